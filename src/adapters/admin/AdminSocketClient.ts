@@ -1,0 +1,64 @@
+import { request } from 'node:http';
+import type { KeyAdministration } from '../../application/ApiKeyAdministration.js';
+import type { CreatedApiKey } from '../../application/CreateApiKey.js';
+import type { ApiKeySummary } from '../../domain/auth/ApiKeyRecord.js';
+import { DomainError, type ErrorCode } from '../../domain/errors/DomainError.js';
+
+type Wire = Record<string, unknown>;
+
+const revive = <T extends { createdAt: Date; lastUsedAt: Date | null }>(raw: Wire): T =>
+  ({
+    ...raw,
+    createdAt: new Date(raw.createdAt as string),
+    lastUsedAt: raw.lastUsedAt ? new Date(raw.lastUsedAt as string) : null,
+  }) as unknown as T;
+
+/** KeyAdministration through a running server's admin socket. */
+export class AdminSocketClient implements KeyAdministration {
+  constructor(private readonly socketPath: string) {}
+
+  /** Whether a server answers on the socket. */
+  async reachable(): Promise<boolean> {
+    try {
+      await this.call('GET', '/keys');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async create(name: string): Promise<CreatedApiKey> {
+    return revive<CreatedApiKey>(await this.call('POST', '/keys', { name }));
+  }
+
+  async list(): Promise<ApiKeySummary[]> {
+    const { keys } = (await this.call('GET', '/keys')) as { keys: Wire[] };
+    return keys.map((key) => revive<ApiKeySummary>(key));
+  }
+
+  async revoke(id: string): Promise<void> {
+    await this.call('DELETE', `/keys/${encodeURIComponent(id)}`);
+  }
+
+  private call(method: string, path: string, body?: unknown): Promise<Wire> {
+    return new Promise((resolve, reject) => {
+      const req = request({ socketPath: this.socketPath, method, path, headers: { 'content-type': 'application/json' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          try {
+            const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Wire;
+            if ((res.statusCode ?? 500) >= 400) {
+              reject(new DomainError((parsed.code as ErrorCode) ?? 'internal', String(parsed.error)));
+            } else resolve(parsed);
+          } catch (error) {
+            reject(error);
+          }
+        });
+      });
+      req.on('error', reject);
+      req.setTimeout(10_000, () => req.destroy(new Error('admin socket timed out')));
+      req.end(body === undefined ? undefined : JSON.stringify(body));
+    });
+  }
+}

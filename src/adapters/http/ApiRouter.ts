@@ -1,0 +1,60 @@
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import type { AuthenticateApiKey } from '../../application/AuthenticateApiKey.js';
+import { API_PREFIX, API_ROUTES, lookupRoute, type ApiRoute } from '../../domain/auth/routePolicy.js';
+import { DomainError } from '../../domain/errors/DomainError.js';
+import { apiKeyAuth } from './middleware/apiKeyAuth.js';
+import { jsonBody } from './middleware/jsonBody.js';
+
+/** Handles one endpoint once its authentication passed; the parsed body is in `ctx.request.body`. */
+export type RouteHandler = (ctx: Context) => Promise<void> | void;
+
+export interface ApiRouterOptions {
+  readonly authenticate: AuthenticateApiKey;
+  /** Handlers by route name; a declared route without one answers 501. */
+  readonly handlers: Readonly<Record<string, RouteHandler | undefined>>;
+  readonly bodyLimit: number;
+}
+
+const notImplemented: RouteHandler = (ctx) => {
+  throw new DomainError('not_configured', `${ctx.path} is not available in this version`);
+};
+
+/**
+ * Builds the `/api` router from the route policy table. Order per request: route lookup
+ * (404/405 before anything else), authentication by the route's policy, body parsing,
+ * handler. `platform-secret` routes parse first and verify inside their handler, since
+ * the signature covers the raw body.
+ */
+export const apiRouter = (options: ApiRouterOptions): Middleware => {
+  const router = new Router();
+  const body = jsonBody(options.bodyLimit);
+  const auth = apiKeyAuth(options.authenticate);
+  for (const route of API_ROUTES) {
+    const handler = options.handlers[route.name] ?? notImplemented;
+    const chain: Middleware[] = [named(route)];
+    if (route.auth === 'api-key') chain.push(auth);
+    if (route.method === 'POST') chain.push(body);
+    chain.push(async (ctx) => handler(ctx));
+    router.register(route.path, [route.method], chain, { name: route.name });
+  }
+  const routes = router.routes();
+  return async (ctx, next) => {
+    if (ctx.path !== API_PREFIX && !ctx.path.startsWith(`${API_PREFIX}/`)) return next();
+    await routes(ctx as Parameters<typeof routes>[0], async () => {
+      const found = lookupRoute(ctx.method, ctx.path);
+      if (found.kind === 'wrong-method') {
+        ctx.set('Allow', found.allowed.join(', '));
+        ctx.status = 405;
+        ctx.body = { error: `Method ${ctx.method} is not allowed on ${ctx.path}` };
+        return;
+      }
+      throw new DomainError('not_found', 'Not found');
+    });
+  };
+};
+
+const named = (route: ApiRoute): Middleware => (ctx, next) => {
+  ctx.state.routeName = route.name;
+  return next();
+};

@@ -1,0 +1,36 @@
+import Koa from 'koa';
+import type { Logger as Pino } from 'pino';
+import type { AuthenticateApiKey } from '../../application/AuthenticateApiKey.js';
+import type { CreateJob } from '../../application/CreateJob.js';
+import { DomainError } from '../../domain/errors/DomainError.js';
+import { apiRouter } from './ApiRouter.js';
+import { apiHandlers } from './handlers.js';
+import { errorResponder } from './middleware/errorResponder.js';
+import { requestLog } from './middleware/requestLog.js';
+
+export interface HttpAppDependencies {
+  readonly pino: Pino;
+  readonly authenticate: AuthenticateApiKey;
+  readonly createJob: CreateJob;
+  readonly bodyLimit: number;
+}
+
+/** The Koa application: request log, error responder, the `/api` router, then 404 for everything else. */
+export const createHttpApp = (deps: HttpAppDependencies): Koa => {
+  const app = new Koa();
+  app.silent = true;
+  app.proxy = false;
+  app.use(requestLog(deps.pino));
+  app.use(errorResponder());
+  app.use(
+    apiRouter({
+      authenticate: deps.authenticate,
+      handlers: apiHandlers({ createJob: deps.createJob }),
+      bodyLimit: deps.bodyLimit,
+    }),
+  );
+  app.use(() => {
+    throw new DomainError('not_found', 'Not found');
+  });
+  return app;
+};

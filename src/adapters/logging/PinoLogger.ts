@@ -1,0 +1,41 @@
+import { pino, type Logger as Pino, type LevelWithSilent } from 'pino';
+import type { Logger } from '../../ports/Logger.js';
+
+/** Header and field names whose values never reach a log line, whatever a caller passes. */
+const REDACTED = [
+  'key', 'apiKey', 'token', 'secret', 'password',
+  'headers["x-api-key"]', 'headers.authorization', 'headers.cookie',
+  'headers["x-hub-signature-256"]', 'headers["x-telegram-bot-api-secret-token"]',
+];
+
+export const createPino = (level: LevelWithSilent, destination?: pino.DestinationStream): Pino =>
+  pino(
+    {
+      level,
+      base: { service: 'agent-gateway' },
+      redact: { paths: REDACTED, censor: '[redacted]' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    destination,
+  );
+
+/** The Logger port on pino; the raw pino instance stays available to the HTTP adapter. */
+export class PinoLogger implements Logger {
+  constructor(readonly pino: Pino) {}
+
+  debug(fields: object, message: string): void {
+    this.pino.debug(fields, message);
+  }
+  info(fields: object, message: string): void {
+    this.pino.info(fields, message);
+  }
+  warn(fields: object, message: string): void {
+    this.pino.warn(fields, message);
+  }
+  error(fields: object, message: string): void {
+    this.pino.error(fields, message);
+  }
+  child(fields: object): Logger {
+    return new PinoLogger(this.pino.child(fields));
+  }
+}

@@ -1,0 +1,151 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { MikroORM } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { PgliteDriver } from '@mikro-orm/pglite';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import type { Logger } from '../../ports/Logger.js';
+import { EmbeddedLock } from './EmbeddedLock.js';
+import { ApiKeyEntity } from './entities/ApiKeyEntity.js';
+import { MIGRATIONS } from './migrations/index.js';
+
+export type DatabaseEngine = 'pglite' | 'postgresql';
+
+export interface DatabaseOptions {
+  /** postgres:// URL; unset opens the embedded PGlite database under `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly logger: Logger;
+}
+
+/** Called with each notification payload; `live` false means notifications may have been missed. */
+export interface ChannelListener {
+  onMessage(payload: string): void;
+  onLiveChange(live: boolean): void;
+}
+
+const ENTITIES = [ApiKeyEntity];
+
+/** One open database — PGlite in-process or a PostgreSQL pool — with its ORM and migrations. */
+export class Database {
+  private constructor(
+    readonly orm: MikroORM,
+    readonly engine: DatabaseEngine,
+    private readonly options: DatabaseOptions,
+    /** The embedded instance, shared with other components (the task queue) in embedded mode. */
+    readonly pglite: PGlite | undefined,
+    private readonly lock: EmbeddedLock | undefined,
+  ) {}
+
+  static async open(options: DatabaseOptions): Promise<Database> {
+    const common = {
+      entities: [...ENTITIES],
+      extensions: [Migrator],
+      migrations: { migrationsList: [...MIGRATIONS], snapshot: false, transactional: true, allOrNothing: true },
+      debug: false,
+      logger: (message: string) => options.logger.debug({ component: 'orm' }, message),
+      allowGlobalContext: false,
+    };
+    if (options.databaseUrl !== undefined) {
+      const orm = await MikroORM.init({ ...common, driver: PostgreSqlDriver, clientUrl: options.databaseUrl });
+      return new Database(orm, 'postgresql', options, undefined, undefined);
+    }
+    const lock = new EmbeddedLock(options.dataDir);
+    await lock.acquire();
+    try {
+      const dir = join(options.dataDir, 'pglite');
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      const pglite = await PGlite.create({ dataDir: dir });
+      const orm = await MikroORM.init({ ...common, driver: PgliteDriver, dbName: 'agent_gateway', driverOptions: { pglite } });
+      return new Database(orm, 'pglite', options, pglite, lock);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  /** Applies pending migrations; returns the names applied. */
+  async migrate(): Promise<string[]> {
+    const applied = await this.orm.migrator.up();
+    return applied.map((migration) => migration.name);
+  }
+
+  /** Executes raw SQL with positional `?` parameters. */
+  async execute<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return (await this.orm.em.getConnection().execute(sql, params)) as T[];
+  }
+
+  /**
+   * Subscribes to a NOTIFY channel. On PostgreSQL a dedicated connection listens and
+   * reconnects after failures, reporting `live: false` while it is down.
+   * Returns the function that unsubscribes.
+   */
+  async listen(channel: string, listener: ChannelListener): Promise<() => Promise<void>> {
+    if (this.pglite) {
+      const unsubscribe = await this.pglite.listen(channel, (payload) => listener.onMessage(payload));
+      listener.onLiveChange(true);
+      return unsubscribe;
+    }
+    return listenOnPostgres(this.options.databaseUrl as string, channel, listener, this.options.logger);
+  }
+
+  async close(): Promise<void> {
+    await this.orm.close(true);
+    if (this.pglite && !this.pglite.closed) await this.pglite.close();
+    await this.lock?.release();
+  }
+}
+
+const listenOnPostgres = async (
+  url: string,
+  channel: string,
+  listener: ChannelListener,
+  logger: Logger,
+): Promise<() => Promise<void>> => {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let delay = 100;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => listener.onMessage(message.payload ?? '*'));
+    next.on('error', (error) => {
+      logger.warn({ err: error, channel }, 'notification connection failed');
+      lost(next);
+    });
+    next.on('end', () => lost(next));
+    client = next;
+    await next.connect();
+    await next.query(`LISTEN ${channel}`);
+    delay = 100;
+    listener.onLiveChange(true);
+  };
+  const lost = (which: pg.Client): void => {
+    if (which !== client || stopped) return;
+    client = undefined;
+    listener.onLiveChange(false);
+    which.end().catch(() => undefined);
+    schedule();
+  };
+  const schedule = (): void => {
+    retry = setTimeout(() => {
+      connect().catch((error: unknown) => {
+        logger.warn({ err: error, channel }, 'could not reconnect for notifications');
+        if (client) lost(client);
+        else schedule();
+      });
+    }, delay);
+    retry.unref();
+    delay = Math.min(delay * 2, 10_000);
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    await client?.end().catch(() => undefined);
+  };
+};

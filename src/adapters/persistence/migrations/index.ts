@@ -1,0 +1,7 @@
+import { Migration20261123000000_api_keys } from './Migration20261123000000_api_keys.js';
+
+/**
+ * Every migration, oldest first. Append new ones; never edit or reorder a released one:
+ * deployments that already ran it would never see the change.
+ */
+export const MIGRATIONS = [Migration20261123000000_api_keys];

@@ -1,0 +1,73 @@
+
+import { pino } from 'pino';
+import { createPino } from '../adapters/logging/PinoLogger.js';
+import { ConfigError, type AppConfig } from '../container/config.js';
+import { configFromEnvironment } from '../container/environment.js';
+import { isDomainError } from '../domain/errors/DomainError.js';
+import { keysCommand } from './keysCommand.js';
+import { withOpenDatabase } from './keyAdministration.js';
+import { serve } from './serve.js';
+
+export const USAGE = `Usage: agent-gateway <command>
+
+Commands:
+  serve                              start the service (same as npm start)
+  migrate                            apply pending database migrations
+  keys create --name NAME [--json]   create an API key; the key is printed once
+  keys list [--json]                 list API keys (never the keys themselves)
+  keys revoke ID                     delete a key's record, revoking it at once
+  help                               show this text
+
+Configuration comes from the environment and .env (see docs/configuration.md).
+`;
+
+/** Thrown for a command line that cannot be understood: exit code 2 with the usage text. */
+export class UsageError extends Error {}
+
+/** Runs one CLI command; returns the process exit code. */
+export const runCli = async (argv: string[], out: NodeJS.WritableStream = process.stdout): Promise<number> => {
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+      out.write(USAGE);
+      return command === undefined ? 2 : 0;
+    }
+    const config = configFromEnvironment();
+    switch (command) {
+      case 'serve':
+        await serve(config);
+        return 0;
+      case 'migrate':
+        return await migrate(config, out);
+      case 'keys':
+        return await keysCommand(rest, config, cliLogger(config), out);
+      default:
+        throw new UsageError(`Unknown command: ${command}`);
+    }
+  } catch (error) {
+    return report(error);
+  }
+};
+
+/** CLI logs go to stderr so that stdout stays clean for --json output. */
+const cliLogger = (config: AppConfig) => createPino(config.logLevel === 'info' ? 'warn' : config.logLevel, pino.destination(2));
+
+const migrate = async (config: AppConfig, out: NodeJS.WritableStream): Promise<number> => {
+  const applied = await withOpenDatabase(config, cliLogger(config), (database) => database.migrate());
+  out.write(applied.length === 0 ? 'Database is up to date\n' : `Applied ${applied.join(', ')}\n`);
+  return 0;
+};
+
+const report = (error: unknown): number => {
+  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    process.stderr.write(`${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (error instanceof ConfigError || isDomainError(error)) {
+    process.stderr.write(`${error.message}\n`);
+    return 1;
+  }
+  process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+  return 1;
+};
+

@@ -1,0 +1,96 @@
+import { resolve } from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Everything the service reads from its environment, validated. See docs/configuration.md. */
+export interface AppConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** Unset means the embedded PGlite database under `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  readonly bodyLimit: number;
+  readonly logLevel: LogLevel;
+  readonly triggersFile: string;
+  readonly triggersDir: string;
+  readonly shutdownTimeoutMs: number;
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Start-up configuration problems, one line per variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const SIZE = /^(\d+)\s*(b|kb|kib|mb|mib|gb|gib)?$/i;
+const UNITS: Record<string, number> = { b: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2, gb: 1024 ** 3, gib: 1024 ** 3 };
+
+/** `1048576`, `512kb`, `1mb` (binary units) → bytes. */
+export const parseSize = (raw: string): number | undefined => {
+  const match = SIZE.exec(raw.trim());
+  if (!match) return undefined;
+  return Number(match[1]) * UNITS[(match[2] ?? 'b').toLowerCase()];
+};
+
+/** Reads and validates the configuration; throws one ConfigError naming every bad variable. */
+export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => {
+  const problems: string[] = [];
+  const text = (name: string, fallback: string): string => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? fallback : value.trim();
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = text(name, String(fallback));
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || value < min || value > max) {
+      problems.push(`${name}: "${raw}" is not a whole number between ${min} and ${max}`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const port = integer('PORT', 3000, 0, 65535);
+  const shutdownTimeoutMs = integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000);
+
+  const rawLimit = text('BODY_LIMIT', '1mb');
+  let bodyLimit = parseSize(rawLimit);
+  if (bodyLimit === undefined || bodyLimit < 1) {
+    problems.push(`BODY_LIMIT: "${rawLimit}" is not a size such as 1048576, 512kb or 1mb`);
+    bodyLimit = 1024 ** 2;
+  }
+
+  const rawLevel = text('LOG_LEVEL', 'info').toLowerCase();
+  const logLevel = LOG_LEVELS.find((level) => level === rawLevel);
+  if (!logLevel) problems.push(`LOG_LEVEL: "${rawLevel}" is not one of ${LOG_LEVELS.join(', ')}`);
+
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl !== undefined) {
+    let valid = false;
+    try {
+      valid = ['postgres:', 'postgresql:'].includes(new URL(databaseUrl).protocol);
+    } catch {
+      valid = false;
+    }
+    // Never echo the URL: it may carry a password.
+    if (!valid) problems.push('DATABASE_URL: not a postgres:// or postgresql:// URL');
+  }
+
+  const config: AppConfig = {
+    port,
+    host: text('HOST', '0.0.0.0'),
+    dataDir: resolve(cwd, text('DATA_DIR', './data')),
+    databaseUrl,
+    bodyLimit,
+    logLevel: logLevel ?? 'info',
+    triggersFile: resolve(cwd, text('TRIGGERS_FILE', 'config/TRIGGERS.json')),
+    triggersDir: resolve(cwd, text('TRIGGERS_DIR', 'triggers')),
+    shutdownTimeoutMs,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+};

@@ -1,0 +1,4 @@
+/** New unique identifiers (UUID v4 strings). */
+export interface IdGenerator {
+  next(): string;
+}
