@@ -3,7 +3,7 @@ import type { Logger as Pino } from 'pino';
 import type { AppConfig } from '../container/config.js';
 import type { ApiKeySummary } from '../domain/auth/ApiKeyRecord.js';
 import { withKeyAdministration } from './keyAdministration.js';
-import { UsageError } from './runCli.js';
+import { UsageError } from './UsageError.js';
 
 const row = (key: ApiKeySummary) => ({
   id: key.id,

@@ -7,6 +7,7 @@ import { isDomainError } from '../domain/errors/DomainError.js';
 import { keysCommand } from './keysCommand.js';
 import { withOpenDatabase } from './keyAdministration.js';
 import { serve } from './serve.js';
+import { UsageError } from './UsageError.js';
 
 export const USAGE = `Usage: agent-gateway <command>
 
@@ -21,8 +22,6 @@ Commands:
 Configuration comes from the environment and .env (see docs/configuration.md).
 `;
 
-/** Thrown for a command line that cannot be understood: exit code 2 with the usage text. */
-export class UsageError extends Error {}
 
 /** Runs one CLI command; returns the process exit code. */
 export const runCli = async (argv: string[], out: NodeJS.WritableStream = process.stdout): Promise<number> => {

@@ -1,0 +1,71 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig, parseSize } from '../../../src/container/config.js';
+
+const problemsOf = (env: Record<string, string>): readonly string[] => {
+  try {
+    loadConfig(env, '/srv/gw');
+  } catch (error) {
+    expect(error).to.be.instanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    expect(loadConfig({}, '/srv/gw')).to.deep.equal({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: '/srv/gw/data',
+      databaseUrl: undefined,
+      bodyLimit: 1024 * 1024,
+      logLevel: 'info',
+      triggersFile: '/srv/gw/config/TRIGGERS.json',
+      triggersDir: '/srv/gw/triggers',
+      shutdownTimeoutMs: 10_000,
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      { PORT: '8080', HOST: '127.0.0.1', DATA_DIR: '/var/lib/gw', DATABASE_URL: 'postgres://u:p@db/gw', BODY_LIMIT: '512kb', LOG_LEVEL: 'DEBUG', TRIGGERS_FILE: 't.json', TRIGGERS_DIR: '/opt/t' },
+      '/srv/gw',
+    );
+    expect(config).to.include({ port: 8080, host: '127.0.0.1', dataDir: '/var/lib/gw', databaseUrl: 'postgres://u:p@db/gw', bodyLimit: 512 * 1024, logLevel: 'debug', triggersFile: '/srv/gw/t.json', triggersDir: '/opt/t' });
+  });
+
+  it('names the variable and the bad value', () => {
+    expect(problemsOf({ PORT: 'eighty' })).to.deep.equal(['PORT: "eighty" is not a whole number between 0 and 65535']);
+    expect(problemsOf({ PORT: '70000' })[0]).to.match(/^PORT: "70000"/);
+    expect(problemsOf({ BODY_LIMIT: 'lots' })[0]).to.match(/^BODY_LIMIT: "lots" is not a size/);
+    expect(problemsOf({ LOG_LEVEL: 'loud' })[0]).to.match(/^LOG_LEVEL: "loud" is not one of fatal, error/);
+  });
+
+  it('reports every bad variable at once', () => {
+    expect(problemsOf({ PORT: '-1', BODY_LIMIT: '0', LOG_LEVEL: 'x' }).map((p) => p.split(':')[0])).to.deep.equal(['PORT', 'BODY_LIMIT', 'LOG_LEVEL']);
+  });
+
+  it('refuses a DATABASE_URL that is not PostgreSQL without echoing it (it may hold a password)', () => {
+    const [problem] = problemsOf({ DATABASE_URL: 'mysql://root:hunter2@db/gw' });
+    expect(problem).to.equal('DATABASE_URL: not a postgres:// or postgresql:// URL');
+    expect(problem).not.to.contain('hunter2');
+  });
+
+  it('puts all problems in the error message, one per line', () => {
+    try {
+      loadConfig({ PORT: 'x', LOG_LEVEL: 'y' });
+      expect.fail('expected a ConfigError');
+    } catch (error) {
+      expect((error as Error).message).to.equal('Invalid configuration:\n  - PORT: "x" is not a whole number between 0 and 65535\n  - LOG_LEVEL: "y" is not one of fatal, error, warn, info, debug, trace, silent');
+    }
+  });
+});
+
+describe('parseSize', () => {
+  it('reads bytes and binary units', () => {
+    expect(parseSize('100')).to.equal(100);
+    expect(parseSize('1kb')).to.equal(1024);
+    expect(parseSize('2 MiB')).to.equal(2 * 1024 * 1024);
+    expect(parseSize('1.5mb')).to.equal(undefined);
+  });
+});
