@@ -5,6 +5,7 @@ import { ConfigError, type AppConfig } from '../container/config.js';
 import { configFromEnvironment } from '../container/environment.js';
 import { isDomainError } from '../domain/errors/DomainError.js';
 import { keysCommand } from './keysCommand.js';
+import { triggersCommand } from './triggersCommand.js';
 import { withOpenDatabase } from './keyAdministration.js';
 import { serve } from './serve.js';
 import { UsageError } from './UsageError.js';
@@ -17,6 +18,7 @@ Commands:
   keys create --name NAME [--json]   create an API key; the key is printed once
   keys list [--json]                 list API keys (never the keys themselves)
   keys revoke ID                     delete a key's record, revoking it at once
+  triggers check [--file F]          validate the trigger file (TRIGGERS_FILE by default)
   help                               show this text
 
 Configuration comes from the environment and .env (see docs/configuration.md).
@@ -40,6 +42,8 @@ export const runCli = async (argv: string[], out: NodeJS.WritableStream = proces
         return await migrate(config, out);
       case 'keys':
         return await keysCommand(rest, config, cliLogger(config), out);
+      case 'triggers':
+        return await triggersCommand(rest, config, out);
       default:
         throw new UsageError(`Unknown command: ${command}`);
     }

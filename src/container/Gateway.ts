@@ -5,8 +5,12 @@ import { adminSocketPath } from '../adapters/admin/adminSocketPath.js';
 import { HttpServer } from '../adapters/http/HttpServer.js';
 import { createPino, PinoLogger } from '../adapters/logging/PinoLogger.js';
 import { Database } from '../adapters/persistence/Database.js';
+import { loadTriggerFile } from '../adapters/triggerfile/JsonTriggerFile.js';
+import { TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../application/FireTriggers.js';
+import type { Trigger } from '../domain/triggers/Trigger.js';
+import { existsSync } from 'node:fs';
 import { buildContainer } from './buildContainer.js';
-import type { AppConfig } from './config.js';
+import { ConfigError, type AppConfig } from './config.js';
 import { TOKENS } from './tokens.js';
 
 /** The running service: database, container, HTTP server and, on the embedded database, the admin socket. */
@@ -22,12 +26,16 @@ export class Gateway {
 
   static async start(config: AppConfig, pino: Pino = createPino(config.logLevel)): Promise<Gateway> {
     const logger = new PinoLogger(pino);
+    const triggers = await loadTriggers(config, logger);
     const database = await Database.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
     try {
       const applied = await database.migrate();
       if (applied.length > 0) pino.info({ migrations: applied }, 'database migrated');
-      const container = buildContainer(config, { pino, database });
+      const container = buildContainer(config, { pino, database, triggers });
       const app = await container.getAsync(TOKENS.HttpApp);
+      const queue = await container.getAsync(TOKENS.TaskQueue);
+      const runTrigger = await container.getAsync(TOKENS.RunTrigger);
+      await queue.work<TriggerRunTask>(TRIGGER_RUN_QUEUE, (task) => runTrigger.execute(task));
       const admin =
         database.engine === 'pglite'
           ? await AdminSocketServer.listen(
@@ -37,7 +45,7 @@ export class Gateway {
             )
           : undefined;
       const http = await HttpServer.listen(app, config.port, config.host);
-      pino.info({ port: http.port, host: config.host, database: database.engine }, 'agent gateway listening');
+      pino.info({ port: http.port, host: config.host, database: database.engine, triggers: triggers.length }, 'agent gateway listening');
       return new Gateway(config, container, pino, database, http, admin);
     } catch (error) {
       await database.close().catch(() => undefined);
@@ -59,3 +67,14 @@ export class Gateway {
     this.pino.info({}, 'stopped');
   }
 }
+
+/** The trigger file, validated as a whole: any problem stops start-up with every problem listed. */
+const loadTriggers = async (config: AppConfig, logger: PinoLogger): Promise<readonly Trigger[]> => {
+  const loaded = await loadTriggerFile(config.triggersFile);
+  if (loaded.problems.length > 0) throw new ConfigError(loaded.problems, 'Invalid trigger file');
+  if (loaded.missing) logger.info({ file: config.triggersFile }, 'no trigger file; no triggers');
+  if (loaded.triggers.some((t) => t.actions.some((a) => a.type === 'command')) && !existsSync(config.triggersDir)) {
+    throw new ConfigError([`TRIGGERS_DIR: ${config.triggersDir} does not exist (command actions run there)`]);
+  }
+  return loaded.triggers;
+};

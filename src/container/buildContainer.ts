@@ -4,6 +4,19 @@ import { ApiKeyAdministration } from '../application/ApiKeyAdministration.js';
 import { AuthenticateApiKey } from '../application/AuthenticateApiKey.js';
 import { CreateApiKey } from '../application/CreateApiKey.js';
 import { CreateJob } from '../application/CreateJob.js';
+import { FireTriggers } from '../application/FireTriggers.js';
+import { ReceiveCodehostEvent } from '../application/ReceiveCodehostEvent.js';
+import { RunTrigger, type RunTriggerSettings } from '../application/RunTrigger.js';
+import { TRIGGER_RUN_QUEUE } from '../application/FireTriggers.js';
+import { GithubSignatureVerifier } from '../adapters/codehost/GithubSignatureVerifier.js';
+import { NodeFetchHttpForwarder } from '../adapters/forwarder/NodeFetchHttpForwarder.js';
+import { UnavailableJobLauncher } from '../adapters/jobs/UnavailableJobLauncher.js';
+import { MikroOrmActionRunRepository } from '../adapters/persistence/MikroOrmActionRunRepository.js';
+import { MikroOrmDeliveryLog } from '../adapters/persistence/MikroOrmDeliveryLog.js';
+import { PgBossTaskQueue } from '../adapters/queue/PgBossTaskQueue.js';
+import { ChildProcessShellExecutor } from '../adapters/shell/ChildProcessShellExecutor.js';
+import type { Trigger } from '../domain/triggers/Trigger.js';
+import type { Logger } from '../ports/Logger.js';
 import { ListApiKeys } from '../application/ListApiKeys.js';
 import { RevokeApiKey } from '../application/RevokeApiKey.js';
 import { NodeApiKeyCrypto } from '../adapters/crypto/NodeApiKeyCrypto.js';
@@ -20,6 +33,8 @@ import { TOKENS } from './tokens.js';
 export interface Infrastructure {
   readonly pino: Pino;
   readonly database: Database;
+  /** The validated trigger file; none for the CLI. */
+  readonly triggers?: readonly Trigger[];
 }
 
 /**
@@ -61,9 +76,42 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
   );
   c.bind(TOKENS.CreateJob).toConstantValue(new CreateJob());
 
+  c.bind(TOKENS.Triggers).toConstantValue(infra.triggers ?? []);
+  c.bind(TOKENS.TaskQueue)
+    .toResolvedValue(
+      (db: Database, logger: Logger) =>
+        PgBossTaskQueue.start(
+          db.pglite ? { pglite: db.pglite } : { connectionString: config.databaseUrl as string },
+          { queues: [TRIGGER_RUN_QUEUE], pollingIntervalSeconds: 2, retryLimit: 3, ...config.queue },
+          logger.child({ component: 'queue' }),
+        ),
+      [TOKENS.Database, TOKENS.Logger],
+    )
+    .onDeactivation((queue) => (queue as PgBossTaskQueue).stop(config.shutdownTimeoutMs));
+  c.bind(TOKENS.ShellExecutor).toConstantValue(new ChildProcessShellExecutor());
+  c.bind(TOKENS.HttpForwarder).toConstantValue(new NodeFetchHttpForwarder(config.webhook));
+  c.bind(TOKENS.JobLauncher).toConstantValue(new UnavailableJobLauncher());
+  c.bind(TOKENS.ActionRunRepository).toResolvedValue((db: Database) => new MikroOrmActionRunRepository(db), [TOKENS.Database]);
+  c.bind(TOKENS.DeliveryLog).toResolvedValue((db: Database) => new MikroOrmDeliveryLog(db), [TOKENS.Database]);
+  c.bind(TOKENS.CodehostSignatureVerifier).toConstantValue(new GithubSignatureVerifier(config.codehostWebhookSecret));
+  c.bind(TOKENS.FireTriggers).toResolvedValue(
+    (...deps: ConstructorParameters<typeof FireTriggers>) => new FireTriggers(...deps),
+    [TOKENS.Triggers, TOKENS.TaskQueue, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Logger],
+  );
+  const runSettings: RunTriggerSettings = { triggersDir: config.triggersDir, commandTimeoutMs: config.commandTimeoutMs };
+  c.bind(TOKENS.RunTrigger).toResolvedValue(
+    (triggers, runs, shell, forwarder, jobs, clock, logger) => new RunTrigger(triggers, runs, shell, forwarder, jobs, clock, logger, runSettings),
+    [TOKENS.Triggers, TOKENS.ActionRunRepository, TOKENS.ShellExecutor, TOKENS.HttpForwarder, TOKENS.JobLauncher, TOKENS.Clock, TOKENS.Logger],
+  );
+  c.bind(TOKENS.ReceiveCodehostEvent).toResolvedValue(
+    (...deps: ConstructorParameters<typeof ReceiveCodehostEvent>) => new ReceiveCodehostEvent(...deps),
+    [TOKENS.CodehostSignatureVerifier, TOKENS.DeliveryLog, TOKENS.FireTriggers, TOKENS.Logger],
+  );
+
   c.bind(TOKENS.HttpApp).toResolvedValue(
-    (pino, authenticate, createJob) => createHttpApp({ pino, authenticate, createJob, bodyLimit: config.bodyLimit }),
-    [TOKENS.Pino, TOKENS.AuthenticateApiKey, TOKENS.CreateJob],
+    (pino, authenticate, createJob, fireTriggers, receiveCodehostEvent) =>
+      createHttpApp({ pino, authenticate, createJob, fireTriggers, receiveCodehostEvent, bodyLimit: config.bodyLimit }),
+    [TOKENS.Pino, TOKENS.AuthenticateApiKey, TOKENS.CreateJob, TOKENS.FireTriggers, TOKENS.ReceiveCodehostEvent],
   );
   return c;
 };

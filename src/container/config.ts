@@ -15,14 +15,19 @@ export interface AppConfig {
   readonly triggersFile: string;
   readonly triggersDir: string;
   readonly shutdownTimeoutMs: number;
+  /** Shared secret of code-host webhooks; unset means every delivery is refused. Never logged. */
+  readonly codehostWebhookSecret: string | undefined;
+  readonly commandTimeoutMs: number;
+  readonly webhook: { readonly timeoutMs: number; readonly attempts: number; readonly backoffMs: number };
+  readonly queue: { readonly concurrency: number; readonly heartbeatSeconds: number; readonly superviseIntervalSeconds: number };
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Start-up configuration problems, one line per variable. */
 export class ConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  constructor(readonly problems: readonly string[], heading = 'Invalid configuration') {
+    super(`${heading}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }
@@ -56,6 +61,17 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
 
   const port = integer('PORT', 3000, 0, 65535);
   const shutdownTimeoutMs = integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000);
+  const commandTimeoutMs = integer('COMMAND_TIMEOUT_SECONDS', 60, 1, 86_400) * 1000;
+  const webhook = {
+    timeoutMs: integer('WEBHOOK_TIMEOUT_SECONDS', 10, 1, 600) * 1000,
+    attempts: integer('WEBHOOK_ATTEMPTS', 4, 1, 20),
+    backoffMs: integer('WEBHOOK_BACKOFF_MS', 1000, 0, 600_000),
+  };
+  const queue = {
+    concurrency: integer('QUEUE_CONCURRENCY', 4, 1, 100),
+    heartbeatSeconds: integer('QUEUE_HEARTBEAT_SECONDS', 10, 10, 3600),
+    superviseIntervalSeconds: integer('QUEUE_SUPERVISE_SECONDS', 15, 1, 3600),
+  };
 
   const rawLimit = text('BODY_LIMIT', '1mb');
   let bodyLimit = parseSize(rawLimit);
@@ -90,6 +106,10 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
     triggersFile: resolve(cwd, text('TRIGGERS_FILE', 'config/TRIGGERS.json')),
     triggersDir: resolve(cwd, text('TRIGGERS_DIR', 'triggers')),
     shutdownTimeoutMs,
+    codehostWebhookSecret: env.CODEHOST_WEBHOOK_SECRET || undefined,
+    commandTimeoutMs,
+    webhook,
+    queue,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -8,7 +8,18 @@ import type { CreateJob } from '../application/CreateJob.js';
 import type { ListApiKeys } from '../application/ListApiKeys.js';
 import type { RevokeApiKey } from '../application/RevokeApiKey.js';
 import type { Database } from '../adapters/persistence/Database.js';
+import type { FireTriggers } from '../application/FireTriggers.js';
+import type { ReceiveCodehostEvent } from '../application/ReceiveCodehostEvent.js';
+import type { RunTrigger } from '../application/RunTrigger.js';
+import type { Trigger } from '../domain/triggers/Trigger.js';
+import type { ActionRunRepository } from '../ports/ActionRunRepository.js';
 import type { ApiKeyCrypto } from '../ports/ApiKeyCrypto.js';
+import type { DeliveryLog } from '../ports/DeliveryLog.js';
+import type { HttpForwarder } from '../ports/HttpForwarder.js';
+import type { JobLauncher } from '../ports/JobLauncher.js';
+import type { ShellExecutor } from '../ports/ShellExecutor.js';
+import type { TaskQueue } from '../ports/TaskQueue.js';
+import type { WebhookSignatureVerifier } from '../ports/WebhookSignatureVerifier.js';
 import type { Clock } from '../ports/Clock.js';
 import type { IdGenerator } from '../ports/IdGenerator.js';
 import type { KeyRepository } from '../ports/KeyRepository.js';
@@ -33,5 +44,16 @@ export const TOKENS = {
   RevokeApiKey: token<RevokeApiKey>('RevokeApiKey'),
   KeyAdministration: token<KeyAdministration>('KeyAdministration'),
   CreateJob: token<CreateJob>('CreateJob'),
+  Triggers: token<readonly Trigger[]>('Triggers'),
+  TaskQueue: token<TaskQueue>('TaskQueue'),
+  ShellExecutor: token<ShellExecutor>('ShellExecutor'),
+  HttpForwarder: token<HttpForwarder>('HttpForwarder'),
+  JobLauncher: token<JobLauncher>('JobLauncher'),
+  ActionRunRepository: token<ActionRunRepository>('ActionRunRepository'),
+  DeliveryLog: token<DeliveryLog>('DeliveryLog'),
+  CodehostSignatureVerifier: token<WebhookSignatureVerifier>('CodehostSignatureVerifier'),
+  FireTriggers: token<FireTriggers>('FireTriggers'),
+  RunTrigger: token<RunTrigger>('RunTrigger'),
+  ReceiveCodehostEvent: token<ReceiveCodehostEvent>('ReceiveCodehostEvent'),
   HttpApp: token<Koa>('HttpApp'),
 } as const;

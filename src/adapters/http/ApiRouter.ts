@@ -1,8 +1,10 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { AuthenticateApiKey } from '../../application/AuthenticateApiKey.js';
-import { API_PREFIX, API_ROUTES, lookupRoute, type ApiRoute } from '../../domain/auth/routePolicy.js';
+import type { FireTriggers } from '../../application/FireTriggers.js';
+import { API_PREFIX, API_ROUTES, lookupRoute, watchPathOf, type ApiRoute } from '../../domain/auth/routePolicy.js';
 import { DomainError } from '../../domain/errors/DomainError.js';
+import { snapshotRequest, type RequestSnapshot } from '../../domain/templates/RequestSnapshot.js';
 import { apiKeyAuth } from './middleware/apiKeyAuth.js';
 import { jsonBody } from './middleware/jsonBody.js';
 
@@ -11,6 +13,7 @@ export type RouteHandler = (ctx: Context) => Promise<void> | void;
 
 export interface ApiRouterOptions {
   readonly authenticate: AuthenticateApiKey;
+  readonly fireTriggers: FireTriggers;
   /** Handlers by route name; a declared route without one answers 501. */
   readonly handlers: Readonly<Record<string, RouteHandler | undefined>>;
   readonly bodyLimit: number;
@@ -20,11 +23,15 @@ const notImplemented: RouteHandler = (ctx) => {
   throw new DomainError('not_configured', `${ctx.path} is not available in this version`);
 };
 
+/** What a trigger may see of the current request (credential headers removed). */
+export const requestSnapshot = (ctx: Context): RequestSnapshot => snapshotRequest(ctx.request.body, ctx.query, ctx.headers);
+
 /**
  * Builds the `/api` router from the route policy table. Order per request: route lookup
  * (404/405 before anything else), authentication by the route's policy, body parsing,
- * handler. `platform-secret` routes parse first and verify inside their handler, since
- * the signature covers the raw body.
+ * triggers (SPEC 6.1: only once authentication passed), handler. `platform-secret` routes
+ * parse first and verify inside their handler, since the signature covers the raw body;
+ * their handler fires the triggers itself once the request is verified.
  */
 export const apiRouter = (options: ApiRouterOptions): Middleware => {
   const router = new Router();
@@ -35,6 +42,7 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
     const chain: Middleware[] = [named(route)];
     if (route.auth === 'api-key') chain.push(auth);
     if (route.method === 'POST') chain.push(body);
+    if (route.auth !== 'platform-secret') chain.push(fire(route, options.fireTriggers));
     chain.push(async (ctx) => handler(ctx));
     router.register(route.path, [route.method], chain, { name: route.name });
   }
@@ -52,6 +60,11 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
       throw new DomainError('not_found', 'Not found');
     });
   };
+};
+
+const fire = (route: ApiRoute, fireTriggers: FireTriggers): Middleware => async (ctx, next) => {
+  ctx.state.firedTriggers = await fireTriggers.execute({ watchPath: watchPathOf(route), request: requestSnapshot(ctx) });
+  return next();
 };
 
 const named = (route: ApiRoute): Middleware => (ctx, next) => {

@@ -2,6 +2,8 @@ import Koa from 'koa';
 import type { Logger as Pino } from 'pino';
 import type { AuthenticateApiKey } from '../../application/AuthenticateApiKey.js';
 import type { CreateJob } from '../../application/CreateJob.js';
+import type { FireTriggers } from '../../application/FireTriggers.js';
+import type { ReceiveCodehostEvent } from '../../application/ReceiveCodehostEvent.js';
 import { DomainError } from '../../domain/errors/DomainError.js';
 import { apiRouter } from './ApiRouter.js';
 import { apiHandlers } from './handlers.js';
@@ -12,6 +14,8 @@ export interface HttpAppDependencies {
   readonly pino: Pino;
   readonly authenticate: AuthenticateApiKey;
   readonly createJob: CreateJob;
+  readonly fireTriggers: FireTriggers;
+  readonly receiveCodehostEvent: ReceiveCodehostEvent;
   readonly bodyLimit: number;
 }
 
@@ -25,7 +29,8 @@ export const createHttpApp = (deps: HttpAppDependencies): Koa => {
   app.use(
     apiRouter({
       authenticate: deps.authenticate,
-      handlers: apiHandlers({ createJob: deps.createJob }),
+      fireTriggers: deps.fireTriggers,
+      handlers: apiHandlers({ createJob: deps.createJob, receiveCodehostEvent: deps.receiveCodehostEvent }),
       bodyLimit: deps.bodyLimit,
     }),
   );

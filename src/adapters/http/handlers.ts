@@ -1,9 +1,16 @@
 import type { CreateJob } from '../../application/CreateJob.js';
-import type { RouteHandler } from './ApiRouter.js';
+import type { ReceiveCodehostEvent } from '../../application/ReceiveCodehostEvent.js';
+import { API_ROUTES, watchPathOf } from '../../domain/auth/routePolicy.js';
+import { requestSnapshot, type RouteHandler } from './ApiRouter.js';
 
 export interface HandlerDependencies {
   readonly createJob: CreateJob;
+  readonly receiveCodehostEvent: ReceiveCodehostEvent;
 }
+
+const CODEHOST_WATCH_PATH = watchPathOf(API_ROUTES.find((route) => route.name === 'codehost-webhook')!);
+
+const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 /** The handlers of the `/api` endpoints, by route name (see domain/auth/routePolicy). */
 export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHandler> => ({
@@ -13,5 +20,18 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
   'create-job': async (ctx) => {
     const created = await deps.createJob.execute(ctx.request.body);
     ctx.body = { job_id: created.jobId, branch: created.branch, status: created.status };
+  },
+  webhook: (ctx) => {
+    ctx.body = { ok: true, triggers: ctx.state.firedTriggers as string[] };
+  },
+  'codehost-webhook': async (ctx) => {
+    ctx.body = await deps.receiveCodehostEvent.execute({
+      rawBody: Buffer.from(ctx.request.rawBody ?? '', 'utf8'),
+      signature: header(ctx.req.headers['x-hub-signature-256']),
+      event: header(ctx.req.headers['x-github-event']),
+      deliveryId: header(ctx.req.headers['x-github-delivery']),
+      watchPath: CODEHOST_WATCH_PATH,
+      request: requestSnapshot(ctx),
+    });
   },
 });

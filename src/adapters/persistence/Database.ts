@@ -8,7 +8,9 @@ import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { Logger } from '../../ports/Logger.js';
 import { EmbeddedLock } from './EmbeddedLock.js';
+import { ActionRunEntity } from './entities/ActionRunEntity.js';
 import { ApiKeyEntity } from './entities/ApiKeyEntity.js';
+import { CodehostDeliveryEntity } from './entities/CodehostDeliveryEntity.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export type DatabaseEngine = 'pglite' | 'postgresql';
@@ -26,7 +28,7 @@ export interface ChannelListener {
   onLiveChange(live: boolean): void;
 }
 
-const ENTITIES = [ApiKeyEntity];
+const ENTITIES = [ApiKeyEntity, ActionRunEntity, CodehostDeliveryEntity];
 
 /** One open database — PGlite in-process or a PostgreSQL pool — with its ORM and migrations. */
 export class Database {

@@ -1,0 +1,38 @@
+import type { ActionRun } from '../../domain/triggers/ActionRun.js';
+import type { ActionRunRepository } from '../../ports/ActionRunRepository.js';
+import type { Database } from './Database.js';
+import { ActionRunEntity } from './entities/ActionRunEntity.js';
+
+type Row = InstanceType<typeof ActionRunEntity.class>;
+
+const toRun = (row: Row): ActionRun => ({
+  runId: row.runId,
+  trigger: row.trigger,
+  actionIndex: row.actionIndex,
+  type: row.type as ActionRun['type'],
+  status: row.status as ActionRun['status'],
+  attempts: row.attempts,
+  startedAt: row.startedAt,
+  finishedAt: row.finishedAt,
+  error: row.error ?? null,
+  detail: row.detail,
+});
+
+export class MikroOrmActionRunRepository implements ActionRunRepository {
+  constructor(private readonly db: Database) {}
+
+  async save(run: ActionRun): Promise<void> {
+    const em = this.db.orm.em.fork();
+    await em.upsert(ActionRunEntity, { ...run, error: run.error ?? undefined, detail: { ...run.detail } });
+  }
+
+  async forRun(runId: string): Promise<ActionRun[]> {
+    const rows = await this.db.orm.em.fork().find(ActionRunEntity, { runId }, { orderBy: { actionIndex: 'asc' } });
+    return rows.map(toRun);
+  }
+
+  async recent(limit: number): Promise<ActionRun[]> {
+    const rows = await this.db.orm.em.fork().find(ActionRunEntity, {}, { orderBy: { finishedAt: 'desc' }, limit });
+    return rows.map(toRun);
+  }
+}

@@ -1,0 +1,19 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/** Mapping of `action_runs` (Migration20261123010000_trigger_runs). */
+export const ActionRunEntity = defineEntity({
+  name: 'ActionRun',
+  tableName: 'action_runs',
+  properties: {
+    runId: p.uuid().primary().fieldName('run_id'),
+    actionIndex: p.integer().primary().fieldName('action_index'),
+    trigger: p.string().length(200),
+    type: p.string().length(16),
+    status: p.string().length(16),
+    attempts: p.integer(),
+    startedAt: p.datetime().fieldName('started_at'),
+    finishedAt: p.datetime().fieldName('finished_at'),
+    error: p.text().nullable(),
+    detail: p.json<Record<string, unknown>>(),
+  },
+});

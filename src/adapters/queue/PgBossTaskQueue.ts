@@ -1,0 +1,82 @@
+import { PgBoss, fromPglite, type PGliteLike } from 'pg-boss';
+import type { Logger } from '../../ports/Logger.js';
+import type { TaskQueue } from '../../ports/TaskQueue.js';
+
+export interface QueueSettings {
+  /** The queues to create at start-up. */
+  readonly queues: readonly string[];
+  /** Tasks of one queue run at once in this process. */
+  readonly concurrency: number;
+  /** A task whose worker sent no heartbeat for this long (process killed) is run again. Minimum 10. */
+  readonly heartbeatSeconds: number;
+  /** How often stale and expired tasks are looked for. */
+  readonly superviseIntervalSeconds: number;
+  /** Idle polling, the floor under LISTEN/NOTIFY wake-ups. */
+  readonly pollingIntervalSeconds: number;
+  /** Further attempts after a handler failure, with exponential backoff. */
+  readonly retryLimit: number;
+}
+
+export type QueueConnection = { readonly pglite: PGliteLike } | { readonly connectionString: string };
+
+const SCHEMA = 'pgboss';
+
+/**
+ * TaskQueue on pg-boss, in the service's own database: tables in the `pgboss` schema,
+ * created and migrated by pg-boss itself. Tasks are rows, so they survive restarts and are
+ * shared by every replica on the same PostgreSQL.
+ */
+export class PgBossTaskQueue implements TaskQueue {
+  private constructor(private readonly boss: PgBoss, private readonly settings: QueueSettings) {}
+
+  static async start(connection: QueueConnection, settings: QueueSettings, logger: Logger): Promise<PgBossTaskQueue> {
+    const common = { schema: SCHEMA, superviseIntervalSeconds: settings.superviseIntervalSeconds, useListenNotify: true, schedule: false };
+    const boss =
+      'pglite' in connection
+        ? new PgBoss({ ...common, db: fromPglite(connection.pglite) })
+        : new PgBoss({ ...common, connectionString: connection.connectionString, max: 4 });
+    boss.on('error', (error: unknown) => logger.error({ err: error }, 'task queue error'));
+    boss.on('warning', (warning: unknown) => logger.warn({ warning }, 'task queue warning'));
+    await boss.start();
+    for (const name of settings.queues) {
+      const options = {
+        retryLimit: settings.retryLimit,
+        retryBackoff: true,
+        retryDelay: 2,
+        heartbeatSeconds: settings.heartbeatSeconds,
+        expireInSeconds: 6 * 60 * 60,
+        notify: true,
+      };
+      if (await boss.getQueue(name)) await boss.updateQueue(name, options);
+      else await boss.createQueue(name, options);
+    }
+    return new PgBossTaskQueue(boss, settings);
+  }
+
+  async enqueue(queue: string, payload: object): Promise<string> {
+    const id = await this.boss.send(queue, payload);
+    if (id === null) throw new Error(`task queue refused a task for ${queue}`);
+    return id;
+  }
+
+  async work<T extends object>(queue: string, handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>): Promise<void> {
+    await this.boss.work<T>(
+      queue,
+      { batchSize: 1, localConcurrency: this.settings.concurrency, pollingIntervalSeconds: this.settings.pollingIntervalSeconds },
+      async ([job]) => handler(job.data, { id: job.id, attempt: job.retryCount + 1 }),
+    );
+  }
+
+  async depth(): Promise<Record<string, number>> {
+    const result: Record<string, number> = {};
+    for (const queue of await this.boss.getQueues([...this.settings.queues])) {
+      result[queue.name] = queue.queuedCount + queue.activeCount;
+    }
+    return result;
+  }
+
+  /** Stops taking tasks and waits up to `timeoutMs` for running ones; unfinished tasks stay stored. */
+  async stop(timeoutMs: number): Promise<void> {
+    await this.boss.stop({ graceful: true, timeout: Math.max(timeoutMs, 1), close: true });
+  }
+}

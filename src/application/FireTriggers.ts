@@ -1,0 +1,54 @@
+import type { RequestSnapshot } from '../domain/templates/RequestSnapshot.js';
+import { matchTriggers } from '../domain/triggers/matchTriggers.js';
+import type { Trigger } from '../domain/triggers/Trigger.js';
+import type { Clock } from '../ports/Clock.js';
+import type { IdGenerator } from '../ports/IdGenerator.js';
+import type { Logger } from '../ports/Logger.js';
+import type { TaskQueue } from '../ports/TaskQueue.js';
+
+export const TRIGGER_RUN_QUEUE = 'trigger-run';
+
+/** One trigger fired by one request: the unit of durable background work. */
+export interface TriggerRunTask {
+  readonly runId: string;
+  readonly trigger: string;
+  readonly watchPath: string;
+  readonly firedAt: string;
+  readonly request: RequestSnapshot;
+}
+
+export interface FireTriggersInput {
+  /** The called endpoint's path without `/api`. */
+  readonly watchPath: string;
+  readonly request: RequestSnapshot;
+}
+
+/**
+ * SPEC 6.1: after authentication, every enabled trigger watching the endpoint gets a
+ * durable task; the caller is answered once the tasks are stored, never after the actions.
+ * Returns the names of the triggers that fired, in file order.
+ */
+export class FireTriggers {
+  constructor(
+    private readonly triggers: readonly Trigger[],
+    private readonly queue: TaskQueue,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  async execute(input: FireTriggersInput): Promise<string[]> {
+    const matched = matchTriggers(this.triggers, input.watchPath);
+    if (matched.length === 0) return [];
+    const firedAt = this.clock.now().toISOString();
+    await Promise.all(
+      matched.map((trigger) => {
+        const task: TriggerRunTask = { runId: this.ids.next(), trigger: trigger.name, watchPath: input.watchPath, firedAt, request: input.request };
+        return this.queue.enqueue(TRIGGER_RUN_QUEUE, task);
+      }),
+    );
+    const names = matched.map((trigger) => trigger.name);
+    this.logger.info({ watchPath: input.watchPath, triggers: names }, 'triggers fired');
+    return names;
+  }
+}

@@ -1,0 +1,40 @@
+/** A trigger of `config/TRIGGERS.json` (SPEC 2.2), validated. */
+export interface Trigger {
+  readonly name: string;
+  /** The endpoint path without `/api`, e.g. `/webhook`. */
+  readonly watchPath: string;
+  readonly enabled: boolean;
+  readonly actions: readonly TriggerAction[];
+}
+
+export const LLM_PROVIDERS = ['anthropic', 'openai', 'google', 'custom'] as const;
+export type LlmProvider = (typeof LLM_PROVIDERS)[number];
+
+/** Starts an agent job with the rendered prompt (SPEC 2.3). */
+export interface AgentAction {
+  readonly type: 'agent';
+  readonly job: string;
+  readonly llmProvider?: LlmProvider;
+  readonly llmModel?: string;
+}
+
+/** Runs a shell command in the triggers directory; tokens are shell-escaped. */
+export interface CommandAction {
+  readonly type: 'command';
+  readonly command: string;
+  /** Seconds before the command is killed; the service default when absent. */
+  readonly timeoutSeconds?: number;
+  /** Extra attempts after a failure; 0 (no retry) when absent. */
+  readonly retries?: number;
+}
+
+/** Sends an HTTP request (SPEC 6.1 outbound webhook rules). */
+export interface WebhookAction {
+  readonly type: 'webhook';
+  readonly url: string;
+  readonly method: 'GET' | 'POST';
+  readonly headers: Readonly<Record<string, string>>;
+  readonly vars: Readonly<Record<string, unknown>>;
+}
+
+export type TriggerAction = AgentAction | CommandAction | WebhookAction;

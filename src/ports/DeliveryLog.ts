@@ -1,0 +1,7 @@
+/** Remembers accepted webhook deliveries so that a redelivery is not run twice. */
+export interface DeliveryLog {
+  /** Records the delivery; false when it was recorded before (a redelivery). Atomic across replicas. */
+  recordFirst(deliveryId: string, event: string): Promise<boolean>;
+  /** Forgets a delivery whose processing could not be stored, so a redelivery is accepted. */
+  forget(deliveryId: string): Promise<void>;
+}
