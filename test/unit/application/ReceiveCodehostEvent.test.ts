@@ -1,0 +1,99 @@
+import { expect } from 'chai';
+import { createHmac } from 'node:crypto';
+import { FireTriggers } from '../../../src/application/FireTriggers.js';
+import { ReceiveCodehostEvent } from '../../../src/application/ReceiveCodehostEvent.js';
+import { GithubSignatureVerifier } from '../../../src/adapters/codehost/GithubSignatureVerifier.js';
+import { DomainError } from '../../../src/domain/errors/DomainError.js';
+import { snapshotRequest } from '../../../src/domain/templates/RequestSnapshot.js';
+import { validateTriggers } from '../../../src/domain/triggers/validateTriggers.js';
+import type { DeliveryLog } from '../../../src/ports/DeliveryLog.js';
+import { FixedClock } from '../../fakes/FixedClock.js';
+import { InMemoryTaskQueue } from '../../fakes/InMemoryTaskQueue.js';
+import { RecordingLogger } from '../../fakes/RecordingLogger.js';
+import { SequentialIds } from '../../fakes/SequentialIds.js';
+
+class MemoryDeliveryLog implements DeliveryLog {
+  readonly seen = new Set<string>();
+  async recordFirst(id: string): Promise<boolean> {
+    if (this.seen.has(id)) return false;
+    this.seen.add(id);
+    return true;
+  }
+  async forget(id: string): Promise<void> {
+    this.seen.delete(id);
+  }
+}
+
+describe('GithubSignatureVerifier', () => {
+  it("accepts GitHub's published test vector", () => {
+    const verifier = new GithubSignatureVerifier("It's a Secret to Everybody");
+    expect(verifier.verify(Buffer.from('Hello, World!'), 'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17')).to.equal(true);
+  });
+
+  it('refuses a wrong, truncated, unprefixed or missing signature, and everything when no secret is set', () => {
+    const verifier = new GithubSignatureVerifier('s3cret');
+    const body = Buffer.from('{"a":1}');
+    const good = `sha256=${createHmac('sha256', 's3cret').update(body).digest('hex')}`;
+    expect(verifier.verify(body, good)).to.equal(true);
+    for (const bad of [good.replace(/.$/, '0'), good.slice(0, -2), good.slice(7), undefined, '', 'sha1=abc']) {
+      expect(verifier.verify(body, bad), String(bad)).to.equal(false);
+    }
+    expect(verifier.verify(Buffer.from('{"a":2}'), good)).to.equal(false);
+    expect(new GithubSignatureVerifier(undefined).verify(body, good)).to.equal(false);
+  });
+});
+
+describe('ReceiveCodehostEvent', () => {
+  const secret = 'hook-secret';
+  const { triggers } = validateTriggers([{ name: 'on-push', watch_path: '/codehost/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] }], 'test');
+  const setup = () => {
+    const queue = new InMemoryTaskQueue();
+    const deliveries = new MemoryDeliveryLog();
+    const fire = new FireTriggers(triggers, queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
+    const receive = new ReceiveCodehostEvent(new GithubSignatureVerifier(secret), deliveries, fire, new RecordingLogger());
+    return { queue, deliveries, receive };
+  };
+  const delivery = (event: string, id: string | undefined, body = '{"ref":"refs/heads/main"}', signWith = secret) => ({
+    rawBody: Buffer.from(body),
+    signature: `sha256=${createHmac('sha256', signWith).update(body).digest('hex')}`,
+    event,
+    deliveryId: id,
+    watchPath: '/codehost/webhook',
+    request: snapshotRequest(JSON.parse(body), {}, {}),
+  });
+
+  it('fires the triggers of a verified event', async () => {
+    const { receive, queue } = setup();
+    expect(await receive.execute(delivery('push', 'd-1'))).to.deep.equal({ ok: true, triggers: ['on-push'] });
+    expect(queue.tasks).to.have.length(1);
+  });
+
+  it('refuses a forged signature before anything runs', async () => {
+    const { receive, queue, deliveries } = setup();
+    const error = await receive.execute(delivery('push', 'd-1', undefined, 'guess')).catch((e: DomainError) => e);
+    expect(error).to.be.instanceOf(DomainError);
+    expect((error as DomainError).code).to.equal('unauthorized');
+    expect(queue.tasks).to.deep.equal([]);
+    expect(deliveries.seen.size).to.equal(0);
+  });
+
+  it('acknowledges ping without firing', async () => {
+    const { receive, queue } = setup();
+    expect(await receive.execute(delivery('ping', 'd-2', '{"zen":"Keep it simple."}'))).to.deep.equal({ ok: true, triggers: [] });
+    expect(queue.tasks).to.deep.equal([]);
+  });
+
+  it('acknowledges a redelivery without running it twice', async () => {
+    const { receive, queue } = setup();
+    await receive.execute(delivery('push', 'd-3'));
+    expect(await receive.execute(delivery('push', 'd-3'))).to.deep.equal({ ok: true, triggers: [], duplicate: true });
+    expect(queue.tasks).to.have.length(1);
+  });
+
+  it('forgets the delivery when its tasks cannot be stored, so a redelivery is accepted', async () => {
+    const { receive, queue } = setup();
+    queue.failNext = true;
+    await receive.execute(delivery('push', 'd-4')).catch(() => undefined);
+    expect(await receive.execute(delivery('push', 'd-4'))).to.deep.equal({ ok: true, triggers: ['on-push'] });
+  });
+});
