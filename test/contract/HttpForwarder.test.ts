@@ -37,8 +37,10 @@ const nockPeer = async (): Promise<ScriptedPeer> => {
     url,
     script: (statuses) => {
       const scope = nock(url);
-      scope.on('request', (req: { method: string; headers: Record<string, string> }, _interceptor: unknown, body: string) => {
-        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v]));
+      scope.on('request', (req: { method: string; headers: Headers }, _interceptor: unknown, body: string) => {
+        // nock hands over a Fetch-style Headers object
+        const headers: Record<string, string> = {};
+        req.headers.forEach((value, key) => (headers[key.toLowerCase()] = value));
         received.push({ method: req.method, headers, body: body ?? '' });
       });
       const all = [...statuses, ...Array(5).fill(statuses[statuses.length - 1])];
