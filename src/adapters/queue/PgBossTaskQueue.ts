@@ -5,7 +5,7 @@ import type { TaskQueue } from '../../ports/TaskQueue.js';
 export interface QueueSettings {
   /** The queues to create at start-up. */
   readonly queues: readonly string[];
-  /** Tasks of one queue run at once in this process. */
+  /** Workers per queue in this process; each takes up to BATCH_SIZE waiting tasks at a time and runs them together. */
   readonly concurrency: number;
   /** A task whose worker sent no heartbeat for this long (process killed) is run again. Minimum 10. */
   readonly heartbeatSeconds: number;
@@ -20,6 +20,11 @@ export interface QueueSettings {
 export type QueueConnection = { readonly pglite: PGliteLike } | { readonly connectionString: string };
 
 const SCHEMA = 'pgboss';
+/**
+ * A worker fetches up to this many waiting tasks at once and fetches again at once while
+ * batches come back full; a batch-of-one worker would wait a polling interval per task.
+ */
+const BATCH_SIZE = 10;
 
 /**
  * TaskQueue on pg-boss, in the service's own database: tables in the `pgboss` schema,
@@ -30,7 +35,9 @@ export class PgBossTaskQueue implements TaskQueue {
   private constructor(private readonly boss: PgBoss, private readonly settings: QueueSettings) {}
 
   static async start(connection: QueueConnection, settings: QueueSettings, logger: Logger): Promise<PgBossTaskQueue> {
-    const common = { schema: SCHEMA, superviseIntervalSeconds: settings.superviseIntervalSeconds, useListenNotify: true, schedule: false };
+    // Polling, not LISTEN/NOTIFY: with notify on, pg-boss turns polling into a slow backstop and
+    // a batchSize-1 worker waits for the next notification even when tasks are waiting.
+    const common = { schema: SCHEMA, superviseIntervalSeconds: settings.superviseIntervalSeconds, useListenNotify: false, schedule: false };
     const boss =
       'pglite' in connection
         ? new PgBoss({ ...common, db: fromPglite(connection.pglite) })
@@ -45,7 +52,6 @@ export class PgBossTaskQueue implements TaskQueue {
         retryDelay: 2,
         heartbeatSeconds: settings.heartbeatSeconds,
         expireInSeconds: 6 * 60 * 60,
-        notify: true,
       };
       if (await boss.getQueue(name)) await boss.updateQueue(name, options);
       else await boss.createQueue(name, options);
@@ -62,15 +68,31 @@ export class PgBossTaskQueue implements TaskQueue {
   async work<T extends object>(queue: string, handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>): Promise<void> {
     await this.boss.work<T>(
       queue,
-      { batchSize: 1, localConcurrency: this.settings.concurrency, pollingIntervalSeconds: this.settings.pollingIntervalSeconds },
-      async ([job]) => handler(job.data, { id: job.id, attempt: job.retryCount + 1 }),
+      {
+        batchSize: BATCH_SIZE,
+        localConcurrency: this.settings.concurrency,
+        pollingIntervalSeconds: this.settings.pollingIntervalSeconds,
+        perJobResults: true,
+      },
+      async (jobs) => {
+        // Each task settles on its own: one failure must not retry the others of the batch.
+        const outcomes = await Promise.allSettled(jobs.map((job) => handler(job.data, { id: job.id, attempt: job.retryCount + 1 })));
+        return jobs.map((job, i) => {
+          const outcome = outcomes[i];
+          return outcome.status === 'fulfilled'
+            ? { id: job.id, status: 'completed' as const }
+            : { id: job.id, status: 'failed' as const, output: { message: String((outcome.reason as Error)?.message ?? outcome.reason) } };
+        });
+      },
     );
   }
 
   async depth(): Promise<Record<string, number>> {
     const result: Record<string, number> = {};
-    for (const queue of await this.boss.getQueues([...this.settings.queues])) {
-      result[queue.name] = queue.queuedCount + queue.activeCount;
+    for (const name of this.settings.queues) {
+      // getQueueStats counts now; getQueues serves the supervisor's cached figures.
+      const [stats] = await this.boss.getQueueStats(name);
+      result[name] = stats ? stats.queuedCount + stats.activeCount : 0;
     }
     return result;
   }

@@ -1,0 +1,46 @@
+import { PGlite } from '@electric-sql/pglite';
+import { PgBossTaskQueue, type QueueConnection } from '../../src/adapters/queue/PgBossTaskQueue.js';
+import { PinoLogger, createPino } from '../../src/adapters/logging/PinoLogger.js';
+import { tempDir } from '../support/gatewayProcess.js';
+import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
+import { describeTaskQueueContract, type TaskQueueHarness } from './TaskQueue.contract.js';
+
+const logger = new PinoLogger(createPino('silent'));
+const settings = { queues: ['q'], concurrency: 2, heartbeatSeconds: 10, superviseIntervalSeconds: 1, pollingIntervalSeconds: 0.5, retryLimit: 2 };
+
+const harnessOn = (connect: () => Promise<{ connection: QueueConnection; dispose(): Promise<void> }>): TaskQueueHarness => {
+  let current: PgBossTaskQueue | undefined;
+  let store: Awaited<ReturnType<typeof connect>> | undefined;
+  return {
+    open: async () => {
+      store = await connect();
+      current = await PgBossTaskQueue.start(store.connection, settings, logger);
+      return current;
+    },
+    reopen: async () => {
+      await current!.stop(1000);
+      current = await PgBossTaskQueue.start(store!.connection, settings, logger);
+      return current;
+    },
+    close: async () => {
+      await current?.stop(1000);
+      await store?.dispose();
+    },
+  };
+};
+
+describeTaskQueueContract('pg-boss on PGlite', () =>
+  harnessOn(async () => {
+    const pglite = await PGlite.create({ dataDir: `${await tempDir('queue')}/pglite` });
+    return { connection: { pglite }, dispose: () => pglite.close() };
+  }),
+);
+
+describeWithPostgres('pg-boss on PostgreSQL', () => {
+  describeTaskQueueContract('pg-boss on PostgreSQL', () =>
+    harnessOn(async () => {
+      const scratch: ScratchDatabase = await createScratchDatabase();
+      return { connection: { connectionString: scratch.url }, dispose: () => scratch.drop() };
+    }),
+  );
+});
