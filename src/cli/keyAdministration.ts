@@ -33,7 +33,7 @@ export const withKeyAdministration = async <T>(
     }
   }
   return withOpenDatabase(config, pino, async (database) => {
-    const container = buildContainer(config, { pino, database });
+    const container = buildContainer(config, { pino, database, env: process.env });
     try {
       return await work(await container.getAsync(TOKENS.KeyAdministration));
     } finally {

@@ -3,14 +3,20 @@ import type { Logger as Pino } from 'pino';
 import { ApiKeyAdministration } from '../application/ApiKeyAdministration.js';
 import { AuthenticateApiKey } from '../application/AuthenticateApiKey.js';
 import { CreateApiKey } from '../application/CreateApiKey.js';
-import { CreateJob } from '../application/CreateJob.js';
+import { CancelJob } from '../application/CancelJob.js';
+import { CreateJob, JOB_RUN_QUEUE } from '../application/CreateJob.js';
+import { GetJobStatus } from '../application/GetJobStatus.js';
+import { RunJob } from '../application/RunJob.js';
+import { LocalJobRunner } from '../adapters/jobs/LocalJobRunner.js';
+import { MikroOrmJobRepository } from '../adapters/persistence/MikroOrmJobRepository.js';
+import { EnvironmentSecretStore } from '../adapters/secrets/EnvironmentSecretStore.js';
+import { join } from 'node:path';
 import { FireTriggers } from '../application/FireTriggers.js';
 import { ReceiveCodehostEvent } from '../application/ReceiveCodehostEvent.js';
 import { RunTrigger, type RunTriggerSettings } from '../application/RunTrigger.js';
 import { TRIGGER_RUN_QUEUE } from '../application/FireTriggers.js';
 import { GithubSignatureVerifier } from '../adapters/codehost/GithubSignatureVerifier.js';
 import { NodeFetchHttpForwarder } from '../adapters/forwarder/NodeFetchHttpForwarder.js';
-import { UnavailableJobLauncher } from '../adapters/jobs/UnavailableJobLauncher.js';
 import { MikroOrmActionRunRepository } from '../adapters/persistence/MikroOrmActionRunRepository.js';
 import { MikroOrmDeliveryLog } from '../adapters/persistence/MikroOrmDeliveryLog.js';
 import { PgBossTaskQueue } from '../adapters/queue/PgBossTaskQueue.js';
@@ -33,6 +39,8 @@ import { TOKENS } from './tokens.js';
 export interface Infrastructure {
   readonly pino: Pino;
   readonly database: Database;
+  /** Where provider secrets are read from (the process environment in production). */
+  readonly env: Readonly<Record<string, string | undefined>>;
   /** The validated trigger file; none for the CLI. */
   readonly triggers?: readonly Trigger[];
 }
@@ -74,7 +82,40 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
     (...deps: ConstructorParameters<typeof ApiKeyAdministration>) => new ApiKeyAdministration(...deps),
     [TOKENS.CreateApiKey, TOKENS.ListApiKeys, TOKENS.RevokeApiKey],
   );
-  c.bind(TOKENS.CreateJob).toConstantValue(new CreateJob());
+  c.bind(TOKENS.SecretStore).toConstantValue(new EnvironmentSecretStore(infra.env));
+  c.bind(TOKENS.JobRepository).toResolvedValue((db: Database) => new MikroOrmJobRepository(db), [TOKENS.Database]);
+  c.bind(TOKENS.JobRunner).toResolvedValue(
+    (shell, secrets) =>
+      new LocalJobRunner(
+        {
+          repoDir: config.jobs.repoDir,
+          worktreesDir: join(config.dataDir, 'worktrees'),
+          agentCommand: config.jobs.agentCommand ?? 'false',
+          timeoutMs: config.jobs.timeoutMs,
+        },
+        shell,
+        secrets,
+      ),
+    [TOKENS.ShellExecutor, TOKENS.SecretStore],
+  );
+  c.bind(TOKENS.CreateJob).toResolvedValue(
+    (jobs, queue, secrets, ids, clock, logger) =>
+      new CreateJob(jobs, queue, secrets, ids, clock, logger, {
+        defaultProvider: config.llm.provider,
+        defaultModel: config.llm.model,
+        unavailableReason: config.jobs.agentCommand === undefined ? 'set JOB_AGENT_COMMAND (see docs/jobs.md)' : undefined,
+      }),
+    [TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.SecretStore, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Logger],
+  );
+  c.bind(TOKENS.GetJobStatus).toResolvedValue((jobs) => new GetJobStatus(jobs), [TOKENS.JobRepository]);
+  c.bind(TOKENS.RunJob).toResolvedValue(
+    (...deps: ConstructorParameters<typeof RunJob>) => new RunJob(...deps),
+    [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger],
+  );
+  c.bind(TOKENS.CancelJob).toResolvedValue(
+    (...deps: ConstructorParameters<typeof CancelJob>) => new CancelJob(...deps),
+    [TOKENS.JobRepository, TOKENS.RunJob, TOKENS.Clock],
+  );
 
   c.bind(TOKENS.Triggers).toConstantValue(infra.triggers ?? []);
   c.bind(TOKENS.TaskQueue)
@@ -82,7 +123,7 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
       (db: Database, logger: Logger) =>
         PgBossTaskQueue.start(
           db.pglite ? { pglite: db.pglite } : { connectionString: config.databaseUrl as string },
-          { queues: [TRIGGER_RUN_QUEUE], pollingIntervalSeconds: 0.5, retryLimit: 3, ...config.queue },
+          { queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE], pollingIntervalSeconds: 0.5, retryLimit: 3, ...config.queue },
           logger.child({ component: 'queue' }),
         ),
       [TOKENS.Database, TOKENS.Logger],
@@ -90,7 +131,7 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
     .onDeactivation((queue) => (queue as PgBossTaskQueue).stop(config.shutdownTimeoutMs));
   c.bind(TOKENS.ShellExecutor).toConstantValue(new ChildProcessShellExecutor());
   c.bind(TOKENS.HttpForwarder).toConstantValue(new NodeFetchHttpForwarder(config.webhook));
-  c.bind(TOKENS.JobLauncher).toConstantValue(new UnavailableJobLauncher());
+  c.bind(TOKENS.JobLauncher).toService(TOKENS.CreateJob);
   c.bind(TOKENS.ActionRunRepository).toResolvedValue((db: Database) => new MikroOrmActionRunRepository(db), [TOKENS.Database]);
   c.bind(TOKENS.DeliveryLog).toResolvedValue((db: Database) => new MikroOrmDeliveryLog(db), [TOKENS.Database]);
   c.bind(TOKENS.CodehostSignatureVerifier).toConstantValue(new GithubSignatureVerifier(config.codehostWebhookSecret));
@@ -109,9 +150,9 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
   );
 
   c.bind(TOKENS.HttpApp).toResolvedValue(
-    (pino, authenticate, createJob, fireTriggers, receiveCodehostEvent) =>
-      createHttpApp({ pino, authenticate, createJob, fireTriggers, receiveCodehostEvent, bodyLimit: config.bodyLimit }),
-    [TOKENS.Pino, TOKENS.AuthenticateApiKey, TOKENS.CreateJob, TOKENS.FireTriggers, TOKENS.ReceiveCodehostEvent],
+    (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent) =>
+      createHttpApp({ pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, bodyLimit: config.bodyLimit }),
+    [TOKENS.Pino, TOKENS.AuthenticateApiKey, TOKENS.CreateJob, TOKENS.GetJobStatus, TOKENS.FireTriggers, TOKENS.ReceiveCodehostEvent],
   );
   return c;
 };

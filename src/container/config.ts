@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { LLM_PROVIDERS, type LlmProvider } from '../domain/triggers/Trigger.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -20,6 +21,14 @@ export interface AppConfig {
   readonly commandTimeoutMs: number;
   readonly webhook: { readonly timeoutMs: number; readonly attempts: number; readonly backoffMs: number };
   readonly queue: { readonly concurrency: number; readonly heartbeatSeconds: number; readonly superviseIntervalSeconds: number };
+  readonly llm: { readonly provider: LlmProvider | undefined; readonly model: string | undefined };
+  readonly jobs: {
+    /** Repository local jobs work on; DATA_DIR/jobs-repo (created) when JOBS_REPO is unset. */
+    readonly repoDir: string;
+    readonly agentCommand: string | undefined;
+    readonly timeoutMs: number;
+    readonly concurrency: number;
+  };
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -73,6 +82,13 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
     superviseIntervalSeconds: integer('QUEUE_SUPERVISE_SECONDS', 15, 1, 3600),
   };
 
+  const rawProvider = env.LLM_PROVIDER?.trim() || undefined;
+  if (rawProvider !== undefined && !LLM_PROVIDERS.includes(rawProvider as LlmProvider)) {
+    problems.push(`LLM_PROVIDER: "${rawProvider}" is not one of ${LLM_PROVIDERS.join(', ')}`);
+  }
+  const jobTimeoutMs = integer('JOB_TIMEOUT_SECONDS', 3600, 1, 7 * 86_400) * 1000;
+  const jobConcurrency = integer('JOB_CONCURRENCY', 1, 1, 64);
+
   const rawLimit = text('BODY_LIMIT', '1mb');
   let bodyLimit = parseSize(rawLimit);
   if (bodyLimit === undefined || bodyLimit < 1) {
@@ -96,10 +112,11 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
     if (!valid) problems.push('DATABASE_URL: not a postgres:// or postgresql:// URL');
   }
 
+  const dataDir = resolve(cwd, text('DATA_DIR', './data'));
   const config: AppConfig = {
     port,
     host: text('HOST', '0.0.0.0'),
-    dataDir: resolve(cwd, text('DATA_DIR', './data')),
+    dataDir,
     databaseUrl,
     bodyLimit,
     logLevel: logLevel ?? 'info',
@@ -110,6 +127,13 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
     commandTimeoutMs,
     webhook,
     queue,
+    llm: { provider: rawProvider as LlmProvider | undefined, model: env.LLM_MODEL?.trim() || undefined },
+    jobs: {
+      repoDir: env.JOBS_REPO?.trim() ? resolve(cwd, env.JOBS_REPO.trim()) : join(dataDir, 'jobs-repo'),
+      agentCommand: env.JOB_AGENT_COMMAND?.trim() || undefined,
+      timeoutMs: jobTimeoutMs,
+      concurrency: jobConcurrency,
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -8,7 +8,13 @@ import type { CreateJob } from '../application/CreateJob.js';
 import type { ListApiKeys } from '../application/ListApiKeys.js';
 import type { RevokeApiKey } from '../application/RevokeApiKey.js';
 import type { Database } from '../adapters/persistence/Database.js';
+import type { CancelJob } from '../application/CancelJob.js';
 import type { FireTriggers } from '../application/FireTriggers.js';
+import type { GetJobStatus } from '../application/GetJobStatus.js';
+import type { RunJob } from '../application/RunJob.js';
+import type { JobRepository } from '../ports/JobRepository.js';
+import type { JobRunner } from '../ports/JobRunner.js';
+import type { SecretStore } from '../ports/SecretStore.js';
 import type { ReceiveCodehostEvent } from '../application/ReceiveCodehostEvent.js';
 import type { RunTrigger } from '../application/RunTrigger.js';
 import type { Trigger } from '../domain/triggers/Trigger.js';
@@ -55,5 +61,11 @@ export const TOKENS = {
   FireTriggers: token<FireTriggers>('FireTriggers'),
   RunTrigger: token<RunTrigger>('RunTrigger'),
   ReceiveCodehostEvent: token<ReceiveCodehostEvent>('ReceiveCodehostEvent'),
+  SecretStore: token<SecretStore>('SecretStore'),
+  JobRepository: token<JobRepository>('JobRepository'),
+  JobRunner: token<JobRunner>('JobRunner'),
+  GetJobStatus: token<GetJobStatus>('GetJobStatus'),
+  RunJob: token<RunJob>('RunJob'),
+  CancelJob: token<CancelJob>('CancelJob'),
   HttpApp: token<Koa>('HttpApp'),
 } as const;

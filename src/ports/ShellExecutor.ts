@@ -2,18 +2,29 @@ export interface ShellRun {
   /** Exit code, or null when the command was killed (timeout). */
   readonly exitCode: number | null;
   readonly timedOut: boolean;
+  /** Killed because the caller aborted. */
+  readonly aborted: boolean;
   readonly durationMs: number;
   /** stdout then stderr, truncated to the executor's limit. */
   readonly output: string;
 }
 
+export interface ShellOptions {
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  /** The whole environment of the command; the service's own environment when absent. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Aborting kills the command like a timeout does (the result says `aborted`). */
+  readonly signal?: AbortSignal;
+}
+
 /** Runs shell command lines. */
 export interface ShellExecutor {
   /**
-   * Runs `command` with `/bin/sh -c` in `cwd`, with the service's own permissions and
-   * environment. Kills the command and everything it started after `timeoutMs`.
+   * Runs `command` with `/bin/sh -c` in `cwd`, with the service's own permissions.
+   * Kills the command and everything it started after `timeoutMs` or on abort.
    * Never throws for a failing command: the outcome is in the result. Throws only when
    * the shell itself cannot be started.
    */
-  run(command: string, options: { readonly cwd: string; readonly timeoutMs: number }): Promise<ShellRun>;
+  run(command: string, options: ShellOptions): Promise<ShellRun>;
 }

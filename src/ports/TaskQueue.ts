@@ -1,3 +1,11 @@
+export interface WorkOptions {
+  /**
+   * At most this many tasks of the queue run at once in this process. Without it the
+   * queue runs many at once, for short tasks.
+   */
+  readonly maxConcurrent?: number;
+}
+
 /** Durable background work: a task is stored before `enqueue` resolves and survives restarts. */
 export interface TaskQueue {
   /**
@@ -11,7 +19,11 @@ export interface TaskQueue {
    * A handler that throws marks the task failed (retried as the queue is configured).
    * A task whose worker died (process killed) is run again after the queue notices.
    */
-  work<T extends object>(queue: string, handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>): Promise<void>;
+  work<T extends object>(
+    queue: string,
+    handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>,
+    options?: WorkOptions,
+  ): Promise<void>;
 
   /** Tasks waiting or running, per queue. */
   depth(): Promise<Record<string, number>>;

@@ -3,6 +3,7 @@ import type { Logger as Pino } from 'pino';
 import type { AuthenticateApiKey } from '../../application/AuthenticateApiKey.js';
 import type { CreateJob } from '../../application/CreateJob.js';
 import type { FireTriggers } from '../../application/FireTriggers.js';
+import type { GetJobStatus } from '../../application/GetJobStatus.js';
 import type { ReceiveCodehostEvent } from '../../application/ReceiveCodehostEvent.js';
 import { DomainError } from '../../domain/errors/DomainError.js';
 import { apiRouter } from './ApiRouter.js';
@@ -14,6 +15,7 @@ export interface HttpAppDependencies {
   readonly pino: Pino;
   readonly authenticate: AuthenticateApiKey;
   readonly createJob: CreateJob;
+  readonly getJobStatus: GetJobStatus;
   readonly fireTriggers: FireTriggers;
   readonly receiveCodehostEvent: ReceiveCodehostEvent;
   readonly bodyLimit: number;
@@ -30,7 +32,7 @@ export const createHttpApp = (deps: HttpAppDependencies): Koa => {
     apiRouter({
       authenticate: deps.authenticate,
       fireTriggers: deps.fireTriggers,
-      handlers: apiHandlers({ createJob: deps.createJob, receiveCodehostEvent: deps.receiveCodehostEvent }),
+      handlers: apiHandlers(deps),
       bodyLimit: deps.bodyLimit,
     }),
   );

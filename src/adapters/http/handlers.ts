@@ -1,14 +1,33 @@
 import type { CreateJob } from '../../application/CreateJob.js';
+import type { GetJobStatus } from '../../application/GetJobStatus.js';
+import type { Job } from '../../domain/jobs/Job.js';
 import type { ReceiveCodehostEvent } from '../../application/ReceiveCodehostEvent.js';
 import { API_ROUTES, watchPathOf } from '../../domain/auth/routePolicy.js';
 import { requestSnapshot, type RouteHandler } from './ApiRouter.js';
 
 export interface HandlerDependencies {
   readonly createJob: CreateJob;
+  readonly getJobStatus: GetJobStatus;
   readonly receiveCodehostEvent: ReceiveCodehostEvent;
 }
 
 const CODEHOST_WATCH_PATH = watchPathOf(API_ROUTES.find((route) => route.name === 'codehost-webhook')!);
+
+/** The public shape of a job (GET /api/jobs/status). */
+const jobView = (job: Job) => ({
+  job_id: job.id,
+  status: job.status,
+  branch: job.branch,
+  pr_url: job.prUrl,
+  run_url: job.runUrl,
+  summary: job.summary,
+  error: job.error,
+  source: job.source.kind,
+  llm_provider: job.llmProvider,
+  llm_model: job.llmModel,
+  created_at: job.createdAt.toISOString(),
+  updated_at: job.updatedAt.toISOString(),
+});
 
 const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
@@ -20,6 +39,10 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
   'create-job': async (ctx) => {
     const created = await deps.createJob.execute(ctx.request.body);
     ctx.body = { job_id: created.jobId, branch: created.branch, status: created.status };
+  },
+  'job-status': async (ctx) => {
+    const result = await deps.getJobStatus.execute(ctx.query);
+    ctx.body = result.kind === 'one' ? jobView(result.job) : { jobs: result.jobs.map(jobView) };
   },
   webhook: (ctx) => {
     ctx.body = { ok: true, triggers: ctx.state.firedTriggers as string[] };

@@ -11,6 +11,7 @@ import { EmbeddedLock } from './EmbeddedLock.js';
 import { ActionRunEntity } from './entities/ActionRunEntity.js';
 import { ApiKeyEntity } from './entities/ApiKeyEntity.js';
 import { CodehostDeliveryEntity } from './entities/CodehostDeliveryEntity.js';
+import { JobEntity } from './entities/JobEntity.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export type DatabaseEngine = 'pglite' | 'postgresql';
@@ -28,7 +29,7 @@ export interface ChannelListener {
   onLiveChange(live: boolean): void;
 }
 
-const ENTITIES = [ApiKeyEntity, ActionRunEntity, CodehostDeliveryEntity];
+const ENTITIES = [ApiKeyEntity, ActionRunEntity, CodehostDeliveryEntity, JobEntity];
 
 /** One open database — PGlite in-process or a PostgreSQL pool — with its ORM and migrations. */
 export class Database {

@@ -1,6 +1,6 @@
 import { PgBoss, fromPglite, type PGliteLike } from 'pg-boss';
 import type { Logger } from '../../ports/Logger.js';
-import type { TaskQueue } from '../../ports/TaskQueue.js';
+import type { TaskQueue, WorkOptions } from '../../ports/TaskQueue.js';
 
 export interface QueueSettings {
   /** The queues to create at start-up. */
@@ -65,12 +65,17 @@ export class PgBossTaskQueue implements TaskQueue {
     return id;
   }
 
-  async work<T extends object>(queue: string, handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>): Promise<void> {
+  async work<T extends object>(
+    queue: string,
+    handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>,
+    options: WorkOptions = {},
+  ): Promise<void> {
+    const bounded = options.maxConcurrent !== undefined;
     await this.boss.work<T>(
       queue,
       {
-        batchSize: BATCH_SIZE,
-        localConcurrency: this.settings.concurrency,
+        batchSize: bounded ? 1 : BATCH_SIZE,
+        localConcurrency: bounded ? options.maxConcurrent : this.settings.concurrency,
         pollingIntervalSeconds: this.settings.pollingIntervalSeconds,
         perJobResults: true,
       },

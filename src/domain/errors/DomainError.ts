@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'invalid_input'
   | 'unauthorized'
   | 'not_found'
+  | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'not_configured'

@@ -18,7 +18,7 @@ class ScriptedShell implements ShellExecutor {
   constructor(private readonly exitCodes: number[] = []) {}
   async run(command: string, options: { cwd: string; timeoutMs: number }): Promise<ShellRun> {
     this.commands.push(`${options.cwd}$ ${command} (${options.timeoutMs})`);
-    return { exitCode: this.exitCodes.shift() ?? 0, timedOut: false, durationMs: 1, output: 'out' };
+    return { exitCode: this.exitCodes.shift() ?? 0, timedOut: false, aborted: false, durationMs: 1, output: 'out' };
   }
 }
 

@@ -27,6 +27,8 @@ describe('loadConfig', () => {
       commandTimeoutMs: 60_000,
       webhook: { timeoutMs: 10_000, attempts: 4, backoffMs: 1000 },
       queue: { concurrency: 4, heartbeatSeconds: 10, superviseIntervalSeconds: 15 },
+      llm: { provider: undefined, model: undefined },
+      jobs: { repoDir: '/srv/gw/data/jobs-repo', agentCommand: undefined, timeoutMs: 3_600_000, concurrency: 1 },
     });
   });
 

@@ -1,0 +1,120 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Job } from '../../domain/jobs/Job.js';
+import type { JobReport, JobRunner } from '../../ports/JobRunner.js';
+import type { SecretStore } from '../../ports/SecretStore.js';
+import type { ShellExecutor } from '../../ports/ShellExecutor.js';
+
+const run = promisify(execFile);
+const IDENTITY = ['-c', 'user.name=Agent Gateway', '-c', 'user.email=agent-gateway@localhost'];
+const LOG_LIMIT = 64 * 1024;
+const SUMMARY_LIMIT = 500;
+
+export interface LocalJobRunnerSettings {
+  /** The repository jobs work on; created (empty, branch main) when it does not exist. */
+  readonly repoDir: string;
+  /** Where each job's worktree lives while it runs. */
+  readonly worktreesDir: string;
+  /** The agent: a shell command run in the worktree. */
+  readonly agentCommand: string;
+  readonly timeoutMs: number;
+}
+
+/**
+ * Runs jobs on this host: each in its own git worktree of the jobs repository on the
+ * branch `job/<id>`, with the agent command run there under a minimal environment (the
+ * job's variables and its provider's secret, none of the service's own secrets). The
+ * work, the prompt (`logs/<id>/job.md`) and the agent's log are committed to the branch.
+ */
+export class LocalJobRunner implements JobRunner {
+  readonly kind = 'local';
+  /** Repository-wide git operations (worktree add/remove) one at a time: git locks them. */
+  #repositoryLock: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly settings: LocalJobRunnerSettings,
+    private readonly shell: ShellExecutor,
+    private readonly secrets: SecretStore,
+  ) {}
+
+  async run(job: Job, report: JobReport, signal: AbortSignal): Promise<void> {
+    const dir = join(this.settings.worktreesDir, job.id);
+    await this.#exclusive(async () => {
+      await this.#ensureRepository();
+      await rm(dir, { recursive: true, force: true });
+      await run('git', ['-C', this.settings.repoDir, 'worktree', 'prune']);
+      await run('git', ['-C', this.settings.repoDir, 'worktree', 'add', '-B', job.branch, dir, 'HEAD']);
+    });
+    try {
+      const logDir = join(dir, 'logs', job.id);
+      await mkdir(logDir, { recursive: true });
+      await writeFile(join(logDir, 'job.md'), `# Job ${job.id}\n\nProvider: ${job.llmProvider ?? 'default'}\nModel: ${job.llmModel ?? 'default'}\n\n${job.job}\n`);
+      const result = await this.shell.run(this.settings.agentCommand, { cwd: dir, timeoutMs: this.settings.timeoutMs, env: this.#environment(job), signal });
+      const log = result.output.slice(-LOG_LIMIT);
+      await writeFile(join(logDir, 'agent.log'), log);
+      const summary = await this.#summary(logDir, log);
+      await run('git', ['-C', dir, ...IDENTITY, 'add', '-A']);
+      await run('git', ['-C', dir, ...IDENTITY, 'commit', '--allow-empty', '-m', `job ${job.id}: ${firstLine(job.job)}`, '-m', summary ?? '']);
+      if (result.aborted) return; // cancelled: the job already says so
+      const ok = result.exitCode === 0;
+      await report({
+        status: ok ? 'succeeded' : 'failed',
+        summary,
+        log,
+        error: ok ? null : result.timedOut ? `The agent did not finish within ${this.settings.timeoutMs} ms` : `The agent exited with code ${result.exitCode}`,
+      });
+    } finally {
+      await this.#exclusive(() =>
+        run('git', ['-C', this.settings.repoDir, 'worktree', 'remove', '--force', dir]).catch(() => rm(dir, { recursive: true, force: true })),
+      );
+    }
+  }
+
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.#repositoryLock.then(work, work);
+    this.#repositoryLock = result.catch(() => undefined);
+    return result;
+  }
+
+  #environment(job: Job): Record<string, string> {
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      LANG: process.env.LANG ?? 'C.UTF-8',
+      JOB_ID: job.id,
+      JOB_PROMPT: job.job,
+      JOB_BRANCH: job.branch,
+      LLM_PROVIDER: job.llmProvider ?? '',
+      LLM_MODEL: job.llmModel ?? '',
+    };
+    if (job.llmProvider) {
+      const secret = this.secrets.providerSecret(job.llmProvider);
+      if (secret !== undefined) env[this.secrets.secretName(job.llmProvider)] = secret;
+    }
+    return env;
+  }
+
+  /** The agent's own `logs/<id>/summary.md` when it wrote one, else the last line it printed. */
+  async #summary(logDir: string, log: string): Promise<string | null> {
+    const written = await readFile(join(logDir, 'summary.md'), 'utf8').catch(() => undefined);
+    const text = written?.trim() || log.trim().split('\n').filter((line) => line.trim() !== '').at(-1);
+    return text ? text.slice(0, SUMMARY_LIMIT) : null;
+  }
+
+  async #ensureRepository(): Promise<void> {
+    if (existsSync(join(this.settings.repoDir, '.git')) || existsSync(join(this.settings.repoDir, 'HEAD'))) return;
+    await mkdir(this.settings.repoDir, { recursive: true });
+    await run('git', ['-C', this.settings.repoDir, 'init', '-q', '-b', 'main']);
+    await writeFile(join(this.settings.repoDir, 'README.md'), '# Agent Gateway jobs\n\nEach job works on a branch job/<id>.\n');
+    await run('git', ['-C', this.settings.repoDir, ...IDENTITY, 'add', 'README.md']);
+    await run('git', ['-C', this.settings.repoDir, ...IDENTITY, 'commit', '-q', '-m', 'Start the jobs repository']);
+  }
+}
+
+const firstLine = (text: string): string => {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 72 ? `${line.slice(0, 69)}...` : line;
+};

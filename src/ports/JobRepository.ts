@@ -1,0 +1,20 @@
+import type { Job, JobStatus } from '../domain/jobs/Job.js';
+
+/** Where jobs are stored. */
+export interface JobRepository {
+  /** Stores a new job. */
+  add(job: Job): Promise<void>;
+
+  /** The job, or null when no job has that id. */
+  get(id: string): Promise<Job | null>;
+
+  /**
+   * Reads the job, applies `change` and stores the result, atomically with respect to
+   * other modifications of the same job (events and runners may race). Returns the stored
+   * job, or null when no job has that id. Whatever `change` throws is rethrown, nothing stored.
+   */
+  modify(id: string, change: (job: Job) => Job): Promise<Job | null>;
+
+  /** Jobs with one of `statuses`, newest first, at most `limit`. */
+  list(filter: { readonly statuses: readonly JobStatus[]; readonly limit: number }): Promise<Job[]>;
+}
