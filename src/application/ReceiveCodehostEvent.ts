@@ -1,4 +1,8 @@
-import { DomainError } from '../domain/errors/DomainError.js';
+import { DomainError, isDomainError } from '../domain/errors/DomainError.js';
+import { applyChange } from '../domain/jobs/Job.js';
+import type { Clock } from '../ports/Clock.js';
+import type { CodehostEvents } from '../ports/CodehostEvents.js';
+import type { JobRepository } from '../ports/JobRepository.js';
 import type { RequestSnapshot } from '../domain/templates/RequestSnapshot.js';
 import type { DeliveryLog } from '../ports/DeliveryLog.js';
 import type { Logger } from '../ports/Logger.js';
@@ -19,18 +23,24 @@ export interface CodehostOutcome {
   /** Names of the triggers that fired (none for ping and redeliveries). */
   readonly triggers: string[];
   readonly duplicate?: true;
+  /** The job the event was about, when it was about one. */
+  readonly job?: string;
 }
 
 /**
  * SPEC 4.5, 5.6: a code-host delivery is verified by its signature before anything else;
  * `ping` is acknowledged; a delivery id seen before is acknowledged without running again;
- * any other verified event fires the triggers watching the endpoint.
+ * any other verified event updates the job of its `job/<id>` branch (idempotently, in
+ * any order: a finished job stays finished) and fires the triggers watching the endpoint.
  */
 export class ReceiveCodehostEvent {
   constructor(
     private readonly verifier: WebhookSignatureVerifier,
     private readonly deliveries: DeliveryLog,
     private readonly fireTriggers: FireTriggers,
+    private readonly events: CodehostEvents,
+    private readonly jobs: JobRepository,
+    private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
 
@@ -47,10 +57,28 @@ export class ReceiveCodehostEvent {
       return { ok: true, triggers: [], duplicate: true };
     }
     try {
-      return { ok: true, triggers: await this.fireTriggers.execute({ watchPath: delivery.watchPath, request: delivery.request }) };
+      const job = await this.#updateJob(event, delivery.request.body);
+      const triggers = await this.fireTriggers.execute({ watchPath: delivery.watchPath, request: delivery.request });
+      return job === undefined ? { ok: true, triggers } : { ok: true, triggers, job };
     } catch (error) {
       if (id !== undefined) await this.deliveries.forget(id).catch(() => undefined);
       throw error;
+    }
+  }
+
+  async #updateJob(event: string, payload: unknown): Promise<string | undefined> {
+    const update = this.events.jobUpdate(event, payload);
+    if (!update) return undefined;
+    try {
+      const job = await this.jobs.modify(update.jobId, (stored) => applyChange(stored, update.change, this.clock.now()));
+      if (job) this.logger.info({ jobId: job.id, event, status: job.status }, 'job updated by code-host event');
+      return job?.id;
+    } catch (error) {
+      if (!(isDomainError(error) && error.code === 'conflict')) throw error;
+      // A late or repeated event for a finished job: the job keeps its outcome; a new URL is still kept.
+      const { status: _ignored, ...rest } = update.change;
+      await this.jobs.modify(update.jobId, (stored) => applyChange(stored, rest, this.clock.now()));
+      return update.jobId;
     }
   }
 }

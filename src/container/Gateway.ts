@@ -24,6 +24,7 @@ export class Gateway {
     private readonly database: Database,
     private readonly http: HttpServer,
     private readonly admin: AdminSocketServer | undefined,
+    private readonly poller: NodeJS.Timeout | undefined,
   ) {}
 
   static async start(config: AppConfig, pino: Pino = createPino(config.logLevel)): Promise<Gateway> {
@@ -49,9 +50,15 @@ export class Gateway {
               container.get(TOKENS.Logger),
             )
           : undefined;
+      const pollJobs = await container.getAsync(TOKENS.PollJobs);
+      const poller =
+        pollJobs.needed && config.codehost
+          ? setInterval(() => void pollJobs.execute().catch((error: unknown) => logger.warn({ err: error }, 'job polling failed')), config.codehost.pollSeconds * 1000)
+          : undefined;
+      poller?.unref();
       const http = await HttpServer.listen(app, config.port, config.host);
       pino.info({ port: http.port, host: config.host, database: database.engine, triggers: triggers.length }, 'agent gateway listening');
-      return new Gateway(config, container, pino, database, http, admin);
+      return new Gateway(config, container, pino, database, http, admin, poller);
     } catch (error) {
       await database.close().catch(() => undefined);
       throw error;
@@ -65,6 +72,7 @@ export class Gateway {
   /** Graceful stop: no new connections, in-flight requests finish, then the database closes. */
   async stop(): Promise<void> {
     this.pino.info({}, 'shutting down');
+    if (this.poller) clearInterval(this.poller);
     await this.http.close(this.config.shutdownTimeoutMs);
     await this.admin?.close();
     await this.container.unbindAllAsync();

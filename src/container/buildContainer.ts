@@ -7,6 +7,10 @@ import { CancelJob } from '../application/CancelJob.js';
 import { CreateJob, JOB_RUN_QUEUE } from '../application/CreateJob.js';
 import { GetJobStatus } from '../application/GetJobStatus.js';
 import { RunJob } from '../application/RunJob.js';
+import { PollJobs } from '../application/PollJobs.js';
+import { GithubActionsJobRunner } from '../adapters/codehost/GithubActionsJobRunner.js';
+import { GithubClient } from '../adapters/codehost/GithubClient.js';
+import { GithubEvents } from '../adapters/codehost/GithubEvents.js';
 import { LocalJobRunner } from '../adapters/jobs/LocalJobRunner.js';
 import { MikroOrmJobRepository } from '../adapters/persistence/MikroOrmJobRepository.js';
 import { EnvironmentSecretStore } from '../adapters/secrets/EnvironmentSecretStore.js';
@@ -86,7 +90,7 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
   c.bind(TOKENS.JobRepository).toResolvedValue((db: Database) => new MikroOrmJobRepository(db), [TOKENS.Database]);
   c.bind(TOKENS.JobRunner).toResolvedValue(
     (shell, secrets) =>
-      new LocalJobRunner(
+      config.codehost ? new GithubActionsJobRunner(new GithubClient(config.codehost)) : new LocalJobRunner(
         {
           repoDir: config.jobs.repoDir,
           worktreesDir: join(config.dataDir, 'worktrees'),
@@ -103,7 +107,10 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
       new CreateJob(jobs, queue, secrets, ids, clock, logger, {
         defaultProvider: config.llm.provider,
         defaultModel: config.llm.model,
-        unavailableReason: config.jobs.agentCommand === undefined ? 'set JOB_AGENT_COMMAND (see docs/jobs.md)' : undefined,
+        unavailableReason:
+          config.codehost === undefined && config.jobs.agentCommand === undefined
+            ? 'set JOB_AGENT_COMMAND, or CODEHOST_TOKEN and CODEHOST_REPO (see docs/jobs.md)'
+            : undefined,
       }),
     [TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.SecretStore, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Logger],
   );
@@ -112,6 +119,11 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
     (...deps: ConstructorParameters<typeof RunJob>) => new RunJob(...deps),
     [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger],
   );
+  c.bind(TOKENS.PollJobs).toResolvedValue(
+    (...deps: ConstructorParameters<typeof PollJobs>) => new PollJobs(...deps),
+    [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger],
+  );
+  c.bind(TOKENS.CodehostEvents).toConstantValue(new GithubEvents());
   c.bind(TOKENS.CancelJob).toResolvedValue(
     (...deps: ConstructorParameters<typeof CancelJob>) => new CancelJob(...deps),
     [TOKENS.JobRepository, TOKENS.RunJob, TOKENS.Clock],
@@ -146,7 +158,7 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
   );
   c.bind(TOKENS.ReceiveCodehostEvent).toResolvedValue(
     (...deps: ConstructorParameters<typeof ReceiveCodehostEvent>) => new ReceiveCodehostEvent(...deps),
-    [TOKENS.CodehostSignatureVerifier, TOKENS.DeliveryLog, TOKENS.FireTriggers, TOKENS.Logger],
+    [TOKENS.CodehostSignatureVerifier, TOKENS.DeliveryLog, TOKENS.FireTriggers, TOKENS.CodehostEvents, TOKENS.JobRepository, TOKENS.Clock, TOKENS.Logger],
   );
 
   c.bind(TOKENS.HttpApp).toResolvedValue(

@@ -21,6 +21,8 @@ export interface AppConfig {
   readonly commandTimeoutMs: number;
   readonly webhook: { readonly timeoutMs: number; readonly attempts: number; readonly backoffMs: number };
   readonly queue: { readonly concurrency: number; readonly heartbeatSeconds: number; readonly superviseIntervalSeconds: number };
+  /** Set when jobs run on GitHub Actions (CODEHOST_TOKEN and CODEHOST_REPO). */
+  readonly codehost: { readonly token: string; readonly repo: string; readonly apiUrl: string; readonly pollSeconds: number } | undefined;
   readonly llm: { readonly provider: LlmProvider | undefined; readonly model: string | undefined };
   readonly jobs: {
     /** Repository local jobs work on; DATA_DIR/jobs-repo (created) when JOBS_REPO is unset. */
@@ -89,6 +91,18 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
   const jobTimeoutMs = integer('JOB_TIMEOUT_SECONDS', 3600, 1, 7 * 86_400) * 1000;
   const jobConcurrency = integer('JOB_CONCURRENCY', 1, 1, 64);
 
+  const codehostToken = env.CODEHOST_TOKEN?.trim() || undefined;
+  const codehostRepo = env.CODEHOST_REPO?.trim() || undefined;
+  const codehostApiUrl = text('CODEHOST_API_URL', 'https://api.github.com');
+  const codehostPollSeconds = integer('CODEHOST_POLL_SECONDS', 60, 5, 86_400);
+  if (codehostRepo !== undefined && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(codehostRepo)) {
+    problems.push(`CODEHOST_REPO: "${codehostRepo}" is not owner/name`);
+  }
+  if ((codehostToken === undefined) !== (codehostRepo === undefined)) {
+    problems.push(`${codehostToken === undefined ? 'CODEHOST_TOKEN' : 'CODEHOST_REPO'}: required when ${codehostToken === undefined ? 'CODEHOST_REPO' : 'CODEHOST_TOKEN'} is set (jobs on GitHub Actions need both)`);
+  }
+  if (!/^https?:\/\//.test(codehostApiUrl)) problems.push(`CODEHOST_API_URL: "${codehostApiUrl}" is not an http(s) URL`);
+
   const rawLimit = text('BODY_LIMIT', '1mb');
   let bodyLimit = parseSize(rawLimit);
   if (bodyLimit === undefined || bodyLimit < 1) {
@@ -127,6 +141,10 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
     commandTimeoutMs,
     webhook,
     queue,
+    codehost:
+      codehostToken !== undefined && codehostRepo !== undefined
+        ? { token: codehostToken, repo: codehostRepo, apiUrl: codehostApiUrl, pollSeconds: codehostPollSeconds }
+        : undefined,
     llm: { provider: rawProvider as LlmProvider | undefined, model: env.LLM_MODEL?.trim() || undefined },
     jobs: {
       repoDir: env.JOBS_REPO?.trim() ? resolve(cwd, env.JOBS_REPO.trim()) : join(dataDir, 'jobs-repo'),

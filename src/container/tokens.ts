@@ -12,6 +12,8 @@ import type { CancelJob } from '../application/CancelJob.js';
 import type { FireTriggers } from '../application/FireTriggers.js';
 import type { GetJobStatus } from '../application/GetJobStatus.js';
 import type { RunJob } from '../application/RunJob.js';
+import type { PollJobs } from '../application/PollJobs.js';
+import type { CodehostEvents } from '../ports/CodehostEvents.js';
 import type { JobRepository } from '../ports/JobRepository.js';
 import type { JobRunner } from '../ports/JobRunner.js';
 import type { SecretStore } from '../ports/SecretStore.js';
@@ -67,5 +69,7 @@ export const TOKENS = {
   GetJobStatus: token<GetJobStatus>('GetJobStatus'),
   RunJob: token<RunJob>('RunJob'),
   CancelJob: token<CancelJob>('CancelJob'),
+  PollJobs: token<PollJobs>('PollJobs'),
+  CodehostEvents: token<CodehostEvents>('CodehostEvents'),
   HttpApp: token<Koa>('HttpApp'),
 } as const;

@@ -15,4 +15,10 @@ export interface JobRunner {
    * Throws when the job could not be started; the caller marks it failed.
    */
   run(job: Job, report: JobReport, signal: AbortSignal): Promise<void>;
+
+  /**
+   * For runners whose jobs progress elsewhere: the job's current state there, or null
+   * when there is nothing new. Used as a fallback when events are missed.
+   */
+  poll?(job: Job): Promise<JobChange | null>;
 }

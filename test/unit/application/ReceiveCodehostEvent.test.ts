@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import { FireTriggers } from '../../../src/application/FireTriggers.js';
 import { ReceiveCodehostEvent } from '../../../src/application/ReceiveCodehostEvent.js';
+import { GithubEvents } from '../../../src/adapters/codehost/GithubEvents.js';
 import { GithubSignatureVerifier } from '../../../src/adapters/codehost/GithubSignatureVerifier.js';
+import { InMemoryJobRepository } from '../../fakes/InMemoryJobRepository.js';
 import { DomainError } from '../../../src/domain/errors/DomainError.js';
 import { snapshotRequest } from '../../../src/domain/templates/RequestSnapshot.js';
 import { validateTriggers } from '../../../src/domain/triggers/validateTriggers.js';
@@ -50,7 +52,7 @@ describe('ReceiveCodehostEvent', () => {
     const queue = new InMemoryTaskQueue();
     const deliveries = new MemoryDeliveryLog();
     const fire = new FireTriggers(triggers, queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
-    const receive = new ReceiveCodehostEvent(new GithubSignatureVerifier(secret), deliveries, fire, new RecordingLogger());
+    const receive = new ReceiveCodehostEvent(new GithubSignatureVerifier(secret), deliveries, fire, new GithubEvents(), new InMemoryJobRepository(), new FixedClock(), new RecordingLogger());
     return { queue, deliveries, receive };
   };
   const delivery = (event: string, id: string | undefined, body = '{"ref":"refs/heads/main"}', signWith = secret) => ({

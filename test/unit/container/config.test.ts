@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       commandTimeoutMs: 60_000,
       webhook: { timeoutMs: 10_000, attempts: 4, backoffMs: 1000 },
       queue: { concurrency: 4, heartbeatSeconds: 10, superviseIntervalSeconds: 15 },
+      codehost: undefined,
       llm: { provider: undefined, model: undefined },
       jobs: { repoDir: '/srv/gw/data/jobs-repo', agentCommand: undefined, timeoutMs: 3_600_000, concurrency: 1 },
     });
@@ -55,6 +56,12 @@ describe('loadConfig', () => {
     const [problem] = problemsOf({ DATABASE_URL: 'mysql://root:hunter2@db/gw' });
     expect(problem).to.equal('DATABASE_URL: not a postgres:// or postgresql:// URL');
     expect(problem).not.to.contain('hunter2');
+  });
+
+  it('needs both CODEHOST_TOKEN and CODEHOST_REPO for jobs on GitHub Actions', () => {
+    expect(problemsOf({ CODEHOST_TOKEN: 'ghp_x' })).to.deep.equal(['CODEHOST_REPO: required when CODEHOST_TOKEN is set (jobs on GitHub Actions need both)']);
+    expect(problemsOf({ CODEHOST_TOKEN: 'ghp_x', CODEHOST_REPO: 'just-a-name' })[0]).to.equal('CODEHOST_REPO: "just-a-name" is not owner/name');
+    expect(loadConfig({ CODEHOST_TOKEN: 'ghp_x', CODEHOST_REPO: 'acme/app' }).codehost).to.deep.equal({ token: 'ghp_x', repo: 'acme/app', apiUrl: 'https://api.github.com', pollSeconds: 60 });
   });
 
   it('puts all problems in the error message, one per line', () => {
