@@ -42,7 +42,7 @@ export class GithubClient {
       } catch {
         detail = text.slice(0, 200);
       }
-      throw new GithubError(response.status, `${method} ${path.split('?')[0]}`, detail);
+      throw new GithubError(response.status, `${method} /repos/${this.settings.repo}${path.split("?")[0]}`, detail);
     }
     return (text === '' ? {} : JSON.parse(text)) as T;
   }

@@ -1,0 +1,141 @@
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import nock from 'nock';
+import { GithubActionsJobRunner } from '../../src/adapters/codehost/GithubActionsJobRunner.js';
+import { GithubClient } from '../../src/adapters/codehost/GithubClient.js';
+import { LocalJobRunner } from '../../src/adapters/jobs/LocalJobRunner.js';
+import { EnvironmentSecretStore } from '../../src/adapters/secrets/EnvironmentSecretStore.js';
+import { ChildProcessShellExecutor } from '../../src/adapters/shell/ChildProcessShellExecutor.js';
+import type { JobChange } from '../../src/domain/jobs/Job.js';
+import { tempDir } from '../support/gatewayProcess.js';
+import { contractJob, describeJobRunnerContract } from './JobRunner.contract.js';
+
+const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
+
+const localRunner = async (agentCommand: string, timeoutMs = 10_000) => {
+  const root = await tempDir('jobs');
+  const runner = new LocalJobRunner(
+    { repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees`, agentCommand, timeoutMs },
+    new ChildProcessShellExecutor(),
+    new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk-contract' }),
+  );
+  return { runner, repo: `${root}/repo` };
+};
+
+describeJobRunnerContract('local, real git repository, scripted agent', async () => {
+  const { runner, repo } = await localRunner('printf "%s" "$JOB_PROMPT" > work.txt; echo "Summary: wrote work.txt"');
+  return {
+    runner,
+    reportsOutcome: true,
+    fileOnBranch: async (job, path) => git(repo, 'show', `${job.branch}:${path}`),
+    close: async () => undefined,
+  };
+});
+
+/**
+ * A fake of the GitHub REST API with nock, speaking its real request and response shapes.
+ * (Reply callbacks stall node-fetch POST/PUT bodies under nock 15, so replies are static
+ * and request bodies are read from the scope's request events.)
+ */
+const githubFake = () => {
+  const files = new Map<string, string>();
+  const api = nock('https://api.github.test', { reqheaders: { authorization: 'Bearer ghp_test', 'x-github-api-version': '2022-11-28' } })
+    .persist()
+    .get('/repos/acme/app')
+    .reply(200, { default_branch: 'trunk' })
+    .get('/repos/acme/app/git/ref/heads/trunk')
+    .reply(200, { ref: 'refs/heads/trunk', object: { sha: 'abc123', type: 'commit' } })
+    .post('/repos/acme/app/git/refs', (body: { ref?: string; sha?: string }) => String(body.ref).startsWith('refs/heads/job/') && body.sha === 'abc123')
+    .reply(201, { object: { sha: 'abc123' } })
+    .put(/\/repos\/acme\/app\/contents\/logs\/.+\/job\.md/, (body: { content?: string; branch?: string }) => typeof body.content === 'string' && typeof body.branch === 'string')
+    .reply(201, { commit: { sha: 'def456' } });
+  api.on('request', (req: { method: string; path?: string; url?: string }, _interceptor: unknown, body: string) => {
+    if (req.method !== 'PUT') return;
+    const request = JSON.parse(body) as { content: string; branch: string };
+    const path = decodeURIComponent(new URL(req.path ?? req.url ?? '', 'https://api.github.test').pathname.replace('/repos/acme/app/contents/', ''));
+    files.set(`${request.branch}:${path}`, Buffer.from(request.content, 'base64').toString('utf8'));
+  });
+  return { api, files };
+};
+
+describeJobRunnerContract('GitHub Actions, GitHub REST faked with nock', async () => {
+  nock.disableNetConnect();
+  const { files } = githubFake();
+  return {
+    runner: new GithubActionsJobRunner(new GithubClient({ token: 'ghp_test', repo: 'acme/app', apiUrl: 'https://api.github.test' })),
+    reportsOutcome: false,
+    fileOnBranch: async (job, path) => files.get(`${job.branch}:${path}`) ?? '',
+    close: async () => {
+      nock.cleanAll();
+      nock.enableNetConnect();
+    },
+  };
+});
+
+describe('LocalJobRunner', () => {
+  it('gives the agent its job variables and its provider secret, and none of the service environment', async () => {
+    process.env.AGW_CONTRACT_PROBE = 'service-only';
+    const { runner, repo } = await localRunner('echo "$JOB_ID|$LLM_PROVIDER|$LLM_MODEL|$OPENAI_API_KEY|${AGW_CONTRACT_PROBE:-absent}" > env.txt');
+    const job = contractJob('x');
+    await runner.run(job, async () => undefined, new AbortController().signal);
+    expect(git(repo, 'show', `${job.branch}:env.txt`).trim()).to.equal(`${job.id}|openai|gpt-test|sk-contract|absent`);
+    delete process.env.AGW_CONTRACT_PROBE;
+  });
+
+  it('reports failure with the exit code, and the log and summary', async () => {
+    const { runner } = await localRunner('echo working; echo "it broke" >&2; exit 4');
+    const reports: JobChange[] = [];
+    await runner.run(contractJob('x'), async (change) => void reports.push(change), new AbortController().signal);
+    expect(reports.at(-1)).to.include({ status: 'failed', error: 'The agent exited with code 4', summary: 'it broke' });
+    expect(reports.at(-1)?.log).to.contain('working');
+  });
+
+  it('stops an agent that runs past the time limit', async () => {
+    const { runner } = await localRunner('sleep 20', 300);
+    const reports: JobChange[] = [];
+    await runner.run(contractJob('x'), async (change) => void reports.push(change), new AbortController().signal);
+    expect(reports.at(-1)).to.include({ status: 'failed', error: 'The agent did not finish within 300 ms' });
+  });
+
+  it('stops the agent when cancelled and reports nothing over the cancellation', async () => {
+    const { runner } = await localRunner('sleep 20');
+    const reports: JobChange[] = [];
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    await runner.run(contractJob('x'), async (change) => void reports.push(change), controller.signal);
+    expect(Date.now() - started).to.be.below(5000);
+    expect(reports).to.deep.equal([]);
+  });
+
+  it('runs jobs side by side in their own worktrees', async () => {
+    const { runner, repo } = await localRunner('printf "%s" "$JOB_ID" > id.txt; sleep 0.2');
+    const jobs = [contractJob('a'), contractJob('b'), contractJob('c')];
+    await Promise.all(jobs.map((job) => runner.run(job, async () => undefined, new AbortController().signal)));
+    for (const job of jobs) expect(git(repo, 'show', `${job.branch}:id.txt`)).to.equal(job.id);
+  });
+});
+
+describe('GithubActionsJobRunner#poll', () => {
+  afterEach(() => nock.cleanAll());
+
+  it("reads the branch's latest workflow run: in progress, then its conclusion", async () => {
+    const runner = new GithubActionsJobRunner(new GithubClient({ token: 'ghp_test', repo: 'acme/app', apiUrl: 'https://api.github.test' }));
+    const job = contractJob('x');
+    const runs = (status: string, conclusion: string | null) => ({ total_count: 1, workflow_runs: [{ id: 1, status, conclusion, html_url: 'https://github.test/acme/app/actions/runs/1', head_branch: job.branch }] });
+    nock('https://api.github.test').get('/repos/acme/app/actions/runs').query({ branch: job.branch, per_page: '1' }).reply(200, runs('in_progress', null));
+    expect(await runner.poll(job)).to.deep.equal({ runUrl: 'https://github.test/acme/app/actions/runs/1' });
+    nock('https://api.github.test').get('/repos/acme/app/actions/runs').query(true).reply(200, runs('completed', 'failure'));
+    expect(await runner.poll(job)).to.deep.equal({ runUrl: 'https://github.test/acme/app/actions/runs/1', status: 'failed' });
+    nock('https://api.github.test').get('/repos/acme/app/actions/runs').query(true).reply(200, { total_count: 0, workflow_runs: [] });
+    expect(await runner.poll(job)).to.equal(null);
+  });
+
+  it('names the failing call and status, never the token', async () => {
+    const runner = new GithubActionsJobRunner(new GithubClient({ token: 'ghp_secret_token', repo: 'acme/app', apiUrl: 'https://api.github.test' }));
+    nock('https://api.github.test').get('/repos/acme/app').reply(401, { message: 'Bad credentials' });
+    const error = await runner.run(contractJob('x'), async () => undefined, new AbortController().signal).catch((e: Error) => e);
+    expect((error as Error).message).to.equal('GitHub GET /repos/acme/app answered 401: Bad credentials');
+    expect((error as Error).message).not.to.contain('ghp_secret_token');
+  });
+});
