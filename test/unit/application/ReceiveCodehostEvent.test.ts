@@ -99,3 +99,70 @@ describe('ReceiveCodehostEvent', () => {
     expect(await receive.execute(delivery('push', 'd-4'))).to.deep.equal({ ok: true, triggers: ['on-push'] });
   });
 });
+
+describe('code-host events for jobs', () => {
+  const secret = 'hook-secret';
+  const JOB = '50000000-0000-4000-8000-000000000001';
+  const setup = async () => {
+    const jobs = new InMemoryJobRepository();
+    const clock = new FixedClock();
+    await jobs.add({
+      id: JOB, job: 'x', status: 'running', source: { kind: 'api' }, llmProvider: null, llmModel: null, branch: `job/${JOB}`,
+      prUrl: null, runUrl: null, summary: null, error: null, log: null, createdAt: clock.now(), updatedAt: clock.now(),
+    });
+    const fire = new FireTriggers([], new InMemoryTaskQueue(), new SequentialIds(), clock, new RecordingLogger());
+    const receive = new ReceiveCodehostEvent(new GithubSignatureVerifier(secret), new MemoryDeliveryLog(), fire, new GithubEvents(), jobs, clock, new RecordingLogger());
+    let n = 0;
+    const send = (event: string, payload: object) => {
+      const body = JSON.stringify(payload);
+      n++;
+      return receive.execute({
+        rawBody: Buffer.from(body),
+        signature: `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+        event,
+        deliveryId: `delivery-${n}`,
+        watchPath: '/codehost/webhook',
+        request: snapshotRequest(payload, {}, {}),
+      });
+    };
+    return { jobs, send };
+  };
+  const run = (action: string, conclusion: string | null, branch = `job/${JOB}`) => ({
+    action,
+    workflow_run: { id: 9, html_url: 'https://github.test/runs/9', head_branch: branch, head_sha: 'abc', status: action === 'completed' ? 'completed' : 'in_progress', conclusion },
+  });
+  const pr = { action: 'opened', number: 3, pull_request: { html_url: 'https://github.test/pull/3', merged: false, head: { ref: `job/${JOB}`, sha: 'abc' }, base: { ref: 'main' } } };
+
+  it('records the run URL, the pull request and the outcome of the job of a job/<id> branch', async () => {
+    const { jobs, send } = await setup();
+    expect((await send('workflow_run', run('in_progress', null))).job).to.equal(JOB);
+    await send('pull_request', pr);
+    await send('workflow_run', run('completed', 'success'));
+    expect(await jobs.get(JOB)).to.include({ status: 'succeeded', runUrl: 'https://github.test/runs/9', prUrl: 'https://github.test/pull/3' });
+  });
+
+  it('keeps a finished job finished when events arrive late or again', async () => {
+    const { jobs, send } = await setup();
+    await send('workflow_run', run('completed', 'failure'));
+    await send('workflow_run', run('in_progress', null));
+    await send('workflow_run', run('completed', 'success'));
+    await send('pull_request', pr);
+    expect(await jobs.get(JOB)).to.include({ status: 'failed', prUrl: 'https://github.test/pull/3' });
+  });
+
+  it('maps a cancelled run to a cancelled job and a completed check suite to its outcome', async () => {
+    const a = await setup();
+    await a.send('workflow_run', run('completed', 'cancelled'));
+    expect((await a.jobs.get(JOB))?.status).to.equal('cancelled');
+    const b = await setup();
+    await b.send('check_suite', { action: 'completed', check_suite: { head_branch: `job/${JOB}`, head_sha: 'abc', status: 'completed', conclusion: 'timed_out' } });
+    expect((await b.jobs.get(JOB))?.status).to.equal('failed');
+  });
+
+  it('leaves jobs alone for other branches and events', async () => {
+    const { jobs, send } = await setup();
+    expect((await send('workflow_run', run('completed', 'success', 'main'))).job).to.equal(undefined);
+    await send('push', { ref: `refs/heads/job/${JOB}` });
+    expect((await jobs.get(JOB))?.status).to.equal('running');
+  });
+});
