@@ -14,8 +14,15 @@ export interface TriggerRunTask {
   readonly trigger: string;
   readonly watchPath: string;
   readonly firedAt: string;
-  readonly request: RequestSnapshot;
+  /**
+   * The RequestSnapshot as JSON text. Stored as text, not as a JSON value: a database JSON
+   * type would refuse NUL characters and lone surrogates that a valid JSON body may hold,
+   * and would reorder the body's keys.
+   */
+  readonly request: string;
 }
+
+export const requestOf = (task: TriggerRunTask): RequestSnapshot => JSON.parse(task.request) as RequestSnapshot;
 
 export interface FireTriggersInput {
   /** The called endpoint's path without `/api`. */
@@ -41,9 +48,10 @@ export class FireTriggers {
     const matched = matchTriggers(this.triggers, input.watchPath);
     if (matched.length === 0) return [];
     const firedAt = this.clock.now().toISOString();
+    const request = JSON.stringify(input.request);
     await Promise.all(
       matched.map((trigger) => {
-        const task: TriggerRunTask = { runId: this.ids.next(), trigger: trigger.name, watchPath: input.watchPath, firedAt, request: input.request };
+        const task: TriggerRunTask = { runId: this.ids.next(), trigger: trigger.name, watchPath: input.watchPath, firedAt, request };
         return this.queue.enqueue(TRIGGER_RUN_QUEUE, task);
       }),
     );

@@ -9,7 +9,8 @@ import type { HttpForwarder } from '../ports/HttpForwarder.js';
 import type { JobLauncher } from '../ports/JobLauncher.js';
 import type { Logger } from '../ports/Logger.js';
 import type { ShellExecutor } from '../ports/ShellExecutor.js';
-import type { TriggerRunTask } from './FireTriggers.js';
+import type { RequestSnapshot } from '../domain/templates/RequestSnapshot.js';
+import { requestOf, type TriggerRunTask } from './FireTriggers.js';
 
 export interface RunTriggerSettings {
   /** Working directory of command actions. */
@@ -47,10 +48,11 @@ export class RunTrigger {
       return;
     }
     const done = new Set((await this.runs.forRun(task.runId)).map((run) => run.actionIndex));
+    const request = requestOf(task);
     for (const [index, action] of trigger.actions.entries()) {
       if (done.has(index)) continue;
       const startedAt = this.clock.now();
-      const outcome = await this.#perform(action, task).catch((error: unknown): Outcome => ({
+      const outcome = await this.#perform(action, task.trigger, request).catch((error: unknown): Outcome => ({
         status: 'failed',
         attempts: 1,
         error: error instanceof Error ? error.message : String(error),
@@ -64,19 +66,19 @@ export class RunTrigger {
     }
   }
 
-  #perform(action: TriggerAction, task: TriggerRunTask): Promise<Outcome> {
+  #perform(action: TriggerAction, trigger: string, request: RequestSnapshot): Promise<Outcome> {
     switch (action.type) {
       case 'command':
-        return this.#command(action, task);
+        return this.#command(action, request);
       case 'webhook':
-        return this.#webhook(action, task);
+        return this.#webhook(action, request);
       case 'agent':
-        return this.#agent(action, task);
+        return this.#agent(action, trigger, request);
     }
   }
 
-  async #command(action: CommandAction, task: TriggerRunTask): Promise<Outcome> {
-    const command = renderCommand(action.command, task.request);
+  async #command(action: CommandAction, request: RequestSnapshot): Promise<Outcome> {
+    const command = renderCommand(action.command, request);
     const timeoutMs = action.timeoutSeconds !== undefined ? action.timeoutSeconds * 1000 : this.settings.commandTimeoutMs;
     const attempts = 1 + (action.retries ?? 0);
     for (let attempt = 1; ; attempt++) {
@@ -93,23 +95,23 @@ export class RunTrigger {
     }
   }
 
-  async #webhook(action: WebhookAction, task: TriggerRunTask): Promise<Outcome> {
+  async #webhook(action: WebhookAction, request: RequestSnapshot): Promise<Outcome> {
     const result = await this.forwarder.send({
       url: action.url,
       method: action.method,
       headers: action.headers,
-      json: action.method === 'POST' ? { ...action.vars, data: task.request.body ?? null } : undefined,
+      json: action.method === 'POST' ? { ...action.vars, data: request.body ?? null } : undefined,
     });
     return { status: result.ok ? 'succeeded' : 'failed', attempts: result.attempts, error: result.ok ? null : (result.error ?? `HTTP ${result.status}`), detail: { httpStatus: result.status } };
   }
 
-  async #agent(action: AgentAction, task: TriggerRunTask): Promise<Outcome> {
+  async #agent(action: AgentAction, trigger: string, request: RequestSnapshot): Promise<Outcome> {
     try {
       const jobId = await this.jobs.launch({
-        job: renderText(action.job, task.request),
+        job: renderText(action.job, request),
         llmProvider: action.llmProvider,
         llmModel: action.llmModel,
-        source: { kind: 'trigger', name: task.trigger },
+        source: { kind: 'trigger', name: trigger },
       });
       return { status: 'succeeded', attempts: 1, error: null, detail: { jobId } };
     } catch (error) {

@@ -37,7 +37,15 @@ export class PgBossTaskQueue implements TaskQueue {
   static async start(connection: QueueConnection, settings: QueueSettings, logger: Logger): Promise<PgBossTaskQueue> {
     // Polling, not LISTEN/NOTIFY: with notify on, pg-boss turns polling into a slow backstop and
     // a batchSize-1 worker waits for the next notification even when tasks are waiting.
-    const common = { schema: SCHEMA, superviseIntervalSeconds: settings.superviseIntervalSeconds, useListenNotify: false, schedule: false };
+    // Stale heartbeats are found by pg-boss's queue monitor, which runs at most once per
+    // monitorIntervalSeconds (default 60): both follow QUEUE_SUPERVISE_SECONDS.
+    const common = {
+      schema: SCHEMA,
+      superviseIntervalSeconds: settings.superviseIntervalSeconds,
+      monitorIntervalSeconds: settings.superviseIntervalSeconds,
+      useListenNotify: false,
+      schedule: false,
+    };
     const boss =
       'pglite' in connection
         ? new PgBoss({ ...common, db: fromPglite(connection.pglite) })

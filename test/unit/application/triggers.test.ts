@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FireTriggers, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../src/application/FireTriggers.js';
+import { FireTriggers, requestOf, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../src/application/FireTriggers.js';
 import { RunTrigger } from '../../../src/application/RunTrigger.js';
 import { DomainError } from '../../../src/domain/errors/DomainError.js';
 import { snapshotRequest } from '../../../src/domain/templates/RequestSnapshot.js';
@@ -73,7 +73,17 @@ describe('FireTriggers', () => {
       [TRIGGER_RUN_QUEUE, 'notify'],
     ]);
     const task = queue.tasks[0].payload as TriggerRunTask;
-    expect(task.request.headers).to.deep.equal({ 'x-event': 'push' });
+    expect(requestOf(task).headers).to.deep.equal({ 'x-event': 'push' });
+  });
+
+  it('keeps the request exactly, NUL characters, lone surrogates and key order included', async () => {
+    const queue = new InMemoryTaskQueue();
+    const fire = new FireTriggers(triggers, queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
+    const body = { z: 'a\u0000b', a: '\ud800', m: [1] };
+    await fire.execute({ watchPath: '/webhook', request: snapshotRequest(body, {}, {}) });
+    const stored = requestOf(queue.tasks[0].payload as TriggerRunTask).body;
+    expect(stored).to.deep.equal(body);
+    expect(Object.keys(stored as object)).to.deep.equal(['z', 'a', 'm']);
   });
 
   it('stores nothing for a path no trigger watches', async () => {
@@ -93,7 +103,7 @@ describe('FireTriggers', () => {
 });
 
 describe('RunTrigger', () => {
-  const task: TriggerRunTask = { runId: '30000000-0000-4000-8000-000000000001', trigger: 'build', watchPath: '/webhook', firedAt: '2026-01-01T00:00:00Z', request };
+  const task: TriggerRunTask = { runId: '30000000-0000-4000-8000-000000000001', trigger: 'build', watchPath: '/webhook', firedAt: '2026-01-01T00:00:00Z', request: JSON.stringify(request) };
   const make = (shell = new ScriptedShell(), forwarder = new RecordingForwarder(), jobs = new RecordingJobs(), logger = new RecordingLogger()) => {
     const runs = new InMemoryActionRunRepository();
     const runner = new RunTrigger(triggers, runs, shell, forwarder, jobs, new FixedClock(), logger, { triggersDir: '/srv/triggers', commandTimeoutMs: 60_000 });
