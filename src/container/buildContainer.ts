@@ -12,6 +12,13 @@ import { GithubActionsJobRunner } from '../adapters/codehost/GithubActionsJobRun
 import { GithubClient } from '../adapters/codehost/GithubClient.js';
 import { GithubEvents } from '../adapters/codehost/GithubEvents.js';
 import { LocalJobRunner } from '../adapters/jobs/LocalJobRunner.js';
+import { CommandAgent } from '../adapters/jobs/CommandAgent.js';
+import { LoopAgent } from '../adapters/jobs/LoopAgent.js';
+import { VercelAiClient } from '../adapters/ai/VercelAiClient.js';
+import type { SecretStore } from '../ports/SecretStore.js';
+import type { ShellExecutor } from '../ports/ShellExecutor.js';
+import type { AiClient } from '../ports/AiClient.js';
+import { LLM_PROVIDERS, type LlmProvider } from '../domain/triggers/Trigger.js';
 import { MikroOrmJobRepository } from '../adapters/persistence/MikroOrmJobRepository.js';
 import { EnvironmentSecretStore } from '../adapters/secrets/EnvironmentSecretStore.js';
 import { join } from 'node:path';
@@ -88,19 +95,29 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
   );
   c.bind(TOKENS.SecretStore).toConstantValue(new EnvironmentSecretStore(infra.env));
   c.bind(TOKENS.JobRepository).toResolvedValue((db: Database) => new MikroOrmJobRepository(db), [TOKENS.Database]);
+  c.bind(TOKENS.AiClient).toResolvedValue(
+    (secrets: SecretStore) =>
+      new VercelAiClient({
+        provider: config.llm.provider,
+        model: config.llm.model,
+        providers: Object.fromEntries(
+          LLM_PROVIDERS.map((p) => [p, { apiKey: secrets.providerSecret(p), baseUrl: config.llm.baseUrls[p] }]),
+        ) as Record<LlmProvider, { apiKey: string | undefined; baseUrl: string | undefined }>,
+        timeoutMs: config.llm.timeoutMs,
+        maxRetries: config.llm.maxRetries,
+      }),
+    [TOKENS.SecretStore],
+  );
   c.bind(TOKENS.JobRunner).toResolvedValue(
-    (shell, secrets) =>
-      config.codehost ? new GithubActionsJobRunner(new GithubClient(config.codehost)) : new LocalJobRunner(
-        {
-          repoDir: config.jobs.repoDir,
-          worktreesDir: join(config.dataDir, 'worktrees'),
-          agentCommand: config.jobs.agentCommand ?? 'false',
-          timeoutMs: config.jobs.timeoutMs,
-        },
-        shell,
-        secrets,
-      ),
-    [TOKENS.ShellExecutor, TOKENS.SecretStore],
+    (shell: ShellExecutor, secrets: SecretStore, ai: AiClient) => {
+      if (config.codehost) return new GithubActionsJobRunner(new GithubClient(config.codehost));
+      const agent =
+        config.jobs.agentCommand !== undefined
+          ? new CommandAgent(config.jobs.agentCommand, config.jobs.timeoutMs, shell, secrets)
+          : new LoopAgent(ai, shell, config.jobs.maxSteps, config.jobs.timeoutMs);
+      return new LocalJobRunner({ repoDir: config.jobs.repoDir, worktreesDir: join(config.dataDir, 'worktrees') }, agent);
+    },
+    [TOKENS.ShellExecutor, TOKENS.SecretStore, TOKENS.AiClient],
   );
   c.bind(TOKENS.CreateJob).toResolvedValue(
     (jobs, queue, secrets, ids, clock, logger) =>
@@ -108,8 +125,8 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
         defaultProvider: config.llm.provider,
         defaultModel: config.llm.model,
         unavailableReason:
-          config.codehost === undefined && config.jobs.agentCommand === undefined
-            ? 'set JOB_AGENT_COMMAND, or CODEHOST_TOKEN and CODEHOST_REPO (see docs/jobs.md)'
+          config.codehost === undefined && config.jobs.agentCommand === undefined && config.llm.provider === undefined
+            ? 'set JOB_AGENT_COMMAND or LLM_PROVIDER, or CODEHOST_TOKEN and CODEHOST_REPO (see docs/jobs.md)'
             : undefined,
       }),
     [TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.SecretStore, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Logger],

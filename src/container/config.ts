@@ -23,13 +23,22 @@ export interface AppConfig {
   readonly queue: { readonly concurrency: number; readonly heartbeatSeconds: number; readonly superviseIntervalSeconds: number };
   /** Set when jobs run on GitHub Actions (CODEHOST_TOKEN and CODEHOST_REPO). */
   readonly codehost: { readonly token: string; readonly repo: string; readonly apiUrl: string; readonly pollSeconds: number } | undefined;
-  readonly llm: { readonly provider: LlmProvider | undefined; readonly model: string | undefined };
+  readonly llm: {
+    readonly provider: LlmProvider | undefined;
+    readonly model: string | undefined;
+    /** Base URL per provider (`LLM_BASE_URL` for custom and the default provider, `<PROVIDER>_BASE_URL`). */
+    readonly baseUrls: Readonly<Record<LlmProvider, string | undefined>>;
+    readonly timeoutMs: number;
+    readonly maxRetries: number;
+  };
   readonly jobs: {
     /** Repository local jobs work on; DATA_DIR/jobs-repo (created) when JOBS_REPO is unset. */
     readonly repoDir: string;
     readonly agentCommand: string | undefined;
     readonly timeoutMs: number;
     readonly concurrency: number;
+    /** Model calls of the built-in agent per job. */
+    readonly maxSteps: number;
   };
 }
 
@@ -90,6 +99,24 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
   }
   const jobTimeoutMs = integer('JOB_TIMEOUT_SECONDS', 3600, 1, 7 * 86_400) * 1000;
   const jobConcurrency = integer('JOB_CONCURRENCY', 1, 1, 64);
+  const jobMaxSteps = integer('JOB_AGENT_MAX_STEPS', 30, 1, 500);
+  const llmTimeoutMs = integer('LLM_TIMEOUT_SECONDS', 120, 1, 3600) * 1000;
+  const llmMaxRetries = integer('LLM_MAX_RETRIES', 2, 0, 10);
+  const url = (name: string): string | undefined => {
+    const value = env[name]?.trim() || undefined;
+    if (value !== undefined && !/^https?:\/\/[^\s]+$/.test(value)) problems.push(`${name}: "${value}" is not an http(s) URL`);
+    return value;
+  };
+  const llmBaseUrl = url('LLM_BASE_URL');
+  const providerUrl = (provider: LlmProvider, name: string): string | undefined =>
+    url(name) ?? (provider === 'custom' || provider === rawProvider ? llmBaseUrl : undefined);
+  const baseUrls: Record<LlmProvider, string | undefined> = {
+    anthropic: providerUrl('anthropic', 'ANTHROPIC_BASE_URL'),
+    openai: providerUrl('openai', 'OPENAI_BASE_URL'),
+    google: providerUrl('google', 'GOOGLE_BASE_URL'),
+    custom: providerUrl('custom', 'CUSTOM_BASE_URL'),
+  };
+  if (rawProvider === 'custom' && baseUrls.custom === undefined) problems.push('LLM_BASE_URL: required when LLM_PROVIDER is custom (the server\'s /v1 URL)');
 
   const codehostToken = env.CODEHOST_TOKEN?.trim() || undefined;
   const codehostRepo = env.CODEHOST_REPO?.trim() || undefined;
@@ -145,12 +172,19 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
       codehostToken !== undefined && codehostRepo !== undefined
         ? { token: codehostToken, repo: codehostRepo, apiUrl: codehostApiUrl, pollSeconds: codehostPollSeconds }
         : undefined,
-    llm: { provider: rawProvider as LlmProvider | undefined, model: env.LLM_MODEL?.trim() || undefined },
+    llm: {
+      provider: rawProvider as LlmProvider | undefined,
+      model: env.LLM_MODEL?.trim() || undefined,
+      baseUrls,
+      timeoutMs: llmTimeoutMs,
+      maxRetries: llmMaxRetries,
+    },
     jobs: {
       repoDir: env.JOBS_REPO?.trim() ? resolve(cwd, env.JOBS_REPO.trim()) : join(dataDir, 'jobs-repo'),
       agentCommand: env.JOB_AGENT_COMMAND?.trim() || undefined,
       timeoutMs: jobTimeoutMs,
       concurrency: jobConcurrency,
+      maxSteps: jobMaxSteps,
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -14,6 +14,7 @@ import type { GetJobStatus } from '../application/GetJobStatus.js';
 import type { RunJob } from '../application/RunJob.js';
 import type { PollJobs } from '../application/PollJobs.js';
 import type { CodehostEvents } from '../ports/CodehostEvents.js';
+import type { AiClient } from '../ports/AiClient.js';
 import type { JobRepository } from '../ports/JobRepository.js';
 import type { JobRunner } from '../ports/JobRunner.js';
 import type { SecretStore } from '../ports/SecretStore.js';
@@ -71,5 +72,6 @@ export const TOKENS = {
   CancelJob: token<CancelJob>('CancelJob'),
   PollJobs: token<PollJobs>('PollJobs'),
   CodehostEvents: token<CodehostEvents>('CodehostEvents'),
+  AiClient: token<AiClient>('AiClient'),
   HttpApp: token<Koa>('HttpApp'),
 } as const;

@@ -3,7 +3,11 @@ import { execFileSync } from 'node:child_process';
 import nock from 'nock';
 import { GithubActionsJobRunner } from '../../src/adapters/codehost/GithubActionsJobRunner.js';
 import { GithubClient } from '../../src/adapters/codehost/GithubClient.js';
+import { VercelAiClient } from '../../src/adapters/ai/VercelAiClient.js';
+import { CommandAgent } from '../../src/adapters/jobs/CommandAgent.js';
 import { LocalJobRunner } from '../../src/adapters/jobs/LocalJobRunner.js';
+import { LoopAgent } from '../../src/adapters/jobs/LoopAgent.js';
+import { startFakeOpenAi, type FakeOpenAi } from '../support/fakeOpenAi.js';
 import { EnvironmentSecretStore } from '../../src/adapters/secrets/EnvironmentSecretStore.js';
 import { ChildProcessShellExecutor } from '../../src/adapters/shell/ChildProcessShellExecutor.js';
 import type { JobChange } from '../../src/domain/jobs/Job.js';
@@ -14,11 +18,27 @@ const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C
 
 const localRunner = async (agentCommand: string, timeoutMs = 10_000) => {
   const root = await tempDir('jobs');
-  const runner = new LocalJobRunner(
-    { repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees`, agentCommand, timeoutMs },
-    new ChildProcessShellExecutor(),
-    new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk-contract' }),
-  );
+  const agent = new CommandAgent(agentCommand, timeoutMs, new ChildProcessShellExecutor(), new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk-contract' }));
+  const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, agent);
+  return { runner, repo: `${root}/repo` };
+};
+
+const loopRunner = async (llm: FakeOpenAi, timeoutMs = 10_000) => {
+  const root = await tempDir('jobs');
+  const ai = new VercelAiClient({
+    provider: 'custom',
+    model: 'fake-model',
+    providers: {
+      anthropic: { apiKey: undefined, baseUrl: undefined },
+      // The contract's jobs name openai: the fake speaks the chat completions protocol both use.
+      openai: { apiKey: 'sk-contract', baseUrl: llm.baseUrl },
+      google: { apiKey: undefined, baseUrl: undefined },
+      custom: { apiKey: 'sk-local', baseUrl: llm.baseUrl },
+    },
+    timeoutMs,
+    maxRetries: 0,
+  });
+  const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, new LoopAgent(ai, new ChildProcessShellExecutor(), 10, timeoutMs));
   return { runner, repo: `${root}/repo` };
 };
 
@@ -29,6 +49,18 @@ describeJobRunnerContract('local, real git repository, scripted agent', async ()
     reportsOutcome: true,
     fileOnBranch: async (job, path) => git(repo, 'show', `${job.branch}:${path}`),
     close: async () => undefined,
+  };
+});
+
+describeJobRunnerContract('local, built-in agent loop against a loopback OpenAI-compatible LLM', async () => {
+  const llm = await startFakeOpenAi();
+  llm.script([{ toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'hello' } }] }, { text: 'Wrote notes.txt' }]);
+  const { runner, repo } = await loopRunner(llm);
+  return {
+    runner,
+    reportsOutcome: true,
+    fileOnBranch: async (job, path) => git(repo, 'show', `${job.branch}:${path}`),
+    close: () => llm.close(),
   };
 });
 
@@ -113,6 +145,58 @@ describe('LocalJobRunner', () => {
     const jobs = [contractJob('a'), contractJob('b'), contractJob('c')];
     await Promise.all(jobs.map((job) => runner.run(job, async () => undefined, new AbortController().signal)));
     for (const job of jobs) expect(git(repo, 'show', `${job.branch}:id.txt`)).to.equal(job.id);
+  });
+});
+
+describe('LocalJobRunner with the built-in agent loop', () => {
+  let llm: FakeOpenAi;
+  beforeEach(async () => {
+    llm = await startFakeOpenAi();
+  });
+  afterEach(() => llm.close());
+
+  it('lets the model list, write, read files and run commands in the worktree, and commits the result', async () => {
+    llm.script([
+      { toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'src/greeting.txt', content: 'Hello' } }] },
+      { toolCalls: [{ name: 'run_command', arguments: { command: 'cat src/greeting.txt | tr a-z A-Z > shout.txt' } }] },
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'shout.txt' } }] },
+      { text: 'Added a greeting and its loud twin.' },
+    ]);
+    const { runner, repo } = await loopRunner(llm);
+    const job = contractJob('Add a greeting');
+    const reports: JobChange[] = [];
+    await runner.run(job, async (change) => void reports.push(change), new AbortController().signal);
+    expect(reports.at(-1)).to.include({ status: 'succeeded', summary: 'Added a greeting and its loud twin.' });
+    expect(git(repo, 'show', `${job.branch}:src/greeting.txt`)).to.equal('Hello');
+    expect(git(repo, 'show', `${job.branch}:shout.txt`).trim()).to.equal('HELLO');
+    expect(llm.requests[0].model).to.equal('gpt-test');
+    expect(JSON.stringify(llm.requests[0].messages)).to.contain('Add a greeting');
+    expect(JSON.stringify(llm.requests[1].messages)).to.contain('README.md');
+    expect(JSON.stringify(llm.requests[4].messages)).to.contain('HELLO');
+  });
+
+  it('keeps the model inside the worktree', async () => {
+    llm.script([
+      { toolCalls: [{ name: 'read_file', arguments: { path: '../../../../etc/passwd' } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { path: '/tmp/agw-escape.txt', content: 'x' } }] },
+      { toolCalls: [{ name: 'read_file', arguments: { path: '.git/config' } }] },
+      { text: 'Could not.' },
+    ]);
+    const { runner } = await loopRunner(llm);
+    await runner.run(contractJob('Escape'), async () => undefined, new AbortController().signal);
+    const toolResults = llm.requests.at(-1)!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    expect(toolResults).to.have.length(3);
+    for (const result of toolResults) expect(result).to.match(/outside the repository|relative to the repository root/);
+  });
+
+  it('fails the job with the reason when the model call fails', async () => {
+    llm.script([{ status: 500, body: { error: { message: 'model exploded', type: 'server_error', code: null } } }]);
+    const { runner } = await loopRunner(llm);
+    const reports: JobChange[] = [];
+    await runner.run(contractJob('x'), async (change) => void reports.push(change), new AbortController().signal);
+    expect(reports.at(-1)?.status).to.equal('failed');
+    expect(reports.at(-1)?.error).to.contain('model exploded');
   });
 });
 

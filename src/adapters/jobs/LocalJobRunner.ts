@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Job } from '../../domain/jobs/Job.js';
 import type { JobReport, JobRunner } from '../../ports/JobRunner.js';
-import type { SecretStore } from '../../ports/SecretStore.js';
-import type { ShellExecutor } from '../../ports/ShellExecutor.js';
+import type { WorktreeAgent } from './WorktreeAgent.js';
 
 const run = promisify(execFile);
 const IDENTITY = ['-c', 'user.name=Agent Gateway', '-c', 'user.email=agent-gateway@localhost'];
@@ -18,16 +17,12 @@ export interface LocalJobRunnerSettings {
   readonly repoDir: string;
   /** Where each job's worktree lives while it runs. */
   readonly worktreesDir: string;
-  /** The agent: a shell command run in the worktree. */
-  readonly agentCommand: string;
-  readonly timeoutMs: number;
 }
 
 /**
  * Runs jobs on this host: each in its own git worktree of the jobs repository on the
- * branch `job/<id>`, with the agent command run there under a minimal environment (the
- * job's variables and its provider's secret, none of the service's own secrets). The
- * work, the prompt (`logs/<id>/job.md`) and the agent's log are committed to the branch.
+ * branch `job/<id>`, where the agent (an external command or the built-in loop) works.
+ * The work, the prompt (`logs/<id>/job.md`) and the agent's log are committed to the branch.
  */
 export class LocalJobRunner implements JobRunner {
   readonly kind = 'local';
@@ -36,8 +31,7 @@ export class LocalJobRunner implements JobRunner {
 
   constructor(
     private readonly settings: LocalJobRunnerSettings,
-    private readonly shell: ShellExecutor,
-    private readonly secrets: SecretStore,
+    private readonly agent: WorktreeAgent,
   ) {}
 
   async run(job: Job, report: JobReport, signal: AbortSignal): Promise<void> {
@@ -52,20 +46,14 @@ export class LocalJobRunner implements JobRunner {
       const logDir = join(dir, 'logs', job.id);
       await mkdir(logDir, { recursive: true });
       await writeFile(join(logDir, 'job.md'), `# Job ${job.id}\n\nProvider: ${job.llmProvider ?? 'default'}\nModel: ${job.llmModel ?? 'default'}\n\n${job.job}\n`);
-      const result = await this.shell.run(this.settings.agentCommand, { cwd: dir, timeoutMs: this.settings.timeoutMs, env: this.#environment(job), signal });
-      const log = result.output.slice(-LOG_LIMIT);
+      const result = await this.agent.run(job, dir, signal);
+      const log = result.log.slice(-LOG_LIMIT);
       await writeFile(join(logDir, 'agent.log'), log);
       const summary = await this.#summary(logDir, log);
       await run('git', ['-C', dir, ...IDENTITY, 'add', '-A']);
       await run('git', ['-C', dir, ...IDENTITY, 'commit', '--allow-empty', '-m', `job ${job.id}: ${firstLine(job.job)}`, '-m', summary ?? '']);
       if (result.aborted) return; // cancelled: the job already says so
-      const ok = result.exitCode === 0;
-      await report({
-        status: ok ? 'succeeded' : 'failed',
-        summary,
-        log,
-        error: ok ? null : result.timedOut ? `The agent did not finish within ${this.settings.timeoutMs} ms` : `The agent exited with code ${result.exitCode}`,
-      });
+      await report({ status: result.ok ? 'succeeded' : 'failed', summary, log, error: result.error });
     } finally {
       await this.#exclusive(() =>
         run('git', ['-C', this.settings.repoDir, 'worktree', 'remove', '--force', dir]).catch(() => rm(dir, { recursive: true, force: true })),
@@ -77,24 +65,6 @@ export class LocalJobRunner implements JobRunner {
     const result = this.#repositoryLock.then(work, work);
     this.#repositoryLock = result.catch(() => undefined);
     return result;
-  }
-
-  #environment(job: Job): Record<string, string> {
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? '/tmp',
-      LANG: process.env.LANG ?? 'C.UTF-8',
-      JOB_ID: job.id,
-      JOB_PROMPT: job.job,
-      JOB_BRANCH: job.branch,
-      LLM_PROVIDER: job.llmProvider ?? '',
-      LLM_MODEL: job.llmModel ?? '',
-    };
-    if (job.llmProvider) {
-      const secret = this.secrets.providerSecret(job.llmProvider);
-      if (secret !== undefined) env[this.secrets.secretName(job.llmProvider)] = secret;
-    }
-    return env;
   }
 
   /** The agent's own `logs/<id>/summary.md` when it wrote one, else the last line it printed. */

@@ -28,8 +28,8 @@ describe('loadConfig', () => {
       webhook: { timeoutMs: 10_000, attempts: 4, backoffMs: 1000 },
       queue: { concurrency: 4, heartbeatSeconds: 10, superviseIntervalSeconds: 15 },
       codehost: undefined,
-      llm: { provider: undefined, model: undefined },
-      jobs: { repoDir: '/srv/gw/data/jobs-repo', agentCommand: undefined, timeoutMs: 3_600_000, concurrency: 1 },
+      llm: { provider: undefined, model: undefined, baseUrls: { anthropic: undefined, openai: undefined, google: undefined, custom: undefined }, timeoutMs: 120_000, maxRetries: 2 },
+      jobs: { repoDir: '/srv/gw/data/jobs-repo', agentCommand: undefined, timeoutMs: 3_600_000, concurrency: 1, maxSteps: 30 },
     });
   });
 
@@ -62,6 +62,13 @@ describe('loadConfig', () => {
     expect(problemsOf({ CODEHOST_TOKEN: 'ghp_x' })).to.deep.equal(['CODEHOST_REPO: required when CODEHOST_TOKEN is set (jobs on GitHub Actions need both)']);
     expect(problemsOf({ CODEHOST_TOKEN: 'ghp_x', CODEHOST_REPO: 'just-a-name' })[0]).to.equal('CODEHOST_REPO: "just-a-name" is not owner/name');
     expect(loadConfig({ CODEHOST_TOKEN: 'ghp_x', CODEHOST_REPO: 'acme/app' }).codehost).to.deep.equal({ token: 'ghp_x', repo: 'acme/app', apiUrl: 'https://api.github.com', pollSeconds: 60 });
+  });
+
+  it('needs LLM_BASE_URL for the custom provider and uses it for the default provider only', () => {
+    expect(problemsOf({ LLM_PROVIDER: 'custom' })).to.deep.equal(["LLM_BASE_URL: required when LLM_PROVIDER is custom (the server's /v1 URL)"]);
+    const config = loadConfig({ LLM_PROVIDER: 'openai', LLM_BASE_URL: 'http://127.0.0.1:9/v1', ANTHROPIC_BASE_URL: 'http://a.test' });
+    expect(config.llm.baseUrls).to.deep.equal({ anthropic: 'http://a.test', openai: 'http://127.0.0.1:9/v1', google: undefined, custom: 'http://127.0.0.1:9/v1' });
+    expect(problemsOf({ LLM_PROVIDER: 'acme' })[0]).to.equal('LLM_PROVIDER: "acme" is not one of anthropic, openai, google, custom');
   });
 
   it('puts all problems in the error message, one per line', () => {

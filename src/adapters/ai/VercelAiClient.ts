@@ -1,0 +1,97 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogle } from '@ai-sdk/google';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { generateText, isStepCount, jsonSchema, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { DomainError } from '../../domain/errors/DomainError.js';
+import type { LlmProvider } from '../../domain/triggers/Trigger.js';
+import type { AiClient, AiMessage, AiRequest, AiResponse } from '../../ports/AiClient.js';
+
+export interface ProviderSettings {
+  readonly apiKey: string | undefined;
+  /** Base URL override (required for `custom`: the OpenAI-compatible server's `/v1`). */
+  readonly baseUrl: string | undefined;
+}
+
+export interface AiSettings {
+  readonly provider: LlmProvider | undefined;
+  readonly model: string | undefined;
+  readonly providers: Readonly<Record<LlmProvider, ProviderSettings>>;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+}
+
+const DEFAULT_MODELS: Readonly<Record<LlmProvider, string | undefined>> = {
+  anthropic: 'claude-sonnet-4-5',
+  openai: 'gpt-4.1',
+  google: 'gemini-2.5-flash',
+  custom: undefined,
+};
+
+/**
+ * The AI layer on the Vercel AI SDK: Anthropic, OpenAI (chat completions), Google Gemini,
+ * and any OpenAI-compatible server as `custom`. Uses Node's global fetch.
+ */
+export class VercelAiClient implements AiClient {
+  constructor(private readonly settings: AiSettings) {}
+
+  async generate(request: AiRequest): Promise<AiResponse> {
+    const provider = request.provider ?? this.settings.provider;
+    if (provider === undefined) throw new DomainError('not_configured', 'No LLM provider is configured (LLM_PROVIDER)');
+    const model = request.model ?? (request.provider === undefined ? this.settings.model : undefined) ?? DEFAULT_MODELS[provider];
+    if (model === undefined) throw new DomainError('not_configured', `No model is configured for ${provider} (LLM_MODEL)`);
+    const tools: ToolSet = {};
+    for (const t of request.tools ?? []) {
+      tools[t.name] = tool({
+        description: t.description,
+        inputSchema: jsonSchema<Record<string, unknown>>(t.parameters as Parameters<typeof jsonSchema>[0]),
+        execute: (input: Record<string, unknown>) => t.execute(input),
+      });
+    }
+    const signals = [AbortSignal.timeout(this.settings.timeoutMs), ...(request.signal ? [request.signal] : [])];
+    try {
+      const result = await generateText({
+        model: this.#model(provider, model),
+        system: request.system,
+        messages: request.messages.map(toModelMessage),
+        tools: Object.keys(tools).length > 0 ? tools : undefined,
+        stopWhen: isStepCount(request.maxSteps ?? 1),
+        maxRetries: this.settings.maxRetries,
+        abortSignal: AbortSignal.any(signals),
+      });
+      return {
+        text: result.text,
+        steps: result.steps.length,
+        toolCalls: result.steps.flatMap((step) => step.toolCalls.map((call) => ({ name: call.toolName, input: call.input }))),
+      };
+    } catch (error) {
+      throw new DomainError('internal', `The ${provider} model call failed: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  #model(provider: LlmProvider, model: string): LanguageModel {
+    const { apiKey, baseUrl } = this.settings.providers[provider];
+    switch (provider) {
+      case 'anthropic':
+        return createAnthropic({ apiKey, baseURL: baseUrl })(model);
+      case 'openai':
+        return createOpenAI({ apiKey, baseURL: baseUrl }).chat(model);
+      case 'google':
+        return createGoogle({ apiKey, baseURL: baseUrl })(model);
+      case 'custom':
+        if (baseUrl === undefined) throw new DomainError('not_configured', 'The custom provider needs LLM_BASE_URL');
+        return createOpenAICompatible({ name: 'custom', baseURL: baseUrl, apiKey })(model);
+    }
+  }
+}
+
+const toModelMessage = (message: AiMessage): ModelMessage =>
+  message.role === 'assistant'
+    ? { role: 'assistant', content: message.text }
+    : {
+        role: 'user',
+        content: [
+          { type: 'text', text: message.text },
+          ...(message.images ?? []).map((image) => ({ type: 'image' as const, image: image.data, mediaType: image.mediaType })),
+        ],
+      };

@@ -1,0 +1,46 @@
+import type { Job } from '../../domain/jobs/Job.js';
+import type { SecretStore } from '../../ports/SecretStore.js';
+import type { ShellExecutor } from '../../ports/ShellExecutor.js';
+import type { AgentOutcome, WorktreeAgent } from './WorktreeAgent.js';
+
+/**
+ * JOB_AGENT_COMMAND run by the shell in the worktree under a minimal environment: the job's
+ * variables and its provider's secret, none of the service's own secrets. Exit 0 is success.
+ */
+export class CommandAgent implements WorktreeAgent {
+  constructor(
+    private readonly command: string,
+    private readonly timeoutMs: number,
+    private readonly shell: ShellExecutor,
+    private readonly secrets: SecretStore,
+  ) {}
+
+  async run(job: Job, dir: string, signal: AbortSignal): Promise<AgentOutcome> {
+    const result = await this.shell.run(this.command, { cwd: dir, timeoutMs: this.timeoutMs, env: this.#environment(job), signal });
+    const ok = result.exitCode === 0;
+    return {
+      ok,
+      aborted: result.aborted,
+      log: result.output,
+      error: ok ? null : result.timedOut ? `The agent did not finish within ${this.timeoutMs} ms` : `The agent exited with code ${result.exitCode}`,
+    };
+  }
+
+  #environment(job: Job): Record<string, string> {
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      LANG: process.env.LANG ?? 'C.UTF-8',
+      JOB_ID: job.id,
+      JOB_PROMPT: job.job,
+      JOB_BRANCH: job.branch,
+      LLM_PROVIDER: job.llmProvider ?? '',
+      LLM_MODEL: job.llmModel ?? '',
+    };
+    if (job.llmProvider) {
+      const secret = this.secrets.providerSecret(job.llmProvider);
+      if (secret !== undefined) env[this.secrets.secretName(job.llmProvider)] = secret;
+    }
+    return env;
+  }
+}

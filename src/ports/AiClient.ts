@@ -1,0 +1,51 @@
+import type { LlmProvider } from '../domain/triggers/Trigger.js';
+
+export interface AiImage {
+  readonly mediaType: string;
+  readonly data: Uint8Array;
+}
+
+export interface AiMessage {
+  readonly role: 'user' | 'assistant';
+  readonly text: string;
+  /** Images sent with a user message. */
+  readonly images?: readonly AiImage[];
+}
+
+/** A tool the model may call; `execute` runs it and returns what the model gets back. */
+export interface AiTool {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the tool's input object. */
+  readonly parameters: Readonly<Record<string, unknown>>;
+  execute(input: Record<string, unknown>): Promise<unknown>;
+}
+
+export interface AiRequest {
+  readonly system?: string;
+  readonly messages: readonly AiMessage[];
+  readonly tools?: readonly AiTool[];
+  /** Model calls at most (tool round trips + the final answer). */
+  readonly maxSteps?: number;
+  /** Overrides of the configured defaults. */
+  readonly provider?: LlmProvider;
+  readonly model?: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface AiResponse {
+  readonly text: string;
+  readonly steps: number;
+  /** Every tool call the model made, in order. */
+  readonly toolCalls: ReadonlyArray<{ readonly name: string; readonly input: unknown }>;
+}
+
+/** The AI layer: one call to an LLM, with tools run in a bounded loop. */
+export interface AiClient {
+  /**
+   * Asks the model. Retries rate limits and server errors with backoff and gives up after a
+   * timeout. Throws DomainError `not_configured` when no provider or model is configured,
+   * `internal` (with the cause) when the call fails.
+   */
+  generate(request: AiRequest): Promise<AiResponse>;
+}
