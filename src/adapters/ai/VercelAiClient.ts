@@ -21,6 +21,8 @@ export interface AiSettings {
   readonly maxRetries: number;
 }
 
+const MAX_OUTPUT_TOKENS = 8192;
+
 const DEFAULT_MODELS: Readonly<Record<LlmProvider, string | undefined>> = {
   anthropic: 'claude-sonnet-4-5',
   openai: 'gpt-4.1',
@@ -33,7 +35,10 @@ const DEFAULT_MODELS: Readonly<Record<LlmProvider, string | undefined>> = {
  * and any OpenAI-compatible server as `custom`. Uses Node's global fetch.
  */
 export class VercelAiClient implements AiClient {
-  constructor(private readonly settings: AiSettings) {}
+  constructor(private readonly settings: AiSettings) {
+    // The SDK prints its warnings to stderr outside our structured logs.
+    (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+  }
 
   async generate(request: AiRequest): Promise<AiResponse> {
     const provider = request.provider ?? this.settings.provider;
@@ -56,6 +61,7 @@ export class VercelAiClient implements AiClient {
         messages: request.messages.map(toModelMessage),
         tools: Object.keys(tools).length > 0 ? tools : undefined,
         stopWhen: isStepCount(request.maxSteps ?? 1),
+        maxOutputTokens: MAX_OUTPUT_TOKENS,
         maxRetries: this.settings.maxRetries,
         abortSignal: AbortSignal.any(signals),
       });
@@ -92,6 +98,6 @@ const toModelMessage = (message: AiMessage): ModelMessage =>
         role: 'user',
         content: [
           { type: 'text', text: message.text },
-          ...(message.images ?? []).map((image) => ({ type: 'image' as const, image: image.data, mediaType: image.mediaType })),
+          ...(message.images ?? []).map((image) => ({ type: 'file' as const, data: image.data, mediaType: image.mediaType })),
         ],
       };
