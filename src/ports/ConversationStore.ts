@@ -1,0 +1,14 @@
+export interface ConversationTurn {
+  readonly role: 'user' | 'assistant';
+  readonly text: string;
+}
+
+/** Per-thread conversation memory of the chat agent. Thread ids are namespaced by channel (`telegram:123`). */
+export interface ConversationStore {
+  /** The last `limit` turns of the thread, oldest first. */
+  recent(threadId: string, limit: number): Promise<ConversationTurn[]>;
+  /** Appends turns at the end of the thread, in order. */
+  append(threadId: string, turns: readonly ConversationTurn[]): Promise<void>;
+  /** Forgets the thread (a fresh conversation starts). */
+  clear(threadId: string): Promise<void>;
+}

@@ -1,0 +1,110 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface BotCall {
+  readonly token: string;
+  readonly method: string;
+  readonly body: Record<string, unknown>;
+}
+
+export interface FakeTelegram {
+  /** Base URL to use as MESSAGING_API_URL. */
+  readonly url: string;
+  readonly calls: BotCall[];
+  /** Calls of one method, in order. */
+  of(method: string): BotCall[];
+  /** Files served by getFile + download, by file_id. */
+  readonly files: Map<string, { path: string; data: Buffer }>;
+  /** The next answers of a method (then back to success). */
+  failNext(method: string, answer: { status: number; body: Record<string, unknown> }, times?: number): void;
+  /** Tokens the fake accepts; any other gets 401 Unauthorized like the real API. */
+  readonly validTokens: Set<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback Bot API: `POST /bot<token>/<method>` with JSON, answers `{ok, result}` or
+ * `{ok: false, error_code, description, parameters?}` like Telegram, and serves
+ * `/file/bot<token>/<path>`. `sendMessage` with parse_mode HTML is refused (400 "can't
+ * parse entities") when the text holds an unknown tag, as Telegram does.
+ */
+export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-token']): Promise<FakeTelegram> => {
+  const calls: BotCall[] = [];
+  const files = new Map<string, { path: string; data: Buffer }>();
+  const failures = new Map<string, Array<{ status: number; body: Record<string, unknown> }>>();
+  const tokens = new Set(validTokens);
+  let webhook = { url: '', secret: '' };
+  let messageId = 1000;
+
+  const server: Server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    req.on('end', () => {
+      const reply = (status: number, body: unknown): void => {
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      };
+      const file = /^\/file\/bot([^/]+)\/(.+)$/.exec(req.url ?? '');
+      if (file) {
+        const found = [...files.values()].find((f) => f.path === file[2]);
+        if (!tokens.has(file[1]) || !found) return reply(404, { ok: false, error_code: 404, description: 'Not Found' });
+        res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(found.data);
+        return;
+      }
+      const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(req.url ?? '');
+      if (!match || req.method !== 'POST') return reply(404, { ok: false, error_code: 404, description: 'Not Found' });
+      const [, token, method] = match;
+      let body: Record<string, unknown> = {};
+      try {
+        body = raw === '' ? {} : (JSON.parse(raw) as Record<string, unknown>);
+      } catch {
+        return reply(400, { ok: false, error_code: 400, description: 'Bad Request: invalid JSON' });
+      }
+      calls.push({ token, method, body });
+      if (!tokens.has(token)) return reply(401, { ok: false, error_code: 401, description: 'Unauthorized' });
+      const queued = failures.get(method);
+      if (queued && queued.length > 0) {
+        const failure = queued.shift()!;
+        return reply(failure.status, failure.body);
+      }
+      switch (method) {
+        case 'setWebhook':
+          if (typeof body.url !== 'string' || !body.url.startsWith('https://')) {
+            return reply(400, { ok: false, error_code: 400, description: 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook' });
+          }
+          webhook = { url: body.url, secret: String(body.secret_token ?? '') };
+          return reply(200, { ok: true, result: true, description: 'Webhook was set' });
+        case 'getWebhookInfo':
+          return reply(200, { ok: true, result: { url: webhook.url, has_custom_certificate: false, pending_update_count: 0, max_connections: 40 } });
+        case 'sendMessage': {
+          const text = String(body.text ?? '');
+          if (text.length === 0 || text.length > 4096) return reply(400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty or too long' });
+          if (body.parse_mode === 'HTML' && /<(?!\/?(b|i|u|s|code|pre|a|tg-spoiler|blockquote)\b)[^>]*>/.test(text)) {
+            return reply(400, { ok: false, error_code: 400, description: "Bad Request: can't parse entities: Unsupported start tag" });
+          }
+          messageId++;
+          return reply(200, { ok: true, result: { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: Number(body.chat_id), type: 'private' }, text } });
+        }
+        case 'sendChatAction':
+        case 'setMessageReaction':
+          return reply(200, { ok: true, result: true });
+        case 'getFile': {
+          const found = files.get(String(body.file_id));
+          if (!found) return reply(400, { ok: false, error_code: 400, description: 'Bad Request: invalid file_id' });
+          return reply(200, { ok: true, result: { file_id: body.file_id, file_unique_id: `u-${body.file_id}`, file_size: found.data.length, file_path: found.path } });
+        }
+        default:
+          return reply(404, { ok: false, error_code: 404, description: 'Not Found: method not found' });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    of: (method) => calls.filter((call) => call.method === method),
+    files,
+    failNext: (method, answer, times = 1) => failures.set(method, [...(failures.get(method) ?? []), ...Array(times).fill(answer)]),
+    validTokens: tokens,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+};
