@@ -8,6 +8,7 @@ import { Database } from '../adapters/persistence/Database.js';
 import { loadTriggerFile } from '../adapters/triggerfile/JsonTriggerFile.js';
 import { TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../application/FireTriggers.js';
 import { JOB_RUN_QUEUE, type JobRunTask } from '../application/CreateJob.js';
+import { CHAT_MESSAGE_QUEUE, type ChatMessageTask } from '../application/ReceiveMessagingUpdate.js';
 import type { SecretStore } from '../ports/SecretStore.js';
 import type { Trigger } from '../domain/triggers/Trigger.js';
 import { existsSync } from 'node:fs';
@@ -42,6 +43,8 @@ export class Gateway {
       await queue.work<TriggerRunTask>(TRIGGER_RUN_QUEUE, (task) => runTrigger.execute(task));
       const runJob = await container.getAsync(TOKENS.RunJob);
       await queue.work<JobRunTask>(JOB_RUN_QUEUE, (task) => runJob.execute(task), { maxConcurrent: config.jobs.concurrency });
+      const replyToChat = await container.getAsync(TOKENS.ReplyToChatMessage);
+      await queue.work<ChatMessageTask>(CHAT_MESSAGE_QUEUE, (task) => replyToChat.execute(task), { oneAtATimePerGroup: true });
       const admin =
         database.engine === 'pglite'
           ? await AdminSocketServer.listen(

@@ -8,6 +8,18 @@ import { CreateJob, JOB_RUN_QUEUE } from '../application/CreateJob.js';
 import { GetJobStatus } from '../application/GetJobStatus.js';
 import { RunJob } from '../application/RunJob.js';
 import { PollJobs } from '../application/PollJobs.js';
+import { ChatAgent } from '../application/ChatAgent.js';
+import { NotifyChatOfJob } from '../application/NotifyChatOfJob.js';
+import { NotifyingJobRepository } from '../application/NotifyingJobRepository.js';
+import { CHAT_MESSAGE_QUEUE, ReceiveMessagingUpdate } from '../application/ReceiveMessagingUpdate.js';
+import { RegisterMessagingWebhook } from '../application/RegisterMessagingWebhook.js';
+import { ReplyToChatMessage } from '../application/ReplyToChatMessage.js';
+import { TelegramChannel } from '../adapters/messaging/TelegramChannel.js';
+import { SqlBotTokenStore } from '../adapters/persistence/SqlBotTokenStore.js';
+import { SqlConversationStore } from '../adapters/persistence/SqlConversationStore.js';
+import { readFile } from 'node:fs/promises';
+import type { BotTokenStore } from '../ports/BotTokenStore.js';
+import type { MessagingChannel } from '../ports/MessagingChannel.js';
 import { GithubActionsJobRunner } from '../adapters/codehost/GithubActionsJobRunner.js';
 import { GithubClient } from '../adapters/codehost/GithubClient.js';
 import { GithubEvents } from '../adapters/codehost/GithubEvents.js';
@@ -94,7 +106,18 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
     [TOKENS.CreateApiKey, TOKENS.ListApiKeys, TOKENS.RevokeApiKey],
   );
   c.bind(TOKENS.SecretStore).toConstantValue(new EnvironmentSecretStore(infra.env));
-  c.bind(TOKENS.JobRepository).toResolvedValue((db: Database) => new MikroOrmJobRepository(db), [TOKENS.Database]);
+  c.bind(TOKENS.MessagingChannel).toConstantValue(
+    new TelegramChannel({ apiUrl: config.messaging.apiUrl, rateLimitRetries: 3, maxRetryAfterMs: 60_000, timeoutMs: 30_000 }),
+  );
+  c.bind(TOKENS.BotTokenStore).toResolvedValue((db: Database) => new SqlBotTokenStore(db, config.messaging.botToken), [TOKENS.Database]);
+  c.bind(TOKENS.ConversationStore).toResolvedValue((db: Database) => new SqlConversationStore(db), [TOKENS.Database]);
+  c.bind(TOKENS.JobRepository).toResolvedValue(
+    (db: Database, channel: MessagingChannel, tokens: BotTokenStore, logger: Logger) => {
+      const notify = new NotifyChatOfJob(channel, tokens);
+      return new NotifyingJobRepository(new MikroOrmJobRepository(db), (job) => notify.execute(job), logger);
+    },
+    [TOKENS.Database, TOKENS.MessagingChannel, TOKENS.BotTokenStore, TOKENS.Logger],
+  );
   c.bind(TOKENS.AiClient).toResolvedValue(
     (secrets: SecretStore) =>
       new VercelAiClient({
@@ -141,6 +164,25 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
     [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.CodehostEvents).toConstantValue(new GithubEvents());
+  const systemPrompt = async (): Promise<string> => (await readFile(config.chat.systemPromptFile, 'utf8').catch(() => '')).trim() || 'You are a helpful assistant.';
+  c.bind(TOKENS.ChatAgent).toResolvedValue(
+    (ai, conversations, createJob, jobStatus) =>
+      new ChatAgent(ai, conversations, createJob, jobStatus, { historyTurns: config.chat.historyTurns, maxSteps: config.chat.maxSteps, systemPrompt }),
+    [TOKENS.AiClient, TOKENS.ConversationStore, TOKENS.CreateJob, TOKENS.GetJobStatus],
+  );
+  c.bind(TOKENS.RegisterMessagingWebhook).toResolvedValue(
+    (channel, tokens, logger) => new RegisterMessagingWebhook(channel, tokens, config.messaging.webhookSecret, logger),
+    [TOKENS.MessagingChannel, TOKENS.BotTokenStore, TOKENS.Logger],
+  );
+  c.bind(TOKENS.ReceiveMessagingUpdate).toResolvedValue(
+    (channel, crypto, tokens, deliveries, queue, fire, logger) =>
+      new ReceiveMessagingUpdate(channel, config.messaging.webhookSecret, crypto, tokens, deliveries, queue, fire, logger),
+    [TOKENS.MessagingChannel, TOKENS.ApiKeyCrypto, TOKENS.BotTokenStore, TOKENS.DeliveryLog, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Logger],
+  );
+  c.bind(TOKENS.ReplyToChatMessage).toResolvedValue(
+    (channel, tokens, agent, logger) => new ReplyToChatMessage(channel, tokens, agent, { allowedChatIds: config.messaging.allowedChatIds }, logger),
+    [TOKENS.MessagingChannel, TOKENS.BotTokenStore, TOKENS.ChatAgent, TOKENS.Logger],
+  );
   c.bind(TOKENS.CancelJob).toResolvedValue(
     (...deps: ConstructorParameters<typeof CancelJob>) => new CancelJob(...deps),
     [TOKENS.JobRepository, TOKENS.RunJob, TOKENS.Clock],
@@ -152,7 +194,7 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
       (db: Database, logger: Logger) =>
         PgBossTaskQueue.start(
           db.pglite ? { pglite: db.pglite } : { connectionString: config.databaseUrl as string },
-          { queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE], pollingIntervalSeconds: 0.5, retryLimit: 3, ...config.queue },
+          { queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE, CHAT_MESSAGE_QUEUE], pollingIntervalSeconds: 0.5, retryLimit: 3, ...config.queue },
           logger.child({ component: 'queue' }),
         ),
       [TOKENS.Database, TOKENS.Logger],
@@ -179,9 +221,28 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
   );
 
   c.bind(TOKENS.HttpApp).toResolvedValue(
-    (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent) =>
-      createHttpApp({ pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, bodyLimit: config.bodyLimit }),
-    [TOKENS.Pino, TOKENS.AuthenticateApiKey, TOKENS.CreateJob, TOKENS.GetJobStatus, TOKENS.FireTriggers, TOKENS.ReceiveCodehostEvent],
+    (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, registerMessagingWebhook, receiveMessagingUpdate) =>
+      createHttpApp({
+        pino,
+        authenticate,
+        createJob,
+        getJobStatus,
+        fireTriggers,
+        receiveCodehostEvent,
+        registerMessagingWebhook,
+        receiveMessagingUpdate,
+        bodyLimit: config.bodyLimit,
+      }),
+    [
+      TOKENS.Pino,
+      TOKENS.AuthenticateApiKey,
+      TOKENS.CreateJob,
+      TOKENS.GetJobStatus,
+      TOKENS.FireTriggers,
+      TOKENS.ReceiveCodehostEvent,
+      TOKENS.RegisterMessagingWebhook,
+      TOKENS.ReceiveMessagingUpdate,
+    ],
   );
   return c;
 };

@@ -21,6 +21,15 @@ export interface AppConfig {
   readonly commandTimeoutMs: number;
   readonly webhook: { readonly timeoutMs: number; readonly attempts: number; readonly backoffMs: number };
   readonly queue: { readonly concurrency: number; readonly heartbeatSeconds: number; readonly superviseIntervalSeconds: number };
+  readonly messaging: {
+    /** Default bot token (a registration overrides it). Never logged. */
+    readonly botToken: string | undefined;
+    /** Secret the platform sends with each update. Never logged. */
+    readonly webhookSecret: string | undefined;
+    readonly apiUrl: string;
+    readonly allowedChatIds: ReadonlySet<string>;
+  };
+  readonly chat: { readonly historyTurns: number; readonly maxSteps: number; readonly systemPromptFile: string };
   /** Set when jobs run on GitHub Actions (CODEHOST_TOKEN and CODEHOST_REPO). */
   readonly codehost: { readonly token: string; readonly repo: string; readonly apiUrl: string; readonly pollSeconds: number } | undefined;
   readonly llm: {
@@ -130,6 +139,21 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
   }
   if (!/^https?:\/\//.test(codehostApiUrl)) problems.push(`CODEHOST_API_URL: "${codehostApiUrl}" is not an http(s) URL`);
 
+  const botToken = env.MESSAGING_BOT_TOKEN?.trim() || undefined;
+  const webhookSecret = env.MESSAGING_WEBHOOK_SECRET?.trim() || undefined;
+  if (webhookSecret !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(webhookSecret)) {
+    problems.push('MESSAGING_WEBHOOK_SECRET: must be 1 to 256 characters of A-Z, a-z, 0-9, _ and - (the platform\'s rule)');
+  }
+  if (botToken !== undefined && webhookSecret === undefined) {
+    problems.push('MESSAGING_WEBHOOK_SECRET: required when MESSAGING_BOT_TOKEN is set (the webhook must be able to tell the platform from anyone else)');
+  }
+  const messagingApiUrl = url('MESSAGING_API_URL') ?? 'https://api.telegram.org';
+  const rawChats = env.MESSAGING_ALLOWED_CHAT_IDS?.trim() ?? '';
+  const allowedChatIds = new Set(rawChats === '' ? [] : rawChats.split(',').map((id) => id.trim()).filter((id) => id !== ''));
+  for (const id of allowedChatIds) if (!/^-?\d+$/.test(id)) problems.push(`MESSAGING_ALLOWED_CHAT_IDS: "${id}" is not a chat id (a whole number, negative for groups)`);
+  const chatHistoryTurns = integer('CHAT_HISTORY_TURNS', 20, 0, 500);
+  const chatMaxSteps = integer('CHAT_MAX_STEPS', 5, 1, 50);
+
   const rawLimit = text('BODY_LIMIT', '1mb');
   let bodyLimit = parseSize(rawLimit);
   if (bodyLimit === undefined || bodyLimit < 1) {
@@ -168,6 +192,8 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
     commandTimeoutMs,
     webhook,
     queue,
+    messaging: { botToken, webhookSecret, apiUrl: messagingApiUrl.replace(/\/$/, ''), allowedChatIds },
+    chat: { historyTurns: chatHistoryTurns, maxSteps: chatMaxSteps, systemPromptFile: resolve(cwd, text('CHAT_SYSTEM_PROMPT_FILE', 'config/CHAT_SYSTEM_PROMPT.md')) },
     codehost:
       codehostToken !== undefined && codehostRepo !== undefined
         ? { token: codehostToken, repo: codehostRepo, apiUrl: codehostApiUrl, pollSeconds: codehostPollSeconds }

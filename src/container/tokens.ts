@@ -15,6 +15,13 @@ import type { RunJob } from '../application/RunJob.js';
 import type { PollJobs } from '../application/PollJobs.js';
 import type { CodehostEvents } from '../ports/CodehostEvents.js';
 import type { AiClient } from '../ports/AiClient.js';
+import type { ChatAgent } from '../application/ChatAgent.js';
+import type { ReceiveMessagingUpdate } from '../application/ReceiveMessagingUpdate.js';
+import type { RegisterMessagingWebhook } from '../application/RegisterMessagingWebhook.js';
+import type { ReplyToChatMessage } from '../application/ReplyToChatMessage.js';
+import type { BotTokenStore } from '../ports/BotTokenStore.js';
+import type { ConversationStore } from '../ports/ConversationStore.js';
+import type { MessagingChannel } from '../ports/MessagingChannel.js';
 import type { JobRepository } from '../ports/JobRepository.js';
 import type { JobRunner } from '../ports/JobRunner.js';
 import type { SecretStore } from '../ports/SecretStore.js';
@@ -73,5 +80,12 @@ export const TOKENS = {
   PollJobs: token<PollJobs>('PollJobs'),
   CodehostEvents: token<CodehostEvents>('CodehostEvents'),
   AiClient: token<AiClient>('AiClient'),
+  MessagingChannel: token<MessagingChannel>('MessagingChannel'),
+  BotTokenStore: token<BotTokenStore>('BotTokenStore'),
+  ConversationStore: token<ConversationStore>('ConversationStore'),
+  ChatAgent: token<ChatAgent>('ChatAgent'),
+  RegisterMessagingWebhook: token<RegisterMessagingWebhook>('RegisterMessagingWebhook'),
+  ReceiveMessagingUpdate: token<ReceiveMessagingUpdate>('ReceiveMessagingUpdate'),
+  ReplyToChatMessage: token<ReplyToChatMessage>('ReplyToChatMessage'),
   HttpApp: token<Koa>('HttpApp'),
 } as const;

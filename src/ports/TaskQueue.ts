@@ -4,6 +4,8 @@ export interface WorkOptions {
    * queue runs many at once, for short tasks.
    */
   readonly maxConcurrent?: number;
+  /** Tasks of one group (see `enqueue`) run one at a time in this process, in order. */
+  readonly oneAtATimePerGroup?: boolean;
 }
 
 /** Durable background work: a task is stored before `enqueue` resolves and survives restarts. */
@@ -12,7 +14,7 @@ export interface TaskQueue {
    * Stores a task for `queue`. When this resolves the task is durable: a crash afterwards
    * does not lose it. Returns the task id.
    */
-  enqueue(queue: string, payload: object): Promise<string>;
+  enqueue(queue: string, payload: object, options?: { readonly group?: string }): Promise<string>;
 
   /**
    * Runs `handler` for the tasks of `queue`, several at a time, until the queue stops.

@@ -5,6 +5,8 @@ import type { CreateJob } from '../../application/CreateJob.js';
 import type { FireTriggers } from '../../application/FireTriggers.js';
 import type { GetJobStatus } from '../../application/GetJobStatus.js';
 import type { ReceiveCodehostEvent } from '../../application/ReceiveCodehostEvent.js';
+import type { ReceiveMessagingUpdate } from '../../application/ReceiveMessagingUpdate.js';
+import type { RegisterMessagingWebhook } from '../../application/RegisterMessagingWebhook.js';
 import { DomainError } from '../../domain/errors/DomainError.js';
 import { apiRouter } from './ApiRouter.js';
 import { apiHandlers } from './handlers.js';
@@ -18,6 +20,8 @@ export interface HttpAppDependencies {
   readonly getJobStatus: GetJobStatus;
   readonly fireTriggers: FireTriggers;
   readonly receiveCodehostEvent: ReceiveCodehostEvent;
+  readonly registerMessagingWebhook: RegisterMessagingWebhook;
+  readonly receiveMessagingUpdate: ReceiveMessagingUpdate;
   readonly bodyLimit: number;
 }
 

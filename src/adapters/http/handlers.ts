@@ -2,6 +2,8 @@ import type { CreateJob } from '../../application/CreateJob.js';
 import type { GetJobStatus } from '../../application/GetJobStatus.js';
 import type { Job } from '../../domain/jobs/Job.js';
 import type { ReceiveCodehostEvent } from '../../application/ReceiveCodehostEvent.js';
+import type { ReceiveMessagingUpdate } from '../../application/ReceiveMessagingUpdate.js';
+import type { RegisterMessagingWebhook } from '../../application/RegisterMessagingWebhook.js';
 import { API_ROUTES, watchPathOf } from '../../domain/auth/routePolicy.js';
 import { requestSnapshot, type RouteHandler } from './ApiRouter.js';
 
@@ -9,9 +11,13 @@ export interface HandlerDependencies {
   readonly createJob: CreateJob;
   readonly getJobStatus: GetJobStatus;
   readonly receiveCodehostEvent: ReceiveCodehostEvent;
+  readonly registerMessagingWebhook: RegisterMessagingWebhook;
+  readonly receiveMessagingUpdate: ReceiveMessagingUpdate;
 }
 
-const CODEHOST_WATCH_PATH = watchPathOf(API_ROUTES.find((route) => route.name === 'codehost-webhook')!);
+const watchPathNamed = (name: string): string => watchPathOf(API_ROUTES.find((route) => route.name === name)!);
+const CODEHOST_WATCH_PATH = watchPathNamed('codehost-webhook');
+const MESSAGING_WATCH_PATH = watchPathNamed('messaging-webhook');
 
 /** The public shape of a job (GET /api/jobs/status). */
 const jobView = (job: Job) => ({
@@ -46,6 +52,18 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
   },
   webhook: (ctx) => {
     ctx.body = { ok: true, triggers: ctx.state.firedTriggers as string[] };
+  },
+  'messaging-register': async (ctx) => {
+    const info = await deps.registerMessagingWebhook.execute(ctx.request.body);
+    ctx.body = { success: true, result: { url: info.url, has_custom_certificate: info.hasCustomCertificate, pending_update_count: info.pendingUpdateCount } };
+  },
+  'messaging-webhook': async (ctx) => {
+    ctx.body = await deps.receiveMessagingUpdate.execute({
+      secret: header(ctx.req.headers['x-telegram-bot-api-secret-token']),
+      update: ctx.request.body,
+      watchPath: MESSAGING_WATCH_PATH,
+      request: requestSnapshot(ctx),
+    });
   },
   'codehost-webhook': async (ctx) => {
     ctx.body = await deps.receiveCodehostEvent.execute({

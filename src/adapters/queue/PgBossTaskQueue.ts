@@ -67,8 +67,8 @@ export class PgBossTaskQueue implements TaskQueue {
     return new PgBossTaskQueue(boss, settings);
   }
 
-  async enqueue(queue: string, payload: object): Promise<string> {
-    const id = await this.boss.send(queue, payload);
+  async enqueue(queue: string, payload: object, options: { readonly group?: string } = {}): Promise<string> {
+    const id = await this.boss.send(queue, payload, options.group === undefined ? {} : { group: { id: options.group } });
     if (id === null) throw new Error(`task queue refused a task for ${queue}`);
     return id;
   }
@@ -85,6 +85,7 @@ export class PgBossTaskQueue implements TaskQueue {
         batchSize: bounded ? 1 : BATCH_SIZE,
         localConcurrency: bounded ? options.maxConcurrent : this.settings.concurrency,
         pollingIntervalSeconds: this.settings.pollingIntervalSeconds,
+        ...(options.oneAtATimePerGroup ? { localGroupConcurrency: 1 } : {}),
         perJobResults: true,
       },
       async (jobs) => {

@@ -27,6 +27,8 @@ describe('loadConfig', () => {
       commandTimeoutMs: 60_000,
       webhook: { timeoutMs: 10_000, attempts: 4, backoffMs: 1000 },
       queue: { concurrency: 4, heartbeatSeconds: 10, superviseIntervalSeconds: 15 },
+      messaging: { botToken: undefined, webhookSecret: undefined, apiUrl: 'https://api.telegram.org', allowedChatIds: new Set() },
+      chat: { historyTurns: 20, maxSteps: 5, systemPromptFile: '/srv/gw/config/CHAT_SYSTEM_PROMPT.md' },
       codehost: undefined,
       llm: { provider: undefined, model: undefined, baseUrls: { anthropic: undefined, openai: undefined, google: undefined, custom: undefined }, timeoutMs: 120_000, maxRetries: 2 },
       jobs: { repoDir: '/srv/gw/data/jobs-repo', agentCommand: undefined, timeoutMs: 3_600_000, concurrency: 1, maxSteps: 30 },
@@ -69,6 +71,15 @@ describe('loadConfig', () => {
     const config = loadConfig({ LLM_PROVIDER: 'openai', LLM_BASE_URL: 'http://127.0.0.1:9/v1', ANTHROPIC_BASE_URL: 'http://a.test' });
     expect(config.llm.baseUrls).to.deep.equal({ anthropic: 'http://a.test', openai: 'http://127.0.0.1:9/v1', google: undefined, custom: 'http://127.0.0.1:9/v1' });
     expect(problemsOf({ LLM_PROVIDER: 'acme' })[0]).to.equal('LLM_PROVIDER: "acme" is not one of anthropic, openai, google, custom');
+  });
+
+  it('requires a webhook secret with a bot token, in the platform\'s alphabet, and numeric chat ids', () => {
+    expect(problemsOf({ MESSAGING_BOT_TOKEN: '123:abc' })).to.deep.equal([
+      'MESSAGING_WEBHOOK_SECRET: required when MESSAGING_BOT_TOKEN is set (the webhook must be able to tell the platform from anyone else)',
+    ]);
+    expect(problemsOf({ MESSAGING_WEBHOOK_SECRET: 'has space' })[0]).to.match(/^MESSAGING_WEBHOOK_SECRET: must be 1 to 256/);
+    expect(problemsOf({ MESSAGING_ALLOWED_CHAT_IDS: '12, abc' })).to.deep.equal(['MESSAGING_ALLOWED_CHAT_IDS: "abc" is not a chat id (a whole number, negative for groups)']);
+    expect([...loadConfig({ MESSAGING_ALLOWED_CHAT_IDS: '12, -100345' }).messaging.allowedChatIds]).to.deep.equal(['12', '-100345']);
   });
 
   it('puts all problems in the error message, one per line', () => {

@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { ChatAgent, NEW_THREAD_REPLY } from '../../../src/application/ChatAgent.js';
+import { CreateJob } from '../../../src/application/CreateJob.js';
+import { GetJobStatus } from '../../../src/application/GetJobStatus.js';
+import { EnvironmentSecretStore } from '../../../src/adapters/secrets/EnvironmentSecretStore.js';
+import { FixedClock } from '../../fakes/FixedClock.js';
+import { InMemoryConversationStore } from '../../fakes/InMemoryConversationStore.js';
+import { InMemoryJobRepository } from '../../fakes/InMemoryJobRepository.js';
+import { InMemoryTaskQueue } from '../../fakes/InMemoryTaskQueue.js';
+import { RecordingLogger } from '../../fakes/RecordingLogger.js';
+import { ScriptedAiClient } from '../../fakes/ScriptedAiClient.js';
+import { SequentialIds } from '../../fakes/SequentialIds.js';
+
+const setup = (script: ConstructorParameters<typeof ScriptedAiClient>[0], historyTurns = 4) => {
+  const ai = new ScriptedAiClient(script);
+  const conversations = new InMemoryConversationStore();
+  const jobs = new InMemoryJobRepository();
+  const createJob = new CreateJob(jobs, new InMemoryTaskQueue(), new EnvironmentSecretStore({}), new SequentialIds(), new FixedClock(), new RecordingLogger(), {
+    defaultProvider: undefined,
+    defaultModel: undefined,
+    unavailableReason: undefined,
+  });
+  const agent = new ChatAgent(ai, conversations, createJob, new GetJobStatus(jobs), { historyTurns, maxSteps: 5, systemPrompt: async () => 'You are the team bot.' });
+  return { ai, conversations, jobs, agent };
+};
+const input = (text: string, threadId = 'telegram:42') => ({ threadId, text, images: [], metadata: { userId: 'telegram', chatTitle: 'Telegram' } });
+
+describe('ChatAgent', () => {
+  it('answers with the operator prompt, the channel and the thread history, and remembers the turn', async () => {
+    const { ai, agent, conversations } = setup([{ text: 'Hello!' }, { text: 'You said hi.' }]);
+    expect(await agent.execute(input('hi'))).to.equal('Hello!');
+    expect(await agent.execute(input('what did I say?'))).to.equal('You said hi.');
+    expect(ai.requests[1].system).to.contain('You are the team bot.').and.to.contain('Telegram (telegram)');
+    expect(ai.requests[1].messages.map((m) => `${m.role}:${m.text}`)).to.deep.equal(['user:hi', 'assistant:Hello!', 'user:what did I say?']);
+    expect(await conversations.recent('telegram:42', 10)).to.have.length(4);
+  });
+
+  it('keeps threads apart and sends only the last turns', async () => {
+    const { ai, agent } = setup([{ text: 'a' }, { text: 'b' }, { text: 'c' }, { text: 'd' }], 2);
+    await agent.execute(input('one'));
+    await agent.execute(input('two'));
+    await agent.execute(input('elsewhere', 'web:7'));
+    await agent.execute(input('three'));
+    expect(ai.requests[2].messages.map((m) => m.text)).to.deep.equal(['elsewhere']);
+    expect(ai.requests[3].messages.map((m) => m.text)).to.deep.equal(['two', 'b', 'three']);
+  });
+
+  it('starts a fresh thread on /new without asking the model', async () => {
+    const { ai, agent } = setup([{ text: 'first' }, { text: 'fresh' }]);
+    await agent.execute(input('remember me'));
+    expect(await agent.execute(input('/new'))).to.equal(NEW_THREAD_REPLY);
+    await agent.execute(input('who am I?'));
+    expect(ai.requests).to.have.length(2);
+    expect(ai.requests[1].messages.map((m) => m.text)).to.deep.equal(['who am I?']);
+  });
+
+  it('creates a job from the chat with the thread as its source, and reports it with get_job_status', async () => {
+    const { ai, agent, jobs } = setup([
+      { text: 'Started job.', calls: [{ name: 'create_job', input: { job: 'Fix the login bug' } }] },
+      { text: 'It is queued.', calls: [{ name: 'get_job_status', input: { job_id: '00000000-0000-4000-8000-000000000001' } }, { name: 'list_jobs', input: {} }] },
+    ]);
+    await agent.execute(input('please fix the login bug'));
+    const [job] = [...jobs.jobs.values()];
+    expect(job).to.include({ job: 'Fix the login bug', status: 'queued' });
+    expect(job.source).to.deep.equal({ kind: 'chat', thread: 'telegram:42' });
+    expect(ai.toolResults[0]).to.deep.equal({ job_id: job.id, branch: `job/${job.id}`, status: 'queued' });
+    await agent.execute(input('status?'));
+    expect(ai.toolResults[1]).to.include({ job_id: job.id, status: 'queued' });
+    expect(ai.toolResults[2]).to.have.length(1);
+  });
+
+  it('gives the model a tool error instead of failing the message', async () => {
+    const { ai, agent } = setup([{ text: 'Sorry.', calls: [{ name: 'create_job', input: {} }] }]);
+    expect(await agent.execute(input('do something'))).to.equal('Sorry.');
+    expect(ai.toolResults[0]).to.deep.equal({ error: 'Missing job field' });
+  });
+
+  it('lets an AI failure through for the channel to handle, remembering nothing', async () => {
+    const { agent, conversations } = setup([new Error('model down')]);
+    const error = await agent.execute(input('hi')).catch((e: Error) => e);
+    expect((error as Error).message).to.equal('model down');
+    expect(conversations.threads.size).to.equal(0);
+  });
+});
