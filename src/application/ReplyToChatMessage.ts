@@ -71,11 +71,10 @@ export class ReplyToChatMessage {
         reply = APOLOGY;
       }
       typing.stop();
-      for (const part of splitReply(reply, this.channel.maxMessageLength)) {
-        const formatted = markdownToTelegramHtml(part);
-        await this.channel.sendMessage(token, target, { plain: part, formatted: formatted.length <= this.channel.maxMessageLength ? formatted : undefined });
-      }
-      log.info({ parts: splitReply(reply, this.channel.maxMessageLength).length }, 'chat reply sent');
+      // The platform counts its limit on the visible text, which the conversion never lengthens.
+      const parts = splitReply(reply, this.channel.maxMessageLength);
+      for (const part of parts) await this.channel.sendMessage(token, target, { plain: part, formatted: markdownToTelegramHtml(part) });
+      log.info({ parts: parts.length }, 'chat reply sent');
     } finally {
       typing.stop();
     }

@@ -7,6 +7,8 @@ import type { Logger } from '../ports/Logger.js';
 import type { JobRunTask } from './CreateJob.js';
 
 export const INTERRUPTED = 'The service stopped while the job was running';
+/** The abort reason of a stop of the service (cancellation uses another). */
+const SHUTDOWN = 'shutdown';
 
 /**
  * Runs a queued job with the configured runner (the worker of the job-run queue).
@@ -45,15 +47,29 @@ export class RunJob {
     } finally {
       this.#running.delete(job.id);
     }
+    if (controller.signal.aborted && controller.signal.reason === SHUTDOWN) {
+      await this.#report(job.id, { status: 'failed', error: INTERRUPTED });
+      log.warn({}, 'job stopped by a stop of the service; marked failed');
+    }
     const finished = await this.jobs.get(job.id);
     log.info({ status: finished?.status }, 'job runner returned');
   }
 
-  /** Aborts the job if this process is running it. */
+  /** Aborts the job if this process is running it (a cancellation). */
   abort(jobId: string): boolean {
     const controller = this.#running.get(jobId);
-    controller?.abort();
+    controller?.abort('cancelled');
     return controller !== undefined;
+  }
+
+  /**
+   * Stops every job this process runs, for a stop of the service whose grace period ran
+   * out: their agents are killed, their work committed, and the jobs marked failed as
+   * interrupted. Returns how many were running.
+   */
+  abortAll(): number {
+    for (const controller of this.#running.values()) controller.abort(SHUTDOWN);
+    return this.#running.size;
   }
 
   /** Stores a change; a change the job's state no longer allows (it was cancelled meanwhile) is dropped. */

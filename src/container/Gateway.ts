@@ -72,13 +72,23 @@ export class Gateway {
     return this.http.port;
   }
 
-  /** Graceful stop: no new connections, in-flight requests finish, then the database closes. */
+  /**
+   * Graceful stop: no new connections, in-flight requests finish; running background tasks
+   * get SHUTDOWN_TIMEOUT_MS, then running jobs are stopped (marked failed as interrupted) and
+   * whatever is still queued stays for the next start; then the database closes.
+   */
   async stop(): Promise<void> {
     this.pino.info({}, 'shutting down');
     if (this.poller) clearInterval(this.poller);
     await this.http.close(this.config.shutdownTimeoutMs);
     await this.admin?.close();
+    const runJob = await this.container.getAsync(TOKENS.RunJob);
+    const overdue = setTimeout(() => {
+      const stopped = runJob.abortAll();
+      if (stopped > 0) this.pino.warn({ jobs: stopped }, 'grace period over: stopping running jobs');
+    }, this.config.shutdownTimeoutMs);
     await this.container.unbindAllAsync();
+    clearTimeout(overdue);
     await this.database.close();
     this.pino.info({}, 'stopped');
   }

@@ -199,7 +199,8 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
         ),
       [TOKENS.Database, TOKENS.Logger],
     )
-    .onDeactivation((queue) => (queue as PgBossTaskQueue).stop(config.shutdownTimeoutMs));
+    // Longer than the grace period: jobs stopped when it ends still record their outcome.
+    .onDeactivation((queue) => (queue as PgBossTaskQueue).stop(config.shutdownTimeoutMs + 15_000));
   c.bind(TOKENS.ShellExecutor).toConstantValue(new ChildProcessShellExecutor());
   c.bind(TOKENS.HttpForwarder).toConstantValue(new NodeFetchHttpForwarder(config.webhook));
   c.bind(TOKENS.JobLauncher).toService(TOKENS.CreateJob);

@@ -22,19 +22,19 @@ const CLOSING_FENCE = /^ {0,3}(`{3,})[ \t]*$/;
 
 /**
  * The fenced code blocks of `text` that start up to `until`, in order. A block left open runs
- * to the end of the text. When `text` starts mid-line (after a cut inside a line), its first
- * line is no fence.
+ * to the end of the text. The line starting at `continuation` (if any) is the rest of a line
+ * cut in the previous part, so it neither opens nor closes a fence.
  */
-const findFences = (text: string, startsLine: boolean, until: number): Fence[] => {
+const findFences = (text: string, continuation: number | undefined, until: number): Fence[] => {
   const fences: Fence[] = [];
   let open: { start: number; openLine: string; marker: string; contentStart: number } | undefined;
   for (let lineStart = 0; lineStart <= text.length; ) {
     const newline = text.indexOf('\n', lineStart);
     const lineEnd = newline === -1 ? text.length : newline;
     if (open === undefined && lineStart > until) break;
-    const line = text.slice(lineStart, lineEnd).replace(/\r$/, '');
+    const line = lineStart === continuation ? '' : text.slice(lineStart, lineEnd).replace(/\r$/, '');
     if (open === undefined) {
-      const opening = lineStart === 0 && !startsLine ? null : OPENING_FENCE.exec(line);
+      const opening = OPENING_FENCE.exec(line);
       if (opening) open = { start: lineStart, openLine: line.trimEnd(), marker: opening[1], contentStart: Math.min(lineEnd + 1, text.length) };
     } else {
       const closing = CLOSING_FENCE.exec(line);
@@ -128,7 +128,7 @@ export const splitReply = (text: string, limit: number = TELEGRAM_MESSAGE_LIMIT)
   if (!Number.isSafeInteger(limit) || limit < 2) throw new RangeError(`splitReply: limit must be an integer of at least 2, got ${limit}`);
   const parts: string[] = [];
   let rest = text.replace(LEADING_BLANK_LINES, '').trimEnd();
-  let startsLine = true;
+  let continuation: number | undefined;
   while (rest !== '') {
     if (rest.length <= limit) {
       parts.push(rest);
@@ -136,7 +136,7 @@ export const splitReply = (text: string, limit: number = TELEGRAM_MESSAGE_LIMIT)
     }
     // The part may not be whitespace only: its end must lie beyond the first visible character.
     const firstVisible = rest.search(/\S/);
-    const fences = findFences(rest, startsLine, limit);
+    const fences = findFences(rest, continuation, limit);
     const outsideFences = (index: number): boolean => !insideFence(fences, index);
     const cut = bestBoundary(rest, firstVisible, limit, outsideFences);
     const leading = fences[0];
@@ -148,7 +148,7 @@ export const splitReply = (text: string, limit: number = TELEGRAM_MESSAGE_LIMIT)
     if (cut !== undefined) {
       parts.push(rest.slice(0, cut.end).trimEnd());
       next = rest.slice(cut.resume);
-      startsLine = rest[cut.end] === '\n';
+      continuation = rest[cut.end] === '\n' ? undefined : 0;
     } else if (canCutInside) {
       // The rest opens with a code block too long for one part: cut inside it, then close and reopen the fence.
       const room = limit - closing.length;
@@ -157,17 +157,24 @@ export const splitReply = (text: string, limit: number = TELEGRAM_MESSAGE_LIMIT)
       const boundary = bestBoundary(rest, Math.max(visibleContent, leading.contentStart), room, inside);
       const end = boundary?.end ?? safeCut(rest, room);
       parts.push(`${rest.slice(0, end).trimEnd()}${closing}`);
-      if (end >= leading.contentEnd) next = rest.slice(leading.end); // the whole content fitted: the block is done
-      else next = `${leading.openLine}\n${rest.slice(boundary?.resume ?? end).replace(LEADING_BLANK_LINES, '')}`;
-      startsLine = true;
+      if (end >= leading.contentEnd) {
+        next = rest.slice(leading.end); // the whole content fitted: the block is done
+        continuation = undefined;
+      } else {
+        const remainder = rest.slice(boundary?.resume ?? end);
+        const content = remainder.replace(LEADING_BLANK_LINES, '');
+        const midLine = rest[end] !== '\n' && content.length === remainder.length;
+        next = `${leading.openLine}\n${content}`;
+        continuation = midLine ? leading.openLine.length + 1 : undefined;
+      }
     } else {
       const end = safeCut(rest, limit);
       parts.push(rest.slice(0, end).trimEnd());
       next = rest.slice(end);
-      startsLine = false;
+      continuation = 0;
     }
     const stripped = next.replace(LEADING_BLANK_LINES, '');
-    if (stripped.length !== next.length) startsLine = true;
+    if (stripped.length !== next.length) continuation = undefined;
     rest = stripped.trimEnd();
   }
   return parts.filter((part) => part.trim() !== '');

@@ -179,3 +179,18 @@ describe('RunJob', () => {
     expect(jobs.jobs.get(jobId)?.status).to.equal('cancelled');
   });
 });
+
+describe('RunJob#abortAll', () => {
+  it('stops running jobs for a stop of the service and marks them failed as interrupted', async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    let runJob: RunJob;
+    const runner = new ScriptedRunner(async (_report, signal) => {
+      expect(runJob.abortAll()).to.equal(1);
+      expect(signal.aborted).to.equal(true);
+    });
+    runJob = new RunJob(jobs, runner, clock, new RecordingLogger());
+    await runJob.execute({ jobId });
+    expect(jobs.jobs.get(jobId)).to.include({ status: 'failed', error: INTERRUPTED });
+  });
+});
