@@ -27,7 +27,8 @@ export const requestOf = (task: TriggerRunTask): RequestSnapshot => JSON.parse(t
 export interface FireTriggersInput {
   /** The called endpoint's path without `/api`. */
   readonly watchPath: string;
-  readonly request: RequestSnapshot;
+  /** The request, or how to take it: taken only when a trigger fires (most requests fire none). */
+  readonly request: RequestSnapshot | (() => RequestSnapshot);
 }
 
 /**
@@ -48,7 +49,7 @@ export class FireTriggers {
     const matched = matchTriggers(this.triggers, input.watchPath);
     if (matched.length === 0) return [];
     const firedAt = this.clock.now().toISOString();
-    const request = JSON.stringify(input.request);
+    const request = JSON.stringify(typeof input.request === 'function' ? input.request() : input.request);
     await Promise.all(
       matched.map((trigger) => {
         const task: TriggerRunTask = { runId: this.ids.next(), trigger: trigger.name, watchPath: input.watchPath, firedAt, request };

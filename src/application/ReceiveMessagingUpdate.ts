@@ -21,7 +21,7 @@ export interface MessagingDelivery {
   readonly secret: string | undefined;
   readonly update: unknown;
   readonly watchPath: string;
-  readonly request: RequestSnapshot;
+  readonly request: RequestSnapshot | (() => RequestSnapshot);
 }
 
 /**

@@ -62,9 +62,12 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
   };
 };
 
-const fire = (route: ApiRoute, fireTriggers: FireTriggers): Middleware => async (ctx, next) => {
-  ctx.state.firedTriggers = await fireTriggers.execute({ watchPath: watchPathOf(route), request: requestSnapshot(ctx) });
-  return next();
+const fire = (route: ApiRoute, fireTriggers: FireTriggers): Middleware => {
+  const watchPath = watchPathOf(route);
+  return async (ctx, next) => {
+    ctx.state.firedTriggers = await fireTriggers.execute({ watchPath, request: () => requestSnapshot(ctx) });
+    return next();
+  };
 };
 
 const named = (route: ApiRoute): Middleware => (ctx, next) => {

@@ -62,7 +62,7 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
       secret: header(ctx.req.headers['x-telegram-bot-api-secret-token']),
       update: ctx.request.body,
       watchPath: MESSAGING_WATCH_PATH,
-      request: requestSnapshot(ctx),
+      request: () => requestSnapshot(ctx),
     });
   },
   'codehost-webhook': async (ctx) => {
