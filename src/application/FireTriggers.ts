@@ -45,6 +45,11 @@ export class FireTriggers {
     private readonly logger: Logger,
   ) {}
 
+  /** Whether any enabled trigger watches the path: when none does, firing can be skipped entirely. */
+  watches(watchPath: string): boolean {
+    return matchTriggers(this.triggers, watchPath).length > 0;
+  }
+
   async execute(input: FireTriggersInput): Promise<string[]> {
     const matched = matchTriggers(this.triggers, input.watchPath);
     if (matched.length === 0) return [];

@@ -194,7 +194,7 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
       (db: Database, logger: Logger) =>
         PgBossTaskQueue.start(
           db.pglite ? { pglite: db.pglite } : { connectionString: config.databaseUrl as string },
-          { queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE, CHAT_MESSAGE_QUEUE], pollingIntervalSeconds: 0.5, retryLimit: 3, ...config.queue },
+          { queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE, CHAT_MESSAGE_QUEUE], pollingIntervalSeconds: 1, retryLimit: 3, ...config.queue },
           logger.child({ component: 'queue' }),
         ),
       [TOKENS.Database, TOKENS.Logger],

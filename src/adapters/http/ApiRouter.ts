@@ -42,7 +42,8 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
     const chain: Middleware[] = [named(route)];
     if (route.auth === 'api-key') chain.push(auth);
     if (route.method === 'POST') chain.push(body);
-    if (route.auth !== 'platform-secret') chain.push(fire(route, options.fireTriggers));
+    // Triggers are fixed at start-up: a route no trigger watches pays nothing for them.
+    if (route.auth !== 'platform-secret' && options.fireTriggers.watches(watchPathOf(route))) chain.push(fire(route, options.fireTriggers));
     chain.push(async (ctx) => handler(ctx));
     router.register(route.path, [route.method], chain, { name: route.name });
   }

