@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fakeOpenAi.js';
 import { startFakeTelegram, type BotCall, type FakeTelegram } from '../support/fakeTelegram.js';
 import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gatewayProcess.js';
+import { createKey as createKeyNamed, send, sleep, waitFor, type JsonResponse } from '../support/http.js';
 
 /*
  * End-to-end: the chat channel (SPEC 2.5, 4.3, 4.4, 5.5, 7) on the BUILT server
@@ -23,36 +24,12 @@ import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/g
 // ---------------------------------------------------------------------------------------------
 // helpers
 
+const createKey = (env: Record<string, string>): Promise<string> => createKeyNamed(env, 'chat-e2e');
+
 const git = promisify(execFile);
-const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
-/** Polls `predicate` every 25 ms until it returns a truthy value; fails after `ms`. */
-const waitFor = async <T>(predicate: () => T | Promise<T>, ms = 15_000, what = 'condition'): Promise<NonNullable<T>> => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await predicate();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(25);
-  }
-};
 
-interface JsonResponse<T = unknown> {
-  readonly status: number;
-  readonly body: T;
-}
 
-const send = async <T = unknown>(url: string, init: RequestInit = {}): Promise<JsonResponse<T>> => {
-  const response = await fetch(url, init);
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: keep the text for the failure message
-  }
-  return { status: response.status, body: body as T };
-};
 
 const MAIN_TOKEN = '123456:MAIN-env-token-AAAAbbbbCCCC';
 const REG_TOKEN = '654321:REGISTERED-token-DDDDeeeeFFFF';
@@ -115,11 +92,6 @@ const register = (gateway: GatewayProcess, body: unknown, key: string | null): P
   return send(`${gateway.url}/api/messaging/register`, { method: 'POST', headers, body: JSON.stringify(body) });
 };
 
-const createKey = async (env: Record<string, string>): Promise<string> => {
-  const created = await runCli(['keys', 'create', '--name', 'chat-e2e', '--json'], env);
-  expect(created.code, created.stderr).to.equal(0);
-  return (JSON.parse(created.stdout) as { key: string }).key;
-};
 
 const sameChat = (call: BotCall, chatId: number): boolean => String(call.body.chat_id) === String(chatId);
 const callsTo = (fake: FakeTelegram, method: string, chatId: number): BotCall[] => fake.of(method).filter((call) => sameChat(call, chatId));

@@ -6,6 +6,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gatewayProcess.js';
+import { createKey as createKeyNamed, send, sleep, waitFor, type JsonResponse } from '../support/http.js';
 
 /*
  * End-to-end: agent jobs on the BUILT server (`node dist/main.js`, see
@@ -22,43 +23,14 @@ import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/g
 // ---------------------------------------------------------------------------------------------
 // helpers
 
+const createKey = (env: Record<string, string>): Promise<string> => createKeyNamed(env, 'j');
+
 const git = promisify(execFile);
 
-const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
-/** Polls `predicate` every 50 ms until it returns a truthy value; fails after `ms`. */
-const waitFor = async <T>(predicate: () => T | Promise<T>, ms = 20_000, what = 'condition'): Promise<NonNullable<T>> => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await predicate();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(50);
-  }
-};
 
-interface JsonResponse<T = unknown> {
-  readonly status: number;
-  readonly body: T;
-}
 
-const send = async <T = unknown>(url: string, init: RequestInit = {}): Promise<JsonResponse<T>> => {
-  const response = await fetch(url, init);
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: keep the text for the failure message
-  }
-  return { status: response.status, body: body as T };
-};
 
-const createKey = async (env: Record<string, string>): Promise<string> => {
-  const created = await runCli(['keys', 'create', '--name', 'j', '--json'], env);
-  expect(created.code, created.stderr).to.equal(0);
-  return (JSON.parse(created.stdout) as { key: string }).key;
-};
 
 /** The public view of a job (docs/jobs.md). */
 interface JobView {

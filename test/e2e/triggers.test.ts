@@ -6,6 +6,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ROOT, runCli, startGateway, tempDir, type GatewayProcess } from '../support/gatewayProcess.js';
+import { createKey as createKeyNamed, sleep, waitFor } from '../support/http.js';
 
 /*
  * End-to-end: the BUILT server (`node dist/main.js`, see test/support/gatewayProcess.ts) with a
@@ -16,6 +17,8 @@ import { ROOT, runCli, startGateway, tempDir, type GatewayProcess } from '../sup
 
 // ---------------------------------------------------------------------------------------------
 // helpers
+
+const createKey = (env: Record<string, string>): Promise<string> => createKeyNamed(env, 't');
 
 interface Received {
   readonly method: string;
@@ -56,18 +59,7 @@ const startReceiver = async (): Promise<Receiver> => {
   };
 };
 
-const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
-/** Polls `predicate` every 50 ms until it returns a truthy value; fails after `ms` (at most 15 s unless told). */
-const waitFor = async <T>(predicate: () => T | Promise<T>, ms = 15_000, what = 'condition'): Promise<NonNullable<T>> => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await predicate();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(50);
-  }
-};
 
 const readText = async (path: string): Promise<string | undefined> => {
   try {
@@ -105,11 +97,6 @@ const send = async (url: string, init: RequestInit): Promise<JsonResponse> => {
 
 const sign = (secret: string, raw: string): string => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 
-const createKey = async (env: Record<string, string>): Promise<string> => {
-  const created = await runCli(['keys', 'create', '--name', 't', '--json'], env);
-  expect(created.code, created.stderr).to.equal(0);
-  return (JSON.parse(created.stdout) as { key: string }).key;
-};
 
 /** The first lines of a command template: act only when the body names an existing run directory. */
 const gate = (field: string): string => `test -d {{body.${field}}} || exit 0; cd {{body.${field}}}; `;
