@@ -9,6 +9,8 @@ import { GetJobStatus } from '../application/GetJobStatus.js';
 import { RunJob } from '../application/RunJob.js';
 import { PollJobs } from '../application/PollJobs.js';
 import { ChatAgent } from '../application/ChatAgent.js';
+import { CheckReadiness } from '../application/CheckReadiness.js';
+import type { TaskQueue } from '../ports/TaskQueue.js';
 import { NotifyChatOfJob } from '../application/NotifyChatOfJob.js';
 import { NotifyingJobRepository } from '../application/NotifyingJobRepository.js';
 import { CHAT_MESSAGE_QUEUE, ReceiveMessagingUpdate } from '../application/ReceiveMessagingUpdate.js';
@@ -221,9 +223,15 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
     [TOKENS.CodehostSignatureVerifier, TOKENS.DeliveryLog, TOKENS.FireTriggers, TOKENS.CodehostEvents, TOKENS.JobRepository, TOKENS.Clock, TOKENS.Logger],
   );
 
+  c.bind(TOKENS.CheckReadiness).toResolvedValue(
+    (db: Database, queue: TaskQueue, logger: Logger) =>
+      new CheckReadiness([db.readiness(), { name: 'queue', check: async () => void (await queue.depth()) }], logger),
+    [TOKENS.Database, TOKENS.TaskQueue, TOKENS.Logger],
+  );
   c.bind(TOKENS.HttpApp).toResolvedValue(
-    (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, registerMessagingWebhook, receiveMessagingUpdate) =>
+    (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, registerMessagingWebhook, receiveMessagingUpdate, checkReadiness) =>
       createHttpApp({
+        checkReadiness,
         pino,
         authenticate,
         createJob,
@@ -243,6 +251,7 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
       TOKENS.ReceiveCodehostEvent,
       TOKENS.RegisterMessagingWebhook,
       TOKENS.ReceiveMessagingUpdate,
+      TOKENS.CheckReadiness,
     ],
   );
   return c;

@@ -15,6 +15,7 @@ import type { RunJob } from '../application/RunJob.js';
 import type { PollJobs } from '../application/PollJobs.js';
 import type { CodehostEvents } from '../ports/CodehostEvents.js';
 import type { AiClient } from '../ports/AiClient.js';
+import type { CheckReadiness } from '../application/CheckReadiness.js';
 import type { ChatAgent } from '../application/ChatAgent.js';
 import type { ReceiveMessagingUpdate } from '../application/ReceiveMessagingUpdate.js';
 import type { RegisterMessagingWebhook } from '../application/RegisterMessagingWebhook.js';
@@ -80,6 +81,7 @@ export const TOKENS = {
   PollJobs: token<PollJobs>('PollJobs'),
   CodehostEvents: token<CodehostEvents>('CodehostEvents'),
   AiClient: token<AiClient>('AiClient'),
+  CheckReadiness: token<CheckReadiness>('CheckReadiness'),
   MessagingChannel: token<MessagingChannel>('MessagingChannel'),
   BotTokenStore: token<BotTokenStore>('BotTokenStore'),
   ConversationStore: token<ConversationStore>('ConversationStore'),

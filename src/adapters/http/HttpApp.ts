@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import type { Logger as Pino } from 'pino';
 import type { AuthenticateApiKey } from '../../application/AuthenticateApiKey.js';
+import type { CheckReadiness } from '../../application/CheckReadiness.js';
 import type { CreateJob } from '../../application/CreateJob.js';
 import type { FireTriggers } from '../../application/FireTriggers.js';
 import type { GetJobStatus } from '../../application/GetJobStatus.js';
@@ -22,16 +23,39 @@ export interface HttpAppDependencies {
   readonly receiveCodehostEvent: ReceiveCodehostEvent;
   readonly registerMessagingWebhook: RegisterMessagingWebhook;
   readonly receiveMessagingUpdate: ReceiveMessagingUpdate;
+  readonly checkReadiness: CheckReadiness;
   readonly bodyLimit: number;
 }
 
-/** The Koa application: request log, error responder, the `/api` router, then 404 for everything else. */
+/**
+ * Probes for operators and orchestrators, outside `/api` and without a key:
+ * `/healthz` — the process answers; `/readyz` — the database and the queue answer too.
+ */
+const operations = (checkReadiness: CheckReadiness): Koa.Middleware => async (ctx, next) => {
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+  if (ctx.path === '/healthz') {
+    ctx.state.routeName = 'healthz';
+    ctx.body = { status: 'ok' };
+    return;
+  }
+  if (ctx.path === '/readyz') {
+    ctx.state.routeName = 'readyz';
+    const readiness = await checkReadiness.execute();
+    ctx.status = readiness.ready ? 200 : 503;
+    ctx.body = { status: readiness.ready ? 'ready' : 'not ready', checks: readiness.checks };
+    return;
+  }
+  return next();
+};
+
+/** The Koa application: request log, error responder, probes, the `/api` router, then 404 for everything else. */
 export const createHttpApp = (deps: HttpAppDependencies): Koa => {
   const app = new Koa();
   app.silent = true;
   app.proxy = false;
   app.use(requestLog(deps.pino));
   app.use(errorResponder());
+  app.use(operations(deps.checkReadiness));
   app.use(
     apiRouter({
       authenticate: deps.authenticate,

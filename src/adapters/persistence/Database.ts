@@ -94,6 +94,11 @@ export class Database {
     return listenOnPostgres(this.options.databaseUrl as string, channel, listener, this.options.logger);
   }
 
+  /** A readiness check: one trivial query. */
+  readiness(): { name: string; check(): Promise<void> } {
+    return { name: 'database', check: async () => void (await this.execute('select 1')) };
+  }
+
   async close(): Promise<void> {
     await this.orm.close(true);
     if (this.pglite && !this.pglite.closed) await this.pglite.close();
