@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { loadTriggerFile } from '../adapters/triggerfile/JsonTriggerFile.js';
+import { EnvironmentSecretStore } from '../adapters/secrets/EnvironmentSecretStore.js';
+import { checkTriggerSecrets } from '../application/checkTriggerSecrets.js';
 import type { AppConfig } from '../container/config.js';
 import { UsageError } from './UsageError.js';
 
@@ -11,9 +13,10 @@ export const triggersCommand = async (argv: string[], config: AppConfig, out: No
   const { values } = parseArgs({ args: rest, options: { file: { type: 'string' } }, strict: true });
   const file = values.file !== undefined ? resolve(values.file) : config.triggersFile;
   const loaded = await loadTriggerFile(file);
-  if (loaded.problems.length > 0) {
-    for (const problem of loaded.problems) process.stderr.write(`${problem}\n`);
-    process.stderr.write(`${loaded.problems.length} problem${loaded.problems.length === 1 ? '' : 's'} found\n`);
+  const problems = loaded.problems.length > 0 ? loaded.problems : checkTriggerSecrets(loaded.triggers, new EnvironmentSecretStore(process.env), file);
+  if (problems.length > 0) {
+    for (const problem of problems) process.stderr.write(`${problem}\n`);
+    process.stderr.write(`${problems.length} problem${problems.length === 1 ? '' : 's'} found\n`);
     return 1;
   }
   if (loaded.missing) {

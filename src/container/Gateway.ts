@@ -9,7 +9,7 @@ import { loadTriggerFile } from '../adapters/triggerfile/JsonTriggerFile.js';
 import { TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../application/FireTriggers.js';
 import { JOB_RUN_QUEUE, type JobRunTask } from '../application/CreateJob.js';
 import { CHAT_MESSAGE_QUEUE, type ChatMessageTask } from '../application/ReceiveMessagingUpdate.js';
-import type { SecretStore } from '../ports/SecretStore.js';
+import { checkTriggerSecrets } from '../application/checkTriggerSecrets.js';
 import type { Trigger } from '../domain/triggers/Trigger.js';
 import { existsSync } from 'node:fs';
 import { buildContainer } from './buildContainer.js';
@@ -36,7 +36,8 @@ export class Gateway {
       const applied = await database.migrate();
       if (applied.length > 0) pino.info({ migrations: applied }, 'database migrated');
       const container = buildContainer(config, { pino, database, triggers, env: process.env });
-      checkTriggerSecrets(triggers, await container.getAsync(TOKENS.SecretStore), config.triggersFile);
+      const secretProblems = checkTriggerSecrets(triggers, await container.getAsync(TOKENS.SecretStore), config.triggersFile);
+      if (secretProblems.length > 0) throw new ConfigError(secretProblems, 'Invalid trigger file');
       const app = await container.getAsync(TOKENS.HttpApp);
       const queue = await container.getAsync(TOKENS.TaskQueue);
       const runTrigger = await container.getAsync(TOKENS.RunTrigger);
@@ -103,16 +104,4 @@ const loadTriggers = async (config: AppConfig, logger: PinoLogger): Promise<read
     throw new ConfigError([`TRIGGERS_DIR: ${config.triggersDir} does not exist (command actions run there)`]);
   }
   return loaded.triggers;
-};
-
-/** SPEC 2.3: an enabled agent action's provider override needs that provider's secret. */
-const checkTriggerSecrets = (triggers: readonly Trigger[], secrets: SecretStore, file: string): void => {
-  const problems = triggers.flatMap((trigger, index) =>
-    trigger.actions.flatMap((action, i) =>
-      trigger.enabled && action.type === 'agent' && action.llmProvider !== undefined && !secrets.hasUsableSecret(action.llmProvider)
-        ? [`${file}: trigger #${index} "${trigger.name}": actions[${i}].llm_provider: ${action.llmProvider} needs the secret ${secrets.secretName(action.llmProvider)}, which is not set`]
-        : [],
-    ),
-  );
-  if (problems.length > 0) throw new ConfigError(problems, 'Invalid trigger file');
 };
