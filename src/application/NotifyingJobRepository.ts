@@ -25,6 +25,9 @@ export class NotifyingJobRepository implements JobRepository {
   list(filter: { readonly statuses: readonly JobStatus[]; readonly limit: number }): Promise<Job[]> {
     return this.inner.list(filter);
   }
+  countByStatus(): Promise<Partial<Record<JobStatus, number>>> {
+    return this.inner.countByStatus();
+  }
 
   async modify(id: string, change: (job: Job) => Job): Promise<Job | null> {
     let before: JobStatus | undefined;

@@ -10,6 +10,10 @@ import { RunJob } from '../application/RunJob.js';
 import { PollJobs } from '../application/PollJobs.js';
 import { ChatAgent } from '../application/ChatAgent.js';
 import { CheckReadiness } from '../application/CheckReadiness.js';
+import { CollectOperationalFigures } from '../application/CollectOperationalFigures.js';
+import { PrometheusMetrics } from '../adapters/http/PrometheusMetrics.js';
+import type { JobRepository } from '../ports/JobRepository.js';
+import type { ActionRunRepository } from '../ports/ActionRunRepository.js';
 import type { TaskQueue } from '../ports/TaskQueue.js';
 import { NotifyChatOfJob } from '../application/NotifyChatOfJob.js';
 import { NotifyingJobRepository } from '../application/NotifyingJobRepository.js';
@@ -229,9 +233,13 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
     [TOKENS.Database, TOKENS.TaskQueue, TOKENS.Logger],
   );
   c.bind(TOKENS.HttpApp).toResolvedValue(
-    (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, registerMessagingWebhook, receiveMessagingUpdate, checkReadiness) =>
+    (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, registerMessagingWebhook, receiveMessagingUpdate, checkReadiness, queue, jobs, runs) =>
       createHttpApp({
         checkReadiness,
+        metrics: new PrometheusMetrics(
+          new CollectOperationalFigures(queue as TaskQueue, jobs as JobRepository, runs as ActionRunRepository),
+          config.metricsToken,
+        ),
         pino,
         authenticate,
         createJob,
@@ -252,6 +260,9 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
       TOKENS.RegisterMessagingWebhook,
       TOKENS.ReceiveMessagingUpdate,
       TOKENS.CheckReadiness,
+      TOKENS.TaskQueue,
+      TOKENS.JobRepository,
+      TOKENS.ActionRunRepository,
     ],
   );
   return c;

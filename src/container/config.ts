@@ -16,6 +16,8 @@ export interface AppConfig {
   readonly triggersFile: string;
   readonly triggersDir: string;
   readonly shutdownTimeoutMs: number;
+  /** Bearer token required by GET /metrics; unset leaves it open. Never logged. */
+  readonly metricsToken: string | undefined;
   /** Shared secret of code-host webhooks; unset means every delivery is refused. Never logged. */
   readonly codehostWebhookSecret: string | undefined;
   readonly commandTimeoutMs: number;
@@ -189,6 +191,7 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
     triggersDir: resolve(cwd, text('TRIGGERS_DIR', 'triggers')),
     shutdownTimeoutMs,
     codehostWebhookSecret: env.CODEHOST_WEBHOOK_SECRET || undefined,
+    metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     commandTimeoutMs,
     webhook,
     queue,

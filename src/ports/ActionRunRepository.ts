@@ -8,4 +8,6 @@ export interface ActionRunRepository {
   forRun(runId: string): Promise<ActionRun[]>;
   /** The most recent runs, newest first. */
   recent(limit: number): Promise<ActionRun[]>;
+  /** How many action runs ended in each status. */
+  countByStatus(): Promise<Record<string, number>>;
 }

@@ -17,4 +17,7 @@ export interface JobRepository {
 
   /** Jobs with one of `statuses`, newest first, at most `limit`. */
   list(filter: { readonly statuses: readonly JobStatus[]; readonly limit: number }): Promise<Job[]>;
+
+  /** How many jobs are in each status (statuses without jobs may be absent). */
+  countByStatus(): Promise<Partial<Record<JobStatus, number>>>;
 }

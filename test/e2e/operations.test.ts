@@ -8,7 +8,7 @@ describe('e2e: operations probes', function () {
   let gateway: GatewayProcess;
   before(async () => {
     const dir = await tempDir('ops');
-    gateway = await startGateway({ DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json') });
+    gateway = await startGateway({ DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json'), METRICS_TOKEN: 'scrape-me' });
   });
   after(() => gateway?.stop());
 
@@ -18,6 +18,24 @@ describe('e2e: operations probes', function () {
 
   it('answers GET /readyz with the database and the queue checked', async () => {
     expect(await send(`${gateway.url}/readyz`)).to.deep.equal({ status: 200, body: { status: 'ready', checks: { database: 'ok', queue: 'ok' } } });
+  });
+
+  it('serves Prometheus metrics behind the metrics token: requests by route and status, latency, queue depth, jobs', async () => {
+    expect(await send(`${gateway.url}/metrics`)).to.deep.equal({ status: 401, body: { error: 'Unauthorized' } });
+    expect((await send(`${gateway.url}/metrics`, { headers: { authorization: 'Bearer wrong' } })).status).to.equal(401);
+    await send(`${gateway.url}/api/ping`);
+    await send(`${gateway.url}/api/ping`);
+    await send(`${gateway.url}/api/nothing`);
+    const response = await fetch(`${gateway.url}/metrics`, { headers: { authorization: 'Bearer scrape-me' } });
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('content-type')).to.match(/^text\/plain/);
+    const text = await response.text();
+    expect(text).to.match(/^agw_http_requests_total\{route="ping",method="GET",status="200"\} [2-9]/m);
+    expect(text).to.match(/^agw_http_requests_total\{route="unmatched",method="GET",status="404"\} 1$/m);
+    expect(text).to.match(/^agw_http_request_duration_seconds_bucket\{le="0.1",route="ping"\} [2-9]/m);
+    expect(text).to.match(/^agw_queue_depth\{queue="trigger-run"\} 0$/m);
+    expect(text).to.match(/^agw_jobs\{status="queued"\} 0$/m);
+    expect(text).to.contain('agw_process_cpu_seconds_total');
   });
 
   it('keeps other methods and paths outside /api at 404', async () => {

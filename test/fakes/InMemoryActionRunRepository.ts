@@ -12,6 +12,11 @@ export class InMemoryActionRunRepository implements ActionRunRepository {
   async forRun(runId: string): Promise<ActionRun[]> {
     return this.runs.filter((r) => r.runId === runId).sort((a, b) => a.actionIndex - b.actionIndex);
   }
+  async countByStatus(): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const run of this.runs) counts[run.status] = (counts[run.status] ?? 0) + 1;
+    return counts;
+  }
   async recent(limit: number): Promise<ActionRun[]> {
     return [...this.runs].sort((a, b) => b.finishedAt.getTime() - a.finishedAt.getTime()).slice(0, limit);
   }

@@ -19,6 +19,11 @@ export class InMemoryJobRepository implements JobRepository {
     this.jobs.set(id, next);
     return next;
   }
+  async countByStatus(): Promise<Partial<Record<JobStatus, number>>> {
+    const counts: Partial<Record<JobStatus, number>> = {};
+    for (const job of this.jobs.values()) counts[job.status] = (counts[job.status] ?? 0) + 1;
+    return counts;
+  }
   async list(filter: { statuses: readonly JobStatus[]; limit: number }): Promise<Job[]> {
     return [...this.jobs.values()]
       .filter((job) => filter.statuses.includes(job.status))

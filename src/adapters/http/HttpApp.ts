@@ -10,6 +10,7 @@ import type { ReceiveMessagingUpdate } from '../../application/ReceiveMessagingU
 import type { RegisterMessagingWebhook } from '../../application/RegisterMessagingWebhook.js';
 import { DomainError } from '../../domain/errors/DomainError.js';
 import { apiRouter } from './ApiRouter.js';
+import type { PrometheusMetrics } from './PrometheusMetrics.js';
 import { apiHandlers } from './handlers.js';
 import { errorResponder } from './middleware/errorResponder.js';
 import { requestLog } from './middleware/requestLog.js';
@@ -24,6 +25,7 @@ export interface HttpAppDependencies {
   readonly registerMessagingWebhook: RegisterMessagingWebhook;
   readonly receiveMessagingUpdate: ReceiveMessagingUpdate;
   readonly checkReadiness: CheckReadiness;
+  readonly metrics: PrometheusMetrics;
   readonly bodyLimit: number;
 }
 
@@ -53,9 +55,10 @@ export const createHttpApp = (deps: HttpAppDependencies): Koa => {
   const app = new Koa();
   app.silent = true;
   app.proxy = false;
-  app.use(requestLog(deps.pino));
+  app.use(requestLog(deps.pino, (route, method, status, seconds) => deps.metrics.observe(route, method, status, seconds)));
   app.use(errorResponder());
   app.use(operations(deps.checkReadiness));
+  app.use(deps.metrics.endpoint());
   app.use(
     apiRouter({
       authenticate: deps.authenticate,

@@ -31,6 +31,11 @@ export class MikroOrmActionRunRepository implements ActionRunRepository {
     return rows.map(toRun);
   }
 
+  async countByStatus(): Promise<Record<string, number>> {
+    const rows = await this.db.execute<{ status: string; count: string | number }>('select status, count(*) as count from action_runs group by status');
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+  }
+
   async recent(limit: number): Promise<ActionRun[]> {
     const rows = await this.db.orm.em.fork().find(ActionRunEntity, {}, { orderBy: { finishedAt: 'desc' }, limit });
     return rows.map(toRun);

@@ -73,6 +73,11 @@ export class MikroOrmJobRepository implements JobRepository {
     });
   }
 
+  async countByStatus(): Promise<Partial<Record<JobStatus, number>>> {
+    const rows = await this.db.execute<{ status: JobStatus; count: string | number }>('select status, count(*) as count from jobs group by status');
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+  }
+
   async list(filter: { readonly statuses: readonly JobStatus[]; readonly limit: number }): Promise<Job[]> {
     const rows = await this.db.orm.em
       .fork()

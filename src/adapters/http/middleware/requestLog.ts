@@ -9,7 +9,10 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
  * UUID), echoes it, and writes exactly one log line when the response is done. The line
  * carries no headers, query string or body: those may hold keys and message texts.
  */
-export const requestLog = (logger: Pino): Middleware => async (ctx, next) => {
+/** Told of every finished request; `route` is a declared route name or `unmatched` (bounded, for metrics). */
+export type RequestObserver = (route: string, method: string, status: number, seconds: number) => void;
+
+export const requestLog = (logger: Pino, observe?: RequestObserver): Middleware => async (ctx, next) => {
   const given = ctx.get('x-request-id');
   const requestId = SAFE_REQUEST_ID.test(given) ? given : randomUUID();
   ctx.state.requestId = requestId;
@@ -31,5 +34,6 @@ export const requestLog = (logger: Pino): Middleware => async (ctx, next) => {
     };
     if (ctx.state.error !== undefined) logger.error(fields, 'request failed');
     else logger.info(fields, 'request');
+    observe?.(fields.route ?? 'unmatched', ctx.method, ctx.status, durationMs / 1000);
   }
 };

@@ -1,0 +1,26 @@
+import type { JobStatus } from '../domain/jobs/Job.js';
+import type { ActionRunRepository } from '../ports/ActionRunRepository.js';
+import type { JobRepository } from '../ports/JobRepository.js';
+import type { TaskQueue } from '../ports/TaskQueue.js';
+
+export interface OperationalFigures {
+  /** Tasks waiting or running, per queue. */
+  readonly queueDepth: Readonly<Record<string, number>>;
+  readonly jobs: Readonly<Partial<Record<JobStatus, number>>>;
+  /** Trigger action runs by outcome. */
+  readonly actionRuns: Readonly<Record<string, number>>;
+}
+
+/** The figures operators watch, read when asked (a metrics scrape, the health page). */
+export class CollectOperationalFigures {
+  constructor(
+    private readonly queue: TaskQueue,
+    private readonly jobs: JobRepository,
+    private readonly actionRuns: ActionRunRepository,
+  ) {}
+
+  async execute(): Promise<OperationalFigures> {
+    const [queueDepth, jobs, actionRuns] = await Promise.all([this.queue.depth(), this.jobs.countByStatus(), this.actionRuns.countByStatus()]);
+    return { queueDepth, jobs, actionRuns };
+  }
+}
