@@ -1,0 +1,41 @@
+import { readFile } from 'node:fs/promises';
+import type { Container } from 'inversify';
+import { TelegramChannel } from '../../adapters/messaging/TelegramChannel.js';
+import type { Database } from '../../adapters/persistence/Database.js';
+import { SqlBotTokenStore } from '../../adapters/persistence/SqlBotTokenStore.js';
+import { SqlConversationStore } from '../../adapters/persistence/SqlConversationStore.js';
+import { ChatAgent } from '../../application/ChatAgent.js';
+import { ReceiveMessagingUpdate } from '../../application/ReceiveMessagingUpdate.js';
+import { RegisterMessagingWebhook } from '../../application/RegisterMessagingWebhook.js';
+import { ReplyToChatMessage } from '../../application/ReplyToChatMessage.js';
+import type { AppConfig } from '../config.js';
+import { TOKENS } from '../tokens.js';
+
+/** The chat channel (Telegram) and the chat agent every channel shares. */
+export const bindChat = (c: Container, config: AppConfig): void => {
+  c.bind(TOKENS.MessagingChannel).toConstantValue(
+    new TelegramChannel({ apiUrl: config.messaging.apiUrl, rateLimitRetries: 3, maxRetryAfterMs: 60_000, timeoutMs: 30_000 }),
+  );
+  c.bind(TOKENS.BotTokenStore).toResolvedValue((db: Database) => new SqlBotTokenStore(db, config.messaging.botToken), [TOKENS.Database]);
+  c.bind(TOKENS.ConversationStore).toResolvedValue((db: Database) => new SqlConversationStore(db), [TOKENS.Database]);
+  const systemPrompt = async (): Promise<string> =>
+    (await readFile(config.chat.systemPromptFile, 'utf8').catch(() => '')).trim() || 'You are a helpful assistant.';
+  c.bind(TOKENS.ChatAgent).toResolvedValue(
+    (ai, conversations, createJob, jobStatus) =>
+      new ChatAgent(ai, conversations, createJob, jobStatus, { historyTurns: config.chat.historyTurns, maxSteps: config.chat.maxSteps, systemPrompt }),
+    [TOKENS.AiClient, TOKENS.ConversationStore, TOKENS.CreateJob, TOKENS.GetJobStatus],
+  );
+  c.bind(TOKENS.RegisterMessagingWebhook).toResolvedValue(
+    (channel, tokens, logger) => new RegisterMessagingWebhook(channel, tokens, config.messaging.webhookSecret, logger),
+    [TOKENS.MessagingChannel, TOKENS.BotTokenStore, TOKENS.Logger],
+  );
+  c.bind(TOKENS.ReceiveMessagingUpdate).toResolvedValue(
+    (channel, crypto, tokens, deliveries, queue, fire, logger) =>
+      new ReceiveMessagingUpdate(channel, config.messaging.webhookSecret, crypto, tokens, deliveries, queue, fire, logger),
+    [TOKENS.MessagingChannel, TOKENS.ApiKeyCrypto, TOKENS.BotTokenStore, TOKENS.DeliveryLog, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Logger],
+  );
+  c.bind(TOKENS.ReplyToChatMessage).toResolvedValue(
+    (channel, tokens, agent, logger) => new ReplyToChatMessage(channel, tokens, agent, { allowedChatIds: config.messaging.allowedChatIds }, logger),
+    [TOKENS.MessagingChannel, TOKENS.BotTokenStore, TOKENS.ChatAgent, TOKENS.Logger],
+  );
+};

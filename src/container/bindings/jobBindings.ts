@@ -1,0 +1,87 @@
+import { join } from 'node:path';
+import type { Container } from 'inversify';
+import { VercelAiClient } from '../../adapters/ai/VercelAiClient.js';
+import { GithubActionsJobRunner } from '../../adapters/codehost/GithubActionsJobRunner.js';
+import { GithubClient } from '../../adapters/codehost/GithubClient.js';
+import { CommandAgent } from '../../adapters/jobs/CommandAgent.js';
+import { LocalJobRunner } from '../../adapters/jobs/LocalJobRunner.js';
+import { LoopAgent } from '../../adapters/jobs/LoopAgent.js';
+import type { Database } from '../../adapters/persistence/Database.js';
+import { MikroOrmJobRepository } from '../../adapters/persistence/MikroOrmJobRepository.js';
+import { CancelJob } from '../../application/CancelJob.js';
+import { CreateJob } from '../../application/CreateJob.js';
+import { GetJobStatus } from '../../application/GetJobStatus.js';
+import { NotifyChatOfJob } from '../../application/NotifyChatOfJob.js';
+import { NotifyingJobRepository } from '../../application/NotifyingJobRepository.js';
+import { PollJobs } from '../../application/PollJobs.js';
+import { RunJob } from '../../application/RunJob.js';
+import { LLM_PROVIDERS, type LlmProvider } from '../../domain/triggers/Trigger.js';
+import type { AiClient } from '../../ports/AiClient.js';
+import type { BotTokenStore } from '../../ports/BotTokenStore.js';
+import type { Logger } from '../../ports/Logger.js';
+import type { MessagingChannel } from '../../ports/MessagingChannel.js';
+import type { SecretStore } from '../../ports/SecretStore.js';
+import type { ShellExecutor } from '../../ports/ShellExecutor.js';
+import type { AppConfig } from '../config.js';
+import { TOKENS } from '../tokens.js';
+
+/** The AI layer, agent jobs and their runner (GitHub Actions when a code host is configured, else local). */
+export const bindJobs = (c: Container, config: AppConfig): void => {
+  c.bind(TOKENS.AiClient).toResolvedValue(
+    (secrets: SecretStore) =>
+      new VercelAiClient({
+        provider: config.llm.provider,
+        model: config.llm.model,
+        providers: Object.fromEntries(
+          LLM_PROVIDERS.map((p) => [p, { apiKey: secrets.providerSecret(p), baseUrl: config.llm.baseUrls[p] }]),
+        ) as Record<LlmProvider, { apiKey: string | undefined; baseUrl: string | undefined }>,
+        timeoutMs: config.llm.timeoutMs,
+        maxRetries: config.llm.maxRetries,
+      }),
+    [TOKENS.SecretStore],
+  );
+  c.bind(TOKENS.JobRepository).toResolvedValue(
+    (db: Database, channel: MessagingChannel, tokens: BotTokenStore, logger: Logger) => {
+      const notify = new NotifyChatOfJob(channel, tokens);
+      return new NotifyingJobRepository(new MikroOrmJobRepository(db), (job) => notify.execute(job), logger);
+    },
+    [TOKENS.Database, TOKENS.MessagingChannel, TOKENS.BotTokenStore, TOKENS.Logger],
+  );
+  c.bind(TOKENS.JobRunner).toResolvedValue(
+    (shell: ShellExecutor, secrets: SecretStore, ai: AiClient) => {
+      if (config.codehost) return new GithubActionsJobRunner(new GithubClient(config.codehost));
+      const agent =
+        config.jobs.agentCommand !== undefined
+          ? new CommandAgent(config.jobs.agentCommand, config.jobs.timeoutMs, shell, secrets)
+          : new LoopAgent(ai, shell, config.jobs.maxSteps, config.jobs.timeoutMs);
+      return new LocalJobRunner({ repoDir: config.jobs.repoDir, worktreesDir: join(config.dataDir, 'worktrees') }, agent);
+    },
+    [TOKENS.ShellExecutor, TOKENS.SecretStore, TOKENS.AiClient],
+  );
+  c.bind(TOKENS.CreateJob).toResolvedValue(
+    (jobs, queue, secrets, ids, clock, logger) =>
+      new CreateJob(jobs, queue, secrets, ids, clock, logger, {
+        defaultProvider: config.llm.provider,
+        defaultModel: config.llm.model,
+        unavailableReason:
+          config.codehost === undefined && config.jobs.agentCommand === undefined && config.llm.provider === undefined
+            ? 'set JOB_AGENT_COMMAND or LLM_PROVIDER, or CODEHOST_TOKEN and CODEHOST_REPO (see docs/jobs.md)'
+            : undefined,
+      }),
+    [TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.SecretStore, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Logger],
+  );
+  c.bind(TOKENS.JobLauncher).toService(TOKENS.CreateJob);
+  c.bind(TOKENS.GetJobStatus).toResolvedValue((jobs) => new GetJobStatus(jobs), [TOKENS.JobRepository]);
+  c.bind(TOKENS.RunJob).toResolvedValue(
+    (...deps: ConstructorParameters<typeof RunJob>) => new RunJob(...deps),
+    [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger],
+  );
+  c.bind(TOKENS.CancelJob).toResolvedValue(
+    (...deps: ConstructorParameters<typeof CancelJob>) => new CancelJob(...deps),
+    [TOKENS.JobRepository, TOKENS.RunJob, TOKENS.Clock],
+  );
+  c.bind(TOKENS.PollJobs).toResolvedValue(
+    (...deps: ConstructorParameters<typeof PollJobs>) => new PollJobs(...deps),
+    [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger],
+  );
+};
