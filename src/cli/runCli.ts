@@ -6,6 +6,7 @@ import { configFromEnvironment } from '../container/environment.js';
 import { isDomainError } from '../domain/errors/DomainError.js';
 import { keysCommand } from './keysCommand.js';
 import { triggersCommand } from './triggersCommand.js';
+import { adminCommand } from './adminCommand.js';
 import { withOpenDatabase } from './keyAdministration.js';
 import { serve } from './serve.js';
 import { UsageError } from './UsageError.js';
@@ -19,6 +20,7 @@ Commands:
   keys list [--json]                 list API keys (never the keys themselves)
   keys revoke ID                     delete a key's record, revoking it at once
   triggers check [--file F]          validate the trigger file (TRIGGERS_FILE by default)
+  admin set-password                 set the admin UI password (read from stdin)
   help                               show this text
 
 Configuration comes from the environment and .env (see docs/configuration.md).
@@ -42,6 +44,8 @@ export const runCli = async (argv: string[], out: NodeJS.WritableStream = proces
         return await migrate(config, out);
       case 'keys':
         return await keysCommand(rest, config, cliLogger(config), out);
+      case 'admin':
+        return await adminCommand(rest, config, cliLogger(config), out);
       case 'triggers':
         return await triggersCommand(rest, config, out);
       default:

@@ -24,7 +24,7 @@ export class Gateway {
     private readonly pino: Pino,
     private readonly database: Database,
     private readonly http: HttpServer,
-    private readonly admin: AdminSocketServer | undefined,
+    private readonly adminSocket: AdminSocketServer | undefined,
     private readonly poller: NodeJS.Timeout | undefined,
   ) {}
 
@@ -51,6 +51,7 @@ export class Gateway {
           ? await AdminSocketServer.listen(
               adminSocketPath(config.dataDir),
               await container.getAsync(TOKENS.KeyAdministration),
+              { setAdminPassword: async (password) => (await container.getAsync(TOKENS.AdminAuthentication)).setPassword(password) },
               container.get(TOKENS.Logger),
             )
           : undefined;
@@ -82,7 +83,7 @@ export class Gateway {
     this.pino.info({}, 'shutting down');
     if (this.poller) clearInterval(this.poller);
     await this.http.close(this.config.shutdownTimeoutMs);
-    await this.admin?.close();
+    await this.adminSocket?.close();
     const runJob = await this.container.getAsync(TOKENS.RunJob);
     const overdue = setTimeout(() => {
       const stopped = runJob.abortAll();

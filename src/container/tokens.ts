@@ -16,6 +16,7 @@ import type { PollJobs } from '../application/PollJobs.js';
 import type { CodehostEvents } from '../ports/CodehostEvents.js';
 import type { AiClient } from '../ports/AiClient.js';
 import type { CheckReadiness } from '../application/CheckReadiness.js';
+import type { AdminAuthentication } from '../application/AdminAuthentication.js';
 import type { ChatAgent } from '../application/ChatAgent.js';
 import type { ReceiveMessagingUpdate } from '../application/ReceiveMessagingUpdate.js';
 import type { RegisterMessagingWebhook } from '../application/RegisterMessagingWebhook.js';
@@ -82,6 +83,7 @@ export const TOKENS = {
   CodehostEvents: token<CodehostEvents>('CodehostEvents'),
   AiClient: token<AiClient>('AiClient'),
   CheckReadiness: token<CheckReadiness>('CheckReadiness'),
+  AdminAuthentication: token<AdminAuthentication>('AdminAuthentication'),
   MessagingChannel: token<MessagingChannel>('MessagingChannel'),
   BotTokenStore: token<BotTokenStore>('BotTokenStore'),
   ConversationStore: token<ConversationStore>('ConversationStore'),

@@ -36,6 +36,10 @@ export class AdminSocketClient implements KeyAdministration {
     return keys.map((key) => revive<ApiKeySummary>(key));
   }
 
+  async setAdminPassword(password: string): Promise<void> {
+    await this.call('POST', '/admin-password', { password });
+  }
+
   async revoke(id: string): Promise<void> {
     await this.call('DELETE', `/keys/${encodeURIComponent(id)}`);
   }

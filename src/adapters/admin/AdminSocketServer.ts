@@ -1,6 +1,11 @@
 import { chmod, unlink } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { KeyAdministration } from '../../application/ApiKeyAdministration.js';
+
+/** What the socket serves besides keys. */
+export interface AdminOperations {
+  setAdminPassword(password: string): Promise<void>;
+}
 import { DomainError, isDomainError } from '../../domain/errors/DomainError.js';
 import type { Logger } from '../../ports/Logger.js';
 
@@ -14,10 +19,10 @@ const MAX_BODY = 16 * 1024;
 export class AdminSocketServer {
   private constructor(private readonly server: Server, private readonly path: string) {}
 
-  static async listen(path: string, admin: KeyAdministration, logger: Logger): Promise<AdminSocketServer> {
+  static async listen(path: string, admin: KeyAdministration, operations: AdminOperations, logger: Logger): Promise<AdminSocketServer> {
     await unlink(path).catch(() => undefined);
     const server = createServer((req, res) => {
-      handle(req, res, admin).catch((error: unknown) => {
+      handle(req, res, admin, operations).catch((error: unknown) => {
         logger.error({ err: error }, 'admin socket request failed');
         reply(res, 500, { code: 'internal', error: 'Internal error' });
       });
@@ -58,13 +63,18 @@ const readJson = async (req: IncomingMessage): Promise<Record<string, unknown>> 
   }
 };
 
-const handle = async (req: IncomingMessage, res: ServerResponse, admin: KeyAdministration): Promise<void> => {
+const handle = async (req: IncomingMessage, res: ServerResponse, admin: KeyAdministration, operations: AdminOperations): Promise<void> => {
   const url = new URL(req.url ?? '/', 'http://admin');
   try {
     if (req.method === 'GET' && url.pathname === '/keys') return reply(res, 200, { keys: await admin.list() });
     if (req.method === 'POST' && url.pathname === '/keys') {
       const body = await readJson(req);
       return reply(res, 200, await admin.create(body.name as string));
+    }
+    if (req.method === 'POST' && url.pathname === '/admin-password') {
+      const body = await readJson(req);
+      await operations.setAdminPassword(String(body.password ?? ''));
+      return reply(res, 200, { ok: true });
     }
     const match = /^\/keys\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'DELETE' && match) {

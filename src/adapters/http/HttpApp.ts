@@ -10,6 +10,9 @@ import type { ReceiveMessagingUpdate } from '../../application/ReceiveMessagingU
 import type { RegisterMessagingWebhook } from '../../application/RegisterMessagingWebhook.js';
 import { DomainError } from '../../domain/errors/DomainError.js';
 import { apiRouter } from './ApiRouter.js';
+import { adminUi } from './admin/adminUi.js';
+import type { AdminAuthentication } from '../../application/AdminAuthentication.js';
+import type { KeyAdministration } from '../../application/ApiKeyAdministration.js';
 import type { PrometheusMetrics } from './PrometheusMetrics.js';
 import { apiHandlers } from './handlers.js';
 import { errorResponder } from './middleware/errorResponder.js';
@@ -26,6 +29,8 @@ export interface HttpAppDependencies {
   readonly receiveMessagingUpdate: ReceiveMessagingUpdate;
   readonly checkReadiness: CheckReadiness;
   readonly metrics: PrometheusMetrics;
+  readonly adminAuth: AdminAuthentication;
+  readonly keyAdministration: KeyAdministration;
   readonly bodyLimit: number;
 }
 
@@ -59,6 +64,7 @@ export const createHttpApp = (deps: HttpAppDependencies): Koa => {
   app.use(errorResponder());
   app.use(operations(deps.checkReadiness));
   app.use(deps.metrics.endpoint());
+  app.use(adminUi({ auth: deps.adminAuth, keys: deps.keyAdministration }));
   app.use(
     apiRouter({
       authenticate: deps.authenticate,

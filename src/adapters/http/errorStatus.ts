@@ -6,6 +6,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   unauthorized: 401,
   not_found: 404,
   conflict: 409,
+  rate_limited: 429,
   payload_too_large: 413,
   unsupported_media_type: 415,
   internal: 500,

@@ -7,13 +7,14 @@ export type ErrorCode =
   | 'unauthorized'
   | 'not_found'
   | 'conflict'
+  | 'rate_limited'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'not_configured'
   | 'internal';
 
 /** Codes that are the caller's mistake: expected, answered, never investigated. */
-const CALLER_ERRORS: ReadonlySet<ErrorCode> = new Set(['invalid_input', 'unauthorized', 'not_found', 'payload_too_large', 'unsupported_media_type', 'conflict']);
+const CALLER_ERRORS: ReadonlySet<ErrorCode> = new Set(['invalid_input', 'unauthorized', 'not_found', 'payload_too_large', 'unsupported_media_type', 'conflict', 'rate_limited']);
 
 type StackLimited = { stackTraceLimit?: number };
 

@@ -1,0 +1,81 @@
+import { DomainError } from '../domain/errors/DomainError.js';
+import type { AdminSession, AdminStore } from '../ports/AdminStore.js';
+import type { ApiKeyCrypto } from '../ports/ApiKeyCrypto.js';
+import type { Clock } from '../ports/Clock.js';
+import type { IdGenerator } from '../ports/IdGenerator.js';
+import type { PasswordHasher } from '../ports/PasswordHasher.js';
+
+export const MIN_PASSWORD_LENGTH = 12;
+export const SESSION_HOURS = 12;
+/** Failed logins allowed per client within the window before logins are refused. */
+export const MAX_FAILURES = 5;
+export const FAILURE_WINDOW_MS = 15 * 60_000;
+
+export interface StartedSession {
+  /** The cookie value; only its digest is stored. */
+  readonly token: string;
+  readonly session: AdminSession;
+}
+
+/**
+ * The admin UI's authentication: one admin password (slow hash), sessions by random token
+ * (stored as digests, with a CSRF token each), failed logins limited per client.
+ */
+export class AdminAuthentication {
+  readonly #failures = new Map<string, { count: number; since: number }>();
+
+  constructor(
+    private readonly store: AdminStore,
+    private readonly hasher: PasswordHasher,
+    private readonly crypto: ApiKeyCrypto,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async isSetUp(): Promise<boolean> {
+    return (await this.store.passwordHash()) !== undefined;
+  }
+
+  /** Sets (or replaces) the password; every open session ends. */
+  async setPassword(password: string): Promise<void> {
+    if (password.length < MIN_PASSWORD_LENGTH) {
+      throw new DomainError('invalid_input', `The password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+    }
+    await this.store.setPasswordHash(await this.hasher.hash(password));
+    await this.store.removeAllSessions();
+  }
+
+  async login(password: string, client: string): Promise<StartedSession> {
+    const now = this.clock.now().getTime();
+    const failures = this.#failures.get(client);
+    if (failures && now - failures.since < FAILURE_WINDOW_MS && failures.count >= MAX_FAILURES) {
+      throw new DomainError('rate_limited', 'Too many failed logins; try again later');
+    }
+    const stored = await this.store.passwordHash();
+    if (stored === undefined || !(await this.hasher.verify(password, stored))) {
+      const current = failures && now - failures.since < FAILURE_WINDOW_MS ? failures : { count: 0, since: now };
+      this.#failures.set(client, { count: current.count + 1, since: current.since });
+      throw new DomainError('unauthorized', 'Wrong password');
+    }
+    this.#failures.delete(client);
+    const token = `${this.ids.next()}${this.ids.next()}`.replace(/-/g, '');
+    const session: AdminSession = { csrfToken: this.ids.next(), expiresAt: new Date(now + SESSION_HOURS * 3_600_000) };
+    await this.store.addSession(this.crypto.digest(token), session);
+    return { token, session };
+  }
+
+  /** The session of a cookie value, or null. */
+  async session(token: string | undefined): Promise<AdminSession | null> {
+    if (!token) return null;
+    return this.store.session(this.crypto.digest(token), this.clock.now());
+  }
+
+  /** Whether a form's CSRF token is the session's, in constant time. */
+  csrfMatches(session: AdminSession, given: unknown): boolean {
+    return typeof given === 'string' && this.crypto.equal(given, session.csrfToken);
+  }
+
+  async logout(token: string | undefined): Promise<void> {
+    if (token) await this.store.removeSession(this.crypto.digest(token));
+  }
+}

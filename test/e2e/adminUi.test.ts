@@ -1,0 +1,89 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT, startGateway, tempDir, type GatewayProcess } from '../support/gatewayProcess.js';
+
+/** `agent-gateway admin set-password` with the password on stdin. */
+const setPassword = (env: Record<string, string>, password: string): Promise<number | null> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'admin', 'set-password'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
+    child.stdin.end(`${password}\n`);
+    child.once('exit', resolve);
+  });
+
+/** Drives /settings over HTTP as a browser would (cookies by hand, forms url-encoded, no redirects followed). */
+describe('e2e: admin UI over HTTP', function () {
+  this.timeout(60_000);
+  let gateway: GatewayProcess;
+  let env: Record<string, string>;
+  const PASSWORD = 'a long admin password';
+
+  const get = (path: string, cookie = '') => fetch(`${gateway.url}${path}`, { headers: { cookie }, redirect: 'manual' });
+  const post = (path: string, form: Record<string, string>, cookie = '') =>
+    fetch(`${gateway.url}${path}`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString(), redirect: 'manual' });
+  const login = async (): Promise<{ cookie: string; csrf: string }> => {
+    const response = await post('/settings/login', { password: PASSWORD });
+    expect(response.status).to.equal(303);
+    const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0];
+    const page = await (await get('/settings/keys', cookie)).text();
+    return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(page)![1] };
+  };
+
+  before(async () => {
+    const dir = await tempDir('admin');
+    env = { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json') };
+    gateway = await startGateway(env);
+  });
+  after(() => gateway?.stop());
+
+  it('stays closed until an admin password is set, then asks for a login', async () => {
+    const closed = await get('/settings');
+    expect(closed.status).to.equal(503);
+    expect(await closed.text()).to.contain('admin set-password');
+    expect(await setPassword(env, 'too short')).to.equal(1);
+    expect(await setPassword(env, PASSWORD)).to.equal(0);
+    const response = await get('/settings/keys');
+    expect(response.status).to.equal(303);
+    expect(response.headers.get('location')).to.equal('/settings/login');
+  });
+
+  it('refuses a wrong password and sets an HttpOnly, SameSite=Strict session cookie for the right one', async () => {
+    expect((await post('/settings/login', { password: 'wrong password!!' })).status).to.equal(401);
+    const response = await post('/settings/login', { password: PASSWORD });
+    expect(response.status).to.equal(303);
+    const cookie = response.headers.get('set-cookie') ?? '';
+    expect(cookie).to.match(/^agw_session=[0-9a-f]{64}; path=\/settings; expires=.+; samesite=strict; httponly$/);
+  });
+
+  it('creates a key shown once that works against the API, and revokes it', async () => {
+    const { cookie, csrf } = await login();
+    const created = await post('/settings/keys', { csrf, name: 'from the UI' }, cookie);
+    expect(created.status).to.equal(200);
+    const key = /id="new-key">([^<]+)</.exec(await created.text())![1];
+    const call = () => fetch(`${gateway.url}/api/jobs/status`, { headers: { 'x-api-key': key } });
+    expect((await call()).status).to.equal(200);
+    const list = await (await get('/settings/keys', cookie)).text();
+    expect(list).to.contain('from the UI').and.not.to.contain(key);
+    const id = /\/settings\/keys\/([0-9a-f-]{36})\/revoke/.exec(list)![1];
+    expect(await (await get(`/settings/keys/${id}/revoke`, cookie)).text()).to.contain('Revoke <strong>from the UI</strong>');
+    expect((await post(`/settings/keys/${id}/revoke`, { csrf }, cookie)).status).to.equal(303);
+    expect((await call()).status).to.equal(401);
+  });
+
+  it('refuses a form without the session\'s CSRF token', async () => {
+    const { cookie } = await login();
+    expect((await post('/settings/keys', { name: 'forged' }, cookie)).status).to.equal(403);
+    expect((await post('/settings/keys', { name: 'forged', csrf: 'guess' }, cookie)).status).to.equal(403);
+    expect(await (await get('/settings/keys', cookie)).text()).not.to.contain('forged');
+  });
+
+  it('leaves nothing reachable after logout: pages, static files, actions', async () => {
+    const { cookie, csrf } = await login();
+    expect((await get('/settings/static/ui.js', cookie)).status).to.equal(200);
+    expect((await post('/settings/logout', { csrf }, cookie)).status).to.equal(303);
+    for (const path of ['/settings', '/settings/keys', '/settings/static/ui.js']) {
+      expect((await get(path, cookie)).status, path).to.equal(303);
+    }
+    expect((await post('/settings/keys', { csrf, name: 'after logout' }, cookie)).status).to.equal(401);
+  });
+});

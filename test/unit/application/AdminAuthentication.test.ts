@@ -1,0 +1,98 @@
+import { expect } from 'chai';
+import { AdminAuthentication, MAX_FAILURES, SESSION_HOURS } from '../../../src/application/AdminAuthentication.js';
+import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/NodeApiKeyCrypto.js';
+import { ScryptPasswordHasher } from '../../../src/adapters/crypto/ScryptPasswordHasher.js';
+import { DomainError } from '../../../src/domain/errors/DomainError.js';
+import type { AdminSession, AdminStore } from '../../../src/ports/AdminStore.js';
+import { FixedClock } from '../../fakes/FixedClock.js';
+import { SequentialIds } from '../../fakes/SequentialIds.js';
+
+class MemoryAdminStore implements AdminStore {
+  hash: string | undefined;
+  readonly sessions = new Map<string, AdminSession>();
+  async passwordHash() {
+    return this.hash;
+  }
+  async setPasswordHash(hash: string) {
+    this.hash = hash;
+  }
+  async addSession(digest: string, session: AdminSession) {
+    this.sessions.set(digest, session);
+  }
+  async session(digest: string, now: Date) {
+    const session = this.sessions.get(digest);
+    return session && session.expiresAt > now ? session : null;
+  }
+  async removeSession(digest: string) {
+    this.sessions.delete(digest);
+  }
+  async removeAllSessions() {
+    this.sessions.clear();
+  }
+}
+
+const failure = async (promise: Promise<unknown>): Promise<DomainError> => {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).to.be.instanceOf(DomainError);
+  return error as DomainError;
+};
+
+describe('AdminAuthentication', () => {
+  const setup = async () => {
+    const store = new MemoryAdminStore();
+    const clock = new FixedClock();
+    // A low scrypt cost keeps the unit test fast; the service uses 2^15.
+    const auth = new AdminAuthentication(store, new ScryptPasswordHasher(2 ** 10), new NodeApiKeyCrypto(), new SequentialIds(), clock);
+    await auth.setPassword('correct horse battery');
+    return { store, clock, auth };
+  };
+
+  it('stores only a salted scrypt hash, never the password', async () => {
+    const { store } = await setup();
+    expect(store.hash).to.match(/^scrypt\$1024\$8\$1\$[\w-]+\$[\w-]+$/);
+    expect(store.hash).not.to.contain('correct horse');
+  });
+
+  it('refuses a short password', async () => {
+    const { auth } = await setup();
+    expect((await failure(auth.setPassword('short'))).message).to.equal('The password must have at least 12 characters');
+  });
+
+  it('logs in with the password, and the cookie token finds a session whose digest alone is stored', async () => {
+    const { auth, store } = await setup();
+    const { token, session } = await auth.login('correct horse battery', '10.0.0.1');
+    expect(await auth.session(token)).to.deep.equal(session);
+    expect([...store.sessions.keys()]).to.deep.equal([new NodeApiKeyCrypto().digest(token)]);
+    expect(await auth.session(`${token}x`)).to.equal(null);
+    expect(await auth.session(undefined)).to.equal(null);
+  });
+
+  it('refuses a wrong password as unauthorized, then limits a client after too many failures', async () => {
+    const { auth, clock } = await setup();
+    for (let i = 0; i < MAX_FAILURES; i++) expect((await failure(auth.login('guess', 'attacker'))).code).to.equal('unauthorized');
+    expect((await failure(auth.login('correct horse battery', 'attacker'))).code).to.equal('rate_limited');
+    expect((await auth.login('correct horse battery', 'someone else')).token).to.be.a('string');
+    clock.advance(16 * 60_000);
+    expect((await auth.login('correct horse battery', 'attacker')).token).to.be.a('string');
+  });
+
+  it('ends sessions at expiry, at logout, and when the password changes', async () => {
+    const { auth, clock } = await setup();
+    const first = await auth.login('correct horse battery', 'c');
+    clock.advance(SESSION_HOURS * 3_600_000 + 1);
+    expect(await auth.session(first.token)).to.equal(null);
+    const second = await auth.login('correct horse battery', 'c');
+    await auth.logout(second.token);
+    expect(await auth.session(second.token)).to.equal(null);
+    const third = await auth.login('correct horse battery', 'c');
+    await auth.setPassword('another long password');
+    expect(await auth.session(third.token)).to.equal(null);
+  });
+
+  it('accepts only the session\'s own CSRF token', async () => {
+    const { auth } = await setup();
+    const { session } = await auth.login('correct horse battery', 'c');
+    expect(auth.csrfMatches(session, session.csrfToken)).to.equal(true);
+    for (const bad of [undefined, '', 'x', `${session.csrfToken}x`, 42]) expect(auth.csrfMatches(session, bad)).to.equal(false);
+  });
+});
