@@ -17,6 +17,7 @@ import type { CodehostEvents } from '../ports/CodehostEvents.js';
 import type { AiClient } from '../ports/AiClient.js';
 import type { CheckReadiness } from '../application/CheckReadiness.js';
 import type { AdminAuthentication } from '../application/AdminAuthentication.js';
+import type { AdminOverview } from '../application/AdminOverview.js';
 import type { ChatAgent } from '../application/ChatAgent.js';
 import type { ReceiveMessagingUpdate } from '../application/ReceiveMessagingUpdate.js';
 import type { RegisterMessagingWebhook } from '../application/RegisterMessagingWebhook.js';
@@ -84,6 +85,7 @@ export const TOKENS = {
   AiClient: token<AiClient>('AiClient'),
   CheckReadiness: token<CheckReadiness>('CheckReadiness'),
   AdminAuthentication: token<AdminAuthentication>('AdminAuthentication'),
+  AdminOverview: token<AdminOverview>('AdminOverview'),
   MessagingChannel: token<MessagingChannel>('MessagingChannel'),
   BotTokenStore: token<BotTokenStore>('BotTokenStore'),
   ConversationStore: token<ConversationStore>('ConversationStore'),

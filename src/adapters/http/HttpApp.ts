@@ -10,9 +10,7 @@ import type { ReceiveMessagingUpdate } from '../../application/ReceiveMessagingU
 import type { RegisterMessagingWebhook } from '../../application/RegisterMessagingWebhook.js';
 import { DomainError } from '../../domain/errors/DomainError.js';
 import { apiRouter } from './ApiRouter.js';
-import { adminUi } from './admin/adminUi.js';
-import type { AdminAuthentication } from '../../application/AdminAuthentication.js';
-import type { KeyAdministration } from '../../application/ApiKeyAdministration.js';
+import { adminUi, type AdminUiDependencies } from './admin/adminUi.js';
 import type { PrometheusMetrics } from './PrometheusMetrics.js';
 import { apiHandlers } from './handlers.js';
 import { errorResponder } from './middleware/errorResponder.js';
@@ -29,8 +27,7 @@ export interface HttpAppDependencies {
   readonly receiveMessagingUpdate: ReceiveMessagingUpdate;
   readonly checkReadiness: CheckReadiness;
   readonly metrics: PrometheusMetrics;
-  readonly adminAuth: AdminAuthentication;
-  readonly keyAdministration: KeyAdministration;
+  readonly admin: AdminUiDependencies;
   readonly bodyLimit: number;
 }
 
@@ -64,7 +61,7 @@ export const createHttpApp = (deps: HttpAppDependencies): Koa => {
   app.use(errorResponder());
   app.use(operations(deps.checkReadiness));
   app.use(deps.metrics.endpoint());
-  app.use(adminUi({ auth: deps.adminAuth, keys: deps.keyAdministration }));
+  app.use(adminUi(deps.admin));
   app.use(
     apiRouter({
       authenticate: deps.authenticate,

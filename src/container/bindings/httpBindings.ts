@@ -4,6 +4,9 @@ import { PrometheusMetrics } from '../../adapters/http/PrometheusMetrics.js';
 import type { Database } from '../../adapters/persistence/Database.js';
 import { CheckReadiness } from '../../application/CheckReadiness.js';
 import { AdminAuthentication } from '../../application/AdminAuthentication.js';
+import { AdminOverview } from '../../application/AdminOverview.js';
+import { readFileSync } from 'node:fs';
+import type { JobRunner } from '../../ports/JobRunner.js';
 import { ScryptPasswordHasher } from '../../adapters/crypto/ScryptPasswordHasher.js';
 import { SqlAdminStore } from '../../adapters/persistence/SqlAdminStore.js';
 import { CollectOperationalFigures } from '../../application/CollectOperationalFigures.js';
@@ -23,11 +26,21 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       new CheckReadiness([db.readiness(), { name: 'queue', check: async () => void (await queue.depth()) }], logger),
     [TOKENS.Database, TOKENS.TaskQueue, TOKENS.Logger],
   );
+  const startedAt = new Date();
+  c.bind(TOKENS.AdminOverview).toResolvedValue(
+    (triggers, runs, jobs, queue, channel, tokens, conversations, db: Database, runner: JobRunner) =>
+      new AdminOverview(triggers, runs, jobs, new CollectOperationalFigures(queue, jobs, runs), channel, tokens, conversations, config.messaging.allowedChatIds, {
+        version: packageVersion(),
+        startedAt,
+        databaseEngine: db.engine,
+        jobRunner: runner.kind,
+      }),
+    [TOKENS.Triggers, TOKENS.ActionRunRepository, TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.MessagingChannel, TOKENS.BotTokenStore, TOKENS.ConversationStore, TOKENS.Database, TOKENS.JobRunner],
+  );
   c.bind(TOKENS.HttpApp).toResolvedValue(
-    (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, registerMessagingWebhook, receiveMessagingUpdate, checkReadiness, queue, jobs, runs, adminAuth, keyAdministration) =>
+    (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, registerMessagingWebhook, receiveMessagingUpdate, checkReadiness, queue, jobs, runs, auth, keys, overview, cancelJob, chat) =>
       createHttpApp({
-        adminAuth,
-        keyAdministration,
+        admin: { auth, keys, overview, cancelJob, chat },
         pino,
         authenticate,
         createJob,
@@ -55,6 +68,18 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       TOKENS.ActionRunRepository,
       TOKENS.AdminAuthentication,
       TOKENS.KeyAdministration,
+      TOKENS.AdminOverview,
+      TOKENS.CancelJob,
+      TOKENS.ChatAgent,
     ],
   );
+};
+
+/** The version in package.json, read once. */
+const packageVersion = (): string => {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
 };

@@ -1,6 +1,10 @@
 import type { Context, Middleware } from 'koa';
 import type { AdminAuthentication } from '../../../application/AdminAuthentication.js';
+import type { AdminOverview } from '../../../application/AdminOverview.js';
 import type { KeyAdministration } from '../../../application/ApiKeyAdministration.js';
+import type { CancelJob } from '../../../application/CancelJob.js';
+import type { ChatAgent } from '../../../application/ChatAgent.js';
+import { chatPage, healthPage, jobPage, jobsPage, messagingPage, triggersPage } from './pages.js';
 import { isDomainError } from '../../../domain/errors/DomainError.js';
 import type { AdminSession } from '../../../ports/AdminStore.js';
 import { esc, page, UI_SCRIPT } from './html.js';
@@ -11,7 +15,15 @@ const FORM_LIMIT = 16 * 1024;
 export interface AdminUiDependencies {
   readonly auth: AdminAuthentication;
   readonly keys: KeyAdministration;
+  readonly overview: AdminOverview;
+  readonly cancelJob: CancelJob;
+  readonly chat: ChatAgent;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The web chat's thread: one per admin session (a new login starts a new one). */
+const webThread = (token: string | undefined): string => `web:${(token ?? '').slice(0, 16)}`;
 
 const readForm = async (ctx: Context): Promise<URLSearchParams> => {
   if (!ctx.request.is('application/x-www-form-urlencoded')) return new URLSearchParams();
@@ -118,6 +130,25 @@ export const adminUi = (deps: AdminUiDependencies): Middleware => async (ctx, ne
         return send(ctx, 400, page('API keys', `<p class="error" role="alert">${esc(error.message)}</p>${await keysPage(deps.keys, session)}`, session.csrfToken));
       }
     }
+    const cancel = /^\/settings\/jobs\/([^/]+)\/cancel$/.exec(path);
+    if (cancel && UUID.test(cancel[1])) {
+      await deps.cancelJob.execute(cancel[1].toLowerCase()).catch((error: unknown) => {
+        if (!isDomainError(error)) throw error;
+      });
+      return redirect(ctx, `/settings/jobs/${cancel[1]}`);
+    }
+    if (path === '/settings/chat') {
+      const message = (form.get('message') ?? '').trim();
+      if (message !== '') {
+        try {
+          await deps.chat.execute({ threadId: webThread(token), text: message, images: [], metadata: { userId: 'web', chatTitle: 'Web chat' } });
+        } catch {
+          const turns = await deps.overview.conversation(webThread(token));
+          return send(ctx, 502, page('Chat', chatPage(turns, session.csrfToken, 'Sorry, I encountered an error processing your message.'), session.csrfToken));
+        }
+      }
+      return redirect(ctx, '/settings/chat');
+    }
     const revoke = /^\/settings\/keys\/([^/]+)\/revoke$/.exec(path);
     if (revoke) {
       await deps.keys.revoke(decodeURIComponent(revoke[1])).catch((error: unknown) => {
@@ -136,6 +167,17 @@ export const adminUi = (deps: AdminUiDependencies): Middleware => async (ctx, ne
     return;
   }
   if (path === '/settings/keys') return send(ctx, 200, page('API keys', await keysPage(deps.keys, session), session.csrfToken));
+  if (path === '/settings/triggers') return send(ctx, 200, page('Triggers', await triggersPage(deps.overview), session.csrfToken));
+  if (path === '/settings/jobs') return send(ctx, 200, page('Jobs', await jobsPage(deps.overview, session.csrfToken), session.csrfToken));
+  const jobPath = /^\/settings\/jobs\/([^/]+)$/.exec(path);
+  if (jobPath) {
+    const job = UUID.test(jobPath[1]) ? await deps.overview.job(jobPath[1].toLowerCase()) : null;
+    if (!job) return send(ctx, 404, page('Not found', '<p>No such job.</p>', session.csrfToken));
+    return send(ctx, 200, page(`Job ${job.id}`, jobPage(job, session.csrfToken), session.csrfToken));
+  }
+  if (path === '/settings/messaging') return send(ctx, 200, page('Messaging', await messagingPage(deps.overview), session.csrfToken));
+  if (path === '/settings/health') return send(ctx, 200, page('Health', await healthPage(deps.overview, new Date()), session.csrfToken));
+  if (path === '/settings/chat') return send(ctx, 200, page('Chat', chatPage(await deps.overview.conversation(webThread(token)), session.csrfToken), session.csrfToken));
   const confirm = /^\/settings\/keys\/([^/]+)\/revoke$/.exec(path);
   if (confirm) {
     const key = (await deps.keys.list()).find((k) => k.id === decodeURIComponent(confirm[1]));
