@@ -6,6 +6,8 @@ import type { TaskQueue } from '../ports/TaskQueue.js';
 export interface OperationalFigures {
   /** Tasks waiting or running, per queue. */
   readonly queueDepth: Readonly<Record<string, number>>;
+  /** Tasks that failed for good, per queue. */
+  readonly failedTasks: Readonly<Record<string, number>>;
   readonly jobs: Readonly<Partial<Record<JobStatus, number>>>;
   /** Trigger action runs by outcome. */
   readonly actionRuns: Readonly<Record<string, number>>;
@@ -20,7 +22,12 @@ export class CollectOperationalFigures {
   ) {}
 
   async execute(): Promise<OperationalFigures> {
-    const [queueDepth, jobs, actionRuns] = await Promise.all([this.queue.depth(), this.jobs.countByStatus(), this.actionRuns.countByStatus()]);
-    return { queueDepth, jobs, actionRuns };
+    const [queueDepth, failedTasks, jobs, actionRuns] = await Promise.all([
+      this.queue.depth(),
+      this.queue.failed(),
+      this.jobs.countByStatus(),
+      this.actionRuns.countByStatus(),
+    ]);
+    return { queueDepth, failedTasks, jobs, actionRuns };
   }
 }

@@ -16,6 +16,8 @@ export interface AppConfig {
   readonly triggersFile: string;
   readonly triggersDir: string;
   readonly shutdownTimeoutMs: number;
+  /** Behind a reverse proxy: trust its X-Forwarded-Proto/For (HTTPS detection for Secure cookies, client address for login limits). */
+  readonly trustProxy: boolean;
   /** Bearer token required by GET /metrics; unset leaves it open. Never logged. */
   readonly metricsToken: string | undefined;
   /** Shared secret of code-host webhooks; unset means every delivery is refused. Never logged. */
@@ -92,6 +94,9 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
 
   const port = integer('PORT', 3000, 0, 65535);
   const shutdownTimeoutMs = integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000);
+  const rawTrustProxy = text('TRUST_PROXY', 'false').toLowerCase();
+  if (!['true', 'false', '1', '0'].includes(rawTrustProxy)) problems.push(`TRUST_PROXY: "${rawTrustProxy}" is not true or false`);
+  const trustProxy = rawTrustProxy === 'true' || rawTrustProxy === '1';
   const commandTimeoutMs = integer('COMMAND_TIMEOUT_SECONDS', 60, 1, 86_400) * 1000;
   const webhook = {
     timeoutMs: integer('WEBHOOK_TIMEOUT_SECONDS', 10, 1, 600) * 1000,
@@ -192,6 +197,7 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
     shutdownTimeoutMs,
     codehostWebhookSecret: env.CODEHOST_WEBHOOK_SECRET || undefined,
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
+    trustProxy: trustProxy,
     commandTimeoutMs,
     webhook,
     queue,

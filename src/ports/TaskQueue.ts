@@ -29,4 +29,7 @@ export interface TaskQueue {
 
   /** Tasks waiting or running, per queue. */
   depth(): Promise<Record<string, number>>;
+
+  /** Tasks that failed for good (retries exhausted) and are still kept, per queue. */
+  failed(): Promise<Record<string, number>>;
 }

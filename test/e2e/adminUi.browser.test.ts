@@ -98,6 +98,13 @@ suite(title, function () {
     expect((await call()).status).to.equal(401);
   });
 
+  it('refuses a form post without the CSRF token even with a valid session cookie', async () => {
+    const response = await page.request.post(`${gateway.url}/settings/keys`, { form: { name: 'forged' }, maxRedirects: 0 });
+    expect(response.status()).to.equal(403);
+    await page.goto(`${gateway.url}/settings/keys`);
+    expect(await body(page).innerText()).not.to.contain('forged');
+  });
+
   it('shows the triggers, jobs, messaging and health pages', async () => {
     const apiKey = await newKey();
     const created = await fetch(`${gateway.url}/api/create-job`, {

@@ -77,6 +77,24 @@ describe('e2e: admin UI over HTTP', function () {
     expect(await (await get('/settings/keys', cookie)).text()).not.to.contain('forged');
   });
 
+  it('marks the cookie Secure when a trusted proxy says the request came over HTTPS', async () => {
+    const dir = await tempDir('admin-proxy');
+    const proxied = { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json'), TRUST_PROXY: 'true' };
+    expect(await setPassword(proxied, PASSWORD)).to.equal(0);
+    const behindProxy = await startGateway(proxied);
+    try {
+      const response = await fetch(`${behindProxy.url}/settings/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-proto': 'https' },
+        body: new URLSearchParams({ password: PASSWORD }).toString(),
+        redirect: 'manual',
+      });
+      expect(response.headers.get('set-cookie')).to.match(/; secure; httponly$/);
+    } finally {
+      await behindProxy.stop();
+    }
+  });
+
   it('leaves nothing reachable after logout: pages, static files, actions', async () => {
     const { cookie, csrf } = await login();
     expect((await get('/settings/static/ui.js', cookie)).status).to.equal(200);

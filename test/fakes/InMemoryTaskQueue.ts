@@ -16,6 +16,10 @@ export class InMemoryTaskQueue implements TaskQueue {
 
   async work(): Promise<void> {}
 
+  async failed(): Promise<Record<string, number>> {
+    return {};
+  }
+
   async depth(): Promise<Record<string, number>> {
     const depth: Record<string, number> = {};
     for (const task of this.tasks) depth[task.queue] = (depth[task.queue] ?? 0) + 1;

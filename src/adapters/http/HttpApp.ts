@@ -29,6 +29,7 @@ export interface HttpAppDependencies {
   readonly metrics: PrometheusMetrics;
   readonly admin: AdminUiDependencies;
   readonly bodyLimit: number;
+  readonly trustProxy: boolean;
 }
 
 /**
@@ -56,7 +57,7 @@ const operations = (checkReadiness: CheckReadiness): Koa.Middleware => async (ct
 export const createHttpApp = (deps: HttpAppDependencies): Koa => {
   const app = new Koa();
   app.silent = true;
-  app.proxy = false;
+  app.proxy = deps.trustProxy;
   app.use(requestLog(deps.pino, (route, method, status, seconds) => deps.metrics.observe(route, method, status, seconds)));
   app.use(errorResponder());
   app.use(operations(deps.checkReadiness));

@@ -35,6 +35,15 @@ export class PrometheusMetrics {
       },
     });
     new Gauge({
+      name: 'agw_queue_failed_tasks',
+      help: 'Background tasks that failed for good, per queue',
+      labelNames: ['queue'],
+      registers: [this.#registry],
+      async collect() {
+        for (const [queue, count] of Object.entries((await read()).failedTasks)) this.set({ queue }, count);
+      },
+    });
+    new Gauge({
       name: 'agw_jobs',
       help: 'Agent jobs by status',
       labelNames: ['status'],

@@ -113,6 +113,15 @@ export class PgBossTaskQueue implements TaskQueue {
     return result;
   }
 
+  async failed(): Promise<Record<string, number>> {
+    const result: Record<string, number> = {};
+    for (const name of this.settings.queues) {
+      const [stats] = await this.boss.getQueueStats(name);
+      result[name] = stats?.failedCount ?? 0;
+    }
+    return result;
+  }
+
   /** Stops taking tasks and waits up to `timeoutMs` for running ones; unfinished tasks stay stored. */
   async stop(timeoutMs: number): Promise<void> {
     await this.boss.stop({ graceful: true, timeout: Math.max(timeoutMs, 1), close: true });

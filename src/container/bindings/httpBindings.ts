@@ -52,6 +52,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
         checkReadiness,
         metrics: new PrometheusMetrics(new CollectOperationalFigures(queue, jobs, runs), config.metricsToken),
         bodyLimit: config.bodyLimit,
+        trustProxy: config.trustProxy,
       }),
     [
       TOKENS.Pino,

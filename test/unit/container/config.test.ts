@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 10_000,
       codehostWebhookSecret: undefined,
       metricsToken: undefined,
+      trustProxy: false,
       commandTimeoutMs: 60_000,
       webhook: { timeoutMs: 10_000, attempts: 4, backoffMs: 1000 },
       queue: { concurrency: 4, heartbeatSeconds: 10, superviseIntervalSeconds: 15 },

@@ -58,12 +58,12 @@ export const messagingPage = async (overview: AdminOverview): Promise<string> =>
 export const healthPage = async (overview: AdminOverview, now: Date): Promise<string> => {
   const figures = await overview.figures();
   const uptime = Math.round((now.getTime() - overview.facts.startedAt.getTime()) / 1000);
-  const queues = Object.entries(figures.queueDepth).map(([q, n]) => `<tr><td>${esc(q)}</td><td>${n}</td></tr>`);
+  const queues = Object.entries(figures.queueDepth).map(([q, n]) => `<tr><td>${esc(q)}</td><td>${n}</td><td>${figures.failedTasks[q] ?? 0}</td></tr>`);
   const jobs = Object.entries(figures.jobs).map(([s, n]) => `<tr><td>${esc(s)}</td><td>${n}</td></tr>`);
   const runs = Object.entries(figures.actionRuns).map(([s, n]) => `<tr><td>${esc(s)}</td><td>${n}</td></tr>`);
   return `<dl><dt>Version</dt><dd>${esc(overview.facts.version)}</dd><dt>Up for</dt><dd>${uptime} s (since ${time(overview.facts.startedAt)})</dd>
 <dt>Database</dt><dd>${esc(overview.facts.databaseEngine)}</dd><dt>Job runner</dt><dd>${esc(overview.facts.jobRunner)}</dd></dl>
-<h2>Queue depth</h2>${table(['Queue', 'Waiting or running'], queues)}
+<h2>Queues</h2>${table(['Queue', 'Waiting or running', 'Failed for good'], queues)}
 <h2>Jobs</h2>${table(['Status', 'Jobs'], jobs)}<h2>Trigger action runs</h2>${table(['Outcome', 'Runs'], runs)}`;
 };
 
