@@ -91,8 +91,19 @@ export class PgBossTaskQueue implements TaskQueue {
         perJobResults: true,
       },
       async (jobs) => {
+        const run = (job: (typeof jobs)[number]) => handler(job.data, { id: job.id, attempt: job.retryCount + 1 });
+        // A batch may hold several tasks of one group (a chat's messages): they run one after
+        // another in the batch's order, which is creation order; different groups run together.
+        const chains = new Map<string, Promise<unknown>>();
+        const started = jobs.map((job) => {
+          if (!options.oneAtATimePerGroup) return run(job);
+          const key = job.groupId ?? job.id;
+          const current = (chains.get(key) ?? Promise.resolve()).then(() => run(job));
+          chains.set(key, current.catch(() => undefined));
+          return current;
+        });
         // Each task settles on its own: one failure must not retry the others of the batch.
-        const outcomes = await Promise.allSettled(jobs.map((job) => handler(job.data, { id: job.id, attempt: job.retryCount + 1 })));
+        const outcomes = await Promise.allSettled(started);
         return jobs.map((job, i) => {
           const outcome = outcomes[i];
           return outcome.status === 'fulfilled'
