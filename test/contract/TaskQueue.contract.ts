@@ -91,7 +91,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       expect((await runGroups(queue)).overlap).to.equal(false);
     });
 
-    it.skip('runs the tasks of one group in the order they were stored — pending: pg-boss does not hand out one group's tasks in storage order (seen: 0, 9, 3, 6); known defect, chat replies can be reordered under load', async () => {
+    it.skip('runs the tasks of one group in the order they were stored — pending: pg-boss does not hand out the tasks of one group in storage order (seen: 0, 9, 3, 6); known defect, chat replies can be reordered under load', async () => {
       expect((await runGroups(queue)).order).to.deep.equal({ 0: [0, 3, 6, 9], 1: [1, 4, 7, 10], 2: [2, 5, 8, 11] });
     });
 
