@@ -57,7 +57,7 @@ const update = (n) => {
  */
 const pacedLoad = async ({ url, requests, rate, seconds }) => {
   const latencies = [];
-  const perPhase = rate / PHASES;
+  const perPhase = Math.max(1, Math.round(rate / PHASES));
   const instances = await Promise.all(
     Array.from({ length: PHASES }, (_, i) =>
       sleep((i * 1000) / PHASES).then(() => {
