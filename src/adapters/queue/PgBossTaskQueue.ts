@@ -87,6 +87,8 @@ export class PgBossTaskQueue implements TaskQueue {
         // embedded database every query runs on the event loop the HTTP server shares.
         localConcurrency: bounded ? options.maxConcurrent : 1,
         pollingIntervalSeconds: this.settings.pollingIntervalSeconds,
+        // Fetch again at once while batches come back full (pg-boss's default waits a poll).
+        burstWhenBatchFull: !bounded,
         ...(options.oneAtATimePerGroup ? { localGroupConcurrency: 1 } : {}),
         perJobResults: true,
       },
