@@ -2,7 +2,9 @@
 // answering GETs with {"message":"Pong!"}:
 //   MODE=bare (default)  bare node:http — the ceiling of the % column;
 //   MODE=koa-router      Koa with @koa/router and nothing else — what the framework the
-//                        design prescribes costs before any code of ours runs.
+//                        design prescribes costs before any code of ours runs; it also takes
+//                        POST /api/webhook, reading and JSON-parsing the body by hand and
+//                        answering {"ok":true,"triggers":[]} (the ceiling for bench/triggers.mjs).
 import { createServer } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -21,6 +23,12 @@ const koaRouter = () => {
   const router = new Router();
   router.get('/api/ping', (ctx) => {
     ctx.body = { message: 'Pong!' };
+  });
+  router.post('/api/webhook', async (ctx) => {
+    const chunks = [];
+    for await (const chunk of ctx.req) chunks.push(chunk);
+    ctx.request.body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    ctx.body = { ok: true, triggers: [] };
   });
   app.use(router.routes());
   return app.callback();

@@ -66,13 +66,14 @@ const account = (accepted, seqs = {}) => {
 
 const scenario = {
   scenario: 'triggers',
-  limitSeconds: () => selectedEngines().length * (2 * (SETTINGS.seconds + SETTINGS.warmupSeconds + 15) + 60 + 2 * 60 + SETTINGS.drainSeconds + SETTLE_SECONDS + 30),
+  limitSeconds: () => selectedEngines().length * (3 * (SETTINGS.seconds + SETTINGS.warmupSeconds + 15) + 60 + 2 * 60 + SETTINGS.drainSeconds + SETTLE_SECONDS + 30),
 
   async run() {
     const rows = [];
     const skipped = [];
     const logs = [];
     const baseline = await startBaseline('bare');
+    const koa = await startBaseline('koa-router');
     const fakes = await startFakes();
     try {
       for (const engine of selectedEngines()) {
@@ -95,6 +96,9 @@ const scenario = {
         console.log(`running GET / (bare node:http) for ${engine.name} (${SETTINGS.seconds} s)…`);
         const base = await measure({ name: 'baseline', url: `${baseline.url}/`, expect: 200 });
         rows.push({ case: 'GET / (bare node:http)', engine: engine.name, baseline: true, ...base });
+        console.log(`running POST /api/webhook on Koa + @koa/router alone for ${engine.name} (${SETTINGS.seconds} s)…`);
+        const framework = await measure({ name: 'koa-router', url: `${koa.url}/api/webhook`, method: 'POST', headers, body: '{"event":"bench"}', expect: 200, check: firedCheck([]) });
+        rows.push({ case: 'POST /api/webhook on Koa + @koa/router alone (reference)', engine: engine.name, ...framework });
 
         let gateway = await startGateway(`triggers-none-${engine.name}`, { ...env, TRIGGERS_FILE: noneFile });
         try {
@@ -144,7 +148,7 @@ const scenario = {
       const unexpected = (await fakes.stats()).receiver.unexpected?.deliveries ?? 0;
       if (unexpected > 0) rows.forEach((row) => !row.baseline && row.problems.push(`${unexpected} deliveries from triggers that must not fire`));
     } finally {
-      await Promise.all([stopChild(baseline.child), stopChild(fakes.child)]);
+      await Promise.all([stopChild(baseline.child), stopChild(koa.child), stopChild(fakes.child)]);
     }
     for (const row of rows) {
       const base = rows.find((r) => r.baseline && r.engine === row.engine)?.reqPerSec;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { API_KEY_PREFIX, API_KEY_RANDOM_BYTES } from '../../domain/auth/apiKeyFormat.js';
 import type { ApiKeyCrypto } from '../../ports/ApiKeyCrypto.js';
 
@@ -9,7 +9,8 @@ export class NodeApiKeyCrypto implements ApiKeyCrypto {
   }
 
   digest(key: string): string {
-    return createHash('sha256').update(key, 'utf8').digest('hex');
+    // One-shot hash: no Hash object per request (this runs on every authenticated call).
+    return hash('sha256', key, 'hex');
   }
 
   equal(a: string, b: string): boolean {

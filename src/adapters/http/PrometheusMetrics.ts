@@ -19,6 +19,7 @@ export class PrometheusMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [this.#registry],
   });
+  readonly #series = new Map<string, { readonly requests: { inc(): void }; readonly latency: { observe(value: number): void } }>();
 
   constructor(figures: CollectOperationalFigures, private readonly token: string | undefined) {
     collectDefaultMetrics({ register: this.#registry, prefix: 'agw_' });
@@ -66,8 +67,16 @@ export class PrometheusMetrics {
 
   /** Records one finished request (called by the request log middleware). */
   observe(route: string, method: string, status: number, seconds: number): void {
-    this.#requests.inc({ route, method, status: String(status) });
-    this.#latency.observe({ route }, seconds);
+    // Labelled children are cached: prom-client hashes a label object on every call otherwise.
+    // The label sets are bounded (declared route names, a few methods and statuses).
+    const key = `${route} ${method} ${status}`;
+    let series = this.#series.get(key);
+    if (series === undefined) {
+      series = { requests: this.#requests.labels(route, method, String(status)), latency: this.#latency.labels(route) };
+      this.#series.set(key, series);
+    }
+    series.requests.inc();
+    series.latency.observe(seconds);
   }
 
   /** GET /metrics. */

@@ -67,7 +67,7 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
   },
   'codehost-webhook': async (ctx) => {
     ctx.body = await deps.receiveCodehostEvent.execute({
-      rawBody: Buffer.from(ctx.request.rawBody ?? '', 'utf8'),
+      rawBody: ctx.request.rawBytes ?? Buffer.alloc(0),
       signature: header(ctx.req.headers['x-hub-signature-256']),
       event: header(ctx.req.headers['x-github-event']),
       deliveryId: header(ctx.req.headers['x-github-delivery']),

@@ -1,0 +1,118 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { expect } from 'chai';
+import Koa from 'koa';
+import { errorResponder } from '../../../src/adapters/http/middleware/errorResponder.js';
+import { jsonBody } from '../../../src/adapters/http/middleware/jsonBody.js';
+
+const LIMIT = 64;
+
+interface Answer {
+  readonly status: number;
+  readonly body: { error?: string; body?: unknown; bytes?: string; type?: string };
+}
+
+/** One raw HTTP request (chunked when `chunks` is given), so every header is exactly what the test says. */
+const send = (port: number, headers: Record<string, string>, payload?: Buffer | string, chunks?: readonly string[]): Promise<Answer> =>
+  new Promise((resolve, reject) => {
+    const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/', headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    if (chunks) {
+      for (const chunk of chunks) req.write(chunk);
+      req.end();
+    } else req.end(payload);
+  });
+
+const json = (text: string, extra: Record<string, string> = {}): [Record<string, string>, string] => [
+  { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...extra },
+  text,
+];
+
+describe('jsonBody middleware (Koa on a loopback server)', () => {
+  let server: Server;
+  let port: number;
+
+  before(async () => {
+    const app = new Koa();
+    app.use(errorResponder());
+    app.use(jsonBody(LIMIT));
+    app.use((ctx) => {
+      ctx.body = { body: ctx.request.body ?? null, bytes: ctx.request.rawBytes?.toString('hex') ?? null, type: typeof ctx.request.body };
+    });
+    server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('parses a JSON object and keeps the exact bytes', async () => {
+    const answer = await send(port, ...json('{"a": [1, "é"]}'));
+    expect(answer.status).to.equal(200);
+    expect(answer.body.body).to.deep.equal({ a: [1, 'é'] });
+    expect(answer.body.bytes).to.equal(Buffer.from('{"a": [1, "é"]}').toString('hex'));
+  });
+
+  it('accepts any JSON value, +json types and a charset parameter', async () => {
+    expect((await send(port, ...json('"text"'))).body.body).to.equal('text');
+    expect((await send(port, ...json('[1,2]', { 'content-type': 'application/vnd.api+json' }))).body.body).to.deep.equal([1, 2]);
+    expect((await send(port, ...json('{"x":1}', { 'content-type': 'Application/JSON; charset=utf-8' }))).body.body).to.deep.equal({ x: 1 });
+  });
+
+  it('leaves the body undefined when the request has none', async () => {
+    const answer = await send(port, { 'content-length': '0' });
+    expect(answer.status).to.equal(200);
+    expect(answer.body.type).to.equal('undefined');
+  });
+
+  it('answers 415 for a body that is not JSON', async () => {
+    const answer = await send(port, { 'content-type': 'text/plain', 'content-length': '5' }, 'hello');
+    expect(answer).to.deep.equal({ status: 415, body: { error: 'Content-Type must be application/json' } });
+    const none = await send(port, { 'content-length': '2' }, '{}');
+    expect(none).to.deep.equal({ status: 415, body: { error: 'Content-Type must be application/json' } });
+  });
+
+  it('answers 400 for malformed JSON and for JSON that sets __proto__', async () => {
+    expect(await send(port, ...json('{"a":'))).to.deep.equal({ status: 400, body: { error: 'Invalid JSON body' } });
+    expect(await send(port, ...json('{"__proto__": {"admin": true}}'))).to.deep.equal({ status: 400, body: { error: 'Invalid JSON body' } });
+    expect(await send(port, ...json('{"a":{"\\u005f_proto__": {"admin": true}}}'))).to.deep.equal({ status: 400, body: { error: 'Invalid JSON body' } });
+  });
+
+  it(`answers 413 for a body over the limit (${LIMIT} bytes), declared or chunked`, async () => {
+    const big = JSON.stringify({ text: 'x'.repeat(LIMIT) });
+    const tooLarge = { status: 413, body: { error: `Request body is larger than ${LIMIT} bytes` } };
+    expect(await send(port, ...json(big))).to.deep.equal(tooLarge);
+    const chunked = await send(port, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, undefined, ['{"text":"', 'x'.repeat(LIMIT), '"}']);
+    expect(chunked).to.deep.equal(tooLarge);
+  });
+
+  it('accepts a body of exactly the limit', async () => {
+    const exact = JSON.stringify({ t: 'y'.repeat(LIMIT - 8) });
+    expect(Buffer.byteLength(exact)).to.equal(LIMIT);
+    expect((await send(port, ...json(exact))).status).to.equal(200);
+  });
+
+  it('decompresses gzip, deflate and br bodies, with the limit on the decompressed size', async () => {
+    const text = '{"zipped":true}';
+    for (const [encoding, packed] of [['gzip', gzipSync(text)], ['deflate', deflateSync(text)], ['br', brotliCompressSync(text)]] as const) {
+      const answer = await send(port, { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': String(packed.length) }, packed);
+      expect(answer.body.body, encoding).to.deep.equal({ zipped: true });
+    }
+    // a small gzip that inflates past the limit
+    const bomb = gzipSync(JSON.stringify({ pad: ' '.repeat(10 * LIMIT) }));
+    expect(bomb.length).to.be.below(LIMIT);
+    const answer = await send(port, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) }, bomb);
+    expect(answer.status).to.equal(413);
+  });
+
+  it('answers 415 for an unknown content-encoding and 400 for a corrupt compressed body', async () => {
+    const unknown = await send(port, { 'content-type': 'application/json', 'content-encoding': 'zstd', 'content-length': '2' }, '{}');
+    expect(unknown).to.deep.equal({ status: 415, body: { error: 'Unsupported body encoding' } });
+    const corrupt = await send(port, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': '9' }, 'not gzip!');
+    expect(corrupt).to.deep.equal({ status: 400, body: { error: 'Invalid request body' } });
+  });
+});
