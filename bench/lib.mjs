@@ -63,7 +63,9 @@ export const freePort = () =>
  * or above are tallied in `child.problems` (see summarizeProblems).
  */
 export const startChild = (args, env, { logFile } = {}) => {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_NODE_OPTIONS reaches every child (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the gateway).
+  const nodeOptions = process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {};
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...nodeOptions, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.output = '';
   child.problems = new Map(); // "level msg: error" -> { level, msg, error, count, first }
   const file = logFile ? createWriteStream(logFile) : undefined;

@@ -4,7 +4,6 @@ import { normalizeUpdate } from '../domain/messaging/normalizeUpdate.js';
 import type { RequestSnapshot } from '../domain/templates/RequestSnapshot.js';
 import type { ApiKeyCrypto } from '../ports/ApiKeyCrypto.js';
 import type { BotTokenStore } from '../ports/BotTokenStore.js';
-import type { DeliveryLog } from '../ports/DeliveryLog.js';
 import type { Logger } from '../ports/Logger.js';
 import type { MessagingChannel } from '../ports/MessagingChannel.js';
 import type { TaskQueue } from '../ports/TaskQueue.js';
@@ -35,7 +34,6 @@ export class ReceiveMessagingUpdate {
     private readonly webhookSecret: string | undefined,
     private readonly crypto: ApiKeyCrypto,
     private readonly tokens: BotTokenStore,
-    private readonly deliveries: DeliveryLog,
     private readonly queue: TaskQueue,
     private readonly fireTriggers: FireTriggers,
     private readonly logger: Logger,
@@ -49,17 +47,13 @@ export class ReceiveMessagingUpdate {
     await this.fireTriggers.execute({ watchPath: delivery.watchPath, request: delivery.request });
     const message = normalizeUpdate(delivery.update, { userId: this.channel.id, chatTitle: this.channel.title });
     if (message === null) return { ok: true };
-    const key = `${this.channel.id}:update:${message.metadata.updateId}`;
-    if (!(await this.deliveries.recordFirst(key, 'update'))) {
-      this.logger.info({ updateId: message.metadata.updateId }, 'repeated update acknowledged, not processed again');
-      return { ok: true };
-    }
-    try {
-      await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message } satisfies ChatMessageTask, { group: `${this.channel.id}:${message.threadId}` });
-    } catch (error) {
-      await this.deliveries.forget(key).catch(() => undefined);
-      throw error;
-    }
+    // The update number is the idempotency key: a redelivered update is stored once (the queue
+    // keeps the key for days after the task ran; the platform stops redelivering within a day).
+    const stored = await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message } satisfies ChatMessageTask, {
+      group: `${this.channel.id}:${message.threadId}`,
+      key: `${this.channel.id}:update:${message.metadata.updateId}`,
+    });
+    if (stored === null) this.logger.info({ updateId: message.metadata.updateId }, 'repeated update acknowledged, not processed again');
     return { ok: true };
   }
 }

@@ -45,7 +45,11 @@ export class Gateway {
       const runJob = await container.getAsync(TOKENS.RunJob);
       await queue.work<JobRunTask>(JOB_RUN_QUEUE, (task) => runJob.execute(task), { maxConcurrent: config.jobs.concurrency });
       const replyToChat = await container.getAsync(TOKENS.ReplyToChatMessage);
-      await queue.work<ChatMessageTask>(CHAT_MESSAGE_QUEUE, (task) => replyToChat.execute(task), { oneAtATimePerGroup: true });
+      await queue.work<ChatMessageTask>(CHAT_MESSAGE_QUEUE, (task) => replyToChat.execute(task), {
+        oneAtATimePerGroup: true,
+        // A chat's messages are answered in the platform's order, not in the order they were stored.
+        orderBy: (task) => task.message.metadata.updateId,
+      });
       const admin =
         database.engine === 'pglite'
           ? await AdminSocketServer.listen(

@@ -1,4 +1,15 @@
-export interface WorkOptions {
+export interface EnqueueOptions {
+  /** Tasks of one group can be run one at a time (see `WorkOptions.oneAtATimePerGroup`). */
+  readonly group?: string;
+  /**
+   * Idempotency key: a second task with the same key in the same queue is not stored, and
+   * `enqueue` resolves to `null` for it — also when both arrive at once. A key is
+   * remembered as long as the queue keeps its task (days after it ran).
+   */
+  readonly key?: string;
+}
+
+export interface WorkOptions<T = object> {
   /**
    * At most this many tasks of the queue run at once in this process. Without it the
    * queue runs many at once, for short tasks.
@@ -6,15 +17,21 @@ export interface WorkOptions {
   readonly maxConcurrent?: number;
   /** Tasks of one group (see `enqueue`) run one at a time in this process, in order. */
   readonly oneAtATimePerGroup?: boolean;
+  /**
+   * The order of a group's tasks, when the payload knows it better than storage order does
+   * (a chat's messages by the platform's update number). Lower runs first. Without it, a
+   * group's tasks run in the order they were stored.
+   */
+  readonly orderBy?: (payload: T) => number;
 }
 
 /** Durable background work: a task is stored before `enqueue` resolves and survives restarts. */
 export interface TaskQueue {
   /**
    * Stores a task for `queue`. When this resolves the task is durable: a crash afterwards
-   * does not lose it. Returns the task id.
+   * does not lose it. Returns the task id, or `null` when `options.key` was seen before.
    */
-  enqueue(queue: string, payload: object, options?: { readonly group?: string }): Promise<string>;
+  enqueue(queue: string, payload: object, options?: EnqueueOptions): Promise<string | null>;
 
   /**
    * Runs `handler` for the tasks of `queue`, several at a time, until the queue stops.
@@ -24,7 +41,7 @@ export interface TaskQueue {
   work<T extends object>(
     queue: string,
     handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>,
-    options?: WorkOptions,
+    options?: WorkOptions<T>,
   ): Promise<void>;
 
   /** Tasks waiting or running, per queue. */

@@ -6,7 +6,7 @@ import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } fro
 import { describeTaskQueueContract, type TaskQueueHarness } from './TaskQueue.contract.js';
 
 const logger = new PinoLogger(createPino('silent'));
-const settings = { queues: ['q'], concurrency: 2, heartbeatSeconds: 10, superviseIntervalSeconds: 1, pollingIntervalSeconds: 0.5, retryLimit: 2 };
+const settings = { queues: ['q', 'other'], concurrency: 2, heartbeatSeconds: 10, superviseIntervalSeconds: 1, pollingIntervalSeconds: 0.5, retryLimit: 2 };
 
 const harnessOn = (connect: () => Promise<{ connection: QueueConnection; dispose(): Promise<void> }>): TaskQueueHarness => {
   let current: PgBossTaskQueue | undefined;

@@ -1,16 +1,21 @@
-import type { TaskQueue } from '../../src/ports/TaskQueue.js';
+import type { EnqueueOptions, TaskQueue } from '../../src/ports/TaskQueue.js';
 
 /** Records tasks; tests run them explicitly. */
 export class InMemoryTaskQueue implements TaskQueue {
-  readonly tasks: Array<{ queue: string; payload: object }> = [];
+  readonly tasks: Array<{ queue: string; payload: object; group?: string }> = [];
+  readonly #keys = new Set<string>();
   failNext = false;
 
-  async enqueue(queue: string, payload: object): Promise<string> {
+  async enqueue(queue: string, payload: object, options: EnqueueOptions = {}): Promise<string | null> {
     if (this.failNext) {
       this.failNext = false;
       throw new Error('queue down');
     }
-    this.tasks.push({ queue, payload: structuredClone(payload) });
+    if (options.key !== undefined) {
+      if (this.#keys.has(`${queue}:${options.key}`)) return null;
+      this.#keys.add(`${queue}:${options.key}`);
+    }
+    this.tasks.push({ queue, payload: structuredClone(payload), ...(options.group === undefined ? {} : { group: options.group }) });
     return String(this.tasks.length);
   }
 

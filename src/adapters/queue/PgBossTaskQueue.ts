@@ -1,6 +1,7 @@
-import { PgBoss, fromPglite, type PGliteLike } from 'pg-boss';
+import { createHash, randomBytes } from 'node:crypto';
+import { PgBoss, fromPglite, type JobInsert, type PGliteLike } from 'pg-boss';
 import type { Logger } from '../../ports/Logger.js';
-import type { TaskQueue, WorkOptions } from '../../ports/TaskQueue.js';
+import type { EnqueueOptions, TaskQueue, WorkOptions } from '../../ports/TaskQueue.js';
 
 export interface QueueSettings {
   /** The queues to create at start-up. */
@@ -25,6 +26,59 @@ const SCHEMA = 'pgboss';
  * batches come back full; a batch-of-one worker would wait a polling interval per task.
  */
 const BATCH_SIZE = 10;
+/** Most tasks one insert statement carries (see `enqueue`). */
+const MAX_WRITE = 500;
+
+const formatUuid = (hex: string): string => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+
+let lastMs = 0;
+let sequence = 0;
+/**
+ * A UUIDv7 (RFC 9562): milliseconds, then a counter, then random bits, so ids sort in the
+ * order this process made them — the database's clock ties (PGlite keeps milliseconds, and
+ * one insert gives all its rows one timestamp) and does not.
+ */
+export const orderedTaskId = (): string => {
+  const now = Date.now();
+  if (now > lastMs) {
+    lastMs = now;
+    sequence = 0;
+  } else if (++sequence > 0xfff) {
+    lastMs++;
+    sequence = 0;
+  }
+  const random = randomBytes(8);
+  random[0] = (random[0] & 0x3f) | 0x80;
+  return formatUuid(`${lastMs.toString(16).padStart(12, '0')}7${sequence.toString(16).padStart(3, '0')}${random.toString('hex')}`);
+};
+
+/** The id of the task with idempotency key `key`: the same for the same queue and key, a UUIDv8. */
+export const keyedTaskId = (queue: string, key: string): string => {
+  const digest = createHash('sha256').update(`${queue}\u0000${key}`).digest();
+  digest[6] = (digest[6] & 0x0f) | 0x80;
+  digest[8] = (digest[8] & 0x3f) | 0x80;
+  return formatUuid(digest.subarray(0, 16).toString('hex'));
+};
+
+interface Waiter {
+  readonly id: string;
+  /** The same key twice in one write: this one is the repeat. */
+  readonly repeat: boolean;
+  resolve(id: string | null): void;
+  reject(error: unknown): void;
+}
+
+/** Tasks waiting for the next insert of their queue. */
+interface Write {
+  readonly jobs: JobInsert[];
+  readonly waiters: Waiter[];
+  readonly ids: Set<string>;
+}
+
+interface Writer {
+  readonly writes: Write[];
+  busy: boolean;
+}
 
 /**
  * TaskQueue on pg-boss, in the service's own database: tables in the `pgboss` schema,
@@ -32,6 +86,8 @@ const BATCH_SIZE = 10;
  * shared by every replica on the same PostgreSQL.
  */
 export class PgBossTaskQueue implements TaskQueue {
+  readonly #writers = new Map<string, Writer>();
+
   private constructor(private readonly boss: PgBoss, private readonly settings: QueueSettings) {}
 
   static async start(connection: QueueConnection, settings: QueueSettings, logger: Logger): Promise<PgBossTaskQueue> {
@@ -67,16 +123,56 @@ export class PgBossTaskQueue implements TaskQueue {
     return new PgBossTaskQueue(boss, settings);
   }
 
-  async enqueue(queue: string, payload: object, options: { readonly group?: string } = {}): Promise<string> {
-    const id = await this.boss.send(queue, payload, options.group === undefined ? {} : { group: { id: options.group } });
-    if (id === null) throw new Error(`task queue refused a task for ${queue}`);
-    return id;
+  /**
+   * Group commit: tasks enqueued while their queue's previous insert is still running (or in
+   * the same turn of the event loop) are stored together by the next single insert, and each
+   * caller is answered when that insert has committed. At low load a task is written at
+   * once; under load one statement carries many tasks instead of one statement each, which
+   * is what keeps the embedded database (one thread, shared with HTTP) from falling behind.
+   */
+  enqueue(queue: string, payload: object, options: EnqueueOptions = {}): Promise<string | null> {
+    const id = options.key === undefined ? orderedTaskId() : keyedTaskId(queue, options.key);
+    return new Promise((resolve, reject) => {
+      let writer = this.#writers.get(queue);
+      if (writer === undefined) {
+        writer = { writes: [], busy: false };
+        this.#writers.set(queue, writer);
+      }
+      let write = writer.writes.at(-1);
+      if (write === undefined || write.jobs.length >= MAX_WRITE) {
+        write = { jobs: [], waiters: [], ids: new Set() };
+        writer.writes.push(write);
+      }
+      const repeat = write.ids.has(id);
+      if (!repeat) {
+        write.ids.add(id);
+        write.jobs.push({ id, data: payload, ...(options.group === undefined ? {} : { group: { id: options.group } }) });
+      }
+      write.waiters.push({ id, repeat, resolve, reject });
+      if (!writer.busy) {
+        writer.busy = true;
+        const started = writer;
+        setImmediate(() => void this.#drain(queue, started));
+      }
+    });
+  }
+
+  async #drain(queue: string, writer: Writer): Promise<void> {
+    for (let write = writer.writes.shift(); write !== undefined; write = writer.writes.shift()) {
+      try {
+        const stored = new Set((await this.boss.insert(queue, write.jobs, { returnId: true })) ?? []);
+        for (const waiter of write.waiters) waiter.resolve(!waiter.repeat && stored.has(waiter.id) ? waiter.id : null);
+      } catch (error) {
+        for (const waiter of write.waiters) waiter.reject(error);
+      }
+    }
+    writer.busy = false;
   }
 
   async work<T extends object>(
     queue: string,
     handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>,
-    options: WorkOptions = {},
+    options: WorkOptions<T> = {},
   ): Promise<void> {
     const bounded = options.maxConcurrent !== undefined;
     await this.boss.work<T>(
@@ -89,29 +185,41 @@ export class PgBossTaskQueue implements TaskQueue {
         pollingIntervalSeconds: this.settings.pollingIntervalSeconds,
         // Fetch again at once while batches come back full (pg-boss's default waits a poll).
         burstWhenBatchFull: !bounded,
-        ...(options.oneAtATimePerGroup ? { localGroupConcurrency: 1 } : {}),
+        // Groups are kept apart here, not with pg-boss's localGroupConcurrency: that hands out one
+        // task per group and batch and puts the rest back, in whatever order the database returns
+        // them next; here a batch runs all the tasks of a group it got, one after another, in order.
+        // The next batch is fetched only once this one has finished, so a group never overlaps.
         perJobResults: true,
       },
       async (jobs) => {
         const run = (job: (typeof jobs)[number]) => handler(job.data, { id: job.id, attempt: job.retryCount + 1 });
+        if (!options.oneAtATimePerGroup) return settle(jobs, jobs.map(run));
         // A batch may hold several tasks of one group (a chat's messages): they run one after
-        // another in the batch's order, which is creation order; different groups run together.
-        const chains = new Map<string, Promise<unknown>>();
-        const started = jobs.map((job) => {
-          if (!options.oneAtATimePerGroup) return run(job);
+        // another, in `orderBy` order or else by id (creation order, see orderedTaskId), since
+        // the database hands tasks stored in one millisecond out in any order. Groups run together.
+        const rank = (job: (typeof jobs)[number]): number | string => (options.orderBy ? options.orderBy(job.data) : job.id);
+        const groups = new Map<string, Array<(typeof jobs)[number]>>();
+        for (const job of jobs) {
           const key = job.groupId ?? job.id;
-          const current = (chains.get(key) ?? Promise.resolve()).then(() => run(job));
-          chains.set(key, current.catch(() => undefined));
-          return current;
-        });
-        // Each task settles on its own: one failure must not retry the others of the batch.
-        const outcomes = await Promise.allSettled(started);
-        return jobs.map((job, i) => {
-          const outcome = outcomes[i];
-          return outcome.status === 'fulfilled'
-            ? { id: job.id, status: 'completed' as const }
-            : { id: job.id, status: 'failed' as const, output: { message: String((outcome.reason as Error)?.message ?? outcome.reason) } };
-        });
+          const members = groups.get(key);
+          if (members) members.push(job);
+          else groups.set(key, [job]);
+        }
+        const outcome = new Map<string, Promise<void>>();
+        for (const members of groups.values()) {
+          members.sort((a, b) => {
+            const left = rank(a);
+            const right = rank(b);
+            return left < right ? -1 : left > right ? 1 : 0;
+          });
+          let previous: Promise<unknown> = Promise.resolve();
+          for (const job of members) {
+            const current = previous.then(() => run(job));
+            outcome.set(job.id, current);
+            previous = current.catch(() => undefined);
+          }
+        }
+        return settle(jobs, jobs.map((job) => outcome.get(job.id)!));
       },
     );
   }
@@ -140,3 +248,14 @@ export class PgBossTaskQueue implements TaskQueue {
     await this.boss.stop({ graceful: true, timeout: Math.max(timeoutMs, 1), close: true });
   }
 }
+
+/** Each task settles on its own: one failure must not retry the others of the batch. */
+const settle = async (jobs: ReadonlyArray<{ readonly id: string }>, started: ReadonlyArray<Promise<void>>) => {
+  const outcomes = await Promise.allSettled(started);
+  return jobs.map((job, i) => {
+    const outcome = outcomes[i];
+    return outcome.status === 'fulfilled'
+      ? { id: job.id, status: 'completed' as const }
+      : { id: job.id, status: 'failed' as const, output: { message: String((outcome.reason as Error)?.message ?? outcome.reason) } };
+  });
+};

@@ -30,9 +30,9 @@ export const bindChat = (c: Container, config: AppConfig): void => {
     [TOKENS.MessagingChannel, TOKENS.BotTokenStore, TOKENS.Logger],
   );
   c.bind(TOKENS.ReceiveMessagingUpdate).toResolvedValue(
-    (channel, crypto, tokens, deliveries, queue, fire, logger) =>
-      new ReceiveMessagingUpdate(channel, config.messaging.webhookSecret, crypto, tokens, deliveries, queue, fire, logger),
-    [TOKENS.MessagingChannel, TOKENS.ApiKeyCrypto, TOKENS.BotTokenStore, TOKENS.DeliveryLog, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Logger],
+    (channel, crypto, tokens, queue, fire, logger) =>
+      new ReceiveMessagingUpdate(channel, config.messaging.webhookSecret, crypto, tokens, queue, fire, logger),
+    [TOKENS.MessagingChannel, TOKENS.ApiKeyCrypto, TOKENS.BotTokenStore, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Logger],
   );
   c.bind(TOKENS.ReplyToChatMessage).toResolvedValue(
     (channel, tokens, agent, logger) => new ReplyToChatMessage(channel, tokens, agent, { allowedChatIds: config.messaging.allowedChatIds }, logger),
