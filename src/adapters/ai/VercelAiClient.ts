@@ -35,6 +35,8 @@ const DEFAULT_MODELS: Readonly<Record<LlmProvider, string | undefined>> = {
  * and any OpenAI-compatible server as `custom`. Uses Node's global fetch.
  */
 export class VercelAiClient implements AiClient {
+  readonly #models = new Map<string, LanguageModel>();
+
   constructor(private readonly settings: AiSettings) {
     // The SDK prints its warnings to stderr outside our structured logs.
     (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
@@ -75,7 +77,23 @@ export class VercelAiClient implements AiClient {
     }
   }
 
+  /**
+   * Models are made once per provider and name: making one builds the provider's response
+   * schemas (zod), which cost more CPU than the rest of a call.
+   */
   #model(provider: LlmProvider, model: string): LanguageModel {
+    const key = `${provider}\u0000${model}`;
+    let made = this.#models.get(key);
+    if (made === undefined) {
+      made = this.#makeModel(provider, model);
+      // Model names can come from API callers (create-job): keep the cache bounded.
+      if (this.#models.size >= 32) this.#models.clear();
+      this.#models.set(key, made);
+    }
+    return made;
+  }
+
+  #makeModel(provider: LlmProvider, model: string): LanguageModel {
     const { apiKey, baseUrl } = this.settings.providers[provider];
     switch (provider) {
       case 'anthropic':

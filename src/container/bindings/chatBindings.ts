@@ -11,6 +11,19 @@ import { ReplyToChatMessage } from '../../application/ReplyToChatMessage.js';
 import type { AppConfig } from '../config.js';
 import { TOKENS } from '../tokens.js';
 
+/** An edited system prompt file is used from the next message after at most this long. */
+const SYSTEM_PROMPT_REREAD_MS = 5_000;
+
+/** `read`, called again only once its last answer is older than `ms` (a file read per message is measurable under load). */
+const cachedFor = <T>(ms: number, read: () => Promise<T>): (() => Promise<T>) => {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (last === undefined || now - last.at >= ms) last = { at: now, value: read() };
+    return last.value;
+  };
+};
+
 /** The chat channel (Telegram) and the chat agent every channel shares. */
 export const bindChat = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.MessagingChannel).toConstantValue(
@@ -18,8 +31,8 @@ export const bindChat = (c: Container, config: AppConfig): void => {
   );
   c.bind(TOKENS.BotTokenStore).toResolvedValue((db: Database) => new SqlBotTokenStore(db, config.messaging.botToken), [TOKENS.Database]);
   c.bind(TOKENS.ConversationStore).toResolvedValue((db: Database) => new SqlConversationStore(db), [TOKENS.Database]);
-  const systemPrompt = async (): Promise<string> =>
-    (await readFile(config.chat.systemPromptFile, 'utf8').catch(() => '')).trim() || 'You are a helpful assistant.';
+  const systemPrompt = cachedFor(SYSTEM_PROMPT_REREAD_MS, async (): Promise<string> =>
+    (await readFile(config.chat.systemPromptFile, 'utf8').catch(() => '')).trim() || 'You are a helpful assistant.');
   c.bind(TOKENS.ChatAgent).toResolvedValue(
     (ai, conversations, createJob, jobStatus) =>
       new ChatAgent(ai, conversations, createJob, jobStatus, { historyTurns: config.chat.historyTurns, maxSteps: config.chat.maxSteps, systemPrompt }),
