@@ -12,7 +12,7 @@ export interface QueueSettings {
   readonly heartbeatSeconds: number;
   /** How often stale and expired tasks are looked for. */
   readonly superviseIntervalSeconds: number;
-  /** Idle polling, the floor under LISTEN/NOTIFY wake-ups. */
+  /** How often an idle worker looks for new tasks (a busy one fetches again at once). */
   readonly pollingIntervalSeconds: number;
   /** Further attempts after a handler failure, with exponential backoff. */
   readonly retryLimit: number;
