@@ -13,10 +13,13 @@ export class SqlConversationStore implements ConversationStore {
     return rows.reverse().map((row) => ({ role: row.role, text: row.text }));
   }
 
+  /** One statement for all the turns: stored together or not at all, in order (ids ascend with the rows). */
   async append(threadId: string, turns: readonly ConversationTurn[]): Promise<void> {
-    for (const turn of turns) {
-      await this.db.execute('insert into chat_turns (thread_id, role, text) values (?, ?, ?)', [threadId, turn.role, turn.text]);
-    }
+    if (turns.length === 0) return;
+    await this.db.execute(
+      `insert into chat_turns (thread_id, role, text) values ${turns.map(() => '(?, ?, ?)').join(', ')}`,
+      turns.flatMap((turn) => [threadId, turn.role, turn.text]),
+    );
   }
 
   async clear(threadId: string): Promise<void> {
