@@ -70,6 +70,22 @@ export const describeConversationStoreContract = (name: string, open: () => Prom
       }
     });
 
+    it('a read after each exchange sees every turn so far, also past the limit and after a clear', async () => {
+      const { store } = harness;
+      const all: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        expect((await store.recent('telegram:1', 3)).map((t) => t.text)).to.deep.equal(all.slice(-3));
+        expect((await store.recent('telegram:1', 50)).map((t) => t.text)).to.deep.equal(all);
+        await store.append('telegram:1', [{ role: 'user', text: `q${i}` }, { role: 'assistant', text: `a${i}` }]);
+        all.push(`q${i}`, `a${i}`);
+      }
+      expect((await store.recent('telegram:1', 50)).map((t) => t.text)).to.deep.equal(all);
+      await store.clear('telegram:1');
+      expect(await store.recent('telegram:1', 3)).to.deep.equal([]);
+      await store.append('telegram:1', [{ role: 'user', text: 'fresh' }]);
+      expect(await store.recent('telegram:1', 3)).to.deep.equal([{ role: 'user', text: 'fresh' }]);
+    });
+
     it('appending no turns changes nothing', async () => {
       const { store } = harness;
       await store.append('telegram:1', [{ role: 'user', text: 'a' }]);

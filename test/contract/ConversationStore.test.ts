@@ -1,5 +1,6 @@
 import { PinoLogger, createPino } from '../../src/adapters/logging/PinoLogger.js';
 import { Database } from '../../src/adapters/persistence/Database.js';
+import { CachingConversationStore } from '../../src/adapters/persistence/CachingConversationStore.js';
 import { SqlConversationStore } from '../../src/adapters/persistence/SqlConversationStore.js';
 import { InMemoryConversationStore } from '../fakes/InMemoryConversationStore.js';
 import { tempDir } from '../support/gatewayProcess.js';
@@ -17,20 +18,27 @@ describeConversationStoreContract('in-memory fake', async () => {
   return harness;
 });
 
-const onDatabase = async (databaseUrl: string | undefined, drop: () => Promise<void>) => {
+const onDatabase = async (databaseUrl: string | undefined, drop: () => Promise<void>, cached = false) => {
   const database = await Database.open({ databaseUrl, dataDir: await tempDir('conversations'), logger });
   await database.migrate();
-  return {
-    store: new SqlConversationStore(database),
-    reset: async () => void (await database.execute('truncate chat_turns')),
+  const harness = {
+    store: cached ? new CachingConversationStore(new SqlConversationStore(database), 4) : new SqlConversationStore(database),
+    reset: async () => {
+      await database.execute('truncate chat_turns');
+      // a new cache too: the truncate went around it
+      if (cached) harness.store = new CachingConversationStore(new SqlConversationStore(database), 4);
+    },
     close: async () => {
       await database.close();
       await drop();
     },
   };
+  return harness;
 };
 
 describeConversationStoreContract('SQL on PGlite', () => onDatabase(undefined, async () => undefined));
+// keeping 4 turns in memory: the suite reads more and fewer than that
+describeConversationStoreContract('SQL on PGlite behind the in-memory cache (embedded engine)', () => onDatabase(undefined, async () => undefined, true));
 
 if (postgres.available) {
   describeConversationStoreContract('SQL on PostgreSQL', async () => {

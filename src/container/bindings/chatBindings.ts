@@ -3,6 +3,7 @@ import type { Container } from 'inversify';
 import { TelegramChannel } from '../../adapters/messaging/TelegramChannel.js';
 import type { Database } from '../../adapters/persistence/Database.js';
 import { SqlBotTokenStore } from '../../adapters/persistence/SqlBotTokenStore.js';
+import { CachingConversationStore } from '../../adapters/persistence/CachingConversationStore.js';
 import { SqlConversationStore } from '../../adapters/persistence/SqlConversationStore.js';
 import { ChatAgent } from '../../application/ChatAgent.js';
 import { ReceiveMessagingUpdate } from '../../application/ReceiveMessagingUpdate.js';
@@ -30,7 +31,12 @@ export const bindChat = (c: Container, config: AppConfig): void => {
     new TelegramChannel({ apiUrl: config.messaging.apiUrl, rateLimitRetries: 3, maxRetryAfterMs: 60_000, timeoutMs: 30_000 }),
   );
   c.bind(TOKENS.BotTokenStore).toResolvedValue((db: Database) => new SqlBotTokenStore(db, config.messaging.botToken), [TOKENS.Database]);
-  c.bind(TOKENS.ConversationStore).toResolvedValue((db: Database) => new SqlConversationStore(db), [TOKENS.Database]);
+  c.bind(TOKENS.ConversationStore).toResolvedValue(
+    // The embedded database has one writer (this process): recent turns can be served from memory.
+    (db: Database) =>
+      db.engine === 'pglite' ? new CachingConversationStore(new SqlConversationStore(db), config.chat.historyTurns) : new SqlConversationStore(db),
+    [TOKENS.Database],
+  );
   const systemPrompt = cachedFor(SYSTEM_PROMPT_REREAD_MS, async (): Promise<string> =>
     (await readFile(config.chat.systemPromptFile, 'utf8').catch(() => '')).trim() || 'You are a helpful assistant.');
   c.bind(TOKENS.ChatAgent).toResolvedValue(
