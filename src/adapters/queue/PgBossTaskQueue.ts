@@ -28,6 +28,8 @@ const SCHEMA = 'pgboss';
 const BATCH_SIZE = 10;
 /** Most tasks one insert statement carries (see `enqueue`). */
 const MAX_WRITE = 500;
+/** Inserts of one queue that run at once on PostgreSQL (see `enqueue`). */
+const PARALLEL_WRITES = 3;
 
 const formatUuid = (hex: string): string => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 
@@ -76,8 +78,10 @@ interface Write {
 }
 
 interface Writer {
+  /** Writes not started yet, oldest first; new tasks join the last one. */
   readonly writes: Write[];
-  busy: boolean;
+  /** Inserts running now. */
+  running: number;
 }
 
 /**
@@ -88,7 +92,12 @@ interface Writer {
 export class PgBossTaskQueue implements TaskQueue {
   readonly #writers = new Map<string, Writer>();
 
-  private constructor(private readonly boss: PgBoss, private readonly settings: QueueSettings) {}
+  private constructor(
+    private readonly boss: PgBoss,
+    private readonly settings: QueueSettings,
+    /** Inserts of one queue that may run at once: 1 on PGlite (it runs one statement at a time anyway). */
+    private readonly parallelWrites: number,
+  ) {}
 
   static async start(connection: QueueConnection, settings: QueueSettings, logger: Logger): Promise<PgBossTaskQueue> {
     // Polling, not LISTEN/NOTIFY: with notify on, pg-boss turns polling into a slow backstop and
@@ -123,22 +132,26 @@ export class PgBossTaskQueue implements TaskQueue {
       if (await boss.getQueue(name)) await boss.updateQueue(name, options);
       else await boss.createQueue(name, options);
     }
-    return new PgBossTaskQueue(boss, settings);
+    // PostgreSQL: a few inserts at once, so a task need not wait for the previous insert to
+    // commit (fsync) before its own starts; the server shares the WAL flush of concurrent commits.
+    return new PgBossTaskQueue(boss, settings, 'pglite' in connection ? 1 : PARALLEL_WRITES);
   }
 
   /**
-   * Group commit: tasks enqueued while their queue's previous insert is still running (or in
-   * the same turn of the event loop) are stored together by the next single insert, and each
-   * caller is answered when that insert has committed. At low load a task is written at
-   * once; under load one statement carries many tasks instead of one statement each, which
-   * is what keeps the embedded database (one thread, shared with HTTP) from falling behind.
+   * Group commit: tasks enqueued while their queue's inserts are all busy (one on PGlite, a
+   * few on PostgreSQL), or in the same turn of the event loop, are stored together by the
+   * next single insert, and each caller is answered when that insert has committed. At low
+   * load a task is written at once; under load one statement carries many tasks instead of
+   * one statement each, which keeps the embedded database (one thread, shared with HTTP)
+   * from falling behind. A task stored after another one's `enqueue` resolved is always
+   * committed after it; tasks enqueued at the same moment may commit in either order.
    */
   enqueue(queue: string, payload: object, options: EnqueueOptions = {}): Promise<string | null> {
     const id = options.key === undefined ? orderedTaskId() : keyedTaskId(queue, options.key);
     return new Promise((resolve, reject) => {
       let writer = this.#writers.get(queue);
       if (writer === undefined) {
-        writer = { writes: [], busy: false };
+        writer = { writes: [], running: 0 };
         this.#writers.set(queue, writer);
       }
       let write = writer.writes.at(-1);
@@ -152,14 +165,15 @@ export class PgBossTaskQueue implements TaskQueue {
         write.jobs.push({ id, data: payload, ...(options.group === undefined ? {} : { group: { id: options.group } }) });
       }
       write.waiters.push({ id, repeat, resolve, reject });
-      if (!writer.busy) {
-        writer.busy = true;
+      if (writer.running < this.parallelWrites) {
+        writer.running++;
         const started = writer;
         setImmediate(() => void this.#drain(queue, started));
       }
     });
   }
 
+  /** Inserts the waiting writes one after another until none is left. */
   async #drain(queue: string, writer: Writer): Promise<void> {
     for (let write = writer.writes.shift(); write !== undefined; write = writer.writes.shift()) {
       try {
@@ -169,7 +183,7 @@ export class PgBossTaskQueue implements TaskQueue {
         for (const waiter of write.waiters) waiter.reject(error);
       }
     }
-    writer.busy = false;
+    writer.running--;
   }
 
   async work<T extends object>(
