@@ -4,7 +4,7 @@ import { CachingConversationStore } from '../../src/adapters/persistence/Caching
 import { SqlConversationStore } from '../../src/adapters/persistence/SqlConversationStore.js';
 import { InMemoryConversationStore } from '../fakes/InMemoryConversationStore.js';
 import { tempDir } from '../support/gatewayProcess.js';
-import { createScratchDatabase, postgres } from '../support/postgres.js';
+import { createScratchDatabase, describeWithPostgres } from '../support/postgres.js';
 import { describeConversationStoreContract } from './ConversationStore.contract.js';
 
 const logger = new PinoLogger(createPino('silent'));
@@ -40,13 +40,9 @@ describeConversationStoreContract('SQL on PGlite', () => onDatabase(undefined, a
 // keeping 4 turns in memory: the suite reads more and fewer than that
 describeConversationStoreContract('SQL on PGlite behind the in-memory cache (embedded engine)', () => onDatabase(undefined, async () => undefined, true));
 
-if (postgres.available) {
+describeWithPostgres('ConversationStore on PostgreSQL', () => {
   describeConversationStoreContract('SQL on PostgreSQL', async () => {
     const scratch = await createScratchDatabase();
     return onDatabase(scratch.url, () => scratch.drop());
   });
-} else {
-  describe.skip(`ConversationStore contract: SQL on PostgreSQL — pending: ${postgres.reason}`, () => {
-    it('runs when PostgreSQL is reachable');
-  });
-}
+});
