@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { MikroORM } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PgliteDriver } from '@mikro-orm/pglite';
@@ -8,6 +7,7 @@ import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { Logger } from '../../ports/Logger.js';
 import { EmbeddedLock } from './EmbeddedLock.js';
+import { PgliteThread } from './pglite/PgliteThread.js';
 import { ActionRunEntity } from './entities/ActionRunEntity.js';
 import { ApiKeyEntity } from './entities/ApiKeyEntity.js';
 import { CodehostDeliveryEntity } from './entities/CodehostDeliveryEntity.js';
@@ -37,8 +37,8 @@ export class Database {
     readonly orm: MikroORM,
     readonly engine: DatabaseEngine,
     private readonly options: DatabaseOptions,
-    /** The embedded instance, shared with other components (the task queue) in embedded mode. */
-    readonly pglite: PGlite | undefined,
+    /** The embedded database (on its own thread), shared with the task queue in embedded mode. */
+    readonly pglite: PgliteThread | undefined,
     private readonly lock: EmbeddedLock | undefined,
   ) {}
 
@@ -60,9 +60,16 @@ export class Database {
     try {
       const dir = join(options.dataDir, 'pglite');
       await mkdir(dir, { recursive: true, mode: 0o700 });
-      const pglite = await PGlite.create({ dataDir: dir });
-      const orm = await MikroORM.init({ ...common, driver: PgliteDriver, dbName: 'agent_gateway', driverOptions: { pglite } });
-      return new Database(orm, 'pglite', options, pglite, lock);
+      const pglite = await PgliteThread.open(dir);
+      try {
+        // Handed over as a function: MikroORM deep-copies connection options, and a copy of the
+        // object would lose its private state.
+        const orm = await MikroORM.init({ ...common, driver: PgliteDriver, dbName: 'agent_gateway', driverOptions: { pglite: () => pglite } });
+        return new Database(orm, 'pglite', options, pglite, lock);
+      } catch (error) {
+        await pglite.close();
+        throw error;
+      }
     } catch (error) {
       await lock.release();
       throw error;
@@ -101,7 +108,7 @@ export class Database {
 
   async close(): Promise<void> {
     await this.orm.close(true);
-    if (this.pglite && !this.pglite.closed) await this.pglite.close();
+    await this.pglite?.close();
     await this.lock?.release();
   }
 }
