@@ -60,7 +60,9 @@ export class Database {
     try {
       const dir = join(options.dataDir, 'pglite');
       await mkdir(dir, { recursive: true, mode: 0o700 });
-      const pglite = await PgliteThread.open(dir);
+      const pglite = await PgliteThread.open(dir, (error) =>
+        options.logger.error({ err: error }, 'the embedded database stopped: every request that needs it fails until the service restarts'),
+      );
       try {
         // Handed over as a function: MikroORM deep-copies connection options, and a copy of the
         // object would lose its private state.

@@ -51,7 +51,10 @@ export class PgliteThread {
   readonly ready = true;
   readonly waitReady = Promise.resolve();
 
-  private constructor(worker: Worker) {
+  private constructor(
+    worker: Worker,
+    private readonly onFailure: (error: Error) => void,
+  ) {
     this.#worker = worker;
     worker.on('message', (message: Reply | Notification) => {
       if ('subscription' in message) this.#listeners.get(message.subscription)?.(message.payload);
@@ -62,8 +65,11 @@ export class PgliteThread {
     worker.unref();
   }
 
-  /** Starts the thread and opens the database in `dataDir`; rejects with PGlite's error if it cannot. */
-  static async open(dataDir: string): Promise<PgliteThread> {
+  /**
+   * Starts the thread and opens the database in `dataDir`; rejects with PGlite's error if it
+   * cannot. `onFailure` hears once if the thread dies later (every request then fails).
+   */
+  static async open(dataDir: string, onFailure: (error: Error) => void = () => undefined): Promise<PgliteThread> {
     const extension = extname(fileURLToPath(import.meta.url)); // .ts under tsx (tests), .js when built
     const worker = new Worker(new URL(`./pgliteWorker${extension}`, import.meta.url), { workerData: { dataDir } satisfies ThreadData });
     let opening: { resolve(opened: Opened): void; reject(error: Error): void } | undefined;
@@ -83,7 +89,7 @@ export class PgliteThread {
     } finally {
       worker.off('message', onMessage).off('error', onError).off('exit', onExit);
     }
-    return new PgliteThread(worker);
+    return new PgliteThread(worker, onFailure);
   }
 
   /** True once closed, or once the thread has failed. */
@@ -184,8 +190,9 @@ export class PgliteThread {
 
   /** The thread is gone: every outstanding and later request fails with `error`. */
   #fail(error: Error): void {
-    if (this.#closed) return;
-    this.#failure ??= error;
+    if (this.#closed || this.#failure !== undefined) return;
+    this.#failure = error;
+    this.onFailure(error);
     for (const pending of this.#pending.values()) pending.reject(this.#failure);
     this.#pending.clear();
   }
