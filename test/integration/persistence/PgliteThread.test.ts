@@ -123,10 +123,11 @@ describe('PgliteThread (embedded database on its own thread)', function () {
     expect(error.message).to.match(/Query option "parsers" is not supported/);
   });
 
-  it('keeps the data across close and reopen, and refuses work once closed', async () => {
+  it('keeps the data across close (once, however often called) and reopen, and refuses work once closed', async () => {
     const path = join(dir, 'reopen');
     const first = await PgliteThread.open(path);
     await first.exec("create table kept (v text); insert into kept values ('still here')");
+    await Promise.all([first.close(), first.close()]);
     await first.close();
     expect(first.closed).to.equal(true);
     await first.query('select 1').then(() => expect.fail('ran on a closed database'), (error: Error) => expect(error.message).to.match(/closed/));

@@ -47,6 +47,7 @@ export class PgliteThread {
   readonly #listeners = new Map<number, (payload: string) => void>();
   #next = 1;
   #closed = false;
+  #closing: Promise<void> | undefined;
   #failure: Error | undefined;
   readonly ready = true;
   readonly waitReady = Promise.resolve();
@@ -157,8 +158,12 @@ export class PgliteThread {
   }
 
   /** Closes the database (PGlite writes its state out) and ends the thread. Idempotent. */
-  async close(): Promise<void> {
-    if (this.closed) return;
+  close(): Promise<void> {
+    this.#closing ??= this.closed ? Promise.resolve() : this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
     try {
       await this.#call({ op: 'close' });
     } finally {
