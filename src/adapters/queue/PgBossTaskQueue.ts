@@ -142,8 +142,8 @@ export class PgBossTaskQueue implements TaskQueue {
    * few on PostgreSQL), or in the same turn of the event loop, are stored together by the
    * next single insert, and each caller is answered when that insert has committed. At low
    * load a task is written at once; under load one statement carries many tasks instead of
-   * one statement each, which keeps the embedded database (one thread, shared with HTTP)
-   * from falling behind. A task stored after another one's `enqueue` resolved is always
+   * one statement each, which keeps the embedded database (one connection, one statement
+   * at a time) from falling behind. A task stored after another one's `enqueue` resolved is always
    * committed after it; tasks enqueued at the same moment may commit in either order.
    */
   enqueue(queue: string, payload: object, options: EnqueueOptions = {}): Promise<string | null> {
@@ -196,8 +196,8 @@ export class PgBossTaskQueue implements TaskQueue {
       queue,
       {
         batchSize: bounded ? 1 : this.settings.concurrency * BATCH_SIZE,
-        // One poller per queue unless a bound asks for more: each poll is a query, and on the
-        // embedded database every query runs on the event loop the HTTP server shares.
+        // One poller per queue unless a bound asks for more: each poll is a query, and the
+        // embedded database runs one statement at a time for everybody, HTTP requests included.
         localConcurrency: bounded ? options.maxConcurrent : 1,
         pollingIntervalSeconds: this.settings.pollingIntervalSeconds,
         // Fetch again at once while batches come back full (pg-boss's default waits a poll).
