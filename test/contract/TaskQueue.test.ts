@@ -1,6 +1,6 @@
-import { PGlite } from '@electric-sql/pglite';
 import { PgBossTaskQueue, type QueueConnection } from '../../src/adapters/queue/PgBossTaskQueue.js';
 import { PinoLogger, createPino } from '../../src/adapters/logging/PinoLogger.js';
+import { PgliteThread } from '../../src/adapters/persistence/pglite/PgliteThread.js';
 import { tempDir } from '../support/gatewayProcess.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 import { describeTaskQueueContract, type TaskQueueHarness } from './TaskQueue.contract.js';
@@ -29,9 +29,10 @@ const harnessOn = (connect: () => Promise<{ connection: QueueConnection; dispose
   };
 };
 
-describeTaskQueueContract('pg-boss on PGlite', () =>
+// The embedded database as the service runs it: PGlite on a thread of its own.
+describeTaskQueueContract('pg-boss on PGlite (own thread)', () =>
   harnessOn(async () => {
-    const pglite = await PGlite.create({ dataDir: `${await tempDir('queue')}/pglite` });
+    const pglite = await PgliteThread.open(`${await tempDir('queue')}/pglite`);
     return { connection: { pglite }, dispose: () => pglite.close() };
   }),
 );
