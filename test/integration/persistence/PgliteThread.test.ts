@@ -123,6 +123,12 @@ describe('PgliteThread (embedded database on its own thread)', function () {
     expect(error.message).to.match(/Query option "parsers" is not supported/);
   });
 
+  it('refuses a parameter that cannot be copied to the thread, and goes on working', async () => {
+    const error = await db.query('select $1::text as v', [() => 'x']).then(() => expect.fail('sent a function'), (caught: Error) => caught);
+    expect(error.message).to.match(/^Cannot send this statement to the embedded database: .*could not be cloned/);
+    expect((await db.query('select $1::text as v', ['fine'])).rows).to.deep.equal([{ v: 'fine' }]);
+  });
+
   it('keeps the data across close (once, however often called) and reopen, and refuses work once closed', async () => {
     const path = join(dir, 'reopen');
     const first = await PgliteThread.open(path);
@@ -146,10 +152,11 @@ describe('PgliteThread (embedded database on its own thread)', function () {
     expect(error.message).to.equal(`Cannot open the embedded database in ${file}: ErrnoError (errno 54)`);
   });
 
-  it('does not keep a process alive once nothing is waiting on the database', async () => {
+  it('does not keep a process alive once nothing is waiting on the database, also after a refused statement', async () => {
     const script = `
       import { PgliteThread } from ${JSON.stringify(fileURLToPath(new URL('../../../src/adapters/persistence/pglite/PgliteThread.ts', import.meta.url)))};
       const db = await PgliteThread.open(${JSON.stringify(join(dir, 'alive'))});
+      await db.query('select $1::text', [() => 'not sendable']).catch(() => undefined);
       console.log((await db.query('select 41 + 1 as answer')).rows[0].answer);
     `;
     const file = join(dir, 'alive.mjs');

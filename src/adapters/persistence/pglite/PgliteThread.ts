@@ -178,9 +178,15 @@ export class PgliteThread {
     if (this.#closed) return Promise.reject(new Error('The embedded database is closed'));
     const id = this.#next++;
     return new Promise((resolve, reject) => {
+      try {
+        this.#worker.postMessage({ ...request, id });
+      } catch (error) {
+        // A value that cannot be copied to another thread (a function, a symbol) as a parameter.
+        reject(new Error(`Cannot send this statement to the embedded database: ${(error as Error).message}`, { cause: error }));
+        return;
+      }
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ ...request, id });
     });
   }
 
