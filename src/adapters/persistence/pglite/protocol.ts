@@ -43,7 +43,7 @@ export interface ThreadData {
   readonly dataDir: string;
 }
 
-/** Sent once by the thread: the database is open (`ok`), or why it could not be opened. */
+/** Sent once by the thread: the database is open, or why it could not be opened. */
 export type Opened = { readonly opened: true } | { readonly opened: false; readonly error: PortableError };
 
 /** Also takes what is thrown but is no Error, such as the WebAssembly file system's `{name: 'ErrnoError', errno}`. */
