@@ -186,6 +186,34 @@ export const selectedEngines = () => {
 };
 
 /** Starts bench/baseline.mjs (`mode` 'bare' or 'koa-router') on a free port; resolves once it answers. */
+/** Runs `engine.setup()`; when the engine cannot run here, says why, records it in `skipped` and returns null. */
+export const setUpEngine = async (engine, skipped) => {
+  const prepared = await engine.setup();
+  if (!prepared.skip) return prepared;
+  console.log(`skipping engine ${engine.name}: ${prepared.skip}`);
+  skipped.push({ engine: engine.name, reason: prepared.skip });
+  return null;
+};
+
+/**
+ * Compares what a fake received (request number -> how many times) with the numbers the
+ * gateway accepted: `total` received, `delivered` accepted ones received, `lost`, `doubled`,
+ * and `unconfirmed` (received, but the load generator stopped before it saw the 200).
+ */
+export const tallyDeliveries = (accepted, counts = {}) => {
+  let delivered = 0;
+  let doubled = 0;
+  let unconfirmed = 0;
+  let total = 0;
+  for (const [n, count] of Object.entries(counts)) {
+    total += count;
+    doubled += count - 1;
+    if (accepted.has(Number(n))) delivered++;
+    else unconfirmed++;
+  }
+  return { accepted: accepted.size, total, delivered, lost: accepted.size - delivered, doubled, unconfirmed };
+};
+
 export const startBaseline = async (mode = 'bare') => {
   const port = await freePort();
   const child = startChild([join(ROOT, 'bench', 'baseline.mjs')], { PORT: String(port), MODE: mode });

@@ -5,7 +5,7 @@
 import autocannon from 'autocannon';
 import {
   SETTINGS, drainRate, percentile, formatQueueReport, queueReport, round, runStandalone, sampleRequest, selectedEngines, sequencedRequests, sleep, startFakes, startGateway, statusCounts,
-  stopChild, stopGateway, waitForCount,
+  setUpEngine, stopChild, stopGateway, tallyDeliveries, waitForCount,
 } from './lib.mjs';
 
 const number = (name, fallback) => {
@@ -108,19 +108,9 @@ const orderViolations = (order = {}, { sentAt, acceptedAt }) => {
   return { count, examples };
 };
 
-/** Compares the replies (n -> count of sendMessage) with the accepted update numbers. */
-const account = (accepted, replies = {}) => {
-  let delivered = 0;
-  let doubled = 0;
-  let unconfirmed = 0;
-  let total = 0;
-  for (const [n, count] of Object.entries(replies)) {
-    total += count;
-    doubled += count - 1;
-    if (accepted.has(Number(n))) delivered++;
-    else unconfirmed++;
-  }
-  return { accepted: accepted.size, replies: total, delivered, lost: accepted.size - delivered, doubled, unconfirmed };
+const account = (accepted, counts) => {
+  const { total, ...tally } = tallyDeliveries(accepted, counts);
+  return { ...tally, replies: total };
 };
 
 const scenario = {
@@ -133,12 +123,8 @@ const scenario = {
     const logs = [];
     const chats = Array.from({ length: CHATS }, (_, i) => FIRST_CHAT + i);
     for (const engine of selectedEngines()) {
-      const prepared = await engine.setup();
-      if (prepared.skip) {
-        console.log(`skipping engine ${engine.name}: ${prepared.skip}`);
-        skipped.push({ engine: engine.name, reason: prepared.skip });
-        continue;
-      }
+      const prepared = await setUpEngine(engine, skipped);
+      if (prepared === null) continue;
       // Fresh fakes per engine: their counts are the engine's alone.
       const fakes = await startFakes({ BOT_TOKEN, LLM_DELAY_MS: String(LLM_DELAY_MS) });
       const gateway = await startGateway(`messaging-${engine.name}`, {

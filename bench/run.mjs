@@ -4,7 +4,7 @@
 //        BENCH_SCENARIOS=cases,triggers node bench/run.mjs   (a selection)
 import {
   SETTINGS, cleanUp, createApiKey, guardRun, measure, printProblems, runMeta, selectedEngines, startBaseline,
-  startGateway, stopChild, stopGateway, warnIfBusy, writeResults,
+  setUpEngine, startGateway, stopChild, stopGateway, warnIfBusy, writeResults,
 } from './lib.mjs';
 import messaging from './messaging.mjs';
 import triggers from './triggers.mjs';
@@ -36,12 +36,8 @@ const cases = {
     const reference = await startBaseline('koa-router');
     try {
       for (const engine of selectedEngines()) {
-        const prepared = await engine.setup();
-        if (prepared.skip) {
-          console.log(`skipping engine ${engine.name}: ${prepared.skip}`);
-          skipped.push({ engine: engine.name, reason: prepared.skip });
-          continue;
-        }
+        const prepared = await setUpEngine(engine, skipped);
+        if (prepared === null) continue;
         const apiKey = await createApiKey(prepared.env);
         const gateway = await startGateway(`cases-${engine.name}`, prepared.env);
         try {

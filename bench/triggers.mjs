@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   SETTINGS, drainRate, createApiKey, formatQueueReport, measure, queueReport, round, runStandalone, selectedEngines, sequencedRequests, startBaseline, startFakes,
-  startGateway, stopChild, stopGateway, tempDir, waitForCount,
+  setUpEngine, startGateway, stopChild, stopGateway, tallyDeliveries, tempDir, waitForCount,
 } from './lib.mjs';
 
 /** The non-matching case must reach this % of the bare node:http baseline measured just before it. */
@@ -49,19 +49,9 @@ const firedCheck = (expected) => (text) => {
   return answer.ok === true && JSON.stringify(answer.triggers) === JSON.stringify(expected) ? undefined : `expected {"ok":true,"triggers":${JSON.stringify(expected)}}`;
 };
 
-/** Compares the receiver's deliveries (seq -> count) with the accepted sequence numbers. */
-const account = (accepted, seqs = {}) => {
-  let delivered = 0;
-  let doubled = 0;
-  let unconfirmed = 0;
-  let deliveries = 0;
-  for (const [seq, count] of Object.entries(seqs)) {
-    deliveries += count;
-    doubled += count - 1;
-    if (accepted.has(Number(seq))) delivered++;
-    else unconfirmed++;
-  }
-  return { accepted: accepted.size, deliveries, delivered, lost: accepted.size - delivered, doubled, unconfirmed };
+const account = (accepted, counts) => {
+  const { total, ...tally } = tallyDeliveries(accepted, counts);
+  return { ...tally, deliveries: total };
 };
 
 const scenario = {
@@ -77,12 +67,8 @@ const scenario = {
     const fakes = await startFakes();
     try {
       for (const engine of selectedEngines()) {
-        const prepared = await engine.setup();
-        if (prepared.skip) {
-          console.log(`skipping engine ${engine.name}: ${prepared.skip}`);
-          skipped.push({ engine: engine.name, reason: prepared.skip });
-          continue;
-        }
+        const prepared = await setUpEngine(engine, skipped);
+        if (prepared === null) continue;
         const dir = await tempDir(`triggers-${engine.name}`);
         const receiver = `forward-${engine.name}`;
         const noneFile = join(dir, 'none-matching.json');
