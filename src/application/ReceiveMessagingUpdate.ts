@@ -9,7 +9,10 @@ import type { MessagingChannel } from '../ports/MessagingChannel.js';
 import type { TaskQueue } from '../ports/TaskQueue.js';
 import type { FireTriggers } from './FireTriggers.js';
 
-export const CHAT_MESSAGE_QUEUE = 'chat-message';
+/** Chat messages: one chat's messages are answered one at a time, in order, across every replica. */
+export const CHAT_MESSAGE_QUEUE = 'chat-message-ordered';
+/** The queue chat messages went to before it was ordered across replicas: drained, no longer filled. */
+export const LEGACY_CHAT_MESSAGE_QUEUE = 'chat-message';
 
 export interface ChatMessageTask {
   readonly message: ChannelMessage;

@@ -8,7 +8,7 @@ import { Database } from '../adapters/persistence/Database.js';
 import { loadTriggerFile } from '../adapters/triggerfile/JsonTriggerFile.js';
 import { TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../application/FireTriggers.js';
 import { JOB_RUN_QUEUE, type JobRunTask } from '../application/CreateJob.js';
-import { CHAT_MESSAGE_QUEUE, type ChatMessageTask } from '../application/ReceiveMessagingUpdate.js';
+import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, type ChatMessageTask } from '../application/ReceiveMessagingUpdate.js';
 import { checkTriggerSecrets } from '../application/checkTriggerSecrets.js';
 import type { Trigger } from '../domain/triggers/Trigger.js';
 import { existsSync } from 'node:fs';
@@ -45,9 +45,12 @@ export class Gateway {
       const runJob = await container.getAsync(TOKENS.RunJob);
       await queue.work<JobRunTask>(JOB_RUN_QUEUE, (task) => runJob.execute(task), { maxConcurrent: config.jobs.concurrency });
       const replyToChat = await container.getAsync(TOKENS.ReplyToChatMessage);
-      await queue.work<ChatMessageTask>(CHAT_MESSAGE_QUEUE, (task) => replyToChat.execute(task), {
+      // A chat's messages are answered one at a time, in the order stored (the platform's order:
+      // it sends one chat's updates one after another), across every replica.
+      await queue.work<ChatMessageTask>(CHAT_MESSAGE_QUEUE, (task) => replyToChat.execute(task), { oneAtATimePerGroup: true });
+      // Messages stored before an upgrade, in the queue that was ordered within one process only.
+      await queue.work<ChatMessageTask>(LEGACY_CHAT_MESSAGE_QUEUE, (task) => replyToChat.execute(task), {
         oneAtATimePerGroup: true,
-        // A chat's messages are answered in the platform's order, not in the order they were stored.
         orderBy: (task) => task.message.metadata.updateId,
       });
       const admin =

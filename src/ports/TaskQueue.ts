@@ -1,5 +1,8 @@
 export interface EnqueueOptions {
-  /** Tasks of one group can be run one at a time (see `WorkOptions.oneAtATimePerGroup`). */
+  /**
+   * Tasks of one group can be run one at a time (see `WorkOptions.oneAtATimePerGroup`). Required
+   * for every task of an ordered queue (see the adapter's configuration).
+   */
   readonly group?: string;
   /**
    * Idempotency key: a second task with the same key in the same queue is not stored, and
@@ -15,7 +18,12 @@ export interface WorkOptions<T = object> {
    * queue runs many at once, for short tasks.
    */
   readonly maxConcurrent?: number;
-  /** Tasks of one group (see `enqueue`) run one at a time in this process, in order. */
+  /**
+   * Tasks of one group (see `enqueue`) run one at a time, in order. On a queue the adapter was
+   * configured to keep ordered, this holds across every process sharing the store (replicas):
+   * a group's next task starts only once the previous one finished anywhere, in the order
+   * the tasks were stored. On other queues it holds within this process only.
+   */
   readonly oneAtATimePerGroup?: boolean;
   /**
    * The order of a group's tasks, when the payload knows it better than storage order does

@@ -2,8 +2,14 @@ import { expect } from 'chai';
 import type { TaskQueue } from '../../src/ports/TaskQueue.js';
 
 export interface TaskQueueHarness {
-  /** A queue on a fresh store, knowing the queue names 'q' and 'other'. */
+  /**
+   * A queue on a fresh store, knowing the queue names 'q' and 'other', and 'ordered', whose
+   * groups run one at a time across every process sharing the store. A failed task is retried
+   * at once (no backoff), at most twice.
+   */
   open(): Promise<TaskQueue>;
+  /** Another queue on the same store, as a second replica of the service would have it. */
+  replica(): Promise<TaskQueue>;
   /** Stops the queue (its stored tasks stay) and opens another one on the same store. */
   reopen(): Promise<TaskQueue>;
   close(): Promise<void>;
@@ -103,6 +109,59 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       await queue.work<{ n: number }>('q', async (task) => void order.push(task.n), { oneAtATimePerGroup: true, orderBy: (task) => task.n });
       expect(await waitFor(() => order.length === 5, 20_000)).to.equal(true);
       expect(order).to.deep.equal([1, 2, 3, 4, 5]);
+    });
+
+    it('runs the tasks of one group of an ordered queue one at a time across two replicas, in the order stored', async () => {
+      const other = await harness.replica();
+      const running = new Set<number>();
+      const started: number[] = [];
+      const order: Record<number, number[]> = { 0: [], 1: [], 2: [] };
+      const overlaps: number[] = [];
+      const handler = async (task: { chat: number; n: number }): Promise<void> => {
+        if (running.has(task.chat)) overlaps.push(task.n);
+        running.add(task.chat);
+        started.push(task.n);
+        // The first task of each group is long work (over two polling intervals of the harness):
+        // whichever replica is idle polls while the group is busy on the other one.
+        if (task.n < 3) await new Promise((resolve) => setTimeout(resolve, 1200));
+        order[task.chat].push(task.n);
+        running.delete(task.chat);
+      };
+      await queue.work('ordered', handler, { oneAtATimePerGroup: true });
+      await other.work('ordered', handler, { oneAtATimePerGroup: true });
+      for (let chat = 0; chat < 3; chat++) await queue.enqueue('ordered', { chat, n: chat }, { group: `chat-${chat}` });
+      expect(await waitFor(() => started.length === 3, 30_000)).to.equal(true);
+      // the next tasks of the busy groups, stored by the other replica
+      for (let n = 3; n < 12; n++) await other.enqueue('ordered', { chat: n % 3, n }, { group: `chat-${n % 3}` });
+      expect(await waitFor(() => Object.values(order).flat().length === 12, 30_000)).to.equal(true);
+      expect(overlaps).to.deep.equal([]);
+      expect(order).to.deep.equal({ 0: [0, 3, 6, 9], 1: [1, 4, 7, 10], 2: [2, 5, 8, 11] });
+    });
+
+    it('gives up a task of an ordered queue that fails on every attempt, so its group goes on', async () => {
+      const attempts: number[] = [];
+      const done: number[] = [];
+      await queue.enqueue('ordered', { n: 1 }, { group: 'chat' });
+      await queue.enqueue('ordered', { n: 2 }, { group: 'chat' });
+      await queue.work<{ n: number }>(
+        'ordered',
+        async (task, meta) => {
+          if (task.n === 1) {
+            attempts.push(meta.attempt);
+            throw new Error('always fails');
+          }
+          done.push(task.n);
+        },
+        { oneAtATimePerGroup: true },
+      );
+      expect(await waitFor(() => done.length === 1, 30_000)).to.equal(true);
+      expect(attempts).to.deep.equal([1, 2, 3]);
+    });
+
+    it('refuses a task of an ordered queue without a group', async () => {
+      let refused: unknown;
+      await queue.enqueue('ordered', { n: 1 }).catch((error: unknown) => (refused = error));
+      expect(String(refused)).to.match(/needs a group/);
     });
 
     it('stores a task with an idempotency key once, whether the repeat comes later or at the same moment', async () => {

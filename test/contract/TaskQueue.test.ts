@@ -6,12 +6,27 @@ import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } fro
 import { describeTaskQueueContract, type TaskQueueHarness } from './TaskQueue.contract.js';
 
 const logger = new PinoLogger(createPino('silent'));
-const settings = { queues: ['q', 'other'], concurrency: 2, heartbeatSeconds: 10, superviseIntervalSeconds: 1, pollingIntervalSeconds: 0.5, retryLimit: 2 };
+const settings = {
+  queues: ['q', 'other'],
+  orderedQueues: ['ordered'],
+  concurrency: 2,
+  heartbeatSeconds: 10,
+  superviseIntervalSeconds: 1,
+  pollingIntervalSeconds: 0.5,
+  retryLimit: 2,
+  retryDelaySeconds: 0,
+};
 
 const harnessOn = (connect: () => Promise<{ connection: QueueConnection; dispose(): Promise<void> }>): TaskQueueHarness => {
   let current: PgBossTaskQueue | undefined;
+  let replicas: PgBossTaskQueue[] = [];
   let store: Awaited<ReturnType<typeof connect>> | undefined;
   return {
+    replica: async () => {
+      const replica = await PgBossTaskQueue.start(store!.connection, settings, logger);
+      replicas.push(replica);
+      return replica;
+    },
     open: async () => {
       store = await connect();
       current = await PgBossTaskQueue.start(store.connection, settings, logger);
@@ -23,6 +38,8 @@ const harnessOn = (connect: () => Promise<{ connection: QueueConnection; dispose
       return current;
     },
     close: async () => {
+      for (const replica of replicas) await replica.stop(1000);
+      replicas = [];
       await current?.stop(1000);
       await store?.dispose();
     },

@@ -6,6 +6,13 @@ import type { EnqueueOptions, TaskQueue, WorkOptions } from '../../ports/TaskQue
 export interface QueueSettings {
   /** The queues to create at start-up. */
   readonly queues: readonly string[];
+  /**
+   * Queues whose groups run one task at a time across every process sharing the database, in
+   * the order the tasks were stored (pg-boss's `key_strict_fifo` policy: the group is the task's
+   * singleton key, and a unique index lets one task per key be active at a time). Every task of
+   * such a queue needs a group. A queue's policy is fixed when it is created.
+   */
+  readonly orderedQueues?: readonly string[];
   /** Scales how many waiting tasks a queue's worker takes at once (concurrency × BATCH_SIZE) and runs together. */
   readonly concurrency: number;
   /** A task whose worker sent no heartbeat for this long (process killed) is run again. Minimum 10. */
@@ -16,11 +23,14 @@ export interface QueueSettings {
   readonly pollingIntervalSeconds: number;
   /** Further attempts after a handler failure, with exponential backoff. */
   readonly retryLimit: number;
+  /** The first retry's delay; each later one doubles it. Default 2. */
+  readonly retryDelaySeconds?: number;
 }
 
 export type QueueConnection = { readonly pglite: PGliteLike } | { readonly connectionString: string };
 
 const SCHEMA = 'pgboss';
+const ORDERED_POLICY = 'key_strict_fifo';
 /**
  * A worker fetches up to this many waiting tasks at once and fetches again at once while
  * batches come back full; a batch-of-one worker would wait a polling interval per task.
@@ -92,12 +102,22 @@ interface Writer {
 export class PgBossTaskQueue implements TaskQueue {
   readonly #writers = new Map<string, Writer>();
 
+  readonly #ordered: ReadonlySet<string>;
+
   private constructor(
     private readonly boss: PgBoss,
     private readonly settings: QueueSettings,
     /** Inserts of one queue that may run at once: 1 on PGlite (it runs one statement at a time anyway). */
     private readonly parallelWrites: number,
-  ) {}
+    private readonly logger: Logger,
+  ) {
+    this.#ordered = new Set(settings.orderedQueues ?? []);
+  }
+
+  /** Every queue this adapter knows, standard and ordered. */
+  get #names(): string[] {
+    return [...this.settings.queues, ...this.#ordered];
+  }
 
   static async start(connection: QueueConnection, settings: QueueSettings, logger: Logger): Promise<PgBossTaskQueue> {
     // Polling, not LISTEN/NOTIFY: with notify on, pg-boss turns polling into a slow backstop and
@@ -121,20 +141,31 @@ export class PgBossTaskQueue implements TaskQueue {
     boss.on('error', (error: unknown) => logger.error({ err: error }, 'task queue error'));
     boss.on('warning', (warning: unknown) => logger.warn({ warning }, 'task queue warning'));
     await boss.start();
-    for (const name of settings.queues) {
-      const options = {
-        retryLimit: settings.retryLimit,
-        retryBackoff: true,
-        retryDelay: 2,
-        heartbeatSeconds: settings.heartbeatSeconds,
-        expireInSeconds: 6 * 60 * 60,
-      };
-      if (await boss.getQueue(name)) await boss.updateQueue(name, options);
-      else await boss.createQueue(name, options);
+    try {
+      const ordered = new Set(settings.orderedQueues ?? []);
+      for (const name of [...settings.queues, ...ordered]) {
+        const options = {
+          retryLimit: settings.retryLimit,
+          retryBackoff: (settings.retryDelaySeconds ?? 2) > 0,
+          retryDelay: settings.retryDelaySeconds ?? 2,
+          heartbeatSeconds: settings.heartbeatSeconds,
+          expireInSeconds: 6 * 60 * 60,
+        };
+        const existing = await boss.getQueue(name);
+        const policy = ordered.has(name) ? ORDERED_POLICY : 'standard';
+        if (existing && existing.policy !== policy) {
+          throw new Error(`Task queue ${name} exists with policy ${existing.policy}, not ${policy}: a queue's policy cannot change; use a new queue name`);
+        }
+        if (existing) await boss.updateQueue(name, options);
+        else await boss.createQueue(name, { ...options, policy });
+      }
+    } catch (error) {
+      await boss.stop({ graceful: false, close: true }).catch(() => undefined);
+      throw error;
     }
     // PostgreSQL: a few inserts at once, so a task need not wait for the previous insert to
     // commit (fsync) before its own starts; the server shares the WAL flush of concurrent commits.
-    return new PgBossTaskQueue(boss, settings, 'pglite' in connection ? 1 : PARALLEL_WRITES);
+    return new PgBossTaskQueue(boss, settings, 'pglite' in connection ? 1 : PARALLEL_WRITES, logger);
   }
 
   /**
@@ -148,6 +179,9 @@ export class PgBossTaskQueue implements TaskQueue {
    */
   enqueue(queue: string, payload: object, options: EnqueueOptions = {}): Promise<string | null> {
     const id = options.key === undefined ? orderedTaskId() : keyedTaskId(queue, options.key);
+    const ordered = this.#ordered.has(queue);
+    if (ordered && options.group === undefined) return Promise.reject(new Error(`Task queue ${queue} is ordered: every task needs a group`));
+    const grouping = options.group === undefined ? {} : ordered ? { singletonKey: options.group } : { group: { id: options.group } };
     return new Promise((resolve, reject) => {
       let writer = this.#writers.get(queue);
       if (writer === undefined) {
@@ -162,7 +196,7 @@ export class PgBossTaskQueue implements TaskQueue {
       const repeat = write.ids.has(id);
       if (!repeat) {
         write.ids.add(id);
-        write.jobs.push({ id, data: payload, ...(options.group === undefined ? {} : { group: { id: options.group } }) });
+        write.jobs.push({ id, data: payload, ...grouping });
       }
       write.waiters.push({ id, repeat, resolve, reject });
       if (writer.running < this.parallelWrites) {
@@ -192,7 +226,12 @@ export class PgBossTaskQueue implements TaskQueue {
     options: WorkOptions<T> = {},
   ): Promise<void> {
     const bounded = options.maxConcurrent !== undefined;
-    await this.boss.work<T>(
+    const ordered = this.#ordered.has(queue);
+    if (options.oneAtATimePerGroup && !ordered) {
+      this.logger.debug({ queue }, 'groups of this queue run one at a time within this process only (not an ordered queue)');
+    }
+    let workerId: string | undefined;
+    workerId = await this.boss.work<T>(
       queue,
       {
         batchSize: bounded ? 1 : this.settings.concurrency * BATCH_SIZE,
@@ -209,6 +248,13 @@ export class PgBossTaskQueue implements TaskQueue {
         perJobResults: true,
       },
       async (jobs) => {
+        if (ordered) {
+          // An ordered queue hands out at most one task per group per fetch (the group's head),
+          // so a chat's burst would wait a polling interval per message: fetch again at once
+          // after every batch that brought work; an empty fetch ends the burst.
+          if (workerId !== undefined && jobs.length > 0) this.boss.notifyWorker(workerId);
+          return this.#settleOrdered(queue, jobs, handler);
+        }
         // The tasks of a batch start one event-loop turn apart, not all in one go: forty handlers
         // each building a request before their first await held the loop (and every HTTP
         // request waiting on it) for tens of milliseconds.
@@ -248,9 +294,37 @@ export class PgBossTaskQueue implements TaskQueue {
     );
   }
 
+  /**
+   * Runs a batch of an ordered queue: one task per group, so all of them at once. A task that
+   * fails on its last attempt is completed (and logged at error level) rather than failed: a
+   * failed task of a `key_strict_fifo` queue would hold back its group's later tasks for good.
+   */
+  async #settleOrdered<T extends object>(
+    queue: string,
+    jobs: ReadonlyArray<{ readonly id: string; readonly data: T; readonly retryCount: number }>,
+    handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>,
+  ) {
+    const outcomes = await Promise.allSettled(
+      jobs.map(async (job, i) => {
+        if (i > 0) await nextTurn();
+        await handler(job.data, { id: job.id, attempt: job.retryCount + 1 });
+      }),
+    );
+    return jobs.map((job, i) => {
+      const outcome = outcomes[i];
+      if (outcome.status === 'fulfilled') return { id: job.id, status: 'completed' as const };
+      const message = String((outcome.reason as Error)?.message ?? outcome.reason);
+      if (job.retryCount >= this.settings.retryLimit) {
+        this.logger.error({ err: outcome.reason, queue, taskId: job.id, attempts: job.retryCount + 1 }, 'task failed on its last attempt; given up so that its group can go on');
+        return { id: job.id, status: 'completed' as const, output: { givenUp: true, message } };
+      }
+      return { id: job.id, status: 'failed' as const, output: { message } };
+    });
+  }
+
   async depth(): Promise<Record<string, number>> {
     const result: Record<string, number> = {};
-    for (const name of this.settings.queues) {
+    for (const name of this.#names) {
       // getQueueStats counts now; getQueues serves the supervisor's cached figures.
       const [stats] = await this.boss.getQueueStats(name);
       result[name] = stats ? stats.queuedCount + stats.activeCount : 0;
@@ -260,7 +334,7 @@ export class PgBossTaskQueue implements TaskQueue {
 
   async failed(): Promise<Record<string, number>> {
     const result: Record<string, number> = {};
-    for (const name of this.settings.queues) {
+    for (const name of this.#names) {
       const [stats] = await this.boss.getQueueStats(name);
       result[name] = stats?.failedCount ?? 0;
     }

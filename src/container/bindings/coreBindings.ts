@@ -11,7 +11,7 @@ import { RandomUuidGenerator } from '../../adapters/system/RandomUuidGenerator.j
 import { SystemClock } from '../../adapters/system/SystemClock.js';
 import { JOB_RUN_QUEUE } from '../../application/CreateJob.js';
 import { TRIGGER_RUN_QUEUE } from '../../application/FireTriggers.js';
-import { CHAT_MESSAGE_QUEUE } from '../../application/ReceiveMessagingUpdate.js';
+import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE } from '../../application/ReceiveMessagingUpdate.js';
 import type { Logger } from '../../ports/Logger.js';
 import type { AppConfig } from '../config.js';
 import type { Infrastructure } from '../Infrastructure.js';
@@ -35,7 +35,13 @@ export const bindCore = (c: Container, config: AppConfig, infra: Infrastructure)
       (db: Database, logger: Logger) =>
         PgBossTaskQueue.start(
           db.pglite ? { pglite: db.pglite } : { connectionString: config.databaseUrl as string },
-          { queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE, CHAT_MESSAGE_QUEUE], pollingIntervalSeconds: 1, retryLimit: 3, ...config.queue },
+          {
+            queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE],
+            orderedQueues: [CHAT_MESSAGE_QUEUE],
+            pollingIntervalSeconds: 1,
+            retryLimit: 3,
+            ...config.queue,
+          },
           logger.child({ component: 'queue' }),
         ),
       [TOKENS.Database, TOKENS.Logger],
