@@ -16,6 +16,8 @@ export interface FakeOpenAi {
   script(answers: FakeAnswer[]): void;
   /** Delay before each answer. */
   delayMs: number;
+  /** The most requests that were being answered at the same time, so far. */
+  readonly maxInFlight: number;
   close(): Promise<void>;
 }
 
@@ -23,7 +25,8 @@ export interface FakeOpenAi {
 export const startFakeOpenAi = async (): Promise<FakeOpenAi> => {
   let answers: FakeAnswer[] = [{ text: 'ok' }];
   let calls = 0;
-  const fake: Omit<FakeOpenAi, 'baseUrl' | 'close'> = { requests: [], script: (next) => ((answers = [...next]), (calls = 0)), delayMs: 0 };
+  let inFlight = 0;
+  const fake: Omit<FakeOpenAi, 'baseUrl' | 'close'> = { requests: [], script: (next) => ((answers = [...next]), (calls = 0)), delayMs: 0, maxInFlight: 0 };
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
@@ -36,6 +39,9 @@ export const startFakeOpenAi = async (): Promise<FakeOpenAi> => {
       fake.requests.push(body);
       const answer = answers[Math.min(calls, answers.length - 1)];
       calls++;
+      inFlight++;
+      (fake as { maxInFlight: number }).maxInFlight = Math.max(fake.maxInFlight, inFlight);
+      res.once('close', () => inFlight--);
       setTimeout(() => {
         if ('status' in answer) {
           res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
