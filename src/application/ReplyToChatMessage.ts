@@ -11,8 +11,6 @@ import type { ChatMessageTask } from './ReceiveMessagingUpdate.js';
 export const APOLOGY = 'Sorry, I encountered an error processing your message.';
 export const ACKNOWLEDGEMENT = '👀';
 const TYPING_EVERY_MS = 4000;
-const SEND_ATTEMPTS = 3;
-const SEND_BACKOFF_MS = 1000;
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 const MAX_TEXT_FILE_BYTES = 512 * 1024;
 const TEXT_TYPES = /^(text\/|application\/(json|xml|x-yaml|yaml|javascript|x-sh|toml|csv|sql))/;
@@ -76,7 +74,7 @@ export class ReplyToChatMessage {
       // The platform counts its limit on the visible text, which the conversion never lengthens.
       const parts = splitReply(reply, this.channel.maxMessageLength);
       // From here on the agent has run (its tools too) and the exchange is remembered: a
-      // failure must not make the task run again, so sending is retried here and then given up.
+      // failure must not make the task run again, so a send the channel could not make is given up.
       for (const part of parts) {
         if (!(await this.#deliver(token, target, part, log))) return;
       }
@@ -86,18 +84,14 @@ export class ReplyToChatMessage {
     }
   }
 
+  /** Sends one part (the channel tries transient failures again); false when it could not be delivered. */
   async #deliver(token: string, target: ReplyTarget, part: string, log: Logger): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.channel.sendMessage(token, target, { plain: part, formatted: markdownToTelegramHtml(part) });
-        return true;
-      } catch (error) {
-        if (attempt >= SEND_ATTEMPTS) {
-          log.error({ err: error, attempts: attempt }, 'could not deliver the reply; given up');
-          return false;
-        }
-        await new Promise((resolve) => setTimeout(resolve, SEND_BACKOFF_MS * 2 ** (attempt - 1)));
-      }
+    try {
+      await this.channel.sendMessage(token, target, { plain: part, formatted: markdownToTelegramHtml(part) });
+      return true;
+    } catch (error) {
+      log.error({ err: error }, 'could not deliver the reply; given up');
+      return false;
     }
   }
 

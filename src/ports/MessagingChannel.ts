@@ -21,8 +21,9 @@ export interface DownloadedFile {
 
 /**
  * A chat platform's bot API. Every call takes the bot token (it may be replaced at run time
- * by a registration). Calls retry rate limits as the platform asks (retry_after) and throw
- * MessagingError for anything else.
+ * by a registration). Calls are tried again after network errors, timeouts, server errors and
+ * rate limits (waiting as the platform asks), a bounded number of times; anything else, and
+ * the last failure, is thrown. Errors never contain the token.
  */
 export interface MessagingChannel {
   /** The channel's id and display name (SPEC 2.5 metadata: `userId`, `chatTitle`). */

@@ -5,12 +5,20 @@ import type { FakeTelegram } from '../support/fakeTelegram.js';
 const TOKEN = '123456:TEST-token';
 
 /** The behaviour every MessagingChannel adapter must have, against its platform's fake. */
-export const describeMessagingChannelContract = (name: string, open: () => Promise<{ channel: MessagingChannel; fake: FakeTelegram }>): void => {
+/**
+ * `open` builds the adapter against a fresh fake, with 3 attempts per call, no backoff, and a
+ * recording `sleep` whose requested waits (ms) are in `waits`.
+ */
+export const describeMessagingChannelContract = (
+  name: string,
+  open: () => Promise<{ channel: MessagingChannel; fake: FakeTelegram; waits: number[] }>,
+): void => {
   describe(`MessagingChannel contract: ${name}`, () => {
     let channel: MessagingChannel;
     let fake: FakeTelegram;
+    let waits: number[];
     beforeEach(async () => {
-      ({ channel, fake } = await open());
+      ({ channel, fake, waits } = await open());
     });
     afterEach(() => fake.close());
 
@@ -41,10 +49,27 @@ export const describeMessagingChannelContract = (name: string, open: () => Promi
 
     it('waits out a rate limit as the platform asks, then sends', async () => {
       fake.failNext('sendMessage', { status: 429, body: { ok: false, error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } } });
-      const started = Date.now();
       await channel.sendMessage(TOKEN, { chatId: '42' }, { plain: 'patient' });
-      expect(Date.now() - started).to.be.at.least(900);
+      expect(waits).to.deep.equal([1000]);
       expect(fake.of('sendMessage')).to.have.length(2);
+    });
+
+    it('tries a server error again, and gives up with the platform\'s reason after the attempts', async () => {
+      const failure = { status: 500, body: { ok: false, error_code: 500, description: 'Internal Server Error' } };
+      fake.failNext('sendMessage', failure);
+      await channel.sendMessage(TOKEN, { chatId: '42' }, { plain: 'second time lucky' });
+      expect(fake.of('sendMessage').map((call) => call.body.text)).to.deep.equal(['second time lucky', 'second time lucky']);
+      fake.failNext('sendChatAction', failure, 3);
+      const error = await channel.sendTyping(TOKEN, { chatId: '42' }).catch((e: Error) => e);
+      expect((error as Error).message).to.contain('Internal Server Error').and.not.to.contain(TOKEN);
+      expect(fake.of('sendChatAction')).to.have.length(3);
+    });
+
+    it('does not try a refused call again (4xx other than 429)', async () => {
+      fake.failNext('setMessageReaction', { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: REACTION_INVALID' } });
+      const error = await channel.react(TOKEN, '42', 1, '✅').catch((e: Error) => e);
+      expect((error as Error).message).to.contain('REACTION_INVALID');
+      expect(fake.of('setMessageReaction')).to.have.length(1);
     });
 
     it('shows typing and reacts to a message', async () => {

@@ -1,10 +1,11 @@
 import fetch from 'node-fetch';
+import pRetry from 'p-retry';
 import type { HttpForwarder, OutboundRequest, OutboundResult } from '../../ports/HttpForwarder.js';
 
 export interface ForwarderSettings {
   /** Total attempts, the first included. */
   readonly attempts: number;
-  /** Delay before the second attempt; doubled for each further one. */
+  /** Delay before the second attempt; doubled for each further one (0 in tests: no wait). */
   readonly backoffMs: number;
   /** Per attempt. */
   readonly timeoutMs: number;
@@ -13,7 +14,14 @@ export interface ForwarderSettings {
 const USER_AGENT = 'agent-gateway';
 const retryable = (status: number): boolean => status === 429 || status >= 500;
 
-/** Outbound webhooks with node-fetch: a timeout per attempt, exponential backoff on network errors, 429 and 5xx. */
+/** One attempt's failure: `status` is null when no answer arrived (network error, timeout). */
+class AttemptFailed extends Error {
+  constructor(readonly status: number | null, message: string, readonly final: boolean) {
+    super(message);
+  }
+}
+
+/** Outbound webhooks with node-fetch: a timeout per attempt, exponential backoff (p-retry) on network errors, 429 and 5xx. */
 export class NodeFetchHttpForwarder implements HttpForwarder {
   constructor(private readonly settings: ForwarderSettings) {}
 
@@ -23,22 +31,32 @@ export class NodeFetchHttpForwarder implements HttpForwarder {
     if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
       headers['content-type'] = 'application/json';
     }
-    let status: number | null = null;
-    let error = '';
-    for (let attempt = 1; attempt <= this.settings.attempts; attempt++) {
-      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, this.settings.backoffMs * 2 ** (attempt - 2)));
+    let attempts = 0;
+    const attempt = async (): Promise<number> => {
+      attempts++;
+      let response;
       try {
-        const response = await fetch(request.url, { method: request.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.settings.timeoutMs) });
-        await response.arrayBuffer().catch(() => undefined);
-        status = response.status;
-        if (response.ok) return { ok: true, status, attempts: attempt };
-        error = `HTTP ${status}`;
-        if (!retryable(status)) return { ok: false, status, attempts: attempt, error };
+        response = await fetch(request.url, { method: request.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.settings.timeoutMs) });
       } catch (cause) {
-        status = null;
-        error = (cause as Error).name === 'TimeoutError' || (cause as Error).name === 'AbortError' ? `timed out after ${this.settings.timeoutMs} ms` : (cause as Error).message;
+        const name = (cause as Error).name;
+        throw new AttemptFailed(null, name === 'TimeoutError' || name === 'AbortError' ? `timed out after ${this.settings.timeoutMs} ms` : (cause as Error).message, false);
       }
+      await response.arrayBuffer().catch(() => undefined);
+      if (!response.ok) throw new AttemptFailed(response.status, `HTTP ${response.status}`, !retryable(response.status));
+      return response.status;
+    };
+    try {
+      const status = await pRetry(attempt, {
+        retries: this.settings.attempts - 1,
+        minTimeout: this.settings.backoffMs,
+        factor: 2,
+        shouldRetry: ({ error }) => error instanceof AttemptFailed && !error.final,
+      });
+      return { ok: true, status, attempts };
+    } catch (error) {
+      // Never throws: the outcome is in the result.
+      if (error instanceof AttemptFailed) return { ok: false, status: error.status, attempts, error: error.message };
+      return { ok: false, status: null, attempts, error: (error as Error).message };
     }
-    return { ok: false, status, attempts: this.settings.attempts, error };
   }
 }

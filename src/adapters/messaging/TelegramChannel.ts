@@ -1,11 +1,23 @@
 import fetch from 'node-fetch';
+import pRetry from 'p-retry';
 import type { DownloadedFile, MessagingChannel, ReplyTarget, WebhookInfo } from '../../ports/MessagingChannel.js';
 
 /** A Bot API answer that is not `ok`. The message never contains the token. */
 export class MessagingError extends Error {
-  constructor(readonly method: string, readonly status: number, readonly description: string) {
+  constructor(
+    readonly method: string,
+    readonly status: number,
+    readonly description: string,
+    /** How long the platform asked to wait before the call is tried again (429). */
+    readonly retryAfterMs?: number,
+  ) {
     super(`Telegram ${method} failed (${status}): ${description}`);
     this.name = 'MessagingError';
+  }
+
+  /** Worth another attempt: no answer (network, timeout), a server error, or a rate limit. */
+  get transient(): boolean {
+    return this.status === 0 || this.status === 429 || this.status >= 500;
   }
 }
 
@@ -20,12 +32,18 @@ interface BotAnswer<T> {
 export interface TelegramSettings {
   /** `https://api.telegram.org`, or a fake in tests. */
   readonly apiUrl: string;
-  /** How often a 429 is waited out before giving up. */
-  readonly rateLimitRetries: number;
+  /** Attempts per call, the first included: network errors, timeouts, 5xx and 429 are tried again. */
+  readonly attempts: number;
+  /** Delay before the second attempt; doubled for each further one (0 in tests: no wait). */
+  readonly backoffMs: number;
   /** Upper bound of one retry_after wait. */
   readonly maxRetryAfterMs: number;
   readonly timeoutMs: number;
+  /** Waits out a rate limit (retry_after); a fake in tests, so that they need not wait. */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The Telegram Bot API (`POST {apiUrl}/bot<token>/<method>` with JSON bodies). */
 export class TelegramChannel implements MessagingChannel {
@@ -80,30 +98,43 @@ export class TelegramChannel implements MessagingChannel {
     return { data: new Uint8Array(await response.arrayBuffer()), path: file.file_path };
   }
 
-  async #call<T>(token: string, method: string, body: object): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      let answer: BotAnswer<T>;
-      let status: number;
-      try {
-        const response = await fetch(`${this.settings.apiUrl}/bot${token}/${method}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(this.settings.timeoutMs),
-        });
-        status = response.status;
-        answer = (await response.json().catch(() => ({ ok: false, description: response.statusText }))) as BotAnswer<T>;
-      } catch (error) {
-        // Network errors name the URL, which holds the token: never pass them on as they are.
-        throw new MessagingError(method, 0, (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError' ? 'timed out' : 'network error');
-      }
-      if (answer.ok) return answer.result as T;
-      const retryAfter = answer.parameters?.retry_after;
-      if (status === 429 && retryAfter !== undefined && attempt < this.settings.rateLimitRetries) {
-        await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter * 1000, this.settings.maxRetryAfterMs)));
-        continue;
-      }
-      throw new MessagingError(method, answer.error_code ?? status, answer.description ?? 'unknown error');
+  /**
+   * One Bot API call, tried again (p-retry, exponential backoff) after a network error, a
+   * timeout, a 5xx or a 429 — after a 429 also waiting as long as the platform asked.
+   */
+  #call<T>(token: string, method: string, body: object): Promise<T> {
+    const wait = this.settings.sleep ?? sleep;
+    return pRetry(() => this.#attempt<T>(token, method, body), {
+      retries: this.settings.attempts - 1,
+      minTimeout: this.settings.backoffMs,
+      factor: 2,
+      shouldRetry: ({ error }) => error instanceof MessagingError && error.transient,
+      onFailedAttempt: async ({ error, retriesLeft }) => {
+        if (retriesLeft > 0 && error instanceof MessagingError && error.retryAfterMs !== undefined) {
+          await wait(Math.min(error.retryAfterMs, this.settings.maxRetryAfterMs));
+        }
+      },
+    });
+  }
+
+  async #attempt<T>(token: string, method: string, body: object): Promise<T> {
+    let answer: BotAnswer<T>;
+    let status: number;
+    try {
+      const response = await fetch(`${this.settings.apiUrl}/bot${token}/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.settings.timeoutMs),
+      });
+      status = response.status;
+      answer = (await response.json().catch(() => ({ ok: false, description: response.statusText }))) as BotAnswer<T>;
+    } catch (error) {
+      // Network errors name the URL, which holds the token: never pass them on as they are.
+      throw new MessagingError(method, 0, (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError' ? 'timed out' : 'network error');
     }
+    if (answer.ok) return answer.result as T;
+    const retryAfter = answer.parameters?.retry_after;
+    throw new MessagingError(method, answer.error_code ?? status, answer.description ?? 'unknown error', retryAfter === undefined ? undefined : retryAfter * 1000);
   }
 }

@@ -28,7 +28,7 @@ const cachedFor = <T>(ms: number, read: () => Promise<T>): (() => Promise<T>) =>
 /** The chat channel (Telegram) and the chat agent every channel shares. */
 export const bindChat = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.MessagingChannel).toConstantValue(
-    new TelegramChannel({ apiUrl: config.messaging.apiUrl, rateLimitRetries: 3, maxRetryAfterMs: 60_000, timeoutMs: 30_000 }),
+    new TelegramChannel({ apiUrl: config.messaging.apiUrl, attempts: 4, backoffMs: 1000, maxRetryAfterMs: 60_000, timeoutMs: 30_000 }),
   );
   c.bind(TOKENS.BotTokenStore).toResolvedValue((db: Database) => new SqlBotTokenStore(db, config.messaging.botToken), [TOKENS.Database]);
   c.bind(TOKENS.ConversationStore).toResolvedValue(
