@@ -11,12 +11,14 @@ export interface NamedSecret {
 export const MIN_REDACTED_LENGTH = 4;
 
 /**
- * The forms of a secret to look for: the value as set, trimmed, and each line of a multi-line
- * value (an unquoted `echo $X` prints a PEM key's lines joined by spaces).
+ * The forms of a secret to look for: the value as set, trimmed, inside a JSON string (quotes,
+ * backslashes and newlines escaped), and each line of a multi-line value (an unquoted
+ * `echo $X` prints a PEM key's lines joined by spaces).
  */
 const formsOf = (secret: NamedSecret): string[] => {
   const lines = secret.value.split(/\r?\n/).map((line) => line.trim());
-  return [...new Set([secret.value, secret.value.trim(), ...lines])].filter((form) => form.length >= MIN_REDACTED_LENGTH);
+  const forms = [secret.value, secret.value.trim(), JSON.stringify(secret.value).slice(1, -1), ...lines];
+  return [...new Set(forms)].filter((form) => form.length >= MIN_REDACTED_LENGTH);
 };
 
 /**
@@ -24,12 +26,20 @@ const formsOf = (secret: NamedSecret): string[] => {
  * overlap (one secret inside another, or a value repeating into itself) are replaced as one
  * span, so no part of either value survives next to the marker. Text is scanned once: a
  * marker is never searched again. Values shorter than MIN_REDACTED_LENGTH are left alone.
+ * Output is often cut at a size limit: text that ends with the beginning of a value (at least
+ * MIN_REDACTED_LENGTH characters of it) is taken for a cut-off value and redacted too.
  */
 export const redactSecrets = (text: string, secrets: readonly NamedSecret[]): string => {
   const spans: Array<{ start: number; end: number; name: string }> = [];
   for (const secret of secrets) {
     for (const form of formsOf(secret)) {
       for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) spans.push({ start: at, end: at + form.length, name: secret.name });
+      for (let length = Math.min(form.length - 1, text.length); length >= MIN_REDACTED_LENGTH; length--) {
+        if (text.endsWith(form.slice(0, length))) {
+          spans.push({ start: text.length - length, end: text.length, name: secret.name });
+          break;
+        }
+      }
     }
   }
   if (spans.length === 0) return text;

@@ -47,6 +47,18 @@ describe('redactSecrets', () => {
     expect(redactSecrets('a 1 abc yes', [{ name: 'AGENT_FLAG', value: 'yes' }, { name: 'AGENT_EMPTY', value: '' }])).to.equal('a 1 abc yes');
   });
 
+  it('hides the beginning of a value at the very end of the text, where output was cut at a size limit', () => {
+    expect(redactSecrets('output… tok-9f8e', secrets)).to.equal('output… [redacted AGENT_DEPLOY_TOKEN]');
+    expect(redactSecrets('ends in tok-', secrets)).to.equal('ends in [redacted AGENT_DEPLOY_TOKEN]');
+    expect(redactSecrets('ends in tok', secrets)).to.equal('ends in tok');
+    expect(redactSecrets('tok-9f8e then more', secrets)).to.equal('tok-9f8e then more');
+  });
+
+  it('also finds a value written inside a JSON string, with its quotes, backslashes and newlines escaped', () => {
+    const value = 'a"b\\c\nd';
+    expect(redactSecrets(JSON.stringify({ v: value }), [{ name: 'AGENT_J', value }])).to.equal('{"v":"[redacted AGENT_J]"}');
+  });
+
   it('treats regular-expression characters in a value literally', () => {
     expect(redactSecrets('p=a.b*c$(x)', [{ name: 'AGENT_P', value: 'a.b*c$(x)' }])).to.equal('p=[redacted AGENT_P]');
     expect(redactSecrets('aXbbc', [{ name: 'AGENT_P', value: 'a.b*c' }])).to.equal('aXbbc');
