@@ -52,7 +52,7 @@ export class LoopAgent implements WorktreeAgent {
     try {
       const response = await this.ai.generate({
         system: systemPrompt(this.secrets.agentVariables().filter((v) => v.offeredToModel).map((v) => v.name)),
-        messages: [{ role: 'user', text: job.job }],
+        messages: [{ role: 'user', text: this.redact(job.job) }],
         tools: this.#tools(root, log, signal),
         maxSteps: this.maxSteps,
         provider: job.llmProvider ?? undefined,

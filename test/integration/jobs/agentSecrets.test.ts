@@ -70,11 +70,12 @@ describe('agent job secrets', function () {
         },
         { text: 'Done.' },
       ]);
-      const outcome = await new LoopAgent(ai, new ChildProcessShellExecutor(), secrets(), 10, 20_000).run(job('Deploy it'), worktree, new AbortController().signal);
+      const outcome = await new LoopAgent(ai, new ChildProcessShellExecutor(), secrets(), 10, 20_000).run(job(`Deploy it (the token ${HIDDEN} is in deploy.conf)`), worktree, new AbortController().signal);
 
       // The commands had both variables, and nothing of the service.
       expect(await readFile(`${worktree}/seen.txt`, 'utf8')).to.equal(`${HIDDEN}|${OFFERED}|absent`);
-      // What the model read: every tool result, the system prompt and the messages.
+      // What the model read: every tool result, the system prompt and the messages (the prompt included).
+      expect(ai.requests[0].messages[0].text).to.equal('Deploy it (the token [redacted AGENT_DEPLOY_TOKEN] is in deploy.conf)');
       const read = JSON.stringify({ results: ai.toolResults, requests: ai.requests.map(({ system, messages }) => ({ system, messages })) });
       expect(read).not.to.contain('hidden-deploy-7c1e');
       expect(read).not.to.contain(PROVIDER);
