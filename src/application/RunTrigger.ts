@@ -1,11 +1,13 @@
 import type { ActionRun } from '../domain/triggers/ActionRun.js';
 import { isDomainError } from '../domain/errors/DomainError.js';
 import { renderCommand } from '../domain/templates/renderCommand.js';
+import { renderPrompt } from '../domain/templates/renderPrompt.js';
 import { renderText } from '../domain/templates/templateTokens.js';
 import type { AgentAction, CommandAction, Trigger, TriggerAction, WebhookAction } from '../domain/triggers/Trigger.js';
 import type { ActionRunRepository } from '../ports/ActionRunRepository.js';
 import type { Clock } from '../ports/Clock.js';
 import type { HttpForwarder } from '../ports/HttpForwarder.js';
+import type { IdGenerator } from '../ports/IdGenerator.js';
 import type { JobLauncher } from '../ports/JobLauncher.js';
 import type { Logger } from '../ports/Logger.js';
 import type { ShellExecutor } from '../ports/ShellExecutor.js';
@@ -35,6 +37,7 @@ export class RunTrigger {
     private readonly shell: ShellExecutor,
     private readonly forwarder: HttpForwarder,
     private readonly jobs: JobLauncher,
+    private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly settings: RunTriggerSettings,
@@ -107,8 +110,10 @@ export class RunTrigger {
 
   async #agent(action: AgentAction, trigger: string, request: RequestSnapshot): Promise<Outcome> {
     try {
+      // Request text reaches the model inside untrusted blocks, unless the trigger opted out.
+      const job = action.unsafeRaw ? renderText(action.job, request) : renderPrompt(action.job, request, this.ids.next());
       const jobId = await this.jobs.launch({
-        job: renderText(action.job, request),
+        job,
         llmProvider: action.llmProvider,
         llmModel: action.llmModel,
         source: { kind: 'trigger', name: trigger },

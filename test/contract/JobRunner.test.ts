@@ -38,7 +38,7 @@ const loopRunner = async (llm: FakeOpenAi, timeoutMs = 10_000) => {
     timeoutMs,
     maxRetries: 0,
   });
-  const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, new LoopAgent(ai, new ChildProcessShellExecutor(), 10, timeoutMs));
+  const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, new LoopAgent(ai, new ChildProcessShellExecutor(), new EnvironmentSecretStore({}), 10, timeoutMs));
   return { runner, repo: `${root}/repo` };
 };
 

@@ -31,9 +31,17 @@ const exited = (child: ChildProcess): Promise<number | null> =>
 export const startGateway = async (env: Record<string, string>): Promise<GatewayProcess> => {
   const fullEnv: Record<string, string> = { LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env };
   const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...fullEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A gateway must not outlive the test run: not when its start times out, nor when mocha
+  // exits (--exit) while a hook is still waiting for it.
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const logs: GatewayProcess['logs'] = [];
   const port = await new Promise<number>((resolvePort, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start in time:\n${logs.map((l) => JSON.stringify(l)).join('\n')}`)), 60_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`gateway did not start in time:\n${logs.map((l) => JSON.stringify(l)).join('\n')}`));
+    }, 60_000);
     const onLine = (line: string): void => {
       let entry: Record<string, unknown> | string = line;
       try {

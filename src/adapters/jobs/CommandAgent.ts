@@ -1,11 +1,15 @@
 import type { Job } from '../../domain/jobs/Job.js';
+import { redactSecrets } from '../../domain/jobs/redactSecrets.js';
 import type { SecretStore } from '../../ports/SecretStore.js';
 import type { ShellExecutor } from '../../ports/ShellExecutor.js';
+import { agentEnvironment } from './agentVariables.js';
 import type { AgentOutcome, WorktreeAgent } from './WorktreeAgent.js';
 
 /**
  * JOB_AGENT_COMMAND run by the shell in the worktree under a minimal environment: the job's
- * variables and its provider's secret, none of the service's own secrets. Exit 0 is success.
+ * variables, its provider's secret and the `AGENT_*` variables, none of the service's own
+ * secrets. Exit 0 is success. Its output is redacted of the secrets before anyone keeps it:
+ * the log is committed to the job's branch. (What the command shows its own model is up to it.)
  */
 export class CommandAgent implements WorktreeAgent {
   constructor(
@@ -21,9 +25,13 @@ export class CommandAgent implements WorktreeAgent {
     return {
       ok,
       aborted: result.aborted,
-      log: result.output,
+      log: this.redact(result.output),
       error: ok ? null : result.timedOut ? `The agent did not finish within ${this.timeoutMs} ms` : `The agent exited with code ${result.exitCode}`,
     };
+  }
+
+  redact(text: string): string {
+    return redactSecrets(text, this.secrets.redactedSecrets());
   }
 
   #environment(job: Job): Record<string, string> {
@@ -36,6 +44,7 @@ export class CommandAgent implements WorktreeAgent {
       JOB_BRANCH: job.branch,
       LLM_PROVIDER: job.llmProvider ?? '',
       LLM_MODEL: job.llmModel ?? '',
+      ...agentEnvironment(this.secrets),
     };
     if (job.llmProvider) {
       const secret = this.secrets.providerSecret(job.llmProvider);

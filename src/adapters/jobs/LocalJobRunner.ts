@@ -67,9 +67,14 @@ export class LocalJobRunner implements JobRunner {
     return result;
   }
 
-  /** The agent's own `logs/<id>/summary.md` when it wrote one, else the last line it printed. */
+  /**
+   * The agent's own `logs/<id>/summary.md` when it wrote one, else the last line it printed.
+   * The summary is stored on the job, put in the commit message and read by the chat model:
+   * it is redacted like the log.
+   */
   async #summary(logDir: string, log: string): Promise<string | null> {
-    const written = await readFile(join(logDir, 'summary.md'), 'utf8').catch(() => undefined);
+    const file = await readFile(join(logDir, 'summary.md'), 'utf8').catch(() => undefined);
+    const written = file === undefined ? undefined : this.agent.redact(file);
     const text = written?.trim() || log.trim().split('\n').filter((line) => line.trim() !== '').at(-1);
     return text ? text.slice(0, SUMMARY_LIMIT) : null;
   }

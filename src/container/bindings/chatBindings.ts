@@ -40,9 +40,9 @@ export const bindChat = (c: Container, config: AppConfig): void => {
   const systemPrompt = cachedFor(SYSTEM_PROMPT_REREAD_MS, async (): Promise<string> =>
     (await readFile(config.chat.systemPromptFile, 'utf8').catch(() => '')).trim() || 'You are a helpful assistant.');
   c.bind(TOKENS.ChatAgent).toResolvedValue(
-    (ai, conversations, createJob, jobStatus) =>
-      new ChatAgent(ai, conversations, createJob, jobStatus, { historyTurns: config.chat.historyTurns, maxSteps: config.chat.maxSteps, systemPrompt }),
-    [TOKENS.AiClient, TOKENS.ConversationStore, TOKENS.CreateJob, TOKENS.GetJobStatus],
+    (ai, conversations, createJob, jobStatus, ids) =>
+      new ChatAgent(ai, conversations, createJob, jobStatus, ids, { historyTurns: config.chat.historyTurns, maxSteps: config.chat.maxSteps, systemPrompt }),
+    [TOKENS.AiClient, TOKENS.ConversationStore, TOKENS.CreateJob, TOKENS.GetJobStatus, TOKENS.IdGenerator],
   );
   c.bind(TOKENS.RegisterMessagingWebhook).toResolvedValue(
     (channel, tokens, logger) => new RegisterMessagingWebhook(channel, tokens, config.messaging.webhookSecret, logger),

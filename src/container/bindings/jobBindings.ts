@@ -53,7 +53,7 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
       const agent =
         config.jobs.agentCommand !== undefined
           ? new CommandAgent(config.jobs.agentCommand, config.jobs.timeoutMs, shell, secrets)
-          : new LoopAgent(ai, shell, config.jobs.maxSteps, config.jobs.timeoutMs);
+          : new LoopAgent(ai, shell, secrets, config.jobs.maxSteps, config.jobs.timeoutMs);
       return new LocalJobRunner({ repoDir: config.jobs.repoDir, worktreesDir: join(config.dataDir, 'worktrees') }, agent);
     },
     [TOKENS.ShellExecutor, TOKENS.SecretStore, TOKENS.AiClient],

@@ -20,8 +20,8 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
   );
   const runSettings: RunTriggerSettings = { triggersDir: config.triggersDir, commandTimeoutMs: config.commandTimeoutMs };
   c.bind(TOKENS.RunTrigger).toResolvedValue(
-    (triggers, runs, shell, forwarder, jobs, clock, logger) => new RunTrigger(triggers, runs, shell, forwarder, jobs, clock, logger, runSettings),
-    [TOKENS.Triggers, TOKENS.ActionRunRepository, TOKENS.ShellExecutor, TOKENS.HttpForwarder, TOKENS.JobLauncher, TOKENS.Clock, TOKENS.Logger],
+    (triggers, runs, shell, forwarder, jobs, ids, clock, logger) => new RunTrigger(triggers, runs, shell, forwarder, jobs, ids, clock, logger, runSettings),
+    [TOKENS.Triggers, TOKENS.ActionRunRepository, TOKENS.ShellExecutor, TOKENS.HttpForwarder, TOKENS.JobLauncher, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.CodehostSignatureVerifier).toConstantValue(new GithubSignatureVerifier(config.codehostWebhookSecret));
   c.bind(TOKENS.CodehostEvents).toConstantValue(new GithubEvents());

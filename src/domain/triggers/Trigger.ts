@@ -13,9 +13,12 @@ export type LlmProvider = (typeof LLM_PROVIDERS)[number];
 /** Starts an agent job with the rendered prompt (SPEC 2.3). */
 export interface AgentAction {
   readonly type: 'agent';
+  /** Its tokens' values reach the model inside untrusted-input blocks (renderPrompt). */
   readonly job: string;
   readonly llmProvider?: LlmProvider;
   readonly llmModel?: string;
+  /** `unsafe_raw: true`: values are spliced in as plain text, without the untrusted framing. */
+  readonly unsafeRaw?: boolean;
 }
 
 /** Runs a shell command in the triggers directory; tokens are shell-escaped. */

@@ -15,7 +15,7 @@ const describe = (value: unknown): string => (Array.isArray(value) ? 'an array' 
 
 const TRIGGER_FIELDS = ['name', 'watch_path', 'enabled', 'actions'];
 const ACTION_FIELDS: Record<TriggerAction['type'], string[]> = {
-  agent: ['type', 'job', 'llm_provider', 'llm_model'],
+  agent: ['type', 'job', 'llm_provider', 'llm_model', 'unsafe_raw'],
   command: ['type', 'command', 'timeout', 'retries'],
   webhook: ['type', 'url', 'method', 'headers', 'vars'],
 };
@@ -102,8 +102,10 @@ const validateAction = (action: unknown, report: Report): TriggerAction | undefi
     const provider = action.llm_provider;
     if (provider !== undefined && !LLM_PROVIDERS.includes(provider as LlmProvider)) fail('llm_provider', `must be one of ${LLM_PROVIDERS.join(', ')}`);
     if (action.llm_model !== undefined) requiredText(action, 'llm_model', fail);
+    const unsafeRaw = action.unsafe_raw;
+    if (unsafeRaw !== undefined && typeof unsafeRaw !== 'boolean') fail('unsafe_raw', 'must be true or false');
     return valid
-      ? { type, job: job!, llmProvider: provider as LlmProvider | undefined, llmModel: action.llm_model as string | undefined }
+      ? { type, job: job!, llmProvider: provider as LlmProvider | undefined, llmModel: action.llm_model as string | undefined, ...(unsafeRaw === true ? { unsafeRaw } : {}) }
       : undefined;
   }
 

@@ -3,6 +3,7 @@ import { FireTriggers, requestOf, TRIGGER_RUN_QUEUE, type TriggerRunTask } from 
 import { RunTrigger } from '../../../src/application/RunTrigger.js';
 import { DomainError } from '../../../src/domain/errors/DomainError.js';
 import { snapshotRequest } from '../../../src/domain/templates/RequestSnapshot.js';
+import { untrustedJobNotice } from '../../../src/domain/templates/renderPrompt.js';
 import { validateTriggers } from '../../../src/domain/triggers/validateTriggers.js';
 import type { HttpForwarder, OutboundRequest, OutboundResult } from '../../../src/ports/HttpForwarder.js';
 import type { JobLaunch, JobLauncher } from '../../../src/ports/JobLauncher.js';
@@ -106,7 +107,7 @@ describe('RunTrigger', () => {
   const task: TriggerRunTask = { runId: '30000000-0000-4000-8000-000000000001', trigger: 'build', watchPath: '/webhook', firedAt: '2026-01-01T00:00:00Z', request: JSON.stringify(request) };
   const make = (shell = new ScriptedShell(), forwarder = new RecordingForwarder(), jobs = new RecordingJobs(), logger = new RecordingLogger()) => {
     const runs = new InMemoryActionRunRepository();
-    const runner = new RunTrigger(triggers, runs, shell, forwarder, jobs, new FixedClock(), logger, { triggersDir: '/srv/triggers', commandTimeoutMs: 60_000 });
+    const runner = new RunTrigger(triggers, runs, shell, forwarder, jobs, new SequentialIds(), new FixedClock(), logger, { triggersDir: '/srv/triggers', commandTimeoutMs: 60_000 });
     return { runner, runs, shell, forwarder, jobs, logger };
   };
 
@@ -118,7 +119,14 @@ describe('RunTrigger', () => {
       { url: 'https://hooks.test/x', method: 'POST', headers: { 'x-token': 't' }, json: { env: 'prod', data: { branch: 'main; rm -rf /' } } },
       { url: 'https://hooks.test/y', method: 'GET', headers: {}, json: undefined },
     ]);
-    expect(jobs.launched).to.deep.equal([{ job: 'Review main; rm -rf /', llmProvider: 'openai', llmModel: undefined, source: { kind: 'trigger', name: 'build' } }]);
+    // The agent's prompt holds the request's value inside an untrusted block (nonce: the first id).
+    const tag = `untrusted-input-${new SequentialIds().next().replace(/-/g, '')}`;
+    expect(jobs.launched).to.deep.equal([{
+      job: `${untrustedJobNotice(tag.slice('untrusted-input-'.length))}\n\nReview <${tag} source="body.branch">main; rm -rf /</${tag}>`,
+      llmProvider: 'openai',
+      llmModel: undefined,
+      source: { kind: 'trigger', name: 'build' },
+    }]);
     expect(runs.runs.map((r) => [r.actionIndex, r.type, r.status])).to.deep.equal([
       [0, 'command', 'succeeded'],
       [1, 'command', 'succeeded'],

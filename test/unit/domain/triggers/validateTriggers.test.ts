@@ -70,6 +70,24 @@ describe('validateTriggers', () => {
     });
   }
 
+  it('accepts unsafe_raw on an agent action as a boolean only, and keeps it only when true', () => {
+    const { triggers, problems: found } = validateTriggers(
+      [valid({ actions: [{ type: 'agent', job: 'Raw {{body.x}}', unsafe_raw: true }, { type: 'agent', job: 'Framed {{body.x}}', unsafe_raw: false }] })],
+      FILE,
+    );
+    expect(found).to.deep.equal([]);
+    expect(triggers[0].actions).to.deep.equal([
+      { type: 'agent', job: 'Raw {{body.x}}', llmProvider: undefined, llmModel: undefined, unsafeRaw: true },
+      { type: 'agent', job: 'Framed {{body.x}}', llmProvider: undefined, llmModel: undefined },
+    ]);
+    expect(problems([valid({ actions: [{ type: 'agent', job: 'x', unsafe_raw: 'yes' }] })])).to.deep.equal([
+      `${FILE}: trigger #0 "deploy": actions[0].unsafe_raw: must be true or false`,
+    ]);
+    expect(problems([valid({ actions: [{ type: 'command', command: 'ls', unsafe_raw: true }] })])).to.deep.equal([
+      `${FILE}: trigger #0 "deploy": actions[0].unsafe_raw: unknown field for a command action`,
+    ]);
+  });
+
   it('reports every problem of the file at once', () => {
     expect(problems([valid({ enabled: 1, actions: [] }), { name: 'b' }])).to.have.length(5);
   });
