@@ -1,22 +1,28 @@
 import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import type { ShellExecutor, ShellOptions, ShellRun } from '../../ports/ShellExecutor.js';
 
-/** `/bin/sh -c` in a process group of its own, so a timeout kills everything the command started. */
+/**
+ * `/bin/sh -c` in a process group of its own, so a timeout kills everything the command started.
+ * The command's environment is exactly `options.env`: the service's own is never passed on.
+ */
 export class ChildProcessShellExecutor implements ShellExecutor {
   constructor(private readonly outputLimit: number = 64 * 1024) {}
 
   run(command: string, options: ShellOptions): Promise<ShellRun> {
     const started = performance.now();
     return new Promise((resolve, reject) => {
-      const child = spawn('/bin/sh', ['-c', command], { cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('/bin/sh', ['-c', command], { cwd: options.cwd, env: { ...options.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
+      // One decoder per stream: a character split across two chunks is still decoded whole.
+      const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
       let timedOut = false;
       let aborted = false;
-      const collect = (chunk: Buffer): void => {
-        if (output.length < this.outputLimit) output += chunk.toString('utf8').slice(0, this.outputLimit - output.length);
+      const collect = (decoder: StringDecoder) => (chunk: Buffer): void => {
+        if (output.length < this.outputLimit) output += decoder.write(chunk).slice(0, this.outputLimit - output.length);
       };
-      child.stdout.on('data', collect);
-      child.stderr.on('data', collect);
+      child.stdout.on('data', collect(decoders.stdout));
+      child.stderr.on('data', collect(decoders.stderr));
       const killGroup = (): void => {
         try {
           process.kill(-child.pid!, 'SIGKILL');
@@ -38,9 +44,13 @@ export class ChildProcessShellExecutor implements ShellExecutor {
         clearTimeout(timer);
         options.signal?.removeEventListener('abort', onAbort);
       };
-      child.once('error', (error) => {
+      child.once('error', (error: NodeJS.ErrnoException) => {
         done();
-        reject(error);
+        reject(
+          error.code === 'E2BIG'
+            ? new Error('the command could not start: its environment (the request values it was given) is larger than the system allows (E2BIG)')
+            : error,
+        );
       });
       child.once('close', (code) => {
         done();
