@@ -7,12 +7,16 @@ import type { ShellExecutor, ShellOptions, ShellRun } from '../../ports/ShellExe
  * The command's environment is exactly `options.env`: the service's own is never passed on.
  */
 export class ChildProcessShellExecutor implements ShellExecutor {
-  constructor(private readonly outputLimit: number = 64 * 1024) {}
+  /** `shell`: `/bin/sh` in the service; tests also run commands with bash, which is /bin/sh on many systems. */
+  constructor(
+    private readonly outputLimit: number = 64 * 1024,
+    private readonly shell: string = '/bin/sh',
+  ) {}
 
   run(command: string, options: ShellOptions): Promise<ShellRun> {
     const started = performance.now();
     return new Promise((resolve, reject) => {
-      const child = spawn('/bin/sh', ['-c', command], { cwd: options.cwd, env: { ...options.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(this.shell, ['-c', command], { cwd: options.cwd, env: { ...options.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       // One decoder per stream: a character split across two chunks is still decoded whole.
       const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
