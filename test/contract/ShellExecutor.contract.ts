@@ -59,6 +59,15 @@ export const describeShellExecutorContract = (name: string, make: () => ShellExe
       expect(run.output).to.equal('a🎉b');
     });
 
+    it('rejects with a clear message, running nothing, when the environment is larger than the system allows', async () => {
+      const env: Record<string, string> = { ...ENV };
+      for (let i = 1; i <= 40; i++) env[`AGW_ARG_${i}`] = 'x'.repeat(120_000); // 4.8 MB: over Linux's total for arguments and environment
+      const error = await shell.run('touch ran.txt', { cwd, timeoutMs: 5000, env }).catch((e: Error) => e);
+      expect(error).to.be.instanceOf(Error);
+      expect((error as Error).message).to.equal('the command could not start: its environment (the request values it was given) is larger than the system allows (E2BIG)');
+      expect(await readFile(join(cwd, 'ran.txt'), 'utf8').catch(() => 'absent')).to.equal('absent');
+    });
+
     it('bounds the output it keeps', async () => {
       const run = await shell.run('head -c 200000 /dev/zero | tr "\\0" a', { cwd, timeoutMs: 5000, env: ENV });
       expect(run.exitCode).to.equal(0);

@@ -1,6 +1,13 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { ShellExecutor, ShellOptions, ShellRun } from '../../ports/ShellExecutor.js';
+
+/** A shell that could not start; an environment too large for the system is named as such. */
+const startFailure = (error: NodeJS.ErrnoException): Error =>
+  error.code === 'E2BIG'
+    ? new Error('the command could not start: its environment (the request values it was given) is larger than the system allows (E2BIG)', { cause: error })
+    : error;
 
 /**
  * `/bin/sh -c` in a process group of its own, so a timeout kills everything the command started.
@@ -16,7 +23,12 @@ export class ChildProcessShellExecutor implements ShellExecutor {
   run(command: string, options: ShellOptions): Promise<ShellRun> {
     const started = performance.now();
     return new Promise((resolve, reject) => {
-      const child = spawn(this.shell, ['-c', command], { cwd: options.cwd, env: { ...options.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      let child: ChildProcessByStdio<null, Readable, Readable>;
+      try {
+        child = spawn(this.shell, ['-c', command], { cwd: options.cwd, env: { ...options.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      } catch (error) {
+        return reject(startFailure(error as NodeJS.ErrnoException));
+      }
       let output = '';
       // One decoder per stream: a character split across two chunks is still decoded whole.
       const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
@@ -50,11 +62,7 @@ export class ChildProcessShellExecutor implements ShellExecutor {
       };
       child.once('error', (error: NodeJS.ErrnoException) => {
         done();
-        reject(
-          error.code === 'E2BIG'
-            ? new Error('the command could not start: its environment (the request values it was given) is larger than the system allows (E2BIG)')
-            : error,
-        );
+        reject(startFailure(error));
       });
       child.once('close', (code) => {
         done();
