@@ -25,7 +25,7 @@ export const REFUSED = {
   dollarSingle: "inside $'…', where the value could not arrive as itself: use '…' or \"…\"",
   arithmetic: 'inside arithmetic ($((…)), ((…)) or $[…]), which evaluates the value as an expression that can run commands',
   doubleBracket: 'inside [[ … ]], whose -eq, -lt… operands bash evaluates as arithmetic that can run commands: use [ … ]',
-  subscript: 'inside an array subscript, which bash evaluates as arithmetic that can run commands',
+  subscript: 'inside an array subscript (or what bash may read as one: quote the word if it is none), which bash evaluates as arithmetic that can run commands',
   substring: 'inside ${name:offset:length}, whose offset and length bash evaluates as arithmetic that can run commands',
   backslash: 'right after a backslash, which would escape the reference to the value instead of the value',
   dollar: 'right after a $, which would join the reference to the value into another expansion',

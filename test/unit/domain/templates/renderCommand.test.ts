@@ -71,6 +71,7 @@ describe('findTokenPlaces', () => {
     ['a backslash inside single quotes is plain text', "echo '\\{{body.v}}'", ['single']],
     ['[ … ] (test) is no [[ … ]]', 'if [ "{{body.v}}" = x ]; then echo {{body.v}}; fi', ['double', 'unquoted']],
     ['a continued line', 'echo a \\\n  {{body.v}}', ['unquoted']],
+    ['brackets in a quoted word', 'echo "x[{{body.v}}]" \'[{{body.v}}]\' x=[{{body.v}}]', ['double', 'single', 'unquoted']],
   ];
   for (const [label, template, expected] of accepted) {
     it(`places tokens: ${label}`, () => {
@@ -99,6 +100,7 @@ describe('findTokenPlaces', () => {
     ['inside an array subscript of an assignment', 'a[{{body.v}}]=1', REFUSED.subscript],
     ['inside a compound array assignment', 'a=([{{body.v}}]=1)', REFUSED.subscript],
     ['inside the subscript of ${a[…]}', 'echo "${a[{{body.v}}]}"', REFUSED.subscript],
+    ['in an unquoted word that bash may read as a subscript', 'echo x[{{body.v}}]', REFUSED.subscript],
     ['inside ${x:offset}', 'echo "${x:{{body.v}}}"', REFUSED.substring],
     ['inside ${x:offset:length}', 'echo ${x:0:{{body.v}}}', REFUSED.substring],
     ['right after a backslash', 'echo \\{{body.v}}', REFUSED.backslash],

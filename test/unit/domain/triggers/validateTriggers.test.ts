@@ -81,7 +81,7 @@ describe('validateTriggers', () => {
       ['right after a backslash', 'echo \\{{body.v}}', 'right after a backslash, which would escape the reference to the value instead of the value'],
       ['right after a $', 'echo ${{body.v}}', 'right after a $, which would join the reference to the value into another expansion'],
       ['in a here-document delimiter', 'cat <<{{body.v}}\nx', 'in a here-document delimiter, which must be fixed text'],
-      ['inside an array subscript', 'a[{{body.v}}]=1', 'inside an array subscript, which bash evaluates as arithmetic that can run commands'],
+      ['inside an array subscript', 'a[{{body.v}}]=1', 'inside an array subscript (or what bash may read as one: quote the word if it is none), which bash evaluates as arithmetic that can run commands'],
       ['inside ${x:offset}', 'echo "${x:{{body.v}}}"', 'inside ${name:offset:length}, whose offset and length bash evaluates as arithmetic that can run commands'],
       ['as the name of an expansion', 'echo ${{{body.v}}}', 'as the name of a ${…} expansion: a value cannot name a variable'],
     ];
