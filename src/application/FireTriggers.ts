@@ -3,6 +3,7 @@ import { matchTriggers } from '../domain/triggers/matchTriggers.js';
 import type { Trigger } from '../domain/triggers/Trigger.js';
 import type { Clock } from '../ports/Clock.js';
 import type { IdGenerator } from '../ports/IdGenerator.js';
+import type { InboundRequestStore } from '../ports/InboundRequestStore.js';
 import type { Logger } from '../ports/Logger.js';
 import type { TaskQueue } from '../ports/TaskQueue.js';
 
@@ -14,15 +15,14 @@ export interface TriggerRunTask {
   readonly trigger: string;
   readonly watchPath: string;
   readonly firedAt: string;
+  /** The request that fired the trigger, stored once for all its triggers (InboundRequestStore). */
+  readonly requestId?: string;
   /**
-   * The RequestSnapshot as JSON text. Stored as text, not as a JSON value: a database JSON
-   * type would refuse NUL characters and lone surrogates that a valid JSON body may hold,
-   * and would reorder the body's keys.
+   * Only in tasks queued before requests were stored once (upgrades): the RequestSnapshot as
+   * JSON text, inline. Still read, never written.
    */
-  readonly request: string;
+  readonly request?: string;
 }
-
-export const requestOf = (task: TriggerRunTask): RequestSnapshot => JSON.parse(task.request) as RequestSnapshot;
 
 export interface FireTriggersInput {
   /** The called endpoint's path without `/api`. */
@@ -34,11 +34,13 @@ export interface FireTriggersInput {
 /**
  * SPEC 6.1: after authentication, every enabled trigger watching the endpoint gets a
  * durable task; the caller is answered once the tasks are stored, never after the actions.
+ * The request is stored once, before the tasks, which refer to it by id.
  * Returns the names of the triggers that fired, in file order.
  */
 export class FireTriggers {
   constructor(
     private readonly triggers: readonly Trigger[],
+    private readonly requests: InboundRequestStore,
     private readonly queue: TaskQueue,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
@@ -53,16 +55,19 @@ export class FireTriggers {
   async execute(input: FireTriggersInput): Promise<string[]> {
     const matched = matchTriggers(this.triggers, input.watchPath);
     if (matched.length === 0) return [];
-    const firedAt = this.clock.now().toISOString();
+    const receivedAt = this.clock.now();
+    const firedAt = receivedAt.toISOString();
+    const names = matched.map((trigger) => trigger.name);
+    const requestId = this.ids.next();
     const request = JSON.stringify(typeof input.request === 'function' ? input.request() : input.request);
+    await this.requests.record({ id: requestId, watchPath: input.watchPath, receivedAt, request, triggers: names });
     await Promise.all(
       matched.map((trigger) => {
-        const task: TriggerRunTask = { runId: this.ids.next(), trigger: trigger.name, watchPath: input.watchPath, firedAt, request };
+        const task: TriggerRunTask = { runId: this.ids.next(), trigger: trigger.name, watchPath: input.watchPath, firedAt, requestId };
         return this.queue.enqueue(TRIGGER_RUN_QUEUE, task);
       }),
     );
-    const names = matched.map((trigger) => trigger.name);
-    this.logger.info({ watchPath: input.watchPath, triggers: names }, 'triggers fired');
+    this.logger.info({ watchPath: input.watchPath, triggers: names, requestId }, 'triggers fired');
     return names;
   }
 }

@@ -3,37 +3,64 @@ import { isDomainError } from '../domain/errors/DomainError.js';
 import { renderCommand } from '../domain/templates/renderCommand.js';
 import { renderPrompt } from '../domain/templates/renderPrompt.js';
 import { renderText } from '../domain/templates/templateTokens.js';
+import { storableText } from '../domain/text/storableText.js';
 import type { AgentAction, CommandAction, Trigger, TriggerAction, WebhookAction } from '../domain/triggers/Trigger.js';
 import type { ActionRunRepository } from '../ports/ActionRunRepository.js';
 import type { Clock } from '../ports/Clock.js';
 import type { HttpForwarder } from '../ports/HttpForwarder.js';
 import type { IdGenerator } from '../ports/IdGenerator.js';
+import type { InboundRequestStore } from '../ports/InboundRequestStore.js';
 import type { JobLauncher } from '../ports/JobLauncher.js';
 import type { Logger } from '../ports/Logger.js';
 import type { ShellExecutor } from '../ports/ShellExecutor.js';
 import type { RequestSnapshot } from '../domain/templates/RequestSnapshot.js';
-import { requestOf, type TriggerRunTask } from './FireTriggers.js';
+import type { TriggerRunTask } from './FireTriggers.js';
 
 export interface RunTriggerSettings {
   /** Working directory of command actions. */
   readonly triggersDir: string;
   /** Timeout of a command action without its own `timeout`. */
   readonly commandTimeoutMs: number;
+  /**
+   * The whole environment of command actions (PATH, HOME, LANG, TZ and the COMMAND_ENV
+   * variables), read at start-up; each run adds its token variables. Nothing else of the
+   * service's environment reaches a command.
+   */
+  readonly commandEnv: Readonly<Record<string, string>>;
 }
 
 type Outcome = Pick<ActionRun, 'status' | 'attempts' | 'error' | 'detail'>;
 
-const LOGGED_OUTPUT = 500;
+/** Characters of a command's output kept in its record. */
+const RECORDED_OUTPUT = 500;
+
+/** The first `length` characters, one fewer when the last would be half of a surrogate pair. */
+const head = (text: string, length: number): string => {
+  const cut = text.slice(0, length);
+  return /[\uD800-\uDBFF]$/.test(cut) && /^[\uDC00-\uDFFF]/.test(text.slice(length)) ? cut.slice(0, -1) : cut;
+};
+
+/** The outcome as the database can store it: text with NUL and lone surrogates replaced. */
+const storable = (outcome: Outcome): Outcome => ({
+  ...outcome,
+  error: outcome.error === null ? null : storableText(outcome.error),
+  detail: Object.fromEntries(Object.entries(outcome.detail).map(([key, value]) => [key, typeof value === 'string' ? storableText(value) : value])),
+});
 
 /**
  * Runs the actions of one fired trigger, one after another in file order: each starts
  * when the previous one has finished, whatever its outcome. Every action run is recorded.
  * When a task is run again (its worker died), actions already recorded are not repeated.
+ *
+ * Run once, record always: once an action has run, nothing throws — a record that cannot be
+ * saved is logged at error level and the action is not run again. Only what fails before any
+ * action ran (reading the records or the request) throws, so that the queue retries the task.
  */
 export class RunTrigger {
   constructor(
     private readonly triggers: readonly Trigger[],
     private readonly runs: ActionRunRepository,
+    private readonly requests: InboundRequestStore,
     private readonly shell: ShellExecutor,
     private readonly forwarder: HttpForwarder,
     private readonly jobs: JobLauncher,
@@ -51,21 +78,48 @@ export class RunTrigger {
       return;
     }
     const done = new Set((await this.runs.forRun(task.runId)).map((run) => run.actionIndex));
-    const request = requestOf(task);
+    const request = await this.#request(task);
     for (const [index, action] of trigger.actions.entries()) {
       if (done.has(index)) continue;
       const startedAt = this.clock.now();
-      const outcome = await this.#perform(action, task.trigger, request).catch((error: unknown): Outcome => ({
-        status: 'failed',
-        attempts: 1,
-        error: error instanceof Error ? error.message : String(error),
-        detail: {},
-      }));
-      const run: ActionRun = { runId: task.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, finishedAt: this.clock.now(), ...outcome };
-      await this.runs.save(run);
-      const fields = { action: index, type: action.type, status: run.status, attempts: run.attempts, durationMs: run.finishedAt.getTime() - startedAt.getTime(), error: run.error ?? undefined, ...run.detail };
+      const outcome =
+        typeof request === 'string'
+          ? { status: 'failed' as const, attempts: 0, error: request, detail: {} }
+          : await this.#perform(action, task.trigger, request).catch((error: unknown): Outcome => ({
+              status: 'failed',
+              attempts: 1,
+              error: error instanceof Error ? error.message : String(error),
+              detail: {},
+            }));
+      const run: ActionRun = { runId: task.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, finishedAt: this.clock.now(), ...storable(outcome) };
+      await this.#record(run, log);
+      // The output stays out of info lines: it may carry request text.
+      const { output, ...detail } = run.detail;
+      const fields = { action: index, type: action.type, status: run.status, attempts: run.attempts, durationMs: run.finishedAt.getTime() - startedAt.getTime(), error: run.error ?? undefined, ...detail };
       if (run.status === 'succeeded') log.info(fields, 'trigger action finished');
-      else log.warn(fields, run.status === 'not_runnable' ? 'trigger action not runnable' : 'trigger action failed');
+      else log.warn({ ...fields, output }, run.status === 'not_runnable' ? 'trigger action not runnable' : 'trigger action failed');
+    }
+  }
+
+  /**
+   * The request that fired the task: inline in tasks queued before requests were stored once,
+   * else read from the store. A request no longer stored is a message for the record (a retry
+   * would not bring it back); a failed read throws, so the queue retries the task.
+   */
+  async #request(task: TriggerRunTask): Promise<RequestSnapshot | string> {
+    if (task.request !== undefined) return JSON.parse(task.request) as RequestSnapshot;
+    const stored = task.requestId === undefined ? null : await this.requests.find(task.requestId);
+    if (stored === null) return `the request that fired this trigger (${task.requestId ?? 'no id'}) is no longer stored; the action was not run`;
+    return JSON.parse(stored.request) as RequestSnapshot;
+  }
+
+  /** Saves the record of an action that ran; a failure is logged, never thrown (the action must not run again). */
+  async #record(run: ActionRun, log: Logger): Promise<void> {
+    try {
+      await this.runs.save(run);
+    } catch (error) {
+      const reason = storableText(error instanceof Error ? error.message : String(error)).slice(0, 300);
+      log.error({ action: run.actionIndex, type: run.type, status: run.status, reason }, 'trigger action ran but its record could not be saved; it is not run again');
     }
   }
 
@@ -81,18 +135,25 @@ export class RunTrigger {
   }
 
   async #command(action: CommandAction, request: RequestSnapshot): Promise<Outcome> {
-    const command = renderCommand(action.command, request);
+    let command: ReturnType<typeof renderCommand>;
+    try {
+      command = renderCommand(action.command, request);
+    } catch (error) {
+      if (isDomainError(error)) return { status: 'failed', attempts: 0, error: error.message, detail: {} };
+      throw error;
+    }
+    const env = { ...this.settings.commandEnv, ...command.env };
     const timeoutMs = action.timeoutSeconds !== undefined ? action.timeoutSeconds * 1000 : this.settings.commandTimeoutMs;
     const attempts = 1 + (action.retries ?? 0);
     for (let attempt = 1; ; attempt++) {
-      const result = await this.shell.run(command, { cwd: this.settings.triggersDir, timeoutMs });
+      const result = await this.shell.run(command.script, { cwd: this.settings.triggersDir, timeoutMs, env });
       const ok = result.exitCode === 0 && !result.timedOut;
       if (ok || attempt >= attempts) {
         return {
           status: ok ? 'succeeded' : 'failed',
           attempts: attempt,
           error: ok ? null : result.timedOut ? `timed out after ${timeoutMs} ms` : `exit code ${result.exitCode}`,
-          detail: { exitCode: result.exitCode, commandMs: result.durationMs, output: result.output.slice(0, LOGGED_OUTPUT) },
+          detail: { exitCode: result.exitCode, commandMs: result.durationMs, output: head(result.output, RECORDED_OUTPUT) },
         };
       }
     }

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { TOKEN_VARIABLE_PREFIX } from '../domain/templates/renderCommand.js';
 import { LLM_PROVIDERS, type LlmProvider } from '../domain/triggers/Trigger.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -23,6 +24,8 @@ export interface AppConfig {
   /** Shared secret of code-host webhooks; unset means every delivery is refused. Never logged. */
   readonly codehostWebhookSecret: string | undefined;
   readonly commandTimeoutMs: number;
+  /** Names of the service's variables that command actions also get (COMMAND_ENV); values are read at start-up. */
+  readonly commandEnv: readonly string[];
   readonly webhook: { readonly timeoutMs: number; readonly attempts: number; readonly backoffMs: number };
   readonly queue: { readonly concurrency: number; readonly heartbeatSeconds: number; readonly superviseIntervalSeconds: number };
   readonly messaging: {
@@ -98,6 +101,11 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
   if (!['true', 'false', '1', '0'].includes(rawTrustProxy)) problems.push(`TRUST_PROXY: "${rawTrustProxy}" is not true or false`);
   const trustProxy = rawTrustProxy === 'true' || rawTrustProxy === '1';
   const commandTimeoutMs = integer('COMMAND_TIMEOUT_SECONDS', 60, 1, 86_400) * 1000;
+  const commandEnv = [...new Set((env.COMMAND_ENV ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''))];
+  for (const name of commandEnv) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) problems.push(`COMMAND_ENV: "${name}" is not a variable name (letters, digits and _, not starting with a digit)`);
+    else if (name.startsWith(TOKEN_VARIABLE_PREFIX)) problems.push(`COMMAND_ENV: "${name}" starts with ${TOKEN_VARIABLE_PREFIX}, which is reserved for template values`);
+  }
   const webhook = {
     timeoutMs: integer('WEBHOOK_TIMEOUT_SECONDS', 10, 1, 600) * 1000,
     attempts: integer('WEBHOOK_ATTEMPTS', 4, 1, 20),
@@ -199,6 +207,7 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     trustProxy: trustProxy,
     commandTimeoutMs,
+    commandEnv,
     webhook,
     queue,
     messaging: { botToken, webhookSecret, apiUrl: messagingApiUrl.replace(/\/$/, ''), allowedChatIds },

@@ -34,6 +34,7 @@ import type { Trigger } from '../domain/triggers/Trigger.js';
 import type { ActionRunRepository } from '../ports/ActionRunRepository.js';
 import type { ApiKeyCrypto } from '../ports/ApiKeyCrypto.js';
 import type { DeliveryLog } from '../ports/DeliveryLog.js';
+import type { InboundRequestStore } from '../ports/InboundRequestStore.js';
 import type { HttpForwarder } from '../ports/HttpForwarder.js';
 import type { JobLauncher } from '../ports/JobLauncher.js';
 import type { ShellExecutor } from '../ports/ShellExecutor.js';
@@ -70,6 +71,7 @@ export const TOKENS = {
   JobLauncher: token<JobLauncher>('JobLauncher'),
   ActionRunRepository: token<ActionRunRepository>('ActionRunRepository'),
   DeliveryLog: token<DeliveryLog>('DeliveryLog'),
+  InboundRequestStore: token<InboundRequestStore>('InboundRequestStore'),
   CodehostSignatureVerifier: token<WebhookSignatureVerifier>('CodehostSignatureVerifier'),
   FireTriggers: token<FireTriggers>('FireTriggers'),
   RunTrigger: token<RunTrigger>('RunTrigger'),

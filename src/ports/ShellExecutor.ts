@@ -12,8 +12,11 @@ export interface ShellRun {
 export interface ShellOptions {
   readonly cwd: string;
   readonly timeoutMs: number;
-  /** The whole environment of the command; the service's own environment when absent. */
-  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * The whole environment of the command. Required, and nothing is added to it: the service's
+   * own environment (its secrets, DATABASE_URL) never reaches a command by default.
+   */
+  readonly env: Readonly<Record<string, string>>;
   /** Aborting kills the command like a timeout does (the result says `aborted`). */
   readonly signal?: AbortSignal;
 }
@@ -24,7 +27,7 @@ export interface ShellExecutor {
    * Runs `command` with `/bin/sh -c` in `cwd`, with the service's own permissions.
    * Kills the command and everything it started after `timeoutMs` or on abort.
    * Never throws for a failing command: the outcome is in the result. Throws only when
-   * the shell itself cannot be started.
+   * the shell itself cannot be started (an environment larger than the system allows included).
    */
   run(command: string, options: ShellOptions): Promise<ShellRun>;
 }

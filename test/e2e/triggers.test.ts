@@ -116,7 +116,15 @@ describe('e2e: triggers on the built server', function () {
     let key: string;
 
     /** Enabled /webhook triggers, in file order (the disabled one sits between them). */
-    const WEBHOOK_TRIGGERS = ['slow', 'render', 'order', 'forward-post', 'forward-get', 'marker', 'inject'];
+    const WEBHOOK_TRIGGERS = ['slow', 'render', 'order', 'forward-post', 'forward-get', 'marker', 'inject', 'env'];
+    /** Service secrets in the gateway's environment: no command may see them. */
+    const SERVICE_SECRETS: Record<string, string> = {
+      CODEHOST_WEBHOOK_SECRET: SECRET,
+      MESSAGING_BOT_TOKEN: '123456:e2e-messaging-bot-token',
+      MESSAGING_WEBHOOK_SECRET: 'e2e-messaging-webhook-secret',
+      ANTHROPIC_API_KEY: 'e2e-anthropic-api-key',
+      METRICS_TOKEN: 'e2e-metrics-token',
+    };
 
     const webhook = (body: unknown, options: { key?: string | null; headers?: Record<string, string>; query?: string } = {}): Promise<JsonResponse> => {
       const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
@@ -148,18 +156,28 @@ describe('e2e: triggers on the built server', function () {
         "printf '%s' {{headers.x-nope}} > missing-header.txt",
         'echo ok > done.txt',
       ].join('; ');
-      const inject = gate('inject') + [
-        "printf '%s' {{body.v}} > b-unquoted.txt",
-        "printf '%s' '{{body.v}}' > b-single.txt",
-        "printf '%s' \"{{body.v}}\" > b-double.txt",
-        "printf '%s' x{{query.v}}y > q-unquoted.txt",
-        "printf '%s' 'x{{query.v}}y' > q-single.txt",
-        "printf '%s' \"x{{query.v}}y\" > q-double.txt",
-        "printf '%s' {{headers.x-v}} > h-unquoted.txt",
-        "printf '%s' 'x {{headers.x-v}} y' > h-single.txt",
-        "printf '%s' \"x {{headers.x-v}} y\" > h-double.txt",
-        'echo ok > done.txt',
-      ].join('; ');
+      const inject = `${gate('inject')}
+# values reach the command as variables: nothing they hold is shell syntax, in any of these places
+${[
+  "printf '%s' {{body.v}} > b-unquoted.txt",
+  "printf '%s' '{{body.v}}' > b-single.txt",
+  "printf '%s' \"{{body.v}}\" > b-double.txt",
+  "printf '%s' x{{query.v}}y > q-unquoted.txt",
+  "printf '%s' 'x{{query.v}}y' > q-single.txt",
+  "printf '%s' \"x{{query.v}}y\" > q-double.txt",
+  "printf '%s' {{headers.x-v}} > h-unquoted.txt",
+  "printf '%s' 'x {{headers.x-v}} y' > h-single.txt",
+  "printf '%s' \"x {{headers.x-v}} y\" > h-double.txt",
+  "printf '%s' \"$(printf '%s' \"<{{body.v}}>\")\" > b-substitution.txt",
+  "x=`printf '%s' '<{{query.v}}>'`; printf '%s' \"$x\" > q-backticks.txt",
+  "printf '%s' {{body.v}} | cat > b-pipe.txt && (printf '%s' \"<{{headers.x-v}}>\") > h-subshell.txt",
+  "n=$((2 * 3)); printf '%s' \"$n{{query.v}}\" > q-arithmetic.txt",
+  "set -- {{body.v}}; printf '%s' \"$1\" > b-set.txt",
+].join('\n')}
+cat > b-heredoc.txt <<EOF
+<{{body.v}}> <{{query.v}}> <{{headers.x-v}}>
+EOF
+echo ok > done.txt`;
       const triggers = [
         { name: 'slow', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: `${gate('slow')}sleep 3; echo done > slow.txt` }] },
         { name: 'render', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: render }] },
@@ -195,6 +213,16 @@ describe('e2e: triggers on the built server', function () {
         },
         { name: 'marker', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: `${gate('marker')}touch "marker-$$"` }] },
         { name: 'inject', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: inject }] },
+        { name: 'env', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: `${gate('env')}env > env.txt` }] },
+        {
+          name: 'once',
+          watch_path: '/ping',
+          enabled: true,
+          actions: [
+            { type: 'command', command: "echo nul >> once-runs.txt; printf 'before\\0after'" },
+            { type: 'command', command: "echo emoji >> once-runs.txt; printf '%499s🎉 after' '' | tr ' ' a" },
+          ],
+        },
         {
           name: 'codehost',
           watch_path: '/codehost/webhook',
@@ -207,7 +235,10 @@ describe('e2e: triggers on the built server', function () {
         DATA_DIR: dataDir,
         TRIGGERS_FILE: triggersFile,
         TRIGGERS_DIR: dir,
-        CODEHOST_WEBHOOK_SECRET: SECRET,
+        ...SERVICE_SECRETS,
+        COMMAND_ENV: 'AGW_E2E_VISIBLE',
+        AGW_E2E_VISIBLE: 'visible-to-commands',
+        AGW_E2E_HIDDEN: 'hidden-from-commands',
         WEBHOOK_ATTEMPTS: '1',
         WEBHOOK_BACKOFF_MS: '0',
         QUEUE_CONCURRENCY: '16',
@@ -248,8 +279,8 @@ describe('e2e: triggers on the built server', function () {
       expect(await file('q.txt')).to.equal('hello world');
       expect(JSON.parse((await file('query.json'))!)).to.deep.equal({ q: 'hello world' });
       expect(await file('hdr.txt')).to.equal('Header Value');
-      // the same JSON value; key order is not kept (the task is stored as jsonb, which sorts keys)
-      expect(JSON.parse((await file('body.json'))!)).to.deep.equal(body);
+      // the body's JSON exactly, key order included (the request is stored once, as text)
+      expect(await file('body.json')).to.equal(JSON.stringify(body));
       expect(await file('missing-body.txt')).to.equal('');
       expect(await file('missing-query.txt')).to.equal('');
       expect(await file('missing-header.txt')).to.equal('');
@@ -333,7 +364,7 @@ describe('e2e: triggers on the built server', function () {
       expect(all.filter((f) => f.includes('DISABLED_TRIGGER_RAN')), 'files written by the disabled trigger').to.deep.equal([]);
     });
 
-    it('passes hostile values from body, query and headers to the command literally, in unquoted, single- and double-quoted positions', async function () {
+    it('passes hostile values from body, query and headers to the command byte for byte, in every shell construct, running none of them', async function () {
       this.timeout(45_000);
       const values = [
         '$(touch pwned1)',
@@ -345,12 +376,20 @@ describe('e2e: triggers on the built server', function () {
         '\\"; touch pwned7; echo \\',
         '$HOME ${PATH} * ? | touch pwned8 && touch pwned9 # ;',
         "x' \"$(touch pwned10)\" '",
+        'EOF\ntouch pwned11\nEOF',
+        'x # y\ntouch pwned12',
+        'a[$(touch pwned13)]',
+        '-n',
+        '*',
+        'ünïcödé 中文 🎉👍🏽',
+        '\\',
       ];
       const expectations: Array<{ run: string; value: string; headerValue: string }> = [];
       for (const [i, value] of values.entries()) {
         const run = `inj${i}`;
         await mkdir(join(dir, run));
-        const headerValue = /[\r\n]/.test(value) ? '' : value;
+        // a header carries no line break, and HTTP header values are bytes, not UTF-8 text
+        const headerValue = /[^\x20-\x7e]/.test(value) ? '' : value;
         const headers: Record<string, string> = headerValue === '' ? {} : { 'X-V': headerValue };
         const response = await webhook({ inject: run, v: value }, { query: `?${new URLSearchParams({ v: value }).toString()}`, headers });
         expect(response.status, `request ${i}`).to.equal(200);
@@ -370,6 +409,13 @@ describe('e2e: triggers on the built server', function () {
         expect(await file('h-unquoted.txt'), where).to.equal(headerValue);
         expect(await file('h-single.txt'), where).to.equal(`x ${headerValue} y`);
         expect(await file('h-double.txt'), where).to.equal(`x ${headerValue} y`);
+        expect(await file('b-substitution.txt'), where).to.equal(`<${value}>`);
+        expect(await file('q-backticks.txt'), where).to.equal(`<${value}>`);
+        expect(await file('b-pipe.txt'), where).to.equal(value);
+        expect(await file('h-subshell.txt'), where).to.equal(`<${headerValue}>`);
+        expect(await file('q-arithmetic.txt'), where).to.equal(`6${value}`);
+        expect(await file('b-set.txt'), where).to.equal(value);
+        expect(await file('b-heredoc.txt'), where).to.equal(`<${value}> <${value}> <${headerValue}>\n`);
       }
       const pwned = [...(await listFiles(dir)), ...(await readdir(ROOT))].filter((f) => /pwned/.test(f));
       expect(pwned, 'files created by injected commands').to.deep.equal([]);
@@ -388,6 +434,37 @@ describe('e2e: triggers on the built server', function () {
       await waitFor(() => existsSync(join(dir, 'nul-body', 'done.txt')) && existsSync(join(dir, 'nul-query', 'done.txt')), 15_000, 'nul-*/done.txt');
       expect(await readText(join(dir, 'nul-body', 'ab.txt'))).to.equal('beforeafter');
       expect(await readText(join(dir, 'nul-query', 'q.txt'))).to.equal('xy');
+    });
+
+    it('gives commands no service secret, only PATH, HOME, LANG, TZ, their values and the variables COMMAND_ENV names', async () => {
+      await mkdir(join(dir, 'env1'));
+      const response = await webhook({ env: 'env1' });
+      expect(response.body).to.deep.equal({ ok: true, triggers: WEBHOOK_TRIGGERS });
+      const env = await waitFor(() => readText(join(dir, 'env1', 'env.txt')), 15_000, 'env1/env.txt');
+      for (const [name, value] of Object.entries(SERVICE_SECRETS)) {
+        expect(env, name).to.not.contain(`${name}=`);
+        expect(env, name).to.not.contain(value);
+      }
+      expect(env).to.not.contain(key);
+      expect(env).to.not.contain('AGW_E2E_HIDDEN').and.to.not.contain('DATA_DIR=').and.to.not.contain('TRIGGERS_FILE=');
+      expect(env).to.contain('AGW_E2E_VISIBLE=visible-to-commands\n');
+      expect(env).to.contain('AGW_ARG_1=env1\n');
+    });
+
+    it('runs a command whose output the database cannot store as it is (a NUL; an emoji cut at 500 characters) once, and records it', async () => {
+      const ping = await send(`${gateway!.url}/api/ping`, { method: 'GET' });
+      expect(ping.status).to.equal(200);
+      const logged = (): Array<Record<string, unknown>> =>
+        gateway!.logs.filter((l): l is Record<string, unknown> => typeof l === 'object' && l.trigger === 'once' && typeof l.msg === 'string' && l.msg.startsWith('trigger action'));
+      // each action is logged after its record was saved (or after its failure to save was logged)
+      await waitFor(() => logged().length >= 2, 15_000, 'both actions of the "once" trigger logged');
+      expect(logged().map((l) => [l.action, l.msg, l.status])).to.deep.equal([
+        [0, 'trigger action finished', 'succeeded'],
+        [1, 'trigger action finished', 'succeeded'],
+      ]);
+      expect(await readText(join(dir, 'once-runs.txt'))).to.equal('nul\nemoji\n');
+      const errors = gateway!.logs.filter((l) => typeof l === 'object' && l.trigger === 'once' && (l.level as number) >= 50);
+      expect(errors, 'error log lines of the trigger').to.deep.equal([]);
     });
 
     describe('code-host webhook (CODEHOST_WEBHOOK_SECRET set)', () => {
@@ -551,6 +628,7 @@ describe('e2e: triggers on the built server', function () {
           { name: 'fine', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] },
           { name: 'deploy', watch_path: '/webhook', enabled: true, actions: [{ type: 'webhook', url: 'http://127.0.0.1:9/x', method: 'PUT' }] },
           { name: 'typo', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: 'echo {{bodyy.x}}' }] },
+          { name: 'commented', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: 'make # {{body.x}}' }] },
         ]),
       );
       await writeFile(
@@ -568,6 +646,7 @@ describe('e2e: triggers on the built server', function () {
       expect(checked.code, checked.stderr).to.equal(1);
       expect(checked.stderr).to.contain(`${bad}: trigger #1 "deploy": actions[0].method: must be GET or POST`);
       expect(checked.stderr).to.contain(`${bad}: trigger #2 "typo": actions[0].command: unknown template token {{bodyy.x}}`);
+      expect(checked.stderr).to.contain(`${bad}: trigger #3 "commented": actions[0].command: {{body.x}} stands inside a # comment: the command would never see the value`);
       expect(checked.stderr).to.not.contain('"fine"');
 
       const ok = await runCli(['triggers', 'check', '--file', good], env);

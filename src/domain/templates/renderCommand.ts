@@ -1,49 +1,66 @@
+import { DomainError } from '../errors/DomainError.js';
 import type { RequestSnapshot } from './RequestSnapshot.js';
-import { TOKEN, tokenValue } from './templateTokens.js';
+import { findTokenPlaces, type TokenContext } from './shellContexts.js';
+import { tokenValue } from './templateTokens.js';
 
-type Quoting = 'none' | 'single' | 'double';
+/** A command ready for `/bin/sh -c`: the script and the variables its references expand to. */
+export interface RenderedCommand {
+  readonly script: string;
+  /** `AGW_ARG_1`, `AGW_ARG_2`, … (one per token occurrence) → the values, for this one run. */
+  readonly env: Readonly<Record<string, string>>;
+}
 
-/** A value as one literal word where no quotes are open: '…' with each ' written as '\''. */
-const quoteUnquoted = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
-/** Inside '…' nothing is special but the closing quote: close, write an escaped quote, reopen. */
-const quoteInSingle = (value: string): string => value.replace(/'/g, `'\\''`);
-/** Inside "…" the shell still expands $, ` and \, and " closes: escape exactly those. */
-const quoteInDouble = (value: string): string => value.replace(/[\\$`"]/g, (c) => `\\${c}`);
+/** Prefix of the variables that carry token values; configuration may not name such a variable. */
+export const TOKEN_VARIABLE_PREFIX = 'AGW_ARG_';
 
-const QUOTERS: Record<Quoting, (value: string) => string> = {
-  none: quoteUnquoted,
-  single: quoteInSingle,
-  double: quoteInDouble,
+/** Linux's limit on one `NAME=value` string of an environment (MAX_ARG_STRLEN), its NUL included. */
+export const MAX_ENV_STRING_BYTES = 128 * 1024;
+
+/** How a reference is written so the expansion yields the value byte for byte where it stands. */
+const REFERENCE: Record<TokenContext, (name: string) => string> = {
+  unquoted: (name) => `"\${${name}}"`,
+  double: (name) => `\${${name}}`,
+  single: (name) => `'"\${${name}}"'`,
+  heredoc: (name) => `\${${name}}`,
+};
+
+const utf8Length = (text: string): number => {
+  let bytes = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
 };
 
 /**
- * Renders a `command` template for `/bin/sh -c`. Each token's value is escaped for the
- * quoting context the token stands in (tracked through the template's own quotes and
- * backslashes), so the command receives the value literally — no request can add shell
- * syntax. NUL bytes, which no shell argument can hold, are dropped.
+ * Renders a `command` template: each `{{token}}` becomes a reference to an environment
+ * variable set for this run only, spelled for the place it stands (see shellContexts.ts), and
+ * the values go into `env`. The shell expands the variables and never parses a value, so no
+ * request can add shell syntax in any context. Values keep every character but NUL, which no
+ * environment variable can hold.
+ *
+ * Throws (`invalid_input`) for a token in a place no value may stand — validateTriggers refuses
+ * such templates first — and for a value too large for an environment variable.
  */
-export const renderCommand = (template: string, request: RequestSnapshot): string => {
-  let out = '';
-  let quoting: Quoting = 'none';
-  let i = 0;
-  TOKEN.lastIndex = 0;
-  for (let match = TOKEN.exec(template); ; match = TOKEN.exec(template)) {
-    const end = match ? match.index : template.length;
-    for (; i < end; i++) {
-      const c = template[i];
-      out += c;
-      if (quoting === 'single') {
-        if (c === "'") quoting = 'none';
-      } else if (c === '\\' && i + 1 < end) {
-        out += template[++i];
-      } else if (quoting === 'double') {
-        if (c === '"') quoting = 'none';
-      } else if (c === "'") quoting = 'single';
-      else if (c === '"') quoting = 'double';
+export const renderCommand = (template: string, request: RequestSnapshot): RenderedCommand => {
+  let script = '';
+  let at = 0;
+  const env: Record<string, string> = {};
+  for (const [n, token] of findTokenPlaces(template).entries()) {
+    if ('refused' in token.place) throw new DomainError('invalid_input', `${token.token} stands ${token.place.refused}`);
+    const name = `${TOKEN_VARIABLE_PREFIX}${n + 1}`;
+    const value = tokenValue(token.source, token.path, request).replace(/\0/g, '');
+    const bytes = utf8Length(value);
+    if (bytes + name.length + 2 > MAX_ENV_STRING_BYTES) {
+      throw new DomainError(
+        'invalid_input',
+        `the value of ${token.token} is larger than the ${MAX_ENV_STRING_BYTES / 1024} KiB an environment variable can hold (${bytes} bytes); the command was not run`,
+      );
     }
-    if (!match) return out;
-    const value = tokenValue(match[1], match[2], request).replace(/\0/g, '');
-    out += QUOTERS[quoting](value);
-    i = match.index + match[0].length;
+    env[name] = value;
+    script += template.slice(at, token.index) + REFERENCE[token.place.context](name);
+    at = token.index + token.length;
   }
+  return { script: script + template.slice(at), env };
 };

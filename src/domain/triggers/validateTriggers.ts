@@ -1,4 +1,5 @@
 import { API_ROUTES, watchPathOf } from '../auth/routePolicy.js';
+import { findTokenPlaces } from '../templates/shellContexts.js';
 import { findUnknownTokens } from '../templates/templateTokens.js';
 import { LLM_PROVIDERS, type LlmProvider, type Trigger, type TriggerAction } from './Trigger.js';
 
@@ -79,6 +80,11 @@ const checkTokens = (text: string | undefined, field: string, report: Report): v
   for (const token of findUnknownTokens(text ?? '')) report(field, `unknown template token ${token}; tokens are {{body…}}, {{query…}}, {{headers…}}`);
 };
 
+/** Tokens of a command where no value may stand (comments, arithmetic, …): see shellContexts.ts. */
+const checkCommandPlaces = (command: string | undefined, report: Report): void => {
+  for (const token of findTokenPlaces(command ?? '')) if ('refused' in token.place) report('command', `${token.token} stands ${token.place.refused}`);
+};
+
 const validateAction = (action: unknown, report: Report): TriggerAction | undefined => {
   if (!isObject(action)) {
     report('', `must be an object, found ${describe(action)}`);
@@ -112,6 +118,7 @@ const validateAction = (action: unknown, report: Report): TriggerAction | undefi
   if (type === 'command') {
     const command = requiredText(action, 'command', fail);
     checkTokens(command, 'command', fail);
+    checkCommandPlaces(command, fail);
     const timeout = action.timeout;
     if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0) || timeout > MAX_TIMEOUT_SECONDS)) {
       fail('timeout', `seconds, a number above 0 and at most ${MAX_TIMEOUT_SECONDS}`);

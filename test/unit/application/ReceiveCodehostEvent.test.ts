@@ -13,6 +13,7 @@ import { FixedClock } from '../../fakes/FixedClock.js';
 import { InMemoryTaskQueue } from '../../fakes/InMemoryTaskQueue.js';
 import { RecordingLogger } from '../../fakes/RecordingLogger.js';
 import { SequentialIds } from '../../fakes/SequentialIds.js';
+import { InMemoryInboundRequestStore } from '../../fakes/InMemoryInboundRequestStore.js';
 
 class MemoryDeliveryLog implements DeliveryLog {
   readonly seen = new Set<string>();
@@ -51,7 +52,7 @@ describe('ReceiveCodehostEvent', () => {
   const setup = () => {
     const queue = new InMemoryTaskQueue();
     const deliveries = new MemoryDeliveryLog();
-    const fire = new FireTriggers(triggers, queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
+    const fire = new FireTriggers(triggers, new InMemoryInboundRequestStore(), queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
     const receive = new ReceiveCodehostEvent(new GithubSignatureVerifier(secret), deliveries, fire, new GithubEvents(), new InMemoryJobRepository(), new FixedClock(), new RecordingLogger());
     return { queue, deliveries, receive };
   };
@@ -110,7 +111,7 @@ describe('code-host events for jobs', () => {
       id: JOB, job: 'x', status: 'running', source: { kind: 'api' }, llmProvider: null, llmModel: null, branch: `job/${JOB}`,
       prUrl: null, runUrl: null, summary: null, error: null, log: null, createdAt: clock.now(), updatedAt: clock.now(),
     });
-    const fire = new FireTriggers([], new InMemoryTaskQueue(), new SequentialIds(), clock, new RecordingLogger());
+    const fire = new FireTriggers([], new InMemoryInboundRequestStore(), new InMemoryTaskQueue(), new SequentialIds(), clock, new RecordingLogger());
     const receive = new ReceiveCodehostEvent(new GithubSignatureVerifier(secret), new MemoryDeliveryLog(), fire, new GithubEvents(), jobs, clock, new RecordingLogger());
     let n = 0;
     const send = (event: string, payload: object) => {

@@ -6,6 +6,7 @@ import type { BotTokenStore } from '../../../src/ports/BotTokenStore.js';
 import type { MessagingChannel } from '../../../src/ports/MessagingChannel.js';
 import { InMemoryTaskQueue } from '../../fakes/InMemoryTaskQueue.js';
 import { RecordingLogger } from '../../fakes/RecordingLogger.js';
+import { InMemoryInboundRequestStore } from '../../fakes/InMemoryInboundRequestStore.js';
 
 const SECRET = 'webhook-secret';
 const channel = { id: 'telegram', title: 'Telegram' } as unknown as MessagingChannel;
@@ -20,7 +21,7 @@ describe('ReceiveMessagingUpdate', () => {
   const make = (token: string | undefined) => {
     const queue = new InMemoryTaskQueue();
     const logger = new RecordingLogger();
-    const fire = new FireTriggers([], queue, { next: () => 'id' }, { now: () => new Date() }, logger);
+    const fire = new FireTriggers([], new InMemoryInboundRequestStore(), queue, { next: () => 'id' }, { now: () => new Date() }, logger);
     const receive = new ReceiveMessagingUpdate(channel, SECRET, new NodeApiKeyCrypto(), tokens(token), queue, fire, logger);
     const deliver = (body: unknown, ...secret: [string | undefined] | []) => receive.execute({ secret: secret.length === 0 ? SECRET : secret[0], update: body, watchPath: '/messaging/webhook', request: { body, query: {}, headers: {} } });
     return { queue, deliver };

@@ -1,3 +1,4 @@
+import { InMemoryInboundRequestStore } from '../../fakes/InMemoryInboundRequestStore.js';
 import { expect } from 'chai';
 import { CreateJob } from '../../../src/application/CreateJob.js';
 import type { TriggerRunTask } from '../../../src/application/FireTriggers.js';
@@ -26,9 +27,10 @@ const fire = async (action: Record<string, unknown>, body: unknown, nonceIds: Se
     defaultModel: undefined,
     unavailableReason: undefined,
   });
-  const runner = new RunTrigger(triggers, new InMemoryActionRunRepository(), unused as unknown as ShellExecutor, unused as unknown as HttpForwarder, createJob, nonceIds, new FixedClock(), new RecordingLogger(), {
+  const runner = new RunTrigger(triggers, new InMemoryActionRunRepository(), new InMemoryInboundRequestStore(), unused as unknown as ShellExecutor, unused as unknown as HttpForwarder, createJob, nonceIds, new FixedClock(), new RecordingLogger(), {
     triggersDir: '/srv/triggers',
     commandTimeoutMs: 1000,
+    commandEnv: {},
   });
   const task: TriggerRunTask = {
     runId: '30000000-0000-4000-8000-000000000001', trigger: 'triage', watchPath: '/webhook', firedAt: '2026-01-01T00:00:00Z',

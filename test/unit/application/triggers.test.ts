@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FireTriggers, requestOf, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../src/application/FireTriggers.js';
+import { FireTriggers, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../src/application/FireTriggers.js';
 import { RunTrigger } from '../../../src/application/RunTrigger.js';
 import { DomainError } from '../../../src/domain/errors/DomainError.js';
 import { snapshotRequest } from '../../../src/domain/templates/RequestSnapshot.js';
@@ -7,19 +7,30 @@ import { untrustedJobNotice } from '../../../src/domain/templates/renderPrompt.j
 import { validateTriggers } from '../../../src/domain/triggers/validateTriggers.js';
 import type { HttpForwarder, OutboundRequest, OutboundResult } from '../../../src/ports/HttpForwarder.js';
 import type { JobLaunch, JobLauncher } from '../../../src/ports/JobLauncher.js';
-import type { ShellExecutor, ShellRun } from '../../../src/ports/ShellExecutor.js';
+import type { ActionRun } from '../../../src/domain/triggers/ActionRun.js';
+import type { ShellExecutor, ShellOptions, ShellRun } from '../../../src/ports/ShellExecutor.js';
 import { FixedClock } from '../../fakes/FixedClock.js';
 import { InMemoryActionRunRepository } from '../../fakes/InMemoryActionRunRepository.js';
+import { InMemoryInboundRequestStore } from '../../fakes/InMemoryInboundRequestStore.js';
 import { InMemoryTaskQueue } from '../../fakes/InMemoryTaskQueue.js';
 import { RecordingLogger } from '../../fakes/RecordingLogger.js';
 import { SequentialIds } from '../../fakes/SequentialIds.js';
 
 class ScriptedShell implements ShellExecutor {
   readonly commands: string[] = [];
-  constructor(private readonly exitCodes: number[] = []) {}
-  async run(command: string, options: { cwd: string; timeoutMs: number }): Promise<ShellRun> {
+  readonly envs: Array<Readonly<Record<string, string>>> = [];
+  constructor(private readonly exitCodes: number[] = [], private readonly output = 'out') {}
+  async run(command: string, options: ShellOptions): Promise<ShellRun> {
     this.commands.push(`${options.cwd}$ ${command} (${options.timeoutMs})`);
-    return { exitCode: this.exitCodes.shift() ?? 0, timedOut: false, aborted: false, durationMs: 1, output: 'out' };
+    this.envs.push(options.env);
+    return { exitCode: this.exitCodes.shift() ?? 0, timedOut: false, aborted: false, durationMs: 1, output: this.output };
+  }
+}
+
+/** An action run store whose saves fail, as a database refusing a row would. */
+class FailingActionRunRepository extends InMemoryActionRunRepository {
+  override async save(_run: ActionRun): Promise<void> {
+    throw new Error('invalid input syntax for type json');
   }
 }
 
@@ -65,56 +76,86 @@ const { triggers } = validateTriggers(
 const request = snapshotRequest({ branch: 'main; rm -rf /' }, {}, { 'x-api-key': 'agw_x', 'x-event': 'push' });
 
 describe('FireTriggers', () => {
-  it('stores one task per enabled matching trigger and returns their names in file order', async () => {
+  const make = () => {
     const queue = new InMemoryTaskQueue();
-    const fire = new FireTriggers(triggers, queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
+    const requests = new InMemoryInboundRequestStore();
+    const fire = new FireTriggers(triggers, requests, queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
+    return { fire, queue, requests };
+  };
+  const taskAt = (queue: InMemoryTaskQueue, index: number) => queue.tasks[index].payload as TriggerRunTask;
+
+  it('stores one task per enabled matching trigger and returns their names in file order', async () => {
+    const { fire, queue } = make();
     expect(await fire.execute({ watchPath: '/webhook', request })).to.deep.equal(['build', 'notify']);
     expect(queue.tasks.map((t) => [t.queue, (t.payload as TriggerRunTask).trigger])).to.deep.equal([
       [TRIGGER_RUN_QUEUE, 'build'],
       [TRIGGER_RUN_QUEUE, 'notify'],
     ]);
-    const task = queue.tasks[0].payload as TriggerRunTask;
-    expect(requestOf(task).headers).to.deep.equal({ 'x-event': 'push' });
+  });
+
+  it('stores the request once, with its watch path, time and fired triggers; each task refers to it by id', async () => {
+    const { fire, queue, requests } = make();
+    await fire.execute({ watchPath: '/webhook', request });
+    expect([...requests.requests.values()]).to.have.length(1);
+    const [stored] = requests.requests.values();
+    expect(stored).to.include({ watchPath: '/webhook' });
+    expect(stored.triggers).to.deep.equal(['build', 'notify']);
+    expect(stored.receivedAt.toISOString()).to.equal(new FixedClock().now().toISOString());
+    expect(JSON.parse(stored.request).headers).to.deep.equal({ 'x-event': 'push' });
+    for (const index of [0, 1]) {
+      expect(taskAt(queue, index).requestId).to.equal(stored.id);
+      expect(taskAt(queue, index)).to.not.have.property('request');
+    }
   });
 
   it('keeps the request exactly, NUL characters, lone surrogates and key order included', async () => {
-    const queue = new InMemoryTaskQueue();
-    const fire = new FireTriggers(triggers, queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
+    const { fire, requests } = make();
     const body = { z: 'a\u0000b', a: '\ud800', m: [1] };
     await fire.execute({ watchPath: '/webhook', request: snapshotRequest(body, {}, {}) });
-    const stored = requestOf(queue.tasks[0].payload as TriggerRunTask).body;
-    expect(stored).to.deep.equal(body);
-    expect(Object.keys(stored as object)).to.deep.equal(['z', 'a', 'm']);
+    const [stored] = requests.requests.values();
+    const storedBody = (JSON.parse(stored.request) as { body: object }).body;
+    expect(storedBody).to.deep.equal(body);
+    expect(Object.keys(storedBody)).to.deep.equal(['z', 'a', 'm']);
   });
 
   it('stores nothing for a path no trigger watches', async () => {
-    const queue = new InMemoryTaskQueue();
-    const fire = new FireTriggers(triggers, queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
+    const { fire, queue, requests } = make();
     expect(await fire.execute({ watchPath: '/ping', request })).to.deep.equal([]);
     expect(queue.tasks).to.deep.equal([]);
+    expect(requests.requests.size).to.equal(0);
   });
 
   it('fails when a task cannot be stored, so the caller is not told it was accepted', async () => {
-    const queue = new InMemoryTaskQueue();
+    const { fire, queue } = make();
     queue.failNext = true;
-    const fire = new FireTriggers(triggers, queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
     const error = await fire.execute({ watchPath: '/webhook', request }).catch((e: Error) => e);
     expect(error).to.be.instanceOf(Error);
+  });
+
+  it('queues nothing when the request cannot be stored', async () => {
+    const { fire, queue, requests } = make();
+    requests.failNext = true;
+    const error = await fire.execute({ watchPath: '/webhook', request }).catch((e: Error) => e);
+    expect(error).to.be.instanceOf(Error);
+    expect(queue.tasks).to.deep.equal([]);
   });
 });
 
 describe('RunTrigger', () => {
-  const task: TriggerRunTask = { runId: '30000000-0000-4000-8000-000000000001', trigger: 'build', watchPath: '/webhook', firedAt: '2026-01-01T00:00:00Z', request: JSON.stringify(request) };
-  const make = (shell = new ScriptedShell(), forwarder = new RecordingForwarder(), jobs = new RecordingJobs(), logger = new RecordingLogger()) => {
-    const runs = new InMemoryActionRunRepository();
-    const runner = new RunTrigger(triggers, runs, shell, forwarder, jobs, new SequentialIds(), new FixedClock(), logger, { triggersDir: '/srv/triggers', commandTimeoutMs: 60_000 });
-    return { runner, runs, shell, forwarder, jobs, logger };
+  const REQUEST_ID = '20000000-0000-4000-8000-000000000001';
+  const task: TriggerRunTask = { runId: '30000000-0000-4000-8000-000000000001', trigger: 'build', watchPath: '/webhook', firedAt: '2026-01-01T00:00:00Z', requestId: REQUEST_ID };
+  const COMMAND_ENV = { PATH: '/usr/bin:/bin', HOME: '/home/gateway', LANG: 'C.UTF-8', EXTRA: 'configured' };
+  const make = (shell = new ScriptedShell(), forwarder = new RecordingForwarder(), jobs = new RecordingJobs(), logger = new RecordingLogger(), runs = new InMemoryActionRunRepository()) => {
+    const requests = new InMemoryInboundRequestStore();
+    void requests.record({ id: REQUEST_ID, watchPath: '/webhook', receivedAt: new Date('2026-01-01T00:00:00Z'), request: JSON.stringify(request), triggers: ['build', 'notify'] });
+    const runner = new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, new SequentialIds(), new FixedClock(), logger, { triggersDir: '/srv/triggers', commandTimeoutMs: 60_000, commandEnv: COMMAND_ENV });
+    return { runner, runs, requests, shell, forwarder, jobs, logger };
   };
 
-  it('runs every action in order, in the triggers directory, with shell-escaped values', async () => {
+  it('runs every action in order, in the triggers directory, with values passed as variables, never in the command line', async () => {
     const { runner, runs, shell, forwarder, jobs } = make();
     await runner.execute(task);
-    expect(shell.commands).to.deep.equal([`/srv/triggers$ git pull 'main; rm -rf /' (60000)`, '/srv/triggers$ make (5000)']);
+    expect(shell.commands).to.deep.equal(['/srv/triggers$ git pull "${AGW_ARG_1}" (60000)', '/srv/triggers$ make (5000)']);
     expect(forwarder.sent).to.deep.equal([
       { url: 'https://hooks.test/x', method: 'POST', headers: { 'x-token': 't' }, json: { env: 'prod', data: { branch: 'main; rm -rf /' } } },
       { url: 'https://hooks.test/y', method: 'GET', headers: {}, json: undefined },
@@ -163,6 +204,86 @@ describe('RunTrigger', () => {
     await runner.execute(task);
     expect(runs.runs[4]).to.include({ status: 'not_runnable', error: 'Jobs are not configured' });
     expect(logger.entries.some((e) => e.level === 'warn' && e.message === 'trigger action not runnable')).to.equal(true);
+  });
+
+  it('gives commands exactly the configured environment and their own token variables: nothing of the service\'s', async () => {
+    const { runner, shell } = make();
+    await runner.execute(task);
+    expect(shell.envs).to.deep.equal([{ ...COMMAND_ENV, AGW_ARG_1: 'main; rm -rf /' }, COMMAND_ENV]);
+  });
+
+  it('still runs a task queued before requests were stored once, with the request inline', async () => {
+    const { runner, shell, runs } = make();
+    await runner.execute({ runId: task.runId, trigger: 'build', watchPath: '/webhook', firedAt: task.firedAt, request: JSON.stringify(snapshotRequest({ branch: 'legacy' }, {}, {})) });
+    expect(shell.envs[0].AGW_ARG_1).to.equal('legacy');
+    expect(runs.runs.map((r) => r.status)).to.deep.equal(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded']);
+  });
+
+  it('records every action as failed, without running any, when the request is no longer stored (no retry would help)', async () => {
+    const { runner, runs, shell, forwarder, jobs } = make();
+    const missing = '20000000-0000-4000-8000-00000000dead';
+    await runner.execute({ ...task, requestId: missing });
+    expect(shell.commands).to.deep.equal([]);
+    expect(forwarder.sent).to.deep.equal([]);
+    expect(jobs.launched).to.deep.equal([]);
+    expect(runs.runs).to.have.length(5);
+    for (const run of runs.runs) {
+      expect(run).to.include({ status: 'failed', attempts: 0, error: `the request that fired this trigger (${missing}) is no longer stored; the action was not run` });
+    }
+  });
+
+  it('throws, running nothing, when the request cannot be read, so the queue retries the task', async () => {
+    const { runner, requests, shell } = make();
+    requests.find = async () => {
+      throw new Error('database unreachable');
+    };
+    const error = await runner.execute(task).catch((e: Error) => e);
+    expect(error).to.be.instanceOf(Error);
+    expect(shell.commands).to.deep.equal([]);
+  });
+
+  it('logs a record that cannot be saved at error level and goes on, so that no action runs again', async () => {
+    const logger = new RecordingLogger();
+    const { runner, shell, forwarder } = make(undefined, undefined, undefined, logger, new FailingActionRunRepository());
+    await runner.execute(task); // resolves: the queue will not retry the task
+    expect(shell.commands).to.have.length(2);
+    expect(forwarder.sent).to.have.length(2);
+    const errors = logger.entries.filter((e) => e.level === 'error');
+    expect(errors.map((e) => e.message)).to.deep.equal(Array(5).fill('trigger action ran but its record could not be saved; it is not run again'));
+    expect(errors[0].fields).to.include({ trigger: 'build', runId: task.runId, action: 0, status: 'succeeded' });
+    expect(JSON.stringify(errors)).to.not.contain('main; rm -rf /');
+  });
+
+  it('records output with NUL and lone surrogates replaced, cut at 500 characters without splitting a surrogate pair', async () => {
+    const cases: Array<[string, string]> = [
+      ['a\u0000b \ud800 c', 'a\ufffdb \ufffd c'],
+      [`${'x'.repeat(499)}🎉 and more`, 'x'.repeat(499)],
+      [`${'x'.repeat(498)}🎉 and more`, `${'x'.repeat(498)}🎉`],
+    ];
+    for (const [output, recorded] of cases) {
+      const { runner, runs } = make(new ScriptedShell([], output));
+      await runner.execute(task);
+      expect(runs.runs[0].detail.output, JSON.stringify(output.slice(0, 20))).to.equal(recorded);
+    }
+  });
+
+  it('keeps command output out of info log lines', async () => {
+    const logger = new RecordingLogger();
+    const { runner } = make(new ScriptedShell([], 'request text in the output'), undefined, undefined, logger);
+    await runner.execute(task);
+    const info = logger.entries.filter((e) => e.level === 'info');
+    expect(info).to.have.length.above(0);
+    expect(JSON.stringify(info)).to.not.contain('request text in the output');
+  });
+
+  it('records a value too large for an environment variable as the action\'s failure, without running it', async () => {
+    const { runner, runs, shell, requests } = make();
+    const id = '20000000-0000-4000-8000-000000000002';
+    await requests.record({ id, watchPath: '/webhook', receivedAt: new Date(), request: JSON.stringify(snapshotRequest({ branch: 'x'.repeat(200_000) }, {}, {})), triggers: ['build'] });
+    await runner.execute({ ...task, requestId: id });
+    expect(runs.runs[0]).to.include({ status: 'failed', attempts: 0 });
+    expect(runs.runs[0].error).to.match(/^the value of \{\{body\.branch\}\} is larger than the 128 KiB an environment variable can hold/);
+    expect(shell.commands).to.deep.equal(['/srv/triggers$ make (5000)']);
   });
 
   it('does not repeat actions already recorded when a task runs again', async () => {

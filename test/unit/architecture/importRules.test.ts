@@ -63,6 +63,11 @@ describe('import rules', () => {
     expect(offences).to.deep.equal([]);
   });
 
+  it('keeps ports and use cases from reading the environment: what they need comes in through settings', () => {
+    const offences = modules.filter((m) => ['ports', 'application'].includes(layer(m.path)) && /process\.env/.test(m.source)).map((m) => m.path);
+    expect(offences).to.deep.equal([]);
+  });
+
   it('keeps adapters from importing each other', () => {
     const kind = (path: string): string => path.split('/')[1];
     const offences = modules

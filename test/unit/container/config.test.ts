@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       metricsToken: undefined,
       trustProxy: false,
       commandTimeoutMs: 60_000,
+      commandEnv: [],
       webhook: { timeoutMs: 10_000, attempts: 4, backoffMs: 1000 },
       queue: { concurrency: 4, heartbeatSeconds: 10, superviseIntervalSeconds: 15 },
       messaging: { botToken: undefined, webhookSecret: undefined, apiUrl: 'https://api.telegram.org', allowedChatIds: new Set() },
@@ -50,6 +51,18 @@ describe('loadConfig', () => {
     expect(problemsOf({ PORT: '70000' })[0]).to.match(/^PORT: "70000"/);
     expect(problemsOf({ BODY_LIMIT: 'lots' })[0]).to.match(/^BODY_LIMIT: "lots" is not a size/);
     expect(problemsOf({ LOG_LEVEL: 'loud' })[0]).to.match(/^LOG_LEVEL: "loud" is not one of fatal, error/);
+  });
+
+  it('reads COMMAND_ENV as a list of variable names, each once', () => {
+    expect(loadConfig({ COMMAND_ENV: ' FOO, BAR_2 ,,_x,FOO' }, '/srv/gw').commandEnv).to.deep.equal(['FOO', 'BAR_2', '_x']);
+  });
+
+  it('refuses COMMAND_ENV names that are no variable names, or that start with AGW_ARG_ (template values)', () => {
+    expect(problemsOf({ COMMAND_ENV: 'OK,2BAD,WITH-DASH,AGW_ARG_1' })).to.deep.equal([
+      'COMMAND_ENV: "2BAD" is not a variable name (letters, digits and _, not starting with a digit)',
+      'COMMAND_ENV: "WITH-DASH" is not a variable name (letters, digits and _, not starting with a digit)',
+      'COMMAND_ENV: "AGW_ARG_1" starts with AGW_ARG_, which is reserved for template values',
+    ]);
   });
 
   it('reports every bad variable at once', () => {

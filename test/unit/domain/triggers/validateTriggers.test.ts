@@ -88,6 +88,32 @@ describe('validateTriggers', () => {
     ]);
   });
 
+  describe('refuses command tokens where no value may stand, naming the token and why', () => {
+    const refusals: Array<[string, string, string]> = [
+      ['inside a comment', 'make # {{body.v}}', 'inside a # comment: the command would never see the value'],
+      ["in a here-document with a quoted delimiter", "cat <<'EOF'\n{{body.v}}\nEOF", "in a here-document whose delimiter is quoted (<<'EOF'), where nothing is expanded: the value would not arrive"],
+      ["inside $'…'", "echo $'{{body.v}}'", "inside $'…', where the value could not arrive as itself: use '…' or \"…\""],
+      ['inside $((…))', 'echo $(( {{body.v}} ))', 'inside arithmetic ($((…)), ((…)) or $[…]), which evaluates the value as an expression that can run commands'],
+      ['inside ((…))', '(( {{body.v}} > 1 )) && make', 'inside arithmetic ($((…)), ((…)) or $[…]), which evaluates the value as an expression that can run commands'],
+      ['inside [[ … ]]', '[[ {{body.v}} -eq 1 ]] && make', 'inside [[ … ]], whose -eq, -lt… operands bash evaluates as arithmetic that can run commands: use [ … ]'],
+      ['right after a backslash', 'echo \\{{body.v}}', 'right after a backslash, which would escape the reference to the value instead of the value'],
+      ['right after a $', 'echo ${{body.v}}', 'right after a $, which would join the reference to the value into another expansion'],
+      ['in a here-document delimiter', 'cat <<{{body.v}}\nx', 'in a here-document delimiter, which must be fixed text'],
+      ['inside an array subscript', 'a[{{body.v}}]=1', 'inside an array subscript (or what bash may read as one: quote the word if it is none), which bash evaluates as arithmetic that can run commands'],
+      ['inside ${x:offset}', 'echo "${x:{{body.v}}}"', 'inside ${name:offset:length}, whose offset and length bash evaluates as arithmetic that can run commands'],
+      ['as the name of an expansion', 'echo ${{{body.v}}}', 'as the name of a ${…} expansion: a value cannot name a variable'],
+    ];
+    for (const [label, command, why] of refusals) {
+      it(label, () => {
+        expect(problems([valid({ actions: [{ type: 'command', command }] })])).to.deep.equal([`${FILE}: trigger #0 "deploy": actions[0].command: {{body.v}} stands ${why}`]);
+      });
+    }
+
+    it('leaves agent jobs alone: a prompt is not a command line', () => {
+      expect(problems([valid({ actions: [{ type: 'agent', job: 'Check # {{body.v}} and $(( {{body.v}} ))' }] })])).to.deep.equal([]);
+    });
+  });
+
   it('reports every problem of the file at once', () => {
     expect(problems([valid({ enabled: 1, actions: [] }), { name: 'b' }])).to.have.length(5);
   });

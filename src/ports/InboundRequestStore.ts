@@ -1,0 +1,25 @@
+/** A request that fired triggers: stored once, however many triggers it fired. */
+export interface InboundRequest {
+  readonly id: string;
+  /** The called endpoint's path without `/api`. */
+  readonly watchPath: string;
+  readonly receivedAt: Date;
+  /**
+   * The RequestSnapshot as JSON text. Text, not a JSON value: a database JSON type would refuse
+   * NUL characters and lone surrogates that a valid JSON body may hold, and would reorder keys.
+   */
+  readonly request: string;
+  /** Names of the triggers the request fired, in file order. */
+  readonly triggers: readonly string[];
+}
+
+/** The requests that fired triggers, read by each trigger run instead of a copy per trigger. */
+export interface InboundRequestStore {
+  /**
+   * Stores the request durably before its trigger runs are queued. Storing an id that is already
+   * stored keeps the first record. Throws when the request cannot be stored.
+   */
+  record(request: InboundRequest): Promise<void>;
+  /** The request with this id; null when none is stored (never stored, or since removed). */
+  find(id: string): Promise<InboundRequest | null>;
+}

@@ -1,0 +1,20 @@
+import type { InboundRequest, InboundRequestStore } from '../../src/ports/InboundRequestStore.js';
+
+export class InMemoryInboundRequestStore implements InboundRequestStore {
+  readonly requests = new Map<string, InboundRequest>();
+  /** Makes the next record() fail, as a database that cannot be reached would. */
+  failNext = false;
+
+  async record(request: InboundRequest): Promise<void> {
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('the request store is unavailable');
+    }
+    if (!this.requests.has(request.id)) this.requests.set(request.id, { ...request, receivedAt: new Date(request.receivedAt), triggers: [...request.triggers] });
+  }
+
+  async find(id: string): Promise<InboundRequest | null> {
+    const found = this.requests.get(id);
+    return found === undefined ? null : { ...found, receivedAt: new Date(found.receivedAt), triggers: [...found.triggers] };
+  }
+}
