@@ -1,113 +1,70 @@
 import type { IncomingMessage } from 'node:http';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import bourne from '@hapi/bourne';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
+import bodyParser from 'koa-bodyparser';
 import { DomainError } from '../../../domain/errors/DomainError.js';
+import { bodyFailure } from '../errorStatus.js';
+import { acceptJsonValue } from './acceptJsonValue.js';
 
-declare module 'koa' {
-  interface Request {
-    /** The parsed JSON body (see jsonBody); `undefined` when the request had none. */
-    body?: unknown;
-    /** The body's exact bytes (after any content-encoding), for signature checks. */
-    rawBytes?: Buffer;
-  }
-}
-
-const hasBody = (headers: IncomingMessage['headers']): boolean =>
-  headers['transfer-encoding'] !== undefined ||
-  (headers['content-length'] !== undefined && headers['content-length'] !== '0');
-
-/** `application/json` or any `+json` type, parameters (charset) ignored, case-insensitive. */
-const isJson = (contentType: string | undefined): boolean => {
-  if (contentType === undefined) return false;
-  const semicolon = contentType.indexOf(';');
-  const type = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
-  return type === 'application/json' || (type.endsWith('+json') && /^[a-z0-9!#$&^_.-]+\/[a-z0-9!#$&^_.+-]+$/.test(type));
-};
-
-const decoders: Record<string, (() => NodeJS.ReadWriteStream) | undefined> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
-};
+/** Whether the request announces a body (an empty Content-Length is none). */
+export const hasBody = (headers: IncomingMessage['headers']): boolean =>
+  headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
 
 /**
- * Reads the whole body, refusing more than `limit` bytes (after decompression).
- * Chunks are collected by hand rather than through a generic stream helper: this runs on
- * every POST, and the hand-written loop costs a fraction of raw-body + inflation + co-body.
+ * Content codings are case-insensitive and `x-gzip` is `gzip` (RFC 9110 8.4.1); the
+ * decompressor behind koa-bodyparser (inflation) knows only the lower-case names.
  */
-const readBytes = (req: IncomingMessage, limit: number, tooLarge: () => DomainError): Promise<Buffer> => {
-  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  let source: NodeJS.ReadableStream = req;
-  if (encoding !== 'identity') {
-    const decoder = decoders[encoding];
-    if (decoder === undefined) return Promise.reject(new DomainError('unsupported_media_type', 'Unsupported body encoding'));
-    const inflate = decoder();
-    req.pipe(inflate);
-    source = inflate;
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    const cleanUp = (): void => {
-      source.removeListener('data', onData);
-      source.removeListener('end', onEnd);
-      source.removeListener('error', onError);
-      req.removeListener('aborted', onAborted);
-    };
-    const fail = (error: Error): void => {
-      cleanUp();
-      if (source !== req) req.unpipe(source as unknown as NodeJS.WritableStream);
-      reject(error);
-    };
-    const onData = (chunk: Buffer): void => {
-      received += chunk.length;
-      if (received > limit) fail(tooLarge());
-      else chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      cleanUp();
-      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received));
-    };
-    const onError = (): void => fail(new DomainError('invalid_input', 'Invalid request body'));
-    const onAborted = (): void => fail(new DomainError('invalid_input', 'Request body was cut off'));
-    source.on('data', onData);
-    source.once('end', onEnd);
-    source.once('error', onError);
-    req.once('aborted', onAborted);
-  });
+export const normalizeContentEncoding = (headers: IncomingMessage['headers']): void => {
+  const given = headers['content-encoding'];
+  if (given === undefined) return;
+  const coding = given.trim().toLowerCase();
+  headers['content-encoding'] = coding === 'x-gzip' ? 'gzip' : coding;
 };
 
 /**
- * Parses a JSON request body into `ctx.request.body`, keeping its exact bytes in
- * `ctx.request.rawBytes` for signature checks. A body of another type is a 415, malformed
- * JSON (or JSON that sets `__proto__`) a 400, a body over `limit` bytes a 413 — also when it
- * is compressed (gzip, deflate, br) or chunked. A request without a body gets `undefined`.
+ * For a compressed body, inflation pipes the request into a decompressor that raw-body reads;
+ * a pipe does not pass on the client going away, so raw-body would wait for the rest forever
+ * (no answer, no log line). This hands the decompressor the request's `aborted`, which
+ * raw-body turns into its own "request aborted" failure (400). A no-op once the body is read.
+ */
+export const forwardAbortToDecompressor = (req: IncomingMessage): void => {
+  if ((req.headers['content-encoding'] ?? 'identity') === 'identity') return;
+  const pipe = req.pipe.bind(req);
+  req.pipe = ((destination: NodeJS.WritableStream, options?: { end?: boolean }) => {
+    req.once('close', () => {
+      if (!req.complete) destination.emit('aborted');
+    });
+    return pipe(destination, options);
+  }) as typeof req.pipe;
+};
+
+const parsed = (): Promise<void> => Promise.resolve();
+
+/**
+ * Parses a JSON request body with koa-bodyparser into `ctx.request.body`; `ctx.request.rawBody`
+ * keeps its text (decoded as UTF-8 after any content-encoding) for signature checks. A body of
+ * another type is a 415; malformed JSON, JSON that sets `__proto__` or nests deeper than
+ * MAX_JSON_DEPTH a 400; a body over `limit` bytes a 413 — counted after decompression (gzip,
+ * deflate, br), so a small compressed body cannot inflate past it. Any JSON value is accepted
+ * at the top level, as before (co-body's strict mode would take only objects and arrays).
+ * A request without a body gets `undefined`. Only routes that take a body use it.
  */
 export const jsonBody = (limit: number): Middleware => {
-  const tooLarge = (): DomainError => new DomainError('payload_too_large', `Request body is larger than ${limit} bytes`);
-  return async (ctx, next) => {
+  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: String(limit), strict: false, detectJSON: () => true });
+  return async (ctx: Context, next) => {
     const headers = ctx.req.headers;
     if (!hasBody(headers)) {
       ctx.request.body = undefined;
       return next();
     }
-    if (!isJson(headers['content-type'])) {
-      throw new DomainError('unsupported_media_type', 'Content-Type must be application/json');
-    }
-    if (Number(headers['content-length']) > limit) throw tooLarge();
-    const bytes = await readBytes(ctx.req, limit, tooLarge);
-    const text = bytes.toString('utf8');
-    let parsed: unknown;
+    if (!ctx.request.is('application/json', '+json')) throw new DomainError('unsupported_media_type', 'Content-Type must be application/json');
+    normalizeContentEncoding(headers);
+    forwardAbortToDecompressor(ctx.req);
     try {
-      // bourne: JSON.parse that refuses `__proto__` keys (prototype poisoning of later merges).
-      parsed = text.trim() === '' ? undefined : bourne.parse(text, { protoAction: 'error' });
-    } catch {
-      throw new DomainError('invalid_input', 'Invalid JSON body');
+      await parse(ctx, parsed);
+    } catch (error) {
+      throw bodyFailure(error, 'JSON');
     }
-    ctx.request.rawBytes = bytes;
-    ctx.request.body = parsed;
+    ctx.request.body = ctx.request.rawBody === '' ? undefined : acceptJsonValue(ctx.request.body);
     return next();
   };
 };
