@@ -1,41 +1,9 @@
-import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { DomainError } from '../../../domain/errors/DomainError.js';
 import { bodyFailure } from '../errorStatus.js';
 import { acceptJsonValue } from './acceptJsonValue.js';
-
-/** Whether the request announces a body (an empty Content-Length is none). */
-export const hasBody = (headers: IncomingMessage['headers']): boolean =>
-  headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
-
-/**
- * Content codings are case-insensitive and `x-gzip` is `gzip` (RFC 9110 8.4.1); the
- * decompressor behind koa-bodyparser (inflation) knows only the lower-case names.
- */
-export const normalizeContentEncoding = (headers: IncomingMessage['headers']): void => {
-  const given = headers['content-encoding'];
-  if (given === undefined) return;
-  const coding = given.trim().toLowerCase();
-  headers['content-encoding'] = coding === 'x-gzip' ? 'gzip' : coding;
-};
-
-/**
- * For a compressed body, inflation pipes the request into a decompressor that raw-body reads;
- * a pipe does not pass on the client going away, so raw-body would wait for the rest forever
- * (no answer, no log line). This hands the decompressor the request's `aborted`, which
- * raw-body turns into its own "request aborted" failure (400). A no-op once the body is read.
- */
-export const forwardAbortToDecompressor = (req: IncomingMessage): void => {
-  if ((req.headers['content-encoding'] ?? 'identity') === 'identity') return;
-  const pipe = req.pipe.bind(req);
-  req.pipe = ((destination: NodeJS.WritableStream, options?: { end?: boolean }) => {
-    req.once('close', () => {
-      if (!req.complete) destination.emit('aborted');
-    });
-    return pipe(destination, options);
-  }) as typeof req.pipe;
-};
+import { hasBody, prepareBodyStream } from './bodyStream.js';
 
 const parsed = (): Promise<void> => Promise.resolve();
 
@@ -57,8 +25,7 @@ export const jsonBody = (limit: number): Middleware => {
       return next();
     }
     if (!ctx.request.is('application/json', '+json')) throw new DomainError('unsupported_media_type', 'Content-Type must be application/json');
-    normalizeContentEncoding(headers);
-    forwardAbortToDecompressor(ctx.req);
+    prepareBodyStream(ctx.req);
     try {
       await parse(ctx, parsed);
     } catch (error) {
