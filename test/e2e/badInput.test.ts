@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gatewayProcess.js';
 import { createKey, send, waitFor, type JsonResponse } from '../support/http.js';
 
@@ -24,13 +25,14 @@ describe('e2e: bad input on the built server', function () {
   let key: string;
   let prompts: string;
 
-  const post = (path: string, raw: string, headers: Record<string, string> = {}): Promise<JsonResponse<{ error?: string; triggers?: string[] }>> =>
+  const sign = (raw: Buffer | string): string => `sha256=${createHmac('sha256', CODEHOST_SECRET).update(raw).digest('hex')}`;
+  const post = (path: string, raw: string | Buffer, headers: Record<string, string> = {}): Promise<JsonResponse<{ error?: string; triggers?: string[] }>> =>
     send(`${gateway!.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw });
 
   /** Each body endpoint, with the credential it needs for this body. */
   const endpoints: ReadonlyArray<readonly [string, (raw: string) => Record<string, string>]> = [
     ['/api/webhook', () => ({ 'x-api-key': key })],
-    ['/api/codehost/webhook', (raw) => ({ 'x-hub-signature-256': `sha256=${createHmac('sha256', CODEHOST_SECRET).update(raw).digest('hex')}`, 'x-github-event': 'push' })],
+    ['/api/codehost/webhook', (raw) => ({ 'x-hub-signature-256': sign(raw), 'x-github-event': 'push' })],
     ['/api/messaging/webhook', () => ({ 'x-telegram-bot-api-secret-token': MESSAGING_SECRET })],
   ];
 
@@ -90,5 +92,21 @@ describe('e2e: bad input on the built server', function () {
   it('takes a body holding NUL characters and lone surrogates on the general webhook (any valid JSON is stored)', async () => {
     const answer = await post('/api/webhook', JSON.stringify({ text: 'nul \u0000 and \udc00 lone' }), { 'x-api-key': key });
     expect(answer).to.deep.equal({ status: 200, body: { ok: true, triggers: ['on-webhook'] } });
+  });
+
+  it('answers 413 for a gzip bomb: 20 MB of JSON in about 20 KB, over BODY_LIMIT once inflated', async () => {
+    const bomb = gzipSync(`{"pad":"${' '.repeat(20 * 1024 * 1024)}"}`, { level: 9 });
+    expect(bomb.length).to.be.below(64 * 1024);
+    const answer = await post('/api/webhook', bomb, { 'x-api-key': key, 'content-encoding': 'gzip' });
+    expect(answer).to.deep.equal({ status: 413, body: { error: 'Request body is larger than 1048576 bytes' } });
+  });
+
+  it('checks the code-host signature over the exact bytes: multi-byte UTF-8 passes, bytes that are not UTF-8 fail', async () => {
+    const utf8 = Buffer.from(JSON.stringify({ text: 'é 😀 \u00e9 — ok' }), 'utf8');
+    const good = await post('/api/codehost/webhook', utf8, { 'x-hub-signature-256': sign(utf8), 'x-github-event': 'push' });
+    expect(good).to.deep.equal({ status: 200, body: { ok: true, triggers: ['on-codehost-webhook'] } });
+    const notUtf8 = Buffer.concat([Buffer.from('{"text":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const refused = await post('/api/codehost/webhook', notUtf8, { 'x-hub-signature-256': sign(notUtf8), 'x-github-event': 'push' });
+    expect(refused).to.deep.equal({ status: 401, body: { error: 'Unauthorized' } });
   });
 });
