@@ -109,4 +109,11 @@ describe('e2e: bad input on the built server', function () {
     const refused = await post('/api/codehost/webhook', notUtf8, { 'x-hub-signature-256': sign(notUtf8), 'x-github-event': 'push' });
     expect(refused).to.deep.equal({ status: 401, body: { error: 'Unauthorized' } });
   });
+
+  it('answers a malformed percent-encoding in an /api path or query with a 4xx', async () => {
+    const path = await send(`${gateway!.url}/api/%E0%A4%A`, { headers: { 'x-api-key': key } });
+    expect(path).to.deep.equal({ status: 404, body: { error: 'Not found' } });
+    const query = await send(`${gateway!.url}/api/jobs/status?job_id=%E0%A4%A`, { headers: { 'x-api-key': key } });
+    expect(query.status).to.equal(400);
+  });
 });
