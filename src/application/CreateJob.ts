@@ -1,5 +1,5 @@
 import { applyChange, branchOf, type Job, type JobSource } from '../domain/jobs/Job.js';
-import { parseJobRequest } from '../domain/jobs/jobRequest.js';
+import { parseJobRequest, refuseNul } from '../domain/jobs/jobRequest.js';
 import { DomainError, isDomainError } from '../domain/errors/DomainError.js';
 import { LLM_PROVIDERS, type LlmProvider } from '../domain/triggers/Trigger.js';
 import type { Clock } from '../ports/Clock.js';
@@ -54,7 +54,8 @@ export class CreateJob implements JobLauncher {
   }
 
   async launch(launch: JobLaunch): Promise<string> {
-    return (await this.#create(launch.job, launch.llmProvider, launch.llmModel, launch.source)).id;
+    // A prompt rendered from a request (trigger) or written by a model (chat) may hold a NUL.
+    return (await this.#create(refuseNul('job', launch.job), launch.llmProvider, launch.llmModel, launch.source)).id;
   }
 
   async #create(prompt: string, providerName: string | undefined, model: string | undefined, source: JobSource): Promise<Job> {

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Logger as Pino } from 'pino';
-import { AdminSocketClient } from '../adapters/admin/AdminSocketClient.js';
-import { adminSocketPath } from '../adapters/admin/adminSocketPath.js';
+import { AdminSocketClient } from '../adapters/http/adminSocket/AdminSocketClient.js';
+import { adminSocketPath } from '../adapters/http/adminSocket/adminSocketPath.js';
 import { EmbeddedLock } from '../adapters/persistence/EmbeddedLock.js';
 import { buildContainer } from '../container/buildContainer.js';
 import type { AppConfig } from '../container/config.js';

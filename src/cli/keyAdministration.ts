@@ -1,7 +1,7 @@
 import type { Logger as Pino } from 'pino';
 import type { KeyAdministration } from '../application/ApiKeyAdministration.js';
-import { AdminSocketClient } from '../adapters/admin/AdminSocketClient.js';
-import { adminSocketPath } from '../adapters/admin/adminSocketPath.js';
+import { AdminSocketClient } from '../adapters/http/adminSocket/AdminSocketClient.js';
+import { adminSocketPath } from '../adapters/http/adminSocket/adminSocketPath.js';
 import { PinoLogger } from '../adapters/logging/PinoLogger.js';
 import { Database } from '../adapters/persistence/Database.js';
 import { EmbeddedLock } from '../adapters/persistence/EmbeddedLock.js';

@@ -1,7 +1,7 @@
 import type { Container } from 'inversify';
 import type { Logger as Pino } from 'pino';
-import { AdminSocketServer } from '../adapters/admin/AdminSocketServer.js';
-import { adminSocketPath } from '../adapters/admin/adminSocketPath.js';
+import { AdminSocketServer } from '../adapters/http/adminSocket/AdminSocketServer.js';
+import { adminSocketPath } from '../adapters/http/adminSocket/adminSocketPath.js';
 import { HttpServer } from '../adapters/http/HttpServer.js';
 import { createPino, PinoLogger } from '../adapters/logging/PinoLogger.js';
 import { Database } from '../adapters/persistence/Database.js';

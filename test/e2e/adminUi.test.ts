@@ -104,4 +104,59 @@ describe('e2e: admin UI over HTTP', function () {
     }
     expect((await post('/settings/keys', { csrf, name: 'after logout' }, cookie)).status).to.equal(401);
   });
+
+  describe('malformed requests: every one is a 4xx admin page, never a 500 or JSON', () => {
+    before(async () => {
+      expect(await setPassword(env, PASSWORD)).to.equal(0);
+    });
+
+    /** Status, and that the answer is an admin HTML page; returns the page's text. */
+    const adminPage = async (response: Response, status: number, what: string): Promise<string> => {
+      const text = await response.text();
+      expect(response.status, `${what}: ${text.slice(0, 300)}`).to.equal(status);
+      expect(response.headers.get('content-type'), what).to.equal('text/html; charset=utf-8');
+      expect(text, what).to.match(/^<!doctype html>/).and.to.contain('Agent Gateway</title>');
+      return text;
+    };
+    const raw = (path: string, cookie: string, headers: Record<string, string>, body: string | Uint8Array) =>
+      fetch(`${gateway.url}${path}`, { method: 'POST', headers: { cookie, ...headers }, body, redirect: 'manual' });
+
+    it('answers a malformed percent-encoding in every parameterised path, GET and POST, with a 4xx page', async () => {
+      const { cookie, csrf } = await login();
+      const bad = '%E0%A4%A';
+      const revoke = `/settings/keys/${bad}/revoke`;
+      expect(await adminPage(await get(revoke, cookie), 400, `GET ${revoke}`)).to.contain('The address has a malformed percent-encoding');
+      expect(await adminPage(await post(revoke, { csrf }, cookie), 400, `POST ${revoke}`)).to.contain('The address has a malformed percent-encoding');
+      await adminPage(await get(`/settings/jobs/${bad}`, cookie), 404, 'GET job page');
+      await adminPage(await post(`/settings/jobs/${bad}/cancel`, { csrf }, cookie), 404, 'POST job cancel');
+    });
+
+    it('answers a login form or a signed-in form over 16 KiB with a 413 page', async () => {
+      const big = 'x'.repeat(17 * 1024);
+      expect(await adminPage(await post('/settings/login', { password: big }), 413, 'login')).to.contain('Request body is larger than 16384 bytes');
+      const { cookie, csrf } = await login();
+      await adminPage(await post('/settings/keys', { csrf, name: big }, cookie), 413, 'create key');
+      expect(await (await get('/settings/keys', cookie)).text()).not.to.contain('xxxxxxxx');
+    });
+
+    it('answers a form of another content type with a 415 page, and a corrupt compressed form with a 400 page', async () => {
+      const json = { 'content-type': 'application/json' };
+      expect(await adminPage(await raw('/settings/login', '', json, JSON.stringify({ password: PASSWORD })), 415, 'login as JSON')).to.contain(
+        'Content-Type must be application/x-www-form-urlencoded',
+      );
+      const { cookie, csrf } = await login();
+      await adminPage(await raw('/settings/keys', cookie, json, JSON.stringify({ csrf, name: 'as json' })), 415, 'create key as JSON');
+      const form = { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' };
+      await adminPage(await raw('/settings/keys', cookie, form, 'not gzip at all'), 400, 'corrupt gzip');
+      expect(await (await get('/settings/keys', cookie)).text()).not.to.contain('as json');
+    });
+
+    it('answers an unknown path with a 404 page and an unknown method with a 405 page', async () => {
+      const { cookie } = await login();
+      await adminPage(await get('/settings/nothing-here', cookie), 404, 'unknown path');
+      await adminPage(await get('/settings/%FF%FE', cookie), 404, 'unknown path with bad encoding');
+      await adminPage(await fetch(`${gateway.url}/settings/keys`, { method: 'PUT', headers: { cookie }, redirect: 'manual' }), 405, 'PUT');
+      await adminPage(await fetch(`${gateway.url}/settings/login`, { method: 'DELETE', redirect: 'manual' }), 405, 'DELETE login');
+    });
+  });
 });

@@ -67,7 +67,10 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
   },
   'codehost-webhook': async (ctx) => {
     ctx.body = await deps.receiveCodehostEvent.execute({
-      rawBody: ctx.request.rawBytes ?? Buffer.alloc(0),
+      // koa-bodyparser keeps the body as text decoded from UTF-8: encoded back, it is the exact
+      // bytes of any valid UTF-8 body (all GitHub sends); a body that is not valid UTF-8
+      // comes back different and fails the signature, as it should.
+      rawBody: Buffer.from(ctx.request.rawBody ?? '', 'utf8'),
       signature: header(ctx.req.headers['x-hub-signature-256']),
       event: header(ctx.req.headers['x-github-event']),
       deliveryId: header(ctx.req.headers['x-github-delivery']),

@@ -49,15 +49,22 @@ describe('jsonBody middleware (Koa on a loopback server)', () => {
   // nock (active once any test file imported it) inspects intercepted request bodies and throws
   // on a corrupt gzip body before it reaches the server: it is switched off for this suite.
   let nockWasActive = false;
+  /** Every answered request, also those whose client is gone before the answer. */
+  const finished: Array<{ status: number; body: unknown }> = [];
 
   before(async () => {
     nockWasActive = nock.isActive();
     if (nockWasActive) nock.restore();
     const app = new Koa();
+    app.silent = true; // a cut-off request's parse error is expected here
+    app.use(async (ctx, next) => {
+      await next();
+      finished.push({ status: ctx.status, body: ctx.body });
+    });
     app.use(errorResponder());
     app.use(jsonBody(LIMIT));
     app.use((ctx) => {
-      ctx.body = { body: ctx.request.body ?? null, bytes: ctx.request.rawBytes?.toString('hex') ?? null, type: typeof ctx.request.body };
+      ctx.body = { body: ctx.request.body ?? null, bytes: ctx.request.rawBody === undefined ? null : Buffer.from(ctx.request.rawBody, 'utf8').toString('hex'), type: typeof ctx.request.body };
     });
     server = createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -69,7 +76,7 @@ describe('jsonBody middleware (Koa on a loopback server)', () => {
     if (nockWasActive) nock.activate();
   });
 
-  it('parses a JSON object and keeps the exact bytes', async () => {
+  it('parses a JSON object and keeps its text, whose UTF-8 encoding is the exact bytes', async () => {
     const answer = await send(port, ...json('{"a": [1, "é"]}'));
     expect(answer.status).to.equal(200);
     expect(answer.body.body).to.deep.equal({ a: [1, 'é'] });
@@ -133,5 +140,42 @@ describe('jsonBody middleware (Koa on a loopback server)', () => {
     expect(unknown).to.deep.equal({ status: 415, body: { error: 'Unsupported body encoding' } });
     const corrupt = await send(port, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': '9' }, 'not gzip!');
     expect(corrupt).to.deep.equal({ status: 400, body: { error: 'Invalid request body' } });
+  });
+
+  it('answers 400 for a corrupt deflate or br body, and takes x-gzip and upper-case codings as gzip', async () => {
+    for (const encoding of ['deflate', 'br']) {
+      const corrupt = await send(port, { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': '9' }, 'not zip!!');
+      expect(corrupt, encoding).to.deep.equal({ status: 400, body: { error: 'Invalid request body' } });
+    }
+    const packed = gzipSync('{"zipped":1}');
+    for (const encoding of ['x-gzip', 'GZIP', ' gzip ']) {
+      const answer = await send(port, { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': String(packed.length) }, packed);
+      expect(answer.body.body, encoding).to.deep.equal({ zipped: 1 });
+    }
+  });
+
+  it('answers 400 for a request cut off in the middle of its body, plain or compressed', async () => {
+    const cutOff = (headers: Record<string, string>, part: Buffer | string): Promise<void> =>
+      new Promise((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          const head = Object.entries({ host: `127.0.0.1:${port}`, ...headers }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+          socket.write(`POST / HTTP/1.1\r\n${head}\r\n`);
+          socket.write(part, () => setImmediate(() => socket.destroy()));
+        });
+        socket.on('close', () => resolve());
+      });
+    const waitForAnswer = async (count: number): Promise<{ status: number; body: unknown }> => {
+      for (let tries = 0; finished.length < count; tries++) {
+        if (tries > 400) throw new Error('the request was never answered');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      return finished[count - 1];
+    };
+    const before = finished.length;
+    await cutOff({ 'content-type': 'application/json', 'content-length': '40' }, '{"a":');
+    expect(await waitForAnswer(before + 1)).to.deep.equal({ status: 400, body: { error: 'Request body was cut off' } });
+    const packed = gzipSync(JSON.stringify({ pad: 'x'.repeat(200) }));
+    await cutOff({ 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(packed.length) }, packed.subarray(0, 10));
+    expect(await waitForAnswer(before + 2)).to.deep.equal({ status: 400, body: { error: 'Request body was cut off' } });
   });
 });

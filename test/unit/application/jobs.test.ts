@@ -82,6 +82,13 @@ describe('CreateJob', () => {
     const id = await create.launch({ job: 'Handle #42', source: { kind: 'trigger', name: 'issues' } });
     expect(jobs.jobs.get(id)?.source).to.deep.equal({ kind: 'trigger', name: 'issues' });
   });
+
+  it('refuses a launched job whose rendered prompt holds a NUL, storing nothing', async () => {
+    const { create, jobs } = setup();
+    const error = await failure(create.launch({ job: 'from body: \u0000', source: { kind: 'trigger', name: 'issues' } }));
+    expect(error).to.include({ code: 'invalid_input', message: 'Field job must not contain NUL characters (U+0000)' });
+    expect(jobs.jobs.size).to.equal(0);
+  });
 });
 
 describe('GetJobStatus', () => {

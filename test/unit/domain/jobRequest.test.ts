@@ -36,6 +36,12 @@ describe('parseJobRequest', () => {
     });
   });
 
+  it('refuses a NUL character in any of its texts, naming the field', () => {
+    expect(failure({ job: 'a\u0000b' }).message).to.equal('Field job must not contain NUL characters (U+0000)');
+    expect(failure({ job: 'x', llm_provider: 'open\u0000ai' }).message).to.equal('Field llm_provider must not contain NUL characters (U+0000)');
+    expect(failure({ job: 'x', llm_model: '\u0000' }).code).to.equal('invalid_input');
+  });
+
   it('names an override of the wrong type', () => {
     expect(failure({ job: 'x', llm_model: 3 }).message).to.equal('Field llm_model must be a non-empty string');
   });

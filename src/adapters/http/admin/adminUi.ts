@@ -5,8 +5,10 @@ import type { KeyAdministration } from '../../../application/ApiKeyAdministratio
 import type { CancelJob } from '../../../application/CancelJob.js';
 import type { ChatAgent } from '../../../application/ChatAgent.js';
 import { chatPage, healthPage, jobPage, jobsPage, messagingPage, triggersPage } from './pages.js';
-import { isDomainError } from '../../../domain/errors/DomainError.js';
+import { DomainError, isDomainError } from '../../../domain/errors/DomainError.js';
 import type { AdminSession } from '../../../ports/AdminStore.js';
+import { answerFor } from '../errorStatus.js';
+import { formBody, formField, type Form } from '../middleware/formBody.js';
 import { esc, page, UI_SCRIPT } from './html.js';
 
 const COOKIE = 'agw_session';
@@ -25,16 +27,21 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The web chat's thread: one per admin session (a new login starts a new one). */
 const webThread = (token: string | undefined): string => `web:${(token ?? '').slice(0, 16)}`;
 
-const readForm = async (ctx: Context): Promise<URLSearchParams> => {
-  if (!ctx.request.is('application/x-www-form-urlencoded')) return new URLSearchParams();
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > FORM_LIMIT) throw Object.assign(new Error('form too large'), { status: 413 });
-    chunks.push(chunk);
+const parseForm = formBody(FORM_LIMIT);
+
+/** The request's form (koa-bodyparser): 413 over FORM_LIMIT, 415 for another content type. */
+const readForm = async (ctx: Context): Promise<Form> => {
+  await parseForm(ctx, () => Promise.resolve());
+  return ctx.request.body as Form;
+};
+
+/** A path segment, percent-decoded; a malformed percent-encoding is the caller's mistake. */
+const pathSegment = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new DomainError('invalid_input', 'The address has a malformed percent-encoding');
   }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 };
 
 const send = (ctx: Context, status: number, html: string): void => {
@@ -77,7 +84,8 @@ const keysPage = async (keys: KeyAdministration, session: AdminSession, created?
  * The admin UI at /settings: closed until an admin password exists, then nothing of it —
  * pages, static files, actions — without a session. Sessions are HttpOnly, SameSite=Strict
  * cookies (Secure over HTTPS); every form carries the session's CSRF token; logins are
- * rate-limited per client.
+ * rate-limited per client. Every failure — a malformed path or form, a form too large or of
+ * another type — is answered as an admin page with the status of the one error table.
  */
 export const adminUi = (deps: AdminUiDependencies): Middleware => async (ctx, next) => {
   if (ctx.path !== '/settings' && !ctx.path.startsWith('/settings/')) return next();
@@ -86,7 +94,26 @@ export const adminUi = (deps: AdminUiDependencies): Middleware => async (ctx, ne
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; form-action 'self'; frame-ancestors 'none'");
   ctx.set('Referrer-Policy', 'no-referrer');
+  try {
+    await handle(ctx, deps);
+  } catch (error) {
+    const answer = answerFor(error);
+    if (answer.logged !== undefined) ctx.state.error = answer.logged;
+    send(ctx, answer.status, page(ERROR_TITLES[answer.status] ?? 'Error', `<p class="error" role="alert">${esc(answer.message)}</p><p><a href="/settings">Back to the admin pages</a></p>`));
+  }
+};
 
+/** Titles of the error pages, by status (by the one error table, see answerFor). */
+const ERROR_TITLES: Readonly<Record<number, string>> = {
+  400: 'Bad request',
+  404: 'Not found',
+  413: 'Form too large',
+  415: 'Unsupported form',
+  429: 'Too many attempts',
+  500: 'Something went wrong',
+};
+
+const handle = async (ctx: Context, deps: AdminUiDependencies): Promise<void> => {
   if (!(await deps.auth.isSetUp())) {
     return send(ctx, 503, page('Admin UI closed', '<p>The admin UI opens once an admin password is set. On the server, run:</p><pre>npx agent-gateway admin set-password</pre>'));
   }
@@ -98,7 +125,7 @@ export const adminUi = (deps: AdminUiDependencies): Middleware => async (ctx, ne
     if (ctx.method !== 'POST') return send(ctx, 405, page('Not allowed', ''));
     const form = await readForm(ctx);
     try {
-      const started = await deps.auth.login(form.get('password') ?? '', ctx.ip);
+      const started = await deps.auth.login(formField(form, 'password') ?? '', ctx.ip);
       ctx.cookies.set(COOKIE, started.token, { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: '/settings', expires: started.session.expiresAt, overwrite: true });
       return redirect(ctx, '/settings/keys');
     } catch (error) {
@@ -115,7 +142,7 @@ export const adminUi = (deps: AdminUiDependencies): Middleware => async (ctx, ne
 
   if (ctx.method === 'POST') {
     const form = await readForm(ctx);
-    if (!deps.auth.csrfMatches(session, form.get('csrf'))) return send(ctx, 403, page('Refused', '<p class="error">The form was not sent from this admin page (CSRF check failed).</p>', session.csrfToken));
+    if (!deps.auth.csrfMatches(session, formField(form, 'csrf'))) return send(ctx, 403, page('Refused', '<p class="error">The form was not sent from this admin page (CSRF check failed).</p>', session.csrfToken));
     if (path === '/settings/logout') {
       await deps.auth.logout(token);
       ctx.cookies.set(COOKIE, '', { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: '/settings', expires: new Date(0) });
@@ -123,7 +150,7 @@ export const adminUi = (deps: AdminUiDependencies): Middleware => async (ctx, ne
     }
     if (path === '/settings/keys') {
       try {
-        const created = await deps.keys.create(form.get('name') ?? '');
+        const created = await deps.keys.create(formField(form, 'name') ?? '');
         return send(ctx, 200, page('API keys', await keysPage(deps.keys, session, created), session.csrfToken));
       } catch (error) {
         if (!isDomainError(error)) throw error;
@@ -138,7 +165,7 @@ export const adminUi = (deps: AdminUiDependencies): Middleware => async (ctx, ne
       return redirect(ctx, `/settings/jobs/${cancel[1]}`);
     }
     if (path === '/settings/chat') {
-      const message = (form.get('message') ?? '').trim();
+      const message = (formField(form, 'message') ?? '').trim();
       if (message !== '') {
         try {
           await deps.chat.execute({ threadId: webThread(token), text: message, images: [], metadata: { userId: 'web', chatTitle: 'Web chat' } });
@@ -151,7 +178,7 @@ export const adminUi = (deps: AdminUiDependencies): Middleware => async (ctx, ne
     }
     const revoke = /^\/settings\/keys\/([^/]+)\/revoke$/.exec(path);
     if (revoke) {
-      await deps.keys.revoke(decodeURIComponent(revoke[1])).catch((error: unknown) => {
+      await deps.keys.revoke(pathSegment(revoke[1])).catch((error: unknown) => {
         if (!isDomainError(error)) throw error;
       });
       return redirect(ctx, '/settings/keys');
@@ -180,7 +207,8 @@ export const adminUi = (deps: AdminUiDependencies): Middleware => async (ctx, ne
   if (path === '/settings/chat') return send(ctx, 200, page('Chat', chatPage(await deps.overview.conversation(webThread(token)), session.csrfToken), session.csrfToken));
   const confirm = /^\/settings\/keys\/([^/]+)\/revoke$/.exec(path);
   if (confirm) {
-    const key = (await deps.keys.list()).find((k) => k.id === decodeURIComponent(confirm[1]));
+    const id = pathSegment(confirm[1]);
+    const key = (await deps.keys.list()).find((k) => k.id === id);
     if (!key) return send(ctx, 404, page('Not found', '<p>No such key.</p>', session.csrfToken));
     return send(
       ctx,

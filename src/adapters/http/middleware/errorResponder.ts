@@ -1,23 +1,18 @@
 import type { Middleware } from 'koa';
-import { isDomainError } from '../../../domain/errors/DomainError.js';
-import { STATUS_BY_CODE } from '../errorStatus.js';
+import { answerFor } from '../errorStatus.js';
 
 /**
- * Turns every failure into `{error}`. Domain errors map through STATUS_BY_CODE and
- * keep their message; anything else is a 500 whose details go to the log line only.
+ * Turns every failure into `{error}` by the one error table (see answerFor): 4xx keep their
+ * message, a 500 says `Internal server error` (or SPEC 7's fixed text) and its detail goes to
+ * the request's log line only.
  */
 export const errorResponder = (): Middleware => async (ctx, next) => {
   try {
     await next();
   } catch (error) {
-    if (isDomainError(error)) {
-      ctx.status = STATUS_BY_CODE[error.code];
-      ctx.body = { error: error.message };
-      if (error.code === 'internal') ctx.state.error = error.cause ?? error;
-      return;
-    }
-    ctx.status = 500;
-    ctx.body = { error: 'Internal server error' };
-    ctx.state.error = error;
+    const answer = answerFor(error);
+    ctx.status = answer.status;
+    ctx.body = { error: answer.message };
+    if (answer.logged !== undefined) ctx.state.error = answer.logged;
   }
 };

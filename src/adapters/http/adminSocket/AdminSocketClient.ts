@@ -1,8 +1,9 @@
 import { request } from 'node:http';
-import type { KeyAdministration } from '../../application/ApiKeyAdministration.js';
-import type { CreatedApiKey } from '../../application/CreateApiKey.js';
-import type { ApiKeySummary } from '../../domain/auth/ApiKeyRecord.js';
-import { DomainError, type ErrorCode } from '../../domain/errors/DomainError.js';
+import { json } from 'node:stream/consumers';
+import type { KeyAdministration } from '../../../application/ApiKeyAdministration.js';
+import type { CreatedApiKey } from '../../../application/CreateApiKey.js';
+import type { ApiKeySummary } from '../../../domain/auth/ApiKeyRecord.js';
+import { DomainError, type ErrorCode } from '../../../domain/errors/DomainError.js';
 
 type Wire = Record<string, unknown>;
 
@@ -44,21 +45,15 @@ export class AdminSocketClient implements KeyAdministration {
     await this.call('DELETE', `/keys/${encodeURIComponent(id)}`);
   }
 
+  /** One request; an error answer (`{code, error}`, see AdminSocketServer) becomes the DomainError it was. */
   private call(method: string, path: string, body?: unknown): Promise<Wire> {
     return new Promise((resolve, reject) => {
       const req = request({ socketPath: this.socketPath, method, path, headers: { 'content-type': 'application/json' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          try {
-            const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Wire;
-            if ((res.statusCode ?? 500) >= 400) {
-              reject(new DomainError((parsed.code as ErrorCode) ?? 'internal', String(parsed.error)));
-            } else resolve(parsed);
-          } catch (error) {
-            reject(error);
-          }
-        });
+        json(res).then((parsed) => {
+          const answer = parsed as Wire;
+          if ((res.statusCode ?? 500) < 400) resolve(answer);
+          else reject(new DomainError((answer.code as ErrorCode | undefined) ?? 'internal', String(answer.error)));
+        }, reject);
       });
       req.on('error', reject);
       req.setTimeout(10_000, () => req.destroy(new Error('admin socket timed out')));
