@@ -33,7 +33,11 @@ export const startGateway = async (env: Record<string, string>): Promise<Gateway
   const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...fullEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: GatewayProcess['logs'] = [];
   const port = await new Promise<number>((resolvePort, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start in time:\n${logs.map((l) => JSON.stringify(l)).join('\n')}`)), 60_000);
+    const timer = setTimeout(() => {
+      // Not left running: nobody else holds it to stop it.
+      child.kill('SIGKILL');
+      reject(new Error(`gateway did not start in time:\n${logs.map((l) => JSON.stringify(l)).join('\n')}`));
+    }, 60_000);
     const onLine = (line: string): void => {
       let entry: Record<string, unknown> | string = line;
       try {
