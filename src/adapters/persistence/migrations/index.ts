@@ -3,9 +3,17 @@ import { Migration20261123010000_trigger_runs } from './Migration20261123010000_
 import { Migration20261123020000_jobs } from './Migration20261123020000_jobs.js';
 import { Migration20261123030000_chat } from './Migration20261123030000_chat.js';
 import { Migration20261123040000_admin } from './Migration20261123040000_admin.js';
+import { Migration20261124100000_admin_login_attempts } from './Migration20261124100000_admin_login_attempts.js';
 
 /**
  * Every migration, oldest first. Append new ones; never edit or reorder a released one:
  * deployments that already ran it would never see the change.
  */
-export const MIGRATIONS = [Migration20261123000000_api_keys, Migration20261123010000_trigger_runs, Migration20261123020000_jobs, Migration20261123030000_chat, Migration20261123040000_admin];
+export const MIGRATIONS = [
+  Migration20261123000000_api_keys,
+  Migration20261123010000_trigger_runs,
+  Migration20261123020000_jobs,
+  Migration20261123030000_chat,
+  Migration20261123040000_admin,
+  Migration20261124100000_admin_login_attempts,
+];
