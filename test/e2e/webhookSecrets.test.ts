@@ -108,13 +108,18 @@ describe('e2e: platform webhooks fail closed, check headers first, and run a red
     await waitFor(async () => (await lines(one.dir, 'codehost.txt')).includes(run), 30_000, 'the code-host barrier');
   };
 
-  /** Posts a chat update and waits for its trigger and for its answer in the chat; returns its update_id. */
+  /**
+   * Posts a chat update and waits for its trigger and for the model to be asked about it (a
+   * chat's messages reach the model one at a time in update_id order: every earlier message of
+   * the chat has been handled by then); returns its update_id.
+   */
   const chatBarrier = async (one: One, secret: string): Promise<string> => {
-    const replies = one.tg.of('sendMessage').length;
-    const update = textUpdate('barrier');
-    expect(await postUpdate(one.gateway, update, secret)).to.deep.equal(OK);
+    const update = textUpdate('');
     const id = String(update.update_id);
-    await waitFor(async () => (await lines(one.dir, 'updates.txt')).includes(id) && one.tg.of('sendMessage').length > replies, 30_000, 'the chat barrier');
+    (update.message as { text: string }).text = `barrier ${id}`;
+    expect(await postUpdate(one.gateway, update, secret)).to.deep.equal(OK);
+    const asked = (): boolean => one.llm.requests.some((request) => JSON.stringify(request.messages.at(-1)).includes(`barrier ${id}`));
+    await waitFor(async () => asked() && (await lines(one.dir, 'updates.txt')).includes(id), 30_000, 'the chat barrier');
     return id;
   };
 
@@ -198,9 +203,12 @@ describe('e2e: platform webhooks fail closed, check headers first, and run a red
 
     it('text with a NUL or lone surrogates: 200, the trigger runs once, and the chat is answered (the model reads U+FFFD in their place)', async () => {
       const requestsBefore = one.llm.requests.length;
+      const repliesBefore = one.tg.of('sendMessage').length;
       const update = textUpdate('null\u0000byte and \uD83D lone \uDE00 halves');
       expect(await postUpdate(one.gateway, update, secret)).to.deep.equal(OK);
       await chatBarrier(one, secret);
+      // answered before the barrier reached the model (one message at a time per chat)
+      expect(one.tg.of('sendMessage').length).to.be.above(repliesBefore);
       expect((await lines(one.dir, 'updates.txt')).filter((id) => id === String(update.update_id))).to.have.length(1);
       const asked = one.llm.requests.slice(requestsBefore).map((request) => JSON.stringify(request.messages.at(-1)));
       expect(asked).to.have.length(2);
