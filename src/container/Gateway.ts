@@ -101,7 +101,7 @@ export class Gateway {
   }
 }
 
-/** Issue 11: says at start-up when the chat webhook will refuse every update for want of a secret. */
+/** Says at start-up when the chat webhook will refuse every update for want of a secret (it never fails open). */
 const warnAboutUnprotectedWebhook = async (container: Container): Promise<void> => {
   await (await container.getAsync(TOKENS.ReceiveMessagingUpdate)).warnIfRefusingEverything();
 };
