@@ -1,5 +1,6 @@
-// Throughput benchmark of the built gateway against a bare node:http server, then the trigger
-// and messaging scenarios (bench/triggers.mjs, bench/messaging.mjs). See bench/README.md.
+// Throughput benchmark of the built gateway against a bare node:http server, then the trigger,
+// messaging and unknown-key scenarios (bench/triggers.mjs, bench/messaging.mjs,
+// bench/unknown-keys.mjs). See bench/README.md.
 // Usage: npm run bench   (or, after a build: node bench/run.mjs)
 //        BENCH_SCENARIOS=cases,triggers node bench/run.mjs   (a selection)
 import {
@@ -8,6 +9,7 @@ import {
 } from './lib.mjs';
 import messaging from './messaging.mjs';
 import triggers from './triggers.mjs';
+import unknownKeys from './unknown-keys.mjs';
 
 // The measured cases, run in this order for each engine; add new ones here. `on` picks the server:
 // 'baseline' (bench/baseline.mjs, the reference of the % column), 'reference' (Koa + router only)
@@ -71,7 +73,7 @@ const cases = {
   },
 };
 
-const ALL = [cases, triggers, messaging];
+const ALL = [cases, triggers, messaging, unknownKeys];
 const wanted = process.env.BENCH_SCENARIOS?.split(',').map((name) => name.trim());
 const unknown = (wanted ?? []).filter((name) => !ALL.some((s) => s.scenario === name));
 if (unknown.length > 0) {

@@ -3,11 +3,12 @@ import type { AdminSession, AdminStore } from '../ports/AdminStore.js';
 import type { ApiKeyCrypto } from '../ports/ApiKeyCrypto.js';
 import type { Clock } from '../ports/Clock.js';
 import type { IdGenerator } from '../ports/IdGenerator.js';
+import type { LoginAttempts } from '../ports/LoginAttempts.js';
 import type { PasswordHasher } from '../ports/PasswordHasher.js';
 
 export const MIN_PASSWORD_LENGTH = 12;
 export const SESSION_HOURS = 12;
-/** Failed logins allowed per client within the window before logins are refused. */
+/** Login attempts allowed per client within the window (a successful one starts over); later ones are refused until it ends. */
 export const MAX_FAILURES = 5;
 export const FAILURE_WINDOW_MS = 15 * 60_000;
 
@@ -19,13 +20,18 @@ export interface StartedSession {
 
 /**
  * The admin UI's authentication: one admin password (slow hash), sessions by random token
- * (stored as digests, with a CSRF token each), failed logins limited per client.
+ * (stored as digests, with a CSRF token each), login attempts limited per client.
+ *
+ * The limit is counted before the password is checked, atomically and in the database every
+ * replica shares (LoginAttempts): an attempt whose number in the client's window is past
+ * MAX_FAILURES is refused without computing the hash, however many arrive at once and on
+ * whichever replica. A successful login clears the client's count. Clients are kept as
+ * digests (their addresses are not stored).
  */
 export class AdminAuthentication {
-  readonly #failures = new Map<string, { count: number; since: number }>();
-
   constructor(
     private readonly store: AdminStore,
+    private readonly attempts: LoginAttempts,
     private readonly hasher: PasswordHasher,
     private readonly crypto: ApiKeyCrypto,
     private readonly ids: IdGenerator,
@@ -46,20 +52,18 @@ export class AdminAuthentication {
   }
 
   async login(password: string, client: string): Promise<StartedSession> {
-    const now = this.clock.now().getTime();
-    const failures = this.#failures.get(client);
-    if (failures && now - failures.since < FAILURE_WINDOW_MS && failures.count >= MAX_FAILURES) {
+    const now = this.clock.now();
+    const clientKey = this.crypto.digest(client);
+    if ((await this.attempts.count(clientKey, now, FAILURE_WINDOW_MS)) > MAX_FAILURES) {
       throw new DomainError('rate_limited', 'Too many failed logins; try again later');
     }
     const stored = await this.store.passwordHash();
     if (stored === undefined || !(await this.hasher.verify(password, stored))) {
-      const current = failures && now - failures.since < FAILURE_WINDOW_MS ? failures : { count: 0, since: now };
-      this.#failures.set(client, { count: current.count + 1, since: current.since });
       throw new DomainError('unauthorized', 'Wrong password');
     }
-    this.#failures.delete(client);
+    await this.attempts.clear(clientKey);
     const token = `${this.ids.next()}${this.ids.next()}`.replace(/-/g, '');
-    const session: AdminSession = { csrfToken: this.ids.next(), expiresAt: new Date(now + SESSION_HOURS * 3_600_000) };
+    const session: AdminSession = { csrfToken: this.ids.next(), expiresAt: new Date(now.getTime() + SESSION_HOURS * 3_600_000) };
     await this.store.addSession(this.crypto.digest(token), session);
     return { token, session };
   }

@@ -9,6 +9,11 @@ import type { Logger } from '../ports/Logger.js';
 import type { WebhookSignatureVerifier } from '../ports/WebhookSignatureVerifier.js';
 import type { FireTriggers } from './FireTriggers.js';
 
+/** The longest delivery id kept (GitHub's are UUIDs). */
+const MAX_DELIVERY_ID_LENGTH = 200;
+/** The longest event name kept (GitHub's are short words). */
+const MAX_EVENT_LENGTH = 100;
+
 export interface CodehostDelivery {
   readonly rawBody: Buffer;
   readonly signature: string | undefined;
@@ -28,7 +33,8 @@ export interface CodehostOutcome {
 }
 
 /**
- * SPEC 4.5, 5.6: a code-host delivery is verified by its signature before anything else;
+ * SPEC 4.5, 5.6: a code-host delivery is verified by its signature before anything else
+ * (refused while CODEHOST_WEBHOOK_SECRET is unset); one without a delivery id is refused;
  * `ping` is acknowledged; a delivery id seen before is acknowledged without running again;
  * any other verified event updates the job of its `job/<id>` branch (idempotently, in
  * any order: a finished job stays finished) and fires the triggers watching the endpoint.
@@ -44,15 +50,28 @@ export class ReceiveCodehostEvent {
     private readonly logger: Logger,
   ) {}
 
+  /**
+   * What the headers alone can tell, checked before the body is read: a request whose
+   * signature header could never verify (none, malformed, or no secret configured) is refused.
+   * @throws DomainError `unauthorized`.
+   */
+  authorize(signature: string | undefined, event: string | undefined): void {
+    if (!this.verifier.couldVerify(signature)) this.#refuse(event, 'missing or malformed signature, or no secret configured');
+  }
+
+  /**
+   * The delivery id is required (after the signature check, so an unsigned caller learns
+   * nothing more than 401): it is what keeps a replayed delivery from running again.
+   */
   async execute(delivery: CodehostDelivery): Promise<CodehostOutcome> {
-    if (!this.verifier.verify(delivery.rawBody, delivery.signature)) {
-      this.logger.warn({ event: delivery.event, deliveryId: delivery.deliveryId }, 'code-host delivery refused: bad or missing signature');
-      throw new DomainError('unauthorized', 'Unauthorized');
-    }
-    const event = delivery.event ?? 'unknown';
-    if (event === 'ping') return { ok: true, triggers: [] };
+    if (!this.verifier.verify(delivery.rawBody, delivery.signature)) this.#refuse(delivery.event, 'bad or missing signature');
     const id = delivery.deliveryId;
-    if (id !== undefined && !(await this.deliveries.recordFirst(id, event))) {
+    if (id === undefined || id.trim() === '') throw new DomainError('invalid_input', 'Missing X-GitHub-Delivery header');
+    if (id.length > MAX_DELIVERY_ID_LENGTH) throw new DomainError('invalid_input', `Invalid X-GitHub-Delivery header: longer than ${MAX_DELIVERY_ID_LENGTH} characters`);
+    const event = delivery.event ?? 'unknown';
+    if (event.length > MAX_EVENT_LENGTH) throw new DomainError('invalid_input', `Invalid X-GitHub-Event header: longer than ${MAX_EVENT_LENGTH} characters`);
+    if (event === 'ping') return { ok: true, triggers: [] };
+    if (!(await this.deliveries.recordFirst(id, event))) {
       this.logger.info({ event, deliveryId: id }, 'code-host redelivery acknowledged, not run again');
       return { ok: true, triggers: [], duplicate: true };
     }
@@ -61,9 +80,14 @@ export class ReceiveCodehostEvent {
       const triggers = await this.fireTriggers.execute({ watchPath: delivery.watchPath, request: delivery.request });
       return job === undefined ? { ok: true, triggers } : { ok: true, triggers, job };
     } catch (error) {
-      if (id !== undefined) await this.deliveries.forget(id).catch(() => undefined);
+      await this.deliveries.forget(id).catch(() => undefined);
       throw error;
     }
+  }
+
+  #refuse(event: string | undefined, reason: string): never {
+    this.logger.warn({ event, reason }, 'code-host delivery refused');
+    throw new DomainError('unauthorized', 'Unauthorized');
   }
 
   async #updateJob(event: string, payload: unknown): Promise<string | undefined> {

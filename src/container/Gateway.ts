@@ -38,6 +38,7 @@ export class Gateway {
       const container = buildContainer(config, { pino, database, triggers, env: process.env });
       const secretProblems = checkTriggerSecrets(triggers, await container.getAsync(TOKENS.SecretStore), config.triggersFile);
       if (secretProblems.length > 0) throw new ConfigError(secretProblems, 'Invalid trigger file');
+      await warnAboutUnprotectedWebhook(container);
       const app = await container.getAsync(TOKENS.HttpApp);
       const queue = await container.getAsync(TOKENS.TaskQueue);
       const runTrigger = await container.getAsync(TOKENS.RunTrigger);
@@ -102,6 +103,11 @@ export class Gateway {
     this.pino.info({}, 'stopped');
   }
 }
+
+/** Says at start-up when the chat webhook will refuse every update for want of a secret (it never fails open). */
+const warnAboutUnprotectedWebhook = async (container: Container): Promise<void> => {
+  await (await container.getAsync(TOKENS.ReceiveMessagingUpdate)).warnIfRefusingEverything();
+};
 
 /** The trigger file, validated as a whole: any problem stops start-up with every problem listed. */
 const loadTriggers = async (config: AppConfig, logger: PinoLogger): Promise<readonly Trigger[]> => {

@@ -7,7 +7,10 @@ export interface ConversationTurn {
 export interface ConversationStore {
   /** The last `limit` turns of the thread, oldest first. */
   recent(threadId: string, limit: number): Promise<ConversationTurn[]>;
-  /** Appends turns at the end of the thread, in order. */
+  /**
+   * Appends turns at the end of the thread, in order. Text is kept as given, except that each
+   * NUL and each lone surrogate (which a database refuses) is kept as U+FFFD.
+   */
   append(threadId: string, turns: readonly ConversationTurn[]): Promise<void>;
   /** Forgets the thread (a fresh conversation starts). */
   clear(threadId: string): Promise<void>;

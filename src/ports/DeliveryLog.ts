@@ -1,4 +1,8 @@
-/** Remembers accepted webhook deliveries so that a redelivery is not run twice. */
+/**
+ * Remembers accepted webhook deliveries so that a redelivery is not run twice: code-host
+ * deliveries by their delivery id, chat updates as `<channel>:update:<update_id>`. Entries
+ * must be kept longer than a platform redelivers (Telegram: a day).
+ */
 export interface DeliveryLog {
   /** Records the delivery; false when it was recorded before (a redelivery). Atomic across replicas. */
   recordFirst(deliveryId: string, event: string): Promise<boolean>;

@@ -11,7 +11,9 @@ export interface KeyRepository {
   /**
    * The record whose digest equals `keyHash`, or `null` when none exists — including
    * right after the record was deleted by any means (this process, another process, plain SQL).
-   * Must not scan all records.
+   * A record added by any means is found likewise: at once when added through this
+   * repository, within a change notification's delay otherwise, also when its digest was
+   * looked up and not found just before. Must not scan all records.
    */
   findByHash(keyHash: string): Promise<ApiKeyRecord | null>;
 

@@ -38,6 +38,18 @@ export const describeConversationStoreContract = (name: string, open: () => Prom
       ]);
     });
 
+    it('keeps a turn whose text holds a NUL or lone surrogates, each replaced by U+FFFD (the rest intact)', async () => {
+      const { store } = harness;
+      await store.append('telegram:1', [
+        { role: 'user', text: 'a\u0000b \uD83D c \uDE00 d 🎉' },
+        { role: 'assistant', text: 'fine' },
+      ]);
+      expect(await store.recent('telegram:1', 20)).to.deep.equal([
+        { role: 'user', text: 'a\uFFFDb \uFFFD c \uFFFD d 🎉' },
+        { role: 'assistant', text: 'fine' },
+      ]);
+    });
+
     it('returns only the last `limit` turns, still oldest first', async () => {
       const { store } = harness;
       for (let i = 1; i <= 10; i++) await store.append('telegram:1', [{ role: i % 2 ? 'user' : 'assistant', text: `turn ${i}` }]);

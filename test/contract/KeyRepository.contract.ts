@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import type { ApiKeyRecord } from '../../src/domain/auth/ApiKeyRecord.js';
 import { DomainError } from '../../src/domain/errors/DomainError.js';
 import type { KeyRepository } from '../../src/ports/KeyRepository.js';
@@ -7,6 +8,12 @@ export interface KeyRepositoryHarness {
   readonly repository: KeyRepository;
   /** Deletes a record behind the repository's back (plain SQL from another connection), when the adapter has such a way. */
   readonly deleteElsewhere?: (id: string) => Promise<void>;
+  /** Inserts a record behind the repository's back (plain SQL from another connection), when the adapter has such a way. */
+  readonly insertElsewhere?: (record: ApiKeyRecord) => Promise<void>;
+  /** Another repository on the same store (another replica), when the adapter has one. */
+  readonly replica?: KeyRepository;
+  /** Statements the repository sent to its store so far, when they can be counted. */
+  readonly queries?: () => number;
   /** Empties the store between tests. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -94,6 +101,13 @@ export const describeKeyRepositoryContract = (
       expect(await keys.list()).to.deep.equal([]);
     });
 
+    it('finds a record it added itself at once, also right after the digest was looked up and not found', async () => {
+      const added = record();
+      expect(await keys.findByHash(added.keyHash)).to.equal(null);
+      await keys.add(added);
+      expect(await keys.findByHash(added.keyHash)).to.deep.equal(added);
+    });
+
     it('answers false when removing an id that does not exist', async () => {
       expect(await keys.remove('20000000-0000-4000-8000-000000000000')).to.equal(false);
     });
@@ -108,6 +122,48 @@ export const describeKeyRepositoryContract = (
     });
 
     if (!capabilities.deletionElsewhere) return;
+
+    it('finds a record inserted behind its back (plain SQL) after its digest was looked up and not found, within a second', async () => {
+      const added = record();
+      for (let i = 0; i < 3; i++) expect(await keys.findByHash(added.keyHash)).to.equal(null);
+      await harness.insertElsewhere!(added);
+      expect(await eventually(async () => (await keys.findByHash(added.keyHash)) !== null, 1000)).to.equal(true);
+    });
+
+    it('finds a record added through another replica after its digest was looked up and not found, within a second', async () => {
+      const added = record();
+      expect(await keys.findByHash(added.keyHash)).to.equal(null);
+      await harness.replica!.add(added);
+      expect(await eventually(async () => (await keys.findByHash(added.keyHash)) !== null, 1000)).to.equal(true);
+    });
+
+    it('asks its store at most once for a flood of one unknown digest, one after the other and at once', async () => {
+      const unknown = 'e'.repeat(64);
+      const before = harness.queries!();
+      for (let i = 0; i < 50; i++) expect(await keys.findByHash(unknown)).to.equal(null);
+      expect(await Promise.all(Array.from({ length: 50 }, () => keys.findByHash(unknown)))).to.deep.equal(Array(50).fill(null));
+      expect(harness.queries!() - before).to.be.at.most(1);
+    });
+
+    it('asks its store nothing for unknown digests, each different, once it has answered one', async () => {
+      await keys.add(record());
+      await keys.findByHash('d'.repeat(64));
+      const before = harness.queries!();
+      for (let i = 0; i < 200; i++) expect(await keys.findByHash(createHash('sha256').update(`unknown ${i}`).digest('hex'))).to.equal(null);
+      expect(harness.queries!() - before).to.equal(0);
+    });
+
+    it('still finds known keys, and forgets deleted ones, while it answers unknown digests from memory', async () => {
+      const kept = record();
+      const gone = record();
+      await keys.add(kept);
+      await keys.add(gone);
+      await keys.findByHash('d'.repeat(64));
+      expect(await keys.findByHash(kept.keyHash)).to.deep.equal(kept);
+      await harness.deleteElsewhere!(gone.id);
+      expect(await eventually(async () => (await keys.findByHash(gone.keyHash)) === null, 1000)).to.equal(true);
+      expect(await keys.findByHash(kept.keyHash)).to.deep.equal(kept);
+    });
 
     it('forgets a record deleted behind its back (another process, plain SQL) within a second', async () => {
       const added = record();

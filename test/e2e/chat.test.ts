@@ -211,11 +211,13 @@ describe('e2e: chat channel on the built server (fake Bot API, fake OpenAI-compa
       expect(regTg.calls).to.deep.equal([]);
     });
 
-    it('500 {error: "Failed to register webhook"} when the platform refuses (http:// URL, invalid token); nothing is kept: updates still do nothing', async () => {
-      const failed = { status: 500, body: { error: 'Failed to register webhook' } };
-      expect(await register(reg, { bot_token: REG_TOKEN, webhook_url: 'http://gateway.example.com/api/messaging/webhook' }, regKey)).to.deep.equal(failed);
-      expect(await register(reg, { bot_token: BAD_TOKEN, webhook_url: WEBHOOK_URL }, regKey)).to.deep.equal(failed);
-      expect(regTg.of('setWebhook').map((call) => call.token)).to.deep.equal([REG_TOKEN, BAD_TOKEN]);
+    it('400 naming the field for an http:// URL (the platform is not called); 500 {error: "Failed to register webhook"} when the platform refuses (invalid token); nothing is kept: updates still do nothing', async () => {
+      expect(await register(reg, { bot_token: REG_TOKEN, webhook_url: 'http://gateway.example.com/api/messaging/webhook' }, regKey)).to.deep.equal({
+        status: 400,
+        body: { error: 'Invalid webhook_url: expected an absolute https:// URL' },
+      });
+      expect(await register(reg, { bot_token: BAD_TOKEN, webhook_url: WEBHOOK_URL }, regKey)).to.deep.equal({ status: 500, body: { error: 'Failed to register webhook' } });
+      expect(regTg.of('setWebhook').map((call) => call.token)).to.deep.equal([BAD_TOKEN]);
 
       // SPEC 4.4 step 1: no bot token configured → {ok: true} and nothing else.
       const before = regTg.calls.length;

@@ -1,3 +1,4 @@
+import { storableText } from '../../src/domain/text/storableText.js';
 import type { ConversationStore, ConversationTurn } from '../../src/ports/ConversationStore.js';
 
 export class InMemoryConversationStore implements ConversationStore {
@@ -6,7 +7,8 @@ export class InMemoryConversationStore implements ConversationStore {
     return (this.threads.get(threadId) ?? []).slice(-limit);
   }
   async append(threadId: string, turns: readonly ConversationTurn[]): Promise<void> {
-    this.threads.set(threadId, [...(this.threads.get(threadId) ?? []), ...turns]);
+    const stored = turns.map((turn) => ({ ...turn, text: storableText(turn.text) }));
+    this.threads.set(threadId, [...(this.threads.get(threadId) ?? []), ...stored]);
   }
   async clear(threadId: string): Promise<void> {
     this.threads.delete(threadId);

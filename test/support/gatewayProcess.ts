@@ -39,6 +39,7 @@ export const startGateway = async (env: Record<string, string>): Promise<Gateway
   const logs: GatewayProcess['logs'] = [];
   const port = await new Promise<number>((resolvePort, reject) => {
     const timer = setTimeout(() => {
+      // Not left running: nobody else holds it to stop it.
       child.kill('SIGKILL');
       reject(new Error(`gateway did not start in time:\n${logs.map((l) => JSON.stringify(l)).join('\n')}`));
     }, 60_000);

@@ -2,10 +2,16 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { API_KEY_PREFIX, API_KEY_RANDOM_BYTES } from '../../domain/auth/apiKeyFormat.js';
 import type { ApiKeyCrypto } from '../../ports/ApiKeyCrypto.js';
 
+const SECRET_BYTES = 32;
+
 /** API key cryptography on node:crypto: CSPRNG keys, SHA-256 digests, `timingSafeEqual`. */
 export class NodeApiKeyCrypto implements ApiKeyCrypto {
   mint(): string {
     return API_KEY_PREFIX + randomBytes(API_KEY_RANDOM_BYTES).toString('base64url');
+  }
+
+  secret(): string {
+    return randomBytes(SECRET_BYTES).toString('base64url');
   }
 
   digest(key: string): string {

@@ -16,6 +16,12 @@ export interface ApiRouterOptions {
   readonly fireTriggers: FireTriggers;
   /** Handlers by route name; a declared route without one answers 501. */
   readonly handlers: Readonly<Record<string, RouteHandler | undefined>>;
+  /**
+   * Checks by route name that need only the headers (a platform's secret header), run before
+   * the body is read: a request that fails one is refused without its body being read,
+   * decompressed or parsed.
+   */
+  readonly beforeBody?: Readonly<Record<string, Middleware | undefined>>;
   readonly bodyLimit: number;
 }
 
@@ -30,7 +36,9 @@ export const requestSnapshot = (ctx: Context): RequestSnapshot => snapshotReques
  * Builds the `/api` router from the route policy table. Order per request: route lookup
  * (404/405 before anything else), authentication by the route's policy, body parsing,
  * triggers (SPEC 6.1: only once authentication passed), handler. `platform-secret` routes
- * parse first and verify inside their handler, since the signature covers the raw body;
+ * check what their headers alone can tell before the body (`beforeBody`: a header-only secret,
+ * a missing or malformed signature), then parse and verify inside their handler, since a
+ * signature covers the raw body;
  * their handler fires the triggers itself once the request is verified.
  */
 export const apiRouter = (options: ApiRouterOptions): Middleware => {
@@ -41,6 +49,8 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
     const handler = options.handlers[route.name] ?? notImplemented;
     const chain: Middleware[] = [named(route)];
     if (route.auth === 'api-key') chain.push(auth);
+    const beforeBody = options.beforeBody?.[route.name];
+    if (beforeBody !== undefined) chain.push(beforeBody);
     if (route.method === 'POST') chain.push(body);
     // Triggers are fixed at start-up: a route no trigger watches pays nothing for them.
     if (route.auth !== 'platform-secret' && options.fireTriggers.watches(watchPathOf(route))) chain.push(fire(route, options.fireTriggers));

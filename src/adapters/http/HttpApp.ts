@@ -12,7 +12,7 @@ import { DomainError } from '../../domain/errors/DomainError.js';
 import { apiRouter } from './ApiRouter.js';
 import { adminUi, type AdminUiDependencies } from './admin/adminUi.js';
 import type { PrometheusMetrics } from './PrometheusMetrics.js';
-import { apiHandlers } from './handlers.js';
+import { apiChecksBeforeBody, apiHandlers } from './handlers.js';
 import { errorResponder } from './middleware/errorResponder.js';
 import { requestLog } from './middleware/requestLog.js';
 
@@ -68,6 +68,7 @@ export const createHttpApp = (deps: HttpAppDependencies): Koa => {
       authenticate: deps.authenticate,
       fireTriggers: deps.fireTriggers,
       handlers: apiHandlers(deps),
+      beforeBody: apiChecksBeforeBody(deps),
       bodyLimit: deps.bodyLimit,
     }),
   );

@@ -1,3 +1,4 @@
+import type { Middleware } from 'koa';
 import type { CreateJob } from '../../application/CreateJob.js';
 import type { GetJobStatus } from '../../application/GetJobStatus.js';
 import type { Job } from '../../domain/jobs/Job.js';
@@ -36,6 +37,21 @@ const jobView = (job: Job) => ({
 });
 
 const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * The checks of the platform webhooks that need only headers, run before the body is read
+ * (see ApiRouter): the chat platform's secret header, a code-host signature's presence and shape.
+ */
+export const apiChecksBeforeBody = (deps: HandlerDependencies): Record<string, Middleware> => ({
+  'messaging-webhook': async (ctx, next) => {
+    await deps.receiveMessagingUpdate.authorize(header(ctx.req.headers['x-telegram-bot-api-secret-token']));
+    return next();
+  },
+  'codehost-webhook': (ctx, next) => {
+    deps.receiveCodehostEvent.authorize(header(ctx.req.headers['x-hub-signature-256']), header(ctx.req.headers['x-github-event']));
+    return next();
+  },
+});
 
 /** The handlers of the `/api` endpoints, by route name (see domain/auth/routePolicy). */
 export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHandler> => ({

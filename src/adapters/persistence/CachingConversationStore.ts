@@ -1,3 +1,4 @@
+import { storableText } from '../../domain/text/storableText.js';
 import type { ConversationStore, ConversationTurn } from '../../ports/ConversationStore.js';
 
 /** Threads whose turns are kept in memory; the least recently used is dropped beyond this. */
@@ -43,7 +44,8 @@ export class CachingConversationStore implements ConversationStore {
     });
     const cached = this.#threads.get(threadId);
     if (cached === undefined) return;
-    cached.turns.push(...turns);
+    // The cache holds what the store holds.
+    cached.turns.push(...turns.map((turn) => ({ ...turn, text: storableText(turn.text) })));
     if (cached.turns.length > this.keepTurns) {
       cached.turns.splice(0, cached.turns.length - this.keepTurns);
       cached.complete = false;

@@ -2,6 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { ApiKeyRecord } from '../../domain/auth/ApiKeyRecord.js';
 import { DomainError } from '../../domain/errors/DomainError.js';
 import type { KeyRepository } from '../../ports/KeyRepository.js';
+import { AbsentDigests } from './AbsentDigests.js';
 import type { Database } from './Database.js';
 import { ApiKeyEntity } from './entities/ApiKeyEntity.js';
 
@@ -22,35 +23,39 @@ const toRecord = (row: Row): ApiKeyRecord => ({
 /**
  * API keys in PostgreSQL/PGlite through MikroORM.
  *
- * Authentication must stay cheap, so found keys are cached by digest. The cache is
- * only used while the database's change notifications are live (the `api_keys`
- * trigger NOTIFYs on delete, digest change and truncate): every change, from this
- * process, another replica, the CLI or plain SQL, evicts at once. While notifications
- * are down every lookup goes to the database.
+ * Authentication must stay cheap, for known and unknown keys alike: found keys are cached by
+ * digest, and unknown digests are answered without a query (AbsentDigests). Both are only
+ * used while the database's change notifications are live (the `api_keys` triggers NOTIFY
+ * every digest that goes or appears, and truncate): every change, from this process, another
+ * replica, the CLI or plain SQL, reaches both at once. While notifications are down every
+ * lookup goes to the database.
  */
 export class MikroOrmKeyRepository implements KeyRepository {
   readonly #cache = new Map<string, ApiKeyRecord>();
+  readonly #absent: AbsentDigests;
   #live = false;
-  /** Bumped on every change notification: a lookup that raced a change is not cached. */
-  #generation = 0;
   #unsubscribe: (() => Promise<void>) | undefined;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database) {
+    this.#absent = new AbsentDigests(async (limit) =>
+      (await db.execute<{ key_hash: string }>('select key_hash from api_keys limit ?', [limit])).map((row) => row.key_hash.trim()),
+    );
+  }
 
   /** Starts following change notifications; without it the repository never caches. */
   async start(): Promise<void> {
     this.#unsubscribe = await this.db.listen(API_KEYS_CHANNEL, {
-      onMessage: (payload) => this.#evict(payload),
+      onMessage: (payload) => this.#changed(payload),
       onLiveChange: (live) => {
         this.#live = live;
-        this.#evict('*');
+        this.#changed('*');
       },
     });
   }
 
   async stop(): Promise<void> {
     this.#live = false;
-    this.#cache.clear();
+    this.#changed('*');
     await this.#unsubscribe?.();
   }
 
@@ -59,6 +64,8 @@ export class MikroOrmKeyRepository implements KeyRepository {
     em.create(ApiKeyEntity, { ...record, lastUsedAt: record.lastUsedAt ?? undefined });
     try {
       await em.flush();
+      // The notification says so too; saying it here makes our own additions synchronous.
+      this.#changed(record.keyHash);
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) {
         throw new DomainError('invalid_input', 'An API key with this id or digest already exists', { cause: error });
@@ -68,13 +75,21 @@ export class MikroOrmKeyRepository implements KeyRepository {
   }
 
   async findByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    const cached = this.#live ? this.#cache.get(keyHash) : undefined;
-    if (cached) return cached;
-    const generation = this.#generation;
+    if (this.#live) {
+      const cached = this.#cache.get(keyHash);
+      if (cached) return cached;
+      if (await this.#absent.surelyAbsent(keyHash)) return null;
+    }
+    const generation = this.#absent.generation;
     const row = await this.db.orm.em.fork().findOne(ApiKeyEntity, { keyHash });
-    if (!row) return null;
+    // A lookup that raced a change remembers nothing.
+    const unchanged = this.#live && generation === this.#absent.generation;
+    if (!row) {
+      if (unchanged) this.#absent.missed(keyHash, generation);
+      return null;
+    }
     const record = toRecord(row);
-    if (this.#live && generation === this.#generation) {
+    if (unchanged) {
       if (this.#cache.size >= MAX_CACHED) this.#cache.clear();
       this.#cache.set(keyHash, record);
     }
@@ -89,7 +104,7 @@ export class MikroOrmKeyRepository implements KeyRepository {
   async remove(id: string): Promise<boolean> {
     const removed = await this.db.orm.em.fork().nativeDelete(ApiKeyEntity, { id });
     // The notification evicts too; evicting here as well makes our own deletions synchronous.
-    for (const [hash, record] of this.#cache) if (record.id === id) this.#evict(hash);
+    for (const [hash, record] of this.#cache) if (record.id === id) this.#changed(hash);
     return removed > 0;
   }
 
@@ -97,9 +112,15 @@ export class MikroOrmKeyRepository implements KeyRepository {
     await this.db.orm.em.fork().nativeUpdate(ApiKeyEntity, { id }, { lastUsedAt: at });
   }
 
-  #evict(keyHash: string): void {
-    this.#generation++;
-    if (keyHash === '*') this.#cache.clear();
-    else this.#cache.delete(keyHash.trim());
+  /** A digest went or appeared (`*`: any may have). */
+  #changed(keyHash: string): void {
+    if (keyHash === '*') {
+      this.#cache.clear();
+      this.#absent.reset();
+      return;
+    }
+    const digest = keyHash.trim();
+    this.#cache.delete(digest);
+    this.#absent.changed(digest);
   }
 }

@@ -1,20 +1,52 @@
 import type { BotTokenStore } from '../../ports/BotTokenStore.js';
 import type { Database } from './Database.js';
 
-const KEY = 'messaging.bot_token';
+const TOKEN_KEY = 'messaging.bot_token';
+const SECRET_KEY = 'messaging.webhook_secret';
 /** Replicas pick up a token registered on another replica within this time. */
 const CACHE_MS = 5000;
 
-/** The registered bot token in `settings`, else the configured MESSAGING_BOT_TOKEN. */
+interface Registration {
+  readonly token: string | undefined;
+  readonly secret: string | undefined;
+}
+
+/**
+ * The registered bot token and webhook secret in `settings`, else the configured
+ * MESSAGING_BOT_TOKEN. "No stored secret" is kept as an empty value, so that a registration
+ * replaces both rows in one statement.
+ */
 export class SqlBotTokenStore implements BotTokenStore {
   /** The pending or last read, shared by every caller while fresh (no stampede of reads when it expires). */
-  #cached: { value: Promise<string | undefined>; at: number } | undefined;
+  #cached: { value: Promise<Registration>; at: number } | undefined;
 
   constructor(private readonly db: Database, private readonly configured: string | undefined) {}
 
   async current(): Promise<string | undefined> {
+    return (await this.#read()).token;
+  }
+
+  async webhookSecret(): Promise<string | undefined> {
+    return (await this.#read()).secret;
+  }
+
+  async register(token: string, webhookSecret: string | undefined): Promise<void> {
+    await this.db.execute(
+      `insert into settings (key, value, updated_at) values (?, ?, now()), (?, ?, now())
+       on conflict (key) do update set value = excluded.value, updated_at = now()`,
+      [TOKEN_KEY, token, SECRET_KEY, webhookSecret ?? ''],
+    );
+    this.#cached = { value: Promise.resolve({ token, secret: webhookSecret }), at: Date.now() };
+  }
+
+  #read(): Promise<Registration> {
     if (this.#cached && Date.now() - this.#cached.at < CACHE_MS) return this.#cached.value;
-    const read = this.db.execute<{ value: string }>('select value from settings where key = ?', [KEY]).then(([row]) => row?.value ?? this.configured);
+    const read = this.db
+      .execute<{ key: string; value: string }>('select key, value from settings where key in (?, ?)', [TOKEN_KEY, SECRET_KEY])
+      .then((rows) => {
+        const value = (key: string): string | undefined => rows.find((row) => row.key === key)?.value || undefined;
+        return { token: value(TOKEN_KEY) ?? this.configured, secret: value(SECRET_KEY) };
+      });
     const entry = { value: read, at: Date.now() };
     this.#cached = entry;
     // A failed read is not kept: the next call reads again.
@@ -22,13 +54,5 @@ export class SqlBotTokenStore implements BotTokenStore {
       if (this.#cached === entry) this.#cached = undefined;
     });
     return read;
-  }
-
-  async register(token: string): Promise<void> {
-    await this.db.execute(
-      'insert into settings (key, value, updated_at) values (?, ?, now()) on conflict (key) do update set value = excluded.value, updated_at = now()',
-      [KEY, token],
-    );
-    this.#cached = { value: Promise.resolve(token), at: Date.now() };
   }
 }

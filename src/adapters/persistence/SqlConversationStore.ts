@@ -1,3 +1,4 @@
+import { storableText } from '../../domain/text/storableText.js';
 import type { ConversationStore, ConversationTurn } from '../../ports/ConversationStore.js';
 import type { Database } from './Database.js';
 
@@ -18,7 +19,7 @@ export class SqlConversationStore implements ConversationStore {
     if (turns.length === 0) return;
     await this.db.execute(
       `insert into chat_turns (thread_id, role, text) values ${turns.map(() => '(?, ?, ?)').join(', ')}`,
-      turns.flatMap((turn) => [threadId, turn.role, turn.text]),
+      turns.flatMap((turn) => [threadId, turn.role, storableText(turn.text)]),
     );
   }
 

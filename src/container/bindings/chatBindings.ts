@@ -45,13 +45,13 @@ export const bindChat = (c: Container, config: AppConfig): void => {
     [TOKENS.AiClient, TOKENS.ConversationStore, TOKENS.CreateJob, TOKENS.GetJobStatus, TOKENS.IdGenerator],
   );
   c.bind(TOKENS.RegisterMessagingWebhook).toResolvedValue(
-    (channel, tokens, logger) => new RegisterMessagingWebhook(channel, tokens, config.messaging.webhookSecret, logger),
-    [TOKENS.MessagingChannel, TOKENS.BotTokenStore, TOKENS.Logger],
+    (channel, tokens, crypto, logger) => new RegisterMessagingWebhook(channel, tokens, config.messaging.webhookSecret, crypto, logger),
+    [TOKENS.MessagingChannel, TOKENS.BotTokenStore, TOKENS.ApiKeyCrypto, TOKENS.Logger],
   );
   c.bind(TOKENS.ReceiveMessagingUpdate).toResolvedValue(
-    (channel, crypto, tokens, queue, fire, logger) =>
-      new ReceiveMessagingUpdate(channel, config.messaging.webhookSecret, crypto, tokens, queue, fire, logger),
-    [TOKENS.MessagingChannel, TOKENS.ApiKeyCrypto, TOKENS.BotTokenStore, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Logger],
+    (channel, crypto, tokens, deliveries, queue, fire, logger) =>
+      new ReceiveMessagingUpdate(channel, config.messaging.webhookSecret, crypto, tokens, deliveries, queue, fire, logger),
+    [TOKENS.MessagingChannel, TOKENS.ApiKeyCrypto, TOKENS.BotTokenStore, TOKENS.DeliveryLog, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Logger],
   );
   c.bind(TOKENS.ReplyToChatMessage).toResolvedValue(
     (channel, tokens, agent, logger) => new ReplyToChatMessage(channel, tokens, agent, { allowedChatIds: config.messaging.allowedChatIds }, logger),

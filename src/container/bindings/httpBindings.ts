@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { JobRunner } from '../../ports/JobRunner.js';
 import { ScryptPasswordHasher } from '../../adapters/crypto/ScryptPasswordHasher.js';
 import { SqlAdminStore } from '../../adapters/persistence/SqlAdminStore.js';
+import { SqlLoginAttempts } from '../../adapters/persistence/SqlLoginAttempts.js';
 import { CollectOperationalFigures } from '../../application/CollectOperationalFigures.js';
 import type { Logger } from '../../ports/Logger.js';
 import type { TaskQueue } from '../../ports/TaskQueue.js';
@@ -18,7 +19,8 @@ import { TOKENS } from '../tokens.js';
 /** The HTTP application, the admin UI's authentication, and what operators probe: readiness and metrics. */
 export const bindHttp = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.AdminAuthentication).toResolvedValue(
-    (db: Database, crypto, ids, clock) => new AdminAuthentication(new SqlAdminStore(db), new ScryptPasswordHasher(), crypto, ids, clock),
+    (db: Database, crypto, ids, clock) =>
+      new AdminAuthentication(new SqlAdminStore(db), new SqlLoginAttempts(db), new ScryptPasswordHasher(), crypto, ids, clock),
     [TOKENS.Database, TOKENS.ApiKeyCrypto, TOKENS.IdGenerator, TOKENS.Clock],
   );
   c.bind(TOKENS.CheckReadiness).toResolvedValue(

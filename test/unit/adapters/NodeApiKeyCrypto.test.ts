@@ -19,6 +19,15 @@ describe('NodeApiKeyCrypto', () => {
     });
   });
 
+  describe('#secret', () => {
+    it('makes 43 base64url characters (32 random bytes), within the Bot API\'s secret_token rule, never twice the same', () => {
+      const secrets = Array.from({ length: 1000 }, () => crypto.secret());
+      for (const secret of secrets) expect(secret).to.match(/^[A-Za-z0-9_-]{43}$/);
+      expect(Buffer.from(secrets[0], 'base64url')).to.have.length(32);
+      expect(new Set(secrets).size).to.equal(1000);
+    });
+  });
+
   describe('#digest', () => {
     it('is the lower-case hex SHA-256 of the key', () => {
       // sha256("abc"), the FIPS 180-2 test vector

@@ -1,9 +1,11 @@
 import { expect } from 'chai';
-import { AdminAuthentication, MAX_FAILURES, SESSION_HOURS } from '../../../src/application/AdminAuthentication.js';
+import { AdminAuthentication, FAILURE_WINDOW_MS, MAX_FAILURES, SESSION_HOURS } from '../../../src/application/AdminAuthentication.js';
 import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/NodeApiKeyCrypto.js';
 import { ScryptPasswordHasher } from '../../../src/adapters/crypto/ScryptPasswordHasher.js';
 import { DomainError } from '../../../src/domain/errors/DomainError.js';
 import type { AdminSession, AdminStore } from '../../../src/ports/AdminStore.js';
+import type { PasswordHasher } from '../../../src/ports/PasswordHasher.js';
+import { InMemoryLoginAttempts } from '../../fakes/InMemoryLoginAttempts.js';
 import { FixedClock } from '../../fakes/FixedClock.js';
 import { SequentialIds } from '../../fakes/SequentialIds.js';
 
@@ -31,6 +33,19 @@ class MemoryAdminStore implements AdminStore {
   }
 }
 
+/** Counts the password checks that reach the (slow) hash. */
+class CountingHasher implements PasswordHasher {
+  verified = 0;
+  readonly #inner = new ScryptPasswordHasher(2 ** 10);
+  hash(password: string) {
+    return this.#inner.hash(password);
+  }
+  verify(password: string, stored: string) {
+    this.verified++;
+    return this.#inner.verify(password, stored);
+  }
+}
+
 const failure = async (promise: Promise<unknown>): Promise<DomainError> => {
   const error = await promise.then(() => undefined, (e: unknown) => e);
   expect(error).to.be.instanceOf(DomainError);
@@ -41,10 +56,12 @@ describe('AdminAuthentication', () => {
   const setup = async () => {
     const store = new MemoryAdminStore();
     const clock = new FixedClock();
+    const attempts = new InMemoryLoginAttempts();
     // A low scrypt cost keeps the unit test fast; the service uses 2^15.
-    const auth = new AdminAuthentication(store, new ScryptPasswordHasher(2 ** 10), new NodeApiKeyCrypto(), new SequentialIds(), clock);
+    const hasher = new CountingHasher();
+    const auth = new AdminAuthentication(store, attempts, hasher, new NodeApiKeyCrypto(), new SequentialIds(), clock);
     await auth.setPassword('correct horse battery');
-    return { store, clock, auth };
+    return { store, clock, auth, hasher, attempts };
   };
 
   it('stores only a salted scrypt hash, never the password', async () => {
@@ -74,6 +91,40 @@ describe('AdminAuthentication', () => {
     expect((await auth.login('correct horse battery', 'someone else')).token).to.be.a('string');
     clock.advance(16 * 60_000);
     expect((await auth.login('correct horse battery', 'attacker')).token).to.be.a('string');
+  });
+
+  it('lets at most the limit of 100 parallel wrong guesses reach the password check; the others get 429 at once', async () => {
+    const { auth, hasher } = await setup();
+    const outcomes = await Promise.all(Array.from({ length: 100 }, () => failure(auth.login('guess', 'burst'))));
+    expect(hasher.verified).to.be.at.most(MAX_FAILURES);
+    expect(outcomes.filter((e) => e.code === 'unauthorized')).to.have.length(hasher.verified);
+    expect(outcomes.filter((e) => e.code === 'rate_limited')).to.have.length(100 - hasher.verified);
+  });
+
+  it('refuses the correct password once the limit is reached, without checking it, until the window has passed', async () => {
+    const { auth, clock, hasher } = await setup();
+    for (let i = 0; i < MAX_FAILURES; i++) await failure(auth.login('guess', 'attacker'));
+    const checked = hasher.verified;
+    expect((await failure(auth.login('correct horse battery', 'attacker'))).code).to.equal('rate_limited');
+    clock.advance(FAILURE_WINDOW_MS - 1);
+    expect((await failure(auth.login('correct horse battery', 'attacker'))).code).to.equal('rate_limited');
+    expect(hasher.verified).to.equal(checked);
+    clock.advance(1);
+    expect((await auth.login('correct horse battery', 'attacker')).token).to.be.a('string');
+  });
+
+  it('starts the count over after a successful login', async () => {
+    const { auth } = await setup();
+    for (let i = 0; i < MAX_FAILURES - 1; i++) await failure(auth.login('guess', 'forgetful'));
+    await auth.login('correct horse battery', 'forgetful');
+    for (let i = 0; i < MAX_FAILURES - 1; i++) expect((await failure(auth.login('guess', 'forgetful'))).code).to.equal('unauthorized');
+    expect((await auth.login('correct horse battery', 'forgetful')).token).to.be.a('string');
+  });
+
+  it('keeps clients as digests, not as addresses', async () => {
+    const { auth, attempts } = await setup();
+    await failure(auth.login('guess', '203.0.113.9'));
+    expect([...attempts.windows.keys()]).to.deep.equal([new NodeApiKeyCrypto().digest('203.0.113.9')]);
   });
 
   it('ends sessions at expiry, at logout, and when the password changes', async () => {

@@ -44,6 +44,16 @@ describe('GithubSignatureVerifier', () => {
     expect(verifier.verify(Buffer.from('{"a":2}'), good)).to.equal(false);
     expect(new GithubSignatureVerifier(undefined).verify(body, good)).to.equal(false);
   });
+
+  it('tells from the header alone when no body could verify: missing, malformed, or no secret configured', () => {
+    const good = `sha256=${'ab'.repeat(32)}`;
+    expect(new GithubSignatureVerifier('s3cret').couldVerify(good)).to.equal(true);
+    for (const bad of [undefined, '', 'sha256=00', `sha1=${'ab'.repeat(20)}`, `${good}0`, good.toUpperCase(), `sha256=${'zz'.repeat(32)}`]) {
+      expect(new GithubSignatureVerifier('s3cret').couldVerify(bad), String(bad)).to.equal(false);
+    }
+    expect(new GithubSignatureVerifier(undefined).couldVerify(good)).to.equal(false);
+    expect(new GithubSignatureVerifier('').couldVerify(good)).to.equal(false);
+  });
 });
 
 describe('ReceiveCodehostEvent', () => {
@@ -91,6 +101,43 @@ describe('ReceiveCodehostEvent', () => {
     await receive.execute(delivery('push', 'd-3'));
     expect(await receive.execute(delivery('push', 'd-3'))).to.deep.equal({ ok: true, triggers: [], duplicate: true });
     expect(queue.tasks).to.have.length(1);
+  });
+
+  it('refuses a verified delivery without X-GitHub-Delivery with 400 (ping too), running nothing', async () => {
+    const { receive, queue, deliveries } = setup();
+    for (const [event, id] of [['push', undefined], ['push', ''], ['push', '  '], ['ping', undefined]] as const) {
+      const error = await receive.execute(delivery(event, id)).catch((e: DomainError) => e);
+      expect(error, `${event} ${String(id)}`).to.be.instanceOf(DomainError);
+      expect(error).to.include({ code: 'invalid_input', message: 'Missing X-GitHub-Delivery header' });
+    }
+    expect(queue.tasks).to.deep.equal([]);
+    expect(deliveries.seen.size).to.equal(0);
+  });
+
+  it('checks the signature before the delivery id: an unsigned request without one is 401', async () => {
+    const { receive } = setup();
+    const error = await receive.execute({ ...delivery('push', undefined), signature: undefined }).catch((e: DomainError) => e);
+    expect(error).to.include({ code: 'unauthorized' });
+  });
+
+  it('refuses an over-long delivery id or event name with 400 instead of failing to record it', async () => {
+    const { receive, queue } = setup();
+    const longId = await receive.execute(delivery('push', 'd'.repeat(201))).catch((e: DomainError) => e);
+    expect(longId).to.include({ code: 'invalid_input', message: 'Invalid X-GitHub-Delivery header: longer than 200 characters' });
+    const longEvent = await receive.execute(delivery('e'.repeat(101), 'd-9')).catch((e: DomainError) => e);
+    expect(longEvent).to.include({ code: 'invalid_input', message: 'Invalid X-GitHub-Event header: longer than 100 characters' });
+    expect(queue.tasks).to.deep.equal([]);
+  });
+
+  it('#authorize refuses, before any body, a missing or malformed signature header, and everything without a secret', () => {
+    const { receive } = setup();
+    const wellFormed = `sha256=${'0'.repeat(64)}`;
+    expect(() => receive.authorize(wellFormed, 'push')).not.to.throw();
+    for (const bad of [undefined, '', 'sha256=00', 'garbage']) {
+      expect(() => receive.authorize(bad, 'push'), String(bad)).to.throw(DomainError).with.property('code', 'unauthorized');
+    }
+    const unconfigured = new ReceiveCodehostEvent(new GithubSignatureVerifier(undefined), new MemoryDeliveryLog(), new FireTriggers([], new InMemoryInboundRequestStore(), new InMemoryTaskQueue(), new SequentialIds(), new FixedClock(), new RecordingLogger()), new GithubEvents(), new InMemoryJobRepository(), new FixedClock(), new RecordingLogger());
+    expect(() => unconfigured.authorize(wellFormed, 'push')).to.throw(DomainError).with.property('code', 'unauthorized');
   });
 
   it('forgets the delivery when its tasks cannot be stored, so a redelivery is accepted', async () => {

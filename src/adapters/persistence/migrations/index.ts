@@ -4,6 +4,8 @@ import { Migration20261123020000_jobs } from './Migration20261123020000_jobs.js'
 import { Migration20261123030000_chat } from './Migration20261123030000_chat.js';
 import { Migration20261123040000_admin } from './Migration20261123040000_admin.js';
 import { Migration20261124000000_inbound_requests } from './Migration20261124000000_inbound_requests.js';
+import { Migration20261124100000_admin_login_attempts } from './Migration20261124100000_admin_login_attempts.js';
+import { Migration20261124100100_api_keys_notify_insert } from './Migration20261124100100_api_keys_notify_insert.js';
 
 /**
  * Every migration, oldest first. Append new ones; never edit or reorder a released one:
@@ -16,4 +18,6 @@ export const MIGRATIONS = [
   Migration20261123030000_chat,
   Migration20261123040000_admin,
   Migration20261124000000_inbound_requests,
+  Migration20261124100000_admin_login_attempts,
+  Migration20261124100100_api_keys_notify_insert,
 ];
