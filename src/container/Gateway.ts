@@ -90,7 +90,11 @@ export class Gateway {
           : undefined;
       poller?.unref();
       http.serve(app);
-      pino.info({ port: http.port, host: config.host, database: database.engine, triggers: triggers.length }, 'agent gateway listening');
+      // startupMs: since the process started (performance's time origin).
+      pino.info(
+        { port: http.port, host: config.host, database: database.engine, triggers: triggers.length, startupMs: Math.round(performance.now()) },
+        'agent gateway listening',
+      );
       return new Gateway(config, container, pino, database, http, admin, poller);
     } catch (error) {
       for (const close of opened.reverse()) await close().catch((closeError: unknown) => logger.debug({ err: closeError }, 'closing after a failed start failed'));
