@@ -67,8 +67,24 @@ export class Database {
 
   /** Applies pending migrations; returns the names applied. */
   async migrate(): Promise<string[]> {
+    if (await this.#upToDate()) return [];
     const applied = await this.orm.migrator.up();
     return applied.map((migration) => migration.name);
+  }
+
+  /**
+   * True when every migration is recorded as applied: one query, where the migrator's own
+   * check costs several statements and a DDL (most of the migration step of a start-up).
+   * False when the table is missing (a new database) or anything is pending.
+   */
+  async #upToDate(): Promise<boolean> {
+    try {
+      const rows = await this.execute<{ name: string }>('select name from mikro_orm_migrations');
+      const applied = new Set(rows.map((row) => row.name.replace(/\.[jt]s$/, '')));
+      return MIGRATIONS.every((migration) => applied.has(migration.name));
+    } catch {
+      return false;
+    }
   }
 
   /** Executes raw SQL with positional `?` parameters. */
