@@ -3,10 +3,11 @@ import type { KeyAdministration } from '../application/ApiKeyAdministration.js';
 import { AdminSocketClient } from '../adapters/http/adminSocket/AdminSocketClient.js';
 import { adminSocketPath } from '../adapters/http/adminSocket/adminSocketPath.js';
 import { PinoLogger } from '../adapters/logging/PinoLogger.js';
-import { Database } from '../adapters/persistence/Database.js';
+import type { Database } from '../adapters/persistence/Database.js';
 import { EmbeddedLock } from '../adapters/persistence/EmbeddedLock.js';
 import { buildContainer } from '../container/buildContainer.js';
 import type { AppConfig } from '../container/config.js';
+import { openDatabase } from '../container/openDatabase.js';
 import { TOKENS } from '../container/tokens.js';
 
 /**
@@ -44,7 +45,7 @@ export const withKeyAdministration = async <T>(
 
 /** Opens the configured database, applies pending migrations, runs `work`, closes it. */
 export const withOpenDatabase = async <T>(config: AppConfig, pino: Pino, work: (database: Database) => Promise<T>): Promise<T> => {
-  const database = await Database.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger: new PinoLogger(pino) });
+  const database = await openDatabase(config, new PinoLogger(pino));
   try {
     await database.migrate();
     return await work(database);

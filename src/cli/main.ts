@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-import 'reflect-metadata';
-import { runCli } from './runCli.js';
+/**
+ * The `agent-gateway` command. Checks the Node.js version and only then loads the rest
+ * (static imports would be evaluated before the check).
+ */
+import { refuseUnsupportedNode } from './nodeVersion.js';
 
-const code = await runCli(process.argv.slice(2));
-// `serve` keeps running on its own; every other command ends here.
-if (process.argv[2] !== 'serve') process.exit(code);
+refuseUnsupportedNode();
+await import('./cliMain.js');

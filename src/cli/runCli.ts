@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { createPino } from '../adapters/logging/PinoLogger.js';
 import { ConfigError, type AppConfig } from '../container/config.js';
 import { configFromEnvironment } from '../container/environment.js';
+import { StartupError } from '../container/StartupError.js';
 import { isDomainError } from '../domain/errors/DomainError.js';
 import { keysCommand } from './keysCommand.js';
 import { triggersCommand } from './triggersCommand.js';
@@ -70,7 +71,7 @@ const report = (error: unknown): number => {
     process.stderr.write(`${error.message}\n\n${USAGE}`);
     return 2;
   }
-  if (error instanceof ConfigError || isDomainError(error)) {
+  if (error instanceof ConfigError || error instanceof StartupError || isDomainError(error)) {
     process.stderr.write(`${error.message}\n`);
     return 1;
   }

@@ -1,9 +1,11 @@
+import type { Logger as Pino } from 'pino';
 import { Gateway } from '../container/Gateway.js';
 import type { AppConfig } from '../container/config.js';
+import type { HeadStart } from '../container/headStart.js';
 
-/** Starts the service and stops it gracefully on SIGTERM/SIGINT. */
-export const serve = async (config: AppConfig): Promise<void> => {
-  const gateway = await Gateway.start(config);
+/** Starts the service (on what the entry opened first, if anything) and stops it gracefully on SIGTERM/SIGINT. */
+export const serve = async (config: AppConfig, options: { readonly pino?: Pino; readonly head?: HeadStart } = {}): Promise<void> => {
+  const gateway = await Gateway.start(config, options.pino, options.head);
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

@@ -2,18 +2,21 @@ import type { Container } from 'inversify';
 import type { Logger as Pino } from 'pino';
 import { AdminSocketServer } from '../adapters/http/adminSocket/AdminSocketServer.js';
 import { adminSocketPath } from '../adapters/http/adminSocket/adminSocketPath.js';
-import { HttpServer } from '../adapters/http/HttpServer.js';
+import type { HttpServer } from '../adapters/http/HttpServer.js';
 import { createPino, PinoLogger } from '../adapters/logging/PinoLogger.js';
-import { Database } from '../adapters/persistence/Database.js';
-import { loadTriggerFile } from '../adapters/triggerfile/JsonTriggerFile.js';
+import type { Database } from '../adapters/persistence/Database.js';
+import { closeEngine } from '../adapters/persistence/openEngine.js';
 import { TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../application/FireTriggers.js';
 import { JOB_RUN_QUEUE, type JobRunTask } from '../application/CreateJob.js';
 import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, type ChatMessageTask } from '../application/ReceiveMessagingUpdate.js';
 import { checkTriggerSecrets } from '../application/checkTriggerSecrets.js';
-import type { Trigger } from '../domain/triggers/Trigger.js';
-import { existsSync } from 'node:fs';
 import { buildContainer } from './buildContainer.js';
 import { ConfigError, type AppConfig } from './config.js';
+import type { HeadStart } from './headStart.js';
+import { listenHttp } from './listenHttp.js';
+import { loadTriggers } from './loadTriggers.js';
+import { openDatabase } from './openDatabase.js';
+import { StartupError } from './StartupError.js';
 import { TOKENS } from './tokens.js';
 
 /** The running service: database, container, HTTP server and, on the embedded database, the admin socket. */
@@ -28,24 +31,55 @@ export class Gateway {
     private readonly poller: NodeJS.Timeout | undefined,
   ) {}
 
-  static async start(config: AppConfig, pino: Pino = createPino(config.logLevel)): Promise<Gateway> {
+  /**
+   * Starts the service, taking over what the entry opened first (`head`, see headStart.ts).
+   * A failure at any step closes what earlier steps opened (the port, the database, the task
+   * queue, the admin socket) and rejects: with StartupError or ConfigError when a setting or
+   * file is to blame.
+   */
+  static async start(config: AppConfig, pino: Pino = createPino(config.logLevel), head?: HeadStart): Promise<Gateway> {
     const logger = new PinoLogger(pino);
-    const triggers = await loadTriggers(config, logger);
-    const database = await Database.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+    /** What is open so far; closed in reverse order when a later step fails. */
+    const opened: Array<() => Promise<unknown>> = [];
     try {
+      // The trigger file and the port first (unless the entry did that already): a bad file or a
+      // port in use stops start-up before the database is opened. Requests are answered 503
+      // until `http.serve` below.
+      const triggers = head?.triggers ?? (await loadTriggers(config, logger));
+      const http = head?.http ?? (await listenHttp(config));
+      opened.push(() => http.close(0));
+      if (head) opened.push(() => head.engine.then(closeEngine, () => undefined));
+      const database = await openDatabase(config, logger, head?.engine);
+      opened.push(() => database.close());
       const applied = await database.migrate();
       if (applied.length > 0) pino.info({ migrations: applied }, 'database migrated');
       const container = buildContainer(config, { pino, database, triggers, env: process.env });
+      // Stops the task queue (and its pollers, which would otherwise keep the process alive).
+      opened.push(() => container.unbindAllAsync());
       const secretProblems = checkTriggerSecrets(triggers, await container.getAsync(TOKENS.SecretStore), config.triggersFile);
       if (secretProblems.length > 0) throw new ConfigError(secretProblems, 'Invalid trigger file');
       await warnAboutUnprotectedWebhook(container);
       const app = await container.getAsync(TOKENS.HttpApp);
       const queue = await container.getAsync(TOKENS.TaskQueue);
       const runTrigger = await container.getAsync(TOKENS.RunTrigger);
-      await queue.work<TriggerRunTask>(TRIGGER_RUN_QUEUE, (task) => runTrigger.execute(task));
       const runJob = await container.getAsync(TOKENS.RunJob);
-      await queue.work<JobRunTask>(JOB_RUN_QUEUE, (task) => runJob.execute(task), { maxConcurrent: config.jobs.concurrency });
       const replyToChat = await container.getAsync(TOKENS.ReplyToChatMessage);
+      const admin =
+        database.engine === 'pglite'
+          ? await AdminSocketServer.listen(
+              adminSocketPath(config.dataDir),
+              await container.getAsync(TOKENS.KeyAdministration),
+              { setAdminPassword: async (password) => (await container.getAsync(TOKENS.AdminAuthentication)).setPassword(password) },
+              container.get(TOKENS.Logger),
+            ).catch((error: unknown) => {
+              throw new StartupError('DATA_DIR', `cannot serve the admin socket in ${config.dataDir} (${(error as Error).message})`, { cause: error });
+            })
+          : undefined;
+      if (admin) opened.push(() => admin.close());
+      const pollJobs = await container.getAsync(TOKENS.PollJobs);
+      // The workers last: a start that fails never leaves a task half-run.
+      await queue.work<TriggerRunTask>(TRIGGER_RUN_QUEUE, (task) => runTrigger.execute(task));
+      await queue.work<JobRunTask>(JOB_RUN_QUEUE, (task) => runJob.execute(task), { maxConcurrent: config.jobs.concurrency });
       // A chat's messages are answered one at a time, in the order stored (the platform's order:
       // it sends one chat's updates one after another), across every replica.
       await queue.work<ChatMessageTask>(CHAT_MESSAGE_QUEUE, (task) => replyToChat.execute(task), { oneAtATimePerGroup: true });
@@ -54,26 +88,20 @@ export class Gateway {
         oneAtATimePerGroup: true,
         orderBy: (task) => task.message.metadata.updateId,
       });
-      const admin =
-        database.engine === 'pglite'
-          ? await AdminSocketServer.listen(
-              adminSocketPath(config.dataDir),
-              await container.getAsync(TOKENS.KeyAdministration),
-              { setAdminPassword: async (password) => (await container.getAsync(TOKENS.AdminAuthentication)).setPassword(password) },
-              container.get(TOKENS.Logger),
-            )
-          : undefined;
-      const pollJobs = await container.getAsync(TOKENS.PollJobs);
       const poller =
         pollJobs.needed && config.codehost
           ? setInterval(() => void pollJobs.execute().catch((error: unknown) => logger.warn({ err: error }, 'job polling failed')), config.codehost.pollSeconds * 1000)
           : undefined;
       poller?.unref();
-      const http = await HttpServer.listen(app, config.port, config.host);
-      pino.info({ port: http.port, host: config.host, database: database.engine, triggers: triggers.length }, 'agent gateway listening');
+      http.serve(app);
+      // startupMs: since the process started (performance's time origin).
+      pino.info(
+        { port: http.port, host: config.host, database: database.engine, triggers: triggers.length, startupMs: Math.round(performance.now()) },
+        'agent gateway listening',
+      );
       return new Gateway(config, container, pino, database, http, admin, poller);
     } catch (error) {
-      await database.close().catch(() => undefined);
+      for (const close of opened.reverse()) await close().catch((closeError: unknown) => logger.debug({ err: closeError }, 'closing after a failed start failed'));
       throw error;
     }
   }
@@ -107,15 +135,4 @@ export class Gateway {
 /** Says at start-up when the chat webhook will refuse every update for want of a secret (it never fails open). */
 const warnAboutUnprotectedWebhook = async (container: Container): Promise<void> => {
   await (await container.getAsync(TOKENS.ReceiveMessagingUpdate)).warnIfRefusingEverything();
-};
-
-/** The trigger file, validated as a whole: any problem stops start-up with every problem listed. */
-const loadTriggers = async (config: AppConfig, logger: PinoLogger): Promise<readonly Trigger[]> => {
-  const loaded = await loadTriggerFile(config.triggersFile);
-  if (loaded.problems.length > 0) throw new ConfigError(loaded.problems, 'Invalid trigger file');
-  if (loaded.missing) logger.info({ file: config.triggersFile }, 'no trigger file; no triggers');
-  if (loaded.triggers.some((t) => t.actions.some((a) => a.type === 'command')) && !existsSync(config.triggersDir)) {
-    throw new ConfigError([`TRIGGERS_DIR: ${config.triggersDir} does not exist (command actions run there)`]);
-  }
-  return loaded.triggers;
 };

@@ -12,6 +12,8 @@ export interface AppConfig {
   readonly dataDir: string;
   /** Unset means the embedded PGlite database under `dataDir`. */
   readonly databaseUrl: string | undefined;
+  /** DATABASE_CREATE: create the database DATABASE_URL names when it does not exist (otherwise start-up stops). */
+  readonly databaseCreate: boolean;
   readonly bodyLimit: number;
   readonly logLevel: LogLevel;
   readonly triggersFile: string;
@@ -100,6 +102,8 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
   const rawTrustProxy = text('TRUST_PROXY', 'false').toLowerCase();
   if (!['true', 'false', '1', '0'].includes(rawTrustProxy)) problems.push(`TRUST_PROXY: "${rawTrustProxy}" is not true or false`);
   const trustProxy = rawTrustProxy === 'true' || rawTrustProxy === '1';
+  const rawDatabaseCreate = text('DATABASE_CREATE', 'false').toLowerCase();
+  if (!['true', 'false', '1', '0'].includes(rawDatabaseCreate)) problems.push(`DATABASE_CREATE: "${rawDatabaseCreate}" is not true or false`);
   const commandTimeoutMs = integer('COMMAND_TIMEOUT_SECONDS', 60, 1, 86_400) * 1000;
   const commandEnv = [...new Set((env.COMMAND_ENV ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''))];
   for (const name of commandEnv) {
@@ -195,9 +199,11 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
   const dataDir = resolve(cwd, text('DATA_DIR', './data'));
   const config: AppConfig = {
     port,
-    host: text('HOST', '0.0.0.0'),
+    // Loopback unless told otherwise: the admin UI is plain HTTP (docs/deployment.md).
+    host: text('HOST', '127.0.0.1'),
     dataDir,
     databaseUrl,
+    databaseCreate: rawDatabaseCreate === 'true' || rawDatabaseCreate === '1',
     bodyLimit,
     logLevel: logLevel ?? 'info',
     triggersFile: resolve(cwd, text('TRIGGERS_FILE', 'config/TRIGGERS.json')),

@@ -10,6 +10,36 @@ const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
 export const tempDir = (prefix: string): Promise<string> => mkdtemp(join(tmpdir(), `agw-${prefix}-`));
 
+// ---------------------------------------------------------------------------------------------
+// Every child process spawned here (gateways and CLI runs) is tracked until it exits, so that
+// none outlives the test run: a suite whose setup failed or timed out may never reach the line
+// that stops its gateway. `killSurvivors` runs after the whole run (mocha root hook, see
+// setup.ts) and when the test process exits for any reason.
+
+const running = new Set<ChildProcess>();
+
+const track = <T extends ChildProcess>(child: T): T => {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  child.once('error', () => running.delete(child));
+  return child;
+};
+
+/** The tracked children still running (pid and command line). */
+export const survivors = (): Array<{ pid: number | undefined; command: string }> =>
+  [...running].map((child) => ({ pid: child.pid, command: child.spawnargs.join(' ') }));
+
+/** SIGKILLs every tracked child still running; returns how many there were. Synchronous, so it also works in an `exit` handler. */
+export const killSurvivors = (): number => {
+  const left = [...running];
+  for (const child of left) child.kill('SIGKILL');
+  return left.length;
+};
+
+process.once('exit', () => {
+  killSurvivors();
+});
+
 /** A gateway started the way the README starts it (`node dist/main.js`), on a free port. */
 export interface GatewayProcess {
   readonly url: string;
@@ -28,21 +58,30 @@ const exited = (child: ChildProcess): Promise<number | null> =>
     ? Promise.resolve(child.exitCode)
     : new Promise((done) => child.once('exit', (code) => done(code)));
 
-export const startGateway = async (env: Record<string, string>): Promise<GatewayProcess> => {
+export interface StartOptions {
+  /** How long the gateway may take to log that it listens; then it is killed (default 60 s). */
+  readonly startTimeoutMs?: number;
+}
+
+/** Thrown by startGateway when the gateway did not start; `pid` names the process (killed by then). */
+export class GatewayStartFailure extends Error {
+  constructor(message: string, readonly pid: number | undefined) {
+    super(message);
+    this.name = 'GatewayStartFailure';
+  }
+}
+
+export const startGateway = async (env: Record<string, string>, options: StartOptions = {}): Promise<GatewayProcess> => {
   const fullEnv: Record<string, string> = { LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env };
-  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...fullEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
-  // A gateway must not outlive the test run: not when its start times out, nor when mocha
-  // exits (--exit) while a hook is still waiting for it.
-  const killOnExit = (): void => void child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  child.once('exit', () => process.off('exit', killOnExit));
+  const child = track(spawn(process.execPath, [MAIN], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...fullEnv }, stdio: ['ignore', 'pipe', 'pipe'] }));
   const logs: GatewayProcess['logs'] = [];
   const port = await new Promise<number>((resolvePort, reject) => {
+    let timedOut = false;
     const timer = setTimeout(() => {
-      // Not left running: nobody else holds it to stop it.
+      // Killed before the promise rejects: a caller whose setup fails here has no handle to stop it.
+      timedOut = true;
       child.kill('SIGKILL');
-      reject(new Error(`gateway did not start in time:\n${logs.map((l) => JSON.stringify(l)).join('\n')}`));
-    }, 60_000);
+    }, options.startTimeoutMs ?? 60_000);
     const onLine = (line: string): void => {
       let entry: Record<string, unknown> | string = line;
       try {
@@ -60,7 +99,8 @@ export const startGateway = async (env: Record<string, string>): Promise<Gateway
     createInterface({ input: child.stderr! }).on('line', onLine);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`gateway exited with ${code}:\n${logs.map((l) => JSON.stringify(l)).join('\n')}`));
+      const what = timedOut ? `did not start in time (killed after ${options.startTimeoutMs ?? 60_000} ms)` : `exited with ${code}`;
+      reject(new GatewayStartFailure(`gateway ${what}:\n${logs.map((l) => JSON.stringify(l)).join('\n')}`, child.pid));
     });
   });
   return {
@@ -88,7 +128,7 @@ export interface CliResult {
 /** Runs `agent-gateway …` (the built CLI) with the given environment. */
 export const runCli = (args: string[], env: Record<string, string>): Promise<CliResult> =>
   new Promise((done, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = track(spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -96,3 +136,65 @@ export const runCli = (args: string[], env: Record<string, string>): Promise<Cli
     child.once('error', reject);
     child.once('exit', (code) => done({ code, stdout, stderr }));
   });
+
+export interface ExitedProcess {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** From spawn to exit. */
+  readonly ms: number;
+}
+
+export interface RunOptions {
+  /** The Node.js binary (default: the one running the tests). */
+  readonly node?: string;
+  /** Options before the entry, e.g. `--import` of a file that changes `process.versions`. */
+  readonly nodeArgs?: readonly string[];
+  /** Longest wait for the exit; then the process is killed and the promise rejects. Default 20 s. */
+  readonly timeoutMs?: number;
+}
+
+/** The built entries: `node dist/main.js` (the service) and `dist/cli/main.js` (the CLI). */
+export const ENTRIES = { service: MAIN, cli: CLI } as const;
+
+/**
+ * Runs a built entry that is expected to end by itself, and resolves when it has exited.
+ * One still running after `timeoutMs` is killed and the promise rejects.
+ */
+export const runToExit = (entry: keyof typeof ENTRIES, args: readonly string[], env: Record<string, string>, options: RunOptions = {}): Promise<ExitedProcess> =>
+  new Promise((done, reject) => {
+    const started = performance.now();
+    const timeoutMs = options.timeoutMs ?? 20_000;
+    const child = track(
+      spawn(options.node ?? process.execPath, [...(options.nodeArgs ?? []), ENTRIES[entry], ...args], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${entry} was still running after ${timeoutMs} ms (killed); stderr:\n${stderr}\nstdout:\n${stdout}`));
+    }, timeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      done({ code, signal, stdout, stderr, ms: performance.now() - started });
+    });
+  });
+
+/**
+ * Starts the built gateway (`node dist/main.js`, same defaults as startGateway) expecting it
+ * to refuse to start; resolves once it has exited, rejects (after killing it) if it is still
+ * running after the timeout — the failure it was meant to show did not stop it.
+ */
+export const startGatewayExpectingExit = (env: Record<string, string>, options: RunOptions = {}): Promise<ExitedProcess> =>
+  runToExit('service', [], { LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env }, options);

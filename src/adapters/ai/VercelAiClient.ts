@@ -1,8 +1,4 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogle } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { generateText, isStepCount, jsonSchema, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import { DomainError } from '../../domain/errors/DomainError.js';
 import type { LlmProvider } from '../../domain/triggers/Trigger.js';
 import type { AiClient, AiMessage, AiRequest, AiResponse } from '../../ports/AiClient.js';
@@ -22,6 +18,24 @@ export interface AiSettings {
 }
 
 const MAX_OUTPUT_TOKENS = 8192;
+
+interface Sdk {
+  readonly ai: typeof import('ai');
+  readonly anthropic: typeof import('@ai-sdk/anthropic');
+  readonly google: typeof import('@ai-sdk/google');
+  readonly openai: typeof import('@ai-sdk/openai');
+  readonly compatible: typeof import('@ai-sdk/openai-compatible');
+}
+
+let sdk: Promise<Sdk> | undefined;
+/**
+ * The SDK is loaded at the first model call, not at start-up: with the schema library it
+ * brings, it is about a fifth of the modules the service loads (some 0.2 s of every start).
+ */
+const loadSdk = (): Promise<Sdk> =>
+  (sdk ??= Promise.all([import('ai'), import('@ai-sdk/anthropic'), import('@ai-sdk/google'), import('@ai-sdk/openai'), import('@ai-sdk/openai-compatible')]).then(
+    ([ai, anthropic, google, openai, compatible]) => ({ ai, anthropic, google, openai, compatible }),
+  ));
 
 const DEFAULT_MODELS: Readonly<Record<LlmProvider, string | undefined>> = {
   anthropic: 'claude-sonnet-4-5',
@@ -47,6 +61,8 @@ export class VercelAiClient implements AiClient {
     if (provider === undefined) throw new DomainError('not_configured', 'No LLM provider is configured (LLM_PROVIDER)');
     const model = request.model ?? (request.provider === undefined ? this.settings.model : undefined) ?? DEFAULT_MODELS[provider];
     if (model === undefined) throw new DomainError('not_configured', `No model is configured for ${provider} (LLM_MODEL)`);
+    const loaded = await loadSdk();
+    const { generateText, isStepCount, jsonSchema, tool } = loaded.ai;
     const tools: ToolSet = {};
     for (const t of request.tools ?? []) {
       tools[t.name] = tool({
@@ -58,7 +74,7 @@ export class VercelAiClient implements AiClient {
     const signals = [AbortSignal.timeout(this.settings.timeoutMs), ...(request.signal ? [request.signal] : [])];
     try {
       const result = await generateText({
-        model: this.#model(provider, model),
+        model: this.#model(loaded, provider, model),
         system: request.system,
         messages: request.messages.map(toModelMessage),
         tools: Object.keys(tools).length > 0 ? tools : undefined,
@@ -81,11 +97,11 @@ export class VercelAiClient implements AiClient {
    * Models are made once per provider and name: making one builds the provider's response
    * schemas (zod), which cost more CPU than the rest of a call.
    */
-  #model(provider: LlmProvider, model: string): LanguageModel {
+  #model(loaded: Sdk, provider: LlmProvider, model: string): LanguageModel {
     const key = `${provider}\u0000${model}`;
     let made = this.#models.get(key);
     if (made === undefined) {
-      made = this.#makeModel(provider, model);
+      made = this.#makeModel(loaded, provider, model);
       // Model names can come from API callers (create-job): keep the cache bounded.
       if (this.#models.size >= 32) this.#models.clear();
       this.#models.set(key, made);
@@ -93,18 +109,18 @@ export class VercelAiClient implements AiClient {
     return made;
   }
 
-  #makeModel(provider: LlmProvider, model: string): LanguageModel {
+  #makeModel(loaded: Sdk, provider: LlmProvider, model: string): LanguageModel {
     const { apiKey, baseUrl } = this.settings.providers[provider];
     switch (provider) {
       case 'anthropic':
-        return createAnthropic({ apiKey, baseURL: baseUrl })(model);
+        return loaded.anthropic.createAnthropic({ apiKey, baseURL: baseUrl })(model);
       case 'openai':
-        return createOpenAI({ apiKey, baseURL: baseUrl }).chat(model);
+        return loaded.openai.createOpenAI({ apiKey, baseURL: baseUrl }).chat(model);
       case 'google':
-        return createGoogle({ apiKey, baseURL: baseUrl })(model);
+        return loaded.google.createGoogle({ apiKey, baseURL: baseUrl })(model);
       case 'custom':
         if (baseUrl === undefined) throw new DomainError('not_configured', 'The custom provider needs LLM_BASE_URL');
-        return createOpenAICompatible({ name: 'custom', baseURL: baseUrl, apiKey })(model);
+        return loaded.compatible.createOpenAICompatible({ name: 'custom', baseURL: baseUrl, apiKey })(model);
     }
   }
 }

@@ -1,13 +1,30 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 
+/** Answers every request while the service is still starting. */
+const starting: RequestListener = (_req, res) => {
+  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
+  res.end(JSON.stringify({ error: 'The service is starting' }));
+};
+
 /** A listening HTTP server that can shut down gracefully. */
 export class HttpServer {
-  private constructor(private readonly server: Server) {}
+  private constructor(
+    private readonly server: Server,
+    /** Replaces the handler every request goes to. */
+    private readonly route: (handler: RequestListener) => void,
+  ) {}
 
-  static async listen(app: Koa, port: number, host: string): Promise<HttpServer> {
-    const server = createServer(app.callback());
+  /**
+   * Binds `host:port` at once, before the rest of the service exists, so that a port in use
+   * stops start-up before anything else is opened. Until `serve` is called every request is
+   * answered 503 `{error: "The service is starting"}`. Rejects with Node's listen error
+   * (`code` EADDRINUSE, EACCES, EADDRNOTAVAIL, ENOTFOUND …).
+   */
+  static async listen(port: number, host: string): Promise<HttpServer> {
+    let handler = starting;
+    const server = createServer((req, res) => handler(req, res));
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -16,7 +33,12 @@ export class HttpServer {
         resolve();
       });
     });
-    return new HttpServer(server);
+    return new HttpServer(server, (next) => (handler = next));
+  }
+
+  /** From now on requests go to `app`. */
+  serve(app: Koa): void {
+    this.route(app.callback());
   }
 
   get port(): number {

@@ -1,13 +1,12 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PgliteDriver } from '@mikro-orm/pglite';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { Logger } from '../../ports/Logger.js';
-import { EmbeddedLock } from './EmbeddedLock.js';
-import { PgliteThread } from './pglite/PgliteThread.js';
+import type { EmbeddedLock } from './EmbeddedLock.js';
+import { closeEngine, openEngine, type DatabaseOptions, type OpenEngine } from './openEngine.js';
+import type { PgliteThread } from './pglite/PgliteThread.js';
 import { ActionRunEntity } from './entities/ActionRunEntity.js';
 import { ApiKeyEntity } from './entities/ApiKeyEntity.js';
 import { CodehostDeliveryEntity } from './entities/CodehostDeliveryEntity.js';
@@ -16,12 +15,7 @@ import { MIGRATIONS } from './migrations/index.js';
 
 export type DatabaseEngine = 'pglite' | 'postgresql';
 
-export interface DatabaseOptions {
-  /** postgres:// URL; unset opens the embedded PGlite database under `dataDir`. */
-  readonly databaseUrl: string | undefined;
-  readonly dataDir: string;
-  readonly logger: Logger;
-}
+export type { DatabaseOptions } from './openEngine.js';
 
 /** Called with each notification payload; `live` false means notifications may have been missed. */
 export interface ChannelListener {
@@ -42,46 +36,55 @@ export class Database {
     private readonly lock: EmbeddedLock | undefined,
   ) {}
 
-  static async open(options: DatabaseOptions): Promise<Database> {
-    const common = {
-      entities: [...ENTITIES],
-      extensions: [Migrator],
-      migrations: { migrationsList: [...MIGRATIONS], snapshot: false, transactional: true, allOrNothing: true },
-      debug: false,
-      logger: (message: string) => options.logger.debug({ component: 'orm' }, message),
-      allowGlobalContext: false,
-    };
-    if (options.databaseUrl !== undefined) {
-      const orm = await MikroORM.init({ ...common, driver: PostgreSqlDriver, clientUrl: options.databaseUrl });
-      return new Database(orm, 'postgresql', options, undefined, undefined);
-    }
-    const lock = new EmbeddedLock(options.dataDir);
-    await lock.acquire();
+  /**
+   * Opens the database: `engine` (openEngine's promise, when the caller started it earlier),
+   * then the ORM on it. Rejects with DatabaseOpenError as openEngine does.
+   */
+  static async open(options: DatabaseOptions, engine: Promise<OpenEngine> = openEngine(options)): Promise<Database> {
+    const open = await engine;
     try {
-      const dir = join(options.dataDir, 'pglite');
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      const pglite = await PgliteThread.open(dir, (error) =>
-        options.logger.error({ err: error }, 'the embedded database stopped: every request that needs it fails until the service restarts'),
-      );
-      try {
-        // Handed over as a function: MikroORM deep-copies connection options, and a copy of the
-        // object would lose its private state.
-        const orm = await MikroORM.init({ ...common, driver: PgliteDriver, dbName: 'agent_gateway', driverOptions: { pglite: () => pglite } });
-        return new Database(orm, 'pglite', options, pglite, lock);
-      } catch (error) {
-        await pglite.close();
-        throw error;
+      const common = {
+        entities: [...ENTITIES],
+        extensions: [Migrator],
+        migrations: { migrationsList: [...MIGRATIONS], snapshot: false, transactional: true, allOrNothing: true },
+        debug: false,
+        logger: (message: string) => options.logger.debug({ component: 'orm' }, message),
+        allowGlobalContext: false,
+      };
+      if (open.engine === 'postgresql') {
+        const orm = await MikroORM.init({ ...common, driver: PostgreSqlDriver, clientUrl: open.url });
+        return new Database(orm, 'postgresql', options, undefined, undefined);
       }
+      // Handed over as a function: MikroORM deep-copies connection options, and a copy of the
+      // object would lose its private state.
+      const orm = await MikroORM.init({ ...common, driver: PgliteDriver, dbName: 'agent_gateway', driverOptions: { pglite: () => open.pglite } });
+      return new Database(orm, 'pglite', options, open.pglite, open.lock);
     } catch (error) {
-      await lock.release();
+      await closeEngine(open);
       throw error;
     }
   }
 
   /** Applies pending migrations; returns the names applied. */
   async migrate(): Promise<string[]> {
+    if (await this.#upToDate()) return [];
     const applied = await this.orm.migrator.up();
     return applied.map((migration) => migration.name);
+  }
+
+  /**
+   * True when every migration is recorded as applied: one query, where the migrator's own
+   * check costs several statements and a DDL (most of the migration step of a start-up).
+   * False when the table is missing (a new database) or anything is pending.
+   */
+  async #upToDate(): Promise<boolean> {
+    try {
+      const rows = await this.execute<{ name: string }>('select name from mikro_orm_migrations');
+      const applied = new Set(rows.map((row) => row.name.replace(/\.[jt]s$/, '')));
+      return MIGRATIONS.every((migration) => applied.has(migration.name));
+    } catch {
+      return false;
+    }
   }
 
   /** Executes raw SQL with positional `?` parameters. */

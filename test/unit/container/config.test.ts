@@ -15,9 +15,10 @@ describe('loadConfig', () => {
   it('has the documented defaults', () => {
     expect(loadConfig({}, '/srv/gw')).to.deep.equal({
       port: 3000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       dataDir: '/srv/gw/data',
       databaseUrl: undefined,
+      databaseCreate: false,
       bodyLimit: 1024 * 1024,
       logLevel: 'info',
       triggersFile: '/srv/gw/config/TRIGGERS.json',
@@ -40,10 +41,10 @@ describe('loadConfig', () => {
 
   it('reads every variable', () => {
     const config = loadConfig(
-      { PORT: '8080', HOST: '127.0.0.1', DATA_DIR: '/var/lib/gw', DATABASE_URL: 'postgres://u:p@db/gw', BODY_LIMIT: '512kb', LOG_LEVEL: 'DEBUG', TRIGGERS_FILE: 't.json', TRIGGERS_DIR: '/opt/t' },
+      { PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/var/lib/gw', DATABASE_URL: 'postgres://u:p@db/gw', DATABASE_CREATE: 'true', BODY_LIMIT: '512kb', LOG_LEVEL: 'DEBUG', TRIGGERS_FILE: 't.json', TRIGGERS_DIR: '/opt/t' },
       '/srv/gw',
     );
-    expect(config).to.include({ port: 8080, host: '127.0.0.1', dataDir: '/var/lib/gw', databaseUrl: 'postgres://u:p@db/gw', bodyLimit: 512 * 1024, logLevel: 'debug', triggersFile: '/srv/gw/t.json', triggersDir: '/opt/t' });
+    expect(config).to.include({ port: 8080, host: '0.0.0.0', dataDir: '/var/lib/gw', databaseUrl: 'postgres://u:p@db/gw', databaseCreate: true, bodyLimit: 512 * 1024, logLevel: 'debug', triggersFile: '/srv/gw/t.json', triggersDir: '/opt/t' });
   });
 
   it('names the variable and the bad value', () => {
@@ -51,6 +52,7 @@ describe('loadConfig', () => {
     expect(problemsOf({ PORT: '70000' })[0]).to.match(/^PORT: "70000"/);
     expect(problemsOf({ BODY_LIMIT: 'lots' })[0]).to.match(/^BODY_LIMIT: "lots" is not a size/);
     expect(problemsOf({ LOG_LEVEL: 'loud' })[0]).to.match(/^LOG_LEVEL: "loud" is not one of fatal, error/);
+    expect(problemsOf({ DATABASE_CREATE: 'yes' })).to.deep.equal(['DATABASE_CREATE: "yes" is not true or false']);
   });
 
   it('reads COMMAND_ENV as a list of variable names, each once', () => {

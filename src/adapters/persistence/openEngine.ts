@@ -1,0 +1,85 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from '../../ports/Logger.js';
+import { DatabaseOpenError } from './DatabaseOpenError.js';
+import { EmbeddedDatabaseBusy, EmbeddedLock } from './EmbeddedLock.js';
+import { ensurePostgresDatabase } from './ensurePostgresDatabase.js';
+import { PgliteThread } from './pglite/PgliteThread.js';
+
+export interface DatabaseOptions {
+  /** postgres:// URL; unset opens the embedded PGlite database under `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly logger: Logger;
+  /** PostgreSQL: create the database when it does not exist (otherwise opening fails). */
+  readonly create?: boolean;
+}
+
+/** The engine under the ORM, open: a PostgreSQL server known to answer, or the embedded database on its thread, locked. */
+export type OpenEngine =
+  | { readonly engine: 'postgresql'; readonly url: string }
+  | { readonly engine: 'pglite'; readonly pglite: PgliteThread; readonly lock: EmbeddedLock };
+
+/**
+ * The first half of opening the database (Database.open does the rest), kept free of the ORM
+ * so that the service's entry can start it before loading everything else: PGlite then boots
+ * on its own thread while the main thread loads the service's modules.
+ *
+ * Rejects with DatabaseOpenError when the PostgreSQL server cannot be reached, refuses the
+ * login or has no such database (unless `create`), or when the embedded database's
+ * directory cannot be used (not writable, held by another process).
+ */
+export const openEngine = async (options: DatabaseOptions): Promise<OpenEngine> => (await startEngine(options)).opened;
+
+/**
+ * openEngine in two steps: resolves once what fails fast has been checked — the PostgreSQL
+ * server answered, the embedded database's directory is locked — with the rest (PGlite's
+ * boot, a second or more) still under way in `opened`.
+ */
+export const startEngine = async (options: DatabaseOptions): Promise<{ readonly opened: Promise<OpenEngine> }> => {
+  if (options.databaseUrl !== undefined) {
+    await ensurePostgresDatabase(options.databaseUrl, options.create ?? false, options.logger);
+    return { opened: Promise.resolve({ engine: 'postgresql', url: options.databaseUrl }) };
+  }
+  const lock = new EmbeddedLock(options.dataDir);
+  const dir = join(options.dataDir, 'pglite');
+  try {
+    await lock.acquire();
+  } catch (error) {
+    throw dataDirError(error, options.dataDir);
+  }
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    await lock.release();
+    throw dataDirError(error, options.dataDir);
+  }
+  const boot = async (): Promise<OpenEngine> => {
+    try {
+      const pglite = await PgliteThread.open(dir, (error) =>
+        options.logger.error({ err: error }, 'the embedded database stopped: every request that needs it fails until the service restarts'),
+      );
+      return { engine: 'pglite', pglite, lock };
+    } catch (error) {
+      await lock.release();
+      throw dataDirError(error, options.dataDir);
+    }
+  };
+  return { opened: boot() };
+};
+
+/** Closes what openEngine opened. Idempotent. */
+export const closeEngine = async (open: OpenEngine): Promise<void> => {
+  if (open.engine === 'postgresql') return;
+  await open.pglite.close();
+  await open.lock.release();
+};
+
+/** The embedded database's directory cannot be used: one line naming it and why. */
+const dataDirError = (error: unknown, dataDir: string): DatabaseOpenError => {
+  if (error instanceof EmbeddedDatabaseBusy) return new DatabaseOpenError('dataDir', error.message, undefined, { cause: error });
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (code === undefined) return new DatabaseOpenError('dataDir', message, undefined, { cause: error });
+  // Node's file errors say `EACCES: permission denied, mkdir '…'`: the code and its words suffice.
+  return new DatabaseOpenError('dataDir', `cannot use ${dataDir} for the embedded database (${message.split(',')[0]})`, undefined, { cause: error });
+};

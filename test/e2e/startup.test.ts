@@ -1,0 +1,285 @@
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import pg from 'pg';
+import {
+  GatewayStartFailure,
+  runToExit,
+  startGateway,
+  startGatewayExpectingExit,
+  tempDir,
+  type ExitedProcess,
+  type GatewayProcess,
+} from '../support/gatewayProcess.js';
+import { send } from '../support/http.js';
+import { createScratchDatabase, describeWithPostgres, postgres } from '../support/postgres.js';
+
+/*
+ * End-to-end: what an operator sees when the built server (`node dist/main.js`) cannot start.
+ * Each cause ends the process by itself with exit code 1 and one line on stderr that names the
+ * setting to fix; the observable end is the process's exit (a supervisor's restart-on-failure
+ * depends on it). The time each run took is in its ExitedProcess (`ms`), not asserted: the
+ * machine's load decides it.
+ */
+
+const SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A loopback TCP server holding a port, as another program would. */
+const occupyPort = async (): Promise<{ port: number; close(): Promise<void> }> => {
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+};
+
+/** A port nothing listens on: bound, then released. */
+const closedPort = async (): Promise<number> => {
+  const held = await occupyPort();
+  await held.close();
+  return held.port;
+};
+
+/** Exit code 1 and exactly one line on stderr, matching `line`; returns that line. */
+const expectOneLineFailure = (result: ExitedProcess, line: RegExp): string => {
+  const what = `exit ${result.code} after ${Math.round(result.ms)} ms; stderr:\n${result.stderr}\nstdout:\n${result.stdout}`;
+  expect(result.code, what).to.equal(1);
+  const lines = result.stderr.split('\n').filter((l) => l !== '');
+  expect(lines, what).to.have.length(1);
+  expect(lines[0], what).to.match(line);
+  return lines[0];
+};
+
+const databaseExists = async (name: string): Promise<boolean> => {
+  const client = new pg.Client({ connectionString: SERVER_URL });
+  await client.connect();
+  try {
+    return (await client.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+  } finally {
+    await client.end();
+  }
+};
+
+/** SERVER_URL with another database name (and a password, which must never be printed). */
+const urlFor = (database: string, password = 'do-not-print-me'): string => {
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${database}`;
+  url.password = password;
+  return url.toString();
+};
+
+describe('e2e: start-up failures end the process with one line naming the setting', function () {
+  this.timeout(60_000);
+
+  let triggersFile: string;
+  before(async () => {
+    triggersFile = join(await tempDir('startup-triggers'), 'none.json');
+  });
+
+  describe('port in use', () => {
+    let held: { port: number; close(): Promise<void> } | undefined;
+    beforeEach(async () => {
+      held = await occupyPort();
+    });
+    afterEach(async () => {
+      await held?.close();
+    });
+
+    it('on the embedded database: exit 1, "PORT: 127.0.0.1:N is already in use", and the data directory is released', async () => {
+      const dataDir = await tempDir('startup-port-embedded');
+      const result = await startGatewayExpectingExit({ DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile, PORT: String(held!.port) });
+      expectOneLineFailure(result, new RegExp(`^PORT: 127\\.0\\.0\\.1:${held!.port} is already in use \\(EADDRINUSE\\)`));
+      expect(existsSync(join(dataDir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
+    });
+
+    (postgres.available ? it : it.skip)(
+      `on PostgreSQL: exit 1, "PORT: 127.0.0.1:N is already in use"${postgres.available ? '' : ` — pending: ${postgres.reason}`}`,
+      async () => {
+        const database = await createScratchDatabase();
+        try {
+          const result = await startGatewayExpectingExit({
+            DATABASE_URL: database.url,
+            DATA_DIR: await tempDir('startup-port-pg'),
+            TRIGGERS_FILE: triggersFile,
+            PORT: String(held!.port),
+          });
+          expectOneLineFailure(result, new RegExp(`^PORT: 127\\.0\\.0\\.1:${held!.port} is already in use \\(EADDRINUSE\\)`));
+        } finally {
+          await database.drop();
+        }
+      },
+    );
+  });
+
+  it('a HOST that is not an address of this machine: exit 1, "HOST: … (EADDRNOTAVAIL)"', async () => {
+    // 192.0.2.0/24 is TEST-NET-1 (RFC 5737): never assigned to a machine.
+    const result = await startGatewayExpectingExit({ DATA_DIR: await tempDir('startup-host'), TRIGGERS_FILE: triggersFile, HOST: '192.0.2.1' });
+    expectOneLineFailure(result, /^HOST: 192\.0\.2\.1 is not an address of this machine \(EADDRNOTAVAIL\)$/);
+  });
+
+  it('an unreachable database: exit 1, "DATABASE_URL: cannot connect to 127.0.0.1:N (ECONNREFUSED)", never the password', async () => {
+    const port = await closedPort();
+    const result = await startGatewayExpectingExit({
+      DATABASE_URL: `postgres://agw:do-not-print-me@127.0.0.1:${port}/gateway`,
+      DATA_DIR: await tempDir('startup-unreachable'),
+      TRIGGERS_FILE: triggersFile,
+    });
+    expectOneLineFailure(result, new RegExp(`^DATABASE_URL: cannot connect to 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)$`));
+    expect(result.stderr + result.stdout).to.not.contain('do-not-print-me');
+  });
+
+  it('a bad setting: exit 1 naming the variable and its value', async () => {
+    const result = await startGatewayExpectingExit({ DATA_DIR: await tempDir('startup-config'), TRIGGERS_FILE: triggersFile, DATABASE_CREATE: 'perhaps' });
+    expect(result.code, result.stderr).to.equal(1);
+    expect(result.stderr).to.equal('Invalid configuration:\n  - DATABASE_CREATE: "perhaps" is not true or false\n');
+  });
+
+  it('a DATA_DIR that cannot be a directory: exit 1, "DATA_DIR: cannot use … (ENOTDIR …)"', async () => {
+    const file = join(await tempDir('startup-datadir'), 'a-file');
+    await writeFile(file, 'not a directory');
+    const result = await startGatewayExpectingExit({ DATA_DIR: join(file, 'data'), TRIGGERS_FILE: triggersFile });
+    expectOneLineFailure(result, new RegExp(`^DATA_DIR: cannot use ${join(file, 'data').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} for the embedded database \\(ENOTDIR: not a directory\\)$`));
+  });
+
+  it('an invalid trigger file, found once the port and the database are open: exit 1, the file and field named, the data directory released', async () => {
+    const dir = await tempDir('startup-bad-triggers');
+    const bad = join(dir, 'TRIGGERS.json');
+    await writeFile(
+      bad,
+      JSON.stringify([
+        { name: 'fine', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] },
+        { name: 'deploy', watch_path: '/webhook', enabled: true, actions: [{ type: 'webhook', url: 'http://127.0.0.1:9/x', method: 'PUT' }] },
+      ]),
+    );
+    const result = await startGatewayExpectingExit({ DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: bad, TRIGGERS_DIR: dir });
+    expect(result.code, result.stderr).to.equal(1);
+    expect(result.stderr).to.contain(`${bad}: trigger #1 "deploy": actions[0].method: must be GET or POST`);
+    expect(existsSync(join(dir, 'data', 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
+  });
+
+  it('an embedded database held by another gateway: exit 1, "DATA_DIR: The embedded database in … is in use by process N"', async () => {
+    const dataDir = await tempDir('startup-busy');
+    let first: GatewayProcess | undefined;
+    try {
+      first = await startGateway({ DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile });
+      const result = await startGatewayExpectingExit({ DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile });
+      expectOneLineFailure(result, /^DATA_DIR: The embedded database in .* is in use by process \d+$/);
+      expect((await send(`${first.url}/api/ping`)).status, 'the first gateway still answers').to.equal(200);
+    } finally {
+      await first?.stop();
+    }
+  });
+});
+
+describeWithPostgres('e2e: a DATABASE_URL naming a database that does not exist', function () {
+  this.timeout(60_000);
+  /** A fresh name per test; dropped afterwards whether or not a test created it. */
+  const names: string[] = [];
+  const missingName = (): string => {
+    const name = `agw_missing_${randomBytes(6).toString('hex')}`;
+    names.push(name);
+    return name;
+  };
+  let triggersFile: string;
+  let gateway: GatewayProcess | undefined;
+
+  before(async () => {
+    triggersFile = join(await tempDir('startup-missing'), 'none.json');
+  });
+  after(async () => {
+    await gateway?.stop();
+    const client = new pg.Client({ connectionString: SERVER_URL });
+    await client.connect();
+    try {
+      for (const name of names) await client.query(`drop database if exists ${name} with (force)`);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('stops start-up naming DATABASE_URL, the database and DATABASE_CREATE, and creates nothing', async () => {
+    const name = missingName();
+    const result = await startGatewayExpectingExit({ DATABASE_URL: urlFor(name), DATA_DIR: await tempDir('startup-missing-data'), TRIGGERS_FILE: triggersFile });
+    expectOneLineFailure(result, new RegExp(`^DATABASE_URL: database "${name}" does not exist on [^ ]+:\\d+; create it, or set DATABASE_CREATE=true to have it created$`));
+    expect(result.stderr + result.stdout).to.not.contain('do-not-print-me');
+    expect(await databaseExists(name), 'the database was created anyway').to.equal(false);
+  });
+
+  it('with DATABASE_CREATE=true: creates it, migrates it and serves', async () => {
+    const name = missingName();
+    gateway = await startGateway({ DATABASE_URL: urlFor(name, ''), DATABASE_CREATE: 'true', DATA_DIR: await tempDir('startup-create-data'), TRIGGERS_FILE: triggersFile });
+    expect(await databaseExists(name)).to.equal(true);
+    expect(await send(`${gateway.url}/readyz`)).to.deep.equal({ status: 200, body: { status: 'ready', checks: { database: 'ok', queue: 'ok' } } });
+    expect(gateway.logs.some((line) => typeof line === 'object' && line.msg === 'database created' && line.database === name)).to.equal(true);
+  });
+});
+
+describe('e2e: an unsupported Node.js is refused before anything else runs', function () {
+  this.timeout(30_000);
+  /** Makes the child report an older Node.js than it is (loaded with --import before the entry). */
+  const pretendNode = (version: string): string[] => [
+    '--import',
+    `data:text/javascript,Object.defineProperty(process, "versions", { value: { ...process.versions, node: "${version}" } })`,
+  ];
+  const REFUSAL = /^agent-gateway needs Node\.js 22\.12\.0 or newer, but \S+ is v22\.11\.9; install a newer Node\.js \(see README\.md\)$/;
+
+  it('the service (node dist/main.js) exits 1 with one line on Node 22.11.9, before opening anything', async () => {
+    const dataDir = await tempDir('startup-old-node');
+    const result = await startGatewayExpectingExit({ DATA_DIR: dataDir }, { nodeArgs: pretendNode('22.11.9') });
+    expectOneLineFailure(result, REFUSAL);
+    expect(result.stdout).to.equal('');
+    expect(existsSync(join(dataDir, 'pglite')), 'the data directory was used').to.equal(false);
+  });
+
+  it('the CLI (dist/cli/main.js) exits 1 with the same line', async () => {
+    const result = await runToExit('cli', ['keys', 'list'], { DATA_DIR: await tempDir('startup-old-node-cli') }, { nodeArgs: pretendNode('22.11.9') });
+    expectOneLineFailure(result, REFUSAL);
+  });
+
+  const system = '/usr/bin/node';
+  const systemVersion = ((): string => {
+    try {
+      return execFileSync(system, ['--version'], { encoding: 'utf8' }).trim();
+    } catch {
+      return 'none';
+    }
+  })();
+  const isNode20 = systemVersion.startsWith('v20.');
+  (isNode20 ? it : it.skip)(
+    `a real Node 20 (${system}) gets the one line from the service and the CLI${isNode20 ? '' : ` — pending: ${system} is ${systemVersion}, not Node 20`}`,
+    async () => {
+      const line = new RegExp(`^agent-gateway needs Node\\.js 22\\.12\\.0 or newer, but ${system} is ${systemVersion.replace(/\./g, '\\.')}; install a newer Node\\.js \\(see README\\.md\\)$`);
+      expectOneLineFailure(await startGatewayExpectingExit({ DATA_DIR: await tempDir('startup-node20') }, { node: system }), line);
+      expectOneLineFailure(await runToExit('cli', ['keys', 'list'], { DATA_DIR: await tempDir('startup-node20-cli') }, { node: system }), line);
+    },
+  );
+});
+
+describe('e2e: test processes never outlive their test', function () {
+  this.timeout(60_000);
+
+  it('a gateway that does not start in time is killed before startGateway rejects', async () => {
+    const dir = await tempDir('startup-slow');
+    let failure: unknown;
+    try {
+      const started = await startGateway({ DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json') }, { startTimeoutMs: 1 });
+      await started.kill();
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).to.be.instanceOf(GatewayStartFailure);
+    const { message, pid } = failure as GatewayStartFailure;
+    expect(message).to.match(/^gateway did not start in time \(killed after 1 ms\)/);
+    expect(pid).to.be.a('number');
+    let alive = true;
+    try {
+      process.kill(pid!, 0);
+    } catch (error) {
+      alive = (error as NodeJS.ErrnoException).code !== 'ESRCH';
+    }
+    expect(alive, `process ${pid} is still running`).to.equal(false);
+  });
+});

@@ -1,0 +1,113 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { copyFile, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT, tempDir } from '../support/gatewayProcess.js';
+
+/*
+ * src/build.mjs, package.json's build step, on a small project of its own (the same script,
+ * a package.json with engines, a tsconfig and one source file), so that these tests never
+ * touch the checkout's dist/.
+ */
+
+interface Project {
+  readonly dir: string;
+  /** Runs the project's src/build.mjs; `--import X` goes to node, the rest to the script. */
+  build(...args: string[]): { code: number | null; stderr: string };
+  /** Makes the TypeScript compiler unavailable (or available again): a build attempted without it fails. */
+  compiler(available: boolean): Promise<void>;
+}
+
+const makeProject = async (): Promise<Project> => {
+  const dir = await tempDir('build');
+  await mkdir(join(dir, 'src'));
+  await copyFile(join(ROOT, 'src', 'build.mjs'), join(dir, 'src', 'build.mjs'));
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', type: 'module', private: true, engines: { node: '>=22.12.0' } }));
+  await writeFile(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, incremental: true, tsBuildInfoFile: 'dist/.tsbuildinfo', outDir: 'dist', rootDir: 'src', types: [] },
+      include: ['src'],
+    }),
+  );
+  await writeFile(join(dir, 'src', 'main.ts'), 'export const version: number = 1;\n');
+  const project: Project = {
+    dir,
+    build: (...args) => {
+      const result = spawnSync(process.execPath, buildArgs(dir, args), { cwd: dir, encoding: 'utf8' });
+      return { code: result.status, stderr: result.stderr };
+    },
+    compiler: async (available) => {
+      await rm(join(dir, 'node_modules'), { force: true });
+      if (available) await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    },
+  };
+  await project.compiler(true);
+  return project;
+};
+
+/** Node options (`--import`, `data:…`) first, then the script and its own arguments. */
+const buildArgs = (dir: string, args: string[]): string[] => {
+  const nodeOptions: string[] = [];
+  const own: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--import') nodeOptions.push(args[i], args[++i]);
+    else own.push(args[i]);
+  }
+  return [...nodeOptions, join(dir, 'src', 'build.mjs'), ...own];
+};
+
+const mtime = async (path: string): Promise<number> => (await stat(path)).mtimeMs;
+const output = (project: Project): Promise<string> => readFile(join(project.dir, 'dist', 'main.js'), 'utf8');
+
+describe('src/build.mjs: build once, then only when a source changed', function () {
+  this.timeout(120_000);
+
+  it('builds, then with --if-stale does nothing while the build is current (the compiler is not even needed)', async () => {
+    const project = await makeProject();
+    expect(project.build('--if-stale')).to.include({ code: 0 });
+    expect(await output(project)).to.contain('version = 1');
+    const built = await mtime(join(project.dir, 'dist', 'main.js'));
+
+    await project.compiler(false);
+    const again = project.build('--if-stale');
+    expect(again.code, again.stderr).to.equal(0);
+    expect(await mtime(join(project.dir, 'dist', 'main.js'))).to.equal(built);
+  });
+
+  it('with --if-stale compiles again after a source changed, a file was added or dist/ was removed', async () => {
+    const project = await makeProject();
+    expect(project.build('--if-stale')).to.include({ code: 0 });
+
+    await writeFile(join(project.dir, 'src', 'main.ts'), 'export const version: number = 2;\n');
+    expect(project.build('--if-stale')).to.include({ code: 0 });
+    expect(await output(project)).to.contain('version = 2');
+
+    await writeFile(join(project.dir, 'src', 'extra.ts'), 'export const extra = true;\n');
+    expect(project.build('--if-stale')).to.include({ code: 0 });
+    expect(await readFile(join(project.dir, 'dist', 'extra.js'), 'utf8')).to.contain('extra = true');
+
+    await rm(join(project.dir, 'dist'), { recursive: true });
+    expect(project.build('--if-stale')).to.include({ code: 0 });
+    expect(await output(project)).to.contain('version = 2');
+  });
+
+  it('a failed compile exits non-zero, and the next --if-stale compiles (and fails) again instead of starting the old build', async () => {
+    const project = await makeProject();
+    expect(project.build('--if-stale')).to.include({ code: 0 });
+    await writeFile(join(project.dir, 'src', 'main.ts'), 'export const version: number = "two";\n');
+    expect(project.build('--if-stale').code).to.not.equal(0);
+    expect(project.build('--if-stale').code).to.not.equal(0);
+  });
+
+  it('refuses an older Node.js with one line and exit code 1, before compiling anything', async () => {
+    const project = await makeProject();
+    const pretend = 'data:text/javascript,Object.defineProperty(process, "versions", { value: { ...process.versions, node: "22.11.0" } })';
+    const result = project.build('--import', pretend, '--if-stale');
+    expect(result.code).to.equal(1);
+    expect(result.stderr).to.match(/^agent-gateway needs Node\.js 22\.12\.0 or newer, but \S+ is v22\.11\.0; install a newer Node\.js \(see README\.md\)\n$/);
+    let built = true;
+    await stat(join(project.dir, 'dist')).catch(() => (built = false));
+    expect(built, 'dist/ was created').to.equal(false);
+  });
+});
