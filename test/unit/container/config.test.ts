@@ -15,9 +15,10 @@ describe('loadConfig', () => {
   it('has the documented defaults', () => {
     expect(loadConfig({}, '/srv/gw')).to.deep.equal({
       port: 3000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       dataDir: '/srv/gw/data',
       databaseUrl: undefined,
+      databaseCreate: false,
       bodyLimit: 1024 * 1024,
       logLevel: 'info',
       triggersFile: '/srv/gw/config/TRIGGERS.json',
@@ -40,10 +41,10 @@ describe('loadConfig', () => {
 
   it('reads every variable', () => {
     const config = loadConfig(
-      { PORT: '8080', HOST: '127.0.0.1', DATA_DIR: '/var/lib/gw', DATABASE_URL: 'postgres://u:p@db/gw', BODY_LIMIT: '512kb', LOG_LEVEL: 'DEBUG', TRIGGERS_FILE: 't.json', TRIGGERS_DIR: '/opt/t' },
+      { PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/var/lib/gw', DATABASE_URL: 'postgres://u:p@db/gw', BODY_LIMIT: '512kb', LOG_LEVEL: 'DEBUG', TRIGGERS_FILE: 't.json', TRIGGERS_DIR: '/opt/t' },
       '/srv/gw',
     );
-    expect(config).to.include({ port: 8080, host: '127.0.0.1', dataDir: '/var/lib/gw', databaseUrl: 'postgres://u:p@db/gw', bodyLimit: 512 * 1024, logLevel: 'debug', triggersFile: '/srv/gw/t.json', triggersDir: '/opt/t' });
+    expect(config).to.include({ port: 8080, host: '0.0.0.0', dataDir: '/var/lib/gw', databaseUrl: 'postgres://u:p@db/gw', bodyLimit: 512 * 1024, logLevel: 'debug', triggersFile: '/srv/gw/t.json', triggersDir: '/opt/t' });
   });
 
   it('names the variable and the bad value', () => {
@@ -63,6 +64,11 @@ describe('loadConfig', () => {
       'COMMAND_ENV: "WITH-DASH" is not a variable name (letters, digits and _, not starting with a digit)',
       'COMMAND_ENV: "AGW_ARG_1" starts with AGW_ARG_, which is reserved for template values',
     ]);
+  });
+
+  it('reads DATABASE_CREATE as true or false', () => {
+    expect(loadConfig({ DATABASE_CREATE: 'TRUE' }, '/srv/gw').databaseCreate).to.equal(true);
+    expect(problemsOf({ DATABASE_CREATE: 'maybe' })).to.deep.equal(['DATABASE_CREATE: "maybe" is not true or false']);
   });
 
   it('reports every bad variable at once', () => {
