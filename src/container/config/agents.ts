@@ -1,0 +1,83 @@
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { LLM_PROVIDERS, type LlmProvider } from '../../domain/triggers/Trigger.js';
+import { integer, optionalOneOf, optionalText, optionalUrl, url } from './fields.js';
+
+/** The AI layer: the default provider and model, base URLs, timeouts. */
+export const llmSchema = z
+  .object({
+    LLM_PROVIDER: optionalOneOf(LLM_PROVIDERS),
+    LLM_MODEL: optionalText(),
+    LLM_BASE_URL: optionalUrl(),
+    ANTHROPIC_BASE_URL: optionalUrl(),
+    OPENAI_BASE_URL: optionalUrl(),
+    GOOGLE_BASE_URL: optionalUrl(),
+    CUSTOM_BASE_URL: optionalUrl(),
+    LLM_TIMEOUT_SECONDS: integer(120, 1, 3600),
+    LLM_MAX_RETRIES: integer(2, 0, 10),
+  })
+  .superRefine((env, ctx) => {
+    if (env.LLM_PROVIDER === 'custom' && env.CUSTOM_BASE_URL === undefined && env.LLM_BASE_URL === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['LLM_BASE_URL'], message: "required when LLM_PROVIDER is custom (the server's /v1 URL)" });
+    }
+  })
+  .transform((env) => {
+    // LLM_BASE_URL serves the custom provider and the default provider; <PROVIDER>_BASE_URL wins.
+    const base = (provider: LlmProvider, own: string | undefined): string | undefined =>
+      own ?? (provider === 'custom' || provider === env.LLM_PROVIDER ? env.LLM_BASE_URL : undefined);
+    const baseUrls: Readonly<Record<LlmProvider, string | undefined>> = {
+      anthropic: base('anthropic', env.ANTHROPIC_BASE_URL),
+      openai: base('openai', env.OPENAI_BASE_URL),
+      google: base('google', env.GOOGLE_BASE_URL),
+      custom: base('custom', env.CUSTOM_BASE_URL),
+    };
+    return {
+      llm: { provider: env.LLM_PROVIDER, model: env.LLM_MODEL, baseUrls, timeoutMs: env.LLM_TIMEOUT_SECONDS * 1000, maxRetries: env.LLM_MAX_RETRIES },
+    };
+  });
+
+/** Jobs on GitHub Actions: both CODEHOST_TOKEN and CODEHOST_REPO, or neither. */
+export const codehostSchema = z
+  .object({
+    CODEHOST_TOKEN: optionalText(),
+    CODEHOST_REPO: optionalText().superRefine((value, ctx) => {
+      if (value !== undefined && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(value)) ctx.addIssue({ code: 'custom', message: `"${value}" is not owner/name` });
+    }),
+    CODEHOST_API_URL: url('https://api.github.com'),
+    CODEHOST_POLL_SECONDS: integer(60, 5, 86_400),
+  })
+  .superRefine((env, ctx) => {
+    const [missing, given] = env.CODEHOST_TOKEN === undefined ? ['CODEHOST_TOKEN', 'CODEHOST_REPO'] : ['CODEHOST_REPO', 'CODEHOST_TOKEN'];
+    if ((env.CODEHOST_TOKEN === undefined) !== (env.CODEHOST_REPO === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [missing], message: `required when ${given} is set (jobs on GitHub Actions need both)` });
+    }
+  })
+  .transform((env) => ({
+    /** Set when jobs run on GitHub Actions. */
+    codehost:
+      env.CODEHOST_TOKEN !== undefined && env.CODEHOST_REPO !== undefined
+        ? { token: env.CODEHOST_TOKEN, repo: env.CODEHOST_REPO, apiUrl: env.CODEHOST_API_URL, pollSeconds: env.CODEHOST_POLL_SECONDS }
+        : undefined,
+  }));
+
+/** Agent jobs run on this host (when no code host runs them). */
+export const jobsSchema = (cwd: string, dataDir: string) =>
+  z
+    .object({
+      JOBS_REPO: optionalText(),
+      JOB_AGENT_COMMAND: optionalText(),
+      JOB_TIMEOUT_SECONDS: integer(3600, 1, 7 * 86_400),
+      JOB_CONCURRENCY: integer(1, 1, 64),
+      JOB_AGENT_MAX_STEPS: integer(30, 1, 500),
+    })
+    .transform((env) => ({
+      jobs: {
+        /** Repository local jobs work on; DATA_DIR/jobs-repo (created) when JOBS_REPO is unset. */
+        repoDir: env.JOBS_REPO !== undefined ? resolve(cwd, env.JOBS_REPO) : join(dataDir, 'jobs-repo'),
+        agentCommand: env.JOB_AGENT_COMMAND,
+        timeoutMs: env.JOB_TIMEOUT_SECONDS * 1000,
+        concurrency: env.JOB_CONCURRENCY,
+        /** Model calls of the built-in agent per job. */
+        maxSteps: env.JOB_AGENT_MAX_STEPS,
+      },
+    }));
