@@ -14,6 +14,7 @@ const clientFor = (provider: LlmProvider, model: string, baseUrl: string): Verce
 
 /** nock with static replies (reply callbacks stall request bodies under nock 15); bodies read from request events. */
 const fakeFor = (path: string | RegExp, shapes: { text(text: string): object; toolCall(name: string, input: Record<string, unknown>): object; error: object }, readers: Pick<ProviderFake, 'carries' | 'carriesImage' | 'carriesToolResult'>): ProviderFake => {
+  if (!nock.isActive()) nock.activate();
   nock.disableNetConnect();
   const scope = nock(HOST);
   const requests: Array<Record<string, unknown>> = [];
@@ -27,6 +28,7 @@ const fakeFor = (path: string | RegExp, shapes: { text(text: string): object; to
     done: () => {
       nock.cleanAll();
       nock.enableNetConnect();
+      nock.restore();
     },
   };
 };

@@ -32,6 +32,7 @@ const loopbackPeer = async (): Promise<ScriptedPeer> => {
 const nockPeer = async (): Promise<ScriptedPeer> => {
   const url = 'https://hooks.example.test';
   const received: ReturnType<ScriptedPeer['received']> = [];
+  if (!nock.isActive()) nock.activate();
   nock.disableNetConnect();
   return {
     url,
@@ -57,6 +58,7 @@ const nockPeer = async (): Promise<ScriptedPeer> => {
     close: async () => {
       nock.cleanAll();
       nock.enableNetConnect();
+      nock.restore();
     },
   };
 };

@@ -91,6 +91,7 @@ const githubFake = () => {
 };
 
 describeJobRunnerContract('GitHub Actions, GitHub REST faked with nock', async () => {
+  if (!nock.isActive()) nock.activate();
   nock.disableNetConnect();
   const { files } = githubFake();
   return {
@@ -100,6 +101,7 @@ describeJobRunnerContract('GitHub Actions, GitHub REST faked with nock', async (
     close: async () => {
       nock.cleanAll();
       nock.enableNetConnect();
+      nock.restore();
     },
   };
 });
@@ -201,7 +203,15 @@ describe('LocalJobRunner with the built-in agent loop', () => {
 });
 
 describe('GithubActionsJobRunner#poll', () => {
+  before(() => {
+    if (!nock.isActive()) nock.activate();
+    nock.disableNetConnect();
+  });
   afterEach(() => nock.cleanAll());
+  after(() => {
+    nock.enableNetConnect();
+    nock.restore();
+  });
 
   it("reads the branch's latest workflow run: in progress, then its conclusion", async () => {
     const runner = new GithubActionsJobRunner(new GithubClient({ token: 'ghp_test', repo: 'acme/app', apiUrl: 'https://api.github.test' }));

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -32,7 +32,7 @@ describe('e2e: bad input on the built server', function () {
   /** Each body endpoint, with the credential it needs for this body. */
   const endpoints: ReadonlyArray<readonly [string, (raw: string) => Record<string, string>]> = [
     ['/api/webhook', () => ({ 'x-api-key': key })],
-    ['/api/codehost/webhook', (raw) => ({ 'x-hub-signature-256': sign(raw), 'x-github-event': 'push' })],
+    ['/api/codehost/webhook', (raw) => ({ 'x-hub-signature-256': sign(raw), 'x-github-event': 'push', 'x-github-delivery': randomUUID() })],
     ['/api/messaging/webhook', () => ({ 'x-telegram-bot-api-secret-token': MESSAGING_SECRET })],
   ];
 
@@ -103,10 +103,10 @@ describe('e2e: bad input on the built server', function () {
 
   it('checks the code-host signature over the exact bytes: multi-byte UTF-8 passes, bytes that are not UTF-8 fail', async () => {
     const utf8 = Buffer.from(JSON.stringify({ text: 'é 😀 \u00e9 — ok' }), 'utf8');
-    const good = await post('/api/codehost/webhook', utf8, { 'x-hub-signature-256': sign(utf8), 'x-github-event': 'push' });
+    const good = await post('/api/codehost/webhook', utf8, { 'x-hub-signature-256': sign(utf8), 'x-github-event': 'push', 'x-github-delivery': randomUUID() });
     expect(good).to.deep.equal({ status: 200, body: { ok: true, triggers: ['on-codehost-webhook'] } });
     const notUtf8 = Buffer.concat([Buffer.from('{"text":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
-    const refused = await post('/api/codehost/webhook', notUtf8, { 'x-hub-signature-256': sign(notUtf8), 'x-github-event': 'push' });
+    const refused = await post('/api/codehost/webhook', notUtf8, { 'x-hub-signature-256': sign(notUtf8), 'x-github-event': 'push', 'x-github-delivery': randomUUID() });
     expect(refused).to.deep.equal({ status: 401, body: { error: 'Unauthorized' } });
   });
 

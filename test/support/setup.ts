@@ -1,5 +1,12 @@
 import 'reflect-metadata';
+import nock from 'nock';
 import { killSurvivors, survivors } from './gatewayProcess.js';
+
+// nock intercepts every HTTP request of the process from the moment it is imported, loopback
+// servers of other suites included (it decompresses their bodies itself, and fails on a corrupt
+// gzip body a test sends on purpose). Off by default: the suites that fake a third-party API
+// with it switch it on for themselves and off again.
+nock.restore();
 
 /**
  * Mocha root hooks (this file is loaded with --require). After the whole run, any gateway or
