@@ -151,7 +151,7 @@ export interface RunOptions {
   readonly node?: string;
   /** Options before the entry, e.g. `--import` of a file that changes `process.versions`. */
   readonly nodeArgs?: readonly string[];
-  /** Longest wait for the exit; then the process is killed and the promise rejects. Default 20 s. */
+  /** Longest wait for the exit; then the process is killed and the promise rejects. Default 45 s (a new embedded database takes a while on a busy machine). */
   readonly timeoutMs?: number;
 }
 
@@ -165,7 +165,7 @@ export const ENTRIES = { service: MAIN, cli: CLI } as const;
 export const runToExit = (entry: keyof typeof ENTRIES, args: readonly string[], env: Record<string, string>, options: RunOptions = {}): Promise<ExitedProcess> =>
   new Promise((done, reject) => {
     const started = performance.now();
-    const timeoutMs = options.timeoutMs ?? 20_000;
+    const timeoutMs = options.timeoutMs ?? 45_000;
     const child = track(
       spawn(options.node ?? process.execPath, [...(options.nodeArgs ?? []), ENTRIES[entry], ...args], {
         cwd: ROOT,
