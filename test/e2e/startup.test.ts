@@ -160,11 +160,13 @@ describe('e2e: start-up failures end the process with one line naming the settin
     expect(existsSync(join(dir, 'data')), 'the data directory was used').to.equal(false);
   });
 
-  it('a failure once the database and the task queue are open (the admin socket cannot be served): exit 1, one line naming DATA_DIR, the data directory released', async () => {
+  it('a failure once the database and the task queue are open (the admin socket cannot be served): exit 1, one line naming DATA_DIR, the data directory released', async function () {
+    // A new embedded database is created first: tens of seconds on a busy machine.
+    this.timeout(120_000);
     const dataDir = await tempDir('startup-admin-socket');
     // A directory where the socket goes: it cannot be removed or listened on.
     await mkdir(join(dataDir, 'admin.sock'));
-    const result = await startGatewayExpectingExit({ DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile });
+    const result = await startGatewayExpectingExit({ DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile }, { timeoutMs: 100_000 });
     expectOneLineFailure(result, /^DATA_DIR: cannot serve the admin socket in .* \(listen EADDRINUSE: .*admin\.sock\)$/);
     expect(existsSync(join(dataDir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
     expect(result.stdout, 'the task queue ran on after the database closed').to.not.contain('task queue error');
