@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -144,7 +144,7 @@ describe('e2e: start-up failures end the process with one line naming the settin
     expectOneLineFailure(result, new RegExp(`^DATA_DIR: cannot use ${join(file, 'data').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} for the embedded database \\(ENOTDIR: not a directory\\)$`));
   });
 
-  it('an invalid trigger file, found once the port and the database are open: exit 1, the file and field named, the data directory released', async () => {
+  it('an invalid trigger file: exit 1 naming the file, the trigger and the field, before the database is opened', async () => {
     const dir = await tempDir('startup-bad-triggers');
     const bad = join(dir, 'TRIGGERS.json');
     await writeFile(
@@ -157,10 +157,23 @@ describe('e2e: start-up failures end the process with one line naming the settin
     const result = await startGatewayExpectingExit({ DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: bad, TRIGGERS_DIR: dir });
     expect(result.code, result.stderr).to.equal(1);
     expect(result.stderr).to.contain(`${bad}: trigger #1 "deploy": actions[0].method: must be GET or POST`);
-    expect(existsSync(join(dir, 'data', 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
+    expect(existsSync(join(dir, 'data')), 'the data directory was used').to.equal(false);
   });
 
-  it('an embedded database held by another gateway: exit 1, "DATA_DIR: The embedded database in … is in use by process N"', async () => {
+  it('a failure once the database and the task queue are open (the admin socket cannot be served): exit 1, one line naming DATA_DIR, the data directory released', async function () {
+    // A new embedded database is created first: tens of seconds on a busy machine.
+    this.timeout(120_000);
+    const dataDir = await tempDir('startup-admin-socket');
+    // A directory where the socket goes: it cannot be removed or listened on.
+    await mkdir(join(dataDir, 'admin.sock'));
+    const result = await startGatewayExpectingExit({ DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile }, { timeoutMs: 100_000 });
+    expectOneLineFailure(result, /^DATA_DIR: cannot serve the admin socket in .* \(listen EADDRINUSE: .*admin\.sock\)$/);
+    expect(existsSync(join(dataDir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
+    expect(result.stdout, 'the task queue ran on after the database closed').to.not.contain('task queue error');
+  });
+
+  it('an embedded database held by another gateway: exit 1, "DATA_DIR: The embedded database in … is in use by process N"', async function () {
+    this.timeout(120_000);
     const dataDir = await tempDir('startup-busy');
     let first: GatewayProcess | undefined;
     try {

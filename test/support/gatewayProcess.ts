@@ -14,7 +14,7 @@ export const tempDir = (prefix: string): Promise<string> => mkdtemp(join(tmpdir(
 // Every child process spawned here (gateways and CLI runs) is tracked until it exits, so that
 // none outlives the test run: a suite whose setup failed or timed out may never reach the line
 // that stops its gateway. `killSurvivors` runs after the whole run (mocha root hook, see
-// setup.ts) and when the test process exits for any reason.
+// setup.ts), when the test process exits and when it is ended by SIGTERM or SIGHUP.
 
 const running = new Set<ChildProcess>();
 
@@ -39,6 +39,14 @@ export const killSurvivors = (): number => {
 process.once('exit', () => {
   killSurvivors();
 });
+// A test run ended by a signal (a CI time limit, a closed terminal) emits no `exit`: kill the
+// children, then let the signal do what it would have done.
+for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    killSurvivors();
+    process.kill(process.pid, signal);
+  });
+}
 
 /** A gateway started the way the README starts it (`node dist/main.js`), on a free port. */
 export interface GatewayProcess {
@@ -151,7 +159,7 @@ export interface RunOptions {
   readonly node?: string;
   /** Options before the entry, e.g. `--import` of a file that changes `process.versions`. */
   readonly nodeArgs?: readonly string[];
-  /** Longest wait for the exit; then the process is killed and the promise rejects. Default 20 s. */
+  /** Longest wait for the exit; then the process is killed and the promise rejects. Default 45 s (a new embedded database takes a while on a busy machine). */
   readonly timeoutMs?: number;
 }
 
@@ -165,7 +173,7 @@ export const ENTRIES = { service: MAIN, cli: CLI } as const;
 export const runToExit = (entry: keyof typeof ENTRIES, args: readonly string[], env: Record<string, string>, options: RunOptions = {}): Promise<ExitedProcess> =>
   new Promise((done, reject) => {
     const started = performance.now();
-    const timeoutMs = options.timeoutMs ?? 20_000;
+    const timeoutMs = options.timeoutMs ?? 45_000;
     const child = track(
       spawn(options.node ?? process.execPath, [...(options.nodeArgs ?? []), ENTRIES[entry], ...args], {
         cwd: ROOT,
