@@ -2,8 +2,9 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogle } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { generateText, isStepCount, jsonSchema, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
-import { DomainError } from '../../domain/errors/DomainError.js';
+import { APICallError, generateText, isStepCount, jsonSchema, LoadAPIKeyError, RetryError, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { AiCallFailed, type AiFailureReason } from '../../domain/ai/AiCallFailed.js';
+import { isDomainError } from '../../domain/errors/DomainError.js';
 import type { LlmProvider } from '../../domain/triggers/Trigger.js';
 import type { AiClient, AiMessage, AiRequest, AiResponse } from '../../ports/AiClient.js';
 
@@ -44,9 +45,9 @@ export class VercelAiClient implements AiClient {
 
   async generate(request: AiRequest): Promise<AiResponse> {
     const provider = request.provider ?? this.settings.provider;
-    if (provider === undefined) throw new DomainError('not_configured', 'No LLM provider is configured (LLM_PROVIDER)');
+    if (provider === undefined) throw new AiCallFailed('not_configured', 'No LLM provider is configured (LLM_PROVIDER)');
     const model = request.model ?? (request.provider === undefined ? this.settings.model : undefined) ?? DEFAULT_MODELS[provider];
-    if (model === undefined) throw new DomainError('not_configured', `No model is configured for ${provider} (LLM_MODEL)`);
+    if (model === undefined) throw new AiCallFailed('not_configured', `No model is configured for ${provider} (LLM_MODEL)`);
     const tools: ToolSet = {};
     for (const t of request.tools ?? []) {
       tools[t.name] = tool({
@@ -55,7 +56,8 @@ export class VercelAiClient implements AiClient {
         execute: (input: Record<string, unknown>) => t.execute(input),
       });
     }
-    const signals = [AbortSignal.timeout(this.settings.timeoutMs), ...(request.signal ? [request.signal] : [])];
+    const timeout = AbortSignal.timeout(this.settings.timeoutMs);
+    const signals = [timeout, ...(request.signal ? [request.signal] : [])];
     try {
       const result = await generateText({
         model: this.#model(provider, model),
@@ -73,7 +75,11 @@ export class VercelAiClient implements AiClient {
         toolCalls: result.steps.flatMap((step) => step.toolCalls.map((call) => ({ name: call.toolName, input: call.input }))),
       };
     } catch (error) {
-      throw new DomainError('internal', `The ${provider} model call failed: ${(error as Error).message}`, { cause: error });
+      if (isDomainError(error)) throw error;
+      const { reason, httpStatus } = classify(error, timeout.aborted);
+      if (reason === 'not_configured') throw new AiCallFailed(reason, `No API key is configured for ${provider} (${provider.toUpperCase()}_API_KEY)`, { cause: error });
+      const detail = reason === 'timeout' ? `no answer within ${this.settings.timeoutMs} ms` : (error as Error).message;
+      throw new AiCallFailed(reason, `The ${provider} model call failed: ${detail}`, { cause: error, httpStatus });
     }
   }
 
@@ -103,11 +109,28 @@ export class VercelAiClient implements AiClient {
       case 'google':
         return createGoogle({ apiKey, baseURL: baseUrl })(model);
       case 'custom':
-        if (baseUrl === undefined) throw new DomainError('not_configured', 'The custom provider needs LLM_BASE_URL');
+        if (baseUrl === undefined) throw new AiCallFailed('not_configured', 'The custom provider needs LLM_BASE_URL');
         return createOpenAICompatible({ name: 'custom', baseURL: baseUrl, apiKey })(model);
     }
   }
 }
+
+/**
+ * What went wrong, from the SDK's error: the last attempt's error when retries ran out; no
+ * HTTP status means no connection (the SDK's "Cannot connect to API"); a missing API key is
+ * configuration. `timedOut` tells a timeout from a cancellation by the caller.
+ */
+const classify = (error: unknown, timedOut: boolean): { reason: AiFailureReason; httpStatus?: number } => {
+  const last = RetryError.isInstance(error) ? error.lastError : error;
+  if (timedOut) return { reason: 'timeout' };
+  if (LoadAPIKeyError.isInstance(last)) return { reason: 'not_configured' };
+  if (!APICallError.isInstance(last)) return { reason: 'other' };
+  const status = last.statusCode;
+  if (status === undefined) return { reason: 'unreachable' };
+  if (status === 408 || status === 429 || status >= 500) return { reason: 'unavailable', httpStatus: status };
+  if (status >= 400) return { reason: 'refused', httpStatus: status };
+  return { reason: 'other', httpStatus: status };
+};
 
 const toModelMessage = (message: AiMessage): ModelMessage =>
   message.role === 'assistant'
