@@ -59,9 +59,9 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
     ],
   );
   c.bind(TOKENS.HttpApp).toResolvedValue(
-    (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, registerMessagingWebhook, receiveMessagingUpdate, checkReadiness, queue, jobs, runs, auth, keys, overview, cancelJob, chat) =>
+    (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, registerMessagingWebhook, receiveMessagingUpdate, checkReadiness, queue, jobs, runs, auth, keys, overview, cancelJob, chat, logger: Logger) =>
       createHttpApp({
-        admin: { auth, keys, overview, cancelJob, chat },
+        admin: { auth, keys, overview, cancelJob, chat, logger },
         pino,
         authenticate,
         createJob,
@@ -93,6 +93,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       TOKENS.AdminOverview,
       TOKENS.CancelJob,
       TOKENS.ChatAgent,
+      TOKENS.Logger,
     ],
   );
 };
