@@ -50,8 +50,15 @@ describe('e2e: admin UI over HTTP', function () {
   });
   after(() => gateway?.stop());
 
-  it('refuses a wrong password and sets an HttpOnly, SameSite=Strict session cookie for the right one', async () => {
-    expect((await post('/settings/login', { password: 'wrong password!!' })).status).to.equal(401);
+  it('refuses a wrong password (303 back to the form, which says why once) and sets an HttpOnly, SameSite=Strict session cookie for the right one', async () => {
+    const refused = await post('/settings/login', { password: 'wrong password!!' });
+    expect(refused.status).to.equal(303);
+    expect(refused.headers.get('location')).to.equal('/settings/login');
+    expect(cookieFrom(refused, 'agw_session'), 'no session for a wrong password').to.equal(undefined);
+    const reason = cookieFrom(refused, 'agw_login')!;
+    expect(await (await get('/settings/login', reason)).text()).to.contain('<p class="error" role="alert">Wrong password.</p>');
+    expect(await (await get('/settings/login')).text()).not.to.contain('Wrong password');
+    expect(gateway.logs.some((line) => typeof line === 'object' && line.msg === 'admin login refused' && line.reason === 'unauthorized' && line.reqId === refused.headers.get('x-request-id'))).to.equal(true);
     const response = await post('/settings/login', { password: PASSWORD });
     expect(response.status).to.equal(303);
     const cookie = response.headers.get('set-cookie') ?? '';

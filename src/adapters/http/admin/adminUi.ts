@@ -6,7 +6,7 @@ import { NOTICE, seeOther, sendPage, signedIn, type AdminTools, type AdminUiDepe
 import { checkedForm, endSession, readForm, requireSession, sessionToken, startSession } from './adminSession.js';
 import { AdminViews } from './adminViews.js';
 import { registerChatPages } from './chatPages.js';
-import { clearFlash } from './flash.js';
+import { clearFlash, type FlashCookie } from './flash.js';
 import { registerJobPages } from './jobPages.js';
 import { NEW_KEY, registerKeyPages } from './keyPages.js';
 import { loadStaticFiles } from './staticFiles.js';
@@ -35,20 +35,39 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
+/**
+ * Why the last login was refused, for the login page after the redirect. Only a code travels
+ * (no session signs it yet); the page shows our fixed text for it.
+ */
+const LOGIN_REFUSED: FlashCookie = { name: 'agw_login', path: '/settings/login' };
+const REFUSALS: Readonly<Record<string, string>> = {
+  unauthorized: 'Wrong password.',
+  rate_limited: 'Too many failed logins; try again later.',
+};
+
 /** The login and its limit: the only pages besides the closed one that answer without a session. */
 const publicRoutes = (tools: AdminTools): Router => {
   const router = new Router();
   const { auth } = tools.deps;
-  router.get('/settings/login', (ctx) => sendPage(ctx, 200, tools.views.page('login', { title: 'Log in' })));
+  router.get('/settings/login', (ctx) => {
+    const code = ctx.cookies.get(LOGIN_REFUSED.name);
+    if (code !== undefined) clearFlash(ctx, LOGIN_REFUSED);
+    const error = code !== undefined && Object.hasOwn(REFUSALS, code) ? REFUSALS[code] : undefined;
+    sendPage(ctx, 200, tools.views.page('login', { title: 'Log in' }, { error }));
+  });
   router.post('/settings/login', async (ctx) => {
     const form = await readForm(ctx);
     try {
       startSession(ctx, await auth.login(formField(form, 'password') ?? '', ctx.ip));
       seeOther(ctx, '/settings/keys');
     } catch (error) {
-      if (!isDomainError(error) || (error.code !== 'unauthorized' && error.code !== 'rate_limited')) throw error;
-      // A refused login changes nothing: it answers with the form again, by the error table's status.
-      sendPage(ctx, answerFor(error).status, tools.views.page('login', { title: 'Log in' }, { error: error.message }));
+      if (!isDomainError(error) || !Object.hasOwn(REFUSALS, error.code)) throw error;
+      // Refused (wrong password, or the limit): back to the form with the reason, so that a
+      // reload does not send the password again (it would count as another attempt).
+      ctx.cookies.set(LOGIN_REFUSED.name, error.code, { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: LOGIN_REFUSED.path, maxAge: 120_000, overwrite: true });
+      // The answer is a 303 either way: the request's log line does not tell a refusal.
+      tools.deps.logger.warn({ reqId: ctx.state.requestId as string | undefined, reason: error.code }, 'admin login refused');
+      seeOther(ctx, '/settings/login');
     }
   });
   return router;
