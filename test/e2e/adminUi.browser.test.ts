@@ -126,7 +126,7 @@ suite(title, function () {
       documentStatus !== undefined && line.startsWith(`error: Failed to load resource: the server responded with a status of ${documentStatus} `) && line.endsWith(`(${tab.page.url()})`);
     expect(tab.console.filter((line) => !noted(line)), `console of ${name}`).to.deep.equal([]);
     tab.console.length = 0;
-    const width = await tab.page.evaluate(() => document.documentElement.scrollWidth);
+    const width = Number(await tab.page.evaluate('document.documentElement.scrollWidth'));
     expect(width, `page width of ${name}`).to.be.at.most(WIDTH);
     await tab.page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
   };
