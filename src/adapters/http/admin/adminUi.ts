@@ -14,6 +14,8 @@ import { registerStatusPages } from './statusPages.js';
 import { registerTriggerPages } from './triggerPages.js';
 import { formField } from '../middleware/formBody.js';
 
+const BACK = { href: '/settings', label: 'Back to the admin pages' };
+
 export type { AdminUiDependencies } from './adminHttp.js';
 
 /** Titles of the error pages, by status (by the one error table, see answerFor). */
@@ -80,7 +82,7 @@ const sessionRoutes = (tools: AdminTools): Router => {
   router.get('/settings', (ctx) => seeOther(ctx, '/settings/keys'));
   router.get('/settings/static/:file', (ctx) => {
     const file = files.get(String(ctx.params.file));
-    if (file === undefined) return sendPage(ctx, 404, tools.views.page('error', { title: 'Not found', csrf: signedIn(ctx).session.csrfToken }, { message: 'No such file.', back: { href: '/settings', label: 'Back to the admin pages' } }));
+    if (file === undefined) return sendPage(ctx, 404, tools.views.page('error', { title: 'Not found', csrf: signedIn(ctx).session.csrfToken }, { message: 'No such file.', back: BACK }));
     ctx.type = file.type;
     ctx.body = file.body;
   });
@@ -132,11 +134,11 @@ export const adminUi = (deps: AdminUiDependencies): Middleware => {
       const allowed = allowedMethods([open, signed], ctx);
       if (allowed.length > 0 && !allowed.includes(ctx.method)) {
         ctx.set('Allow', allowed.join(', '));
-        return sendPage(ctx, 405, views.page('error', { title: 'Not allowed' }, { message: `${ctx.method} is not allowed here.`, back: { href: '/settings', label: 'Back to the admin pages' } }));
+        return sendPage(ctx, 405, views.page('error', { title: 'Not allowed' }, { message: `${ctx.method} is not allowed here.`, back: BACK }));
       }
       await guard(ctx, async () => {
         await signedRoutes(ctx as Parameters<typeof signedRoutes>[0], async () => {
-          sendPage(ctx, 404, views.page('error', { title: 'Not found', csrf: signedIn(ctx).session.csrfToken }, { message: 'There is no such page.', back: { href: '/settings', label: 'Back to the admin pages' } }));
+          sendPage(ctx, 404, views.page('error', { title: 'Not found', csrf: signedIn(ctx).session.csrfToken }, { message: 'There is no such page.', back: BACK }));
         });
       });
     });
@@ -151,7 +153,7 @@ export const adminUi = (deps: AdminUiDependencies): Middleware => {
     } catch (error) {
       const answer = answerFor(error);
       if (answer.logged !== undefined) ctx.state.error = answer.logged;
-      sendPage(ctx, answer.status, views.page('error', { title: ERROR_TITLES[answer.status] ?? 'Error' }, { message: answer.message, back: { href: '/settings', label: 'Back to the admin pages' } }));
+      sendPage(ctx, answer.status, views.page('error', { title: ERROR_TITLES[answer.status] ?? 'Error' }, { message: answer.message, back: BACK }));
     }
   };
 };
