@@ -2,7 +2,8 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogle } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError, generateText, isStepCount, jsonSchema, LoadAPIKeyError, RetryError, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import * as ai from 'ai';
+import { generateText, isStepCount, jsonSchema, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import { AiCallFailed, type AiFailureReason } from '../../domain/ai/AiCallFailed.js';
 import { isDomainError } from '../../domain/errors/DomainError.js';
 import type { LlmProvider } from '../../domain/triggers/Trigger.js';
@@ -76,7 +77,7 @@ export class VercelAiClient implements AiClient {
       };
     } catch (error) {
       if (isDomainError(error)) throw error;
-      const { reason, httpStatus } = classify(error, timeout.aborted);
+      const { reason, httpStatus } = classify(error, timeout.aborted, ai);
       if (reason === 'not_configured') throw new AiCallFailed(reason, `No API key is configured for ${provider} (${provider.toUpperCase()}_API_KEY)`, { cause: error });
       const detail = reason === 'timeout' ? `no answer within ${this.settings.timeoutMs} ms` : (error as Error).message;
       throw new AiCallFailed(reason, `The ${provider} model call failed: ${detail}`, { cause: error, httpStatus });
@@ -115,12 +116,15 @@ export class VercelAiClient implements AiClient {
   }
 }
 
+/** The SDK's error classes that classify() tells apart (the `ai` module). */
+type SdkErrors = Pick<typeof ai, 'APICallError' | 'LoadAPIKeyError' | 'RetryError'>;
+
 /**
  * What went wrong, from the SDK's error: the last attempt's error when retries ran out; no
  * HTTP status means no connection (the SDK's "Cannot connect to API"); a missing API key is
  * configuration. `timedOut` tells a timeout from a cancellation by the caller.
  */
-const classify = (error: unknown, timedOut: boolean): { reason: AiFailureReason; httpStatus?: number } => {
+const classify = (error: unknown, timedOut: boolean, { APICallError, LoadAPIKeyError, RetryError }: SdkErrors): { reason: AiFailureReason; httpStatus?: number } => {
   const last = RetryError.isInstance(error) ? error.lastError : error;
   if (timedOut) return { reason: 'timeout' };
   if (LoadAPIKeyError.isInstance(last)) return { reason: 'not_configured' };
