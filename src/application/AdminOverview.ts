@@ -1,11 +1,15 @@
 import { JOB_STATUSES, type Job } from '../domain/jobs/Job.js';
+import { commandTokenValues, type CommandTokenValue } from '../domain/templates/renderCommand.js';
+import type { RequestSnapshot } from '../domain/templates/RequestSnapshot.js';
 import type { ActionRun } from '../domain/triggers/ActionRun.js';
-import type { Trigger } from '../domain/triggers/Trigger.js';
+import type { Trigger, TriggerAction } from '../domain/triggers/Trigger.js';
 import type { ActionRunRepository } from '../ports/ActionRunRepository.js';
 import type { BotTokenStore } from '../ports/BotTokenStore.js';
 import type { ConversationStore, ConversationTurn } from '../ports/ConversationStore.js';
+import type { InboundRequest, InboundRequestStore } from '../ports/InboundRequestStore.js';
 import type { JobRepository } from '../ports/JobRepository.js';
 import type { MessagingChannel, WebhookInfo } from '../ports/MessagingChannel.js';
+import type { StorageFigures, TableSize } from '../ports/StorageFigures.js';
 import type { CollectOperationalFigures, OperationalFigures } from './CollectOperationalFigures.js';
 
 export interface ServiceFacts {
@@ -19,55 +23,134 @@ export type MessagingStatus =
   | { readonly configured: false }
   | { readonly configured: true; readonly webhook: WebhookInfo | null; readonly error?: string };
 
+/** What the overview reads from. */
+export interface AdminOverviewSources {
+  readonly triggers: readonly Trigger[];
+  readonly runs: ActionRunRepository;
+  readonly requests: InboundRequestStore;
+  readonly jobs: JobRepository;
+  readonly figures: CollectOperationalFigures;
+  readonly storage: StorageFigures;
+  readonly channel: MessagingChannel;
+  readonly tokens: BotTokenStore;
+  readonly conversations: ConversationStore;
+  readonly allowedChats: ReadonlySet<string>;
+  readonly facts: ServiceFacts;
+}
+
+/**
+ * An action as it ran, rendered for one request: a command's template and the value each of
+ * its tokens gave the command; a webhook's method and URL (its headers may hold secrets and
+ * are not shown); an agent action's job.
+ */
+export type RenderedAction =
+  | { readonly type: 'command'; readonly template: string; readonly values: readonly CommandTokenValue[] | null }
+  | { readonly type: 'webhook'; readonly method: string; readonly url: string }
+  | { readonly type: 'agent'; readonly template: string; readonly jobId: string | null };
+
+/** One action of a trigger run: its record, and the action as configured now (when it still is). */
+export interface ActionRunView {
+  readonly run: ActionRun;
+  readonly rendered: RenderedAction | null;
+}
+
+/** A trigger run (one trigger fired by one request) with everything an operator needs to see. */
+export interface TriggerRunView {
+  readonly runId: string;
+  readonly trigger: string;
+  /** Whether the trigger is still configured (the rendering is of the actions as configured now). */
+  readonly configured: boolean;
+  /** The stored request that fired the run; null when none is stored (any more). */
+  readonly request: InboundRequest | null;
+  readonly actions: readonly ActionRunView[];
+}
+
 /** What the admin UI's pages show: read-only views over the capabilities. */
 export class AdminOverview {
-  constructor(
-    private readonly triggerList: readonly Trigger[],
-    private readonly runs: ActionRunRepository,
-    private readonly jobs: JobRepository,
-    private readonly figuresOf: CollectOperationalFigures,
-    private readonly channel: MessagingChannel,
-    private readonly tokens: BotTokenStore,
-    private readonly conversations: ConversationStore,
-    private readonly allowedChats: ReadonlySet<string>,
-    readonly facts: ServiceFacts,
-  ) {}
+  readonly facts: ServiceFacts;
+
+  constructor(private readonly sources: AdminOverviewSources) {
+    this.facts = sources.facts;
+  }
 
   triggers(): readonly Trigger[] {
-    return this.triggerList;
+    return this.sources.triggers;
   }
 
   recentRuns(limit = 50): Promise<ActionRun[]> {
-    return this.runs.recent(limit);
+    return this.sources.runs.recent(limit);
+  }
+
+  /** One trigger run with its actions rendered for the request that fired it; null when no action of it is recorded. */
+  async triggerRun(runId: string): Promise<TriggerRunView | null> {
+    const runs = await this.sources.runs.forRun(runId);
+    if (runs.length === 0) return null;
+    const trigger = this.sources.triggers.find((candidate) => candidate.name === runs[0].trigger);
+    const requestId = runs.map((run) => run.detail.requestId).find((id): id is string => typeof id === 'string');
+    const request = requestId === undefined ? null : await this.sources.requests.find(requestId);
+    const snapshot = request === null ? null : parseSnapshot(request.request);
+    return {
+      runId,
+      trigger: runs[0].trigger,
+      configured: trigger !== undefined,
+      request,
+      actions: runs.map((run) => {
+        const action = trigger?.actions[run.actionIndex];
+        return { run, rendered: action !== undefined && action.type === run.type ? render(action, run, snapshot) : null };
+      }),
+    };
   }
 
   recentJobs(limit = 50): Promise<Job[]> {
-    return this.jobs.list({ statuses: JOB_STATUSES, limit });
+    return this.sources.jobs.list({ statuses: JOB_STATUSES, limit });
   }
 
   job(id: string): Promise<Job | null> {
-    return this.jobs.get(id);
+    return this.sources.jobs.get(id);
   }
 
   figures(): Promise<OperationalFigures> {
-    return this.figuresOf.execute();
+    return this.sources.figures.execute();
+  }
+
+  tableSizes(): Promise<TableSize[]> {
+    return this.sources.storage.tableSizes();
   }
 
   allowedChatIds(): string[] {
-    return [...this.allowedChats];
+    return [...this.sources.allowedChats];
   }
 
   async messaging(): Promise<MessagingStatus> {
-    const token = await this.tokens.current();
+    const token = await this.sources.tokens.current();
     if (token === undefined) return { configured: false };
     try {
-      return { configured: true, webhook: await this.channel.getWebhookInfo(token) };
+      return { configured: true, webhook: await this.sources.channel.getWebhookInfo(token) };
     } catch (error) {
       return { configured: true, webhook: null, error: (error as Error).message };
     }
   }
 
   conversation(threadId: string, limit = 50): Promise<ConversationTurn[]> {
-    return this.conversations.recent(threadId, limit);
+    return this.sources.conversations.recent(threadId, limit);
   }
 }
+
+const parseSnapshot = (text: string): RequestSnapshot | null => {
+  try {
+    return JSON.parse(text) as RequestSnapshot;
+  } catch {
+    return null;
+  }
+};
+
+const render = (action: TriggerAction, run: ActionRun, request: RequestSnapshot | null): RenderedAction => {
+  switch (action.type) {
+    case 'command':
+      return { type: 'command', template: action.command, values: request === null ? null : commandTokenValues(action.command, request) };
+    case 'webhook':
+      return { type: 'webhook', method: action.method, url: action.url };
+    case 'agent':
+      return { type: 'agent', template: action.job, jobId: typeof run.detail.jobId === 'string' ? run.detail.jobId : null };
+  }
+};

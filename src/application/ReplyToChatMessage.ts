@@ -1,3 +1,4 @@
+import { aiFailureReason } from '../domain/ai/AiCallFailed.js';
 import type { Attachment, ChannelMessage } from '../domain/messaging/ChannelMessage.js';
 import { splitReply } from '../domain/messaging/splitReply.js';
 import { markdownToTelegramHtml } from '../domain/messaging/telegramHtml.js';
@@ -25,7 +26,7 @@ export interface ChatChannelSettings {
  * Background processing of one chat message (SPEC 4.4): acknowledge, keep a typing
  * indicator up, ask the chat agent, reply (split to the platform's limit, formatted with a
  * plain-text fallback), and stop the indicator whatever happens. A failed AI call gets the
- * fixed apology; the cause is only logged.
+ * fixed apology (SPEC 4.4); the cause is only logged, with its classified reason.
  */
 export class ReplyToChatMessage {
   constructor(
@@ -67,7 +68,7 @@ export class ReplyToChatMessage {
         });
         if (unreadable.length > 0) reply = `(I could not read ${unreadable.join(', ')}.)\n\n${reply}`;
       } catch (error) {
-        log.error({ err: error }, 'AI call failed');
+        log.error({ err: error, reason: aiFailureReason(error) }, 'AI call failed');
         reply = APOLOGY;
       }
       typing.stop();

@@ -3,6 +3,7 @@ import { isDomainError } from '../domain/errors/DomainError.js';
 import { renderCommand } from '../domain/templates/renderCommand.js';
 import { renderPrompt } from '../domain/templates/renderPrompt.js';
 import { renderText } from '../domain/templates/templateTokens.js';
+import { headAndTail } from '../domain/text/cutText.js';
 import { storableText } from '../domain/text/storableText.js';
 import type { AgentAction, CommandAction, Trigger, TriggerAction, WebhookAction } from '../domain/triggers/Trigger.js';
 import type { ActionRunRepository } from '../ports/ActionRunRepository.js';
@@ -31,14 +32,12 @@ export interface RunTriggerSettings {
 
 type Outcome = Pick<ActionRun, 'status' | 'attempts' | 'error' | 'detail'>;
 
-/** Characters of a command's output kept in its record. */
-const RECORDED_OUTPUT = 500;
-
-/** The first `length` characters, one fewer when the last would be half of a surrogate pair. */
-const head = (text: string, length: number): string => {
-  const cut = text.slice(0, length);
-  return /[\uD800-\uDBFF]$/.test(cut) && /^[\uDC00-\uDFFF]/.test(text.slice(length)) ? cut.slice(0, -1) : cut;
-};
+/**
+ * Characters of a command's output kept in its record: all of it up to this length, else its
+ * beginning (RECORDED_HEAD) and its end, where a failing command usually says why.
+ */
+export const RECORDED_OUTPUT = 16 * 1024;
+const RECORDED_HEAD = 4 * 1024;
 
 /** The outcome as the database can store it: text with NUL and lone surrogates replaced. */
 const storable = (outcome: Outcome): Outcome => ({
@@ -91,7 +90,10 @@ export class RunTrigger {
               error: error instanceof Error ? error.message : String(error),
               detail: {},
             }));
-      const run: ActionRun = { runId: task.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, finishedAt: this.clock.now(), ...storable(outcome) };
+      const recorded = storable(outcome);
+      // The request id leads the run's page to the values the action got (InboundRequestStore).
+      const withRequest = task.requestId === undefined ? recorded.detail : { ...recorded.detail, requestId: task.requestId };
+      const run: ActionRun = { runId: task.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, finishedAt: this.clock.now(), ...recorded, detail: withRequest };
       await this.#record(run, log);
       // The output stays out of info lines: it may carry request text.
       const { output, ...detail } = run.detail;
@@ -153,7 +155,7 @@ export class RunTrigger {
           status: ok ? 'succeeded' : 'failed',
           attempts: attempt,
           error: ok ? null : result.timedOut ? `timed out after ${timeoutMs} ms` : `exit code ${result.exitCode}`,
-          detail: { exitCode: result.exitCode, commandMs: result.durationMs, output: head(result.output, RECORDED_OUTPUT) },
+          detail: { exitCode: result.exitCode, commandMs: result.durationMs, output: headAndTail(result.output, RECORDED_OUTPUT, RECORDED_HEAD) },
         };
       }
     }

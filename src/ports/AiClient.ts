@@ -44,8 +44,11 @@ export interface AiResponse {
 export interface AiClient {
   /**
    * Asks the model. Retries rate limits and server errors with backoff and gives up after a
-   * timeout. Throws DomainError `not_configured` when no provider or model is configured,
-   * `internal` (with the cause) when the call fails.
+   * timeout. Throws AiCallFailed (a DomainError) with its reason: `not_configured` (code
+   * `not_configured`) when no provider, model, base URL or API key is set; otherwise code
+   * `internal` with the cause and the reason `unreachable`, `timeout`, `refused` (a 4xx, with
+   * its status), `unavailable` (408/429/5xx after the retries) or `other`. The message may quote
+   * the provider: for logs, never for pages; show the reason instead.
    */
   generate(request: AiRequest): Promise<AiResponse>;
 }

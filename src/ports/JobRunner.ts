@@ -12,7 +12,9 @@ export interface JobRunner {
    * Runs the job. Resolves when the runner is done with it: for a runner that works
    * in-process, when the job finished (having reported its outcome); for a runner that
    * hands the work elsewhere, when it was handed over (the outcome arrives later by events).
-   * Throws when the job could not be started; the caller marks it failed.
+   * When `signal` aborts, an in-process runner stops the work and reports what it collected
+   * until then (log, summary) without a status. Throws when the job could not be started; the
+   * caller marks it failed.
    */
   run(job: Job, report: JobReport, signal: AbortSignal): Promise<void>;
 

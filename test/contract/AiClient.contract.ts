@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { AiCallFailed } from '../../src/domain/ai/AiCallFailed.js';
 import type { AiClient } from '../../src/ports/AiClient.js';
 
 /** A provider's API faked with the vendor's real request and response shapes. */
@@ -7,6 +8,8 @@ export interface ProviderFake {
   text(text: string): void;
   toolCall(name: string, input: Record<string, unknown>): void;
   failure(status: number, headers?: Record<string, string>): void;
+  /** The next request finds no server (connection refused). */
+  unreachable(): void;
   /** Parsed request bodies, in order. */
   readonly requests: Array<Record<string, unknown>>;
   /** Whether a request body carries this text anywhere in its messages. */
@@ -82,12 +85,29 @@ export const describeAiClientContract = (name: string, open: () => { client: AiC
       expect(fake.requests).to.have.length(2);
     });
 
-    it('fails with an error naming the provider when the call keeps failing', async () => {
+    it('fails with an error naming the provider when the call keeps failing, classified as unavailable with the status', async () => {
       fake.failure(500);
       fake.failure(500);
       const error = await client.generate({ messages: [{ role: 'user', text: 'hi' }] }).catch((e: Error) => e);
-      expect(error).to.be.instanceOf(Error);
+      expect(error).to.be.instanceOf(AiCallFailed);
       expect((error as Error).message).to.match(/model call failed/);
+      expect(error).to.include({ reason: 'unavailable', httpStatus: 500, code: 'internal' });
+    });
+
+    it('classifies a refused call (401: the API key) as refused with its status, without trying again', async () => {
+      fake.failure(401);
+      const error = await client.generate({ messages: [{ role: 'user', text: 'hi' }] }).catch((e: Error) => e);
+      expect(error).to.be.instanceOf(AiCallFailed);
+      expect(error).to.include({ reason: 'refused', httpStatus: 401, code: 'internal' });
+      expect(fake.requests).to.have.length(1);
+    });
+
+    it('classifies a provider it cannot connect to as unreachable', async () => {
+      fake.unreachable();
+      fake.unreachable();
+      const error = await client.generate({ messages: [{ role: 'user', text: 'hi' }] }).catch((e: Error) => e);
+      expect(error).to.be.instanceOf(AiCallFailed);
+      expect(error).to.include({ reason: 'unreachable', httpStatus: undefined, code: 'internal' });
     });
   });
 };

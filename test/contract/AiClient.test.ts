@@ -1,4 +1,7 @@
+import { expect } from 'chai';
 import nock from 'nock';
+import { AiCallFailed } from '../../src/domain/ai/AiCallFailed.js';
+import { startFakeOpenAi } from '../support/fakeOpenAi.js';
 import { VercelAiClient, type AiSettings } from '../../src/adapters/ai/VercelAiClient.js';
 import type { LlmProvider } from '../../src/domain/triggers/Trigger.js';
 import { describeAiClientContract, type ProviderFake } from './AiClient.contract.js';
@@ -24,6 +27,7 @@ const fakeFor = (path: string | RegExp, shapes: { text(text: string): object; to
     text: (text) => void scope.post(path).reply(200, shapes.text(text)),
     toolCall: (name, input) => void scope.post(path).reply(200, shapes.toolCall(name, input)),
     failure: (status, headers) => void scope.post(path).reply(status, shapes.error, headers),
+    unreachable: () => void scope.post(path).replyWithError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' })),
     ...readers,
     done: () => {
       nock.cleanAll();
@@ -88,3 +92,52 @@ describeAiClientContract('google (Gemini generateContent)', () => ({
     },
   ),
 }));
+
+describe('VercelAiClient: failures it classifies before or beyond the contract', () => {
+  const none = { apiKey: undefined, baseUrl: undefined };
+  const settings = (overrides: Partial<AiSettings>): AiSettings => ({
+    provider: 'custom',
+    model: 'm',
+    providers: { anthropic: none, openai: none, google: none, custom: none },
+    timeoutMs: 10_000,
+    maxRetries: 0,
+    ...overrides,
+  });
+  const failure = (client: VercelAiClient) => client.generate({ messages: [{ role: 'user', text: 'hi' }] }).catch((e: unknown) => e);
+
+  it('is not configured without a provider, naming LLM_PROVIDER', async () => {
+    const error = await failure(new VercelAiClient(settings({ provider: undefined })));
+    expect(error).to.be.instanceOf(AiCallFailed).and.to.include({ reason: 'not_configured', code: 'not_configured' });
+    expect((error as Error).message).to.contain('LLM_PROVIDER');
+  });
+
+  it('is not configured for the custom provider without a base URL, naming LLM_BASE_URL', async () => {
+    const error = await failure(new VercelAiClient(settings({})));
+    expect(error).to.include({ reason: 'not_configured' });
+    expect((error as Error).message).to.contain('LLM_BASE_URL');
+  });
+
+  it('is not configured when the provider has no API key, naming its variable and no SDK text', async () => {
+    const saved = process.env.ANTHROPIC_API_KEY;
+    delete process.env.ANTHROPIC_API_KEY;
+    try {
+      const error = await failure(new VercelAiClient(settings({ provider: 'anthropic' })));
+      expect(error).to.include({ reason: 'not_configured', code: 'not_configured' });
+      expect((error as Error).message).to.equal('No API key is configured for anthropic (ANTHROPIC_API_KEY)');
+    } finally {
+      if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
+    }
+  });
+
+  it('classifies a provider that does not answer within the timeout as timeout', async () => {
+    const llm = await startFakeOpenAi();
+    try {
+      llm.delayMs = 2000;
+      const error = await failure(new VercelAiClient(settings({ timeoutMs: 200, providers: { anthropic: none, openai: none, google: none, custom: { apiKey: 'k', baseUrl: llm.baseUrl } } })));
+      expect(error).to.include({ reason: 'timeout', code: 'internal' });
+      expect((error as Error).message).to.contain('no answer within 200 ms');
+    } finally {
+      await llm.close();
+    }
+  });
+});

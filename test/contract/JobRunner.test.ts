@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import nock from 'nock';
 import { GithubActionsJobRunner } from '../../src/adapters/codehost/GithubActionsJobRunner.js';
 import { GithubClient } from '../../src/adapters/codehost/GithubClient.js';
@@ -13,6 +15,11 @@ import { ChildProcessShellExecutor } from '../../src/adapters/shell/ChildProcess
 import type { JobChange } from '../../src/domain/jobs/Job.js';
 import { tempDir } from '../support/gatewayProcess.js';
 import { contractJob, describeJobRunnerContract } from './JobRunner.contract.js';
+
+/** Resolves once `condition` holds (checked every 20 ms; the test's timeout bounds it). */
+const waitUntil = async (condition: () => boolean): Promise<void> => {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+};
 
 const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
 
@@ -131,15 +138,22 @@ describe('LocalJobRunner', () => {
     expect(reports.at(-1)).to.include({ status: 'failed', error: 'The agent did not finish within 300 ms' });
   });
 
-  it('stops the agent when cancelled and reports nothing over the cancellation', async () => {
-    const { runner } = await localRunner('sleep 20');
+  it('stops the agent when cancelled and reports the log and summary collected until then, without a status', async () => {
+    const { runner, repo } = await localRunner('echo "step one done"; echo started > started.txt; sleep 20');
+    const job = contractJob('x');
     const reports: JobChange[] = [];
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
-    const started = Date.now();
-    await runner.run(contractJob('x'), async (change) => void reports.push(change), controller.signal);
-    expect(Date.now() - started).to.be.below(5000);
-    expect(reports).to.deep.equal([]);
+    const marker = join(dirname(repo), 'worktrees', job.id, 'started.txt');
+    const ran = runner.run(job, async (change) => void reports.push(change), controller.signal);
+    await waitUntil(() => existsSync(marker));
+    const cancelledAt = Date.now();
+    controller.abort('cancelled');
+    await ran;
+    expect(Date.now() - cancelledAt).to.be.below(5000);
+    expect(reports).to.have.length(1);
+    expect(reports[0]).to.not.have.property('status');
+    expect(reports[0].log).to.contain('step one done');
+    expect(reports[0].summary).to.equal('step one done');
   });
 
   it('runs jobs side by side in their own worktrees', async () => {

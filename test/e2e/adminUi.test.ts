@@ -1,54 +1,64 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, startGateway, tempDir, type GatewayProcess } from '../support/gatewayProcess.js';
+import { adminClient, cookieFrom, setAdminPassword as setPassword } from '../support/adminHttp.js';
+import { startGateway, tempDir, type GatewayProcess } from '../support/gatewayProcess.js';
 
-/** `agent-gateway admin set-password` with the password on stdin. */
-const setPassword = (env: Record<string, string>, password: string): Promise<number | null> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'admin', 'set-password'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
-    child.stdin.end(`${password}\n`);
-    child.once('exit', resolve);
-  });
+const PASSWORD = 'a long admin password';
 
-/** Drives /settings over HTTP as a browser would (cookies by hand, forms url-encoded, no redirects followed). */
-describe('e2e: admin UI over HTTP', function () {
+describe('e2e: admin UI over HTTP, before the first password', function () {
   this.timeout(60_000);
-  let gateway: GatewayProcess;
+  let gateway: GatewayProcess | undefined;
   let env: Record<string, string>;
-  const PASSWORD = 'a long admin password';
-
-  const get = (path: string, cookie = '') => fetch(`${gateway.url}${path}`, { headers: { cookie }, redirect: 'manual' });
-  const post = (path: string, form: Record<string, string>, cookie = '') =>
-    fetch(`${gateway.url}${path}`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString(), redirect: 'manual' });
-  const login = async (): Promise<{ cookie: string; csrf: string }> => {
-    const response = await post('/settings/login', { password: PASSWORD });
-    expect(response.status).to.equal(303);
-    const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0];
-    const page = await (await get('/settings/keys', cookie)).text();
-    return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(page)![1] };
-  };
-
   before(async () => {
-    const dir = await tempDir('admin');
+    const dir = await tempDir('admin-closed');
     env = { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json') };
     gateway = await startGateway(env);
   });
   after(() => gateway?.stop());
 
   it('stays closed until an admin password is set, then asks for a login', async () => {
+    const { get } = adminClient(gateway!.url);
     const closed = await get('/settings');
     expect(closed.status).to.equal(503);
-    expect(await closed.text()).to.contain('admin set-password');
+    const page = await closed.text();
+    expect(page).to.contain('admin set-password');
+    expect(page, 'no script on a page without a session').not.to.contain('<script');
     expect(await setPassword(env, 'too short')).to.equal(1);
     expect(await setPassword(env, PASSWORD)).to.equal(0);
     const response = await get('/settings/keys');
     expect(response.status).to.equal(303);
     expect(response.headers.get('location')).to.equal('/settings/login');
   });
+});
 
-  it('refuses a wrong password and sets an HttpOnly, SameSite=Strict session cookie for the right one', async () => {
-    expect((await post('/settings/login', { password: 'wrong password!!' })).status).to.equal(401);
+/** Drives /settings over HTTP as a browser would (cookies by hand, forms url-encoded, no redirects followed). */
+describe('e2e: admin UI over HTTP', function () {
+  this.timeout(60_000);
+  let gateway: GatewayProcess;
+  let env: Record<string, string>;
+
+  const get = (path: string, cookie = '', headers: Record<string, string> = {}) => adminClient(gateway.url).get(path, cookie, headers);
+  const post = (path: string, form: Record<string, string>, cookie = '') => adminClient(gateway.url).post(path, form, cookie);
+  const login = () => adminClient(gateway.url).login(PASSWORD);
+
+  before(async () => {
+    const dir = await tempDir('admin');
+    // No LLM_PROVIDER: the web chat has no AI provider.
+    env = { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json') };
+    gateway = await startGateway(env);
+    expect(await setPassword(env, PASSWORD)).to.equal(0);
+  });
+  after(() => gateway?.stop());
+
+  it('refuses a wrong password (303 back to the form, which says why once) and sets an HttpOnly, SameSite=Strict session cookie for the right one', async () => {
+    const refused = await post('/settings/login', { password: 'wrong password!!' });
+    expect(refused.status).to.equal(303);
+    expect(refused.headers.get('location')).to.equal('/settings/login');
+    expect(cookieFrom(refused, 'agw_session'), 'no session for a wrong password').to.equal(undefined);
+    const reason = cookieFrom(refused, 'agw_login')!;
+    expect(await (await get('/settings/login', reason)).text()).to.contain('<p class="error" role="alert">Wrong password.</p>');
+    expect(await (await get('/settings/login')).text()).not.to.contain('Wrong password');
+    expect(gateway.logs.some((line) => typeof line === 'object' && line.msg === 'admin login refused' && line.reason === 'unauthorized' && line.reqId === refused.headers.get('x-request-id'))).to.equal(true);
     const response = await post('/settings/login', { password: PASSWORD });
     expect(response.status).to.equal(303);
     const cookie = response.headers.get('set-cookie') ?? '';
@@ -58,15 +68,19 @@ describe('e2e: admin UI over HTTP', function () {
   it('creates a key shown once that works against the API, and revokes it', async () => {
     const { cookie, csrf } = await login();
     const created = await post('/settings/keys', { csrf, name: 'from the UI' }, cookie);
-    expect(created.status).to.equal(200);
-    const key = /id="new-key">([^<]+)</.exec(await created.text())![1];
+    expect(created.status).to.equal(303);
+    expect(created.headers.get('location')).to.equal('/settings/keys');
+    const flash = cookieFrom(created, 'agw_new_key')!;
+    const key = /id="new-key">([^<]+)</.exec(await (await get('/settings/keys', `${cookie}; ${flash}`)).text())![1];
     const call = () => fetch(`${gateway.url}/api/jobs/status`, { headers: { 'x-api-key': key } });
     expect((await call()).status).to.equal(200);
     const list = await (await get('/settings/keys', cookie)).text();
     expect(list).to.contain('from the UI').and.not.to.contain(key);
     const id = /\/settings\/keys\/([0-9a-f-]{36})\/revoke/.exec(list)![1];
     expect(await (await get(`/settings/keys/${id}/revoke`, cookie)).text()).to.contain('Revoke <strong>from the UI</strong>');
-    expect((await post(`/settings/keys/${id}/revoke`, { csrf }, cookie)).status).to.equal(303);
+    const revoked = await post(`/settings/keys/${id}/revoke`, { csrf }, cookie);
+    expect(revoked.status).to.equal(303);
+    expect(revoked.headers.get('location')).to.equal('/settings/keys');
     expect((await call()).status).to.equal(401);
   });
 
@@ -98,18 +112,35 @@ describe('e2e: admin UI over HTTP', function () {
   it('leaves nothing reachable after logout: pages, static files, actions', async () => {
     const { cookie, csrf } = await login();
     expect((await get('/settings/static/ui.js', cookie)).status).to.equal(200);
+    expect((await get('/settings/static/htmx.min.js', cookie)).status).to.equal(200);
     expect((await post('/settings/logout', { csrf }, cookie)).status).to.equal(303);
-    for (const path of ['/settings', '/settings/keys', '/settings/static/ui.js']) {
+    for (const path of ['/settings', '/settings/keys', '/settings/static/ui.js', '/settings/static/htmx.min.js']) {
       expect((await get(path, cookie)).status, path).to.equal(303);
     }
     expect((await post('/settings/keys', { csrf, name: 'after logout' }, cookie)).status).to.equal(401);
   });
 
-  describe('malformed requests: every one is a 4xx admin page, never a 500 or JSON', () => {
-    before(async () => {
-      expect(await setPassword(env, PASSWORD)).to.equal(0);
-    });
+  it('shows the login page without any script (it used to load one that failed without a session)', async () => {
+    const page = await (await get('/settings/login')).text();
+    expect(page).to.contain('Admin password').and.not.to.contain('<script');
+  });
 
+  it('answers a web chat message without an AI provider with a redirect, then names the missing setting once and logs the cause under the request id', async () => {
+    const { cookie, csrf } = await login();
+    const sent = await post('/settings/chat', { csrf, message: 'Hello?' }, cookie);
+    expect(sent.status).to.equal(303);
+    expect(sent.headers.get('location')).to.equal('/settings/chat');
+    const requestId = sent.headers.get('x-request-id')!;
+    const flash = cookieFrom(sent, 'agw_flash')!;
+    const page = await (await get('/settings/chat', `${cookie}; ${flash}`)).text();
+    expect(page).to.contain('role="alert"').and.to.contain('The chat has no AI provider to ask: No LLM provider is configured (LLM_PROVIDER).');
+    expect(page).to.contain(`request id ${requestId}`);
+    expect(await (await get('/settings/chat', cookie)).text()).not.to.contain('No LLM provider is configured');
+    const logged = gateway.logs.find((line) => typeof line === 'object' && line.msg === 'web chat message could not be answered' && line.reqId === requestId);
+    expect(logged, 'the log line of the failure').to.include({ reason: 'not_configured' });
+  });
+
+  describe('malformed requests: every one is a 4xx admin page, never a 500 or JSON', () => {
     /** Status, and that the answer is an admin HTML page; returns the page's text. */
     const adminPage = async (response: Response, status: number, what: string): Promise<string> => {
       const text = await response.text();

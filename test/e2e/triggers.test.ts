@@ -220,7 +220,7 @@ echo ok > done.txt`;
           enabled: true,
           actions: [
             { type: 'command', command: "echo nul >> once-runs.txt; printf 'before\\0after'" },
-            { type: 'command', command: "echo emoji >> once-runs.txt; printf '%499s🎉 after' '' | tr ' ' a" },
+            { type: 'command', command: "echo emoji >> once-runs.txt; printf '%4095s🎉%20000s' '' '' | tr ' ' a" },
           ],
         },
         {
@@ -451,7 +451,7 @@ echo ok > done.txt`;
       expect(env).to.contain('AGW_ARG_1=env1\n');
     });
 
-    it('runs a command whose output the database cannot store as it is (a NUL; an emoji cut at 500 characters) once, and records it', async () => {
+    it('runs a command whose output the database cannot store as it is (a NUL; output over 16 KiB whose kept beginning ends inside an emoji) once, and records it', async () => {
       const ping = await send(`${gateway!.url}/api/ping`, { method: 'GET' });
       expect(ping.status).to.equal(200);
       const logged = (): Array<Record<string, unknown>> =>

@@ -1,5 +1,7 @@
+import type * as ai from 'ai';
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
-import { DomainError } from '../../domain/errors/DomainError.js';
+import { AiCallFailed, type AiFailureReason } from '../../domain/ai/AiCallFailed.js';
+import { isDomainError } from '../../domain/errors/DomainError.js';
 import type { LlmProvider } from '../../domain/triggers/Trigger.js';
 import type { AiClient, AiMessage, AiRequest, AiResponse } from '../../ports/AiClient.js';
 
@@ -58,9 +60,9 @@ export class VercelAiClient implements AiClient {
 
   async generate(request: AiRequest): Promise<AiResponse> {
     const provider = request.provider ?? this.settings.provider;
-    if (provider === undefined) throw new DomainError('not_configured', 'No LLM provider is configured (LLM_PROVIDER)');
+    if (provider === undefined) throw new AiCallFailed('not_configured', 'No LLM provider is configured (LLM_PROVIDER)');
     const model = request.model ?? (request.provider === undefined ? this.settings.model : undefined) ?? DEFAULT_MODELS[provider];
-    if (model === undefined) throw new DomainError('not_configured', `No model is configured for ${provider} (LLM_MODEL)`);
+    if (model === undefined) throw new AiCallFailed('not_configured', `No model is configured for ${provider} (LLM_MODEL)`);
     const loaded = await loadSdk();
     const { generateText, isStepCount, jsonSchema, tool } = loaded.ai;
     const tools: ToolSet = {};
@@ -71,7 +73,8 @@ export class VercelAiClient implements AiClient {
         execute: (input: Record<string, unknown>) => t.execute(input),
       });
     }
-    const signals = [AbortSignal.timeout(this.settings.timeoutMs), ...(request.signal ? [request.signal] : [])];
+    const timeout = AbortSignal.timeout(this.settings.timeoutMs);
+    const signals = [timeout, ...(request.signal ? [request.signal] : [])];
     try {
       const result = await generateText({
         model: this.#model(loaded, provider, model),
@@ -89,7 +92,11 @@ export class VercelAiClient implements AiClient {
         toolCalls: result.steps.flatMap((step) => step.toolCalls.map((call) => ({ name: call.toolName, input: call.input }))),
       };
     } catch (error) {
-      throw new DomainError('internal', `The ${provider} model call failed: ${(error as Error).message}`, { cause: error });
+      if (isDomainError(error)) throw error;
+      const { reason, httpStatus } = classify(error, timeout.aborted, loaded.ai);
+      if (reason === 'not_configured') throw new AiCallFailed(reason, `No API key is configured for ${provider} (${provider.toUpperCase()}_API_KEY)`, { cause: error });
+      const detail = reason === 'timeout' ? `no answer within ${this.settings.timeoutMs} ms` : (error as Error).message;
+      throw new AiCallFailed(reason, `The ${provider} model call failed: ${detail}`, { cause: error, httpStatus });
     }
   }
 
@@ -119,11 +126,31 @@ export class VercelAiClient implements AiClient {
       case 'google':
         return loaded.google.createGoogle({ apiKey, baseURL: baseUrl })(model);
       case 'custom':
-        if (baseUrl === undefined) throw new DomainError('not_configured', 'The custom provider needs LLM_BASE_URL');
+        if (baseUrl === undefined) throw new AiCallFailed('not_configured', 'The custom provider needs LLM_BASE_URL');
         return loaded.compatible.createOpenAICompatible({ name: 'custom', baseURL: baseUrl, apiKey })(model);
     }
   }
 }
+
+/** The SDK's error classes that classify() tells apart (the `ai` module). */
+type SdkErrors = Pick<typeof ai, 'APICallError' | 'LoadAPIKeyError' | 'RetryError'>;
+
+/**
+ * What went wrong, from the SDK's error: the last attempt's error when retries ran out; no
+ * HTTP status means no connection (the SDK's "Cannot connect to API"); a missing API key is
+ * configuration. `timedOut` tells a timeout from a cancellation by the caller.
+ */
+const classify = (error: unknown, timedOut: boolean, { APICallError, LoadAPIKeyError, RetryError }: SdkErrors): { reason: AiFailureReason; httpStatus?: number } => {
+  const last = RetryError.isInstance(error) ? error.lastError : error;
+  if (timedOut) return { reason: 'timeout' };
+  if (LoadAPIKeyError.isInstance(last)) return { reason: 'not_configured' };
+  if (!APICallError.isInstance(last)) return { reason: 'other' };
+  const status = last.statusCode;
+  if (status === undefined) return { reason: 'unreachable' };
+  if (status === 408 || status === 429 || status >= 500) return { reason: 'unavailable', httpStatus: status };
+  if (status >= 400) return { reason: 'refused', httpStatus: status };
+  return { reason: 'other', httpStatus: status };
+};
 
 const toModelMessage = (message: AiMessage): ModelMessage =>
   message.role === 'assistant'

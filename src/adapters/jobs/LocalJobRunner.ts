@@ -52,7 +52,9 @@ export class LocalJobRunner implements JobRunner {
       const summary = await this.#summary(logDir, log);
       await run('git', ['-C', dir, ...IDENTITY, 'add', '-A']);
       await run('git', ['-C', dir, ...IDENTITY, 'commit', '--allow-empty', '-m', `job ${job.id}: ${firstLine(job.job)}`, '-m', summary ?? '']);
-      if (result.aborted) return; // cancelled: the job already says so
+      // Stopped (cancelled, or the service stopping): what the agent did until then is kept; the
+      // status is not ours to say — a cancelled job stays cancelled, an interrupted one is failed by RunJob.
+      if (result.aborted) return await report({ summary, log });
       await report({ status: result.ok ? 'succeeded' : 'failed', summary, log, error: result.error });
     } finally {
       await this.#exclusive(() =>

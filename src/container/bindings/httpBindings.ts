@@ -8,6 +8,7 @@ import { AdminOverview } from '../../application/AdminOverview.js';
 import { readFileSync } from 'node:fs';
 import type { JobRunner } from '../../ports/JobRunner.js';
 import { ScryptPasswordHasher } from '../../adapters/crypto/ScryptPasswordHasher.js';
+import { PostgresStorageFigures } from '../../adapters/persistence/PostgresStorageFigures.js';
 import { SqlAdminStore } from '../../adapters/persistence/SqlAdminStore.js';
 import { SqlLoginAttempts } from '../../adapters/persistence/SqlLoginAttempts.js';
 import { CollectOperationalFigures } from '../../application/CollectOperationalFigures.js';
@@ -30,19 +31,37 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
   );
   const startedAt = new Date();
   c.bind(TOKENS.AdminOverview).toResolvedValue(
-    (triggers, runs, jobs, queue, channel, tokens, conversations, db: Database, runner: JobRunner) =>
-      new AdminOverview(triggers, runs, jobs, new CollectOperationalFigures(queue, jobs, runs), channel, tokens, conversations, config.messaging.allowedChatIds, {
-        version: packageVersion(),
-        startedAt,
-        databaseEngine: db.engine,
-        jobRunner: runner.kind,
+    (triggers, runs, requests, jobs, queue, channel, tokens, conversations, db: Database, runner: JobRunner) =>
+      new AdminOverview({
+        triggers,
+        runs,
+        requests,
+        jobs,
+        figures: new CollectOperationalFigures(queue, jobs, runs),
+        storage: new PostgresStorageFigures(db),
+        channel,
+        tokens,
+        conversations,
+        allowedChats: config.messaging.allowedChatIds,
+        facts: { version: packageVersion(), startedAt, databaseEngine: db.engine, jobRunner: runner.kind },
       }),
-    [TOKENS.Triggers, TOKENS.ActionRunRepository, TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.MessagingChannel, TOKENS.BotTokenStore, TOKENS.ConversationStore, TOKENS.Database, TOKENS.JobRunner],
+    [
+      TOKENS.Triggers,
+      TOKENS.ActionRunRepository,
+      TOKENS.InboundRequestStore,
+      TOKENS.JobRepository,
+      TOKENS.TaskQueue,
+      TOKENS.MessagingChannel,
+      TOKENS.BotTokenStore,
+      TOKENS.ConversationStore,
+      TOKENS.Database,
+      TOKENS.JobRunner,
+    ],
   );
   c.bind(TOKENS.HttpApp).toResolvedValue(
-    (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, registerMessagingWebhook, receiveMessagingUpdate, checkReadiness, queue, jobs, runs, auth, keys, overview, cancelJob, chat) =>
+    (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, registerMessagingWebhook, receiveMessagingUpdate, checkReadiness, queue, jobs, runs, auth, keys, overview, cancelJob, chat, logger: Logger) =>
       createHttpApp({
-        admin: { auth, keys, overview, cancelJob, chat },
+        admin: { auth, keys, overview, cancelJob, chat, logger },
         pino,
         authenticate,
         createJob,
@@ -74,6 +93,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       TOKENS.AdminOverview,
       TOKENS.CancelJob,
       TOKENS.ChatAgent,
+      TOKENS.Logger,
     ],
   );
 };

@@ -64,3 +64,23 @@ export const renderCommand = (template: string, request: RequestSnapshot): Rende
   }
   return { script: script + template.slice(at), env };
 };
+
+/** One token of a command template and the value it gives the command for one request. */
+export interface CommandTokenValue {
+  /** The token as written, e.g. `{{body.branch}}`. */
+  readonly token: string;
+  /** The environment variable that carries the value (`AGW_ARG_1`, …). */
+  readonly variable: string;
+  readonly value: string;
+}
+
+/**
+ * The values a command template's tokens give the command for a request, in template order,
+ * exactly as renderCommand passes them (NUL removed): for operators looking at a run.
+ */
+export const commandTokenValues = (template: string, request: RequestSnapshot): CommandTokenValue[] =>
+  findTokenPlaces(template).map((token, n) => ({
+    token: token.token,
+    variable: `${TOKEN_VARIABLE_PREFIX}${n + 1}`,
+    value: tokenValue(token.source, token.path, request).replace(/\0/g, ''),
+  }));

@@ -14,6 +14,10 @@ export interface ActionRun {
   readonly startedAt: Date;
   readonly finishedAt: Date;
   readonly error: string | null;
-  /** Outcome details: exit code and output of a command, HTTP status of a webhook, job id of an agent action. */
+  /**
+   * Outcome details: exit code, duration (`commandMs`) and output of a command (up to 16 KiB:
+   * its beginning and end when longer), HTTP status of a webhook, job id of an agent action;
+   * and `requestId`, the stored request that fired the run (InboundRequestStore), when there is one.
+   */
   readonly detail: Readonly<Record<string, unknown>>;
 }

@@ -20,14 +20,14 @@ import { createScratchDatabase, describeWithPostgres } from '../../support/postg
 
 /*
  * Run once, record always: a command whose output the database cannot take as it is (a NUL
- * byte; 499 characters then an emoji, so that the first 500 end inside a surrogate pair) runs
- * exactly once and is recorded. Each run appends a line to runs.txt, which counts them.
+ * byte; output longer than the 16 KiB kept, whose kept beginning — 4 KiB — ends inside a
+ * surrogate pair) runs exactly once and is recorded. Each run appends a line to runs.txt, which counts them.
  */
 
 const { triggers } = validateTriggers(
   [
     { name: 'nul', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: "echo run >> runs.txt; printf 'before\\0after'" }] },
-    { name: 'emoji', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: "echo run >> runs.txt; printf '%499s🎉 after' '' | tr ' ' a" }] },
+    { name: 'emoji', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: "echo run >> runs.txt; printf '%4095s🎉%20000s' '' '' | tr ' ' a" }] },
   ],
   'test',
 );
@@ -66,10 +66,10 @@ const describeRecording = (name: string, open: () => Promise<{ database: Databas
       expect(logger.entries.filter((e) => e.level === 'error')).to.deep.equal([]);
     });
 
-    it('a command printing 499 ASCII characters then an emoji', async () => {
+    it('a command printing 4095 ASCII characters, an emoji, then 20 000 more', async () => {
       const { runs, recorded, logger } = await runOnce('emoji', '30000000-0000-4000-8000-000000000002');
       expect(runs, 'times the command ran').to.equal(1);
-      expect(recorded.map((r) => [r.status, r.detail.output])).to.deep.equal([['succeeded', 'a'.repeat(499)]]);
+      expect(recorded.map((r) => [r.status, r.detail.output])).to.deep.equal([['succeeded', `${'a'.repeat(4095)}\n[… 7714 characters left out …]\n${'a'.repeat(12 * 1024)}`]]);
       expect(logger.entries.filter((e) => e.level === 'error')).to.deep.equal([]);
     });
   });

@@ -187,6 +187,22 @@ describe('RunJob', () => {
   });
 });
 
+describe('RunJob: what a cancelled job keeps', () => {
+  it('keeps the log and summary the runner reports after the cancellation, and the job stays cancelled', async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    let cancel: () => Promise<unknown> = async () => undefined;
+    const runner = new ScriptedRunner(async (report) => {
+      await cancel();
+      await report({ log: 'step one done\n', summary: 'step one done' });
+    });
+    const runJob = new RunJob(jobs, runner, clock, new RecordingLogger());
+    cancel = () => new CancelJob(jobs, runJob, clock).execute(jobId);
+    await runJob.execute({ jobId });
+    expect(jobs.jobs.get(jobId)).to.include({ status: 'cancelled', error: 'Cancelled', log: 'step one done\n', summary: 'step one done' });
+  });
+});
+
 describe('RunJob#abortAll', () => {
   it('stops running jobs for a stop of the service and marks them failed as interrupted', async () => {
     const { create, jobs, clock } = setup();

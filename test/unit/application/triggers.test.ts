@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { FireTriggers, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../src/application/FireTriggers.js';
-import { RunTrigger } from '../../../src/application/RunTrigger.js';
+import { RECORDED_OUTPUT, RunTrigger } from '../../../src/application/RunTrigger.js';
 import { DomainError } from '../../../src/domain/errors/DomainError.js';
 import { snapshotRequest } from '../../../src/domain/templates/RequestSnapshot.js';
 import { untrustedJobNotice } from '../../../src/domain/templates/renderPrompt.js';
@@ -196,7 +196,7 @@ describe('RunTrigger', () => {
     const { runner, runs } = make(undefined, new RecordingForwarder({ ok: false, status: 503, attempts: 4, error: 'HTTP 503' }));
     await runner.execute(task);
     expect(runs.runs[2]).to.include({ status: 'failed', attempts: 4, error: 'HTTP 503' });
-    expect(runs.runs[2].detail).to.deep.equal({ httpStatus: 503 });
+    expect(runs.runs[2].detail).to.deep.equal({ httpStatus: 503, requestId: REQUEST_ID });
   });
 
   it('records an agent action as not runnable, with a log line, while jobs are not configured', async () => {
@@ -254,17 +254,32 @@ describe('RunTrigger', () => {
     expect(JSON.stringify(errors)).to.not.contain('main; rm -rf /');
   });
 
-  it('records output with NUL and lone surrogates replaced, cut at 500 characters without splitting a surrogate pair', async () => {
+  it('records the whole output up to 16 KiB, with NUL and lone surrogates replaced', async () => {
+    const long = 'x'.repeat(RECORDED_OUTPUT - 2) + '🎉';
     const cases: Array<[string, string]> = [
       ['a\u0000b \ud800 c', 'a\ufffdb \ufffd c'],
-      [`${'x'.repeat(499)}🎉 and more`, 'x'.repeat(499)],
-      [`${'x'.repeat(498)}🎉 and more`, `${'x'.repeat(498)}🎉`],
+      [long, long],
     ];
     for (const [output, recorded] of cases) {
       const { runner, runs } = make(new ScriptedShell([], output));
       await runner.execute(task);
       expect(runs.runs[0].detail.output, JSON.stringify(output.slice(0, 20))).to.equal(recorded);
     }
+  });
+
+  it('records the beginning and the end of a longer output, saying how much was left out, without splitting a surrogate pair', async () => {
+    // 4 KiB of head ending inside an emoji; 12 KiB of tail starting inside another.
+    const output = `${'h'.repeat(4095)}🎉${'m'.repeat(5000)}🎉${'t'.repeat(12 * 1024 - 1)}`;
+    const { runner, runs } = make(new ScriptedShell([], output));
+    await runner.execute(task);
+    const recorded = runs.runs[0].detail.output as string;
+    expect(recorded).to.equal(`${'h'.repeat(4095)}\n[… ${2 + 5000 + 2} characters left out …]\n${'t'.repeat(12 * 1024 - 1)}`);
+  });
+
+  it('records the id of the request that fired the run with every action', async () => {
+    const { runner, runs } = make();
+    await runner.execute(task);
+    expect(runs.runs.map((r) => r.detail.requestId)).to.deep.equal(Array(5).fill(REQUEST_ID));
   });
 
   it('keeps command output out of info log lines', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { snapshotRequest } from '../../../../src/domain/templates/RequestSnapshot.js';
-import { MAX_ENV_STRING_BYTES, renderCommand } from '../../../../src/domain/templates/renderCommand.js';
+import { commandTokenValues, MAX_ENV_STRING_BYTES, renderCommand } from '../../../../src/domain/templates/renderCommand.js';
 import { findTokenPlaces, REFUSED } from '../../../../src/domain/templates/shellContexts.js';
 
 const withValue = (value: string) => snapshotRequest({ v: value, w: 'second' }, { q: 'query value' }, { 'x-h': 'header value' });
@@ -48,6 +48,21 @@ describe('renderCommand', () => {
     );
     const fits = 'x'.repeat(MAX_ENV_STRING_BYTES - 'AGW_ARG_1='.length - 1);
     expect(renderCommand('echo {{body.v}}', withValue(fits)).env.AGW_ARG_1).to.equal(fits);
+  });
+});
+
+describe('commandTokenValues', () => {
+  it('gives each token, in template order, the variable and the value renderCommand passes the command', () => {
+    const template = 'git pull {{body.v}} && echo "{{query.q}}" {{body.missing}} {{body.v}}';
+    const request = withValue('main\u0000; rm -rf /');
+    const values = commandTokenValues(template, request);
+    expect(values).to.deep.equal([
+      { token: '{{body.v}}', variable: 'AGW_ARG_1', value: 'main; rm -rf /' },
+      { token: '{{query.q}}', variable: 'AGW_ARG_2', value: 'query value' },
+      { token: '{{body.missing}}', variable: 'AGW_ARG_3', value: '' },
+      { token: '{{body.v}}', variable: 'AGW_ARG_4', value: 'main; rm -rf /' },
+    ]);
+    expect(Object.fromEntries(values.map((v) => [v.variable, v.value]))).to.deep.equal(renderCommand(template, request).env);
   });
 });
 

@@ -1,0 +1,70 @@
+import { Eta } from 'eta/core';
+import { AUTH_VIEWS } from './views/auth.js';
+import { JOB_VIEWS } from './views/jobs.js';
+import { KEY_VIEWS } from './views/keys.js';
+import { LAYOUT_VIEWS } from './views/layout.js';
+import { STATUS_VIEWS } from './views/status.js';
+import { TRIGGER_VIEWS } from './views/triggers.js';
+
+const TEMPLATES = { ...LAYOUT_VIEWS, ...AUTH_VIEWS, ...KEY_VIEWS, ...TRIGGER_VIEWS, ...JOB_VIEWS, ...STATUS_VIEWS } as const;
+
+export type ViewName = keyof typeof TEMPLATES;
+
+/** The sections of the navigation, in its order. */
+export const SECTIONS = [
+  { id: 'keys', href: '/settings/keys', label: 'API keys' },
+  { id: 'triggers', href: '/settings/triggers', label: 'Triggers' },
+  { id: 'jobs', href: '/settings/jobs', label: 'Jobs' },
+  { id: 'messaging', href: '/settings/messaging', label: 'Messaging' },
+  { id: 'chat', href: '/settings/chat', label: 'Chat' },
+  { id: 'health', href: '/settings/health', label: 'Health' },
+] as const;
+
+export type Section = (typeof SECTIONS)[number]['id'];
+
+export interface Flash {
+  readonly kind: 'notice' | 'error';
+  readonly text: string;
+}
+
+/** What the frame of every page needs besides the page's own model. */
+export interface Frame {
+  readonly title: string;
+  /** The signed-in session's CSRF token: with it the page gets the navigation and the logout form. */
+  readonly csrf?: string;
+  /** The navigation's current section. */
+  readonly section?: Section;
+  readonly flash?: Flash;
+  /** Loads htmx (pages with a live part). */
+  readonly htmx?: boolean;
+}
+
+/**
+ * The admin UI's templates (eta, auto-escaping every interpolation), compiled once when this is
+ * built (at start-up): a template that does not compile stops the service from starting.
+ */
+export class AdminViews {
+  readonly #eta = new Eta({ autoEscape: true, cache: true, useWith: false, varName: 'it' });
+
+  constructor() {
+    for (const [name, template] of Object.entries(TEMPLATES)) this.#eta.loadTemplate(`@${name}`, template);
+  }
+
+  /** A whole page: the view inside the layout. */
+  page(view: ViewName, frame: Frame, model: object = {}): string {
+    const signedIn = frame.csrf !== undefined;
+    return this.#eta.render(`@${view}`, {
+      ...model,
+      title: frame.title,
+      csrf: frame.csrf,
+      flash: frame.flash,
+      nav: SECTIONS.map((section) => ({ href: section.href, label: section.label, current: section.id === frame.section })),
+      scripts: { ui: signedIn, htmx: signedIn && frame.htmx === true },
+    });
+  }
+
+  /** A part of a page on its own (what htmx swaps in). */
+  fragment(view: ViewName, model: object): string {
+    return this.#eta.render(`@${view}`, model);
+  }
+}
