@@ -1,10 +1,8 @@
 import type { Attachment, ChannelMessage } from '../domain/messaging/ChannelMessage.js';
-import { splitReply } from '../domain/messaging/splitReply.js';
-import { markdownToTelegramHtml } from '../domain/messaging/telegramHtml.js';
 import type { AiImage } from '../ports/AiClient.js';
 import type { BotTokenStore } from '../ports/BotTokenStore.js';
 import type { Logger } from '../ports/Logger.js';
-import type { MessagingChannel, ReplyTarget } from '../ports/MessagingChannel.js';
+import type { MessagingChannel, OutgoingMessage, ReplyTarget } from '../ports/MessagingChannel.js';
 import type { ChatAgent } from './ChatAgent.js';
 import type { ChatMessageTask } from './ReceiveMessagingUpdate.js';
 
@@ -71,8 +69,7 @@ export class ReplyToChatMessage {
         reply = APOLOGY;
       }
       typing.stop();
-      // The platform counts its limit on the visible text, which the conversion never lengthens.
-      const parts = splitReply(reply, this.channel.maxMessageLength);
+      const parts = this.channel.formatReply(reply);
       // From here on the agent has run (its tools too) and the exchange is remembered: a
       // failure must not make the task run again, so a send the channel could not make is given up.
       for (const part of parts) {
@@ -85,9 +82,9 @@ export class ReplyToChatMessage {
   }
 
   /** Sends one part (the channel tries transient failures again); false when it could not be delivered. */
-  async #deliver(token: string, target: ReplyTarget, part: string, log: Logger): Promise<boolean> {
+  async #deliver(token: string, target: ReplyTarget, part: OutgoingMessage, log: Logger): Promise<boolean> {
     try {
-      await this.channel.sendMessage(token, target, { plain: part, formatted: markdownToTelegramHtml(part) });
+      await this.channel.sendMessage(token, target, part);
       return true;
     } catch (error) {
       log.error({ err: error }, 'could not deliver the reply; given up');

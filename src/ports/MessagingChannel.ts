@@ -13,6 +13,12 @@ export interface WebhookInfo {
   readonly lastErrorMessage?: string;
 }
 
+/** One message to send: `formatted` in the platform's rich format, `plain` when the platform refuses it. */
+export interface OutgoingMessage {
+  readonly plain: string;
+  readonly formatted?: string;
+}
+
 export interface DownloadedFile {
   readonly data: Uint8Array;
   /** The platform's path of the file (its name often tells the type). */
@@ -32,13 +38,20 @@ export interface MessagingChannel {
   /** The longest text one message may carry. */
   readonly maxMessageLength: number;
 
+  /**
+   * The messages that carry a reply the agent wrote in Markdown: split at the platform's
+   * limit (never inside a code block that fits one message), each in the platform's rich
+   * format with the plain text to send when the platform refuses it. Never throws.
+   */
+  formatReply(markdown: string): OutgoingMessage[];
+
   setWebhook(token: string, url: string, secret: string): Promise<void>;
   getWebhookInfo(token: string): Promise<WebhookInfo>;
   /**
    * Sends one message of at most `maxMessageLength` characters. `formatted` is the same text
    * in the platform's rich format; when the platform refuses it, `plain` is sent instead.
    */
-  sendMessage(token: string, target: ReplyTarget, message: { readonly plain: string; readonly formatted?: string }): Promise<void>;
+  sendMessage(token: string, target: ReplyTarget, message: OutgoingMessage): Promise<void>;
   /** Shows "typing…" for a few seconds. */
   sendTyping(token: string, target: ReplyTarget): Promise<void>;
   /** A cheap acknowledgement of a received message. */

@@ -1,6 +1,8 @@
 import fetch from 'node-fetch';
 import pRetry from 'p-retry';
-import type { DownloadedFile, MessagingChannel, ReplyTarget, WebhookInfo } from '../../ports/MessagingChannel.js';
+import type { DownloadedFile, MessagingChannel, OutgoingMessage, ReplyTarget, WebhookInfo } from '../../ports/MessagingChannel.js';
+import { splitMarkdown } from './markdown/splitMarkdown.js';
+import { markdownToTelegramHtml } from './telegram/telegramHtml.js';
 
 /** A Bot API answer that is not `ok`. The message never contains the token. */
 export class MessagingError extends Error {
@@ -53,6 +55,11 @@ export class TelegramChannel implements MessagingChannel {
 
   constructor(private readonly settings: TelegramSettings) {}
 
+  formatReply(markdown: string): OutgoingMessage[] {
+    // Telegram counts its limit on the visible text, which the conversion never lengthens.
+    return splitMarkdown(markdown, this.maxMessageLength).map((part) => ({ plain: part, formatted: markdownToTelegramHtml(part) }));
+  }
+
   async setWebhook(token: string, url: string, secret: string): Promise<void> {
     await this.#call<boolean>(token, 'setWebhook', { url, secret_token: secret, allowed_updates: ['message', 'edited_message', 'channel_post', 'edited_channel_post'] });
   }
@@ -68,7 +75,7 @@ export class TelegramChannel implements MessagingChannel {
     };
   }
 
-  async sendMessage(token: string, target: ReplyTarget, message: { readonly plain: string; readonly formatted?: string }): Promise<void> {
+  async sendMessage(token: string, target: ReplyTarget, message: OutgoingMessage): Promise<void> {
     const base = { chat_id: target.chatId, ...(target.topicId !== undefined ? { message_thread_id: target.topicId } : {}), link_preview_options: { is_disabled: true } };
     if (message.formatted !== undefined) {
       try {
