@@ -1,7 +1,7 @@
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import { DomainError } from '../../domain/errors/DomainError.js';
-import type { LlmProvider } from '../../domain/triggers/Trigger.js';
 import type { AiClient, AiMessage, AiRequest, AiResponse } from '../../ports/AiClient.js';
+import { AI_PROVIDERS } from './aiProviders.js';
 
 export interface ProviderSettings {
   readonly apiKey: string | undefined;
@@ -10,9 +10,10 @@ export interface ProviderSettings {
 }
 
 export interface AiSettings {
-  readonly provider: LlmProvider | undefined;
+  readonly provider: string | undefined;
   readonly model: string | undefined;
-  readonly providers: Readonly<Record<LlmProvider, ProviderSettings>>;
+  /** Keys and base URLs by provider name (aiProviders.ts); a provider not listed has neither. */
+  readonly providers: Readonly<Record<string, ProviderSettings | undefined>>;
   readonly timeoutMs: number;
   readonly maxRetries: number;
 }
@@ -37,12 +38,7 @@ const loadSdk = (): Promise<Sdk> =>
     ([ai, anthropic, google, openai, compatible]) => ({ ai, anthropic, google, openai, compatible }),
   ));
 
-const DEFAULT_MODELS: Readonly<Record<LlmProvider, string | undefined>> = {
-  anthropic: 'claude-sonnet-4-5',
-  openai: 'gpt-4.1',
-  google: 'gemini-2.5-flash',
-  custom: undefined,
-};
+const defaultModel = (provider: string): string | undefined => AI_PROVIDERS.find((known) => known.name === provider)?.defaultModel;
 
 /**
  * The AI layer on the Vercel AI SDK: Anthropic, OpenAI (chat completions), Google Gemini,
@@ -59,7 +55,7 @@ export class VercelAiClient implements AiClient {
   async generate(request: AiRequest): Promise<AiResponse> {
     const provider = request.provider ?? this.settings.provider;
     if (provider === undefined) throw new DomainError('not_configured', 'No LLM provider is configured (LLM_PROVIDER)');
-    const model = request.model ?? (request.provider === undefined ? this.settings.model : undefined) ?? DEFAULT_MODELS[provider];
+    const model = request.model ?? (request.provider === undefined ? this.settings.model : undefined) ?? defaultModel(provider);
     if (model === undefined) throw new DomainError('not_configured', `No model is configured for ${provider} (LLM_MODEL)`);
     const loaded = await loadSdk();
     const { generateText, isStepCount, jsonSchema, tool } = loaded.ai;
@@ -97,7 +93,7 @@ export class VercelAiClient implements AiClient {
    * Models are made once per provider and name: making one builds the provider's response
    * schemas (zod), which cost more CPU than the rest of a call.
    */
-  #model(loaded: Sdk, provider: LlmProvider, model: string): LanguageModel {
+  #model(loaded: Sdk, provider: string, model: string): LanguageModel {
     const key = `${provider}\u0000${model}`;
     let made = this.#models.get(key);
     if (made === undefined) {
@@ -109,8 +105,9 @@ export class VercelAiClient implements AiClient {
     return made;
   }
 
-  #makeModel(loaded: Sdk, provider: LlmProvider, model: string): LanguageModel {
-    const { apiKey, baseUrl } = this.settings.providers[provider];
+  /** One case per provider of aiProviders.ts. */
+  #makeModel(loaded: Sdk, provider: string, model: string): LanguageModel {
+    const { apiKey, baseUrl } = this.settings.providers[provider] ?? { apiKey: undefined, baseUrl: undefined };
     switch (provider) {
       case 'anthropic':
         return loaded.anthropic.createAnthropic({ apiKey, baseURL: baseUrl })(model);
@@ -121,6 +118,8 @@ export class VercelAiClient implements AiClient {
       case 'custom':
         if (baseUrl === undefined) throw new DomainError('not_configured', 'The custom provider needs LLM_BASE_URL');
         return loaded.compatible.createOpenAICompatible({ name: 'custom', baseURL: baseUrl, apiKey })(model);
+      default:
+        throw new DomainError('not_configured', `Unknown LLM provider: ${provider}`);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Container } from 'inversify';
+import { AI_PROVIDER_NAMES } from '../../adapters/ai/aiProviders.js';
 import { TelegramChannel } from '../../adapters/messaging/TelegramChannel.js';
 import type { Database } from '../../adapters/persistence/Database.js';
 import { SqlBotTokenStore } from '../../adapters/persistence/SqlBotTokenStore.js';
@@ -41,7 +42,12 @@ export const bindChat = (c: Container, config: AppConfig): void => {
     (await readFile(config.chat.systemPromptFile, 'utf8').catch(() => '')).trim() || 'You are a helpful assistant.');
   c.bind(TOKENS.ChatAgent).toResolvedValue(
     (ai, conversations, createJob, jobStatus, ids) =>
-      new ChatAgent(ai, conversations, createJob, jobStatus, ids, { historyTurns: config.chat.historyTurns, maxSteps: config.chat.maxSteps, systemPrompt }),
+      new ChatAgent(ai, conversations, createJob, jobStatus, ids, {
+        historyTurns: config.chat.historyTurns,
+        maxSteps: config.chat.maxSteps,
+        systemPrompt,
+        llmProviders: AI_PROVIDER_NAMES,
+      }),
     [TOKENS.AiClient, TOKENS.ConversationStore, TOKENS.CreateJob, TOKENS.GetJobStatus, TOKENS.IdGenerator],
   );
   c.bind(TOKENS.RegisterMessagingWebhook).toResolvedValue(

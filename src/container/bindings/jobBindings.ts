@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Container } from 'inversify';
+import { AI_PROVIDER_NAMES } from '../../adapters/ai/aiProviders.js';
 import { VercelAiClient } from '../../adapters/ai/VercelAiClient.js';
 import { GithubActionsJobRunner } from '../../adapters/codehost/GithubActionsJobRunner.js';
 import { GithubClient } from '../../adapters/codehost/GithubClient.js';
@@ -15,7 +16,6 @@ import { NotifyChatOfJob } from '../../application/NotifyChatOfJob.js';
 import { NotifyingJobRepository } from '../../application/NotifyingJobRepository.js';
 import { PollJobs } from '../../application/PollJobs.js';
 import { RunJob } from '../../application/RunJob.js';
-import { LLM_PROVIDERS, type LlmProvider } from '../../domain/triggers/Trigger.js';
 import type { AiClient } from '../../ports/AiClient.js';
 import type { BotTokenStore } from '../../ports/BotTokenStore.js';
 import type { Logger } from '../../ports/Logger.js';
@@ -32,9 +32,7 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
       new VercelAiClient({
         provider: config.llm.provider,
         model: config.llm.model,
-        providers: Object.fromEntries(
-          LLM_PROVIDERS.map((p) => [p, { apiKey: secrets.providerSecret(p), baseUrl: config.llm.baseUrls[p] }]),
-        ) as Record<LlmProvider, { apiKey: string | undefined; baseUrl: string | undefined }>,
+        providers: Object.fromEntries(AI_PROVIDER_NAMES.map((p) => [p, { apiKey: secrets.providerSecret(p), baseUrl: config.llm.baseUrls[p] }])),
         timeoutMs: config.llm.timeoutMs,
         maxRetries: config.llm.maxRetries,
       }),
@@ -61,6 +59,7 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.CreateJob).toResolvedValue(
     (jobs, queue, secrets, ids, clock, logger) =>
       new CreateJob(jobs, queue, secrets, ids, clock, logger, {
+        llmProviders: AI_PROVIDER_NAMES,
         defaultProvider: config.llm.provider,
         defaultModel: config.llm.model,
         unavailableReason:

@@ -11,6 +11,7 @@ import { InMemoryTaskQueue } from '../../fakes/InMemoryTaskQueue.js';
 import { RecordingLogger } from '../../fakes/RecordingLogger.js';
 import { InMemoryInboundRequestStore } from '../../fakes/InMemoryInboundRequestStore.js';
 import { SequentialIds } from '../../fakes/SequentialIds.js';
+import { triggerCatalog } from '../../../src/container/triggerCatalog.js';
 
 const SECRET = 'webhook-secret';
 const channel = { id: 'telegram', title: 'Telegram' } as unknown as MessagingChannel;
@@ -46,7 +47,7 @@ const update = (updateId: number, chatId = 42, text = 'hello') => ({
   message: { message_id: updateId * 10, date: 1_700_000_000, chat: { id: chatId, type: 'private' }, from: { id: chatId, is_bot: false, first_name: 'Ann' }, text },
 });
 
-const { triggers } = validateTriggers([{ name: 'on-chat', watch_path: '/messaging/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] }], 'test');
+const { triggers } = validateTriggers([{ name: 'on-chat', watch_path: '/messaging/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] }], 'test', triggerCatalog());
 
 const failure = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (e: unknown) => e);
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { matchTriggers } from '../../../../src/domain/triggers/matchTriggers.js';
 import { validateTriggers } from '../../../../src/domain/triggers/validateTriggers.js';
+import { triggerCatalog } from '../../../../src/container/triggerCatalog.js';
 
 const FILE = 'config/TRIGGERS.json';
 const valid = (overrides: Record<string, unknown> = {}) => ({
@@ -10,7 +11,7 @@ const valid = (overrides: Record<string, unknown> = {}) => ({
   actions: [{ type: 'command', command: 'make' }],
   ...overrides,
 });
-const problems = (raw: unknown) => validateTriggers(raw, FILE).problems;
+const problems = (raw: unknown) => validateTriggers(raw, FILE, triggerCatalog()).problems;
 
 describe('validateTriggers', () => {
   it('accepts every action type with its optional fields, and applies defaults', () => {
@@ -26,6 +27,7 @@ describe('validateTriggers', () => {
         }),
       ],
       FILE,
+    triggerCatalog(),
     );
     expect(found).to.deep.equal([]);
     expect(triggers[0].actions).to.deep.equal([
@@ -74,6 +76,7 @@ describe('validateTriggers', () => {
     const { triggers, problems: found } = validateTriggers(
       [valid({ actions: [{ type: 'agent', job: 'Raw {{body.x}}', unsafe_raw: true }, { type: 'agent', job: 'Framed {{body.x}}', unsafe_raw: false }] })],
       FILE,
+    triggerCatalog(),
     );
     expect(found).to.deep.equal([]);
     expect(triggers[0].actions).to.deep.equal([
@@ -114,6 +117,17 @@ describe('validateTriggers', () => {
     });
   });
 
+  it('checks watch paths and AI providers against the catalog it is given, nothing else', () => {
+    const catalog = { watchPaths: ['/hooks/a'], llmProviders: ['acme'] };
+    const agent = (provider: string) => valid({ watch_path: '/hooks/a', actions: [{ type: 'agent', job: 'x', llm_provider: provider }] });
+    expect(validateTriggers([agent('acme')], FILE, catalog).problems).to.deep.equal([]);
+    expect(validateTriggers([agent('openai'), valid()], FILE, catalog).problems).to.deep.equal([
+      `${FILE}: trigger #0 "deploy": actions[0].llm_provider: must be one of acme`,
+      `${FILE}: trigger #1 "deploy": name: duplicate of trigger #0`,
+      `${FILE}: trigger #1 "deploy": watch_path: /webhook is not an endpoint; one of /hooks/a`,
+    ]);
+  });
+
   it('reports every problem of the file at once', () => {
     expect(problems([valid({ enabled: 1, actions: [] }), { name: 'b' }])).to.have.length(5);
   });
@@ -128,6 +142,7 @@ describe('matchTriggers', () => {
       valid({ name: 'two' }),
     ],
     FILE,
+    triggerCatalog(),
   );
 
   it('fires the enabled triggers watching the path, in file order', () => {
