@@ -6,7 +6,7 @@ import type { CreateJob } from './CreateJob.js';
 import type { GetJobStatus } from './GetJobStatus.js';
 
 export interface ChatInput {
-  /** The channel-namespaced thread (`telegram:123`, `web:…`). */
+  /** The channel-namespaced conversation (`<channel>:<chat>`, see domain/messaging/chatThread; `web:…`). */
   readonly threadId: string;
   readonly text: string;
   readonly images: readonly AiImage[];

@@ -13,6 +13,7 @@ import { SqlLoginAttempts } from '../../adapters/persistence/SqlLoginAttempts.js
 import { CollectOperationalFigures } from '../../application/CollectOperationalFigures.js';
 import type { Logger } from '../../ports/Logger.js';
 import type { TaskQueue } from '../../ports/TaskQueue.js';
+import { channelCredentialHeaders, routeTable } from '../channels/index.js';
 import type { AppConfig } from '../config.js';
 import { TOKENS } from '../tokens.js';
 
@@ -30,18 +31,20 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
   );
   const startedAt = new Date();
   c.bind(TOKENS.AdminOverview).toResolvedValue(
-    (triggers, runs, jobs, queue, channel, tokens, conversations, db: Database, runner: JobRunner) =>
-      new AdminOverview(triggers, runs, jobs, new CollectOperationalFigures(queue, jobs, runs), channel, tokens, conversations, config.messaging.allowedChatIds, {
+    (triggers, runs, jobs, queue, channels, conversations, db: Database, runner: JobRunner) =>
+      new AdminOverview(triggers, runs, jobs, new CollectOperationalFigures(queue, jobs, runs), channels, conversations, {
         version: packageVersion(),
         startedAt,
         databaseEngine: db.engine,
         jobRunner: runner.kind,
       }),
-    [TOKENS.Triggers, TOKENS.ActionRunRepository, TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.MessagingChannel, TOKENS.BotTokenStore, TOKENS.ConversationStore, TOKENS.Database, TOKENS.JobRunner],
+    [TOKENS.Triggers, TOKENS.ActionRunRepository, TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.MessagingChannels, TOKENS.ConversationStore, TOKENS.Database, TOKENS.JobRunner],
   );
   c.bind(TOKENS.HttpApp).toResolvedValue(
     (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, registerMessagingWebhook, receiveMessagingUpdate, checkReadiness, queue, jobs, runs, auth, keys, overview, cancelJob, chat) =>
       createHttpApp({
+        routes: routeTable(),
+        credentialHeaders: channelCredentialHeaders(),
         admin: { auth, keys, overview, cancelJob, chat },
         pino,
         authenticate,

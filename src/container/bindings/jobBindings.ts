@@ -17,9 +17,8 @@ import { NotifyingJobRepository } from '../../application/NotifyingJobRepository
 import { PollJobs } from '../../application/PollJobs.js';
 import { RunJob } from '../../application/RunJob.js';
 import type { AiClient } from '../../ports/AiClient.js';
-import type { BotTokenStore } from '../../ports/BotTokenStore.js';
 import type { Logger } from '../../ports/Logger.js';
-import type { MessagingChannel } from '../../ports/MessagingChannel.js';
+import type { MessagingChannels } from '../../application/MessagingChannels.js';
 import type { SecretStore } from '../../ports/SecretStore.js';
 import type { ShellExecutor } from '../../ports/ShellExecutor.js';
 import type { AppConfig } from '../config.js';
@@ -39,11 +38,11 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
     [TOKENS.SecretStore],
   );
   c.bind(TOKENS.JobRepository).toResolvedValue(
-    (db: Database, channel: MessagingChannel, tokens: BotTokenStore, logger: Logger) => {
-      const notify = new NotifyChatOfJob(channel, tokens);
+    (db: Database, channels: MessagingChannels, logger: Logger) => {
+      const notify = new NotifyChatOfJob(channels);
       return new NotifyingJobRepository(new MikroOrmJobRepository(db), (job) => notify.execute(job), logger);
     },
-    [TOKENS.Database, TOKENS.MessagingChannel, TOKENS.BotTokenStore, TOKENS.Logger],
+    [TOKENS.Database, TOKENS.MessagingChannels, TOKENS.Logger],
   );
   c.bind(TOKENS.JobRunner).toResolvedValue(
     (shell: ShellExecutor, secrets: SecretStore, ai: AiClient) => {

@@ -41,19 +41,24 @@ export const jobPage = (job: Job, csrf: string): string => `<dl>
   isFinished(job.status) ? '' : `<form method="post" action="/settings/jobs/${esc(job.id)}/cancel">${csrfField(csrf)}<button type="submit" class="danger">Cancel job</button></form>`
 }`;
 
-export const messagingPage = async (overview: AdminOverview): Promise<string> => {
-  const status = await overview.messaging();
-  const chats = overview.allowedChatIds();
-  const webhook = !status.configured
-    ? '<p>No bot token is configured or registered (<code>MESSAGING_BOT_TOKEN</code>, or <code>POST /api/messaging/register</code>).</p>'
-    : status.webhook === null
-      ? `<p class="error">The platform could not be asked: ${esc(status.error)}</p>`
-      : `<dl><dt>Webhook URL</dt><dd>${esc(status.webhook.url || '(none)')}</dd><dt>Pending updates</dt><dd>${status.webhook.pendingUpdateCount}</dd>
-<dt>Last error</dt><dd>${status.webhook.lastErrorMessage ? `${esc(status.webhook.lastErrorMessage)} (${time(new Date((status.webhook.lastErrorDate ?? 0) * 1000))})` : 'none'}</dd></dl>`;
-  return `<h2>Bot webhook</h2>${webhook}<h2>Allowed chats</h2>${
-    chats.length === 0 ? '<p>None: set <code>MESSAGING_ALLOWED_CHAT_IDS</code>.</p>' : `<ul>${chats.map((c) => `<li><code>${esc(c)}</code></li>`).join('')}</ul>`
-  }`;
-};
+export const messagingPage = async (overview: AdminOverview): Promise<string> =>
+  (await overview.channels())
+    .map((channel) => {
+      const register = channel.registers ? `, or <code>POST /api/messaging/${esc(channel.id)}/register</code>` : '';
+      const webhook = !channel.configured
+        ? `<p>No bot token is configured${channel.registers ? ' or registered' : ''} (<code>${esc(channel.variables.botToken)}</code>${register}).</p>`
+        : channel.webhook === undefined
+          ? '<p>A bot token is configured.</p>'
+          : channel.webhook === null
+            ? `<p class="error">The platform could not be asked: ${esc(channel.error)}</p>`
+            : `<dl><dt>Webhook URL</dt><dd>${esc(channel.webhook.url || '(none)')}</dd><dt>Pending updates</dt><dd>${channel.webhook.pendingUpdateCount}</dd>
+<dt>Last error</dt><dd>${channel.webhook.lastErrorMessage ? `${esc(channel.webhook.lastErrorMessage)} (${time(new Date((channel.webhook.lastErrorDate ?? 0) * 1000))})` : 'none'}</dd></dl>`;
+      const chats = channel.allowedChatIds;
+      return `<h2>${esc(channel.title)}</h2>${webhook}<h3>Allowed chats</h3>${
+        chats.length === 0 ? `<p>None: set <code>${esc(channel.variables.allowedChats)}</code>.</p>` : `<ul>${chats.map((c) => `<li><code>${esc(c)}</code></li>`).join('')}</ul>`
+      }`;
+    })
+    .join('');
 
 export const healthPage = async (overview: AdminOverview, now: Date): Promise<string> => {
   const figures = await overview.figures();

@@ -49,7 +49,7 @@ describe('validateTriggers', () => {
     ['a duplicate name', [valid(), valid()], `${FILE}: trigger #1 "deploy": name: duplicate of trigger #0`],
     ['a watch_path without a slash', [valid({ watch_path: 'webhook' })], `${FILE}: trigger #0 "deploy": watch_path: required, a path starting with /`],
     ['a watch_path with /api', [valid({ watch_path: '/api/webhook' })], `${FILE}: trigger #0 "deploy": watch_path: write it without the /api prefix: /webhook`],
-    ['a watch_path that is no endpoint', [valid({ watch_path: '/hooks' })], `${FILE}: trigger #0 "deploy": watch_path: /hooks is not an endpoint; one of /ping, /create-job, /jobs/status, /messaging/register, /messaging/webhook, /codehost/webhook, /webhook`],
+    ['a watch_path that is no endpoint', [valid({ watch_path: '/hooks' })], `${FILE}: trigger #0 "deploy": watch_path: /hooks is not an endpoint; one of /ping, /create-job, /jobs/status, /codehost/webhook, /webhook, /messaging/telegram/webhook, /messaging/webhook, /messaging/telegram/register, /messaging/register`],
     ['a non-boolean enabled', [valid({ enabled: 'yes' })], `${FILE}: trigger #0 "deploy": enabled: required, true or false`],
     ['an unknown trigger field', [valid({ when: 'always' })], `${FILE}: trigger #0 "deploy": when: unknown field`],
     ['no actions', [valid({ actions: [] })], `${FILE}: trigger #0 "deploy": actions: required, a non-empty array`],
