@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import { CHANNEL_BINDINGS, type ChannelsConfig } from '../channels/index.js';
+import { environment } from './fields.js';
 
 /** Every messaging channel's variables, each channel's schema from its binding. */
-export const channelsSchema = z.record(z.string(), z.string().optional()).transform((env, ctx): { channels: ChannelsConfig } => {
+export const channelsSchema = environment().transform((env, ctx): { channels: ChannelsConfig } => {
   const channels: Record<string, unknown> = {};
   for (const binding of CHANNEL_BINDINGS) {
     const result = binding.schema.safeParse(env);

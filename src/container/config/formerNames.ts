@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { environment } from './fields.js';
 
 /** Renamed variables: each current name with the name it had before. */
 export type FormerNames = Readonly<Record<string, string>>;
@@ -11,7 +12,7 @@ export type FormerNames = Readonly<Record<string, string>>;
  * that messages name what is in their environment — and its problems name the variable so too.
  */
 export const withFormerNames = <T>(formerNames: FormerNames, schema: (nameOf: (current: string) => string) => z.ZodType<T>) =>
-  z.record(z.string(), z.string().optional()).transform((env, ctx): T => {
+  environment().transform((env, ctx): T => {
     const entries = Object.entries(formerNames);
     const isSet = (name: string): boolean => (env[name] ?? '').trim() !== '';
     const former = entries.some(([, old]) => isSet(old)) && !entries.some(([current]) => isSet(current));

@@ -55,6 +55,13 @@ describe('loadConfig', () => {
     expect(config).to.include({ port: 8080, host: '0.0.0.0', dataDir: '/var/lib/gw', databaseUrl: 'postgres://u:p@db/gw', databaseCreate: true, bodyLimit: 512 * 1024, logLevel: 'debug', triggersFile: '/srv/gw/t.json', triggersDir: '/opt/t' });
   });
 
+  it('reads an environment object like process.env, which is no plain object', () => {
+    const env = Object.setPrototypeOf({ PORT: '8080', TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_WEBHOOK_SECRET: 's' }, Object.getPrototypeOf(process.env) as object) as Record<string, string>;
+    const config = loadConfig(env, '/srv/gw');
+    expect(config.port).to.equal(8080);
+    expect(config.channels.telegram.botToken).to.equal('1:a');
+  });
+
   it('names the variable and the bad value', () => {
     expect(problemsOf({ PORT: 'eighty' })).to.deep.equal(['PORT: "eighty" is not a whole number between 0 and 65535']);
     expect(problemsOf({ PORT: '70000' })[0]).to.match(/^PORT: "70000"/);
