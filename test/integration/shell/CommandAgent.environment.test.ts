@@ -15,6 +15,8 @@ const SERVICE_SECRETS: Record<string, string> = {
   DATABASE_URL: 'postgres://user:database-password-value@db/gw',
   MESSAGING_BOT_TOKEN: '123456:messaging-bot-token-value',
   MESSAGING_WEBHOOK_SECRET: 'messaging-webhook-secret-value',
+  TELEGRAM_BOT_TOKEN: '123456:telegram-bot-token-value',
+  TELEGRAM_WEBHOOK_SECRET: 'telegram-webhook-secret-value',
   METRICS_TOKEN: 'metrics-token-value',
   ANTHROPIC_API_KEY: 'anthropic-key-value',
 };
