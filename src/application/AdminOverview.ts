@@ -4,13 +4,13 @@ import type { RequestSnapshot } from '../domain/templates/RequestSnapshot.js';
 import type { ActionRun } from '../domain/triggers/ActionRun.js';
 import type { Trigger, TriggerAction } from '../domain/triggers/Trigger.js';
 import type { ActionRunRepository } from '../ports/ActionRunRepository.js';
-import type { BotTokenStore } from '../ports/BotTokenStore.js';
 import type { ConversationStore, ConversationTurn } from '../ports/ConversationStore.js';
 import type { InboundRequest, InboundRequestStore } from '../ports/InboundRequestStore.js';
 import type { JobRepository } from '../ports/JobRepository.js';
-import type { MessagingChannel, WebhookInfo } from '../ports/MessagingChannel.js';
+import type { WebhookInfo } from '../ports/MessagingChannel.js';
 import type { StorageFigures, TableSize } from '../ports/StorageFigures.js';
 import type { CollectOperationalFigures, OperationalFigures } from './CollectOperationalFigures.js';
+import type { ChatChannelSettings, MessagingChannels } from './MessagingChannels.js';
 
 export interface ServiceFacts {
   readonly version: string;
@@ -19,9 +19,21 @@ export interface ServiceFacts {
   readonly jobRunner: string;
 }
 
-export type MessagingStatus =
-  | { readonly configured: false }
-  | { readonly configured: true; readonly webhook: WebhookInfo | null; readonly error?: string };
+/** One messaging channel as the admin UI shows it. */
+export interface ChannelStatus {
+  readonly id: string;
+  readonly title: string;
+  /** Whether a bot token is configured or registered. */
+  readonly configured: boolean;
+  /** `POST /api/messaging/<id>/register` exists (the platform's webhook is registered by the gateway). */
+  readonly registers: boolean;
+  /** The platform's view of the webhook, where it has one and could be asked; null when asking failed (`error`). */
+  readonly webhook?: WebhookInfo | null;
+  readonly error?: string;
+  readonly allowedChatIds: readonly string[];
+  /** The channel's variables (bot token, webhook secret, allowed chats). */
+  readonly variables: ChatChannelSettings['variables'];
+}
 
 /** What the overview reads from. */
 export interface AdminOverviewSources {
@@ -31,10 +43,8 @@ export interface AdminOverviewSources {
   readonly jobs: JobRepository;
   readonly figures: CollectOperationalFigures;
   readonly storage: StorageFigures;
-  readonly channel: MessagingChannel;
-  readonly tokens: BotTokenStore;
+  readonly channels: MessagingChannels;
   readonly conversations: ConversationStore;
-  readonly allowedChats: ReadonlySet<string>;
   readonly facts: ServiceFacts;
 }
 
@@ -117,18 +127,27 @@ export class AdminOverview {
     return this.sources.storage.tableSizes();
   }
 
-  allowedChatIds(): string[] {
-    return [...this.sources.allowedChats];
-  }
-
-  async messaging(): Promise<MessagingStatus> {
-    const token = await this.sources.tokens.current();
-    if (token === undefined) return { configured: false };
-    try {
-      return { configured: true, webhook: await this.sources.channel.getWebhookInfo(token) };
-    } catch (error) {
-      return { configured: true, webhook: null, error: (error as Error).message };
-    }
+  /** Every messaging channel of the gateway, in the registry's order, with its webhook as the platform reports it. */
+  channels(): Promise<ChannelStatus[]> {
+    return Promise.all(
+      this.sources.channels.all.map(async ({ platform, credentials, settings }): Promise<ChannelStatus> => {
+        const status = {
+          id: platform.id,
+          title: platform.title,
+          registers: platform.registration !== undefined,
+          allowedChatIds: [...settings.allowedChatIds],
+          variables: settings.variables,
+        };
+        const token = await credentials.current();
+        if (token === undefined) return { ...status, configured: false };
+        if (platform.registration === undefined) return { ...status, configured: true };
+        try {
+          return { ...status, configured: true, webhook: await platform.registration.getWebhookInfo(token) };
+        } catch (error) {
+          return { ...status, configured: true, webhook: null, error: (error as Error).message };
+        }
+      }),
+    );
   }
 
   conversation(threadId: string, limit = 50): Promise<ConversationTurn[]> {

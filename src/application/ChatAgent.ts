@@ -6,7 +6,7 @@ import type { CreateJob } from './CreateJob.js';
 import type { GetJobStatus } from './GetJobStatus.js';
 
 export interface ChatInput {
-  /** The channel-namespaced thread (`telegram:123`, `web:…`). */
+  /** The channel-namespaced conversation (`<channel>:<chat>`, see domain/messaging/chatThread; `web:…`). */
   readonly threadId: string;
   readonly text: string;
   readonly images: readonly AiImage[];
@@ -21,6 +21,8 @@ export interface ChatSettings {
   readonly maxSteps: number;
   /** The operator's system prompt, read for every message so edits apply at once. */
   readonly systemPrompt: () => Promise<string>;
+  /** The AI providers a job may name (the AI provider registry): the `create_job` tool offers these. */
+  readonly llmProviders: readonly string[];
 }
 
 export const NEW_THREAD_COMMAND = '/new';
@@ -105,7 +107,7 @@ export class ChatAgent {
           type: 'object',
           properties: {
             job: { type: 'string', description: 'The complete task for the coding agent' },
-            llm_provider: { type: 'string', enum: ['anthropic', 'openai', 'google', 'custom'] },
+            llm_provider: { type: 'string', enum: [...this.settings.llmProviders] },
             llm_model: { type: 'string' },
           },
           required: ['job'],

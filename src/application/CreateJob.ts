@@ -1,7 +1,6 @@
 import { applyChange, branchOf, type Job, type JobSource } from '../domain/jobs/Job.js';
 import { parseJobRequest, refuseNul } from '../domain/jobs/jobRequest.js';
 import { DomainError, isDomainError } from '../domain/errors/DomainError.js';
-import { LLM_PROVIDERS, type LlmProvider } from '../domain/triggers/Trigger.js';
 import type { Clock } from '../ports/Clock.js';
 import type { IdGenerator } from '../ports/IdGenerator.js';
 import type { JobLaunch, JobLauncher } from '../ports/JobLauncher.js';
@@ -23,8 +22,10 @@ export interface CreateJobResult {
 }
 
 export interface CreateJobSettings {
+  /** The AI providers a job may name (the AI provider registry). */
+  readonly llmProviders: readonly string[];
   /** Provider of jobs that name none (LLM_PROVIDER); undefined leaves it to the agent. */
-  readonly defaultProvider: LlmProvider | undefined;
+  readonly defaultProvider: string | undefined;
   readonly defaultModel: string | undefined;
   /** Why no job can run here, when none can (no runner/agent configured). */
   readonly unavailableReason: string | undefined;
@@ -59,10 +60,11 @@ export class CreateJob implements JobLauncher {
   }
 
   async #create(prompt: string, providerName: string | undefined, model: string | undefined, source: JobSource): Promise<Job> {
-    if (providerName !== undefined && !LLM_PROVIDERS.includes(providerName as LlmProvider)) {
-      throw new DomainError('invalid_input', `Unknown llm_provider: ${providerName} (one of ${LLM_PROVIDERS.join(', ')})`);
+    const known = this.settings.llmProviders;
+    if (providerName !== undefined && !known.includes(providerName)) {
+      throw new DomainError('invalid_input', `Unknown llm_provider: ${providerName} (one of ${known.join(', ')})`);
     }
-    const provider = (providerName as LlmProvider | undefined) ?? this.settings.defaultProvider;
+    const provider = providerName ?? this.settings.defaultProvider;
     if (provider !== undefined && !this.secrets.hasUsableSecret(provider)) {
       throw new DomainError('invalid_input', `llm_provider ${provider} has no secret configured (${this.secrets.secretName(provider)})`);
     }

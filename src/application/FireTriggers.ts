@@ -27,6 +27,8 @@ export interface TriggerRunTask {
 export interface FireTriggersInput {
   /** The called endpoint's path without `/api`. */
   readonly watchPath: string;
+  /** Other watch paths naming the same endpoint (a channel's endpoint and its alias path): their triggers fire too, each once. */
+  readonly sameEndpointAs?: readonly string[];
   /** The request, or how to take it: taken only when a trigger fires (most requests fire none). */
   readonly request: RequestSnapshot | (() => RequestSnapshot);
 }
@@ -47,13 +49,13 @@ export class FireTriggers {
     private readonly logger: Logger,
   ) {}
 
-  /** Whether any enabled trigger watches the path: when none does, firing can be skipped entirely. */
-  watches(watchPath: string): boolean {
-    return matchTriggers(this.triggers, watchPath).length > 0;
+  /** Whether any enabled trigger watches one of the paths: when none does, firing can be skipped entirely. */
+  watches(watchPaths: string | readonly string[]): boolean {
+    return matchTriggers(this.triggers, watchPaths).length > 0;
   }
 
   async execute(input: FireTriggersInput): Promise<string[]> {
-    const matched = matchTriggers(this.triggers, input.watchPath);
+    const matched = matchTriggers(this.triggers, [input.watchPath, ...(input.sameEndpointAs ?? [])]);
     if (matched.length === 0) return [];
     const receivedAt = this.clock.now();
     const firedAt = receivedAt.toISOString();

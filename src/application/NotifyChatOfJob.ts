@@ -1,19 +1,17 @@
 import type { Job } from '../domain/jobs/Job.js';
-import type { BotTokenStore } from '../ports/BotTokenStore.js';
-import type { MessagingChannel } from '../ports/MessagingChannel.js';
+import { parseChatThread } from '../domain/messaging/chatThread.js';
+import type { MessagingChannels } from './MessagingChannels.js';
 
-/** Sends a chat a short summary of its finished job, with the pull request link. */
+/** Sends the conversation a job was created from a short summary of the job once it finished, with the pull request link. */
 export class NotifyChatOfJob {
-  constructor(
-    private readonly channel: MessagingChannel,
-    private readonly tokens: BotTokenStore,
-  ) {}
+  constructor(private readonly channels: MessagingChannels) {}
 
   async execute(job: Job): Promise<void> {
     if (job.source.kind !== 'chat') return;
-    const [channel, ...rest] = job.source.thread.split(':');
-    if (channel !== this.channel.id) return;
-    const token = await this.tokens.current();
+    const thread = parseChatThread(job.source.thread);
+    const channel = thread && this.channels.find(thread.channel);
+    if (thread === undefined || channel === undefined) return;
+    const token = await channel.credentials.current();
     if (token === undefined) return;
     const lines = [
       `Job ${job.id} ${job.status}.`,
@@ -21,6 +19,8 @@ export class NotifyChatOfJob {
       job.error && job.status !== 'succeeded' ? `Error: ${job.error}` : undefined,
       job.prUrl ? `Pull request: ${job.prUrl}` : `Branch: ${job.branch}`,
     ].filter((line): line is string => line !== undefined);
-    await this.channel.sendMessage(token, { chatId: rest.join(':') }, { plain: lines.join('\n') });
+    const target = { chatId: thread.chatId, ...(thread.topicId !== undefined && { topicId: thread.topicId }) };
+    // A summary can be long and is the agent's Markdown: formatted and split like a reply.
+    for (const message of channel.platform.formatReply(lines.join('\n'))) await channel.platform.sendMessage(token, target, message);
   }
 }

@@ -1,15 +1,14 @@
 import { DomainError } from '../domain/errors/DomainError.js';
 import type { ChannelMessage } from '../domain/messaging/ChannelMessage.js';
-import { normalizeUpdate } from '../domain/messaging/normalizeUpdate.js';
 import { storableMessage } from '../domain/messaging/storableMessage.js';
 import type { RequestSnapshot } from '../domain/templates/RequestSnapshot.js';
-import type { ApiKeyCrypto } from '../ports/ApiKeyCrypto.js';
-import type { BotTokenStore } from '../ports/BotTokenStore.js';
+import type { Clock } from '../ports/Clock.js';
 import type { DeliveryLog } from '../ports/DeliveryLog.js';
 import type { Logger } from '../ports/Logger.js';
-import type { MessagingChannel } from '../ports/MessagingChannel.js';
+import type { InboundRequest, ParsedDelivery } from '../ports/MessagingChannel.js';
 import type { TaskQueue } from '../ports/TaskQueue.js';
 import type { FireTriggers } from './FireTriggers.js';
+import type { ChatChannel, MessagingChannels } from './MessagingChannels.js';
 
 /** Chat messages: one chat's messages are answered one at a time, in order, across every replica. */
 export const CHAT_MESSAGE_QUEUE = 'chat-message-ordered';
@@ -17,98 +16,117 @@ export const CHAT_MESSAGE_QUEUE = 'chat-message-ordered';
 export const LEGACY_CHAT_MESSAGE_QUEUE = 'chat-message';
 
 export interface ChatMessageTask {
+  /** Its `metadata.userId` is the channel's id. */
   readonly message: ChannelMessage;
 }
 
-export interface MessagingDelivery {
-  /** The platform's secret header (`X-Telegram-Bot-Api-Secret-Token`). */
-  readonly secret: string | undefined;
-  readonly update: unknown;
+/** The triggers a delivery fires: those watching the endpoint it arrived on (and the other paths naming that endpoint). */
+export interface DeliveryTriggers {
   readonly watchPath: string;
+  readonly sameEndpointAs?: readonly string[];
   readonly request: RequestSnapshot | (() => RequestSnapshot);
 }
 
-/** The platform's number of an update, read from the raw update (also one that normalizes to nothing). */
-const updateIdOf = (update: unknown): number | undefined => {
-  if (typeof update !== 'object' || update === null || !Object.hasOwn(update, 'update_id')) return undefined;
-  const id = (update as { update_id: unknown }).update_id;
-  return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : undefined;
-};
+export interface MessagingDelivery {
+  readonly channel: string;
+  readonly request: InboundRequest;
+  readonly triggers: DeliveryTriggers;
+}
+
+/** What the webhook answers: `{ok: true}`, or the platform's handshake answer. */
+export type DeliveryAnswer = { readonly kind: 'ok' } | { readonly kind: 'handshake'; readonly body: unknown };
 
 /**
- * SPEC 4.4, issue 11: the platform's secret is checked before anything else — the configured
- * MESSAGING_WEBHOOK_SECRET, else the one the last registration generated; with neither,
- * every update is refused (fail closed). Without a bot token nothing happens. Each update is
- * then recorded by its `update_id` before anything runs, so a redelivery (the platform resends
- * until it gets a 2xx) runs nothing twice: neither triggers nor the chat answer. A message is
- * stored as a durable task and acknowledged at once.
+ * SPEC 4.4, issue 11, for every channel of the registry: the platform's secret is checked
+ * before anything else — the channel's configured secret, else the one its last registration
+ * generated; with neither, every request is refused (fail closed). Without a bot token
+ * nothing happens. Each delivery is recorded by its id before anything runs, so a redelivery
+ * (a platform resends until it gets a 2xx) runs nothing twice: neither triggers nor the chat
+ * answer. A message is stored as a durable task and acknowledged at once.
  */
 export class ReceiveMessagingUpdate {
   constructor(
-    private readonly channel: MessagingChannel,
-    private readonly webhookSecret: string | undefined,
-    private readonly crypto: ApiKeyCrypto,
-    private readonly tokens: BotTokenStore,
+    private readonly channels: MessagingChannels,
     private readonly deliveries: DeliveryLog,
     private readonly queue: TaskQueue,
     private readonly fireTriggers: FireTriggers,
+    private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
 
   /**
-   * Checks the secret header alone, in constant time; the HTTP adapter calls it before the
-   * body is read, so a caller without the secret never gets the body parsed or decompressed.
-   * @throws DomainError `unauthorized` when it differs, or when no secret is configured nor stored.
+   * Checks what the headers alone can tell, in constant time; the HTTP adapter calls it before
+   * the body is read, so a caller without the secret never gets the body parsed or decompressed.
+   * @throws DomainError `unauthorized` when the check fails, or when no secret is configured nor stored.
    */
-  async authorize(secretHeader: string | undefined): Promise<void> {
-    const secret = this.webhookSecret ?? (await this.tokens.webhookSecret());
-    if (secret === undefined || !this.crypto.equal(secretHeader ?? '', secret)) {
-      throw new DomainError('unauthorized', 'Unauthorized');
-    }
+  async authorize(channelId: string, headers: InboundRequest['headers']): Promise<void> {
+    const channel = this.channels.get(channelId);
+    await this.#check(channel, (secret) => channel.platform.checkHeaders(headers, secret, this.clock.now()));
   }
 
   /**
-   * Start-up check: warns when a bot token is in force but no webhook secret is configured
-   * nor stored (a token registered with a MESSAGING_WEBHOOK_SECRET that is no longer set):
-   * every update is then refused. Returns whether it warned.
+   * Start-up check: warns, per channel, when a bot token is in force but no webhook secret is
+   * configured nor stored (a token registered while the secret variable was set, which is
+   * unset since): every update is then refused. Returns the ids of the channels it warned about.
    */
-  async warnIfRefusingEverything(): Promise<boolean> {
-    if (this.webhookSecret !== undefined || (await this.tokens.current()) === undefined || (await this.tokens.webhookSecret()) !== undefined) {
-      return false;
+  async warnIfRefusingEverything(): Promise<string[]> {
+    const warned: string[] = [];
+    for (const { platform, credentials, settings } of this.channels.all) {
+      if (settings.webhookSecret !== undefined || (await credentials.current()) === undefined || (await credentials.webhookSecret()) !== undefined) continue;
+      const register = platform.registration ? `the webhook is registered again (POST /api/messaging/${platform.id}/register) or ` : '';
+      this.logger.warn(
+        { channel: platform.id },
+        `a bot token is registered but no webhook secret is set nor stored: every chat update is refused (401) until ${register}${settings.variables.webhookSecret} is set`,
+      );
+      warned.push(platform.id);
     }
-    this.logger.warn(
-      { channel: this.channel.id },
-      'a bot token is registered but no webhook secret is set nor stored: every chat update is refused (401) until the webhook is registered again (POST /api/messaging/register) or MESSAGING_WEBHOOK_SECRET is set',
-    );
-    return true;
+    return warned;
   }
 
-  async execute(delivery: MessagingDelivery): Promise<{ ok: true }> {
-    await this.authorize(delivery.secret);
-    if ((await this.tokens.current()) === undefined) return { ok: true };
-    const updateId = updateIdOf(delivery.update);
-    if (updateId === undefined) throw new DomainError('invalid_input', 'Missing update_id');
-    const deliveryId = `${this.channel.id}:update:${updateId}`;
-    if (!(await this.deliveries.recordFirst(deliveryId, 'update'))) {
-      this.logger.info({ updateId }, 'repeated update acknowledged, not processed again');
-      return { ok: true };
+  async execute(delivery: MessagingDelivery): Promise<DeliveryAnswer> {
+    const channel = this.channels.get(delivery.channel);
+    const now = this.clock.now();
+    const { request } = delivery;
+    await this.#check(channel, (secret) => channel.platform.checkHeaders(request.headers, secret, now) && channel.platform.verify(request, secret, now));
+    const handshake = channel.platform.handshake(request.body);
+    if (handshake !== undefined) return { kind: 'handshake', body: handshake };
+    if ((await channel.credentials.current()) === undefined) return { kind: 'ok' };
+    await this.accept(channel, channel.platform.parse(request.body), delivery.triggers);
+    return { kind: 'ok' };
+  }
+
+  /**
+   * Takes a verified delivery in: recorded by its id first (a repeat is acknowledged and runs
+   * nothing), then its message stored as a task of its chat, then the triggers fired. When the
+   * work cannot be stored, the delivery is forgotten again so that the platform's retry runs.
+   */
+  async accept(channel: ChatChannel, delivery: ParsedDelivery, triggers?: DeliveryTriggers): Promise<void> {
+    const { platform } = channel;
+    const deliveryKey = `${platform.id}:update:${delivery.deliveryId}`;
+    if (!(await this.deliveries.recordFirst(deliveryKey, 'update'))) {
+      this.logger.info({ channel: platform.id, updateId: delivery.deliveryId }, 'repeated update acknowledged, not processed again');
+      return;
     }
     try {
-      const message = normalizeUpdate(delivery.update, { userId: this.channel.id, chatTitle: this.channel.title });
       // The chat task first: it is idempotent by its key, so if the triggers cannot be stored
       // and the platform redelivers, the message is still stored (and answered) once.
-      if (message !== null) {
-        await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message: storableMessage(message) } satisfies ChatMessageTask, {
-          group: `${this.channel.id}:${message.threadId}`,
-          key: `${this.channel.id}:update:${updateId}`,
+      if (delivery.message !== null) {
+        await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message: storableMessage(delivery.message) } satisfies ChatMessageTask, {
+          group: `${platform.id}:${delivery.message.threadId}`,
+          key: deliveryKey,
         });
       }
-      await this.fireTriggers.execute({ watchPath: delivery.watchPath, request: delivery.request });
+      if (triggers !== undefined) await this.fireTriggers.execute(triggers);
     } catch (error) {
-      // Nothing was (fully) stored: forget the update so the platform's retry is accepted.
-      await this.deliveries.forget(deliveryId).catch(() => undefined);
+      // Nothing was (fully) stored: forget the delivery so the platform's retry is accepted.
+      await this.deliveries.forget(deliveryKey).catch(() => undefined);
       throw error;
     }
-    return { ok: true };
+  }
+
+  /** Fails closed: refused without a secret configured or stored, and when `passes` says no. */
+  async #check(channel: ChatChannel, passes: (secret: string) => boolean): Promise<void> {
+    const secret = channel.settings.webhookSecret ?? (await channel.credentials.webhookSecret());
+    if (secret === undefined || secret === '' || !passes(secret)) throw new DomainError('unauthorized', 'Unauthorized');
   }
 }

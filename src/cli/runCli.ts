@@ -11,6 +11,7 @@ import { adminCommand } from './adminCommand.js';
 import { withOpenDatabase } from './keyAdministration.js';
 import { serve } from './serve.js';
 import { UsageError } from './UsageError.js';
+import { channelCredentialHeaders } from '../container/channels/index.js';
 
 export const USAGE = `Usage: agent-gateway <command>
 
@@ -58,7 +59,7 @@ export const runCli = async (argv: string[], out: NodeJS.WritableStream = proces
 };
 
 /** CLI logs go to stderr so that stdout stays clean for --json output. */
-const cliLogger = (config: AppConfig) => createPino(config.logLevel === 'info' ? 'warn' : config.logLevel, pino.destination(2));
+const cliLogger = (config: AppConfig) => createPino(config.logLevel === 'info' ? 'warn' : config.logLevel, pino.destination(2), channelCredentialHeaders());
 
 const migrate = async (config: AppConfig, out: NodeJS.WritableStream): Promise<number> => {
   const applied = await withOpenDatabase(config, cliLogger(config), (database) => database.migrate());

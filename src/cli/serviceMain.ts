@@ -3,6 +3,7 @@ import { ConfigError } from '../container/config.js';
 import { configFromEnvironment } from '../container/environment.js';
 import { beginStart } from '../container/headStart.js';
 import { StartupError } from '../container/StartupError.js';
+import { channelCredentialHeaders } from '../container/channels/index.js';
 
 /**
  * The service's start, loaded by src/main.ts once the Node.js version is known to be
@@ -22,7 +23,7 @@ const fail = (error: unknown): never => {
 
 try {
   const config = configFromEnvironment();
-  const pino = createPino(config.logLevel);
+  const pino = createPino(config.logLevel, undefined, channelCredentialHeaders());
   const head = await beginStart(config, new PinoLogger(pino));
   await import('reflect-metadata');
   const { serve } = await import('./serve.js');

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { loadTriggerFile } from '../adapters/triggerfile/JsonTriggerFile.js';
+import { AI_PROVIDERS } from '../adapters/ai/aiProviders.js';
 import { EnvironmentSecretStore } from '../adapters/secrets/EnvironmentSecretStore.js';
 import { checkTriggerSecrets } from '../application/checkTriggerSecrets.js';
 import type { AppConfig } from '../container/config.js';
+import { triggerCatalog } from '../container/triggerCatalog.js';
 import { UsageError } from './UsageError.js';
 
 /** `triggers check [--file F]`: the start-up validation of the trigger file, without starting anything. */
@@ -12,8 +14,8 @@ export const triggersCommand = async (argv: string[], config: AppConfig, out: No
   if (action !== 'check') throw new UsageError(action === undefined ? 'triggers needs check' : `Unknown triggers command: ${action}`);
   const { values } = parseArgs({ args: rest, options: { file: { type: 'string' } }, strict: true });
   const file = values.file !== undefined ? resolve(values.file) : config.triggersFile;
-  const loaded = await loadTriggerFile(file);
-  const problems = loaded.problems.length > 0 ? loaded.problems : checkTriggerSecrets(loaded.triggers, new EnvironmentSecretStore(process.env), file);
+  const loaded = await loadTriggerFile(file, triggerCatalog());
+  const problems = loaded.problems.length > 0 ? loaded.problems : checkTriggerSecrets(loaded.triggers, new EnvironmentSecretStore(process.env, AI_PROVIDERS), file);
   if (problems.length > 0) {
     for (const problem of problems) process.stderr.write(`${problem}\n`);
     process.stderr.write(`${problems.length} problem${problems.length === 1 ? '' : 's'} found\n`);

@@ -18,6 +18,7 @@ import { loadTriggers } from './loadTriggers.js';
 import { openDatabase } from './openDatabase.js';
 import { StartupError } from './StartupError.js';
 import { TOKENS } from './tokens.js';
+import { channelCredentialHeaders } from './channels/index.js';
 
 /** The running service: database, container, HTTP server and, on the embedded database, the admin socket. */
 export class Gateway {
@@ -37,7 +38,7 @@ export class Gateway {
    * queue, the admin socket) and rejects: with StartupError or ConfigError when a setting or
    * file is to blame.
    */
-  static async start(config: AppConfig, pino: Pino = createPino(config.logLevel), head?: HeadStart): Promise<Gateway> {
+  static async start(config: AppConfig, pino: Pino = createPino(config.logLevel, undefined, channelCredentialHeaders()), head?: HeadStart): Promise<Gateway> {
     const logger = new PinoLogger(pino);
     /** What is open so far; closed in reverse order when a later step fails. */
     const opened: Array<() => Promise<unknown>> = [];
@@ -86,7 +87,8 @@ export class Gateway {
       // Messages stored before an upgrade, in the queue that was ordered within one process only.
       await queue.work<ChatMessageTask>(LEGACY_CHAT_MESSAGE_QUEUE, (task) => replyToChat.execute(task), {
         oneAtATimePerGroup: true,
-        orderBy: (task) => task.message.metadata.updateId,
+        // Those tasks carry the platform's update id as a number (ids are strings since).
+        orderBy: (task) => Number(task.message.metadata.updateId),
       });
       const poller =
         pollJobs.needed && config.codehost

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { codehostSchema, jobsSchema, llmSchema } from './config/agents.js';
-import { messagingSchema } from './config/messaging.js';
+import { channelsSchema } from './config/channels.js';
+import { chatSchema } from './config/chat.js';
 import { codehostWebhookSchema, serverSchema } from './config/server.js';
 import { queueSchema, triggersSchema } from './config/triggers.js';
 
@@ -24,7 +25,8 @@ const capabilities = (cwd: string, dataDir: string) =>
     triggersSchema(cwd),
     codehostWebhookSchema,
     queueSchema,
-    messagingSchema(cwd),
+    chatSchema(cwd),
+    channelsSchema,
     llmSchema,
     codehostSchema,
     jobsSchema(cwd, dataDir),

@@ -3,10 +3,11 @@ import { loadTriggerFile } from '../adapters/triggerfile/JsonTriggerFile.js';
 import type { Trigger } from '../domain/triggers/Trigger.js';
 import type { Logger } from '../ports/Logger.js';
 import { ConfigError, type AppConfig } from './config.js';
+import { triggerCatalog } from './triggerCatalog.js';
 
 /** The trigger file, validated as a whole: any problem stops start-up with every problem listed. */
 export const loadTriggers = async (config: AppConfig, logger: Logger): Promise<readonly Trigger[]> => {
-  const loaded = await loadTriggerFile(config.triggersFile);
+  const loaded = await loadTriggerFile(config.triggersFile, triggerCatalog());
   if (loaded.problems.length > 0) throw new ConfigError(loaded.problems, 'Invalid trigger file');
   if (loaded.missing) logger.info({ file: config.triggersFile }, 'no trigger file; no triggers');
   if (loaded.triggers.some((t) => t.actions.some((a) => a.type === 'command')) && !existsSync(config.triggersDir)) {

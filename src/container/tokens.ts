@@ -22,9 +22,8 @@ import type { ChatAgent } from '../application/ChatAgent.js';
 import type { ReceiveMessagingUpdate } from '../application/ReceiveMessagingUpdate.js';
 import type { RegisterMessagingWebhook } from '../application/RegisterMessagingWebhook.js';
 import type { ReplyToChatMessage } from '../application/ReplyToChatMessage.js';
-import type { BotTokenStore } from '../ports/BotTokenStore.js';
 import type { ConversationStore } from '../ports/ConversationStore.js';
-import type { MessagingChannel } from '../ports/MessagingChannel.js';
+import type { MessagingChannels } from '../application/MessagingChannels.js';
 import type { JobRepository } from '../ports/JobRepository.js';
 import type { JobRunner } from '../ports/JobRunner.js';
 import type { SecretStore } from '../ports/SecretStore.js';
@@ -88,8 +87,7 @@ export const TOKENS = {
   CheckReadiness: token<CheckReadiness>('CheckReadiness'),
   AdminAuthentication: token<AdminAuthentication>('AdminAuthentication'),
   AdminOverview: token<AdminOverview>('AdminOverview'),
-  MessagingChannel: token<MessagingChannel>('MessagingChannel'),
-  BotTokenStore: token<BotTokenStore>('BotTokenStore'),
+  MessagingChannels: token<MessagingChannels>('MessagingChannels'),
   ConversationStore: token<ConversationStore>('ConversationStore'),
   ChatAgent: token<ChatAgent>('ChatAgent'),
   RegisterMessagingWebhook: token<RegisterMessagingWebhook>('RegisterMessagingWebhook'),

@@ -1,5 +1,3 @@
-import type { LlmProvider } from '../domain/triggers/Trigger.js';
-
 export interface AiImage {
   readonly mediaType: string;
   readonly data: Uint8Array;
@@ -28,7 +26,8 @@ export interface AiRequest {
   /** Model calls at most (tool round trips + the final answer). */
   readonly maxSteps?: number;
   /** Overrides of the configured defaults. */
-  readonly provider?: LlmProvider;
+  /** A provider name of the AI provider registry. */
+  readonly provider?: string;
   readonly model?: string;
   readonly signal?: AbortSignal;
 }

@@ -1,13 +1,13 @@
 /**
- * The messaging bot's token: the registered one (persisted) or the configured default; and
- * the webhook secret a registration generated (when MESSAGING_WEBHOOK_SECRET was not set).
+ * One messaging channel's bot token: the registered one (persisted) or the configured default;
+ * and the webhook secret a registration generated (when the channel's secret was not configured).
  */
 export interface BotTokenStore {
   /** The token in force, or undefined when none is configured nor registered. */
   current(): Promise<string | undefined>;
   /**
    * The webhook secret stored by the last registration, or undefined when it stored none
-   * (nothing registered yet, or MESSAGING_WEBHOOK_SECRET was set when it ran).
+   * (nothing registered yet, or the channel's secret was configured when it ran).
    */
   webhookSecret(): Promise<string | undefined>;
   /**

@@ -3,7 +3,7 @@ export interface ConversationTurn {
   readonly text: string;
 }
 
-/** Per-thread conversation memory of the chat agent. Thread ids are namespaced by channel (`telegram:123`). */
+/** Per-thread conversation memory of the chat agent. Thread ids are namespaced by channel (`<channel>:<chat>`). */
 export interface ConversationStore {
   /** The last `limit` turns of the thread, oldest first. */
   recent(threadId: string, limit: number): Promise<ConversationTurn[]>;

@@ -1,8 +1,6 @@
-import type { LlmProvider } from '../domain/triggers/Trigger.js';
-
 export interface JobLaunch {
   readonly job: string;
-  readonly llmProvider?: LlmProvider;
+  readonly llmProvider?: string;
   readonly llmModel?: string;
   readonly source: { readonly kind: 'trigger'; readonly name: string };
 }

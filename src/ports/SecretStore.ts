@@ -1,5 +1,4 @@
 import type { NamedSecret } from '../domain/jobs/redactSecrets.js';
-import type { LlmProvider } from '../domain/triggers/Trigger.js';
 
 /** A variable every agent job gets in its environment (`AGENT_*`). */
 export interface AgentVariable extends NamedSecret {
@@ -13,11 +12,11 @@ export interface AgentVariable extends NamedSecret {
 /** The secrets agents receive: one per LLM provider, and the `AGENT_*` variables of jobs. */
 export interface SecretStore {
   /** The name of the variable that holds a provider's secret, for messages (never its value). */
-  secretName(provider: LlmProvider): string;
+  secretName(provider: string): string;
   /** The secret, or undefined when it is not set. `custom` may legitimately have none. */
-  providerSecret(provider: LlmProvider): string | undefined;
+  providerSecret(provider: string): string | undefined;
   /** Whether jobs for `provider` can run: its secret is set, or it does not need one. */
-  hasUsableSecret(provider: LlmProvider): boolean;
+  hasUsableSecret(provider: string): boolean;
   /** The `AGENT_*` variables (`AGENT_LLM_*` among them), sorted by name; empty when none is set. */
   agentVariables(): readonly AgentVariable[];
   /**

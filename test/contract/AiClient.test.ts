@@ -3,13 +3,12 @@ import nock from 'nock';
 import { AiCallFailed } from '../../src/domain/ai/AiCallFailed.js';
 import { startFakeOpenAi } from '../support/fakeOpenAi.js';
 import { VercelAiClient, type AiSettings } from '../../src/adapters/ai/VercelAiClient.js';
-import type { LlmProvider } from '../../src/domain/triggers/Trigger.js';
 import { describeAiClientContract, type ProviderFake } from './AiClient.contract.js';
 
 const HOST = 'https://llm.example.test';
 const deep = (value: unknown): string => JSON.stringify(value);
 
-const clientFor = (provider: LlmProvider, model: string, baseUrl: string): VercelAiClient => {
+const clientFor = (provider: string, model: string, baseUrl: string): VercelAiClient => {
   const none = { apiKey: undefined, baseUrl: undefined };
   const providers: AiSettings['providers'] = { anthropic: none, openai: none, google: none, custom: none, [provider]: { apiKey: 'test-key', baseUrl } };
   return new VercelAiClient({ provider, model, providers, timeoutMs: 10_000, maxRetries: 1 });

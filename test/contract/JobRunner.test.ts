@@ -15,6 +15,7 @@ import { ChildProcessShellExecutor } from '../../src/adapters/shell/ChildProcess
 import type { JobChange } from '../../src/domain/jobs/Job.js';
 import { tempDir } from '../support/gatewayProcess.js';
 import { contractJob, describeJobRunnerContract } from './JobRunner.contract.js';
+import { AI_PROVIDERS } from '../../src/adapters/ai/aiProviders.js';
 
 /** Resolves once `condition` holds (checked every 20 ms; the test's timeout bounds it). */
 const waitUntil = async (condition: () => boolean): Promise<void> => {
@@ -25,7 +26,7 @@ const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C
 
 const localRunner = async (agentCommand: string, timeoutMs = 10_000) => {
   const root = await tempDir('jobs');
-  const agent = new CommandAgent(agentCommand, timeoutMs, new ChildProcessShellExecutor(), new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk-contract' }));
+  const agent = new CommandAgent(agentCommand, timeoutMs, new ChildProcessShellExecutor(), new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk-contract' }, AI_PROVIDERS));
   const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, agent);
   return { runner, repo: `${root}/repo` };
 };
@@ -45,7 +46,7 @@ const loopRunner = async (llm: FakeOpenAi, timeoutMs = 10_000) => {
     timeoutMs,
     maxRetries: 0,
   });
-  const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, new LoopAgent(ai, new ChildProcessShellExecutor(), new EnvironmentSecretStore({}), 10, timeoutMs));
+  const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, new LoopAgent(ai, new ChildProcessShellExecutor(), new EnvironmentSecretStore({}, AI_PROVIDERS), 10, timeoutMs));
   return { runner, repo: `${root}/repo` };
 };
 

@@ -16,9 +16,11 @@ import { createKey as createKeyNamed, send, sleep, waitFor, type JsonResponse } 
  * would show) and the requests the model receives.
  *
  * Two gateways, started in parallel, each with its own fakes:
- * - `main`: MESSAGING_BOT_TOKEN set, a list of allowed chats, a scripted job agent;
- * - `reg`: no MESSAGING_BOT_TOKEN, only MESSAGING_WEBHOOK_SECRET: the token comes from
- *   POST /api/messaging/register, and must survive a restart on the same DATA_DIR.
+ * - `main`: configured with the former MESSAGING_* names (MESSAGING_BOT_TOKEN set, a list of
+ *   allowed chats), a scripted job agent; updates reach it on the alias path /api/messaging/webhook;
+ * - `reg`: configured with the TELEGRAM_* names, no bot token, only TELEGRAM_WEBHOOK_SECRET: the
+ *   token comes from POST /api/messaging/telegram/register, and must survive a restart on the
+ *   same DATA_DIR; updates reach it on /api/messaging/telegram/webhook.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -35,7 +37,12 @@ const MAIN_TOKEN = '123456:MAIN-env-token-AAAAbbbbCCCC';
 const REG_TOKEN = '654321:REGISTERED-token-DDDDeeeeFFFF';
 const BAD_TOKEN = '999999:NOT-a-valid-token-GGGGhhhh';
 const SECRET = 'chat-e2e-webhook_secret-0123456789';
-const WEBHOOK_URL = 'https://gateway.example.com/api/messaging/webhook';
+const WEBHOOK_URL = 'https://gateway.example.com/api/messaging/telegram/webhook';
+/** Telegram's own paths, and the paths it had before channels had names (aliases). */
+const TELEGRAM_WEBHOOK = '/api/messaging/telegram/webhook';
+const TELEGRAM_REGISTER = '/api/messaging/telegram/register';
+const ALIAS_WEBHOOK = '/api/messaging/webhook';
+const ALIAS_REGISTER = '/api/messaging/register';
 const APOLOGY = 'Sorry, I encountered an error processing your message.';
 const UNAUTHORIZED = { error: 'Unauthorized' };
 const OK = { ok: true };
@@ -54,6 +61,7 @@ const CHAT = {
   registered: 100_008,
   sendFailure: 100_009,
   injection: 100_010,
+  telegramPath: 100_011,
 } as const;
 const NOT_ALLOWED_CHAT = 424_242_424;
 
@@ -74,23 +82,27 @@ const textUpdate = (chatId: number, text: string, updateId = ++nextUpdateId): Re
 
 const messageOf = (update: Record<string, unknown>): { message_id: number; text: string } => update.message as { message_id: number; text: string };
 
+/** The webhook path each gateway's updates are posted to. */
+const webhookPaths = new Map<GatewayProcess, string>();
+
 /** POSTs an update to the gateway's messaging webhook, as the platform does; measures the answer time. */
 const postUpdate = async (
   gateway: GatewayProcess,
   update: unknown,
   secret: string | null = SECRET,
+  path = webhookPaths.get(gateway) ?? ALIAS_WEBHOOK,
 ): Promise<JsonResponse & { ms: number }> => {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (secret !== null) headers['x-telegram-bot-api-secret-token'] = secret;
   const started = Date.now();
-  const response = await send(`${gateway.url}/api/messaging/webhook`, { method: 'POST', headers, body: JSON.stringify(update) });
+  const response = await send(`${gateway.url}${path}`, { method: 'POST', headers, body: JSON.stringify(update) });
   return { ...response, ms: Date.now() - started };
 };
 
-const register = (gateway: GatewayProcess, body: unknown, key: string | null): Promise<JsonResponse> => {
+const register = (gateway: GatewayProcess, body: unknown, key: string | null, path = TELEGRAM_REGISTER): Promise<JsonResponse> => {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (key !== null) headers['x-api-key'] = key;
-  return send(`${gateway.url}/api/messaging/register`, { method: 'POST', headers, body: JSON.stringify(body) });
+  return send(`${gateway.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
 };
 
 
@@ -181,9 +193,9 @@ describe('e2e: chat channel on the built server (fake Bot API, fake OpenAI-compa
     regEnv = {
       DATA_DIR: regData,
       TRIGGERS_FILE: await noTriggers(),
-      MESSAGING_WEBHOOK_SECRET: SECRET,
-      MESSAGING_API_URL: regTg.url,
-      MESSAGING_ALLOWED_CHAT_IDS: String(CHAT.registered),
+      TELEGRAM_WEBHOOK_SECRET: SECRET,
+      TELEGRAM_API_URL: regTg.url,
+      TELEGRAM_ALLOWED_CHAT_IDS: String(CHAT.registered),
       ...llmEnv(regLlm),
     };
     const start = async (env: Record<string, string>): Promise<GatewayProcess> => {
@@ -192,6 +204,8 @@ describe('e2e: chat channel on the built server (fake Bot API, fake OpenAI-compa
       return gateway;
     };
     [main, reg] = await Promise.all([start(mainEnv), start(regEnv)]);
+    webhookPaths.set(main, ALIAS_WEBHOOK);
+    webhookPaths.set(reg, TELEGRAM_WEBHOOK);
     [mainKey, regKey] = await Promise.all([createKey(main.env), createKey(reg.env)]);
   });
 
@@ -201,7 +215,7 @@ describe('e2e: chat channel on the built server (fake Bot API, fake OpenAI-compa
   });
 
   // -------------------------------------------------------------------------------------------
-  describe('POST /api/messaging/register and the registered token (gateway without MESSAGING_BOT_TOKEN)', function () {
+  describe('POST /api/messaging/telegram/register and the registered token (gateway with the TELEGRAM_* names, no bot token)', function () {
     it('401 without an API key; 400 {error: "Missing bot_token or webhook_url"} when either field is absent; the platform is not called', async () => {
       expect(await register(reg, { bot_token: REG_TOKEN, webhook_url: WEBHOOK_URL }, null)).to.deep.equal({ status: 401, body: UNAUTHORIZED });
       const missing = { status: 400, body: { error: 'Missing bot_token or webhook_url' } };
@@ -212,7 +226,7 @@ describe('e2e: chat channel on the built server (fake Bot API, fake OpenAI-compa
     });
 
     it('400 naming the field for an http:// URL (the platform is not called); 500 {error: "Failed to register webhook"} when the platform refuses (invalid token); nothing is kept: updates still do nothing', async () => {
-      expect(await register(reg, { bot_token: REG_TOKEN, webhook_url: 'http://gateway.example.com/api/messaging/webhook' }, regKey)).to.deep.equal({
+      expect(await register(reg, { bot_token: REG_TOKEN, webhook_url: 'http://gateway.example.com/api/messaging/telegram/webhook' }, regKey)).to.deep.equal({
         status: 400,
         body: { error: 'Invalid webhook_url: expected an absolute https:// URL' },
       });
@@ -268,6 +282,7 @@ describe('e2e: chat channel on the built server (fake Bot API, fake OpenAI-compa
       expect(await reg.stop()).to.equal(0);
       reg = await startGateway(regEnv);
       started.push(reg);
+      webhookPaths.set(reg, TELEGRAM_WEBHOOK);
       regLlm.script([{ text: 'Still here after the restart' }]);
       const before = repliesTo(regTg, CHAT.registered).length;
       const answer = await postUpdate(reg, textUpdate(CHAT.registered, 'Are you back?'));
@@ -286,6 +301,47 @@ describe('e2e: chat channel on the built server (fake Bot API, fake OpenAI-compa
         { role: 'assistant', text: 'Hello through the registered bot' },
         { role: 'user', text: 'Are you back?' },
       ]);
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------
+  describe("Telegram's paths /api/messaging/telegram/… and the aliases /api/messaging/… (one endpoint each)", function () {
+    it('the alias webhook path answers an update of the gateway configured with TELEGRAM_* like its own path', async () => {
+      regLlm.script([{ text: 'Answered on the alias path' }]);
+      const before = repliesTo(regTg, CHAT.registered).length;
+      const answer = await postUpdate(reg, textUpdate(CHAT.registered, 'Through the old path'), SECRET, ALIAS_WEBHOOK);
+      expect({ status: answer.status, body: answer.body }).to.deep.equal({ status: 200, body: OK });
+      const replies = await waitForReplies(regTg, CHAT.registered, before + 1);
+      expect(replies.at(-1)!.body.text).to.equal('Answered on the alias path');
+      expect(replies.at(-1)!.token).to.equal(REG_TOKEN);
+    });
+
+    it("the alias register path registers like Telegram's own; both need an API key", async () => {
+      expect(await register(reg, { bot_token: REG_TOKEN, webhook_url: WEBHOOK_URL }, regKey, ALIAS_REGISTER)).to.deep.equal({
+        status: 200,
+        body: { success: true, result: { url: WEBHOOK_URL, has_custom_certificate: false, pending_update_count: 0 } },
+      });
+      for (const path of [ALIAS_REGISTER, TELEGRAM_REGISTER]) {
+        expect(await register(reg, { bot_token: REG_TOKEN, webhook_url: WEBHOOK_URL }, null, path), path).to.deep.equal({ status: 401, body: UNAUTHORIZED });
+      }
+    });
+
+    it("the gateway configured with the MESSAGING_* names answers on Telegram's own path too", async () => {
+      llm.script([{ text: 'Answered on the telegram path' }]);
+      const answer = await postUpdate(main, textUpdate(CHAT.telegramPath, 'Through the new path'), SECRET, TELEGRAM_WEBHOOK);
+      expect({ status: answer.status, body: answer.body }).to.deep.equal({ status: 200, body: OK });
+      const [reply] = await waitForReplies(tg, CHAT.telegramPath);
+      expect(reply.body.text).to.equal('Answered on the telegram path');
+      expect((await postUpdate(main, textUpdate(CHAT.telegramPath, 'no secret'), 'wrong', TELEGRAM_WEBHOOK)).status).to.equal(401);
+    });
+
+    it('405 for another method on a channel path, 404 for a channel the gateway does not have or a path it does not know', async () => {
+      const get = await send(`${main.url}${TELEGRAM_WEBHOOK}`);
+      expect(get.status).to.equal(405);
+      for (const path of ['/api/messaging/nochannel/webhook', '/api/messaging/telegram/other', '/api/messaging/telegram']) {
+        const answer = await send(`${main.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        expect({ status: answer.status, body: answer.body }, path).to.deep.equal({ status: 404, body: { error: 'Not found' } });
+      }
     });
   });
 

@@ -59,6 +59,13 @@ const triggerFile = async (): Promise<string> => {
     file,
     JSON.stringify([
       { name: 'on-update', watch_path: '/messaging/webhook', enabled: true, actions: [{ type: 'command', command: "printf '%s\\n' {{body.update_id}} >> updates.txt" }] },
+      // Telegram's own path: the secret header must never reach a trigger (it renders empty).
+      {
+        name: 'on-telegram',
+        watch_path: '/messaging/telegram/webhook',
+        enabled: true,
+        actions: [{ type: 'command', command: "printf '%s|%s|%s\\n' {{body.update_id}} {{headers.x-telegram-bot-api-secret-token}} {{headers.content-type}} >> telegram.txt" }],
+      },
       { name: 'on-codehost', watch_path: '/codehost/webhook', enabled: true, actions: [{ type: 'command', command: "printf '%s\\n' {{body.run}} >> codehost.txt" }] },
     ]),
   );
@@ -168,6 +175,8 @@ describe('e2e: platform webhooks fail closed, check headers first, and run a red
       const update = textUpdate('right secret');
       expect(await postUpdate(one.gateway, update, secret)).to.deep.equal(OK);
       await waitFor(async () => (await lines(one.dir, 'updates.txt')).includes(String(update.update_id)), 15_000, 'the trigger of the accepted update');
+      // Answered before the next test counts what the model was asked.
+      await waitFor(() => one.llm.requests.some((request) => JSON.stringify(request.messages.at(-1)).includes('right secret')), 15_000, 'the model asked about the accepted update');
       const logs = one.gateway.logs.map((line) => JSON.stringify(line)).join('\n');
       expect(logs.includes(secret), 'the generated secret is in the logs').to.equal(false);
     });
@@ -213,6 +222,30 @@ describe('e2e: platform webhooks fail closed, check headers first, and run a red
       const asked = one.llm.requests.slice(requestsBefore).map((request) => JSON.stringify(request.messages.at(-1)));
       expect(asked).to.have.length(2);
       expect(asked[0]).to.include('null\uFFFDbyte and \uFFFD lone \uFFFD halves');
+    });
+
+    it("an update on Telegram's path or on the alias path fires the triggers of both paths, each once, and the secret header reaches none", async () => {
+      const repliesBefore = one.tg.of('sendMessage').length;
+      const onOwnPath = textUpdate('on the telegram path');
+      const onAlias = textUpdate('on the alias path');
+      expect(await post(one.gateway, '/api/messaging/telegram/webhook', JSON.stringify(onOwnPath), { 'x-telegram-bot-api-secret-token': secret })).to.deep.equal(OK);
+      expect(await postUpdate(one.gateway, onAlias, secret)).to.deep.equal(OK);
+      // A redelivery on the other path is the same update: nothing runs again.
+      expect(await postUpdate(one.gateway, onOwnPath, secret)).to.deep.equal(OK);
+      const barrier = await chatBarrier(one, secret);
+      const ids = [onOwnPath, onAlias].map((update) => String(update.update_id));
+      const updates = await lines(one.dir, 'updates.txt');
+      for (const id of ids) expect(updates.filter((line) => line === id), id).to.have.length(1);
+      // The two triggers of an update run apart: the barrier waited for the first one's.
+      const expected = [...ids, barrier].map((id) => `${id}||application/json`);
+      const telegram = await waitFor(async () => {
+        const found = await lines(one.dir, 'telegram.txt');
+        return expected.every((line) => found.includes(line)) ? found : undefined;
+      }, 15_000, 'the triggers of Telegram\'s path');
+      for (const line of expected) expect(telegram.filter((found) => found === line), line).to.have.length(1);
+      expect(telegram.join('\n')).not.to.contain(secret);
+      // The three messages are answered before the next test looks at what the platform got.
+      await waitFor(() => one.tg.of('sendMessage').length >= repliesBefore + 3, 15_000, 'the three replies');
     });
 
     it('a registration with a NUL in the token, or a control character in the URL, is 400 naming the field and the platform gets nothing', async () => {

@@ -2,8 +2,8 @@ import type * as ai from 'ai';
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import { AiCallFailed, type AiFailureReason } from '../../domain/ai/AiCallFailed.js';
 import { isDomainError } from '../../domain/errors/DomainError.js';
-import type { LlmProvider } from '../../domain/triggers/Trigger.js';
 import type { AiClient, AiMessage, AiRequest, AiResponse } from '../../ports/AiClient.js';
+import { AI_PROVIDERS } from './aiProviders.js';
 
 export interface ProviderSettings {
   readonly apiKey: string | undefined;
@@ -12,9 +12,10 @@ export interface ProviderSettings {
 }
 
 export interface AiSettings {
-  readonly provider: LlmProvider | undefined;
+  readonly provider: string | undefined;
   readonly model: string | undefined;
-  readonly providers: Readonly<Record<LlmProvider, ProviderSettings>>;
+  /** Keys and base URLs by provider name (aiProviders.ts); a provider not listed has neither. */
+  readonly providers: Readonly<Record<string, ProviderSettings | undefined>>;
   readonly timeoutMs: number;
   readonly maxRetries: number;
 }
@@ -39,12 +40,7 @@ const loadSdk = (): Promise<Sdk> =>
     ([ai, anthropic, google, openai, compatible]) => ({ ai, anthropic, google, openai, compatible }),
   ));
 
-const DEFAULT_MODELS: Readonly<Record<LlmProvider, string | undefined>> = {
-  anthropic: 'claude-sonnet-4-5',
-  openai: 'gpt-4.1',
-  google: 'gemini-2.5-flash',
-  custom: undefined,
-};
+const defaultModel = (provider: string): string | undefined => AI_PROVIDERS.find((known) => known.name === provider)?.defaultModel;
 
 /**
  * The AI layer on the Vercel AI SDK: Anthropic, OpenAI (chat completions), Google Gemini,
@@ -61,7 +57,7 @@ export class VercelAiClient implements AiClient {
   async generate(request: AiRequest): Promise<AiResponse> {
     const provider = request.provider ?? this.settings.provider;
     if (provider === undefined) throw new AiCallFailed('not_configured', 'No LLM provider is configured (LLM_PROVIDER)');
-    const model = request.model ?? (request.provider === undefined ? this.settings.model : undefined) ?? DEFAULT_MODELS[provider];
+    const model = request.model ?? (request.provider === undefined ? this.settings.model : undefined) ?? defaultModel(provider);
     if (model === undefined) throw new AiCallFailed('not_configured', `No model is configured for ${provider} (LLM_MODEL)`);
     const loaded = await loadSdk();
     const { generateText, isStepCount, jsonSchema, tool } = loaded.ai;
@@ -94,7 +90,7 @@ export class VercelAiClient implements AiClient {
     } catch (error) {
       if (isDomainError(error)) throw error;
       const { reason, httpStatus } = classify(error, timeout.aborted, loaded.ai);
-      if (reason === 'not_configured') throw new AiCallFailed(reason, `No API key is configured for ${provider} (${provider.toUpperCase()}_API_KEY)`, { cause: error });
+      if (reason === 'not_configured') throw new AiCallFailed(reason, `No API key is configured for ${provider} (${AI_PROVIDERS.find((known) => known.name === provider)?.keyVariable ?? `${provider.toUpperCase()}_API_KEY`})`, { cause: error });
       const detail = reason === 'timeout' ? `no answer within ${this.settings.timeoutMs} ms` : (error as Error).message;
       throw new AiCallFailed(reason, `The ${provider} model call failed: ${detail}`, { cause: error, httpStatus });
     }
@@ -104,7 +100,7 @@ export class VercelAiClient implements AiClient {
    * Models are made once per provider and name: making one builds the provider's response
    * schemas (zod), which cost more CPU than the rest of a call.
    */
-  #model(loaded: Sdk, provider: LlmProvider, model: string): LanguageModel {
+  #model(loaded: Sdk, provider: string, model: string): LanguageModel {
     const key = `${provider}\u0000${model}`;
     let made = this.#models.get(key);
     if (made === undefined) {
@@ -116,8 +112,9 @@ export class VercelAiClient implements AiClient {
     return made;
   }
 
-  #makeModel(loaded: Sdk, provider: LlmProvider, model: string): LanguageModel {
-    const { apiKey, baseUrl } = this.settings.providers[provider];
+  /** One case per provider of aiProviders.ts. */
+  #makeModel(loaded: Sdk, provider: string, model: string): LanguageModel {
+    const { apiKey, baseUrl } = this.settings.providers[provider] ?? { apiKey: undefined, baseUrl: undefined };
     switch (provider) {
       case 'anthropic':
         return loaded.anthropic.createAnthropic({ apiKey, baseURL: baseUrl })(model);
@@ -128,6 +125,8 @@ export class VercelAiClient implements AiClient {
       case 'custom':
         if (baseUrl === undefined) throw new AiCallFailed('not_configured', 'The custom provider needs LLM_BASE_URL');
         return loaded.compatible.createOpenAICompatible({ name: 'custom', baseURL: baseUrl, apiKey })(model);
+      default:
+        throw new AiCallFailed('not_configured', `Unknown LLM provider: ${provider}`);
     }
   }
 }

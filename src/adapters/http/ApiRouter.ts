@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { AuthenticateApiKey } from '../../application/AuthenticateApiKey.js';
 import type { FireTriggers } from '../../application/FireTriggers.js';
-import { API_PREFIX, API_ROUTES, lookupRoute, watchPathOf, type ApiRoute } from '../../domain/auth/routePolicy.js';
+import { API_PREFIX, lookupRoute, watchPathsOf, type ApiRoute } from '../../domain/auth/routePolicy.js';
 import { DomainError } from '../../domain/errors/DomainError.js';
 import { snapshotRequest, type RequestSnapshot } from '../../domain/templates/RequestSnapshot.js';
 import { apiKeyAuth } from './middleware/apiKeyAuth.js';
@@ -12,6 +12,10 @@ import { jsonBody } from './middleware/jsonBody.js';
 export type RouteHandler = (ctx: Context) => Promise<void> | void;
 
 export interface ApiRouterOptions {
+  /** The route table (domain/auth/routePolicy `apiRoutes`, with the gateway's channels). */
+  readonly routes: readonly ApiRoute[];
+  /** Headers that carry the channels' credentials, kept out of trigger snapshots (besides CREDENTIAL_HEADERS). */
+  readonly credentialHeaders: readonly string[];
   readonly authenticate: AuthenticateApiKey;
   readonly fireTriggers: FireTriggers;
   /** Handlers by route name; a declared route without one answers 501. */
@@ -29,8 +33,9 @@ const notImplemented: RouteHandler = (ctx) => {
   throw new DomainError('not_configured', `${ctx.path} is not available in this version`);
 };
 
-/** What a trigger may see of the current request (credential headers removed). */
-export const requestSnapshot = (ctx: Context): RequestSnapshot => snapshotRequest(ctx.request.body, ctx.query, ctx.headers);
+/** What a trigger may see of the current request (credential headers removed: the common ones and `credentialHeaders`). */
+export const requestSnapshot = (ctx: Context, credentialHeaders: readonly string[]): RequestSnapshot =>
+  snapshotRequest(ctx.request.body, ctx.query, ctx.headers, credentialHeaders);
 
 /**
  * Builds the `/api` router from the route policy table. Order per request: route lookup
@@ -45,7 +50,7 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
   const router = new Router();
   const body = jsonBody(options.bodyLimit);
   const auth = apiKeyAuth(options.authenticate);
-  for (const route of API_ROUTES) {
+  for (const route of options.routes) {
     const handler = options.handlers[route.name] ?? notImplemented;
     const chain: Middleware[] = [named(route)];
     if (route.auth === 'api-key') chain.push(auth);
@@ -53,7 +58,7 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
     if (beforeBody !== undefined) chain.push(beforeBody);
     if (route.method === 'POST') chain.push(body);
     // Triggers are fixed at start-up: a route no trigger watches pays nothing for them.
-    if (route.auth !== 'platform-secret' && options.fireTriggers.watches(watchPathOf(route))) chain.push(fire(route, options.fireTriggers));
+    if (route.auth !== 'platform-secret' && options.fireTriggers.watches(watchPathsOf(route))) chain.push(fire(route, options));
     chain.push(async (ctx) => handler(ctx));
     router.register(route.path, [route.method], chain, { name: route.name });
   }
@@ -61,7 +66,7 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
   return async (ctx, next) => {
     if (ctx.path !== API_PREFIX && !ctx.path.startsWith(`${API_PREFIX}/`)) return next();
     await routes(ctx as Parameters<typeof routes>[0], async () => {
-      const found = lookupRoute(ctx.method, ctx.path);
+      const found = lookupRoute(ctx.method, ctx.path, options.routes);
       if (found.kind === 'wrong-method') {
         ctx.set('Allow', found.allowed.join(', '));
         ctx.status = 405;
@@ -73,10 +78,10 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
   };
 };
 
-const fire = (route: ApiRoute, fireTriggers: FireTriggers): Middleware => {
-  const watchPath = watchPathOf(route);
+const fire = (route: ApiRoute, options: ApiRouterOptions): Middleware => {
+  const [watchPath, ...sameEndpointAs] = watchPathsOf(route);
   return async (ctx, next) => {
-    ctx.state.firedTriggers = await fireTriggers.execute({ watchPath, request: () => requestSnapshot(ctx) });
+    ctx.state.firedTriggers = await options.fireTriggers.execute({ watchPath, sameEndpointAs, request: () => requestSnapshot(ctx, options.credentialHeaders) });
     return next();
   };
 };

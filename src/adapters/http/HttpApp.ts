@@ -8,6 +8,7 @@ import type { GetJobStatus } from '../../application/GetJobStatus.js';
 import type { ReceiveCodehostEvent } from '../../application/ReceiveCodehostEvent.js';
 import type { ReceiveMessagingUpdate } from '../../application/ReceiveMessagingUpdate.js';
 import type { RegisterMessagingWebhook } from '../../application/RegisterMessagingWebhook.js';
+import type { ApiRoute } from '../../domain/auth/routePolicy.js';
 import { DomainError } from '../../domain/errors/DomainError.js';
 import { apiRouter } from './ApiRouter.js';
 import { adminUi, type AdminUiDependencies } from './admin/adminUi.js';
@@ -17,6 +18,10 @@ import { errorResponder } from './middleware/errorResponder.js';
 import { requestLog } from './middleware/requestLog.js';
 
 export interface HttpAppDependencies {
+  /** The route table, with the gateway's messaging channels (domain/auth/routePolicy `apiRoutes`). */
+  readonly routes: readonly ApiRoute[];
+  /** Headers carrying the channels' credentials: kept out of trigger snapshots. */
+  readonly credentialHeaders: readonly string[];
   readonly pino: Pino;
   readonly authenticate: AuthenticateApiKey;
   readonly createJob: CreateJob;
@@ -65,6 +70,8 @@ export const createHttpApp = (deps: HttpAppDependencies): Koa => {
   app.use(adminUi(deps.admin));
   app.use(
     apiRouter({
+      routes: deps.routes,
+      credentialHeaders: deps.credentialHeaders,
       authenticate: deps.authenticate,
       fireTriggers: deps.fireTriggers,
       handlers: apiHandlers(deps),

@@ -1,14 +1,18 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { CreateJob } from '../../application/CreateJob.js';
 import type { GetJobStatus } from '../../application/GetJobStatus.js';
 import type { Job } from '../../domain/jobs/Job.js';
 import type { ReceiveCodehostEvent } from '../../application/ReceiveCodehostEvent.js';
 import type { ReceiveMessagingUpdate } from '../../application/ReceiveMessagingUpdate.js';
 import type { RegisterMessagingWebhook } from '../../application/RegisterMessagingWebhook.js';
-import { API_ROUTES, watchPathOf } from '../../domain/auth/routePolicy.js';
+import { watchPathsOf, type ApiRoute } from '../../domain/auth/routePolicy.js';
 import { requestSnapshot, type RouteHandler } from './ApiRouter.js';
 
 export interface HandlerDependencies {
+  /** The route table the router is built from: the channels' endpoints get their handlers from it. */
+  readonly routes: readonly ApiRoute[];
+  /** Headers that carry the channels' credentials, kept out of trigger snapshots. */
+  readonly credentialHeaders: readonly string[];
   readonly createJob: CreateJob;
   readonly getJobStatus: GetJobStatus;
   readonly receiveCodehostEvent: ReceiveCodehostEvent;
@@ -16,9 +20,7 @@ export interface HandlerDependencies {
   readonly receiveMessagingUpdate: ReceiveMessagingUpdate;
 }
 
-const watchPathNamed = (name: string): string => watchPathOf(API_ROUTES.find((route) => route.name === name)!);
-const CODEHOST_WATCH_PATH = watchPathNamed('codehost-webhook');
-const MESSAGING_WATCH_PATH = watchPathNamed('messaging-webhook');
+const CODEHOST_WATCH_PATH = '/codehost/webhook';
 
 /** The public shape of a job (GET /api/jobs/status). */
 const jobView = (job: Job) => ({
@@ -38,15 +40,28 @@ const jobView = (job: Job) => ({
 
 const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
+/** The request's headers (Node gives them lower-case), one value each. */
+const headersOf = (ctx: Context): Record<string, string | undefined> =>
+  Object.fromEntries(Object.entries(ctx.req.headers).map(([name, value]) => [name, header(value)]));
+
+const channelRoutes = (deps: HandlerDependencies, kind: 'webhook' | 'register'): Array<ApiRoute & { readonly channel: string }> =>
+  deps.routes.filter((route): route is ApiRoute & { channel: string } => route.channel !== undefined && route.auth === (kind === 'webhook' ? 'platform-secret' : 'api-key'));
+
 /**
  * The checks of the platform webhooks that need only headers, run before the body is read
- * (see ApiRouter): the chat platform's secret header, a code-host signature's presence and shape.
+ * (see ApiRouter): each chat channel's (its secret header, or its signature's presence, form
+ * and age), a code-host signature's presence and shape.
  */
 export const apiChecksBeforeBody = (deps: HandlerDependencies): Record<string, Middleware> => ({
-  'messaging-webhook': async (ctx, next) => {
-    await deps.receiveMessagingUpdate.authorize(header(ctx.req.headers['x-telegram-bot-api-secret-token']));
-    return next();
-  },
+  ...Object.fromEntries(
+    channelRoutes(deps, 'webhook').map((route): [string, Middleware] => [
+      route.name,
+      async (ctx, next) => {
+        await deps.receiveMessagingUpdate.authorize(route.channel, headersOf(ctx));
+        return next();
+      },
+    ]),
+  ),
   'codehost-webhook': (ctx, next) => {
     deps.receiveCodehostEvent.authorize(header(ctx.req.headers['x-hub-signature-256']), header(ctx.req.headers['x-github-event']));
     return next();
@@ -69,18 +84,8 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
   webhook: (ctx) => {
     ctx.body = { ok: true, triggers: (ctx.state.firedTriggers as string[] | undefined) ?? [] };
   },
-  'messaging-register': async (ctx) => {
-    const info = await deps.registerMessagingWebhook.execute(ctx.request.body);
-    ctx.body = { success: true, result: { url: info.url, has_custom_certificate: info.hasCustomCertificate, pending_update_count: info.pendingUpdateCount } };
-  },
-  'messaging-webhook': async (ctx) => {
-    ctx.body = await deps.receiveMessagingUpdate.execute({
-      secret: header(ctx.req.headers['x-telegram-bot-api-secret-token']),
-      update: ctx.request.body,
-      watchPath: MESSAGING_WATCH_PATH,
-      request: () => requestSnapshot(ctx),
-    });
-  },
+  ...Object.fromEntries(channelRoutes(deps, 'register').map((route): [string, RouteHandler] => [route.name, registerHandler(deps, route.channel)])),
+  ...Object.fromEntries(channelRoutes(deps, 'webhook').map((route): [string, RouteHandler] => [route.name, webhookHandler(deps, route)])),
   'codehost-webhook': async (ctx) => {
     ctx.body = await deps.receiveCodehostEvent.execute({
       // koa-bodyparser keeps the body as text decoded from UTF-8: encoded back, it is the exact
@@ -91,7 +96,33 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
       event: header(ctx.req.headers['x-github-event']),
       deliveryId: header(ctx.req.headers['x-github-delivery']),
       watchPath: CODEHOST_WATCH_PATH,
-      request: requestSnapshot(ctx),
+      request: requestSnapshot(ctx, deps.credentialHeaders),
     });
   },
 });
+
+const registerHandler =
+  (deps: HandlerDependencies, channel: string): RouteHandler =>
+  async (ctx) => {
+    const info = await deps.registerMessagingWebhook.execute(channel, ctx.request.body);
+    ctx.body = { success: true, result: { url: info.url, has_custom_certificate: info.hasCustomCertificate, pending_update_count: info.pendingUpdateCount } };
+  };
+
+/** A channel's webhook: `{ok: true}`, or the answer to the platform's handshake. */
+const webhookHandler = (deps: HandlerDependencies, route: ApiRoute & { readonly channel: string }): RouteHandler => {
+  const [watchPath, ...sameEndpointAs] = watchPathsOf(route);
+  return async (ctx) => {
+    const answer = await deps.receiveMessagingUpdate.execute({
+      channel: route.channel,
+      request: {
+        headers: headersOf(ctx),
+        // koa-bodyparser keeps the body as text decoded from UTF-8: encoded back, it is the exact
+        // bytes of any valid UTF-8 body (JSON is); one that is not fails a signature, as it should.
+        rawBody: Buffer.from(ctx.request.rawBody ?? '', 'utf8'),
+        body: ctx.request.body,
+      },
+      triggers: { watchPath, sameEndpointAs, request: () => requestSnapshot(ctx, deps.credentialHeaders) },
+    });
+    ctx.body = answer.kind === 'handshake' ? answer.body : { ok: true };
+  };
+};

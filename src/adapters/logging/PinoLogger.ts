@@ -5,15 +5,16 @@ import type { Logger } from '../../ports/Logger.js';
 const REDACTED = [
   'key', 'apiKey', 'token', 'secret', 'password',
   'headers["x-api-key"]', 'headers.authorization', 'headers.cookie',
-  'headers["x-hub-signature-256"]', 'headers["x-telegram-bot-api-secret-token"]',
+  'headers["x-hub-signature-256"]',
 ];
 
-export const createPino = (level: LevelWithSilent, destination?: pino.DestinationStream): Pino =>
+/** `credentialHeaders`: more headers to redact (lower-case), the messaging channels'. */
+export const createPino = (level: LevelWithSilent, destination?: pino.DestinationStream, credentialHeaders: readonly string[] = []): Pino =>
   pino(
     {
       level,
       base: { service: 'agent-gateway' },
-      redact: { paths: REDACTED, censor: '[redacted]' },
+      redact: { paths: [...REDACTED, ...credentialHeaders.map((name) => `headers[${JSON.stringify(name)}]`)], censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     destination,

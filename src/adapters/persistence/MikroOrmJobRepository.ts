@@ -1,6 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
 import type { Job, JobSource, JobStatus } from '../../domain/jobs/Job.js';
-import type { LlmProvider } from '../../domain/triggers/Trigger.js';
 import type { JobRepository } from '../../ports/JobRepository.js';
 import type { Database } from './Database.js';
 import { JobEntity } from './entities/JobEntity.js';
@@ -19,7 +18,7 @@ const toJob = (row: Row): Job => ({
   job: row.job,
   status: row.status as JobStatus,
   source: sourceOf(row),
-  llmProvider: (row.llmProvider ?? null) as LlmProvider | null,
+  llmProvider: row.llmProvider ?? null,
   llmModel: row.llmModel ?? null,
   branch: row.branch,
   prUrl: row.prUrl ?? null,

@@ -1,27 +1,28 @@
 import type { NamedSecret } from '../../domain/jobs/redactSecrets.js';
-import type { LlmProvider } from '../../domain/triggers/Trigger.js';
 import type { AgentVariable, SecretStore } from '../../ports/SecretStore.js';
 
-const VARIABLES: Readonly<Record<LlmProvider, string>> = {
-  anthropic: 'ANTHROPIC_API_KEY',
-  openai: 'OPENAI_API_KEY',
-  google: 'GOOGLE_API_KEY',
-  custom: 'CUSTOM_API_KEY',
-};
+/** Where a provider's secret is: the AI provider registry's entry (adapters/ai/aiProviders.ts), given by the container. */
+export interface ProviderSecret {
+  readonly name: string;
+  readonly keyVariable: string;
+  /** The provider may run without a key. */
+  readonly keyOptional: boolean;
+}
 
 const AGENT_PREFIX = 'AGENT_';
 const OFFERED_PREFIX = 'AGENT_LLM_';
 
 /** Provider secrets and agent variables from environment variables (read once, at start-up). */
 export class EnvironmentSecretStore implements SecretStore {
-  readonly #values: Partial<Record<LlmProvider, string>>;
+  readonly #providers: ReadonlyMap<string, ProviderSecret>;
+  readonly #values = new Map<string, string>();
   readonly #agent: readonly AgentVariable[];
 
-  constructor(env: Readonly<Record<string, string | undefined>>) {
-    this.#values = {};
-    for (const [provider, variable] of Object.entries(VARIABLES) as Array<[LlmProvider, string]>) {
-      const value = env[variable]?.trim();
-      if (value) this.#values[provider] = value;
+  constructor(env: Readonly<Record<string, string | undefined>>, providers: readonly ProviderSecret[]) {
+    this.#providers = new Map(providers.map((provider) => [provider.name, provider]));
+    for (const provider of providers) {
+      const value = env[provider.keyVariable]?.trim();
+      if (value) this.#values.set(provider.name, value);
     }
     // Values are passed as set (not trimmed): a job may need them byte for byte.
     this.#agent = Object.entries(env)
@@ -30,17 +31,17 @@ export class EnvironmentSecretStore implements SecretStore {
       .map(([name, value]) => ({ name, value, offeredToModel: name.startsWith(OFFERED_PREFIX) }));
   }
 
-  secretName(provider: LlmProvider): string {
-    return VARIABLES[provider];
+  secretName(provider: string): string {
+    return this.#providers.get(provider)?.keyVariable ?? `${provider.toUpperCase()}_API_KEY`;
   }
 
-  providerSecret(provider: LlmProvider): string | undefined {
-    return this.#values[provider];
+  providerSecret(provider: string): string | undefined {
+    return this.#values.get(provider);
   }
 
-  hasUsableSecret(provider: LlmProvider): boolean {
+  hasUsableSecret(provider: string): boolean {
     // An OpenAI-compatible server of one's own (Ollama, vLLM…) often needs no key.
-    return provider === 'custom' || this.#values[provider] !== undefined;
+    return this.#providers.get(provider)?.keyOptional === true || this.#values.has(provider);
   }
 
   agentVariables(): readonly AgentVariable[] {
@@ -48,7 +49,7 @@ export class EnvironmentSecretStore implements SecretStore {
   }
 
   redactedSecrets(): readonly NamedSecret[] {
-    const providers = (Object.entries(this.#values) as Array<[LlmProvider, string]>).map(([provider, value]) => ({ name: VARIABLES[provider], value }));
+    const providers = [...this.#values].map(([provider, value]) => ({ name: this.secretName(provider), value }));
     return [...this.#agent.filter((variable) => !variable.offeredToModel).map(({ name, value }) => ({ name, value })), ...providers];
   }
 }

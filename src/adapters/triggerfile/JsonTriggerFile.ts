@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { Trigger } from '../../domain/triggers/Trigger.js';
-import { validateTriggers } from '../../domain/triggers/validateTriggers.js';
+import { validateTriggers, type TriggerCatalog } from '../../domain/triggers/validateTriggers.js';
 
 export interface LoadedTriggers {
   readonly triggers: Trigger[];
@@ -10,8 +10,8 @@ export interface LoadedTriggers {
   readonly missing: boolean;
 }
 
-/** Reads and validates the trigger file. Problems name the file as the operator wrote it. */
-export const loadTriggerFile = async (path: string, cwd: string = process.cwd()): Promise<LoadedTriggers> => {
+/** Reads and validates the trigger file against `catalog`. Problems name the file as the operator wrote it. */
+export const loadTriggerFile = async (path: string, catalog: TriggerCatalog, cwd: string = process.cwd()): Promise<LoadedTriggers> => {
   const shown = relative(cwd, path).startsWith('..') ? path : relative(cwd, path);
   let text: string;
   try {
@@ -26,5 +26,5 @@ export const loadTriggerFile = async (path: string, cwd: string = process.cwd())
   } catch (error) {
     return { triggers: [], problems: [`${shown}: not valid JSON (${(error as Error).message})`], missing: false };
   }
-  return { ...validateTriggers(parsed, shown), missing: false };
+  return { ...validateTriggers(parsed, shown, catalog), missing: false };
 };

@@ -1,14 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import type { Container } from 'inversify';
-import { TelegramChannel } from '../../adapters/messaging/TelegramChannel.js';
+import { AI_PROVIDER_NAMES } from '../../adapters/ai/aiProviders.js';
 import type { Database } from '../../adapters/persistence/Database.js';
-import { SqlBotTokenStore } from '../../adapters/persistence/SqlBotTokenStore.js';
 import { CachingConversationStore } from '../../adapters/persistence/CachingConversationStore.js';
 import { SqlConversationStore } from '../../adapters/persistence/SqlConversationStore.js';
 import { ChatAgent } from '../../application/ChatAgent.js';
+import { MessagingChannels } from '../../application/MessagingChannels.js';
 import { ReceiveMessagingUpdate } from '../../application/ReceiveMessagingUpdate.js';
 import { RegisterMessagingWebhook } from '../../application/RegisterMessagingWebhook.js';
 import { ReplyToChatMessage } from '../../application/ReplyToChatMessage.js';
+import { CHANNEL_BINDINGS } from '../channels/index.js';
+import type { ChannelBinding } from '../channels/ChannelBinding.js';
 import type { AppConfig } from '../config.js';
 import { TOKENS } from '../tokens.js';
 
@@ -25,12 +27,17 @@ const cachedFor = <T>(ms: number, read: () => Promise<T>): (() => Promise<T>) =>
   };
 };
 
-/** The chat channel (Telegram) and the chat agent every channel shares. */
+/** The messaging channels (the registry of container/channels/) and the chat agent every channel shares. */
 export const bindChat = (c: Container, config: AppConfig): void => {
-  c.bind(TOKENS.MessagingChannel).toConstantValue(
-    new TelegramChannel({ apiUrl: config.messaging.apiUrl, attempts: 4, backoffMs: 1000, maxRetryAfterMs: 60_000, timeoutMs: 30_000 }),
+  c.bind(TOKENS.MessagingChannels).toResolvedValue(
+    async (database: Database) =>
+      new MessagingChannels(
+        await Promise.all(
+          CHANNEL_BINDINGS.map((binding) => (binding as ChannelBinding).create(config.channels[binding.id], { database })),
+        ),
+      ),
+    [TOKENS.Database],
   );
-  c.bind(TOKENS.BotTokenStore).toResolvedValue((db: Database) => new SqlBotTokenStore(db, config.messaging.botToken), [TOKENS.Database]);
   c.bind(TOKENS.ConversationStore).toResolvedValue(
     // The embedded database has one writer (this process): recent turns can be served from memory.
     (db: Database) =>
@@ -41,20 +48,24 @@ export const bindChat = (c: Container, config: AppConfig): void => {
     (await readFile(config.chat.systemPromptFile, 'utf8').catch(() => '')).trim() || 'You are a helpful assistant.');
   c.bind(TOKENS.ChatAgent).toResolvedValue(
     (ai, conversations, createJob, jobStatus, ids) =>
-      new ChatAgent(ai, conversations, createJob, jobStatus, ids, { historyTurns: config.chat.historyTurns, maxSteps: config.chat.maxSteps, systemPrompt }),
+      new ChatAgent(ai, conversations, createJob, jobStatus, ids, {
+        historyTurns: config.chat.historyTurns,
+        maxSteps: config.chat.maxSteps,
+        systemPrompt,
+        llmProviders: AI_PROVIDER_NAMES,
+      }),
     [TOKENS.AiClient, TOKENS.ConversationStore, TOKENS.CreateJob, TOKENS.GetJobStatus, TOKENS.IdGenerator],
   );
   c.bind(TOKENS.RegisterMessagingWebhook).toResolvedValue(
-    (channel, tokens, crypto, logger) => new RegisterMessagingWebhook(channel, tokens, config.messaging.webhookSecret, crypto, logger),
-    [TOKENS.MessagingChannel, TOKENS.BotTokenStore, TOKENS.ApiKeyCrypto, TOKENS.Logger],
+    (...deps: ConstructorParameters<typeof RegisterMessagingWebhook>) => new RegisterMessagingWebhook(...deps),
+    [TOKENS.MessagingChannels, TOKENS.ApiKeyCrypto, TOKENS.Logger],
   );
   c.bind(TOKENS.ReceiveMessagingUpdate).toResolvedValue(
-    (channel, crypto, tokens, deliveries, queue, fire, logger) =>
-      new ReceiveMessagingUpdate(channel, config.messaging.webhookSecret, crypto, tokens, deliveries, queue, fire, logger),
-    [TOKENS.MessagingChannel, TOKENS.ApiKeyCrypto, TOKENS.BotTokenStore, TOKENS.DeliveryLog, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Logger],
+    (...deps: ConstructorParameters<typeof ReceiveMessagingUpdate>) => new ReceiveMessagingUpdate(...deps),
+    [TOKENS.MessagingChannels, TOKENS.DeliveryLog, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.ReplyToChatMessage).toResolvedValue(
-    (channel, tokens, agent, logger) => new ReplyToChatMessage(channel, tokens, agent, { allowedChatIds: config.messaging.allowedChatIds }, logger),
-    [TOKENS.MessagingChannel, TOKENS.BotTokenStore, TOKENS.ChatAgent, TOKENS.Logger],
+    (...deps: ConstructorParameters<typeof ReplyToChatMessage>) => new ReplyToChatMessage(...deps),
+    [TOKENS.MessagingChannels, TOKENS.ChatAgent, TOKENS.Logger],
   );
 };

@@ -1,4 +1,5 @@
 import type { Container } from 'inversify';
+import { AI_PROVIDERS } from '../../adapters/ai/aiProviders.js';
 import { NodeApiKeyCrypto } from '../../adapters/crypto/NodeApiKeyCrypto.js';
 import { NodeFetchHttpForwarder } from '../../adapters/forwarder/NodeFetchHttpForwarder.js';
 import { PinoLogger } from '../../adapters/logging/PinoLogger.js';
@@ -26,7 +27,7 @@ export const bindCore = (c: Container, config: AppConfig, infra: Infrastructure)
   c.bind(TOKENS.Clock).toConstantValue(new SystemClock());
   c.bind(TOKENS.IdGenerator).toConstantValue(new RandomUuidGenerator());
   c.bind(TOKENS.ApiKeyCrypto).toConstantValue(new NodeApiKeyCrypto());
-  c.bind(TOKENS.SecretStore).toConstantValue(new EnvironmentSecretStore(infra.env));
+  c.bind(TOKENS.SecretStore).toConstantValue(new EnvironmentSecretStore(infra.env, AI_PROVIDERS));
   c.bind(TOKENS.ShellExecutor).toConstantValue(new ChildProcessShellExecutor());
   c.bind(TOKENS.HttpForwarder).toConstantValue(new NodeFetchHttpForwarder(config.webhook));
   c.bind(TOKENS.DeliveryLog).toResolvedValue((db: Database) => new MikroOrmDeliveryLog(db), [TOKENS.Database]);

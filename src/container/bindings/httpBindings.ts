@@ -14,6 +14,7 @@ import { SqlLoginAttempts } from '../../adapters/persistence/SqlLoginAttempts.js
 import { CollectOperationalFigures } from '../../application/CollectOperationalFigures.js';
 import type { Logger } from '../../ports/Logger.js';
 import type { TaskQueue } from '../../ports/TaskQueue.js';
+import { channelCredentialHeaders, routeTable } from '../channels/index.js';
 import type { AppConfig } from '../config.js';
 import { TOKENS } from '../tokens.js';
 
@@ -31,7 +32,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
   );
   const startedAt = new Date();
   c.bind(TOKENS.AdminOverview).toResolvedValue(
-    (triggers, runs, requests, jobs, queue, channel, tokens, conversations, db: Database, runner: JobRunner) =>
+    (triggers, runs, requests, jobs, queue, channels, conversations, db: Database, runner: JobRunner) =>
       new AdminOverview({
         triggers,
         runs,
@@ -39,10 +40,8 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
         jobs,
         figures: new CollectOperationalFigures(queue, jobs, runs),
         storage: new PostgresStorageFigures(db),
-        channel,
-        tokens,
+        channels,
         conversations,
-        allowedChats: config.messaging.allowedChatIds,
         facts: { version: packageVersion(), startedAt, databaseEngine: db.engine, jobRunner: runner.kind },
       }),
     [
@@ -51,8 +50,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       TOKENS.InboundRequestStore,
       TOKENS.JobRepository,
       TOKENS.TaskQueue,
-      TOKENS.MessagingChannel,
-      TOKENS.BotTokenStore,
+      TOKENS.MessagingChannels,
       TOKENS.ConversationStore,
       TOKENS.Database,
       TOKENS.JobRunner,
@@ -61,6 +59,8 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.HttpApp).toResolvedValue(
     (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, registerMessagingWebhook, receiveMessagingUpdate, checkReadiness, queue, jobs, runs, auth, keys, overview, cancelJob, chat, logger: Logger) =>
       createHttpApp({
+        routes: routeTable(),
+        credentialHeaders: channelCredentialHeaders(),
         admin: { auth, keys, overview, cancelJob, chat, logger },
         pino,
         authenticate,

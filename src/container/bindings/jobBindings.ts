@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Container } from 'inversify';
+import { AI_PROVIDER_NAMES } from '../../adapters/ai/aiProviders.js';
 import { VercelAiClient } from '../../adapters/ai/VercelAiClient.js';
 import { GithubActionsJobRunner } from '../../adapters/codehost/GithubActionsJobRunner.js';
 import { GithubClient } from '../../adapters/codehost/GithubClient.js';
@@ -15,11 +16,9 @@ import { NotifyChatOfJob } from '../../application/NotifyChatOfJob.js';
 import { NotifyingJobRepository } from '../../application/NotifyingJobRepository.js';
 import { PollJobs } from '../../application/PollJobs.js';
 import { RunJob } from '../../application/RunJob.js';
-import { LLM_PROVIDERS, type LlmProvider } from '../../domain/triggers/Trigger.js';
 import type { AiClient } from '../../ports/AiClient.js';
-import type { BotTokenStore } from '../../ports/BotTokenStore.js';
 import type { Logger } from '../../ports/Logger.js';
-import type { MessagingChannel } from '../../ports/MessagingChannel.js';
+import type { MessagingChannels } from '../../application/MessagingChannels.js';
 import type { SecretStore } from '../../ports/SecretStore.js';
 import type { ShellExecutor } from '../../ports/ShellExecutor.js';
 import type { AppConfig } from '../config.js';
@@ -32,20 +31,18 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
       new VercelAiClient({
         provider: config.llm.provider,
         model: config.llm.model,
-        providers: Object.fromEntries(
-          LLM_PROVIDERS.map((p) => [p, { apiKey: secrets.providerSecret(p), baseUrl: config.llm.baseUrls[p] }]),
-        ) as Record<LlmProvider, { apiKey: string | undefined; baseUrl: string | undefined }>,
+        providers: Object.fromEntries(AI_PROVIDER_NAMES.map((p) => [p, { apiKey: secrets.providerSecret(p), baseUrl: config.llm.baseUrls[p] }])),
         timeoutMs: config.llm.timeoutMs,
         maxRetries: config.llm.maxRetries,
       }),
     [TOKENS.SecretStore],
   );
   c.bind(TOKENS.JobRepository).toResolvedValue(
-    (db: Database, channel: MessagingChannel, tokens: BotTokenStore, logger: Logger) => {
-      const notify = new NotifyChatOfJob(channel, tokens);
+    (db: Database, channels: MessagingChannels, logger: Logger) => {
+      const notify = new NotifyChatOfJob(channels);
       return new NotifyingJobRepository(new MikroOrmJobRepository(db), (job) => notify.execute(job), logger);
     },
-    [TOKENS.Database, TOKENS.MessagingChannel, TOKENS.BotTokenStore, TOKENS.Logger],
+    [TOKENS.Database, TOKENS.MessagingChannels, TOKENS.Logger],
   );
   c.bind(TOKENS.JobRunner).toResolvedValue(
     (shell: ShellExecutor, secrets: SecretStore, ai: AiClient) => {
@@ -61,6 +58,7 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.CreateJob).toResolvedValue(
     (jobs, queue, secrets, ids, clock, logger) =>
       new CreateJob(jobs, queue, secrets, ids, clock, logger, {
+        llmProviders: AI_PROVIDER_NAMES,
         defaultProvider: config.llm.provider,
         defaultModel: config.llm.model,
         unavailableReason:

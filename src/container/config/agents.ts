@@ -1,36 +1,34 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { LLM_PROVIDERS, type LlmProvider } from '../../domain/triggers/Trigger.js';
+import { AI_PROVIDER_NAMES, AI_PROVIDERS } from '../../adapters/ai/aiProviders.js';
 import { integer, optionalOneOf, optionalText, optionalUrl, url } from './fields.js';
 
-/** The AI layer: the default provider and model, base URLs, timeouts. */
+/** The AI layer: the default provider and model, base URLs, timeouts. The providers are those of the AI provider registry. */
 export const llmSchema = z
   .object({
-    LLM_PROVIDER: optionalOneOf(LLM_PROVIDERS),
+    LLM_PROVIDER: optionalOneOf(AI_PROVIDER_NAMES),
     LLM_MODEL: optionalText(),
     LLM_BASE_URL: optionalUrl(),
-    ANTHROPIC_BASE_URL: optionalUrl(),
-    OPENAI_BASE_URL: optionalUrl(),
-    GOOGLE_BASE_URL: optionalUrl(),
-    CUSTOM_BASE_URL: optionalUrl(),
     LLM_TIMEOUT_SECONDS: integer(120, 1, 3600),
     LLM_MAX_RETRIES: integer(2, 0, 10),
   })
+  // <PROVIDER>_BASE_URL of every provider.
+  .extend(Object.fromEntries(AI_PROVIDERS.map((provider) => [provider.baseUrlVariable, optionalUrl()])) as Record<`${string}_BASE_URL`, ReturnType<typeof optionalUrl>>)
   .superRefine((env, ctx) => {
-    if (env.LLM_PROVIDER === 'custom' && env.CUSTOM_BASE_URL === undefined && env.LLM_BASE_URL === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['LLM_BASE_URL'], message: "required when LLM_PROVIDER is custom (the server's /v1 URL)" });
+    for (const provider of AI_PROVIDERS) {
+      if (provider.needsBaseUrl && env.LLM_PROVIDER === provider.name && env[provider.baseUrlVariable] === undefined && env.LLM_BASE_URL === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['LLM_BASE_URL'], message: `required when LLM_PROVIDER is ${provider.name} (the server's /v1 URL)` });
+      }
     }
   })
   .transform((env) => {
-    // LLM_BASE_URL serves the custom provider and the default provider; <PROVIDER>_BASE_URL wins.
-    const base = (provider: LlmProvider, own: string | undefined): string | undefined =>
-      own ?? (provider === 'custom' || provider === env.LLM_PROVIDER ? env.LLM_BASE_URL : undefined);
-    const baseUrls: Readonly<Record<LlmProvider, string | undefined>> = {
-      anthropic: base('anthropic', env.ANTHROPIC_BASE_URL),
-      openai: base('openai', env.OPENAI_BASE_URL),
-      google: base('google', env.GOOGLE_BASE_URL),
-      custom: base('custom', env.CUSTOM_BASE_URL),
-    };
+    // LLM_BASE_URL serves the providers that need a URL of one's own and the default provider; <PROVIDER>_BASE_URL wins.
+    const baseUrls: Readonly<Record<string, string | undefined>> = Object.fromEntries(
+      AI_PROVIDERS.map((provider) => [
+        provider.name,
+        env[provider.baseUrlVariable] ?? (provider.needsBaseUrl || provider.name === env.LLM_PROVIDER ? env.LLM_BASE_URL : undefined),
+      ]),
+    );
     return {
       llm: { provider: env.LLM_PROVIDER, model: env.LLM_MODEL, baseUrls, timeoutMs: env.LLM_TIMEOUT_SECONDS * 1000, maxRetries: env.LLM_MAX_RETRIES },
     };

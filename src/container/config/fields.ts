@@ -108,3 +108,7 @@ export const list = (check: (item: string) => string | undefined = () => undefin
     }
     return items;
   });
+
+/** The environment as a whole (`process.env` is no plain object, which `z.record` would refuse). */
+export const environment = () =>
+  z.custom<Readonly<Record<string, string | undefined>>>((value) => typeof value === 'object' && value !== null, 'the environment must be an object');

@@ -1,5 +1,4 @@
 import { DomainError } from '../errors/DomainError.js';
-import type { LlmProvider } from '../triggers/Trigger.js';
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 export const JOB_STATUSES: readonly JobStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
@@ -16,7 +15,7 @@ export interface Job {
   readonly job: string;
   readonly status: JobStatus;
   readonly source: JobSource;
-  readonly llmProvider: LlmProvider | null;
+  readonly llmProvider: string | null;
   readonly llmModel: string | null;
   readonly branch: string;
   readonly prUrl: string | null;

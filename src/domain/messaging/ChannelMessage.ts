@@ -12,28 +12,54 @@ export interface Attachment {
 }
 
 /**
- * A platform update normalized for the AI layer (SPEC 2.5): the chat it came from, its
- * text (or caption), its attachments, and platform data.
+ * A platform's message normalized for the AI layer (SPEC 2.5), the same for every channel:
+ * the chat it came from, its text (or caption), its attachments, and where it sits. Every id
+ * is the platform's, as a string.
  */
 export interface ChannelMessage {
-  /** The chat's id on the platform, as a string. */
+  /** The chat's id on the platform. */
   readonly threadId: string;
   readonly text: string;
   readonly attachments: readonly Attachment[];
   readonly metadata: {
-    /** The channel's id, e.g. `telegram`. */
+    /** The channel's id (SPEC 2.5 `userId`), e.g. the `<channel>` of `/api/messaging/<channel>/webhook`. */
     readonly userId: string;
-    /** The channel's display name, e.g. `Telegram`. */
+    /** The channel's display name (SPEC 2.5 `chatTitle`). */
     readonly chatTitle: string;
-    /** The platform update's id, for de-duplication. */
-    readonly updateId: number;
-    /** The message's id in its chat (to react to it, to reply to it). */
-    readonly messageId: number;
-    /** Forum topic, when the chat has topics. */
-    readonly topicId?: number;
+    /** The platform's id of the delivery that carried the message, the same on a redelivery (de-duplication). */
+    readonly updateId: string;
+    /** The message's id in its chat (to acknowledge it, to reply to it). */
+    readonly messageId: string;
+    /** The thread within the chat (a forum topic, a reply thread), when the message is in one. */
+    readonly topicId?: string;
+    /** The id of the message this one replies to, when it is a reply. */
+    readonly replyToId?: string;
     /** The sender's display name, when known. */
     readonly from?: string;
     /** Whether the message was an edit of an earlier one. */
     readonly edited: boolean;
   };
 }
+
+const idText = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+
+/**
+ * A message as stored in a chat task, with its ids as strings: tasks stored before ids were
+ * strings (an upgrade with messages still queued) carry them as numbers.
+ */
+export const storedMessage = (message: ChannelMessage): ChannelMessage => {
+  const { updateId, messageId, topicId, replyToId, ...rest } = message.metadata as Record<string, unknown> & ChannelMessage['metadata'];
+  const topic = idText(topicId);
+  const replyTo = idText(replyToId);
+  return {
+    ...message,
+    metadata: {
+      ...rest,
+      updateId: idText(updateId) ?? '',
+      messageId: idText(messageId) ?? '',
+      ...(topic !== undefined && { topicId: topic }),
+      ...(replyTo !== undefined && { replyToId: replyTo }),
+    },
+  };
+};

@@ -8,27 +8,26 @@ export interface RequestSnapshot {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** Headers that carry credentials: never kept in a snapshot, so never stored, rendered or forwarded. */
-export const CREDENTIAL_HEADERS: readonly string[] = [
-  'x-api-key',
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'x-hub-signature',
-  'x-hub-signature-256',
-  'x-telegram-bot-api-secret-token',
-];
+/**
+ * Headers that carry credentials on any endpoint: never kept in a snapshot, so never stored,
+ * rendered or forwarded. Each messaging channel adds its own (MessagingChannel.credentialHeaders).
+ */
+export const CREDENTIAL_HEADERS: readonly string[] = ['x-api-key', 'authorization', 'proxy-authorization', 'cookie', 'x-hub-signature', 'x-hub-signature-256'];
 
-/** Builds a snapshot from raw request parts, lower-casing header names and dropping credentials. */
+/**
+ * Builds a snapshot from raw request parts, lower-casing header names and dropping
+ * credentials: CREDENTIAL_HEADERS and `moreCredentials` (lower-case; the channels').
+ */
 export const snapshotRequest = (
   body: unknown,
   query: Readonly<Record<string, string | readonly string[] | undefined>>,
   headers: Readonly<Record<string, string | readonly string[] | undefined>>,
+  moreCredentials: readonly string[] = [],
 ): RequestSnapshot => {
   const keptHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    if (value === undefined || CREDENTIAL_HEADERS.includes(lower)) continue;
+    if (value === undefined || CREDENTIAL_HEADERS.includes(lower) || moreCredentials.includes(lower)) continue;
     keptHeaders[lower] = typeof value === 'string' ? value : value.join(', ');
   }
   const keptQuery: Record<string, string | readonly string[]> = {};

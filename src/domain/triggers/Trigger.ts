@@ -7,15 +7,13 @@ export interface Trigger {
   readonly actions: readonly TriggerAction[];
 }
 
-export const LLM_PROVIDERS = ['anthropic', 'openai', 'google', 'custom'] as const;
-export type LlmProvider = (typeof LLM_PROVIDERS)[number];
-
 /** Starts an agent job with the rendered prompt (SPEC 2.3). */
 export interface AgentAction {
   readonly type: 'agent';
   /** Its tokens' values reach the model inside untrusted-input blocks (renderPrompt). */
   readonly job: string;
-  readonly llmProvider?: LlmProvider;
+  /** A provider name of the list the trigger file was validated against. */
+  readonly llmProvider?: string;
   readonly llmModel?: string;
   /** `unsafe_raw: true`: values are spliced in as plain text, without the untrusted framing. */
   readonly unsafeRaw?: boolean;

@@ -1,7 +1,16 @@
-import { API_ROUTES, watchPathOf } from '../auth/routePolicy.js';
 import { findTokenPlaces } from '../templates/shellContexts.js';
 import { findUnknownTokens } from '../templates/templateTokens.js';
-import { LLM_PROVIDERS, type LlmProvider, type Trigger, type TriggerAction } from './Trigger.js';
+import type { Trigger, TriggerAction } from './Trigger.js';
+
+/**
+ * What a trigger file is checked against, given by the composition root: the endpoints a
+ * trigger may watch (paths without `/api`, the channels' among them) and the AI providers an
+ * agent action may name.
+ */
+export interface TriggerCatalog {
+  readonly watchPaths: readonly string[];
+  readonly llmProviders: readonly string[];
+}
 
 export interface TriggerValidation {
   /** The valid triggers; use them only when `problems` is empty. */
@@ -20,11 +29,10 @@ const ACTION_FIELDS: Record<TriggerAction['type'], string[]> = {
   command: ['type', 'command', 'timeout', 'retries'],
   webhook: ['type', 'url', 'method', 'headers', 'vars'],
 };
-const WATCHABLE = API_ROUTES.map(watchPathOf);
 const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
 
 /** Validates a parsed trigger file as a whole (SPEC 2.2, 2.3), reporting every problem at once. */
-export const validateTriggers = (raw: unknown, file: string): TriggerValidation => {
+export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCatalog): TriggerValidation => {
   if (!Array.isArray(raw)) return { triggers: [], problems: [`${file}: must be a JSON array of triggers, found ${describe(raw)}`] };
   const problems: string[] = [];
   const triggers: Trigger[] = [];
@@ -47,7 +55,7 @@ export const validateTriggers = (raw: unknown, file: string): TriggerValidation 
     const watchPath = entry.watch_path;
     if (typeof watchPath !== 'string' || !watchPath.startsWith('/')) problem('watch_path', 'required, a path starting with /');
     else if (watchPath === '/api' || watchPath.startsWith('/api/')) problem('watch_path', `write it without the /api prefix: ${watchPath.slice(4) || '/'}`);
-    else if (!WATCHABLE.includes(watchPath)) problem('watch_path', `${watchPath} is not an endpoint; one of ${WATCHABLE.join(', ')}`);
+    else if (!catalog.watchPaths.includes(watchPath)) problem('watch_path', `${watchPath} is not an endpoint; one of ${catalog.watchPaths.join(', ')}`);
 
     if (typeof entry.enabled !== 'boolean') problem('enabled', 'required, true or false');
 
@@ -56,7 +64,7 @@ export const validateTriggers = (raw: unknown, file: string): TriggerValidation 
     const actions: TriggerAction[] = [];
     if (!Array.isArray(entry.actions) || entry.actions.length === 0) problem('actions', 'required, a non-empty array');
     else entry.actions.forEach((action: unknown, i) => {
-      const parsed = validateAction(action, (field, message) => problem(`actions[${i}]${field ? `.${field}` : ''}`, message));
+      const parsed = validateAction(action, catalog, (field, message) => problem(`actions[${i}]${field ? `.${field}` : ''}`, message));
       if (parsed) actions.push(parsed);
     });
 
@@ -85,7 +93,7 @@ const checkCommandPlaces = (command: string | undefined, report: Report): void =
   for (const token of findTokenPlaces(command ?? '')) if ('refused' in token.place) report('command', `${token.token} stands ${token.place.refused}`);
 };
 
-const validateAction = (action: unknown, report: Report): TriggerAction | undefined => {
+const validateAction = (action: unknown, catalog: TriggerCatalog, report: Report): TriggerAction | undefined => {
   if (!isObject(action)) {
     report('', `must be an object, found ${describe(action)}`);
     return undefined;
@@ -106,12 +114,14 @@ const validateAction = (action: unknown, report: Report): TriggerAction | undefi
     const job = requiredText(action, 'job', fail);
     checkTokens(job, 'job', fail);
     const provider = action.llm_provider;
-    if (provider !== undefined && !LLM_PROVIDERS.includes(provider as LlmProvider)) fail('llm_provider', `must be one of ${LLM_PROVIDERS.join(', ')}`);
+    if (provider !== undefined && (typeof provider !== 'string' || !catalog.llmProviders.includes(provider))) {
+      fail('llm_provider', `must be one of ${catalog.llmProviders.join(', ')}`);
+    }
     if (action.llm_model !== undefined) requiredText(action, 'llm_model', fail);
     const unsafeRaw = action.unsafe_raw;
     if (unsafeRaw !== undefined && typeof unsafeRaw !== 'boolean') fail('unsafe_raw', 'must be true or false');
     return valid
-      ? { type, job: job!, llmProvider: provider as LlmProvider | undefined, llmModel: action.llm_model as string | undefined, ...(unsafeRaw === true ? { unsafeRaw } : {}) }
+      ? { type, job: job!, llmProvider: provider as string | undefined, llmModel: action.llm_model as string | undefined, ...(unsafeRaw === true ? { unsafeRaw } : {}) }
       : undefined;
   }
 

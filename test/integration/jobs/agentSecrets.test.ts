@@ -9,6 +9,7 @@ import { ChildProcessShellExecutor } from '../../../src/adapters/shell/ChildProc
 import type { Job, JobChange } from '../../../src/domain/jobs/Job.js';
 import { ScriptedAiClient } from '../../fakes/ScriptedAiClient.js';
 import { tempDir } from '../../support/gatewayProcess.js';
+import { AI_PROVIDERS } from '../../../src/adapters/ai/aiProviders.js';
 
 /**
  * The secrets split of agent jobs (docs/jobs.md): AGENT_* reach the job's processes but never
@@ -20,7 +21,7 @@ const PROVIDER = 'sk-provider-5a5a';
 const SERVICE = 'service-only-db-url';
 
 const secrets = () =>
-  new EnvironmentSecretStore({ AGENT_DEPLOY_TOKEN: HIDDEN, AGENT_LLM_SEARCH_KEY: OFFERED, AGENT_PIN: '42', OPENAI_API_KEY: PROVIDER, DATABASE_URL: SERVICE });
+  new EnvironmentSecretStore({ AGENT_DEPLOY_TOKEN: HIDDEN, AGENT_LLM_SEARCH_KEY: OFFERED, AGENT_PIN: '42', OPENAI_API_KEY: PROVIDER, DATABASE_URL: SERVICE }, AI_PROVIDERS);
 
 let counter = 0;
 const job = (prompt: string): Job => {
@@ -97,7 +98,7 @@ describe('agent job secrets', function () {
 
     it('names no variables in the system prompt when no AGENT_LLM_* is set', async () => {
       const ai = new ScriptedAiClient([{ text: 'Nothing to do.' }]);
-      await new LoopAgent(ai, new ChildProcessShellExecutor(), new EnvironmentSecretStore({ AGENT_DEPLOY_TOKEN: HIDDEN }), 10, 20_000).run(job('x'), await dir(), new AbortController().signal);
+      await new LoopAgent(ai, new ChildProcessShellExecutor(), new EnvironmentSecretStore({ AGENT_DEPLOY_TOKEN: HIDDEN }, AI_PROVIDERS), 10, 20_000).run(job('x'), await dir(), new AbortController().signal);
       expect(ai.requests[0].system).not.to.contain('AGENT_');
     });
   });

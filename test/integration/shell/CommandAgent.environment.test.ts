@@ -6,6 +6,7 @@ import { EnvironmentSecretStore } from '../../../src/adapters/secrets/Environmen
 import { ChildProcessShellExecutor } from '../../../src/adapters/shell/ChildProcessShellExecutor.js';
 import type { Job } from '../../../src/domain/jobs/Job.js';
 import { tempDir } from '../../support/gatewayProcess.js';
+import { AI_PROVIDERS } from '../../../src/adapters/ai/aiProviders.js';
 
 /** Service secrets set in the gateway's own environment while the agent runs. */
 const SERVICE_SECRETS: Record<string, string> = {
@@ -14,6 +15,8 @@ const SERVICE_SECRETS: Record<string, string> = {
   DATABASE_URL: 'postgres://user:database-password-value@db/gw',
   MESSAGING_BOT_TOKEN: '123456:messaging-bot-token-value',
   MESSAGING_WEBHOOK_SECRET: 'messaging-webhook-secret-value',
+  TELEGRAM_BOT_TOKEN: '123456:telegram-bot-token-value',
+  TELEGRAM_WEBHOOK_SECRET: 'telegram-webhook-secret-value',
   METRICS_TOKEN: 'metrics-token-value',
   ANTHROPIC_API_KEY: 'anthropic-key-value',
 };
@@ -52,7 +55,7 @@ describe('CommandAgent (the local runner\'s JOB_AGENT_COMMAND) on a real /bin/sh
 
   it('gets none of the service\'s secrets, only its job variables and its own provider\'s key', async () => {
     const dir = await tempDir('command-agent');
-    const secrets = new EnvironmentSecretStore({ ...process.env, OPENAI_API_KEY: 'openai-key-for-the-job' });
+    const secrets = new EnvironmentSecretStore({ ...process.env, OPENAI_API_KEY: 'openai-key-for-the-job' }, AI_PROVIDERS);
     const agent = new CommandAgent('env > env.txt', 10_000, new ChildProcessShellExecutor(), secrets);
     const outcome = await agent.run(job('openai'), dir, new AbortController().signal);
     expect(outcome.ok, outcome.error ?? '').to.equal(true);

@@ -7,6 +7,7 @@ import { snapshotRequest, type RequestSnapshot } from '../../../src/domain/templ
 import { renderCommand } from '../../../src/domain/templates/renderCommand.js';
 import { validateTriggers } from '../../../src/domain/triggers/validateTriggers.js';
 import { tempDir } from '../../support/gatewayProcess.js';
+import { triggerCatalog } from '../../../src/container/triggerCatalog.js';
 
 /*
  * Hostile request values through command templates that use every shell construct a template
@@ -87,7 +88,7 @@ for (const [shellName, shellPath] of [['/bin/sh', '/bin/sh'], ['bash', '/usr/bin
     const template = constructs.map((c) => c.template).join('\n');
 
     it('the template is valid: no token stands where no value may', () => {
-      const { problems } = validateTriggers([{ name: 't', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: template }] }], 'test');
+      const { problems } = validateTriggers([{ name: 't', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: template }] }], 'test', triggerCatalog());
       expect(problems).to.deep.equal([]);
     });
 

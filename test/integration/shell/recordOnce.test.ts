@@ -17,6 +17,7 @@ import { FixedClock } from '../../fakes/FixedClock.js';
 import { RecordingLogger } from '../../fakes/RecordingLogger.js';
 import { tempDir } from '../../support/gatewayProcess.js';
 import { createScratchDatabase, describeWithPostgres } from '../../support/postgres.js';
+import { triggerCatalog } from '../../../src/container/triggerCatalog.js';
 
 /*
  * Run once, record always: a command whose output the database cannot take as it is (a NUL
@@ -30,6 +31,7 @@ const { triggers } = validateTriggers(
     { name: 'emoji', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: "echo run >> runs.txt; printf '%4095s🎉%20000s' '' '' | tr ' ' a" }] },
   ],
   'test',
+  triggerCatalog(),
 );
 const unused = {} as HttpForwarder & JobLauncher;
 

@@ -43,7 +43,24 @@ const pages: Array<[Parameters<AdminViews['page']>[0], object]> = [
     },
   ],
   ['cancelJob', { job: { id: HOSTILE, shortId: HOSTILE, status: badge('running'), prompt: HOSTILE, cancellable: true } }],
-  ['messaging', { status: { configured: true, webhook: { url: HOSTILE, pendingUpdateCount: 1, lastErrorMessage: HOSTILE }, lastErrorAt: at }, chats: [HOSTILE] }],
+  [
+    'messaging',
+    {
+      channels: [
+        {
+          id: HOSTILE,
+          title: HOSTILE,
+          configured: true,
+          registers: true,
+          webhook: { url: HOSTILE, pendingUpdateCount: 1, lastErrorMessage: HOSTILE },
+          lastErrorAt: at,
+          allowedChatIds: [HOSTILE],
+          variables: { botToken: HOSTILE, webhookSecret: HOSTILE, allowedChats: HOSTILE },
+        },
+        { id: 'off', title: HOSTILE, configured: false, registers: true, allowedChatIds: [], variables: { botToken: HOSTILE, webhookSecret: HOSTILE, allowedChats: HOSTILE } },
+      ],
+    },
+  ],
   [
     'health',
     {

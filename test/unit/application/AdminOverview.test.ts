@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import { AdminOverview } from '../../../src/application/AdminOverview.js';
 import { CollectOperationalFigures } from '../../../src/application/CollectOperationalFigures.js';
+import { MessagingChannels } from '../../../src/application/MessagingChannels.js';
+import { triggerCatalog } from '../../../src/container/triggerCatalog.js';
 import { FireTriggers, type TriggerRunTask } from '../../../src/application/FireTriggers.js';
 import { RunTrigger } from '../../../src/application/RunTrigger.js';
 import { snapshotRequest } from '../../../src/domain/templates/RequestSnapshot.js';
 import { validateTriggers } from '../../../src/domain/triggers/validateTriggers.js';
 import type { HttpForwarder } from '../../../src/ports/HttpForwarder.js';
-import type { MessagingChannel } from '../../../src/ports/MessagingChannel.js';
 import type { ShellExecutor } from '../../../src/ports/ShellExecutor.js';
 import { FixedClock } from '../../fakes/FixedClock.js';
 import { InMemoryActionRunRepository } from '../../fakes/InMemoryActionRunRepository.js';
@@ -32,6 +33,7 @@ const { triggers } = validateTriggers(
     },
   ],
   'test',
+  triggerCatalog(),
 );
 
 const setup = () => {
@@ -55,10 +57,8 @@ const setup = () => {
     jobs,
     figures: new CollectOperationalFigures(queue, jobs, runs),
     storage: new InMemoryStorageFigures(['jobs']),
-    channel: {} as MessagingChannel,
-    tokens: { current: async () => undefined, webhookSecret: async () => undefined, register: async () => undefined },
+    channels: new MessagingChannels([]),
     conversations: new InMemoryConversationStore(),
-    allowedChats: new Set(),
     facts: { version: 'test', startedAt: new Date(0), databaseEngine: 'memory', jobRunner: 'none' },
   });
   return { overview, fire, runner, queue, runs };

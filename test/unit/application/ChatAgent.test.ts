@@ -11,17 +11,19 @@ import { InMemoryTaskQueue } from '../../fakes/InMemoryTaskQueue.js';
 import { RecordingLogger } from '../../fakes/RecordingLogger.js';
 import { ScriptedAiClient } from '../../fakes/ScriptedAiClient.js';
 import { SequentialIds } from '../../fakes/SequentialIds.js';
+import { AI_PROVIDERS, AI_PROVIDER_NAMES } from '../../../src/adapters/ai/aiProviders.js';
 
 const setup = (script: ConstructorParameters<typeof ScriptedAiClient>[0], historyTurns = 4) => {
   const ai = new ScriptedAiClient(script);
   const conversations = new InMemoryConversationStore();
   const jobs = new InMemoryJobRepository();
-  const createJob = new CreateJob(jobs, new InMemoryTaskQueue(), new EnvironmentSecretStore({}), new SequentialIds(), new FixedClock(), new RecordingLogger(), {
+  const createJob = new CreateJob(jobs, new InMemoryTaskQueue(), new EnvironmentSecretStore({}, AI_PROVIDERS), new SequentialIds(), new FixedClock(), new RecordingLogger(), {
+    llmProviders: AI_PROVIDER_NAMES,
     defaultProvider: undefined,
     defaultModel: undefined,
     unavailableReason: undefined,
   });
-  const agent = new ChatAgent(ai, conversations, createJob, new GetJobStatus(jobs), new SequentialIds(), { historyTurns, maxSteps: 5, systemPrompt: async () => 'You are the team bot.' });
+  const agent = new ChatAgent(ai, conversations, createJob, new GetJobStatus(jobs), new SequentialIds(), { historyTurns, maxSteps: 5, systemPrompt: async () => 'You are the team bot.', llmProviders: AI_PROVIDER_NAMES });
   return { ai, conversations, jobs, agent };
 };
 const input = (text: string, threadId = 'telegram:42') => ({ threadId, text, images: [], metadata: { userId: 'telegram', chatTitle: 'Telegram' } });
@@ -86,6 +88,14 @@ describe('ChatAgent', () => {
     await agent.execute(input('status?'));
     expect(ai.toolResults[1]).to.include({ job_id: job.id, status: 'queued' });
     expect(ai.toolResults[2]).to.have.length(1);
+  });
+
+  it('offers the create_job tool the AI providers of the registry it is given', async () => {
+    const { ai, agent } = setup([{ text: 'ok' }]);
+    await agent.execute(input('hello'));
+    const createJob = ai.requests[0].tools?.find((tool) => tool.name === 'create_job');
+    const properties = createJob?.parameters.properties as Record<string, { enum?: string[] }>;
+    expect(properties.llm_provider.enum).to.deep.equal([...AI_PROVIDER_NAMES]);
   });
 
   it('gives the model a tool error instead of failing the message', async () => {

@@ -14,6 +14,7 @@ import { InMemoryTaskQueue } from '../../fakes/InMemoryTaskQueue.js';
 import { RecordingLogger } from '../../fakes/RecordingLogger.js';
 import { SequentialIds } from '../../fakes/SequentialIds.js';
 import { InMemoryInboundRequestStore } from '../../fakes/InMemoryInboundRequestStore.js';
+import { triggerCatalog } from '../../../src/container/triggerCatalog.js';
 
 class MemoryDeliveryLog implements DeliveryLog {
   readonly seen = new Set<string>();
@@ -58,7 +59,7 @@ describe('GithubSignatureVerifier', () => {
 
 describe('ReceiveCodehostEvent', () => {
   const secret = 'hook-secret';
-  const { triggers } = validateTriggers([{ name: 'on-push', watch_path: '/codehost/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] }], 'test');
+  const { triggers } = validateTriggers([{ name: 'on-push', watch_path: '/codehost/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] }], 'test', triggerCatalog());
   const setup = () => {
     const queue = new InMemoryTaskQueue();
     const deliveries = new MemoryDeliveryLog();

@@ -1,77 +1,62 @@
 import { expect } from 'chai';
 import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/NodeApiKeyCrypto.js';
+import { MessagingChannels } from '../../../src/application/MessagingChannels.js';
 import { RegisterMessagingWebhook } from '../../../src/application/RegisterMessagingWebhook.js';
-import type { BotTokenStore } from '../../../src/ports/BotTokenStore.js';
-import type { MessagingChannel, WebhookInfo } from '../../../src/ports/MessagingChannel.js';
+import { FakeMessagingChannel } from '../../fakes/FakeMessagingChannel.js';
+import { InMemoryBotTokenStore } from '../../fakes/InMemoryBotTokenStore.js';
 import { RecordingLogger } from '../../fakes/RecordingLogger.js';
 
-const TOKEN = '123456:ABC-def_GHI';
-const URL = 'https://gateway.example.com/api/messaging/webhook';
-
-class RecordingChannel {
-  readonly id = 'telegram';
-  readonly calls: Array<{ method: string; token: string; url?: string; secret?: string }> = [];
-  failSetWebhook = false;
-  async setWebhook(token: string, url: string, secret: string): Promise<void> {
-    this.calls.push({ method: 'setWebhook', token, url, secret });
-    if (this.failSetWebhook) throw new Error('platform said no');
-  }
-  async getWebhookInfo(token: string): Promise<WebhookInfo> {
-    this.calls.push({ method: 'getWebhookInfo', token });
-    return { url: URL, hasCustomCertificate: false, pendingUpdateCount: 0 };
-  }
-}
-
-class MemoryTokens implements BotTokenStore {
-  registered: { token: string; secret: string | undefined } | undefined;
-  async current() {
-    return this.registered?.token;
-  }
-  async webhookSecret() {
-    return this.registered?.secret;
-  }
-  async register(token: string, secret: string | undefined) {
-    this.registered = { token, secret };
-  }
-}
+const TOKEN = 'fake-abc123';
+const URL = 'https://gateway.example.com/api/messaging/fake/webhook';
 
 const failure = (promise: Promise<unknown>): Promise<{ code?: string; message?: string } | undefined> =>
   promise.then(() => undefined, (e: { code?: string; message?: string }) => e);
 
 describe('RegisterMessagingWebhook', () => {
   const make = (configuredSecret: string | undefined) => {
-    const channel = new RecordingChannel();
-    const tokens = new MemoryTokens();
+    const channel = new FakeMessagingChannel({ registers: true });
+    const tokens = new InMemoryBotTokenStore();
     const logger = new RecordingLogger();
-    const register = new RegisterMessagingWebhook(channel as unknown as MessagingChannel, tokens, configuredSecret, new NodeApiKeyCrypto(), logger);
-    return { channel, tokens, logger, register };
+    const settings = { webhookSecret: configuredSecret, allowedChatIds: new Set<string>(), variables: { botToken: 'A', webhookSecret: 'B', allowedChats: 'C' } };
+    const unregistered = new FakeMessagingChannel({ id: 'console' });
+    const channels = new MessagingChannels([
+      { platform: channel, credentials: tokens, settings },
+      { platform: unregistered, credentials: new InMemoryBotTokenStore(), settings },
+    ]);
+    const register = { execute: (body: unknown) => new RegisterMessagingWebhook(channels, new NodeApiKeyCrypto(), logger).execute('fake', body) };
+    const calls = () => channel.registered;
+    return { channel, tokens, logger, register, calls, channels };
   };
 
-  it('without MESSAGING_WEBHOOK_SECRET: sends a new strong secret to the platform and stores it next to the token', async () => {
-    const { channel, tokens, register, logger } = make(undefined);
+  it('without a configured webhook secret: sends a new strong secret to the platform and stores it next to the token', async () => {
+    const { calls, tokens, register, logger } = make(undefined);
     await register.execute({ bot_token: TOKEN, webhook_url: URL });
-    const [set] = channel.calls;
-    expect(set).to.include({ method: 'setWebhook', token: TOKEN, url: URL });
+    const [set] = calls();
+    expect(set).to.include({ token: TOKEN, url: URL });
     expect(set.secret).to.match(/^[A-Za-z0-9_-]{43}$/);
-    expect(tokens.registered).to.deep.equal({ token: TOKEN, secret: set.secret });
+    expect({ token: tokens.token, secret: tokens.secret }).to.deep.equal({ token: TOKEN, secret: set.secret });
     expect(JSON.stringify(logger.entries)).not.to.include(set.secret);
     // each registration makes a new one
     await register.execute({ bot_token: TOKEN, webhook_url: URL });
-    expect(channel.calls[2].secret).to.match(/^[A-Za-z0-9_-]{43}$/).and.not.equal(set.secret);
+    expect(calls()[1].secret).to.match(/^[A-Za-z0-9_-]{43}$/).and.not.equal(set.secret);
   });
 
-  it('with MESSAGING_WEBHOOK_SECRET: sends it, and stores no secret of its own', async () => {
-    const { channel, tokens, register } = make('configured-secret');
+  it('with a configured webhook secret: sends it, and stores no secret of its own', async () => {
+    const { calls, tokens, register } = make('configured-secret');
     await register.execute({ bot_token: TOKEN, webhook_url: URL });
-    expect(channel.calls[0].secret).to.equal('configured-secret');
-    expect(tokens.registered).to.deep.equal({ token: TOKEN, secret: undefined });
+    expect(calls()[0].secret).to.equal('configured-secret');
+    expect({ token: tokens.token, secret: tokens.secret }).to.deep.equal({ token: TOKEN, secret: undefined });
+  });
+
+  it("refuses a channel whose platform's webhook is not registered through the gateway (404)", async () => {
+    const { channels } = make(undefined);
+    const error = await failure(new RegisterMessagingWebhook(channels, new NodeApiKeyCrypto(), new RecordingLogger()).execute('console', { bot_token: TOKEN, webhook_url: URL }));
+    expect(error?.code).to.equal('not_found');
   });
 
   const invalid: Array<[string, Record<string, unknown>, string]> = [
+    ["a token not of the platform's form, with the form in the message", { bot_token: 'not a token', webhook_url: URL }, 'Invalid bot_token: expected the form fake-abc123'],
     ['a NUL in the token', { bot_token: `${TOKEN}\u0000x`, webhook_url: URL }, 'Invalid bot_token'],
-    ['a token that is no bot token', { bot_token: 'not a token', webhook_url: URL }, 'Invalid bot_token'],
-    ['a newline in the token', { bot_token: '123:abc\ndef', webhook_url: URL }, 'Invalid bot_token'],
-    ['a token with a path in it', { bot_token: '123:abc/../../x', webhook_url: URL }, 'Invalid bot_token'],
     ['an http:// URL', { bot_token: TOKEN, webhook_url: 'http://gateway.example.com/api/messaging/webhook' }, 'Invalid webhook_url'],
     ['a relative URL', { bot_token: TOKEN, webhook_url: '/api/messaging/webhook' }, 'Invalid webhook_url'],
     ['a NUL in the URL', { bot_token: TOKEN, webhook_url: `${URL}\u0000` }, 'Invalid webhook_url'],
@@ -81,28 +66,28 @@ describe('RegisterMessagingWebhook', () => {
   ];
   for (const [what, body, message] of invalid) {
     it(`refuses ${what} with 400 naming the field, before calling the platform`, async () => {
-      const { channel, tokens, register } = make(undefined);
+      const { calls, tokens, register } = make(undefined);
       const error = await failure(register.execute(body));
       expect(error?.code).to.equal('invalid_input');
       expect(error?.message).to.match(new RegExp(`^${message}`));
-      expect(channel.calls).to.deep.equal([]);
-      expect(tokens.registered).to.equal(undefined);
+      expect(calls()).to.deep.equal([]);
+      expect(tokens.registrations).to.equal(0);
     });
   }
 
   it('keeps "Missing bot_token or webhook_url" for absent or non-text fields', async () => {
-    const { channel, register } = make(undefined);
+    const { calls, register } = make(undefined);
     for (const body of [{}, { bot_token: TOKEN }, { webhook_url: URL }, { bot_token: 5, webhook_url: URL }, null, 'x']) {
       expect((await failure(register.execute(body)))?.message, JSON.stringify(body)).to.equal('Missing bot_token or webhook_url');
     }
-    expect(channel.calls).to.deep.equal([]);
+    expect(calls()).to.deep.equal([]);
   });
 
   it('keeps nothing when the platform refuses: "Failed to register webhook"', async () => {
     const { channel, tokens, register } = make(undefined);
-    channel.failSetWebhook = true;
+    channel.failRegistration = true;
     const error = await failure(register.execute({ bot_token: TOKEN, webhook_url: URL }));
     expect(error).to.include({ code: 'internal', message: 'Failed to register webhook' });
-    expect(tokens.registered).to.equal(undefined);
+    expect(tokens.registrations).to.equal(0);
   });
 });

@@ -14,15 +14,18 @@ import { InMemoryJobRepository } from '../../fakes/InMemoryJobRepository.js';
 import { InMemoryTaskQueue } from '../../fakes/InMemoryTaskQueue.js';
 import { RecordingLogger } from '../../fakes/RecordingLogger.js';
 import { SequentialIds } from '../../fakes/SequentialIds.js';
+import { triggerCatalog } from '../../../src/container/triggerCatalog.js';
+import { AI_PROVIDERS, AI_PROVIDER_NAMES } from '../../../src/adapters/ai/aiProviders.js';
 
 const unused = { run: () => Promise.reject(new Error('not used')), send: () => Promise.reject(new Error('not used')) };
 
 /** An agent trigger fired by a request that tries a prompt injection, through to the stored job. */
 const fire = async (action: Record<string, unknown>, body: unknown, nonceIds: SequentialIds = new SequentialIds()) => {
-  const { triggers, problems } = validateTriggers([{ name: 'triage', watch_path: '/webhook', enabled: true, actions: [{ type: 'agent', ...action }] }], 'TRIGGERS.json');
+  const { triggers, problems } = validateTriggers([{ name: 'triage', watch_path: '/webhook', enabled: true, actions: [{ type: 'agent', ...action }] }], 'TRIGGERS.json', triggerCatalog());
   expect(problems).to.deep.equal([]);
   const jobs = new InMemoryJobRepository();
-  const createJob = new CreateJob(jobs, new InMemoryTaskQueue(), new EnvironmentSecretStore({}), new SequentialIds(), new FixedClock(), new RecordingLogger(), {
+  const createJob = new CreateJob(jobs, new InMemoryTaskQueue(), new EnvironmentSecretStore({}, AI_PROVIDERS), new SequentialIds(), new FixedClock(), new RecordingLogger(), {
+    llmProviders: AI_PROVIDER_NAMES,
     defaultProvider: undefined,
     defaultModel: undefined,
     unavailableReason: undefined,

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { checkTriggerSecrets } from '../../../src/application/checkTriggerSecrets.js';
 import { EnvironmentSecretStore } from '../../../src/adapters/secrets/EnvironmentSecretStore.js';
 import { validateTriggers } from '../../../src/domain/triggers/validateTriggers.js';
+import { triggerCatalog } from '../../../src/container/triggerCatalog.js';
+import { AI_PROVIDERS } from '../../../src/adapters/ai/aiProviders.js';
 
 describe('checkTriggerSecrets', () => {
   const { triggers } = validateTriggers(
@@ -12,15 +14,16 @@ describe('checkTriggerSecrets', () => {
       { name: 'default', watch_path: '/webhook', enabled: true, actions: [{ type: 'agent', job: 'x' }] },
     ],
     'config/TRIGGERS.json',
+    triggerCatalog(),
   );
 
   it('names the file, the trigger, the action and the missing variable of an enabled agent action', () => {
-    expect(checkTriggerSecrets(triggers, new EnvironmentSecretStore({}), 'config/TRIGGERS.json')).to.deep.equal([
+    expect(checkTriggerSecrets(triggers, new EnvironmentSecretStore({}, AI_PROVIDERS), 'config/TRIGGERS.json')).to.deep.equal([
       'config/TRIGGERS.json: trigger #0 "a": actions[1].llm_provider: google needs the secret GOOGLE_API_KEY, which is not set',
     ]);
   });
 
   it('is satisfied once the secret is set', () => {
-    expect(checkTriggerSecrets(triggers, new EnvironmentSecretStore({ GOOGLE_API_KEY: 'g' }), 'f')).to.deep.equal([]);
+    expect(checkTriggerSecrets(triggers, new EnvironmentSecretStore({ GOOGLE_API_KEY: 'g' }, AI_PROVIDERS), 'f')).to.deep.equal([]);
   });
 });

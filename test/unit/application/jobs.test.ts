@@ -12,6 +12,7 @@ import { InMemoryJobRepository } from '../../fakes/InMemoryJobRepository.js';
 import { InMemoryTaskQueue } from '../../fakes/InMemoryTaskQueue.js';
 import { RecordingLogger } from '../../fakes/RecordingLogger.js';
 import { SequentialIds } from '../../fakes/SequentialIds.js';
+import { AI_PROVIDERS, AI_PROVIDER_NAMES } from '../../../src/adapters/ai/aiProviders.js';
 
 const failure = async (promise: Promise<unknown>): Promise<DomainError> => {
   const error = await promise.then(() => undefined, (e: unknown) => e);
@@ -23,7 +24,8 @@ const setup = (settings: Partial<CreateJobSettings> = {}) => {
   const jobs = new InMemoryJobRepository();
   const queue = new InMemoryTaskQueue();
   const clock = new FixedClock();
-  const create = new CreateJob(jobs, queue, new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk' }), new SequentialIds(), clock, new RecordingLogger(), {
+  const create = new CreateJob(jobs, queue, new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk' }, AI_PROVIDERS), new SequentialIds(), clock, new RecordingLogger(), {
+    llmProviders: AI_PROVIDER_NAMES,
     defaultProvider: undefined,
     defaultModel: undefined,
     unavailableReason: undefined,

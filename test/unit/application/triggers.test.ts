@@ -15,6 +15,7 @@ import { InMemoryInboundRequestStore } from '../../fakes/InMemoryInboundRequestS
 import { InMemoryTaskQueue } from '../../fakes/InMemoryTaskQueue.js';
 import { RecordingLogger } from '../../fakes/RecordingLogger.js';
 import { SequentialIds } from '../../fakes/SequentialIds.js';
+import { triggerCatalog } from '../../../src/container/triggerCatalog.js';
 
 class ScriptedShell implements ShellExecutor {
   readonly commands: string[] = [];
@@ -71,6 +72,7 @@ const { triggers } = validateTriggers(
     { name: 'off', watch_path: '/webhook', enabled: false, actions: [{ type: 'command', command: 'false' }] },
   ],
   'test',
+  triggerCatalog(),
 );
 
 const request = snapshotRequest({ branch: 'main; rm -rf /' }, {}, { 'x-api-key': 'agw_x', 'x-event': 'push' });

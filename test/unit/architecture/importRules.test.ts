@@ -32,6 +32,31 @@ const modules: Module[] = files(SRC).map((file) => {
 });
 
 const layer = (path: string): string => path.split('/')[0];
+
+/** The source with its comments blanked (line breaks kept); strings, template literals and regular expressions stay. */
+const withoutComments = (source: string): string => {
+  let out = '';
+  for (let i = 0; i < source.length; ) {
+    const c = source[i];
+    if (c === '/' && source[i + 1] === '/') {
+      while (i < source.length && source[i] !== '\n') i++;
+    } else if (c === '/' && source[i + 1] === '*') {
+      const end = source.indexOf('*/', i + 2);
+      const stop = end === -1 ? source.length : end + 2;
+      out += source.slice(i, stop).replace(/[^\n]/g, '');
+      i = stop;
+    } else if (c === "'" || c === '"' || c === '`') {
+      let j = i + 1;
+      while (j < source.length && source[j] !== c) j += source[j] === '\\' ? 2 : 1;
+      out += source.slice(i, j + 1);
+      i = j + 1;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+};
 const isLocal = (specifier: string): boolean => specifier.endsWith('.ts');
 
 describe('import rules', () => {
@@ -85,6 +110,21 @@ describe('import rules', () => {
       .filter((m) => ['domain', 'ports', 'application', 'adapters'].includes(layer(m.path)))
       .flatMap((m) => m.imports.filter((i) => isLocal(i) && ['container', 'cli'].includes(layer(i))).map((i) => `${m.path} imports ${i}`));
     expect(offences).to.deep.equal([]);
+  });
+
+  it('keeps the domain and the use cases free of any chat platform: no identifier or string names one', () => {
+    const platforms = /telegram|slack/i;
+    const offences = modules
+      .filter((m) => ['domain', 'application'].includes(layer(m.path)))
+      .flatMap((m) => withoutComments(m.source).split('\n').map((line, i) => [m.path, i + 1, line] as const))
+      .filter(([, , line]) => platforms.test(line))
+      .map(([path, number, line]) => `${path}:${number}: ${line.trim()}`);
+    expect(offences).to.deep.equal([]);
+  });
+
+  it('finds a platform name in code, not in comments (the check above can fail)', () => {
+    const source = "// Telegram\n/* Slack */ const url = 'https://x'; // slack\nconst a = 'telegram';\nconst slackId = `x`;";
+    expect(withoutComments(source).split('\n').filter((line) => /telegram|slack/i.test(line))).to.deep.equal(["const a = 'telegram';", 'const slackId = `x`;']);
   });
 
   it('has no circular imports', () => {

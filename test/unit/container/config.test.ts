@@ -31,8 +31,16 @@ describe('loadConfig', () => {
       commandEnv: [],
       webhook: { timeoutMs: 10_000, attempts: 4, backoffMs: 1000 },
       queue: { concurrency: 4, heartbeatSeconds: 10, superviseIntervalSeconds: 15 },
-      messaging: { botToken: undefined, webhookSecret: undefined, apiUrl: 'https://api.telegram.org', allowedChatIds: new Set() },
       chat: { historyTurns: 20, maxSteps: 5, systemPromptFile: '/srv/gw/config/CHAT_SYSTEM_PROMPT.md' },
+      channels: {
+        telegram: {
+          botToken: undefined,
+          webhookSecret: undefined,
+          apiUrl: 'https://api.telegram.org',
+          allowedChatIds: new Set(),
+          variables: { botToken: 'TELEGRAM_BOT_TOKEN', webhookSecret: 'TELEGRAM_WEBHOOK_SECRET', allowedChats: 'TELEGRAM_ALLOWED_CHAT_IDS' },
+        },
+      },
       codehost: undefined,
       llm: { provider: undefined, model: undefined, baseUrls: { anthropic: undefined, openai: undefined, google: undefined, custom: undefined }, timeoutMs: 120_000, maxRetries: 2 },
       jobs: { repoDir: '/srv/gw/data/jobs-repo', agentCommand: undefined, timeoutMs: 3_600_000, concurrency: 1, maxSteps: 30 },
@@ -45,6 +53,13 @@ describe('loadConfig', () => {
       '/srv/gw',
     );
     expect(config).to.include({ port: 8080, host: '0.0.0.0', dataDir: '/var/lib/gw', databaseUrl: 'postgres://u:p@db/gw', databaseCreate: true, bodyLimit: 512 * 1024, logLevel: 'debug', triggersFile: '/srv/gw/t.json', triggersDir: '/opt/t' });
+  });
+
+  it('reads an environment object like process.env, which is no plain object', () => {
+    const env = Object.setPrototypeOf({ PORT: '8080', TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_WEBHOOK_SECRET: 's' }, Object.getPrototypeOf(process.env) as object) as Record<string, string>;
+    const config = loadConfig(env, '/srv/gw');
+    expect(config.port).to.equal(8080);
+    expect(config.channels.telegram.botToken).to.equal('1:a');
   });
 
   it('names the variable and the bad value', () => {
@@ -90,13 +105,44 @@ describe('loadConfig', () => {
     expect(problemsOf({ LLM_PROVIDER: 'acme' })[0]).to.equal('LLM_PROVIDER: "acme" is not one of anthropic, openai, google, custom');
   });
 
-  it('requires a webhook secret with a bot token, in the platform\'s alphabet, and numeric chat ids', () => {
-    expect(problemsOf({ MESSAGING_BOT_TOKEN: '123:abc' })).to.deep.equal([
-      'MESSAGING_WEBHOOK_SECRET: required when MESSAGING_BOT_TOKEN is set (the webhook must be able to tell the platform from anyone else)',
+  it("requires a Telegram webhook secret with a bot token, in the platform's alphabet, and numeric chat ids", () => {
+    expect(problemsOf({ TELEGRAM_BOT_TOKEN: '123:abc' })).to.deep.equal([
+      'TELEGRAM_WEBHOOK_SECRET: required when TELEGRAM_BOT_TOKEN is set (the webhook must be able to tell the platform from anyone else)',
     ]);
-    expect(problemsOf({ MESSAGING_WEBHOOK_SECRET: 'has space' })[0]).to.match(/^MESSAGING_WEBHOOK_SECRET: must be 1 to 256/);
-    expect(problemsOf({ MESSAGING_ALLOWED_CHAT_IDS: '12, abc' })).to.deep.equal(['MESSAGING_ALLOWED_CHAT_IDS: "abc" is not a chat id (a whole number, negative for groups)']);
-    expect([...loadConfig({ MESSAGING_ALLOWED_CHAT_IDS: '12, -100345' }).messaging.allowedChatIds]).to.deep.equal(['12', '-100345']);
+    expect(problemsOf({ TELEGRAM_WEBHOOK_SECRET: 'has space' })[0]).to.match(/^TELEGRAM_WEBHOOK_SECRET: must be 1 to 256/);
+    expect(problemsOf({ TELEGRAM_ALLOWED_CHAT_IDS: '12, abc' })).to.deep.equal(['TELEGRAM_ALLOWED_CHAT_IDS: "abc" is not a chat id (a whole number, negative for groups)']);
+    const telegram = loadConfig({ TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_WEBHOOK_SECRET: 's', TELEGRAM_API_URL: 'http://127.0.0.1:9/', TELEGRAM_ALLOWED_CHAT_IDS: '12, -100345' }).channels.telegram;
+    expect(telegram).to.deep.include({ botToken: '1:a', webhookSecret: 's', apiUrl: 'http://127.0.0.1:9' });
+    expect([...telegram.allowedChatIds]).to.deep.equal(['12', '-100345']);
+  });
+
+  describe('the former MESSAGING_* names of the Telegram variables', () => {
+    it('are read when the TELEGRAM_* names are not set, and named in problems and hints', () => {
+      expect(problemsOf({ MESSAGING_BOT_TOKEN: '123:abc' })).to.deep.equal([
+        'MESSAGING_WEBHOOK_SECRET: required when MESSAGING_BOT_TOKEN is set (the webhook must be able to tell the platform from anyone else)',
+      ]);
+      expect(problemsOf({ MESSAGING_WEBHOOK_SECRET: 'has space' })[0]).to.match(/^MESSAGING_WEBHOOK_SECRET: must be 1 to 256/);
+      expect(problemsOf({ MESSAGING_ALLOWED_CHAT_IDS: '12, abc' })).to.deep.equal(['MESSAGING_ALLOWED_CHAT_IDS: "abc" is not a chat id (a whole number, negative for groups)']);
+      const telegram = loadConfig({ MESSAGING_BOT_TOKEN: '1:a', MESSAGING_WEBHOOK_SECRET: 's', MESSAGING_API_URL: 'http://127.0.0.1:9', MESSAGING_ALLOWED_CHAT_IDS: '12, -100345' }).channels.telegram;
+      expect(telegram).to.deep.include({ botToken: '1:a', webhookSecret: 's', apiUrl: 'http://127.0.0.1:9' });
+      expect([...telegram.allowedChatIds]).to.deep.equal(['12', '-100345']);
+      expect(telegram.variables).to.deep.equal({ botToken: 'MESSAGING_BOT_TOKEN', webhookSecret: 'MESSAGING_WEBHOOK_SECRET', allowedChats: 'MESSAGING_ALLOWED_CHAT_IDS' });
+    });
+
+    it('may be set together with the new name to the same value, or mixed with other new names', () => {
+      const telegram = loadConfig({ TELEGRAM_BOT_TOKEN: '1:a', MESSAGING_BOT_TOKEN: ' 1:a ', MESSAGING_WEBHOOK_SECRET: 's' }).channels.telegram;
+      expect(telegram).to.deep.include({ botToken: '1:a', webhookSecret: 's' });
+      expect(telegram.variables.botToken).to.equal('TELEGRAM_BOT_TOKEN');
+    });
+
+    it('set to another value than the new name is a problem naming both', () => {
+      expect(problemsOf({ TELEGRAM_BOT_TOKEN: '1:a', MESSAGING_BOT_TOKEN: '2:b', TELEGRAM_WEBHOOK_SECRET: 's' })).to.deep.equal([
+        'TELEGRAM_BOT_TOKEN: set to a different value than MESSAGING_BOT_TOKEN (its former name): set one of them',
+      ]);
+      expect(problemsOf({ TELEGRAM_ALLOWED_CHAT_IDS: '1', MESSAGING_ALLOWED_CHAT_IDS: '2' })).to.deep.equal([
+        'TELEGRAM_ALLOWED_CHAT_IDS: set to a different value than MESSAGING_ALLOWED_CHAT_IDS (its former name): set one of them',
+      ]);
+    });
   });
 
   it('puts all problems in the error message, one per line', () => {

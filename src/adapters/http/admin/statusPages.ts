@@ -3,17 +3,17 @@ import { bytes, duration, maybeStamp, stamp } from './present.js';
 
 const counts = (head: string[], rows: Array<Array<string | number>>) => ({ head, rows });
 
-/** Messaging (the bot webhook and allowed chats) and health (the service, its queues and tables). */
+/** Messaging (every channel: its bot, webhook and allowed chats) and health (the service, its queues and tables). */
 export const registerStatusPages = (router: AdminRouter, tools: AdminTools): void => {
   const { overview } = tools.deps;
 
   router.get('/settings/messaging', async (ctx) => {
-    const status = await overview.messaging();
-    const lastError = status.configured && status.webhook?.lastErrorDate !== undefined ? new Date(status.webhook.lastErrorDate * 1000) : null;
-    showPage(ctx, tools, 'messaging', 'Messaging', 'messaging', {
-      status: { ...status, lastErrorAt: maybeStamp(lastError, new Date()) },
-      chats: overview.allowedChatIds(),
+    const now = new Date();
+    const channels = (await overview.channels()).map((channel) => {
+      const lastError = channel.webhook?.lastErrorDate !== undefined ? new Date(channel.webhook.lastErrorDate * 1000) : null;
+      return { ...channel, lastErrorAt: maybeStamp(lastError, now) };
     });
+    showPage(ctx, tools, 'messaging', 'Messaging', 'messaging', { channels });
   });
 
   router.get('/settings/health', async (ctx) => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { matchTriggers } from '../../../../src/domain/triggers/matchTriggers.js';
 import { validateTriggers } from '../../../../src/domain/triggers/validateTriggers.js';
+import { triggerCatalog } from '../../../../src/container/triggerCatalog.js';
 
 const FILE = 'config/TRIGGERS.json';
 const valid = (overrides: Record<string, unknown> = {}) => ({
@@ -10,7 +11,7 @@ const valid = (overrides: Record<string, unknown> = {}) => ({
   actions: [{ type: 'command', command: 'make' }],
   ...overrides,
 });
-const problems = (raw: unknown) => validateTriggers(raw, FILE).problems;
+const problems = (raw: unknown) => validateTriggers(raw, FILE, triggerCatalog()).problems;
 
 describe('validateTriggers', () => {
   it('accepts every action type with its optional fields, and applies defaults', () => {
@@ -26,6 +27,7 @@ describe('validateTriggers', () => {
         }),
       ],
       FILE,
+    triggerCatalog(),
     );
     expect(found).to.deep.equal([]);
     expect(triggers[0].actions).to.deep.equal([
@@ -47,7 +49,7 @@ describe('validateTriggers', () => {
     ['a duplicate name', [valid(), valid()], `${FILE}: trigger #1 "deploy": name: duplicate of trigger #0`],
     ['a watch_path without a slash', [valid({ watch_path: 'webhook' })], `${FILE}: trigger #0 "deploy": watch_path: required, a path starting with /`],
     ['a watch_path with /api', [valid({ watch_path: '/api/webhook' })], `${FILE}: trigger #0 "deploy": watch_path: write it without the /api prefix: /webhook`],
-    ['a watch_path that is no endpoint', [valid({ watch_path: '/hooks' })], `${FILE}: trigger #0 "deploy": watch_path: /hooks is not an endpoint; one of /ping, /create-job, /jobs/status, /messaging/register, /messaging/webhook, /codehost/webhook, /webhook`],
+    ['a watch_path that is no endpoint', [valid({ watch_path: '/hooks' })], `${FILE}: trigger #0 "deploy": watch_path: /hooks is not an endpoint; one of /ping, /create-job, /jobs/status, /codehost/webhook, /webhook, /messaging/telegram/webhook, /messaging/webhook, /messaging/telegram/register, /messaging/register`],
     ['a non-boolean enabled', [valid({ enabled: 'yes' })], `${FILE}: trigger #0 "deploy": enabled: required, true or false`],
     ['an unknown trigger field', [valid({ when: 'always' })], `${FILE}: trigger #0 "deploy": when: unknown field`],
     ['no actions', [valid({ actions: [] })], `${FILE}: trigger #0 "deploy": actions: required, a non-empty array`],
@@ -74,6 +76,7 @@ describe('validateTriggers', () => {
     const { triggers, problems: found } = validateTriggers(
       [valid({ actions: [{ type: 'agent', job: 'Raw {{body.x}}', unsafe_raw: true }, { type: 'agent', job: 'Framed {{body.x}}', unsafe_raw: false }] })],
       FILE,
+    triggerCatalog(),
     );
     expect(found).to.deep.equal([]);
     expect(triggers[0].actions).to.deep.equal([
@@ -114,6 +117,17 @@ describe('validateTriggers', () => {
     });
   });
 
+  it('checks watch paths and AI providers against the catalog it is given, nothing else', () => {
+    const catalog = { watchPaths: ['/hooks/a'], llmProviders: ['acme'] };
+    const agent = (provider: string) => valid({ watch_path: '/hooks/a', actions: [{ type: 'agent', job: 'x', llm_provider: provider }] });
+    expect(validateTriggers([agent('acme')], FILE, catalog).problems).to.deep.equal([]);
+    expect(validateTriggers([agent('openai'), valid()], FILE, catalog).problems).to.deep.equal([
+      `${FILE}: trigger #0 "deploy": actions[0].llm_provider: must be one of acme`,
+      `${FILE}: trigger #1 "deploy": name: duplicate of trigger #0`,
+      `${FILE}: trigger #1 "deploy": watch_path: /webhook is not an endpoint; one of /hooks/a`,
+    ]);
+  });
+
   it('reports every problem of the file at once', () => {
     expect(problems([valid({ enabled: 1, actions: [] }), { name: 'b' }])).to.have.length(5);
   });
@@ -128,6 +142,7 @@ describe('matchTriggers', () => {
       valid({ name: 'two' }),
     ],
     FILE,
+    triggerCatalog(),
   );
 
   it('fires the enabled triggers watching the path, in file order', () => {

@@ -1,15 +1,16 @@
 /* Messaging, health and the web chat. */
 
 const MESSAGING = `<% layout('@layout') %>
-<h2>Bot webhook</h2>
-<% if (!it.status.configured) { %><p>No bot token is configured or registered (<code>MESSAGING_BOT_TOKEN</code>, or <code>POST /api/messaging/register</code>).</p>
-<% } else if (it.status.webhook === null) { %><p class="error">The platform could not be asked: <%= it.status.error %></p>
-<% } else { %><dl><dt>Webhook URL</dt><dd><%= it.status.webhook.url || '(none)' %></dd><dt>Pending updates</dt><dd><%= it.status.webhook.pendingUpdateCount %></dd>
-<dt>Last error</dt><dd><% if (it.status.webhook.lastErrorMessage) { %><%= it.status.webhook.lastErrorMessage %> (<%~ include('@time', { stamp: it.status.lastErrorAt }) %>)<% } else { %>none<% } %></dd></dl>
-<% } %><h2>Allowed chats</h2>
-<% if (it.chats.length === 0) { %><p>None: set <code>MESSAGING_ALLOWED_CHAT_IDS</code>.</p>
-<% } else { %><ul><% for (const chat of it.chats) { %><li><code><%= chat %></code></li><% } %></ul>
-<% } %>`;
+<% for (const channel of it.channels) { %><h2><%= channel.title %></h2>
+<% if (!channel.configured) { %><p>No bot token is configured<% if (channel.registers) { %> or registered<% } %> (<code><%= channel.variables.botToken %></code><% if (channel.registers) { %>, or <code>POST /api/messaging/<%= channel.id %>/register</code><% } %>).</p>
+<% } else if (channel.webhook === undefined) { %><p>A bot token is configured.</p>
+<% } else if (channel.webhook === null) { %><p class="error">The platform could not be asked: <%= channel.error %></p>
+<% } else { %><dl><dt>Webhook URL</dt><dd><%= channel.webhook.url || '(none)' %></dd><dt>Pending updates</dt><dd><%= channel.webhook.pendingUpdateCount %></dd>
+<dt>Last error</dt><dd><% if (channel.webhook.lastErrorMessage) { %><%= channel.webhook.lastErrorMessage %> (<%~ include('@time', { stamp: channel.lastErrorAt }) %>)<% } else { %>none<% } %></dd></dl>
+<% } %><h3>Allowed chats</h3>
+<% if (channel.allowedChatIds.length === 0) { %><p>None: set <code><%= channel.variables.allowedChats %></code>.</p>
+<% } else { %><ul><% for (const chat of channel.allowedChatIds) { %><li><code><%= chat %></code></li><% } %></ul>
+<% } %><% } %>`;
 
 const COUNTS = `<% if (it.counts.rows.length === 0) { %><p>Nothing yet.</p>
 <% } else { %><div class="table-wrap"><table><thead><tr><% for (const head of it.counts.head) { %><th scope="col"><%= head %></th><% } %></tr></thead><tbody>

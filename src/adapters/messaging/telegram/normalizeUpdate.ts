@@ -1,4 +1,4 @@
-import type { Attachment, AttachmentKind, ChannelMessage } from './ChannelMessage.js';
+import type { Attachment, AttachmentKind, ChannelMessage } from '../../../domain/messaging/ChannelMessage.js';
 
 /** The channel the update arrived on: its values go into the message's metadata (SPEC 2.5). */
 export interface ChannelIdentity {
@@ -92,6 +92,7 @@ const chatName = (chat: Fields): string | undefined => name(field(chat, 'title')
 
 /**
  * Turns a Telegram Bot API update (parsed JSON, any shape) into a channel message (SPEC 2.5),
+ * its ids (update, message, topic, replied-to message) as strings,
  * or `null` when there is nothing to answer: an update without a message (callback queries,
  * membership changes, reactions, …), a message sent by a bot, a service message or any other
  * message with neither text (or caption) nor a file, and a malformed update. Never throws.
@@ -135,6 +136,9 @@ export const normalizeUpdate = (update: unknown, channel: ChannelIdentity): Chan
       (isObject(sender) ? userName(sender) : undefined) ??
       (isChannelPost ? chatName(chat) : undefined);
     const topicId = field(message, 'is_topic_message') === true ? count(field(message, 'message_thread_id')) : undefined;
+    const replyTo = field(message, 'reply_to_message');
+    // In a forum topic, a message that replies to nothing still names the topic's first message.
+    const replyToId = isObject(replyTo) && field(replyTo, 'forum_topic_created') === undefined ? count(field(replyTo, 'message_id')) : undefined;
 
     return {
       threadId: String(chatId),
@@ -143,9 +147,10 @@ export const normalizeUpdate = (update: unknown, channel: ChannelIdentity): Chan
       metadata: {
         userId: channel.userId,
         chatTitle: channel.chatTitle,
-        updateId,
-        messageId,
-        ...(topicId !== undefined && { topicId }),
+        updateId: String(updateId),
+        messageId: String(messageId),
+        ...(topicId !== undefined && { topicId: String(topicId) }),
+        ...(replyToId !== undefined && { replyToId: String(replyToId) }),
         ...(from !== undefined && { from }),
         edited,
       },
@@ -155,3 +160,6 @@ export const normalizeUpdate = (update: unknown, channel: ChannelIdentity): Chan
     return null;
   }
 };
+
+/** The update's `update_id`, read from the raw update (also one that normalizes to nothing); undefined unless a whole, non-negative number. */
+export const updateIdOf = (update: unknown): number | undefined => (isObject(update) ? count(field(update, 'update_id')) : undefined);

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { splitReply } from '../../../../src/domain/messaging/splitReply.js';
+import { splitMarkdown } from '../../../../../src/adapters/messaging/markdown/splitMarkdown.js';
+
+/** Telegram's limit, the one the cases were written for. */
+const splitReply = (text: string, limit = 4096): string[] => splitMarkdown(text, limit);
 
 const isHigh = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 const isLow = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
@@ -8,7 +11,7 @@ const hasBrokenPair = (part: string): boolean => isLow(part.charCodeAt(0)) || is
 /** The text without its whitespace, to compare what a split kept with what it was given. */
 const visible = (text: string): string => text.replace(/\s+/g, '');
 
-describe('splitReply', () => {
+describe('splitMarkdown', () => {
   describe('short replies', () => {
     it('keeps a reply within the limit as one part', () => {
       expect(splitReply('Hello, Alice!')).to.deep.equal(['Hello, Alice!']);
@@ -57,8 +60,9 @@ describe('splitReply', () => {
       expect(splitReply('para one\n   \npara two\nmore', 20)).to.deep.equal(['para one', 'para two\nmore']);
     });
 
-    it('handles Windows line breaks', () => {
+    it('handles Windows line breaks (sent as \\n)', () => {
       expect(splitReply('para one\r\n\r\npara two', 12)).to.deep.equal(['para one', 'para two']);
+      expect(splitReply('line one\r\nline two\r\nline three', 20)).to.deep.equal(['line one\nline two', 'line three']);
     });
 
     it('uses a break exactly at the limit', () => {
@@ -74,6 +78,25 @@ describe('splitReply', () => {
       const parts = splitReply(text, 200);
       expect(parts.length).to.be.greaterThan(1);
       for (const part of parts) expect(part.length).to.be.at.most(200);
+      expect(visible(parts.join(''))).to.equal(visible(text));
+    });
+  });
+
+  describe('lists and other blocks', () => {
+    it('cuts a long list between its items', () => {
+      const text = 'Steps:\n- first step\n- second step\n- third step\n- fourth step';
+      expect(splitReply(text, 30)).to.deep.equal(['Steps:\n- first step', '- second step\n- third step', '- fourth step']);
+    });
+
+    it('moves a heading that fits together with what follows, not alone at the end of a part', () => {
+      const text = `${'a'.repeat(20)}\n\n## Title\nbody text`;
+      expect(splitReply(text, 25)).to.deep.equal(['a'.repeat(20), '## Title\nbody text']);
+    });
+
+    it('splits input nested deeper than the library can follow within the limit, keeping all of it', () => {
+      const text = `${'> '.repeat(20000)}end`;
+      const parts = splitReply(text, 4096);
+      for (const part of parts) expect(part.length).to.be.at.most(4096);
       expect(visible(parts.join(''))).to.equal(visible(text));
     });
   });

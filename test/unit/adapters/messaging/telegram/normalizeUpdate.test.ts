@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { normalizeUpdate } from '../../../../src/domain/messaging/normalizeUpdate.js';
+import { normalizeUpdate, updateIdOf } from '../../../../../src/adapters/messaging/telegram/normalizeUpdate.js';
 
 const channel = { userId: 'messaging', chatTitle: 'Messaging' };
 
@@ -37,8 +37,8 @@ describe('normalizeUpdate', () => {
         metadata: {
           userId: 'messaging',
           chatTitle: 'Messaging',
-          updateId: 804312001,
-          messageId: 42,
+          updateId: '804312001',
+          messageId: '42',
           from: 'Alice Liddell',
           edited: false,
         },
@@ -86,7 +86,7 @@ describe('normalizeUpdate', () => {
       const message = normalizeUpdate(update, channel);
       expect(message?.text).to.equal('What is the weather in Lyon?');
       expect(message?.metadata.edited).to.equal(true);
-      expect(message?.metadata.messageId).to.equal(42);
+      expect(message?.metadata.messageId).to.equal('42');
     });
 
     it('treats a channel_post as a message of the channel chat, from the channel title', () => {
@@ -98,7 +98,7 @@ describe('normalizeUpdate', () => {
         threadId: '-1009876543210',
         text: 'Release 2.0 is out',
         attachments: [],
-        metadata: { userId: 'messaging', chatTitle: 'Messaging', updateId: 804312011, messageId: 900, from: 'Wonderland News', edited: false },
+        metadata: { userId: 'messaging', chatTitle: 'Messaging', updateId: '804312011', messageId: '900', from: 'Wonderland News', edited: false },
       });
     });
 
@@ -122,12 +122,31 @@ describe('normalizeUpdate', () => {
     it('sets topicId from message_thread_id for a message in a forum topic', () => {
       const forum = { ...group, is_forum: true };
       const update = textUpdate({ chat: forum, message_thread_id: 17, is_topic_message: true });
-      expect(normalizeUpdate(update, channel)?.metadata.topicId).to.equal(17);
+      expect(normalizeUpdate(update, channel)?.metadata.topicId).to.equal('17');
     });
 
     it('leaves topicId out for a reply thread in an ordinary supergroup, which Telegram cannot send to', () => {
       const update = textUpdate({ chat: group, message_thread_id: 40, reply_to_message: { message_id: 40, chat: group, date: 1767225000, text: 'root' } });
       expect(normalizeUpdate(update, channel)?.metadata).to.not.have.property('topicId');
+    });
+
+    it('gives the id of the message a reply replies to, but not the first message of the forum topic a message is in', () => {
+      const reply = textUpdate({ chat: group, reply_to_message: { message_id: 40, chat: group, date: 1767225000, text: 'root' } });
+      expect(normalizeUpdate(reply, channel)?.metadata.replyToId).to.equal('40');
+      const forum = { ...group, is_forum: true };
+      const inTopic = textUpdate({
+        chat: forum,
+        message_thread_id: 17,
+        is_topic_message: true,
+        reply_to_message: { message_id: 17, chat: forum, date: 1767225000, forum_topic_created: { name: 'Ops', icon_color: 1 } },
+      });
+      expect(normalizeUpdate(inTopic, channel)?.metadata).to.not.have.property('replyToId');
+      expect(normalizeUpdate(textUpdate(), channel)?.metadata).to.not.have.property('replyToId');
+    });
+
+    it("reads an update's update_id only when it is a whole, non-negative number", () => {
+      expect(updateIdOf({ update_id: 7, my_chat_member: {} })).to.equal(7);
+      for (const bad of [{}, { update_id: 'x' }, { update_id: -1 }, { update_id: 1.5 }, [], 'text', null, undefined]) expect(updateIdOf(bad), JSON.stringify(bad)).to.equal(undefined);
     });
 
     it('leaves topicId out for a message without a thread', () => {

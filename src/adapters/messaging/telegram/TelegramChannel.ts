@@ -1,6 +1,21 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import fetch from 'node-fetch';
 import pRetry from 'p-retry';
-import type { DownloadedFile, MessagingChannel, ReplyTarget, WebhookInfo } from '../../ports/MessagingChannel.js';
+import { DomainError } from '../../../domain/errors/DomainError.js';
+import type {
+  DownloadedFile,
+  InboundRequest,
+  MessagingChannel,
+  OutgoingMessage,
+  ParsedDelivery,
+  ReplyTarget,
+  WebhookInfo,
+  WebhookRegistration,
+} from '../../../ports/MessagingChannel.js';
+import { splitMarkdown } from '../markdown/splitMarkdown.js';
+import { normalizeUpdate, updateIdOf } from './normalizeUpdate.js';
+import { TELEGRAM } from './telegram.js';
+import { markdownToTelegramHtml } from './telegramHtml.js';
 
 /** A Bot API answer that is not `ok`. The message never contains the token. */
 export class MessagingError extends Error {
@@ -20,6 +35,8 @@ export class MessagingError extends Error {
     return this.status === 0 || this.status === 429 || this.status >= 500;
   }
 }
+
+const SECRET_HEADER = TELEGRAM.credentialHeaders[0];
 
 interface BotAnswer<T> {
   ok: boolean;
@@ -45,13 +62,66 @@ export interface TelegramSettings {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The Telegram Bot API (`POST {apiUrl}/bot<token>/<method>` with JSON bodies). */
-export class TelegramChannel implements MessagingChannel {
-  readonly id = 'telegram';
-  readonly title = 'Telegram';
+/** A bot token as Telegram issues them: the bot's number, a colon, then letters, digits, `_` and `-`. */
+const TOKEN_SHAPE = /^[0-9]{1,20}:[A-Za-z0-9_-]{1,200}$/;
+/** The acknowledgement: one of the reactions a bot may set (✅ is not). */
+const ACKNOWLEDGEMENT = '👀';
+
+const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+/** Constant-time equality whatever the lengths (both sides hashed first). */
+const sameSecret = (given: string | undefined, secret: string): boolean => given !== undefined && timingSafeEqual(digest(given), digest(secret));
+
+/** Telegram numbers its messages and topics: a number of ours is one of its. */
+const telegramNumber = (id: string): number => {
+  const number = Number(id);
+  if (!/^-?\d+$/.test(id) || !Number.isSafeInteger(number)) throw new MessagingError('id', 400, `not a Telegram id: ${JSON.stringify(id.slice(0, 40))}`);
+  return number;
+};
+const topic = (target: ReplyTarget): { message_thread_id?: number } =>
+  target.topicId !== undefined ? { message_thread_id: telegramNumber(target.topicId) } : {};
+
+/**
+ * The Telegram channel: the Bot API (`POST {apiUrl}/bot<token>/<method>` with JSON bodies) and
+ * its webhook — the secret in `X-Telegram-Bot-Api-Secret-Token`, Updates identified by
+ * `update_id`, HTML formatting, 4096 characters a message, "typing…" for about 5 s.
+ */
+export class TelegramChannel implements MessagingChannel, WebhookRegistration {
+  readonly id = TELEGRAM.id;
+  readonly title = TELEGRAM.title;
   readonly maxMessageLength = 4096;
+  readonly credentialHeaders = TELEGRAM.credentialHeaders;
+  readonly threadsAreConversations = false;
+  readonly typingRefreshMs = 4000;
+  readonly registration: WebhookRegistration = this;
 
   constructor(private readonly settings: TelegramSettings) {}
+
+  checkHeaders(headers: InboundRequest['headers'], secret: string): boolean {
+    return sameSecret(headers[SECRET_HEADER], secret);
+  }
+
+  verify(request: InboundRequest, secret: string): boolean {
+    return this.checkHeaders(request.headers, secret);
+  }
+
+  handshake(): undefined {
+    return undefined;
+  }
+
+  parse(body: unknown): ParsedDelivery {
+    const updateId = updateIdOf(body);
+    if (updateId === undefined) throw new DomainError('invalid_input', 'Missing update_id');
+    return { deliveryId: String(updateId), message: normalizeUpdate(body, { userId: this.id, chatTitle: this.title }) };
+  }
+
+  formatReply(markdown: string): OutgoingMessage[] {
+    // Telegram counts its limit on the visible text, which the conversion never lengthens.
+    return splitMarkdown(markdown, this.maxMessageLength).map((part) => ({ plain: part, formatted: markdownToTelegramHtml(part) }));
+  }
+
+  tokenProblem(token: string): string | undefined {
+    return TOKEN_SHAPE.test(token) ? undefined : 'expected the form 123456:ABC-DEF1234ghIkl';
+  }
 
   async setWebhook(token: string, url: string, secret: string): Promise<void> {
     await this.#call<boolean>(token, 'setWebhook', { url, secret_token: secret, allowed_updates: ['message', 'edited_message', 'channel_post', 'edited_channel_post'] });
@@ -68,8 +138,8 @@ export class TelegramChannel implements MessagingChannel {
     };
   }
 
-  async sendMessage(token: string, target: ReplyTarget, message: { readonly plain: string; readonly formatted?: string }): Promise<void> {
-    const base = { chat_id: target.chatId, ...(target.topicId !== undefined ? { message_thread_id: target.topicId } : {}), link_preview_options: { is_disabled: true } };
+  async sendMessage(token: string, target: ReplyTarget, message: OutgoingMessage): Promise<void> {
+    const base = { chat_id: target.chatId, ...topic(target), link_preview_options: { is_disabled: true } };
     if (message.formatted !== undefined) {
       try {
         await this.#call(token, 'sendMessage', { ...base, text: message.formatted, parse_mode: 'HTML' });
@@ -83,11 +153,11 @@ export class TelegramChannel implements MessagingChannel {
   }
 
   async sendTyping(token: string, target: ReplyTarget): Promise<void> {
-    await this.#call(token, 'sendChatAction', { chat_id: target.chatId, action: 'typing', ...(target.topicId !== undefined ? { message_thread_id: target.topicId } : {}) });
+    await this.#call(token, 'sendChatAction', { chat_id: target.chatId, action: 'typing', ...topic(target) });
   }
 
-  async react(token: string, chatId: string, messageId: number, emoji: string): Promise<void> {
-    await this.#call(token, 'setMessageReaction', { chat_id: chatId, message_id: messageId, reaction: [{ type: 'emoji', emoji }] });
+  async acknowledge(token: string, target: ReplyTarget, messageId: string): Promise<void> {
+    await this.#call(token, 'setMessageReaction', { chat_id: target.chatId, message_id: telegramNumber(messageId), reaction: [{ type: 'emoji', emoji: ACKNOWLEDGEMENT }] });
   }
 
   async download(token: string, fileId: string): Promise<DownloadedFile> {

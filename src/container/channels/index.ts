@@ -1,0 +1,22 @@
+import type { z } from 'zod';
+import { apiRoutes, type ApiRoute } from '../../domain/auth/routePolicy.js';
+import { telegramBinding } from './telegram.js';
+
+/**
+ * The messaging channels of the gateway, in order: their routes, trigger paths, configuration
+ * and adapters come from here. A new channel is one binding in this list.
+ */
+export const CHANNEL_BINDINGS = [telegramBinding] as const;
+
+/** The channel that also answers on today's paths `/api/messaging/webhook` and `/api/messaging/register` (SPEC 4.3, 4.4). */
+export const ALIAS_CHANNEL = telegramBinding.id;
+
+/** The route table: the fixed endpoints and every channel's. Loads no adapter. */
+export const routeTable = (): ApiRoute[] => apiRoutes(CHANNEL_BINDINGS, ALIAS_CHANNEL);
+
+/** Headers carrying some channel's credentials (lower-case): never in trigger snapshots nor logs. */
+export const channelCredentialHeaders = (): string[] => [...new Set(CHANNEL_BINDINGS.flatMap((binding) => binding.credentialHeaders))];
+
+type Bindings = (typeof CHANNEL_BINDINGS)[number];
+/** Each channel's settings, by its id. */
+export type ChannelsConfig = { readonly [B in Bindings as B['id']]: z.output<B['schema']> };

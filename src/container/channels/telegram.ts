@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { TELEGRAM } from '../../adapters/messaging/telegram/telegram.js';
+import type { ChatChannelSettings } from '../../application/MessagingChannels.js';
+import { list, optionalText, url } from '../config/fields.js';
+import { withFormerNames } from '../config/formerNames.js';
+import type { ChannelBinding } from './ChannelBinding.js';
+
+export interface TelegramConfig extends ChatChannelSettings {
+  /** Default bot token (a registration overrides it). Never logged. */
+  readonly botToken: string | undefined;
+  /** `https://api.telegram.org`, or a local Bot API server, or a fake in tests. */
+  readonly apiUrl: string;
+}
+
+/** The names the Telegram variables had when Telegram was the only channel: still read. */
+const FORMER_NAMES = {
+  TELEGRAM_BOT_TOKEN: 'MESSAGING_BOT_TOKEN',
+  TELEGRAM_WEBHOOK_SECRET: 'MESSAGING_WEBHOOK_SECRET',
+  TELEGRAM_API_URL: 'MESSAGING_API_URL',
+  TELEGRAM_ALLOWED_CHAT_IDS: 'MESSAGING_ALLOWED_CHAT_IDS',
+};
+
+const schema = withFormerNames(FORMER_NAMES, (nameOf) =>
+  z
+    .object({
+      TELEGRAM_BOT_TOKEN: optionalText(),
+      TELEGRAM_WEBHOOK_SECRET: optionalText().superRefine((value, ctx) => {
+        if (value !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(value)) {
+          ctx.addIssue({ code: 'custom', message: "must be 1 to 256 characters of A-Z, a-z, 0-9, _ and - (the platform's rule)" });
+        }
+      }),
+      TELEGRAM_API_URL: url('https://api.telegram.org'),
+      TELEGRAM_ALLOWED_CHAT_IDS: list((id) => (/^-?\d+$/.test(id) ? undefined : `"${id}" is not a chat id (a whole number, negative for groups)`)),
+    })
+    .superRefine((env, ctx) => {
+      if (env.TELEGRAM_BOT_TOKEN !== undefined && env.TELEGRAM_WEBHOOK_SECRET === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['TELEGRAM_WEBHOOK_SECRET'],
+          message: `required when ${nameOf('TELEGRAM_BOT_TOKEN')} is set (the webhook must be able to tell the platform from anyone else)`,
+        });
+      }
+    })
+    .transform(
+      (env): TelegramConfig => ({
+        botToken: env.TELEGRAM_BOT_TOKEN,
+        webhookSecret: env.TELEGRAM_WEBHOOK_SECRET,
+        apiUrl: env.TELEGRAM_API_URL,
+        allowedChatIds: new Set(env.TELEGRAM_ALLOWED_CHAT_IDS),
+        variables: {
+          botToken: nameOf('TELEGRAM_BOT_TOKEN'),
+          webhookSecret: nameOf('TELEGRAM_WEBHOOK_SECRET'),
+          allowedChats: nameOf('TELEGRAM_ALLOWED_CHAT_IDS'),
+        },
+      }),
+    ),
+);
+
+/**
+ * Telegram (the Bot API, webhook mode). Its registered token and webhook secret stay under the
+ * `settings` keys they had before channels had names (`messaging.bot_token`,
+ * `messaging.webhook_secret`), so an upgrade keeps them.
+ */
+export const telegramBinding: ChannelBinding<'telegram', TelegramConfig> = {
+  id: TELEGRAM.id,
+  registers: TELEGRAM.registers,
+  credentialHeaders: TELEGRAM.credentialHeaders,
+  schema,
+  async create(config, { database }) {
+    const [{ TelegramChannel }, { SqlBotTokenStore }] = await Promise.all([
+      import('../../adapters/messaging/telegram/TelegramChannel.js'),
+      import('../../adapters/persistence/SqlBotTokenStore.js'),
+    ]);
+    return {
+      platform: new TelegramChannel({ apiUrl: config.apiUrl, attempts: 4, backoffMs: 1000, maxRetryAfterMs: 60_000, timeoutMs: 30_000 }),
+      credentials: new SqlBotTokenStore(database, config.botToken),
+      settings: config,
+    };
+  },
+};
