@@ -1,13 +1,16 @@
+import { storableJson } from '../../src/domain/text/storableJson.js';
 import type { ActionRun } from '../../src/domain/triggers/ActionRun.js';
 import type { ActionRunRepository } from '../../src/ports/ActionRunRepository.js';
 
+/** ActionRunRepository in an array; passes the same contract suite as the database adapter. */
 export class InMemoryActionRunRepository implements ActionRunRepository {
   readonly runs: ActionRun[] = [];
 
   async save(run: ActionRun): Promise<void> {
+    const stored: ActionRun = { ...run, error: run.error === null ? null : storableJson(run.error), detail: storableJson(structuredClone({ ...run.detail })) };
     const index = this.runs.findIndex((r) => r.runId === run.runId && r.actionIndex === run.actionIndex);
-    if (index >= 0) this.runs[index] = run;
-    else this.runs.push(run);
+    if (index >= 0) this.runs[index] = stored;
+    else this.runs.push(stored);
   }
   async forRun(runId: string): Promise<ActionRun[]> {
     return this.runs.filter((r) => r.runId === runId).sort((a, b) => a.actionIndex - b.actionIndex);

@@ -1,7 +1,10 @@
+import { storableJson } from '../../domain/text/storableJson.js';
+import { storableText } from '../../domain/text/storableText.js';
 import type { ActionRun } from '../../domain/triggers/ActionRun.js';
 import type { ActionRunRepository } from '../../ports/ActionRunRepository.js';
 import type { Database } from './Database.js';
 import { ActionRunEntity } from './entities/ActionRunEntity.js';
+import { isUuid } from './isUuid.js';
 
 type Row = InstanceType<typeof ActionRunEntity.class>;
 
@@ -23,10 +26,11 @@ export class MikroOrmActionRunRepository implements ActionRunRepository {
 
   async save(run: ActionRun): Promise<void> {
     const em = this.db.orm.em.fork();
-    await em.upsert(ActionRunEntity, { ...run, error: run.error ?? undefined, detail: { ...run.detail } });
+    await em.upsert(ActionRunEntity, { ...run, error: run.error === null ? undefined : storableText(run.error), detail: storableJson({ ...run.detail }) });
   }
 
   async forRun(runId: string): Promise<ActionRun[]> {
+    if (!isUuid(runId)) return [];
     const rows = await this.db.orm.em.fork().find(ActionRunEntity, { runId }, { orderBy: { actionIndex: 'asc' } });
     return rows.map(toRun);
   }

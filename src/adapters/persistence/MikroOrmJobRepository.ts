@@ -4,6 +4,7 @@ import type { LlmProvider } from '../../domain/triggers/Trigger.js';
 import type { JobRepository } from '../../ports/JobRepository.js';
 import type { Database } from './Database.js';
 import { JobEntity } from './entities/JobEntity.js';
+import { isUuid } from './isUuid.js';
 
 type Row = InstanceType<typeof JobEntity.class>;
 
@@ -59,11 +60,13 @@ export class MikroOrmJobRepository implements JobRepository {
   }
 
   async get(id: string): Promise<Job | null> {
+    if (!isUuid(id)) return null;
     const row = await this.db.orm.em.fork().findOne(JobEntity, { id });
     return row ? toJob(row) : null;
   }
 
   async modify(id: string, change: (job: Job) => Job): Promise<Job | null> {
+    if (!isUuid(id)) return null;
     return this.db.orm.em.fork().transactional(async (em) => {
       const row = await em.findOne(JobEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!row) return null;

@@ -1,8 +1,7 @@
 import { storableText } from '../../domain/text/storableText.js';
 import type { InboundRequest, InboundRequestStore } from '../../ports/InboundRequestStore.js';
 import type { Database } from './Database.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from './isUuid.js';
 
 interface Row {
   id: string;
@@ -25,7 +24,7 @@ export class SqlInboundRequestStore implements InboundRequestStore {
 
   async find(id: string): Promise<InboundRequest | null> {
     // Ids are UUIDs; anything else cannot be stored, and must not become a database error.
-    if (!UUID.test(id)) return null;
+    if (!isUuid(id)) return null;
     const [row] = await this.db.execute<Row>('select id, watch_path, received_at, triggers, request from inbound_requests where id = ?', [id]);
     if (row === undefined) return null;
     return {

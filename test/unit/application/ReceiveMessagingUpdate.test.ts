@@ -3,9 +3,9 @@ import { CHAT_MESSAGE_QUEUE, ReceiveMessagingUpdate, type ChatMessageTask } from
 import { FireTriggers, TRIGGER_RUN_QUEUE } from '../../../src/application/FireTriggers.js';
 import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/NodeApiKeyCrypto.js';
 import { validateTriggers } from '../../../src/domain/triggers/validateTriggers.js';
-import type { BotTokenStore } from '../../../src/ports/BotTokenStore.js';
-import type { DeliveryLog } from '../../../src/ports/DeliveryLog.js';
 import type { MessagingChannel } from '../../../src/ports/MessagingChannel.js';
+import { InMemoryBotTokenStore } from '../../fakes/InMemoryBotTokenStore.js';
+import { InMemoryDeliveryLog } from '../../fakes/InMemoryDeliveryLog.js';
 import { FixedClock } from '../../fakes/FixedClock.js';
 import { InMemoryTaskQueue } from '../../fakes/InMemoryTaskQueue.js';
 import { RecordingLogger } from '../../fakes/RecordingLogger.js';
@@ -14,32 +14,6 @@ import { SequentialIds } from '../../fakes/SequentialIds.js';
 
 const SECRET = 'webhook-secret';
 const channel = { id: 'telegram', title: 'Telegram' } as unknown as MessagingChannel;
-
-class MemoryTokens implements BotTokenStore {
-  constructor(public token: string | undefined, public secret: string | undefined = undefined) {}
-  async current() {
-    return this.token;
-  }
-  async webhookSecret() {
-    return this.secret;
-  }
-  async register(token: string, secret: string | undefined) {
-    this.token = token;
-    this.secret = secret;
-  }
-}
-
-class MemoryDeliveryLog implements DeliveryLog {
-  readonly seen = new Set<string>();
-  async recordFirst(id: string): Promise<boolean> {
-    if (this.seen.has(id)) return false;
-    this.seen.add(id);
-    return true;
-  }
-  async forget(id: string): Promise<void> {
-    this.seen.delete(id);
-  }
-}
 
 const update = (updateId: number, chatId = 42, text = 'hello') => ({
   update_id: updateId,
@@ -54,8 +28,9 @@ describe('ReceiveMessagingUpdate', () => {
   const make = (options: { token?: string; configured?: string; stored?: string } = {}) => {
     const queue = new InMemoryTaskQueue();
     const logger = new RecordingLogger();
-    const deliveries = new MemoryDeliveryLog();
-    const tokens = new MemoryTokens('token' in options ? options.token : 'bot-token', options.stored);
+    const deliveries = new InMemoryDeliveryLog();
+    const token = 'token' in options ? options.token : 'bot-token';
+    const tokens = new InMemoryBotTokenStore(token, token === undefined || options.stored === undefined ? {} : { registered: { token, secret: options.stored } });
     const fire = new FireTriggers(triggers, new InMemoryInboundRequestStore(), queue, new SequentialIds(), new FixedClock(), logger);
     const configured = 'configured' in options ? options.configured : SECRET;
     const receive = new ReceiveMessagingUpdate(channel, configured, new NodeApiKeyCrypto(), tokens, deliveries, queue, fire, logger);

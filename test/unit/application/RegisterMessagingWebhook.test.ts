@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/NodeApiKeyCrypto.js';
 import { RegisterMessagingWebhook } from '../../../src/application/RegisterMessagingWebhook.js';
-import type { BotTokenStore } from '../../../src/ports/BotTokenStore.js';
 import type { MessagingChannel, WebhookInfo } from '../../../src/ports/MessagingChannel.js';
+import { InMemoryBotTokenStore } from '../../fakes/InMemoryBotTokenStore.js';
 import { RecordingLogger } from '../../fakes/RecordingLogger.js';
 
 const TOKEN = '123456:ABC-def_GHI';
@@ -22,26 +22,13 @@ class RecordingChannel {
   }
 }
 
-class MemoryTokens implements BotTokenStore {
-  registered: { token: string; secret: string | undefined } | undefined;
-  async current() {
-    return this.registered?.token;
-  }
-  async webhookSecret() {
-    return this.registered?.secret;
-  }
-  async register(token: string, secret: string | undefined) {
-    this.registered = { token, secret };
-  }
-}
-
 const failure = (promise: Promise<unknown>): Promise<{ code?: string; message?: string } | undefined> =>
   promise.then(() => undefined, (e: { code?: string; message?: string }) => e);
 
 describe('RegisterMessagingWebhook', () => {
   const make = (configuredSecret: string | undefined) => {
     const channel = new RecordingChannel();
-    const tokens = new MemoryTokens();
+    const tokens = new InMemoryBotTokenStore();
     const logger = new RecordingLogger();
     const register = new RegisterMessagingWebhook(channel as unknown as MessagingChannel, tokens, configuredSecret, new NodeApiKeyCrypto(), logger);
     return { channel, tokens, logger, register };

@@ -1,0 +1,30 @@
+import { MikroOrmDeliveryLog } from '../../src/adapters/persistence/MikroOrmDeliveryLog.js';
+import { InMemoryDeliveryLog } from '../fakes/InMemoryDeliveryLog.js';
+import { openTestDatabase, sql, type Engine } from '../support/databases.js';
+import { describeWithPostgres } from '../support/postgres.js';
+import { describeDeliveryLogContract } from './DeliveryLog.contract.js';
+
+describeDeliveryLogContract('in-memory fake', async () => {
+  const harness = {
+    log: new InMemoryDeliveryLog(),
+    reset: async () => void (harness.log = new InMemoryDeliveryLog()),
+    close: async () => undefined,
+  };
+  return harness;
+});
+
+const onDatabase = async (engine: Engine) => {
+  const opened = await openTestDatabase(engine, 'deliveries');
+  return {
+    log: new MikroOrmDeliveryLog(opened.database),
+    replica: new MikroOrmDeliveryLog(opened.replica),
+    reset: async () => void (await sql(opened.database, 'delete from codehost_deliveries')),
+    close: () => opened.close(),
+  };
+};
+
+describeDeliveryLogContract('MikroORM on PGlite', () => onDatabase('pglite'));
+
+describeWithPostgres('DeliveryLog on PostgreSQL', () => {
+  describeDeliveryLogContract('MikroORM on PostgreSQL (two replicas: two pools on one database)', () => onDatabase('postgresql'));
+});
