@@ -1,4 +1,4 @@
-import { SqlAdminStore } from '../../src/adapters/persistence/SqlAdminStore.js';
+import { MikroOrmAdminStore } from '../../src/adapters/persistence/MikroOrmAdminStore.js';
 import { InMemoryAdminStore } from '../fakes/InMemoryAdminStore.js';
 import { openTestDatabase, sql, type Engine } from '../support/databases.js';
 import { describeWithPostgres } from '../support/postgres.js';
@@ -16,8 +16,8 @@ describeAdminStoreContract('in-memory fake', async () => {
 const onDatabase = async (engine: Engine) => {
   const opened = await openTestDatabase(engine, 'admin-store');
   return {
-    store: new SqlAdminStore(opened.database),
-    replica: new SqlAdminStore(opened.replica),
+    store: new MikroOrmAdminStore(opened.database),
+    replica: new MikroOrmAdminStore(opened.replica),
     reset: async () => {
       await sql(opened.database, 'delete from admin_sessions');
       await sql(opened.database, "delete from settings where key like 'admin.%'");
@@ -26,8 +26,8 @@ const onDatabase = async (engine: Engine) => {
   };
 };
 
-describeAdminStoreContract('SQL on PGlite', () => onDatabase('pglite'));
+describeAdminStoreContract('MikroORM on PGlite', () => onDatabase('pglite'));
 
 describeWithPostgres('AdminStore on PostgreSQL', () => {
-  describeAdminStoreContract('SQL on PostgreSQL (two replicas: two pools on one database)', () => onDatabase('postgresql'));
+  describeAdminStoreContract('MikroORM on PostgreSQL (two replicas: two pools on one database)', () => onDatabase('postgresql'));
 });

@@ -1,4 +1,4 @@
-import { SqlBotTokenStore } from '../../src/adapters/persistence/SqlBotTokenStore.js';
+import { MikroOrmBotTokenStore } from '../../src/adapters/persistence/MikroOrmBotTokenStore.js';
 import { InMemoryBotTokenStore, type BotRegistration } from '../fakes/InMemoryBotTokenStore.js';
 import { openTestDatabase, sql, type Engine } from '../support/databases.js';
 import { describeWithPostgres } from '../support/postgres.js';
@@ -18,14 +18,14 @@ const onDatabase = async (engine: Engine) => {
   let next = 0;
   return {
     // Alternately on either pool (on PostgreSQL two replicas).
-    store: (configured: string | undefined) => new SqlBotTokenStore(next++ % 2 === 0 ? opened.database : opened.replica, configured),
+    store: (configured: string | undefined) => new MikroOrmBotTokenStore(next++ % 2 === 0 ? opened.database : opened.replica, configured),
     reset: async () => void (await sql(opened.database, "delete from settings where key like 'messaging.%'")),
     close: () => opened.close(),
   };
 };
 
-describeBotTokenStoreContract('SQL on PGlite', () => onDatabase('pglite'));
+describeBotTokenStoreContract('MikroORM on PGlite', () => onDatabase('pglite'));
 
 describeWithPostgres('BotTokenStore on PostgreSQL', () => {
-  describeBotTokenStoreContract('SQL on PostgreSQL (two replicas: two pools on one database)', () => onDatabase('postgresql'));
+  describeBotTokenStoreContract('MikroORM on PostgreSQL (two replicas: two pools on one database)', () => onDatabase('postgresql'));
 });

@@ -1,11 +1,12 @@
 import { PinoLogger, createPino } from '../../src/adapters/logging/PinoLogger.js';
 import { Database } from '../../src/adapters/persistence/Database.js';
 import { CachingConversationStore } from '../../src/adapters/persistence/CachingConversationStore.js';
-import { SqlConversationStore } from '../../src/adapters/persistence/SqlConversationStore.js';
+import { MikroOrmConversationStore } from '../../src/adapters/persistence/MikroOrmConversationStore.js';
 import { InMemoryConversationStore } from '../fakes/InMemoryConversationStore.js';
 import { tempDir } from '../support/gatewayProcess.js';
 import { createScratchDatabase, describeWithPostgres } from '../support/postgres.js';
 import { describeConversationStoreContract } from './ConversationStore.contract.js';
+import { sql } from '../support/databases.js';
 
 const logger = new PinoLogger(createPino('silent'));
 
@@ -22,11 +23,11 @@ const onDatabase = async (databaseUrl: string | undefined, drop: () => Promise<v
   const database = await Database.open({ databaseUrl, dataDir: await tempDir('conversations'), logger });
   await database.migrate();
   const harness = {
-    store: cached ? new CachingConversationStore(new SqlConversationStore(database), 4) : new SqlConversationStore(database),
+    store: cached ? new CachingConversationStore(new MikroOrmConversationStore(database), 4) : new MikroOrmConversationStore(database),
     reset: async () => {
-      await database.execute('truncate chat_turns');
+      await sql(database, 'truncate chat_turns');
       // a new cache too: the truncate went around it
-      if (cached) harness.store = new CachingConversationStore(new SqlConversationStore(database), 4);
+      if (cached) harness.store = new CachingConversationStore(new MikroOrmConversationStore(database), 4);
     },
     close: async () => {
       await database.close();
@@ -36,12 +37,12 @@ const onDatabase = async (databaseUrl: string | undefined, drop: () => Promise<v
   return harness;
 };
 
-describeConversationStoreContract('SQL on PGlite', () => onDatabase(undefined, async () => undefined));
+describeConversationStoreContract('MikroORM on PGlite', () => onDatabase(undefined, async () => undefined));
 // keeping 4 turns in memory: the suite reads more and fewer than that
-describeConversationStoreContract('SQL on PGlite behind the in-memory cache (embedded engine)', () => onDatabase(undefined, async () => undefined, true));
+describeConversationStoreContract('MikroORM on PGlite behind the in-memory cache (embedded engine)', () => onDatabase(undefined, async () => undefined, true));
 
 describeWithPostgres('ConversationStore on PostgreSQL', () => {
-  describeConversationStoreContract('SQL on PostgreSQL', async () => {
+  describeConversationStoreContract('MikroORM on PostgreSQL', async () => {
     const scratch = await createScratchDatabase();
     return onDatabase(scratch.url, () => scratch.drop());
   });

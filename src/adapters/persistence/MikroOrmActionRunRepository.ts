@@ -1,3 +1,4 @@
+import { raw } from '@mikro-orm/core';
 import { storableJson } from '../../domain/text/storableJson.js';
 import { storableText } from '../../domain/text/storableText.js';
 import type { ActionRun } from '../../domain/triggers/ActionRun.js';
@@ -36,7 +37,12 @@ export class MikroOrmActionRunRepository implements ActionRunRepository {
   }
 
   async countByStatus(): Promise<Record<string, number>> {
-    const rows = await this.db.execute<{ status: string; count: string | number }>('select status, count(*) as count from action_runs group by status');
+    const rows: Array<{ status: string; count: string | number }> = await this.db.orm.em
+      .fork()
+      .createQueryBuilder(ActionRunEntity)
+      .select(['status', raw('count(*) as count')])
+      .groupBy('status')
+      .execute('all', false);
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
   }
 

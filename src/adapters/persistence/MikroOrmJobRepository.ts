@@ -1,4 +1,4 @@
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, raw } from '@mikro-orm/core';
 import type { Job, JobSource, JobStatus } from '../../domain/jobs/Job.js';
 import type { LlmProvider } from '../../domain/triggers/Trigger.js';
 import type { JobRepository } from '../../ports/JobRepository.js';
@@ -77,7 +77,12 @@ export class MikroOrmJobRepository implements JobRepository {
   }
 
   async countByStatus(): Promise<Partial<Record<JobStatus, number>>> {
-    const rows = await this.db.execute<{ status: JobStatus; count: string | number }>('select status, count(*) as count from jobs group by status');
+    const rows: Array<{ status: JobStatus; count: string | number }> = await this.db.orm.em
+      .fork()
+      .createQueryBuilder(JobEntity)
+      .select(['status', raw('count(*) as count')])
+      .groupBy('status')
+      .execute('all', false);
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
   }
 

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import type { Container } from 'inversify';
 import { TelegramChannel } from '../../adapters/messaging/TelegramChannel.js';
 import type { Database } from '../../adapters/persistence/Database.js';
-import { SqlBotTokenStore } from '../../adapters/persistence/SqlBotTokenStore.js';
+import { MikroOrmBotTokenStore } from '../../adapters/persistence/MikroOrmBotTokenStore.js';
 import { CachingConversationStore } from '../../adapters/persistence/CachingConversationStore.js';
-import { SqlConversationStore } from '../../adapters/persistence/SqlConversationStore.js';
+import { MikroOrmConversationStore } from '../../adapters/persistence/MikroOrmConversationStore.js';
 import { ChatAgent } from '../../application/ChatAgent.js';
 import { ReceiveMessagingUpdate } from '../../application/ReceiveMessagingUpdate.js';
 import { RegisterMessagingWebhook } from '../../application/RegisterMessagingWebhook.js';
@@ -30,11 +30,11 @@ export const bindChat = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.MessagingChannel).toConstantValue(
     new TelegramChannel({ apiUrl: config.messaging.apiUrl, attempts: 4, backoffMs: 1000, maxRetryAfterMs: 60_000, timeoutMs: 30_000 }),
   );
-  c.bind(TOKENS.BotTokenStore).toResolvedValue((db: Database) => new SqlBotTokenStore(db, config.messaging.botToken), [TOKENS.Database]);
+  c.bind(TOKENS.BotTokenStore).toResolvedValue((db: Database) => new MikroOrmBotTokenStore(db, config.messaging.botToken), [TOKENS.Database]);
   c.bind(TOKENS.ConversationStore).toResolvedValue(
     // The embedded database has one writer (this process): recent turns can be served from memory.
     (db: Database) =>
-      db.engine === 'pglite' ? new CachingConversationStore(new SqlConversationStore(db), config.chat.historyTurns) : new SqlConversationStore(db),
+      db.engine === 'pglite' ? new CachingConversationStore(new MikroOrmConversationStore(db), config.chat.historyTurns) : new MikroOrmConversationStore(db),
     [TOKENS.Database],
   );
   const systemPrompt = cachedFor(SYSTEM_PROMPT_REREAD_MS, async (): Promise<string> =>

@@ -8,8 +8,8 @@ import { AdminOverview } from '../../application/AdminOverview.js';
 import { readFileSync } from 'node:fs';
 import type { JobRunner } from '../../ports/JobRunner.js';
 import { ScryptPasswordHasher } from '../../adapters/crypto/ScryptPasswordHasher.js';
-import { SqlAdminStore } from '../../adapters/persistence/SqlAdminStore.js';
-import { SqlLoginAttempts } from '../../adapters/persistence/SqlLoginAttempts.js';
+import { MikroOrmAdminStore } from '../../adapters/persistence/MikroOrmAdminStore.js';
+import { MikroOrmLoginAttempts } from '../../adapters/persistence/MikroOrmLoginAttempts.js';
 import { CollectOperationalFigures } from '../../application/CollectOperationalFigures.js';
 import type { Logger } from '../../ports/Logger.js';
 import type { TaskQueue } from '../../ports/TaskQueue.js';
@@ -20,7 +20,7 @@ import { TOKENS } from '../tokens.js';
 export const bindHttp = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.AdminAuthentication).toResolvedValue(
     (db: Database, crypto, ids, clock) =>
-      new AdminAuthentication(new SqlAdminStore(db), new SqlLoginAttempts(db), new ScryptPasswordHasher(), crypto, ids, clock),
+      new AdminAuthentication(new MikroOrmAdminStore(db), new MikroOrmLoginAttempts(db), new ScryptPasswordHasher(), crypto, ids, clock),
     [TOKENS.Database, TOKENS.ApiKeyCrypto, TOKENS.IdGenerator, TOKENS.Clock],
   );
   c.bind(TOKENS.CheckReadiness).toResolvedValue(

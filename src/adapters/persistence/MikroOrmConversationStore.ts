@@ -1,29 +1,35 @@
 import { storableText } from '../../domain/text/storableText.js';
 import type { ConversationStore, ConversationTurn } from '../../ports/ConversationStore.js';
 import type { Database } from './Database.js';
+import { ChatTurnEntity } from './entities/ChatTurnEntity.js';
 
 /** Chat memory in `chat_turns`: one row per turn, read newest first by an index per thread. */
-export class SqlConversationStore implements ConversationStore {
+export class MikroOrmConversationStore implements ConversationStore {
   constructor(private readonly db: Database) {}
 
   async recent(threadId: string, limit: number): Promise<ConversationTurn[]> {
-    const rows = await this.db.execute<{ role: 'user' | 'assistant'; text: string }>(
-      'select role, text from chat_turns where thread_id = ? order by id desc limit ?',
-      [threadId, limit],
-    );
+    // Plain rows, no entities: this runs for every chat message.
+    const rows: Array<{ role: ConversationTurn['role']; text: string }> = await this.db.orm.em
+      .fork()
+      .createQueryBuilder(ChatTurnEntity)
+      .select(['role', 'text'])
+      .where({ threadId })
+      .orderBy({ id: 'desc' })
+      .limit(limit)
+      .execute('all', false);
     return rows.reverse().map((row) => ({ role: row.role, text: row.text }));
   }
 
   /** One statement for all the turns: stored together or not at all, in order (ids ascend with the rows). */
   async append(threadId: string, turns: readonly ConversationTurn[]): Promise<void> {
     if (turns.length === 0) return;
-    await this.db.execute(
-      `insert into chat_turns (thread_id, role, text) values ${turns.map(() => '(?, ?, ?)').join(', ')}`,
-      turns.flatMap((turn) => [threadId, turn.role, storableText(turn.text)]),
+    await this.db.orm.em.fork().insertMany(
+      ChatTurnEntity,
+      turns.map((turn) => ({ threadId, role: turn.role, text: storableText(turn.text) })),
     );
   }
 
   async clear(threadId: string): Promise<void> {
-    await this.db.execute('delete from chat_turns where thread_id = ?', [threadId]);
+    await this.db.orm.em.fork().nativeDelete(ChatTurnEntity, { threadId });
   }
 }
