@@ -16,4 +16,10 @@ export interface ActionRunRepository {
   recent(limit: number): Promise<ActionRun[]>;
   /** How many action runs ended in each status; statuses without runs are absent. */
   countByStatus(): Promise<Record<string, number>>;
+  /**
+   * Retention: deletes runs that finished before `cutoff`, oldest first — those of up to
+   * `limit` records, with the other old records of the same trigger runs — and returns how
+   * many records it deleted (fewer than `limit`: none is left).
+   */
+  deleteOlderThan(cutoff: Date, limit: number): Promise<number>;
 }

@@ -20,4 +20,9 @@ export interface AdminStore {
   removeSession(tokenDigest: string): Promise<void>;
   /** Ends every session (a new password logs everybody out). */
   removeAllSessions(): Promise<void>;
+  /**
+   * Retention: deletes up to `limit` sessions that expired at or before `now`, the longest
+   * expired first, and returns how many it deleted (fewer than `limit`: none is left).
+   */
+  deleteExpiredSessions(now: Date, limit: number): Promise<number>;
 }

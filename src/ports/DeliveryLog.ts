@@ -13,4 +13,10 @@ export interface DeliveryLog {
   recordFirst(deliveryId: string, event: string): Promise<boolean>;
   /** Forgets a delivery whose processing could not be stored, so a redelivery is accepted. Idempotent: an unknown id is no error. */
   forget(deliveryId: string): Promise<void>;
+  /**
+   * Retention: forgets up to `limit` deliveries recorded before `cutoff`, oldest first, and
+   * returns how many (fewer than `limit`: none is left). A forgotten delivery would be run
+   * again if redelivered: the cutoff must lie further back than any platform redelivers.
+   */
+  deleteOlderThan(cutoff: Date, limit: number): Promise<number>;
 }

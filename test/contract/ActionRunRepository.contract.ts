@@ -114,6 +114,23 @@ export const describeActionRunRepositoryContract = (name: string, open: () => Pr
       expect(await runs.recent(0)).to.deep.equal([]);
     });
 
+    it('deletes runs finished before a cutoff, oldest first, by trigger run, keeping later records', async () => {
+      const cutoff = new Date(T0 + 5000);
+      const finished = (id: string, actionIndex: number, ms: number) =>
+        run({ runId: id, actionIndex, startedAt: new Date(T0 + ms - 10), finishedAt: new Date(T0 + ms) });
+      const [a, b, c, d] = [runId(), runId(), runId(), runId()];
+      const records = [finished(a, 0, 1000), finished(a, 1, 1001), finished(b, 0, 2000), finished(c, 0, 10_000), finished(d, 0, 3000), finished(d, 1, 6000)];
+      for (const record of records) await runs.save(record);
+      expect(await runs.deleteOlderThan(cutoff, 1)).to.equal(2);
+      expect(await runs.forRun(a)).to.deep.equal([]);
+      expect(await runs.forRun(b)).to.have.length(1);
+      expect(await runs.deleteOlderThan(cutoff, 10)).to.equal(2);
+      expect(await runs.deleteOlderThan(cutoff, 10)).to.equal(0);
+      expect(await runs.forRun(b)).to.deep.equal([]);
+      expect(await runs.forRun(d)).to.deep.equal([records[5]]);
+      expect(await runs.forRun(c)).to.deep.equal([records[3]]);
+    });
+
     it('counts the runs by status', async () => {
       for (const status of ['succeeded', 'failed', 'succeeded', 'not_runnable', 'succeeded'] as const) await runs.save(run({ status }));
       expect(await runs.countByStatus()).to.deep.equal({ succeeded: 3, failed: 1, not_runnable: 1 });

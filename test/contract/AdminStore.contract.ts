@@ -76,6 +76,24 @@ export const describeAdminStoreContract = (name: string, open: () => Promise<Adm
       expect(await store.session(digest('b'), T0)).to.deep.equal({ csrfToken: 'b', expiresAt: later(HOUR) });
     });
 
+    it('deletes expired sessions in bounded batches, the longest expired first, keeping live ones', async () => {
+      const session = (csrfToken: string, expiresAt: Date) => ({ csrfToken, expiresAt });
+      await store.addSession(digest('live'), session('live', later(HOUR)));
+      await store.addSession(digest('edge'), session('edge', T0));
+      await store.addSession(digest('old2'), session('old2', later(-2 * HOUR)));
+      await store.addSession(digest('old3'), session('old3', later(-3 * HOUR)));
+      expect(await store.deleteExpiredSessions(T0, 2)).to.equal(2);
+      // Seen from before they expired: the two longest expired are gone, the one that expired just now is not yet.
+      const before = later(-4 * HOUR);
+      expect(await store.session(digest('old3'), before)).to.equal(null);
+      expect(await store.session(digest('old2'), before)).to.equal(null);
+      expect(await store.session(digest('edge'), before)).to.deep.equal(session('edge', T0));
+      expect(await store.deleteExpiredSessions(T0, 2)).to.equal(1);
+      expect(await store.deleteExpiredSessions(T0, 2)).to.equal(0);
+      expect(await store.session(digest('edge'), before)).to.equal(null);
+      expect(await store.session(digest('live'), T0)).to.deep.equal(session('live', later(HOUR)));
+    });
+
     it('ends every session at once, on every replica', async () => {
       const other = harness.replica ?? store;
       await store.addSession(digest('a'), { csrfToken: 'a', expiresAt: later(HOUR) });

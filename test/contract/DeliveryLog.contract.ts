@@ -5,6 +5,8 @@ export interface DeliveryLogHarness {
   readonly log: DeliveryLog;
   /** Another log on the same store (another replica), when the adapter has one. */
   readonly replica?: DeliveryLog;
+  /** Dates a recorded delivery at `at`, as if recorded then (behind the log's back). */
+  backdate(deliveryId: string, at: Date): Promise<void>;
   /** Forgets every delivery between tests. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -53,6 +55,20 @@ export const describeDeliveryLogContract = (name: string, open: () => Promise<De
       await log.forget('never-recorded');
       expect(await log.recordFirst('d-1', 'push')).to.equal(true);
       expect(await log.recordFirst('d-2', 'push')).to.equal(false);
+    });
+
+    it('forgets deliveries recorded before a cutoff in bounded batches, oldest first, keeping later ones', async () => {
+      const day = 86_400_000;
+      for (const id of ['older', 'old', 'recent']) await log.recordFirst(id, 'push');
+      await harness.backdate('older', new Date(Date.now() - 10 * day));
+      await harness.backdate('old', new Date(Date.now() - 5 * day));
+      const cutoff = new Date(Date.now() - 2 * day);
+      expect(await log.deleteOlderThan(cutoff, 1)).to.equal(1);
+      expect(await log.recordFirst('old', 'push')).to.equal(false);
+      expect(await log.deleteOlderThan(cutoff, 10)).to.equal(1);
+      expect(await log.deleteOlderThan(cutoff, 10)).to.equal(0);
+      expect(await log.recordFirst('recent', 'push')).to.equal(false);
+      expect(await log.recordFirst('older', 'push')).to.equal(true);
     });
 
     it('sees a delivery recorded through another replica', async () => {

@@ -7,6 +7,7 @@ import { describeDeliveryLogContract } from './DeliveryLog.contract.js';
 describeDeliveryLogContract('in-memory fake', async () => {
   const harness = {
     log: new InMemoryDeliveryLog(),
+    backdate: async (deliveryId: string, at: Date) => harness.log.backdate(deliveryId, at),
     reset: async () => void (harness.log = new InMemoryDeliveryLog()),
     close: async () => undefined,
   };
@@ -18,6 +19,8 @@ const onDatabase = async (engine: Engine) => {
   return {
     log: new MikroOrmDeliveryLog(opened.database),
     replica: new MikroOrmDeliveryLog(opened.replica),
+    backdate: async (deliveryId: string, at: Date) =>
+      void (await sql(opened.database, 'update codehost_deliveries set received_at = ? where delivery_id = ?', [at, deliveryId])),
     reset: async () => void (await sql(opened.database, 'delete from codehost_deliveries')),
     close: () => opened.close(),
   };

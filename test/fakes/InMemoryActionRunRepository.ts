@@ -20,6 +20,19 @@ export class InMemoryActionRunRepository implements ActionRunRepository {
     for (const run of this.runs) counts[run.status] = (counts[run.status] ?? 0) + 1;
     return counts;
   }
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const picked = new Set(
+      this.runs
+        .filter((run) => run.finishedAt < cutoff)
+        .sort((a, b) => a.finishedAt.getTime() - b.finishedAt.getTime())
+        .slice(0, limit)
+        .map((run) => run.runId),
+    );
+    const before = this.runs.length;
+    const kept = this.runs.filter((run) => !(picked.has(run.runId) && run.finishedAt < cutoff));
+    this.runs.splice(0, this.runs.length, ...kept);
+    return before - kept.length;
+  }
   async recent(limit: number): Promise<ActionRun[]> {
     return [...this.runs].sort((a, b) => b.finishedAt.getTime() - a.finishedAt.getTime()).slice(0, limit);
   }

@@ -25,4 +25,12 @@ export class InMemoryAdminStore implements AdminStore {
   async removeAllSessions(): Promise<void> {
     this.sessions.clear();
   }
+  async deleteExpiredSessions(now: Date, limit: number): Promise<number> {
+    const expired = [...this.sessions]
+      .filter(([, session]) => session.expiresAt <= now)
+      .sort(([, a], [, b]) => a.expiresAt.getTime() - b.expiresAt.getTime())
+      .slice(0, limit);
+    for (const [digest] of expired) this.sessions.delete(digest);
+    return expired.length;
+  }
 }

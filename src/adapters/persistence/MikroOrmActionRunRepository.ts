@@ -46,6 +46,19 @@ export class MikroOrmActionRunRepository implements ActionRunRepository {
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
   }
 
+  /** By trigger run (the key has two columns): the runs of the `limit` oldest records, their old records only. */
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const em = this.db.orm.em.fork();
+    const oldest = em
+      .createQueryBuilder(ActionRunEntity, 'old')
+      .select('runId')
+      .where({ finishedAt: { $lt: cutoff } })
+      .orderBy({ finishedAt: 'asc' })
+      .limit(limit)
+      .getNativeQuery();
+    return (await em.createQueryBuilder(ActionRunEntity).delete({ runId: { $in: oldest }, finishedAt: { $lt: cutoff } }).execute('run')).affectedRows;
+  }
+
   async recent(limit: number): Promise<ActionRun[]> {
     const rows = await this.db.orm.em.fork().find(ActionRunEntity, {}, { orderBy: { finishedAt: 'desc' }, limit });
     return rows.map(toRun);

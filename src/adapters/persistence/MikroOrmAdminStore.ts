@@ -35,4 +35,16 @@ export class MikroOrmAdminStore implements AdminStore {
   async removeAllSessions(): Promise<void> {
     await this.db.orm.em.fork().nativeDelete(AdminSessionEntity, {});
   }
+
+  async deleteExpiredSessions(now: Date, limit: number): Promise<number> {
+    const em = this.db.orm.em.fork();
+    const expired = em
+      .createQueryBuilder(AdminSessionEntity, 'expired')
+      .select('tokenHash')
+      .where({ expiresAt: { $lte: now } })
+      .orderBy({ expiresAt: 'asc' })
+      .limit(limit)
+      .getNativeQuery();
+    return (await em.createQueryBuilder(AdminSessionEntity).delete({ tokenHash: { $in: expired } }).execute('run')).affectedRows;
+  }
 }

@@ -1,3 +1,4 @@
+import { sql } from '@mikro-orm/core';
 import { storableText } from '../../domain/text/storableText.js';
 import type { ConversationStore, ConversationTurn } from '../../ports/ConversationStore.js';
 import type { Database } from './Database.js';
@@ -31,5 +32,18 @@ export class MikroOrmConversationStore implements ConversationStore {
 
   async clear(threadId: string): Promise<void> {
     await this.db.orm.em.fork().nativeDelete(ChatTurnEntity, { threadId });
+  }
+
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const em = this.db.orm.em.fork();
+    const oldest = em
+      .createQueryBuilder(ChatTurnEntity, 'old')
+      .select('id')
+      .where({ createdAt: { $lt: cutoff } })
+      .orderBy({ createdAt: 'asc' })
+      .limit(limit)
+      .getNativeQuery();
+    // The key as a column reference: on the bigint id the ORM would convert the sub-query like a value.
+    return (await em.createQueryBuilder(ChatTurnEntity).delete({ [sql.ref('id')]: { $in: oldest } }).execute('run')).affectedRows;
   }
 }

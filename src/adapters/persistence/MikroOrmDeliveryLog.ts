@@ -20,4 +20,16 @@ export class MikroOrmDeliveryLog implements DeliveryLog {
   async forget(deliveryId: string): Promise<void> {
     await this.db.orm.em.fork().nativeDelete(CodehostDeliveryEntity, { deliveryId });
   }
+
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const em = this.db.orm.em.fork();
+    const oldest = em
+      .createQueryBuilder(CodehostDeliveryEntity, 'old')
+      .select('deliveryId')
+      .where({ receivedAt: { $lt: cutoff } })
+      .orderBy({ receivedAt: 'asc' })
+      .limit(limit)
+      .getNativeQuery();
+    return (await em.createQueryBuilder(CodehostDeliveryEntity).delete({ deliveryId: { $in: oldest } }).execute('run')).affectedRows;
+  }
 }

@@ -31,4 +31,16 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
     if (row === null) return null;
     return { id: row.id, watchPath: row.watchPath, receivedAt: row.receivedAt, request: row.request, triggers: row.triggers };
   }
+
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const em = this.db.orm.em.fork();
+    const oldest = em
+      .createQueryBuilder(InboundRequestEntity, 'old')
+      .select('id')
+      .where({ receivedAt: { $lt: cutoff } })
+      .orderBy({ receivedAt: 'asc' })
+      .limit(limit)
+      .getNativeQuery();
+    return (await em.createQueryBuilder(InboundRequestEntity).delete({ id: { $in: oldest } }).execute('run')).affectedRows;
+  }
 }

@@ -20,18 +20,8 @@ export class MikroOrmLoginAttempts implements LoginAttempts {
 
   async count(client: string, now: Date, windowMs: number): Promise<number> {
     const ended = new Date(now.getTime() - windowMs);
+    await this.deleteEnded(now, windowMs, PRUNE_BATCH);
     const em = this.db.orm.em.fork();
-    // `for update skip locked` on the sub-query's native builder: the query builder's own lock
-    // mode wants an explicit transaction, which this single statement does not need.
-    const endedWindows = em
-      .createQueryBuilder(AdminLoginAttemptEntity, 'ended')
-      .select('client')
-      .where({ windowStartedAt: { $lte: ended } })
-      .orderBy({ windowStartedAt: 'asc' })
-      .limit(PRUNE_BATCH)
-      .getNativeQuery()
-      .lockMode(LockMode.PESSIMISTIC_PARTIAL_WRITE);
-    await em.createQueryBuilder(AdminLoginAttemptEntity).delete({ client: { $in: endedWindows } }).execute('run');
     // The update depends on the stored row (a window that ended starts over), which the ORM's
     // upsert cannot say: its merge takes the inserted values. The CASE expressions go in as
     // parameterised raw fragments of the same single statement, so the count stays atomic.
@@ -51,5 +41,20 @@ export class MikroOrmLoginAttempts implements LoginAttempts {
 
   async clear(client: string): Promise<void> {
     await this.db.orm.em.fork().nativeDelete(AdminLoginAttemptEntity, { client });
+  }
+
+  async deleteEnded(now: Date, windowMs: number, limit: number): Promise<number> {
+    const em = this.db.orm.em.fork();
+    // `for update skip locked` on the sub-query's native builder: the query builder's own lock
+    // mode wants an explicit transaction, which this single statement does not need.
+    const endedWindows = em
+      .createQueryBuilder(AdminLoginAttemptEntity, 'ended')
+      .select('client')
+      .where({ windowStartedAt: { $lte: new Date(now.getTime() - windowMs) } })
+      .orderBy({ windowStartedAt: 'asc' })
+      .limit(limit)
+      .getNativeQuery()
+      .lockMode(LockMode.PESSIMISTIC_PARTIAL_WRITE);
+    return (await em.createQueryBuilder(AdminLoginAttemptEntity).delete({ client: { $in: endedWindows } }).execute('run')).affectedRows;
   }
 }

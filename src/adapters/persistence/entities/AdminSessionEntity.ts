@@ -7,7 +7,7 @@ export const AdminSessionEntity = defineEntity({
   properties: {
     tokenHash: p.string().columnType('char(64)').primary().fieldName('token_hash'),
     csrfToken: p.string().length(100).fieldName('csrf_token'),
-    expiresAt: p.datetime().fieldName('expires_at'),
+    expiresAt: p.datetime().fieldName('expires_at').index('admin_sessions_expires_at_idx'),
     createdAt: p.datetime().fieldName('created_at').defaultRaw('now()'),
   },
 });

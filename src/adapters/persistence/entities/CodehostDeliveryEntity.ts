@@ -10,6 +10,6 @@ export const CodehostDeliveryEntity = defineEntity({
   properties: {
     deliveryId: p.string().length(200).primary().fieldName('delivery_id'),
     event: p.string().length(100),
-    receivedAt: p.datetime().fieldName('received_at').defaultRaw('now()'),
+    receivedAt: p.datetime().fieldName('received_at').defaultRaw('now()').index('codehost_deliveries_received_at_idx'),
   },
 });
