@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { codehostSchema, jobsSchema, llmSchema } from './config/agents.js';
 import { messagingSchema } from './config/messaging.js';
+import { retentionSchema } from './config/retention.js';
 import { codehostWebhookSchema, serverSchema } from './config/server.js';
 import { queueSchema, triggersSchema } from './config/triggers.js';
 
@@ -28,6 +29,7 @@ const capabilities = (cwd: string, dataDir: string) =>
     llmSchema,
     codehostSchema,
     jobsSchema(cwd, dataDir),
+    retentionSchema,
   ] as const;
 
 type Capabilities = ReturnType<typeof capabilities>;

@@ -22,6 +22,8 @@ import type { ChatAgent } from '../application/ChatAgent.js';
 import type { ReceiveMessagingUpdate } from '../application/ReceiveMessagingUpdate.js';
 import type { RegisterMessagingWebhook } from '../application/RegisterMessagingWebhook.js';
 import type { ReplyToChatMessage } from '../application/ReplyToChatMessage.js';
+import type { ScheduleRetentionSweep } from '../application/ScheduleRetentionSweep.js';
+import type { SweepExpiredData } from '../application/SweepExpiredData.js';
 import type { BotTokenStore } from '../ports/BotTokenStore.js';
 import type { ConversationStore } from '../ports/ConversationStore.js';
 import type { MessagingChannel } from '../ports/MessagingChannel.js';
@@ -96,4 +98,6 @@ export const TOKENS = {
   ReceiveMessagingUpdate: token<ReceiveMessagingUpdate>('ReceiveMessagingUpdate'),
   ReplyToChatMessage: token<ReplyToChatMessage>('ReplyToChatMessage'),
   HttpApp: token<Koa>('HttpApp'),
+  SweepExpiredData: token<SweepExpiredData>('SweepExpiredData'),
+  ScheduleRetentionSweep: token<ScheduleRetentionSweep>('ScheduleRetentionSweep'),
 } as const;
