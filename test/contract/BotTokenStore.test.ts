@@ -7,7 +7,7 @@ import { describeBotTokenStoreContract } from './BotTokenStore.contract.js';
 describeBotTokenStoreContract('in-memory fake', async () => {
   let storage: { registered?: BotRegistration } = {};
   return {
-    store: (configured) => new InMemoryBotTokenStore(configured, storage),
+    store: (configured) => new InMemoryBotTokenStore(configured, undefined, storage),
     reset: async () => void (storage = {}),
     close: async () => undefined,
   };

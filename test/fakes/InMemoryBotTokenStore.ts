@@ -1,7 +1,7 @@
 import type { BotTokenStore } from '../../src/ports/BotTokenStore.js';
 
 export interface BotRegistration {
-  readonly token: string;
+  readonly token: string | undefined;
   readonly secret: string | undefined;
 }
 
@@ -10,25 +10,46 @@ export interface BotRegistration {
  * given one `storage` share it, as replicas (or a restart) share the database.
  */
 export class InMemoryBotTokenStore implements BotTokenStore {
+  /** Registrations made through this instance. */
+  registrations = 0;
+
+  /**
+   * `configured`: the configured token. `storedSecret`: a secret stored as by an earlier
+   * registration of the configured token (a test's starting point).
+   */
   constructor(
     private readonly configured: string | undefined = undefined,
+    storedSecret: string | undefined = undefined,
     readonly storage: { registered?: BotRegistration } = {},
-  ) {}
+  ) {
+    if (storedSecret !== undefined && storage.registered === undefined) storage.registered = { token: configured, secret: storedSecret };
+  }
 
   /** What the last registration stored; undefined before any. */
   get registered(): BotRegistration | undefined {
     return this.storage.registered;
   }
 
-  async current(): Promise<string | undefined> {
+  /** The token in force (as `current()` answers). */
+  get token(): string | undefined {
     return this.storage.registered?.token ?? this.configured;
   }
 
-  async webhookSecret(): Promise<string | undefined> {
+  /** The stored webhook secret (as `webhookSecret()` answers). */
+  get secret(): string | undefined {
     return this.storage.registered?.secret;
   }
 
+  async current(): Promise<string | undefined> {
+    return this.token;
+  }
+
+  async webhookSecret(): Promise<string | undefined> {
+    return this.secret;
+  }
+
   async register(token: string, webhookSecret: string | undefined): Promise<void> {
+    this.registrations++;
     this.storage.registered = { token, secret: webhookSecret };
   }
 }

@@ -29,8 +29,7 @@ describe('ReceiveMessagingUpdate', () => {
     const queue = new InMemoryTaskQueue();
     const logger = new RecordingLogger();
     const deliveries = new InMemoryDeliveryLog();
-    const token = 'token' in options ? options.token : 'bot-token';
-    const tokens = new InMemoryBotTokenStore(token, token === undefined || options.stored === undefined ? {} : { registered: { token, secret: options.stored } });
+    const tokens = new InMemoryBotTokenStore('token' in options ? options.token : 'bot-token', options.stored);
     const fire = new FireTriggers(triggers, new InMemoryInboundRequestStore(), queue, new SequentialIds(), new FixedClock(), logger);
     const configured = 'configured' in options ? options.configured : SECRET;
     const receive = new ReceiveMessagingUpdate(channel, configured, new NodeApiKeyCrypto(), tokens, deliveries, queue, fire, logger);
