@@ -10,12 +10,14 @@ import { TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../application/FireTrigg
 import { JOB_RUN_QUEUE, type JobRunTask } from '../application/CreateJob.js';
 import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, type ChatMessageTask } from '../application/ReceiveMessagingUpdate.js';
 import { checkTriggerSecrets } from '../application/checkTriggerSecrets.js';
+import { RETENTION_SWEEP_QUEUE } from '../application/SweepExpiredData.js';
 import { buildContainer } from './buildContainer.js';
 import { ConfigError, type AppConfig } from './config.js';
 import type { HeadStart } from './headStart.js';
 import { listenHttp } from './listenHttp.js';
 import { loadTriggers } from './loadTriggers.js';
 import { openDatabase } from './openDatabase.js';
+import { startRetentionSchedule } from './retentionSchedule.js';
 import { StartupError } from './StartupError.js';
 import { TOKENS } from './tokens.js';
 import { channelCredentialHeaders } from './channels/index.js';
@@ -30,6 +32,7 @@ export class Gateway {
     private readonly http: HttpServer,
     private readonly adminSocket: AdminSocketServer | undefined,
     private readonly poller: NodeJS.Timeout | undefined,
+    private readonly retentionSchedule: NodeJS.Timeout,
   ) {}
 
   /**
@@ -90,6 +93,11 @@ export class Gateway {
         // Those tasks carry the platform's update id as a number (ids are strings since).
         orderBy: (task) => Number(task.message.metadata.updateId),
       });
+      // Retention: one sweep per period across replicas, run by whichever worker takes it.
+      const sweep = await container.getAsync(TOKENS.SweepExpiredData);
+      await queue.work(RETENTION_SWEEP_QUEUE, async () => void (await sweep.execute()), { maxConcurrent: 1 });
+      const retentionSchedule = startRetentionSchedule(await container.getAsync(TOKENS.ScheduleRetentionSweep), logger);
+      opened.push(async () => clearInterval(retentionSchedule));
       const poller =
         pollJobs.needed && config.codehost
           ? setInterval(() => void pollJobs.execute().catch((error: unknown) => logger.warn({ err: error }, 'job polling failed')), config.codehost.pollSeconds * 1000)
@@ -101,7 +109,7 @@ export class Gateway {
         { port: http.port, host: config.host, database: database.engine, triggers: triggers.length, startupMs: Math.round(performance.now()) },
         'agent gateway listening',
       );
-      return new Gateway(config, container, pino, database, http, admin, poller);
+      return new Gateway(config, container, pino, database, http, admin, poller, retentionSchedule);
     } catch (error) {
       for (const close of opened.reverse()) await close().catch((closeError: unknown) => logger.debug({ err: closeError }, 'closing after a failed start failed'));
       throw error;
@@ -120,6 +128,7 @@ export class Gateway {
   async stop(): Promise<void> {
     this.pino.info({}, 'shutting down');
     if (this.poller) clearInterval(this.poller);
+    clearInterval(this.retentionSchedule);
     await this.http.close(this.config.shutdownTimeoutMs);
     await this.adminSocket?.close();
     const runJob = await this.container.getAsync(TOKENS.RunJob);

@@ -4,6 +4,7 @@ import { bindCore } from './bindings/coreBindings.js';
 import { bindHttp } from './bindings/httpBindings.js';
 import { bindJobs } from './bindings/jobBindings.js';
 import { bindKeys } from './bindings/keyBindings.js';
+import { bindRetention } from './bindings/retentionBindings.js';
 import { bindTriggers } from './bindings/triggerBindings.js';
 import type { AppConfig } from './config.js';
 import type { Infrastructure } from './Infrastructure.js';
@@ -24,5 +25,6 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
   bindJobs(c, config);
   bindChat(c, config);
   bindHttp(c, config);
+  bindRetention(c, config);
   return c;
 };

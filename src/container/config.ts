@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { codehostSchema, jobsSchema, llmSchema } from './config/agents.js';
 import { channelsSchema } from './config/channels.js';
 import { chatSchema } from './config/chat.js';
+import { retentionSchema } from './config/retention.js';
 import { codehostWebhookSchema, serverSchema } from './config/server.js';
 import { queueSchema, triggersSchema } from './config/triggers.js';
 
@@ -30,6 +31,7 @@ const capabilities = (cwd: string, dataDir: string) =>
     llmSchema,
     codehostSchema,
     jobsSchema(cwd, dataDir),
+    retentionSchema,
   ] as const;
 
 type Capabilities = ReturnType<typeof capabilities>;

@@ -22,6 +22,8 @@ import type { ChatAgent } from '../application/ChatAgent.js';
 import type { ReceiveMessagingUpdate } from '../application/ReceiveMessagingUpdate.js';
 import type { RegisterMessagingWebhook } from '../application/RegisterMessagingWebhook.js';
 import type { ReplyToChatMessage } from '../application/ReplyToChatMessage.js';
+import type { ScheduleRetentionSweep } from '../application/ScheduleRetentionSweep.js';
+import type { SweepExpiredData } from '../application/SweepExpiredData.js';
 import type { ConversationStore } from '../ports/ConversationStore.js';
 import type { MessagingChannels } from '../application/MessagingChannels.js';
 import type { JobRepository } from '../ports/JobRepository.js';
@@ -94,4 +96,6 @@ export const TOKENS = {
   ReceiveMessagingUpdate: token<ReceiveMessagingUpdate>('ReceiveMessagingUpdate'),
   ReplyToChatMessage: token<ReplyToChatMessage>('ReplyToChatMessage'),
   HttpApp: token<Koa>('HttpApp'),
+  SweepExpiredData: token<SweepExpiredData>('SweepExpiredData'),
+  ScheduleRetentionSweep: token<ScheduleRetentionSweep>('ScheduleRetentionSweep'),
 } as const;

@@ -3,7 +3,7 @@
  * and the webhook secret a registration generated (when the channel's secret was not configured).
  */
 export interface BotTokenStore {
-  /** The token in force, or undefined when none is configured nor registered. */
+  /** The token in force: the last registered one, else the configured one; undefined when neither exists. */
   current(): Promise<string | undefined>;
   /**
    * The webhook secret stored by the last registration, or undefined when it stored none
@@ -13,7 +13,10 @@ export interface BotTokenStore {
   /**
    * Persists a newly registered token together with the webhook secret the platform was given
    * (undefined: none stored, the configured one is in force). Both replace what was stored
-   * before, at once; the token overrides the configured default from now on, restarts included.
+   * before, together: a reader never sees one registration's token with another's secret.
+   * The token overrides the configured default from now on, restarts included; this instance
+   * answers with it at once, other replicas within a few seconds.
+   * @throws when the store fails (nothing is replaced then).
    */
   register(token: string, webhookSecret: string | undefined): Promise<void>;
 }

@@ -14,4 +14,10 @@ export interface ConversationStore {
   append(threadId: string, turns: readonly ConversationTurn[]): Promise<void>;
   /** Forgets the thread (a fresh conversation starts). */
   clear(threadId: string): Promise<void>;
+  /**
+   * Retention: deletes up to `limit` turns appended before `cutoff`, oldest first, of any
+   * thread, and returns how many (fewer than `limit`: none is left). A thread keeps its
+   * later turns; `recent` never returns a deleted turn afterwards.
+   */
+  deleteOlderThan(cutoff: Date, limit: number): Promise<number>;
 }

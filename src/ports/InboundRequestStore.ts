@@ -22,4 +22,10 @@ export interface InboundRequestStore {
   record(request: InboundRequest): Promise<void>;
   /** The request with this id; null when none is stored (never stored, or since removed). */
   find(id: string): Promise<InboundRequest | null>;
+  /**
+   * Retention: deletes up to `limit` requests received before `cutoff`, oldest first, and
+   * returns how many (fewer than `limit`: none is left). Queued trigger runs read their
+   * request: the cutoff must lie further back than a task can wait in the queue.
+   */
+  deleteOlderThan(cutoff: Date, limit: number): Promise<number>;
 }

@@ -15,4 +15,11 @@ export interface LoginAttempts {
 
   /** Forgets the client's attempts (a successful login). Idempotent. */
   clear(client: string): Promise<void>;
+
+  /**
+   * Retention: deletes up to `limit` windows that ended by `now` (started at or before
+   * `now - windowMs`), oldest first, skipping any a concurrent count holds; returns how many
+   * it deleted (fewer than `limit`: none is left, but for those skipped).
+   */
+  deleteEnded(now: Date, windowMs: number, limit: number): Promise<number>;
 }

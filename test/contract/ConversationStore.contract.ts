@@ -3,6 +3,8 @@ import type { ConversationStore } from '../../src/ports/ConversationStore.js';
 
 export interface ConversationStoreHarness {
   readonly store: ConversationStore;
+  /** Dates every turn of the thread at `at`, as if appended then (behind the store's back). */
+  backdate(threadId: string, at: Date): Promise<void>;
   /** Forgets every thread. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -96,6 +98,29 @@ export const describeConversationStoreContract = (name: string, open: () => Prom
       expect(await store.recent('telegram:1', 3)).to.deep.equal([]);
       await store.append('telegram:1', [{ role: 'user', text: 'fresh' }]);
       expect(await store.recent('telegram:1', 3)).to.deep.equal([{ role: 'user', text: 'fresh' }]);
+    });
+
+    it('deletes turns appended before a cutoff in bounded batches, oldest first, keeping later ones', async () => {
+      const { store } = harness;
+      const day = 86_400_000;
+      const turn = (text: string) => ({ role: 'user' as const, text });
+      await store.append('telegram:old', [turn('old q'), turn('old a')]);
+      await store.append('telegram:older', [turn('older')]);
+      await store.append('telegram:new', [turn('new')]);
+      await store.append('telegram:mixed', [turn('mixed early')]);
+      await harness.backdate('telegram:older', new Date(Date.now() - 10 * day));
+      await harness.backdate('telegram:mixed', new Date(Date.now() - 8 * day));
+      await harness.backdate('telegram:old', new Date(Date.now() - 5 * day));
+      await store.append('telegram:mixed', [turn('mixed late')]);
+      const cutoff = new Date(Date.now() - day);
+      expect(await store.deleteOlderThan(cutoff, 2)).to.equal(2);
+      expect(await store.recent('telegram:older', 10)).to.deep.equal([]);
+      expect(await store.recent('telegram:mixed', 10)).to.deep.equal([turn('mixed late')]);
+      expect(await store.recent('telegram:old', 10)).to.deep.equal([turn('old q'), turn('old a')]);
+      expect(await store.deleteOlderThan(cutoff, 2)).to.equal(2);
+      expect(await store.deleteOlderThan(cutoff, 2)).to.equal(0);
+      expect(await store.recent('telegram:old', 10)).to.deep.equal([]);
+      expect(await store.recent('telegram:new', 10)).to.deep.equal([turn('new')]);
     });
 
     it('appending no turns changes nothing', async () => {

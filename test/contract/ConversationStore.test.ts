@@ -1,48 +1,41 @@
-import { PinoLogger, createPino } from '../../src/adapters/logging/PinoLogger.js';
-import { Database } from '../../src/adapters/persistence/Database.js';
 import { CachingConversationStore } from '../../src/adapters/persistence/CachingConversationStore.js';
-import { SqlConversationStore } from '../../src/adapters/persistence/SqlConversationStore.js';
+import { MikroOrmConversationStore } from '../../src/adapters/persistence/MikroOrmConversationStore.js';
 import { InMemoryConversationStore } from '../fakes/InMemoryConversationStore.js';
-import { tempDir } from '../support/gatewayProcess.js';
-import { createScratchDatabase, describeWithPostgres } from '../support/postgres.js';
+import { openTestDatabase, sql, type Engine } from '../support/databases.js';
+import { describeWithPostgres } from '../support/postgres.js';
 import { describeConversationStoreContract } from './ConversationStore.contract.js';
-
-const logger = new PinoLogger(createPino('silent'));
 
 describeConversationStoreContract('in-memory fake', async () => {
   const harness = {
     store: new InMemoryConversationStore(),
+    backdate: async (threadId: string, at: Date) => harness.store.backdate(threadId, at),
     reset: async () => harness.store.threads.clear(),
     close: async () => undefined,
   };
   return harness;
 });
 
-const onDatabase = async (databaseUrl: string | undefined, drop: () => Promise<void>, cached = false) => {
-  const database = await Database.open({ databaseUrl, dataDir: await tempDir('conversations'), logger });
-  await database.migrate();
+const onDatabase = async (engine: Engine, cached = false) => {
+  const opened = await openTestDatabase(engine, 'conversations');
+  const { database } = opened;
+  const make = () => (cached ? new CachingConversationStore(new MikroOrmConversationStore(database), 4) : new MikroOrmConversationStore(database));
   const harness = {
-    store: cached ? new CachingConversationStore(new SqlConversationStore(database), 4) : new SqlConversationStore(database),
+    store: make(),
+    backdate: async (threadId: string, at: Date) => void (await sql(database, 'update chat_turns set created_at = ? where thread_id = ?', [at, threadId])),
     reset: async () => {
-      await database.execute('truncate chat_turns');
+      await sql(database, 'truncate chat_turns');
       // a new cache too: the truncate went around it
-      if (cached) harness.store = new CachingConversationStore(new SqlConversationStore(database), 4);
+      harness.store = make();
     },
-    close: async () => {
-      await database.close();
-      await drop();
-    },
+    close: () => opened.close(),
   };
   return harness;
 };
 
-describeConversationStoreContract('SQL on PGlite', () => onDatabase(undefined, async () => undefined));
+describeConversationStoreContract('MikroORM on PGlite', () => onDatabase('pglite'));
 // keeping 4 turns in memory: the suite reads more and fewer than that
-describeConversationStoreContract('SQL on PGlite behind the in-memory cache (embedded engine)', () => onDatabase(undefined, async () => undefined, true));
+describeConversationStoreContract('MikroORM on PGlite behind the in-memory cache (embedded engine)', () => onDatabase('pglite', true));
 
 describeWithPostgres('ConversationStore on PostgreSQL', () => {
-  describeConversationStoreContract('SQL on PostgreSQL', async () => {
-    const scratch = await createScratchDatabase();
-    return onDatabase(scratch.url, () => scratch.drop());
-  });
+  describeConversationStoreContract('MikroORM on PostgreSQL', () => onDatabase('postgresql'));
 });

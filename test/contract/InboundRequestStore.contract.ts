@@ -56,6 +56,22 @@ export const describeInboundRequestStoreContract = (name: string, open: () => Pr
       expect(await harness.store.find(first.id)).to.deep.equal(first);
     });
 
+    it('deletes requests received before a cutoff in bounded batches, oldest first, keeping later ones', async () => {
+      // Years before the other tests' requests, which this leaves alone.
+      const oldest = request({ receivedAt: new Date('2020-01-01T00:00:00Z') });
+      const old = request({ receivedAt: new Date('2020-02-01T00:00:00Z') });
+      const later = request({ receivedAt: new Date('2020-12-01T00:00:00Z') });
+      for (const one of [later, old, oldest]) await harness.store.record(one);
+      const cutoff = new Date('2020-06-01T00:00:00Z');
+      expect(await harness.store.deleteOlderThan(cutoff, 1)).to.equal(1);
+      expect(await harness.store.find(oldest.id)).to.equal(null);
+      expect(await harness.store.find(old.id)).to.deep.equal(old);
+      expect(await harness.store.deleteOlderThan(cutoff, 5)).to.equal(1);
+      expect(await harness.store.deleteOlderThan(cutoff, 5)).to.equal(0);
+      expect(await harness.store.find(old.id)).to.equal(null);
+      expect(await harness.store.find(later.id)).to.deep.equal(later);
+    });
+
     it('keeps the fired trigger names in order, none included', async () => {
       const none = request({ triggers: [] });
       const three = request({ triggers: ['c', 'a', 'b'] });

@@ -1,6 +1,6 @@
 import { PinoLogger, createPino } from '../../src/adapters/logging/PinoLogger.js';
 import { Database } from '../../src/adapters/persistence/Database.js';
-import { SqlInboundRequestStore } from '../../src/adapters/persistence/SqlInboundRequestStore.js';
+import { MikroOrmInboundRequestStore } from '../../src/adapters/persistence/MikroOrmInboundRequestStore.js';
 import { InMemoryInboundRequestStore } from '../fakes/InMemoryInboundRequestStore.js';
 import { tempDir } from '../support/gatewayProcess.js';
 import { createScratchDatabase, describeWithPostgres } from '../support/postgres.js';
@@ -14,7 +14,7 @@ const onDatabase = async (databaseUrl: string | undefined, drop: () => Promise<v
   const database = await Database.open({ databaseUrl, dataDir: await tempDir('inbound-requests'), logger });
   await database.migrate();
   return {
-    store: new SqlInboundRequestStore(database),
+    store: new MikroOrmInboundRequestStore(database),
     close: async () => {
       await database.close();
       await drop();
@@ -22,10 +22,10 @@ const onDatabase = async (databaseUrl: string | undefined, drop: () => Promise<v
   };
 };
 
-describeInboundRequestStoreContract('SQL on PGlite', () => onDatabase(undefined, async () => undefined));
+describeInboundRequestStoreContract('MikroORM on PGlite', () => onDatabase(undefined, async () => undefined));
 
 describeWithPostgres('InboundRequestStore on PostgreSQL', () => {
-  describeInboundRequestStoreContract('SQL on PostgreSQL', async () => {
+  describeInboundRequestStoreContract('MikroORM on PostgreSQL', async () => {
     const scratch = await createScratchDatabase();
     return onDatabase(scratch.url, () => scratch.drop());
   });

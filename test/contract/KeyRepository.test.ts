@@ -7,6 +7,7 @@ import { InMemoryKeyRepository } from '../fakes/InMemoryKeyRepository.js';
 import { tempDir } from '../support/gatewayProcess.js';
 import { createScratchDatabase, postgres } from '../support/postgres.js';
 import { describeKeyRepositoryContract } from './KeyRepository.contract.js';
+import { sql } from '../support/databases.js';
 
 const logger = new PinoLogger(createPino('silent'));
 
@@ -56,10 +57,10 @@ describeKeyRepositoryContract('MikroORM on PGlite', async () => {
     replica,
     queries,
     // PGlite is single-process: "elsewhere" is raw SQL on the same database, outside the repository.
-    deleteElsewhere: async (id) => void (await database.execute('delete from api_keys where id = ?', [id])),
-    insertElsewhere: async (r) => void (await database.execute(INSERT.replace(/\$\d/g, '?'), insertValues(r))),
+    deleteElsewhere: async (id) => void (await sql(database, 'delete from api_keys where id = ?', [id])),
+    insertElsewhere: async (r) => void (await sql(database, INSERT.replace(/\$\d/g, '?'), insertValues(r))),
     // Row by row (not truncate): a truncate's notification would reset the caches at some later moment.
-    reset: async () => void (await database.execute('delete from api_keys')),
+    reset: async () => void (await sql(database, 'delete from api_keys')),
     close: async () => {
       await repository.stop();
       await replica.stop();
@@ -89,7 +90,7 @@ if (postgres.available) {
       queries,
       deleteElsewhere: (id) => elsewhere('delete from api_keys where id = $1', [id]),
       insertElsewhere: (r) => elsewhere(INSERT, insertValues(r)),
-      reset: async () => void (await database.execute('delete from api_keys')),
+      reset: async () => void (await sql(database, 'delete from api_keys')),
       close: async () => {
         await repository.stop();
         await replica.stop();

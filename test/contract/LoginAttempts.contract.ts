@@ -68,6 +68,20 @@ export const describeLoginAttemptsContract = (
       expect([...numbers].sort((x, y) => x - y)).to.deep.equal(Array.from({ length: 100 }, (_, i) => i + 1));
     });
 
+    it('deletes ended windows in bounded batches, oldest first, keeping current ones', async () => {
+      const { attempts } = harness;
+      await attempts.count(client('a'), T0, WINDOW);
+      await attempts.count(client('b'), at(1000), WINDOW);
+      await attempts.count(client('c'), at(2000), WINDOW);
+      const later = at(WINDOW + 1000);
+      expect(await attempts.deleteEnded(later, WINDOW, 1)).to.equal(1);
+      expect(await attempts.count(client('a'), at(3000), WINDOW)).to.equal(1);
+      expect(await attempts.count(client('b'), at(3000), WINDOW)).to.equal(2);
+      expect(await attempts.deleteEnded(later, WINDOW, 10)).to.equal(1);
+      expect(await attempts.deleteEnded(later, WINDOW, 10)).to.equal(0);
+      expect(await attempts.count(client('c'), at(3000), WINDOW)).to.equal(2);
+    });
+
     if (!capabilities.replicas) return;
 
     it('counts attempts made through another replica in the same window', async () => {

@@ -13,6 +13,15 @@ export class InMemoryInboundRequestStore implements InboundRequestStore {
     if (!this.requests.has(request.id)) this.requests.set(request.id, { ...request, receivedAt: new Date(request.receivedAt), triggers: [...request.triggers] });
   }
 
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const old = [...this.requests.values()]
+      .filter((request) => request.receivedAt < cutoff)
+      .sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime())
+      .slice(0, limit);
+    for (const request of old) this.requests.delete(request.id);
+    return old.length;
+  }
+
   async find(id: string): Promise<InboundRequest | null> {
     const found = this.requests.get(id);
     return found === undefined ? null : { ...found, receivedAt: new Date(found.receivedAt), triggers: [...found.triggers] };

@@ -58,6 +58,16 @@ export class CachingConversationStore implements ConversationStore {
     await this.inner.clear(threadId);
   }
 
+  /** Drops every cached thread when old turns went: any of them may have held some. */
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    this.#writes++;
+    const deleted = await this.inner.deleteOlderThan(cutoff, limit);
+    if (deleted > 0) this.#threads.clear();
+    // Reads that ran alongside the delete may have seen either side of it: none of them is cached.
+    this.#writes++;
+    return deleted;
+  }
+
   #touch(threadId: string, entry: Cached): void {
     this.#threads.delete(threadId);
     this.#threads.set(threadId, entry);

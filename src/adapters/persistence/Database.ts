@@ -2,15 +2,13 @@ import { MikroORM } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PgliteDriver } from '@mikro-orm/pglite';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { AbstractSqlDriver } from '@mikro-orm/sql';
 import pg from 'pg';
 import type { Logger } from '../../ports/Logger.js';
 import type { EmbeddedLock } from './EmbeddedLock.js';
 import { closeEngine, openEngine, type DatabaseOptions, type OpenEngine } from './openEngine.js';
 import type { PgliteThread } from './pglite/PgliteThread.js';
-import { ActionRunEntity } from './entities/ActionRunEntity.js';
-import { ApiKeyEntity } from './entities/ApiKeyEntity.js';
-import { CodehostDeliveryEntity } from './entities/CodehostDeliveryEntity.js';
-import { JobEntity } from './entities/JobEntity.js';
+import { ENTITIES } from './entities/index.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export type DatabaseEngine = 'pglite' | 'postgresql';
@@ -23,12 +21,11 @@ export interface ChannelListener {
   onLiveChange(live: boolean): void;
 }
 
-const ENTITIES = [ApiKeyEntity, ActionRunEntity, CodehostDeliveryEntity, JobEntity];
-
 /** One open database — PGlite in-process or a PostgreSQL pool — with its ORM and migrations. */
 export class Database {
   private constructor(
-    readonly orm: MikroORM,
+    /** The ORM, on the PostgreSQL dialect either way: the adapters' only way to the tables. */
+    readonly orm: MikroORM<AbstractSqlDriver>,
     readonly engine: DatabaseEngine,
     private readonly options: DatabaseOptions,
     /** The embedded database (on its own thread), shared with the task queue in embedded mode. */
@@ -50,6 +47,9 @@ export class Database {
         debug: false,
         logger: (message: string) => options.logger.debug({ component: 'orm' }, message),
         allowGlobalContext: false,
+        // The migrations own the schema; their triggers and functions (api_keys' NOTIFY) are not
+        // mirrored in the entities, and a schema diff must not count them as drift.
+        schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
       };
       if (open.engine === 'postgresql') {
         const orm = await MikroORM.init({ ...common, driver: PostgreSqlDriver, clientUrl: open.url });
@@ -79,17 +79,12 @@ export class Database {
    */
   async #upToDate(): Promise<boolean> {
     try {
-      const rows = await this.execute<{ name: string }>('select name from mikro_orm_migrations');
+      const rows = (await this.orm.em.getConnection().execute('select name from mikro_orm_migrations')) as Array<{ name: string }>;
       const applied = new Set(rows.map((row) => row.name.replace(/\.[jt]s$/, '')));
       return MIGRATIONS.every((migration) => applied.has(migration.name));
     } catch {
       return false;
     }
-  }
-
-  /** Executes raw SQL with positional `?` parameters. */
-  async execute<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.orm.em.getConnection().execute(sql, params)) as T[];
   }
 
   /**
@@ -106,9 +101,15 @@ export class Database {
     return listenOnPostgres(this.options.databaseUrl as string, channel, listener, this.options.logger);
   }
 
-  /** A readiness check: one trivial query. */
+  /** A readiness check: the ORM's connection check (one trivial query); rejects with its cause. */
   readiness(): { name: string; check(): Promise<void> } {
-    return { name: 'database', check: async () => void (await this.execute('select 1')) };
+    return {
+      name: 'database',
+      check: async () => {
+        const result = await this.orm.checkConnection();
+        if (!result.ok) throw result.error ?? new Error(result.reason);
+      },
+    };
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,11 @@
+import { raw } from '@mikro-orm/core';
+import { storableJson } from '../../domain/text/storableJson.js';
+import { storableText } from '../../domain/text/storableText.js';
 import type { ActionRun } from '../../domain/triggers/ActionRun.js';
 import type { ActionRunRepository } from '../../ports/ActionRunRepository.js';
 import type { Database } from './Database.js';
 import { ActionRunEntity } from './entities/ActionRunEntity.js';
+import { isUuid } from './isUuid.js';
 
 type Row = InstanceType<typeof ActionRunEntity.class>;
 
@@ -23,17 +27,36 @@ export class MikroOrmActionRunRepository implements ActionRunRepository {
 
   async save(run: ActionRun): Promise<void> {
     const em = this.db.orm.em.fork();
-    await em.upsert(ActionRunEntity, { ...run, error: run.error ?? undefined, detail: { ...run.detail } });
+    await em.upsert(ActionRunEntity, { ...run, error: run.error === null ? undefined : storableText(run.error), detail: storableJson({ ...run.detail }) });
   }
 
   async forRun(runId: string): Promise<ActionRun[]> {
+    if (!isUuid(runId)) return [];
     const rows = await this.db.orm.em.fork().find(ActionRunEntity, { runId }, { orderBy: { actionIndex: 'asc' } });
     return rows.map(toRun);
   }
 
   async countByStatus(): Promise<Record<string, number>> {
-    const rows = await this.db.execute<{ status: string; count: string | number }>('select status, count(*) as count from action_runs group by status');
+    const rows: Array<{ status: string; count: string | number }> = await this.db.orm.em
+      .fork()
+      .createQueryBuilder(ActionRunEntity)
+      .select(['status', raw('count(*) as count')])
+      .groupBy('status')
+      .execute('all', false);
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+  }
+
+  /** By trigger run (the key has two columns): the runs of the `limit` oldest records, their old records only. */
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const em = this.db.orm.em.fork();
+    const oldest = em
+      .createQueryBuilder(ActionRunEntity, 'old')
+      .select('runId')
+      .where({ finishedAt: { $lt: cutoff } })
+      .orderBy({ finishedAt: 'asc' })
+      .limit(limit)
+      .getNativeQuery();
+    return (await em.createQueryBuilder(ActionRunEntity).delete({ runId: { $in: oldest }, finishedAt: { $lt: cutoff } }).execute('run')).affectedRows;
   }
 
   async recent(limit: number): Promise<ActionRun[]> {

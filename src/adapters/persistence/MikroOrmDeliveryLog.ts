@@ -1,18 +1,35 @@
 import type { DeliveryLog } from '../../ports/DeliveryLog.js';
 import type { Database } from './Database.js';
+import { CodehostDeliveryEntity } from './entities/CodehostDeliveryEntity.js';
 
+/** Accepted deliveries in `codehost_deliveries`: the primary key makes the first recording win, on any replica. */
 export class MikroOrmDeliveryLog implements DeliveryLog {
   constructor(private readonly db: Database) {}
 
   async recordFirst(deliveryId: string, event: string): Promise<boolean> {
-    const rows = await this.db.execute(
-      'insert into codehost_deliveries (delivery_id, event) values (?, ?) on conflict (delivery_id) do nothing returning delivery_id',
-      [deliveryId, event],
-    );
-    return rows.length === 1;
+    const result = await this.db.orm.em
+      .fork()
+      .createQueryBuilder(CodehostDeliveryEntity)
+      .insert({ deliveryId, event })
+      .onConflict('deliveryId')
+      .ignore()
+      .execute('run');
+    return result.affectedRows === 1;
   }
 
   async forget(deliveryId: string): Promise<void> {
-    await this.db.execute('delete from codehost_deliveries where delivery_id = ?', [deliveryId]);
+    await this.db.orm.em.fork().nativeDelete(CodehostDeliveryEntity, { deliveryId });
+  }
+
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const em = this.db.orm.em.fork();
+    const oldest = em
+      .createQueryBuilder(CodehostDeliveryEntity, 'old')
+      .select('deliveryId')
+      .where({ receivedAt: { $lt: cutoff } })
+      .orderBy({ receivedAt: 'asc' })
+      .limit(limit)
+      .getNativeQuery();
+    return (await em.createQueryBuilder(CodehostDeliveryEntity).delete({ deliveryId: { $in: oldest } }).execute('run')).affectedRows;
   }
 }

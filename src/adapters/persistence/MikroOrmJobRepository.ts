@@ -1,8 +1,9 @@
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, raw } from '@mikro-orm/core';
 import type { Job, JobSource, JobStatus } from '../../domain/jobs/Job.js';
 import type { JobRepository } from '../../ports/JobRepository.js';
 import type { Database } from './Database.js';
 import { JobEntity } from './entities/JobEntity.js';
+import { isUuid } from './isUuid.js';
 
 type Row = InstanceType<typeof JobEntity.class>;
 
@@ -58,11 +59,13 @@ export class MikroOrmJobRepository implements JobRepository {
   }
 
   async get(id: string): Promise<Job | null> {
+    if (!isUuid(id)) return null;
     const row = await this.db.orm.em.fork().findOne(JobEntity, { id });
     return row ? toJob(row) : null;
   }
 
   async modify(id: string, change: (job: Job) => Job): Promise<Job | null> {
+    if (!isUuid(id)) return null;
     return this.db.orm.em.fork().transactional(async (em) => {
       const row = await em.findOne(JobEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!row) return null;
@@ -73,7 +76,12 @@ export class MikroOrmJobRepository implements JobRepository {
   }
 
   async countByStatus(): Promise<Partial<Record<JobStatus, number>>> {
-    const rows = await this.db.execute<{ status: JobStatus; count: string | number }>('select status, count(*) as count from jobs group by status');
+    const rows: Array<{ status: JobStatus; count: string | number }> = await this.db.orm.em
+      .fork()
+      .createQueryBuilder(JobEntity)
+      .select(['status', raw('count(*) as count')])
+      .groupBy('status')
+      .execute('all', false);
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
   }
 

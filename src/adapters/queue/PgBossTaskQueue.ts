@@ -25,11 +25,19 @@ export interface QueueSettings {
   readonly retryLimit: number;
   /** The first retry's delay; each later one doubles it. Default 2. */
   readonly retryDelaySeconds?: number;
+  /**
+   * A completed or failed task is deleted this long after it finished (pg-boss's
+   * `deleteAfterSeconds`; 0: never). Idempotency keys are remembered as long. Default 7 days.
+   */
+  readonly finishedTaskSeconds?: number;
+  /** A task still waiting this long after it was stored is dropped unrun (pg-boss's `retentionSeconds`). Default 14 days. */
+  readonly waitingTaskSeconds?: number;
 }
 
 export type QueueConnection = { readonly pglite: PGliteLike } | { readonly connectionString: string };
 
 const SCHEMA = 'pgboss';
+const DAY_S = 86_400;
 const ORDERED_POLICY = 'key_strict_fifo';
 /**
  * A worker fetches up to this many waiting tasks at once and fetches again at once while
@@ -150,6 +158,8 @@ export class PgBossTaskQueue implements TaskQueue {
           retryDelay: settings.retryDelaySeconds ?? 2,
           heartbeatSeconds: settings.heartbeatSeconds,
           expireInSeconds: 6 * 60 * 60,
+          deleteAfterSeconds: settings.finishedTaskSeconds ?? 7 * DAY_S,
+          retentionSeconds: settings.waitingTaskSeconds ?? 14 * DAY_S,
         };
         const existing = await boss.getQueue(name);
         const policy = ordered.has(name) ? ORDERED_POLICY : 'standard';

@@ -3,7 +3,7 @@ import type { Container } from 'inversify';
 import { AI_PROVIDER_NAMES } from '../../adapters/ai/aiProviders.js';
 import type { Database } from '../../adapters/persistence/Database.js';
 import { CachingConversationStore } from '../../adapters/persistence/CachingConversationStore.js';
-import { SqlConversationStore } from '../../adapters/persistence/SqlConversationStore.js';
+import { MikroOrmConversationStore } from '../../adapters/persistence/MikroOrmConversationStore.js';
 import { ChatAgent } from '../../application/ChatAgent.js';
 import { MessagingChannels } from '../../application/MessagingChannels.js';
 import { ReceiveMessagingUpdate } from '../../application/ReceiveMessagingUpdate.js';
@@ -41,7 +41,7 @@ export const bindChat = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.ConversationStore).toResolvedValue(
     // The embedded database has one writer (this process): recent turns can be served from memory.
     (db: Database) =>
-      db.engine === 'pglite' ? new CachingConversationStore(new SqlConversationStore(db), config.chat.historyTurns) : new SqlConversationStore(db),
+      db.engine === 'pglite' ? new CachingConversationStore(new MikroOrmConversationStore(db), config.chat.historyTurns) : new MikroOrmConversationStore(db),
     [TOKENS.Database],
   );
   const systemPrompt = cachedFor(SYSTEM_PROMPT_REREAD_MS, async (): Promise<string> =>

@@ -13,6 +13,7 @@ import { SystemClock } from '../../adapters/system/SystemClock.js';
 import { JOB_RUN_QUEUE } from '../../application/CreateJob.js';
 import { TRIGGER_RUN_QUEUE } from '../../application/FireTriggers.js';
 import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE } from '../../application/ReceiveMessagingUpdate.js';
+import { RETENTION_SWEEP_QUEUE } from '../../application/SweepExpiredData.js';
 import type { Logger } from '../../ports/Logger.js';
 import type { AppConfig } from '../config.js';
 import type { Infrastructure } from '../Infrastructure.js';
@@ -37,11 +38,13 @@ export const bindCore = (c: Container, config: AppConfig, infra: Infrastructure)
         PgBossTaskQueue.start(
           db.pglite ? { pglite: db.pglite } : { connectionString: config.databaseUrl as string },
           {
-            queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE],
+            queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, RETENTION_SWEEP_QUEUE],
             orderedQueues: [CHAT_MESSAGE_QUEUE],
             pollingIntervalSeconds: 1,
             retryLimit: 3,
             ...config.queue,
+            finishedTaskSeconds: config.retention.finishedTaskSeconds,
+            waitingTaskSeconds: config.retention.waitingTaskSeconds,
           },
           logger.child({ component: 'queue' }),
         ),

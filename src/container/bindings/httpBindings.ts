@@ -8,9 +8,9 @@ import { AdminOverview } from '../../application/AdminOverview.js';
 import { readFileSync } from 'node:fs';
 import type { JobRunner } from '../../ports/JobRunner.js';
 import { ScryptPasswordHasher } from '../../adapters/crypto/ScryptPasswordHasher.js';
+import { MikroOrmAdminStore } from '../../adapters/persistence/MikroOrmAdminStore.js';
+import { MikroOrmLoginAttempts } from '../../adapters/persistence/MikroOrmLoginAttempts.js';
 import { PostgresStorageFigures } from '../../adapters/persistence/PostgresStorageFigures.js';
-import { SqlAdminStore } from '../../adapters/persistence/SqlAdminStore.js';
-import { SqlLoginAttempts } from '../../adapters/persistence/SqlLoginAttempts.js';
 import { CollectOperationalFigures } from '../../application/CollectOperationalFigures.js';
 import type { Logger } from '../../ports/Logger.js';
 import type { TaskQueue } from '../../ports/TaskQueue.js';
@@ -22,7 +22,7 @@ import { TOKENS } from '../tokens.js';
 export const bindHttp = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.AdminAuthentication).toResolvedValue(
     (db: Database, crypto, ids, clock) =>
-      new AdminAuthentication(new SqlAdminStore(db), new SqlLoginAttempts(db), new ScryptPasswordHasher(), crypto, ids, clock),
+      new AdminAuthentication(new MikroOrmAdminStore(db), new MikroOrmLoginAttempts(db), new ScryptPasswordHasher(), crypto, ids, clock),
     [TOKENS.Database, TOKENS.ApiKeyCrypto, TOKENS.IdGenerator, TOKENS.Clock],
   );
   c.bind(TOKENS.CheckReadiness).toResolvedValue(

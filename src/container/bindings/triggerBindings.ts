@@ -3,7 +3,7 @@ import { GithubEvents } from '../../adapters/codehost/GithubEvents.js';
 import { GithubSignatureVerifier } from '../../adapters/codehost/GithubSignatureVerifier.js';
 import type { Database } from '../../adapters/persistence/Database.js';
 import { MikroOrmActionRunRepository } from '../../adapters/persistence/MikroOrmActionRunRepository.js';
-import { SqlInboundRequestStore } from '../../adapters/persistence/SqlInboundRequestStore.js';
+import { MikroOrmInboundRequestStore } from '../../adapters/persistence/MikroOrmInboundRequestStore.js';
 import { FireTriggers } from '../../application/FireTriggers.js';
 import { ReceiveCodehostEvent } from '../../application/ReceiveCodehostEvent.js';
 import { RunTrigger, type RunTriggerSettings } from '../../application/RunTrigger.js';
@@ -16,7 +16,7 @@ import { TOKENS } from '../tokens.js';
 export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastructure): void => {
   c.bind(TOKENS.Triggers).toConstantValue(infra.triggers ?? []);
   c.bind(TOKENS.ActionRunRepository).toResolvedValue((db: Database) => new MikroOrmActionRunRepository(db), [TOKENS.Database]);
-  c.bind(TOKENS.InboundRequestStore).toResolvedValue((db: Database) => new SqlInboundRequestStore(db), [TOKENS.Database]);
+  c.bind(TOKENS.InboundRequestStore).toResolvedValue((db: Database) => new MikroOrmInboundRequestStore(db), [TOKENS.Database]);
   c.bind(TOKENS.FireTriggers).toResolvedValue(
     (...deps: ConstructorParameters<typeof FireTriggers>) => new FireTriggers(...deps),
     [TOKENS.Triggers, TOKENS.InboundRequestStore, TOKENS.TaskQueue, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Logger],

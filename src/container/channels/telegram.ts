@@ -67,13 +67,13 @@ export const telegramBinding: ChannelBinding<'telegram', TelegramConfig> = {
   credentialHeaders: TELEGRAM.credentialHeaders,
   schema,
   async create(config, { database }) {
-    const [{ TelegramChannel }, { SqlBotTokenStore }] = await Promise.all([
+    const [{ TelegramChannel }, { MikroOrmBotTokenStore }] = await Promise.all([
       import('../../adapters/messaging/telegram/TelegramChannel.js'),
-      import('../../adapters/persistence/SqlBotTokenStore.js'),
+      import('../../adapters/persistence/MikroOrmBotTokenStore.js'),
     ]);
     return {
       platform: new TelegramChannel({ apiUrl: config.apiUrl, attempts: 4, backoffMs: 1000, maxRetryAfterMs: 60_000, timeoutMs: 30_000 }),
-      credentials: new SqlBotTokenStore(database, config.botToken),
+      credentials: new MikroOrmBotTokenStore(database, config.botToken),
       settings: config,
     };
   },

@@ -3,14 +3,15 @@ import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/NodeApiKeyCrypto.
 import { ScryptPasswordHasher } from '../../../src/adapters/crypto/ScryptPasswordHasher.js';
 import { PinoLogger, createPino } from '../../../src/adapters/logging/PinoLogger.js';
 import { Database } from '../../../src/adapters/persistence/Database.js';
-import { SqlAdminStore } from '../../../src/adapters/persistence/SqlAdminStore.js';
-import { SqlLoginAttempts } from '../../../src/adapters/persistence/SqlLoginAttempts.js';
+import { MikroOrmAdminStore } from '../../../src/adapters/persistence/MikroOrmAdminStore.js';
+import { MikroOrmLoginAttempts } from '../../../src/adapters/persistence/MikroOrmLoginAttempts.js';
 import { AdminAuthentication, FAILURE_WINDOW_MS, MAX_FAILURES } from '../../../src/application/AdminAuthentication.js';
 import type { PasswordHasher } from '../../../src/ports/PasswordHasher.js';
 import { FixedClock } from '../../fakes/FixedClock.js';
 import { SequentialIds } from '../../fakes/SequentialIds.js';
 import { tempDir } from '../../support/gatewayProcess.js';
 import { createScratchDatabase, describeWithPostgres } from '../../support/postgres.js';
+import { sql } from '../../support/databases.js';
 
 const logger = new PinoLogger(createPino('silent'));
 const PASSWORD = 'correct horse battery';
@@ -44,11 +45,11 @@ const describeOn = (engine: string, openReplicas: () => Promise<{ databases: [Da
       await opened.databases[0].migrate();
     });
     beforeEach(async () => {
-      await opened.databases[0].execute('truncate admin_login_attempts');
+      await sql(opened.databases[0], 'truncate admin_login_attempts');
       hasher = new CountingHasher();
       clock = new FixedClock();
       replicas = opened.databases.map(
-        (db) => new AdminAuthentication(new SqlAdminStore(db), new SqlLoginAttempts(db), hasher, new NodeApiKeyCrypto(), new SequentialIds(), clock),
+        (db) => new AdminAuthentication(new MikroOrmAdminStore(db), new MikroOrmLoginAttempts(db), hasher, new NodeApiKeyCrypto(), new SequentialIds(), clock),
       ) as [AdminAuthentication, AdminAuthentication];
       await replicas[0].setPassword(PASSWORD);
     });

@@ -4,6 +4,7 @@ import { Database } from '../../../src/adapters/persistence/Database.js';
 import { MIGRATIONS } from '../../../src/adapters/persistence/migrations/index.js';
 import { tempDir } from '../../support/gatewayProcess.js';
 import { createScratchDatabase, postgres, type ScratchDatabase } from '../../support/postgres.js';
+import { sql } from '../../support/databases.js';
 
 const logger = new PinoLogger(createPino('silent'));
 const ALL = MIGRATIONS.map((migration) => migration.name);
@@ -58,12 +59,12 @@ for (const engine of engines) {
       database = await target.open();
       await database.migrate();
       // As if the database predated the admin migration.
-      await database.execute('drop table admin_sessions');
-      await database.execute('delete from mikro_orm_migrations where name = ?', [ADMIN]);
+      await sql(database, 'drop table admin_sessions');
+      await sql(database, 'delete from mikro_orm_migrations where name = ?', [ADMIN]);
       await database.close();
       database = await target.open();
       expect(await database.migrate()).to.deep.equal([ADMIN]);
-      expect(await database.execute('select count(*)::int as n from admin_sessions')).to.deep.equal([{ n: 0 }]);
+      expect(await sql(database, 'select count(*)::int as n from admin_sessions')).to.deep.equal([{ n: 0 }]);
     });
   });
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PinoLogger, createPino } from '../../../src/adapters/logging/PinoLogger.js';
 import { Database } from '../../../src/adapters/persistence/Database.js';
 import { MikroOrmActionRunRepository } from '../../../src/adapters/persistence/MikroOrmActionRunRepository.js';
-import { SqlInboundRequestStore } from '../../../src/adapters/persistence/SqlInboundRequestStore.js';
+import { MikroOrmInboundRequestStore } from '../../../src/adapters/persistence/MikroOrmInboundRequestStore.js';
 import { ChildProcessShellExecutor } from '../../../src/adapters/shell/ChildProcessShellExecutor.js';
 import type { TriggerRunTask } from '../../../src/application/FireTriggers.js';
 import { RunTrigger } from '../../../src/application/RunTrigger.js';
@@ -47,7 +47,7 @@ const describeRecording = (name: string, open: () => Promise<{ database: Databas
     const runOnce = async (trigger: string, runId: string) => {
       const dir = await tempDir('record-once');
       const runs = new MikroOrmActionRunRepository(opened.database);
-      const requests = new SqlInboundRequestStore(opened.database);
+      const requests = new MikroOrmInboundRequestStore(opened.database);
       const requestId = runId.replace(/^3/, '2');
       await requests.record({ id: requestId, watchPath: '/webhook', receivedAt: new Date(), request: JSON.stringify(snapshotRequest({}, {}, {})), triggers: [trigger] });
       const logger = new RecordingLogger();

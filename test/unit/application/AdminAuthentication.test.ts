@@ -3,35 +3,11 @@ import { AdminAuthentication, FAILURE_WINDOW_MS, MAX_FAILURES, SESSION_HOURS } f
 import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/NodeApiKeyCrypto.js';
 import { ScryptPasswordHasher } from '../../../src/adapters/crypto/ScryptPasswordHasher.js';
 import { DomainError } from '../../../src/domain/errors/DomainError.js';
-import type { AdminSession, AdminStore } from '../../../src/ports/AdminStore.js';
 import type { PasswordHasher } from '../../../src/ports/PasswordHasher.js';
+import { InMemoryAdminStore } from '../../fakes/InMemoryAdminStore.js';
 import { InMemoryLoginAttempts } from '../../fakes/InMemoryLoginAttempts.js';
 import { FixedClock } from '../../fakes/FixedClock.js';
 import { SequentialIds } from '../../fakes/SequentialIds.js';
-
-class MemoryAdminStore implements AdminStore {
-  hash: string | undefined;
-  readonly sessions = new Map<string, AdminSession>();
-  async passwordHash() {
-    return this.hash;
-  }
-  async setPasswordHash(hash: string) {
-    this.hash = hash;
-  }
-  async addSession(digest: string, session: AdminSession) {
-    this.sessions.set(digest, session);
-  }
-  async session(digest: string, now: Date) {
-    const session = this.sessions.get(digest);
-    return session && session.expiresAt > now ? session : null;
-  }
-  async removeSession(digest: string) {
-    this.sessions.delete(digest);
-  }
-  async removeAllSessions() {
-    this.sessions.clear();
-  }
-}
 
 /** Counts the password checks that reach the (slow) hash. */
 class CountingHasher implements PasswordHasher {
@@ -54,7 +30,7 @@ const failure = async (promise: Promise<unknown>): Promise<DomainError> => {
 
 describe('AdminAuthentication', () => {
   const setup = async () => {
-    const store = new MemoryAdminStore();
+    const store = new InMemoryAdminStore();
     const clock = new FixedClock();
     const attempts = new InMemoryLoginAttempts();
     // A low scrypt cost keeps the unit test fast; the service uses 2^15.

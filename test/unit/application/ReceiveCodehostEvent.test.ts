@@ -8,25 +8,13 @@ import { InMemoryJobRepository } from '../../fakes/InMemoryJobRepository.js';
 import { DomainError } from '../../../src/domain/errors/DomainError.js';
 import { snapshotRequest } from '../../../src/domain/templates/RequestSnapshot.js';
 import { validateTriggers } from '../../../src/domain/triggers/validateTriggers.js';
-import type { DeliveryLog } from '../../../src/ports/DeliveryLog.js';
+import { InMemoryDeliveryLog } from '../../fakes/InMemoryDeliveryLog.js';
 import { FixedClock } from '../../fakes/FixedClock.js';
 import { InMemoryTaskQueue } from '../../fakes/InMemoryTaskQueue.js';
 import { RecordingLogger } from '../../fakes/RecordingLogger.js';
 import { SequentialIds } from '../../fakes/SequentialIds.js';
 import { InMemoryInboundRequestStore } from '../../fakes/InMemoryInboundRequestStore.js';
 import { triggerCatalog } from '../../../src/container/triggerCatalog.js';
-
-class MemoryDeliveryLog implements DeliveryLog {
-  readonly seen = new Set<string>();
-  async recordFirst(id: string): Promise<boolean> {
-    if (this.seen.has(id)) return false;
-    this.seen.add(id);
-    return true;
-  }
-  async forget(id: string): Promise<void> {
-    this.seen.delete(id);
-  }
-}
 
 describe('GithubSignatureVerifier', () => {
   it("accepts GitHub's published test vector", () => {
@@ -62,7 +50,7 @@ describe('ReceiveCodehostEvent', () => {
   const { triggers } = validateTriggers([{ name: 'on-push', watch_path: '/codehost/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] }], 'test', triggerCatalog());
   const setup = () => {
     const queue = new InMemoryTaskQueue();
-    const deliveries = new MemoryDeliveryLog();
+    const deliveries = new InMemoryDeliveryLog();
     const fire = new FireTriggers(triggers, new InMemoryInboundRequestStore(), queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
     const receive = new ReceiveCodehostEvent(new GithubSignatureVerifier(secret), deliveries, fire, new GithubEvents(), new InMemoryJobRepository(), new FixedClock(), new RecordingLogger());
     return { queue, deliveries, receive };
@@ -137,7 +125,7 @@ describe('ReceiveCodehostEvent', () => {
     for (const bad of [undefined, '', 'sha256=00', 'garbage']) {
       expect(() => receive.authorize(bad, 'push'), String(bad)).to.throw(DomainError).with.property('code', 'unauthorized');
     }
-    const unconfigured = new ReceiveCodehostEvent(new GithubSignatureVerifier(undefined), new MemoryDeliveryLog(), new FireTriggers([], new InMemoryInboundRequestStore(), new InMemoryTaskQueue(), new SequentialIds(), new FixedClock(), new RecordingLogger()), new GithubEvents(), new InMemoryJobRepository(), new FixedClock(), new RecordingLogger());
+    const unconfigured = new ReceiveCodehostEvent(new GithubSignatureVerifier(undefined), new InMemoryDeliveryLog(), new FireTriggers([], new InMemoryInboundRequestStore(), new InMemoryTaskQueue(), new SequentialIds(), new FixedClock(), new RecordingLogger()), new GithubEvents(), new InMemoryJobRepository(), new FixedClock(), new RecordingLogger());
     expect(() => unconfigured.authorize(wellFormed, 'push')).to.throw(DomainError).with.property('code', 'unauthorized');
   });
 
@@ -160,7 +148,7 @@ describe('code-host events for jobs', () => {
       prUrl: null, runUrl: null, summary: null, error: null, log: null, createdAt: clock.now(), updatedAt: clock.now(),
     });
     const fire = new FireTriggers([], new InMemoryInboundRequestStore(), new InMemoryTaskQueue(), new SequentialIds(), clock, new RecordingLogger());
-    const receive = new ReceiveCodehostEvent(new GithubSignatureVerifier(secret), new MemoryDeliveryLog(), fire, new GithubEvents(), jobs, clock, new RecordingLogger());
+    const receive = new ReceiveCodehostEvent(new GithubSignatureVerifier(secret), new InMemoryDeliveryLog(), fire, new GithubEvents(), jobs, clock, new RecordingLogger());
     let n = 0;
     const send = (event: string, payload: object) => {
       const body = JSON.stringify(payload);

@@ -44,7 +44,49 @@ describe('loadConfig', () => {
       codehost: undefined,
       llm: { provider: undefined, model: undefined, baseUrls: { anthropic: undefined, openai: undefined, google: undefined, custom: undefined }, timeoutMs: 120_000, maxRetries: 2 },
       jobs: { repoDir: '/srv/gw/data/jobs-repo', agentCommand: undefined, timeoutMs: 3_600_000, concurrency: 1, maxSteps: 30 },
+      retention: {
+        deliveriesDays: 7,
+        chatTurnsDays: 90,
+        actionRunsDays: 30,
+        inboundRequestsDays: 30,
+        finishedTaskSeconds: 7 * 86_400,
+        waitingTaskSeconds: 14 * 86_400,
+        sweepIntervalMs: 3_600_000,
+      },
     });
+  });
+
+  it('reads the retention settings; inbound requests outlive waiting tasks, and 0 keeps for good', () => {
+    const read = (env: Record<string, string>) => loadConfig(env, '/srv/gw').retention;
+    expect(
+      read({ RETENTION_DELIVERIES_DAYS: '2', RETENTION_CHAT_TURNS_DAYS: '365', RETENTION_ACTION_RUNS_DAYS: '60', RETENTION_FINISHED_TASKS_DAYS: '3', RETENTION_SWEEP_MINUTES: '15' }),
+    ).to.deep.equal({
+      deliveriesDays: 2,
+      chatTurnsDays: 365,
+      actionRunsDays: 60,
+      inboundRequestsDays: 60,
+      finishedTaskSeconds: 3 * 86_400,
+      waitingTaskSeconds: 14 * 86_400,
+      sweepIntervalMs: 15 * 60_000,
+    });
+    // A queued trigger run can wait 14 days for its request: requests stay 15 days even when action runs go sooner.
+    expect(read({ RETENTION_ACTION_RUNS_DAYS: '7' })).to.include({ actionRunsDays: 7, inboundRequestsDays: 15 });
+    expect(read({ RETENTION_ACTION_RUNS_DAYS: '0', RETENTION_DELIVERIES_DAYS: '0', RETENTION_CHAT_TURNS_DAYS: '0', RETENTION_FINISHED_TASKS_DAYS: '0' })).to.include({
+      actionRunsDays: 0,
+      inboundRequestsDays: 0,
+      deliveriesDays: 0,
+      chatTurnsDays: 0,
+      finishedTaskSeconds: 0,
+    });
+  });
+
+  it('refuses retention shorter than de-duplication needs, naming the variable', () => {
+    expect(problemsOf({ RETENTION_DELIVERIES_DAYS: '1' })).to.deep.equal([
+      'RETENTION_DELIVERIES_DAYS: "1" is less than 2 days (deliveries are remembered to refuse redeliveries, and Telegram redelivers for up to a day); 0 keeps them for good',
+    ]);
+    expect(problemsOf({ RETENTION_FINISHED_TASKS_DAYS: '1' })[0]).to.match(/^RETENTION_FINISHED_TASKS_DAYS: "1" is less than 2 days/);
+    expect(problemsOf({ RETENTION_CHAT_TURNS_DAYS: 'ninety' })).to.deep.equal(['RETENTION_CHAT_TURNS_DAYS: "ninety" is not a whole number between 0 and 36500']);
+    expect(problemsOf({ RETENTION_SWEEP_MINUTES: '0' })[0]).to.match(/^RETENTION_SWEEP_MINUTES: "0" is not a whole number between 1 and 1440/);
   });
 
   it('reads every variable', () => {

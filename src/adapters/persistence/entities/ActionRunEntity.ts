@@ -14,6 +14,7 @@ export const ActionRunEntity = defineEntity({
     startedAt: p.datetime().fieldName('started_at'),
     finishedAt: p.datetime().fieldName('finished_at'),
     error: p.text().nullable(),
-    detail: p.json<Record<string, unknown>>(),
+    detail: p.json<Record<string, unknown>>().defaultRaw("'{}'"),
   },
+  indexes: [{ name: 'action_runs_finished_at_idx', columns: [{ name: 'finished_at', sort: 'DESC' }] }],
 });

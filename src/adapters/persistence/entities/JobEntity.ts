@@ -7,8 +7,8 @@ export const JobEntity = defineEntity({
   properties: {
     id: p.uuid().primary(),
     job: p.text(),
-    status: p.string().length(16),
-    sourceKind: p.string().length(16).fieldName('source_kind'),
+    status: p.string().length(16).check("status in ('queued', 'running', 'succeeded', 'failed', 'cancelled')"),
+    sourceKind: p.string().length(16).fieldName('source_kind').check("source_kind in ('api', 'trigger', 'chat')"),
     sourceRef: p.string().length(200).fieldName('source_ref').nullable(),
     llmProvider: p.string().length(16).fieldName('llm_provider').nullable(),
     llmModel: p.string().length(200).fieldName('llm_model').nullable(),
@@ -21,4 +21,6 @@ export const JobEntity = defineEntity({
     createdAt: p.datetime().fieldName('created_at'),
     updatedAt: p.datetime().fieldName('updated_at'),
   },
+  indexes: [{ name: 'jobs_status_created_idx', columns: [{ name: 'status' }, { name: 'created_at', sort: 'DESC' }] }],
+  uniques: [{ name: 'jobs_branch_idx', properties: 'branch' }],
 });

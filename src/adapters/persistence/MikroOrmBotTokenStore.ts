@@ -1,5 +1,7 @@
+import { sql } from '@mikro-orm/core';
 import type { BotTokenStore } from '../../ports/BotTokenStore.js';
 import type { Database } from './Database.js';
+import { SettingEntity } from './entities/SettingEntity.js';
 
 const TOKEN_KEY = 'messaging.bot_token';
 const SECRET_KEY = 'messaging.webhook_secret';
@@ -14,9 +16,10 @@ interface Registration {
 /**
  * The registered bot token and webhook secret in `settings`, else the configured
  * MESSAGING_BOT_TOKEN. "No stored secret" is kept as an empty value, so that a registration
- * replaces both rows in one statement.
+ * replaces both rows in one statement. Reads are cached for a few seconds (every chat update
+ * asks for the secret), shared by concurrent callers.
  */
-export class SqlBotTokenStore implements BotTokenStore {
+export class MikroOrmBotTokenStore implements BotTokenStore {
   /** The pending or last read, shared by every caller while fresh (no stampede of reads when it expires). */
   #cached: { value: Promise<Registration>; at: number } | undefined;
 
@@ -31,18 +34,19 @@ export class SqlBotTokenStore implements BotTokenStore {
   }
 
   async register(token: string, webhookSecret: string | undefined): Promise<void> {
-    await this.db.execute(
-      `insert into settings (key, value, updated_at) values (?, ?, now()), (?, ?, now())
-       on conflict (key) do update set value = excluded.value, updated_at = now()`,
-      [TOKEN_KEY, token, SECRET_KEY, webhookSecret ?? ''],
-    );
+    // One multi-row `insert … on conflict do update`: both rows change together or neither does.
+    await this.db.orm.em.fork().upsertMany(SettingEntity, [
+      { key: TOKEN_KEY, value: token, updatedAt: sql.now() },
+      { key: SECRET_KEY, value: webhookSecret ?? '', updatedAt: sql.now() },
+    ]);
     this.#cached = { value: Promise.resolve({ token, secret: webhookSecret }), at: Date.now() };
   }
 
   #read(): Promise<Registration> {
     if (this.#cached && Date.now() - this.#cached.at < CACHE_MS) return this.#cached.value;
-    const read = this.db
-      .execute<{ key: string; value: string }>('select key, value from settings where key in (?, ?)', [TOKEN_KEY, SECRET_KEY])
+    const read = this.db.orm.em
+      .fork()
+      .find(SettingEntity, { key: { $in: [TOKEN_KEY, SECRET_KEY] } })
       .then((rows) => {
         const value = (key: string): string | undefined => rows.find((row) => row.key === key)?.value || undefined;
         return { token: value(TOKEN_KEY) ?? this.configured, secret: value(SECRET_KEY) };

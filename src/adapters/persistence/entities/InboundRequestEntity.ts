@@ -1,0 +1,15 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/** Mapping of `inbound_requests`: requests that fired triggers (Migration20261124000000_inbound_requests). */
+export const InboundRequestEntity = defineEntity({
+  name: 'InboundRequest',
+  tableName: 'inbound_requests',
+  properties: {
+    id: p.uuid().primary(),
+    watchPath: p.string().length(200).fieldName('watch_path'),
+    receivedAt: p.datetime().fieldName('received_at').index('inbound_requests_received_at_idx'),
+    triggers: p.json<string[]>().defaultRaw("'[]'"),
+    // Text, not jsonb: it keeps escaped NULs, lone surrogates and key order.
+    request: p.text(),
+  },
+});

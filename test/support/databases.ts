@@ -1,0 +1,55 @@
+import { PinoLogger, createPino } from '../../src/adapters/logging/PinoLogger.js';
+import { Database } from '../../src/adapters/persistence/Database.js';
+import { tempDir } from './gatewayProcess.js';
+import { createScratchDatabase } from './postgres.js';
+
+const logger = new PinoLogger(createPino('silent'));
+
+export type Engine = 'pglite' | 'postgresql';
+
+/** A migrated database for one suite, opened as the service opens it (PGlite on its own thread). */
+export interface TestDatabase {
+  readonly database: Database;
+  /**
+   * Another handle on the same database: on PostgreSQL a second pool (another replica); on
+   * PGlite, which one process holds, the same handle.
+   */
+  readonly replica: Database;
+  close(): Promise<void>;
+}
+
+/** Opens and migrates a fresh database: a temporary PGlite directory, or a scratch PostgreSQL database. */
+export const openTestDatabase = async (engine: Engine, name: string): Promise<TestDatabase> => {
+  if (engine === 'pglite') {
+    const database = await Database.open({ databaseUrl: undefined, dataDir: await tempDir(name), logger });
+    await database.migrate();
+    return { database, replica: database, close: () => database.close() };
+  }
+  const scratch = await createScratchDatabase();
+  const database = await Database.open({ databaseUrl: scratch.url, dataDir: await tempDir(name), logger });
+  let replica: Database | undefined;
+  try {
+    await database.migrate();
+    replica = await Database.open({ databaseUrl: scratch.url, dataDir: await tempDir(name), logger });
+  } catch (error) {
+    await database.close();
+    await scratch.drop();
+    throw error;
+  }
+  return {
+    database,
+    replica,
+    close: async () => {
+      await replica.close();
+      await database.close();
+      await scratch.drop();
+    },
+  };
+};
+
+/**
+ * Runs SQL with positional `?` parameters on the database's ORM connection: for tests that set
+ * up or inspect rows behind an adapter's back (the adapters themselves go through the ORM).
+ */
+export const sql = async <T = Record<string, unknown>>(database: Database, text: string, params: unknown[] = []): Promise<T[]> =>
+  (await database.orm.em.getConnection().execute(text, params)) as T[];
