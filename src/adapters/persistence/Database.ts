@@ -79,12 +79,17 @@ export class Database {
    */
   async #upToDate(): Promise<boolean> {
     try {
-      const rows = await this.execute<{ name: string }>('select name from mikro_orm_migrations');
-      const applied = new Set(rows.map((row) => row.name.replace(/\.[jt]s$/, '')));
+      const applied = new Set(await this.recordedMigrations());
       return MIGRATIONS.every((migration) => applied.has(migration.name));
     } catch {
       return false;
     }
+  }
+
+  /** The names of the migrations the database records as applied, oldest first. Rejects when the table is missing. */
+  async recordedMigrations(): Promise<string[]> {
+    const rows = await this.execute<{ name: string }>('select name from mikro_orm_migrations order by id');
+    return rows.map((row) => row.name.replace(/\.[jt]s$/, ''));
   }
 
   /** Executes raw SQL with positional `?` parameters. */

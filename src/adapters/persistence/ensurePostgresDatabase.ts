@@ -1,4 +1,3 @@
-import pg from 'pg';
 import type { Logger } from '../../ports/Logger.js';
 import { DatabaseOpenError } from './DatabaseOpenError.js';
 
@@ -20,6 +19,9 @@ type ConnectError = Error & { code?: string };
  * DatabaseOpenError naming the server as host:port, never the URL.
  */
 export const ensurePostgresDatabase = async (url: string, create: boolean, logger: Logger): Promise<void> => {
+  // Loaded here, not at the top: this module is part of the service's first, light phase
+  // (container/headStart.ts), which on the embedded database never needs pg.
+  const { default: pg } = await import('pg');
   const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   const server = `${probe.host}:${probe.port}`;
   const database = probe.database ?? '';
