@@ -28,7 +28,8 @@ export const findDatabaseTarget = async (config: { readonly databaseUrl: string 
 export const postgresLocation = (url: string): string => {
   try {
     const parsed = new URL(url);
-    const host = parsed.hostname !== '' ? parsed.hostname : (parsed.searchParams.get('host') ?? 'localhost');
+    // As the pg driver reads it: a `host` parameter wins; a socket directory may be URL-encoded.
+    const host = parsed.searchParams.get('host') ?? (parsed.hostname !== '' ? decodeURIComponent(parsed.hostname) : 'localhost');
     const port = parsed.port !== '' ? parsed.port : (parsed.searchParams.get('port') ?? '5432');
     const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
     return `${host}:${port}/${database !== '' ? database : decodeURIComponent(parsed.username)}`;
