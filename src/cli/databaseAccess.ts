@@ -48,6 +48,11 @@ export const connectToServer = async (
     } catch (error) {
       const code = connectionCode(error);
       const starting = code === 'ENOENT' || code === 'ECONNREFUSED';
+      if (code === 'EACCES') {
+        throw new CliFailure(`The admin socket ${target.socketPath} of the server (pid ${target.pid}) is owner-only: run the command as the account that runs the service`, {
+          cause: error,
+        });
+      }
       if (!alive(target.pid)) throw new CliFailure(`The server (pid ${target.pid}) stopped before it answered; run the command again`, { cause: error });
       if (!starting || Date.now() >= deadline) {
         throw new CliFailure(
