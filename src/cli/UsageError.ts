@@ -1,2 +1,24 @@
-/** A command line that cannot be understood: exit code 2 with the usage text. */
-export class UsageError extends Error {}
+/**
+ * A command line that cannot be understood: the problem in one line, then `usage` (that of the
+ * command that was meant), on stderr, and exit code 2.
+ */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage: string,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/**
+ * A command that failed for a reason the user can act on: its message alone on stderr (no
+ * stack, no "Error:" prefix), exit code 1.
+ */
+export class CliFailure extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CliFailure';
+  }
+}

@@ -1,9 +1,17 @@
-import { parseArgs } from 'node:util';
-import type { Logger as Pino } from 'pino';
-import type { AppConfig } from '../container/config.js';
+import type { KeyAdministration } from '../application/ApiKeyAdministration.js';
 import type { ApiKeySummary } from '../domain/auth/ApiKeyRecord.js';
-import { withKeyAdministration } from './keyAdministration.js';
-import { UsageError } from './UsageError.js';
+import type { CliIo } from './CliIo.js';
+import type { ParsedCommand } from './commandLine.js';
+import { databaseOfCommand } from './commandContext.js';
+import { connectToServer, withAdministration } from './databaseAccess.js';
+
+/** Runs `work` on the keys wherever they are: through the running server, or on the database opened here. */
+const withKeys = async <T>(io: CliIo, work: (keys: KeyAdministration) => Promise<T>): Promise<T> => {
+  const { config, target } = await databaseOfCommand(io);
+  if (target.kind === 'server') return work(await connectToServer(target, io));
+  const { TOKENS } = await import('../container/tokens.js');
+  return withAdministration(config, target, io, async (container) => work(await container.getAsync(TOKENS.KeyAdministration)));
+};
 
 const row = (key: ApiKeySummary) => ({
   id: key.id,
@@ -13,45 +21,35 @@ const row = (key: ApiKeySummary) => ({
   last_used_at: key.lastUsedAt?.toISOString() ?? null,
 });
 
-/** `keys create|list|revoke`. */
-export const keysCommand = async (argv: string[], config: AppConfig, pino: Pino, out: NodeJS.WritableStream): Promise<number> => {
-  const [action, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    options: { name: { type: 'string' }, json: { type: 'boolean', default: false } },
-    allowPositionals: true,
-    strict: true,
-  });
-  switch (action) {
-    case 'create': {
-      if (values.name === undefined) throw new UsageError('keys create needs --name NAME');
-      const created = await withKeyAdministration(config, pino, (admin) => admin.create(values.name as string));
-      if (values.json) {
-        out.write(`${JSON.stringify({ id: created.id, name: created.name, key: created.key, created_at: created.createdAt.toISOString() })}\n`);
-      } else {
-        out.write(`Created API key "${created.name}" (id ${created.id}).\n`);
-        out.write(`Key (shown only now, store it safely):\n\n  ${created.key}\n\n`);
-        out.write('Send it in the x-api-key header.\n');
-      }
-      return 0;
-    }
-    case 'list': {
-      const keys = (await withKeyAdministration(config, pino, (admin) => admin.list())).map(row);
-      if (values.json) out.write(`${JSON.stringify(keys)}\n`);
-      else if (keys.length === 0) out.write('No API keys. Create one with: agent-gateway keys create --name NAME\n');
-      else {
-        out.write(['ID', 'NAME', 'PREFIX', 'CREATED', 'LAST USED'].join('\t') + '\n');
-        for (const key of keys) out.write([key.id, key.name, key.prefix, key.created_at, key.last_used_at ?? '-'].join('\t') + '\n');
-      }
-      return 0;
-    }
-    case 'revoke': {
-      if (positionals.length !== 1) throw new UsageError('keys revoke needs exactly one key id');
-      await withKeyAdministration(config, pino, (admin) => admin.revoke(positionals[0]));
-      out.write(`Revoked key ${positionals[0]}\n`);
-      return 0;
-    }
-    default:
-      throw new UsageError(action === undefined ? 'keys needs create, list or revoke' : `Unknown keys command: ${action}`);
+/** `keys create --name NAME [--json]`: the key is printed once. */
+export const createKey = async ({ values }: ParsedCommand, io: CliIo): Promise<number> => {
+  const created = await withKeys(io, (keys) => keys.create(String(values.name)));
+  if (values.json === true) {
+    io.out.write(`${JSON.stringify({ id: created.id, name: created.name, key: created.key, created_at: created.createdAt.toISOString() })}\n`);
+  } else {
+    io.out.write(`Created API key "${created.name}" (id ${created.id}).\n`);
+    io.out.write(`Key (shown only now, store it safely):\n\n  ${created.key}\n\n`);
+    io.out.write('Send it in the x-api-key header.\n');
   }
+  return 0;
+};
+
+/** `keys list [--json]`: never a key, only its display prefix. */
+export const listKeys = async ({ values }: ParsedCommand, io: CliIo): Promise<number> => {
+  const keys = (await withKeys(io, (admin) => admin.list())).map(row);
+  if (values.json === true) io.out.write(`${JSON.stringify(keys)}\n`);
+  else if (keys.length === 0) io.out.write('No API keys. Create one with: agent-gateway keys create --name NAME\n');
+  else {
+    io.out.write(['ID', 'NAME', 'PREFIX', 'CREATED', 'LAST USED'].join('\t') + '\n');
+    for (const key of keys) io.out.write([key.id, key.name, key.prefix, key.created_at, key.last_used_at ?? '-'].join('\t') + '\n');
+  }
+  return 0;
+};
+
+/** `keys revoke ID`. */
+export const revokeKey = async ({ positionals }: ParsedCommand, io: CliIo): Promise<number> => {
+  const [id] = positionals as [string];
+  await withKeys(io, (keys) => keys.revoke(id));
+  io.out.write(`Revoked key ${id}\n`);
+  return 0;
 };

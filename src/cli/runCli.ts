@@ -1,82 +1,56 @@
+import type { CliIo } from './CliIo.js';
+import { resolveCommandLine } from './commandLine.js';
+import { commands, SERVING } from './commands.js';
+import { CliFailure, UsageError } from './UsageError.js';
 
-import { pino } from 'pino';
-import { createPino } from '../adapters/logging/PinoLogger.js';
-import { ConfigError, type AppConfig } from '../container/config.js';
-import { configFromEnvironment } from '../container/environment.js';
-import { StartupError } from '../container/StartupError.js';
-import { isDomainError } from '../domain/errors/DomainError.js';
-import { keysCommand } from './keysCommand.js';
-import { triggersCommand } from './triggersCommand.js';
-import { adminCommand } from './adminCommand.js';
-import { withOpenDatabase } from './keyAdministration.js';
-import { serve } from './serve.js';
-import { UsageError } from './UsageError.js';
-import { channelCredentialHeaders } from '../container/channels/index.js';
+export { SERVING } from './commands.js';
 
-export const USAGE = `Usage: agent-gateway <command>
+const processIo = (): CliIo => ({ out: process.stdout, err: process.stderr, input: process.stdin });
 
-Commands:
-  serve                              start the service (same as npm start)
-  migrate                            apply pending database migrations
-  keys create --name NAME [--json]   create an API key; the key is printed once
-  keys list [--json]                 list API keys (never the keys themselves)
-  keys revoke ID                     delete a key's record, revoking it at once
-  triggers check [--file F]          validate the trigger file (TRIGGERS_FILE by default)
-  admin set-password                 set the admin UI password (read from stdin)
-  help                               show this text
-
-Configuration comes from the environment and .env (see docs/configuration.md).
-`;
-
-
-/** Runs one CLI command; returns the process exit code. */
-export const runCli = async (argv: string[], out: NodeJS.WritableStream = process.stdout): Promise<number> => {
-  const [command, ...rest] = argv;
+/**
+ * Runs one CLI command; resolves to the process's exit code — 0 done, 1 failed (one line on
+ * stderr saying why), 2 a command line that cannot be understood (the problem and the usage
+ * of the command meant) — or to SERVING when `serve` started the service.
+ */
+export const runCli = async (argv: readonly string[], io: CliIo = processIo()): Promise<number> => {
   try {
-    if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-      out.write(USAGE);
-      return command === undefined ? 2 : 0;
+    const resolved = resolveCommandLine(argv, commands(io));
+    if (resolved.kind === 'help') {
+      io.out.write(resolved.text);
+      return 0;
     }
-    const config = configFromEnvironment();
-    switch (command) {
-      case 'serve':
-        await serve(config);
-        return 0;
-      case 'migrate':
-        return await migrate(config, out);
-      case 'keys':
-        return await keysCommand(rest, config, cliLogger(config), out);
-      case 'admin':
-        return await adminCommand(rest, config, cliLogger(config), out);
-      case 'triggers':
-        return await triggersCommand(rest, config, out);
-      default:
-        throw new UsageError(`Unknown command: ${command}`);
-    }
+    const code = await resolved.command.run(resolved.parsed);
+    return code === SERVING ? SERVING : code;
   } catch (error) {
-    return report(error);
+    return report(error, io.err);
   }
 };
 
-/** CLI logs go to stderr so that stdout stays clean for --json output. */
-const cliLogger = (config: AppConfig) => createPino(config.logLevel === 'info' ? 'warn' : config.logLevel, pino.destination(2), channelCredentialHeaders());
-
-const migrate = async (config: AppConfig, out: NodeJS.WritableStream): Promise<number> => {
-  const applied = await withOpenDatabase(config, cliLogger(config), (database) => database.migrate());
-  out.write(applied.length === 0 ? 'Database is up to date\n' : `Applied ${applied.join(', ')}\n`);
-  return 0;
-};
-
-const report = (error: unknown): number => {
-  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
-    process.stderr.write(`${error.message}\n\n${USAGE}`);
+/**
+ * Failures the user acts on print their message alone: a usage error (with the usage), the
+ * configuration's problems, a start-up error naming the setting (`DATABASE_URL: cannot connect
+ * to …`), an error of the core (`No API key with id …`), a CLI failure. Anything else is
+ * unexpected and says so, still on one line — never a stack.
+ */
+const report = async (error: unknown, err: NodeJS.WritableStream): Promise<number> => {
+  if (error instanceof UsageError) {
+    err.write(`${error.message}\n\n${error.usage}`);
     return 2;
   }
-  if (error instanceof ConfigError || error instanceof StartupError || isDomainError(error)) {
-    process.stderr.write(`${error.message}\n`);
+  if (error instanceof CliFailure || (await isKnownFailure(error))) {
+    err.write(`${(error as Error).message}\n`);
     return 1;
   }
-  process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+  err.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
   return 1;
 };
 
+/** Known failures of the modules a command loaded (loaded here only when something failed). */
+const isKnownFailure = async (error: unknown): Promise<boolean> => {
+  const [{ ConfigError }, { StartupError }, { isDomainError }] = await Promise.all([
+    import('../container/config.js'),
+    import('../container/StartupError.js'),
+    import('../domain/errors/DomainError.js'),
+  ]);
+  return error instanceof ConfigError || error instanceof StartupError || isDomainError(error);
+};

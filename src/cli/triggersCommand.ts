@@ -1,34 +1,32 @@
-import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { loadTriggerFile } from '../adapters/triggerfile/JsonTriggerFile.js';
-import { AI_PROVIDERS } from '../adapters/ai/aiProviders.js';
-import { EnvironmentSecretStore } from '../adapters/secrets/EnvironmentSecretStore.js';
-import { checkTriggerSecrets } from '../application/checkTriggerSecrets.js';
-import type { AppConfig } from '../container/config.js';
-import { triggerCatalog } from '../container/triggerCatalog.js';
-import { UsageError } from './UsageError.js';
+import type { CliIo } from './CliIo.js';
+import type { ParsedCommand } from './commandLine.js';
+import { readConfig } from './commandContext.js';
 
 /** `triggers check [--file F]`: the start-up validation of the trigger file, without starting anything. */
-export const triggersCommand = async (argv: string[], config: AppConfig, out: NodeJS.WritableStream): Promise<number> => {
-  const [action, ...rest] = argv;
-  if (action !== 'check') throw new UsageError(action === undefined ? 'triggers needs check' : `Unknown triggers command: ${action}`);
-  const { values } = parseArgs({ args: rest, options: { file: { type: 'string' } }, strict: true });
-  const file = values.file !== undefined ? resolve(values.file) : config.triggersFile;
+export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promise<number> => {
+  const config = await readConfig();
+  const { loadTriggerFile } = await import('../adapters/triggerfile/JsonTriggerFile.js');
+  const { EnvironmentSecretStore } = await import('../adapters/secrets/EnvironmentSecretStore.js');
+  const { checkTriggerSecrets } = await import('../application/checkTriggerSecrets.js');
+  const { triggerCatalog } = await import('../container/triggerCatalog.js');
+  const { AI_PROVIDERS } = await import('../adapters/ai/aiProviders.js');
+  const file = typeof values.file === 'string' ? resolve(values.file) : config.triggersFile;
   const loaded = await loadTriggerFile(file, triggerCatalog());
   const problems = loaded.problems.length > 0 ? loaded.problems : checkTriggerSecrets(loaded.triggers, new EnvironmentSecretStore(process.env, AI_PROVIDERS), file);
   if (problems.length > 0) {
-    for (const problem of problems) process.stderr.write(`${problem}\n`);
-    process.stderr.write(`${problems.length} problem${problems.length === 1 ? '' : 's'} found\n`);
+    for (const problem of problems) io.err.write(`${problem}\n`);
+    io.err.write(`${problems.length} problem${problems.length === 1 ? '' : 's'} found\n`);
     return 1;
   }
   if (loaded.missing) {
-    out.write(`${file} does not exist: the service runs with no triggers\n`);
+    io.out.write(`${file} does not exist: the service runs with no triggers\n`);
     return 0;
   }
   const enabled = loaded.triggers.filter((t) => t.enabled).length;
-  out.write(`${file}: ${loaded.triggers.length} trigger${loaded.triggers.length === 1 ? '' : 's'} valid (${enabled} enabled)\n`);
+  io.out.write(`${file}: ${loaded.triggers.length} trigger${loaded.triggers.length === 1 ? '' : 's'} valid (${enabled} enabled)\n`);
   for (const trigger of loaded.triggers) {
-    out.write(`  ${trigger.enabled ? 'on ' : 'off'}  ${trigger.name}  ${trigger.watchPath}  ${trigger.actions.map((a) => a.type).join(' → ')}\n`);
+    io.out.write(`  ${trigger.enabled ? 'on ' : 'off'}  ${trigger.name}  ${trigger.watchPath}  ${trigger.actions.map((a) => a.type).join(' → ')}\n`);
   }
   return 0;
 };

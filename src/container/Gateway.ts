@@ -73,7 +73,10 @@ export class Gateway {
           ? await AdminSocketServer.listen(
               adminSocketPath(config.dataDir),
               await container.getAsync(TOKENS.KeyAdministration),
-              { setAdminPassword: async (password) => (await container.getAsync(TOKENS.AdminAuthentication)).setPassword(password) },
+              {
+                setAdminPassword: async (password) => (await container.getAsync(TOKENS.AdminAuthentication)).setPassword(password),
+                migrations: async () => ({ appliedAtStart: applied, recorded: await database.recordedMigrations() }),
+              },
               container.get(TOKENS.Logger),
             ).catch((error: unknown) => {
               throw new StartupError('DATA_DIR', `cannot serve the admin socket in ${config.dataDir} (${(error as Error).message})`, { cause: error });

@@ -57,7 +57,15 @@ describe('admin socket (server and client over a Unix socket)', () => {
     socket = join(await tempDir('admin-socket'), 'admin.sock');
     keys = new MemoryKeys();
     logger = new RecordingLogger();
-    server = await AdminSocketServer.listen(socket, keys, { setAdminPassword: async (password) => void keys.passwords.push(password) }, logger);
+    server = await AdminSocketServer.listen(
+      socket,
+      keys,
+      {
+        setAdminPassword: async (password) => void keys.passwords.push(password),
+        migrations: async () => ({ appliedAtStart: ['Migration2_b'], recorded: ['Migration1_a', 'Migration2_b'] }),
+      },
+      logger,
+    );
     client = new AdminSocketClient(socket);
   });
   afterEach(() => server?.close());
@@ -73,6 +81,18 @@ describe('admin socket (server and client over a Unix socket)', () => {
     expect(await client.list()).to.deep.equal([]);
     await client.setAdminPassword('a long admin password');
     expect(keys.passwords).to.deep.equal(['a long admin password']);
+  });
+
+  it('says which process answers, and what the server applied at its start and the database records', async () => {
+    expect(await client.status()).to.deep.equal({ pid: process.pid });
+    expect(await client.migrations()).to.deep.equal({ appliedAtStart: ['Migration2_b'], recorded: ['Migration1_a', 'Migration2_b'] });
+  });
+
+  it('rejects with the connection error when no server listens (the CLI then waits for a starting server or says so)', async () => {
+    const nobody = new AdminSocketClient(join(await tempDir('admin-socket-none'), 'admin.sock'));
+    const error = await nobody.status().then(() => undefined, (caught: unknown) => caught);
+    expect(error).to.include({ code: 'ENOENT' });
+    expect(await nobody.reachable()).to.equal(false);
   });
 
   it("hands the core's errors back with their code and message, answered by the one error table", async () => {

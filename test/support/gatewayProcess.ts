@@ -133,16 +133,69 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Runs `agent-gateway …` (the built CLI) with the given environment. */
-export const runCli = (args: string[], env: Record<string, string>): Promise<CliResult> =>
+/** Runs `agent-gateway …` (the built CLI) with the given environment; `input` is piped to its stdin (none: no stdin). */
+export const runCli = (args: string[], env: Record<string, string>, options: { readonly input?: string } = {}): Promise<CliResult> =>
   new Promise((done, reject) => {
-    const child = track(spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = track(
+      spawn(process.execPath, [CLI, ...args], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', ...env },
+        stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      }),
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
     child.once('exit', (code) => done({ code, stdout, stderr }));
+    if (options.input !== undefined) child.stdin!.end(options.input);
+  });
+
+/** One exchange on a terminal: when the output so far contains `after`, `type` is typed. */
+export interface TerminalStep {
+  readonly after: string;
+  readonly type: string;
+}
+
+/** What a terminal showed (stdout and stderr together, with the terminal's \r\n line ends) and the exit code. */
+export interface TerminalResult {
+  readonly code: number | null;
+  readonly screen: string;
+}
+
+/**
+ * Runs `agent-gateway …` on a pseudo-terminal (util-linux `script`, which passes its exit code
+ * on), typing each step's text once its prompt shows. Killed, and rejected, after `timeoutMs`.
+ */
+export const runCliOnTerminal = (args: string[], env: Record<string, string>, steps: readonly TerminalStep[], timeoutMs = 45_000): Promise<TerminalResult> =>
+  new Promise((done, reject) => {
+    // The command line is built for script's shell from fixed parts; arguments are quoted.
+    const quoted = [process.execPath, CLI, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
+    const child = track(spawn('script', ['-qefc', quoted, '/dev/null'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] }));
+    let screen = '';
+    let next = 0;
+    const onOutput = (chunk: Buffer): void => {
+      screen += chunk.toString();
+      while (next < steps.length && screen.includes(steps[next].after, next === 0 ? 0 : screen.indexOf(steps[next - 1].after) + 1)) {
+        child.stdin!.write(steps[next].type);
+        next++;
+      }
+    };
+    child.stdout!.on('data', onOutput);
+    child.stderr!.on('data', onOutput);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the CLI on a terminal was still running after ${timeoutMs} ms (killed); screen:\n${screen}`));
+    }, timeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      done({ code, screen });
+    });
   });
 
 export interface ExitedProcess {

@@ -72,6 +72,12 @@ export class Database {
     return applied.map((migration) => migration.name);
   }
 
+  /** The migrations the database records as applied, oldest first (what the CLI's `migrate` reports through a running server). */
+  async recordedMigrations(): Promise<string[]> {
+    const rows = (await this.orm.em.getConnection().execute('select name from mikro_orm_migrations order by id')) as Array<{ name: string }>;
+    return rows.map((row) => row.name.replace(/\.[jt]s$/, ''));
+  }
+
   /**
    * True when every migration is recorded as applied: one query, where the migrator's own
    * check costs several statements and a DDL (most of the migration step of a start-up).

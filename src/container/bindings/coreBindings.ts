@@ -1,15 +1,9 @@
 import type { Container } from 'inversify';
-import { AI_PROVIDERS } from '../../adapters/ai/aiProviders.js';
-import { NodeApiKeyCrypto } from '../../adapters/crypto/NodeApiKeyCrypto.js';
 import { NodeFetchHttpForwarder } from '../../adapters/forwarder/NodeFetchHttpForwarder.js';
-import { PinoLogger } from '../../adapters/logging/PinoLogger.js';
 import type { Database } from '../../adapters/persistence/Database.js';
 import { MikroOrmDeliveryLog } from '../../adapters/persistence/MikroOrmDeliveryLog.js';
 import { PgBossTaskQueue } from '../../adapters/queue/PgBossTaskQueue.js';
-import { EnvironmentSecretStore } from '../../adapters/secrets/EnvironmentSecretStore.js';
 import { ChildProcessShellExecutor } from '../../adapters/shell/ChildProcessShellExecutor.js';
-import { RandomUuidGenerator } from '../../adapters/system/RandomUuidGenerator.js';
-import { SystemClock } from '../../adapters/system/SystemClock.js';
 import { JOB_RUN_QUEUE } from '../../application/CreateJob.js';
 import { TRIGGER_RUN_QUEUE } from '../../application/FireTriggers.js';
 import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE } from '../../application/ReceiveMessagingUpdate.js';
@@ -17,18 +11,12 @@ import { RETENTION_SWEEP_QUEUE } from '../../application/SweepExpiredData.js';
 import type { Logger } from '../../ports/Logger.js';
 import type { AppConfig } from '../config.js';
 import type { Infrastructure } from '../Infrastructure.js';
+import { bindBasics } from './basicBindings.js';
 import { TOKENS } from '../tokens.js';
 
 /** What every capability shares: logging, the database, time and ids, secrets, the task queue, shell and HTTP out. */
 export const bindCore = (c: Container, config: AppConfig, infra: Infrastructure): void => {
-  c.bind(TOKENS.Config).toConstantValue(config);
-  c.bind(TOKENS.Pino).toConstantValue(infra.pino);
-  c.bind(TOKENS.Logger).toConstantValue(new PinoLogger(infra.pino));
-  c.bind(TOKENS.Database).toConstantValue(infra.database);
-  c.bind(TOKENS.Clock).toConstantValue(new SystemClock());
-  c.bind(TOKENS.IdGenerator).toConstantValue(new RandomUuidGenerator());
-  c.bind(TOKENS.ApiKeyCrypto).toConstantValue(new NodeApiKeyCrypto());
-  c.bind(TOKENS.SecretStore).toConstantValue(new EnvironmentSecretStore(infra.env, AI_PROVIDERS));
+  bindBasics(c, config, infra);
   c.bind(TOKENS.ShellExecutor).toConstantValue(new ChildProcessShellExecutor());
   c.bind(TOKENS.HttpForwarder).toConstantValue(new NodeFetchHttpForwarder(config.webhook));
   c.bind(TOKENS.DeliveryLog).toResolvedValue((db: Database) => new MikroOrmDeliveryLog(db), [TOKENS.Database]);

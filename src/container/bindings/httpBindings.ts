@@ -3,13 +3,9 @@ import { createHttpApp } from '../../adapters/http/HttpApp.js';
 import { PrometheusMetrics } from '../../adapters/http/PrometheusMetrics.js';
 import type { Database } from '../../adapters/persistence/Database.js';
 import { CheckReadiness } from '../../application/CheckReadiness.js';
-import { AdminAuthentication } from '../../application/AdminAuthentication.js';
 import { AdminOverview } from '../../application/AdminOverview.js';
 import { readFileSync } from 'node:fs';
 import type { JobRunner } from '../../ports/JobRunner.js';
-import { ScryptPasswordHasher } from '../../adapters/crypto/ScryptPasswordHasher.js';
-import { MikroOrmAdminStore } from '../../adapters/persistence/MikroOrmAdminStore.js';
-import { MikroOrmLoginAttempts } from '../../adapters/persistence/MikroOrmLoginAttempts.js';
 import { PostgresStorageFigures } from '../../adapters/persistence/PostgresStorageFigures.js';
 import { CollectOperationalFigures } from '../../application/CollectOperationalFigures.js';
 import type { Logger } from '../../ports/Logger.js';
@@ -17,14 +13,11 @@ import type { TaskQueue } from '../../ports/TaskQueue.js';
 import { channelCredentialHeaders, routeTable } from '../channels/index.js';
 import type { AppConfig } from '../config.js';
 import { TOKENS } from '../tokens.js';
+import { bindAdminAuthentication } from './adminBindings.js';
 
 /** The HTTP application, the admin UI's authentication, and what operators probe: readiness and metrics. */
 export const bindHttp = (c: Container, config: AppConfig): void => {
-  c.bind(TOKENS.AdminAuthentication).toResolvedValue(
-    (db: Database, crypto, ids, clock) =>
-      new AdminAuthentication(new MikroOrmAdminStore(db), new MikroOrmLoginAttempts(db), new ScryptPasswordHasher(), crypto, ids, clock),
-    [TOKENS.Database, TOKENS.ApiKeyCrypto, TOKENS.IdGenerator, TOKENS.Clock],
-  );
+  bindAdminAuthentication(c);
   c.bind(TOKENS.CheckReadiness).toResolvedValue(
     (db: Database, queue: TaskQueue, logger: Logger) =>
       new CheckReadiness([db.readiness(), { name: 'queue', check: async () => void (await queue.depth()) }], logger),

@@ -4,6 +4,7 @@ import type { KeyAdministration } from '../../../application/ApiKeyAdministratio
 import type { CreatedApiKey } from '../../../application/CreateApiKey.js';
 import type { ApiKeySummary } from '../../../domain/auth/ApiKeyRecord.js';
 import { DomainError, type ErrorCode } from '../../../domain/errors/DomainError.js';
+import type { MigrationReport } from './AdminSocketServer.js';
 
 type Wire = Record<string, unknown>;
 
@@ -14,18 +15,35 @@ const revive = <T extends { createdAt: Date; lastUsedAt: Date | null }>(raw: Wir
     lastUsedAt: raw.lastUsedAt ? new Date(raw.lastUsedAt as string) : null,
   }) as unknown as T;
 
-/** KeyAdministration through a running server's admin socket. */
+/**
+ * The running server's administration (AdminSocketServer) from another process: keys, the
+ * admin password, the migrations. A connection that fails rejects with Node's error
+ * (`ENOENT`: no socket, `ECONNREFUSED`: nobody listening); an error answer with the DomainError it was.
+ */
 export class AdminSocketClient implements KeyAdministration {
   constructor(private readonly socketPath: string) {}
 
   /** Whether a server answers on the socket. */
   async reachable(): Promise<boolean> {
     try {
-      await this.call('GET', '/keys');
+      await this.status();
       return true;
     } catch {
       return false;
     }
+  }
+
+  /** The answering server's process id. */
+  async status(): Promise<{ pid: number }> {
+    const { pid } = await this.call('GET', '/status');
+    return { pid: Number(pid) };
+  }
+
+  /** What the server applied at its start and what the database records now. */
+  async migrations(): Promise<MigrationReport> {
+    const answer = await this.call('GET', '/migrations');
+    const names = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+    return { appliedAtStart: names(answer.appliedAtStart), recorded: names(answer.recorded) };
   }
 
   async create(name: string): Promise<CreatedApiKey> {

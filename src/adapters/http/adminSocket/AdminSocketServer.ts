@@ -8,9 +8,18 @@ import type { Logger } from '../../../ports/Logger.js';
 import { answerFor } from '../errorStatus.js';
 import { jsonBody } from '../middleware/jsonBody.js';
 
+/** The migrations as the running server knows them (the CLI's `migrate` reports it). */
+export interface MigrationReport {
+  /** What this server applied when it started, oldest first; empty when the database was current. */
+  readonly appliedAtStart: readonly string[];
+  /** Every migration the database records as applied, now. */
+  readonly recorded: readonly string[];
+}
+
 /** What the socket serves besides keys. */
 export interface AdminOperations {
   setAdminPassword(password: string): Promise<void>;
+  migrations(): Promise<MigrationReport>;
 }
 
 const MAX_BODY = 16 * 1024;
@@ -37,6 +46,13 @@ const adminSocketApp = (admin: KeyAdministration, operations: AdminOperations, l
   });
   const body = jsonBody(MAX_BODY);
   const router = new Router();
+  // Who answers: the CLI checks that the server is up (and which process it is).
+  router.get('/status', (ctx) => {
+    ctx.body = { pid: process.pid };
+  });
+  router.get('/migrations', async (ctx) => {
+    ctx.body = await operations.migrations();
+  });
   router.get('/keys', async (ctx) => {
     ctx.body = { keys: await admin.list() };
   });
@@ -59,8 +75,8 @@ const adminSocketApp = (admin: KeyAdministration, operations: AdminOperations, l
 };
 
 /**
- * Key administration over a Unix socket in DATA_DIR, for the CLI while the server holds
- * the embedded database (PGlite is single-process). The socket is owner-only (0600)
+ * Administration over a Unix socket in DATA_DIR — keys, the admin password, the state of the
+ * migrations — for the CLI while the server holds the embedded database (PGlite is single-process). The socket is owner-only (0600)
  * inside an owner-only directory: only the account running the service can use it.
  */
 export class AdminSocketServer {

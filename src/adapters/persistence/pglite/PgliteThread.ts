@@ -69,10 +69,15 @@ export class PgliteThread {
   /**
    * Starts the thread and opens the database in `dataDir`; rejects with PGlite's error if it
    * cannot. `onFailure` hears once if the thread dies later (every request then fails).
+   * `settings`: PostgreSQL settings for this boot only (none: PGlite's defaults).
    */
-  static async open(dataDir: string, onFailure: (error: Error) => void = () => undefined): Promise<PgliteThread> {
+  static async open(
+    dataDir: string,
+    onFailure: (error: Error) => void = () => undefined,
+    settings: Readonly<Record<string, string>> = {},
+  ): Promise<PgliteThread> {
     const extension = extname(fileURLToPath(import.meta.url)); // .ts under tsx (tests), .js when built
-    const worker = new Worker(new URL(`./pgliteWorker${extension}`, import.meta.url), { workerData: { dataDir } satisfies ThreadData });
+    const worker = new Worker(new URL(`./pgliteWorker${extension}`, import.meta.url), { workerData: { dataDir, settings } satisfies ThreadData });
     let opening: { resolve(opened: Opened): void; reject(error: Error): void } | undefined;
     const onMessage = (opened: Opened): void => opening?.resolve(opened);
     const onError = (error: Error): void => opening?.reject(error);

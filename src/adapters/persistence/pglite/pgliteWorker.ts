@@ -17,7 +17,7 @@ interface OpenTransaction {
 
 const port = parentPort;
 if (port === null) throw new Error('pgliteWorker runs as a worker thread only');
-const { dataDir } = workerData as ThreadData;
+const { dataDir, settings = {} } = workerData as ThreadData;
 
 const transactions = new Map<number, OpenTransaction>();
 const subscriptions = new Map<number, () => Promise<void>>();
@@ -91,6 +91,7 @@ const serve = (db: PGlite): void => {
   port.postMessage({ opened: true } satisfies Opened);
 };
 
-PGlite.create({ dataDir }).then(serve, (error: unknown) => {
+const startParams = Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+PGlite.create({ dataDir, ...(startParams.length > 0 ? { startParams: [...PGlite.defaultStartParams, ...startParams] } : {}) }).then(serve, (error: unknown) => {
   port.postMessage({ opened: false, error: toPortableError(error) } satisfies Opened);
 });

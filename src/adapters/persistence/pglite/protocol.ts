@@ -41,6 +41,8 @@ export interface Notification {
 /** What the thread is started with. */
 export interface ThreadData {
   readonly dataDir: string;
+  /** PostgreSQL settings for this boot only (`-c name=value`); none: PGlite's defaults. */
+  readonly settings?: Readonly<Record<string, string>>;
 }
 
 /** Sent once by the thread: the database is open, or why it could not be opened. */

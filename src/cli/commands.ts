@@ -1,0 +1,104 @@
+import type { CliIo } from './CliIo.js';
+import type { CommandSpec } from './commandLine.js';
+
+/** What `serve` resolves to: the service runs on; the process must not exit. */
+export const SERVING = -1;
+
+const WHERE = `Where the database is: DATABASE_URL set means PostgreSQL, worked on directly; unset
+means the embedded database in DATA_DIR (default ./data) — through the running server's admin
+socket while a server holds it, opened here otherwise. The first line on stderr says which.
+Use the same DATABASE_URL or DATA_DIR (environment or .env in the working directory) as the
+server.`;
+
+const JSON_OPTION = { type: 'boolean', help: 'print JSON on stdout instead of text' } as const;
+
+/**
+ * Every command: its words, options, usage text and what runs it. `run` loads the command's
+ * module only when the command runs, and that module loads only what its way to the database
+ * needs: `--help`, a usage error or a command answered by the running server never load the
+ * ORM, the container or a database engine.
+ */
+export const commands = (io: CliIo): CommandSpec[] => [
+  {
+    words: ['serve'],
+    synopsis: '',
+    summary: 'start the service (what npm start does)',
+    description: 'Starts the service in the foreground, configured as docs/configuration.md says; SIGTERM or SIGINT stops it gracefully.',
+    options: {},
+    run: async () => {
+      const { readConfig } = await import('./commandContext.js');
+      const config = await readConfig();
+      await import('reflect-metadata');
+      await (await import('./serve.js')).serve(config);
+      return SERVING;
+    },
+  },
+  {
+    words: ['migrate'],
+    synopsis: '',
+    summary: 'apply pending database migrations (the service also does at start-up)',
+    description: `Applies the migrations the database lacks and lists them ("Applied 5 migrations: …"), or
+says "Database is up to date". While a server runs on the embedded database it has applied
+them at its start: the command reports what that server applied.
+
+${WHERE}`,
+    options: {},
+    run: async (parsed) => (await import('./migrateCommand.js')).migrate(parsed, io),
+  },
+  {
+    words: ['keys', 'create'],
+    synopsis: '--name NAME [--json]',
+    summary: 'create an API key; the key is printed once',
+    description: `Creates an API key and prints it once: only its digest is stored. With --json prints
+{"id", "name", "key", "created_at"}.
+
+${WHERE}`,
+    options: { name: { type: 'string', value: 'NAME', help: "the key's name (1–100 characters), shown in lists and logs" }, json: JSON_OPTION },
+    required: ['name'],
+    run: async (parsed) => (await import('./keysCommand.js')).createKey(parsed, io),
+  },
+  {
+    words: ['keys', 'list'],
+    synopsis: '[--json]',
+    summary: 'list API keys (never the keys themselves)',
+    description: `Lists every API key: id, name, display prefix, creation and last use — never a key. With
+--json prints an array of {"id", "name", "prefix", "created_at", "last_used_at"}.
+
+${WHERE}`,
+    options: { json: JSON_OPTION },
+    run: async (parsed) => (await import('./keysCommand.js')).listKeys(parsed, io),
+  },
+  {
+    words: ['keys', 'revoke'],
+    synopsis: 'ID',
+    summary: "delete a key's record, revoking it at once",
+    description: `Deletes the record of the key with this id (see keys list): the key stops working at once,
+on every server using the database. Exit code 1 when no key has this id.
+
+${WHERE}`,
+    options: {},
+    positionals: ['ID'],
+    run: async (parsed) => (await import('./keysCommand.js')).revokeKey(parsed, io),
+  },
+  {
+    words: ['triggers', 'check'],
+    synopsis: '[--file F]',
+    summary: 'validate the trigger file (TRIGGERS_FILE by default)',
+    description: `Validates the trigger file as start-up does, without starting anything: one line per
+problem and exit code 1 when it is invalid.`,
+    options: { file: { type: 'string', value: 'F', help: 'the file to check (default: TRIGGERS_FILE, config/TRIGGERS.json)' } },
+    run: async (parsed) => (await import('./triggersCommand.js')).checkTriggers(parsed, io),
+  },
+  {
+    words: ['admin', 'set-password'],
+    synopsis: '',
+    summary: 'set the admin UI password (asked twice on a terminal, else read from stdin)',
+    description: `Sets the admin UI's password and ends every admin session. On a terminal it is asked
+twice, without echo, and two different answers change nothing; otherwise the first line of
+stdin is the password:  printf '%s\\n' "$PASSWORD" | agent-gateway admin set-password
+
+${WHERE}`,
+    options: {},
+    run: async (parsed) => (await import('./adminCommand.js')).setAdminPassword(parsed, io),
+  },
+];

@@ -1,0 +1,230 @@
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
+import { runCli, runCliOnTerminal, startGateway, tempDir, type GatewayProcess } from '../support/gatewayProcess.js';
+import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
+
+/*
+ * End-to-end: the built `agent-gateway` command (dist/cli/main.js) as a user runs it — on a
+ * new and an existing embedded database, through a running server, on PostgreSQL, on a
+ * terminal. Every message the CLI owes its user is asserted here word for word: the database
+ * line, migrate's account, --help, refusals (exit 2), set-password's prompts.
+ */
+
+const ALL_APPLIED = `Applied ${MIGRATIONS.length} migrations: ${MIGRATIONS.map((m) => m.name).join(', ')}`;
+const PASSWORD = 'a long admin password';
+
+/** Lines of a terminal's screen or a stream, without the terminal's carriage returns. */
+const lines = (text: string): string[] => text.replace(/\r/g, '').split('\n');
+
+const login = async (gateway: GatewayProcess, password: string): Promise<number> =>
+  (
+    await fetch(`${gateway.url}/settings/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ password }).toString(),
+      redirect: 'manual',
+    })
+  ).status;
+
+describe('e2e: the agent-gateway command', function () {
+  this.timeout(180_000);
+
+  describe('command line (nothing touched)', () => {
+    let dataDir: string;
+    let env: Record<string, string>;
+
+    beforeEach(async () => {
+      // A DATA_DIR that must not come into existence: --help and refusals touch no database.
+      dataDir = join(await tempDir('cli-line'), 'data');
+      env = { DATA_DIR: dataDir };
+    });
+    afterEach(() => {
+      expect(existsSync(dataDir), 'DATA_DIR created').to.equal(false);
+    });
+
+    it('prints the usage of each command and group for --help, on stdout, exit code 0', async () => {
+      const all = [[], ['serve'], ['migrate'], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['triggers'], ['triggers', 'check'], ['admin'], ['admin', 'set-password']];
+      for (const words of all) {
+        const result = await runCli([...words, '--help'], env);
+        const groups = ['keys', 'triggers', 'admin'];
+        const head = words.length === 0 ? '<command>' : words.length === 1 && groups.includes(words[0]) ? `${words[0]} <command>` : words.join(' ');
+        expect(result.code, words.join(' ')).to.equal(0);
+        expect(result.stdout, words.join(' ')).to.match(new RegExp(`^Usage: agent-gateway ${head}`));
+        expect(result.stderr, words.join(' ')).to.equal('');
+      }
+      const created = await runCli(['keys', 'create', '--help'], env);
+      expect(created.stdout).to.include('--name NAME').and.include('--json').and.include('-h, --help');
+    });
+
+    it('refuses an unknown option with exit code 2 and the usage of that command, doing nothing', async () => {
+      const result = await runCli(['keys', 'create', '--name', 'ci', '--bogus'], env);
+      expect(result.code).to.equal(2);
+      expect(result.stdout).to.equal('');
+      expect(lines(result.stderr).slice(0, 3)).to.deep.equal(['unknown option --bogus', '', 'Usage: agent-gateway keys create --name NAME [--json]']);
+      for (const argv of [['migrate', '--force'], ['admin', 'set-password', '--password', 'x'], ['keys', 'list', '--json=yes']]) {
+        const refused = await runCli(argv, env);
+        expect(refused.code, argv.join(' ')).to.equal(2);
+        expect(refused.stderr, argv.join(' ')).to.include(`Usage: agent-gateway ${argv.slice(0, 2).filter((w) => !w.startsWith('-')).join(' ')}`);
+      }
+    });
+
+    it('refuses unknown commands and sub-commands, and a missing command, with exit code 2 and the usage', async () => {
+      const unknown = await runCli(['keyz', 'list'], env);
+      expect(unknown.code).to.equal(2);
+      expect(lines(unknown.stderr).slice(0, 3)).to.deep.equal(['unknown command keyz', '', 'Usage: agent-gateway <command> [options]']);
+      const sub = await runCli(['keys', 'delete', 'x'], env);
+      expect(sub.code).to.equal(2);
+      expect(lines(sub.stderr).slice(0, 3)).to.deep.equal(['unknown keys command delete', '', 'Usage: agent-gateway keys <command> [options]']);
+      const none = await runCli([], env);
+      expect(none.code).to.equal(2);
+      expect(none.stderr).to.match(/^no command given\n\nUsage: agent-gateway <command>/);
+    });
+  });
+
+  describe('embedded database, no server running', () => {
+    it('migrate applies every migration to a new database and says which, then says it is up to date', async () => {
+      const dataDir = join(await tempDir('cli-migrate'), 'data');
+      const first = await runCli(['migrate'], { DATA_DIR: dataDir });
+      expect(first.code, first.stderr).to.equal(0);
+      expect(first.stdout).to.equal(`${ALL_APPLIED}\n`);
+      expect(lines(first.stderr).slice(0, 2)).to.deep.equal([
+        `using the embedded database in ${dataDir} (not in use by a server)`,
+        `no database in ${dataDir} yet: creating it (set DATABASE_URL to use PostgreSQL instead)`,
+      ]);
+      const again = await runCli(['migrate'], { DATA_DIR: dataDir });
+      expect(again.code, again.stderr).to.equal(0);
+      expect(again.stdout).to.equal('Database is up to date\n');
+      expect(again.stderr).to.equal(`using the embedded database in ${dataDir} (not in use by a server)\n`);
+    });
+
+    it('names the database on stderr and keeps stdout to the JSON asked for', async () => {
+      const dataDir = join(await tempDir('cli-json'), 'data');
+      const created = await runCli(['keys', 'create', '--name', 'ci', '--json'], { DATA_DIR: dataDir });
+      expect(created.code, created.stderr).to.equal(0);
+      expect(JSON.parse(created.stdout)).to.include({ name: 'ci' });
+      expect(lines(created.stderr)[0]).to.equal(`using the embedded database in ${dataDir} (not in use by a server)`);
+      const listed = await runCli(['keys', 'list', '--json'], { DATA_DIR: dataDir });
+      expect((JSON.parse(listed.stdout) as Array<{ name: string }>).map((key) => key.name)).to.deep.equal(['ci']);
+      expect(listed.stderr).to.equal(`using the embedded database in ${dataDir} (not in use by a server)\n`);
+    });
+
+    it('set-password on a terminal asks twice without echo before opening the database, refuses two different answers', async () => {
+      const dataDir = join(await tempDir('cli-tty'), 'data');
+      const env = { DATA_DIR: dataDir };
+      const differ = await runCliOnTerminal(['admin', 'set-password'], env, [
+        { after: 'New admin password: ', type: 'first answer typed\r' },
+        { after: 'Repeat the password: ', type: 'second answer typed\r' },
+      ]);
+      expect(differ.code, differ.screen).to.equal(1);
+      expect(lines(differ.screen)).to.deep.equal([
+        `using the embedded database in ${dataDir} (not in use by a server)`,
+        'New admin password: ',
+        'Repeat the password: ',
+        'The two passwords differ; the password was not changed',
+        '',
+      ]);
+      const same = await runCliOnTerminal(['admin', 'set-password'], env, [
+        { after: 'New admin password: ', type: `${PASSWORD}\r` },
+        { after: 'Repeat the password: ', type: `${PASSWORD}\r` },
+      ]);
+      expect(same.code, same.screen).to.equal(0);
+      expect(same.screen).to.not.include(PASSWORD);
+      // Asked before the database is opened (the lines about creating it come after the prompts).
+      const shown = lines(same.screen);
+      expect(shown.indexOf('Repeat the password: ')).to.be.lessThan(shown.findIndex((line) => line.startsWith('no database in')));
+      expect(shown.at(-2)).to.equal('Admin password set; every admin session has ended. Open /settings to log in.');
+
+      const gateway = await startGateway({ ...env, TRIGGERS_FILE: join(dataDir, '..', 'none.json') });
+      try {
+        expect(await login(gateway, PASSWORD)).to.equal(303);
+        expect(await login(gateway, 'first answer typed')).to.equal(401);
+      } finally {
+        await gateway.stop();
+      }
+    });
+  });
+
+  describe('embedded database, server running', () => {
+    let gateway: GatewayProcess | undefined;
+    let dataDir: string;
+    let pid: number;
+
+    before(async () => {
+      dataDir = join(await tempDir('cli-server'), 'data');
+      gateway = await startGateway({ DATA_DIR: dataDir, TRIGGERS_FILE: join(dataDir, '..', 'none.json') });
+      pid = Number((await readFile(join(dataDir, 'embedded.pid'), 'utf8')).trim());
+    });
+    after(() => gateway?.stop());
+
+    const through = (): string => `using the embedded database in ${dataDir} (through the running server, pid ${pid})`;
+
+    it('works through the server, saying so: keys create, list and revoke', async () => {
+      const created = await runCli(['keys', 'create', '--name', 'through', '--json'], { DATA_DIR: dataDir });
+      expect(created.code, created.stderr).to.equal(0);
+      expect(created.stderr).to.equal(`${through()}\n`);
+      const { id, key } = JSON.parse(created.stdout) as { id: string; key: string };
+      expect((await fetch(`${gateway!.url}/api/jobs/status`, { headers: { 'x-api-key': key } })).status).to.equal(200);
+      const listed = await runCli(['keys', 'list'], { DATA_DIR: dataDir });
+      expect(listed.stdout).to.include(id);
+      expect(listed.stderr).to.equal(`${through()}\n`);
+      const revoked = await runCli(['keys', 'revoke', id], { DATA_DIR: dataDir });
+      expect(revoked.code, revoked.stderr).to.equal(0);
+      expect((await fetch(`${gateway!.url}/api/jobs/status`, { headers: { 'x-api-key': key } })).status).to.equal(401);
+    });
+
+    it('migrate reports what the running server applied at its start', async () => {
+      const result = await runCli(['migrate'], { DATA_DIR: dataDir });
+      expect(result.code, result.stderr).to.equal(0);
+      expect(result.stdout).to.equal(`${ALL_APPLIED} (by the running server, pid ${pid}, at its start)\n`);
+      expect(result.stderr).to.equal(`${through()}\n`);
+    });
+
+    it('set-password reads stdin when it is no terminal, and the server takes the new password at once', async () => {
+      const result = await runCli(['admin', 'set-password'], { DATA_DIR: dataDir }, { input: `${PASSWORD}\n` });
+      expect(result.code, result.stderr).to.equal(0);
+      expect(result.stderr).to.equal(`${through()}\n`);
+      expect(result.stdout).to.equal('Admin password set; every admin session has ended. Open /settings to log in.\n');
+      expect(await login(gateway!, PASSWORD)).to.equal(303);
+    });
+
+    it('fails with one line when the key id is unknown', async () => {
+      const result = await runCli(['keys', 'revoke', '00000000-0000-4000-8000-000000000000'], { DATA_DIR: dataDir });
+      expect(result.code).to.equal(1);
+      expect(lines(result.stderr)).to.have.length(3); // the database line, the error, the final newline
+      expect(lines(result.stderr)[1]).to.match(/^No /);
+    });
+  });
+
+  describeWithPostgres('PostgreSQL', () => {
+    let scratch: ScratchDatabase | undefined;
+    let env: Record<string, string>;
+    let location: string;
+
+    beforeEach(async () => {
+      scratch = await createScratchDatabase();
+      // A password in the URL (ignored by the test server's trust authentication) must never be shown.
+      const url = new URL(scratch.url);
+      url.password = 'hunter2-secret';
+      env = { DATABASE_URL: url.toString(), DATA_DIR: join(await tempDir('cli-pg'), 'unused') };
+      location = `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+    });
+    afterEach(() => scratch?.drop());
+
+    it('names the server and database, never the password, and migrates a new database then says it is up to date', async () => {
+      const first = await runCli(['migrate'], env);
+      expect(first.code, first.stderr).to.equal(0);
+      expect(first.stderr).to.equal(`using PostgreSQL at ${location}\n`);
+      expect(first.stdout).to.equal(`${ALL_APPLIED}\n`);
+      const again = await runCli(['migrate'], env);
+      expect(again.stdout).to.equal('Database is up to date\n');
+      const created = await runCli(['keys', 'create', '--name', 'pg', '--json'], env);
+      expect(created.code, created.stderr).to.equal(0);
+      expect(JSON.parse(created.stdout)).to.include({ name: 'pg' });
+      for (const output of [first, again, created]) expect(output.stdout + output.stderr).to.not.include('hunter2');
+      expect(existsSync(env.DATA_DIR), 'the embedded database was not touched').to.equal(false);
+    });
+  });
+});
