@@ -389,7 +389,7 @@ const describeFoundation = (engine: Engine, makeEnv: () => Promise<EngineSetup>)
           expectResponse(last, 401, UNAUTHORIZED, `still accepted ${Date.now() - started} ms after the SQL delete`);
         });
 
-        it('a key inserted by SQL (sha256 hex digest) works on the next request', async () => {
+        it('a key inserted by SQL (sha256 hex digest) works within 1 s (as soon as the database notifies the insert)', async () => {
           const inserted = mintKey();
           secrets.push(inserted);
           expectResponse(await createJob({}, inserted), 401, UNAUTHORIZED, 'before the insert');
@@ -399,7 +399,15 @@ const describeFoundation = (engine: Engine, makeEnv: () => Promise<EngineSetup>)
             sha256(inserted),
             inserted.slice(0, 8),
           ]);
-          expectResponse(await createJob({}, inserted), 400, MISSING_JOB, 'right after the insert');
+          // Unknown digests are answered from memory (a flood of unknown keys costs no query): a key
+          // inserted outside the gateway works once the insert's notification has arrived.
+          const started = Date.now();
+          let last: JsonResponse = await createJob({}, inserted);
+          while (last.status === 401 && Date.now() - started < 1000) {
+            await sleep(20);
+            last = await createJob({}, inserted);
+          }
+          expectResponse(last, 400, MISSING_JOB, `still refused ${Date.now() - started} ms after the SQL insert`);
           expect((await jobStatus(inserted)).status).to.equal(200);
         });
 
