@@ -19,15 +19,21 @@ const PASSWORD = 'a long admin password';
 /** Lines of a terminal's screen or a stream, without the terminal's carriage returns. */
 const lines = (text: string): string[] => text.replace(/\r/g, '').split('\n');
 
-const login = async (gateway: GatewayProcess, password: string): Promise<number> =>
-  (
-    await fetch(`${gateway.url}/settings/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ password }).toString(),
-      redirect: 'manual',
-    })
-  ).status;
+/**
+ * Where the admin login sends the browser: `/settings/keys` with a session cookie when the
+ * password is right, back to `/settings/login` when refused (both are 303, Post/Redirect/Get).
+ */
+const login = async (gateway: GatewayProcess, password: string): Promise<string> => {
+  const response = await fetch(`${gateway.url}/settings/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ password }).toString(),
+    redirect: 'manual',
+  });
+  expect(response.status).to.equal(303);
+  const session = response.headers.getSetCookie().some((cookie) => cookie.startsWith('agw_session=') && !cookie.startsWith('agw_session=;'));
+  return `${response.headers.get('location')}${session ? ' (session)' : ''}`;
+};
 
 describe('e2e: the agent-gateway command', function () {
   this.timeout(180_000);
@@ -139,8 +145,8 @@ describe('e2e: the agent-gateway command', function () {
 
       const gateway = await startGateway({ ...env, TRIGGERS_FILE: join(dataDir, '..', 'none.json') });
       try {
-        expect(await login(gateway, PASSWORD)).to.equal(303);
-        expect(await login(gateway, 'first answer typed')).to.equal(401);
+        expect(await login(gateway, PASSWORD)).to.equal('/settings/keys (session)');
+        expect(await login(gateway, 'first answer typed')).to.equal('/settings/login');
       } finally {
         await gateway.stop();
       }
@@ -187,7 +193,7 @@ describe('e2e: the agent-gateway command', function () {
       expect(result.code, result.stderr).to.equal(0);
       expect(result.stderr).to.equal(`${through()}\n`);
       expect(result.stdout).to.equal('Admin password set; every admin session has ended. Open /settings to log in.\n');
-      expect(await login(gateway!, PASSWORD)).to.equal(303);
+      expect(await login(gateway!, PASSWORD)).to.equal('/settings/keys (session)');
     });
 
     it('fails with one line when the key id is unknown', async () => {
