@@ -1,5 +1,5 @@
-// Loopback fakes for the scenarios (plain-JS cut-downs of test/support/fakeTelegram.ts and
-// fakeOpenAi.ts), run as a child process of their own so that their work does not delay the
+// Loopback fakes for the scenarios (plain-JS cut-downs of test/support/fake-telegram.ts and
+// fake-open-ai.ts), run as a child process of their own so that their work does not delay the
 // load generator. One HTTP server on 127.0.0.1:$PORT:
 //
 //   POST /receiver/<name>            webhook receiver: counts the deliveries per `data.seq` of the body

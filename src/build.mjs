@@ -28,7 +28,7 @@ const older = (version, than) => {
   return i !== undefined && have[i] < need[i];
 };
 if (older(process.versions.node, minimum)) {
-  // The same line as the built entry points' (src/cli/nodeVersion.ts).
+  // The same line as the built entry points' (src/cli/node-version.ts).
   process.stderr.write(`agent-gateway needs Node.js ${minimum} or newer, but ${process.execPath} is v${process.versions.node}; install a newer Node.js (see README.md)\n`);
   process.exit(1);
 }

@@ -1,5 +1,5 @@
-import type { CliIo } from './CliIo.js';
-import type { CommandSpec } from './commandLine.js';
+import type { CliIo } from './cli-io.js';
+import type { CommandSpec } from './command-line.js';
 
 /** What `serve` resolves to: the service runs on; the process must not exit. */
 export const SERVING = -1;
@@ -26,7 +26,7 @@ export const commands = (io: CliIo): CommandSpec[] => [
     description: 'Starts the service in the foreground, configured as docs/configuration.md says; SIGTERM or SIGINT stops it gracefully.',
     options: {},
     run: async () => {
-      const { readConfig } = await import('./commandContext.js');
+      const { readConfig } = await import('./command-context.js');
       const config = await readConfig();
       await import('reflect-metadata');
       await (await import('./serve.js')).serve(config);
@@ -43,7 +43,7 @@ them at its start: the command reports what that server applied.
 
 ${WHERE}`,
     options: {},
-    run: async (parsed) => (await import('./migrateCommand.js')).migrate(parsed, io),
+    run: async (parsed) => (await import('./migrate-command.js')).migrate(parsed, io),
   },
   {
     words: ['keys', 'create'],
@@ -55,7 +55,7 @@ ${WHERE}`,
 ${WHERE}`,
     options: { name: { type: 'string', value: 'NAME', help: "the key's name (1–100 characters), shown in lists and logs" }, json: JSON_OPTION },
     required: ['name'],
-    run: async (parsed) => (await import('./keysCommand.js')).createKey(parsed, io),
+    run: async (parsed) => (await import('./keys-command.js')).createKey(parsed, io),
   },
   {
     words: ['keys', 'list'],
@@ -66,7 +66,7 @@ ${WHERE}`,
 
 ${WHERE}`,
     options: { json: JSON_OPTION },
-    run: async (parsed) => (await import('./keysCommand.js')).listKeys(parsed, io),
+    run: async (parsed) => (await import('./keys-command.js')).listKeys(parsed, io),
   },
   {
     words: ['keys', 'revoke'],
@@ -78,7 +78,7 @@ on every server using the database. Exit code 1 when no key has this id.
 ${WHERE}`,
     options: {},
     positionals: ['ID'],
-    run: async (parsed) => (await import('./keysCommand.js')).revokeKey(parsed, io),
+    run: async (parsed) => (await import('./keys-command.js')).revokeKey(parsed, io),
   },
   {
     words: ['triggers', 'check'],
@@ -87,7 +87,7 @@ ${WHERE}`,
     description: `Validates the trigger file as start-up does, without starting anything: one line per
 problem and exit code 1 when it is invalid.`,
     options: { file: { type: 'string', value: 'F', help: 'the file to check (default: TRIGGERS_FILE, config/TRIGGERS.json)' } },
-    run: async (parsed) => (await import('./triggersCommand.js')).checkTriggers(parsed, io),
+    run: async (parsed) => (await import('./triggers-command.js')).checkTriggers(parsed, io),
   },
   {
     words: ['admin', 'set-password'],
@@ -99,6 +99,6 @@ stdin is the password:  printf '%s\\n' "$PASSWORD" | agent-gateway admin set-pas
 
 ${WHERE}`,
     options: {},
-    run: async (parsed) => (await import('./adminCommand.js')).setAdminPassword(parsed, io),
+    run: async (parsed) => (await import('./admin-command.js')).setAdminPassword(parsed, io),
   },
 ];

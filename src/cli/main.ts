@@ -5,11 +5,11 @@
  */
 // A namespace import: a named import of something an older Node.js lacks would fail before the check.
 import * as modules from 'node:module';
-import { refuseUnsupportedNode } from './nodeVersion.js';
+import { refuseUnsupportedNode } from './node-version.js';
 
 refuseUnsupportedNode();
 // Node keeps the compiled code of the modules loaded next in its cache directory (under the
 // system's temporary directory) and reuses it at the next run. Where the directory is not
 // writable, modules are compiled as before.
 modules.enableCompileCache?.();
-await import('./cliMain.js');
+await import('./cli-main.js');

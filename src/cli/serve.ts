@@ -1,7 +1,7 @@
 import type { Logger as Pino } from 'pino';
-import { Gateway } from '../container/Gateway.js';
+import { Gateway } from '../container/gateway.js';
 import type { AppConfig } from '../container/config.js';
-import type { HeadStart } from '../container/headStart.js';
+import type { HeadStart } from '../container/head-start.js';
 
 /** Starts the service (on what the entry opened first, if anything) and stops it gracefully on SIGTERM/SIGINT. */
 export const serve = async (config: AppConfig, options: { readonly pino?: Pino; readonly head?: HeadStart } = {}): Promise<void> => {

@@ -2,14 +2,14 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startFakeOpenAi, type FakeOpenAi } from '../support/fakeOpenAi.js';
-import { startFakeTelegram, type BotCall, type FakeTelegram } from '../support/fakeTelegram.js';
-import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gatewayProcess.js';
+import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
+import { startFakeTelegram, type BotCall, type FakeTelegram } from '../support/fake-telegram.js';
+import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { createKey as createKeyNamed, send, sleep, waitFor, type JsonResponse } from '../support/http.js';
 
 /*
  * End-to-end: the chat channel (SPEC 2.5, 4.3, 4.4, 5.5, 7) on the BUILT server
- * (`node dist/main.js`, see test/support/gatewayProcess.ts) with the embedded database (a
+ * (`node dist/main.js`, see test/support/gateway-process.ts) with the embedded database (a
  * temporary DATA_DIR), no triggers, a loopback fake Bot API (MESSAGING_API_URL) and a loopback
  * fake OpenAI-compatible model (LLM_PROVIDER=custom). Outcomes are checked the way a user
  * notices them: the gateway's HTTP answers, the Bot API calls the fake records (what the chat

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
-import { runCli, runCliOnTerminal, startGateway, tempDir, type GatewayProcess } from '../support/gatewayProcess.js';
+import { runCli, runCliOnTerminal, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 
 /*

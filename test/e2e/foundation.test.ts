@@ -2,13 +2,13 @@ import { expect } from 'chai';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
-import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gatewayProcess.js';
+import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 
 /*
  * End-to-end: the foundation of the service (routing, authentication, body parsing, errors,
  * request log, key administration through the CLI, start-up and shutdown) on the BUILT server
- * (`node dist/main.js`, see test/support/gatewayProcess.ts), driven over HTTP with the global
+ * (`node dist/main.js`, see test/support/gateway-process.ts), driven over HTTP with the global
  * fetch, with the CLI run as a separate process. The same suite runs on the embedded database
  * and on PostgreSQL.
  */

@@ -5,12 +5,12 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gatewayProcess.js';
+import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { createKey as createKeyNamed, send, sleep, waitFor, type JsonResponse } from '../support/http.js';
 
 /*
  * End-to-end: agent jobs on the BUILT server (`node dist/main.js`, see
- * test/support/gatewayProcess.ts) with the local runner, the embedded database (DATA_DIR a
+ * test/support/gateway-process.ts) with the local runner, the embedded database (DATA_DIR a
  * temporary directory) and a scripted agent (JOB_AGENT_COMMAND). Outcomes are checked the way a
  * user notices them: response bodies over HTTP and the branches `job/<id>` of the jobs
  * repository (DATA_DIR/jobs-repo), read with git.

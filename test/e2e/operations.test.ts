@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { startGateway, tempDir, type GatewayProcess } from '../support/gatewayProcess.js';
+import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { send } from '../support/http.js';
 
 describe('e2e: operations probes', function () {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startGateway, tempDir, type GatewayProcess } from '../support/gatewayProcess.js';
+import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { waitFor } from '../support/http.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 

@@ -14,7 +14,7 @@ import {
   tempDir,
   type ExitedProcess,
   type GatewayProcess,
-} from '../support/gatewayProcess.js';
+} from '../support/gateway-process.js';
 import { send } from '../support/http.js';
 import { createScratchDatabase, describeWithPostgres, postgres } from '../support/postgres.js';
 

@@ -5,11 +5,11 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { ROOT, runCli, startGateway, tempDir, type GatewayProcess } from '../support/gatewayProcess.js';
+import { ROOT, runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { createKey as createKeyNamed, sleep, waitFor } from '../support/http.js';
 
 /*
- * End-to-end: the BUILT server (`node dist/main.js`, see test/support/gatewayProcess.ts) with a
+ * End-to-end: the BUILT server (`node dist/main.js`, see test/support/gateway-process.ts) with a
  * trigger file in a temporary directory, driven over HTTP. Outcomes are checked the way a user
  * notices them: response bodies, files written by command actions in TRIGGERS_DIR, requests
  * arriving at a loopback receiver.

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { copyFile, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, tempDir } from '../support/gatewayProcess.js';
+import { ROOT, tempDir } from '../support/gateway-process.js';
 
 /*
  * src/build.mjs, package.json's build step, on a small project of its own (the same script,

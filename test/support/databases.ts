@@ -1,6 +1,6 @@
-import { PinoLogger, createPino } from '../../src/adapters/logging/PinoLogger.js';
-import { Database } from '../../src/adapters/persistence/Database.js';
-import { tempDir } from './gatewayProcess.js';
+import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
+import { Database } from '../../src/adapters/persistence/database.js';
+import { tempDir } from './gateway-process.js';
 import { createScratchDatabase } from './postgres.js';
 
 const logger = new PinoLogger(createPino('silent'));

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { runCli } from './gatewayProcess.js';
+import { runCli } from './gateway-process.js';
 
 export const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import nock from 'nock';
-import { killSurvivors, survivors } from './gatewayProcess.js';
+import { killSurvivors, survivors } from './gateway-process.js';
 
 // nock intercepts every HTTP request of the process from the moment it is imported, loopback
 // servers of other suites included (it decompresses their bodies itself, and fails on a corrupt

@@ -1,12 +1,12 @@
 import type { Context, Middleware } from 'koa';
-import type { CreateJob } from '../../application/CreateJob.js';
-import type { GetJobStatus } from '../../application/GetJobStatus.js';
-import type { Job } from '../../domain/jobs/Job.js';
-import type { ReceiveCodehostEvent } from '../../application/ReceiveCodehostEvent.js';
-import type { ReceiveMessagingUpdate } from '../../application/ReceiveMessagingUpdate.js';
-import type { RegisterMessagingWebhook } from '../../application/RegisterMessagingWebhook.js';
-import { watchPathsOf, type ApiRoute } from '../../domain/auth/routePolicy.js';
-import { requestSnapshot, type RouteHandler } from './ApiRouter.js';
+import type { CreateJob } from '../../application/jobs/create-job.js';
+import type { GetJobStatus } from '../../application/jobs/get-job-status.js';
+import type { Job } from '../../domain/jobs/job.js';
+import type { ReceiveCodehostEvent } from '../../application/codehost/receive-codehost-event.js';
+import type { ReceiveMessagingUpdate } from '../../application/messaging/receive-messaging-update.js';
+import type { RegisterMessagingWebhook } from '../../application/messaging/register-messaging-webhook.js';
+import { watchPathsOf, type ApiRoute } from '../../domain/auth/route-policy.js';
+import { requestSnapshot, type RouteHandler } from './api-router.js';
 
 export interface HandlerDependencies {
   /** The route table the router is built from: the channels' endpoints get their handlers from it. */

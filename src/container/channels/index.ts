@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { apiRoutes, type ApiRoute } from '../../domain/auth/routePolicy.js';
+import { apiRoutes, type ApiRoute } from '../../domain/auth/route-policy.js';
 import { telegramBinding } from './telegram.js';
 
 /**

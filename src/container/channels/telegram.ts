@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { TELEGRAM } from '../../adapters/messaging/telegram/telegram.js';
-import type { ChatChannelSettings } from '../../application/MessagingChannels.js';
+import type { ChatChannelSettings } from '../../application/messaging/messaging-channels.js';
 import { list, optionalText, url } from '../config/fields.js';
-import { withFormerNames } from '../config/formerNames.js';
-import type { ChannelBinding } from './ChannelBinding.js';
+import { withFormerNames } from '../config/former-names.js';
+import type { ChannelBinding } from './channel-binding.js';
 
 export interface TelegramConfig extends ChatChannelSettings {
   /** Default bot token (a registration overrides it). Never logged. */
@@ -68,8 +68,8 @@ export const telegramBinding: ChannelBinding<'telegram', TelegramConfig> = {
   schema,
   async create(config, { database }) {
     const [{ TelegramChannel }, { MikroOrmBotTokenStore }] = await Promise.all([
-      import('../../adapters/messaging/telegram/TelegramChannel.js'),
-      import('../../adapters/persistence/MikroOrmBotTokenStore.js'),
+      import('../../adapters/messaging/telegram/telegram-channel.js'),
+      import('../../adapters/persistence/mikro-orm-bot-token-store.js'),
     ]);
     return {
       platform: new TelegramChannel({ apiUrl: config.apiUrl, attempts: 4, backoffMs: 1000, maxRetryAfterMs: 60_000, timeoutMs: 30_000 }),

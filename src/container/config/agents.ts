@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { AI_PROVIDER_NAMES, AI_PROVIDERS } from '../../adapters/ai/aiProviders.js';
+import { AI_PROVIDER_NAMES, AI_PROVIDERS } from '../../adapters/ai/ai-providers.js';
 import { integer, optionalOneOf, optionalText, optionalUrl, url } from './fields.js';
 
 /** The AI layer: the default provider and model, base URLs, timeouts. The providers are those of the AI provider registry. */

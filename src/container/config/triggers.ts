@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { TOKEN_VARIABLE_PREFIX } from '../../domain/templates/renderCommand.js';
+import { TOKEN_VARIABLE_PREFIX } from '../../domain/templates/render-command.js';
 import { integer, list, text } from './fields.js';
 
 const commandEnvName = (name: string): string | undefined => {

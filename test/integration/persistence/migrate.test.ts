@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { createPino, PinoLogger } from '../../../src/adapters/logging/PinoLogger.js';
-import { Database } from '../../../src/adapters/persistence/Database.js';
+import { createPino, PinoLogger } from '../../../src/adapters/logging/pino-logger.js';
+import { Database } from '../../../src/adapters/persistence/database.js';
 import { MIGRATIONS } from '../../../src/adapters/persistence/migrations/index.js';
-import { tempDir } from '../../support/gatewayProcess.js';
+import { tempDir } from '../../support/gateway-process.js';
 import { createScratchDatabase, postgres, type ScratchDatabase } from '../../support/postgres.js';
 import { sql } from '../../support/databases.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { applyChange, canMove, JOB_STATUSES, type Job } from '../../../src/domain/jobs/Job.js';
-import { DomainError } from '../../../src/domain/errors/DomainError.js';
+import { applyChange, canMove, JOB_STATUSES, type Job } from '../../../src/domain/jobs/job.js';
+import { DomainError } from '../../../src/domain/errors/domain-error.js';
 
 const job = (status: Job['status']): Job => ({
   id: 'j', job: 'p', status, source: { kind: 'api' }, llmProvider: null, llmModel: null, branch: 'job/j',

@@ -1,4 +1,4 @@
-import { headOf } from '../../../domain/text/cutText.js';
+import { headOf } from '../../../domain/text/cut-text.js';
 
 /** A moment as the admin pages show it: `<time datetime="{iso}">{text}</time>`, with a relative hint where it helps. */
 export interface Stamp {

@@ -1,16 +1,16 @@
-import { ActionRunEntity } from './ActionRunEntity.js';
-import { AdminLoginAttemptEntity } from './AdminLoginAttemptEntity.js';
-import { AdminSessionEntity } from './AdminSessionEntity.js';
-import { ApiKeyEntity } from './ApiKeyEntity.js';
-import { ChatTurnEntity } from './ChatTurnEntity.js';
-import { CodehostDeliveryEntity } from './CodehostDeliveryEntity.js';
-import { InboundRequestEntity } from './InboundRequestEntity.js';
-import { JobEntity } from './JobEntity.js';
-import { SettingEntity } from './SettingEntity.js';
+import { ActionRunEntity } from './action-run-entity.js';
+import { AdminLoginAttemptEntity } from './admin-login-attempt-entity.js';
+import { AdminSessionEntity } from './admin-session-entity.js';
+import { ApiKeyEntity } from './api-key-entity.js';
+import { ChatTurnEntity } from './chat-turn-entity.js';
+import { CodehostDeliveryEntity } from './codehost-delivery-entity.js';
+import { InboundRequestEntity } from './inbound-request-entity.js';
+import { JobEntity } from './job-entity.js';
+import { SettingEntity } from './setting-entity.js';
 
 /**
  * Every table the service owns, mapped as the migrations create it: the schema diff against a
- * migrated database is empty (test/integration/persistence/schemaDrift.test.ts).
+ * migrated database is empty (test/integration/persistence/schema-drift.test.ts).
  */
 export const ENTITIES = [
   ActionRunEntity,

@@ -1,0 +1,163 @@
+import type * as ai from 'ai';
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
+import { AiCallFailed, type AiFailureReason } from '../../domain/ai/ai-call-failed.js';
+import { isDomainError } from '../../domain/errors/domain-error.js';
+import type { AiClient, AiMessage, AiRequest, AiResponse } from '../../ports/ai-client.js';
+import { AI_PROVIDERS } from './ai-providers.js';
+
+export interface ProviderSettings {
+  readonly apiKey: string | undefined;
+  /** Base URL override (required for `custom`: the OpenAI-compatible server's `/v1`). */
+  readonly baseUrl: string | undefined;
+}
+
+export interface AiSettings {
+  readonly provider: string | undefined;
+  readonly model: string | undefined;
+  /** Keys and base URLs by provider name (ai-providers.ts); a provider not listed has neither. */
+  readonly providers: Readonly<Record<string, ProviderSettings | undefined>>;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+}
+
+const MAX_OUTPUT_TOKENS = 8192;
+
+interface Sdk {
+  readonly ai: typeof import('ai');
+  readonly anthropic: typeof import('@ai-sdk/anthropic');
+  readonly google: typeof import('@ai-sdk/google');
+  readonly openai: typeof import('@ai-sdk/openai');
+  readonly compatible: typeof import('@ai-sdk/openai-compatible');
+}
+
+let sdk: Promise<Sdk> | undefined;
+/**
+ * The SDK is loaded at the first model call, not at start-up: with the schema library it
+ * brings, it is about a fifth of the modules the service loads (some 0.2 s of every start).
+ */
+const loadSdk = (): Promise<Sdk> =>
+  (sdk ??= Promise.all([import('ai'), import('@ai-sdk/anthropic'), import('@ai-sdk/google'), import('@ai-sdk/openai'), import('@ai-sdk/openai-compatible')]).then(
+    ([ai, anthropic, google, openai, compatible]) => ({ ai, anthropic, google, openai, compatible }),
+  ));
+
+const defaultModel = (provider: string): string | undefined => AI_PROVIDERS.find((known) => known.name === provider)?.defaultModel;
+
+/**
+ * The AI layer on the Vercel AI SDK: Anthropic, OpenAI (chat completions), Google Gemini,
+ * and any OpenAI-compatible server as `custom`. Uses Node's global fetch.
+ */
+export class VercelAiClient implements AiClient {
+  readonly #models = new Map<string, LanguageModel>();
+
+  constructor(private readonly settings: AiSettings) {
+    // The SDK prints its warnings to stderr outside our structured logs.
+    (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+  }
+
+  async generate(request: AiRequest): Promise<AiResponse> {
+    const provider = request.provider ?? this.settings.provider;
+    if (provider === undefined) throw new AiCallFailed('not_configured', 'No LLM provider is configured (LLM_PROVIDER)');
+    const model = request.model ?? (request.provider === undefined ? this.settings.model : undefined) ?? defaultModel(provider);
+    if (model === undefined) throw new AiCallFailed('not_configured', `No model is configured for ${provider} (LLM_MODEL)`);
+    const loaded = await loadSdk();
+    const { generateText, isStepCount, jsonSchema, tool } = loaded.ai;
+    const tools: ToolSet = {};
+    for (const t of request.tools ?? []) {
+      tools[t.name] = tool({
+        description: t.description,
+        inputSchema: jsonSchema<Record<string, unknown>>(t.parameters as Parameters<typeof jsonSchema>[0]),
+        execute: (input: Record<string, unknown>) => t.execute(input),
+      });
+    }
+    const timeout = AbortSignal.timeout(this.settings.timeoutMs);
+    const signals = [timeout, ...(request.signal ? [request.signal] : [])];
+    try {
+      const result = await generateText({
+        model: this.#model(loaded, provider, model),
+        system: request.system,
+        messages: request.messages.map(toModelMessage),
+        tools: Object.keys(tools).length > 0 ? tools : undefined,
+        stopWhen: isStepCount(request.maxSteps ?? 1),
+        maxOutputTokens: MAX_OUTPUT_TOKENS,
+        maxRetries: this.settings.maxRetries,
+        abortSignal: AbortSignal.any(signals),
+      });
+      return {
+        text: result.text,
+        steps: result.steps.length,
+        toolCalls: result.steps.flatMap((step) => step.toolCalls.map((call) => ({ name: call.toolName, input: call.input }))),
+      };
+    } catch (error) {
+      if (isDomainError(error)) throw error;
+      const { reason, httpStatus } = classify(error, timeout.aborted, loaded.ai);
+      if (reason === 'not_configured') throw new AiCallFailed(reason, `No API key is configured for ${provider} (${AI_PROVIDERS.find((known) => known.name === provider)?.keyVariable ?? `${provider.toUpperCase()}_API_KEY`})`, { cause: error });
+      const detail = reason === 'timeout' ? `no answer within ${this.settings.timeoutMs} ms` : (error as Error).message;
+      throw new AiCallFailed(reason, `The ${provider} model call failed: ${detail}`, { cause: error, httpStatus });
+    }
+  }
+
+  /**
+   * Models are made once per provider and name: making one builds the provider's response
+   * schemas (zod), which cost more CPU than the rest of a call.
+   */
+  #model(loaded: Sdk, provider: string, model: string): LanguageModel {
+    const key = `${provider}\u0000${model}`;
+    let made = this.#models.get(key);
+    if (made === undefined) {
+      made = this.#makeModel(loaded, provider, model);
+      // Model names can come from API callers (create-job): keep the cache bounded.
+      if (this.#models.size >= 32) this.#models.clear();
+      this.#models.set(key, made);
+    }
+    return made;
+  }
+
+  /** One case per provider of ai-providers.ts. */
+  #makeModel(loaded: Sdk, provider: string, model: string): LanguageModel {
+    const { apiKey, baseUrl } = this.settings.providers[provider] ?? { apiKey: undefined, baseUrl: undefined };
+    switch (provider) {
+      case 'anthropic':
+        return loaded.anthropic.createAnthropic({ apiKey, baseURL: baseUrl })(model);
+      case 'openai':
+        return loaded.openai.createOpenAI({ apiKey, baseURL: baseUrl }).chat(model);
+      case 'google':
+        return loaded.google.createGoogle({ apiKey, baseURL: baseUrl })(model);
+      case 'custom':
+        if (baseUrl === undefined) throw new AiCallFailed('not_configured', 'The custom provider needs LLM_BASE_URL');
+        return loaded.compatible.createOpenAICompatible({ name: 'custom', baseURL: baseUrl, apiKey })(model);
+      default:
+        throw new AiCallFailed('not_configured', `Unknown LLM provider: ${provider}`);
+    }
+  }
+}
+
+/** The SDK's error classes that classify() tells apart (the `ai` module). */
+type SdkErrors = Pick<typeof ai, 'APICallError' | 'LoadAPIKeyError' | 'RetryError'>;
+
+/**
+ * What went wrong, from the SDK's error: the last attempt's error when retries ran out; no
+ * HTTP status means no connection (the SDK's "Cannot connect to API"); a missing API key is
+ * configuration. `timedOut` tells a timeout from a cancellation by the caller.
+ */
+const classify = (error: unknown, timedOut: boolean, { APICallError, LoadAPIKeyError, RetryError }: SdkErrors): { reason: AiFailureReason; httpStatus?: number } => {
+  const last = RetryError.isInstance(error) ? error.lastError : error;
+  if (timedOut) return { reason: 'timeout' };
+  if (LoadAPIKeyError.isInstance(last)) return { reason: 'not_configured' };
+  if (!APICallError.isInstance(last)) return { reason: 'other' };
+  const status = last.statusCode;
+  if (status === undefined) return { reason: 'unreachable' };
+  if (status === 408 || status === 429 || status >= 500) return { reason: 'unavailable', httpStatus: status };
+  if (status >= 400) return { reason: 'refused', httpStatus: status };
+  return { reason: 'other', httpStatus: status };
+};
+
+const toModelMessage = (message: AiMessage): ModelMessage =>
+  message.role === 'assistant'
+    ? { role: 'assistant', content: message.text }
+    : {
+        role: 'user',
+        content: [
+          { type: 'text', text: message.text },
+          ...(message.images ?? []).map((image) => ({ type: 'file' as const, data: image.data, mediaType: image.mediaType })),
+        ],
+      };

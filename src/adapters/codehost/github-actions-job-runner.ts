@@ -1,0 +1,57 @@
+import type { Job, JobChange } from '../../domain/jobs/job.js';
+import type { JobReport, JobRunner } from '../../ports/job-runner.js';
+import type { GithubClient } from './github-client.js';
+
+interface WorkflowRun {
+  readonly status: string;
+  readonly conclusion: string | null;
+  readonly html_url: string;
+}
+
+/** A finished workflow run's conclusion as a job status. */
+export const statusOfConclusion = (conclusion: string | null): JobChange['status'] =>
+  conclusion === 'success' ? 'succeeded' : conclusion === 'cancelled' ? 'cancelled' : 'failed';
+
+/**
+ * Runs jobs on GitHub Actions: creates `job/<id>` from the default branch with a commit
+ * adding `logs/<id>/job.md`; the repository's workflow (docs/templates/agent-job.yml) runs
+ * on pushes to `job/**`, runs the agent and opens the pull request. Progress arrives as
+ * code-host events; `poll` reads the branch's workflow runs as a fallback.
+ */
+export class GithubActionsJobRunner implements JobRunner {
+  readonly kind = 'github-actions';
+
+  constructor(private readonly github: GithubClient) {}
+
+  async run(job: Job, report: JobReport): Promise<void> {
+    const { default_branch: base } = await this.github.request<{ default_branch: string }>('GET', '');
+    const ref = await this.github.request<{ object: { sha: string } }>('GET', `/git/ref/heads/${encodeURIComponent(base)}`);
+    await this.github.request('POST', '/git/refs', { ref: `refs/heads/${job.branch}`, sha: ref.object.sha });
+    const content = [
+      `# Job ${job.id}`,
+      '',
+      `- llm_provider: ${job.llmProvider ?? 'default'}`,
+      `- llm_model: ${job.llmModel ?? 'default'}`,
+      '',
+      job.job,
+      '',
+    ].join('\n');
+    await this.github.request('PUT', `/contents/logs/${job.id}/job.md`, {
+      message: `job ${job.id}: start`,
+      content: Buffer.from(content, 'utf8').toString('base64'),
+      branch: job.branch,
+    });
+    await report({ summary: `Handed to GitHub Actions on ${job.branch}` });
+  }
+
+  async poll(job: Job): Promise<JobChange | null> {
+    const { workflow_runs: runs } = await this.github.request<{ workflow_runs: WorkflowRun[] }>(
+      'GET',
+      `/actions/runs?branch=${encodeURIComponent(job.branch)}&per_page=1`,
+    );
+    const [latest] = runs;
+    if (!latest) return null;
+    if (latest.status !== 'completed') return { runUrl: latest.html_url };
+    return { runUrl: latest.html_url, status: statusOfConclusion(latest.conclusion) };
+  }
+}

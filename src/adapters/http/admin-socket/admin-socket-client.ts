@@ -1,0 +1,81 @@
+import { request } from 'node:http';
+import { json } from 'node:stream/consumers';
+import type { KeyAdministration } from '../../../application/auth/api-key-administration.js';
+import type { CreatedApiKey } from '../../../application/auth/create-api-key.js';
+import type { ApiKeySummary } from '../../../domain/auth/api-key-record.js';
+import { DomainError, type ErrorCode } from '../../../domain/errors/domain-error.js';
+import type { MigrationReport } from './admin-socket-server.js';
+
+type Wire = Record<string, unknown>;
+
+const revive = <T extends { createdAt: Date; lastUsedAt: Date | null }>(raw: Wire): T =>
+  ({
+    ...raw,
+    createdAt: new Date(raw.createdAt as string),
+    lastUsedAt: raw.lastUsedAt ? new Date(raw.lastUsedAt as string) : null,
+  }) as unknown as T;
+
+/**
+ * The running server's administration (AdminSocketServer) from another process: keys, the
+ * admin password, the migrations. A connection that fails rejects with Node's error
+ * (`ENOENT`: no socket, `ECONNREFUSED`: nobody listening); an error answer with the DomainError it was.
+ */
+export class AdminSocketClient implements KeyAdministration {
+  constructor(private readonly socketPath: string) {}
+
+  /** Whether a server answers on the socket. */
+  async reachable(): Promise<boolean> {
+    try {
+      await this.status();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The answering server's process id. */
+  async status(): Promise<{ pid: number }> {
+    const { pid } = await this.call('GET', '/status');
+    return { pid: Number(pid) };
+  }
+
+  /** What the server applied at its start and what the database records now. */
+  async migrations(): Promise<MigrationReport> {
+    const answer = await this.call('GET', '/migrations');
+    const names = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+    return { appliedAtStart: names(answer.appliedAtStart), recorded: names(answer.recorded) };
+  }
+
+  async create(name: string): Promise<CreatedApiKey> {
+    return revive<CreatedApiKey>(await this.call('POST', '/keys', { name }));
+  }
+
+  async list(): Promise<ApiKeySummary[]> {
+    const { keys } = (await this.call('GET', '/keys')) as { keys: Wire[] };
+    return keys.map((key) => revive<ApiKeySummary>(key));
+  }
+
+  async setAdminPassword(password: string): Promise<void> {
+    await this.call('POST', '/admin-password', { password });
+  }
+
+  async revoke(id: string): Promise<void> {
+    await this.call('DELETE', `/keys/${encodeURIComponent(id)}`);
+  }
+
+  /** One request; an error answer (`{code, error}`, see AdminSocketServer) becomes the DomainError it was. */
+  private call(method: string, path: string, body?: unknown): Promise<Wire> {
+    return new Promise((resolve, reject) => {
+      const req = request({ socketPath: this.socketPath, method, path, headers: { 'content-type': 'application/json' } }, (res) => {
+        json(res).then((parsed) => {
+          const answer = parsed as Wire;
+          if ((res.statusCode ?? 500) < 400) resolve(answer);
+          else reject(new DomainError((answer.code as ErrorCode | undefined) ?? 'internal', String(answer.error)));
+        }, reject);
+      });
+      req.on('error', reject);
+      req.setTimeout(10_000, () => req.destroy(new Error('admin socket timed out')));
+      req.end(body === undefined ? undefined : JSON.stringify(body));
+    });
+  }
+}

@@ -1,0 +1,92 @@
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import type { AuthenticateApiKey } from '../../application/auth/authenticate-api-key.js';
+import type { FireTriggers } from '../../application/triggers/fire-triggers.js';
+import { API_PREFIX, lookupRoute, watchPathsOf, type ApiRoute } from '../../domain/auth/route-policy.js';
+import { DomainError } from '../../domain/errors/domain-error.js';
+import { snapshotRequest, type RequestSnapshot } from '../../domain/templates/request-snapshot.js';
+import { apiKeyAuth } from './middleware/api-key-auth.js';
+import { jsonBody } from './middleware/json-body.js';
+
+/** Handles one endpoint once its authentication passed; the parsed body is in `ctx.request.body`. */
+export type RouteHandler = (ctx: Context) => Promise<void> | void;
+
+export interface ApiRouterOptions {
+  /** The route table (domain/auth/routePolicy `apiRoutes`, with the gateway's channels). */
+  readonly routes: readonly ApiRoute[];
+  /** Headers that carry the channels' credentials, kept out of trigger snapshots (besides CREDENTIAL_HEADERS). */
+  readonly credentialHeaders: readonly string[];
+  readonly authenticate: AuthenticateApiKey;
+  readonly fireTriggers: FireTriggers;
+  /** Handlers by route name; a declared route without one answers 501. */
+  readonly handlers: Readonly<Record<string, RouteHandler | undefined>>;
+  /**
+   * Checks by route name that need only the headers (a platform's secret header), run before
+   * the body is read: a request that fails one is refused without its body being read,
+   * decompressed or parsed.
+   */
+  readonly beforeBody?: Readonly<Record<string, Middleware | undefined>>;
+  readonly bodyLimit: number;
+}
+
+const notImplemented: RouteHandler = (ctx) => {
+  throw new DomainError('not_configured', `${ctx.path} is not available in this version`);
+};
+
+/** What a trigger may see of the current request (credential headers removed: the common ones and `credentialHeaders`). */
+export const requestSnapshot = (ctx: Context, credentialHeaders: readonly string[]): RequestSnapshot =>
+  snapshotRequest(ctx.request.body, ctx.query, ctx.headers, credentialHeaders);
+
+/**
+ * Builds the `/api` router from the route policy table. Order per request: route lookup
+ * (404/405 before anything else), authentication by the route's policy, body parsing,
+ * triggers (SPEC 6.1: only once authentication passed), handler. `platform-secret` routes
+ * check what their headers alone can tell before the body (`beforeBody`: a header-only secret,
+ * a missing or malformed signature), then parse and verify inside their handler, since a
+ * signature covers the raw body;
+ * their handler fires the triggers itself once the request is verified.
+ */
+export const apiRouter = (options: ApiRouterOptions): Middleware => {
+  const router = new Router();
+  const body = jsonBody(options.bodyLimit);
+  const auth = apiKeyAuth(options.authenticate);
+  for (const route of options.routes) {
+    const handler = options.handlers[route.name] ?? notImplemented;
+    const chain: Middleware[] = [named(route)];
+    if (route.auth === 'api-key') chain.push(auth);
+    const beforeBody = options.beforeBody?.[route.name];
+    if (beforeBody !== undefined) chain.push(beforeBody);
+    if (route.method === 'POST') chain.push(body);
+    // Triggers are fixed at start-up: a route no trigger watches pays nothing for them.
+    if (route.auth !== 'platform-secret' && options.fireTriggers.watches(watchPathsOf(route))) chain.push(fire(route, options));
+    chain.push(async (ctx) => handler(ctx));
+    router.register(route.path, [route.method], chain, { name: route.name });
+  }
+  const routes = router.routes();
+  return async (ctx, next) => {
+    if (ctx.path !== API_PREFIX && !ctx.path.startsWith(`${API_PREFIX}/`)) return next();
+    await routes(ctx as Parameters<typeof routes>[0], async () => {
+      const found = lookupRoute(ctx.method, ctx.path, options.routes);
+      if (found.kind === 'wrong-method') {
+        ctx.set('Allow', found.allowed.join(', '));
+        ctx.status = 405;
+        ctx.body = { error: `Method ${ctx.method} is not allowed on ${ctx.path}` };
+        return;
+      }
+      throw new DomainError('not_found', 'Not found');
+    });
+  };
+};
+
+const fire = (route: ApiRoute, options: ApiRouterOptions): Middleware => {
+  const [watchPath, ...sameEndpointAs] = watchPathsOf(route);
+  return async (ctx, next) => {
+    ctx.state.firedTriggers = await options.fireTriggers.execute({ watchPath, sameEndpointAs, request: () => requestSnapshot(ctx, options.credentialHeaders) });
+    return next();
+  };
+};
+
+const named = (route: ApiRoute): Middleware => (ctx, next) => {
+  ctx.state.routeName = route.name;
+  return next();
+};

@@ -1,0 +1,86 @@
+import Koa from 'koa';
+import type { Logger as Pino } from 'pino';
+import type { AuthenticateApiKey } from '../../application/auth/authenticate-api-key.js';
+import type { CheckReadiness } from '../../application/operations/check-readiness.js';
+import type { CreateJob } from '../../application/jobs/create-job.js';
+import type { FireTriggers } from '../../application/triggers/fire-triggers.js';
+import type { GetJobStatus } from '../../application/jobs/get-job-status.js';
+import type { ReceiveCodehostEvent } from '../../application/codehost/receive-codehost-event.js';
+import type { ReceiveMessagingUpdate } from '../../application/messaging/receive-messaging-update.js';
+import type { RegisterMessagingWebhook } from '../../application/messaging/register-messaging-webhook.js';
+import type { ApiRoute } from '../../domain/auth/route-policy.js';
+import { DomainError } from '../../domain/errors/domain-error.js';
+import { apiRouter } from './api-router.js';
+import { adminUi, type AdminUiDependencies } from './admin/admin-ui.js';
+import type { PrometheusMetrics } from './prometheus-metrics.js';
+import { apiChecksBeforeBody, apiHandlers } from './handlers.js';
+import { errorResponder } from './middleware/error-responder.js';
+import { requestLog } from './middleware/request-log.js';
+
+export interface HttpAppDependencies {
+  /** The route table, with the gateway's messaging channels (domain/auth/routePolicy `apiRoutes`). */
+  readonly routes: readonly ApiRoute[];
+  /** Headers carrying the channels' credentials: kept out of trigger snapshots. */
+  readonly credentialHeaders: readonly string[];
+  readonly pino: Pino;
+  readonly authenticate: AuthenticateApiKey;
+  readonly createJob: CreateJob;
+  readonly getJobStatus: GetJobStatus;
+  readonly fireTriggers: FireTriggers;
+  readonly receiveCodehostEvent: ReceiveCodehostEvent;
+  readonly registerMessagingWebhook: RegisterMessagingWebhook;
+  readonly receiveMessagingUpdate: ReceiveMessagingUpdate;
+  readonly checkReadiness: CheckReadiness;
+  readonly metrics: PrometheusMetrics;
+  readonly admin: AdminUiDependencies;
+  readonly bodyLimit: number;
+  readonly trustProxy: boolean;
+}
+
+/**
+ * Probes for operators and orchestrators, outside `/api` and without a key:
+ * `/healthz` — the process answers; `/readyz` — the database and the queue answer too.
+ */
+const operations = (checkReadiness: CheckReadiness): Koa.Middleware => async (ctx, next) => {
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+  if (ctx.path === '/healthz') {
+    ctx.state.routeName = 'healthz';
+    ctx.body = { status: 'ok' };
+    return;
+  }
+  if (ctx.path === '/readyz') {
+    ctx.state.routeName = 'readyz';
+    const readiness = await checkReadiness.execute();
+    ctx.status = readiness.ready ? 200 : 503;
+    ctx.body = { status: readiness.ready ? 'ready' : 'not ready', checks: readiness.checks };
+    return;
+  }
+  return next();
+};
+
+/** The Koa application: request log, error responder, probes, the `/api` router, then 404 for everything else. */
+export const createHttpApp = (deps: HttpAppDependencies): Koa => {
+  const app = new Koa();
+  app.silent = true;
+  app.proxy = deps.trustProxy;
+  app.use(requestLog(deps.pino, (route, method, status, seconds) => deps.metrics.observe(route, method, status, seconds)));
+  app.use(errorResponder());
+  app.use(operations(deps.checkReadiness));
+  app.use(deps.metrics.endpoint());
+  app.use(adminUi(deps.admin));
+  app.use(
+    apiRouter({
+      routes: deps.routes,
+      credentialHeaders: deps.credentialHeaders,
+      authenticate: deps.authenticate,
+      fireTriggers: deps.fireTriggers,
+      handlers: apiHandlers(deps),
+      beforeBody: apiChecksBeforeBody(deps),
+      bodyLimit: deps.bodyLimit,
+    }),
+  );
+  app.use(() => {
+    throw new DomainError('not_found', 'Not found');
+  });
+  return app;
+};

@@ -1,0 +1,18 @@
+import type { Middleware } from 'koa';
+import { answerFor } from '../error-status.js';
+
+/**
+ * Turns every failure into `{error}` by the one error table (see answerFor): 4xx keep their
+ * message, a 500 says `Internal server error` (or SPEC 7's fixed text) and its detail goes to
+ * the request's log line only.
+ */
+export const errorResponder = (): Middleware => async (ctx, next) => {
+  try {
+    await next();
+  } catch (error) {
+    const answer = answerFor(error);
+    ctx.status = answer.status;
+    ctx.body = { error: answer.message };
+    if (answer.logged !== undefined) ctx.state.error = answer.logged;
+  }
+};

@@ -1,0 +1,102 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Middleware } from 'koa';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CollectOperationalFigures } from '../../application/operations/collect-operational-figures.js';
+import { JOB_STATUSES } from '../../domain/jobs/job.js';
+
+/**
+ * Prometheus metrics: requests by route and status, a latency histogram, queue depth, jobs by
+ * status, trigger action runs by outcome, and the process's own figures. Served at
+ * GET /metrics, behind `Authorization: Bearer <METRICS_TOKEN>` when a token is configured.
+ */
+export class PrometheusMetrics {
+  readonly #registry = new Registry();
+  readonly #requests = new Counter({ name: 'agw_http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'], registers: [this.#registry] });
+  readonly #latency = new Histogram({
+    name: 'agw_http_request_duration_seconds',
+    help: 'HTTP request latency by route',
+    labelNames: ['route'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.#registry],
+  });
+  readonly #series = new Map<string, { readonly requests: { inc(): void }; readonly latency: { observe(value: number): void } }>();
+
+  constructor(figures: CollectOperationalFigures, private readonly token: string | undefined) {
+    collectDefaultMetrics({ register: this.#registry, prefix: 'agw_' });
+    let pending: ReturnType<CollectOperationalFigures['execute']> | undefined;
+    // One read per scrape, shared by the three gauges.
+    const read = () => (pending ??= figures.execute().finally(() => setTimeout(() => (pending = undefined), 0)));
+    new Gauge({
+      name: 'agw_queue_depth',
+      help: 'Background tasks waiting or running, per queue',
+      labelNames: ['queue'],
+      registers: [this.#registry],
+      async collect() {
+        for (const [queue, depth] of Object.entries((await read()).queueDepth)) this.set({ queue }, depth);
+      },
+    });
+    new Gauge({
+      name: 'agw_queue_failed_tasks',
+      help: 'Background tasks that failed for good, per queue',
+      labelNames: ['queue'],
+      registers: [this.#registry],
+      async collect() {
+        for (const [queue, count] of Object.entries((await read()).failedTasks)) this.set({ queue }, count);
+      },
+    });
+    new Gauge({
+      name: 'agw_jobs',
+      help: 'Agent jobs by status',
+      labelNames: ['status'],
+      registers: [this.#registry],
+      async collect() {
+        const jobs = (await read()).jobs;
+        for (const status of JOB_STATUSES) this.set({ status }, jobs[status] ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'agw_trigger_action_runs',
+      help: 'Trigger action runs by outcome',
+      labelNames: ['status'],
+      registers: [this.#registry],
+      async collect() {
+        for (const [status, count] of Object.entries((await read()).actionRuns)) this.set({ status }, count);
+      },
+    });
+  }
+
+  /** Records one finished request (called by the request log middleware). */
+  observe(route: string, method: string, status: number, seconds: number): void {
+    // Labelled children are cached: prom-client hashes a label object on every call otherwise.
+    // The label sets are bounded (declared route names, a few methods and statuses).
+    const key = `${route} ${method} ${status}`;
+    let series = this.#series.get(key);
+    if (series === undefined) {
+      series = { requests: this.#requests.labels(route, method, String(status)), latency: this.#latency.labels(route) };
+      this.#series.set(key, series);
+    }
+    series.requests.inc();
+    series.latency.observe(seconds);
+  }
+
+  /** GET /metrics. */
+  endpoint(): Middleware {
+    return async (ctx, next) => {
+      if (ctx.path !== '/metrics' || ctx.method !== 'GET') return next();
+      ctx.state.routeName = 'metrics';
+      if (this.token !== undefined && !matches(ctx.get('authorization'), `Bearer ${this.token}`)) {
+        ctx.status = 401;
+        ctx.body = { error: 'Unauthorized' };
+        return;
+      }
+      ctx.type = this.#registry.contentType;
+      ctx.body = await this.#registry.metrics();
+    };
+  }
+}
+
+const matches = (given: string, expected: string): boolean => {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};

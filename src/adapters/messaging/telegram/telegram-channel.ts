@@ -1,0 +1,210 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import fetch from 'node-fetch';
+import pRetry from 'p-retry';
+import { DomainError } from '../../../domain/errors/domain-error.js';
+import type {
+  DownloadedFile,
+  InboundRequest,
+  MessagingChannel,
+  OutgoingMessage,
+  ParsedDelivery,
+  ReplyTarget,
+  WebhookInfo,
+  WebhookRegistration,
+} from '../../../ports/messaging-channel.js';
+import { splitMarkdown } from '../markdown/split-markdown.js';
+import { normalizeUpdate, updateIdOf } from './normalize-update.js';
+import { TELEGRAM } from './telegram.js';
+import { markdownToTelegramHtml } from './telegram-html.js';
+
+/** A Bot API answer that is not `ok`. The message never contains the token. */
+export class MessagingError extends Error {
+  constructor(
+    readonly method: string,
+    readonly status: number,
+    readonly description: string,
+    /** How long the platform asked to wait before the call is tried again (429). */
+    readonly retryAfterMs?: number,
+  ) {
+    super(`Telegram ${method} failed (${status}): ${description}`);
+    this.name = 'MessagingError';
+  }
+
+  /** Worth another attempt: no answer (network, timeout), a server error, or a rate limit. */
+  get transient(): boolean {
+    return this.status === 0 || this.status === 429 || this.status >= 500;
+  }
+}
+
+const SECRET_HEADER = TELEGRAM.credentialHeaders[0];
+
+interface BotAnswer<T> {
+  ok: boolean;
+  result?: T;
+  error_code?: number;
+  description?: string;
+  parameters?: { retry_after?: number };
+}
+
+export interface TelegramSettings {
+  /** `https://api.telegram.org`, or a fake in tests. */
+  readonly apiUrl: string;
+  /** Attempts per call, the first included: network errors, timeouts, 5xx and 429 are tried again. */
+  readonly attempts: number;
+  /** Delay before the second attempt; doubled for each further one (0 in tests: no wait). */
+  readonly backoffMs: number;
+  /** Upper bound of one retry_after wait. */
+  readonly maxRetryAfterMs: number;
+  readonly timeoutMs: number;
+  /** Waits out a rate limit (retry_after); a fake in tests, so that they need not wait. */
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A bot token as Telegram issues them: the bot's number, a colon, then letters, digits, `_` and `-`. */
+const TOKEN_SHAPE = /^[0-9]{1,20}:[A-Za-z0-9_-]{1,200}$/;
+/** The acknowledgement: one of the reactions a bot may set (✅ is not). */
+const ACKNOWLEDGEMENT = '👀';
+
+const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+/** Constant-time equality whatever the lengths (both sides hashed first). */
+const sameSecret = (given: string | undefined, secret: string): boolean => given !== undefined && timingSafeEqual(digest(given), digest(secret));
+
+/** Telegram numbers its messages and topics: a number of ours is one of its. */
+const telegramNumber = (id: string): number => {
+  const number = Number(id);
+  if (!/^-?\d+$/.test(id) || !Number.isSafeInteger(number)) throw new MessagingError('id', 400, `not a Telegram id: ${JSON.stringify(id.slice(0, 40))}`);
+  return number;
+};
+const topic = (target: ReplyTarget): { message_thread_id?: number } =>
+  target.topicId !== undefined ? { message_thread_id: telegramNumber(target.topicId) } : {};
+
+/**
+ * The Telegram channel: the Bot API (`POST {apiUrl}/bot<token>/<method>` with JSON bodies) and
+ * its webhook — the secret in `X-Telegram-Bot-Api-Secret-Token`, Updates identified by
+ * `update_id`, HTML formatting, 4096 characters a message, "typing…" for about 5 s.
+ */
+export class TelegramChannel implements MessagingChannel, WebhookRegistration {
+  readonly id = TELEGRAM.id;
+  readonly title = TELEGRAM.title;
+  readonly maxMessageLength = 4096;
+  readonly credentialHeaders = TELEGRAM.credentialHeaders;
+  readonly threadsAreConversations = false;
+  readonly typingRefreshMs = 4000;
+  readonly registration: WebhookRegistration = this;
+
+  constructor(private readonly settings: TelegramSettings) {}
+
+  checkHeaders(headers: InboundRequest['headers'], secret: string): boolean {
+    return sameSecret(headers[SECRET_HEADER], secret);
+  }
+
+  verify(request: InboundRequest, secret: string): boolean {
+    return this.checkHeaders(request.headers, secret);
+  }
+
+  handshake(): undefined {
+    return undefined;
+  }
+
+  parse(body: unknown): ParsedDelivery {
+    const updateId = updateIdOf(body);
+    if (updateId === undefined) throw new DomainError('invalid_input', 'Missing update_id');
+    return { deliveryId: String(updateId), message: normalizeUpdate(body, { userId: this.id, chatTitle: this.title }) };
+  }
+
+  formatReply(markdown: string): OutgoingMessage[] {
+    // Telegram counts its limit on the visible text, which the conversion never lengthens.
+    return splitMarkdown(markdown, this.maxMessageLength).map((part) => ({ plain: part, formatted: markdownToTelegramHtml(part) }));
+  }
+
+  tokenProblem(token: string): string | undefined {
+    return TOKEN_SHAPE.test(token) ? undefined : 'expected the form 123456:ABC-DEF1234ghIkl';
+  }
+
+  async setWebhook(token: string, url: string, secret: string): Promise<void> {
+    await this.#call<boolean>(token, 'setWebhook', { url, secret_token: secret, allowed_updates: ['message', 'edited_message', 'channel_post', 'edited_channel_post'] });
+  }
+
+  async getWebhookInfo(token: string): Promise<WebhookInfo> {
+    const info = await this.#call<Record<string, unknown>>(token, 'getWebhookInfo', {});
+    return {
+      url: String(info.url ?? ''),
+      hasCustomCertificate: Boolean(info.has_custom_certificate),
+      pendingUpdateCount: Number(info.pending_update_count ?? 0),
+      ...(typeof info.last_error_date === 'number' ? { lastErrorDate: info.last_error_date } : {}),
+      ...(typeof info.last_error_message === 'string' ? { lastErrorMessage: info.last_error_message } : {}),
+    };
+  }
+
+  async sendMessage(token: string, target: ReplyTarget, message: OutgoingMessage): Promise<void> {
+    const base = { chat_id: target.chatId, ...topic(target), link_preview_options: { is_disabled: true } };
+    if (message.formatted !== undefined) {
+      try {
+        await this.#call(token, 'sendMessage', { ...base, text: message.formatted, parse_mode: 'HTML' });
+        return;
+      } catch (error) {
+        // Telegram refuses markup it cannot parse; the same text then goes as plain text.
+        if (!(error instanceof MessagingError && error.status === 400 && /parse entities|can't parse/i.test(error.description))) throw error;
+      }
+    }
+    await this.#call(token, 'sendMessage', { ...base, text: message.plain });
+  }
+
+  async sendTyping(token: string, target: ReplyTarget): Promise<void> {
+    await this.#call(token, 'sendChatAction', { chat_id: target.chatId, action: 'typing', ...topic(target) });
+  }
+
+  async acknowledge(token: string, target: ReplyTarget, messageId: string): Promise<void> {
+    await this.#call(token, 'setMessageReaction', { chat_id: target.chatId, message_id: telegramNumber(messageId), reaction: [{ type: 'emoji', emoji: ACKNOWLEDGEMENT }] });
+  }
+
+  async download(token: string, fileId: string): Promise<DownloadedFile> {
+    const file = await this.#call<{ file_path?: string }>(token, 'getFile', { file_id: fileId });
+    if (!file.file_path) throw new MessagingError('getFile', 200, 'no file_path (file too large to download?)');
+    const response = await fetch(`${this.settings.apiUrl}/file/bot${token}/${file.file_path}`, { signal: AbortSignal.timeout(this.settings.timeoutMs) });
+    if (!response.ok) throw new MessagingError('download', response.status, response.statusText);
+    return { data: new Uint8Array(await response.arrayBuffer()), path: file.file_path };
+  }
+
+  /**
+   * One Bot API call, tried again (p-retry, exponential backoff) after a network error, a
+   * timeout, a 5xx or a 429 — after a 429 also waiting as long as the platform asked.
+   */
+  #call<T>(token: string, method: string, body: object): Promise<T> {
+    const wait = this.settings.sleep ?? sleep;
+    return pRetry(() => this.#attempt<T>(token, method, body), {
+      retries: this.settings.attempts - 1,
+      minTimeout: this.settings.backoffMs,
+      factor: 2,
+      shouldRetry: ({ error }) => error instanceof MessagingError && error.transient,
+      onFailedAttempt: async ({ error, retriesLeft }) => {
+        if (retriesLeft > 0 && error instanceof MessagingError && error.retryAfterMs !== undefined) {
+          await wait(Math.min(error.retryAfterMs, this.settings.maxRetryAfterMs));
+        }
+      },
+    });
+  }
+
+  async #attempt<T>(token: string, method: string, body: object): Promise<T> {
+    let answer: BotAnswer<T>;
+    let status: number;
+    try {
+      const response = await fetch(`${this.settings.apiUrl}/bot${token}/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.settings.timeoutMs),
+      });
+      status = response.status;
+      answer = (await response.json().catch(() => ({ ok: false, description: response.statusText }))) as BotAnswer<T>;
+    } catch (error) {
+      // Network errors name the URL, which holds the token: never pass them on as they are.
+      throw new MessagingError(method, 0, (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError' ? 'timed out' : 'network error');
+    }
+    if (answer.ok) return answer.result as T;
+    const retryAfter = answer.parameters?.retry_after;
+    throw new MessagingError(method, answer.error_code ?? status, answer.description ?? 'unknown error', retryAfter === undefined ? undefined : retryAfter * 1000);
+  }
+}

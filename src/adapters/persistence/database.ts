@@ -1,0 +1,178 @@
+import { MikroORM } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { PgliteDriver } from '@mikro-orm/pglite';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { AbstractSqlDriver } from '@mikro-orm/sql';
+import pg from 'pg';
+import type { Logger } from '../../ports/logger.js';
+import type { EmbeddedLock } from './embedded-lock.js';
+import { closeEngine, openEngine, type DatabaseOptions, type OpenEngine } from './open-engine.js';
+import type { PgliteThread } from './pglite/pglite-thread.js';
+import { ENTITIES } from './entities/index.js';
+import { MIGRATIONS } from './migrations/index.js';
+
+export type DatabaseEngine = 'pglite' | 'postgresql';
+
+export type { DatabaseOptions } from './open-engine.js';
+
+/** Called with each notification payload; `live` false means notifications may have been missed. */
+export interface ChannelListener {
+  onMessage(payload: string): void;
+  onLiveChange(live: boolean): void;
+}
+
+/** One open database — PGlite in-process or a PostgreSQL pool — with its ORM and migrations. */
+export class Database {
+  private constructor(
+    /** The ORM, on the PostgreSQL dialect either way: the adapters' only way to the tables. */
+    readonly orm: MikroORM<AbstractSqlDriver>,
+    readonly engine: DatabaseEngine,
+    private readonly options: DatabaseOptions,
+    /** The embedded database (on its own thread), shared with the task queue in embedded mode. */
+    readonly pglite: PgliteThread | undefined,
+    private readonly lock: EmbeddedLock | undefined,
+  ) {}
+
+  /**
+   * Opens the database: `engine` (openEngine's promise, when the caller started it earlier),
+   * then the ORM on it. Rejects with DatabaseOpenError as openEngine does.
+   */
+  static async open(options: DatabaseOptions, engine: Promise<OpenEngine> = openEngine(options)): Promise<Database> {
+    const open = await engine;
+    try {
+      const common = {
+        entities: [...ENTITIES],
+        extensions: [Migrator],
+        migrations: { migrationsList: [...MIGRATIONS], snapshot: false, transactional: true, allOrNothing: true },
+        debug: false,
+        logger: (message: string) => options.logger.debug({ component: 'orm' }, message),
+        allowGlobalContext: false,
+        // The migrations own the schema; their triggers and functions (api_keys' NOTIFY) are not
+        // mirrored in the entities, and a schema diff must not count them as drift.
+        schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
+      };
+      if (open.engine === 'postgresql') {
+        const orm = await MikroORM.init({ ...common, driver: PostgreSqlDriver, clientUrl: open.url });
+        return new Database(orm, 'postgresql', options, undefined, undefined);
+      }
+      // Handed over as a function: MikroORM deep-copies connection options, and a copy of the
+      // object would lose its private state.
+      const orm = await MikroORM.init({ ...common, driver: PgliteDriver, dbName: 'agent_gateway', driverOptions: { pglite: () => open.pglite } });
+      return new Database(orm, 'pglite', options, open.pglite, open.lock);
+    } catch (error) {
+      await closeEngine(open);
+      throw error;
+    }
+  }
+
+  /** Applies pending migrations; returns the names applied. */
+  async migrate(): Promise<string[]> {
+    if (await this.#upToDate()) return [];
+    const applied = await this.orm.migrator.up();
+    return applied.map((migration) => migration.name);
+  }
+
+  /** The migrations the database records as applied, oldest first (what the CLI's `migrate` reports through a running server). */
+  async recordedMigrations(): Promise<string[]> {
+    const rows = (await this.orm.em.getConnection().execute('select name from mikro_orm_migrations order by id')) as Array<{ name: string }>;
+    return rows.map((row) => row.name.replace(/\.[jt]s$/, ''));
+  }
+
+  /**
+   * True when every migration is recorded as applied: one query, where the migrator's own
+   * check costs several statements and a DDL (most of the migration step of a start-up).
+   * False when the table is missing (a new database) or anything is pending.
+   */
+  async #upToDate(): Promise<boolean> {
+    try {
+      const rows = (await this.orm.em.getConnection().execute('select name from mikro_orm_migrations')) as Array<{ name: string }>;
+      const applied = new Set(rows.map((row) => row.name.replace(/\.[jt]s$/, '')));
+      return MIGRATIONS.every((migration) => applied.has(migration.name));
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Subscribes to a NOTIFY channel. On PostgreSQL a dedicated connection listens and
+   * reconnects after failures, reporting `live: false` while it is down.
+   * Returns the function that unsubscribes.
+   */
+  async listen(channel: string, listener: ChannelListener): Promise<() => Promise<void>> {
+    if (this.pglite) {
+      const unsubscribe = await this.pglite.listen(channel, (payload) => listener.onMessage(payload));
+      listener.onLiveChange(true);
+      return unsubscribe;
+    }
+    return listenOnPostgres(this.options.databaseUrl as string, channel, listener, this.options.logger);
+  }
+
+  /** A readiness check: the ORM's connection check (one trivial query); rejects with its cause. */
+  readiness(): { name: string; check(): Promise<void> } {
+    return {
+      name: 'database',
+      check: async () => {
+        const result = await this.orm.checkConnection();
+        if (!result.ok) throw result.error ?? new Error(result.reason);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.orm.close(true);
+    await this.pglite?.close();
+    await this.lock?.release();
+  }
+}
+
+const listenOnPostgres = async (
+  url: string,
+  channel: string,
+  listener: ChannelListener,
+  logger: Logger,
+): Promise<() => Promise<void>> => {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let delay = 100;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => listener.onMessage(message.payload ?? '*'));
+    next.on('error', (error) => {
+      logger.warn({ err: error, channel }, 'notification connection failed');
+      lost(next);
+    });
+    next.on('end', () => lost(next));
+    client = next;
+    await next.connect();
+    await next.query(`LISTEN ${channel}`);
+    delay = 100;
+    listener.onLiveChange(true);
+  };
+  const lost = (which: pg.Client): void => {
+    if (which !== client || stopped) return;
+    client = undefined;
+    listener.onLiveChange(false);
+    which.end().catch(() => undefined);
+    schedule();
+  };
+  const schedule = (): void => {
+    retry = setTimeout(() => {
+      connect().catch((error: unknown) => {
+        logger.warn({ err: error, channel }, 'could not reconnect for notifications');
+        if (client) lost(client);
+        else schedule();
+      });
+    }, delay);
+    retry.unref();
+    delay = Math.min(delay * 2, 10_000);
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    await client?.end().catch(() => undefined);
+  };
+};

@@ -1,0 +1,66 @@
+import { raw } from '@mikro-orm/core';
+import { storableJson } from '../../domain/text/storable-json.js';
+import { storableText } from '../../domain/text/storable-text.js';
+import type { ActionRun } from '../../domain/triggers/action-run.js';
+import type { ActionRunRepository } from '../../ports/action-run-repository.js';
+import type { Database } from './database.js';
+import { ActionRunEntity } from './entities/action-run-entity.js';
+import { isUuid } from './is-uuid.js';
+
+type Row = InstanceType<typeof ActionRunEntity.class>;
+
+const toRun = (row: Row): ActionRun => ({
+  runId: row.runId,
+  trigger: row.trigger,
+  actionIndex: row.actionIndex,
+  type: row.type as ActionRun['type'],
+  status: row.status as ActionRun['status'],
+  attempts: row.attempts,
+  startedAt: row.startedAt,
+  finishedAt: row.finishedAt,
+  error: row.error ?? null,
+  detail: row.detail,
+});
+
+export class MikroOrmActionRunRepository implements ActionRunRepository {
+  constructor(private readonly db: Database) {}
+
+  async save(run: ActionRun): Promise<void> {
+    const em = this.db.orm.em.fork();
+    await em.upsert(ActionRunEntity, { ...run, error: run.error === null ? undefined : storableText(run.error), detail: storableJson({ ...run.detail }) });
+  }
+
+  async forRun(runId: string): Promise<ActionRun[]> {
+    if (!isUuid(runId)) return [];
+    const rows = await this.db.orm.em.fork().find(ActionRunEntity, { runId }, { orderBy: { actionIndex: 'asc' } });
+    return rows.map(toRun);
+  }
+
+  async countByStatus(): Promise<Record<string, number>> {
+    const rows: Array<{ status: string; count: string | number }> = await this.db.orm.em
+      .fork()
+      .createQueryBuilder(ActionRunEntity)
+      .select(['status', raw('count(*) as count')])
+      .groupBy('status')
+      .execute('all', false);
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+  }
+
+  /** By trigger run (the key has two columns): the runs of the `limit` oldest records, their old records only. */
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const em = this.db.orm.em.fork();
+    const oldest = em
+      .createQueryBuilder(ActionRunEntity, 'old')
+      .select('runId')
+      .where({ finishedAt: { $lt: cutoff } })
+      .orderBy({ finishedAt: 'asc' })
+      .limit(limit)
+      .getNativeQuery();
+    return (await em.createQueryBuilder(ActionRunEntity).delete({ runId: { $in: oldest }, finishedAt: { $lt: cutoff } }).execute('run')).affectedRows;
+  }
+
+  async recent(limit: number): Promise<ActionRun[]> {
+    const rows = await this.db.orm.em.fork().find(ActionRunEntity, {}, { orderBy: { finishedAt: 'desc' }, limit });
+    return rows.map(toRun);
+  }
+}

@@ -1,0 +1,94 @@
+import { LockMode, raw } from '@mikro-orm/core';
+import type { Job, JobSource, JobStatus } from '../../domain/jobs/job.js';
+import type { JobRepository } from '../../ports/job-repository.js';
+import type { Database } from './database.js';
+import { JobEntity } from './entities/job-entity.js';
+import { isUuid } from './is-uuid.js';
+
+type Row = InstanceType<typeof JobEntity.class>;
+
+const sourceOf = (row: Row): JobSource =>
+  row.sourceKind === 'trigger'
+    ? { kind: 'trigger', name: row.sourceRef ?? '' }
+    : row.sourceKind === 'chat'
+      ? { kind: 'chat', thread: row.sourceRef ?? '' }
+      : { kind: 'api' };
+
+const toJob = (row: Row): Job => ({
+  id: row.id,
+  job: row.job,
+  status: row.status as JobStatus,
+  source: sourceOf(row),
+  llmProvider: row.llmProvider ?? null,
+  llmModel: row.llmModel ?? null,
+  branch: row.branch,
+  prUrl: row.prUrl ?? null,
+  runUrl: row.runUrl ?? null,
+  summary: row.summary ?? null,
+  error: row.error ?? null,
+  log: row.log ?? null,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+const toRow = (job: Job) => ({
+  id: job.id,
+  job: job.job,
+  status: job.status,
+  sourceKind: job.source.kind,
+  sourceRef: job.source.kind === 'trigger' ? job.source.name : job.source.kind === 'chat' ? job.source.thread : null,
+  llmProvider: job.llmProvider,
+  llmModel: job.llmModel,
+  branch: job.branch,
+  prUrl: job.prUrl,
+  runUrl: job.runUrl,
+  summary: job.summary,
+  error: job.error,
+  log: job.log,
+  createdAt: job.createdAt,
+  updatedAt: job.updatedAt,
+});
+
+export class MikroOrmJobRepository implements JobRepository {
+  constructor(private readonly db: Database) {}
+
+  async add(job: Job): Promise<void> {
+    const em = this.db.orm.em.fork();
+    em.create(JobEntity, toRow(job));
+    await em.flush();
+  }
+
+  async get(id: string): Promise<Job | null> {
+    if (!isUuid(id)) return null;
+    const row = await this.db.orm.em.fork().findOne(JobEntity, { id });
+    return row ? toJob(row) : null;
+  }
+
+  async modify(id: string, change: (job: Job) => Job): Promise<Job | null> {
+    if (!isUuid(id)) return null;
+    return this.db.orm.em.fork().transactional(async (em) => {
+      const row = await em.findOne(JobEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!row) return null;
+      const next = change(toJob(row));
+      em.assign(row, toRow(next));
+      return next;
+    });
+  }
+
+  async countByStatus(): Promise<Partial<Record<JobStatus, number>>> {
+    const rows: Array<{ status: JobStatus; count: string | number }> = await this.db.orm.em
+      .fork()
+      .createQueryBuilder(JobEntity)
+      .select(['status', raw('count(*) as count')])
+      .groupBy('status')
+      .execute('all', false);
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+  }
+
+  async list(filter: { readonly statuses: readonly JobStatus[]; readonly limit: number }): Promise<Job[]> {
+    const rows = await this.db.orm.em
+      .fork()
+      .find(JobEntity, { status: { $in: [...filter.statuses] } }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: filter.limit });
+    return rows.map(toJob);
+  }
+}

@@ -1,0 +1,101 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from '../../ports/logger.js';
+import { DatabaseOpenError } from './database-open-error.js';
+import { EmbeddedDatabaseBusy, EmbeddedLock } from './embedded-lock.js';
+import { ensurePostgresDatabase } from './ensure-postgres-database.js';
+import { PgliteThread } from './pglite/pglite-thread.js';
+
+export interface DatabaseOptions {
+  /** postgres:// URL; unset opens the embedded PGlite database under `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly logger: Logger;
+  /** PostgreSQL: create the database when it does not exist (otherwise opening fails). */
+  readonly create?: boolean;
+  /**
+   * The database is opened for a moment (a CLI command), not for a service: the embedded
+   * database boots with small shared memory (SHORT_LIVED_SETTINGS).
+   */
+  readonly shortLived?: boolean;
+}
+
+/**
+ * PostgreSQL settings for a process that opens the embedded database for one short task. PGlite
+ * allocates and zeroes its shared memory at every boot, and with the defaults (128 MB of shared
+ * buffers, lock and process tables for 100 connections) that was most of the CLI's boot: about a
+ * second of CPU in memset, profiled with `node --cpu-prof`; with these about 20 ms. They apply to
+ * that boot only (nothing is written to postgresql.conf); a CLI command reads and writes a few rows.
+ */
+export const SHORT_LIVED_SETTINGS: Readonly<Record<string, string>> = { shared_buffers: '4MB', max_connections: '5' };
+
+/** The engine under the ORM, open: a PostgreSQL server known to answer, or the embedded database on its thread, locked. */
+export type OpenEngine =
+  | { readonly engine: 'postgresql'; readonly url: string }
+  | { readonly engine: 'pglite'; readonly pglite: PgliteThread; readonly lock: EmbeddedLock };
+
+/**
+ * The first half of opening the database (Database.open does the rest), kept free of the ORM
+ * so that the service's entry can start it before loading everything else: PGlite then boots
+ * on its own thread while the main thread loads the service's modules.
+ *
+ * Rejects with DatabaseOpenError when the PostgreSQL server cannot be reached, refuses the
+ * login or has no such database (unless `create`), or when the embedded database's
+ * directory cannot be used (not writable, held by another process).
+ */
+export const openEngine = async (options: DatabaseOptions): Promise<OpenEngine> => (await startEngine(options)).opened;
+
+/**
+ * openEngine in two steps: resolves once what fails fast has been checked — the PostgreSQL
+ * server answered, the embedded database's directory is locked — with the rest (PGlite's
+ * boot, a second or more) still under way in `opened`.
+ */
+export const startEngine = async (options: DatabaseOptions): Promise<{ readonly opened: Promise<OpenEngine> }> => {
+  if (options.databaseUrl !== undefined) {
+    await ensurePostgresDatabase(options.databaseUrl, options.create ?? false, options.logger);
+    return { opened: Promise.resolve({ engine: 'postgresql', url: options.databaseUrl }) };
+  }
+  const lock = new EmbeddedLock(options.dataDir);
+  const dir = join(options.dataDir, 'pglite');
+  try {
+    await lock.acquire();
+  } catch (error) {
+    throw dataDirError(error, options.dataDir);
+  }
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    await lock.release();
+    throw dataDirError(error, options.dataDir);
+  }
+  const boot = async (): Promise<OpenEngine> => {
+    try {
+      const pglite = await PgliteThread.open(
+        dir,
+        (error) => options.logger.error({ err: error }, 'the embedded database stopped: every request that needs it fails until the service restarts'),
+        options.shortLived ? SHORT_LIVED_SETTINGS : {},
+      );
+      return { engine: 'pglite', pglite, lock };
+    } catch (error) {
+      await lock.release();
+      throw dataDirError(error, options.dataDir);
+    }
+  };
+  return { opened: boot() };
+};
+
+/** Closes what openEngine opened. Idempotent. */
+export const closeEngine = async (open: OpenEngine): Promise<void> => {
+  if (open.engine === 'postgresql') return;
+  await open.pglite.close();
+  await open.lock.release();
+};
+
+/** The embedded database's directory cannot be used: one line naming it and why. */
+const dataDirError = (error: unknown, dataDir: string): DatabaseOpenError => {
+  if (error instanceof EmbeddedDatabaseBusy) return new DatabaseOpenError('dataDir', error.message, undefined, { cause: error });
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (code === undefined) return new DatabaseOpenError('dataDir', message, undefined, { cause: error });
+  // Node's file errors say `EACCES: permission denied, mkdir '…'`: the code and its words suffice.
+  return new DatabaseOpenError('dataDir', `cannot use ${dataDir} for the embedded database (${message.split(',')[0]})`, undefined, { cause: error });
+};

@@ -1,0 +1,55 @@
+import type { NamedSecret } from '../../domain/jobs/redact-secrets.js';
+import type { AgentVariable, SecretStore } from '../../ports/secret-store.js';
+
+/** Where a provider's secret is: the AI provider registry's entry (adapters/ai/ai-providers.ts), given by the container. */
+export interface ProviderSecret {
+  readonly name: string;
+  readonly keyVariable: string;
+  /** The provider may run without a key. */
+  readonly keyOptional: boolean;
+}
+
+const AGENT_PREFIX = 'AGENT_';
+const OFFERED_PREFIX = 'AGENT_LLM_';
+
+/** Provider secrets and agent variables from environment variables (read once, at start-up). */
+export class EnvironmentSecretStore implements SecretStore {
+  readonly #providers: ReadonlyMap<string, ProviderSecret>;
+  readonly #values = new Map<string, string>();
+  readonly #agent: readonly AgentVariable[];
+
+  constructor(env: Readonly<Record<string, string | undefined>>, providers: readonly ProviderSecret[]) {
+    this.#providers = new Map(providers.map((provider) => [provider.name, provider]));
+    for (const provider of providers) {
+      const value = env[provider.keyVariable]?.trim();
+      if (value) this.#values.set(provider.name, value);
+    }
+    // Values are passed as set (not trimmed): a job may need them byte for byte.
+    this.#agent = Object.entries(env)
+      .filter((entry): entry is [string, string] => entry[0].startsWith(AGENT_PREFIX) && entry[0].length > AGENT_PREFIX.length && entry[1] !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, value]) => ({ name, value, offeredToModel: name.startsWith(OFFERED_PREFIX) }));
+  }
+
+  secretName(provider: string): string {
+    return this.#providers.get(provider)?.keyVariable ?? `${provider.toUpperCase()}_API_KEY`;
+  }
+
+  providerSecret(provider: string): string | undefined {
+    return this.#values.get(provider);
+  }
+
+  hasUsableSecret(provider: string): boolean {
+    // An OpenAI-compatible server of one's own (Ollama, vLLM…) often needs no key.
+    return this.#providers.get(provider)?.keyOptional === true || this.#values.has(provider);
+  }
+
+  agentVariables(): readonly AgentVariable[] {
+    return this.#agent;
+  }
+
+  redactedSecrets(): readonly NamedSecret[] {
+    const providers = [...this.#values].map(([provider, value]) => ({ name: this.secretName(provider), value }));
+    return [...this.#agent.filter((variable) => !variable.offeredToModel).map(({ name, value }) => ({ name, value })), ...providers];
+  }
+}

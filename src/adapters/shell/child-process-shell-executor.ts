@@ -1,0 +1,74 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import type { ShellExecutor, ShellOptions, ShellRun } from '../../ports/shell-executor.js';
+
+/** A shell that could not start; an environment too large for the system is named as such. */
+const startFailure = (error: NodeJS.ErrnoException): Error =>
+  error.code === 'E2BIG'
+    ? new Error('the command could not start: its environment (the request values it was given) is larger than the system allows (E2BIG)', { cause: error })
+    : error;
+
+/**
+ * `/bin/sh -c` in a process group of its own, so a timeout kills everything the command started.
+ * The command's environment is exactly `options.env`: the service's own is never passed on.
+ */
+export class ChildProcessShellExecutor implements ShellExecutor {
+  /** `shell`: `/bin/sh` in the service; tests also run commands with bash, which is /bin/sh on many systems. */
+  constructor(
+    private readonly outputLimit: number = 64 * 1024,
+    private readonly shell: string = '/bin/sh',
+  ) {}
+
+  run(command: string, options: ShellOptions): Promise<ShellRun> {
+    const started = performance.now();
+    return new Promise((resolve, reject) => {
+      let child: ChildProcessByStdio<null, Readable, Readable>;
+      try {
+        child = spawn(this.shell, ['-c', command], { cwd: options.cwd, env: { ...options.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      } catch (error) {
+        return reject(startFailure(error as NodeJS.ErrnoException));
+      }
+      let output = '';
+      // One decoder per stream: a character split across two chunks is still decoded whole.
+      const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+      let timedOut = false;
+      let aborted = false;
+      const collect = (decoder: StringDecoder) => (chunk: Buffer): void => {
+        if (output.length < this.outputLimit) output += decoder.write(chunk).slice(0, this.outputLimit - output.length);
+      };
+      child.stdout.on('data', collect(decoders.stdout));
+      child.stderr.on('data', collect(decoders.stderr));
+      const killGroup = (): void => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          child.kill('SIGKILL');
+        }
+      };
+      const timer = setTimeout(() => {
+        timedOut = true;
+        killGroup();
+      }, options.timeoutMs);
+      const onAbort = (): void => {
+        aborted = true;
+        killGroup();
+      };
+      if (options.signal?.aborted) onAbort();
+      else options.signal?.addEventListener('abort', onAbort, { once: true });
+      const done = (): void => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+      };
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        done();
+        reject(startFailure(error));
+      });
+      child.once('close', (code) => {
+        done();
+        const killed = timedOut || aborted;
+        resolve({ exitCode: killed ? null : code, timedOut, aborted, durationMs: Math.round(performance.now() - started), output });
+      });
+    });
+  }
+}

@@ -1,8 +1,0 @@
-import { randomUUID } from 'node:crypto';
-import type { IdGenerator } from '../../ports/IdGenerator.js';
-
-export class RandomUuidGenerator implements IdGenerator {
-  next(): string {
-    return randomUUID();
-  }
-}

@@ -1,0 +1,48 @@
+import { isWellFormedApiKey } from '../../domain/auth/api-key-format.js';
+import { summarize, type ApiKeySummary } from '../../domain/auth/api-key-record.js';
+import { DomainError } from '../../domain/errors/domain-error.js';
+import type { ApiKeyCrypto } from '../../ports/api-key-crypto.js';
+import type { Clock } from '../../ports/clock.js';
+import type { KeyRepository } from '../../ports/key-repository.js';
+import type { Logger } from '../../ports/logger.js';
+
+/** How often `last_used_at` is written for one key: often enough to be useful, rare enough to stay off the hot path. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * SPEC 5.2: read the presented key, look it up among the stored keys by digest and
+ * compare in constant time. Every failure is the same `unauthorized` error.
+ */
+export class AuthenticateApiKey {
+  readonly #touchedAt = new Map<string, number>();
+
+  constructor(
+    private readonly keys: KeyRepository,
+    private readonly crypto: ApiKeyCrypto,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  async execute(presented: string | undefined): Promise<ApiKeySummary> {
+    if (presented === undefined || presented === '' || !isWellFormedApiKey(presented)) {
+      throw new DomainError('unauthorized', 'Unauthorized');
+    }
+    const digest = this.crypto.digest(presented);
+    const record = await this.keys.findByHash(digest);
+    if (record === null || !this.crypto.equal(digest, record.keyHash)) {
+      throw new DomainError('unauthorized', 'Unauthorized');
+    }
+    this.#recordUse(record.id);
+    return summarize(record);
+  }
+
+  #recordUse(id: string): void {
+    const now = this.clock.now();
+    const last = this.#touchedAt.get(id);
+    if (last !== undefined && now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
+    this.#touchedAt.set(id, now.getTime());
+    this.keys.touch(id, now).catch((error: unknown) => {
+      this.logger.warn({ err: error, keyId: id }, 'could not record key use');
+    });
+  }
+}

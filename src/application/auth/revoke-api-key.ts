@@ -1,0 +1,18 @@
+import { DomainError } from '../../domain/errors/domain-error.js';
+import type { KeyRepository } from '../../ports/key-repository.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Deletes a key's record, which revokes the key at once. */
+export class RevokeApiKey {
+  constructor(private readonly keys: KeyRepository) {}
+
+  async execute(input: { readonly id: unknown }): Promise<void> {
+    if (typeof input.id !== 'string' || !UUID.test(input.id)) {
+      throw new DomainError('invalid_input', 'Key id must be a UUID');
+    }
+    if (!(await this.keys.remove(input.id.toLowerCase()))) {
+      throw new DomainError('not_found', `No API key with id ${input.id}`);
+    }
+  }
+}

@@ -1,0 +1,106 @@
+import { applyChange, branchOf, type Job, type JobSource } from '../../domain/jobs/job.js';
+import { parseJobRequest, refuseNul } from '../../domain/jobs/job-request.js';
+import { DomainError, isDomainError } from '../../domain/errors/domain-error.js';
+import type { Clock } from '../../ports/clock.js';
+import type { IdGenerator } from '../../ports/id-generator.js';
+import type { JobLaunch, JobLauncher } from '../../ports/job-launcher.js';
+import type { JobRepository } from '../../ports/job-repository.js';
+import type { Logger } from '../../ports/logger.js';
+import type { SecretStore } from '../../ports/secret-store.js';
+import type { TaskQueue } from '../../ports/task-queue.js';
+
+export const JOB_RUN_QUEUE = 'job-run';
+
+export interface JobRunTask {
+  readonly jobId: string;
+}
+
+export interface CreateJobResult {
+  readonly jobId: string;
+  readonly branch: string;
+  readonly status: string;
+}
+
+export interface CreateJobSettings {
+  /** The AI providers a job may name (the AI provider registry). */
+  readonly llmProviders: readonly string[];
+  /** Provider of jobs that name none (LLM_PROVIDER); undefined leaves it to the agent. */
+  readonly defaultProvider: string | undefined;
+  readonly defaultModel: string | undefined;
+  /** Why no job can run here, when none can (no runner/agent configured). */
+  readonly unavailableReason: string | undefined;
+}
+
+/**
+ * Creates a job (SPEC 4.1): validates the request, checks the provider has its secret,
+ * stores the job as `queued` and enqueues its run durably. Any failure past validation is
+ * `Failed to create job`, with the cause kept for the log. Also the JobLauncher of
+ * trigger `agent` actions.
+ */
+export class CreateJob implements JobLauncher {
+  constructor(
+    private readonly jobs: JobRepository,
+    private readonly queue: TaskQueue,
+    private readonly secrets: SecretStore,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly settings: CreateJobSettings,
+  ) {}
+
+  async execute(body: unknown, source: JobSource = { kind: 'api' }): Promise<CreateJobResult> {
+    const request = parseJobRequest(body);
+    const job = await this.#create(request.job, request.llmProvider, request.llmModel, source);
+    return { jobId: job.id, branch: job.branch, status: job.status };
+  }
+
+  async launch(launch: JobLaunch): Promise<string> {
+    // A prompt rendered from a request (trigger) or written by a model (chat) may hold a NUL.
+    return (await this.#create(refuseNul('job', launch.job), launch.llmProvider, launch.llmModel, launch.source)).id;
+  }
+
+  async #create(prompt: string, providerName: string | undefined, model: string | undefined, source: JobSource): Promise<Job> {
+    const known = this.settings.llmProviders;
+    if (providerName !== undefined && !known.includes(providerName)) {
+      throw new DomainError('invalid_input', `Unknown llm_provider: ${providerName} (one of ${known.join(', ')})`);
+    }
+    const provider = providerName ?? this.settings.defaultProvider;
+    if (provider !== undefined && !this.secrets.hasUsableSecret(provider)) {
+      throw new DomainError('invalid_input', `llm_provider ${provider} has no secret configured (${this.secrets.secretName(provider)})`);
+    }
+    if (this.settings.unavailableReason !== undefined) {
+      throw new DomainError('not_configured', `Jobs are not configured: ${this.settings.unavailableReason}`);
+    }
+    const now = this.clock.now();
+    const id = this.ids.next();
+    const job: Job = {
+      id,
+      job: prompt,
+      status: 'queued',
+      source,
+      llmProvider: provider ?? null,
+      llmModel: model ?? (providerName === undefined ? (this.settings.defaultModel ?? null) : null),
+      branch: branchOf(id),
+      prUrl: null,
+      runUrl: null,
+      summary: null,
+      error: null,
+      log: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      await this.jobs.add(job);
+      await this.queue.enqueue(JOB_RUN_QUEUE, { jobId: id } satisfies JobRunTask);
+    } catch (error) {
+      if (isDomainError(error) && error.code !== 'internal') throw error;
+      this.logger.error({ err: error, jobId: id }, 'could not create job');
+      await this.jobs
+        .modify(id, (stored) => applyChange(stored, { status: 'failed', error: 'Could not be queued' }, this.clock.now()))
+        .catch(() => undefined);
+      throw new DomainError('internal', 'Failed to create job', { cause: error });
+    }
+    this.logger.info({ jobId: id, source: source.kind, provider: job.llmProvider }, 'job created');
+    return job;
+  }
+}

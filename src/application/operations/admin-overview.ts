@@ -1,0 +1,175 @@
+import { JOB_STATUSES, type Job } from '../../domain/jobs/job.js';
+import { commandTokenValues, type CommandTokenValue } from '../../domain/templates/render-command.js';
+import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
+import type { ActionRun } from '../../domain/triggers/action-run.js';
+import type { Trigger, TriggerAction } from '../../domain/triggers/trigger.js';
+import type { ActionRunRepository } from '../../ports/action-run-repository.js';
+import type { ConversationStore, ConversationTurn } from '../../ports/conversation-store.js';
+import type { InboundRequest, InboundRequestStore } from '../../ports/inbound-request-store.js';
+import type { JobRepository } from '../../ports/job-repository.js';
+import type { WebhookInfo } from '../../ports/messaging-channel.js';
+import type { StorageFigures, TableSize } from '../../ports/storage-figures.js';
+import type { CollectOperationalFigures, OperationalFigures } from './collect-operational-figures.js';
+import type { ChatChannelSettings, MessagingChannels } from '../messaging/messaging-channels.js';
+
+export interface ServiceFacts {
+  readonly version: string;
+  readonly startedAt: Date;
+  readonly databaseEngine: string;
+  readonly jobRunner: string;
+}
+
+/** One messaging channel as the admin UI shows it. */
+export interface ChannelStatus {
+  readonly id: string;
+  readonly title: string;
+  /** Whether a bot token is configured or registered. */
+  readonly configured: boolean;
+  /** `POST /api/messaging/<id>/register` exists (the platform's webhook is registered by the gateway). */
+  readonly registers: boolean;
+  /** The platform's view of the webhook, where it has one and could be asked; null when asking failed (`error`). */
+  readonly webhook?: WebhookInfo | null;
+  readonly error?: string;
+  readonly allowedChatIds: readonly string[];
+  /** The channel's variables (bot token, webhook secret, allowed chats). */
+  readonly variables: ChatChannelSettings['variables'];
+}
+
+/** What the overview reads from. */
+export interface AdminOverviewSources {
+  readonly triggers: readonly Trigger[];
+  readonly runs: ActionRunRepository;
+  readonly requests: InboundRequestStore;
+  readonly jobs: JobRepository;
+  readonly figures: CollectOperationalFigures;
+  readonly storage: StorageFigures;
+  readonly channels: MessagingChannels;
+  readonly conversations: ConversationStore;
+  readonly facts: ServiceFacts;
+}
+
+/**
+ * An action as it ran, rendered for one request: a command's template and the value each of
+ * its tokens gave the command; a webhook's method and URL (its headers may hold secrets and
+ * are not shown); an agent action's job.
+ */
+export type RenderedAction =
+  | { readonly type: 'command'; readonly template: string; readonly values: readonly CommandTokenValue[] | null }
+  | { readonly type: 'webhook'; readonly method: string; readonly url: string }
+  | { readonly type: 'agent'; readonly template: string; readonly jobId: string | null };
+
+/** One action of a trigger run: its record, and the action as configured now (when it still is). */
+export interface ActionRunView {
+  readonly run: ActionRun;
+  readonly rendered: RenderedAction | null;
+}
+
+/** A trigger run (one trigger fired by one request) with everything an operator needs to see. */
+export interface TriggerRunView {
+  readonly runId: string;
+  readonly trigger: string;
+  /** Whether the trigger is still configured (the rendering is of the actions as configured now). */
+  readonly configured: boolean;
+  /** The stored request that fired the run; null when none is stored (any more). */
+  readonly request: InboundRequest | null;
+  readonly actions: readonly ActionRunView[];
+}
+
+/** What the admin UI's pages show: read-only views over the capabilities. */
+export class AdminOverview {
+  readonly facts: ServiceFacts;
+
+  constructor(private readonly sources: AdminOverviewSources) {
+    this.facts = sources.facts;
+  }
+
+  triggers(): readonly Trigger[] {
+    return this.sources.triggers;
+  }
+
+  recentRuns(limit = 50): Promise<ActionRun[]> {
+    return this.sources.runs.recent(limit);
+  }
+
+  /** One trigger run with its actions rendered for the request that fired it; null when no action of it is recorded. */
+  async triggerRun(runId: string): Promise<TriggerRunView | null> {
+    const runs = await this.sources.runs.forRun(runId);
+    if (runs.length === 0) return null;
+    const trigger = this.sources.triggers.find((candidate) => candidate.name === runs[0].trigger);
+    const requestId = runs.map((run) => run.detail.requestId).find((id): id is string => typeof id === 'string');
+    const request = requestId === undefined ? null : await this.sources.requests.find(requestId);
+    const snapshot = request === null ? null : parseSnapshot(request.request);
+    return {
+      runId,
+      trigger: runs[0].trigger,
+      configured: trigger !== undefined,
+      request,
+      actions: runs.map((run) => {
+        const action = trigger?.actions[run.actionIndex];
+        return { run, rendered: action !== undefined && action.type === run.type ? render(action, run, snapshot) : null };
+      }),
+    };
+  }
+
+  recentJobs(limit = 50): Promise<Job[]> {
+    return this.sources.jobs.list({ statuses: JOB_STATUSES, limit });
+  }
+
+  job(id: string): Promise<Job | null> {
+    return this.sources.jobs.get(id);
+  }
+
+  figures(): Promise<OperationalFigures> {
+    return this.sources.figures.execute();
+  }
+
+  tableSizes(): Promise<TableSize[]> {
+    return this.sources.storage.tableSizes();
+  }
+
+  /** Every messaging channel of the gateway, in the registry's order, with its webhook as the platform reports it. */
+  channels(): Promise<ChannelStatus[]> {
+    return Promise.all(
+      this.sources.channels.all.map(async ({ platform, credentials, settings }): Promise<ChannelStatus> => {
+        const status = {
+          id: platform.id,
+          title: platform.title,
+          registers: platform.registration !== undefined,
+          allowedChatIds: [...settings.allowedChatIds],
+          variables: settings.variables,
+        };
+        const token = await credentials.current();
+        if (token === undefined) return { ...status, configured: false };
+        if (platform.registration === undefined) return { ...status, configured: true };
+        try {
+          return { ...status, configured: true, webhook: await platform.registration.getWebhookInfo(token) };
+        } catch (error) {
+          return { ...status, configured: true, webhook: null, error: (error as Error).message };
+        }
+      }),
+    );
+  }
+
+  conversation(threadId: string, limit = 50): Promise<ConversationTurn[]> {
+    return this.sources.conversations.recent(threadId, limit);
+  }
+}
+
+const parseSnapshot = (text: string): RequestSnapshot | null => {
+  try {
+    return JSON.parse(text) as RequestSnapshot;
+  } catch {
+    return null;
+  }
+};
+
+const render = (action: TriggerAction, run: ActionRun, request: RequestSnapshot | null): RenderedAction => {
+  switch (action.type) {
+    case 'command':
+      return { type: 'command', template: action.command, values: request === null ? null : commandTokenValues(action.command, request) };
+    case 'webhook':
+      return { type: 'webhook', method: action.method, url: action.url };
+    case 'agent':
+      return { type: 'agent', template: action.job, jobId: typeof run.detail.jobId === 'string' ? run.detail.jobId : null };
+  }
+};

@@ -1,0 +1,108 @@
+import type { ActionRunRepository } from '../../ports/action-run-repository.js';
+import type { AdminStore } from '../../ports/admin-store.js';
+import type { Clock } from '../../ports/clock.js';
+import type { ConversationStore } from '../../ports/conversation-store.js';
+import type { DeliveryLog } from '../../ports/delivery-log.js';
+import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
+import type { Logger } from '../../ports/logger.js';
+import type { LoginAttempts } from '../../ports/login-attempts.js';
+
+/** The durable queue of retention sweeps (one task per sweep period, see ScheduleRetentionSweep). */
+export const RETENTION_SWEEP_QUEUE = 'retention-sweep';
+
+const DAY_MS = 86_400_000;
+
+/** How long records are kept, in days; 0 keeps them for good. See docs/configuration.md. */
+export interface RetentionPolicy {
+  /** Accepted deliveries (code-host deliveries, chat update ids), remembered to refuse redeliveries. */
+  readonly deliveriesDays: number;
+  readonly chatTurnsDays: number;
+  readonly actionRunsDays: number;
+  /** Requests that fired triggers: at least as long as a queued trigger run can wait for its request. */
+  readonly inboundRequestsDays: number;
+  /** The admin login limit's window: attempts are forgotten once their window ended. */
+  readonly loginWindowMs: number;
+}
+
+export interface RetentionStores {
+  readonly adminSessions: AdminStore;
+  readonly loginAttempts: LoginAttempts;
+  readonly deliveries: DeliveryLog;
+  readonly chatTurns: ConversationStore;
+  readonly actionRuns: ActionRunRepository;
+  readonly inboundRequests: InboundRequestStore;
+}
+
+/** Each delete statement removes at most `batchSize` rows; a sweep runs at most `maxBatches` of them per kind. */
+export interface SweepLimits {
+  readonly batchSize: number;
+  readonly maxBatches: number;
+}
+
+/** Per kind of record: how many were deleted, and whether expired ones were left for the next sweep. */
+export type SweepReport = Record<string, { readonly deleted: number; readonly more: boolean }>;
+
+/**
+ * One retention sweep: deletes what outlived its retention (expired admin sessions, ended
+ * login windows, old deliveries, chat turns, action runs and inbound requests), each kind in
+ * short statements of a bounded batch, with a bounded number of batches per sweep, so the
+ * database is never held long; what is left goes at the next sweep. One kind failing does
+ * not stop the others; the sweep then rejects (naming the kinds) so the queue retries it.
+ */
+export class SweepExpiredData {
+  constructor(
+    private readonly stores: RetentionStores,
+    private readonly policy: RetentionPolicy,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly limits: SweepLimits = { batchSize: 1000, maxBatches: 20 },
+  ) {}
+
+  async execute(): Promise<SweepReport> {
+    const now = this.clock.now();
+    const report: Record<string, { deleted: number; more: boolean }> = {};
+    const failed: string[] = [];
+    for (const [kind, deleteBatch] of this.#kinds(now)) {
+      try {
+        report[kind] = await this.#sweep(deleteBatch);
+      } catch (error) {
+        failed.push(kind);
+        this.logger.error({ err: error, kind }, 'retention sweep could not delete expired records');
+      }
+    }
+    const deleted = Object.fromEntries(Object.entries(report).map(([kind, outcome]) => [kind, outcome.deleted]));
+    const more = Object.keys(report).filter((kind) => report[kind].more);
+    const fields = { deleted, ...(more.length > 0 ? { more } : {}), durationMs: this.clock.now().getTime() - now.getTime() };
+    if (Object.values(deleted).some((count) => count > 0)) this.logger.info(fields, 'retention sweep deleted expired records');
+    else this.logger.debug(fields, 'retention sweep found nothing expired');
+    if (failed.length > 0) throw new Error(`Retention sweep failed for ${failed.join(', ')}`);
+    return report;
+  }
+
+  /** The kinds to sweep now, each with its batch delete; kinds kept for good are left out. */
+  #kinds(now: Date): Array<[string, (limit: number) => Promise<number>]> {
+    const { stores, policy } = this;
+    const before = (days: number): Date => new Date(now.getTime() - days * DAY_MS);
+    const kinds: Array<[string, number, (limit: number) => Promise<number>]> = [
+      ['adminSessions', 1, (limit) => stores.adminSessions.deleteExpiredSessions(now, limit)],
+      ['loginAttempts', 1, (limit) => stores.loginAttempts.deleteEnded(now, policy.loginWindowMs, limit)],
+      ['deliveries', policy.deliveriesDays, (limit) => stores.deliveries.deleteOlderThan(before(policy.deliveriesDays), limit)],
+      ['chatTurns', policy.chatTurnsDays, (limit) => stores.chatTurns.deleteOlderThan(before(policy.chatTurnsDays), limit)],
+      ['actionRuns', policy.actionRunsDays, (limit) => stores.actionRuns.deleteOlderThan(before(policy.actionRunsDays), limit)],
+      ['inboundRequests', policy.inboundRequestsDays, (limit) => stores.inboundRequests.deleteOlderThan(before(policy.inboundRequestsDays), limit)],
+    ];
+    return kinds.filter(([, days]) => days > 0).map(([kind, , deleteBatch]) => [kind, deleteBatch]);
+  }
+
+  /** Deletes batch after batch until one comes back short (nothing left) or the sweep's share is used up. */
+  async #sweep(deleteBatch: (limit: number) => Promise<number>): Promise<{ deleted: number; more: boolean }> {
+    const { batchSize, maxBatches } = this.limits;
+    let deleted = 0;
+    for (let batch = 0; batch < maxBatches; batch++) {
+      const count = await deleteBatch(batchSize);
+      deleted += count;
+      if (count < batchSize) return { deleted, more: false };
+    }
+    return { deleted, more: true };
+  }
+}

@@ -1,0 +1,192 @@
+import type { ActionRun } from '../../domain/triggers/action-run.js';
+import { isDomainError } from '../../domain/errors/domain-error.js';
+import { renderCommand } from '../../domain/templates/render-command.js';
+import { renderPrompt } from '../../domain/templates/render-prompt.js';
+import { renderText } from '../../domain/templates/template-tokens.js';
+import { headAndTail } from '../../domain/text/cut-text.js';
+import { storableText } from '../../domain/text/storable-text.js';
+import type { AgentAction, CommandAction, Trigger, TriggerAction, WebhookAction } from '../../domain/triggers/trigger.js';
+import type { ActionRunRepository } from '../../ports/action-run-repository.js';
+import type { Clock } from '../../ports/clock.js';
+import type { HttpForwarder } from '../../ports/http-forwarder.js';
+import type { IdGenerator } from '../../ports/id-generator.js';
+import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
+import type { JobLauncher } from '../../ports/job-launcher.js';
+import type { Logger } from '../../ports/logger.js';
+import type { ShellExecutor } from '../../ports/shell-executor.js';
+import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
+import type { TriggerRunTask } from './fire-triggers.js';
+
+export interface RunTriggerSettings {
+  /** Working directory of command actions. */
+  readonly triggersDir: string;
+  /** Timeout of a command action without its own `timeout`. */
+  readonly commandTimeoutMs: number;
+  /**
+   * The whole environment of command actions (PATH, HOME, LANG, TZ and the COMMAND_ENV
+   * variables), read at start-up; each run adds its token variables. Nothing else of the
+   * service's environment reaches a command.
+   */
+  readonly commandEnv: Readonly<Record<string, string>>;
+}
+
+type Outcome = Pick<ActionRun, 'status' | 'attempts' | 'error' | 'detail'>;
+
+/**
+ * Characters of a command's output kept in its record: all of it up to this length, else its
+ * beginning (RECORDED_HEAD) and its end, where a failing command usually says why.
+ */
+export const RECORDED_OUTPUT = 16 * 1024;
+const RECORDED_HEAD = 4 * 1024;
+
+/** The outcome as the database can store it: text with NUL and lone surrogates replaced. */
+const storable = (outcome: Outcome): Outcome => ({
+  ...outcome,
+  error: outcome.error === null ? null : storableText(outcome.error),
+  detail: Object.fromEntries(Object.entries(outcome.detail).map(([key, value]) => [key, typeof value === 'string' ? storableText(value) : value])),
+});
+
+/**
+ * Runs the actions of one fired trigger, one after another in file order: each starts
+ * when the previous one has finished, whatever its outcome. Every action run is recorded.
+ * When a task is run again (its worker died), actions already recorded are not repeated.
+ *
+ * Run once, record always: once an action has run, nothing throws — a record that cannot be
+ * saved is logged at error level and the action is not run again. Only what fails before any
+ * action ran (reading the records or the request) throws, so that the queue retries the task.
+ */
+export class RunTrigger {
+  constructor(
+    private readonly triggers: readonly Trigger[],
+    private readonly runs: ActionRunRepository,
+    private readonly requests: InboundRequestStore,
+    private readonly shell: ShellExecutor,
+    private readonly forwarder: HttpForwarder,
+    private readonly jobs: JobLauncher,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly settings: RunTriggerSettings,
+  ) {}
+
+  async execute(task: TriggerRunTask): Promise<void> {
+    const log = this.logger.child({ trigger: task.trigger, runId: task.runId });
+    const trigger = this.triggers.find((candidate) => candidate.name === task.trigger);
+    if (!trigger) {
+      log.warn({}, 'trigger is no longer configured; its queued run is dropped');
+      return;
+    }
+    const done = new Set((await this.runs.forRun(task.runId)).map((run) => run.actionIndex));
+    const request = await this.#request(task);
+    for (const [index, action] of trigger.actions.entries()) {
+      if (done.has(index)) continue;
+      const startedAt = this.clock.now();
+      const outcome =
+        typeof request === 'string'
+          ? { status: 'failed' as const, attempts: 0, error: request, detail: {} }
+          : await this.#perform(action, task.trigger, request).catch((error: unknown): Outcome => ({
+              status: 'failed',
+              attempts: 1,
+              error: error instanceof Error ? error.message : String(error),
+              detail: {},
+            }));
+      const recorded = storable(outcome);
+      // The request id leads the run's page to the values the action got (InboundRequestStore).
+      const withRequest = task.requestId === undefined ? recorded.detail : { ...recorded.detail, requestId: task.requestId };
+      const run: ActionRun = { runId: task.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, finishedAt: this.clock.now(), ...recorded, detail: withRequest };
+      await this.#record(run, log);
+      // The output stays out of info lines: it may carry request text.
+      const { output, ...detail } = run.detail;
+      const fields = { action: index, type: action.type, status: run.status, attempts: run.attempts, durationMs: run.finishedAt.getTime() - startedAt.getTime(), error: run.error ?? undefined, ...detail };
+      if (run.status === 'succeeded') log.info(fields, 'trigger action finished');
+      else log.warn({ ...fields, output }, run.status === 'not_runnable' ? 'trigger action not runnable' : 'trigger action failed');
+    }
+  }
+
+  /**
+   * The request that fired the task: inline in tasks queued before requests were stored once,
+   * else read from the store. A request no longer stored is a message for the record (a retry
+   * would not bring it back); a failed read throws, so the queue retries the task.
+   */
+  async #request(task: TriggerRunTask): Promise<RequestSnapshot | string> {
+    if (task.request !== undefined) return JSON.parse(task.request) as RequestSnapshot;
+    const stored = task.requestId === undefined ? null : await this.requests.find(task.requestId);
+    if (stored === null) return `the request that fired this trigger (${task.requestId ?? 'no id'}) is no longer stored; the action was not run`;
+    return JSON.parse(stored.request) as RequestSnapshot;
+  }
+
+  /** Saves the record of an action that ran; a failure is logged, never thrown (the action must not run again). */
+  async #record(run: ActionRun, log: Logger): Promise<void> {
+    try {
+      await this.runs.save(run);
+    } catch (error) {
+      const reason = storableText(error instanceof Error ? error.message : String(error)).slice(0, 300);
+      log.error({ action: run.actionIndex, type: run.type, status: run.status, reason }, 'trigger action ran but its record could not be saved; it is not run again');
+    }
+  }
+
+  #perform(action: TriggerAction, trigger: string, request: RequestSnapshot): Promise<Outcome> {
+    switch (action.type) {
+      case 'command':
+        return this.#command(action, request);
+      case 'webhook':
+        return this.#webhook(action, request);
+      case 'agent':
+        return this.#agent(action, trigger, request);
+    }
+  }
+
+  async #command(action: CommandAction, request: RequestSnapshot): Promise<Outcome> {
+    let command: ReturnType<typeof renderCommand>;
+    try {
+      command = renderCommand(action.command, request);
+    } catch (error) {
+      if (isDomainError(error)) return { status: 'failed', attempts: 0, error: error.message, detail: {} };
+      throw error;
+    }
+    const env = { ...this.settings.commandEnv, ...command.env };
+    const timeoutMs = action.timeoutSeconds !== undefined ? action.timeoutSeconds * 1000 : this.settings.commandTimeoutMs;
+    const attempts = 1 + (action.retries ?? 0);
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.shell.run(command.script, { cwd: this.settings.triggersDir, timeoutMs, env });
+      const ok = result.exitCode === 0 && !result.timedOut;
+      if (ok || attempt >= attempts) {
+        return {
+          status: ok ? 'succeeded' : 'failed',
+          attempts: attempt,
+          error: ok ? null : result.timedOut ? `timed out after ${timeoutMs} ms` : `exit code ${result.exitCode}`,
+          detail: { exitCode: result.exitCode, commandMs: result.durationMs, output: headAndTail(result.output, RECORDED_OUTPUT, RECORDED_HEAD) },
+        };
+      }
+    }
+  }
+
+  async #webhook(action: WebhookAction, request: RequestSnapshot): Promise<Outcome> {
+    const result = await this.forwarder.send({
+      url: action.url,
+      method: action.method,
+      headers: action.headers,
+      json: action.method === 'POST' ? { ...action.vars, data: request.body ?? null } : undefined,
+    });
+    return { status: result.ok ? 'succeeded' : 'failed', attempts: result.attempts, error: result.ok ? null : (result.error ?? `HTTP ${result.status}`), detail: { httpStatus: result.status } };
+  }
+
+  async #agent(action: AgentAction, trigger: string, request: RequestSnapshot): Promise<Outcome> {
+    try {
+      // Request text reaches the model inside untrusted blocks, unless the trigger opted out.
+      const job = action.unsafeRaw ? renderText(action.job, request) : renderPrompt(action.job, request, this.ids.next());
+      const jobId = await this.jobs.launch({
+        job,
+        llmProvider: action.llmProvider,
+        llmModel: action.llmModel,
+        source: { kind: 'trigger', name: trigger },
+      });
+      return { status: 'succeeded', attempts: 1, error: null, detail: { jobId } };
+    } catch (error) {
+      if (isDomainError(error) && error.code === 'not_configured') {
+        return { status: 'not_runnable', attempts: 0, error: error.message, detail: {} };
+      }
+      throw error;
+    }
+  }
+}

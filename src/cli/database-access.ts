@@ -1,0 +1,174 @@
+import { setFlagsFromString } from 'node:v8';
+import type { Container } from 'inversify';
+import type { Logger as Pino } from 'pino';
+import type { AdminSocketClient } from '../adapters/http/admin-socket/admin-socket-client.js';
+import type { Database } from '../adapters/persistence/database.js';
+import type { OpenEngine } from '../adapters/persistence/open-engine.js';
+import type { AppConfig } from '../container/config.js';
+import type { DatabaseTarget } from './database-target.js';
+import type { CliIo } from './cli-io.js';
+import { CliFailure } from './usage-error.js';
+
+/**
+ * How a command reaches its database, loading only what that way needs (every import below is
+ * dynamic): through the running server's admin socket — no database module at all — or by
+ * opening the database itself.
+ */
+
+type ServerTarget = Extract<DatabaseTarget, { kind: 'server' }>;
+type DirectTarget = Exclude<DatabaseTarget, ServerTarget>;
+
+/** How long the CLI waits for a server that holds the database but does not answer yet (still starting). */
+export const SERVER_WAIT_MS = 30_000;
+
+const connectionCode = (error: unknown): string | undefined => {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+/**
+ * A client of the running server's admin socket, once the server answers. A server that holds
+ * the database but has no socket yet is starting (the socket opens at the end of its start):
+ * waited for, up to `waitMs`. Fails with one line when it never answers or stops meanwhile.
+ */
+export const connectToServer = async (
+  target: ServerTarget,
+  io: CliIo,
+  options: { readonly waitMs?: number; readonly pollMs?: number; readonly alive?: (pid: number) => boolean } = {},
+): Promise<AdminSocketClient> => {
+  const { AdminSocketClient } = await import('../adapters/http/admin-socket/admin-socket-client.js');
+  const client = new AdminSocketClient(target.socketPath);
+  const deadline = Date.now() + (options.waitMs ?? SERVER_WAIT_MS);
+  const alive = options.alive ?? isAlive;
+  let waiting = false;
+  for (;;) {
+    try {
+      await client.status();
+      return client;
+    } catch (error) {
+      const code = connectionCode(error);
+      const starting = code === 'ENOENT' || code === 'ECONNREFUSED';
+      if (code === 'EACCES') {
+        throw new CliFailure(`The admin socket ${target.socketPath} of the server (pid ${target.pid}) is owner-only: run the command as the account that runs the service`, {
+          cause: error,
+        });
+      }
+      if (!alive(target.pid)) throw new CliFailure(`The server (pid ${target.pid}) stopped before it answered; run the command again`, { cause: error });
+      if (!starting || Date.now() >= deadline) {
+        throw new CliFailure(
+          `The server (pid ${target.pid}) holds the embedded database in ${target.dataDir} but its admin socket ${target.socketPath} does not answer (${code ?? (error as Error).message}); stop that process or try again`,
+          { cause: error },
+        );
+      }
+      if (!waiting) io.err.write(`waiting for the server (pid ${target.pid}) to finish starting…\n`);
+      waiting = true;
+      await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
+    }
+  }
+};
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** The CLI's logs: on stderr, so that stdout carries only results; `warn` unless a more detailed level is set. */
+const cliLogger = async (config: AppConfig): Promise<Pino> => {
+  const { pino } = await import('pino');
+  const { createPino } = await import('../adapters/logging/pino-logger.js');
+  const { channelCredentialHeaders } = await import('../container/channels/index.js');
+  return createPino(config.logLevel === 'info' ? 'warn' : config.logLevel, pino.destination(2), channelCredentialHeaders());
+};
+
+/** An open database and what opening it applied. */
+export interface OpenedDatabase {
+  readonly database: Database;
+  readonly pino: Pino;
+  /** The migrations applied on opening (pending ones; all of them on a new database), oldest first. */
+  readonly applied: readonly string[];
+}
+
+/**
+ * Opens the database itself (PostgreSQL, or an embedded database no server holds), applies
+ * pending migrations, runs `work`, closes it. The engine is started first: on the embedded
+ * database PGlite boots on its own thread, with small shared memory (a short-lived open, see
+ * open-engine.ts), while this thread loads the ORM and whatever `whileOpening` starts loading.
+ */
+export const withOpenDatabase = async <T>(
+  config: AppConfig,
+  target: DirectTarget,
+  io: CliIo,
+  work: (opened: OpenedDatabase) => Promise<T>,
+  whileOpening: () => void = () => undefined,
+): Promise<T> => {
+  if (target.kind === 'embedded' && !target.exists) io.err.write(`no database in ${target.dataDir} yet: creating it (set DATABASE_URL to use PostgreSQL instead)\n`);
+  const [pino, { PinoLogger }, { startEngine, closeEngine }, { explainDatabaseFailure }] = await Promise.all([
+    cliLogger(config),
+    import('../adapters/logging/pino-logger.js'),
+    import('../adapters/persistence/open-engine.js'),
+    import('../container/explain-database-failure.js'),
+  ]);
+  const options = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger: new PinoLogger(pino), create: config.databaseCreate, shortLived: true };
+  if (target.kind === 'embedded') keepWebAssemblyUnoptimized();
+  let engine: Promise<OpenEngine>;
+  try {
+    engine = (await startEngine(options)).opened;
+  } catch (error) {
+    throw explainDatabaseFailure(error);
+  }
+  engine.catch(() => undefined); // awaited by Database.open; until then a rejection is not unhandled
+  whileOpening();
+  let database: Database;
+  try {
+    const { Database } = await import('../adapters/persistence/database.js');
+    database = await Database.open(options, engine);
+  } catch (error) {
+    // Database.open closes the engine when the ORM fails; this covers a failed import.
+    await engine.then(closeEngine, () => undefined);
+    throw explainDatabaseFailure(error);
+  }
+  try {
+    return await work({ database, pino, applied: await database.migrate() });
+  } finally {
+    await database.close();
+  }
+};
+
+/**
+ * Keeps PGlite's WebAssembly on V8's baseline compiler (Liftoff) for the life of this process.
+ * By default V8 recompiles the functions that run most with its optimizing compiler, in the
+ * background; PGlite's boot runs enough of them to trigger that for hundreds of functions,
+ * and `keys list` cost 4.8 s of CPU (`/usr/bin/time`), 2.0 s with this — for a command that
+ * runs a few statements and exits, the optimized code never pays back. The flag is read when a
+ * module is instantiated, so it is set before the database's thread starts. It is process-wide:
+ * the CLI sets it, only on this path, never the service (whose queries do profit).
+ */
+const keepWebAssemblyUnoptimized = (): void => setFlagsFromString('--wasm-tiering-budget=2000000000');
+
+/** `1 migration`, `5 migrations`. */
+export const countOf = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** withOpenDatabase with the administration container (keys, admin password) on it. */
+export const withAdministration = async <T>(config: AppConfig, target: DirectTarget, io: CliIo, work: (container: Container) => Promise<T>): Promise<T> => {
+  const loadContainer = () => import('reflect-metadata').then(() => import('../container/build-administration-container.js'));
+  let loading: ReturnType<typeof loadContainer> | undefined;
+  // Loaded while the database opens (PGlite boots on its own thread meanwhile).
+  const load = (): void => {
+    loading = loadContainer();
+    loading.catch(() => undefined); // awaited below; until then a rejection is not unhandled
+  };
+  return withOpenDatabase(config, target, io, async ({ database, pino, applied }) => {
+    if (applied.length > 0) io.err.write(`applied ${countOf(applied.length, 'pending migration')} first: ${applied.join(', ')}\n`);
+    const { buildAdministrationContainer } = await (loading ?? loadContainer());
+    const container = buildAdministrationContainer(config, { pino, database, env: process.env });
+    try {
+      return await work(container);
+    } finally {
+      await container.unbindAllAsync();
+    }
+  }, load);
+};

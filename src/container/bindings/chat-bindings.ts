@@ -1,0 +1,71 @@
+import { readFile } from 'node:fs/promises';
+import type { Container } from 'inversify';
+import { AI_PROVIDER_NAMES } from '../../adapters/ai/ai-providers.js';
+import type { Database } from '../../adapters/persistence/database.js';
+import { CachingConversationStore } from '../../adapters/persistence/caching-conversation-store.js';
+import { MikroOrmConversationStore } from '../../adapters/persistence/mikro-orm-conversation-store.js';
+import { ChatAgent } from '../../application/messaging/chat-agent.js';
+import { MessagingChannels } from '../../application/messaging/messaging-channels.js';
+import { ReceiveMessagingUpdate } from '../../application/messaging/receive-messaging-update.js';
+import { RegisterMessagingWebhook } from '../../application/messaging/register-messaging-webhook.js';
+import { ReplyToChatMessage } from '../../application/messaging/reply-to-chat-message.js';
+import { CHANNEL_BINDINGS } from '../channels/index.js';
+import type { ChannelBinding } from '../channels/channel-binding.js';
+import type { AppConfig } from '../config.js';
+import { TOKENS } from '../tokens.js';
+
+/** An edited system prompt file is used from the next message after at most this long. */
+const SYSTEM_PROMPT_REREAD_MS = 5_000;
+
+/** `read`, called again only once its last answer is older than `ms` (a file read per message is measurable under load). */
+const cachedFor = <T>(ms: number, read: () => Promise<T>): (() => Promise<T>) => {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (last === undefined || now - last.at >= ms) last = { at: now, value: read() };
+    return last.value;
+  };
+};
+
+/** The messaging channels (the registry of container/channels/) and the chat agent every channel shares. */
+export const bindChat = (c: Container, config: AppConfig): void => {
+  c.bind(TOKENS.MessagingChannels).toResolvedValue(
+    async (database: Database) =>
+      new MessagingChannels(
+        await Promise.all(
+          CHANNEL_BINDINGS.map((binding) => (binding as ChannelBinding).create(config.channels[binding.id], { database })),
+        ),
+      ),
+    [TOKENS.Database],
+  );
+  c.bind(TOKENS.ConversationStore).toResolvedValue(
+    // The embedded database has one writer (this process): recent turns can be served from memory.
+    (db: Database) =>
+      db.engine === 'pglite' ? new CachingConversationStore(new MikroOrmConversationStore(db), config.chat.historyTurns) : new MikroOrmConversationStore(db),
+    [TOKENS.Database],
+  );
+  const systemPrompt = cachedFor(SYSTEM_PROMPT_REREAD_MS, async (): Promise<string> =>
+    (await readFile(config.chat.systemPromptFile, 'utf8').catch(() => '')).trim() || 'You are a helpful assistant.');
+  c.bind(TOKENS.ChatAgent).toResolvedValue(
+    (ai, conversations, createJob, jobStatus, ids) =>
+      new ChatAgent(ai, conversations, createJob, jobStatus, ids, {
+        historyTurns: config.chat.historyTurns,
+        maxSteps: config.chat.maxSteps,
+        systemPrompt,
+        llmProviders: AI_PROVIDER_NAMES,
+      }),
+    [TOKENS.AiClient, TOKENS.ConversationStore, TOKENS.CreateJob, TOKENS.GetJobStatus, TOKENS.IdGenerator],
+  );
+  c.bind(TOKENS.RegisterMessagingWebhook).toResolvedValue(
+    (...deps: ConstructorParameters<typeof RegisterMessagingWebhook>) => new RegisterMessagingWebhook(...deps),
+    [TOKENS.MessagingChannels, TOKENS.ApiKeyCrypto, TOKENS.Logger],
+  );
+  c.bind(TOKENS.ReceiveMessagingUpdate).toResolvedValue(
+    (...deps: ConstructorParameters<typeof ReceiveMessagingUpdate>) => new ReceiveMessagingUpdate(...deps),
+    [TOKENS.MessagingChannels, TOKENS.DeliveryLog, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Clock, TOKENS.Logger],
+  );
+  c.bind(TOKENS.ReplyToChatMessage).toResolvedValue(
+    (...deps: ConstructorParameters<typeof ReplyToChatMessage>) => new ReplyToChatMessage(...deps),
+    [TOKENS.MessagingChannels, TOKENS.ChatAgent, TOKENS.Logger],
+  );
+};

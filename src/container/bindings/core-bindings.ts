@@ -1,0 +1,43 @@
+import type { Container } from 'inversify';
+import { NodeFetchHttpForwarder } from '../../adapters/forwarder/node-fetch-http-forwarder.js';
+import type { Database } from '../../adapters/persistence/database.js';
+import { MikroOrmDeliveryLog } from '../../adapters/persistence/mikro-orm-delivery-log.js';
+import { PgBossTaskQueue } from '../../adapters/queue/pg-boss-task-queue.js';
+import { ChildProcessShellExecutor } from '../../adapters/shell/child-process-shell-executor.js';
+import { JOB_RUN_QUEUE } from '../../application/jobs/create-job.js';
+import { TRIGGER_RUN_QUEUE } from '../../application/triggers/fire-triggers.js';
+import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE } from '../../application/messaging/receive-messaging-update.js';
+import { RETENTION_SWEEP_QUEUE } from '../../application/retention/sweep-expired-data.js';
+import type { Logger } from '../../ports/logger.js';
+import type { AppConfig } from '../config.js';
+import type { Infrastructure } from '../infrastructure.js';
+import { bindBasics } from './basic-bindings.js';
+import { TOKENS } from '../tokens.js';
+
+/** What every capability shares: logging, the database, time and ids, secrets, the task queue, shell and HTTP out. */
+export const bindCore = (c: Container, config: AppConfig, infra: Infrastructure): void => {
+  bindBasics(c, config, infra);
+  c.bind(TOKENS.ShellExecutor).toConstantValue(new ChildProcessShellExecutor());
+  c.bind(TOKENS.HttpForwarder).toConstantValue(new NodeFetchHttpForwarder(config.webhook));
+  c.bind(TOKENS.DeliveryLog).toResolvedValue((db: Database) => new MikroOrmDeliveryLog(db), [TOKENS.Database]);
+  c.bind(TOKENS.TaskQueue)
+    .toResolvedValue(
+      (db: Database, logger: Logger) =>
+        PgBossTaskQueue.start(
+          db.pglite ? { pglite: db.pglite } : { connectionString: config.databaseUrl as string },
+          {
+            queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, RETENTION_SWEEP_QUEUE],
+            orderedQueues: [CHAT_MESSAGE_QUEUE],
+            pollingIntervalSeconds: 1,
+            retryLimit: 3,
+            ...config.queue,
+            finishedTaskSeconds: config.retention.finishedTaskSeconds,
+            waitingTaskSeconds: config.retention.waitingTaskSeconds,
+          },
+          logger.child({ component: 'queue' }),
+        ),
+      [TOKENS.Database, TOKENS.Logger],
+    )
+    // Longer than the grace period: jobs stopped when it ends still record their outcome.
+    .onDeactivation((queue) => (queue as PgBossTaskQueue).stop(config.shutdownTimeoutMs + 15_000));
+};

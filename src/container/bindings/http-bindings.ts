@@ -1,0 +1,101 @@
+import type { Container } from 'inversify';
+import { createHttpApp } from '../../adapters/http/http-app.js';
+import { PrometheusMetrics } from '../../adapters/http/prometheus-metrics.js';
+import type { Database } from '../../adapters/persistence/database.js';
+import { CheckReadiness } from '../../application/operations/check-readiness.js';
+import { AdminOverview } from '../../application/operations/admin-overview.js';
+import { readFileSync } from 'node:fs';
+import type { JobRunner } from '../../ports/job-runner.js';
+import { PostgresStorageFigures } from '../../adapters/persistence/postgres-storage-figures.js';
+import { CollectOperationalFigures } from '../../application/operations/collect-operational-figures.js';
+import type { Logger } from '../../ports/logger.js';
+import type { TaskQueue } from '../../ports/task-queue.js';
+import { channelCredentialHeaders, routeTable } from '../channels/index.js';
+import type { AppConfig } from '../config.js';
+import { TOKENS } from '../tokens.js';
+import { bindAdminAuthentication } from './admin-bindings.js';
+
+/** The HTTP application, the admin UI's authentication, and what operators probe: readiness and metrics. */
+export const bindHttp = (c: Container, config: AppConfig): void => {
+  bindAdminAuthentication(c);
+  c.bind(TOKENS.CheckReadiness).toResolvedValue(
+    (db: Database, queue: TaskQueue, logger: Logger) =>
+      new CheckReadiness([db.readiness(), { name: 'queue', check: async () => void (await queue.depth()) }], logger),
+    [TOKENS.Database, TOKENS.TaskQueue, TOKENS.Logger],
+  );
+  const startedAt = new Date();
+  c.bind(TOKENS.AdminOverview).toResolvedValue(
+    (triggers, runs, requests, jobs, queue, channels, conversations, db: Database, runner: JobRunner) =>
+      new AdminOverview({
+        triggers,
+        runs,
+        requests,
+        jobs,
+        figures: new CollectOperationalFigures(queue, jobs, runs),
+        storage: new PostgresStorageFigures(db),
+        channels,
+        conversations,
+        facts: { version: packageVersion(), startedAt, databaseEngine: db.engine, jobRunner: runner.kind },
+      }),
+    [
+      TOKENS.Triggers,
+      TOKENS.ActionRunRepository,
+      TOKENS.InboundRequestStore,
+      TOKENS.JobRepository,
+      TOKENS.TaskQueue,
+      TOKENS.MessagingChannels,
+      TOKENS.ConversationStore,
+      TOKENS.Database,
+      TOKENS.JobRunner,
+    ],
+  );
+  c.bind(TOKENS.HttpApp).toResolvedValue(
+    (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, registerMessagingWebhook, receiveMessagingUpdate, checkReadiness, queue, jobs, runs, auth, keys, overview, cancelJob, chat, logger: Logger) =>
+      createHttpApp({
+        routes: routeTable(),
+        credentialHeaders: channelCredentialHeaders(),
+        admin: { auth, keys, overview, cancelJob, chat, logger },
+        pino,
+        authenticate,
+        createJob,
+        getJobStatus,
+        fireTriggers,
+        receiveCodehostEvent,
+        registerMessagingWebhook,
+        receiveMessagingUpdate,
+        checkReadiness,
+        metrics: new PrometheusMetrics(new CollectOperationalFigures(queue, jobs, runs), config.metricsToken),
+        bodyLimit: config.bodyLimit,
+        trustProxy: config.trustProxy,
+      }),
+    [
+      TOKENS.Pino,
+      TOKENS.AuthenticateApiKey,
+      TOKENS.CreateJob,
+      TOKENS.GetJobStatus,
+      TOKENS.FireTriggers,
+      TOKENS.ReceiveCodehostEvent,
+      TOKENS.RegisterMessagingWebhook,
+      TOKENS.ReceiveMessagingUpdate,
+      TOKENS.CheckReadiness,
+      TOKENS.TaskQueue,
+      TOKENS.JobRepository,
+      TOKENS.ActionRunRepository,
+      TOKENS.AdminAuthentication,
+      TOKENS.KeyAdministration,
+      TOKENS.AdminOverview,
+      TOKENS.CancelJob,
+      TOKENS.ChatAgent,
+      TOKENS.Logger,
+    ],
+  );
+};
+
+/** The version in package.json, read once. */
+const packageVersion = (): string => {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+};

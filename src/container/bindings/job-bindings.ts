@@ -1,0 +1,85 @@
+import { join } from 'node:path';
+import type { Container } from 'inversify';
+import { AI_PROVIDER_NAMES } from '../../adapters/ai/ai-providers.js';
+import { VercelAiClient } from '../../adapters/ai/vercel-ai-client.js';
+import { GithubActionsJobRunner } from '../../adapters/codehost/github-actions-job-runner.js';
+import { GithubClient } from '../../adapters/codehost/github-client.js';
+import { CommandAgent } from '../../adapters/jobs/command-agent.js';
+import { LocalJobRunner } from '../../adapters/jobs/local-job-runner.js';
+import { LoopAgent } from '../../adapters/jobs/loop-agent.js';
+import type { Database } from '../../adapters/persistence/database.js';
+import { MikroOrmJobRepository } from '../../adapters/persistence/mikro-orm-job-repository.js';
+import { CancelJob } from '../../application/jobs/cancel-job.js';
+import { CreateJob } from '../../application/jobs/create-job.js';
+import { GetJobStatus } from '../../application/jobs/get-job-status.js';
+import { NotifyChatOfJob } from '../../application/messaging/notify-chat-of-job.js';
+import { NotifyingJobRepository } from '../../application/jobs/notifying-job-repository.js';
+import { PollJobs } from '../../application/jobs/poll-jobs.js';
+import { RunJob } from '../../application/jobs/run-job.js';
+import type { AiClient } from '../../ports/ai-client.js';
+import type { Logger } from '../../ports/logger.js';
+import type { MessagingChannels } from '../../application/messaging/messaging-channels.js';
+import type { SecretStore } from '../../ports/secret-store.js';
+import type { ShellExecutor } from '../../ports/shell-executor.js';
+import type { AppConfig } from '../config.js';
+import { TOKENS } from '../tokens.js';
+
+/** The AI layer, agent jobs and their runner (GitHub Actions when a code host is configured, else local). */
+export const bindJobs = (c: Container, config: AppConfig): void => {
+  c.bind(TOKENS.AiClient).toResolvedValue(
+    (secrets: SecretStore) =>
+      new VercelAiClient({
+        provider: config.llm.provider,
+        model: config.llm.model,
+        providers: Object.fromEntries(AI_PROVIDER_NAMES.map((p) => [p, { apiKey: secrets.providerSecret(p), baseUrl: config.llm.baseUrls[p] }])),
+        timeoutMs: config.llm.timeoutMs,
+        maxRetries: config.llm.maxRetries,
+      }),
+    [TOKENS.SecretStore],
+  );
+  c.bind(TOKENS.JobRepository).toResolvedValue(
+    (db: Database, channels: MessagingChannels, logger: Logger) => {
+      const notify = new NotifyChatOfJob(channels);
+      return new NotifyingJobRepository(new MikroOrmJobRepository(db), (job) => notify.execute(job), logger);
+    },
+    [TOKENS.Database, TOKENS.MessagingChannels, TOKENS.Logger],
+  );
+  c.bind(TOKENS.JobRunner).toResolvedValue(
+    (shell: ShellExecutor, secrets: SecretStore, ai: AiClient) => {
+      if (config.codehost) return new GithubActionsJobRunner(new GithubClient(config.codehost));
+      const agent =
+        config.jobs.agentCommand !== undefined
+          ? new CommandAgent(config.jobs.agentCommand, config.jobs.timeoutMs, shell, secrets)
+          : new LoopAgent(ai, shell, secrets, config.jobs.maxSteps, config.jobs.timeoutMs);
+      return new LocalJobRunner({ repoDir: config.jobs.repoDir, worktreesDir: join(config.dataDir, 'worktrees') }, agent);
+    },
+    [TOKENS.ShellExecutor, TOKENS.SecretStore, TOKENS.AiClient],
+  );
+  c.bind(TOKENS.CreateJob).toResolvedValue(
+    (jobs, queue, secrets, ids, clock, logger) =>
+      new CreateJob(jobs, queue, secrets, ids, clock, logger, {
+        llmProviders: AI_PROVIDER_NAMES,
+        defaultProvider: config.llm.provider,
+        defaultModel: config.llm.model,
+        unavailableReason:
+          config.codehost === undefined && config.jobs.agentCommand === undefined && config.llm.provider === undefined
+            ? 'set JOB_AGENT_COMMAND or LLM_PROVIDER, or CODEHOST_TOKEN and CODEHOST_REPO (see docs/jobs.md)'
+            : undefined,
+      }),
+    [TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.SecretStore, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Logger],
+  );
+  c.bind(TOKENS.JobLauncher).toService(TOKENS.CreateJob);
+  c.bind(TOKENS.GetJobStatus).toResolvedValue((jobs) => new GetJobStatus(jobs), [TOKENS.JobRepository]);
+  c.bind(TOKENS.RunJob).toResolvedValue(
+    (...deps: ConstructorParameters<typeof RunJob>) => new RunJob(...deps),
+    [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger],
+  );
+  c.bind(TOKENS.CancelJob).toResolvedValue(
+    (...deps: ConstructorParameters<typeof CancelJob>) => new CancelJob(...deps),
+    [TOKENS.JobRepository, TOKENS.RunJob, TOKENS.Clock],
+  );
+  c.bind(TOKENS.PollJobs).toResolvedValue(
+    (...deps: ConstructorParameters<typeof PollJobs>) => new PollJobs(...deps),
+    [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger],
+  );
+};

@@ -1,0 +1,30 @@
+import { Container } from 'inversify';
+import { bindChat } from './bindings/chat-bindings.js';
+import { bindCore } from './bindings/core-bindings.js';
+import { bindHttp } from './bindings/http-bindings.js';
+import { bindJobs } from './bindings/job-bindings.js';
+import { bindKeys } from './bindings/key-bindings.js';
+import { bindRetention } from './bindings/retention-bindings.js';
+import { bindTriggers } from './bindings/trigger-bindings.js';
+import type { AppConfig } from './config.js';
+import type { Infrastructure } from './infrastructure.js';
+
+export type { Infrastructure } from './infrastructure.js';
+
+/**
+ * The composition root: every port bound to its adapter, every use case built from ports,
+ * one file per capability under `bindings/`. Resolve with `getAsync` (some adapters start
+ * asynchronously); `unbindAllAsync` stops them. Tests call it with their own infrastructure
+ * and rebind what they fake.
+ */
+export const buildContainer = (config: AppConfig, infra: Infrastructure): Container => {
+  const c = new Container({ defaultScope: 'Singleton' });
+  bindCore(c, config, infra);
+  bindKeys(c);
+  bindTriggers(c, config, infra);
+  bindJobs(c, config);
+  bindChat(c, config);
+  bindHttp(c, config);
+  bindRetention(c, config);
+  return c;
+};

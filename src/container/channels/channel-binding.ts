@@ -1,0 +1,21 @@
+import type { z } from 'zod';
+import type { Database } from '../../adapters/persistence/database.js';
+import type { ChatChannel } from '../../application/messaging/messaging-channels.js';
+
+/**
+ * One messaging channel of the gateway, as the composition root knows it: what the routes,
+ * the trigger file and the logs need before anything is loaded, its configuration, and how
+ * its adapter is built. Adding a channel is one of these (and its line in `channels/index.ts`).
+ */
+export interface ChannelBinding<Id extends string = string, Settings = unknown> {
+  /** The adapter's `id`: the `<channel>` of `/api/messaging/<channel>/…`. */
+  readonly id: Id;
+  /** Whether the platform's webhook is registered through `POST /api/messaging/<channel>/register`. */
+  readonly registers: boolean;
+  /** The adapter's `credentialHeaders`: kept out of trigger snapshots and logs. */
+  readonly credentialHeaders: readonly string[];
+  /** The channel's variables, validated: a problem names the variable (docs/configuration.md lists them). */
+  readonly schema: z.ZodType<Settings, Readonly<Record<string, string | undefined>>>;
+  /** The channel, built once the service starts (the adapter's modules are loaded then, not before). */
+  create(settings: Settings, infra: { readonly database: Database }): Promise<ChatChannel>;
+}

@@ -1,0 +1,152 @@
+import type { Container } from 'inversify';
+import type { Logger as Pino } from 'pino';
+import { AdminSocketServer } from '../adapters/http/admin-socket/admin-socket-server.js';
+import { adminSocketPath } from '../adapters/http/admin-socket/admin-socket-path.js';
+import type { HttpServer } from '../adapters/http/http-server.js';
+import { createPino, PinoLogger } from '../adapters/logging/pino-logger.js';
+import type { Database } from '../adapters/persistence/database.js';
+import { closeEngine } from '../adapters/persistence/open-engine.js';
+import { TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../application/triggers/fire-triggers.js';
+import { JOB_RUN_QUEUE, type JobRunTask } from '../application/jobs/create-job.js';
+import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, type ChatMessageTask } from '../application/messaging/receive-messaging-update.js';
+import { checkTriggerSecrets } from '../application/triggers/check-trigger-secrets.js';
+import { RETENTION_SWEEP_QUEUE } from '../application/retention/sweep-expired-data.js';
+import { buildContainer } from './build-container.js';
+import { ConfigError, type AppConfig } from './config.js';
+import type { HeadStart } from './head-start.js';
+import { listenHttp } from './listen-http.js';
+import { loadTriggers } from './load-triggers.js';
+import { openDatabase } from './open-database.js';
+import { startRetentionSchedule } from './retention-schedule.js';
+import { StartupError } from './startup-error.js';
+import { TOKENS } from './tokens.js';
+import { channelCredentialHeaders } from './channels/index.js';
+
+/** The running service: database, container, HTTP server and, on the embedded database, the admin socket. */
+export class Gateway {
+  private constructor(
+    readonly config: AppConfig,
+    readonly container: Container,
+    private readonly pino: Pino,
+    private readonly database: Database,
+    private readonly http: HttpServer,
+    private readonly adminSocket: AdminSocketServer | undefined,
+    private readonly poller: NodeJS.Timeout | undefined,
+    private readonly retentionSchedule: NodeJS.Timeout,
+  ) {}
+
+  /**
+   * Starts the service, taking over what the entry opened first (`head`, see head-start.ts).
+   * A failure at any step closes what earlier steps opened (the port, the database, the task
+   * queue, the admin socket) and rejects: with StartupError or ConfigError when a setting or
+   * file is to blame.
+   */
+  static async start(config: AppConfig, pino: Pino = createPino(config.logLevel, undefined, channelCredentialHeaders()), head?: HeadStart): Promise<Gateway> {
+    const logger = new PinoLogger(pino);
+    /** What is open so far; closed in reverse order when a later step fails. */
+    const opened: Array<() => Promise<unknown>> = [];
+    try {
+      // The trigger file and the port first (unless the entry did that already): a bad file or a
+      // port in use stops start-up before the database is opened. Requests are answered 503
+      // until `http.serve` below.
+      const triggers = head?.triggers ?? (await loadTriggers(config, logger));
+      const http = head?.http ?? (await listenHttp(config));
+      opened.push(() => http.close(0));
+      if (head) opened.push(() => head.engine.then(closeEngine, () => undefined));
+      const database = await openDatabase(config, logger, head?.engine);
+      opened.push(() => database.close());
+      const applied = await database.migrate();
+      if (applied.length > 0) pino.info({ migrations: applied }, 'database migrated');
+      const container = buildContainer(config, { pino, database, triggers, env: process.env });
+      // Stops the task queue (and its pollers, which would otherwise keep the process alive).
+      opened.push(() => container.unbindAllAsync());
+      const secretProblems = checkTriggerSecrets(triggers, await container.getAsync(TOKENS.SecretStore), config.triggersFile);
+      if (secretProblems.length > 0) throw new ConfigError(secretProblems, 'Invalid trigger file');
+      await warnAboutUnprotectedWebhook(container);
+      const app = await container.getAsync(TOKENS.HttpApp);
+      const queue = await container.getAsync(TOKENS.TaskQueue);
+      const runTrigger = await container.getAsync(TOKENS.RunTrigger);
+      const runJob = await container.getAsync(TOKENS.RunJob);
+      const replyToChat = await container.getAsync(TOKENS.ReplyToChatMessage);
+      const admin =
+        database.engine === 'pglite'
+          ? await AdminSocketServer.listen(
+              adminSocketPath(config.dataDir),
+              await container.getAsync(TOKENS.KeyAdministration),
+              {
+                setAdminPassword: async (password) => (await container.getAsync(TOKENS.AdminAuthentication)).setPassword(password),
+                migrations: async () => ({ appliedAtStart: applied, recorded: await database.recordedMigrations() }),
+              },
+              container.get(TOKENS.Logger),
+            ).catch((error: unknown) => {
+              throw new StartupError('DATA_DIR', `cannot serve the admin socket in ${config.dataDir} (${(error as Error).message})`, { cause: error });
+            })
+          : undefined;
+      if (admin) opened.push(() => admin.close());
+      const pollJobs = await container.getAsync(TOKENS.PollJobs);
+      // The workers last: a start that fails never leaves a task half-run.
+      await queue.work<TriggerRunTask>(TRIGGER_RUN_QUEUE, (task) => runTrigger.execute(task));
+      await queue.work<JobRunTask>(JOB_RUN_QUEUE, (task) => runJob.execute(task), { maxConcurrent: config.jobs.concurrency });
+      // A chat's messages are answered one at a time, in the order stored (the platform's order:
+      // it sends one chat's updates one after another), across every replica.
+      await queue.work<ChatMessageTask>(CHAT_MESSAGE_QUEUE, (task) => replyToChat.execute(task), { oneAtATimePerGroup: true });
+      // Messages stored before an upgrade, in the queue that was ordered within one process only.
+      await queue.work<ChatMessageTask>(LEGACY_CHAT_MESSAGE_QUEUE, (task) => replyToChat.execute(task), {
+        oneAtATimePerGroup: true,
+        // Those tasks carry the platform's update id as a number (ids are strings since).
+        orderBy: (task) => Number(task.message.metadata.updateId),
+      });
+      // Retention: one sweep per period across replicas, run by whichever worker takes it.
+      const sweep = await container.getAsync(TOKENS.SweepExpiredData);
+      await queue.work(RETENTION_SWEEP_QUEUE, async () => void (await sweep.execute()), { maxConcurrent: 1 });
+      const retentionSchedule = startRetentionSchedule(await container.getAsync(TOKENS.ScheduleRetentionSweep), logger);
+      opened.push(async () => clearInterval(retentionSchedule));
+      const poller =
+        pollJobs.needed && config.codehost
+          ? setInterval(() => void pollJobs.execute().catch((error: unknown) => logger.warn({ err: error }, 'job polling failed')), config.codehost.pollSeconds * 1000)
+          : undefined;
+      poller?.unref();
+      http.serve(app);
+      // startupMs: since the process started (performance's time origin).
+      pino.info(
+        { port: http.port, host: config.host, database: database.engine, triggers: triggers.length, startupMs: Math.round(performance.now()) },
+        'agent gateway listening',
+      );
+      return new Gateway(config, container, pino, database, http, admin, poller, retentionSchedule);
+    } catch (error) {
+      for (const close of opened.reverse()) await close().catch((closeError: unknown) => logger.debug({ err: closeError }, 'closing after a failed start failed'));
+      throw error;
+    }
+  }
+
+  get port(): number {
+    return this.http.port;
+  }
+
+  /**
+   * Graceful stop: no new connections, in-flight requests finish; running background tasks
+   * get SHUTDOWN_TIMEOUT_MS, then running jobs are stopped (marked failed as interrupted) and
+   * whatever is still queued stays for the next start; then the database closes.
+   */
+  async stop(): Promise<void> {
+    this.pino.info({}, 'shutting down');
+    if (this.poller) clearInterval(this.poller);
+    clearInterval(this.retentionSchedule);
+    await this.http.close(this.config.shutdownTimeoutMs);
+    await this.adminSocket?.close();
+    const runJob = await this.container.getAsync(TOKENS.RunJob);
+    const overdue = setTimeout(() => {
+      const stopped = runJob.abortAll();
+      if (stopped > 0) this.pino.warn({ jobs: stopped }, 'grace period over: stopping running jobs');
+    }, this.config.shutdownTimeoutMs);
+    await this.container.unbindAllAsync();
+    clearTimeout(overdue);
+    await this.database.close();
+    this.pino.info({}, 'stopped');
+  }
+}
+
+/** Says at start-up when the chat webhook will refuse every update for want of a secret (it never fails open). */
+const warnAboutUnprotectedWebhook = async (container: Container): Promise<void> => {
+  await (await container.getAsync(TOKENS.ReceiveMessagingUpdate)).warnIfRefusingEverything();
+};

@@ -1,0 +1,39 @@
+import type { HttpServer } from '../adapters/http/http-server.js';
+import { startEngine, type OpenEngine } from '../adapters/persistence/open-engine.js';
+import type { Trigger } from '../domain/triggers/trigger.js';
+import type { Logger } from '../ports/logger.js';
+import type { AppConfig } from './config.js';
+import { explainDatabaseFailure } from './explain-database-failure.js';
+import { listenHttp } from './listen-http.js';
+import { loadTriggers } from './load-triggers.js';
+
+/**
+ * What the service's entry does before it loads the rest of the service (about a second of
+ * module loading): it checks the trigger file, binds the HTTP port and starts opening the
+ * database, so that a bad file, a port in use or a database that cannot be reached ends
+ * start-up at once, and PGlite boots on its own thread while the main thread loads.
+ * Imports nothing heavy. Gateway.start takes it over, closing both if start-up fails.
+ */
+export interface HeadStart {
+  /** The trigger file, validated (checked before anything is opened). */
+  readonly triggers: readonly Trigger[];
+  readonly http: HttpServer;
+  /** The embedded database's boot, still under way; rejects as openEngine does. */
+  readonly engine: Promise<OpenEngine>;
+}
+
+export const beginStart = async (config: AppConfig, logger: Logger): Promise<HeadStart> => {
+  const triggers = await loadTriggers(config, logger);
+  const http = await listenHttp(config);
+  try {
+    // What fails fast (a PostgreSQL server that refuses, a data directory that cannot be
+    // locked) is awaited here, so that it stops start-up before the rest is loaded.
+    const { opened } = await startEngine({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, create: config.databaseCreate });
+    // Awaited by Gateway.start; until then a rejection is not unhandled.
+    opened.catch(() => undefined);
+    return { triggers, http, engine: opened };
+  } catch (error) {
+    await http.close(0);
+    throw explainDatabaseFailure(error);
+  }
+};

@@ -1,0 +1,32 @@
+import type { RequestSnapshot } from './request-snapshot.js';
+
+/** `{{body}}`, `{{body.a.0.b}}`, `{{query}}`, `{{query.name}}`, `{{headers}}`, `{{headers.name}}`. */
+export const TOKEN = /\{\{\s*(body|query|headers)((?:\.[^\s.{}]+)*)\s*\}\}/g;
+const ANY_TOKEN = /\{\{[^{}]*\}\}/g;
+
+/** Tokens that are not one of the SPEC 2.4 forms, for the trigger file's validation. */
+export const findUnknownTokens = (template: string): string[] =>
+  (template.match(ANY_TOKEN) ?? []).filter((token) => token.replace(TOKEN, '') !== '');
+
+const own = (value: unknown, key: string): unknown => {
+  if (Array.isArray(value)) return /^\d+$/.test(key) ? value[Number(key)] : undefined;
+  if (typeof value === 'object' && value !== null && Object.hasOwn(value, key)) return (value as Record<string, unknown>)[key];
+  return undefined;
+};
+
+/**
+ * The text a token stands for: a missing field is the empty string, a string is itself,
+ * anything else (numbers, booleans, objects, arrays, null) is its JSON.
+ */
+export const tokenValue = (source: string, path: string, request: RequestSnapshot): string => {
+  const root: unknown = source === 'body' ? request.body : source === 'query' ? request.query : request.headers;
+  const segments = path === '' ? [] : path.slice(1).split('.');
+  if (source === 'headers') segments.forEach((segment, i) => (segments[i] = segment.toLowerCase()));
+  const value = segments.reduce<unknown>((current, segment) => own(current, segment), root);
+  if (value === undefined) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+};
+
+/** Replaces every token with its value, unescaped: for agent prompts, never for shell commands. */
+export const renderText = (template: string, request: RequestSnapshot): string =>
+  template.replace(TOKEN, (_token, source: string, path: string) => tokenValue(source, path, request));

@@ -1,0 +1,23 @@
+import type { TriggerAction } from './trigger.js';
+
+export type ActionRunStatus = 'succeeded' | 'failed' | 'not_runnable';
+
+/** One action of one trigger run, as recorded and shown to operators. */
+export interface ActionRun {
+  /** The trigger run: one trigger fired by one request. */
+  readonly runId: string;
+  readonly trigger: string;
+  readonly actionIndex: number;
+  readonly type: TriggerAction['type'];
+  readonly status: ActionRunStatus;
+  readonly attempts: number;
+  readonly startedAt: Date;
+  readonly finishedAt: Date;
+  readonly error: string | null;
+  /**
+   * Outcome details: exit code, duration (`commandMs`) and output of a command (up to 16 KiB:
+   * its beginning and end when longer), HTTP status of a webhook, job id of an agent action;
+   * and `requestId`, the stored request that fired the run (InboundRequestStore), when there is one.
+   */
+  readonly detail: Readonly<Record<string, unknown>>;
+}

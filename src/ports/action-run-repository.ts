@@ -1,0 +1,25 @@
+import type { ActionRun } from '../domain/triggers/action-run.js';
+
+/** The record of every trigger action run. */
+export interface ActionRunRepository {
+  /**
+   * Inserts or replaces the run identified by (runId, actionIndex); idempotent, also when the
+   * same run is saved at once on several replicas (one record remains). Strings in `error` and
+   * `detail` (at any depth) are kept as given, except that each NUL and lone surrogate (which a
+   * database refuses) is kept as U+FFFD: a record never fails for its text.
+   * @throws when the store fails.
+   */
+  save(run: ActionRun): Promise<void>;
+  /** The runs of one trigger run (one trigger fired by one request), by action index; none for an unknown id (or one that is no UUID). */
+  forRun(runId: string): Promise<ActionRun[]>;
+  /** The most recent runs by finishing time, newest first, at most `limit`. */
+  recent(limit: number): Promise<ActionRun[]>;
+  /** How many action runs ended in each status; statuses without runs are absent. */
+  countByStatus(): Promise<Record<string, number>>;
+  /**
+   * Retention: deletes runs that finished before `cutoff`, oldest first — those of up to
+   * `limit` records, with the other old records of the same trigger runs — and returns how
+   * many records it deleted (fewer than `limit`: none is left).
+   */
+  deleteOlderThan(cutoff: Date, limit: number): Promise<number>;
+}

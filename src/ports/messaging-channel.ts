@@ -1,0 +1,117 @@
+import type { ChannelMessage } from '../domain/messaging/channel-message.js';
+
+/** Where a reply goes: the chat, and the thread within it (a forum topic, a reply thread) when there is one. */
+export interface ReplyTarget {
+  readonly chatId: string;
+  readonly topicId?: string;
+}
+
+/** A webhook request as the HTTP adapter hands it over. Header names are lower-case. */
+export interface InboundRequest {
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The body's exact bytes (after content decoding), which a signature covers. */
+  readonly rawBody: Uint8Array;
+  /** The body parsed as JSON. */
+  readonly body: unknown;
+}
+
+/** A platform delivery, read. */
+export interface ParsedDelivery {
+  /** The platform's id of the delivery, the same when it delivers it again (de-duplication). */
+  readonly deliveryId: string;
+  /**
+   * The message to answer, or null when there is none: a bot's message, a membership change,
+   * a reaction, an edit the platform reports, anything without text or a file.
+   */
+  readonly message: ChannelMessage | null;
+}
+
+/** One message to send: `formatted` in the platform's rich format, `plain` when the platform refuses it. */
+export interface OutgoingMessage {
+  readonly plain: string;
+  readonly formatted?: string;
+}
+
+export interface WebhookInfo {
+  readonly url: string;
+  readonly hasCustomCertificate: boolean;
+  readonly pendingUpdateCount: number;
+  readonly lastErrorDate?: number;
+  readonly lastErrorMessage?: string;
+}
+
+export interface DownloadedFile {
+  readonly data: Uint8Array;
+  /** The platform's path of the file (its name often tells the type). */
+  readonly path: string;
+}
+
+/** A platform that is told the webhook's address by an API call (a `setWebhook`), not in its own console. */
+export interface WebhookRegistration {
+  /** What is wrong with a bot token's form, naming the form expected; undefined when it is well formed. Checked before the platform is called. */
+  tokenProblem(token: string): string | undefined;
+  /** Points the platform's deliveries at `url`, sending `secret` with each. */
+  setWebhook(token: string, url: string, secret: string): Promise<void>;
+  getWebhookInfo(token: string): Promise<WebhookInfo>;
+}
+
+/**
+ * A chat platform: everything the channel-neutral core (the use cases over the channel
+ * registry) needs to know of it — how its webhook requests are verified and read, how a reply
+ * is formatted, split and sent, how a message is acknowledged and "typing…" shown.
+ *
+ * Calls to the platform take the bot token (it may be replaced at run time by a
+ * registration), are tried again after network errors, timeouts, server errors and rate
+ * limits (waiting as the platform asks), a bounded number of times; anything else, and the
+ * last failure, is thrown. Errors never contain the token.
+ */
+export interface MessagingChannel {
+  /** Lower-case letters, digits and `-`: the `<channel>` of `/api/messaging/<channel>/…` and the namespace of its chats. */
+  readonly id: string;
+  /** The display name (SPEC 2.5 `chatTitle`). */
+  readonly title: string;
+  /** The longest text one message may carry. */
+  readonly maxMessageLength: number;
+  /**
+   * Lower-case names of the headers that carry this platform's secret or signature: never
+   * kept in trigger snapshots (so never stored, rendered or forwarded) nor logged.
+   */
+  readonly credentialHeaders: readonly string[];
+  /** Whether each thread of a chat is a conversation of its own (the agent's memory, job notices), or a chat is one conversation. */
+  readonly threadsAreConversations: boolean;
+  /** How often "typing…" is sent again while the work lasts; undefined when the platform shows none. */
+  readonly typingRefreshMs: number | undefined;
+  /** Present where the platform's webhook is registered by an API call; it then has `POST /api/messaging/<channel>/register`. */
+  readonly registration?: WebhookRegistration;
+
+  /**
+   * What the headers alone tell of a webhook request, checked before its body is read: with a
+   * secret in a header, the whole check; with a signature over the body, that one is there,
+   * well formed and recent. Compared in constant time; false when the request is to be refused.
+   */
+  checkHeaders(headers: InboundRequest['headers'], secret: string, now: Date): boolean;
+  /** The whole request's check, once the body is read (a signature over the raw body); after checkHeaders passed. */
+  verify(request: InboundRequest, secret: string, now: Date): boolean;
+  /** The answer to a platform's handshake request (a URL-verification challenge), or undefined when the request is none. Asked once the request is verified. */
+  handshake(body: unknown): unknown;
+  /**
+   * Reads a delivery (parsed JSON of any shape): its id, and the message normalized (SPEC 2.5)
+   * with the channel's id and title in its metadata. Never throws for a delivery that has an id.
+   * @throws DomainError `invalid_input` naming the field when the delivery has no usable id.
+   */
+  parse(body: unknown): ParsedDelivery;
+
+  /**
+   * The messages that carry a reply the agent wrote in Markdown: split at the platform's
+   * limit (never inside a code block that fits one message), each in the platform's rich
+   * format with the plain text to send when the platform refuses it. Never throws.
+   */
+  formatReply(markdown: string): OutgoingMessage[];
+  /** Sends one message of formatReply (or a plain one of at most `maxMessageLength`); a refused format is sent plain. */
+  sendMessage(token: string, target: ReplyTarget, message: OutgoingMessage): Promise<void>;
+  /** Shows "typing…" for a few seconds (nothing where the platform has no indicator). */
+  sendTyping(token: string, target: ReplyTarget): Promise<void>;
+  /** A cheap acknowledgement of a received message (a reaction). */
+  acknowledge(token: string, target: ReplyTarget, messageId: string): Promise<void>;
+  download(token: string, fileId: string): Promise<DownloadedFile>;
+}

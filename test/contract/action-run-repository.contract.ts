@@ -1,0 +1,144 @@
+import { expect } from 'chai';
+import type { ActionRun } from '../../src/domain/triggers/action-run.js';
+import type { ActionRunRepository } from '../../src/ports/action-run-repository.js';
+
+export interface ActionRunRepositoryHarness {
+  readonly repository: ActionRunRepository;
+  /** Another repository on the same store (another replica), when the adapter has one. */
+  readonly replica?: ActionRunRepository;
+  /** Empties the store between tests. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+const T0 = Date.UTC(2026, 10, 2, 8, 0, 0, 456);
+const runId = (): string => `40000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`;
+
+const run = (overrides: Partial<ActionRun> = {}): ActionRun => ({
+  runId: runId(),
+  trigger: 'deploy',
+  actionIndex: 0,
+  type: 'command',
+  status: 'succeeded',
+  attempts: 1,
+  startedAt: new Date(T0),
+  finishedAt: new Date(T0 + 1500),
+  error: null,
+  detail: { exitCode: 0, commandMs: 12, output: 'ok\n' },
+  ...overrides,
+});
+
+/** The behaviour every ActionRunRepository adapter must have. */
+export const describeActionRunRepositoryContract = (name: string, open: () => Promise<ActionRunRepositoryHarness>): void => {
+  describe(`ActionRunRepository contract: ${name}`, function () {
+    this.timeout(60_000);
+    let harness: ActionRunRepositoryHarness;
+    let runs: ActionRunRepository;
+    before(async () => {
+      harness = await open();
+    });
+    beforeEach(async () => {
+      await harness.reset();
+      runs = harness.repository;
+    });
+    after(async () => harness?.close());
+
+    it('gives back a saved run with every field, its detail as saved', async () => {
+      const saved = run({
+        type: 'webhook',
+        status: 'failed',
+        attempts: 4,
+        error: 'HTTP 503 — "unavailable" ünïcode 🎉',
+        detail: { httpStatus: 503, nested: { list: [1, 'two', null, true], empty: {} }, text: "it's; -- $1 ?" },
+      });
+      await runs.save(saved);
+      expect(await runs.forRun(saved.runId)).to.deep.equal([saved]);
+    });
+
+    it('keeps the runs of one trigger run by action index, apart from other runs', async () => {
+      const id = runId();
+      const second = run({ runId: id, actionIndex: 1, type: 'agent', detail: { jobId: '30000000-0000-4000-8000-000000000001' } });
+      const first = run({ runId: id, actionIndex: 0 });
+      const third = run({ runId: id, actionIndex: 2, status: 'not_runnable', attempts: 0, error: 'no agent configured', detail: {} });
+      await runs.save(second);
+      await runs.save(run());
+      await runs.save(third);
+      await runs.save(first);
+      expect(await runs.forRun(id)).to.deep.equal([first, second, third]);
+    });
+
+    it('has no runs for an unknown run id, nor for a string that is no UUID (not an error)', async () => {
+      await runs.save(run());
+      expect(await runs.forRun(runId())).to.deep.equal([]);
+      expect(await runs.forRun('not-a-uuid')).to.deep.equal([]);
+    });
+
+    it('replaces the run saved before under the same run id and action index', async () => {
+      const first = run({ status: 'failed', error: 'exit 1' });
+      const again = { ...first, status: 'succeeded' as const, attempts: 2, error: null, detail: { exitCode: 0 } };
+      await runs.save(first);
+      await runs.save(again);
+      expect(await runs.forRun(first.runId)).to.deep.equal([again]);
+    });
+
+    it('keeps one run when the same run is saved at once many times, also through another replica', async () => {
+      const base = run();
+      const other = harness.replica ?? runs;
+      await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? runs : other).save({ ...base, attempts: i + 1 })));
+      const stored = await runs.forRun(base.runId);
+      expect(stored).to.have.length(1);
+      expect(stored[0].attempts).to.be.within(1, 10);
+    });
+
+    it('keeps an error and detail strings (at any depth) holding NUL or lone surrogates, each as U+FFFD', async () => {
+      const saved = run({
+        status: 'failed',
+        error: 'bad\u0000byte \uD83D',
+        detail: { output: 'a\u0000b \uDE00 🎉', nested: { list: ['\uD800x', 'fine'] } },
+      });
+      await runs.save(saved);
+      const [stored] = await runs.forRun(saved.runId);
+      expect(stored.error).to.equal('bad\uFFFDbyte \uFFFD');
+      expect(stored.detail).to.deep.equal({ output: 'a\uFFFDb \uFFFD 🎉', nested: { list: ['\uFFFDx', 'fine'] } });
+    });
+
+    it('lists the most recent runs first by finishing time, at most `limit`', async () => {
+      const at = (ms: number) => run({ startedAt: new Date(T0 + ms - 10), finishedAt: new Date(T0 + ms) });
+      const middle = at(2000);
+      const newest = at(3000);
+      const oldest = at(1000);
+      for (const one of [middle, newest, oldest]) await runs.save(one);
+      expect(await runs.recent(10)).to.deep.equal([newest, middle, oldest]);
+      expect(await runs.recent(2)).to.deep.equal([newest, middle]);
+      expect(await runs.recent(0)).to.deep.equal([]);
+    });
+
+    it('deletes runs finished before a cutoff, oldest first, by trigger run, keeping later records', async () => {
+      const cutoff = new Date(T0 + 5000);
+      const finished = (id: string, actionIndex: number, ms: number) =>
+        run({ runId: id, actionIndex, startedAt: new Date(T0 + ms - 10), finishedAt: new Date(T0 + ms) });
+      const [a, b, c, d] = [runId(), runId(), runId(), runId()];
+      const records = [finished(a, 0, 1000), finished(a, 1, 1001), finished(b, 0, 2000), finished(c, 0, 10_000), finished(d, 0, 3000), finished(d, 1, 6000)];
+      for (const record of records) await runs.save(record);
+      expect(await runs.deleteOlderThan(cutoff, 1)).to.equal(2);
+      expect(await runs.forRun(a)).to.deep.equal([]);
+      expect(await runs.forRun(b)).to.have.length(1);
+      expect(await runs.deleteOlderThan(cutoff, 10)).to.equal(2);
+      expect(await runs.deleteOlderThan(cutoff, 10)).to.equal(0);
+      expect(await runs.forRun(b)).to.deep.equal([]);
+      expect(await runs.forRun(d)).to.deep.equal([records[5]]);
+      expect(await runs.forRun(c)).to.deep.equal([records[3]]);
+    });
+
+    it('counts the runs by status', async () => {
+      for (const status of ['succeeded', 'failed', 'succeeded', 'not_runnable', 'succeeded'] as const) await runs.save(run({ status }));
+      expect(await runs.countByStatus()).to.deep.equal({ succeeded: 3, failed: 1, not_runnable: 1 });
+    });
+
+    it('counts nothing and lists nothing when empty', async () => {
+      expect(await runs.countByStatus()).to.deep.equal({});
+      expect(await runs.recent(5)).to.deep.equal([]);
+    });
+  });
+};

@@ -1,0 +1,142 @@
+import { expect } from 'chai';
+import nock from 'nock';
+import { AiCallFailed } from '../../src/domain/ai/ai-call-failed.js';
+import { startFakeOpenAi } from '../support/fake-open-ai.js';
+import { VercelAiClient, type AiSettings } from '../../src/adapters/ai/vercel-ai-client.js';
+import { describeAiClientContract, type ProviderFake } from './ai-client.contract.js';
+
+const HOST = 'https://llm.example.test';
+const deep = (value: unknown): string => JSON.stringify(value);
+
+const clientFor = (provider: string, model: string, baseUrl: string): VercelAiClient => {
+  const none = { apiKey: undefined, baseUrl: undefined };
+  const providers: AiSettings['providers'] = { anthropic: none, openai: none, google: none, custom: none, [provider]: { apiKey: 'test-key', baseUrl } };
+  return new VercelAiClient({ provider, model, providers, timeoutMs: 10_000, maxRetries: 1 });
+};
+
+/** nock with static replies (reply callbacks stall request bodies under nock 15); bodies read from request events. */
+const fakeFor = (path: string | RegExp, shapes: { text(text: string): object; toolCall(name: string, input: Record<string, unknown>): object; error: object }, readers: Pick<ProviderFake, 'carries' | 'carriesImage' | 'carriesToolResult'>): ProviderFake => {
+  if (!nock.isActive()) nock.activate();
+  nock.disableNetConnect();
+  const scope = nock(HOST);
+  const requests: Array<Record<string, unknown>> = [];
+  scope.on('request', (_req: unknown, _interceptor: unknown, body: string) => requests.push(JSON.parse(body) as Record<string, unknown>));
+  return {
+    requests,
+    text: (text) => void scope.post(path).reply(200, shapes.text(text)),
+    toolCall: (name, input) => void scope.post(path).reply(200, shapes.toolCall(name, input)),
+    failure: (status, headers) => void scope.post(path).reply(status, shapes.error, headers),
+    unreachable: () => void scope.post(path).replyWithError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' })),
+    ...readers,
+    done: () => {
+      nock.cleanAll();
+      nock.enableNetConnect();
+      nock.restore();
+    },
+  };
+};
+
+const openAiShapes = {
+  text: (text: string) => ({ id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }),
+  toolCall: (name: string, input: Record<string, unknown>) => ({ id: 'c2', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(input) } }] }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }),
+  error: { error: { message: 'server exploded', type: 'server_error', code: null } },
+};
+const openAiReaders = {
+  carries: (body: Record<string, unknown>, text: string) => deep(body.messages).includes(text),
+  carriesImage: (body: Record<string, unknown>, base64: string) => deep(body.messages).includes(base64) && deep(body.messages).includes('image_url'),
+  carriesToolResult: (body: Record<string, unknown>, text: string) =>
+    (body.messages as Array<{ role: string; content: unknown }>).some((m) => m.role === 'tool' && deep(m.content).includes(text)),
+};
+
+describeAiClientContract('openai (chat completions)', () => ({
+  client: clientFor('openai', 'gpt-test', `${HOST}/v1`),
+  fake: fakeFor('/v1/chat/completions', openAiShapes, openAiReaders),
+}));
+
+describeAiClientContract('custom (an OpenAI-compatible server)', () => ({
+  client: clientFor('custom', 'llama-test', `${HOST}/ollama/v1`),
+  fake: fakeFor('/ollama/v1/chat/completions', openAiShapes, openAiReaders),
+}));
+
+describeAiClientContract('anthropic (messages API)', () => ({
+  client: clientFor('anthropic', 'claude-test', `${HOST}/v1`),
+  fake: fakeFor(
+    '/v1/messages',
+    {
+      text: (text) => ({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } }),
+      toolCall: (name, input) => ({ id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-test', content: [{ type: 'tool_use', id: 'toolu_1', name, input }], stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } }),
+      error: { type: 'error', error: { type: 'api_error', message: 'server exploded' } },
+    },
+    {
+      carries: (body, text) => deep(body.messages).includes(text) || deep(body.system).includes(text),
+      carriesImage: (body, base64) => deep(body.messages).includes(base64) && deep(body.messages).includes('"type":"image"'),
+      carriesToolResult: (body, text) => deep(body.messages).includes('tool_result') && deep(body.messages).includes(text),
+    },
+  ),
+}));
+
+describeAiClientContract('google (Gemini generateContent)', () => ({
+  client: clientFor('google', 'gemini-test', `${HOST}/v1beta`),
+  fake: fakeFor(
+    '/v1beta/models/gemini-test:generateContent',
+    {
+      text: (text) => ({ candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 } }),
+      toolCall: (name, args) => ({ candidates: [{ content: { role: 'model', parts: [{ functionCall: { name, args } }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 } }),
+      error: { error: { code: 500, message: 'server exploded', status: 'INTERNAL' } },
+    },
+    {
+      carries: (body, text) => deep(body.contents).includes(text) || deep(body.systemInstruction).includes(text),
+      carriesImage: (body, base64) => deep(body.contents).includes(base64) && deep(body.contents).includes('inlineData'),
+      carriesToolResult: (body, text) => deep(body.contents).includes('functionResponse') && deep(body.contents).includes(text),
+    },
+  ),
+}));
+
+describe('VercelAiClient: failures it classifies before or beyond the contract', () => {
+  const none = { apiKey: undefined, baseUrl: undefined };
+  const settings = (overrides: Partial<AiSettings>): AiSettings => ({
+    provider: 'custom',
+    model: 'm',
+    providers: { anthropic: none, openai: none, google: none, custom: none },
+    timeoutMs: 10_000,
+    maxRetries: 0,
+    ...overrides,
+  });
+  const failure = (client: VercelAiClient) => client.generate({ messages: [{ role: 'user', text: 'hi' }] }).catch((e: unknown) => e);
+
+  it('is not configured without a provider, naming LLM_PROVIDER', async () => {
+    const error = await failure(new VercelAiClient(settings({ provider: undefined })));
+    expect(error).to.be.instanceOf(AiCallFailed).and.to.include({ reason: 'not_configured', code: 'not_configured' });
+    expect((error as Error).message).to.contain('LLM_PROVIDER');
+  });
+
+  it('is not configured for the custom provider without a base URL, naming LLM_BASE_URL', async () => {
+    const error = await failure(new VercelAiClient(settings({})));
+    expect(error).to.include({ reason: 'not_configured' });
+    expect((error as Error).message).to.contain('LLM_BASE_URL');
+  });
+
+  it('is not configured when the provider has no API key, naming its variable and no SDK text', async () => {
+    const saved = process.env.ANTHROPIC_API_KEY;
+    delete process.env.ANTHROPIC_API_KEY;
+    try {
+      const error = await failure(new VercelAiClient(settings({ provider: 'anthropic' })));
+      expect(error).to.include({ reason: 'not_configured', code: 'not_configured' });
+      expect((error as Error).message).to.equal('No API key is configured for anthropic (ANTHROPIC_API_KEY)');
+    } finally {
+      if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
+    }
+  });
+
+  it('classifies a provider that does not answer within the timeout as timeout', async () => {
+    const llm = await startFakeOpenAi();
+    try {
+      llm.delayMs = 2000;
+      const error = await failure(new VercelAiClient(settings({ timeoutMs: 200, providers: { anthropic: none, openai: none, google: none, custom: { apiKey: 'k', baseUrl: llm.baseUrl } } })));
+      expect(error).to.include({ reason: 'timeout', code: 'internal' });
+      expect((error as Error).message).to.contain('no answer within 200 ms');
+    } finally {
+      await llm.close();
+    }
+  });
+});

@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import type { BotTokenStore } from '../../src/ports/bot-token-store.js';
+
+export interface BotTokenStoreHarness {
+  /**
+   * A new store on the shared storage with `configured` as MESSAGING_BOT_TOKEN: each call is
+   * another instance, as after a restart or on another replica.
+   */
+  store(configured: string | undefined): BotTokenStore;
+  /** Forgets every registration between tests. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The behaviour every BotTokenStore adapter must have. */
+export const describeBotTokenStoreContract = (name: string, open: () => Promise<BotTokenStoreHarness>): void => {
+  describe(`BotTokenStore contract: ${name}`, function () {
+    this.timeout(60_000);
+    let harness: BotTokenStoreHarness;
+    before(async () => {
+      harness = await open();
+    });
+    beforeEach(async () => harness.reset());
+    after(async () => harness?.close());
+
+    it('has the configured token and no secret before any registration', async () => {
+      const store = harness.store('1:configured');
+      expect(await store.current()).to.equal('1:configured');
+      expect(await store.webhookSecret()).to.equal(undefined);
+    });
+
+    it('has no token and no secret when none is configured nor registered', async () => {
+      const store = harness.store(undefined);
+      expect(await store.current()).to.equal(undefined);
+      expect(await store.webhookSecret()).to.equal(undefined);
+    });
+
+    it('answers with a registered token and its secret at once, over the configured token', async () => {
+      const store = harness.store('1:configured');
+      expect(await store.current()).to.equal('1:configured');
+      await store.register('123456:ABC-def_GHI', 'generated_secret-1');
+      expect(await store.current()).to.equal('123456:ABC-def_GHI');
+      expect(await store.webhookSecret()).to.equal('generated_secret-1');
+    });
+
+    it('keeps a registration for a fresh instance too (a restart, another replica)', async () => {
+      await harness.store('1:configured').register('2:registered', 'generated_secret-1');
+      const fresh = harness.store('1:configured');
+      expect(await fresh.current()).to.equal('2:registered');
+      expect(await fresh.webhookSecret()).to.equal('generated_secret-1');
+    });
+
+    it('a registration without a secret of its own drops the secret stored before', async () => {
+      const store = harness.store(undefined);
+      await store.register('2:registered', 'generated_secret-1');
+      await store.register('3:again', undefined);
+      expect(await store.current()).to.equal('3:again');
+      expect(await store.webhookSecret()).to.equal(undefined);
+      const fresh = harness.store(undefined);
+      expect(await fresh.current()).to.equal('3:again');
+      expect(await fresh.webhookSecret()).to.equal(undefined);
+    });
+
+    it('never pairs one registration’s token with another’s secret, registrations racing on several instances', async () => {
+      await Promise.all(Array.from({ length: 10 }, (_, i) => harness.store(undefined).register(`${i}:token`, `secret-${i}`)));
+      const fresh = harness.store(undefined);
+      const token = await fresh.current();
+      expect(token).to.match(/^\d:token$/);
+      expect(await fresh.webhookSecret()).to.equal(`secret-${token!.split(':')[0]}`);
+    });
+  });
+};

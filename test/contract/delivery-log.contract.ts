@@ -1,0 +1,82 @@
+import { expect } from 'chai';
+import type { DeliveryLog } from '../../src/ports/delivery-log.js';
+
+export interface DeliveryLogHarness {
+  readonly log: DeliveryLog;
+  /** Another log on the same store (another replica), when the adapter has one. */
+  readonly replica?: DeliveryLog;
+  /** Dates a recorded delivery at `at`, as if recorded then (behind the log's back). */
+  backdate(deliveryId: string, at: Date): Promise<void>;
+  /** Forgets every delivery between tests. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The behaviour every DeliveryLog adapter must have. */
+export const describeDeliveryLogContract = (name: string, open: () => Promise<DeliveryLogHarness>): void => {
+  describe(`DeliveryLog contract: ${name}`, function () {
+    this.timeout(60_000);
+    let harness: DeliveryLogHarness;
+    let log: DeliveryLog;
+    before(async () => {
+      harness = await open();
+    });
+    beforeEach(async () => {
+      await harness.reset();
+      log = harness.log;
+    });
+    after(async () => harness?.close());
+
+    it('records a delivery the first time (true) and recognises it after (false)', async () => {
+      expect(await log.recordFirst('72d3162e-cc78-11e3-81ab-4c9367dc0958', 'push')).to.equal(true);
+      expect(await log.recordFirst('72d3162e-cc78-11e3-81ab-4c9367dc0958', 'push')).to.equal(false);
+      expect(await log.recordFirst('72d3162e-cc78-11e3-81ab-4c9367dc0958', 'another event')).to.equal(false);
+    });
+
+    it('keeps ids apart, chat updates and code-host deliveries alike, up to 200 characters', async () => {
+      const long = 'd'.repeat(200);
+      for (const id of ['telegram:update:1', 'telegram:update:10', 'abc', long, "x'; delete from codehost_deliveries; --", 'ünïcode 🎉']) {
+        expect(await log.recordFirst(id, 'update'), id).to.equal(true);
+      }
+      expect(await log.recordFirst('telegram:update:1', 'update')).to.equal(false);
+      expect(await log.recordFirst(long, 'push')).to.equal(false);
+    });
+
+    it('gives exactly one of many recordings of one id at once true, also across replicas', async () => {
+      const other = harness.replica ?? log;
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? log : other).recordFirst('telegram:update:42', 'update')));
+      expect(answers.filter((answer) => answer)).to.have.length(1);
+    });
+
+    it('accepts a delivery again once it was forgotten, and forgetting an unknown one is no error', async () => {
+      await log.recordFirst('d-1', 'push');
+      await log.recordFirst('d-2', 'push');
+      await log.forget('d-1');
+      await log.forget('never-recorded');
+      expect(await log.recordFirst('d-1', 'push')).to.equal(true);
+      expect(await log.recordFirst('d-2', 'push')).to.equal(false);
+    });
+
+    it('forgets deliveries recorded before a cutoff in bounded batches, oldest first, keeping later ones', async () => {
+      const day = 86_400_000;
+      for (const id of ['older', 'old', 'recent']) await log.recordFirst(id, 'push');
+      await harness.backdate('older', new Date(Date.now() - 10 * day));
+      await harness.backdate('old', new Date(Date.now() - 5 * day));
+      const cutoff = new Date(Date.now() - 2 * day);
+      expect(await log.deleteOlderThan(cutoff, 1)).to.equal(1);
+      expect(await log.recordFirst('old', 'push')).to.equal(false);
+      expect(await log.deleteOlderThan(cutoff, 10)).to.equal(1);
+      expect(await log.deleteOlderThan(cutoff, 10)).to.equal(0);
+      expect(await log.recordFirst('recent', 'push')).to.equal(false);
+      expect(await log.recordFirst('older', 'push')).to.equal(true);
+    });
+
+    it('sees a delivery recorded through another replica', async () => {
+      const other = harness.replica ?? log;
+      expect(await other.recordFirst('d-3', 'push')).to.equal(true);
+      expect(await log.recordFirst('d-3', 'push')).to.equal(false);
+      await other.forget('d-3');
+      expect(await log.recordFirst('d-3', 'push')).to.equal(true);
+    });
+  });
+};

@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import type { InboundRequest, InboundRequestStore } from '../../src/ports/inbound-request-store.js';
+
+export interface InboundRequestStoreHarness {
+  readonly store: InboundRequestStore;
+  close(): Promise<void>;
+}
+
+let n = 0;
+/** A fresh request id per call, so tests share no rows. */
+const nextId = (): string => `10000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+
+/** The behaviour every InboundRequestStore adapter must have. */
+export const describeInboundRequestStoreContract = (name: string, open: () => Promise<InboundRequestStoreHarness>): void => {
+  describe(`InboundRequestStore contract: ${name}`, function () {
+    this.timeout(60_000);
+    let harness: InboundRequestStoreHarness;
+    before(async () => {
+      harness = await open();
+    });
+    after(async () => harness?.close());
+
+    const request = (overrides: Partial<InboundRequest> = {}): InboundRequest => ({
+      id: nextId(),
+      watchPath: '/webhook',
+      receivedAt: new Date('2026-11-24T10:00:00.123Z'),
+      request: JSON.stringify({ body: { a: 1 }, query: {}, headers: {} }),
+      triggers: ['deploy', 'notify'],
+      ...overrides,
+    });
+
+    it('finds a recorded request by id with every field as recorded', async () => {
+      const recorded = request();
+      await harness.store.record(recorded);
+      expect(await harness.store.find(recorded.id)).to.deep.equal(recorded);
+    });
+
+    it('finds nothing (null) for an id never recorded, or one that is no id at all', async () => {
+      expect(await harness.store.find(nextId())).to.equal(null);
+      expect(await harness.store.find('not-a-uuid')).to.equal(null);
+    });
+
+    it('keeps the request text exactly: escaped NUL and lone surrogates, key order, a megabyte, emoji', async () => {
+      const body = { z: 'a\u0000b', a: '\ud800 alone', m: [1, { y: 2, b: 3 }], e: '🎉 ünïcode', big: 'x'.repeat(1024 * 1024) };
+      const recorded = request({ request: JSON.stringify({ body, query: { q: 'v' }, headers: { 'x-a': 'b' } }) });
+      await harness.store.record(recorded);
+      const found = await harness.store.find(recorded.id);
+      expect(found?.request).to.equal(recorded.request);
+      expect(Object.keys((JSON.parse(found!.request) as { body: object }).body)).to.deep.equal(['z', 'a', 'm', 'e', 'big']);
+    });
+
+    it('keeps the first record when an id is recorded again', async () => {
+      const first = request();
+      await harness.store.record(first);
+      await harness.store.record({ ...first, watchPath: '/codehost/webhook', triggers: ['other'] });
+      expect(await harness.store.find(first.id)).to.deep.equal(first);
+    });
+
+    it('deletes requests received before a cutoff in bounded batches, oldest first, keeping later ones', async () => {
+      // Years before the other tests' requests, which this leaves alone.
+      const oldest = request({ receivedAt: new Date('2020-01-01T00:00:00Z') });
+      const old = request({ receivedAt: new Date('2020-02-01T00:00:00Z') });
+      const later = request({ receivedAt: new Date('2020-12-01T00:00:00Z') });
+      for (const one of [later, old, oldest]) await harness.store.record(one);
+      const cutoff = new Date('2020-06-01T00:00:00Z');
+      expect(await harness.store.deleteOlderThan(cutoff, 1)).to.equal(1);
+      expect(await harness.store.find(oldest.id)).to.equal(null);
+      expect(await harness.store.find(old.id)).to.deep.equal(old);
+      expect(await harness.store.deleteOlderThan(cutoff, 5)).to.equal(1);
+      expect(await harness.store.deleteOlderThan(cutoff, 5)).to.equal(0);
+      expect(await harness.store.find(old.id)).to.equal(null);
+      expect(await harness.store.find(later.id)).to.deep.equal(later);
+    });
+
+    it('keeps the fired trigger names in order, none included', async () => {
+      const none = request({ triggers: [] });
+      const three = request({ triggers: ['c', 'a', 'b'] });
+      await harness.store.record(none);
+      await harness.store.record(three);
+      expect((await harness.store.find(none.id))?.triggers).to.deep.equal([]);
+      expect((await harness.store.find(three.id))?.triggers).to.deep.equal(['c', 'a', 'b']);
+    });
+  });
+};

@@ -1,0 +1,166 @@
+import { expect } from 'chai';
+import type { Job, JobStatus } from '../../src/domain/jobs/job.js';
+import type { JobRepository } from '../../src/ports/job-repository.js';
+
+export interface JobRepositoryHarness {
+  readonly repository: JobRepository;
+  /** Another repository on the same store (another replica), when the adapter has one. */
+  readonly replica?: JobRepository;
+  /** Empties the store between tests. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+const T0 = Date.UTC(2026, 10, 1, 12, 0, 0, 123);
+
+/** A queued API job with a fresh id; `overrides` on top. */
+const job = (overrides: Partial<Job> = {}): Job => {
+  counter++;
+  const id = overrides.id ?? `30000000-0000-4000-8000-${String(counter).padStart(12, '0')}`;
+  return {
+    id,
+    job: `Fix the tests (${counter})`,
+    status: 'queued',
+    source: { kind: 'api' },
+    llmProvider: null,
+    llmModel: null,
+    branch: `job/${id}`,
+    prUrl: null,
+    runUrl: null,
+    summary: null,
+    error: null,
+    log: null,
+    createdAt: new Date(T0 + counter * 1000),
+    updatedAt: new Date(T0 + counter * 1000),
+    ...overrides,
+  };
+};
+
+const rejection = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (error: unknown) => error ?? new Error('rejected'));
+
+/** The behaviour every JobRepository adapter must have. */
+export const describeJobRepositoryContract = (name: string, open: () => Promise<JobRepositoryHarness>): void => {
+  describe(`JobRepository contract: ${name}`, function () {
+    this.timeout(60_000);
+    let harness: JobRepositoryHarness;
+    let jobs: JobRepository;
+    before(async () => {
+      harness = await open();
+    });
+    beforeEach(async () => {
+      await harness.reset();
+      jobs = harness.repository;
+    });
+    after(async () => harness?.close());
+
+    it('gets an added job back with every field, for each kind of source', async () => {
+      const added = [
+        job(),
+        job({ source: { kind: 'trigger', name: 'nightly build' }, llmProvider: 'anthropic', llmModel: 'claude-x' }),
+        job({
+          source: { kind: 'chat', thread: 'telegram:-100123' },
+          status: 'succeeded',
+          job: 'Ünïcode 🎉 "quotes" \'and\' ; -- $1 ?',
+          prUrl: 'https://github.com/o/r/pull/1',
+          runUrl: 'https://github.com/o/r/actions/runs/2',
+          summary: 'done',
+          error: 'none',
+          log: 'x'.repeat(100_000),
+        }),
+      ];
+      for (const one of added) await jobs.add(one);
+      for (const one of added) expect(await jobs.get(one.id)).to.deep.equal(one);
+    });
+
+    it('gets null for an id no job has, and for a string that is no UUID (not an error)', async () => {
+      await jobs.add(job());
+      expect(await jobs.get('30000000-0000-4000-8000-ffffffffffff')).to.equal(null);
+      expect(await jobs.get('not-a-uuid')).to.equal(null);
+      expect(await jobs.get("'; drop table jobs; --")).to.equal(null);
+    });
+
+    it('refuses a second job with the same id, keeping the first', async () => {
+      const first = job();
+      await jobs.add(first);
+      expect(await rejection(jobs.add({ ...first, job: 'another' }))).to.be.instanceOf(Error);
+      expect(await jobs.get(first.id)).to.deep.equal(first);
+    });
+
+    it('modifies a job: stores and returns what the change made of it', async () => {
+      const added = job();
+      await jobs.add(added);
+      const at = new Date(T0 + 86_400_000);
+      const changed = await jobs.modify(added.id, (stored) => ({ ...stored, status: 'running', runUrl: 'https://example.com/run', updatedAt: at }));
+      const expected = { ...added, status: 'running' as const, runUrl: 'https://example.com/run', updatedAt: at };
+      expect(changed).to.deep.equal(expected);
+      expect(await jobs.get(added.id)).to.deep.equal(expected);
+    });
+
+    it('modifying an unknown id (or no UUID) returns null without calling the change', async () => {
+      let called = 0;
+      const change = (stored: Job): Job => {
+        called++;
+        return stored;
+      };
+      expect(await jobs.modify('30000000-0000-4000-8000-ffffffffffff', change)).to.equal(null);
+      expect(await jobs.modify('not-a-uuid', change)).to.equal(null);
+      expect(called).to.equal(0);
+    });
+
+    it('rethrows what the change throws and stores nothing', async () => {
+      const added = job();
+      await jobs.add(added);
+      const thrown = new Error('illegal move');
+      const error = await rejection(
+        jobs.modify(added.id, () => {
+          throw thrown;
+        }),
+      );
+      expect(error).to.equal(thrown);
+      expect(await jobs.get(added.id)).to.deep.equal(added);
+    });
+
+    it('applies concurrent modifications of one job one after the other, none lost (also through another replica)', async () => {
+      const added = job({ log: '' });
+      await jobs.add(added);
+      const other = harness.replica ?? jobs;
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? jobs : other).modify(added.id, (stored) => ({ ...stored, log: `${stored.log ?? ''}${i},` }))),
+      );
+      const entries = ((await jobs.get(added.id))?.log ?? '').split(',').filter((entry) => entry !== '');
+      expect(entries.map(Number).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 20 }, (_, i) => i));
+    });
+
+    it('lists the jobs in the given statuses, newest first (ties by id, highest first), at most `limit`', async () => {
+      const same = new Date(T0 + 5_000_000);
+      const old = job({ createdAt: new Date(T0) });
+      const tieLow = job({ id: '30000000-0000-4000-8000-a00000000001', createdAt: same });
+      const tieHigh = job({ id: '30000000-0000-4000-8000-a00000000002', createdAt: same });
+      const running = job({ status: 'running', createdAt: new Date(T0 + 6_000_000) });
+      const done = job({ status: 'succeeded', createdAt: new Date(T0 + 7_000_000) });
+      for (const one of [tieHigh, done, old, running, tieLow]) await jobs.add(one);
+      const ids = async (statuses: JobStatus[], limit: number) => (await jobs.list({ statuses, limit })).map((listed) => listed.id);
+      expect(await ids(['queued', 'running'], 10)).to.deep.equal([running.id, tieHigh.id, tieLow.id, old.id]);
+      expect(await ids(['queued', 'running'], 2)).to.deep.equal([running.id, tieHigh.id]);
+      expect(await ids(['succeeded'], 10)).to.deep.equal([done.id]);
+      expect(await ids(['cancelled'], 10)).to.deep.equal([]);
+      expect(await ids([], 10)).to.deep.equal([]);
+      expect((await jobs.list({ statuses: ['succeeded'], limit: 1 }))[0]).to.deep.equal(done);
+    });
+
+    it('counts the jobs in each status (a status without jobs is absent or 0)', async () => {
+      for (const status of ['queued', 'queued', 'running', 'failed', 'queued'] as const) await jobs.add(job({ status }));
+      const counts = await jobs.countByStatus();
+      expect({ queued: counts.queued, running: counts.running, failed: counts.failed }).to.deep.equal({ queued: 3, running: 1, failed: 1 });
+      expect(counts.succeeded ?? 0).to.equal(0);
+      expect(counts.cancelled ?? 0).to.equal(0);
+    });
+
+    it('counts nothing and lists nothing when empty', async () => {
+      const counts = await jobs.countByStatus();
+      expect(Object.values(counts).filter((count) => count !== 0)).to.deep.equal([]);
+      expect(await jobs.list({ statuses: ['queued'], limit: 5 })).to.deep.equal([]);
+    });
+  });
+};

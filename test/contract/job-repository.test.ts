@@ -1,0 +1,30 @@
+import { MikroOrmJobRepository } from '../../src/adapters/persistence/mikro-orm-job-repository.js';
+import { InMemoryJobRepository } from '../fakes/in-memory-job-repository.js';
+import { openTestDatabase, sql, type Engine } from '../support/databases.js';
+import { describeWithPostgres } from '../support/postgres.js';
+import { describeJobRepositoryContract } from './job-repository.contract.js';
+
+describeJobRepositoryContract('in-memory fake', async () => {
+  const harness = {
+    repository: new InMemoryJobRepository(),
+    reset: async () => void (harness.repository = new InMemoryJobRepository()),
+    close: async () => undefined,
+  };
+  return harness;
+});
+
+const onDatabase = async (engine: Engine) => {
+  const opened = await openTestDatabase(engine, 'jobs');
+  return {
+    repository: new MikroOrmJobRepository(opened.database),
+    replica: new MikroOrmJobRepository(opened.replica),
+    reset: async () => void (await sql(opened.database, 'delete from jobs')),
+    close: () => opened.close(),
+  };
+};
+
+describeJobRepositoryContract('MikroORM on PGlite', () => onDatabase('pglite'));
+
+describeWithPostgres('JobRepository on PostgreSQL', () => {
+  describeJobRepositoryContract('MikroORM on PostgreSQL (two replicas: two pools on one database)', () => onDatabase('postgresql'));
+});

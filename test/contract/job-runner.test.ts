@@ -1,0 +1,250 @@
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import nock from 'nock';
+import { GithubActionsJobRunner } from '../../src/adapters/codehost/github-actions-job-runner.js';
+import { GithubClient } from '../../src/adapters/codehost/github-client.js';
+import { VercelAiClient } from '../../src/adapters/ai/vercel-ai-client.js';
+import { CommandAgent } from '../../src/adapters/jobs/command-agent.js';
+import { LocalJobRunner } from '../../src/adapters/jobs/local-job-runner.js';
+import { LoopAgent } from '../../src/adapters/jobs/loop-agent.js';
+import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
+import { EnvironmentSecretStore } from '../../src/adapters/secrets/environment-secret-store.js';
+import { ChildProcessShellExecutor } from '../../src/adapters/shell/child-process-shell-executor.js';
+import type { JobChange } from '../../src/domain/jobs/job.js';
+import { tempDir } from '../support/gateway-process.js';
+import { contractJob, describeJobRunnerContract } from './job-runner.contract.js';
+import { AI_PROVIDERS } from '../../src/adapters/ai/ai-providers.js';
+
+/** Resolves once `condition` holds (checked every 20 ms; the test's timeout bounds it). */
+const waitUntil = async (condition: () => boolean): Promise<void> => {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+};
+
+const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
+
+const localRunner = async (agentCommand: string, timeoutMs = 10_000) => {
+  const root = await tempDir('jobs');
+  const agent = new CommandAgent(agentCommand, timeoutMs, new ChildProcessShellExecutor(), new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk-contract' }, AI_PROVIDERS));
+  const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, agent);
+  return { runner, repo: `${root}/repo` };
+};
+
+const loopRunner = async (llm: FakeOpenAi, timeoutMs = 10_000) => {
+  const root = await tempDir('jobs');
+  const ai = new VercelAiClient({
+    provider: 'custom',
+    model: 'fake-model',
+    providers: {
+      anthropic: { apiKey: undefined, baseUrl: undefined },
+      // The contract's jobs name openai: the fake speaks the chat completions protocol both use.
+      openai: { apiKey: 'sk-contract', baseUrl: llm.baseUrl },
+      google: { apiKey: undefined, baseUrl: undefined },
+      custom: { apiKey: 'sk-local', baseUrl: llm.baseUrl },
+    },
+    timeoutMs,
+    maxRetries: 0,
+  });
+  const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, new LoopAgent(ai, new ChildProcessShellExecutor(), new EnvironmentSecretStore({}, AI_PROVIDERS), 10, timeoutMs));
+  return { runner, repo: `${root}/repo` };
+};
+
+describeJobRunnerContract('local, real git repository, scripted agent', async () => {
+  const { runner, repo } = await localRunner('printf "%s" "$JOB_PROMPT" > work.txt; echo "Summary: wrote work.txt"');
+  return {
+    runner,
+    reportsOutcome: true,
+    fileOnBranch: async (job, path) => git(repo, 'show', `${job.branch}:${path}`),
+    close: async () => undefined,
+  };
+});
+
+describeJobRunnerContract('local, built-in agent loop against a loopback OpenAI-compatible LLM', async () => {
+  const llm = await startFakeOpenAi();
+  llm.script([{ toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'hello' } }] }, { text: 'Wrote notes.txt' }]);
+  const { runner, repo } = await loopRunner(llm);
+  return {
+    runner,
+    reportsOutcome: true,
+    fileOnBranch: async (job, path) => git(repo, 'show', `${job.branch}:${path}`),
+    close: () => llm.close(),
+  };
+});
+
+/**
+ * A fake of the GitHub REST API with nock, speaking its real request and response shapes.
+ * (Reply callbacks stall node-fetch POST/PUT bodies under nock 15, so replies are static
+ * and request bodies are read from the scope's request events.)
+ */
+const githubFake = () => {
+  const files = new Map<string, string>();
+  const api = nock('https://api.github.test', { reqheaders: { authorization: 'Bearer ghp_test', 'x-github-api-version': '2022-11-28' } })
+    .persist()
+    .get('/repos/acme/app')
+    .reply(200, { default_branch: 'trunk' })
+    .get('/repos/acme/app/git/ref/heads/trunk')
+    .reply(200, { ref: 'refs/heads/trunk', object: { sha: 'abc123', type: 'commit' } })
+    .post('/repos/acme/app/git/refs', (body: { ref?: string; sha?: string }) => String(body.ref).startsWith('refs/heads/job/') && body.sha === 'abc123')
+    .reply(201, { object: { sha: 'abc123' } })
+    .put(/\/repos\/acme\/app\/contents\/logs\/.+\/job\.md/, (body: { content?: string; branch?: string }) => typeof body.content === 'string' && typeof body.branch === 'string')
+    .reply(201, { commit: { sha: 'def456' } });
+  api.on('request', (req: { method: string; path?: string; url?: string }, _interceptor: unknown, body: string) => {
+    if (req.method !== 'PUT') return;
+    const request = JSON.parse(body) as { content: string; branch: string };
+    const path = decodeURIComponent(new URL(req.path ?? req.url ?? '', 'https://api.github.test').pathname.replace('/repos/acme/app/contents/', ''));
+    files.set(`${request.branch}:${path}`, Buffer.from(request.content, 'base64').toString('utf8'));
+  });
+  return { api, files };
+};
+
+describeJobRunnerContract('GitHub Actions, GitHub REST faked with nock', async () => {
+  if (!nock.isActive()) nock.activate();
+  nock.disableNetConnect();
+  const { files } = githubFake();
+  return {
+    runner: new GithubActionsJobRunner(new GithubClient({ token: 'ghp_test', repo: 'acme/app', apiUrl: 'https://api.github.test' })),
+    reportsOutcome: false,
+    fileOnBranch: async (job, path) => files.get(`${job.branch}:${path}`) ?? '',
+    close: async () => {
+      nock.cleanAll();
+      nock.enableNetConnect();
+      nock.restore();
+    },
+  };
+});
+
+describe('LocalJobRunner', () => {
+  it('gives the agent its job variables and its provider secret, and none of the service environment', async () => {
+    process.env.AGW_CONTRACT_PROBE = 'service-only';
+    const { runner, repo } = await localRunner('echo "$JOB_ID|$LLM_PROVIDER|$LLM_MODEL|$OPENAI_API_KEY|${AGW_CONTRACT_PROBE:-absent}" > env.txt');
+    const job = contractJob('x');
+    await runner.run(job, async () => undefined, new AbortController().signal);
+    expect(git(repo, 'show', `${job.branch}:env.txt`).trim()).to.equal(`${job.id}|openai|gpt-test|sk-contract|absent`);
+    delete process.env.AGW_CONTRACT_PROBE;
+  });
+
+  it('reports failure with the exit code, and the log and summary', async () => {
+    const { runner } = await localRunner('echo working; echo "it broke" >&2; exit 4');
+    const reports: JobChange[] = [];
+    await runner.run(contractJob('x'), async (change) => void reports.push(change), new AbortController().signal);
+    expect(reports.at(-1)).to.include({ status: 'failed', error: 'The agent exited with code 4', summary: 'it broke' });
+    expect(reports.at(-1)?.log).to.contain('working');
+  });
+
+  it('stops an agent that runs past the time limit', async () => {
+    const { runner } = await localRunner('sleep 20', 300);
+    const reports: JobChange[] = [];
+    await runner.run(contractJob('x'), async (change) => void reports.push(change), new AbortController().signal);
+    expect(reports.at(-1)).to.include({ status: 'failed', error: 'The agent did not finish within 300 ms' });
+  });
+
+  it('stops the agent when cancelled and reports the log and summary collected until then, without a status', async () => {
+    const { runner, repo } = await localRunner('echo "step one done"; echo started > started.txt; sleep 20');
+    const job = contractJob('x');
+    const reports: JobChange[] = [];
+    const controller = new AbortController();
+    const marker = join(dirname(repo), 'worktrees', job.id, 'started.txt');
+    const ran = runner.run(job, async (change) => void reports.push(change), controller.signal);
+    await waitUntil(() => existsSync(marker));
+    const cancelledAt = Date.now();
+    controller.abort('cancelled');
+    await ran;
+    expect(Date.now() - cancelledAt).to.be.below(5000);
+    expect(reports).to.have.length(1);
+    expect(reports[0]).to.not.have.property('status');
+    expect(reports[0].log).to.contain('step one done');
+    expect(reports[0].summary).to.equal('step one done');
+  });
+
+  it('runs jobs side by side in their own worktrees', async () => {
+    const { runner, repo } = await localRunner('printf "%s" "$JOB_ID" > id.txt; sleep 0.2');
+    const jobs = [contractJob('a'), contractJob('b'), contractJob('c')];
+    await Promise.all(jobs.map((job) => runner.run(job, async () => undefined, new AbortController().signal)));
+    for (const job of jobs) expect(git(repo, 'show', `${job.branch}:id.txt`)).to.equal(job.id);
+  });
+});
+
+describe('LocalJobRunner with the built-in agent loop', () => {
+  let llm: FakeOpenAi;
+  beforeEach(async () => {
+    llm = await startFakeOpenAi();
+  });
+  afterEach(() => llm.close());
+
+  it('lets the model list, write, read files and run commands in the worktree, and commits the result', async () => {
+    llm.script([
+      { toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'src/greeting.txt', content: 'Hello' } }] },
+      { toolCalls: [{ name: 'run_command', arguments: { command: 'cat src/greeting.txt | tr a-z A-Z > shout.txt' } }] },
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'shout.txt' } }] },
+      { text: 'Added a greeting and its loud twin.' },
+    ]);
+    const { runner, repo } = await loopRunner(llm);
+    const job = contractJob('Add a greeting');
+    const reports: JobChange[] = [];
+    await runner.run(job, async (change) => void reports.push(change), new AbortController().signal);
+    expect(reports.at(-1)).to.include({ status: 'succeeded', summary: 'Added a greeting and its loud twin.' });
+    expect(git(repo, 'show', `${job.branch}:src/greeting.txt`)).to.equal('Hello');
+    expect(git(repo, 'show', `${job.branch}:shout.txt`).trim()).to.equal('HELLO');
+    expect(llm.requests[0].model).to.equal('gpt-test');
+    expect(JSON.stringify(llm.requests[0].messages)).to.contain('Add a greeting');
+    expect(JSON.stringify(llm.requests[1].messages)).to.contain('README.md');
+    expect(JSON.stringify(llm.requests[4].messages)).to.contain('HELLO');
+  });
+
+  it('keeps the model inside the worktree', async () => {
+    llm.script([
+      { toolCalls: [{ name: 'read_file', arguments: { path: '../../../../etc/passwd' } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { path: '/tmp/agw-escape.txt', content: 'x' } }] },
+      { toolCalls: [{ name: 'read_file', arguments: { path: '.git/config' } }] },
+      { text: 'Could not.' },
+    ]);
+    const { runner } = await loopRunner(llm);
+    await runner.run(contractJob('Escape'), async () => undefined, new AbortController().signal);
+    const toolResults = llm.requests.at(-1)!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    expect(toolResults).to.have.length(3);
+    for (const result of toolResults) expect(result).to.match(/outside the repository|relative to the repository root/);
+  });
+
+  it('fails the job with the reason when the model call fails', async () => {
+    llm.script([{ status: 500, body: { error: { message: 'model exploded', type: 'server_error', code: null } } }]);
+    const { runner } = await loopRunner(llm);
+    const reports: JobChange[] = [];
+    await runner.run(contractJob('x'), async (change) => void reports.push(change), new AbortController().signal);
+    expect(reports.at(-1)?.status).to.equal('failed');
+    expect(reports.at(-1)?.error).to.contain('model exploded');
+  });
+});
+
+describe('GithubActionsJobRunner#poll', () => {
+  before(() => {
+    if (!nock.isActive()) nock.activate();
+    nock.disableNetConnect();
+  });
+  afterEach(() => nock.cleanAll());
+  after(() => {
+    nock.enableNetConnect();
+    nock.restore();
+  });
+
+  it("reads the branch's latest workflow run: in progress, then its conclusion", async () => {
+    const runner = new GithubActionsJobRunner(new GithubClient({ token: 'ghp_test', repo: 'acme/app', apiUrl: 'https://api.github.test' }));
+    const job = contractJob('x');
+    const runs = (status: string, conclusion: string | null) => ({ total_count: 1, workflow_runs: [{ id: 1, status, conclusion, html_url: 'https://github.test/acme/app/actions/runs/1', head_branch: job.branch }] });
+    nock('https://api.github.test').get('/repos/acme/app/actions/runs').query({ branch: job.branch, per_page: '1' }).reply(200, runs('in_progress', null));
+    expect(await runner.poll(job)).to.deep.equal({ runUrl: 'https://github.test/acme/app/actions/runs/1' });
+    nock('https://api.github.test').get('/repos/acme/app/actions/runs').query(true).reply(200, runs('completed', 'failure'));
+    expect(await runner.poll(job)).to.deep.equal({ runUrl: 'https://github.test/acme/app/actions/runs/1', status: 'failed' });
+    nock('https://api.github.test').get('/repos/acme/app/actions/runs').query(true).reply(200, { total_count: 0, workflow_runs: [] });
+    expect(await runner.poll(job)).to.equal(null);
+  });
+
+  it('names the failing call and status, never the token', async () => {
+    const runner = new GithubActionsJobRunner(new GithubClient({ token: 'ghp_secret_token', repo: 'acme/app', apiUrl: 'https://api.github.test' }));
+    nock('https://api.github.test').get('/repos/acme/app').reply(401, { message: 'Bad credentials' });
+    const error = await runner.run(contractJob('x'), async () => undefined, new AbortController().signal).catch((e: Error) => e);
+    expect((error as Error).message).to.equal('GitHub GET /repos/acme/app answered 401: Bad credentials');
+    expect((error as Error).message).not.to.contain('ghp_secret_token');
+  });
+});

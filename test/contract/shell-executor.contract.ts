@@ -1,0 +1,77 @@
+import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ShellExecutor } from '../../src/ports/shell-executor.js';
+import { tempDir } from '../support/gateway-process.js';
+
+const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+
+/** The behaviour every ShellExecutor adapter must have. */
+export const describeShellExecutorContract = (name: string, make: () => ShellExecutor): void => {
+  describe(`ShellExecutor contract: ${name}`, () => {
+    let shell: ShellExecutor;
+    let cwd: string;
+    beforeEach(async () => {
+      shell = make();
+      cwd = await tempDir('shell');
+    });
+
+    it('runs the command line with /bin/sh in the given directory', async () => {
+      const run = await shell.run('echo "$0" > which.txt && pwd', { cwd, timeoutMs: 5000, env: ENV });
+      expect(run).to.include({ exitCode: 0, timedOut: false });
+      expect(run.output.trim()).to.equal(cwd);
+      expect((await readFile(join(cwd, 'which.txt'), 'utf8')).trim()).to.equal('/bin/sh');
+    });
+
+    it('reports a failing exit code without throwing, with stdout and stderr', async () => {
+      const run = await shell.run('echo out; echo err >&2; exit 7', { cwd, timeoutMs: 5000, env: ENV });
+      expect(run.exitCode).to.equal(7);
+      expect(run.output).to.contain('out').and.to.contain('err');
+    });
+
+    it('kills a command and what it started at the timeout', async () => {
+      const started = Date.now();
+      const run = await shell.run('sleep 30 & sleep 30; echo never > late.txt', { cwd, timeoutMs: 300, env: ENV });
+      expect(run).to.include({ timedOut: true, exitCode: null });
+      expect(Date.now() - started).to.be.below(5000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const late = await readFile(join(cwd, 'late.txt'), 'utf8').catch(() => 'absent');
+      expect(late).to.equal('absent');
+    });
+
+    it('gives the command exactly the environment it is given, nothing of the service\'s own', async () => {
+      process.env.AGW_CONTRACT_SERVICE_SECRET = 'service-secret-value';
+      try {
+        const value = "line one\nline two $(touch pwned) 'q' \"d\" \\ ünï 🎉";
+        const run = await shell.run('env > env.txt; printf %s "$GIVEN" > given.txt', { cwd, timeoutMs: 5000, env: { ...ENV, GIVEN: value } });
+        expect(run.exitCode).to.equal(0);
+        const env = await readFile(join(cwd, 'env.txt'), 'utf8');
+        expect(env).to.not.contain('AGW_CONTRACT_SERVICE_SECRET').and.to.not.contain('service-secret-value');
+        expect(await readFile(join(cwd, 'given.txt'), 'utf8')).to.equal(value);
+      } finally {
+        delete process.env.AGW_CONTRACT_SERVICE_SECRET;
+      }
+    });
+
+    it('keeps a character whole in the output when its bytes arrive in two writes', async () => {
+      // 🎉 is F0 9F 8E 89: two bytes, a pause (so they arrive apart), then the other two
+      const run = await shell.run("printf 'a\\360\\237'; sleep 0.2; printf '\\216\\211b'", { cwd, timeoutMs: 5000, env: ENV });
+      expect(run.output).to.equal('a🎉b');
+    });
+
+    it('rejects with a clear message, running nothing, when the environment is larger than the system allows', async () => {
+      const env: Record<string, string> = { ...ENV };
+      for (let i = 1; i <= 40; i++) env[`AGW_ARG_${i}`] = 'x'.repeat(120_000); // 4.8 MB: over Linux's total for arguments and environment
+      const error = await shell.run('touch ran.txt', { cwd, timeoutMs: 5000, env }).catch((e: Error) => e);
+      expect(error).to.be.instanceOf(Error);
+      expect((error as Error).message).to.equal('the command could not start: its environment (the request values it was given) is larger than the system allows (E2BIG)');
+      expect(await readFile(join(cwd, 'ran.txt'), 'utf8').catch(() => 'absent')).to.equal('absent');
+    });
+
+    it('bounds the output it keeps', async () => {
+      const run = await shell.run('head -c 200000 /dev/zero | tr "\\0" a', { cwd, timeoutMs: 5000, env: ENV });
+      expect(run.exitCode).to.equal(0);
+      expect(run.output.length).to.be.at.most(64 * 1024);
+    });
+  });
+};

@@ -1,0 +1,208 @@
+import { expect } from 'chai';
+import type { TaskQueue } from '../../src/ports/task-queue.js';
+
+export interface TaskQueueHarness {
+  /**
+   * A queue on a fresh store, knowing the queue names 'q' and 'other', and 'ordered', whose
+   * groups run one at a time across every process sharing the store. A failed task is retried
+   * at once (no backoff), at most twice.
+   */
+  open(): Promise<TaskQueue>;
+  /** Another queue on the same store, as a second replica of the service would have it. */
+  replica(): Promise<TaskQueue>;
+  /** Stops the queue (its stored tasks stay) and opens another one on the same store. */
+  reopen(): Promise<TaskQueue>;
+  close(): Promise<void>;
+}
+
+const waitFor = async (check: () => boolean, ms: number): Promise<boolean> => {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+};
+
+/** The behaviour every TaskQueue adapter must have. */
+export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQueueHarness): void => {
+  describe(`TaskQueue contract: ${name}`, function () {
+    this.timeout(60_000);
+    let harness: TaskQueueHarness;
+    let queue: TaskQueue;
+    beforeEach(async () => {
+      harness = makeHarness();
+      queue = await harness.open();
+    });
+    afterEach(async () => harness.close());
+
+    it('hands each stored task to a worker with its payload intact', async () => {
+      const seen: object[] = [];
+      const payload = { text: 'ünïcode ✓', nested: { list: [1, null, true] } };
+      await queue.enqueue('q', payload);
+      await queue.work<object>('q', async (task) => void seen.push(task));
+      expect(await waitFor(() => seen.length === 1, 10_000)).to.equal(true);
+      expect(seen[0]).to.deep.equal(payload);
+    });
+
+    it('runs every task stored before any worker started, each once', async () => {
+      for (let i = 0; i < 20; i++) await queue.enqueue('q', { i });
+      const seen: number[] = [];
+      await queue.work<{ i: number }>('q', async (task) => void seen.push(task.i));
+      expect(await waitFor(() => seen.length >= 20, 20_000)).to.equal(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect([...seen].sort((a, b) => a - b)).to.deep.equal([...Array(20).keys()]);
+    });
+
+    it('keeps stored tasks across a stop and runs them after the next start', async () => {
+      await queue.enqueue('q', { survived: true });
+      queue = await harness.reopen();
+      const seen: object[] = [];
+      await queue.work<object>('q', async (task) => void seen.push(task));
+      expect(await waitFor(() => seen.length === 1, 10_000)).to.equal(true);
+      expect(seen[0]).to.deep.equal({ survived: true });
+    });
+
+    it('runs a task again after its handler failed', async () => {
+      let calls = 0;
+      await queue.enqueue('q', {});
+      await queue.work<object>('q', async (_task, meta) => {
+        calls++;
+        if (meta.attempt === 1) throw new Error('first attempt fails');
+      });
+      expect(await waitFor(() => calls >= 2, 20_000)).to.equal(true);
+    });
+
+    const runGroups = async (q: TaskQueue) => {
+      // enqueued together: one write, one timestamp for all twelve
+      await Promise.all(Array.from({ length: 12 }, (_, i) => q.enqueue('q', { chat: i % 3, n: i }, { group: `chat-${i % 3}` })));
+      const running = new Set<number>();
+      const order: Record<number, number[]> = { 0: [], 1: [], 2: [] };
+      let overlap = false;
+      await q.work<{ chat: number; n: number }>(
+        'q',
+        async (task) => {
+          if (running.has(task.chat)) overlap = true;
+          running.add(task.chat);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          order[task.chat].push(task.n);
+          running.delete(task.chat);
+        },
+        { oneAtATimePerGroup: true },
+      );
+      expect(await waitFor(() => Object.values(order).flat().length === 12, 20_000)).to.equal(true);
+      return { overlap, order };
+    };
+
+    it('runs the tasks of one group one at a time', async () => {
+      expect((await runGroups(queue)).overlap).to.equal(false);
+    });
+
+    it('runs the tasks of one group in the order they were stored, also when stored in one millisecond', async () => {
+      expect((await runGroups(queue)).order).to.deep.equal({ 0: [0, 3, 6, 9], 1: [1, 4, 7, 10], 2: [2, 5, 8, 11] });
+    });
+
+    it('runs the tasks of one group in orderBy order when given, whatever the storage order', async () => {
+      // stored all at once, newest first
+      await Promise.all([5, 4, 3, 2, 1].map((n) => queue.enqueue('q', { n }, { group: 'chat' })));
+      const order: number[] = [];
+      await queue.work<{ n: number }>('q', async (task) => void order.push(task.n), { oneAtATimePerGroup: true, orderBy: (task) => task.n });
+      expect(await waitFor(() => order.length === 5, 20_000)).to.equal(true);
+      expect(order).to.deep.equal([1, 2, 3, 4, 5]);
+    });
+
+    it('runs the tasks of one group of an ordered queue one at a time across two replicas, in the order stored', async () => {
+      const other = await harness.replica();
+      const running = new Set<number>();
+      const started: number[] = [];
+      const order: Record<number, number[]> = { 0: [], 1: [], 2: [] };
+      const overlaps: number[] = [];
+      const handler = async (task: { chat: number; n: number }): Promise<void> => {
+        if (running.has(task.chat)) overlaps.push(task.n);
+        running.add(task.chat);
+        started.push(task.n);
+        // The first task of each group is long work (over two polling intervals of the harness):
+        // whichever replica is idle polls while the group is busy on the other one.
+        if (task.n < 3) await new Promise((resolve) => setTimeout(resolve, 1200));
+        order[task.chat].push(task.n);
+        running.delete(task.chat);
+      };
+      await queue.work('ordered', handler, { oneAtATimePerGroup: true });
+      await other.work('ordered', handler, { oneAtATimePerGroup: true });
+      for (let chat = 0; chat < 3; chat++) await queue.enqueue('ordered', { chat, n: chat }, { group: `chat-${chat}` });
+      expect(await waitFor(() => started.length === 3, 30_000)).to.equal(true);
+      // the next tasks of the busy groups, stored by the other replica
+      for (let n = 3; n < 12; n++) await other.enqueue('ordered', { chat: n % 3, n }, { group: `chat-${n % 3}` });
+      expect(await waitFor(() => Object.values(order).flat().length === 12, 30_000)).to.equal(true);
+      expect(overlaps).to.deep.equal([]);
+      expect(order).to.deep.equal({ 0: [0, 3, 6, 9], 1: [1, 4, 7, 10], 2: [2, 5, 8, 11] });
+    });
+
+    it('gives up a task of an ordered queue that fails on every attempt, so its group goes on', async () => {
+      const attempts: number[] = [];
+      const done: number[] = [];
+      await queue.enqueue('ordered', { n: 1 }, { group: 'chat' });
+      await queue.enqueue('ordered', { n: 2 }, { group: 'chat' });
+      await queue.work<{ n: number }>(
+        'ordered',
+        async (task, meta) => {
+          if (task.n === 1) {
+            attempts.push(meta.attempt);
+            throw new Error('always fails');
+          }
+          done.push(task.n);
+        },
+        { oneAtATimePerGroup: true },
+      );
+      expect(await waitFor(() => done.length === 1, 30_000)).to.equal(true);
+      expect(attempts).to.deep.equal([1, 2, 3]);
+    });
+
+    it('refuses a task of an ordered queue without a group', async () => {
+      let refused: unknown;
+      await queue.enqueue('ordered', { n: 1 }).catch((error: unknown) => (refused = error));
+      expect(String(refused)).to.match(/needs a group/);
+    });
+
+    it('stores a task with an idempotency key once, whether the repeat comes later or at the same moment', async () => {
+      const first = await queue.enqueue('q', { n: 1 }, { key: 'update:1' });
+      expect(first).to.be.a('string');
+      expect(await queue.enqueue('q', { n: 2 }, { key: 'update:1' })).to.equal(null);
+      const together = await Promise.all([queue.enqueue('q', { n: 3 }, { key: 'update:2' }), queue.enqueue('q', { n: 4 }, { key: 'update:2' })]);
+      expect(together.filter((id) => id === null)).to.have.length(1);
+      // the same key in another queue is another task
+      expect(await queue.enqueue('other', { n: 5 }, { key: 'update:1' })).to.be.a('string');
+      const seen: number[] = [];
+      await queue.work<{ n: number }>('q', async (task) => void seen.push(task.n));
+      expect(await waitFor(() => seen.length >= 2, 20_000)).to.equal(true);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(seen.sort()).to.deep.equal([1, together[0] === null ? 4 : 3]);
+    });
+
+    it('keeps an idempotency key after its task ran', async () => {
+      const seen: number[] = [];
+      await queue.work<{ n: number }>('q', async (task) => void seen.push(task.n));
+      await queue.enqueue('q', { n: 1 }, { key: 'k' });
+      expect(await waitFor(() => seen.length === 1, 20_000)).to.equal(true);
+      expect(await queue.enqueue('q', { n: 2 }, { key: 'k' })).to.equal(null);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(seen).to.deep.equal([1]);
+    });
+
+    it('stores every one of many tasks enqueued at once, each with its own id, and runs each once', async () => {
+      const ids = await Promise.all(Array.from({ length: 300 }, (_, i) => queue.enqueue('q', { i })));
+      expect(new Set(ids).size).to.equal(300);
+      const seen = new Map<number, number>();
+      await queue.work<{ i: number }>('q', async (task) => void seen.set(task.i, (seen.get(task.i) ?? 0) + 1));
+      expect(await waitFor(() => seen.size === 300, 30_000)).to.equal(true);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect([...seen.values()].every((count) => count === 1)).to.equal(true);
+    });
+
+    it('counts waiting tasks in its depth', async () => {
+      await queue.enqueue('q', {});
+      await queue.enqueue('q', {});
+      expect((await queue.depth()).q).to.equal(2);
+    });
+  });
+};

@@ -1,0 +1,64 @@
+import { PgBossTaskQueue, type QueueConnection } from '../../src/adapters/queue/pg-boss-task-queue.js';
+import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
+import { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-thread.js';
+import { tempDir } from '../support/gateway-process.js';
+import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
+import { describeTaskQueueContract, type TaskQueueHarness } from './task-queue.contract.js';
+
+const logger = new PinoLogger(createPino('silent'));
+const settings = {
+  queues: ['q', 'other'],
+  orderedQueues: ['ordered'],
+  concurrency: 2,
+  heartbeatSeconds: 10,
+  superviseIntervalSeconds: 1,
+  pollingIntervalSeconds: 0.5,
+  retryLimit: 2,
+  retryDelaySeconds: 0,
+};
+
+const harnessOn = (connect: () => Promise<{ connection: QueueConnection; dispose(): Promise<void> }>): TaskQueueHarness => {
+  let current: PgBossTaskQueue | undefined;
+  let replicas: PgBossTaskQueue[] = [];
+  let store: Awaited<ReturnType<typeof connect>> | undefined;
+  return {
+    replica: async () => {
+      const replica = await PgBossTaskQueue.start(store!.connection, settings, logger);
+      replicas.push(replica);
+      return replica;
+    },
+    open: async () => {
+      store = await connect();
+      current = await PgBossTaskQueue.start(store.connection, settings, logger);
+      return current;
+    },
+    reopen: async () => {
+      await current!.stop(1000);
+      current = await PgBossTaskQueue.start(store!.connection, settings, logger);
+      return current;
+    },
+    close: async () => {
+      for (const replica of replicas) await replica.stop(1000);
+      replicas = [];
+      await current?.stop(1000);
+      await store?.dispose();
+    },
+  };
+};
+
+// The embedded database as the service runs it: PGlite on a thread of its own.
+describeTaskQueueContract('pg-boss on PGlite (own thread)', () =>
+  harnessOn(async () => {
+    const pglite = await PgliteThread.open(`${await tempDir('queue')}/pglite`);
+    return { connection: { pglite }, dispose: () => pglite.close() };
+  }),
+);
+
+describeWithPostgres('pg-boss on PostgreSQL', () => {
+  describeTaskQueueContract('pg-boss on PostgreSQL', () =>
+    harnessOn(async () => {
+      const scratch: ScratchDatabase = await createScratchDatabase();
+      return { connection: { connectionString: scratch.url }, dispose: () => scratch.drop() };
+    }),
+  );
+});

@@ -1,0 +1,193 @@
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { adminClient, cookieFrom, setAdminPassword as setPassword } from '../support/admin-http.js';
+import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+
+const PASSWORD = 'a long admin password';
+
+describe('e2e: admin UI over HTTP, before the first password', function () {
+  this.timeout(60_000);
+  let gateway: GatewayProcess | undefined;
+  let env: Record<string, string>;
+  before(async () => {
+    const dir = await tempDir('admin-closed');
+    env = { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json') };
+    gateway = await startGateway(env);
+  });
+  after(() => gateway?.stop());
+
+  it('stays closed until an admin password is set, then asks for a login', async () => {
+    const { get } = adminClient(gateway!.url);
+    const closed = await get('/settings');
+    expect(closed.status).to.equal(503);
+    const page = await closed.text();
+    expect(page).to.contain('admin set-password');
+    expect(page, 'no script on a page without a session').not.to.contain('<script');
+    expect(await setPassword(env, 'too short')).to.equal(1);
+    expect(await setPassword(env, PASSWORD)).to.equal(0);
+    const response = await get('/settings/keys');
+    expect(response.status).to.equal(303);
+    expect(response.headers.get('location')).to.equal('/settings/login');
+  });
+});
+
+/** Drives /settings over HTTP as a browser would (cookies by hand, forms url-encoded, no redirects followed). */
+describe('e2e: admin UI over HTTP', function () {
+  this.timeout(60_000);
+  let gateway: GatewayProcess;
+  let env: Record<string, string>;
+
+  const get = (path: string, cookie = '', headers: Record<string, string> = {}) => adminClient(gateway.url).get(path, cookie, headers);
+  const post = (path: string, form: Record<string, string>, cookie = '') => adminClient(gateway.url).post(path, form, cookie);
+  const login = () => adminClient(gateway.url).login(PASSWORD);
+
+  before(async () => {
+    const dir = await tempDir('admin');
+    // No LLM_PROVIDER: the web chat has no AI provider.
+    env = { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json') };
+    gateway = await startGateway(env);
+    expect(await setPassword(env, PASSWORD)).to.equal(0);
+  });
+  after(() => gateway?.stop());
+
+  it('refuses a wrong password (303 back to the form, which says why once) and sets an HttpOnly, SameSite=Strict session cookie for the right one', async () => {
+    const refused = await post('/settings/login', { password: 'wrong password!!' });
+    expect(refused.status).to.equal(303);
+    expect(refused.headers.get('location')).to.equal('/settings/login');
+    expect(cookieFrom(refused, 'agw_session'), 'no session for a wrong password').to.equal(undefined);
+    const reason = cookieFrom(refused, 'agw_login')!;
+    expect(await (await get('/settings/login', reason)).text()).to.contain('<p class="error" role="alert">Wrong password.</p>');
+    expect(await (await get('/settings/login')).text()).not.to.contain('Wrong password');
+    expect(gateway.logs.some((line) => typeof line === 'object' && line.msg === 'admin login refused' && line.reason === 'unauthorized' && line.reqId === refused.headers.get('x-request-id'))).to.equal(true);
+    const response = await post('/settings/login', { password: PASSWORD });
+    expect(response.status).to.equal(303);
+    const cookie = response.headers.get('set-cookie') ?? '';
+    expect(cookie).to.match(/^agw_session=[0-9a-f]{64}; path=\/settings; expires=.+; samesite=strict; httponly$/);
+  });
+
+  it('creates a key shown once that works against the API, and revokes it', async () => {
+    const { cookie, csrf } = await login();
+    const created = await post('/settings/keys', { csrf, name: 'from the UI' }, cookie);
+    expect(created.status).to.equal(303);
+    expect(created.headers.get('location')).to.equal('/settings/keys');
+    const flash = cookieFrom(created, 'agw_new_key')!;
+    const key = /id="new-key">([^<]+)</.exec(await (await get('/settings/keys', `${cookie}; ${flash}`)).text())![1];
+    const call = () => fetch(`${gateway.url}/api/jobs/status`, { headers: { 'x-api-key': key } });
+    expect((await call()).status).to.equal(200);
+    const list = await (await get('/settings/keys', cookie)).text();
+    expect(list).to.contain('from the UI').and.not.to.contain(key);
+    const id = /\/settings\/keys\/([0-9a-f-]{36})\/revoke/.exec(list)![1];
+    expect(await (await get(`/settings/keys/${id}/revoke`, cookie)).text()).to.contain('Revoke <strong>from the UI</strong>');
+    const revoked = await post(`/settings/keys/${id}/revoke`, { csrf }, cookie);
+    expect(revoked.status).to.equal(303);
+    expect(revoked.headers.get('location')).to.equal('/settings/keys');
+    expect((await call()).status).to.equal(401);
+  });
+
+  it('refuses a form without the session\'s CSRF token', async () => {
+    const { cookie } = await login();
+    expect((await post('/settings/keys', { name: 'forged' }, cookie)).status).to.equal(403);
+    expect((await post('/settings/keys', { name: 'forged', csrf: 'guess' }, cookie)).status).to.equal(403);
+    expect(await (await get('/settings/keys', cookie)).text()).not.to.contain('forged');
+  });
+
+  it('marks the cookie Secure when a trusted proxy says the request came over HTTPS', async () => {
+    const dir = await tempDir('admin-proxy');
+    const proxied = { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json'), TRUST_PROXY: 'true' };
+    expect(await setPassword(proxied, PASSWORD)).to.equal(0);
+    const behindProxy = await startGateway(proxied);
+    try {
+      const response = await fetch(`${behindProxy.url}/settings/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-proto': 'https' },
+        body: new URLSearchParams({ password: PASSWORD }).toString(),
+        redirect: 'manual',
+      });
+      expect(response.headers.get('set-cookie')).to.match(/; secure; httponly$/);
+    } finally {
+      await behindProxy.stop();
+    }
+  });
+
+  it('leaves nothing reachable after logout: pages, static files, actions', async () => {
+    const { cookie, csrf } = await login();
+    expect((await get('/settings/static/ui.js', cookie)).status).to.equal(200);
+    expect((await get('/settings/static/htmx.min.js', cookie)).status).to.equal(200);
+    expect((await post('/settings/logout', { csrf }, cookie)).status).to.equal(303);
+    for (const path of ['/settings', '/settings/keys', '/settings/static/ui.js', '/settings/static/htmx.min.js']) {
+      expect((await get(path, cookie)).status, path).to.equal(303);
+    }
+    expect((await post('/settings/keys', { csrf, name: 'after logout' }, cookie)).status).to.equal(401);
+  });
+
+  it('shows the login page without any script (it used to load one that failed without a session)', async () => {
+    const page = await (await get('/settings/login')).text();
+    expect(page).to.contain('Admin password').and.not.to.contain('<script');
+  });
+
+  it('answers a web chat message without an AI provider with a redirect, then names the missing setting once and logs the cause under the request id', async () => {
+    const { cookie, csrf } = await login();
+    const sent = await post('/settings/chat', { csrf, message: 'Hello?' }, cookie);
+    expect(sent.status).to.equal(303);
+    expect(sent.headers.get('location')).to.equal('/settings/chat');
+    const requestId = sent.headers.get('x-request-id')!;
+    const flash = cookieFrom(sent, 'agw_flash')!;
+    const page = await (await get('/settings/chat', `${cookie}; ${flash}`)).text();
+    expect(page).to.contain('role="alert"').and.to.contain('The chat has no AI provider to ask: No LLM provider is configured (LLM_PROVIDER).');
+    expect(page).to.contain(`request id ${requestId}`);
+    expect(await (await get('/settings/chat', cookie)).text()).not.to.contain('No LLM provider is configured');
+    const logged = gateway.logs.find((line) => typeof line === 'object' && line.msg === 'web chat message could not be answered' && line.reqId === requestId);
+    expect(logged, 'the log line of the failure').to.include({ reason: 'not_configured' });
+  });
+
+  describe('malformed requests: every one is a 4xx admin page, never a 500 or JSON', () => {
+    /** Status, and that the answer is an admin HTML page; returns the page's text. */
+    const adminPage = async (response: Response, status: number, what: string): Promise<string> => {
+      const text = await response.text();
+      expect(response.status, `${what}: ${text.slice(0, 300)}`).to.equal(status);
+      expect(response.headers.get('content-type'), what).to.equal('text/html; charset=utf-8');
+      expect(text, what).to.match(/^<!doctype html>/).and.to.contain('Agent Gateway</title>');
+      return text;
+    };
+    const raw = (path: string, cookie: string, headers: Record<string, string>, body: string | Uint8Array) =>
+      fetch(`${gateway.url}${path}`, { method: 'POST', headers: { cookie, ...headers }, body, redirect: 'manual' });
+
+    it('answers a malformed percent-encoding in every parameterised path, GET and POST, with a 4xx page', async () => {
+      const { cookie, csrf } = await login();
+      const bad = '%E0%A4%A';
+      const revoke = `/settings/keys/${bad}/revoke`;
+      expect(await adminPage(await get(revoke, cookie), 400, `GET ${revoke}`)).to.contain('The address has a malformed percent-encoding');
+      expect(await adminPage(await post(revoke, { csrf }, cookie), 400, `POST ${revoke}`)).to.contain('The address has a malformed percent-encoding');
+      await adminPage(await get(`/settings/jobs/${bad}`, cookie), 404, 'GET job page');
+      await adminPage(await post(`/settings/jobs/${bad}/cancel`, { csrf }, cookie), 404, 'POST job cancel');
+    });
+
+    it('answers a login form or a signed-in form over 16 KiB with a 413 page', async () => {
+      const big = 'x'.repeat(17 * 1024);
+      expect(await adminPage(await post('/settings/login', { password: big }), 413, 'login')).to.contain('Request body is larger than 16384 bytes');
+      const { cookie, csrf } = await login();
+      await adminPage(await post('/settings/keys', { csrf, name: big }, cookie), 413, 'create key');
+      expect(await (await get('/settings/keys', cookie)).text()).not.to.contain('xxxxxxxx');
+    });
+
+    it('answers a form of another content type with a 415 page, and a corrupt compressed form with a 400 page', async () => {
+      const json = { 'content-type': 'application/json' };
+      expect(await adminPage(await raw('/settings/login', '', json, JSON.stringify({ password: PASSWORD })), 415, 'login as JSON')).to.contain(
+        'Content-Type must be application/x-www-form-urlencoded',
+      );
+      const { cookie, csrf } = await login();
+      await adminPage(await raw('/settings/keys', cookie, json, JSON.stringify({ csrf, name: 'as json' })), 415, 'create key as JSON');
+      const form = { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' };
+      await adminPage(await raw('/settings/keys', cookie, form, 'not gzip at all'), 400, 'corrupt gzip');
+      expect(await (await get('/settings/keys', cookie)).text()).not.to.contain('as json');
+    });
+
+    it('answers an unknown path with a 404 page and an unknown method with a 405 page', async () => {
+      const { cookie } = await login();
+      await adminPage(await get('/settings/nothing-here', cookie), 404, 'unknown path');
+      await adminPage(await get('/settings/%FF%FE', cookie), 404, 'unknown path with bad encoding');
+      await adminPage(await fetch(`${gateway.url}/settings/keys`, { method: 'PUT', headers: { cookie }, redirect: 'manual' }), 405, 'PUT');
+      await adminPage(await fetch(`${gateway.url}/settings/login`, { method: 'DELETE', redirect: 'manual' }), 405, 'DELETE login');
+    });
+  });
+});

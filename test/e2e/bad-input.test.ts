@@ -1,0 +1,119 @@
+import { expect } from 'chai';
+import { createHmac, randomUUID } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { createKey, send, waitFor, type JsonResponse } from '../support/http.js';
+
+/*
+ * Bodies that are valid JSON but hostile in shape or content, on the built server with an
+ * enabled trigger on every body endpoint, so the request snapshot a trigger stores is built.
+ * Each answer is a clear 4xx or a success — never a 500.
+ */
+
+const CODEHOST_SECRET = 'codehost-secret-for-bad-input';
+const MESSAGING_SECRET = 'messaging-secret-for-bad-input';
+const LIMIT = 64;
+
+/** `levels` nested arrays: `[[[…]]]`. */
+const nested = (levels: number): string => '['.repeat(levels) + ']'.repeat(levels);
+
+describe('e2e: bad input on the built server', function () {
+  this.timeout(60_000);
+  let gateway: GatewayProcess | undefined;
+  let key: string;
+  let prompts: string;
+
+  const sign = (raw: Buffer | string): string => `sha256=${createHmac('sha256', CODEHOST_SECRET).update(raw).digest('hex')}`;
+  const post = (path: string, raw: string | Buffer, headers: Record<string, string> = {}): Promise<JsonResponse<{ error?: string; triggers?: string[] }>> =>
+    send(`${gateway!.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw });
+
+  /** Each body endpoint, with the credential it needs for this body. */
+  const endpoints: ReadonlyArray<readonly [string, (raw: string) => Record<string, string>]> = [
+    ['/api/webhook', () => ({ 'x-api-key': key })],
+    ['/api/codehost/webhook', (raw) => ({ 'x-hub-signature-256': sign(raw), 'x-github-event': 'push', 'x-github-delivery': randomUUID() })],
+    ['/api/messaging/webhook', () => ({ 'x-telegram-bot-api-secret-token': MESSAGING_SECRET })],
+  ];
+
+  before(async () => {
+    const dir = await tempDir('bad-input');
+    prompts = await tempDir('bad-input-prompts');
+    const triggersFile = join(dir, 'TRIGGERS.json');
+    const watching = (path: string) => ({ name: `on${path.replace(/\//g, '-')}`, watch_path: path, enabled: true, actions: [{ type: 'command', command: 'true' }] });
+    await writeFile(triggersFile, JSON.stringify([watching('/webhook'), watching('/codehost/webhook'), watching('/messaging/webhook')]));
+    gateway = await startGateway({
+      DATA_DIR: join(dir, 'data'),
+      TRIGGERS_FILE: triggersFile,
+      TRIGGERS_DIR: dir,
+      CODEHOST_WEBHOOK_SECRET: CODEHOST_SECRET,
+      MESSAGING_BOT_TOKEN: '123456:bad-input-token',
+      MESSAGING_WEBHOOK_SECRET: MESSAGING_SECRET,
+      MESSAGING_API_URL: 'http://127.0.0.1:9',
+      JOB_AGENT_COMMAND: `printf '%s' "$JOB_PROMPT" > '${prompts}'/"$JOB_ID".txt`,
+    });
+    key = await createKey(gateway.env);
+  });
+  after(() => gateway?.stop());
+
+  it(`refuses JSON nested deeper than ${LIMIT} levels (5 000 levels, 10 KB) with a 400 naming the limit, on every body endpoint`, async () => {
+    const deep = nested(5_000);
+    for (const [path, credentials] of endpoints) {
+      const answer = await post(path, deep, credentials(deep));
+      expect(answer, path).to.deep.equal({ status: 400, body: { error: `JSON body is nested deeper than ${LIMIT} levels` } });
+    }
+  });
+
+  it(`accepts JSON nested exactly ${LIMIT} levels deep and fires the trigger with it`, async () => {
+    const deepest = nested(LIMIT);
+    const answer = await post('/api/webhook', deepest, { 'x-api-key': key });
+    expect(answer).to.deep.equal({ status: 200, body: { ok: true, triggers: ['on-webhook'] } });
+    const signed = await post('/api/codehost/webhook', deepest, endpoints[1][1](deepest));
+    expect(signed.status).to.equal(200);
+    expect(signed.body.triggers).to.deep.equal(['on-codehost-webhook']);
+  });
+
+  it('create-job refuses a job holding a NUL character with a 400 naming the field', async () => {
+    const answer = await post('/api/create-job', JSON.stringify({ job: 'a\u0000b' }), { 'x-api-key': key });
+    expect(answer).to.deep.equal({ status: 400, body: { error: 'Field job must not contain NUL characters (U+0000)' } });
+    const provider = await post('/api/create-job', JSON.stringify({ job: 'fine', llm_model: 'm\u0000' }), { 'x-api-key': key });
+    expect(provider).to.deep.equal({ status: 400, body: { error: 'Field llm_model must not contain NUL characters (U+0000)' } });
+  });
+
+  it('replaces a lone surrogate in a body with U+FFFD: the job runs with the replaced prompt', async () => {
+    // JSON.stringify writes a lone surrogate as the escape \ud83d, which is valid JSON.
+    const answer = await post('/api/create-job', JSON.stringify({ job: 'cut emoji \ud83d here' }), { 'x-api-key': key });
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+    const jobId = (answer.body as { job_id: string }).job_id;
+    const prompt = await waitFor(() => readFile(join(prompts, `${jobId}.txt`), 'utf8').catch(() => undefined), 30_000, 'the agent to write the prompt');
+    expect(prompt).to.equal('cut emoji \ufffd here');
+  });
+
+  it('takes a body holding NUL characters and lone surrogates on the general webhook (any valid JSON is stored)', async () => {
+    const answer = await post('/api/webhook', JSON.stringify({ text: 'nul \u0000 and \udc00 lone' }), { 'x-api-key': key });
+    expect(answer).to.deep.equal({ status: 200, body: { ok: true, triggers: ['on-webhook'] } });
+  });
+
+  it('answers 413 for a gzip bomb: 20 MB of JSON in about 20 KB, over BODY_LIMIT once inflated', async () => {
+    const bomb = gzipSync(`{"pad":"${' '.repeat(20 * 1024 * 1024)}"}`, { level: 9 });
+    expect(bomb.length).to.be.below(64 * 1024);
+    const answer = await post('/api/webhook', bomb, { 'x-api-key': key, 'content-encoding': 'gzip' });
+    expect(answer).to.deep.equal({ status: 413, body: { error: 'Request body is larger than 1048576 bytes' } });
+  });
+
+  it('checks the code-host signature over the exact bytes: multi-byte UTF-8 passes, bytes that are not UTF-8 fail', async () => {
+    const utf8 = Buffer.from(JSON.stringify({ text: 'é 😀 \u00e9 — ok' }), 'utf8');
+    const good = await post('/api/codehost/webhook', utf8, { 'x-hub-signature-256': sign(utf8), 'x-github-event': 'push', 'x-github-delivery': randomUUID() });
+    expect(good).to.deep.equal({ status: 200, body: { ok: true, triggers: ['on-codehost-webhook'] } });
+    const notUtf8 = Buffer.concat([Buffer.from('{"text":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const refused = await post('/api/codehost/webhook', notUtf8, { 'x-hub-signature-256': sign(notUtf8), 'x-github-event': 'push', 'x-github-delivery': randomUUID() });
+    expect(refused).to.deep.equal({ status: 401, body: { error: 'Unauthorized' } });
+  });
+
+  it('answers a malformed percent-encoding in an /api path or query with a 4xx', async () => {
+    const path = await send(`${gateway!.url}/api/%E0%A4%A`, { headers: { 'x-api-key': key } });
+    expect(path).to.deep.equal({ status: 404, body: { error: 'Not found' } });
+    const query = await send(`${gateway!.url}/api/jobs/status?job_id=%E0%A4%A`, { headers: { 'x-api-key': key } });
+    expect(query.status).to.equal(400);
+  });
+});

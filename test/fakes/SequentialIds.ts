@@ -1,9 +1,0 @@
-import type { IdGenerator } from '../../src/ports/IdGenerator.js';
-
-export class SequentialIds implements IdGenerator {
-  #n = 0;
-  next(): string {
-    this.#n++;
-    return `00000000-0000-4000-8000-${String(this.#n).padStart(12, '0')}`;
-  }
-}

@@ -1,0 +1,36 @@
+import type { Job, JobStatus } from '../../src/domain/jobs/job.js';
+import type { JobRepository } from '../../src/ports/job-repository.js';
+
+/** JobRepository in a Map; passes the same contract suite as the database adapter. */
+export class InMemoryJobRepository implements JobRepository {
+  readonly jobs = new Map<string, Job>();
+  failAdd = false;
+
+  async add(job: Job): Promise<void> {
+    if (this.failAdd) throw new Error('database down');
+    if (this.jobs.has(job.id)) throw new Error(`A job with id ${job.id} exists`);
+    this.jobs.set(job.id, job);
+  }
+  async get(id: string): Promise<Job | null> {
+    return this.jobs.get(id) ?? null;
+  }
+  /** Atomic as the port requires: read, change and write happen in one synchronous step. */
+  async modify(id: string, change: (job: Job) => Job): Promise<Job | null> {
+    const job = this.jobs.get(id);
+    if (!job) return null;
+    const next = change(job);
+    this.jobs.set(id, next);
+    return next;
+  }
+  async countByStatus(): Promise<Partial<Record<JobStatus, number>>> {
+    const counts: Partial<Record<JobStatus, number>> = {};
+    for (const job of this.jobs.values()) counts[job.status] = (counts[job.status] ?? 0) + 1;
+    return counts;
+  }
+  async list(filter: { statuses: readonly JobStatus[]; limit: number }): Promise<Job[]> {
+    return [...this.jobs.values()]
+      .filter((job) => filter.statuses.includes(job.status))
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .slice(0, filter.limit);
+  }
+}

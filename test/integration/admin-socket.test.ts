@@ -1,0 +1,127 @@
+import { expect } from 'chai';
+import { stat } from 'node:fs/promises';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { AdminSocketClient } from '../../src/adapters/http/admin-socket/admin-socket-client.js';
+import { AdminSocketServer } from '../../src/adapters/http/admin-socket/admin-socket-server.js';
+import type { KeyAdministration } from '../../src/application/auth/api-key-administration.js';
+import type { CreatedApiKey } from '../../src/application/auth/create-api-key.js';
+import type { ApiKeySummary } from '../../src/domain/auth/api-key-record.js';
+import { DomainError } from '../../src/domain/errors/domain-error.js';
+import { RecordingLogger } from '../fakes/recording-logger.js';
+import { tempDir } from '../support/gateway-process.js';
+
+const SECRET = 'postgres://agw:s3cr3t-password@db/agw';
+
+/** Keys in memory; a name of `explode` fails as a library would, `bad` as the core does. */
+class MemoryKeys implements KeyAdministration {
+  readonly keys: ApiKeySummary[] = [];
+  readonly passwords: string[] = [];
+  async create(name: string): Promise<CreatedApiKey> {
+    if (name === 'explode') throw new Error(`connect ECONNREFUSED ${SECRET}`);
+    if (typeof name !== 'string' || name === 'bad') throw new DomainError('invalid_input', 'Key name must be 1–100 characters');
+    const key = { id: `id-${this.keys.length + 1}`, name, prefix: 'agw_abcd', createdAt: new Date('2025-01-02T03:04:05Z'), lastUsedAt: null };
+    this.keys.push(key);
+    return { ...key, key: 'agw_secret' };
+  }
+  async list(): Promise<ApiKeySummary[]> {
+    return this.keys;
+  }
+  async revoke(id: string): Promise<void> {
+    const index = this.keys.findIndex((key) => key.id === id);
+    if (index === -1) throw new DomainError('not_found', `No key ${id}`);
+    this.keys.splice(index, 1);
+  }
+}
+
+/** A raw request on the socket: status and parsed answer. */
+const raw = (path: string, method: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: unknown }> =>
+  new Promise((resolve, reject) => {
+    const req = request({ socketPath: path, method, path: '/keys', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+
+describe('admin socket (server and client over a Unix socket)', () => {
+  let server: AdminSocketServer | undefined;
+  let socket: string;
+  let keys: MemoryKeys;
+  let logger: RecordingLogger;
+  let client: AdminSocketClient;
+
+  beforeEach(async () => {
+    socket = join(await tempDir('admin-socket'), 'admin.sock');
+    keys = new MemoryKeys();
+    logger = new RecordingLogger();
+    server = await AdminSocketServer.listen(
+      socket,
+      keys,
+      {
+        setAdminPassword: async (password) => void keys.passwords.push(password),
+        migrations: async () => ({ appliedAtStart: ['Migration2_b'], recorded: ['Migration1_a', 'Migration2_b'] }),
+      },
+      logger,
+    );
+    client = new AdminSocketClient(socket);
+  });
+  afterEach(() => server?.close());
+
+  it('is owner-only and serves create, list, revoke and the admin password', async () => {
+    expect((await stat(socket)).mode & 0o777).to.equal(0o600);
+    expect(await client.reachable()).to.equal(true);
+    const created = await client.create('ci');
+    expect(created).to.deep.include({ name: 'ci', key: 'agw_secret' });
+    expect(created.createdAt).to.be.instanceOf(Date);
+    expect((await client.list()).map((key) => key.name)).to.deep.equal(['ci']);
+    await client.revoke(created.id);
+    expect(await client.list()).to.deep.equal([]);
+    await client.setAdminPassword('a long admin password');
+    expect(keys.passwords).to.deep.equal(['a long admin password']);
+  });
+
+  it('says which process answers, and what the server applied at its start and the database records', async () => {
+    expect(await client.status()).to.deep.equal({ pid: process.pid });
+    expect(await client.migrations()).to.deep.equal({ appliedAtStart: ['Migration2_b'], recorded: ['Migration1_a', 'Migration2_b'] });
+  });
+
+  it('rejects with the connection error when no server listens (the CLI then waits for a starting server or says so)', async () => {
+    const nobody = new AdminSocketClient(join(await tempDir('admin-socket-none'), 'admin.sock'));
+    const error = await nobody.status().then(() => undefined, (caught: unknown) => caught);
+    expect(error).to.include({ code: 'ENOENT' });
+    expect(await nobody.reachable()).to.equal(false);
+  });
+
+  it("hands the core's errors back with their code and message, answered by the one error table", async () => {
+    const invalid = await client.create('bad').then(() => undefined, (error: unknown) => error);
+    expect(invalid).to.be.instanceOf(DomainError).and.to.include({ code: 'invalid_input', message: 'Key name must be 1–100 characters' });
+    const missing = await client.revoke('nope').then(() => undefined, (error: unknown) => error);
+    expect(missing).to.include({ code: 'not_found', message: 'No key nope' });
+    expect(await raw(socket, 'POST', { 'content-type': 'application/json' }, '{"name":"bad"}')).to.deep.equal({
+      status: 400,
+      body: { code: 'invalid_input', error: 'Key name must be 1–100 characters' },
+    });
+  });
+
+  it("answers a library's failure as Internal server error, its text only in the log", async () => {
+    const failure = await client.create('explode').then(() => undefined, (error: unknown) => error);
+    expect(failure).to.include({ code: 'internal', message: 'Internal server error' });
+    expect(JSON.stringify(failure)).not.to.contain('s3cr3t');
+    const logged = logger.entries.find((entry) => entry.level === 'error');
+    expect((logged?.fields as { err?: Error }).err?.message).to.contain(SECRET);
+  });
+
+  it('refuses malformed JSON (400), a body over 16 KiB (413) and another content type (415)', async () => {
+    const json = { 'content-type': 'application/json' };
+    expect(await raw(socket, 'POST', json, '{"name":')).to.deep.equal({ status: 400, body: { code: 'invalid_input', error: 'Invalid JSON body' } });
+    expect(await raw(socket, 'POST', json, JSON.stringify({ name: 'x'.repeat(17 * 1024) }))).to.deep.equal({
+      status: 413,
+      body: { code: 'payload_too_large', error: 'Request body is larger than 16384 bytes' },
+    });
+    expect((await raw(socket, 'POST', { 'content-type': 'text/plain' }, 'name=x')).status).to.equal(415);
+    expect(keys.keys).to.deep.equal([]);
+  });
+});

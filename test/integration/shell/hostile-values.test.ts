@@ -1,0 +1,123 @@
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ChildProcessShellExecutor } from '../../../src/adapters/shell/child-process-shell-executor.js';
+import { snapshotRequest, type RequestSnapshot } from '../../../src/domain/templates/request-snapshot.js';
+import { renderCommand } from '../../../src/domain/templates/render-command.js';
+import { validateTriggers } from '../../../src/domain/triggers/validate-triggers.js';
+import { tempDir } from '../../support/gateway-process.js';
+import { triggerCatalog } from '../../../src/container/trigger-catalog.js';
+
+/*
+ * Hostile request values through command templates that use every shell construct a template
+ * may hold, run by a real /bin/sh (and by bash, which is /bin/sh on many systems): nothing a
+ * value holds ever runs (no canary file appears), and each value arrives byte for byte.
+ */
+
+const HOSTILE = [
+  '$(touch canary-1)',
+  '`touch canary-2`',
+  "'; touch canary-3; '",
+  '"; touch canary-4; "',
+  '\\',
+  '\\\\"',
+  "\\'",
+  'a\ntouch canary-5',
+  'EOF\ntouch canary-6\nEOF',
+  '\tEOF\ntouch canary-7',
+  'x # y\ntouch canary-8',
+  '; touch canary-9',
+  '| touch canary-10',
+  '&& touch canary-11 &',
+  '*',
+  '.* /* ?',
+  '-n',
+  '--help',
+  '-e \\n',
+  'a[$(touch canary-12)]',
+  '$((1+1)) ${HOME} $PATH $0 $$ $1',
+  '${x:=$(touch canary-13)}',
+  '<<EOF',
+  "})'\"`]]))",
+  'ünïcödé 中文 עברית',
+  'emoji 🎉👍🏽 family 👨‍👩‍👧',
+  '  leading and trailing  \t',
+  'trailing newline\n',
+  '\r\n\u0001\u007f',
+  '',
+];
+
+/** One line (or block) of the template per construct: the file it writes, and what the file must hold. */
+const CONSTRUCTS: Array<{ file: string; template: string; expected: (v: string) => string; bashOnly?: boolean }> = [
+  { file: 'unquoted', template: "printf '%s' {{body.v}} > unquoted", expected: (v) => v },
+  { file: 'single', template: "printf '%s' '<{{body.v}}>' > single", expected: (v) => `<${v}>` },
+  { file: 'double', template: `printf '%s' "<{{body.v}}>" > double`, expected: (v) => `<${v}>` },
+  { file: 'adjacent', template: "printf '%s' 'a'{{body.v}}\"b\" > adjacent", expected: (v) => `a${v}b` },
+  { file: 'query', template: "printf '%s' {{query.v}} > query", expected: (v) => v },
+  { file: 'header', template: `printf '%s' "{{headers.x-v}}" > header`, expected: (v) => v },
+  { file: 'substitution', template: `printf '%s' "$(printf '%s' "<{{body.v}}>")" > substitution`, expected: (v) => `<${v}>` },
+  { file: 'substitution2', template: `printf '%s' "$(printf '%s' '<'{{body.v}}'>')" > substitution2`, expected: (v) => `<${v}>` },
+  { file: 'backticks', template: "x=`printf '%s' '<{{body.v}}>'`; printf '%s' \"$x\" > backticks", expected: (v) => `<${v}>` },
+  { file: 'backticks2', template: `printf '%s' "\`printf '%s' "<{{body.v}}>"\`" > backticks2`, expected: (v) => `<${v}>` },
+  { file: 'heredoc', template: 'cat > heredoc <<EOF\n<{{body.v}}>\nEOF', expected: (v) => `<${v}>\n` },
+  { file: 'heredoc2', template: 'cat > heredoc2 <<-EOF\n\t<{{body.v}}> "{{query.v}}"\n\tEOF', expected: (v) => `<${v}> "${v}"\n` },
+  { file: 'heredoc3', template: `cat > heredoc3 <<EOF\n$(printf '%s' "<{{body.v}}>")\nEOF`, expected: (v) => `<${v}>\n` },
+  { file: 'pipe', template: "printf '%s' {{body.v}} | cat > pipe && printf '%s' {{query.v}} > pipe2 || exit 3", expected: (v) => v },
+  { file: 'subshell', template: `(printf '%s' "<{{body.v}}>") > subshell`, expected: (v) => `<${v}>` },
+  { file: 'arithmetic', template: `n=$((2 * 3)); printf '%s' "$n{{body.v}}" > arithmetic`, expected: (v) => `6${v}` },
+  { file: 'default', template: "printf '%s' ${unset_var:-{{body.v}}} > default", expected: (v) => v },
+  { file: 'default2', template: `printf '%s' "\${unset_var:-<{{body.v}}>}" > default2`, expected: (v) => `<${v}>` },
+  { file: 'comment', template: "# a comment, 'unbalanced\nprintf '%s' {{body.v}} > comment # and a comment", expected: (v) => v },
+  { file: 'case', template: "case {{body.v}} in *) printf '%s' {{body.v}} > case;; esac", expected: (v) => v },
+  { file: 'set', template: `set -- {{body.v}}; printf '%s' "$1" > set`, expected: (v) => v },
+  { file: 'assignment', template: `x={{body.v}}; printf '%s' "$x" > assignment`, expected: (v) => v },
+  { file: 'test', template: `if [ "{{body.v}}" = "{{query.v}}" ]; then printf same > test; fi`, expected: () => 'same' },
+  { file: 'herestring', template: 'cat <<< {{body.v}} > herestring', expected: (v) => `${v}\n`, bashOnly: true },
+  { file: 'herestring2', template: `cat <<< "<{{body.v}}>" > herestring2`, expected: (v) => `<${v}>\n`, bashOnly: true },
+];
+
+const requestWith = (value: string): RequestSnapshot => snapshotRequest({ v: value }, { v: value }, { 'X-V': value });
+
+for (const [shellName, shellPath] of [['/bin/sh', '/bin/sh'], ['bash', '/usr/bin/bash']] as const) {
+  const describeShell = existsSync(shellPath) ? describe : describe.skip;
+  describeShell(`hostile values through command templates, run by ${shellName}`, function () {
+    this.timeout(60_000);
+    const shell = new ChildProcessShellExecutor(64 * 1024, shellPath);
+    const constructs = CONSTRUCTS.filter((c) => shellName === 'bash' || !c.bashOnly);
+    const template = constructs.map((c) => c.template).join('\n');
+
+    it('the template is valid: no token stands where no value may', () => {
+      const { problems } = validateTriggers([{ name: 't', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: template }] }], 'test', triggerCatalog());
+      expect(problems).to.deep.equal([]);
+    });
+
+    for (const [i, value] of HOSTILE.entries()) {
+      it(`value #${i} ${JSON.stringify(value)} runs nothing and arrives byte for byte in every construct`, async () => {
+        const cwd = await tempDir('hostile');
+        const rendered = renderCommand(template, requestWith(value));
+        const run = await shell.run(rendered.script, { cwd, timeoutMs: 10_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...rendered.env } });
+        expect(run.exitCode, run.output).to.equal(0);
+        const arrived: Record<string, string> = {};
+        const expected: Record<string, string> = {};
+        for (const construct of constructs) {
+          arrived[construct.file] = await readFile(join(cwd, construct.file), 'utf8').catch(() => '(missing)');
+          expected[construct.file] = construct.expected(value);
+        }
+        expect(arrived).to.deep.equal(expected);
+        expect((await readdir(cwd)).filter((name) => name.includes('canary')), 'files created by a value').to.deep.equal([]);
+      });
+    }
+  });
+}
+
+describe('why arithmetic and [[ ]] are refused: bash evaluates an expanded value there', () => {
+  const bash = existsSync('/usr/bin/bash') ? it : it.skip;
+  bash('a value in [[ … -eq … ]] runs a command even from a variable, so templates may not put tokens there', async () => {
+    const cwd = await tempDir('arith');
+    const shell = new ChildProcessShellExecutor(64 * 1024, '/usr/bin/bash');
+    await shell.run('[[ "$AGW_ARG_1" -eq 1 ]]; echo $(( AGW_ARG_1 ))', { cwd, timeoutMs: 5000, env: { PATH: process.env.PATH ?? '', AGW_ARG_1: 'a[$(touch canary)]' } });
+    expect(existsSync(join(cwd, 'canary'))).to.equal(true);
+    expect(() => renderCommand('[[ {{body.v}} -eq 1 ]]', requestWith('1'))).to.throw(/stands inside \[\[ … \]\]/);
+  });
+});

@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import { acceptJsonValue, MAX_JSON_DEPTH } from '../../../src/adapters/http/middleware/accept-json-value.js';
+import { DomainError } from '../../../src/domain/errors/domain-error.js';
+
+/** `levels` nested arrays around `inner`. */
+const nested = (levels: number, inner: unknown = 1): unknown => {
+  let value = inner;
+  for (let i = 0; i < levels; i++) value = [value];
+  return value;
+};
+
+const refusal = (value: unknown): DomainError => {
+  try {
+    acceptJsonValue(value);
+  } catch (error) {
+    return error as DomainError;
+  }
+  throw new Error('expected a refusal');
+};
+
+describe('acceptJsonValue (the edge rules for JSON bodies)', () => {
+  it(`takes ${MAX_JSON_DEPTH} levels of nesting and refuses one more with invalid_input naming the limit`, () => {
+    expect(MAX_JSON_DEPTH).to.equal(64);
+    expect(() => acceptJsonValue(nested(MAX_JSON_DEPTH))).not.to.throw();
+    expect(() => acceptJsonValue({ a: nested(MAX_JSON_DEPTH - 1) })).not.to.throw();
+    const error = refusal({ a: nested(MAX_JSON_DEPTH) });
+    expect(error).to.be.instanceOf(DomainError);
+    expect(error).to.include({ code: 'invalid_input', message: 'JSON body is nested deeper than 64 levels' });
+  });
+
+  it('refuses 100 000 levels without exhausting the stack', () => {
+    const deep = JSON.parse('['.repeat(100_000) + ']'.repeat(100_000)) as unknown;
+    expect(refusal(deep).code).to.equal('invalid_input');
+  });
+
+  it('takes a GitHub-style payload, far below the limit, unchanged', () => {
+    const push = { ref: 'refs/heads/main', commits: [{ id: 'a', author: { name: 'é', email: 'x@y' }, added: ['f'] }], repository: { owner: { login: 'o' } } };
+    expect(acceptJsonValue(structuredClone(push))).to.deep.equal(push);
+  });
+
+  it('replaces lone surrogates in strings and keys with U+FFFD, keeps pairs, NUL characters and key order', () => {
+    const body = JSON.parse('{"a":"x\\ud83dy","\\udc00k":["\\ud83d\\ude00","\\u0000"],"z":{"deep":["\\udbff"]}}') as unknown;
+    const accepted = acceptJsonValue(body);
+    expect(accepted).to.deep.equal({ a: 'x\ufffdy', '\ufffdk': ['\ud83d\ude00', '\u0000'], z: { deep: ['\ufffd'] } });
+    expect(Object.keys(accepted as object)).to.deep.equal(['a', '\ufffdk', 'z']);
+    expect(acceptJsonValue('\ud800')).to.equal('\ufffd');
+    expect(acceptJsonValue(null)).to.equal(null);
+    expect(acceptJsonValue(3)).to.equal(3);
+  });
+});

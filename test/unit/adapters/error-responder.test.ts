@@ -1,0 +1,87 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { expect } from 'chai';
+import Koa from 'koa';
+import { pino } from 'pino';
+import { errorResponder } from '../../../src/adapters/http/middleware/error-responder.js';
+import { requestLog } from '../../../src/adapters/http/middleware/request-log.js';
+import { DomainError } from '../../../src/domain/errors/domain-error.js';
+
+const SECRET = 'sk-ant-api03-DoNotLeakThisSecret';
+
+/** What each path throws. */
+const FAILURES: Record<string, () => never> = {
+  '/provider': () => {
+    throw new DomainError('internal', `The anthropic model call failed: 401 invalid x-api-key ${SECRET}`, { cause: new Error(`401 ${SECRET}`) });
+  },
+  '/library': () => {
+    throw new Error(`connect ECONNREFUSED postgres://agw:${SECRET}@db:5432/agw`);
+  },
+  '/spec-text': () => {
+    throw new DomainError('internal', 'Failed to create job', { cause: new Error(`insert failed near ${SECRET}`) });
+  },
+  '/caller': () => {
+    throw new DomainError('invalid_input', 'Missing job field');
+  },
+  '/not-configured': () => {
+    throw new DomainError('not_configured', 'Jobs are not configured: set JOB_AGENT_COMMAND');
+  },
+};
+
+describe('errorResponder with the request log', () => {
+  let server: Server;
+  let url: string;
+  const lines: Array<Record<string, unknown>> = [];
+
+  before(async () => {
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
+        done();
+      },
+    });
+    const app = new Koa();
+    app.silent = true;
+    app.use(requestLog(pino({ level: 'info' }, sink)));
+    app.use(errorResponder());
+    app.use((ctx) => FAILURES[ctx.path]());
+    server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const call = async (path: string): Promise<{ status: number; text: string; line: Record<string, unknown> }> => {
+    const response = await fetch(`${url}${path}`);
+    const text = await response.text();
+    const line = lines.find((entry) => entry.path === path);
+    expect(line, `log line for ${path}`).to.exist;
+    return { status: response.status, text, line: line! };
+  };
+
+  it("answers a provider's or a library's failure with 500 Internal server error, and logs its text", async () => {
+    for (const path of ['/provider', '/library']) {
+      const { status, text, line } = await call(path);
+      expect(status, path).to.equal(500);
+      expect(JSON.parse(text), path).to.deep.equal({ error: 'Internal server error' });
+      expect(text, path).not.to.contain(SECRET);
+      expect(line.level, path).to.equal(50);
+      expect(JSON.stringify(line.err), path).to.contain(SECRET);
+    }
+  });
+
+  it("keeps SPEC 7's fixed 500 texts, logging their cause", async () => {
+    const { status, text, line } = await call('/spec-text');
+    expect({ status, body: JSON.parse(text) }).to.deep.equal({ status: 500, body: { error: 'Failed to create job' } });
+    expect(JSON.stringify(line.err)).to.contain(SECRET);
+  });
+
+  it("shows a caller's mistake and a missing configuration as they are, without an error log", async () => {
+    const caller = await call('/caller');
+    expect({ status: caller.status, body: JSON.parse(caller.text) }).to.deep.equal({ status: 400, body: { error: 'Missing job field' } });
+    expect(caller.line).to.include({ level: 30 });
+    const missing = await call('/not-configured');
+    expect({ status: missing.status, body: JSON.parse(missing.text) }).to.deep.equal({ status: 501, body: { error: 'Jobs are not configured: set JOB_AGENT_COMMAND' } });
+  });
+});

@@ -1,0 +1,181 @@
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { expect } from 'chai';
+import Koa from 'koa';
+import nock from 'nock';
+import { errorResponder } from '../../../src/adapters/http/middleware/error-responder.js';
+import { jsonBody } from '../../../src/adapters/http/middleware/json-body.js';
+
+const LIMIT = 64;
+
+interface Answer {
+  readonly status: number;
+  readonly body: { error?: string; body?: unknown; bytes?: string; type?: string };
+}
+
+/**
+ * One HTTP request written by hand on a TCP socket (chunked when `chunks` is given), so every
+ * header and byte is exactly what the test says, and no HTTP client (or nock, which other
+ * test files activate) rewrites or inspects the body on the way.
+ */
+const send = (port: number, headers: Record<string, string>, payload?: Buffer | string, chunks?: readonly string[]): Promise<Answer> =>
+  new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const text = Buffer.concat(received).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      resolve({ status: Number(text.slice(9, 12)), body: JSON.parse(text.slice(split + 4)) });
+    });
+    const head = Object.entries({ host: `127.0.0.1:${port}`, connection: 'close', ...headers }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    socket.write(`POST / HTTP/1.1\r\n${head}\r\n`);
+    if (chunks) {
+      for (const chunk of chunks) socket.write(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`);
+      socket.write('0\r\n\r\n');
+    } else if (payload !== undefined) socket.write(payload);
+  });
+
+const json = (text: string, extra: Record<string, string> = {}): [Record<string, string>, string] => [
+  { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...extra },
+  text,
+];
+
+describe('jsonBody middleware (Koa on a loopback server)', () => {
+  let server: Server;
+  let port: number;
+  // nock (active once any test file imported it) inspects intercepted request bodies and throws
+  // on a corrupt gzip body before it reaches the server: it is switched off for this suite.
+  let nockWasActive = false;
+  /** Every answered request, also those whose client is gone before the answer. */
+  const finished: Array<{ status: number; body: unknown }> = [];
+
+  before(async () => {
+    nockWasActive = nock.isActive();
+    if (nockWasActive) nock.restore();
+    const app = new Koa();
+    app.silent = true; // a cut-off request's parse error is expected here
+    app.use(async (ctx, next) => {
+      await next();
+      finished.push({ status: ctx.status, body: ctx.body });
+    });
+    app.use(errorResponder());
+    app.use(jsonBody(LIMIT));
+    app.use((ctx) => {
+      ctx.body = { body: ctx.request.body ?? null, bytes: ctx.request.rawBody === undefined ? null : Buffer.from(ctx.request.rawBody, 'utf8').toString('hex'), type: typeof ctx.request.body };
+    });
+    server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  after(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (nockWasActive) nock.activate();
+  });
+
+  it('parses a JSON object and keeps its text, whose UTF-8 encoding is the exact bytes', async () => {
+    const answer = await send(port, ...json('{"a": [1, "é"]}'));
+    expect(answer.status).to.equal(200);
+    expect(answer.body.body).to.deep.equal({ a: [1, 'é'] });
+    expect(answer.body.bytes).to.equal(Buffer.from('{"a": [1, "é"]}').toString('hex'));
+  });
+
+  it('accepts any JSON value, +json types and a charset parameter', async () => {
+    expect((await send(port, ...json('"text"'))).body.body).to.equal('text');
+    expect((await send(port, ...json('[1,2]', { 'content-type': 'application/vnd.api+json' }))).body.body).to.deep.equal([1, 2]);
+    expect((await send(port, ...json('{"x":1}', { 'content-type': 'Application/JSON; charset=utf-8' }))).body.body).to.deep.equal({ x: 1 });
+  });
+
+  it('leaves the body undefined when the request has none', async () => {
+    const answer = await send(port, { 'content-length': '0' });
+    expect(answer.status).to.equal(200);
+    expect(answer.body.type).to.equal('undefined');
+  });
+
+  it('answers 415 for a body that is not JSON', async () => {
+    const answer = await send(port, { 'content-type': 'text/plain', 'content-length': '5' }, 'hello');
+    expect(answer).to.deep.equal({ status: 415, body: { error: 'Content-Type must be application/json' } });
+    const none = await send(port, { 'content-length': '2' }, '{}');
+    expect(none).to.deep.equal({ status: 415, body: { error: 'Content-Type must be application/json' } });
+  });
+
+  it('answers 400 for malformed JSON and for JSON that sets __proto__', async () => {
+    expect(await send(port, ...json('{"a":'))).to.deep.equal({ status: 400, body: { error: 'Invalid JSON body' } });
+    expect(await send(port, ...json('{"__proto__": {"admin": true}}'))).to.deep.equal({ status: 400, body: { error: 'Invalid JSON body' } });
+    expect(await send(port, ...json('{"a":{"\\u005f_proto__": {"admin": true}}}'))).to.deep.equal({ status: 400, body: { error: 'Invalid JSON body' } });
+  });
+
+  it(`answers 413 for a body over the limit (${LIMIT} bytes), declared or chunked`, async () => {
+    const big = JSON.stringify({ text: 'x'.repeat(LIMIT) });
+    const tooLarge = { status: 413, body: { error: `Request body is larger than ${LIMIT} bytes` } };
+    expect(await send(port, ...json(big))).to.deep.equal(tooLarge);
+    const chunked = await send(port, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, undefined, ['{"text":"', 'x'.repeat(LIMIT), '"}']);
+    expect(chunked).to.deep.equal(tooLarge);
+  });
+
+  it('accepts a body of exactly the limit', async () => {
+    const exact = JSON.stringify({ t: 'y'.repeat(LIMIT - 8) });
+    expect(Buffer.byteLength(exact)).to.equal(LIMIT);
+    expect((await send(port, ...json(exact))).status).to.equal(200);
+  });
+
+  it('decompresses gzip, deflate and br bodies, with the limit on the decompressed size', async () => {
+    const text = '{"zipped":true}';
+    for (const [encoding, packed] of [['gzip', gzipSync(text)], ['deflate', deflateSync(text)], ['br', brotliCompressSync(text)]] as const) {
+      const answer = await send(port, { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': String(packed.length) }, packed);
+      expect(answer.body.body, encoding).to.deep.equal({ zipped: true });
+    }
+    // a small gzip that inflates past the limit
+    const bomb = gzipSync(JSON.stringify({ pad: ' '.repeat(10 * LIMIT) }));
+    expect(bomb.length).to.be.below(LIMIT);
+    const answer = await send(port, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) }, bomb);
+    expect(answer.status).to.equal(413);
+  });
+
+  it('answers 415 for an unknown content-encoding and 400 for a corrupt compressed body', async () => {
+    const unknown = await send(port, { 'content-type': 'application/json', 'content-encoding': 'zstd', 'content-length': '2' }, '{}');
+    expect(unknown).to.deep.equal({ status: 415, body: { error: 'Unsupported body encoding' } });
+    const corrupt = await send(port, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': '9' }, 'not gzip!');
+    expect(corrupt).to.deep.equal({ status: 400, body: { error: 'Invalid request body' } });
+  });
+
+  it('answers 400 for a corrupt deflate or br body, and takes x-gzip and upper-case codings as gzip', async () => {
+    for (const encoding of ['deflate', 'br']) {
+      const corrupt = await send(port, { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': '9' }, 'not zip!!');
+      expect(corrupt, encoding).to.deep.equal({ status: 400, body: { error: 'Invalid request body' } });
+    }
+    const packed = gzipSync('{"zipped":1}');
+    for (const encoding of ['x-gzip', 'GZIP', ' gzip ']) {
+      const answer = await send(port, { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': String(packed.length) }, packed);
+      expect(answer.body.body, encoding).to.deep.equal({ zipped: 1 });
+    }
+  });
+
+  it('answers 400 for a request cut off in the middle of its body, plain or compressed', async () => {
+    const cutOff = (headers: Record<string, string>, part: Buffer | string): Promise<void> =>
+      new Promise((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          const head = Object.entries({ host: `127.0.0.1:${port}`, ...headers }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+          socket.write(`POST / HTTP/1.1\r\n${head}\r\n`);
+          socket.write(part, () => setImmediate(() => socket.destroy()));
+        });
+        socket.on('close', () => resolve());
+      });
+    const waitForAnswer = async (count: number): Promise<{ status: number; body: unknown }> => {
+      for (let tries = 0; finished.length < count; tries++) {
+        if (tries > 400) throw new Error('the request was never answered');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      return finished[count - 1];
+    };
+    const before = finished.length;
+    await cutOff({ 'content-type': 'application/json', 'content-length': '40' }, '{"a":');
+    expect(await waitForAnswer(before + 1)).to.deep.equal({ status: 400, body: { error: 'Request body was cut off' } });
+    const packed = gzipSync(JSON.stringify({ pad: 'x'.repeat(200) }));
+    await cutOff({ 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(packed.length) }, packed.subarray(0, 10));
+    expect(await waitForAnswer(before + 2)).to.deep.equal({ status: 400, body: { error: 'Request body was cut off' } });
+  });
+});

@@ -1,0 +1,205 @@
+import { expect } from 'chai';
+import { createHmac } from 'node:crypto';
+import { FireTriggers } from '../../../../src/application/triggers/fire-triggers.js';
+import { ReceiveCodehostEvent } from '../../../../src/application/codehost/receive-codehost-event.js';
+import { GithubEvents } from '../../../../src/adapters/codehost/github-events.js';
+import { GithubSignatureVerifier } from '../../../../src/adapters/codehost/github-signature-verifier.js';
+import { InMemoryJobRepository } from '../../../fakes/in-memory-job-repository.js';
+import { DomainError } from '../../../../src/domain/errors/domain-error.js';
+import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
+import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
+import { InMemoryDeliveryLog } from '../../../fakes/in-memory-delivery-log.js';
+import { FixedClock } from '../../../fakes/fixed-clock.js';
+import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
+import { RecordingLogger } from '../../../fakes/recording-logger.js';
+import { SequentialIds } from '../../../fakes/sequential-ids.js';
+import { InMemoryInboundRequestStore } from '../../../fakes/in-memory-inbound-request-store.js';
+import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
+
+describe('GithubSignatureVerifier', () => {
+  it("accepts GitHub's published test vector", () => {
+    const verifier = new GithubSignatureVerifier("It's a Secret to Everybody");
+    expect(verifier.verify(Buffer.from('Hello, World!'), 'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17')).to.equal(true);
+  });
+
+  it('refuses a wrong, truncated, unprefixed or missing signature, and everything when no secret is set', () => {
+    const verifier = new GithubSignatureVerifier('s3cret');
+    const body = Buffer.from('{"a":1}');
+    const good = `sha256=${createHmac('sha256', 's3cret').update(body).digest('hex')}`;
+    expect(verifier.verify(body, good)).to.equal(true);
+    for (const bad of [good.replace(/.$/, '0'), good.slice(0, -2), good.slice(7), undefined, '', 'sha1=abc']) {
+      expect(verifier.verify(body, bad), String(bad)).to.equal(false);
+    }
+    expect(verifier.verify(Buffer.from('{"a":2}'), good)).to.equal(false);
+    expect(new GithubSignatureVerifier(undefined).verify(body, good)).to.equal(false);
+  });
+
+  it('tells from the header alone when no body could verify: missing, malformed, or no secret configured', () => {
+    const good = `sha256=${'ab'.repeat(32)}`;
+    expect(new GithubSignatureVerifier('s3cret').couldVerify(good)).to.equal(true);
+    for (const bad of [undefined, '', 'sha256=00', `sha1=${'ab'.repeat(20)}`, `${good}0`, good.toUpperCase(), `sha256=${'zz'.repeat(32)}`]) {
+      expect(new GithubSignatureVerifier('s3cret').couldVerify(bad), String(bad)).to.equal(false);
+    }
+    expect(new GithubSignatureVerifier(undefined).couldVerify(good)).to.equal(false);
+    expect(new GithubSignatureVerifier('').couldVerify(good)).to.equal(false);
+  });
+});
+
+describe('ReceiveCodehostEvent', () => {
+  const secret = 'hook-secret';
+  const { triggers } = validateTriggers([{ name: 'on-push', watch_path: '/codehost/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] }], 'test', triggerCatalog());
+  const setup = () => {
+    const queue = new InMemoryTaskQueue();
+    const deliveries = new InMemoryDeliveryLog();
+    const fire = new FireTriggers(triggers, new InMemoryInboundRequestStore(), queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
+    const receive = new ReceiveCodehostEvent(new GithubSignatureVerifier(secret), deliveries, fire, new GithubEvents(), new InMemoryJobRepository(), new FixedClock(), new RecordingLogger());
+    return { queue, deliveries, receive };
+  };
+  const delivery = (event: string, id: string | undefined, body = '{"ref":"refs/heads/main"}', signWith = secret) => ({
+    rawBody: Buffer.from(body),
+    signature: `sha256=${createHmac('sha256', signWith).update(body).digest('hex')}`,
+    event,
+    deliveryId: id,
+    watchPath: '/codehost/webhook',
+    request: snapshotRequest(JSON.parse(body), {}, {}),
+  });
+
+  it('fires the triggers of a verified event', async () => {
+    const { receive, queue } = setup();
+    expect(await receive.execute(delivery('push', 'd-1'))).to.deep.equal({ ok: true, triggers: ['on-push'] });
+    expect(queue.tasks).to.have.length(1);
+  });
+
+  it('refuses a forged signature before anything runs', async () => {
+    const { receive, queue, deliveries } = setup();
+    const error = await receive.execute(delivery('push', 'd-1', undefined, 'guess')).catch((e: DomainError) => e);
+    expect(error).to.be.instanceOf(DomainError);
+    expect((error as DomainError).code).to.equal('unauthorized');
+    expect(queue.tasks).to.deep.equal([]);
+    expect(deliveries.seen.size).to.equal(0);
+  });
+
+  it('acknowledges ping without firing', async () => {
+    const { receive, queue } = setup();
+    expect(await receive.execute(delivery('ping', 'd-2', '{"zen":"Keep it simple."}'))).to.deep.equal({ ok: true, triggers: [] });
+    expect(queue.tasks).to.deep.equal([]);
+  });
+
+  it('acknowledges a redelivery without running it twice', async () => {
+    const { receive, queue } = setup();
+    await receive.execute(delivery('push', 'd-3'));
+    expect(await receive.execute(delivery('push', 'd-3'))).to.deep.equal({ ok: true, triggers: [], duplicate: true });
+    expect(queue.tasks).to.have.length(1);
+  });
+
+  it('refuses a verified delivery without X-GitHub-Delivery with 400 (ping too), running nothing', async () => {
+    const { receive, queue, deliveries } = setup();
+    for (const [event, id] of [['push', undefined], ['push', ''], ['push', '  '], ['ping', undefined]] as const) {
+      const error = await receive.execute(delivery(event, id)).catch((e: DomainError) => e);
+      expect(error, `${event} ${String(id)}`).to.be.instanceOf(DomainError);
+      expect(error).to.include({ code: 'invalid_input', message: 'Missing X-GitHub-Delivery header' });
+    }
+    expect(queue.tasks).to.deep.equal([]);
+    expect(deliveries.seen.size).to.equal(0);
+  });
+
+  it('checks the signature before the delivery id: an unsigned request without one is 401', async () => {
+    const { receive } = setup();
+    const error = await receive.execute({ ...delivery('push', undefined), signature: undefined }).catch((e: DomainError) => e);
+    expect(error).to.include({ code: 'unauthorized' });
+  });
+
+  it('refuses an over-long delivery id or event name with 400 instead of failing to record it', async () => {
+    const { receive, queue } = setup();
+    const longId = await receive.execute(delivery('push', 'd'.repeat(201))).catch((e: DomainError) => e);
+    expect(longId).to.include({ code: 'invalid_input', message: 'Invalid X-GitHub-Delivery header: longer than 200 characters' });
+    const longEvent = await receive.execute(delivery('e'.repeat(101), 'd-9')).catch((e: DomainError) => e);
+    expect(longEvent).to.include({ code: 'invalid_input', message: 'Invalid X-GitHub-Event header: longer than 100 characters' });
+    expect(queue.tasks).to.deep.equal([]);
+  });
+
+  it('#authorize refuses, before any body, a missing or malformed signature header, and everything without a secret', () => {
+    const { receive } = setup();
+    const wellFormed = `sha256=${'0'.repeat(64)}`;
+    expect(() => receive.authorize(wellFormed, 'push')).not.to.throw();
+    for (const bad of [undefined, '', 'sha256=00', 'garbage']) {
+      expect(() => receive.authorize(bad, 'push'), String(bad)).to.throw(DomainError).with.property('code', 'unauthorized');
+    }
+    const unconfigured = new ReceiveCodehostEvent(new GithubSignatureVerifier(undefined), new InMemoryDeliveryLog(), new FireTriggers([], new InMemoryInboundRequestStore(), new InMemoryTaskQueue(), new SequentialIds(), new FixedClock(), new RecordingLogger()), new GithubEvents(), new InMemoryJobRepository(), new FixedClock(), new RecordingLogger());
+    expect(() => unconfigured.authorize(wellFormed, 'push')).to.throw(DomainError).with.property('code', 'unauthorized');
+  });
+
+  it('forgets the delivery when its tasks cannot be stored, so a redelivery is accepted', async () => {
+    const { receive, queue } = setup();
+    queue.failNext = true;
+    await receive.execute(delivery('push', 'd-4')).catch(() => undefined);
+    expect(await receive.execute(delivery('push', 'd-4'))).to.deep.equal({ ok: true, triggers: ['on-push'] });
+  });
+});
+
+describe('code-host events for jobs', () => {
+  const secret = 'hook-secret';
+  const JOB = '50000000-0000-4000-8000-000000000001';
+  const setup = async () => {
+    const jobs = new InMemoryJobRepository();
+    const clock = new FixedClock();
+    await jobs.add({
+      id: JOB, job: 'x', status: 'running', source: { kind: 'api' }, llmProvider: null, llmModel: null, branch: `job/${JOB}`,
+      prUrl: null, runUrl: null, summary: null, error: null, log: null, createdAt: clock.now(), updatedAt: clock.now(),
+    });
+    const fire = new FireTriggers([], new InMemoryInboundRequestStore(), new InMemoryTaskQueue(), new SequentialIds(), clock, new RecordingLogger());
+    const receive = new ReceiveCodehostEvent(new GithubSignatureVerifier(secret), new InMemoryDeliveryLog(), fire, new GithubEvents(), jobs, clock, new RecordingLogger());
+    let n = 0;
+    const send = (event: string, payload: object) => {
+      const body = JSON.stringify(payload);
+      n++;
+      return receive.execute({
+        rawBody: Buffer.from(body),
+        signature: `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+        event,
+        deliveryId: `delivery-${n}`,
+        watchPath: '/codehost/webhook',
+        request: snapshotRequest(payload, {}, {}),
+      });
+    };
+    return { jobs, send };
+  };
+  const run = (action: string, conclusion: string | null, branch = `job/${JOB}`) => ({
+    action,
+    workflow_run: { id: 9, html_url: 'https://github.test/runs/9', head_branch: branch, head_sha: 'abc', status: action === 'completed' ? 'completed' : 'in_progress', conclusion },
+  });
+  const pr = { action: 'opened', number: 3, pull_request: { html_url: 'https://github.test/pull/3', merged: false, head: { ref: `job/${JOB}`, sha: 'abc' }, base: { ref: 'main' } } };
+
+  it('records the run URL, the pull request and the outcome of the job of a job/<id> branch', async () => {
+    const { jobs, send } = await setup();
+    expect((await send('workflow_run', run('in_progress', null))).job).to.equal(JOB);
+    await send('pull_request', pr);
+    await send('workflow_run', run('completed', 'success'));
+    expect(await jobs.get(JOB)).to.include({ status: 'succeeded', runUrl: 'https://github.test/runs/9', prUrl: 'https://github.test/pull/3' });
+  });
+
+  it('keeps a finished job finished when events arrive late or again', async () => {
+    const { jobs, send } = await setup();
+    await send('workflow_run', run('completed', 'failure'));
+    await send('workflow_run', run('in_progress', null));
+    await send('workflow_run', run('completed', 'success'));
+    await send('pull_request', pr);
+    expect(await jobs.get(JOB)).to.include({ status: 'failed', prUrl: 'https://github.test/pull/3' });
+  });
+
+  it('maps a cancelled run to a cancelled job and a completed check suite to its outcome', async () => {
+    const a = await setup();
+    await a.send('workflow_run', run('completed', 'cancelled'));
+    expect((await a.jobs.get(JOB))?.status).to.equal('cancelled');
+    const b = await setup();
+    await b.send('check_suite', { action: 'completed', check_suite: { head_branch: `job/${JOB}`, head_sha: 'abc', status: 'completed', conclusion: 'timed_out' } });
+    expect((await b.jobs.get(JOB))?.status).to.equal('failed');
+  });
+
+  it('leaves jobs alone for other branches and events', async () => {
+    const { jobs, send } = await setup();
+    expect((await send('workflow_run', run('completed', 'success', 'main'))).job).to.equal(undefined);
+    await send('push', { ref: `refs/heads/job/${JOB}` });
+    expect((await jobs.get(JOB))?.status).to.equal('running');
+  });
+});

@@ -1,0 +1,221 @@
+import { expect } from 'chai';
+import { CancelJob } from '../../../../src/application/jobs/cancel-job.js';
+import { CreateJob, JOB_RUN_QUEUE, type CreateJobSettings } from '../../../../src/application/jobs/create-job.js';
+import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js';
+import { INTERRUPTED, RunJob } from '../../../../src/application/jobs/run-job.js';
+import { EnvironmentSecretStore } from '../../../../src/adapters/secrets/environment-secret-store.js';
+import { DomainError } from '../../../../src/domain/errors/domain-error.js';
+import type { Job } from '../../../../src/domain/jobs/job.js';
+import type { JobReport, JobRunner } from '../../../../src/ports/job-runner.js';
+import { FixedClock } from '../../../fakes/fixed-clock.js';
+import { InMemoryJobRepository } from '../../../fakes/in-memory-job-repository.js';
+import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
+import { RecordingLogger } from '../../../fakes/recording-logger.js';
+import { SequentialIds } from '../../../fakes/sequential-ids.js';
+import { AI_PROVIDERS, AI_PROVIDER_NAMES } from '../../../../src/adapters/ai/ai-providers.js';
+
+const failure = async (promise: Promise<unknown>): Promise<DomainError> => {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).to.be.instanceOf(DomainError);
+  return error as DomainError;
+};
+
+const setup = (settings: Partial<CreateJobSettings> = {}) => {
+  const jobs = new InMemoryJobRepository();
+  const queue = new InMemoryTaskQueue();
+  const clock = new FixedClock();
+  const create = new CreateJob(jobs, queue, new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk' }, AI_PROVIDERS), new SequentialIds(), clock, new RecordingLogger(), {
+    llmProviders: AI_PROVIDER_NAMES,
+    defaultProvider: undefined,
+    defaultModel: undefined,
+    unavailableReason: undefined,
+    ...settings,
+  });
+  return { jobs, queue, clock, create };
+};
+
+describe('CreateJob', () => {
+  it('stores a queued job on its own branch and enqueues its run', async () => {
+    const { create, jobs, queue } = setup();
+    const result = await create.execute({ job: 'Fix it', llm_provider: 'openai', llm_model: 'gpt-x' });
+    expect(result).to.deep.equal({ jobId: '00000000-0000-4000-8000-000000000001', branch: 'job/00000000-0000-4000-8000-000000000001', status: 'queued' });
+    expect(jobs.jobs.get(result.jobId)).to.include({ job: 'Fix it', llmProvider: 'openai', llmModel: 'gpt-x', status: 'queued' });
+    expect(queue.tasks).to.deep.equal([{ queue: JOB_RUN_QUEUE, payload: { jobId: result.jobId } }]);
+  });
+
+  it('refuses a missing job, an unknown provider and a provider without its secret, naming them', async () => {
+    const { create, jobs } = setup();
+    expect((await failure(create.execute({}))).message).to.equal('Missing job field');
+    expect((await failure(create.execute({ job: 'x', llm_provider: 'acme' }))).message).to.equal('Unknown llm_provider: acme (one of anthropic, openai, google, custom)');
+    expect((await failure(create.execute({ job: 'x', llm_provider: 'google' }))).message).to.equal('llm_provider google has no secret configured (GOOGLE_API_KEY)');
+    expect(jobs.jobs.size).to.equal(0);
+  });
+
+  it('uses the default provider and model when the request names none', async () => {
+    const { create, jobs } = setup({ defaultProvider: 'openai', defaultModel: 'gpt-d' });
+    const { jobId } = await create.execute({ job: 'x' });
+    expect(jobs.jobs.get(jobId)).to.include({ llmProvider: 'openai', llmModel: 'gpt-d' });
+  });
+
+  it('answers not_configured when no agent can run jobs', async () => {
+    const { create } = setup({ unavailableReason: 'set JOB_AGENT_COMMAND' });
+    const error = await failure(create.execute({ job: 'x' }));
+    expect(error.code).to.equal('not_configured');
+    expect(error.message).to.equal('Jobs are not configured: set JOB_AGENT_COMMAND');
+  });
+
+  it('turns a storage failure into "Failed to create job", keeping the cause', async () => {
+    const { create, jobs } = setup();
+    jobs.failAdd = true;
+    const error = await failure(create.execute({ job: 'x' }));
+    expect(error).to.include({ code: 'internal', message: 'Failed to create job' });
+    expect((error.cause as Error).message).to.equal('database down');
+  });
+
+  it('marks the job failed when its run cannot be queued', async () => {
+    const { create, jobs, queue } = setup();
+    queue.failNext = true;
+    expect((await failure(create.execute({ job: 'x' }))).message).to.equal('Failed to create job');
+    expect([...jobs.jobs.values()][0]).to.include({ status: 'failed', error: 'Could not be queued' });
+  });
+
+  it('creates jobs for trigger agent actions with the trigger as source', async () => {
+    const { create, jobs } = setup();
+    const id = await create.launch({ job: 'Handle #42', source: { kind: 'trigger', name: 'issues' } });
+    expect(jobs.jobs.get(id)?.source).to.deep.equal({ kind: 'trigger', name: 'issues' });
+  });
+
+  it('refuses a launched job whose rendered prompt holds a NUL, storing nothing', async () => {
+    const { create, jobs } = setup();
+    const error = await failure(create.launch({ job: 'from body: \u0000', source: { kind: 'trigger', name: 'issues' } }));
+    expect(error).to.include({ code: 'invalid_input', message: 'Field job must not contain NUL characters (U+0000)' });
+    expect(jobs.jobs.size).to.equal(0);
+  });
+});
+
+describe('GetJobStatus', () => {
+  it('finds one job, refuses a malformed id and reports an unknown one', async () => {
+    const { create, jobs } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    const status = new GetJobStatus(jobs);
+    expect(await status.execute({ job_id: jobId })).to.deep.include({ kind: 'one' });
+    expect((await failure(status.execute({ job_id: 'abc' }))).message).to.equal('job_id must be a UUID');
+    const missing = await failure(status.execute({ job_id: '00000000-0000-4000-8000-000000000999' }));
+    expect(missing).to.include({ code: 'not_found', message: 'Job not found' });
+  });
+
+  it('lists unfinished jobs newest first, with status and limit filters', async () => {
+    const { create, jobs, clock } = setup();
+    const first = await create.execute({ job: 'a' });
+    clock.advance(1000);
+    const second = await create.execute({ job: 'b' });
+    await jobs.modify(first.jobId, (job: Job) => ({ ...job, status: 'running' }));
+    const status = new GetJobStatus(jobs);
+    const ids = async (query: Record<string, string>) => {
+      const result = await status.execute(query);
+      return result.kind === 'list' ? result.jobs.map((j) => j.id) : [];
+    };
+    expect(await ids({})).to.deep.equal([second.jobId, first.jobId]);
+    expect(await ids({ status: 'running' })).to.deep.equal([first.jobId]);
+    expect(await ids({ limit: '1' })).to.deep.equal([second.jobId]);
+    expect((await failure(status.execute({ limit: '0' }))).message).to.match(/^limit must be/);
+    expect((await failure(status.execute({ status: 'done' }))).message).to.match(/^status must be one of/);
+  });
+});
+
+class ScriptedRunner implements JobRunner {
+  readonly kind = 'scripted';
+  started: string[] = [];
+  constructor(private readonly behaviour: (report: JobReport, signal: AbortSignal) => Promise<void>) {}
+  async run(job: Job, report: JobReport, signal: AbortSignal): Promise<void> {
+    this.started.push(job.id);
+    await this.behaviour(report, signal);
+  }
+}
+
+describe('RunJob', () => {
+  it('moves a queued job to running, then to what the runner reports', async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    const runner = new ScriptedRunner(async (report) => {
+      expect(jobs.jobs.get(jobId)?.status).to.equal('running');
+      await report({ status: 'succeeded', summary: 'done' });
+    });
+    await new RunJob(jobs, runner, clock, new RecordingLogger()).execute({ jobId });
+    expect(jobs.jobs.get(jobId)).to.include({ status: 'succeeded', summary: 'done' });
+  });
+
+  it('marks the job failed with the reason when the runner throws', async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    await new RunJob(jobs, new ScriptedRunner(async () => { throw new Error('no git'); }), clock, new RecordingLogger()).execute({ jobId });
+    expect(jobs.jobs.get(jobId)).to.include({ status: 'failed', error: 'no git' });
+  });
+
+  it('marks a job found running as interrupted instead of running it twice', async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    await jobs.modify(jobId, (job) => ({ ...job, status: 'running' }));
+    const runner = new ScriptedRunner(async () => undefined);
+    await new RunJob(jobs, runner, clock, new RecordingLogger()).execute({ jobId });
+    expect(runner.started).to.deep.equal([]);
+    expect(jobs.jobs.get(jobId)).to.include({ status: 'failed', error: INTERRUPTED });
+  });
+
+  it('skips a job cancelled while queued', async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    const runner = new ScriptedRunner(async () => undefined);
+    const runJob = new RunJob(jobs, runner, clock, new RecordingLogger());
+    await new CancelJob(jobs, runJob, clock).execute(jobId);
+    await runJob.execute({ jobId });
+    expect(runner.started).to.deep.equal([]);
+    expect(jobs.jobs.get(jobId)?.status).to.equal('cancelled');
+  });
+
+  it('aborts a running job on cancel and keeps it cancelled whatever the runner reports after', async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    let cancel: () => Promise<unknown> = async () => undefined;
+    const runner = new ScriptedRunner(async (report, signal) => {
+      await cancel();
+      expect(signal.aborted).to.equal(true);
+      await report({ status: 'failed', error: 'killed' });
+    });
+    const runJob = new RunJob(jobs, runner, clock, new RecordingLogger());
+    cancel = () => new CancelJob(jobs, runJob, clock).execute(jobId);
+    await runJob.execute({ jobId });
+    expect(jobs.jobs.get(jobId)?.status).to.equal('cancelled');
+  });
+});
+
+describe('RunJob: what a cancelled job keeps', () => {
+  it('keeps the log and summary the runner reports after the cancellation, and the job stays cancelled', async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    let cancel: () => Promise<unknown> = async () => undefined;
+    const runner = new ScriptedRunner(async (report) => {
+      await cancel();
+      await report({ log: 'step one done\n', summary: 'step one done' });
+    });
+    const runJob = new RunJob(jobs, runner, clock, new RecordingLogger());
+    cancel = () => new CancelJob(jobs, runJob, clock).execute(jobId);
+    await runJob.execute({ jobId });
+    expect(jobs.jobs.get(jobId)).to.include({ status: 'cancelled', error: 'Cancelled', log: 'step one done\n', summary: 'step one done' });
+  });
+});
+
+describe('RunJob#abortAll', () => {
+  it('stops running jobs for a stop of the service and marks them failed as interrupted', async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    let runJob: RunJob;
+    const runner = new ScriptedRunner(async (_report, signal) => {
+      expect(runJob.abortAll()).to.equal(1);
+      expect(signal.aborted).to.equal(true);
+    });
+    runJob = new RunJob(jobs, runner, clock, new RecordingLogger());
+    await runJob.execute({ jobId });
+    expect(jobs.jobs.get(jobId)).to.include({ status: 'failed', error: INTERRUPTED });
+  });
+});

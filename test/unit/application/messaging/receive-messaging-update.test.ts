@@ -1,0 +1,249 @@
+import { expect } from 'chai';
+import { CHAT_MESSAGE_QUEUE, ReceiveMessagingUpdate, type ChatMessageTask } from '../../../../src/application/messaging/receive-messaging-update.js';
+import { FireTriggers, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
+import { MessagingChannels, type ChatChannel } from '../../../../src/application/messaging/messaging-channels.js';
+import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
+import type { DeliveryLog } from '../../../../src/ports/delivery-log.js';
+import { FakeMessagingChannel, fakeSignature, type FakeChannelOptions, type FakeDelivery } from '../../../fakes/fake-messaging-channel.js';
+import { FixedClock } from '../../../fakes/fixed-clock.js';
+import { InMemoryBotTokenStore } from '../../../fakes/in-memory-bot-token-store.js';
+import { InMemoryInboundRequestStore } from '../../../fakes/in-memory-inbound-request-store.js';
+import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
+import { RecordingLogger } from '../../../fakes/recording-logger.js';
+import { SequentialIds } from '../../../fakes/sequential-ids.js';
+
+const SECRET = 'webhook-secret';
+
+class MemoryDeliveryLog implements DeliveryLog {
+  readonly seen = new Set<string>();
+  async recordFirst(id: string): Promise<boolean> {
+    if (this.seen.has(id)) return false;
+    this.seen.add(id);
+    return true;
+  }
+  async forget(id: string): Promise<void> {
+    this.seen.delete(id);
+  }
+}
+
+const update = (id: number | string, chat = '42', text = 'hello'): FakeDelivery => ({ id: String(id), message: { chat, id: `${id}0`, text } });
+
+const catalog = { watchPaths: ['/messaging/fake/webhook', '/messaging/webhook', '/messaging/signed/webhook'], llmProviders: [] };
+const { triggers } = validateTriggers(
+  [
+    { name: 'on-chat', watch_path: '/messaging/fake/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] },
+    { name: 'on-alias', watch_path: '/messaging/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] },
+  ],
+  'test',
+  catalog,
+);
+
+const failure = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (e: unknown) => e);
+
+describe('ReceiveMessagingUpdate', () => {
+  const clock = new FixedClock();
+  const make = (options: { token?: string; configured?: string; stored?: string; channel?: FakeChannelOptions } = {}) => {
+    const queue = new InMemoryTaskQueue();
+    const logger = new RecordingLogger();
+    const deliveries = new MemoryDeliveryLog();
+    const platform = new FakeMessagingChannel(options.channel);
+    const credentials = new InMemoryBotTokenStore('token' in options ? options.token : 'bot-token', options.stored);
+    const configured = 'configured' in options ? options.configured : SECRET;
+    const channel: ChatChannel = {
+      platform,
+      credentials,
+      settings: { webhookSecret: configured, allowedChatIds: new Set(), variables: { botToken: 'FAKE_BOT_TOKEN', webhookSecret: 'FAKE_WEBHOOK_SECRET', allowedChats: 'FAKE_CHATS' } },
+    };
+    const fire = new FireTriggers(triggers, new InMemoryInboundRequestStore(), queue, new SequentialIds(), clock, logger);
+    const receive = new ReceiveMessagingUpdate(new MessagingChannels([channel]), deliveries, queue, fire, clock, logger);
+    const requestOf = (body: unknown, headers: Record<string, string>) => ({ headers, rawBody: new TextEncoder().encode(JSON.stringify(body)), body });
+    const deliver = (body: unknown, ...secret: [string | undefined] | []) => {
+      const given = secret.length === 0 ? SECRET : secret[0];
+      const headers = given === undefined ? {} : platform.headersFor(JSON.stringify(body), given, clock.now());
+      return receive.execute({ channel: platform.id, request: requestOf(body, headers), triggers: { watchPath: '/messaging/fake/webhook', request: { body, query: {}, headers: {} } } });
+    };
+    const chatTasks = () => queue.tasks.filter((t) => t.queue === CHAT_MESSAGE_QUEUE).map((t) => (t.payload as ChatMessageTask).message);
+    const triggerRuns = () => queue.tasks.filter((t) => t.queue === TRIGGER_RUN_QUEUE).map((t) => (t.payload as TriggerRunTask).trigger);
+    return { queue, deliveries, credentials, logger, receive, deliver, chatTasks, triggerRuns, platform, channel, requestOf };
+  };
+
+  it('refuses a wrong or missing secret before anything is stored or fired', async () => {
+    const { queue, deliver } = make();
+    for (const secret of ['wrong', undefined, '', SECRET.toUpperCase(), `${SECRET}x`]) {
+      expect(await failure(deliver(update(1), secret)), String(secret)).to.have.property('code', 'unauthorized');
+    }
+    expect(queue.tasks).to.have.length(0);
+  });
+
+  it('refuses every update, with any header, when no secret is configured nor stored (a token stored by an earlier registration)', async () => {
+    const { queue, deliveries, deliver, receive } = make({ configured: undefined, stored: undefined });
+    for (const secret of [undefined, '', 'anything']) {
+      expect(await failure(deliver(update(1), secret)), String(secret)).to.have.property('code', 'unauthorized');
+      expect(await failure(receive.authorize('fake', secret === undefined ? {} : { 'x-fake-secret': secret })), String(secret)).to.have.property('code', 'unauthorized');
+    }
+    expect(queue.tasks).to.deep.equal([]);
+    expect(deliveries.seen.size).to.equal(0);
+  });
+
+  it('checks the secret a registration stored when none is configured', async () => {
+    const { deliver, receive, chatTasks } = make({ configured: undefined, stored: 'generated-secret' });
+    expect(await failure(deliver(update(1), SECRET))).to.have.property('code', 'unauthorized');
+    await receive.authorize('fake', { 'x-fake-secret': 'generated-secret' });
+    expect(await deliver(update(2), 'generated-secret')).to.deep.equal({ kind: 'ok' });
+    expect(chatTasks().map((m) => m.metadata.updateId)).to.deep.equal(['2']);
+  });
+
+  it('prefers the configured secret over a stored one', async () => {
+    const { deliver } = make({ stored: 'generated-secret' });
+    expect(await failure(deliver(update(1), 'generated-secret'))).to.have.property('code', 'unauthorized');
+    expect(await deliver(update(2))).to.deep.equal({ kind: 'ok' });
+  });
+
+  it('refuses a channel it does not have', async () => {
+    const { receive } = make();
+    expect(await failure(receive.authorize('other', {}))).to.have.property('code', 'not_found');
+  });
+
+  it('stores a message as a task of its chat on its channel, fires the watching triggers (of the endpoint and its other paths), and answers ok', async () => {
+    const { deliver, chatTasks, triggerRuns, queue, receive, requestOf, platform } = make();
+    expect(await deliver(update(7, '99', 'hi there'))).to.deep.equal({ kind: 'ok' });
+    expect(chatTasks()).to.have.length(1);
+    expect(chatTasks()[0]).to.include({ threadId: '99', text: 'hi there' });
+    expect(chatTasks()[0].metadata).to.include({ userId: 'fake', chatTitle: 'Fake', updateId: '7', messageId: '70' });
+    expect(queue.tasks.find((t) => t.queue === CHAT_MESSAGE_QUEUE)?.group).to.equal('fake:99');
+    expect(triggerRuns()).to.deep.equal(['on-chat']);
+    // An update on the alias path fires the triggers of both paths, each once.
+    const body = update(8);
+    await receive.execute({
+      channel: 'fake',
+      request: requestOf(body, platform.headersFor(JSON.stringify(body), SECRET, clock.now())),
+      triggers: { watchPath: '/messaging/webhook', sameEndpointAs: ['/messaging/fake/webhook'], request: { body, query: {}, headers: {} } },
+    });
+    expect(triggerRuns()).to.deep.equal(['on-chat', 'on-chat', 'on-alias']);
+  });
+
+  it('runs a repeated delivery id once: one chat task and one firing of the triggers, also for deliveries that carry no message', async () => {
+    const { deliver, chatTasks, triggerRuns, logger } = make();
+    await deliver(update(7));
+    await deliver(update(7));
+    await Promise.all([deliver(update(8)), deliver(update(8)), deliver(update(8))]);
+    const membership: FakeDelivery = { id: '9' };
+    await deliver(membership);
+    await deliver(membership);
+    expect(chatTasks().map((m) => m.metadata.updateId)).to.deep.equal(['7', '8']);
+    expect(triggerRuns()).to.have.length(3);
+    expect(logger.entries.filter((e) => e.message.startsWith('repeated update'))).to.have.length(4);
+  });
+
+  it("refuses a delivery without an id with the channel's 400, running nothing", async () => {
+    const { deliver, queue } = make();
+    for (const body of [{}, { id: 5 }, [], 'text', null]) {
+      const error = await failure(deliver(body));
+      expect(error, JSON.stringify(body)).to.have.property('code', 'invalid_input');
+      expect((error as Error).message).to.equal('Missing id');
+    }
+    expect(queue.tasks).to.deep.equal([]);
+  });
+
+  it('stores text holding a NUL or lone surrogates with each replaced by U+FFFD, so the message is still answered', async () => {
+    const { deliver, chatTasks, triggerRuns } = make();
+    await deliver(update(11, '5', 'a\u0000b \uD83D c \uDE00 d 🎉'));
+    expect(chatTasks().map((m) => m.text)).to.deep.equal(['a\uFFFDb \uFFFD c \uFFFD d 🎉']);
+    expect(triggerRuns()).to.have.length(1);
+  });
+
+  it('stores nothing without a bot token, and nothing for a delivery without a message to answer', async () => {
+    const none = make({ token: undefined });
+    expect(await none.deliver(update(1))).to.deep.equal({ kind: 'ok' });
+    expect(none.queue.tasks).to.have.length(0);
+    const { deliver, chatTasks } = make();
+    expect(await deliver({ id: '5', message: { chat: '1', id: '2', text: 'beep', fromBot: true } })).to.deep.equal({ kind: 'ok' });
+    expect(chatTasks()).to.have.length(0);
+  });
+
+  it("forgets the delivery when its work cannot be stored, so the platform's retry is run (once)", async () => {
+    const { queue, deliver, chatTasks, triggerRuns, deliveries } = make();
+    queue.failNext = true;
+    expect(await failure(deliver(update(3)))).to.be.instanceOf(Error);
+    expect(deliveries.seen.size).to.equal(0);
+    await deliver(update(3));
+    await deliver(update(3));
+    expect(chatTasks()).to.have.length(1);
+    expect(triggerRuns()).to.have.length(1);
+  });
+
+  describe('a channel whose platform signs the body (a signature with a timestamp, checked after the body is read)', () => {
+    const signed = { channel: { signed: true } };
+
+    it('takes a correctly signed delivery', async () => {
+      const { deliver, chatTasks } = make(signed);
+      expect(await deliver(update(1))).to.deep.equal({ kind: 'ok' });
+      expect(chatTasks()).to.have.length(1);
+    });
+
+    it('refuses a body that does not match its signature, or a signature of another secret, running nothing', async () => {
+      const { receive, requestOf, queue, deliveries, platform } = make(signed);
+      const body = update(1);
+      const headers = platform.headersFor(JSON.stringify(body), SECRET, clock.now());
+      // The headers alone pass (they are checked before the body is read)…
+      await receive.authorize('fake', headers);
+      // …the body they do not sign does not.
+      for (const request of [requestOf(update(2), headers), requestOf(body, platform.headersFor(JSON.stringify(body), 'other', clock.now()))]) {
+        expect(await failure(receive.execute({ channel: 'fake', request, triggers: { watchPath: '/messaging/fake/webhook', request: { body, query: {}, headers: {} } } }))).to.have.property(
+          'code',
+          'unauthorized',
+        );
+      }
+      expect(queue.tasks).to.deep.equal([]);
+      expect(deliveries.seen.size).to.equal(0);
+    });
+
+    it('refuses a signature without a timestamp, or one more than 5 minutes old, before the body is read', async () => {
+      const { receive } = make(signed);
+      const old = String(Math.floor(clock.now().getTime() / 1000) - 301);
+      for (const headers of [{ 'x-fake-signature': fakeSignature(SECRET, old, '{}'), 'x-fake-timestamp': old }, { 'x-fake-signature': 'v0=x' }, {}]) {
+        expect(await failure(receive.authorize('fake', headers)), JSON.stringify(headers)).to.have.property('code', 'unauthorized');
+      }
+    });
+
+    it("answers the platform's handshake once it is signed, storing nothing; an unsigned one is refused", async () => {
+      const { deliver, queue } = make(signed);
+      expect(await deliver({ challenge: 'abc' })).to.deep.equal({ kind: 'handshake', body: { challenge: 'abc' } });
+      expect(await failure(deliver({ challenge: 'abc' }, 'wrong'))).to.have.property('code', 'unauthorized');
+      expect(queue.tasks).to.deep.equal([]);
+    });
+  });
+
+  it('keeps the same delivery id of two channels apart', async () => {
+    const queue = new InMemoryTaskQueue();
+    const logger = new RecordingLogger();
+    const settings = { webhookSecret: SECRET, allowedChatIds: new Set<string>(), variables: { botToken: 'A', webhookSecret: 'B', allowedChats: 'C' } };
+    const one = new FakeMessagingChannel({ id: 'one' });
+    const two = new FakeMessagingChannel({ id: 'two' });
+    const channels = new MessagingChannels([one, two].map((platform) => ({ platform, credentials: new InMemoryBotTokenStore('t'), settings })));
+    const receive = new ReceiveMessagingUpdate(channels, new MemoryDeliveryLog(), queue, new FireTriggers([], new InMemoryInboundRequestStore(), queue, new SequentialIds(), clock, logger), clock, logger);
+    for (const channel of ['one', 'two', 'one']) {
+      const body = update(1);
+      await receive.execute({ channel, request: { headers: { 'x-fake-secret': SECRET }, rawBody: new Uint8Array(), body }, triggers: { watchPath: `/messaging/${channel}/webhook`, request: { body, query: {}, headers: {} } } });
+    }
+    expect(queue.tasks.map((t) => t.group)).to.deep.equal(['one:42', 'two:42']);
+  });
+
+  describe('#warnIfRefusingEverything (start-up)', () => {
+    it('warns when a token is in force but no secret is configured nor stored, naming the variable and the registration', async () => {
+      const { receive, logger } = make({ configured: undefined, stored: undefined, channel: { registers: true } });
+      expect(await receive.warnIfRefusingEverything()).to.deep.equal(['fake']);
+      const [warning] = logger.entries.filter((e) => e.level === 'warn');
+      expect(warning.message).to.include('FAKE_WEBHOOK_SECRET');
+      expect(warning.message).to.include('POST /api/messaging/fake/register');
+    });
+
+    it('stays quiet with a configured or stored secret, or without a token', async () => {
+      for (const options of [{}, { configured: undefined, stored: 's' }, { configured: undefined, token: undefined }]) {
+        const { receive, logger } = make(options);
+        expect(await receive.warnIfRefusingEverything(), JSON.stringify(options)).to.deep.equal([]);
+        expect(logger.entries).to.deep.equal([]);
+      }
+    });
+  });
+});

@@ -1,0 +1,155 @@
+import { expect } from 'chai';
+import { AI_PROVIDERS, AI_PROVIDER_NAMES } from '../../../../src/adapters/ai/ai-providers.js';
+import { EnvironmentSecretStore } from '../../../../src/adapters/secrets/environment-secret-store.js';
+import { ChatAgent } from '../../../../src/application/messaging/chat-agent.js';
+import { CreateJob } from '../../../../src/application/jobs/create-job.js';
+import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js';
+import { MessagingChannels, type ChatChannel } from '../../../../src/application/messaging/messaging-channels.js';
+import { NotifyChatOfJob } from '../../../../src/application/messaging/notify-chat-of-job.js';
+import { APOLOGY, ReplyToChatMessage } from '../../../../src/application/messaging/reply-to-chat-message.js';
+import type { Job } from '../../../../src/domain/jobs/job.js';
+import type { ChannelMessage } from '../../../../src/domain/messaging/channel-message.js';
+import { AiCallFailed } from '../../../../src/domain/ai/ai-call-failed.js';
+import { FakeMessagingChannel, type FakeChannelOptions } from '../../../fakes/fake-messaging-channel.js';
+import { FixedClock } from '../../../fakes/fixed-clock.js';
+import { InMemoryBotTokenStore } from '../../../fakes/in-memory-bot-token-store.js';
+import { InMemoryConversationStore } from '../../../fakes/in-memory-conversation-store.js';
+import { InMemoryJobRepository } from '../../../fakes/in-memory-job-repository.js';
+import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
+import { RecordingLogger } from '../../../fakes/recording-logger.js';
+import { ScriptedAiClient } from '../../../fakes/scripted-ai-client.js';
+import { SequentialIds } from '../../../fakes/sequential-ids.js';
+
+const message = (text: string, changes: Partial<ChannelMessage['metadata']> = {}, chat = '42'): ChannelMessage => ({
+  threadId: chat,
+  text,
+  attachments: [],
+  metadata: { userId: 'fake', chatTitle: 'Fake', updateId: '1', messageId: '10', edited: false, ...changes },
+});
+
+describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry', () => {
+  const setup = (script: ConstructorParameters<typeof ScriptedAiClient>[0], options: FakeChannelOptions = {}, token: string | null = 'bot-token') => {
+    const ai = new ScriptedAiClient(script);
+    const conversations = new InMemoryConversationStore();
+    const jobs = new InMemoryJobRepository();
+    const createJob = new CreateJob(jobs, new InMemoryTaskQueue(), new EnvironmentSecretStore({}, AI_PROVIDERS), new SequentialIds(), new FixedClock(), new RecordingLogger(), {
+      llmProviders: AI_PROVIDER_NAMES,
+      defaultProvider: undefined,
+      defaultModel: undefined,
+      unavailableReason: undefined,
+    });
+    const agent = new ChatAgent(ai, conversations, createJob, new GetJobStatus(jobs), new SequentialIds(), {
+      historyTurns: 10,
+      maxSteps: 5,
+      systemPrompt: async () => 'You are the bot.',
+      llmProviders: AI_PROVIDER_NAMES,
+    });
+    const platform = new FakeMessagingChannel({ maxMessageLength: 20, ...options });
+    const channel: ChatChannel = {
+      platform,
+      credentials: new InMemoryBotTokenStore(token ?? undefined),
+      settings: { webhookSecret: 's', allowedChatIds: new Set(['42']), variables: { botToken: 'FAKE_TOKEN', webhookSecret: 'FAKE_SECRET', allowedChats: 'FAKE_ALLOWED_CHATS' } },
+    };
+    const channels = new MessagingChannels([channel]);
+    const logger = new RecordingLogger();
+    return { ai, conversations, jobs, platform, logger, reply: new ReplyToChatMessage(channels, agent, logger), notify: new NotifyChatOfJob(channels) };
+  };
+
+  it('acknowledges, answers through the channel, split and formatted by it, and remembers the conversation under the channel', async () => {
+    const { platform, conversations, reply } = setup([{ text: 'An answer longer than twenty characters.' }]);
+    await reply.execute({ message: message('hello') });
+    expect(platform.acknowledged).to.deep.equal([{ target: { chatId: '42' }, messageId: '10' }]);
+    expect(platform.sent.map((s) => s.message)).to.deep.equal(platform.formatReply('An answer longer than twenty characters.'));
+    expect(platform.sent.length).to.be.above(1);
+    expect((await conversations.recent('fake:42', 10)).map((turn) => turn.text)).to.deep.equal(['hello', 'An answer longer than twenty characters.']);
+  });
+
+  it('answers a chat that is not allowed with one hint naming its id and the variable the operator uses, without the AI', async () => {
+    const { platform, ai, reply } = setup([]);
+    await reply.execute({ message: message('let me in', {}, '77') });
+    expect(ai.requests).to.deep.equal([]);
+    expect(platform.sent.map((s) => s.message.plain)).to.deep.equal(['This chat is not allowed to use this bot. Its id is 77: add it to FAKE_ALLOWED_CHATS to allow it.']);
+  });
+
+  it('answers a failed AI call with the fixed apology and logs the classified reason', async () => {
+    const { platform, logger, reply } = setup([new AiCallFailed('refused', 'The openai model call failed: Incorrect API key', { httpStatus: 401 })]);
+    await reply.execute({ message: message('hello', { updateId: '7' }) });
+    expect(platform.sent.map((s) => s.message.plain).join('')).to.equal(APOLOGY);
+    const entry = logger.entries.find((e) => e.message === 'AI call failed');
+    expect(entry?.level).to.equal('error');
+    expect(entry?.fields).to.include({ reason: 'refused', chatId: '42', updateId: '7' });
+  });
+
+  it('logs a failure that is not a classified AI failure as other', async () => {
+    const { logger, reply } = setup([new Error('the conversation store is down')]);
+    await reply.execute({ message: message('hello') });
+    expect(logger.entries.find((e) => e.message === 'AI call failed')?.fields).to.include({ reason: 'other' });
+  });
+
+  it('sends the apology when the AI fails', async () => {
+    const { platform, reply } = setup([new Error('model down')]);
+    await reply.execute({ message: message('hello') });
+    expect(platform.sent.map((s) => s.message.plain).join('')).to.equal(APOLOGY);
+  });
+
+  it('shows no typing on a platform without an indicator, and repeats it at the platform\'s pace on one with', async () => {
+    const without = setup([{ text: 'ok' }]);
+    await without.reply.execute({ message: message('hello') });
+    expect(without.platform.typing).to.deep.equal([]);
+    const withTyping = setup([{ text: 'ok' }], { typingRefreshMs: 60_000 });
+    await withTyping.reply.execute({ message: message('hello') });
+    expect(withTyping.platform.typing).to.deep.equal([{ chatId: '42' }]);
+  });
+
+  it('drops a message of a channel it does not have, and one without a bot token', async () => {
+    const { platform, reply, logger } = setup([]);
+    await reply.execute({ message: { ...message('hello'), metadata: { ...message('hello').metadata, userId: 'gone' } } });
+    expect(logger.entries.map((e) => e.message)).to.include('message of a channel this gateway does not have; dropped');
+    const tokenless = setup([], {}, null);
+    await tokenless.reply.execute({ message: message('hello') });
+    expect([...platform.sent, ...tokenless.platform.sent]).to.deep.equal([]);
+  });
+
+  it('answers a task stored before ids were strings (numbers), acknowledging the message by its id', async () => {
+    const { platform, reply } = setup([{ text: 'ok' }]);
+    const legacy = message('hello') as unknown as { metadata: Record<string, unknown> };
+    legacy.metadata = { ...legacy.metadata, updateId: 700, messageId: 12, topicId: 3 };
+    await reply.execute({ message: legacy as unknown as ChannelMessage });
+    expect(platform.acknowledged).to.deep.equal([{ target: { chatId: '42', topicId: '3' }, messageId: '12' }]);
+    expect(platform.sent[0].target).to.deep.equal({ chatId: '42', topicId: '3' });
+  });
+
+  describe('threads', () => {
+    it('keeps one conversation per chat where threads are not conversations, and one per thread where they are', async () => {
+      const chat = setup([{ text: 'a' }, { text: 'b' }]);
+      await chat.reply.execute({ message: message('one', { topicId: 't1' }) });
+      await chat.reply.execute({ message: message('two', { topicId: 't2' }) });
+      expect((await chat.conversations.recent('fake:42', 10)).map((turn) => turn.text)).to.deep.equal(['one', 'a', 'two', 'b']);
+      const threads = setup([{ text: 'a' }, { text: 'b' }], { threadsAreConversations: true });
+      await threads.reply.execute({ message: message('one', { topicId: 't1' }) });
+      await threads.reply.execute({ message: message('two', { topicId: 't2' }) });
+      expect((await threads.conversations.recent('fake:42:t1', 10)).map((turn) => turn.text)).to.deep.equal(['one', 'a']);
+      expect((await threads.conversations.recent('fake:42:t2', 10)).map((turn) => turn.text)).to.deep.equal(['two', 'b']);
+    });
+
+    it('announces a finished job in the conversation it was created from, its thread included', async () => {
+      const { platform, jobs, notify, reply } = setup([{ text: 'Started', calls: [{ name: 'create_job', input: { job: 'Fix it' } }] }], { threadsAreConversations: true, maxMessageLength: 500 });
+      await reply.execute({ message: message('please fix it', { topicId: 't9' }) });
+      const [job] = jobs.jobs.values();
+      expect(job.source).to.deep.equal({ kind: 'chat', thread: 'fake:42:t9' });
+      await notify.execute({ ...job, status: 'succeeded', prUrl: 'https://example.com/pr/1' } as Job);
+      const notice = platform.sent.at(-1)!;
+      expect(notice.target).to.deep.equal({ chatId: '42', topicId: 't9' });
+      expect(notice.message.plain).to.contain(`Job ${job.id} succeeded.`).and.contain('Pull request: https://example.com/pr/1');
+    });
+
+    it('announces nothing for a job of another source or of a channel it does not have', async () => {
+      const { platform, notify } = setup([]);
+      const base = { id: 'j1', status: 'succeeded', branch: 'job/j1', prUrl: null, summary: null, error: null } as unknown as Job;
+      await notify.execute({ ...base, source: { kind: 'api' } });
+      await notify.execute({ ...base, source: { kind: 'chat', thread: 'web:abc' } });
+      await notify.execute({ ...base, source: { kind: 'chat', thread: 'gone:42' } });
+      expect(platform.sent).to.deep.equal([]);
+    });
+  });
+});

@@ -1,0 +1,319 @@
+import { expect } from 'chai';
+import { FireTriggers, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
+import { RECORDED_OUTPUT, RunTrigger } from '../../../../src/application/triggers/run-trigger.js';
+import { DomainError } from '../../../../src/domain/errors/domain-error.js';
+import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
+import { untrustedJobNotice } from '../../../../src/domain/templates/render-prompt.js';
+import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
+import type { HttpForwarder, OutboundRequest, OutboundResult } from '../../../../src/ports/http-forwarder.js';
+import type { JobLaunch, JobLauncher } from '../../../../src/ports/job-launcher.js';
+import type { ActionRun } from '../../../../src/domain/triggers/action-run.js';
+import type { ShellExecutor, ShellOptions, ShellRun } from '../../../../src/ports/shell-executor.js';
+import { FixedClock } from '../../../fakes/fixed-clock.js';
+import { InMemoryActionRunRepository } from '../../../fakes/in-memory-action-run-repository.js';
+import { InMemoryInboundRequestStore } from '../../../fakes/in-memory-inbound-request-store.js';
+import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
+import { RecordingLogger } from '../../../fakes/recording-logger.js';
+import { SequentialIds } from '../../../fakes/sequential-ids.js';
+import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
+
+class ScriptedShell implements ShellExecutor {
+  readonly commands: string[] = [];
+  readonly envs: Array<Readonly<Record<string, string>>> = [];
+  constructor(private readonly exitCodes: number[] = [], private readonly output = 'out') {}
+  async run(command: string, options: ShellOptions): Promise<ShellRun> {
+    this.commands.push(`${options.cwd}$ ${command} (${options.timeoutMs})`);
+    this.envs.push(options.env);
+    return { exitCode: this.exitCodes.shift() ?? 0, timedOut: false, aborted: false, durationMs: 1, output: this.output };
+  }
+}
+
+/** An action run store whose saves fail, as a database refusing a row would. */
+class FailingActionRunRepository extends InMemoryActionRunRepository {
+  override async save(_run: ActionRun): Promise<void> {
+    throw new Error('invalid input syntax for type json');
+  }
+}
+
+class RecordingForwarder implements HttpForwarder {
+  readonly sent: OutboundRequest[] = [];
+  constructor(private readonly result: OutboundResult = { ok: true, status: 200, attempts: 1 }) {}
+  async send(request: OutboundRequest): Promise<OutboundResult> {
+    this.sent.push(request);
+    return this.result;
+  }
+}
+
+class RecordingJobs implements JobLauncher {
+  readonly launched: JobLaunch[] = [];
+  constructor(private readonly available = true) {}
+  async launch(request: JobLaunch): Promise<string> {
+    if (!this.available) throw new DomainError('not_configured', 'Jobs are not configured');
+    this.launched.push(request);
+    return 'job-1';
+  }
+}
+
+const { triggers } = validateTriggers(
+  [
+    {
+      name: 'build',
+      watch_path: '/webhook',
+      enabled: true,
+      actions: [
+        { type: 'command', command: 'git pull {{body.branch}}' },
+        { type: 'command', command: 'make', timeout: 5, retries: 1 },
+        { type: 'webhook', url: 'https://hooks.test/x', headers: { 'x-token': 't' }, vars: { env: 'prod' } },
+        { type: 'webhook', url: 'https://hooks.test/y', method: 'GET', vars: { ignored: true } },
+        { type: 'agent', job: 'Review {{body.branch}}', llm_provider: 'openai' },
+      ],
+    },
+    { name: 'notify', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] },
+    { name: 'off', watch_path: '/webhook', enabled: false, actions: [{ type: 'command', command: 'false' }] },
+  ],
+  'test',
+  triggerCatalog(),
+);
+
+const request = snapshotRequest({ branch: 'main; rm -rf /' }, {}, { 'x-api-key': 'agw_x', 'x-event': 'push' });
+
+describe('FireTriggers', () => {
+  const make = () => {
+    const queue = new InMemoryTaskQueue();
+    const requests = new InMemoryInboundRequestStore();
+    const fire = new FireTriggers(triggers, requests, queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
+    return { fire, queue, requests };
+  };
+  const taskAt = (queue: InMemoryTaskQueue, index: number) => queue.tasks[index].payload as TriggerRunTask;
+
+  it('stores one task per enabled matching trigger and returns their names in file order', async () => {
+    const { fire, queue } = make();
+    expect(await fire.execute({ watchPath: '/webhook', request })).to.deep.equal(['build', 'notify']);
+    expect(queue.tasks.map((t) => [t.queue, (t.payload as TriggerRunTask).trigger])).to.deep.equal([
+      [TRIGGER_RUN_QUEUE, 'build'],
+      [TRIGGER_RUN_QUEUE, 'notify'],
+    ]);
+  });
+
+  it('stores the request once, with its watch path, time and fired triggers; each task refers to it by id', async () => {
+    const { fire, queue, requests } = make();
+    await fire.execute({ watchPath: '/webhook', request });
+    expect([...requests.requests.values()]).to.have.length(1);
+    const [stored] = requests.requests.values();
+    expect(stored).to.include({ watchPath: '/webhook' });
+    expect(stored.triggers).to.deep.equal(['build', 'notify']);
+    expect(stored.receivedAt.toISOString()).to.equal(new FixedClock().now().toISOString());
+    expect(JSON.parse(stored.request).headers).to.deep.equal({ 'x-event': 'push' });
+    for (const index of [0, 1]) {
+      expect(taskAt(queue, index).requestId).to.equal(stored.id);
+      expect(taskAt(queue, index)).to.not.have.property('request');
+    }
+  });
+
+  it('keeps the request exactly, NUL characters, lone surrogates and key order included', async () => {
+    const { fire, requests } = make();
+    const body = { z: 'a\u0000b', a: '\ud800', m: [1] };
+    await fire.execute({ watchPath: '/webhook', request: snapshotRequest(body, {}, {}) });
+    const [stored] = requests.requests.values();
+    const storedBody = (JSON.parse(stored.request) as { body: object }).body;
+    expect(storedBody).to.deep.equal(body);
+    expect(Object.keys(storedBody)).to.deep.equal(['z', 'a', 'm']);
+  });
+
+  it('stores nothing for a path no trigger watches', async () => {
+    const { fire, queue, requests } = make();
+    expect(await fire.execute({ watchPath: '/ping', request })).to.deep.equal([]);
+    expect(queue.tasks).to.deep.equal([]);
+    expect(requests.requests.size).to.equal(0);
+  });
+
+  it('fails when a task cannot be stored, so the caller is not told it was accepted', async () => {
+    const { fire, queue } = make();
+    queue.failNext = true;
+    const error = await fire.execute({ watchPath: '/webhook', request }).catch((e: Error) => e);
+    expect(error).to.be.instanceOf(Error);
+  });
+
+  it('queues nothing when the request cannot be stored', async () => {
+    const { fire, queue, requests } = make();
+    requests.failNext = true;
+    const error = await fire.execute({ watchPath: '/webhook', request }).catch((e: Error) => e);
+    expect(error).to.be.instanceOf(Error);
+    expect(queue.tasks).to.deep.equal([]);
+  });
+});
+
+describe('RunTrigger', () => {
+  const REQUEST_ID = '20000000-0000-4000-8000-000000000001';
+  const task: TriggerRunTask = { runId: '30000000-0000-4000-8000-000000000001', trigger: 'build', watchPath: '/webhook', firedAt: '2026-01-01T00:00:00Z', requestId: REQUEST_ID };
+  const COMMAND_ENV = { PATH: '/usr/bin:/bin', HOME: '/home/gateway', LANG: 'C.UTF-8', EXTRA: 'configured' };
+  const make = (shell = new ScriptedShell(), forwarder = new RecordingForwarder(), jobs = new RecordingJobs(), logger = new RecordingLogger(), runs = new InMemoryActionRunRepository()) => {
+    const requests = new InMemoryInboundRequestStore();
+    void requests.record({ id: REQUEST_ID, watchPath: '/webhook', receivedAt: new Date('2026-01-01T00:00:00Z'), request: JSON.stringify(request), triggers: ['build', 'notify'] });
+    const runner = new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, new SequentialIds(), new FixedClock(), logger, { triggersDir: '/srv/triggers', commandTimeoutMs: 60_000, commandEnv: COMMAND_ENV });
+    return { runner, runs, requests, shell, forwarder, jobs, logger };
+  };
+
+  it('runs every action in order, in the triggers directory, with values passed as variables, never in the command line', async () => {
+    const { runner, runs, shell, forwarder, jobs } = make();
+    await runner.execute(task);
+    expect(shell.commands).to.deep.equal(['/srv/triggers$ git pull "${AGW_ARG_1}" (60000)', '/srv/triggers$ make (5000)']);
+    expect(forwarder.sent).to.deep.equal([
+      { url: 'https://hooks.test/x', method: 'POST', headers: { 'x-token': 't' }, json: { env: 'prod', data: { branch: 'main; rm -rf /' } } },
+      { url: 'https://hooks.test/y', method: 'GET', headers: {}, json: undefined },
+    ]);
+    // The agent's prompt holds the request's value inside an untrusted block (nonce: the first id).
+    const tag = `untrusted-input-${new SequentialIds().next().replace(/-/g, '')}`;
+    expect(jobs.launched).to.deep.equal([{
+      job: `${untrustedJobNotice(tag.slice('untrusted-input-'.length))}\n\nReview <${tag} source="body.branch">main; rm -rf /</${tag}>`,
+      llmProvider: 'openai',
+      llmModel: undefined,
+      source: { kind: 'trigger', name: 'build' },
+    }]);
+    expect(runs.runs.map((r) => [r.actionIndex, r.type, r.status])).to.deep.equal([
+      [0, 'command', 'succeeded'],
+      [1, 'command', 'succeeded'],
+      [2, 'webhook', 'succeeded'],
+      [3, 'webhook', 'succeeded'],
+      [4, 'agent', 'succeeded'],
+    ]);
+  });
+
+  it('goes on after a failed action and records the failure', async () => {
+    const { runner, runs, shell } = make(new ScriptedShell([2]));
+    await runner.execute(task);
+    expect(shell.commands).to.have.length(2);
+    expect(runs.runs[0]).to.include({ status: 'failed', attempts: 1, error: 'exit code 2' });
+    expect(runs.runs[4].status).to.equal('succeeded');
+  });
+
+  it('retries a command only as configured', async () => {
+    const { runner, runs, shell } = make(new ScriptedShell([0, 1, 1]));
+    await runner.execute(task);
+    expect(shell.commands.filter((c) => c.includes('make'))).to.have.length(2);
+    expect(runs.runs[1]).to.include({ status: 'failed', attempts: 2 });
+  });
+
+  it('records a failed webhook with its attempts', async () => {
+    const { runner, runs } = make(undefined, new RecordingForwarder({ ok: false, status: 503, attempts: 4, error: 'HTTP 503' }));
+    await runner.execute(task);
+    expect(runs.runs[2]).to.include({ status: 'failed', attempts: 4, error: 'HTTP 503' });
+    expect(runs.runs[2].detail).to.deep.equal({ httpStatus: 503, requestId: REQUEST_ID });
+  });
+
+  it('records an agent action as not runnable, with a log line, while jobs are not configured', async () => {
+    const { runner, runs, logger } = make(undefined, undefined, new RecordingJobs(false));
+    await runner.execute(task);
+    expect(runs.runs[4]).to.include({ status: 'not_runnable', error: 'Jobs are not configured' });
+    expect(logger.entries.some((e) => e.level === 'warn' && e.message === 'trigger action not runnable')).to.equal(true);
+  });
+
+  it('gives commands exactly the configured environment and their own token variables: nothing of the service\'s', async () => {
+    const { runner, shell } = make();
+    await runner.execute(task);
+    expect(shell.envs).to.deep.equal([{ ...COMMAND_ENV, AGW_ARG_1: 'main; rm -rf /' }, COMMAND_ENV]);
+  });
+
+  it('still runs a task queued before requests were stored once, with the request inline', async () => {
+    const { runner, shell, runs } = make();
+    await runner.execute({ runId: task.runId, trigger: 'build', watchPath: '/webhook', firedAt: task.firedAt, request: JSON.stringify(snapshotRequest({ branch: 'legacy' }, {}, {})) });
+    expect(shell.envs[0].AGW_ARG_1).to.equal('legacy');
+    expect(runs.runs.map((r) => r.status)).to.deep.equal(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded']);
+  });
+
+  it('records every action as failed, without running any, when the request is no longer stored (no retry would help)', async () => {
+    const { runner, runs, shell, forwarder, jobs } = make();
+    const missing = '20000000-0000-4000-8000-00000000dead';
+    await runner.execute({ ...task, requestId: missing });
+    expect(shell.commands).to.deep.equal([]);
+    expect(forwarder.sent).to.deep.equal([]);
+    expect(jobs.launched).to.deep.equal([]);
+    expect(runs.runs).to.have.length(5);
+    for (const run of runs.runs) {
+      expect(run).to.include({ status: 'failed', attempts: 0, error: `the request that fired this trigger (${missing}) is no longer stored; the action was not run` });
+    }
+  });
+
+  it('throws, running nothing, when the request cannot be read, so the queue retries the task', async () => {
+    const { runner, requests, shell } = make();
+    requests.find = async () => {
+      throw new Error('database unreachable');
+    };
+    const error = await runner.execute(task).catch((e: Error) => e);
+    expect(error).to.be.instanceOf(Error);
+    expect(shell.commands).to.deep.equal([]);
+  });
+
+  it('logs a record that cannot be saved at error level and goes on, so that no action runs again', async () => {
+    const logger = new RecordingLogger();
+    const { runner, shell, forwarder } = make(undefined, undefined, undefined, logger, new FailingActionRunRepository());
+    await runner.execute(task); // resolves: the queue will not retry the task
+    expect(shell.commands).to.have.length(2);
+    expect(forwarder.sent).to.have.length(2);
+    const errors = logger.entries.filter((e) => e.level === 'error');
+    expect(errors.map((e) => e.message)).to.deep.equal(Array(5).fill('trigger action ran but its record could not be saved; it is not run again'));
+    expect(errors[0].fields).to.include({ trigger: 'build', runId: task.runId, action: 0, status: 'succeeded' });
+    expect(JSON.stringify(errors)).to.not.contain('main; rm -rf /');
+  });
+
+  it('records the whole output up to 16 KiB, with NUL and lone surrogates replaced', async () => {
+    const long = 'x'.repeat(RECORDED_OUTPUT - 2) + '🎉';
+    const cases: Array<[string, string]> = [
+      ['a\u0000b \ud800 c', 'a\ufffdb \ufffd c'],
+      [long, long],
+    ];
+    for (const [output, recorded] of cases) {
+      const { runner, runs } = make(new ScriptedShell([], output));
+      await runner.execute(task);
+      expect(runs.runs[0].detail.output, JSON.stringify(output.slice(0, 20))).to.equal(recorded);
+    }
+  });
+
+  it('records the beginning and the end of a longer output, saying how much was left out, without splitting a surrogate pair', async () => {
+    // 4 KiB of head ending inside an emoji; 12 KiB of tail starting inside another.
+    const output = `${'h'.repeat(4095)}🎉${'m'.repeat(5000)}🎉${'t'.repeat(12 * 1024 - 1)}`;
+    const { runner, runs } = make(new ScriptedShell([], output));
+    await runner.execute(task);
+    const recorded = runs.runs[0].detail.output as string;
+    expect(recorded).to.equal(`${'h'.repeat(4095)}\n[… ${2 + 5000 + 2} characters left out …]\n${'t'.repeat(12 * 1024 - 1)}`);
+  });
+
+  it('records the id of the request that fired the run with every action', async () => {
+    const { runner, runs } = make();
+    await runner.execute(task);
+    expect(runs.runs.map((r) => r.detail.requestId)).to.deep.equal(Array(5).fill(REQUEST_ID));
+  });
+
+  it('keeps command output out of info log lines', async () => {
+    const logger = new RecordingLogger();
+    const { runner } = make(new ScriptedShell([], 'request text in the output'), undefined, undefined, logger);
+    await runner.execute(task);
+    const info = logger.entries.filter((e) => e.level === 'info');
+    expect(info).to.have.length.above(0);
+    expect(JSON.stringify(info)).to.not.contain('request text in the output');
+  });
+
+  it('records a value too large for an environment variable as the action\'s failure, without running it', async () => {
+    const { runner, runs, shell, requests } = make();
+    const id = '20000000-0000-4000-8000-000000000002';
+    await requests.record({ id, watchPath: '/webhook', receivedAt: new Date(), request: JSON.stringify(snapshotRequest({ branch: 'x'.repeat(200_000) }, {}, {})), triggers: ['build'] });
+    await runner.execute({ ...task, requestId: id });
+    expect(runs.runs[0]).to.include({ status: 'failed', attempts: 0 });
+    expect(runs.runs[0].error).to.match(/^the value of \{\{body\.branch\}\} is larger than the 128 KiB an environment variable can hold/);
+    expect(shell.commands).to.deep.equal(['/srv/triggers$ make (5000)']);
+  });
+
+  it('does not repeat actions already recorded when a task runs again', async () => {
+    const { runner, runs, shell } = make();
+    await runs.save({ runId: task.runId, trigger: 'build', actionIndex: 0, type: 'command', status: 'succeeded', attempts: 1, startedAt: new Date(), finishedAt: new Date(), error: null, detail: {} });
+    await runner.execute(task);
+    expect(shell.commands).to.deep.equal(['/srv/triggers$ make (5000)']);
+  });
+
+  it('drops, with a warning, a queued run of a trigger that is no longer configured', async () => {
+    const { runner, runs, logger } = make();
+    await runner.execute({ ...task, trigger: 'removed' });
+    expect(runs.runs).to.deep.equal([]);
+    expect(logger.entries.map((e) => e.message)).to.include('trigger is no longer configured; its queued run is dropped');
+  });
+});

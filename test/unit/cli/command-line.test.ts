@@ -1,0 +1,120 @@
+import { expect } from 'chai';
+import { PassThrough } from 'node:stream';
+import type { CliIo } from '../../../src/cli/cli-io.js';
+import { resolveCommandLine, type Resolved } from '../../../src/cli/command-line.js';
+import { commands } from '../../../src/cli/commands.js';
+import { UsageError } from '../../../src/cli/usage-error.js';
+
+/*
+ * The CLI's command line against its real command table: what `--help` shows, and that every
+ * line the CLI cannot understand is refused (exit code 2) with the usage of the command meant.
+ * Nothing runs here; test/e2e/cli.test.ts runs the built CLI.
+ */
+
+const io: CliIo = { out: new PassThrough(), err: new PassThrough(), input: new PassThrough() };
+const TABLE = commands(io);
+const resolve = (...argv: string[]): Resolved => resolveCommandLine(argv, TABLE);
+
+const refusal = (...argv: string[]): UsageError => {
+  try {
+    resolve(...argv);
+  } catch (error) {
+    expect(error, argv.join(' ')).to.be.instanceOf(UsageError);
+    return error as UsageError;
+  }
+  throw new Error(`"${argv.join(' ')}" was accepted`);
+};
+
+const helpText = (...argv: string[]): string => {
+  const resolved = resolve(...argv);
+  expect(resolved.kind, argv.join(' ')).to.equal('help');
+  return (resolved as Extract<Resolved, { kind: 'help' }>).text;
+};
+
+const ran = (...argv: string[]) => {
+  const resolved = resolve(...argv);
+  expect(resolved.kind, argv.join(' ')).to.equal('run');
+  return resolved as Extract<Resolved, { kind: 'run' }>;
+};
+
+describe('the CLI command line', () => {
+  it('has --help and -h on every command, each showing its own usage line and options', () => {
+    for (const command of TABLE) {
+      const words = command.words.join(' ');
+      for (const flag of ['--help', '-h']) {
+        const text = helpText(...command.words, flag);
+        expect(text, `${words} ${flag}`).to.match(new RegExp(`^Usage: agent-gateway ${words}\\b`));
+        expect(text).to.include('-h, --help');
+        for (const option of Object.keys(command.options)) expect(text, `${words} lists --${option}`).to.include(`--${option}`);
+      }
+      // `help keys create` is the same as `keys create --help`
+      expect(helpText('help', ...command.words)).to.equal(helpText(...command.words, '--help'));
+    }
+  });
+
+  it('has --help on each group, listing its commands', () => {
+    for (const group of ['keys', 'admin', 'triggers']) {
+      const text = helpText(group, '--help');
+      expect(text).to.match(new RegExp(`^Usage: agent-gateway ${group} <command>`));
+      for (const command of TABLE.filter((c) => c.words[0] === group)) expect(text).to.include(command.words.join(' '));
+    }
+    expect(helpText('keys', '-h')).to.equal(helpText('keys', '--help'));
+    expect(helpText('help', 'keys')).to.equal(helpText('keys', '--help'));
+  });
+
+  it('shows every command in the overall help', () => {
+    for (const argv of [['--help'], ['-h'], ['help']]) {
+      const text = helpText(...argv);
+      expect(text).to.match(/^Usage: agent-gateway <command>/);
+      for (const command of TABLE) expect(text).to.include(command.words.join(' '));
+    }
+  });
+
+  it('refuses an unknown option with the usage of that command', () => {
+    const refused = refusal('keys', 'list', '--bogus');
+    expect(refused.message).to.equal('unknown option --bogus');
+    expect(refused.usage).to.match(/^Usage: agent-gateway keys list \[--json\]/);
+    expect(refusal('migrate', '--force').usage).to.match(/^Usage: agent-gateway migrate\b/);
+    expect(refusal('admin', 'set-password', '--password', 'x').message).to.equal('unknown option --password');
+    expect(refusal('keys', 'create', '--name', 'a', '-x').message).to.equal('unknown option -x');
+    expect(refusal('serve', '--port', '1').usage).to.match(/^Usage: agent-gateway serve\b/);
+  });
+
+  it('refuses options before the command, and a value given to a flag', () => {
+    expect(refusal('--json', 'keys', 'list').message).to.equal('unknown option --json (options follow the command)');
+    expect(refusal('keys', '--json', 'list').message).to.equal('unknown option --json (options follow the command)');
+    expect(refusal('keys', 'list', '--json=yes').message).to.equal('--json takes no value');
+  });
+
+  it('refuses unknown commands and sub-commands with the usage of the level meant', () => {
+    const unknown = refusal('frobnicate');
+    expect(unknown.message).to.equal('unknown command frobnicate');
+    expect(unknown.usage).to.match(/^Usage: agent-gateway <command>/);
+    const sub = refusal('keys', 'delete', 'x');
+    expect(sub.message).to.equal('unknown keys command delete');
+    expect(sub.usage).to.match(/^Usage: agent-gateway keys <command>/);
+    expect(refusal('keys').message).to.equal('keys needs a command: create, list or revoke');
+    expect(refusal('admin').message).to.equal('admin needs a command: set-password');
+    expect(refusal().message).to.equal('no command given');
+  });
+
+  it('refuses a missing option value, a missing required option, missing and stray arguments', () => {
+    expect(refusal('keys', 'create', '--name').message).to.equal('--name needs a value');
+    expect(refusal('keys', 'create', '--json').message).to.equal('keys create needs --name NAME');
+    expect(refusal('keys', 'revoke').message).to.equal('keys revoke needs ID');
+    expect(refusal('keys', 'revoke', 'a', 'b').message).to.equal('unexpected argument b');
+    expect(refusal('keys', 'list', 'extra').message).to.equal('unexpected argument extra');
+    expect(refusal('migrate', 'now').message).to.equal('unexpected argument now');
+  });
+
+  it('hands the parsed options and arguments to the command', () => {
+    const created = ran('keys', 'create', '--name', 'ci bot', '--json');
+    expect(created.command.words).to.deep.equal(['keys', 'create']);
+    expect(created.parsed.values).to.deep.equal({ name: 'ci bot', json: true });
+    expect(ran('keys', 'create', '--name=x').parsed.values).to.deep.equal({ name: 'x' });
+    expect(ran('keys', 'revoke', 'id-1').parsed.positionals).to.deep.equal(['id-1']);
+    // a value that looks like an option, after `--`
+    expect(ran('keys', 'revoke', '--', '-odd').parsed.positionals).to.deep.equal(['-odd']);
+    expect(ran('triggers', 'check', '--file', 'x.json').parsed.values).to.deep.equal({ file: 'x.json' });
+  });
+});

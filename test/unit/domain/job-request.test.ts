@@ -1,0 +1,48 @@
+import { expect } from 'chai';
+import { parseJobRequest } from '../../../src/domain/jobs/job-request.js';
+import { DomainError } from '../../../src/domain/errors/domain-error.js';
+
+describe('parseJobRequest', () => {
+  const failure = (body: unknown): DomainError => {
+    try {
+      parseJobRequest(body);
+    } catch (error) {
+      return error as DomainError;
+    }
+    throw new Error('expected a validation error');
+  };
+
+  for (const [label, body] of [
+    ['no body', undefined],
+    ['an empty object', {}],
+    ['an empty job', { job: '' }],
+    ['a blank job', { job: '   ' }],
+    ['a number', { job: 5 }],
+    ['null', { job: null }],
+    ['an array body', [{ job: 'x' }]],
+  ] as const) {
+    it(`refuses ${label} with "Missing job field"`, () => {
+      const error = failure(body);
+      expect(error.code).to.equal('invalid_input');
+      expect(error.message).to.equal('Missing job field');
+    });
+  }
+
+  it('keeps the job text and the optional overrides', () => {
+    expect(parseJobRequest({ job: 'fix it', llm_provider: 'openai', llm_model: 'gpt' })).to.deep.equal({
+      job: 'fix it',
+      llmProvider: 'openai',
+      llmModel: 'gpt',
+    });
+  });
+
+  it('refuses a NUL character in any of its texts, naming the field', () => {
+    expect(failure({ job: 'a\u0000b' }).message).to.equal('Field job must not contain NUL characters (U+0000)');
+    expect(failure({ job: 'x', llm_provider: 'open\u0000ai' }).message).to.equal('Field llm_provider must not contain NUL characters (U+0000)');
+    expect(failure({ job: 'x', llm_model: '\u0000' }).code).to.equal('invalid_input');
+  });
+
+  it('names an override of the wrong type', () => {
+    expect(failure({ job: 'x', llm_model: 3 }).message).to.equal('Field llm_model must be a non-empty string');
+  });
+});

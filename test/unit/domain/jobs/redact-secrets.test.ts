@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { redactSecrets, redactSecretsDeep } from '../../../../src/domain/jobs/redact-secrets.js';
+
+describe('redactSecrets', () => {
+  const secrets = [
+    { name: 'AGENT_DEPLOY_TOKEN', value: 'tok-9f8e7d6c' },
+    { name: 'AGENT_DB_PASSWORD', value: 'hunter2hunter2' },
+  ];
+
+  it('replaces every occurrence of each value with the name of its variable', () => {
+    expect(redactSecrets('token=tok-9f8e7d6c\npass=hunter2hunter2, again tok-9f8e7d6c.', secrets)).to.equal(
+      'token=[redacted AGENT_DEPLOY_TOKEN]\npass=[redacted AGENT_DB_PASSWORD], again [redacted AGENT_DEPLOY_TOKEN].',
+    );
+  });
+
+  it('leaves text without secrets unchanged', () => {
+    expect(redactSecrets('nothing to see here', secrets)).to.equal('nothing to see here');
+    expect(redactSecrets('anything', [])).to.equal('anything');
+  });
+
+  it('prefers the longer value where one secret contains another, and leaves no part of either', () => {
+    const nested = [
+      { name: 'AGENT_SHORT', value: 'abcd' },
+      { name: 'AGENT_LONG', value: 'xxabcdyy' },
+    ];
+    expect(redactSecrets('[xxabcdyy] [abcd]', nested)).to.equal('[[redacted AGENT_LONG]] [[redacted AGENT_SHORT]]');
+  });
+
+  it('hides overlapping occurrences as one span, so no fragment shows beside the marker', () => {
+    expect(redactSecrets('<xyxyxy>', [{ name: 'AGENT_R', value: 'xyxy' }])).to.equal('<[redacted AGENT_R]>');
+    const crossing = [
+      { name: 'AGENT_A', value: 'ABCDEF' },
+      { name: 'AGENT_B', value: '12ABC' },
+    ];
+    expect(redactSecrets('(12ABCDEF)', crossing)).to.equal('([redacted AGENT_B])');
+  });
+
+  it('does not search the markers it wrote: a secret spelled like a marker word stays a single replacement', () => {
+    const wordy = [
+      { name: 'AGENT_A', value: 'secret-one' },
+      { name: 'AGENT_B', value: 'redacted' },
+    ];
+    expect(redactSecrets('secret-one', wordy)).to.equal('[redacted AGENT_A]');
+  });
+
+  it('ignores values shorter than 4 characters', () => {
+    expect(redactSecrets('a 1 abc yes', [{ name: 'AGENT_FLAG', value: 'yes' }, { name: 'AGENT_EMPTY', value: '' }])).to.equal('a 1 abc yes');
+  });
+
+  it('hides the beginning of a value at the very end of the text, where output was cut at a size limit', () => {
+    expect(redactSecrets('output… tok-9f8e', secrets)).to.equal('output… [redacted AGENT_DEPLOY_TOKEN]');
+    expect(redactSecrets('ends in tok-', secrets)).to.equal('ends in [redacted AGENT_DEPLOY_TOKEN]');
+    expect(redactSecrets('ends in tok', secrets)).to.equal('ends in tok');
+    expect(redactSecrets('tok-9f8e then more', secrets)).to.equal('tok-9f8e then more');
+  });
+
+  it('also finds a value written inside a JSON string, with its quotes, backslashes and newlines escaped', () => {
+    const value = 'a"b\\c\nd';
+    expect(redactSecrets(JSON.stringify({ v: value }), [{ name: 'AGENT_J', value }])).to.equal('{"v":"[redacted AGENT_J]"}');
+  });
+
+  it('treats regular-expression characters in a value literally', () => {
+    expect(redactSecrets('p=a.b*c$(x)', [{ name: 'AGENT_P', value: 'a.b*c$(x)' }])).to.equal('p=[redacted AGENT_P]');
+    expect(redactSecrets('aXbbc', [{ name: 'AGENT_P', value: 'a.b*c' }])).to.equal('aXbbc');
+  });
+
+  it('also finds a padded value trimmed, and each line of a multi-line value (as an unquoted echo prints it)', () => {
+    expect(redactSecrets('v=s3cr3t!', [{ name: 'AGENT_PAD', value: '  s3cr3t!\n' }])).to.equal('v=[redacted AGENT_PAD]');
+    const pem = '-----BEGIN KEY-----\nMIIEvQIBADANBgkq\nhkiG9w0BAQEFAASC\n-----END KEY-----';
+    const echoed = pem.replace(/\n/g, ' ');
+    expect(redactSecrets(echoed, [{ name: 'AGENT_KEY', value: pem }])).to.equal(
+      '[redacted AGENT_KEY] [redacted AGENT_KEY] [redacted AGENT_KEY] [redacted AGENT_KEY]',
+    );
+  });
+});
+
+describe('redactSecretsDeep', () => {
+  it('redacts every string of a tool result before it is serialized, keys included, and keeps other values', () => {
+    const secrets = [{ name: 'AGENT_Q', value: 'say "hi"\\now' }];
+    const result = { exitCode: 0, ok: true, output: 'got say "hi"\\now', files: ['a', 'say "hi"\\now.txt'], nested: { 'say "hi"\\now': null } };
+    const redacted = redactSecretsDeep(result, secrets);
+    expect(redacted).to.deep.equal({ exitCode: 0, ok: true, output: 'got [redacted AGENT_Q]', files: ['a', '[redacted AGENT_Q].txt'], nested: { '[redacted AGENT_Q]': null } });
+    expect(JSON.stringify(redacted)).not.to.contain('hi');
+  });
+});

@@ -1,0 +1,146 @@
+import { expect } from 'chai';
+import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
+import { commandTokenValues, MAX_ENV_STRING_BYTES, renderCommand } from '../../../../src/domain/templates/render-command.js';
+import { findTokenPlaces, REFUSED } from '../../../../src/domain/templates/shell-contexts.js';
+
+const withValue = (value: string) => snapshotRequest({ v: value, w: 'second' }, { q: 'query value' }, { 'x-h': 'header value' });
+
+/** The place of every token of a template: its context, or `refused: <reason>`. */
+const places = (template: string): string[] =>
+  findTokenPlaces(template).map((t) => ('context' in t.place ? t.place.context : `refused: ${t.place.refused}`));
+
+describe('renderCommand', () => {
+  it('puts a reference to a per-run variable where each token stood, and the values in env', () => {
+    const rendered = renderCommand('git pull {{body.v}} && echo {{query.q}} {{headers.X-H}} {{body.v}}', withValue('main; rm -rf /'));
+    expect(rendered.script).to.equal('git pull "${AGW_ARG_1}" && echo "${AGW_ARG_2}" "${AGW_ARG_3}" "${AGW_ARG_4}"');
+    expect(rendered.env).to.deep.equal({ AGW_ARG_1: 'main; rm -rf /', AGW_ARG_2: 'query value', AGW_ARG_3: 'header value', AGW_ARG_4: 'main; rm -rf /' });
+  });
+
+  it('spells the reference for the place: unquoted, inside "…", inside \'…\' (close and reopen), in a here-document', () => {
+    const request = withValue("it's");
+    expect(renderCommand('echo {{body.v}}', request).script).to.equal('echo "${AGW_ARG_1}"');
+    expect(renderCommand('echo "a {{body.v}} b"', request).script).to.equal('echo "a ${AGW_ARG_1} b"');
+    expect(renderCommand("echo 'a {{body.v}} b'", request).script).to.equal(`echo 'a '"\${AGW_ARG_1}"' b'`);
+    expect(renderCommand('cat <<EOF\na {{body.v}} b\nEOF', request).script).to.equal('cat <<EOF\na ${AGW_ARG_1} b\nEOF');
+  });
+
+  it('never puts a value into the script, whatever it holds', () => {
+    const hostile = `$(touch x) \`touch x\` ' " \\ \nEOF\n# ; | && * -n a[$(touch x)]`;
+    const rendered = renderCommand('echo {{body.v}} "{{body.v}}" \'{{body.v}}\'', withValue(hostile));
+    expect(rendered.script).to.not.contain('touch');
+    expect(Object.values(rendered.env)).to.deep.equal([hostile, hostile, hostile]);
+  });
+
+  it('keeps every character of a value but NUL, which no environment variable can hold', () => {
+    const value = 'a\u0000b \u00e9 中文 🎉 \t\r\n\u0001\u007f';
+    expect(renderCommand('echo {{body.v}}', withValue(value)).env.AGW_ARG_1).to.equal(value.replace('\u0000', ''));
+  });
+
+  it('refuses (throws) a token where no value may stand, as a second line of defence', () => {
+    expect(() => renderCommand('echo x # {{body.v}}', withValue('y'))).to.throw(`{{body.v}} stands ${REFUSED.comment}`);
+    expect(() => renderCommand('echo $(( {{body.v}} ))', withValue('1'))).to.throw(`{{body.v}} stands ${REFUSED.arithmetic}`);
+  });
+
+  it('refuses a value too large for an environment variable, naming the token, instead of failing to start the command', () => {
+    const large = 'é'.repeat(MAX_ENV_STRING_BYTES / 2);
+    expect(() => renderCommand('echo {{body.v}}', withValue(large))).to.throw(
+      `the value of {{body.v}} is larger than the 128 KiB an environment variable can hold (${MAX_ENV_STRING_BYTES} bytes); the command was not run`,
+    );
+    const fits = 'x'.repeat(MAX_ENV_STRING_BYTES - 'AGW_ARG_1='.length - 1);
+    expect(renderCommand('echo {{body.v}}', withValue(fits)).env.AGW_ARG_1).to.equal(fits);
+  });
+});
+
+describe('commandTokenValues', () => {
+  it('gives each token, in template order, the variable and the value renderCommand passes the command', () => {
+    const template = 'git pull {{body.v}} && echo "{{query.q}}" {{body.missing}} {{body.v}}';
+    const request = withValue('main\u0000; rm -rf /');
+    const values = commandTokenValues(template, request);
+    expect(values).to.deep.equal([
+      { token: '{{body.v}}', variable: 'AGW_ARG_1', value: 'main; rm -rf /' },
+      { token: '{{query.q}}', variable: 'AGW_ARG_2', value: 'query value' },
+      { token: '{{body.missing}}', variable: 'AGW_ARG_3', value: '' },
+      { token: '{{body.v}}', variable: 'AGW_ARG_4', value: 'main; rm -rf /' },
+    ]);
+    expect(Object.fromEntries(values.map((v) => [v.variable, v.value]))).to.deep.equal(renderCommand(template, request).env);
+  });
+});
+
+describe('findTokenPlaces', () => {
+  const accepted: Array<[string, string, string[]]> = [
+    ['unquoted, single- and double-quoted', `echo {{body.v}} '{{body.v}}' "{{body.v}}"`, ['unquoted', 'single', 'double']],
+    ['quotes of the other kind inside quotes', `echo "it's {{body.v}}" 'say "{{body.v}}"'`, ['double', 'single']],
+    ['escaped quotes', `echo "a\\"{{body.v}}" \\' {{body.v}}`, ['double', 'unquoted']],
+    ['a $(…) inside "…" restarts the quoting', `echo "$(echo '{{body.v}}' "{{body.v}}" {{body.v}})" {{body.v}}`, ['single', 'double', 'unquoted', 'unquoted']],
+    ['nested $(…) with parentheses and a case statement', `x=$(case a in a) (echo {{body.v}});; esac) "{{body.v}}"`, ['unquoted', 'double']],
+    ['backticks, also inside "…"', 'echo `echo {{body.v}}` "`echo \'{{body.v}}\'`"', ['unquoted', 'single']],
+    ['${…} words take the quoting around them', `echo \${x:-{{body.v}}} "\${x:-{{body.v}}}" \${x:+'{{body.v}}'} "\${x#{{body.v}}}"`, ['unquoted', 'double', 'single', 'double']],
+    ['a here-document with an unquoted delimiter, and the command after it', 'cat <<EOF > f\nline {{body.v}}\n"{{body.v}}" \'{{body.v}}\'\nEOF\necho {{body.v}}', ['heredoc', 'heredoc', 'heredoc', 'unquoted']],
+    ['<<- with tab-indented terminator', 'cat <<-END\n\t{{body.v}}\n\tEND\necho {{body.v}}', ['heredoc', 'unquoted']],
+    ['two here-documents on one line', "cat <<A <<'B'\n{{body.v}}\nA\nfixed\nB\necho {{body.v}}", ['heredoc', 'unquoted']],
+    ['a here-document inside $(…)', 'x=$(cat <<EOF\n{{body.v}}\nEOF\n); echo "{{body.v}}"', ['heredoc', 'double']],
+    ['a here-string, pipes, && and a subshell', 'cat <<< {{body.v}} | tr a b && (echo "{{body.v}}") || echo {{body.v}}', ['unquoted', 'double', 'unquoted']],
+    ['arithmetic elsewhere in the template', 'n=$((1 + 2)); (( n > 1 )) && echo "$n {{body.v}}"', ['double']],
+    ['a comment before the token ends at its line', 'echo a # note\necho {{body.v}}', ['unquoted']],
+    ['# inside a word is no comment', 'echo a#{{body.v}} ${#x} $#{{body.v}}', ['unquoted', 'unquoted']],
+    ['a backslash inside single quotes is plain text', "echo '\\{{body.v}}'", ['single']],
+    ['[ … ] (test) is no [[ … ]]', 'if [ "{{body.v}}" = x ]; then echo {{body.v}}; fi', ['double', 'unquoted']],
+    ['a continued line', 'echo a \\\n  {{body.v}}', ['unquoted']],
+    ['brackets in a quoted word', 'echo "x[{{body.v}}]" \'[{{body.v}}]\' x=[{{body.v}}]', ['double', 'single', 'unquoted']],
+  ];
+  for (const [label, template, expected] of accepted) {
+    it(`places tokens: ${label}`, () => {
+      expect(places(template)).to.deep.equal(expected);
+    });
+  }
+
+  const refused: Array<[string, string, string]> = [
+    ['inside a # comment', 'echo x # {{body.v}}', REFUSED.comment],
+    ['inside a comment inside $(…)', 'x=$(echo a # {{body.v}}\n)', REFUSED.comment],
+    ["in a here-document with a quoted delimiter: <<'EOF'", "cat <<'EOF'\n{{body.v}}\nEOF", REFUSED.quotedHeredoc],
+    ['in a here-document with a quoted delimiter: <<"EOF"', 'cat <<"EOF"\n{{body.v}}\nEOF', REFUSED.quotedHeredoc],
+    ['in a here-document with a quoted delimiter: <<\\EOF', 'cat <<\\EOF\n{{body.v}}\nEOF', REFUSED.quotedHeredoc],
+    ['in a here-document with a partly quoted delimiter: <<-E"O"F', 'cat <<-E"O"F\n\t{{body.v}}\n\tEOF', REFUSED.quotedHeredoc],
+    ['in a here-document delimiter', 'cat <<{{body.v}}\nx\n', REFUSED.delimiter],
+    ["inside $'…'", "echo $'a {{body.v}}'", REFUSED.dollarSingle],
+    ['inside $((…))', 'echo $(( {{body.v}} + 1 ))', REFUSED.arithmetic],
+    ['inside $((…)) inside "…"', 'echo "$(( {{body.v}} ))"', REFUSED.arithmetic],
+    ['inside ((…))', '(( x = {{body.v}} ))', REFUSED.arithmetic],
+    ['inside for ((…))', 'for ((i = 0; i < {{body.v}}; i++)); do :; done', REFUSED.arithmetic],
+    ['inside $[…]', 'echo $[ {{body.v}} ]', REFUSED.arithmetic],
+    ['inside a $(…) inside arithmetic', 'echo $(( $(echo {{body.v}}) + 1 ))', REFUSED.arithmetic],
+    ['quoted inside arithmetic', 'echo $(( "{{body.v}}" ))', REFUSED.arithmetic],
+    ['inside [[ … ]]', '[[ {{body.v}} -eq 1 ]] && echo yes', REFUSED.doubleBracket],
+    ['quoted inside [[ … ]]', '[[ "{{body.v}}" -eq 1 ]]', REFUSED.doubleBracket],
+    ['inside an array subscript of an assignment', 'a[{{body.v}}]=1', REFUSED.subscript],
+    ['inside a compound array assignment', 'a=([{{body.v}}]=1)', REFUSED.subscript],
+    ['inside the subscript of ${a[…]}', 'echo "${a[{{body.v}}]}"', REFUSED.subscript],
+    ['in an unquoted word that bash may read as a subscript', 'echo x[{{body.v}}]', REFUSED.subscript],
+    ['inside ${x:offset}', 'echo "${x:{{body.v}}}"', REFUSED.substring],
+    ['inside ${x:offset:length}', 'echo ${x:0:{{body.v}}}', REFUSED.substring],
+    ['right after a backslash', 'echo \\{{body.v}}', REFUSED.backslash],
+    ['right after a backslash inside "…"', 'echo "\\{{body.v}}"', REFUSED.backslash],
+    ['right after a backslash in a here-document', 'cat <<EOF\n\\{{body.v}}\nEOF', REFUSED.backslash],
+    ['right after a $', 'echo ${{body.v}}', REFUSED.dollar],
+    ['as the name of a ${…} expansion', 'echo ${{{body.v}}}', REFUSED.name],
+    ['after the name of a ${…} expansion', 'echo ${x{{body.v}}}', REFUSED.name],
+  ];
+  for (const [label, template, reason] of refused) {
+    it(`refuses a token ${label}`, () => {
+      expect(places(template)).to.deep.equal([`refused: ${reason}`]);
+    });
+  }
+
+  it('refuses only the tokens in refused places', () => {
+    expect(places('echo {{body.v}} # {{body.w}}\necho $(( {{body.v}} )) "{{body.w}}"')).to.deep.equal([
+      'unquoted',
+      `refused: ${REFUSED.comment}`,
+      `refused: ${REFUSED.arithmetic}`,
+      'double',
+    ]);
+  });
+
+  it('keeps arithmetic open until its own closer, so an unbalanced parenthesis errs toward refusing', () => {
+    expect(places('echo $(( ( 1 ) ) {{body.v}} ))')).to.deep.equal([`refused: ${REFUSED.arithmetic}`]);
+  });
+});

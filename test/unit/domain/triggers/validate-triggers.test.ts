@@ -1,0 +1,160 @@
+import { expect } from 'chai';
+import { matchTriggers } from '../../../../src/domain/triggers/match-triggers.js';
+import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
+import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
+
+const FILE = 'config/TRIGGERS.json';
+const valid = (overrides: Record<string, unknown> = {}) => ({
+  name: 'deploy',
+  watch_path: '/webhook',
+  enabled: true,
+  actions: [{ type: 'command', command: 'make' }],
+  ...overrides,
+});
+const problems = (raw: unknown) => validateTriggers(raw, FILE, triggerCatalog()).problems;
+
+describe('validateTriggers', () => {
+  it('accepts every action type with its optional fields, and applies defaults', () => {
+    const { triggers, problems: found } = validateTriggers(
+      [
+        valid({
+          actions: [
+            { type: 'agent', job: 'Review {{body}}', llm_provider: 'anthropic', llm_model: 'claude' },
+            { type: 'command', command: 'echo {{query.x}}', timeout: 5, retries: 1 },
+            { type: 'webhook', url: 'https://example.com/h' },
+            { type: 'webhook', url: 'http://127.0.0.1:9/h', method: 'GET', headers: { 'X-Token': 't' }, vars: { a: 1 } },
+          ],
+        }),
+      ],
+      FILE,
+    triggerCatalog(),
+    );
+    expect(found).to.deep.equal([]);
+    expect(triggers[0].actions).to.deep.equal([
+      { type: 'agent', job: 'Review {{body}}', llmProvider: 'anthropic', llmModel: 'claude' },
+      { type: 'command', command: 'echo {{query.x}}', timeoutSeconds: 5, retries: 1 },
+      { type: 'webhook', url: 'https://example.com/h', method: 'POST', headers: {}, vars: {} },
+      { type: 'webhook', url: 'http://127.0.0.1:9/h', method: 'GET', headers: { 'X-Token': 't' }, vars: { a: 1 } },
+    ]);
+  });
+
+  it('needs an array', () => {
+    expect(problems({ name: 'x' })).to.deep.equal([`${FILE}: must be a JSON array of triggers, found a object`]);
+  });
+
+  const cases: Array<[string, unknown, string]> = [
+    ['a trigger that is not an object', ['x'], `${FILE}: trigger #0: must be an object, found a string`],
+    ['a missing name', [valid({ name: undefined })], `${FILE}: trigger #0: name: required, a non-empty string`],
+    ['an empty name', [valid({ name: ' ' })], `${FILE}: trigger #0: name: required, a non-empty string`],
+    ['a duplicate name', [valid(), valid()], `${FILE}: trigger #1 "deploy": name: duplicate of trigger #0`],
+    ['a watch_path without a slash', [valid({ watch_path: 'webhook' })], `${FILE}: trigger #0 "deploy": watch_path: required, a path starting with /`],
+    ['a watch_path with /api', [valid({ watch_path: '/api/webhook' })], `${FILE}: trigger #0 "deploy": watch_path: write it without the /api prefix: /webhook`],
+    ['a watch_path that is no endpoint', [valid({ watch_path: '/hooks' })], `${FILE}: trigger #0 "deploy": watch_path: /hooks is not an endpoint; one of /ping, /create-job, /jobs/status, /codehost/webhook, /webhook, /messaging/telegram/webhook, /messaging/webhook, /messaging/telegram/register, /messaging/register`],
+    ['a non-boolean enabled', [valid({ enabled: 'yes' })], `${FILE}: trigger #0 "deploy": enabled: required, true or false`],
+    ['an unknown trigger field', [valid({ when: 'always' })], `${FILE}: trigger #0 "deploy": when: unknown field`],
+    ['no actions', [valid({ actions: [] })], `${FILE}: trigger #0 "deploy": actions: required, a non-empty array`],
+    ['an unknown action type', [valid({ actions: [{ type: 'email' }] })], `${FILE}: trigger #0 "deploy": actions[0].type: required, one of agent, command, webhook`],
+    ['an agent without job', [valid({ actions: [{ type: 'agent' }] })], `${FILE}: trigger #0 "deploy": actions[0].job: required, a non-empty string`],
+    ['an unknown provider', [valid({ actions: [{ type: 'agent', job: 'x', llm_provider: 'acme' }] })], `${FILE}: trigger #0 "deploy": actions[0].llm_provider: must be one of anthropic, openai, google, custom`],
+    ['a command that is not a string', [valid({ actions: [{ type: 'command', command: ['ls'] }] })], `${FILE}: trigger #0 "deploy": actions[0].command: required, a non-empty string`],
+    ['a bad timeout', [valid({ actions: [{ type: 'command', command: 'ls', timeout: 0 }] })], `${FILE}: trigger #0 "deploy": actions[0].timeout: seconds, a number above 0 and at most 86400`],
+    ['an unknown token', [valid({ actions: [{ type: 'command', command: 'echo {{env.HOME}}' }] })], `${FILE}: trigger #0 "deploy": actions[0].command: unknown template token {{env.HOME}}; tokens are {{body…}}, {{query…}}, {{headers…}}`],
+    ['a webhook without url', [valid({ actions: [{ type: 'webhook' }] })], `${FILE}: trigger #0 "deploy": actions[0].url: required, a non-empty string`],
+    ['a webhook url that is not http', [valid({ actions: [{ type: 'webhook', url: 'file:///etc/passwd' }] })], `${FILE}: trigger #0 "deploy": actions[0].url: must be an absolute http:// or https:// URL`],
+    ['a method other than GET or POST', [valid({ actions: [{ type: 'webhook', url: 'https://x', method: 'PUT' }] })], `${FILE}: trigger #0 "deploy": actions[0].method: must be GET or POST`],
+    ['a header value that is not a string', [valid({ actions: [{ type: 'webhook', url: 'https://x', headers: { 'X-N': 1 } }] })], `${FILE}: trigger #0 "deploy": actions[0].headers.X-N: must be a string`],
+    ['vars that would hide the body', [valid({ actions: [{ type: 'webhook', url: 'https://x', vars: { data: 1 } }] })], `${FILE}: trigger #0 "deploy": actions[0].vars.data: is reserved for the original request body`],
+    ['an unknown action field', [valid({ actions: [{ type: 'command', command: 'ls', url: 'x' }] })], `${FILE}: trigger #0 "deploy": actions[0].url: unknown field for a command action`],
+  ];
+  for (const [label, raw, expected] of cases) {
+    it(`names ${label}`, () => {
+      expect(problems(raw)).to.deep.equal([expected]);
+    });
+  }
+
+  it('accepts unsafe_raw on an agent action as a boolean only, and keeps it only when true', () => {
+    const { triggers, problems: found } = validateTriggers(
+      [valid({ actions: [{ type: 'agent', job: 'Raw {{body.x}}', unsafe_raw: true }, { type: 'agent', job: 'Framed {{body.x}}', unsafe_raw: false }] })],
+      FILE,
+    triggerCatalog(),
+    );
+    expect(found).to.deep.equal([]);
+    expect(triggers[0].actions).to.deep.equal([
+      { type: 'agent', job: 'Raw {{body.x}}', llmProvider: undefined, llmModel: undefined, unsafeRaw: true },
+      { type: 'agent', job: 'Framed {{body.x}}', llmProvider: undefined, llmModel: undefined },
+    ]);
+    expect(problems([valid({ actions: [{ type: 'agent', job: 'x', unsafe_raw: 'yes' }] })])).to.deep.equal([
+      `${FILE}: trigger #0 "deploy": actions[0].unsafe_raw: must be true or false`,
+    ]);
+    expect(problems([valid({ actions: [{ type: 'command', command: 'ls', unsafe_raw: true }] })])).to.deep.equal([
+      `${FILE}: trigger #0 "deploy": actions[0].unsafe_raw: unknown field for a command action`,
+    ]);
+  });
+
+  describe('refuses command tokens where no value may stand, naming the token and why', () => {
+    const refusals: Array<[string, string, string]> = [
+      ['inside a comment', 'make # {{body.v}}', 'inside a # comment: the command would never see the value'],
+      ["in a here-document with a quoted delimiter", "cat <<'EOF'\n{{body.v}}\nEOF", "in a here-document whose delimiter is quoted (<<'EOF'), where nothing is expanded: the value would not arrive"],
+      ["inside $'…'", "echo $'{{body.v}}'", "inside $'…', where the value could not arrive as itself: use '…' or \"…\""],
+      ['inside $((…))', 'echo $(( {{body.v}} ))', 'inside arithmetic ($((…)), ((…)) or $[…]), which evaluates the value as an expression that can run commands'],
+      ['inside ((…))', '(( {{body.v}} > 1 )) && make', 'inside arithmetic ($((…)), ((…)) or $[…]), which evaluates the value as an expression that can run commands'],
+      ['inside [[ … ]]', '[[ {{body.v}} -eq 1 ]] && make', 'inside [[ … ]], whose -eq, -lt… operands bash evaluates as arithmetic that can run commands: use [ … ]'],
+      ['right after a backslash', 'echo \\{{body.v}}', 'right after a backslash, which would escape the reference to the value instead of the value'],
+      ['right after a $', 'echo ${{body.v}}', 'right after a $, which would join the reference to the value into another expansion'],
+      ['in a here-document delimiter', 'cat <<{{body.v}}\nx', 'in a here-document delimiter, which must be fixed text'],
+      ['inside an array subscript', 'a[{{body.v}}]=1', 'inside an array subscript (or what bash may read as one: quote the word if it is none), which bash evaluates as arithmetic that can run commands'],
+      ['inside ${x:offset}', 'echo "${x:{{body.v}}}"', 'inside ${name:offset:length}, whose offset and length bash evaluates as arithmetic that can run commands'],
+      ['as the name of an expansion', 'echo ${{{body.v}}}', 'as the name of a ${…} expansion: a value cannot name a variable'],
+    ];
+    for (const [label, command, why] of refusals) {
+      it(label, () => {
+        expect(problems([valid({ actions: [{ type: 'command', command }] })])).to.deep.equal([`${FILE}: trigger #0 "deploy": actions[0].command: {{body.v}} stands ${why}`]);
+      });
+    }
+
+    it('leaves agent jobs alone: a prompt is not a command line', () => {
+      expect(problems([valid({ actions: [{ type: 'agent', job: 'Check # {{body.v}} and $(( {{body.v}} ))' }] })])).to.deep.equal([]);
+    });
+  });
+
+  it('checks watch paths and AI providers against the catalog it is given, nothing else', () => {
+    const catalog = { watchPaths: ['/hooks/a'], llmProviders: ['acme'] };
+    const agent = (provider: string) => valid({ watch_path: '/hooks/a', actions: [{ type: 'agent', job: 'x', llm_provider: provider }] });
+    expect(validateTriggers([agent('acme')], FILE, catalog).problems).to.deep.equal([]);
+    expect(validateTriggers([agent('openai'), valid()], FILE, catalog).problems).to.deep.equal([
+      `${FILE}: trigger #0 "deploy": actions[0].llm_provider: must be one of acme`,
+      `${FILE}: trigger #1 "deploy": name: duplicate of trigger #0`,
+      `${FILE}: trigger #1 "deploy": watch_path: /webhook is not an endpoint; one of /hooks/a`,
+    ]);
+  });
+
+  it('reports every problem of the file at once', () => {
+    expect(problems([valid({ enabled: 1, actions: [] }), { name: 'b' }])).to.have.length(5);
+  });
+});
+
+describe('matchTriggers', () => {
+  const { triggers } = validateTriggers(
+    [
+      valid({ name: 'one' }),
+      valid({ name: 'off', enabled: false }),
+      valid({ name: 'other-path', watch_path: '/codehost/webhook' }),
+      valid({ name: 'two' }),
+    ],
+    FILE,
+    triggerCatalog(),
+  );
+
+  it('fires the enabled triggers watching the path, in file order', () => {
+    expect(matchTriggers(triggers, '/webhook').map((t) => t.name)).to.deep.equal(['one', 'two']);
+  });
+
+  it('never fires a disabled trigger', () => {
+    expect(matchTriggers(triggers, '/webhook').map((t) => t.name)).not.to.include('off');
+  });
+
+  it('compares whole paths', () => {
+    expect(matchTriggers(triggers, '/webhook/')).to.deep.equal([]);
+    expect(matchTriggers(triggers, '/codehost/webhook').map((t) => t.name)).to.deep.equal(['other-path']);
+  });
+});
