@@ -49,7 +49,8 @@ const telegram = (token, method, body, res) => {
   switch (method) {
     case 'sendMessage': {
       const text = String(body.text ?? '');
-      if (text.length === 0 || text.length > 4096) return json(res, 400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty or too long' });
+      if (text.length === 0 || text.length > 4096)
+        return json(res, 400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty or too long' });
       const n = numberIn(text);
       if (text.startsWith('Sorry,')) stats.telegram.apologies++;
       else if (n === null) stats.telegram.unnumbered++;
@@ -59,7 +60,10 @@ const telegram = (token, method, body, res) => {
       }
       stats.telegram.firstReplyAt ??= Date.now();
       stats.telegram.lastReplyAt = Date.now();
-      return json(res, 200, { ok: true, result: { message_id: calls[method], date: Math.floor(Date.now() / 1000), chat: { id: Number(body.chat_id), type: 'private' }, text } });
+      return json(res, 200, {
+        ok: true,
+        result: { message_id: calls[method], date: Math.floor(Date.now() / 1000), chat: { id: Number(body.chat_id), type: 'private' }, text },
+      });
     }
     case 'sendChatAction':
     case 'setMessageReaction':

@@ -82,7 +82,14 @@ export const startChild = (args, env, { logFile } = {}) => {
     const key = `${entry.level} ${entry.msg} ${error}`;
     const seen = child.problems.get(key);
     if (seen) seen.count++;
-    else child.problems.set(key, { level: entry.level === 'text' ? 'text' : entry.level >= 50 ? 'error' : 'warn', msg: String(entry.msg ?? ''), error: String(error).slice(0, 300), count: 1, first: line.slice(0, 2000) });
+    else
+      child.problems.set(key, {
+        level: entry.level === 'text' ? 'text' : entry.level >= 50 ? 'error' : 'warn',
+        msg: String(entry.msg ?? ''),
+        error: String(error).slice(0, 300),
+        count: 1,
+        first: line.slice(0, 2000),
+      });
   };
   const keep = (chunk) => {
     child.output = (child.output + chunk).slice(-8192);
@@ -116,7 +123,10 @@ export const stopChild = (child) =>
 export const waitReady = async (url, child) => {
   for (const started = Date.now(); Date.now() - started < 60_000; await sleep(200)) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${child.output}`);
-    const status = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
+    const status = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
   }
   throw new Error(`server not ready after 60 s:\n${child.output}`);
@@ -259,7 +269,9 @@ export const printProblems = (logs) => {
   }
   for (const log of noisy) {
     const count = (level) => log.problems.filter((p) => p.level === level).reduce((n, p) => n + p.count, 0);
-    console.log(`gateway log of ${log.run} (exit ${log.exitCode ?? log.signal}): ${count('error')} error, ${count('warn')} warn, ${count('text')} plain-text lines; full log in ${log.logFile}`);
+    console.log(
+      `gateway log of ${log.run} (exit ${log.exitCode ?? log.signal}): ${count('error')} error, ${count('warn')} warn, ${count('text')} plain-text lines; full log in ${log.logFile}`,
+    );
     for (const problem of log.problems.slice(0, 10)) {
       console.log(`  ${String(problem.count).padStart(6)} × ${problem.level} ${JSON.stringify(problem.msg)}${problem.error ? `: ${problem.error}` : ''}`);
     }
@@ -268,10 +280,17 @@ export const printProblems = (logs) => {
 };
 
 export const createApiKey = async (env) => {
-  const run = promisify(execFile)(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'keys', 'create', '--name', 'bench', '--json'],
-    { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 });
+  const run = promisify(execFile)(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'keys', 'create', '--name', 'bench', '--json'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    timeout: 60_000,
+  });
   const { stdout } = await run;
-  const line = stdout.trim().split('\n').reverse().find((l) => l.includes('"key"'));
+  const line = stdout
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.includes('"key"'));
   if (!line) throw new Error(`keys create printed no key:\n${stdout}`);
   return JSON.parse(line).key;
 };
@@ -288,8 +307,16 @@ export const statusCounts = (result) => Object.fromEntries(Object.entries(result
  * request). `warmup` and `load` say how long each lasts: `{ duration }` (s) or `{ amount }` (requests).
  */
 export const measure = async ({
-  name, url, method = 'GET', headers = {}, body, expect, check, options = {},
-  warmup = { duration: SETTINGS.warmupSeconds }, load = { duration: SETTINGS.seconds },
+  name,
+  url,
+  method = 'GET',
+  headers = {},
+  body,
+  expect,
+  check,
+  options = {},
+  warmup = { duration: SETTINGS.warmupSeconds },
+  load = { duration: SETTINGS.seconds },
 }) => {
   const request = { url, method, headers, body };
   const { status: sampleStatus, text: sampleText } = await sampleRequest(url, { method, headers, body });
@@ -501,7 +528,11 @@ export const queueReport = async (env) => {
     const client = new pg.Client({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 5000 });
     await client.connect();
     try {
-      rows = { states: (await client.query(sql.states)).rows, retried: (await client.query(sql.retried)).rows, reordered: (await client.query(sql.reordered)).rows };
+      rows = {
+        states: (await client.query(sql.states)).rows,
+        retried: (await client.query(sql.retried)).rows,
+        reordered: (await client.query(sql.reordered)).rows,
+      };
     } finally {
       await client.end();
     }
@@ -520,7 +551,13 @@ export const queueReport = async (env) => {
     queue.states[state] = n;
     queue.retried += retried;
   }
-  const examples = rows.retried.map((row) => ({ queue: row.name, state: row.state, retries: row.retry_count, output: row.output?.slice(0, 300), data: row.data?.slice(0, 200) }));
+  const examples = rows.retried.map((row) => ({
+    queue: row.name,
+    state: row.state,
+    retries: row.retry_count,
+    output: row.output?.slice(0, 300),
+    data: row.data?.slice(0, 200),
+  }));
   const reordered = { pairs: rows.reordered[0]?.total ?? 0, examples: rows.reordered.map(({ total, ...pair }) => pair) };
   return { queues, examples, reordered };
 };
@@ -528,5 +565,10 @@ export const queueReport = async (env) => {
 /** One line per queue: "chat-message: 3052 completed; 0 run more than once". */
 export const formatQueueReport = (report) =>
   Object.entries(report.queues)
-    .map(([name, q]) => `${name}: ${Object.entries(q.states).map(([state, n]) => `${n} ${state}`).join(', ')}; ${q.retried} run more than once`)
+    .map(
+      ([name, q]) =>
+        `${name}: ${Object.entries(q.states)
+          .map(([state, n]) => `${n} ${state}`)
+          .join(', ')}; ${q.retried} run more than once`,
+    )
     .join(' | ') + (report.reordered.pairs > 0 ? ` | ${report.reordered.pairs} pairs of tasks of one chat started in another order than queued` : '');

@@ -4,8 +4,25 @@
 // Usage: node bench/messaging.mjs (after a build); also run by bench/run.mjs.
 import autocannon from 'autocannon';
 import {
-  SETTINGS, drainRate, percentile, formatQueueReport, queueReport, round, runStandalone, sampleRequest, selectedEngines, sequencedRequests, sleep, startFakes, startGateway, statusCounts,
-  setUpEngine, stopChild, stopGateway, tallyDeliveries, waitForCount,
+  SETTINGS,
+  drainRate,
+  percentile,
+  formatQueueReport,
+  queueReport,
+  round,
+  runStandalone,
+  sampleRequest,
+  selectedEngines,
+  sequencedRequests,
+  sleep,
+  startFakes,
+  startGateway,
+  statusCounts,
+  setUpEngine,
+  stopChild,
+  stopGateway,
+  tallyDeliveries,
+  waitForCount,
 } from './lib.mjs';
 
 const number = (name, fallback) => {
@@ -62,8 +79,12 @@ const pacedLoad = async ({ url, requests, rate, seconds }) => {
     Array.from({ length: PHASES }, (_, i) =>
       sleep((i * 1000) / PHASES).then(() => {
         const instance = autocannon({
-          url, requests, duration: seconds, timeout: 10,
-          connections: Math.min(CONNECTIONS_PER_PHASE, perPhase), overallRate: perPhase,
+          url,
+          requests,
+          duration: seconds,
+          timeout: 10,
+          connections: Math.min(CONNECTIONS_PER_PHASE, perPhase),
+          overallRate: perPhase,
           // autocannon "corrects" latencies for coordinated omission with a 1 ms interval at these rates; keep raw times.
           ignoreCoordinatedOmission: true,
         });
@@ -101,7 +122,8 @@ const orderViolations = (order = {}, { sentAt, acceptedAt }) => {
         const sent = sentAt.get(replies[i]);
         if (sent === undefined || !(acceptedLater < sent)) continue;
         count++;
-        if (examples.length < 10) examples.push({ chat: Number(chat), repliedFirst: replies[i], repliedAfter: replies[j], acceptedMsBeforeOtherWasSent: round(sent - acceptedLater) });
+        if (examples.length < 10)
+          examples.push({ chat: Number(chat), repliedFirst: replies[i], repliedAfter: replies[j], acceptedMsBeforeOtherWasSent: round(sent - acceptedLater) });
       }
     }
   }
@@ -144,7 +166,8 @@ const scenario = {
         const url = `${gateway.url}/api/messaging/webhook`;
         const first = sequence.take();
         const sample = await sampleRequest(url, { method: 'POST', headers, body: update(first) });
-        if (sample.status !== 200 || sample.text !== '{"ok":true}') throw new Error(`${name}: sample got ${sample.status} ${sample.text}, expected 200 {"ok":true}`);
+        if (sample.status !== 200 || sample.text !== '{"ok":true}')
+          throw new Error(`${name}: sample got ${sample.status} ${sample.text}, expected 200 {"ok":true}`);
         sequence.accept(first);
         console.log(`running ${name} for ${engine.name} (${WARMUP_SECONDS} s warm-up + ${SECONDS} s, ${CHATS} chats), then waiting for the replies…`);
         await pacedLoad({ url, requests: sequence.requests, rate: RATE, seconds: WARMUP_SECONDS });
@@ -166,14 +189,29 @@ const scenario = {
         if (Object.keys(load.statuses).some((code) => Number(code) !== 200)) problems.push(`statuses ${JSON.stringify(load.statuses)}`);
         if (stats.telegram.unauthorized > 0) problems.push(`${stats.telegram.unauthorized} Bot API calls with a wrong token`);
         rows.push({
-          case: name, engine: engine.name,
-          reqPerSec: load.responses / SECONDS, p50Ms: round(percentile(load.latencies, 50)), p99Ms: round(percentile(load.latencies, 99)), maxMs: round(percentile(load.latencies, 100)),
-          total: load.responses, statuses: load.statuses, problems,
+          case: name,
+          engine: engine.name,
+          reqPerSec: load.responses / SECONDS,
+          p50Ms: round(percentile(load.latencies, 50)),
+          p99Ms: round(percentile(load.latencies, 99)),
+          maxMs: round(percentile(load.latencies, 100)),
+          total: load.responses,
+          statuses: load.statuses,
+          problems,
           delivery: {
-            ...tally, sent: sequence.state.sent, apologies: stats.telegram.apologies, unnumbered: stats.telegram.unnumbered,
-            outOfOrder: order.count, outOfOrderExamples: order.examples,
-            drainSeconds: drain.outcome === 'settled' ? round(drain.lastChangeMs / 1000) : null, waitedSeconds: round((Date.now() - loadEnded) / 1000), drainOutcome: drain.outcome, drainPerSecond: drainRate(drain),
-            botApiCalls: stats.telegram.calls, llmRequests: stats.llm.requests, llmMaxInFlight: stats.llm.maxInFlight,
+            ...tally,
+            sent: sequence.state.sent,
+            apologies: stats.telegram.apologies,
+            unnumbered: stats.telegram.unnumbered,
+            outOfOrder: order.count,
+            outOfOrderExamples: order.examples,
+            drainSeconds: drain.outcome === 'settled' ? round(drain.lastChangeMs / 1000) : null,
+            waitedSeconds: round((Date.now() - loadEnded) / 1000),
+            drainOutcome: drain.outcome,
+            drainPerSecond: drainRate(drain),
+            botApiCalls: stats.telegram.calls,
+            llmRequests: stats.llm.requests,
+            llmMaxInFlight: stats.llm.maxInFlight,
           },
         });
       } finally {
@@ -191,36 +229,83 @@ const scenario = {
       row.verdict = row.problems.length
         ? `INVALID: ${row.problems.join('; ')}`
         : [
-            (slow || underRate) && `BELOW (${[slow && `p99 ${row.p99Ms} ms`, underRate && `${Math.round(row.reqPerSec)} req/s offered`].filter(Boolean).join(', ')})`,
+            (slow || underRate) &&
+              `BELOW (${[slow && `p99 ${row.p99Ms} ms`, underRate && `${Math.round(row.reqPerSec)} req/s offered`].filter(Boolean).join(', ')})`,
             d.lost > 0 && `LOST ${d.lost}`,
             d.doubled > 0 && `DOUBLED ${d.doubled}`,
             d.apologies > 0 && `${d.apologies} APOLOGIES`,
             d.outOfOrder > 0 && `OUT OF ORDER ${d.outOfOrder}`,
             d.drainOutcome !== 'settled' && `NOT DRAINED (${d.drainOutcome})`,
-          ].filter(Boolean).join(', ') || 'PASS';
+          ]
+            .filter(Boolean)
+            .join(', ') || 'PASS';
     }
     return {
-      scenario: 'messaging', rows, skipped, logs,
-      settings: { rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, chats: CHATS, phases: PHASES, connectionsPerPhase: CONNECTIONS_PER_PHASE, llmDelayMs: LLM_DELAY_MS, drainLimitSeconds: SETTINGS.drainSeconds, settleSeconds: SETTLE_SECONDS },
+      scenario: 'messaging',
+      rows,
+      skipped,
+      logs,
+      settings: {
+        rate: RATE,
+        seconds: SECONDS,
+        warmupSeconds: WARMUP_SECONDS,
+        chats: CHATS,
+        phases: PHASES,
+        connectionsPerPhase: CONNECTIONS_PER_PHASE,
+        llmDelayMs: LLM_DELAY_MS,
+        drainLimitSeconds: SETTINGS.drainSeconds,
+        settleSeconds: SETTLE_SECONDS,
+      },
     };
   },
 
   report({ rows }) {
-    console.log(`\nMessaging: ${RATE} req/s for ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up, ${CHATS} chats, model answering after ${LLM_DELAY_MS} ms (${PHASES} autocannon instances × ${CONNECTIONS_PER_PHASE} connections, staggered)`);
-    console.table(rows.map((r) => ({
-      case: r.case, engine: r.engine, 'req/s': Math.round(r.reqPerSec), 'p50 ms': r.p50Ms, 'p99 ms': r.p99Ms, 'max ms': r.maxMs,
-      target: r.target, result: r.verdict,
-    })));
-    console.log(`Replies (sendMessage calls on the fake Bot API) to the accepted updates (sample and warm-up included; waited at most ${SETTINGS.drainSeconds} s, then ${SETTLE_SECONDS} s more for late duplicates)`);
-    console.table(rows.map((r) => ({
-      engine: r.engine, 'accepted (200)': r.delivery.accepted, replies: r.delivery.replies, 'accepted replied': r.delivery.delivered, lost: r.delivery.lost, doubled: r.delivery.doubled,
-      'in flight at stop': r.delivery.unconfirmed, apologies: r.delivery.apologies, 'out of order': r.delivery.outOfOrder,
-      'drain s': r.delivery.drainSeconds ?? `${r.delivery.drainOutcome} after ${r.delivery.waitedSeconds}`, 'replies/s draining': r.delivery.drainPerSecond,
-    })));
-    for (const r of rows) console.log(`Task queue of ${r.engine} after the run: ${r.delivery.queue?.error ?? (r.delivery.queue ? formatQueueReport(r.delivery.queue) : 'not read')}`);
+    console.log(
+      `\nMessaging: ${RATE} req/s for ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up, ${CHATS} chats, model answering after ${LLM_DELAY_MS} ms (${PHASES} autocannon instances × ${CONNECTIONS_PER_PHASE} connections, staggered)`,
+    );
+    console.table(
+      rows.map((r) => ({
+        case: r.case,
+        engine: r.engine,
+        'req/s': Math.round(r.reqPerSec),
+        'p50 ms': r.p50Ms,
+        'p99 ms': r.p99Ms,
+        'max ms': r.maxMs,
+        target: r.target,
+        result: r.verdict,
+      })),
+    );
+    console.log(
+      `Replies (sendMessage calls on the fake Bot API) to the accepted updates (sample and warm-up included; waited at most ${SETTINGS.drainSeconds} s, then ${SETTLE_SECONDS} s more for late duplicates)`,
+    );
+    console.table(
+      rows.map((r) => ({
+        engine: r.engine,
+        'accepted (200)': r.delivery.accepted,
+        replies: r.delivery.replies,
+        'accepted replied': r.delivery.delivered,
+        lost: r.delivery.lost,
+        doubled: r.delivery.doubled,
+        'in flight at stop': r.delivery.unconfirmed,
+        apologies: r.delivery.apologies,
+        'out of order': r.delivery.outOfOrder,
+        'drain s': r.delivery.drainSeconds ?? `${r.delivery.drainOutcome} after ${r.delivery.waitedSeconds}`,
+        'replies/s draining': r.delivery.drainPerSecond,
+      })),
+    );
+    for (const r of rows)
+      console.log(
+        `Task queue of ${r.engine} after the run: ${r.delivery.queue?.error ?? (r.delivery.queue ? formatQueueReport(r.delivery.queue) : 'not read')}`,
+      );
     for (const r of rows.filter((row) => row.delivery.outOfOrder > 0)) {
-      console.log(`Out of order on ${r.engine} (first ${r.delivery.outOfOrderExamples.length}): ${r.delivery.outOfOrderExamples
-        .map((e) => `chat ${e.chat}: #${e.repliedFirst} replied before #${e.repliedAfter}, which was accepted ${e.acceptedMsBeforeOtherWasSent} ms before #${e.repliedFirst} was sent`).join('; ')}`);
+      console.log(
+        `Out of order on ${r.engine} (first ${r.delivery.outOfOrderExamples.length}): ${r.delivery.outOfOrderExamples
+          .map(
+            (e) =>
+              `chat ${e.chat}: #${e.repliedFirst} replied before #${e.repliedAfter}, which was accepted ${e.acceptedMsBeforeOtherWasSent} ms before #${e.repliedFirst} was sent`,
+          )
+          .join('; ')}`,
+      );
     }
   },
 };

@@ -4,8 +4,21 @@
 // Usage: npm run bench   (or, after a build: node bench/run.mjs)
 //        BENCH_SCENARIOS=cases,triggers node bench/run.mjs   (a selection)
 import {
-  SETTINGS, cleanUp, createApiKey, guardRun, measure, printProblems, runMeta, selectedEngines, startBaseline,
-  setUpEngine, startGateway, stopChild, stopGateway, warnIfBusy, writeResults,
+  SETTINGS,
+  cleanUp,
+  createApiKey,
+  guardRun,
+  measure,
+  printProblems,
+  runMeta,
+  selectedEngines,
+  startBaseline,
+  setUpEngine,
+  startGateway,
+  stopChild,
+  stopGateway,
+  warnIfBusy,
+  writeResults,
 } from './lib.mjs';
 import messaging from './messaging.mjs';
 import triggers from './triggers.mjs';
@@ -20,8 +33,17 @@ const CASES = [
   { name: 'GET / (bare node:http)', on: 'baseline', method: 'GET', path: '/', expect: 200 },
   { name: 'GET /api/ping (Koa + @koa/router only)', on: 'reference', method: 'GET', path: '/api/ping', expect: 200 },
   { name: 'GET /api/ping', on: 'gateway', method: 'GET', path: '/api/ping', expect: 200, goal: 60 },
-  { name: 'POST /api/create-job (auth)', on: 'gateway', method: 'POST', path: '/api/create-job', auth: true,
-    headers: { 'content-type': 'application/json' }, body: '{}', expect: 400 /* Missing job field */, goal: 45 },
+  {
+    name: 'POST /api/create-job (auth)',
+    on: 'gateway',
+    method: 'POST',
+    path: '/api/create-job',
+    auth: true,
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+    expect: 400 /* Missing job field */,
+    goal: 45,
+  },
 ];
 
 const cases = {
@@ -64,12 +86,30 @@ const cases = {
       row.target = goal === undefined ? null : `>= ${goal} %`;
       row.verdict = row.problems.length ? `INVALID: ${row.problems.join('; ')}` : goal === undefined ? '' : row.pctOfBaseline >= goal ? 'PASS' : 'BELOW';
     }
-    return { scenario: 'cases', rows, skipped, logs, settings: { seconds: SETTINGS.seconds, connections: SETTINGS.connections, warmupSeconds: SETTINGS.warmupSeconds } };
+    return {
+      scenario: 'cases',
+      rows,
+      skipped,
+      logs,
+      settings: { seconds: SETTINGS.seconds, connections: SETTINGS.connections, warmupSeconds: SETTINGS.warmupSeconds },
+    };
   },
 
   report({ rows }) {
-    console.log(`\nCases: ${SETTINGS.seconds} s per case, ${SETTINGS.connections} connections, ${SETTINGS.warmupSeconds} s warm-up, Node ${process.version}, ${runMeta().cpus} CPUs`);
-    console.table(rows.map((r) => ({ case: r.case, engine: r.engine, 'req/s': Math.round(r.reqPerSec), 'p99 ms': r.p99Ms, '% baseline': r.pctOfBaseline, target: r.target ?? '', result: r.verdict })));
+    console.log(
+      `\nCases: ${SETTINGS.seconds} s per case, ${SETTINGS.connections} connections, ${SETTINGS.warmupSeconds} s warm-up, Node ${process.version}, ${runMeta().cpus} CPUs`,
+    );
+    console.table(
+      rows.map((r) => ({
+        case: r.case,
+        engine: r.engine,
+        'req/s': Math.round(r.reqPerSec),
+        'p99 ms': r.p99Ms,
+        '% baseline': r.pctOfBaseline,
+        target: r.target ?? '',
+        result: r.verdict,
+      })),
+    );
   },
 };
 
@@ -91,7 +131,9 @@ try {
     try {
       parts.push(await scenario.run());
     } catch (error) {
-      console.error(`bench: scenario ${scenario.scenario} failed: ${error.stack ?? error}${error.cause ? `\ncaused by: ${error.cause.stack ?? error.cause}` : ''}`);
+      console.error(
+        `bench: scenario ${scenario.scenario} failed: ${error.stack ?? error}${error.cause ? `\ncaused by: ${error.cause.stack ?? error.cause}` : ''}`,
+      );
       failed.push({ scenario: scenario.scenario, error: String(error.message ?? error) });
       process.exitCode = 1;
     }

@@ -19,7 +19,12 @@ const TARGETS = { 'npm start → first 200 on /api/ping': 2000, 'port in use →
 
 /** Starts `command` in a process group of its own (npm → sh → node), so that all of it can be stopped. */
 const launch = (command, args, env) => {
-  const child = spawn(command, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   child.output = '';
   const keep = (chunk) => (child.output = (child.output + chunk).slice(-8192));
   child.stdout.on('data', keep);
@@ -51,7 +56,10 @@ const timeToPing = async (command, args, env) => {
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited with ${child.exitCode}:\n${child.output}`);
-      const status = await fetch(`http://127.0.0.1:${port}/api/ping`, { signal: AbortSignal.timeout(1000) }).then((r) => r.status, () => 0);
+      const status = await fetch(`http://127.0.0.1:${port}/api/ping`, { signal: AbortSignal.timeout(1000) }).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (status === 200) return performance.now() - started;
       if (performance.now() - started > 120_000) throw new Error(`no 200 on /api/ping after 120 s:\n${child.output}`);
       await sleep(10);
@@ -121,15 +129,32 @@ const scenario = {
       rows.push(row('npm start → first 200 on /api/ping', engine.name, samples.npm));
       rows.push(row('node dist/main.js → first 200 on /api/ping', engine.name, samples.node, { firstStartMs: Math.round(first) }));
       const wrong = refusals.filter((r) => r.code !== 1 || !r.line.startsWith('PORT: '));
-      rows.push(row('port in use → exit', engine.name, samples.refusal, { exit: refusals[0].code, line: refusals[0].line, problems: wrong.map((r) => `exit ${r.code}: ${r.line}`) }));
+      rows.push(
+        row('port in use → exit', engine.name, samples.refusal, {
+          exit: refusals[0].code,
+          line: refusals[0].line,
+          problems: wrong.map((r) => `exit ${r.code}: ${r.line}`),
+        }),
+      );
     }
     return { scenario: 'startup', rows, skipped, logs: [], settings: { runs: RUNS } };
   },
 
   report({ rows }) {
     console.log(`\nStart-up (${RUNS} runs each; existing data directory, current build)`);
-    console.table(rows.map((r) => ({ case: r.case, engine: r.engine, 'median ms': r.medianMs, 'min ms': r.minMs, 'max ms': r.maxMs, target: r.target ?? '', result: r.problems.length > 0 ? r.problems.join('; ') : r.verdict })));
-    for (const r of rows.filter((x) => x.firstStartMs !== undefined)) console.log(`${r.engine}: first start on a new database ${round(r.firstStartMs / 1000)} s`);
+    console.table(
+      rows.map((r) => ({
+        case: r.case,
+        engine: r.engine,
+        'median ms': r.medianMs,
+        'min ms': r.minMs,
+        'max ms': r.maxMs,
+        target: r.target ?? '',
+        result: r.problems.length > 0 ? r.problems.join('; ') : r.verdict,
+      })),
+    );
+    for (const r of rows.filter((x) => x.firstStartMs !== undefined))
+      console.log(`${r.engine}: first start on a new database ${round(r.firstStartMs / 1000)} s`);
   },
 };
 

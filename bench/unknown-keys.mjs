@@ -6,7 +6,18 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import {
-  SETTINGS, createApiKey, percentile, round, runStandalone, sampleRequest, selectedEngines, setUpEngine, sleep, startGateway, statusCounts, stopGateway,
+  SETTINGS,
+  createApiKey,
+  percentile,
+  round,
+  runStandalone,
+  sampleRequest,
+  selectedEngines,
+  setUpEngine,
+  sleep,
+  startGateway,
+  statusCounts,
+  stopGateway,
 } from './lib.mjs';
 
 const number = (name, fallback) => {
@@ -30,7 +41,9 @@ const unknownKey = () => `agw_${randomBytes(32).toString('base64url')}`;
 /** The valid caller: an authenticated POST /api/create-job with `{}`, stopped by validation (400) after authentication. */
 const validRequest = (key) => ({ method: 'POST', path: '/api/create-job', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: '{}' });
 /** The flood: GET /api/jobs/status with a fresh unknown key each time (401). */
-const floodRequests = [{ method: 'GET', path: '/api/jobs/status', setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-api-key': unknownKey() } }) }];
+const floodRequests = [
+  { method: 'GET', path: '/api/jobs/status', setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-api-key': unknownKey() } }) },
+];
 
 /** VALID_RATE req/s for `seconds`, raw answer times of every response (no coordinated-omission correction). */
 const validCaller = async (url, key, seconds) => {
@@ -39,7 +52,13 @@ const validCaller = async (url, key, seconds) => {
     Array.from({ length: PHASES }, (_, i) =>
       sleep((i * 1000) / PHASES).then(() => {
         const instance = autocannon({
-          url, requests: [validRequest(key)], duration: seconds, timeout: 10, connections: 1, overallRate: VALID_RATE / PHASES, ignoreCoordinatedOmission: true,
+          url,
+          requests: [validRequest(key)],
+          duration: seconds,
+          timeout: 10,
+          connections: 1,
+          overallRate: VALID_RATE / PHASES,
+          ignoreCoordinatedOmission: true,
         });
         instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
         return { instance };
@@ -50,9 +69,14 @@ const validCaller = async (url, key, seconds) => {
   const statuses = {};
   for (const result of results) for (const [code, count] of Object.entries(statusCounts(result))) statuses[code] = (statuses[code] ?? 0) + count;
   return {
-    statuses, latencies, responses: latencies.length,
-    errors: results.reduce((n, r) => n + r.errors, 0), timeouts: results.reduce((n, r) => n + r.timeouts, 0),
-    p50Ms: round(percentile(latencies, 50)), p99Ms: round(percentile(latencies, 99)), maxMs: round(percentile(latencies, 100)),
+    statuses,
+    latencies,
+    responses: latencies.length,
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    timeouts: results.reduce((n, r) => n + r.timeouts, 0),
+    p50Ms: round(percentile(latencies, 50)),
+    p99Ms: round(percentile(latencies, 99)),
+    maxMs: round(percentile(latencies, 100)),
   };
 };
 
@@ -97,7 +121,7 @@ const check = (name, result, expect) => {
 
 const scenario = {
   scenario: 'unknown-keys',
-  limitSeconds: () => selectedEngines().length * (IDLE_SECONDS + FLOOD_SECONDS + SETTINGS.warmupSeconds + 4 * STATS_SETTLE_MS / 1000 + 120),
+  limitSeconds: () => selectedEngines().length * (IDLE_SECONDS + FLOOD_SECONDS + SETTINGS.warmupSeconds + (4 * STATS_SETTLE_MS) / 1000 + 120),
 
   async run() {
     const rows = [];
@@ -124,7 +148,9 @@ const scenario = {
         await sleep(STATS_SETTLE_MS);
         const idleEnd = await counters?.();
 
-        console.log(`running unknown-keys for ${engine.name}: flood of unknown keys at full speed (${SETTINGS.connections} connections, ${SETTINGS.warmupSeconds} s warm-up + ${FLOOD_SECONDS} s) with the valid caller beside it…`);
+        console.log(
+          `running unknown-keys for ${engine.name}: flood of unknown keys at full speed (${SETTINGS.connections} connections, ${SETTINGS.warmupSeconds} s warm-up + ${FLOOD_SECONDS} s) with the valid caller beside it…`,
+        );
         await autocannon({ url: gateway.url, requests: floodRequests, connections: SETTINGS.connections, duration: SETTINGS.warmupSeconds, timeout: 10 });
         await sleep(STATS_SETTLE_MS);
         const floodStart = await counters?.();
@@ -161,9 +187,12 @@ const scenario = {
                 keyScansIdle: idleDb?.keyScans,
                 keyScansFlood: floodDb?.keyScans,
                 keyScansPerUnknownRequest: floodDb && unknownRequests > 0 ? round(floodDb.keyScans / unknownRequests, 4) : null,
-                measuredWith: 'pg_stat_database (xact_commit + xact_rollback of the gateway database) and api_keys lookups by digest (pg_stat_user_tables.seq_scan + pg_stat_user_indexes.idx_scan of api_keys_key_hash_unique)',
+                measuredWith:
+                  'pg_stat_database (xact_commit + xact_rollback of the gateway database) and api_keys lookups by digest (pg_stat_user_tables.seq_scan + pg_stat_user_indexes.idx_scan of api_keys_key_hash_unique)',
               }
-            : { measuredWith: 'not measurable from outside on the embedded database (one process); the KeyRepository contract counts the statements on PGlite' },
+            : {
+                measuredWith: 'not measurable from outside on the embedded database (one process); the KeyRepository contract counts the statements on PGlite',
+              },
           problems,
         });
       } finally {
@@ -176,18 +205,36 @@ const scenario = {
       const scans = row.database.keyScansFlood;
       row.verdict = row.problems.length
         ? `INVALID: ${row.problems.join('; ')}`
-        : [slow && `BELOW (valid p99 ${row.p99Ms} ms)`, scans > 0 && `DATABASE (${scans} api_keys scans during the flood)`].filter(Boolean).join(', ') || 'PASS';
+        : [slow && `BELOW (valid p99 ${row.p99Ms} ms)`, scans > 0 && `DATABASE (${scans} api_keys scans during the flood)`].filter(Boolean).join(', ') ||
+          'PASS';
     }
-    return { scenario: 'unknown-keys', rows, skipped, logs, settings: { floodSeconds: FLOOD_SECONDS, idleSeconds: IDLE_SECONDS, validRate: VALID_RATE, connections: SETTINGS.connections } };
+    return {
+      scenario: 'unknown-keys',
+      rows,
+      skipped,
+      logs,
+      settings: { floodSeconds: FLOOD_SECONDS, idleSeconds: IDLE_SECONDS, validRate: VALID_RATE, connections: SETTINGS.connections },
+    };
   },
 
   report({ rows }) {
-    console.log(`\nUnknown keys: ${FLOOD_SECONDS} s of GET /api/jobs/status with a new well-formed unknown key per request at full speed (${SETTINGS.connections} connections), beside a valid caller (POST /api/create-job {} → 400) at ${VALID_RATE} req/s; idle = the valid caller alone for ${IDLE_SECONDS} s`);
-    console.table(rows.map((r) => ({
-      engine: r.engine, 'unknown req/s': Math.round(r.unknownReqPerSec), 'valid p99 idle ms': r.validIdle.p99Ms, 'valid p50 flood ms': r.validFlood.p50Ms, 'valid p99 flood ms': r.validFlood.p99Ms,
-      'valid max flood ms': r.validFlood.maxMs, 'db xacts/s idle': r.database.idleXactsPerSec ?? 'n/a', 'db xacts/s flood': r.database.floodXactsPerSec ?? 'n/a',
-      'api_keys scans in flood': r.database.keyScansFlood ?? 'n/a', result: r.verdict,
-    })));
+    console.log(
+      `\nUnknown keys: ${FLOOD_SECONDS} s of GET /api/jobs/status with a new well-formed unknown key per request at full speed (${SETTINGS.connections} connections), beside a valid caller (POST /api/create-job {} → 400) at ${VALID_RATE} req/s; idle = the valid caller alone for ${IDLE_SECONDS} s`,
+    );
+    console.table(
+      rows.map((r) => ({
+        engine: r.engine,
+        'unknown req/s': Math.round(r.unknownReqPerSec),
+        'valid p99 idle ms': r.validIdle.p99Ms,
+        'valid p50 flood ms': r.validFlood.p50Ms,
+        'valid p99 flood ms': r.validFlood.p99Ms,
+        'valid max flood ms': r.validFlood.maxMs,
+        'db xacts/s idle': r.database.idleXactsPerSec ?? 'n/a',
+        'db xacts/s flood': r.database.floodXactsPerSec ?? 'n/a',
+        'api_keys scans in flood': r.database.keyScansFlood ?? 'n/a',
+        result: r.verdict,
+      })),
+    );
     for (const r of rows) console.log(`Database figures of ${r.engine}: ${r.database.measuredWith}`);
   },
 };

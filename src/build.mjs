@@ -21,7 +21,12 @@ const STAMP = join(ROOT, 'dist', '.build-stamp');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const minimum = /^>=\s*(\d+\.\d+\.\d+)$/.exec(pkg.engines.node)?.[1];
 if (minimum === undefined) throw new Error(`package.json: engines.node "${pkg.engines.node}" is not ">=X.Y.Z"`);
-const numbers = (version) => version.replace(/^v/, '').split(/[.-]/).slice(0, 3).map((part) => Number.parseInt(part, 10) || 0);
+const numbers = (version) =>
+  version
+    .replace(/^v/, '')
+    .split(/[.-]/)
+    .slice(0, 3)
+    .map((part) => Number.parseInt(part, 10) || 0);
 const older = (version, than) => {
   const [have, need] = [numbers(version), numbers(than)];
   const i = [0, 1, 2].find((n) => have[n] !== need[n]);
@@ -29,7 +34,9 @@ const older = (version, than) => {
 };
 if (older(process.versions.node, minimum)) {
   // The same line as the built entry points' (src/cli/node-version.ts).
-  process.stderr.write(`agent-gateway needs Node.js ${minimum} or newer, but ${process.execPath} is v${process.versions.node}; install a newer Node.js (see README.md)\n`);
+  process.stderr.write(
+    `agent-gateway needs Node.js ${minimum} or newer, but ${process.execPath} is v${process.versions.node}; install a newer Node.js (see README.md)\n`,
+  );
   process.exit(1);
 }
 

@@ -116,14 +116,18 @@ const parseProblem = (error: Error & { code?: string }): string => {
 /** Parses `args` (what follows the command's words) for `command`. */
 const parseFor = (command: CommandSpec, args: readonly string[]): Resolved => {
   const options = Object.fromEntries(
-    Object.entries({ ...command.options, help: HELP_OPTION }).map(([option, spec]) => [option, spec.short ? { type: spec.type, short: spec.short } : { type: spec.type }]),
+    Object.entries({ ...command.options, help: HELP_OPTION }).map(([option, spec]) => [
+      option,
+      spec.short ? { type: spec.type, short: spec.short } : { type: spec.type },
+    ]),
   );
   let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
   try {
     parsed = parseArgs({ args: [...args], options, allowPositionals: (command.positionals ?? []).length > 0, strict: true }) as typeof parsed;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) throw new UsageError(parseProblem(error as Error), commandUsage(command, { brief: true }));
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
+      throw new UsageError(parseProblem(error as Error), commandUsage(command, { brief: true }));
     throw error;
   }
   if (parsed.values.help === true) return { kind: 'help', text: commandUsage(command) };

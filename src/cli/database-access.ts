@@ -49,9 +49,12 @@ export const connectToServer = async (
       const code = connectionCode(error);
       const starting = code === 'ENOENT' || code === 'ECONNREFUSED';
       if (code === 'EACCES') {
-        throw new CliFailure(`The admin socket ${target.socketPath} of the server (pid ${target.pid}) is owner-only: run the command as the account that runs the service`, {
-          cause: error,
-        });
+        throw new CliFailure(
+          `The admin socket ${target.socketPath} of the server (pid ${target.pid}) is owner-only: run the command as the account that runs the service`,
+          {
+            cause: error,
+          },
+        );
       }
       if (!alive(target.pid)) throw new CliFailure(`The server (pid ${target.pid}) stopped before it answered; run the command again`, { cause: error });
       if (!starting || Date.now() >= deadline) {
@@ -105,7 +108,8 @@ export const withOpenDatabase = async <T>(
   work: (opened: OpenedDatabase) => Promise<T>,
   whileOpening: () => void = () => undefined,
 ): Promise<T> => {
-  if (target.kind === 'embedded' && !target.exists) io.err.write(`no database in ${target.dataDir} yet: creating it (set DATABASE_URL to use PostgreSQL instead)\n`);
+  if (target.kind === 'embedded' && !target.exists)
+    io.err.write(`no database in ${target.dataDir} yet: creating it (set DATABASE_URL to use PostgreSQL instead)\n`);
   const [pino, { PinoLogger }, { startEngine, closeEngine }, { explainDatabaseFailure }] = await Promise.all([
     cliLogger(config),
     import('../adapters/logging/pino-logger.js'),
@@ -142,8 +146,8 @@ export const withOpenDatabase = async <T>(
  * Keeps PGlite's WebAssembly on V8's baseline compiler (Liftoff) for the life of this process.
  * By default V8 recompiles the functions that run most with its optimizing compiler, in the
  * background; PGlite's boot runs enough of them to trigger that for hundreds of functions,
- * and `keys list` cost 4.8 s of CPU (`/usr/bin/time`), 2.0 s with this — for a command that
- * runs a few statements and exits, the optimized code never pays back. The flag is read when a
+ * and for a command that runs a few statements and exits the optimized code never pays back
+ * (figures: bench/README.md, "Measurements behind the code"). The flag is read when a
  * module is instantiated, so it is set before the database's thread starts. It is process-wide:
  * the CLI sets it, only on this path, never the service (whose queries do profit).
  */
@@ -161,14 +165,20 @@ export const withAdministration = async <T>(config: AppConfig, target: DirectTar
     loading = loadContainer();
     loading.catch(() => undefined); // awaited below; until then a rejection is not unhandled
   };
-  return withOpenDatabase(config, target, io, async ({ database, pino, applied }) => {
-    if (applied.length > 0) io.err.write(`applied ${countOf(applied.length, 'pending migration')} first: ${applied.join(', ')}\n`);
-    const { buildAdministrationContainer } = await (loading ?? loadContainer());
-    const container = buildAdministrationContainer(config, { pino, database, env: process.env });
-    try {
-      return await work(container);
-    } finally {
-      await container.unbindAllAsync();
-    }
-  }, load);
+  return withOpenDatabase(
+    config,
+    target,
+    io,
+    async ({ database, pino, applied }) => {
+      if (applied.length > 0) io.err.write(`applied ${countOf(applied.length, 'pending migration')} first: ${applied.join(', ')}\n`);
+      const { buildAdministrationContainer } = await (loading ?? loadContainer());
+      const container = buildAdministrationContainer(config, { pino, database, env: process.env });
+      try {
+        return await work(container);
+      } finally {
+        await container.unbindAllAsync();
+      }
+    },
+    load,
+  );
 };

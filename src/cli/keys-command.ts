@@ -40,8 +40,8 @@ export const listKeys = async ({ values }: ParsedCommand, io: CliIo): Promise<nu
   if (values.json === true) io.out.write(`${JSON.stringify(keys)}\n`);
   else if (keys.length === 0) io.out.write('No API keys. Create one with: agent-gateway keys create --name NAME\n');
   else {
-    io.out.write(['ID', 'NAME', 'PREFIX', 'CREATED', 'LAST USED'].join('\t') + '\n');
-    for (const key of keys) io.out.write([key.id, key.name, key.prefix, key.created_at, key.last_used_at ?? '-'].join('\t') + '\n');
+    io.out.write(`${['ID', 'NAME', 'PREFIX', 'CREATED', 'LAST USED'].join('\t')}\n`);
+    for (const key of keys) io.out.write(`${[key.id, key.name, key.prefix, key.created_at, key.last_used_at ?? '-'].join('\t')}\n`);
   }
   return 0;
 };

@@ -5,7 +5,12 @@
  */
 export const MINIMUM_NODE = '22.12.0';
 
-const parts = (version: string): number[] => version.replace(/^v/, '').split(/[.-]/).slice(0, 3).map((part) => Number.parseInt(part, 10) || 0);
+const parts = (version: string): number[] =>
+  version
+    .replace(/^v/, '')
+    .split(/[.-]/)
+    .slice(0, 3)
+    .map((part) => Number.parseInt(part, 10) || 0);
 
 /** True when `version` (`22.12.0`, `v20.20.2`) is `minimum` or newer. */
 export const isSupportedNode = (version: string, minimum: string = MINIMUM_NODE): boolean => {

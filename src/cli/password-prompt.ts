@@ -88,22 +88,22 @@ export class HiddenLines {
     try {
       let typed = '';
       /** Inside an escape sequence: ESC, then `[` or `O`, then parameters up to a final letter. */
-      let escape: 'none' | 'started' | 'sequence' = 'none';
+      let inEscape: 'none' | 'started' | 'sequence' = 'none';
       for (;;) {
         const char = await this.#next();
-        if (escape === 'started') {
-          escape = char === '[' || char === 'O' ? 'sequence' : 'none';
+        if (inEscape === 'started') {
+          inEscape = char === '[' || char === 'O' ? 'sequence' : 'none';
           continue;
         }
-        if (escape === 'sequence') {
-          if (char >= '@' && char <= '~') escape = 'none';
+        if (inEscape === 'sequence') {
+          if (char >= '@' && char <= '~') inEscape = 'none';
           continue;
         }
         if (ENTER.has(char)) return typed;
         if (char === CANCEL || (char === END_OF_INPUT && typed === '')) throw new CliFailure('Cancelled; the password was not changed');
         if (ERASE.has(char)) typed = [...typed].slice(0, -1).join('');
         else if (char === ERASE_LINE) typed = '';
-        else if (char === '\u001b') escape = 'started';
+        else if (char === '\u001b') inEscape = 'started';
         else if (char >= ' ') typed += char;
       }
     } finally {

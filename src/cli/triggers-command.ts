@@ -13,7 +13,8 @@ export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promi
   const { AI_PROVIDERS } = await import('../adapters/ai/ai-providers.js');
   const file = typeof values.file === 'string' ? resolve(values.file) : config.triggersFile;
   const loaded = await loadTriggerFile(file, triggerCatalog());
-  const problems = loaded.problems.length > 0 ? loaded.problems : checkTriggerSecrets(loaded.triggers, new EnvironmentSecretStore(process.env, AI_PROVIDERS), file);
+  const problems =
+    loaded.problems.length > 0 ? loaded.problems : checkTriggerSecrets(loaded.triggers, new EnvironmentSecretStore(process.env, AI_PROVIDERS), file);
   if (problems.length > 0) {
     for (const problem of problems) io.err.write(`${problem}\n`);
     io.err.write(`${problems.length} problem${problems.length === 1 ? '' : 's'} found\n`);

@@ -13,7 +13,10 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Start-up configuration problems, one line per variable. */
 export class ConfigError extends Error {
-  constructor(readonly problems: readonly string[], heading = 'Invalid configuration') {
+  constructor(
+    readonly problems: readonly string[],
+    heading = 'Invalid configuration',
+  ) {
     super(`${heading}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }

@@ -103,7 +103,10 @@ export class Gateway {
       opened.push(async () => clearInterval(retentionSchedule));
       const poller =
         pollJobs.needed && config.codehost
-          ? setInterval(() => void pollJobs.execute().catch((error: unknown) => logger.warn({ err: error }, 'job polling failed')), config.codehost.pollSeconds * 1000)
+          ? setInterval(
+              () => void pollJobs.execute().catch((error: unknown) => logger.warn({ err: error }, 'job polling failed')),
+              config.codehost.pollSeconds * 1000,
+            )
           : undefined;
       poller?.unref();
       http.serve(app);
@@ -114,7 +117,8 @@ export class Gateway {
       );
       return new Gateway(config, container, pino, database, http, admin, poller, retentionSchedule);
     } catch (error) {
-      for (const close of opened.reverse()) await close().catch((closeError: unknown) => logger.debug({ err: closeError }, 'closing after a failed start failed'));
+      for (const close of opened.reverse())
+        await close().catch((closeError: unknown) => logger.debug({ err: closeError }, 'closing after a failed start failed'));
       throw error;
     }
   }

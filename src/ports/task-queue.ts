@@ -46,11 +46,7 @@ export interface TaskQueue {
    * A handler that throws marks the task failed (retried as the queue is configured).
    * A task whose worker died (process killed) is run again after the queue notices.
    */
-  work<T extends object>(
-    queue: string,
-    handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>,
-    options?: WorkOptions<T>,
-  ): Promise<void>;
+  work<T extends object>(queue: string, handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>, options?: WorkOptions<T>): Promise<void>;
 
   /** Tasks waiting or running, per queue. */
   depth(): Promise<Record<string, number>>;

@@ -62,7 +62,10 @@ export const describeAdminStoreContract = (name: string, open: () => Promise<Adm
     it('refuses a second session with the same digest, keeping the first', async () => {
       const first = { csrfToken: 'first', expiresAt: later(HOUR) };
       await store.addSession(digest('a'), first);
-      const error = await store.addSession(digest('a'), { csrfToken: 'second', expiresAt: later(2 * HOUR) }).then(() => undefined, (e: unknown) => e ?? new Error());
+      const error = await store.addSession(digest('a'), { csrfToken: 'second', expiresAt: later(2 * HOUR) }).then(
+        () => undefined,
+        (e: unknown) => e ?? new Error(),
+      );
       expect(error).to.be.instanceOf(Error);
       expect(await store.session(digest('a'), T0)).to.deep.equal(first);
     });

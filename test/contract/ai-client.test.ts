@@ -15,7 +15,11 @@ const clientFor = (provider: string, model: string, baseUrl: string): VercelAiCl
 };
 
 /** nock with static replies (reply callbacks stall request bodies under nock 15); bodies read from request events. */
-const fakeFor = (path: string | RegExp, shapes: { text(text: string): object; toolCall(name: string, input: Record<string, unknown>): object; error: object }, readers: Pick<ProviderFake, 'carries' | 'carriesImage' | 'carriesToolResult'>): ProviderFake => {
+const fakeFor = (
+  path: string | RegExp,
+  shapes: { text(text: string): object; toolCall(name: string, input: Record<string, unknown>): object; error: object },
+  readers: Pick<ProviderFake, 'carries' | 'carriesImage' | 'carriesToolResult'>,
+): ProviderFake => {
   if (!nock.isActive()) nock.activate();
   nock.disableNetConnect();
   const scope = nock(HOST);
@@ -37,8 +41,28 @@ const fakeFor = (path: string | RegExp, shapes: { text(text: string): object; to
 };
 
 const openAiShapes = {
-  text: (text: string) => ({ id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }),
-  toolCall: (name: string, input: Record<string, unknown>) => ({ id: 'c2', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(input) } }] }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }),
+  text: (text: string) => ({
+    id: 'c1',
+    object: 'chat.completion',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+  }),
+  toolCall: (name: string, input: Record<string, unknown>) => ({
+    id: 'c2',
+    object: 'chat.completion',
+    created: 1,
+    model: 'm',
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(input) } }] },
+        finish_reason: 'tool_calls',
+      },
+    ],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+  }),
   error: { error: { message: 'server exploded', type: 'server_error', code: null } },
 };
 const openAiReaders = {
@@ -63,8 +87,26 @@ describeAiClientContract('anthropic (messages API)', () => ({
   fake: fakeFor(
     '/v1/messages',
     {
-      text: (text) => ({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } }),
-      toolCall: (name, input) => ({ id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-test', content: [{ type: 'tool_use', id: 'toolu_1', name, input }], stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } }),
+      text: (text) => ({
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-test',
+        content: [{ type: 'text', text }],
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }),
+      toolCall: (name, input) => ({
+        id: 'msg_2',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-test',
+        content: [{ type: 'tool_use', id: 'toolu_1', name, input }],
+        stop_reason: 'tool_use',
+        stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }),
       error: { type: 'error', error: { type: 'api_error', message: 'server exploded' } },
     },
     {
@@ -80,8 +122,14 @@ describeAiClientContract('google (Gemini generateContent)', () => ({
   fake: fakeFor(
     '/v1beta/models/gemini-test:generateContent',
     {
-      text: (text) => ({ candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 } }),
-      toolCall: (name, args) => ({ candidates: [{ content: { role: 'model', parts: [{ functionCall: { name, args } }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 } }),
+      text: (text) => ({
+        candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
+        usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
+      }),
+      toolCall: (name, args) => ({
+        candidates: [{ content: { role: 'model', parts: [{ functionCall: { name, args } }] }, finishReason: 'STOP', index: 0 }],
+        usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
+      }),
       error: { error: { code: 500, message: 'server exploded', status: 'INTERNAL' } },
     },
     {
@@ -132,7 +180,11 @@ describe('VercelAiClient: failures it classifies before or beyond the contract',
     const llm = await startFakeOpenAi();
     try {
       llm.delayMs = 2000;
-      const error = await failure(new VercelAiClient(settings({ timeoutMs: 200, providers: { anthropic: none, openai: none, google: none, custom: { apiKey: 'k', baseUrl: llm.baseUrl } } })));
+      const error = await failure(
+        new VercelAiClient(
+          settings({ timeoutMs: 200, providers: { anthropic: none, openai: none, google: none, custom: { apiKey: 'k', baseUrl: llm.baseUrl } } }),
+        ),
+      );
       expect(error).to.include({ reason: 'timeout', code: 'internal' });
       expect((error as Error).message).to.contain('no answer within 200 ms');
     } finally {

@@ -30,12 +30,12 @@ export const describeConversationStoreContract = (name: string, open: () => Prom
       const long = 'x'.repeat(20_000);
       await store.append('telegram:1', [
         { role: 'user', text: 'hello ✓ ünïcode 🎉' },
-        { role: 'assistant', text: "it's \"quoted\" -- and ; semicolons $1 ?" },
+        { role: 'assistant', text: 'it\'s "quoted" -- and ; semicolons $1 ?' },
       ]);
       await store.append('telegram:1', [{ role: 'user', text: long }]);
       expect(await store.recent('telegram:1', 20)).to.deep.equal([
         { role: 'user', text: 'hello ✓ ünïcode 🎉' },
-        { role: 'assistant', text: "it's \"quoted\" -- and ; semicolons $1 ?" },
+        { role: 'assistant', text: 'it\'s "quoted" -- and ; semicolons $1 ?' },
         { role: 'user', text: long },
       ]);
     });
@@ -74,7 +74,11 @@ export const describeConversationStoreContract = (name: string, open: () => Prom
       await Promise.all(
         Array.from({ length: 20 }, (_, t) =>
           (async () => {
-            for (let i = 0; i < 5; i++) await store.append(`telegram:${t}`, [{ role: 'user', text: `${t}.${i}.q` }, { role: 'assistant', text: `${t}.${i}.a` }]);
+            for (let i = 0; i < 5; i++)
+              await store.append(`telegram:${t}`, [
+                { role: 'user', text: `${t}.${i}.q` },
+                { role: 'assistant', text: `${t}.${i}.a` },
+              ]);
           })(),
         ),
       );
@@ -90,7 +94,10 @@ export const describeConversationStoreContract = (name: string, open: () => Prom
       for (let i = 0; i < 6; i++) {
         expect((await store.recent('telegram:1', 3)).map((t) => t.text)).to.deep.equal(all.slice(-3));
         expect((await store.recent('telegram:1', 50)).map((t) => t.text)).to.deep.equal(all);
-        await store.append('telegram:1', [{ role: 'user', text: `q${i}` }, { role: 'assistant', text: `a${i}` }]);
+        await store.append('telegram:1', [
+          { role: 'user', text: `q${i}` },
+          { role: 'assistant', text: `a${i}` },
+        ]);
         all.push(`q${i}`, `a${i}`);
       }
       expect((await store.recent('telegram:1', 50)).map((t) => t.text)).to.deep.equal(all);

@@ -52,12 +52,22 @@ export const describeHttpForwarderContract = (name: string, make: () => HttpForw
 
     it('gives up after the attempt limit and says why', async () => {
       peer.script([500]);
-      expect(await forwarder.send({ url: peer.url, method: 'POST', headers: {}, json: {} })).to.deep.equal({ ok: false, status: 500, attempts: 3, error: 'HTTP 500' });
+      expect(await forwarder.send({ url: peer.url, method: 'POST', headers: {}, json: {} })).to.deep.equal({
+        ok: false,
+        status: 500,
+        attempts: 3,
+        error: 'HTTP 500',
+      });
     });
 
     it('does not retry other 4xx answers', async () => {
       peer.script([404]);
-      expect(await forwarder.send({ url: peer.url, method: 'POST', headers: {}, json: {} })).to.deep.equal({ ok: false, status: 404, attempts: 1, error: 'HTTP 404' });
+      expect(await forwarder.send({ url: peer.url, method: 'POST', headers: {}, json: {} })).to.deep.equal({
+        ok: false,
+        status: 404,
+        attempts: 1,
+        error: 'HTTP 404',
+      });
       expect(peer.received()).to.have.length(1);
     });
 

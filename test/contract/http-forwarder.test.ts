@@ -41,11 +41,19 @@ const nockPeer = async (): Promise<ScriptedPeer> => {
       scope.on('request', (req: { method: string; headers: Headers }, _interceptor: unknown, body: string) => {
         // nock hands over a Fetch-style Headers object
         const headers: Record<string, string> = {};
-        req.headers.forEach((value, key) => (headers[key.toLowerCase()] = value));
+        req.headers.forEach((value, key) => {
+          headers[key.toLowerCase()] = value;
+        });
         received.push({ method: req.method, headers, body: body ?? '' });
       });
       const all = [...statuses, ...Array(5).fill(statuses[statuses.length - 1])];
-      for (const [status, method] of all.flatMap((s) => [[s, 'POST'], [s, 'GET']] as const)) {
+      for (const [status, method] of all.flatMap(
+        (s) =>
+          [
+            [s, 'POST'],
+            [s, 'GET'],
+          ] as const,
+      )) {
         const interceptor = scope.intercept(/.*/, method);
         if (status === 'drop') {
           interceptor.replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });

@@ -37,7 +37,11 @@ const job = (overrides: Partial<Job> = {}): Job => {
   };
 };
 
-const rejection = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (error: unknown) => error ?? new Error('rejected'));
+const rejection = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error ?? new Error('rejected'),
+  );
 
 /** The behaviour every JobRepository adapter must have. */
 export const describeJobRepositoryContract = (name: string, open: () => Promise<JobRepositoryHarness>): void => {

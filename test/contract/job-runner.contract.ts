@@ -16,8 +16,20 @@ export const contractJob = (prompt: string): Job => {
   counter++;
   const id = `40000000-0000-4000-8000-${String(counter).padStart(12, '0')}`;
   return {
-    id, job: prompt, status: 'running', source: { kind: 'api' }, llmProvider: 'openai', llmModel: 'gpt-test', branch: `job/${id}`,
-    prUrl: null, runUrl: null, summary: null, error: null, log: null, createdAt: new Date(), updatedAt: new Date(),
+    id,
+    job: prompt,
+    status: 'running',
+    source: { kind: 'api' },
+    llmProvider: 'openai',
+    llmModel: 'gpt-test',
+    branch: `job/${id}`,
+    prUrl: null,
+    runUrl: null,
+    summary: null,
+    error: null,
+    log: null,
+    createdAt: new Date(),
+    updatedAt: new Date(),
   };
 };
 

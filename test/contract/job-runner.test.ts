@@ -26,7 +26,12 @@ const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C
 
 const localRunner = async (agentCommand: string, timeoutMs = 10_000) => {
   const root = await tempDir('jobs');
-  const agent = new CommandAgent(agentCommand, timeoutMs, new ChildProcessShellExecutor(), new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk-contract' }, AI_PROVIDERS));
+  const agent = new CommandAgent(
+    agentCommand,
+    timeoutMs,
+    new ChildProcessShellExecutor(),
+    new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk-contract' }, AI_PROVIDERS),
+  );
   const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, agent);
   return { runner, repo: `${root}/repo` };
 };
@@ -46,7 +51,10 @@ const loopRunner = async (llm: FakeOpenAi, timeoutMs = 10_000) => {
     timeoutMs,
     maxRetries: 0,
   });
-  const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, new LoopAgent(ai, new ChildProcessShellExecutor(), new EnvironmentSecretStore({}, AI_PROVIDERS), 10, timeoutMs));
+  const runner = new LocalJobRunner(
+    { repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` },
+    new LoopAgent(ai, new ChildProcessShellExecutor(), new EnvironmentSecretStore({}, AI_PROVIDERS), 10, timeoutMs),
+  );
   return { runner, repo: `${root}/repo` };
 };
 
@@ -87,7 +95,10 @@ const githubFake = () => {
     .reply(200, { ref: 'refs/heads/trunk', object: { sha: 'abc123', type: 'commit' } })
     .post('/repos/acme/app/git/refs', (body: { ref?: string; sha?: string }) => String(body.ref).startsWith('refs/heads/job/') && body.sha === 'abc123')
     .reply(201, { object: { sha: 'abc123' } })
-    .put(/\/repos\/acme\/app\/contents\/logs\/.+\/job\.md/, (body: { content?: string; branch?: string }) => typeof body.content === 'string' && typeof body.branch === 'string')
+    .put(
+      /\/repos\/acme\/app\/contents\/logs\/.+\/job\.md/,
+      (body: { content?: string; branch?: string }) => typeof body.content === 'string' && typeof body.branch === 'string',
+    )
     .reply(201, { commit: { sha: 'def456' } });
   api.on('request', (req: { method: string; path?: string; url?: string }, _interceptor: unknown, body: string) => {
     if (req.method !== 'PUT') return;
@@ -202,7 +213,10 @@ describe('LocalJobRunner with the built-in agent loop', () => {
     ]);
     const { runner } = await loopRunner(llm);
     await runner.run(contractJob('Escape'), async () => undefined, new AbortController().signal);
-    const toolResults = llm.requests.at(-1)!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    const toolResults = llm.requests
+      .at(-1)!
+      .messages.filter((m) => m.role === 'tool')
+      .map((m) => String(m.content));
     expect(toolResults).to.have.length(3);
     for (const result of toolResults) expect(result).to.match(/outside the repository|relative to the repository root/);
   });
@@ -231,7 +245,10 @@ describe('GithubActionsJobRunner#poll', () => {
   it("reads the branch's latest workflow run: in progress, then its conclusion", async () => {
     const runner = new GithubActionsJobRunner(new GithubClient({ token: 'ghp_test', repo: 'acme/app', apiUrl: 'https://api.github.test' }));
     const job = contractJob('x');
-    const runs = (status: string, conclusion: string | null) => ({ total_count: 1, workflow_runs: [{ id: 1, status, conclusion, html_url: 'https://github.test/acme/app/actions/runs/1', head_branch: job.branch }] });
+    const runs = (status: string, conclusion: string | null) => ({
+      total_count: 1,
+      workflow_runs: [{ id: 1, status, conclusion, html_url: 'https://github.test/acme/app/actions/runs/1', head_branch: job.branch }],
+    });
     nock('https://api.github.test').get('/repos/acme/app/actions/runs').query({ branch: job.branch, per_page: '1' }).reply(200, runs('in_progress', null));
     expect(await runner.poll(job)).to.deep.equal({ runUrl: 'https://github.test/acme/app/actions/runs/1' });
     nock('https://api.github.test').get('/repos/acme/app/actions/runs').query(true).reply(200, runs('completed', 'failure'));

@@ -77,7 +77,10 @@ export const describeKeyRepositoryContract = (
       const first = record();
       await keys.add(first);
       for (const duplicate of [record({ keyHash: first.keyHash }), record({ id: first.id })]) {
-        const error = await keys.add(duplicate).then(() => undefined, (e: unknown) => e);
+        const error = await keys.add(duplicate).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(error).to.be.instanceOf(DomainError);
         expect((error as DomainError).code).to.equal('invalid_input');
       }

@@ -46,60 +46,68 @@ describeKeyRepositoryContract(
   { deletionElsewhere: false },
 );
 
-describeKeyRepositoryContract('MikroORM on PGlite', async () => {
-  const database = await Database.open({ databaseUrl: undefined, dataDir: await tempDir('keys'), logger });
-  await database.migrate();
-  const queries = countQueries(database);
-  const repository = await startedOn(database);
-  const replica = await startedOn(database);
-  return {
-    repository,
-    replica,
-    queries,
-    // PGlite is single-process: "elsewhere" is raw SQL on the same database, outside the repository.
-    deleteElsewhere: async (id) => void (await sql(database, 'delete from api_keys where id = ?', [id])),
-    insertElsewhere: async (r) => void (await sql(database, INSERT.replace(/\$\d/g, '?'), insertValues(r))),
-    // Row by row (not truncate): a truncate's notification would reset the caches at some later moment.
-    reset: async () => void (await sql(database, 'delete from api_keys')),
-    close: async () => {
-      await repository.stop();
-      await replica.stop();
-      await database.close();
-    },
-  };
-}, { deletionElsewhere: true });
-
-if (postgres.available) {
-  describeKeyRepositoryContract('MikroORM on PostgreSQL', async () => {
-    const scratch = await createScratchDatabase();
-    const database = await Database.open({ databaseUrl: scratch.url, dataDir: await tempDir('keys'), logger });
+describeKeyRepositoryContract(
+  'MikroORM on PGlite',
+  async () => {
+    const database = await Database.open({ databaseUrl: undefined, dataDir: await tempDir('keys'), logger });
     await database.migrate();
-    const other = await Database.open({ databaseUrl: scratch.url, dataDir: await tempDir('keys'), logger });
     const queries = countQueries(database);
     const repository = await startedOn(database);
-    const replica = await startedOn(other);
-    const elsewhere = async (sql: string, params: unknown[]): Promise<void> => {
-      const client = new pg.Client({ connectionString: scratch.url });
-      await client.connect();
-      await client.query(sql, params);
-      await client.end();
-    };
+    const replica = await startedOn(database);
     return {
       repository,
       replica,
       queries,
-      deleteElsewhere: (id) => elsewhere('delete from api_keys where id = $1', [id]),
-      insertElsewhere: (r) => elsewhere(INSERT, insertValues(r)),
+      // PGlite is single-process: "elsewhere" is raw SQL on the same database, outside the repository.
+      deleteElsewhere: async (id) => void (await sql(database, 'delete from api_keys where id = ?', [id])),
+      insertElsewhere: async (r) => void (await sql(database, INSERT.replace(/\$\d/g, '?'), insertValues(r))),
+      // Row by row (not truncate): a truncate's notification would reset the caches at some later moment.
       reset: async () => void (await sql(database, 'delete from api_keys')),
       close: async () => {
         await repository.stop();
         await replica.stop();
         await database.close();
-        await other.close();
-        await scratch.drop();
       },
     };
-  }, { deletionElsewhere: true });
+  },
+  { deletionElsewhere: true },
+);
+
+if (postgres.available) {
+  describeKeyRepositoryContract(
+    'MikroORM on PostgreSQL',
+    async () => {
+      const scratch = await createScratchDatabase();
+      const database = await Database.open({ databaseUrl: scratch.url, dataDir: await tempDir('keys'), logger });
+      await database.migrate();
+      const other = await Database.open({ databaseUrl: scratch.url, dataDir: await tempDir('keys'), logger });
+      const queries = countQueries(database);
+      const repository = await startedOn(database);
+      const replica = await startedOn(other);
+      const elsewhere = async (sql: string, params: unknown[]): Promise<void> => {
+        const client = new pg.Client({ connectionString: scratch.url });
+        await client.connect();
+        await client.query(sql, params);
+        await client.end();
+      };
+      return {
+        repository,
+        replica,
+        queries,
+        deleteElsewhere: (id) => elsewhere('delete from api_keys where id = $1', [id]),
+        insertElsewhere: (r) => elsewhere(INSERT, insertValues(r)),
+        reset: async () => void (await sql(database, 'delete from api_keys')),
+        close: async () => {
+          await repository.stop();
+          await replica.stop();
+          await database.close();
+          await other.close();
+          await scratch.drop();
+        },
+      };
+    },
+    { deletionElsewhere: true },
+  );
 } else {
   describe.skip(`KeyRepository contract: MikroORM on PostgreSQL — pending: ${postgres.reason}`, () => {
     it('runs when PostgreSQL is reachable');

@@ -16,11 +16,7 @@ const at = (ms: number): Date => new Date(T0.getTime() + ms);
 const client = (name: string): string => name.padStart(64, '0');
 
 /** The behaviour every LoginAttempts adapter must have. */
-export const describeLoginAttemptsContract = (
-  name: string,
-  open: () => Promise<LoginAttemptsHarness>,
-  capabilities: { readonly replicas: boolean },
-): void => {
+export const describeLoginAttemptsContract = (name: string, open: () => Promise<LoginAttemptsHarness>, capabilities: { readonly replicas: boolean }): void => {
   describe(`LoginAttempts contract: ${name}`, function () {
     this.timeout(60_000);
     let harness: LoginAttemptsHarness;

@@ -137,7 +137,10 @@ export const describeMessagingChannelContract = (name: string, open: () => Promi
 
       it('refuses a body without a delivery id as invalid input, whatever its shape', () => {
         for (const body of [{}, [], 'text', null, 42, { message: {} }]) {
-          expect(thrown(() => channel.parse(body)), JSON.stringify(body)).to.have.property('code', 'invalid_input');
+          expect(
+            thrown(() => channel.parse(body)),
+            JSON.stringify(body),
+          ).to.have.property('code', 'invalid_input');
         }
       });
     });
@@ -150,7 +153,12 @@ export const describeMessagingChannelContract = (name: string, open: () => Promi
         const parts = channel.formatReply(markdown);
         expect(parts.length).to.be.at.least(2);
         for (const part of parts) expect(part.plain.length).to.be.within(1, channel.maxMessageLength);
-        expect(parts.map((part) => part.plain).join('').replace(/\s+/g, '')).to.equal(markdown.replace(/\s+/g, ''));
+        expect(
+          parts
+            .map((part) => part.plain)
+            .join('')
+            .replace(/\s+/g, ''),
+        ).to.equal(markdown.replace(/\s+/g, ''));
         expect(parts.filter((part) => part.plain.includes(code))).to.have.length(1);
         expect(channel.formatReply(' \n ')).to.deep.equal([]);
       });
@@ -164,7 +172,12 @@ export const describeMessagingChannelContract = (name: string, open: () => Promi
         expect(h.sent()[1]).to.deep.include({ text: 'in the thread', topicId: h.topicId });
         if (h.unparseableFormat !== undefined) {
           await channel.sendMessage(h.token, target, { plain: 'x <y>', formatted: h.unparseableFormat });
-          expect(h.sent().slice(2).map((m) => [m.text, m.formatted])).to.deep.equal([
+          expect(
+            h
+              .sent()
+              .slice(2)
+              .map((m) => [m.text, m.formatted]),
+          ).to.deep.equal([
             [h.unparseableFormat, true],
             ['x <y>', false],
           ]);
@@ -185,7 +198,9 @@ export const describeMessagingChannelContract = (name: string, open: () => Promi
         expect(h.attempts('send')).to.equal(2);
         h.failNext('typing', 'server-error', 3);
         const error = await failure(channel.sendTyping(h.token, target));
-        expect(error.message).to.match(/internal|server/i).and.not.to.contain(h.token);
+        expect(error.message)
+          .to.match(/internal|server/i)
+          .and.not.to.contain(h.token);
         expect(h.attempts('typing')).to.equal(3);
       });
 

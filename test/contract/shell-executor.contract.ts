@@ -39,10 +39,10 @@ export const describeShellExecutorContract = (name: string, make: () => ShellExe
       expect(late).to.equal('absent');
     });
 
-    it('gives the command exactly the environment it is given, nothing of the service\'s own', async () => {
+    it("gives the command exactly the environment it is given, nothing of the service's own", async () => {
       process.env.AGW_CONTRACT_SERVICE_SECRET = 'service-secret-value';
       try {
-        const value = "line one\nline two $(touch pwned) 'q' \"d\" \\ ünï 🎉";
+        const value = 'line one\nline two $(touch pwned) \'q\' "d" \\ ünï 🎉';
         const run = await shell.run('env > env.txt; printf %s "$GIVEN" > given.txt', { cwd, timeoutMs: 5000, env: { ...ENV, GIVEN: value } });
         expect(run.exitCode).to.equal(0);
         const env = await readFile(join(cwd, 'env.txt'), 'utf8');
@@ -64,7 +64,9 @@ export const describeShellExecutorContract = (name: string, make: () => ShellExe
       for (let i = 1; i <= 40; i++) env[`AGW_ARG_${i}`] = 'x'.repeat(120_000); // 4.8 MB: over Linux's total for arguments and environment
       const error = await shell.run('touch ran.txt', { cwd, timeoutMs: 5000, env }).catch((e: Error) => e);
       expect(error).to.be.instanceOf(Error);
-      expect((error as Error).message).to.equal('the command could not start: its environment (the request values it was given) is larger than the system allows (E2BIG)');
+      expect((error as Error).message).to.equal(
+        'the command could not start: its environment (the request values it was given) is larger than the system allows (E2BIG)',
+      );
       expect(await readFile(join(cwd, 'ran.txt'), 'utf8').catch(() => 'absent')).to.equal('absent');
     });
 

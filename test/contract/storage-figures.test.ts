@@ -31,7 +31,9 @@ const onDatabase = async (databaseUrl: string | undefined, drop: () => Promise<v
     absent: ABSENT,
     addSettingsRows: async (count: number) => {
       const connection = database.orm.em.getConnection();
-      await connection.execute(`insert into settings (key, value, updated_at) select 'row-' || n, repeat('x', 200), now() from generate_series(1, ?) as n`, [count]);
+      await connection.execute(`insert into settings (key, value, updated_at) select 'row-' || n, repeat('x', 200), now() from generate_series(1, ?) as n`, [
+        count,
+      ]);
       await connection.execute('analyze settings');
     },
     close: async () => {

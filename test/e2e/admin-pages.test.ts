@@ -84,7 +84,9 @@ describe('e2e: admin pages', function () {
       expect(created.status).to.equal(303);
       expect(created.headers.get('location')).to.equal('/settings/keys');
       const line = setCookieLine(created, 'agw_new_key')!;
-      expect(line).to.match(/; path=\/settings\/keys;/).and.to.match(/; samesite=strict; httponly$/);
+      expect(line)
+        .to.match(/; path=\/settings\/keys;/)
+        .and.to.match(/; samesite=strict; httponly$/);
       const expires = new Date(/expires=([^;]+)/.exec(line)![1]).getTime();
       expect(expires - Date.now()).to.be.within(60_000, 125_000);
       const flash = cookieFrom(created, 'agw_new_key')!;
@@ -92,7 +94,9 @@ describe('e2e: admin pages', function () {
       const shown = await client().get('/settings/keys', `${cookie}; ${flash}`);
       const key = /id="new-key">([^<]+)</.exec(await shown.text())![1];
       expect(key).to.match(/^agw_/);
-      expect(setCookieLine(shown, 'agw_new_key'), 'the flash is cleared by the page that shows it').to.match(/^agw_new_key=; path=\/settings\/keys; expires=Thu, 01 Jan 1970/);
+      expect(setCookieLine(shown, 'agw_new_key'), 'the flash is cleared by the page that shows it').to.match(
+        /^agw_new_key=; path=\/settings\/keys; expires=Thu, 01 Jan 1970/,
+      );
       // Reloaded (the browser no longer sends the cleared cookie): the key is not shown, and there is still one key.
       const reloaded = await text(client().get('/settings/keys', cookie));
       expect(reloaded).to.contain('flash key').and.not.to.contain(key);
@@ -132,7 +136,7 @@ describe('e2e: admin pages', function () {
     });
   });
 
-  describe('web chat failures: a specific message naming what to check, never the provider\'s text; the cause logged under the request id', () => {
+  describe("web chat failures: a specific message naming what to check, never the provider's text; the cause logged under the request id", () => {
     const chatFailure = async (): Promise<{ page: string; requestId: string }> => {
       const { cookie, csrf } = await login();
       const sent = await client().post('/settings/chat', { csrf, message: 'Are you there?' }, cookie);
@@ -142,7 +146,9 @@ describe('e2e: admin pages', function () {
     };
 
     it('a provider refusing the key (401): check the API key and the model', async () => {
-      llm.script([{ status: 401, body: { error: { message: 'Incorrect API key provided: sk-secret-1234', type: 'invalid_request_error', code: 'invalid_api_key' } } }]);
+      llm.script([
+        { status: 401, body: { error: { message: 'Incorrect API key provided: sk-secret-1234', type: 'invalid_request_error', code: 'invalid_api_key' } } },
+      ]);
       const { page, requestId } = await chatFailure();
       expect(page).to.contain('The AI provider refused the request (HTTP 401). Check the API key').and.to.contain('LLM_MODEL');
       expect(page).to.contain(`request id ${requestId}`);
@@ -161,7 +167,14 @@ describe('e2e: admin pages', function () {
       let unreachable: GatewayProcess | undefined;
       before(async () => {
         const dir = await tempDir('admin-unreachable');
-        const unreachableEnv = { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json'), LLM_PROVIDER: 'custom', LLM_BASE_URL: `http://127.0.0.1:${await closedPort()}/v1`, LLM_MODEL: 'm', LLM_MAX_RETRIES: '0' };
+        const unreachableEnv = {
+          DATA_DIR: dir,
+          TRIGGERS_FILE: join(dir, 'none.json'),
+          LLM_PROVIDER: 'custom',
+          LLM_BASE_URL: `http://127.0.0.1:${await closedPort()}/v1`,
+          LLM_MODEL: 'm',
+          LLM_MAX_RETRIES: '0',
+        };
         unreachable = await startGateway(unreachableEnv);
         expect(await setAdminPassword(unreachableEnv, PASSWORD)).to.equal(0);
       });
@@ -176,7 +189,9 @@ describe('e2e: admin pages', function () {
         const page = await text(other.get('/settings/chat', `${cookie}; ${cookieFrom(sent, 'agw_flash')}`));
         expect(page).to.contain('The AI provider could not be reached. Check its base URL (LLM_BASE_URL');
         expect(page).to.contain(`request id ${requestId}`);
-        const logged = unreachable!.logs.find((line) => typeof line === 'object' && line.msg === 'web chat message could not be answered' && line.reqId === requestId);
+        const logged = unreachable!.logs.find(
+          (line) => typeof line === 'object' && line.msg === 'web chat message could not be answered' && line.reqId === requestId,
+        );
         expect(logged).to.include({ reason: 'unreachable' });
       });
     });
@@ -185,17 +200,25 @@ describe('e2e: admin pages', function () {
   describe('trigger runs', () => {
     /** Fires the deploy trigger and waits until both of its actions are recorded; returns the run page's address. */
     const fireAndWait = async (cookie: string, branch: string): Promise<string> => {
-      const fired = await send(`${gateway.url}/api/webhook`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ branch }) });
+      const fired = await send(`${gateway.url}/api/webhook`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ branch }),
+      });
       expect(fired.status).to.equal(200);
-      return waitFor(async () => {
-        const page = await text(client().get('/settings/triggers', cookie));
-        // The newest runs come first; this run is the one whose page shows this branch.
-        for (const [, runId] of page.matchAll(/href="\/settings\/runs\/([0-9a-f-]{36})#action-0"/g)) {
-          const run = await text(client().get(`/settings/runs/${runId}`, cookie));
-          if (run.includes(branch.replace(/</g, '&lt;').replace(/>/g, '&gt;')) && run.includes('id="action-1"')) return `/settings/runs/${runId}`;
-        }
-        return undefined;
-      }, 20_000, 'the run recorded');
+      return waitFor(
+        async () => {
+          const page = await text(client().get('/settings/triggers', cookie));
+          // The newest runs come first; this run is the one whose page shows this branch.
+          for (const [, runId] of page.matchAll(/href="\/settings\/runs\/([0-9a-f-]{36})#action-0"/g)) {
+            const run = await text(client().get(`/settings/runs/${runId}`, cookie));
+            if (run.includes(branch.replace(/</g, '&lt;').replace(/>/g, '&gt;')) && run.includes('id="action-1"')) return `/settings/runs/${runId}`;
+          }
+          return undefined;
+        },
+        20_000,
+        'the run recorded',
+      );
     };
 
     it('shows a failed command on its run page: the template, the value each token got, the exit code, the error and the output', async () => {
@@ -232,7 +255,11 @@ describe('e2e: admin pages', function () {
 
   describe('jobs', () => {
     const createJob = async (prompt: string): Promise<string> => {
-      const created = await send<{ job_id: string }>(`${gateway.url}/api/create-job`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ job: prompt }) });
+      const created = await send<{ job_id: string }>(`${gateway.url}/api/create-job`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ job: prompt }),
+      });
       expect(created.status).to.equal(200);
       return created.body.job_id;
     };
@@ -248,11 +275,17 @@ describe('e2e: admin pages', function () {
       const cancelled = await client().post(`/settings/jobs/${id}/cancel`, { csrf }, cookie);
       expect(cancelled.status).to.equal(303);
       expect(cancelled.headers.get('location')).to.equal(`/settings/jobs/${id}`);
-      expect(await text(client().get(`/settings/jobs/${id}`, `${cookie}; ${cookieFrom(cancelled, 'agw_flash')}`))).to.contain(`Job ${id.slice(0, 8)} cancelled.`);
-      const page = await waitFor(async () => {
-        const shown = await text(client().get(`/settings/jobs/${id}`, cookie));
-        return shown.includes('step one done') ? shown : undefined;
-      }, 20_000, "the cancelled job's log");
+      expect(await text(client().get(`/settings/jobs/${id}`, `${cookie}; ${cookieFrom(cancelled, 'agw_flash')}`))).to.contain(
+        `Job ${id.slice(0, 8)} cancelled.`,
+      );
+      const page = await waitFor(
+        async () => {
+          const shown = await text(client().get(`/settings/jobs/${id}`, cookie));
+          return shown.includes('step one done') ? shown : undefined;
+        },
+        20_000,
+        "the cancelled job's log",
+      );
       expect(page).to.match(/<span class="badge badge-cancelled">cancelled<\/span>/);
       expect(page, 'a finished job is not refreshed').not.to.contain('hx-get').and.not.to.contain('htmx.min.js');
     });
@@ -262,11 +295,15 @@ describe('e2e: admin pages', function () {
       await waitFor(async () => (await statusOf(id)) === 'running', 20_000, 'the job running');
       const { cookie, csrf } = await login();
       const running = await text(client().get(`/settings/jobs/${id}`, cookie));
-      expect(running).to.contain(`hx-get="/settings/jobs/${id}/live" hx-trigger="every 2s"`).and.to.contain('<script src="/settings/static/htmx.min.js" defer></script>');
+      expect(running)
+        .to.contain(`hx-get="/settings/jobs/${id}/live" hx-trigger="every 2s"`)
+        .and.to.contain('<script src="/settings/static/htmx.min.js" defer></script>');
       const live = await client().get(`/settings/jobs/${id}/live`, cookie, { 'HX-Request': 'true' });
       expect(live.status).to.equal(200);
       const fragment = await live.text();
-      expect(fragment).to.match(/^<div id="job-live" hx-get=/).and.not.to.contain('<html');
+      expect(fragment)
+        .to.match(/^<div id="job-live" hx-get=/)
+        .and.not.to.contain('<html');
       await client().post(`/settings/jobs/${id}/cancel`, { csrf }, cookie);
       await waitFor(async () => (await statusOf(id)) === 'cancelled', 20_000, 'the job cancelled');
       expect(await text(client().get(`/settings/jobs/${id}/live`, cookie, { 'HX-Request': 'true' }))).to.match(/^<div id="job-live">/);
@@ -283,21 +320,45 @@ describe('e2e: admin pages', function () {
       const id = await createJob('Say hello');
       await waitFor(async () => (await statusOf(id)) === 'succeeded', 20_000, 'the job succeeded');
       const { cookie } = await login();
-      expect(await text(client().get(`/settings/jobs/${id}/cancel`, cookie))).to.contain('there is nothing to cancel').and.not.to.contain('<form method="post" action="/settings/jobs/');
+      expect(await text(client().get(`/settings/jobs/${id}/cancel`, cookie)))
+        .to.contain('there is nothing to cancel')
+        .and.not.to.contain('<form method="post" action="/settings/jobs/');
     });
   });
 
   it('shows the size of every service table on the health page', async () => {
     const { cookie } = await login();
     const page = await text(client().get('/settings/health', cookie));
-    for (const table of ['api_keys', 'jobs', 'action_runs', 'inbound_requests', 'codehost_deliveries', 'chat_turns', 'admin_sessions', 'admin_login_attempts', 'settings', 'pgboss.job']) {
-      expect(page, table).to.match(new RegExp(`<td><code>${table.replace('.', '\\.')}</code></td><td class="number">(—|[\\d,]+)</td><td class="number"><data value="\\d+">[\\d.]+ (B|KiB|MiB)</data></td>`));
+    for (const table of [
+      'api_keys',
+      'jobs',
+      'action_runs',
+      'inbound_requests',
+      'codehost_deliveries',
+      'chat_turns',
+      'admin_sessions',
+      'admin_login_attempts',
+      'settings',
+      'pgboss.job',
+    ]) {
+      expect(page, table).to.match(
+        new RegExp(
+          `<td><code>${table.replace('.', '\\.')}</code></td><td class="number">(—|[\\d,]+)</td><td class="number"><data value="\\d+">[\\d.]+ (B|KiB|MiB)</data></td>`,
+        ),
+      );
     }
   });
 
   it('marks the current page in the navigation on every page', async () => {
     const { cookie } = await login();
-    for (const [path, label] of [['/settings/keys', 'API keys'], ['/settings/triggers', 'Triggers'], ['/settings/jobs', 'Jobs'], ['/settings/messaging', 'Messaging'], ['/settings/chat', 'Chat'], ['/settings/health', 'Health']]) {
+    for (const [path, label] of [
+      ['/settings/keys', 'API keys'],
+      ['/settings/triggers', 'Triggers'],
+      ['/settings/jobs', 'Jobs'],
+      ['/settings/messaging', 'Messaging'],
+      ['/settings/chat', 'Chat'],
+      ['/settings/health', 'Health'],
+    ]) {
       const page = await text(client().get(path, cookie));
       expect(page.match(/aria-current="page"/g), path).to.have.length(1);
       expect(page, path).to.contain(`<a href="${path}" aria-current="page">${label}</a>`);

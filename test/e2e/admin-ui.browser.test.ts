@@ -17,7 +17,16 @@ import { createKey, send, waitFor } from '../support/http.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
 const WIDTH = 390;
 const PASSWORD = 'browser admin password';
 
@@ -49,7 +58,9 @@ interface Tab {
 }
 
 const suite = existsSync(CHROMIUM) ? describe : describe.skip;
-const title = existsSync(CHROMIUM) ? 'e2e: admin UI in headless Chromium' : `e2e: admin UI in headless Chromium — pending: no Chromium at ${CHROMIUM} (apt-get install chromium)`;
+const title = existsSync(CHROMIUM)
+  ? 'e2e: admin UI in headless Chromium'
+  : `e2e: admin UI in headless Chromium — pending: no Chromium at ${CHROMIUM} (apt-get install chromium)`;
 
 suite(title, function () {
   this.timeout(90_000);
@@ -123,8 +134,13 @@ suite(title, function () {
   const check = async (tab: Tab, name: string, documentStatus?: number): Promise<void> => {
     await tab.page.waitForLoadState('load');
     const noted = (line: string) =>
-      documentStatus !== undefined && line.startsWith(`error: Failed to load resource: the server responded with a status of ${documentStatus} `) && line.endsWith(`(${tab.page.url()})`);
-    expect(tab.console.filter((line) => !noted(line)), `console of ${name}`).to.deep.equal([]);
+      documentStatus !== undefined &&
+      line.startsWith(`error: Failed to load resource: the server responded with a status of ${documentStatus} `) &&
+      line.endsWith(`(${tab.page.url()})`);
+    expect(
+      tab.console.filter((line) => !noted(line)),
+      `console of ${name}`,
+    ).to.deep.equal([]);
     tab.console.length = 0;
     const width = Number(await tab.page.evaluate('document.documentElement.scrollWidth'));
     expect(width, `page width of ${name}`).to.be.at.most(WIDTH);
@@ -192,7 +208,9 @@ suite(title, function () {
     const created = await send(url('/api/create-job'), { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: '{}' });
     expect(created.body).to.deep.equal({ error: 'Missing job field' });
     await tab.page.reload();
-    expect(await main(tab).innerText()).to.contain('browser key').and.not.to.contain(key);
+    expect(await main(tab).innerText())
+      .to.contain('browser key')
+      .and.not.to.contain(key);
     expect(await tab.page.locator('td[data-label="Name"]', { hasText: /^browser key$/ }).count()).to.equal(1);
     await check(tab, '06-keys-reloaded');
   });
@@ -226,16 +244,24 @@ suite(title, function () {
 
   it("shows the triggers and a failed run's page: its command, the value each token got, the exit code and the output", async () => {
     const branch = `browser-${Date.now()}`;
-    const fired = await send(url('/api/webhook'), { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ branch }) });
+    const fired = await send(url('/api/webhook'), {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ branch }),
+    });
     expect(fired.status).to.equal(200);
     const tab = await signedIn();
     await navigate(tab, 'Triggers');
     expect(await current(tab)).to.equal('Triggers');
-    const runLink = await waitFor(async () => {
-      await tab.page.reload();
-      const links = tab.page.locator('td[data-label="Status"] a', { hasText: 'failed' });
-      return (await links.count()) > 0 ? links : undefined;
-    }, 20_000, 'a failed run listed');
+    const runLink = await waitFor(
+      async () => {
+        await tab.page.reload();
+        const links = tab.page.locator('td[data-label="Status"] a', { hasText: 'failed' });
+        return (await links.count()) > 0 ? links : undefined;
+      },
+      20_000,
+      'a failed run listed',
+    );
     await check(tab, '09-triggers');
     // The newest run is first; its page is this branch's.
     await runLink.first().click();
@@ -248,7 +274,11 @@ suite(title, function () {
   });
 
   it("refreshes a running job's page by itself until the job has finished, then stops", async () => {
-    const created = await send<{ job_id: string }>(url('/api/create-job'), { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ job: 'A job that will wait for a signal' }) });
+    const created = await send<{ job_id: string }>(url('/api/create-job'), {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ job: 'A job that will wait for a signal' }),
+    });
     const id = created.body.job_id;
     const tab = await signedIn();
     await navigate(tab, 'Jobs');
@@ -269,9 +299,17 @@ suite(title, function () {
   });
 
   it('cancels a job after confirming it, and keeps the output its agent wrote until then', async () => {
-    const created = await send<{ job_id: string }>(url('/api/create-job'), { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ job: 'Please wait for cancel' }) });
+    const created = await send<{ job_id: string }>(url('/api/create-job'), {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ job: 'Please wait for cancel' }),
+    });
     const id = created.body.job_id;
-    await waitFor(async () => (await send<{ status: string }>(url(`/api/jobs/status?job_id=${id}`), { headers: { 'x-api-key': apiKey } })).body.status === 'running', 20_000, 'the job running');
+    await waitFor(
+      async () => (await send<{ status: string }>(url(`/api/jobs/status?job_id=${id}`), { headers: { 'x-api-key': apiKey } })).body.status === 'running',
+      20_000,
+      'the job running',
+    );
     const tab = await signedIn();
     await tab.page.goto(url(`/settings/jobs/${id}`));
     await check(tab, '14-job-running-cancellable');
@@ -281,10 +319,14 @@ suite(title, function () {
     await tab.page.getByRole('button', { name: 'Cancel job' }).click();
     await tab.page.waitForURL(`**/settings/jobs/${id}`);
     expect(await tab.page.getByRole('status').innerText()).to.contain('cancelled');
-    await waitFor(async () => {
-      await tab.page.reload();
-      return (await tab.page.locator('#job-live pre').innerText()).includes('step one done');
-    }, 20_000, "the cancelled job's log on its page");
+    await waitFor(
+      async () => {
+        await tab.page.reload();
+        return (await tab.page.locator('#job-live pre').innerText()).includes('step one done');
+      },
+      20_000,
+      "the cancelled job's log on its page",
+    );
     expect(await tab.page.locator('#job-live .badge-cancelled').count()).to.equal(1);
     await check(tab, '16-job-cancelled');
   });
@@ -298,16 +340,22 @@ suite(title, function () {
     await tab.page.getByRole('button', { name: 'Send' }).click();
     await tab.page.waitForURL('**/settings/chat');
     const conversation = tab.page.getByRole('list', { name: 'Conversation' });
-    expect(await conversation.innerText()).to.contain('You: Hi there').and.to.contain('Agent: Hello from the **agent**.');
+    expect(await conversation.innerText())
+      .to.contain('You: Hi there')
+      .and.to.contain('Agent: Hello from the **agent**.');
     await check(tab, '17-chat');
     await tab.page.reload();
     expect(await conversation.locator('li').count()).to.equal(2);
     expect(llm.requests.length).to.equal(asked + 1);
-    expect(JSON.stringify(llm.requests.at(-1)!.messages)).to.contain('Hi there').and.to.contain('Web chat');
+    expect(JSON.stringify(llm.requests.at(-1)!.messages))
+      .to.contain('Hi there')
+      .and.to.contain('Web chat');
   });
 
   it('shows what to check when the AI provider refuses the chat, once', async () => {
-    llm.script([{ status: 401, body: { error: { message: 'Incorrect API key provided: sk-browser', type: 'invalid_request_error', code: 'invalid_api_key' } } }]);
+    llm.script([
+      { status: 401, body: { error: { message: 'Incorrect API key provided: sk-browser', type: 'invalid_request_error', code: 'invalid_api_key' } } },
+    ]);
     const tab = await signedIn();
     await navigate(tab, 'Chat');
     await tab.page.getByLabel('Message').fill('Are you there?');
@@ -337,7 +385,17 @@ suite(title, function () {
     const tab = await signedIn();
     await tab.page.getByRole('button', { name: 'Log out' }).click();
     await tab.page.waitForURL('**/settings/login');
-    for (const path of ['/settings', '/settings/keys', '/settings/triggers', '/settings/jobs', '/settings/messaging', '/settings/health', '/settings/chat', '/settings/static/ui.js', '/settings/static/htmx.min.js']) {
+    for (const path of [
+      '/settings',
+      '/settings/keys',
+      '/settings/triggers',
+      '/settings/jobs',
+      '/settings/messaging',
+      '/settings/health',
+      '/settings/chat',
+      '/settings/static/ui.js',
+      '/settings/static/htmx.min.js',
+    ]) {
       await tab.page.goto(url(path));
       expect(new URL(tab.page.url()).pathname, path).to.equal('/settings/login');
     }

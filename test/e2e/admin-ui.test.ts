@@ -58,7 +58,15 @@ describe('e2e: admin UI over HTTP', function () {
     const reason = cookieFrom(refused, 'agw_login')!;
     expect(await (await get('/settings/login', reason)).text()).to.contain('<p class="error" role="alert">Wrong password.</p>');
     expect(await (await get('/settings/login')).text()).not.to.contain('Wrong password');
-    expect(gateway.logs.some((line) => typeof line === 'object' && line.msg === 'admin login refused' && line.reason === 'unauthorized' && line.reqId === refused.headers.get('x-request-id'))).to.equal(true);
+    expect(
+      gateway.logs.some(
+        (line) =>
+          typeof line === 'object' &&
+          line.msg === 'admin login refused' &&
+          line.reason === 'unauthorized' &&
+          line.reqId === refused.headers.get('x-request-id'),
+      ),
+    ).to.equal(true);
     const response = await post('/settings/login', { password: PASSWORD });
     expect(response.status).to.equal(303);
     const cookie = response.headers.get('set-cookie') ?? '';
@@ -84,7 +92,7 @@ describe('e2e: admin UI over HTTP', function () {
     expect((await call()).status).to.equal(401);
   });
 
-  it('refuses a form without the session\'s CSRF token', async () => {
+  it("refuses a form without the session's CSRF token", async () => {
     const { cookie } = await login();
     expect((await post('/settings/keys', { name: 'forged' }, cookie)).status).to.equal(403);
     expect((await post('/settings/keys', { name: 'forged', csrf: 'guess' }, cookie)).status).to.equal(403);
@@ -146,7 +154,9 @@ describe('e2e: admin UI over HTTP', function () {
       const text = await response.text();
       expect(response.status, `${what}: ${text.slice(0, 300)}`).to.equal(status);
       expect(response.headers.get('content-type'), what).to.equal('text/html; charset=utf-8');
-      expect(text, what).to.match(/^<!doctype html>/).and.to.contain('Agent Gateway</title>');
+      expect(text, what)
+        .to.match(/^<!doctype html>/)
+        .and.to.contain('Agent Gateway</title>');
       return text;
     };
     const raw = (path: string, cookie: string, headers: Record<string, string>, body: string | Uint8Array) =>

@@ -40,7 +40,12 @@ describe('e2e: bad input on the built server', function () {
     const dir = await tempDir('bad-input');
     prompts = await tempDir('bad-input-prompts');
     const triggersFile = join(dir, 'TRIGGERS.json');
-    const watching = (path: string) => ({ name: `on${path.replace(/\//g, '-')}`, watch_path: path, enabled: true, actions: [{ type: 'command', command: 'true' }] });
+    const watching = (path: string) => ({
+      name: `on${path.replace(/\//g, '-')}`,
+      watch_path: path,
+      enabled: true,
+      actions: [{ type: 'command', command: 'true' }],
+    });
     await writeFile(triggersFile, JSON.stringify([watching('/webhook'), watching('/codehost/webhook'), watching('/messaging/webhook')]));
     gateway = await startGateway({
       DATA_DIR: join(dir, 'data'),
@@ -106,7 +111,11 @@ describe('e2e: bad input on the built server', function () {
     const good = await post('/api/codehost/webhook', utf8, { 'x-hub-signature-256': sign(utf8), 'x-github-event': 'push', 'x-github-delivery': randomUUID() });
     expect(good).to.deep.equal({ status: 200, body: { ok: true, triggers: ['on-codehost-webhook'] } });
     const notUtf8 = Buffer.concat([Buffer.from('{"text":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
-    const refused = await post('/api/codehost/webhook', notUtf8, { 'x-hub-signature-256': sign(notUtf8), 'x-github-event': 'push', 'x-github-delivery': randomUUID() });
+    const refused = await post('/api/codehost/webhook', notUtf8, {
+      'x-hub-signature-256': sign(notUtf8),
+      'x-github-event': 'push',
+      'x-github-delivery': randomUUID(),
+    });
     expect(refused).to.deep.equal({ status: 401, body: { error: 'Unauthorized' } });
   });
 

@@ -24,7 +24,7 @@ describeWithPostgres('e2e: chat order across two replicas (PostgreSQL)', functio
   let llm: FakeOpenAi | undefined;
   const replicas: GatewayProcess[] = [];
 
-  before(async function () {
+  before(async () => {
     [database, tg, llm] = await Promise.all([createScratchDatabase(), startFakeTelegram([TOKEN]), startFakeOpenAi()]);
     const env = {
       DATABASE_URL: database.url,
@@ -43,20 +43,26 @@ describeWithPostgres('e2e: chat order across two replicas (PostgreSQL)', functio
     replicas.push(await startGateway({ ...env, DATA_DIR: await tempDir('e2e-replica-b') }));
   });
 
-  after(async function () {
+  after(async () => {
     await Promise.all(replicas.map((replica) => replica.stop()));
     await Promise.all([tg?.close(), llm?.close()]);
     await database?.drop();
   });
 
-  it('answers one chat one message at a time, in the platform\'s order, whichever replica got each message', async () => {
+  it("answers one chat one message at a time, in the platform's order, whichever replica got each message", async () => {
     const count = 6;
     llm!.delayMs = 400;
     llm!.script(Array.from({ length: count }, (_, i) => ({ text: `answer ${i + 1}` })));
     for (let i = 1; i <= count; i++) {
       const update = {
         update_id: 900_000 + i,
-        message: { message_id: i, date: Math.floor(Date.now() / 1000), chat: { id: CHAT, type: 'private', first_name: 'Ada' }, from: { id: CHAT, is_bot: false, first_name: 'Ada' }, text: `message ${i}` },
+        message: {
+          message_id: i,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: CHAT, type: 'private', first_name: 'Ada' },
+          from: { id: CHAT, is_bot: false, first_name: 'Ada' },
+          text: `message ${i}`,
+        },
       };
       // One replica gets them on Telegram's own path, the other on the alias path: one endpoint.
       const path = i % 2 === 0 ? '/api/messaging/telegram/webhook' : '/api/messaging/webhook';
@@ -81,7 +87,9 @@ describeWithPostgres('e2e: chat order across two replicas (PostgreSQL)', functio
       const user = request.messages.filter((m) => m.role === 'user').at(-1);
       return typeof user?.content === 'string' ? user.content : JSON.stringify(user?.content);
     };
-    llm!.requests.forEach((request, k) => expect(lastUserText(request)).to.include(`message ${k + 1}`));
+    llm!.requests.forEach((request, k) => {
+      expect(lastUserText(request)).to.include(`message ${k + 1}`);
+    });
     expect(replies.map((call) => call.body.text)).to.deep.equal(Array.from({ length: count }, (_, i) => `answer ${i + 1}`));
   });
 });

@@ -52,7 +52,19 @@ describe('e2e: the agent-gateway command', function () {
     });
 
     it('prints the usage of each command and group for --help, on stdout, exit code 0', async () => {
-      const all = [[], ['serve'], ['migrate'], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['triggers'], ['triggers', 'check'], ['admin'], ['admin', 'set-password']];
+      const all = [
+        [],
+        ['serve'],
+        ['migrate'],
+        ['keys'],
+        ['keys', 'create'],
+        ['keys', 'list'],
+        ['keys', 'revoke'],
+        ['triggers'],
+        ['triggers', 'check'],
+        ['admin'],
+        ['admin', 'set-password'],
+      ];
       for (const words of all) {
         const result = await runCli([...words, '--help'], env);
         const groups = ['keys', 'triggers', 'admin'];
@@ -70,10 +82,19 @@ describe('e2e: the agent-gateway command', function () {
       expect(result.code).to.equal(2);
       expect(result.stdout).to.equal('');
       expect(lines(result.stderr).slice(0, 3)).to.deep.equal(['unknown option --bogus', '', 'Usage: agent-gateway keys create --name NAME [--json]']);
-      for (const argv of [['migrate', '--force'], ['admin', 'set-password', '--password', 'x'], ['keys', 'list', '--json=yes']]) {
+      for (const argv of [
+        ['migrate', '--force'],
+        ['admin', 'set-password', '--password', 'x'],
+        ['keys', 'list', '--json=yes'],
+      ]) {
         const refused = await runCli(argv, env);
         expect(refused.code, argv.join(' ')).to.equal(2);
-        expect(refused.stderr, argv.join(' ')).to.include(`Usage: agent-gateway ${argv.slice(0, 2).filter((w) => !w.startsWith('-')).join(' ')}`);
+        expect(refused.stderr, argv.join(' ')).to.include(
+          `Usage: agent-gateway ${argv
+            .slice(0, 2)
+            .filter((w) => !w.startsWith('-'))
+            .join(' ')}`,
+        );
       }
     });
 

@@ -219,7 +219,7 @@ const describeFoundation = (engine: Engine, makeEnv: () => Promise<EngineSetup>)
 
       it('answers 401 {error:"Unauthorized"} on POST /api/create-job for every missing or invalid key', async () => {
         for (const [what, bad] of badKeys()) {
-          if (bad !== undefined && bad.startsWith('agw_') && bad.length === key.length) secrets.push(bad);
+          if (bad?.startsWith('agw_') && bad.length === key.length) secrets.push(bad);
           expectResponse(await createJob({ job: 'do it' }, bad), 401, UNAUTHORIZED, what);
         }
       });
@@ -311,7 +311,9 @@ const describeFoundation = (engine: Engine, makeEnv: () => Promise<EngineSetup>)
         const response = await createJob({ job: 'do it' }, key);
         expect(response.status, JSON.stringify(response.body)).to.equal(501);
         expect(response.body).to.be.an('object').that.has.all.keys('error');
-        expect((response.body as { error: unknown }).error).to.be.a('string').that.matches(JOBS_NOT_CONFIGURED);
+        expect((response.body as { error: unknown }).error)
+          .to.be.a('string')
+          .that.matches(JOBS_NOT_CONFIGURED);
         // nothing was created: the job list stays empty
         expectResponse(await jobStatus(key), 200, { jobs: [] }, 'GET /api/jobs/status');
       });

@@ -31,7 +31,8 @@ const startFakeGithub = async (): Promise<{ url: string; calls: GithubCall[]; cl
       const json = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (req.headers.authorization !== 'Bearer ghp_e2e') return json(401, { message: 'Bad credentials' });
       if (req.method === 'GET' && path === '/repos/acme/app') return json(200, { full_name: 'acme/app', default_branch: 'main' });
-      if (req.method === 'GET' && path === '/repos/acme/app/git/ref/heads/main') return json(200, { ref: 'refs/heads/main', object: { sha: 'c0ffee', type: 'commit' } });
+      if (req.method === 'GET' && path === '/repos/acme/app/git/ref/heads/main')
+        return json(200, { ref: 'refs/heads/main', object: { sha: 'c0ffee', type: 'commit' } });
       if (req.method === 'POST' && path === '/repos/acme/app/git/refs') return json(201, { ref: JSON.parse(raw).ref, object: { sha: 'c0ffee' } });
       if (req.method === 'PUT' && path.startsWith('/repos/acme/app/contents/logs/')) return json(201, { content: { path }, commit: { sha: 'beef' } });
       if (req.method === 'GET' && path.startsWith('/repos/acme/app/actions/runs')) return json(200, { total_count: 0, workflow_runs: [] });
@@ -65,7 +66,8 @@ describe('e2e: jobs on GitHub Actions (fake GitHub REST, signed events)', functi
   };
   /** The job is handed over once its file is on the fake GitHub. */
   const handedOver = (id: string) => waitFor(() => github.calls.find((c) => c.method === 'PUT' && c.path.includes(id)), 15_000, 'the job to be handed over');
-  const status = async (id: string) => (await send<Record<string, unknown>>(`${gateway.url}/api/jobs/status?job_id=${id}`, { headers: { 'x-api-key': key } })).body;
+  const status = async (id: string) =>
+    (await send<Record<string, unknown>>(`${gateway.url}/api/jobs/status?job_id=${id}`, { headers: { 'x-api-key': key } })).body;
 
   before(async () => {
     github = await startFakeGithub();
@@ -115,13 +117,28 @@ describe('e2e: jobs on GitHub Actions (fake GitHub REST, signed events)', functi
     await handedOver(id);
     const run = (action: string, conclusion: string | null) => ({
       action,
-      workflow_run: { id: 77, html_url: 'https://github.com/acme/app/actions/runs/77', head_branch: branch, head_sha: 'abc', status: action === 'completed' ? 'completed' : 'in_progress', conclusion },
+      workflow_run: {
+        id: 77,
+        html_url: 'https://github.com/acme/app/actions/runs/77',
+        head_branch: branch,
+        head_sha: 'abc',
+        status: action === 'completed' ? 'completed' : 'in_progress',
+        conclusion,
+      },
     });
     expect((await deliver('workflow_run', run('in_progress', null))).body).to.deep.equal({ ok: true, triggers: [], job: id });
     expect(await status(id)).to.include({ status: 'running', run_url: 'https://github.com/acme/app/actions/runs/77' });
-    await deliver('pull_request', { action: 'opened', number: 5, pull_request: { html_url: 'https://github.com/acme/app/pull/5', merged: false, head: { ref: branch, sha: 'abc' }, base: { ref: 'main' } } });
+    await deliver('pull_request', {
+      action: 'opened',
+      number: 5,
+      pull_request: { html_url: 'https://github.com/acme/app/pull/5', merged: false, head: { ref: branch, sha: 'abc' }, base: { ref: 'main' } },
+    });
     await deliver('workflow_run', run('completed', 'success'));
-    expect(await status(id)).to.include({ status: 'succeeded', pr_url: 'https://github.com/acme/app/pull/5', run_url: 'https://github.com/acme/app/actions/runs/77' });
+    expect(await status(id)).to.include({
+      status: 'succeeded',
+      pr_url: 'https://github.com/acme/app/pull/5',
+      run_url: 'https://github.com/acme/app/actions/runs/77',
+    });
     await deliver('workflow_run', run('completed', 'failure'));
     expect((await status(id)).status).to.equal('succeeded');
   });

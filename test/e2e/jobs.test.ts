@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { createKey as createKeyNamed, send, sleep, waitFor, type JsonResponse } from '../support/http.js';
 
 /*
@@ -27,11 +27,6 @@ const createKey = (env: Record<string, string>): Promise<string> => createKeyNam
 
 const git = promisify(execFile);
 
-
-
-
-
-
 /** The public view of a job (docs/jobs.md). */
 interface JobView {
   readonly job_id: string;
@@ -48,7 +43,20 @@ interface JobView {
   readonly updated_at: string;
 }
 
-const JOB_VIEW_KEYS = ['job_id', 'status', 'branch', 'pr_url', 'run_url', 'summary', 'error', 'source', 'llm_provider', 'llm_model', 'created_at', 'updated_at'];
+const JOB_VIEW_KEYS = [
+  'job_id',
+  'status',
+  'branch',
+  'pr_url',
+  'run_url',
+  'summary',
+  'error',
+  'source',
+  'llm_provider',
+  'llm_model',
+  'created_at',
+  'updated_at',
+];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const FINISHED = ['succeeded', 'failed', 'cancelled'];
@@ -111,8 +119,7 @@ class Client {
 }
 
 /** A file of the branch `job/<id>` of the jobs repository, exactly as committed. */
-const showFile = async (repo: string, id: string, path: string): Promise<string> =>
-  (await git('git', ['-C', repo, 'show', `job/${id}:${path}`])).stdout;
+const showFile = async (repo: string, id: string, path: string): Promise<string> => (await git('git', ['-C', repo, 'show', `job/${id}:${path}`])).stdout;
 
 const commitSubject = async (repo: string, id: string): Promise<string> =>
   (await git('git', ['-C', repo, 'log', '-1', '--format=%s', `job/${id}`])).stdout.trim();
@@ -189,7 +196,7 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
   /** Every gateway started, also when another failed to start: all are stopped at the end. */
   const started: GatewayProcess[] = [];
 
-  before(async function () {
+  before(async () => {
     const [mainData, slowData, noneData, triggersDir] = await Promise.all([
       tempDir('e2e-jobs-main'),
       tempDir('e2e-jobs-timeout'),
@@ -227,12 +234,12 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
     ]);
   });
 
-  after(async function () {
+  after(async () => {
     await Promise.all(started.map((gateway) => gateway.stop()));
   });
 
-  describe('a job that works (main gateway)', function () {
-    it('create-job answers 200 {job_id, branch, status: queued}; the job moves queued → running → succeeded with the agent\'s summary', async () => {
+  describe('a job that works (main gateway)', () => {
+    it("create-job answers 200 {job_id, branch, status: queued}; the job moves queued → running → succeeded with the agent's summary", async () => {
       const id = await main.create({ job: 'Write the greeting' });
       const { job, seen } = await main.finished(id);
       expectSucceeded(job, id);
@@ -240,12 +247,15 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
       expect(seen, `statuses seen: ${seen.join(' → ')}`).to.include('running');
       const order = ['queued', 'running', 'succeeded'];
       const steps = seen.map((s) => order.indexOf(s));
-      expect(steps.every((step, i) => step >= 0 && (i === 0 || step > steps[i - 1])), `statuses seen: ${seen.join(' → ')}`).to.equal(true);
+      expect(
+        steps.every((step, i) => step >= 0 && (i === 0 || step > steps[i - 1])),
+        `statuses seen: ${seen.join(' → ')}`,
+      ).to.equal(true);
       // job_id is a UUID, any case.
       expect(await main.job(id.toUpperCase())).to.deep.equal(job);
     });
 
-    it('commits the agent\'s work, the prompt (logs/<id>/job.md) and its log to the branch job/<id> of DATA_DIR/jobs-repo', async () => {
+    it("commits the agent's work, the prompt (logs/<id>/job.md) and its log to the branch job/<id> of DATA_DIR/jobs-repo", async () => {
       const prompt = 'Write the greeting';
       const id = await main.create({ job: prompt });
       await main.finished(id);
@@ -265,8 +275,8 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
       expect(existsSync(worktrees) ? await readdir(worktrees) : []).to.deep.equal([]);
     });
 
-    it('gives the agent its provider\'s secret and none of the service\'s own variables; the prompt arrives byte for byte', async () => {
-      const prompt = "Write the greeting\n  with 'single' and \"double\" quotes, $HOME, `date` and ünïcødé\n";
+    it("gives the agent its provider's secret and none of the service's own variables; the prompt arrives byte for byte", async () => {
+      const prompt = 'Write the greeting\n  with \'single\' and "double" quotes, $HOME, `date` and ünïcødé\n';
       const id = await main.create({ job: prompt, llm_provider: 'openai', llm_model: 'gpt-e2e' });
       const { job } = await main.finished(id);
       expectSucceeded(job, id, { llm_provider: 'openai', llm_model: 'gpt-e2e' });
@@ -278,7 +288,7 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
     });
   });
 
-  describe('validation and listing (main gateway)', function () {
+  describe('validation and listing (main gateway)', () => {
     it('create-job: 401 without a key; 400 for a missing/empty job, an unknown provider, a provider without its secret', async () => {
       expect(await main.createJob({ job: 'x' }, null)).to.deep.equal({ status: 401, body: { error: 'Unauthorized' } });
       expect(await main.createJob({})).to.deep.equal({ status: 400, body: { error: 'Missing job field' } });
@@ -328,7 +338,10 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
 
       const queued = await main.list('?status=queued');
       expect(queued.map((j) => j.job_id)).to.include(second);
-      expect(queued.every((j) => j.status === 'queued'), JSON.stringify(queued)).to.equal(true);
+      expect(
+        queued.every((j) => j.status === 'queued'),
+        JSON.stringify(queued),
+      ).to.equal(true);
       expect((await main.list('?limit=1')).map((j) => j.job_id)).to.deep.equal([second]);
 
       for (const query of ['?limit=0', '?limit=201', '?limit=abc', '?limit=1.5', '?status=bogus']) {
@@ -339,10 +352,14 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
       }
 
       // Running: the older one first (one at a time), and it is listed as running.
-      const running = await waitFor(async () => {
-        const jobs = await main.list('?status=running');
-        return jobs.length > 0 ? jobs : undefined;
-      }, 10_000, 'a running job');
+      const running = await waitFor(
+        async () => {
+          const jobs = await main.list('?status=running');
+          return jobs.length > 0 ? jobs : undefined;
+        },
+        10_000,
+        'a running job',
+      );
       expect(running.map((j) => j.job_id)).to.deep.equal([first]);
 
       expectSucceeded((await main.finished(first)).job, first);
@@ -354,7 +371,7 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
     });
   });
 
-  describe('jobs that fail', function () {
+  describe('jobs that fail', () => {
     it('an agent that exits with code 3 fails the job with an error naming the exit code; its work is still committed', async () => {
       const id = await main.create({ job: 'FAIL on purpose' });
       const { job } = await main.finished(id);
@@ -381,7 +398,7 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
     });
   });
 
-  describe('a gateway without an agent', function () {
+  describe('a gateway without an agent', () => {
     it('create-job answers 501 with an error naming JOB_AGENT_COMMAND, and stores no job', async () => {
       const response = await none.createJob({ job: 'Write the greeting' });
       expect(response.status).to.equal(501);
@@ -393,7 +410,7 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
     });
   });
 
-  describe('an agent trigger (main gateway)', function () {
+  describe('an agent trigger (main gateway)', () => {
     it('POST /api/webhook starts a job whose prompt is the rendered template, the request value in an untrusted block, from source "trigger"', async () => {
       const response = await send(`${main.gateway.url}/api/webhook`, {
         method: 'POST',
@@ -402,13 +419,17 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
       });
       expect(response).to.deep.equal({ status: 200, body: { ok: true, triggers: ['agent-job'] } });
 
-      const found = await waitFor(async () => {
-        for (const status of ['queued', 'running', 'succeeded', 'failed']) {
-          const job = (await main.list(`?status=${status}`)).find((j) => j.source === 'trigger');
-          if (job) return job;
-        }
-        return undefined;
-      }, 10_000, 'the trigger\'s job');
+      const found = await waitFor(
+        async () => {
+          for (const status of ['queued', 'running', 'succeeded', 'failed']) {
+            const job = (await main.list(`?status=${status}`)).find((j) => j.source === 'trigger');
+            if (job) return job;
+          }
+          return undefined;
+        },
+        10_000,
+        "the trigger's job",
+      );
       const id = found.job_id;
       const { job } = await main.finished(id);
       expectSucceeded(job, id, { source: 'trigger' });
@@ -430,12 +451,12 @@ describe('e2e: agent jobs survive a restart (local runner, embedded database)', 
 
   let gateway: GatewayProcess | undefined;
 
-  afterEach(async function () {
+  afterEach(async () => {
     await gateway?.stop();
     gateway = undefined;
   });
 
-  it('a graceful stop right after three jobs were created loses none: all three finish after the restart', async function () {
+  it('a graceful stop right after three jobs were created loses none: all three finish after the restart', async () => {
     const dataDir = await tempDir('e2e-jobs-restart');
     const env = {
       DATA_DIR: dataDir,
@@ -473,7 +494,7 @@ describe('e2e: agent jobs survive a restart (local runner, embedded database)', 
     expect(await second.list()).to.deep.equal([]);
   });
 
-  it('a stop that outlasts SHUTDOWN_TIMEOUT_MS: after the restart the running job is failed as interrupted, the queued one runs; no agent or worktree is left behind', async function () {
+  it('a stop that outlasts SHUTDOWN_TIMEOUT_MS: after the restart the running job is failed as interrupted, the queued one runs; no agent or worktree is left behind', async () => {
     const dataDir = await tempDir('e2e-jobs-interrupt');
     const marks = await tempDir('e2e-jobs-interrupt-pids');
     const env = {
@@ -489,7 +510,7 @@ describe('e2e: agent jobs survive a restart (local runner, embedded database)', 
     const running = await first.create({ job: 'Interrupted job' });
     const queued = await first.create({ job: 'Queued job' });
     await waitFor(async () => (await first.job(running)).status === 'running', 10_000, 'the first job to run');
-    const pid = await waitFor(async () => Number((await readFile(join(marks, `${running}.pid`), 'utf8').catch(() => '')).trim()), 10_000, 'the agent\'s pid');
+    const pid = await waitFor(async () => Number((await readFile(join(marks, `${running}.pid`), 'utf8').catch(() => '')).trim()), 10_000, "the agent's pid");
     expect(await gateway.stop(), 'exit code of the graceful stop').to.equal(0);
     gateway = undefined;
     // The service has exited: is the agent it started still running, unsupervised?

@@ -38,7 +38,12 @@ describeWithPostgres('e2e: retention sweep across two replicas (PostgreSQL)', fu
 
   it('stores one sweep per period between the replicas, and runs each once', async () => {
     database = await createScratchDatabase();
-    const env = { DATABASE_URL: database.url, TRIGGERS_FILE: join(await tempDir('e2e-retention'), 'none.json'), LOG_LEVEL: 'debug', RETENTION_SWEEP_MINUTES: String(DAY_MINUTES) };
+    const env = {
+      DATABASE_URL: database.url,
+      TRIGGERS_FILE: join(await tempDir('e2e-retention'), 'none.json'),
+      LOG_LEVEL: 'debug',
+      RETENTION_SWEEP_MINUTES: String(DAY_MINUTES),
+    };
     const firstPeriod = periodOf(Date.now());
     // One after the other: both migrate the same database at start-up.
     replicas.push(await startGateway({ ...env, DATA_DIR: await tempDir('e2e-retention-a') }));
@@ -49,10 +54,14 @@ describeWithPostgres('e2e: retention sweep across two replicas (PostgreSQL)', fu
       const finished = async () =>
         (await client.query<{ state: string }>("select state from pgboss.job where name = 'retention-sweep'")).rows.map((row) => row.state);
       // Both replicas asked at start (before they said they listen); every stored sweep has run.
-      const states = await waitFor(async () => {
-        const now = await finished();
-        return now.length > 0 && now.every((state) => state === 'completed') ? now : undefined;
-      }, 60_000, 'the stored sweeps to complete');
+      const states = await waitFor(
+        async () => {
+          const now = await finished();
+          return now.length > 0 && now.every((state) => state === 'completed') ? now : undefined;
+        },
+        60_000,
+        'the stored sweeps to complete',
+      );
       // Normally one period; two when the test ran across a period's end (midnight UTC).
       expect(states).to.have.length(periodOf(Date.now()) - firstPeriod + 1);
       // Each ran once: as many sweeps logged as stored (a log line may still be on its way).

@@ -141,7 +141,12 @@ describe('e2e: start-up failures end the process with one line naming the settin
     const file = join(await tempDir('startup-datadir'), 'a-file');
     await writeFile(file, 'not a directory');
     const result = await startGatewayExpectingExit({ DATA_DIR: join(file, 'data'), TRIGGERS_FILE: triggersFile });
-    expectOneLineFailure(result, new RegExp(`^DATA_DIR: cannot use ${join(file, 'data').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} for the embedded database \\(ENOTDIR: not a directory\\)$`));
+    expectOneLineFailure(
+      result,
+      new RegExp(
+        `^DATA_DIR: cannot use ${join(file, 'data').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} for the embedded database \\(ENOTDIR: not a directory\\)$`,
+      ),
+    );
   });
 
   it('an invalid trigger file: exit 1 naming the file, the trigger and the field, before the database is opened', async () => {
@@ -215,15 +220,27 @@ describeWithPostgres('e2e: a DATABASE_URL naming a database that does not exist'
 
   it('stops start-up naming DATABASE_URL, the database and DATABASE_CREATE, and creates nothing', async () => {
     const name = missingName();
-    const result = await startGatewayExpectingExit({ DATABASE_URL: urlFor(name), DATA_DIR: await tempDir('startup-missing-data'), TRIGGERS_FILE: triggersFile });
-    expectOneLineFailure(result, new RegExp(`^DATABASE_URL: database "${name}" does not exist on [^ ]+:\\d+; create it, or set DATABASE_CREATE=true to have it created$`));
+    const result = await startGatewayExpectingExit({
+      DATABASE_URL: urlFor(name),
+      DATA_DIR: await tempDir('startup-missing-data'),
+      TRIGGERS_FILE: triggersFile,
+    });
+    expectOneLineFailure(
+      result,
+      new RegExp(`^DATABASE_URL: database "${name}" does not exist on [^ ]+:\\d+; create it, or set DATABASE_CREATE=true to have it created$`),
+    );
     expect(result.stderr + result.stdout).to.not.contain('do-not-print-me');
     expect(await databaseExists(name), 'the database was created anyway').to.equal(false);
   });
 
   it('with DATABASE_CREATE=true: creates it, migrates it and serves', async () => {
     const name = missingName();
-    gateway = await startGateway({ DATABASE_URL: urlFor(name, ''), DATABASE_CREATE: 'true', DATA_DIR: await tempDir('startup-create-data'), TRIGGERS_FILE: triggersFile });
+    gateway = await startGateway({
+      DATABASE_URL: urlFor(name, ''),
+      DATABASE_CREATE: 'true',
+      DATA_DIR: await tempDir('startup-create-data'),
+      TRIGGERS_FILE: triggersFile,
+    });
     expect(await databaseExists(name)).to.equal(true);
     expect(await send(`${gateway.url}/readyz`)).to.deep.equal({ status: 200, body: { status: 'ready', checks: { database: 'ok', queue: 'ok' } } });
     expect(gateway.logs.some((line) => typeof line === 'object' && line.msg === 'database created' && line.database === name)).to.equal(true);
@@ -264,7 +281,9 @@ describe('e2e: an unsupported Node.js is refused before anything else runs', fun
   (isNode20 ? it : it.skip)(
     `a real Node 20 (${system}) gets the one line from the service and the CLI${isNode20 ? '' : ` — pending: ${system} is ${systemVersion}, not Node 20`}`,
     async () => {
-      const line = new RegExp(`^agent-gateway needs Node\\.js 22\\.12\\.0 or newer, but ${system} is ${systemVersion.replace(/\./g, '\\.')}; install a newer Node\\.js \\(see README\\.md\\)$`);
+      const line = new RegExp(
+        `^agent-gateway needs Node\\.js 22\\.12\\.0 or newer, but ${system} is ${systemVersion.replace(/\./g, '\\.')}; install a newer Node\\.js \\(see README\\.md\\)$`,
+      );
       expectOneLineFailure(await startGatewayExpectingExit({ DATA_DIR: await tempDir('startup-node20') }, { node: system }), line);
       expectOneLineFailure(await runToExit('cli', ['keys', 'list'], { DATA_DIR: await tempDir('startup-node20-cli') }, { node: system }), line);
     },

@@ -59,8 +59,6 @@ const startReceiver = async (): Promise<Receiver> => {
   };
 };
 
-
-
 const readText = async (path: string): Promise<string | undefined> => {
   try {
     return await readFile(path, 'utf8');
@@ -97,7 +95,6 @@ const send = async (url: string, init: RequestInit): Promise<JsonResponse> => {
 
 const sign = (secret: string, raw: string): string => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 
-
 /** The first lines of a command template: act only when the body names an existing run directory. */
 const gate = (field: string): string => `test -d {{body.${field}}} || exit 0; cd {{body.${field}}}; `;
 
@@ -106,7 +103,7 @@ const gate = (field: string): string => `test -d {{body.${field}}} || exit 0; cd
 describe('e2e: triggers on the built server', function () {
   this.timeout(60_000);
 
-  describe('one gateway, one trigger file with several triggers', function () {
+  describe('one gateway, one trigger file with several triggers', () => {
     const SECRET = 'codehost-secret-for-e2e';
     let receiver: Receiver;
     let dir: string;
@@ -136,43 +133,45 @@ describe('e2e: triggers on the built server', function () {
     const codehost = (raw: string, headers: Record<string, string>): Promise<JsonResponse> =>
       send(`${gateway!.url}/api/codehost/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw });
 
-    before(async function () {
+    before(async () => {
       receiver = await startReceiver();
       dir = await tempDir('e2e-triggers-dir');
       dataDir = await tempDir('e2e-triggers-data');
       triggersFile = join(await tempDir('e2e-triggers-file'), 'TRIGGERS.json');
-      const render = gate('render') + [
-        "printf '%s' {{body.a.b}} > ab.txt",
-        "printf '%s' {{body.items.0.id}} > item0.txt",
-        "printf '%s' {{body.items.1.id}} > item1.txt",
-        "printf '%s' {{body.n}} > n.txt",
-        "printf '%s' {{query.q}} > q.txt",
-        "printf '%s' {{query}} > query.json",
-        "printf '%s' {{headers.X-Thing}} > hdr.txt",
-        "printf '%s' {{headers}} > headers.json",
-        "printf '%s' {{body}} > body.json",
-        "printf '%s' {{body.a.nope}} > missing-body.txt",
-        "printf '%s' {{query.nope}} > missing-query.txt",
-        "printf '%s' {{headers.x-nope}} > missing-header.txt",
-        'echo ok > done.txt',
-      ].join('; ');
+      const render =
+        gate('render') +
+        [
+          "printf '%s' {{body.a.b}} > ab.txt",
+          "printf '%s' {{body.items.0.id}} > item0.txt",
+          "printf '%s' {{body.items.1.id}} > item1.txt",
+          "printf '%s' {{body.n}} > n.txt",
+          "printf '%s' {{query.q}} > q.txt",
+          "printf '%s' {{query}} > query.json",
+          "printf '%s' {{headers.X-Thing}} > hdr.txt",
+          "printf '%s' {{headers}} > headers.json",
+          "printf '%s' {{body}} > body.json",
+          "printf '%s' {{body.a.nope}} > missing-body.txt",
+          "printf '%s' {{query.nope}} > missing-query.txt",
+          "printf '%s' {{headers.x-nope}} > missing-header.txt",
+          'echo ok > done.txt',
+        ].join('; ');
       const inject = `${gate('inject')}
 # values reach the command as variables: nothing they hold is shell syntax, in any of these places
 ${[
   "printf '%s' {{body.v}} > b-unquoted.txt",
   "printf '%s' '{{body.v}}' > b-single.txt",
-  "printf '%s' \"{{body.v}}\" > b-double.txt",
+  'printf \'%s\' "{{body.v}}" > b-double.txt',
   "printf '%s' x{{query.v}}y > q-unquoted.txt",
   "printf '%s' 'x{{query.v}}y' > q-single.txt",
-  "printf '%s' \"x{{query.v}}y\" > q-double.txt",
+  'printf \'%s\' "x{{query.v}}y" > q-double.txt',
   "printf '%s' {{headers.x-v}} > h-unquoted.txt",
   "printf '%s' 'x {{headers.x-v}} y' > h-single.txt",
-  "printf '%s' \"x {{headers.x-v}} y\" > h-double.txt",
-  "printf '%s' \"$(printf '%s' \"<{{body.v}}>\")\" > b-substitution.txt",
+  'printf \'%s\' "x {{headers.x-v}} y" > h-double.txt',
+  'printf \'%s\' "$(printf \'%s\' "<{{body.v}}>")" > b-substitution.txt',
   "x=`printf '%s' '<{{query.v}}>'`; printf '%s' \"$x\" > q-backticks.txt",
   "printf '%s' {{body.v}} | cat > b-pipe.txt && (printf '%s' \"<{{headers.x-v}}>\") > h-subshell.txt",
-  "n=$((2 * 3)); printf '%s' \"$n{{query.v}}\" > q-arithmetic.txt",
-  "set -- {{body.v}}; printf '%s' \"$1\" > b-set.txt",
+  'n=$((2 * 3)); printf \'%s\' "$n{{query.v}}" > q-arithmetic.txt',
+  'set -- {{body.v}}; printf \'%s\' "$1" > b-set.txt',
 ].join('\n')}
 cat > b-heredoc.txt <<EOF
 <{{body.v}}> <{{query.v}}> <{{headers.x-v}}>
@@ -246,7 +245,7 @@ echo ok > done.txt`;
       key = await createKey(gateway.env);
     });
 
-    after(async function () {
+    after(async () => {
       await gateway?.stop();
       await receiver?.close();
     });
@@ -266,7 +265,7 @@ echo ok > done.txt`;
 
     it('renders body paths, array indexes, query, headers (any case), the whole body, and missing fields as empty', async () => {
       await mkdir(join(dir, 'r1'));
-      const body = { render: 'r1', a: { b: 'nested value' }, items: [{ id: 'first-id' }, { id: 2 }], n: 42, quote: "it's \"x\"" };
+      const body = { render: 'r1', a: { b: 'nested value' }, items: [{ id: 'first-id' }, { id: 2 }], n: 42, quote: 'it\'s "x"' };
       const response = await webhook(body, { query: '?q=hello%20world', headers: { 'X-THING': 'Header Value' } });
       expect(response.status).to.equal(200);
       expect(response.body).to.deep.equal({ ok: true, triggers: WEBHOOK_TRIGGERS });
@@ -306,11 +305,7 @@ echo ok > done.txt`;
       expect(response.status).to.equal(200);
       expect(response.body).to.deep.equal({ ok: true, triggers: WEBHOOK_TRIGGERS });
 
-      const post = await waitFor(
-        () => receiver.requests.find((r) => r.method === 'POST' && r.body.includes('"fwd":"f1"')),
-        15_000,
-        'the POST webhook action',
-      );
+      const post = await waitFor(() => receiver.requests.find((r) => r.method === 'POST' && r.body.includes('"fwd":"f1"')), 15_000, 'the POST webhook action');
       expect(post.url).to.equal('/post-hook?from=gateway');
       expect(JSON.parse(post.body)).to.deep.equal({ source: 'agent-gateway', count: 2, nested: { k: 'v' }, data: body });
       expect(post.headers['x-custom']).to.equal('custom-value');
@@ -320,7 +315,11 @@ echo ok > done.txt`;
       expect(post.headers).to.not.have.property('x-api-key');
       expect(post.headers).to.not.have.property('x-request-id');
       const TRANSPORT = ['host', 'connection', 'content-length', 'accept', 'accept-encoding', 'user-agent', 'content-type'];
-      expect(Object.keys(post.headers).filter((h) => !TRANSPORT.includes(h)).sort()).to.deep.equal(['authorization', 'x-custom']);
+      expect(
+        Object.keys(post.headers)
+          .filter((h) => !TRANSPORT.includes(h))
+          .sort(),
+      ).to.deep.equal(['authorization', 'x-custom']);
       expect(JSON.stringify(post.headers)).to.not.contain(key).and.to.not.contain('caller-secret-value');
 
       const get = await waitFor(() => receiver.requests.find((r) => r.method === 'GET' && r.at >= since), 15_000, 'the GET webhook action');
@@ -361,7 +360,10 @@ echo ok > done.txt`;
       await waitFor(async () => (await readdir(join(dir, 'd1'))).some((f) => f.startsWith('marker-')), 15_000, 'a marker in d1');
       await sleep(500);
       const all = await listFiles(dir);
-      expect(all.filter((f) => f.includes('DISABLED_TRIGGER_RAN')), 'files written by the disabled trigger').to.deep.equal([]);
+      expect(
+        all.filter((f) => f.includes('DISABLED_TRIGGER_RAN')),
+        'files written by the disabled trigger',
+      ).to.deep.equal([]);
     });
 
     it('passes hostile values from body, query and headers to the command byte for byte, in every shell construct, running none of them', async function () {
@@ -375,7 +377,7 @@ echo ok > done.txt`;
         "\\'; touch pwned6; echo \\'",
         '\\"; touch pwned7; echo \\',
         '$HOME ${PATH} * ? | touch pwned8 && touch pwned9 # ;',
-        "x' \"$(touch pwned10)\" '",
+        'x\' "$(touch pwned10)" \'',
         'EOF\ntouch pwned11\nEOF',
         'x # y\ntouch pwned12',
         'a[$(touch pwned13)]',
@@ -427,10 +429,10 @@ echo ok > done.txt`;
       await mkdir(join(dir, 'nul-query'));
       const inBody = await webhook({ render: 'nul-body', a: { b: 'before\u0000after' } });
       const inQuery = await webhook({ render: 'nul-query' }, { query: '?q=x%00y' });
-      expect(
-        { body: [inBody.status, inBody.body], query: [inQuery.status, inQuery.body] },
-        'answers to a NUL in the body and in the query',
-      ).to.deep.equal({ body: [200, { ok: true, triggers: WEBHOOK_TRIGGERS }], query: [200, { ok: true, triggers: WEBHOOK_TRIGGERS }] });
+      expect({ body: [inBody.status, inBody.body], query: [inQuery.status, inQuery.body] }, 'answers to a NUL in the body and in the query').to.deep.equal({
+        body: [200, { ok: true, triggers: WEBHOOK_TRIGGERS }],
+        query: [200, { ok: true, triggers: WEBHOOK_TRIGGERS }],
+      });
       await waitFor(() => existsSync(join(dir, 'nul-body', 'done.txt')) && existsSync(join(dir, 'nul-query', 'done.txt')), 15_000, 'nul-*/done.txt');
       expect(await readText(join(dir, 'nul-body', 'ab.txt'))).to.equal('beforeafter');
       expect(await readText(join(dir, 'nul-query', 'q.txt'))).to.equal('xy');
@@ -455,7 +457,9 @@ echo ok > done.txt`;
       const ping = await send(`${gateway!.url}/api/ping`, { method: 'GET' });
       expect(ping.status).to.equal(200);
       const logged = (): Array<Record<string, unknown>> =>
-        gateway!.logs.filter((l): l is Record<string, unknown> => typeof l === 'object' && l.trigger === 'once' && typeof l.msg === 'string' && l.msg.startsWith('trigger action'));
+        gateway!.logs.filter(
+          (l): l is Record<string, unknown> => typeof l === 'object' && l.trigger === 'once' && typeof l.msg === 'string' && l.msg.startsWith('trigger action'),
+        );
       // each action is logged after its record was saved (or after its failure to save was logged)
       await waitFor(() => logged().length >= 2, 15_000, 'both actions of the "once" trigger logged');
       expect(logged().map((l) => [l.action, l.msg, l.status])).to.deep.equal([
@@ -517,7 +521,7 @@ echo ok > done.txt`;
     });
   });
 
-  describe('durability across a hard kill (SIGKILL), and a server without CODEHOST_WEBHOOK_SECRET', function () {
+  describe('durability across a hard kill (SIGKILL), and a server without CODEHOST_WEBHOOK_SECRET', () => {
     let dir: string;
     let dataDir: string;
     let triggersFile: string;
@@ -535,7 +539,9 @@ echo ok > done.txt`;
           name: 'durable',
           watch_path: '/webhook',
           enabled: true,
-          actions: [{ type: 'command', command: 'touch "started-$$"; sleep 2; kill -0 $PPID 2>/dev/null || exit 9; echo "$PPID $(date +%s%N)" >> durable.txt' }],
+          actions: [
+            { type: 'command', command: 'touch "started-$$"; sleep 2; kill -0 $PPID 2>/dev/null || exit 9; echo "$PPID $(date +%s%N)" >> durable.txt' },
+          ],
         },
         { name: 'codehost-without-secret', watch_path: '/codehost/webhook', enabled: true, actions: [{ type: 'command', command: 'touch CODEHOST_RAN' }] },
       ];
@@ -561,7 +567,12 @@ echo ok > done.txt`;
       const raw = JSON.stringify({ ref: 'refs/heads/main' });
       const refused = await send(`${first.url}/api/codehost/webhook`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'X-GitHub-Event': 'push', 'X-GitHub-Delivery': randomUUID(), 'X-Hub-Signature-256': sign('any-secret', raw) },
+        headers: {
+          'content-type': 'application/json',
+          'X-GitHub-Event': 'push',
+          'X-GitHub-Delivery': randomUUID(),
+          'X-Hub-Signature-256': sign('any-secret', raw),
+        },
         body: raw,
       });
       expect(refused.status).to.equal(401);
@@ -608,7 +619,10 @@ echo ok > done.txt`;
           `last one ${Math.round((Math.max(...lines.map((l) => Number(l.split(' ')[1]) / 1e6)) - killedAt) / 1000)} s after the kill`,
       );
       expect(lines.length).to.be.at.least(N);
-      expect(byPid.every((p) => p === secondPid), 'every line written by the restarted gateway').to.equal(true);
+      expect(
+        byPid.every((p) => p === secondPid),
+        'every line written by the restarted gateway',
+      ).to.equal(true);
       expect(existsSync(join(dir, 'CODEHOST_RAN')), 'the refused code-host delivery ran its trigger').to.equal(false);
     });
   });
@@ -646,7 +660,9 @@ echo ok > done.txt`;
       expect(checked.code, checked.stderr).to.equal(1);
       expect(checked.stderr).to.contain(`${bad}: trigger #1 "deploy": actions[0].method: must be GET or POST`);
       expect(checked.stderr).to.contain(`${bad}: trigger #2 "typo": actions[0].command: unknown template token {{bodyy.x}}`);
-      expect(checked.stderr).to.contain(`${bad}: trigger #3 "commented": actions[0].command: {{body.x}} stands inside a # comment: the command would never see the value`);
+      expect(checked.stderr).to.contain(
+        `${bad}: trigger #3 "commented": actions[0].command: {{body.x}} stands inside a # comment: the command would never see the value`,
+      );
       expect(checked.stderr).to.not.contain('"fine"');
 
       const ok = await runCli(['triggers', 'check', '--file', good], env);

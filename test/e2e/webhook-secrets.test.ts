@@ -35,7 +35,13 @@ const OK = { status: 200, body: { ok: true } };
 let nextUpdateId = 900_000_000;
 const textUpdate = (text: string, updateId = ++nextUpdateId): Record<string, unknown> => ({
   update_id: updateId,
-  message: { message_id: updateId % 1_000_000, date: 1_700_000_000, chat: { id: CHAT, type: 'private' }, from: { id: CHAT, is_bot: false, first_name: 'Eve' }, text },
+  message: {
+    message_id: updateId % 1_000_000,
+    date: 1_700_000_000,
+    chat: { id: CHAT, type: 'private' },
+    from: { id: CHAT, is_bot: false, first_name: 'Eve' },
+    text,
+  },
 });
 
 const post = (gateway: GatewayProcess, path: string, body: string | Buffer, headers: Record<string, string>): Promise<JsonResponse> =>
@@ -50,23 +56,37 @@ const register = (gateway: GatewayProcess, key: string, body: unknown): Promise<
 const sign = (raw: string): string => `sha256=${createHmac('sha256', CODEHOST_SECRET).update(raw).digest('hex')}`;
 
 /** Lines a trigger appended to a file of TRIGGERS_DIR. */
-const lines = async (dir: string, file: string): Promise<string[]> =>
-  (await readFile(join(dir, file), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+const lines = async (dir: string, file: string): Promise<string[]> => (await readFile(join(dir, file), 'utf8').catch(() => '')).split('\n').filter(Boolean);
 
 const triggerFile = async (): Promise<string> => {
   const file = join(await tempDir('e2e-secrets-triggers'), 'TRIGGERS.json');
   await writeFile(
     file,
     JSON.stringify([
-      { name: 'on-update', watch_path: '/messaging/webhook', enabled: true, actions: [{ type: 'command', command: "printf '%s\\n' {{body.update_id}} >> updates.txt" }] },
+      {
+        name: 'on-update',
+        watch_path: '/messaging/webhook',
+        enabled: true,
+        actions: [{ type: 'command', command: "printf '%s\\n' {{body.update_id}} >> updates.txt" }],
+      },
       // Telegram's own path: the secret header must never reach a trigger (it renders empty).
       {
         name: 'on-telegram',
         watch_path: '/messaging/telegram/webhook',
         enabled: true,
-        actions: [{ type: 'command', command: "printf '%s|%s|%s\\n' {{body.update_id}} {{headers.x-telegram-bot-api-secret-token}} {{headers.content-type}} >> telegram.txt" }],
+        actions: [
+          {
+            type: 'command',
+            command: "printf '%s|%s|%s\\n' {{body.update_id}} {{headers.x-telegram-bot-api-secret-token}} {{headers.content-type}} >> telegram.txt",
+          },
+        ],
       },
-      { name: 'on-codehost', watch_path: '/codehost/webhook', enabled: true, actions: [{ type: 'command', command: "printf '%s\\n' {{body.run}} >> codehost.txt" }] },
+      {
+        name: 'on-codehost',
+        watch_path: '/codehost/webhook',
+        enabled: true,
+        actions: [{ type: 'command', command: "printf '%s\\n' {{body.run}} >> codehost.txt" }],
+      },
     ]),
   );
   return file;
@@ -110,7 +130,11 @@ describe('e2e: platform webhooks fail closed, check headers first, and run a red
   const codehostBarrier = async (one: One): Promise<void> => {
     const run = `barrier-${randomUUID()}`;
     const raw = JSON.stringify({ run });
-    const answer = await post(one.gateway, '/api/codehost/webhook', raw, { 'x-github-event': 'push', 'x-github-delivery': randomUUID(), 'x-hub-signature-256': sign(raw) });
+    const answer = await post(one.gateway, '/api/codehost/webhook', raw, {
+      'x-github-event': 'push',
+      'x-github-delivery': randomUUID(),
+      'x-hub-signature-256': sign(raw),
+    });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
     await waitFor(async () => (await lines(one.dir, 'codehost.txt')).includes(run), 30_000, 'the code-host barrier');
   };
@@ -176,7 +200,11 @@ describe('e2e: platform webhooks fail closed, check headers first, and run a red
       expect(await postUpdate(one.gateway, update, secret)).to.deep.equal(OK);
       await waitFor(async () => (await lines(one.dir, 'updates.txt')).includes(String(update.update_id)), 15_000, 'the trigger of the accepted update');
       // Answered before the next test counts what the model was asked.
-      await waitFor(() => one.llm.requests.some((request) => JSON.stringify(request.messages.at(-1)).includes('right secret')), 15_000, 'the model asked about the accepted update');
+      await waitFor(
+        () => one.llm.requests.some((request) => JSON.stringify(request.messages.at(-1)).includes('right secret')),
+        15_000,
+        'the model asked about the accepted update',
+      );
       const logs = one.gateway.logs.map((line) => JSON.stringify(line)).join('\n');
       expect(logs.includes(secret), 'the generated secret is in the logs').to.equal(false);
     });
@@ -228,21 +256,35 @@ describe('e2e: platform webhooks fail closed, check headers first, and run a red
       const repliesBefore = one.tg.of('sendMessage').length;
       const onOwnPath = textUpdate('on the telegram path');
       const onAlias = textUpdate('on the alias path');
-      expect(await post(one.gateway, '/api/messaging/telegram/webhook', JSON.stringify(onOwnPath), { 'x-telegram-bot-api-secret-token': secret })).to.deep.equal(OK);
+      expect(
+        await post(one.gateway, '/api/messaging/telegram/webhook', JSON.stringify(onOwnPath), { 'x-telegram-bot-api-secret-token': secret }),
+      ).to.deep.equal(OK);
       expect(await postUpdate(one.gateway, onAlias, secret)).to.deep.equal(OK);
       // A redelivery on the other path is the same update: nothing runs again.
       expect(await postUpdate(one.gateway, onOwnPath, secret)).to.deep.equal(OK);
       const barrier = await chatBarrier(one, secret);
       const ids = [onOwnPath, onAlias].map((update) => String(update.update_id));
       const updates = await lines(one.dir, 'updates.txt');
-      for (const id of ids) expect(updates.filter((line) => line === id), id).to.have.length(1);
+      for (const id of ids)
+        expect(
+          updates.filter((line) => line === id),
+          id,
+        ).to.have.length(1);
       // The two triggers of an update run apart: the barrier waited for the first one's.
       const expected = [...ids, barrier].map((id) => `${id}||application/json`);
-      const telegram = await waitFor(async () => {
-        const found = await lines(one.dir, 'telegram.txt');
-        return expected.every((line) => found.includes(line)) ? found : undefined;
-      }, 15_000, 'the triggers of Telegram\'s path');
-      for (const line of expected) expect(telegram.filter((found) => found === line), line).to.have.length(1);
+      const telegram = await waitFor(
+        async () => {
+          const found = await lines(one.dir, 'telegram.txt');
+          return expected.every((line) => found.includes(line)) ? found : undefined;
+        },
+        15_000,
+        "the triggers of Telegram's path",
+      );
+      for (const line of expected)
+        expect(
+          telegram.filter((found) => found === line),
+          line,
+        ).to.have.length(1);
       expect(telegram.join('\n')).not.to.contain(secret);
       // The three messages are answered before the next test looks at what the platform got.
       await waitFor(() => one.tg.of('sendMessage').length >= repliesBefore + 3, 15_000, 'the three replies');
@@ -259,7 +301,9 @@ describe('e2e: platform webhooks fail closed, check headers first, and run a red
         body: { error: 'Invalid webhook_url: expected an absolute https:// URL' },
       });
       // Nothing reached the platform's registration (a chat reply of an earlier test may still arrive).
-      const registrationCalls = one.tg.calls.slice(callsBefore).filter((call) => call.method === 'setWebhook' || call.method === 'getWebhookInfo' || call.method === 'deleteWebhook');
+      const registrationCalls = one.tg.calls
+        .slice(callsBefore)
+        .filter((call) => call.method === 'setWebhook' || call.method === 'getWebhookInfo' || call.method === 'deleteWebhook');
       expect(registrationCalls).to.deep.equal([]);
       // the secret in force is still the registered one
       expect(await postUpdate(one.gateway, textUpdate('still registered'), secret)).to.deep.equal(OK);

@@ -107,7 +107,14 @@ export class FakeMessagingChannel implements MessagingChannel {
             threadId: m.chat,
             text: m.text,
             attachments: [],
-            metadata: { userId: this.id, chatTitle: this.title, updateId: delivery.id, messageId: m.id, ...(m.topic !== undefined && { topicId: m.topic }), edited: false },
+            metadata: {
+              userId: this.id,
+              chatTitle: this.title,
+              updateId: delivery.id,
+              messageId: m.id,
+              ...(m.topic !== undefined && { topicId: m.topic }),
+              edited: false,
+            },
           };
     return { deliveryId: delivery.id, message };
   }

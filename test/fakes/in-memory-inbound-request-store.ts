@@ -10,7 +10,8 @@ export class InMemoryInboundRequestStore implements InboundRequestStore {
       this.failNext = false;
       throw new Error('the request store is unavailable');
     }
-    if (!this.requests.has(request.id)) this.requests.set(request.id, { ...request, receivedAt: new Date(request.receivedAt), triggers: [...request.triggers] });
+    if (!this.requests.has(request.id))
+      this.requests.set(request.id, { ...request, receivedAt: new Date(request.receivedAt), triggers: [...request.triggers] });
   }
 
   async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {

@@ -7,7 +7,10 @@ export interface LogEntry {
 }
 
 export class RecordingLogger implements Logger {
-  constructor(readonly entries: LogEntry[] = [], private readonly bound: object = {}) {}
+  constructor(
+    readonly entries: LogEntry[] = [],
+    private readonly bound: object = {},
+  ) {}
   debug(fields: object, message: string): void {
     this.entries.push({ level: 'debug', fields: { ...this.bound, ...fields }, message });
   }

@@ -90,15 +90,24 @@ describe('admin socket (server and client over a Unix socket)', () => {
 
   it('rejects with the connection error when no server listens (the CLI then waits for a starting server or says so)', async () => {
     const nobody = new AdminSocketClient(join(await tempDir('admin-socket-none'), 'admin.sock'));
-    const error = await nobody.status().then(() => undefined, (caught: unknown) => caught);
+    const error = await nobody.status().then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(error).to.include({ code: 'ENOENT' });
     expect(await nobody.reachable()).to.equal(false);
   });
 
   it("hands the core's errors back with their code and message, answered by the one error table", async () => {
-    const invalid = await client.create('bad').then(() => undefined, (error: unknown) => error);
+    const invalid = await client.create('bad').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(invalid).to.be.instanceOf(DomainError).and.to.include({ code: 'invalid_input', message: 'Key name must be 1–100 characters' });
-    const missing = await client.revoke('nope').then(() => undefined, (error: unknown) => error);
+    const missing = await client.revoke('nope').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(missing).to.include({ code: 'not_found', message: 'No key nope' });
     expect(await raw(socket, 'POST', { 'content-type': 'application/json' }, '{"name":"bad"}')).to.deep.equal({
       status: 400,
@@ -107,11 +116,14 @@ describe('admin socket (server and client over a Unix socket)', () => {
   });
 
   it("answers a library's failure as Internal server error, its text only in the log", async () => {
-    const failure = await client.create('explode').then(() => undefined, (error: unknown) => error);
+    const failure = await client.create('explode').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(failure).to.include({ code: 'internal', message: 'Internal server error' });
     expect(JSON.stringify(failure)).not.to.contain('s3cr3t');
     const logged = logger.entries.find((entry) => entry.level === 'error');
-    expect((logged?.fields as { err?: Error }).err?.message).to.contain(SECRET);
+    expect((logged?.fields as { err?: Error } | undefined)?.err?.message).to.contain(SECRET);
   });
 
   it('refuses malformed JSON (400), a body over 16 KiB (413) and another content type (415)', async () => {

@@ -26,7 +26,17 @@ const makeProject = async (): Promise<Project> => {
   await writeFile(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, incremental: true, tsBuildInfoFile: 'dist/.tsbuildinfo', outDir: 'dist', rootDir: 'src', types: [] },
+      compilerOptions: {
+        target: 'ES2023',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        incremental: true,
+        tsBuildInfoFile: 'dist/.tsbuildinfo',
+        outDir: 'dist',
+        rootDir: 'src',
+        types: [],
+      },
       include: ['src'],
     }),
   );

@@ -6,7 +6,11 @@ import { ROOT } from './gateway-process.js';
 /** `agent-gateway admin set-password` with the password on stdin; resolves with the exit code. */
 export const setAdminPassword = (env: Record<string, string>, password: string): Promise<number | null> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'admin', 'set-password'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'admin', 'set-password'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     child.stdin.end(`${password}\n`);
     child.once('exit', resolve);
   });
@@ -19,13 +23,20 @@ export const cookieFrom = (response: Response, name: string): string | undefined
     .find((pair) => pair.startsWith(`${name}=`));
 
 /** The whole Set-Cookie line for one cookie, or undefined. */
-export const setCookieLine = (response: Response, name: string): string | undefined => response.headers.getSetCookie().find((line) => line.startsWith(`${name}=`));
+export const setCookieLine = (response: Response, name: string): string | undefined =>
+  response.headers.getSetCookie().find((line) => line.startsWith(`${name}=`));
 
 /** Drives /settings over HTTP as a browser would: cookies by hand, forms url-encoded, no redirects followed. */
 export const adminClient = (baseUrl: string) => {
-  const get = (path: string, cookie = '', headers: Record<string, string> = {}) => fetch(`${baseUrl}${path}`, { headers: { cookie, ...headers }, redirect: 'manual' });
+  const get = (path: string, cookie = '', headers: Record<string, string> = {}) =>
+    fetch(`${baseUrl}${path}`, { headers: { cookie, ...headers }, redirect: 'manual' });
   const post = (path: string, form: Record<string, string>, cookie = '') =>
-    fetch(`${baseUrl}${path}`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString(), redirect: 'manual' });
+    fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+      redirect: 'manual',
+    });
   /** Logs in; returns the session cookie and the CSRF token of its forms. */
   const login = async (password: string): Promise<{ cookie: string; csrf: string }> => {
     const response = await post('/settings/login', { password });

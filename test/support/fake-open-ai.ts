@@ -54,7 +54,11 @@ export const startFakeOpenAi = async (): Promise<FakeOpenAi> => {
             : {
                 role: 'assistant',
                 content: null,
-                tool_calls: answer.toolCalls.map((call, i) => ({ id: `call_${calls}_${i}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } })),
+                tool_calls: answer.toolCalls.map((call, i) => ({
+                  id: `call_${calls}_${i}`,
+                  type: 'function',
+                  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                })),
               };
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(

@@ -77,12 +77,16 @@ export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-to
           return reply(200, { ok: true, result: { url: webhook.url, has_custom_certificate: false, pending_update_count: 0, max_connections: 40 } });
         case 'sendMessage': {
           const text = String(body.text ?? '');
-          if (text.length === 0 || text.length > 4096) return reply(400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty or too long' });
+          if (text.length === 0 || text.length > 4096)
+            return reply(400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty or too long' });
           if (body.parse_mode === 'HTML' && /<(?!\/?(b|i|u|s|code|pre|a|tg-spoiler|blockquote)\b)[^>]*>/.test(text)) {
             return reply(400, { ok: false, error_code: 400, description: "Bad Request: can't parse entities: Unsupported start tag" });
           }
           messageId++;
-          return reply(200, { ok: true, result: { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: Number(body.chat_id), type: 'private' }, text } });
+          return reply(200, {
+            ok: true,
+            result: { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: Number(body.chat_id), type: 'private' }, text },
+          });
         }
         case 'sendChatAction':
         case 'setMessageReaction':
@@ -90,7 +94,10 @@ export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-to
         case 'getFile': {
           const found = files.get(String(body.file_id));
           if (!found) return reply(400, { ok: false, error_code: 400, description: 'Bad Request: invalid file_id' });
-          return reply(200, { ok: true, result: { file_id: body.file_id, file_unique_id: `u-${body.file_id}`, file_size: found.data.length, file_path: found.path } });
+          return reply(200, {
+            ok: true,
+            result: { file_id: body.file_id, file_unique_id: `u-${body.file_id}`, file_size: found.data.length, file_path: found.path },
+          });
         }
         default:
           return reply(404, { ok: false, error_code: 404, description: 'Not Found: method not found' });

@@ -62,9 +62,7 @@ export interface GatewayProcess {
 }
 
 const exited = (child: ChildProcess): Promise<number | null> =>
-  child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve(child.exitCode)
-    : new Promise((done) => child.once('exit', (code) => done(code)));
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve(child.exitCode) : new Promise((done) => child.once('exit', (code) => done(code)));
 
 export interface StartOptions {
   /** How long the gateway may take to log that it listens; then it is killed (default 60 s). */
@@ -73,7 +71,10 @@ export interface StartOptions {
 
 /** Thrown by startGateway when the gateway did not start; `pid` names the process (killed by then). */
 export class GatewayStartFailure extends Error {
-  constructor(message: string, readonly pid: number | undefined) {
+  constructor(
+    message: string,
+    readonly pid: number | undefined,
+  ) {
     super(message);
     this.name = 'GatewayStartFailure';
   }
@@ -172,7 +173,9 @@ export const runCliOnTerminal = (args: string[], env: Record<string, string>, st
   new Promise((done, reject) => {
     // The command line is built for script's shell from fixed parts; arguments are quoted.
     const quoted = [process.execPath, CLI, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
-    const child = track(spawn('script', ['-qefc', quoted, '/dev/null'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] }));
+    const child = track(
+      spawn('script', ['-qefc', quoted, '/dev/null'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] }),
+    );
     let screen = '';
     let next = 0;
     const onOutput = (chunk: Buffer): void => {
@@ -223,7 +226,12 @@ export const ENTRIES = { service: MAIN, cli: CLI } as const;
  * Runs a built entry that is expected to end by itself, and resolves when it has exited.
  * One still running after `timeoutMs` is killed and the promise rejects.
  */
-export const runToExit = (entry: keyof typeof ENTRIES, args: readonly string[], env: Record<string, string>, options: RunOptions = {}): Promise<ExitedProcess> =>
+export const runToExit = (
+  entry: keyof typeof ENTRIES,
+  args: readonly string[],
+  env: Record<string, string>,
+  options: RunOptions = {},
+): Promise<ExitedProcess> =>
   new Promise((done, reject) => {
     const started = performance.now();
     const timeoutMs = options.timeoutMs ?? 45_000;

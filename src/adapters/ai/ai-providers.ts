@@ -20,9 +20,23 @@ export interface AiProvider {
 }
 
 export const AI_PROVIDERS: readonly AiProvider[] = [
-  { name: 'anthropic', keyVariable: 'ANTHROPIC_API_KEY', baseUrlVariable: 'ANTHROPIC_BASE_URL', defaultModel: 'claude-sonnet-4-5', needsBaseUrl: false, keyOptional: false },
+  {
+    name: 'anthropic',
+    keyVariable: 'ANTHROPIC_API_KEY',
+    baseUrlVariable: 'ANTHROPIC_BASE_URL',
+    defaultModel: 'claude-sonnet-4-5',
+    needsBaseUrl: false,
+    keyOptional: false,
+  },
   { name: 'openai', keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL', defaultModel: 'gpt-4.1', needsBaseUrl: false, keyOptional: false },
-  { name: 'google', keyVariable: 'GOOGLE_API_KEY', baseUrlVariable: 'GOOGLE_BASE_URL', defaultModel: 'gemini-2.5-flash', needsBaseUrl: false, keyOptional: false },
+  {
+    name: 'google',
+    keyVariable: 'GOOGLE_API_KEY',
+    baseUrlVariable: 'GOOGLE_BASE_URL',
+    defaultModel: 'gemini-2.5-flash',
+    needsBaseUrl: false,
+    keyOptional: false,
+  },
   { name: 'custom', keyVariable: 'CUSTOM_API_KEY', baseUrlVariable: 'CUSTOM_BASE_URL', defaultModel: undefined, needsBaseUrl: true, keyOptional: true },
 ];
 

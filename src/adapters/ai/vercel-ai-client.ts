@@ -33,12 +33,17 @@ interface Sdk {
 let sdk: Promise<Sdk> | undefined;
 /**
  * The SDK is loaded at the first model call, not at start-up: with the schema library it
- * brings, it is about a fifth of the modules the service loads (some 0.2 s of every start).
+ * brings, it is about a fifth of the modules the service loads (bench/README.md, "Measurements
+ * behind the code").
  */
 const loadSdk = (): Promise<Sdk> =>
-  (sdk ??= Promise.all([import('ai'), import('@ai-sdk/anthropic'), import('@ai-sdk/google'), import('@ai-sdk/openai'), import('@ai-sdk/openai-compatible')]).then(
-    ([ai, anthropic, google, openai, compatible]) => ({ ai, anthropic, google, openai, compatible }),
-  ));
+  (sdk ??= Promise.all([
+    import('ai'),
+    import('@ai-sdk/anthropic'),
+    import('@ai-sdk/google'),
+    import('@ai-sdk/openai'),
+    import('@ai-sdk/openai-compatible'),
+  ]).then(([ai, anthropic, google, openai, compatible]) => ({ ai, anthropic, google, openai, compatible })));
 
 const defaultModel = (provider: string): string | undefined => AI_PROVIDERS.find((known) => known.name === provider)?.defaultModel;
 
@@ -90,7 +95,12 @@ export class VercelAiClient implements AiClient {
     } catch (error) {
       if (isDomainError(error)) throw error;
       const { reason, httpStatus } = classify(error, timeout.aborted, loaded.ai);
-      if (reason === 'not_configured') throw new AiCallFailed(reason, `No API key is configured for ${provider} (${AI_PROVIDERS.find((known) => known.name === provider)?.keyVariable ?? `${provider.toUpperCase()}_API_KEY`})`, { cause: error });
+      if (reason === 'not_configured')
+        throw new AiCallFailed(
+          reason,
+          `No API key is configured for ${provider} (${AI_PROVIDERS.find((known) => known.name === provider)?.keyVariable ?? `${provider.toUpperCase()}_API_KEY`})`,
+          { cause: error },
+        );
       const detail = reason === 'timeout' ? `no answer within ${this.settings.timeoutMs} ms` : (error as Error).message;
       throw new AiCallFailed(reason, `The ${provider} model call failed: ${detail}`, { cause: error, httpStatus });
     }
@@ -139,7 +149,11 @@ type SdkErrors = Pick<typeof ai, 'APICallError' | 'LoadAPIKeyError' | 'RetryErro
  * HTTP status means no connection (the SDK's "Cannot connect to API"); a missing API key is
  * configuration. `timedOut` tells a timeout from a cancellation by the caller.
  */
-const classify = (error: unknown, timedOut: boolean, { APICallError, LoadAPIKeyError, RetryError }: SdkErrors): { reason: AiFailureReason; httpStatus?: number } => {
+const classify = (
+  error: unknown,
+  timedOut: boolean,
+  { APICallError, LoadAPIKeyError, RetryError }: SdkErrors,
+): { reason: AiFailureReason; httpStatus?: number } => {
   const last = RetryError.isInstance(error) ? error.lastError : error;
   if (timedOut) return { reason: 'timeout' };
   if (LoadAPIKeyError.isInstance(last)) return { reason: 'not_configured' };

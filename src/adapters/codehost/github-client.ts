@@ -10,7 +10,11 @@ export interface GithubSettings {
 
 /** Thrown for a GitHub answer that is not a success; the message names the call, never the token. */
 export class GithubError extends Error {
-  constructor(readonly status: number, call: string, detail: string) {
+  constructor(
+    readonly status: number,
+    call: string,
+    detail: string,
+  ) {
     super(`GitHub ${call} answered ${status}${detail ? `: ${detail}` : ''}`);
     this.name = 'GithubError';
   }
@@ -42,7 +46,7 @@ export class GithubClient {
       } catch {
         detail = text.slice(0, 200);
       }
-      throw new GithubError(response.status, `${method} /repos/${this.settings.repo}${path.split("?")[0]}`, detail);
+      throw new GithubError(response.status, `${method} /repos/${this.settings.repo}${path.split('?')[0]}`, detail);
     }
     return (text === '' ? {} : JSON.parse(text)) as T;
   }

@@ -13,7 +13,7 @@ export class GithubSignatureVerifier implements WebhookSignatureVerifier {
   }
 
   verify(rawBody: Buffer, signature: string | undefined): boolean {
-    if (!this.secret || !signature || !signature.startsWith('sha256=')) return false;
+    if (!this.secret || !signature?.startsWith('sha256=')) return false;
     const expected = Buffer.from(`sha256=${createHmac('sha256', this.secret).update(rawBody).digest('hex')}`, 'utf8');
     const given = Buffer.from(signature, 'utf8');
     return given.length === expected.length && timingSafeEqual(given, expected);

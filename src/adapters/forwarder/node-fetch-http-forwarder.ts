@@ -16,7 +16,11 @@ const retryable = (status: number): boolean => status === 429 || status >= 500;
 
 /** One attempt's failure: `status` is null when no answer arrived (network error, timeout). */
 class AttemptFailed extends Error {
-  constructor(readonly status: number | null, message: string, readonly final: boolean) {
+  constructor(
+    readonly status: number | null,
+    message: string,
+    readonly final: boolean,
+  ) {
     super(message);
   }
 }
@@ -34,12 +38,22 @@ export class NodeFetchHttpForwarder implements HttpForwarder {
     let attempts = 0;
     const attempt = async (): Promise<number> => {
       attempts++;
-      let response;
+      let response: Awaited<ReturnType<typeof fetch>>;
       try {
-        response = await fetch(request.url, { method: request.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.settings.timeoutMs) });
+        response = await fetch(request.url, {
+          method: request.method,
+          headers,
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(this.settings.timeoutMs),
+        });
       } catch (cause) {
         const name = (cause as Error).name;
-        throw new AttemptFailed(null, name === 'TimeoutError' || name === 'AbortError' ? `timed out after ${this.settings.timeoutMs} ms` : (cause as Error).message, false);
+        throw new AttemptFailed(
+          null,
+          name === 'TimeoutError' || name === 'AbortError' ? `timed out after ${this.settings.timeoutMs} ms` : (cause as Error).message,
+          false,
+        );
       }
       await response.arrayBuffer().catch(() => undefined);
       if (!response.ok) throw new AttemptFailed(response.status, `HTTP ${response.status}`, !retryable(response.status));

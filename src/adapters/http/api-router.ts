@@ -86,7 +86,9 @@ const fire = (route: ApiRoute, options: ApiRouterOptions): Middleware => {
   };
 };
 
-const named = (route: ApiRoute): Middleware => (ctx, next) => {
-  ctx.state.routeName = route.name;
-  return next();
-};
+const named =
+  (route: ApiRoute): Middleware =>
+  (ctx, next) => {
+    ctx.state.routeName = route.name;
+    return next();
+  };

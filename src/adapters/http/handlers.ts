@@ -45,7 +45,9 @@ const headersOf = (ctx: Context): Record<string, string | undefined> =>
   Object.fromEntries(Object.entries(ctx.req.headers).map(([name, value]) => [name, header(value)]));
 
 const channelRoutes = (deps: HandlerDependencies, kind: 'webhook' | 'register'): Array<ApiRoute & { readonly channel: string }> =>
-  deps.routes.filter((route): route is ApiRoute & { channel: string } => route.channel !== undefined && route.auth === (kind === 'webhook' ? 'platform-secret' : 'api-key'));
+  deps.routes.filter(
+    (route): route is ApiRoute & { channel: string } => route.channel !== undefined && route.auth === (kind === 'webhook' ? 'platform-secret' : 'api-key'),
+  );
 
 /**
  * The checks of the platform webhooks that need only headers, run before the body is read

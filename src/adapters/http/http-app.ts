@@ -41,22 +41,24 @@ export interface HttpAppDependencies {
  * Probes for operators and orchestrators, outside `/api` and without a key:
  * `/healthz` — the process answers; `/readyz` — the database and the queue answer too.
  */
-const operations = (checkReadiness: CheckReadiness): Koa.Middleware => async (ctx, next) => {
-  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-  if (ctx.path === '/healthz') {
-    ctx.state.routeName = 'healthz';
-    ctx.body = { status: 'ok' };
-    return;
-  }
-  if (ctx.path === '/readyz') {
-    ctx.state.routeName = 'readyz';
-    const readiness = await checkReadiness.execute();
-    ctx.status = readiness.ready ? 200 : 503;
-    ctx.body = { status: readiness.ready ? 'ready' : 'not ready', checks: readiness.checks };
-    return;
-  }
-  return next();
-};
+const operations =
+  (checkReadiness: CheckReadiness): Koa.Middleware =>
+  async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.path === '/healthz') {
+      ctx.state.routeName = 'healthz';
+      ctx.body = { status: 'ok' };
+      return;
+    }
+    if (ctx.path === '/readyz') {
+      ctx.state.routeName = 'readyz';
+      const readiness = await checkReadiness.execute();
+      ctx.status = readiness.ready ? 200 : 503;
+      ctx.body = { status: readiness.ready ? 'ready' : 'not ready', checks: readiness.checks };
+      return;
+    }
+    return next();
+  };
 
 /** The Koa application: request log, error responder, probes, the `/api` router, then 404 for everything else. */
 export const createHttpApp = (deps: HttpAppDependencies): Koa => {

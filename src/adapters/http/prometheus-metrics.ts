@@ -11,7 +11,12 @@ import { JOB_STATUSES } from '../../domain/jobs/job.js';
  */
 export class PrometheusMetrics {
   readonly #registry = new Registry();
-  readonly #requests = new Counter({ name: 'agw_http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'], registers: [this.#registry] });
+  readonly #requests = new Counter({
+    name: 'agw_http_requests_total',
+    help: 'HTTP requests by route, method and status',
+    labelNames: ['route', 'method', 'status'],
+    registers: [this.#registry],
+  });
   readonly #latency = new Histogram({
     name: 'agw_http_request_duration_seconds',
     help: 'HTTP request latency by route',
@@ -21,7 +26,10 @@ export class PrometheusMetrics {
   });
   readonly #series = new Map<string, { readonly requests: { inc(): void }; readonly latency: { observe(value: number): void } }>();
 
-  constructor(figures: CollectOperationalFigures, private readonly token: string | undefined) {
+  constructor(
+    figures: CollectOperationalFigures,
+    private readonly token: string | undefined,
+  ) {
     collectDefaultMetrics({ register: this.#registry, prefix: 'agw_' });
     let pending: ReturnType<CollectOperationalFigures['execute']> | undefined;
     // One read per scrape, shared by the three gauges.

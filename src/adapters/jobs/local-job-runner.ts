@@ -45,7 +45,10 @@ export class LocalJobRunner implements JobRunner {
     try {
       const logDir = join(dir, 'logs', job.id);
       await mkdir(logDir, { recursive: true });
-      await writeFile(join(logDir, 'job.md'), `# Job ${job.id}\n\nProvider: ${job.llmProvider ?? 'default'}\nModel: ${job.llmModel ?? 'default'}\n\n${job.job}\n`);
+      await writeFile(
+        join(logDir, 'job.md'),
+        `# Job ${job.id}\n\nProvider: ${job.llmProvider ?? 'default'}\nModel: ${job.llmModel ?? 'default'}\n\n${job.job}\n`,
+      );
       const result = await this.agent.run(job, dir, signal);
       const log = result.log.slice(-LOG_LIMIT);
       await writeFile(join(logDir, 'agent.log'), log);
@@ -77,7 +80,13 @@ export class LocalJobRunner implements JobRunner {
   async #summary(logDir: string, log: string): Promise<string | null> {
     const file = await readFile(join(logDir, 'summary.md'), 'utf8').catch(() => undefined);
     const written = file === undefined ? undefined : this.agent.redact(file);
-    const text = written?.trim() || log.trim().split('\n').filter((line) => line.trim() !== '').at(-1);
+    const text =
+      written?.trim() ||
+      log
+        .trim()
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .at(-1);
     return text ? text.slice(0, SUMMARY_LIMIT) : null;
   }
 

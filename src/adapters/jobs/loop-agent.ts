@@ -52,7 +52,12 @@ export class LoopAgent implements WorktreeAgent {
     const signal = AbortSignal.any([cancel, deadline]);
     try {
       const response = await this.ai.generate({
-        system: systemPrompt(this.secrets.agentVariables().filter((v) => v.offeredToModel).map((v) => v.name)),
+        system: systemPrompt(
+          this.secrets
+            .agentVariables()
+            .filter((v) => v.offeredToModel)
+            .map((v) => v.name),
+        ),
         messages: [{ role: 'user', text: this.redact(job.job) }],
         tools: this.#tools(root, log, signal),
         maxSteps: this.maxSteps,

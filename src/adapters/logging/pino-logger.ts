@@ -3,8 +3,14 @@ import type { Logger } from '../../ports/logger.js';
 
 /** Header and field names whose values never reach a log line, whatever a caller passes. */
 const REDACTED = [
-  'key', 'apiKey', 'token', 'secret', 'password',
-  'headers["x-api-key"]', 'headers.authorization', 'headers.cookie',
+  'key',
+  'apiKey',
+  'token',
+  'secret',
+  'password',
+  'headers["x-api-key"]',
+  'headers.authorization',
+  'headers.cookie',
   'headers["x-hub-signature-256"]',
 ];
 

@@ -21,7 +21,10 @@ export class CachingConversationStore implements ConversationStore {
   /** Bumped by every write, so a read that raced with a write is not cached. */
   #writes = 0;
 
-  constructor(private readonly inner: ConversationStore, private readonly keepTurns: number) {}
+  constructor(
+    private readonly inner: ConversationStore,
+    private readonly keepTurns: number,
+  ) {}
 
   async recent(threadId: string, limit: number): Promise<ConversationTurn[]> {
     const cached = this.#threads.get(threadId);

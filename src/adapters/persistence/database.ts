@@ -125,12 +125,7 @@ export class Database {
   }
 }
 
-const listenOnPostgres = async (
-  url: string,
-  channel: string,
-  listener: ChannelListener,
-  logger: Logger,
-): Promise<() => Promise<void>> => {
+const listenOnPostgres = async (url: string, channel: string, listener: ChannelListener, logger: Logger): Promise<() => Promise<void>> => {
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;

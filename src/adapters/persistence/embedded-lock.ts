@@ -3,7 +3,10 @@ import { join } from 'node:path';
 
 /** Thrown when another live process has the embedded database open. */
 export class EmbeddedDatabaseBusy extends Error {
-  constructor(readonly pid: number, readonly dataDir: string) {
+  constructor(
+    readonly pid: number,
+    readonly dataDir: string,
+  ) {
     super(`The embedded database in ${dataDir} is in use by process ${pid}`);
     this.name = 'EmbeddedDatabaseBusy';
   }

@@ -48,9 +48,14 @@ export const ensurePostgresDatabase = async (url: string, create: boolean, logge
   } catch (error) {
     if ((error as ConnectError).code === DUPLICATE_DATABASE) return;
     const reason = error as ConnectError;
-    throw new DatabaseOpenError('postgresql', `cannot create database "${database}" on ${server} (${reason.code ? `${reason.code} ` : ''}${reason.message})`, undefined, {
-      cause: error,
-    });
+    throw new DatabaseOpenError(
+      'postgresql',
+      `cannot create database "${database}" on ${server} (${reason.code ? `${reason.code} ` : ''}${reason.message})`,
+      undefined,
+      {
+        cause: error,
+      },
+    );
   } finally {
     await admin.end().catch(() => undefined);
   }
@@ -61,12 +66,15 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
 /** One line for a failed connection: the server, and PostgreSQL's or the network's reason. */
 const explain = (error: ConnectError, server: string, database: string): DatabaseOpenError => {
   const code = error.code;
-  if (code !== undefined && NETWORK_CODES.has(code)) return new DatabaseOpenError('postgresql', `cannot connect to ${server} (${code})`, undefined, { cause: error });
+  if (code !== undefined && NETWORK_CODES.has(code))
+    return new DatabaseOpenError('postgresql', `cannot connect to ${server} (${code})`, undefined, { cause: error });
   if (/timeout/i.test(error.message)) {
     return new DatabaseOpenError('postgresql', `cannot connect to ${server} (no answer within ${CONNECT_TIMEOUT_MS / 1000} s)`, undefined, { cause: error });
   }
   if (code === '28P01' || code === '28000') {
     return new DatabaseOpenError('postgresql', `${server} refused the login (${code} ${error.message})`, undefined, { cause: error });
   }
-  return new DatabaseOpenError('postgresql', `cannot open database "${database}" on ${server} (${code ? `${code} ` : ''}${error.message})`, undefined, { cause: error });
+  return new DatabaseOpenError('postgresql', `cannot open database "${database}" on ${server} (${code ? `${code} ` : ''}${error.message})`, undefined, {
+    cause: error,
+  });
 };

@@ -56,7 +56,12 @@ export class MikroOrmActionRunRepository implements ActionRunRepository {
       .orderBy({ finishedAt: 'asc' })
       .limit(limit)
       .getNativeQuery();
-    return (await em.createQueryBuilder(ActionRunEntity).delete({ runId: { $in: oldest }, finishedAt: { $lt: cutoff } }).execute('run')).affectedRows;
+    return (
+      await em
+        .createQueryBuilder(ActionRunEntity)
+        .delete({ runId: { $in: oldest }, finishedAt: { $lt: cutoff } })
+        .execute('run')
+    ).affectedRows;
   }
 
   async recent(limit: number): Promise<ActionRun[]> {

@@ -45,6 +45,11 @@ export class MikroOrmAdminStore implements AdminStore {
       .orderBy({ expiresAt: 'asc' })
       .limit(limit)
       .getNativeQuery();
-    return (await em.createQueryBuilder(AdminSessionEntity).delete({ tokenHash: { $in: expired } }).execute('run')).affectedRows;
+    return (
+      await em
+        .createQueryBuilder(AdminSessionEntity)
+        .delete({ tokenHash: { $in: expired } })
+        .execute('run')
+    ).affectedRows;
   }
 }

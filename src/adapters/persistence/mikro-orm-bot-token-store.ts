@@ -23,7 +23,10 @@ export class MikroOrmBotTokenStore implements BotTokenStore {
   /** The pending or last read, shared by every caller while fresh (no stampede of reads when it expires). */
   #cached: { value: Promise<Registration>; at: number } | undefined;
 
-  constructor(private readonly db: Database, private readonly configured: string | undefined) {}
+  constructor(
+    private readonly db: Database,
+    private readonly configured: string | undefined,
+  ) {}
 
   async current(): Promise<string | undefined> {
     return (await this.#read()).token;

@@ -44,6 +44,11 @@ export class MikroOrmConversationStore implements ConversationStore {
       .limit(limit)
       .getNativeQuery();
     // The key as a column reference: on the bigint id the ORM would convert the sub-query like a value.
-    return (await em.createQueryBuilder(ChatTurnEntity).delete({ [sql.ref('id')]: { $in: oldest } }).execute('run')).affectedRows;
+    return (
+      await em
+        .createQueryBuilder(ChatTurnEntity)
+        .delete({ [sql.ref('id')]: { $in: oldest } })
+        .execute('run')
+    ).affectedRows;
   }
 }

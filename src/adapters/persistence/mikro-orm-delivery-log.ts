@@ -30,6 +30,11 @@ export class MikroOrmDeliveryLog implements DeliveryLog {
       .orderBy({ receivedAt: 'asc' })
       .limit(limit)
       .getNativeQuery();
-    return (await em.createQueryBuilder(CodehostDeliveryEntity).delete({ deliveryId: { $in: oldest } }).execute('run')).affectedRows;
+    return (
+      await em
+        .createQueryBuilder(CodehostDeliveryEntity)
+        .delete({ deliveryId: { $in: oldest } })
+        .execute('run')
+    ).affectedRows;
   }
 }

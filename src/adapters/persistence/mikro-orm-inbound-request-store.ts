@@ -41,6 +41,11 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
       .orderBy({ receivedAt: 'asc' })
       .limit(limit)
       .getNativeQuery();
-    return (await em.createQueryBuilder(InboundRequestEntity).delete({ id: { $in: oldest } }).execute('run')).affectedRows;
+    return (
+      await em
+        .createQueryBuilder(InboundRequestEntity)
+        .delete({ id: { $in: oldest } })
+        .execute('run')
+    ).affectedRows;
   }
 }

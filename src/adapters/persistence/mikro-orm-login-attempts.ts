@@ -55,6 +55,11 @@ export class MikroOrmLoginAttempts implements LoginAttempts {
       .limit(limit)
       .getNativeQuery()
       .lockMode(LockMode.PESSIMISTIC_PARTIAL_WRITE);
-    return (await em.createQueryBuilder(AdminLoginAttemptEntity).delete({ client: { $in: endedWindows } }).execute('run')).affectedRows;
+    return (
+      await em
+        .createQueryBuilder(AdminLoginAttemptEntity)
+        .delete({ client: { $in: endedWindows } })
+        .execute('run')
+    ).affectedRows;
   }
 }

@@ -23,8 +23,8 @@ export interface DatabaseOptions {
 /**
  * PostgreSQL settings for a process that opens the embedded database for one short task. PGlite
  * allocates and zeroes its shared memory at every boot, and with the defaults (128 MB of shared
- * buffers, lock and process tables for 100 connections) that was most of the CLI's boot: about a
- * second of CPU in memset, profiled with `node --cpu-prof`; with these about 20 ms. They apply to
+ * buffers, lock and process tables for 100 connections) that was most of the CLI's boot, spent in
+ * memset (bench/README.md, "Measurements behind the code"). They apply to
  * that boot only (nothing is written to postgresql.conf); a CLI command reads and writes a few rows.
  */
 export const SHORT_LIVED_SETTINGS: Readonly<Record<string, string>> = { shared_buffers: '4MB', max_connections: '5' };

@@ -141,7 +141,7 @@ export class PgBossTaskQueue implements TaskQueue {
     };
     // PostgreSQL: 10 connections (pg-boss's default). With 4, an HTTP request's insert waited
     // for a connection behind the workers' fetch, complete and heartbeat queries under load
-    // (messaging bench at 500 req/s: p99 74-96 ms with 4, 39 ms with 10).
+    // (bench/README.md, "Measurements behind the code").
     const boss =
       'pglite' in connection
         ? new PgBoss({ ...common, db: fromPglite(connection.pglite) })
@@ -299,7 +299,10 @@ export class PgBossTaskQueue implements TaskQueue {
             previous = current.catch(() => undefined);
           }
         }
-        return settle(jobs, jobs.map((job) => outcome.get(job.id)!));
+        return settle(
+          jobs,
+          jobs.map((job) => outcome.get(job.id)!),
+        );
       },
     );
   }
@@ -325,7 +328,10 @@ export class PgBossTaskQueue implements TaskQueue {
       if (outcome.status === 'fulfilled') return { id: job.id, status: 'completed' as const };
       const message = String((outcome.reason as Error)?.message ?? outcome.reason);
       if (job.retryCount >= this.settings.retryLimit) {
-        this.logger.error({ err: outcome.reason, queue, taskId: job.id, attempts: job.retryCount + 1 }, 'task failed on its last attempt; given up so that its group can go on');
+        this.logger.error(
+          { err: outcome.reason, queue, taskId: job.id, attempts: job.retryCount + 1 },
+          'task failed on its last attempt; given up so that its group can go on',
+        );
         return { id: job.id, status: 'completed' as const, output: { givenUp: true, message } };
       }
       return { id: job.id, status: 'failed' as const, output: { message } };

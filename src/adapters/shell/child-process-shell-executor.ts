@@ -34,9 +34,11 @@ export class ChildProcessShellExecutor implements ShellExecutor {
       const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
       let timedOut = false;
       let aborted = false;
-      const collect = (decoder: StringDecoder) => (chunk: Buffer): void => {
-        if (output.length < this.outputLimit) output += decoder.write(chunk).slice(0, this.outputLimit - output.length);
-      };
+      const collect =
+        (decoder: StringDecoder) =>
+        (chunk: Buffer): void => {
+          if (output.length < this.outputLimit) output += decoder.write(chunk).slice(0, this.outputLimit - output.length);
+        };
       child.stdout.on('data', collect(decoders.stdout));
       child.stderr.on('data', collect(decoders.stderr));
       const killGroup = (): void => {

@@ -67,7 +67,8 @@ export class ReceiveCodehostEvent {
     if (!this.verifier.verify(delivery.rawBody, delivery.signature)) this.#refuse(delivery.event, 'bad or missing signature');
     const id = delivery.deliveryId;
     if (id === undefined || id.trim() === '') throw new DomainError('invalid_input', 'Missing X-GitHub-Delivery header');
-    if (id.length > MAX_DELIVERY_ID_LENGTH) throw new DomainError('invalid_input', `Invalid X-GitHub-Delivery header: longer than ${MAX_DELIVERY_ID_LENGTH} characters`);
+    if (id.length > MAX_DELIVERY_ID_LENGTH)
+      throw new DomainError('invalid_input', `Invalid X-GitHub-Delivery header: longer than ${MAX_DELIVERY_ID_LENGTH} characters`);
     const event = delivery.event ?? 'unknown';
     if (event.length > MAX_EVENT_LENGTH) throw new DomainError('invalid_input', `Invalid X-GitHub-Event header: longer than ${MAX_EVENT_LENGTH} characters`);
     if (event === 'ping') return { ok: true, triggers: [] };

@@ -95,9 +95,7 @@ export class CreateJob implements JobLauncher {
     } catch (error) {
       if (isDomainError(error) && error.code !== 'internal') throw error;
       this.logger.error({ err: error, jobId: id }, 'could not create job');
-      await this.jobs
-        .modify(id, (stored) => applyChange(stored, { status: 'failed', error: 'Could not be queued' }, this.clock.now()))
-        .catch(() => undefined);
+      await this.jobs.modify(id, (stored) => applyChange(stored, { status: 'failed', error: 'Could not be queued' }, this.clock.now())).catch(() => undefined);
       throw new DomainError('internal', 'Failed to create job', { cause: error });
     }
     this.logger.info({ jobId: id, source: source.kind, provider: job.llmProvider }, 'job created');

@@ -102,7 +102,8 @@ export class ChatAgent {
     return [
       {
         name: 'create_job',
-        description: 'Start an agent job that works on the code repository and delivers a pull request on a job/<id> branch. Use it when the user asks for a change to be made.',
+        description:
+          'Start an agent job that works on the code repository and delivers a pull request on a job/<id> branch. Use it when the user asks for a change to be made.',
         parameters: {
           type: 'object',
           properties: {

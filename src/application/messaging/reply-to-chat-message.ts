@@ -97,7 +97,12 @@ export class ReplyToChatMessage {
   }
 
   /** The text for the AI: the message, readable attachments inlined, the others described. */
-  async #content(platform: MessagingChannel, token: string, message: ChannelMessage, log: Logger): Promise<{ text: string; images: AiImage[]; unreadable: string[] }> {
+  async #content(
+    platform: MessagingChannel,
+    token: string,
+    message: ChannelMessage,
+    log: Logger,
+  ): Promise<{ text: string; images: AiImage[]; unreadable: string[] }> {
     const images: AiImage[] = [];
     const notes: string[] = [];
     const unreadable: string[] = [];

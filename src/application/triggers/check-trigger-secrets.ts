@@ -9,7 +9,9 @@ export const checkTriggerSecrets = (triggers: readonly Trigger[], secrets: Secre
   triggers.flatMap((trigger, index) =>
     trigger.actions.flatMap((action, i) =>
       trigger.enabled && action.type === 'agent' && action.llmProvider !== undefined && !secrets.hasUsableSecret(action.llmProvider)
-        ? [`${file}: trigger #${index} "${trigger.name}": actions[${i}].llm_provider: ${action.llmProvider} needs the secret ${secrets.secretName(action.llmProvider)}, which is not set`]
+        ? [
+            `${file}: trigger #${index} "${trigger.name}": actions[${i}].llm_provider: ${action.llmProvider} needs the secret ${secrets.secretName(action.llmProvider)}, which is not set`,
+          ]
         : [],
     ),
   );

@@ -84,20 +84,39 @@ export class RunTrigger {
       const outcome =
         typeof request === 'string'
           ? { status: 'failed' as const, attempts: 0, error: request, detail: {} }
-          : await this.#perform(action, task.trigger, request).catch((error: unknown): Outcome => ({
-              status: 'failed',
-              attempts: 1,
-              error: error instanceof Error ? error.message : String(error),
-              detail: {},
-            }));
+          : await this.#perform(action, task.trigger, request).catch(
+              (error: unknown): Outcome => ({
+                status: 'failed',
+                attempts: 1,
+                error: error instanceof Error ? error.message : String(error),
+                detail: {},
+              }),
+            );
       const recorded = storable(outcome);
       // The request id leads the run's page to the values the action got (InboundRequestStore).
       const withRequest = task.requestId === undefined ? recorded.detail : { ...recorded.detail, requestId: task.requestId };
-      const run: ActionRun = { runId: task.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, finishedAt: this.clock.now(), ...recorded, detail: withRequest };
+      const run: ActionRun = {
+        runId: task.runId,
+        trigger: trigger.name,
+        actionIndex: index,
+        type: action.type,
+        startedAt,
+        finishedAt: this.clock.now(),
+        ...recorded,
+        detail: withRequest,
+      };
       await this.#record(run, log);
       // The output stays out of info lines: it may carry request text.
       const { output, ...detail } = run.detail;
-      const fields = { action: index, type: action.type, status: run.status, attempts: run.attempts, durationMs: run.finishedAt.getTime() - startedAt.getTime(), error: run.error ?? undefined, ...detail };
+      const fields = {
+        action: index,
+        type: action.type,
+        status: run.status,
+        attempts: run.attempts,
+        durationMs: run.finishedAt.getTime() - startedAt.getTime(),
+        error: run.error ?? undefined,
+        ...detail,
+      };
       if (run.status === 'succeeded') log.info(fields, 'trigger action finished');
       else log.warn({ ...fields, output }, run.status === 'not_runnable' ? 'trigger action not runnable' : 'trigger action failed');
     }
@@ -121,7 +140,10 @@ export class RunTrigger {
       await this.runs.save(run);
     } catch (error) {
       const reason = storableText(error instanceof Error ? error.message : String(error)).slice(0, 300);
-      log.error({ action: run.actionIndex, type: run.type, status: run.status, reason }, 'trigger action ran but its record could not be saved; it is not run again');
+      log.error(
+        { action: run.actionIndex, type: run.type, status: run.status, reason },
+        'trigger action ran but its record could not be saved; it is not run again',
+      );
     }
   }
 
@@ -168,7 +190,12 @@ export class RunTrigger {
       headers: action.headers,
       json: action.method === 'POST' ? { ...action.vars, data: request.body ?? null } : undefined,
     });
-    return { status: result.ok ? 'succeeded' : 'failed', attempts: result.attempts, error: result.ok ? null : (result.error ?? `HTTP ${result.status}`), detail: { httpStatus: result.status } };
+    return {
+      status: result.ok ? 'succeeded' : 'failed',
+      attempts: result.attempts,
+      error: result.ok ? null : (result.error ?? `HTTP ${result.status}`),
+      detail: { httpStatus: result.status },
+    };
   }
 
   async #agent(action: AgentAction, trigger: string, request: RequestSnapshot): Promise<Outcome> {

@@ -32,9 +32,7 @@ export const bindChat = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.MessagingChannels).toResolvedValue(
     async (database: Database) =>
       new MessagingChannels(
-        await Promise.all(
-          CHANNEL_BINDINGS.map((binding) => (binding as ChannelBinding).create(config.channels[binding.id], { database })),
-        ),
+        await Promise.all(CHANNEL_BINDINGS.map((binding) => (binding as ChannelBinding).create(config.channels[binding.id], { database }))),
       ),
     [TOKENS.Database],
   );
@@ -44,8 +42,10 @@ export const bindChat = (c: Container, config: AppConfig): void => {
       db.engine === 'pglite' ? new CachingConversationStore(new MikroOrmConversationStore(db), config.chat.historyTurns) : new MikroOrmConversationStore(db),
     [TOKENS.Database],
   );
-  const systemPrompt = cachedFor(SYSTEM_PROMPT_REREAD_MS, async (): Promise<string> =>
-    (await readFile(config.chat.systemPromptFile, 'utf8').catch(() => '')).trim() || 'You are a helpful assistant.');
+  const systemPrompt = cachedFor(
+    SYSTEM_PROMPT_REREAD_MS,
+    async (): Promise<string> => (await readFile(config.chat.systemPromptFile, 'utf8').catch(() => '')).trim() || 'You are a helpful assistant.',
+  );
   c.bind(TOKENS.ChatAgent).toResolvedValue(
     (ai, conversations, createJob, jobStatus, ids) =>
       new ChatAgent(ai, conversations, createJob, jobStatus, ids, {

@@ -50,7 +50,26 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
     ],
   );
   c.bind(TOKENS.HttpApp).toResolvedValue(
-    (pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, registerMessagingWebhook, receiveMessagingUpdate, checkReadiness, queue, jobs, runs, auth, keys, overview, cancelJob, chat, logger: Logger) =>
+    (
+      pino,
+      authenticate,
+      createJob,
+      getJobStatus,
+      fireTriggers,
+      receiveCodehostEvent,
+      registerMessagingWebhook,
+      receiveMessagingUpdate,
+      checkReadiness,
+      queue,
+      jobs,
+      runs,
+      auth,
+      keys,
+      overview,
+      cancelJob,
+      chat,
+      logger: Logger,
+    ) =>
       createHttpApp({
         routes: routeTable(),
         credentialHeaders: channelCredentialHeaders(),

@@ -11,11 +11,14 @@ import { TOKENS } from '../tokens.js';
 /** API keys: the repository (started: it follows the database's change notifications) and the key use cases. */
 export const bindKeys = (c: Container): void => {
   c.bind(TOKENS.KeyRepository)
-    .toResolvedValue(async (db: Database) => {
-      const keys = new MikroOrmKeyRepository(db);
-      await keys.start();
-      return keys;
-    }, [TOKENS.Database])
+    .toResolvedValue(
+      async (db: Database) => {
+        const keys = new MikroOrmKeyRepository(db);
+        await keys.start();
+        return keys;
+      },
+      [TOKENS.Database],
+    )
     .onDeactivation((keys) => (keys as MikroOrmKeyRepository).stop());
   c.bind(TOKENS.AuthenticateApiKey).toResolvedValue(
     (...deps: ConstructorParameters<typeof AuthenticateApiKey>) => new AuthenticateApiKey(...deps),

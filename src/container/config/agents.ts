@@ -13,7 +13,12 @@ export const llmSchema = z
     LLM_MAX_RETRIES: integer(2, 0, 10),
   })
   // <PROVIDER>_BASE_URL of every provider.
-  .extend(Object.fromEntries(AI_PROVIDERS.map((provider) => [provider.baseUrlVariable, optionalUrl()])) as Record<`${string}_BASE_URL`, ReturnType<typeof optionalUrl>>)
+  .extend(
+    Object.fromEntries(AI_PROVIDERS.map((provider) => [provider.baseUrlVariable, optionalUrl()])) as Record<
+      `${string}_BASE_URL`,
+      ReturnType<typeof optionalUrl>
+    >,
+  )
   .superRefine((env, ctx) => {
     for (const provider of AI_PROVIDERS) {
       if (provider.needsBaseUrl && env.LLM_PROVIDER === provider.name && env[provider.baseUrlVariable] === undefined && env.LLM_BASE_URL === undefined) {

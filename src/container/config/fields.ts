@@ -76,8 +76,7 @@ export const optionalUrl = () =>
   });
 
 /** An http(s) URL with a default; a trailing slash is dropped. */
-export const url = (fallback: string) =>
-  optionalUrl().transform((value) => (value ?? fallback).replace(/\/$/, ''));
+export const url = (fallback: string) => optionalUrl().transform((value) => (value ?? fallback).replace(/\/$/, ''));
 
 const SIZE = /^(\d+)\s*(b|kb|kib|mb|mib|gb|gib)?$/i;
 const UNITS: Record<string, number> = { b: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2, gb: 1024 ** 3, gib: 1024 ** 3 };
@@ -101,7 +100,14 @@ export const size = (fallback: string) =>
 /** A comma-separated list: items trimmed, blanks dropped, each kept once; each item checked by `check` (a message, or undefined when fine). */
 export const list = (check: (item: string) => string | undefined = () => undefined) =>
   raw.transform((value, ctx) => {
-    const items = [...new Set((value ?? '').split(',').map((item) => item.trim()).filter((item) => item !== ''))];
+    const items = [
+      ...new Set(
+        (value ?? '')
+          .split(',')
+          .map((item) => item.trim())
+          .filter((item) => item !== ''),
+      ),
+    ];
     for (const item of items) {
       const problem = check(item);
       if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });

@@ -29,7 +29,8 @@ export const retentionSchema = z
   .superRefine((env, ctx) => {
     for (const [name, min, why] of MINIMUM_DAYS) {
       const value = env[name];
-      if (value !== 0 && value < min) ctx.addIssue({ code: 'custom', path: [name], message: `"${value}" is less than ${min} days (${why}); 0 keeps them for good` });
+      if (value !== 0 && value < min)
+        ctx.addIssue({ code: 'custom', path: [name], message: `"${value}" is less than ${min} days (${why}); 0 keeps them for good` });
     }
   })
   .transform((env) => ({

@@ -7,8 +7,7 @@ export interface JobRequest {
   readonly llmModel?: string;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A job's texts are stored in text columns, which cannot hold U+0000: a field holding one is

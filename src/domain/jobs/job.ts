@@ -4,10 +4,7 @@ export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancell
 export const JOB_STATUSES: readonly JobStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
 export const FINISHED: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled'];
 
-export type JobSource =
-  | { readonly kind: 'api' }
-  | { readonly kind: 'trigger'; readonly name: string }
-  | { readonly kind: 'chat'; readonly thread: string };
+export type JobSource = { readonly kind: 'api' } | { readonly kind: 'trigger'; readonly name: string } | { readonly kind: 'chat'; readonly thread: string };
 
 /** An agent job: a prompt worked on in isolation, delivered on the branch `job/<id>`. */
 export interface Job {

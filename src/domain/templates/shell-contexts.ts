@@ -258,7 +258,10 @@ class Scanner {
   #dollar(context: TokenContext): void {
     const s = this.#s;
     const i = this.#i;
-    if (this.#tokens.has(i + 1)) return this.#place(i + 1, { refused: REFUSED.dollar });
+    if (this.#tokens.has(i + 1)) {
+      this.#place(i + 1, { refused: REFUSED.dollar });
+      return;
+    }
     if (s.startsWith('$((', i)) {
       this.#i += 3;
       this.#evaluated(REFUSED.arithmetic, () => this.#arithmetic('))'));
@@ -324,7 +327,8 @@ class Scanner {
     }
     if (s[this.#i] === ':' && !'-=?+'.includes(s[this.#i + 1] ?? '')) {
       this.#i++;
-      return this.#evaluated(REFUSED.substring, () => this.#word(context));
+      this.#evaluated(REFUSED.substring, () => this.#word(context));
+      return;
     }
     this.#i += /^(?::[-=?+]|##?|%%?|\/[/#%]?|\^\^?|,,?|[-=?+@])?/.exec(s.slice(this.#i, this.#i + 2))![0].length;
     this.#word(context);
@@ -332,7 +336,10 @@ class Scanner {
 
   /** The word of a `${…}` expansion, up to its `}`, quoted as the expansion itself is. */
   #word(context: TokenContext): void {
-    if (context !== 'unquoted') return this.#expanding(context === 'heredoc' ? 'heredoc' : 'double', '}');
+    if (context !== 'unquoted') {
+      this.#expanding(context === 'heredoc' ? 'heredoc' : 'double', '}');
+      return;
+    }
     const s = this.#s;
     while (this.#i < this.#end) {
       const c = s[this.#i];

@@ -5,8 +5,7 @@ export const TOKEN = /\{\{\s*(body|query|headers)((?:\.[^\s.{}]+)*)\s*\}\}/g;
 const ANY_TOKEN = /\{\{[^{}]*\}\}/g;
 
 /** Tokens that are not one of the SPEC 2.4 forms, for the trigger file's validation. */
-export const findUnknownTokens = (template: string): string[] =>
-  (template.match(ANY_TOKEN) ?? []).filter((token) => token.replace(TOKEN, '') !== '');
+export const findUnknownTokens = (template: string): string[] => (template.match(ANY_TOKEN) ?? []).filter((token) => token.replace(TOKEN, '') !== '');
 
 const own = (value: unknown, key: string): unknown => {
   if (Array.isArray(value)) return /^\d+$/.test(key) ? value[Number(key)] : undefined;
@@ -20,8 +19,8 @@ const own = (value: unknown, key: string): unknown => {
  */
 export const tokenValue = (source: string, path: string, request: RequestSnapshot): string => {
   const root: unknown = source === 'body' ? request.body : source === 'query' ? request.query : request.headers;
-  const segments = path === '' ? [] : path.slice(1).split('.');
-  if (source === 'headers') segments.forEach((segment, i) => (segments[i] = segment.toLowerCase()));
+  const named = path === '' ? [] : path.slice(1).split('.');
+  const segments = source === 'headers' ? named.map((segment) => segment.toLowerCase()) : named;
   const value = segments.reduce<unknown>((current, segment) => own(current, segment), root);
   if (value === undefined) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);

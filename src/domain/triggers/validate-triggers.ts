@@ -63,10 +63,11 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
 
     const actions: TriggerAction[] = [];
     if (!Array.isArray(entry.actions) || entry.actions.length === 0) problem('actions', 'required, a non-empty array');
-    else entry.actions.forEach((action: unknown, i) => {
-      const parsed = validateAction(action, catalog, (field, message) => problem(`actions[${i}]${field ? `.${field}` : ''}`, message));
-      if (parsed) actions.push(parsed);
-    });
+    else
+      entry.actions.forEach((action: unknown, i) => {
+        const parsed = validateAction(action, catalog, (field, message) => problem(`actions[${i}]${field ? `.${field}` : ''}`, message));
+        if (parsed) actions.push(parsed);
+      });
 
     if (problems.length === before) {
       triggers.push({ name: name as string, watchPath: watchPath as string, enabled: entry.enabled as boolean, actions });
@@ -121,7 +122,13 @@ const validateAction = (action: unknown, catalog: TriggerCatalog, report: Report
     const unsafeRaw = action.unsafe_raw;
     if (unsafeRaw !== undefined && typeof unsafeRaw !== 'boolean') fail('unsafe_raw', 'must be true or false');
     return valid
-      ? { type, job: job!, llmProvider: provider as string | undefined, llmModel: action.llm_model as string | undefined, ...(unsafeRaw === true ? { unsafeRaw } : {}) }
+      ? {
+          type,
+          job: job!,
+          llmProvider: provider as string | undefined,
+          llmModel: action.llm_model as string | undefined,
+          ...(unsafeRaw === true ? { unsafeRaw } : {}),
+        }
       : undefined;
   }
 
@@ -137,9 +144,7 @@ const validateAction = (action: unknown, catalog: TriggerCatalog, report: Report
     if (retries !== undefined && (!Number.isInteger(retries) || (retries as number) < 0 || (retries as number) > 10)) {
       fail('retries', 'a whole number from 0 to 10');
     }
-    return valid
-      ? { type, command: command!, timeoutSeconds: timeout as number | undefined, retries: retries as number | undefined }
-      : undefined;
+    return valid ? { type, command: command!, timeoutSeconds: timeout as number | undefined, retries: retries as number | undefined } : undefined;
   }
 
   const url = requiredText(action, 'url', fail);
@@ -156,10 +161,11 @@ const validateAction = (action: unknown, catalog: TriggerCatalog, report: Report
   if (method !== 'GET' && method !== 'POST') fail('method', 'must be GET or POST');
   const headers = action.headers ?? {};
   if (!isObject(headers)) fail('headers', 'must be an object of header names to string values');
-  else for (const [header, value] of Object.entries(headers)) {
-    if (typeof value !== 'string') fail(`headers.${header}`, 'must be a string');
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header)) fail(`headers.${header}`, 'is not a valid header name');
-  }
+  else
+    for (const [header, value] of Object.entries(headers)) {
+      if (typeof value !== 'string') fail(`headers.${header}`, 'must be a string');
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header)) fail(`headers.${header}`, 'is not a valid header name');
+    }
   const vars = action.vars ?? {};
   if (!isObject(vars)) fail('vars', 'must be an object');
   else if ('data' in vars) fail('vars.data', 'is reserved for the original request body');

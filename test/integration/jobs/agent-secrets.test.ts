@@ -21,15 +21,30 @@ const PROVIDER = 'sk-provider-5a5a';
 const SERVICE = 'service-only-db-url';
 
 const secrets = () =>
-  new EnvironmentSecretStore({ AGENT_DEPLOY_TOKEN: HIDDEN, AGENT_LLM_SEARCH_KEY: OFFERED, AGENT_PIN: '42', OPENAI_API_KEY: PROVIDER, DATABASE_URL: SERVICE }, AI_PROVIDERS);
+  new EnvironmentSecretStore(
+    { AGENT_DEPLOY_TOKEN: HIDDEN, AGENT_LLM_SEARCH_KEY: OFFERED, AGENT_PIN: '42', OPENAI_API_KEY: PROVIDER, DATABASE_URL: SERVICE },
+    AI_PROVIDERS,
+  );
 
 let counter = 0;
 const job = (prompt: string): Job => {
   counter++;
   const id = `50000000-0000-4000-8000-${String(counter).padStart(12, '0')}`;
   return {
-    id, job: prompt, status: 'running', source: { kind: 'api' }, llmProvider: 'openai', llmModel: 'gpt-test', branch: `job/${id}`,
-    prUrl: null, runUrl: null, summary: null, error: null, log: null, createdAt: new Date(), updatedAt: new Date(),
+    id,
+    job: prompt,
+    status: 'running',
+    source: { kind: 'api' },
+    llmProvider: 'openai',
+    llmModel: 'gpt-test',
+    branch: `job/${id}`,
+    prUrl: null,
+    runUrl: null,
+    summary: null,
+    error: null,
+    log: null,
+    createdAt: new Date(),
+    updatedAt: new Date(),
   };
 };
 
@@ -62,7 +77,10 @@ describe('agent job secrets', function () {
             { name: 'run_command', input: { command: 'env' } },
             { name: 'run_command', input: { command: 'echo "$AGENT_DEPLOY_TOKEN|$AGENT_LLM_SEARCH_KEY|$AGENT_PIN"' } },
             { name: 'run_command', input: { command: 'echo $AGENT_DEPLOY_TOKEN >&2; exit 3' } },
-            { name: 'run_command', input: { command: 'printf "%s|%s|%s" "$AGENT_DEPLOY_TOKEN" "$AGENT_LLM_SEARCH_KEY" "${DATABASE_URL_PROBE:-absent}" > seen.txt' } },
+            {
+              name: 'run_command',
+              input: { command: 'printf "%s|%s|%s" "$AGENT_DEPLOY_TOKEN" "$AGENT_LLM_SEARCH_KEY" "${DATABASE_URL_PROBE:-absent}" > seen.txt' },
+            },
             { name: 'read_file', input: { path: 'deploy.conf' } },
             { name: 'run_command', input: { command: 'touch "x-$AGENT_DEPLOY_TOKEN"' } },
             { name: 'list_files', input: { path: '.' } },
@@ -71,7 +89,11 @@ describe('agent job secrets', function () {
         },
         { text: 'Done.' },
       ]);
-      const outcome = await new LoopAgent(ai, new ChildProcessShellExecutor(), secrets(), 10, 20_000).run(job(`Deploy it (the token ${HIDDEN} is in deploy.conf)`), worktree, new AbortController().signal);
+      const outcome = await new LoopAgent(ai, new ChildProcessShellExecutor(), secrets(), 10, 20_000).run(
+        job(`Deploy it (the token ${HIDDEN} is in deploy.conf)`),
+        worktree,
+        new AbortController().signal,
+      );
 
       // The commands had both variables, and nothing of the service.
       expect(await readFile(`${worktree}/seen.txt`, 'utf8')).to.equal(`${HIDDEN}|${OFFERED}|absent`);
@@ -81,7 +103,10 @@ describe('agent job secrets', function () {
       expect(read).not.to.contain('hidden-deploy-7c1e');
       expect(read).not.to.contain(PROVIDER);
       expect(read).not.to.contain(SERVICE);
-      expect(ai.toolResults[0]).to.have.property('output').that.contains('AGENT_DEPLOY_TOKEN=[redacted AGENT_DEPLOY_TOKEN]').and.contains(`AGENT_LLM_SEARCH_KEY=${OFFERED}`);
+      expect(ai.toolResults[0])
+        .to.have.property('output')
+        .that.contains('AGENT_DEPLOY_TOKEN=[redacted AGENT_DEPLOY_TOKEN]')
+        .and.contains(`AGENT_LLM_SEARCH_KEY=${OFFERED}`);
       expect(ai.toolResults[1]).to.deep.include({ output: `[redacted AGENT_DEPLOY_TOKEN]|${OFFERED}|42\n` });
       expect(ai.toolResults[2]).to.deep.include({ exitCode: 3 });
       expect(ai.toolResults[2]).to.deep.include({ output: '[redacted AGENT_DEPLOY_TOKEN]\n' });
@@ -98,7 +123,11 @@ describe('agent job secrets', function () {
 
     it('names no variables in the system prompt when no AGENT_LLM_* is set', async () => {
       const ai = new ScriptedAiClient([{ text: 'Nothing to do.' }]);
-      await new LoopAgent(ai, new ChildProcessShellExecutor(), new EnvironmentSecretStore({ AGENT_DEPLOY_TOKEN: HIDDEN }, AI_PROVIDERS), 10, 20_000).run(job('x'), await dir(), new AbortController().signal);
+      await new LoopAgent(ai, new ChildProcessShellExecutor(), new EnvironmentSecretStore({ AGENT_DEPLOY_TOKEN: HIDDEN }, AI_PROVIDERS), 10, 20_000).run(
+        job('x'),
+        await dir(),
+        new AbortController().signal,
+      );
       expect(ai.requests[0].system).not.to.contain('AGENT_');
     });
   });
@@ -128,7 +157,9 @@ describe('agent job secrets', function () {
       expect(report.summary).to.equal('deployed with [redacted AGENT_DEPLOY_TOKEN]');
       const agentLog = git(`${root}/repo`, 'show', `${theJob.branch}:logs/${theJob.id}/agent.log`);
       expect(agentLog).to.equal(report.log);
-      expect(git(`${root}/repo`, 'log', '-1', '--format=%B', theJob.branch)).to.contain('[redacted AGENT_DEPLOY_TOKEN]').and.not.to.contain('7c1e');
+      expect(git(`${root}/repo`, 'log', '-1', '--format=%B', theJob.branch))
+        .to.contain('[redacted AGENT_DEPLOY_TOKEN]')
+        .and.not.to.contain('7c1e');
     });
   });
 });

@@ -29,7 +29,11 @@ class CountingHasher implements PasswordHasher {
   }
 }
 
-const outcome = (promise: Promise<unknown>): Promise<string> => promise.then(() => 'ok', (error: { code?: string }) => error.code ?? 'error');
+const outcome = (promise: Promise<unknown>): Promise<string> =>
+  promise.then(
+    () => 'ok',
+    (error: { code?: string }) => error.code ?? 'error',
+  );
 
 /** Admin logins on a real database: the limit holds for parallel attempts and for replicas sharing the database. */
 const describeOn = (engine: string, openReplicas: () => Promise<{ databases: [Database, Database]; dispose(): Promise<void> }>): void => {

@@ -22,8 +22,7 @@ describe('PgliteThread (embedded database on its own thread)', function () {
   });
   beforeEach(async () => void (await db.query('delete from item')));
 
-  const names = async (): Promise<string[]> =>
-    (await db.query<{ name: string }>('select name from item order by id')).rows.map((row) => row.name);
+  const names = async (): Promise<string[]> => (await db.query<{ name: string }>('select name from item order by id')).rows.map((row) => row.name);
 
   it('stores and returns values with their types: json, bytes, timestamps, big integers', async () => {
     const at = new Date('2026-11-23T10:00:00.000Z');
@@ -84,7 +83,10 @@ describe('PgliteThread (embedded database on its own thread)', function () {
       await tx.query("insert into item (id, name) values (2, 'lost too')");
       await tx.rollback();
       expect(tx.closed).to.equal(true);
-      await tx.query('select 1').then(() => expect.fail('ran after rollback'), (error: Error) => expect(error.message).to.match(/closed/));
+      await tx.query('select 1').then(
+        () => expect.fail('ran after rollback'),
+        (error: Error) => expect(error.message).to.match(/closed/),
+      );
     });
     expect(await names()).to.deep.equal([]);
   });
@@ -119,12 +121,18 @@ describe('PgliteThread (embedded database on its own thread)', function () {
 
   it('refuses query options that cannot cross threads, naming the option', async () => {
     const options = { parsers: { 23: (value: string) => value } } as never;
-    const error = await db.query('select 1', [], options).then(() => expect.fail('accepted a parser function'), (caught: Error) => caught);
+    const error = await db.query('select 1', [], options).then(
+      () => expect.fail('accepted a parser function'),
+      (caught: Error) => caught,
+    );
     expect(error.message).to.match(/Query option "parsers" is not supported/);
   });
 
   it('refuses a parameter that cannot be copied to the thread, and goes on working', async () => {
-    const error = await db.query('select $1::text as v', [() => 'x']).then(() => expect.fail('sent a function'), (caught: Error) => caught);
+    const error = await db.query('select $1::text as v', [() => 'x']).then(
+      () => expect.fail('sent a function'),
+      (caught: Error) => caught,
+    );
     expect(error.message).to.match(/^Cannot send this statement to the embedded database: .*could not be cloned/);
     expect((await db.query('select $1::text as v', ['fine'])).rows).to.deep.equal([{ v: 'fine' }]);
   });
@@ -136,7 +144,10 @@ describe('PgliteThread (embedded database on its own thread)', function () {
     await Promise.all([first.close(), first.close()]);
     await first.close();
     expect(first.closed).to.equal(true);
-    await first.query('select 1').then(() => expect.fail('ran on a closed database'), (error: Error) => expect(error.message).to.match(/closed/));
+    await first.query('select 1').then(
+      () => expect.fail('ran on a closed database'),
+      (error: Error) => expect(error.message).to.match(/closed/),
+    );
     const second = await PgliteThread.open(path);
     try {
       expect((await second.query('select v from kept')).rows).to.deep.equal([{ v: 'still here' }]);
@@ -148,7 +159,10 @@ describe('PgliteThread (embedded database on its own thread)', function () {
   it('fails to open a data directory that is a file, naming the directory and the cause', async () => {
     const file = join(dir, 'not-a-directory');
     await writeFile(file, 'x');
-    const error = await PgliteThread.open(file).then(() => expect.fail('opened a file as a database'), (caught: Error) => caught);
+    const error = await PgliteThread.open(file).then(
+      () => expect.fail('opened a file as a database'),
+      (caught: Error) => caught,
+    );
     expect(error.message).to.equal(`Cannot open the embedded database in ${file}: ErrnoError (errno 54)`);
   });
 

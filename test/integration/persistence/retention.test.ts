@@ -45,7 +45,8 @@ const describeOn = (engine: Engine): void => {
     });
     after(async () => opened?.close());
 
-    const count = async (table: string): Promise<number> => Number((await sql<{ n: string | number }>(opened!.database, `select count(*) as n from ${table}`))[0].n);
+    const count = async (table: string): Promise<number> =>
+      Number((await sql<{ n: string | number }>(opened!.database, `select count(*) as n from ${table}`))[0].n);
 
     it('deletes every kind of expired record as of the clock, and keeps the recent ones', async () => {
       const db = opened!.database;
@@ -74,7 +75,10 @@ const describeOn = (engine: Engine): void => {
       expect((await stores.chatTurns.recent('telegram:1', 10)).map((turn) => turn.text)).to.deep.equal(['old', 'recent']);
       await stores.actionRuns.save(actionRun('60000000-0000-4000-8000-000000000001', ago(31 * DAY)));
       await stores.actionRuns.save(actionRun('60000000-0000-4000-8000-000000000002', ago(29 * DAY)));
-      for (const [id, days] of [['70000000-0000-4000-8000-000000000001', 31], ['70000000-0000-4000-8000-000000000002', 29]] as const) {
+      for (const [id, days] of [
+        ['70000000-0000-4000-8000-000000000001', 31],
+        ['70000000-0000-4000-8000-000000000002', 29],
+      ] as const) {
         await stores.inboundRequests.record({ id, watchPath: '/webhook', receivedAt: ago(days * DAY), request: '{}', triggers: ['deploy'] });
       }
 
@@ -114,11 +118,22 @@ const describeOn = (engine: Engine): void => {
       const connection = db.pglite ? { pglite: db.pglite } : { connectionString: String(db.orm.config.get('clientUrl')) };
       const queue = await PgBossTaskQueue.start(
         connection,
-        { queues: ['retention-probe'], concurrency: 1, heartbeatSeconds: 10, superviseIntervalSeconds: 60, pollingIntervalSeconds: 1, retryLimit: 0, finishedTaskSeconds: 2 * 86_400, waitingTaskSeconds: 14 * 86_400 },
+        {
+          queues: ['retention-probe'],
+          concurrency: 1,
+          heartbeatSeconds: 10,
+          superviseIntervalSeconds: 60,
+          pollingIntervalSeconds: 1,
+          retryLimit: 0,
+          finishedTaskSeconds: 2 * 86_400,
+          waitingTaskSeconds: 14 * 86_400,
+        },
         new PinoLogger(createPino('silent')),
       );
       await queue.stop(0);
-      const boss = db.pglite ? new PgBoss({ db: fromPglite(db.pglite), schema: 'pgboss', supervise: false, schedule: false }) : new PgBoss({ connectionString: String(db.orm.config.get('clientUrl')), schema: 'pgboss', supervise: false, schedule: false });
+      const boss = db.pglite
+        ? new PgBoss({ db: fromPglite(db.pglite), schema: 'pgboss', supervise: false, schedule: false })
+        : new PgBoss({ connectionString: String(db.orm.config.get('clientUrl')), schema: 'pgboss', supervise: false, schedule: false });
       await boss.start();
       try {
         expect(await boss.getQueue('retention-probe')).to.include({ deleteAfterSeconds: 2 * 86_400, retentionSeconds: 14 * 86_400 });

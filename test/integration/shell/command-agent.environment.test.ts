@@ -38,7 +38,7 @@ const job = (llmProvider: Job['llmProvider']): Job => ({
   updatedAt: new Date(),
 });
 
-describe('CommandAgent (the local runner\'s JOB_AGENT_COMMAND) on a real /bin/sh', () => {
+describe("CommandAgent (the local runner's JOB_AGENT_COMMAND) on a real /bin/sh", () => {
   const saved: Record<string, string | undefined> = {};
   beforeEach(() => {
     for (const [name, value] of Object.entries(SERVICE_SECRETS)) {
@@ -53,7 +53,7 @@ describe('CommandAgent (the local runner\'s JOB_AGENT_COMMAND) on a real /bin/sh
     }
   });
 
-  it('gets none of the service\'s secrets, only its job variables and its own provider\'s key', async () => {
+  it("gets none of the service's secrets, only its job variables and its own provider's key", async () => {
     const dir = await tempDir('command-agent');
     const secrets = new EnvironmentSecretStore({ ...process.env, OPENAI_API_KEY: 'openai-key-for-the-job' }, AI_PROVIDERS);
     const agent = new CommandAgent('env > env.txt', 10_000, new ChildProcessShellExecutor(), secrets);

@@ -39,7 +39,7 @@ const HOSTILE = [
   '$((1+1)) ${HOME} $PATH $0 $$ $1',
   '${x:=$(touch canary-13)}',
   '<<EOF',
-  "})'\"`]]))",
+  '})\'"`]]))',
   'ünïcödé 中文 עברית',
   'emoji 🎉👍🏽 family 👨‍👩‍👧',
   '  leading and trailing  \t',
@@ -79,7 +79,10 @@ const CONSTRUCTS: Array<{ file: string; template: string; expected: (v: string) 
 
 const requestWith = (value: string): RequestSnapshot => snapshotRequest({ v: value }, { v: value }, { 'X-V': value });
 
-for (const [shellName, shellPath] of [['/bin/sh', '/bin/sh'], ['bash', '/usr/bin/bash']] as const) {
+for (const [shellName, shellPath] of [
+  ['/bin/sh', '/bin/sh'],
+  ['bash', '/usr/bin/bash'],
+] as const) {
   const describeShell = existsSync(shellPath) ? describe : describe.skip;
   describeShell(`hostile values through command templates, run by ${shellName}`, function () {
     this.timeout(60_000);
@@ -88,7 +91,11 @@ for (const [shellName, shellPath] of [['/bin/sh', '/bin/sh'], ['bash', '/usr/bin
     const template = constructs.map((c) => c.template).join('\n');
 
     it('the template is valid: no token stands where no value may', () => {
-      const { problems } = validateTriggers([{ name: 't', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: template }] }], 'test', triggerCatalog());
+      const { problems } = validateTriggers(
+        [{ name: 't', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: template }] }],
+        'test',
+        triggerCatalog(),
+      );
       expect(problems).to.deep.equal([]);
     });
 
@@ -105,7 +112,10 @@ for (const [shellName, shellPath] of [['/bin/sh', '/bin/sh'], ['bash', '/usr/bin
           expected[construct.file] = construct.expected(value);
         }
         expect(arrived).to.deep.equal(expected);
-        expect((await readdir(cwd)).filter((name) => name.includes('canary')), 'files created by a value').to.deep.equal([]);
+        expect(
+          (await readdir(cwd)).filter((name) => name.includes('canary')),
+          'files created by a value',
+        ).to.deep.equal([]);
       });
     }
   });
@@ -116,7 +126,11 @@ describe('why arithmetic and [[ ]] are refused: bash evaluates an expanded value
   bash('a value in [[ … -eq … ]] runs a command even from a variable, so templates may not put tokens there', async () => {
     const cwd = await tempDir('arith');
     const shell = new ChildProcessShellExecutor(64 * 1024, '/usr/bin/bash');
-    await shell.run('[[ "$AGW_ARG_1" -eq 1 ]]; echo $(( AGW_ARG_1 ))', { cwd, timeoutMs: 5000, env: { PATH: process.env.PATH ?? '', AGW_ARG_1: 'a[$(touch canary)]' } });
+    await shell.run('[[ "$AGW_ARG_1" -eq 1 ]]; echo $(( AGW_ARG_1 ))', {
+      cwd,
+      timeoutMs: 5000,
+      env: { PATH: process.env.PATH ?? '', AGW_ARG_1: 'a[$(touch canary)]' },
+    });
     expect(existsSync(join(cwd, 'canary'))).to.equal(true);
     expect(() => renderCommand('[[ {{body.v}} -eq 1 ]]', requestWith('1'))).to.throw(/stands inside \[\[ … \]\]/);
   });

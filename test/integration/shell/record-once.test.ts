@@ -28,7 +28,12 @@ import { triggerCatalog } from '../../../src/container/trigger-catalog.js';
 const { triggers } = validateTriggers(
   [
     { name: 'nul', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: "echo run >> runs.txt; printf 'before\\0after'" }] },
-    { name: 'emoji', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: "echo run >> runs.txt; printf '%4095s🎉%20000s' '' '' | tr ' ' a" }] },
+    {
+      name: 'emoji',
+      watch_path: '/webhook',
+      enabled: true,
+      actions: [{ type: 'command', command: "echo run >> runs.txt; printf '%4095s🎉%20000s' '' '' | tr ' ' a" }],
+    },
   ],
   'test',
   triggerCatalog(),
@@ -49,7 +54,13 @@ const describeRecording = (name: string, open: () => Promise<{ database: Databas
       const runs = new MikroOrmActionRunRepository(opened.database);
       const requests = new MikroOrmInboundRequestStore(opened.database);
       const requestId = runId.replace(/^3/, '2');
-      await requests.record({ id: requestId, watchPath: '/webhook', receivedAt: new Date(), request: JSON.stringify(snapshotRequest({}, {}, {})), triggers: [trigger] });
+      await requests.record({
+        id: requestId,
+        watchPath: '/webhook',
+        receivedAt: new Date(),
+        request: JSON.stringify(snapshotRequest({}, {}, {})),
+        triggers: [trigger],
+      });
       const logger = new RecordingLogger();
       const runner = new RunTrigger(triggers, runs, requests, new ChildProcessShellExecutor(), unused, unused, new SequentialIds(), new FixedClock(), logger, {
         triggersDir: dir,
@@ -71,7 +82,9 @@ const describeRecording = (name: string, open: () => Promise<{ database: Databas
     it('a command printing 4095 ASCII characters, an emoji, then 20 000 more', async () => {
       const { runs, recorded, logger } = await runOnce('emoji', '30000000-0000-4000-8000-000000000002');
       expect(runs, 'times the command ran').to.equal(1);
-      expect(recorded.map((r) => [r.status, r.detail.output])).to.deep.equal([['succeeded', `${'a'.repeat(4095)}\n[… 7714 characters left out …]\n${'a'.repeat(12 * 1024)}`]]);
+      expect(recorded.map((r) => [r.status, r.detail.output])).to.deep.equal([
+        ['succeeded', `${'a'.repeat(4095)}\n[… 7714 characters left out …]\n${'a'.repeat(12 * 1024)}`],
+      ]);
       expect(logger.entries.filter((e) => e.level === 'error')).to.deep.equal([]);
     });
   });

@@ -6,7 +6,11 @@ describe('admin UI presentation', () => {
 
   describe('stamp', () => {
     it('shows one format with the time zone, the ISO moment for <time datetime>, and how long ago', () => {
-      expect(stamp(new Date('2026-11-24T14:59:10.123Z'), now)).to.deep.equal({ iso: '2026-11-24T14:59:10.123Z', text: '2026-11-24 14:59 UTC', ago: '5 min ago' });
+      expect(stamp(new Date('2026-11-24T14:59:10.123Z'), now)).to.deep.equal({
+        iso: '2026-11-24T14:59:10.123Z',
+        text: '2026-11-24 14:59 UTC',
+        ago: '5 min ago',
+      });
     });
 
     it('says how long ago in the largest unit that reads naturally, and nothing beyond a month', () => {

@@ -19,7 +19,13 @@ const pages: Array<[Parameters<AdminViews['page']>[0], object]> = [
   ['error', { message: HOSTILE, back: { href: '/settings', label: HOSTILE } }],
   ['keys', { keys: [{ id: HOSTILE, name: HOSTILE, prefix: HOSTILE, createdAt: at, lastUsedAt: null }], created: { name: HOSTILE, key: HOSTILE } }],
   ['revokeKey', { key: { id: HOSTILE, name: HOSTILE, prefix: HOSTILE } }],
-  ['triggers', { triggers: [{ name: HOSTILE, watchPath: HOSTILE, state: badge('enabled'), actions: [HOSTILE] }], runs: [{ href: '/settings/runs/x#action-0', finishedAt: at, trigger: HOSTILE, action: HOSTILE, status: badge('failed'), attempts: 1, error: HOSTILE }] }],
+  [
+    'triggers',
+    {
+      triggers: [{ name: HOSTILE, watchPath: HOSTILE, state: badge('enabled'), actions: [HOSTILE] }],
+      runs: [{ href: '/settings/runs/x#action-0', finishedAt: at, trigger: HOSTILE, action: HOSTILE, status: badge('failed'), attempts: 1, error: HOSTILE }],
+    },
+  ],
   [
     'run',
     {
@@ -28,9 +34,45 @@ const pages: Array<[Parameters<AdminViews['page']>[0], object]> = [
       configured: true,
       request: { watchPath: HOSTILE, receivedAt: at },
       actions: [
-        { index: 0, type: 'command', status: badge('failed'), startedAt: at, took: '1 s', attempts: 1, exitCode: 3, httpStatus: null, error: HOSTILE, output: HOSTILE, rendered: { type: 'command', template: HOSTILE, values: [{ token: HOSTILE, variable: 'AGW_ARG_1', value: HOSTILE }] } },
-        { index: 1, type: 'webhook', status: badge('succeeded'), startedAt: at, took: '1 s', attempts: 1, exitCode: null, httpStatus: 200, error: null, output: null, rendered: { type: 'webhook', method: 'POST', url: HOSTILE } },
-        { index: 2, type: 'agent', status: badge('succeeded'), startedAt: at, took: '1 s', attempts: 1, exitCode: null, httpStatus: null, error: null, output: null, rendered: { type: 'agent', template: HOSTILE, jobId: HOSTILE } },
+        {
+          index: 0,
+          type: 'command',
+          status: badge('failed'),
+          startedAt: at,
+          took: '1 s',
+          attempts: 1,
+          exitCode: 3,
+          httpStatus: null,
+          error: HOSTILE,
+          output: HOSTILE,
+          rendered: { type: 'command', template: HOSTILE, values: [{ token: HOSTILE, variable: 'AGW_ARG_1', value: HOSTILE }] },
+        },
+        {
+          index: 1,
+          type: 'webhook',
+          status: badge('succeeded'),
+          startedAt: at,
+          took: '1 s',
+          attempts: 1,
+          exitCode: null,
+          httpStatus: 200,
+          error: null,
+          output: null,
+          rendered: { type: 'webhook', method: 'POST', url: HOSTILE },
+        },
+        {
+          index: 2,
+          type: 'agent',
+          status: badge('succeeded'),
+          startedAt: at,
+          took: '1 s',
+          attempts: 1,
+          exitCode: null,
+          httpStatus: null,
+          error: null,
+          output: null,
+          rendered: { type: 'agent', template: HOSTILE, jobId: HOSTILE },
+        },
       ],
     },
   ],
@@ -39,7 +81,18 @@ const pages: Array<[Parameters<AdminViews['page']>[0], object]> = [
     'job',
     {
       job: { id: HOSTILE, source: HOSTILE, branch: HOSTILE, provider: HOSTILE, model: HOSTILE, createdAt: at, prompt: HOSTILE },
-      live: { id: HOSTILE, polling: true, cancellable: true, status: badge('running'), prUrl: { href: null, text: HOSTILE }, runUrl: null, updatedAt: at, summary: HOSTILE, error: HOSTILE, log: HOSTILE },
+      live: {
+        id: HOSTILE,
+        polling: true,
+        cancellable: true,
+        status: badge('running'),
+        prUrl: { href: null, text: HOSTILE },
+        runUrl: null,
+        updatedAt: at,
+        summary: HOSTILE,
+        error: HOSTILE,
+        log: HOSTILE,
+      },
     },
   ],
   ['cancelJob', { job: { id: HOSTILE, shortId: HOSTILE, status: badge('running'), prompt: HOSTILE, cancellable: true } }],
@@ -57,7 +110,14 @@ const pages: Array<[Parameters<AdminViews['page']>[0], object]> = [
           allowedChatIds: [HOSTILE],
           variables: { botToken: HOSTILE, webhookSecret: HOSTILE, allowedChats: HOSTILE },
         },
-        { id: 'off', title: HOSTILE, configured: false, registers: true, allowedChatIds: [], variables: { botToken: HOSTILE, webhookSecret: HOSTILE, allowedChats: HOSTILE } },
+        {
+          id: 'off',
+          title: HOSTILE,
+          configured: false,
+          registers: true,
+          allowedChatIds: [],
+          variables: { botToken: HOSTILE, webhookSecret: HOSTILE, allowedChats: HOSTILE },
+        },
       ],
     },
   ],
@@ -102,16 +162,34 @@ describe('AdminViews', () => {
 
   it('links only an http(s) URL from an outside system', () => {
     const job = (prUrl: { href: string | null; text: string }) =>
-      views.fragment('jobLive', { live: { id: 'j', polling: false, cancellable: false, status: badge('succeeded'), prUrl, runUrl: null, updatedAt: at, summary: null, error: null, log: null } });
+      views.fragment('jobLive', {
+        live: {
+          id: 'j',
+          polling: false,
+          cancellable: false,
+          status: badge('succeeded'),
+          prUrl,
+          runUrl: null,
+          updatedAt: at,
+          summary: null,
+          error: null,
+          log: null,
+        },
+      });
     expect(job({ href: 'https://github.test/pr/1', text: 'https://github.test/pr/1' })).to.contain('<a href="https://github.test/pr/1" rel="noreferrer">');
-    expect(job({ href: null, text: 'javascript:alert(1)' })).to.contain('javascript:alert(1)').and.not.to.contain('href="javascript');
+    expect(job({ href: null, text: 'javascript:alert(1)' }))
+      .to.contain('javascript:alert(1)')
+      .and.not.to.contain('href="javascript');
   });
 });
 
 describe('chatFailureMessage', () => {
   it('says what to check for each reason, names the request id, and never quotes the provider', () => {
     const cases: Array<[unknown, string]> = [
-      [new AiCallFailed('not_configured', 'No LLM provider is configured (LLM_PROVIDER)'), 'The chat has no AI provider to ask: No LLM provider is configured (LLM_PROVIDER). Set LLM_PROVIDER'],
+      [
+        new AiCallFailed('not_configured', 'No LLM provider is configured (LLM_PROVIDER)'),
+        'The chat has no AI provider to ask: No LLM provider is configured (LLM_PROVIDER). Set LLM_PROVIDER',
+      ],
       [new DomainError('not_configured', 'Jobs are not configured'), 'The chat has no AI provider to ask: Jobs are not configured.'],
       [new AiCallFailed('unreachable', 'Cannot connect to API: sk-quoted'), 'The AI provider could not be reached. Check its base URL'],
       [new AiCallFailed('timeout', 'no answer within 10 ms'), 'did not answer in time (LLM_TIMEOUT_SECONDS)'],
@@ -121,7 +199,10 @@ describe('chatFailureMessage', () => {
     ];
     for (const [error, expected] of cases) {
       const message = chatFailureMessage(error, 'req-1');
-      expect(message).to.contain(expected).and.to.match(/under request id req-1\.$/).and.not.to.contain('sk-quoted');
+      expect(message)
+        .to.contain(expected)
+        .and.to.match(/under request id req-1\.$/)
+        .and.not.to.contain('sk-quoted');
     }
   });
 });

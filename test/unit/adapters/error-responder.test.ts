@@ -82,6 +82,9 @@ describe('errorResponder with the request log', () => {
     expect({ status: caller.status, body: JSON.parse(caller.text) }).to.deep.equal({ status: 400, body: { error: 'Missing job field' } });
     expect(caller.line).to.include({ level: 30 });
     const missing = await call('/not-configured');
-    expect({ status: missing.status, body: JSON.parse(missing.text) }).to.deep.equal({ status: 501, body: { error: 'Jobs are not configured: set JOB_AGENT_COMMAND' } });
+    expect({ status: missing.status, body: JSON.parse(missing.text) }).to.deep.equal({
+      status: 501,
+      body: { error: 'Jobs are not configured: set JOB_AGENT_COMMAND' },
+    });
   });
 });

@@ -30,7 +30,9 @@ const send = (port: number, headers: Record<string, string>, payload?: Buffer | 
       const split = text.indexOf('\r\n\r\n');
       resolve({ status: Number(text.slice(9, 12)), body: JSON.parse(text.slice(split + 4)) });
     });
-    const head = Object.entries({ host: `127.0.0.1:${port}`, connection: 'close', ...headers }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const head = Object.entries({ host: `127.0.0.1:${port}`, connection: 'close', ...headers })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     socket.write(`POST / HTTP/1.1\r\n${head}\r\n`);
     if (chunks) {
       for (const chunk of chunks) socket.write(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`);
@@ -64,7 +66,11 @@ describe('jsonBody middleware (Koa on a loopback server)', () => {
     app.use(errorResponder());
     app.use(jsonBody(LIMIT));
     app.use((ctx) => {
-      ctx.body = { body: ctx.request.body ?? null, bytes: ctx.request.rawBody === undefined ? null : Buffer.from(ctx.request.rawBody, 'utf8').toString('hex'), type: typeof ctx.request.body };
+      ctx.body = {
+        body: ctx.request.body ?? null,
+        bytes: ctx.request.rawBody === undefined ? null : Buffer.from(ctx.request.rawBody, 'utf8').toString('hex'),
+        type: typeof ctx.request.body,
+      };
     });
     server = createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -124,7 +130,11 @@ describe('jsonBody middleware (Koa on a loopback server)', () => {
 
   it('decompresses gzip, deflate and br bodies, with the limit on the decompressed size', async () => {
     const text = '{"zipped":true}';
-    for (const [encoding, packed] of [['gzip', gzipSync(text)], ['deflate', deflateSync(text)], ['br', brotliCompressSync(text)]] as const) {
+    for (const [encoding, packed] of [
+      ['gzip', gzipSync(text)],
+      ['deflate', deflateSync(text)],
+      ['br', brotliCompressSync(text)],
+    ] as const) {
       const answer = await send(port, { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': String(packed.length) }, packed);
       expect(answer.body.body, encoding).to.deep.equal({ zipped: true });
     }
@@ -158,7 +168,9 @@ describe('jsonBody middleware (Koa on a loopback server)', () => {
     const cutOff = (headers: Record<string, string>, part: Buffer | string): Promise<void> =>
       new Promise((resolve) => {
         const socket = connect(port, '127.0.0.1', () => {
-          const head = Object.entries({ host: `127.0.0.1:${port}`, ...headers }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+          const head = Object.entries({ host: `127.0.0.1:${port}`, ...headers })
+            .map(([name, value]) => `${name}: ${value}\r\n`)
+            .join('');
           socket.write(`POST / HTTP/1.1\r\n${head}\r\n`);
           socket.write(part, () => setImmediate(() => socket.destroy()));
         });

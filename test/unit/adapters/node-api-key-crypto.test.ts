@@ -20,7 +20,7 @@ describe('NodeApiKeyCrypto', () => {
   });
 
   describe('#secret', () => {
-    it('makes 43 base64url characters (32 random bytes), within the Bot API\'s secret_token rule, never twice the same', () => {
+    it("makes 43 base64url characters (32 random bytes), within the Bot API's secret_token rule, never twice the same", () => {
       const secrets = Array.from({ length: 1000 }, () => crypto.secret());
       for (const secret of secrets) expect(secret).to.match(/^[A-Za-z0-9_-]{43}$/);
       expect(Buffer.from(secrets[0], 'base64url')).to.have.length(32);
@@ -42,7 +42,7 @@ describe('NodeApiKeyCrypto', () => {
   });
 
   describe('#equal', () => {
-    const key = 'agw_' + 'A'.repeat(43);
+    const key = `agw_${'A'.repeat(43)}`;
     const digest = crypto.digest(key);
 
     it('matches the same digest', () => {

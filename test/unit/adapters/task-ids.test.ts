@@ -6,7 +6,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12
 describe('task ids (PgBossTaskQueue)', () => {
   it('orderedTaskId: UUIDv7s that sort in the order they were made, also thousands in one millisecond', () => {
     const ids = Array.from({ length: 10_000 }, () => orderedTaskId());
-    for (const id of ids) expect(id).to.match(UUID).and.match(/^.{14}7/);
+    for (const id of ids)
+      expect(id)
+        .to.match(UUID)
+        .and.match(/^.{14}7/);
     expect(new Set(ids).size).to.equal(ids.length);
     expect([...ids].sort()).to.deep.equal(ids);
   });
@@ -15,12 +18,16 @@ describe('task ids (PgBossTaskQueue)', () => {
     const before = Date.now();
     const id = orderedTaskId();
     const ms = parseInt(id.replace(/-/g, '').slice(0, 12), 16);
-    expect(ms).to.be.at.least(before).and.at.most(Date.now() + 5);
+    expect(ms)
+      .to.be.at.least(before)
+      .and.at.most(Date.now() + 5);
   });
 
   it('keyedTaskId: the same id for the same queue and key, another for another queue or key', () => {
     expect(keyedTaskId('chat-message', 'telegram:update:1')).to.equal(keyedTaskId('chat-message', 'telegram:update:1'));
-    expect(keyedTaskId('chat-message', 'telegram:update:1')).to.match(UUID).and.match(/^.{14}8/);
+    expect(keyedTaskId('chat-message', 'telegram:update:1'))
+      .to.match(UUID)
+      .and.match(/^.{14}8/);
     expect(keyedTaskId('chat-message', 'telegram:update:2')).to.not.equal(keyedTaskId('chat-message', 'telegram:update:1'));
     expect(keyedTaskId('other', 'telegram:update:1')).to.not.equal(keyedTaskId('chat-message', 'telegram:update:1'));
     // queue and key are separated: ("ab", "c") is not ("a", "bc")

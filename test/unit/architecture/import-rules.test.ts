@@ -97,11 +97,7 @@ describe('import rules', () => {
     const kind = (path: string): string => path.split('/')[1];
     const offences = modules
       .filter((m) => layer(m.path) === 'adapters')
-      .flatMap((m) =>
-        m.imports
-          .filter((i) => isLocal(i) && layer(i) === 'adapters' && kind(i) !== kind(m.path))
-          .map((i) => `${m.path} imports ${i}`),
-      );
+      .flatMap((m) => m.imports.filter((i) => isLocal(i) && layer(i) === 'adapters' && kind(i) !== kind(m.path)).map((i) => `${m.path} imports ${i}`));
     expect(offences).to.deep.equal([]);
   });
 
@@ -116,7 +112,11 @@ describe('import rules', () => {
     const platforms = /telegram|slack/i;
     const offences = modules
       .filter((m) => ['domain', 'application'].includes(layer(m.path)))
-      .flatMap((m) => withoutComments(m.source).split('\n').map((line, i) => [m.path, i + 1, line] as const))
+      .flatMap((m) =>
+        withoutComments(m.source)
+          .split('\n')
+          .map((line, i) => [m.path, i + 1, line] as const),
+      )
       .filter(([, , line]) => platforms.test(line))
       .map(([path, number, line]) => `${path}:${number}: ${line.trim()}`);
     expect(offences).to.deep.equal([]);
@@ -124,7 +124,11 @@ describe('import rules', () => {
 
   it('finds a platform name in code, not in comments (the check above can fail)', () => {
     const source = "// Telegram\n/* Slack */ const url = 'https://x'; // slack\nconst a = 'telegram';\nconst slackId = `x`;";
-    expect(withoutComments(source).split('\n').filter((line) => /telegram|slack/i.test(line))).to.deep.equal(["const a = 'telegram';", 'const slackId = `x`;']);
+    expect(
+      withoutComments(source)
+        .split('\n')
+        .filter((line) => /telegram|slack/i.test(line)),
+    ).to.deep.equal(["const a = 'telegram';", 'const slackId = `x`;']);
   });
 
   it('has no circular imports', () => {

@@ -42,7 +42,13 @@ describe('loadConfig', () => {
         },
       },
       codehost: undefined,
-      llm: { provider: undefined, model: undefined, baseUrls: { anthropic: undefined, openai: undefined, google: undefined, custom: undefined }, timeoutMs: 120_000, maxRetries: 2 },
+      llm: {
+        provider: undefined,
+        model: undefined,
+        baseUrls: { anthropic: undefined, openai: undefined, google: undefined, custom: undefined },
+        timeoutMs: 120_000,
+        maxRetries: 2,
+      },
       jobs: { repoDir: '/srv/gw/data/jobs-repo', agentCommand: undefined, timeoutMs: 3_600_000, concurrency: 1, maxSteps: 30 },
       retention: {
         deliveriesDays: 7,
@@ -59,7 +65,13 @@ describe('loadConfig', () => {
   it('reads the retention settings; inbound requests outlive waiting tasks, and 0 keeps for good', () => {
     const read = (env: Record<string, string>) => loadConfig(env, '/srv/gw').retention;
     expect(
-      read({ RETENTION_DELIVERIES_DAYS: '2', RETENTION_CHAT_TURNS_DAYS: '365', RETENTION_ACTION_RUNS_DAYS: '60', RETENTION_FINISHED_TASKS_DAYS: '3', RETENTION_SWEEP_MINUTES: '15' }),
+      read({
+        RETENTION_DELIVERIES_DAYS: '2',
+        RETENTION_CHAT_TURNS_DAYS: '365',
+        RETENTION_ACTION_RUNS_DAYS: '60',
+        RETENTION_FINISHED_TASKS_DAYS: '3',
+        RETENTION_SWEEP_MINUTES: '15',
+      }),
     ).to.deep.equal({
       deliveriesDays: 2,
       chatTurnsDays: 365,
@@ -71,7 +83,9 @@ describe('loadConfig', () => {
     });
     // A queued trigger run can wait 14 days for its request: requests stay 15 days even when action runs go sooner.
     expect(read({ RETENTION_ACTION_RUNS_DAYS: '7' })).to.include({ actionRunsDays: 7, inboundRequestsDays: 15 });
-    expect(read({ RETENTION_ACTION_RUNS_DAYS: '0', RETENTION_DELIVERIES_DAYS: '0', RETENTION_CHAT_TURNS_DAYS: '0', RETENTION_FINISHED_TASKS_DAYS: '0' })).to.include({
+    expect(
+      read({ RETENTION_ACTION_RUNS_DAYS: '0', RETENTION_DELIVERIES_DAYS: '0', RETENTION_CHAT_TURNS_DAYS: '0', RETENTION_FINISHED_TASKS_DAYS: '0' }),
+    ).to.include({
       actionRunsDays: 0,
       inboundRequestsDays: 0,
       deliveriesDays: 0,
@@ -85,20 +99,45 @@ describe('loadConfig', () => {
       'RETENTION_DELIVERIES_DAYS: "1" is less than 2 days (deliveries are remembered to refuse redeliveries, and Telegram redelivers for up to a day); 0 keeps them for good',
     ]);
     expect(problemsOf({ RETENTION_FINISHED_TASKS_DAYS: '1' })[0]).to.match(/^RETENTION_FINISHED_TASKS_DAYS: "1" is less than 2 days/);
-    expect(problemsOf({ RETENTION_CHAT_TURNS_DAYS: 'ninety' })).to.deep.equal(['RETENTION_CHAT_TURNS_DAYS: "ninety" is not a whole number between 0 and 36500']);
+    expect(problemsOf({ RETENTION_CHAT_TURNS_DAYS: 'ninety' })).to.deep.equal([
+      'RETENTION_CHAT_TURNS_DAYS: "ninety" is not a whole number between 0 and 36500',
+    ]);
     expect(problemsOf({ RETENTION_SWEEP_MINUTES: '0' })[0]).to.match(/^RETENTION_SWEEP_MINUTES: "0" is not a whole number between 1 and 1440/);
   });
 
   it('reads every variable', () => {
     const config = loadConfig(
-      { PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/var/lib/gw', DATABASE_URL: 'postgres://u:p@db/gw', DATABASE_CREATE: 'true', BODY_LIMIT: '512kb', LOG_LEVEL: 'DEBUG', TRIGGERS_FILE: 't.json', TRIGGERS_DIR: '/opt/t' },
+      {
+        PORT: '8080',
+        HOST: '0.0.0.0',
+        DATA_DIR: '/var/lib/gw',
+        DATABASE_URL: 'postgres://u:p@db/gw',
+        DATABASE_CREATE: 'true',
+        BODY_LIMIT: '512kb',
+        LOG_LEVEL: 'DEBUG',
+        TRIGGERS_FILE: 't.json',
+        TRIGGERS_DIR: '/opt/t',
+      },
       '/srv/gw',
     );
-    expect(config).to.include({ port: 8080, host: '0.0.0.0', dataDir: '/var/lib/gw', databaseUrl: 'postgres://u:p@db/gw', databaseCreate: true, bodyLimit: 512 * 1024, logLevel: 'debug', triggersFile: '/srv/gw/t.json', triggersDir: '/opt/t' });
+    expect(config).to.include({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/gw',
+      databaseUrl: 'postgres://u:p@db/gw',
+      databaseCreate: true,
+      bodyLimit: 512 * 1024,
+      logLevel: 'debug',
+      triggersFile: '/srv/gw/t.json',
+      triggersDir: '/opt/t',
+    });
   });
 
   it('reads an environment object like process.env, which is no plain object', () => {
-    const env = Object.setPrototypeOf({ PORT: '8080', TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_WEBHOOK_SECRET: 's' }, Object.getPrototypeOf(process.env) as object) as Record<string, string>;
+    const env = Object.setPrototypeOf(
+      { PORT: '8080', TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_WEBHOOK_SECRET: 's' },
+      Object.getPrototypeOf(process.env) as object,
+    ) as Record<string, string>;
     const config = loadConfig(env, '/srv/gw');
     expect(config.port).to.equal(8080);
     expect(config.channels.telegram.botToken).to.equal('1:a');
@@ -137,13 +176,23 @@ describe('loadConfig', () => {
   it('needs both CODEHOST_TOKEN and CODEHOST_REPO for jobs on GitHub Actions', () => {
     expect(problemsOf({ CODEHOST_TOKEN: 'ghp_x' })).to.deep.equal(['CODEHOST_REPO: required when CODEHOST_TOKEN is set (jobs on GitHub Actions need both)']);
     expect(problemsOf({ CODEHOST_TOKEN: 'ghp_x', CODEHOST_REPO: 'just-a-name' })[0]).to.equal('CODEHOST_REPO: "just-a-name" is not owner/name');
-    expect(loadConfig({ CODEHOST_TOKEN: 'ghp_x', CODEHOST_REPO: 'acme/app' }).codehost).to.deep.equal({ token: 'ghp_x', repo: 'acme/app', apiUrl: 'https://api.github.com', pollSeconds: 60 });
+    expect(loadConfig({ CODEHOST_TOKEN: 'ghp_x', CODEHOST_REPO: 'acme/app' }).codehost).to.deep.equal({
+      token: 'ghp_x',
+      repo: 'acme/app',
+      apiUrl: 'https://api.github.com',
+      pollSeconds: 60,
+    });
   });
 
   it('needs LLM_BASE_URL for the custom provider and uses it for the default provider only', () => {
     expect(problemsOf({ LLM_PROVIDER: 'custom' })).to.deep.equal(["LLM_BASE_URL: required when LLM_PROVIDER is custom (the server's /v1 URL)"]);
     const config = loadConfig({ LLM_PROVIDER: 'openai', LLM_BASE_URL: 'http://127.0.0.1:9/v1', ANTHROPIC_BASE_URL: 'http://a.test' });
-    expect(config.llm.baseUrls).to.deep.equal({ anthropic: 'http://a.test', openai: 'http://127.0.0.1:9/v1', google: undefined, custom: 'http://127.0.0.1:9/v1' });
+    expect(config.llm.baseUrls).to.deep.equal({
+      anthropic: 'http://a.test',
+      openai: 'http://127.0.0.1:9/v1',
+      google: undefined,
+      custom: 'http://127.0.0.1:9/v1',
+    });
     expect(problemsOf({ LLM_PROVIDER: 'acme' })[0]).to.equal('LLM_PROVIDER: "acme" is not one of anthropic, openai, google, custom');
   });
 
@@ -152,8 +201,15 @@ describe('loadConfig', () => {
       'TELEGRAM_WEBHOOK_SECRET: required when TELEGRAM_BOT_TOKEN is set (the webhook must be able to tell the platform from anyone else)',
     ]);
     expect(problemsOf({ TELEGRAM_WEBHOOK_SECRET: 'has space' })[0]).to.match(/^TELEGRAM_WEBHOOK_SECRET: must be 1 to 256/);
-    expect(problemsOf({ TELEGRAM_ALLOWED_CHAT_IDS: '12, abc' })).to.deep.equal(['TELEGRAM_ALLOWED_CHAT_IDS: "abc" is not a chat id (a whole number, negative for groups)']);
-    const telegram = loadConfig({ TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_WEBHOOK_SECRET: 's', TELEGRAM_API_URL: 'http://127.0.0.1:9/', TELEGRAM_ALLOWED_CHAT_IDS: '12, -100345' }).channels.telegram;
+    expect(problemsOf({ TELEGRAM_ALLOWED_CHAT_IDS: '12, abc' })).to.deep.equal([
+      'TELEGRAM_ALLOWED_CHAT_IDS: "abc" is not a chat id (a whole number, negative for groups)',
+    ]);
+    const telegram = loadConfig({
+      TELEGRAM_BOT_TOKEN: '1:a',
+      TELEGRAM_WEBHOOK_SECRET: 's',
+      TELEGRAM_API_URL: 'http://127.0.0.1:9/',
+      TELEGRAM_ALLOWED_CHAT_IDS: '12, -100345',
+    }).channels.telegram;
     expect(telegram).to.deep.include({ botToken: '1:a', webhookSecret: 's', apiUrl: 'http://127.0.0.1:9' });
     expect([...telegram.allowedChatIds]).to.deep.equal(['12', '-100345']);
   });
@@ -164,11 +220,22 @@ describe('loadConfig', () => {
         'MESSAGING_WEBHOOK_SECRET: required when MESSAGING_BOT_TOKEN is set (the webhook must be able to tell the platform from anyone else)',
       ]);
       expect(problemsOf({ MESSAGING_WEBHOOK_SECRET: 'has space' })[0]).to.match(/^MESSAGING_WEBHOOK_SECRET: must be 1 to 256/);
-      expect(problemsOf({ MESSAGING_ALLOWED_CHAT_IDS: '12, abc' })).to.deep.equal(['MESSAGING_ALLOWED_CHAT_IDS: "abc" is not a chat id (a whole number, negative for groups)']);
-      const telegram = loadConfig({ MESSAGING_BOT_TOKEN: '1:a', MESSAGING_WEBHOOK_SECRET: 's', MESSAGING_API_URL: 'http://127.0.0.1:9', MESSAGING_ALLOWED_CHAT_IDS: '12, -100345' }).channels.telegram;
+      expect(problemsOf({ MESSAGING_ALLOWED_CHAT_IDS: '12, abc' })).to.deep.equal([
+        'MESSAGING_ALLOWED_CHAT_IDS: "abc" is not a chat id (a whole number, negative for groups)',
+      ]);
+      const telegram = loadConfig({
+        MESSAGING_BOT_TOKEN: '1:a',
+        MESSAGING_WEBHOOK_SECRET: 's',
+        MESSAGING_API_URL: 'http://127.0.0.1:9',
+        MESSAGING_ALLOWED_CHAT_IDS: '12, -100345',
+      }).channels.telegram;
       expect(telegram).to.deep.include({ botToken: '1:a', webhookSecret: 's', apiUrl: 'http://127.0.0.1:9' });
       expect([...telegram.allowedChatIds]).to.deep.equal(['12', '-100345']);
-      expect(telegram.variables).to.deep.equal({ botToken: 'MESSAGING_BOT_TOKEN', webhookSecret: 'MESSAGING_WEBHOOK_SECRET', allowedChats: 'MESSAGING_ALLOWED_CHAT_IDS' });
+      expect(telegram.variables).to.deep.equal({
+        botToken: 'MESSAGING_BOT_TOKEN',
+        webhookSecret: 'MESSAGING_WEBHOOK_SECRET',
+        allowedChats: 'MESSAGING_ALLOWED_CHAT_IDS',
+      });
     });
 
     it('may be set together with the new name to the same value, or mixed with other new names', () => {
@@ -192,7 +259,9 @@ describe('loadConfig', () => {
       loadConfig({ PORT: 'x', LOG_LEVEL: 'y' });
       expect.fail('expected a ConfigError');
     } catch (error) {
-      expect((error as Error).message).to.equal('Invalid configuration:\n  - PORT: "x" is not a whole number between 0 and 65535\n  - LOG_LEVEL: "y" is not one of fatal, error, warn, info, debug, trace, silent');
+      expect((error as Error).message).to.equal(
+        'Invalid configuration:\n  - PORT: "x" is not a whole number between 0 and 65535\n  - LOG_LEVEL: "y" is not one of fatal, error, warn, info, debug, trace, silent',
+      );
     }
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parseJobRequest } from '../../../src/domain/jobs/job-request.js';
-import { DomainError } from '../../../src/domain/errors/domain-error.js';
+import type { DomainError } from '../../../src/domain/errors/domain-error.js';
 
 describe('parseJobRequest', () => {
   const failure = (body: unknown): DomainError => {

@@ -3,8 +3,20 @@ import { applyChange, canMove, JOB_STATUSES, type Job } from '../../../src/domai
 import { DomainError } from '../../../src/domain/errors/domain-error.js';
 
 const job = (status: Job['status']): Job => ({
-  id: 'j', job: 'p', status, source: { kind: 'api' }, llmProvider: null, llmModel: null, branch: 'job/j',
-  prUrl: null, runUrl: null, summary: null, error: null, log: null, createdAt: new Date(0), updatedAt: new Date(0),
+  id: 'j',
+  job: 'p',
+  status,
+  source: { kind: 'api' },
+  llmProvider: null,
+  llmModel: null,
+  branch: 'job/j',
+  prUrl: null,
+  runUrl: null,
+  summary: null,
+  error: null,
+  log: null,
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
 });
 
 describe('Job states', () => {

@@ -2,7 +2,13 @@ import { expect } from 'chai';
 import { apiRoutes, lookupRoute, watchPathOf, watchPathsOf } from '../../../src/domain/auth/route-policy.js';
 
 describe('routePolicy', () => {
-  const routes = apiRoutes([{ id: 'chat-a', registers: true }, { id: 'chat-b', registers: false }], 'chat-a');
+  const routes = apiRoutes(
+    [
+      { id: 'chat-a', registers: true },
+      { id: 'chat-b', registers: false },
+    ],
+    'chat-a',
+  );
   const byPolicy = (policy: string) => routes.filter((route) => route.auth === policy).map((r) => `${r.method} ${r.path}`);
 
   it('leaves only GET /api/ping public (SPEC 5.1)', () => {

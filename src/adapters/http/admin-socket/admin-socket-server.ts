@@ -80,7 +80,10 @@ const adminSocketApp = (admin: KeyAdministration, operations: AdminOperations, l
  * inside an owner-only directory: only the account running the service can use it.
  */
 export class AdminSocketServer {
-  private constructor(private readonly server: Server, private readonly path: string) {}
+  private constructor(
+    private readonly server: Server,
+    private readonly path: string,
+  ) {}
 
   static async listen(path: string, admin: KeyAdministration, operations: AdminOperations, logger: Logger): Promise<AdminSocketServer> {
     await unlink(path).catch(() => undefined);

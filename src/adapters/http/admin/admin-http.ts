@@ -70,8 +70,15 @@ export const frame = (ctx: Context, title: string, section: Section | undefined,
 };
 
 /** Renders a signed-in page with status 200. */
-export const showPage = (ctx: Context, tools: AdminTools, view: ViewName, title: string, section: Section | undefined, model: object = {}, extra: Partial<Frame> = {}): void =>
-  sendPage(ctx, 200, tools.views.page(view, frame(ctx, title, section, extra), { ...model, csrf: signedIn(ctx).session.csrfToken }));
+export const showPage = (
+  ctx: Context,
+  tools: AdminTools,
+  view: ViewName,
+  title: string,
+  section: Section | undefined,
+  model: object = {},
+  extra: Partial<Frame> = {},
+): void => sendPage(ctx, 200, tools.views.page(view, frame(ctx, title, section, extra), { ...model, csrf: signedIn(ctx).session.csrfToken }));
 
 /**
  * The `index`-th parameter of the matched route, percent-decoded from the raw path (the router

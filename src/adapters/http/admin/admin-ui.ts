@@ -32,7 +32,8 @@ const ERROR_TITLES: Readonly<Record<number, string>> = {
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-store',
   'X-Frame-Options': 'DENY',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
 };
@@ -66,7 +67,14 @@ const publicRoutes = (tools: AdminTools): Router => {
       if (!isDomainError(error) || !Object.hasOwn(REFUSALS, error.code)) throw error;
       // Refused (wrong password, or the limit): back to the form with the reason, so that a
       // reload does not send the password again (it would count as another attempt).
-      ctx.cookies.set(LOGIN_REFUSED.name, error.code, { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: LOGIN_REFUSED.path, maxAge: 120_000, overwrite: true });
+      ctx.cookies.set(LOGIN_REFUSED.name, error.code, {
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: ctx.secure,
+        path: LOGIN_REFUSED.path,
+        maxAge: 120_000,
+        overwrite: true,
+      });
       // The answer is a 303 either way: the request's log line does not tell a refusal.
       tools.deps.logger.warn({ reqId: ctx.state.requestId as string | undefined, reason: error.code }, 'admin login refused');
       seeOther(ctx, '/settings/login');
@@ -82,7 +90,12 @@ const sessionRoutes = (tools: AdminTools): Router => {
   router.get('/settings', (ctx) => seeOther(ctx, '/settings/keys'));
   router.get('/settings/static/:file', (ctx) => {
     const file = files.get(String(ctx.params.file));
-    if (file === undefined) return sendPage(ctx, 404, tools.views.page('error', { title: 'Not found', csrf: signedIn(ctx).session.csrfToken }, { message: 'No such file.', back: BACK }));
+    if (file === undefined)
+      return sendPage(
+        ctx,
+        404,
+        tools.views.page('error', { title: 'Not found', csrf: signedIn(ctx).session.csrfToken }, { message: 'No such file.', back: BACK }),
+      );
     ctx.type = file.type;
     ctx.body = file.body;
   });
@@ -138,7 +151,11 @@ export const adminUi = (deps: AdminUiDependencies): Middleware => {
       }
       await guard(ctx, async () => {
         await signedRoutes(ctx as Parameters<typeof signedRoutes>[0], async () => {
-          sendPage(ctx, 404, views.page('error', { title: 'Not found', csrf: signedIn(ctx).session.csrfToken }, { message: 'There is no such page.', back: BACK }));
+          sendPage(
+            ctx,
+            404,
+            views.page('error', { title: 'Not found', csrf: signedIn(ctx).session.csrfToken }, { message: 'There is no such page.', back: BACK }),
+          );
         });
       });
     });

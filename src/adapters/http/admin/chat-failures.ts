@@ -3,7 +3,7 @@ import { AiCallFailed, aiFailureReason, type AiFailureReason } from '../../../do
 /** What to check, per reason; never the provider's own text, which may quote a request or a key. */
 const ADVICE: Readonly<Record<Exclude<AiFailureReason, 'not_configured'>, (status: number | undefined) => string>> = {
   unreachable: () =>
-    'The AI provider could not be reached. Check its base URL (LLM_BASE_URL, or the provider\'s own such as OPENAI_BASE_URL) and that this server can connect to it.',
+    "The AI provider could not be reached. Check its base URL (LLM_BASE_URL, or the provider's own such as OPENAI_BASE_URL) and that this server can connect to it.",
   timeout: () => 'The AI provider did not answer in time (LLM_TIMEOUT_SECONDS). Try again; if it keeps happening, check the provider or raise the timeout.',
   refused: (status) =>
     `The AI provider refused the request${status === undefined ? '' : ` (HTTP ${status})`}. Check the API key (such as OPENAI_API_KEY or CUSTOM_API_KEY) and the model name (LLM_MODEL).`,

@@ -62,7 +62,10 @@ export const registerKeyPages = (router: AdminRouter, tools: AdminTools): void =
       // Revoked already (another tab, the CLI): the outcome the admin asked for.
       if (!isDomainError(error)) throw error;
     });
-    setFlash(ctx, NOTICE, signedIn(ctx).session.csrfToken, { kind: 'notice', text: key ? `Key ${key.name} revoked: callers using it now get 401.` : 'That key was revoked already.' });
+    setFlash(ctx, NOTICE, signedIn(ctx).session.csrfToken, {
+      kind: 'notice',
+      text: key ? `Key ${key.name} revoked: callers using it now get 401.` : 'That key was revoked already.',
+    });
     seeOther(ctx, '/settings/keys');
   });
 };

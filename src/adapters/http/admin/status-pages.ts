@@ -26,13 +26,27 @@ export const registerStatusPages = (router: AdminRouter, tools: AdminTools): voi
     showPage(ctx, tools, 'health', 'Health', 'health', {
       facts: { ...overview.facts, startedAt: stamp(overview.facts.startedAt, now) },
       uptime: duration(now.getTime() - overview.facts.startedAt.getTime()),
-      queues: counts(['Queue', 'Waiting or running', 'Failed for good'], Object.entries(figures.queueDepth).map(([queue, n]) => [queue, n, figures.failedTasks[queue] ?? 0])),
-      jobs: counts(['Status', 'Jobs'], Object.entries(figures.jobs).map(([status, n]) => [status, n ?? 0])),
-      runs: counts(['Outcome', 'Runs'], Object.entries(figures.actionRuns).map(([status, n]) => [status, n])),
+      queues: counts(
+        ['Queue', 'Waiting or running', 'Failed for good'],
+        Object.entries(figures.queueDepth).map(([queue, n]) => [queue, n, figures.failedTasks[queue] ?? 0]),
+      ),
+      jobs: counts(
+        ['Status', 'Jobs'],
+        Object.entries(figures.jobs).map(([status, n]) => [status, n ?? 0]),
+      ),
+      runs: counts(
+        ['Outcome', 'Runs'],
+        Object.entries(figures.actionRuns).map(([status, n]) => [status, n]),
+      ),
       tables:
         tables === null
           ? null
-          : tables.map((table) => ({ name: table.table, rows: table.rowsEstimate === null ? '—' : table.rowsEstimate.toLocaleString('en-US'), bytes: table.bytes, size: bytes(table.bytes) })),
+          : tables.map((table) => ({
+              name: table.table,
+              rows: table.rowsEstimate === null ? '—' : table.rowsEstimate.toLocaleString('en-US'),
+              bytes: table.bytes,
+              size: bytes(table.bytes),
+            })),
     });
   });
 };

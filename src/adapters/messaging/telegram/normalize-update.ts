@@ -40,10 +40,7 @@ const FILE_FIELDS: ReadonlyArray<readonly [AttachmentKind, ((file: Fields) => st
   ['audio', undefined],
   ['video', undefined],
   ['animation', undefined],
-  [
-    'sticker',
-    (file) => (field(file, 'is_animated') === true ? 'application/x-tgsticker' : field(file, 'is_video') === true ? 'video/webm' : 'image/webp'),
-  ],
+  ['sticker', (file) => (field(file, 'is_animated') === true ? 'application/x-tgsticker' : field(file, 'is_video') === true ? 'video/webm' : 'image/webp')],
   ['video_note', () => 'video/mp4'],
 ];
 

@@ -124,7 +124,11 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration {
   }
 
   async setWebhook(token: string, url: string, secret: string): Promise<void> {
-    await this.#call<boolean>(token, 'setWebhook', { url, secret_token: secret, allowed_updates: ['message', 'edited_message', 'channel_post', 'edited_channel_post'] });
+    await this.#call<boolean>(token, 'setWebhook', {
+      url,
+      secret_token: secret,
+      allowed_updates: ['message', 'edited_message', 'channel_post', 'edited_channel_post'],
+    });
   }
 
   async getWebhookInfo(token: string): Promise<WebhookInfo> {
@@ -157,7 +161,11 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration {
   }
 
   async acknowledge(token: string, target: ReplyTarget, messageId: string): Promise<void> {
-    await this.#call(token, 'setMessageReaction', { chat_id: target.chatId, message_id: telegramNumber(messageId), reaction: [{ type: 'emoji', emoji: ACKNOWLEDGEMENT }] });
+    await this.#call(token, 'setMessageReaction', {
+      chat_id: target.chatId,
+      message_id: telegramNumber(messageId),
+      reaction: [{ type: 'emoji', emoji: ACKNOWLEDGEMENT }],
+    });
   }
 
   async download(token: string, fileId: string): Promise<DownloadedFile> {
@@ -205,6 +213,11 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration {
     }
     if (answer.ok) return answer.result as T;
     const retryAfter = answer.parameters?.retry_after;
-    throw new MessagingError(method, answer.error_code ?? status, answer.description ?? 'unknown error', retryAfter === undefined ? undefined : retryAfter * 1000);
+    throw new MessagingError(
+      method,
+      answer.error_code ?? status,
+      answer.description ?? 'unknown error',
+      retryAfter === undefined ? undefined : retryAfter * 1000,
+    );
   }
 }

@@ -15,8 +15,7 @@ const LANGUAGE = /^[\w#+.-]+$/;
 const LINK_SCHEME = /^(?:https?|tg):\/\//i;
 const UNSAFE_IN_HREF = /[\s<>\u0000-\u001f\u007f]/;
 
-const safeHref = (href: string): string | undefined =>
-  LINK_SCHEME.test(href) && !UNSAFE_IN_HREF.test(href) && URL.canParse(href) ? href : undefined;
+const safeHref = (href: string): string | undefined => (LINK_SCHEME.test(href) && !UNSAFE_IN_HREF.test(href) && URL.canParse(href) ? href : undefined);
 
 const textOf = (token: Token): string => escapeHtml(token.raw);
 
@@ -24,7 +23,10 @@ const textOf = (token: Token): string => escapeHtml(token.raw);
 const wrap = (tags: readonly Tag[], inner: readonly Token[] | undefined, open: Open): string => {
   const added = tags.filter((tag) => !open.has(tag));
   const html = inlineHtml(inner ?? [], new Set([...open, ...added]));
-  return `${added.map((tag) => `<${tag}>`).join('')}${html}${[...added].reverse().map((tag) => `</${tag}>`).join('')}`;
+  return `${added.map((tag) => `<${tag}>`).join('')}${html}${[...added]
+    .reverse()
+    .map((tag) => `</${tag}>`)
+    .join('')}`;
 };
 
 const linkHtml = (token: Tokens.Link, open: Open): string => {

@@ -1,15 +1,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import {
-  fromPortableError,
-  type Notification,
-  type Opened,
-  type PortableQueryOptions,
-  type Reply,
-  type Request,
-  type ThreadData,
-} from './protocol.js';
+import { fromPortableError, type Notification, type Opened, type PortableQueryOptions, type Reply, type Request, type ThreadData } from './protocol.js';
 
 export interface QueryResults<T = Record<string, unknown>> {
   readonly rows: T[];
@@ -30,8 +22,8 @@ type Distribute<T> = T extends unknown ? Omit<T, 'id'> : never;
 /**
  * The embedded PGlite database, run on a thread of its own. PGlite executes each statement
  * synchronously in WebAssembly; on the main thread that held the event loop — and every HTTP
- * request waiting on it — for the length of each statement (messaging bench: fetches of 7 ms,
- * stalls of 10–25 ms when queued statements ran back to back). The statements now run on the
+ * request waiting on it — for the length of each statement, and longer when queued statements
+ * ran back to back (bench/README.md, "Measurements behind the code"). The statements now run on the
  * other thread and the main thread only sends and receives messages.
  *
  * Offers the part of PGlite's interface that MikroORM (through kysely), pg-boss (`fromPglite`)

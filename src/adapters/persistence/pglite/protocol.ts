@@ -10,7 +10,14 @@ export interface PortableQueryOptions {
 }
 
 export type Request =
-  | { readonly op: 'query'; readonly id: number; readonly tx?: number; readonly sql: string; readonly params?: unknown[]; readonly options?: PortableQueryOptions }
+  | {
+      readonly op: 'query';
+      readonly id: number;
+      readonly tx?: number;
+      readonly sql: string;
+      readonly params?: unknown[];
+      readonly options?: PortableQueryOptions;
+    }
   | { readonly op: 'exec'; readonly id: number; readonly tx?: number; readonly sql: string }
   /** Opens a transaction; the reply carries its number, which later requests name as `tx`. */
   | { readonly op: 'begin'; readonly id: number }
@@ -64,5 +71,4 @@ export const toPortableError = (error: unknown): PortableError => {
   return { message: detail === '' ? name : `${name} (${detail})`, name, fields };
 };
 
-export const fromPortableError = (portable: PortableError): Error =>
-  Object.assign(new Error(portable.message), { name: portable.name }, portable.fields);
+export const fromPortableError = (portable: PortableError): Error => Object.assign(new Error(portable.message), { name: portable.name }, portable.fields);

@@ -23,7 +23,10 @@ class CountingHasher implements PasswordHasher {
 }
 
 const failure = async (promise: Promise<unknown>): Promise<DomainError> => {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).to.be.instanceOf(DomainError);
   return error as DomainError;
 };
@@ -116,7 +119,7 @@ describe('AdminAuthentication', () => {
     expect(await auth.session(third.token)).to.equal(null);
   });
 
-  it('accepts only the session\'s own CSRF token', async () => {
+  it("accepts only the session's own CSRF token", async () => {
     const { auth } = await setup();
     const { session } = await auth.login('correct horse battery', 'c');
     expect(auth.csrfMatches(session, session.csrfToken)).to.equal(true);

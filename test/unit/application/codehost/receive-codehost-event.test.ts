@@ -47,12 +47,24 @@ describe('GithubSignatureVerifier', () => {
 
 describe('ReceiveCodehostEvent', () => {
   const secret = 'hook-secret';
-  const { triggers } = validateTriggers([{ name: 'on-push', watch_path: '/codehost/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] }], 'test', triggerCatalog());
+  const { triggers } = validateTriggers(
+    [{ name: 'on-push', watch_path: '/codehost/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] }],
+    'test',
+    triggerCatalog(),
+  );
   const setup = () => {
     const queue = new InMemoryTaskQueue();
     const deliveries = new InMemoryDeliveryLog();
     const fire = new FireTriggers(triggers, new InMemoryInboundRequestStore(), queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
-    const receive = new ReceiveCodehostEvent(new GithubSignatureVerifier(secret), deliveries, fire, new GithubEvents(), new InMemoryJobRepository(), new FixedClock(), new RecordingLogger());
+    const receive = new ReceiveCodehostEvent(
+      new GithubSignatureVerifier(secret),
+      deliveries,
+      fire,
+      new GithubEvents(),
+      new InMemoryJobRepository(),
+      new FixedClock(),
+      new RecordingLogger(),
+    );
     return { queue, deliveries, receive };
   };
   const delivery = (event: string, id: string | undefined, body = '{"ref":"refs/heads/main"}', signWith = secret) => ({
@@ -94,7 +106,12 @@ describe('ReceiveCodehostEvent', () => {
 
   it('refuses a verified delivery without X-GitHub-Delivery with 400 (ping too), running nothing', async () => {
     const { receive, queue, deliveries } = setup();
-    for (const [event, id] of [['push', undefined], ['push', ''], ['push', '  '], ['ping', undefined]] as const) {
+    for (const [event, id] of [
+      ['push', undefined],
+      ['push', ''],
+      ['push', '  '],
+      ['ping', undefined],
+    ] as const) {
       const error = await receive.execute(delivery(event, id)).catch((e: DomainError) => e);
       expect(error, `${event} ${String(id)}`).to.be.instanceOf(DomainError);
       expect(error).to.include({ code: 'invalid_input', message: 'Missing X-GitHub-Delivery header' });
@@ -123,10 +140,22 @@ describe('ReceiveCodehostEvent', () => {
     const wellFormed = `sha256=${'0'.repeat(64)}`;
     expect(() => receive.authorize(wellFormed, 'push')).not.to.throw();
     for (const bad of [undefined, '', 'sha256=00', 'garbage']) {
-      expect(() => receive.authorize(bad, 'push'), String(bad)).to.throw(DomainError).with.property('code', 'unauthorized');
+      expect(() => receive.authorize(bad, 'push'), String(bad))
+        .to.throw(DomainError)
+        .with.property('code', 'unauthorized');
     }
-    const unconfigured = new ReceiveCodehostEvent(new GithubSignatureVerifier(undefined), new InMemoryDeliveryLog(), new FireTriggers([], new InMemoryInboundRequestStore(), new InMemoryTaskQueue(), new SequentialIds(), new FixedClock(), new RecordingLogger()), new GithubEvents(), new InMemoryJobRepository(), new FixedClock(), new RecordingLogger());
-    expect(() => unconfigured.authorize(wellFormed, 'push')).to.throw(DomainError).with.property('code', 'unauthorized');
+    const unconfigured = new ReceiveCodehostEvent(
+      new GithubSignatureVerifier(undefined),
+      new InMemoryDeliveryLog(),
+      new FireTriggers([], new InMemoryInboundRequestStore(), new InMemoryTaskQueue(), new SequentialIds(), new FixedClock(), new RecordingLogger()),
+      new GithubEvents(),
+      new InMemoryJobRepository(),
+      new FixedClock(),
+      new RecordingLogger(),
+    );
+    expect(() => unconfigured.authorize(wellFormed, 'push'))
+      .to.throw(DomainError)
+      .with.property('code', 'unauthorized');
   });
 
   it('forgets the delivery when its tasks cannot be stored, so a redelivery is accepted', async () => {
@@ -144,11 +173,31 @@ describe('code-host events for jobs', () => {
     const jobs = new InMemoryJobRepository();
     const clock = new FixedClock();
     await jobs.add({
-      id: JOB, job: 'x', status: 'running', source: { kind: 'api' }, llmProvider: null, llmModel: null, branch: `job/${JOB}`,
-      prUrl: null, runUrl: null, summary: null, error: null, log: null, createdAt: clock.now(), updatedAt: clock.now(),
+      id: JOB,
+      job: 'x',
+      status: 'running',
+      source: { kind: 'api' },
+      llmProvider: null,
+      llmModel: null,
+      branch: `job/${JOB}`,
+      prUrl: null,
+      runUrl: null,
+      summary: null,
+      error: null,
+      log: null,
+      createdAt: clock.now(),
+      updatedAt: clock.now(),
     });
     const fire = new FireTriggers([], new InMemoryInboundRequestStore(), new InMemoryTaskQueue(), new SequentialIds(), clock, new RecordingLogger());
-    const receive = new ReceiveCodehostEvent(new GithubSignatureVerifier(secret), new InMemoryDeliveryLog(), fire, new GithubEvents(), jobs, clock, new RecordingLogger());
+    const receive = new ReceiveCodehostEvent(
+      new GithubSignatureVerifier(secret),
+      new InMemoryDeliveryLog(),
+      fire,
+      new GithubEvents(),
+      jobs,
+      clock,
+      new RecordingLogger(),
+    );
     let n = 0;
     const send = (event: string, payload: object) => {
       const body = JSON.stringify(payload);
@@ -166,9 +215,20 @@ describe('code-host events for jobs', () => {
   };
   const run = (action: string, conclusion: string | null, branch = `job/${JOB}`) => ({
     action,
-    workflow_run: { id: 9, html_url: 'https://github.test/runs/9', head_branch: branch, head_sha: 'abc', status: action === 'completed' ? 'completed' : 'in_progress', conclusion },
+    workflow_run: {
+      id: 9,
+      html_url: 'https://github.test/runs/9',
+      head_branch: branch,
+      head_sha: 'abc',
+      status: action === 'completed' ? 'completed' : 'in_progress',
+      conclusion,
+    },
   });
-  const pr = { action: 'opened', number: 3, pull_request: { html_url: 'https://github.test/pull/3', merged: false, head: { ref: `job/${JOB}`, sha: 'abc' }, base: { ref: 'main' } } };
+  const pr = {
+    action: 'opened',
+    number: 3,
+    pull_request: { html_url: 'https://github.test/pull/3', merged: false, head: { ref: `job/${JOB}`, sha: 'abc' }, base: { ref: 'main' } },
+  };
 
   it('records the run URL, the pull request and the outcome of the job of a job/<id> branch', async () => {
     const { jobs, send } = await setup();
@@ -192,7 +252,10 @@ describe('code-host events for jobs', () => {
     await a.send('workflow_run', run('completed', 'cancelled'));
     expect((await a.jobs.get(JOB))?.status).to.equal('cancelled');
     const b = await setup();
-    await b.send('check_suite', { action: 'completed', check_suite: { head_branch: `job/${JOB}`, head_sha: 'abc', status: 'completed', conclusion: 'timed_out' } });
+    await b.send('check_suite', {
+      action: 'completed',
+      check_suite: { head_branch: `job/${JOB}`, head_sha: 'abc', status: 'completed', conclusion: 'timed_out' },
+    });
     expect((await b.jobs.get(JOB))?.status).to.equal('failed');
   });
 

@@ -15,7 +15,10 @@ import { SequentialIds } from '../../../fakes/sequential-ids.js';
 import { AI_PROVIDERS, AI_PROVIDER_NAMES } from '../../../../src/adapters/ai/ai-providers.js';
 
 const failure = async (promise: Promise<unknown>): Promise<DomainError> => {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).to.be.instanceOf(DomainError);
   return error as DomainError;
 };
@@ -24,13 +27,21 @@ const setup = (settings: Partial<CreateJobSettings> = {}) => {
   const jobs = new InMemoryJobRepository();
   const queue = new InMemoryTaskQueue();
   const clock = new FixedClock();
-  const create = new CreateJob(jobs, queue, new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk' }, AI_PROVIDERS), new SequentialIds(), clock, new RecordingLogger(), {
-    llmProviders: AI_PROVIDER_NAMES,
-    defaultProvider: undefined,
-    defaultModel: undefined,
-    unavailableReason: undefined,
-    ...settings,
-  });
+  const create = new CreateJob(
+    jobs,
+    queue,
+    new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk' }, AI_PROVIDERS),
+    new SequentialIds(),
+    clock,
+    new RecordingLogger(),
+    {
+      llmProviders: AI_PROVIDER_NAMES,
+      defaultProvider: undefined,
+      defaultModel: undefined,
+      unavailableReason: undefined,
+      ...settings,
+    },
+  );
   return { jobs, queue, clock, create };
 };
 
@@ -46,8 +57,12 @@ describe('CreateJob', () => {
   it('refuses a missing job, an unknown provider and a provider without its secret, naming them', async () => {
     const { create, jobs } = setup();
     expect((await failure(create.execute({}))).message).to.equal('Missing job field');
-    expect((await failure(create.execute({ job: 'x', llm_provider: 'acme' }))).message).to.equal('Unknown llm_provider: acme (one of anthropic, openai, google, custom)');
-    expect((await failure(create.execute({ job: 'x', llm_provider: 'google' }))).message).to.equal('llm_provider google has no secret configured (GOOGLE_API_KEY)');
+    expect((await failure(create.execute({ job: 'x', llm_provider: 'acme' }))).message).to.equal(
+      'Unknown llm_provider: acme (one of anthropic, openai, google, custom)',
+    );
+    expect((await failure(create.execute({ job: 'x', llm_provider: 'google' }))).message).to.equal(
+      'llm_provider google has no secret configured (GOOGLE_API_KEY)',
+    );
     expect(jobs.jobs.size).to.equal(0);
   });
 
@@ -148,7 +163,14 @@ describe('RunJob', () => {
   it('marks the job failed with the reason when the runner throws', async () => {
     const { create, jobs, clock } = setup();
     const { jobId } = await create.execute({ job: 'x' });
-    await new RunJob(jobs, new ScriptedRunner(async () => { throw new Error('no git'); }), clock, new RecordingLogger()).execute({ jobId });
+    await new RunJob(
+      jobs,
+      new ScriptedRunner(async () => {
+        throw new Error('no git');
+      }),
+      clock,
+      new RecordingLogger(),
+    ).execute({ jobId });
     expect(jobs.jobs.get(jobId)).to.include({ status: 'failed', error: 'no git' });
   });
 

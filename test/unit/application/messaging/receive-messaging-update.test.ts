@@ -38,7 +38,11 @@ const { triggers } = validateTriggers(
   catalog,
 );
 
-const failure = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (e: unknown) => e);
+const failure = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 
 describe('ReceiveMessagingUpdate', () => {
   const clock = new FixedClock();
@@ -52,7 +56,11 @@ describe('ReceiveMessagingUpdate', () => {
     const channel: ChatChannel = {
       platform,
       credentials,
-      settings: { webhookSecret: configured, allowedChatIds: new Set(), variables: { botToken: 'FAKE_BOT_TOKEN', webhookSecret: 'FAKE_WEBHOOK_SECRET', allowedChats: 'FAKE_CHATS' } },
+      settings: {
+        webhookSecret: configured,
+        allowedChatIds: new Set(),
+        variables: { botToken: 'FAKE_BOT_TOKEN', webhookSecret: 'FAKE_WEBHOOK_SECRET', allowedChats: 'FAKE_CHATS' },
+      },
     };
     const fire = new FireTriggers(triggers, new InMemoryInboundRequestStore(), queue, new SequentialIds(), clock, logger);
     const receive = new ReceiveMessagingUpdate(new MessagingChannels([channel]), deliveries, queue, fire, clock, logger);
@@ -60,7 +68,11 @@ describe('ReceiveMessagingUpdate', () => {
     const deliver = (body: unknown, ...secret: [string | undefined] | []) => {
       const given = secret.length === 0 ? SECRET : secret[0];
       const headers = given === undefined ? {} : platform.headersFor(JSON.stringify(body), given, clock.now());
-      return receive.execute({ channel: platform.id, request: requestOf(body, headers), triggers: { watchPath: '/messaging/fake/webhook', request: { body, query: {}, headers: {} } } });
+      return receive.execute({
+        channel: platform.id,
+        request: requestOf(body, headers),
+        triggers: { watchPath: '/messaging/fake/webhook', request: { body, query: {}, headers: {} } },
+      });
     };
     const chatTasks = () => queue.tasks.filter((t) => t.queue === CHAT_MESSAGE_QUEUE).map((t) => (t.payload as ChatMessageTask).message);
     const triggerRuns = () => queue.tasks.filter((t) => t.queue === TRIGGER_RUN_QUEUE).map((t) => (t.payload as TriggerRunTask).trigger);
@@ -79,7 +91,10 @@ describe('ReceiveMessagingUpdate', () => {
     const { queue, deliveries, deliver, receive } = make({ configured: undefined, stored: undefined });
     for (const secret of [undefined, '', 'anything']) {
       expect(await failure(deliver(update(1), secret)), String(secret)).to.have.property('code', 'unauthorized');
-      expect(await failure(receive.authorize('fake', secret === undefined ? {} : { 'x-fake-secret': secret })), String(secret)).to.have.property('code', 'unauthorized');
+      expect(await failure(receive.authorize('fake', secret === undefined ? {} : { 'x-fake-secret': secret })), String(secret)).to.have.property(
+        'code',
+        'unauthorized',
+      );
     }
     expect(queue.tasks).to.deep.equal([]);
     expect(deliveries.seen.size).to.equal(0);
@@ -189,10 +204,11 @@ describe('ReceiveMessagingUpdate', () => {
       await receive.authorize('fake', headers);
       // …the body they do not sign does not.
       for (const request of [requestOf(update(2), headers), requestOf(body, platform.headersFor(JSON.stringify(body), 'other', clock.now()))]) {
-        expect(await failure(receive.execute({ channel: 'fake', request, triggers: { watchPath: '/messaging/fake/webhook', request: { body, query: {}, headers: {} } } }))).to.have.property(
-          'code',
-          'unauthorized',
-        );
+        expect(
+          await failure(
+            receive.execute({ channel: 'fake', request, triggers: { watchPath: '/messaging/fake/webhook', request: { body, query: {}, headers: {} } } }),
+          ),
+        ).to.have.property('code', 'unauthorized');
       }
       expect(queue.tasks).to.deep.equal([]);
       expect(deliveries.seen.size).to.equal(0);
@@ -221,10 +237,21 @@ describe('ReceiveMessagingUpdate', () => {
     const one = new FakeMessagingChannel({ id: 'one' });
     const two = new FakeMessagingChannel({ id: 'two' });
     const channels = new MessagingChannels([one, two].map((platform) => ({ platform, credentials: new InMemoryBotTokenStore('t'), settings })));
-    const receive = new ReceiveMessagingUpdate(channels, new MemoryDeliveryLog(), queue, new FireTriggers([], new InMemoryInboundRequestStore(), queue, new SequentialIds(), clock, logger), clock, logger);
+    const receive = new ReceiveMessagingUpdate(
+      channels,
+      new MemoryDeliveryLog(),
+      queue,
+      new FireTriggers([], new InMemoryInboundRequestStore(), queue, new SequentialIds(), clock, logger),
+      clock,
+      logger,
+    );
     for (const channel of ['one', 'two', 'one']) {
       const body = update(1);
-      await receive.execute({ channel, request: { headers: { 'x-fake-secret': SECRET }, rawBody: new Uint8Array(), body }, triggers: { watchPath: `/messaging/${channel}/webhook`, request: { body, query: {}, headers: {} } } });
+      await receive.execute({
+        channel,
+        request: { headers: { 'x-fake-secret': SECRET }, rawBody: new Uint8Array(), body },
+        triggers: { watchPath: `/messaging/${channel}/webhook`, request: { body, query: {}, headers: {} } },
+      });
     }
     expect(queue.tasks.map((t) => t.group)).to.deep.equal(['one:42', 'two:42']);
   });

@@ -10,14 +10,21 @@ const TOKEN = 'fake-abc123';
 const URL = 'https://gateway.example.com/api/messaging/fake/webhook';
 
 const failure = (promise: Promise<unknown>): Promise<{ code?: string; message?: string } | undefined> =>
-  promise.then(() => undefined, (e: { code?: string; message?: string }) => e);
+  promise.then(
+    () => undefined,
+    (e: { code?: string; message?: string }) => e,
+  );
 
 describe('RegisterMessagingWebhook', () => {
   const make = (configuredSecret: string | undefined) => {
     const channel = new FakeMessagingChannel({ registers: true });
     const tokens = new InMemoryBotTokenStore();
     const logger = new RecordingLogger();
-    const settings = { webhookSecret: configuredSecret, allowedChatIds: new Set<string>(), variables: { botToken: 'A', webhookSecret: 'B', allowedChats: 'C' } };
+    const settings = {
+      webhookSecret: configuredSecret,
+      allowedChatIds: new Set<string>(),
+      variables: { botToken: 'A', webhookSecret: 'B', allowedChats: 'C' },
+    };
     const unregistered = new FakeMessagingChannel({ id: 'console' });
     const channels = new MessagingChannels([
       { platform: channel, credentials: tokens, settings },
@@ -38,7 +45,9 @@ describe('RegisterMessagingWebhook', () => {
     expect(JSON.stringify(logger.entries)).not.to.include(set.secret);
     // each registration makes a new one
     await register.execute({ bot_token: TOKEN, webhook_url: URL });
-    expect(calls()[1].secret).to.match(/^[A-Za-z0-9_-]{43}$/).and.not.equal(set.secret);
+    expect(calls()[1].secret)
+      .to.match(/^[A-Za-z0-9_-]{43}$/)
+      .and.not.equal(set.secret);
   });
 
   it('with a configured webhook secret: sends it, and stores no secret of its own', async () => {
@@ -50,12 +59,18 @@ describe('RegisterMessagingWebhook', () => {
 
   it("refuses a channel whose platform's webhook is not registered through the gateway (404)", async () => {
     const { channels } = make(undefined);
-    const error = await failure(new RegisterMessagingWebhook(channels, new NodeApiKeyCrypto(), new RecordingLogger()).execute('console', { bot_token: TOKEN, webhook_url: URL }));
+    const error = await failure(
+      new RegisterMessagingWebhook(channels, new NodeApiKeyCrypto(), new RecordingLogger()).execute('console', { bot_token: TOKEN, webhook_url: URL }),
+    );
     expect(error?.code).to.equal('not_found');
   });
 
   const invalid: Array<[string, Record<string, unknown>, string]> = [
-    ["a token not of the platform's form, with the form in the message", { bot_token: 'not a token', webhook_url: URL }, 'Invalid bot_token: expected the form fake-abc123'],
+    [
+      "a token not of the platform's form, with the form in the message",
+      { bot_token: 'not a token', webhook_url: URL },
+      'Invalid bot_token: expected the form fake-abc123',
+    ],
     ['a NUL in the token', { bot_token: `${TOKEN}\u0000x`, webhook_url: URL }, 'Invalid bot_token'],
     ['an http:// URL', { bot_token: TOKEN, webhook_url: 'http://gateway.example.com/api/messaging/webhook' }, 'Invalid webhook_url'],
     ['a relative URL', { bot_token: TOKEN, webhook_url: '/api/messaging/webhook' }, 'Invalid webhook_url'],

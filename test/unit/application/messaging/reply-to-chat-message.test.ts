@@ -32,12 +32,20 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
     const ai = new ScriptedAiClient(script);
     const conversations = new InMemoryConversationStore();
     const jobs = new InMemoryJobRepository();
-    const createJob = new CreateJob(jobs, new InMemoryTaskQueue(), new EnvironmentSecretStore({}, AI_PROVIDERS), new SequentialIds(), new FixedClock(), new RecordingLogger(), {
-      llmProviders: AI_PROVIDER_NAMES,
-      defaultProvider: undefined,
-      defaultModel: undefined,
-      unavailableReason: undefined,
-    });
+    const createJob = new CreateJob(
+      jobs,
+      new InMemoryTaskQueue(),
+      new EnvironmentSecretStore({}, AI_PROVIDERS),
+      new SequentialIds(),
+      new FixedClock(),
+      new RecordingLogger(),
+      {
+        llmProviders: AI_PROVIDER_NAMES,
+        defaultProvider: undefined,
+        defaultModel: undefined,
+        unavailableReason: undefined,
+      },
+    );
     const agent = new ChatAgent(ai, conversations, createJob, new GetJobStatus(jobs), new SequentialIds(), {
       historyTurns: 10,
       maxSteps: 5,
@@ -48,7 +56,11 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
     const channel: ChatChannel = {
       platform,
       credentials: new InMemoryBotTokenStore(token ?? undefined),
-      settings: { webhookSecret: 's', allowedChatIds: new Set(['42']), variables: { botToken: 'FAKE_TOKEN', webhookSecret: 'FAKE_SECRET', allowedChats: 'FAKE_ALLOWED_CHATS' } },
+      settings: {
+        webhookSecret: 's',
+        allowedChatIds: new Set(['42']),
+        variables: { botToken: 'FAKE_TOKEN', webhookSecret: 'FAKE_SECRET', allowedChats: 'FAKE_ALLOWED_CHATS' },
+      },
     };
     const channels = new MessagingChannels([channel]);
     const logger = new RecordingLogger();
@@ -68,7 +80,9 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
     const { platform, ai, reply } = setup([]);
     await reply.execute({ message: message('let me in', {}, '77') });
     expect(ai.requests).to.deep.equal([]);
-    expect(platform.sent.map((s) => s.message.plain)).to.deep.equal(['This chat is not allowed to use this bot. Its id is 77: add it to FAKE_ALLOWED_CHATS to allow it.']);
+    expect(platform.sent.map((s) => s.message.plain)).to.deep.equal([
+      'This chat is not allowed to use this bot. Its id is 77: add it to FAKE_ALLOWED_CHATS to allow it.',
+    ]);
   });
 
   it('answers a failed AI call with the fixed apology and logs the classified reason', async () => {
@@ -92,7 +106,7 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
     expect(platform.sent.map((s) => s.message.plain).join('')).to.equal(APOLOGY);
   });
 
-  it('shows no typing on a platform without an indicator, and repeats it at the platform\'s pace on one with', async () => {
+  it("shows no typing on a platform without an indicator, and repeats it at the platform's pace on one with", async () => {
     const without = setup([{ text: 'ok' }]);
     await without.reply.execute({ message: message('hello') });
     expect(without.platform.typing).to.deep.equal([]);
@@ -133,7 +147,10 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
     });
 
     it('announces a finished job in the conversation it was created from, its thread included', async () => {
-      const { platform, jobs, notify, reply } = setup([{ text: 'Started', calls: [{ name: 'create_job', input: { job: 'Fix it' } }] }], { threadsAreConversations: true, maxMessageLength: 500 });
+      const { platform, jobs, notify, reply } = setup([{ text: 'Started', calls: [{ name: 'create_job', input: { job: 'Fix it' } }] }], {
+        threadsAreConversations: true,
+        maxMessageLength: 500,
+      });
       await reply.execute({ message: message('please fix it', { topicId: 't9' }) });
       const [job] = jobs.jobs.values();
       expect(job.source).to.deep.equal({ kind: 'chat', thread: 'fake:42:t9' });

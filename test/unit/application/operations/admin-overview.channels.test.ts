@@ -11,8 +11,16 @@ describe('AdminOverview#channels', () => {
     await registering.registration!.setWebhook('t', 'https://gw.example.com/api/messaging/reg/webhook', 's');
     const channels = new MessagingChannels([
       { platform: registering, credentials: new InMemoryBotTokenStore('t'), settings: { webhookSecret: 's', allowedChatIds: new Set(['1', '2']), variables } },
-      { platform: new FakeMessagingChannel({ id: 'console', title: 'Console' }), credentials: new InMemoryBotTokenStore('t'), settings: { webhookSecret: 's', allowedChatIds: new Set(), variables } },
-      { platform: new FakeMessagingChannel({ id: 'off', title: 'Off', registers: true }), credentials: new InMemoryBotTokenStore(), settings: { webhookSecret: undefined, allowedChatIds: new Set(), variables } },
+      {
+        platform: new FakeMessagingChannel({ id: 'console', title: 'Console' }),
+        credentials: new InMemoryBotTokenStore('t'),
+        settings: { webhookSecret: 's', allowedChatIds: new Set(), variables },
+      },
+      {
+        platform: new FakeMessagingChannel({ id: 'off', title: 'Off', registers: true }),
+        credentials: new InMemoryBotTokenStore(),
+        settings: { webhookSecret: undefined, allowedChatIds: new Set(), variables },
+      },
     ]);
     const overview = new AdminOverview({
       triggers: [],

@@ -42,7 +42,9 @@ const setup = () => {
   const queue = new InMemoryTaskQueue();
   const jobs = new InMemoryJobRepository();
   const ids = new SequentialIds();
-  const shell: ShellExecutor = { run: async () => ({ exitCode: 3, timedOut: false, aborted: false, durationMs: 12, output: 'deploying…\nerror: no such branch\n' }) };
+  const shell: ShellExecutor = {
+    run: async () => ({ exitCode: 3, timedOut: false, aborted: false, durationMs: 12, output: 'deploying…\nerror: no such branch\n' }),
+  };
   const forwarder: HttpForwarder = { send: async () => ({ ok: true, status: 204, attempts: 1 }) };
   const runner = new RunTrigger(triggers, runs, requests, shell, forwarder, { launch: async () => 'job-7' }, ids, new FixedClock(), new RecordingLogger(), {
     triggersDir: '/tmp',
@@ -96,8 +98,30 @@ describe('AdminOverview#triggerRun', () => {
   it('shows the record without values when the request is no longer stored, and without rendering when the trigger is gone', async () => {
     const { overview, runs } = setup();
     const at = new Date('2026-11-24T15:04:00Z');
-    await runs.save({ runId: 'r1', trigger: 'deploy', actionIndex: 0, type: 'command', status: 'succeeded', attempts: 1, startedAt: at, finishedAt: at, error: null, detail: { requestId: 'gone' } });
-    await runs.save({ runId: 'r2', trigger: 'removed', actionIndex: 0, type: 'command', status: 'succeeded', attempts: 1, startedAt: at, finishedAt: at, error: null, detail: {} });
+    await runs.save({
+      runId: 'r1',
+      trigger: 'deploy',
+      actionIndex: 0,
+      type: 'command',
+      status: 'succeeded',
+      attempts: 1,
+      startedAt: at,
+      finishedAt: at,
+      error: null,
+      detail: { requestId: 'gone' },
+    });
+    await runs.save({
+      runId: 'r2',
+      trigger: 'removed',
+      actionIndex: 0,
+      type: 'command',
+      status: 'succeeded',
+      attempts: 1,
+      startedAt: at,
+      finishedAt: at,
+      error: null,
+      detail: {},
+    });
     const kept = await overview.triggerRun('r1');
     expect(kept?.request).to.equal(null);
     expect(kept?.actions[0].rendered).to.deep.include({ type: 'command', values: null });

@@ -4,7 +4,13 @@ import { RecordingLogger } from '../../../fakes/recording-logger.js';
 
 describe('CheckReadiness', () => {
   it('is ready when every dependency answers', async () => {
-    const readiness = await new CheckReadiness([{ name: 'database', check: async () => undefined }, { name: 'queue', check: async () => undefined }], new RecordingLogger()).execute();
+    const readiness = await new CheckReadiness(
+      [
+        { name: 'database', check: async () => undefined },
+        { name: 'queue', check: async () => undefined },
+      ],
+      new RecordingLogger(),
+    ).execute();
     expect(readiness).to.deep.equal({ ready: true, checks: { database: 'ok', queue: 'ok' } });
   });
 

@@ -124,7 +124,9 @@ describe('SweepExpiredData', () => {
     };
     expect((await sweep.execute()).deliveries).to.deep.equal({ deleted: 4, more: true });
     expect(calls).to.deep.equal([2, 2]);
-    expect(logger.entries.find((entry) => entry.message === 'retention sweep deleted expired records')?.fields).to.include({ durationMs: 0 }).and.deep.include({ more: ['deliveries'] });
+    expect(logger.entries.find((entry) => entry.message === 'retention sweep deleted expired records')?.fields)
+      .to.include({ durationMs: 0 })
+      .and.deep.include({ more: ['deliveries'] });
     expect((await sweep.execute()).deliveries).to.deep.equal({ deleted: 1, more: false });
     expect(stores.deliveries.seen.size).to.equal(0);
   });
@@ -146,7 +148,10 @@ describe('SweepExpiredData', () => {
     setup.stores.chatTurns.deleteOlderThan = async () => {
       throw new Error('database unavailable');
     };
-    const error = await setup.sweep.execute().then(() => undefined, (e: Error) => e);
+    const error = await setup.sweep.execute().then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(error?.message).to.equal('Retention sweep failed for chatTurns');
     expect(setup.stores.actionRuns.runs).to.have.length(1);
     expect(setup.stores.inboundRequests.requests.size).to.equal(1);

@@ -21,22 +21,48 @@ const unused = { run: () => Promise.reject(new Error('not used')), send: () => P
 
 /** An agent trigger fired by a request that tries a prompt injection, through to the stored job. */
 const fire = async (action: Record<string, unknown>, body: unknown, nonceIds: SequentialIds = new SequentialIds()) => {
-  const { triggers, problems } = validateTriggers([{ name: 'triage', watch_path: '/webhook', enabled: true, actions: [{ type: 'agent', ...action }] }], 'TRIGGERS.json', triggerCatalog());
+  const { triggers, problems } = validateTriggers(
+    [{ name: 'triage', watch_path: '/webhook', enabled: true, actions: [{ type: 'agent', ...action }] }],
+    'TRIGGERS.json',
+    triggerCatalog(),
+  );
   expect(problems).to.deep.equal([]);
   const jobs = new InMemoryJobRepository();
-  const createJob = new CreateJob(jobs, new InMemoryTaskQueue(), new EnvironmentSecretStore({}, AI_PROVIDERS), new SequentialIds(), new FixedClock(), new RecordingLogger(), {
-    llmProviders: AI_PROVIDER_NAMES,
-    defaultProvider: undefined,
-    defaultModel: undefined,
-    unavailableReason: undefined,
-  });
-  const runner = new RunTrigger(triggers, new InMemoryActionRunRepository(), new InMemoryInboundRequestStore(), unused as unknown as ShellExecutor, unused as unknown as HttpForwarder, createJob, nonceIds, new FixedClock(), new RecordingLogger(), {
-    triggersDir: '/srv/triggers',
-    commandTimeoutMs: 1000,
-    commandEnv: {},
-  });
+  const createJob = new CreateJob(
+    jobs,
+    new InMemoryTaskQueue(),
+    new EnvironmentSecretStore({}, AI_PROVIDERS),
+    new SequentialIds(),
+    new FixedClock(),
+    new RecordingLogger(),
+    {
+      llmProviders: AI_PROVIDER_NAMES,
+      defaultProvider: undefined,
+      defaultModel: undefined,
+      unavailableReason: undefined,
+    },
+  );
+  const runner = new RunTrigger(
+    triggers,
+    new InMemoryActionRunRepository(),
+    new InMemoryInboundRequestStore(),
+    unused as unknown as ShellExecutor,
+    unused as unknown as HttpForwarder,
+    createJob,
+    nonceIds,
+    new FixedClock(),
+    new RecordingLogger(),
+    {
+      triggersDir: '/srv/triggers',
+      commandTimeoutMs: 1000,
+      commandEnv: {},
+    },
+  );
   const task: TriggerRunTask = {
-    runId: '30000000-0000-4000-8000-000000000001', trigger: 'triage', watchPath: '/webhook', firedAt: '2026-01-01T00:00:00Z',
+    runId: '30000000-0000-4000-8000-000000000001',
+    trigger: 'triage',
+    watchPath: '/webhook',
+    firedAt: '2026-01-01T00:00:00Z',
     request: JSON.stringify(snapshotRequest(body, {}, {})),
   };
   await runner.execute(task);

@@ -8,7 +8,15 @@ import { AI_PROVIDERS } from '../../../../src/adapters/ai/ai-providers.js';
 describe('checkTriggerSecrets', () => {
   const { triggers } = validateTriggers(
     [
-      { name: 'a', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: 'ls' }, { type: 'agent', job: 'x', llm_provider: 'google' }] },
+      {
+        name: 'a',
+        watch_path: '/webhook',
+        enabled: true,
+        actions: [
+          { type: 'command', command: 'ls' },
+          { type: 'agent', job: 'x', llm_provider: 'google' },
+        ],
+      },
       { name: 'off', watch_path: '/webhook', enabled: false, actions: [{ type: 'agent', job: 'x', llm_provider: 'anthropic' }] },
       { name: 'own-server', watch_path: '/webhook', enabled: true, actions: [{ type: 'agent', job: 'x', llm_provider: 'custom' }] },
       { name: 'default', watch_path: '/webhook', enabled: true, actions: [{ type: 'agent', job: 'x' }] },

@@ -20,7 +20,10 @@ import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
 class ScriptedShell implements ShellExecutor {
   readonly commands: string[] = [];
   readonly envs: Array<Readonly<Record<string, string>>> = [];
-  constructor(private readonly exitCodes: number[] = [], private readonly output = 'out') {}
+  constructor(
+    private readonly exitCodes: number[] = [],
+    private readonly output = 'out',
+  ) {}
   async run(command: string, options: ShellOptions): Promise<ShellRun> {
     this.commands.push(`${options.cwd}$ ${command} (${options.timeoutMs})`);
     this.envs.push(options.env);
@@ -145,12 +148,34 @@ describe('FireTriggers', () => {
 
 describe('RunTrigger', () => {
   const REQUEST_ID = '20000000-0000-4000-8000-000000000001';
-  const task: TriggerRunTask = { runId: '30000000-0000-4000-8000-000000000001', trigger: 'build', watchPath: '/webhook', firedAt: '2026-01-01T00:00:00Z', requestId: REQUEST_ID };
+  const task: TriggerRunTask = {
+    runId: '30000000-0000-4000-8000-000000000001',
+    trigger: 'build',
+    watchPath: '/webhook',
+    firedAt: '2026-01-01T00:00:00Z',
+    requestId: REQUEST_ID,
+  };
   const COMMAND_ENV = { PATH: '/usr/bin:/bin', HOME: '/home/gateway', LANG: 'C.UTF-8', EXTRA: 'configured' };
-  const make = (shell = new ScriptedShell(), forwarder = new RecordingForwarder(), jobs = new RecordingJobs(), logger = new RecordingLogger(), runs = new InMemoryActionRunRepository()) => {
+  const make = (
+    shell = new ScriptedShell(),
+    forwarder = new RecordingForwarder(),
+    jobs = new RecordingJobs(),
+    logger = new RecordingLogger(),
+    runs = new InMemoryActionRunRepository(),
+  ) => {
     const requests = new InMemoryInboundRequestStore();
-    void requests.record({ id: REQUEST_ID, watchPath: '/webhook', receivedAt: new Date('2026-01-01T00:00:00Z'), request: JSON.stringify(request), triggers: ['build', 'notify'] });
-    const runner = new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, new SequentialIds(), new FixedClock(), logger, { triggersDir: '/srv/triggers', commandTimeoutMs: 60_000, commandEnv: COMMAND_ENV });
+    void requests.record({
+      id: REQUEST_ID,
+      watchPath: '/webhook',
+      receivedAt: new Date('2026-01-01T00:00:00Z'),
+      request: JSON.stringify(request),
+      triggers: ['build', 'notify'],
+    });
+    const runner = new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, new SequentialIds(), new FixedClock(), logger, {
+      triggersDir: '/srv/triggers',
+      commandTimeoutMs: 60_000,
+      commandEnv: COMMAND_ENV,
+    });
     return { runner, runs, requests, shell, forwarder, jobs, logger };
   };
 
@@ -164,12 +189,14 @@ describe('RunTrigger', () => {
     ]);
     // The agent's prompt holds the request's value inside an untrusted block (nonce: the first id).
     const tag = `untrusted-input-${new SequentialIds().next().replace(/-/g, '')}`;
-    expect(jobs.launched).to.deep.equal([{
-      job: `${untrustedJobNotice(tag.slice('untrusted-input-'.length))}\n\nReview <${tag} source="body.branch">main; rm -rf /</${tag}>`,
-      llmProvider: 'openai',
-      llmModel: undefined,
-      source: { kind: 'trigger', name: 'build' },
-    }]);
+    expect(jobs.launched).to.deep.equal([
+      {
+        job: `${untrustedJobNotice(tag.slice('untrusted-input-'.length))}\n\nReview <${tag} source="body.branch">main; rm -rf /</${tag}>`,
+        llmProvider: 'openai',
+        llmModel: undefined,
+        source: { kind: 'trigger', name: 'build' },
+      },
+    ]);
     expect(runs.runs.map((r) => [r.actionIndex, r.type, r.status])).to.deep.equal([
       [0, 'command', 'succeeded'],
       [1, 'command', 'succeeded'],
@@ -208,7 +235,7 @@ describe('RunTrigger', () => {
     expect(logger.entries.some((e) => e.level === 'warn' && e.message === 'trigger action not runnable')).to.equal(true);
   });
 
-  it('gives commands exactly the configured environment and their own token variables: nothing of the service\'s', async () => {
+  it("gives commands exactly the configured environment and their own token variables: nothing of the service's", async () => {
     const { runner, shell } = make();
     await runner.execute(task);
     expect(shell.envs).to.deep.equal([{ ...COMMAND_ENV, AGW_ARG_1: 'main; rm -rf /' }, COMMAND_ENV]);
@@ -216,7 +243,13 @@ describe('RunTrigger', () => {
 
   it('still runs a task queued before requests were stored once, with the request inline', async () => {
     const { runner, shell, runs } = make();
-    await runner.execute({ runId: task.runId, trigger: 'build', watchPath: '/webhook', firedAt: task.firedAt, request: JSON.stringify(snapshotRequest({ branch: 'legacy' }, {}, {})) });
+    await runner.execute({
+      runId: task.runId,
+      trigger: 'build',
+      watchPath: '/webhook',
+      firedAt: task.firedAt,
+      request: JSON.stringify(snapshotRequest({ branch: 'legacy' }, {}, {})),
+    });
     expect(shell.envs[0].AGW_ARG_1).to.equal('legacy');
     expect(runs.runs.map((r) => r.status)).to.deep.equal(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded']);
   });
@@ -230,7 +263,11 @@ describe('RunTrigger', () => {
     expect(jobs.launched).to.deep.equal([]);
     expect(runs.runs).to.have.length(5);
     for (const run of runs.runs) {
-      expect(run).to.include({ status: 'failed', attempts: 0, error: `the request that fired this trigger (${missing}) is no longer stored; the action was not run` });
+      expect(run).to.include({
+        status: 'failed',
+        attempts: 0,
+        error: `the request that fired this trigger (${missing}) is no longer stored; the action was not run`,
+      });
     }
   });
 
@@ -257,7 +294,7 @@ describe('RunTrigger', () => {
   });
 
   it('records the whole output up to 16 KiB, with NUL and lone surrogates replaced', async () => {
-    const long = 'x'.repeat(RECORDED_OUTPUT - 2) + '🎉';
+    const long = `${'x'.repeat(RECORDED_OUTPUT - 2)}🎉`;
     const cases: Array<[string, string]> = [
       ['a\u0000b \ud800 c', 'a\ufffdb \ufffd c'],
       [long, long],
@@ -293,10 +330,16 @@ describe('RunTrigger', () => {
     expect(JSON.stringify(info)).to.not.contain('request text in the output');
   });
 
-  it('records a value too large for an environment variable as the action\'s failure, without running it', async () => {
+  it("records a value too large for an environment variable as the action's failure, without running it", async () => {
     const { runner, runs, shell, requests } = make();
     const id = '20000000-0000-4000-8000-000000000002';
-    await requests.record({ id, watchPath: '/webhook', receivedAt: new Date(), request: JSON.stringify(snapshotRequest({ branch: 'x'.repeat(200_000) }, {}, {})), triggers: ['build'] });
+    await requests.record({
+      id,
+      watchPath: '/webhook',
+      receivedAt: new Date(),
+      request: JSON.stringify(snapshotRequest({ branch: 'x'.repeat(200_000) }, {}, {})),
+      triggers: ['build'],
+    });
     await runner.execute({ ...task, requestId: id });
     expect(runs.runs[0]).to.include({ status: 'failed', attempts: 0 });
     expect(runs.runs[0].error).to.match(/^the value of \{\{body\.branch\}\} is larger than the 128 KiB an environment variable can hold/);
@@ -305,7 +348,18 @@ describe('RunTrigger', () => {
 
   it('does not repeat actions already recorded when a task runs again', async () => {
     const { runner, runs, shell } = make();
-    await runs.save({ runId: task.runId, trigger: 'build', actionIndex: 0, type: 'command', status: 'succeeded', attempts: 1, startedAt: new Date(), finishedAt: new Date(), error: null, detail: {} });
+    await runs.save({
+      runId: task.runId,
+      trigger: 'build',
+      actionIndex: 0,
+      type: 'command',
+      status: 'succeeded',
+      attempts: 1,
+      startedAt: new Date(),
+      finishedAt: new Date(),
+      error: null,
+      detail: {},
+    });
     await runner.execute(task);
     expect(shell.commands).to.deep.equal(['/srv/triggers$ make (5000)']);
   });

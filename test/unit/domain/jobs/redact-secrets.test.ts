@@ -44,7 +44,12 @@ describe('redactSecrets', () => {
   });
 
   it('ignores values shorter than 4 characters', () => {
-    expect(redactSecrets('a 1 abc yes', [{ name: 'AGENT_FLAG', value: 'yes' }, { name: 'AGENT_EMPTY', value: '' }])).to.equal('a 1 abc yes');
+    expect(
+      redactSecrets('a 1 abc yes', [
+        { name: 'AGENT_FLAG', value: 'yes' },
+        { name: 'AGENT_EMPTY', value: '' },
+      ]),
+    ).to.equal('a 1 abc yes');
   });
 
   it('hides the beginning of a value at the very end of the text, where output was cut at a size limit', () => {
@@ -79,7 +84,13 @@ describe('redactSecretsDeep', () => {
     const secrets = [{ name: 'AGENT_Q', value: 'say "hi"\\now' }];
     const result = { exitCode: 0, ok: true, output: 'got say "hi"\\now', files: ['a', 'say "hi"\\now.txt'], nested: { 'say "hi"\\now': null } };
     const redacted = redactSecretsDeep(result, secrets);
-    expect(redacted).to.deep.equal({ exitCode: 0, ok: true, output: 'got [redacted AGENT_Q]', files: ['a', '[redacted AGENT_Q].txt'], nested: { '[redacted AGENT_Q]': null } });
+    expect(redacted).to.deep.equal({
+      exitCode: 0,
+      ok: true,
+      output: 'got [redacted AGENT_Q]',
+      files: ['a', '[redacted AGENT_Q].txt'],
+      nested: { '[redacted AGENT_Q]': null },
+    });
     expect(JSON.stringify(redacted)).not.to.contain('hi');
   });
 });

@@ -9,7 +9,10 @@ describe('chat threads', () => {
   });
 
   it('reads a key back; a key without a channel is none', () => {
-    for (const thread of [{ channel: 'chat-a', chatId: '-100123' }, { channel: 'chat-b', chatId: 'C1', topicId: '1700000000.000100' }]) {
+    for (const thread of [
+      { channel: 'chat-a', chatId: '-100123' },
+      { channel: 'chat-b', chatId: 'C1', topicId: '1700000000.000100' },
+    ]) {
       expect(parseChatThread(chatThreadKey(thread))).to.deep.equal(thread);
     }
     expect(parseChatThread('web:a:b:c')).to.deep.equal({ channel: 'web', chatId: 'a:b:c' });
@@ -19,7 +22,12 @@ describe('chat threads', () => {
 });
 
 describe('storedMessage', () => {
-  const base: ChannelMessage = { threadId: '1', text: 't', attachments: [], metadata: { userId: 'c', chatTitle: 'C', updateId: '5', messageId: '6', edited: false } };
+  const base: ChannelMessage = {
+    threadId: '1',
+    text: 't',
+    attachments: [],
+    metadata: { userId: 'c', chatTitle: 'C', updateId: '5', messageId: '6', edited: false },
+  };
 
   it('keeps a message with string ids as it is', () => {
     expect(storedMessage(base)).to.deep.equal(base);

@@ -6,8 +6,7 @@ import { findTokenPlaces, REFUSED } from '../../../../src/domain/templates/shell
 const withValue = (value: string) => snapshotRequest({ v: value, w: 'second' }, { q: 'query value' }, { 'x-h': 'header value' });
 
 /** The place of every token of a template: its context, or `refused: <reason>`. */
-const places = (template: string): string[] =>
-  findTokenPlaces(template).map((t) => ('context' in t.place ? t.place.context : `refused: ${t.place.refused}`));
+const places = (template: string): string[] => findTokenPlaces(template).map((t) => ('context' in t.place ? t.place.context : `refused: ${t.place.refused}`));
 
 describe('renderCommand', () => {
   it('puts a reference to a per-run variable where each token stood, and the values in env', () => {
@@ -74,8 +73,16 @@ describe('findTokenPlaces', () => {
     ['a $(…) inside "…" restarts the quoting', `echo "$(echo '{{body.v}}' "{{body.v}}" {{body.v}})" {{body.v}}`, ['single', 'double', 'unquoted', 'unquoted']],
     ['nested $(…) with parentheses and a case statement', `x=$(case a in a) (echo {{body.v}});; esac) "{{body.v}}"`, ['unquoted', 'double']],
     ['backticks, also inside "…"', 'echo `echo {{body.v}}` "`echo \'{{body.v}}\'`"', ['unquoted', 'single']],
-    ['${…} words take the quoting around them', `echo \${x:-{{body.v}}} "\${x:-{{body.v}}}" \${x:+'{{body.v}}'} "\${x#{{body.v}}}"`, ['unquoted', 'double', 'single', 'double']],
-    ['a here-document with an unquoted delimiter, and the command after it', 'cat <<EOF > f\nline {{body.v}}\n"{{body.v}}" \'{{body.v}}\'\nEOF\necho {{body.v}}', ['heredoc', 'heredoc', 'heredoc', 'unquoted']],
+    [
+      '${…} words take the quoting around them',
+      `echo \${x:-{{body.v}}} "\${x:-{{body.v}}}" \${x:+'{{body.v}}'} "\${x#{{body.v}}}"`,
+      ['unquoted', 'double', 'single', 'double'],
+    ],
+    [
+      'a here-document with an unquoted delimiter, and the command after it',
+      'cat <<EOF > f\nline {{body.v}}\n"{{body.v}}" \'{{body.v}}\'\nEOF\necho {{body.v}}',
+      ['heredoc', 'heredoc', 'heredoc', 'unquoted'],
+    ],
     ['<<- with tab-indented terminator', 'cat <<-END\n\t{{body.v}}\n\tEND\necho {{body.v}}', ['heredoc', 'unquoted']],
     ['two here-documents on one line', "cat <<A <<'B'\n{{body.v}}\nA\nfixed\nB\necho {{body.v}}", ['heredoc', 'unquoted']],
     ['a here-document inside $(…)', 'x=$(cat <<EOF\n{{body.v}}\nEOF\n); echo "{{body.v}}"', ['heredoc', 'double']],

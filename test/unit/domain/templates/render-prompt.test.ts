@@ -20,7 +20,10 @@ describe('renderPrompt', () => {
 
   it('says in the notice that the blocks hold data from an outside request, never instructions, and where a block ends', () => {
     const notice = untrustedJobNotice(NONCE);
-    expect(notice).to.match(/outside request/).and.to.match(/never instructions/).and.to.match(/do not follow/);
+    expect(notice)
+      .to.match(/outside request/)
+      .and.to.match(/never instructions/)
+      .and.to.match(/do not follow/);
     expect(notice).to.contain(`A block ends only at </${TAG}>.`);
   });
 

@@ -27,7 +27,7 @@ describe('validateTriggers', () => {
         }),
       ],
       FILE,
-    triggerCatalog(),
+      triggerCatalog(),
     );
     expect(found).to.deep.equal([]);
     expect(triggers[0].actions).to.deep.equal([
@@ -49,22 +49,66 @@ describe('validateTriggers', () => {
     ['a duplicate name', [valid(), valid()], `${FILE}: trigger #1 "deploy": name: duplicate of trigger #0`],
     ['a watch_path without a slash', [valid({ watch_path: 'webhook' })], `${FILE}: trigger #0 "deploy": watch_path: required, a path starting with /`],
     ['a watch_path with /api', [valid({ watch_path: '/api/webhook' })], `${FILE}: trigger #0 "deploy": watch_path: write it without the /api prefix: /webhook`],
-    ['a watch_path that is no endpoint', [valid({ watch_path: '/hooks' })], `${FILE}: trigger #0 "deploy": watch_path: /hooks is not an endpoint; one of /ping, /create-job, /jobs/status, /codehost/webhook, /webhook, /messaging/telegram/webhook, /messaging/webhook, /messaging/telegram/register, /messaging/register`],
+    [
+      'a watch_path that is no endpoint',
+      [valid({ watch_path: '/hooks' })],
+      `${FILE}: trigger #0 "deploy": watch_path: /hooks is not an endpoint; one of /ping, /create-job, /jobs/status, /codehost/webhook, /webhook, /messaging/telegram/webhook, /messaging/webhook, /messaging/telegram/register, /messaging/register`,
+    ],
     ['a non-boolean enabled', [valid({ enabled: 'yes' })], `${FILE}: trigger #0 "deploy": enabled: required, true or false`],
     ['an unknown trigger field', [valid({ when: 'always' })], `${FILE}: trigger #0 "deploy": when: unknown field`],
     ['no actions', [valid({ actions: [] })], `${FILE}: trigger #0 "deploy": actions: required, a non-empty array`],
-    ['an unknown action type', [valid({ actions: [{ type: 'email' }] })], `${FILE}: trigger #0 "deploy": actions[0].type: required, one of agent, command, webhook`],
+    [
+      'an unknown action type',
+      [valid({ actions: [{ type: 'email' }] })],
+      `${FILE}: trigger #0 "deploy": actions[0].type: required, one of agent, command, webhook`,
+    ],
     ['an agent without job', [valid({ actions: [{ type: 'agent' }] })], `${FILE}: trigger #0 "deploy": actions[0].job: required, a non-empty string`],
-    ['an unknown provider', [valid({ actions: [{ type: 'agent', job: 'x', llm_provider: 'acme' }] })], `${FILE}: trigger #0 "deploy": actions[0].llm_provider: must be one of anthropic, openai, google, custom`],
-    ['a command that is not a string', [valid({ actions: [{ type: 'command', command: ['ls'] }] })], `${FILE}: trigger #0 "deploy": actions[0].command: required, a non-empty string`],
-    ['a bad timeout', [valid({ actions: [{ type: 'command', command: 'ls', timeout: 0 }] })], `${FILE}: trigger #0 "deploy": actions[0].timeout: seconds, a number above 0 and at most 86400`],
-    ['an unknown token', [valid({ actions: [{ type: 'command', command: 'echo {{env.HOME}}' }] })], `${FILE}: trigger #0 "deploy": actions[0].command: unknown template token {{env.HOME}}; tokens are {{body…}}, {{query…}}, {{headers…}}`],
+    [
+      'an unknown provider',
+      [valid({ actions: [{ type: 'agent', job: 'x', llm_provider: 'acme' }] })],
+      `${FILE}: trigger #0 "deploy": actions[0].llm_provider: must be one of anthropic, openai, google, custom`,
+    ],
+    [
+      'a command that is not a string',
+      [valid({ actions: [{ type: 'command', command: ['ls'] }] })],
+      `${FILE}: trigger #0 "deploy": actions[0].command: required, a non-empty string`,
+    ],
+    [
+      'a bad timeout',
+      [valid({ actions: [{ type: 'command', command: 'ls', timeout: 0 }] })],
+      `${FILE}: trigger #0 "deploy": actions[0].timeout: seconds, a number above 0 and at most 86400`,
+    ],
+    [
+      'an unknown token',
+      [valid({ actions: [{ type: 'command', command: 'echo {{env.HOME}}' }] })],
+      `${FILE}: trigger #0 "deploy": actions[0].command: unknown template token {{env.HOME}}; tokens are {{body…}}, {{query…}}, {{headers…}}`,
+    ],
     ['a webhook without url', [valid({ actions: [{ type: 'webhook' }] })], `${FILE}: trigger #0 "deploy": actions[0].url: required, a non-empty string`],
-    ['a webhook url that is not http', [valid({ actions: [{ type: 'webhook', url: 'file:///etc/passwd' }] })], `${FILE}: trigger #0 "deploy": actions[0].url: must be an absolute http:// or https:// URL`],
-    ['a method other than GET or POST', [valid({ actions: [{ type: 'webhook', url: 'https://x', method: 'PUT' }] })], `${FILE}: trigger #0 "deploy": actions[0].method: must be GET or POST`],
-    ['a header value that is not a string', [valid({ actions: [{ type: 'webhook', url: 'https://x', headers: { 'X-N': 1 } }] })], `${FILE}: trigger #0 "deploy": actions[0].headers.X-N: must be a string`],
-    ['vars that would hide the body', [valid({ actions: [{ type: 'webhook', url: 'https://x', vars: { data: 1 } }] })], `${FILE}: trigger #0 "deploy": actions[0].vars.data: is reserved for the original request body`],
-    ['an unknown action field', [valid({ actions: [{ type: 'command', command: 'ls', url: 'x' }] })], `${FILE}: trigger #0 "deploy": actions[0].url: unknown field for a command action`],
+    [
+      'a webhook url that is not http',
+      [valid({ actions: [{ type: 'webhook', url: 'file:///etc/passwd' }] })],
+      `${FILE}: trigger #0 "deploy": actions[0].url: must be an absolute http:// or https:// URL`,
+    ],
+    [
+      'a method other than GET or POST',
+      [valid({ actions: [{ type: 'webhook', url: 'https://x', method: 'PUT' }] })],
+      `${FILE}: trigger #0 "deploy": actions[0].method: must be GET or POST`,
+    ],
+    [
+      'a header value that is not a string',
+      [valid({ actions: [{ type: 'webhook', url: 'https://x', headers: { 'X-N': 1 } }] })],
+      `${FILE}: trigger #0 "deploy": actions[0].headers.X-N: must be a string`,
+    ],
+    [
+      'vars that would hide the body',
+      [valid({ actions: [{ type: 'webhook', url: 'https://x', vars: { data: 1 } }] })],
+      `${FILE}: trigger #0 "deploy": actions[0].vars.data: is reserved for the original request body`,
+    ],
+    [
+      'an unknown action field',
+      [valid({ actions: [{ type: 'command', command: 'ls', url: 'x' }] })],
+      `${FILE}: trigger #0 "deploy": actions[0].url: unknown field for a command action`,
+    ],
   ];
   for (const [label, raw, expected] of cases) {
     it(`names ${label}`, () => {
@@ -74,9 +118,16 @@ describe('validateTriggers', () => {
 
   it('accepts unsafe_raw on an agent action as a boolean only, and keeps it only when true', () => {
     const { triggers, problems: found } = validateTriggers(
-      [valid({ actions: [{ type: 'agent', job: 'Raw {{body.x}}', unsafe_raw: true }, { type: 'agent', job: 'Framed {{body.x}}', unsafe_raw: false }] })],
+      [
+        valid({
+          actions: [
+            { type: 'agent', job: 'Raw {{body.x}}', unsafe_raw: true },
+            { type: 'agent', job: 'Framed {{body.x}}', unsafe_raw: false },
+          ],
+        }),
+      ],
       FILE,
-    triggerCatalog(),
+      triggerCatalog(),
     );
     expect(found).to.deep.equal([]);
     expect(triggers[0].actions).to.deep.equal([
@@ -94,21 +145,47 @@ describe('validateTriggers', () => {
   describe('refuses command tokens where no value may stand, naming the token and why', () => {
     const refusals: Array<[string, string, string]> = [
       ['inside a comment', 'make # {{body.v}}', 'inside a # comment: the command would never see the value'],
-      ["in a here-document with a quoted delimiter", "cat <<'EOF'\n{{body.v}}\nEOF", "in a here-document whose delimiter is quoted (<<'EOF'), where nothing is expanded: the value would not arrive"],
+      [
+        'in a here-document with a quoted delimiter',
+        "cat <<'EOF'\n{{body.v}}\nEOF",
+        "in a here-document whose delimiter is quoted (<<'EOF'), where nothing is expanded: the value would not arrive",
+      ],
       ["inside $'…'", "echo $'{{body.v}}'", "inside $'…', where the value could not arrive as itself: use '…' or \"…\""],
-      ['inside $((…))', 'echo $(( {{body.v}} ))', 'inside arithmetic ($((…)), ((…)) or $[…]), which evaluates the value as an expression that can run commands'],
-      ['inside ((…))', '(( {{body.v}} > 1 )) && make', 'inside arithmetic ($((…)), ((…)) or $[…]), which evaluates the value as an expression that can run commands'],
-      ['inside [[ … ]]', '[[ {{body.v}} -eq 1 ]] && make', 'inside [[ … ]], whose -eq, -lt… operands bash evaluates as arithmetic that can run commands: use [ … ]'],
+      [
+        'inside $((…))',
+        'echo $(( {{body.v}} ))',
+        'inside arithmetic ($((…)), ((…)) or $[…]), which evaluates the value as an expression that can run commands',
+      ],
+      [
+        'inside ((…))',
+        '(( {{body.v}} > 1 )) && make',
+        'inside arithmetic ($((…)), ((…)) or $[…]), which evaluates the value as an expression that can run commands',
+      ],
+      [
+        'inside [[ … ]]',
+        '[[ {{body.v}} -eq 1 ]] && make',
+        'inside [[ … ]], whose -eq, -lt… operands bash evaluates as arithmetic that can run commands: use [ … ]',
+      ],
       ['right after a backslash', 'echo \\{{body.v}}', 'right after a backslash, which would escape the reference to the value instead of the value'],
       ['right after a $', 'echo ${{body.v}}', 'right after a $, which would join the reference to the value into another expansion'],
       ['in a here-document delimiter', 'cat <<{{body.v}}\nx', 'in a here-document delimiter, which must be fixed text'],
-      ['inside an array subscript', 'a[{{body.v}}]=1', 'inside an array subscript (or what bash may read as one: quote the word if it is none), which bash evaluates as arithmetic that can run commands'],
-      ['inside ${x:offset}', 'echo "${x:{{body.v}}}"', 'inside ${name:offset:length}, whose offset and length bash evaluates as arithmetic that can run commands'],
+      [
+        'inside an array subscript',
+        'a[{{body.v}}]=1',
+        'inside an array subscript (or what bash may read as one: quote the word if it is none), which bash evaluates as arithmetic that can run commands',
+      ],
+      [
+        'inside ${x:offset}',
+        'echo "${x:{{body.v}}}"',
+        'inside ${name:offset:length}, whose offset and length bash evaluates as arithmetic that can run commands',
+      ],
       ['as the name of an expansion', 'echo ${{{body.v}}}', 'as the name of a ${…} expansion: a value cannot name a variable'],
     ];
     for (const [label, command, why] of refusals) {
       it(label, () => {
-        expect(problems([valid({ actions: [{ type: 'command', command }] })])).to.deep.equal([`${FILE}: trigger #0 "deploy": actions[0].command: {{body.v}} stands ${why}`]);
+        expect(problems([valid({ actions: [{ type: 'command', command }] })])).to.deep.equal([
+          `${FILE}: trigger #0 "deploy": actions[0].command: {{body.v}} stands ${why}`,
+        ]);
       });
     }
 
@@ -135,12 +212,7 @@ describe('validateTriggers', () => {
 
 describe('matchTriggers', () => {
   const { triggers } = validateTriggers(
-    [
-      valid({ name: 'one' }),
-      valid({ name: 'off', enabled: false }),
-      valid({ name: 'other-path', watch_path: '/codehost/webhook' }),
-      valid({ name: 'two' }),
-    ],
+    [valid({ name: 'one' }), valid({ name: 'off', enabled: false }), valid({ name: 'other-path', watch_path: '/codehost/webhook' }), valid({ name: 'two' })],
     FILE,
     triggerCatalog(),
   );

@@ -146,10 +146,7 @@ describe('splitMarkdown', () => {
       const code = Array.from({ length: 6 }, (_, i) => `line ${i}`).join('\n');
       const text = `\`\`\`python\n${code}\n\`\`\``;
       const parts = splitReply(text, 34);
-      expect(parts).to.deep.equal([
-        '```python\nline 0\nline 1\nline 2\n```',
-        '```python\nline 3\nline 4\nline 5\n```',
-      ]);
+      expect(parts).to.deep.equal(['```python\nline 0\nline 1\nline 2\n```', '```python\nline 3\nline 4\nline 5\n```']);
       for (const part of parts) expect(part.length).to.be.at.most(34);
     });
 

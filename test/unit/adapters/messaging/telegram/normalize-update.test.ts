@@ -110,7 +110,14 @@ describe('normalizeUpdate', () => {
     it('marks an edited_channel_post as edited', () => {
       const update = {
         update_id: 804312013,
-        edited_channel_post: { message_id: 900, sender_chat: newsChannel, chat: newsChannel, date: 1767226000, edit_date: 1767226100, text: 'Release 2.0.1 is out' },
+        edited_channel_post: {
+          message_id: 900,
+          sender_chat: newsChannel,
+          chat: newsChannel,
+          date: 1767226000,
+          edit_date: 1767226100,
+          text: 'Release 2.0.1 is out',
+        },
       };
       const message = normalizeUpdate(update, channel);
       expect(message?.text).to.equal('Release 2.0.1 is out');
@@ -146,7 +153,8 @@ describe('normalizeUpdate', () => {
 
     it("reads an update's update_id only when it is a whole, non-negative number", () => {
       expect(updateIdOf({ update_id: 7, my_chat_member: {} })).to.equal(7);
-      for (const bad of [{}, { update_id: 'x' }, { update_id: -1 }, { update_id: 1.5 }, [], 'text', null, undefined]) expect(updateIdOf(bad), JSON.stringify(bad)).to.equal(undefined);
+      for (const bad of [{}, { update_id: 'x' }, { update_id: -1 }, { update_id: 1.5 }, [], 'text', null, undefined])
+        expect(updateIdOf(bad), JSON.stringify(bad)).to.equal(undefined);
     });
 
     it('leaves topicId out for a message without a thread', () => {
@@ -193,7 +201,15 @@ describe('normalizeUpdate', () => {
     });
 
     it('maps an audio file by its file name, or by its title when it has none', () => {
-      const audio = { duration: 184, performer: 'Band', title: 'Song', mime_type: 'audio/mpeg', file_id: 'CQACAgQAAxkBAAIBtm', file_unique_id: 'AgADtm', file_size: 2945612 };
+      const audio = {
+        duration: 184,
+        performer: 'Band',
+        title: 'Song',
+        mime_type: 'audio/mpeg',
+        file_id: 'CQACAgQAAxkBAAIBtm',
+        file_unique_id: 'AgADtm',
+        file_size: 2945612,
+      };
       expect(normalizeUpdate(mediaUpdate({ audio: { ...audio, file_name: 'song.mp3' } }), channel)?.attachments).to.deep.equal([
         { kind: 'audio', fileId: 'CQACAgQAAxkBAAIBtm', fileName: 'song.mp3', mimeType: 'audio/mpeg', size: 2945612 },
       ]);
@@ -203,8 +219,26 @@ describe('normalizeUpdate', () => {
     });
 
     it('maps a video and an animation with their file names and MIME types', () => {
-      const video = { duration: 12, width: 1280, height: 720, file_name: 'clip.mp4', mime_type: 'video/mp4', file_id: 'BAACAgQAAxkBAAIBt2', file_unique_id: 'AgADt2', file_size: 1048576 };
-      const animation = { duration: 2, width: 320, height: 240, file_name: 'cat.gif.mp4', mime_type: 'video/mp4', file_id: 'CgACAgQAAxkBAAIBuG', file_unique_id: 'AgADuG', file_size: 88123 };
+      const video = {
+        duration: 12,
+        width: 1280,
+        height: 720,
+        file_name: 'clip.mp4',
+        mime_type: 'video/mp4',
+        file_id: 'BAACAgQAAxkBAAIBt2',
+        file_unique_id: 'AgADt2',
+        file_size: 1048576,
+      };
+      const animation = {
+        duration: 2,
+        width: 320,
+        height: 240,
+        file_name: 'cat.gif.mp4',
+        mime_type: 'video/mp4',
+        file_id: 'CgACAgQAAxkBAAIBuG',
+        file_unique_id: 'AgADuG',
+        file_size: 88123,
+      };
       expect(normalizeUpdate(mediaUpdate({ video }), channel)?.attachments).to.deep.equal([
         { kind: 'video', fileId: 'BAACAgQAAxkBAAIBt2', fileName: 'clip.mp4', mimeType: 'video/mp4', size: 1048576 },
       ]);
@@ -216,7 +250,18 @@ describe('normalizeUpdate', () => {
     });
 
     it('maps stickers with the MIME type their format implies', () => {
-      const sticker = { width: 512, height: 512, emoji: '😀', set_name: 'Animals', type: 'regular', is_animated: false, is_video: false, file_id: 'CAACAgIAAxkBAAIBuW', file_unique_id: 'AgADuW', file_size: 23040 };
+      const sticker = {
+        width: 512,
+        height: 512,
+        emoji: '😀',
+        set_name: 'Animals',
+        type: 'regular',
+        is_animated: false,
+        is_video: false,
+        file_id: 'CAACAgIAAxkBAAIBuW',
+        file_unique_id: 'AgADuW',
+        file_size: 23040,
+      };
       const kinds = [sticker, { ...sticker, is_animated: true }, { ...sticker, is_video: true }].map(
         (s) => normalizeUpdate(mediaUpdate({ sticker: s }), channel)?.attachments[0],
       );
@@ -276,14 +321,23 @@ describe('normalizeUpdate', () => {
       ['a chat_member change', { update_id: 804312102, chat_member: { chat: group, from: alice, date: 1767226201 } }],
       [
         'a message_reaction',
-        { update_id: 804312103, message_reaction: { chat: group, message_id: 7, user: alice, date: 1767226202, old_reaction: [], new_reaction: [{ type: 'emoji', emoji: '👍' }] } },
+        {
+          update_id: 804312103,
+          message_reaction: { chat: group, message_id: 7, user: alice, date: 1767226202, old_reaction: [], new_reaction: [{ type: 'emoji', emoji: '👍' }] },
+        },
       ],
       ['a message from a bot', textUpdate({ from: { id: 777, is_bot: true, first_name: 'Other Bot', username: 'other_bot' } })],
       [
         'a new_chat_members service message',
-        { update_id: 804312104, message: { message_id: 50, from: alice, chat: group, date: 1767226203, new_chat_members: [alice], new_chat_participant: alice } },
+        {
+          update_id: 804312104,
+          message: { message_id: 50, from: alice, chat: group, date: 1767226203, new_chat_members: [alice], new_chat_participant: alice },
+        },
       ],
-      ['a left_chat_member service message', { update_id: 804312105, message: { message_id: 51, from: alice, chat: group, date: 1767226204, left_chat_member: alice } }],
+      [
+        'a left_chat_member service message',
+        { update_id: 804312105, message: { message_id: 51, from: alice, chat: group, date: 1767226204, left_chat_member: alice } },
+      ],
       [
         'a pinned_message service message (the pinned text is not this message’s)',
         { update_id: 804312106, message: { message_id: 52, from: alice, chat: group, date: 1767226205, pinned_message: textUpdate().message } },

@@ -53,9 +53,7 @@ describe('telegramHtml', () => {
     describe('code', () => {
       it('turns a fenced block with a language into pre/code with the language class, escaped and not formatted', () => {
         const markdown = '```python\nif a < b and **kw:\n    print("x & y")\n```';
-        expect(markdownToTelegramHtml(markdown)).to.equal(
-          '<pre><code class="language-python">if a &lt; b and **kw:\n    print("x &amp; y")</code></pre>',
-        );
+        expect(markdownToTelegramHtml(markdown)).to.equal('<pre><code class="language-python">if a &lt; b and **kw:\n    print("x &amp; y")</code></pre>');
       });
 
       it('turns a fenced block without a language into pre', () => {
@@ -246,13 +244,13 @@ describe('telegramHtml', () => {
         expect(markdownToTelegramHtml('> quoted **text**\n> > inner\n\nafter')).to.equal('<blockquote>quoted <b>text</b>\ninner</blockquote>\n\nafter');
       });
 
-      it('keeps list markers and the indentation of a list item\'s lines, formatting its code block', () => {
+      it("keeps list markers and the indentation of a list item's lines, formatting its code block", () => {
         expect(markdownToTelegramHtml('1. Install:\n   ```sh\n   npm i\n   ```\n2. Run `it`\n   - nested')).to.equal(
           '1. Install:\n   <pre><code class="language-sh">npm i</code></pre>\n2. Run <code>it</code>\n   - nested',
         );
       });
 
-      it('keeps a task list\'s boxes as typed', () => {
+      it("keeps a task list's boxes as typed", () => {
         expect(markdownToTelegramHtml('- [ ] todo\n- [x] done')).to.equal('- [ ] todo\n- [x] done');
       });
 
@@ -298,7 +296,39 @@ describe('telegramHtml', () => {
         seed = (seed * 1103515245 + 12345) % 2147483648;
         return seed / 2147483648;
       };
-      const pieces = ['word', ' ', '\n', '*', '**', '_', '__', '~~', '`', '```', '```js\n', '[', ']', '(', ')', 'https://a.test/x_y', '<', '>', '&', '"', '# ', '\\', 'a_b', '😀', '> ', '- ', '1. ', '    ', '| ', '![', 'tg://x'];
+      const pieces = [
+        'word',
+        ' ',
+        '\n',
+        '*',
+        '**',
+        '_',
+        '__',
+        '~~',
+        '`',
+        '```',
+        '```js\n',
+        '[',
+        ']',
+        '(',
+        ')',
+        'https://a.test/x_y',
+        '<',
+        '>',
+        '&',
+        '"',
+        '# ',
+        '\\',
+        'a_b',
+        '😀',
+        '> ',
+        '- ',
+        '1. ',
+        '    ',
+        '| ',
+        '![',
+        'tg://x',
+      ];
 
       it('always balances its tags, never nests a tag in itself, and escapes all other < > &', () => {
         for (let round = 0; round < 1000; round++) {
