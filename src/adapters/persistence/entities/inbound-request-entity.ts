@@ -15,5 +15,5 @@ export const InboundRequestEntity = defineEntity({
     runs: p.json<TriggerRunRef[]>().defaultRaw("'[]'"),
     replayOf: p.uuid().fieldName('replay_of').nullable(),
   },
-  indexes: [{ name: 'inbound_requests_watch_path_received_at_idx', columns: [{ name: 'watch_path' }, { name: 'received_at' }] }],
+  indexes: [{ name: 'inbound_requests_watch_path_received_at_idx', properties: ['watchPath', 'receivedAt'] }],
 });
