@@ -37,6 +37,7 @@ import type { ActionRunRepository } from '../ports/action-run-repository.js';
 import type { ApiKeyCrypto } from '../ports/api-key-crypto.js';
 import type { DeliveryLog } from '../ports/delivery-log.js';
 import type { InboundRequestStore } from '../ports/inbound-request-store.js';
+import type { TriggerLanes } from '../ports/trigger-lanes.js';
 import type { HttpForwarder } from '../ports/http-forwarder.js';
 import type { JobLauncher } from '../ports/job-launcher.js';
 import type { ShellExecutor } from '../ports/shell-executor.js';
@@ -74,6 +75,7 @@ export const TOKENS = {
   ActionRunRepository: token<ActionRunRepository>('ActionRunRepository'),
   DeliveryLog: token<DeliveryLog>('DeliveryLog'),
   InboundRequestStore: token<InboundRequestStore>('InboundRequestStore'),
+  TriggerLanes: token<TriggerLanes>('TriggerLanes'),
   CodehostSignatureVerifier: token<WebhookSignatureVerifier>('CodehostSignatureVerifier'),
   FireTriggers: token<FireTriggers>('FireTriggers'),
   DeliveryHistory: token<DeliveryHistory>('DeliveryHistory'),

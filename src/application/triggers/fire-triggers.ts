@@ -7,8 +7,15 @@ import type { IdGenerator } from '../../ports/id-generator.js';
 import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
+import type { TriggerLanes } from '../../ports/trigger-lanes.js';
 
 export const TRIGGER_RUN_QUEUE = 'trigger-run';
+/**
+ * Runs of triggers with `concurrency: N`: an ordered queue whose group is one of the trigger's N
+ * lanes (`<trigger>#<lane>`). A lane runs one task at a time, in order, across every replica, so
+ * at most N run at once; runs are dealt to the lanes round robin (TriggerLanes).
+ */
+export const TRIGGER_RUN_ORDERED_QUEUE = 'trigger-run-ordered';
 
 /** One trigger fired by one request: the unit of durable background work. */
 export interface TriggerRunTask {
@@ -48,6 +55,8 @@ export class FireTriggers {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Deals the runs of triggers with `concurrency` to their lanes. */
+    private readonly lanes: TriggerLanes,
   ) {}
 
   /** Whether any enabled trigger watches one of the paths: when none does, firing can be skipped entirely. */
@@ -93,9 +102,11 @@ export class FireTriggers {
     const runs = triggers.map((trigger) => ({ trigger: trigger.name, runId: this.ids.next() }));
     await this.requests.record({ id: requestId, watchPath, receivedAt, request, triggers: runs.map((run) => run.trigger), runs, replayOf });
     await Promise.all(
-      runs.map(({ trigger, runId }) => {
-        const task: TriggerRunTask = { runId, trigger, watchPath, firedAt, requestId };
-        return this.queue.enqueue(TRIGGER_RUN_QUEUE, task);
+      triggers.map(async ({ name, concurrency }, i) => {
+        const task: TriggerRunTask = { runId: runs[i].runId, trigger: name, watchPath, firedAt, requestId };
+        if (concurrency === undefined) return this.queue.enqueue(TRIGGER_RUN_QUEUE, task);
+        const lane = concurrency === 1 ? 0 : (await this.lanes.next(name)) % concurrency;
+        return this.queue.enqueue(TRIGGER_RUN_ORDERED_QUEUE, task, { group: `${name}#${lane}` });
       }),
     );
     return { requestId };

@@ -7,6 +7,7 @@ import { CodehostDeliveryEntity } from './codehost-delivery-entity.js';
 import { InboundRequestEntity } from './inbound-request-entity.js';
 import { JobEntity } from './job-entity.js';
 import { SettingEntity } from './setting-entity.js';
+import { TriggerLaneEntity } from './trigger-lane-entity.js';
 
 /**
  * Every table the service owns, mapped as the migrations create it: the schema diff against a
@@ -22,4 +23,5 @@ export const ENTITIES = [
   InboundRequestEntity,
   JobEntity,
   SettingEntity,
+  TriggerLaneEntity,
 ];

@@ -16,6 +16,7 @@ import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
 import { RecordingLogger } from '../../../fakes/recording-logger.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
 import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
+import { InMemoryTriggerLanes } from '../../../fakes/in-memory-trigger-lanes.js';
 
 class ScriptedShell implements ShellExecutor {
   readonly commands: string[] = [];
@@ -84,7 +85,7 @@ describe('FireTriggers', () => {
   const make = () => {
     const queue = new InMemoryTaskQueue();
     const requests = new InMemoryInboundRequestStore();
-    const fire = new FireTriggers(triggers, requests, queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
+    const fire = new FireTriggers(triggers, requests, queue, new SequentialIds(), new FixedClock(), new RecordingLogger(), new InMemoryTriggerLanes());
     return { fire, queue, requests };
   };
   const taskAt = (queue: InMemoryTaskQueue, index: number) => queue.tasks[index].payload as TriggerRunTask;
@@ -154,6 +155,32 @@ describe('FireTriggers', () => {
       { trigger: 'notify', runId: taskAt(queue, 1).runId },
     ]);
     expect(stored.replayOf).to.equal(null);
+  });
+
+  describe('with `concurrency`', () => {
+    const limited = validateTriggers(
+      [
+        { name: 'single', watch_path: '/webhook', enabled: true, concurrency: 1, actions: [{ type: 'command', command: 'true' }] },
+        { name: 'pair', watch_path: '/webhook', enabled: true, concurrency: 2, actions: [{ type: 'command', command: 'true' }] },
+        { name: 'free', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] },
+      ],
+      'test',
+      triggerCatalog(),
+    ).triggers;
+
+    it("queues a limited trigger's runs on the ordered queue, dealt round robin to its lanes; others as before", async () => {
+      const queue = new InMemoryTaskQueue();
+      const lanes = new InMemoryTriggerLanes();
+      const fire = new FireTriggers(limited, new InMemoryInboundRequestStore(), queue, new SequentialIds(), new FixedClock(), new RecordingLogger(), lanes);
+      for (let i = 0; i < 3; i++) await fire.execute({ watchPath: '/webhook', request });
+      const placed = (trigger: string) =>
+        queue.tasks.filter((task) => (task.payload as TriggerRunTask).trigger === trigger).map((task) => `${task.queue} ${task.group ?? '-'}`);
+      expect(placed('single')).to.deep.equal(Array(3).fill('trigger-run-ordered single#0'));
+      expect(placed('pair')).to.deep.equal(['trigger-run-ordered pair#0', 'trigger-run-ordered pair#1', 'trigger-run-ordered pair#0']);
+      expect(placed('free')).to.deep.equal(Array(3).fill('trigger-run -'));
+      // One lane needs no counter.
+      expect([...lanes.counters.keys()]).to.deep.equal(['pair']);
+    });
   });
 
   describe('#replay', () => {
