@@ -62,6 +62,15 @@ const senderOf = (event: Fields): string | undefined => {
   return named?.trim() ?? nonEmpty(field(event, 'user'));
 };
 
+/** The app's bot user, as the envelope's `authorizations` name it. */
+const botUserOf = (body: Fields): string | undefined => {
+  const authorizations = field(body, 'authorizations');
+  if (!Array.isArray(authorizations)) return undefined;
+  const bot = authorizations.find((entry: unknown) => isObject(entry) && field(entry, 'is_bot') === true) as Fields | undefined;
+  const id = bot === undefined ? undefined : nonEmpty(field(bot, 'user_id'));
+  return id !== undefined && /^[A-Z0-9]+$/.test(id) ? id : undefined;
+};
+
 /** The Events API envelope's `event_id`: the same on every retry of one event. */
 export const eventIdOf = (body: unknown): string | undefined => {
   if (!isObject(body)) return undefined;
@@ -85,7 +94,8 @@ export interface SlackMessage {
  * The chat is the Slack channel (`C…`, `G…`, `D…` for a DM), the message id its `ts`, and its
  * thread (`topicId`) the thread it is in (`thread_ts`), else the one its reply starts (its own
  * `ts`): replies go in the thread. Slack's escapes (`&amp;`, `&lt;`, `&gt;`) are undone, and a
- * mention event's leading mention of the app is dropped.
+ * leading mention of the app (a mention event's, or the app's bot user as `authorizations` names
+ * it) is dropped.
  */
 export const parseEvent = (body: unknown, channel: ChannelIdentity): SlackMessage | null => {
   try {
@@ -106,7 +116,9 @@ export const parseEvent = (body: unknown, channel: ChannelIdentity): SlackMessag
     const thread = threadTs !== undefined && TS.test(threadTs) ? threadTs : undefined;
 
     const rawText = typeof field(event, 'text') === 'string' ? (field(event, 'text') as string) : '';
-    const text = unescapeSlack(type === 'app_mention' ? rawText.replace(LEADING_MENTION, '') : rawText);
+    const bot = botUserOf(body);
+    const mentionsApp = type === 'app_mention' || (bot !== undefined && rawText.trimStart().startsWith(`<@${bot}`));
+    const text = unescapeSlack(mentionsApp ? rawText.replace(LEADING_MENTION, '') : rawText);
     const attachments = attachmentsOf(event);
     if (text.trim() === '' && attachments.length === 0) return null;
     const from = senderOf(event);

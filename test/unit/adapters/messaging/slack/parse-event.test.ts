@@ -45,6 +45,9 @@ describe('parseEvent (Slack Events API)', () => {
     const mention = parseEvent(envelope({ type: 'app_mention', text: '<@U0BOT> deploy &lt;main&gt; &amp; tell me' }), channel)!;
     expect(mention.message.text).to.equal('deploy <main> & tell me');
     expect(mention.key).to.equal(parseEvent(envelope(), channel)!.key);
+    // The message event of that message: the app's bot user named by the envelope, dropped too; others' mentions kept.
+    expect(parseEvent(envelope({ text: '<@U0BOT> deploy' }), channel)!.message.text).to.equal('deploy');
+    expect(parseEvent(envelope({ text: '<@U0ADA> deploy' }), channel)!.message.text).to.equal('<@U0ADA> deploy');
   });
 
   it('takes the sender name from the profile Slack sends along', () => {
