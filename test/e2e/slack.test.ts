@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { adminClient, setAdminPassword } from '../support/admin-http.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
 import { startFakeSlack, type FakeSlack, type SlackCall } from '../support/fake-slack.js';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
@@ -342,6 +343,25 @@ describe('e2e: Slack channel on the built server (fake Slack Web API, fake OpenA
       const answer = await post(bare, event.body, options);
       expect({ status: answer.status, body: answer.body }).to.deep.equal({ status: 401, body: { error: 'Unauthorized' } });
     }
+  });
+
+  it('the admin messaging page lists Slack: configured with its events path and allowed channels, or naming SLACK_BOT_TOKEN where it is not', async () => {
+    const pageOf = async (process: GatewayProcess): Promise<string> => {
+      expect(await setAdminPassword(process.env, 'slack-e2e-admin-password')).to.equal(0);
+      const client = adminClient(process.url);
+      const { cookie } = await client.login('slack-e2e-admin-password');
+      const response = await client.get('/settings/messaging', cookie);
+      expect(response.status).to.equal(200);
+      return response.text();
+    };
+    const configured = await pageOf(gateway);
+    const slackPart = configured.slice(configured.indexOf('<h2>Slack</h2>'));
+    expect(configured).to.contain('<h2>Telegram</h2>').and.to.contain('<h2>Slack</h2>');
+    expect(slackPart).to.contain('A bot token is configured.').and.to.contain('<code>/api/messaging/slack/webhook</code>');
+    for (const id of Object.values(ALLOWED)) expect(slackPart).to.contain(`<code>${id}</code>`);
+    expect(configured).not.to.contain(TOKEN).and.not.to.contain(SIGNING_SECRET);
+    const unconfigured = await pageOf(bare);
+    expect(unconfigured.slice(unconfigured.indexOf('<h2>Slack</h2>'))).to.contain('No bot token is configured (<code>SLACK_BOT_TOKEN</code>)');
   });
 
   it('the bot token and the signing secret never appear in the logs', () => {
