@@ -126,9 +126,14 @@ export class SlackChannel implements MessagingChannel {
     return signatureMatches(request.headers, request.rawBody, secret, now);
   }
 
+  /**
+   * `url_verification` → `{challenge}`. Slack's notice that it stopped sending events for a
+   * while (`app_rate_limited`, which has no `event_id`) needs only its 2xx: `{ok: true}`.
+   */
   handshake(body: unknown): unknown {
     const challenge = challengeOf(body);
-    return challenge === undefined ? undefined : { challenge };
+    if (challenge !== undefined) return { challenge };
+    return typeof body === 'object' && body !== null && (body as Record<string, unknown>).type === 'app_rate_limited' ? { ok: true } : undefined;
   }
 
   parse(body: unknown): ParsedDelivery {

@@ -68,8 +68,12 @@ describe('SlackChannel against a loopback fake Web API', () => {
     ]);
   });
 
-  it('answers a url_verification with its challenge, and nothing else', () => {
+  it('answers a url_verification with its challenge and acknowledges app_rate_limited, and nothing else', () => {
     expect(channel.handshake({ type: 'url_verification', token: 't', challenge: 'abc123' })).to.deep.equal({ challenge: 'abc123' });
     expect(channel.handshake({ type: 'event_callback', event_id: 'Ev1' })).to.equal(undefined);
+    // Slack's notice that it held events back for a while: acknowledged, nothing to run.
+    expect(channel.handshake({ token: 't', type: 'app_rate_limited', team_id: 'T1', minute_rate_limited: 1518467820, api_app_id: 'A1' })).to.deep.equal({
+      ok: true,
+    });
   });
 });
