@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { classifySlackFailure, type SlackApiError, SlackChannel } from '../../../../../src/adapters/messaging/slack/slack-channel.js';
+import { classifySlackFailure, type SlackApiError } from '../../../../../src/adapters/messaging/slack/slack-api-error.js';
+import { SlackChannel } from '../../../../../src/adapters/messaging/slack/slack-channel.js';
 import { startFakeSlack, type FakeSlack } from '../../../../support/fake-slack.js';
 
 const TOKEN = 'xoxb-1-2-unit';
