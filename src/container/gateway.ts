@@ -76,6 +76,8 @@ export class Gateway {
               {
                 setAdminPassword: async (password) => (await container.getAsync(TOKENS.AdminAuthentication)).setPassword(password),
                 migrations: async () => ({ appliedAtStart: applied, recorded: await database.recordedMigrations() }),
+                deliveries: await container.getAsync(TOKENS.DeliveryHistory),
+                replay: async (requestId) => (await container.getAsync(TOKENS.FireTriggers)).replay(requestId),
               },
               container.get(TOKENS.Logger),
             ).catch((error: unknown) => {

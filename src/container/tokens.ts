@@ -9,6 +9,7 @@ import type { ListApiKeys } from '../application/auth/list-api-keys.js';
 import type { RevokeApiKey } from '../application/auth/revoke-api-key.js';
 import type { Database } from '../adapters/persistence/database.js';
 import type { CancelJob } from '../application/jobs/cancel-job.js';
+import type { DeliveryHistory } from '../application/triggers/delivery-history.js';
 import type { FireTriggers } from '../application/triggers/fire-triggers.js';
 import type { GetJobStatus } from '../application/jobs/get-job-status.js';
 import type { RunJob } from '../application/jobs/run-job.js';
@@ -75,6 +76,7 @@ export const TOKENS = {
   InboundRequestStore: token<InboundRequestStore>('InboundRequestStore'),
   CodehostSignatureVerifier: token<WebhookSignatureVerifier>('CodehostSignatureVerifier'),
   FireTriggers: token<FireTriggers>('FireTriggers'),
+  DeliveryHistory: token<DeliveryHistory>('DeliveryHistory'),
   RunTrigger: token<RunTrigger>('RunTrigger'),
   ReceiveCodehostEvent: token<ReceiveCodehostEvent>('ReceiveCodehostEvent'),
   SecretStore: token<SecretStore>('SecretStore'),

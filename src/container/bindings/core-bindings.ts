@@ -20,6 +20,11 @@ export const bindCore = (c: Container, config: AppConfig, infra: Infrastructure)
   c.bind(TOKENS.ShellExecutor).toConstantValue(new ChildProcessShellExecutor());
   c.bind(TOKENS.HttpForwarder).toConstantValue(new NodeFetchHttpForwarder(config.webhook));
   c.bind(TOKENS.DeliveryLog).toResolvedValue((db: Database) => new MikroOrmDeliveryLog(db), [TOKENS.Database]);
+  bindTaskQueue(c, config);
+};
+
+/** The durable task queue (pg-boss in the service's database), started when first resolved, stopped on unbind. */
+export const bindTaskQueue = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.TaskQueue)
     .toResolvedValue(
       (db: Database, logger: Logger) =>

@@ -144,6 +144,66 @@ describe('FireTriggers', () => {
     expect(error).to.be.instanceOf(Error);
     expect(queue.tasks).to.deep.equal([]);
   });
+
+  it('names the run each fired trigger started in the stored request, the same run ids the tasks carry', async () => {
+    const { fire, queue, requests } = make();
+    await fire.execute({ watchPath: '/webhook', request });
+    const [stored] = requests.requests.values();
+    expect(stored.runs).to.deep.equal([
+      { trigger: 'build', runId: taskAt(queue, 0).runId },
+      { trigger: 'notify', runId: taskAt(queue, 1).runId },
+    ]);
+    expect(stored.replayOf).to.equal(null);
+  });
+
+  describe('#replay', () => {
+    it("fires the stored request's triggers again with the request text byte for byte, recorded as a replay of it", async () => {
+      const { fire, queue, requests } = make();
+      const body = { z: 'a\u0000b', a: '\ud800', branch: 'main; rm -rf /' };
+      await fire.execute({ watchPath: '/webhook', request: snapshotRequest(body, {}, {}) });
+      const [original] = requests.requests.values();
+      const outcome = await fire.replay(original.id);
+      expect(outcome).to.deep.include({ fired: ['build', 'notify'], skipped: [] });
+      const replay = requests.requests.get(outcome.requestId!)!;
+      expect(replay).to.include({ watchPath: '/webhook', replayOf: original.id, request: original.request });
+      expect(replay.triggers).to.deep.equal(['build', 'notify']);
+      expect(queue.tasks.slice(2).map((task) => (task.payload as TriggerRunTask).requestId)).to.deep.equal([replay.id, replay.id]);
+      expect(replay.runs.map((run) => run.runId)).to.deep.equal(queue.tasks.slice(2).map((task) => (task.payload as TriggerRunTask).runId));
+      expect(new Set([...original.runs, ...replay.runs].map((run) => run.runId)).size).to.equal(4);
+    });
+
+    it('skips, and names, triggers that are no longer configured or are disabled now', async () => {
+      const { fire, queue, requests } = make();
+      const id = '20000000-0000-4000-8000-0000000000aa';
+      await requests.record({
+        id,
+        watchPath: '/webhook',
+        receivedAt: new Date(),
+        request: '{}',
+        triggers: ['gone', 'off', 'notify'],
+        runs: [],
+        replayOf: null,
+      });
+      const outcome = await fire.replay(id);
+      expect(outcome).to.deep.include({ fired: ['notify'], skipped: ['gone', 'off'] });
+      expect(queue.tasks.map((task) => (task.payload as TriggerRunTask).trigger)).to.deep.equal(['notify']);
+    });
+
+    it('stores and queues nothing when none of the triggers can fire now', async () => {
+      const { fire, queue, requests } = make();
+      const id = '20000000-0000-4000-8000-0000000000bb';
+      await requests.record({ id, watchPath: '/webhook', receivedAt: new Date(), request: '{}', triggers: ['off'], runs: [], replayOf: null });
+      expect(await fire.replay(id)).to.deep.equal({ requestId: null, fired: [], skipped: ['off'] });
+      expect(queue.tasks).to.deep.equal([]);
+      expect(requests.requests.size).to.equal(1);
+    });
+
+    it('is not_found for a request that is not stored', async () => {
+      const { fire } = make();
+      const error = await fire.replay('20000000-0000-4000-8000-0000000000cc').catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(DomainError).and.to.have.property('code', 'not_found');
+    });
+  });
 });
 
 describe('RunTrigger', () => {
@@ -170,6 +230,8 @@ describe('RunTrigger', () => {
       receivedAt: new Date('2026-01-01T00:00:00Z'),
       request: JSON.stringify(request),
       triggers: ['build', 'notify'],
+      runs: [],
+      replayOf: null,
     });
     const runner = new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, new SequentialIds(), new FixedClock(), logger, {
       triggersDir: '/srv/triggers',
@@ -339,6 +401,8 @@ describe('RunTrigger', () => {
       receivedAt: new Date(),
       request: JSON.stringify(snapshotRequest({ branch: 'x'.repeat(200_000) }, {}, {})),
       triggers: ['build'],
+      runs: [],
+      replayOf: null,
     });
     await runner.execute({ ...task, requestId: id });
     expect(runs.runs[0]).to.include({ status: 'failed', attempts: 0 });
