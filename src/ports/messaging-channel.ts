@@ -24,6 +24,12 @@ export interface ParsedDelivery {
    * a reaction, an edit the platform reports, anything without text or a file.
    */
   readonly message: ChannelMessage | null;
+  /**
+   * The platform's id of the message itself, where several deliveries can carry one message
+   * (a mention of the bot arrives as a message and as a mention, each with its own delivery
+   * id): the message is then answered once. Without it, each delivery's message is answered.
+   */
+  readonly messageKey?: string;
 }
 
 /** One message to send: `formatted` in the platform's rich format, `plain` when the platform refuses it. */

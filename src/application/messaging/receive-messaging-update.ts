@@ -113,7 +113,8 @@ export class ReceiveMessagingUpdate {
       if (delivery.message !== null) {
         await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message: storableMessage(delivery.message) } satisfies ChatMessageTask, {
           group: `${platform.id}:${delivery.message.threadId}`,
-          key: deliveryKey,
+          // One message carried by two deliveries (a mention of the bot) is answered once.
+          key: delivery.messageKey === undefined ? deliveryKey : `${platform.id}:message:${delivery.messageKey}`,
         });
       }
       if (triggers !== undefined) await this.fireTriggers.execute(triggers);

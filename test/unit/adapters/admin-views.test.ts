@@ -111,6 +111,14 @@ const pages: Array<[Parameters<AdminViews['page']>[0], object]> = [
           variables: { botToken: HOSTILE, webhookSecret: HOSTILE, allowedChats: HOSTILE },
         },
         {
+          id: HOSTILE,
+          title: HOSTILE,
+          configured: true,
+          registers: false,
+          allowedChatIds: [HOSTILE],
+          variables: { botToken: HOSTILE, webhookSecret: HOSTILE, allowedChats: HOSTILE },
+        },
+        {
           id: 'off',
           title: HOSTILE,
           configured: false,

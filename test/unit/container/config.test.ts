@@ -40,6 +40,13 @@ describe('loadConfig', () => {
           allowedChatIds: new Set(),
           variables: { botToken: 'TELEGRAM_BOT_TOKEN', webhookSecret: 'TELEGRAM_WEBHOOK_SECRET', allowedChats: 'TELEGRAM_ALLOWED_CHAT_IDS' },
         },
+        slack: {
+          botToken: undefined,
+          webhookSecret: undefined,
+          apiUrl: 'https://slack.com/api',
+          allowedChatIds: new Set(),
+          variables: { botToken: 'SLACK_BOT_TOKEN', webhookSecret: 'SLACK_SIGNING_SECRET', allowedChats: 'SLACK_ALLOWED_CHANNEL_IDS' },
+        },
       },
       codehost: undefined,
       llm: {
@@ -194,6 +201,25 @@ describe('loadConfig', () => {
       custom: 'http://127.0.0.1:9/v1',
     });
     expect(problemsOf({ LLM_PROVIDER: 'acme' })[0]).to.equal('LLM_PROVIDER: "acme" is not one of anthropic, openai, google, custom');
+  });
+
+  it('requires the Slack signing secret with a bot token, a token of the form Slack issues, and Slack channel ids', () => {
+    expect(problemsOf({ SLACK_BOT_TOKEN: 'xoxb-1-2-abc' })).to.deep.equal([
+      'SLACK_SIGNING_SECRET: required when SLACK_BOT_TOKEN is set (the app\u2019s signing secret, from its "Basic Information" page: events are refused without it)',
+    ]);
+    expect(problemsOf({ SLACK_BOT_TOKEN: '123:abc', SLACK_SIGNING_SECRET: 's' })[0]).to.match(/^SLACK_BOT_TOKEN: is not a Slack bot token \(xoxb-/);
+    expect(problemsOf({ SLACK_ALLOWED_CHANNEL_IDS: 'C0123ABC, general' })).to.deep.equal([
+      'SLACK_ALLOWED_CHANNEL_IDS: "general" is not a Slack channel id (such as C0123ABCDEF, or D… for a direct message)',
+    ]);
+    expect(problemsOf({ SLACK_API_URL: 'slack.com' })[0]).to.match(/^SLACK_API_URL: "slack.com" is not an http\(s\) URL/);
+    const slack = loadConfig({
+      SLACK_BOT_TOKEN: 'xoxb-1-2-abc',
+      SLACK_SIGNING_SECRET: ' spaced secret ',
+      SLACK_API_URL: 'http://127.0.0.1:9/api/',
+      SLACK_ALLOWED_CHANNEL_IDS: 'C0123ABC, D0456DEF',
+    }).channels.slack;
+    expect(slack).to.deep.include({ botToken: 'xoxb-1-2-abc', webhookSecret: ' spaced secret ', apiUrl: 'http://127.0.0.1:9/api' });
+    expect([...slack.allowedChatIds]).to.deep.equal(['C0123ABC', 'D0456DEF']);
   });
 
   it("requires a Telegram webhook secret with a bot token, in the platform's alphabet, and numeric chat ids", () => {
