@@ -1,3 +1,4 @@
+import type { Approval } from '../../domain/approvals/approval.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
 import { matchTriggers } from '../../domain/triggers/match-triggers.js';
@@ -25,6 +26,8 @@ export interface TriggerRunTask {
   readonly firedAt: string;
   /** The request that fired the trigger, stored once for all its triggers (InboundRequestStore). */
   readonly requestId?: string;
+  /** The action a person approved: the run resumes there (ApprovalStore), running it this time. */
+  readonly approvedAction?: number;
   /**
    * Only in tasks queued before requests were stored once (upgrades): the RequestSnapshot as
    * JSON text, inline. Still read, never written.
@@ -101,15 +104,34 @@ export class FireTriggers {
     const requestId = this.ids.next();
     const runs = triggers.map((trigger) => ({ trigger: trigger.name, runId: this.ids.next() }));
     await this.requests.record({ id: requestId, watchPath, receivedAt, request, triggers: runs.map((run) => run.trigger), runs, replayOf });
-    await Promise.all(
-      triggers.map(async ({ name, concurrency }, i) => {
-        const task: TriggerRunTask = { runId: runs[i].runId, trigger: name, watchPath, firedAt, requestId };
-        if (concurrency === undefined) return this.queue.enqueue(TRIGGER_RUN_QUEUE, task);
-        const lane = concurrency === 1 ? 0 : (await this.lanes.next(name)) % concurrency;
-        return this.queue.enqueue(TRIGGER_RUN_ORDERED_QUEUE, task, { group: `${name}#${lane}` });
-      }),
-    );
+    await Promise.all(triggers.map((trigger, i) => this.#enqueue(trigger, { runId: runs[i].runId, trigger: trigger.name, watchPath, firedAt, requestId })));
     return { requestId };
+  }
+
+  /**
+   * Queues the rest of a run whose action a person approved: it resumes at that action, on the
+   * same queue (and lanes) as its trigger's runs. A trigger no longer configured queues nothing.
+   */
+  async resume(approval: Approval): Promise<void> {
+    const trigger = this.triggers.find((candidate) => candidate.name === approval.trigger);
+    if (trigger === undefined) {
+      this.logger.warn({ trigger: approval.trigger, runId: approval.runId }, 'approved action of a trigger no longer configured; nothing runs');
+      return;
+    }
+    await this.#enqueue(trigger, {
+      runId: approval.runId,
+      trigger: trigger.name,
+      watchPath: approval.watchPath,
+      firedAt: approval.firedAt,
+      ...(approval.requestId === null ? {} : { requestId: approval.requestId }),
+      approvedAction: approval.actionIndex,
+    });
+  }
+
+  async #enqueue({ name, concurrency }: Trigger, task: TriggerRunTask): Promise<unknown> {
+    if (concurrency === undefined) return this.queue.enqueue(TRIGGER_RUN_QUEUE, task);
+    const lane = concurrency === 1 ? 0 : (await this.lanes.next(name)) % concurrency;
+    return this.queue.enqueue(TRIGGER_RUN_ORDERED_QUEUE, task, { group: `${name}#${lane}` });
   }
 }
 

@@ -27,9 +27,9 @@ const TRIGGER_FIELDS = ['name', 'watch_path', 'enabled', 'actions', 'concurrency
 /** The most lanes a trigger may have: each is a queue group of its own. */
 export const MAX_CONCURRENCY = 100;
 const ACTION_FIELDS: Record<TriggerAction['type'], string[]> = {
-  agent: ['type', 'job', 'llm_provider', 'llm_model', 'unsafe_raw'],
-  command: ['type', 'command', 'timeout', 'retries'],
-  webhook: ['type', 'url', 'method', 'headers', 'vars'],
+  agent: ['type', 'job', 'llm_provider', 'llm_model', 'unsafe_raw', 'approval'],
+  command: ['type', 'command', 'timeout', 'retries', 'approval'],
+  webhook: ['type', 'url', 'method', 'headers', 'vars', 'approval'],
 };
 const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
 
@@ -106,6 +106,16 @@ const checkCommandPlaces = (command: string | undefined, report: Report): void =
 };
 
 const validateAction = (action: unknown, catalog: TriggerCatalog, report: Report): TriggerAction | undefined => {
+  const parsed = validateActionFields(action, catalog, report);
+  if (!isObject(action) || action.approval === undefined) return parsed;
+  if (typeof action.approval !== 'boolean') {
+    report('approval', 'must be true or false');
+    return undefined;
+  }
+  return parsed && action.approval ? { ...parsed, approval: true } : parsed;
+};
+
+const validateActionFields = (action: unknown, catalog: TriggerCatalog, report: Report): TriggerAction | undefined => {
   if (!isObject(action)) {
     report('', `must be an object, found ${describe(action)}`);
     return undefined;

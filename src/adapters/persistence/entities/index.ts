@@ -2,6 +2,7 @@ import { ActionRunEntity } from './action-run-entity.js';
 import { AdminLoginAttemptEntity } from './admin-login-attempt-entity.js';
 import { AdminSessionEntity } from './admin-session-entity.js';
 import { ApiKeyEntity } from './api-key-entity.js';
+import { ApprovalEntity } from './approval-entity.js';
 import { ChatTurnEntity } from './chat-turn-entity.js';
 import { CodehostDeliveryEntity } from './codehost-delivery-entity.js';
 import { InboundRequestEntity } from './inbound-request-entity.js';
@@ -18,6 +19,7 @@ export const ENTITIES = [
   AdminLoginAttemptEntity,
   AdminSessionEntity,
   ApiKeyEntity,
+  ApprovalEntity,
   ChatTurnEntity,
   CodehostDeliveryEntity,
   InboundRequestEntity,
