@@ -1,5 +1,5 @@
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
-import { matchTriggers } from '../../domain/triggers/match-triggers.js';
+import { filterTriggers, matchTriggers } from '../../domain/triggers/match-triggers.js';
 import type { Trigger } from '../../domain/triggers/trigger.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
@@ -36,6 +36,7 @@ export interface FireTriggersInput {
 /**
  * SPEC 6.1: after authentication, every enabled trigger watching the endpoint gets a
  * durable task; the caller is answered once the tasks are stored, never after the actions.
+ * A trigger with a `when` fires only when the request passes its tests.
  * The request is stored once, before the tasks, which refer to it by id.
  * Returns the names of the triggers that fired, in file order.
  */
@@ -55,13 +56,19 @@ export class FireTriggers {
   }
 
   async execute(input: FireTriggersInput): Promise<string[]> {
-    const matched = matchTriggers(this.triggers, [input.watchPath, ...(input.sameEndpointAs ?? [])]);
-    if (matched.length === 0) return [];
+    const watching = matchTriggers(this.triggers, [input.watchPath, ...(input.sameEndpointAs ?? [])]);
+    if (watching.length === 0) return [];
+    const snapshot = typeof input.request === 'function' ? input.request() : input.request;
+    const matched = filterTriggers(watching, snapshot);
+    if (matched.length === 0) {
+      this.logger.debug({ watchPath: input.watchPath, filtered: watching.map((trigger) => trigger.name) }, 'no trigger fired: their when did not match');
+      return [];
+    }
     const receivedAt = this.clock.now();
     const firedAt = receivedAt.toISOString();
     const names = matched.map((trigger) => trigger.name);
     const requestId = this.ids.next();
-    const request = JSON.stringify(typeof input.request === 'function' ? input.request() : input.request);
+    const request = JSON.stringify(snapshot);
     await this.requests.record({ id: requestId, watchPath: input.watchPath, receivedAt, request, triggers: names });
     await Promise.all(
       matched.map((trigger) => {

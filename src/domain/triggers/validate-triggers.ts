@@ -1,6 +1,7 @@
 import { findTokenPlaces } from '../templates/shell-contexts.js';
 import { findUnknownTokens } from '../templates/template-tokens.js';
 import type { Trigger, TriggerAction } from './trigger.js';
+import { type TriggerCondition, validateWhen } from './trigger-filter.js';
 
 /**
  * What a trigger file is checked against, given by the composition root: the endpoints a
@@ -23,7 +24,7 @@ type Fields = Record<string, unknown>;
 const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 const describe = (value: unknown): string => (Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`);
 
-const TRIGGER_FIELDS = ['name', 'watch_path', 'enabled', 'actions'];
+const TRIGGER_FIELDS = ['name', 'watch_path', 'enabled', 'when', 'actions'];
 const ACTION_FIELDS: Record<TriggerAction['type'], string[]> = {
   agent: ['type', 'job', 'llm_provider', 'llm_model', 'unsafe_raw'],
   command: ['type', 'command', 'timeout', 'retries'],
@@ -61,6 +62,8 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
 
     for (const field of Object.keys(entry)) if (!TRIGGER_FIELDS.includes(field)) problem(field, 'unknown field');
 
+    const when: TriggerCondition[] | undefined = entry.when === undefined ? undefined : validateWhen(entry.when, problem);
+
     const actions: TriggerAction[] = [];
     if (!Array.isArray(entry.actions) || entry.actions.length === 0) problem('actions', 'required, a non-empty array');
     else
@@ -70,7 +73,7 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
       });
 
     if (problems.length === before) {
-      triggers.push({ name: name as string, watchPath: watchPath as string, enabled: entry.enabled as boolean, actions });
+      triggers.push({ name: name as string, watchPath: watchPath as string, enabled: entry.enabled as boolean, ...(when ? { when } : {}), actions });
     }
   });
   return { triggers, problems };
