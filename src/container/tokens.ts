@@ -5,6 +5,7 @@ import type { KeyAdministration } from '../application/auth/api-key-administrati
 import type { AuthenticateApiKey } from '../application/auth/authenticate-api-key.js';
 import type { CreateApiKey } from '../application/auth/create-api-key.js';
 import type { CreateJob } from '../application/jobs/create-job.js';
+import type { CreateJobOnce } from '../application/jobs/create-job-once.js';
 import type { ListApiKeys } from '../application/auth/list-api-keys.js';
 import type { RevokeApiKey } from '../application/auth/revoke-api-key.js';
 import type { Database } from '../adapters/persistence/database.js';
@@ -36,6 +37,7 @@ import type { ActionRunRepository } from '../ports/action-run-repository.js';
 import type { ApiKeyCrypto } from '../ports/api-key-crypto.js';
 import type { DeliveryLog } from '../ports/delivery-log.js';
 import type { InboundRequestStore } from '../ports/inbound-request-store.js';
+import type { IdempotencyKeyStore } from '../ports/idempotency-key-store.js';
 import type { HttpForwarder } from '../ports/http-forwarder.js';
 import type { JobLauncher } from '../ports/job-launcher.js';
 import type { ShellExecutor } from '../ports/shell-executor.js';
@@ -65,6 +67,7 @@ export const TOKENS = {
   RevokeApiKey: token<RevokeApiKey>('RevokeApiKey'),
   KeyAdministration: token<KeyAdministration>('KeyAdministration'),
   CreateJob: token<CreateJob>('CreateJob'),
+  CreateJobOnce: token<CreateJobOnce>('CreateJobOnce'),
   Triggers: token<readonly Trigger[]>('Triggers'),
   TaskQueue: token<TaskQueue>('TaskQueue'),
   ShellExecutor: token<ShellExecutor>('ShellExecutor'),
@@ -73,6 +76,7 @@ export const TOKENS = {
   ActionRunRepository: token<ActionRunRepository>('ActionRunRepository'),
   DeliveryLog: token<DeliveryLog>('DeliveryLog'),
   InboundRequestStore: token<InboundRequestStore>('InboundRequestStore'),
+  IdempotencyKeyStore: token<IdempotencyKeyStore>('IdempotencyKeyStore'),
   CodehostSignatureVerifier: token<WebhookSignatureVerifier>('CodehostSignatureVerifier'),
   FireTriggers: token<FireTriggers>('FireTriggers'),
   RunTrigger: token<RunTrigger>('RunTrigger'),

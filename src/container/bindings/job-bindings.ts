@@ -11,6 +11,8 @@ import type { Database } from '../../adapters/persistence/database.js';
 import { MikroOrmJobRepository } from '../../adapters/persistence/mikro-orm-job-repository.js';
 import { CancelJob } from '../../application/jobs/cancel-job.js';
 import { CreateJob } from '../../application/jobs/create-job.js';
+import { CreateJobOnce } from '../../application/jobs/create-job-once.js';
+import { MikroOrmIdempotencyKeyStore } from '../../adapters/persistence/mikro-orm-idempotency-key-store.js';
 import { GetJobStatus } from '../../application/jobs/get-job-status.js';
 import { NotifyChatOfJob } from '../../application/messaging/notify-chat-of-job.js';
 import { NotifyingJobRepository } from '../../application/jobs/notifying-job-repository.js';
@@ -69,6 +71,11 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
     [TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.SecretStore, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.JobLauncher).toService(TOKENS.CreateJob);
+  c.bind(TOKENS.IdempotencyKeyStore).toResolvedValue((db: Database) => new MikroOrmIdempotencyKeyStore(db), [TOKENS.Database]);
+  c.bind(TOKENS.CreateJobOnce).toResolvedValue(
+    (...deps: ConstructorParameters<typeof CreateJobOnce>) => new CreateJobOnce(...deps),
+    [TOKENS.CreateJob, TOKENS.IdempotencyKeyStore, TOKENS.JobRepository, TOKENS.ApiKeyCrypto, TOKENS.IdGenerator, TOKENS.Clock],
+  );
   c.bind(TOKENS.GetJobStatus).toResolvedValue((jobs) => new GetJobStatus(jobs), [TOKENS.JobRepository]);
   c.bind(TOKENS.RunJob).toResolvedValue(
     (...deps: ConstructorParameters<typeof RunJob>) => new RunJob(...deps),
