@@ -14,6 +14,7 @@ import type { FireTriggers } from '../application/triggers/fire-triggers.js';
 import type { GetJobStatus } from '../application/jobs/get-job-status.js';
 import type { RunJob } from '../application/jobs/run-job.js';
 import type { PollJobs } from '../application/jobs/poll-jobs.js';
+import type { AutoMergeJob } from '../application/jobs/auto-merge-job.js';
 import type { CodehostEvents } from '../ports/codehost-events.js';
 import type { AiClient } from '../ports/ai-client.js';
 import type { CheckReadiness } from '../application/operations/check-readiness.js';
@@ -88,6 +89,7 @@ export const TOKENS = {
   RunJob: token<RunJob>('RunJob'),
   CancelJob: token<CancelJob>('CancelJob'),
   PollJobs: token<PollJobs>('PollJobs'),
+  AutoMergeJob: token<AutoMergeJob>('AutoMergeJob'),
   CodehostEvents: token<CodehostEvents>('CodehostEvents'),
   AiClient: token<AiClient>('AiClient'),
   CheckReadiness: token<CheckReadiness>('CheckReadiness'),

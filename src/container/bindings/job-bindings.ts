@@ -17,6 +17,9 @@ import { GetJobStatus } from '../../application/jobs/get-job-status.js';
 import { NotifyChatOfJob } from '../../application/messaging/notify-chat-of-job.js';
 import { NotifyingJobRepository } from '../../application/jobs/notifying-job-repository.js';
 import { PollJobs } from '../../application/jobs/poll-jobs.js';
+import { AutoMergeJob, RequestAutoMerge } from '../../application/jobs/auto-merge-job.js';
+import { GithubPullRequests } from '../../adapters/codehost/github-pull-requests.js';
+import { compileGlobs } from '../../domain/jobs/allowed-paths.js';
 import { RunJob } from '../../application/jobs/run-job.js';
 import type { AiClient } from '../../ports/ai-client.js';
 import type { Logger } from '../../ports/logger.js';
@@ -86,7 +89,26 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
     [TOKENS.JobRepository, TOKENS.RunJob, TOKENS.Clock],
   );
   c.bind(TOKENS.PollJobs).toResolvedValue(
-    (...deps: ConstructorParameters<typeof PollJobs>) => new PollJobs(...deps),
-    [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger],
+    (jobs, runner, clock, logger, queue) => {
+      const autoMerge = config.codehost?.autoMerge ? new RequestAutoMerge(queue) : undefined;
+      return new PollJobs(jobs, runner, clock, logger, autoMerge && ((job) => autoMerge.execute(job)));
+    },
+    [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger, TOKENS.TaskQueue],
   );
+  // AUTO_MERGE requires the code host (checked by the configuration); the worker is started only then.
+  const codehost = config.codehost;
+  if (codehost?.autoMerge) {
+    const { allowedPaths } = codehost.autoMerge;
+    c.bind(TOKENS.AutoMergeJob).toResolvedValue(
+      (jobs, clock, logger: Logger) =>
+        new AutoMergeJob(
+          jobs,
+          new GithubPullRequests(new GithubClient(codehost), codehost.repo),
+          { allowedPaths, globs: compileGlobs(allowedPaths) },
+          clock,
+          logger.child({ component: 'auto-merge' }),
+        ),
+      [TOKENS.JobRepository, TOKENS.Clock, TOKENS.Logger],
+    );
+  }
 };

@@ -6,6 +6,7 @@ import { MikroOrmActionRunRepository } from '../../adapters/persistence/mikro-or
 import { MikroOrmInboundRequestStore } from '../../adapters/persistence/mikro-orm-inbound-request-store.js';
 import { FireTriggers } from '../../application/triggers/fire-triggers.js';
 import { ReceiveCodehostEvent } from '../../application/codehost/receive-codehost-event.js';
+import { RequestAutoMerge } from '../../application/jobs/auto-merge-job.js';
 import { RunTrigger, type RunTriggerSettings } from '../../application/triggers/run-trigger.js';
 import { commandEnvironment } from '../command-environment.js';
 import type { AppConfig } from '../config.js';
@@ -44,7 +45,19 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
   c.bind(TOKENS.CodehostSignatureVerifier).toConstantValue(new GithubSignatureVerifier(config.codehostWebhookSecret));
   c.bind(TOKENS.CodehostEvents).toConstantValue(new GithubEvents());
   c.bind(TOKENS.ReceiveCodehostEvent).toResolvedValue(
-    (...deps: ConstructorParameters<typeof ReceiveCodehostEvent>) => new ReceiveCodehostEvent(...deps),
-    [TOKENS.CodehostSignatureVerifier, TOKENS.DeliveryLog, TOKENS.FireTriggers, TOKENS.CodehostEvents, TOKENS.JobRepository, TOKENS.Clock, TOKENS.Logger],
+    (verifier, deliveries, fireTriggers, events, jobs, clock, logger, queue) => {
+      const autoMerge = config.codehost?.autoMerge ? new RequestAutoMerge(queue) : undefined;
+      return new ReceiveCodehostEvent(verifier, deliveries, fireTriggers, events, jobs, clock, logger, autoMerge && ((job) => autoMerge.execute(job)));
+    },
+    [
+      TOKENS.CodehostSignatureVerifier,
+      TOKENS.DeliveryLog,
+      TOKENS.FireTriggers,
+      TOKENS.CodehostEvents,
+      TOKENS.JobRepository,
+      TOKENS.Clock,
+      TOKENS.Logger,
+      TOKENS.TaskQueue,
+    ],
   );
 };
