@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { createHmac, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { FAKE_GITHUB_TOKEN, type FakeGithub, type FakePull, startFakeGithub } from '../support/fake-github.js';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { createKey, send, waitFor } from '../support/http.js';
 
@@ -14,90 +13,6 @@ import { createKey, send, waitFor } from '../support/http.js';
  * runs and combined status, and merges it — or leaves it open and says why in the job's summary.
  */
 
-interface Pull {
-  readonly number: number;
-  readonly branch: string;
-  readonly sha: string;
-  readonly files: string[];
-  readonly checkRuns: Array<{ name: string; status: string; conclusion: string | null }>;
-  merged: boolean;
-}
-
-interface Call {
-  readonly method: string;
-  readonly path: string;
-  readonly body: Record<string, unknown>;
-}
-
-const startFakeGithub = async () => {
-  const calls: Call[] = [];
-  const pulls = new Map<number, Pull>();
-  const server: Server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '', 'http://github.test');
-      const path = url.pathname;
-      calls.push({ method: req.method ?? '', path: req.url ?? '', body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {} });
-      const json = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.headers.authorization !== 'Bearer ghp_e2e' || !req.headers['user-agent']) return json(401, { message: 'Bad credentials' });
-      const page = Number(url.searchParams.get('page') ?? '1');
-      const perPage = Number(url.searchParams.get('per_page') ?? '30');
-      const pageOf = <T>(items: T[]): T[] => items.slice((page - 1) * perPage, page * perPage);
-      let match: RegExpExecArray | null;
-      if (req.method === 'GET' && path === '/repos/acme/app') return json(200, { full_name: 'acme/app', default_branch: 'main' });
-      if (req.method === 'GET' && path === '/repos/acme/app/git/ref/heads/main') return json(200, { ref: 'refs/heads/main', object: { sha: 'c0ffee' } });
-      if (req.method === 'POST' && path === '/repos/acme/app/git/refs') return json(201, { ref: JSON.parse(raw).ref, object: { sha: 'c0ffee' } });
-      if (req.method === 'PUT' && path.startsWith('/repos/acme/app/contents/logs/')) return json(201, { content: { path }, commit: { sha: 'beef' } });
-      if (req.method === 'GET' && path === '/repos/acme/app/actions/runs') return json(200, { total_count: 0, workflow_runs: [] });
-      if (req.method === 'GET' && path === '/repos/acme/app/pulls') {
-        const head = url.searchParams.get('head') ?? '';
-        const found = [...pulls.values()].filter((pull) => `acme:${pull.branch}` === head);
-        return json(
-          200,
-          found.map((pull) => ({
-            number: pull.number,
-            html_url: `https://github.com/acme/app/pull/${pull.number}`,
-            state: pull.merged ? 'closed' : 'open',
-            merged_at: pull.merged ? '2026-11-24T12:00:00Z' : null,
-            head: { ref: pull.branch, sha: pull.sha },
-          })),
-        );
-      }
-      if (req.method === 'GET' && (match = /^\/repos\/acme\/app\/pulls\/(\d+)\/files$/.exec(path))) {
-        const pull = pulls.get(Number(match[1]));
-        return pull
-          ? json(
-              200,
-              pageOf(pull.files).map((filename) => ({ filename, status: 'added' })),
-            )
-          : json(404, { message: 'Not Found' });
-      }
-      if (req.method === 'GET' && (match = /^\/repos\/acme\/app\/commits\/([^/]+)\/check-runs$/.exec(path))) {
-        const runs = [...pulls.values()].find((pull) => pull.sha === match![1])?.checkRuns ?? [];
-        return json(200, { total_count: runs.length, check_runs: pageOf(runs) });
-      }
-      if (req.method === 'GET' && /^\/repos\/acme\/app\/commits\/[^/]+\/status$/.test(path))
-        return json(200, { state: 'pending', total_count: 0, statuses: [] });
-      if (req.method === 'PUT' && (match = /^\/repos\/acme\/app\/pulls\/(\d+)\/merge$/.exec(path))) {
-        const pull = pulls.get(Number(match[1]));
-        if (!pull) return json(404, { message: 'Not Found' });
-        if (JSON.parse(raw).sha !== pull.sha) return json(409, { message: 'Head branch was modified. Review and try the merge again.' });
-        pull.merged = true;
-        return json(200, { sha: 'm3rg3d', merged: true, message: 'Pull Request successfully merged' });
-      }
-      json(404, { message: 'Not Found' });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    calls,
-    pulls,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-};
-
 const SECRET = 'e2e-auto-merge-secret';
 const PASSED = [
   { name: 'agent-job', status: 'completed', conclusion: 'success' },
@@ -106,7 +21,7 @@ const PASSED = [
 
 describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', function () {
   this.timeout(60_000);
-  let github: Awaited<ReturnType<typeof startFakeGithub>>;
+  let github: FakeGithub;
   let gateway: GatewayProcess;
   let key: string;
   let nextPull = 10;
@@ -132,7 +47,7 @@ describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', 
     ).body;
 
   /** A job whose pull request changes `files` with `checkRuns`, carried through to a successful workflow run. */
-  const finishJob = async (files: string[], checkRuns: Pull['checkRuns']): Promise<{ id: string; pull: Pull }> => {
+  const finishJob = async (files: string[], checkRuns: FakePull['checkRuns']): Promise<{ id: string; pull: FakePull }> => {
     const created = await send<{ job_id: string }>(`${gateway.url}/api/create-job`, {
       method: 'POST',
       headers: { 'x-api-key': key, 'content-type': 'application/json' },
@@ -142,7 +57,7 @@ describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', 
     const id = created.body.job_id;
     const branch = `job/${id}`;
     await waitFor(() => github.calls.find((c) => c.method === 'PUT' && c.path.includes(id)), 15_000, 'the job to be handed over');
-    const pull: Pull = { number: nextPull++, branch, sha: `sha-${id.slice(0, 8)}`, files, checkRuns, merged: false };
+    const pull: FakePull = { number: nextPull++, branch, sha: `sha-${id.slice(0, 8)}`, files, checkRuns, open: true, merged: false };
     github.pulls.set(pull.number, pull);
     const opened = await deliver('pull_request', {
       action: 'opened',
@@ -164,7 +79,7 @@ describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', 
     expect(completed.body).to.deep.equal({ ok: true, triggers: [], job: id });
     return { id, pull };
   };
-  const merges = (pull: Pull) => github.calls.filter((c) => c.method === 'PUT' && c.path === `/repos/acme/app/pulls/${pull.number}/merge`);
+  const merges = (pull: FakePull) => github.calls.filter((c) => c.method === 'PUT' && c.path === `/repos/acme/app/pulls/${pull.number}/merge`);
   const autoMergeLine = async (id: string, prefix: string) =>
     waitFor(async () => ((await job(id)).summary ?? '').split('\n').find((line) => line.startsWith(prefix)), 20_000, `"${prefix}" in the summary`);
 
@@ -174,7 +89,7 @@ describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', 
     const env = {
       DATA_DIR: dir,
       TRIGGERS_FILE: join(dir, 'none.json'),
-      CODEHOST_TOKEN: 'ghp_e2e',
+      CODEHOST_TOKEN: FAKE_GITHUB_TOKEN,
       CODEHOST_REPO: 'acme/app',
       CODEHOST_API_URL: github.url,
       CODEHOST_WEBHOOK_SECRET: SECRET,
@@ -201,6 +116,13 @@ describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', 
       `/repos/acme/app/pulls/${pull.number}/files?per_page=100&page=2`,
     ]);
     expect((await job(id)).status).to.equal('succeeded');
+    for (const call of github.calls) {
+      expect(call.headers, call.path).to.include({
+        accept: 'application/vnd.github+json',
+        'x-github-api-version': '2022-11-28',
+        authorization: `Bearer ${FAKE_GITHUB_TOKEN}`,
+      });
+    }
   });
 
   it('leaves the pull request open when a file is outside ALLOWED_PATHS, and the summary names it', async () => {
