@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createHmac, randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { adminClient, setAdminPassword } from '../support/admin-http.js';
 import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { send, waitFor } from '../support/http.js';
 
@@ -12,6 +13,7 @@ import { send, waitFor } from '../support/http.js';
  */
 
 const SECRET = 'e2e-trigger-filter-secret';
+const ADMIN_PASSWORD = 'correct horse battery staple filters';
 const sign = (raw: string): string => `sha256=${createHmac('sha256', SECRET).update(raw).digest('hex')}`;
 
 describe('e2e: trigger filters (when) on the built server', function () {
@@ -57,7 +59,9 @@ describe('e2e: trigger filters (when) on the built server', function () {
         },
       ]),
     );
-    gateway = await startGateway({ DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: triggersFile, TRIGGERS_DIR: dir, CODEHOST_WEBHOOK_SECRET: SECRET });
+    const env = { DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: triggersFile, TRIGGERS_DIR: dir, CODEHOST_WEBHOOK_SECRET: SECRET };
+    expect(await setAdminPassword(env, ADMIN_PASSWORD)).to.equal(0);
+    gateway = await startGateway(env);
   });
 
   after(async () => {
@@ -79,6 +83,14 @@ describe('e2e: trigger filters (when) on the built server', function () {
     await waitFor(async () => (await lines('every.txt')).length === 3 && (await lines('deploy.txt')).length === 1, 20_000, 'the three deliveries to run');
     expect(await lines('deploy.txt')).to.deep.equal(['c3']);
     expect((await lines('every.txt')).sort()).to.deep.equal(['c1', 'c2', 'c3']);
+  });
+
+  it("shows each trigger's filters on the admin UI's triggers page", async () => {
+    const admin = adminClient(gateway!.url);
+    const { cookie } = await admin.login(ADMIN_PASSWORD);
+    const page = await (await admin.get('/settings/triggers', cookie)).text();
+    expect(page).to.contain('when <code>body.ref equals &quot;refs/heads/main&quot;</code>');
+    expect(page).to.contain('when <code>headers.x-github-event in [&quot;push&quot;]</code>');
   });
 
   it('`triggers check` refuses an invalid or catastrophic regex and an unknown test, naming the file, trigger and field', async () => {

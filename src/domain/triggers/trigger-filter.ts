@@ -96,3 +96,13 @@ const passes = (condition: TriggerCondition, request: RequestSnapshot): boolean 
 /** Whether the request passes every condition of a trigger's `when` (AND); no conditions pass everything. */
 export const passesWhen = (conditions: readonly TriggerCondition[] | undefined, request: RequestSnapshot): boolean =>
   (conditions ?? []).every((condition) => passes(condition, request));
+
+/** A condition as operators read it: `body.ref equals "refs/heads/main"`, tests joined by `and`. */
+export const describeCondition = (condition: TriggerCondition): string => {
+  const tests: string[] = [];
+  if ('equals' in condition) tests.push(`equals ${JSON.stringify(condition.equals)}`);
+  if (condition.in !== undefined) tests.push(`in ${JSON.stringify(condition.in)}`);
+  if (condition.prefix !== undefined) tests.push(`starts with ${JSON.stringify(condition.prefix)}`);
+  if (condition.regex !== undefined) tests.push(`matches /${condition.regex.source}/`);
+  return `${condition.path} ${tests.join(' and ')}`;
+};

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { AUTO_MERGE_QUEUE, AutoMergeJob, RequestAutoMerge } from '../../../../src/application/jobs/auto-merge-job.js';
+import { PollJobs } from '../../../../src/application/jobs/poll-jobs.js';
+import type { JobRunner } from '../../../../src/ports/job-runner.js';
 import { compileGlobs } from '../../../../src/domain/jobs/allowed-paths.js';
 import type { Job, JobStatus } from '../../../../src/domain/jobs/job.js';
 import type { ChecksOutcome, MergeOutcome, PullRequest, PullRequests } from '../../../../src/ports/pull-requests.js';
@@ -134,6 +136,18 @@ describe('RequestAutoMerge', () => {
     const request = new RequestAutoMerge(queue);
     await request.execute(job('running'));
     await request.execute(job('succeeded'));
+    expect(queue.tasks).to.deep.equal([{ queue: AUTO_MERGE_QUEUE, payload: { jobId: ID } }]);
+  });
+});
+
+describe('PollJobs with auto-merge', () => {
+  it('hands each job a poll updated, as stored afterwards, to the after-update hook', async () => {
+    const jobs = new InMemoryJobRepository();
+    await jobs.add(job('running'));
+    const runner: JobRunner = { kind: 'remote', run: async () => undefined, poll: async () => ({ status: 'succeeded', runUrl: 'https://code.test/runs/1' }) };
+    const queue = new InMemoryTaskQueue();
+    const request = new RequestAutoMerge(queue);
+    await new PollJobs(jobs, runner, new FixedClock(), new RecordingLogger(), (updated) => request.execute(updated)).execute();
     expect(queue.tasks).to.deep.equal([{ queue: AUTO_MERGE_QUEUE, payload: { jobId: ID } }]);
   });
 });

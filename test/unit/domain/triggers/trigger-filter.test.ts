@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
 import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
 import { filterTriggers } from '../../../../src/domain/triggers/match-triggers.js';
+import { describeCondition } from '../../../../src/domain/triggers/trigger-filter.js';
 import { checkRegex, MAX_REGEX_INPUT } from '../../../../src/domain/triggers/safe-regex.js';
 import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
 
@@ -142,5 +143,15 @@ describe('trigger filters (when)', () => {
         expect(checkRegex(pattern), pattern).to.equal(undefined);
       }
     });
+  });
+
+  it('describes each condition for the admin UI', () => {
+    const { triggers } = load(trigger('deploy', { ...PUSH_TO_MAIN, 'body.tag': { prefix: 'v', regex: '^v[0-9.]+$' }, 'body.n': { equals: 5 } }));
+    expect(triggers[0].when?.map(describeCondition)).to.deep.equal([
+      'body.ref equals "refs/heads/main"',
+      'headers.x-github-event in ["push"]',
+      'body.tag starts with "v" and matches /^v[0-9.]+$/',
+      'body.n equals 5',
+    ]);
   });
 });
