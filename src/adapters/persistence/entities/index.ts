@@ -4,6 +4,7 @@ import { AdminSessionEntity } from './admin-session-entity.js';
 import { ApiKeyEntity } from './api-key-entity.js';
 import { ChatTurnEntity } from './chat-turn-entity.js';
 import { CodehostDeliveryEntity } from './codehost-delivery-entity.js';
+import { IdempotencyKeyEntity } from './idempotency-key-entity.js';
 import { InboundRequestEntity } from './inbound-request-entity.js';
 import { JobEntity } from './job-entity.js';
 import { SettingEntity } from './setting-entity.js';
@@ -20,6 +21,7 @@ export const ENTITIES = [
   ApiKeyEntity,
   ChatTurnEntity,
   CodehostDeliveryEntity,
+  IdempotencyKeyEntity,
   InboundRequestEntity,
   JobEntity,
   SettingEntity,
