@@ -8,6 +8,7 @@ import type { Database } from '../adapters/persistence/database.js';
 import { closeEngine } from '../adapters/persistence/open-engine.js';
 import { TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../application/triggers/fire-triggers.js';
 import { JOB_RUN_QUEUE, type JobRunTask } from '../application/jobs/create-job.js';
+import { AUTO_MERGE_QUEUE, type AutoMergeTask } from '../application/jobs/auto-merge-job.js';
 import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, type ChatMessageTask } from '../application/messaging/receive-messaging-update.js';
 import { checkTriggerSecrets } from '../application/triggers/check-trigger-secrets.js';
 import { RETENTION_SWEEP_QUEUE } from '../application/retention/sweep-expired-data.js';
@@ -91,6 +92,10 @@ export class Gateway {
       // Triggers with `concurrency`: each lane one run at a time, in order, across every replica.
       await queue.work<TriggerRunTask>(TRIGGER_RUN_ORDERED_QUEUE, (task) => runTrigger.execute(task), { oneAtATimePerGroup: true });
       await queue.work<JobRunTask>(JOB_RUN_QUEUE, (task) => runJob.execute(task), { maxConcurrent: config.jobs.concurrency });
+      if (config.codehost?.autoMerge) {
+        const autoMerge = await container.getAsync(TOKENS.AutoMergeJob);
+        await queue.work<AutoMergeTask>(AUTO_MERGE_QUEUE, (task) => autoMerge.execute(task), { maxConcurrent: 1 });
+      }
       // A chat's messages are answered one at a time, in the order stored (the platform's order:
       // it sends one chat's updates one after another), across every replica.
       await queue.work<ChatMessageTask>(CHAT_MESSAGE_QUEUE, (task) => replyToChat.execute(task), { oneAtATimePerGroup: true });

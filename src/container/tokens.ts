@@ -5,6 +5,7 @@ import type { KeyAdministration } from '../application/auth/api-key-administrati
 import type { AuthenticateApiKey } from '../application/auth/authenticate-api-key.js';
 import type { CreateApiKey } from '../application/auth/create-api-key.js';
 import type { CreateJob } from '../application/jobs/create-job.js';
+import type { CreateJobOnce } from '../application/jobs/create-job-once.js';
 import type { ListApiKeys } from '../application/auth/list-api-keys.js';
 import type { RevokeApiKey } from '../application/auth/revoke-api-key.js';
 import type { Database } from '../adapters/persistence/database.js';
@@ -14,6 +15,7 @@ import type { FireTriggers } from '../application/triggers/fire-triggers.js';
 import type { GetJobStatus } from '../application/jobs/get-job-status.js';
 import type { RunJob } from '../application/jobs/run-job.js';
 import type { PollJobs } from '../application/jobs/poll-jobs.js';
+import type { AutoMergeJob } from '../application/jobs/auto-merge-job.js';
 import type { CodehostEvents } from '../ports/codehost-events.js';
 import type { AiClient } from '../ports/ai-client.js';
 import type { CheckReadiness } from '../application/operations/check-readiness.js';
@@ -38,6 +40,7 @@ import type { ApiKeyCrypto } from '../ports/api-key-crypto.js';
 import type { DeliveryLog } from '../ports/delivery-log.js';
 import type { InboundRequestStore } from '../ports/inbound-request-store.js';
 import type { TriggerLanes } from '../ports/trigger-lanes.js';
+import type { IdempotencyKeyStore } from '../ports/idempotency-key-store.js';
 import type { HttpForwarder } from '../ports/http-forwarder.js';
 import type { JobLauncher } from '../ports/job-launcher.js';
 import type { ShellExecutor } from '../ports/shell-executor.js';
@@ -67,6 +70,7 @@ export const TOKENS = {
   RevokeApiKey: token<RevokeApiKey>('RevokeApiKey'),
   KeyAdministration: token<KeyAdministration>('KeyAdministration'),
   CreateJob: token<CreateJob>('CreateJob'),
+  CreateJobOnce: token<CreateJobOnce>('CreateJobOnce'),
   Triggers: token<readonly Trigger[]>('Triggers'),
   TaskQueue: token<TaskQueue>('TaskQueue'),
   ShellExecutor: token<ShellExecutor>('ShellExecutor'),
@@ -76,6 +80,7 @@ export const TOKENS = {
   DeliveryLog: token<DeliveryLog>('DeliveryLog'),
   InboundRequestStore: token<InboundRequestStore>('InboundRequestStore'),
   TriggerLanes: token<TriggerLanes>('TriggerLanes'),
+  IdempotencyKeyStore: token<IdempotencyKeyStore>('IdempotencyKeyStore'),
   CodehostSignatureVerifier: token<WebhookSignatureVerifier>('CodehostSignatureVerifier'),
   FireTriggers: token<FireTriggers>('FireTriggers'),
   DeliveryHistory: token<DeliveryHistory>('DeliveryHistory'),
@@ -88,6 +93,7 @@ export const TOKENS = {
   RunJob: token<RunJob>('RunJob'),
   CancelJob: token<CancelJob>('CancelJob'),
   PollJobs: token<PollJobs>('PollJobs'),
+  AutoMergeJob: token<AutoMergeJob>('AutoMergeJob'),
   CodehostEvents: token<CodehostEvents>('CodehostEvents'),
   AiClient: token<AiClient>('AiClient'),
   CheckReadiness: token<CheckReadiness>('CheckReadiness'),

@@ -1,7 +1,7 @@
 import type { Approval } from '../../domain/approvals/approval.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
-import { matchTriggers } from '../../domain/triggers/match-triggers.js';
+import { filterTriggers, matchTriggers } from '../../domain/triggers/match-triggers.js';
 import type { Trigger } from '../../domain/triggers/trigger.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
@@ -47,6 +47,7 @@ export interface FireTriggersInput {
 /**
  * SPEC 6.1: after authentication, every enabled trigger watching the endpoint gets a
  * durable task; the caller is answered once the tasks are stored, never after the actions.
+ * A trigger with a `when` fires only when the request passes its tests.
  * The request is stored once, before the tasks, which refer to it by id.
  * Returns the names of the triggers that fired, in file order.
  */
@@ -68,9 +69,15 @@ export class FireTriggers {
   }
 
   async execute(input: FireTriggersInput): Promise<string[]> {
-    const matched = matchTriggers(this.triggers, [input.watchPath, ...(input.sameEndpointAs ?? [])]);
-    if (matched.length === 0) return [];
-    const request = JSON.stringify(typeof input.request === 'function' ? input.request() : input.request);
+    const watching = matchTriggers(this.triggers, [input.watchPath, ...(input.sameEndpointAs ?? [])]);
+    if (watching.length === 0) return [];
+    const snapshot = typeof input.request === 'function' ? input.request() : input.request;
+    const matched = filterTriggers(watching, snapshot);
+    if (matched.length === 0) {
+      this.logger.debug({ watchPath: input.watchPath, filtered: watching.map((trigger) => trigger.name) }, 'no trigger fired: their when did not match');
+      return [];
+    }
+    const request = JSON.stringify(snapshot);
     const { requestId } = await this.fire(matched, input.watchPath, request, null);
     this.logger.info({ watchPath: input.watchPath, triggers: matched.map((trigger) => trigger.name), requestId }, 'triggers fired');
     return matched.map((trigger) => trigger.name);

@@ -91,7 +91,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
     [
       TOKENS.Pino,
       TOKENS.AuthenticateApiKey,
-      TOKENS.CreateJob,
+      TOKENS.CreateJobOnce,
       TOKENS.GetJobStatus,
       TOKENS.FireTriggers,
       TOKENS.ReceiveCodehostEvent,

@@ -2,6 +2,7 @@ import type { Container } from 'inversify';
 import { GithubEvents } from '../../adapters/codehost/github-events.js';
 import { GithubSignatureVerifier } from '../../adapters/codehost/github-signature-verifier.js';
 import { ReceiveCodehostEvent } from '../../application/codehost/receive-codehost-event.js';
+import { RequestAutoMerge } from '../../application/jobs/auto-merge-job.js';
 import { RunTrigger, type RunTriggerSettings } from '../../application/triggers/run-trigger.js';
 import { commandEnvironment } from '../command-environment.js';
 import type { AppConfig } from '../config.js';
@@ -36,7 +37,19 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
   c.bind(TOKENS.CodehostSignatureVerifier).toConstantValue(new GithubSignatureVerifier(config.codehostWebhookSecret));
   c.bind(TOKENS.CodehostEvents).toConstantValue(new GithubEvents());
   c.bind(TOKENS.ReceiveCodehostEvent).toResolvedValue(
-    (...deps: ConstructorParameters<typeof ReceiveCodehostEvent>) => new ReceiveCodehostEvent(...deps),
-    [TOKENS.CodehostSignatureVerifier, TOKENS.DeliveryLog, TOKENS.FireTriggers, TOKENS.CodehostEvents, TOKENS.JobRepository, TOKENS.Clock, TOKENS.Logger],
+    (verifier, deliveries, fireTriggers, events, jobs, clock, logger, queue) => {
+      const autoMerge = config.codehost?.autoMerge ? new RequestAutoMerge(queue) : undefined;
+      return new ReceiveCodehostEvent(verifier, deliveries, fireTriggers, events, jobs, clock, logger, autoMerge && ((job) => autoMerge.execute(job)));
+    },
+    [
+      TOKENS.CodehostSignatureVerifier,
+      TOKENS.DeliveryLog,
+      TOKENS.FireTriggers,
+      TOKENS.CodehostEvents,
+      TOKENS.JobRepository,
+      TOKENS.Clock,
+      TOKENS.Logger,
+      TOKENS.TaskQueue,
+    ],
   );
 };

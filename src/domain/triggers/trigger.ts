@@ -1,9 +1,13 @@
+import type { TriggerCondition } from './trigger-filter.js';
+
 /** A trigger of `config/TRIGGERS.json` (SPEC 2.2), validated. */
 export interface Trigger {
   readonly name: string;
   /** The endpoint path without `/api`, e.g. `/webhook`. */
   readonly watchPath: string;
   readonly enabled: boolean;
+  /** `when`: tests on the request, all of which must pass for the trigger to fire; absent = always. */
+  readonly when?: readonly TriggerCondition[];
   readonly actions: readonly TriggerAction[];
   /**
    * `concurrency: N`: at most N runs of this trigger at once across every replica; the others

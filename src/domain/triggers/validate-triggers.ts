@@ -1,6 +1,7 @@
 import { findTokenPlaces } from '../templates/shell-contexts.js';
 import { findUnknownTokens } from '../templates/template-tokens.js';
 import type { Trigger, TriggerAction } from './trigger.js';
+import { type TriggerCondition, validateWhen } from './trigger-filter.js';
 
 /**
  * What a trigger file is checked against, given by the composition root: the endpoints a
@@ -23,7 +24,7 @@ type Fields = Record<string, unknown>;
 const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 const describe = (value: unknown): string => (Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`);
 
-const TRIGGER_FIELDS = ['name', 'watch_path', 'enabled', 'actions', 'concurrency'];
+const TRIGGER_FIELDS = ['name', 'watch_path', 'enabled', 'when', 'actions', 'concurrency'];
 /** The most lanes a trigger may have: each is a queue group of its own. */
 export const MAX_CONCURRENCY = 100;
 const ACTION_FIELDS: Record<TriggerAction['type'], string[]> = {
@@ -66,6 +67,8 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
 
     for (const field of Object.keys(entry)) if (!TRIGGER_FIELDS.includes(field)) problem(field, 'unknown field');
 
+    const when: TriggerCondition[] | undefined = entry.when === undefined ? undefined : validateWhen(entry.when, problem);
+
     const actions: TriggerAction[] = [];
     if (!Array.isArray(entry.actions) || entry.actions.length === 0) problem('actions', 'required, a non-empty array');
     else
@@ -79,6 +82,7 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
         name: name as string,
         watchPath: watchPath as string,
         enabled: entry.enabled as boolean,
+        ...(when ? { when } : {}),
         actions,
         ...(concurrency === undefined ? {} : { concurrency: concurrency as number }),
       });

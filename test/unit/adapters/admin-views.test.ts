@@ -22,7 +22,7 @@ const pages: Array<[Parameters<AdminViews['page']>[0], object]> = [
   [
     'triggers',
     {
-      triggers: [{ name: HOSTILE, watchPath: HOSTILE, state: badge('enabled'), actions: [HOSTILE] }],
+      triggers: [{ name: HOSTILE, watchPath: HOSTILE, when: [HOSTILE], state: badge('enabled'), actions: [HOSTILE] }],
       runs: [{ href: '/settings/runs/x#action-0', finishedAt: at, trigger: HOSTILE, action: HOSTILE, status: badge('failed'), attempts: 1, error: HOSTILE }],
     },
   ],

@@ -188,7 +188,24 @@ describe('loadConfig', () => {
       repo: 'acme/app',
       apiUrl: 'https://api.github.com',
       pollSeconds: 60,
+      autoMerge: undefined,
     });
+  });
+
+  it('reads AUTO_MERGE and ALLOWED_PATHS (default logs/**), and needs the code host for them', () => {
+    const github = { CODEHOST_TOKEN: 'ghp_x', CODEHOST_REPO: 'acme/app' };
+    expect(loadConfig({ ...github, AUTO_MERGE: 'true' }).codehost?.autoMerge).to.deep.equal({ allowedPaths: ['logs/**'] });
+    expect(loadConfig({ ...github, AUTO_MERGE: '1', ALLOWED_PATHS: ' logs/** , docs/*.md ,' }).codehost?.autoMerge).to.deep.equal({
+      allowedPaths: ['logs/**', 'docs/*.md'],
+    });
+    expect(problemsOf({ AUTO_MERGE: 'true' })).to.deep.equal([
+      'AUTO_MERGE: needs CODEHOST_TOKEN and CODEHOST_REPO: it merges the pull requests of jobs on GitHub Actions',
+    ]);
+    expect(problemsOf({ ...github, AUTO_MERGE: 'yes' })).to.deep.equal(['AUTO_MERGE: "yes" is not true or false']);
+    expect(problemsOf({ ...github, AUTO_MERGE: 'true', ALLOWED_PATHS: '/etc/**,logs/a**' })).to.deep.equal([
+      'ALLOWED_PATHS: "/etc/**" starts with /: paths are relative to the repository root',
+      'ALLOWED_PATHS: "logs/a**": ** must be a whole path segment (logs/** or **/x.md)',
+    ]);
   });
 
   it('needs LLM_BASE_URL for the custom provider and uses it for the default provider only', () => {

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
-/** Mapping of `action_runs` (Migration20261123010000_trigger_runs; status widened by Migration20261126120000_approvals). */
+/** Mapping of `action_runs` (Migration20261123010000_trigger_runs; status widened by Migration20261127200000_approvals). */
 export const ActionRunEntity = defineEntity({
   name: 'ActionRun',
   tableName: 'action_runs',

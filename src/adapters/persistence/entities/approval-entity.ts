@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
-/** Mapping of `approvals` (Migration20261126120000_approvals). */
+/** Mapping of `approvals` (Migration20261127200000_approvals). */
 export const ApprovalEntity = defineEntity({
   name: 'Approval',
   tableName: 'approvals',

@@ -5,6 +5,7 @@ import { ApiKeyEntity } from './api-key-entity.js';
 import { ApprovalEntity } from './approval-entity.js';
 import { ChatTurnEntity } from './chat-turn-entity.js';
 import { CodehostDeliveryEntity } from './codehost-delivery-entity.js';
+import { IdempotencyKeyEntity } from './idempotency-key-entity.js';
 import { InboundRequestEntity } from './inbound-request-entity.js';
 import { JobEntity } from './job-entity.js';
 import { SettingEntity } from './setting-entity.js';
@@ -22,6 +23,7 @@ export const ENTITIES = [
   ApprovalEntity,
   ChatTurnEntity,
   CodehostDeliveryEntity,
+  IdempotencyKeyEntity,
   InboundRequestEntity,
   JobEntity,
   SettingEntity,

@@ -9,7 +9,8 @@ import { Migration20261124100100_api_keys_notify_insert } from './Migration20261
 import { Migration20261125000000_retention_indexes } from './Migration20261125000000_retention_indexes.js';
 import { Migration20261126100000_delivery_log } from './Migration20261126100000_delivery_log.js';
 import { Migration20261126110000_trigger_lanes } from './Migration20261126110000_trigger_lanes.js';
-import { Migration20261126120000_approvals } from './Migration20261126120000_approvals.js';
+import { Migration20261126173000_idempotency_keys } from './Migration20261126173000_idempotency_keys.js';
+import { Migration20261127200000_approvals } from './Migration20261127200000_approvals.js';
 
 /**
  * Every migration, oldest first. Append new ones; never edit or reorder a released one:
@@ -27,5 +28,6 @@ export const MIGRATIONS = [
   Migration20261125000000_retention_indexes,
   Migration20261126100000_delivery_log,
   Migration20261126110000_trigger_lanes,
-  Migration20261126120000_approvals,
+  Migration20261126173000_idempotency_keys,
+  Migration20261127200000_approvals,
 ];

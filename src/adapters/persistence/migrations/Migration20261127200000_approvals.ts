@@ -4,8 +4,8 @@ import { Migration } from '@mikro-orm/migrations';
  * Approvals that actions with `approval: true` wait for; one per run and action. Action run
  * statuses grow (`awaiting_approval` is 17 characters).
  */
-export class Migration20261126120000_approvals extends Migration {
-  override name = 'Migration20261126120000_approvals';
+export class Migration20261127200000_approvals extends Migration {
+  override name = 'Migration20261127200000_approvals';
 
   override up(): void {
     this.addSql(`create table approvals (
