@@ -38,7 +38,13 @@ describe('loadConfig', () => {
           webhookSecret: undefined,
           apiUrl: 'https://api.telegram.org',
           allowedChatIds: new Set(),
-          variables: { botToken: 'TELEGRAM_BOT_TOKEN', webhookSecret: 'TELEGRAM_WEBHOOK_SECRET', allowedChats: 'TELEGRAM_ALLOWED_CHAT_IDS' },
+          mode: 'webhook',
+          variables: {
+            botToken: 'TELEGRAM_BOT_TOKEN',
+            webhookSecret: 'TELEGRAM_WEBHOOK_SECRET',
+            allowedChats: 'TELEGRAM_ALLOWED_CHAT_IDS',
+            mode: 'TELEGRAM_MODE',
+          },
         },
       },
       codehost: undefined,
@@ -235,7 +241,18 @@ describe('loadConfig', () => {
         botToken: 'MESSAGING_BOT_TOKEN',
         webhookSecret: 'MESSAGING_WEBHOOK_SECRET',
         allowedChats: 'MESSAGING_ALLOWED_CHAT_IDS',
+        mode: 'MESSAGING_MODE',
       });
+    });
+
+    it('read TELEGRAM_MODE (or MESSAGING_MODE): polling needs no webhook secret; anything but webhook or polling is refused', () => {
+      expect(loadConfig({ TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_MODE: 'polling' }).channels.telegram).to.deep.include({
+        mode: 'polling',
+        webhookSecret: undefined,
+      });
+      expect(loadConfig({ MESSAGING_BOT_TOKEN: '1:a', MESSAGING_MODE: 'polling' }).channels.telegram.mode).to.equal('polling');
+      expect(() => loadConfig({ TELEGRAM_MODE: 'push' })).to.throw(ConfigError, 'TELEGRAM_MODE: "push" is not one of webhook, polling');
+      expect(() => loadConfig({ TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_MODE: 'webhook' })).to.throw(ConfigError, 'TELEGRAM_WEBHOOK_SECRET: required');
     });
 
     it('may be set together with the new name to the same value, or mixed with other new names', () => {
