@@ -136,5 +136,10 @@ export interface MessagingChannel {
   sendTyping(token: string, target: ReplyTarget): Promise<void>;
   /** A cheap acknowledgement of a received message (a reaction). */
   acknowledge(token: string, target: ReplyTarget, messageId: string): Promise<void>;
-  download(token: string, fileId: string): Promise<DownloadedFile>;
+  /**
+   * Downloads a file of a message.
+   * @throws DomainError `payload_too_large` when the file is larger than `maxBytes` (told by the
+   * platform before the download where it can), or larger than the platform lets bots download.
+   */
+  download(token: string, fileId: string, maxBytes?: number): Promise<DownloadedFile>;
 }

@@ -4,6 +4,8 @@ import { chatThreadKey } from '../../domain/messaging/chat-thread.js';
 import type { AiImage } from '../../ports/ai-client.js';
 import type { Logger } from '../../ports/logger.js';
 import type { MessagingChannel, OutgoingMessage, ReplyTarget } from '../../ports/messaging-channel.js';
+import type { Transcriber } from '../../ports/transcriber.js';
+import { isDomainError } from '../../domain/errors/domain-error.js';
 import type { ChatAgent } from './chat-agent.js';
 import type { ChatChannel, MessagingChannels } from './messaging-channels.js';
 import type { ChatMessageTask } from './receive-messaging-update.js';
@@ -14,17 +16,38 @@ const MAX_TEXT_FILE_BYTES = 512 * 1024;
 const TEXT_TYPES = /^(text\/|application\/(json|xml|x-yaml|yaml|javascript|x-sh|toml|csv|sql))/;
 const TEXT_NAMES = /\.(txt|md|json|ya?ml|xml|csv|log|ts|js|py|go|rs|java|c|h|cpp|sh|toml|ini|sql|html|css)$/i;
 
+/** Voice messages and audio, transcribed: the service, and the largest recording downloaded. */
+export interface VoiceTranscription {
+  readonly transcriber: Transcriber;
+  readonly maxBytes: number;
+}
+
+export const CANNOT_READ_VOICE = 'Sorry, I cannot read voice messages: no transcription is set up for this bot. Please send your message as text.';
+export const voiceTooLarge = (maxBytes: number): string =>
+  `Sorry, that voice message is too large for me to transcribe (the limit is ${formatSize(maxBytes)}). Please send a shorter one, or text.`;
+export const VOICE_FAILED = 'Sorry, I could not transcribe that voice message. Please try again, or send text.';
+export const VOICE_SILENT = 'Sorry, I could not make out any words in that voice message.';
+
+const formatSize = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MB` : bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KB` : `${bytes} bytes`;
+
+const isSpeech = (attachment: Attachment): boolean => attachment.kind === 'voice' || attachment.kind === 'audio';
+
 /**
  * Background processing of one chat message (SPEC 4.4), on the channel it came from:
  * acknowledge, keep a typing indicator up, ask the chat agent, reply (formatted and split by
  * the channel, with a plain-text fallback), and stop the indicator whatever happens. A failed
  * AI call gets the fixed apology (SPEC 4.4); the cause is only logged, with its classified reason.
+ * Voice messages and audio are transcribed (without a transcription service, or when that fails,
+ * the user is told so; a message that is nothing but such a recording is answered with that alone).
  */
 export class ReplyToChatMessage {
   constructor(
     private readonly channels: MessagingChannels,
     private readonly agent: ChatAgent,
     private readonly logger: Logger,
+    /** Undefined: voice messages cannot be read. */
+    private readonly voice?: VoiceTranscription,
   ) {}
 
   async execute(task: ChatMessageTask): Promise<void> {
@@ -50,19 +73,26 @@ export class ReplyToChatMessage {
     });
     const typing = this.#keepTyping(platform, token, target, log);
     try {
-      const { text, images, unreadable } = await this.#content(platform, token, message, log);
+      const { text, images, unreadable, transcripts, voiceProblems } = await this.#content(platform, token, message, log);
       let reply: string;
-      try {
-        reply = await this.agent.execute({
-          threadId: conversationOf(channel, message),
-          text,
-          images,
-          metadata: { userId: platform.id, chatTitle: platform.title },
-        });
-        if (unreadable.length > 0) reply = `(I could not read ${unreadable.join(', ')}.)\n\n${reply}`;
-      } catch (error) {
-        log.error({ err: error, reason: aiFailureReason(error) }, 'AI call failed');
-        reply = APOLOGY;
+      if (voiceProblems.length > 0 && message.text.trim() === '' && message.attachments.every(isSpeech) && transcripts.length === 0) {
+        // Nothing but recordings, none of which could be heard: nothing for the model to answer.
+        reply = [...new Set(voiceProblems)].join('\n');
+      } else {
+        try {
+          reply = await this.agent.execute({
+            threadId: conversationOf(channel, message),
+            text,
+            images,
+            transcripts,
+            metadata: { userId: platform.id, chatTitle: platform.title },
+          });
+          if (unreadable.length > 0) reply = `(I could not read ${unreadable.join(', ')}.)\n\n${reply}`;
+          if (voiceProblems.length > 0) reply = `(${[...new Set(voiceProblems)].join(' ')})\n\n${reply}`;
+        } catch (error) {
+          log.error({ err: error, reason: aiFailureReason(error) }, 'AI call failed');
+          reply = APOLOGY;
+        }
       }
       typing.stop();
       const parts = platform.formatReply(reply);
@@ -102,12 +132,23 @@ export class ReplyToChatMessage {
     token: string,
     message: ChannelMessage,
     log: Logger,
-  ): Promise<{ text: string; images: AiImage[]; unreadable: string[] }> {
+  ): Promise<{ text: string; images: AiImage[]; unreadable: string[]; transcripts: string[]; voiceProblems: string[] }> {
     const images: AiImage[] = [];
     const notes: string[] = [];
     const unreadable: string[] = [];
+    const transcripts: string[] = [];
+    const voiceProblems: string[] = [];
     for (const attachment of message.attachments) {
       const label = describe(attachment);
+      if (isSpeech(attachment)) {
+        const heard = await this.#transcribe(platform, token, attachment, log);
+        if (heard.transcript !== undefined) transcripts.push(heard.transcript);
+        else {
+          voiceProblems.push(heard.problem);
+          notes.push(`[The user sent ${label}, which could not be transcribed.]`);
+        }
+        continue;
+      }
       try {
         if (attachment.kind === 'photo' || (attachment.kind === 'document' && attachment.mimeType?.startsWith('image/'))) {
           if ((attachment.size ?? 0) > MAX_IMAGE_BYTES) throw new Error('too large');
@@ -128,7 +169,33 @@ export class ReplyToChatMessage {
       unreadable.push(label);
     }
     const text = [message.text, ...notes].filter((part) => part !== '').join('\n\n');
-    return { text: text || '(no text)', images, unreadable };
+    // A message that is only a recording is its transcript: no "(no text)" placeholder beside it.
+    return { text: text || (transcripts.length > 0 ? '' : '(no text)'), images, unreadable, transcripts, voiceProblems };
+  }
+
+  /** The words of a voice message or audio file, or the sentence telling the user why there are none. */
+  async #transcribe(
+    platform: MessagingChannel,
+    token: string,
+    attachment: Attachment,
+    log: Logger,
+  ): Promise<{ transcript: string; problem?: undefined } | { transcript?: undefined; problem: string }> {
+    if (this.voice === undefined) return { problem: CANNOT_READ_VOICE };
+    const { transcriber, maxBytes } = this.voice;
+    if ((attachment.size ?? 0) > maxBytes) return { problem: voiceTooLarge(maxBytes) };
+    try {
+      const file = await platform.download(token, attachment.fileId, maxBytes);
+      const transcript = await transcriber.transcribe({
+        data: file.data,
+        mediaType: attachment.mimeType ?? (attachment.kind === 'voice' ? 'audio/ogg' : 'audio/mpeg'),
+      });
+      log.info({ kind: attachment.kind, characters: transcript.length }, 'voice message transcribed');
+      return transcript === '' ? { problem: VOICE_SILENT } : { transcript };
+    } catch (error) {
+      if (isDomainError(error) && error.code === 'payload_too_large') return { problem: voiceTooLarge(maxBytes) };
+      log.warn({ err: error, kind: attachment.kind, reason: aiFailureReason(error) }, 'could not transcribe a voice message');
+      return { problem: VOICE_FAILED };
+    }
   }
 }
 

@@ -48,6 +48,7 @@ describe('loadConfig', () => {
         },
       },
       codehost: undefined,
+      transcription: undefined,
       llm: {
         provider: undefined,
         model: undefined,
@@ -243,6 +244,18 @@ describe('loadConfig', () => {
         allowedChats: 'MESSAGING_ALLOWED_CHAT_IDS',
         mode: 'MESSAGING_MODE',
       });
+    });
+
+    it('read TRANSCRIBE_PROVIDER, TRANSCRIBE_MODEL and TRANSCRIBE_MAX_SIZE: only providers that transcribe, whisper-1 by default', () => {
+      expect(loadConfig({}).transcription).to.equal(undefined);
+      expect(loadConfig({ TRANSCRIBE_PROVIDER: 'openai' }).transcription).to.deep.equal({ provider: 'openai', model: 'whisper-1', maxBytes: 20 * 1024 * 1024 });
+      expect(loadConfig({ TRANSCRIBE_PROVIDER: 'custom', TRANSCRIBE_MODEL: 'whisper-large-v3', TRANSCRIBE_MAX_SIZE: '5mb' }).transcription).to.deep.equal({
+        provider: 'custom',
+        model: 'whisper-large-v3',
+        maxBytes: 5 * 1024 * 1024,
+      });
+      expect(() => loadConfig({ TRANSCRIBE_PROVIDER: 'anthropic' })).to.throw(ConfigError, 'TRANSCRIBE_PROVIDER: "anthropic" is not one of openai, custom');
+      expect(() => loadConfig({ TRANSCRIBE_MAX_SIZE: 'lots' })).to.throw(ConfigError, 'TRANSCRIBE_MAX_SIZE');
     });
 
     it('read TELEGRAM_MODE (or MESSAGING_MODE): polling needs no webhook secret; anything but webhook or polling is refused', () => {

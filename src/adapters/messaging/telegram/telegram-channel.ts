@@ -196,12 +196,29 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
     });
   }
 
-  async download(token: string, fileId: string): Promise<DownloadedFile> {
-    const file = await this.#call<{ file_path?: string }>(token, 'getFile', { file_id: fileId });
+  async download(token: string, fileId: string, maxBytes = Number.POSITIVE_INFINITY): Promise<DownloadedFile> {
+    const tooLarge = (size: number | undefined) =>
+      new DomainError(
+        'payload_too_large',
+        size === undefined ? 'The file is too large to download' : `The file is ${size} bytes, over the limit of ${maxBytes}`,
+      );
+    let file: { file_path?: string; file_size?: number };
+    try {
+      file = await this.#call<{ file_path?: string; file_size?: number }>(token, 'getFile', { file_id: fileId });
+    } catch (error) {
+      // Telegram lets bots download files of up to 20 MB: larger ones are refused here.
+      if (error instanceof MessagingError && error.status === 400 && /too big/i.test(error.description)) throw tooLarge(undefined);
+      throw error;
+    }
+    if (typeof file.file_size === 'number' && file.file_size > maxBytes) throw tooLarge(file.file_size);
     if (!file.file_path) throw new MessagingError('getFile', 200, 'no file_path (file too large to download?)');
     const response = await fetch(`${this.settings.apiUrl}/file/bot${token}/${file.file_path}`, { signal: AbortSignal.timeout(this.settings.timeoutMs) });
     if (!response.ok) throw new MessagingError('download', response.status, response.statusText);
-    return { data: new Uint8Array(await response.arrayBuffer()), path: file.file_path };
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (declared > maxBytes) throw tooLarge(declared);
+    const data = new Uint8Array(await response.arrayBuffer());
+    if (data.length > maxBytes) throw tooLarge(data.length);
+    return { data, path: file.file_path };
   }
 
   /**
