@@ -69,11 +69,12 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       cancelJob,
       chat,
       logger: Logger,
+      deliveries,
     ) =>
       createHttpApp({
         routes: routeTable(),
         credentialHeaders: channelCredentialHeaders(),
-        admin: { auth, keys, overview, cancelJob, chat, logger },
+        admin: { auth, keys, overview, cancelJob, chat, logger, deliveries, fireTriggers },
         pino,
         authenticate,
         createJob,
@@ -106,6 +107,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       TOKENS.CancelJob,
       TOKENS.ChatAgent,
       TOKENS.Logger,
+      TOKENS.DeliveryHistory,
     ],
   );
 };

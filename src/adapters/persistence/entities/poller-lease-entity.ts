@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
-/** Mapping of `poller_leases`: who polls a platform, until when, and how far (Migration20261126000000_poller_leases). */
+/** Mapping of `poller_leases`: who polls a platform, until when, and how far (Migration20261127000000_poller_leases). */
 export const PollerLeaseEntity = defineEntity({
   name: 'PollerLease',
   tableName: 'poller_leases',

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /** Leases of the update pollers (one replica polls a chat platform) and the position each reached. */
-export class Migration20261126000000_poller_leases extends Migration {
-  override name = 'Migration20261126000000_poller_leases';
+export class Migration20261127000000_poller_leases extends Migration {
+  override name = 'Migration20261127000000_poller_leases';
 
   override up(): void {
     this.addSql(`create table poller_leases (
