@@ -67,8 +67,10 @@ const conflict = (): Error & { status: number } => Object.assign(new Error('Conf
 
 describe('PollMessagingUpdates', () => {
   /** One gateway's world: the platform, database-backed stores (shared between "replicas" by passing them in) and a poller. */
-  const make = (shared?: { lease: InMemoryPollerLease; deliveries: InMemoryDeliveryLog; queue: InMemoryTaskQueue; polling: FakePolling }) => {
-    const clock = new FixedClock();
+  const make = (
+    shared?: { lease: InMemoryPollerLease; deliveries: InMemoryDeliveryLog; queue: InMemoryTaskQueue; polling: FakePolling },
+    clock = new FixedClock(),
+  ) => {
     const logger = new RecordingLogger();
     const lease = shared?.lease ?? new InMemoryPollerLease();
     const deliveries = shared?.deliveries ?? new InMemoryDeliveryLog();
@@ -187,6 +189,25 @@ describe('PollMessagingUpdates', () => {
     b.stop.abort();
     await runB;
     expect(b.chatTexts()).to.deep.equal(['to a', 'to b']);
+  });
+
+  it('takes over from a replica that died without giving the lease up, once its lease expired, from the stored position', async () => {
+    const clock = new FixedClock();
+    const world = make(undefined, clock);
+    // A replica polled up to update 1, then died: its lease is still held for 90 s.
+    await world.lease.acquire(pollerName('fake'), 'dead replica', clock.now(), 90_000);
+    await world.lease.advance(pollerName('fake'), 'dead replica', '2', clock.now());
+    world.polling.push('answered before the crash');
+    world.polling.push('sent after the crash');
+    const running = world.run();
+    await waitFor(() => world.delays.length >= 2, 5000, 'standing by');
+    expect(world.polling.polls, 'no poll while the dead replica holds the lease').to.deep.equal([]);
+    clock.advance(90_000);
+    await waitFor(() => world.chatTexts().length === 1, 5000, 'the takeover');
+    world.stop.abort();
+    await running;
+    expect(world.chatTexts()).to.deep.equal(['sent after the crash']);
+    expect(world.polling.polls[0]).to.equal('2');
   });
 
   it('backs off after failures (longer each time), removes the webhook again after a conflict, then goes on', async () => {
