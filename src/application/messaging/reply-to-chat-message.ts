@@ -4,34 +4,16 @@ import { chatThreadKey } from '../../domain/messaging/chat-thread.js';
 import type { AiImage } from '../../ports/ai-client.js';
 import type { Logger } from '../../ports/logger.js';
 import type { MessagingChannel, OutgoingMessage, ReplyTarget } from '../../ports/messaging-channel.js';
-import type { Transcriber } from '../../ports/transcriber.js';
-import { isDomainError } from '../../domain/errors/domain-error.js';
 import type { ChatAgent } from './chat-agent.js';
 import type { ChatChannel, MessagingChannels } from './messaging-channels.js';
 import type { ChatMessageTask } from './receive-messaging-update.js';
+import { isSpeech, transcribeSpeech, type VoiceTranscription } from './transcribe-speech.js';
 
 export const APOLOGY = 'Sorry, I encountered an error processing your message.';
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 const MAX_TEXT_FILE_BYTES = 512 * 1024;
 const TEXT_TYPES = /^(text\/|application\/(json|xml|x-yaml|yaml|javascript|x-sh|toml|csv|sql))/;
 const TEXT_NAMES = /\.(txt|md|json|ya?ml|xml|csv|log|ts|js|py|go|rs|java|c|h|cpp|sh|toml|ini|sql|html|css)$/i;
-
-/** Voice messages and audio, transcribed: the service, and the largest recording downloaded. */
-export interface VoiceTranscription {
-  readonly transcriber: Transcriber;
-  readonly maxBytes: number;
-}
-
-export const CANNOT_READ_VOICE = 'Sorry, I cannot read voice messages: no transcription is set up for this bot. Please send your message as text.';
-export const voiceTooLarge = (maxBytes: number): string =>
-  `Sorry, that voice message is too large for me to transcribe (the limit is ${formatSize(maxBytes)}). Please send a shorter one, or text.`;
-export const VOICE_FAILED = 'Sorry, I could not transcribe that voice message. Please try again, or send text.';
-export const VOICE_SILENT = 'Sorry, I could not make out any words in that voice message.';
-
-const formatSize = (bytes: number): string =>
-  bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MB` : bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KB` : `${bytes} bytes`;
-
-const isSpeech = (attachment: Attachment): boolean => attachment.kind === 'voice' || attachment.kind === 'audio';
 
 /**
  * Background processing of one chat message (SPEC 4.4), on the channel it came from:
@@ -141,7 +123,7 @@ export class ReplyToChatMessage {
     for (const attachment of message.attachments) {
       const label = describe(attachment);
       if (isSpeech(attachment)) {
-        const heard = await this.#transcribe(platform, token, attachment, log);
+        const heard = await transcribeSpeech(this.voice, platform, token, attachment, log);
         if (heard.transcript !== undefined) transcripts.push(heard.transcript);
         else {
           voiceProblems.push(heard.problem);
@@ -171,31 +153,6 @@ export class ReplyToChatMessage {
     const text = [message.text, ...notes].filter((part) => part !== '').join('\n\n');
     // A message that is only a recording is its transcript: no "(no text)" placeholder beside it.
     return { text: text || (transcripts.length > 0 ? '' : '(no text)'), images, unreadable, transcripts, voiceProblems };
-  }
-
-  /** The words of a voice message or audio file, or the sentence telling the user why there are none. */
-  async #transcribe(
-    platform: MessagingChannel,
-    token: string,
-    attachment: Attachment,
-    log: Logger,
-  ): Promise<{ transcript: string; problem?: undefined } | { transcript?: undefined; problem: string }> {
-    if (this.voice === undefined) return { problem: CANNOT_READ_VOICE };
-    const { transcriber, maxBytes } = this.voice;
-    if ((attachment.size ?? 0) > maxBytes) return { problem: voiceTooLarge(maxBytes) };
-    try {
-      const file = await platform.download(token, attachment.fileId, maxBytes);
-      const transcript = await transcriber.transcribe({
-        data: file.data,
-        mediaType: attachment.mimeType ?? (attachment.kind === 'voice' ? 'audio/ogg' : 'audio/mpeg'),
-      });
-      log.info({ kind: attachment.kind, characters: transcript.length }, 'voice message transcribed');
-      return transcript === '' ? { problem: VOICE_SILENT } : { transcript };
-    } catch (error) {
-      if (isDomainError(error) && error.code === 'payload_too_large') return { problem: voiceTooLarge(maxBytes) };
-      log.warn({ err: error, kind: attachment.kind, reason: aiFailureReason(error) }, 'could not transcribe a voice message');
-      return { problem: VOICE_FAILED };
-    }
   }
 }
 

@@ -1,5 +1,5 @@
 import { VercelAiTranscriber } from '../../adapters/ai/vercel-ai-transcriber.js';
-import type { VoiceTranscription } from '../../application/messaging/reply-to-chat-message.js';
+import type { VoiceTranscription } from '../../application/messaging/transcribe-speech.js';
 import type { SecretStore } from '../../ports/secret-store.js';
 import type { AppConfig } from '../config.js';
 

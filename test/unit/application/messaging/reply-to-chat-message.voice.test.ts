@@ -5,13 +5,8 @@ import { CreateJob } from '../../../../src/application/jobs/create-job.js';
 import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js';
 import { CHAT_MESSAGE_SOURCE, ChatAgent, TRANSCRIPT_SOURCE } from '../../../../src/application/messaging/chat-agent.js';
 import { MessagingChannels } from '../../../../src/application/messaging/messaging-channels.js';
-import {
-  CANNOT_READ_VOICE,
-  ReplyToChatMessage,
-  VOICE_FAILED,
-  VOICE_SILENT,
-  voiceTooLarge,
-} from '../../../../src/application/messaging/reply-to-chat-message.js';
+import { ReplyToChatMessage } from '../../../../src/application/messaging/reply-to-chat-message.js';
+import { CANNOT_READ_VOICE, VOICE_FAILED, VOICE_SILENT, voiceTooLarge } from '../../../../src/application/messaging/transcribe-speech.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
 import type { Attachment, ChannelMessage } from '../../../../src/domain/messaging/channel-message.js';
 import type { DownloadedFile } from '../../../../src/ports/messaging-channel.js';
