@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { adminClient, setAdminPassword } from '../support/admin-http.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
 import { startFakeTelegram, type FakeTelegram } from '../support/fake-telegram.js';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
@@ -110,6 +111,14 @@ describe('e2e: Telegram by long polling (embedded database)', function () {
     expect(answer.status).to.equal(409);
     expect((answer.body as { error: string }).error).to.include('TELEGRAM_MODE=polling');
     expect(tg.of('setWebhook')).to.have.length(1);
+  });
+
+  it('says on the admin messaging page that Telegram is polled', async () => {
+    expect(await setAdminPassword(gateway!.env, 'polling-admin-password')).to.equal(0);
+    const admin = adminClient(gateway!.url);
+    const { cookie } = await admin.login('polling-admin-password');
+    const page = await (await admin.get('/settings/messaging', cookie)).text();
+    expect(page).to.include('Updates are fetched by long polling (<code>TELEGRAM_MODE=polling</code>)');
   });
 
   it('keeps its position across a restart: nothing is answered twice, and what came meanwhile is answered', async () => {
