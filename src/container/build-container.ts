@@ -4,6 +4,7 @@ import { bindCore } from './bindings/core-bindings.js';
 import { bindHttp } from './bindings/http-bindings.js';
 import { bindJobs } from './bindings/job-bindings.js';
 import { bindKeys } from './bindings/key-bindings.js';
+import { bindPolling } from './bindings/polling-bindings.js';
 import { bindRetention } from './bindings/retention-bindings.js';
 import { bindTriggers } from './bindings/trigger-bindings.js';
 import type { AppConfig } from './config.js';
@@ -24,6 +25,7 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
   bindTriggers(c, config, infra);
   bindJobs(c, config);
   bindChat(c, config);
+  bindPolling(c);
   bindHttp(c, config);
   bindRetention(c, config);
   return c;

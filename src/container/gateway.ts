@@ -34,6 +34,8 @@ export class Gateway {
     private readonly adminSocket: AdminSocketServer | undefined,
     private readonly poller: NodeJS.Timeout | undefined,
     private readonly retentionSchedule: NodeJS.Timeout,
+    /** The chat pollers (channels in polling mode): stopped first on shutdown. */
+    private readonly updatePolling: { readonly stop: AbortController; readonly done: Promise<void> },
   ) {}
 
   /**
@@ -118,13 +120,20 @@ export class Gateway {
             )
           : undefined;
       poller?.unref();
+      // Channels in polling mode fetch their updates (one replica per channel polls).
+      const stopPolling = new AbortController();
+      const polling = (await container.getAsync(TOKENS.PollMessagingUpdates)).execute(stopPolling.signal);
+      opened.push(async () => {
+        stopPolling.abort();
+        await polling;
+      });
       http.serve(app);
       // startupMs: since the process started (performance's time origin).
       pino.info(
         { port: http.port, host: config.host, database: database.engine, triggers: triggers.length, startupMs: Math.round(performance.now()) },
         'agent gateway listening',
       );
-      return new Gateway(config, container, pino, database, http, admin, poller, retentionSchedule);
+      return new Gateway(config, container, pino, database, http, admin, poller, retentionSchedule, { stop: stopPolling, done: polling });
     } catch (error) {
       for (const close of opened.reverse())
         await close().catch((closeError: unknown) => logger.debug({ err: closeError }, 'closing after a failed start failed'));
@@ -145,6 +154,9 @@ export class Gateway {
     this.pino.info({}, 'shutting down');
     if (this.poller) clearInterval(this.poller);
     clearInterval(this.retentionSchedule);
+    // The long poll is aborted: no update is fetched that could not be stored.
+    this.updatePolling.stop.abort();
+    await this.updatePolling.done;
     await this.http.close(this.config.shutdownTimeoutMs);
     await this.adminSocket?.close();
     const runJob = await this.container.getAsync(TOKENS.RunJob);

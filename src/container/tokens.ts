@@ -25,6 +25,7 @@ import type { ChatAgent } from '../application/messaging/chat-agent.js';
 import type { ReceiveMessagingUpdate } from '../application/messaging/receive-messaging-update.js';
 import type { RegisterMessagingWebhook } from '../application/messaging/register-messaging-webhook.js';
 import type { ReplyToChatMessage } from '../application/messaging/reply-to-chat-message.js';
+import type { PollMessagingUpdates } from '../application/messaging/poll-messaging-updates.js';
 import type { ScheduleRetentionSweep } from '../application/retention/schedule-retention-sweep.js';
 import type { SweepExpiredData } from '../application/retention/sweep-expired-data.js';
 import type { ConversationStore } from '../ports/conversation-store.js';
@@ -105,6 +106,7 @@ export const TOKENS = {
   RegisterMessagingWebhook: token<RegisterMessagingWebhook>('RegisterMessagingWebhook'),
   ReceiveMessagingUpdate: token<ReceiveMessagingUpdate>('ReceiveMessagingUpdate'),
   ReplyToChatMessage: token<ReplyToChatMessage>('ReplyToChatMessage'),
+  PollMessagingUpdates: token<PollMessagingUpdates>('PollMessagingUpdates'),
   HttpApp: token<Koa>('HttpApp'),
   SweepExpiredData: token<SweepExpiredData>('SweepExpiredData'),
   ScheduleRetentionSweep: token<ScheduleRetentionSweep>('ScheduleRetentionSweep'),

@@ -49,6 +49,8 @@ export interface ChannelHarness {
   addFile(name: string, data: Uint8Array): string;
   /** The webhook the fake platform was told, where the adapter registers one. */
   registeredWebhook(): { url: string; secret: string } | undefined;
+  /** Where the adapter polls: queues `textDelivery(deliveryNumber, text)` on the platform, to be fetched by a poll. */
+  queueDelivery?(deliveryNumber: number, text: string): void;
   close(): Promise<void>;
 }
 
@@ -251,6 +253,38 @@ export const describeMessagingChannelContract = (name: string, open: () => Promi
         expect(error.message).to.contain('HTTPS').and.not.to.contain(h.token);
         const bad = await failure(registration.getWebhookInfo(h.invalidToken));
         expect(bad.message).to.contain('Unauthorized').and.not.to.contain(h.invalidToken);
+      });
+    });
+
+    describe('polling, where the platform has it', () => {
+      it('fetches the waiting deliveries in order, each readable as a webhook delivery, with the cursor past it; that cursor confirms them', async function () {
+        const polling = channel.polling;
+        if (polling === undefined || h.queueDelivery === undefined) return this.skip();
+        await polling.stopWebhook(h.token);
+        h.queueDelivery(301, 'first');
+        h.queueDelivery(302, 'second');
+        const polled = await polling.poll(h.token, undefined, 0, new AbortController().signal);
+        expect(polled.map((delivery) => channel.parse(delivery.body).message?.text)).to.deep.equal(['first', 'second']);
+        expect(polled.map((delivery) => channel.parse(delivery.body).deliveryId)).to.deep.equal([
+          channel.parse(h.textDelivery(301, '')).deliveryId,
+          channel.parse(h.textDelivery(302, '')).deliveryId,
+        ]);
+        expect(await polling.poll(h.token, polled[1].next, 0, new AbortController().signal)).to.deep.equal([]);
+      });
+
+      it('waits for a delivery, and ends the wait at once when aborted', async function () {
+        const polling = channel.polling;
+        if (polling === undefined || h.queueDelivery === undefined) return this.skip();
+        await polling.stopWebhook(h.token);
+        const waiting = polling.poll(h.token, undefined, 20, new AbortController().signal);
+        setTimeout(() => h.queueDelivery?.(303, 'late'), 200);
+        expect((await waiting).map((delivery) => channel.parse(delivery.body).message?.text)).to.deep.equal(['late']);
+        const stop = new AbortController();
+        const aborted = polling.poll(h.token, (await waiting)[0].next, 20, stop.signal);
+        const started = Date.now();
+        setTimeout(() => stop.abort(new Error('shutting down')), 100);
+        expect((await failure(aborted)).message).to.equal('shutting down');
+        expect(Date.now() - started).to.be.below(5000);
       });
     });
   });

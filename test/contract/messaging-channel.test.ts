@@ -54,6 +54,7 @@ const openTelegram = async (): Promise<ChannelHarness> => {
       const call = fake.of('setWebhook').at(-1);
       return call && { url: String(call.body.url), secret: String(call.body.secret_token) };
     },
+    queueDelivery: (n, text) => void fake.pushUpdate(message(n, { id: CHAT, is_bot: false, first_name: 'Ada' }, text)),
     close: () => fake.close(),
   };
 };

@@ -72,6 +72,7 @@ export class ReceiveMessagingUpdate {
   async warnIfRefusingEverything(): Promise<string[]> {
     const warned: string[] = [];
     for (const { platform, credentials, settings } of this.channels.all) {
+      if (settings.mode === 'polling') continue;
       if (settings.webhookSecret !== undefined || (await credentials.current()) === undefined || (await credentials.webhookSecret()) !== undefined) continue;
       const register = platform.registration ? `the webhook is registered again (POST /api/messaging/${platform.id}/register) or ` : '';
       this.logger.warn(

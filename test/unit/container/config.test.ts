@@ -38,7 +38,13 @@ describe('loadConfig', () => {
           webhookSecret: undefined,
           apiUrl: 'https://api.telegram.org',
           allowedChatIds: new Set(),
-          variables: { botToken: 'TELEGRAM_BOT_TOKEN', webhookSecret: 'TELEGRAM_WEBHOOK_SECRET', allowedChats: 'TELEGRAM_ALLOWED_CHAT_IDS' },
+          mode: 'webhook',
+          variables: {
+            botToken: 'TELEGRAM_BOT_TOKEN',
+            webhookSecret: 'TELEGRAM_WEBHOOK_SECRET',
+            allowedChats: 'TELEGRAM_ALLOWED_CHAT_IDS',
+            mode: 'TELEGRAM_MODE',
+          },
         },
         slack: {
           botToken: undefined,
@@ -49,6 +55,7 @@ describe('loadConfig', () => {
         },
       },
       codehost: undefined,
+      transcription: undefined,
       llm: {
         provider: undefined,
         model: undefined,
@@ -278,7 +285,30 @@ describe('loadConfig', () => {
         botToken: 'MESSAGING_BOT_TOKEN',
         webhookSecret: 'MESSAGING_WEBHOOK_SECRET',
         allowedChats: 'MESSAGING_ALLOWED_CHAT_IDS',
+        mode: 'MESSAGING_MODE',
       });
+    });
+
+    it('read TRANSCRIBE_PROVIDER, TRANSCRIBE_MODEL and TRANSCRIBE_MAX_SIZE: only providers that transcribe, whisper-1 by default', () => {
+      expect(loadConfig({}).transcription).to.equal(undefined);
+      expect(loadConfig({ TRANSCRIBE_PROVIDER: 'openai' }).transcription).to.deep.equal({ provider: 'openai', model: 'whisper-1', maxBytes: 20 * 1024 * 1024 });
+      expect(loadConfig({ TRANSCRIBE_PROVIDER: 'custom', TRANSCRIBE_MODEL: 'whisper-large-v3', TRANSCRIBE_MAX_SIZE: '5mb' }).transcription).to.deep.equal({
+        provider: 'custom',
+        model: 'whisper-large-v3',
+        maxBytes: 5 * 1024 * 1024,
+      });
+      expect(() => loadConfig({ TRANSCRIBE_PROVIDER: 'anthropic' })).to.throw(ConfigError, 'TRANSCRIBE_PROVIDER: "anthropic" is not one of openai, custom');
+      expect(() => loadConfig({ TRANSCRIBE_MAX_SIZE: 'lots' })).to.throw(ConfigError, 'TRANSCRIBE_MAX_SIZE');
+    });
+
+    it('read TELEGRAM_MODE (or MESSAGING_MODE): polling needs no webhook secret; anything but webhook or polling is refused', () => {
+      expect(loadConfig({ TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_MODE: 'polling' }).channels.telegram).to.deep.include({
+        mode: 'polling',
+        webhookSecret: undefined,
+      });
+      expect(loadConfig({ MESSAGING_BOT_TOKEN: '1:a', MESSAGING_MODE: 'polling' }).channels.telegram.mode).to.equal('polling');
+      expect(() => loadConfig({ TELEGRAM_MODE: 'push' })).to.throw(ConfigError, 'TELEGRAM_MODE: "push" is not one of webhook, polling');
+      expect(() => loadConfig({ TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_MODE: 'webhook' })).to.throw(ConfigError, 'TELEGRAM_WEBHOOK_SECRET: required');
     });
 
     it('may be set together with the new name to the same value, or mixed with other new names', () => {

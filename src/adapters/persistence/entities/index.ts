@@ -8,6 +8,7 @@ import { CodehostDeliveryEntity } from './codehost-delivery-entity.js';
 import { IdempotencyKeyEntity } from './idempotency-key-entity.js';
 import { InboundRequestEntity } from './inbound-request-entity.js';
 import { JobEntity } from './job-entity.js';
+import { PollerLeaseEntity } from './poller-lease-entity.js';
 import { SettingEntity } from './setting-entity.js';
 import { TriggerLaneEntity } from './trigger-lane-entity.js';
 
@@ -26,6 +27,7 @@ export const ENTITIES = [
   IdempotencyKeyEntity,
   InboundRequestEntity,
   JobEntity,
+  PollerLeaseEntity,
   SettingEntity,
   TriggerLaneEntity,
 ];

@@ -10,6 +10,7 @@ import { Migration20261125000000_retention_indexes } from './Migration2026112500
 import { Migration20261126100000_delivery_log } from './Migration20261126100000_delivery_log.js';
 import { Migration20261126110000_trigger_lanes } from './Migration20261126110000_trigger_lanes.js';
 import { Migration20261126173000_idempotency_keys } from './Migration20261126173000_idempotency_keys.js';
+import { Migration20261127000000_poller_leases } from './Migration20261127000000_poller_leases.js';
 import { Migration20261127200000_approvals } from './Migration20261127200000_approvals.js';
 
 /**
@@ -29,5 +30,6 @@ export const MIGRATIONS = [
   Migration20261126100000_delivery_log,
   Migration20261126110000_trigger_lanes,
   Migration20261126173000_idempotency_keys,
+  Migration20261127000000_poller_leases,
   Migration20261127200000_approvals,
 ];
