@@ -36,6 +36,8 @@ export class Gateway {
     private readonly retentionSchedule: NodeJS.Timeout,
     /** The chat pollers (channels in polling mode): stopped first on shutdown. */
     private readonly updatePolling: { readonly stop: AbortController; readonly done: Promise<void> },
+    /** Records approvals that ran out of time as expired (any replica; each once). */
+    private readonly approvalExpiry: NodeJS.Timeout,
   ) {}
 
   /**
@@ -112,6 +114,15 @@ export class Gateway {
       await queue.work(RETENTION_SWEEP_QUEUE, async () => void (await sweep.execute()), { maxConcurrent: 1 });
       const retentionSchedule = startRetentionSchedule(await container.getAsync(TOKENS.ScheduleRetentionSweep), logger);
       opened.push(async () => clearInterval(retentionSchedule));
+      const expireApprovals = await container.getAsync(TOKENS.ExpireApprovals);
+      // A quarter of the approval time, between 1 s and a minute: an undecided action is recorded
+      // as expired soon after its time (a decision after it is refused in any case).
+      const approvalExpiry = setInterval(
+        () => void expireApprovals.execute().catch((error: unknown) => logger.warn({ err: error }, 'expiring approvals failed')),
+        Math.min(60_000, Math.max(1000, config.approvalTimeoutMs / 4)),
+      );
+      approvalExpiry.unref();
+      opened.push(async () => clearInterval(approvalExpiry));
       const poller =
         pollJobs.needed && config.codehost
           ? setInterval(
@@ -133,7 +144,7 @@ export class Gateway {
         { port: http.port, host: config.host, database: database.engine, triggers: triggers.length, startupMs: Math.round(performance.now()) },
         'agent gateway listening',
       );
-      return new Gateway(config, container, pino, database, http, admin, poller, retentionSchedule, { stop: stopPolling, done: polling });
+      return new Gateway(config, container, pino, database, http, admin, poller, retentionSchedule, { stop: stopPolling, done: polling }, approvalExpiry);
     } catch (error) {
       for (const close of opened.reverse())
         await close().catch((closeError: unknown) => logger.debug({ err: closeError }, 'closing after a failed start failed'));
@@ -154,6 +165,7 @@ export class Gateway {
     this.pino.info({}, 'shutting down');
     if (this.poller) clearInterval(this.poller);
     clearInterval(this.retentionSchedule);
+    clearInterval(this.approvalExpiry);
     // The long poll is aborted: no update is fetched that could not be stored.
     this.updatePolling.stop.abort();
     await this.updatePolling.done;

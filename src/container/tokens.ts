@@ -40,6 +40,9 @@ import type { ActionRunRepository } from '../ports/action-run-repository.js';
 import type { ApiKeyCrypto } from '../ports/api-key-crypto.js';
 import type { DeliveryLog } from '../ports/delivery-log.js';
 import type { InboundRequestStore } from '../ports/inbound-request-store.js';
+import type { ApprovalStore } from '../ports/approval-store.js';
+import type { DecideApproval } from '../application/approvals/decide-approval.js';
+import type { ExpireApprovals } from '../application/approvals/expire-approvals.js';
 import type { TriggerLanes } from '../ports/trigger-lanes.js';
 import type { IdempotencyKeyStore } from '../ports/idempotency-key-store.js';
 import type { HttpForwarder } from '../ports/http-forwarder.js';
@@ -80,6 +83,9 @@ export const TOKENS = {
   ActionRunRepository: token<ActionRunRepository>('ActionRunRepository'),
   DeliveryLog: token<DeliveryLog>('DeliveryLog'),
   InboundRequestStore: token<InboundRequestStore>('InboundRequestStore'),
+  ApprovalStore: token<ApprovalStore>('ApprovalStore'),
+  DecideApproval: token<DecideApproval>('DecideApproval'),
+  ExpireApprovals: token<ExpireApprovals>('ExpireApprovals'),
   TriggerLanes: token<TriggerLanes>('TriggerLanes'),
   IdempotencyKeyStore: token<IdempotencyKeyStore>('IdempotencyKeyStore'),
   CodehostSignatureVerifier: token<WebhookSignatureVerifier>('CodehostSignatureVerifier'),

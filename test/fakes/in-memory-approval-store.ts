@@ -13,7 +13,7 @@ export class InMemoryApprovalStore implements ApprovalStore {
 
   async decide(id: string, decision: 'approved' | 'denied', by: string, now: Date): Promise<Approval | null> {
     const found = this.approvals.get(id);
-    if (!found || found.status !== 'pending' || found.expiresAt.getTime() <= now.getTime()) return null;
+    if (found?.status !== 'pending' || found.expiresAt.getTime() <= now.getTime()) return null;
     const decided = { ...found, status: decision, decidedBy: by.slice(0, 200), decidedAt: now };
     this.approvals.set(id, decided);
     return { ...decided };

@@ -52,7 +52,10 @@ export class DecideApproval {
       const found = await this.approvals.find(input.id);
       if (found === null) throw new DomainError('not_found', `No approval with id ${input.id}`);
       const status = effectiveStatus(found, now);
-      throw new DomainError('conflict', status === 'expired' ? 'This approval has expired: the action was not run' : `This approval was ${status} already by ${found.decidedBy ?? 'someone'}`);
+      throw new DomainError(
+        'conflict',
+        status === 'expired' ? 'This approval has expired: the action was not run' : `This approval was ${status} already by ${found.decidedBy ?? 'someone'}`,
+      );
     }
     const log = { approvalId: decided.id, trigger: decided.trigger, runId: decided.runId, action: decided.actionIndex, by: decided.decidedBy };
     if (decided.status === 'approved') {

@@ -27,7 +27,10 @@ export class ExpireApprovals {
       const expired = await this.approvals.expireDue(now, BATCH);
       for (const approval of expired) {
         await this.runs.save(closedRun(approval, 'expired', 'no decision before the approval expired', now));
-        this.logger.info({ approvalId: approval.id, trigger: approval.trigger, runId: approval.runId, action: approval.actionIndex }, 'trigger action approval expired; the run ends');
+        this.logger.info(
+          { approvalId: approval.id, trigger: approval.trigger, runId: approval.runId, action: approval.actionIndex },
+          'trigger action approval expired; the run ends',
+        );
       }
       total += expired.length;
       if (expired.length < BATCH) return total;

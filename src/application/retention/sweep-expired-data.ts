@@ -3,6 +3,7 @@ import type { AdminStore } from '../../ports/admin-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ConversationStore } from '../../ports/conversation-store.js';
 import type { DeliveryLog } from '../../ports/delivery-log.js';
+import type { ApprovalStore } from '../../ports/approval-store.js';
 import type { IdempotencyKeyStore } from '../../ports/idempotency-key-store.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../../domain/jobs/idempotency.js';
 import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
@@ -35,6 +36,8 @@ export interface RetentionStores {
   readonly inboundRequests: InboundRequestStore;
   /** Create-job idempotency keys: forgotten once their 24-hour window ended, whatever the policy. */
   readonly idempotencyKeys: IdempotencyKeyStore;
+  /** Decided and expired approvals: kept as long as the action runs they decided. */
+  readonly approvals?: ApprovalStore;
 }
 
 /** Each delete statement removes at most `batchSize` rows; a sweep runs at most `maxBatches` of them per kind. */
@@ -96,6 +99,8 @@ export class SweepExpiredData {
       ['actionRuns', policy.actionRunsDays, (limit) => stores.actionRuns.deleteOlderThan(before(policy.actionRunsDays), limit)],
       ['inboundRequests', policy.inboundRequestsDays, (limit) => stores.inboundRequests.deleteOlderThan(before(policy.inboundRequestsDays), limit)],
     ];
+    const { approvals } = stores;
+    if (approvals) kinds.push(['approvals', policy.actionRunsDays, (limit) => approvals.deleteOlderThan(before(policy.actionRunsDays), limit)]);
     return kinds.filter(([, days]) => days > 0).map(([kind, , deleteBatch]) => [kind, deleteBatch]);
   }
 

@@ -95,8 +95,12 @@ export class RunTrigger {
       if (action.approval === true && task.approvedAction !== index && typeof request !== 'string') {
         // The run stops here until a person decides; approved, it resumes at this action.
         const outcome = await this.#askApproval(action, index, task, request);
-        await this.#record({ runId: task.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, finishedAt: this.clock.now(), ...outcome }, log);
-        if (outcome.status === 'awaiting_approval') log.info({ action: index, type: action.type, approvalId: outcome.detail.approvalId }, 'trigger action awaits approval');
+        await this.#record(
+          { runId: task.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, finishedAt: this.clock.now(), ...outcome },
+          log,
+        );
+        if (outcome.status === 'awaiting_approval')
+          log.info({ action: index, type: action.type, approvalId: outcome.detail.approvalId }, 'trigger action awaits approval');
         else log.warn({ action: index, type: action.type, error: outcome.error }, 'trigger action not runnable');
         return;
       }
@@ -156,7 +160,8 @@ export class RunTrigger {
   /** Stores the approval the action waits for (once per run and action); its record says so. */
   async #askApproval(action: TriggerAction, index: number, task: TriggerRunTask, request: RequestSnapshot): Promise<Outcome> {
     const requestDetail = task.requestId === undefined ? {} : { requestId: task.requestId };
-    if (this.approvals === undefined) return { status: 'not_runnable', attempts: 0, error: 'approvals are not available here; the action was not run', detail: requestDetail };
+    if (this.approvals === undefined)
+      return { status: 'not_runnable', attempts: 0, error: 'approvals are not available here; the action was not run', detail: requestDetail };
     const now = this.clock.now();
     const approval = await this.approvals.request({
       id: this.ids.next(),
@@ -174,7 +179,12 @@ export class RunTrigger {
       decidedBy: null,
       decidedAt: null,
     });
-    return { status: 'awaiting_approval', attempts: 0, error: null, detail: { ...requestDetail, approvalId: approval.id, expiresAt: approval.expiresAt.toISOString() } };
+    return {
+      status: 'awaiting_approval',
+      attempts: 0,
+      error: null,
+      detail: { ...requestDetail, approvalId: approval.id, expiresAt: approval.expiresAt.toISOString() },
+    };
   }
 
   /** Saves the record of an action that ran; a failure is logged, never thrown (the action must not run again). */

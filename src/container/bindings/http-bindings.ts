@@ -70,11 +70,25 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       chat,
       logger: Logger,
       deliveries,
+      approvals,
+      decideApproval,
     ) =>
       createHttpApp({
         routes: routeTable(),
         credentialHeaders: channelCredentialHeaders(),
-        admin: { auth, keys, overview, cancelJob, chat, logger, deliveries, fireTriggers },
+        admin: {
+          auth,
+          keys,
+          overview,
+          cancelJob,
+          chat,
+          logger,
+          deliveries,
+          fireTriggers,
+          approvals,
+          decideApproval,
+          approvalTimeoutMs: config.approvalTimeoutMs,
+        },
         pino,
         authenticate,
         createJob,
@@ -108,6 +122,8 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       TOKENS.ChatAgent,
       TOKENS.Logger,
       TOKENS.DeliveryHistory,
+      TOKENS.ApprovalStore,
+      TOKENS.DecideApproval,
     ],
   );
 };

@@ -13,7 +13,7 @@ export const bindRetention = (c: Container, config: AppConfig): void => {
   const { retention } = config;
   c.bind(TOKENS.SweepExpiredData).toResolvedValue(
     // The conversation store as bound (on the embedded engine, behind its cache, which a sweep must clear).
-    (db: Database, deliveries, chatTurns, actionRuns, inboundRequests, idempotencyKeys, clock, logger) =>
+    (db: Database, deliveries, chatTurns, actionRuns, inboundRequests, idempotencyKeys, clock, logger, approvals) =>
       new SweepExpiredData(
         {
           adminSessions: new MikroOrmAdminStore(db),
@@ -23,6 +23,7 @@ export const bindRetention = (c: Container, config: AppConfig): void => {
           actionRuns,
           inboundRequests,
           idempotencyKeys,
+          approvals,
         },
         { ...retention, loginWindowMs: FAILURE_WINDOW_MS },
         clock,
@@ -37,6 +38,7 @@ export const bindRetention = (c: Container, config: AppConfig): void => {
       TOKENS.IdempotencyKeyStore,
       TOKENS.Clock,
       TOKENS.Logger,
+      TOKENS.ApprovalStore,
     ],
   );
   c.bind(TOKENS.ScheduleRetentionSweep).toResolvedValue(

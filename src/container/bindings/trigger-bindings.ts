@@ -4,6 +4,10 @@ import { GithubSignatureVerifier } from '../../adapters/codehost/github-signatur
 import { ReceiveCodehostEvent } from '../../application/codehost/receive-codehost-event.js';
 import { RequestAutoMerge } from '../../application/jobs/auto-merge-job.js';
 import { RunTrigger, type RunTriggerSettings } from '../../application/triggers/run-trigger.js';
+import { DecideApproval } from '../../application/approvals/decide-approval.js';
+import { ExpireApprovals } from '../../application/approvals/expire-approvals.js';
+import type { Database } from '../../adapters/persistence/database.js';
+import { MikroOrmApprovalStore } from '../../adapters/persistence/mikro-orm-approval-store.js';
 import { commandEnvironment } from '../command-environment.js';
 import type { AppConfig } from '../config.js';
 import type { Infrastructure } from '../infrastructure.js';
@@ -18,10 +22,20 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
     triggersDir: config.triggersDir,
     commandTimeoutMs: config.commandTimeoutMs,
     commandEnv: commandEnvironment(infra.env, config.commandEnv),
+    approvalTimeoutMs: config.approvalTimeoutMs,
   };
+  c.bind(TOKENS.ApprovalStore).toResolvedValue((db: Database) => new MikroOrmApprovalStore(db), [TOKENS.Database]);
+  c.bind(TOKENS.DecideApproval).toResolvedValue(
+    (...deps: ConstructorParameters<typeof DecideApproval>) => new DecideApproval(...deps),
+    [TOKENS.ApprovalStore, TOKENS.ActionRunRepository, TOKENS.FireTriggers, TOKENS.Clock, TOKENS.Logger],
+  );
+  c.bind(TOKENS.ExpireApprovals).toResolvedValue(
+    (...deps: ConstructorParameters<typeof ExpireApprovals>) => new ExpireApprovals(...deps),
+    [TOKENS.ApprovalStore, TOKENS.ActionRunRepository, TOKENS.Clock, TOKENS.Logger],
+  );
   c.bind(TOKENS.RunTrigger).toResolvedValue(
-    (triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger) =>
-      new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, runSettings),
+    (triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, approvals) =>
+      new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, runSettings, approvals),
     [
       TOKENS.Triggers,
       TOKENS.ActionRunRepository,
@@ -32,6 +46,7 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
       TOKENS.IdGenerator,
       TOKENS.Clock,
       TOKENS.Logger,
+      TOKENS.ApprovalStore,
     ],
   );
   c.bind(TOKENS.CodehostSignatureVerifier).toConstantValue(new GithubSignatureVerifier(config.codehostWebhookSecret));

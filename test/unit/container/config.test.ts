@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       commandTimeoutMs: 60_000,
       commandEnv: [],
       webhook: { timeoutMs: 10_000, attempts: 4, backoffMs: 1000 },
+      approvalTimeoutMs: 1_800_000,
       queue: { concurrency: 4, heartbeatSeconds: 10, superviseIntervalSeconds: 15 },
       chat: { historyTurns: 20, maxSteps: 5, systemPromptFile: '/srv/gw/config/CHAT_SYSTEM_PROMPT.md' },
       channels: {

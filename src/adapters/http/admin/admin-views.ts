@@ -1,4 +1,5 @@
 import { Eta } from 'eta/core';
+import { APPROVAL_VIEWS } from './views/approvals.js';
 import { AUTH_VIEWS } from './views/auth.js';
 import { DELIVERY_VIEWS } from './views/deliveries.js';
 import { JOB_VIEWS } from './views/jobs.js';
@@ -7,7 +8,16 @@ import { LAYOUT_VIEWS } from './views/layout.js';
 import { STATUS_VIEWS } from './views/status.js';
 import { TRIGGER_VIEWS } from './views/triggers.js';
 
-const TEMPLATES = { ...LAYOUT_VIEWS, ...AUTH_VIEWS, ...KEY_VIEWS, ...TRIGGER_VIEWS, ...DELIVERY_VIEWS, ...JOB_VIEWS, ...STATUS_VIEWS } as const;
+const TEMPLATES = {
+  ...LAYOUT_VIEWS,
+  ...AUTH_VIEWS,
+  ...KEY_VIEWS,
+  ...TRIGGER_VIEWS,
+  ...DELIVERY_VIEWS,
+  ...APPROVAL_VIEWS,
+  ...JOB_VIEWS,
+  ...STATUS_VIEWS,
+} as const;
 
 export type ViewName = keyof typeof TEMPLATES;
 
@@ -16,6 +26,7 @@ export const SECTIONS = [
   { id: 'keys', href: '/settings/keys', label: 'API keys' },
   { id: 'triggers', href: '/settings/triggers', label: 'Triggers' },
   { id: 'deliveries', href: '/settings/deliveries', label: 'Deliveries' },
+  { id: 'approvals', href: '/settings/approvals', label: 'Approvals' },
   { id: 'jobs', href: '/settings/jobs', label: 'Jobs' },
   { id: 'messaging', href: '/settings/messaging', label: 'Messaging' },
   { id: 'chat', href: '/settings/chat', label: 'Chat' },
