@@ -33,6 +33,9 @@ export interface RunTriggerSettings {
   readonly approvalTimeoutMs?: number;
 }
 
+/** Why an action that was running when the service died is not run again. */
+export const INTERRUPTED = 'interrupted: the service stopped while this action ran (it may have done its work); it is not run again';
+
 /** The default wait for a decision on an action with `approval: true`: 30 minutes. */
 export const APPROVAL_TIMEOUT_MS = 30 * 60_000;
 /** Characters of each value shown to the person deciding; the run uses the whole value. */
@@ -86,8 +89,11 @@ export class RunTrigger {
       log.warn({}, 'trigger is no longer configured; its queued run is dropped');
       return;
     }
-    // An action that waits for a decision is not done: its record is replaced once it runs.
-    const done = new Set((await this.runs.forRun(task.runId)).filter((run) => run.status !== 'awaiting_approval').map((run) => run.actionIndex));
+    const records = await this.runs.forRun(task.runId);
+    // Not done: an action that waits for a decision (its record is replaced once it runs), and one
+    // that was running when its worker died (recorded as interrupted below, never started again).
+    const done = new Set(records.filter((run) => run.status !== 'awaiting_approval' && run.status !== 'running').map((run) => run.actionIndex));
+    const interrupted = new Set(records.filter((run) => run.status === 'running').map((run) => run.actionIndex));
     const request = await this.#request(task);
     for (const [index, action] of trigger.actions.entries()) {
       if (done.has(index)) continue;
@@ -104,9 +110,15 @@ export class RunTrigger {
         else log.warn({ action: index, type: action.type, error: outcome.error }, 'trigger action not runnable');
         return;
       }
-      const outcome =
-        typeof request === 'string'
-          ? { status: 'failed' as const, attempts: 0, error: request, detail: {} }
+      const runnable = !interrupted.has(index) && typeof request !== 'string';
+      // Recorded as running first: if the process dies while it runs, it is not started again. A
+      // record that cannot be saved throws here, before the action ran: the queue retries the task.
+      if (runnable)
+        await this.#started({ runId: task.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, requestId: task.requestId });
+      const outcome: Outcome = interrupted.has(index)
+        ? { status: 'failed', attempts: 1, error: INTERRUPTED, detail: {} }
+        : typeof request === 'string'
+          ? { status: 'failed', attempts: 0, error: request, detail: {} }
           : await this.#perform(action, task.trigger, request).catch(
               (error: unknown): Outcome => ({
                 status: 'failed',
@@ -185,6 +197,32 @@ export class RunTrigger {
       error: null,
       detail: { ...requestDetail, approvalId: approval.id, expiresAt: approval.expiresAt.toISOString() },
     };
+  }
+
+  /**
+   * Records that an action starts, before it does. A task is run again when its worker died
+   * (SIGKILL, a crash) before it finished; the action found `running` then was started once
+   * already — it may have done its work — and is recorded as interrupted instead of started a
+   * second time: an action runs at most once, the queue's retry notwithstanding.
+   * @throws when the record cannot be saved: nothing of the action ran, the queue retries the task.
+   */
+  async #started(start: {
+    runId: string;
+    trigger: string;
+    actionIndex: number;
+    type: TriggerAction['type'];
+    startedAt: Date;
+    requestId?: string;
+  }): Promise<void> {
+    const { requestId, ...fields } = start;
+    await this.runs.save({
+      ...fields,
+      status: 'running',
+      attempts: 0,
+      finishedAt: start.startedAt,
+      error: null,
+      detail: requestId === undefined ? {} : { requestId },
+    });
   }
 
   /** Saves the record of an action that ran; a failure is logged, never thrown (the action must not run again). */

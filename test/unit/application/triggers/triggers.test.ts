@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { FireTriggers, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
-import { RECORDED_OUTPUT, RunTrigger } from '../../../../src/application/triggers/run-trigger.js';
+import { INTERRUPTED, RECORDED_OUTPUT, RunTrigger } from '../../../../src/application/triggers/run-trigger.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
 import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
 import { untrustedJobNotice } from '../../../../src/domain/templates/render-prompt.js';
@@ -32,10 +32,18 @@ class ScriptedShell implements ShellExecutor {
   }
 }
 
-/** An action run store whose saves fail, as a database refusing a row would. */
+/** An action run store that refuses every outcome (not the `running` mark), as a database refusing a row would. */
 class FailingActionRunRepository extends InMemoryActionRunRepository {
-  override async save(_run: ActionRun): Promise<void> {
+  override async save(run: ActionRun): Promise<void> {
+    if (run.status === 'running') return super.save(run);
     throw new Error('invalid input syntax for type json');
+  }
+}
+
+/** An action run store that cannot be reached: every save fails. */
+class UnreachableActionRunRepository extends InMemoryActionRunRepository {
+  override async save(_run: ActionRun): Promise<void> {
+    throw new Error('connect ECONNREFUSED');
   }
 }
 
@@ -408,6 +416,36 @@ describe('RunTrigger', () => {
     expect(errors.map((e) => e.message)).to.deep.equal(Array(5).fill('trigger action ran but its record could not be saved; it is not run again'));
     expect(errors[0].fields).to.include({ trigger: 'build', runId: task.runId, action: 0, status: 'succeeded' });
     expect(JSON.stringify(errors)).to.not.contain('main; rm -rf /');
+  });
+
+  it('starts nothing when it cannot record that an action starts: the task fails, so the queue retries it', async () => {
+    const { runner, shell, forwarder } = make(undefined, undefined, undefined, undefined, new UnreachableActionRunRepository());
+    const error = await runner.execute(task).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(Error).and.to.have.property('message', 'connect ECONNREFUSED');
+    expect(shell.commands).to.deep.equal([]);
+    expect(forwarder.sent).to.deep.equal([]);
+  });
+
+  it('never starts again an action that was running when its worker died: recorded as interrupted, the rest go on', async () => {
+    const { runner, runs, shell } = make();
+    await runs.save({
+      runId: task.runId,
+      trigger: 'build',
+      actionIndex: 0,
+      type: 'command',
+      status: 'running',
+      attempts: 0,
+      startedAt: new Date('2026-01-01T00:00:00Z'),
+      finishedAt: new Date('2026-01-01T00:00:00Z'),
+      error: null,
+      detail: { requestId: REQUEST_ID },
+    });
+    await runner.execute(task); // the queue runs the task again after the crash
+    expect(shell.commands).to.have.length(1);
+    expect(shell.commands[0]).to.contain('make');
+    const first = runs.runs.find((run) => run.actionIndex === 0)!;
+    expect(first).to.include({ status: 'failed', error: INTERRUPTED });
+    expect(runs.runs.filter((run) => run.status === 'running')).to.deep.equal([]);
   });
 
   it('records the whole output up to 16 KiB, with NUL and lone surrogates replaced', async () => {
