@@ -30,6 +30,37 @@ export interface ParsedDelivery {
    * id): the message is then answered once. Without it, each delivery's message is answered.
    */
   readonly messageKey?: string;
+  /** A person pressed a button of a message the bot sent (see `ChoiceButtons`); `message` is then null. */
+  readonly choice?: ChoiceMade;
+}
+
+/** A press of a button the bot sent: an approval's Approve or Deny. */
+export interface ChoiceMade {
+  /** The pressed button's data, as `ChoiceButtons.ask` sent it. */
+  readonly data: string;
+  readonly chatId: string;
+  readonly userId: string;
+  /** The person's handle on the platform, when it has one (for the record of who decided). */
+  readonly userName?: string;
+  /** The message that carries the buttons. */
+  readonly messageId: string;
+  /** The platform's id of the press, where it must be answered (Telegram's callback query). */
+  readonly pressId?: string;
+}
+
+/** A button the bot offers under a message. */
+export interface ChoiceButton {
+  readonly label: string;
+  /** Up to 64 ASCII characters (the strictest platform's limit), handed back on a press. */
+  readonly data: string;
+}
+
+/** Messages with buttons a person presses (Telegram inline keyboards, Slack block buttons). */
+export interface ChoiceButtons {
+  /** Sends `text` (plain, at most `maxMessageLength`) with one row of buttons. */
+  ask(token: string, target: ReplyTarget, text: string, buttons: readonly ChoiceButton[]): Promise<void>;
+  /** Answers a press: takes the buttons off its message and says `outcome` there (the decision, or why it was refused). */
+  settle(token: string, choice: ChoiceMade, outcome: string): Promise<void>;
 }
 
 /** One message to send: `formatted` in the platform's rich format, `plain` when the platform refuses it. */
@@ -112,6 +143,8 @@ export interface MessagingChannel {
   readonly registration?: WebhookRegistration;
   /** Present where deliveries can also be fetched by polling instead of a webhook. */
   readonly polling?: DeliveryPolling;
+  /** Where the platform has buttons a person can press: approvals are asked there. */
+  readonly buttons?: ChoiceButtons;
 
   /**
    * What the headers alone tell of a webhook request, checked before its body is read: with a

@@ -155,6 +155,13 @@ export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-to
         case 'sendChatAction':
         case 'setMessageReaction':
           return reply(200, { ok: true, result: true });
+        case 'answerCallbackQuery':
+          if (typeof body.callback_query_id !== 'string')
+            return reply(400, { ok: false, error_code: 400, description: 'Bad Request: query is too old or query ID is invalid' });
+          return reply(200, { ok: true, result: true });
+        case 'editMessageReplyMarkup':
+          if (typeof body.message_id !== 'number') return reply(400, { ok: false, error_code: 400, description: 'Bad Request: message to edit not found' });
+          return reply(200, { ok: true, result: true });
         case 'getFile': {
           const found = files.get(String(body.file_id));
           if (!found) return reply(400, { ok: false, error_code: 400, description: 'Bad Request: invalid file_id' });

@@ -9,8 +9,16 @@ export interface ChatChannelSettings {
   readonly allowedChatIds: ReadonlySet<string>;
   /** How deliveries arrive: pushed to the webhook (the default), or fetched by polling (where the platform has it). */
   readonly mode?: 'webhook' | 'polling';
+  /** The chat asked to approve trigger actions (`approval: true`) with buttons; its members decide. Unset: the admin UI only. */
+  readonly approvalChatId?: string;
   /** The names of the channel's variables (the ones the operator uses), for hints and warnings. */
-  readonly variables: { readonly botToken: string; readonly webhookSecret: string; readonly allowedChats: string; readonly mode?: string };
+  readonly variables: {
+    readonly botToken: string;
+    readonly webhookSecret: string;
+    readonly allowedChats: string;
+    readonly mode?: string;
+    readonly approvalChat?: string;
+  };
 }
 
 /** A channel as the use cases see it: the platform, its credentials (configured or registered) and its settings. */

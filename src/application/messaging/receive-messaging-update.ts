@@ -5,7 +5,7 @@ import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js
 import type { Clock } from '../../ports/clock.js';
 import type { DeliveryLog } from '../../ports/delivery-log.js';
 import type { Logger } from '../../ports/logger.js';
-import type { InboundRequest, ParsedDelivery } from '../../ports/messaging-channel.js';
+import type { ChoiceMade, InboundRequest, ParsedDelivery } from '../../ports/messaging-channel.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
 import type { FireTriggers } from '../triggers/fire-triggers.js';
 import type { ChatChannel, MessagingChannels } from './messaging-channels.js';
@@ -52,6 +52,8 @@ export class ReceiveMessagingUpdate {
     private readonly fireTriggers: FireTriggers,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Takes a press of a button the bot sent (an approval's); without it presses are acknowledged and ignored. */
+    private readonly onChoice?: (channel: ChatChannel, choice: ChoiceMade) => Promise<void>,
   ) {}
 
   /**
@@ -106,6 +108,16 @@ export class ReceiveMessagingUpdate {
     const deliveryKey = `${platform.id}:update:${delivery.deliveryId}`;
     if (!(await this.deliveries.recordFirst(deliveryKey, 'update'))) {
       this.logger.info({ channel: platform.id, updateId: delivery.deliveryId }, 'repeated update acknowledged, not processed again');
+      return;
+    }
+    if (delivery.choice !== undefined) {
+      // A button press is no message: it fires no trigger and is not answered by the agent.
+      try {
+        await this.onChoice?.(channel, delivery.choice);
+      } catch (error) {
+        await this.deliveries.forget(deliveryKey).catch(() => undefined);
+        throw error;
+      }
       return;
     }
     try {

@@ -4,6 +4,8 @@ import { AI_PROVIDER_NAMES } from '../../adapters/ai/ai-providers.js';
 import type { Database } from '../../adapters/persistence/database.js';
 import { CachingConversationStore } from '../../adapters/persistence/caching-conversation-store.js';
 import { MikroOrmConversationStore } from '../../adapters/persistence/mikro-orm-conversation-store.js';
+import { DecideApprovalInChat } from '../../application/approvals/approvals-in-chat.js';
+import type { DecideApproval } from '../../application/approvals/decide-approval.js';
 import { ChatAgent } from '../../application/messaging/chat-agent.js';
 import { MessagingChannels } from '../../application/messaging/messaging-channels.js';
 import { ReceiveMessagingUpdate } from '../../application/messaging/receive-messaging-update.js';
@@ -64,8 +66,11 @@ export const bindChat = (c: Container, config: AppConfig): void => {
     [TOKENS.MessagingChannels, TOKENS.ApiKeyCrypto, TOKENS.Logger],
   );
   c.bind(TOKENS.ReceiveMessagingUpdate).toResolvedValue(
-    (...deps: ConstructorParameters<typeof ReceiveMessagingUpdate>) => new ReceiveMessagingUpdate(...deps),
-    [TOKENS.MessagingChannels, TOKENS.DeliveryLog, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Clock, TOKENS.Logger],
+    (channels, deliveries, queue, fire, clock, logger: Logger, decide: DecideApproval) => {
+      const inChat = new DecideApprovalInChat(decide, logger);
+      return new ReceiveMessagingUpdate(channels, deliveries, queue, fire, clock, logger, (channel, choice) => inChat.execute(channel, choice));
+    },
+    [TOKENS.MessagingChannels, TOKENS.DeliveryLog, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Clock, TOKENS.Logger, TOKENS.DecideApproval],
   );
   c.bind(TOKENS.ReplyToChatMessage).toResolvedValue(
     (channels: MessagingChannels, agent: ChatAgent, logger: Logger, secrets: SecretStore) =>

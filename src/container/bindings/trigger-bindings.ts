@@ -4,7 +4,10 @@ import { GithubSignatureVerifier } from '../../adapters/codehost/github-signatur
 import { ReceiveCodehostEvent } from '../../application/codehost/receive-codehost-event.js';
 import { RequestAutoMerge } from '../../application/jobs/auto-merge-job.js';
 import { RunTrigger, type RunTriggerSettings } from '../../application/triggers/run-trigger.js';
+import { AnnounceApproval, AnnouncingApprovalStore } from '../../application/approvals/approvals-in-chat.js';
 import { DecideApproval } from '../../application/approvals/decide-approval.js';
+import type { MessagingChannels } from '../../application/messaging/messaging-channels.js';
+import type { Logger } from '../../ports/logger.js';
 import { ExpireApprovals } from '../../application/approvals/expire-approvals.js';
 import type { Database } from '../../adapters/persistence/database.js';
 import { MikroOrmApprovalStore } from '../../adapters/persistence/mikro-orm-approval-store.js';
@@ -24,7 +27,12 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
     commandEnv: commandEnvironment(infra.env, config.commandEnv),
     approvalTimeoutMs: config.approvalTimeoutMs,
   };
-  c.bind(TOKENS.ApprovalStore).toResolvedValue((db: Database) => new MikroOrmApprovalStore(db), [TOKENS.Database]);
+  // Each new approval also asks the channels' approval chats (buttons), where configured.
+  c.bind(TOKENS.ApprovalStore).toResolvedValue(
+    (db: Database, channels: MessagingChannels, logger: Logger) =>
+      new AnnouncingApprovalStore(new MikroOrmApprovalStore(db), new AnnounceApproval(channels, logger)),
+    [TOKENS.Database, TOKENS.MessagingChannels, TOKENS.Logger],
+  );
   c.bind(TOKENS.DecideApproval).toResolvedValue(
     (...deps: ConstructorParameters<typeof DecideApproval>) => new DecideApproval(...deps),
     [TOKENS.ApprovalStore, TOKENS.ActionRunRepository, TOKENS.FireTriggers, TOKENS.Clock, TOKENS.Logger],

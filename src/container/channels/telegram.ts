@@ -33,6 +33,10 @@ const schema = withFormerNames(FORMER_NAMES, (nameOf) =>
       TELEGRAM_API_URL: url('https://api.telegram.org'),
       TELEGRAM_MODE: oneOf(['webhook', 'polling'] as const, 'webhook'),
       TELEGRAM_ALLOWED_CHAT_IDS: list((id) => (/^-?\d+$/.test(id) ? undefined : `"${id}" is not a chat id (a whole number, negative for groups)`)),
+      TELEGRAM_APPROVAL_CHAT_ID: optionalText().superRefine((value, ctx) => {
+        if (value !== undefined && !/^-?\d+$/.test(value))
+          ctx.addIssue({ code: 'custom', message: `"${value}" is not a chat id (a whole number, negative for groups)` });
+      }),
     })
     .superRefine((env, ctx) => {
       // Polling needs no webhook, so no secret to tell the platform's requests from others'.
@@ -51,7 +55,9 @@ const schema = withFormerNames(FORMER_NAMES, (nameOf) =>
         apiUrl: env.TELEGRAM_API_URL,
         allowedChatIds: new Set(env.TELEGRAM_ALLOWED_CHAT_IDS),
         mode: env.TELEGRAM_MODE,
+        ...(env.TELEGRAM_APPROVAL_CHAT_ID === undefined ? {} : { approvalChatId: env.TELEGRAM_APPROVAL_CHAT_ID }),
         variables: {
+          approvalChat: 'TELEGRAM_APPROVAL_CHAT_ID',
           mode: nameOf('TELEGRAM_MODE'),
           botToken: nameOf('TELEGRAM_BOT_TOKEN'),
           webhookSecret: nameOf('TELEGRAM_WEBHOOK_SECRET'),

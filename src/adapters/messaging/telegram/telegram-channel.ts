@@ -3,6 +3,9 @@ import fetch from 'node-fetch';
 import pRetry from 'p-retry';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import type {
+  ChoiceButton,
+  ChoiceButtons,
+  ChoiceMade,
   DeliveryPolling,
   DownloadedFile,
   PolledDelivery,
@@ -70,7 +73,7 @@ const TOKEN_SHAPE = /^[0-9]{1,20}:[A-Za-z0-9_-]{1,200}$/;
 const ACKNOWLEDGEMENT = '👀';
 
 /** The updates the gateway asks for, by webhook or by polling. */
-const ALLOWED_UPDATES = ['message', 'edited_message', 'channel_post', 'edited_channel_post'];
+const ALLOWED_UPDATES = ['message', 'edited_message', 'channel_post', 'edited_channel_post', 'callback_query'];
 /** How much longer than the long poll's own wait a getUpdates call may take before it counts as timed out. */
 const POLL_GRACE_MS = 15_000;
 
@@ -101,6 +104,7 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
   readonly typingRefreshMs = 4000;
   readonly registration: WebhookRegistration = this;
   readonly polling: DeliveryPolling = this;
+  readonly buttons: ChoiceButtons = this;
 
   constructor(private readonly settings: TelegramSettings) {}
 
@@ -119,7 +123,31 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
   parse(body: unknown): ParsedDelivery {
     const updateId = updateIdOf(body);
     if (updateId === undefined) throw new DomainError('invalid_input', 'Missing update_id');
+    const choice = choiceOf(body);
+    if (choice !== undefined) return { deliveryId: String(updateId), message: null, choice };
     return { deliveryId: String(updateId), message: normalizeUpdate(body, { userId: this.id, chatTitle: this.title }) };
+  }
+
+  async ask(token: string, target: ReplyTarget, text: string, buttons: readonly ChoiceButton[]): Promise<void> {
+    await this.#call(token, 'sendMessage', {
+      chat_id: target.chatId,
+      ...topic(target),
+      text: text.slice(0, this.maxMessageLength),
+      link_preview_options: { is_disabled: true },
+      reply_markup: { inline_keyboard: [buttons.map((button) => ({ text: button.label, callback_data: button.data }))] },
+    });
+  }
+
+  async settle(token: string, choice: ChoiceMade, outcome: string): Promise<void> {
+    // The press first (Telegram shows a spinner until it is answered), then the buttons go, then the outcome is said.
+    if (choice.pressId !== undefined) await this.#call(token, 'answerCallbackQuery', { callback_query_id: choice.pressId, text: outcome.slice(0, 200) });
+    const message = { chat_id: choice.chatId, message_id: telegramNumber(choice.messageId) };
+    await this.#call(token, 'editMessageReplyMarkup', { ...message, reply_markup: { inline_keyboard: [] } });
+    await this.#call(token, 'sendMessage', {
+      chat_id: choice.chatId,
+      text: outcome.slice(0, this.maxMessageLength),
+      reply_parameters: { message_id: message.message_id },
+    });
   }
 
   formatReply(markdown: string): OutgoingMessage[] {
@@ -268,3 +296,28 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
     );
   }
 }
+
+/** A press of an inline keyboard button (`callback_query` with its data and message), or undefined. */
+const choiceOf = (update: unknown): ChoiceMade | undefined => {
+  if (typeof update !== 'object' || update === null) return undefined;
+  const query = (update as { callback_query?: unknown }).callback_query;
+  if (typeof query !== 'object' || query === null) return undefined;
+  const { id, data, from, message } = query as {
+    id?: unknown;
+    data?: unknown;
+    from?: { id?: unknown; username?: unknown };
+    message?: { message_id?: unknown; chat?: { id?: unknown } };
+  };
+  const chatId = message?.chat?.id;
+  const messageId = message?.message_id;
+  if (typeof id !== 'string' || typeof data !== 'string' || typeof from?.id !== 'number' || typeof chatId !== 'number' || typeof messageId !== 'number')
+    return undefined;
+  return {
+    data,
+    chatId: String(chatId),
+    userId: String(from.id),
+    ...(typeof from.username === 'string' ? { userName: `@${from.username}` } : {}),
+    messageId: String(messageId),
+    pressId: id,
+  };
+};

@@ -1,0 +1,127 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startFakeTelegram, type FakeTelegram } from '../support/fake-telegram.js';
+import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { createKey, send, waitFor } from '../support/http.js';
+
+/*
+ * Approvals asked in a chat: an action with `approval: true` is put to the Telegram chat named by
+ * TELEGRAM_APPROVAL_CHAT_ID with Approve and Deny buttons (an inline keyboard, on the fake Bot
+ * API); a press there decides it, recorded with who pressed, and the chat is told the outcome.
+ */
+
+const TOKEN = '123456:APPROVE-token-AAAAbbbbCCCC';
+const SECRET = 'approvals-webhook_secret-0123456789';
+const APPROVAL_CHAT = -100_555;
+const OTHER_CHAT = 777;
+
+describe('e2e: approvals decided with chat buttons (Telegram)', function () {
+  this.timeout(120_000);
+  let tg: FakeTelegram | undefined;
+  let gateway: GatewayProcess | undefined;
+  let dir: string;
+  let key: string;
+  let updateId = 5_000;
+
+  before(async () => {
+    tg = await startFakeTelegram([TOKEN]);
+    dir = await tempDir('approvals-chat');
+    await writeFile(
+      join(dir, 'TRIGGERS.json'),
+      JSON.stringify([
+        {
+          name: 'release',
+          watch_path: '/webhook',
+          enabled: true,
+          actions: [{ type: 'command', command: `printf '%s\\n' {{body.id}} >> released.txt`, approval: true }],
+        },
+      ]),
+    );
+    const env = {
+      DATA_DIR: join(dir, 'data'),
+      TRIGGERS_FILE: join(dir, 'TRIGGERS.json'),
+      TRIGGERS_DIR: dir,
+      TELEGRAM_BOT_TOKEN: TOKEN,
+      TELEGRAM_WEBHOOK_SECRET: SECRET,
+      TELEGRAM_API_URL: tg.url,
+      TELEGRAM_ALLOWED_CHAT_IDS: `${APPROVAL_CHAT},${OTHER_CHAT}`,
+      TELEGRAM_APPROVAL_CHAT_ID: String(APPROVAL_CHAT),
+    };
+    gateway = await startGateway(env);
+    key = await createKey(env);
+  });
+  after(async () => {
+    await gateway?.stop();
+    await tg?.close();
+  });
+
+  const released = async (): Promise<string[]> => (await readFile(join(dir, 'released.txt'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+
+  /** Fires the trigger with `id` and waits for the question in the approval chat; returns its buttons' data. */
+  const ask = async (id: string): Promise<{ approve: string; deny: string; messageId: number }> => {
+    const fired = await send(`${gateway!.url}/api/webhook`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ id }),
+    });
+    expect(fired.status).to.equal(200);
+    const question = await waitFor(
+      () => tg!.of('sendMessage').find((call) => String(call.body.text).includes(`AGW_ARG_1=${id}`)),
+      20_000,
+      'the question in the approval chat',
+    );
+    expect(question.body.chat_id).to.equal(String(APPROVAL_CHAT));
+    expect(String(question.body.text)).to.contain('Approval needed: trigger "release", action 0 (command)');
+    const [[approve, deny]] = (question.body.reply_markup as { inline_keyboard: Array<Array<{ text: string; callback_data: string }>> }).inline_keyboard;
+    expect([approve.text, deny.text]).to.deep.equal(['Approve', 'Deny']);
+    return { approve: approve.callback_data, deny: deny.callback_data, messageId: tg!.of('sendMessage').indexOf(question) + 1 };
+  };
+
+  const press = (data: string, chatId: number, messageId: number, username = 'ada') =>
+    send(`${gateway!.url}/api/messaging/telegram/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET },
+      body: JSON.stringify({
+        update_id: ++updateId,
+        callback_query: {
+          id: `cq-${updateId}`,
+          from: { id: 42, is_bot: false, first_name: 'Ada', username },
+          message: { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'supergroup' } },
+          chat_instance: 'ci',
+          data,
+        },
+      }),
+    });
+
+  const answerOf = (pressId: string) => tg!.of('answerCallbackQuery').find((call) => call.body.callback_query_id === pressId);
+
+  it('Approve in the approval chat runs the action once, answers the press, takes the buttons off and says who approved', async () => {
+    const id = `chat-${randomUUID()}`;
+    const { approve, messageId } = await ask(id);
+    expect((await press(approve, APPROVAL_CHAT, messageId)).status).to.equal(200);
+    await waitFor(async () => (await released()).includes(id), 20_000, 'the approved command');
+    const answer = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the answered press');
+    expect(String(answer.body.text)).to.equal('Approved by Telegram @ada: trigger "release", action 0 runs now.');
+    expect(tg!.of('editMessageReplyMarkup').some((call) => call.body.message_id === messageId && call.body.chat_id === String(APPROVAL_CHAT))).to.equal(true);
+    // A second press (another person, later) decides nothing.
+    await press(approve, APPROVAL_CHAT, messageId, 'bob');
+    const second = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the second press answered');
+    expect(String(second.body.text)).to.equal('This approval was approved already by Telegram @ada');
+    expect((await released()).filter((line) => line === id)).to.have.length(1);
+  });
+
+  it('Deny decides it without running; a press from another chat decides nothing', async () => {
+    const id = `deny-${randomUUID()}`;
+    const { approve, deny, messageId } = await ask(id);
+    await press(approve, OTHER_CHAT, messageId);
+    const refused = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the press from another chat answered');
+    expect(String(refused.body.text)).to.equal('Approvals are decided in the approval chat only (TELEGRAM_APPROVAL_CHAT_ID).');
+    await press(deny, APPROVAL_CHAT, messageId);
+    const denied = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the denial answered');
+    expect(String(denied.body.text)).to.equal('Denied by Telegram @ada: trigger "release", action 0 and those after it will not run.');
+    // A denial queues nothing: once it is answered, nothing is left to run.
+    expect(await released()).to.not.include(id);
+  });
+});
