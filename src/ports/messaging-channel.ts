@@ -46,6 +46,8 @@ export interface ChoiceMade {
   readonly messageId: string;
   /** The platform's id of the press, where it must be answered (Telegram's callback query). */
   readonly pressId?: string;
+  /** The text of the message with the buttons, where the platform hands it back (Slack): kept when the buttons go. */
+  readonly messageText?: string;
 }
 
 /** A button the bot offers under a message. */

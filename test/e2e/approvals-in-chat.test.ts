@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { startFakeSlack, type FakeSlack } from '../support/fake-slack.js';
 import { startFakeTelegram, type FakeTelegram } from '../support/fake-telegram.js';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { createKey, send, waitFor } from '../support/http.js';
@@ -123,5 +124,108 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
     expect(String(denied.body.text)).to.equal('Denied by Telegram @ada: trigger "release", action 0 and those after it will not run.');
     // A denial queues nothing: once it is answered, nothing is left to run.
     expect(await released()).to.not.include(id);
+  });
+});
+
+const SLACK_TOKEN = 'xoxb-approvals-test-token';
+const SLACK_SECRET = 'slack-approvals-signing-secret';
+const SLACK_APPROVAL_CHANNEL = 'C0APPROVE';
+
+describe('e2e: approvals decided with chat buttons (Slack)', function () {
+  this.timeout(120_000);
+  let slack: FakeSlack | undefined;
+  let gateway: GatewayProcess | undefined;
+  let dir: string;
+  let key: string;
+  let pressed = 0;
+
+  before(async () => {
+    slack = await startFakeSlack([SLACK_TOKEN]);
+    dir = await tempDir('approvals-slack');
+    await writeFile(
+      join(dir, 'TRIGGERS.json'),
+      JSON.stringify([
+        {
+          name: 'release',
+          watch_path: '/webhook',
+          enabled: true,
+          actions: [{ type: 'command', command: `printf '%s\\n' {{body.id}} >> released.txt`, approval: true }],
+        },
+      ]),
+    );
+    const env = {
+      DATA_DIR: join(dir, 'data'),
+      TRIGGERS_FILE: join(dir, 'TRIGGERS.json'),
+      TRIGGERS_DIR: dir,
+      SLACK_BOT_TOKEN: SLACK_TOKEN,
+      SLACK_SIGNING_SECRET: SLACK_SECRET,
+      SLACK_API_URL: slack.url,
+      SLACK_ALLOWED_CHANNEL_IDS: SLACK_APPROVAL_CHANNEL,
+      SLACK_APPROVAL_CHANNEL_ID: SLACK_APPROVAL_CHANNEL,
+    };
+    gateway = await startGateway(env);
+    key = await createKey(env);
+  });
+  after(async () => {
+    await gateway?.stop();
+    await slack?.close();
+  });
+
+  const released = async (): Promise<string[]> => (await readFile(join(dir, 'released.txt'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+
+  /** A press as Slack sends it to the Interactivity Request URL: a signed form whose `payload` is the JSON. */
+  const press = (value: string, ts: string, text: string, signingSecret = SLACK_SECRET) => {
+    pressed++;
+    const payload = {
+      type: 'block_actions',
+      user: { id: 'U0ADA', username: 'ada' },
+      channel: { id: SLACK_APPROVAL_CHANNEL },
+      container: { type: 'message', channel_id: SLACK_APPROVAL_CHANNEL, message_ts: ts },
+      message: { ts, text },
+      actions: [{ action_id: 'agw-0', value, action_ts: `${1_700_000_000 + pressed}.000200` }],
+      trigger_id: `trigger-${pressed}`,
+    };
+    const raw = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+    const timestamp = Math.floor(Date.now() / 1000);
+    return send(`${gateway!.url}/api/messaging/slack/webhook`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-slack-request-timestamp': String(timestamp),
+        'x-slack-signature': `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${raw}`).digest('hex')}`,
+      },
+      body: raw,
+    });
+  };
+
+  it('Approve on the block buttons runs the action once; the message keeps the question and says who approved; a forged press is refused', async () => {
+    const id = `slack-${randomUUID()}`;
+    const fired = await send(`${gateway!.url}/api/webhook`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ id }),
+    });
+    expect(fired.status).to.equal(200);
+    const question = await waitFor(
+      () => slack!.of('chat.postMessage').find((call) => String(call.body.text).includes(id)),
+      20_000,
+      'the question in the approval channel',
+    );
+    expect(question.body.channel).to.equal(SLACK_APPROVAL_CHANNEL);
+    const actions = (question.body.blocks as Array<{ type: string; elements?: Array<{ value: string; text: { text: string } }> }>).find(
+      (block) => block.type === 'actions',
+    )!;
+    const [approve] = actions.elements!;
+    expect(actions.elements!.map((button) => button.text.text)).to.deep.equal(['Approve', 'Deny']);
+    const ts = '1700000001.000100';
+    expect((await press(approve.value, ts, String(question.body.text), 'not-the-secret')).status).to.equal(401);
+    expect((await press(approve.value, ts, String(question.body.text))).status).to.equal(200);
+    await waitFor(async () => (await released()).includes(id), 20_000, 'the approved command');
+    const update = await waitFor(() => slack!.of('chat.update').find((call) => call.body.ts === ts), 10_000, 'the message updated');
+    expect(String(update.body.text))
+      .to.contain('Approval needed: trigger "release"')
+      .and.to.contain('Approved by Slack @ada: trigger "release", action 0 runs now.');
+    expect(JSON.stringify(update.body.blocks)).to.not.contain('"actions"');
+    expect((await released()).filter((line) => line === id)).to.have.length(1);
   });
 });

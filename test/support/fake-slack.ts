@@ -109,6 +109,11 @@ export const startFakeSlack = async (validTokens: string[] = ['xoxb-test-token']
             message: { type: 'message', text, user: 'U0BOT', bot_id: 'B0BOT', ts: `${ts}.000100` },
           });
         }
+        case 'chat.update': {
+          if (typeof body.channel !== 'string' || typeof body.ts !== 'string') return reply(200, { ok: false, error: 'invalid_arguments' });
+          if (typeof body.text !== 'string' || body.text === '') return reply(200, { ok: false, error: 'no_text' });
+          return reply(200, { ok: true, channel: body.channel, ts: body.ts, text: body.text });
+        }
         case 'reactions.add': {
           if (typeof body.channel !== 'string' || typeof body.timestamp !== 'string') return reply(200, { ok: false, error: 'invalid_arguments' });
           if (typeof body.name !== 'string' || !/^[a-z0-9_+-]+$/.test(body.name)) return reply(200, { ok: false, error: 'invalid_name' });

@@ -6,6 +6,7 @@ import { API_PREFIX, lookupRoute, watchPathsOf, type ApiRoute } from '../../doma
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { snapshotRequest, type RequestSnapshot } from '../../domain/templates/request-snapshot.js';
 import { apiKeyAuth } from './middleware/api-key-auth.js';
+import { formBody } from './middleware/form-body.js';
 import { jsonBody } from './middleware/json-body.js';
 
 /** Handles one endpoint once its authentication passed; the parsed body is in `ctx.request.body`. */
@@ -49,6 +50,10 @@ export const requestSnapshot = (ctx: Context, credentialHeaders: readonly string
 export const apiRouter = (options: ApiRouterOptions): Middleware => {
   const router = new Router();
   const body = jsonBody(options.bodyLimit);
+  // A channel's webhook also takes a form: Slack posts button presses (interactivity) as
+  // `payload=<JSON>`, signed like its events. The signature covers the raw body either way.
+  const form = formBody(options.bodyLimit);
+  const jsonOrForm: Middleware = (ctx, next) => (ctx.request.is('application/x-www-form-urlencoded') ? form(ctx, next) : body(ctx, next));
   const auth = apiKeyAuth(options.authenticate);
   for (const route of options.routes) {
     const handler = options.handlers[route.name] ?? notImplemented;
@@ -56,7 +61,7 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
     if (route.auth === 'api-key') chain.push(auth);
     const beforeBody = options.beforeBody?.[route.name];
     if (beforeBody !== undefined) chain.push(beforeBody);
-    if (route.method === 'POST') chain.push(body);
+    if (route.method === 'POST') chain.push(route.channel !== undefined && route.auth === 'platform-secret' ? jsonOrForm : body);
     // Triggers are fixed at start-up: a route no trigger watches pays nothing for them.
     if (route.auth !== 'platform-secret' && options.fireTriggers.watches(watchPathsOf(route))) chain.push(fire(route, options));
     chain.push(async (ctx) => handler(ctx));

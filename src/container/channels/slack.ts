@@ -24,6 +24,10 @@ const schema = environment().pipe(
       SLACK_ALLOWED_CHANNEL_IDS: list((id) =>
         /^[A-Z][A-Z0-9]{2,}$/.test(id) ? undefined : `"${id}" is not a Slack channel id (such as C0123ABCDEF, or D… for a direct message)`,
       ),
+      SLACK_APPROVAL_CHANNEL_ID: optionalText().superRefine((value, ctx) => {
+        if (value !== undefined && !/^[A-Z][A-Z0-9]{2,}$/.test(value))
+          ctx.addIssue({ code: 'custom', message: `"${value}" is not a Slack channel id (such as C0123ABCDEF)` });
+      }),
     })
     .superRefine((env, ctx) => {
       if (env.SLACK_BOT_TOKEN !== undefined && env.SLACK_SIGNING_SECRET === undefined) {
@@ -40,7 +44,13 @@ const schema = environment().pipe(
         webhookSecret: env.SLACK_SIGNING_SECRET,
         apiUrl: env.SLACK_API_URL,
         allowedChatIds: new Set(env.SLACK_ALLOWED_CHANNEL_IDS),
-        variables: { botToken: 'SLACK_BOT_TOKEN', webhookSecret: 'SLACK_SIGNING_SECRET', allowedChats: 'SLACK_ALLOWED_CHANNEL_IDS' },
+        ...(env.SLACK_APPROVAL_CHANNEL_ID === undefined ? {} : { approvalChatId: env.SLACK_APPROVAL_CHANNEL_ID }),
+        variables: {
+          botToken: 'SLACK_BOT_TOKEN',
+          webhookSecret: 'SLACK_SIGNING_SECRET',
+          allowedChats: 'SLACK_ALLOWED_CHANNEL_IDS',
+          approvalChat: 'SLACK_APPROVAL_CHANNEL_ID',
+        },
       }),
     ),
 );

@@ -33,7 +33,7 @@ describe('TelegramChannel: long polling (getUpdates) against the fake Bot API', 
     expect(polled.map((delivery) => delivery.next)).to.deep.equal([String(first + 1), String(first + 2)]);
     expect(channel.parse(polled[1].body).message?.text).to.equal('two');
     const [call] = tg.of('getUpdates');
-    expect(call.body).to.deep.include({ timeout: 10, allowed_updates: ['message', 'edited_message', 'channel_post', 'edited_channel_post'] });
+    expect(call.body).to.deep.include({ timeout: 10, allowed_updates: ['message', 'edited_message', 'channel_post', 'edited_channel_post', 'callback_query'] });
     expect(call.body).not.to.have.property('offset');
     tg.pushUpdate(message('three'));
     const next = await channel.poll(TOKEN, polled[1].next, 10, new AbortController().signal);

@@ -45,6 +45,7 @@ describe('loadConfig', () => {
             webhookSecret: 'TELEGRAM_WEBHOOK_SECRET',
             allowedChats: 'TELEGRAM_ALLOWED_CHAT_IDS',
             mode: 'TELEGRAM_MODE',
+            approvalChat: 'TELEGRAM_APPROVAL_CHAT_ID',
           },
         },
         slack: {
@@ -52,7 +53,12 @@ describe('loadConfig', () => {
           webhookSecret: undefined,
           apiUrl: 'https://slack.com/api',
           allowedChatIds: new Set(),
-          variables: { botToken: 'SLACK_BOT_TOKEN', webhookSecret: 'SLACK_SIGNING_SECRET', allowedChats: 'SLACK_ALLOWED_CHANNEL_IDS' },
+          variables: {
+            botToken: 'SLACK_BOT_TOKEN',
+            webhookSecret: 'SLACK_SIGNING_SECRET',
+            allowedChats: 'SLACK_ALLOWED_CHANNEL_IDS',
+            approvalChat: 'SLACK_APPROVAL_CHANNEL_ID',
+          },
         },
       },
       codehost: undefined,
@@ -287,6 +293,7 @@ describe('loadConfig', () => {
         webhookSecret: 'MESSAGING_WEBHOOK_SECRET',
         allowedChats: 'MESSAGING_ALLOWED_CHAT_IDS',
         mode: 'MESSAGING_MODE',
+        approvalChat: 'TELEGRAM_APPROVAL_CHAT_ID',
       });
     });
 

@@ -1,5 +1,15 @@
 import { DomainError } from '../../../domain/errors/domain-error.js';
-import type { DownloadedFile, InboundRequest, MessagingChannel, OutgoingMessage, ParsedDelivery, ReplyTarget } from '../../../ports/messaging-channel.js';
+import type {
+  ChoiceButton,
+  ChoiceButtons,
+  ChoiceMade,
+  DownloadedFile,
+  InboundRequest,
+  MessagingChannel,
+  OutgoingMessage,
+  ParsedDelivery,
+  ReplyTarget,
+} from '../../../ports/messaging-channel.js';
 import { splitMarkdown } from '../markdown/split-markdown.js';
 import { challengeOf, eventIdOf, parseEvent } from './parse-event.js';
 import { SLACK } from './slack.js';
@@ -32,6 +42,8 @@ export class SlackChannel implements MessagingChannel {
   /** Every reply goes in a thread: each thread is a conversation of its own. */
   readonly threadsAreConversations = true;
   readonly typingRefreshMs = undefined;
+  /** Block buttons; their presses come to the same webhook (the app's Interactivity Request URL). */
+  readonly buttons: ChoiceButtons = this;
 
   readonly #api: SlackWebApi;
 
@@ -58,6 +70,9 @@ export class SlackChannel implements MessagingChannel {
   }
 
   parse(body: unknown): ParsedDelivery {
+    // A button press (interactivity) comes as a form whose `payload` field is the JSON.
+    const press = buttonPressOf(body);
+    if (press !== undefined) return press;
     const eventId = eventIdOf(body);
     if (eventId === undefined) throw new DomainError('invalid_input', 'Missing event_id');
     const parsed = parseEvent(body, { userId: this.id, chatTitle: this.title });
@@ -79,6 +94,45 @@ export class SlackChannel implements MessagingChannel {
       const smaller = Math.max(2, Math.floor((part.length * this.maxMessageLength) / formatted.length) - 16);
       if (smaller >= part.length) return [{ plain: part, formatted: formatted.slice(0, this.maxMessageLength) }];
       return this.#format(part, smaller);
+    });
+  }
+
+  async ask(token: string, target: ReplyTarget, text: string, buttons: readonly ChoiceButton[]): Promise<void> {
+    const shown = escapeSlack(text.slice(0, SECTION_LIMIT));
+    await this.#api.call(token, 'chat.postMessage', {
+      channel: target.chatId,
+      ...(target.topicId !== undefined && { thread_ts: target.topicId }),
+      text: shown,
+      unfurl_links: false,
+      unfurl_media: false,
+      blocks: [
+        { type: 'section', text: { type: 'mrkdwn', text: shown } },
+        {
+          type: 'actions',
+          elements: buttons.map((button, i) => ({
+            type: 'button',
+            action_id: `agw-${i}`,
+            text: { type: 'plain_text', text: button.label },
+            value: button.data,
+            ...(i === 0 ? { style: 'primary' } : { style: 'danger' }),
+          })),
+        },
+      ],
+    });
+  }
+
+  async settle(token: string, choice: ChoiceMade, outcome: string): Promise<void> {
+    // The question stays, the buttons go, the outcome is said under it (the press itself is answered by the 200).
+    const question = (choice.messageText ?? '').slice(0, SECTION_LIMIT);
+    const shownOutcome = escapeSlack(outcome.slice(0, SECTION_LIMIT));
+    await this.#api.call(token, 'chat.update', {
+      channel: choice.chatId,
+      ts: choice.messageId,
+      text: `${question}\n\n${shownOutcome}`,
+      blocks: [
+        ...(question === '' ? [] : [{ type: 'section', text: { type: 'mrkdwn', text: question } }]),
+        { type: 'context', elements: [{ type: 'mrkdwn', text: shownOutcome }] },
+      ],
     });
   }
 
@@ -112,3 +166,51 @@ export class SlackChannel implements MessagingChannel {
     return { data: await this.#api.download(token, address), path: typeof file?.name === 'string' ? file.name : fileId };
   }
 }
+
+/** The most text a section block holds (Slack refuses more). */
+const SECTION_LIMIT = 3000;
+
+/** A press of one of the gateway's buttons: a `block_actions` interactivity payload (form field `payload`), or undefined. */
+const buttonPressOf = (body: unknown): ParsedDelivery | undefined => {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !Object.hasOwn(body, 'payload')) return undefined;
+  const raw = (body as { payload?: unknown }).payload;
+  let payload: unknown;
+  try {
+    payload = typeof raw === 'string' ? JSON.parse(raw) : undefined;
+  } catch {
+    throw new DomainError('invalid_input', 'The interactivity payload is not JSON');
+  }
+  const p = payload as {
+    type?: unknown;
+    user?: { id?: unknown; username?: unknown };
+    container?: { channel_id?: unknown; message_ts?: unknown };
+    channel?: { id?: unknown };
+    message?: { ts?: unknown; text?: unknown };
+    actions?: Array<{ value?: unknown; action_ts?: unknown }>;
+  };
+  if (typeof p !== 'object' || p === null || p.type !== 'block_actions') throw new DomainError('invalid_input', 'Only block_actions payloads are taken');
+  const action = Array.isArray(p.actions) ? p.actions[0] : undefined;
+  const chatId = p.channel?.id ?? p.container?.channel_id;
+  const messageId = p.message?.ts ?? p.container?.message_ts;
+  if (
+    typeof action?.value !== 'string' ||
+    typeof action.action_ts !== 'string' ||
+    typeof chatId !== 'string' ||
+    typeof messageId !== 'string' ||
+    typeof p.user?.id !== 'string'
+  ) {
+    throw new DomainError('invalid_input', 'The block_actions payload lacks its action, channel, message or user');
+  }
+  return {
+    deliveryId: `action:${messageId}:${action.action_ts}`,
+    message: null,
+    choice: {
+      data: action.value,
+      chatId,
+      userId: p.user.id,
+      ...(typeof p.user.username === 'string' ? { userName: `@${p.user.username}` } : {}),
+      messageId,
+      ...(typeof p.message?.text === 'string' ? { messageText: p.message.text } : {}),
+    },
+  };
+};
