@@ -10,6 +10,11 @@ import type { JobRepository } from '../../ports/job-repository.js';
 import type { WebhookInfo } from '../../ports/messaging-channel.js';
 import type { StorageFigures, TableSize } from '../../ports/storage-figures.js';
 import type { CollectOperationalFigures, OperationalFigures } from './collect-operational-figures.js';
+import type { Schedule } from '../../domain/schedules/schedule.js';
+import type { CronCalendar } from '../../ports/cron-calendar.js';
+import type { LiveSet } from '../../ports/live-set.js';
+import type { ScheduleRun, ScheduleRunRepository } from '../../ports/schedule-run-repository.js';
+import { currentTriggers, type TriggerSource } from '../triggers/trigger-source.js';
 import type { ChatChannelSettings, MessagingChannels } from '../messaging/messaging-channels.js';
 
 export interface ServiceFacts {
@@ -37,7 +42,9 @@ export interface ChannelStatus {
 
 /** What the overview reads from. */
 export interface AdminOverviewSources {
-  readonly triggers: readonly Trigger[];
+  readonly triggers: TriggerSource;
+  /** The schedules, their record and the problems of the last refused reload; none in tests that do not need them. */
+  readonly schedules?: ScheduleSources;
   readonly runs: ActionRunRepository;
   readonly requests: InboundRequestStore;
   readonly jobs: JobRepository;
@@ -75,6 +82,22 @@ export interface TriggerRunView {
   readonly actions: readonly ActionRunView[];
 }
 
+/** Where the schedules page reads from. */
+export interface ScheduleSources {
+  readonly list: LiveSet<readonly Schedule[]>;
+  readonly runs: ScheduleRunRepository;
+  readonly calendar: CronCalendar;
+  /** The problems of the last refused reload of the trigger and schedule files; empty when it succeeded. */
+  readonly reloadProblems: () => readonly string[];
+}
+
+/** A schedule as the admin UI lists it: when it runs next (null when disabled or never) and what its last occurrence did. */
+export interface ScheduleView {
+  readonly schedule: Schedule;
+  readonly next: Date | null;
+  readonly last: ScheduleRun | null;
+}
+
 /** What the admin UI's pages show: read-only views over the capabilities. */
 export class AdminOverview {
   readonly facts: ServiceFacts;
@@ -84,7 +107,29 @@ export class AdminOverview {
   }
 
   triggers(): readonly Trigger[] {
-    return this.sources.triggers;
+    return currentTriggers(this.sources.triggers);
+  }
+
+  /** Every configured schedule with its next occurrence and its last recorded one. */
+  async schedules(now: Date): Promise<ScheduleView[]> {
+    const sources = this.sources.schedules;
+    if (!sources) return [];
+    const latest = await sources.runs.latest();
+    return sources.list.current().map((schedule) => ({
+      schedule,
+      next: schedule.enabled ? sources.calendar.next(schedule.schedule, schedule.timezone, now) : null,
+      last: latest.get(schedule.name) ?? null,
+    }));
+  }
+
+  /** The recorded occurrences of one schedule, latest first. */
+  scheduleRuns(name: string, limit = 50): Promise<ScheduleRun[]> {
+    return this.sources.schedules?.runs.forSchedule(name, limit) ?? Promise.resolve([]);
+  }
+
+  /** The problems of the last refused reload (shown as a banner); empty when the running files are the files on disk. */
+  reloadProblems(): readonly string[] {
+    return this.sources.schedules?.reloadProblems() ?? [];
   }
 
   recentRuns(limit = 50): Promise<ActionRun[]> {
@@ -95,7 +140,7 @@ export class AdminOverview {
   async triggerRun(runId: string): Promise<TriggerRunView | null> {
     const runs = await this.sources.runs.forRun(runId);
     if (runs.length === 0) return null;
-    const trigger = this.sources.triggers.find((candidate) => candidate.name === runs[0].trigger);
+    const trigger = currentTriggers(this.sources.triggers).find((candidate) => candidate.name === runs[0].trigger);
     const requestId = runs.map((run) => run.detail.requestId).find((id): id is string => typeof id === 'string');
     const request = requestId === undefined ? null : await this.sources.requests.find(requestId);
     const snapshot = request === null ? null : parseSnapshot(request.request);

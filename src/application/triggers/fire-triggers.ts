@@ -1,11 +1,11 @@
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
 import { matchTriggers } from '../../domain/triggers/match-triggers.js';
-import type { Trigger } from '../../domain/triggers/trigger.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
 import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
+import { currentTriggers, type TriggerSource } from './trigger-source.js';
 
 export const TRIGGER_RUN_QUEUE = 'trigger-run';
 
@@ -41,7 +41,7 @@ export interface FireTriggersInput {
  */
 export class FireTriggers {
   constructor(
-    private readonly triggers: readonly Trigger[],
+    private readonly triggers: TriggerSource,
     private readonly requests: InboundRequestStore,
     private readonly queue: TaskQueue,
     private readonly ids: IdGenerator,
@@ -51,11 +51,12 @@ export class FireTriggers {
 
   /** Whether any enabled trigger watches one of the paths: when none does, firing can be skipped entirely. */
   watches(watchPaths: string | readonly string[]): boolean {
-    return matchTriggers(this.triggers, watchPaths).length > 0;
+    return matchTriggers(currentTriggers(this.triggers), watchPaths).length > 0;
   }
 
   async execute(input: FireTriggersInput): Promise<string[]> {
-    const matched = matchTriggers(this.triggers, [input.watchPath, ...(input.sameEndpointAs ?? [])]);
+    // One snapshot for the whole request: a reload meanwhile does not change what it fires.
+    const matched = matchTriggers(currentTriggers(this.triggers), [input.watchPath, ...(input.sameEndpointAs ?? [])]);
     if (matched.length === 0) return [];
     const receivedAt = this.clock.now();
     const firedAt = receivedAt.toISOString();

@@ -5,7 +5,7 @@ import { renderPrompt } from '../../domain/templates/render-prompt.js';
 import { renderText } from '../../domain/templates/template-tokens.js';
 import { headAndTail } from '../../domain/text/cut-text.js';
 import { storableText } from '../../domain/text/storable-text.js';
-import type { AgentAction, CommandAction, Trigger, TriggerAction, WebhookAction } from '../../domain/triggers/trigger.js';
+import type { AgentAction, CommandAction, TriggerAction, WebhookAction } from '../../domain/triggers/trigger.js';
 import type { ActionRunRepository } from '../../ports/action-run-repository.js';
 import type { Clock } from '../../ports/clock.js';
 import type { HttpForwarder } from '../../ports/http-forwarder.js';
@@ -16,6 +16,19 @@ import type { Logger } from '../../ports/logger.js';
 import type { ShellExecutor } from '../../ports/shell-executor.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
 import type { TriggerRunTask } from './fire-triggers.js';
+import { currentTriggers, type TriggerSource } from './trigger-source.js';
+
+/** What `runActions` runs: a trigger's or a schedule's actions, for one request (real or a schedule's). */
+export interface ActionsRun {
+  readonly runId: string;
+  /** Recorded as the runs' trigger: a trigger's name, or `cron:<name>` for a schedule. */
+  readonly name: string;
+  readonly actions: readonly TriggerAction[];
+  /** The values the templates render, or why they are missing (each action is then recorded failed). */
+  readonly request: RequestSnapshot | string;
+  /** The stored request, when there is one (linked from the run's records). */
+  readonly requestId?: string;
+}
 
 export interface RunTriggerSettings {
   /** Working directory of command actions. */
@@ -57,7 +70,7 @@ const storable = (outcome: Outcome): Outcome => ({
  */
 export class RunTrigger {
   constructor(
-    private readonly triggers: readonly Trigger[],
+    private readonly triggers: TriggerSource,
     private readonly runs: ActionRunRepository,
     private readonly requests: InboundRequestStore,
     private readonly shell: ShellExecutor,
@@ -71,20 +84,33 @@ export class RunTrigger {
 
   async execute(task: TriggerRunTask): Promise<void> {
     const log = this.logger.child({ trigger: task.trigger, runId: task.runId });
-    const trigger = this.triggers.find((candidate) => candidate.name === task.trigger);
+    const trigger = currentTriggers(this.triggers).find((candidate) => candidate.name === task.trigger);
     if (!trigger) {
       log.warn({}, 'trigger is no longer configured; its queued run is dropped');
       return;
     }
-    const done = new Set((await this.runs.forRun(task.runId)).map((run) => run.actionIndex));
     const request = await this.#request(task);
-    for (const [index, action] of trigger.actions.entries()) {
+    await this.runActions({ runId: task.runId, name: trigger.name, actions: trigger.actions, request, requestId: task.requestId }, log);
+  }
+
+  /**
+   * Runs actions one after another, recording each (see the class); actions of `runId` recorded
+   * already are not repeated. Returns the status of each action that ran now.
+   * @throws only when reading the records fails (before any action ran).
+   */
+  async runActions(input: ActionsRun, log: Logger = this.logger.child({ trigger: input.name, runId: input.runId })): Promise<ActionRun['status'][]> {
+    const task = { requestId: input.requestId };
+    const trigger = { name: input.name };
+    const request = input.request;
+    const statuses: ActionRun['status'][] = [];
+    const done = new Set((await this.runs.forRun(input.runId)).map((run) => run.actionIndex));
+    for (const [index, action] of input.actions.entries()) {
       if (done.has(index)) continue;
       const startedAt = this.clock.now();
       const outcome =
         typeof request === 'string'
           ? { status: 'failed' as const, attempts: 0, error: request, detail: {} }
-          : await this.#perform(action, task.trigger, request).catch(
+          : await this.#perform(action, trigger.name, request).catch(
               (error: unknown): Outcome => ({
                 status: 'failed',
                 attempts: 1,
@@ -96,7 +122,7 @@ export class RunTrigger {
       // The request id leads the run's page to the values the action got (InboundRequestStore).
       const withRequest = task.requestId === undefined ? recorded.detail : { ...recorded.detail, requestId: task.requestId };
       const run: ActionRun = {
-        runId: task.runId,
+        runId: input.runId,
         trigger: trigger.name,
         actionIndex: index,
         type: action.type,
@@ -119,7 +145,9 @@ export class RunTrigger {
       };
       if (run.status === 'succeeded') log.info(fields, 'trigger action finished');
       else log.warn({ ...fields, output }, run.status === 'not_runnable' ? 'trigger action not runnable' : 'trigger action failed');
+      statuses.push(run.status);
     }
+    return statuses;
   }
 
   /**

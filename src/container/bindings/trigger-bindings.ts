@@ -10,11 +10,13 @@ import { RunTrigger, type RunTriggerSettings } from '../../application/triggers/
 import { commandEnvironment } from '../command-environment.js';
 import type { AppConfig } from '../config.js';
 import type { Infrastructure } from '../infrastructure.js';
+import { Swappable } from '../swappable.js';
 import { TOKENS } from '../tokens.js';
 
 /** Triggers and their actions, and the code-host webhook that fires them. */
 export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastructure): void => {
-  c.bind(TOKENS.Triggers).toConstantValue(infra.triggers ?? []);
+  // Replaced as a whole by a reload (ConfigReloader).
+  c.bind(TOKENS.Triggers).toConstantValue(new Swappable(infra.triggers ?? []));
   c.bind(TOKENS.ActionRunRepository).toResolvedValue((db: Database) => new MikroOrmActionRunRepository(db), [TOKENS.Database]);
   c.bind(TOKENS.InboundRequestStore).toResolvedValue((db: Database) => new MikroOrmInboundRequestStore(db), [TOKENS.Database]);
   c.bind(TOKENS.FireTriggers).toResolvedValue(

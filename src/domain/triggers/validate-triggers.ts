@@ -76,7 +76,7 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
   return { triggers, problems };
 };
 
-type Report = (field: string, message: string) => void;
+export type Report = (field: string, message: string) => void;
 
 const requiredText = (fields: Fields, field: string, report: Report): string | undefined => {
   const value = fields[field];
@@ -94,7 +94,8 @@ const checkCommandPlaces = (command: string | undefined, report: Report): void =
   for (const token of findTokenPlaces(command ?? '')) if ('refused' in token.place) report('command', `${token.token} stands ${token.place.refused}`);
 };
 
-const validateAction = (action: unknown, catalog: TriggerCatalog, report: Report): TriggerAction | undefined => {
+/** One action of a trigger (or of a schedule, which shares the action types), reporting each problem by field. */
+export const validateAction = (action: unknown, catalog: TriggerCatalog, report: Report): TriggerAction | undefined => {
   if (!isObject(action)) {
     report('', `must be an object, found ${describe(action)}`);
     return undefined;

@@ -6,6 +6,7 @@ import { ChatTurnEntity } from './chat-turn-entity.js';
 import { CodehostDeliveryEntity } from './codehost-delivery-entity.js';
 import { InboundRequestEntity } from './inbound-request-entity.js';
 import { JobEntity } from './job-entity.js';
+import { ScheduleRunEntity } from './schedule-run-entity.js';
 import { SettingEntity } from './setting-entity.js';
 
 /**
@@ -21,5 +22,6 @@ export const ENTITIES = [
   CodehostDeliveryEntity,
   InboundRequestEntity,
   JobEntity,
+  ScheduleRunEntity,
   SettingEntity,
 ];
