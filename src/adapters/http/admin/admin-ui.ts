@@ -12,6 +12,7 @@ import { NEW_KEY, registerKeyPages } from './key-pages.js';
 import { loadStaticFiles } from './static-files.js';
 import { registerStatusPages } from './status-pages.js';
 import { registerTriggerPages } from './trigger-pages.js';
+import { registerSchedulePages } from './schedule-pages.js';
 import { formField } from '../middleware/form-body.js';
 
 const BACK = { href: '/settings', label: 'Back to the admin pages' };
@@ -108,6 +109,7 @@ const sessionRoutes = (tools: AdminTools): Router => {
   });
   registerKeyPages(router, tools);
   registerTriggerPages(router, tools);
+  registerSchedulePages(router, tools);
   registerJobPages(router, tools);
   registerStatusPages(router, tools);
   registerChatPages(router, tools);

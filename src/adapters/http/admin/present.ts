@@ -69,7 +69,18 @@ export const excerpt = (text: string, max: number): string => {
 };
 
 /** Status words that get a badge, and the class that colours it. */
-const BADGES: ReadonlySet<string> = new Set(['queued', 'running', 'succeeded', 'failed', 'cancelled', 'not_runnable', 'enabled', 'disabled']);
+const BADGES: ReadonlySet<string> = new Set([
+  'queued',
+  'running',
+  'succeeded',
+  'failed',
+  'cancelled',
+  'not_runnable',
+  'enabled',
+  'disabled',
+  'missed',
+  'skipped',
+]);
 
 /** A status badge: its text (underscores as spaces) and its CSS class. */
 export const badge = (status: string): { readonly text: string; readonly className: string } => ({

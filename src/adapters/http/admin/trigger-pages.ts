@@ -57,7 +57,7 @@ export const registerTriggerPages = (router: AdminRouter, tools: AdminTools): vo
       attempts: run.attempts,
       error: run.error === null ? '' : excerpt(run.error, 160),
     }));
-    showPage(ctx, tools, 'triggers', 'Triggers', 'triggers', { triggers, runs });
+    showPage(ctx, tools, 'triggers', 'Triggers', 'triggers', { triggers, runs, reloadProblems: overview.reloadProblems() });
   });
 
   router.get('/settings/runs/:runId', async (ctx) => {
