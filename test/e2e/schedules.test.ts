@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { adminClient, setAdminPassword } from '../support/admin-http.js';
 import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { waitFor } from '../support/http.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
@@ -156,5 +157,50 @@ describe('e2e: schedules, catch-up after a restart (embedded database)', functio
     expect(result.stderr).to.include('schedule #0 "bad": actions[0].command: unknown template token {{body.x}}');
     expect(result.stderr).to.include('schedule #1 "zone": timezone: "Mars/Base" is not an IANA time zone');
     expect(result.stderr).to.include('3 problems found');
+  });
+});
+
+describe('e2e: the Schedules page and schedule metrics', function () {
+  this.timeout(120_000);
+  let gateway: GatewayProcess | undefined;
+
+  after(async () => gateway?.stop());
+
+  it('lists each schedule with its next and last run and outcome, counts runs in /metrics, and shows a refused reload as a banner', async () => {
+    const dir = await tempDir('e2e-crons-page');
+    const out = join(dir, 'runs.txt');
+    const file = await cronsFile(dir, out);
+    const env = { DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: join(dir, 'NONE.json'), TRIGGERS_DIR: dir, CRONS_FILE: file };
+    gateway = await startGateway(env);
+    expect(await setAdminPassword(env, 'schedules-page-password')).to.equal(0);
+    const client = adminClient(gateway.url);
+    const { cookie } = await client.login('schedules-page-password');
+    await waitFor(() => logged(gateway!, 'schedule ran').length >= 1, 20_000, 'a first run');
+    const page = await (await client.get('/settings/schedules', cookie)).text();
+    expect(page).to.contain('<a href="/settings/schedules" aria-current="page">Schedules</a>');
+    expect(page).to.contain('every-two-seconds').and.to.contain('<code>*/2 * * * * *</code>');
+    expect(page).to.match(/data-label="Next run"><time datetime="[^"]+"/);
+    expect(page).to.match(/data-label="Last run"><a href="\/settings\/runs\/[0-9a-f-]{36}"><time/);
+    expect(page).to.match(/data-label="Outcome"><span class="badge badge-(succeeded|running|queued)">/);
+    expect(page).to.contain('command: printf &#39;%s %s\\n&#39; {{now}} {{schedule.name}}');
+
+    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    expect(metrics).to.match(/agw_schedule_runs\{schedule="every-two-seconds",status="(succeeded|running|queued)"\} [1-9]/);
+    expect(metrics).to.match(/agw_schedule_last_occurrence_seconds\{schedule="every-two-seconds"\} \d+/);
+
+    await writeFile(file, JSON.stringify([{ name: 'broken', schedule: '* * *', enabled: true, actions: [] }]));
+    await waitFor(
+      () => gateway!.logs.some((line) => typeof line === 'object' && line.msg === 'configuration reload refused; the running triggers and schedules are kept'),
+      20_000,
+      'the refusal',
+    );
+    for (const path of ['/settings/schedules', '/settings/triggers']) {
+      const shown = await (await client.get(path, cookie)).text();
+      expect(shown, path).to.contain('The last reload was refused');
+      expect(shown, path).to.contain('schedule #0 &quot;broken&quot;: schedule: &quot;* * *&quot; has 3 fields');
+      expect(shown, path).to.contain('schedule #0 &quot;broken&quot;: actions: required, a non-empty array');
+    }
+    // The running schedule stays.
+    expect(await (await client.get('/settings/schedules', cookie)).text()).to.contain('every-two-seconds');
   });
 });
