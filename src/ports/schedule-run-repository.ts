@@ -33,5 +33,11 @@ export interface ScheduleRunRepository {
   /** The occurrences of one schedule, latest first, at most `limit`. */
   forSchedule(schedule: string, limit: number): Promise<ScheduleRun[]>;
   /** How many occurrences of each schedule ended in each status. */
+  /**
+   * Retention: deletes occurrences before `cutoff`, oldest first, looking at up to `limit` of
+   * them, but never a schedule's latest one (start-up judges what was missed from it). Returns
+   * how many it looked at (fewer than `limit`: none is left).
+   */
+  deleteOlderThan(cutoff: Date, limit: number): Promise<number>;
   countByStatus(): Promise<Array<{ readonly schedule: string; readonly status: ScheduleRunStatus; readonly count: number }>>;
 }

@@ -75,5 +75,17 @@ export const describeScheduleRunRepositoryContract = (name: string, open: () => 
         { schedule, status: 'succeeded', count: 2 },
       ]);
     });
+
+    it('deletes occurrences before a cutoff, oldest first, but never a schedule’s latest one', async () => {
+      const [a, b] = [nextName(), nextName()];
+      await harness.runs.add(run(a, '2001-01-01T00:00:00Z'));
+      await harness.runs.add(run(a, '2001-01-02T00:00:00Z'));
+      await harness.runs.add(run(a, '2001-01-03T00:00:00Z'));
+      await harness.runs.add(run(b, '2001-01-01T12:00:00Z'));
+      const cutoff = new Date('2001-02-01T00:00:00Z');
+      expect(await harness.runs.deleteOlderThan(cutoff, 1000)).to.equal(4);
+      expect((await harness.runs.forSchedule(a, 10)).map((r) => r.occurrence.toISOString())).to.deep.equal(['2001-01-03T00:00:00.000Z']);
+      expect(await harness.runs.forSchedule(b, 10)).to.have.length(1);
+    });
   });
 };

@@ -34,6 +34,16 @@ export class InMemoryScheduleRunRepository implements ScheduleRunRepository {
       .slice(0, limit);
   }
 
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const latest = await this.latest();
+    const old = [...this.#runs.values()]
+      .filter((run) => run.occurrence < cutoff)
+      .sort((a, b) => a.occurrence.getTime() - b.occurrence.getTime())
+      .slice(0, limit);
+    for (const run of old) if (latest.get(run.schedule) !== run) this.#runs.delete(this.#key(run));
+    return old.length;
+  }
+
   async countByStatus(): Promise<Array<{ schedule: string; status: ScheduleRunStatus; count: number }>> {
     const counts = new Map<string, { schedule: string; status: ScheduleRunStatus; count: number }>();
     for (const run of this.#runs.values()) {

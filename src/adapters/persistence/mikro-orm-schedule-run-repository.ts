@@ -60,6 +60,20 @@ export class MikroOrmScheduleRunRepository implements ScheduleRunRepository {
     return rows.map(toRun);
   }
 
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const em = this.db.orm.em.fork();
+    const old = await em.find(
+      ScheduleRunEntity,
+      { occurrence: { $lt: cutoff } },
+      { orderBy: { occurrence: 'asc' }, limit, fields: ['schedule', 'occurrence'] },
+    );
+    if (old.length === 0) return 0;
+    const latest = await this.latest();
+    const expired = old.filter((row) => latest.get(row.schedule)?.occurrence.getTime() !== row.occurrence.getTime());
+    if (expired.length > 0) await em.nativeDelete(ScheduleRunEntity, { $or: expired.map((row) => ({ schedule: row.schedule, occurrence: row.occurrence })) });
+    return old.length;
+  }
+
   async countByStatus(): Promise<Array<{ schedule: string; status: ScheduleRunStatus; count: number }>> {
     const rows: Array<{ schedule: string; status: string; count: string | number }> = await this.db.orm.em
       .fork()

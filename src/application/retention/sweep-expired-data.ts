@@ -6,6 +6,7 @@ import type { DeliveryLog } from '../../ports/delivery-log.js';
 import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { LoginAttempts } from '../../ports/login-attempts.js';
+import type { ScheduleRunRepository } from '../../ports/schedule-run-repository.js';
 
 /** The durable queue of retention sweeps (one task per sweep period, see ScheduleRetentionSweep). */
 export const RETENTION_SWEEP_QUEUE = 'retention-sweep';
@@ -31,6 +32,8 @@ export interface RetentionStores {
   readonly chatTurns: ConversationStore;
   readonly actionRuns: ActionRunRepository;
   readonly inboundRequests: InboundRequestStore;
+  /** Schedule occurrences: kept as long as action runs, each schedule's latest one for good. */
+  readonly scheduleRuns?: ScheduleRunRepository;
 }
 
 /** Each delete statement removes at most `batchSize` rows; a sweep runs at most `maxBatches` of them per kind. */
@@ -91,6 +94,8 @@ export class SweepExpiredData {
       ['actionRuns', policy.actionRunsDays, (limit) => stores.actionRuns.deleteOlderThan(before(policy.actionRunsDays), limit)],
       ['inboundRequests', policy.inboundRequestsDays, (limit) => stores.inboundRequests.deleteOlderThan(before(policy.inboundRequestsDays), limit)],
     ];
+    const scheduleRuns = stores.scheduleRuns;
+    if (scheduleRuns) kinds.push(['scheduleRuns', policy.actionRunsDays, (limit) => scheduleRuns.deleteOlderThan(before(policy.actionRunsDays), limit)]);
     return kinds.filter(([, days]) => days > 0).map(([kind, , deleteBatch]) => [kind, deleteBatch]);
   }
 

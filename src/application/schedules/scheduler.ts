@@ -42,7 +42,12 @@ export class Scheduler {
   async start(): Promise<void> {
     this.#since = this.clock.now();
     this.#running = true;
-    await this.catchUp(this.#since);
+    try {
+      await this.catchUp(this.#since);
+    } catch (error) {
+      // The regular occurrences still run; what was missed stays unknown to this replica.
+      this.logger.error({ err: error }, 'could not catch up on missed schedule runs');
+    }
     this.#plan();
   }
 

@@ -13,14 +13,31 @@ export const bindRetention = (c: Container, config: AppConfig): void => {
   const { retention } = config;
   c.bind(TOKENS.SweepExpiredData).toResolvedValue(
     // The conversation store as bound (on the embedded engine, behind its cache, which a sweep must clear).
-    (db: Database, deliveries, chatTurns, actionRuns, inboundRequests, clock, logger) =>
+    (db: Database, deliveries, chatTurns, actionRuns, inboundRequests, clock, logger, scheduleRuns) =>
       new SweepExpiredData(
-        { adminSessions: new MikroOrmAdminStore(db), loginAttempts: new MikroOrmLoginAttempts(db), deliveries, chatTurns, actionRuns, inboundRequests },
+        {
+          adminSessions: new MikroOrmAdminStore(db),
+          loginAttempts: new MikroOrmLoginAttempts(db),
+          deliveries,
+          chatTurns,
+          actionRuns,
+          inboundRequests,
+          scheduleRuns,
+        },
         { ...retention, loginWindowMs: FAILURE_WINDOW_MS },
         clock,
         logger.child({ component: 'retention' }),
       ),
-    [TOKENS.Database, TOKENS.DeliveryLog, TOKENS.ConversationStore, TOKENS.ActionRunRepository, TOKENS.InboundRequestStore, TOKENS.Clock, TOKENS.Logger],
+    [
+      TOKENS.Database,
+      TOKENS.DeliveryLog,
+      TOKENS.ConversationStore,
+      TOKENS.ActionRunRepository,
+      TOKENS.InboundRequestStore,
+      TOKENS.Clock,
+      TOKENS.Logger,
+      TOKENS.ScheduleRunRepository,
+    ],
   );
   c.bind(TOKENS.ScheduleRetentionSweep).toResolvedValue(
     (queue, clock) => new ScheduleRetentionSweep(queue, clock, retention.sweepIntervalMs),
