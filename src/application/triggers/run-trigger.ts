@@ -95,7 +95,7 @@ export class RunTrigger {
 
   /**
    * Runs actions one after another, recording each (see the class); actions of `runId` recorded
-   * already are not repeated. Returns the status of each action that ran now.
+   * already are not repeated. Returns the status of each action, in order: as recorded before, or as it ran now.
    * @throws only when reading the records fails (before any action ran).
    */
   async runActions(input: ActionsRun, log: Logger = this.logger.child({ trigger: input.name, runId: input.runId })): Promise<ActionRun['status'][]> {
@@ -103,9 +103,13 @@ export class RunTrigger {
     const trigger = { name: input.name };
     const request = input.request;
     const statuses: ActionRun['status'][] = [];
-    const done = new Set((await this.runs.forRun(input.runId)).map((run) => run.actionIndex));
+    const done = new Map((await this.runs.forRun(input.runId)).map((run) => [run.actionIndex, run.status]));
     for (const [index, action] of input.actions.entries()) {
-      if (done.has(index)) continue;
+      const earlier = done.get(index);
+      if (earlier !== undefined) {
+        statuses.push(earlier);
+        continue;
+      }
       const startedAt = this.clock.now();
       const outcome =
         typeof request === 'string'
