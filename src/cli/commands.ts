@@ -113,6 +113,56 @@ ${WHERE}`,
     run: async (parsed) => (await import('./reload-command.js')).reload(parsed, io),
   },
   {
+    words: ['deliveries', 'list'],
+    synopsis: '[--path P] [--trigger T] [--before TIME] [--limit N] [--json]',
+    summary: 'list stored requests that fired triggers, newest first',
+    description: `Lists the delivery log: every request that fired a trigger (webhooks, code-host and chat
+deliveries), kept for RETENTION_ACTION_RUNS_DAYS, newest first: id, time, path, the triggers it
+fired and, for a replay, the request it replays. With --json prints an array of {"id",
+"received_at", "path", "triggers", "replay_of"}. --before takes the RECEIVED time of the last
+line to show the next page.
+
+${WHERE}`,
+    options: {
+      path: { type: 'string', value: 'P', help: "only requests to this endpoint, given without /api (e.g. '/webhook')" },
+      trigger: { type: 'string', value: 'T', help: 'only requests that fired the trigger named T' },
+      before: { type: 'string', value: 'TIME', help: 'only requests received before TIME (e.g. 2026-11-24T10:00:00Z)' },
+      limit: { type: 'string', value: 'N', help: 'at most N requests (1–500, default 50)' },
+      json: JSON_OPTION,
+    },
+    run: async (parsed) => (await import('./deliveries-command.js')).listDeliveries(parsed, io),
+  },
+  {
+    words: ['deliveries', 'show'],
+    synopsis: 'ID [--json]',
+    summary: 'show a stored request, the triggers it fired and how their actions went',
+    description: `Shows one stored request (see deliveries list): its path and time, each trigger run it
+started with its actions' status, exit code or HTTP status, error and output, and the request
+as stored (body, query, headers; credentials are never stored). Exit code 1 when no request has
+this id (never stored, or removed by retention).
+
+${WHERE}`,
+    options: { json: JSON_OPTION },
+    positionals: ['ID'],
+    run: async (parsed) => (await import('./deliveries-command.js')).showDelivery(parsed, io),
+  },
+  {
+    words: ['deliveries', 'replay'],
+    synopsis: 'ID',
+    summary: 'fire the triggers of a stored request again, with that request',
+    description: `Fires again the triggers the stored request fired, as they are configured now, with the
+request as it was stored (byte for byte), recorded as a new request that replays it (see
+deliveries show). A trigger no longer configured or disabled is skipped and named. Exit code 1
+when no request has this id or none of its triggers can fire. On a database opened here (no
+server running on it) the runs are queued and run when the service runs; the trigger file
+(TRIGGERS_FILE) is read as the service reads it.
+
+${WHERE}`,
+    options: {},
+    positionals: ['ID'],
+    run: async (parsed) => (await import('./deliveries-command.js')).replayDelivery(parsed, io),
+  },
+  {
     words: ['admin', 'set-password'],
     synopsis: '',
     summary: 'set the admin UI password (asked twice on a terminal, else read from stdin)',

@@ -5,6 +5,8 @@ import type { AdminSocketClient } from '../adapters/http/admin-socket/admin-sock
 import type { Database } from '../adapters/persistence/database.js';
 import type { OpenEngine } from '../adapters/persistence/open-engine.js';
 import type { AppConfig } from '../container/config.js';
+import type { Infrastructure } from '../container/infrastructure.js';
+import type { Trigger } from '../domain/triggers/trigger.js';
 import type { DatabaseTarget } from './database-target.js';
 import type { CliIo } from './cli-io.js';
 import { CliFailure } from './usage-error.js';
@@ -156,9 +158,26 @@ const keepWebAssemblyUnoptimized = (): void => setFlagsFromString('--wasm-tierin
 /** `1 migration`, `5 migrations`. */
 export const countOf = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
-/** withOpenDatabase with the administration container (keys, admin password) on it. */
-export const withAdministration = async <T>(config: AppConfig, target: DirectTarget, io: CliIo, work: (container: Container) => Promise<T>): Promise<T> => {
-  const loadContainer = () => import('reflect-metadata').then(() => import('../container/build-administration-container.js'));
+/** Which container a command works with, and what it needs besides the database. */
+export interface ContainerChoice {
+  /** Loads the container's builder (default: the administration container). */
+  readonly load?: () => Promise<(config: AppConfig, infra: Infrastructure) => Container>;
+  /** The trigger file, for a command that fires triggers. */
+  readonly triggers?: readonly Trigger[];
+}
+
+const administrationBuilder = async (): Promise<(config: AppConfig, infra: Infrastructure) => Container> =>
+  (await import('../container/build-administration-container.js')).buildAdministrationContainer;
+
+/** withOpenDatabase with the administration container (keys, admin password) on it, or the container `choice` loads. */
+export const withAdministration = async <T>(
+  config: AppConfig,
+  target: DirectTarget,
+  io: CliIo,
+  work: (container: Container) => Promise<T>,
+  choice: ContainerChoice = {},
+): Promise<T> => {
+  const loadContainer = () => import('reflect-metadata').then(choice.load ?? administrationBuilder);
   let loading: ReturnType<typeof loadContainer> | undefined;
   // Loaded while the database opens (PGlite boots on its own thread meanwhile).
   const load = (): void => {
@@ -171,8 +190,8 @@ export const withAdministration = async <T>(config: AppConfig, target: DirectTar
     io,
     async ({ database, pino, applied }) => {
       if (applied.length > 0) io.err.write(`applied ${countOf(applied.length, 'pending migration')} first: ${applied.join(', ')}\n`);
-      const { buildAdministrationContainer } = await (loading ?? loadContainer());
-      const container = buildAdministrationContainer(config, { pino, database, env: process.env });
+      const build = await (loading ?? loadContainer());
+      const container = build(config, { pino, database, env: process.env, ...(choice.triggers ? { triggers: choice.triggers } : {}) });
       try {
         return await work(container);
       } finally {

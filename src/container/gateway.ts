@@ -6,7 +6,7 @@ import type { HttpServer } from '../adapters/http/http-server.js';
 import { createPino, PinoLogger } from '../adapters/logging/pino-logger.js';
 import type { Database } from '../adapters/persistence/database.js';
 import { closeEngine } from '../adapters/persistence/open-engine.js';
-import { TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../application/triggers/fire-triggers.js';
+import { TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../application/triggers/fire-triggers.js';
 import { JOB_RUN_QUEUE, type JobRunTask } from '../application/jobs/create-job.js';
 import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, type ChatMessageTask } from '../application/messaging/receive-messaging-update.js';
 import { checkTriggerSecrets } from '../application/triggers/check-trigger-secrets.js';
@@ -91,6 +91,8 @@ export class Gateway {
                 setAdminPassword: async (password) => (await container.getAsync(TOKENS.AdminAuthentication)).setPassword(password),
                 migrations: async () => ({ appliedAtStart: applied, recorded: await database.recordedMigrations() }),
                 reload: () => reloader.reload('cli'),
+                deliveries: await container.getAsync(TOKENS.DeliveryHistory),
+                replay: async (requestId) => (await container.getAsync(TOKENS.FireTriggers)).replay(requestId),
               },
               container.get(TOKENS.Logger),
             ).catch((error: unknown) => {
@@ -101,6 +103,8 @@ export class Gateway {
       const pollJobs = await container.getAsync(TOKENS.PollJobs);
       // The workers last: a start that fails never leaves a task half-run.
       await queue.work<TriggerRunTask>(TRIGGER_RUN_QUEUE, (task) => runTrigger.execute(task));
+      // Triggers with `concurrency`: each lane one run at a time, in order, across every replica.
+      await queue.work<TriggerRunTask>(TRIGGER_RUN_ORDERED_QUEUE, (task) => runTrigger.execute(task), { oneAtATimePerGroup: true });
       await queue.work<JobRunTask>(JOB_RUN_QUEUE, (task) => runJob.execute(task), { maxConcurrent: config.jobs.concurrency });
       // A chat's messages are answered one at a time, in the order stored (the platform's order:
       // it sends one chat's updates one after another), across every replica.

@@ -9,6 +9,7 @@ import type { ListApiKeys } from '../application/auth/list-api-keys.js';
 import type { RevokeApiKey } from '../application/auth/revoke-api-key.js';
 import type { Database } from '../adapters/persistence/database.js';
 import type { CancelJob } from '../application/jobs/cancel-job.js';
+import type { DeliveryHistory } from '../application/triggers/delivery-history.js';
 import type { FireTriggers } from '../application/triggers/fire-triggers.js';
 import type { GetJobStatus } from '../application/jobs/get-job-status.js';
 import type { RunJob } from '../application/jobs/run-job.js';
@@ -43,6 +44,7 @@ import type { ActionRunRepository } from '../ports/action-run-repository.js';
 import type { ApiKeyCrypto } from '../ports/api-key-crypto.js';
 import type { DeliveryLog } from '../ports/delivery-log.js';
 import type { InboundRequestStore } from '../ports/inbound-request-store.js';
+import type { TriggerLanes } from '../ports/trigger-lanes.js';
 import type { HttpForwarder } from '../ports/http-forwarder.js';
 import type { JobLauncher } from '../ports/job-launcher.js';
 import type { ShellExecutor } from '../ports/shell-executor.js';
@@ -86,8 +88,10 @@ export const TOKENS = {
   ActionRunRepository: token<ActionRunRepository>('ActionRunRepository'),
   DeliveryLog: token<DeliveryLog>('DeliveryLog'),
   InboundRequestStore: token<InboundRequestStore>('InboundRequestStore'),
+  TriggerLanes: token<TriggerLanes>('TriggerLanes'),
   CodehostSignatureVerifier: token<WebhookSignatureVerifier>('CodehostSignatureVerifier'),
   FireTriggers: token<FireTriggers>('FireTriggers'),
+  DeliveryHistory: token<DeliveryHistory>('DeliveryHistory'),
   RunTrigger: token<RunTrigger>('RunTrigger'),
   ReceiveCodehostEvent: token<ReceiveCodehostEvent>('ReceiveCodehostEvent'),
   SecretStore: token<SecretStore>('SecretStore'),

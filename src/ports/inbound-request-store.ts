@@ -11,6 +11,28 @@ export interface InboundRequest {
   readonly request: string;
   /** Names of the triggers the request fired, in file order. */
   readonly triggers: readonly string[];
+  /** The trigger runs it started, one per fired trigger, in the same order (empty for records older than the delivery log). */
+  readonly runs: readonly TriggerRunRef[];
+  /** The request this one replays (an operator re-fired that stored request), or null. */
+  readonly replayOf: string | null;
+}
+
+/** One trigger run a request started: its runs' records are ActionRunRepository.forRun(runId). */
+export interface TriggerRunRef {
+  readonly trigger: string;
+  readonly runId: string;
+}
+
+/** Which stored requests to list: all filters optional, combined with AND. */
+export interface InboundRequestFilter {
+  /** Exactly this watch path (the endpoint's path without `/api`). */
+  readonly watchPath?: string;
+  /** Requests that fired the trigger with this name. */
+  readonly trigger?: string;
+  /** Received strictly before this time (the next page of a list). */
+  readonly before?: Date;
+  /** At most this many (1–500). */
+  readonly limit: number;
 }
 
 /** The requests that fired triggers, read by each trigger run instead of a copy per trigger. */
@@ -22,6 +44,11 @@ export interface InboundRequestStore {
   record(request: InboundRequest): Promise<void>;
   /** The request with this id; null when none is stored (never stored, or since removed). */
   find(id: string): Promise<InboundRequest | null>;
+  /**
+   * Stored requests matching the filter, newest first (received time, then id), without their
+   * `request` text (empty string) to keep a list light; `find` gives the whole record.
+   */
+  list(filter: InboundRequestFilter): Promise<InboundRequest[]>;
   /**
    * Retention: deletes up to `limit` requests received before `cutoff`, oldest first, and
    * returns how many (fewer than `limit`: none is left). Queued trigger runs read their

@@ -26,6 +26,8 @@ export const describeInboundRequestStoreContract = (name: string, open: () => Pr
       receivedAt: new Date('2026-11-24T10:00:00.123Z'),
       request: JSON.stringify({ body: { a: 1 }, query: {}, headers: {} }),
       triggers: ['deploy', 'notify'],
+      runs: [],
+      replayOf: null,
       ...overrides,
     });
 
@@ -79,6 +81,67 @@ export const describeInboundRequestStoreContract = (name: string, open: () => Pr
       await harness.store.record(three);
       expect((await harness.store.find(none.id))?.triggers).to.deep.equal([]);
       expect((await harness.store.find(three.id))?.triggers).to.deep.equal(['c', 'a', 'b']);
+    });
+
+    it('keeps the trigger runs a request started and the request it replays', async () => {
+      const original = request({
+        runs: [
+          { trigger: 'deploy', runId: nextId() },
+          { trigger: 'notify', runId: nextId() },
+        ],
+      });
+      const replay = request({ triggers: ['deploy'], runs: [{ trigger: 'deploy', runId: nextId() }], replayOf: original.id });
+      await harness.store.record(original);
+      await harness.store.record(replay);
+      expect(await harness.store.find(original.id)).to.deep.equal(original);
+      expect(await harness.store.find(replay.id)).to.deep.equal(replay);
+    });
+
+    describe('#list', () => {
+      // A path of its own per test, so that the other tests' requests never show.
+      let path = 0;
+      const ownPath = (): string => `/list-${++path}-${Date.now()}`;
+
+      it('lists newest first without the request text, at most `limit`', async () => {
+        const watchPath = ownPath();
+        const times = ['2026-11-24T10:00:00Z', '2026-11-24T12:00:00Z', '2026-11-24T11:00:00Z'];
+        const stored = times.map((time) => request({ watchPath, receivedAt: new Date(time), runs: [{ trigger: 'deploy', runId: nextId() }] }));
+        for (const one of stored) await harness.store.record(one);
+        const listed = await harness.store.list({ watchPath, limit: 10 });
+        expect(listed.map((one) => one.id)).to.deep.equal([stored[1].id, stored[2].id, stored[0].id]);
+        expect(listed[0]).to.deep.equal({ ...stored[1], request: '' });
+        expect((await harness.store.list({ watchPath, limit: 2 })).map((one) => one.id)).to.deep.equal([stored[1].id, stored[2].id]);
+      });
+
+      it('pages with `before`: strictly earlier requests only', async () => {
+        const watchPath = ownPath();
+        const first = request({ watchPath, receivedAt: new Date('2026-11-24T10:00:00Z') });
+        const second = request({ watchPath, receivedAt: new Date('2026-11-24T11:00:00Z') });
+        await harness.store.record(first);
+        await harness.store.record(second);
+        const page = await harness.store.list({ watchPath, before: second.receivedAt, limit: 10 });
+        expect(page.map((one) => one.id)).to.deep.equal([first.id]);
+      });
+
+      it('filters by a trigger the request fired, a hostile name matching nothing and changing nothing', async () => {
+        const watchPath = ownPath();
+        const deploy = request({ watchPath, triggers: ['deploy', 'notify'] });
+        const other = request({ watchPath, triggers: ['other'] });
+        await harness.store.record(deploy);
+        await harness.store.record(other);
+        expect((await harness.store.list({ watchPath, trigger: 'notify', limit: 10 })).map((one) => one.id)).to.deep.equal([deploy.id]);
+        for (const hostile of [`x"] ' or 1=1 --`, '"]', 'deploy"', '%', '']) {
+          expect(await harness.store.list({ watchPath, trigger: hostile, limit: 10 }), hostile).to.deep.equal([]);
+        }
+        expect(await harness.store.list({ watchPath, limit: 10 })).to.have.length(2);
+      });
+
+      it('lists every path without a path filter, and nothing for a path never called', async () => {
+        const a = request({ watchPath: ownPath(), receivedAt: new Date('2099-01-01T00:00:00Z') });
+        await harness.store.record(a);
+        expect((await harness.store.list({ limit: 1 }))[0]?.id).to.equal(a.id);
+        expect(await harness.store.list({ watchPath: ownPath(), limit: 10 })).to.deep.equal([]);
+      });
     });
   });
 };

@@ -1,4 +1,11 @@
-import type { InboundRequest, InboundRequestStore } from '../../src/ports/inbound-request-store.js';
+import type { InboundRequest, InboundRequestFilter, InboundRequestStore } from '../../src/ports/inbound-request-store.js';
+
+const copy = (request: InboundRequest): InboundRequest => ({
+  ...request,
+  receivedAt: new Date(request.receivedAt),
+  triggers: [...request.triggers],
+  runs: request.runs.map((run) => ({ ...run })),
+});
 
 export class InMemoryInboundRequestStore implements InboundRequestStore {
   readonly requests = new Map<string, InboundRequest>();
@@ -10,8 +17,7 @@ export class InMemoryInboundRequestStore implements InboundRequestStore {
       this.failNext = false;
       throw new Error('the request store is unavailable');
     }
-    if (!this.requests.has(request.id))
-      this.requests.set(request.id, { ...request, receivedAt: new Date(request.receivedAt), triggers: [...request.triggers] });
+    if (!this.requests.has(request.id)) this.requests.set(request.id, copy(request));
   }
 
   async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
@@ -25,6 +31,16 @@ export class InMemoryInboundRequestStore implements InboundRequestStore {
 
   async find(id: string): Promise<InboundRequest | null> {
     const found = this.requests.get(id);
-    return found === undefined ? null : { ...found, receivedAt: new Date(found.receivedAt), triggers: [...found.triggers] };
+    return found === undefined ? null : copy(found);
+  }
+
+  async list(filter: InboundRequestFilter): Promise<InboundRequest[]> {
+    return [...this.requests.values()]
+      .filter((request) => filter.watchPath === undefined || request.watchPath === filter.watchPath)
+      .filter((request) => filter.trigger === undefined || request.triggers.includes(filter.trigger))
+      .filter((request) => filter.before === undefined || request.receivedAt < filter.before)
+      .sort((a, b) => b.receivedAt.getTime() - a.receivedAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .slice(0, Math.min(Math.max(Math.trunc(filter.limit), 1), 500))
+      .map((request) => ({ ...copy(request), request: '' }));
   }
 }

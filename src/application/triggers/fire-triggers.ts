@@ -1,13 +1,22 @@
+import { DomainError } from '../../domain/errors/domain-error.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
 import { matchTriggers } from '../../domain/triggers/match-triggers.js';
+import type { Trigger } from '../../domain/triggers/trigger.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
 import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
 import { currentTriggers, type TriggerSource } from './trigger-source.js';
+import type { TriggerLanes } from '../../ports/trigger-lanes.js';
 
 export const TRIGGER_RUN_QUEUE = 'trigger-run';
+/**
+ * Runs of triggers with `concurrency: N`: an ordered queue whose group is one of the trigger's N
+ * lanes (`<trigger>#<lane>`). A lane runs one task at a time, in order, across every replica, so
+ * at most N run at once; runs are dealt to the lanes round robin (TriggerLanes).
+ */
+export const TRIGGER_RUN_ORDERED_QUEUE = 'trigger-run-ordered';
 
 /** One trigger fired by one request: the unit of durable background work. */
 export interface TriggerRunTask {
@@ -47,6 +56,8 @@ export class FireTriggers {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Deals the runs of triggers with `concurrency` to their lanes. */
+    private readonly lanes: TriggerLanes,
   ) {}
 
   /** Whether any enabled trigger watches one of the paths: when none does, firing can be skipped entirely. */
@@ -58,19 +69,60 @@ export class FireTriggers {
     // One snapshot for the whole request: a reload meanwhile does not change what it fires.
     const matched = matchTriggers(currentTriggers(this.triggers), [input.watchPath, ...(input.sameEndpointAs ?? [])]);
     if (matched.length === 0) return [];
+    const request = JSON.stringify(typeof input.request === 'function' ? input.request() : input.request);
+    const { requestId } = await this.fire(matched, input.watchPath, request, null);
+    this.logger.info({ watchPath: input.watchPath, triggers: matched.map((trigger) => trigger.name), requestId }, 'triggers fired');
+    return matched.map((trigger) => trigger.name);
+  }
+
+  /**
+   * Fires again the triggers a stored request fired, with that request as it was stored (byte for
+   * byte), recorded as a new request that replays it. The triggers are taken as they are
+   * configured now: one no longer configured or disabled is skipped and named in the outcome.
+   * @throws DomainError not_found when no request with this id is stored (any more).
+   */
+  async replay(requestId: string): Promise<ReplayOutcome> {
+    const stored = await this.requests.find(requestId);
+    if (stored === null) throw new DomainError('not_found', `No stored request with id ${requestId} (never stored, or removed by retention)`);
+    const enabled = new Map(
+      currentTriggers(this.triggers)
+        .filter((trigger) => trigger.enabled)
+        .map((trigger) => [trigger.name, trigger]),
+    );
+    const fired = stored.triggers.flatMap((name) => enabled.get(name) ?? []);
+    const skipped = stored.triggers.filter((name) => !enabled.has(name));
+    if (fired.length === 0) return { requestId: null, fired: [], skipped };
+    const replay = await this.fire(fired, stored.watchPath, stored.request, stored.id);
+    this.logger.info(
+      { watchPath: stored.watchPath, triggers: fired.map((trigger) => trigger.name), requestId: replay.requestId, replayOf: stored.id },
+      'triggers replayed',
+    );
+    return { requestId: replay.requestId, fired: fired.map((trigger) => trigger.name), skipped };
+  }
+
+  /** Stores the request once, naming the runs it starts, then queues one task per trigger. */
+  private async fire(triggers: readonly Trigger[], watchPath: string, request: string, replayOf: string | null): Promise<{ requestId: string }> {
     const receivedAt = this.clock.now();
     const firedAt = receivedAt.toISOString();
-    const names = matched.map((trigger) => trigger.name);
     const requestId = this.ids.next();
-    const request = JSON.stringify(typeof input.request === 'function' ? input.request() : input.request);
-    await this.requests.record({ id: requestId, watchPath: input.watchPath, receivedAt, request, triggers: names });
+    const runs = triggers.map((trigger) => ({ trigger: trigger.name, runId: this.ids.next() }));
+    await this.requests.record({ id: requestId, watchPath, receivedAt, request, triggers: runs.map((run) => run.trigger), runs, replayOf });
     await Promise.all(
-      matched.map((trigger) => {
-        const task: TriggerRunTask = { runId: this.ids.next(), trigger: trigger.name, watchPath: input.watchPath, firedAt, requestId };
-        return this.queue.enqueue(TRIGGER_RUN_QUEUE, task);
+      triggers.map(async ({ name, concurrency }, i) => {
+        const task: TriggerRunTask = { runId: runs[i].runId, trigger: name, watchPath, firedAt, requestId };
+        if (concurrency === undefined) return this.queue.enqueue(TRIGGER_RUN_QUEUE, task);
+        const lane = concurrency === 1 ? 0 : (await this.lanes.next(name)) % concurrency;
+        return this.queue.enqueue(TRIGGER_RUN_ORDERED_QUEUE, task, { group: `${name}#${lane}` });
       }),
     );
-    this.logger.info({ watchPath: input.watchPath, triggers: names, requestId }, 'triggers fired');
-    return names;
+    return { requestId };
   }
+}
+
+/** What a replay did: the new stored request (null when no trigger could fire), the triggers fired and those skipped. */
+export interface ReplayOutcome {
+  readonly requestId: string | null;
+  readonly fired: readonly string[];
+  /** Triggers the stored request fired that are no longer configured or are disabled now. */
+  readonly skipped: readonly string[];
 }

@@ -6,7 +6,7 @@ import { MikroOrmDeliveryLog } from '../../adapters/persistence/mikro-orm-delive
 import { PgBossTaskQueue } from '../../adapters/queue/pg-boss-task-queue.js';
 import { ChildProcessShellExecutor } from '../../adapters/shell/child-process-shell-executor.js';
 import { JOB_RUN_QUEUE } from '../../application/jobs/create-job.js';
-import { TRIGGER_RUN_QUEUE } from '../../application/triggers/fire-triggers.js';
+import { TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE } from '../../application/triggers/fire-triggers.js';
 import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE } from '../../application/messaging/receive-messaging-update.js';
 import { RETENTION_SWEEP_QUEUE } from '../../application/retention/sweep-expired-data.js';
 import type { Logger } from '../../ports/logger.js';
@@ -21,6 +21,11 @@ export const bindCore = (c: Container, config: AppConfig, infra: Infrastructure)
   c.bind(TOKENS.ShellExecutor).toConstantValue(new ChildProcessShellExecutor());
   c.bind(TOKENS.HttpForwarder).toConstantValue(new NodeFetchHttpForwarder(config.webhook));
   c.bind(TOKENS.DeliveryLog).toResolvedValue((db: Database) => new MikroOrmDeliveryLog(db), [TOKENS.Database]);
+  bindTaskQueue(c, config);
+};
+
+/** The durable task queue (pg-boss in the service's database), started when first resolved, stopped on unbind. */
+export const bindTaskQueue = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.TaskQueue)
     .toResolvedValue(
       (db: Database, logger: Logger) =>
@@ -28,7 +33,7 @@ export const bindCore = (c: Container, config: AppConfig, infra: Infrastructure)
           db.pglite ? { pglite: db.pglite } : { connectionString: config.databaseUrl as string },
           {
             queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, RETENTION_SWEEP_QUEUE, SCHEDULE_RUN_QUEUE],
-            orderedQueues: [CHAT_MESSAGE_QUEUE],
+            orderedQueues: [CHAT_MESSAGE_QUEUE, TRIGGER_RUN_ORDERED_QUEUE],
             pollingIntervalSeconds: 1,
             retryLimit: 3,
             ...config.queue,

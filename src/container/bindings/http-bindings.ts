@@ -76,11 +76,12 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       chat,
       logger: Logger,
       scheduleRuns: ScheduleRunRepository,
+      deliveries,
     ) =>
       createHttpApp({
         routes: routeTable(),
         credentialHeaders: channelCredentialHeaders(),
-        admin: { auth, keys, overview, cancelJob, chat, logger },
+        admin: { auth, keys, overview, cancelJob, chat, logger, deliveries, fireTriggers },
         pino,
         authenticate,
         createJob,
@@ -114,6 +115,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       TOKENS.ChatAgent,
       TOKENS.Logger,
       TOKENS.ScheduleRunRepository,
+      TOKENS.DeliveryHistory,
     ],
   );
 };

@@ -1,10 +1,6 @@
 import type { Container } from 'inversify';
 import { GithubEvents } from '../../adapters/codehost/github-events.js';
 import { GithubSignatureVerifier } from '../../adapters/codehost/github-signature-verifier.js';
-import type { Database } from '../../adapters/persistence/database.js';
-import { MikroOrmActionRunRepository } from '../../adapters/persistence/mikro-orm-action-run-repository.js';
-import { MikroOrmInboundRequestStore } from '../../adapters/persistence/mikro-orm-inbound-request-store.js';
-import { FireTriggers } from '../../application/triggers/fire-triggers.js';
 import { ReceiveCodehostEvent } from '../../application/codehost/receive-codehost-event.js';
 import { RunTrigger, type RunTriggerSettings } from '../../application/triggers/run-trigger.js';
 import { commandEnvironment } from '../command-environment.js';
@@ -12,17 +8,13 @@ import type { AppConfig } from '../config.js';
 import type { Infrastructure } from '../infrastructure.js';
 import { Swappable } from '../swappable.js';
 import { TOKENS } from '../tokens.js';
+import { bindDeliveries } from './delivery-bindings.js';
 
 /** Triggers and their actions, and the code-host webhook that fires them. */
 export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastructure): void => {
   // Replaced as a whole by a reload (ConfigReloader).
   c.bind(TOKENS.Triggers).toConstantValue(new Swappable(infra.triggers ?? []));
-  c.bind(TOKENS.ActionRunRepository).toResolvedValue((db: Database) => new MikroOrmActionRunRepository(db), [TOKENS.Database]);
-  c.bind(TOKENS.InboundRequestStore).toResolvedValue((db: Database) => new MikroOrmInboundRequestStore(db), [TOKENS.Database]);
-  c.bind(TOKENS.FireTriggers).toResolvedValue(
-    (...deps: ConstructorParameters<typeof FireTriggers>) => new FireTriggers(...deps),
-    [TOKENS.Triggers, TOKENS.InboundRequestStore, TOKENS.TaskQueue, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Logger],
-  );
+  bindDeliveries(c);
   const runSettings: RunTriggerSettings = {
     triggersDir: config.triggersDir,
     commandTimeoutMs: config.commandTimeoutMs,

@@ -5,6 +5,11 @@ export interface Trigger {
   readonly watchPath: string;
   readonly enabled: boolean;
   readonly actions: readonly TriggerAction[];
+  /**
+   * `concurrency: N`: at most N runs of this trigger at once across every replica; the others
+   * wait, in the order they were fired. Absent: unlimited.
+   */
+  readonly concurrency?: number;
 }
 
 /** Starts an agent job with the rendered prompt (SPEC 2.3). */

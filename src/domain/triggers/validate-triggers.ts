@@ -23,7 +23,9 @@ type Fields = Record<string, unknown>;
 const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 const describe = (value: unknown): string => (Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`);
 
-const TRIGGER_FIELDS = ['name', 'watch_path', 'enabled', 'actions'];
+const TRIGGER_FIELDS = ['name', 'watch_path', 'enabled', 'actions', 'concurrency'];
+/** The most lanes a trigger may have: each is a queue group of its own. */
+export const MAX_CONCURRENCY = 100;
 const ACTION_FIELDS: Record<TriggerAction['type'], string[]> = {
   agent: ['type', 'job', 'llm_provider', 'llm_model', 'unsafe_raw'],
   command: ['type', 'command', 'timeout', 'retries'],
@@ -58,6 +60,9 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
     else if (!catalog.watchPaths.includes(watchPath)) problem('watch_path', `${watchPath} is not an endpoint; one of ${catalog.watchPaths.join(', ')}`);
 
     if (typeof entry.enabled !== 'boolean') problem('enabled', 'required, true or false');
+    const concurrency = entry.concurrency;
+    if (concurrency !== undefined && (typeof concurrency !== 'number' || !Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY))
+      problem('concurrency', `a whole number from 1 to ${MAX_CONCURRENCY} (runs of this trigger at once), found ${JSON.stringify(concurrency)}`);
 
     for (const field of Object.keys(entry)) if (!TRIGGER_FIELDS.includes(field)) problem(field, 'unknown field');
 
@@ -70,7 +75,13 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
       });
 
     if (problems.length === before) {
-      triggers.push({ name: name as string, watchPath: watchPath as string, enabled: entry.enabled as boolean, actions });
+      triggers.push({
+        name: name as string,
+        watchPath: watchPath as string,
+        enabled: entry.enabled as boolean,
+        actions,
+        ...(concurrency === undefined ? {} : { concurrency: concurrency as number }),
+      });
     }
   });
   return { triggers, problems };

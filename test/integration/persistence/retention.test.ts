@@ -79,7 +79,15 @@ const describeOn = (engine: Engine): void => {
         ['70000000-0000-4000-8000-000000000001', 31],
         ['70000000-0000-4000-8000-000000000002', 29],
       ] as const) {
-        await stores.inboundRequests.record({ id, watchPath: '/webhook', receivedAt: ago(days * DAY), request: '{}', triggers: ['deploy'] });
+        await stores.inboundRequests.record({
+          id,
+          watchPath: '/webhook',
+          receivedAt: ago(days * DAY),
+          request: '{}',
+          triggers: ['deploy'],
+          runs: [],
+          replayOf: null,
+        });
       }
 
       const logger = new RecordingLogger();

@@ -60,6 +60,8 @@ const describeRecording = (name: string, open: () => Promise<{ database: Databas
         receivedAt: new Date(),
         request: JSON.stringify(snapshotRequest({}, {}, {})),
         triggers: [trigger],
+        runs: [],
+        replayOf: null,
       });
       const logger = new RecordingLogger();
       const runner = new RunTrigger(triggers, runs, requests, new ChildProcessShellExecutor(), unused, unused, new SequentialIds(), new FixedClock(), logger, {

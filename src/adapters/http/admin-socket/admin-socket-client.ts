@@ -74,6 +74,22 @@ export class AdminSocketClient implements KeyAdministration {
     await this.call('DELETE', `/keys/${encodeURIComponent(id)}`);
   }
 
+  /** The delivery log's list, as the server's JSON (times as ISO text); `query` is the filter's query string. */
+  async deliveries(query: string): Promise<Wire[]> {
+    const { deliveries } = (await this.call('GET', `/deliveries${query === '' ? '' : `?${query}`}`)) as { deliveries: Wire[] };
+    return deliveries;
+  }
+
+  /** One stored request with its runs, as the server's JSON. */
+  delivery(id: string): Promise<Wire> {
+    return this.call('GET', `/deliveries/${encodeURIComponent(id)}`);
+  }
+
+  /** Replays a stored request on the server; the outcome as the server's JSON. */
+  replay(id: string): Promise<Wire> {
+    return this.call('POST', `/deliveries/${encodeURIComponent(id)}/replay`);
+  }
+
   /** One request; an error answer (`{code, error}`, see AdminSocketServer) becomes the DomainError it was. */
   private call(method: string, path: string, body?: unknown): Promise<Wire> {
     return new Promise((resolve, reject) => {

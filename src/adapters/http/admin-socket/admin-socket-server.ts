@@ -3,6 +3,8 @@ import { createServer, type Server } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { KeyAdministration } from '../../../application/auth/api-key-administration.js';
+import { parseDeliveryFilter, type DeliveryHistory } from '../../../application/triggers/delivery-history.js';
+import type { ReplayOutcome } from '../../../application/triggers/fire-triggers.js';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import type { Logger } from '../../../ports/logger.js';
 import { answerFor } from '../error-status.js';
@@ -22,6 +24,10 @@ export interface AdminOperations {
   migrations(): Promise<MigrationReport>;
   /** Reloads the trigger and schedule files (ConfigReloader); problems keep the running set. */
   reload(): Promise<ReloadReport>;
+  /** The delivery log (`agent-gateway deliveries list|show`). */
+  readonly deliveries: Pick<DeliveryHistory, 'list' | 'show'>;
+  /** `agent-gateway deliveries replay ID`. */
+  replay(requestId: string): Promise<ReplayOutcome>;
 }
 
 /** What a reload did: the counts now in force, or every problem of the refused files. */
@@ -75,6 +81,15 @@ const adminSocketApp = (admin: KeyAdministration, operations: AdminOperations, l
   router.post('/admin-password', body, async (ctx) => {
     await operations.setAdminPassword(String(fieldsOf(ctx.request.body).password ?? ''));
     ctx.body = { ok: true };
+  });
+  router.get('/deliveries', async (ctx) => {
+    ctx.body = { deliveries: await operations.deliveries.list(parseDeliveryFilter(ctx.query)) };
+  });
+  router.get('/deliveries/:id', async (ctx) => {
+    ctx.body = await operations.deliveries.show(ctx.params.id);
+  });
+  router.post('/deliveries/:id/replay', async (ctx) => {
+    ctx.body = await operations.replay(ctx.params.id);
   });
   router.delete('/keys/:id', async (ctx) => {
     await admin.revoke(ctx.params.id);

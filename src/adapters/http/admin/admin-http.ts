@@ -5,6 +5,8 @@ import type { AdminOverview } from '../../../application/operations/admin-overvi
 import type { KeyAdministration } from '../../../application/auth/api-key-administration.js';
 import type { CancelJob } from '../../../application/jobs/cancel-job.js';
 import type { ChatAgent } from '../../../application/messaging/chat-agent.js';
+import type { DeliveryHistory } from '../../../application/triggers/delivery-history.js';
+import type { FireTriggers } from '../../../application/triggers/fire-triggers.js';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import type { AdminSession } from '../../../ports/admin-store.js';
 import type { Logger } from '../../../ports/logger.js';
@@ -18,6 +20,10 @@ export interface AdminUiDependencies {
   readonly overview: AdminOverview;
   readonly cancelJob: CancelJob;
   readonly chat: ChatAgent;
+  /** The delivery log's pages. */
+  readonly deliveries: DeliveryHistory;
+  /** Replays a delivery. */
+  readonly fireTriggers: Pick<FireTriggers, 'replay'>;
   /** For failures a page shows without failing (a web chat message the AI could not answer). */
   readonly logger: Logger;
 }

@@ -13,6 +13,7 @@ import { loadStaticFiles } from './static-files.js';
 import { registerStatusPages } from './status-pages.js';
 import { registerTriggerPages } from './trigger-pages.js';
 import { registerSchedulePages } from './schedule-pages.js';
+import { registerDeliveryPages } from './delivery-pages.js';
 import { formField } from '../middleware/form-body.js';
 
 const BACK = { href: '/settings', label: 'Back to the admin pages' };
@@ -110,6 +111,7 @@ const sessionRoutes = (tools: AdminTools): Router => {
   registerKeyPages(router, tools);
   registerTriggerPages(router, tools);
   registerSchedulePages(router, tools);
+  registerDeliveryPages(router, tools);
   registerJobPages(router, tools);
   registerStatusPages(router, tools);
   registerChatPages(router, tools);

@@ -1,5 +1,6 @@
 import { Eta } from 'eta/core';
 import { AUTH_VIEWS } from './views/auth.js';
+import { DELIVERY_VIEWS } from './views/deliveries.js';
 import { JOB_VIEWS } from './views/jobs.js';
 import { KEY_VIEWS } from './views/keys.js';
 import { LAYOUT_VIEWS } from './views/layout.js';
@@ -7,7 +8,16 @@ import { SCHEDULE_VIEWS } from './views/schedules.js';
 import { STATUS_VIEWS } from './views/status.js';
 import { TRIGGER_VIEWS } from './views/triggers.js';
 
-const TEMPLATES = { ...LAYOUT_VIEWS, ...AUTH_VIEWS, ...KEY_VIEWS, ...TRIGGER_VIEWS, ...SCHEDULE_VIEWS, ...JOB_VIEWS, ...STATUS_VIEWS } as const;
+const TEMPLATES = {
+  ...LAYOUT_VIEWS,
+  ...AUTH_VIEWS,
+  ...KEY_VIEWS,
+  ...TRIGGER_VIEWS,
+  ...SCHEDULE_VIEWS,
+  ...DELIVERY_VIEWS,
+  ...JOB_VIEWS,
+  ...STATUS_VIEWS,
+} as const;
 
 export type ViewName = keyof typeof TEMPLATES;
 
@@ -16,6 +26,7 @@ export const SECTIONS = [
   { id: 'keys', href: '/settings/keys', label: 'API keys' },
   { id: 'triggers', href: '/settings/triggers', label: 'Triggers' },
   { id: 'schedules', href: '/settings/schedules', label: 'Schedules' },
+  { id: 'deliveries', href: '/settings/deliveries', label: 'Deliveries' },
   { id: 'jobs', href: '/settings/jobs', label: 'Jobs' },
   { id: 'messaging', href: '/settings/messaging', label: 'Messaging' },
   { id: 'chat', href: '/settings/chat', label: 'Chat' },

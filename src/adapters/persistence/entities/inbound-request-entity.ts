@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { TriggerRunRef } from '../../../ports/inbound-request-store.js';
 
-/** Mapping of `inbound_requests`: requests that fired triggers (Migration20261124000000_inbound_requests). */
+/** Mapping of `inbound_requests`: requests that fired triggers (Migration20261124000000_inbound_requests, Migration20261126100000_delivery_log). */
 export const InboundRequestEntity = defineEntity({
   name: 'InboundRequest',
   tableName: 'inbound_requests',
@@ -11,5 +12,8 @@ export const InboundRequestEntity = defineEntity({
     triggers: p.json<string[]>().defaultRaw("'[]'"),
     // Text, not jsonb: it keeps escaped NULs, lone surrogates and key order.
     request: p.text(),
+    runs: p.json<TriggerRunRef[]>().defaultRaw("'[]'"),
+    replayOf: p.uuid().fieldName('replay_of').nullable(),
   },
+  indexes: [{ name: 'inbound_requests_watch_path_received_at_idx', properties: ['watchPath', 'receivedAt'] }],
 });

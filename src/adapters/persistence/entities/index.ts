@@ -8,6 +8,7 @@ import { InboundRequestEntity } from './inbound-request-entity.js';
 import { JobEntity } from './job-entity.js';
 import { ScheduleRunEntity } from './schedule-run-entity.js';
 import { SettingEntity } from './setting-entity.js';
+import { TriggerLaneEntity } from './trigger-lane-entity.js';
 
 /**
  * Every table the service owns, mapped as the migrations create it: the schema diff against a
@@ -24,4 +25,5 @@ export const ENTITIES = [
   JobEntity,
   ScheduleRunEntity,
   SettingEntity,
+  TriggerLaneEntity,
 ];

@@ -7,6 +7,8 @@ import { Migration20261124000000_inbound_requests } from './Migration20261124000
 import { Migration20261124100000_admin_login_attempts } from './Migration20261124100000_admin_login_attempts.js';
 import { Migration20261124100100_api_keys_notify_insert } from './Migration20261124100100_api_keys_notify_insert.js';
 import { Migration20261125000000_retention_indexes } from './Migration20261125000000_retention_indexes.js';
+import { Migration20261126100000_delivery_log } from './Migration20261126100000_delivery_log.js';
+import { Migration20261126110000_trigger_lanes } from './Migration20261126110000_trigger_lanes.js';
 import { Migration20261126200000_schedule_runs } from './Migration20261126200000_schedule_runs.js';
 
 /**
@@ -23,5 +25,7 @@ export const MIGRATIONS = [
   Migration20261124100000_admin_login_attempts,
   Migration20261124100100_api_keys_notify_insert,
   Migration20261125000000_retention_indexes,
+  Migration20261126100000_delivery_log,
+  Migration20261126110000_trigger_lanes,
   Migration20261126200000_schedule_runs,
 ];

@@ -15,6 +15,7 @@ import { RecordingLogger } from '../../../fakes/recording-logger.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
 import { InMemoryInboundRequestStore } from '../../../fakes/in-memory-inbound-request-store.js';
 import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
+import { InMemoryTriggerLanes } from '../../../fakes/in-memory-trigger-lanes.js';
 
 describe('GithubSignatureVerifier', () => {
   it("accepts GitHub's published test vector", () => {
@@ -55,7 +56,15 @@ describe('ReceiveCodehostEvent', () => {
   const setup = () => {
     const queue = new InMemoryTaskQueue();
     const deliveries = new InMemoryDeliveryLog();
-    const fire = new FireTriggers(triggers, new InMemoryInboundRequestStore(), queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
+    const fire = new FireTriggers(
+      triggers,
+      new InMemoryInboundRequestStore(),
+      queue,
+      new SequentialIds(),
+      new FixedClock(),
+      new RecordingLogger(),
+      new InMemoryTriggerLanes(),
+    );
     const receive = new ReceiveCodehostEvent(
       new GithubSignatureVerifier(secret),
       deliveries,
@@ -147,7 +156,15 @@ describe('ReceiveCodehostEvent', () => {
     const unconfigured = new ReceiveCodehostEvent(
       new GithubSignatureVerifier(undefined),
       new InMemoryDeliveryLog(),
-      new FireTriggers([], new InMemoryInboundRequestStore(), new InMemoryTaskQueue(), new SequentialIds(), new FixedClock(), new RecordingLogger()),
+      new FireTriggers(
+        [],
+        new InMemoryInboundRequestStore(),
+        new InMemoryTaskQueue(),
+        new SequentialIds(),
+        new FixedClock(),
+        new RecordingLogger(),
+        new InMemoryTriggerLanes(),
+      ),
       new GithubEvents(),
       new InMemoryJobRepository(),
       new FixedClock(),
@@ -188,7 +205,15 @@ describe('code-host events for jobs', () => {
       createdAt: clock.now(),
       updatedAt: clock.now(),
     });
-    const fire = new FireTriggers([], new InMemoryInboundRequestStore(), new InMemoryTaskQueue(), new SequentialIds(), clock, new RecordingLogger());
+    const fire = new FireTriggers(
+      [],
+      new InMemoryInboundRequestStore(),
+      new InMemoryTaskQueue(),
+      new SequentialIds(),
+      clock,
+      new RecordingLogger(),
+      new InMemoryTriggerLanes(),
+    );
     const receive = new ReceiveCodehostEvent(
       new GithubSignatureVerifier(secret),
       new InMemoryDeliveryLog(),

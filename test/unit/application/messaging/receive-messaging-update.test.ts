@@ -11,6 +11,7 @@ import { InMemoryInboundRequestStore } from '../../../fakes/in-memory-inbound-re
 import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
 import { RecordingLogger } from '../../../fakes/recording-logger.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
+import { InMemoryTriggerLanes } from '../../../fakes/in-memory-trigger-lanes.js';
 
 const SECRET = 'webhook-secret';
 
@@ -62,7 +63,7 @@ describe('ReceiveMessagingUpdate', () => {
         variables: { botToken: 'FAKE_BOT_TOKEN', webhookSecret: 'FAKE_WEBHOOK_SECRET', allowedChats: 'FAKE_CHATS' },
       },
     };
-    const fire = new FireTriggers(triggers, new InMemoryInboundRequestStore(), queue, new SequentialIds(), clock, logger);
+    const fire = new FireTriggers(triggers, new InMemoryInboundRequestStore(), queue, new SequentialIds(), clock, logger, new InMemoryTriggerLanes());
     const receive = new ReceiveMessagingUpdate(new MessagingChannels([channel]), deliveries, queue, fire, clock, logger);
     const requestOf = (body: unknown, headers: Record<string, string>) => ({ headers, rawBody: new TextEncoder().encode(JSON.stringify(body)), body });
     const deliver = (body: unknown, ...secret: [string | undefined] | []) => {
@@ -241,7 +242,7 @@ describe('ReceiveMessagingUpdate', () => {
       channels,
       new MemoryDeliveryLog(),
       queue,
-      new FireTriggers([], new InMemoryInboundRequestStore(), queue, new SequentialIds(), clock, logger),
+      new FireTriggers([], new InMemoryInboundRequestStore(), queue, new SequentialIds(), clock, logger, new InMemoryTriggerLanes()),
       clock,
       logger,
     );

@@ -18,6 +18,7 @@ import { InMemoryStorageFigures } from '../../../fakes/in-memory-storage-figures
 import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
 import { RecordingLogger } from '../../../fakes/recording-logger.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
+import { InMemoryTriggerLanes } from '../../../fakes/in-memory-trigger-lanes.js';
 
 const { triggers } = validateTriggers(
   [
@@ -51,7 +52,7 @@ const setup = () => {
     commandTimeoutMs: 1000,
     commandEnv: {},
   });
-  const fire = new FireTriggers(triggers, requests, queue, ids, new FixedClock(), new RecordingLogger());
+  const fire = new FireTriggers(triggers, requests, queue, ids, new FixedClock(), new RecordingLogger(), new InMemoryTriggerLanes());
   const overview = new AdminOverview({
     triggers,
     runs,

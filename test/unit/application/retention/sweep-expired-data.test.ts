@@ -31,7 +31,7 @@ const actionRun = (finishedAt: Date): ActionRun => ({
   error: null,
   detail: {},
 });
-const request = (receivedAt: Date) => ({ id: uuid(), watchPath: '/webhook', receivedAt, request: '{}', triggers: ['t'] });
+const request = (receivedAt: Date) => ({ id: uuid(), watchPath: '/webhook', receivedAt, request: '{}', triggers: ['t'], runs: [], replayOf: null });
 
 describe('SweepExpiredData', () => {
   const make = (policy: RetentionPolicy = POLICY, limits = { batchSize: 1000, maxBatches: 20 }) => {

@@ -16,6 +16,7 @@ import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
 import { RecordingLogger } from '../../../fakes/recording-logger.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
 import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
+import { InMemoryTriggerLanes } from '../../../fakes/in-memory-trigger-lanes.js';
 
 class ScriptedShell implements ShellExecutor {
   readonly commands: string[] = [];
@@ -84,7 +85,7 @@ describe('FireTriggers', () => {
   const make = () => {
     const queue = new InMemoryTaskQueue();
     const requests = new InMemoryInboundRequestStore();
-    const fire = new FireTriggers(triggers, requests, queue, new SequentialIds(), new FixedClock(), new RecordingLogger());
+    const fire = new FireTriggers(triggers, requests, queue, new SequentialIds(), new FixedClock(), new RecordingLogger(), new InMemoryTriggerLanes());
     return { fire, queue, requests };
   };
   const taskAt = (queue: InMemoryTaskQueue, index: number) => queue.tasks[index].payload as TriggerRunTask;
@@ -144,6 +145,92 @@ describe('FireTriggers', () => {
     expect(error).to.be.instanceOf(Error);
     expect(queue.tasks).to.deep.equal([]);
   });
+
+  it('names the run each fired trigger started in the stored request, the same run ids the tasks carry', async () => {
+    const { fire, queue, requests } = make();
+    await fire.execute({ watchPath: '/webhook', request });
+    const [stored] = requests.requests.values();
+    expect(stored.runs).to.deep.equal([
+      { trigger: 'build', runId: taskAt(queue, 0).runId },
+      { trigger: 'notify', runId: taskAt(queue, 1).runId },
+    ]);
+    expect(stored.replayOf).to.equal(null);
+  });
+
+  describe('with `concurrency`', () => {
+    const limited = validateTriggers(
+      [
+        { name: 'single', watch_path: '/webhook', enabled: true, concurrency: 1, actions: [{ type: 'command', command: 'true' }] },
+        { name: 'pair', watch_path: '/webhook', enabled: true, concurrency: 2, actions: [{ type: 'command', command: 'true' }] },
+        { name: 'free', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] },
+      ],
+      'test',
+      triggerCatalog(),
+    ).triggers;
+
+    it("queues a limited trigger's runs on the ordered queue, dealt round robin to its lanes; others as before", async () => {
+      const queue = new InMemoryTaskQueue();
+      const lanes = new InMemoryTriggerLanes();
+      const fire = new FireTriggers(limited, new InMemoryInboundRequestStore(), queue, new SequentialIds(), new FixedClock(), new RecordingLogger(), lanes);
+      for (let i = 0; i < 3; i++) await fire.execute({ watchPath: '/webhook', request });
+      const placed = (trigger: string) =>
+        queue.tasks.filter((task) => (task.payload as TriggerRunTask).trigger === trigger).map((task) => `${task.queue} ${task.group ?? '-'}`);
+      expect(placed('single')).to.deep.equal(Array(3).fill('trigger-run-ordered single#0'));
+      expect(placed('pair')).to.deep.equal(['trigger-run-ordered pair#0', 'trigger-run-ordered pair#1', 'trigger-run-ordered pair#0']);
+      expect(placed('free')).to.deep.equal(Array(3).fill('trigger-run -'));
+      // One lane needs no counter.
+      expect([...lanes.counters.keys()]).to.deep.equal(['pair']);
+    });
+  });
+
+  describe('#replay', () => {
+    it("fires the stored request's triggers again with the request text byte for byte, recorded as a replay of it", async () => {
+      const { fire, queue, requests } = make();
+      const body = { z: 'a\u0000b', a: '\ud800', branch: 'main; rm -rf /' };
+      await fire.execute({ watchPath: '/webhook', request: snapshotRequest(body, {}, {}) });
+      const [original] = requests.requests.values();
+      const outcome = await fire.replay(original.id);
+      expect(outcome).to.deep.include({ fired: ['build', 'notify'], skipped: [] });
+      const replay = requests.requests.get(outcome.requestId!)!;
+      expect(replay).to.include({ watchPath: '/webhook', replayOf: original.id, request: original.request });
+      expect(replay.triggers).to.deep.equal(['build', 'notify']);
+      expect(queue.tasks.slice(2).map((task) => (task.payload as TriggerRunTask).requestId)).to.deep.equal([replay.id, replay.id]);
+      expect(replay.runs.map((run) => run.runId)).to.deep.equal(queue.tasks.slice(2).map((task) => (task.payload as TriggerRunTask).runId));
+      expect(new Set([...original.runs, ...replay.runs].map((run) => run.runId)).size).to.equal(4);
+    });
+
+    it('skips, and names, triggers that are no longer configured or are disabled now', async () => {
+      const { fire, queue, requests } = make();
+      const id = '20000000-0000-4000-8000-0000000000aa';
+      await requests.record({
+        id,
+        watchPath: '/webhook',
+        receivedAt: new Date(),
+        request: '{}',
+        triggers: ['gone', 'off', 'notify'],
+        runs: [],
+        replayOf: null,
+      });
+      const outcome = await fire.replay(id);
+      expect(outcome).to.deep.include({ fired: ['notify'], skipped: ['gone', 'off'] });
+      expect(queue.tasks.map((task) => (task.payload as TriggerRunTask).trigger)).to.deep.equal(['notify']);
+    });
+
+    it('stores and queues nothing when none of the triggers can fire now', async () => {
+      const { fire, queue, requests } = make();
+      const id = '20000000-0000-4000-8000-0000000000bb';
+      await requests.record({ id, watchPath: '/webhook', receivedAt: new Date(), request: '{}', triggers: ['off'], runs: [], replayOf: null });
+      expect(await fire.replay(id)).to.deep.equal({ requestId: null, fired: [], skipped: ['off'] });
+      expect(queue.tasks).to.deep.equal([]);
+      expect(requests.requests.size).to.equal(1);
+    });
+
+    it('is not_found for a request that is not stored', async () => {
+      const { fire } = make();
+      const error = await fire.replay('20000000-0000-4000-8000-0000000000cc').catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(DomainError).and.to.have.property('code', 'not_found');
+    });
+  });
 });
 
 describe('RunTrigger', () => {
@@ -170,6 +257,8 @@ describe('RunTrigger', () => {
       receivedAt: new Date('2026-01-01T00:00:00Z'),
       request: JSON.stringify(request),
       triggers: ['build', 'notify'],
+      runs: [],
+      replayOf: null,
     });
     const runner = new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, new SequentialIds(), new FixedClock(), logger, {
       triggersDir: '/srv/triggers',
@@ -339,6 +428,8 @@ describe('RunTrigger', () => {
       receivedAt: new Date(),
       request: JSON.stringify(snapshotRequest({ branch: 'x'.repeat(200_000) }, {}, {})),
       triggers: ['build'],
+      runs: [],
+      replayOf: null,
     });
     await runner.execute({ ...task, requestId: id });
     expect(runs.runs[0]).to.include({ status: 'failed', attempts: 0 });

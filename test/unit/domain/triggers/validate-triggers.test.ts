@@ -14,6 +14,25 @@ const valid = (overrides: Record<string, unknown> = {}) => ({
 const problems = (raw: unknown) => validateTriggers(raw, FILE, triggerCatalog()).problems;
 
 describe('validateTriggers', () => {
+  it('takes `concurrency` as a whole number from 1 to 100 and leaves it out when absent', () => {
+    const { triggers, problems: found } = validateTriggers(
+      [valid({ name: 'one', concurrency: 1 }), valid({ name: 'many', concurrency: 100 }), valid({ name: 'free' })],
+      FILE,
+      triggerCatalog(),
+    );
+    expect(found).to.deep.equal([]);
+    expect(triggers.map((trigger) => trigger.concurrency)).to.deep.equal([1, 100, undefined]);
+    expect(Object.hasOwn(triggers[2], 'concurrency')).to.equal(false);
+  });
+
+  it('names a concurrency that is no whole number from 1 to 100', () => {
+    for (const bad of [0, -1, 1.5, 101, '2', null, true]) {
+      expect(problems([valid({ concurrency: bad })]), JSON.stringify(bad)).to.deep.equal([
+        `${FILE}: trigger #0 "deploy": concurrency: a whole number from 1 to 100 (runs of this trigger at once), found ${JSON.stringify(bad)}`,
+      ]);
+    }
+  });
+
   it('accepts every action type with its optional fields, and applies defaults', () => {
     const { triggers, problems: found } = validateTriggers(
       [

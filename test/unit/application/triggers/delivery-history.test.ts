@@ -1,0 +1,89 @@
+import { expect } from 'chai';
+import { DeliveryHistory, parseDeliveryFilter } from '../../../../src/application/triggers/delivery-history.js';
+import { DomainError } from '../../../../src/domain/errors/domain-error.js';
+import type { ActionRun } from '../../../../src/domain/triggers/action-run.js';
+import { InMemoryActionRunRepository } from '../../../fakes/in-memory-action-run-repository.js';
+import { InMemoryInboundRequestStore } from '../../../fakes/in-memory-inbound-request-store.js';
+
+const REQUEST = '20000000-0000-4000-8000-000000000001';
+const RUN_A = '30000000-0000-4000-8000-000000000001';
+const RUN_B = '30000000-0000-4000-8000-000000000002';
+
+const run = (runId: string, actionIndex: number, status: ActionRun['status']): ActionRun => ({
+  runId,
+  trigger: 'deploy',
+  actionIndex,
+  type: 'command',
+  status,
+  attempts: 1,
+  startedAt: new Date('2026-11-24T10:00:01Z'),
+  finishedAt: new Date('2026-11-24T10:00:02Z'),
+  error: status === 'failed' ? 'exit code 2' : null,
+  detail: { exitCode: status === 'failed' ? 2 : 0, output: 'done', requestId: REQUEST },
+});
+
+describe('DeliveryHistory', () => {
+  const make = async () => {
+    const requests = new InMemoryInboundRequestStore();
+    const runs = new InMemoryActionRunRepository();
+    await requests.record({
+      id: REQUEST,
+      watchPath: '/webhook',
+      receivedAt: new Date('2026-11-24T10:00:00Z'),
+      request: '{"body":{"a":1}}',
+      triggers: ['deploy', 'notify'],
+      runs: [
+        { trigger: 'deploy', runId: RUN_A },
+        { trigger: 'notify', runId: RUN_B },
+      ],
+      replayOf: null,
+    });
+    return { history: new DeliveryHistory(requests, runs), runs };
+  };
+
+  it('shows a stored request with each trigger run and its actions so far (none for a run still waiting)', async () => {
+    const { history, runs } = await make();
+    await runs.save(run(RUN_A, 1, 'failed'));
+    await runs.save(run(RUN_A, 0, 'succeeded'));
+    const delivery = await history.show(REQUEST);
+    expect(delivery.request.request).to.equal('{"body":{"a":1}}');
+    expect(delivery.runs.map((one) => [one.trigger, one.actions.map((action) => `${action.actionIndex}:${action.status}`)])).to.deep.equal([
+      ['deploy', ['0:succeeded', '1:failed']],
+      ['notify', []],
+    ]);
+  });
+
+  it('is not_found, naming the id, for a request that is not stored', async () => {
+    const { history } = await make();
+    const error = await history.show('20000000-0000-4000-8000-000000000009').catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(DomainError).and.to.have.property('code', 'not_found');
+    expect((error as Error).message).to.contain('20000000-0000-4000-8000-000000000009');
+  });
+
+  it('refuses a limit outside 1–500', async () => {
+    const { history } = await make();
+    for (const limit of [0, 501, 1.5, Number.NaN]) {
+      expect(() => history.list({ limit }), String(limit)).to.throw(DomainError, /limit/);
+    }
+    expect(await history.list({ limit: 500 })).to.have.length(1);
+  });
+});
+
+describe('parseDeliveryFilter', () => {
+  it('reads path, trigger, before and limit, empty ones as absent, 50 by default', () => {
+    expect(parseDeliveryFilter({ path: '/webhook', trigger: 'deploy', before: '2026-11-24T10:00:00Z', limit: '20' })).to.deep.equal({
+      watchPath: '/webhook',
+      trigger: 'deploy',
+      before: new Date('2026-11-24T10:00:00Z'),
+      limit: 20,
+    });
+    expect(parseDeliveryFilter({ path: '', trigger: undefined })).to.deep.equal({ limit: 50 });
+  });
+
+  it('names the parameter that is malformed or repeated', () => {
+    expect(() => parseDeliveryFilter({ before: 'yesterday' })).to.throw(DomainError, /^before must be a time/);
+    expect(() => parseDeliveryFilter({ limit: '-1' })).to.throw(DomainError, /^limit must be a whole number/);
+    expect(() => parseDeliveryFilter({ limit: '1e3' })).to.throw(DomainError, /^limit/);
+    expect(() => parseDeliveryFilter({ path: ['/a', '/b'] })).to.throw(DomainError, /^path may be given once/);
+  });
+});
