@@ -183,6 +183,19 @@ describe('e2e: the Schedules page and schedule metrics', function () {
     expect(page).to.match(/data-label="Last run"><a href="\/settings\/runs\/[0-9a-f-]{36}"><time/);
     expect(page).to.match(/data-label="Outcome"><span class="badge badge-(succeeded|running|queued)">/);
     expect(page).to.contain('command: printf &#39;%s %s\\n&#39; {{now}} {{schedule.name}}');
+    // The last run's page: the schedule, the occurrence and the values the command got.
+    const runHref = /data-label="Last run"><a href="(\/settings\/runs\/[0-9a-f-]{36})"/.exec(page)![1];
+    await waitFor(async () => (await client.get(runHref, cookie)).status === 200, 20_000, 'the run recorded');
+    const runPage = await (await client.get(runHref, cookie)).text();
+    expect(runPage).to.match(
+      /<dt>Schedule<\/dt><dd><a href="\/settings\/schedules">every-two-seconds<\/a>, occurrence <time datetime="[^"]+:[0-5][02468]\.000Z"/,
+    );
+    expect(runPage).to.match(
+      /<td data-label="Token"><code>\{\{now\}\}<\/code><\/td><td data-label="Variable"><code>AGW_ARG_1<\/code><\/td><td data-label="Value"><pre>20\d\d-/,
+    );
+    expect(runPage).to.contain(
+      '<td data-label="Token"><code>{{schedule.name}}</code></td><td data-label="Variable"><code>AGW_ARG_2</code></td><td data-label="Value"><pre>every-two-seconds</pre>',
+    );
 
     const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
     expect(metrics).to.match(/agw_schedule_runs\{schedule="every-two-seconds",status="(succeeded|running|queued)"\} [1-9]/);

@@ -10,7 +10,8 @@ import type { JobRepository } from '../../ports/job-repository.js';
 import type { WebhookInfo } from '../../ports/messaging-channel.js';
 import type { StorageFigures, TableSize } from '../../ports/storage-figures.js';
 import type { CollectOperationalFigures, OperationalFigures } from './collect-operational-figures.js';
-import type { Schedule } from '../../domain/schedules/schedule.js';
+import { scheduleRunName, type Schedule } from '../../domain/schedules/schedule.js';
+import { fromRequestTokens, scheduleSnapshot } from '../../domain/schedules/schedule-tokens.js';
 import type { CronCalendar } from '../../ports/cron-calendar.js';
 import type { LiveSet } from '../../ports/live-set.js';
 import type { ScheduleRun, ScheduleRunRepository } from '../../ports/schedule-run-repository.js';
@@ -79,6 +80,8 @@ export interface TriggerRunView {
   readonly configured: boolean;
   /** The stored request that fired the run; null when none is stored (any more). */
   readonly request: InboundRequest | null;
+  /** For a schedule's run: the schedule and the occurrence it ran for. */
+  readonly occurrence?: { readonly schedule: string; readonly at: Date };
   readonly actions: readonly ActionRunView[];
 }
 
@@ -140,6 +143,11 @@ export class AdminOverview {
   async triggerRun(runId: string): Promise<TriggerRunView | null> {
     const runs = await this.sources.runs.forRun(runId);
     if (runs.length === 0) return null;
+    const scheduled = this.#scheduleOfRun(runs);
+    if (scheduled) {
+      const occurrence = { schedule: String(runs[0].detail.schedule), at: new Date(String(runs[0].detail.occurrence)) };
+      return { runId, trigger: runs[0].trigger, configured: scheduled.schedule !== undefined, request: null, occurrence, actions: scheduled.actions };
+    }
     const trigger = currentTriggers(this.sources.triggers).find((candidate) => candidate.name === runs[0].trigger);
     const requestId = runs.map((run) => run.detail.requestId).find((id): id is string => typeof id === 'string');
     const request = requestId === undefined ? null : await this.sources.requests.find(requestId);
@@ -152,6 +160,34 @@ export class AdminOverview {
       actions: runs.map((run) => {
         const action = trigger?.actions[run.actionIndex];
         return { run, rendered: action !== undefined && action.type === run.type ? render(action, run, snapshot) : null };
+      }),
+    };
+  }
+
+  /**
+   * The run of a schedule's occurrence (recorded under `cron:<name>` with its occurrence): its
+   * actions rendered with the values they got, templates as written (`{{now}}`); undefined for a trigger's run.
+   */
+  #scheduleOfRun(runs: readonly ActionRun[]): { schedule: Schedule | undefined; actions: ActionRunView[] } | undefined {
+    const { schedule: name, occurrence } = runs[0].detail;
+    if (typeof name !== 'string' || typeof occurrence !== 'string' || runs[0].trigger !== scheduleRunName(name)) return undefined;
+    const schedule = this.sources.schedules?.list.current().find((candidate) => candidate.name === name);
+    const snapshot = scheduleSnapshot(name, new Date(occurrence));
+    const asWritten = (rendered: RenderedAction): RenderedAction =>
+      rendered.type === 'command'
+        ? {
+            ...rendered,
+            template: fromRequestTokens(rendered.template),
+            values: rendered.values?.map((value) => ({ ...value, token: fromRequestTokens(value.token) })) ?? null,
+          }
+        : rendered.type === 'agent'
+          ? { ...rendered, template: fromRequestTokens(rendered.template) }
+          : rendered;
+    return {
+      schedule,
+      actions: runs.map((run) => {
+        const action = schedule?.actions[run.actionIndex];
+        return { run, rendered: action !== undefined && action.type === run.type ? asWritten(render(action, run, snapshot)) : null };
       }),
     };
   }

@@ -43,7 +43,13 @@ export class RunSchedule {
     }
     await this.runs.put({ ...base, status: 'running', updatedAt: this.clock.now(), error: null });
     const statuses = await this.actions.runActions(
-      { runId: taskId, name: scheduleRunName(schedule.name), actions: schedule.actions, request: scheduleSnapshot(schedule.name, occurrence) },
+      {
+        runId: taskId,
+        name: scheduleRunName(schedule.name),
+        actions: schedule.actions,
+        request: scheduleSnapshot(schedule.name, occurrence),
+        detail: { schedule: schedule.name, occurrence: task.occurrence },
+      },
       log,
     );
     const failed = statuses.filter((status) => status !== 'succeeded').length;

@@ -28,6 +28,8 @@ export interface ActionsRun {
   readonly request: RequestSnapshot | string;
   /** The stored request, when there is one (linked from the run's records). */
   readonly requestId?: string;
+  /** More fields for each action's record (a schedule's occurrence, from which its values are known again). */
+  readonly detail?: Readonly<Record<string, unknown>>;
 }
 
 export interface RunTriggerSettings {
@@ -133,7 +135,7 @@ export class RunTrigger {
         startedAt,
         finishedAt: this.clock.now(),
         ...recorded,
-        detail: withRequest,
+        detail: input.detail === undefined ? withRequest : { ...withRequest, ...input.detail },
       };
       await this.#record(run, log);
       // The output stays out of info lines: it may carry request text.

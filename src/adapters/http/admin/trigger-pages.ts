@@ -70,6 +70,7 @@ export const registerTriggerPages = (router: AdminRouter, tools: AdminTools): vo
       trigger: view.trigger,
       configured: view.configured,
       request: view.request === null ? null : { watchPath: view.request.watchPath, receivedAt: maybeStamp(view.request.receivedAt, now) },
+      occurrence: view.occurrence ? { schedule: view.occurrence.schedule, at: stamp(view.occurrence.at, now) } : null,
       actions: view.actions.map((action) => actionModel(action, now)),
     });
   });

@@ -21,6 +21,7 @@ const RUN = `<% layout('@layout') %>
 <dl><dt>Trigger</dt><dd><%= it.trigger %><% if (!it.configured) { %> <span class="muted">(no longer configured)</span><% } %></dd>
 <dt>Run</dt><dd><code><%= it.runId %></code></dd>
 <% if (it.request) { %><dt>Request</dt><dd><code>/api<%= it.request.watchPath %></code>, received <%~ include('@time', { stamp: it.request.receivedAt }) %></dd>
+<% } else if (it.occurrence) { %><dt>Schedule</dt><dd><a href="/settings/schedules"><%= it.occurrence.schedule %></a>, occurrence <%~ include('@time', { stamp: it.occurrence.at }) %></dd>
 <% } else { %><dt>Request</dt><dd class="muted">not stored any more: the values the actions got cannot be shown</dd>
 <% } %></dl>
 <% for (const action of it.actions) { %><section class="action" id="action-<%= action.index %>" aria-labelledby="action-<%= action.index %>-title">
