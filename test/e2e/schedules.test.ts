@@ -80,7 +80,7 @@ describeWithPostgres('e2e: schedules on two replicas (PostgreSQL)', function () 
   });
 });
 
-describe('e2e: schedules, catch-up after a restart (embedded database)', function () {
+describe('e2e: schedules on one server: catch-up after a restart, a file created later, crons check (embedded database)', function () {
   this.timeout(120_000);
   let gateway: GatewayProcess | undefined;
 
@@ -139,6 +139,22 @@ describe('e2e: schedules, catch-up after a restart (embedded database)', functio
     await gateway.stop();
     gateway = undefined;
     expect((await readLines(out)).some((line) => line.startsWith(String(missed.occurrence)))).to.equal(false);
+  });
+
+  it('starts running a schedule file created while the service runs (reloaded on the change)', async () => {
+    const dir = await tempDir('e2e-crons-created');
+    const out = join(dir, 'runs.txt');
+    gateway = await startGateway({
+      DATA_DIR: join(dir, 'data'),
+      TRIGGERS_FILE: join(dir, 'NONE.json'),
+      TRIGGERS_DIR: dir,
+      CRONS_FILE: join(dir, 'CRONS.json'),
+    });
+    expect(await readLines(out)).to.deep.equal([]);
+    await cronsFile(dir, out);
+    await waitFor(() => logged(gateway!, 'configuration reloaded').length >= 1, 20_000, 'the reload');
+    await waitFor(async () => (await readLines(out)).length >= 1, 20_000, 'a run of the new schedule');
+    expect((await readLines(out))[0]).to.match(/^20\d\d-\d\d-\d\dT\d\d:\d\d:[0-5][02468]\.000Z every-two-seconds$/);
   });
 
   it('crons check names the file, the entry and the field of each problem', async () => {
