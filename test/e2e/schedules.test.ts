@@ -173,6 +173,12 @@ describe('e2e: schedules on one server: catch-up after a restart, a file created
     expect(result.stderr).to.include('schedule #0 "bad": actions[0].command: unknown template token {{body.x}}');
     expect(result.stderr).to.include('schedule #1 "zone": timezone: "Mars/Base" is not an IANA time zone');
     expect(result.stderr).to.include('3 problems found');
+
+    const good = await cronsFile(dir, join(dir, 'runs.txt'), { timezone: 'Europe/Berlin' });
+    const valid = await runCli(['crons', 'check', '--file', good], { DATA_DIR: join(dir, 'data') });
+    expect(valid.code, valid.stderr).to.equal(0);
+    expect(valid.stdout).to.contain(`${good}: 1 schedule valid (1 enabled)`);
+    expect(valid.stdout).to.match(/^ {2}on +every-two-seconds {2}\*\/2 \* \* \* \* \* \(Europe\/Berlin\) {2}command {2}next 20\d\d-/m);
   });
 });
 
