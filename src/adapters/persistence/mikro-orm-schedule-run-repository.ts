@@ -39,8 +39,10 @@ export class MikroOrmScheduleRunRepository implements ScheduleRunRepository {
   }
 
   async put(run: ScheduleRun): Promise<void> {
-    const row = toRow(run);
-    await this.db.orm.em.fork().upsert(ScheduleRunEntity, { ...row, runId: row.runId ?? null, error: row.error ?? null } as never);
+    // Nulls written as nulls: a put replaces every field of the occurrence.
+    await this.db.orm.em
+      .fork()
+      .upsert(ScheduleRunEntity, { ...run, schedule: storableText(run.schedule), error: run.error === null ? null : storableText(run.error) });
   }
 
   async latest(): Promise<Map<string, ScheduleRun>> {
