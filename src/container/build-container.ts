@@ -4,6 +4,7 @@ import { bindCore } from './bindings/core-bindings.js';
 import { bindHttp } from './bindings/http-bindings.js';
 import { bindJobs } from './bindings/job-bindings.js';
 import { bindKeys } from './bindings/key-bindings.js';
+import { bindPolling } from './bindings/polling-bindings.js';
 import { bindRetention } from './bindings/retention-bindings.js';
 import { bindSchedules } from './bindings/schedule-bindings.js';
 import { bindTriggers } from './bindings/trigger-bindings.js';
@@ -26,6 +27,7 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
   bindSchedules(c, config, infra);
   bindJobs(c, config);
   bindChat(c, config);
+  bindPolling(c);
   bindHttp(c, config);
   bindRetention(c, config);
   return c;

@@ -4,6 +4,7 @@ import { channelsSchema } from './config/channels.js';
 import { chatSchema } from './config/chat.js';
 import { retentionSchema } from './config/retention.js';
 import { codehostWebhookSchema, serverSchema } from './config/server.js';
+import { transcriptionSchema } from './config/transcription.js';
 import { queueSchema, triggersSchema } from './config/triggers.js';
 
 export { parseSize } from './config/fields.js';
@@ -32,6 +33,7 @@ const capabilities = (cwd: string, dataDir: string) =>
     chatSchema(cwd),
     channelsSchema,
     llmSchema,
+    transcriptionSchema,
     codehostSchema,
     jobsSchema(cwd, dataDir),
     retentionSchema,

@@ -8,6 +8,7 @@ import type { Database } from '../adapters/persistence/database.js';
 import { closeEngine } from '../adapters/persistence/open-engine.js';
 import { TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../application/triggers/fire-triggers.js';
 import { JOB_RUN_QUEUE, type JobRunTask } from '../application/jobs/create-job.js';
+import { AUTO_MERGE_QUEUE, type AutoMergeTask } from '../application/jobs/auto-merge-job.js';
 import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, type ChatMessageTask } from '../application/messaging/receive-messaging-update.js';
 import { checkTriggerSecrets } from '../application/triggers/check-trigger-secrets.js';
 import { RETENTION_SWEEP_QUEUE } from '../application/retention/sweep-expired-data.js';
@@ -41,6 +42,10 @@ export class Gateway {
     private readonly adminSocket: AdminSocketServer | undefined,
     private readonly poller: NodeJS.Timeout | undefined,
     private readonly retentionSchedule: NodeJS.Timeout,
+    /** The chat pollers (channels in polling mode): stopped first on shutdown. */
+    private readonly updatePolling: { readonly stop: AbortController; readonly done: Promise<void> },
+    /** Records approvals that ran out of time as expired (any replica; each once). */
+    private readonly approvalExpiry: NodeJS.Timeout,
     /** Stops watching the configuration files and listening for reload notifications. */
     private readonly stopReloads: () => Promise<void>,
   ) {}
@@ -106,6 +111,10 @@ export class Gateway {
       // Triggers with `concurrency`: each lane one run at a time, in order, across every replica.
       await queue.work<TriggerRunTask>(TRIGGER_RUN_ORDERED_QUEUE, (task) => runTrigger.execute(task), { oneAtATimePerGroup: true });
       await queue.work<JobRunTask>(JOB_RUN_QUEUE, (task) => runJob.execute(task), { maxConcurrent: config.jobs.concurrency });
+      if (config.codehost?.autoMerge) {
+        const autoMerge = await container.getAsync(TOKENS.AutoMergeJob);
+        await queue.work<AutoMergeTask>(AUTO_MERGE_QUEUE, (task) => autoMerge.execute(task), { maxConcurrent: 1 });
+      }
       // A chat's messages are answered one at a time, in the order stored (the platform's order:
       // it sends one chat's updates one after another), across every replica.
       await queue.work<ChatMessageTask>(CHAT_MESSAGE_QUEUE, (task) => replyToChat.execute(task), { oneAtATimePerGroup: true });
@@ -141,6 +150,15 @@ export class Gateway {
       };
       const retentionSchedule = startRetentionSchedule(await container.getAsync(TOKENS.ScheduleRetentionSweep), logger);
       opened.push(async () => clearInterval(retentionSchedule));
+      const expireApprovals = await container.getAsync(TOKENS.ExpireApprovals);
+      // A quarter of the approval time, between 1 s and a minute: an undecided action is recorded
+      // as expired soon after its time (a decision after it is refused in any case).
+      const approvalExpiry = setInterval(
+        () => void expireApprovals.execute().catch((error: unknown) => logger.warn({ err: error }, 'expiring approvals failed')),
+        Math.min(60_000, Math.max(1000, config.approvalTimeoutMs / 4)),
+      );
+      approvalExpiry.unref();
+      opened.push(async () => clearInterval(approvalExpiry));
       const poller =
         pollJobs.needed && config.codehost
           ? setInterval(
@@ -149,6 +167,13 @@ export class Gateway {
             )
           : undefined;
       poller?.unref();
+      // Channels in polling mode fetch their updates (one replica per channel polls).
+      const stopPolling = new AbortController();
+      const polling = (await container.getAsync(TOKENS.PollMessagingUpdates)).execute(stopPolling.signal);
+      opened.push(async () => {
+        stopPolling.abort();
+        await polling;
+      });
       http.serve(app);
       // startupMs: since the process started (performance's time origin).
       pino.info(
@@ -162,7 +187,19 @@ export class Gateway {
         },
         'agent gateway listening',
       );
-      return new Gateway(config, container, pino, database, http, admin, poller, retentionSchedule, stopReloads);
+      return new Gateway(
+        config,
+        container,
+        pino,
+        database,
+        http,
+        admin,
+        poller,
+        retentionSchedule,
+        { stop: stopPolling, done: polling },
+        approvalExpiry,
+        stopReloads,
+      );
     } catch (error) {
       for (const close of opened.reverse())
         await close().catch((closeError: unknown) => logger.debug({ err: closeError }, 'closing after a failed start failed'));
@@ -188,6 +225,10 @@ export class Gateway {
     this.pino.info({}, 'shutting down');
     if (this.poller) clearInterval(this.poller);
     clearInterval(this.retentionSchedule);
+    clearInterval(this.approvalExpiry);
+    // The long poll is aborted: no update is fetched that could not be stored.
+    this.updatePolling.stop.abort();
+    await this.updatePolling.done;
     await this.stopReloads().catch(() => undefined);
     (await this.container.getAsync(TOKENS.Scheduler)).stop();
     await this.http.close(this.config.shutdownTimeoutMs);

@@ -5,6 +5,7 @@ import type { KeyAdministration } from '../application/auth/api-key-administrati
 import type { AuthenticateApiKey } from '../application/auth/authenticate-api-key.js';
 import type { CreateApiKey } from '../application/auth/create-api-key.js';
 import type { CreateJob } from '../application/jobs/create-job.js';
+import type { CreateJobOnce } from '../application/jobs/create-job-once.js';
 import type { ListApiKeys } from '../application/auth/list-api-keys.js';
 import type { RevokeApiKey } from '../application/auth/revoke-api-key.js';
 import type { Database } from '../adapters/persistence/database.js';
@@ -14,6 +15,7 @@ import type { FireTriggers } from '../application/triggers/fire-triggers.js';
 import type { GetJobStatus } from '../application/jobs/get-job-status.js';
 import type { RunJob } from '../application/jobs/run-job.js';
 import type { PollJobs } from '../application/jobs/poll-jobs.js';
+import type { AutoMergeJob } from '../application/jobs/auto-merge-job.js';
 import type { CodehostEvents } from '../ports/codehost-events.js';
 import type { AiClient } from '../ports/ai-client.js';
 import type { CheckReadiness } from '../application/operations/check-readiness.js';
@@ -23,6 +25,7 @@ import type { ChatAgent } from '../application/messaging/chat-agent.js';
 import type { ReceiveMessagingUpdate } from '../application/messaging/receive-messaging-update.js';
 import type { RegisterMessagingWebhook } from '../application/messaging/register-messaging-webhook.js';
 import type { ReplyToChatMessage } from '../application/messaging/reply-to-chat-message.js';
+import type { PollMessagingUpdates } from '../application/messaging/poll-messaging-updates.js';
 import type { ScheduleRetentionSweep } from '../application/retention/schedule-retention-sweep.js';
 import type { SweepExpiredData } from '../application/retention/sweep-expired-data.js';
 import type { ConversationStore } from '../ports/conversation-store.js';
@@ -44,7 +47,11 @@ import type { ActionRunRepository } from '../ports/action-run-repository.js';
 import type { ApiKeyCrypto } from '../ports/api-key-crypto.js';
 import type { DeliveryLog } from '../ports/delivery-log.js';
 import type { InboundRequestStore } from '../ports/inbound-request-store.js';
+import type { ApprovalStore } from '../ports/approval-store.js';
+import type { DecideApproval } from '../application/approvals/decide-approval.js';
+import type { ExpireApprovals } from '../application/approvals/expire-approvals.js';
 import type { TriggerLanes } from '../ports/trigger-lanes.js';
+import type { IdempotencyKeyStore } from '../ports/idempotency-key-store.js';
 import type { HttpForwarder } from '../ports/http-forwarder.js';
 import type { JobLauncher } from '../ports/job-launcher.js';
 import type { ShellExecutor } from '../ports/shell-executor.js';
@@ -74,6 +81,7 @@ export const TOKENS = {
   RevokeApiKey: token<RevokeApiKey>('RevokeApiKey'),
   KeyAdministration: token<KeyAdministration>('KeyAdministration'),
   CreateJob: token<CreateJob>('CreateJob'),
+  CreateJobOnce: token<CreateJobOnce>('CreateJobOnce'),
   Triggers: token<Swappable<readonly Trigger[]>>('Triggers'),
   Schedules: token<Swappable<readonly Schedule[]>>('Schedules'),
   ScheduleRunRepository: token<ScheduleRunRepository>('ScheduleRunRepository'),
@@ -88,7 +96,11 @@ export const TOKENS = {
   ActionRunRepository: token<ActionRunRepository>('ActionRunRepository'),
   DeliveryLog: token<DeliveryLog>('DeliveryLog'),
   InboundRequestStore: token<InboundRequestStore>('InboundRequestStore'),
+  ApprovalStore: token<ApprovalStore>('ApprovalStore'),
+  DecideApproval: token<DecideApproval>('DecideApproval'),
+  ExpireApprovals: token<ExpireApprovals>('ExpireApprovals'),
   TriggerLanes: token<TriggerLanes>('TriggerLanes'),
+  IdempotencyKeyStore: token<IdempotencyKeyStore>('IdempotencyKeyStore'),
   CodehostSignatureVerifier: token<WebhookSignatureVerifier>('CodehostSignatureVerifier'),
   FireTriggers: token<FireTriggers>('FireTriggers'),
   DeliveryHistory: token<DeliveryHistory>('DeliveryHistory'),
@@ -101,6 +113,7 @@ export const TOKENS = {
   RunJob: token<RunJob>('RunJob'),
   CancelJob: token<CancelJob>('CancelJob'),
   PollJobs: token<PollJobs>('PollJobs'),
+  AutoMergeJob: token<AutoMergeJob>('AutoMergeJob'),
   CodehostEvents: token<CodehostEvents>('CodehostEvents'),
   AiClient: token<AiClient>('AiClient'),
   CheckReadiness: token<CheckReadiness>('CheckReadiness'),
@@ -112,6 +125,7 @@ export const TOKENS = {
   RegisterMessagingWebhook: token<RegisterMessagingWebhook>('RegisterMessagingWebhook'),
   ReceiveMessagingUpdate: token<ReceiveMessagingUpdate>('ReceiveMessagingUpdate'),
   ReplyToChatMessage: token<ReplyToChatMessage>('ReplyToChatMessage'),
+  PollMessagingUpdates: token<PollMessagingUpdates>('PollMessagingUpdates'),
   HttpApp: token<Koa>('HttpApp'),
   SweepExpiredData: token<SweepExpiredData>('SweepExpiredData'),
   ScheduleRetentionSweep: token<ScheduleRetentionSweep>('ScheduleRetentionSweep'),

@@ -24,6 +24,12 @@ export interface ParsedDelivery {
    * a reaction, an edit the platform reports, anything without text or a file.
    */
   readonly message: ChannelMessage | null;
+  /**
+   * The platform's id of the message itself, where several deliveries can carry one message
+   * (a mention of the bot arrives as a message and as a mention, each with its own delivery
+   * id): the message is then answered once. Without it, each delivery's message is answered.
+   */
+  readonly messageKey?: string;
 }
 
 /** One message to send: `formatted` in the platform's rich format, `plain` when the platform refuses it. */
@@ -55,6 +61,27 @@ export interface WebhookRegistration {
   getWebhookInfo(token: string): Promise<WebhookInfo>;
 }
 
+/** A delivery fetched by polling: the platform's delivery, as its webhook would have sent it. */
+export interface PolledDelivery {
+  /** The delivery as the webhook's JSON body would be (parse() reads it). */
+  readonly body: unknown;
+  /** Where the next poll starts once this delivery is taken in (it confirms this one and those before). */
+  readonly next: string;
+}
+
+/** A platform whose deliveries can also be fetched by long polling, for a gateway without a public HTTPS address. */
+export interface DeliveryPolling {
+  /** Stops webhook deliveries, which the platform requires before it answers polls. Idempotent. */
+  stopWebhook(token: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Waits up to `waitSeconds` for deliveries after `cursor` (from the oldest unconfirmed when
+   * undefined) and returns them, oldest first (empty when none came). Asking from `cursor`
+   * confirms everything before it. Tried once: a failure is thrown (`MessagingError`-like, with
+   * `status` 409 when another poller or a webhook is in the way); an abort by `signal` rejects.
+   */
+  poll(token: string, cursor: string | undefined, waitSeconds: number, signal: AbortSignal): Promise<PolledDelivery[]>;
+}
+
 /**
  * A chat platform: everything the channel-neutral core (the use cases over the channel
  * registry) needs to know of it — how its webhook requests are verified and read, how a reply
@@ -83,6 +110,8 @@ export interface MessagingChannel {
   readonly typingRefreshMs: number | undefined;
   /** Present where the platform's webhook is registered by an API call; it then has `POST /api/messaging/<channel>/register`. */
   readonly registration?: WebhookRegistration;
+  /** Present where deliveries can also be fetched by polling instead of a webhook. */
+  readonly polling?: DeliveryPolling;
 
   /**
    * What the headers alone tell of a webhook request, checked before its body is read: with a
@@ -113,5 +142,10 @@ export interface MessagingChannel {
   sendTyping(token: string, target: ReplyTarget): Promise<void>;
   /** A cheap acknowledgement of a received message (a reaction). */
   acknowledge(token: string, target: ReplyTarget, messageId: string): Promise<void>;
-  download(token: string, fileId: string): Promise<DownloadedFile>;
+  /**
+   * Downloads a file of a message.
+   * @throws DomainError `payload_too_large` when the file is larger than `maxBytes` (told by the
+   * platform before the download where it can), or larger than the platform lets bots download.
+   */
+  download(token: string, fileId: string, maxBytes?: number): Promise<DownloadedFile>;
 }

@@ -1,3 +1,4 @@
+import { EnvironmentBotTokenStore } from '../../src/adapters/secrets/environment-bot-token-store.js';
 import { MikroOrmBotTokenStore } from '../../src/adapters/persistence/mikro-orm-bot-token-store.js';
 import { InMemoryBotTokenStore, type BotRegistration } from '../fakes/in-memory-bot-token-store.js';
 import { openTestDatabase, sql, type Engine } from '../support/databases.js';
@@ -12,6 +13,13 @@ describeBotTokenStoreContract('in-memory fake', async () => {
     close: async () => undefined,
   };
 });
+
+describeBotTokenStoreContract('the configured token of a channel without registration (environment)', async () => ({
+  store: (configured) => new EnvironmentBotTokenStore(configured),
+  reset: async () => undefined,
+  close: async () => undefined,
+  registers: false,
+}));
 
 const onDatabase = async (engine: Engine) => {
   const opened = await openTestDatabase(engine, 'bot-tokens');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { MessagingChannel, ReplyTarget } from '../../src/ports/messaging-channel.js';
 
-export type ChannelOperation = 'send' | 'typing' | 'acknowledge';
+export type ChannelOperation = 'send' | 'acknowledge';
 export type PlatformFailure = 'rate-limit' | 'server-error' | 'refused';
 
 /** What the platform's fake recorded of one message. */
@@ -37,6 +37,7 @@ export interface ChannelHarness {
   /** A formatted text the platform refuses to parse, when it refuses any (then the plain text is sent). */
   readonly unparseableFormat?: string;
   sent(): SentMessage[];
+  /** The "typing…" indicators the fake received (always 0 where the platform has none). */
   typings(): number;
   /** The message ids acknowledged in `chatId`. */
   acknowledgements(): string[];
@@ -48,6 +49,8 @@ export interface ChannelHarness {
   addFile(name: string, data: Uint8Array): string;
   /** The webhook the fake platform was told, where the adapter registers one. */
   registeredWebhook(): { url: string; secret: string } | undefined;
+  /** Where the adapter polls: queues `textDelivery(deliveryNumber, text)` on the platform, to be fetched by a poll. */
+  queueDelivery?(deliveryNumber: number, text: string): void;
   close(): Promise<void>;
 }
 
@@ -196,12 +199,12 @@ export const describeMessagingChannelContract = (name: string, open: () => Promi
         h.failNext('send', 'server-error');
         await channel.sendMessage(h.token, target, { plain: 'second time lucky' });
         expect(h.attempts('send')).to.equal(2);
-        h.failNext('typing', 'server-error', 3);
-        const error = await failure(channel.sendTyping(h.token, target));
+        h.failNext('acknowledge', 'server-error', 3);
+        const error = await failure(channel.acknowledge(h.token, target, channel.parse(h.textDelivery(4, 'hi')).message!.metadata.messageId));
         expect(error.message)
           .to.match(/internal|server/i)
           .and.not.to.contain(h.token);
-        expect(h.attempts('typing')).to.equal(3);
+        expect(h.attempts('acknowledge')).to.equal(3);
       });
 
       it('does not try a refused call again (4xx other than 429)', async () => {
@@ -210,10 +213,10 @@ export const describeMessagingChannelContract = (name: string, open: () => Promi
         expect(h.attempts('acknowledge')).to.equal(1);
       });
 
-      it('shows typing and acknowledges a message', async () => {
+      it('shows typing where the platform has it (nothing where it has none) and acknowledges a message', async () => {
         await channel.sendTyping(h.token, target);
         await channel.acknowledge(h.token, target, channel.parse(h.textDelivery(5, 'hi')).message!.metadata.messageId);
-        expect(h.typings()).to.equal(1);
+        expect(h.typings()).to.equal(channel.typingRefreshMs === undefined ? 0 : 1);
         expect(h.acknowledgements()).to.deep.equal([channel.parse(h.textDelivery(5, 'hi')).message!.metadata.messageId]);
         expect(channel.typingRefreshMs === undefined || channel.typingRefreshMs > 0).to.equal(true);
       });
@@ -250,6 +253,38 @@ export const describeMessagingChannelContract = (name: string, open: () => Promi
         expect(error.message).to.contain('HTTPS').and.not.to.contain(h.token);
         const bad = await failure(registration.getWebhookInfo(h.invalidToken));
         expect(bad.message).to.contain('Unauthorized').and.not.to.contain(h.invalidToken);
+      });
+    });
+
+    describe('polling, where the platform has it', () => {
+      it('fetches the waiting deliveries in order, each readable as a webhook delivery, with the cursor past it; that cursor confirms them', async function () {
+        const polling = channel.polling;
+        if (polling === undefined || h.queueDelivery === undefined) return this.skip();
+        await polling.stopWebhook(h.token);
+        h.queueDelivery(301, 'first');
+        h.queueDelivery(302, 'second');
+        const polled = await polling.poll(h.token, undefined, 0, new AbortController().signal);
+        expect(polled.map((delivery) => channel.parse(delivery.body).message?.text)).to.deep.equal(['first', 'second']);
+        expect(polled.map((delivery) => channel.parse(delivery.body).deliveryId)).to.deep.equal([
+          channel.parse(h.textDelivery(301, '')).deliveryId,
+          channel.parse(h.textDelivery(302, '')).deliveryId,
+        ]);
+        expect(await polling.poll(h.token, polled[1].next, 0, new AbortController().signal)).to.deep.equal([]);
+      });
+
+      it('waits for a delivery, and ends the wait at once when aborted', async function () {
+        const polling = channel.polling;
+        if (polling === undefined || h.queueDelivery === undefined) return this.skip();
+        await polling.stopWebhook(h.token);
+        const waiting = polling.poll(h.token, undefined, 20, new AbortController().signal);
+        setTimeout(() => h.queueDelivery?.(303, 'late'), 200);
+        expect((await waiting).map((delivery) => channel.parse(delivery.body).message?.text)).to.deep.equal(['late']);
+        const stop = new AbortController();
+        const aborted = polling.poll(h.token, (await waiting)[0].next, 20, stop.signal);
+        const started = Date.now();
+        setTimeout(() => stop.abort(new Error('shutting down')), 100);
+        expect((await failure(aborted)).message).to.equal('shutting down');
+        expect(Date.now() - started).to.be.below(5000);
       });
     });
   });

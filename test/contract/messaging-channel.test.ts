@@ -1,4 +1,7 @@
+import { SlackChannel } from '../../src/adapters/messaging/slack/slack-channel.js';
+import { slackSignature } from '../../src/adapters/messaging/slack/slack-signature.js';
 import { TelegramChannel } from '../../src/adapters/messaging/telegram/telegram-channel.js';
+import { startFakeSlack, type SlackFailure } from '../support/fake-slack.js';
 import { startFakeTelegram } from '../support/fake-telegram.js';
 import { describeMessagingChannelContract, type ChannelHarness, type ChannelOperation, type PlatformFailure } from './messaging-channel.contract.js';
 
@@ -6,8 +9,8 @@ const TOKEN = '123456:TEST-token';
 const CHAT = 4242;
 
 /** The Bot API methods behind the contract's operations, and Telegram's answers for its failures. */
-const METHODS: Record<ChannelOperation, string> = { send: 'sendMessage', typing: 'sendChatAction', acknowledge: 'setMessageReaction' };
-const FAILURES: Record<PlatformFailure, { status: number; body: Record<string, unknown> }> = {
+const TELEGRAM_METHODS: Record<ChannelOperation, string> = { send: 'sendMessage', acknowledge: 'setMessageReaction' };
+const TELEGRAM_FAILURES: Record<PlatformFailure, { status: number; body: Record<string, unknown> }> = {
   'rate-limit': { status: 429, body: { ok: false, error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } } },
   'server-error': { status: 500, body: { ok: false, error_code: 500, description: 'Internal Server Error' } },
   refused: { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: REACTION_INVALID' } },
@@ -40,8 +43,8 @@ const openTelegram = async (): Promise<ChannelHarness> => {
       })),
     typings: () => fake.of('sendChatAction').filter((call) => call.body.action === 'typing').length,
     acknowledgements: () => fake.of('setMessageReaction').map((call) => String(call.body.message_id)),
-    attempts: (operation) => fake.of(METHODS[operation]).length,
-    failNext: (operation, failure, times) => fake.failNext(METHODS[operation], FAILURES[failure], times),
+    attempts: (operation) => fake.of(TELEGRAM_METHODS[operation]).length,
+    failNext: (operation, failure, times) => fake.failNext(TELEGRAM_METHODS[operation], TELEGRAM_FAILURES[failure], times),
     addFile: (name, data) => {
       const id = `file-${fake.files.size + 1}`;
       fake.files.set(id, { path: `documents/${name}`, data: Buffer.from(data) });
@@ -51,8 +54,72 @@ const openTelegram = async (): Promise<ChannelHarness> => {
       const call = fake.of('setWebhook').at(-1);
       return call && { url: String(call.body.url), secret: String(call.body.secret_token) };
     },
+    queueDelivery: (n, text) => void fake.pushUpdate(message(n, { id: CHAT, is_bot: false, first_name: 'Ada' }, text)),
     close: () => fake.close(),
   };
 };
 
 describeMessagingChannelContract('Telegram against a loopback fake Bot API', openTelegram);
+
+const SLACK_TOKEN = 'xoxb-1111-2222-contractToken';
+const SLACK_CHANNEL = 'C0CONTRACT';
+
+/** The Web API methods behind the contract's operations, and Slack's answers for its failures. */
+const SLACK_METHODS: Record<ChannelOperation, string> = { send: 'chat.postMessage', acknowledge: 'reactions.add' };
+const SLACK_FAILURES: Record<PlatformFailure, SlackFailure> = {
+  'rate-limit': { status: 429, body: { ok: false, error: 'ratelimited' }, retryAfter: 1 },
+  'server-error': { status: 500, body: { ok: false, error: 'internal_error' } },
+  refused: { status: 200, body: { ok: false, error: 'message_not_found' } },
+};
+
+const openSlack = async (): Promise<ChannelHarness> => {
+  const fake = await startFakeSlack([SLACK_TOKEN]);
+  const waits: number[] = [];
+  const sleep = async (ms: number): Promise<void> => void waits.push(ms);
+  const event = (n: number, event: Record<string, unknown>) => ({
+    token: 'legacy-verification-token',
+    team_id: 'T0001',
+    api_app_id: 'A0001',
+    type: 'event_callback',
+    event_id: `Ev0CONTRACT${n}`,
+    event_time: 1_767_225_600 + n,
+    event: { type: 'message', channel: SLACK_CHANNEL, channel_type: 'channel', ts: `${1_767_225_600 + n}.000100`, ...event },
+  });
+  return {
+    channel: new SlackChannel({ apiUrl: fake.url, attempts: 3, backoffMs: 0, maxRetryAfterMs: 5000, timeoutMs: 5000, sleep }),
+    waits,
+    token: SLACK_TOKEN,
+    invalidToken: 'xoxb-9999-wrong',
+    chatId: SLACK_CHANNEL,
+    topicId: '1767225000.000200',
+    textDelivery: (n, text) => event(n, { user: 'U0ADA', text }),
+    botDelivery: (n) => event(n, { subtype: 'bot_message', bot_id: 'B0OTHER', text: 'beep' }),
+    headersFor: (raw, secret, now) => {
+      const timestamp = String(Math.floor(now.getTime() / 1000));
+      return { 'x-slack-request-timestamp': timestamp, 'x-slack-signature': slackSignature(secret, timestamp, raw) };
+    },
+    sent: () =>
+      fake.of('chat.postMessage').map((call) => ({
+        text: String(call.body.text),
+        formatted: call.body.mrkdwn !== false,
+        ...(call.body.thread_ts !== undefined && { topicId: String(call.body.thread_ts) }),
+      })),
+    typings: () => 0,
+    acknowledgements: () =>
+      fake
+        .of('reactions.add')
+        .filter((call) => call.body.channel === SLACK_CHANNEL)
+        .map((call) => String(call.body.timestamp)),
+    attempts: (operation) => fake.of(SLACK_METHODS[operation]).length,
+    failNext: (operation, failure, times) => fake.failNext(SLACK_METHODS[operation], SLACK_FAILURES[failure], times),
+    addFile: (name, data) => {
+      const id = `F0${fake.files.size + 1}`;
+      fake.files.set(id, { name, mimetype: 'image/jpeg', data: Buffer.from(data) });
+      return id;
+    },
+    registeredWebhook: () => undefined,
+    close: () => fake.close(),
+  };
+};
+
+describeMessagingChannelContract('Slack against a loopback fake Web API', openSlack);

@@ -48,6 +48,13 @@ const TRIGGERS = [
     enabled: true,
     actions: [{ type: 'command', command: 'echo "deploying {{body.branch}}"; echo "fatal: no such branch" >&2; exit 3' }],
   },
+  {
+    name: 'guarded',
+    watch_path: '/webhook',
+    enabled: true,
+    when: { 'body.approve': { equals: true } },
+    actions: [{ type: 'command', command: 'echo "released {{body.branch}}"', approval: true }],
+  },
 ];
 
 /** A browser tab of its own context, with everything its pages print to the console. */
@@ -234,6 +241,54 @@ suite(title, function () {
     expect(await main(tab).innerText()).not.to.contain('to revoke');
   });
 
+  it('approves a waiting action from the Approvals page and replays a delivery from its page, each form once (Post/Redirect/Get)', async () => {
+    const branch = `approve-${Date.now()}`;
+    const fired = await send(url('/api/webhook'), {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ branch, approve: true }),
+    });
+    expect(fired.status).to.equal(200);
+    const tab = await signedIn();
+    await navigate(tab, 'Approvals');
+    expect(await current(tab)).to.equal('Approvals');
+    const waiting = await waitFor(
+      async () => {
+        await tab.page.reload();
+        const section = tab.page.locator('section.approval', { hasText: branch });
+        return (await section.count()) > 0 ? section : undefined;
+      },
+      20_000,
+      'the waiting action listed',
+    );
+    expect(await waiting.innerText())
+      .to.contain('AGW_ARG_1')
+      .and.to.contain(branch);
+    await check(tab, '13-approvals');
+    await waiting.getByRole('button', { name: 'Approve' }).click();
+    await tab.page.waitForURL('**/settings/approvals');
+    expect(await main(tab).innerText()).to.contain('Approved: guarded, action 0 runs now.');
+    await tab.page.reload();
+    expect(await main(tab).innerText(), 'a reload repeats nothing').not.to.contain('Approved: guarded');
+    await check(tab, '14-approved');
+
+    await navigate(tab, 'Deliveries');
+    expect(await current(tab)).to.equal('Deliveries');
+    await check(tab, '15-deliveries');
+    await tab.page.locator('td[data-label="Received"] a').first().click();
+    await tab.page.waitForURL('**/settings/deliveries/**');
+    expect(await main(tab).innerText()).to.contain(branch);
+    await check(tab, '16-delivery');
+    await tab.page.getByRole('button', { name: 'Replay' }).click();
+    await tab.page.waitForURL('**/settings/deliveries/**');
+    expect(await main(tab).innerText())
+      .to.contain('Replayed: fired')
+      .and.to.contain('Replay of');
+    await tab.page.reload();
+    expect(await main(tab).innerText(), 'a reload repeats nothing').not.to.contain('Replayed: fired');
+    await check(tab, '17-replayed');
+  });
+
   it('refuses a form post without the CSRF token even with a valid session cookie', async () => {
     const tab = await signedIn();
     const response = await tab.page.request.post(url('/settings/keys'), { form: { name: 'forged' }, maxRedirects: 0 });
@@ -389,6 +444,8 @@ suite(title, function () {
       '/settings',
       '/settings/keys',
       '/settings/triggers',
+      '/settings/deliveries',
+      '/settings/approvals',
       '/settings/jobs',
       '/settings/messaging',
       '/settings/health',

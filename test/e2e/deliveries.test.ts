@@ -18,7 +18,7 @@ const PASSWORD = 'a long admin password';
 /** Shell syntax in the value: it must reach the command as data, on the replay as on the first run. */
 const hostile = (tag: string): string => `${tag} $(touch PWNED) \`touch PWNED\` ü 🎉`;
 
-const triggerFile = (dir: string): string =>
+const triggerFile = (): string =>
   JSON.stringify([
     { name: 'record', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: `printf '%s\\n' {{body.id}} >> runs.txt` }] },
   ]);
@@ -30,7 +30,7 @@ interface Setup {
 
 const prepare = async (extra: Record<string, string> = {}): Promise<Setup> => {
   const dir = await tempDir('deliveries');
-  await writeFile(join(dir, 'TRIGGERS.json'), triggerFile(dir));
+  await writeFile(join(dir, 'TRIGGERS.json'), triggerFile());
   return { dir, env: { DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: join(dir, 'TRIGGERS.json'), TRIGGERS_DIR: dir, ...extra } };
 };
 

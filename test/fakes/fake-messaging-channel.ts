@@ -14,7 +14,15 @@ import type {
 /** A delivery of the fake platform: `{id, message?: {chat, id, text, topic?}}`, or `{challenge}` for its handshake. */
 export interface FakeDelivery {
   readonly id?: string;
-  readonly message?: { readonly chat: string; readonly id: string; readonly text: string; readonly topic?: string; readonly fromBot?: boolean };
+  readonly message?: {
+    readonly chat: string;
+    readonly id: string;
+    readonly text: string;
+    readonly topic?: string;
+    readonly fromBot?: boolean;
+    /** The message's own key, when another delivery can carry the same message (ParsedDelivery.messageKey). */
+    readonly key?: string;
+  };
   readonly challenge?: string;
 }
 
@@ -116,7 +124,7 @@ export class FakeMessagingChannel implements MessagingChannel {
               edited: false,
             },
           };
-    return { deliveryId: delivery.id, message };
+    return { deliveryId: delivery.id, message, ...(m?.key !== undefined && { messageKey: m.key }) };
   }
 
   formatReply(markdown: string): OutgoingMessage[] {

@@ -19,6 +19,17 @@ export interface FakeTelegram {
   failNext(method: string, answer: { status: number; body: Record<string, unknown> }, times?: number): void;
   /** Tokens the fake accepts; any other gets 401 Unauthorized like the real API. */
   readonly validTokens: Set<string>;
+  /**
+   * Queues an update for getUpdates (long polling), numbered after the last one when it has no
+   * update_id; a waiting poll is answered at once. Returns its update_id.
+   */
+  pushUpdate(update: Record<string, unknown>): number;
+  /** Updates queued and not yet confirmed by a getUpdates `offset` past them. */
+  readonly pendingUpdates: ReadonlyArray<Record<string, unknown>>;
+  /** getUpdates calls answered 409 (a webhook set, or a newer poll of another caller). */
+  readonly pollConflicts: number;
+  /** The webhook set now ('' after deleteWebhook). */
+  readonly webhookUrl: string;
   close(): Promise<void>;
 }
 
@@ -26,7 +37,10 @@ export interface FakeTelegram {
  * A loopback Bot API: `POST /bot<token>/<method>` with JSON, answers `{ok, result}` or
  * `{ok: false, error_code, description, parameters?}` like Telegram, and serves
  * `/file/bot<token>/<path>`. `sendMessage` with parse_mode HTML is refused (400 "can't
- * parse entities") when the text holds an unknown tag, as Telegram does.
+ * parse entities") when the text holds an unknown tag, as Telegram does. `getUpdates` is long
+ * polling as Telegram has it: refused (409) while a webhook is set, `offset` confirms (drops)
+ * every update before it, the answer waits up to `timeout` seconds for an update, and a newer
+ * getUpdates ends a waiting one with 409 "terminated by other getUpdates request".
  */
 export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-token']): Promise<FakeTelegram> => {
   const calls: BotCall[] = [];
@@ -35,6 +49,11 @@ export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-to
   const tokens = new Set(validTokens);
   let webhook = { url: '', secret: '' };
   let messageId = 1000;
+  let pending: Array<Record<string, unknown>> = [];
+  let lastUpdateId = 0;
+  let pollConflicts = 0;
+  /** The poll waiting for updates, if any: `answer` ends it (with the updates, or a conflict). */
+  let waitingPoll: { answer: (conflict: boolean) => void } | undefined;
 
   const server: Server = createServer((req, res) => {
     let raw = '';
@@ -73,6 +92,51 @@ export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-to
           }
           webhook = { url: body.url, secret: String(body.secret_token ?? '') };
           return reply(200, { ok: true, result: true, description: 'Webhook was set' });
+        case 'deleteWebhook':
+          webhook = { url: '', secret: '' };
+          if (body.drop_pending_updates === true) pending = [];
+          return reply(200, { ok: true, result: true, description: 'Webhook was deleted' });
+        case 'getUpdates': {
+          if (webhook.url !== '') {
+            pollConflicts++;
+            return reply(409, {
+              ok: false,
+              error_code: 409,
+              description: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+            });
+          }
+          // A newer poll ends the one waiting.
+          waitingPoll?.answer(true);
+          const offset = typeof body.offset === 'number' ? body.offset : undefined;
+          if (offset !== undefined) pending = pending.filter((update) => (update.update_id as number) >= offset);
+          const timeoutMs = Math.max(0, Number(body.timeout ?? 0)) * 1000;
+          const answer = (conflict: boolean): void => {
+            clearTimeout(timer);
+            if (waitingPoll === poll) waitingPoll = undefined;
+            if (res.writableEnded) return;
+            if (conflict) {
+              pollConflicts++;
+              reply(409, {
+                ok: false,
+                error_code: 409,
+                description: 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running',
+              });
+              return;
+            }
+            reply(200, { ok: true, result: pending.slice(0, 100) });
+          };
+          const poll = { answer };
+          const timer = setTimeout(() => answer(false), pending.length > 0 ? 0 : timeoutMs);
+          if (pending.length === 0) {
+            waitingPoll = poll;
+            // The caller gave up (aborted): nothing to answer.
+            res.once('close', () => {
+              if (waitingPoll === poll) waitingPoll = undefined;
+              clearTimeout(timer);
+            });
+          }
+          return;
+        }
         case 'getWebhookInfo':
           return reply(200, { ok: true, result: { url: webhook.url, has_custom_certificate: false, pending_update_count: 0, max_connections: 40 } });
         case 'sendMessage': {
@@ -112,6 +176,25 @@ export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-to
     files,
     failNext: (method, answer, times = 1) => failures.set(method, [...(failures.get(method) ?? []), ...Array(times).fill(answer)]),
     validTokens: tokens,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    pushUpdate: (update) => {
+      const id = typeof update.update_id === 'number' ? update.update_id : lastUpdateId + 1;
+      lastUpdateId = Math.max(lastUpdateId, id);
+      pending.push({ ...update, update_id: id });
+      waitingPoll?.answer(false);
+      return id;
+    },
+    get pendingUpdates() {
+      return pending;
+    },
+    get pollConflicts() {
+      return pollConflicts;
+    },
+    get webhookUrl() {
+      return webhook.url;
+    },
+    close: () => {
+      waitingPoll?.answer(false);
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 };

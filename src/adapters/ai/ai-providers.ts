@@ -17,6 +17,11 @@ export interface AiProvider {
   readonly needsBaseUrl: boolean;
   /** Whether it may run without a key (an OpenAI-compatible server of one's own often needs none). */
   readonly keyOptional: boolean;
+  /**
+   * Its transcription model when none is configured (TRANSCRIBE_MODEL), for the providers that
+   * transcribe speech with OpenAI's `POST /audio/transcriptions`; undefined: it does not transcribe.
+   */
+  readonly transcriptionModel?: string;
 }
 
 export const AI_PROVIDERS: readonly AiProvider[] = [
@@ -28,7 +33,15 @@ export const AI_PROVIDERS: readonly AiProvider[] = [
     needsBaseUrl: false,
     keyOptional: false,
   },
-  { name: 'openai', keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL', defaultModel: 'gpt-4.1', needsBaseUrl: false, keyOptional: false },
+  {
+    name: 'openai',
+    keyVariable: 'OPENAI_API_KEY',
+    baseUrlVariable: 'OPENAI_BASE_URL',
+    defaultModel: 'gpt-4.1',
+    needsBaseUrl: false,
+    keyOptional: false,
+    transcriptionModel: 'whisper-1',
+  },
   {
     name: 'google',
     keyVariable: 'GOOGLE_API_KEY',
@@ -37,7 +50,21 @@ export const AI_PROVIDERS: readonly AiProvider[] = [
     needsBaseUrl: false,
     keyOptional: false,
   },
-  { name: 'custom', keyVariable: 'CUSTOM_API_KEY', baseUrlVariable: 'CUSTOM_BASE_URL', defaultModel: undefined, needsBaseUrl: true, keyOptional: true },
+  {
+    name: 'custom',
+    keyVariable: 'CUSTOM_API_KEY',
+    baseUrlVariable: 'CUSTOM_BASE_URL',
+    defaultModel: undefined,
+    needsBaseUrl: true,
+    keyOptional: true,
+    // OpenAI-compatible speech servers (faster-whisper-server, LocalAI, whisper.cpp's server, vLLM) take this name or their own.
+    transcriptionModel: 'whisper-1',
+  },
 ];
 
 export const AI_PROVIDER_NAMES: readonly string[] = AI_PROVIDERS.map((provider) => provider.name);
+
+/** The providers that transcribe speech (TRANSCRIBE_PROVIDER). */
+export const TRANSCRIPTION_PROVIDER_NAMES: readonly string[] = AI_PROVIDERS.filter((provider) => provider.transcriptionModel !== undefined).map(
+  (provider) => provider.name,
+);

@@ -149,7 +149,7 @@ type SdkErrors = Pick<typeof ai, 'APICallError' | 'LoadAPIKeyError' | 'RetryErro
  * HTTP status means no connection (the SDK's "Cannot connect to API"); a missing API key is
  * configuration. `timedOut` tells a timeout from a cancellation by the caller.
  */
-const classify = (
+export const classify = (
   error: unknown,
   timedOut: boolean,
   { APICallError, LoadAPIKeyError, RetryError }: SdkErrors,

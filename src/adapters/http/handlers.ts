@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import type { CreateJob } from '../../application/jobs/create-job.js';
+import type { CreateJobOnce } from '../../application/jobs/create-job-once.js';
 import type { GetJobStatus } from '../../application/jobs/get-job-status.js';
 import type { Job } from '../../domain/jobs/job.js';
 import type { ReceiveCodehostEvent } from '../../application/codehost/receive-codehost-event.js';
@@ -13,7 +13,7 @@ export interface HandlerDependencies {
   readonly routes: readonly ApiRoute[];
   /** Headers that carry the channels' credentials, kept out of trigger snapshots. */
   readonly credentialHeaders: readonly string[];
-  readonly createJob: CreateJob;
+  readonly createJob: CreateJobOnce;
   readonly getJobStatus: GetJobStatus;
   readonly receiveCodehostEvent: ReceiveCodehostEvent;
   readonly registerMessagingWebhook: RegisterMessagingWebhook;
@@ -76,7 +76,12 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
     ctx.body = { message: 'Pong!' };
   },
   'create-job': async (ctx) => {
-    const created = await deps.createJob.execute(ctx.request.body);
+    const created = await deps.createJob.execute({
+      body: ctx.request.body,
+      idempotencyKey: ctx.req.headers['idempotency-key'],
+      apiKeyId: ctx.state.apiKeyId as string,
+    });
+    if (created.replayed) ctx.set('idempotent-replayed', 'true');
     ctx.body = { job_id: created.jobId, branch: created.branch, status: created.status };
   },
   'job-status': async (ctx) => {

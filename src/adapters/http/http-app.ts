@@ -2,7 +2,7 @@ import Koa from 'koa';
 import type { Logger as Pino } from 'pino';
 import type { AuthenticateApiKey } from '../../application/auth/authenticate-api-key.js';
 import type { CheckReadiness } from '../../application/operations/check-readiness.js';
-import type { CreateJob } from '../../application/jobs/create-job.js';
+import type { CreateJobOnce } from '../../application/jobs/create-job-once.js';
 import type { FireTriggers } from '../../application/triggers/fire-triggers.js';
 import type { GetJobStatus } from '../../application/jobs/get-job-status.js';
 import type { ReceiveCodehostEvent } from '../../application/codehost/receive-codehost-event.js';
@@ -24,7 +24,7 @@ export interface HttpAppDependencies {
   readonly credentialHeaders: readonly string[];
   readonly pino: Pino;
   readonly authenticate: AuthenticateApiKey;
-  readonly createJob: CreateJob;
+  readonly createJob: CreateJobOnce;
   readonly getJobStatus: GetJobStatus;
   readonly fireTriggers: FireTriggers;
   readonly receiveCodehostEvent: ReceiveCodehostEvent;

@@ -1,5 +1,5 @@
 import { DomainError, isDomainError } from '../../domain/errors/domain-error.js';
-import { applyChange } from '../../domain/jobs/job.js';
+import { applyChange, type Job } from '../../domain/jobs/job.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CodehostEvents } from '../../ports/codehost-events.js';
 import type { JobRepository } from '../../ports/job-repository.js';
@@ -48,6 +48,8 @@ export class ReceiveCodehostEvent {
     private readonly jobs: JobRepository,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Called with the job an event updated, as stored afterwards (auto-merge: RequestAutoMerge). */
+    private readonly afterJobUpdate?: (job: Job) => Promise<void>,
   ) {}
 
   /**
@@ -78,8 +80,9 @@ export class ReceiveCodehostEvent {
     }
     try {
       const job = await this.#updateJob(event, delivery.request.body);
+      if (job && this.afterJobUpdate) await this.afterJobUpdate(job);
       const triggers = await this.fireTriggers.execute({ watchPath: delivery.watchPath, request: delivery.request });
-      return job === undefined ? { ok: true, triggers } : { ok: true, triggers, job };
+      return job === undefined ? { ok: true, triggers } : { ok: true, triggers, job: job.id };
     } catch (error) {
       await this.deliveries.forget(id).catch(() => undefined);
       throw error;
@@ -91,19 +94,18 @@ export class ReceiveCodehostEvent {
     throw new DomainError('unauthorized', 'Unauthorized');
   }
 
-  async #updateJob(event: string, payload: unknown): Promise<string | undefined> {
+  async #updateJob(event: string, payload: unknown): Promise<Job | undefined> {
     const update = this.events.jobUpdate(event, payload);
     if (!update) return undefined;
     try {
       const job = await this.jobs.modify(update.jobId, (stored) => applyChange(stored, update.change, this.clock.now()));
       if (job) this.logger.info({ jobId: job.id, event, status: job.status }, 'job updated by code-host event');
-      return job?.id;
+      return job ?? undefined;
     } catch (error) {
       if (!(isDomainError(error) && error.code === 'conflict')) throw error;
       // A late or repeated event for a finished job: the job keeps its outcome; a new URL is still kept.
       const { status: _ignored, ...rest } = update.change;
-      await this.jobs.modify(update.jobId, (stored) => applyChange(stored, rest, this.clock.now()));
-      return update.jobId;
+      return (await this.jobs.modify(update.jobId, (stored) => applyChange(stored, rest, this.clock.now()))) ?? undefined;
     }
   }
 }

@@ -48,9 +48,10 @@ export class CreateJob implements JobLauncher {
     private readonly settings: CreateJobSettings,
   ) {}
 
-  async execute(body: unknown, source: JobSource = { kind: 'api' }): Promise<CreateJobResult> {
+  /** `id`: the new job's id when the caller chose it (an idempotency key names it before the job exists). */
+  async execute(body: unknown, source: JobSource = { kind: 'api' }, id?: string): Promise<CreateJobResult> {
     const request = parseJobRequest(body);
-    const job = await this.#create(request.job, request.llmProvider, request.llmModel, source);
+    const job = await this.#create(request.job, request.llmProvider, request.llmModel, source, id);
     return { jobId: job.id, branch: job.branch, status: job.status };
   }
 
@@ -59,7 +60,7 @@ export class CreateJob implements JobLauncher {
     return (await this.#create(refuseNul('job', launch.job), launch.llmProvider, launch.llmModel, launch.source)).id;
   }
 
-  async #create(prompt: string, providerName: string | undefined, model: string | undefined, source: JobSource): Promise<Job> {
+  async #create(prompt: string, providerName: string | undefined, model: string | undefined, source: JobSource, chosenId?: string): Promise<Job> {
     const known = this.settings.llmProviders;
     if (providerName !== undefined && !known.includes(providerName)) {
       throw new DomainError('invalid_input', `Unknown llm_provider: ${providerName} (one of ${known.join(', ')})`);
@@ -72,7 +73,7 @@ export class CreateJob implements JobLauncher {
       throw new DomainError('not_configured', `Jobs are not configured: ${this.settings.unavailableReason}`);
     }
     const now = this.clock.now();
-    const id = this.ids.next();
+    const id = chosenId ?? this.ids.next();
     const job: Job = {
       id,
       job: prompt,

@@ -1,4 +1,4 @@
-import { applyChange } from '../../domain/jobs/job.js';
+import { applyChange, type Job } from '../../domain/jobs/job.js';
 import { isDomainError } from '../../domain/errors/domain-error.js';
 import type { Clock } from '../../ports/clock.js';
 import type { JobRepository } from '../../ports/job-repository.js';
@@ -12,6 +12,8 @@ export class PollJobs {
     private readonly runner: JobRunner,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Called with each job a poll updated, as stored afterwards (auto-merge: RequestAutoMerge). */
+    private readonly afterJobUpdate?: (job: Job) => Promise<void>,
   ) {}
 
   get needed(): boolean {
@@ -25,8 +27,9 @@ export class PollJobs {
       try {
         const change = await this.runner.poll(job);
         if (!change) continue;
-        await this.jobs.modify(job.id, (stored) => applyChange(stored, change, this.clock.now()));
+        const stored = await this.jobs.modify(job.id, (current) => applyChange(current, change, this.clock.now()));
         updated++;
+        if (stored && this.afterJobUpdate) await this.afterJobUpdate(stored);
       } catch (error) {
         if (isDomainError(error) && error.code === 'conflict') continue;
         this.logger.warn({ err: error, jobId: job.id }, 'could not poll job');

@@ -7,8 +7,10 @@ export interface ChatChannelSettings {
   readonly webhookSecret: string | undefined;
   /** Chats allowed to talk to the bot; any other gets one hint and never reaches the AI. */
   readonly allowedChatIds: ReadonlySet<string>;
+  /** How deliveries arrive: pushed to the webhook (the default), or fetched by polling (where the platform has it). */
+  readonly mode?: 'webhook' | 'polling';
   /** The names of the channel's variables (the ones the operator uses), for hints and warnings. */
-  readonly variables: { readonly botToken: string; readonly webhookSecret: string; readonly allowedChats: string };
+  readonly variables: { readonly botToken: string; readonly webhookSecret: string; readonly allowedChats: string; readonly mode?: string };
 }
 
 /** A channel as the use cases see it: the platform, its credentials (configured or registered) and its settings. */

@@ -72,6 +72,7 @@ export class ReceiveMessagingUpdate {
   async warnIfRefusingEverything(): Promise<string[]> {
     const warned: string[] = [];
     for (const { platform, credentials, settings } of this.channels.all) {
+      if (settings.mode === 'polling') continue;
       if (settings.webhookSecret !== undefined || (await credentials.current()) === undefined || (await credentials.webhookSecret()) !== undefined) continue;
       const register = platform.registration ? `the webhook is registered again (POST /api/messaging/${platform.id}/register) or ` : '';
       this.logger.warn(
@@ -113,7 +114,8 @@ export class ReceiveMessagingUpdate {
       if (delivery.message !== null) {
         await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message: storableMessage(delivery.message) } satisfies ChatMessageTask, {
           group: `${platform.id}:${delivery.message.threadId}`,
-          key: deliveryKey,
+          // One message carried by two deliveries (a mention of the bot) is answered once.
+          key: delivery.messageKey === undefined ? deliveryKey : `${platform.id}:message:${delivery.messageKey}`,
         });
       }
       if (triggers !== undefined) await this.fireTriggers.execute(triggers);

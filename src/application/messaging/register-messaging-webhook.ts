@@ -37,11 +37,17 @@ export class RegisterMessagingWebhook {
     private readonly logger: Logger,
   ) {}
 
-  /** @throws DomainError `not_found` for a channel without registration. */
+  /** @throws DomainError `not_found` for a channel without registration, `conflict` for a channel that polls. */
   async execute(channelId: string, body: unknown): Promise<WebhookInfo> {
     const { platform, credentials, settings } = this.channels.get(channelId);
     const registration = platform.registration;
     if (registration === undefined) throw new DomainError('not_found', `The ${platform.title} webhook is not registered through the gateway`);
+    if (settings.mode === 'polling') {
+      throw new DomainError(
+        'conflict',
+        `${platform.title} is in polling mode (${settings.variables.mode ?? 'its mode variable'}=polling): the gateway fetches updates itself, no webhook is registered`,
+      );
+    }
     const fields = isRecord(body) ? body : {};
     const token = text(fields.bot_token);
     const url = text(fields.webhook_url);

@@ -7,6 +7,7 @@ import type { MessagingChannel, OutgoingMessage, ReplyTarget } from '../../ports
 import type { ChatAgent } from './chat-agent.js';
 import type { ChatChannel, MessagingChannels } from './messaging-channels.js';
 import type { ChatMessageTask } from './receive-messaging-update.js';
+import { isSpeech, transcribeSpeech, type VoiceTranscription } from './transcribe-speech.js';
 
 export const APOLOGY = 'Sorry, I encountered an error processing your message.';
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -19,12 +20,16 @@ const TEXT_NAMES = /\.(txt|md|json|ya?ml|xml|csv|log|ts|js|py|go|rs|java|c|h|cpp
  * acknowledge, keep a typing indicator up, ask the chat agent, reply (formatted and split by
  * the channel, with a plain-text fallback), and stop the indicator whatever happens. A failed
  * AI call gets the fixed apology (SPEC 4.4); the cause is only logged, with its classified reason.
+ * Voice messages and audio are transcribed (without a transcription service, or when that fails,
+ * the user is told so; a message that is nothing but such a recording is answered with that alone).
  */
 export class ReplyToChatMessage {
   constructor(
     private readonly channels: MessagingChannels,
     private readonly agent: ChatAgent,
     private readonly logger: Logger,
+    /** Undefined: voice messages cannot be read. */
+    private readonly voice?: VoiceTranscription,
   ) {}
 
   async execute(task: ChatMessageTask): Promise<void> {
@@ -50,19 +55,26 @@ export class ReplyToChatMessage {
     });
     const typing = this.#keepTyping(platform, token, target, log);
     try {
-      const { text, images, unreadable } = await this.#content(platform, token, message, log);
+      const { text, images, unreadable, transcripts, voiceProblems } = await this.#content(platform, token, message, log);
       let reply: string;
-      try {
-        reply = await this.agent.execute({
-          threadId: conversationOf(channel, message),
-          text,
-          images,
-          metadata: { userId: platform.id, chatTitle: platform.title },
-        });
-        if (unreadable.length > 0) reply = `(I could not read ${unreadable.join(', ')}.)\n\n${reply}`;
-      } catch (error) {
-        log.error({ err: error, reason: aiFailureReason(error) }, 'AI call failed');
-        reply = APOLOGY;
+      if (voiceProblems.length > 0 && message.text.trim() === '' && message.attachments.every(isSpeech) && transcripts.length === 0) {
+        // Nothing but recordings, none of which could be heard: nothing for the model to answer.
+        reply = [...new Set(voiceProblems)].join('\n');
+      } else {
+        try {
+          reply = await this.agent.execute({
+            threadId: conversationOf(channel, message),
+            text,
+            images,
+            transcripts,
+            metadata: { userId: platform.id, chatTitle: platform.title },
+          });
+          if (unreadable.length > 0) reply = `(I could not read ${unreadable.join(', ')}.)\n\n${reply}`;
+          if (voiceProblems.length > 0) reply = `(${[...new Set(voiceProblems)].join(' ')})\n\n${reply}`;
+        } catch (error) {
+          log.error({ err: error, reason: aiFailureReason(error) }, 'AI call failed');
+          reply = APOLOGY;
+        }
       }
       typing.stop();
       const parts = platform.formatReply(reply);
@@ -102,12 +114,23 @@ export class ReplyToChatMessage {
     token: string,
     message: ChannelMessage,
     log: Logger,
-  ): Promise<{ text: string; images: AiImage[]; unreadable: string[] }> {
+  ): Promise<{ text: string; images: AiImage[]; unreadable: string[]; transcripts: string[]; voiceProblems: string[] }> {
     const images: AiImage[] = [];
     const notes: string[] = [];
     const unreadable: string[] = [];
+    const transcripts: string[] = [];
+    const voiceProblems: string[] = [];
     for (const attachment of message.attachments) {
       const label = describe(attachment);
+      if (isSpeech(attachment)) {
+        const heard = await transcribeSpeech(this.voice, platform, token, attachment, log);
+        if (heard.transcript !== undefined) transcripts.push(heard.transcript);
+        else {
+          voiceProblems.push(heard.problem);
+          notes.push(`[The user sent ${label}, which could not be transcribed.]`);
+        }
+        continue;
+      }
       try {
         if (attachment.kind === 'photo' || (attachment.kind === 'document' && attachment.mimeType?.startsWith('image/'))) {
           if ((attachment.size ?? 0) > MAX_IMAGE_BYTES) throw new Error('too large');
@@ -128,7 +151,8 @@ export class ReplyToChatMessage {
       unreadable.push(label);
     }
     const text = [message.text, ...notes].filter((part) => part !== '').join('\n\n');
-    return { text: text || '(no text)', images, unreadable };
+    // A message that is only a recording is its transcript: no "(no text)" placeholder beside it.
+    return { text: text || (transcripts.length > 0 ? '' : '(no text)'), images, unreadable, transcripts, voiceProblems };
   }
 }
 

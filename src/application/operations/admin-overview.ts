@@ -37,6 +37,8 @@ export interface ChannelStatus {
   readonly webhook?: WebhookInfo | null;
   readonly error?: string;
   readonly allowedChatIds: readonly string[];
+  /** Whether the gateway fetches the channel's updates by polling instead of taking them at its webhook. */
+  readonly polling: boolean;
   /** The channel's variables (bot token, webhook secret, allowed chats). */
   readonly variables: ChatChannelSettings['variables'];
 }
@@ -217,6 +219,7 @@ export class AdminOverview {
           title: platform.title,
           registers: platform.registration !== undefined,
           allowedChatIds: [...settings.allowedChatIds],
+          polling: settings.mode === 'polling',
           variables: settings.variables,
         };
         const token = await credentials.current();

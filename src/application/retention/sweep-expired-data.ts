@@ -3,6 +3,9 @@ import type { AdminStore } from '../../ports/admin-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ConversationStore } from '../../ports/conversation-store.js';
 import type { DeliveryLog } from '../../ports/delivery-log.js';
+import type { ApprovalStore } from '../../ports/approval-store.js';
+import type { IdempotencyKeyStore } from '../../ports/idempotency-key-store.js';
+import { IDEMPOTENCY_WINDOW_MS } from '../../domain/jobs/idempotency.js';
 import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { LoginAttempts } from '../../ports/login-attempts.js';
@@ -32,6 +35,10 @@ export interface RetentionStores {
   readonly chatTurns: ConversationStore;
   readonly actionRuns: ActionRunRepository;
   readonly inboundRequests: InboundRequestStore;
+  /** Create-job idempotency keys: forgotten once their 24-hour window ended, whatever the policy. */
+  readonly idempotencyKeys: IdempotencyKeyStore;
+  /** Decided and expired approvals: kept as long as the action runs they decided. */
+  readonly approvals?: ApprovalStore;
   /** Schedule occurrences: kept as long as action runs, each schedule's latest one for good. */
   readonly scheduleRuns?: ScheduleRunRepository;
 }
@@ -47,7 +54,7 @@ export type SweepReport = Record<string, { readonly deleted: number; readonly mo
 
 /**
  * One retention sweep: deletes what outlived its retention (expired admin sessions, ended
- * login windows, old deliveries, chat turns, action runs and inbound requests), each kind in
+ * login windows, idempotency keys past their 24 hours, old deliveries, chat turns, action runs and inbound requests), each kind in
  * short statements of a bounded batch, with a bounded number of batches per sweep, so the
  * database is never held long; what is left goes at the next sweep. One kind failing does
  * not stop the others; the sweep then rejects (naming the kinds) so the queue retries it.
@@ -89,11 +96,14 @@ export class SweepExpiredData {
     const kinds: Array<[string, number, (limit: number) => Promise<number>]> = [
       ['adminSessions', 1, (limit) => stores.adminSessions.deleteExpiredSessions(now, limit)],
       ['loginAttempts', 1, (limit) => stores.loginAttempts.deleteEnded(now, policy.loginWindowMs, limit)],
+      ['idempotencyKeys', 1, (limit) => stores.idempotencyKeys.deleteOlderThan(new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS), limit)],
       ['deliveries', policy.deliveriesDays, (limit) => stores.deliveries.deleteOlderThan(before(policy.deliveriesDays), limit)],
       ['chatTurns', policy.chatTurnsDays, (limit) => stores.chatTurns.deleteOlderThan(before(policy.chatTurnsDays), limit)],
       ['actionRuns', policy.actionRunsDays, (limit) => stores.actionRuns.deleteOlderThan(before(policy.actionRunsDays), limit)],
       ['inboundRequests', policy.inboundRequestsDays, (limit) => stores.inboundRequests.deleteOlderThan(before(policy.inboundRequestsDays), limit)],
     ];
+    const { approvals } = stores;
+    if (approvals) kinds.push(['approvals', policy.actionRunsDays, (limit) => approvals.deleteOlderThan(before(policy.actionRunsDays), limit)]);
     const scheduleRuns = stores.scheduleRuns;
     if (scheduleRuns) kinds.push(['scheduleRuns', policy.actionRunsDays, (limit) => scheduleRuns.deleteOlderThan(before(policy.actionRunsDays), limit)]);
     return kinds.filter(([, days]) => days > 0).map(([kind, , deleteBatch]) => [kind, deleteBatch]);

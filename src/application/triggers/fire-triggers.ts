@@ -1,6 +1,7 @@
+import type { Approval } from '../../domain/approvals/approval.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
-import { matchTriggers } from '../../domain/triggers/match-triggers.js';
+import { filterTriggers, matchTriggers } from '../../domain/triggers/match-triggers.js';
 import type { Trigger } from '../../domain/triggers/trigger.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
@@ -26,6 +27,8 @@ export interface TriggerRunTask {
   readonly firedAt: string;
   /** The request that fired the trigger, stored once for all its triggers (InboundRequestStore). */
   readonly requestId?: string;
+  /** The action a person approved: the run resumes there (ApprovalStore), running it this time. */
+  readonly approvedAction?: number;
   /**
    * Only in tasks queued before requests were stored once (upgrades): the RequestSnapshot as
    * JSON text, inline. Still read, never written.
@@ -45,6 +48,7 @@ export interface FireTriggersInput {
 /**
  * SPEC 6.1: after authentication, every enabled trigger watching the endpoint gets a
  * durable task; the caller is answered once the tasks are stored, never after the actions.
+ * A trigger with a `when` fires only when the request passes its tests.
  * The request is stored once, before the tasks, which refer to it by id.
  * Returns the names of the triggers that fired, in file order.
  */
@@ -67,9 +71,15 @@ export class FireTriggers {
 
   async execute(input: FireTriggersInput): Promise<string[]> {
     // One snapshot for the whole request: a reload meanwhile does not change what it fires.
-    const matched = matchTriggers(currentTriggers(this.triggers), [input.watchPath, ...(input.sameEndpointAs ?? [])]);
-    if (matched.length === 0) return [];
-    const request = JSON.stringify(typeof input.request === 'function' ? input.request() : input.request);
+    const watching = matchTriggers(currentTriggers(this.triggers), [input.watchPath, ...(input.sameEndpointAs ?? [])]);
+    if (watching.length === 0) return [];
+    const snapshot = typeof input.request === 'function' ? input.request() : input.request;
+    const matched = filterTriggers(watching, snapshot);
+    if (matched.length === 0) {
+      this.logger.debug({ watchPath: input.watchPath, filtered: watching.map((trigger) => trigger.name) }, 'no trigger fired: their when did not match');
+      return [];
+    }
+    const request = JSON.stringify(snapshot);
     const { requestId } = await this.fire(matched, input.watchPath, request, null);
     this.logger.info({ watchPath: input.watchPath, triggers: matched.map((trigger) => trigger.name), requestId }, 'triggers fired');
     return matched.map((trigger) => trigger.name);
@@ -107,15 +117,34 @@ export class FireTriggers {
     const requestId = this.ids.next();
     const runs = triggers.map((trigger) => ({ trigger: trigger.name, runId: this.ids.next() }));
     await this.requests.record({ id: requestId, watchPath, receivedAt, request, triggers: runs.map((run) => run.trigger), runs, replayOf });
-    await Promise.all(
-      triggers.map(async ({ name, concurrency }, i) => {
-        const task: TriggerRunTask = { runId: runs[i].runId, trigger: name, watchPath, firedAt, requestId };
-        if (concurrency === undefined) return this.queue.enqueue(TRIGGER_RUN_QUEUE, task);
-        const lane = concurrency === 1 ? 0 : (await this.lanes.next(name)) % concurrency;
-        return this.queue.enqueue(TRIGGER_RUN_ORDERED_QUEUE, task, { group: `${name}#${lane}` });
-      }),
-    );
+    await Promise.all(triggers.map((trigger, i) => this.#enqueue(trigger, { runId: runs[i].runId, trigger: trigger.name, watchPath, firedAt, requestId })));
     return { requestId };
+  }
+
+  /**
+   * Queues the rest of a run whose action a person approved: it resumes at that action, on the
+   * same queue (and lanes) as its trigger's runs. A trigger no longer configured queues nothing.
+   */
+  async resume(approval: Approval): Promise<void> {
+    const trigger = currentTriggers(this.triggers).find((candidate) => candidate.name === approval.trigger);
+    if (trigger === undefined) {
+      this.logger.warn({ trigger: approval.trigger, runId: approval.runId }, 'approved action of a trigger no longer configured; nothing runs');
+      return;
+    }
+    await this.#enqueue(trigger, {
+      runId: approval.runId,
+      trigger: trigger.name,
+      watchPath: approval.watchPath,
+      firedAt: approval.firedAt,
+      ...(approval.requestId === null ? {} : { requestId: approval.requestId }),
+      approvedAction: approval.actionIndex,
+    });
+  }
+
+  async #enqueue({ name, concurrency }: Trigger, task: TriggerRunTask): Promise<unknown> {
+    if (concurrency === undefined) return this.queue.enqueue(TRIGGER_RUN_QUEUE, task);
+    const lane = concurrency === 1 ? 0 : (await this.lanes.next(name)) % concurrency;
+    return this.queue.enqueue(TRIGGER_RUN_ORDERED_QUEUE, task, { group: `${name}#${lane}` });
   }
 }
 

@@ -7,6 +7,7 @@ import { headAndTail } from '../../domain/text/cut-text.js';
 import { storableText } from '../../domain/text/storable-text.js';
 import type { AgentAction, CommandAction, TriggerAction, WebhookAction } from '../../domain/triggers/trigger.js';
 import type { ActionRunRepository } from '../../ports/action-run-repository.js';
+import type { ApprovalStore } from '../../ports/approval-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { HttpForwarder } from '../../ports/http-forwarder.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
@@ -30,6 +31,8 @@ export interface ActionsRun {
   readonly requestId?: string;
   /** More fields for each action's record (a schedule's occurrence, from which its values are known again). */
   readonly detail?: Readonly<Record<string, unknown>>;
+  /** The trigger's task: an action with `approval: true` asks for a decision only with it (else it is not runnable). */
+  readonly task?: TriggerRunTask;
 }
 
 export interface RunTriggerSettings {
@@ -43,7 +46,14 @@ export interface RunTriggerSettings {
    * service's environment reaches a command.
    */
   readonly commandEnv: Readonly<Record<string, string>>;
+  /** How long an action with `approval: true` waits for a decision. */
+  readonly approvalTimeoutMs?: number;
 }
+
+/** The default wait for a decision on an action with `approval: true`: 30 minutes. */
+export const APPROVAL_TIMEOUT_MS = 30 * 60_000;
+/** Characters of each value shown to the person deciding; the run uses the whole value. */
+const SUMMARY_VALUE = 300;
 
 type Outcome = Pick<ActionRun, 'status' | 'attempts' | 'error' | 'detail'>;
 
@@ -82,6 +92,8 @@ export class RunTrigger {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly settings: RunTriggerSettings,
+    /** Where actions with `approval: true` ask; without it such an action is not runnable (never run unapproved). */
+    private readonly approvals?: ApprovalStore,
   ) {}
 
   async execute(task: TriggerRunTask): Promise<void> {
@@ -92,20 +104,22 @@ export class RunTrigger {
       return;
     }
     const request = await this.#request(task);
-    await this.runActions({ runId: task.runId, name: trigger.name, actions: trigger.actions, request, requestId: task.requestId }, log);
+    await this.runActions({ runId: task.runId, name: trigger.name, actions: trigger.actions, request, requestId: task.requestId, task }, log);
   }
 
   /**
    * Runs actions one after another, recording each (see the class); actions of `runId` recorded
-   * already are not repeated. Returns the status of each action, in order: as recorded before, or as it ran now.
+   * already are not repeated. Returns the status of each action, in order: as recorded before, or
+   * as it ran now; an action that waits for approval ends the list (the run stops there).
    * @throws only when reading the records fails (before any action ran).
    */
   async runActions(input: ActionsRun, log: Logger = this.logger.child({ trigger: input.name, runId: input.runId })): Promise<ActionRun['status'][]> {
-    const task = { requestId: input.requestId };
+    const task = { requestId: input.requestId, approvedAction: input.task?.approvedAction };
     const trigger = { name: input.name };
     const request = input.request;
     const statuses: ActionRun['status'][] = [];
-    const done = new Map((await this.runs.forRun(input.runId)).map((run) => [run.actionIndex, run.status]));
+    // An action that waits for a decision is not done: its record is replaced once it runs.
+    const done = new Map((await this.runs.forRun(input.runId)).filter((run) => run.status !== 'awaiting_approval').map((run) => [run.actionIndex, run.status]));
     for (const [index, action] of input.actions.entries()) {
       const earlier = done.get(index);
       if (earlier !== undefined) {
@@ -113,6 +127,21 @@ export class RunTrigger {
         continue;
       }
       const startedAt = this.clock.now();
+      if (action.approval === true && task.approvedAction !== index && typeof request !== 'string') {
+        // The run stops here until a person decides; approved, it resumes at this action.
+        const outcome: Outcome = input.task
+          ? await this.#askApproval(action, index, input.task, request)
+          : { status: 'not_runnable', attempts: 0, error: 'approval is available for triggers only; the action was not run', detail: {} };
+        await this.#record(
+          { runId: input.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, finishedAt: this.clock.now(), ...outcome },
+          log,
+        );
+        if (outcome.status === 'awaiting_approval')
+          log.info({ action: index, type: action.type, approvalId: outcome.detail.approvalId }, 'trigger action awaits approval');
+        else log.warn({ action: index, type: action.type, error: outcome.error }, 'trigger action not runnable');
+        statuses.push(outcome.status);
+        return statuses;
+      }
       const outcome =
         typeof request === 'string'
           ? { status: 'failed' as const, attempts: 0, error: request, detail: {} }
@@ -166,6 +195,36 @@ export class RunTrigger {
     const stored = task.requestId === undefined ? null : await this.requests.find(task.requestId);
     if (stored === null) return `the request that fired this trigger (${task.requestId ?? 'no id'}) is no longer stored; the action was not run`;
     return JSON.parse(stored.request) as RequestSnapshot;
+  }
+
+  /** Stores the approval the action waits for (once per run and action); its record says so. */
+  async #askApproval(action: TriggerAction, index: number, task: TriggerRunTask, request: RequestSnapshot): Promise<Outcome> {
+    const requestDetail = task.requestId === undefined ? {} : { requestId: task.requestId };
+    if (this.approvals === undefined)
+      return { status: 'not_runnable', attempts: 0, error: 'approvals are not available here; the action was not run', detail: requestDetail };
+    const now = this.clock.now();
+    const approval = await this.approvals.request({
+      id: this.ids.next(),
+      runId: task.runId,
+      trigger: task.trigger,
+      actionIndex: index,
+      actionType: action.type,
+      summary: summarize(action, request),
+      requestId: task.requestId ?? null,
+      watchPath: task.watchPath,
+      firedAt: task.firedAt,
+      status: 'pending',
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + (this.settings.approvalTimeoutMs ?? APPROVAL_TIMEOUT_MS)),
+      decidedBy: null,
+      decidedAt: null,
+    });
+    return {
+      status: 'awaiting_approval',
+      attempts: 0,
+      error: null,
+      detail: { ...requestDetail, approvalId: approval.id, expiresAt: approval.expiresAt.toISOString() },
+    };
   }
 
   /** Saves the record of an action that ran; a failure is logged, never thrown (the action must not run again). */
@@ -251,3 +310,26 @@ export class RunTrigger {
     }
   }
 }
+
+/**
+ * The action as it would run, for the person who approves it: a command as the shell gets it
+ * with the value of each variable (cut to SUMMARY_VALUE), a webhook's method and URL (never its
+ * headers, which may hold secrets), an agent job's prompt template with the values it gets.
+ */
+const summarize = (action: TriggerAction, request: RequestSnapshot): string => {
+  switch (action.type) {
+    case 'command': {
+      try {
+        const rendered = renderCommand(action.command, request);
+        const values = Object.entries(rendered.env).map(([name, value]) => `${name}=${headAndTail(value, SUMMARY_VALUE, SUMMARY_VALUE / 2)}`);
+        return [`command: ${action.command}`, ...values].join('\n');
+      } catch (error) {
+        return `command: ${action.command}\n(${error instanceof Error ? error.message : String(error)})`;
+      }
+    }
+    case 'webhook':
+      return `webhook: ${action.method} ${action.url}`;
+    case 'agent':
+      return `agent job: ${headAndTail(renderText(action.job, request), 2000, 1000)}`;
+  }
+};

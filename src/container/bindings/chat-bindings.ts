@@ -10,6 +10,9 @@ import { ReceiveMessagingUpdate } from '../../application/messaging/receive-mess
 import { RegisterMessagingWebhook } from '../../application/messaging/register-messaging-webhook.js';
 import { ReplyToChatMessage } from '../../application/messaging/reply-to-chat-message.js';
 import { CHANNEL_BINDINGS } from '../channels/index.js';
+import type { Logger } from '../../ports/logger.js';
+import type { SecretStore } from '../../ports/secret-store.js';
+import { voiceTranscription } from './voice-transcription.js';
 import type { ChannelBinding } from '../channels/channel-binding.js';
 import type { AppConfig } from '../config.js';
 import { TOKENS } from '../tokens.js';
@@ -65,7 +68,8 @@ export const bindChat = (c: Container, config: AppConfig): void => {
     [TOKENS.MessagingChannels, TOKENS.DeliveryLog, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.ReplyToChatMessage).toResolvedValue(
-    (...deps: ConstructorParameters<typeof ReplyToChatMessage>) => new ReplyToChatMessage(...deps),
-    [TOKENS.MessagingChannels, TOKENS.ChatAgent, TOKENS.Logger],
+    (channels: MessagingChannels, agent: ChatAgent, logger: Logger, secrets: SecretStore) =>
+      new ReplyToChatMessage(channels, agent, logger, voiceTranscription(config, secrets)),
+    [TOKENS.MessagingChannels, TOKENS.ChatAgent, TOKENS.Logger, TOKENS.SecretStore],
   );
 };

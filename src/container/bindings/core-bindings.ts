@@ -6,6 +6,7 @@ import { MikroOrmDeliveryLog } from '../../adapters/persistence/mikro-orm-delive
 import { PgBossTaskQueue } from '../../adapters/queue/pg-boss-task-queue.js';
 import { ChildProcessShellExecutor } from '../../adapters/shell/child-process-shell-executor.js';
 import { JOB_RUN_QUEUE } from '../../application/jobs/create-job.js';
+import { AUTO_MERGE_QUEUE } from '../../application/jobs/auto-merge-job.js';
 import { TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE } from '../../application/triggers/fire-triggers.js';
 import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE } from '../../application/messaging/receive-messaging-update.js';
 import { RETENTION_SWEEP_QUEUE } from '../../application/retention/sweep-expired-data.js';
@@ -32,7 +33,7 @@ export const bindTaskQueue = (c: Container, config: AppConfig): void => {
         PgBossTaskQueue.start(
           db.pglite ? { pglite: db.pglite } : { connectionString: config.databaseUrl as string },
           {
-            queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, RETENTION_SWEEP_QUEUE, SCHEDULE_RUN_QUEUE],
+            queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE, AUTO_MERGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, RETENTION_SWEEP_QUEUE, SCHEDULE_RUN_QUEUE],
             orderedQueues: [CHAT_MESSAGE_QUEUE, TRIGGER_RUN_ORDERED_QUEUE],
             pollingIntervalSeconds: 1,
             retryLimit: 3,

@@ -77,11 +77,25 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       logger: Logger,
       scheduleRuns: ScheduleRunRepository,
       deliveries,
+      approvals,
+      decideApproval,
     ) =>
       createHttpApp({
         routes: routeTable(),
         credentialHeaders: channelCredentialHeaders(),
-        admin: { auth, keys, overview, cancelJob, chat, logger, deliveries, fireTriggers },
+        admin: {
+          auth,
+          keys,
+          overview,
+          cancelJob,
+          chat,
+          logger,
+          deliveries,
+          fireTriggers,
+          approvals,
+          decideApproval,
+          approvalTimeoutMs: config.approvalTimeoutMs,
+        },
         pino,
         authenticate,
         createJob,
@@ -98,7 +112,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
     [
       TOKENS.Pino,
       TOKENS.AuthenticateApiKey,
-      TOKENS.CreateJob,
+      TOKENS.CreateJobOnce,
       TOKENS.GetJobStatus,
       TOKENS.FireTriggers,
       TOKENS.ReceiveCodehostEvent,
@@ -116,6 +130,8 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       TOKENS.Logger,
       TOKENS.ScheduleRunRepository,
       TOKENS.DeliveryHistory,
+      TOKENS.ApprovalStore,
+      TOKENS.DecideApproval,
     ],
   );
 };

@@ -11,10 +11,15 @@ import type { Database } from '../../adapters/persistence/database.js';
 import { MikroOrmJobRepository } from '../../adapters/persistence/mikro-orm-job-repository.js';
 import { CancelJob } from '../../application/jobs/cancel-job.js';
 import { CreateJob } from '../../application/jobs/create-job.js';
+import { CreateJobOnce } from '../../application/jobs/create-job-once.js';
+import { MikroOrmIdempotencyKeyStore } from '../../adapters/persistence/mikro-orm-idempotency-key-store.js';
 import { GetJobStatus } from '../../application/jobs/get-job-status.js';
 import { NotifyChatOfJob } from '../../application/messaging/notify-chat-of-job.js';
 import { NotifyingJobRepository } from '../../application/jobs/notifying-job-repository.js';
 import { PollJobs } from '../../application/jobs/poll-jobs.js';
+import { AutoMergeJob, RequestAutoMerge } from '../../application/jobs/auto-merge-job.js';
+import { GithubPullRequests } from '../../adapters/codehost/github-pull-requests.js';
+import { compileGlobs } from '../../domain/jobs/allowed-paths.js';
 import { RunJob } from '../../application/jobs/run-job.js';
 import type { AiClient } from '../../ports/ai-client.js';
 import type { Logger } from '../../ports/logger.js';
@@ -69,6 +74,11 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
     [TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.SecretStore, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.JobLauncher).toService(TOKENS.CreateJob);
+  c.bind(TOKENS.IdempotencyKeyStore).toResolvedValue((db: Database) => new MikroOrmIdempotencyKeyStore(db), [TOKENS.Database]);
+  c.bind(TOKENS.CreateJobOnce).toResolvedValue(
+    (...deps: ConstructorParameters<typeof CreateJobOnce>) => new CreateJobOnce(...deps),
+    [TOKENS.CreateJob, TOKENS.IdempotencyKeyStore, TOKENS.JobRepository, TOKENS.ApiKeyCrypto, TOKENS.IdGenerator, TOKENS.Clock],
+  );
   c.bind(TOKENS.GetJobStatus).toResolvedValue((jobs) => new GetJobStatus(jobs), [TOKENS.JobRepository]);
   c.bind(TOKENS.RunJob).toResolvedValue(
     (...deps: ConstructorParameters<typeof RunJob>) => new RunJob(...deps),
@@ -79,7 +89,26 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
     [TOKENS.JobRepository, TOKENS.RunJob, TOKENS.Clock],
   );
   c.bind(TOKENS.PollJobs).toResolvedValue(
-    (...deps: ConstructorParameters<typeof PollJobs>) => new PollJobs(...deps),
-    [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger],
+    (jobs, runner, clock, logger, queue) => {
+      const autoMerge = config.codehost?.autoMerge ? new RequestAutoMerge(queue) : undefined;
+      return new PollJobs(jobs, runner, clock, logger, autoMerge && ((job) => autoMerge.execute(job)));
+    },
+    [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger, TOKENS.TaskQueue],
   );
+  // AUTO_MERGE requires the code host (checked by the configuration); the worker is started only then.
+  const codehost = config.codehost;
+  if (codehost?.autoMerge) {
+    const { allowedPaths } = codehost.autoMerge;
+    c.bind(TOKENS.AutoMergeJob).toResolvedValue(
+      (jobs, clock, logger: Logger) =>
+        new AutoMergeJob(
+          jobs,
+          new GithubPullRequests(new GithubClient(codehost), codehost.repo),
+          { allowedPaths, globs: compileGlobs(allowedPaths) },
+          clock,
+          logger.child({ component: 'auto-merge' }),
+        ),
+      [TOKENS.JobRepository, TOKENS.Clock, TOKENS.Logger],
+    );
+  }
 };

@@ -13,7 +13,7 @@ export const bindRetention = (c: Container, config: AppConfig): void => {
   const { retention } = config;
   c.bind(TOKENS.SweepExpiredData).toResolvedValue(
     // The conversation store as bound (on the embedded engine, behind its cache, which a sweep must clear).
-    (db: Database, deliveries, chatTurns, actionRuns, inboundRequests, clock, logger, scheduleRuns) =>
+    (db: Database, deliveries, chatTurns, actionRuns, inboundRequests, idempotencyKeys, clock, logger, approvals, scheduleRuns) =>
       new SweepExpiredData(
         {
           adminSessions: new MikroOrmAdminStore(db),
@@ -22,6 +22,8 @@ export const bindRetention = (c: Container, config: AppConfig): void => {
           chatTurns,
           actionRuns,
           inboundRequests,
+          idempotencyKeys,
+          approvals,
           scheduleRuns,
         },
         { ...retention, loginWindowMs: FAILURE_WINDOW_MS },
@@ -34,8 +36,10 @@ export const bindRetention = (c: Container, config: AppConfig): void => {
       TOKENS.ConversationStore,
       TOKENS.ActionRunRepository,
       TOKENS.InboundRequestStore,
+      TOKENS.IdempotencyKeyStore,
       TOKENS.Clock,
       TOKENS.Logger,
+      TOKENS.ApprovalStore,
       TOKENS.ScheduleRunRepository,
     ],
   );

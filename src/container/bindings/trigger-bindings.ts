@@ -2,7 +2,12 @@ import type { Container } from 'inversify';
 import { GithubEvents } from '../../adapters/codehost/github-events.js';
 import { GithubSignatureVerifier } from '../../adapters/codehost/github-signature-verifier.js';
 import { ReceiveCodehostEvent } from '../../application/codehost/receive-codehost-event.js';
+import { RequestAutoMerge } from '../../application/jobs/auto-merge-job.js';
 import { RunTrigger, type RunTriggerSettings } from '../../application/triggers/run-trigger.js';
+import { DecideApproval } from '../../application/approvals/decide-approval.js';
+import { ExpireApprovals } from '../../application/approvals/expire-approvals.js';
+import type { Database } from '../../adapters/persistence/database.js';
+import { MikroOrmApprovalStore } from '../../adapters/persistence/mikro-orm-approval-store.js';
 import { commandEnvironment } from '../command-environment.js';
 import type { AppConfig } from '../config.js';
 import type { Infrastructure } from '../infrastructure.js';
@@ -19,10 +24,20 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
     triggersDir: config.triggersDir,
     commandTimeoutMs: config.commandTimeoutMs,
     commandEnv: commandEnvironment(infra.env, config.commandEnv),
+    approvalTimeoutMs: config.approvalTimeoutMs,
   };
+  c.bind(TOKENS.ApprovalStore).toResolvedValue((db: Database) => new MikroOrmApprovalStore(db), [TOKENS.Database]);
+  c.bind(TOKENS.DecideApproval).toResolvedValue(
+    (...deps: ConstructorParameters<typeof DecideApproval>) => new DecideApproval(...deps),
+    [TOKENS.ApprovalStore, TOKENS.ActionRunRepository, TOKENS.FireTriggers, TOKENS.Clock, TOKENS.Logger],
+  );
+  c.bind(TOKENS.ExpireApprovals).toResolvedValue(
+    (...deps: ConstructorParameters<typeof ExpireApprovals>) => new ExpireApprovals(...deps),
+    [TOKENS.ApprovalStore, TOKENS.ActionRunRepository, TOKENS.Clock, TOKENS.Logger],
+  );
   c.bind(TOKENS.RunTrigger).toResolvedValue(
-    (triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger) =>
-      new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, runSettings),
+    (triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, approvals) =>
+      new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, runSettings, approvals),
     [
       TOKENS.Triggers,
       TOKENS.ActionRunRepository,
@@ -33,12 +48,25 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
       TOKENS.IdGenerator,
       TOKENS.Clock,
       TOKENS.Logger,
+      TOKENS.ApprovalStore,
     ],
   );
   c.bind(TOKENS.CodehostSignatureVerifier).toConstantValue(new GithubSignatureVerifier(config.codehostWebhookSecret));
   c.bind(TOKENS.CodehostEvents).toConstantValue(new GithubEvents());
   c.bind(TOKENS.ReceiveCodehostEvent).toResolvedValue(
-    (...deps: ConstructorParameters<typeof ReceiveCodehostEvent>) => new ReceiveCodehostEvent(...deps),
-    [TOKENS.CodehostSignatureVerifier, TOKENS.DeliveryLog, TOKENS.FireTriggers, TOKENS.CodehostEvents, TOKENS.JobRepository, TOKENS.Clock, TOKENS.Logger],
+    (verifier, deliveries, fireTriggers, events, jobs, clock, logger, queue) => {
+      const autoMerge = config.codehost?.autoMerge ? new RequestAutoMerge(queue) : undefined;
+      return new ReceiveCodehostEvent(verifier, deliveries, fireTriggers, events, jobs, clock, logger, autoMerge && ((job) => autoMerge.execute(job)));
+    },
+    [
+      TOKENS.CodehostSignatureVerifier,
+      TOKENS.DeliveryLog,
+      TOKENS.FireTriggers,
+      TOKENS.CodehostEvents,
+      TOKENS.JobRepository,
+      TOKENS.Clock,
+      TOKENS.Logger,
+      TOKENS.TaskQueue,
+    ],
   );
 };

@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import { apiRoutes, type ApiRoute } from '../../domain/auth/route-policy.js';
+import { slackBinding } from './slack.js';
 import { telegramBinding } from './telegram.js';
 
 /**
  * The messaging channels of the gateway, in order: their routes, trigger paths, configuration
  * and adapters come from here. A new channel is one binding in this list.
  */
-export const CHANNEL_BINDINGS = [telegramBinding] as const;
+export const CHANNEL_BINDINGS = [telegramBinding, slackBinding] as const;
 
 /** The channel that also answers on today's paths `/api/messaging/webhook` and `/api/messaging/register` (SPEC 4.3, 4.4). */
 export const ALIAS_CHANNEL = telegramBinding.id;

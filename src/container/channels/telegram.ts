@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TELEGRAM } from '../../adapters/messaging/telegram/telegram.js';
 import type { ChatChannelSettings } from '../../application/messaging/messaging-channels.js';
-import { list, optionalText, url } from '../config/fields.js';
+import { list, oneOf, optionalText, url } from '../config/fields.js';
 import { withFormerNames } from '../config/former-names.js';
 import type { ChannelBinding } from './channel-binding.js';
 
@@ -18,6 +18,7 @@ const FORMER_NAMES = {
   TELEGRAM_WEBHOOK_SECRET: 'MESSAGING_WEBHOOK_SECRET',
   TELEGRAM_API_URL: 'MESSAGING_API_URL',
   TELEGRAM_ALLOWED_CHAT_IDS: 'MESSAGING_ALLOWED_CHAT_IDS',
+  TELEGRAM_MODE: 'MESSAGING_MODE',
 };
 
 const schema = withFormerNames(FORMER_NAMES, (nameOf) =>
@@ -30,10 +31,12 @@ const schema = withFormerNames(FORMER_NAMES, (nameOf) =>
         }
       }),
       TELEGRAM_API_URL: url('https://api.telegram.org'),
+      TELEGRAM_MODE: oneOf(['webhook', 'polling'] as const, 'webhook'),
       TELEGRAM_ALLOWED_CHAT_IDS: list((id) => (/^-?\d+$/.test(id) ? undefined : `"${id}" is not a chat id (a whole number, negative for groups)`)),
     })
     .superRefine((env, ctx) => {
-      if (env.TELEGRAM_BOT_TOKEN !== undefined && env.TELEGRAM_WEBHOOK_SECRET === undefined) {
+      // Polling needs no webhook, so no secret to tell the platform's requests from others'.
+      if (env.TELEGRAM_MODE === 'webhook' && env.TELEGRAM_BOT_TOKEN !== undefined && env.TELEGRAM_WEBHOOK_SECRET === undefined) {
         ctx.addIssue({
           code: 'custom',
           path: ['TELEGRAM_WEBHOOK_SECRET'],
@@ -47,7 +50,9 @@ const schema = withFormerNames(FORMER_NAMES, (nameOf) =>
         webhookSecret: env.TELEGRAM_WEBHOOK_SECRET,
         apiUrl: env.TELEGRAM_API_URL,
         allowedChatIds: new Set(env.TELEGRAM_ALLOWED_CHAT_IDS),
+        mode: env.TELEGRAM_MODE,
         variables: {
+          mode: nameOf('TELEGRAM_MODE'),
           botToken: nameOf('TELEGRAM_BOT_TOKEN'),
           webhookSecret: nameOf('TELEGRAM_WEBHOOK_SECRET'),
           allowedChats: nameOf('TELEGRAM_ALLOWED_CHAT_IDS'),
@@ -57,7 +62,7 @@ const schema = withFormerNames(FORMER_NAMES, (nameOf) =>
 );
 
 /**
- * Telegram (the Bot API, webhook mode). Its registered token and webhook secret stay under the
+ * Telegram (the Bot API, by webhook or, with TELEGRAM_MODE=polling, by long polling). Its registered token and webhook secret stay under the
  * `settings` keys they had before channels had names (`messaging.bot_token`,
  * `messaging.webhook_secret`), so an upgrade keeps them.
  */

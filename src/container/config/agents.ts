@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { AI_PROVIDER_NAMES, AI_PROVIDERS } from '../../adapters/ai/ai-providers.js';
-import { integer, optionalOneOf, optionalText, optionalUrl, url } from './fields.js';
+import { checkGlob } from '../../domain/jobs/allowed-paths.js';
+import { flag, integer, optionalOneOf, optionalText, optionalUrl, text, url } from './fields.js';
 
 /** The AI layer: the default provider and model, base URLs, timeouts. The providers are those of the AI provider registry. */
 export const llmSchema = z
@@ -48,18 +49,45 @@ export const codehostSchema = z
     }),
     CODEHOST_API_URL: url('https://api.github.com'),
     CODEHOST_POLL_SECONDS: integer(60, 5, 86_400),
+    AUTO_MERGE: flag(false),
+    ALLOWED_PATHS: text('logs/**').transform((value, ctx) => {
+      const globs = value
+        .split(',')
+        .map((glob) => glob.trim())
+        .filter((glob) => glob !== '');
+      if (globs.length === 0) ctx.addIssue({ code: 'custom', message: `"${value}" holds no glob` });
+      for (const glob of globs) {
+        const problem = checkGlob(glob);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+      }
+      return globs;
+    }),
   })
   .superRefine((env, ctx) => {
     const [missing, given] = env.CODEHOST_TOKEN === undefined ? ['CODEHOST_TOKEN', 'CODEHOST_REPO'] : ['CODEHOST_REPO', 'CODEHOST_TOKEN'];
     if ((env.CODEHOST_TOKEN === undefined) !== (env.CODEHOST_REPO === undefined)) {
       ctx.addIssue({ code: 'custom', path: [missing], message: `required when ${given} is set (jobs on GitHub Actions need both)` });
     }
+    if (env.AUTO_MERGE && env.CODEHOST_TOKEN === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AUTO_MERGE'],
+        message: 'needs CODEHOST_TOKEN and CODEHOST_REPO: it merges the pull requests of jobs on GitHub Actions',
+      });
+    }
   })
   .transform((env) => ({
     /** Set when jobs run on GitHub Actions. */
     codehost:
       env.CODEHOST_TOKEN !== undefined && env.CODEHOST_REPO !== undefined
-        ? { token: env.CODEHOST_TOKEN, repo: env.CODEHOST_REPO, apiUrl: env.CODEHOST_API_URL, pollSeconds: env.CODEHOST_POLL_SECONDS }
+        ? {
+            token: env.CODEHOST_TOKEN,
+            repo: env.CODEHOST_REPO,
+            apiUrl: env.CODEHOST_API_URL,
+            pollSeconds: env.CODEHOST_POLL_SECONDS,
+            /** AUTO_MERGE: merge a succeeded job's pull request when its files are all under ALLOWED_PATHS and its checks passed. */
+            autoMerge: env.AUTO_MERGE ? { allowedPaths: env.ALLOWED_PATHS } : undefined,
+          }
         : undefined,
   }));
 

@@ -22,6 +22,7 @@ export const triggersSchema = (cwd: string) =>
       WEBHOOK_TIMEOUT_SECONDS: integer(10, 1, 600),
       WEBHOOK_ATTEMPTS: integer(4, 1, 20),
       WEBHOOK_BACKOFF_MS: integer(1000, 0, 600_000),
+      APPROVAL_TIMEOUT_SECONDS: integer(1800, 1, 7 * 86_400),
     })
     .transform((env) => ({
       triggersFile: resolve(cwd, env.TRIGGERS_FILE),
@@ -33,6 +34,8 @@ export const triggersSchema = (cwd: string) =>
       /** Names of the service's variables that command actions also get; values are read at start-up. */
       commandEnv: env.COMMAND_ENV as readonly string[],
       webhook: { timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000, attempts: env.WEBHOOK_ATTEMPTS, backoffMs: env.WEBHOOK_BACKOFF_MS },
+      /** How long an action with `approval: true` waits for a decision before it expires. */
+      approvalTimeoutMs: env.APPROVAL_TIMEOUT_SECONDS * 1000,
     }));
 
 /** The durable task queue. */

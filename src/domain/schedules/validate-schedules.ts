@@ -82,13 +82,17 @@ export const validateSchedules = (raw: unknown, file: string, catalog: ScheduleC
           validateAction(action, actionCatalog, report);
           return;
         }
-        const rewritten = rewriteTokens(action);
+        // Nobody is asked at a schedule's time: an approval would hold every occurrence.
+        if ('approval' in action) report('approval', 'not available for schedule actions (approvals are for triggers)');
+        const { approval: _approval, ...fields } = action;
+        const rewritten = rewriteTokens(fields);
         for (const [field, token] of rewritten.refused) {
           report(field, `unknown template token ${token}; a schedule's tokens are {{now}} and {{schedule.name}} (there is no request)`);
         }
         const parsed = validateAction(rewritten.action, actionCatalog, report);
         // No request, so no outside text: a prompt's values are the time and the name, spliced in as written.
-        if (parsed && rewritten.refused.length === 0) actions.push(parsed.type === 'agent' ? { ...parsed, unsafeRaw: true } : parsed);
+        if (parsed && rewritten.refused.length === 0 && !('approval' in action))
+          actions.push(parsed.type === 'agent' ? { ...parsed, unsafeRaw: true } : parsed);
       });
 
     if (problems.length === before) {

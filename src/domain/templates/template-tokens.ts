@@ -14,14 +14,22 @@ const own = (value: unknown, key: string): unknown => {
 };
 
 /**
+ * The value at a token's path (`path` is the dotted part with its leading dot, `.a.0.b`, or empty
+ * for the whole source); header names are matched in any case. Undefined when missing.
+ */
+export const fieldValue = (source: string, path: string, request: RequestSnapshot): unknown => {
+  const root: unknown = source === 'body' ? request.body : source === 'query' ? request.query : request.headers;
+  const named = path === '' ? [] : path.slice(1).split('.');
+  const segments = source === 'headers' ? named.map((segment) => segment.toLowerCase()) : named;
+  return segments.reduce<unknown>((current, segment) => own(current, segment), root);
+};
+
+/**
  * The text a token stands for: a missing field is the empty string, a string is itself,
  * anything else (numbers, booleans, objects, arrays, null) is its JSON.
  */
 export const tokenValue = (source: string, path: string, request: RequestSnapshot): string => {
-  const root: unknown = source === 'body' ? request.body : source === 'query' ? request.query : request.headers;
-  const named = path === '' ? [] : path.slice(1).split('.');
-  const segments = source === 'headers' ? named.map((segment) => segment.toLowerCase()) : named;
-  const value = segments.reduce<unknown>((current, segment) => own(current, segment), root);
+  const value = fieldValue(source, path, request);
   if (value === undefined) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);
 };

@@ -1,6 +1,10 @@
 import type { TriggerAction } from './trigger.js';
 
-export type ActionRunStatus = 'succeeded' | 'failed' | 'not_runnable';
+/**
+ * `awaiting_approval`: the run stopped before this action until a person decides (it is replaced
+ * by the action's outcome once approved); `denied` and `expired`: it never ran.
+ */
+export type ActionRunStatus = 'succeeded' | 'failed' | 'not_runnable' | 'awaiting_approval' | 'denied' | 'expired';
 
 /** One action of one trigger run, as recorded and shown to operators. */
 export interface ActionRun {

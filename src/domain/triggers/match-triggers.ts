@@ -1,4 +1,6 @@
+import type { RequestSnapshot } from '../templates/request-snapshot.js';
 import type { Trigger } from './trigger.js';
+import { passesWhen } from './trigger-filter.js';
 
 /**
  * SPEC 6.1: the enabled triggers whose `watch_path` equals the called endpoint's path
@@ -9,3 +11,7 @@ export const matchTriggers = (triggers: readonly Trigger[], watchPaths: string |
   const paths: readonly string[] = typeof watchPaths === 'string' ? [watchPaths] : watchPaths;
   return triggers.filter((trigger) => trigger.enabled && paths.includes(trigger.watchPath));
 };
+
+/** Of the triggers matched by path, those whose `when` the request passes (issue 17.3), in order. */
+export const filterTriggers = (matched: readonly Trigger[], request: RequestSnapshot): Trigger[] =>
+  matched.filter((trigger) => passesWhen(trigger.when, request));

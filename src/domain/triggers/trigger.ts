@@ -1,9 +1,13 @@
+import type { TriggerCondition } from './trigger-filter.js';
+
 /** A trigger of `config/TRIGGERS.json` (SPEC 2.2), validated. */
 export interface Trigger {
   readonly name: string;
   /** The endpoint path without `/api`, e.g. `/webhook`. */
   readonly watchPath: string;
   readonly enabled: boolean;
+  /** `when`: tests on the request, all of which must pass for the trigger to fire; absent = always. */
+  readonly when?: readonly TriggerCondition[];
   readonly actions: readonly TriggerAction[];
   /**
    * `concurrency: N`: at most N runs of this trigger at once across every replica; the others
@@ -12,8 +16,17 @@ export interface Trigger {
   readonly concurrency?: number;
 }
 
+/** What every action type may carry. */
+export interface ActionOptions {
+  /**
+   * `approval: true`: the run stops before this action until a person approves it (admin UI);
+   * denied or expired, it never runs and neither do the actions after it.
+   */
+  readonly approval?: boolean;
+}
+
 /** Starts an agent job with the rendered prompt (SPEC 2.3). */
-export interface AgentAction {
+export interface AgentAction extends ActionOptions {
   readonly type: 'agent';
   /** Its tokens' values reach the model inside untrusted-input blocks (renderPrompt). */
   readonly job: string;
@@ -25,7 +38,7 @@ export interface AgentAction {
 }
 
 /** Runs a shell command in the triggers directory; tokens are shell-escaped. */
-export interface CommandAction {
+export interface CommandAction extends ActionOptions {
   readonly type: 'command';
   readonly command: string;
   /** Seconds before the command is killed; the service default when absent. */
@@ -35,7 +48,7 @@ export interface CommandAction {
 }
 
 /** Sends an HTTP request (SPEC 6.1 outbound webhook rules). */
-export interface WebhookAction {
+export interface WebhookAction extends ActionOptions {
   readonly type: 'webhook';
   readonly url: string;
   readonly method: 'GET' | 'POST';

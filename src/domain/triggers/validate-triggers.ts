@@ -1,6 +1,7 @@
 import { findTokenPlaces } from '../templates/shell-contexts.js';
 import { findUnknownTokens } from '../templates/template-tokens.js';
 import type { Trigger, TriggerAction } from './trigger.js';
+import { type TriggerCondition, validateWhen } from './trigger-filter.js';
 
 /**
  * What a trigger file is checked against, given by the composition root: the endpoints a
@@ -23,13 +24,13 @@ type Fields = Record<string, unknown>;
 const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 const describe = (value: unknown): string => (Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`);
 
-const TRIGGER_FIELDS = ['name', 'watch_path', 'enabled', 'actions', 'concurrency'];
+const TRIGGER_FIELDS = ['name', 'watch_path', 'enabled', 'when', 'actions', 'concurrency'];
 /** The most lanes a trigger may have: each is a queue group of its own. */
 export const MAX_CONCURRENCY = 100;
 const ACTION_FIELDS: Record<TriggerAction['type'], string[]> = {
-  agent: ['type', 'job', 'llm_provider', 'llm_model', 'unsafe_raw'],
-  command: ['type', 'command', 'timeout', 'retries'],
-  webhook: ['type', 'url', 'method', 'headers', 'vars'],
+  agent: ['type', 'job', 'llm_provider', 'llm_model', 'unsafe_raw', 'approval'],
+  command: ['type', 'command', 'timeout', 'retries', 'approval'],
+  webhook: ['type', 'url', 'method', 'headers', 'vars', 'approval'],
 };
 const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
 
@@ -66,6 +67,8 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
 
     for (const field of Object.keys(entry)) if (!TRIGGER_FIELDS.includes(field)) problem(field, 'unknown field');
 
+    const when: TriggerCondition[] | undefined = entry.when === undefined ? undefined : validateWhen(entry.when, problem);
+
     const actions: TriggerAction[] = [];
     if (!Array.isArray(entry.actions) || entry.actions.length === 0) problem('actions', 'required, a non-empty array');
     else
@@ -79,6 +82,7 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
         name: name as string,
         watchPath: watchPath as string,
         enabled: entry.enabled as boolean,
+        ...(when ? { when } : {}),
         actions,
         ...(concurrency === undefined ? {} : { concurrency: concurrency as number }),
       });
@@ -107,6 +111,16 @@ const checkCommandPlaces = (command: string | undefined, report: Report): void =
 
 /** One action of a trigger (or of a schedule, which shares the action types), reporting each problem by field. */
 export const validateAction = (action: unknown, catalog: TriggerCatalog, report: Report): TriggerAction | undefined => {
+  const parsed = validateActionFields(action, catalog, report);
+  if (!isObject(action) || action.approval === undefined) return parsed;
+  if (typeof action.approval !== 'boolean') {
+    report('approval', 'must be true or false');
+    return undefined;
+  }
+  return parsed && action.approval ? { ...parsed, approval: true } : parsed;
+};
+
+const validateActionFields = (action: unknown, catalog: TriggerCatalog, report: Report): TriggerAction | undefined => {
   if (!isObject(action)) {
     report('', `must be an object, found ${describe(action)}`);
     return undefined;

@@ -6,6 +6,7 @@ import { MikroOrmActionRunRepository } from '../../../src/adapters/persistence/m
 import { MikroOrmAdminStore } from '../../../src/adapters/persistence/mikro-orm-admin-store.js';
 import { MikroOrmConversationStore } from '../../../src/adapters/persistence/mikro-orm-conversation-store.js';
 import { MikroOrmDeliveryLog } from '../../../src/adapters/persistence/mikro-orm-delivery-log.js';
+import { MikroOrmIdempotencyKeyStore } from '../../../src/adapters/persistence/mikro-orm-idempotency-key-store.js';
 import { MikroOrmInboundRequestStore } from '../../../src/adapters/persistence/mikro-orm-inbound-request-store.js';
 import { MikroOrmLoginAttempts } from '../../../src/adapters/persistence/mikro-orm-login-attempts.js';
 import { PgBossTaskQueue } from '../../../src/adapters/queue/pg-boss-task-queue.js';
@@ -58,6 +59,7 @@ const describeOn = (engine: Engine): void => {
         chatTurns: engine === 'pglite' ? new CachingConversationStore(conversations, 20) : conversations,
         actionRuns: new MikroOrmActionRunRepository(db),
         inboundRequests: new MikroOrmInboundRequestStore(db),
+        idempotencyKeys: new MikroOrmIdempotencyKeyStore(db),
       };
       await stores.adminSessions.addSession(digest('expired'), { csrfToken: 'a', expiresAt: ago(1) });
       await stores.adminSessions.addSession(digest('live'), { csrfToken: 'b', expiresAt: new Date(NOW.getTime() + 1000) });
@@ -90,6 +92,14 @@ const describeOn = (engine: Engine): void => {
         });
       }
 
+      for (const [n, age] of [
+        [1, DAY + 1000],
+        [2, DAY - 1000],
+      ] as const) {
+        const jobId = `80000000-0000-4000-8000-00000000000${n}`;
+        await stores.idempotencyKeys.claim({ scope: 's', key: `k${n}`, fingerprint: 'f'.repeat(64), jobId, createdAt: ago(age) }, new Date(0));
+      }
+
       const logger = new RecordingLogger();
       const sweep = new SweepExpiredData(
         stores,
@@ -103,6 +113,7 @@ const describeOn = (engine: Engine): void => {
       expect(Object.fromEntries(Object.entries(report).map(([kind, outcome]) => [kind, outcome.deleted]))).to.deep.equal({
         adminSessions: 1,
         loginAttempts: 1,
+        idempotencyKeys: 1,
         deliveries: 1,
         chatTurns: 1,
         actionRuns: 1,
@@ -118,6 +129,9 @@ const describeOn = (engine: Engine): void => {
       expect(await stores.actionRuns.forRun('60000000-0000-4000-8000-000000000002')).to.have.length(1);
       expect(await stores.inboundRequests.find('70000000-0000-4000-8000-000000000001')).to.equal(null);
       expect(await stores.inboundRequests.find('70000000-0000-4000-8000-000000000002')).not.to.equal(null);
+      expect((await sql<{ idempotency_key: string }>(db, 'select idempotency_key from idempotency_keys')).map((row) => row.idempotency_key)).to.deep.equal([
+        'k2',
+      ]);
       expect(logger.entries.find((entry) => entry.level === 'info')?.message).to.equal('retention sweep deleted expired records');
     });
 

@@ -22,7 +22,7 @@ const pages: Array<[Parameters<AdminViews['page']>[0], object]> = [
   [
     'triggers',
     {
-      triggers: [{ name: HOSTILE, watchPath: HOSTILE, state: badge('enabled'), actions: [HOSTILE] }],
+      triggers: [{ name: HOSTILE, watchPath: HOSTILE, when: [HOSTILE], state: badge('enabled'), actions: [HOSTILE] }],
       runs: [{ href: '/settings/runs/x#action-0', finishedAt: at, trigger: HOSTILE, action: HOSTILE, status: badge('failed'), attempts: 1, error: HOSTILE }],
     },
   ],
@@ -107,6 +107,14 @@ const pages: Array<[Parameters<AdminViews['page']>[0], object]> = [
           registers: true,
           webhook: { url: HOSTILE, pendingUpdateCount: 1, lastErrorMessage: HOSTILE },
           lastErrorAt: at,
+          allowedChatIds: [HOSTILE],
+          variables: { botToken: HOSTILE, webhookSecret: HOSTILE, allowedChats: HOSTILE },
+        },
+        {
+          id: HOSTILE,
+          title: HOSTILE,
+          configured: true,
+          registers: false,
           allowedChatIds: [HOSTILE],
           variables: { botToken: HOSTILE, webhookSecret: HOSTILE, allowedChats: HOSTILE },
         },

@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       commandTimeoutMs: 60_000,
       commandEnv: [],
       webhook: { timeoutMs: 10_000, attempts: 4, backoffMs: 1000 },
+      approvalTimeoutMs: 1_800_000,
       queue: { concurrency: 4, heartbeatSeconds: 10, superviseIntervalSeconds: 15 },
       chat: { historyTurns: 20, maxSteps: 5, systemPromptFile: '/srv/gw/config/CHAT_SYSTEM_PROMPT.md' },
       channels: {
@@ -40,10 +41,24 @@ describe('loadConfig', () => {
           webhookSecret: undefined,
           apiUrl: 'https://api.telegram.org',
           allowedChatIds: new Set(),
-          variables: { botToken: 'TELEGRAM_BOT_TOKEN', webhookSecret: 'TELEGRAM_WEBHOOK_SECRET', allowedChats: 'TELEGRAM_ALLOWED_CHAT_IDS' },
+          mode: 'webhook',
+          variables: {
+            botToken: 'TELEGRAM_BOT_TOKEN',
+            webhookSecret: 'TELEGRAM_WEBHOOK_SECRET',
+            allowedChats: 'TELEGRAM_ALLOWED_CHAT_IDS',
+            mode: 'TELEGRAM_MODE',
+          },
+        },
+        slack: {
+          botToken: undefined,
+          webhookSecret: undefined,
+          apiUrl: 'https://slack.com/api',
+          allowedChatIds: new Set(),
+          variables: { botToken: 'SLACK_BOT_TOKEN', webhookSecret: 'SLACK_SIGNING_SECRET', allowedChats: 'SLACK_ALLOWED_CHANNEL_IDS' },
         },
       },
       codehost: undefined,
+      transcription: undefined,
       llm: {
         provider: undefined,
         model: undefined,
@@ -183,7 +198,24 @@ describe('loadConfig', () => {
       repo: 'acme/app',
       apiUrl: 'https://api.github.com',
       pollSeconds: 60,
+      autoMerge: undefined,
     });
+  });
+
+  it('reads AUTO_MERGE and ALLOWED_PATHS (default logs/**), and needs the code host for them', () => {
+    const github = { CODEHOST_TOKEN: 'ghp_x', CODEHOST_REPO: 'acme/app' };
+    expect(loadConfig({ ...github, AUTO_MERGE: 'true' }).codehost?.autoMerge).to.deep.equal({ allowedPaths: ['logs/**'] });
+    expect(loadConfig({ ...github, AUTO_MERGE: '1', ALLOWED_PATHS: ' logs/** , docs/*.md ,' }).codehost?.autoMerge).to.deep.equal({
+      allowedPaths: ['logs/**', 'docs/*.md'],
+    });
+    expect(problemsOf({ AUTO_MERGE: 'true' })).to.deep.equal([
+      'AUTO_MERGE: needs CODEHOST_TOKEN and CODEHOST_REPO: it merges the pull requests of jobs on GitHub Actions',
+    ]);
+    expect(problemsOf({ ...github, AUTO_MERGE: 'yes' })).to.deep.equal(['AUTO_MERGE: "yes" is not true or false']);
+    expect(problemsOf({ ...github, AUTO_MERGE: 'true', ALLOWED_PATHS: '/etc/**,logs/a**' })).to.deep.equal([
+      'ALLOWED_PATHS: "/etc/**" starts with /: paths are relative to the repository root',
+      'ALLOWED_PATHS: "logs/a**": ** must be a whole path segment (logs/** or **/x.md)',
+    ]);
   });
 
   it('needs LLM_BASE_URL for the custom provider and uses it for the default provider only', () => {
@@ -196,6 +228,25 @@ describe('loadConfig', () => {
       custom: 'http://127.0.0.1:9/v1',
     });
     expect(problemsOf({ LLM_PROVIDER: 'acme' })[0]).to.equal('LLM_PROVIDER: "acme" is not one of anthropic, openai, google, custom');
+  });
+
+  it('requires the Slack signing secret with a bot token, a token of the form Slack issues, and Slack channel ids', () => {
+    expect(problemsOf({ SLACK_BOT_TOKEN: 'xoxb-1-2-abc' })).to.deep.equal([
+      'SLACK_SIGNING_SECRET: required when SLACK_BOT_TOKEN is set (the app\u2019s signing secret, from its "Basic Information" page: events are refused without it)',
+    ]);
+    expect(problemsOf({ SLACK_BOT_TOKEN: '123:abc', SLACK_SIGNING_SECRET: 's' })[0]).to.match(/^SLACK_BOT_TOKEN: is not a Slack bot token \(xoxb-/);
+    expect(problemsOf({ SLACK_ALLOWED_CHANNEL_IDS: 'C0123ABC, general' })).to.deep.equal([
+      'SLACK_ALLOWED_CHANNEL_IDS: "general" is not a Slack channel id (such as C0123ABCDEF, or D… for a direct message)',
+    ]);
+    expect(problemsOf({ SLACK_API_URL: 'slack.com' })[0]).to.match(/^SLACK_API_URL: "slack.com" is not an http\(s\) URL/);
+    const slack = loadConfig({
+      SLACK_BOT_TOKEN: 'xoxb-1-2-abc',
+      SLACK_SIGNING_SECRET: ' spaced secret ',
+      SLACK_API_URL: 'http://127.0.0.1:9/api/',
+      SLACK_ALLOWED_CHANNEL_IDS: 'C0123ABC, D0456DEF',
+    }).channels.slack;
+    expect(slack).to.deep.include({ botToken: 'xoxb-1-2-abc', webhookSecret: ' spaced secret ', apiUrl: 'http://127.0.0.1:9/api' });
+    expect([...slack.allowedChatIds]).to.deep.equal(['C0123ABC', 'D0456DEF']);
   });
 
   it("requires a Telegram webhook secret with a bot token, in the platform's alphabet, and numeric chat ids", () => {
@@ -237,7 +288,30 @@ describe('loadConfig', () => {
         botToken: 'MESSAGING_BOT_TOKEN',
         webhookSecret: 'MESSAGING_WEBHOOK_SECRET',
         allowedChats: 'MESSAGING_ALLOWED_CHAT_IDS',
+        mode: 'MESSAGING_MODE',
       });
+    });
+
+    it('read TRANSCRIBE_PROVIDER, TRANSCRIBE_MODEL and TRANSCRIBE_MAX_SIZE: only providers that transcribe, whisper-1 by default', () => {
+      expect(loadConfig({}).transcription).to.equal(undefined);
+      expect(loadConfig({ TRANSCRIBE_PROVIDER: 'openai' }).transcription).to.deep.equal({ provider: 'openai', model: 'whisper-1', maxBytes: 20 * 1024 * 1024 });
+      expect(loadConfig({ TRANSCRIBE_PROVIDER: 'custom', TRANSCRIBE_MODEL: 'whisper-large-v3', TRANSCRIBE_MAX_SIZE: '5mb' }).transcription).to.deep.equal({
+        provider: 'custom',
+        model: 'whisper-large-v3',
+        maxBytes: 5 * 1024 * 1024,
+      });
+      expect(() => loadConfig({ TRANSCRIBE_PROVIDER: 'anthropic' })).to.throw(ConfigError, 'TRANSCRIBE_PROVIDER: "anthropic" is not one of openai, custom');
+      expect(() => loadConfig({ TRANSCRIBE_MAX_SIZE: 'lots' })).to.throw(ConfigError, 'TRANSCRIBE_MAX_SIZE');
+    });
+
+    it('read TELEGRAM_MODE (or MESSAGING_MODE): polling needs no webhook secret; anything but webhook or polling is refused', () => {
+      expect(loadConfig({ TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_MODE: 'polling' }).channels.telegram).to.deep.include({
+        mode: 'polling',
+        webhookSecret: undefined,
+      });
+      expect(loadConfig({ MESSAGING_BOT_TOKEN: '1:a', MESSAGING_MODE: 'polling' }).channels.telegram.mode).to.equal('polling');
+      expect(() => loadConfig({ TELEGRAM_MODE: 'push' })).to.throw(ConfigError, 'TELEGRAM_MODE: "push" is not one of webhook, polling');
+      expect(() => loadConfig({ TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_MODE: 'webhook' })).to.throw(ConfigError, 'TELEGRAM_WEBHOOK_SECRET: required');
     });
 
     it('may be set together with the new name to the same value, or mixed with other new names', () => {

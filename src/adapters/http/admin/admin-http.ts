@@ -5,6 +5,8 @@ import type { AdminOverview } from '../../../application/operations/admin-overvi
 import type { KeyAdministration } from '../../../application/auth/api-key-administration.js';
 import type { CancelJob } from '../../../application/jobs/cancel-job.js';
 import type { ChatAgent } from '../../../application/messaging/chat-agent.js';
+import type { DecideApproval } from '../../../application/approvals/decide-approval.js';
+import type { ApprovalStore } from '../../../ports/approval-store.js';
 import type { DeliveryHistory } from '../../../application/triggers/delivery-history.js';
 import type { FireTriggers } from '../../../application/triggers/fire-triggers.js';
 import { DomainError } from '../../../domain/errors/domain-error.js';
@@ -24,6 +26,11 @@ export interface AdminUiDependencies {
   readonly deliveries: DeliveryHistory;
   /** Replays a delivery. */
   readonly fireTriggers: Pick<FireTriggers, 'replay'>;
+  /** Actions waiting for a person, and the decisions. */
+  readonly approvals: Pick<ApprovalStore, 'list'>;
+  readonly decideApproval: Pick<DecideApproval, 'execute'>;
+  /** How long an action waits for a decision (APPROVAL_TIMEOUT_SECONDS), said on the page. */
+  readonly approvalTimeoutMs: number;
   /** For failures a page shows without failing (a web chat message the AI could not answer). */
   readonly logger: Logger;
 }

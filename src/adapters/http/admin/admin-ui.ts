@@ -14,6 +14,7 @@ import { registerStatusPages } from './status-pages.js';
 import { registerTriggerPages } from './trigger-pages.js';
 import { registerSchedulePages } from './schedule-pages.js';
 import { registerDeliveryPages } from './delivery-pages.js';
+import { registerApprovalPages } from './approval-pages.js';
 import { formField } from '../middleware/form-body.js';
 
 const BACK = { href: '/settings', label: 'Back to the admin pages' };
@@ -112,6 +113,7 @@ const sessionRoutes = (tools: AdminTools): Router => {
   registerTriggerPages(router, tools);
   registerSchedulePages(router, tools);
   registerDeliveryPages(router, tools);
+  registerApprovalPages(router, tools);
   registerJobPages(router, tools);
   registerStatusPages(router, tools);
   registerChatPages(router, tools);

@@ -1,4 +1,5 @@
 import { Eta } from 'eta/core';
+import { APPROVAL_VIEWS } from './views/approvals.js';
 import { AUTH_VIEWS } from './views/auth.js';
 import { DELIVERY_VIEWS } from './views/deliveries.js';
 import { JOB_VIEWS } from './views/jobs.js';
@@ -15,6 +16,7 @@ const TEMPLATES = {
   ...TRIGGER_VIEWS,
   ...SCHEDULE_VIEWS,
   ...DELIVERY_VIEWS,
+  ...APPROVAL_VIEWS,
   ...JOB_VIEWS,
   ...STATUS_VIEWS,
 } as const;
@@ -27,6 +29,7 @@ export const SECTIONS = [
   { id: 'triggers', href: '/settings/triggers', label: 'Triggers' },
   { id: 'schedules', href: '/settings/schedules', label: 'Schedules' },
   { id: 'deliveries', href: '/settings/deliveries', label: 'Deliveries' },
+  { id: 'approvals', href: '/settings/approvals', label: 'Approvals' },
   { id: 'jobs', href: '/settings/jobs', label: 'Jobs' },
   { id: 'messaging', href: '/settings/messaging', label: 'Messaging' },
   { id: 'chat', href: '/settings/chat', label: 'Chat' },

@@ -78,6 +78,11 @@ const BADGES: ReadonlySet<string> = new Set([
   'not_runnable',
   'enabled',
   'disabled',
+  'pending',
+  'awaiting_approval',
+  'approved',
+  'denied',
+  'expired',
   'missed',
   'skipped',
 ]);

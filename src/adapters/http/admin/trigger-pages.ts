@@ -1,5 +1,6 @@
 import type { ActionRunView } from '../../../application/operations/admin-overview.js';
 import type { TriggerAction } from '../../../domain/triggers/trigger.js';
+import { describeCondition } from '../../../domain/triggers/trigger-filter.js';
 import { notFound, showPage, uuidParameter, type AdminRouter, type AdminTools } from './admin-http.js';
 import { badge, duration, excerpt, maybeStamp, stamp } from './present.js';
 
@@ -45,6 +46,7 @@ export const registerTriggerPages = (router: AdminRouter, tools: AdminTools): vo
     const triggers = overview.triggers().map((trigger) => ({
       name: trigger.name,
       watchPath: trigger.watchPath,
+      when: (trigger.when ?? []).map(describeCondition),
       state: badge(trigger.enabled ? 'enabled' : 'disabled'),
       actions: trigger.actions.map(describeAction),
     }));

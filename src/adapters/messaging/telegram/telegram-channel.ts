@@ -3,7 +3,9 @@ import fetch from 'node-fetch';
 import pRetry from 'p-retry';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import type {
+  DeliveryPolling,
   DownloadedFile,
+  PolledDelivery,
   InboundRequest,
   MessagingChannel,
   OutgoingMessage,
@@ -67,6 +69,11 @@ const TOKEN_SHAPE = /^[0-9]{1,20}:[A-Za-z0-9_-]{1,200}$/;
 /** The acknowledgement: one of the reactions a bot may set (✅ is not). */
 const ACKNOWLEDGEMENT = '👀';
 
+/** The updates the gateway asks for, by webhook or by polling. */
+const ALLOWED_UPDATES = ['message', 'edited_message', 'channel_post', 'edited_channel_post'];
+/** How much longer than the long poll's own wait a getUpdates call may take before it counts as timed out. */
+const POLL_GRACE_MS = 15_000;
+
 const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 /** Constant-time equality whatever the lengths (both sides hashed first). */
 const sameSecret = (given: string | undefined, secret: string): boolean => given !== undefined && timingSafeEqual(digest(given), digest(secret));
@@ -85,7 +92,7 @@ const topic = (target: ReplyTarget): { message_thread_id?: number } =>
  * its webhook — the secret in `X-Telegram-Bot-Api-Secret-Token`, Updates identified by
  * `update_id`, HTML formatting, 4096 characters a message, "typing…" for about 5 s.
  */
-export class TelegramChannel implements MessagingChannel, WebhookRegistration {
+export class TelegramChannel implements MessagingChannel, WebhookRegistration, DeliveryPolling {
   readonly id = TELEGRAM.id;
   readonly title = TELEGRAM.title;
   readonly maxMessageLength = 4096;
@@ -93,6 +100,7 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration {
   readonly threadsAreConversations = false;
   readonly typingRefreshMs = 4000;
   readonly registration: WebhookRegistration = this;
+  readonly polling: DeliveryPolling = this;
 
   constructor(private readonly settings: TelegramSettings) {}
 
@@ -127,7 +135,27 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration {
     await this.#call<boolean>(token, 'setWebhook', {
       url,
       secret_token: secret,
-      allowed_updates: ['message', 'edited_message', 'channel_post', 'edited_channel_post'],
+      allowed_updates: ALLOWED_UPDATES,
+    });
+  }
+
+  async stopWebhook(token: string, signal?: AbortSignal): Promise<void> {
+    // Pending updates are kept: polling picks them up.
+    await this.#call<boolean>(token, 'deleteWebhook', { drop_pending_updates: false }, signal);
+  }
+
+  /** `getUpdates` (long polling): `offset` confirms every update before it; the next cursor is update_id + 1. */
+  async poll(token: string, cursor: string | undefined, waitSeconds: number, signal: AbortSignal): Promise<PolledDelivery[]> {
+    const updates = await this.#attempt<unknown[]>(
+      token,
+      'getUpdates',
+      { ...(cursor !== undefined && { offset: Number(cursor) }), timeout: waitSeconds, allowed_updates: ALLOWED_UPDATES },
+      { timeoutMs: waitSeconds * 1000 + POLL_GRACE_MS, signal },
+    );
+    if (!Array.isArray(updates)) throw new MessagingError('getUpdates', 200, 'the result is not a list of updates');
+    return updates.flatMap((update) => {
+      const id = updateIdOf(update);
+      return id === undefined ? [] : [{ body: update, next: String(id + 1) }];
     });
   }
 
@@ -168,21 +196,38 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration {
     });
   }
 
-  async download(token: string, fileId: string): Promise<DownloadedFile> {
-    const file = await this.#call<{ file_path?: string }>(token, 'getFile', { file_id: fileId });
+  async download(token: string, fileId: string, maxBytes = Number.POSITIVE_INFINITY): Promise<DownloadedFile> {
+    const tooLarge = (size: number | undefined) =>
+      new DomainError(
+        'payload_too_large',
+        size === undefined ? 'The file is too large to download' : `The file is ${size} bytes, over the limit of ${maxBytes}`,
+      );
+    let file: { file_path?: string; file_size?: number };
+    try {
+      file = await this.#call<{ file_path?: string; file_size?: number }>(token, 'getFile', { file_id: fileId });
+    } catch (error) {
+      // Telegram lets bots download files of up to 20 MB: larger ones are refused here.
+      if (error instanceof MessagingError && error.status === 400 && /too big/i.test(error.description)) throw tooLarge(undefined);
+      throw error;
+    }
+    if (typeof file.file_size === 'number' && file.file_size > maxBytes) throw tooLarge(file.file_size);
     if (!file.file_path) throw new MessagingError('getFile', 200, 'no file_path (file too large to download?)');
     const response = await fetch(`${this.settings.apiUrl}/file/bot${token}/${file.file_path}`, { signal: AbortSignal.timeout(this.settings.timeoutMs) });
     if (!response.ok) throw new MessagingError('download', response.status, response.statusText);
-    return { data: new Uint8Array(await response.arrayBuffer()), path: file.file_path };
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (declared > maxBytes) throw tooLarge(declared);
+    const data = new Uint8Array(await response.arrayBuffer());
+    if (data.length > maxBytes) throw tooLarge(data.length);
+    return { data, path: file.file_path };
   }
 
   /**
    * One Bot API call, tried again (p-retry, exponential backoff) after a network error, a
    * timeout, a 5xx or a 429 — after a 429 also waiting as long as the platform asked.
    */
-  #call<T>(token: string, method: string, body: object): Promise<T> {
+  #call<T>(token: string, method: string, body: object, signal?: AbortSignal): Promise<T> {
     const wait = this.settings.sleep ?? sleep;
-    return pRetry(() => this.#attempt<T>(token, method, body), {
+    return pRetry(() => this.#attempt<T>(token, method, body, { timeoutMs: this.settings.timeoutMs, signal }), {
       retries: this.settings.attempts - 1,
       minTimeout: this.settings.backoffMs,
       factor: 2,
@@ -195,7 +240,7 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration {
     });
   }
 
-  async #attempt<T>(token: string, method: string, body: object): Promise<T> {
+  async #attempt<T>(token: string, method: string, body: object, options: { timeoutMs: number; signal?: AbortSignal }): Promise<T> {
     let answer: BotAnswer<T>;
     let status: number;
     try {
@@ -203,11 +248,13 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.settings.timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])]),
       });
       status = response.status;
       answer = (await response.json().catch(() => ({ ok: false, description: response.statusText }))) as BotAnswer<T>;
     } catch (error) {
+      // Stopped by the caller: not a platform failure.
+      if (options.signal?.aborted) throw options.signal.reason;
       // Network errors name the URL, which holds the token: never pass them on as they are.
       throw new MessagingError(method, 0, (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError' ? 'timed out' : 'network error');
     }

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
-/** Mapping of `action_runs` (Migration20261123010000_trigger_runs). */
+/** Mapping of `action_runs` (Migration20261123010000_trigger_runs; status widened by Migration20261127200000_approvals). */
 export const ActionRunEntity = defineEntity({
   name: 'ActionRun',
   tableName: 'action_runs',
@@ -9,7 +9,7 @@ export const ActionRunEntity = defineEntity({
     actionIndex: p.integer().primary().fieldName('action_index'),
     trigger: p.string().length(200),
     type: p.string().length(16),
-    status: p.string().length(16),
+    status: p.string().length(32),
     attempts: p.integer(),
     startedAt: p.datetime().fieldName('started_at'),
     finishedAt: p.datetime().fieldName('finished_at'),

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
-/** Mapping of `schedule_runs` (Migration20261126200000_schedule_runs). */
+/** Mapping of `schedule_runs` (Migration20261127300000_schedule_runs). */
 export const ScheduleRunEntity = defineEntity({
   name: 'ScheduleRun',
   tableName: 'schedule_runs',

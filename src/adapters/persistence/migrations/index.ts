@@ -9,7 +9,10 @@ import { Migration20261124100100_api_keys_notify_insert } from './Migration20261
 import { Migration20261125000000_retention_indexes } from './Migration20261125000000_retention_indexes.js';
 import { Migration20261126100000_delivery_log } from './Migration20261126100000_delivery_log.js';
 import { Migration20261126110000_trigger_lanes } from './Migration20261126110000_trigger_lanes.js';
-import { Migration20261126200000_schedule_runs } from './Migration20261126200000_schedule_runs.js';
+import { Migration20261126173000_idempotency_keys } from './Migration20261126173000_idempotency_keys.js';
+import { Migration20261127000000_poller_leases } from './Migration20261127000000_poller_leases.js';
+import { Migration20261127200000_approvals } from './Migration20261127200000_approvals.js';
+import { Migration20261127300000_schedule_runs } from './Migration20261127300000_schedule_runs.js';
 
 /**
  * Every migration, oldest first. Append new ones; never edit or reorder a released one:
@@ -27,5 +30,8 @@ export const MIGRATIONS = [
   Migration20261125000000_retention_indexes,
   Migration20261126100000_delivery_log,
   Migration20261126110000_trigger_lanes,
-  Migration20261126200000_schedule_runs,
+  Migration20261126173000_idempotency_keys,
+  Migration20261127000000_poller_leases,
+  Migration20261127200000_approvals,
+  Migration20261127300000_schedule_runs,
 ];

@@ -205,6 +205,8 @@ describe('code-host events for jobs', () => {
       createdAt: clock.now(),
       updatedAt: clock.now(),
     });
+    /** What the after-update hook (auto-merge) was called with. */
+    const updated: string[] = [];
     const fire = new FireTriggers(
       [],
       new InMemoryInboundRequestStore(),
@@ -222,6 +224,7 @@ describe('code-host events for jobs', () => {
       jobs,
       clock,
       new RecordingLogger(),
+      async (job) => void updated.push(`${job.id} ${job.status}`),
     );
     let n = 0;
     const send = (event: string, payload: object) => {
@@ -236,7 +239,7 @@ describe('code-host events for jobs', () => {
         request: snapshotRequest(payload, {}, {}),
       });
     };
-    return { jobs, send };
+    return { jobs, send, updated };
   };
   const run = (action: string, conclusion: string | null, branch = `job/${JOB}`) => ({
     action,
@@ -261,6 +264,15 @@ describe('code-host events for jobs', () => {
     await send('pull_request', pr);
     await send('workflow_run', run('completed', 'success'));
     expect(await jobs.get(JOB)).to.include({ status: 'succeeded', runUrl: 'https://github.test/runs/9', prUrl: 'https://github.test/pull/3' });
+  });
+
+  it('hands each job an event updated, as stored afterwards, to the after-update hook (auto-merge), late events on a finished job included', async () => {
+    const { send, updated } = await setup();
+    await send('workflow_run', run('in_progress', null));
+    await send('workflow_run', run('completed', 'success'));
+    await send('pull_request', pr);
+    await send('workflow_run', run('completed', 'success', 'feature/x'));
+    expect(updated).to.deep.equal([`${JOB} running`, `${JOB} succeeded`, `${JOB} succeeded`]);
   });
 
   it('keeps a finished job finished when events arrive late or again', async () => {

@@ -151,6 +151,15 @@ describe('ReceiveMessagingUpdate', () => {
     expect(logger.entries.filter((e) => e.message.startsWith('repeated update'))).to.have.length(4);
   });
 
+  it('answers a message carried by two deliveries (a mention arriving as a message and as a mention) once, firing the triggers for each', async () => {
+    const { deliver, chatTasks, triggerRuns } = make();
+    await deliver({ id: 'Ev1', message: { chat: 'C1', id: '1.1', text: 'hi @bot', key: 'C1:1.1' } } satisfies FakeDelivery);
+    await deliver({ id: 'Ev2', message: { chat: 'C1', id: '1.1', text: 'hi', key: 'C1:1.1' } } satisfies FakeDelivery);
+    await deliver({ id: 'Ev3', message: { chat: 'C1', id: '1.2', text: 'next', key: 'C1:1.2' } } satisfies FakeDelivery);
+    expect(chatTasks().map((m) => m.metadata.updateId)).to.deep.equal(['Ev1', 'Ev3']);
+    expect(triggerRuns()).to.have.length(3);
+  });
+
   it("refuses a delivery without an id with the channel's 400, running nothing", async () => {
     const { deliver, queue } = make();
     for (const body of [{}, { id: 5 }, [], 'text', null]) {

@@ -57,6 +57,27 @@ describe('RegisterMessagingWebhook', () => {
     expect({ token: tokens.token, secret: tokens.secret }).to.deep.equal({ token: TOKEN, secret: undefined });
   });
 
+  it('refuses (409, naming the mode variable) a channel in polling mode, calling nothing and storing nothing', async () => {
+    const channel = new FakeMessagingChannel({ registers: true });
+    const tokens = new InMemoryBotTokenStore();
+    const settings = {
+      webhookSecret: undefined,
+      allowedChatIds: new Set<string>(),
+      mode: 'polling' as const,
+      variables: { botToken: 'A', webhookSecret: 'B', allowedChats: 'C', mode: 'FAKE_MODE' },
+    };
+    const register = new RegisterMessagingWebhook(
+      new MessagingChannels([{ platform: channel, credentials: tokens, settings }]),
+      new NodeApiKeyCrypto(),
+      new RecordingLogger(),
+    );
+    const error = await failure(register.execute('fake', { bot_token: TOKEN, webhook_url: URL }));
+    expect(error).to.include({ code: 'conflict' });
+    expect(error?.message).to.include('FAKE_MODE=polling');
+    expect(channel.registered).to.deep.equal([]);
+    expect(tokens.registrations).to.equal(0);
+  });
+
   it("refuses a channel whose platform's webhook is not registered through the gateway (404)", async () => {
     const { channels } = make(undefined);
     const error = await failure(

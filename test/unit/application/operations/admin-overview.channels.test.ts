@@ -14,7 +14,7 @@ describe('AdminOverview#channels', () => {
       {
         platform: new FakeMessagingChannel({ id: 'console', title: 'Console' }),
         credentials: new InMemoryBotTokenStore('t'),
-        settings: { webhookSecret: 's', allowedChatIds: new Set(), variables },
+        settings: { webhookSecret: 's', allowedChatIds: new Set(), variables, mode: 'polling' },
       },
       {
         platform: new FakeMessagingChannel({ id: 'off', title: 'Off', registers: true }),
@@ -43,5 +43,9 @@ describe('AdminOverview#channels', () => {
     expect(listed[0].allowedChatIds).to.deep.equal(['1', '2']);
     expect(listed[1]).to.not.have.property('webhook');
     expect(listed[2].variables.allowedChats).to.equal('A_CHATS');
+    expect(
+      listed.map((c) => c.polling),
+      'fetched by polling',
+    ).to.deep.equal([false, true, false]);
   });
 });

@@ -7,6 +7,7 @@ import { InMemoryActionRunRepository } from '../../../fakes/in-memory-action-run
 import { InMemoryAdminStore } from '../../../fakes/in-memory-admin-store.js';
 import { InMemoryConversationStore } from '../../../fakes/in-memory-conversation-store.js';
 import { InMemoryDeliveryLog } from '../../../fakes/in-memory-delivery-log.js';
+import { InMemoryIdempotencyKeyStore } from '../../../fakes/in-memory-idempotency-key-store.js';
 import { InMemoryInboundRequestStore } from '../../../fakes/in-memory-inbound-request-store.js';
 import { InMemoryLoginAttempts } from '../../../fakes/in-memory-login-attempts.js';
 import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
@@ -42,6 +43,7 @@ describe('SweepExpiredData', () => {
       chatTurns: new InMemoryConversationStore(),
       actionRuns: new InMemoryActionRunRepository(),
       inboundRequests: new InMemoryInboundRequestStore(),
+      idempotencyKeys: new InMemoryIdempotencyKeyStore(),
     };
     const logger = new RecordingLogger();
     const clock = new FixedClock(NOW);
@@ -66,6 +68,12 @@ describe('SweepExpiredData', () => {
     await stores.actionRuns.save(actionRun(ago(30 * DAY - 1)));
     await stores.inboundRequests.record(request(ago(30 * DAY + 1)));
     await stores.inboundRequests.record(request(ago(30 * DAY - 1)));
+    for (const [key, age] of [
+      ['expired', DAY + 1],
+      ['live', DAY - 1],
+    ] as const) {
+      await stores.idempotencyKeys.claim({ scope: 's', key, fingerprint: 'f', jobId: key, createdAt: ago(age) }, new Date(0));
+    }
   };
 
   it('deletes what outlived its retention as of the clock, and keeps what did not', async () => {
@@ -76,6 +84,7 @@ describe('SweepExpiredData', () => {
     expect(Object.fromEntries(Object.entries(report).map(([kind, outcome]) => [kind, outcome.deleted]))).to.deep.equal({
       adminSessions: 1,
       loginAttempts: 1,
+      idempotencyKeys: 1,
       deliveries: 1,
       chatTurns: 1,
       actionRuns: 1,
@@ -87,6 +96,7 @@ describe('SweepExpiredData', () => {
     expect([...stores.chatTurns.threads.keys()]).to.deep.equal(['telegram:recent']);
     expect(stores.actionRuns.runs.map((run) => run.finishedAt)).to.deep.equal([ago(30 * DAY - 1)]);
     expect([...stores.inboundRequests.requests.values()].map((r) => r.receivedAt)).to.deep.equal([ago(30 * DAY - 1)]);
+    expect([...stores.idempotencyKeys.records.values()].map((r) => r.key)).to.deep.equal(['live']);
   });
 
   it('deletes nothing until the clock says a record outlived its retention', async () => {
@@ -104,7 +114,7 @@ describe('SweepExpiredData', () => {
     const setup = make({ ...POLICY, chatTurnsDays: 0, actionRunsDays: 0 });
     await fill(setup);
     const report = await setup.sweep.execute();
-    expect(Object.keys(report)).to.deep.equal(['adminSessions', 'loginAttempts', 'deliveries', 'inboundRequests']);
+    expect(Object.keys(report)).to.deep.equal(['adminSessions', 'loginAttempts', 'idempotencyKeys', 'deliveries', 'inboundRequests']);
     expect(setup.stores.chatTurns.threads.size).to.equal(2);
     expect(setup.stores.actionRuns.runs).to.have.length(2);
   });
@@ -138,7 +148,9 @@ describe('SweepExpiredData', () => {
     await setup.sweep.execute();
     const [first, second] = setup.logger.entries.filter((entry) => entry.message.startsWith('retention sweep'));
     expect(first.level).to.equal('info');
-    expect(first.fields).to.deep.include({ deleted: { adminSessions: 1, loginAttempts: 1, deliveries: 1, chatTurns: 1, actionRuns: 1, inboundRequests: 1 } });
+    expect(first.fields).to.deep.include({
+      deleted: { adminSessions: 1, loginAttempts: 1, idempotencyKeys: 1, deliveries: 1, chatTurns: 1, actionRuns: 1, inboundRequests: 1 },
+    });
     expect(second.level).to.equal('debug');
   });
 

@@ -99,6 +99,34 @@ describe('FireTriggers', () => {
     ]);
   });
 
+  it('fires only the triggers whose when the request passes, and stores nothing when none does', async () => {
+    const { triggers: filtered } = validateTriggers(
+      [
+        {
+          name: 'main',
+          watch_path: '/webhook',
+          enabled: true,
+          when: { 'body.ref': { equals: 'refs/heads/main' } },
+          actions: [{ type: 'command', command: 'true' }],
+        },
+        { name: 'any', watch_path: '/webhook', enabled: true, when: { 'headers.x-event': { in: ['push'] } }, actions: [{ type: 'command', command: 'true' }] },
+      ],
+      'test',
+      triggerCatalog(),
+    );
+    const queue = new InMemoryTaskQueue();
+    const requests = new InMemoryInboundRequestStore();
+    const fire = new FireTriggers(filtered, requests, queue, new SequentialIds(), new FixedClock(), new RecordingLogger(), new InMemoryTriggerLanes());
+    expect(await fire.execute({ watchPath: '/webhook', request: snapshotRequest({ ref: 'refs/heads/dev' }, {}, { 'x-event': 'push' }) })).to.deep.equal([
+      'any',
+    ]);
+    expect(queue.tasks.map((t) => (t.payload as TriggerRunTask).trigger)).to.deep.equal(['any']);
+    expect([...requests.requests.values()].map((r) => r.triggers)).to.deep.equal([['any']]);
+    expect(await fire.execute({ watchPath: '/webhook', request: snapshotRequest({ ref: 'refs/heads/dev' }, {}, { 'x-event': 'issues' }) })).to.deep.equal([]);
+    expect(queue.tasks).to.have.length(1);
+    expect([...requests.requests.values()]).to.have.length(1);
+  });
+
   it('stores the request once, with its watch path, time and fired triggers; each task refers to it by id', async () => {
     const { fire, queue, requests } = make();
     await fire.execute({ watchPath: '/webhook', request });

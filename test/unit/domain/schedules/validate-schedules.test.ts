@@ -61,6 +61,11 @@ describe('validateSchedules', () => {
     ]);
   });
 
+  it('refuses approval on a schedule action (nobody is asked at a schedule’s time)', () => {
+    const { problems } = validateSchedules([entry({ actions: [{ type: 'command', command: 'true', approval: true }] })], 'CRONS.json', catalog);
+    expect(problems).to.deep.equal(['CRONS.json: schedule #0 "nightly": actions[0].approval: not available for schedule actions (approvals are for triggers)']);
+  });
+
   it('refuses an expression the calendar cannot read', () => {
     const { problems } = validateSchedules([entry({ schedule: '61 * * * *' })], 'CRONS.json', catalog);
     expect(problems).to.have.length(1);

@@ -71,10 +71,10 @@ describe('validateTriggers', () => {
     [
       'a watch_path that is no endpoint',
       [valid({ watch_path: '/hooks' })],
-      `${FILE}: trigger #0 "deploy": watch_path: /hooks is not an endpoint; one of /ping, /create-job, /jobs/status, /codehost/webhook, /webhook, /messaging/telegram/webhook, /messaging/webhook, /messaging/telegram/register, /messaging/register`,
+      `${FILE}: trigger #0 "deploy": watch_path: /hooks is not an endpoint; one of ${triggerCatalog().watchPaths.join(', ')}`,
     ],
     ['a non-boolean enabled', [valid({ enabled: 'yes' })], `${FILE}: trigger #0 "deploy": enabled: required, true or false`],
-    ['an unknown trigger field', [valid({ when: 'always' })], `${FILE}: trigger #0 "deploy": when: unknown field`],
+    ['an unknown trigger field', [valid({ trigger_when: 'always' })], `${FILE}: trigger #0 "deploy": trigger_when: unknown field`],
     ['no actions', [valid({ actions: [] })], `${FILE}: trigger #0 "deploy": actions: required, a non-empty array`],
     [
       'an unknown action type',

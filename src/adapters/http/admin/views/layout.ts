@@ -46,11 +46,11 @@ button,.button{font:inherit;padding:.4rem .9rem;cursor:pointer;border:1px solid 
 .error{background:#fdecea;border:1px solid #f0a3a3;padding:.75rem 1rem;margin:1rem 0}
 code.key{display:block;font-size:1.05rem;word-break:break-all;background:#fff;border:1px solid #ccc;padding:.5rem}
 .badge{display:inline-block;padding:0 .55rem;border-radius:1rem;font-size:.85rem;font-weight:600;border:1px solid;white-space:nowrap}
-.badge-succeeded,.badge-enabled{background:#e6f4ea;color:#1e6b34;border-color:#9cd3ac}
+.badge-succeeded,.badge-enabled,.badge-approved{background:#e6f4ea;color:#1e6b34;border-color:#9cd3ac}
 .badge-failed{background:#fdecea;color:#a3121a;border-color:#f0a3a3}
-.badge-running{background:#e8f0fe;color:#1a4fb5;border-color:#a8c3f5}
+.badge-running,.badge-pending,.badge-awaiting_approval{background:#e8f0fe;color:#1a4fb5;border-color:#a8c3f5}
 .badge-queued,.badge-disabled,.badge-other{background:#f1f1f1;color:#444;border-color:#bbb}
-.badge-cancelled,.badge-not_runnable,.badge-missed,.badge-skipped{background:#fff4e5;color:#8a4b00;border-color:#f2c48d}
+.badge-cancelled,.badge-not_runnable,.badge-denied,.badge-expired,.badge-missed,.badge-skipped{background:#fff4e5;color:#8a4b00;border-color:#f2c48d}
 .ago{color:#555;font-size:.9em}
 .muted{color:#555}
 ol.chat{list-style:none;padding:0}ol.chat li{margin:.5rem 0;padding:.5rem .75rem;border-radius:6px;background:#fff;border:1px solid #ddd}

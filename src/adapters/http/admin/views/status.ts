@@ -2,8 +2,9 @@
 
 const MESSAGING = `<% layout('@layout') %>
 <% for (const channel of it.channels) { %><h2><%= channel.title %></h2>
-<% if (!channel.configured) { %><p>No bot token is configured<% if (channel.registers) { %> or registered<% } %> (<code><%= channel.variables.botToken %></code><% if (channel.registers) { %>, or <code>POST /api/messaging/<%= channel.id %>/register</code><% } %>).</p>
-<% } else if (channel.webhook === undefined) { %><p>A bot token is configured.</p>
+<% if (channel.polling) { %><p>Updates are fetched by long polling (<code><%= channel.variables.mode %>=polling</code>), by one replica at a time; no webhook is used.</p>
+<% } %><% if (!channel.configured) { %><p>No bot token is configured<% if (channel.registers) { %> or registered<% } %> (<code><%= channel.variables.botToken %></code><% if (channel.registers) { %>, or <code>POST /api/messaging/<%= channel.id %>/register</code><% } %>).</p>
+<% } else if (channel.webhook === undefined) { %><p>A bot token is configured.<% if (!channel.registers) { %> The platform delivers to <code>/api/messaging/<%= channel.id %>/webhook</code> on this gateway's public address (set in the platform's app settings).<% } %></p>
 <% } else if (channel.webhook === null) { %><p class="error">The platform could not be asked: <%= channel.error %></p>
 <% } else { %><dl><dt>Webhook URL</dt><dd><%= channel.webhook.url || '(none)' %></dd><dt>Pending updates</dt><dd><%= channel.webhook.pendingUpdateCount %></dd>
 <dt>Last error</dt><dd><% if (channel.webhook.lastErrorMessage) { %><%= channel.webhook.lastErrorMessage %> (<%~ include('@time', { stamp: channel.lastErrorAt }) %>)<% } else { %>none<% } %></dd></dl>

@@ -6,7 +6,7 @@ const TRIGGERS = `<% layout('@layout') %>
 <h2>Loaded triggers</h2>
 <% if (it.triggers.length === 0) { %><p>No triggers are configured.</p>
 <% } else { %><div class="table-wrap"><table class="stack"><thead><tr><th scope="col">Name</th><th scope="col">Watches</th><th scope="col">State</th><th scope="col">Actions</th></tr></thead><tbody>
-<% for (const trigger of it.triggers) { %><tr><td data-label="Name"><%= trigger.name %></td><td data-label="Watches"><code><%= trigger.watchPath %></code></td><td data-label="State"><%~ include('@badge', { badge: trigger.state }) %></td>
+<% for (const trigger of it.triggers) { %><tr><td data-label="Name"><%= trigger.name %></td><td data-label="Watches"><code><%= trigger.watchPath %></code><% for (const test of trigger.when) { %><br>when <code><%= test %></code><% } %></td><td data-label="State"><%~ include('@badge', { badge: trigger.state }) %></td>
 <td data-label="Actions"><ol><% for (const action of trigger.actions) { %><li><%= action %></li><% } %></ol></td></tr>
 <% } %></tbody></table></div>
 <% } %><h2>Recent action runs</h2>

@@ -4,8 +4,8 @@ import { Migration } from '@mikro-orm/migrations';
  * Schedule occurrences (config/CRONS.json): one row per schedule and occurrence, whichever
  * replica enqueued or ran it; the latest row of a schedule tells start-up what was missed.
  */
-export class Migration20261126200000_schedule_runs extends Migration {
-  override name = 'Migration20261126200000_schedule_runs';
+export class Migration20261127300000_schedule_runs extends Migration {
+  override name = 'Migration20261127300000_schedule_runs';
 
   override up(): void {
     this.addSql(`create table schedule_runs (

@@ -1,0 +1,114 @@
+import { DomainError } from '../../../domain/errors/domain-error.js';
+import type { DownloadedFile, InboundRequest, MessagingChannel, OutgoingMessage, ParsedDelivery, ReplyTarget } from '../../../ports/messaging-channel.js';
+import { splitMarkdown } from '../markdown/split-markdown.js';
+import { challengeOf, eventIdOf, parseEvent } from './parse-event.js';
+import { SLACK } from './slack.js';
+import { SlackApiError } from './slack-api-error.js';
+import { escapeSlack, markdownToMrkdwn } from './slack-mrkdwn.js';
+import { signatureHeadersPass, signatureMatches } from './slack-signature.js';
+import { SlackWebApi, type SlackSettings } from './slack-web-api.js';
+
+/** The acknowledgement: the 👀 reaction, by its Slack name. */
+const ACKNOWLEDGEMENT = 'eyes';
+/**
+ * The longest text of one message. Slack truncates at 40 000 characters and advises keeping a
+ * message under 4 000; a little under that leaves room for the escapes mrkdwn adds.
+ */
+const MAX_MESSAGE_LENGTH = 3500;
+
+/**
+ * The Slack channel: the Events API (requests signed with the app's signing secret,
+ * `url_verification` handshakes, `event_callback`s identified by `event_id`) and the Web API
+ * (`POST {apiUrl}/<method>` with the bot token as a Bearer token and JSON bodies; every
+ * answer `{ok, …}`, rate limits as 429 with `Retry-After`). Replies go in the message's thread
+ * as mrkdwn, 3 500 characters a message; the acknowledgement is the 👀 reaction; Slack shows
+ * bots no "typing…".
+ */
+export class SlackChannel implements MessagingChannel {
+  readonly id = SLACK.id;
+  readonly title = SLACK.title;
+  readonly maxMessageLength = MAX_MESSAGE_LENGTH;
+  readonly credentialHeaders = SLACK.credentialHeaders;
+  /** Every reply goes in a thread: each thread is a conversation of its own. */
+  readonly threadsAreConversations = true;
+  readonly typingRefreshMs = undefined;
+
+  readonly #api: SlackWebApi;
+
+  constructor(settings: SlackSettings) {
+    this.#api = new SlackWebApi(settings);
+  }
+
+  checkHeaders(headers: InboundRequest['headers'], _secret: string, now: Date): boolean {
+    return signatureHeadersPass(headers, now);
+  }
+
+  verify(request: InboundRequest, secret: string, now: Date): boolean {
+    return signatureMatches(request.headers, request.rawBody, secret, now);
+  }
+
+  /**
+   * `url_verification` → `{challenge}`. Slack's notice that it stopped sending events for a
+   * while (`app_rate_limited`, which has no `event_id`) needs only its 2xx: `{ok: true}`.
+   */
+  handshake(body: unknown): unknown {
+    const challenge = challengeOf(body);
+    if (challenge !== undefined) return { challenge };
+    return typeof body === 'object' && body !== null && (body as Record<string, unknown>).type === 'app_rate_limited' ? { ok: true } : undefined;
+  }
+
+  parse(body: unknown): ParsedDelivery {
+    const eventId = eventIdOf(body);
+    if (eventId === undefined) throw new DomainError('invalid_input', 'Missing event_id');
+    const parsed = parseEvent(body, { userId: this.id, chatTitle: this.title });
+    return parsed === null ? { deliveryId: eventId, message: null } : { deliveryId: eventId, message: parsed.message, messageKey: parsed.key };
+  }
+
+  formatReply(markdown: string): OutgoingMessage[] {
+    return this.#format(markdown, this.maxMessageLength);
+  }
+
+  /**
+   * Split at `limit` on marked's blocks; a part whose mrkdwn came out longer than the limit
+   * (escapes lengthen `&`, `<`, `>`) is split again, smaller.
+   */
+  #format(markdown: string, limit: number): OutgoingMessage[] {
+    return splitMarkdown(markdown, limit).flatMap((part) => {
+      const formatted = markdownToMrkdwn(part);
+      if (formatted.length <= this.maxMessageLength) return [{ plain: part, formatted }];
+      const smaller = Math.max(2, Math.floor((part.length * this.maxMessageLength) / formatted.length) - 16);
+      if (smaller >= part.length) return [{ plain: part, formatted: formatted.slice(0, this.maxMessageLength) }];
+      return this.#format(part, smaller);
+    });
+  }
+
+  async sendMessage(token: string, target: ReplyTarget, message: OutgoingMessage): Promise<void> {
+    const base = { channel: target.chatId, ...(target.topicId !== undefined && { thread_ts: target.topicId }), unfurl_links: false, unfurl_media: false };
+    // Slack takes any mrkdwn; plain text is sent escaped with formatting off.
+    const body =
+      message.formatted !== undefined ? { ...base, text: message.formatted, mrkdwn: true } : { ...base, text: escapeSlack(message.plain), mrkdwn: false };
+    await this.#api.call(token, 'chat.postMessage', body);
+  }
+
+  /** Slack shows bots no "typing…" (outside its AI-app assistant threads): nothing to send. */
+  async sendTyping(): Promise<void> {}
+
+  async acknowledge(token: string, target: ReplyTarget, messageId: string): Promise<void> {
+    try {
+      await this.#api.call(token, 'reactions.add', { channel: target.chatId, timestamp: messageId, name: ACKNOWLEDGEMENT });
+    } catch (error) {
+      // Acknowledged already (a message answered again after a restart): done.
+      if (!(error instanceof SlackApiError && error.error === 'already_reacted')) throw error;
+    }
+  }
+
+  /** `files.info` (scope `files:read`) for the file's private download address, then the file, with the token. */
+  async download(token: string, fileId: string): Promise<DownloadedFile> {
+    const answer = await this.#api.call(token, 'files.info', { file: fileId });
+    const file = answer.file as { url_private_download?: unknown; url_private?: unknown; name?: unknown } | undefined;
+    const address = typeof file?.url_private_download === 'string' ? file.url_private_download : file?.url_private;
+    if (typeof address !== 'string') throw new SlackApiError('files.info', 200, 'no_download_url');
+    // The token goes only to Slack's own file host (or the configured API's origin, a fake in tests).
+    return { data: await this.#api.download(token, address), path: typeof file?.name === 'string' ? file.name : fileId };
+  }
+}

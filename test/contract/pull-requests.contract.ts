@@ -1,0 +1,116 @@
+import { expect } from 'chai';
+import type { PullRequests } from '../../src/ports/pull-requests.js';
+import type { FakePull } from '../support/fake-github.js';
+
+export interface PullRequestsHarness {
+  readonly pullRequests: PullRequests;
+  /** The code host's pull requests, as the test sets them up (the fake GitHub's, or the fake's own). */
+  readonly pulls: Map<number, FakePull>;
+  close(): Promise<void>;
+}
+
+const pull = (overrides: Partial<FakePull> = {}): FakePull => ({
+  number: 7,
+  branch: 'job/00000000-0000-4000-8000-000000000007',
+  sha: 'head7',
+  files: ['logs/7/job.md'],
+  checkRuns: [{ name: 'agent-job', status: 'completed', conclusion: 'success' }],
+  open: true,
+  merged: false,
+  ...overrides,
+});
+
+/** The behaviour every PullRequests adapter must have. */
+export const describePullRequestsContract = (name: string, open: () => Promise<PullRequestsHarness>): void => {
+  describe(`PullRequests contract: ${name}`, function () {
+    this.timeout(30_000);
+    let harness: PullRequestsHarness;
+    let prs: PullRequests;
+    before(async () => {
+      harness = await open();
+      prs = harness.pullRequests;
+    });
+    beforeEach(() => harness.pulls.clear());
+    after(async () => harness?.close());
+
+    it('finds the newest pull request of a branch with its number, URL, head and state; null for a branch without one', async () => {
+      harness.pulls.set(7, pull());
+      harness.pulls.set(9, pull({ number: 9, sha: 'head9' }));
+      harness.pulls.set(8, pull({ number: 8, branch: 'job/other', sha: 'head8' }));
+      expect(await prs.forBranch('job/00000000-0000-4000-8000-000000000007')).to.deep.equal({
+        number: 9,
+        url: 'https://github.com/acme/app/pull/9',
+        headSha: 'head9',
+        open: true,
+        merged: false,
+      });
+      expect(await prs.forBranch('job/none')).to.equal(null);
+    });
+
+    it('finds a merged pull request too, as closed and merged', async () => {
+      harness.pulls.set(7, pull({ open: false, merged: true }));
+      expect(await prs.forBranch(pull().branch)).to.include({ number: 7, open: false, merged: true });
+    });
+
+    it('lists every changed file over all pages, both paths of a rename', async () => {
+      const files = [...Array.from({ length: 230 }, (_, i) => `logs/${i}.txt`), { filename: 'docs/new.md', previous_filename: 'src/old.md' }];
+      harness.pulls.set(7, pull({ files }));
+      const listed = await prs.changedFiles(7);
+      expect(listed).to.have.length(232);
+      expect(listed.slice(0, 2)).to.deep.equal(['logs/0.txt', 'logs/1.txt']);
+      expect(listed.slice(-2)).to.deep.equal(['docs/new.md', 'src/old.md']);
+    });
+
+    it('passes checks that succeeded, were neutral or skipped, also when there are none', async () => {
+      harness.pulls.set(7, pull({ checkRuns: [], statuses: [] }));
+      expect(await prs.checks('head7')).to.deep.equal({ state: 'passed' });
+      harness.pulls.set(
+        7,
+        pull({
+          checkRuns: [
+            { name: 'a', status: 'completed', conclusion: 'success' },
+            { name: 'b', status: 'completed', conclusion: 'neutral' },
+            { name: 'c', status: 'completed', conclusion: 'skipped' },
+          ],
+          statuses: [{ context: 'ci/legacy', state: 'success' }],
+        }),
+      );
+      expect(await prs.checks('head7')).to.deep.equal({ state: 'passed' });
+    });
+
+    it('reports failed check runs and failed or errored statuses by name, before pending ones; pending ones while any runs', async () => {
+      harness.pulls.set(
+        7,
+        pull({
+          checkRuns: [
+            { name: 'tests', status: 'completed', conclusion: 'failure' },
+            { name: 'lint', status: 'in_progress', conclusion: null },
+            { name: 'deploy', status: 'completed', conclusion: 'cancelled' },
+          ],
+          statuses: [{ context: 'ci/legacy', state: 'error' }],
+        }),
+      );
+      expect(await prs.checks('head7')).to.deep.equal({ state: 'failed', failed: ['tests (failure)', 'deploy (cancelled)', 'ci/legacy (error)'] });
+      harness.pulls.set(7, pull({ checkRuns: [{ name: 'lint', status: 'queued', conclusion: null }], statuses: [{ context: 'ci/legacy', state: 'pending' }] }));
+      expect(await prs.checks('head7')).to.deep.equal({ state: 'pending', pending: ['lint', 'ci/legacy'] });
+    });
+
+    it('reads check runs over all pages', async () => {
+      const runs = Array.from({ length: 120 }, (_, i) => ({ name: `c${i}`, status: 'completed', conclusion: 'success' }));
+      harness.pulls.set(7, pull({ checkRuns: [...runs, { name: 'last', status: 'completed', conclusion: 'failure' }] }));
+      expect(await prs.checks('head7')).to.deep.equal({ state: 'failed', failed: ['last (failure)'] });
+    });
+
+    it('merges at the given head; refuses (merged: false, with the reason) when the head moved or the host will not merge', async () => {
+      harness.pulls.set(7, pull());
+      expect(await prs.merge(7, 'moved')).to.deep.include({ merged: false });
+      expect((await prs.forBranch(pull().branch))?.merged).to.equal(false);
+      expect(await prs.merge(7, 'head7')).to.deep.equal({ merged: true });
+      expect(await prs.forBranch(pull().branch)).to.include({ merged: true, open: false });
+      harness.pulls.set(8, pull({ number: 8, branch: 'job/x', sha: 'h8', refuseMerge: { status: 405, message: 'Pull Request is not mergeable' } }));
+      const refused = await prs.merge(8, 'h8');
+      expect(refused.merged).to.equal(false);
+      expect(refused.merged === false && refused.reason).to.contain('Pull Request is not mergeable');
+    });
+  });
+};

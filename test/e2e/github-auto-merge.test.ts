@@ -1,0 +1,145 @@
+import { expect } from 'chai';
+import { createHmac, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { FAKE_GITHUB_TOKEN, type FakeGithub, type FakePull, startFakeGithub } from '../support/fake-github.js';
+import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { createKey, send, waitFor } from '../support/http.js';
+
+/**
+ * Auto-merge of job pull requests (AUTO_MERGE, issue 17.6), end to end: the built server with
+ * jobs on a loopback fake of the GitHub REST API. A job is handed over, its pull request is
+ * announced by a signed `pull_request` event and its workflow finishes (`workflow_run`
+ * completed/success); the gateway then reads the pull's files (paginated) and its head's check
+ * runs and combined status, and merges it — or leaves it open and says why in the job's summary.
+ */
+
+const SECRET = 'e2e-auto-merge-secret';
+const PASSED = [
+  { name: 'agent-job', status: 'completed', conclusion: 'success' },
+  { name: 'lint', status: 'completed', conclusion: 'skipped' },
+];
+
+describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', function () {
+  this.timeout(60_000);
+  let github: FakeGithub;
+  let gateway: GatewayProcess;
+  let key: string;
+  let nextPull = 10;
+
+  const deliver = (event: string, payload: object) => {
+    const body = JSON.stringify(payload);
+    return send(`${gateway.url}/api/codehost/webhook`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': event,
+        'x-github-delivery': randomUUID(),
+        'x-hub-signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
+      },
+      body,
+    });
+  };
+  const job = async (id: string) =>
+    (
+      await send<{ status: string; summary: string | null; pr_url: string | null }>(`${gateway.url}/api/jobs/status?job_id=${id}`, {
+        headers: { 'x-api-key': key },
+      })
+    ).body;
+
+  /** A job whose pull request changes `files` with `checkRuns`, carried through to a successful workflow run. */
+  const finishJob = async (files: string[], checkRuns: FakePull['checkRuns']): Promise<{ id: string; pull: FakePull }> => {
+    const created = await send<{ job_id: string }>(`${gateway.url}/api/create-job`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ job: 'Write the weekly log' }),
+    });
+    expect(created.status).to.equal(200);
+    const id = created.body.job_id;
+    const branch = `job/${id}`;
+    await waitFor(() => github.calls.find((c) => c.method === 'PUT' && c.path.includes(id)), 15_000, 'the job to be handed over');
+    const pull: FakePull = { number: nextPull++, branch, sha: `sha-${id.slice(0, 8)}`, files, checkRuns, open: true, merged: false };
+    github.pulls.set(pull.number, pull);
+    const opened = await deliver('pull_request', {
+      action: 'opened',
+      number: pull.number,
+      pull_request: { html_url: `https://github.com/acme/app/pull/${pull.number}`, merged: false, head: { ref: branch, sha: pull.sha }, base: { ref: 'main' } },
+    });
+    expect(opened.status).to.equal(200);
+    const completed = await deliver('workflow_run', {
+      action: 'completed',
+      workflow_run: {
+        id: 1,
+        html_url: 'https://github.com/acme/app/actions/runs/1',
+        head_branch: branch,
+        head_sha: pull.sha,
+        status: 'completed',
+        conclusion: 'success',
+      },
+    });
+    expect(completed.body).to.deep.equal({ ok: true, triggers: [], job: id });
+    return { id, pull };
+  };
+  const merges = (pull: FakePull) => github.calls.filter((c) => c.method === 'PUT' && c.path === `/repos/acme/app/pulls/${pull.number}/merge`);
+  const autoMergeLine = async (id: string, prefix: string) =>
+    waitFor(async () => ((await job(id)).summary ?? '').split('\n').find((line) => line.startsWith(prefix)), 20_000, `"${prefix}" in the summary`);
+
+  before(async () => {
+    github = await startFakeGithub();
+    const dir = await tempDir('github-auto-merge');
+    const env = {
+      DATA_DIR: dir,
+      TRIGGERS_FILE: join(dir, 'none.json'),
+      CODEHOST_TOKEN: FAKE_GITHUB_TOKEN,
+      CODEHOST_REPO: 'acme/app',
+      CODEHOST_API_URL: github.url,
+      CODEHOST_WEBHOOK_SECRET: SECRET,
+      AUTO_MERGE: 'true',
+      ALLOWED_PATHS: 'logs/**, docs/weekly/*.md',
+    };
+    key = await createKey(env, 'auto-merge-e2e');
+    gateway = await startGateway(env);
+  });
+  after(async () => {
+    await gateway?.stop();
+    await github?.close();
+  });
+
+  it('merges the pull request when every changed file is under ALLOWED_PATHS (all pages of files read) and its checks passed', async () => {
+    const files = [...Array.from({ length: 140 }, (_, i) => `logs/run/${i}.txt`), 'docs/weekly/2026-47.md'];
+    const { id, pull } = await finishJob(files, PASSED);
+    expect(await autoMergeLine(id, 'Auto-merge: merged')).to.equal(`Auto-merge: merged pull request #${pull.number}`);
+    expect(pull.merged).to.equal(true);
+    expect(merges(pull).map((call) => call.body)).to.deep.equal([{ sha: pull.sha }]);
+    const filePages = github.calls.filter((c) => c.path.startsWith(`/repos/acme/app/pulls/${pull.number}/files`)).map((c) => c.path);
+    expect(filePages).to.deep.equal([
+      `/repos/acme/app/pulls/${pull.number}/files?per_page=100&page=1`,
+      `/repos/acme/app/pulls/${pull.number}/files?per_page=100&page=2`,
+    ]);
+    expect((await job(id)).status).to.equal('succeeded');
+    for (const call of github.calls) {
+      expect(call.headers, call.path).to.include({
+        accept: 'application/vnd.github+json',
+        'x-github-api-version': '2022-11-28',
+        authorization: `Bearer ${FAKE_GITHUB_TOKEN}`,
+      });
+    }
+  });
+
+  it('leaves the pull request open when a file is outside ALLOWED_PATHS, and the summary names it', async () => {
+    const { id, pull } = await finishJob(['logs/run/1.txt', 'src/server.ts', 'docs/weekly/deep/x.md'], PASSED);
+    expect(await autoMergeLine(id, 'Auto-merge: not merged')).to.equal(
+      `Auto-merge: not merged: pull request #${pull.number} changes 2 files outside ALLOWED_PATHS (logs/**, docs/weekly/*.md): src/server.ts, docs/weekly/deep/x.md`,
+    );
+    expect(merges(pull)).to.deep.equal([]);
+    expect(pull.merged).to.equal(false);
+  });
+
+  it('leaves the pull request open when a check failed, and the summary names the check', async () => {
+    const { id, pull } = await finishJob(['logs/run/2.txt'], [...PASSED, { name: 'tests', status: 'completed', conclusion: 'failure' }]);
+    expect(await autoMergeLine(id, 'Auto-merge: not merged')).to.equal(
+      `Auto-merge: not merged: pull request #${pull.number} has failed checks: tests (failure)`,
+    );
+    expect(merges(pull)).to.deep.equal([]);
+    expect(pull.merged).to.equal(false);
+  });
+});

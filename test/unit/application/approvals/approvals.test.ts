@@ -1,0 +1,187 @@
+import { expect } from 'chai';
+import { DecideApproval } from '../../../../src/application/approvals/decide-approval.js';
+import { ExpireApprovals } from '../../../../src/application/approvals/expire-approvals.js';
+import { FireTriggers, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
+import { APPROVAL_TIMEOUT_MS, RunTrigger } from '../../../../src/application/triggers/run-trigger.js';
+import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
+import { DomainError } from '../../../../src/domain/errors/domain-error.js';
+import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
+import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
+import type { HttpForwarder, OutboundRequest, OutboundResult } from '../../../../src/ports/http-forwarder.js';
+import type { JobLauncher } from '../../../../src/ports/job-launcher.js';
+import type { ShellExecutor, ShellOptions, ShellRun } from '../../../../src/ports/shell-executor.js';
+import { FixedClock } from '../../../fakes/fixed-clock.js';
+import { InMemoryActionRunRepository } from '../../../fakes/in-memory-action-run-repository.js';
+import { InMemoryApprovalStore } from '../../../fakes/in-memory-approval-store.js';
+import { InMemoryInboundRequestStore } from '../../../fakes/in-memory-inbound-request-store.js';
+import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
+import { InMemoryTriggerLanes } from '../../../fakes/in-memory-trigger-lanes.js';
+import { RecordingLogger } from '../../../fakes/recording-logger.js';
+import { SequentialIds } from '../../../fakes/sequential-ids.js';
+
+class RecordingShell implements ShellExecutor {
+  readonly commands: string[] = [];
+  async run(command: string, options: ShellOptions): Promise<ShellRun> {
+    this.commands.push(
+      `${command} [${Object.entries(options.env)
+        .filter(([name]) => name.startsWith('AGW_ARG_'))
+        .map(([name, value]) => `${name}=${value}`)
+        .join(' ')}]`,
+    );
+    return { exitCode: 0, timedOut: false, aborted: false, durationMs: 1, output: 'ok' };
+  }
+}
+
+const unused = {} as HttpForwarder & JobLauncher;
+const unusedForwarder: HttpForwarder = { send: async (_request: OutboundRequest): Promise<OutboundResult> => ({ ok: true, status: 200, attempts: 1 }) };
+
+const { triggers, problems } = validateTriggers(
+  [
+    {
+      name: 'deploy',
+      watch_path: '/webhook',
+      enabled: true,
+      actions: [
+        { type: 'command', command: 'echo build {{body.branch}}' },
+        { type: 'command', command: 'deploy {{body.branch}}', approval: true },
+        { type: 'command', command: 'echo notify' },
+      ],
+    },
+  ],
+  'test',
+  triggerCatalog(),
+);
+
+const REQUEST_ID = '20000000-0000-4000-8000-000000000001';
+const RUN_ID = '30000000-0000-4000-8000-000000000001';
+const task: TriggerRunTask = { runId: RUN_ID, trigger: 'deploy', watchPath: '/webhook', firedAt: '2026-01-01T00:00:00.000Z', requestId: REQUEST_ID };
+
+const make = async (withApprovals = true) => {
+  const clock = new FixedClock();
+  const runs = new InMemoryActionRunRepository();
+  const requests = new InMemoryInboundRequestStore();
+  const approvals = new InMemoryApprovalStore();
+  const shell = new RecordingShell();
+  const queue = new InMemoryTaskQueue();
+  const logger = new RecordingLogger();
+  await requests.record({
+    id: REQUEST_ID,
+    watchPath: '/webhook',
+    receivedAt: clock.now(),
+    request: JSON.stringify(snapshotRequest({ branch: 'main; rm -rf /' }, {}, {})),
+    triggers: ['deploy'],
+    runs: [{ trigger: 'deploy', runId: RUN_ID }],
+    replayOf: null,
+  });
+  const runner = new RunTrigger(
+    triggers,
+    runs,
+    requests,
+    shell,
+    unusedForwarder,
+    unused,
+    new SequentialIds(),
+    clock,
+    logger,
+    { triggersDir: '/srv', commandTimeoutMs: 1000, commandEnv: {}, approvalTimeoutMs: 60_000 },
+    withApprovals ? approvals : undefined,
+  );
+  const fire = new FireTriggers(triggers, requests, queue, new SequentialIds(), clock, logger, new InMemoryTriggerLanes());
+  const decide = new DecideApproval(approvals, runs, fire, clock, logger);
+  const expire = new ExpireApprovals(approvals, runs, clock, logger);
+  /** Runs the task the decision queued, as the worker would. */
+  const runQueued = async () => {
+    for (const queued of queue.tasks.splice(0)) await runner.execute(queued.payload as TriggerRunTask);
+  };
+  return { clock, runs, approvals, shell, runner, decide, expire, runQueued, queue };
+};
+
+const statuses = async (runs: InMemoryActionRunRepository) => (await runs.forRun(RUN_ID)).map((run) => `${run.actionIndex}:${run.status}`);
+
+describe('Approvals', () => {
+  it('validates: `approval` is true or false on any action', () => {
+    expect(problems).to.deep.equal([]);
+    expect(triggers[0].actions.map((action) => action.approval)).to.deep.equal([undefined, true, undefined]);
+    const bad = validateTriggers(
+      [{ name: 't', watch_path: '/webhook', enabled: true, actions: [{ type: 'webhook', url: 'https://x.test', approval: 'yes' }] }],
+      'f',
+      triggerCatalog(),
+    ).problems;
+    expect(bad).to.deep.equal(['f: trigger #0 "t": actions[0].approval: must be true or false']);
+  });
+
+  it('stops the run before the action, asking once with the action as it would run; nothing after it runs', async () => {
+    const { runner, shell, runs, approvals } = await make();
+    await runner.execute(task);
+    await runner.execute(task); // the same task again (a worker died): asks no second time
+    expect(shell.commands).to.deep.equal(['echo build "${AGW_ARG_1}" [AGW_ARG_1=main; rm -rf /]']);
+    expect(await statuses(runs)).to.deep.equal(['0:succeeded', '1:awaiting_approval']);
+    const [approval] = await approvals.list({ limit: 10 });
+    expect((await approvals.list({ limit: 10 })).length).to.equal(1);
+    expect(approval).to.deep.include({ trigger: 'deploy', actionIndex: 1, status: 'pending', requestId: REQUEST_ID });
+    expect(approval.summary).to.equal('command: deploy {{body.branch}}\nAGW_ARG_1=main; rm -rf /');
+    expect(approval.expiresAt.getTime() - approval.createdAt.getTime()).to.equal(60_000);
+  });
+
+  it('approved: the run resumes at the action, runs it and the rest once', async () => {
+    const { runner, shell, runs, approvals, decide, runQueued } = await make();
+    await runner.execute(task);
+    const [approval] = await approvals.list({ limit: 1 });
+    const decided = await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' });
+    expect(decided).to.deep.include({ status: 'approved', decidedBy: 'admin UI' });
+    await runQueued();
+    expect(shell.commands).to.deep.equal([
+      'echo build "${AGW_ARG_1}" [AGW_ARG_1=main; rm -rf /]',
+      'deploy "${AGW_ARG_1}" [AGW_ARG_1=main; rm -rf /]',
+      'echo notify []',
+    ]);
+    expect(await statuses(runs)).to.deep.equal(['0:succeeded', '1:succeeded', '2:succeeded']);
+    const again = await decide.execute({ id: approval.id, decision: 'approved', by: 'someone' }).catch((e: unknown) => e);
+    expect(again).to.be.instanceOf(DomainError).and.to.have.property('code', 'conflict');
+    expect((again as Error).message).to.equal('This approval was approved already by admin UI');
+  });
+
+  it('denied: the action and those after it never run, and the record says who denied it', async () => {
+    const { runner, shell, runs, approvals, decide, runQueued, queue } = await make();
+    await runner.execute(task);
+    const [approval] = await approvals.list({ limit: 1 });
+    await decide.execute({ id: approval.id, decision: 'denied', by: 'admin UI' });
+    expect(queue.tasks).to.deep.equal([]);
+    await runQueued();
+    expect(shell.commands).to.have.length(1);
+    const records = await runs.forRun(RUN_ID);
+    expect(records.map((run) => `${run.actionIndex}:${run.status}:${run.error}`)).to.deep.equal(['0:succeeded:null', '1:denied:denied by admin UI']);
+  });
+
+  it('expired: a decision after the time is refused, the sweep records it expired, nothing runs', async () => {
+    const { runner, shell, runs, approvals, decide, expire, clock, queue } = await make();
+    await runner.execute(task);
+    const [approval] = await approvals.list({ limit: 1 });
+    clock.advance(60_000);
+    const late = await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' }).catch((e: unknown) => e);
+    expect(late).to.be.instanceOf(DomainError).and.to.have.property('code', 'conflict');
+    expect((late as Error).message).to.equal('This approval has expired: the action was not run');
+    expect(await expire.execute()).to.equal(1);
+    expect(await expire.execute()).to.equal(0);
+    expect(queue.tasks).to.deep.equal([]);
+    expect(shell.commands).to.have.length(1);
+    expect(await statuses(runs)).to.deep.equal(['0:succeeded', '1:expired']);
+  });
+
+  it('is not_found for an unknown approval', async () => {
+    const { decide } = await make();
+    const error = await decide.execute({ id: '40000000-0000-4000-8000-000000000001', decision: 'approved', by: 'x' }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(DomainError).and.to.have.property('code', 'not_found');
+  });
+
+  it('without an approval store the action is not runnable: never run unapproved', async () => {
+    const { runner, shell, runs } = await make(false);
+    await runner.execute(task);
+    expect(shell.commands).to.have.length(1);
+    expect(await statuses(runs)).to.deep.equal(['0:succeeded', '1:not_runnable']);
+  });
+
+  it('waits 30 minutes by default', () => {
+    expect(APPROVAL_TIMEOUT_MS).to.equal(30 * 60_000);
+  });
+});

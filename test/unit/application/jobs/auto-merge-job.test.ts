@@ -1,0 +1,153 @@
+import { expect } from 'chai';
+import { AUTO_MERGE_QUEUE, AutoMergeJob, RequestAutoMerge } from '../../../../src/application/jobs/auto-merge-job.js';
+import { PollJobs } from '../../../../src/application/jobs/poll-jobs.js';
+import type { JobRunner } from '../../../../src/ports/job-runner.js';
+import { compileGlobs } from '../../../../src/domain/jobs/allowed-paths.js';
+import type { Job, JobStatus } from '../../../../src/domain/jobs/job.js';
+import type { ChecksOutcome, MergeOutcome, PullRequest, PullRequests } from '../../../../src/ports/pull-requests.js';
+import { FixedClock } from '../../../fakes/fixed-clock.js';
+import { InMemoryJobRepository } from '../../../fakes/in-memory-job-repository.js';
+import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
+import { RecordingLogger } from '../../../fakes/recording-logger.js';
+
+const ID = '00000000-0000-4000-8000-000000000001';
+
+class ScriptedPullRequests implements PullRequests {
+  readonly merges: Array<[number, string]> = [];
+  pr: PullRequest | null = { number: 5, url: 'https://code.test/pull/5', headSha: 'abc', open: true, merged: false };
+  files = ['logs/1/job.md'];
+  outcome: ChecksOutcome = { state: 'passed' };
+  mergeOutcome: MergeOutcome = { merged: true };
+  async forBranch(_branch: string): Promise<PullRequest | null> {
+    return this.pr;
+  }
+  async changedFiles(_number: number): Promise<string[]> {
+    return this.files;
+  }
+  async checks(_sha: string): Promise<ChecksOutcome> {
+    return this.outcome;
+  }
+  async merge(number: number, sha: string): Promise<MergeOutcome> {
+    this.merges.push([number, sha]);
+    return this.mergeOutcome;
+  }
+}
+
+const job = (status: JobStatus): Job => ({
+  id: ID,
+  job: 'Fix',
+  status,
+  source: { kind: 'api' },
+  llmProvider: null,
+  llmModel: null,
+  branch: `job/${ID}`,
+  prUrl: null,
+  runUrl: null,
+  summary: `Handed over on job/${ID}`,
+  error: null,
+  log: null,
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
+});
+
+const setup = async (status: JobStatus = 'succeeded', allowed = ['logs/**']) => {
+  const jobs = new InMemoryJobRepository();
+  await jobs.add(job(status));
+  const prs = new ScriptedPullRequests();
+  const autoMerge = new AutoMergeJob(jobs, prs, { allowedPaths: allowed, globs: compileGlobs(allowed) }, new FixedClock(), new RecordingLogger());
+  const summary = async () => (await jobs.get(ID))?.summary;
+  return { jobs, prs, run: () => autoMerge.execute({ jobId: ID }), summary };
+};
+
+describe('AutoMergeJob', () => {
+  it('merges the pull request of a succeeded job at its head when every file is allowed and the checks passed', async () => {
+    const { prs, run, summary, jobs } = await setup();
+    await run();
+    expect(prs.merges).to.deep.equal([[5, 'abc']]);
+    expect(await summary()).to.equal(`Handed over on job/${ID}\nAuto-merge: merged pull request #5`);
+    expect((await jobs.get(ID))?.prUrl).to.equal('https://code.test/pull/5');
+  });
+
+  it('leaves it open when a file is outside ALLOWED_PATHS, naming the files', async () => {
+    const { prs, run, summary } = await setup();
+    prs.files = ['logs/1/job.md', 'src/app.ts', '.github/workflows/ci.yml'];
+    await run();
+    expect(prs.merges).to.deep.equal([]);
+    expect(await summary()).to.contain(
+      'Auto-merge: not merged: pull request #5 changes 2 files outside ALLOWED_PATHS (logs/**): src/app.ts, .github/workflows/ci.yml',
+    );
+  });
+
+  it('names at most ten paths and counts the rest', async () => {
+    const { prs, run, summary } = await setup();
+    prs.files = Array.from({ length: 13 }, (_, i) => `src/f${i}.ts`);
+    await run();
+    expect(await summary()).to.match(/src\/f9\.ts and 3 more$/);
+  });
+
+  it('leaves it open when a check failed, naming the check', async () => {
+    const { prs, run, summary } = await setup();
+    prs.outcome = { state: 'failed', failed: ['test (failure)'] };
+    await run();
+    expect(prs.merges).to.deep.equal([]);
+    expect(await summary()).to.contain('Auto-merge: not merged: pull request #5 has failed checks: test (failure)');
+  });
+
+  it('waits for pending checks and for a missing pull request, then merges on a later attempt', async () => {
+    const { prs, run, summary } = await setup();
+    prs.pr = null;
+    await run();
+    expect(await summary()).to.contain(`Auto-merge: waiting for a pull request from job/${ID}`);
+    prs.pr = { number: 5, url: 'https://code.test/pull/5', headSha: 'abc', open: true, merged: false };
+    prs.outcome = { state: 'pending', pending: ['lint'] };
+    await run();
+    expect(await summary()).to.contain('Auto-merge: waiting for checks of pull request #5: lint');
+    prs.outcome = { state: 'passed' };
+    await run();
+    expect(prs.merges).to.have.length(1);
+    expect((await summary())?.match(/Auto-merge:/g)).to.have.length(1);
+  });
+
+  it('says why when the code host refuses the merge', async () => {
+    const { prs, run, summary } = await setup();
+    prs.mergeOutcome = { merged: false, reason: 'Pull Request is not mergeable' };
+    await run();
+    expect(await summary()).to.contain('Auto-merge: not merged: the code host refused to merge pull request #5: Pull Request is not mergeable');
+  });
+
+  it('does nothing for a job that did not succeed, or a pull request already merged', async () => {
+    for (const status of ['running', 'failed', 'cancelled'] as const) {
+      const { prs, run, summary } = await setup(status);
+      await run();
+      expect(prs.merges).to.deep.equal([]);
+      expect(await summary()).to.equal(`Handed over on job/${ID}`);
+    }
+    const { prs, run, summary } = await setup();
+    prs.pr = { number: 5, url: 'u', headSha: 'abc', open: false, merged: true };
+    await run();
+    expect(prs.merges).to.deep.equal([]);
+    expect(await summary()).to.equal(`Handed over on job/${ID}`);
+  });
+});
+
+describe('RequestAutoMerge', () => {
+  it('queues an attempt for a succeeded job only', async () => {
+    const queue = new InMemoryTaskQueue();
+    const request = new RequestAutoMerge(queue);
+    await request.execute(job('running'));
+    await request.execute(job('succeeded'));
+    expect(queue.tasks).to.deep.equal([{ queue: AUTO_MERGE_QUEUE, payload: { jobId: ID } }]);
+  });
+});
+
+describe('PollJobs with auto-merge', () => {
+  it('hands each job a poll updated, as stored afterwards, to the after-update hook', async () => {
+    const jobs = new InMemoryJobRepository();
+    await jobs.add(job('running'));
+    const runner: JobRunner = { kind: 'remote', run: async () => undefined, poll: async () => ({ status: 'succeeded', runUrl: 'https://code.test/runs/1' }) };
+    const queue = new InMemoryTaskQueue();
+    const request = new RequestAutoMerge(queue);
+    await new PollJobs(jobs, runner, new FixedClock(), new RecordingLogger(), (updated) => request.execute(updated)).execute();
+    expect(queue.tasks).to.deep.equal([{ queue: AUTO_MERGE_QUEUE, payload: { jobId: ID } }]);
+  });
+});

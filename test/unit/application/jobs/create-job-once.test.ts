@@ -1,0 +1,137 @@
+import { expect } from 'chai';
+import { AI_PROVIDER_NAMES, AI_PROVIDERS } from '../../../../src/adapters/ai/ai-providers.js';
+import { NodeApiKeyCrypto } from '../../../../src/adapters/crypto/node-api-key-crypto.js';
+import { EnvironmentSecretStore } from '../../../../src/adapters/secrets/environment-secret-store.js';
+import { CreateJob } from '../../../../src/application/jobs/create-job.js';
+import { CreateJobOnce } from '../../../../src/application/jobs/create-job-once.js';
+import { DomainError } from '../../../../src/domain/errors/domain-error.js';
+import { canonicalJson } from '../../../../src/domain/jobs/idempotency.js';
+import { FixedClock } from '../../../fakes/fixed-clock.js';
+import { InMemoryIdempotencyKeyStore } from '../../../fakes/in-memory-idempotency-key-store.js';
+import { InMemoryJobRepository } from '../../../fakes/in-memory-job-repository.js';
+import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
+import { RecordingLogger } from '../../../fakes/recording-logger.js';
+import { SequentialIds } from '../../../fakes/sequential-ids.js';
+
+const CALLER = 'key-1';
+const HOUR = 3_600_000;
+
+const setup = () => {
+  const jobs = new InMemoryJobRepository();
+  const queue = new InMemoryTaskQueue();
+  const clock = new FixedClock();
+  const ids = new SequentialIds();
+  const keys = new InMemoryIdempotencyKeyStore();
+  const secrets = new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk' }, AI_PROVIDERS);
+  const settings = { llmProviders: AI_PROVIDER_NAMES, defaultProvider: undefined, defaultModel: undefined, unavailableReason: undefined };
+  const createJob = new CreateJob(jobs, queue, secrets, ids, clock, new RecordingLogger(), settings);
+  const once = new CreateJobOnce(createJob, keys, jobs, new NodeApiKeyCrypto(), ids, clock);
+  const create = (body: unknown, idempotencyKey?: string | string[], apiKeyId = CALLER) => once.execute({ body, idempotencyKey, apiKeyId });
+  return { jobs, queue, clock, keys, create };
+};
+
+const failure = async (promise: Promise<unknown>): Promise<DomainError> => {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).to.be.instanceOf(DomainError);
+  return error as DomainError;
+};
+
+describe('CreateJobOnce', () => {
+  it('creates a job for every request without a key', async () => {
+    const { create, jobs } = setup();
+    const first = await create({ job: 'Fix it' });
+    const second = await create({ job: 'Fix it' });
+    expect(first.jobId).to.not.equal(second.jobId);
+    expect([first.replayed, second.replayed]).to.deep.equal([false, false]);
+    expect(jobs.jobs.size).to.equal(2);
+  });
+
+  it('answers the same key and body with the first job and creates nothing, also when only key order or spacing differ', async () => {
+    const { create, jobs, queue } = setup();
+    const first = await create({ job: 'Fix it', llm_provider: 'openai' }, 'order-42');
+    const again = await create({ llm_provider: 'openai', job: 'Fix it' }, 'order-42');
+    expect(again).to.deep.equal({ ...first, replayed: true });
+    expect(jobs.jobs.size).to.equal(1);
+    expect(queue.tasks).to.have.length(1);
+  });
+
+  it('answers with the job as it is now (its current status)', async () => {
+    const { create, jobs } = setup();
+    const first = await create({ job: 'Fix it' }, 'k');
+    await jobs.modify(first.jobId, (job) => ({ ...job, status: 'running' }));
+    expect(await create({ job: 'Fix it' }, 'k')).to.include({ jobId: first.jobId, status: 'running', replayed: true });
+  });
+
+  it('refuses the same key with another body: 409 naming the key, nothing created', async () => {
+    const { create, jobs } = setup();
+    await create({ job: 'Fix it' }, 'order-42');
+    const conflict = await failure(create({ job: 'Fix something else' }, 'order-42'));
+    expect(conflict.code).to.equal('conflict');
+    expect(conflict.message).to.equal('Idempotency-Key "order-42" was already used with a different request body');
+    expect(jobs.jobs.size).to.equal(1);
+  });
+
+  it('keeps keys per caller: two API keys may use the same key for different jobs', async () => {
+    const { create, jobs } = setup();
+    const mine = await create({ job: 'Fix it' }, 'same', 'key-1');
+    const theirs = await create({ job: 'Other' }, 'same', 'key-2');
+    expect(mine.jobId).to.not.equal(theirs.jobId);
+    expect(jobs.jobs.size).to.equal(2);
+  });
+
+  it('creates a new job once the 24 hours of a key are over', async () => {
+    const { create, clock, jobs } = setup();
+    const first = await create({ job: 'Fix it' }, 'k');
+    clock.current = new Date(clock.current.getTime() + 24 * HOUR - 1);
+    expect((await create({ job: 'Fix it' }, 'k')).jobId).to.equal(first.jobId);
+    clock.current = new Date(clock.current.getTime() + 2);
+    const later = await create({ job: 'Different body, new window' }, 'k');
+    expect(later).to.include({ replayed: false });
+    expect(later.jobId).to.not.equal(first.jobId);
+    expect(jobs.jobs.size).to.equal(2);
+  });
+
+  it('refuses a bad key with 400: empty, longer than 255, not printable ASCII, sent twice', async () => {
+    const { create, jobs } = setup();
+    for (const key of ['', 'k'.repeat(256), 'tab\there', 'ünïcode', 'line\nbreak', ['a', 'b']]) {
+      const refused = await failure(create({ job: 'Fix it' }, key));
+      expect(refused.code, JSON.stringify(key)).to.equal('invalid_input');
+      expect(refused.message).to.match(/^Idempotency-Key must/);
+    }
+    expect((await create({ job: 'Fix it' }, `${' '.repeat(1)}${'~'.repeat(254)}`)).replayed).to.equal(false);
+    expect(jobs.jobs.size).to.equal(1);
+  });
+
+  it('checks the body before the key: a missing job is 400 Missing job field and claims nothing', async () => {
+    const { create, keys } = setup();
+    expect((await failure(create({}, 'k'))).message).to.equal('Missing job field');
+    expect(keys.records.size).to.equal(0);
+  });
+
+  it('releases the key when the job could not be created, so a retry with the same key creates it', async () => {
+    const { create, keys, jobs } = setup();
+    expect((await failure(create({ job: 'Fix it', llm_provider: 'anthropic' }, 'k'))).message).to.match(/no secret configured/);
+    expect(keys.records.size).to.equal(0);
+    const retried = await create({ job: 'Fix it', llm_provider: 'openai' }, 'k');
+    expect(retried.replayed).to.equal(false);
+    expect(jobs.jobs.size).to.equal(1);
+  });
+
+  it('creates one job for concurrent duplicates', async () => {
+    const { create, jobs } = setup();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => create({ job: 'Fix it' }, 'burst')));
+    expect(new Set(answers.map((answer) => answer.jobId)).size).to.equal(1);
+    expect(answers.filter((answer) => !answer.replayed)).to.have.length(1);
+    expect(jobs.jobs.size).to.equal(1);
+  });
+});
+
+describe('canonicalJson', () => {
+  it('sorts keys at every level and drops whitespace, keeping array order and value types', () => {
+    expect(canonicalJson({ b: [2, { d: 1, c: null }], a: '1' })).to.equal('{"a":"1","b":[2,{"c":null,"d":1}]}');
+    expect(canonicalJson({ a: 1 })).to.not.equal(canonicalJson({ a: '1' }));
+  });
+});

@@ -1,0 +1,157 @@
+import { expect } from 'chai';
+import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
+import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
+import { filterTriggers } from '../../../../src/domain/triggers/match-triggers.js';
+import { describeCondition } from '../../../../src/domain/triggers/trigger-filter.js';
+import { checkRegex, MAX_REGEX_INPUT } from '../../../../src/domain/triggers/safe-regex.js';
+import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
+
+const FILE = 'config/TRIGGERS.json';
+const trigger = (name: string, when?: unknown) => ({
+  name,
+  watch_path: '/webhook',
+  enabled: true,
+  ...(when === undefined ? {} : { when }),
+  actions: [{ type: 'command', command: 'make' }],
+});
+const load = (...entries: unknown[]) => validateTriggers(entries, FILE, triggerCatalog());
+const problems = (when: unknown) => load(trigger('deploy', when)).problems;
+
+/** The names of the triggers that fire for a request with this body, query and headers. */
+const fired = (entries: unknown[], body: unknown, headers: Record<string, string> = {}, query: Record<string, string> = {}): string[] => {
+  const { triggers, problems: found } = load(...entries);
+  expect(found).to.deep.equal([]);
+  return filterTriggers(triggers, snapshotRequest(body, query, headers)).map((t) => t.name);
+};
+
+const PUSH_TO_MAIN = { 'body.ref': { equals: 'refs/heads/main' }, 'headers.x-github-event': { in: ['push'] } };
+
+describe('trigger filters (when)', () => {
+  describe('evaluation', () => {
+    it('fires a trigger without when for every request', () => {
+      expect(fired([trigger('always')], {})).to.deep.equal(['always']);
+    });
+
+    it('fires only when every entry passes (AND): a push to main, not to another branch or another event', () => {
+      const entries = [trigger('main-push', PUSH_TO_MAIN), trigger('always')];
+      expect(fired(entries, { ref: 'refs/heads/main' }, { 'X-GitHub-Event': 'push' })).to.deep.equal(['main-push', 'always']);
+      expect(fired(entries, { ref: 'refs/heads/feature' }, { 'X-GitHub-Event': 'push' })).to.deep.equal(['always']);
+      expect(fired(entries, { ref: 'refs/heads/main' }, { 'X-GitHub-Event': 'pull_request' })).to.deep.equal(['always']);
+    });
+
+    it('compares equals by JSON value and type: 5 is not "5", null and booleans match themselves', () => {
+      const entries = [
+        trigger('five', { 'body.n': { equals: 5 } }),
+        trigger('text', { 'body.n': { equals: '5' } }),
+        trigger('off', { 'body.flag': { equals: false } }),
+      ];
+      expect(fired(entries, { n: 5, flag: false })).to.deep.equal(['five', 'off']);
+      expect(fired(entries, { n: '5', flag: 'false' })).to.deep.equal(['text']);
+      expect(fired([trigger('nul', { 'body.x': { equals: null } })], { x: null })).to.deep.equal(['nul']);
+    });
+
+    it('never passes a missing field, whatever the test', () => {
+      const entries = [trigger('a', { 'body.x': { equals: '' } }), trigger('b', { 'body.x': { prefix: 'a' } }), trigger('c', { 'body.x': { regex: '.*' } })];
+      expect(fired(entries, {})).to.deep.equal([]);
+      expect(fired(entries, 'not an object')).to.deep.equal([]);
+    });
+
+    it('tests in against each listed value', () => {
+      const entries = [trigger('events', { 'headers.x-github-event': { in: ['push', 'release'] } })];
+      expect(fired(entries, {}, { 'x-github-event': 'release' })).to.deep.equal(['events']);
+      expect(fired(entries, {}, { 'x-github-event': 'issues' })).to.deep.equal([]);
+    });
+
+    it('tests prefix and regex on strings only', () => {
+      const entries = [
+        trigger('tags', { 'body.ref': { prefix: 'refs/tags/v' } }),
+        trigger('release', { 'body.ref': { regex: '^refs/heads/release/[0-9.]+$' } }),
+      ];
+      expect(fired(entries, { ref: 'refs/tags/v1.2' })).to.deep.equal(['tags']);
+      expect(fired(entries, { ref: 'refs/heads/release/2.0' })).to.deep.equal(['release']);
+      expect(fired(entries, { ref: 'refs/heads/release/x' })).to.deep.equal([]);
+      expect(fired([trigger('num', { 'body.n': { prefix: '1' } })], { n: 12 })).to.deep.equal([]);
+    });
+
+    it('combines several tests on one path (all must pass)', () => {
+      const entries = [trigger('both', { 'body.ref': { prefix: 'refs/heads/', regex: 'main$' } })];
+      expect(fired(entries, { ref: 'refs/heads/main' })).to.deep.equal(['both']);
+      expect(fired(entries, { ref: 'refs/tags/main' })).to.deep.equal([]);
+    });
+
+    it('reads query parameters, header names in any case, nested body paths and array indexes', () => {
+      expect(fired([trigger('q', { 'query.env': { equals: 'prod' } })], {}, {}, { env: 'prod' })).to.deep.equal(['q']);
+      expect(fired([trigger('h', { 'headers.X-Event': { equals: 'e' } })], {}, { 'x-event': 'e' })).to.deep.equal(['h']);
+      expect(fired([trigger('b', { 'body.commits.0.author.name': { equals: 'ann' } })], { commits: [{ author: { name: 'ann' } }] })).to.deep.equal(['b']);
+    });
+
+    it('does not test a regex on a value longer than the cap', () => {
+      const entries = [trigger('long', { 'body.t': { regex: 'a' } })];
+      expect(fired(entries, { t: 'a'.repeat(MAX_REGEX_INPUT) })).to.deep.equal(['long']);
+      expect(fired(entries, { t: 'a'.repeat(MAX_REGEX_INPUT + 1) })).to.deep.equal([]);
+    });
+  });
+
+  describe('validation', () => {
+    it('accepts every test and keeps the conditions on the trigger', () => {
+      const { triggers, problems: found } = load(trigger('deploy', { ...PUSH_TO_MAIN, 'query.x': { prefix: 'a', regex: '^a' } }));
+      expect(found).to.deep.equal([]);
+      expect(triggers[0].when?.map((c) => c.path)).to.deep.equal(['body.ref', 'headers.x-github-event', 'query.x']);
+    });
+
+    it('names the file, the trigger and the field of each problem', () => {
+      expect(problems({ 'body.ref': { equal: 'x' }, 'params.x': { equals: 1 }, 'body.y': { in: [] }, 'body.z': { prefix: 3, equals: {} } })).to.deep.equal([
+        `${FILE}: trigger #0 "deploy": when.body.ref.equal: unknown test; one of equals, in, prefix, regex`,
+        `${FILE}: trigger #0 "deploy": when.params.x: must be a request path like body.ref, query.name or headers.x-github-event`,
+        `${FILE}: trigger #0 "deploy": when.body.y.in: must be a non-empty array of strings, numbers, true, false or null`,
+        `${FILE}: trigger #0 "deploy": when.body.z.equals: must be a string, number, true, false or null`,
+        `${FILE}: trigger #0 "deploy": when.body.z.prefix: must be a non-empty string`,
+      ]);
+    });
+
+    it('refuses a when that is not an object of tests, and a path without a field', () => {
+      expect(problems([])).to.deep.equal([
+        `${FILE}: trigger #0 "deploy": when: must be an object of request paths (body.…, query.…, headers.…) to tests, with at least one entry`,
+      ]);
+      expect(problems({ body: { equals: 1 } })[0]).to.contain('when.body: must be a request path');
+      expect(problems({ 'body.x': 'main' })[0]).to.contain('when.body.x: must be an object with one or more of equals, in, prefix, regex');
+    });
+
+    it('refuses an invalid regex, naming the field', () => {
+      expect(problems({ 'body.ref': { regex: '(' } })[0]).to.match(
+        /^config\/TRIGGERS\.json: trigger #0 "deploy": when\.body\.ref\.regex: not a valid regular expression/,
+      );
+    });
+
+    it('refuses regexes that can backtrack catastrophically', () => {
+      for (const pattern of ['(a+)+$', '(?:a*)*b', '(a|ab)*c', '(\\w+\\s?)+$', '.*.*.*x', '(a)\\1', '(?<x>a)\\k<x>', 'a'.repeat(201)]) {
+        expect(checkRegex(pattern), pattern).to.be.a('string');
+      }
+    });
+
+    it('accepts ordinary filter patterns', () => {
+      for (const pattern of [
+        '^refs/heads/(main|master)$',
+        '^refs/heads/release/v?[0-9.]+$',
+        '\\[deploy\\]',
+        '^[a-z-]+$',
+        '(ab){2}x*',
+        '[(+*]+',
+        '\\u{1F600}',
+        '\\p{L}+',
+      ]) {
+        expect(checkRegex(pattern), pattern).to.equal(undefined);
+      }
+    });
+  });
+
+  it('describes each condition for the admin UI', () => {
+    const { triggers } = load(trigger('deploy', { ...PUSH_TO_MAIN, 'body.tag': { prefix: 'v', regex: '^v[0-9.]+$' }, 'body.n': { equals: 5 } }));
+    expect(triggers[0].when?.map(describeCondition)).to.deep.equal([
+      'body.ref equals "refs/heads/main"',
+      'headers.x-github-event in ["push"]',
+      'body.tag starts with "v" and matches /^v[0-9.]+$/',
+      'body.n equals 5',
+    ]);
+  });
+});
