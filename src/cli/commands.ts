@@ -90,6 +90,29 @@ problem and exit code 1 when it is invalid.`,
     run: async (parsed) => (await import('./triggers-command.js')).checkTriggers(parsed, io),
   },
   {
+    words: ['crons', 'check'],
+    synopsis: '[--file F]',
+    summary: 'validate the schedule file (CRONS_FILE by default)',
+    description: `Validates the schedule file as start-up does, without starting anything: one line per
+problem and exit code 1 when it is invalid; when valid, each schedule with its next run.`,
+    options: { file: { type: 'string', value: 'F', help: 'the file to check (default: CRONS_FILE, config/CRONS.json)' } },
+    run: async (parsed) => (await import('./crons-command.js')).checkCrons(parsed, io),
+  },
+  {
+    words: ['reload'],
+    synopsis: '',
+    summary: 'have the running service reload the trigger and schedule files',
+    description: `Has the running service reload TRIGGERS_FILE and CRONS_FILE without a restart (as SIGHUP
+and a change of either file do). When a file is invalid the service keeps what it runs, and
+this command prints every problem and exits with code 1. On the embedded database the server
+holding it reloads through its admin socket; on PostgreSQL the files are checked here, then
+every server on the database is asked to reload (NOTIFY agw_reload).
+
+${WHERE}`,
+    options: {},
+    run: async (parsed) => (await import('./reload-command.js')).reload(parsed, io),
+  },
+  {
     words: ['deliveries', 'list'],
     synopsis: '[--path P] [--trigger T] [--before TIME] [--limit N] [--json]',
     summary: 'list stored requests that fired triggers, newest first',

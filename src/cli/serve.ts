@@ -19,6 +19,10 @@ export const serve = async (config: AppConfig, options: { readonly pino?: Pino; 
       },
     );
   };
+  // SIGHUP reloads the trigger and schedule files (problems are logged; the running set stays).
+  process.on('SIGHUP', () => {
+    if (!stopping) void gateway.reload('SIGHUP').catch(() => undefined);
+  });
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
 };

@@ -6,6 +6,7 @@ import { bindJobs } from './bindings/job-bindings.js';
 import { bindKeys } from './bindings/key-bindings.js';
 import { bindPolling } from './bindings/polling-bindings.js';
 import { bindRetention } from './bindings/retention-bindings.js';
+import { bindSchedules } from './bindings/schedule-bindings.js';
 import { bindTriggers } from './bindings/trigger-bindings.js';
 import type { AppConfig } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
@@ -23,6 +24,7 @@ export const buildContainer = (config: AppConfig, infra: Infrastructure): Contai
   bindCore(c, config, infra);
   bindKeys(c);
   bindTriggers(c, config, infra);
+  bindSchedules(c, config, infra);
   bindJobs(c, config);
   bindChat(c, config);
   bindPolling(c);

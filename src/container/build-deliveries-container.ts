@@ -4,6 +4,7 @@ import { bindTaskQueue } from './bindings/core-bindings.js';
 import { bindDeliveries } from './bindings/delivery-bindings.js';
 import type { AppConfig } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
+import { Swappable } from './swappable.js';
 import { TOKENS } from './tokens.js';
 
 /**
@@ -15,7 +16,7 @@ import { TOKENS } from './tokens.js';
  */
 export const buildDeliveriesContainer = (config: AppConfig, infra: Infrastructure): Container => {
   const c = buildAdministrationContainer(config, infra);
-  c.bind(TOKENS.Triggers).toConstantValue(infra.triggers ?? []);
+  c.bind(TOKENS.Triggers).toConstantValue(new Swappable(infra.triggers ?? []));
   bindTaskQueue(c, config);
   bindDeliveries(c);
   return c;

@@ -17,11 +17,19 @@ import { ConfigError, type AppConfig } from './config.js';
 import type { HeadStart } from './head-start.js';
 import { listenHttp } from './listen-http.js';
 import { loadTriggers } from './load-triggers.js';
+import { loadSchedules } from './load-schedules.js';
+import { watchFiles } from '../adapters/triggerfile/watch-files.js';
+import { SCHEDULE_RUN_QUEUE, type ScheduleRunTask } from '../application/schedules/run-schedule.js';
+import type { ReloadOutcome } from './config-reloader.js';
+import { RELOAD_CHANNEL } from './reload-channel.js';
 import { openDatabase } from './open-database.js';
 import { startRetentionSchedule } from './retention-schedule.js';
 import { StartupError } from './startup-error.js';
 import { TOKENS } from './tokens.js';
 import { channelCredentialHeaders } from './channels/index.js';
+
+/** Changes to the configuration files closer together than this are one reload (an editor's save is several events). */
+const RELOAD_DEBOUNCE_MS = 200;
 
 /** The running service: database, container, HTTP server and, on the embedded database, the admin socket. */
 export class Gateway {
@@ -38,6 +46,8 @@ export class Gateway {
     private readonly updatePolling: { readonly stop: AbortController; readonly done: Promise<void> },
     /** Records approvals that ran out of time as expired (any replica; each once). */
     private readonly approvalExpiry: NodeJS.Timeout,
+    /** Stops watching the configuration files and listening for reload notifications. */
+    private readonly stopReloads: () => Promise<void>,
   ) {}
 
   /**
@@ -55,6 +65,7 @@ export class Gateway {
       // port in use stops start-up before the database is opened. Requests are answered 503
       // until `http.serve` below.
       const triggers = head?.triggers ?? (await loadTriggers(config, logger));
+      const schedules = head?.schedules ?? (await loadSchedules(config, logger));
       const http = head?.http ?? (await listenHttp(config));
       opened.push(() => http.close(0));
       if (head) opened.push(() => head.engine.then(closeEngine, () => undefined));
@@ -62,11 +73,14 @@ export class Gateway {
       opened.push(() => database.close());
       const applied = await database.migrate();
       if (applied.length > 0) pino.info({ migrations: applied }, 'database migrated');
-      const container = buildContainer(config, { pino, database, triggers, env: process.env });
+      const container = buildContainer(config, { pino, database, triggers, schedules, env: process.env });
       // Stops the task queue (and its pollers, which would otherwise keep the process alive).
       opened.push(() => container.unbindAllAsync());
       const secretProblems = checkTriggerSecrets(triggers, await container.getAsync(TOKENS.SecretStore), config.triggersFile);
       if (secretProblems.length > 0) throw new ConfigError(secretProblems, 'Invalid trigger file');
+      const scheduleSecretProblems = checkTriggerSecrets(schedules, await container.getAsync(TOKENS.SecretStore), config.cronsFile, 'schedule');
+      if (scheduleSecretProblems.length > 0) throw new ConfigError(scheduleSecretProblems, 'Invalid schedule file');
+      const reloader = await container.getAsync(TOKENS.ConfigReloader);
       await warnAboutUnprotectedWebhook(container);
       const app = await container.getAsync(TOKENS.HttpApp);
       const queue = await container.getAsync(TOKENS.TaskQueue);
@@ -81,6 +95,7 @@ export class Gateway {
               {
                 setAdminPassword: async (password) => (await container.getAsync(TOKENS.AdminAuthentication)).setPassword(password),
                 migrations: async () => ({ appliedAtStart: applied, recorded: await database.recordedMigrations() }),
+                reload: () => reloader.reload('cli'),
                 deliveries: await container.getAsync(TOKENS.DeliveryHistory),
                 replay: async (requestId) => (await container.getAsync(TOKENS.FireTriggers)).replay(requestId),
               },
@@ -112,6 +127,27 @@ export class Gateway {
       // Retention: one sweep per period across replicas, run by whichever worker takes it.
       const sweep = await container.getAsync(TOKENS.SweepExpiredData);
       await queue.work(RETENTION_SWEEP_QUEUE, async () => void (await sweep.execute()), { maxConcurrent: 1 });
+      // Schedules: each occurrence is enqueued by every replica's scheduler under one key, so one task
+      // is stored, run by whichever worker takes it; missed occurrences are caught up first.
+      const runSchedule = await container.getAsync(TOKENS.RunSchedule);
+      await queue.work<ScheduleRunTask>(SCHEDULE_RUN_QUEUE, (task, { id }) => runSchedule.execute(task, id));
+      const scheduler = await container.getAsync(TOKENS.Scheduler);
+      await scheduler.start();
+      opened.push(async () => scheduler.stop());
+      // Live reload: on a change of either file, on SIGHUP (serve.ts) and on `agent-gateway reload`
+      // (the admin socket, or NOTIFY agw_reload on PostgreSQL, heard by every replica).
+      const reload = (reason: string): void =>
+        void reloader.reload(reason).catch((error: unknown) => logger.error({ err: error, reason }, 'configuration reload failed'));
+      const unwatch = config.configWatch
+        ? watchFiles([config.triggersFile, config.cronsFile], () => reload('file change'), RELOAD_DEBOUNCE_MS)
+        : () => undefined;
+      opened.push(async () => unwatch());
+      const unlisten = await database.listen(RELOAD_CHANNEL, { onMessage: () => reload('notification'), onLiveChange: () => undefined });
+      opened.push(unlisten);
+      const stopReloads = async (): Promise<void> => {
+        unwatch();
+        await unlisten();
+      };
       const retentionSchedule = startRetentionSchedule(await container.getAsync(TOKENS.ScheduleRetentionSweep), logger);
       opened.push(async () => clearInterval(retentionSchedule));
       const expireApprovals = await container.getAsync(TOKENS.ExpireApprovals);
@@ -141,15 +177,39 @@ export class Gateway {
       http.serve(app);
       // startupMs: since the process started (performance's time origin).
       pino.info(
-        { port: http.port, host: config.host, database: database.engine, triggers: triggers.length, startupMs: Math.round(performance.now()) },
+        {
+          port: http.port,
+          host: config.host,
+          database: database.engine,
+          triggers: triggers.length,
+          schedules: schedules.length,
+          startupMs: Math.round(performance.now()),
+        },
         'agent gateway listening',
       );
-      return new Gateway(config, container, pino, database, http, admin, poller, retentionSchedule, { stop: stopPolling, done: polling }, approvalExpiry);
+      return new Gateway(
+        config,
+        container,
+        pino,
+        database,
+        http,
+        admin,
+        poller,
+        retentionSchedule,
+        { stop: stopPolling, done: polling },
+        approvalExpiry,
+        stopReloads,
+      );
     } catch (error) {
       for (const close of opened.reverse())
         await close().catch((closeError: unknown) => logger.debug({ err: closeError }, 'closing after a failed start failed'));
       throw error;
     }
+  }
+
+  /** Reloads the trigger and schedule files (SIGHUP): see ConfigReloader. */
+  async reload(reason: string): Promise<ReloadOutcome> {
+    return (await this.container.getAsync(TOKENS.ConfigReloader)).reload(reason);
   }
 
   get port(): number {
@@ -169,6 +229,8 @@ export class Gateway {
     // The long poll is aborted: no update is fetched that could not be stored.
     this.updatePolling.stop.abort();
     await this.updatePolling.done;
+    await this.stopReloads().catch(() => undefined);
+    (await this.container.getAsync(TOKENS.Scheduler)).stop();
     await this.http.close(this.config.shutdownTimeoutMs);
     await this.adminSocket?.close();
     const runJob = await this.container.getAsync(TOKENS.RunJob);

@@ -1,10 +1,12 @@
 import type { HttpServer } from '../adapters/http/http-server.js';
 import { startEngine, type OpenEngine } from '../adapters/persistence/open-engine.js';
+import type { Schedule } from '../domain/schedules/schedule.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
 import type { Logger } from '../ports/logger.js';
 import type { AppConfig } from './config.js';
 import { explainDatabaseFailure } from './explain-database-failure.js';
 import { listenHttp } from './listen-http.js';
+import { loadSchedules } from './load-schedules.js';
 import { loadTriggers } from './load-triggers.js';
 
 /**
@@ -17,6 +19,8 @@ import { loadTriggers } from './load-triggers.js';
 export interface HeadStart {
   /** The trigger file, validated (checked before anything is opened). */
   readonly triggers: readonly Trigger[];
+  /** The schedule file, validated (checked before anything is opened). */
+  readonly schedules: readonly Schedule[];
   readonly http: HttpServer;
   /** The embedded database's boot, still under way; rejects as openEngine does. */
   readonly engine: Promise<OpenEngine>;
@@ -24,6 +28,7 @@ export interface HeadStart {
 
 export const beginStart = async (config: AppConfig, logger: Logger): Promise<HeadStart> => {
   const triggers = await loadTriggers(config, logger);
+  const schedules = await loadSchedules(config, logger);
   const http = await listenHttp(config);
   try {
     // What fails fast (a PostgreSQL server that refuses, a data directory that cannot be
@@ -31,7 +36,7 @@ export const beginStart = async (config: AppConfig, logger: Logger): Promise<Hea
     const { opened } = await startEngine({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, create: config.databaseCreate });
     // Awaited by Gateway.start; until then a rejection is not unhandled.
     opened.catch(() => undefined);
-    return { triggers, http, engine: opened };
+    return { triggers, schedules, http, engine: opened };
   } catch (error) {
     await http.close(0);
     throw explainDatabaseFailure(error);

@@ -36,6 +36,13 @@ import type { SecretStore } from '../ports/secret-store.js';
 import type { ReceiveCodehostEvent } from '../application/codehost/receive-codehost-event.js';
 import type { RunTrigger } from '../application/triggers/run-trigger.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
+import type { Schedule } from '../domain/schedules/schedule.js';
+import type { RunSchedule } from '../application/schedules/run-schedule.js';
+import type { Scheduler } from '../application/schedules/scheduler.js';
+import type { CronCalendar } from '../ports/cron-calendar.js';
+import type { ScheduleRunRepository } from '../ports/schedule-run-repository.js';
+import type { ConfigReloader } from './config-reloader.js';
+import type { Swappable } from './swappable.js';
 import type { ActionRunRepository } from '../ports/action-run-repository.js';
 import type { ApiKeyCrypto } from '../ports/api-key-crypto.js';
 import type { DeliveryLog } from '../ports/delivery-log.js';
@@ -75,7 +82,13 @@ export const TOKENS = {
   KeyAdministration: token<KeyAdministration>('KeyAdministration'),
   CreateJob: token<CreateJob>('CreateJob'),
   CreateJobOnce: token<CreateJobOnce>('CreateJobOnce'),
-  Triggers: token<readonly Trigger[]>('Triggers'),
+  Triggers: token<Swappable<readonly Trigger[]>>('Triggers'),
+  Schedules: token<Swappable<readonly Schedule[]>>('Schedules'),
+  ScheduleRunRepository: token<ScheduleRunRepository>('ScheduleRunRepository'),
+  CronCalendar: token<CronCalendar>('CronCalendar'),
+  RunSchedule: token<RunSchedule>('RunSchedule'),
+  Scheduler: token<Scheduler>('Scheduler'),
+  ConfigReloader: token<ConfigReloader>('ConfigReloader'),
   TaskQueue: token<TaskQueue>('TaskQueue'),
   ShellExecutor: token<ShellExecutor>('ShellExecutor'),
   HttpForwarder: token<HttpForwarder>('HttpForwarder'),

@@ -354,6 +354,7 @@ describe('e2e: admin pages', function () {
     for (const [path, label] of [
       ['/settings/keys', 'API keys'],
       ['/settings/triggers', 'Triggers'],
+      ['/settings/schedules', 'Schedules'],
       ['/settings/jobs', 'Jobs'],
       ['/settings/messaging', 'Messaging'],
       ['/settings/chat', 'Chat'],

@@ -165,6 +165,22 @@ describe('e2e: start-up failures end the process with one line naming the settin
     expect(existsSync(join(dir, 'data')), 'the data directory was used').to.equal(false);
   });
 
+  it('an invalid schedule file: exit 1 naming the file, the schedule and the field, before the database is opened', async () => {
+    const dir = await tempDir('startup-bad-crons');
+    const bad = join(dir, 'CRONS.json');
+    await writeFile(
+      bad,
+      JSON.stringify([
+        { name: 'nightly', schedule: '0 3 * * *', timezone: 'Moon/Base', enabled: true, actions: [{ type: 'command', command: 'echo {{now}}' }] },
+      ]),
+    );
+    const result = await startGatewayExpectingExit({ DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: join(dir, 'none.json'), TRIGGERS_DIR: dir, CRONS_FILE: bad });
+    expect(result.code, result.stderr).to.equal(1);
+    expect(result.stderr).to.contain('Invalid schedule file');
+    expect(result.stderr).to.contain(`${bad}: schedule #0 "nightly": timezone: "Moon/Base" is not an IANA time zone`);
+    expect(existsSync(join(dir, 'data')), 'the data directory was used').to.equal(false);
+  });
+
   it('a failure once the database and the task queue are open (the admin socket cannot be served): exit 1, one line naming DATA_DIR, the data directory released', async function () {
     // A new embedded database is created first: tens of seconds on a busy machine.
     this.timeout(120_000);

@@ -52,6 +52,8 @@ for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
 export interface GatewayProcess {
   readonly url: string;
   readonly port: number;
+  /** The process id (to send it signals, e.g. SIGHUP). */
+  readonly pid: number;
   readonly env: Record<string, string>;
   /** Every log line the process wrote (stdout and stderr), parsed when JSON. */
   readonly logs: Array<Record<string, unknown> | string>;
@@ -115,6 +117,7 @@ export const startGateway = async (env: Record<string, string>, options: StartOp
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    pid: child.pid as number,
     env: fullEnv,
     logs,
     stop: async () => {

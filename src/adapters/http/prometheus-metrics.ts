@@ -71,6 +71,26 @@ export class PrometheusMetrics {
         for (const [status, count] of Object.entries((await read()).actionRuns)) this.set({ status }, count);
       },
     });
+    new Gauge({
+      name: 'agw_schedule_runs',
+      help: 'Schedule occurrences recorded, by schedule and status (queued, running, succeeded, failed, missed, skipped)',
+      labelNames: ['schedule', 'status'],
+      registers: [this.#registry],
+      async collect() {
+        this.reset();
+        for (const { schedule, status, count } of (await read()).scheduleRuns ?? []) this.set({ schedule, status }, count);
+      },
+    });
+    new Gauge({
+      name: 'agw_schedule_last_occurrence_seconds',
+      help: "Time of each schedule's latest recorded occurrence (Unix seconds)",
+      labelNames: ['schedule'],
+      registers: [this.#registry],
+      async collect() {
+        this.reset();
+        for (const { schedule, occurrence } of (await read()).scheduleLast ?? []) this.set({ schedule }, occurrence.getTime() / 1000);
+      },
+    });
   }
 
   /** Records one finished request (called by the request log middleware). */

@@ -107,6 +107,11 @@ export class Database {
     return listenOnPostgres(this.options.databaseUrl as string, channel, listener, this.options.logger);
   }
 
+  /** Sends a notification on a channel (every listener of every process on this database gets it). */
+  async notify(channel: string, payload = ''): Promise<void> {
+    await this.orm.em.getConnection().execute('select pg_notify(?, ?)', [channel, payload]);
+  }
+
   /** A readiness check: the ORM's connection check (one trivial query); rejects with its cause. */
   readiness(): { name: string; check(): Promise<void> } {
     return {

@@ -10,6 +10,12 @@ import type { JobRepository } from '../../ports/job-repository.js';
 import type { WebhookInfo } from '../../ports/messaging-channel.js';
 import type { StorageFigures, TableSize } from '../../ports/storage-figures.js';
 import type { CollectOperationalFigures, OperationalFigures } from './collect-operational-figures.js';
+import { scheduleRunName, type Schedule } from '../../domain/schedules/schedule.js';
+import { fromRequestTokens, scheduleSnapshot } from '../../domain/schedules/schedule-tokens.js';
+import type { CronCalendar } from '../../ports/cron-calendar.js';
+import type { LiveSet } from '../../ports/live-set.js';
+import type { ScheduleRun, ScheduleRunRepository } from '../../ports/schedule-run-repository.js';
+import { currentTriggers, type TriggerSource } from '../triggers/trigger-source.js';
 import type { ChatChannelSettings, MessagingChannels } from '../messaging/messaging-channels.js';
 
 export interface ServiceFacts {
@@ -39,7 +45,9 @@ export interface ChannelStatus {
 
 /** What the overview reads from. */
 export interface AdminOverviewSources {
-  readonly triggers: readonly Trigger[];
+  readonly triggers: TriggerSource;
+  /** The schedules, their record and the problems of the last refused reload; none in tests that do not need them. */
+  readonly schedules?: ScheduleSources;
   readonly runs: ActionRunRepository;
   readonly requests: InboundRequestStore;
   readonly jobs: JobRepository;
@@ -74,7 +82,25 @@ export interface TriggerRunView {
   readonly configured: boolean;
   /** The stored request that fired the run; null when none is stored (any more). */
   readonly request: InboundRequest | null;
+  /** For a schedule's run: the schedule and the occurrence it ran for. */
+  readonly occurrence?: { readonly schedule: string; readonly at: Date };
   readonly actions: readonly ActionRunView[];
+}
+
+/** Where the schedules page reads from. */
+export interface ScheduleSources {
+  readonly list: LiveSet<readonly Schedule[]>;
+  readonly runs: ScheduleRunRepository;
+  readonly calendar: CronCalendar;
+  /** The problems of the last refused reload of the trigger and schedule files; empty when it succeeded. */
+  readonly reloadProblems: () => readonly string[];
+}
+
+/** A schedule as the admin UI lists it: when it runs next (null when disabled or never) and what its last occurrence did. */
+export interface ScheduleView {
+  readonly schedule: Schedule;
+  readonly next: Date | null;
+  readonly last: ScheduleRun | null;
 }
 
 /** What the admin UI's pages show: read-only views over the capabilities. */
@@ -86,7 +112,29 @@ export class AdminOverview {
   }
 
   triggers(): readonly Trigger[] {
-    return this.sources.triggers;
+    return currentTriggers(this.sources.triggers);
+  }
+
+  /** Every configured schedule with its next occurrence and its last recorded one. */
+  async schedules(now: Date): Promise<ScheduleView[]> {
+    const sources = this.sources.schedules;
+    if (!sources) return [];
+    const latest = await sources.runs.latest();
+    return sources.list.current().map((schedule) => ({
+      schedule,
+      next: schedule.enabled ? sources.calendar.next(schedule.schedule, schedule.timezone, now) : null,
+      last: latest.get(schedule.name) ?? null,
+    }));
+  }
+
+  /** The recorded occurrences of one schedule, latest first. */
+  scheduleRuns(name: string, limit = 50): Promise<ScheduleRun[]> {
+    return this.sources.schedules?.runs.forSchedule(name, limit) ?? Promise.resolve([]);
+  }
+
+  /** The problems of the last refused reload (shown as a banner); empty when the running files are the files on disk. */
+  reloadProblems(): readonly string[] {
+    return this.sources.schedules?.reloadProblems() ?? [];
   }
 
   recentRuns(limit = 50): Promise<ActionRun[]> {
@@ -97,7 +145,12 @@ export class AdminOverview {
   async triggerRun(runId: string): Promise<TriggerRunView | null> {
     const runs = await this.sources.runs.forRun(runId);
     if (runs.length === 0) return null;
-    const trigger = this.sources.triggers.find((candidate) => candidate.name === runs[0].trigger);
+    const scheduled = this.#scheduleOfRun(runs);
+    if (scheduled) {
+      const occurrence = { schedule: String(runs[0].detail.schedule), at: new Date(String(runs[0].detail.occurrence)) };
+      return { runId, trigger: runs[0].trigger, configured: scheduled.schedule !== undefined, request: null, occurrence, actions: scheduled.actions };
+    }
+    const trigger = currentTriggers(this.sources.triggers).find((candidate) => candidate.name === runs[0].trigger);
     const requestId = runs.map((run) => run.detail.requestId).find((id): id is string => typeof id === 'string');
     const request = requestId === undefined ? null : await this.sources.requests.find(requestId);
     const snapshot = request === null ? null : parseSnapshot(request.request);
@@ -109,6 +162,34 @@ export class AdminOverview {
       actions: runs.map((run) => {
         const action = trigger?.actions[run.actionIndex];
         return { run, rendered: action !== undefined && action.type === run.type ? render(action, run, snapshot) : null };
+      }),
+    };
+  }
+
+  /**
+   * The run of a schedule's occurrence (recorded under `cron:<name>` with its occurrence): its
+   * actions rendered with the values they got, templates as written (`{{now}}`); undefined for a trigger's run.
+   */
+  #scheduleOfRun(runs: readonly ActionRun[]): { schedule: Schedule | undefined; actions: ActionRunView[] } | undefined {
+    const { schedule: name, occurrence } = runs[0].detail;
+    if (typeof name !== 'string' || typeof occurrence !== 'string' || runs[0].trigger !== scheduleRunName(name)) return undefined;
+    const schedule = this.sources.schedules?.list.current().find((candidate) => candidate.name === name);
+    const snapshot = scheduleSnapshot(name, new Date(occurrence));
+    const asWritten = (rendered: RenderedAction): RenderedAction =>
+      rendered.type === 'command'
+        ? {
+            ...rendered,
+            template: fromRequestTokens(rendered.template),
+            values: rendered.values?.map((value) => ({ ...value, token: fromRequestTokens(value.token) })) ?? null,
+          }
+        : rendered.type === 'agent'
+          ? { ...rendered, template: fromRequestTokens(rendered.template) }
+          : rendered;
+    return {
+      schedule,
+      actions: runs.map((run) => {
+        const action = schedule?.actions[run.actionIndex];
+        return { run, rendered: action !== undefined && action.type === run.type ? asWritten(render(action, run, snapshot)) : null };
       }),
     };
   }

@@ -1,6 +1,7 @@
 import type { JobStatus } from '../../domain/jobs/job.js';
 import type { ActionRunRepository } from '../../ports/action-run-repository.js';
 import type { JobRepository } from '../../ports/job-repository.js';
+import type { ScheduleRunRepository } from '../../ports/schedule-run-repository.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
 
 export interface OperationalFigures {
@@ -11,6 +12,9 @@ export interface OperationalFigures {
   readonly jobs: Readonly<Partial<Record<JobStatus, number>>>;
   /** Trigger action runs by outcome. */
   readonly actionRuns: Readonly<Record<string, number>>;
+  /** Schedule occurrences by schedule and status, and each schedule's latest occurrence (when a repository is given). */
+  readonly scheduleRuns?: ReadonlyArray<{ readonly schedule: string; readonly status: string; readonly count: number }>;
+  readonly scheduleLast?: ReadonlyArray<{ readonly schedule: string; readonly occurrence: Date; readonly status: string }>;
 }
 
 /** The figures operators watch, read when asked (a metrics scrape, the health page). */
@@ -19,6 +23,7 @@ export class CollectOperationalFigures {
     private readonly queue: TaskQueue,
     private readonly jobs: JobRepository,
     private readonly actionRuns: ActionRunRepository,
+    private readonly scheduleRuns?: ScheduleRunRepository,
   ) {}
 
   async execute(): Promise<OperationalFigures> {
@@ -28,6 +33,9 @@ export class CollectOperationalFigures {
       this.jobs.countByStatus(),
       this.actionRuns.countByStatus(),
     ]);
-    return { queueDepth, failedTasks, jobs, actionRuns };
+    if (!this.scheduleRuns) return { queueDepth, failedTasks, jobs, actionRuns };
+    const [scheduleRuns, latest] = await Promise.all([this.scheduleRuns.countByStatus(), this.scheduleRuns.latest()]);
+    const scheduleLast = [...latest.values()].map((run) => ({ schedule: run.schedule, occurrence: run.occurrence, status: run.status }));
+    return { queueDepth, failedTasks, jobs, actionRuns, scheduleRuns, scheduleLast };
   }
 }

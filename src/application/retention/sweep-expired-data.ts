@@ -9,6 +9,7 @@ import { IDEMPOTENCY_WINDOW_MS } from '../../domain/jobs/idempotency.js';
 import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { LoginAttempts } from '../../ports/login-attempts.js';
+import type { ScheduleRunRepository } from '../../ports/schedule-run-repository.js';
 
 /** The durable queue of retention sweeps (one task per sweep period, see ScheduleRetentionSweep). */
 export const RETENTION_SWEEP_QUEUE = 'retention-sweep';
@@ -38,6 +39,8 @@ export interface RetentionStores {
   readonly idempotencyKeys: IdempotencyKeyStore;
   /** Decided and expired approvals: kept as long as the action runs they decided. */
   readonly approvals?: ApprovalStore;
+  /** Schedule occurrences: kept as long as action runs, each schedule's latest one for good. */
+  readonly scheduleRuns?: ScheduleRunRepository;
 }
 
 /** Each delete statement removes at most `batchSize` rows; a sweep runs at most `maxBatches` of them per kind. */
@@ -101,6 +104,8 @@ export class SweepExpiredData {
     ];
     const { approvals } = stores;
     if (approvals) kinds.push(['approvals', policy.actionRunsDays, (limit) => approvals.deleteOlderThan(before(policy.actionRunsDays), limit)]);
+    const scheduleRuns = stores.scheduleRuns;
+    if (scheduleRuns) kinds.push(['scheduleRuns', policy.actionRunsDays, (limit) => scheduleRuns.deleteOlderThan(before(policy.actionRunsDays), limit)]);
     return kinds.filter(([, days]) => days > 0).map(([kind, , deleteBatch]) => [kind, deleteBatch]);
   }
 

@@ -5,12 +5,17 @@ import type { SecretStore } from '../../ports/secret-store.js';
  * SPEC 2.3: an enabled agent action's provider override needs that provider's secret.
  * One problem per action, naming the file, the trigger, the action and the missing variable.
  */
-export const checkTriggerSecrets = (triggers: readonly Trigger[], secrets: SecretStore, file: string): string[] =>
+export const checkTriggerSecrets = (
+  triggers: ReadonlyArray<Pick<Trigger, 'name' | 'enabled' | 'actions'>>,
+  secrets: SecretStore,
+  file: string,
+  kind: 'trigger' | 'schedule' = 'trigger',
+): string[] =>
   triggers.flatMap((trigger, index) =>
     trigger.actions.flatMap((action, i) =>
       trigger.enabled && action.type === 'agent' && action.llmProvider !== undefined && !secrets.hasUsableSecret(action.llmProvider)
         ? [
-            `${file}: trigger #${index} "${trigger.name}": actions[${i}].llm_provider: ${action.llmProvider} needs the secret ${secrets.secretName(action.llmProvider)}, which is not set`,
+            `${file}: ${kind} #${index} "${trigger.name}": actions[${i}].llm_provider: ${action.llmProvider} needs the secret ${secrets.secretName(action.llmProvider)}, which is not set`,
           ]
         : [],
     ),

@@ -8,6 +8,7 @@ import type { IdGenerator } from '../../ports/id-generator.js';
 import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
+import { currentTriggers, type TriggerSource } from './trigger-source.js';
 import type { TriggerLanes } from '../../ports/trigger-lanes.js';
 
 export const TRIGGER_RUN_QUEUE = 'trigger-run';
@@ -53,7 +54,7 @@ export interface FireTriggersInput {
  */
 export class FireTriggers {
   constructor(
-    private readonly triggers: readonly Trigger[],
+    private readonly triggers: TriggerSource,
     private readonly requests: InboundRequestStore,
     private readonly queue: TaskQueue,
     private readonly ids: IdGenerator,
@@ -65,11 +66,12 @@ export class FireTriggers {
 
   /** Whether any enabled trigger watches one of the paths: when none does, firing can be skipped entirely. */
   watches(watchPaths: string | readonly string[]): boolean {
-    return matchTriggers(this.triggers, watchPaths).length > 0;
+    return matchTriggers(currentTriggers(this.triggers), watchPaths).length > 0;
   }
 
   async execute(input: FireTriggersInput): Promise<string[]> {
-    const watching = matchTriggers(this.triggers, [input.watchPath, ...(input.sameEndpointAs ?? [])]);
+    // One snapshot for the whole request: a reload meanwhile does not change what it fires.
+    const watching = matchTriggers(currentTriggers(this.triggers), [input.watchPath, ...(input.sameEndpointAs ?? [])]);
     if (watching.length === 0) return [];
     const snapshot = typeof input.request === 'function' ? input.request() : input.request;
     const matched = filterTriggers(watching, snapshot);
@@ -92,7 +94,11 @@ export class FireTriggers {
   async replay(requestId: string): Promise<ReplayOutcome> {
     const stored = await this.requests.find(requestId);
     if (stored === null) throw new DomainError('not_found', `No stored request with id ${requestId} (never stored, or removed by retention)`);
-    const enabled = new Map(this.triggers.filter((trigger) => trigger.enabled).map((trigger) => [trigger.name, trigger]));
+    const enabled = new Map(
+      currentTriggers(this.triggers)
+        .filter((trigger) => trigger.enabled)
+        .map((trigger) => [trigger.name, trigger]),
+    );
     const fired = stored.triggers.flatMap((name) => enabled.get(name) ?? []);
     const skipped = stored.triggers.filter((name) => !enabled.has(name));
     if (fired.length === 0) return { requestId: null, fired: [], skipped };
@@ -120,7 +126,7 @@ export class FireTriggers {
    * same queue (and lanes) as its trigger's runs. A trigger no longer configured queues nothing.
    */
   async resume(approval: Approval): Promise<void> {
-    const trigger = this.triggers.find((candidate) => candidate.name === approval.trigger);
+    const trigger = currentTriggers(this.triggers).find((candidate) => candidate.name === approval.trigger);
     if (trigger === undefined) {
       this.logger.warn({ trigger: approval.trigger, runId: approval.runId }, 'approved action of a trigger no longer configured; nothing runs');
       return;

@@ -5,7 +5,7 @@ import { renderPrompt } from '../../domain/templates/render-prompt.js';
 import { renderText } from '../../domain/templates/template-tokens.js';
 import { headAndTail } from '../../domain/text/cut-text.js';
 import { storableText } from '../../domain/text/storable-text.js';
-import type { AgentAction, CommandAction, Trigger, TriggerAction, WebhookAction } from '../../domain/triggers/trigger.js';
+import type { AgentAction, CommandAction, TriggerAction, WebhookAction } from '../../domain/triggers/trigger.js';
 import type { ActionRunRepository } from '../../ports/action-run-repository.js';
 import type { ApprovalStore } from '../../ports/approval-store.js';
 import type { Clock } from '../../ports/clock.js';
@@ -17,6 +17,23 @@ import type { Logger } from '../../ports/logger.js';
 import type { ShellExecutor } from '../../ports/shell-executor.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
 import type { TriggerRunTask } from './fire-triggers.js';
+import { currentTriggers, type TriggerSource } from './trigger-source.js';
+
+/** What `runActions` runs: a trigger's or a schedule's actions, for one request (real or a schedule's). */
+export interface ActionsRun {
+  readonly runId: string;
+  /** Recorded as the runs' trigger: a trigger's name, or `cron:<name>` for a schedule. */
+  readonly name: string;
+  readonly actions: readonly TriggerAction[];
+  /** The values the templates render, or why they are missing (each action is then recorded failed). */
+  readonly request: RequestSnapshot | string;
+  /** The stored request, when there is one (linked from the run's records). */
+  readonly requestId?: string;
+  /** More fields for each action's record (a schedule's occurrence, from which its values are known again). */
+  readonly detail?: Readonly<Record<string, unknown>>;
+  /** The trigger's task: an action with `approval: true` asks for a decision only with it (else it is not runnable). */
+  readonly task?: TriggerRunTask;
+}
 
 export interface RunTriggerSettings {
   /** Working directory of command actions. */
@@ -68,7 +85,7 @@ const storable = (outcome: Outcome): Outcome => ({
  */
 export class RunTrigger {
   constructor(
-    private readonly triggers: readonly Trigger[],
+    private readonly triggers: TriggerSource,
     private readonly runs: ActionRunRepository,
     private readonly requests: InboundRequestStore,
     private readonly shell: ShellExecutor,
@@ -84,42 +101,63 @@ export class RunTrigger {
 
   async execute(task: TriggerRunTask): Promise<void> {
     const log = this.logger.child({ trigger: task.trigger, runId: task.runId });
-    const trigger = this.triggers.find((candidate) => candidate.name === task.trigger);
+    const trigger = currentTriggers(this.triggers).find((candidate) => candidate.name === task.trigger);
     if (!trigger) {
       log.warn({}, 'trigger is no longer configured; its queued run is dropped');
       return;
     }
-    const records = await this.runs.forRun(task.runId);
+    const request = await this.#request(task);
+    await this.runActions({ runId: task.runId, name: trigger.name, actions: trigger.actions, request, requestId: task.requestId, task }, log);
+  }
+
+  /**
+   * Runs actions one after another, recording each (see the class); actions of `runId` recorded
+   * already are not repeated. Returns the status of each action, in order: as recorded before, or
+   * as it ran now; an action that waits for approval ends the list (the run stops there).
+   * @throws only when reading the records fails (before any action ran).
+   */
+  async runActions(input: ActionsRun, log: Logger = this.logger.child({ trigger: input.name, runId: input.runId })): Promise<ActionRun['status'][]> {
+    const task = { requestId: input.requestId, approvedAction: input.task?.approvedAction };
+    const trigger = { name: input.name };
+    const request = input.request;
+    const statuses: ActionRun['status'][] = [];
+    const records = await this.runs.forRun(input.runId);
     // Not done: an action that waits for a decision (its record is replaced once it runs), and one
     // that was running when its worker died (recorded as interrupted below, never started again).
-    const done = new Set(records.filter((run) => run.status !== 'awaiting_approval' && run.status !== 'running').map((run) => run.actionIndex));
+    const done = new Map(records.filter((run) => run.status !== 'awaiting_approval' && run.status !== 'running').map((run) => [run.actionIndex, run.status]));
     const interrupted = new Set(records.filter((run) => run.status === 'running').map((run) => run.actionIndex));
-    const request = await this.#request(task);
-    for (const [index, action] of trigger.actions.entries()) {
-      if (done.has(index)) continue;
+    for (const [index, action] of input.actions.entries()) {
+      const earlier = done.get(index);
+      if (earlier !== undefined) {
+        statuses.push(earlier);
+        continue;
+      }
       const startedAt = this.clock.now();
       if (action.approval === true && task.approvedAction !== index && typeof request !== 'string') {
         // The run stops here until a person decides; approved, it resumes at this action.
-        const outcome = await this.#askApproval(action, index, task, request);
+        const outcome: Outcome = input.task
+          ? await this.#askApproval(action, index, input.task, request)
+          : { status: 'not_runnable', attempts: 0, error: 'approval is available for triggers only; the action was not run', detail: {} };
         await this.#record(
-          { runId: task.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, finishedAt: this.clock.now(), ...outcome },
+          { runId: input.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, finishedAt: this.clock.now(), ...outcome },
           log,
         );
         if (outcome.status === 'awaiting_approval')
           log.info({ action: index, type: action.type, approvalId: outcome.detail.approvalId }, 'trigger action awaits approval');
         else log.warn({ action: index, type: action.type, error: outcome.error }, 'trigger action not runnable');
-        return;
+        statuses.push(outcome.status);
+        return statuses;
       }
       const runnable = !interrupted.has(index) && typeof request !== 'string';
       // Recorded as running first: if the process dies while it runs, it is not started again. A
       // record that cannot be saved throws here, before the action ran: the queue retries the task.
       if (runnable)
-        await this.#started({ runId: task.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, requestId: task.requestId });
+        await this.#started({ runId: input.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, requestId: task.requestId });
       const outcome: Outcome = interrupted.has(index)
         ? { status: 'failed', attempts: 1, error: INTERRUPTED, detail: {} }
         : typeof request === 'string'
           ? { status: 'failed', attempts: 0, error: request, detail: {} }
-          : await this.#perform(action, task.trigger, request).catch(
+          : await this.#perform(action, trigger.name, request).catch(
               (error: unknown): Outcome => ({
                 status: 'failed',
                 attempts: 1,
@@ -131,14 +169,14 @@ export class RunTrigger {
       // The request id leads the run's page to the values the action got (InboundRequestStore).
       const withRequest = task.requestId === undefined ? recorded.detail : { ...recorded.detail, requestId: task.requestId };
       const run: ActionRun = {
-        runId: task.runId,
+        runId: input.runId,
         trigger: trigger.name,
         actionIndex: index,
         type: action.type,
         startedAt,
         finishedAt: this.clock.now(),
         ...recorded,
-        detail: withRequest,
+        detail: input.detail === undefined ? withRequest : { ...withRequest, ...input.detail },
       };
       await this.#record(run, log);
       // The output stays out of info lines: it may carry request text.
@@ -154,7 +192,9 @@ export class RunTrigger {
       };
       if (run.status === 'succeeded') log.info(fields, 'trigger action finished');
       else log.warn({ ...fields, output }, run.status === 'not_runnable' ? 'trigger action not runnable' : 'trigger action failed');
+      statuses.push(run.status);
     }
+    return statuses;
   }
 
   /**

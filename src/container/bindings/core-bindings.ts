@@ -1,4 +1,5 @@
 import type { Container } from 'inversify';
+import { SCHEDULE_RUN_QUEUE } from '../../application/schedules/run-schedule.js';
 import { NodeFetchHttpForwarder } from '../../adapters/forwarder/node-fetch-http-forwarder.js';
 import type { Database } from '../../adapters/persistence/database.js';
 import { MikroOrmDeliveryLog } from '../../adapters/persistence/mikro-orm-delivery-log.js';
@@ -32,7 +33,7 @@ export const bindTaskQueue = (c: Container, config: AppConfig): void => {
         PgBossTaskQueue.start(
           db.pglite ? { pglite: db.pglite } : { connectionString: config.databaseUrl as string },
           {
-            queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE, AUTO_MERGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, RETENTION_SWEEP_QUEUE],
+            queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE, AUTO_MERGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, RETENTION_SWEEP_QUEUE, SCHEDULE_RUN_QUEUE],
             orderedQueues: [CHAT_MESSAGE_QUEUE, TRIGGER_RUN_ORDERED_QUEUE],
             pollingIntervalSeconds: 1,
             retryLimit: 3,

@@ -5,6 +5,7 @@ import type { Database } from '../../adapters/persistence/database.js';
 import { CheckReadiness } from '../../application/operations/check-readiness.js';
 import { AdminOverview } from '../../application/operations/admin-overview.js';
 import { readFileSync } from 'node:fs';
+import type { ScheduleRunRepository } from '../../ports/schedule-run-repository.js';
 import type { JobRunner } from '../../ports/job-runner.js';
 import { PostgresStorageFigures } from '../../adapters/persistence/postgres-storage-figures.js';
 import { CollectOperationalFigures } from '../../application/operations/collect-operational-figures.js';
@@ -25,9 +26,10 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
   );
   const startedAt = new Date();
   c.bind(TOKENS.AdminOverview).toResolvedValue(
-    (triggers, runs, requests, jobs, queue, channels, conversations, db: Database, runner: JobRunner) =>
+    (triggers, runs, requests, jobs, queue, channels, conversations, db: Database, runner: JobRunner, schedules, scheduleRuns, calendar, reloader) =>
       new AdminOverview({
         triggers,
+        schedules: { list: schedules, runs: scheduleRuns, calendar, reloadProblems: () => reloader.problems },
         runs,
         requests,
         jobs,
@@ -47,6 +49,10 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       TOKENS.ConversationStore,
       TOKENS.Database,
       TOKENS.JobRunner,
+      TOKENS.Schedules,
+      TOKENS.ScheduleRunRepository,
+      TOKENS.CronCalendar,
+      TOKENS.ConfigReloader,
     ],
   );
   c.bind(TOKENS.HttpApp).toResolvedValue(
@@ -69,6 +75,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       cancelJob,
       chat,
       logger: Logger,
+      scheduleRuns: ScheduleRunRepository,
       deliveries,
       approvals,
       decideApproval,
@@ -98,7 +105,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
         registerMessagingWebhook,
         receiveMessagingUpdate,
         checkReadiness,
-        metrics: new PrometheusMetrics(new CollectOperationalFigures(queue, jobs, runs), config.metricsToken),
+        metrics: new PrometheusMetrics(new CollectOperationalFigures(queue, jobs, runs, scheduleRuns), config.metricsToken),
         bodyLimit: config.bodyLimit,
         trustProxy: config.trustProxy,
       }),
@@ -121,6 +128,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       TOKENS.CancelJob,
       TOKENS.ChatAgent,
       TOKENS.Logger,
+      TOKENS.ScheduleRunRepository,
       TOKENS.DeliveryHistory,
       TOKENS.ApprovalStore,
       TOKENS.DecideApproval,

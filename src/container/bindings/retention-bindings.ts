@@ -13,7 +13,7 @@ export const bindRetention = (c: Container, config: AppConfig): void => {
   const { retention } = config;
   c.bind(TOKENS.SweepExpiredData).toResolvedValue(
     // The conversation store as bound (on the embedded engine, behind its cache, which a sweep must clear).
-    (db: Database, deliveries, chatTurns, actionRuns, inboundRequests, idempotencyKeys, clock, logger, approvals) =>
+    (db: Database, deliveries, chatTurns, actionRuns, inboundRequests, idempotencyKeys, clock, logger, approvals, scheduleRuns) =>
       new SweepExpiredData(
         {
           adminSessions: new MikroOrmAdminStore(db),
@@ -24,6 +24,7 @@ export const bindRetention = (c: Container, config: AppConfig): void => {
           inboundRequests,
           idempotencyKeys,
           approvals,
+          scheduleRuns,
         },
         { ...retention, loginWindowMs: FAILURE_WINDOW_MS },
         clock,
@@ -39,6 +40,7 @@ export const bindRetention = (c: Container, config: AppConfig): void => {
       TOKENS.Clock,
       TOKENS.Logger,
       TOKENS.ApprovalStore,
+      TOKENS.ScheduleRunRepository,
     ],
   );
   c.bind(TOKENS.ScheduleRetentionSweep).toResolvedValue(

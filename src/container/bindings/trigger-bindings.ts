@@ -14,12 +14,14 @@ import { MikroOrmApprovalStore } from '../../adapters/persistence/mikro-orm-appr
 import { commandEnvironment } from '../command-environment.js';
 import type { AppConfig } from '../config.js';
 import type { Infrastructure } from '../infrastructure.js';
+import { Swappable } from '../swappable.js';
 import { TOKENS } from '../tokens.js';
 import { bindDeliveries } from './delivery-bindings.js';
 
 /** Triggers and their actions, and the code-host webhook that fires them. */
 export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastructure): void => {
-  c.bind(TOKENS.Triggers).toConstantValue(infra.triggers ?? []);
+  // Replaced as a whole by a reload (ConfigReloader).
+  c.bind(TOKENS.Triggers).toConstantValue(new Swappable(infra.triggers ?? []));
   bindDeliveries(c);
   const runSettings: RunTriggerSettings = {
     triggersDir: config.triggersDir,

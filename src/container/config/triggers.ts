@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { TOKEN_VARIABLE_PREFIX } from '../../domain/templates/render-command.js';
-import { integer, list, text } from './fields.js';
+import { flag, integer, list, text } from './fields.js';
 
 const commandEnvName = (name: string): string | undefined => {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `"${name}" is not a variable name (letters, digits and _, not starting with a digit)`;
@@ -15,6 +15,8 @@ export const triggersSchema = (cwd: string) =>
     .object({
       TRIGGERS_FILE: text('config/TRIGGERS.json'),
       TRIGGERS_DIR: text('triggers'),
+      CRONS_FILE: text('config/CRONS.json'),
+      CONFIG_WATCH: flag(true),
       COMMAND_TIMEOUT_SECONDS: integer(60, 1, 86_400),
       COMMAND_ENV: list(commandEnvName),
       WEBHOOK_TIMEOUT_SECONDS: integer(10, 1, 600),
@@ -25,6 +27,9 @@ export const triggersSchema = (cwd: string) =>
     .transform((env) => ({
       triggersFile: resolve(cwd, env.TRIGGERS_FILE),
       triggersDir: resolve(cwd, env.TRIGGERS_DIR),
+      cronsFile: resolve(cwd, env.CRONS_FILE),
+      /** Reload TRIGGERS_FILE and CRONS_FILE when either changes (their directories are watched). */
+      configWatch: env.CONFIG_WATCH,
       commandTimeoutMs: env.COMMAND_TIMEOUT_SECONDS * 1000,
       /** Names of the service's variables that command actions also get; values are read at start-up. */
       commandEnv: env.COMMAND_ENV as readonly string[],

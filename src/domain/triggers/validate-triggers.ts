@@ -91,7 +91,7 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
   return { triggers, problems };
 };
 
-type Report = (field: string, message: string) => void;
+export type Report = (field: string, message: string) => void;
 
 const requiredText = (fields: Fields, field: string, report: Report): string | undefined => {
   const value = fields[field];
@@ -109,7 +109,8 @@ const checkCommandPlaces = (command: string | undefined, report: Report): void =
   for (const token of findTokenPlaces(command ?? '')) if ('refused' in token.place) report('command', `${token.token} stands ${token.place.refused}`);
 };
 
-const validateAction = (action: unknown, catalog: TriggerCatalog, report: Report): TriggerAction | undefined => {
+/** One action of a trigger (or of a schedule, which shares the action types), reporting each problem by field. */
+export const validateAction = (action: unknown, catalog: TriggerCatalog, report: Report): TriggerAction | undefined => {
   const parsed = validateActionFields(action, catalog, report);
   if (!isObject(action) || action.approval === undefined) return parsed;
   if (typeof action.approval !== 'boolean') {

@@ -23,6 +23,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       triggersFile: '/srv/gw/config/TRIGGERS.json',
       triggersDir: '/srv/gw/triggers',
+      cronsFile: '/srv/gw/config/CRONS.json',
+      configWatch: true,
       shutdownTimeoutMs: 10_000,
       codehostWebhookSecret: undefined,
       metricsToken: undefined,

@@ -4,7 +4,7 @@ import type { KeyAdministration } from '../../../application/auth/api-key-admini
 import type { CreatedApiKey } from '../../../application/auth/create-api-key.js';
 import type { ApiKeySummary } from '../../../domain/auth/api-key-record.js';
 import { DomainError, type ErrorCode } from '../../../domain/errors/domain-error.js';
-import type { MigrationReport } from './admin-socket-server.js';
+import type { MigrationReport, ReloadReport } from './admin-socket-server.js';
 
 type Wire = Record<string, unknown>;
 
@@ -44,6 +44,17 @@ export class AdminSocketClient implements KeyAdministration {
     const answer = await this.call('GET', '/migrations');
     const names = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
     return { appliedAtStart: names(answer.appliedAtStart), recorded: names(answer.recorded) };
+  }
+
+  /** Has the server reload its trigger and schedule files. */
+  async reload(): Promise<ReloadReport> {
+    const answer = await this.call('POST', '/reload');
+    return {
+      ok: answer.ok === true,
+      problems: Array.isArray(answer.problems) ? answer.problems.map(String) : [],
+      triggers: Number(answer.triggers),
+      schedules: Number(answer.schedules),
+    };
   }
 
   async create(name: string): Promise<CreatedApiKey> {

@@ -22,10 +22,20 @@ export interface MigrationReport {
 export interface AdminOperations {
   setAdminPassword(password: string): Promise<void>;
   migrations(): Promise<MigrationReport>;
+  /** Reloads the trigger and schedule files (ConfigReloader); problems keep the running set. */
+  reload(): Promise<ReloadReport>;
   /** The delivery log (`agent-gateway deliveries list|show`). */
   readonly deliveries: Pick<DeliveryHistory, 'list' | 'show'>;
   /** `agent-gateway deliveries replay ID`. */
   replay(requestId: string): Promise<ReplayOutcome>;
+}
+
+/** What a reload did: the counts now in force, or every problem of the refused files. */
+export interface ReloadReport {
+  readonly ok: boolean;
+  readonly problems: readonly string[];
+  readonly triggers: number;
+  readonly schedules: number;
 }
 
 const MAX_BODY = 16 * 1024;
@@ -58,6 +68,9 @@ const adminSocketApp = (admin: KeyAdministration, operations: AdminOperations, l
   });
   router.get('/migrations', async (ctx) => {
     ctx.body = await operations.migrations();
+  });
+  router.post('/reload', async (ctx) => {
+    ctx.body = await operations.reload();
   });
   router.get('/keys', async (ctx) => {
     ctx.body = { keys: await admin.list() };

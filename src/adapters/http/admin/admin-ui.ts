@@ -12,6 +12,7 @@ import { NEW_KEY, registerKeyPages } from './key-pages.js';
 import { loadStaticFiles } from './static-files.js';
 import { registerStatusPages } from './status-pages.js';
 import { registerTriggerPages } from './trigger-pages.js';
+import { registerSchedulePages } from './schedule-pages.js';
 import { registerDeliveryPages } from './delivery-pages.js';
 import { registerApprovalPages } from './approval-pages.js';
 import { formField } from '../middleware/form-body.js';
@@ -110,6 +111,7 @@ const sessionRoutes = (tools: AdminTools): Router => {
   });
   registerKeyPages(router, tools);
   registerTriggerPages(router, tools);
+  registerSchedulePages(router, tools);
   registerDeliveryPages(router, tools);
   registerApprovalPages(router, tools);
   registerJobPages(router, tools);

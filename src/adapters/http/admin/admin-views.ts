@@ -5,6 +5,7 @@ import { DELIVERY_VIEWS } from './views/deliveries.js';
 import { JOB_VIEWS } from './views/jobs.js';
 import { KEY_VIEWS } from './views/keys.js';
 import { LAYOUT_VIEWS } from './views/layout.js';
+import { SCHEDULE_VIEWS } from './views/schedules.js';
 import { STATUS_VIEWS } from './views/status.js';
 import { TRIGGER_VIEWS } from './views/triggers.js';
 
@@ -13,6 +14,7 @@ const TEMPLATES = {
   ...AUTH_VIEWS,
   ...KEY_VIEWS,
   ...TRIGGER_VIEWS,
+  ...SCHEDULE_VIEWS,
   ...DELIVERY_VIEWS,
   ...APPROVAL_VIEWS,
   ...JOB_VIEWS,
@@ -25,6 +27,7 @@ export type ViewName = keyof typeof TEMPLATES;
 export const SECTIONS = [
   { id: 'keys', href: '/settings/keys', label: 'API keys' },
   { id: 'triggers', href: '/settings/triggers', label: 'Triggers' },
+  { id: 'schedules', href: '/settings/schedules', label: 'Schedules' },
   { id: 'deliveries', href: '/settings/deliveries', label: 'Deliveries' },
   { id: 'approvals', href: '/settings/approvals', label: 'Approvals' },
   { id: 'jobs', href: '/settings/jobs', label: 'Jobs' },

@@ -83,6 +83,8 @@ const BADGES: ReadonlySet<string> = new Set([
   'approved',
   'denied',
   'expired',
+  'missed',
+  'skipped',
 ]);
 
 /** A status badge: its text (underscores as spaces) and its CSS class. */

@@ -59,7 +59,7 @@ export const registerTriggerPages = (router: AdminRouter, tools: AdminTools): vo
       attempts: run.attempts,
       error: run.error === null ? '' : excerpt(run.error, 160),
     }));
-    showPage(ctx, tools, 'triggers', 'Triggers', 'triggers', { triggers, runs });
+    showPage(ctx, tools, 'triggers', 'Triggers', 'triggers', { triggers, runs, reloadProblems: overview.reloadProblems() });
   });
 
   router.get('/settings/runs/:runId', async (ctx) => {
@@ -72,6 +72,7 @@ export const registerTriggerPages = (router: AdminRouter, tools: AdminTools): vo
       trigger: view.trigger,
       configured: view.configured,
       request: view.request === null ? null : { watchPath: view.request.watchPath, receivedAt: maybeStamp(view.request.receivedAt, now) },
+      occurrence: view.occurrence ? { schedule: view.occurrence.schedule, at: stamp(view.occurrence.at, now) } : null,
       actions: view.actions.map((action) => actionModel(action, now)),
     });
   });

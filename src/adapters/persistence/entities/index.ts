@@ -9,6 +9,7 @@ import { IdempotencyKeyEntity } from './idempotency-key-entity.js';
 import { InboundRequestEntity } from './inbound-request-entity.js';
 import { JobEntity } from './job-entity.js';
 import { PollerLeaseEntity } from './poller-lease-entity.js';
+import { ScheduleRunEntity } from './schedule-run-entity.js';
 import { SettingEntity } from './setting-entity.js';
 import { TriggerLaneEntity } from './trigger-lane-entity.js';
 
@@ -28,6 +29,7 @@ export const ENTITIES = [
   InboundRequestEntity,
   JobEntity,
   PollerLeaseEntity,
+  ScheduleRunEntity,
   SettingEntity,
   TriggerLaneEntity,
 ];

@@ -12,6 +12,7 @@ import { Migration20261126110000_trigger_lanes } from './Migration20261126110000
 import { Migration20261126173000_idempotency_keys } from './Migration20261126173000_idempotency_keys.js';
 import { Migration20261127000000_poller_leases } from './Migration20261127000000_poller_leases.js';
 import { Migration20261127200000_approvals } from './Migration20261127200000_approvals.js';
+import { Migration20261127300000_schedule_runs } from './Migration20261127300000_schedule_runs.js';
 
 /**
  * Every migration, oldest first. Append new ones; never edit or reorder a released one:
@@ -32,4 +33,5 @@ export const MIGRATIONS = [
   Migration20261126173000_idempotency_keys,
   Migration20261127000000_poller_leases,
   Migration20261127200000_approvals,
+  Migration20261127300000_schedule_runs,
 ];

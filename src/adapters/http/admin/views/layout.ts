@@ -50,7 +50,7 @@ code.key{display:block;font-size:1.05rem;word-break:break-all;background:#fff;bo
 .badge-failed{background:#fdecea;color:#a3121a;border-color:#f0a3a3}
 .badge-running,.badge-pending,.badge-awaiting_approval{background:#e8f0fe;color:#1a4fb5;border-color:#a8c3f5}
 .badge-queued,.badge-disabled,.badge-other{background:#f1f1f1;color:#444;border-color:#bbb}
-.badge-cancelled,.badge-not_runnable,.badge-denied,.badge-expired{background:#fff4e5;color:#8a4b00;border-color:#f2c48d}
+.badge-cancelled,.badge-not_runnable,.badge-denied,.badge-expired,.badge-missed,.badge-skipped{background:#fff4e5;color:#8a4b00;border-color:#f2c48d}
 .ago{color:#555;font-size:.9em}
 .muted{color:#555}
 ol.chat{list-style:none;padding:0}ol.chat li{margin:.5rem 0;padding:.5rem .75rem;border-radius:6px;background:#fff;border:1px solid #ddd}

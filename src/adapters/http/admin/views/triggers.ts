@@ -1,7 +1,8 @@
 /* Triggers: the loaded triggers and the recent action runs, and the page of one trigger run. */
 
 const TRIGGERS = `<% layout('@layout') %>
-<p>The trigger file was valid at start-up (an invalid one stops the service). Changes take effect after a restart; check a file with <code>npx agent-gateway triggers check</code>.</p>
+<%~ include('@reloadProblems', { reloadProblems: it.reloadProblems }) %>
+<p>The trigger file is reloaded when it changes, on <code>SIGHUP</code> and by <code>npx agent-gateway reload</code>; an invalid file is refused and the running triggers stay. Check a file with <code>npx agent-gateway triggers check</code>.</p>
 <h2>Loaded triggers</h2>
 <% if (it.triggers.length === 0) { %><p>No triggers are configured.</p>
 <% } else { %><div class="table-wrap"><table class="stack"><thead><tr><th scope="col">Name</th><th scope="col">Watches</th><th scope="col">State</th><th scope="col">Actions</th></tr></thead><tbody>
@@ -20,6 +21,7 @@ const RUN = `<% layout('@layout') %>
 <dl><dt>Trigger</dt><dd><%= it.trigger %><% if (!it.configured) { %> <span class="muted">(no longer configured)</span><% } %></dd>
 <dt>Run</dt><dd><code><%= it.runId %></code></dd>
 <% if (it.request) { %><dt>Request</dt><dd><code>/api<%= it.request.watchPath %></code>, received <%~ include('@time', { stamp: it.request.receivedAt }) %></dd>
+<% } else if (it.occurrence) { %><dt>Schedule</dt><dd><a href="/settings/schedules"><%= it.occurrence.schedule %></a>, occurrence <%~ include('@time', { stamp: it.occurrence.at }) %></dd>
 <% } else { %><dt>Request</dt><dd class="muted">not stored any more: the values the actions got cannot be shown</dd>
 <% } %></dl>
 <% for (const action of it.actions) { %><section class="action" id="action-<%= action.index %>" aria-labelledby="action-<%= action.index %>-title">

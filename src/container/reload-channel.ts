@@ -1,0 +1,2 @@
+/** The NOTIFY channel on which `agent-gateway reload` asks every replica to reload its configuration files. */
+export const RELOAD_CHANNEL = 'agw_reload';

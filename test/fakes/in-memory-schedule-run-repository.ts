@@ -1,0 +1,57 @@
+import type { ScheduleRun, ScheduleRunRepository, ScheduleRunStatus } from '../../src/ports/schedule-run-repository.js';
+
+/** ScheduleRunRepository in memory, keyed by schedule and occurrence like the table. */
+export class InMemoryScheduleRunRepository implements ScheduleRunRepository {
+  readonly #runs = new Map<string, ScheduleRun>();
+
+  #key(run: Pick<ScheduleRun, 'schedule' | 'occurrence'>): string {
+    return `${run.schedule}\u0000${run.occurrence.toISOString()}`;
+  }
+
+  async add(run: ScheduleRun): Promise<boolean> {
+    if (this.#runs.has(this.#key(run))) return false;
+    this.#runs.set(this.#key(run), { ...run });
+    return true;
+  }
+
+  async put(run: ScheduleRun): Promise<void> {
+    this.#runs.set(this.#key(run), { ...run });
+  }
+
+  async latest(): Promise<Map<string, ScheduleRun>> {
+    const latest = new Map<string, ScheduleRun>();
+    for (const run of this.#runs.values()) {
+      const seen = latest.get(run.schedule);
+      if (!seen || seen.occurrence < run.occurrence) latest.set(run.schedule, run);
+    }
+    return latest;
+  }
+
+  async forSchedule(schedule: string, limit: number): Promise<ScheduleRun[]> {
+    return [...this.#runs.values()]
+      .filter((run) => run.schedule === schedule)
+      .sort((a, b) => b.occurrence.getTime() - a.occurrence.getTime())
+      .slice(0, limit);
+  }
+
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const latest = await this.latest();
+    const old = [...this.#runs.values()]
+      .filter((run) => run.occurrence < cutoff)
+      .sort((a, b) => a.occurrence.getTime() - b.occurrence.getTime())
+      .slice(0, limit);
+    for (const run of old) if (latest.get(run.schedule) !== run) this.#runs.delete(this.#key(run));
+    return old.length;
+  }
+
+  async countByStatus(): Promise<Array<{ schedule: string; status: ScheduleRunStatus; count: number }>> {
+    const counts = new Map<string, { schedule: string; status: ScheduleRunStatus; count: number }>();
+    for (const run of this.#runs.values()) {
+      const key = `${run.schedule}\u0000${run.status}`;
+      const entry = counts.get(key) ?? { schedule: run.schedule, status: run.status, count: 0 };
+      entry.count++;
+      counts.set(key, entry);
+    }
+    return [...counts.values()];
+  }
+}

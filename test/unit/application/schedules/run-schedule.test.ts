@@ -1,0 +1,122 @@
+import { expect } from 'chai';
+import { CronParserCronCalendar } from '../../../../src/adapters/schedule/cron-parser-cron-calendar.js';
+import { RunSchedule } from '../../../../src/application/schedules/run-schedule.js';
+import { RunTrigger } from '../../../../src/application/triggers/run-trigger.js';
+import type { Schedule } from '../../../../src/domain/schedules/schedule.js';
+import { validateSchedules } from '../../../../src/domain/schedules/validate-schedules.js';
+import type { HttpForwarder, OutboundRequest, OutboundResult } from '../../../../src/ports/http-forwarder.js';
+import type { JobLaunch, JobLauncher } from '../../../../src/ports/job-launcher.js';
+import type { ShellExecutor, ShellOptions, ShellRun } from '../../../../src/ports/shell-executor.js';
+import { FixedClock } from '../../../fakes/fixed-clock.js';
+import { InMemoryActionRunRepository } from '../../../fakes/in-memory-action-run-repository.js';
+import { InMemoryInboundRequestStore } from '../../../fakes/in-memory-inbound-request-store.js';
+import { InMemoryScheduleRunRepository } from '../../../fakes/in-memory-schedule-run-repository.js';
+import { RecordingLogger } from '../../../fakes/recording-logger.js';
+import { SequentialIds } from '../../../fakes/sequential-ids.js';
+
+class RecordingShell implements ShellExecutor {
+  readonly runs: Array<{ command: string; env: Readonly<Record<string, string>> }> = [];
+  constructor(private readonly exitCode = 0) {}
+  async run(command: string, options: ShellOptions): Promise<ShellRun> {
+    this.runs.push({ command, env: options.env });
+    return { exitCode: this.exitCode, timedOut: false, aborted: false, durationMs: 1, output: '' };
+  }
+}
+
+class RecordingForwarder implements HttpForwarder {
+  readonly sent: OutboundRequest[] = [];
+  async send(request: OutboundRequest): Promise<OutboundResult> {
+    this.sent.push(request);
+    return { ok: true, status: 200, attempts: 1 };
+  }
+}
+
+class RecordingLauncher implements JobLauncher {
+  readonly launched: JobLaunch[] = [];
+  async launch(job: JobLaunch): Promise<string> {
+    this.launched.push(job);
+    return 'job-1';
+  }
+}
+
+const calendar = new CronParserCronCalendar();
+const parse = (entries: unknown[]): Schedule[] => {
+  const { schedules, problems } = validateSchedules(entries, 'CRONS.json', {
+    llmProviders: ['openai'],
+    cronProblem: (expression, timezone) => calendar.problem(expression, timezone),
+  });
+  expect(problems).to.deep.equal([]);
+  return schedules;
+};
+
+const setup = (schedules: Schedule[], exitCode = 0) => {
+  const shell = new RecordingShell(exitCode);
+  const forwarder = new RecordingForwarder();
+  const launcher = new RecordingLauncher();
+  const actionRuns = new InMemoryActionRunRepository();
+  const clock = new FixedClock(new Date('2026-03-01T03:00:00.200Z'));
+  const logger = new RecordingLogger();
+  const actions = new RunTrigger([], actionRuns, new InMemoryInboundRequestStore(), shell, forwarder, launcher, new SequentialIds(), clock, logger, {
+    triggersDir: '/srv/triggers',
+    commandTimeoutMs: 1000,
+    commandEnv: { PATH: '/usr/bin' },
+  });
+  const runs = new InMemoryScheduleRunRepository();
+  const run = new RunSchedule({ current: () => schedules }, actions, runs, clock, logger);
+  return { shell, forwarder, launcher, actionRuns, runs, run, logger };
+};
+
+const RUN_ID = '30000000-0000-4000-8000-000000000001';
+
+describe('RunSchedule', () => {
+  it("runs the schedule's actions with {{now}} as the occurrence and {{schedule.name}}, and records the outcome", async () => {
+    const { shell, forwarder, launcher, runs, run, actionRuns } = setup(
+      parse([
+        {
+          name: 'nightly',
+          schedule: '0 3 * * *',
+          enabled: true,
+          actions: [
+            { type: 'command', command: 'report {{now}} "{{schedule.name}}"' },
+            { type: 'webhook', url: 'https://hooks.example/x', vars: { team: 'ops' } },
+            { type: 'agent', job: 'Report for {{schedule.name}} at {{now}}' },
+          ],
+        },
+      ]),
+    );
+    await run.execute({ schedule: 'nightly', occurrence: '2026-03-01T03:00:00.000Z', catchUp: false }, RUN_ID);
+    expect(
+      Object.entries(shell.runs[0].env)
+        .filter(([name]) => name.startsWith('AGW_ARG_'))
+        .map(([, value]) => value),
+    ).to.deep.equal(['2026-03-01T03:00:00.000Z', 'nightly']);
+    expect(forwarder.sent[0].json).to.deep.equal({ team: 'ops', data: { now: '2026-03-01T03:00:00.000Z', schedule: { name: 'nightly' } } });
+    expect(launcher.launched[0].job).to.equal('Report for nightly at 2026-03-01T03:00:00.000Z');
+    expect((await actionRuns.forRun(RUN_ID)).map((r) => [r.trigger, r.status])).to.deep.equal([
+      ['cron:nightly', 'succeeded'],
+      ['cron:nightly', 'succeeded'],
+      ['cron:nightly', 'succeeded'],
+    ]);
+    const [recorded] = await runs.forSchedule('nightly', 1);
+    expect(recorded).to.deep.include({ status: 'succeeded', runId: RUN_ID, catchUp: false, error: null });
+  });
+
+  it('records a failed occurrence when an action fails, and does not repeat actions already recorded when run again', async () => {
+    const { shell, runs, run } = setup(parse([{ name: 'n', schedule: '0 3 * * *', enabled: true, actions: [{ type: 'command', command: 'false' }] }]), 1);
+    await run.execute({ schedule: 'n', occurrence: '2026-03-01T03:00:00.000Z', catchUp: true }, RUN_ID);
+    await run.execute({ schedule: 'n', occurrence: '2026-03-01T03:00:00.000Z', catchUp: true }, RUN_ID);
+    expect(shell.runs).to.have.length(1);
+    const [recorded] = await runs.forSchedule('n', 1);
+    expect(recorded.status).to.equal('failed');
+    expect(recorded.catchUp).to.equal(true);
+  });
+
+  it('skips (and records) an occurrence whose schedule was disabled or removed meanwhile', async () => {
+    const { shell, runs, run } = setup(parse([{ name: 'off', schedule: '0 3 * * *', enabled: false, actions: [{ type: 'command', command: 'true' }] }]));
+    await run.execute({ schedule: 'off', occurrence: '2026-03-01T03:00:00.000Z', catchUp: false }, RUN_ID);
+    await run.execute({ schedule: 'gone', occurrence: '2026-03-01T03:00:00.000Z', catchUp: false }, RUN_ID);
+    expect(shell.runs).to.deep.equal([]);
+    expect((await runs.forSchedule('off', 1))[0]).to.deep.include({ status: 'skipped', error: 'disabled' });
+    expect((await runs.forSchedule('gone', 1))[0]).to.deep.include({ status: 'skipped', error: 'no longer configured' });
+  });
+});

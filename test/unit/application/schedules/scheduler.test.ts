@@ -1,0 +1,160 @@
+import { expect } from 'chai';
+import { CronParserCronCalendar } from '../../../../src/adapters/schedule/cron-parser-cron-calendar.js';
+import { SCHEDULE_RUN_QUEUE, type ScheduleRunTask } from '../../../../src/application/schedules/run-schedule.js';
+import { Scheduler } from '../../../../src/application/schedules/scheduler.js';
+import type { Schedule } from '../../../../src/domain/schedules/schedule.js';
+import { FixedClock } from '../../../fakes/fixed-clock.js';
+import { InMemoryScheduleRunRepository } from '../../../fakes/in-memory-schedule-run-repository.js';
+import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
+import { ManualTimer } from '../../../fakes/manual-timer.js';
+import { RecordingLogger } from '../../../fakes/recording-logger.js';
+
+const schedule = (overrides: Partial<Schedule> = {}): Schedule => ({
+  name: 'nightly',
+  schedule: '0 3 * * *',
+  enabled: true,
+  catchUp: true,
+  actions: [{ type: 'command', command: 'true' }],
+  ...overrides,
+});
+
+const setup = (schedules: Schedule[], at = '2026-03-01T12:00:00Z', shared?: { queue: InMemoryTaskQueue; runs: InMemoryScheduleRunRepository }) => {
+  const clock = new FixedClock(new Date(at));
+  const queue = shared?.queue ?? new InMemoryTaskQueue();
+  const runs = shared?.runs ?? new InMemoryScheduleRunRepository();
+  const timer = new ManualTimer();
+  const logger = new RecordingLogger();
+  const scheduler = new Scheduler({ current: () => schedules }, new CronParserCronCalendar(), queue, runs, clock, timer, logger);
+  const tasks = () => queue.tasks.filter((task) => task.queue === SCHEDULE_RUN_QUEUE).map((task) => task.payload as ScheduleRunTask);
+  return { clock, queue, runs, timer, logger, scheduler, tasks };
+};
+
+describe('Scheduler', () => {
+  describe('#enqueueDue', () => {
+    it('enqueues every occurrence after `since` up to and including `until`, and none outside', async () => {
+      const { scheduler, tasks } = setup([schedule({ name: 'fast', schedule: '*/2 * * * * *' })]);
+      const stored = await scheduler.enqueueDue(new Date('2026-03-01T12:00:00Z'), new Date('2026-03-01T12:00:06Z'));
+      expect(stored).to.equal(3);
+      expect(tasks().map((task) => task.occurrence)).to.deep.equal(['2026-03-01T12:00:02.000Z', '2026-03-01T12:00:04.000Z', '2026-03-01T12:00:06.000Z']);
+    });
+
+    it('stores each occurrence once however many replicas enqueue it (the idempotency key names schedule and occurrence)', async () => {
+      const a = setup([schedule({ name: 'fast', schedule: '*/2 * * * * *' })]);
+      const b = setup([schedule({ name: 'fast', schedule: '*/2 * * * * *' })], undefined, { queue: a.queue, runs: a.runs });
+      const window = [new Date('2026-03-01T12:00:00Z'), new Date('2026-03-01T12:00:04Z')] as const;
+      expect(await a.scheduler.enqueueDue(...window)).to.equal(2);
+      expect(await b.scheduler.enqueueDue(...window)).to.equal(0);
+      expect(a.tasks()).to.have.length(2);
+      const recorded = await a.runs.forSchedule('fast', 10);
+      expect(recorded.map((run) => [run.occurrence.toISOString(), run.status])).to.deep.equal([
+        ['2026-03-01T12:00:04.000Z', 'queued'],
+        ['2026-03-01T12:00:02.000Z', 'queued'],
+      ]);
+    });
+
+    it('reads the expression in the schedule’s time zone', async () => {
+      const { scheduler, tasks } = setup([schedule({ schedule: '0 9 * * *', timezone: 'Europe/Berlin' })]);
+      // 09:00 in Berlin is 08:00 UTC in winter, 07:00 UTC in summer (DST from 29 March 2026).
+      await scheduler.enqueueDue(new Date('2026-03-27T00:00:00Z'), new Date('2026-03-31T00:00:00Z'));
+      expect(tasks().map((task) => task.occurrence)).to.deep.equal([
+        '2026-03-27T08:00:00.000Z',
+        '2026-03-28T08:00:00.000Z',
+        '2026-03-29T07:00:00.000Z',
+        '2026-03-30T07:00:00.000Z',
+      ]);
+    });
+
+    it('ignores disabled schedules', async () => {
+      const { scheduler, tasks } = setup([schedule({ schedule: '* * * * * *', enabled: false })]);
+      expect(await scheduler.enqueueDue(new Date('2026-03-01T12:00:00Z'), new Date('2026-03-01T12:01:00Z'))).to.equal(0);
+      expect(tasks()).to.deep.equal([]);
+    });
+  });
+
+  describe('the loop', () => {
+    it('waits until the next occurrence, then enqueues it', async () => {
+      const { scheduler, timer, clock, tasks } = setup([schedule({ schedule: '*/10 * * * * *' })], '2026-03-01T12:00:03Z');
+      await scheduler.start();
+      expect(timer.waits).to.deep.equal([7000]);
+      clock.advance(7000);
+      timer.fire();
+      await new Promise((done) => setImmediate(done));
+      expect(tasks().map((task) => task.occurrence)).to.deep.equal(['2026-03-01T12:00:10.000Z']);
+      expect(timer.waits.at(-1)).to.equal(10_000);
+      scheduler.stop();
+      expect(timer.pending).to.equal(false);
+    });
+
+    it('waits at most a minute at a time for a distant occurrence', async () => {
+      const { scheduler, timer } = setup([schedule({ schedule: '0 3 * * *' })]);
+      await scheduler.start();
+      expect(timer.waits).to.deep.equal([60_000]);
+      scheduler.stop();
+    });
+
+    it('keeps the occurrences of a failed enqueue and enqueues them on the retry', async () => {
+      const { scheduler, timer, clock, queue, tasks, logger } = setup([schedule({ schedule: '*/10 * * * * *' })], '2026-03-01T12:00:03Z');
+      await scheduler.start();
+      clock.advance(7000);
+      queue.failNext = true;
+      await scheduler.tick();
+      expect(tasks()).to.deep.equal([]);
+      expect(logger.entries.map((entry) => entry.message)).to.include('could not enqueue due schedule runs; trying again');
+      expect(timer.waits.at(-1)).to.equal(1000);
+      clock.advance(1000);
+      await scheduler.tick();
+      expect(tasks().map((task) => task.occurrence)).to.deep.equal(['2026-03-01T12:00:10.000Z']);
+      scheduler.stop();
+    });
+  });
+
+  describe('#catchUp', () => {
+    it('enqueues the last occurrence missed since the last recorded one once, as a catch-up', async () => {
+      const first = setup([schedule()], '2026-03-01T03:00:00Z');
+      await first.scheduler.enqueueDue(new Date('2026-03-01T02:59:00Z'), new Date('2026-03-01T03:00:00Z'));
+      // Down for three days: the occurrences of 2, 3 and 4 March were missed.
+      const later = setup([schedule()], '2026-03-04T12:00:00Z', { queue: first.queue, runs: first.runs });
+      await later.scheduler.catchUp(new Date('2026-03-04T12:00:00Z'));
+      expect(later.tasks().map((task) => [task.occurrence, task.catchUp])).to.deep.equal([
+        ['2026-03-01T03:00:00.000Z', false],
+        ['2026-03-04T03:00:00.000Z', true],
+      ]);
+      const line = later.logger.entries.find((entry) => entry.message.includes('(catch-up)'));
+      expect(line?.fields).to.deep.include({ schedule: 'nightly', occurrence: '2026-03-04T03:00:00.000Z', missed: 3 });
+      // A second replica starting at the same time finds it enqueued: no second run, no second line.
+      const replica = setup([schedule()], '2026-03-04T12:00:00Z', { queue: first.queue, runs: first.runs });
+      await replica.scheduler.catchUp(new Date('2026-03-04T12:00:00Z'));
+      expect(replica.tasks()).to.have.length(2);
+      expect(replica.logger.entries.filter((entry) => entry.message.includes('catch-up'))).to.deep.equal([]);
+    });
+
+    it('with catch_up false records the last missed occurrence as missed and enqueues nothing', async () => {
+      const first = setup([schedule({ catchUp: false })], '2026-03-01T03:00:00Z');
+      await first.scheduler.enqueueDue(new Date('2026-03-01T02:59:00Z'), new Date('2026-03-01T03:00:00Z'));
+      const later = setup([schedule({ catchUp: false })], '2026-03-03T12:00:00Z', { queue: first.queue, runs: first.runs });
+      await later.scheduler.catchUp(new Date('2026-03-03T12:00:00Z'));
+      expect(later.tasks()).to.have.length(1);
+      const [last] = await later.runs.forSchedule('nightly', 1);
+      expect(last).to.deep.include({ status: 'missed', catchUp: false, runId: null });
+      expect(last.occurrence.toISOString()).to.equal('2026-03-03T03:00:00.000Z');
+      expect(later.logger.entries.find((entry) => entry.level === 'warn')?.message).to.equal(
+        'schedule missed occurrences while the service was down; not run (catch_up false)',
+      );
+    });
+
+    it('catches up on nothing for a schedule never recorded, or recorded at its last occurrence', async () => {
+      const { scheduler, tasks, runs } = setup([schedule(), schedule({ name: 'current' })], '2026-03-04T12:00:00Z');
+      await runs.add({
+        schedule: 'current',
+        occurrence: new Date('2026-03-04T03:00:00Z'),
+        status: 'succeeded',
+        catchUp: false,
+        runId: null,
+        updatedAt: new Date(),
+        error: null,
+      });
+      await scheduler.catchUp(new Date('2026-03-04T12:00:00Z'));
+      expect(tasks()).to.deep.equal([]);
+    });
+  });
+});

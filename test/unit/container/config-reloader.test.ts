@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { EnvironmentSecretStore } from '../../../src/adapters/secrets/environment-secret-store.js';
+import { AI_PROVIDERS } from '../../../src/adapters/ai/ai-providers.js';
+import { ConfigReloader } from '../../../src/container/config-reloader.js';
+import { Swappable } from '../../../src/container/swappable.js';
+import type { Schedule } from '../../../src/domain/schedules/schedule.js';
+import type { Trigger } from '../../../src/domain/triggers/trigger.js';
+import { RecordingLogger } from '../../fakes/recording-logger.js';
+import { tempDir } from '../../support/gateway-process.js';
+
+const trigger = (name: string) => ({ name, watch_path: '/webhook', enabled: true, actions: [{ type: 'webhook', url: 'https://hooks.example/' }] });
+
+describe('ConfigReloader', () => {
+  const setup = async () => {
+    const dir = await tempDir('reloader');
+    await mkdir(join(dir, 'triggers'));
+    const config = { triggersFile: join(dir, 'TRIGGERS.json'), cronsFile: join(dir, 'CRONS.json'), triggersDir: join(dir, 'triggers') } as never;
+    const triggers = new Swappable<readonly Trigger[]>([]);
+    const schedules = new Swappable<readonly Schedule[]>([]);
+    const logger = new RecordingLogger();
+    let refreshed = 0;
+    const reloader = new ConfigReloader(config, triggers, schedules, new EnvironmentSecretStore({}, AI_PROVIDERS), logger, () => refreshed++);
+    return { dir, triggers, schedules, logger, reloader, refreshed: () => refreshed };
+  };
+
+  it('replaces both sets with new immutable snapshots when both files are valid, and the scheduler re-plans', async () => {
+    const { dir, triggers, schedules, reloader, refreshed } = await setup();
+    const before = triggers.current();
+    await writeFile(join(dir, 'TRIGGERS.json'), JSON.stringify([trigger('a'), trigger('b')]));
+    await writeFile(
+      join(dir, 'CRONS.json'),
+      JSON.stringify([{ name: 'n', schedule: '0 3 * * *', enabled: true, actions: [{ type: 'command', command: 'true' }] }]),
+    );
+    const outcome = await reloader.reload('test');
+    expect(outcome).to.deep.equal({ ok: true, problems: [], triggers: 2, schedules: 1 });
+    expect(triggers.current().map((t) => t.name)).to.deep.equal(['a', 'b']);
+    expect(Object.isFrozen(triggers.current())).to.equal(true);
+    expect(before).to.deep.equal([]);
+    expect(schedules.current().map((s) => s.name)).to.deep.equal(['n']);
+    expect(refreshed()).to.equal(1);
+  });
+
+  it('keeps the running sets when either file is invalid, reports every problem of both, and logs them at error level', async () => {
+    const { dir, triggers, reloader, logger } = await setup();
+    await writeFile(join(dir, 'TRIGGERS.json'), JSON.stringify([trigger('a')]));
+    await reloader.reload('first');
+    await writeFile(join(dir, 'TRIGGERS.json'), JSON.stringify([trigger('b'), { ...trigger('c'), watch_path: '/nope' }]));
+    await writeFile(join(dir, 'CRONS.json'), JSON.stringify([{ name: 'n', schedule: 'x', enabled: true, actions: [{ type: 'command', command: 'true' }] }]));
+    const outcome = await reloader.reload('second');
+    expect(outcome.ok).to.equal(false);
+    expect(outcome.problems).to.have.length(2);
+    expect(outcome.problems[0]).to.match(/TRIGGERS\.json: trigger #1 "c": watch_path: \/nope is not an endpoint/);
+    expect(outcome.problems[1]).to.match(/CRONS\.json: schedule #0 "n": schedule: "x" has 1 fields/);
+    expect(triggers.current().map((t) => t.name)).to.deep.equal(['a']);
+    expect(reloader.problems).to.deep.equal(outcome.problems);
+    expect(logger.entries.find((entry) => entry.level === 'error')?.fields).to.deep.include({ reason: 'second', problems: outcome.problems });
+    // Fixed: the problems are gone.
+    await writeFile(join(dir, 'CRONS.json'), '[]');
+    await writeFile(join(dir, 'TRIGGERS.json'), '[]');
+    expect((await reloader.reload('third')).ok).to.equal(true);
+    expect(reloader.problems).to.deep.equal([]);
+  });
+
+  it('refuses an agent action whose provider has no secret, as start-up does', async () => {
+    const { dir, reloader } = await setup();
+    await writeFile(
+      join(dir, 'CRONS.json'),
+      JSON.stringify([{ name: 'n', schedule: '0 3 * * *', enabled: true, actions: [{ type: 'agent', job: 'x', llm_provider: 'anthropic' }] }]),
+    );
+    const outcome = await reloader.reload('test');
+    expect(outcome.problems).to.have.length(1);
+    expect(outcome.problems[0]).to.match(/CRONS\.json: schedule #0 "n": actions\[0\]\.llm_provider: anthropic needs the secret ANTHROPIC_API_KEY/);
+  });
+});

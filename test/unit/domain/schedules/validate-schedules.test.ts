@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import { CronParserCronCalendar } from '../../../../src/adapters/schedule/cron-parser-cron-calendar.js';
+import { scheduleSnapshot } from '../../../../src/domain/schedules/schedule-tokens.js';
+import { validateSchedules, type ScheduleCatalog } from '../../../../src/domain/schedules/validate-schedules.js';
+import { renderCommand } from '../../../../src/domain/templates/render-command.js';
+
+const calendar = new CronParserCronCalendar();
+const catalog: ScheduleCatalog = { llmProviders: ['anthropic', 'openai'], cronProblem: (expression, timezone) => calendar.problem(expression, timezone) };
+const entry = (overrides: Record<string, unknown> = {}) => ({
+  name: 'nightly',
+  schedule: '0 3 * * *',
+  enabled: true,
+  actions: [{ type: 'command', command: 'echo {{now}} {{schedule.name}}' }],
+  ...overrides,
+});
+
+describe('validateSchedules', () => {
+  it('accepts 5- and 6-field expressions with a time zone, catch_up defaulting to true', () => {
+    const { schedules, problems } = validateSchedules(
+      [entry(), entry({ name: 'fast', schedule: '*/2 * * * * *', timezone: 'Europe/Berlin', catch_up: false })],
+      'CRONS.json',
+      catalog,
+    );
+    expect(problems).to.deep.equal([]);
+    expect(schedules.map((s) => [s.name, s.schedule, s.timezone, s.catchUp])).to.deep.equal([
+      ['nightly', '0 3 * * *', undefined, true],
+      ['fast', '*/2 * * * * *', 'Europe/Berlin', false],
+    ]);
+  });
+
+  it('renders {{now}} and {{schedule.name}} for a command through the environment, never as shell text', () => {
+    const { schedules } = validateSchedules([entry()], 'CRONS.json', catalog);
+    const action = schedules[0].actions[0];
+    if (action.type !== 'command') throw new Error('a command action');
+    const rendered = renderCommand(action.command, scheduleSnapshot('nightly', new Date('2026-03-01T03:00:00Z')));
+    expect(Object.values(rendered.env)).to.deep.equal(['2026-03-01T03:00:00.000Z', 'nightly']);
+    expect(rendered.script).to.not.include('2026');
+  });
+
+  it('names the file, the entry and the field of every problem at once', () => {
+    const { problems } = validateSchedules(
+      [
+        entry({ schedule: '0 3 * *' }),
+        entry({ name: 'nightly', schedule: '99 * * * *', timezone: 'Nowhere/City', enabled: 'yes', catch_up: 'no', extra: 1 }),
+        entry({ name: 'request', actions: [{ type: 'agent', job: 'Summarise {{body.text}} for {{query.who}}' }] }),
+        { name: 'empty', schedule: '* * * * *', enabled: true, actions: [] },
+      ],
+      'config/CRONS.json',
+      catalog,
+    );
+    expect(problems).to.deep.equal([
+      'config/CRONS.json: schedule #0 "nightly": schedule: "0 3 * *" has 4 fields; a cron expression has 5 (or 6, seconds first)',
+      'config/CRONS.json: schedule #1 "nightly": name: duplicate of schedule #0',
+      'config/CRONS.json: schedule #1 "nightly": timezone: "Nowhere/City" is not an IANA time zone (e.g. Europe/Berlin, UTC)',
+      'config/CRONS.json: schedule #1 "nightly": enabled: required, true or false',
+      'config/CRONS.json: schedule #1 "nightly": catch_up: true or false (default true)',
+      'config/CRONS.json: schedule #1 "nightly": extra: unknown field',
+      'config/CRONS.json: schedule #2 "request": actions[0].job: unknown template token {{body.text}}; a schedule\'s tokens are {{now}} and {{schedule.name}} (there is no request)',
+      'config/CRONS.json: schedule #2 "request": actions[0].job: unknown template token {{query.who}}; a schedule\'s tokens are {{now}} and {{schedule.name}} (there is no request)',
+      'config/CRONS.json: schedule #3 "empty": actions: required, a non-empty array',
+    ]);
+  });
+
+  it('refuses approval on a schedule action (nobody is asked at a schedule’s time)', () => {
+    const { problems } = validateSchedules([entry({ actions: [{ type: 'command', command: 'true', approval: true }] })], 'CRONS.json', catalog);
+    expect(problems).to.deep.equal(['CRONS.json: schedule #0 "nightly": actions[0].approval: not available for schedule actions (approvals are for triggers)']);
+  });
+
+  it('refuses an expression the calendar cannot read', () => {
+    const { problems } = validateSchedules([entry({ schedule: '61 * * * *' })], 'CRONS.json', catalog);
+    expect(problems).to.have.length(1);
+    expect(problems[0]).to.match(/^CRONS\.json: schedule #0 "nightly": schedule: "61 \* \* \* \*" is not a valid cron expression/);
+  });
+
+  it('refuses a file that is not an array', () => {
+    expect(validateSchedules({}, 'CRONS.json', catalog).problems).to.deep.equal(['CRONS.json: must be a JSON array of schedules, found a object']);
+  });
+});
