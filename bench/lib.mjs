@@ -195,7 +195,6 @@ export const selectedEngines = () => {
   return ENGINES.filter((engine) => SETTINGS.engines.includes(engine.name));
 };
 
-/** Starts bench/baseline.mjs (`mode` 'bare' or 'koa-router') on a free port; resolves once it answers. */
 /** Runs `engine.setup()`; when the engine cannot run here, says why, records it in `skipped` and returns null. */
 export const setUpEngine = async (engine, skipped) => {
   const prepared = await engine.setup();
@@ -224,9 +223,10 @@ export const tallyDeliveries = (accepted, counts = {}) => {
   return { accepted: accepted.size, total, delivered, lost: accepted.size - delivered, doubled, unconfirmed };
 };
 
-export const startBaseline = async (mode = 'bare') => {
+/** Starts bench/baseline.mjs (`mode` 'bare', 'koa-router' or 'reference', plus `env`) on a free port; resolves once it answers. */
+export const startBaseline = async (mode = 'bare', env = {}) => {
   const port = await freePort();
-  const child = startChild([join(ROOT, 'bench', 'baseline.mjs')], { PORT: String(port), MODE: mode });
+  const child = startChild([join(ROOT, 'bench', 'baseline.mjs')], { ...env, PORT: String(port), MODE: mode });
   await waitReady(`http://127.0.0.1:${port}${mode === 'bare' ? '/' : '/api/ping'}`, child);
   return { url: `http://127.0.0.1:${port}`, child };
 };
