@@ -6,6 +6,7 @@
 // Usage: node bench/framework.mjs (after a build); BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ENGINES apply.
 import {
   SETTINGS,
+  cpuMsOf,
   createApiKey,
   measure,
   round,
@@ -75,7 +76,7 @@ const scenario = {
       const reference = await startBaseline('reference', { API_KEYS: apiKey });
       const gateway = await startGateway(`framework-${engine.name}`, prepared.env);
       try {
-        const samples = new Map(CASES.map((c) => [c.name, { reference: [], gateway: [], problems: [] }]));
+        const samples = new Map(CASES.map((c) => [c.name, { reference: [], gateway: [], referenceCpu: [], gatewayCpu: [], problems: [] }]));
         for (let run = 1; run <= RUNS; run++) {
           for (const c of CASES) {
             const headers = { ...c.headers, ...(c.auth ? { 'x-api-key': apiKey } : {}) };
@@ -86,9 +87,23 @@ const scenario = {
               console.log(
                 `run ${run}/${RUNS}: ${c.name} on ${on === 'reference' ? 'the reference app' : `the gateway (${engine.name})`} (${SETTINGS.seconds} s)…`,
               );
-              const result = await measure({ name: `${c.name} (${on})`, url, method: c.method, headers, body: c.body, expect: c.expect, check: c.check });
+              const pid = (on === 'reference' ? reference : gateway).child.pid;
+              let cpuBefore = null;
+              const beforeLoad = async () => (cpuBefore = await cpuMsOf(pid));
+              const result = await measure({
+                name: `${c.name} (${on})`,
+                url,
+                method: c.method,
+                headers,
+                body: c.body,
+                expect: c.expect,
+                check: c.check,
+                beforeLoad,
+              });
+              const cpuAfter = await cpuMsOf(pid);
               const sample = samples.get(c.name);
               sample[on].push(result.reqPerSec);
+              if (cpuBefore !== null && cpuAfter !== null && result.total > 0) sample[`${on}Cpu`].push(((cpuAfter - cpuBefore) * 1000) / result.total);
               sample.problems.push(...result.problems.map((p) => `${on}: ${p}`));
             }
           }
@@ -98,8 +113,14 @@ const scenario = {
           const ref = median(s.reference);
           const ours = median(s.gateway);
           const ratio = round((ours / ref) * 100);
+          const refCpu = s.referenceCpu.length ? median(s.referenceCpu) : null;
+          const ourCpu = s.gatewayCpu.length ? median(s.gatewayCpu) : null;
           rows.push({
             case: c.name,
+            referenceCpuUsPerReq: round(refCpu),
+            gatewayCpuUsPerReq: round(ourCpu),
+            // CPU per request, reference over ours: the req/s ratio a server bound by its own CPU would reach; steadier than req/s on a busy machine.
+            cpuRatioPct: refCpu && ourCpu ? round((refCpu / ourCpu) * 100) : null,
             engine: engine.name,
             referenceReqPerSec: s.reference.map(Math.round),
             gatewayReqPerSec: s.gateway.map(Math.round),
@@ -140,6 +161,8 @@ const scenario = {
         'gateway req/s (median)': r.gatewayMedian,
         'ratio %': r.ratioPct,
         'per-run ratios %': r.perRunRatioPct.join(' '),
+        'CPU µs/req ref / ours': `${r.referenceCpuUsPerReq} / ${r.gatewayCpuUsPerReq}`,
+        'CPU ratio %': r.cpuRatioPct,
         target: `>= ${r.goal} %`,
         result: r.verdict,
       })),

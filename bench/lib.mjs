@@ -298,6 +298,16 @@ export const createApiKey = async (env) => {
 // ---------------------------------------------------------------------------------------------
 // measuring
 
+/** CPU time (user + system, every thread) a process has used so far, in ms (Linux /proc; null elsewhere). */
+export const cpuMsOf = async (pid) => {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in clock ticks of 10 ms
+  } catch {
+    return null;
+  }
+};
+
 /** Status code -> count, from an autocannon result. */
 export const statusCounts = (result) => Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
 
@@ -317,6 +327,7 @@ export const measure = async ({
   options = {},
   warmup = { duration: SETTINGS.warmupSeconds },
   load = { duration: SETTINGS.seconds },
+  beforeLoad,
 }) => {
   const request = { url, method, headers, body };
   const { status: sampleStatus, text: sampleText } = await sampleRequest(url, { method, headers, body });
@@ -325,6 +336,7 @@ export const measure = async ({
   if (problem) throw new Error(`${name}: sample answer ${sampleText}: ${problem}`);
   const cannon = (length) => autocannon({ ...request, connections: SETTINGS.connections, timeout: 10, ...options, ...length });
   await cannon(warmup);
+  await beforeLoad?.();
   const result = await cannon(load);
   return summarize(result, expect);
 };
