@@ -36,6 +36,13 @@ const LOAD_SECONDS = number('BENCH_MEMORY_LOAD_SECONDS', 60);
 /** Targets in MB (issue 15.1); postgres after load has none. */
 const TARGETS = { embedded: { idle: 250, loaded: 350 }, postgres: { idle: 150 } };
 const MB = 1024 * 1024;
+/** BENCH_GATEWAY_ENV="NAME=value,NAME=value": extra environment of the gateway, to try a knob (e.g. MALLOC_ARENA_MAX=2). */
+const EXTRA_ENV = Object.fromEntries(
+  (process.env.BENCH_GATEWAY_ENV ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
 
 /** VmRSS, RssAnon and RssFile of a process, in MB (Linux /proc). */
 const rssOf = async (pid) => {
@@ -78,7 +85,7 @@ const scenario = {
       for (let run = 1; run <= RUNS; run++) {
         const file = join(await tempDir('memory-probe'), 'probe.jsonl');
         const nodeOptions = [process.env.BENCH_NODE_OPTIONS, `--import=${probe}`].filter(Boolean).join(' ');
-        const gateway = await startGateway(`memory-${engine.name}`, { ...prepared.env, NODE_OPTIONS: nodeOptions, MEMORY_PROBE_FILE: file });
+        const gateway = await startGateway(`memory-${engine.name}`, { ...prepared.env, ...EXTRA_ENV, NODE_OPTIONS: nodeOptions, MEMORY_PROBE_FILE: file });
         try {
           console.log(`run ${run}/${RUNS} on ${engine.name}: idle ${IDLE_SECONDS} s, then POST /api/webhook for ${LOAD_SECONDS} s…`);
           await sleep(IDLE_SECONDS * 1000);
