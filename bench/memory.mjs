@@ -11,7 +11,6 @@ import {
   ROOT,
   SETTINGS,
   createApiKey,
-  percentile,
   round,
   runMeta,
   runStandalone,
@@ -121,7 +120,11 @@ const scenario = {
           await rm(file, { force: true });
         }
       }
-      const med = (pick) => round(percentile(runs.map(pick), 50));
+      const med = (pick) => {
+        const sorted = runs.map(pick).sort((a, b) => a - b);
+        const mid = Math.floor(sorted.length / 2);
+        return round(sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2);
+      };
       const target = TARGETS[engine.name] ?? {};
       const problems = runs.flatMap((r) => r.problems);
       const idleRss = med((r) => r.idle.rss);
