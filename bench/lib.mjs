@@ -195,7 +195,6 @@ export const selectedEngines = () => {
   return ENGINES.filter((engine) => SETTINGS.engines.includes(engine.name));
 };
 
-/** Starts bench/baseline.mjs (`mode` 'bare' or 'koa-router') on a free port; resolves once it answers. */
 /** Runs `engine.setup()`; when the engine cannot run here, says why, records it in `skipped` and returns null. */
 export const setUpEngine = async (engine, skipped) => {
   const prepared = await engine.setup();
@@ -224,9 +223,10 @@ export const tallyDeliveries = (accepted, counts = {}) => {
   return { accepted: accepted.size, total, delivered, lost: accepted.size - delivered, doubled, unconfirmed };
 };
 
-export const startBaseline = async (mode = 'bare') => {
+/** Starts bench/baseline.mjs (`mode` 'bare', 'koa-router' or 'reference', plus `env`) on a free port; resolves once it answers. */
+export const startBaseline = async (mode = 'bare', env = {}) => {
   const port = await freePort();
-  const child = startChild([join(ROOT, 'bench', 'baseline.mjs')], { PORT: String(port), MODE: mode });
+  const child = startChild([join(ROOT, 'bench', 'baseline.mjs')], { ...env, PORT: String(port), MODE: mode });
   await waitReady(`http://127.0.0.1:${port}${mode === 'bare' ? '/' : '/api/ping'}`, child);
   return { url: `http://127.0.0.1:${port}`, child };
 };
@@ -298,6 +298,16 @@ export const createApiKey = async (env) => {
 // ---------------------------------------------------------------------------------------------
 // measuring
 
+/** CPU time (user + system, every thread) a process has used so far, in ms (Linux /proc; null elsewhere). */
+export const cpuMsOf = async (pid) => {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in clock ticks of 10 ms
+  } catch {
+    return null;
+  }
+};
+
 /** Status code -> count, from an autocannon result. */
 export const statusCounts = (result) => Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
 
@@ -317,6 +327,7 @@ export const measure = async ({
   options = {},
   warmup = { duration: SETTINGS.warmupSeconds },
   load = { duration: SETTINGS.seconds },
+  beforeLoad,
 }) => {
   const request = { url, method, headers, body };
   const { status: sampleStatus, text: sampleText } = await sampleRequest(url, { method, headers, body });
@@ -325,6 +336,7 @@ export const measure = async ({
   if (problem) throw new Error(`${name}: sample answer ${sampleText}: ${problem}`);
   const cannon = (length) => autocannon({ ...request, connections: SETTINGS.connections, timeout: 10, ...options, ...length });
   await cannon(warmup);
+  await beforeLoad?.();
   const result = await cannon(load);
   return summarize(result, expect);
 };

@@ -46,6 +46,8 @@ const CONNECTIONS_PER_PHASE = number('BENCH_MSG_CONNECTIONS_PER_PHASE', 5);
 const LLM_DELAY_MS = 200;
 const GOAL_P99_MS = 50;
 const SETTLE_SECONDS = 5;
+/** Consecutive runs per engine (issue 15.6: p99 < 50 ms in every one of 5); each on a fresh gateway and database. */
+const RUNS = number('BENCH_MSG_RUNS', 1);
 
 const BOT_TOKEN = '123456:BENCH-token-AAAAbbbbCCCC';
 const SECRET = 'bench-webhook_secret-0123456789';
@@ -137,90 +139,94 @@ const account = (accepted, counts) => {
 
 const scenario = {
   scenario: 'messaging',
-  limitSeconds: () => selectedEngines().length * (WARMUP_SECONDS + SECONDS + 60 + SETTINGS.drainSeconds + SETTLE_SECONDS + 30),
+  limitSeconds: () => selectedEngines().length * RUNS * (WARMUP_SECONDS + SECONDS + 60 + SETTINGS.drainSeconds + SETTLE_SECONDS + 30),
 
   async run() {
     const rows = [];
     const skipped = [];
     const logs = [];
     const chats = Array.from({ length: CHATS }, (_, i) => FIRST_CHAT + i);
-    for (const engine of selectedEngines()) {
-      const prepared = await setUpEngine(engine, skipped);
-      if (prepared === null) continue;
-      // Fresh fakes per engine: their counts are the engine's alone.
-      const fakes = await startFakes({ BOT_TOKEN, LLM_DELAY_MS: String(LLM_DELAY_MS) });
-      const gateway = await startGateway(`messaging-${engine.name}`, {
-        ...prepared.env,
-        MESSAGING_BOT_TOKEN: BOT_TOKEN,
-        MESSAGING_WEBHOOK_SECRET: SECRET,
-        MESSAGING_API_URL: fakes.url,
-        MESSAGING_ALLOWED_CHAT_IDS: chats.join(','),
-        LLM_PROVIDER: 'custom',
-        LLM_BASE_URL: `${fakes.url}/v1`,
-        LLM_MODEL: 'fake',
-      });
-      try {
-        const name = `POST /api/messaging/webhook at ${RATE} req/s`;
-        const headers = { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET };
-        const sequence = sequencedRequests({ path: '/api/messaging/webhook', headers, body: update, expect: 200 });
-        const url = `${gateway.url}/api/messaging/webhook`;
-        const first = sequence.take();
-        const sample = await sampleRequest(url, { method: 'POST', headers, body: update(first) });
-        if (sample.status !== 200 || sample.text !== '{"ok":true}')
-          throw new Error(`${name}: sample got ${sample.status} ${sample.text}, expected 200 {"ok":true}`);
-        sequence.accept(first);
-        console.log(`running ${name} for ${engine.name} (${WARMUP_SECONDS} s warm-up + ${SECONDS} s, ${CHATS} chats), then waiting for the replies…`);
-        await pacedLoad({ url, requests: sequence.requests, rate: RATE, seconds: WARMUP_SECONDS });
-        const load = await pacedLoad({ url, requests: sequence.requests, rate: RATE, seconds: SECONDS });
-        const loadEnded = Date.now();
-        const { accepted } = sequence.state;
-        const repliedAccepted = async () => {
-          const replies = (await fakes.stats()).telegram.replies;
-          let n = 0;
-          for (const seq of accepted) if (replies[seq]) n++;
-          return n;
-        };
-        const drain = await waitForCount(repliedAccepted, accepted.size, { settleSeconds: SETTLE_SECONDS, everyMs: 500 });
-        const stats = await fakes.stats();
-        const tally = account(accepted, stats.telegram.replies);
-        const order = orderViolations(stats.telegram.order, sequence.state);
-        const problems = [];
-        if (load.errors || load.timeouts) problems.push(`${load.errors} errors, ${load.timeouts} timeouts`);
-        if (Object.keys(load.statuses).some((code) => Number(code) !== 200)) problems.push(`statuses ${JSON.stringify(load.statuses)}`);
-        if (stats.telegram.unauthorized > 0) problems.push(`${stats.telegram.unauthorized} Bot API calls with a wrong token`);
-        rows.push({
-          case: name,
-          engine: engine.name,
-          reqPerSec: load.responses / SECONDS,
-          p50Ms: round(percentile(load.latencies, 50)),
-          p99Ms: round(percentile(load.latencies, 99)),
-          maxMs: round(percentile(load.latencies, 100)),
-          total: load.responses,
-          statuses: load.statuses,
-          problems,
-          delivery: {
-            ...tally,
-            sent: sequence.state.sent,
-            apologies: stats.telegram.apologies,
-            unnumbered: stats.telegram.unnumbered,
-            outOfOrder: order.count,
-            outOfOrderExamples: order.examples,
-            drainSeconds: drain.outcome === 'settled' ? round(drain.lastChangeMs / 1000) : null,
-            waitedSeconds: round((Date.now() - loadEnded) / 1000),
-            drainOutcome: drain.outcome,
-            drainPerSecond: drainRate(drain),
-            botApiCalls: stats.telegram.calls,
-            llmRequests: stats.llm.requests,
-            llmMaxInFlight: stats.llm.maxInFlight,
-          },
+    for (const engine of selectedEngines())
+      for (let run = 1; run <= RUNS; run++) {
+        const prepared = await setUpEngine(engine, skipped);
+        if (prepared === null) break;
+        // Fresh fakes per engine: their counts are the engine's alone.
+        const fakes = await startFakes({ BOT_TOKEN, LLM_DELAY_MS: String(LLM_DELAY_MS) });
+        const gateway = await startGateway(`messaging-${engine.name}${RUNS > 1 ? `-${run}` : ''}`, {
+          ...prepared.env,
+          MESSAGING_BOT_TOKEN: BOT_TOKEN,
+          MESSAGING_WEBHOOK_SECRET: SECRET,
+          MESSAGING_API_URL: fakes.url,
+          MESSAGING_ALLOWED_CHAT_IDS: chats.join(','),
+          LLM_PROVIDER: 'custom',
+          LLM_BASE_URL: `${fakes.url}/v1`,
+          LLM_MODEL: 'fake',
         });
-      } finally {
-        logs.push(await stopGateway(gateway));
-        await stopChild(fakes.child);
+        try {
+          const name = `POST /api/messaging/webhook at ${RATE} req/s`;
+          const headers = { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET };
+          const sequence = sequencedRequests({ path: '/api/messaging/webhook', headers, body: update, expect: 200 });
+          const url = `${gateway.url}/api/messaging/webhook`;
+          const first = sequence.take();
+          const sample = await sampleRequest(url, { method: 'POST', headers, body: update(first) });
+          if (sample.status !== 200 || sample.text !== '{"ok":true}')
+            throw new Error(`${name}: sample got ${sample.status} ${sample.text}, expected 200 {"ok":true}`);
+          sequence.accept(first);
+          console.log(
+            `${RUNS > 1 ? `run ${run}/${RUNS}: ` : ''}running ${name} for ${engine.name} (${WARMUP_SECONDS} s warm-up + ${SECONDS} s, ${CHATS} chats), then waiting for the replies…`,
+          );
+          await pacedLoad({ url, requests: sequence.requests, rate: RATE, seconds: WARMUP_SECONDS });
+          const load = await pacedLoad({ url, requests: sequence.requests, rate: RATE, seconds: SECONDS });
+          const loadEnded = Date.now();
+          const { accepted } = sequence.state;
+          const repliedAccepted = async () => {
+            const replies = (await fakes.stats()).telegram.replies;
+            let n = 0;
+            for (const seq of accepted) if (replies[seq]) n++;
+            return n;
+          };
+          const drain = await waitForCount(repliedAccepted, accepted.size, { settleSeconds: SETTLE_SECONDS, everyMs: 500 });
+          const stats = await fakes.stats();
+          const tally = account(accepted, stats.telegram.replies);
+          const order = orderViolations(stats.telegram.order, sequence.state);
+          const problems = [];
+          if (load.errors || load.timeouts) problems.push(`${load.errors} errors, ${load.timeouts} timeouts`);
+          if (Object.keys(load.statuses).some((code) => Number(code) !== 200)) problems.push(`statuses ${JSON.stringify(load.statuses)}`);
+          if (stats.telegram.unauthorized > 0) problems.push(`${stats.telegram.unauthorized} Bot API calls with a wrong token`);
+          rows.push({
+            case: name,
+            engine: engine.name,
+            run,
+            reqPerSec: load.responses / SECONDS,
+            p50Ms: round(percentile(load.latencies, 50)),
+            p99Ms: round(percentile(load.latencies, 99)),
+            maxMs: round(percentile(load.latencies, 100)),
+            total: load.responses,
+            statuses: load.statuses,
+            problems,
+            delivery: {
+              ...tally,
+              sent: sequence.state.sent,
+              apologies: stats.telegram.apologies,
+              unnumbered: stats.telegram.unnumbered,
+              outOfOrder: order.count,
+              outOfOrderExamples: order.examples,
+              drainSeconds: drain.outcome === 'settled' ? round(drain.lastChangeMs / 1000) : null,
+              waitedSeconds: round((Date.now() - loadEnded) / 1000),
+              drainOutcome: drain.outcome,
+              drainPerSecond: drainRate(drain),
+              botApiCalls: stats.telegram.calls,
+              llmRequests: stats.llm.requests,
+              llmMaxInFlight: stats.llm.maxInFlight,
+            },
+          });
+        } finally {
+          logs.push(await stopGateway(gateway));
+          await stopChild(fakes.child);
+        }
+        const row = rows.find((r) => r.engine === engine.name && r.run === run);
+        if (row) row.delivery.queue = await queueReport(prepared.env).catch((error) => ({ error: error.message }));
       }
-      const row = rows.find((r) => r.engine === engine.name);
-      if (row) row.delivery.queue = await queueReport(prepared.env).catch((error) => ({ error: error.message }));
-    }
     for (const row of rows) {
       const d = row.delivery;
       row.target = `p99 < ${GOAL_P99_MS} ms at ${RATE} req/s; replies = accepted`;
@@ -250,6 +256,7 @@ const scenario = {
         seconds: SECONDS,
         warmupSeconds: WARMUP_SECONDS,
         chats: CHATS,
+        runs: RUNS,
         phases: PHASES,
         connectionsPerPhase: CONNECTIONS_PER_PHASE,
         llmDelayMs: LLM_DELAY_MS,
@@ -267,6 +274,7 @@ const scenario = {
       rows.map((r) => ({
         case: r.case,
         engine: r.engine,
+        run: r.run,
         'req/s': Math.round(r.reqPerSec),
         'p50 ms': r.p50Ms,
         'p99 ms': r.p99Ms,
@@ -281,6 +289,7 @@ const scenario = {
     console.table(
       rows.map((r) => ({
         engine: r.engine,
+        run: r.run,
         'accepted (200)': r.delivery.accepted,
         replies: r.delivery.replies,
         'accepted replied': r.delivery.delivered,
@@ -295,8 +304,26 @@ const scenario = {
     );
     for (const r of rows)
       console.log(
-        `Task queue of ${r.engine} after the run: ${r.delivery.queue?.error ?? (r.delivery.queue ? formatQueueReport(r.delivery.queue) : 'not read')}`,
+        `Task queue of ${r.engine}${RUNS > 1 ? ` (run ${r.run})` : ''} after the run: ${r.delivery.queue?.error ?? (r.delivery.queue ? formatQueueReport(r.delivery.queue) : 'not read')}`,
       );
+    // issue 15.6: p99 under the goal, at the rate, nothing lost or doubled, in every run.
+    console.log(`\nSummary: p99 < ${GOAL_P99_MS} ms at ${RATE} req/s in every one of ${RUNS} consecutive run(s), every accepted update replied once`);
+    console.table(
+      [...new Set(rows.map((r) => r.engine))].map((engine) => {
+        const mine = rows.filter((r) => r.engine === engine);
+        const p99s = mine.map((r) => r.p99Ms);
+        const sorted = [...p99s].sort((a, b) => a - b);
+        return {
+          engine,
+          runs: mine.length,
+          'per-run p99 ms': p99s.join(' '),
+          'median p99 ms': sorted[Math.floor((sorted.length - 1) / 2)],
+          'worst p99 ms': sorted.at(-1),
+          'runs PASS': mine.filter((r) => r.verdict === 'PASS').length,
+          result: mine.length === RUNS && mine.every((r) => r.verdict === 'PASS') ? 'met' : 'not met',
+        };
+      }),
+    );
     for (const r of rows.filter((row) => row.delivery.outOfOrder > 0)) {
       console.log(
         `Out of order on ${r.engine} (first ${r.delivery.outOfOrderExamples.length}): ${r.delivery.outOfOrderExamples

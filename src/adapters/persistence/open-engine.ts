@@ -29,6 +29,23 @@ export interface DatabaseOptions {
  */
 export const SHORT_LIVED_SETTINGS: Readonly<Record<string, string>> = { shared_buffers: '4MB', max_connections: '5' };
 
+/**
+ * PostgreSQL settings of the embedded database for the service (docs/architecture.md, "Memory of
+ * the embedded database"). PGlite's defaults are a server's: 128 MB of shared buffers, which PGlite
+ * zeroes at every boot (so all of it is resident at once), and lock and process tables for 100
+ * connections, while PGlite is a single session whose working set (keys, jobs, the task queue) is
+ * a few MB. Measured with bench/memory.mjs: the defaults held about 470 MB RSS idle, these about
+ * 250 MB. They apply to the boot only (nothing is written to postgresql.conf).
+ */
+export const SERVICE_SETTINGS: Readonly<Record<string, string>> = {
+  shared_buffers: '16MB',
+  max_connections: '10',
+  wal_buffers: '512kB',
+  temp_buffers: '1MB',
+  work_mem: '2MB',
+  maintenance_work_mem: '16MB',
+};
+
 /** The engine under the ORM, open: a PostgreSQL server known to answer, or the embedded database on its thread, locked. */
 export type OpenEngine =
   | { readonly engine: 'postgresql'; readonly url: string }
@@ -73,7 +90,7 @@ export const startEngine = async (options: DatabaseOptions): Promise<{ readonly 
       const pglite = await PgliteThread.open(
         dir,
         (error) => options.logger.error({ err: error }, 'the embedded database stopped: every request that needs it fails until the service restarts'),
-        options.shortLived ? SHORT_LIVED_SETTINGS : {},
+        options.shortLived ? SHORT_LIVED_SETTINGS : SERVICE_SETTINGS,
       );
       return { engine: 'pglite', pglite, lock };
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { answerFor } from '../error-status.js';
 
 /**
@@ -10,9 +10,14 @@ export const errorResponder = (): Middleware => async (ctx, next) => {
   try {
     await next();
   } catch (error) {
-    const answer = answerFor(error);
-    ctx.status = answer.status;
-    ctx.body = { error: answer.message };
-    if (answer.logged !== undefined) ctx.state.error = answer.logged;
+    respondWithError(ctx, error);
   }
+};
+
+/** The answer errorResponder gives to `error`; also used where a handler's error is caught close to where it is thrown. */
+export const respondWithError = (ctx: Context, error: unknown): void => {
+  const answer = answerFor(error);
+  ctx.status = answer.status;
+  ctx.body = { error: answer.message };
+  if (answer.logged !== undefined) ctx.state.error = answer.logged;
 };
