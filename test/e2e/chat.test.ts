@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
 import { startFakeTelegram, type BotCall, type FakeTelegram } from '../support/fake-telegram.js';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey as createKeyNamed, send, sleep, waitFor, type JsonResponse } from '../support/http.js';
 
 /*
@@ -175,7 +176,7 @@ describe('e2e: chat channel on the built server (fake Bot API, fake OpenAI-compa
 
   before(async () => {
     [tg, llm, regTg, regLlm] = await Promise.all([startFakeTelegram([MAIN_TOKEN]), startFakeOpenAi(), startFakeTelegram([REG_TOKEN]), startFakeOpenAi()]);
-    const [mainData, regData] = await Promise.all([tempDir('e2e-chat-main'), tempDir('e2e-chat-reg')]);
+    const [mainData, regData] = await Promise.all([migratedDataDir('e2e-chat-main'), migratedDataDir('e2e-chat-reg')]);
     const mainEnv = {
       DATA_DIR: mainData,
       TRIGGERS_FILE: await noTriggers(),
