@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdir, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import nock from 'nock';
 import { GithubActionsJobRunner } from '../../src/adapters/codehost/github-actions-job-runner.js';
@@ -166,6 +167,14 @@ describe('LocalJobRunner', () => {
     expect(reports[0]).to.not.have.property('status');
     expect(reports[0].log).to.contain('step one done');
     expect(reports[0].summary).to.equal('step one done');
+  });
+
+  it('removes, before its first job, the worktrees an earlier process left (stopped before it could)', async () => {
+    const { runner, repo } = await localRunner('echo ok');
+    const worktrees = join(dirname(repo), 'worktrees');
+    await mkdir(join(worktrees, 'left-by-an-earlier-process', 'src'), { recursive: true });
+    await runner.run(contractJob('x'), async () => undefined, new AbortController().signal);
+    expect(await readdir(worktrees)).to.deep.equal([]);
   });
 
   it('runs jobs side by side in their own worktrees', async () => {

@@ -204,5 +204,27 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       await queue.enqueue('q', {});
       expect((await queue.depth()).q).to.equal(2);
     });
+
+    it('counts a task in its depth, as it is now, until the task has run: waiting, then running, then 0', async () => {
+      expect((await queue.depth()).q, 'before any task').to.equal(0);
+      await queue.enqueue('q', {});
+      expect((await queue.depth()).q, 'waiting').to.equal(1);
+      let release = (): void => undefined;
+      const held = new Promise<void>((done) => (release = done));
+      let started = false;
+      let finished = false;
+      await queue.work('q', async () => {
+        started = true;
+        await held;
+        finished = true;
+      });
+      expect(await waitFor(() => started, 10_000)).to.equal(true);
+      expect((await queue.depth()).q, 'running').to.equal(1);
+      release();
+      expect(await waitFor(() => finished, 10_000)).to.equal(true);
+      const deadline = Date.now() + 10_000;
+      while ((await queue.depth()).q !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await queue.depth()).q, 'after it ran').to.equal(0);
+    });
   });
 };

@@ -338,13 +338,20 @@ export class PgBossTaskQueue implements TaskQueue {
     });
   }
 
+  /**
+   * Counted now, in one statement: tasks not yet finished (created, waiting for a retry, running).
+   * pg-boss's getQueueStats serves figures its monitor counted up to QUEUE_SUPERVISE_SECONDS
+   * (and longer) ago: a drained queue could show tasks, a busy one none.
+   */
   async depth(): Promise<Record<string, number>> {
-    const result: Record<string, number> = {};
-    for (const name of this.#names) {
-      // getQueueStats counts now; getQueues serves the supervisor's cached figures.
-      const [stats] = await this.boss.getQueueStats(name);
-      result[name] = stats ? stats.queuedCount + stats.activeCount : 0;
-    }
+    const names = this.#names;
+    const { rows } = (await this.boss
+      .getDb()
+      .executeSql(`SELECT name, count(*)::int AS n FROM ${SCHEMA}.job WHERE name = ANY($1::text[]) AND state < 'completed' GROUP BY name`, [names])) as {
+      rows: Array<{ name: string; n: number }>;
+    };
+    const result: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
+    for (const row of rows) result[row.name] = Number(row.n);
     return result;
   }
 
