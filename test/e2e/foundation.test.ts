@@ -3,6 +3,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
 import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 
 /*
@@ -460,7 +461,7 @@ const describeFoundation = (engine: Engine, makeEnv: () => Promise<EngineSetup>)
 // ---------------------------------------------------------------------------------------------
 
 describeFoundation('embedded', async () => {
-  const dataDir = await tempDir('e2e-foundation-data');
+  const dataDir = await migratedDataDir('e2e-foundation-data');
   const triggersFile = join(await tempDir('e2e-foundation-triggers'), 'none.json');
   return { env: { DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile }, cleanup: async () => undefined };
 });
