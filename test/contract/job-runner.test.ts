@@ -162,7 +162,8 @@ describe('LocalJobRunner', () => {
     const cancelledAt = Date.now();
     controller.abort('cancelled');
     await ran;
-    expect(Date.now() - cancelledAt).to.be.below(5000);
+    // stopped, not waited for: far less than the 20 s the agent would take (any machine load aside)
+    expect(Date.now() - cancelledAt).to.be.below(15_000);
     expect(reports).to.have.length(1);
     expect(reports[0]).to.not.have.property('status');
     expect(reports[0].log).to.contain('step one done');

@@ -1,6 +1,9 @@
 import { PgBossTaskQueue, type QueueConnection } from '../../src/adapters/queue/pg-boss-task-queue.js';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
 import { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-thread.js';
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { emptyPgliteDir } from '../support/data-dirs.js';
 import { tempDir } from '../support/gateway-process.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 import { describeTaskQueueContract, type TaskQueueHarness } from './task-queue.contract.js';
@@ -46,10 +49,32 @@ const harnessOn = (connect: () => Promise<{ connection: QueueConnection; dispose
   };
 };
 
+let storeTemplate: Promise<string> | undefined;
+
+/**
+ * A PGlite directory of its own for each test, where the task queue's schema and queues already
+ * exist: the queue was started once on a template (then stopped, no task stored), which is copied.
+ */
+const queueStoreDir = async (): Promise<string> => {
+  storeTemplate ??= (async () => {
+    const dir = await emptyPgliteDir('queue-template');
+    const pglite = await PgliteThread.open(dir);
+    try {
+      await (await PgBossTaskQueue.start({ pglite }, settings, logger)).stop(1000);
+    } finally {
+      await pglite.close();
+    }
+    return dir;
+  })();
+  const dir = join(await tempDir('queue'), 'pglite');
+  await cp(await storeTemplate, dir, { recursive: true });
+  return dir;
+};
+
 // The embedded database as the service runs it: PGlite on a thread of its own.
 describeTaskQueueContract('pg-boss on PGlite (own thread)', () =>
   harnessOn(async () => {
-    const pglite = await PgliteThread.open(`${await tempDir('queue')}/pglite`);
+    const pglite = await PgliteThread.open(await queueStoreDir());
     return { connection: { pglite }, dispose: () => pglite.close() };
   }),
 );

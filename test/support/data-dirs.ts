@@ -1,5 +1,6 @@
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-thread.js';
 import { GatewayStartFailure, startGateway, tempDir } from './gateway-process.js';
 
 /*
@@ -38,5 +39,30 @@ export const migratedDataDir = async (prefix: string): Promise<string> => {
   }
   const dir = await tempDir(prefix);
   await cp(join(source, 'pglite'), join(dir, 'pglite'), { recursive: true });
+  return dir;
+};
+
+let pgliteTemplate: Promise<string> | undefined;
+
+/**
+ * A new, empty PGlite data directory (the cluster created once per test process, then copied):
+ * for tests that open PGlite themselves and need a database of their own, with nothing in it.
+ */
+export const emptyPgliteDir = async (prefix: string): Promise<string> => {
+  pgliteTemplate ??= (async () => {
+    const dir = join(await tempDir('template-pglite'), 'pglite');
+    const thread = await PgliteThread.open(dir);
+    await thread.close();
+    return dir;
+  })();
+  let source: string;
+  try {
+    source = await pgliteTemplate;
+  } catch (error) {
+    pgliteTemplate = undefined;
+    throw error;
+  }
+  const dir = join(await tempDir(prefix), 'pglite');
+  await cp(source, dir, { recursive: true });
   return dir;
 };
