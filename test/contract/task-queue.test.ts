@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import { PgBossTaskQueue, type QueueConnection } from '../../src/adapters/queue/pg-boss-task-queue.js';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
 import { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-thread.js';
@@ -86,4 +87,42 @@ describeWithPostgres('pg-boss on PostgreSQL', () => {
       return { connection: { connectionString: scratch.url }, dispose: () => scratch.drop() };
     }),
   );
+});
+
+describe('pg-boss on PGlite (the embedded database, held by one process): tasks a killed process left running', function () {
+  this.timeout(60_000);
+
+  it('run again as soon as the queue starts again, not once their heartbeat has expired', async () => {
+    // No monitor during the test: an expired heartbeat is never noticed, only the start can retry the task.
+    const noMonitor = { ...settings, superviseIntervalSeconds: 3600 };
+    const pglite = await PgliteThread.open(await queueStoreDir());
+    const attempts: number[] = [];
+    const handler = async (_task: object, meta: { attempt: number }): Promise<void> => {
+      attempts.push(meta.attempt);
+      // The first attempt never ends: its process "stops" with the task running.
+      if (meta.attempt === 1) await new Promise(() => undefined);
+    };
+    let first: PgBossTaskQueue | undefined;
+    let second: PgBossTaskQueue | undefined;
+    try {
+      first = await PgBossTaskQueue.start({ pglite }, noMonitor, logger);
+      await first.enqueue('q', { n: 1 });
+      await first.work('q', handler);
+      const deadline = Date.now() + 20_000;
+      while (attempts.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(attempts, 'the first attempt started').to.deep.equal([1]);
+      // Killed, as far as the store can tell: no stop (a stop fails the tasks it leaves running).
+
+      second = await PgBossTaskQueue.start({ pglite }, noMonitor, logger);
+      await second.work('q', handler);
+      while (attempts.length < 2 && Date.now() < deadline + 20_000) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(attempts).to.deep.equal([1, 2]);
+      while ((await second.depth()).q !== 0 && Date.now() < deadline + 20_000) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await second.depth()).q, 'tasks left').to.equal(0);
+    } finally {
+      await second?.stop(1000);
+      await first?.stop(1);
+      await pglite.close();
+    }
+  });
 });

@@ -609,8 +609,8 @@ echo ok > done.txt`;
       } catch (error) {
         throw new Error(
           `${(error as Error).message}; ${startedAtKill} action(s) were running at the kill; ${Math.round((Date.now() - killedAt) / 1000)} s after the kill ` +
-            `durable.txt has ${lines.length} line(s): ${JSON.stringify(lines)}. Tasks whose worker was killed are not run again within ` +
-            'QUEUE_HEARTBEAT_SECONDS (10) + QUEUE_SUPERVISE_SECONDS (1) + retry delay',
+            `durable.txt has ${lines.length} line(s): ${JSON.stringify(lines)}. Tasks whose worker was killed are run again when the ` +
+            'embedded database is opened again (after the retry delay), or else after QUEUE_HEARTBEAT_SECONDS (10) + QUEUE_SUPERVISE_SECONDS (1)',
         );
       }
       await queuesDrained(second.url); // a task run twice would have been queued, and has run by now

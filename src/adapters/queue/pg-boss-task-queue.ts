@@ -122,6 +122,17 @@ export class PgBossTaskQueue implements TaskQueue {
     this.#ordered = new Set(settings.orderedQueues ?? []);
   }
 
+  static async #failOrphans(boss: PgBoss, names: string[], logger: Logger): Promise<void> {
+    const { rows } = (await boss.getDb().executeSql(`SELECT name, id FROM ${SCHEMA}.job WHERE name = ANY($1::text[]) AND state = 'active'`, [names])) as {
+      rows: Array<{ name: string; id: string }>;
+    };
+    for (const name of new Set(rows.map((row) => row.name))) {
+      const ids = rows.filter((row) => row.name === name).map((row) => row.id);
+      await boss.fail(name, ids, { message: 'the process running this task stopped before it finished' });
+      logger.info({ queue: name, tasks: ids.length }, 'tasks left running by a stopped process failed, to be retried');
+    }
+  }
+
   /** Every queue this adapter knows, standard and ordered. */
   get #names(): string[] {
     return [...this.settings.queues, ...this.#ordered];
@@ -169,6 +180,12 @@ export class PgBossTaskQueue implements TaskQueue {
         if (existing) await boss.updateQueue(name, options);
         else await boss.createQueue(name, { ...options, policy });
       }
+      // The embedded database is held by this process alone (the DATA_DIR lock): a task found
+      // running belongs to a process that is gone (stopped past SHUTDOWN_TIMEOUT_MS, or killed).
+      // It is failed now, so that it is retried as configured, instead of after its heartbeat
+      // expires (QUEUE_HEARTBEAT_SECONDS, at least 10 s). On PostgreSQL another replica may be
+      // running it: there the heartbeat decides.
+      if ('pglite' in connection) await PgBossTaskQueue.#failOrphans(boss, [...settings.queues, ...ordered], logger);
     } catch (error) {
       await boss.stop({ graceful: false, close: true }).catch(() => undefined);
       throw error;
