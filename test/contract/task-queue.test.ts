@@ -4,6 +4,7 @@ import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.j
 import { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-thread.js';
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
+import { InMemoryTaskQueue, InMemoryTaskStore } from '../fakes/in-memory-task-queue.js';
 import { emptyPgliteDir } from '../support/data-dirs.js';
 import { tempDir } from '../support/gateway-process.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
@@ -125,4 +126,34 @@ describe('pg-boss on PGlite (the embedded database, held by one process): tasks 
       await pglite.close();
     }
   });
+});
+
+// The unit tests' fake: queues on one store are replicas on one database.
+describeTaskQueueContract('in memory (the fake the unit tests use)', () => {
+  let store = new InMemoryTaskStore();
+  let current: InMemoryTaskQueue | undefined;
+  let replicas: InMemoryTaskQueue[] = [];
+  const make = (): InMemoryTaskQueue =>
+    new InMemoryTaskQueue(store, { queues: settings.queues, orderedQueues: settings.orderedQueues, retryLimit: settings.retryLimit });
+  return {
+    open: async () => {
+      store = new InMemoryTaskStore();
+      current = make();
+      return current;
+    },
+    replica: async () => {
+      const replica = make();
+      replicas.push(replica);
+      return replica;
+    },
+    reopen: async () => {
+      current?.stop();
+      current = make();
+      return current;
+    },
+    close: async () => {
+      for (const queue of [...replicas, current]) queue?.stop();
+      replicas = [];
+    },
+  };
 });
