@@ -500,7 +500,7 @@ describe('e2e: start-up and the CLI without a server', function () {
 
   it('keys create then keys list work on an embedded DATA_DIR with no server running', async function () {
     this.timeout(60_000);
-    const env = { DATA_DIR: await tempDir('e2e-foundation-noserver') };
+    const env = { DATA_DIR: await migratedDataDir('e2e-foundation-noserver') };
     const created = await createKeyWithCli(env, 'offline');
     const { keys, stdout } = await listKeysWithCli(env);
     expect(keys.map((k) => ({ id: k.id, name: k.name }))).to.deep.equal([{ id: created.id, name: 'offline' }]);
