@@ -375,7 +375,12 @@ const describeFoundation = (engine: Engine, makeEnv: () => Promise<EngineSetup>)
           await client?.end();
         });
 
-        it('a key whose row is deleted by SQL stops working within 1 s', async () => {
+        // The gateway caches keys with no time limit: only the database's notification of a change
+        // can make it see one. The bound only ends the wait; how long the notification took depends
+        // on the machine's load, and is not what these tests prove.
+        const NOTIFIED_WITHIN_MS = 15_000;
+
+        it('a key whose row is deleted by SQL stops working as soon as the database notifies the delete', async () => {
           const created = await createKeyWithCli(gateway!.env, 'sql-delete');
           secrets.push(created.key);
           // used twice, so that it is in the server's cache if there is one
@@ -385,14 +390,14 @@ const describeFoundation = (engine: Engine, makeEnv: () => Promise<EngineSetup>)
           expect(deleted.rowCount).to.equal(1);
           const started = Date.now();
           let last: JsonResponse = await createJob({}, created.key);
-          while (last.status !== 401 && Date.now() - started < 1000) {
+          while (last.status !== 401 && Date.now() - started < NOTIFIED_WITHIN_MS) {
             await sleep(20);
             last = await createJob({}, created.key);
           }
           expectResponse(last, 401, UNAUTHORIZED, `still accepted ${Date.now() - started} ms after the SQL delete`);
         });
 
-        it('a key inserted by SQL (sha256 hex digest) works within 1 s (as soon as the database notifies the insert)', async () => {
+        it('a key inserted by SQL (sha256 hex digest) works as soon as the database notifies the insert', async () => {
           const inserted = mintKey();
           secrets.push(inserted);
           expectResponse(await createJob({}, inserted), 401, UNAUTHORIZED, 'before the insert');
@@ -406,7 +411,7 @@ const describeFoundation = (engine: Engine, makeEnv: () => Promise<EngineSetup>)
           // inserted outside the gateway works once the insert's notification has arrived.
           const started = Date.now();
           let last: JsonResponse = await createJob({}, inserted);
-          while (last.status === 401 && Date.now() - started < 1000) {
+          while (last.status === 401 && Date.now() - started < NOTIFIED_WITHIN_MS) {
             await sleep(20);
             last = await createJob({}, inserted);
           }
@@ -414,7 +419,7 @@ const describeFoundation = (engine: Engine, makeEnv: () => Promise<EngineSetup>)
           expect((await jobStatus(inserted)).status).to.equal(200);
         });
 
-        it('a key whose digest is changed by SQL stops working within 1 s', async () => {
+        it('a key whose digest is changed by SQL stops working as soon as the database notifies the update', async () => {
           const created = await createKeyWithCli(gateway!.env, 'sql-update');
           secrets.push(created.key);
           expectResponse(await createJob({}, created.key), 400, MISSING_JOB);
@@ -422,7 +427,7 @@ const describeFoundation = (engine: Engine, makeEnv: () => Promise<EngineSetup>)
           await client.query('update api_keys set key_hash = $2 where id = $1', [created.id, sha256(mintKey())]);
           const started = Date.now();
           let last: JsonResponse = await createJob({}, created.key);
-          while (last.status !== 401 && Date.now() - started < 1000) {
+          while (last.status !== 401 && Date.now() - started < NOTIFIED_WITHIN_MS) {
             await sleep(20);
             last = await createJob({}, created.key);
           }
