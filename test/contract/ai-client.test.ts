@@ -11,7 +11,8 @@ const deep = (value: unknown): string => JSON.stringify(value);
 const clientFor = (provider: string, model: string, baseUrl: string): VercelAiClient => {
   const none = { apiKey: undefined, baseUrl: undefined };
   const providers: AiSettings['providers'] = { anthropic: none, openai: none, google: none, custom: none, [provider]: { apiKey: 'test-key', baseUrl } };
-  return new VercelAiClient({ provider, model, providers, timeoutMs: 10_000, maxRetries: 1 });
+  // A short retry delay: the contract proves that a call is retried, not how long the SDK-like backoff waits (see below).
+  return new VercelAiClient({ provider, model, providers, timeoutMs: 10_000, maxRetries: 1, retryDelayMs: 1 });
 };
 
 /** nock with static replies (reply callbacks stall request bodies under nock 15); bodies read from request events. */
@@ -187,6 +188,64 @@ describe('VercelAiClient: failures it classifies before or beyond the contract',
       );
       expect(error).to.include({ reason: 'timeout', code: 'internal' });
       expect((error as Error).message).to.contain('no answer within 200 ms');
+    } finally {
+      await llm.close();
+    }
+  });
+});
+
+describe('VercelAiClient: retries of a model call', () => {
+  const none = { apiKey: undefined, baseUrl: undefined };
+  const clientOf = (baseUrl: string, overrides: Partial<AiSettings>): VercelAiClient =>
+    new VercelAiClient({
+      provider: 'custom',
+      model: 'm',
+      providers: { anthropic: none, openai: none, google: none, custom: { apiKey: 'k', baseUrl } },
+      timeoutMs: 20_000,
+      maxRetries: 2,
+      ...overrides,
+    });
+
+  it('waits retryDelayMs before the first retry and twice as long before the next one', async () => {
+    const llm = await startFakeOpenAi();
+    try {
+      llm.script([{ status: 500 }, { status: 500 }, { text: 'third time' }]);
+      const started = performance.now();
+      const response = await clientOf(llm.baseUrl, { retryDelayMs: 150 }).generate({ messages: [{ role: 'user', text: 'hi' }] });
+      expect(response.text).to.equal('third time');
+      expect(llm.requests).to.have.length(3);
+      expect(performance.now() - started, 'ms for three attempts').to.be.at.least(150 + 300);
+    } finally {
+      await llm.close();
+    }
+  });
+
+  it("follows the provider's retry-after-ms over its own delay", async () => {
+    const llm = await startFakeOpenAi();
+    try {
+      llm.script([{ status: 429, headers: { 'retry-after-ms': '0' } }, { text: 'right away' }]);
+      // Its own delay would outlast the call's time limit: only the header lets it finish.
+      const response = await clientOf(llm.baseUrl, { retryDelayMs: 60_000, timeoutMs: 10_000 }).generate({ messages: [{ role: 'user', text: 'hi' }] });
+      expect(response.text).to.equal('right away');
+      expect(llm.requests).to.have.length(2);
+    } finally {
+      await llm.close();
+    }
+  });
+
+  it('runs the tools of a step once when the next step is retried', async () => {
+    const llm = await startFakeOpenAi();
+    try {
+      llm.script([{ toolCalls: [{ name: 'count', arguments: {} }] }, { status: 503 }, { text: 'counted' }]);
+      let runs = 0;
+      const response = await clientOf(llm.baseUrl, { retryDelayMs: 1 }).generate({
+        messages: [{ role: 'user', text: 'count' }],
+        tools: [{ name: 'count', description: 'Counts', parameters: { type: 'object', properties: {} }, execute: async () => ({ runs: ++runs }) }],
+        maxSteps: 3,
+      });
+      expect(response.text).to.equal('counted');
+      expect(runs, 'tool runs').to.equal(1);
+      expect(llm.requests).to.have.length(3);
     } finally {
       await llm.close();
     }

@@ -33,7 +33,8 @@ export const describeShellExecutorContract = (name: string, make: () => ShellExe
       const started = Date.now();
       const run = await shell.run('sleep 30 & sleep 30; echo never > late.txt', { cwd, timeoutMs: 300, env: ENV });
       expect(run).to.include({ timedOut: true, exitCode: null });
-      expect(Date.now() - started).to.be.below(5000);
+      // killed, not waited for: far less than the 30 s the commands would take (any machine load aside)
+      expect(Date.now() - started).to.be.below(20_000);
       await new Promise((resolve) => setTimeout(resolve, 200));
       const late = await readFile(join(cwd, 'late.txt'), 'utf8').catch(() => 'absent');
       expect(late).to.equal('absent');

@@ -24,6 +24,17 @@ const waitFor = async (check: () => boolean, ms: number): Promise<boolean> => {
   return true;
 };
 
+/** Resolves once no task of the queue `name` is waiting (also for a retry) or running: nothing more of it will run. */
+const drained = async (queue: TaskQueue, name = 'q', ms = 20_000): Promise<void> => {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const depth = await queue.depth();
+    if ((depth[name] ?? 0) === 0) return;
+    if (Date.now() > deadline) throw new Error(`the queues did not drain within ${ms} ms: ${JSON.stringify(depth)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
 /** The behaviour every TaskQueue adapter must have. */
 export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQueueHarness): void => {
   describe(`TaskQueue contract: ${name}`, function () {
@@ -50,7 +61,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       const seen: number[] = [];
       await queue.work<{ i: number }>('q', async (task) => void seen.push(task.i));
       expect(await waitFor(() => seen.length >= 20, 20_000)).to.equal(true);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await drained(queue);
       expect([...seen].sort((a, b) => a - b)).to.deep.equal([...Array(20).keys()]);
     });
 
@@ -175,7 +186,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       const seen: number[] = [];
       await queue.work<{ n: number }>('q', async (task) => void seen.push(task.n));
       expect(await waitFor(() => seen.length >= 2, 20_000)).to.equal(true);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await drained(queue);
       expect(seen.sort()).to.deep.equal([1, together[0] === null ? 4 : 3]);
     });
 
@@ -185,7 +196,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       await queue.enqueue('q', { n: 1 }, { key: 'k' });
       expect(await waitFor(() => seen.length === 1, 20_000)).to.equal(true);
       expect(await queue.enqueue('q', { n: 2 }, { key: 'k' })).to.equal(null);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await drained(queue);
       expect(seen).to.deep.equal([1]);
     });
 
@@ -195,7 +206,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       const seen = new Map<number, number>();
       await queue.work<{ i: number }>('q', async (task) => void seen.set(task.i, (seen.get(task.i) ?? 0) + 1));
       expect(await waitFor(() => seen.size === 300, 30_000)).to.equal(true);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await drained(queue);
       expect([...seen.values()].every((count) => count === 1)).to.equal(true);
     });
 
@@ -203,6 +214,28 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       await queue.enqueue('q', {});
       await queue.enqueue('q', {});
       expect((await queue.depth()).q).to.equal(2);
+    });
+
+    it('counts a task in its depth, as it is now, until the task has run: waiting, then running, then 0', async () => {
+      expect((await queue.depth()).q, 'before any task').to.equal(0);
+      await queue.enqueue('q', {});
+      expect((await queue.depth()).q, 'waiting').to.equal(1);
+      let release = (): void => undefined;
+      const held = new Promise<void>((done) => (release = done));
+      let started = false;
+      let finished = false;
+      await queue.work('q', async () => {
+        started = true;
+        await held;
+        finished = true;
+      });
+      expect(await waitFor(() => started, 10_000)).to.equal(true);
+      expect((await queue.depth()).q, 'running').to.equal(1);
+      release();
+      expect(await waitFor(() => finished, 10_000)).to.equal(true);
+      const deadline = Date.now() + 10_000;
+      while ((await queue.depth()).q !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await queue.depth()).q, 'after it ran').to.equal(0);
     });
   });
 };

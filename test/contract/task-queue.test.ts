@@ -1,6 +1,11 @@
+import { expect } from 'chai';
 import { PgBossTaskQueue, type QueueConnection } from '../../src/adapters/queue/pg-boss-task-queue.js';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
 import { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-thread.js';
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InMemoryTaskQueue, InMemoryTaskStore } from '../fakes/in-memory-task-queue.js';
+import { emptyPgliteDir } from '../support/data-dirs.js';
 import { tempDir } from '../support/gateway-process.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 import { describeTaskQueueContract, type TaskQueueHarness } from './task-queue.contract.js';
@@ -46,10 +51,32 @@ const harnessOn = (connect: () => Promise<{ connection: QueueConnection; dispose
   };
 };
 
+let storeTemplate: Promise<string> | undefined;
+
+/**
+ * A PGlite directory of its own for each test, where the task queue's schema and queues already
+ * exist: the queue was started once on a template (then stopped, no task stored), which is copied.
+ */
+const queueStoreDir = async (): Promise<string> => {
+  storeTemplate ??= (async () => {
+    const dir = await emptyPgliteDir('queue-template');
+    const pglite = await PgliteThread.open(dir);
+    try {
+      await (await PgBossTaskQueue.start({ pglite }, settings, logger)).stop(1000);
+    } finally {
+      await pglite.close();
+    }
+    return dir;
+  })();
+  const dir = join(await tempDir('queue'), 'pglite');
+  await cp(await storeTemplate, dir, { recursive: true });
+  return dir;
+};
+
 // The embedded database as the service runs it: PGlite on a thread of its own.
 describeTaskQueueContract('pg-boss on PGlite (own thread)', () =>
   harnessOn(async () => {
-    const pglite = await PgliteThread.open(`${await tempDir('queue')}/pglite`);
+    const pglite = await PgliteThread.open(await queueStoreDir());
     return { connection: { pglite }, dispose: () => pglite.close() };
   }),
 );
@@ -61,4 +88,72 @@ describeWithPostgres('pg-boss on PostgreSQL', () => {
       return { connection: { connectionString: scratch.url }, dispose: () => scratch.drop() };
     }),
   );
+});
+
+describe('pg-boss on PGlite (the embedded database, held by one process): tasks a killed process left running', function () {
+  this.timeout(60_000);
+
+  it('run again as soon as the queue starts again, not once their heartbeat has expired', async () => {
+    // No monitor during the test: an expired heartbeat is never noticed, only the start can retry the task.
+    const noMonitor = { ...settings, superviseIntervalSeconds: 3600 };
+    const pglite = await PgliteThread.open(await queueStoreDir());
+    const attempts: number[] = [];
+    const handler = async (_task: object, meta: { attempt: number }): Promise<void> => {
+      attempts.push(meta.attempt);
+      // The first attempt never ends: its process "stops" with the task running.
+      if (meta.attempt === 1) await new Promise(() => undefined);
+    };
+    let first: PgBossTaskQueue | undefined;
+    let second: PgBossTaskQueue | undefined;
+    try {
+      first = await PgBossTaskQueue.start({ pglite }, noMonitor, logger);
+      await first.enqueue('q', { n: 1 });
+      await first.work('q', handler);
+      const deadline = Date.now() + 20_000;
+      while (attempts.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(attempts, 'the first attempt started').to.deep.equal([1]);
+      // Killed, as far as the store can tell: no stop (a stop fails the tasks it leaves running).
+
+      second = await PgBossTaskQueue.start({ pglite }, noMonitor, logger);
+      await second.work('q', handler);
+      while (attempts.length < 2 && Date.now() < deadline + 20_000) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(attempts).to.deep.equal([1, 2]);
+      while ((await second.depth()).q !== 0 && Date.now() < deadline + 20_000) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await second.depth()).q, 'tasks left').to.equal(0);
+    } finally {
+      await second?.stop(1000);
+      await first?.stop(1);
+      await pglite.close();
+    }
+  });
+});
+
+// The unit tests' fake: queues on one store are replicas on one database.
+describeTaskQueueContract('in memory (the fake the unit tests use)', () => {
+  let store = new InMemoryTaskStore();
+  let current: InMemoryTaskQueue | undefined;
+  let replicas: InMemoryTaskQueue[] = [];
+  const make = (): InMemoryTaskQueue =>
+    new InMemoryTaskQueue(store, { queues: settings.queues, orderedQueues: settings.orderedQueues, retryLimit: settings.retryLimit });
+  return {
+    open: async () => {
+      store = new InMemoryTaskStore();
+      current = make();
+      return current;
+    },
+    replica: async () => {
+      const replica = make();
+      replicas.push(replica);
+      return replica;
+    },
+    reopen: async () => {
+      current?.stop();
+      current = make();
+      return current;
+    },
+    close: async () => {
+      for (const queue of [...replicas, current]) queue?.stop();
+      replicas = [];
+    },
+  };
 });

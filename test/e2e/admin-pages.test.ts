@@ -4,7 +4,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { adminClient, cookieFrom, setAdminPassword, setCookieLine } from '../support/admin-http.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
-import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { startGateway, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey, send, waitFor } from '../support/http.js';
 
 /*
@@ -54,7 +55,7 @@ describe('e2e: admin pages', function () {
     gateway.logs.find((line): line is Record<string, unknown> => typeof line === 'object' && line.msg === message && line.reqId === requestId);
 
   before(async () => {
-    const dir = await tempDir('admin-pages');
+    const dir = await migratedDataDir('admin-pages');
     llm = await startFakeOpenAi();
     await writeFile(join(dir, 'triggers.json'), JSON.stringify(TRIGGERS));
     env = {
@@ -166,7 +167,7 @@ describe('e2e: admin pages', function () {
     describe('with a base URL where nothing listens', () => {
       let unreachable: GatewayProcess | undefined;
       before(async () => {
-        const dir = await tempDir('admin-unreachable');
+        const dir = await migratedDataDir('admin-unreachable');
         const unreachableEnv = {
           DATA_DIR: dir,
           TRIGGERS_FILE: join(dir, 'none.json'),

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { adminClient, cookieFrom, setAdminPassword as setPassword } from '../support/admin-http.js';
-import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { startGateway, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 
 const PASSWORD = 'a long admin password';
 
@@ -10,7 +11,7 @@ describe('e2e: admin UI over HTTP, before the first password', function () {
   let gateway: GatewayProcess | undefined;
   let env: Record<string, string>;
   before(async () => {
-    const dir = await tempDir('admin-closed');
+    const dir = await migratedDataDir('admin-closed');
     env = { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json') };
     gateway = await startGateway(env);
   });
@@ -42,7 +43,7 @@ describe('e2e: admin UI over HTTP', function () {
   const login = () => adminClient(gateway.url).login(PASSWORD);
 
   before(async () => {
-    const dir = await tempDir('admin');
+    const dir = await migratedDataDir('admin');
     // No LLM_PROVIDER: the web chat has no AI provider.
     env = { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json') };
     gateway = await startGateway(env);
@@ -100,7 +101,7 @@ describe('e2e: admin UI over HTTP', function () {
   });
 
   it('marks the cookie Secure when a trusted proxy says the request came over HTTPS', async () => {
-    const dir = await tempDir('admin-proxy');
+    const dir = await migratedDataDir('admin-proxy');
     const proxied = { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json'), TRUST_PROXY: 'true' };
     expect(await setPassword(proxied, PASSWORD)).to.equal(0);
     const behindProxy = await startGateway(proxied);

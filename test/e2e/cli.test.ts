@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
 import { runCli, runCliOnTerminal, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 
 /*
@@ -128,7 +129,7 @@ describe('e2e: the agent-gateway command', function () {
     });
 
     it('names the database on stderr and keeps stdout to the JSON asked for', async () => {
-      const dataDir = join(await tempDir('cli-json'), 'data');
+      const dataDir = await migratedDataDir('cli-json');
       const created = await runCli(['keys', 'create', '--name', 'ci', '--json'], { DATA_DIR: dataDir });
       expect(created.code, created.stderr).to.equal(0);
       expect(JSON.parse(created.stdout)).to.include({ name: 'ci' });

@@ -3,7 +3,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { startGateway, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey, send, waitFor } from '../support/http.js';
 
 /**
@@ -71,7 +72,7 @@ describe('e2e: jobs on GitHub Actions (fake GitHub REST, signed events)', functi
 
   before(async () => {
     github = await startFakeGithub();
-    const dir = await tempDir('github');
+    const dir = await migratedDataDir('github');
     const env = {
       DATA_DIR: dir,
       TRIGGERS_FILE: join(dir, 'none.json'),

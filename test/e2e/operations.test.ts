@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { startGateway, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { send } from '../support/http.js';
 
 describe('e2e: operations probes', function () {
   this.timeout(60_000);
   let gateway: GatewayProcess;
   before(async () => {
-    const dir = await tempDir('ops');
+    const dir = await migratedDataDir('ops');
     gateway = await startGateway({ DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json'), METRICS_TOKEN: 'scrape-me' });
   });
   after(() => gateway?.stop());

@@ -15,6 +15,7 @@ import {
   type ExitedProcess,
   type GatewayProcess,
 } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { send } from '../support/http.js';
 import { createScratchDatabase, describeWithPostgres, postgres } from '../support/postgres.js';
 
@@ -184,7 +185,7 @@ describe('e2e: start-up failures end the process with one line naming the settin
   it('a failure once the database and the task queue are open (the admin socket cannot be served): exit 1, one line naming DATA_DIR, the data directory released', async function () {
     // A new embedded database is created first: tens of seconds on a busy machine.
     this.timeout(120_000);
-    const dataDir = await tempDir('startup-admin-socket');
+    const dataDir = await migratedDataDir('startup-admin-socket');
     // A directory where the socket goes: it cannot be removed or listened on.
     await mkdir(join(dataDir, 'admin.sock'));
     const result = await startGatewayExpectingExit({ DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile }, { timeoutMs: 100_000 });
@@ -195,7 +196,7 @@ describe('e2e: start-up failures end the process with one line naming the settin
 
   it('an embedded database held by another gateway: exit 1, "DATA_DIR: The embedded database in … is in use by process N"', async function () {
     this.timeout(120_000);
-    const dataDir = await tempDir('startup-busy');
+    const dataDir = await migratedDataDir('startup-busy');
     let first: GatewayProcess | undefined;
     try {
       first = await startGateway({ DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile });
@@ -304,6 +305,20 @@ describe('e2e: an unsupported Node.js is refused before anything else runs', fun
       expectOneLineFailure(await runToExit('cli', ['keys', 'list'], { DATA_DIR: await tempDir('startup-node20-cli') }, { node: system }), line);
     },
   );
+});
+
+describe('e2e: a stop right after the start', function () {
+  this.timeout(60_000);
+
+  it('a SIGTERM sent the moment the gateway logs that it listens stops it gracefully: exit 0, "stopped" logged', async () => {
+    const dir = await migratedDataDir('startup-stop-at-once');
+    // startGateway resolves on the "listening" line; stop() sends SIGTERM at once.
+    const gateway = await startGateway({ DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json') });
+    const code = await gateway.stop();
+    expect(code, JSON.stringify(gateway.logs.slice(-3))).to.equal(0);
+    expect(gateway.logs.some((line) => typeof line === 'object' && line.msg === 'stopped')).to.equal(true);
+    expect(existsSync(join(dir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
+  });
 });
 
 describe('e2e: test processes never outlive their test', function () {

@@ -6,7 +6,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ROOT, runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
-import { createKey as createKeyNamed, sleep, waitFor } from '../support/http.js';
+import { migratedDataDir } from '../support/data-dirs.js';
+import { createKey as createKeyNamed, queuesDrained, sleep, waitFor } from '../support/http.js';
 
 /*
  * End-to-end: the BUILT server (`node dist/main.js`, see test/support/gateway-process.ts) with a
@@ -115,12 +116,13 @@ describe('e2e: triggers on the built server', function () {
     /** Enabled /webhook triggers, in file order (the disabled one sits between them). */
     const WEBHOOK_TRIGGERS = ['slow', 'render', 'order', 'forward-post', 'forward-get', 'marker', 'inject', 'env'];
     /** Service secrets in the gateway's environment: no command may see them. */
+    const METRICS_TOKEN = 'e2e-metrics-token';
     const SERVICE_SECRETS: Record<string, string> = {
       CODEHOST_WEBHOOK_SECRET: SECRET,
       MESSAGING_BOT_TOKEN: '123456:e2e-messaging-bot-token',
       MESSAGING_WEBHOOK_SECRET: 'e2e-messaging-webhook-secret',
       ANTHROPIC_API_KEY: 'e2e-anthropic-api-key',
-      METRICS_TOKEN: 'e2e-metrics-token',
+      METRICS_TOKEN,
     };
 
     const webhook = (body: unknown, options: { key?: string | null; headers?: Record<string, string>; query?: string } = {}): Promise<JsonResponse> => {
@@ -136,7 +138,7 @@ describe('e2e: triggers on the built server', function () {
     before(async () => {
       receiver = await startReceiver();
       dir = await tempDir('e2e-triggers-dir');
-      dataDir = await tempDir('e2e-triggers-data');
+      dataDir = await migratedDataDir('e2e-triggers-data');
       triggersFile = join(await tempDir('e2e-triggers-file'), 'TRIGGERS.json');
       const render =
         gate('render') +
@@ -256,7 +258,7 @@ echo ok > done.txt`;
       const answeredAt = Date.now();
       expect(response.status).to.equal(200);
       expect(response.body).to.deep.equal({ ok: true, triggers: WEBHOOK_TRIGGERS });
-      expect(response.ms, 'answer time in ms').to.be.below(1000);
+      // answered before the slow action finished: its file was not there yet
       expect(existsSync(join(dir, 'ff', 'slow.txt')), 'slow.txt already there when the answer arrived').to.equal(false);
       await waitFor(() => existsSync(join(dir, 'ff', 'slow.txt')), 15_000, 'ff/slow.txt');
       expect(Date.now() - answeredAt, 'the action finished this long after the answer').to.be.above(1500);
@@ -294,7 +296,7 @@ echo ok > done.txt`;
       expect(response.status).to.equal(200);
       expect(response.body).to.deep.equal({ ok: true, triggers: WEBHOOK_TRIGGERS });
       await waitFor(async () => (await readText(join(dir, 'o1', 'order.txt')))?.includes('two'), 15_000, 'o1/order.txt with "two"');
-      await sleep(300);
+      await queuesDrained(gateway!.url, METRICS_TOKEN);
       expect(await readText(join(dir, 'o1', 'order.txt'))).to.equal('one\ntwo\n');
     });
 
@@ -347,7 +349,7 @@ echo ok > done.txt`;
       expect(accepted.status).to.equal(200);
       expect(accepted.body).to.deep.equal({ ok: true, triggers: WEBHOOK_TRIGGERS });
       await waitFor(async () => (await readdir(join(dir, 'm1'))).some((f) => f.startsWith('marker-')), 15_000, 'a marker in m1');
-      await sleep(1000);
+      await queuesDrained(gateway!.url, METRICS_TOKEN);
       const markers = (await readdir(join(dir, 'm1'))).filter((f) => f.startsWith('marker-'));
       expect(markers, 'one marker per authorized request, none for the 5 refused ones').to.have.length(1);
     });
@@ -358,7 +360,7 @@ echo ok > done.txt`;
       expect(response.body).to.deep.equal({ ok: true, triggers: WEBHOOK_TRIGGERS });
       await waitFor(() => existsSync(join(dir, 'd1', 'done.txt')), 15_000, 'd1/done.txt');
       await waitFor(async () => (await readdir(join(dir, 'd1'))).some((f) => f.startsWith('marker-')), 15_000, 'a marker in d1');
-      await sleep(500);
+      await queuesDrained(gateway!.url, METRICS_TOKEN);
       const all = await listFiles(dir);
       expect(
         all.filter((f) => f.includes('DISABLED_TRIGGER_RAN')),
@@ -515,7 +517,7 @@ echo ok > done.txt`;
         const barrier = await push('barrier', randomUUID(), 'valid');
         expect(barrier.body).to.deep.equal({ ok: true, triggers: ['codehost'] });
         await waitFor(async () => (await lines()).some((l) => l.startsWith('barrier')), 15_000, 'the barrier delivery');
-        await sleep(500);
+        await queuesDrained(gateway!.url, METRICS_TOKEN);
         expect(await lines()).to.deep.equal(['valid push sig=', 'barrier push sig=']);
       });
     });
@@ -530,7 +532,7 @@ echo ok > done.txt`;
 
     before(async () => {
       dir = await tempDir('e2e-durable-dir');
-      dataDir = await tempDir('e2e-durable-data');
+      dataDir = await migratedDataDir('e2e-durable-data');
       triggersFile = join(await tempDir('e2e-durable-file'), 'TRIGGERS.json');
       // No template tokens. A command whose gateway died before it got to write ($PPID gone) writes
       // nothing, as if the machine had crashed: every line comes from a live gateway.
@@ -627,10 +629,11 @@ echo ok > done.txt`;
       } catch (error) {
         throw new Error(
           `${(error as Error).message}; ${startedAtKill} action(s) were running at the kill; ${Math.round((Date.now() - killedAt) / 1000)} s after the kill ` +
-            `the runs ended: ${JSON.stringify(ended)}. Tasks whose worker was killed are taken again after ` +
-            'QUEUE_HEARTBEAT_SECONDS (10) + QUEUE_SUPERVISE_SECONDS (1) + retry delay',
+            `the runs ended: ${JSON.stringify(ended)}. Tasks whose worker was killed are taken again when the ` +
+            'embedded database is opened again (after the retry delay), or else after QUEUE_HEARTBEAT_SECONDS (10) + QUEUE_SUPERVISE_SECONDS (1)',
         );
       }
+      await queuesDrained(second.url); // nothing is left to run: a run started twice would show by now
       const lines = await durableLines();
       const byPid = lines.map((line) => Number(line.split(' ')[0]));
       const interrupted = ended.filter((outcome) => outcome.includes('interrupted'));

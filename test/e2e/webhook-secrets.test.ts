@@ -6,7 +6,8 @@ import { gzipSync } from 'node:zlib';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
 import { startFakeTelegram, type FakeTelegram } from '../support/fake-telegram.js';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
-import { createKey, send, waitFor, type JsonResponse } from '../support/http.js';
+import { migratedDataDir } from '../support/data-dirs.js';
+import { createKey, queuesDrained, send, waitFor, type JsonResponse } from '../support/http.js';
 
 /*
  * End-to-end (issue 11 item 5, issue 12 item 3): every secret check of the platform webhooks
@@ -104,7 +105,7 @@ describe('e2e: platform webhooks fail closed, check headers first, and run a red
     fakes.push(tg, llm);
     const dir = await tempDir('e2e-secrets-dir');
     const env: Record<string, string> = {
-      DATA_DIR: await tempDir('e2e-secrets-data'),
+      DATA_DIR: await migratedDataDir('e2e-secrets-data'),
       TRIGGERS_FILE: await triggerFile(),
       TRIGGERS_DIR: dir,
       MESSAGING_API_URL: tg.url,
@@ -191,6 +192,11 @@ describe('e2e: platform webhooks fail closed, check headers first, and run a red
       secret = String(one.tg.of('setWebhook').at(-1)!.body.secret_token);
     });
 
+    // Every test leaves the gateway idle (chat replies sent, triggers run): none sees another's work.
+    afterEach(async () => {
+      if (one !== undefined) await queuesDrained(one.gateway.url);
+    });
+
     it('registration gave the platform a strong generated secret, and updates are accepted with it only', async () => {
       expect(secret).to.match(/^[A-Za-z0-9_-]{43}$/);
       for (const wrong of [null, '', 'guess', secret.slice(0, -1), `${secret}x`]) {
@@ -199,7 +205,6 @@ describe('e2e: platform webhooks fail closed, check headers first, and run a red
       const update = textUpdate('right secret');
       expect(await postUpdate(one.gateway, update, secret)).to.deep.equal(OK);
       await waitFor(async () => (await lines(one.dir, 'updates.txt')).includes(String(update.update_id)), 15_000, 'the trigger of the accepted update');
-      // Answered before the next test counts what the model was asked.
       await waitFor(
         () => one.llm.requests.some((request) => JSON.stringify(request.messages.at(-1)).includes('right secret')),
         15_000,
@@ -286,7 +291,6 @@ describe('e2e: platform webhooks fail closed, check headers first, and run a red
           line,
         ).to.have.length(1);
       expect(telegram.join('\n')).not.to.contain(secret);
-      // The three messages are answered before the next test looks at what the platform got.
       await waitFor(() => one.tg.of('sendMessage').length >= repliesBefore + 3, 15_000, 'the three replies');
     });
 
@@ -300,7 +304,7 @@ describe('e2e: platform webhooks fail closed, check headers first, and run a red
         status: 400,
         body: { error: 'Invalid webhook_url: expected an absolute https:// URL' },
       });
-      // Nothing reached the platform's registration (a chat reply of an earlier test may still arrive).
+      // Nothing reached the platform's registration.
       const registrationCalls = one.tg.calls
         .slice(callsBefore)
         .filter((call) => call.method === 'setWebhook' || call.method === 'getWebhookInfo' || call.method === 'deleteWebhook');

@@ -1,3 +1,5 @@
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
 import { Database } from '../../src/adapters/persistence/database.js';
 import { tempDir } from './gateway-process.js';
@@ -18,10 +20,37 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-/** Opens and migrates a fresh database: a temporary PGlite directory, or a scratch PostgreSQL database. */
+let migratedTemplate: Promise<string> | undefined;
+
+/** A data directory holding a migrated embedded database of its own: a copy of one migrated once per test process. */
+const migratedPgliteDataDir = async (name: string): Promise<string> => {
+  migratedTemplate ??= (async () => {
+    const dir = await tempDir('template-migrated');
+    const database = await Database.open({ databaseUrl: undefined, dataDir: dir, logger });
+    try {
+      await database.migrate();
+    } finally {
+      await database.close();
+    }
+    return dir;
+  })();
+  let source: string;
+  try {
+    source = await migratedTemplate;
+  } catch (error) {
+    migratedTemplate = undefined;
+    throw error;
+  }
+  const dataDir = await tempDir(name);
+  await cp(join(source, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
+  return dataDir;
+};
+
+/** Opens and migrates a fresh database: a temporary PGlite directory (a copy of one migrated once), or a scratch PostgreSQL database. */
 export const openTestDatabase = async (engine: Engine, name: string): Promise<TestDatabase> => {
   if (engine === 'pglite') {
-    const database = await Database.open({ databaseUrl: undefined, dataDir: await tempDir(name), logger });
+    const database = await Database.open({ databaseUrl: undefined, dataDir: await migratedPgliteDataDir(name), logger });
+    // Nothing left to apply; kept so that a test database is always at the latest migration.
     await database.migrate();
     return { database, replica: database, close: () => database.close() };
   }

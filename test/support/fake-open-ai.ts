@@ -16,6 +16,11 @@ export interface FakeOpenAi {
   script(answers: FakeAnswer[]): void;
   /** Delay before each answer. */
   delayMs: number;
+  /**
+   * Holds every answer (requests are still recorded) until the returned function is called:
+   * what happens before the model answers is then certain, however slow the machine.
+   */
+  hold(): () => void;
   /** The most requests that were being answered at the same time, so far. */
   readonly maxInFlight: number;
   /** The multipart requests to /v1/audio/transcriptions, read as OpenAI reads them. */
@@ -85,6 +90,7 @@ export const startFakeOpenAi = async (): Promise<FakeOpenAi> => {
   let answers: FakeAnswer[] = [{ text: 'ok' }];
   let calls = 0;
   let inFlight = 0;
+  let held: Promise<void> = Promise.resolve();
   const fake: Omit<FakeOpenAi, 'baseUrl' | 'close'> = {
     requests: [],
     script: (next) => ((answers = [...next]), (calls = 0)),
@@ -93,6 +99,14 @@ export const startFakeOpenAi = async (): Promise<FakeOpenAi> => {
     transcriptions: [],
     transcript: '',
     transcriptionFailures: [],
+    hold: () => {
+      let release = (): void => undefined;
+      held = new Promise<void>((done) => (release = done));
+      return () => {
+        held = Promise.resolve();
+        release();
+      };
+    },
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -116,36 +130,38 @@ export const startFakeOpenAi = async (): Promise<FakeOpenAi> => {
       inFlight++;
       (fake as { maxInFlight: number }).maxInFlight = Math.max(fake.maxInFlight, inFlight);
       res.once('close', () => inFlight--);
-      setTimeout(() => {
-        if ('status' in answer) {
-          res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
-          res.end(JSON.stringify(answer.body ?? { error: { message: 'failure', type: 'server_error', code: null } }));
-          return;
-        }
-        const message =
-          'text' in answer
-            ? { role: 'assistant', content: answer.text }
-            : {
-                role: 'assistant',
-                content: null,
-                tool_calls: answer.toolCalls.map((call, i) => ({
-                  id: `call_${calls}_${i}`,
-                  type: 'function',
-                  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-                })),
-              };
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            id: `chatcmpl-${calls}`,
-            object: 'chat.completion',
-            created: Math.floor(Date.now() / 1000),
-            model: body.model,
-            choices: [{ index: 0, message, finish_reason: 'text' in answer ? 'stop' : 'tool_calls' }],
-            usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-          }),
-        );
-      }, fake.delayMs);
+      const answerAfterDelay = (): NodeJS.Timeout =>
+        setTimeout(() => {
+          if ('status' in answer) {
+            res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+            res.end(JSON.stringify(answer.body ?? { error: { message: 'failure', type: 'server_error', code: null } }));
+            return;
+          }
+          const message =
+            'text' in answer
+              ? { role: 'assistant', content: answer.text }
+              : {
+                  role: 'assistant',
+                  content: null,
+                  tool_calls: answer.toolCalls.map((call, i) => ({
+                    id: `call_${calls}_${i}`,
+                    type: 'function',
+                    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                  })),
+                };
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({
+              id: `chatcmpl-${calls}`,
+              object: 'chat.completion',
+              created: Math.floor(Date.now() / 1000),
+              model: body.model,
+              choices: [{ index: 0, message, finish_reason: 'text' in answer ? 'stop' : 'tool_calls' }],
+              usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+            }),
+          );
+        }, fake.delayMs);
+      void held.then(answerAfterDelay);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

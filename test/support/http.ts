@@ -14,6 +14,33 @@ export const waitFor = async <T>(predicate: () => T | Promise<T>, ms = 20_000, w
   }
 };
 
+/** The background tasks of each queue still waiting (also for a retry) or running, from the gateway's GET /metrics. */
+export const queueDepths = async (gatewayUrl: string, metricsToken?: string): Promise<Record<string, number>> => {
+  const response = await fetch(`${gatewayUrl}/metrics`, { headers: metricsToken === undefined ? {} : { authorization: `Bearer ${metricsToken}` } });
+  const text = await response.text();
+  expect(response.status, text).to.equal(200);
+  const depths: Record<string, number> = {};
+  for (const [, queue, value] of text.matchAll(/^agw_queue_depth\{queue="([^"]+)"\} (\S+)$/gm)) depths[queue] = Number(value);
+  expect(Object.keys(depths), `no agw_queue_depth in GET /metrics:\n${text}`).to.not.be.empty;
+  return depths;
+};
+
+/**
+ * Waits until every task queue of the gateway is empty: everything a request queued before
+ * this call has run to its end (retries included). Tests that prove that something did NOT
+ * happen wait for this instead of sleeping: once the queues are empty, nothing more will.
+ */
+export const queuesDrained = async (gatewayUrl: string, metricsToken?: string, ms = 30_000): Promise<void> => {
+  let last: Record<string, number> = {};
+  const deadline = Date.now() + ms;
+  for (;;) {
+    last = await queueDepths(gatewayUrl, metricsToken);
+    if (Object.values(last).every((depth) => depth === 0)) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for the task queues to drain: ${JSON.stringify(last)}`);
+    await sleep(50);
+  }
+};
+
 export interface JsonResponse<T = unknown> {
   readonly status: number;
   readonly body: T;

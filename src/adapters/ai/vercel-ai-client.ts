@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import type * as ai from 'ai';
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import { AiCallFailed, type AiFailureReason } from '../../domain/ai/ai-call-failed.js';
@@ -18,7 +19,32 @@ export interface AiSettings {
   readonly providers: Readonly<Record<string, ProviderSettings | undefined>>;
   readonly timeoutMs: number;
   readonly maxRetries: number;
+  /**
+   * The wait before the first retry of a model call, doubled before each further one (default
+   * 2000 ms, the SDK's own); a retry-after header of the provider under a minute wins. Tests
+   * make it short.
+   */
+  readonly retryDelayMs?: number;
 }
+
+/** The SDK's default first retry delay. */
+const RETRY_DELAY_MS = 2000;
+/** The longest retry-after (header) honoured, as the SDK does. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/** A retry-after-ms or retry-after header (seconds or an HTTP date) in ms, if the error carries one within a minute. */
+const retryAfterMs = (headers: Record<string, string> | undefined): number | undefined => {
+  if (headers === undefined) return undefined;
+  let ms: number | undefined;
+  const millis = headers['retry-after-ms'];
+  if (millis) ms = Number.parseFloat(millis);
+  const after = headers['retry-after'];
+  if ((ms === undefined || Number.isNaN(ms)) && after) {
+    const seconds = Number.parseFloat(after);
+    ms = Number.isNaN(seconds) ? Date.parse(after) - Date.now() : seconds * 1000;
+  }
+  return ms !== undefined && !Number.isNaN(ms) && ms >= 0 && ms < MAX_RETRY_AFTER_MS ? ms : undefined;
+};
 
 const MAX_OUTPUT_TOKENS = 8192;
 
@@ -84,7 +110,8 @@ export class VercelAiClient implements AiClient {
         tools: Object.keys(tools).length > 0 ? tools : undefined,
         stopWhen: isStepCount(request.maxSteps ?? 1),
         maxOutputTokens: MAX_OUTPUT_TOKENS,
-        maxRetries: this.settings.maxRetries,
+        // Retried per model call by #retries, with a delay of our own.
+        maxRetries: 0,
         abortSignal: AbortSignal.any(signals),
       });
       return {
@@ -114,7 +141,7 @@ export class VercelAiClient implements AiClient {
     const key = `${provider}\u0000${model}`;
     let made = this.#models.get(key);
     if (made === undefined) {
-      made = this.#makeModel(loaded, provider, model);
+      made = loaded.ai.wrapLanguageModel({ model: this.#makeModel(loaded, provider, model), middleware: this.#retries(loaded) });
       // Model names can come from API callers (create-job): keep the cache bounded.
       if (this.#models.size >= 32) this.#models.clear();
       this.#models.set(key, made);
@@ -122,8 +149,33 @@ export class VercelAiClient implements AiClient {
     return made;
   }
 
+  /**
+   * Retries of one model call (one step of a run: never the tools a step ran), as the SDK's own
+   * retries would (429, 5xx, no connection: what the SDK marks retryable), with an exponential
+   * delay from `retryDelayMs` that a provider's retry-after header overrides.
+   */
+  #retries(loaded: Sdk): Parameters<typeof ai.wrapLanguageModel>[0]['middleware'] {
+    const { maxRetries, retryDelayMs = RETRY_DELAY_MS } = this.settings;
+    const { APICallError } = loaded.ai;
+    return {
+      specificationVersion: 'v4',
+      wrapGenerate: async ({ doGenerate, params }) => {
+        let delayMs = retryDelayMs;
+        for (let attempt = 0; ; attempt++) {
+          try {
+            return await doGenerate();
+          } catch (error) {
+            if (attempt >= maxRetries || !APICallError.isInstance(error) || !error.isRetryable || params.abortSignal?.aborted) throw error;
+            await wait(retryAfterMs(error.responseHeaders) ?? delayMs, undefined, { signal: params.abortSignal });
+            delayMs *= 2;
+          }
+        }
+      },
+    };
+  }
+
   /** One case per provider of ai-providers.ts. */
-  #makeModel(loaded: Sdk, provider: string, model: string): LanguageModel {
+  #makeModel(loaded: Sdk, provider: string, model: string): Exclude<LanguageModel, string> {
     const { apiKey, baseUrl } = this.settings.providers[provider] ?? { apiKey: undefined, baseUrl: undefined };
     switch (provider) {
       case 'anthropic':

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Job } from '../../domain/jobs/job.js';
@@ -38,6 +38,7 @@ export class LocalJobRunner implements JobRunner {
     const dir = join(this.settings.worktreesDir, job.id);
     await this.#exclusive(async () => {
       await this.#ensureRepository();
+      await this.#removeLeftWorktrees();
       await rm(dir, { recursive: true, force: true });
       await run('git', ['-C', this.settings.repoDir, 'worktree', 'prune']);
       await run('git', ['-C', this.settings.repoDir, 'worktree', 'add', '-B', job.branch, dir, 'HEAD']);
@@ -64,6 +65,20 @@ export class LocalJobRunner implements JobRunner {
         run('git', ['-C', this.settings.repoDir, 'worktree', 'remove', '--force', dir]).catch(() => rm(dir, { recursive: true, force: true })),
       );
     }
+  }
+
+  #leftWorktreesRemoved = false;
+
+  /**
+   * Once per process, before its first worktree is made: worktrees an earlier process left (it was
+   * stopped, or killed, before it removed the worktree of a job it ran) are removed. No job of
+   * this process has a worktree yet (they are made one at a time, under the repository lock).
+   */
+  async #removeLeftWorktrees(): Promise<void> {
+    if (this.#leftWorktreesRemoved) return;
+    this.#leftWorktreesRemoved = true;
+    const left = await readdir(this.settings.worktreesDir).catch(() => [] as string[]);
+    for (const name of left) await rm(join(this.settings.worktreesDir, name), { recursive: true, force: true });
   }
 
   #exclusive<T>(work: () => Promise<T>): Promise<T> {

@@ -122,6 +122,17 @@ export class PgBossTaskQueue implements TaskQueue {
     this.#ordered = new Set(settings.orderedQueues ?? []);
   }
 
+  static async #failOrphans(boss: PgBoss, names: string[], logger: Logger): Promise<void> {
+    const { rows } = (await boss.getDb().executeSql(`SELECT name, id FROM ${SCHEMA}.job WHERE name = ANY($1::text[]) AND state = 'active'`, [names])) as {
+      rows: Array<{ name: string; id: string }>;
+    };
+    for (const name of new Set(rows.map((row) => row.name))) {
+      const ids = rows.filter((row) => row.name === name).map((row) => row.id);
+      await boss.fail(name, ids, { message: 'the process running this task stopped before it finished' });
+      logger.info({ queue: name, tasks: ids.length }, 'tasks left running by a stopped process failed, to be retried');
+    }
+  }
+
   /** Every queue this adapter knows, standard and ordered. */
   get #names(): string[] {
     return [...this.settings.queues, ...this.#ordered];
@@ -169,6 +180,12 @@ export class PgBossTaskQueue implements TaskQueue {
         if (existing) await boss.updateQueue(name, options);
         else await boss.createQueue(name, { ...options, policy });
       }
+      // The embedded database is held by this process alone (the DATA_DIR lock): a task found
+      // running belongs to a process that is gone (stopped past SHUTDOWN_TIMEOUT_MS, or killed).
+      // It is failed now, so that it is retried as configured, instead of after its heartbeat
+      // expires (QUEUE_HEARTBEAT_SECONDS, at least 10 s). On PostgreSQL another replica may be
+      // running it: there the heartbeat decides.
+      if ('pglite' in connection) await PgBossTaskQueue.#failOrphans(boss, [...settings.queues, ...ordered], logger);
     } catch (error) {
       await boss.stop({ graceful: false, close: true }).catch(() => undefined);
       throw error;
@@ -338,13 +355,20 @@ export class PgBossTaskQueue implements TaskQueue {
     });
   }
 
+  /**
+   * Counted now, in one statement: tasks not yet finished (created, waiting for a retry, running).
+   * pg-boss's getQueueStats serves figures its monitor counted up to QUEUE_SUPERVISE_SECONDS
+   * (and longer) ago: a drained queue could show tasks, a busy one none.
+   */
   async depth(): Promise<Record<string, number>> {
-    const result: Record<string, number> = {};
-    for (const name of this.#names) {
-      // getQueueStats counts now; getQueues serves the supervisor's cached figures.
-      const [stats] = await this.boss.getQueueStats(name);
-      result[name] = stats ? stats.queuedCount + stats.activeCount : 0;
-    }
+    const names = this.#names;
+    const { rows } = (await this.boss
+      .getDb()
+      .executeSql(`SELECT name, count(*)::int AS n FROM ${SCHEMA}.job WHERE name = ANY($1::text[]) AND state < 'completed' GROUP BY name`, [names])) as {
+      rows: Array<{ name: string; n: number }>;
+    };
+    const result: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
+    for (const row of rows) result[row.name] = Number(row.n);
     return result;
   }
 

@@ -7,13 +7,15 @@ export interface Readiness {
   readonly checks: Readonly<Record<string, 'ok' | 'unavailable'>>;
 }
 
-const TIMEOUT_MS = 2000;
+/** How long a dependency may take to answer before it counts as unavailable. */
+export const READINESS_TIMEOUT_MS = 2000;
 
-/** Asks every dependency at once, each within a short time limit. */
+/** Asks every dependency at once, each within a short time limit (`timeoutMs`, default 2 s). */
 export class CheckReadiness {
   constructor(
     private readonly checks: readonly ReadinessCheck[],
     private readonly logger: Logger,
+    private readonly timeoutMs: number = READINESS_TIMEOUT_MS,
   ) {}
 
   async execute(): Promise<Readiness> {
@@ -23,7 +25,7 @@ export class CheckReadiness {
         try {
           await Promise.race([
             check.check(),
-            new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS))),
+            new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs))),
           ]);
           return [check.name, 'ok'] as const;
         } catch (error) {

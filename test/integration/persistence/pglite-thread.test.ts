@@ -94,12 +94,15 @@ describe('PgliteThread (embedded database on its own thread)', function () {
   it('runs a statement from outside only after an open transaction has ended', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let inserted!: () => void;
+    const firstInserted = new Promise<void>((resolve) => (inserted = resolve));
     const transaction = db.transaction(async (tx) => {
       await tx.query("insert into item (id, name) values (1, 'first')");
+      inserted();
       await held;
       await tx.query("insert into item (id, name) values (2, 'second')");
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await firstInserted;
     // One connection: a statement let in mid-transaction would see the first row only.
     const outside = db.query<{ n: number }>('select count(*)::int as n from item');
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -114,8 +117,12 @@ describe('PgliteThread (embedded database on its own thread)', function () {
     await db.query("select pg_notify('thread_test', 'hello')");
     await waitFor(() => received.length === 1);
     await unsubscribe();
+    // A listener still subscribed is the barrier: once it has the notification, the other one would have it too.
+    const barrier: string[] = [];
+    const unsubscribeBarrier = await db.listen('thread_test', (payload) => barrier.push(payload));
     await db.query("select pg_notify('thread_test', 'after')");
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitFor(() => barrier.length === 1);
+    await unsubscribeBarrier();
     expect(received).to.deep.equal(['hello']);
   });
 
@@ -195,6 +202,7 @@ describe('PgliteThread (embedded database on its own thread)', function () {
 });
 
 const waitFor = async (condition: () => boolean): Promise<void> => {
-  for (let i = 0; i < 100 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  // Up to 20 s: a bound for a stuck thread, not a measure of speed (the machine may be busy).
+  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
   expect(condition()).to.equal(true);
 };

@@ -115,6 +115,27 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
     expect(withTyping.platform.typing).to.deep.equal([{ chatId: '42' }]);
   });
 
+  it('keeps typing while the AI works and stops once the reply is sent, also after an AI failure', async () => {
+    for (const outcome of [{ text: 'ok' }, new Error('model down')]) {
+      // A 5 ms refresh: an indicator left running would be sent again many times within 50 ms.
+      const { ai, platform, reply } = setup([outcome], { typingRefreshMs: 5 });
+      const generate = ai.generate.bind(ai);
+      ai.generate = async (request) => {
+        // the AI's answer comes only after the indicator was refreshed at least twice
+        await new Promise<void>((done) => {
+          const check = setInterval(() => platform.typing.length >= 3 && (clearInterval(check), done()), 1);
+        });
+        return generate(request);
+      };
+      await reply.execute({ message: message('hello') });
+      const sentWhenDone = platform.typing.length;
+      expect(sentWhenDone, 'typing indicators while the AI worked').to.be.at.least(3);
+      // Timers fire in the order they are due: the 5 ms interval, had it not been cleared, before this 50 ms one.
+      await new Promise((done) => setTimeout(done, 50));
+      expect(platform.typing.length, `${String(outcome)}: typing indicators after the reply`).to.equal(sentWhenDone);
+    }
+  });
+
   it('drops a message of a channel it does not have, and one without a bot token', async () => {
     const { platform, reply, logger } = setup([]);
     await reply.execute({ message: { ...message('hello'), metadata: { ...message('hello').metadata, userId: 'gone' } } });

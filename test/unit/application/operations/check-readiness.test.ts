@@ -14,7 +14,7 @@ describe('CheckReadiness', () => {
     expect(readiness).to.deep.equal({ ready: true, checks: { database: 'ok', queue: 'ok' } });
   });
 
-  it('is not ready when one fails or hangs, names it, and keeps the cause for the log', async () => {
+  it('is not ready when one fails or hangs past its time limit, names it, and keeps the cause for the log', async () => {
     const logger = new RecordingLogger();
     const readiness = await new CheckReadiness(
       [
@@ -22,8 +22,11 @@ describe('CheckReadiness', () => {
         { name: 'queue', check: () => new Promise(() => undefined) },
       ],
       logger,
+      20,
     ).execute();
     expect(readiness).to.deep.equal({ ready: false, checks: { database: 'unavailable', queue: 'unavailable' } });
     expect(logger.entries.map((e) => (e.fields as { check: string }).check)).to.have.members(['database', 'queue']);
-  }).timeout(5000);
+    const hung = logger.entries.find((e) => (e.fields as { check: string }).check === 'queue')!;
+    expect((hung.fields as { err: Error }).err.message).to.equal('no answer within 20 ms');
+  });
 });

@@ -1,0 +1,68 @@
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-thread.js';
+import { GatewayStartFailure, startGateway, tempDir } from './gateway-process.js';
+
+/*
+ * A new embedded database costs a gateway its longest start-up step: PGlite creates the
+ * cluster (initdb), then every migration and the task queue's schema run. Suites whose
+ * gateways need a DATA_DIR, but not a NEW one, start on a copy of one made once per test
+ * process: the built gateway started on an empty directory and stopped gracefully, so the copy
+ * holds exactly what a first start leaves (the database, migrated, and nothing else).
+ * Tests of what a first start does (creating and migrating a database, the CLI on a new
+ * DATA_DIR) keep using an empty `tempDir`.
+ */
+
+let template: Promise<string> | undefined;
+
+const makeTemplate = async (): Promise<string> => {
+  const dir = await tempDir('template-data');
+  const gateway = await startGateway({ DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'NONE.json') });
+  const code = await gateway.stop();
+  if (code !== 0)
+    throw new GatewayStartFailure(`the template DATA_DIR's gateway stopped with ${code}:\n${gateway.logs.map((l) => JSON.stringify(l)).join('\n')}`, undefined);
+  return dir;
+};
+
+/**
+ * A new temporary DATA_DIR holding an embedded database that is already created and migrated
+ * (no gateway holds it: no embedded.pid), for a gateway started on it.
+ */
+export const migratedDataDir = async (prefix: string): Promise<string> => {
+  template ??= makeTemplate();
+  let source: string;
+  try {
+    source = await template;
+  } catch (error) {
+    template = undefined; // the next suite tries again
+    throw error;
+  }
+  const dir = await tempDir(prefix);
+  await cp(join(source, 'pglite'), join(dir, 'pglite'), { recursive: true });
+  return dir;
+};
+
+let pgliteTemplate: Promise<string> | undefined;
+
+/**
+ * A new, empty PGlite data directory (the cluster created once per test process, then copied):
+ * for tests that open PGlite themselves and need a database of their own, with nothing in it.
+ */
+export const emptyPgliteDir = async (prefix: string): Promise<string> => {
+  pgliteTemplate ??= (async () => {
+    const dir = join(await tempDir('template-pglite'), 'pglite');
+    const thread = await PgliteThread.open(dir);
+    await thread.close();
+    return dir;
+  })();
+  let source: string;
+  try {
+    source = await pgliteTemplate;
+  } catch (error) {
+    pgliteTemplate = undefined;
+    throw error;
+  }
+  const dir = join(await tempDir(prefix), 'pglite');
+  await cp(source, dir, { recursive: true });
+  return dir;
+};
