@@ -81,7 +81,7 @@ export class ReceiveCodehostEvent {
     try {
       const job = await this.#updateJob(event, delivery.request.body);
       if (job && this.afterJobUpdate) await this.afterJobUpdate(job);
-      const triggers = await this.fireTriggers.execute({ watchPath: delivery.watchPath, request: delivery.request });
+      const triggers = await this.fireTriggers.execute({ watchPath: delivery.watchPath, request: delivery.request, keep: true });
       return job === undefined ? { ok: true, triggers } : { ok: true, triggers, job: job.id };
     } catch (error) {
       await this.deliveries.forget(id).catch(() => undefined);

@@ -130,7 +130,8 @@ export class ReceiveMessagingUpdate {
           key: delivery.messageKey === undefined ? deliveryKey : `${platform.id}:message:${delivery.messageKey}`,
         });
       }
-      if (triggers !== undefined) await this.fireTriggers.execute(triggers);
+      // Kept in the delivery log whether or not a trigger fires.
+      if (triggers !== undefined) await this.fireTriggers.execute({ ...triggers, keep: true });
     } catch (error) {
       // Nothing was (fully) stored: forget the delivery so the platform's retry is accepted.
       await this.deliveries.forget(deliveryKey).catch(() => undefined);

@@ -43,6 +43,11 @@ export interface FireTriggersInput {
   readonly sameEndpointAs?: readonly string[];
   /** The request, or how to take it: taken only when a trigger fires (most requests fire none). */
   readonly request: RequestSnapshot | (() => RequestSnapshot);
+  /**
+   * Store the request in the delivery log even when no trigger fires: code-host and chat
+   * deliveries are all kept (the admin UI and `deliveries list` show every one).
+   */
+  readonly keep?: boolean;
 }
 
 /**
@@ -72,16 +77,15 @@ export class FireTriggers {
   async execute(input: FireTriggersInput): Promise<string[]> {
     // One snapshot for the whole request: a reload meanwhile does not change what it fires.
     const watching = matchTriggers(currentTriggers(this.triggers), [input.watchPath, ...(input.sameEndpointAs ?? [])]);
-    if (watching.length === 0) return [];
+    if (watching.length === 0 && input.keep !== true) return [];
     const snapshot = typeof input.request === 'function' ? input.request() : input.request;
     const matched = filterTriggers(watching, snapshot);
-    if (matched.length === 0) {
+    if (matched.length === 0 && watching.length > 0)
       this.logger.debug({ watchPath: input.watchPath, filtered: watching.map((trigger) => trigger.name) }, 'no trigger fired: their when did not match');
-      return [];
-    }
+    if (matched.length === 0 && input.keep !== true) return [];
     const request = JSON.stringify(snapshot);
     const { requestId } = await this.fire(matched, input.watchPath, request, null);
-    this.logger.info({ watchPath: input.watchPath, triggers: matched.map((trigger) => trigger.name), requestId }, 'triggers fired');
+    if (matched.length > 0) this.logger.info({ watchPath: input.watchPath, triggers: matched.map((trigger) => trigger.name), requestId }, 'triggers fired');
     return matched.map((trigger) => trigger.name);
   }
 

@@ -160,6 +160,15 @@ describe('FireTriggers', () => {
     expect(Object.keys(storedBody)).to.deep.equal(['z', 'a', 'm']);
   });
 
+  it('keeps a request that fires nothing when asked to (code-host and chat deliveries), queueing nothing', async () => {
+    const { fire, queue, requests } = make();
+    expect(await fire.execute({ watchPath: '/ping', request, keep: true })).to.deep.equal([]);
+    expect(queue.tasks).to.deep.equal([]);
+    const [stored] = requests.requests.values();
+    expect(stored).to.deep.include({ watchPath: '/ping', triggers: [], runs: [], replayOf: null });
+    expect(JSON.parse(stored.request).headers).to.deep.equal({ 'x-event': 'push' });
+  });
+
   it('stores nothing for a path no trigger watches', async () => {
     const { fire, queue, requests } = make();
     expect(await fire.execute({ watchPath: '/ping', request })).to.deep.equal([]);
