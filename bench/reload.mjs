@@ -29,7 +29,7 @@ const runEngine = async (engine) => {
   if (setup === null) return null;
   const env = { ...setup.env, TRIGGERS_FILE: triggersFile, TRIGGERS_DIR: dir };
   const gateway = await startGateway(`reload-${engine.name}`, env);
-  onCleanup(() => gateway.child.kill('SIGKILL'));
+  onCleanup(async () => void gateway.child.kill('SIGKILL'));
   const key = await createApiKey(env);
   const counts = { A: 0, B: 0, mixed: 0, errors: 0 };
   const mixes = [];
