@@ -130,10 +130,9 @@ export class ReceiveMessagingUpdate {
           key: delivery.messageKey === undefined ? deliveryKey : `${platform.id}:message:${delivery.messageKey}`,
         });
       }
-      // In the delivery log when it fires a trigger. One that fires none is not stored there as
-      // well: its message is kept as the chat's turn, and a third write per update cost the chat
-      // webhook 14 ms of p99 at 500 req/s (bench/README.md, "Measurements behind the code").
-      if (triggers !== undefined) await this.fireTriggers.execute(triggers);
+      // Kept in the delivery log whether or not a trigger fires (a third write per update: its
+      // cost is in bench/README.md, "Measurements behind the code").
+      if (triggers !== undefined) await this.fireTriggers.execute({ ...triggers, keep: true });
     } catch (error) {
       // Nothing was (fully) stored: forget the delivery so the platform's retry is accepted.
       await this.deliveries.forget(deliveryKey).catch(() => undefined);

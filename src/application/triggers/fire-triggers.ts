@@ -44,8 +44,8 @@ export interface FireTriggersInput {
   /** The request, or how to take it: taken only when a trigger fires (most requests fire none). */
   readonly request: RequestSnapshot | (() => RequestSnapshot);
   /**
-   * Store the request in the delivery log even when no trigger fires: every code-host delivery
-   * is kept (the admin UI and `deliveries list` show each one).
+   * Store the request in the delivery log even when no trigger fires: code-host and chat
+   * deliveries are all kept (the admin UI and `deliveries list` show every one).
    */
   readonly keep?: boolean;
 }
