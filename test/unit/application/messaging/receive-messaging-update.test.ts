@@ -63,7 +63,8 @@ describe('ReceiveMessagingUpdate', () => {
         variables: { botToken: 'FAKE_BOT_TOKEN', webhookSecret: 'FAKE_WEBHOOK_SECRET', allowedChats: 'FAKE_CHATS' },
       },
     };
-    const fire = new FireTriggers(triggers, new InMemoryInboundRequestStore(), queue, new SequentialIds(), clock, logger, new InMemoryTriggerLanes());
+    const requests = new InMemoryInboundRequestStore();
+    const fire = new FireTriggers(triggers, requests, queue, new SequentialIds(), clock, logger, new InMemoryTriggerLanes());
     const receive = new ReceiveMessagingUpdate(new MessagingChannels([channel]), deliveries, queue, fire, clock, logger);
     const requestOf = (body: unknown, headers: Record<string, string>) => ({ headers, rawBody: new TextEncoder().encode(JSON.stringify(body)), body });
     const deliver = (body: unknown, ...secret: [string | undefined] | []) => {
@@ -77,7 +78,7 @@ describe('ReceiveMessagingUpdate', () => {
     };
     const chatTasks = () => queue.tasks.filter((t) => t.queue === CHAT_MESSAGE_QUEUE).map((t) => (t.payload as ChatMessageTask).message);
     const triggerRuns = () => queue.tasks.filter((t) => t.queue === TRIGGER_RUN_QUEUE).map((t) => (t.payload as TriggerRunTask).trigger);
-    return { queue, deliveries, credentials, logger, receive, deliver, chatTasks, triggerRuns, platform, channel, requestOf };
+    return { queue, deliveries, credentials, logger, receive, deliver, chatTasks, triggerRuns, platform, channel, requestOf, requests };
   };
 
   it('refuses a wrong or missing secret before anything is stored or fired', async () => {
@@ -238,6 +239,24 @@ describe('ReceiveMessagingUpdate', () => {
       expect(await failure(deliver({ challenge: 'abc' }, 'wrong'))).to.have.property('code', 'unauthorized');
       expect(queue.tasks).to.deep.equal([]);
     });
+  });
+
+  it('keeps every delivery in the delivery log, also one that fires no trigger, once', async () => {
+    const { receive, requestOf, platform, requests } = make();
+    const body = update(71);
+    const send = () =>
+      receive.execute({
+        channel: 'fake',
+        request: requestOf(body, platform.headersFor(JSON.stringify(body), SECRET, clock.now())),
+        // No trigger watches this path.
+        triggers: { watchPath: '/messaging/signed/webhook', request: { body, query: {}, headers: {} } },
+      });
+    await send();
+    await send();
+    const stored = [...requests.requests.values()];
+    expect(stored.map((request) => [request.watchPath, request.triggers, JSON.parse(request.request).body])).to.deep.equal([
+      ['/messaging/signed/webhook', [], body],
+    ]);
   });
 
   it('keeps the same delivery id of two channels apart', async () => {
