@@ -15,6 +15,15 @@ import { createKey, send, waitFor } from '../support/http.js';
 
 const TOKEN = '123456:APPROVE-token-AAAAbbbbCCCC';
 const SECRET = 'approvals-webhook_secret-0123456789';
+/** A trigger whose one action, approval first, appends the request's `id` to released.txt; the environment that loads it. */
+const releaseTrigger = async (dir: string): Promise<Record<string, string>> => {
+  const action = { type: 'command', command: `printf '%s\\n' {{body.id}} >> released.txt`, approval: true };
+  await writeFile(join(dir, 'TRIGGERS.json'), JSON.stringify([{ name: 'release', watch_path: '/webhook', enabled: true, actions: [action] }]));
+  return { DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: join(dir, 'TRIGGERS.json'), TRIGGERS_DIR: dir };
+};
+
+const releasedIn = async (dir: string): Promise<string[]> => (await readFile(join(dir, 'released.txt'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+
 const APPROVAL_CHAT = -100_555;
 const OTHER_CHAT = 777;
 
@@ -29,21 +38,8 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
   before(async () => {
     tg = await startFakeTelegram([TOKEN]);
     dir = await tempDir('approvals-chat');
-    await writeFile(
-      join(dir, 'TRIGGERS.json'),
-      JSON.stringify([
-        {
-          name: 'release',
-          watch_path: '/webhook',
-          enabled: true,
-          actions: [{ type: 'command', command: `printf '%s\\n' {{body.id}} >> released.txt`, approval: true }],
-        },
-      ]),
-    );
     const env = {
-      DATA_DIR: join(dir, 'data'),
-      TRIGGERS_FILE: join(dir, 'TRIGGERS.json'),
-      TRIGGERS_DIR: dir,
+      ...(await releaseTrigger(dir)),
       TELEGRAM_BOT_TOKEN: TOKEN,
       TELEGRAM_WEBHOOK_SECRET: SECRET,
       TELEGRAM_API_URL: tg.url,
@@ -57,8 +53,6 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
     await gateway?.stop();
     await tg?.close();
   });
-
-  const released = async (): Promise<string[]> => (await readFile(join(dir, 'released.txt'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
 
   /** Fires the trigger with `id` and waits for the question in the approval chat; returns its buttons' data. */
   const ask = async (id: string): Promise<{ approve: string; deny: string; messageId: number }> => {
@@ -102,7 +96,7 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
     const id = `chat-${randomUUID()}`;
     const { approve, messageId } = await ask(id);
     expect((await press(approve, APPROVAL_CHAT, messageId)).status).to.equal(200);
-    await waitFor(async () => (await released()).includes(id), 20_000, 'the approved command');
+    await waitFor(async () => (await releasedIn(dir)).includes(id), 20_000, 'the approved command');
     const answer = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the answered press');
     expect(String(answer.body.text)).to.equal('Approved by Telegram @ada: trigger "release", action 0 runs now.');
     expect(tg!.of('editMessageReplyMarkup').some((call) => call.body.message_id === messageId && call.body.chat_id === String(APPROVAL_CHAT))).to.equal(true);
@@ -110,7 +104,7 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
     await press(approve, APPROVAL_CHAT, messageId, 'bob');
     const second = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the second press answered');
     expect(String(second.body.text)).to.equal('This approval was approved already by Telegram @ada');
-    expect((await released()).filter((line) => line === id)).to.have.length(1);
+    expect((await releasedIn(dir)).filter((line) => line === id)).to.have.length(1);
   });
 
   it('Deny decides it without running; a press from another chat decides nothing', async () => {
@@ -123,7 +117,7 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
     const denied = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the denial answered');
     expect(String(denied.body.text)).to.equal('Denied by Telegram @ada: trigger "release", action 0 and those after it will not run.');
     // A denial queues nothing: once it is answered, nothing is left to run.
-    expect(await released()).to.not.include(id);
+    expect(await releasedIn(dir)).to.not.include(id);
   });
 });
 
@@ -142,21 +136,8 @@ describe('e2e: approvals decided with chat buttons (Slack)', function () {
   before(async () => {
     slack = await startFakeSlack([SLACK_TOKEN]);
     dir = await tempDir('approvals-slack');
-    await writeFile(
-      join(dir, 'TRIGGERS.json'),
-      JSON.stringify([
-        {
-          name: 'release',
-          watch_path: '/webhook',
-          enabled: true,
-          actions: [{ type: 'command', command: `printf '%s\\n' {{body.id}} >> released.txt`, approval: true }],
-        },
-      ]),
-    );
     const env = {
-      DATA_DIR: join(dir, 'data'),
-      TRIGGERS_FILE: join(dir, 'TRIGGERS.json'),
-      TRIGGERS_DIR: dir,
+      ...(await releaseTrigger(dir)),
       SLACK_BOT_TOKEN: SLACK_TOKEN,
       SLACK_SIGNING_SECRET: SLACK_SECRET,
       SLACK_API_URL: slack.url,
@@ -170,8 +151,6 @@ describe('e2e: approvals decided with chat buttons (Slack)', function () {
     await gateway?.stop();
     await slack?.close();
   });
-
-  const released = async (): Promise<string[]> => (await readFile(join(dir, 'released.txt'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
 
   /** A press as Slack sends it to the Interactivity Request URL: a signed form whose `payload` is the JSON. */
   const press = (value: string, ts: string, text: string, signingSecret = SLACK_SECRET) => {
@@ -220,12 +199,12 @@ describe('e2e: approvals decided with chat buttons (Slack)', function () {
     const ts = '1700000001.000100';
     expect((await press(approve.value, ts, String(question.body.text), 'not-the-secret')).status).to.equal(401);
     expect((await press(approve.value, ts, String(question.body.text))).status).to.equal(200);
-    await waitFor(async () => (await released()).includes(id), 20_000, 'the approved command');
+    await waitFor(async () => (await releasedIn(dir)).includes(id), 20_000, 'the approved command');
     const update = await waitFor(() => slack!.of('chat.update').find((call) => call.body.ts === ts), 10_000, 'the message updated');
     expect(String(update.body.text))
       .to.contain('Approval needed: trigger "release"')
       .and.to.contain('Approved by Slack @ada: trigger "release", action 0 runs now.');
     expect(JSON.stringify(update.body.blocks)).to.not.contain('"actions"');
-    expect((await released()).filter((line) => line === id)).to.have.length(1);
+    expect((await releasedIn(dir)).filter((line) => line === id)).to.have.length(1);
   });
 });
