@@ -15,13 +15,9 @@ import { EnvironmentSecretStore } from '../../src/adapters/secrets/environment-s
 import { ChildProcessShellExecutor } from '../../src/adapters/shell/child-process-shell-executor.js';
 import type { JobChange } from '../../src/domain/jobs/job.js';
 import { tempDir } from '../support/gateway-process.js';
+import { waitFor } from '../support/http.js';
 import { contractJob, describeJobRunnerContract } from './job-runner.contract.js';
 import { AI_PROVIDERS } from '../../src/adapters/ai/ai-providers.js';
-
-/** Resolves once `condition` holds (checked every 20 ms; the test's timeout bounds it). */
-const waitUntil = async (condition: () => boolean): Promise<void> => {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
-};
 
 const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
 
@@ -158,7 +154,7 @@ describe('LocalJobRunner', () => {
     const controller = new AbortController();
     const marker = join(dirname(repo), 'worktrees', job.id, 'started.txt');
     const ran = runner.run(job, async (change) => void reports.push(change), controller.signal);
-    await waitUntil(() => existsSync(marker));
+    await waitFor(() => existsSync(marker), 30_000, 'the agent started');
     const cancelledAt = Date.now();
     controller.abort('cancelled');
     await ran;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { waitFor } from '../support/http.js';
 import type { MessagingChannel, ReplyTarget } from '../../src/ports/messaging-channel.js';
 
 export type ChannelOperation = 'send' | 'acknowledge';
@@ -51,6 +52,8 @@ export interface ChannelHarness {
   registeredWebhook(): { url: string; secret: string } | undefined;
   /** Where the adapter polls: queues `textDelivery(deliveryNumber, text)` on the platform, to be fetched by a poll. */
   queueDelivery?(deliveryNumber: number, text: string): void;
+  /** How many polls the fake has received so far (where the platform can be polled). */
+  polls?(): number;
   close(): Promise<void>;
 }
 
@@ -274,15 +277,21 @@ export const describeMessagingChannelContract = (name: string, open: () => Promi
 
       it('waits for a delivery, and ends the wait at once when aborted', async function () {
         const polling = channel.polling;
-        if (polling === undefined || h.queueDelivery === undefined) return this.skip();
+        if (polling === undefined || h.queueDelivery === undefined || h.polls === undefined) return this.skip();
+        const polls = h.polls;
         await polling.stopWebhook(h.token);
+        // The delivery is queued once the long poll is waiting at the platform: the poll must wait for it.
+        let seen = polls();
         const waiting = polling.poll(h.token, undefined, 20, new AbortController().signal);
-        setTimeout(() => h.queueDelivery?.(303, 'late'), 200);
+        await waitFor(() => polls() > seen, 10_000, 'the poll waiting');
+        h.queueDelivery(303, 'late');
         expect((await waiting).map((delivery) => channel.parse(delivery.body).message?.text)).to.deep.equal(['late']);
         const stop = new AbortController();
+        seen = polls();
         const aborted = polling.poll(h.token, (await waiting)[0].next, 20, stop.signal);
+        await waitFor(() => polls() > seen, 10_000, 'the second poll waiting');
         const started = Date.now();
-        setTimeout(() => stop.abort(new Error('shutting down')), 100);
+        stop.abort(new Error('shutting down'));
         expect((await failure(aborted)).message).to.equal('shutting down');
         expect(Date.now() - started).to.be.below(5000);
       });

@@ -55,6 +55,7 @@ const openTelegram = async (): Promise<ChannelHarness> => {
       return call && { url: String(call.body.url), secret: String(call.body.secret_token) };
     },
     queueDelivery: (n, text) => void fake.pushUpdate(message(n, { id: CHAT, is_bot: false, first_name: 'Ada' }, text)),
+    polls: () => fake.of('getUpdates').length,
     close: () => fake.close(),
   };
 };

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { TaskQueue } from '../../src/ports/task-queue.js';
+import { waitFor } from '../support/http.js';
 
 export interface TaskQueueHarness {
   /**
@@ -15,24 +16,9 @@ export interface TaskQueueHarness {
   close(): Promise<void>;
 }
 
-const waitFor = async (check: () => boolean, ms: number): Promise<boolean> => {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
-};
-
 /** Resolves once no task of the queue `name` is waiting (also for a retry) or running: nothing more of it will run. */
-const drained = async (queue: TaskQueue, name = 'q', ms = 20_000): Promise<void> => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const depth = await queue.depth();
-    if ((depth[name] ?? 0) === 0) return;
-    if (Date.now() > deadline) throw new Error(`the queues did not drain within ${ms} ms: ${JSON.stringify(depth)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+export const drained = async (queue: TaskQueue, name = 'q', ms = 20_000): Promise<void> => {
+  await waitFor(async () => ((await queue.depth())[name] ?? 0) === 0, ms, `queue ${name} drained`);
 };
 
 /** The behaviour every TaskQueue adapter must have. */
@@ -52,7 +38,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       const payload = { text: 'ünïcode ✓', nested: { list: [1, null, true] } };
       await queue.enqueue('q', payload);
       await queue.work<object>('q', async (task) => void seen.push(task));
-      expect(await waitFor(() => seen.length === 1, 10_000)).to.equal(true);
+      await waitFor(() => seen.length === 1, 10_000, 'seen.length === 1');
       expect(seen[0]).to.deep.equal(payload);
     });
 
@@ -60,7 +46,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       for (let i = 0; i < 20; i++) await queue.enqueue('q', { i });
       const seen: number[] = [];
       await queue.work<{ i: number }>('q', async (task) => void seen.push(task.i));
-      expect(await waitFor(() => seen.length >= 20, 20_000)).to.equal(true);
+      await waitFor(() => seen.length >= 20, 20_000, 'seen.length >= 20');
       await drained(queue);
       expect([...seen].sort((a, b) => a - b)).to.deep.equal([...Array(20).keys()]);
     });
@@ -70,7 +56,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       queue = await harness.reopen();
       const seen: object[] = [];
       await queue.work<object>('q', async (task) => void seen.push(task));
-      expect(await waitFor(() => seen.length === 1, 10_000)).to.equal(true);
+      await waitFor(() => seen.length === 1, 10_000, 'seen.length === 1');
       expect(seen[0]).to.deep.equal({ survived: true });
     });
 
@@ -81,7 +67,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
         calls++;
         if (meta.attempt === 1) throw new Error('first attempt fails');
       });
-      expect(await waitFor(() => calls >= 2, 20_000)).to.equal(true);
+      await waitFor(() => calls >= 2, 20_000, 'calls >= 2');
     });
 
     const runGroups = async (q: TaskQueue) => {
@@ -101,7 +87,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
         },
         { oneAtATimePerGroup: true },
       );
-      expect(await waitFor(() => Object.values(order).flat().length === 12, 20_000)).to.equal(true);
+      await waitFor(() => Object.values(order).flat().length === 12, 20_000, 'Object.values(order).flat().length === 12');
       return { overlap, order };
     };
 
@@ -118,7 +104,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       await Promise.all([5, 4, 3, 2, 1].map((n) => queue.enqueue('q', { n }, { group: 'chat' })));
       const order: number[] = [];
       await queue.work<{ n: number }>('q', async (task) => void order.push(task.n), { oneAtATimePerGroup: true, orderBy: (task) => task.n });
-      expect(await waitFor(() => order.length === 5, 20_000)).to.equal(true);
+      await waitFor(() => order.length === 5, 20_000, 'order.length === 5');
       expect(order).to.deep.equal([1, 2, 3, 4, 5]);
     });
 
@@ -141,10 +127,10 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       await queue.work('ordered', handler, { oneAtATimePerGroup: true });
       await other.work('ordered', handler, { oneAtATimePerGroup: true });
       for (let chat = 0; chat < 3; chat++) await queue.enqueue('ordered', { chat, n: chat }, { group: `chat-${chat}` });
-      expect(await waitFor(() => started.length === 3, 30_000)).to.equal(true);
+      await waitFor(() => started.length === 3, 30_000, 'started.length === 3');
       // the next tasks of the busy groups, stored by the other replica
       for (let n = 3; n < 12; n++) await other.enqueue('ordered', { chat: n % 3, n }, { group: `chat-${n % 3}` });
-      expect(await waitFor(() => Object.values(order).flat().length === 12, 30_000)).to.equal(true);
+      await waitFor(() => Object.values(order).flat().length === 12, 30_000, 'Object.values(order).flat().length === 12');
       expect(overlaps).to.deep.equal([]);
       expect(order).to.deep.equal({ 0: [0, 3, 6, 9], 1: [1, 4, 7, 10], 2: [2, 5, 8, 11] });
     });
@@ -165,7 +151,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
         },
         { oneAtATimePerGroup: true },
       );
-      expect(await waitFor(() => done.length === 1, 30_000)).to.equal(true);
+      await waitFor(() => done.length === 1, 30_000, 'done.length === 1');
       expect(attempts).to.deep.equal([1, 2, 3]);
     });
 
@@ -185,7 +171,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       expect(await queue.enqueue('other', { n: 5 }, { key: 'update:1' })).to.be.a('string');
       const seen: number[] = [];
       await queue.work<{ n: number }>('q', async (task) => void seen.push(task.n));
-      expect(await waitFor(() => seen.length >= 2, 20_000)).to.equal(true);
+      await waitFor(() => seen.length >= 2, 20_000, 'seen.length >= 2');
       await drained(queue);
       expect(seen.sort()).to.deep.equal([1, together[0] === null ? 4 : 3]);
     });
@@ -194,7 +180,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       const seen: number[] = [];
       await queue.work<{ n: number }>('q', async (task) => void seen.push(task.n));
       await queue.enqueue('q', { n: 1 }, { key: 'k' });
-      expect(await waitFor(() => seen.length === 1, 20_000)).to.equal(true);
+      await waitFor(() => seen.length === 1, 20_000, 'seen.length === 1');
       expect(await queue.enqueue('q', { n: 2 }, { key: 'k' })).to.equal(null);
       await drained(queue);
       expect(seen).to.deep.equal([1]);
@@ -205,7 +191,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       expect(new Set(ids).size).to.equal(300);
       const seen = new Map<number, number>();
       await queue.work<{ i: number }>('q', async (task) => void seen.set(task.i, (seen.get(task.i) ?? 0) + 1));
-      expect(await waitFor(() => seen.size === 300, 30_000)).to.equal(true);
+      await waitFor(() => seen.size === 300, 30_000, 'seen.size === 300');
       await drained(queue);
       expect([...seen.values()].every((count) => count === 1)).to.equal(true);
     });
@@ -229,13 +215,11 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
         await held;
         finished = true;
       });
-      expect(await waitFor(() => started, 10_000)).to.equal(true);
+      await waitFor(() => started, 10_000, 'started');
       expect((await queue.depth()).q, 'running').to.equal(1);
       release();
-      expect(await waitFor(() => finished, 10_000)).to.equal(true);
-      const deadline = Date.now() + 10_000;
-      while ((await queue.depth()).q !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect((await queue.depth()).q, 'after it ran').to.equal(0);
+      await waitFor(() => finished, 10_000, 'finished');
+      await drained(queue);
     });
   });
 };

@@ -8,7 +8,8 @@ import { InMemoryTaskQueue, InMemoryTaskStore } from '../fakes/in-memory-task-qu
 import { emptyPgliteDir } from '../support/data-dirs.js';
 import { tempDir } from '../support/gateway-process.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
-import { describeTaskQueueContract, type TaskQueueHarness } from './task-queue.contract.js';
+import { waitFor } from '../support/http.js';
+import { describeTaskQueueContract, drained, type TaskQueueHarness } from './task-queue.contract.js';
 
 const logger = new PinoLogger(createPino('silent'));
 const settings = {
@@ -109,17 +110,15 @@ describe('pg-boss on PGlite (the embedded database, held by one process): tasks 
       first = await PgBossTaskQueue.start({ pglite }, noMonitor, logger);
       await first.enqueue('q', { n: 1 });
       await first.work('q', handler);
-      const deadline = Date.now() + 20_000;
-      while (attempts.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor(() => attempts.length > 0, 20_000, 'the first attempt');
       expect(attempts, 'the first attempt started').to.deep.equal([1]);
       // Killed, as far as the store can tell: no stop (a stop fails the tasks it leaves running).
 
       second = await PgBossTaskQueue.start({ pglite }, noMonitor, logger);
       await second.work('q', handler);
-      while (attempts.length < 2 && Date.now() < deadline + 20_000) await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor(() => attempts.length >= 2, 20_000, 'the second attempt');
       expect(attempts).to.deep.equal([1, 2]);
-      while ((await second.depth()).q !== 0 && Date.now() < deadline + 20_000) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect((await second.depth()).q, 'tasks left').to.equal(0);
+      await drained(second);
     } finally {
       await second?.stop(1000);
       await first?.stop(1);
