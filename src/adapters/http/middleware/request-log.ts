@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger as Pino } from 'pino';
+import { respondWithError } from './error-responder.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
@@ -8,10 +9,13 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 export type RequestObserver = (route: string, method: string, status: number, seconds: number) => void;
 
 /**
- * Gives every request an id (the caller's `x-request-id` when it is sane, else a new
- * UUID), echoes it, and writes exactly one log line when the response is done. The line
- * carries no headers, query string or body: those may hold keys and message texts.
- * Runs on every request, so it reads and writes the node request and response directly.
+ * The edge of every request. Gives it an id (the caller's `x-request-id` when it is sane, else
+ * a new UUID) and echoes it; answers any failure below as errorResponder does (`{error}` by the
+ * one error table); writes exactly one log line when the response is done. The line carries no
+ * headers, query string or body: those may hold keys and message texts. The route is the one
+ * the layers below named (`ctx.state.routeName`) or the one @koa/router matched.
+ * Runs on every request, so it reads and writes the node request and response directly, and it
+ * is one layer, not two: each async layer a request passes costs it (bench/README.md).
  */
 export const requestLog =
   (logger: Pino, observe?: RequestObserver): Middleware =>
@@ -23,16 +27,19 @@ export const requestLog =
     const started = performance.now();
     try {
       await next();
+    } catch (error) {
+      respondWithError(ctx, error);
     } finally {
       const durationMs = performance.now() - started;
-      const route = (ctx.state.routeName as string | undefined) ?? 'unmatched';
+      const named = (ctx.state.routeName as string | undefined) ?? (ctx as { _matchedRouteName?: string })._matchedRouteName;
+      const route = named ?? 'unmatched';
       const error = ctx.state.error as unknown;
       if (error !== undefined || logger.isLevelEnabled('info')) {
         const fields = {
           reqId: requestId,
           method: ctx.method,
           path: ctx.path,
-          route: ctx.state.routeName as string | undefined,
+          route: named,
           status: ctx.status,
           durationMs: Math.round(durationMs * 1000) / 1000,
           keyId: ctx.state.apiKeyId as string | undefined,
