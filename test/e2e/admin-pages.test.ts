@@ -52,7 +52,7 @@ describe('e2e: admin pages', function () {
   const login = () => client().login(PASSWORD);
   const text = async (response: Response | Promise<Response>): Promise<string> => (await response).text();
   const logLine = (message: string, requestId: string) =>
-    gateway.logs.find((line): line is Record<string, unknown> => typeof line === 'object' && line.msg === message && line.reqId === requestId);
+    gateway.logLine((line) => line.msg === message && line.reqId === requestId, `"${message}" of request ${requestId}`);
 
   before(async () => {
     const dir = await migratedDataDir('admin-pages');
@@ -154,14 +154,14 @@ describe('e2e: admin pages', function () {
       expect(page).to.contain('The AI provider refused the request (HTTP 401). Check the API key').and.to.contain('LLM_MODEL');
       expect(page).to.contain(`request id ${requestId}`);
       expect(page).not.to.contain('Incorrect API key').and.not.to.contain('sk-secret');
-      expect(logLine('web chat message could not be answered', requestId)).to.include({ reason: 'refused', httpStatus: 401 });
+      expect(await logLine('web chat message could not be answered', requestId)).to.include({ reason: 'refused', httpStatus: 401 });
     });
 
     it('an overloaded provider (503): try again later', async () => {
       llm.script([{ status: 503, body: { error: { message: 'overloaded', type: 'server_error', code: null } } }]);
       const { page, requestId } = await chatFailure();
       expect(page).to.contain('The AI provider is overloaded or failing (HTTP 503)');
-      expect(logLine('web chat message could not be answered', requestId)).to.include({ reason: 'unavailable', httpStatus: 503 });
+      expect(await logLine('web chat message could not be answered', requestId)).to.include({ reason: 'unavailable', httpStatus: 503 });
     });
 
     describe('with a base URL where nothing listens', () => {
@@ -190,8 +190,9 @@ describe('e2e: admin pages', function () {
         const page = await text(other.get('/settings/chat', `${cookie}; ${cookieFrom(sent, 'agw_flash')}`));
         expect(page).to.contain('The AI provider could not be reached. Check its base URL (LLM_BASE_URL');
         expect(page).to.contain(`request id ${requestId}`);
-        const logged = unreachable!.logs.find(
-          (line) => typeof line === 'object' && line.msg === 'web chat message could not be answered' && line.reqId === requestId,
+        const logged = await unreachable!.logLine(
+          (line) => line.msg === 'web chat message could not be answered' && line.reqId === requestId,
+          `"web chat message could not be answered" of request ${requestId}`,
         );
         expect(logged).to.include({ reason: 'unreachable' });
       });

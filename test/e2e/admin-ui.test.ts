@@ -59,15 +59,10 @@ describe('e2e: admin UI over HTTP', function () {
     const reason = cookieFrom(refused, 'agw_login')!;
     expect(await (await get('/settings/login', reason)).text()).to.contain('<p class="error" role="alert">Wrong password.</p>');
     expect(await (await get('/settings/login')).text()).not.to.contain('Wrong password');
-    expect(
-      gateway.logs.some(
-        (line) =>
-          typeof line === 'object' &&
-          line.msg === 'admin login refused' &&
-          line.reason === 'unauthorized' &&
-          line.reqId === refused.headers.get('x-request-id'),
-      ),
-    ).to.equal(true);
+    await gateway.logLine(
+      (line) => line.msg === 'admin login refused' && line.reason === 'unauthorized' && line.reqId === refused.headers.get('x-request-id'),
+      '"admin login refused" (unauthorized) of the refused login',
+    );
     const response = await post('/settings/login', { password: PASSWORD });
     expect(response.status).to.equal(303);
     const cookie = response.headers.get('set-cookie') ?? '';
@@ -145,7 +140,10 @@ describe('e2e: admin UI over HTTP', function () {
     expect(page).to.contain('role="alert"').and.to.contain('The chat has no AI provider to ask: No LLM provider is configured (LLM_PROVIDER).');
     expect(page).to.contain(`request id ${requestId}`);
     expect(await (await get('/settings/chat', cookie)).text()).not.to.contain('No LLM provider is configured');
-    const logged = gateway.logs.find((line) => typeof line === 'object' && line.msg === 'web chat message could not be answered' && line.reqId === requestId);
+    const logged = await gateway.logLine(
+      (line) => line.msg === 'web chat message could not be answered' && line.reqId === requestId,
+      `"web chat message could not be answered" of request ${requestId}`,
+    );
     expect(logged, 'the log line of the failure').to.include({ reason: 'not_configured' });
   });
 

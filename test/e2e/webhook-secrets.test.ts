@@ -168,8 +168,7 @@ describe('e2e: platform webhooks fail closed, check headers first, and run a red
     const { MESSAGING_WEBHOOK_SECRET: _dropped, ...withoutSecret } = first.env;
     const again = await startGateway(withoutSecret);
     started.push(again);
-    const warning = again.logs.find((line) => typeof line === 'object' && String((line as { msg?: string }).msg).includes('every chat update is refused'));
-    expect(warning, 'start-up warning').to.not.equal(undefined);
+    await again.logLine((line) => String(line.msg).includes('every chat update is refused'), 'the start-up warning "every chat update is refused"');
     const before = first.tg.calls.length;
     for (const secret of [null, '', 'the-old-configured-secret', 'guess']) {
       expect(await postUpdate(again, textUpdate('let me in'), secret), String(secret)).to.deep.equal(UNAUTHORIZED);

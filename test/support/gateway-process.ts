@@ -57,6 +57,12 @@ export interface GatewayProcess {
   readonly env: Record<string, string>;
   /** Every log line the process wrote (stdout and stderr), parsed when JSON. */
   readonly logs: Array<Record<string, unknown> | string>;
+  /**
+   * The first JSON log line that `matches`, once the process has written it: a line is read from
+   * the process's stdout after the HTTP answer it belongs to may already have arrived. Fails,
+   * naming `what`, after `ms` (default 10 s).
+   */
+  logLine(matches: (line: Record<string, unknown>) => boolean, what: string, ms?: number): Promise<Record<string, unknown>>;
   /** SIGTERM and wait for exit; returns the exit code. */
   stop(): Promise<number | null>;
   /** SIGKILL: no shutdown at all. */
@@ -120,6 +126,15 @@ export const startGateway = async (env: Record<string, string>, options: StartOp
     pid: child.pid as number,
     env: fullEnv,
     logs,
+    logLine: async (matches, what, ms = 10_000) => {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const found = logs.find((line): line is Record<string, unknown> => typeof line === 'object' && matches(line));
+        if (found !== undefined) return found;
+        if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for the log line ${what}`);
+        await new Promise((done) => setTimeout(done, 25));
+      }
+    },
     stop: async () => {
       child.kill('SIGTERM');
       return exited(child);
