@@ -1,7 +1,5 @@
 import { MikroORM } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
-import { PgliteDriver } from '@mikro-orm/pglite';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { AbstractSqlDriver } from '@mikro-orm/sql';
 import pg from 'pg';
 import type { Logger } from '../../ports/logger.js';
@@ -51,12 +49,16 @@ export class Database {
         // mirrored in the entities, and a schema diff must not count them as drift.
         schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
       };
+      // Each engine's driver is loaded only when it is the one used: the embedded one brings
+      // PGlite's JavaScript (about 1 MB) into the main thread, which PostgreSQL mode never runs.
       if (open.engine === 'postgresql') {
+        const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
         const orm = await MikroORM.init({ ...common, driver: PostgreSqlDriver, clientUrl: open.url });
         return new Database(orm, 'postgresql', options, undefined, undefined);
       }
       // Handed over as a function: MikroORM deep-copies connection options, and a copy of the
       // object would lose its private state.
+      const { PgliteDriver } = await import('@mikro-orm/pglite');
       const orm = await MikroORM.init({ ...common, driver: PgliteDriver, dbName: 'agent_gateway', driverOptions: { pglite: () => open.pglite } });
       return new Database(orm, 'pglite', options, open.pglite, open.lock);
     } catch (error) {
