@@ -1,8 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import type { CollectOperationalFigures } from '../../application/operations/collect-operational-figures.js';
 import { JOB_STATUSES } from '../../domain/jobs/job.js';
+import { RequestFigures } from './request-figures.js';
 
 /**
  * Prometheus metrics: requests by route and status, a latency histogram, queue depth, jobs by
@@ -11,25 +12,14 @@ import { JOB_STATUSES } from '../../domain/jobs/job.js';
  */
 export class PrometheusMetrics {
   readonly #registry = new Registry();
-  readonly #requests = new Counter({
-    name: 'agw_http_requests_total',
-    help: 'HTTP requests by route, method and status',
-    labelNames: ['route', 'method', 'status'],
-    registers: [this.#registry],
-  });
-  readonly #latency = new Histogram({
-    name: 'agw_http_request_duration_seconds',
-    help: 'HTTP request latency by route',
-    labelNames: ['route'],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [this.#registry],
-  });
-  readonly #series = new Map<string, { readonly requests: { inc(): void }; readonly latency: { observe(value: number): void } }>();
+  readonly #requests = new RequestFigures();
 
   constructor(
     figures: CollectOperationalFigures,
     private readonly token: string | undefined,
   ) {
+    this.#registry.registerMetric(this.#requests.requests() as unknown as Metric);
+    this.#registry.registerMetric(this.#requests.latency() as unknown as Metric);
     collectDefaultMetrics({ register: this.#registry, prefix: 'agw_' });
     let pending: ReturnType<CollectOperationalFigures['execute']> | undefined;
     // One read per scrape, shared by the three gauges.
@@ -95,16 +85,7 @@ export class PrometheusMetrics {
 
   /** Records one finished request (called by the request log middleware). */
   observe(route: string, method: string, status: number, seconds: number): void {
-    // Labelled children are cached: prom-client hashes a label object on every call otherwise.
-    // The label sets are bounded (declared route names, a few methods and statuses).
-    const key = `${route} ${method} ${status}`;
-    let series = this.#series.get(key);
-    if (series === undefined) {
-      series = { requests: this.#requests.labels(route, method, String(status)), latency: this.#latency.labels(route) };
-      this.#series.set(key, series);
-    }
-    series.requests.inc();
-    series.latency.observe(seconds);
+    this.#requests.observe(route, method, status, seconds);
   }
 
   /** GET /metrics. */

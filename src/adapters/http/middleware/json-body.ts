@@ -24,7 +24,9 @@ export const jsonBody = (limit: number): Middleware => {
       ctx.request.body = undefined;
       return next();
     }
-    if (!ctx.request.is('application/json', '+json')) throw new DomainError('unsupported_media_type', 'Content-Type must be application/json');
+    // The usual header is compared as it is; any other is parsed (parameters, +json, case).
+    if (headers['content-type'] !== 'application/json' && !ctx.request.is('application/json', '+json'))
+      throw new DomainError('unsupported_media_type', 'Content-Type must be application/json');
     prepareBodyStream(ctx.req);
     try {
       await parse(ctx, parsed);
