@@ -17,6 +17,14 @@ export interface KeyRepository {
    */
   findByHash(keyHash: string): Promise<ApiKeyRecord | null>;
 
+  /**
+   * The record whose digest equals `keyHash` when the repository knows it without asking its
+   * store — held in memory and kept current, so never a record that findByHash would no longer
+   * return — else `undefined`, and the caller asks findByHash. Lets a known key be
+   * authenticated without waiting on anything. `undefined` is always a correct answer.
+   */
+  knownByHash(keyHash: string): ApiKeyRecord | undefined;
+
   /** Every record, oldest first. */
   list(): Promise<ApiKeyRecord[]>;
 

@@ -111,6 +111,22 @@ export const describeKeyRepositoryContract = (
       expect(await keys.findByHash(added.keyHash)).to.deep.equal(added);
     });
 
+    it('knows a record without its store once it has found it, and never knows one that is gone or never was', async () => {
+      const added = record();
+      await keys.add(added);
+      expect(await keys.findByHash(added.keyHash)).to.deep.equal(added);
+      // `undefined` is always correct; a repository that keeps records in memory knows a found one once it follows changes.
+      const known = keys.knownByHash(added.keyHash);
+      if (known !== undefined) expect(known, 'a key just found').to.deep.equal(added);
+      expect(
+        await eventually(async () => (await keys.findByHash(added.keyHash)) !== null && keys.knownByHash(added.keyHash) !== undefined, 1000),
+        'a found key known from memory within a second',
+      ).to.equal(true);
+      expect(keys.knownByHash('f'.repeat(64)), 'a digest nobody has').to.equal(undefined);
+      expect(await keys.remove(added.id)).to.equal(true);
+      expect(keys.knownByHash(added.keyHash), 'a key just removed').to.equal(undefined);
+    });
+
     it('answers false when removing an id that does not exist', async () => {
       expect(await keys.remove('20000000-0000-4000-8000-000000000000')).to.equal(false);
     });
@@ -174,6 +190,7 @@ export const describeKeyRepositoryContract = (
       expect(await keys.findByHash(added.keyHash)).not.to.equal(null);
       await harness.deleteElsewhere!(added.id);
       expect(await eventually(async () => (await keys.findByHash(added.keyHash)) === null, 1000)).to.equal(true);
+      expect(keys.knownByHash(added.keyHash), 'known after findByHash forgot it').to.equal(undefined);
     });
   });
 };

@@ -21,6 +21,11 @@ export class InMemoryKeyRepository implements KeyRepository {
     return null;
   }
 
+  knownByHash(keyHash: string): ApiKeyRecord | undefined {
+    for (const record of this.#records.values()) if (record.keyHash === keyHash) return { ...record };
+    return undefined;
+  }
+
   async list(): Promise<ApiKeyRecord[]> {
     return [...this.#records.values()]
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))

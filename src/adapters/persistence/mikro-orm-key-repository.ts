@@ -98,6 +98,10 @@ export class MikroOrmKeyRepository implements KeyRepository {
     return record;
   }
 
+  knownByHash(keyHash: string): ApiKeyRecord | undefined {
+    return this.#live ? this.#cache.get(keyHash) : undefined;
+  }
+
   async list(): Promise<ApiKeyRecord[]> {
     const rows = await this.db.orm.em.fork().find(ApiKeyEntity, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
     return rows.map(toRecord);

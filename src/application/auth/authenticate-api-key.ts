@@ -1,5 +1,5 @@
 import { isWellFormedApiKey } from '../../domain/auth/api-key-format.js';
-import { summarize, type ApiKeySummary } from '../../domain/auth/api-key-record.js';
+import { summarize, type ApiKeyRecord, type ApiKeySummary } from '../../domain/auth/api-key-record.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import type { ApiKeyCrypto } from '../../ports/api-key-crypto.js';
 import type { Clock } from '../../ports/clock.js';
@@ -24,11 +24,29 @@ export class AuthenticateApiKey {
   ) {}
 
   async execute(presented: string | undefined): Promise<ApiKeySummary> {
+    const digest = this.#digestOf(presented);
+    return this.#accept(digest, await this.keys.findByHash(digest));
+  }
+
+  /**
+   * execute's answer when it needs nothing but memory — the key is well-formed and its
+   * repository knows it (KeyRepository.knownByHash) — else `undefined`, and the caller awaits
+   * execute. A malformed key is refused here too. Spares a known key's request every promise.
+   */
+  known(presented: string | undefined): ApiKeySummary | undefined {
+    const digest = this.#digestOf(presented);
+    const record = this.keys.knownByHash(digest);
+    return record === undefined ? undefined : this.#accept(digest, record);
+  }
+
+  #digestOf(presented: string | undefined): string {
     if (presented === undefined || presented === '' || !isWellFormedApiKey(presented)) {
       throw new DomainError('unauthorized', 'Unauthorized');
     }
-    const digest = this.crypto.digest(presented);
-    const record = await this.keys.findByHash(digest);
+    return this.crypto.digest(presented);
+  }
+
+  #accept(digest: string, record: ApiKeyRecord | null): ApiKeySummary {
     if (record === null || !this.crypto.equal(digest, record.keyHash)) {
       throw new DomainError('unauthorized', 'Unauthorized');
     }

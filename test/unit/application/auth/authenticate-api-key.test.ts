@@ -39,6 +39,28 @@ describe('AuthenticateApiKey', () => {
     expect(summary).not.to.have.property('keyHash');
   });
 
+  it('answers a key its repository knows from memory (known), the same as execute, and recording its use alike', async () => {
+    const touches = keys.touches;
+    const { lastUsedAt: _fromMemory, ...known } = authenticate.known(key)!;
+    const { lastUsedAt: _looked, ...looked } = await authenticate.execute(key);
+    expect(known).to.deep.equal(looked);
+    expect(known).to.include({ id, name: 'ci' });
+    expect(keys.touches, 'one use recorded per resolution period').to.equal(touches + 1);
+  });
+
+  it('leaves a key its repository does not know to execute (known is undefined), and refuses a malformed one at once', async () => {
+    const unknown = `agw_${'C'.repeat(43)}`;
+    const forgetful = new AuthenticateApiKey(
+      Object.assign(Object.create(keys), { knownByHash: () => undefined }),
+      new NodeApiKeyCrypto(),
+      clock,
+      new RecordingLogger(),
+    );
+    expect(forgetful.known(key)).to.equal(undefined);
+    expect(authenticate.known(unknown)).to.equal(undefined);
+    expect(() => authenticate.known('not a key')).to.throw(DomainError, 'Unauthorized');
+  });
+
   for (const [label, value] of [
     ['a missing header', undefined],
     ['an empty header', ''],
