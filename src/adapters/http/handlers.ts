@@ -75,14 +75,15 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
   ping: (ctx) => {
     ctx.body = { message: 'Pong!' };
   },
-  'create-job': async (ctx) => {
-    const created = await deps.createJob.execute({
-      body: ctx.request.body,
-      idempotencyKey: ctx.req.headers['idempotency-key'],
-      apiKeyId: ctx.state.apiKeyId as string,
-    });
-    if (created.replayed) ctx.set('idempotent-replayed', 'true');
-    ctx.body = { job_id: created.jobId, branch: created.branch, status: created.status };
+  'create-job': (ctx) => {
+    // A body that can create no job is refused before anything asynchronous starts.
+    deps.createJob.check(ctx.request.body);
+    return deps.createJob
+      .execute({ body: ctx.request.body, idempotencyKey: ctx.req.headers['idempotency-key'], apiKeyId: ctx.state.apiKeyId as string })
+      .then((created) => {
+        if (created.replayed) ctx.set('idempotent-replayed', 'true');
+        ctx.body = { job_id: created.jobId, branch: created.branch, status: created.status };
+      });
   },
   'job-status': async (ctx) => {
     const result = await deps.getJobStatus.execute(ctx.query);

@@ -39,6 +39,14 @@ export class CreateJobOnce {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * Throws the 400 that execute would for a body that can create no job (SPEC 4.1, 7), at once:
+   * lets the HTTP edge refuse a bad request without starting anything asynchronous.
+   */
+  check(body: unknown): void {
+    parseJobRequest(body);
+  }
+
   async execute(input: CreateJobOnceInput): Promise<CreateJobOnceResult> {
     parseJobRequest(input.body); // a bad body is a 400 whatever the key
     const key = parseIdempotencyKey(input.idempotencyKey);

@@ -27,7 +27,7 @@ const setup = () => {
   const createJob = new CreateJob(jobs, queue, secrets, ids, clock, new RecordingLogger(), settings);
   const once = new CreateJobOnce(createJob, keys, jobs, new NodeApiKeyCrypto(), ids, clock);
   const create = (body: unknown, idempotencyKey?: string | string[], apiKeyId = CALLER) => once.execute({ body, idempotencyKey, apiKeyId });
-  return { jobs, queue, clock, keys, create };
+  return { jobs, queue, clock, keys, create, once };
 };
 
 const failure = async (promise: Promise<unknown>): Promise<DomainError> => {
@@ -40,6 +40,17 @@ const failure = async (promise: Promise<unknown>): Promise<DomainError> => {
 };
 
 describe('CreateJobOnce', () => {
+  it('check refuses, at once, every body that execute refuses as a 400, and passes a valid one', async () => {
+    const { once, create, jobs } = setup();
+    for (const body of [undefined, {}, { job: '' }, { job: 'a\u0000b' }, { job: 'x', llm_model: 3 }]) {
+      expect(() => once.check(body), JSON.stringify(body)).to.throw(DomainError);
+      const refused = await failure(create(body, 'same-key'));
+      expect(refused.code, JSON.stringify(body)).to.equal('invalid_input');
+    }
+    expect(() => once.check({ job: 'Fix it' })).not.to.throw();
+    expect(jobs.jobs.size).to.equal(0);
+  });
+
   it('creates a job for every request without a key', async () => {
     const { create, jobs } = setup();
     const first = await create({ job: 'Fix it' });
