@@ -1,7 +1,7 @@
 // Helpers shared by the benchmark scripts (run.mjs, triggers.mjs, messaging.mjs). See bench/README.md.
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -236,11 +236,28 @@ export const startBaseline = async (mode = 'bare', env = {}) => {
  * its whole output in bench/results/logs/<label>.log (replaced by the next run of the same
  * label), and waits for GET /api/ping.
  */
+/**
+ * The Node.js flags the service runs with: those `npm start` passes before dist/main.js
+ * (package.json), so that the gateway is measured as it is started.
+ */
+export const SERVICE_NODE_FLAGS = (() => {
+  const start = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  const command = start.match(/\bnode((?: --[^ ]+)*) dist\/main\.js/);
+  if (command === null) throw new Error(`package.json's start script does not run "node … dist/main.js": ${start}`);
+  return command[1].trim().split(' ').filter(Boolean);
+})();
+
 export const startGateway = async (label, env) => {
   const port = await freePort();
   await mkdir(LOGS_DIR, { recursive: true });
   const logFile = join(LOGS_DIR, `${label}.log`);
-  const child = startChild([join(ROOT, 'dist', 'main.js')], { LOG_LEVEL: 'warn', ...env, HOST: '127.0.0.1', PORT: String(port) }, { logFile });
+  const child = startChild(
+    [...SERVICE_NODE_FLAGS, join(ROOT, 'dist', 'main.js')],
+    { LOG_LEVEL: 'warn', ...env, HOST: '127.0.0.1', PORT: String(port) },
+    {
+      logFile,
+    },
+  );
   await waitReady(`http://127.0.0.1:${port}/api/ping`, child);
   return { url: `http://127.0.0.1:${port}`, child, label, logFile };
 };

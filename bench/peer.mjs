@@ -13,6 +13,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import {
+  SERVICE_NODE_FLAGS,
   ROOT,
   SETTINGS,
   createApiKey,
@@ -153,7 +154,9 @@ const gatewayServer = async (engine, env, dir, outFile) => {
   let starts = 0;
   const start = async () => {
     starts++;
-    child = startChild([join(ROOT, 'dist', 'main.js')], fullEnv, { logFile: join(ROOT, 'bench', 'results', 'logs', `${label}-${starts}.log`) });
+    child = startChild([...SERVICE_NODE_FLAGS, join(ROOT, 'dist', 'main.js')], fullEnv, {
+      logFile: join(ROOT, 'bench', 'results', 'logs', `${label}-${starts}.log`),
+    });
     await waitReady(`${url}/api/ping`, child);
   };
   await start();
