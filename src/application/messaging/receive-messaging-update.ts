@@ -120,34 +120,19 @@ export class ReceiveMessagingUpdate {
       }
       return;
     }
-    const message = delivery.message;
-    const storeMessage = async (): Promise<void> => {
-      if (message === null) return;
-      await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message: storableMessage(message) } satisfies ChatMessageTask, {
-        group: `${platform.id}:${message.threadId}`,
-        // One message carried by two deliveries (a mention of the bot) is answered once.
-        key: delivery.messageKey === undefined ? deliveryKey : `${platform.id}:message:${delivery.messageKey}`,
-      });
-    };
-    // Kept in the delivery log whether or not a trigger fires (a write per update: its cost is in
-    // bench/README.md, "Measurements behind the code").
-    const keep = async (): Promise<void> => {
-      if (triggers !== undefined) await this.fireTriggers.execute({ ...triggers, keep: true });
-    };
     try {
-      if (triggers !== undefined && this.fireTriggers.watches([triggers.watchPath, ...(triggers.sameEndpointAs ?? [])])) {
-        // The chat task first: it is idempotent by its key, so if the triggers cannot be stored
-        // and the platform redelivers, the message is still stored (and answered) once — and a
-        // trigger fires only once the message is stored, so a redelivery never fires it twice.
-        await storeMessage();
-        await keep();
-      } else {
-        // No trigger can fire: the two writes are independent, and a failure of either
-        // forgets the delivery so that the platform's retry stores what is missing.
-        // Both are awaited before the delivery is forgotten.
-        const outcomes = await Promise.allSettled([storeMessage(), keep()]);
-        for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
+      // The chat task first: it is idempotent by its key, so if the triggers cannot be stored
+      // and the platform redelivers, the message is still stored (and answered) once.
+      if (delivery.message !== null) {
+        await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message: storableMessage(delivery.message) } satisfies ChatMessageTask, {
+          group: `${platform.id}:${delivery.message.threadId}`,
+          // One message carried by two deliveries (a mention of the bot) is answered once.
+          key: delivery.messageKey === undefined ? deliveryKey : `${platform.id}:message:${delivery.messageKey}`,
+        });
       }
+      // Kept in the delivery log whether or not a trigger fires (a third write per update: its
+      // cost is in bench/README.md, "Measurements behind the code").
+      if (triggers !== undefined) await this.fireTriggers.execute({ ...triggers, keep: true });
     } catch (error) {
       // Nothing was (fully) stored: forget the delivery so the platform's retry is accepted.
       await this.deliveries.forget(deliveryKey).catch(() => undefined);

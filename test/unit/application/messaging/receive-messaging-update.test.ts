@@ -259,25 +259,6 @@ describe('ReceiveMessagingUpdate', () => {
     ]);
   });
 
-  it('where no trigger watches, stores the message and keeps the delivery side by side; a failure of either forgets it, and the retry stores the message once', async () => {
-    const { receive, requestOf, platform, requests, queue, deliveries, chatTasks } = make();
-    const body = update(72);
-    const send = () =>
-      receive.execute({
-        channel: 'fake',
-        request: requestOf(body, platform.headersFor(JSON.stringify(body), SECRET, clock.now())),
-        triggers: { watchPath: '/messaging/signed/webhook', request: { body, query: {}, headers: {} } },
-      });
-    queue.failNext = true;
-    expect(await failure(send())).to.be.instanceOf(Error);
-    expect(deliveries.seen.size, 'the delivery is forgotten').to.equal(0);
-    expect(await send()).to.deep.equal({ kind: 'ok' });
-    expect(await send()).to.deep.equal({ kind: 'ok' });
-    expect(chatTasks().map((message) => message.text)).to.deep.equal(['hello']);
-    // Each attempt the platform made is in the delivery log: the failed one and its retry.
-    expect([...requests.requests.values()].map((request) => JSON.parse(request.request).body)).to.deep.equal([body, body]);
-  });
-
   it('keeps the same delivery id of two channels apart', async () => {
     const queue = new InMemoryTaskQueue();
     const logger = new RecordingLogger();
