@@ -92,6 +92,8 @@ export const startGateway = async (env: Record<string, string>, options: StartOp
   const fullEnv: Record<string, string> = { LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env };
   const child = track(spawn(process.execPath, [MAIN], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...fullEnv }, stdio: ['ignore', 'pipe', 'pipe'] }));
   const logs: GatewayProcess['logs'] = [];
+  /** Told of every line as it is read (GatewayProcess.logLine). */
+  const lineWaiters = new Set<(line: Record<string, unknown> | string) => void>();
   const port = await new Promise<number>((resolvePort, reject) => {
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -107,6 +109,7 @@ export const startGateway = async (env: Record<string, string>, options: StartOp
         // plain text line
       }
       logs.push(entry);
+      for (const waiter of lineWaiters) waiter(entry);
       if (typeof entry === 'object' && entry.msg === 'agent gateway listening') {
         clearTimeout(timer);
         resolvePort(entry.port as number);
@@ -126,14 +129,24 @@ export const startGateway = async (env: Record<string, string>, options: StartOp
     pid: child.pid as number,
     env: fullEnv,
     logs,
-    logLine: async (matches, what, ms = 10_000) => {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        const found = logs.find((line): line is Record<string, unknown> => typeof line === 'object' && matches(line));
-        if (found !== undefined) return found;
-        if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for the log line ${what}`);
-        await new Promise((done) => setTimeout(done, 25));
-      }
+    logLine: (matches, what, ms = 10_000) => {
+      const isMatch = (line: Record<string, unknown> | string): line is Record<string, unknown> => typeof line === 'object' && matches(line);
+      const found = logs.find(isMatch);
+      if (found !== undefined) return Promise.resolve(found);
+      // Settled by the line itself as it is read; the timer only bounds a line that never comes.
+      return new Promise((resolve, reject) => {
+        const waiter = (line: Record<string, unknown> | string): void => {
+          if (!isMatch(line)) return;
+          clearTimeout(timer);
+          lineWaiters.delete(waiter);
+          resolve(line);
+        };
+        const timer = setTimeout(() => {
+          lineWaiters.delete(waiter);
+          reject(new Error(`timed out after ${ms} ms waiting for the log line ${what}`));
+        }, ms);
+        lineWaiters.add(waiter);
+      });
     },
     stop: async () => {
       child.kill('SIGTERM');
