@@ -66,7 +66,7 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
     if (route.method === 'POST') chain.push(route.channel !== undefined && route.auth === 'platform-secret' ? jsonOrForm : body);
     // Triggers are fixed at start-up: a route no trigger watches pays nothing for them.
     if (route.auth !== 'platform-secret' && options.fireTriggers.watches(watchPathsOf(route))) chain.push(fire(route, options));
-    // A handler's error (a 4xx of validation, mostly) is answered here, as errorResponder would:
+    // A handler's error (a 4xx of validation, mostly) is answered here, as the request log would:
     // rethrown through every middleware above, it cost a rejected promise per async layer
     // (bench/README.md, "Measurements behind the code"). Not an async function itself: a
     // handler that answers at once (ping, webhook) then costs no promise at all.

@@ -4,7 +4,6 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import Koa from 'koa';
 import { pino } from 'pino';
-import { errorResponder } from '../../../src/adapters/http/middleware/error-responder.js';
 import { requestLog } from '../../../src/adapters/http/middleware/request-log.js';
 import { DomainError } from '../../../src/domain/errors/domain-error.js';
 
@@ -29,7 +28,7 @@ const FAILURES: Record<string, () => never> = {
   },
 };
 
-describe('errorResponder with the request log', () => {
+describe('the request log answering failures (respondWithError)', () => {
   let server: Server;
   let url: string;
   const lines: Array<Record<string, unknown>> = [];
@@ -44,7 +43,6 @@ describe('errorResponder with the request log', () => {
     const app = new Koa();
     app.silent = true;
     app.use(requestLog(pino({ level: 'info' }, sink)));
-    app.use(errorResponder());
     app.use((ctx) => FAILURES[ctx.path]());
     server = createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

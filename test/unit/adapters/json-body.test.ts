@@ -3,8 +3,9 @@ import { connect, type AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import Koa from 'koa';
+import { pino } from 'pino';
 import nock from 'nock';
-import { errorResponder } from '../../../src/adapters/http/middleware/error-responder.js';
+import { requestLog } from '../../../src/adapters/http/middleware/request-log.js';
 import { jsonBody } from '../../../src/adapters/http/middleware/json-body.js';
 
 const LIMIT = 64;
@@ -63,7 +64,7 @@ describe('jsonBody middleware (Koa on a loopback server)', () => {
       await next();
       finished.push({ status: ctx.status, body: ctx.body });
     });
-    app.use(errorResponder());
+    app.use(requestLog(pino({ level: 'silent' })));
     app.use(jsonBody(LIMIT));
     app.use((ctx) => {
       ctx.body = {

@@ -1,20 +1,12 @@
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { answerFor } from '../error-status.js';
 
 /**
- * Turns every failure into `{error}` by the one error table (see answerFor): 4xx keep their
- * message, a 500 says `Internal server error` (or SPEC 7's fixed text) and its detail goes to
- * the request's log line only.
+ * Turns a failure into `{error}` by the one error table (see answerFor): 4xx keep their message,
+ * a 500 says `Internal server error` (or SPEC 7's fixed text) and its detail goes to the
+ * request's log line only. The request log answers every failure with it; a route answers its
+ * handler's failure with it, close to where it is thrown.
  */
-export const errorResponder = (): Middleware => async (ctx, next) => {
-  try {
-    await next();
-  } catch (error) {
-    respondWithError(ctx, error);
-  }
-};
-
-/** The answer errorResponder gives to `error`; also used where a handler's error is caught close to where it is thrown. */
 export const respondWithError = (ctx: Context, error: unknown): void => {
   const answer = answerFor(error);
   ctx.status = answer.status;

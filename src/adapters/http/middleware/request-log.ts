@@ -10,8 +10,8 @@ export type RequestObserver = (route: string, method: string, status: number, se
 
 /**
  * The edge of every request. Gives it an id (the caller's `x-request-id` when it is sane, else
- * a new UUID) and echoes it; answers any failure below as errorResponder does (`{error}` by the
- * one error table); writes exactly one log line when the response is done. The line carries no
+ * a new UUID) and echoes it; answers any failure below (`{error}` by the one error table,
+ * respondWithError); writes exactly one log line when the response is done. The line carries no
  * headers, query string or body: those may hold keys and message texts. The route is the one
  * the layers below named (`ctx.state.routeName`) or the one @koa/router matched.
  * Runs on every request, so it reads and writes the node request and response directly, and it
