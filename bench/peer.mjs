@@ -9,10 +9,11 @@
 // peer's req/s, with 0 lost and 0 doubled in both phases.
 // Usage: node bench/peer.mjs (after a build); BENCH_ENGINES selects the gateway's engines.
 import { execFileSync, spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import {
+  LOGS_DIR,
   SERVICE_NODE_FLAGS,
   ROOT,
   SETTINGS,
@@ -154,8 +155,9 @@ const gatewayServer = async (engine, env, dir, outFile) => {
   let starts = 0;
   const start = async () => {
     starts++;
+    await mkdir(LOGS_DIR, { recursive: true });
     child = startChild([...SERVICE_NODE_FLAGS, join(ROOT, 'dist', 'main.js')], fullEnv, {
-      logFile: join(ROOT, 'bench', 'results', 'logs', `${label}-${starts}.log`),
+      logFile: join(LOGS_DIR, `${label}-${starts}.log`),
     });
     await waitReady(`${url}/api/ping`, child);
   };
