@@ -37,6 +37,16 @@ export const describeInboundRequestStoreContract = (name: string, open: () => Pr
       expect(await harness.store.find(recorded.id)).to.deep.equal(recorded);
     });
 
+    it('stores every one of many requests recorded at once, each as recorded, the same id twice once', async () => {
+      const many = Array.from({ length: 120 }, (_, i) =>
+        request({ watchPath: `/burst/${i}`, request: JSON.stringify({ body: { i } }), runs: [{ trigger: 'deploy', runId: nextId() }] }),
+      );
+      const repeat = { ...many[7], watchPath: '/repeat' };
+      await Promise.all([...many, repeat].map((each) => harness.store.record(each)));
+      const found = await Promise.all(many.map((each) => harness.store.find(each.id)));
+      expect(found).to.deep.equal(many);
+    });
+
     it('finds nothing (null) for an id never recorded, or one that is no id at all', async () => {
       expect(await harness.store.find(nextId())).to.equal(null);
       expect(await harness.store.find('not-a-uuid')).to.equal(null);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { PgBoss, fromPglite, type JobInsert, type PGliteLike } from 'pg-boss';
 import type { Logger } from '../../ports/logger.js';
+import { GroupCommit } from '../persistence/group-commit.js';
 import type { EnqueueOptions, TaskQueue, WorkOptions } from '../../ports/task-queue.js';
 
 export interface QueueSettings {
@@ -80,26 +81,10 @@ export const keyedTaskId = (queue: string, key: string): string => {
   return formatUuid(digest.subarray(0, 16).toString('hex'));
 };
 
-interface Waiter {
+/** A task waiting for its queue's next insert (GroupCommit). */
+interface PendingTask {
   readonly id: string;
-  /** The same key twice in one write: this one is the repeat. */
-  readonly repeat: boolean;
-  resolve(id: string | null): void;
-  reject(error: unknown): void;
-}
-
-/** Tasks waiting for the next insert of their queue. */
-interface Write {
-  readonly jobs: JobInsert[];
-  readonly waiters: Waiter[];
-  readonly ids: Set<string>;
-}
-
-interface Writer {
-  /** Writes not started yet, oldest first; new tasks join the last one. */
-  readonly writes: Write[];
-  /** Inserts running now. */
-  running: number;
+  readonly job: JobInsert;
 }
 
 /**
@@ -108,7 +93,8 @@ interface Writer {
  * shared by every replica on the same PostgreSQL.
  */
 export class PgBossTaskQueue implements TaskQueue {
-  readonly #writers = new Map<string, Writer>();
+  /** Each queue's inserts (group commit, see `enqueue`). */
+  readonly #writers = new Map<string, GroupCommit<PendingTask, string | null>>();
 
   readonly #ordered: ReadonlySet<string>;
 
@@ -196,55 +182,35 @@ export class PgBossTaskQueue implements TaskQueue {
   }
 
   /**
-   * Group commit: tasks enqueued while their queue's inserts are all busy (one on PGlite, a
-   * few on PostgreSQL), or in the same turn of the event loop, are stored together by the
-   * next single insert, and each caller is answered when that insert has committed. At low
-   * load a task is written at once; under load one statement carries many tasks instead of
-   * one statement each, which keeps the embedded database (one connection, one statement
-   * at a time) from falling behind. A task stored after another one's `enqueue` resolved is always
-   * committed after it; tasks enqueued at the same moment may commit in either order.
+   * Group commit (GroupCommit): tasks enqueued while their queue's inserts are all busy (one on
+   * PGlite, a few on PostgreSQL), or in the same turn of the event loop, are stored together by
+   * the next single insert, and each caller is answered when that insert has committed. At low
+   * load a task is written at once; under load one statement carries many tasks instead of one
+   * statement each, which keeps the embedded database (one connection, one statement at a time)
+   * from falling behind.
    */
   enqueue(queue: string, payload: object, options: EnqueueOptions = {}): Promise<string | null> {
     const id = options.key === undefined ? orderedTaskId() : keyedTaskId(queue, options.key);
     const ordered = this.#ordered.has(queue);
     if (ordered && options.group === undefined) return Promise.reject(new Error(`Task queue ${queue} is ordered: every task needs a group`));
     const grouping = options.group === undefined ? {} : ordered ? { singletonKey: options.group } : { group: { id: options.group } };
-    return new Promise((resolve, reject) => {
-      let writer = this.#writers.get(queue);
-      if (writer === undefined) {
-        writer = { writes: [], running: 0 };
-        this.#writers.set(queue, writer);
-      }
-      let write = writer.writes.at(-1);
-      if (write === undefined || write.jobs.length >= MAX_WRITE) {
-        write = { jobs: [], waiters: [], ids: new Set() };
-        writer.writes.push(write);
-      }
-      const repeat = write.ids.has(id);
-      if (!repeat) {
-        write.ids.add(id);
-        write.jobs.push({ id, data: payload, ...grouping });
-      }
-      write.waiters.push({ id, repeat, resolve, reject });
-      if (writer.running < this.parallelWrites) {
-        writer.running++;
-        const started = writer;
-        setImmediate(() => void this.#drain(queue, started));
-      }
-    });
+    let writer = this.#writers.get(queue);
+    if (writer === undefined) {
+      writer = new GroupCommit((tasks) => this.#insert(queue, tasks), { parallel: this.parallelWrites, maxItems: MAX_WRITE });
+      this.#writers.set(queue, writer);
+    }
+    return writer.add({ id, job: { id, data: payload, ...grouping } });
   }
 
-  /** Inserts the waiting writes one after another until none is left. */
-  async #drain(queue: string, writer: Writer): Promise<void> {
-    for (let write = writer.writes.shift(); write !== undefined; write = writer.writes.shift()) {
-      try {
-        const stored = new Set((await this.boss.insert(queue, write.jobs, { returnId: true })) ?? []);
-        for (const waiter of write.waiters) waiter.resolve(!waiter.repeat && stored.has(waiter.id) ? waiter.id : null);
-      } catch (error) {
-        for (const waiter of write.waiters) waiter.reject(error);
-      }
-    }
-    writer.running--;
+  /**
+   * One insert of tasks: each task's id once it is stored, null for a key seen before (already
+   * stored, or earlier in the same insert).
+   */
+  async #insert(queue: string, tasks: readonly PendingTask[]): Promise<(string | null)[]> {
+    const ids = new Set<string>();
+    const jobs = tasks.filter((task) => !ids.has(task.id) && ids.add(task.id)).map((task) => task.job);
+    const stored = new Set((await this.boss.insert(queue, jobs, { returnId: true })) ?? []);
+    return tasks.map((task) => (stored.delete(task.id) ? task.id : null));
   }
 
   async work<T extends object>(

@@ -1,0 +1,80 @@
+/** How a GroupCommit writes: `parallel` writes at once, each carrying at most `maxItems`. */
+export interface GroupCommitSettings {
+  /** Writes that may run at once: 1 on PGlite (one statement at a time anyway), a few on PostgreSQL. */
+  readonly parallel: number;
+  /** Most items one write carries. */
+  readonly maxItems: number;
+}
+
+interface Waiter<R> {
+  readonly resolve: (result: R) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+interface Batch<T, R> {
+  readonly items: T[];
+  readonly waiters: Waiter<R>[];
+}
+
+/**
+ * Group commit: items added while every write is busy, or in the same turn of the event loop, are
+ * stored together by the next single write (one statement, one commit), and each caller is
+ * answered when the write that carried its item has committed. At low load an item is written at
+ * once; under load one statement carries many items instead of one statement (and one round trip
+ * to the database) each. An item added after another one's `add` resolved is always committed
+ * after it; items added at the same moment may commit in either order.
+ *
+ * `write` stores the items in one statement and returns one result per item, in order. A write of
+ * several items that fails is tried again item by item, so that an item the database refuses
+ * fails its own caller only, never the requests that happened to share its statement.
+ */
+export class GroupCommit<T, R> {
+  /** Batches not started yet, oldest first; new items join the last one. */
+  readonly #batches: Batch<T, R>[] = [];
+  /** Writes running now. */
+  #running = 0;
+
+  constructor(
+    private readonly write: (items: readonly T[]) => Promise<readonly R[]>,
+    private readonly settings: GroupCommitSettings,
+  ) {}
+
+  /** Resolves with the item's result once it is committed; rejects with the write's error. */
+  add(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      let batch = this.#batches.at(-1);
+      if (batch === undefined || batch.items.length >= this.settings.maxItems) {
+        batch = { items: [], waiters: [] };
+        this.#batches.push(batch);
+      }
+      batch.items.push(item);
+      batch.waiters.push({ resolve, reject });
+      if (this.#running < this.settings.parallel) {
+        this.#running++;
+        setImmediate(() => void this.#drain());
+      }
+    });
+  }
+
+  /** Writes the waiting batches one after another until none is left. */
+  async #drain(): Promise<void> {
+    for (let batch = this.#batches.shift(); batch !== undefined; batch = this.#batches.shift()) {
+      const { items, waiters } = batch;
+      try {
+        const results = await this.write(items);
+        waiters.forEach((waiter, i) => waiter.resolve(results[i]));
+      } catch (error) {
+        if (items.length === 1) waiters[0].reject(error);
+        else
+          await Promise.all(
+            items.map((item, i) =>
+              Promise.resolve([item])
+                .then(this.write)
+                .then((results) => waiters[i].resolve(results[0]), waiters[i].reject),
+            ),
+          );
+      }
+    }
+    this.#running--;
+  }
+}

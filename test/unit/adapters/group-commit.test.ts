@@ -1,0 +1,97 @@
+import { expect } from 'chai';
+import { GroupCommit } from '../../../src/adapters/persistence/group-commit.js';
+
+/** A write the test settles by hand: each call is recorded with its items. */
+const manualWrites = () => {
+  const calls: { items: readonly string[]; settle: (error?: Error) => void }[] = [];
+  let called: () => void = () => undefined;
+  const write = (items: readonly string[]) =>
+    new Promise<string[]>((resolve, reject) => {
+      calls.push({ items, settle: (error) => (error ? reject(error) : resolve(items.map((item) => `stored ${item}`))) });
+      called();
+    });
+  /** Resolves once `count` writes have been called. */
+  const untilCalls = (count: number) =>
+    new Promise<void>((resolve) => {
+      called = () => calls.length >= count && resolve();
+      called();
+    });
+  return { calls, write, untilCalls };
+};
+
+describe('GroupCommit', () => {
+  it('writes an item alone at low load and answers with its own result', async () => {
+    const writes = manualWrites();
+    const group = new GroupCommit(writes.write, { parallel: 1, maxItems: 10 });
+    const answer = group.add('a');
+    await writes.untilCalls(1);
+    expect(writes.calls[0].items).to.deep.equal(['a']);
+    writes.calls[0].settle();
+    expect(await answer).to.equal('stored a');
+  });
+
+  it('stores the items added while the writes are busy together in the next write, each caller answered once it committed', async () => {
+    const writes = manualWrites();
+    const group = new GroupCommit(writes.write, { parallel: 1, maxItems: 10 });
+    const first = group.add('a');
+    await writes.untilCalls(1);
+    const later = ['b', 'c', 'd'].map((item) => group.add(item));
+    let settled = 0;
+    for (const answer of later) void answer.then(() => settled++);
+    writes.calls[0].settle();
+    expect(await first).to.equal('stored a');
+    await writes.untilCalls(2);
+    expect(writes.calls[1].items).to.deep.equal(['b', 'c', 'd']);
+    expect(settled, 'answered before their write committed').to.equal(0);
+    writes.calls[1].settle();
+    expect(await Promise.all(later)).to.deep.equal(['stored b', 'stored c', 'stored d']);
+  });
+
+  it('runs at most `parallel` writes at once and splits a burst into writes of at most `maxItems`', async () => {
+    const writes = manualWrites();
+    const group = new GroupCommit(writes.write, { parallel: 2, maxItems: 3 });
+    const answers = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((item) => group.add(item));
+    await writes.untilCalls(2);
+    expect(writes.calls.map((call) => call.items)).to.deep.equal([
+      ['a', 'b', 'c'],
+      ['d', 'e', 'f'],
+    ]);
+    writes.calls[0].settle();
+    await writes.untilCalls(3);
+    expect(writes.calls[2].items).to.deep.equal(['g']);
+    writes.calls[1].settle();
+    writes.calls[2].settle();
+    expect(await Promise.all(answers)).to.deep.equal(['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((item) => `stored ${item}`));
+  });
+
+  it('tries a failed write of several items again item by item, so that only the refused item fails', async () => {
+    const tried: string[][] = [];
+    const group = new GroupCommit(
+      async (items: readonly string[]) => {
+        tried.push([...items]);
+        if (items.includes('poison')) throw new Error('refused: poison');
+        return items.map((item) => `stored ${item}`);
+      },
+      { parallel: 1, maxItems: 10 },
+    );
+    const answers = ['a', 'poison', 'b'].map((item) => group.add(item).catch((error: Error) => error.message));
+    expect(await Promise.all(answers)).to.deep.equal(['stored a', 'refused: poison', 'stored b']);
+    expect(tried[0]).to.deep.equal(['a', 'poison', 'b']);
+    expect(tried.slice(1).sort()).to.deep.equal([['a'], ['b'], ['poison']]);
+  });
+
+  it('rejects each caller when the database refuses every write, and writes again afterwards', async () => {
+    let down = true;
+    const group = new GroupCommit(
+      (items: readonly string[]) => {
+        if (down) throw new Error('connection refused');
+        return Promise.resolve(items.map((item) => `stored ${item}`));
+      },
+      { parallel: 1, maxItems: 10 },
+    );
+    const failed = await Promise.all(['a', 'b'].map((item) => group.add(item).catch((error: Error) => error.message)));
+    expect(failed).to.deep.equal(['connection refused', 'connection refused']);
+    down = false;
+    expect(await group.add('c')).to.equal('stored c');
+  });
+});
