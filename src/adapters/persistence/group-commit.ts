@@ -62,7 +62,7 @@ export class GroupCommit<T, R> {
       const { items, waiters } = batch;
       try {
         const results = await this.write(items);
-        waiters.forEach((waiter, i) => waiter.resolve(results[i]));
+        for (const [i, waiter] of waiters.entries()) waiter.resolve(results[i]);
       } catch (error) {
         if (items.length === 1) waiters[0].reject(error);
         else

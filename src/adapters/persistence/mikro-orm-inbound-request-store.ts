@@ -35,7 +35,7 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
    * Requests recorded at the same time share one insert (GroupCommit): under load every fired
    * request would otherwise cost a statement and a round trip of its own.
    */
-  readonly #writes: GroupCommit<InboundRequest, void>;
+  readonly #writes: GroupCommit<InboundRequest, undefined>;
 
   constructor(private readonly db: Database) {
     this.#writes = new GroupCommit((requests) => this.#insert(requests), { parallel: db.engine === 'pglite' ? 1 : PARALLEL_WRITES, maxItems: MAX_WRITE });
@@ -45,7 +45,7 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
     return this.#writes.add(request);
   }
 
-  async #insert(requests: readonly InboundRequest[]): Promise<void[]> {
+  async #insert(requests: readonly InboundRequest[]): Promise<undefined[]> {
     await this.db.orm.em
       .fork()
       .createQueryBuilder(InboundRequestEntity)
