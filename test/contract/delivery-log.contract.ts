@@ -48,6 +48,12 @@ export const describeDeliveryLogContract = (name: string, open: () => Promise<De
       expect(answers.filter((answer) => answer)).to.have.length(1);
     });
 
+    it('gives each of many different deliveries recorded at once true, and each repeat afterwards false', async () => {
+      const ids = Array.from({ length: 150 }, (_, i) => `telegram:update:burst-${i}`);
+      expect(await Promise.all(ids.map((id) => log.recordFirst(id, 'update')))).to.deep.equal(ids.map(() => true));
+      expect(await Promise.all(ids.map((id) => log.recordFirst(id, 'update')))).to.deep.equal(ids.map(() => false));
+    });
+
     it('accepts a delivery again once it was forgotten, and forgetting an unknown one is no error', async () => {
       await log.recordFirst('d-1', 'push');
       await log.recordFirst('d-2', 'push');

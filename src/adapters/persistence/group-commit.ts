@@ -6,6 +6,13 @@ export interface GroupCommitSettings {
   readonly maxItems: number;
 }
 
+/**
+ * Writes of one GroupCommit that may run at once on each engine: PGlite runs one statement at a
+ * time anyway; on PostgreSQL a few, so that a write need not wait for the previous one's commit
+ * (fsync), and the server shares the WAL flush of concurrent commits.
+ */
+export const parallelWrites = (engine: 'pglite' | 'postgresql'): number => (engine === 'pglite' ? 1 : 3);
+
 interface Waiter<R> {
   readonly resolve: (result: R) => void;
   readonly reject: (error: unknown) => void;

@@ -3,10 +3,24 @@ import { storableText } from '../../domain/text/storable-text.js';
 import type { ConversationStore, ConversationTurn } from '../../ports/conversation-store.js';
 import type { Database } from './database.js';
 import { ChatTurnEntity } from './entities/chat-turn-entity.js';
+import { GroupCommit, parallelWrites } from './group-commit.js';
+
+interface Append {
+  readonly threadId: string;
+  readonly turns: readonly ConversationTurn[];
+}
+
+/** Most appends one insert carries. */
+const MAX_WRITE = 200;
 
 /** Chat memory in `chat_turns`: one row per turn, read newest first by an index per thread. */
 export class MikroOrmConversationStore implements ConversationStore {
-  constructor(private readonly db: Database) {}
+  /** Turns of chats appended at the same time share one insert (GroupCommit). */
+  readonly #appends: GroupCommit<Append, undefined>;
+
+  constructor(private readonly db: Database) {
+    this.#appends = new GroupCommit((appends) => this.#insert(appends), { parallel: parallelWrites(db.engine), maxItems: MAX_WRITE });
+  }
 
   async recent(threadId: string, limit: number): Promise<ConversationTurn[]> {
     // Plain rows, no entities: this runs for every chat message.
@@ -21,13 +35,21 @@ export class MikroOrmConversationStore implements ConversationStore {
     return rows.reverse().map((row) => ({ role: row.role, text: row.text }));
   }
 
-  /** One statement for all the turns: stored together or not at all, in order (ids ascend with the rows). */
+  /**
+   * One statement for all the turns: stored together or not at all, in order (ids ascend with the
+   * rows), with the turns other chats append at the same moment.
+   */
   async append(threadId: string, turns: readonly ConversationTurn[]): Promise<void> {
     if (turns.length === 0) return;
+    await this.#appends.add({ threadId, turns });
+  }
+
+  async #insert(appends: readonly Append[]): Promise<undefined[]> {
     await this.db.orm.em.fork().insertMany(
       ChatTurnEntity,
-      turns.map((turn) => ({ threadId, role: turn.role, text: storableText(turn.text) })),
+      appends.flatMap(({ threadId, turns }) => turns.map((turn) => ({ threadId, role: turn.role, text: storableText(turn.text) }))),
     );
+    return appends.map(() => undefined);
   }
 
   async clear(threadId: string): Promise<void> {

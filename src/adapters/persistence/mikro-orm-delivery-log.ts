@@ -1,20 +1,41 @@
 import type { DeliveryLog } from '../../ports/delivery-log.js';
 import type { Database } from './database.js';
 import { CodehostDeliveryEntity } from './entities/codehost-delivery-entity.js';
+import { GroupCommit, parallelWrites } from './group-commit.js';
+
+interface Delivery {
+  readonly deliveryId: string;
+  readonly event: string;
+}
+
+/** Most deliveries one insert carries. */
+const MAX_WRITE = 500;
 
 /** Accepted deliveries in `codehost_deliveries`: the primary key makes the first recording win, on any replica. */
 export class MikroOrmDeliveryLog implements DeliveryLog {
-  constructor(private readonly db: Database) {}
+  /** Deliveries arriving at the same time are recorded by one insert (GroupCommit). */
+  readonly #records: GroupCommit<Delivery, boolean>;
 
-  async recordFirst(deliveryId: string, event: string): Promise<boolean> {
-    const result = await this.db.orm.em
+  constructor(private readonly db: Database) {
+    this.#records = new GroupCommit((deliveries) => this.#insert(deliveries), { parallel: parallelWrites(db.engine), maxItems: MAX_WRITE });
+  }
+
+  recordFirst(deliveryId: string, event: string): Promise<boolean> {
+    return this.#records.add({ deliveryId, event });
+  }
+
+  /** One insert; true for each delivery it stored, false for an id stored before or earlier in the same insert. */
+  async #insert(deliveries: readonly Delivery[]): Promise<boolean[]> {
+    const rows: { delivery_id: string }[] = await this.db.orm.em
       .fork()
       .createQueryBuilder(CodehostDeliveryEntity)
-      .insert({ deliveryId, event })
+      .insert(deliveries.map(({ deliveryId, event }) => ({ deliveryId, event })))
       .onConflict('deliveryId')
       .ignore()
-      .execute('run');
-    return result.affectedRows === 1;
+      .returning(['deliveryId'])
+      .execute('all', false);
+    const stored = new Set(rows.map((row) => row.delivery_id));
+    return deliveries.map((delivery) => stored.delete(delivery.deliveryId));
   }
 
   async forget(deliveryId: string): Promise<void> {

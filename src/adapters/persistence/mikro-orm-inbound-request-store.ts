@@ -2,11 +2,9 @@ import { storableText } from '../../domain/text/storable-text.js';
 import type { InboundRequest, InboundRequestFilter, InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { Database } from './database.js';
 import { InboundRequestEntity } from './entities/inbound-request-entity.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, parallelWrites } from './group-commit.js';
 import { isUuid } from './is-uuid.js';
 
-/** Inserts that may run at once on PostgreSQL: concurrent commits share the server's WAL flush. */
-const PARALLEL_WRITES = 3;
 /** Most requests one insert carries (each holds a whole request, up to the body limit). */
 const MAX_WRITE = 100;
 
@@ -38,7 +36,7 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
   readonly #writes: GroupCommit<InboundRequest, undefined>;
 
   constructor(private readonly db: Database) {
-    this.#writes = new GroupCommit((requests) => this.#insert(requests), { parallel: db.engine === 'pglite' ? 1 : PARALLEL_WRITES, maxItems: MAX_WRITE });
+    this.#writes = new GroupCommit((requests) => this.#insert(requests), { parallel: parallelWrites(db.engine), maxItems: MAX_WRITE });
   }
 
   record(request: InboundRequest): Promise<void> {

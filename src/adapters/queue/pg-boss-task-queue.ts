@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { PgBoss, fromPglite, type JobInsert, type PGliteLike } from 'pg-boss';
 import type { Logger } from '../../ports/logger.js';
-import { GroupCommit } from '../persistence/group-commit.js';
+import { GroupCommit, parallelWrites } from '../persistence/group-commit.js';
 import type { EnqueueOptions, TaskQueue, WorkOptions } from '../../ports/task-queue.js';
 
 export interface QueueSettings {
@@ -47,8 +47,6 @@ const ORDERED_POLICY = 'key_strict_fifo';
 const BATCH_SIZE = 10;
 /** Most tasks one insert statement carries (see `enqueue`). */
 const MAX_WRITE = 500;
-/** Inserts of one queue that run at once on PostgreSQL (see `enqueue`). */
-const PARALLEL_WRITES = 3;
 
 const formatUuid = (hex: string): string => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 
@@ -176,9 +174,7 @@ export class PgBossTaskQueue implements TaskQueue {
       await boss.stop({ graceful: false, close: true }).catch(() => undefined);
       throw error;
     }
-    // PostgreSQL: a few inserts at once, so a task need not wait for the previous insert to
-    // commit (fsync) before its own starts; the server shares the WAL flush of concurrent commits.
-    return new PgBossTaskQueue(boss, settings, 'pglite' in connection ? 1 : PARALLEL_WRITES, logger);
+    return new PgBossTaskQueue(boss, settings, parallelWrites('pglite' in connection ? 'pglite' : 'postgresql'), logger);
   }
 
   /**
