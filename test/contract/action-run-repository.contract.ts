@@ -91,6 +91,12 @@ export const describeActionRunRepositoryContract = (name: string, open: () => Pr
       expect(stored[0].attempts).to.be.within(1, 10);
     });
 
+    it('keeps each of many runs saved at once, each as saved', async () => {
+      const many = Array.from({ length: 60 }, (_, i) => run({ actionIndex: i % 3, attempts: i + 1, detail: { exitCode: i } }));
+      await Promise.all(many.map((each) => runs.save(each)));
+      for (const each of many) expect(await runs.forRun(each.runId)).to.deep.equal([each]);
+    });
+
     it('keeps an error and detail strings (at any depth) holding NUL or lone surrogates, each as U+FFFD', async () => {
       const saved = run({
         status: 'failed',

@@ -5,7 +5,11 @@ import type { ActionRun } from '../../domain/triggers/action-run.js';
 import type { ActionRunRepository } from '../../ports/action-run-repository.js';
 import type { Database } from './database.js';
 import { ActionRunEntity } from './entities/action-run-entity.js';
+import { GroupCommit, parallelWrites } from './group-commit.js';
 import { isUuid } from './is-uuid.js';
+
+/** Most records one upsert carries. */
+const MAX_WRITE = 200;
 
 type Row = InstanceType<typeof ActionRunEntity.class>;
 
@@ -23,11 +27,25 @@ const toRun = (row: Row): ActionRun => ({
 });
 
 export class MikroOrmActionRunRepository implements ActionRunRepository {
-  constructor(private readonly db: Database) {}
+  /** Records saved at the same time (many trigger runs at once) share one upsert (GroupCommit). */
+  readonly #saves: GroupCommit<ActionRun, undefined>;
 
-  async save(run: ActionRun): Promise<void> {
-    const em = this.db.orm.em.fork();
-    await em.upsert(ActionRunEntity, { ...run, error: run.error === null ? undefined : storableText(run.error), detail: storableJson({ ...run.detail }) });
+  constructor(private readonly db: Database) {
+    this.#saves = new GroupCommit((runs) => this.#upsert(runs), { parallel: parallelWrites(db.engine), maxItems: MAX_WRITE });
+  }
+
+  save(run: ActionRun): Promise<void> {
+    return this.#saves.add(run);
+  }
+
+  /** One upsert; of two records of one action in it, the later one is kept (as two saves would). */
+  async #upsert(runs: readonly ActionRun[]): Promise<undefined[]> {
+    const latest = new Map(runs.map((run) => [`${run.runId}#${run.actionIndex}`, run]));
+    await this.db.orm.em.fork().upsertMany(
+      ActionRunEntity,
+      [...latest.values()].map((run) => ({ ...run, error: run.error === null ? undefined : storableText(run.error), detail: storableJson({ ...run.detail }) })),
+    );
+    return runs.map(() => undefined);
   }
 
   async forRun(runId: string): Promise<ActionRun[]> {
