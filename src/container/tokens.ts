@@ -55,6 +55,7 @@ import type { IdempotencyKeyStore } from '../ports/idempotency-key-store.js';
 import type { HttpForwarder } from '../ports/http-forwarder.js';
 import type { JobLauncher } from '../ports/job-launcher.js';
 import type { ShellExecutor } from '../ports/shell-executor.js';
+import type { StartMarks } from '../ports/start-marks.js';
 import type { TaskQueue } from '../ports/task-queue.js';
 import type { WebhookSignatureVerifier } from '../ports/webhook-signature-verifier.js';
 import type { Clock } from '../ports/clock.js';
@@ -91,6 +92,7 @@ export const TOKENS = {
   ConfigReloader: token<ConfigReloader>('ConfigReloader'),
   TaskQueue: token<TaskQueue>('TaskQueue'),
   ShellExecutor: token<ShellExecutor>('ShellExecutor'),
+  StartMarks: token<StartMarks>('StartMarks'),
   HttpForwarder: token<HttpForwarder>('HttpForwarder'),
   JobLauncher: token<JobLauncher>('JobLauncher'),
   ActionRunRepository: token<ActionRunRepository>('ActionRunRepository'),

@@ -19,6 +19,12 @@ export interface ShellOptions {
   readonly env: Readonly<Record<string, string>>;
   /** Aborting kills the command like a timeout does (the result says `aborted`). */
   readonly signal?: AbortSignal;
+  /**
+   * A file the shell creates before it runs the command (StartMarks): it exists if and only if
+   * the command was started. When it cannot be created the command is not run (exit code 125,
+   * the reason in the output).
+   */
+  readonly startMark?: string;
 }
 
 /** Runs shell command lines. */

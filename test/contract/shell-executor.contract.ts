@@ -23,6 +23,27 @@ export const describeShellExecutorContract = (name: string, make: () => ShellExe
       expect((await readFile(join(cwd, 'which.txt'), 'utf8')).trim()).to.equal('/bin/sh');
     });
 
+    it('creates the start mark before the command runs, and leaves the command its own environment and line numbers', async () => {
+      const mark = join(cwd, 'started.mark');
+      const run = await shell.run('test -e started.mark && echo "marked"; env | grep -c AGW_START_MARK; no-such-command-here', {
+        cwd,
+        timeoutMs: 5000,
+        env: ENV,
+        startMark: mark,
+      });
+      expect(run.output).to.match(/^marked\n0\n/);
+      expect(run.output).to.match(/(line |: )1: no-such-command-here/);
+      expect(await readFile(mark, 'utf8')).to.equal('');
+    });
+
+    it('runs nothing and exits 125 saying why when the start mark cannot be written; a hostile mark path stays a path', async () => {
+      const hostile = join(cwd, 'missing dir', '$(touch pwned); `touch pwned2`');
+      const run = await shell.run('touch ran', { cwd, timeoutMs: 5000, env: ENV, startMark: hostile });
+      expect(run.exitCode).to.equal(125);
+      expect(run.output).to.contain('the start mark');
+      for (const file of ['ran', 'pwned', 'pwned2']) expect(await readFile(join(cwd, file)).catch(() => null), file).to.equal(null);
+    });
+
     it('reports a failing exit code without throwing, with stdout and stderr', async () => {
       const run = await shell.run('echo out; echo err >&2; exit 7', { cwd, timeoutMs: 5000, env: ENV });
       expect(run.exitCode).to.equal(7);

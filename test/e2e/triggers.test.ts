@@ -605,8 +605,8 @@ echo ok > done.txt`;
       second = await startGateway({ ...env, QUEUE_SUPERVISE_SECONDS: '1', QUEUE_HEARTBEAT_SECONDS: '10' });
       const secondPid = await pidOf();
       expect(secondPid).to.not.equal(firstPid);
-      // Every run ends: the ones that were running at the kill are recorded as interrupted (each was
-      // started once already and is never started again); the others run once on the restarted gateway.
+      // Every run ends: the ones whose command had started at the kill are recorded as interrupted
+      // (never started again); the others run once on the restarted gateway.
       const outcomes = async (): Promise<string[]> => {
         const listed = JSON.parse((await runCli(['deliveries', 'list', '--json', '--trigger', 'durable'], env)).stdout) as Array<{ id: string }>;
         const shown = await Promise.all(
@@ -641,9 +641,11 @@ echo ok > done.txt`;
         `      ${startedAtKill} action(s) running at the kill, recorded as interrupted: ${interrupted.length}; durable.txt: ${lines.length} line(s), all by the restarted gateway: ${byPid.every((p) => p === secondPid)}`,
       );
       expect(ended.filter((outcome) => outcome.startsWith('succeeded')).length + interrupted.length, JSON.stringify(ended)).to.equal(N);
-      // Every action whose command had started is among the interrupted ones (some were marked running
-      // but their command had not started yet); none of them is started again.
+      // Every action whose command had started is among the interrupted ones, and none of them is
+      // started again; an action marked running whose command had not started yet (its start mark
+      // missing) is started by the restarted gateway: every command started exactly once.
       expect(interrupted.length, 'the actions running at the kill').to.be.at.least(startedAtKill).and.below(N);
+      expect(await started(), 'commands started, over both gateways').to.equal(N);
       // Each run that had not started ran once: one line each, by the restarted gateway; none twice.
       expect(lines.length).to.equal(N - interrupted.length);
       expect(

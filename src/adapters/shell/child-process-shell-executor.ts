@@ -9,6 +9,15 @@ const startFailure = (error: NodeJS.ErrnoException): Error =>
     ? new Error('the command could not start: its environment (the request values it was given) is larger than the system allows (E2BIG)', { cause: error })
     : error;
 
+/** Carries the start mark's path to the shell (a variable: a path is never spliced into the script). */
+const MARK_VARIABLE = 'AGW_START_MARK';
+/**
+ * Put before a command that has a start mark: creates the mark, or stops with 125 and says why;
+ * then drops the variable, so that the command sees exactly its own environment. On the
+ * command's first line, so that the shell's messages keep naming the command's own lines.
+ */
+const MARK_START = `{ true >"$${MARK_VARIABLE}"; } 2>/dev/null || { echo "agent-gateway: the start mark $${MARK_VARIABLE} could not be written; the command was not run" >&2; exit 125; }; unset ${MARK_VARIABLE}; `;
+
 /**
  * `/bin/sh -c` in a process group of its own, so a timeout kills everything the command started.
  * The command's environment is exactly `options.env`: the service's own is never passed on.
@@ -25,7 +34,9 @@ export class ChildProcessShellExecutor implements ShellExecutor {
     return new Promise((resolve, reject) => {
       let child: ChildProcessByStdio<null, Readable, Readable>;
       try {
-        child = spawn(this.shell, ['-c', command], { cwd: options.cwd, env: { ...options.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+        const [script, env] =
+          options.startMark === undefined ? [command, { ...options.env }] : [`${MARK_START}${command}`, { ...options.env, [MARK_VARIABLE]: options.startMark }];
+        child = spawn(this.shell, ['-c', script], { cwd: options.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       } catch (error) {
         return reject(startFailure(error as NodeJS.ErrnoException));
       }

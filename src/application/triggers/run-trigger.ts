@@ -15,6 +15,7 @@ import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { JobLauncher } from '../../ports/job-launcher.js';
 import type { Logger } from '../../ports/logger.js';
 import type { ShellExecutor } from '../../ports/shell-executor.js';
+import type { StartMarks } from '../../ports/start-marks.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
 import type { TriggerRunTask } from './fire-triggers.js';
 import { currentTriggers, type TriggerSource } from './trigger-source.js';
@@ -97,6 +98,11 @@ export class RunTrigger {
     private readonly settings: RunTriggerSettings,
     /** Where actions with `approval: true` ask; without it such an action is not runnable (never run unapproved). */
     private readonly approvals?: ApprovalStore,
+    /**
+     * Where command actions mark their start: with them, a command found `running` after the
+     * service died is started then if it never started. Without them it is never started again.
+     */
+    private readonly startMarks?: StartMarks,
   ) {}
 
   async execute(task: TriggerRunTask): Promise<void> {
@@ -125,7 +131,7 @@ export class RunTrigger {
     // Not done: an action that waits for a decision (its record is replaced once it runs), and one
     // that was running when its worker died (recorded as interrupted below, never started again).
     const done = new Map(records.filter((run) => run.status !== 'awaiting_approval' && run.status !== 'running').map((run) => [run.actionIndex, run.status]));
-    const interrupted = new Set(records.filter((run) => run.status === 'running').map((run) => run.actionIndex));
+    const interrupted = new Map(records.filter((run) => run.status === 'running').map((run) => [run.actionIndex, run]));
     for (const [index, action] of input.actions.entries()) {
       const earlier = done.get(index);
       if (earlier !== undefined) {
@@ -148,16 +154,28 @@ export class RunTrigger {
         statuses.push(outcome.status);
         return statuses;
       }
-      const runnable = !interrupted.has(index) && typeof request !== 'string';
+      // An action found running was started once, unless its command's start mark says it never started.
+      const earlierMark = await this.#startedBefore(interrupted.get(index), log);
+      const wasStarted = earlierMark !== undefined;
+      const runnable = !wasStarted && typeof request !== 'string';
+      const mark = runnable && action.type === 'command' ? this.startMarks?.place(input.runId, index) : undefined;
       // Recorded as running first: if the process dies while it runs, it is not started again. A
       // record that cannot be saved throws here, before the action ran: the queue retries the task.
       if (runnable)
-        await this.#started({ runId: input.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, requestId: task.requestId });
-      const outcome: Outcome = interrupted.has(index)
+        await this.#started({
+          runId: input.runId,
+          trigger: trigger.name,
+          actionIndex: index,
+          type: action.type,
+          startedAt,
+          requestId: task.requestId,
+          mark: mark?.where,
+        });
+      const outcome: Outcome = wasStarted
         ? { status: 'failed', attempts: 1, error: INTERRUPTED, detail: {} }
         : typeof request === 'string'
           ? { status: 'failed', attempts: 0, error: request, detail: {} }
-          : await this.#perform(action, trigger.name, request).catch(
+          : await this.#perform(action, trigger.name, request, mark?.path).catch(
               (error: unknown): Outcome => ({
                 status: 'failed',
                 attempts: 1,
@@ -179,6 +197,8 @@ export class RunTrigger {
         detail: input.detail === undefined ? withRequest : { ...withRequest, ...input.detail },
       };
       await this.#record(run, log);
+      // The record is final now: the mark is no longer needed to tell what happened.
+      for (const where of [mark?.where, earlierMark]) if (where) await this.startMarks?.clear(where).catch(() => undefined);
       // The output stays out of info lines: it may carry request text.
       const { output, ...detail } = run.detail;
       const fields = {
@@ -253,16 +273,36 @@ export class RunTrigger {
     type: TriggerAction['type'];
     startedAt: Date;
     requestId?: string;
+    /** Where its command marks its start (StartMarks), kept in the record to be looked at after a crash. */
+    mark?: string;
   }): Promise<void> {
-    const { requestId, ...fields } = start;
+    const { requestId, mark, ...fields } = start;
     await this.runs.save({
       ...fields,
       status: 'running',
       attempts: 0,
       finishedAt: start.startedAt,
       error: null,
-      detail: requestId === undefined ? {} : { requestId },
+      detail: { ...(requestId === undefined ? {} : { requestId }), ...(mark === undefined ? {} : { startMark: mark }) },
     });
+  }
+
+  /**
+   * For an action found `running` (its worker died): undefined when it never started — its
+   * command's start mark is missing where this process can look — so that it is started now;
+   * else it counts as started (at most once), and the result is its mark to clear, or ''.
+   */
+  async #startedBefore(record: ActionRun | undefined, log: Logger): Promise<string | undefined> {
+    if (record === undefined) return undefined;
+    const where = record.detail.startMark;
+    if (typeof where !== 'string' || this.startMarks === undefined) return '';
+    const started = await this.startMarks.started(where).catch(() => null);
+    if (started !== false) return where;
+    log.info(
+      { action: record.actionIndex, type: record.type },
+      'trigger action was running when the service stopped but its command never started; starting it now',
+    );
+    return undefined;
   }
 
   /** Saves the record of an action that ran; a failure is logged, never thrown (the action must not run again). */
@@ -278,10 +318,10 @@ export class RunTrigger {
     }
   }
 
-  #perform(action: TriggerAction, trigger: string, request: RequestSnapshot): Promise<Outcome> {
+  #perform(action: TriggerAction, trigger: string, request: RequestSnapshot, startMark?: string): Promise<Outcome> {
     switch (action.type) {
       case 'command':
-        return this.#command(action, request);
+        return this.#command(action, request, startMark);
       case 'webhook':
         return this.#webhook(action, request);
       case 'agent':
@@ -289,7 +329,7 @@ export class RunTrigger {
     }
   }
 
-  async #command(action: CommandAction, request: RequestSnapshot): Promise<Outcome> {
+  async #command(action: CommandAction, request: RequestSnapshot, startMark?: string): Promise<Outcome> {
     let command: ReturnType<typeof renderCommand>;
     try {
       command = renderCommand(action.command, request);
@@ -301,7 +341,12 @@ export class RunTrigger {
     const timeoutMs = action.timeoutSeconds !== undefined ? action.timeoutSeconds * 1000 : this.settings.commandTimeoutMs;
     const attempts = 1 + (action.retries ?? 0);
     for (let attempt = 1; ; attempt++) {
-      const result = await this.shell.run(command.script, { cwd: this.settings.triggersDir, timeoutMs, env });
+      const result = await this.shell.run(command.script, {
+        cwd: this.settings.triggersDir,
+        timeoutMs,
+        env,
+        ...(startMark === undefined ? {} : { startMark }),
+      });
       const ok = result.exitCode === 0 && !result.timedOut;
       if (ok || attempt >= attempts) {
         return {

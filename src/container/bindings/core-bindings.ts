@@ -4,7 +4,9 @@ import { NodeFetchHttpForwarder } from '../../adapters/forwarder/node-fetch-http
 import type { Database } from '../../adapters/persistence/database.js';
 import { MikroOrmDeliveryLog } from '../../adapters/persistence/mikro-orm-delivery-log.js';
 import { PgBossTaskQueue } from '../../adapters/queue/pg-boss-task-queue.js';
+import { join } from 'node:path';
 import { ChildProcessShellExecutor } from '../../adapters/shell/child-process-shell-executor.js';
+import { FileStartMarks } from '../../adapters/shell/file-start-marks.js';
 import { JOB_RUN_QUEUE } from '../../application/jobs/create-job.js';
 import { AUTO_MERGE_QUEUE } from '../../application/jobs/auto-merge-job.js';
 import { TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE } from '../../application/triggers/fire-triggers.js';
@@ -20,6 +22,8 @@ import { TOKENS } from '../tokens.js';
 export const bindCore = (c: Container, config: AppConfig, infra: Infrastructure): void => {
   bindBasics(c, config, infra);
   c.bind(TOKENS.ShellExecutor).toConstantValue(new ChildProcessShellExecutor());
+  // Resolved when the trigger runner is: creating the directory is for the service, not every CLI command.
+  c.bind(TOKENS.StartMarks).toResolvedValue(() => new FileStartMarks(join(config.dataDir, 'run-marks')), []);
   c.bind(TOKENS.HttpForwarder).toConstantValue(new NodeFetchHttpForwarder(config.webhook));
   c.bind(TOKENS.DeliveryLog).toResolvedValue((db: Database) => new MikroOrmDeliveryLog(db), [TOKENS.Database]);
   bindTaskQueue(c, config);

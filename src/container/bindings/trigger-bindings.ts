@@ -44,8 +44,8 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
     [TOKENS.ApprovalStore, TOKENS.ActionRunRepository, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.RunTrigger).toResolvedValue(
-    (triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, approvals) =>
-      new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, runSettings, approvals),
+    (triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, approvals, startMarks) =>
+      new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, runSettings, approvals, startMarks),
     [
       TOKENS.Triggers,
       TOKENS.ActionRunRepository,
@@ -57,6 +57,7 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
       TOKENS.Clock,
       TOKENS.Logger,
       TOKENS.ApprovalStore,
+      TOKENS.StartMarks,
     ],
   );
   c.bind(TOKENS.CodehostSignatureVerifier).toConstantValue(new GithubSignatureVerifier(config.codehostWebhookSecret));

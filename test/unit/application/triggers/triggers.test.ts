@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { FireTriggers, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
 import { INTERRUPTED, RECORDED_OUTPUT, RunTrigger } from '../../../../src/application/triggers/run-trigger.js';
+import { InMemoryStartMarks } from '../../../fakes/in-memory-start-marks.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
 import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
 import { untrustedJobNotice } from '../../../../src/domain/templates/render-prompt.js';
@@ -21,13 +22,18 @@ import { InMemoryTriggerLanes } from '../../../fakes/in-memory-trigger-lanes.js'
 class ScriptedShell implements ShellExecutor {
   readonly commands: string[] = [];
   readonly envs: Array<Readonly<Record<string, string>>> = [];
+  readonly startMarks: Array<string | undefined> = [];
   constructor(
     private readonly exitCodes: number[] = [],
     private readonly output = 'out',
+    /** Where the shell makes the start marks it is given, as the real one does before the command. */
+    private readonly marks?: InMemoryStartMarks,
   ) {}
   async run(command: string, options: ShellOptions): Promise<ShellRun> {
     this.commands.push(`${options.cwd}$ ${command} (${options.timeoutMs})`);
     this.envs.push(options.env);
+    this.startMarks.push(options.startMark);
+    if (options.startMark !== undefined) this.marks?.touch(options.startMark);
     return { exitCode: this.exitCodes.shift() ?? 0, timedOut: false, aborted: false, durationMs: 1, output: this.output };
   }
 }
@@ -294,6 +300,7 @@ describe('RunTrigger', () => {
     jobs = new RecordingJobs(),
     logger = new RecordingLogger(),
     runs = new InMemoryActionRunRepository(),
+    startMarks?: InMemoryStartMarks,
   ) => {
     const requests = new InMemoryInboundRequestStore();
     void requests.record({
@@ -305,11 +312,24 @@ describe('RunTrigger', () => {
       runs: [],
       replayOf: null,
     });
-    const runner = new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, new SequentialIds(), new FixedClock(), logger, {
-      triggersDir: '/srv/triggers',
-      commandTimeoutMs: 60_000,
-      commandEnv: COMMAND_ENV,
-    });
+    const runner = new RunTrigger(
+      triggers,
+      runs,
+      requests,
+      shell,
+      forwarder,
+      jobs,
+      new SequentialIds(),
+      new FixedClock(),
+      logger,
+      {
+        triggersDir: '/srv/triggers',
+        commandTimeoutMs: 60_000,
+        commandEnv: COMMAND_ENV,
+      },
+      undefined,
+      startMarks,
+    );
     return { runner, runs, requests, shell, forwarder, jobs, logger };
   };
 
@@ -455,6 +475,67 @@ describe('RunTrigger', () => {
     const first = runs.runs.find((run) => run.actionIndex === 0)!;
     expect(first).to.include({ status: 'failed', error: INTERRUPTED });
     expect(runs.runs.filter((run) => run.status === 'running')).to.deep.equal([]);
+  });
+
+  describe('with start marks (a command found running after a crash)', () => {
+    /** The record the dead worker left: action 0 running, with the start mark its command was given. */
+    const leftRunning = (marks: InMemoryStartMarks, where = marks.place(task.runId, 0).where): ActionRun => ({
+      runId: task.runId,
+      trigger: 'build',
+      actionIndex: 0,
+      type: 'command',
+      status: 'running',
+      attempts: 0,
+      startedAt: new Date('2026-01-01T00:00:00Z'),
+      finishedAt: new Date('2026-01-01T00:00:00Z'),
+      error: null,
+      detail: { requestId: REQUEST_ID, startMark: where },
+    });
+
+    it('gives each command a start mark, records it while running, and clears it once the outcome is recorded', async () => {
+      const marks = new InMemoryStartMarks();
+      const runs = new InMemoryActionRunRepository();
+      const seen: ActionRun[] = [];
+      const save = runs.save.bind(runs);
+      runs.save = async (run) => {
+        seen.push(run);
+        return save(run);
+      };
+      const { runner, shell } = make(new ScriptedShell([], 'out', marks), undefined, undefined, undefined, runs, marks);
+      await runner.execute(task);
+      expect(shell.startMarks).to.deep.equal([marks.place(task.runId, 0).path, marks.place(task.runId, 1).path]);
+      expect(seen.find((run) => run.status === 'running' && run.actionIndex === 0)?.detail).to.deep.equal({
+        requestId: REQUEST_ID,
+        startMark: marks.place(task.runId, 0).where,
+      });
+      expect(runs.runs.find((run) => run.actionIndex === 0)).to.include({ status: 'succeeded' });
+      expect([...marks.made]).to.deep.equal([]);
+    });
+
+    it('starts now, once, a command that was recorded running but never started (its mark was never made)', async () => {
+      const marks = new InMemoryStartMarks();
+      const { runner, runs, shell, logger } = make(new ScriptedShell([], 'out', marks), undefined, undefined, undefined, undefined, marks);
+      await runs.save(leftRunning(marks));
+      await runner.execute(task);
+      expect(shell.commands.map((command) => command.split(' ')[1])).to.deep.equal(['git', 'make']);
+      expect(runs.runs.find((run) => run.actionIndex === 0)).to.include({ status: 'succeeded', error: null });
+      expect(logger.entries.some((entry) => entry.message.includes('never started; starting it now'))).to.equal(true);
+    });
+
+    it('never starts again a command whose mark says it started, nor one whose mark this machine cannot see', async () => {
+      for (const where of [undefined, 'another-host:/var/lib/agent-gateway/run-marks/x.0']) {
+        const marks = new InMemoryStartMarks();
+        const { runner, runs, shell } = make(new ScriptedShell([], 'out', marks), undefined, undefined, undefined, undefined, marks);
+        const record = leftRunning(marks, where);
+        if (where === undefined) marks.touch(marks.place(task.runId, 0).path);
+        await runs.save(record);
+        await runner.execute(task);
+        expect(shell.commands, String(where)).to.have.length(1);
+        expect(shell.commands[0]).to.contain('make');
+        expect(runs.runs.find((run) => run.actionIndex === 0)).to.include({ status: 'failed', error: INTERRUPTED });
+        expect([...marks.made], 'the mark is cleared once the outcome is recorded').to.deep.equal([]);
+      }
+    });
   });
 
   it('records the whole output up to 16 KiB, with NUL and lone surrogates replaced', async () => {

@@ -1,0 +1,19 @@
+/**
+ * Marks a command leaves as the first thing it does, so that after the service died while an
+ * action was `running`, the restarted service can tell a command that never started (start it
+ * now: nothing is lost) from one that did (not started again: nothing runs twice).
+ */
+export interface StartMarks {
+  /**
+   * Where the command of this action marks its start: `where` is recorded with the action's
+   * `running` record, `path` is the file the shell creates before it runs the command.
+   */
+  place(runId: string, actionIndex: number): { readonly where: string; readonly path: string };
+  /**
+   * Whether the command whose mark is `where` started: true or false, or null when this process
+   * cannot tell (the mark was placed on another machine, or its directory is not here).
+   */
+  started(where: string): Promise<boolean | null>;
+  /** Removes the mark once the action's outcome is recorded; a missing mark is no error. */
+  clear(where: string): Promise<void>;
+}

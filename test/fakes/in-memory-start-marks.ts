@@ -1,0 +1,27 @@
+import type { StartMarks } from '../../src/ports/start-marks.js';
+
+/**
+ * StartMarks in memory: `place` names a mark, `touch` plays the shell creating it; a mark
+ * placed elsewhere (`foreign`) cannot be told.
+ */
+export class InMemoryStartMarks implements StartMarks {
+  readonly made = new Set<string>();
+
+  place(runId: string, actionIndex: number): { where: string; path: string } {
+    const path = `/marks/${runId}.${actionIndex}`;
+    return { where: `here:${path}`, path };
+  }
+
+  /** What the shell does first when it is given `path` as its start mark. */
+  touch(path: string): void {
+    this.made.add(`here:${path}`);
+  }
+
+  async started(where: string): Promise<boolean | null> {
+    return where.startsWith('here:') ? this.made.has(where) : null;
+  }
+
+  async clear(where: string): Promise<void> {
+    this.made.delete(where);
+  }
+}
