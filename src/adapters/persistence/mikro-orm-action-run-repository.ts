@@ -5,7 +5,7 @@ import type { ActionRun } from '../../domain/triggers/action-run.js';
 import type { ActionRunRepository } from '../../ports/action-run-repository.js';
 import type { Database } from './database.js';
 import { ActionRunEntity } from './entities/action-run-entity.js';
-import { GroupCommit, parallelWrites } from './group-commit.js';
+import { GroupCommit, parallelWrites } from '../shared/group-commit.js';
 import { isUuid } from './is-uuid.js';
 
 /** Most records one upsert carries. */

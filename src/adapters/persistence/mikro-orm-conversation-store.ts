@@ -3,7 +3,7 @@ import { storableText } from '../../domain/text/storable-text.js';
 import type { ConversationStore, ConversationTurn } from '../../ports/conversation-store.js';
 import type { Database } from './database.js';
 import { ChatTurnEntity } from './entities/chat-turn-entity.js';
-import { GroupCommit, parallelWrites } from './group-commit.js';
+import { GroupCommit, parallelWrites } from '../shared/group-commit.js';
 
 interface Append {
   readonly threadId: string;

@@ -1,7 +1,7 @@
 import type { DeliveryLog } from '../../ports/delivery-log.js';
 import type { Database } from './database.js';
 import { CodehostDeliveryEntity } from './entities/codehost-delivery-entity.js';
-import { GroupCommit, parallelWrites } from './group-commit.js';
+import { GroupCommit, parallelWrites } from '../shared/group-commit.js';
 
 interface Delivery {
   readonly deliveryId: string;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { PgBoss, fromPglite, type JobInsert, type PGliteLike } from 'pg-boss';
 import type { Logger } from '../../ports/logger.js';
-import { GroupCommit, parallelWrites } from '../persistence/group-commit.js';
+import { GroupCommit, parallelWrites } from '../shared/group-commit.js';
 import type { EnqueueOptions, TaskQueue, WorkOptions } from '../../ports/task-queue.js';
 
 export interface QueueSettings {

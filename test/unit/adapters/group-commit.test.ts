@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { GroupCommit } from '../../../src/adapters/persistence/group-commit.js';
+import { GroupCommit } from '../../../src/adapters/shared/group-commit.js';
 
 /** A write the test settles by hand: each call is recorded with its items. */
 const manualWrites = () => {
