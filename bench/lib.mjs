@@ -237,15 +237,25 @@ export const startBaseline = async (mode = 'bare', env = {}) => {
  * label), and waits for GET /api/ping.
  */
 /**
- * The Node.js flags the service runs with: those `npm start` passes before dist/main.js
- * (package.json), so that the gateway is measured as it is started.
+ * How `npm start` runs the service (package.json): the environment variables it sets before
+ * `node` (`NAME=${NAME:-default}` takes the default unless this process has NAME) and the
+ * Node.js flags before dist/main.js, so that the gateway is measured as it is started.
  */
-export const SERVICE_NODE_FLAGS = (() => {
+const SERVICE_START = (() => {
   const start = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
-  const command = start.match(/\bnode((?: --[^ ]+)*) dist\/main\.js/);
-  if (command === null) throw new Error(`package.json's start script does not run "node … dist/main.js": ${start}`);
-  return command[1].trim().split(' ').filter(Boolean);
+  const command = start.match(/((?:[A-Za-z_][A-Za-z0-9_]*=\S+ )*)node((?: --[^ ]+)*) dist\/main\.js/);
+  if (command === null) throw new Error(`package.json's start script does not run "[NAME=value …] node … dist/main.js": ${start}`);
+  const env = {};
+  for (const assignment of command[1].trim().split(' ').filter(Boolean)) {
+    const [, name, value] = assignment.match(/^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/);
+    const fallback = value.match(/^\$\{([A-Za-z_][A-Za-z0-9_]*):-(.*)\}$/);
+    env[name] = fallback === null ? value : (process.env[fallback[1]] ?? fallback[2]);
+  }
+  return { env, flags: command[2].trim().split(' ').filter(Boolean) };
 })();
+export const SERVICE_NODE_FLAGS = SERVICE_START.flags;
+/** The environment `npm start` gives the service (e.g. MALLOC_TRIM_THRESHOLD_); a part's own settings go over it. */
+export const SERVICE_ENV = SERVICE_START.env;
 
 export const startGateway = async (label, env) => {
   const port = await freePort();
@@ -253,7 +263,7 @@ export const startGateway = async (label, env) => {
   const logFile = join(LOGS_DIR, `${label}.log`);
   const child = startChild(
     [...SERVICE_NODE_FLAGS, join(ROOT, 'dist', 'main.js')],
-    { LOG_LEVEL: 'warn', ...env, HOST: '127.0.0.1', PORT: String(port) },
+    { ...SERVICE_ENV, LOG_LEVEL: 'warn', ...env, HOST: '127.0.0.1', PORT: String(port) },
     {
       logFile,
     },

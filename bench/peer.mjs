@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import {
   LOGS_DIR,
+  SERVICE_ENV,
   SERVICE_NODE_FLAGS,
   ROOT,
   SETTINGS,
@@ -149,7 +150,7 @@ const gatewayServer = async (engine, env, dir, outFile) => {
   const apiKey = await createApiKey(env);
   const port = await freePort();
   const label = `peer-${engine.name}`;
-  const fullEnv = { LOG_LEVEL: 'warn', ...env, TRIGGERS_FILE: triggers, TRIGGERS_DIR: dir, HOST: '127.0.0.1', PORT: String(port) };
+  const fullEnv = { ...SERVICE_ENV, LOG_LEVEL: 'warn', ...env, TRIGGERS_FILE: triggers, TRIGGERS_DIR: dir, HOST: '127.0.0.1', PORT: String(port) };
   const url = `http://127.0.0.1:${port}`;
   let child;
   let starts = 0;
