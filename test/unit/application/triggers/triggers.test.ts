@@ -455,20 +455,23 @@ describe('RunTrigger', () => {
     expect(forwarder.sent).to.deep.equal([]);
   });
 
+  /** The record a dead worker left: action 0 of the task, running. */
+  const leftRunning = (detail: Record<string, unknown> = { requestId: REQUEST_ID }): ActionRun => ({
+    runId: task.runId,
+    trigger: 'build',
+    actionIndex: 0,
+    type: 'command',
+    status: 'running',
+    attempts: 0,
+    startedAt: new Date('2026-01-01T00:00:00Z'),
+    finishedAt: new Date('2026-01-01T00:00:00Z'),
+    error: null,
+    detail,
+  });
+
   it('never starts again an action that was running when its worker died: recorded as interrupted, the rest go on', async () => {
     const { runner, runs, shell } = make();
-    await runs.save({
-      runId: task.runId,
-      trigger: 'build',
-      actionIndex: 0,
-      type: 'command',
-      status: 'running',
-      attempts: 0,
-      startedAt: new Date('2026-01-01T00:00:00Z'),
-      finishedAt: new Date('2026-01-01T00:00:00Z'),
-      error: null,
-      detail: { requestId: REQUEST_ID },
-    });
+    await runs.save(leftRunning());
     await runner.execute(task); // the queue runs the task again after the crash
     expect(shell.commands).to.have.length(1);
     expect(shell.commands[0]).to.contain('make');
@@ -478,19 +481,9 @@ describe('RunTrigger', () => {
   });
 
   describe('with start marks (a command found running after a crash)', () => {
-    /** The record the dead worker left: action 0 running, with the start mark its command was given. */
-    const leftRunning = (marks: InMemoryStartMarks, where = marks.place(task.runId, 0).where): ActionRun => ({
-      runId: task.runId,
-      trigger: 'build',
-      actionIndex: 0,
-      type: 'command',
-      status: 'running',
-      attempts: 0,
-      startedAt: new Date('2026-01-01T00:00:00Z'),
-      finishedAt: new Date('2026-01-01T00:00:00Z'),
-      error: null,
-      detail: { requestId: REQUEST_ID, startMark: where },
-    });
+    /** Action 0 left running, with the start mark its command was given. */
+    const leftMarked = (marks: InMemoryStartMarks, where = marks.place(task.runId, 0).where): ActionRun =>
+      leftRunning({ requestId: REQUEST_ID, startMark: where });
 
     it('gives each command a start mark, records it while running, and clears it once the outcome is recorded', async () => {
       const marks = new InMemoryStartMarks();
@@ -515,7 +508,7 @@ describe('RunTrigger', () => {
     it('starts now, once, a command that was recorded running but never started (its mark was never made)', async () => {
       const marks = new InMemoryStartMarks();
       const { runner, runs, shell, logger } = make(new ScriptedShell([], 'out', marks), undefined, undefined, undefined, undefined, marks);
-      await runs.save(leftRunning(marks));
+      await runs.save(leftMarked(marks));
       await runner.execute(task);
       expect(shell.commands.map((command) => command.split(' ')[1])).to.deep.equal(['git', 'make']);
       expect(runs.runs.find((run) => run.actionIndex === 0)).to.include({ status: 'succeeded', error: null });
@@ -526,7 +519,7 @@ describe('RunTrigger', () => {
       for (const where of [undefined, 'another-host:/var/lib/agent-gateway/run-marks/x.0']) {
         const marks = new InMemoryStartMarks();
         const { runner, runs, shell } = make(new ScriptedShell([], 'out', marks), undefined, undefined, undefined, undefined, marks);
-        const record = leftRunning(marks, where);
+        const record = leftMarked(marks, where);
         if (where === undefined) marks.touch(marks.place(task.runId, 0).path);
         await runs.save(record);
         await runner.execute(task);
