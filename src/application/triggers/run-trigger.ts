@@ -129,7 +129,8 @@ export class RunTrigger {
     const statuses: ActionRun['status'][] = [];
     const records = await this.runs.forRun(input.runId);
     // Not done: an action that waits for a decision (its record is replaced once it runs), and one
-    // that was running when its worker died (recorded as interrupted below, never started again).
+    // that was running when its worker died (recorded as interrupted below, never started again,
+    // unless it is a command whose start mark shows it never started).
     const done = new Map(records.filter((run) => run.status !== 'awaiting_approval' && run.status !== 'running').map((run) => [run.actionIndex, run.status]));
     const interrupted = new Map(records.filter((run) => run.status === 'running').map((run) => [run.actionIndex, run]));
     for (const [index, action] of input.actions.entries()) {
@@ -159,8 +160,9 @@ export class RunTrigger {
       const wasStarted = earlierMark !== undefined;
       const runnable = !wasStarted && typeof request !== 'string';
       const mark = runnable && action.type === 'command' ? this.startMarks?.place(input.runId, index) : undefined;
-      // Recorded as running first: if the process dies while it runs, it is not started again. A
-      // record that cannot be saved throws here, before the action ran: the queue retries the task.
+      // Recorded as running first (with its command's start mark): if the process dies while it
+      // runs, it is not started again. A record that cannot be saved throws here, before the
+      // action ran: the queue retries the task.
       if (runnable)
         await this.#started({
           runId: input.runId,
