@@ -200,7 +200,9 @@ export class RunTrigger {
       };
       await this.#record(run, log);
       // The record is final now: the mark is no longer needed to tell what happened.
-      for (const where of [mark?.where, earlierMark]) if (where) await this.startMarks?.clear(where).catch(() => undefined);
+      // (At most one of the two: a mark placed now, or the one an interrupted start left.)
+      const markToClear = mark?.where ?? earlierMark;
+      if (markToClear) await this.startMarks?.clear(markToClear).catch(() => undefined);
       // The output stays out of info lines: it may carry request text.
       const { output, ...detail } = run.detail;
       const fields = {
