@@ -91,6 +91,14 @@ export const describeActionRunRepositoryContract = (name: string, open: () => Pr
       expect(stored[0].attempts).to.be.within(1, 10);
     });
 
+    it('keeps the last of several saves of one run made at once through one repository, among many other saves', async () => {
+      const base = run();
+      // Enough other runs between the saves of one run that no single write could carry them all.
+      const saves = Array.from({ length: 4 }, (_, i) => [{ ...base, attempts: i + 1 }, ...Array.from({ length: 250 }, () => run())]).flat();
+      await Promise.all(saves.map((each) => runs.save(each)));
+      expect((await runs.forRun(base.runId)).map((stored) => stored.attempts)).to.deep.equal([4]);
+    });
+
     it('keeps each of many runs saved at once, each as saved', async () => {
       const many = Array.from({ length: 60 }, (_, i) => run({ actionIndex: i % 3, attempts: i + 1, detail: { exitCode: i } }));
       await Promise.all(many.map((each) => runs.save(each)));

@@ -48,6 +48,16 @@ export const describeDeliveryLogContract = (name: string, open: () => Promise<De
       expect(answers.filter((answer) => answer)).to.have.length(1);
     });
 
+    it('answers true to the first of several recordings of one id made at once through one log, among many others', async () => {
+      // Enough other deliveries between the recordings of one id that no single write could carry them all.
+      const ids = Array.from({ length: 4 }, (_, i) => [
+        'telegram:update:43',
+        ...Array.from({ length: 600 }, (_, j) => `telegram:update:among-${i}-${j}`),
+      ]).flat();
+      const answers = await Promise.all(ids.map((id) => log.recordFirst(id, 'update')));
+      expect(answers.filter((_, i) => ids[i] === 'telegram:update:43')).to.deep.equal([true, false, false, false]);
+    });
+
     it('gives each of many different deliveries recorded at once true, and each repeat afterwards false', async () => {
       const ids = Array.from({ length: 150 }, (_, i) => `telegram:update:burst-${i}`);
       expect(await Promise.all(ids.map((id) => log.recordFirst(id, 'update')))).to.deep.equal(ids.map(() => true));

@@ -31,7 +31,11 @@ export class MikroOrmActionRunRepository implements ActionRunRepository {
   readonly #saves: GroupCommit<ActionRun, undefined>;
 
   constructor(private readonly db: Database) {
-    this.#saves = new GroupCommit((runs) => this.#upsert(runs), { parallel: parallelWrites(db.engine), maxItems: MAX_WRITE });
+    this.#saves = new GroupCommit((runs) => this.#upsert(runs), {
+      parallel: parallelWrites(db.engine),
+      maxItems: MAX_WRITE,
+      key: (run) => `${run.runId}#${run.actionIndex}`,
+    });
   }
 
   save(run: ActionRun): Promise<void> {

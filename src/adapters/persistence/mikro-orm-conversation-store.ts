@@ -19,7 +19,11 @@ export class MikroOrmConversationStore implements ConversationStore {
   readonly #appends: GroupCommit<Append, undefined>;
 
   constructor(private readonly db: Database) {
-    this.#appends = new GroupCommit((appends) => this.#insert(appends), { parallel: parallelWrites(db.engine), maxItems: MAX_WRITE });
+    this.#appends = new GroupCommit((appends) => this.#insert(appends), {
+      parallel: parallelWrites(db.engine),
+      maxItems: MAX_WRITE,
+      key: (append) => append.threadId,
+    });
   }
 
   async recent(threadId: string, limit: number): Promise<ConversationTurn[]> {

@@ -17,7 +17,11 @@ export class MikroOrmDeliveryLog implements DeliveryLog {
   readonly #records: GroupCommit<Delivery, boolean>;
 
   constructor(private readonly db: Database) {
-    this.#records = new GroupCommit((deliveries) => this.#insert(deliveries), { parallel: parallelWrites(db.engine), maxItems: MAX_WRITE });
+    this.#records = new GroupCommit((deliveries) => this.#insert(deliveries), {
+      parallel: parallelWrites(db.engine),
+      maxItems: MAX_WRITE,
+      key: (delivery) => delivery.deliveryId,
+    });
   }
 
   recordFirst(deliveryId: string, event: string): Promise<boolean> {

@@ -36,7 +36,11 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
   readonly #writes: GroupCommit<InboundRequest, undefined>;
 
   constructor(private readonly db: Database) {
-    this.#writes = new GroupCommit((requests) => this.#insert(requests), { parallel: parallelWrites(db.engine), maxItems: MAX_WRITE });
+    this.#writes = new GroupCommit((requests) => this.#insert(requests), {
+      parallel: parallelWrites(db.engine),
+      maxItems: MAX_WRITE,
+      key: (request) => request.id,
+    });
   }
 
   record(request: InboundRequest): Promise<void> {

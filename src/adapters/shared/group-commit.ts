@@ -1,9 +1,16 @@
 /** How a GroupCommit writes: `parallel` writes at once, each carrying at most `maxItems`. */
-export interface GroupCommitSettings {
+export interface GroupCommitSettings<T> {
   /** Writes that may run at once: 1 on PGlite (one statement at a time anyway), a few on PostgreSQL. */
   readonly parallel: number;
   /** Most items one write carries. */
   readonly maxItems: number;
+  /**
+   * The row an item writes, where two items may write the same one (a request id recorded twice,
+   * an action run saved again): an item whose key is still being added or written waits until
+   * that earlier item has committed, so that items of one key commit in the order they were added
+   * even when parallel writes carry them.
+   */
+  readonly key?: (item: T) => string;
 }
 
 /**
@@ -29,7 +36,8 @@ interface Batch<T, R> {
  * answered when the write that carried its item has committed. At low load an item is written at
  * once; under load one statement carries many items instead of one statement (and one round trip
  * to the database) each. An item added after another one's `add` resolved is always committed
- * after it; items added at the same moment may commit in either order.
+ * after it; items added at the same moment may commit in either order, unless they share a
+ * `key`: those commit in the order they were added.
  *
  * `write` stores the items in one statement and returns one result per item, in order. A write of
  * several items that fails is tried again item by item, so that an item the database refuses
@@ -40,14 +48,30 @@ export class GroupCommit<T, R> {
   readonly #batches: Batch<T, R>[] = [];
   /** Writes running now. */
   #running = 0;
+  /** Per key (settings.key), the last item's answer while it is not committed yet. */
+  readonly #lastOfKey = new Map<string, Promise<R>>();
 
   constructor(
     private readonly write: (items: readonly T[]) => Promise<readonly R[]>,
-    private readonly settings: GroupCommitSettings,
+    private readonly settings: GroupCommitSettings<T>,
   ) {}
 
   /** Resolves with the item's result once it is committed; rejects with the write's error. */
   add(item: T): Promise<R> {
+    if (this.settings.key === undefined) return this.#enqueue(item);
+    const key = this.settings.key(item);
+    const earlier = this.#lastOfKey.get(key);
+    const enqueue = () => this.#enqueue(item);
+    const answer = earlier === undefined ? enqueue() : earlier.then(enqueue, enqueue);
+    this.#lastOfKey.set(key, answer);
+    const forget = () => {
+      if (this.#lastOfKey.get(key) === answer) this.#lastOfKey.delete(key);
+    };
+    answer.then(forget, forget);
+    return answer;
+  }
+
+  #enqueue(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       let batch = this.#batches.at(-1);
       if (batch === undefined || batch.items.length >= this.settings.maxItems) {

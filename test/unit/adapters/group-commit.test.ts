@@ -64,6 +64,37 @@ describe('GroupCommit', () => {
     expect(await Promise.all(answers)).to.deep.equal(['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((item) => `stored ${item}`));
   });
 
+  it('commits items of one key in the order they were added, even when parallel writes could carry them at once', async () => {
+    const writes = manualWrites();
+    const group = new GroupCommit(writes.write, { parallel: 2, maxItems: 2, key: (item: string) => item.split(':')[0] });
+    const answers = ['a:1', 'b:1', 'a:2', 'c:1'].map((item) => group.add(item));
+    await writes.untilCalls(2);
+    // 'a:2' waits for 'a:1' to commit; the other keys do not wait.
+    expect(writes.calls.map((call) => call.items)).to.deep.equal([['a:1', 'b:1'], ['c:1']]);
+    writes.calls[1].settle();
+    expect(await answers[3]).to.equal('stored c:1');
+    expect(writes.calls).to.have.length(2);
+    writes.calls[0].settle();
+    await writes.untilCalls(3);
+    expect(writes.calls[2].items).to.deep.equal(['a:2']);
+    writes.calls[2].settle();
+    expect(await Promise.all(answers)).to.deep.equal(['stored a:1', 'stored b:1', 'stored a:2', 'stored c:1']);
+  });
+
+  it('writes the next item of a key after the earlier one failed', async () => {
+    const writes = manualWrites();
+    const group = new GroupCommit(writes.write, { parallel: 2, maxItems: 10, key: (item: string) => item.split(':')[0] });
+    const first = group.add('a:1').catch((error: Error) => error.message);
+    const second = group.add('a:2');
+    await writes.untilCalls(1);
+    writes.calls[0].settle(new Error('refused'));
+    expect(await first).to.equal('refused');
+    await writes.untilCalls(2);
+    expect(writes.calls[1].items).to.deep.equal(['a:2']);
+    writes.calls[1].settle();
+    expect(await second).to.equal('stored a:2');
+  });
+
   it('tries a failed write of several items again item by item, so that only the refused item fails', async () => {
     const tried: string[][] = [];
     const group = new GroupCommit(
