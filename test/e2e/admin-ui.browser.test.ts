@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { setAdminPassword } from '../support/admin-http.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
-import { ROOT, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { ROOT, startGateway, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey, send, waitFor } from '../support/http.js';
 
 /*
@@ -82,7 +83,7 @@ suite(title, function () {
 
   before(async () => {
     await mkdir(SCREENSHOTS, { recursive: true });
-    const dir = await tempDir('browser');
+    const dir = await migratedDataDir('browser');
     llm = await startFakeOpenAi();
     await writeFile(join(dir, 'triggers.json'), JSON.stringify(TRIGGERS));
     env = {
@@ -178,7 +179,7 @@ suite(title, function () {
     let closed: GatewayProcess | undefined;
     let closedEnv: Record<string, string>;
     before(async () => {
-      const dir = await tempDir('browser-closed');
+      const dir = await migratedDataDir('browser-closed');
       closedEnv = { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json') };
       closed = await startGateway(closedEnv);
     });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startFakeSlack, type FakeSlack } from '../support/fake-slack.js';
 import { startFakeTelegram, type FakeTelegram } from '../support/fake-telegram.js';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey, send, waitFor } from '../support/http.js';
 
 /*
@@ -19,7 +20,7 @@ const SECRET = 'approvals-webhook_secret-0123456789';
 const releaseTrigger = async (dir: string): Promise<Record<string, string>> => {
   const action = { type: 'command', command: `printf '%s\\n' {{body.id}} >> released.txt`, approval: true };
   await writeFile(join(dir, 'TRIGGERS.json'), JSON.stringify([{ name: 'release', watch_path: '/webhook', enabled: true, actions: [action] }]));
-  return { DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: join(dir, 'TRIGGERS.json'), TRIGGERS_DIR: dir };
+  return { DATA_DIR: await migratedDataDir('approvals-chat-data'), TRIGGERS_FILE: join(dir, 'TRIGGERS.json'), TRIGGERS_DIR: dir };
 };
 
 const releasedIn = async (dir: string): Promise<string[]> => (await readFile(join(dir, 'released.txt'), 'utf8').catch(() => '')).split('\n').filter(Boolean);

@@ -4,6 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { adminClient, cookieFrom, setAdminPassword } from '../support/admin-http.js';
 import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey, waitFor } from '../support/http.js';
 
 /*
@@ -34,7 +35,7 @@ const start = async (extra: Record<string, string> = {}): Promise<Running> => {
       },
     ]),
   );
-  const env = { DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: join(dir, 'TRIGGERS.json'), TRIGGERS_DIR: dir, ...extra };
+  const env = { DATA_DIR: await migratedDataDir('approvals-data'), TRIGGERS_FILE: join(dir, 'TRIGGERS.json'), TRIGGERS_DIR: dir, ...extra };
   const gateway = await startGateway(env);
   const key = await createKey(env);
   expect(await setAdminPassword(env, PASSWORD)).to.equal(0);

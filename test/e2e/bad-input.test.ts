@@ -4,6 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey, send, waitFor, type JsonResponse } from '../support/http.js';
 
 /*
@@ -48,7 +49,7 @@ describe('e2e: bad input on the built server', function () {
     });
     await writeFile(triggersFile, JSON.stringify([watching('/webhook'), watching('/codehost/webhook'), watching('/messaging/webhook')]));
     gateway = await startGateway({
-      DATA_DIR: join(dir, 'data'),
+      DATA_DIR: await migratedDataDir('bad-input-data'),
       TRIGGERS_FILE: triggersFile,
       TRIGGERS_DIR: dir,
       CODEHOST_WEBHOOK_SECRET: CODEHOST_SECRET,

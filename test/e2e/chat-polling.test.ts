@@ -5,6 +5,7 @@ import { adminClient, setAdminPassword } from '../support/admin-http.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
 import { startFakeTelegram, type FakeTelegram } from '../support/fake-telegram.js';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey, send, waitFor } from '../support/http.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 
@@ -58,7 +59,7 @@ describe('e2e: Telegram by long polling (embedded database)', function () {
       ]),
     );
     env = {
-      DATA_DIR: join(dir, 'data'),
+      DATA_DIR: await migratedDataDir('e2e-polling-data'),
       TRIGGERS_FILE: triggersFile,
       TRIGGERS_DIR: dir,
       TELEGRAM_MODE: 'polling',

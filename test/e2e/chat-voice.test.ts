@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
 import { startFakeTelegram, type FakeTelegram } from '../support/fake-telegram.js';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { send, waitFor } from '../support/http.js';
 
 /*
@@ -65,7 +66,7 @@ describe('e2e: voice messages', function () {
     const [telegram, model] = await Promise.all([startFakeTelegram([TOKEN]), startFakeOpenAi()]);
     fakes.push(telegram, model);
     const gateway = await startGateway({
-      DATA_DIR: await tempDir(`e2e-voice-${name}`),
+      DATA_DIR: await migratedDataDir(`e2e-voice-${name}`),
       TRIGGERS_FILE: join(await tempDir(`e2e-voice-${name}-triggers`), 'NONE.json'),
       TELEGRAM_BOT_TOKEN: TOKEN,
       TELEGRAM_WEBHOOK_SECRET: SECRET,

@@ -5,6 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { adminClient, cookieFrom, setAdminPassword } from '../support/admin-http.js';
 import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey, waitFor } from '../support/http.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 
@@ -31,7 +32,7 @@ interface Setup {
 const prepare = async (extra: Record<string, string> = {}): Promise<Setup> => {
   const dir = await tempDir('deliveries');
   await writeFile(join(dir, 'TRIGGERS.json'), triggerFile());
-  return { dir, env: { DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: join(dir, 'TRIGGERS.json'), TRIGGERS_DIR: dir, ...extra } };
+  return { dir, env: { DATA_DIR: await migratedDataDir('deliveries-data'), TRIGGERS_FILE: join(dir, 'TRIGGERS.json'), TRIGGERS_DIR: dir, ...extra } };
 };
 
 const runLines = async (dir: string): Promise<string[]> => {

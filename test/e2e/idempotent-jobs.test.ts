@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { startGateway, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey, send } from '../support/http.js';
 
 /*
@@ -47,7 +48,7 @@ describe('e2e: idempotent job creation (Idempotency-Key)', function () {
   };
 
   before(async () => {
-    dataDir = await tempDir('e2e-idempotent-jobs');
+    dataDir = await migratedDataDir('e2e-idempotent-jobs');
     env = { DATA_DIR: dataDir, TRIGGERS_FILE: join(dataDir, 'NONE.json'), JOB_AGENT_COMMAND: 'echo done' };
     gateway = await startGateway(env);
     key = await createKey(gateway.env, 'idem-1');

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey, send, waitFor } from '../support/http.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 
@@ -29,7 +30,7 @@ describe('e2e: live reload of the trigger file', function () {
     const file = join(dir, 'TRIGGERS.json');
     await writeFile(file, JSON.stringify([trigger('first')]));
     gateway = await startGateway({
-      DATA_DIR: join(dir, 'data'),
+      DATA_DIR: await migratedDataDir('e2e-reload-data'),
       TRIGGERS_FILE: file,
       TRIGGERS_DIR: dir,
       CRONS_FILE: join(dir, 'NONE.json'),
@@ -95,7 +96,12 @@ describe('e2e: reload under load', function () {
     const setA = ['a1', 'a2'];
     const setB = ['b1', 'b2', 'b3'];
     await writeFile(file, JSON.stringify(setA.map(trigger)));
-    gateway = await startGateway({ DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: file, TRIGGERS_DIR: dir, CRONS_FILE: join(dir, 'NONE.json') });
+    gateway = await startGateway({
+      DATA_DIR: await migratedDataDir('e2e-reload-load-data'),
+      TRIGGERS_FILE: file,
+      TRIGGERS_DIR: dir,
+      CRONS_FILE: join(dir, 'NONE.json'),
+    });
     const key = await createKey(gateway.env);
     const answers: string[][] = [];
     let sending = true;

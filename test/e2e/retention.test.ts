@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { waitFor } from '../support/http.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 
@@ -21,7 +22,7 @@ describe('e2e: retention sweep (embedded database)', function () {
   after(() => gateway?.stop());
 
   it('runs a sweep shortly after start, without any request', async () => {
-    const dir = await tempDir('e2e-retention');
+    const dir = await migratedDataDir('e2e-retention');
     gateway = await startGateway({ DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json'), LOG_LEVEL: 'debug' });
     await waitFor(() => sweepsLogged(gateway!) > 0, 30_000, 'a retention sweep in the log');
   });

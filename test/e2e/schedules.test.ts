@@ -3,6 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { adminClient, setAdminPassword } from '../support/admin-http.js';
 import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { waitFor } from '../support/http.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 
@@ -101,7 +102,12 @@ describe('e2e: schedules on one server: catch-up after a restart, a file created
   it('runs the last occurrence missed while stopped once at start-up, logged as a catch-up', async () => {
     const dir = await tempDir('e2e-crons-catchup');
     const out = join(dir, 'runs.txt');
-    const env = { DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: join(dir, 'NONE.json'), TRIGGERS_DIR: dir, CRONS_FILE: await cronsFile(dir, out) };
+    const env = {
+      DATA_DIR: await migratedDataDir('e2e-crons-data'),
+      TRIGGERS_FILE: join(dir, 'NONE.json'),
+      TRIGGERS_DIR: dir,
+      CRONS_FILE: await cronsFile(dir, out),
+    };
     const lastBefore = await runAndStop(env, out);
     // Stopped across at least one occurrence (the record is the file; waiting here is for time to pass).
     await waitFor(() => Date.now() >= lastBefore + 4100, 10_000, 'an occurrence to pass while stopped');
@@ -121,7 +127,7 @@ describe('e2e: schedules on one server: catch-up after a restart, a file created
     const dir = await tempDir('e2e-crons-missed');
     const out = join(dir, 'runs.txt');
     const env = {
-      DATA_DIR: join(dir, 'data'),
+      DATA_DIR: await migratedDataDir('e2e-crons-data'),
       TRIGGERS_FILE: join(dir, 'NONE.json'),
       TRIGGERS_DIR: dir,
       CRONS_FILE: await cronsFile(dir, out, { catch_up: false }),
@@ -149,7 +155,7 @@ describe('e2e: schedules on one server: catch-up after a restart, a file created
     const dir = await tempDir('e2e-crons-created');
     const out = join(dir, 'runs.txt');
     gateway = await startGateway({
-      DATA_DIR: join(dir, 'data'),
+      DATA_DIR: await migratedDataDir('e2e-crons-data'),
       TRIGGERS_FILE: join(dir, 'NONE.json'),
       TRIGGERS_DIR: dir,
       CRONS_FILE: join(dir, 'CRONS.json'),
@@ -171,7 +177,7 @@ describe('e2e: schedules on one server: catch-up after a restart, a file created
         { name: 'zone', schedule: '0 9 * * *', timezone: 'Mars/Base', enabled: true, actions: [{ type: 'command', command: 'true' }] },
       ]),
     );
-    const result = await runCli(['crons', 'check', '--file', file], { DATA_DIR: join(dir, 'data') });
+    const result = await runCli(['crons', 'check', '--file', file], { DATA_DIR: await migratedDataDir('e2e-crons-data') });
     expect(result.code).to.equal(1);
     expect(result.stderr).to.match(/CRONS\.json: schedule #0 "bad": schedule: .*61/);
     expect(result.stderr).to.include('schedule #0 "bad": actions[0].command: unknown template token {{body.x}}');
@@ -179,7 +185,7 @@ describe('e2e: schedules on one server: catch-up after a restart, a file created
     expect(result.stderr).to.include('3 problems found');
 
     const good = await cronsFile(dir, join(dir, 'runs.txt'), { timezone: 'Europe/Berlin' });
-    const valid = await runCli(['crons', 'check', '--file', good], { DATA_DIR: join(dir, 'data') });
+    const valid = await runCli(['crons', 'check', '--file', good], { DATA_DIR: await migratedDataDir('e2e-crons-data') });
     expect(valid.code, valid.stderr).to.equal(0);
     expect(valid.stdout).to.contain(`${good}: 1 schedule valid (1 enabled)`);
     expect(valid.stdout).to.match(/^ {2}on +every-two-seconds {2}\*\/2 \* \* \* \* \* \(Europe\/Berlin\) {2}command {2}next 20\d\d-/m);
@@ -196,7 +202,7 @@ describe('e2e: the Schedules page and schedule metrics', function () {
     const dir = await tempDir('e2e-crons-page');
     const out = join(dir, 'runs.txt');
     const file = await cronsFile(dir, out);
-    const env = { DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: join(dir, 'NONE.json'), TRIGGERS_DIR: dir, CRONS_FILE: file };
+    const env = { DATA_DIR: await migratedDataDir('e2e-crons-data'), TRIGGERS_FILE: join(dir, 'NONE.json'), TRIGGERS_DIR: dir, CRONS_FILE: file };
     gateway = await startGateway(env);
     expect(await setAdminPassword(env, 'schedules-page-password')).to.equal(0);
     const client = adminClient(gateway.url);

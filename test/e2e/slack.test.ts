@@ -6,6 +6,7 @@ import { adminClient, setAdminPassword } from '../support/admin-http.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
 import { startFakeSlack, type FakeSlack, type SlackCall } from '../support/fake-slack.js';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey, send, waitFor, type JsonResponse } from '../support/http.js';
 
 /*
@@ -121,7 +122,7 @@ describe('e2e: Slack channel on the built server (fake Slack Web API, fake OpenA
 
   before(async () => {
     [slack, llm] = await Promise.all([startFakeSlack([TOKEN]), startFakeOpenAi()]);
-    const [data, bareData, triggersDir] = await Promise.all([tempDir('e2e-slack'), tempDir('e2e-slack-bare'), tempDir('e2e-slack-triggers')]);
+    const [data, bareData, triggersDir] = await Promise.all([migratedDataDir('e2e-slack'), migratedDataDir('e2e-slack-bare'), tempDir('e2e-slack-triggers')]);
     firedFile = join(triggersDir, 'fired.txt');
     const triggersFile = join(triggersDir, 'TRIGGERS.json');
     await writeFile(
