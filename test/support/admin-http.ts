@@ -2,10 +2,19 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from './gateway-process.js';
+import { runningServerAdmin } from './http.js';
 
-/** `agent-gateway admin set-password` with the password on stdin; resolves with the exit code. */
-export const setAdminPassword = (env: Record<string, string>, password: string): Promise<number | null> =>
-  new Promise((resolve) => {
+/**
+ * Sets the admin password: through the running server's admin socket (resolves with 0), else
+ * `agent-gateway admin set-password` with the password on stdin (resolves with its exit code).
+ */
+export const setAdminPassword = async (env: Record<string, string>, password: string): Promise<number | null> => {
+  const server = await runningServerAdmin(env);
+  if (server !== undefined) {
+    await server.setAdminPassword(password);
+    return 0;
+  }
+  return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'admin', 'set-password'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', ...env },
@@ -14,6 +23,7 @@ export const setAdminPassword = (env: Record<string, string>, password: string):
     child.stdin.end(`${password}\n`);
     child.once('exit', resolve);
   });
+};
 
 /** The cookie a Set-Cookie header sets (`name=value`), or undefined. */
 export const cookieFrom = (response: Response, name: string): string | undefined =>

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { AdminSocketClient } from '../../src/adapters/http/admin-socket/admin-socket-client.js';
+import { adminSocketPath } from '../../src/adapters/http/admin-socket/admin-socket-path.js';
 import { runCli } from './gateway-process.js';
 
 export const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
@@ -59,8 +61,22 @@ export const send = async <T = unknown>(url: string, init: RequestInit = {}): Pr
   return { status: response.status, body: body as T };
 };
 
-/** A new API key from the CLI (`keys create --json`) on the gateway's database. */
+/**
+ * The administration of a server running on the embedded database in `env.DATA_DIR`, through
+ * its admin socket as the CLI reaches it; undefined on PostgreSQL or when no server answers.
+ * Tests whose subject is not the CLI create keys and set passwords through it without a CLI
+ * process each (test/e2e/cli.test.ts runs the CLI itself, with the server running and not).
+ */
+export const runningServerAdmin = async (env: Record<string, string>): Promise<AdminSocketClient | undefined> => {
+  if (env.DATABASE_URL !== undefined || env.DATA_DIR === undefined) return undefined;
+  const client = new AdminSocketClient(adminSocketPath(env.DATA_DIR));
+  return (await client.reachable()) ? client : undefined;
+};
+
+/** A new API key on the gateway's database: from the running server's admin socket, else from the CLI (`keys create --json`). */
 export const createKey = async (env: Record<string, string>, name = 'e2e'): Promise<string> => {
+  const server = await runningServerAdmin(env);
+  if (server !== undefined) return (await server.create(name)).key;
   const created = await runCli(['keys', 'create', '--name', name, '--json'], env);
   expect(created.code, created.stderr).to.equal(0);
   return (JSON.parse(created.stdout) as { key: string }).key;
