@@ -1,18 +1,25 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { isDomainError } from '../../src/domain/errors/domain-error.js';
 import { ROOT } from './gateway-process.js';
 import { runningServerAdmin } from './http.js';
 
 /**
- * Sets the admin password: through the running server's admin socket (resolves with 0), else
+ * Sets the admin password: through the running server's admin socket (resolves with 0, or 1
+ * when refused, as the CLI exits), else
  * `agent-gateway admin set-password` with the password on stdin (resolves with its exit code).
  */
 export const setAdminPassword = async (env: Record<string, string>, password: string): Promise<number | null> => {
   const server = await runningServerAdmin(env);
   if (server !== undefined) {
-    await server.setAdminPassword(password);
-    return 0;
+    try {
+      await server.setAdminPassword(password);
+      return 0;
+    } catch (error) {
+      if (isDomainError(error)) return 1; // refused, as the CLI exits
+      throw error;
+    }
   }
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'admin', 'set-password'], {
