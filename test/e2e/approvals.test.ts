@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { adminClient, cookieFrom, setAdminPassword } from '../support/admin-http.js';
-import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { migratedDataDir } from '../support/data-dirs.js';
-import { createKey, waitFor } from '../support/http.js';
+import { createKey, waitFor, runningServerAdmin } from '../support/http.js';
 
 /*
  * Approvals on the built server: a trigger whose action has `approval: true` stops before it; the
@@ -64,15 +64,17 @@ const askFor = async (running: Running, cookie: string, id: string): Promise<str
   );
 };
 
-/** The status of the guarded action as `deliveries show` reports it, for the request carrying `id`. */
+/** The status of the guarded action as the server's admin socket (what `deliveries show` asks) reports it, for the request carrying `id`. */
 const actionStatus = async (running: Running, id: string): Promise<string | undefined> => {
-  const listed = JSON.parse((await runCli(['deliveries', 'list', '--json'], running.env)).stdout) as Array<{ id: string }>;
+  const admin = await runningServerAdmin(running.env);
+  expect(admin, 'the server answers on its admin socket').to.not.equal(undefined);
+  const listed = (await admin!.deliveries('')) as unknown as Array<{ id: string }>;
   for (const row of listed) {
-    const shown = JSON.parse((await runCli(['deliveries', 'show', row.id, '--json'], running.env)).stdout) as {
-      request: { request: { body: { id?: string } } };
+    const shown = (await admin!.delivery(row.id)) as unknown as {
+      request: { request: string };
       runs: Array<{ actions: Array<{ status: string }> }>;
     };
-    if (shown.request.request.body.id === id) return shown.runs[0]?.actions[0]?.status;
+    if ((JSON.parse(shown.request.request) as { body: { id?: string } }).body.id === id) return shown.runs[0]?.actions[0]?.status;
   }
   return undefined;
 };

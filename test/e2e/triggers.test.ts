@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ROOT, runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { migratedDataDir } from '../support/data-dirs.js';
-import { createKey as createKeyNamed, queuesDrained, sleep, waitFor } from '../support/http.js';
+import { createKey as createKeyNamed, queuesDrained, sleep, waitFor, runningServerAdmin } from '../support/http.js';
 
 /*
  * End-to-end: the BUILT server (`node dist/main.js`, see test/support/gateway-process.ts) with a
@@ -607,12 +607,15 @@ echo ok > done.txt`;
       expect(secondPid).to.not.equal(firstPid);
       // Every run ends: the ones whose command had started at the kill are recorded as interrupted
       // (never started again); the others run once on the restarted gateway.
+      // Asked through the server's admin socket, as `deliveries list` and `deliveries show` ask it.
+      const admin = await runningServerAdmin(env);
+      expect(admin, 'the restarted server answers on its admin socket').to.not.equal(undefined);
       const outcomes = async (): Promise<string[]> => {
-        const listed = JSON.parse((await runCli(['deliveries', 'list', '--json', '--trigger', 'durable'], env)).stdout) as Array<{ id: string }>;
+        const listed = (await admin!.deliveries('trigger=durable')) as unknown as Array<{ id: string }>;
         const shown = await Promise.all(
           listed.map(
             async (row) =>
-              JSON.parse((await runCli(['deliveries', 'show', row.id, '--json'], env)).stdout) as {
+              (await admin!.delivery(row.id)) as unknown as {
                 runs: Array<{ actions: Array<{ status: string; error: string | null }> }>;
               },
           ),
