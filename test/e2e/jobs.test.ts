@@ -462,7 +462,7 @@ describe('e2e: agent jobs survive a restart (local runner, embedded database)', 
     const env = {
       DATA_DIR: dataDir,
       TRIGGERS_FILE: await noTriggers(),
-      JOB_AGENT_COMMAND: `printf '%s' "$JOB_PROMPT" > prompt.txt; sleep 2; echo "Did the thing"`,
+      JOB_AGENT_COMMAND: `printf '%s' "$JOB_PROMPT" > prompt.txt; sleep 1; echo "Did the thing"`,
       JOB_CONCURRENCY: '1',
     };
     gateway = await startGateway(env);
@@ -502,9 +502,9 @@ describe('e2e: agent jobs survive a restart (local runner, embedded database)', 
       DATA_DIR: dataDir,
       TRIGGERS_FILE: await noTriggers(),
       // The agent notes its process id (the leader of its process group) outside the worktree.
-      JOB_AGENT_COMMAND: `echo $$ > ${marks}/$JOB_ID.pid; printf '%s' "$JOB_PROMPT" > prompt.txt; sleep 3; echo "Did the thing"`,
+      JOB_AGENT_COMMAND: `echo $$ > ${marks}/$JOB_ID.pid; printf '%s' "$JOB_PROMPT" > prompt.txt; sleep 2; echo "Did the thing"`,
       JOB_CONCURRENCY: '1',
-      SHUTDOWN_TIMEOUT_MS: '1000',
+      SHUTDOWN_TIMEOUT_MS: '500',
     };
     gateway = await startGateway(env);
     const first = new Client(gateway, await createKey(gateway.env));
