@@ -2,10 +2,9 @@ import { expect } from 'chai';
 import { PgBossTaskQueue, type QueueConnection } from '../../src/adapters/queue/pg-boss-task-queue.js';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
 import { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-thread.js';
-import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InMemoryTaskQueue, InMemoryTaskStore } from '../fakes/in-memory-task-queue.js';
-import { emptyPgliteDir } from '../support/data-dirs.js';
+import { copyTree, emptyPgliteDir } from '../support/data-dirs.js';
 import { tempDir } from '../support/gateway-process.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 import { waitFor } from '../support/http.js';
@@ -70,7 +69,7 @@ const queueStoreDir = async (): Promise<string> => {
     return dir;
   })();
   const dir = join(await tempDir('queue'), 'pglite');
-  await cp(await storeTemplate, dir, { recursive: true });
+  await copyTree(await storeTemplate, dir);
   return dir;
 };
 

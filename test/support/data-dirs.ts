@@ -1,4 +1,5 @@
-import { cp } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-thread.js';
 import { GatewayStartFailure, startGateway, tempDir } from './gateway-process.js';
@@ -12,6 +13,14 @@ import { GatewayStartFailure, startGateway, tempDir } from './gateway-process.js
  * Tests of what a first start does (creating and migrating a database, the CLI on a new
  * DATA_DIR) keep using an empty `tempDir`.
  */
+
+/**
+ * Copies the directory `source` to `target` (which must not exist yet) with cp(1): a PGlite
+ * data directory is a thousand files, which Node's `fs.cp` copies in ~330 ms and cp in ~35 ms.
+ */
+export const copyTree = async (source: string, target: string): Promise<void> => {
+  await promisify(execFile)('cp', ['-R', source, target]);
+};
 
 let template: Promise<string> | undefined;
 
@@ -38,7 +47,7 @@ export const migratedDataDir = async (prefix: string): Promise<string> => {
     throw error;
   }
   const dir = await tempDir(prefix);
-  await cp(join(source, 'pglite'), join(dir, 'pglite'), { recursive: true });
+  await copyTree(join(source, 'pglite'), join(dir, 'pglite'));
   return dir;
 };
 
@@ -63,6 +72,6 @@ export const emptyPgliteDir = async (prefix: string): Promise<string> => {
     throw error;
   }
   const dir = join(await tempDir(prefix), 'pglite');
-  await cp(source, dir, { recursive: true });
+  await copyTree(source, dir);
   return dir;
 };

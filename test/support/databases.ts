@@ -1,4 +1,4 @@
-import { cp } from 'node:fs/promises';
+import { copyTree } from './data-dirs.js';
 import { join } from 'node:path';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
 import { Database } from '../../src/adapters/persistence/database.js';
@@ -42,7 +42,7 @@ const migratedPgliteDataDir = async (name: string): Promise<string> => {
     throw error;
   }
   const dataDir = await tempDir(name);
-  await cp(join(source, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
+  await copyTree(join(source, 'pglite'), join(dataDir, 'pglite'));
   return dataDir;
 };
 
