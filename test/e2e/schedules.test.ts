@@ -181,7 +181,7 @@ describe('e2e: schedules on one server: catch-up after a restart, a file created
         { name: 'zone', schedule: '0 9 * * *', timezone: 'Mars/Base', enabled: true, actions: [{ type: 'command', command: 'true' }] },
       ]),
     );
-    const result = await runCli(['crons', 'check', '--file', file], { DATA_DIR: await migratedDataDir('e2e-crons-data') });
+    const result = await runCli(['crons', 'check', '--file', file], { DATA_DIR: join(dir, 'data') });
     expect(result.code).to.equal(1);
     expect(result.stderr).to.match(/CRONS\.json: schedule #0 "bad": schedule: .*61/);
     expect(result.stderr).to.include('schedule #0 "bad": actions[0].command: unknown template token {{body.x}}');
@@ -189,7 +189,7 @@ describe('e2e: schedules on one server: catch-up after a restart, a file created
     expect(result.stderr).to.include('3 problems found');
 
     const good = await cronsFile(dir, join(dir, 'runs.txt'), { timezone: 'Europe/Berlin' });
-    const valid = await runCli(['crons', 'check', '--file', good], { DATA_DIR: await migratedDataDir('e2e-crons-data') });
+    const valid = await runCli(['crons', 'check', '--file', good], { DATA_DIR: join(dir, 'data') });
     expect(valid.code, valid.stderr).to.equal(0);
     expect(valid.stdout).to.contain(`${good}: 1 schedule valid (1 enabled)`);
     expect(valid.stdout).to.match(/^ {2}on +every-second {2}\* \* \* \* \* \* \(Europe\/Berlin\) {2}command {2}next 20\d\d-/m);
