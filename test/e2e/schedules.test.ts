@@ -212,7 +212,16 @@ describe('e2e: the Schedules page and schedule metrics', function () {
     const client = adminClient(gateway.url);
     const { cookie } = await client.login('schedules-page-password');
     await waitFor(() => logged(gateway!, 'schedule ran').length >= 1, 20_000, 'a first run');
-    const page = await (await client.get('/settings/schedules', cookie)).text();
+    // The last occurrence links to its run once it has started; one just queued (each second) has
+    // no run page yet, so the page is read again until its last occurrence has one.
+    const page = await waitFor(
+      async () => {
+        const text = await (await client.get('/settings/schedules', cookie)).text();
+        return /data-label="Last run"><a href="\/settings\/runs\/[0-9a-f-]{36}"><time/.test(text) ? text : undefined;
+      },
+      20_000,
+      'a last occurrence with a run page on the Schedules page',
+    );
     expect(page).to.contain('<a href="/settings/schedules" aria-current="page">Schedules</a>');
     expect(page).to.contain('every-second').and.to.contain('<code>* * * * * *</code>');
     expect(page).to.match(/data-label="Next run"><time datetime="[^"]+"/);
