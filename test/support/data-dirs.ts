@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-thread.js';
-import { GatewayStartFailure, startGateway, tempDir } from './gateway-process.js';
+import { GatewayStartFailure, processTempDir, startGateway, tempDir } from './gateway-process.js';
 
 /*
  * A new embedded database costs a gateway its longest start-up step: PGlite creates the
@@ -25,7 +25,7 @@ export const copyTree = async (source: string, target: string): Promise<void> =>
 let template: Promise<string> | undefined;
 
 const makeTemplate = async (): Promise<string> => {
-  const dir = await tempDir('template-data');
+  const dir = await processTempDir('template-data');
   const gateway = await startGateway({ DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'NONE.json') });
   const code = await gateway.stop();
   if (code !== 0)
@@ -59,7 +59,7 @@ let pgliteTemplate: Promise<string> | undefined;
  */
 export const emptyPgliteDir = async (prefix: string): Promise<string> => {
   pgliteTemplate ??= (async () => {
-    const dir = join(await tempDir('template-pglite'), 'pglite');
+    const dir = join(await processTempDir('template-pglite'), 'pglite');
     const thread = await PgliteThread.open(dir);
     await thread.close();
     return dir;

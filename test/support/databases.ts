@@ -2,7 +2,7 @@ import { copyTree } from './data-dirs.js';
 import { join } from 'node:path';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
 import { Database } from '../../src/adapters/persistence/database.js';
-import { tempDir } from './gateway-process.js';
+import { processTempDir, tempDir } from './gateway-process.js';
 import { createScratchDatabase } from './postgres.js';
 
 const logger = new PinoLogger(createPino('silent'));
@@ -25,7 +25,7 @@ let migratedTemplate: Promise<string> | undefined;
 /** A data directory holding a migrated embedded database of its own: a copy of one migrated once per test process. */
 const migratedPgliteDataDir = async (name: string): Promise<string> => {
   migratedTemplate ??= (async () => {
-    const dir = await tempDir('template-migrated');
+    const dir = await processTempDir('template-migrated');
     const database = await Database.open({ databaseUrl: undefined, dataDir: dir, logger });
     try {
       await database.migrate();

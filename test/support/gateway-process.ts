@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -8,7 +9,32 @@ export const ROOT = resolve(import.meta.dirname, '..', '..');
 const MAIN = join(ROOT, 'dist', 'main.js');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
-export const tempDir = (prefix: string): Promise<string> => mkdtemp(join(tmpdir(), `agw-${prefix}-`));
+// Temporary directories: removed after the test file that made them (mocha root hook, see
+// setup.ts), templates made once per test process when it exits. A suite run leaves nothing in
+// the system's temporary directory (each embedded database is ~40 MB; kept, a few runs fill a disk).
+const madeForFile = new Set<string>();
+const madeForProcess = new Set<string>();
+
+/** A new temporary directory, removed once the current test file has run. */
+export const tempDir = async (prefix: string): Promise<string> => {
+  const dir = await mkdtemp(join(tmpdir(), `agw-${prefix}-`));
+  madeForFile.add(dir);
+  return dir;
+};
+
+/** A new temporary directory kept until the test process exits: for templates that later files copy. */
+export const processTempDir = async (prefix: string): Promise<string> => {
+  const dir = await mkdtemp(join(tmpdir(), `agw-${prefix}-`));
+  madeForProcess.add(dir);
+  return dir;
+};
+
+/** Removes the directories `tempDir` made since the last call (a process still writing in one may leave it behind). */
+export const removeTempDirs = async (): Promise<void> => {
+  const dirs = [...madeForFile];
+  madeForFile.clear();
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined)));
+};
 
 // ---------------------------------------------------------------------------------------------
 // Every child process spawned here (gateways and CLI runs) is tracked until it exits, so that
@@ -38,6 +64,13 @@ export const killSurvivors = (): number => {
 
 process.once('exit', () => {
   killSurvivors();
+  for (const dir of [...madeForFile, ...madeForProcess]) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // left behind: the process is ending either way
+    }
+  }
 });
 // A test run ended by a signal (a CI time limit, a closed terminal) emits no `exit`: kill the
 // children, then let the signal do what it would have done.

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import nock from 'nock';
-import { killSurvivors, survivors } from './gateway-process.js';
+import { killSurvivors, removeTempDirs, survivors } from './gateway-process.js';
 
 // nock intercepts every HTTP request of the process from the moment it is imported, loopback
 // servers of other suites included (it decompresses their bodies itself, and fails on a corrupt
@@ -9,15 +9,18 @@ import { killSurvivors, survivors } from './gateway-process.js';
 nock.restore();
 
 /**
- * Mocha root hooks (this file is loaded with --require). After the whole run, any gateway or
- * CLI process a test spawned and never stopped — its suite's setup failed or timed out before
- * the stop — is killed and named, so that no test run leaves processes behind.
+ * Mocha root hooks (this file is loaded with --require). After each test file (parallel mode;
+ * after the whole run otherwise), any gateway or CLI process a test spawned and never stopped —
+ * its suite's setup failed or timed out before the stop — is killed and named, so that no test
+ * run leaves processes behind; then the file's temporary directories are removed.
  */
 export const mochaHooks = {
-  afterAll(): void {
+  async afterAll(): Promise<void> {
     const left = survivors();
-    if (left.length === 0) return;
-    killSurvivors();
-    process.stderr.write(`killed ${left.length} test process(es) left running: ${left.map((s) => `${s.pid} ${s.command}`).join('; ')}\n`);
+    if (left.length > 0) {
+      killSurvivors();
+      process.stderr.write(`killed ${left.length} test process(es) left running: ${left.map((s) => `${s.pid} ${s.command}`).join('; ')}\n`);
+    }
+    await removeTempDirs();
   },
 };
