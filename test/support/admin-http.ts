@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { isDomainError } from '../../src/domain/errors/domain-error.js';
-import { ROOT } from './gateway-process.js';
+import { ROOT, TEST_NODE_FLAGS } from './gateway-process.js';
 import { runningServerAdmin } from './http.js';
 
 /**
@@ -22,7 +22,7 @@ export const setAdminPassword = async (env: Record<string, string>, password: st
     }
   }
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'admin', 'set-password'], {
+    const child = spawn(process.execPath, [...TEST_NODE_FLAGS, join(ROOT, 'dist', 'cli', 'main.js'), 'admin', 'set-password'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['pipe', 'ignore', 'ignore'],
