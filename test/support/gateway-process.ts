@@ -131,7 +131,9 @@ export class GatewayStartFailure extends Error {
 
 export const startGateway = async (env: Record<string, string>, options: StartOptions = {}): Promise<GatewayProcess> => {
   const fullEnv: Record<string, string> = { LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env };
-  const child = track(spawn(process.execPath, [...TEST_NODE_FLAGS, MAIN], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...fullEnv }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(
+    spawn(process.execPath, [...TEST_NODE_FLAGS, MAIN], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...fullEnv }, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
   const logs: GatewayProcess['logs'] = [];
   /** Told of every line as it is read (GatewayProcess.logLine). */
   const lineWaiters = new Set<(line: Record<string, unknown> | string) => void>();

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { toPortableError, type Notification, type Opened, type Reply, type Request, type ThreadData } from './protocol.js';
+import { toPortableError, type Notification, type Opened, type Reply, type Request, type ThreadData } from './protocol.ts';
 
 interface OpenTransaction {
   readonly tx: Transaction;
