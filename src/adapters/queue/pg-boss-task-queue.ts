@@ -146,7 +146,11 @@ export class PgBossTaskQueue implements TaskQueue {
     await boss.start();
     try {
       const ordered = new Set(settings.orderedQueues ?? []);
-      for (const name of [...settings.queues, ...ordered]) {
+      const names = [...settings.queues, ...ordered];
+      // One look at every queue; a queue whose settings are already those asked for is left
+      // alone (a start of the service changes nothing): three statements less per queue.
+      const existing = new Map((await boss.getQueues(names)).map((queue) => [queue.name, queue]));
+      for (const name of names) {
         const options = {
           retryLimit: settings.retryLimit,
           retryBackoff: (settings.retryDelaySeconds ?? 2) > 0,
@@ -156,13 +160,13 @@ export class PgBossTaskQueue implements TaskQueue {
           deleteAfterSeconds: settings.finishedTaskSeconds ?? 7 * DAY_S,
           retentionSeconds: settings.waitingTaskSeconds ?? 14 * DAY_S,
         };
-        const existing = await boss.getQueue(name);
+        const queue = existing.get(name);
         const policy = ordered.has(name) ? ORDERED_POLICY : 'standard';
-        if (existing && existing.policy !== policy) {
-          throw new Error(`Task queue ${name} exists with policy ${existing.policy}, not ${policy}: a queue's policy cannot change; use a new queue name`);
+        if (queue && queue.policy !== policy) {
+          throw new Error(`Task queue ${name} exists with policy ${queue.policy}, not ${policy}: a queue's policy cannot change; use a new queue name`);
         }
-        if (existing) await boss.updateQueue(name, options);
-        else await boss.createQueue(name, { ...options, policy });
+        if (queue === undefined) await boss.createQueue(name, { ...options, policy });
+        else if (Object.entries(options).some(([key, value]) => queue[key as keyof typeof options] !== value)) await boss.updateQueue(name, options);
       }
       // The embedded database is held by this process alone (the DATA_DIR lock): a task found
       // running belongs to a process that is gone (stopped past SHUTDOWN_TIMEOUT_MS, or killed).
