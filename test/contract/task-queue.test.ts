@@ -129,30 +129,28 @@ describe('pg-boss on PGlite (the embedded database, held by one process): tasks 
 describe('pg-boss on PGlite: queue settings across starts', function () {
   this.timeout(60_000);
 
+  /** The attempts one task whose handler always fails gets on `queue`, once the queue is empty again. */
+  const attemptsOfAFailingTask = async (queue: PgBossTaskQueue): Promise<number[]> => {
+    const attempts: number[] = [];
+    await queue.enqueue('q', {});
+    await queue.work('q', async (_task: object, meta: { attempt: number }) => {
+      attempts.push(meta.attempt);
+      throw new Error('fails every time');
+    });
+    await drained(queue);
+    return attempts;
+  };
+
   it('applies settings changed since the last start (a retry limit lowered to 0: a failing task runs once)', async () => {
     const pglite = await PgliteThread.open(await queueStoreDir()); // made with retryLimit 2
     let queue: PgBossTaskQueue | undefined;
     try {
       queue = await PgBossTaskQueue.start({ pglite }, { ...settings, retryLimit: 0 }, logger);
-      const attempts: number[] = [];
-      await queue.enqueue('q', { n: 1 });
-      await queue.work('q', async (_task: object, meta: { attempt: number }) => {
-        attempts.push(meta.attempt);
-        throw new Error('fails every time');
-      });
-      await drained(queue);
-      expect(attempts).to.deep.equal([1]);
+      expect(await attemptsOfAFailingTask(queue)).to.deep.equal([1]);
       await queue.stop(1000);
       // And back: started again with the template's settings, a failing task is tried 1 + 2 times.
       queue = await PgBossTaskQueue.start({ pglite }, settings, logger);
-      const again: number[] = [];
-      await queue.enqueue('q', { n: 2 });
-      await queue.work('q', async (_task: object, meta: { attempt: number }) => {
-        again.push(meta.attempt);
-        throw new Error('fails every time');
-      });
-      await drained(queue);
-      expect(again).to.deep.equal([1, 2, 3]);
+      expect(await attemptsOfAFailingTask(queue)).to.deep.equal([1, 2, 3]);
     } finally {
       await queue?.stop(1000);
       await pglite.close();
