@@ -1,8 +1,6 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { isDomainError } from '../../src/domain/errors/domain-error.js';
-import { ROOT, TEST_NODE_FLAGS } from './gateway-process.js';
+import { runCli } from './gateway-process.js';
 import { runningServerAdmin } from './http.js';
 
 /**
@@ -21,15 +19,7 @@ export const setAdminPassword = async (env: Record<string, string>, password: st
       throw error;
     }
   }
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...TEST_NODE_FLAGS, join(ROOT, 'dist', 'cli', 'main.js'), 'admin', 'set-password'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['pipe', 'ignore', 'ignore'],
-    });
-    child.stdin.end(`${password}\n`);
-    child.once('exit', resolve);
-  });
+  return (await runCli(['admin', 'set-password'], env, { input: `${password}\n` })).code;
 };
 
 /** The cookie a Set-Cookie header sets (`name=value`), or undefined. */

@@ -150,16 +150,16 @@ export class PgBossTaskQueue implements TaskQueue {
       // One look at every queue; a queue whose settings are already those asked for is left
       // alone (a start of the service changes nothing): three statements less per queue.
       const existing = new Map((await boss.getQueues(names)).map((queue) => [queue.name, queue]));
+      const options = {
+        retryLimit: settings.retryLimit,
+        retryBackoff: (settings.retryDelaySeconds ?? 2) > 0,
+        retryDelay: settings.retryDelaySeconds ?? 2,
+        heartbeatSeconds: settings.heartbeatSeconds,
+        expireInSeconds: 6 * 60 * 60,
+        deleteAfterSeconds: settings.finishedTaskSeconds ?? 7 * DAY_S,
+        retentionSeconds: settings.waitingTaskSeconds ?? 14 * DAY_S,
+      };
       for (const name of names) {
-        const options = {
-          retryLimit: settings.retryLimit,
-          retryBackoff: (settings.retryDelaySeconds ?? 2) > 0,
-          retryDelay: settings.retryDelaySeconds ?? 2,
-          heartbeatSeconds: settings.heartbeatSeconds,
-          expireInSeconds: 6 * 60 * 60,
-          deleteAfterSeconds: settings.finishedTaskSeconds ?? 7 * DAY_S,
-          retentionSeconds: settings.waitingTaskSeconds ?? 14 * DAY_S,
-        };
         const queue = existing.get(name);
         const policy = ordered.has(name) ? ORDERED_POLICY : 'standard';
         if (queue && queue.policy !== policy) {
