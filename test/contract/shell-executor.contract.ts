@@ -6,15 +6,23 @@ import { tempDir } from '../support/gateway-process.js';
 
 const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
-/** The behaviour every ShellExecutor adapter must have. */
-export const describeShellExecutorContract = (name: string, make: () => ShellExecutor): void => {
+/**
+ * The behaviour every ShellExecutor adapter must have. `close` releases what an adapter holds
+ * (a process of its own) after each test.
+ */
+export const describeShellExecutorContract = <T extends ShellExecutor>(
+  name: string,
+  make: () => T,
+  close: (shell: T) => Promise<void> = async () => undefined,
+): void => {
   describe(`ShellExecutor contract: ${name}`, () => {
-    let shell: ShellExecutor;
+    let shell: T;
     let cwd: string;
     beforeEach(async () => {
       shell = make();
       cwd = await tempDir('shell');
     });
+    afterEach(() => close(shell));
 
     it('runs the command line with /bin/sh in the given directory', async () => {
       const run = await shell.run('echo "$0" > which.txt && pwd', { cwd, timeoutMs: 5000, env: ENV });
@@ -59,6 +67,28 @@ export const describeShellExecutorContract = (name: string, make: () => ShellExe
       await new Promise((resolve) => setTimeout(resolve, 200));
       const late = await readFile(join(cwd, 'late.txt'), 'utf8').catch(() => 'absent');
       expect(late).to.equal('absent');
+    });
+
+    it('kills a command and what it started when the caller aborts, and says so', async () => {
+      const controller = new AbortController();
+      const running = shell.run('sleep 30 & echo started > started.txt; sleep 30; echo never > late.txt', {
+        cwd,
+        timeoutMs: 60_000,
+        env: ENV,
+        signal: controller.signal,
+      });
+      // aborted once the command is seen running, not after a guessed delay
+      while ((await readFile(join(cwd, 'started.txt'), 'utf8').catch(() => '')) === '') await new Promise((resolve) => setTimeout(resolve, 20));
+      controller.abort();
+      const run = await running;
+      expect(run).to.include({ aborted: true, timedOut: false, exitCode: null });
+      expect(await readFile(join(cwd, 'late.txt'), 'utf8').catch(() => 'absent')).to.equal('absent');
+    });
+
+    it('kills at once a command whose caller aborted before it started', async () => {
+      const run = await shell.run('sleep 30; echo never > late.txt', { cwd, timeoutMs: 60_000, env: ENV, signal: AbortSignal.abort() });
+      expect(run).to.include({ aborted: true, exitCode: null });
+      expect(await readFile(join(cwd, 'late.txt'), 'utf8').catch(() => 'absent')).to.equal('absent');
     });
 
     it("gives the command exactly the environment it is given, nothing of the service's own", async () => {

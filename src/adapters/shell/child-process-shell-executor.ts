@@ -1,87 +1,16 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import type { ShellExecutor, ShellOptions, ShellRun } from '../../ports/shell-executor.js';
-
-/** A shell that could not start; an environment too large for the system is named as such. */
-const startFailure = (error: NodeJS.ErrnoException): Error =>
-  error.code === 'E2BIG'
-    ? new Error('the command could not start: its environment (the request values it was given) is larger than the system allows (E2BIG)', { cause: error })
-    : error;
-
-/** Carries the start mark's path to the shell (a variable: a path is never spliced into the script). */
-const MARK_VARIABLE = 'AGW_START_MARK';
-/**
- * Put before a command that has a start mark: creates the mark, or stops with 125 and says why;
- * then drops the variable, so that the command sees exactly its own environment. On the
- * command's first line, so that the shell's messages keep naming the command's own lines.
- */
-const MARK_START = `{ true >"$${MARK_VARIABLE}"; } 2>/dev/null || { echo "agent-gateway: the start mark $${MARK_VARIABLE} could not be written; the command was not run" >&2; exit 125; }; unset ${MARK_VARIABLE}; `;
+import { DEFAULT_SHELL_SETTINGS, runShell, type ShellSettings } from './spawn-shell.js';
 
 /**
- * `/bin/sh -c` in a process group of its own, so a timeout kills everything the command started.
- * The command's environment is exactly `options.env`: the service's own is never passed on.
+ * `/bin/sh -c` started by this process (runShell). Starting a process copies the starting
+ * process's page tables, which takes as long as that process is large: the service runs its
+ * commands through SpawnerShellExecutor instead; this one serves small processes and tests.
  */
 export class ChildProcessShellExecutor implements ShellExecutor {
   /** `shell`: `/bin/sh` in the service; tests also run commands with bash, which is /bin/sh on many systems. */
-  constructor(
-    private readonly outputLimit: number = 64 * 1024,
-    private readonly shell: string = '/bin/sh',
-  ) {}
+  constructor(private readonly settings: ShellSettings = DEFAULT_SHELL_SETTINGS) {}
 
   run(command: string, options: ShellOptions): Promise<ShellRun> {
-    const started = performance.now();
-    return new Promise((resolve, reject) => {
-      let child: ChildProcessByStdio<null, Readable, Readable>;
-      try {
-        const [script, env] =
-          options.startMark === undefined ? [command, { ...options.env }] : [`${MARK_START}${command}`, { ...options.env, [MARK_VARIABLE]: options.startMark }];
-        child = spawn(this.shell, ['-c', script], { cwd: options.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-      } catch (error) {
-        return reject(startFailure(error as NodeJS.ErrnoException));
-      }
-      let output = '';
-      // One decoder per stream: a character split across two chunks is still decoded whole.
-      const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
-      let timedOut = false;
-      let aborted = false;
-      const collect =
-        (decoder: StringDecoder) =>
-        (chunk: Buffer): void => {
-          if (output.length < this.outputLimit) output += decoder.write(chunk).slice(0, this.outputLimit - output.length);
-        };
-      child.stdout.on('data', collect(decoders.stdout));
-      child.stderr.on('data', collect(decoders.stderr));
-      const killGroup = (): void => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          child.kill('SIGKILL');
-        }
-      };
-      const timer = setTimeout(() => {
-        timedOut = true;
-        killGroup();
-      }, options.timeoutMs);
-      const onAbort = (): void => {
-        aborted = true;
-        killGroup();
-      };
-      if (options.signal?.aborted) onAbort();
-      else options.signal?.addEventListener('abort', onAbort, { once: true });
-      const done = (): void => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-      };
-      child.once('error', (error: NodeJS.ErrnoException) => {
-        done();
-        reject(startFailure(error));
-      });
-      child.once('close', (code) => {
-        done();
-        const killed = timedOut || aborted;
-        resolve({ exitCode: killed ? null : code, timedOut, aborted, durationMs: Math.round(performance.now() - started), output });
-      });
-    });
+    return runShell(command, options, this.settings);
   }
 }

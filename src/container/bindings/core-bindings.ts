@@ -5,8 +5,8 @@ import type { Database } from '../../adapters/persistence/database.js';
 import { MikroOrmDeliveryLog } from '../../adapters/persistence/mikro-orm-delivery-log.js';
 import { PgBossTaskQueue } from '../../adapters/queue/pg-boss-task-queue.js';
 import { join } from 'node:path';
-import { ChildProcessShellExecutor } from '../../adapters/shell/child-process-shell-executor.js';
 import { FileStartMarks } from '../../adapters/shell/file-start-marks.js';
+import { SpawnerShellExecutor } from '../../adapters/shell/spawner/spawner-shell-executor.js';
 import { JOB_RUN_QUEUE } from '../../application/jobs/create-job.js';
 import { AUTO_MERGE_QUEUE } from '../../application/jobs/auto-merge-job.js';
 import { TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE } from '../../application/triggers/fire-triggers.js';
@@ -21,7 +21,12 @@ import { TOKENS } from '../tokens.js';
 /** What every capability shares: logging, the database, time and ids, secrets, the task queue, shell and HTTP out. */
 export const bindCore = (c: Container, config: AppConfig, infra: Infrastructure): void => {
   bindBasics(c, config, infra);
-  c.bind(TOKENS.ShellExecutor).toConstantValue(new ChildProcessShellExecutor());
+  // Commands start from a small process of its own, not from the service (SpawnerShellExecutor).
+  // Stopped on unbind once its running commands have finished; a command started later (a task
+  // still finishing) starts it again, and it ends with the service.
+  c.bind(TOKENS.ShellExecutor)
+    .toResolvedValue(() => new SpawnerShellExecutor(), [])
+    .onDeactivation((shell) => (shell as SpawnerShellExecutor).close());
   // Resolved when the trigger runner is: creating the directory is for the service, not every CLI command.
   c.bind(TOKENS.StartMarks).toResolvedValue(() => new FileStartMarks(join(config.dataDir, 'run-marks')), []);
   c.bind(TOKENS.HttpForwarder).toConstantValue(new NodeFetchHttpForwarder(config.webhook));

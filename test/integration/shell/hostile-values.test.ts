@@ -86,7 +86,7 @@ for (const [shellName, shellPath] of [
   const describeShell = existsSync(shellPath) ? describe : describe.skip;
   describeShell(`hostile values through command templates, run by ${shellName}`, function () {
     this.timeout(60_000);
-    const shell = new ChildProcessShellExecutor(64 * 1024, shellPath);
+    const shell = new ChildProcessShellExecutor({ outputLimit: 64 * 1024, shell: shellPath });
     const constructs = CONSTRUCTS.filter((c) => shellName === 'bash' || !c.bashOnly);
     const template = constructs.map((c) => c.template).join('\n');
 
@@ -125,7 +125,7 @@ describe('why arithmetic and [[ ]] are refused: bash evaluates an expanded value
   const bash = existsSync('/usr/bin/bash') ? it : it.skip;
   bash('a value in [[ … -eq … ]] runs a command even from a variable, so templates may not put tokens there', async () => {
     const cwd = await tempDir('arith');
-    const shell = new ChildProcessShellExecutor(64 * 1024, '/usr/bin/bash');
+    const shell = new ChildProcessShellExecutor({ outputLimit: 64 * 1024, shell: '/usr/bin/bash' });
     await shell.run('[[ "$AGW_ARG_1" -eq 1 ]]; echo $(( AGW_ARG_1 ))', {
       cwd,
       timeoutMs: 5000,

@@ -1,0 +1,128 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SpawnerShellExecutor } from '../../../src/adapters/shell/spawner/spawner-shell-executor.js';
+import { ROOT, tempDir } from '../../support/gateway-process.js';
+
+const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+/** The spawner's pid (the shell's parent) and the names of the variables in the spawner's own environment. */
+const WHO_RUNS = 'echo "$PPID $(tr "\\0" "\\n" < /proc/$PPID/environ | cut -d= -f1 | tr "\\n" ,)"';
+
+/** Whether a process is still there (a zombie waiting for its parent counts as gone). */
+const alive = async (pid: number): Promise<boolean> => {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  return stat !== null && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+};
+
+const waitUntilGone = async (pid: number, ms = 15_000): Promise<void> => {
+  for (const started = Date.now(); await alive(pid); await new Promise((resolve) => setTimeout(resolve, 20))) {
+    if (Date.now() - started > ms) throw new Error(`process ${pid} still running after ${ms} ms`);
+  }
+};
+
+/**
+ * A process using the built executor the way the service does: it runs WHO_RUNS, prints the
+ * answer, then ends by itself (`exit`) or waits to be killed (`hang`).
+ */
+const userProcess = (mode: 'exit' | 'hang') => {
+  const module = pathToFileURL(join(ROOT, 'dist', 'adapters', 'shell', 'spawner', 'spawner-shell-executor.js')).href;
+  const script = `
+    const { SpawnerShellExecutor } = await import(${JSON.stringify(module)});
+    const run = await new SpawnerShellExecutor().run(${JSON.stringify(WHO_RUNS)}, { cwd: '/', timeoutMs: 10000, env: ${JSON.stringify(ENV)} });
+    console.log(run.output.trim());
+    if (${JSON.stringify(mode)} === 'hang') setInterval(() => undefined, 1000);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...ENV, SERVICE_SECRET: 'not for the spawner' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const firstLine = new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) resolve(out.split('\n')[0]);
+    });
+    child.once('exit', (code) => reject(new Error(`the user process exited (${code}) before printing`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, firstLine, exited };
+};
+
+describe('SpawnerShellExecutor: its spawner process', function () {
+  this.timeout(60_000);
+  const started: number[] = [];
+  afterEach(() => {
+    for (const pid of started.splice(0)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone, as it should be
+      }
+    }
+  });
+
+  it('holds none of the service’s environment, and does not keep the service running once commands are done', async () => {
+    const user = userProcess('exit');
+    if (user.child.pid) started.push(user.child.pid);
+    const [pid, variables] = (await user.firstLine).split(' ');
+    const spawnerPid = Number(pid);
+    started.push(spawnerPid);
+    // only what Node itself sets to hand the IPC channel over
+    expect(
+      variables.split(',').filter((name) => name !== '' && !name.startsWith('NODE_CHANNEL_')),
+      'the spawner’s own variables',
+    ).to.deep.equal([]);
+    expect(await user.exited, 'the user process ended by itself').to.equal(0);
+    await waitUntilGone(spawnerPid);
+  });
+
+  it('does not outlive a service killed with SIGKILL', async () => {
+    const user = userProcess('hang');
+    if (user.child.pid) started.push(user.child.pid);
+    const spawnerPid = Number((await user.firstLine).split(' ')[0]);
+    started.push(spawnerPid);
+    expect(await alive(spawnerPid)).to.equal(true);
+    user.child.kill('SIGKILL');
+    await user.exited;
+    await waitUntilGone(spawnerPid);
+  });
+
+  it('fails the commands of a spawner that dies, saying so, and runs the next command in a new one', async () => {
+    const shell = new SpawnerShellExecutor();
+    try {
+      const cwd = await tempDir('spawner');
+      const first = await shell.run(WHO_RUNS, { cwd, timeoutMs: 10_000, env: ENV });
+      const spawnerPid = Number(first.output.split(' ')[0]);
+      started.push(spawnerPid);
+      const running = shell.run('echo started > started.txt; sleep 30', { cwd, timeoutMs: 60_000, env: ENV });
+      while ((await readFile(join(cwd, 'started.txt'), 'utf8').catch(() => '')) === '') await new Promise((resolve) => setTimeout(resolve, 20));
+      process.kill(spawnerPid, 'SIGKILL');
+      const error = await running.then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(error?.message).to.equal('the spawner process running the command stopped (SIGKILL); the command may have run');
+      const next = await shell.run(WHO_RUNS, { cwd, timeoutMs: 10_000, env: ENV });
+      const nextPid = Number(next.output.split(' ')[0]);
+      started.push(nextPid);
+      expect(next.exitCode).to.equal(0);
+      expect(nextPid).to.not.equal(spawnerPid);
+    } finally {
+      await shell.close();
+    }
+  });
+
+  it('close waits for running commands, then stops the spawner', async () => {
+    const shell = new SpawnerShellExecutor();
+    const cwd = await tempDir('spawner');
+    const running = shell.run(`${WHO_RUNS}; sleep 0.3; echo finished`, { cwd, timeoutMs: 10_000, env: ENV });
+    const closed = shell.close();
+    const run = await running;
+    await closed;
+    const spawnerPid = Number(run.output.split(' ')[0]);
+    started.push(spawnerPid);
+    expect(run.output).to.match(/finished\n$/);
+    expect(await alive(spawnerPid)).to.equal(false);
+  });
+});
