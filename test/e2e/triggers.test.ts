@@ -534,15 +534,19 @@ echo ok > done.txt`;
       dir = await tempDir('e2e-durable-dir');
       dataDir = await migratedDataDir('e2e-durable-data');
       triggersFile = join(await tempDir('e2e-durable-file'), 'TRIGGERS.json');
-      // No template tokens. A command whose gateway died before it got to write ($PPID gone) writes
-      // nothing, as if the machine had crashed: every line comes from a live gateway.
+      // No template tokens. A command notes the gateway that started it (the pid in DATA_DIR's
+      // lock file when it starts); one whose gateway died before it got to write writes nothing,
+      // as if the machine had crashed: every line comes from a live gateway.
       const triggers = [
         {
           name: 'durable',
           watch_path: '/webhook',
           enabled: true,
           actions: [
-            { type: 'command', command: 'touch "started-$$"; sleep 2; kill -0 $PPID 2>/dev/null || exit 9; echo "$PPID $(date +%s%N)" >> durable.txt' },
+            {
+              type: 'command',
+              command: `touch "started-$$"; gateway=$(cat '${join(dataDir, 'embedded.pid')}'); sleep 2; kill -0 "$gateway" 2>/dev/null || exit 9; echo "$gateway $(date +%s%N)" >> durable.txt`,
+            },
           ],
         },
         { name: 'codehost-without-secret', watch_path: '/codehost/webhook', enabled: true, actions: [{ type: 'command', command: 'touch CODEHOST_RAN' }] },

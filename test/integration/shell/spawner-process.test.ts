@@ -52,8 +52,9 @@ const userProcess = (mode: 'exit' | 'hang') => {
 describe('SpawnerShellExecutor: its spawner process', function () {
   this.timeout(60_000);
   const started: number[] = [];
+  const groups: number[] = [];
   afterEach(() => {
-    for (const pid of started.splice(0)) {
+    for (const pid of [...started.splice(0), ...groups.splice(0).map((group) => -group)]) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
@@ -95,8 +96,12 @@ describe('SpawnerShellExecutor: its spawner process', function () {
       const first = await shell.run(WHO_RUNS, { cwd, timeoutMs: 10_000, env: ENV });
       const spawnerPid = Number(first.output.split(' ')[0]);
       started.push(spawnerPid);
-      const running = shell.run('echo started > started.txt; sleep 30', { cwd, timeoutMs: 60_000, env: ENV });
-      while ((await readFile(join(cwd, 'started.txt'), 'utf8').catch(() => '')) === '') await new Promise((resolve) => setTimeout(resolve, 20));
+      const running = shell.run('echo $$ > started.txt; sleep 30', { cwd, timeoutMs: 60_000, env: ENV });
+      let command = '';
+      while (!(command = await readFile(join(cwd, 'started.txt'), 'utf8').catch(() => '')).endsWith('\n'))
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      // the command's process group, left running by the killed spawner (as by a killed service)
+      groups.push(Number(command));
       process.kill(spawnerPid, 'SIGKILL');
       const error = await running.then(
         () => null,
