@@ -158,6 +158,42 @@ describe('pg-boss on PGlite: queue settings across starts', function () {
   });
 });
 
+describe('pg-boss on PGlite: tasks start when the headroom lets them', function () {
+  this.timeout(60_000);
+
+  /** A Headroom the test opens: each wait is recorded and resolves when the test lets it. */
+  const gate = () => {
+    const waiting: Array<() => void> = [];
+    return { waiting, headroom: { wait: () => new Promise<void>((start) => waiting.push(start)) } };
+  };
+
+  for (const queueName of ['q', 'ordered']) {
+    it(`a fetched task of ${queueName === 'q' ? 'a standard' : 'an ordered'} queue waits for the headroom before its handler runs`, async () => {
+      const pglite = await PgliteThread.open(await queueStoreDir());
+      const { waiting, headroom } = gate();
+      let queue: PgBossTaskQueue | undefined;
+      try {
+        queue = await PgBossTaskQueue.start({ pglite }, settings, logger, headroom);
+        const ran: number[] = [];
+        await queue.enqueue(queueName, { n: 1 }, { group: 'g' });
+        await queue.work(queueName, async (task: { n: number }) => {
+          ran.push(task.n);
+        });
+        await waitFor(() => waiting.length === 1, 20_000, 'the task waiting for the headroom');
+        // the handler can run only once its wait resolves
+        expect(ran).to.deep.equal([]);
+        waiting.shift()!();
+        await waitFor(() => ran.length === 1, 20_000, 'the handler');
+        expect(ran).to.deep.equal([1]);
+        await drained(queue);
+      } finally {
+        await queue?.stop(1000);
+        await pglite.close();
+      }
+    });
+  }
+});
+
 // The unit tests' fake: queues on one store are replicas on one database.
 describeTaskQueueContract('in memory (the fake the unit tests use)', () => {
   let store = new InMemoryTaskStore();

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { PgBoss, fromPglite, type JobInsert, type PGliteLike } from 'pg-boss';
+import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
 import { GroupCommit, parallelWrites } from '../shared/group-commit.js';
 import type { EnqueueOptions, TaskQueue, WorkOptions } from '../../ports/task-queue.js';
@@ -102,6 +103,8 @@ export class PgBossTaskQueue implements TaskQueue {
     /** Inserts of one queue that may run at once: 1 on PGlite (it runs one statement at a time anyway). */
     private readonly parallelWrites: number,
     private readonly logger: Logger,
+    /** Each task waits here before it starts: while the service is busy, requests go first. */
+    private readonly headroom: Headroom,
   ) {
     this.#ordered = new Set(settings.orderedQueues ?? []);
   }
@@ -122,7 +125,8 @@ export class PgBossTaskQueue implements TaskQueue {
     return [...this.settings.queues, ...this.#ordered];
   }
 
-  static async start(connection: QueueConnection, settings: QueueSettings, logger: Logger): Promise<PgBossTaskQueue> {
+  /** `headroom`: when tasks may start (default: at once). */
+  static async start(connection: QueueConnection, settings: QueueSettings, logger: Logger, headroom: Headroom = NO_WAIT): Promise<PgBossTaskQueue> {
     // Polling, not LISTEN/NOTIFY: with notify on, pg-boss turns polling into a slow backstop and
     // a batchSize-1 worker waits for the next notification even when tasks are waiting.
     // Stale heartbeats are found by pg-boss's queue monitor, which runs at most once per
@@ -178,7 +182,7 @@ export class PgBossTaskQueue implements TaskQueue {
       await boss.stop({ graceful: false, close: true }).catch(() => undefined);
       throw error;
     }
-    return new PgBossTaskQueue(boss, settings, parallelWrites('pglite' in connection ? 'pglite' : 'postgresql'), logger);
+    return new PgBossTaskQueue(boss, settings, parallelWrites('pglite' in connection ? 'pglite' : 'postgresql'), logger, headroom);
   }
 
   /**
@@ -253,7 +257,7 @@ export class PgBossTaskQueue implements TaskQueue {
         // request waiting on it) for tens of milliseconds.
         let turn: Promise<void> = Promise.resolve();
         const run = (job: (typeof jobs)[number]): Promise<void> => {
-          turn = turn.then(nextTurn);
+          turn = turn.then(nextTurn).then(() => this.headroom.wait());
           return turn.then(() => handler(job.data, { id: job.id, attempt: job.retryCount + 1 }));
         };
         if (!options.oneAtATimePerGroup) return settle(jobs, jobs.map(run));
@@ -303,6 +307,7 @@ export class PgBossTaskQueue implements TaskQueue {
     const outcomes = await Promise.allSettled(
       jobs.map(async (job, i) => {
         if (i > 0) await nextTurn();
+        await this.headroom.wait();
         await handler(job.data, { id: job.id, attempt: job.retryCount + 1 });
       }),
     );
@@ -352,6 +357,8 @@ export class PgBossTaskQueue implements TaskQueue {
     await this.boss.stop({ graceful: true, timeout: Math.max(timeoutMs, 1), close: true });
   }
 }
+
+const NO_WAIT: Headroom = { wait: () => Promise.resolve() };
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

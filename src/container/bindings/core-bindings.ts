@@ -4,6 +4,8 @@ import { NodeFetchHttpForwarder } from '../../adapters/forwarder/node-fetch-http
 import type { Database } from '../../adapters/persistence/database.js';
 import { MikroOrmDeliveryLog } from '../../adapters/persistence/mikro-orm-delivery-log.js';
 import { PgBossTaskQueue } from '../../adapters/queue/pg-boss-task-queue.js';
+import { DEFAULT_HEADROOM, EventLoopHeadroom } from '../../adapters/system/event-loop-headroom.js';
+import { NodeTimer } from '../../adapters/system/node-timer.js';
 import { join } from 'node:path';
 import { FileStartMarks } from '../../adapters/shell/file-start-marks.js';
 import { SpawnerShellExecutor } from '../../adapters/shell/spawner/spawner-shell-executor.js';
@@ -51,6 +53,13 @@ export const bindTaskQueue = (c: Container, config: AppConfig): void => {
             waitingTaskSeconds: config.retention.waitingTaskSeconds,
           },
           logger.child({ component: 'queue' }),
+          // Tasks start when the main thread — and the embedded database's thread, which runs the
+          // statements of requests and tasks alike — has room: requests are answered first.
+          new EventLoopHeadroom(
+            [() => performance.eventLoopUtilization(), ...(db.pglite ? [() => db.pglite!.eventLoopUtilization()] : [])],
+            { ...DEFAULT_HEADROOM, busyAbove: config.yieldBusyAbove },
+            new NodeTimer(),
+          ),
         ),
       [TOKENS.Database, TOKENS.Logger],
     )

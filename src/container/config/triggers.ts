@@ -44,7 +44,10 @@ export const queueSchema = z
     QUEUE_CONCURRENCY: integer(4, 1, 100),
     QUEUE_HEARTBEAT_SECONDS: integer(10, 10, 3600),
     QUEUE_SUPERVISE_SECONDS: integer(15, 1, 3600),
+    QUEUE_YIELD_BUSY_PERCENT: integer(70, 1, 100),
   })
   .transform((env) => ({
     queue: { concurrency: env.QUEUE_CONCURRENCY, heartbeatSeconds: env.QUEUE_HEARTBEAT_SECONDS, superviseIntervalSeconds: env.QUEUE_SUPERVISE_SECONDS },
+    /** Background tasks wait to start while the service is busier than this share (1: never wait). */
+    yieldBusyAbove: env.QUEUE_YIELD_BUSY_PERCENT / 100,
   }));

@@ -1,0 +1,92 @@
+import type { Headroom } from '../../ports/headroom.js';
+import type { Timer } from '../../ports/timer.js';
+
+/** Time a thread's event loop spent working and idle since it started, in ms (node:perf_hooks' eventLoopUtilization()). */
+export interface LoopTimes {
+  readonly active: number;
+  readonly idle: number;
+}
+
+export interface HeadroomSettings {
+  /** Busier than this (0–1: the share of the last window spent working, on any measured thread), background work waits. 1 or more: never. */
+  readonly busyAbove: number;
+  /** The window busyness is measured over. */
+  readonly windowMs: number;
+  /** How often waiting work is looked at. */
+  readonly tickMs: number;
+  /** Waiting tasks let go per tick while there is room. */
+  readonly startsPerTick: number;
+  /** Even while busy, one task per tick starts once the longest-waiting one has waited this long. */
+  readonly maxWaitMs: number;
+}
+
+export const DEFAULT_HEADROOM: HeadroomSettings = { busyAbove: 0.7, windowMs: 100, tickMs: 10, startsPerTick: 4, maxWaitMs: 1000 };
+
+/**
+ * Headroom from event-loop utilization: the main thread's and, on the embedded database, the
+ * database thread's, where every statement of requests and tasks alike runs. Below `busyAbove`
+ * (and with nobody waiting) a task starts at once; above it, tasks queue and start in order, up to
+ * `startsPerTick` per tick while there is room and one per tick once the first has waited
+ * `maxWaitMs`. Measured with bench/messaging.mjs at 500 updates/s (docs/architecture.md,
+ * "Background work yields to requests"): the webhook's p99 fell from ~200 ms to under 50 ms.
+ */
+export class EventLoopHeadroom implements Headroom {
+  /** Samples of every source, oldest first, at least a tick apart, reaching back one window. */
+  readonly #samples: Array<{ readonly at: number; readonly times: readonly LoopTimes[] }>;
+  readonly #waiting: Array<{ readonly since: number; readonly start: () => void }> = [];
+  #ticking = false;
+
+  constructor(
+    /** One per measured thread, e.g. `() => performance.eventLoopUtilization()`. */
+    private readonly sources: ReadonlyArray<() => LoopTimes>,
+    private readonly settings: HeadroomSettings,
+    private readonly timer: Timer,
+    /** Monotonic milliseconds. */
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.#samples = [{ at: now(), times: sources.map((source) => source()) }];
+  }
+
+  wait(): Promise<void> {
+    if (this.settings.busyAbove >= 1) return Promise.resolve();
+    if (this.#waiting.length === 0 && this.#busyness() < this.settings.busyAbove) return Promise.resolve();
+    return new Promise((start) => {
+      this.#waiting.push({ since: this.now(), start });
+      this.#tick();
+    });
+  }
+
+  /**
+   * The share of the last window (sliding, in steps of a tick) the busiest source spent working.
+   * Sampled at most once per tick, and only when asked: an idle service takes no samples.
+   */
+  #busyness(): number {
+    const at = this.now();
+    if (at - this.#samples[this.#samples.length - 1].at >= this.settings.tickMs) this.#samples.push({ at, times: this.sources.map((source) => source()) });
+    // the base: the newest sample at least a window old (or the oldest there is)
+    while (this.#samples.length > 2 && at - this.#samples[1].at >= this.settings.windowMs) this.#samples.shift();
+    const base = this.#samples[0].times;
+    const newest = this.#samples[this.#samples.length - 1].times;
+    return Math.max(
+      0,
+      ...newest.map((current, i) => {
+        const active = current.active - base[i].active;
+        const total = active + current.idle - base[i].idle;
+        return total > 0 ? active / total : 0;
+      }),
+    );
+  }
+
+  #tick(): void {
+    if (this.#ticking) return;
+    this.#ticking = true;
+    this.timer.after(this.settings.tickMs, () => {
+      this.#ticking = false;
+      const room = this.#busyness() < this.settings.busyAbove;
+      const overdue = (): boolean => this.now() - this.#waiting[0].since >= this.settings.maxWaitMs;
+      let starts = room ? this.settings.startsPerTick : this.#waiting.length > 0 && overdue() ? 1 : 0;
+      while (starts-- > 0 && this.#waiting.length > 0) this.#waiting.shift()!.start();
+      if (this.#waiting.length > 0) this.#tick();
+    });
+  }
+}
