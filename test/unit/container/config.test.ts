@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       webhook: { timeoutMs: 10_000, attempts: 4, backoffMs: 1000 },
       approvalTimeoutMs: 1_800_000,
       queue: { concurrency: 4, heartbeatSeconds: 10, superviseIntervalSeconds: 15 },
+      yieldBusyAbove: 0.7,
       chat: { historyTurns: 20, maxSteps: 5, systemPromptFile: '/srv/gw/config/CHAT_SYSTEM_PROMPT.md' },
       channels: {
         telegram: {
@@ -172,6 +173,13 @@ describe('loadConfig', () => {
     expect(problemsOf({ BODY_LIMIT: 'lots' })[0]).to.match(/^BODY_LIMIT: "lots" is not a size/);
     expect(problemsOf({ LOG_LEVEL: 'loud' })[0]).to.match(/^LOG_LEVEL: "loud" is not one of fatal, error/);
     expect(problemsOf({ DATABASE_CREATE: 'yes' })).to.deep.equal(['DATABASE_CREATE: "yes" is not true or false']);
+  });
+
+  it('reads QUEUE_YIELD_BUSY_PERCENT as a share (100: never wait) and refuses 0 or more than 100', () => {
+    expect(loadConfig({ QUEUE_YIELD_BUSY_PERCENT: '100' }, '/srv/gw').yieldBusyAbove).to.equal(1);
+    expect(loadConfig({ QUEUE_YIELD_BUSY_PERCENT: '55' }, '/srv/gw').yieldBusyAbove).to.equal(0.55);
+    expect(problemsOf({ QUEUE_YIELD_BUSY_PERCENT: '0' })[0]).to.match(/^QUEUE_YIELD_BUSY_PERCENT: "0" is not a whole number between 1 and 100/);
+    expect(problemsOf({ QUEUE_YIELD_BUSY_PERCENT: '101' })[0]).to.match(/^QUEUE_YIELD_BUSY_PERCENT: "101"/);
   });
 
   it('reads COMMAND_ENV as a list of variable names, each once', () => {
