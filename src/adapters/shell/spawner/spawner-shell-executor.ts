@@ -92,9 +92,11 @@ export class SpawnerShellExecutor implements ShellExecutor {
     if (this.#child !== undefined) return this.#child;
     const extension = extname(fileURLToPath(import.meta.url)); // .ts under tsx (tests), .js when built
     const child = fork(fileURLToPath(new URL(`./spawner-process${extension}`, import.meta.url)), [JSON.stringify(this.settings)], {
-      // Node's own flags only: built JavaScript, or TypeScript Node strips itself (tests); with an
-      // older Node under tsx, the parent's loader.
-      execArgv: extension === '.ts' && !process.features.typescript ? process.execArgv : [],
+      // Not the service's flags: built JavaScript, or TypeScript Node strips itself (tests); with an
+      // older Node under tsx, the parent's loader. A small young generation: the spawner holds
+      // little (RSS measured ~50 MB at its start; running commands at full speed up to ~80 MB
+      // with it, ~95 MB without).
+      execArgv: [...(extension === '.ts' && !process.features.typescript ? process.execArgv : []), '--max-semi-space-size=1'],
       // Nothing of the service's environment (its secrets): each command is sent its own.
       env: {},
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
