@@ -105,12 +105,12 @@ export class PgliteThread {
     return new PgliteThread(worker, onFailure);
   }
 
-  /** True once closed, or once the thread has failed. */
   /** How long the database thread's event loop has worked and idled so far (every statement runs there), in ms. */
   eventLoopUtilization(): { readonly active: number; readonly idle: number } {
     return this.#worker.performance.eventLoopUtilization();
   }
 
+  /** True once closed, or once the thread has failed. */
   get closed(): boolean {
     return this.#closed || this.#failure !== undefined;
   }
