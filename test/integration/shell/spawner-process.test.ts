@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SpawnerShellExecutor } from '../../../src/adapters/shell/spawner/spawner-shell-executor.js';
@@ -113,6 +113,26 @@ describe('SpawnerShellExecutor: its spawner process', function () {
       started.push(nextPid);
       expect(next.exitCode).to.equal(0);
       expect(nextPid).to.not.equal(spawnerPid);
+    } finally {
+      await shell.close();
+    }
+  });
+
+  it('outlasts a Ctrl-C or SIGTERM sent to the whole process group: the running command still reports its outcome', async () => {
+    const shell = new SpawnerShellExecutor();
+    try {
+      const cwd = await tempDir('spawner');
+      const running = shell.run('echo $PPID > started.txt; while [ ! -e go ]; do sleep 0.02; done; echo finished', { cwd, timeoutMs: 20_000, env: ENV });
+      let written = '';
+      while (!(written = await readFile(join(cwd, 'started.txt'), 'utf8').catch(() => '')).endsWith('\n'))
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      const spawnerPid = Number(written);
+      started.push(spawnerPid);
+      for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.kill(spawnerPid, signal);
+      await writeFile(join(cwd, 'go'), '');
+      const run = await running;
+      expect(run).to.include({ exitCode: 0, output: 'finished\n' });
+      expect(await alive(spawnerPid), 'the spawner, still there for the next command').to.equal(true);
     } finally {
       await shell.close();
     }

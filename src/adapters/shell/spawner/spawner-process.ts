@@ -28,3 +28,7 @@ process.on('message', (request: SpawnerRequest) => {
     .finally(() => running.delete(id));
 });
 process.on('disconnect', () => process.exit(0));
+// The spawner lives exactly as long as its service: a Ctrl-C, a closed terminal or a service
+// manager signals the whole process group, and the service, stopping gracefully, still waits
+// for the outcome of the commands running here.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => undefined);
