@@ -122,12 +122,18 @@ describe('SpawnerShellExecutor: its spawner process', function () {
     const shell = new SpawnerShellExecutor();
     try {
       const cwd = await tempDir('spawner');
-      const running = shell.run('echo $PPID > started.txt; while [ ! -e go ]; do sleep 0.02; done; echo finished', { cwd, timeoutMs: 20_000, env: ENV });
+      // waits for the file go, at most 10 s (it must not outlive a failed test)
+      const running = shell.run('echo $PPID $$ > started.txt; i=0; while [ ! -e go ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; echo finished', {
+        cwd,
+        timeoutMs: 20_000,
+        env: ENV,
+      });
       let written = '';
       while (!(written = await readFile(join(cwd, 'started.txt'), 'utf8').catch(() => '')).endsWith('\n'))
         await new Promise((resolve) => setTimeout(resolve, 20));
-      const spawnerPid = Number(written);
+      const [spawnerPid, command] = written.split(' ').map(Number);
       started.push(spawnerPid);
+      groups.push(command);
       for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.kill(spawnerPid, signal);
       await writeFile(join(cwd, 'go'), '');
       const run = await running;
