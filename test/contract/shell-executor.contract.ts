@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ShellExecutor } from '../../src/ports/shell-executor.js';
 import { tempDir } from '../support/gateway-process.js';
+import { waitFor } from '../support/http.js';
 
 const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
@@ -78,7 +79,7 @@ export const describeShellExecutorContract = <T extends ShellExecutor>(
         signal: controller.signal,
       });
       // aborted once the command is seen running, not after a guessed delay
-      while ((await readFile(join(cwd, 'started.txt'), 'utf8').catch(() => '')) === '') await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor(() => readFile(join(cwd, 'started.txt'), 'utf8').catch(() => ''), 15_000, 'the command to start');
       controller.abort();
       const run = await running;
       expect(run).to.include({ aborted: true, timedOut: false, exitCode: null });

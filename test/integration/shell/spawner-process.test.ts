@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SpawnerShellExecutor } from '../../../src/adapters/shell/spawner/spawner-shell-executor.js';
 import { ROOT, tempDir } from '../../support/gateway-process.js';
+import { waitFor } from '../../support/http.js';
 
 const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 /** The spawner's pid (the shell's parent) and the names of the variables in the spawner's own environment. */
@@ -16,11 +17,18 @@ const alive = async (pid: number): Promise<boolean> => {
   return stat !== null && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
 };
 
-const waitUntilGone = async (pid: number, ms = 15_000): Promise<void> => {
-  for (const started = Date.now(); await alive(pid); await new Promise((resolve) => setTimeout(resolve, 20))) {
-    if (Date.now() - started > ms) throw new Error(`process ${pid} still running after ${ms} ms`);
-  }
-};
+const waitUntilGone = (pid: number): Promise<boolean> => waitFor(async () => !(await alive(pid)), 15_000, `process ${pid} to end`);
+
+/** What a command writes to started.txt in `cwd` once it has started (whole once it ends with a newline). */
+const startedLine = (cwd: string): Promise<string> =>
+  waitFor(
+    async () => {
+      const text = await readFile(join(cwd, 'started.txt'), 'utf8').catch(() => '');
+      return text.endsWith('\n') ? text : '';
+    },
+    15_000,
+    'the command to start',
+  );
 
 /**
  * A process using the built executor the way the service does: it runs WHO_RUNS, prints the
@@ -97,9 +105,7 @@ describe('SpawnerShellExecutor: its spawner process', function () {
       const spawnerPid = Number(first.output.split(' ')[0]);
       started.push(spawnerPid);
       const running = shell.run('echo $$ > started.txt; sleep 30', { cwd, timeoutMs: 60_000, env: ENV });
-      let command = '';
-      while (!(command = await readFile(join(cwd, 'started.txt'), 'utf8').catch(() => '')).endsWith('\n'))
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      const command = await startedLine(cwd);
       // the command's process group, left running by the killed spawner (as by a killed service)
       groups.push(Number(command));
       process.kill(spawnerPid, 'SIGKILL');
@@ -128,10 +134,7 @@ describe('SpawnerShellExecutor: its spawner process', function () {
         timeoutMs: 20_000,
         env: ENV,
       });
-      let written = '';
-      while (!(written = await readFile(join(cwd, 'started.txt'), 'utf8').catch(() => '')).endsWith('\n'))
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      const [spawnerPid, command] = written.split(' ').map(Number);
+      const [spawnerPid, command] = (await startedLine(cwd)).split(' ').map(Number);
       started.push(spawnerPid);
       groups.push(command);
       for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.kill(spawnerPid, signal);
