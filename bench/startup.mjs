@@ -33,8 +33,21 @@ const launch = (command, args, env) => {
   return child;
 };
 
+const groupAlive = (pid) => {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+};
+
+/**
+ * Stops the whole group and waits until none of it is left: npm may exit on SIGTERM before the
+ * gateway it started has finished its graceful stop, and the next start would find the embedded
+ * database still held by it.
+ */
 const stopGroup = async (child) => {
-  if (child.exitCode !== null || child.signalCode !== null) return;
   const signal = (name) => {
     try {
       process.kill(-child.pid, name);
@@ -42,10 +55,13 @@ const stopGroup = async (child) => {
       // already gone
     }
   };
-  signal('SIGTERM');
-  const killer = setTimeout(() => signal('SIGKILL'), 10_000);
+  if (child.exitCode === null && child.signalCode === null) signal('SIGTERM');
+  const deadline = performance.now() + 10_000;
   await child.exited;
-  clearTimeout(killer);
+  while (groupAlive(child.pid)) {
+    if (performance.now() > deadline) signal('SIGKILL');
+    await sleep(20);
+  }
 };
 
 /** ms from spawn to the first 200 on /api/ping. */
