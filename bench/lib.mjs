@@ -257,13 +257,29 @@ export const SERVICE_NODE_FLAGS = SERVICE_START.flags;
 /** The environment `npm start` gives the service (e.g. MALLOC_TRIM_THRESHOLD_); a part's own settings go over it. */
 export const SERVICE_ENV = SERVICE_START.env;
 
+/**
+ * BENCH_GATEWAY_ENV ("NAME=value NAME=value", e.g. "LOG_LEVEL=info QUEUE_YIELD_BUSY_PERCENT=50")
+ * goes over every gateway's environment, to try a setting without editing a scenario.
+ */
+const GATEWAY_ENV = Object.fromEntries(
+  (process.env.BENCH_GATEWAY_ENV ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((assignment) => {
+      const match = assignment.match(/^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/);
+      if (match === null) throw new Error(`BENCH_GATEWAY_ENV: "${assignment}" is not NAME=value`);
+      return [match[1], match[2]];
+    }),
+);
+
 export const startGateway = async (label, env) => {
   const port = await freePort();
   await mkdir(LOGS_DIR, { recursive: true });
   const logFile = join(LOGS_DIR, `${label}.log`);
   const child = startChild(
-    [...SERVICE_NODE_FLAGS, join(ROOT, 'dist', 'main.js')],
-    { ...SERVICE_ENV, LOG_LEVEL: 'warn', ...env, HOST: '127.0.0.1', PORT: String(port) },
+    // BENCH_GATEWAY_NODE_FLAGS (e.g. "--trace-gc") reach the gateway only, not the fakes and load generators.
+    [...SERVICE_NODE_FLAGS, ...(process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(ROOT, 'dist', 'main.js')],
+    { ...SERVICE_ENV, LOG_LEVEL: 'warn', ...env, ...GATEWAY_ENV, HOST: '127.0.0.1', PORT: String(port) },
     {
       logFile,
     },

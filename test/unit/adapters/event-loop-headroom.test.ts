@@ -51,6 +51,31 @@ describe('EventLoopHeadroom', () => {
     expect(timer.pending).to.equal(false);
   });
 
+  it("starts at most a tick's worth at once when many tasks arrive together, and the rest tick by tick, in order", async () => {
+    const headroom = make([main]);
+    main.rest(100);
+    const started = waitAll(headroom, 10);
+    await settle();
+    expect(started, 'at once, with room').to.deep.equal([0, 1, 2, 3]);
+    expect(timer.pending, 'a tick for the rest').to.equal(true);
+    timer.fire(); // no time has passed: still the same tick
+    await settle();
+    expect(started).to.deep.equal([0, 1, 2, 3]);
+    main.rest(10);
+    timer.fire();
+    await settle();
+    expect(started).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7]);
+    main.rest(10);
+    timer.fire();
+    await settle();
+    expect(started).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(timer.pending).to.equal(false);
+    main.rest(10);
+    const later = waitAll(headroom, 1);
+    await settle();
+    expect(later, 'a new tick: at once again').to.deep.equal([0]);
+  });
+
   it('holds tasks while the loop is busier than the threshold, then starts them in order, a few per tick', async () => {
     const headroom = make([main]);
     main.work(90);
