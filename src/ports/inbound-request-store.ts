@@ -38,7 +38,8 @@ export interface InboundRequestFilter {
 /** The requests that fired triggers, read by each trigger run instead of a copy per trigger. */
 export interface InboundRequestStore {
   /**
-   * Stores the request durably before its trigger runs are queued. Storing an id that is already
+   * Stores the request durably (at the same time as its trigger runs are queued: a run that
+   * starts first waits for it, see RunTrigger). Storing an id that is already
    * stored keeps the first record. Throws when the request cannot be stored.
    */
   record(request: InboundRequest): Promise<void>;

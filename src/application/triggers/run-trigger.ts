@@ -11,11 +11,12 @@ import type { ApprovalStore } from '../../ports/approval-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { HttpForwarder } from '../../ports/http-forwarder.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
-import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
+import type { InboundRequest, InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { JobLauncher } from '../../ports/job-launcher.js';
 import type { Logger } from '../../ports/logger.js';
 import type { ShellExecutor } from '../../ports/shell-executor.js';
 import type { StartMarks } from '../../ports/start-marks.js';
+import type { Timer } from '../../ports/timer.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
 import type { TriggerRunTask } from './fire-triggers.js';
 import { currentTriggers, type TriggerSource } from './trigger-source.js';
@@ -50,6 +51,12 @@ export interface RunTriggerSettings {
   /** How long an action with `approval: true` waits for a decision. */
   readonly approvalTimeoutMs?: number;
 }
+
+/** How long a task that finds no request waits for it, and how often it reads again (see RunTrigger.#storedRequest). */
+export const REQUEST_WAIT_MS = 10_000;
+export const REQUEST_POLL_MS = 20;
+/** Only a task fired this recently waits for its request: an older one's request is not being written any more. */
+const RECENT_TASK_MS = 60_000;
 
 /** Why an action that was running when the service died is not run again. */
 export const INTERRUPTED = 'interrupted: the service stopped while this action ran (it may have done its work); it is not run again';
@@ -103,6 +110,8 @@ export class RunTrigger {
      * service died is started then if it never started. Without them it is never started again.
      */
     private readonly startMarks?: StartMarks,
+    /** How a task waits for a request stored at the same time as it (see #storedRequest); without it, it does not wait. */
+    private readonly timer?: Timer,
   ) {}
 
   async execute(task: TriggerRunTask): Promise<void> {
@@ -228,9 +237,27 @@ export class RunTrigger {
    */
   async #request(task: TriggerRunTask): Promise<RequestSnapshot | string> {
     if (task.request !== undefined) return JSON.parse(task.request) as RequestSnapshot;
-    const stored = task.requestId === undefined ? null : await this.requests.find(task.requestId);
+    const stored = task.requestId === undefined ? null : await this.#storedRequest(task.requestId, task.firedAt);
     if (stored === null) return `the request that fired this trigger (${task.requestId ?? 'no id'}) is no longer stored; the action was not run`;
     return JSON.parse(stored.request) as RequestSnapshot;
+  }
+
+  /**
+   * FireTriggers stores a request and its tasks at the same time, so a task can start before its
+   * request has committed: a task fired in the last minute that finds no request reads again
+   * every REQUEST_POLL_MS for up to REQUEST_WAIT_MS. A request still missing then was never
+   * stored (its caller got an error and sends it again), or retention removed it.
+   */
+  async #storedRequest(requestId: string, firedAt: string): Promise<InboundRequest | null> {
+    let stored = await this.requests.find(requestId);
+    if (stored !== null || this.timer === undefined) return stored;
+    const missingSince = this.clock.now().getTime();
+    if (missingSince - Date.parse(firedAt) > RECENT_TASK_MS) return null;
+    while (stored === null && this.clock.now().getTime() - missingSince < REQUEST_WAIT_MS) {
+      await new Promise<void>((resolve) => this.timer!.after(REQUEST_POLL_MS, resolve));
+      stored = await this.requests.find(requestId);
+    }
+    return stored;
   }
 
   /** Stores the approval the action waits for (once per run and action); its record says so. */

@@ -1,6 +1,7 @@
 import type { Container } from 'inversify';
 import { GithubEvents } from '../../adapters/codehost/github-events.js';
 import { GithubSignatureVerifier } from '../../adapters/codehost/github-signature-verifier.js';
+import { NodeTimer } from '../../adapters/system/node-timer.js';
 import { ReceiveCodehostEvent } from '../../application/codehost/receive-codehost-event.js';
 import { RequestAutoMerge } from '../../application/jobs/auto-merge-job.js';
 import { RunTrigger, type RunTriggerSettings } from '../../application/triggers/run-trigger.js';
@@ -45,7 +46,7 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
   );
   c.bind(TOKENS.RunTrigger).toResolvedValue(
     (triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, approvals, startMarks) =>
-      new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, runSettings, approvals, startMarks),
+      new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, runSettings, approvals, startMarks, new NodeTimer()),
     [
       TOKENS.Triggers,
       TOKENS.ActionRunRepository,

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { FireTriggers, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
-import { INTERRUPTED, RECORDED_OUTPUT, RunTrigger } from '../../../../src/application/triggers/run-trigger.js';
+import { INTERRUPTED, RECORDED_OUTPUT, REQUEST_POLL_MS, REQUEST_WAIT_MS, RunTrigger } from '../../../../src/application/triggers/run-trigger.js';
+import type { Timer } from '../../../../src/ports/timer.js';
 import { InMemoryStartMarks } from '../../../fakes/in-memory-start-marks.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
 import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
@@ -189,12 +190,32 @@ describe('FireTriggers', () => {
     expect(error).to.be.instanceOf(Error);
   });
 
-  it('queues nothing when the request cannot be stored', async () => {
+  it('fails when the request cannot be stored; the tasks stored with it refer to a request that never appears, so they run nothing', async () => {
     const { fire, queue, requests } = make();
     requests.failNext = true;
     const error = await fire.execute({ watchPath: '/webhook', request }).catch((e: Error) => e);
     expect(error).to.be.instanceOf(Error);
-    expect(queue.tasks).to.deep.equal([]);
+    const ids = queue.tasks.map((t) => (t.payload as TriggerRunTask).requestId!);
+    expect(ids).to.have.length(2);
+    for (const id of ids) expect(await requests.find(id)).to.equal(null);
+  });
+
+  it('stores the request and the tasks at the same time: a slow request write does not hold the tasks back', async () => {
+    const { fire, queue, requests } = make();
+    let commit!: () => void;
+    const record = requests.record.bind(requests);
+    requests.record = async (stored) => {
+      await new Promise<void>((resolve) => (commit = resolve));
+      await record(stored);
+    };
+    let answered = false;
+    const firing = fire.execute({ watchPath: '/webhook', request }).then(() => (answered = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(queue.tasks, 'queued while the request is being written').to.have.length(2);
+    expect(answered, 'the caller waits for the request too').to.equal(false);
+    commit();
+    await firing;
+    expect(answered).to.equal(true);
   });
 
   it('names the run each fired trigger started in the stored request, the same run ids the tasks carry', async () => {
@@ -423,6 +444,92 @@ describe('RunTrigger', () => {
         error: `the request that fired this trigger (${missing}) is no longer stored; the action was not run`,
       });
     }
+  });
+
+  describe('a task that starts before its request has committed (both are stored at the same time)', () => {
+    /** A Timer on the test's clock: each wait moves the clock on by its length and ends at once; `onWait` sees each. */
+    class ClockTimer implements Timer {
+      readonly waits: number[] = [];
+      constructor(
+        private readonly clock: FixedClock,
+        private readonly onWait: (count: number) => void = () => undefined,
+      ) {}
+      after(ms: number, callback: () => void): () => void {
+        this.waits.push(ms);
+        setImmediate(() => {
+          this.clock.advance(ms);
+          this.onWait(this.waits.length);
+          callback();
+        });
+        return () => undefined;
+      }
+    }
+    const makeWaiting = (clock: FixedClock, timer: Timer) => {
+      const requests = new InMemoryInboundRequestStore();
+      const runs = new InMemoryActionRunRepository();
+      const shell = new ScriptedShell();
+      const runner = new RunTrigger(
+        triggers,
+        runs,
+        requests,
+        shell,
+        new RecordingForwarder(),
+        new RecordingJobs(),
+        new SequentialIds(),
+        clock,
+        new RecordingLogger(),
+        { triggersDir: '/srv/triggers', commandTimeoutMs: 60_000, commandEnv: COMMAND_ENV },
+        undefined,
+        undefined,
+        timer,
+      );
+      return { runner, runs, requests, shell };
+    };
+    const stored = {
+      id: REQUEST_ID,
+      watchPath: '/webhook',
+      receivedAt: new Date('2026-01-01T00:00:00Z'),
+      request: JSON.stringify(request),
+      triggers: ['build', 'notify'],
+      runs: [],
+      replayOf: null,
+    };
+
+    it('waits for the request and then runs every action with it', async () => {
+      const clock = new FixedClock();
+      let requests!: InMemoryInboundRequestStore;
+      const timer = new ClockTimer(clock, (count) => {
+        if (count === 3) void requests.record(stored);
+      });
+      const made = makeWaiting(clock, timer);
+      requests = made.requests;
+      await made.runner.execute(task);
+      expect(timer.waits).to.deep.equal([REQUEST_POLL_MS, REQUEST_POLL_MS, REQUEST_POLL_MS]);
+      expect(made.shell.envs[0].AGW_ARG_1, 'the stored request').to.equal('main; rm -rf /');
+      expect(made.runs.runs.map((r) => r.status)).to.deep.equal(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    });
+
+    it('runs nothing when the request never appears (its caller got an error), and says so in every record', async () => {
+      const clock = new FixedClock();
+      const timer = new ClockTimer(clock);
+      const { runner, runs, shell } = makeWaiting(clock, timer);
+      await runner.execute(task);
+      expect(timer.waits).to.have.length(REQUEST_WAIT_MS / REQUEST_POLL_MS);
+      expect(shell.commands).to.deep.equal([]);
+      expect(runs.runs.map((r) => [r.status, r.error])).to.deep.equal(
+        Array(5).fill(['failed', `the request that fired this trigger (${REQUEST_ID}) is no longer stored; the action was not run`]),
+      );
+    });
+
+    it('does not wait for the request of a task fired long ago (retention removed it)', async () => {
+      const clock = new FixedClock(new Date('2026-01-01T00:05:00Z'));
+      const timer = new ClockTimer(clock);
+      const { runner, runs, shell } = makeWaiting(clock, timer);
+      await runner.execute(task);
+      expect(timer.waits).to.deep.equal([]);
+      expect(shell.commands).to.deep.equal([]);
+      expect(runs.runs.map((r) => r.status)).to.deep.equal(['failed', 'failed', 'failed', 'failed', 'failed']);
+    });
   });
 
   it('throws, running nothing, when the request cannot be read, so the queue retries the task', async () => {
