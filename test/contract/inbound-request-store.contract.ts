@@ -52,13 +52,20 @@ export const describeInboundRequestStoreContract = (name: string, open: () => Pr
       expect(await harness.store.find('not-a-uuid')).to.equal(null);
     });
 
-    it('keeps the request text exactly: escaped NUL and lone surrogates, key order, a megabyte, emoji', async () => {
-      const body = { z: 'a\u0000b', a: '\ud800 alone', m: [1, { y: 2, b: 3 }], e: '🎉 ünïcode', big: 'x'.repeat(1024 * 1024) };
+    it('keeps the request text exactly: escaped NUL and lone surrogates, quotes and placeholders, key order, a megabyte, emoji', async () => {
+      const body = {
+        z: 'a\u0000b',
+        a: '\ud800 alone',
+        q: `it's ? ?? $1 :x \\ " '); drop table inbound_requests; --`,
+        m: [1, { y: 2, b: 3 }],
+        e: '🎉 ünïcode',
+        big: 'x'.repeat(1024 * 1024),
+      };
       const recorded = request({ request: JSON.stringify({ body, query: { q: 'v' }, headers: { 'x-a': 'b' } }) });
       await harness.store.record(recorded);
       const found = await harness.store.find(recorded.id);
       expect(found?.request).to.equal(recorded.request);
-      expect(Object.keys((JSON.parse(found!.request) as { body: object }).body)).to.deep.equal(['z', 'a', 'm', 'e', 'big']);
+      expect(Object.keys((JSON.parse(found!.request) as { body: object }).body)).to.deep.equal(['z', 'a', 'q', 'm', 'e', 'big']);
     });
 
     it('keeps the first record when an id is recorded again', async () => {

@@ -238,7 +238,8 @@ export class RunTrigger {
   async #request(task: TriggerRunTask): Promise<RequestSnapshot | string> {
     if (task.request !== undefined) return JSON.parse(task.request) as RequestSnapshot;
     const stored = task.requestId === undefined ? null : await this.#storedRequest(task.requestId, task.firedAt);
-    if (stored === null) return `the request that fired this trigger (${task.requestId ?? 'no id'}) is no longer stored; the action was not run`;
+    if (stored === null)
+      return `the request that fired this trigger (${task.requestId ?? 'no id'}) is not stored (its caller was answered with an error, or retention removed it); the action was not run`;
     return JSON.parse(stored.request) as RequestSnapshot;
   }
 

@@ -441,7 +441,7 @@ describe('RunTrigger', () => {
       expect(run).to.include({
         status: 'failed',
         attempts: 0,
-        error: `the request that fired this trigger (${missing}) is no longer stored; the action was not run`,
+        error: `the request that fired this trigger (${missing}) is not stored (its caller was answered with an error, or retention removed it); the action was not run`,
       });
     }
   });
@@ -517,7 +517,10 @@ describe('RunTrigger', () => {
       expect(timer.waits).to.have.length(REQUEST_WAIT_MS / REQUEST_POLL_MS);
       expect(shell.commands).to.deep.equal([]);
       expect(runs.runs.map((r) => [r.status, r.error])).to.deep.equal(
-        Array(5).fill(['failed', `the request that fired this trigger (${REQUEST_ID}) is no longer stored; the action was not run`]),
+        Array(5).fill([
+          'failed',
+          `the request that fired this trigger (${REQUEST_ID}) is not stored (its caller was answered with an error, or retention removed it); the action was not run`,
+        ]),
       );
     });
 
