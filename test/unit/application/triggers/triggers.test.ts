@@ -315,6 +315,16 @@ describe('RunTrigger', () => {
     requestId: REQUEST_ID,
   };
   const COMMAND_ENV = { PATH: '/usr/bin:/bin', HOME: '/home/gateway', LANG: 'C.UTF-8', EXTRA: 'configured' };
+  /** The request that fired `task`, as FireTriggers stores it. */
+  const STORED = {
+    id: REQUEST_ID,
+    watchPath: '/webhook',
+    receivedAt: new Date('2026-01-01T00:00:00Z'),
+    request: JSON.stringify(request),
+    triggers: ['build', 'notify'],
+    runs: [],
+    replayOf: null,
+  };
   const make = (
     shell = new ScriptedShell(),
     forwarder = new RecordingForwarder(),
@@ -324,15 +334,7 @@ describe('RunTrigger', () => {
     startMarks?: InMemoryStartMarks,
   ) => {
     const requests = new InMemoryInboundRequestStore();
-    void requests.record({
-      id: REQUEST_ID,
-      watchPath: '/webhook',
-      receivedAt: new Date('2026-01-01T00:00:00Z'),
-      request: JSON.stringify(request),
-      triggers: ['build', 'notify'],
-      runs: [],
-      replayOf: null,
-    });
+    void requests.record(STORED);
     const runner = new RunTrigger(
       triggers,
       runs,
@@ -485,21 +487,12 @@ describe('RunTrigger', () => {
       );
       return { runner, runs, requests, shell };
     };
-    const stored = {
-      id: REQUEST_ID,
-      watchPath: '/webhook',
-      receivedAt: new Date('2026-01-01T00:00:00Z'),
-      request: JSON.stringify(request),
-      triggers: ['build', 'notify'],
-      runs: [],
-      replayOf: null,
-    };
 
     it('waits for the request and then runs every action with it', async () => {
       const clock = new FixedClock();
       let requests!: InMemoryInboundRequestStore;
       const timer = new ClockTimer(clock, (count) => {
-        if (count === 3) void requests.record(stored);
+        if (count === 3) void requests.record(STORED);
       });
       const made = makeWaiting(clock, timer);
       requests = made.requests;
