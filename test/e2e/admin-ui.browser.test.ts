@@ -132,7 +132,9 @@ suite(title, function () {
    * skipped the autofocus, and whether it does depends on the machine's speed.
    */
   const enterPassword = async (tab: Tab, password: string): Promise<void> => {
-    await tab.page.waitForFunction("document.activeElement !== null && document.activeElement.id === 'password'");
+    // Read from outside the page: waitForFunction polls inside it with eval, which the admin
+    // UI's Content Security Policy refuses whenever the first look does not already pass.
+    await waitFor(async () => (await tab.page.evaluate(() => document.activeElement?.id)) === 'password', 10_000, 'the autofocus on the password field');
     await tab.page.getByLabel('Admin password').fill(password);
   };
 
