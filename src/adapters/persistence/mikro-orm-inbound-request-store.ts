@@ -66,7 +66,7 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
       `insert into inbound_requests (id, watch_path, received_at, triggers, request, runs, replay_of)
        select r.id, r.watch_path, r.received_at, r.triggers, r.request, r.runs, r.replay_of
        from jsonb_to_recordset(cast(? as jsonb))
-         as r(id uuid, watch_path varchar(200), received_at timestamptz, triggers jsonb, request text, runs jsonb, replay_of uuid)
+         as r(id uuid, watch_path text, received_at timestamptz, triggers jsonb, request text, runs jsonb, replay_of uuid)
        on conflict (id) do nothing`,
       [JSON.stringify(rows)],
       'run',
