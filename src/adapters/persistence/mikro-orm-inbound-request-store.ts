@@ -48,9 +48,10 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
   }
 
   /**
-   * The rows as one JSON parameter that the database turns into rows: the ORM's insert builder
-   * converted and quoted every value of every row in JavaScript, 12 % of the main thread under
-   * matched-webhook load (peer bench, PostgreSQL, `--cpu-prof`).
+   * The rows as one JSON bind parameter that the database turns into rows: the ORM's insert
+   * builder converted and quoted every value of every row in JavaScript, 12 % of the main thread
+   * under matched-webhook load (peer bench, PostgreSQL, `--cpu-prof`), and its `execute` quotes
+   * the parameter into the SQL text (Database.run).
    */
   async #insert(requests: readonly InboundRequest[]): Promise<undefined[]> {
     const rows = requests.map((request) => ({
@@ -62,14 +63,13 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
       runs: request.runs.map((run) => ({ trigger: storableText(run.trigger), runId: run.runId })),
       replay_of: request.replayOf,
     }));
-    await this.db.orm.em.getConnection().execute(
+    await this.db.run(
       `insert into inbound_requests (id, watch_path, received_at, triggers, request, runs, replay_of)
        select r.id, r.watch_path, r.received_at, r.triggers, r.request, r.runs, r.replay_of
-       from jsonb_to_recordset(cast(? as jsonb))
+       from jsonb_to_recordset($1::jsonb)
          as r(id uuid, watch_path text, received_at timestamptz, triggers jsonb, request text, runs jsonb, replay_of uuid)
        on conflict (id) do nothing`,
       [JSON.stringify(rows)],
-      'run',
     );
     return requests.map(() => undefined);
   }
