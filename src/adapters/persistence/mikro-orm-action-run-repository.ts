@@ -5,7 +5,7 @@ import type { ActionRun } from '../../domain/triggers/action-run.js';
 import type { ActionRunRepository } from '../../ports/action-run-repository.js';
 import type { Database } from './database.js';
 import { ActionRunEntity } from './entities/action-run-entity.js';
-import { GroupCommit, parallelWrites } from '../shared/group-commit.js';
+import { GroupCommit } from '../shared/group-commit.js';
 import { isUuid } from './is-uuid.js';
 
 /** Most records one upsert carries. */
@@ -32,7 +32,6 @@ export class MikroOrmActionRunRepository implements ActionRunRepository {
 
   constructor(private readonly db: Database) {
     this.#saves = new GroupCommit((runs) => this.#upsert(runs), {
-      parallel: parallelWrites(db.engine),
       maxItems: MAX_WRITE,
       key: (run) => `${run.runId}#${run.actionIndex}`,
     });

@@ -3,7 +3,7 @@ import { storableText } from '../../domain/text/storable-text.js';
 import type { ConversationStore, ConversationTurn } from '../../ports/conversation-store.js';
 import type { Database } from './database.js';
 import { ChatTurnEntity } from './entities/chat-turn-entity.js';
-import { GroupCommit, parallelWrites } from '../shared/group-commit.js';
+import { GroupCommit } from '../shared/group-commit.js';
 
 interface Append {
   readonly threadId: string;
@@ -20,7 +20,6 @@ export class MikroOrmConversationStore implements ConversationStore {
 
   constructor(private readonly db: Database) {
     this.#appends = new GroupCommit((appends) => this.#insert(appends), {
-      parallel: parallelWrites(db.engine),
       maxItems: MAX_WRITE,
       key: (append) => append.threadId,
     });

@@ -1,7 +1,7 @@
 import type { DeliveryLog } from '../../ports/delivery-log.js';
 import type { Database } from './database.js';
 import { CodehostDeliveryEntity } from './entities/codehost-delivery-entity.js';
-import { GroupCommit, parallelWrites } from '../shared/group-commit.js';
+import { GroupCommit } from '../shared/group-commit.js';
 
 interface Delivery {
   readonly deliveryId: string;
@@ -18,7 +18,6 @@ export class MikroOrmDeliveryLog implements DeliveryLog {
 
   constructor(private readonly db: Database) {
     this.#records = new GroupCommit((deliveries) => this.#insert(deliveries), {
-      parallel: parallelWrites(db.engine),
       maxItems: MAX_WRITE,
       key: (delivery) => delivery.deliveryId,
     });

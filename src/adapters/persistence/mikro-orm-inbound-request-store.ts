@@ -2,7 +2,7 @@ import { storableText } from '../../domain/text/storable-text.js';
 import type { InboundRequest, InboundRequestFilter, InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { Database } from './database.js';
 import { InboundRequestEntity } from './entities/inbound-request-entity.js';
-import { GroupCommit, parallelWrites } from '../shared/group-commit.js';
+import { GroupCommit } from '../shared/group-commit.js';
 import { isUuid } from './is-uuid.js';
 
 /** Most requests one insert carries (each holds a whole request, up to the body limit). */
@@ -37,7 +37,6 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
 
   constructor(private readonly db: Database) {
     this.#writes = new GroupCommit((requests) => this.#insert(requests), {
-      parallel: parallelWrites(db.engine),
       maxItems: MAX_WRITE,
       key: (request) => request.id,
     });

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { PgBoss, fromPglite, type JobInsert, type PGliteLike } from 'pg-boss';
 import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
-import { GroupCommit, parallelWrites } from '../shared/group-commit.js';
+import { GroupCommit } from '../shared/group-commit.js';
 import type { EnqueueOptions, TaskQueue, WorkOptions } from '../../ports/task-queue.js';
 
 export interface QueueSettings {
@@ -114,8 +114,6 @@ export class PgBossTaskQueue implements TaskQueue {
   private constructor(
     private readonly boss: PgBoss,
     private readonly settings: QueueSettings,
-    /** Inserts of one queue that may run at once: 1 on PGlite (it runs one statement at a time anyway). */
-    private readonly parallelWrites: number,
     private readonly logger: Logger,
     /** Each task waits here before it starts: while the service is busy, requests go first. */
     private readonly headroom: Headroom,
@@ -196,12 +194,12 @@ export class PgBossTaskQueue implements TaskQueue {
       await boss.stop({ graceful: false, close: true }).catch(() => undefined);
       throw error;
     }
-    return new PgBossTaskQueue(boss, settings, parallelWrites('pglite' in connection ? 'pglite' : 'postgresql'), logger, headroom);
+    return new PgBossTaskQueue(boss, settings, logger, headroom);
   }
 
   /**
-   * Group commit (GroupCommit): tasks enqueued while their queue's inserts are all busy (one on
-   * PGlite, a few on PostgreSQL), or in the same turn of the event loop, are stored together by
+   * Group commit (GroupCommit): tasks enqueued while their queue's insert is busy (one at a time
+   * on either engine), or in the same turn of the event loop, are stored together by
    * the next single insert, and each caller is answered when that insert has committed. At low
    * load a task is written at once; under load one statement carries many tasks instead of one
    * statement each, which keeps the embedded database (one connection, one statement at a time)
@@ -214,7 +212,7 @@ export class PgBossTaskQueue implements TaskQueue {
     const grouping = options.group === undefined ? {} : ordered ? { singletonKey: options.group } : { group: { id: options.group } };
     let writer = this.#writers.get(queue);
     if (writer === undefined) {
-      writer = new GroupCommit((tasks) => this.#insert(queue, tasks), { parallel: this.parallelWrites, maxItems: MAX_WRITE });
+      writer = new GroupCommit((tasks) => this.#insert(queue, tasks), { maxItems: MAX_WRITE });
       this.#writers.set(queue, writer);
     }
     return writer.add({ id, job: { id, data: payload, ...grouping } });
