@@ -49,8 +49,9 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
   /**
    * The rows as one JSON bind parameter that the database turns into rows: the ORM's insert
    * builder converted and quoted every value of every row in JavaScript, 12 % of the main thread
-   * under matched-webhook load (peer bench, PostgreSQL, `--cpu-prof`), and its `execute` quotes
-   * the parameter into the SQL text (Database.run).
+   * under matched-webhook load (peer bench, PostgreSQL, `--cpu-prof`). The JSON goes to the
+   * database as a bind parameter (Database.run), not quoted into the SQL text as the ORM's
+   * `execute` would.
    */
   async #insert(requests: readonly InboundRequest[]): Promise<undefined[]> {
     const rows = requests.map((request) => ({
