@@ -7,6 +7,7 @@ import type { ReceiveMessagingUpdate } from '../../application/messaging/receive
 import type { RegisterMessagingWebhook } from '../../application/messaging/register-messaging-webhook.js';
 import { watchPathsOf, type ApiRoute } from '../../domain/auth/route-policy.js';
 import { requestSnapshot, type RouteHandler } from './api-router.js';
+import { respondWithError } from './middleware/error-responder.js';
 
 export interface HandlerDependencies {
   /** The route table the router is built from: the channels' endpoints get their handlers from it. */
@@ -77,7 +78,8 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
   },
   'create-job': (ctx) => {
     // A body that can create no job is refused before anything asynchronous starts.
-    deps.createJob.check(ctx.request.body);
+    const problem = deps.createJob.problemWith(ctx.request.body);
+    if (problem !== undefined) return respondWithError(ctx, problem);
     return deps.createJob
       .execute({ body: ctx.request.body, idempotencyKey: ctx.req.headers['idempotency-key'], apiKeyId: ctx.state.apiKeyId as string })
       .then((created) => {

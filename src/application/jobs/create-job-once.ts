@@ -1,6 +1,6 @@
 import { branchOf } from '../../domain/jobs/job.js';
 import { canonicalJson, IDEMPOTENCY_WINDOW_MS, parseIdempotencyKey } from '../../domain/jobs/idempotency.js';
-import { parseJobRequest } from '../../domain/jobs/job-request.js';
+import { parseJobRequest, readJobRequest } from '../../domain/jobs/job-request.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import type { ApiKeyCrypto } from '../../ports/api-key-crypto.js';
 import type { Clock } from '../../ports/clock.js';
@@ -40,11 +40,13 @@ export class CreateJobOnce {
   ) {}
 
   /**
-   * Throws the 400 that execute would for a body that can create no job (SPEC 4.1, 7), at once:
-   * lets the HTTP edge refuse a bad request without starting anything asynchronous.
+   * The 400 that execute would throw for a body that can create no job (SPEC 4.1, 7), returned
+   * at once, or undefined for a valid body: lets the HTTP edge refuse a bad request without
+   * starting anything asynchronous, and without a throw (see readJobRequest).
    */
-  check(body: unknown): void {
-    parseJobRequest(body);
+  problemWith(body: unknown): DomainError | undefined {
+    const read = readJobRequest(body);
+    return read instanceof DomainError ? read : undefined;
   }
 
   async execute(input: CreateJobOnceInput): Promise<CreateJobOnceResult> {

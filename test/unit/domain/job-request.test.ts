@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { parseJobRequest } from '../../../src/domain/jobs/job-request.js';
-import type { DomainError } from '../../../src/domain/errors/domain-error.js';
+import { DomainError } from '../../../src/domain/errors/domain-error.js';
+import { parseJobRequest, readJobRequest } from '../../../src/domain/jobs/job-request.js';
 
 describe('parseJobRequest', () => {
   const failure = (body: unknown): DomainError => {
@@ -44,5 +44,15 @@ describe('parseJobRequest', () => {
 
   it('names an override of the wrong type', () => {
     expect(failure({ job: 'x', llm_model: 3 }).message).to.equal('Field llm_model must be a non-empty string');
+  });
+
+  it('readJobRequest returns, without throwing, what parseJobRequest returns or throws', () => {
+    for (const body of [undefined, {}, { job: ' ' }, { job: 'a\u0000b' }, { job: 'x', llm_provider: '' }, { job: 'x', llm_model: 'm\u0000' }]) {
+      const read = readJobRequest(body);
+      expect(read, JSON.stringify(body)).to.be.instanceOf(DomainError);
+      expect((read as DomainError).message, JSON.stringify(body)).to.equal(failure(body).message);
+    }
+    const body = { job: 'fix it', llm_model: 'gpt' };
+    expect(readJobRequest(body)).to.deep.equal(parseJobRequest(body));
   });
 });

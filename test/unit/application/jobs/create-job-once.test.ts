@@ -40,14 +40,17 @@ const failure = async (promise: Promise<unknown>): Promise<DomainError> => {
 };
 
 describe('CreateJobOnce', () => {
-  it('check refuses, at once, every body that execute refuses as a 400, and passes a valid one', async () => {
+  it('problemWith returns, at once, the 400 of every body that execute refuses, and nothing for a valid one', async () => {
     const { once, create, jobs } = setup();
     for (const body of [undefined, {}, { job: '' }, { job: 'a\u0000b' }, { job: 'x', llm_model: 3 }]) {
-      expect(() => once.check(body), JSON.stringify(body)).to.throw(DomainError);
+      const problem = once.problemWith(body);
+      expect(problem, JSON.stringify(body)).to.be.instanceOf(DomainError);
       const refused = await failure(create(body, 'same-key'));
       expect(refused.code, JSON.stringify(body)).to.equal('invalid_input');
+      expect(problem?.code, JSON.stringify(body)).to.equal('invalid_input');
+      expect(problem?.message, JSON.stringify(body)).to.equal(refused.message);
     }
-    expect(() => once.check({ job: 'Fix it' })).not.to.throw();
+    expect(once.problemWith({ job: 'Fix it' })).to.equal(undefined);
     expect(jobs.jobs.size).to.equal(0);
   });
 
