@@ -17,7 +17,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const nulIn = (field: string, value: string): DomainError | undefined =>
   value.includes('\0') ? new DomainError('invalid_input', `Field ${field} must not contain NUL characters (U+0000)`) : undefined;
 
-/** `value`, or the error for a text with a NUL in it (see nulIn). */
+/** Returns `value`; throws the 400 for a text with a NUL in it (see nulIn). */
 export const refuseNul = (field: string, value: string): string => {
   const problem = nulIn(field, value);
   if (problem !== undefined) throw problem;
