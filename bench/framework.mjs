@@ -28,8 +28,8 @@ const RUNS = (() => {
   return value;
 })();
 
-/** The three requests of issue 15.4 and their targets (% of the reference's req/s). */
-const CASES = [
+/** The three requests of issue 15.4 and their targets (% of the reference's req/s); bench/per-process.mjs sends them too. */
+export const CASES = [
   { name: 'GET /api/ping', method: 'GET', path: '/api/ping', expect: 200, goal: 90 },
   {
     name: 'POST /api/create-job, invalid body (auth)',
