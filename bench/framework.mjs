@@ -19,14 +19,10 @@ import {
   startGateway,
   stopChild,
   stopGateway,
+  wholeNumberSetting,
 } from './lib.mjs';
 
-const RUNS = (() => {
-  const value = Number(process.env.BENCH_FRAMEWORK_RUNS ?? 5);
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new Error(`BENCH_FRAMEWORK_RUNS: "${process.env.BENCH_FRAMEWORK_RUNS}" is not a whole number of at least 1`);
-  return value;
-})();
+const RUNS = wholeNumberSetting('BENCH_FRAMEWORK_RUNS', 5);
 
 /** The three requests of issue 15.4 and their targets (% of the reference's req/s); bench/per-process.mjs sends them too. */
 export const CASES = [

@@ -23,6 +23,13 @@ const number = (name, fallback) => {
   return value;
 };
 
+/** A whole-number setting of at least 1 from the environment variable `name` (`fallback` when unset); refuses anything else, naming it. */
+export const wholeNumberSetting = (name, fallback) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name}: "${process.env[name]}" is not a whole number of at least 1`);
+  return value;
+};
+
 /** Settings shared by every script (environment variables, see the README). */
 export const SETTINGS = {
   seconds: number('BENCH_SECONDS', 10),

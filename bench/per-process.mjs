@@ -24,14 +24,10 @@ import {
   startGateway,
   stopChild,
   stopGateway,
+  wholeNumberSetting,
 } from './lib.mjs';
 
-const count = (name, fallback) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name}: "${process.env[name]}" is not a whole number of at least 1`);
-  return value;
-};
-const PROCESSES = count('BENCH_PROCESSES', 5);
+const PROCESSES = wholeNumberSetting('BENCH_PROCESSES', 5);
 const WITH_REFERENCE = process.env.BENCH_REFERENCE === '1';
 const TICK_MS = 10; // /proc's clock ticks (USER_HZ 100 on Linux)
 
