@@ -10,6 +10,12 @@ export interface EnqueueOptions {
    * remembered as long as the queue keeps its task (days after it ran).
    */
   readonly key?: string;
+  /**
+   * The task's own id, made beforehand by `newTaskId()` (a stored request names the runs it will
+   * queue): a second task with an id already stored in the queue is not stored, and `enqueue`
+   * resolves to `null` for it, as for a key seen before. Not together with `key`.
+   */
+  readonly id?: string;
 }
 
 export interface WorkOptions<T = object> {
@@ -35,6 +41,12 @@ export interface WorkOptions<T = object> {
 
 /** Durable background work: a task is stored before `enqueue` resolves and survives restarts. */
 export interface TaskQueue {
+  /**
+   * A new id for `enqueue`'s `id`. Ids sort in the order this process made them, and tasks of a
+   * group queued with them run in that order, whether they were queued together or not.
+   */
+  newTaskId(): string;
+
   /**
    * Stores a task for `queue`. When this resolves the task is durable: a crash afterwards
    * does not lose it. Returns the task id, or `null` when `options.key` was seen before.

@@ -176,6 +176,37 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       expect(seen.sort()).to.deep.equal([1, together[0] === null ? 4 : 3]);
     });
 
+    it('stores a task with an id of its own once, also when another replica queues it again, and answers with that id', async () => {
+      const other = await harness.replica();
+      const id = queue.newTaskId();
+      expect(await queue.enqueue('q', { n: 1 }, { id })).to.equal(id);
+      expect(await other.enqueue('q', { n: 2 }, { id })).to.equal(null);
+      const later = queue.newTaskId();
+      const together = await Promise.all([queue.enqueue('q', { n: 3 }, { id: later }), other.enqueue('q', { n: 4 }, { id: later })]);
+      expect(together.filter((each) => each === null)).to.have.length(1);
+      const seen: number[] = [];
+      await queue.work<{ n: number }>('q', async (task) => void seen.push(task.n));
+      await waitFor(() => seen.length >= 2, 20_000, 'seen.length >= 2');
+      await drained(queue);
+      expect(seen.sort()).to.deep.equal([1, together[0] === null ? 4 : 3]);
+    });
+
+    it('runs the tasks of a group queued with their ids in the order the ids were made, not the order they were queued', async () => {
+      const ids = Array.from({ length: 6 }, () => queue.newTaskId());
+      // queued late and out of order, in one batch: the ids alone say the order
+      await Promise.all([5, 3, 1, 4, 0, 2].map((n) => queue.enqueue('ordered', { n }, { group: 'lane', id: ids[n] })));
+      const order: number[] = [];
+      await queue.work<{ n: number }>('ordered', async (task) => void order.push(task.n), { oneAtATimePerGroup: true });
+      await waitFor(() => order.length === 6, 30_000, 'order.length === 6');
+      expect(order).to.deep.equal([0, 1, 2, 3, 4, 5]);
+    });
+
+    it('refuses an id given with an idempotency key', async () => {
+      let refused: unknown;
+      await queue.enqueue('q', { n: 1 }, { id: queue.newTaskId(), key: 'k' }).catch((error: unknown) => (refused = error));
+      expect(refused).to.be.instanceOf(Error);
+    });
+
     it('keeps an idempotency key after its task ran', async () => {
       const seen: number[] = [];
       await queue.work<{ n: number }>('q', async (task) => void seen.push(task.n));

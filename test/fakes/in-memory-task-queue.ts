@@ -85,16 +85,26 @@ export class InMemoryTaskQueue implements TaskQueue {
       throw new Error('queue down');
     }
     if (this.#ordered.has(queue) && options.group === undefined) throw new Error(`Task queue ${queue} is ordered: every task needs a group`);
+    if (options.id !== undefined && options.key !== undefined) throw new Error('a task id is given without a key');
     if (options.key !== undefined) {
       if (this.store.keys.has(`${queue}:${options.key}`)) return null;
       this.store.keys.add(`${queue}:${options.key}`);
     }
+    if (options.id !== undefined) {
+      if (this.store.keys.has(`${queue}#${options.id}`)) return null;
+      this.store.keys.add(`${queue}#${options.id}`);
+    }
     const group = options.group === undefined ? {} : { group: options.group };
     this.tasks.push({ queue, payload: structuredClone(payload), ...group });
-    const seq = this.store.nextSeq();
-    this.store.tasks.push({ id: String(seq), queue, payload: structuredClone(payload), ...group, seq, attempt: 0, state: 'waiting' });
+    // A task queued with its id ranks by it: ids sort in the order they were made (newTaskId).
+    const seq = options.id?.startsWith('task-') ? Number(options.id.slice(5)) : this.store.nextSeq();
+    this.store.tasks.push({ id: options.id ?? String(seq), queue, payload: structuredClone(payload), ...group, seq, attempt: 0, state: 'waiting' });
     this.store.changed();
-    return String(seq);
+    return options.id ?? String(seq);
+  }
+
+  newTaskId(): string {
+    return `task-${this.store.nextSeq()}`;
   }
 
   async work<T extends object>(

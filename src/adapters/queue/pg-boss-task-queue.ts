@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { PgBoss, fromPglite, type JobInsert, type PGliteLike } from 'pg-boss';
 import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
+import { isUuid } from '../persistence/is-uuid.js';
 import { GroupCommit } from '../shared/group-commit.js';
 import type { EnqueueOptions, TaskQueue, WorkOptions } from '../../ports/task-queue.js';
 
@@ -205,8 +206,14 @@ export class PgBossTaskQueue implements TaskQueue {
    * statement each, which keeps the embedded database (one connection, one statement at a time)
    * from falling behind.
    */
+  newTaskId(): string {
+    return orderedTaskId();
+  }
+
   enqueue(queue: string, payload: object, options: EnqueueOptions = {}): Promise<string | null> {
-    const id = options.key === undefined ? orderedTaskId() : keyedTaskId(queue, options.key);
+    if (options.id !== undefined && (options.key !== undefined || !isUuid(options.id)))
+      return Promise.reject(new Error(`Task id ${JSON.stringify(options.id)} refused: an id is a UUID from newTaskId(), given without a key`));
+    const id = options.id ?? (options.key === undefined ? orderedTaskId() : keyedTaskId(queue, options.key));
     const ordered = this.#ordered.has(queue);
     if (ordered && options.group === undefined) return Promise.reject(new Error(`Task queue ${queue} is ordered: every task needs a group`));
     const grouping = options.group === undefined ? {} : ordered ? { singletonKey: options.group } : { group: { id: options.group } };
