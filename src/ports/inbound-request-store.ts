@@ -38,11 +38,20 @@ export interface InboundRequestFilter {
 /** The requests that fired triggers, read by each trigger run instead of a copy per trigger. */
 export interface InboundRequestStore {
   /**
-   * Stores the request durably (at the same time as its trigger runs are queued: a run that
-   * starts first waits for it, see RunTrigger). Storing an id that is already
-   * stored keeps the first record. Throws when the request cannot be stored.
+   * Stores the request durably, before its caller is answered. A request with runs is stored
+   * *undispatched*: its runs are queued afterwards (DispatchTriggerRuns), which `markDispatched`
+   * records. Storing an id that is already stored keeps the first record. Throws when the
+   * request cannot be stored.
    */
   record(request: InboundRequest): Promise<void>;
+  /**
+   * Requests with runs not known to be queued yet, received before `before`, oldest first, at
+   * most `limit`, without their `request` text (empty string): what a stop between storing and
+   * queueing left behind.
+   */
+  undispatched(before: Date, limit: number): Promise<InboundRequest[]>;
+  /** Records that the runs of these requests are queued. Ids not stored are ignored. */
+  markDispatched(ids: readonly string[]): Promise<void>;
   /** The request with this id; null when none is stored (never stored, or since removed). */
   find(id: string): Promise<InboundRequest | null>;
   /**
@@ -53,7 +62,8 @@ export interface InboundRequestStore {
   /**
    * Retention: deletes up to `limit` requests received before `cutoff`, oldest first, and
    * returns how many (fewer than `limit`: none is left). Queued trigger runs read their
-   * request: the cutoff must lie further back than a task can wait in the queue.
+   * request: the cutoff must lie further back than a task can wait in the queue. An
+   * undispatched request is kept whatever its age: its runs are still to be queued.
    */
   deleteOlderThan(cutoff: Date, limit: number): Promise<number>;
 }

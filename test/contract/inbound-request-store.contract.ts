@@ -91,6 +91,53 @@ export const describeInboundRequestStoreContract = (name: string, open: () => Pr
       expect(await harness.store.find(later.id)).to.deep.equal(later);
     });
 
+    describe('dispatch of the runs', () => {
+      // Years before every other test's requests (the store is shared): these are the oldest undispatched.
+      let at = Date.parse('2001-01-01T00:00:00Z');
+      const early = (runs: InboundRequest['runs']): InboundRequest => request({ receivedAt: new Date((at += 1000)), runs });
+      const run = (trigger = 'deploy') => ({ trigger, runId: nextId() });
+
+      it('lists a request with runs as undispatched, oldest first, without its text, until it is marked dispatched', async () => {
+        const first = early([run(), run('notify')]);
+        const second = early([run()]);
+        await harness.store.record(second);
+        await harness.store.record(first);
+        const listed = await harness.store.undispatched(new Date(at + 1), 2);
+        expect(listed).to.deep.equal([
+          { ...first, request: '' },
+          { ...second, request: '' },
+        ]);
+        await harness.store.markDispatched([first.id, second.id, nextId(), 'not-a-uuid']);
+        expect((await harness.store.undispatched(new Date(at + 1), 10)).map((one) => one.id)).to.not.include.members([first.id, second.id]);
+        // marked, the request itself is unchanged
+        expect(await harness.store.find(first.id)).to.deep.equal(first);
+      });
+
+      it('never lists a request that started no run, nor one received at or after the bound', async () => {
+        const none = early([]);
+        const bound = new Date(at + 1000);
+        const atBound = request({ receivedAt: bound, runs: [run()] });
+        await harness.store.record(none);
+        await harness.store.record(atBound);
+        const ids = (await harness.store.undispatched(bound, 500)).map((one) => one.id);
+        expect(ids).to.not.include(none.id);
+        expect(ids).to.not.include(atBound.id);
+        await harness.store.markDispatched([atBound.id]);
+      });
+
+      it('keeps an undispatched request from retention whatever its age, and deletes it once dispatched', async () => {
+        const waiting = early([run()]);
+        await harness.store.record(waiting);
+        // Only this test's request is older than this cutoff and dispatched-or-not in question.
+        const cutoff = new Date(at + 1);
+        await harness.store.deleteOlderThan(cutoff, 500);
+        expect(await harness.store.find(waiting.id)).to.deep.equal(waiting);
+        await harness.store.markDispatched([waiting.id]);
+        await harness.store.deleteOlderThan(cutoff, 500);
+        expect(await harness.store.find(waiting.id)).to.equal(null);
+      });
+    });
+
     it('keeps the fired trigger names in order, none included', async () => {
       const none = request({ triggers: [] });
       const three = request({ triggers: ['c', 'a', 'b'] });

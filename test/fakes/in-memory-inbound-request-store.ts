@@ -9,6 +9,8 @@ const copy = (request: InboundRequest): InboundRequest => ({
 
 export class InMemoryInboundRequestStore implements InboundRequestStore {
   readonly requests = new Map<string, InboundRequest>();
+  /** Ids of the requests whose runs are not known to be queued. */
+  readonly pending = new Set<string>();
   /** Makes the next record() fail, as a database that cannot be reached would. */
   failNext = false;
 
@@ -17,12 +19,26 @@ export class InMemoryInboundRequestStore implements InboundRequestStore {
       this.failNext = false;
       throw new Error('the request store is unavailable');
     }
-    if (!this.requests.has(request.id)) this.requests.set(request.id, copy(request));
+    if (this.requests.has(request.id)) return;
+    this.requests.set(request.id, copy(request));
+    if (request.runs.length > 0) this.pending.add(request.id);
+  }
+
+  async undispatched(before: Date, limit: number): Promise<InboundRequest[]> {
+    return [...this.requests.values()]
+      .filter((request) => this.pending.has(request.id) && request.receivedAt < before)
+      .sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, Math.max(Math.trunc(limit), 1))
+      .map((request) => ({ ...copy(request), request: '' }));
+  }
+
+  async markDispatched(ids: readonly string[]): Promise<void> {
+    for (const id of ids) this.pending.delete(id);
   }
 
   async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
     const old = [...this.requests.values()]
-      .filter((request) => request.receivedAt < cutoff)
+      .filter((request) => request.receivedAt < cutoff && !this.pending.has(request.id))
       .sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime())
       .slice(0, limit);
     for (const request of old) this.requests.delete(request.id);

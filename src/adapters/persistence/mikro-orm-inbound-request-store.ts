@@ -64,14 +64,35 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
       replay_of: request.replayOf,
     }));
     await this.db.run(
-      `insert into inbound_requests (id, watch_path, received_at, triggers, request, runs, replay_of)
-       select r.id, r.watch_path, r.received_at, r.triggers, r.request, r.runs, r.replay_of
+      `insert into inbound_requests (id, watch_path, received_at, triggers, request, runs, replay_of, dispatched)
+       select r.id, r.watch_path, r.received_at, r.triggers, r.request, r.runs, r.replay_of, jsonb_array_length(r.runs) = 0
        from jsonb_to_recordset($1::jsonb)
          as r(id uuid, watch_path text, received_at timestamptz, triggers jsonb, request text, runs jsonb, replay_of uuid)
        on conflict (id) do nothing`,
       [JSON.stringify(rows)],
     );
     return requests.map(() => undefined);
+  }
+
+  async undispatched(before: Date, limit: number): Promise<InboundRequest[]> {
+    const rows = await this.db.orm.em
+      .fork()
+      .createQueryBuilder(InboundRequestEntity)
+      .select(['id', 'watchPath', 'receivedAt', 'triggers', 'runs', 'replayOf'])
+      .where({ dispatched: false, receivedAt: { $lt: before } })
+      .orderBy({ receivedAt: 'asc', id: 'asc' })
+      .limit(Math.max(Math.trunc(limit), 1))
+      .getResultList();
+    return rows.map((row) => toRequest(row, ''));
+  }
+
+  async markDispatched(ids: readonly string[]): Promise<void> {
+    const stored = ids.filter(isUuid);
+    if (stored.length === 0) return;
+    // One statement for the whole batch, the ids as one bind parameter.
+    await this.db.run('update inbound_requests set dispatched = true where id in (select value::uuid from jsonb_array_elements_text($1::jsonb))', [
+      JSON.stringify(stored),
+    ]);
   }
 
   async find(id: string): Promise<InboundRequest | null> {
@@ -101,7 +122,7 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
     const oldest = em
       .createQueryBuilder(InboundRequestEntity, 'old')
       .select('id')
-      .where({ receivedAt: { $lt: cutoff } })
+      .where({ receivedAt: { $lt: cutoff }, dispatched: true })
       .orderBy({ receivedAt: 'asc' })
       .limit(limit)
       .getNativeQuery();

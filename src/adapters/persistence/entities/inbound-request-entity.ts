@@ -1,7 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { TriggerRunRef } from '../../../ports/inbound-request-store.js';
 
-/** Mapping of `inbound_requests`: requests that fired triggers (Migration20261124000000_inbound_requests, Migration20261126100000_delivery_log). */
+/** Mapping of `inbound_requests`: requests that fired triggers (Migration20261124000000_inbound_requests, Migration20261126100000_delivery_log,
+ * Migration20261128000000_inbound_requests_dispatched). */
 export const InboundRequestEntity = defineEntity({
   name: 'InboundRequest',
   tableName: 'inbound_requests',
@@ -14,6 +15,8 @@ export const InboundRequestEntity = defineEntity({
     request: p.text(),
     runs: p.json<TriggerRunRef[]>().defaultRaw("'[]'"),
     replayOf: p.uuid().fieldName('replay_of').nullable(),
+    // Whether its trigger runs are queued (Migration20261128000000_inbound_requests_dispatched).
+    dispatched: p.boolean().default(true),
   },
   indexes: [{ name: 'inbound_requests_watch_path_received_at_idx', properties: ['watchPath', 'receivedAt'] }],
 });

@@ -13,6 +13,7 @@ import { Migration20261126173000_idempotency_keys } from './Migration20261126173
 import { Migration20261127000000_poller_leases } from './Migration20261127000000_poller_leases.js';
 import { Migration20261127200000_approvals } from './Migration20261127200000_approvals.js';
 import { Migration20261127300000_schedule_runs } from './Migration20261127300000_schedule_runs.js';
+import { Migration20261128000000_inbound_requests_dispatched } from './Migration20261128000000_inbound_requests_dispatched.js';
 
 /**
  * Every migration, oldest first. Append new ones; never edit or reorder a released one:
@@ -34,4 +35,5 @@ export const MIGRATIONS = [
   Migration20261127000000_poller_leases,
   Migration20261127200000_approvals,
   Migration20261127300000_schedule_runs,
+  Migration20261128000000_inbound_requests_dispatched,
 ];
