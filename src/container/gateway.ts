@@ -174,6 +174,11 @@ export class Gateway {
         stopPolling.abort();
         await polling;
       });
+      // Trigger runs of requests stored before this start but not queued (a crash between the two)
+      // are queued now, in the background; then the runs of each new request after its answer.
+      const dispatch = await container.getAsync(TOKENS.DispatchTriggerRuns);
+      dispatch.start();
+      opened.push(() => dispatch.stop());
       http.serve(app);
       // startupMs: since the process started (performance's time origin).
       pino.info(
@@ -233,6 +238,8 @@ export class Gateway {
     (await this.container.getAsync(TOKENS.Scheduler)).stop();
     await this.http.close(this.config.shutdownTimeoutMs);
     await this.adminSocket?.close();
+    // The runs of the requests answered so far are queued before the queue stops.
+    await (await this.container.getAsync(TOKENS.DispatchTriggerRuns)).stop();
     const runJob = await this.container.getAsync(TOKENS.RunJob);
     const overdue = setTimeout(() => {
       const stopped = runJob.abortAll();

@@ -12,6 +12,8 @@ import type { Database } from '../adapters/persistence/database.js';
 import type { CancelJob } from '../application/jobs/cancel-job.js';
 import type { DeliveryHistory } from '../application/triggers/delivery-history.js';
 import type { FireTriggers } from '../application/triggers/fire-triggers.js';
+import type { DispatchTriggerRuns } from '../application/triggers/dispatch-trigger-runs.js';
+import type { Headroom } from '../ports/headroom.js';
 import type { GetJobStatus } from '../application/jobs/get-job-status.js';
 import type { RunJob } from '../application/jobs/run-job.js';
 import type { PollJobs } from '../application/jobs/poll-jobs.js';
@@ -105,6 +107,8 @@ export const TOKENS = {
   IdempotencyKeyStore: token<IdempotencyKeyStore>('IdempotencyKeyStore'),
   CodehostSignatureVerifier: token<WebhookSignatureVerifier>('CodehostSignatureVerifier'),
   FireTriggers: token<FireTriggers>('FireTriggers'),
+  DispatchTriggerRuns: token<DispatchTriggerRuns>('DispatchTriggerRuns'),
+  Headroom: token<Headroom>('Headroom'),
   DeliveryHistory: token<DeliveryHistory>('DeliveryHistory'),
   RunTrigger: token<RunTrigger>('RunTrigger'),
   ReceiveCodehostEvent: token<ReceiveCodehostEvent>('ReceiveCodehostEvent'),

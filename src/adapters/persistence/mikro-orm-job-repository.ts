@@ -3,7 +3,7 @@ import type { Job, JobSource, JobStatus } from '../../domain/jobs/job.js';
 import type { JobRepository } from '../../ports/job-repository.js';
 import type { Database } from './database.js';
 import { JobEntity } from './entities/job-entity.js';
-import { isUuid } from './is-uuid.js';
+import { isUuid } from '../shared/is-uuid.js';
 
 type Row = InstanceType<typeof JobEntity.class>;
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { PgBoss, fromPglite, type JobInsert, type PGliteLike } from 'pg-boss';
 import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
-import { isUuid } from '../persistence/is-uuid.js';
+import { isUuid } from '../shared/is-uuid.js';
 import { GroupCommit } from '../shared/group-commit.js';
 import type { EnqueueOptions, TaskQueue, WorkOptions } from '../../ports/task-queue.js';
 

@@ -10,31 +10,9 @@ import type { Logger } from '../../ports/logger.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
 import { currentTriggers, type TriggerSource } from './trigger-source.js';
 import type { TriggerLanes } from '../../ports/trigger-lanes.js';
+import { DispatchTriggerRuns, queueTriggerRun } from './dispatch-trigger-runs.js';
 
-export const TRIGGER_RUN_QUEUE = 'trigger-run';
-/**
- * Runs of triggers with `concurrency: N`: an ordered queue whose group is one of the trigger's N
- * lanes (`<trigger>#<lane>`). A lane runs one task at a time, in order, across every replica, so
- * at most N run at once; runs are dealt to the lanes round robin (TriggerLanes).
- */
-export const TRIGGER_RUN_ORDERED_QUEUE = 'trigger-run-ordered';
-
-/** One trigger fired by one request: the unit of durable background work. */
-export interface TriggerRunTask {
-  readonly runId: string;
-  readonly trigger: string;
-  readonly watchPath: string;
-  readonly firedAt: string;
-  /** The request that fired the trigger, stored once for all its triggers (InboundRequestStore). */
-  readonly requestId?: string;
-  /** The action a person approved: the run resumes there (ApprovalStore), running it this time. */
-  readonly approvedAction?: number;
-  /**
-   * Only in tasks queued before requests were stored once (upgrades): the RequestSnapshot as
-   * JSON text, inline. Still read, never written.
-   */
-  readonly request?: string;
-}
+export { TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE, type TriggerRunTask } from './dispatch-trigger-runs.js';
 
 export interface FireTriggersInput {
   /** The called endpoint's path without `/api`. */
@@ -51,10 +29,11 @@ export interface FireTriggersInput {
 }
 
 /**
- * SPEC 6.1: after authentication, every enabled trigger watching the endpoint gets a
- * durable task; the caller is answered once the tasks are stored, never after the actions.
- * A trigger with a `when` fires only when the request passes its tests.
- * The request is stored once, at the same time as the tasks, which refer to it by id.
+ * SPEC 6.1: after authentication, every enabled trigger watching the endpoint gets a durable
+ * run; the caller is answered once the request is stored, naming its runs, never after the
+ * actions. The runs are queued as tasks right after (DispatchTriggerRuns), each referring to the
+ * request by id; a stop in between leaves the request stored, and its runs are queued at the next
+ * start. A trigger with a `when` fires only when the request passes its tests.
  * Returns the names of the triggers that fired, in file order.
  */
 export class FireTriggers {
@@ -67,7 +46,14 @@ export class FireTriggers {
     private readonly logger: Logger,
     /** Deals the runs of triggers with `concurrency` to their lanes. */
     private readonly lanes: TriggerLanes,
+    /** Queues the runs of stored requests; by default one that starts them at once and never sweeps. */
+    readonly dispatch: DispatchTriggerRuns = new DispatchTriggerRuns(triggers, requests, queue, lanes, clock, logger),
   ) {}
+
+  /** Resolves once the runs of every request fired so far are queued (or failed to be: a sweep retries them). */
+  dispatched(): Promise<void> {
+    return this.dispatch.dispatched();
+  }
 
   /** Whether any enabled trigger watches one of the paths: when none does, firing can be skipped entirely. */
   watches(watchPaths: string | readonly string[]): boolean {
@@ -106,7 +92,8 @@ export class FireTriggers {
     const fired = stored.triggers.flatMap((name) => enabled.get(name) ?? []);
     const skipped = stored.triggers.filter((name) => !enabled.has(name));
     if (fired.length === 0) return { requestId: null, fired: [], skipped };
-    const replay = await this.fire(fired, stored.watchPath, stored.request, stored.id);
+    // Queued before this answers: a replay from the CLI ends its process right after.
+    const replay = await this.fire(fired, stored.watchPath, stored.request, stored.id, true);
     this.logger.info(
       { watchPath: stored.watchPath, triggers: fired.map((trigger) => trigger.name), requestId: replay.requestId, replayOf: stored.id },
       'triggers replayed',
@@ -115,25 +102,23 @@ export class FireTriggers {
   }
 
   /**
-   * Stores the request once, naming the runs it starts, and one task per trigger, all at once: the
-   * caller waits for one write instead of two in a row (matched webhooks at 32 connections, 3
-   * alternating runs: +13 % requests/s on PostgreSQL, +27 % embedded). A task can therefore
-   * start before its request has committed; RunTrigger waits for it (REQUEST_WAIT_MS). When the
-   * request cannot be stored the caller gets an error and retries, and the task stored anyway
-   * runs no action (its request never appears).
+   * Stores the request once, naming the runs it starts (each run's id is its task's id, made
+   * now: the runs of one lane keep the order of their requests), and hands it to the dispatch,
+   * which queues the runs after the caller is answered: the caller waits for one insert, shared
+   * by the requests stored at the same moment, instead of two. When the request cannot be stored
+   * the caller gets an error and retries, and nothing was queued.
    */
-  private async fire(triggers: readonly Trigger[], watchPath: string, request: string, replayOf: string | null): Promise<{ requestId: string }> {
+  private async fire(triggers: readonly Trigger[], watchPath: string, request: string, replayOf: string | null, now = false): Promise<{ requestId: string }> {
     const receivedAt = this.clock.now();
-    const firedAt = receivedAt.toISOString();
     const requestId = this.ids.next();
-    const runs = triggers.map((trigger) => ({ trigger: trigger.name, runId: this.ids.next() }));
-    const writes = await Promise.allSettled([
-      this.requests.record({ id: requestId, watchPath, receivedAt, request, triggers: runs.map((run) => run.trigger), runs, replayOf }),
-      ...triggers.map((trigger, i) => this.#enqueue(trigger, { runId: runs[i].runId, trigger: trigger.name, watchPath, firedAt, requestId })),
-    ]);
-    // Every write settled before the caller hears of a failure: none is still running then.
-    const failed = writes.find((write) => write.status === 'rejected');
-    if (failed !== undefined) throw failed.reason;
+    const runs = triggers.map((trigger) => ({ trigger: trigger.name, runId: this.queue.newTaskId() }));
+    const stored = { id: requestId, watchPath, receivedAt, request, triggers: runs.map((run) => run.trigger), runs, replayOf };
+    await this.requests.record(stored);
+    if (runs.length === 0) return { requestId };
+    // Without the request's text: requests waiting for a pass under load hold only their runs.
+    const undispatched = { id: requestId, watchPath, receivedAt, runs };
+    if (now) await this.dispatch.now([undispatched]);
+    else this.dispatch.recorded(undispatched);
     return { requestId };
   }
 
@@ -147,7 +132,7 @@ export class FireTriggers {
       this.logger.warn({ trigger: approval.trigger, runId: approval.runId }, 'approved action of a trigger no longer configured; nothing runs');
       return;
     }
-    await this.#enqueue(trigger, {
+    await queueTriggerRun(this.queue, this.lanes, trigger, {
       runId: approval.runId,
       trigger: trigger.name,
       watchPath: approval.watchPath,
@@ -155,12 +140,6 @@ export class FireTriggers {
       ...(approval.requestId === null ? {} : { requestId: approval.requestId }),
       approvedAction: approval.actionIndex,
     });
-  }
-
-  async #enqueue({ name, concurrency }: Trigger, task: TriggerRunTask): Promise<unknown> {
-    if (concurrency === undefined) return this.queue.enqueue(TRIGGER_RUN_QUEUE, task);
-    const lane = concurrency === 1 ? 0 : (await this.lanes.next(name)) % concurrency;
-    return this.queue.enqueue(TRIGGER_RUN_ORDERED_QUEUE, task, { group: `${name}#${lane}` });
   }
 }
 

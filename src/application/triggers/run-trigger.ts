@@ -244,10 +244,11 @@ export class RunTrigger {
   }
 
   /**
-   * FireTriggers stores a request and its tasks at the same time, so a task can start before its
-   * request has committed: a task fired in the last minute that finds no request reads again
-   * every REQUEST_POLL_MS for up to REQUEST_WAIT_MS. A request still missing then was never
-   * stored (its caller got an error and sends it again), or retention removed it.
+   * FireTriggers queues a request's runs once the request is stored (DispatchTriggerRuns). Earlier
+   * versions stored both at the same time, so a task they queued can start before its request
+   * has committed: a task fired in the last minute that finds no request reads again every
+   * REQUEST_POLL_MS for up to REQUEST_WAIT_MS. A request still missing then was never stored
+   * (its caller got an error and sends it again), or retention removed it.
    */
   async #storedRequest(requestId: string, firedAt: string): Promise<InboundRequest | null> {
     let stored = await this.requests.find(requestId);

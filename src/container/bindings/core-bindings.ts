@@ -14,6 +14,7 @@ import { AUTO_MERGE_QUEUE } from '../../application/jobs/auto-merge-job.js';
 import { TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE } from '../../application/triggers/fire-triggers.js';
 import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE } from '../../application/messaging/receive-messaging-update.js';
 import { RETENTION_SWEEP_QUEUE } from '../../application/retention/sweep-expired-data.js';
+import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
 import type { AppConfig } from '../config.js';
 import type { Infrastructure } from '../infrastructure.js';
@@ -38,9 +39,20 @@ export const bindCore = (c: Container, config: AppConfig, infra: Infrastructure)
 
 /** The durable task queue (pg-boss in the service's database), started when first resolved, stopped on unbind. */
 export const bindTaskQueue = (c: Container, config: AppConfig): void => {
+  // Tasks start (and trigger runs are queued) when the main thread — and the embedded database's
+  // thread, which runs the statements of requests and tasks alike — has room: requests first.
+  c.bind(TOKENS.Headroom).toResolvedValue(
+    (db: Database) =>
+      new EventLoopHeadroom(
+        [() => performance.eventLoopUtilization(), ...(db.pglite ? [() => db.pglite!.eventLoopUtilization()] : [])],
+        { ...DEFAULT_HEADROOM, busyAbove: config.yieldBusyAbove },
+        new NodeTimer(),
+      ),
+    [TOKENS.Database],
+  );
   c.bind(TOKENS.TaskQueue)
     .toResolvedValue(
-      (db: Database, logger: Logger) =>
+      (db: Database, logger: Logger, headroom: Headroom) =>
         PgBossTaskQueue.start(
           db.pglite ? { pglite: db.pglite } : { connectionString: config.databaseUrl as string },
           {
@@ -53,15 +65,9 @@ export const bindTaskQueue = (c: Container, config: AppConfig): void => {
             waitingTaskSeconds: config.retention.waitingTaskSeconds,
           },
           logger.child({ component: 'queue' }),
-          // Tasks start when the main thread — and the embedded database's thread, which runs the
-          // statements of requests and tasks alike — has room: requests are answered first.
-          new EventLoopHeadroom(
-            [() => performance.eventLoopUtilization(), ...(db.pglite ? [() => db.pglite!.eventLoopUtilization()] : [])],
-            { ...DEFAULT_HEADROOM, busyAbove: config.yieldBusyAbove },
-            new NodeTimer(),
-          ),
+          headroom,
         ),
-      [TOKENS.Database, TOKENS.Logger],
+      [TOKENS.Database, TOKENS.Logger, TOKENS.Headroom],
     )
     // Longer than the grace period: jobs stopped when it ends still record their outcome.
     .onDeactivation((queue) => (queue as PgBossTaskQueue).stop(config.shutdownTimeoutMs + 15_000));

@@ -18,5 +18,12 @@ export const InboundRequestEntity = defineEntity({
     // Whether its trigger runs are queued (Migration20261128000000_inbound_requests_dispatched).
     dispatched: p.boolean().default(true),
   },
-  indexes: [{ name: 'inbound_requests_watch_path_received_at_idx', properties: ['watchPath', 'receivedAt'] }],
+  indexes: [
+    { name: 'inbound_requests_watch_path_received_at_idx', properties: ['watchPath', 'receivedAt'] },
+    // Partial: only the requests whose runs are still to be queued (an expression is compared by name).
+    {
+      name: 'inbound_requests_undispatched_idx',
+      expression: 'create index "inbound_requests_undispatched_idx" on "inbound_requests" ("received_at") where not "dispatched"',
+    },
+  ],
 });

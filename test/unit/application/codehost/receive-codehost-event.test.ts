@@ -56,15 +56,8 @@ describe('ReceiveCodehostEvent', () => {
   const setup = () => {
     const queue = new InMemoryTaskQueue();
     const deliveries = new InMemoryDeliveryLog();
-    const fire = new FireTriggers(
-      triggers,
-      new InMemoryInboundRequestStore(),
-      queue,
-      new SequentialIds(),
-      new FixedClock(),
-      new RecordingLogger(),
-      new InMemoryTriggerLanes(),
-    );
+    const requests = new InMemoryInboundRequestStore();
+    const fire = new FireTriggers(triggers, requests, queue, new SequentialIds(), new FixedClock(), new RecordingLogger(), new InMemoryTriggerLanes());
     const receive = new ReceiveCodehostEvent(
       new GithubSignatureVerifier(secret),
       deliveries,
@@ -74,7 +67,7 @@ describe('ReceiveCodehostEvent', () => {
       new FixedClock(),
       new RecordingLogger(),
     );
-    return { queue, deliveries, receive };
+    return { queue, deliveries, receive, requests, fire };
   };
   const delivery = (event: string, id: string | undefined, body = '{"ref":"refs/heads/main"}', signWith = secret) => ({
     rawBody: Buffer.from(body),
@@ -86,8 +79,9 @@ describe('ReceiveCodehostEvent', () => {
   });
 
   it('fires the triggers of a verified event', async () => {
-    const { receive, queue } = setup();
+    const { receive, queue, fire } = setup();
     expect(await receive.execute(delivery('push', 'd-1'))).to.deep.equal({ ok: true, triggers: ['on-push'] });
+    await fire.dispatched();
     expect(queue.tasks).to.have.length(1);
   });
 
@@ -101,15 +95,17 @@ describe('ReceiveCodehostEvent', () => {
   });
 
   it('acknowledges ping without firing', async () => {
-    const { receive, queue } = setup();
+    const { receive, queue, fire } = setup();
     expect(await receive.execute(delivery('ping', 'd-2', '{"zen":"Keep it simple."}'))).to.deep.equal({ ok: true, triggers: [] });
+    await fire.dispatched();
     expect(queue.tasks).to.deep.equal([]);
   });
 
   it('acknowledges a redelivery without running it twice', async () => {
-    const { receive, queue } = setup();
+    const { receive, queue, fire } = setup();
     await receive.execute(delivery('push', 'd-3'));
     expect(await receive.execute(delivery('push', 'd-3'))).to.deep.equal({ ok: true, triggers: [], duplicate: true });
+    await fire.dispatched();
     expect(queue.tasks).to.have.length(1);
   });
 
@@ -175,11 +171,20 @@ describe('ReceiveCodehostEvent', () => {
       .with.property('code', 'unauthorized');
   });
 
-  it('forgets the delivery when its tasks cannot be stored, so a redelivery is accepted', async () => {
-    const { receive, queue } = setup();
-    queue.failNext = true;
+  it('forgets the delivery when it cannot be stored, so a redelivery is accepted', async () => {
+    const { receive, requests } = setup();
+    requests.failNext = true;
     await receive.execute(delivery('push', 'd-4')).catch(() => undefined);
     expect(await receive.execute(delivery('push', 'd-4'))).to.deep.equal({ ok: true, triggers: ['on-push'] });
+  });
+
+  it('keeps a stored delivery whose run cannot be queued yet: it stays stored, undispatched, and a redelivery is a duplicate', async () => {
+    const { receive, requests, queue, fire } = setup();
+    queue.failNext = true;
+    expect(await receive.execute(delivery('push', 'd-5'))).to.deep.equal({ ok: true, triggers: ['on-push'] });
+    await fire.dispatched();
+    expect(await requests.undispatched(new Date(8.64e15), 10)).to.have.length(1);
+    expect((await receive.execute(delivery('push', 'd-5'))).duplicate).to.equal(true);
   });
 });
 

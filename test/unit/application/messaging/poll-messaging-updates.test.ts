@@ -106,6 +106,7 @@ describe('PollMessagingUpdates', () => {
     const chatTexts = () => queue.tasks.filter((t) => t.queue === CHAT_MESSAGE_QUEUE).map((t) => (t.payload as ChatMessageTask).message.text);
     const triggerRuns = () => queue.tasks.filter((t) => t.queue === TRIGGER_RUN_QUEUE).map((t) => (t.payload as TriggerRunTask).trigger);
     return {
+      fire,
       lease,
       deliveries,
       queue,
@@ -132,6 +133,7 @@ describe('PollMessagingUpdates', () => {
     await waitFor(() => world.chatTexts().length === 3, 5000, 'a third chat task');
     world.stop.abort();
     await running;
+    await world.fire.dispatched();
     expect(world.chatTexts()).to.deep.equal(['first', 'second', 'third']);
     expect(world.triggerRuns()).to.deep.equal(['on-chat', 'on-chat', 'on-chat']);
     expect(world.polling.webhookStops, 'the webhook removed once, before the first poll').to.equal(1);

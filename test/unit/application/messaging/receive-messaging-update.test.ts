@@ -70,15 +70,21 @@ describe('ReceiveMessagingUpdate', () => {
     const deliver = (body: unknown, ...secret: [string | undefined] | []) => {
       const given = secret.length === 0 ? SECRET : secret[0];
       const headers = given === undefined ? {} : platform.headersFor(JSON.stringify(body), given, clock.now());
-      return receive.execute({
-        channel: platform.id,
-        request: requestOf(body, headers),
-        triggers: { watchPath: '/messaging/fake/webhook', request: { body, query: {}, headers: {} } },
-      });
+      // Answered, then the trigger runs it fired queued (after the answer), for the tests to see.
+      return receive
+        .execute({
+          channel: platform.id,
+          request: requestOf(body, headers),
+          triggers: { watchPath: '/messaging/fake/webhook', request: { body, query: {}, headers: {} } },
+        })
+        .then(async (outcome) => {
+          await fire.dispatched();
+          return outcome;
+        });
     };
     const chatTasks = () => queue.tasks.filter((t) => t.queue === CHAT_MESSAGE_QUEUE).map((t) => (t.payload as ChatMessageTask).message);
     const triggerRuns = () => queue.tasks.filter((t) => t.queue === TRIGGER_RUN_QUEUE).map((t) => (t.payload as TriggerRunTask).trigger);
-    return { queue, deliveries, credentials, logger, receive, deliver, chatTasks, triggerRuns, platform, channel, requestOf, requests };
+    return { queue, deliveries, credentials, logger, receive, deliver, chatTasks, triggerRuns, platform, channel, requestOf, requests, fire };
   };
 
   it('refuses a wrong or missing secret before anything is stored or fired', async () => {
@@ -122,7 +128,7 @@ describe('ReceiveMessagingUpdate', () => {
   });
 
   it('stores a message as a task of its chat on its channel, fires the watching triggers (of the endpoint and its other paths), and answers ok', async () => {
-    const { deliver, chatTasks, triggerRuns, queue, receive, requestOf, platform } = make();
+    const { deliver, chatTasks, triggerRuns, queue, receive, requestOf, platform, fire } = make();
     expect(await deliver(update(7, '99', 'hi there'))).to.deep.equal({ kind: 'ok' });
     expect(chatTasks()).to.have.length(1);
     expect(chatTasks()[0]).to.include({ threadId: '99', text: 'hi there' });
@@ -136,6 +142,7 @@ describe('ReceiveMessagingUpdate', () => {
       request: requestOf(body, platform.headersFor(JSON.stringify(body), SECRET, clock.now())),
       triggers: { watchPath: '/messaging/webhook', sameEndpointAs: ['/messaging/fake/webhook'], request: { body, query: {}, headers: {} } },
     });
+    await fire.dispatched();
     expect(triggerRuns()).to.deep.equal(['on-chat', 'on-chat', 'on-alias']);
   });
 

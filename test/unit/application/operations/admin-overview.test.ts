@@ -71,6 +71,7 @@ describe('AdminOverview#triggerRun', () => {
   it('shows each action of a run rendered for the request that fired it: the command with its token values, the webhook without its headers, the agent with its job', async () => {
     const { overview, fire, runner, queue } = setup();
     await fire.execute({ watchPath: '/webhook', request: snapshotRequest({ branch: 'main; rm -rf /' }, {}, { 'x-user': 'ada', 'x-api-key': 'agw_secret' }) });
+    await fire.dispatched();
     const task = queue.tasks[0].payload as TriggerRunTask;
     await runner.execute(task);
     const view = await overview.triggerRun(task.runId);

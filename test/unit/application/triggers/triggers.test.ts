@@ -19,6 +19,7 @@ import { RecordingLogger } from '../../../fakes/recording-logger.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
 import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
 import { InMemoryTriggerLanes } from '../../../fakes/in-memory-trigger-lanes.js';
+import { waitFor } from '../../../support/http.js';
 
 class ScriptedShell implements ShellExecutor {
   readonly commands: string[] = [];
@@ -96,18 +97,26 @@ const { triggers } = validateTriggers(
 
 const request = snapshotRequest({ branch: 'main; rm -rf /' }, {}, { 'x-api-key': 'agw_x', 'x-event': 'push' });
 
+/** Fires, then waits until the runs are queued (they are queued after the caller's answer). */
+const executed = async (fire: FireTriggers, input: Parameters<FireTriggers['execute']>[0]): Promise<string[]> => {
+  const names = await fire.execute(input);
+  await fire.dispatched();
+  return names;
+};
+
 describe('FireTriggers', () => {
   const make = () => {
     const queue = new InMemoryTaskQueue();
     const requests = new InMemoryInboundRequestStore();
-    const fire = new FireTriggers(triggers, requests, queue, new SequentialIds(), new FixedClock(), new RecordingLogger(), new InMemoryTriggerLanes());
-    return { fire, queue, requests };
+    const clock = new FixedClock();
+    const fire = new FireTriggers(triggers, requests, queue, new SequentialIds(), clock, new RecordingLogger(), new InMemoryTriggerLanes());
+    return { fire, queue, requests, clock };
   };
   const taskAt = (queue: InMemoryTaskQueue, index: number) => queue.tasks[index].payload as TriggerRunTask;
 
   it('stores one task per enabled matching trigger and returns their names in file order', async () => {
     const { fire, queue } = make();
-    expect(await fire.execute({ watchPath: '/webhook', request })).to.deep.equal(['build', 'notify']);
+    expect(await executed(fire, { watchPath: '/webhook', request })).to.deep.equal(['build', 'notify']);
     expect(queue.tasks.map((t) => [t.queue, (t.payload as TriggerRunTask).trigger])).to.deep.equal([
       [TRIGGER_RUN_QUEUE, 'build'],
       [TRIGGER_RUN_QUEUE, 'notify'],
@@ -132,19 +141,19 @@ describe('FireTriggers', () => {
     const queue = new InMemoryTaskQueue();
     const requests = new InMemoryInboundRequestStore();
     const fire = new FireTriggers(filtered, requests, queue, new SequentialIds(), new FixedClock(), new RecordingLogger(), new InMemoryTriggerLanes());
-    expect(await fire.execute({ watchPath: '/webhook', request: snapshotRequest({ ref: 'refs/heads/dev' }, {}, { 'x-event': 'push' }) })).to.deep.equal([
+    expect(await executed(fire, { watchPath: '/webhook', request: snapshotRequest({ ref: 'refs/heads/dev' }, {}, { 'x-event': 'push' }) })).to.deep.equal([
       'any',
     ]);
     expect(queue.tasks.map((t) => (t.payload as TriggerRunTask).trigger)).to.deep.equal(['any']);
     expect([...requests.requests.values()].map((r) => r.triggers)).to.deep.equal([['any']]);
-    expect(await fire.execute({ watchPath: '/webhook', request: snapshotRequest({ ref: 'refs/heads/dev' }, {}, { 'x-event': 'issues' }) })).to.deep.equal([]);
+    expect(await executed(fire, { watchPath: '/webhook', request: snapshotRequest({ ref: 'refs/heads/dev' }, {}, { 'x-event': 'issues' }) })).to.deep.equal([]);
     expect(queue.tasks).to.have.length(1);
     expect([...requests.requests.values()]).to.have.length(1);
   });
 
   it('stores the request once, with its watch path, time and fired triggers; each task refers to it by id', async () => {
     const { fire, queue, requests } = make();
-    await fire.execute({ watchPath: '/webhook', request });
+    await executed(fire, { watchPath: '/webhook', request });
     expect([...requests.requests.values()]).to.have.length(1);
     const [stored] = requests.requests.values();
     expect(stored).to.include({ watchPath: '/webhook' });
@@ -160,7 +169,7 @@ describe('FireTriggers', () => {
   it('keeps the request exactly, NUL characters, lone surrogates and key order included', async () => {
     const { fire, requests } = make();
     const body = { z: 'a\u0000b', a: '\ud800', m: [1] };
-    await fire.execute({ watchPath: '/webhook', request: snapshotRequest(body, {}, {}) });
+    await executed(fire, { watchPath: '/webhook', request: snapshotRequest(body, {}, {}) });
     const [stored] = requests.requests.values();
     const storedBody = (JSON.parse(stored.request) as { body: object }).body;
     expect(storedBody).to.deep.equal(body);
@@ -169,7 +178,7 @@ describe('FireTriggers', () => {
 
   it('keeps a request that fires nothing when asked to (code-host and chat deliveries), queueing nothing', async () => {
     const { fire, queue, requests } = make();
-    expect(await fire.execute({ watchPath: '/ping', request, keep: true })).to.deep.equal([]);
+    expect(await executed(fire, { watchPath: '/ping', request, keep: true })).to.deep.equal([]);
     expect(queue.tasks).to.deep.equal([]);
     const [stored] = requests.requests.values();
     expect(stored).to.deep.include({ watchPath: '/ping', triggers: [], runs: [], replayOf: null });
@@ -178,29 +187,37 @@ describe('FireTriggers', () => {
 
   it('stores nothing for a path no trigger watches', async () => {
     const { fire, queue, requests } = make();
-    expect(await fire.execute({ watchPath: '/ping', request })).to.deep.equal([]);
+    expect(await executed(fire, { watchPath: '/ping', request })).to.deep.equal([]);
     expect(queue.tasks).to.deep.equal([]);
     expect(requests.requests.size).to.equal(0);
   });
 
-  it('fails when a task cannot be stored, so the caller is not told it was accepted', async () => {
-    const { fire, queue } = make();
+  it('answers once the request is stored: runs that cannot be queued yet leave it stored, undispatched, and a sweep queues them', async () => {
+    const { fire, queue, requests, clock } = make();
     queue.failNext = true;
-    const error = await fire.execute({ watchPath: '/webhook', request }).catch((e: Error) => e);
-    expect(error).to.be.instanceOf(Error);
+    expect(await executed(fire, { watchPath: '/webhook', request })).to.deep.equal(['build', 'notify']);
+    const [stored] = requests.requests.values();
+    expect((await requests.undispatched(new Date(8.64e15), 10)).map((one) => one.id)).to.deep.equal([stored.id]);
+    // One of the two runs was queued before the failure; the sweep queues the other, and that one once.
+    clock.advance(1); // the sweep at start takes what was stored before it
+    fire.dispatch.start();
+    await waitFor(async () => (await requests.undispatched(new Date(8.64e15), 10)).length === 0, 5000, 'the sweep dispatched the request');
+    await fire.dispatched();
+    expect(queue.tasks.map((task) => (task.payload as TriggerRunTask).trigger).sort()).to.deep.equal(['build', 'notify']);
+    await fire.dispatch.stop();
   });
 
-  it('fails when the request cannot be stored; the tasks stored with it refer to a request that never appears, so they run nothing', async () => {
+  it('fails when the request cannot be stored, and queues nothing: the caller sends it again', async () => {
     const { fire, queue, requests } = make();
     requests.failNext = true;
     const error = await fire.execute({ watchPath: '/webhook', request }).catch((e: Error) => e);
     expect(error).to.be.instanceOf(Error);
-    const ids = queue.tasks.map((t) => (t.payload as TriggerRunTask).requestId!);
-    expect(ids).to.have.length(2);
-    for (const id of ids) expect(await requests.find(id)).to.equal(null);
+    await fire.dispatched();
+    expect(queue.tasks).to.deep.equal([]);
+    expect(requests.requests.size).to.equal(0);
   });
 
-  it('stores the request and the tasks at the same time: a slow request write does not hold the tasks back', async () => {
+  it('queues the runs once their request is stored, not before: a task never runs ahead of its request', async () => {
     const { fire, queue, requests } = make();
     let commit!: () => void;
     const record = requests.record.bind(requests);
@@ -208,19 +225,19 @@ describe('FireTriggers', () => {
       await new Promise<void>((resolve) => (commit = resolve));
       await record(stored);
     };
-    let answered = false;
-    const firing = fire.execute({ watchPath: '/webhook', request }).then(() => (answered = true));
+    const firing = fire.execute({ watchPath: '/webhook', request });
     await new Promise((resolve) => setImmediate(resolve));
-    expect(queue.tasks, 'queued while the request is being written').to.have.length(2);
-    expect(answered, 'the caller waits for the request too').to.equal(false);
+    expect(queue.tasks, 'nothing queued while the request is being written').to.have.length(0);
     commit();
     await firing;
-    expect(answered).to.equal(true);
+    await fire.dispatched();
+    expect(queue.tasks).to.have.length(2);
+    expect(await requests.undispatched(new Date(8.64e15), 10)).to.deep.equal([]);
   });
 
   it('names the run each fired trigger started in the stored request, the same run ids the tasks carry', async () => {
     const { fire, queue, requests } = make();
-    await fire.execute({ watchPath: '/webhook', request });
+    await executed(fire, { watchPath: '/webhook', request });
     const [stored] = requests.requests.values();
     expect(stored.runs).to.deep.equal([
       { trigger: 'build', runId: taskAt(queue, 0).runId },
@@ -244,7 +261,7 @@ describe('FireTriggers', () => {
       const queue = new InMemoryTaskQueue();
       const lanes = new InMemoryTriggerLanes();
       const fire = new FireTriggers(limited, new InMemoryInboundRequestStore(), queue, new SequentialIds(), new FixedClock(), new RecordingLogger(), lanes);
-      for (let i = 0; i < 3; i++) await fire.execute({ watchPath: '/webhook', request });
+      for (let i = 0; i < 3; i++) await executed(fire, { watchPath: '/webhook', request });
       const placed = (trigger: string) =>
         queue.tasks.filter((task) => (task.payload as TriggerRunTask).trigger === trigger).map((task) => `${task.queue} ${task.group ?? '-'}`);
       expect(placed('single')).to.deep.equal(Array(3).fill('trigger-run-ordered single#0'));
@@ -259,7 +276,7 @@ describe('FireTriggers', () => {
     it("fires the stored request's triggers again with the request text byte for byte, recorded as a replay of it", async () => {
       const { fire, queue, requests } = make();
       const body = { z: 'a\u0000b', a: '\ud800', branch: 'main; rm -rf /' };
-      await fire.execute({ watchPath: '/webhook', request: snapshotRequest(body, {}, {}) });
+      await executed(fire, { watchPath: '/webhook', request: snapshotRequest(body, {}, {}) });
       const [original] = requests.requests.values();
       const outcome = await fire.replay(original.id);
       expect(outcome).to.deep.include({ fired: ['build', 'notify'], skipped: [] });
