@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Headroom } from '../../ports/headroom.js';
 import type { Timer } from '../../ports/timer.js';
 
@@ -19,6 +20,36 @@ export interface HeadroomSettings {
   /** Even while busy, one task per tick starts once the longest-waiting one has waited this long. */
   readonly maxWaitMs: number;
 }
+
+/**
+ * A thread's loop times with the time it spent waiting for a CPU counted as working: the second
+ * field of Linux's `/proc/<pid>/task/<tid>/schedstat` (nanoseconds runnable but not running).
+ * Event-loop utilization alone counts that time as idle when the loop waits in epoll for a CPU
+ * to answer the events it already has: on a machine whose cores are taken by other processes
+ * (the commands that background tasks start, a load generator), the main thread then looks
+ * half idle while its callers wait. `schedstat`: the file's path, or how to read it (tests);
+ * where it cannot be read (not Linux) the loop times are given as they are.
+ */
+export const withRunQueueWait = (
+  loop: () => LoopTimes,
+  schedstat: string | (() => string) = `/proc/${process.pid}/task/${process.pid}/schedstat`,
+): (() => LoopTimes) => {
+  const read = typeof schedstat === 'string' ? () => readFileSync(schedstat, 'latin1') : schedstat;
+  let readable = true;
+  return () => {
+    const times = loop();
+    if (!readable) return times;
+    let waitedMs: number;
+    try {
+      waitedMs = Number(read().split(' ')[1]) / 1e6;
+    } catch {
+      readable = false;
+      return times;
+    }
+    if (!Number.isFinite(waitedMs)) return times;
+    return { active: times.active + waitedMs, idle: times.idle - waitedMs };
+  };
+};
 
 export const DEFAULT_HEADROOM: HeadroomSettings = { busyAbove: 0.7, windowMs: 100, tickMs: 10, startsPerTick: 4, maxWaitMs: 1000 };
 

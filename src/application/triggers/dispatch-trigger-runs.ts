@@ -64,6 +64,15 @@ export const SWEEP_INTERVAL_MS = 30_000;
 /** A request is left behind when it is still undispatched this long after it came: its replica would have queued it by now. */
 export const LEFT_BEHIND_MS = 30_000;
 
+/**
+ * Requests coming in since the previous pass from which on the service counts as taking requests
+ * in fast: the next pass then waits PASS_GAP_MS, and the requests of that time share it.
+ */
+export const BUSY_ARRIVALS = 50;
+export const PASS_GAP_MS = 1000;
+/** Most requests waiting for a pass in memory; the others wait in the database, undispatched, for a sweep. */
+export const MAX_PENDING = 20_000;
+
 /** Nothing to wait for: background work starts at once (the CLI, unit tests). */
 const NO_WAIT: Headroom = { wait: async () => undefined };
 
@@ -73,10 +82,13 @@ const NO_WAIT: Headroom = { wait: async () => undefined };
  *
  * Each pass takes up to PASS_SIZE requests in the order they were stored, queues all their runs
  * (each task's id is its run's id, so a run dispatched twice is queued once) and marks them
- * dispatched. A pass waits for the service's Headroom first: under load it waits up to about a
- * second, and what arrives meanwhile goes in the next pass, so the callers are answered at the
- * cost of one insert per group of requests instead of two, and the tasks are queued in a few
- * large inserts. Idle, a request's runs are queued right after it is stored.
+ * dispatched. A pass waits for the service's Headroom first. While requests come in fast
+ * (BUSY_ARRIVALS or more since the previous pass), passes are PASS_GAP_MS apart: the requests of
+ * a second share one insert of tasks, and the database's time goes to the callers, who are
+ * answered at the cost of the request's insert alone. The tasks would wait for room to run in
+ * any case. Idle, a request's runs are queued right after it is stored, and a backlog is
+ * queued pass after pass once requests slow down. At most MAX_PENDING requests wait in memory;
+ * the rest wait in the database, undispatched, and are read back by a sweep.
  *
  * What a stop between storing and queueing leaves (a crash, or requests waiting for a pass at a
  * graceful stop) is found by a sweep: at start (everything stored before), and every
@@ -92,6 +104,10 @@ export class DispatchTriggerRuns {
   #cancelSweep: (() => void) | undefined;
   /** Set when the last sweep read a full page: the next one follows once its requests are queued. */
   #sweepAgain: Date | undefined;
+  /** Requests recorded since the last pass began. */
+  #arrived = 0;
+  /** Set when a request was left out of memory (MAX_PENDING): a sweep reads it once the memory is empty. */
+  #overflow = false;
 
   constructor(
     private readonly triggers: TriggerSource,
@@ -108,6 +124,11 @@ export class DispatchTriggerRuns {
   /** A request was stored undispatched: its runs are queued by the next pass. */
   recorded(request: UndispatchedRequest): void {
     if (request.runs.length === 0) return;
+    this.#arrived++;
+    if (this.#pending.size >= MAX_PENDING) {
+      this.#overflow = true;
+      return;
+    }
     this.#pending.set(request.id, request);
     this.#kick();
   }
@@ -167,7 +188,10 @@ export class DispatchTriggerRuns {
     this.#loop = this.#run().finally(() => {
       this.#loop = undefined;
       if (this.#pending.size > 0) this.#kick();
-      else if (this.#sweepAgain !== undefined) this.#sweep(this.#sweepAgain);
+      else if (this.#overflow) {
+        this.#overflow = false;
+        this.#sweep(this.clock.now());
+      } else if (this.#sweepAgain !== undefined) this.#sweep(this.#sweepAgain);
     });
   }
 
@@ -175,6 +199,8 @@ export class DispatchTriggerRuns {
     let dispatchedAny = false;
     while (this.#pending.size > 0 && !this.#stopped) {
       await this.headroom.wait();
+      const arrived = this.#arrived;
+      this.#arrived = 0;
       const batch: UndispatchedRequest[] = [];
       for (const [id, request] of this.#pending) {
         if (batch.length === PASS_SIZE) break;
@@ -183,6 +209,9 @@ export class DispatchTriggerRuns {
       }
       const failed = await this.#pass(batch);
       if (failed < batch.length) dispatchedAny = true;
+      const timer = this.timer;
+      if (this.#pending.size > 0 && arrived >= BUSY_ARRIVALS && timer !== undefined && !this.#closing)
+        await new Promise<void>((resolve) => timer.after(PASS_GAP_MS, resolve));
     }
     // A full sweep page that failed as a whole is not read again at once: the next sweep does.
     if (!dispatchedAny) this.#sweepAgain = undefined;

@@ -4,7 +4,7 @@ import { NodeFetchHttpForwarder } from '../../adapters/forwarder/node-fetch-http
 import type { Database } from '../../adapters/persistence/database.js';
 import { MikroOrmDeliveryLog } from '../../adapters/persistence/mikro-orm-delivery-log.js';
 import { PgBossTaskQueue } from '../../adapters/queue/pg-boss-task-queue.js';
-import { DEFAULT_HEADROOM, EventLoopHeadroom } from '../../adapters/system/event-loop-headroom.js';
+import { DEFAULT_HEADROOM, EventLoopHeadroom, withRunQueueWait } from '../../adapters/system/event-loop-headroom.js';
 import { NodeTimer } from '../../adapters/system/node-timer.js';
 import { join } from 'node:path';
 import { FileStartMarks } from '../../adapters/shell/file-start-marks.js';
@@ -44,7 +44,7 @@ export const bindTaskQueue = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.Headroom).toResolvedValue(
     (db: Database) =>
       new EventLoopHeadroom(
-        [() => performance.eventLoopUtilization(), ...(db.pglite ? [() => db.pglite!.eventLoopUtilization()] : [])],
+        [withRunQueueWait(() => performance.eventLoopUtilization()), ...(db.pglite ? [() => db.pglite!.eventLoopUtilization()] : [])],
         { ...DEFAULT_HEADROOM, busyAbove: config.yieldBusyAbove },
         new NodeTimer(),
       ),

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { DEFAULT_HEADROOM, EventLoopHeadroom, type LoopTimes } from '../../../src/adapters/system/event-loop-headroom.js';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_HEADROOM, EventLoopHeadroom, type LoopTimes, withRunQueueWait } from '../../../src/adapters/system/event-loop-headroom.js';
 import { ManualTimer } from '../../fakes/manual-timer.js';
 
 /** A thread whose loop the test drives: `work(ms)` and `rest(ms)` add to its times; the clock is shared. */
@@ -150,5 +151,50 @@ describe('EventLoopHeadroom', () => {
     await settle();
     expect(started).to.deep.equal([0, 1]);
     expect(timer.pending).to.equal(false);
+  });
+
+  describe('withRunQueueWait: time spent waiting for a CPU counts as working', () => {
+    /** schedstat's line: ns on the CPU, ns waiting for one, timeslices. */
+    let waitedNs = 0;
+    const schedstat = () => `123456 ${waitedNs} 42\n`;
+
+    it('holds tasks when the loop looked idle but waited for a CPU most of the window (other processes had the cores)', async () => {
+      const headroom = new EventLoopHeadroom([withRunQueueWait(() => main.times, schedstat)], DEFAULT_HEADROOM, timer, () => clock.now);
+      main.work(20);
+      main.rest(80);
+      waitedNs += 60e6; // 60 of the 80 "idle" ms were spent runnable, waiting for a core
+      const started = waitAll(headroom, 1);
+      await settle();
+      expect(started, 'busy: 20 ms working + 60 ms waiting of 100').to.deep.equal([]);
+      main.rest(100); // a quiet window: nothing waited
+      timer.fire();
+      await settle();
+      expect(started).to.deep.equal([0]);
+    });
+
+    it('gives the loop times as they are where schedstat cannot be read (not Linux), and stops reading it', () => {
+      let reads = 0;
+      const source = withRunQueueWait(
+        () => ({ active: 5, idle: 7 }),
+        () => {
+          reads++;
+          throw new Error('ENOENT');
+        },
+      );
+      expect(source()).to.deep.equal({ active: 5, idle: 7 });
+      expect(source()).to.deep.equal({ active: 5, idle: 7 });
+      expect(reads).to.equal(1);
+    });
+
+    it("reads this process's main thread from /proc: the waited time only grows (skipped where there is no /proc: not Linux)", function () {
+      if (process.platform !== 'linux') this.skip();
+      const source = withRunQueueWait(() => ({ active: 0, idle: 1e9 }));
+      const first = source();
+      const second = source();
+      expect(first.active).to.be.at.least(0);
+      expect(second.active).to.be.at.least(first.active);
+      expect(second.active + second.idle).to.be.closeTo(1e9, 1e-3);
+      expect(readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'latin1').split(' ')).to.have.length(3);
+    });
   });
 });
