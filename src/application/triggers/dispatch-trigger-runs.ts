@@ -148,7 +148,7 @@ export class DispatchTriggerRuns {
   start(): void {
     this.#stopped = false;
     this.#closing = false;
-    this.#sweep(this.clock.now());
+    this.#sweep(this.#everythingSoFar());
     const every = (): void => {
       this.#cancelSweep = this.timer?.after(SWEEP_INTERVAL_MS, () => {
         this.#sweep(new Date(this.clock.now().getTime() - LEFT_BEHIND_MS));
@@ -170,6 +170,11 @@ export class DispatchTriggerRuns {
     this.#stopped = true;
   }
 
+  /** A bound past every request stored so far (received times are in milliseconds). */
+  #everythingSoFar(): Date {
+    return new Date(this.clock.now().getTime() + 1);
+  }
+
   #sweep(before: Date): void {
     if (this.#closing) return;
     this.requests.undispatched(before, SWEEP_PAGE).then(
@@ -185,14 +190,16 @@ export class DispatchTriggerRuns {
 
   #kick(): void {
     if (this.#loop !== undefined || this.#stopped || this.#pending.size === 0) return;
-    this.#loop = this.#run().finally(() => {
-      this.#loop = undefined;
-      if (this.#pending.size > 0) this.#kick();
-      else if (this.#overflow) {
-        this.#overflow = false;
-        this.#sweep(this.clock.now());
-      } else if (this.#sweepAgain !== undefined) this.#sweep(this.#sweepAgain);
-    });
+    this.#loop = this.#run()
+      .catch((error: unknown) => this.logger.error({ err: error }, 'queueing trigger runs stopped unexpectedly; a sweep queues what is left'))
+      .finally(() => {
+        this.#loop = undefined;
+        if (this.#pending.size > 0) this.#kick();
+        else if (this.#overflow) {
+          this.#overflow = false;
+          this.#sweep(this.#everythingSoFar());
+        } else if (this.#sweepAgain !== undefined) this.#sweep(this.#sweepAgain);
+      });
   }
 
   async #run(): Promise<void> {

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import {
+  BUSY_ARRIVALS,
   DispatchTriggerRuns,
   LEFT_BEHIND_MS,
+  MAX_PENDING,
+  PASS_GAP_MS,
   PASS_SIZE,
   SWEEP_INTERVAL_MS,
   TRIGGER_RUN_ORDERED_QUEUE,
@@ -190,6 +193,44 @@ describe('DispatchTriggerRuns', () => {
       `${TRIGGER_RUN_ORDERED_QUEUE} pair#0`,
       `${TRIGGER_RUN_QUEUE} -`,
     ]);
+  });
+
+  it('while requests come in fast, spaces its passes PASS_GAP_MS apart; a backlog with nothing coming in goes pass after pass', async () => {
+    const timer = new ManualTimer();
+    const { dispatch, store, queued, requests, clock } = make({ timer });
+    const fast: InboundRequest[] = [];
+    for (let i = 0; i < PASS_SIZE + BUSY_ARRIVALS; i++) fast.push(await store());
+    for (const request of fast) dispatch.recorded(request);
+    await waitFor(() => timer.pending, 2000, 'the gap after the first pass');
+    expect(queued()).to.have.length(PASS_SIZE);
+    expect(timer.waits).to.deep.equal([PASS_GAP_MS]);
+    timer.fire();
+    await dispatch.dispatched();
+    expect(queued()).to.have.length(PASS_SIZE + BUSY_ARRIVALS);
+    // Left by a stop: read by the sweep, nothing coming in: no gap between its passes.
+    for (let i = 0; i < PASS_SIZE + 1; i++) await store();
+    clock.advance(1);
+    timer.waits.length = 0;
+    dispatch.start();
+    await waitFor(async () => (await requests.undispatched(new Date(8.64e15), 10)).length === 0, 2000, 'the backlog queued');
+    await dispatch.dispatched();
+    expect(timer.waits).to.deep.equal([SWEEP_INTERVAL_MS]);
+    expect(queued()).to.have.length(2 * PASS_SIZE + BUSY_ARRIVALS + 1);
+    await dispatch.stop();
+  });
+
+  it('keeps at most MAX_PENDING requests in memory; the others wait stored and are read back by a sweep once the memory is empty', async () => {
+    const headroom = new GatedHeadroom();
+    const { dispatch, store, queued, requests } = make({ headroom });
+    const many: InboundRequest[] = [];
+    for (let i = 0; i < MAX_PENDING + 2; i++) many.push(await store());
+    for (const request of many) dispatch.recorded(request);
+    headroom.open();
+    await waitFor(() => queued().length >= MAX_PENDING + 2, 20_000, 'every request queued');
+    await dispatch.dispatched();
+    expect(await requests.undispatched(new Date(8.64e15), 10)).to.deep.equal([]);
+    expect(new Set(queued().map((task) => task.requestId)).size).to.equal(MAX_PENDING + 2);
+    expect(queued()).to.have.length(MAX_PENDING + 2);
   });
 
   it('queues a replay at once, without waiting for room', async () => {
