@@ -52,6 +52,8 @@ export interface InboundRequestStore {
   undispatched(before: Date, limit: number): Promise<InboundRequest[]>;
   /** Records that the runs of these requests are queued. Ids not stored are ignored. */
   markDispatched(ids: readonly string[]): Promise<void>;
+  /** How many stored requests have runs not known to be queued yet (the dispatch's backlog). */
+  countUndispatched(): Promise<number>;
   /** The request with this id; null when none is stored (never stored, or since removed). */
   find(id: string): Promise<InboundRequest | null>;
   /**

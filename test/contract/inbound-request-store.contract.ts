@@ -113,6 +113,18 @@ export const describeInboundRequestStoreContract = (name: string, open: () => Pr
         expect(await harness.store.find(first.id)).to.deep.equal(first);
       });
 
+      it('counts the requests with runs not yet dispatched', async () => {
+        const before = await harness.store.countUndispatched();
+        const a = early([run()]);
+        const b = early([run(), run()]);
+        await harness.store.record(a);
+        await harness.store.record(b);
+        await harness.store.record(early([]));
+        expect(await harness.store.countUndispatched()).to.equal(before + 2);
+        await harness.store.markDispatched([a.id, b.id]);
+        expect(await harness.store.countUndispatched()).to.equal(before);
+      });
+
       it('never lists a request that started no run, nor one received at or after the bound', async () => {
         const none = early([]);
         const bound = new Date(at + 1000);

@@ -32,6 +32,10 @@ export class InMemoryInboundRequestStore implements InboundRequestStore {
       .map((request) => ({ ...copy(request), request: '' }));
   }
 
+  async countUndispatched(): Promise<number> {
+    return this.pending.size;
+  }
+
   async markDispatched(ids: readonly string[]): Promise<void> {
     for (const id of ids) this.pending.delete(id);
   }

@@ -95,6 +95,10 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
     ]);
   }
 
+  async countUndispatched(): Promise<number> {
+    return this.db.orm.em.fork().count(InboundRequestEntity, { dispatched: false });
+  }
+
   async find(id: string): Promise<InboundRequest | null> {
     // Ids are UUIDs; anything else cannot be stored, and must not become a database error.
     if (!isUuid(id)) return null;

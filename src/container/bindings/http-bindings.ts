@@ -10,6 +10,7 @@ import type { JobRunner } from '../../ports/job-runner.js';
 import { PostgresStorageFigures } from '../../adapters/persistence/postgres-storage-figures.js';
 import { CollectOperationalFigures } from '../../application/operations/collect-operational-figures.js';
 import type { Logger } from '../../ports/logger.js';
+import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
 import { channelCredentialHeaders, routeTable } from '../channels/index.js';
 import type { AppConfig } from '../config.js';
@@ -33,7 +34,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
         runs,
         requests,
         jobs,
-        figures: new CollectOperationalFigures(queue, jobs, runs),
+        figures: new CollectOperationalFigures(queue, jobs, runs, undefined, requests),
         storage: new PostgresStorageFigures(db),
         channels,
         conversations,
@@ -79,6 +80,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       deliveries,
       approvals,
       decideApproval,
+      requests: InboundRequestStore,
     ) =>
       createHttpApp({
         routes: routeTable(),
@@ -105,7 +107,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
         registerMessagingWebhook,
         receiveMessagingUpdate,
         checkReadiness,
-        metrics: new PrometheusMetrics(new CollectOperationalFigures(queue, jobs, runs, scheduleRuns), config.metricsToken),
+        metrics: new PrometheusMetrics(new CollectOperationalFigures(queue, jobs, runs, scheduleRuns, requests), config.metricsToken),
         bodyLimit: config.bodyLimit,
         trustProxy: config.trustProxy,
       }),
@@ -132,6 +134,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       TOKENS.DeliveryHistory,
       TOKENS.ApprovalStore,
       TOKENS.DecideApproval,
+      TOKENS.InboundRequestStore,
     ],
   );
 };
