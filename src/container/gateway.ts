@@ -174,12 +174,13 @@ export class Gateway {
         stopPolling.abort();
         await polling;
       });
-      // Trigger runs of requests stored before this start but not queued (a crash between the two)
-      // are queued now, in the background; then the runs of each new request after its answer.
       const dispatch = await container.getAsync(TOKENS.DispatchTriggerRuns);
-      dispatch.start();
       opened.push(() => dispatch.stop());
       http.serve(app);
+      // Trigger runs of requests stored before this start but not queued (a crash between the two)
+      // are queued now, in the background, once requests are served; then the runs of each new
+      // request after its answer.
+      dispatch.start();
       // startupMs: since the process started (performance's time origin).
       pino.info(
         {

@@ -198,6 +198,11 @@ export class PgBossTaskQueue implements TaskQueue {
     return new PgBossTaskQueue(boss, settings, logger, headroom);
   }
 
+  /** A UUIDv7 (orderedTaskId): tasks queued with such ids rank by them within one insert. */
+  newTaskId(): string {
+    return orderedTaskId();
+  }
+
   /**
    * Group commit (GroupCommit): tasks enqueued while their queue's insert is busy (one at a time
    * on either engine), or in the same turn of the event loop, are stored together by
@@ -206,10 +211,6 @@ export class PgBossTaskQueue implements TaskQueue {
    * statement each, which keeps the embedded database (one connection, one statement at a time)
    * from falling behind.
    */
-  newTaskId(): string {
-    return orderedTaskId();
-  }
-
   enqueue(queue: string, payload: object, options: EnqueueOptions = {}): Promise<string | null> {
     if (options.id !== undefined && (options.key !== undefined || !isUuid(options.id)))
       return Promise.reject(new Error(`Task id ${JSON.stringify(options.id)} refused: an id is a UUID from newTaskId(), given without a key`));
