@@ -35,15 +35,11 @@ import {
   tempDir,
   waitForCount,
   waitReady,
+  wholeNumberSetting,
 } from './lib.mjs';
 
-const number = (name, fallback) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name}: "${process.env[name]}" is not a positive whole number`);
-  return value;
-};
-const SECONDS = number('BENCH_PEER_SECONDS', 10);
-const CONNECTIONS = number('BENCH_PEER_CONNECTIONS', 32);
+const SECONDS = wholeNumberSetting('BENCH_PEER_SECONDS', 10);
+const CONNECTIONS = wholeNumberSetting('BENCH_PEER_CONNECTIONS', 32);
 const PEER_KEY = 'peer-bench-secret-0123456789';
 
 /** The peer's binary: `webhook` on the PATH, installed with apt-get when missing (needs root). */

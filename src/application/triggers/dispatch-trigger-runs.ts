@@ -233,15 +233,16 @@ export class DispatchTriggerRuns {
       const runs: Array<Promise<unknown>> = [];
       for (const { trigger, runId } of request.runs) {
         // In order: the lane counter is read run by run, and tasks are queued in the runs' order.
+        const configured = byName.get(trigger);
         const run = queueTriggerRun(
           this.queue,
           this.lanes,
-          byName.get(trigger),
+          configured,
           { runId, trigger, watchPath: request.watchPath, firedAt, requestId: request.id },
           runId,
         );
         runs.push(run);
-        if (byName.get(trigger)?.concurrency !== undefined) await run.catch(() => undefined);
+        if (configured?.concurrency !== undefined) await run.catch(() => undefined);
       }
       perRequest.push(Promise.all(runs));
     }
