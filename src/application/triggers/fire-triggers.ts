@@ -118,6 +118,11 @@ export class FireTriggers {
     // Without the request's text: requests waiting for a pass under load hold only their runs.
     const undispatched = { id: requestId, watchPath, receivedAt, runs };
     if (now) await this.dispatch.now([undispatched]);
+    // A trigger with `concurrency` runs its lanes in firing order across replicas, and the queue
+    // orders by the time a task was stored: its runs are queued before the answer, so that a
+    // request sent after this one's answer, to any replica, is queued after it. Should that fail,
+    // the request is stored all the same and a sweep queues its runs: it was accepted.
+    else if (triggers.some((trigger) => trigger.concurrency !== undefined)) await this.dispatch.now([undispatched]).catch(() => undefined);
     else this.dispatch.recorded(undispatched);
     return { requestId };
   }

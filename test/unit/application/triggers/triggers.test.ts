@@ -272,6 +272,21 @@ describe('FireTriggers', () => {
     });
   });
 
+  it("queues a request's runs before answering when one of its triggers has `concurrency`: lanes keep firing order across replicas", async () => {
+    const queue = new InMemoryTaskQueue();
+    const requests = new InMemoryInboundRequestStore();
+    const lanes = validateTriggers(
+      [{ name: 'single', watch_path: '/webhook', enabled: true, concurrency: 1, actions: [{ type: 'command', command: 'true' }] }],
+      'test',
+      triggerCatalog(),
+    ).triggers;
+    const fire = new FireTriggers(lanes, requests, queue, new SequentialIds(), new FixedClock(), new RecordingLogger(), new InMemoryTriggerLanes());
+    await fire.execute({ watchPath: '/webhook', request });
+    // no wait for the dispatch: queued and marked already when the caller is answered
+    expect(queue.tasks.map((task) => `${task.queue} ${task.group}`)).to.deep.equal(['trigger-run-ordered single#0']);
+    expect(await requests.undispatched(new Date(8.64e15), 10)).to.deep.equal([]);
+  });
+
   describe('#replay', () => {
     it("fires the stored request's triggers again with the request text byte for byte, recorded as a replay of it", async () => {
       const { fire, queue, requests } = make();
