@@ -130,7 +130,9 @@ export const stopChild = (child) =>
 export const waitReady = async (url, child) => {
   for (const started = Date.now(); Date.now() - started < 60_000; await sleep(200)) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${child.output}`);
-    const status = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+    // Longer than the gateway holds a request while it starts (10 s): the ping sent once the port
+    // is bound is answered the moment the service is ready, which times the start to the ms.
+    const status = await fetch(url, { signal: AbortSignal.timeout(15_000) }).then(
       (r) => r.status,
       () => 0,
     );

@@ -72,7 +72,8 @@ const timeToPing = async (command, args, env) => {
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited with ${child.exitCode}:\n${child.output}`);
-      const status = await fetch(`http://127.0.0.1:${port}/api/ping`, { signal: AbortSignal.timeout(1000) }).then(
+      // Longer than the gateway holds a request while it starts (10 s): answered when it is ready.
+      const status = await fetch(`http://127.0.0.1:${port}/api/ping`, { signal: AbortSignal.timeout(15_000) }).then(
         (r) => r.status,
         () => 0,
       );

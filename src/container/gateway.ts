@@ -62,8 +62,8 @@ export class Gateway {
     const opened: Array<() => Promise<unknown>> = [];
     try {
       // The trigger file and the port first (unless the entry did that already): a bad file or a
-      // port in use stops start-up before the database is opened. Requests are answered 503
-      // until `http.serve` below.
+      // port in use stops start-up before the database is opened. Requests wait for
+      // `http.serve` below (HttpServer: at most STARTING_HOLD, then 503).
       const triggers = head?.triggers ?? (await loadTriggers(config, logger));
       const schedules = head?.schedules ?? (await loadSchedules(config, logger));
       const http = head?.http ?? (await listenHttp(config));
