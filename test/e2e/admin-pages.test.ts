@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { adminClient, cookieFrom, setAdminPassword, setCookieLine } from '../support/admin-http.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
 import { startGateway, type GatewayProcess } from '../support/gateway-process.js';
 import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey, send, waitFor } from '../support/http.js';
+import { closedPort } from '../support/ports.js';
 
 /*
  * The admin pages over HTTP on the built server: Post/Redirect/Get and its flash, the run page
@@ -30,16 +30,6 @@ const TRIGGERS = [
     ],
   },
 ];
-
-/** A port nothing listens on (taken, then released). */
-const closedPort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 describe('e2e: admin pages', function () {
   this.timeout(90_000);

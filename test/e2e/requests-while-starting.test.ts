@@ -1,19 +1,11 @@
 import { expect } from 'chai';
 import { readFile, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { migratedDataDir } from '../support/data-dirs.js';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { createKey, waitFor } from '../support/http.js';
-
-/** A port nothing listens on: bound, then released. */
-const closedPort = async (): Promise<number> => {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-};
+import { closedPort } from '../support/ports.js';
 
 /** True once something accepts TCP connections on 127.0.0.1:`port`. */
 const accepts = (port: number): Promise<boolean> =>

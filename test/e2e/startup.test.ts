@@ -3,7 +3,6 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import {
@@ -17,6 +16,7 @@ import {
 } from '../support/gateway-process.js';
 import { migratedDataDir } from '../support/data-dirs.js';
 import { send } from '../support/http.js';
+import { closedPort, occupyPort } from '../support/ports.js';
 import { createScratchDatabase, describeWithPostgres, postgres } from '../support/postgres.js';
 
 /*
@@ -28,21 +28,6 @@ import { createScratchDatabase, describeWithPostgres, postgres } from '../suppor
  */
 
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-/** A loopback TCP server holding a port, as another program would. */
-const occupyPort = async (): Promise<{ port: number; close(): Promise<void> }> => {
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-};
-
-/** A port nothing listens on: bound, then released. */
-const closedPort = async (): Promise<number> => {
-  const held = await occupyPort();
-  await held.close();
-  return held.port;
-};
 
 /** Exit code 1 and exactly one line on stderr, matching `line`; returns that line. */
 const expectOneLineFailure = (result: ExitedProcess, line: RegExp): string => {
