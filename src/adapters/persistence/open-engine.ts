@@ -35,10 +35,11 @@ export const SHORT_LIVED_SETTINGS: Readonly<Record<string, string>> = { shared_b
  * zeroes at every boot (so all of it is resident at once), and lock and process tables for 100
  * connections, while PGlite is a single session whose working set (keys, jobs, the task queue) is
  * a few MB. Measured with bench/memory.mjs: the defaults held about 470 MB RSS idle, these about
- * 250 MB. They apply to the boot only (nothing is written to postgresql.conf).
+ * 235 MB (250 with 16MB of shared buffers). They apply to the boot only (nothing is written to
+ * postgresql.conf).
  */
 export const SERVICE_SETTINGS: Readonly<Record<string, string>> = {
-  shared_buffers: '16MB',
+  shared_buffers: '8MB',
   max_connections: '10',
   wal_buffers: '512kB',
   temp_buffers: '1MB',
