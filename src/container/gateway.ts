@@ -106,6 +106,15 @@ export class Gateway {
           : undefined;
       if (admin) opened.push(() => admin.close());
       const pollJobs = await container.getAsync(TOKENS.PollJobs);
+      const dispatch = await container.getAsync(TOKENS.DispatchTriggerRuns);
+      opened.push(() => dispatch.stop());
+      // Requests are served once everything that a setting or a file can make fail has been
+      // checked and opened, before the background parts start (workers, scheduler, reload
+      // listeners, timers, pollers: 55–100 ms of a one-second start, docs/architecture.md): a
+      // request stores its work and queues its tasks, which wait for the workers as they would
+      // for a free one. Only a database failing now can still end the start; what was accepted
+      // is stored and runs after the next start.
+      http.serve(app);
       // The workers last: a start that fails never leaves a task half-run.
       await queue.work<TriggerRunTask>(TRIGGER_RUN_QUEUE, (task) => runTrigger.execute(task));
       // Triggers with `concurrency`: each lane one run at a time, in order, across every replica.
@@ -174,9 +183,6 @@ export class Gateway {
         stopPolling.abort();
         await polling;
       });
-      const dispatch = await container.getAsync(TOKENS.DispatchTriggerRuns);
-      opened.push(() => dispatch.stop());
-      http.serve(app);
       // Trigger runs of requests stored before this start but not queued (a crash between the two)
       // are queued now, in the background, once requests are served; then the runs of each new
       // request after its answer.
