@@ -110,7 +110,7 @@ export class Gateway {
       opened.push(() => dispatch.stop());
       // Requests are served once everything that a setting or a file can make fail has been
       // checked and opened, before the background parts start (workers, scheduler, reload
-      // listeners, timers, pollers: docs/architecture.md, "Start-up"): a
+      // listeners, timers, pollers; docs/architecture.md, the paragraphs on start-up): a
       // request stores its work and queues its tasks, which wait for the workers as they would
       // for a free one. Only a database failing now can still end the start; what was accepted
       // is stored and runs after the next start.
