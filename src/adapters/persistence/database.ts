@@ -37,35 +37,59 @@ export class Database {
    * then the ORM on it. Rejects with DatabaseOpenError as openEngine does.
    */
   static async open(options: DatabaseOptions, engine: Promise<OpenEngine> = openEngine(options)): Promise<Database> {
-    const open = await engine;
+    // MikroORM 7 connects at the first query, not in `init`: the driver's import and the
+    // discovery of the entities (~80 ms of the main thread) run while the engine is still
+    // opening (PGlite booting on its thread, or recovering after a crash), not after it.
+    const initialised = Database.#initOrm(options, engine);
+    let open: OpenEngine;
     try {
-      const common = {
-        entities: [...ENTITIES],
-        extensions: [Migrator],
-        migrations: { migrationsList: [...MIGRATIONS], snapshot: false, transactional: true, allOrNothing: true },
-        debug: false,
-        logger: (message: string) => options.logger.debug({ component: 'orm' }, message),
-        allowGlobalContext: false,
-        // The migrations own the schema; their triggers and functions (api_keys' NOTIFY) are not
-        // mirrored in the entities, and a schema diff must not count them as drift.
-        schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
-      };
-      // Each engine's driver is loaded only when it is the one used: the embedded one brings
-      // PGlite's JavaScript (about 1 MB) into the main thread, which PostgreSQL mode never runs.
-      if (open.engine === 'postgresql') {
-        const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
-        const orm = await MikroORM.init({ ...common, driver: PostgreSqlDriver, clientUrl: open.url });
-        return new Database(orm, 'postgresql', options, undefined, undefined);
-      }
-      // Handed over as a function: MikroORM deep-copies connection options, and a copy of the
-      // object would lose its private state.
-      const { PgliteDriver } = await import('@mikro-orm/pglite');
-      const orm = await MikroORM.init({ ...common, driver: PgliteDriver, dbName: 'agent_gateway', driverOptions: { pglite: () => open.pglite } });
-      return new Database(orm, 'pglite', options, open.pglite, open.lock);
+      open = await engine;
+    } catch (error) {
+      await initialised.then(
+        (orm) => orm.close(true),
+        () => undefined,
+      );
+      throw error;
+    }
+    try {
+      const orm = await initialised;
+      return open.engine === 'postgresql'
+        ? new Database(orm, 'postgresql', options, undefined, undefined)
+        : new Database(orm, 'pglite', options, open.pglite, open.lock);
     } catch (error) {
       await closeEngine(open);
       throw error;
     }
+  }
+
+  static async #initOrm(options: DatabaseOptions, engine: Promise<OpenEngine>): Promise<MikroORM<AbstractSqlDriver>> {
+    const common = {
+      entities: [...ENTITIES],
+      extensions: [Migrator],
+      migrations: { migrationsList: [...MIGRATIONS], snapshot: false, transactional: true, allOrNothing: true },
+      debug: false,
+      logger: (message: string) => options.logger.debug({ component: 'orm' }, message),
+      allowGlobalContext: false,
+      // The migrations own the schema; their triggers and functions (api_keys' NOTIFY) are not
+      // mirrored in the entities, and a schema diff must not count them as drift.
+      schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
+    };
+    // Each engine's driver is loaded only when it is the one used: the embedded one brings
+    // PGlite's JavaScript (about 1 MB) into the main thread, which PostgreSQL mode never runs.
+    if (options.databaseUrl !== undefined) {
+      const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
+      return MikroORM.init({ ...common, driver: PostgreSqlDriver, clientUrl: options.databaseUrl });
+    }
+    // Handed over as a function: MikroORM deep-copies connection options, and a copy of the
+    // object would lose its private state. The ORM asks for it at its first query, after open
+    // has awaited the engine; a failed opening is open's to report, not an unhandled rejection.
+    const pglite = engine.then((open) => {
+      if (open.engine !== 'pglite') throw new Error('the embedded database was expected');
+      return open.pglite;
+    });
+    pglite.catch(() => undefined);
+    const { PgliteDriver } = await import('@mikro-orm/pglite');
+    return MikroORM.init({ ...common, driver: PgliteDriver, dbName: 'agent_gateway', driverOptions: { pglite: () => pglite } });
   }
 
   /** Applies pending migrations; returns the names applied. */
