@@ -34,7 +34,8 @@ export class Database {
 
   /**
    * Opens the database: `engine` (openEngine's promise, when the caller started it earlier),
-   * then the ORM on it. Rejects with DatabaseOpenError as openEngine does.
+   * with the ORM set up meanwhile and connected to it at its first query. Rejects with
+   * DatabaseOpenError as openEngine does.
    */
   static async open(options: DatabaseOptions, engine: Promise<OpenEngine> = openEngine(options)): Promise<Database> {
     // MikroORM 7 connects at the first query, not in `init`: the driver's import and the
