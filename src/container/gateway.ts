@@ -109,13 +109,15 @@ export class Gateway {
       const dispatch = await container.getAsync(TOKENS.DispatchTriggerRuns);
       opened.push(() => dispatch.stop());
       // Requests are served once everything that a setting or a file can make fail has been
-      // checked and opened, before the background parts start (workers, scheduler, reload
-      // listeners, timers, pollers; docs/architecture.md, the paragraphs on start-up): a
-      // request stores its work and queues its tasks, which wait for the workers as they would
-      // for a free one. Only a database failing now can still end the start; what was accepted
-      // is stored and runs after the next start.
+      // checked and opened, before the background parts start (the task queue's own start,
+      // workers, scheduler, reload listeners, timers, pollers; docs/architecture.md, the
+      // paragraphs on start-up): a request stores its work and queues its tasks, which wait for
+      // the queue's start and the workers as they would for a busy insert or a free worker.
+      // Only the database or the task queue failing now can still end the start; what was
+      // accepted is stored and runs after the next start.
       http.serve(app);
-      // The workers last: a start that fails never leaves a task half-run.
+      // The workers last (each waits for the task queue's start, and the first fails the start
+      // with its error): a start that fails never leaves a task half-run.
       await queue.work<TriggerRunTask>(TRIGGER_RUN_QUEUE, (task) => runTrigger.execute(task));
       // Triggers with `concurrency`: each lane one run at a time, in order, across every replica.
       await queue.work<TriggerRunTask>(TRIGGER_RUN_ORDERED_QUEUE, (task) => runTrigger.execute(task), { oneAtATimePerGroup: true });

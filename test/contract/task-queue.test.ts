@@ -126,6 +126,76 @@ describe('pg-boss on PGlite (the embedded database, held by one process): tasks 
   });
 });
 
+describe('pg-boss on PGlite: a queue used while its start still runs (the service serves requests meanwhile)', function () {
+  this.timeout(60_000);
+
+  it('stores a task queued before the start finished, and runs it once workers start; an orphan of a killed process is still retried', async () => {
+    const noMonitor = { ...settings, superviseIntervalSeconds: 3600 };
+    const pglite = await PgliteThread.open(await queueStoreDir());
+    const attempts: Array<[number, number]> = [];
+    const handler = async (task: { n: number }, meta: { attempt: number }): Promise<void> => {
+      attempts.push([task.n, meta.attempt]);
+      // Task 1's first attempt never ends: its process is "killed" with it running.
+      if (task.n === 1 && meta.attempt === 1) await new Promise(() => undefined);
+    };
+    let first: PgBossTaskQueue | undefined;
+    let second: PgBossTaskQueue | undefined;
+    try {
+      first = await PgBossTaskQueue.start({ pglite }, noMonitor, logger);
+      await first.enqueue('q', { n: 1 });
+      await first.work('q', handler);
+      await waitFor(() => attempts.length > 0, 20_000, 'the first attempt');
+
+      second = PgBossTaskQueue.open({ pglite }, noMonitor, logger);
+      // Queued in the same turn as `open`: the start (several statements) cannot have finished.
+      const queued = second.enqueue('q', { n: 2 });
+      expect(await queued, 'the task id, once stored').to.be.a('string');
+      expect((await second.depth()).q, 'task 1 (failed by the start, to be retried) and task 2').to.equal(2);
+      await second.work('q', handler);
+      await waitFor(() => attempts.length >= 3, 20_000, 'task 1 again and task 2');
+      await drained(second);
+      expect([...attempts].sort()).to.deep.equal([
+        [1, 1],
+        [1, 2],
+        [2, 1],
+      ]);
+    } finally {
+      await second?.stop(1000);
+      await first?.stop(1);
+      await pglite.close();
+    }
+  });
+
+  it('a start that fails makes every use reject with its error, and stopping the queue then succeeds', async () => {
+    const pglite = await PgliteThread.open(await queueStoreDir());
+    try {
+      // 'q' exists as a standard queue: declaring it ordered is refused by the start.
+      const queue = PgBossTaskQueue.open({ pglite }, { ...settings, queues: ['other'], orderedQueues: ['ordered', 'q'] }, logger);
+      const refused = /Task queue q exists with policy standard/;
+      /** The error a use of the queue rejects with ('resolved' when it does not reject). */
+      const rejection = (use: Promise<unknown>): Promise<string> =>
+        use.then(
+          () => 'resolved',
+          (error: unknown) => (error as Error).message,
+        );
+      const enqueued = rejection(queue.enqueue('other', { n: 1 }));
+      expect(await rejection(queue.work('other', async () => undefined))).to.match(refused);
+      expect(await enqueued).to.match(refused);
+      expect(await rejection(queue.depth())).to.match(refused);
+      await queue.stop(1000);
+      // Nothing was stored by the queue that failed to start.
+      const check = await PgBossTaskQueue.start({ pglite }, settings, logger);
+      try {
+        expect((await check.depth()).other).to.equal(0);
+      } finally {
+        await check.stop(1000);
+      }
+    } finally {
+      await pglite.close();
+    }
+  });
+});
+
 describe('pg-boss on PGlite: queue settings across starts', function () {
   this.timeout(60_000);
 

@@ -112,6 +112,12 @@ export class PgBossTaskQueue implements TaskQueue {
 
   readonly #ordered: ReadonlySet<string>;
 
+  /**
+   * The start (see `open`) while it runs, and for good when it failed; undefined once it
+   * succeeded, so that a started queue's operations pay nothing for it.
+   */
+  #starting: Promise<void> | undefined;
+
   private constructor(
     private readonly boss: PgBoss,
     private readonly settings: QueueSettings,
@@ -138,8 +144,16 @@ export class PgBossTaskQueue implements TaskQueue {
     return [...this.settings.queues, ...this.#ordered];
   }
 
-  /** `headroom`: when tasks may start (default: at once). */
-  static async start(connection: QueueConnection, settings: QueueSettings, logger: Logger, headroom: Headroom = NO_WAIT): Promise<PgBossTaskQueue> {
+  /**
+   * A queue whose start runs in the background: pg-boss's own start (its schema, migrated by
+   * pg-boss on an upgrade), the queues' settings, and on the embedded database the tasks a
+   * stopped process left running failed for a retry. Until it finishes, `enqueue`, `work`,
+   * `depth` and `failed` wait for it; when it fails they reject with its error, and `stop`
+   * has nothing left to stop. The service serves requests meanwhile: a request's task waits
+   * for the start as it would wait for a busy insert (docs/architecture.md, start-up).
+   * `headroom`: when tasks may start (default: at once).
+   */
+  static open(connection: QueueConnection, settings: QueueSettings, logger: Logger, headroom: Headroom = NO_WAIT): PgBossTaskQueue {
     // Polling, not LISTEN/NOTIFY: with notify on, pg-boss turns polling into a slow backstop and
     // a batchSize-1 worker waits for the next notification even when tasks are waiting.
     // Stale heartbeats are found by pg-boss's queue monitor, which runs at most once per
@@ -160,8 +174,30 @@ export class PgBossTaskQueue implements TaskQueue {
         : new PgBoss({ ...common, connectionString: connection.connectionString, max: 10 });
     boss.on('error', (error: unknown) => logger.error({ err: error }, 'task queue error'));
     boss.on('warning', (warning: unknown) => logger.warn({ warning }, 'task queue warning'));
-    await boss.start();
+    const queue = new PgBossTaskQueue(boss, settings, logger, headroom);
+    const starting = PgBossTaskQueue.#prepare(boss, connection, settings, logger);
+    queue.#starting = starting;
+    // Handled here, so that a failed start is reported by the first operation that waits for it
+    // (the service's workers, at start-up), not as an unhandled rejection.
+    starting.then(
+      () => {
+        queue.#starting = undefined;
+      },
+      () => undefined,
+    );
+    return queue;
+  }
+
+  /** `open`, resolved once the queue has started (rejected with the start's error). */
+  static async start(connection: QueueConnection, settings: QueueSettings, logger: Logger, headroom: Headroom = NO_WAIT): Promise<PgBossTaskQueue> {
+    const queue = PgBossTaskQueue.open(connection, settings, logger, headroom);
+    await queue.#starting;
+    return queue;
+  }
+
+  static async #prepare(boss: PgBoss, connection: QueueConnection, settings: QueueSettings, logger: Logger): Promise<void> {
     try {
+      await boss.start();
       const ordered = new Set(settings.orderedQueues ?? []);
       const names = [...settings.queues, ...ordered];
       // One look at every queue; a queue whose settings are already those asked for is left
@@ -195,7 +231,6 @@ export class PgBossTaskQueue implements TaskQueue {
       await boss.stop({ graceful: false, close: true }).catch(() => undefined);
       throw error;
     }
-    return new PgBossTaskQueue(boss, settings, logger, headroom);
   }
 
   /** A UUIDv7 (orderedTaskId): tasks queued with such ids rank by them within one insert. */
@@ -212,6 +247,7 @@ export class PgBossTaskQueue implements TaskQueue {
    * from falling behind.
    */
   enqueue(queue: string, payload: object, options: EnqueueOptions = {}): Promise<string | null> {
+    if (this.#starting !== undefined) return this.#starting.then(() => this.enqueue(queue, payload, options));
     if (options.id !== undefined && (options.key !== undefined || !isUuid(options.id)))
       return Promise.reject(new Error(`Task id ${JSON.stringify(options.id)} refused: an id is a UUID from newTaskId(), given without a key`));
     const id = options.id ?? (options.key === undefined ? orderedTaskId() : keyedTaskId(queue, options.key));
@@ -242,6 +278,7 @@ export class PgBossTaskQueue implements TaskQueue {
     handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>,
     options: WorkOptions<T> = {},
   ): Promise<void> {
+    await this.#starting;
     const bounded = options.maxConcurrent !== undefined;
     const ordered = this.#ordered.has(queue);
     if (options.oneAtATimePerGroup && !ordered) {
@@ -352,6 +389,7 @@ export class PgBossTaskQueue implements TaskQueue {
    * (and longer) ago: a drained queue could show tasks, a busy one none.
    */
   async depth(): Promise<Record<string, number>> {
+    await this.#starting;
     const names = this.#names;
     const { rows } = (await this.boss
       .getDb()
@@ -364,6 +402,7 @@ export class PgBossTaskQueue implements TaskQueue {
   }
 
   async failed(): Promise<Record<string, number>> {
+    await this.#starting;
     const result: Record<string, number> = {};
     for (const name of this.#names) {
       const [stats] = await this.boss.getQueueStats(name);
@@ -374,6 +413,15 @@ export class PgBossTaskQueue implements TaskQueue {
 
   /** Stops taking tasks and waits up to `timeoutMs` for running ones; unfinished tasks stay stored. */
   async stop(timeoutMs: number): Promise<void> {
+    // A start still running is waited for; one that failed closed pg-boss itself.
+    if (
+      this.#starting !== undefined &&
+      !(await this.#starting.then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
     await this.boss.stop({ graceful: true, timeout: Math.max(timeoutMs, 1), close: true });
   }
 }

@@ -37,7 +37,7 @@ export const bindCore = (c: Container, config: AppConfig, infra: Infrastructure)
   bindTaskQueue(c, config);
 };
 
-/** The durable task queue (pg-boss in the service's database), started when first resolved, stopped on unbind. */
+/** The durable task queue (pg-boss in the service's database): its start begins when it is first resolved and runs behind the callers (PgBossTaskQueue.open); stopped on unbind. */
 export const bindTaskQueue = (c: Container, config: AppConfig): void => {
   // Tasks start (and trigger runs are queued) when the main thread — and the embedded database's
   // thread, which runs the statements of requests and tasks alike — has room: requests first.
@@ -53,7 +53,7 @@ export const bindTaskQueue = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.TaskQueue)
     .toResolvedValue(
       (db: Database, logger: Logger, headroom: Headroom) =>
-        PgBossTaskQueue.start(
+        PgBossTaskQueue.open(
           db.pglite ? { pglite: db.pglite } : { connectionString: config.databaseUrl as string },
           {
             queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE, AUTO_MERGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, RETENTION_SWEEP_QUEUE, SCHEDULE_RUN_QUEUE],
