@@ -243,7 +243,10 @@ export const startBaseline = async (mode = 'bare', env = {}) => {
 /**
  * Starts `node dist/main.js` with LOG_LEVEL=warn on a free port of 127.0.0.1 (plus `env`),
  * its whole output in bench/results/logs/<label>.log (replaced by the next run of the same
- * label), and waits for GET /api/ping.
+ * label), and waits for GET /readyz to answer 200, as an orchestrator would before sending it
+ * traffic: the service answers requests before its task queue has started (on a new database,
+ * pg-boss then creates its schema, and requests that store tasks wait for it), and a bench
+ * measures a service that has.
  */
 /**
  * How `npm start` runs the service (package.json): the environment variables it sets before
@@ -293,7 +296,7 @@ export const startGateway = async (label, env) => {
       logFile,
     },
   );
-  await waitReady(`http://127.0.0.1:${port}/api/ping`, child);
+  await waitReady(`http://127.0.0.1:${port}/readyz`, child);
   return { url: `http://127.0.0.1:${port}`, child, label, logFile };
 };
 

@@ -150,13 +150,16 @@ const gatewayServer = async (engine, env, dir, outFile) => {
   const url = `http://127.0.0.1:${port}`;
   let child;
   let starts = 0;
+  // The first start waits for /readyz (the task queue started: on the phase's new database
+  // pg-boss creates its schema first), as the load should meet a started service; the restart
+  // after the SIGKILL is timed to the first 200 on /api/ping, the moment callers are answered.
   const start = async () => {
     starts++;
     await mkdir(LOGS_DIR, { recursive: true });
     child = startChild([...SERVICE_NODE_FLAGS, join(ROOT, 'dist', 'main.js')], fullEnv, {
       logFile: join(LOGS_DIR, `${label}-${starts}.log`),
     });
-    await waitReady(`${url}/api/ping`, child);
+    await waitReady(`${url}${starts === 1 ? '/readyz' : '/api/ping'}`, child);
   };
   await start();
   return {
