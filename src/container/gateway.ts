@@ -116,8 +116,9 @@ export class Gateway {
       // Only the database or the task queue failing now can still end the start; what was
       // accepted is stored and runs after the next start.
       http.serve(app);
-      // The workers last (each waits for the task queue's start, and the first fails the start
-      // with its error): a start that fails never leaves a task half-run.
+      // The workers last (the first begins the task queue's start, unless a request did, and
+      // each waits for it; a failed start fails here with its error): a start that fails never
+      // leaves a task half-run.
       await queue.work<TriggerRunTask>(TRIGGER_RUN_QUEUE, (task) => runTrigger.execute(task));
       // Triggers with `concurrency`: each lane one run at a time, in order, across every replica.
       await queue.work<TriggerRunTask>(TRIGGER_RUN_ORDERED_QUEUE, (task) => runTrigger.execute(task), { oneAtATimePerGroup: true });

@@ -126,7 +126,7 @@ describe('pg-boss on PGlite (the embedded database, held by one process): tasks 
   });
 });
 
-describe('pg-boss on PGlite: a queue used while its start still runs (the service serves requests meanwhile)', function () {
+describe('pg-boss on PGlite: a queue opened and used at once, before it has started (the service serves requests meanwhile)', function () {
   this.timeout(60_000);
 
   it('stores a task queued before the start finished, and runs it once workers start; an orphan of a killed process is still retried', async () => {

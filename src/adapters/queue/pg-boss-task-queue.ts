@@ -112,20 +112,37 @@ export class PgBossTaskQueue implements TaskQueue {
 
   readonly #ordered: ReadonlySet<string>;
 
-  /**
-   * The start (see `open`) while it runs, and for good when it failed; undefined once it
-   * succeeded, so that a started queue's operations pay nothing for it.
-   */
+  /** The start (see `open`) once it has begun; kept when it failed, so that every use rejects with its error. */
   #starting: Promise<void> | undefined;
+  /** Set once the start succeeded: from then on an operation pays nothing for it. */
+  #started = false;
 
   private constructor(
     private readonly boss: PgBoss,
+    private readonly connection: QueueConnection,
     private readonly settings: QueueSettings,
     private readonly logger: Logger,
     /** Each task waits here before it starts: while the service is busy, requests go first. */
     private readonly headroom: Headroom,
   ) {
     this.#ordered = new Set(settings.orderedQueues ?? []);
+  }
+
+  /** Begins the start unless it has begun; resolves once it succeeded. */
+  #start(): Promise<void> {
+    if (this.#starting === undefined) {
+      const starting = PgBossTaskQueue.#prepare(this.boss, this.connection, this.settings, this.logger);
+      this.#starting = starting;
+      // Handled here too, so that a failed start is reported by the operations that wait for it
+      // (the service's workers, at start-up), never as an unhandled rejection.
+      starting.then(
+        () => {
+          this.#started = true;
+        },
+        () => undefined,
+      );
+    }
+    return this.#starting;
   }
 
   static async #failOrphans(boss: PgBoss, names: string[], logger: Logger): Promise<void> {
@@ -145,13 +162,14 @@ export class PgBossTaskQueue implements TaskQueue {
   }
 
   /**
-   * A queue whose start runs in the background: pg-boss's own start (its schema, migrated by
-   * pg-boss on an upgrade), the queues' settings, and on the embedded database the tasks a
-   * stopped process left running failed for a retry. Until it finishes, `enqueue`, `work`,
-   * `depth` and `failed` wait for it; when it fails they reject with its error, and `stop`
-   * has nothing left to stop. The service serves requests meanwhile: a request's task waits
-   * for the start as it would wait for a busy insert (docs/architecture.md, start-up).
-   * `headroom`: when tasks may start (default: at once).
+   * A queue that starts when it is first used: pg-boss's own start (its schema, created or
+   * migrated by pg-boss), the queues' settings, and on the embedded database the tasks a
+   * stopped process left running failed for a retry. `enqueue`, `work`, `depth` and `failed`
+   * begin the start and wait for it; when it fails they reject with its error, and `stop` has
+   * nothing left to stop. The service serves requests before its first `work` (a request's
+   * task waits for the start as it would for a busy insert), and the statements that make it
+   * ready (the keys, the channels) come before pg-boss's on the embedded database's one
+   * connection (docs/architecture.md, start-up). `headroom`: when tasks may start (default: at once).
    */
   static open(connection: QueueConnection, settings: QueueSettings, logger: Logger, headroom: Headroom = NO_WAIT): PgBossTaskQueue {
     // Polling, not LISTEN/NOTIFY: with notify on, pg-boss turns polling into a slow backstop and
@@ -174,24 +192,13 @@ export class PgBossTaskQueue implements TaskQueue {
         : new PgBoss({ ...common, connectionString: connection.connectionString, max: 10 });
     boss.on('error', (error: unknown) => logger.error({ err: error }, 'task queue error'));
     boss.on('warning', (warning: unknown) => logger.warn({ warning }, 'task queue warning'));
-    const queue = new PgBossTaskQueue(boss, settings, logger, headroom);
-    const starting = PgBossTaskQueue.#prepare(boss, connection, settings, logger);
-    queue.#starting = starting;
-    // Handled here, so that a failed start is reported by the first operation that waits for it
-    // (the service's workers, at start-up), not as an unhandled rejection.
-    starting.then(
-      () => {
-        queue.#starting = undefined;
-      },
-      () => undefined,
-    );
-    return queue;
+    return new PgBossTaskQueue(boss, connection, settings, logger, headroom);
   }
 
   /** `open`, resolved once the queue has started (rejected with the start's error). */
   static async start(connection: QueueConnection, settings: QueueSettings, logger: Logger, headroom: Headroom = NO_WAIT): Promise<PgBossTaskQueue> {
     const queue = PgBossTaskQueue.open(connection, settings, logger, headroom);
-    await queue.#starting;
+    await queue.#start();
     return queue;
   }
 
@@ -247,7 +254,7 @@ export class PgBossTaskQueue implements TaskQueue {
    * from falling behind.
    */
   enqueue(queue: string, payload: object, options: EnqueueOptions = {}): Promise<string | null> {
-    if (this.#starting !== undefined) return this.#starting.then(() => this.enqueue(queue, payload, options));
+    if (!this.#started) return this.#start().then(() => this.enqueue(queue, payload, options));
     if (options.id !== undefined && (options.key !== undefined || !isUuid(options.id)))
       return Promise.reject(new Error(`Task id ${JSON.stringify(options.id)} refused: an id is a UUID from newTaskId(), given without a key`));
     const id = options.id ?? (options.key === undefined ? orderedTaskId() : keyedTaskId(queue, options.key));
@@ -278,7 +285,7 @@ export class PgBossTaskQueue implements TaskQueue {
     handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>,
     options: WorkOptions<T> = {},
   ): Promise<void> {
-    await this.#starting;
+    if (!this.#started) await this.#start();
     const bounded = options.maxConcurrent !== undefined;
     const ordered = this.#ordered.has(queue);
     if (options.oneAtATimePerGroup && !ordered) {
@@ -389,7 +396,7 @@ export class PgBossTaskQueue implements TaskQueue {
    * (and longer) ago: a drained queue could show tasks, a busy one none.
    */
   async depth(): Promise<Record<string, number>> {
-    await this.#starting;
+    if (!this.#started) await this.#start();
     const names = this.#names;
     const { rows } = (await this.boss
       .getDb()
@@ -402,7 +409,7 @@ export class PgBossTaskQueue implements TaskQueue {
   }
 
   async failed(): Promise<Record<string, number>> {
-    await this.#starting;
+    if (!this.#started) await this.#start();
     const result: Record<string, number> = {};
     for (const name of this.#names) {
       const [stats] = await this.boss.getQueueStats(name);
@@ -413,9 +420,9 @@ export class PgBossTaskQueue implements TaskQueue {
 
   /** Stops taking tasks and waits up to `timeoutMs` for running ones; unfinished tasks stay stored. */
   async stop(timeoutMs: number): Promise<void> {
-    // A start still running is waited for; one that failed closed pg-boss itself.
+    // Never started: nothing to stop. A start still running is waited for; one that failed closed pg-boss itself.
+    if (this.#starting === undefined) return;
     if (
-      this.#starting !== undefined &&
       !(await this.#starting.then(
         () => true,
         () => false,

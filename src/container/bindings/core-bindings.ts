@@ -37,7 +37,7 @@ export const bindCore = (c: Container, config: AppConfig, infra: Infrastructure)
   bindTaskQueue(c, config);
 };
 
-/** The durable task queue (pg-boss in the service's database): its start begins when it is first resolved and runs behind the callers (PgBossTaskQueue.open); stopped on unbind. */
+/** The durable task queue (pg-boss in the service's database): started when first used (PgBossTaskQueue.open), stopped on unbind. */
 export const bindTaskQueue = (c: Container, config: AppConfig): void => {
   // Tasks start (and trigger runs are queued) when the main thread — and the embedded database's
   // thread, which runs the statements of requests and tasks alike — has room: requests first.
