@@ -15,6 +15,7 @@ import {
   type GatewayProcess,
 } from '../support/gateway-process.js';
 import { migratedDataDir } from '../support/data-dirs.js';
+import { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-thread.js';
 import { send } from '../support/http.js';
 import { closedPort, occupyPort } from '../support/ports.js';
 import { createScratchDatabase, describeWithPostgres, postgres } from '../support/postgres.js';
@@ -167,7 +168,7 @@ describe('e2e: start-up failures end the process with one line naming the settin
     expect(existsSync(join(dir, 'data')), 'the data directory was used').to.equal(false);
   });
 
-  it('a failure once the database and the task queue are open (the admin socket cannot be served): exit 1, one line naming DATA_DIR, the data directory released', async function () {
+  it('a failure once the database is open (the admin socket cannot be served): exit 1, one line naming DATA_DIR, the data directory released', async function () {
     // A new embedded database is created first: tens of seconds on a busy machine.
     this.timeout(120_000);
     const dataDir = await migratedDataDir('startup-admin-socket');
@@ -177,6 +178,22 @@ describe('e2e: start-up failures end the process with one line naming the settin
     expectOneLineFailure(result, /^DATA_DIR: cannot serve the admin socket in .* \(listen EADDRINUSE: .*admin\.sock\)$/);
     expect(existsSync(join(dataDir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
     expect(result.stdout, 'the task queue ran on after the database closed').to.not.contain('task queue error');
+  });
+
+  it('a task queue that cannot start (it begins once requests are served): exit 1 with its error in one line, the data directory released', async function () {
+    this.timeout(120_000);
+    const dataDir = await migratedDataDir('startup-queue');
+    // The trigger runs' queue recorded as an ordered queue: the service's (a standard one) cannot take it over.
+    const pglite = await PgliteThread.open(join(dataDir, 'pglite'));
+    try {
+      const updated = await pglite.query(`UPDATE pgboss.queue SET policy = 'key_strict_fifo' WHERE name = 'trigger-run'`);
+      expect(updated.affectedRows, 'the template has the queue').to.equal(1);
+    } finally {
+      await pglite.close();
+    }
+    const result = await startGatewayExpectingExit({ DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile }, { timeoutMs: 100_000 });
+    expectOneLineFailure(result, /^Error: Task queue trigger-run exists with policy key_strict_fifo, not standard/);
+    expect(existsSync(join(dataDir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
   });
 
   it('an embedded database held by another gateway: exit 1, "DATA_DIR: The embedded database in … is in use by process N"', async function () {
