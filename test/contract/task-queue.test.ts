@@ -166,6 +166,27 @@ describe('pg-boss on PGlite: a queue opened and used at once, before it has star
     }
   });
 
+  it('a queue stopped before it was used starts nothing, and refuses a use afterwards', async () => {
+    const pglite = await PgliteThread.open(await queueStoreDir());
+    try {
+      const queue = PgBossTaskQueue.open({ pglite }, settings, logger);
+      await queue.stop(1000);
+      const refused = await queue.enqueue('q', { n: 1 }).then(
+        () => 'stored',
+        (error: unknown) => (error as Error).message,
+      );
+      expect(refused).to.equal('The task queue was stopped before it started');
+      const check = await PgBossTaskQueue.start({ pglite }, settings, logger);
+      try {
+        expect((await check.depth()).q, 'nothing stored').to.equal(0);
+      } finally {
+        await check.stop(1000);
+      }
+    } finally {
+      await pglite.close();
+    }
+  });
+
   it('a start that fails makes every use reject with its error, and stopping the queue then succeeds', async () => {
     const pglite = await PgliteThread.open(await queueStoreDir());
     try {

@@ -420,8 +420,13 @@ export class PgBossTaskQueue implements TaskQueue {
 
   /** Stops taking tasks and waits up to `timeoutMs` for running ones; unfinished tasks stay stored. */
   async stop(timeoutMs: number): Promise<void> {
-    // Never started: nothing to stop. A start still running is waited for; one that failed closed pg-boss itself.
-    if (this.#starting === undefined) return;
+    // Never started: nothing to stop, and a use from now on is refused instead of starting it.
+    // A start still running is waited for; one that failed closed pg-boss itself.
+    if (this.#starting === undefined) {
+      this.#starting = Promise.reject(new Error('The task queue was stopped before it started'));
+      this.#starting.catch(() => undefined);
+      return;
+    }
     if (
       !(await this.#starting.then(
         () => true,

@@ -1,0 +1,74 @@
+import { GithubError } from './github-client.js';
+const PER_PAGE = 100;
+/** GitHub lists at most 3000 files of a pull request (30 pages of 100). */
+const MAX_PAGES = 30;
+/** Conclusions of a finished check run that do not stand in the way of a merge. */
+const PASSING = ['success', 'neutral', 'skipped'];
+/**
+ * Pull requests of job branches through GitHub's REST API (version 2022-11-28): list pulls by
+ * head, list a pull's files (paginated), read a commit's check runs (paginated) and combined
+ * status, merge a pull at a given head.
+ */
+export class GithubPullRequests {
+    github;
+    /** `owner` of CODEHOST_REPO: GitHub names a head branch `owner:branch`. */
+    owner;
+    constructor(github, repo) {
+        this.github = github;
+        this.owner = repo.split('/')[0];
+    }
+    async forBranch(branch) {
+        const head = encodeURIComponent(`${this.owner}:${branch}`);
+        const [pull] = await this.github.request('GET', `/pulls?head=${head}&state=all&sort=created&direction=desc&per_page=1`);
+        if (!pull)
+            return null;
+        return { number: pull.number, url: pull.html_url, headSha: pull.head.sha, open: pull.state === 'open', merged: pull.merged_at !== null };
+    }
+    async changedFiles(number) {
+        const paths = [];
+        for (let page = 1; page <= MAX_PAGES; page++) {
+            const files = await this.github.request('GET', `/pulls/${number}/files?per_page=${PER_PAGE}&page=${page}`);
+            for (const file of files)
+                paths.push(file.filename, ...(file.previous_filename ? [file.previous_filename] : []));
+            if (files.length < PER_PAGE)
+                break;
+        }
+        return paths;
+    }
+    async checks(sha) {
+        const runs = [];
+        for (let page = 1; page <= MAX_PAGES; page++) {
+            const answer = await this.github.request('GET', `/commits/${encodeURIComponent(sha)}/check-runs?per_page=${PER_PAGE}&page=${page}`);
+            runs.push(...answer.check_runs);
+            if (answer.check_runs.length < PER_PAGE || runs.length >= answer.total_count)
+                break;
+        }
+        const combined = await this.github.request('GET', `/commits/${encodeURIComponent(sha)}/status`);
+        const failed = [
+            ...runs
+                .filter((run) => run.status === 'completed' && !PASSING.includes(run.conclusion ?? ''))
+                .map((run) => `${run.name} (${run.conclusion ?? 'no conclusion'})`),
+            ...combined.statuses.filter((status) => status.state === 'failure' || status.state === 'error').map((status) => `${status.context} (${status.state})`),
+        ];
+        if (failed.length > 0)
+            return { state: 'failed', failed };
+        const pending = [
+            ...runs.filter((run) => run.status !== 'completed').map((run) => run.name),
+            ...combined.statuses.filter((status) => status.state === 'pending').map((status) => status.context),
+        ];
+        return pending.length > 0 ? { state: 'pending', pending } : { state: 'passed' };
+    }
+    async merge(number, sha) {
+        try {
+            const answer = await this.github.request('PUT', `/pulls/${number}/merge`, { sha });
+            return answer.merged === false ? { merged: false, reason: answer.message ?? 'not merged' } : { merged: true };
+        }
+        catch (error) {
+            // 405 not mergeable, 409 head moved, 422 invalid: refusals, not failures of the call.
+            if (error instanceof GithubError && [405, 409, 422].includes(error.status))
+                return { merged: false, reason: error.message };
+            throw error;
+        }
+    }
+}
+//# sourceMappingURL=github-pull-requests.js.map

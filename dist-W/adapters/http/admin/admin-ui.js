@@ -1,0 +1,170 @@
+import Router from '@koa/router';
+import { isDomainError } from '../../../domain/errors/domain-error.js';
+import { answerFor } from '../error-status.js';
+import { NOTICE, seeOther, sendPage, signedIn } from './admin-http.js';
+import { checkedForm, endSession, readForm, requireSession, sessionToken, startSession } from './admin-session.js';
+import { AdminViews } from './admin-views.js';
+import { registerChatPages } from './chat-pages.js';
+import { clearFlash } from './flash.js';
+import { registerJobPages } from './job-pages.js';
+import { NEW_KEY, registerKeyPages } from './key-pages.js';
+import { loadStaticFiles } from './static-files.js';
+import { registerStatusPages } from './status-pages.js';
+import { registerTriggerPages } from './trigger-pages.js';
+import { registerSchedulePages } from './schedule-pages.js';
+import { registerDeliveryPages } from './delivery-pages.js';
+import { registerApprovalPages } from './approval-pages.js';
+import { formField } from '../middleware/form-body.js';
+const BACK = { href: '/settings', label: 'Back to the admin pages' };
+/** Titles of the error pages, by status (by the one error table, see answerFor). */
+const ERROR_TITLES = {
+    400: 'Bad request',
+    404: 'Not found',
+    413: 'Form too large',
+    415: 'Unsupported form',
+    429: 'Too many attempts',
+    500: 'Something went wrong',
+    501: 'Not configured',
+};
+const SECURITY_HEADERS = {
+    'Cache-Control': 'no-store',
+    'X-Frame-Options': 'DENY',
+    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+};
+/**
+ * Why the last login was refused, for the login page after the redirect. Only a code travels
+ * (no session signs it yet); the page shows our fixed text for it.
+ */
+const LOGIN_REFUSED = { name: 'agw_login', path: '/settings/login' };
+const REFUSALS = {
+    unauthorized: 'Wrong password.',
+    rate_limited: 'Too many failed logins; try again later.',
+};
+/** The login and its limit: the only pages besides the closed one that answer without a session. */
+const publicRoutes = (tools) => {
+    const router = new Router();
+    const { auth } = tools.deps;
+    router.get('/settings/login', (ctx) => {
+        const code = ctx.cookies.get(LOGIN_REFUSED.name);
+        if (code !== undefined)
+            clearFlash(ctx, LOGIN_REFUSED);
+        const error = code !== undefined && Object.hasOwn(REFUSALS, code) ? REFUSALS[code] : undefined;
+        sendPage(ctx, 200, tools.views.page('login', { title: 'Log in' }, { error }));
+    });
+    router.post('/settings/login', async (ctx) => {
+        const form = await readForm(ctx);
+        try {
+            startSession(ctx, await auth.login(formField(form, 'password') ?? '', ctx.ip));
+            seeOther(ctx, '/settings/keys');
+        }
+        catch (error) {
+            if (!isDomainError(error) || !Object.hasOwn(REFUSALS, error.code))
+                throw error;
+            // Refused (wrong password, or the limit): back to the form with the reason, so that a
+            // reload does not send the password again (it would count as another attempt).
+            ctx.cookies.set(LOGIN_REFUSED.name, error.code, {
+                httpOnly: true,
+                sameSite: 'strict',
+                secure: ctx.secure,
+                path: LOGIN_REFUSED.path,
+                maxAge: 120_000,
+                overwrite: true,
+            });
+            // The answer is a 303 either way: the request's log line does not tell a refusal.
+            tools.deps.logger.warn({ reqId: ctx.state.requestId, reason: error.code }, 'admin login refused');
+            seeOther(ctx, '/settings/login');
+        }
+    });
+    return router;
+};
+/** Every page and action of a signed-in admin. */
+const sessionRoutes = (tools) => {
+    const router = new Router();
+    const files = loadStaticFiles();
+    router.get('/settings', (ctx) => seeOther(ctx, '/settings/keys'));
+    router.get('/settings/static/:file', (ctx) => {
+        const file = files.get(String(ctx.params.file));
+        if (file === undefined)
+            return sendPage(ctx, 404, tools.views.page('error', { title: 'Not found', csrf: signedIn(ctx).session.csrfToken }, { message: 'No such file.', back: BACK }));
+        ctx.type = file.type;
+        ctx.body = file.body;
+    });
+    router.post('/settings/logout', tools.form, async (ctx) => {
+        await tools.deps.auth.logout(sessionToken(ctx));
+        endSession(ctx);
+        clearFlash(ctx, NOTICE);
+        clearFlash(ctx, NEW_KEY);
+        seeOther(ctx, '/settings/login');
+    });
+    registerKeyPages(router, tools);
+    registerTriggerPages(router, tools);
+    registerSchedulePages(router, tools);
+    registerDeliveryPages(router, tools);
+    registerApprovalPages(router, tools);
+    registerJobPages(router, tools);
+    registerStatusPages(router, tools);
+    registerChatPages(router, tools);
+    return router;
+};
+/** The methods a path answers to in any of the routers; empty when no route has the path. */
+const allowedMethods = (routers, ctx) => {
+    const methods = new Set();
+    for (const router of routers)
+        for (const layer of router.match(ctx.path, ctx.method).path)
+            for (const method of layer.methods)
+                methods.add(method);
+    return [...methods];
+};
+/**
+ * The admin UI at /settings: closed until an admin password exists, then nothing of it —
+ * pages, static files, actions — without a session. One @koa/router handler per page and
+ * action; eta templates escape every value. Sessions are HttpOnly, SameSite=Strict cookies
+ * (Secure over HTTPS); every form carries the session's CSRF token and ends in a redirect
+ * (Post/Redirect/Get); logins are limited per client (AdminAuthentication). Every failure — a
+ * malformed path or form, a form too large or of another type, an unknown page or method — is
+ * an admin page with the status of the one error table.
+ */
+export const adminUi = (deps) => {
+    const views = new AdminViews();
+    const tools = { deps, views, form: checkedForm(deps.auth, views) };
+    const open = publicRoutes(tools);
+    const signed = sessionRoutes(tools);
+    const openRoutes = open.routes();
+    const signedRoutes = signed.routes();
+    const guard = requireSession(deps.auth, views);
+    const dispatch = async (ctx) => {
+        if (!(await deps.auth.isSetUp())) {
+            return sendPage(ctx, 503, views.page('closed', { title: 'Admin UI closed' }));
+        }
+        await openRoutes(ctx, async () => {
+            const allowed = allowedMethods([open, signed], ctx);
+            if (allowed.length > 0 && !allowed.includes(ctx.method)) {
+                ctx.set('Allow', allowed.join(', '));
+                return sendPage(ctx, 405, views.page('error', { title: 'Not allowed' }, { message: `${ctx.method} is not allowed here.`, back: BACK }));
+            }
+            await guard(ctx, async () => {
+                await signedRoutes(ctx, async () => {
+                    sendPage(ctx, 404, views.page('error', { title: 'Not found', csrf: signedIn(ctx).session.csrfToken }, { message: 'There is no such page.', back: BACK }));
+                });
+            });
+        });
+    };
+    return async (ctx, next) => {
+        if (ctx.path !== '/settings' && !ctx.path.startsWith('/settings/'))
+            return next();
+        ctx.state.routeName = 'settings';
+        ctx.set(SECURITY_HEADERS);
+        try {
+            await dispatch(ctx);
+        }
+        catch (error) {
+            const answer = answerFor(error);
+            if (answer.logged !== undefined)
+                ctx.state.error = answer.logged;
+            sendPage(ctx, answer.status, views.page('error', { title: ERROR_TITLES[answer.status] ?? 'Error' }, { message: answer.message, back: BACK }));
+        }
+    };
+};
+//# sourceMappingURL=admin-ui.js.map

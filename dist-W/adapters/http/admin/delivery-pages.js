@@ -1,0 +1,109 @@
+import { parseDeliveryFilter } from '../../../application/triggers/delivery-history.js';
+import { isDomainError } from '../../../domain/errors/domain-error.js';
+import { NOTICE, notFound, seeOther, showPage, signedIn, uuidParameter } from './admin-http.js';
+import { setFlash } from './flash.js';
+import { badge, excerpt, stamp } from './present.js';
+const deliveryHref = (id) => `/settings/deliveries/${encodeURIComponent(id)}`;
+/** The first value of a query parameter, as text ('' when absent). */
+const queryText = (value) => (typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '');
+const outcomeOf = (run) => {
+    const facts = [
+        typeof run.detail.exitCode === 'number' ? `exit code ${run.detail.exitCode}` : '',
+        typeof run.detail.httpStatus === 'number' ? `HTTP ${run.detail.httpStatus}` : '',
+        typeof run.detail.jobId === 'string' ? `job ${run.detail.jobId}` : '',
+        run.error === null ? '' : excerpt(run.error, 160),
+    ];
+    return facts.filter(Boolean).join('; ') || '—';
+};
+/** The stored request text, indented when it is JSON (it is stored as JSON text). */
+const readable = (stored) => {
+    try {
+        return JSON.stringify(JSON.parse(stored), null, 2);
+    }
+    catch {
+        return stored;
+    }
+};
+/** The delivery log: the list (filters, pages), one delivery with its runs, and its replay. */
+export const registerDeliveryPages = (router, tools) => {
+    const { deliveries, fireTriggers } = tools.deps;
+    router.get('/settings/deliveries', async (ctx) => {
+        const raw = { path: queryText(ctx.query.path), trigger: queryText(ctx.query.trigger), before: queryText(ctx.query.before) };
+        const filter = parseDeliveryFilter(raw); // a malformed `before` is a 400 page
+        const now = new Date();
+        const found = await deliveries.list(filter);
+        const last = found.at(-1);
+        const next = last !== undefined && found.length === filter.limit
+            ? `/settings/deliveries?${new URLSearchParams({ ...(raw.path ? { path: raw.path } : {}), ...(raw.trigger ? { trigger: raw.trigger } : {}), before: last.receivedAt.toISOString() })}`
+            : null;
+        showPage(ctx, tools, 'deliveries', 'Deliveries', 'deliveries', {
+            filter: raw,
+            filtered: raw.path !== '' || raw.trigger !== '' || raw.before !== '',
+            next,
+            deliveries: found.map((delivery) => ({
+                id: delivery.id,
+                href: deliveryHref(delivery.id),
+                receivedAt: stamp(delivery.receivedAt, now),
+                path: delivery.watchPath,
+                triggers: delivery.triggers.join(', ') || '—',
+                replayOf: delivery.replayOf === null ? null : { id: delivery.replayOf, href: deliveryHref(delivery.replayOf) },
+            })),
+        });
+    });
+    router.get('/settings/deliveries/:id', async (ctx) => {
+        const id = uuidParameter(ctx, 0);
+        const delivery = id === undefined
+            ? null
+            : await deliveries.show(id).catch((error) => (isDomainError(error) && error.code === 'not_found' ? null : Promise.reject(error)));
+        if (delivery === null)
+            return notFound(ctx, tools, 'No such delivery: it was never stored, or the retention period removed it.', {
+                href: '/settings/deliveries',
+                label: 'Back to the deliveries',
+            });
+        const { request } = delivery;
+        const now = new Date();
+        showPage(ctx, tools, 'delivery', 'Delivery', 'deliveries', {
+            id: request.id,
+            path: request.watchPath,
+            receivedAt: stamp(request.receivedAt, now),
+            replayOf: request.replayOf === null ? null : { id: request.replayOf, href: deliveryHref(request.replayOf) },
+            triggers: request.triggers.join(', '),
+            runs: delivery.runs.map((run) => ({
+                trigger: run.trigger,
+                href: `/settings/runs/${encodeURIComponent(run.runId)}`,
+                actions: run.actions.map((action) => ({
+                    href: `/settings/runs/${encodeURIComponent(run.runId)}#action-${action.actionIndex}`,
+                    label: `${action.actionIndex} (${action.type})`,
+                    status: badge(action.status),
+                    outcome: outcomeOf(action),
+                })),
+            })),
+            request: readable(request.request),
+        });
+    });
+    router.post('/settings/deliveries/:id/replay', tools.form, async (ctx) => {
+        const id = uuidParameter(ctx, 0);
+        if (id === undefined)
+            return notFound(ctx, tools, 'No such delivery.', { href: '/settings/deliveries', label: 'Back to the deliveries' });
+        const secret = signedIn(ctx).session.csrfToken;
+        try {
+            const outcome = await fireTriggers.replay(id);
+            const skipped = outcome.skipped.length === 0 ? '' : ` Skipped (no longer configured, or disabled): ${outcome.skipped.join(', ')}.`;
+            if (outcome.requestId === null) {
+                setFlash(ctx, NOTICE, secret, { kind: 'error', text: `Nothing replayed: none of its triggers is configured and enabled now.${skipped}` });
+                return seeOther(ctx, deliveryHref(id));
+            }
+            setFlash(ctx, NOTICE, secret, { kind: 'notice', text: `Replayed: fired ${outcome.fired.join(', ')}.${skipped}` });
+            seeOther(ctx, deliveryHref(outcome.requestId));
+        }
+        catch (error) {
+            if (!isDomainError(error) || error.code !== 'not_found')
+                throw error;
+            notFound(ctx, tools, 'No such delivery: it was never stored, or the retention period removed it.', {
+                href: '/settings/deliveries',
+                label: 'Back to the deliveries',
+            });
+        }
+    });
+};
+//# sourceMappingURL=delivery-pages.js.map

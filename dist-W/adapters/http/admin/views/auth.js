@@ -1,0 +1,14 @@
+/* Pages without a session: the closed UI, the login, and the page of every refused request. */
+const CLOSED = `<% layout('@layout') %>
+<p>The admin UI opens once an admin password is set. On the server, run:</p>
+<pre>npx agent-gateway admin set-password</pre>`;
+const LOGIN = `<% layout('@layout') %>
+<% if (it.error) { %><p class="error" role="alert"><%= it.error %></p>
+<% } %><form method="post" action="/settings/login"><input type="text" name="username" value="admin" autocomplete="username" hidden><label for="password">Admin password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
+<p><button type="submit">Log in</button></p></form>`;
+const ERROR = `<% layout('@layout') %>
+<p class="error" role="alert"><%= it.message %></p>
+<p><a href="<%= it.back.href %>"><%= it.back.label %></a></p>`;
+export const AUTH_VIEWS = { closed: CLOSED, login: LOGIN, error: ERROR };
+//# sourceMappingURL=auth.js.map

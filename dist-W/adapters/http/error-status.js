@@ -1,0 +1,60 @@
+import { DomainError, isDomainError } from '../../domain/errors/domain-error.js';
+/** The one table from error codes to HTTP statuses: the API, the admin UI and the admin socket answer by it. */
+export const STATUS_BY_CODE = {
+    invalid_input: 400,
+    unauthorized: 401,
+    not_found: 404,
+    conflict: 409,
+    rate_limited: 429,
+    payload_too_large: 413,
+    unsupported_media_type: 415,
+    internal: 500,
+    not_configured: 501,
+};
+/** The only texts a 500 may carry besides `Internal server error`: SPEC 7's fixed messages. */
+const SPEC_SERVER_MESSAGES = new Set(['Failed to create job', 'Failed to register webhook']);
+const INTERNAL = 'Internal server error';
+/**
+ * Maps any failure to its answer. A domain error gets its code's status; its message reaches
+ * the caller for 4xx and 501 (our own texts naming what is wrong or not configured); a 500 says
+ * `Internal server error` unless it is one of SPEC 7's fixed texts, so a provider's or a
+ * library's error text (which may quote a request, a token or a URL) never reaches the caller.
+ * Anything that is not a domain error is a 500; its detail goes to the log only.
+ */
+export const answerFor = (error) => {
+    if (!isDomainError(error))
+        return { status: 500, code: 'internal', message: INTERNAL, logged: error };
+    const status = STATUS_BY_CODE[error.code];
+    if (error.code !== 'internal')
+        return { status, code: error.code, message: error.message };
+    return { status, code: error.code, message: SPEC_SERVER_MESSAGES.has(error.message) ? error.message : INTERNAL, logged: error.cause ?? error };
+};
+/**
+ * Translates a failure of the request-body libraries (koa-bodyparser → co-body → raw-body,
+ * inflation, zlib, qs) into the core's error, so that it answers by STATUS_BY_CODE with our
+ * own message: over the limit 413; an unknown content-encoding 415; malformed, corrupt,
+ * truncated or cut-off bodies 400. What none of these is stays a 500.
+ */
+export const bodyFailure = (error, syntax) => {
+    if (isDomainError(error))
+        return error;
+    const failure = (typeof error === 'object' && error !== null ? error : {});
+    switch (failure.type) {
+        case 'entity.too.large':
+            return new DomainError('payload_too_large', `Request body is larger than ${String(failure.limit)} bytes`);
+        case 'request.aborted':
+            return new DomainError('invalid_input', 'Request body was cut off');
+        case 'request.size.invalid':
+            return new DomainError('invalid_input', 'Request body does not match its Content-Length');
+    }
+    if (failure.status === 415)
+        return new DomainError('unsupported_media_type', 'Unsupported body encoding');
+    // co-body marks a body it could not parse with 400 (for JSON a SyntaxError, also for `__proto__`).
+    if (failure.status === 400)
+        return new DomainError('invalid_input', syntax === 'JSON' ? 'Invalid JSON body' : 'Invalid form body');
+    // zlib (Z_DATA_ERROR, Z_BUF_ERROR, …) and brotli (ERR_BROTLI_…, ERR__ERROR_…): a corrupt compressed body.
+    if (typeof failure.code === 'string' && /^(Z_|ERR_BROTLI|ERR__)/.test(failure.code))
+        return new DomainError('invalid_input', 'Invalid request body');
+    return new DomainError('internal', 'Could not read the request body', { cause: error });
+};
+//# sourceMappingURL=error-status.js.map

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { respondWithError } from './error-responder.js';
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+/**
+ * The edge of every request. Gives it an id (the caller's `x-request-id` when it is sane, else
+ * a new UUID) and echoes it; answers any failure below (`{error}` by the one error table,
+ * respondWithError); writes exactly one log line when the response is done. The line carries no
+ * headers, query string or body: those may hold keys and message texts. The route is the one
+ * the layers below named (`ctx.state.routeName`) or the one @koa/router matched.
+ * Runs on every request, so it reads and writes the node request and response directly, and it
+ * is one layer, not two: each async layer a request passes costs it (bench/README.md).
+ */
+export const requestLog = (logger, observe) => async (ctx, next) => {
+    const given = ctx.req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.res.setHeader('x-request-id', requestId);
+    const started = performance.now();
+    try {
+        await next();
+    }
+    catch (error) {
+        respondWithError(ctx, error);
+    }
+    finally {
+        const durationMs = performance.now() - started;
+        const named = ctx.state.routeName ?? ctx._matchedRouteName;
+        const route = named ?? 'unmatched';
+        const error = ctx.state.error;
+        if (error !== undefined || logger.isLevelEnabled('info')) {
+            const fields = {
+                reqId: requestId,
+                method: ctx.method,
+                path: ctx.path,
+                route: named,
+                status: ctx.status,
+                durationMs: Math.round(durationMs * 1000) / 1000,
+                keyId: ctx.state.apiKeyId,
+                err: error,
+            };
+            if (error !== undefined)
+                logger.error(fields, 'request failed');
+            else
+                logger.info(fields, 'request');
+        }
+        observe?.(route, ctx.req.method ?? 'GET', ctx.status, durationMs / 1000);
+    }
+};
+//# sourceMappingURL=request-log.js.map

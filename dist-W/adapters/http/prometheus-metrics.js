@@ -1,0 +1,111 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { JOB_STATUSES } from '../../domain/jobs/job.js';
+import { RequestFigures } from './request-figures.js';
+/**
+ * Prometheus metrics: requests by route and status, a latency histogram, queue depth, jobs by
+ * status, trigger action runs by outcome, and the process's own figures. Served at
+ * GET /metrics, behind `Authorization: Bearer <METRICS_TOKEN>` when a token is configured.
+ */
+export class PrometheusMetrics {
+    token;
+    #registry = new Registry();
+    #requests = new RequestFigures();
+    constructor(figures, token) {
+        this.token = token;
+        this.#registry.registerMetric(this.#requests.requests());
+        this.#registry.registerMetric(this.#requests.latency());
+        collectDefaultMetrics({ register: this.#registry, prefix: 'agw_' });
+        let pending;
+        // One read per scrape, shared by the three gauges.
+        const read = () => (pending ??= figures.execute().finally(() => setTimeout(() => (pending = undefined), 0)));
+        new Gauge({
+            name: 'agw_queue_depth',
+            help: 'Background tasks waiting or running, per queue',
+            labelNames: ['queue'],
+            registers: [this.#registry],
+            async collect() {
+                for (const [queue, depth] of Object.entries((await read()).queueDepth))
+                    this.set({ queue }, depth);
+            },
+        });
+        new Gauge({
+            name: 'agw_queue_failed_tasks',
+            help: 'Background tasks that failed for good, per queue',
+            labelNames: ['queue'],
+            registers: [this.#registry],
+            async collect() {
+                for (const [queue, count] of Object.entries((await read()).failedTasks))
+                    this.set({ queue }, count);
+            },
+        });
+        new Gauge({
+            name: 'agw_jobs',
+            help: 'Agent jobs by status',
+            labelNames: ['status'],
+            registers: [this.#registry],
+            async collect() {
+                const jobs = (await read()).jobs;
+                for (const status of JOB_STATUSES)
+                    this.set({ status }, jobs[status] ?? 0);
+            },
+        });
+        new Gauge({
+            name: 'agw_trigger_action_runs',
+            help: 'Trigger action runs by outcome',
+            labelNames: ['status'],
+            registers: [this.#registry],
+            async collect() {
+                for (const [status, count] of Object.entries((await read()).actionRuns))
+                    this.set({ status }, count);
+            },
+        });
+        new Gauge({
+            name: 'agw_schedule_runs',
+            help: 'Schedule occurrences recorded, by schedule and status (queued, running, succeeded, failed, missed, skipped)',
+            labelNames: ['schedule', 'status'],
+            registers: [this.#registry],
+            async collect() {
+                this.reset();
+                for (const { schedule, status, count } of (await read()).scheduleRuns ?? [])
+                    this.set({ schedule, status }, count);
+            },
+        });
+        new Gauge({
+            name: 'agw_schedule_last_occurrence_seconds',
+            help: "Time of each schedule's latest recorded occurrence (Unix seconds)",
+            labelNames: ['schedule'],
+            registers: [this.#registry],
+            async collect() {
+                this.reset();
+                for (const { schedule, occurrence } of (await read()).scheduleLast ?? [])
+                    this.set({ schedule }, occurrence.getTime() / 1000);
+            },
+        });
+    }
+    /** Records one finished request (called by the request log middleware). */
+    observe(route, method, status, seconds) {
+        this.#requests.observe(route, method, status, seconds);
+    }
+    /** GET /metrics. */
+    endpoint() {
+        return async (ctx, next) => {
+            if (ctx.path !== '/metrics' || ctx.method !== 'GET')
+                return next();
+            ctx.state.routeName = 'metrics';
+            if (this.token !== undefined && !matches(ctx.get('authorization'), `Bearer ${this.token}`)) {
+                ctx.status = 401;
+                ctx.body = { error: 'Unauthorized' };
+                return;
+            }
+            ctx.type = this.#registry.contentType;
+            ctx.body = await this.#registry.metrics();
+        };
+    }
+}
+const matches = (given, expected) => {
+    const a = Buffer.from(given);
+    const b = Buffer.from(expected);
+    return a.length === b.length && timingSafeEqual(a, b);
+};
+//# sourceMappingURL=prometheus-metrics.js.map

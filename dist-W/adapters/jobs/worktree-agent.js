@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=worktree-agent.js.map

@@ -1,0 +1,189 @@
+import { DomainError } from '../../../domain/errors/domain-error.js';
+import { splitMarkdown } from '../markdown/split-markdown.js';
+import { challengeOf, eventIdOf, parseEvent } from './parse-event.js';
+import { SLACK } from './slack.js';
+import { SlackApiError } from './slack-api-error.js';
+import { escapeSlack, markdownToMrkdwn } from './slack-mrkdwn.js';
+import { signatureHeadersPass, signatureMatches } from './slack-signature.js';
+import { SlackWebApi } from './slack-web-api.js';
+/** The acknowledgement: the 👀 reaction, by its Slack name. */
+const ACKNOWLEDGEMENT = 'eyes';
+/**
+ * The longest text of one message. Slack truncates at 40 000 characters and advises keeping a
+ * message under 4 000; a little under that leaves room for the escapes mrkdwn adds.
+ */
+const MAX_MESSAGE_LENGTH = 3500;
+/**
+ * The Slack channel: the Events API (requests signed with the app's signing secret,
+ * `url_verification` handshakes, `event_callback`s identified by `event_id`) and the Web API
+ * (`POST {apiUrl}/<method>` with the bot token as a Bearer token and JSON bodies; every
+ * answer `{ok, …}`, rate limits as 429 with `Retry-After`). Replies go in the message's thread
+ * as mrkdwn, 3 500 characters a message; the acknowledgement is the 👀 reaction; Slack shows
+ * bots no "typing…".
+ */
+export class SlackChannel {
+    id = SLACK.id;
+    title = SLACK.title;
+    maxMessageLength = MAX_MESSAGE_LENGTH;
+    credentialHeaders = SLACK.credentialHeaders;
+    /** Every reply goes in a thread: each thread is a conversation of its own. */
+    threadsAreConversations = true;
+    typingRefreshMs = undefined;
+    /** Block buttons; their presses come to the same webhook (the app's Interactivity Request URL). */
+    buttons = this;
+    #api;
+    constructor(settings) {
+        this.#api = new SlackWebApi(settings);
+    }
+    checkHeaders(headers, _secret, now) {
+        return signatureHeadersPass(headers, now);
+    }
+    verify(request, secret, now) {
+        return signatureMatches(request.headers, request.rawBody, secret, now);
+    }
+    /**
+     * `url_verification` → `{challenge}`. Slack's notice that it stopped sending events for a
+     * while (`app_rate_limited`, which has no `event_id`) needs only its 2xx: `{ok: true}`.
+     */
+    handshake(body) {
+        const challenge = challengeOf(body);
+        if (challenge !== undefined)
+            return { challenge };
+        return typeof body === 'object' && body !== null && body.type === 'app_rate_limited' ? { ok: true } : undefined;
+    }
+    parse(body) {
+        // A button press (interactivity) comes as a form whose `payload` field is the JSON.
+        const press = buttonPressOf(body);
+        if (press !== undefined)
+            return press;
+        const eventId = eventIdOf(body);
+        if (eventId === undefined)
+            throw new DomainError('invalid_input', 'Missing event_id');
+        const parsed = parseEvent(body, { userId: this.id, chatTitle: this.title });
+        return parsed === null ? { deliveryId: eventId, message: null } : { deliveryId: eventId, message: parsed.message, messageKey: parsed.key };
+    }
+    formatReply(markdown) {
+        return this.#format(markdown, this.maxMessageLength);
+    }
+    /**
+     * Split at `limit` on marked's blocks; a part whose mrkdwn came out longer than the limit
+     * (escapes lengthen `&`, `<`, `>`) is split again, smaller.
+     */
+    #format(markdown, limit) {
+        return splitMarkdown(markdown, limit).flatMap((part) => {
+            const formatted = markdownToMrkdwn(part);
+            if (formatted.length <= this.maxMessageLength)
+                return [{ plain: part, formatted }];
+            const smaller = Math.max(2, Math.floor((part.length * this.maxMessageLength) / formatted.length) - 16);
+            if (smaller >= part.length)
+                return [{ plain: part, formatted: formatted.slice(0, this.maxMessageLength) }];
+            return this.#format(part, smaller);
+        });
+    }
+    async ask(token, target, text, buttons) {
+        const shown = escapeSlack(text.slice(0, SECTION_LIMIT));
+        await this.#api.call(token, 'chat.postMessage', {
+            channel: target.chatId,
+            ...(target.topicId !== undefined && { thread_ts: target.topicId }),
+            text: shown,
+            unfurl_links: false,
+            unfurl_media: false,
+            blocks: [
+                { type: 'section', text: { type: 'mrkdwn', text: shown } },
+                {
+                    type: 'actions',
+                    elements: buttons.map((button, i) => ({
+                        type: 'button',
+                        action_id: `agw-${i}`,
+                        text: { type: 'plain_text', text: button.label },
+                        value: button.data,
+                        ...(i === 0 ? { style: 'primary' } : { style: 'danger' }),
+                    })),
+                },
+            ],
+        });
+    }
+    async settle(token, choice, outcome) {
+        // The question stays, the buttons go, the outcome is said under it (the press itself is answered by the 200).
+        const question = (choice.messageText ?? '').slice(0, SECTION_LIMIT);
+        const shownOutcome = escapeSlack(outcome.slice(0, SECTION_LIMIT));
+        await this.#api.call(token, 'chat.update', {
+            channel: choice.chatId,
+            ts: choice.messageId,
+            text: `${question}\n\n${shownOutcome}`,
+            blocks: [
+                ...(question === '' ? [] : [{ type: 'section', text: { type: 'mrkdwn', text: question } }]),
+                { type: 'context', elements: [{ type: 'mrkdwn', text: shownOutcome }] },
+            ],
+        });
+    }
+    async sendMessage(token, target, message) {
+        const base = { channel: target.chatId, ...(target.topicId !== undefined && { thread_ts: target.topicId }), unfurl_links: false, unfurl_media: false };
+        // Slack takes any mrkdwn; plain text is sent escaped with formatting off.
+        const body = message.formatted !== undefined ? { ...base, text: message.formatted, mrkdwn: true } : { ...base, text: escapeSlack(message.plain), mrkdwn: false };
+        await this.#api.call(token, 'chat.postMessage', body);
+    }
+    /** Slack shows bots no "typing…" (outside its AI-app assistant threads): nothing to send. */
+    async sendTyping() { }
+    async acknowledge(token, target, messageId) {
+        try {
+            await this.#api.call(token, 'reactions.add', { channel: target.chatId, timestamp: messageId, name: ACKNOWLEDGEMENT });
+        }
+        catch (error) {
+            // Acknowledged already (a message answered again after a restart): done.
+            if (!(error instanceof SlackApiError && error.error === 'already_reacted'))
+                throw error;
+        }
+    }
+    /** `files.info` (scope `files:read`) for the file's private download address, then the file, with the token. */
+    async download(token, fileId) {
+        const answer = await this.#api.call(token, 'files.info', { file: fileId });
+        const file = answer.file;
+        const address = typeof file?.url_private_download === 'string' ? file.url_private_download : file?.url_private;
+        if (typeof address !== 'string')
+            throw new SlackApiError('files.info', 200, 'no_download_url');
+        // The token goes only to Slack's own file host (or the configured API's origin, a fake in tests).
+        return { data: await this.#api.download(token, address), path: typeof file?.name === 'string' ? file.name : fileId };
+    }
+}
+/** The most text a section block holds (Slack refuses more). */
+const SECTION_LIMIT = 3000;
+/** A press of one of the gateway's buttons: a `block_actions` interactivity payload (form field `payload`), or undefined. */
+const buttonPressOf = (body) => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body) || !Object.hasOwn(body, 'payload'))
+        return undefined;
+    const raw = body.payload;
+    let payload;
+    try {
+        payload = typeof raw === 'string' ? JSON.parse(raw) : undefined;
+    }
+    catch {
+        throw new DomainError('invalid_input', 'The interactivity payload is not JSON');
+    }
+    const p = payload;
+    if (typeof p !== 'object' || p === null || p.type !== 'block_actions')
+        throw new DomainError('invalid_input', 'Only block_actions payloads are taken');
+    const action = Array.isArray(p.actions) ? p.actions[0] : undefined;
+    const chatId = p.channel?.id ?? p.container?.channel_id;
+    const messageId = p.message?.ts ?? p.container?.message_ts;
+    if (typeof action?.value !== 'string' ||
+        typeof action.action_ts !== 'string' ||
+        typeof chatId !== 'string' ||
+        typeof messageId !== 'string' ||
+        typeof p.user?.id !== 'string') {
+        throw new DomainError('invalid_input', 'The block_actions payload lacks its action, channel, message or user');
+    }
+    return {
+        deliveryId: `action:${messageId}:${action.action_ts}`,
+        message: null,
+        choice: {
+            data: action.value,
+            chatId,
+            userId: p.user.id,
+            ...(typeof p.user.username === 'string' ? { userName: `@${p.user.username}` } : {}),
+            messageId,
+            ...(typeof p.message?.text === 'string' ? { messageText: p.message.text } : {}),
+        },
+    };
+};
+//# sourceMappingURL=slack-channel.js.map

@@ -1,0 +1,150 @@
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Reads an own property only, so nothing is ever picked up from a prototype. */
+const field = (object, name) => (Object.hasOwn(object, name) ? object[name] : undefined);
+const integer = (value) => (typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined);
+const count = (value) => {
+    const n = integer(value);
+    return n !== undefined && n >= 0 ? n : undefined;
+};
+const nonEmpty = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
+const name = (value) => {
+    const text = typeof value === 'string' ? value.trim() : '';
+    return text === '' ? undefined : text;
+};
+/** The update fields that carry a message, in the order they are looked for, and whether each is an edit. */
+const MESSAGE_FIELDS = [
+    ['message', false],
+    ['edited_message', true],
+    ['channel_post', false],
+    ['edited_channel_post', true],
+];
+/**
+ * Single-file attachment fields of a Telegram message, with the MIME type implied by the
+ * kind when Telegram sends none (stickers and video notes never carry `mime_type`).
+ */
+const FILE_FIELDS = [
+    ['document', undefined],
+    ['voice', undefined],
+    ['audio', undefined],
+    ['video', undefined],
+    ['animation', undefined],
+    ['sticker', (file) => (field(file, 'is_animated') === true ? 'application/x-tgsticker' : field(file, 'is_video') === true ? 'video/webm' : 'image/webp')],
+    ['video_note', () => 'video/mp4'],
+];
+const attachment = (kind, file, impliedMimeType) => {
+    const fileId = nonEmpty(field(file, 'file_id'));
+    if (fileId === undefined)
+        return undefined;
+    // An audio file without a file name is best known by its title.
+    const fileName = nonEmpty(field(file, 'file_name')) ?? (kind === 'audio' ? nonEmpty(field(file, 'title')) : undefined);
+    const mimeType = nonEmpty(field(file, 'mime_type')) ?? impliedMimeType;
+    const size = count(field(file, 'file_size'));
+    return {
+        kind,
+        fileId,
+        ...(fileName !== undefined && { fileName }),
+        ...(mimeType !== undefined && { mimeType }),
+        ...(size !== undefined && { size }),
+    };
+};
+const attachmentsOf = (message) => {
+    const found = [];
+    const photo = field(message, 'photo');
+    if (Array.isArray(photo)) {
+        // Telegram lists the sizes of one photo smallest first: keep only the largest usable one.
+        const largest = photo.findLast((size) => isObject(size) && nonEmpty(field(size, 'file_id')) !== undefined);
+        const photoAttachment = largest && attachment('photo', largest, 'image/jpeg');
+        if (photoAttachment)
+            found.push(photoAttachment);
+    }
+    for (const [kind, implied] of FILE_FIELDS) {
+        const file = field(message, kind);
+        if (!isObject(file))
+            continue;
+        const fileAttachment = attachment(kind, file, implied?.(file));
+        if (fileAttachment)
+            found.push(fileAttachment);
+    }
+    return found;
+};
+const userName = (user) => {
+    const first = name(field(user, 'first_name'));
+    const last = name(field(user, 'last_name'));
+    const full = [first, last].filter((part) => part !== undefined).join(' ');
+    return full !== '' ? full : name(field(user, 'username'));
+};
+const chatName = (chat) => name(field(chat, 'title')) ?? name(field(chat, 'username'));
+/**
+ * Turns a Telegram Bot API update (parsed JSON, any shape) into a channel message (SPEC 2.5),
+ * its ids (update, message, topic, replied-to message) as strings,
+ * or `null` when there is nothing to answer: an update without a message (callback queries,
+ * membership changes, reactions, …), a message sent by a bot, a service message or any other
+ * message with neither text (or caption) nor a file, and a malformed update. Never throws.
+ *
+ * Choices beyond the plain field mapping:
+ * - a message written on behalf of a chat (`sender_chat`: anonymous group admins, posts as a
+ *   channel) is a person's message even though Telegram fills `from` with a placeholder bot,
+ *   so it is kept, and its sender is that chat's title;
+ * - `topicId` is set only for messages in a forum topic (`is_topic_message`): in ordinary
+ *   supergroups Telegram also puts a `message_thread_id` on replies, and sending to it fails.
+ */
+export const normalizeUpdate = (update, channel) => {
+    try {
+        if (!isObject(update))
+            return null;
+        const updateId = count(field(update, 'update_id'));
+        if (updateId === undefined)
+            return null;
+        const carrier = MESSAGE_FIELDS.find(([key]) => field(update, key) !== undefined);
+        if (carrier === undefined)
+            return null;
+        const [carrierField, edited] = carrier;
+        const message = field(update, carrierField);
+        if (!isObject(message))
+            return null;
+        const messageId = count(field(message, 'message_id'));
+        const chat = field(message, 'chat');
+        const chatId = isObject(chat) ? integer(field(chat, 'id')) : undefined;
+        if (messageId === undefined || !isObject(chat) || chatId === undefined)
+            return null;
+        const sender = field(message, 'from');
+        const senderChat = field(message, 'sender_chat');
+        if (isObject(sender) && field(sender, 'is_bot') === true && !isObject(senderChat))
+            return null;
+        const rawText = [field(message, 'text'), field(message, 'caption')].find((value) => typeof value === 'string' && value !== '');
+        const text = typeof rawText === 'string' ? rawText : '';
+        const attachments = attachmentsOf(message);
+        if (text.trim() === '' && attachments.length === 0)
+            return null;
+        const isChannelPost = carrierField === 'channel_post' || carrierField === 'edited_channel_post' || field(chat, 'type') === 'channel';
+        const from = (isObject(senderChat) ? chatName(senderChat) : undefined) ??
+            (isObject(sender) ? userName(sender) : undefined) ??
+            (isChannelPost ? chatName(chat) : undefined);
+        const topicId = field(message, 'is_topic_message') === true ? count(field(message, 'message_thread_id')) : undefined;
+        const replyTo = field(message, 'reply_to_message');
+        // In a forum topic, a message that replies to nothing still names the topic's first message.
+        const replyToId = isObject(replyTo) && field(replyTo, 'forum_topic_created') === undefined ? count(field(replyTo, 'message_id')) : undefined;
+        return {
+            threadId: String(chatId),
+            text,
+            attachments,
+            metadata: {
+                userId: channel.userId,
+                chatTitle: channel.chatTitle,
+                updateId: String(updateId),
+                messageId: String(messageId),
+                ...(topicId !== undefined && { topicId: String(topicId) }),
+                ...(replyToId !== undefined && { replyToId: String(replyToId) }),
+                ...(from !== undefined && { from }),
+                edited,
+            },
+        };
+    }
+    catch {
+        // Parsed JSON cannot make property reads throw, but an exotic object (a proxy, a getter) could.
+        return null;
+    }
+};
+/** The update's `update_id`, read from the raw update (also one that normalizes to nothing); undefined unless a whole, non-negative number. */
+export const updateIdOf = (update) => (isObject(update) ? count(field(update, 'update_id')) : undefined);
+//# sourceMappingURL=normalize-update.js.map

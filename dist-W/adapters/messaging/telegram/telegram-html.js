@@ -1,0 +1,151 @@
+import { Lexer } from 'marked';
+/** Escapes text for Telegram's HTML parse mode, which needs exactly `&`, `<` and `>` escaped. */
+export const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** Escapes an attribute value (written between double quotes). */
+const escapeAttribute = (text) => escapeHtml(text).replace(/"/g, '&quot;');
+const LANGUAGE = /^[\w#+.-]+$/;
+/** Telegram opens http(s) links and its own tg:// links; anything else stays text. */
+const LINK_SCHEME = /^(?:https?|tg):\/\//i;
+const UNSAFE_IN_HREF = /[\s<>\u0000-\u001f\u007f]/;
+const safeHref = (href) => (LINK_SCHEME.test(href) && !UNSAFE_IN_HREF.test(href) && URL.canParse(href) ? href : undefined);
+const textOf = (token) => escapeHtml(token.raw);
+/** `tags` around `inner`, leaving out the ones already open. */
+const wrap = (tags, inner, open) => {
+    const added = tags.filter((tag) => !open.has(tag));
+    const html = inlineHtml(inner ?? [], new Set([...open, ...added]));
+    return `${added.map((tag) => `<${tag}>`).join('')}${html}${[...added]
+        .reverse()
+        .map((tag) => `</${tag}>`)
+        .join('')}`;
+};
+const linkHtml = (token, open) => {
+    // A bare URL (GFM autolink literal) stays text: Telegram links it by itself.
+    if (token.raw === token.text && !token.raw.startsWith('<'))
+        return textOf(token);
+    const href = safeHref(token.href);
+    if (href === undefined || open.has('a') || token.text.trim() === '')
+        return textOf(token);
+    return `<a href="${escapeAttribute(href)}">${inlineHtml(token.tokens, new Set([...open, 'a']))}</a>`;
+};
+const inlineTokenHtml = (token, open) => {
+    switch (token.type) {
+        case 'text':
+            return 'tokens' in token && token.tokens !== undefined && token.tokens.length > 0 ? inlineHtml(token.tokens, open) : escapeHtml(token.text);
+        case 'escape':
+            return escapeHtml(token.text);
+        case 'strong':
+            return wrap(['b'], token.tokens, open);
+        case 'em': {
+            // ***both***: the library reads emphasis around strong; written bold first, as Telegram users know it.
+            const only = token.tokens?.length === 1 ? token.tokens[0] : undefined;
+            return only?.type === 'strong' ? wrap(['b', 'i'], only.tokens, open) : wrap(['i'], token.tokens, open);
+        }
+        case 'del':
+            // GFM also reads ~single~ tildes as strike-through; only ~~double~~ ones are meant so.
+            return token.raw.startsWith('~~') ? wrap(['s'], token.tokens, open) : `~${inlineHtml(token.tokens ?? [], open)}~`;
+        case 'codespan':
+            // Telegram drops or rejects blank entities: a blank code span stays text.
+            return token.text.trim() === '' ? textOf(token) : `<code>${escapeHtml(token.text)}</code>`;
+        case 'link':
+            return linkHtml(token, open);
+        case 'image': {
+            const href = safeHref(token.href);
+            return href === undefined || open.has('a') ? textOf(token) : `<a href="${escapeAttribute(href)}">${escapeHtml(token.text || href)}</a>`;
+        }
+        case 'br':
+            return '\n';
+        default:
+            // HTML written in the Markdown, and anything else: shown as typed.
+            return textOf(token);
+    }
+};
+const inlineHtml = (tokens, open) => tokens.map((token) => inlineTokenHtml(token, open)).join('');
+/**
+ * One line of inline Markdown. Lines are formatted one by one: emphasis never spans a line
+ * break, so a stray marker cannot format the rest of a paragraph.
+ */
+const lineHtml = (line, open) => inlineHtml(Lexer.lexInline(line), open);
+const linesHtml = (text, open) => text
+    .split('\n')
+    .map((line) => lineHtml(line, open))
+    .join('\n');
+/** The line breaks a block's source ends with: kept between blocks, so the layout stays as written. */
+const breaksAfter = (raw) => (/\s*$/.exec(raw)?.[0] ?? '').replace(/[^\n]/g, '');
+const content = (raw) => raw.replace(/\s+$/, '');
+/** Indents every line after the first by `width`, except inside the `<pre>` blocks this renderer wrote. */
+const indentContinuation = (html, width) => {
+    const pad = ' '.repeat(width);
+    // Text from the Markdown is escaped, so every literal `<pre>` here is one of ours.
+    return html
+        .split(/(<pre>[\s\S]*?<\/pre>|<pre><code [^>]*>[\s\S]*?<\/code><\/pre>)/)
+        .map((segment, index) => (index % 2 === 1 ? segment : segment.replace(/\n/g, `\n${pad}`)))
+        .join('');
+};
+const LIST_MARKER = /^ *(?:[*+-]|\d{1,9}[.)])(?: +|$)/;
+const listHtml = (list, open) => list.items
+    .map((item, index) => {
+    const marker = LIST_MARKER.exec(item.raw)?.[0] ?? '';
+    const body = blocksHtml(item.tokens, open).replace(/\n+$/, '');
+    const last = index === list.items.length - 1;
+    return `${escapeHtml(marker)}${indentContinuation(body, marker.length)}${last ? '' : breaksAfter(item.raw) || '\n'}`;
+})
+    .join('');
+const codeHtml = (code) => {
+    const language = code.codeBlockStyle === 'indented' ? '' : (code.lang ?? '').trim().split(/\s+/)[0];
+    const text = escapeHtml(code.text);
+    return LANGUAGE.test(language) ? `<pre><code class="language-${language}">${text}</code></pre>` : `<pre>${text}</pre>`;
+};
+const blockHtml = (token, open) => {
+    switch (token.type) {
+        case 'space':
+            return '';
+        case 'code':
+            return codeHtml(token);
+        case 'heading':
+            // Telegram has no headings: a heading is a bold line. `#` alone is no heading to show.
+            return token.text.trim() === '' ? textOf({ ...token, raw: content(token.raw) }) : wrap(['b'], Lexer.lexInline(token.text), open);
+        case 'blockquote': {
+            const inner = blocksHtml(token.tokens ?? [], new Set([...open, 'blockquote'])).replace(/\n+$/, '');
+            // Telegram does not nest quotes: a quote inside a quote is part of it.
+            return open.has('blockquote') ? inner : `<blockquote>${inner}</blockquote>`;
+        }
+        case 'list':
+            return listHtml(token, open);
+        case 'checkbox':
+            return textOf(token);
+        case 'hr':
+        case 'html':
+        case 'def':
+            return escapeHtml(content(token.raw));
+        default:
+            // Paragraphs, tables and text: the source's own lines, each with its inline formatting.
+            return linesHtml(content(token.raw), open);
+    }
+};
+const blocksHtml = (tokens, open) => tokens.map((token) => `${blockHtml(token, open)}${token.type === 'checkbox' ? '' : breaksAfter(token.raw)}`).join('');
+/**
+ * Converts the Markdown an LLM writes into Telegram's HTML parse mode, with the `marked`
+ * library's lexer (CommonMark with GitHub's extensions) and a renderer that writes only tags
+ * Telegram accepts:
+ *
+ * - fenced and indented code blocks → `<pre><code class="language-x">…</code></pre>` (`<pre>…</pre>`
+ *   without a language); `code` → `<code>`; their content is escaped and nothing else;
+ * - **bold** → `<b>`, *italic* → `<i>`, ***both*** → `<b><i>`, ~~strike~~ → `<s>`, quotes →
+ *   `<blockquote>`, `# Heading` lines → bold lines, [text](url) and <url> → `<a href>` for
+ *   http(s) and tg:// addresses only (anything else, and bare URLs, stay text);
+ * - lists, tables and rules stay as written, with their inline formatting; HTML in the
+ *   Markdown is shown as typed; `<`, `>` and `&` are escaped everywhere outside tags;
+ * - emphasis never spans lines, and a tag is never opened inside itself; the output's tags
+ *   are always balanced. Never throws: text the renderer cannot take apart is sent escaped.
+ */
+export const markdownToTelegramHtml = (markdown) => {
+    const source = markdown.replace(/\r\n?/g, '\n');
+    try {
+        return blocksHtml(new Lexer().blockTokens(source), new Set());
+    }
+    catch {
+        // Nesting deeper than the call stack (thousands of `> ` or list markers): the text as typed.
+        return escapeHtml(source);
+    }
+};
+//# sourceMappingURL=telegram-html.js.map

@@ -1,0 +1,207 @@
+import { MikroORM } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { CompiledQuery } from 'kysely';
+import pg from 'pg';
+import { closeEngine, openEngine } from './open-engine.js';
+import { ENTITIES } from './entities/index.js';
+import { MIGRATIONS } from './migrations/index.js';
+/** One open database — PGlite in-process or a PostgreSQL pool — with its ORM and migrations. */
+export class Database {
+    orm;
+    engine;
+    options;
+    pglite;
+    lock;
+    constructor(
+    /** The ORM, on the PostgreSQL dialect either way: the adapters' only way to the tables. */
+    orm, engine, options, 
+    /** The embedded database (on its own thread), shared with the task queue in embedded mode. */
+    pglite, lock) {
+        this.orm = orm;
+        this.engine = engine;
+        this.options = options;
+        this.pglite = pglite;
+        this.lock = lock;
+    }
+    /**
+     * Opens the database: `engine` (openEngine's promise, when the caller started it earlier),
+     * with the ORM set up meanwhile and connected to it at its first query. Rejects with
+     * DatabaseOpenError as openEngine does.
+     */
+    static async open(options, engine = openEngine(options)) {
+        // MikroORM 7 connects at the first query, not in `init`: the driver's import and the
+        // discovery of the entities (~80 ms of the main thread) run while the engine is still
+        // opening (PGlite booting on its thread, or recovering after a crash), not after it.
+        const initialised = Database.#initOrm(options, engine);
+        let open;
+        try {
+            open = await engine;
+        }
+        catch (error) {
+            await initialised.then((orm) => orm.close(true), () => undefined);
+            throw error;
+        }
+        try {
+            const orm = await initialised;
+            return open.engine === 'postgresql'
+                ? new Database(orm, 'postgresql', options, undefined, undefined)
+                : new Database(orm, 'pglite', options, open.pglite, open.lock);
+        }
+        catch (error) {
+            await closeEngine(open);
+            throw error;
+        }
+    }
+    static async #initOrm(options, engine) {
+        const common = {
+            entities: [...ENTITIES],
+            extensions: [Migrator],
+            migrations: { migrationsList: [...MIGRATIONS], snapshot: false, transactional: true, allOrNothing: true },
+            debug: false,
+            logger: (message) => options.logger.debug({ component: 'orm' }, message),
+            allowGlobalContext: false,
+            // The migrations own the schema; their triggers and functions (api_keys' NOTIFY) are not
+            // mirrored in the entities, and a schema diff must not count them as drift.
+            schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
+        };
+        // Each engine's driver is loaded only when it is the one used: the embedded one brings
+        // PGlite's JavaScript (about 1 MB) into the main thread, which PostgreSQL mode never runs.
+        if (options.databaseUrl !== undefined) {
+            const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
+            return MikroORM.init({ ...common, driver: PostgreSqlDriver, clientUrl: options.databaseUrl });
+        }
+        // Handed over as a function: MikroORM deep-copies connection options, and a copy of the
+        // object would lose its private state. The ORM asks for it at its first query, after open
+        // has awaited the engine; a failed opening is open's to report, not an unhandled rejection.
+        const pglite = engine.then((open) => {
+            if (open.engine !== 'pglite')
+                throw new Error('the embedded database was expected');
+            return open.pglite;
+        });
+        pglite.catch(() => undefined);
+        const { PgliteDriver } = await import('@mikro-orm/pglite');
+        return MikroORM.init({ ...common, driver: PgliteDriver, dbName: 'agent_gateway', driverOptions: { pglite: () => pglite } });
+    }
+    /** Applies pending migrations; returns the names applied. */
+    async migrate() {
+        if (await this.#upToDate())
+            return [];
+        const applied = await this.orm.migrator.up();
+        return applied.map((migration) => migration.name);
+    }
+    /** The migrations the database records as applied, oldest first (what the CLI's `migrate` reports through a running server). */
+    async recordedMigrations() {
+        const rows = (await this.orm.em.getConnection().execute('select name from mikro_orm_migrations order by id'));
+        return rows.map((row) => row.name.replace(/\.[jt]s$/, ''));
+    }
+    /**
+     * True when every migration is recorded as applied: one query, where the migrator's own
+     * check costs several statements and a DDL (most of the migration step of a start-up).
+     * False when the table is missing (a new database) or anything is pending.
+     */
+    async #upToDate() {
+        try {
+            const rows = (await this.orm.em.getConnection().execute('select name from mikro_orm_migrations'));
+            const applied = new Set(rows.map((row) => row.name.replace(/\.[jt]s$/, '')));
+            return MIGRATIONS.every((migration) => applied.has(migration.name));
+        }
+        catch {
+            return false;
+        }
+    }
+    /**
+     * Subscribes to a NOTIFY channel. On PostgreSQL a dedicated connection listens and
+     * reconnects after failures, reporting `live: false` while it is down.
+     * Returns the function that unsubscribes.
+     */
+    async listen(channel, listener) {
+        if (this.pglite) {
+            const unsubscribe = await this.pglite.listen(channel, (payload) => listener.onMessage(payload));
+            listener.onLiveChange(true);
+            return unsubscribe;
+        }
+        return listenOnPostgres(this.options.databaseUrl, channel, listener, this.options.logger);
+    }
+    /**
+     * Runs one statement whose parameters travel to the database apart from its text, as bind
+     * parameters (`$1`, `$2` …), through the ORM's own query executor (Kysely). The ORM's `execute`
+     * splices every parameter into the SQL text instead, quoting it character by character in
+     * JavaScript: for the request path's large JSON parameter that was 4–5 % of the main thread
+     * (docs/architecture.md, "The request path, and where it is hand-written").
+     */
+    async run(sql, parameters) {
+        await this.orm.em
+            .getConnection()
+            .getClient()
+            .executeQuery(CompiledQuery.raw(sql, [...parameters]));
+    }
+    /** Sends a notification on a channel (every listener of every process on this database gets it). */
+    async notify(channel, payload = '') {
+        await this.orm.em.getConnection().execute('select pg_notify(?, ?)', [channel, payload]);
+    }
+    /** A readiness check: the ORM's connection check (one trivial query); rejects with its cause. */
+    readiness() {
+        return {
+            name: 'database',
+            check: async () => {
+                const result = await this.orm.checkConnection();
+                if (!result.ok)
+                    throw result.error ?? new Error(result.reason);
+            },
+        };
+    }
+    async close() {
+        await this.orm.close(true);
+        await this.pglite?.close();
+        await this.lock?.release();
+    }
+}
+const listenOnPostgres = async (url, channel, listener, logger) => {
+    let stopped = false;
+    let client;
+    let retry;
+    let delay = 100;
+    const connect = async () => {
+        const next = new pg.Client({ connectionString: url });
+        next.on('notification', (message) => listener.onMessage(message.payload ?? '*'));
+        next.on('error', (error) => {
+            logger.warn({ err: error, channel }, 'notification connection failed');
+            lost(next);
+        });
+        next.on('end', () => lost(next));
+        client = next;
+        await next.connect();
+        await next.query(`LISTEN ${channel}`);
+        delay = 100;
+        listener.onLiveChange(true);
+    };
+    const lost = (which) => {
+        if (which !== client || stopped)
+            return;
+        client = undefined;
+        listener.onLiveChange(false);
+        which.end().catch(() => undefined);
+        schedule();
+    };
+    const schedule = () => {
+        retry = setTimeout(() => {
+            connect().catch((error) => {
+                logger.warn({ err: error, channel }, 'could not reconnect for notifications');
+                if (client)
+                    lost(client);
+                else
+                    schedule();
+            });
+        }, delay);
+        retry.unref();
+        delay = Math.min(delay * 2, 10_000);
+    };
+    await connect();
+    return async () => {
+        stopped = true;
+        if (retry)
+            clearTimeout(retry);
+        await client?.end().catch(() => undefined);
+    };
+};
+//# sourceMappingURL=database.js.map

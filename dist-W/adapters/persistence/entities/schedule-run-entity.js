@@ -1,0 +1,16 @@
+import { defineEntity, p } from '@mikro-orm/core';
+/** Mapping of `schedule_runs` (Migration20261127300000_schedule_runs). */
+export const ScheduleRunEntity = defineEntity({
+    name: 'ScheduleRun',
+    tableName: 'schedule_runs',
+    properties: {
+        schedule: p.string().length(200).primary(),
+        occurrence: p.datetime().primary(),
+        status: p.string().length(16),
+        catchUp: p.boolean().fieldName('catch_up'),
+        runId: p.uuid().nullable().fieldName('run_id'),
+        updatedAt: p.datetime().fieldName('updated_at'),
+        error: p.text().nullable(),
+    },
+});
+//# sourceMappingURL=schedule-run-entity.js.map

@@ -1,0 +1,124 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { DomainError } from '../../domain/errors/domain-error.js';
+import { AbsentDigests } from './absent-digests.js';
+import { ApiKeyEntity } from './entities/api-key-entity.js';
+export const API_KEYS_CHANNEL = 'agw_api_keys';
+const MAX_CACHED = 10_000;
+const toRecord = (row) => ({
+    id: row.id,
+    name: row.name,
+    keyHash: row.keyHash.trim(),
+    prefix: row.prefix,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt ?? null,
+});
+/**
+ * API keys in PostgreSQL/PGlite through MikroORM.
+ *
+ * Authentication must stay cheap, for known and unknown keys alike: found keys are cached by
+ * digest, and unknown digests are answered without a query (AbsentDigests). Both are only
+ * used while the database's change notifications are live (the `api_keys` triggers NOTIFY
+ * every digest that goes or appears, and truncate): every change, from this process, another
+ * replica, the CLI or plain SQL, reaches both at once. While notifications are down every
+ * lookup goes to the database.
+ */
+export class MikroOrmKeyRepository {
+    db;
+    #cache = new Map();
+    #absent;
+    #live = false;
+    #unsubscribe;
+    constructor(db) {
+        this.db = db;
+        // Plain rows, no entities: up to 100 001 of them.
+        this.#absent = new AbsentDigests(async (limit) => {
+            const rows = await db.orm.em.fork().createQueryBuilder(ApiKeyEntity).select('keyHash').limit(limit).execute('all', false);
+            return rows.map((row) => row.key_hash.trim());
+        });
+    }
+    /** Starts following change notifications; without it the repository never caches. */
+    async start() {
+        this.#unsubscribe = await this.db.listen(API_KEYS_CHANNEL, {
+            onMessage: (payload) => this.#changed(payload),
+            onLiveChange: (live) => {
+                this.#live = live;
+                this.#changed('*');
+            },
+        });
+    }
+    async stop() {
+        this.#live = false;
+        this.#changed('*');
+        await this.#unsubscribe?.();
+    }
+    async add(record) {
+        const em = this.db.orm.em.fork();
+        em.create(ApiKeyEntity, { ...record, lastUsedAt: record.lastUsedAt ?? undefined });
+        try {
+            await em.flush();
+            // The notification says so too; saying it here makes our own additions synchronous.
+            this.#changed(record.keyHash);
+        }
+        catch (error) {
+            if (error instanceof UniqueConstraintViolationException) {
+                throw new DomainError('invalid_input', 'An API key with this id or digest already exists', { cause: error });
+            }
+            throw error;
+        }
+    }
+    async findByHash(keyHash) {
+        if (this.#live) {
+            const cached = this.#cache.get(keyHash);
+            if (cached)
+                return cached;
+            if (await this.#absent.surelyAbsent(keyHash))
+                return null;
+        }
+        const generation = this.#absent.generation;
+        const row = await this.db.orm.em.fork().findOne(ApiKeyEntity, { keyHash });
+        // A lookup that raced a change remembers nothing.
+        const unchanged = this.#live && generation === this.#absent.generation;
+        if (!row) {
+            if (unchanged)
+                this.#absent.missed(keyHash, generation);
+            return null;
+        }
+        const record = toRecord(row);
+        if (unchanged) {
+            if (this.#cache.size >= MAX_CACHED)
+                this.#cache.clear();
+            this.#cache.set(keyHash, record);
+        }
+        return record;
+    }
+    knownByHash(keyHash) {
+        return this.#live ? this.#cache.get(keyHash) : undefined;
+    }
+    async list() {
+        const rows = await this.db.orm.em.fork().find(ApiKeyEntity, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+        return rows.map(toRecord);
+    }
+    async remove(id) {
+        const removed = await this.db.orm.em.fork().nativeDelete(ApiKeyEntity, { id });
+        // The notification evicts too; evicting here as well makes our own deletions synchronous.
+        for (const [hash, record] of this.#cache)
+            if (record.id === id)
+                this.#changed(hash);
+        return removed > 0;
+    }
+    async touch(id, at) {
+        await this.db.orm.em.fork().nativeUpdate(ApiKeyEntity, { id }, { lastUsedAt: at });
+    }
+    /** A digest went or appeared (`*`: any may have). */
+    #changed(keyHash) {
+        if (keyHash === '*') {
+            this.#cache.clear();
+            this.#absent.reset();
+            return;
+        }
+        const digest = keyHash.trim();
+        this.#cache.delete(digest);
+        this.#absent.changed(digest);
+    }
+}
+//# sourceMappingURL=mikro-orm-key-repository.js.map

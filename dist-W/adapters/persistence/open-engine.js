@@ -1,0 +1,96 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DatabaseOpenError } from './database-open-error.js';
+import { EmbeddedDatabaseBusy, EmbeddedLock } from './embedded-lock.js';
+import { ensurePostgresDatabase } from './ensure-postgres-database.js';
+import { PgliteThread } from './pglite/pglite-thread.js';
+/**
+ * PostgreSQL settings for a process that opens the embedded database for one short task. PGlite
+ * allocates and zeroes its shared memory at every boot, and with the defaults (128 MB of shared
+ * buffers, lock and process tables for 100 connections) that was most of the CLI's boot, spent in
+ * memset (bench/README.md, "Measurements behind the code"). They apply to
+ * that boot only (nothing is written to postgresql.conf); a CLI command reads and writes a few rows.
+ */
+export const SHORT_LIVED_SETTINGS = { shared_buffers: '4MB', max_connections: '5' };
+/**
+ * PostgreSQL settings of the embedded database for the service (docs/architecture.md, "Memory of
+ * the embedded database"). PGlite's defaults are a server's: 128 MB of shared buffers, which PGlite
+ * zeroes at every boot (so all of it is resident at once), and lock and process tables for 100
+ * connections, while PGlite is a single session whose working set (keys, jobs, the task queue) is
+ * a few MB. Measured with bench/memory.mjs: the defaults held about 470 MB RSS idle, these about
+ * 235 MB (250 with 16MB of shared buffers). They apply to the boot only (nothing is written to
+ * postgresql.conf).
+ */
+export const SERVICE_SETTINGS = {
+    shared_buffers: '8MB',
+    max_connections: '10',
+    wal_buffers: '512kB',
+    temp_buffers: '1MB',
+    work_mem: '2MB',
+    maintenance_work_mem: '16MB',
+};
+/**
+ * The first half of opening the database (Database.open does the rest), kept free of the ORM
+ * so that the service's entry can start it before loading everything else: PGlite then boots
+ * on its own thread while the main thread loads the service's modules.
+ *
+ * Rejects with DatabaseOpenError when the PostgreSQL server cannot be reached, refuses the
+ * login or has no such database (unless `create`), or when the embedded database's
+ * directory cannot be used (not writable, held by another process).
+ */
+export const openEngine = async (options) => (await startEngine(options)).opened;
+/**
+ * openEngine in two steps: resolves once what fails fast has been checked — the PostgreSQL
+ * server answered, the embedded database's directory is locked — with the rest (PGlite's
+ * boot, a second or more) still under way in `opened`.
+ */
+export const startEngine = async (options) => {
+    if (options.databaseUrl !== undefined) {
+        await ensurePostgresDatabase(options.databaseUrl, options.create ?? false, options.logger);
+        return { opened: Promise.resolve({ engine: 'postgresql', url: options.databaseUrl }) };
+    }
+    const lock = new EmbeddedLock(options.dataDir);
+    const dir = join(options.dataDir, 'pglite');
+    try {
+        await lock.acquire();
+    }
+    catch (error) {
+        throw dataDirError(error, options.dataDir);
+    }
+    try {
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+    }
+    catch (error) {
+        await lock.release();
+        throw dataDirError(error, options.dataDir);
+    }
+    const boot = async () => {
+        try {
+            const pglite = await PgliteThread.open(dir, (error) => options.logger.error({ err: error }, 'the embedded database stopped: every request that needs it fails until the service restarts'), options.shortLived ? SHORT_LIVED_SETTINGS : SERVICE_SETTINGS);
+            return { engine: 'pglite', pglite, lock };
+        }
+        catch (error) {
+            await lock.release();
+            throw dataDirError(error, options.dataDir);
+        }
+    };
+    return { opened: boot() };
+};
+/** Closes what openEngine opened. Idempotent. */
+export const closeEngine = async (open) => {
+    if (open.engine === 'postgresql')
+        return;
+    await open.pglite.close();
+    await open.lock.release();
+};
+/** The embedded database's directory cannot be used: one line naming it and why. */
+const dataDirError = (error, dataDir) => {
+    if (error instanceof EmbeddedDatabaseBusy)
+        return new DatabaseOpenError('dataDir', error.message, undefined, { cause: error });
+    const { code, message } = error;
+    if (code === undefined)
+        return new DatabaseOpenError('dataDir', message, undefined, { cause: error });
+    // Node's file errors say `EACCES: permission denied, mkdir '…'`: the code and its words suffice.
+    return new DatabaseOpenError('dataDir', `cannot use ${dataDir} for the embedded database (${message.split(',')[0]})`, undefined, { cause: error });
+};
+//# sourceMappingURL=open-engine.js.map

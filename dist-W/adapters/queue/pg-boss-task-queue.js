@@ -1,0 +1,375 @@
+var _a;
+import { createHash, randomBytes } from 'node:crypto';
+import { PgBoss, fromPglite } from 'pg-boss';
+import { isUuid } from '../shared/is-uuid.js';
+import { GroupCommit } from '../shared/group-commit.js';
+const SCHEMA = 'pgboss';
+const DAY_S = 86_400;
+const ORDERED_POLICY = 'key_strict_fifo';
+/**
+ * A worker fetches up to this many waiting tasks at once and fetches again at once while
+ * batches come back full; a batch-of-one worker would wait a polling interval per task.
+ */
+const BATCH_SIZE = 10;
+/** Most tasks one insert statement carries (see `enqueue`). */
+const MAX_WRITE = 500;
+const formatUuid = (hex) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+let lastMs = 0;
+let sequence = 0;
+/**
+ * Random bytes for ids, drawn 4 KiB at a time (as crypto.randomUUID caches its own): one system
+ * call per 512 ids instead of one each, which was 4.6 % of the main thread under webhook load.
+ */
+let randomPool = Buffer.alloc(0);
+let randomAt = 0;
+const random8 = () => {
+    if (randomAt + 8 > randomPool.length) {
+        randomPool = randomBytes(4096);
+        randomAt = 0;
+    }
+    randomAt += 8;
+    return randomPool.subarray(randomAt - 8, randomAt);
+};
+/**
+ * A UUIDv7 (RFC 9562): milliseconds, then a counter, then random bits, so ids sort in the
+ * order this process made them — the database's clock ties (PGlite keeps milliseconds, and
+ * one insert gives all its rows one timestamp) and does not.
+ */
+export const orderedTaskId = () => {
+    const now = Date.now();
+    if (now > lastMs) {
+        lastMs = now;
+        sequence = 0;
+    }
+    else if (++sequence > 0xfff) {
+        lastMs++;
+        sequence = 0;
+    }
+    const random = random8();
+    random[0] = (random[0] & 0x3f) | 0x80;
+    return formatUuid(`${lastMs.toString(16).padStart(12, '0')}7${sequence.toString(16).padStart(3, '0')}${random.toString('hex')}`);
+};
+/** The id of the task with idempotency key `key`: the same for the same queue and key, a UUIDv8. */
+export const keyedTaskId = (queue, key) => {
+    const digest = createHash('sha256').update(`${queue}\u0000${key}`).digest();
+    digest[6] = (digest[6] & 0x0f) | 0x80;
+    digest[8] = (digest[8] & 0x3f) | 0x80;
+    return formatUuid(digest.subarray(0, 16).toString('hex'));
+};
+/**
+ * TaskQueue on pg-boss, in the service's own database: tables in the `pgboss` schema,
+ * created and migrated by pg-boss itself. Tasks are rows, so they survive restarts and are
+ * shared by every replica on the same PostgreSQL.
+ */
+export class PgBossTaskQueue {
+    boss;
+    connection;
+    settings;
+    logger;
+    headroom;
+    /** Each queue's inserts (group commit, see `enqueue`). */
+    #writers = new Map();
+    #ordered;
+    /** The start (see `open`) once it has begun; kept when it failed, so that every use rejects with its error. */
+    #starting;
+    /** Set once the start succeeded: from then on an operation pays nothing for it. */
+    #started = false;
+    constructor(boss, connection, settings, logger, 
+    /** Each task waits here before it starts: while the service is busy, requests go first. */
+    headroom) {
+        this.boss = boss;
+        this.connection = connection;
+        this.settings = settings;
+        this.logger = logger;
+        this.headroom = headroom;
+        this.#ordered = new Set(settings.orderedQueues ?? []);
+    }
+    /** Begins the start unless it has begun; resolves once it succeeded. */
+    #start() {
+        if (this.#starting === undefined) {
+            const starting = _a.#prepare(this.boss, this.connection, this.settings, this.logger);
+            this.#starting = starting;
+            // Handled here too, so that a failed start is reported by the operations that wait for it
+            // (the service's workers, at start-up), never as an unhandled rejection.
+            starting.then(() => {
+                this.#started = true;
+            }, () => undefined);
+        }
+        return this.#starting;
+    }
+    static async #failOrphans(boss, names, logger) {
+        const { rows } = (await boss.getDb().executeSql(`SELECT name, id FROM ${SCHEMA}.job WHERE name = ANY($1::text[]) AND state = 'active'`, [names]));
+        for (const name of new Set(rows.map((row) => row.name))) {
+            const ids = rows.filter((row) => row.name === name).map((row) => row.id);
+            await boss.fail(name, ids, { message: 'the process running this task stopped before it finished' });
+            logger.info({ queue: name, tasks: ids.length }, 'tasks left running by a stopped process failed, to be retried');
+        }
+    }
+    /** Every queue this adapter knows, standard and ordered. */
+    get #names() {
+        return [...this.settings.queues, ...this.#ordered];
+    }
+    /**
+     * A queue that starts when it is first used: pg-boss's own start (its schema, created or
+     * migrated by pg-boss), the queues' settings, and on the embedded database the tasks a
+     * stopped process left running failed for a retry. `enqueue`, `work`, `depth` and `failed`
+     * begin the start and wait for it; when it fails they reject with its error, and `stop` has
+     * nothing left to stop. The service serves requests before its first `work` (a request's
+     * task waits for the start as it would for a busy insert), and the statements that make it
+     * ready (the keys, the channels) come before pg-boss's on the embedded database's one
+     * connection (docs/architecture.md, start-up). `headroom`: when tasks may start (default: at once).
+     */
+    static open(connection, settings, logger, headroom = NO_WAIT) {
+        // Polling, not LISTEN/NOTIFY: with notify on, pg-boss turns polling into a slow backstop and
+        // a batchSize-1 worker waits for the next notification even when tasks are waiting.
+        // Stale heartbeats are found by pg-boss's queue monitor, which runs at most once per
+        // monitorIntervalSeconds (default 60): both follow QUEUE_SUPERVISE_SECONDS.
+        const common = {
+            schema: SCHEMA,
+            superviseIntervalSeconds: settings.superviseIntervalSeconds,
+            monitorIntervalSeconds: settings.superviseIntervalSeconds,
+            useListenNotify: false,
+            schedule: false,
+        };
+        // PostgreSQL: 10 connections (pg-boss's default). With 4, an HTTP request's insert waited
+        // for a connection behind the workers' fetch, complete and heartbeat queries under load
+        // (bench/README.md, "Measurements behind the code").
+        const boss = 'pglite' in connection
+            ? new PgBoss({ ...common, db: fromPglite(connection.pglite) })
+            : new PgBoss({ ...common, connectionString: connection.connectionString, max: 10 });
+        boss.on('error', (error) => logger.error({ err: error }, 'task queue error'));
+        boss.on('warning', (warning) => logger.warn({ warning }, 'task queue warning'));
+        return new _a(boss, connection, settings, logger, headroom);
+    }
+    /** `open`, resolved once the queue has started (rejected with the start's error). */
+    static async start(connection, settings, logger, headroom = NO_WAIT) {
+        const queue = _a.open(connection, settings, logger, headroom);
+        await queue.#start();
+        return queue;
+    }
+    static async #prepare(boss, connection, settings, logger) {
+        try {
+            await boss.start();
+            const ordered = new Set(settings.orderedQueues ?? []);
+            const names = [...settings.queues, ...ordered];
+            // One look at every queue; a queue whose settings are already those asked for is left
+            // alone (a start of the service changes nothing): three statements less per queue.
+            const existing = new Map((await boss.getQueues(names)).map((queue) => [queue.name, queue]));
+            const options = {
+                retryLimit: settings.retryLimit,
+                retryBackoff: (settings.retryDelaySeconds ?? 2) > 0,
+                retryDelay: settings.retryDelaySeconds ?? 2,
+                heartbeatSeconds: settings.heartbeatSeconds,
+                expireInSeconds: 6 * 60 * 60,
+                deleteAfterSeconds: settings.finishedTaskSeconds ?? 7 * DAY_S,
+                retentionSeconds: settings.waitingTaskSeconds ?? 14 * DAY_S,
+            };
+            for (const name of names) {
+                const queue = existing.get(name);
+                const policy = ordered.has(name) ? ORDERED_POLICY : 'standard';
+                if (queue && queue.policy !== policy) {
+                    throw new Error(`Task queue ${name} exists with policy ${queue.policy}, not ${policy}: a queue's policy cannot change; use a new queue name`);
+                }
+                if (queue === undefined)
+                    await boss.createQueue(name, { ...options, policy });
+                else if (Object.entries(options).some(([key, value]) => queue[key] !== value))
+                    await boss.updateQueue(name, options);
+            }
+            // The embedded database is held by this process alone (the DATA_DIR lock): a task found
+            // running belongs to a process that is gone (stopped past SHUTDOWN_TIMEOUT_MS, or killed).
+            // It is failed now, so that it is retried as configured, instead of after its heartbeat
+            // expires (QUEUE_HEARTBEAT_SECONDS, at least 10 s). On PostgreSQL another replica may be
+            // running it: there the heartbeat decides.
+            if ('pglite' in connection)
+                await _a.#failOrphans(boss, [...settings.queues, ...ordered], logger);
+        }
+        catch (error) {
+            await boss.stop({ graceful: false, close: true }).catch(() => undefined);
+            throw error;
+        }
+    }
+    /** A UUIDv7 (orderedTaskId): tasks queued with such ids rank by them within one insert. */
+    newTaskId() {
+        return orderedTaskId();
+    }
+    /**
+     * Group commit (GroupCommit): tasks enqueued while their queue's insert is busy (one at a time
+     * on either engine), or in the same turn of the event loop, are stored together by
+     * the next single insert, and each caller is answered when that insert has committed. At low
+     * load a task is written at once; under load one statement carries many tasks instead of one
+     * statement each, which keeps the embedded database (one connection, one statement at a time)
+     * from falling behind.
+     */
+    enqueue(queue, payload, options = {}) {
+        if (!this.#started)
+            return this.#start().then(() => this.enqueue(queue, payload, options));
+        if (options.id !== undefined && (options.key !== undefined || !isUuid(options.id)))
+            return Promise.reject(new Error(`Task id ${JSON.stringify(options.id)} refused: an id is a UUID from newTaskId(), given without a key`));
+        const id = options.id ?? (options.key === undefined ? orderedTaskId() : keyedTaskId(queue, options.key));
+        const ordered = this.#ordered.has(queue);
+        if (ordered && options.group === undefined)
+            return Promise.reject(new Error(`Task queue ${queue} is ordered: every task needs a group`));
+        const grouping = options.group === undefined ? {} : ordered ? { singletonKey: options.group } : { group: { id: options.group } };
+        let writer = this.#writers.get(queue);
+        if (writer === undefined) {
+            writer = new GroupCommit((tasks) => this.#insert(queue, tasks), { maxItems: MAX_WRITE });
+            this.#writers.set(queue, writer);
+        }
+        return writer.add({ id, job: { id, data: payload, ...grouping } });
+    }
+    /**
+     * One insert of tasks: each task's id once it is stored, null for a key seen before (already
+     * stored, or earlier in the same insert).
+     */
+    async #insert(queue, tasks) {
+        const ids = new Set();
+        const jobs = tasks.filter((task) => !ids.has(task.id) && ids.add(task.id)).map((task) => task.job);
+        const stored = new Set((await this.boss.insert(queue, jobs, { returnId: true })) ?? []);
+        return tasks.map((task) => (stored.delete(task.id) ? task.id : null));
+    }
+    async work(queue, handler, options = {}) {
+        if (!this.#started)
+            await this.#start();
+        const bounded = options.maxConcurrent !== undefined;
+        const ordered = this.#ordered.has(queue);
+        if (options.oneAtATimePerGroup && !ordered) {
+            this.logger.debug({ queue }, 'groups of this queue run one at a time within this process only (not an ordered queue)');
+        }
+        let workerId;
+        workerId = await this.boss.work(queue, {
+            batchSize: bounded ? 1 : this.settings.concurrency * BATCH_SIZE,
+            // One poller per queue unless a bound asks for more: each poll is a query, and the
+            // embedded database runs one statement at a time for everybody, HTTP requests included.
+            localConcurrency: bounded ? options.maxConcurrent : 1,
+            pollingIntervalSeconds: this.settings.pollingIntervalSeconds,
+            // Fetch again at once while batches come back full (pg-boss's default waits a poll).
+            burstWhenBatchFull: !bounded,
+            // Groups are kept apart here, not with pg-boss's localGroupConcurrency: that hands out one
+            // task per group and batch and puts the rest back, in whatever order the database returns
+            // them next; here a batch runs all the tasks of a group it got, one after another, in order.
+            // The next batch is fetched only once this one has finished, so a group never overlaps.
+            perJobResults: true,
+        }, async (jobs) => {
+            if (ordered) {
+                // An ordered queue hands out at most one task per group per fetch (the group's head),
+                // so a chat's burst would wait a polling interval per message: fetch again at once
+                // after every batch that brought work; an empty fetch ends the burst.
+                if (workerId !== undefined && jobs.length > 0)
+                    this.boss.notifyWorker(workerId);
+                return this.#settleOrdered(queue, jobs, handler);
+            }
+            // The tasks of a batch start one event-loop turn apart, not all in one go: forty handlers
+            // each building a request before their first await held the loop (and every HTTP
+            // request waiting on it) for tens of milliseconds.
+            let turn = Promise.resolve();
+            const run = (job) => {
+                turn = turn.then(nextTurn).then(() => this.headroom.wait());
+                return turn.then(() => handler(job.data, { id: job.id, attempt: job.retryCount + 1 }));
+            };
+            if (!options.oneAtATimePerGroup)
+                return settle(jobs, jobs.map(run));
+            // A batch may hold several tasks of one group (a chat's messages): they run one after
+            // another, in `orderBy` order or else by id (creation order, see orderedTaskId), since
+            // the database hands tasks stored in one millisecond out in any order. Groups run together.
+            const rank = (job) => (options.orderBy ? options.orderBy(job.data) : job.id);
+            const groups = new Map();
+            for (const job of jobs) {
+                const key = job.groupId ?? job.id;
+                const members = groups.get(key);
+                if (members)
+                    members.push(job);
+                else
+                    groups.set(key, [job]);
+            }
+            const outcome = new Map();
+            for (const members of groups.values()) {
+                members.sort((a, b) => {
+                    const left = rank(a);
+                    const right = rank(b);
+                    return left < right ? -1 : left > right ? 1 : 0;
+                });
+                let previous = Promise.resolve();
+                for (const job of members) {
+                    const current = previous.then(() => run(job));
+                    outcome.set(job.id, current);
+                    previous = current.catch(() => undefined);
+                }
+            }
+            return settle(jobs, jobs.map((job) => outcome.get(job.id)));
+        });
+    }
+    /**
+     * Runs a batch of an ordered queue: one task per group, so all of them at once. A task that
+     * fails on its last attempt is completed (and logged at error level) rather than failed: a
+     * failed task of a `key_strict_fifo` queue would hold back its group's later tasks for good.
+     */
+    async #settleOrdered(queue, jobs, handler) {
+        const outcomes = await Promise.allSettled(jobs.map(async (job, i) => {
+            if (i > 0)
+                await nextTurn();
+            await this.headroom.wait();
+            await handler(job.data, { id: job.id, attempt: job.retryCount + 1 });
+        }));
+        return jobs.map((job, i) => {
+            const outcome = outcomes[i];
+            if (outcome.status === 'fulfilled')
+                return { id: job.id, status: 'completed' };
+            const message = String(outcome.reason?.message ?? outcome.reason);
+            if (job.retryCount >= this.settings.retryLimit) {
+                this.logger.error({ err: outcome.reason, queue, taskId: job.id, attempts: job.retryCount + 1 }, 'task failed on its last attempt; given up so that its group can go on');
+                return { id: job.id, status: 'completed', output: { givenUp: true, message } };
+            }
+            return { id: job.id, status: 'failed', output: { message } };
+        });
+    }
+    /**
+     * Counted now, in one statement: tasks not yet finished (created, waiting for a retry, running).
+     * pg-boss's getQueueStats serves figures its monitor counted up to QUEUE_SUPERVISE_SECONDS
+     * (and longer) ago: a drained queue could show tasks, a busy one none.
+     */
+    async depth() {
+        if (!this.#started)
+            await this.#start();
+        const names = this.#names;
+        const { rows } = (await this.boss
+            .getDb()
+            .executeSql(`SELECT name, count(*)::int AS n FROM ${SCHEMA}.job WHERE name = ANY($1::text[]) AND state < 'completed' GROUP BY name`, [names]));
+        const result = Object.fromEntries(names.map((name) => [name, 0]));
+        for (const row of rows)
+            result[row.name] = Number(row.n);
+        return result;
+    }
+    async failed() {
+        if (!this.#started)
+            await this.#start();
+        const result = {};
+        for (const name of this.#names) {
+            const [stats] = await this.boss.getQueueStats(name);
+            result[name] = stats?.failedCount ?? 0;
+        }
+        return result;
+    }
+    /** Stops taking tasks and waits up to `timeoutMs` for running ones; unfinished tasks stay stored. */
+    async stop(timeoutMs) {
+        // Never started: nothing to stop. A start still running is waited for; one that failed closed pg-boss itself.
+        if (this.#starting === undefined)
+            return;
+        if (!(await this.#starting.then(() => true, () => false)))
+            return;
+        await this.boss.stop({ graceful: true, timeout: Math.max(timeoutMs, 1), close: true });
+    }
+}
+_a = PgBossTaskQueue;
+const NO_WAIT = { wait: () => Promise.resolve() };
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+/** Each task settles on its own: one failure must not retry the others of the batch. */
+const settle = async (jobs, started) => {
+    const outcomes = await Promise.allSettled(started);
+    return jobs.map((job, i) => {
+        const outcome = outcomes[i];
+        return outcome.status === 'fulfilled'
+            ? { id: job.id, status: 'completed' }
+            : { id: job.id, status: 'failed', output: { message: String(outcome.reason?.message ?? outcome.reason) } };
+    });
+};
+//# sourceMappingURL=pg-boss-task-queue.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=spawner-protocol.js.map

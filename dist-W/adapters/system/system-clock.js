@@ -1,0 +1,6 @@
+export class SystemClock {
+    now() {
+        return new Date();
+    }
+}
+//# sourceMappingURL=system-clock.js.map

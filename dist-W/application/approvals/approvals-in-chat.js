@@ -1,0 +1,121 @@
+import { isDomainError } from '../../domain/errors/domain-error.js';
+const BUTTON = /^agw-(approve|deny):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+/** Characters of the action shown in the chat; the admin UI shows it whole. */
+const SHOWN_SUMMARY = 1500;
+const stampText = (date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** The question as a chat shows it: which trigger and action, the action as it would run, until when. */
+export const approvalQuestion = (approval) => {
+    const summary = approval.summary.length > SHOWN_SUMMARY ? `${approval.summary.slice(0, SHOWN_SUMMARY)}…` : approval.summary;
+    return [
+        `Approval needed: trigger "${approval.trigger}", action ${approval.actionIndex} (${approval.actionType}), fired by /api${approval.watchPath}.`,
+        summary,
+        `Decide before ${stampText(approval.expiresAt)}; after that it never runs. The request and the whole action are on the admin UI's Approvals page.`,
+    ].join('\n\n');
+};
+/**
+ * Asks the chats configured for approvals (a channel's `approvalChatId`, where its platform has
+ * buttons) with Approve and Deny. A chat that cannot be asked is logged; the approval stands in
+ * the admin UI whatever happens here.
+ */
+export class AnnounceApproval {
+    channels;
+    logger;
+    constructor(channels, logger) {
+        this.channels = channels;
+        this.logger = logger;
+    }
+    async execute(approval) {
+        await Promise.all(this.channels.all.map(async ({ platform, credentials, settings }) => {
+            if (settings.approvalChatId === undefined || platform.buttons === undefined)
+                return;
+            try {
+                const token = await credentials.current();
+                if (token === undefined)
+                    return;
+                await platform.buttons.ask(token, { chatId: settings.approvalChatId }, approvalQuestion(approval), [
+                    { label: 'Approve', data: `agw-approve:${approval.id}` },
+                    { label: 'Deny', data: `agw-deny:${approval.id}` },
+                ]);
+            }
+            catch (error) {
+                this.logger.warn({ err: error, channel: platform.id, approvalId: approval.id }, 'could not ask the approval chat; the admin UI still can decide');
+            }
+        }));
+    }
+}
+/** The approval store that, for each approval it stores anew, asks the approval chats (AnnounceApproval). */
+export class AnnouncingApprovalStore {
+    inner;
+    announce;
+    constructor(inner, announce) {
+        this.inner = inner;
+        this.announce = announce;
+    }
+    async request(approval) {
+        const stored = await this.inner.request(approval);
+        // Asked before (the same run and action, a task run again): no second message.
+        if (stored.id === approval.id)
+            await this.announce.execute(stored);
+        return stored;
+    }
+    decide(...args) {
+        return this.inner.decide(...args);
+    }
+    expireDue(...args) {
+        return this.inner.expireDue(...args);
+    }
+    find(id) {
+        return this.inner.find(id);
+    }
+    list(...args) {
+        return this.inner.list(...args);
+    }
+    deleteOlderThan(cutoff, limit) {
+        return this.inner.deleteOlderThan(cutoff, limit);
+    }
+}
+/**
+ * A button of an approval pressed in a chat: decided as in the admin UI, recorded with who pressed
+ * it, and answered in the chat. Only the channel's approval chat decides; every other press, and a
+ * late or second one, is answered with why nothing happened.
+ */
+export class DecideApprovalInChat {
+    decide;
+    logger;
+    constructor(decide, logger) {
+        this.decide = decide;
+        this.logger = logger;
+    }
+    async execute(channel, choice) {
+        const { platform, settings } = channel;
+        const buttons = platform.buttons;
+        const token = await channel.credentials.current();
+        if (buttons === undefined || token === undefined)
+            return;
+        const match = BUTTON.exec(choice.data);
+        const who = `${platform.title} ${choice.userName ?? choice.userId}`;
+        let outcome;
+        if (match === null)
+            outcome = 'This button is not one of the gateway’s.';
+        else if (settings.approvalChatId === undefined || choice.chatId !== settings.approvalChatId)
+            outcome = `Approvals are decided in the approval chat only (${settings.variables.approvalChat ?? 'its setting'}).`;
+        else {
+            const decision = match[1] === 'approve' ? 'approved' : 'denied';
+            try {
+                const decided = await this.decide.execute({ id: match[2], decision, by: who });
+                outcome =
+                    decision === 'approved'
+                        ? `Approved by ${who}: trigger "${decided.trigger}", action ${decided.actionIndex} runs now.`
+                        : `Denied by ${who}: trigger "${decided.trigger}", action ${decided.actionIndex} and those after it will not run.`;
+            }
+            catch (error) {
+                if (!isDomainError(error) || (error.code !== 'conflict' && error.code !== 'not_found'))
+                    throw error;
+                outcome = error.message;
+            }
+        }
+        this.logger.info({ channel: platform.id, chatId: choice.chatId, userId: choice.userId, outcome }, 'approval button pressed');
+        await buttons.settle(token, choice, outcome);
+    }
+}
+//# sourceMappingURL=approvals-in-chat.js.map

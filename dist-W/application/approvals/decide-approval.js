@@ -1,0 +1,59 @@
+import { effectiveStatus } from '../../domain/approvals/approval.js';
+import { DomainError } from '../../domain/errors/domain-error.js';
+/** The record of an action that will never run: denied by a person, or expired undecided. */
+export const closedRun = (approval, status, error, at) => ({
+    runId: approval.runId,
+    trigger: approval.trigger,
+    actionIndex: approval.actionIndex,
+    type: approval.actionType,
+    status,
+    attempts: 0,
+    startedAt: approval.createdAt,
+    finishedAt: at,
+    error,
+    detail: { approvalId: approval.id, ...(approval.requestId === null ? {} : { requestId: approval.requestId }) },
+});
+/**
+ * A person approves or denies an action that waits (`approval: true`): approved, the run resumes
+ * at that action (queued, on any replica); denied, the action and those after it never run. One
+ * decision per approval across replicas; a late or second one is refused.
+ */
+export class DecideApproval {
+    approvals;
+    runs;
+    fire;
+    clock;
+    logger;
+    constructor(approvals, runs, fire, clock, logger) {
+        this.approvals = approvals;
+        this.runs = runs;
+        this.fire = fire;
+        this.clock = clock;
+        this.logger = logger;
+    }
+    /**
+     * @throws DomainError not_found for an unknown approval; conflict for one decided already or expired.
+     */
+    async execute(input) {
+        const now = this.clock.now();
+        const decided = await this.approvals.decide(input.id, input.decision, input.by, now);
+        if (decided === null) {
+            const found = await this.approvals.find(input.id);
+            if (found === null)
+                throw new DomainError('not_found', `No approval with id ${input.id}`);
+            const status = effectiveStatus(found, now);
+            throw new DomainError('conflict', status === 'expired' ? 'This approval has expired: the action was not run' : `This approval was ${status} already by ${found.decidedBy ?? 'someone'}`);
+        }
+        const log = { approvalId: decided.id, trigger: decided.trigger, runId: decided.runId, action: decided.actionIndex, by: decided.decidedBy };
+        if (decided.status === 'approved') {
+            await this.fire.resume(decided);
+            this.logger.info(log, 'trigger action approved; the run resumes');
+        }
+        else {
+            await this.runs.save(closedRun(decided, 'denied', `denied by ${input.by}`, now));
+            this.logger.info(log, 'trigger action denied; the run ends');
+        }
+        return decided;
+    }
+}
+//# sourceMappingURL=decide-approval.js.map

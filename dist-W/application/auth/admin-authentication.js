@@ -1,0 +1,74 @@
+import { DomainError } from '../../domain/errors/domain-error.js';
+export const MIN_PASSWORD_LENGTH = 12;
+export const SESSION_HOURS = 12;
+/** Login attempts allowed per client within the window (a successful one starts over); later ones are refused until it ends. */
+export const MAX_FAILURES = 5;
+export const FAILURE_WINDOW_MS = 15 * 60_000;
+/**
+ * The admin UI's authentication: one admin password (slow hash), sessions by random token
+ * (stored as digests, with a CSRF token each), login attempts limited per client.
+ *
+ * The limit is counted before the password is checked, atomically and in the database every
+ * replica shares (LoginAttempts): an attempt whose number in the client's window is past
+ * MAX_FAILURES is refused without computing the hash, however many arrive at once and on
+ * whichever replica. A successful login clears the client's count. Clients are kept as
+ * digests (their addresses are not stored).
+ */
+export class AdminAuthentication {
+    store;
+    attempts;
+    hasher;
+    crypto;
+    ids;
+    clock;
+    constructor(store, attempts, hasher, crypto, ids, clock) {
+        this.store = store;
+        this.attempts = attempts;
+        this.hasher = hasher;
+        this.crypto = crypto;
+        this.ids = ids;
+        this.clock = clock;
+    }
+    async isSetUp() {
+        return (await this.store.passwordHash()) !== undefined;
+    }
+    /** Sets (or replaces) the password; every open session ends. */
+    async setPassword(password) {
+        if (password.length < MIN_PASSWORD_LENGTH) {
+            throw new DomainError('invalid_input', `The password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+        }
+        await this.store.setPasswordHash(await this.hasher.hash(password));
+        await this.store.removeAllSessions();
+    }
+    async login(password, client) {
+        const now = this.clock.now();
+        const clientKey = this.crypto.digest(client);
+        if ((await this.attempts.count(clientKey, now, FAILURE_WINDOW_MS)) > MAX_FAILURES) {
+            throw new DomainError('rate_limited', 'Too many failed logins; try again later');
+        }
+        const stored = await this.store.passwordHash();
+        if (stored === undefined || !(await this.hasher.verify(password, stored))) {
+            throw new DomainError('unauthorized', 'Wrong password');
+        }
+        await this.attempts.clear(clientKey);
+        const token = `${this.ids.next()}${this.ids.next()}`.replace(/-/g, '');
+        const session = { csrfToken: this.ids.next(), expiresAt: new Date(now.getTime() + SESSION_HOURS * 3_600_000) };
+        await this.store.addSession(this.crypto.digest(token), session);
+        return { token, session };
+    }
+    /** The session of a cookie value, or null. */
+    async session(token) {
+        if (!token)
+            return null;
+        return this.store.session(this.crypto.digest(token), this.clock.now());
+    }
+    /** Whether a form's CSRF token is the session's, in constant time. */
+    csrfMatches(session, given) {
+        return typeof given === 'string' && this.crypto.equal(given, session.csrfToken);
+    }
+    async logout(token) {
+        if (token)
+            await this.store.removeSession(this.crypto.digest(token));
+    }
+}
+//# sourceMappingURL=admin-authentication.js.map

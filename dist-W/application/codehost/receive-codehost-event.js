@@ -1,0 +1,100 @@
+import { DomainError, isDomainError } from '../../domain/errors/domain-error.js';
+import { applyChange } from '../../domain/jobs/job.js';
+/** The longest delivery id kept (GitHub's are UUIDs). */
+const MAX_DELIVERY_ID_LENGTH = 200;
+/** The longest event name kept (GitHub's are short words). */
+const MAX_EVENT_LENGTH = 100;
+/**
+ * SPEC 4.5, 5.6: a code-host delivery is verified by its signature before anything else
+ * (refused while CODEHOST_WEBHOOK_SECRET is unset); one without a delivery id is refused;
+ * `ping` is acknowledged; a delivery id seen before is acknowledged without running again;
+ * any other verified event updates the job of its `job/<id>` branch (idempotently, in
+ * any order: a finished job stays finished) and fires the triggers watching the endpoint.
+ */
+export class ReceiveCodehostEvent {
+    verifier;
+    deliveries;
+    fireTriggers;
+    events;
+    jobs;
+    clock;
+    logger;
+    afterJobUpdate;
+    constructor(verifier, deliveries, fireTriggers, events, jobs, clock, logger, 
+    /** Called with the job an event updated, as stored afterwards (auto-merge: RequestAutoMerge). */
+    afterJobUpdate) {
+        this.verifier = verifier;
+        this.deliveries = deliveries;
+        this.fireTriggers = fireTriggers;
+        this.events = events;
+        this.jobs = jobs;
+        this.clock = clock;
+        this.logger = logger;
+        this.afterJobUpdate = afterJobUpdate;
+    }
+    /**
+     * What the headers alone can tell, checked before the body is read: a request whose
+     * signature header could never verify (none, malformed, or no secret configured) is refused.
+     * @throws DomainError `unauthorized`.
+     */
+    authorize(signature, event) {
+        if (!this.verifier.couldVerify(signature))
+            this.#refuse(event, 'missing or malformed signature, or no secret configured');
+    }
+    /**
+     * The delivery id is required (after the signature check, so an unsigned caller learns
+     * nothing more than 401): it is what keeps a replayed delivery from running again.
+     */
+    async execute(delivery) {
+        if (!this.verifier.verify(delivery.rawBody, delivery.signature))
+            this.#refuse(delivery.event, 'bad or missing signature');
+        const id = delivery.deliveryId;
+        if (id === undefined || id.trim() === '')
+            throw new DomainError('invalid_input', 'Missing X-GitHub-Delivery header');
+        if (id.length > MAX_DELIVERY_ID_LENGTH)
+            throw new DomainError('invalid_input', `Invalid X-GitHub-Delivery header: longer than ${MAX_DELIVERY_ID_LENGTH} characters`);
+        const event = delivery.event ?? 'unknown';
+        if (event.length > MAX_EVENT_LENGTH)
+            throw new DomainError('invalid_input', `Invalid X-GitHub-Event header: longer than ${MAX_EVENT_LENGTH} characters`);
+        if (event === 'ping')
+            return { ok: true, triggers: [] };
+        if (!(await this.deliveries.recordFirst(id, event))) {
+            this.logger.info({ event, deliveryId: id }, 'code-host redelivery acknowledged, not run again');
+            return { ok: true, triggers: [], duplicate: true };
+        }
+        try {
+            const job = await this.#updateJob(event, delivery.request.body);
+            if (job && this.afterJobUpdate)
+                await this.afterJobUpdate(job);
+            const triggers = await this.fireTriggers.execute({ watchPath: delivery.watchPath, request: delivery.request, keep: true });
+            return job === undefined ? { ok: true, triggers } : { ok: true, triggers, job: job.id };
+        }
+        catch (error) {
+            await this.deliveries.forget(id).catch(() => undefined);
+            throw error;
+        }
+    }
+    #refuse(event, reason) {
+        this.logger.warn({ event, reason }, 'code-host delivery refused');
+        throw new DomainError('unauthorized', 'Unauthorized');
+    }
+    async #updateJob(event, payload) {
+        const update = this.events.jobUpdate(event, payload);
+        if (!update)
+            return undefined;
+        try {
+            const job = await this.jobs.modify(update.jobId, (stored) => applyChange(stored, update.change, this.clock.now()));
+            if (job)
+                this.logger.info({ jobId: job.id, event, status: job.status }, 'job updated by code-host event');
+            return job ?? undefined;
+        }
+        catch (error) {
+            if (!(isDomainError(error) && error.code === 'conflict'))
+                throw error;
+            // A late or repeated event for a finished job: the job keeps its outcome; a new URL is still kept.
+            const { status: _ignored, ...rest } = update.change;
+            return (await this.jobs.modify(update.jobId, (stored) => applyChange(stored, rest, this.clock.now()))) ?? undefined;
+        }
+    }
+}
+//# sourceMappingURL=receive-codehost-event.js.map

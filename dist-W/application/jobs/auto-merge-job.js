@@ -1,0 +1,78 @@
+import { pathsOutside, withAutoMergeNote } from '../../domain/jobs/allowed-paths.js';
+import { applyChange } from '../../domain/jobs/job.js';
+export const AUTO_MERGE_QUEUE = 'job-auto-merge';
+/** How many paths outside ALLOWED_PATHS a summary names before it says "and N more". */
+const NAMED_PATHS = 10;
+/**
+ * AUTO_MERGE (docs/jobs.md): merges the pull request of a succeeded job when every file it
+ * changes is under ALLOWED_PATHS and every check of its head passed; otherwise leaves it open
+ * and says why on the job's summary (one `Auto-merge:` line, replaced by each attempt). Run
+ * after each code-host event about a succeeded job, so an attempt that found the pull request
+ * missing or its checks pending is made again when the next event arrives.
+ */
+export class AutoMergeJob {
+    jobs;
+    pullRequests;
+    settings;
+    clock;
+    logger;
+    constructor(jobs, pullRequests, settings, clock, logger) {
+        this.jobs = jobs;
+        this.pullRequests = pullRequests;
+        this.settings = settings;
+        this.clock = clock;
+        this.logger = logger;
+    }
+    async execute(task) {
+        const job = await this.jobs.get(task.jobId);
+        if (job?.status !== 'succeeded')
+            return;
+        const log = this.logger.child({ jobId: job.id });
+        const pr = await this.pullRequests.forBranch(job.branch);
+        if (!pr)
+            return this.#note(job, `waiting for a pull request from ${job.branch}`);
+        if (pr.merged)
+            return;
+        const prUrl = pr.url;
+        if (!pr.open)
+            return this.#note(job, `pull request #${pr.number} was closed without merging; not merged`, prUrl);
+        const outside = pathsOutside(await this.pullRequests.changedFiles(pr.number), this.settings.globs);
+        if (outside.length > 0) {
+            const named = outside.slice(0, NAMED_PATHS).join(', ') + (outside.length > NAMED_PATHS ? ` and ${outside.length - NAMED_PATHS} more` : '');
+            log.info({ pr: pr.number, outside: outside.length }, 'auto-merge refused: files outside ALLOWED_PATHS');
+            return this.#note(job, `not merged: pull request #${pr.number} changes ${outside.length === 1 ? 'a file' : `${outside.length} files`} outside ALLOWED_PATHS (${this.settings.allowedPaths.join(', ')}): ${named}`, prUrl);
+        }
+        const checks = await this.pullRequests.checks(pr.headSha);
+        if (checks.state === 'failed') {
+            log.info({ pr: pr.number, failed: checks.failed }, 'auto-merge refused: a check failed');
+            return this.#note(job, `not merged: pull request #${pr.number} has failed checks: ${checks.failed.join(', ')}`, prUrl);
+        }
+        if (checks.state === 'pending')
+            return this.#note(job, `waiting for checks of pull request #${pr.number}: ${checks.pending.join(', ')}`, prUrl);
+        const merged = await this.pullRequests.merge(pr.number, pr.headSha);
+        if (merged.merged) {
+            log.info({ pr: pr.number }, 'job pull request merged automatically');
+            return this.#note(job, `merged pull request #${pr.number}`, prUrl);
+        }
+        // Another attempt (another replica) may have merged it meanwhile.
+        if ((await this.pullRequests.forBranch(job.branch))?.merged)
+            return;
+        log.warn({ pr: pr.number, reason: merged.reason }, 'auto-merge refused by the code host');
+        return this.#note(job, `not merged: the code host refused to merge pull request #${pr.number}: ${merged.reason}`, prUrl);
+    }
+    async #note(job, note, prUrl) {
+        await this.jobs.modify(job.id, (stored) => applyChange(stored, { summary: withAutoMergeNote(stored.summary, note), ...(prUrl && !stored.prUrl ? { prUrl } : {}) }, this.clock.now()));
+    }
+}
+/** Queues an auto-merge attempt for a job that succeeded (after each code-host event or poll that updated it). */
+export class RequestAutoMerge {
+    queue;
+    constructor(queue) {
+        this.queue = queue;
+    }
+    async execute(job) {
+        if (job.status === 'succeeded')
+            await this.queue.enqueue(AUTO_MERGE_QUEUE, { jobId: job.id });
+    }
+}
+//# sourceMappingURL=auto-merge-job.js.map

@@ -1,0 +1,125 @@
+import { DomainError } from '../../domain/errors/domain-error.js';
+import { storableMessage } from '../../domain/messaging/storable-message.js';
+/** Chat messages: one chat's messages are answered one at a time, in order, across every replica. */
+export const CHAT_MESSAGE_QUEUE = 'chat-message-ordered';
+/** The queue chat messages went to before it was ordered across replicas: drained, no longer filled. */
+export const LEGACY_CHAT_MESSAGE_QUEUE = 'chat-message';
+/**
+ * SPEC 4.4, issue 11, for every channel of the registry: the platform's secret is checked
+ * before anything else — the channel's configured secret, else the one its last registration
+ * generated; with neither, every request is refused (fail closed). Without a bot token
+ * nothing happens. Each delivery is recorded by its id before anything runs, so a redelivery
+ * (a platform resends until it gets a 2xx) runs nothing twice: neither triggers nor the chat
+ * answer. A message is stored as a durable task and acknowledged at once.
+ */
+export class ReceiveMessagingUpdate {
+    channels;
+    deliveries;
+    queue;
+    fireTriggers;
+    clock;
+    logger;
+    onChoice;
+    constructor(channels, deliveries, queue, fireTriggers, clock, logger, 
+    /** Takes a press of a button the bot sent (an approval's); without it presses are acknowledged and ignored. */
+    onChoice) {
+        this.channels = channels;
+        this.deliveries = deliveries;
+        this.queue = queue;
+        this.fireTriggers = fireTriggers;
+        this.clock = clock;
+        this.logger = logger;
+        this.onChoice = onChoice;
+    }
+    /**
+     * Checks what the headers alone can tell, in constant time; the HTTP adapter calls it before
+     * the body is read, so a caller without the secret never gets the body parsed or decompressed.
+     * @throws DomainError `unauthorized` when the check fails, or when no secret is configured nor stored.
+     */
+    async authorize(channelId, headers) {
+        const channel = this.channels.get(channelId);
+        await this.#check(channel, (secret) => channel.platform.checkHeaders(headers, secret, this.clock.now()));
+    }
+    /**
+     * Start-up check: warns, per channel, when a bot token is in force but no webhook secret is
+     * configured nor stored (a token registered while the secret variable was set, which is
+     * unset since): every update is then refused. Returns the ids of the channels it warned about.
+     */
+    async warnIfRefusingEverything() {
+        const warned = [];
+        for (const { platform, credentials, settings } of this.channels.all) {
+            if (settings.mode === 'polling')
+                continue;
+            if (settings.webhookSecret !== undefined || (await credentials.current()) === undefined || (await credentials.webhookSecret()) !== undefined)
+                continue;
+            const register = platform.registration ? `the webhook is registered again (POST /api/messaging/${platform.id}/register) or ` : '';
+            this.logger.warn({ channel: platform.id }, `a bot token is registered but no webhook secret is set nor stored: every chat update is refused (401) until ${register}${settings.variables.webhookSecret} is set`);
+            warned.push(platform.id);
+        }
+        return warned;
+    }
+    async execute(delivery) {
+        const channel = this.channels.get(delivery.channel);
+        const now = this.clock.now();
+        const { request } = delivery;
+        await this.#check(channel, (secret) => channel.platform.checkHeaders(request.headers, secret, now) && channel.platform.verify(request, secret, now));
+        const handshake = channel.platform.handshake(request.body);
+        if (handshake !== undefined)
+            return { kind: 'handshake', body: handshake };
+        if ((await channel.credentials.current()) === undefined)
+            return { kind: 'ok' };
+        await this.accept(channel, channel.platform.parse(request.body), delivery.triggers);
+        return { kind: 'ok' };
+    }
+    /**
+     * Takes a verified delivery in: recorded by its id first (a repeat is acknowledged and runs
+     * nothing), then its message stored as a task of its chat, then the triggers fired. When the
+     * work cannot be stored, the delivery is forgotten again so that the platform's retry runs.
+     */
+    async accept(channel, delivery, triggers) {
+        const { platform } = channel;
+        const deliveryKey = `${platform.id}:update:${delivery.deliveryId}`;
+        if (!(await this.deliveries.recordFirst(deliveryKey, 'update'))) {
+            this.logger.info({ channel: platform.id, updateId: delivery.deliveryId }, 'repeated update acknowledged, not processed again');
+            return;
+        }
+        if (delivery.choice !== undefined) {
+            // A button press is no message: it fires no trigger and is not answered by the agent.
+            try {
+                await this.onChoice?.(channel, delivery.choice);
+            }
+            catch (error) {
+                await this.deliveries.forget(deliveryKey).catch(() => undefined);
+                throw error;
+            }
+            return;
+        }
+        try {
+            // The chat task first: it is idempotent by its key, so if the triggers cannot be stored
+            // and the platform redelivers, the message is still stored (and answered) once.
+            if (delivery.message !== null) {
+                await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message: storableMessage(delivery.message) }, {
+                    group: `${platform.id}:${delivery.message.threadId}`,
+                    // One message carried by two deliveries (a mention of the bot) is answered once.
+                    key: delivery.messageKey === undefined ? deliveryKey : `${platform.id}:message:${delivery.messageKey}`,
+                });
+            }
+            // Kept in the delivery log whether or not a trigger fires (a third write per update: its
+            // cost is in bench/README.md, "Measurements behind the code").
+            if (triggers !== undefined)
+                await this.fireTriggers.execute({ ...triggers, keep: true });
+        }
+        catch (error) {
+            // Nothing was (fully) stored: forget the delivery so the platform's retry is accepted.
+            await this.deliveries.forget(deliveryKey).catch(() => undefined);
+            throw error;
+        }
+    }
+    /** Fails closed: refused without a secret configured or stored, and when `passes` says no. */
+    async #check(channel, passes) {
+        const secret = channel.settings.webhookSecret ?? (await channel.credentials.webhookSecret());
+        if (secret === undefined || secret === '' || !passes(secret))
+            throw new DomainError('unauthorized', 'Unauthorized');
+    }
+}
+//# sourceMappingURL=receive-messaging-update.js.map

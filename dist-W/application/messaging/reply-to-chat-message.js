@@ -1,0 +1,177 @@
+import { aiFailureReason } from '../../domain/ai/ai-call-failed.js';
+import { storedMessage } from '../../domain/messaging/channel-message.js';
+import { chatThreadKey } from '../../domain/messaging/chat-thread.js';
+import { isSpeech, transcribeSpeech } from './transcribe-speech.js';
+export const APOLOGY = 'Sorry, I encountered an error processing your message.';
+const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+const MAX_TEXT_FILE_BYTES = 512 * 1024;
+const TEXT_TYPES = /^(text\/|application\/(json|xml|x-yaml|yaml|javascript|x-sh|toml|csv|sql))/;
+const TEXT_NAMES = /\.(txt|md|json|ya?ml|xml|csv|log|ts|js|py|go|rs|java|c|h|cpp|sh|toml|ini|sql|html|css)$/i;
+/**
+ * Background processing of one chat message (SPEC 4.4), on the channel it came from:
+ * acknowledge, keep a typing indicator up, ask the chat agent, reply (formatted and split by
+ * the channel, with a plain-text fallback), and stop the indicator whatever happens. A failed
+ * AI call gets the fixed apology (SPEC 4.4); the cause is only logged, with its classified reason.
+ * Voice messages and audio are transcribed (without a transcription service, or when that fails,
+ * the user is told so; a message that is nothing but such a recording is answered with that alone).
+ */
+export class ReplyToChatMessage {
+    channels;
+    agent;
+    logger;
+    voice;
+    constructor(channels, agent, logger, 
+    /** Undefined: voice messages cannot be read. */
+    voice) {
+        this.channels = channels;
+        this.agent = agent;
+        this.logger = logger;
+        this.voice = voice;
+    }
+    async execute(task) {
+        const message = storedMessage(task.message);
+        const log = this.logger.child({ channel: message.metadata.userId, chatId: message.threadId, updateId: message.metadata.updateId });
+        const channel = this.channels.find(message.metadata.userId);
+        if (channel === undefined)
+            return log.warn({}, 'message of a channel this gateway does not have; dropped');
+        const { platform } = channel;
+        const token = await channel.credentials.current();
+        if (token === undefined)
+            return log.warn({}, 'no bot token any more; message dropped');
+        const target = { chatId: message.threadId, ...(message.metadata.topicId !== undefined && { topicId: message.metadata.topicId }) };
+        if (!channel.settings.allowedChatIds.has(message.threadId)) {
+            log.info({}, 'message from a chat that is not allowed');
+            await platform.sendMessage(token, target, {
+                plain: `This chat is not allowed to use this bot. Its id is ${message.threadId}: add it to ${channel.settings.variables.allowedChats} to allow it.`,
+            });
+            return;
+        }
+        await platform.acknowledge(token, target, message.metadata.messageId).catch((error) => {
+            log.warn({ err: error }, 'could not acknowledge the message');
+        });
+        const typing = this.#keepTyping(platform, token, target, log);
+        try {
+            const { text, images, unreadable, transcripts, voiceProblems } = await this.#content(platform, token, message, log);
+            let reply;
+            if (voiceProblems.length > 0 && message.text.trim() === '' && message.attachments.every(isSpeech) && transcripts.length === 0) {
+                // Nothing but recordings, none of which could be heard: nothing for the model to answer.
+                reply = [...new Set(voiceProblems)].join('\n');
+            }
+            else {
+                try {
+                    reply = await this.agent.execute({
+                        threadId: conversationOf(channel, message),
+                        text,
+                        images,
+                        transcripts,
+                        metadata: { userId: platform.id, chatTitle: platform.title },
+                    });
+                    if (unreadable.length > 0)
+                        reply = `(I could not read ${unreadable.join(', ')}.)\n\n${reply}`;
+                    if (voiceProblems.length > 0)
+                        reply = `(${[...new Set(voiceProblems)].join(' ')})\n\n${reply}`;
+                }
+                catch (error) {
+                    log.error({ err: error, reason: aiFailureReason(error) }, 'AI call failed');
+                    reply = APOLOGY;
+                }
+            }
+            typing.stop();
+            const parts = platform.formatReply(reply);
+            // From here on the agent has run (its tools too) and the exchange is remembered: a
+            // failure must not make the task run again, so a send the channel could not make is given up.
+            for (const part of parts) {
+                if (!(await this.#deliver(platform, token, target, part, log)))
+                    return;
+            }
+            log.info({ parts: parts.length }, 'chat reply sent');
+        }
+        finally {
+            typing.stop();
+        }
+    }
+    /** Sends one part (the channel tries transient failures again); false when it could not be delivered. */
+    async #deliver(platform, token, target, part, log) {
+        try {
+            await platform.sendMessage(token, target, part);
+            return true;
+        }
+        catch (error) {
+            log.error({ err: error }, 'could not deliver the reply; given up');
+            return false;
+        }
+    }
+    #keepTyping(platform, token, target, log) {
+        if (platform.typingRefreshMs === undefined)
+            return { stop: () => undefined };
+        const send = () => void platform.sendTyping(token, target).catch((error) => log.debug({ err: error }, 'typing indicator failed'));
+        send();
+        const timer = setInterval(send, platform.typingRefreshMs);
+        return { stop: () => clearInterval(timer) };
+    }
+    /** The text for the AI: the message, readable attachments inlined, the others described. */
+    async #content(platform, token, message, log) {
+        const images = [];
+        const notes = [];
+        const unreadable = [];
+        const transcripts = [];
+        const voiceProblems = [];
+        for (const attachment of message.attachments) {
+            const label = describe(attachment);
+            if (isSpeech(attachment)) {
+                const heard = await transcribeSpeech(this.voice, platform, token, attachment, log);
+                if (heard.transcript !== undefined)
+                    transcripts.push(heard.transcript);
+                else {
+                    voiceProblems.push(heard.problem);
+                    notes.push(`[The user sent ${label}, which could not be transcribed.]`);
+                }
+                continue;
+            }
+            try {
+                if (attachment.kind === 'photo' || (attachment.kind === 'document' && attachment.mimeType?.startsWith('image/'))) {
+                    if ((attachment.size ?? 0) > MAX_IMAGE_BYTES)
+                        throw new Error('too large');
+                    const file = await platform.download(token, attachment.fileId);
+                    images.push({ mediaType: attachment.mimeType ?? 'image/jpeg', data: file.data });
+                    continue;
+                }
+                if (attachment.kind === 'document' && (TEXT_TYPES.test(attachment.mimeType ?? '') || TEXT_NAMES.test(attachment.fileName ?? ''))) {
+                    if ((attachment.size ?? 0) > MAX_TEXT_FILE_BYTES)
+                        throw new Error('too large');
+                    const file = await platform.download(token, attachment.fileId);
+                    notes.push(`Attached file ${attachment.fileName ?? file.path}:\n${new TextDecoder().decode(file.data)}`);
+                    continue;
+                }
+            }
+            catch (error) {
+                log.warn({ err: error, kind: attachment.kind }, 'could not read an attachment');
+            }
+            notes.push(`[The user attached ${label}, which you cannot read.]`);
+            unreadable.push(label);
+        }
+        const text = [message.text, ...notes].filter((part) => part !== '').join('\n\n');
+        // A message that is only a recording is its transcript: no "(no text)" placeholder beside it.
+        return { text: text || (transcripts.length > 0 ? '' : '(no text)'), images, unreadable, transcripts, voiceProblems };
+    }
+}
+const describe = (attachment) => {
+    const name = attachment.fileName ? ` "${attachment.fileName}"` : '';
+    switch (attachment.kind) {
+        case 'voice':
+            return 'a voice message';
+        case 'video_note':
+            return 'a video message';
+        case 'document':
+            return `a file${name}`;
+        default:
+            return `a${/^[aeiou]/.test(attachment.kind) ? 'n' : ''} ${attachment.kind}${name}`;
+    }
+};
+/** The agent's conversation of a message: its chat, or its thread where threads are conversations of their own (also a created job's source). */
+export const conversationOf = (channel, message) => chatThreadKey({
+    channel: channel.platform.id,
+    chatId: message.threadId,
+    ...(channel.platform.threadsAreConversations && message.metadata.topicId !== undefined && { topicId: message.metadata.topicId }),
+});
+//# sourceMappingURL=reply-to-chat-message.js.map

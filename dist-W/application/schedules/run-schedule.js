@@ -1,0 +1,53 @@
+import { scheduleRunName } from '../../domain/schedules/schedule.js';
+import { scheduleSnapshot } from '../../domain/schedules/schedule-tokens.js';
+import { storableText } from '../../domain/text/storable-text.js';
+export const SCHEDULE_RUN_QUEUE = 'schedule-run';
+/**
+ * Runs the actions of one schedule occurrence with the trigger action runner (each action
+ * recorded as a trigger's are, under `cron:<name>`), and records the occurrence's outcome.
+ * The task's id is the run id, so a task run again does not repeat actions that ran.
+ */
+export class RunSchedule {
+    schedules;
+    actions;
+    runs;
+    clock;
+    logger;
+    constructor(schedules, actions, runs, clock, logger) {
+        this.schedules = schedules;
+        this.actions = actions;
+        this.runs = runs;
+        this.clock = clock;
+        this.logger = logger;
+    }
+    async execute(task, taskId) {
+        const occurrence = new Date(task.occurrence);
+        const log = this.logger.child({ schedule: task.schedule, occurrence: task.occurrence, runId: taskId });
+        const base = { schedule: task.schedule, occurrence, catchUp: task.catchUp, runId: taskId };
+        const schedule = this.schedules.current().find((candidate) => candidate.name === task.schedule);
+        if (!schedule?.enabled) {
+            log.warn({}, schedule ? 'schedule is disabled; its queued run is skipped' : 'schedule is no longer configured; its queued run is skipped');
+            await this.runs.put({ ...base, status: 'skipped', updatedAt: this.clock.now(), error: schedule ? 'disabled' : 'no longer configured' });
+            return;
+        }
+        await this.runs.put({ ...base, status: 'running', updatedAt: this.clock.now(), error: null });
+        const statuses = await this.actions.runActions({
+            runId: taskId,
+            name: scheduleRunName(schedule.name),
+            actions: schedule.actions,
+            request: scheduleSnapshot(schedule.name, occurrence),
+            detail: { schedule: schedule.name, occurrence: task.occurrence },
+        }, log);
+        const failed = statuses.filter((status) => status !== 'succeeded').length;
+        const error = failed === 0 ? null : storableText(`${failed} of ${statuses.length} action${statuses.length === 1 ? '' : 's'} did not succeed`);
+        try {
+            await this.runs.put({ ...base, status: failed === 0 ? 'succeeded' : 'failed', updatedAt: this.clock.now(), error });
+        }
+        catch (recordError) {
+            // The actions ran and are recorded; a failed outcome record is logged rather than thrown.
+            log.error({ err: recordError }, 'schedule ran but its outcome could not be recorded');
+        }
+        log.info({ catchUp: task.catchUp, status: failed === 0 ? 'succeeded' : 'failed' }, task.catchUp ? 'schedule ran (catch-up)' : 'schedule ran');
+    }
+}
+//# sourceMappingURL=run-schedule.js.map

@@ -1,0 +1,165 @@
+import { occurrenceKey } from '../../domain/schedules/schedule.js';
+import { SCHEDULE_RUN_QUEUE } from './run-schedule.js';
+/** The longest wait before the next look: a clock change or a missed timer is noticed within it. */
+const MAX_WAIT_MS = 60_000;
+/** After a failed enqueue, the next attempt (the occurrences are not lost: `since` stays). */
+const RETRY_MS = 1000;
+/** Occurrences enqueued at most per schedule and look (after a stall, the latest ones). */
+const MAX_PER_LOOK = 10;
+/** Missed occurrences counted at most for the catch-up's log line. */
+const MAX_COUNTED = 1000;
+/**
+ * The schedules' loop, one per replica: it waits for the next occurrence of any enabled
+ * schedule and enqueues each due occurrence with the idempotency key `cron:<name>:<ISO time>`,
+ * so that however many replicas enqueue it, one task is stored and one worker runs it. Time
+ * comes from the Clock and waits from the Timer, so tests drive it.
+ */
+export class Scheduler {
+    schedules;
+    calendar;
+    queue;
+    runs;
+    clock;
+    timer;
+    logger;
+    #since;
+    #cancel;
+    #running = false;
+    constructor(schedules, calendar, queue, runs, clock, timer, logger) {
+        this.schedules = schedules;
+        this.calendar = calendar;
+        this.queue = queue;
+        this.runs = runs;
+        this.clock = clock;
+        this.timer = timer;
+        this.logger = logger;
+    }
+    /** Catches up on what was missed while no replica ran, then looks for due occurrences from now on. */
+    async start() {
+        this.#since = this.clock.now();
+        this.#running = true;
+        try {
+            await this.catchUp(this.#since);
+        }
+        catch (error) {
+            // The regular occurrences still run; what was missed stays unknown to this replica.
+            this.logger.error({ err: error }, 'could not catch up on missed schedule runs');
+        }
+        this.#plan();
+    }
+    stop() {
+        this.#running = false;
+        this.#cancel?.();
+        this.#cancel = undefined;
+    }
+    /** After a reload: waits for the next occurrence of the new set (nothing due meanwhile is lost). */
+    refresh() {
+        if (!this.#running)
+            return;
+        this.#cancel?.();
+        this.#plan();
+    }
+    /**
+     * Occurrences missed while no replica ran, judged from the last one recorded: with
+     * `catch_up` (the default) the latest missed occurrence is enqueued once, as a catch-up;
+     * without, it is recorded as missed. A schedule never recorded has missed nothing.
+     */
+    async catchUp(now) {
+        const latest = await this.runs.latest();
+        for (const schedule of this.#enabled()) {
+            const last = latest.get(schedule.name);
+            const due = this.calendar.previous(schedule.schedule, schedule.timezone, now);
+            if (last === undefined || due === null || due.getTime() <= last.occurrence.getTime())
+                continue;
+            const missed = this.#count(schedule, last.occurrence, due);
+            const fields = { schedule: schedule.name, occurrence: due.toISOString(), lastRecorded: last.occurrence.toISOString(), missed };
+            if (schedule.catchUp) {
+                if (await this.#enqueue(schedule, due, true))
+                    this.logger.info(fields, 'schedule missed occurrences while the service was down; running the last one (catch-up)');
+            }
+            else {
+                const recorded = await this.runs.add({
+                    schedule: schedule.name,
+                    occurrence: due,
+                    status: 'missed',
+                    catchUp: false,
+                    runId: null,
+                    updatedAt: now,
+                    error: `missed while the service was down (${missed} occurrence${missed === 1 ? '' : 's'}); catch_up is false`,
+                });
+                if (recorded)
+                    this.logger.warn(fields, 'schedule missed occurrences while the service was down; not run (catch_up false)');
+            }
+        }
+    }
+    /** Enqueues the occurrences after `since` up to and including `until`; returns how many this call stored. */
+    async enqueueDue(since, until) {
+        let stored = 0;
+        for (const schedule of this.#enabled()) {
+            const due = [];
+            for (let at = this.calendar.next(schedule.schedule, schedule.timezone, since); at !== null && at <= until;) {
+                due.push(at);
+                if (due.length > MAX_PER_LOOK)
+                    due.shift();
+                at = this.calendar.next(schedule.schedule, schedule.timezone, at);
+            }
+            for (const occurrence of due)
+                if (await this.#enqueue(schedule, occurrence, false))
+                    stored++;
+        }
+        return stored;
+    }
+    /** When the next occurrence of any enabled schedule after `after` falls; null when none will. */
+    nextOccurrence(after) {
+        let first = null;
+        for (const schedule of this.#enabled()) {
+            const next = this.calendar.next(schedule.schedule, schedule.timezone, after);
+            if (next !== null && (first === null || next < first))
+                first = next;
+        }
+        return first;
+    }
+    /** One look: enqueues what fell due since the last look, then waits for the next occurrence. */
+    async tick() {
+        const since = this.#since ?? this.clock.now();
+        const now = this.clock.now();
+        try {
+            await this.enqueueDue(since, now);
+            this.#since = now;
+            this.#plan();
+        }
+        catch (error) {
+            this.logger.warn({ err: error }, 'could not enqueue due schedule runs; trying again');
+            if (this.#running)
+                this.#cancel = this.timer.after(RETRY_MS, () => void this.tick());
+        }
+    }
+    #plan() {
+        if (!this.#running)
+            return;
+        const now = this.clock.now();
+        const next = this.nextOccurrence(this.#since ?? now);
+        const wait = next === null ? MAX_WAIT_MS : Math.min(MAX_WAIT_MS, Math.max(0, next.getTime() - now.getTime()));
+        this.#cancel = this.timer.after(wait, () => void this.tick());
+    }
+    #enabled() {
+        return this.schedules.current().filter((schedule) => schedule.enabled);
+    }
+    async #enqueue(schedule, occurrence, catchUp) {
+        const task = { schedule: schedule.name, occurrence: occurrence.toISOString(), catchUp };
+        const id = await this.queue.enqueue(SCHEDULE_RUN_QUEUE, task, { key: occurrenceKey(schedule.name, occurrence) });
+        if (id === null)
+            return false;
+        await this.runs.add({ schedule: schedule.name, occurrence, status: 'queued', catchUp, runId: id, updatedAt: this.clock.now(), error: null });
+        return true;
+    }
+    #count(schedule, after, until) {
+        let count = 0;
+        for (let at = this.calendar.next(schedule.schedule, schedule.timezone, after); at !== null && at <= until && count < MAX_COUNTED;) {
+            count++;
+            at = this.calendar.next(schedule.schedule, schedule.timezone, at);
+        }
+        return count;
+    }
+}
+//# sourceMappingURL=scheduler.js.map

@@ -1,0 +1,229 @@
+import { currentTriggers } from './trigger-source.js';
+export const TRIGGER_RUN_QUEUE = 'trigger-run';
+/**
+ * Runs of triggers with `concurrency: N`: an ordered queue whose group is one of the trigger's N
+ * lanes (`<trigger>#<lane>`). A lane runs one task at a time, in order, across every replica, so
+ * at most N run at once; runs are dealt to the lanes round robin (TriggerLanes).
+ */
+export const TRIGGER_RUN_ORDERED_QUEUE = 'trigger-run-ordered';
+/**
+ * Queues one run of a trigger: on the plain queue, or on one of its lanes when it has a
+ * `concurrency` (a trigger no longer configured goes to the plain queue: RunTrigger drops it).
+ * `id`: the task's id (the run's id, made by TaskQueue.newTaskId), so that the run is queued once
+ * however often it is dispatched.
+ */
+export const queueTriggerRun = async (queue, lanes, trigger, task, id) => {
+    const identity = id === undefined ? {} : { id };
+    if (trigger?.concurrency === undefined)
+        return queue.enqueue(TRIGGER_RUN_QUEUE, task, identity);
+    const lane = trigger.concurrency === 1 ? 0 : (await lanes.next(trigger.name)) % trigger.concurrency;
+    return queue.enqueue(TRIGGER_RUN_ORDERED_QUEUE, task, { group: `${trigger.name}#${lane}`, ...identity });
+};
+/** Most requests one pass queues the runs of: one insert of tasks per queue (up to 500 rows), one update of the requests. */
+export const PASS_SIZE = 500;
+/** Most undispatched requests one sweep reads. */
+export const SWEEP_PAGE = 1000;
+/** How often stored requests left undispatched are looked for (a replica that stopped between storing and queueing). */
+export const SWEEP_INTERVAL_MS = 30_000;
+/** A request is left behind when it is still undispatched this long after it came: its replica would have queued it by now. */
+export const LEFT_BEHIND_MS = 30_000;
+/**
+ * Requests coming in since the previous pass from which on the service counts as taking requests
+ * in fast: the next pass then waits PASS_GAP_MS, and the requests of that time share it.
+ */
+export const BUSY_ARRIVALS = 50;
+export const PASS_GAP_MS = 1000;
+/** Most requests waiting for a pass in memory; the others wait in the database, undispatched, for a sweep. */
+export const MAX_PENDING = 20_000;
+/** Nothing to wait for: background work starts at once (the CLI, unit tests). */
+const NO_WAIT = { wait: async () => undefined };
+/**
+ * Queues the runs of stored requests, after their callers were answered (FireTriggers stores the
+ * request, naming its runs, before the answer: that is what makes the request durable).
+ *
+ * Each pass takes up to PASS_SIZE requests in the order they were stored, queues all their runs
+ * (each task's id is its run's id, so a run dispatched twice is queued once) and marks them
+ * dispatched. A pass waits for the service's Headroom first. While requests come in fast
+ * (BUSY_ARRIVALS or more since the previous pass), passes are PASS_GAP_MS apart: the requests of
+ * a second share one insert of tasks, and the database's time goes to the callers, who are
+ * answered at the cost of the request's insert alone. The tasks would wait for room to run in
+ * any case. Idle, a request's runs are queued right after it is stored, and a backlog is
+ * queued pass after pass once requests slow down. At most MAX_PENDING requests wait in memory;
+ * the rest wait in the database, undispatched, and are read back by a sweep.
+ *
+ * What a stop between storing and queueing leaves (a crash, or requests waiting for a pass at a
+ * graceful stop) is found by a sweep: at start (everything stored before), and every
+ * SWEEP_INTERVAL_MS for requests undispatched for LEFT_BEHIND_MS (another replica's).
+ */
+export class DispatchTriggerRuns {
+    triggers;
+    requests;
+    queue;
+    lanes;
+    clock;
+    logger;
+    headroom;
+    timer;
+    /** Stored requests whose runs are still to be queued, in the order they were stored. */
+    #pending = new Map();
+    #loop;
+    #stopped = false;
+    /** Stopping: no more sweeps; what is pending is still queued. */
+    #closing = false;
+    #cancelSweep;
+    /** Set when the last sweep read a full page: the next one follows once its requests are queued. */
+    #sweepAgain;
+    /** Requests recorded since the last pass began. */
+    #arrived = 0;
+    /** Set when a request was left out of memory (MAX_PENDING): a sweep reads it once the memory is empty. */
+    #overflow = false;
+    constructor(triggers, requests, queue, lanes, clock, logger, headroom = NO_WAIT, 
+    /** Sweeps every SWEEP_INTERVAL_MS once started; without a timer, only at start. */
+    timer) {
+        this.triggers = triggers;
+        this.requests = requests;
+        this.queue = queue;
+        this.lanes = lanes;
+        this.clock = clock;
+        this.logger = logger;
+        this.headroom = headroom;
+        this.timer = timer;
+    }
+    /** A request was stored undispatched: its runs are queued by the next pass. */
+    recorded(request) {
+        if (request.runs.length === 0)
+            return;
+        this.#arrived++;
+        if (this.#pending.size >= MAX_PENDING) {
+            this.#overflow = true;
+            return;
+        }
+        this.#pending.set(request.id, request);
+        this.#kick();
+    }
+    /** Queues the runs of these stored requests now, without waiting for room (a replay). */
+    async now(requests) {
+        const failed = await this.#pass(requests);
+        if (failed > 0)
+            throw new Error(`${failed} trigger run(s) could not be queued; they will be queued when the service sweeps`);
+    }
+    /** Resolves once every request recorded so far has had its pass. */
+    async dispatched() {
+        while (this.#loop !== undefined)
+            await this.#loop;
+    }
+    /** Sweeps what an earlier stop left (in the background), then every SWEEP_INTERVAL_MS. */
+    start() {
+        this.#stopped = false;
+        this.#closing = false;
+        this.#sweep(this.#everythingSoFar());
+        const every = () => {
+            this.#cancelSweep = this.timer?.after(SWEEP_INTERVAL_MS, () => {
+                this.#sweep(new Date(this.clock.now().getTime() - LEFT_BEHIND_MS));
+                every();
+            });
+        };
+        every();
+    }
+    /**
+     * Graceful stop: sweeps no more, queues the runs of the requests recorded so far, then takes
+     * no more. A request recorded later, or whose runs could not be queued, stays stored,
+     * undispatched, for the next start.
+     */
+    async stop() {
+        this.#closing = true;
+        this.#cancelSweep?.();
+        await this.dispatched();
+        this.#stopped = true;
+    }
+    /** A bound past every request stored so far (received times are in milliseconds). */
+    #everythingSoFar() {
+        return new Date(this.clock.now().getTime() + 1);
+    }
+    #sweep(before) {
+        if (this.#closing)
+            return;
+        this.requests.undispatched(before, SWEEP_PAGE).then((page) => {
+            for (const request of page)
+                if (!this.#pending.has(request.id))
+                    this.#pending.set(request.id, request);
+            this.#sweepAgain = page.length === SWEEP_PAGE ? before : undefined;
+            if (page.length > 0)
+                this.logger.info({ requests: page.length }, 'queueing the trigger runs of stored requests left undispatched');
+            this.#kick();
+        }, (error) => this.logger.warn({ err: error }, 'looking for requests left undispatched failed; the next sweep tries again'));
+    }
+    #kick() {
+        if (this.#loop !== undefined || this.#stopped || this.#pending.size === 0)
+            return;
+        this.#loop = this.#run()
+            .catch((error) => this.logger.error({ err: error }, 'queueing trigger runs stopped unexpectedly; a sweep queues what is left'))
+            .finally(() => {
+            this.#loop = undefined;
+            if (this.#pending.size > 0)
+                this.#kick();
+            else if (this.#overflow) {
+                this.#overflow = false;
+                this.#sweep(this.#everythingSoFar());
+            }
+            else if (this.#sweepAgain !== undefined)
+                this.#sweep(this.#sweepAgain);
+        });
+    }
+    async #run() {
+        let dispatchedAny = false;
+        while (this.#pending.size > 0 && !this.#stopped) {
+            await this.headroom.wait();
+            const arrived = this.#arrived;
+            this.#arrived = 0;
+            const batch = [];
+            for (const [id, request] of this.#pending) {
+                if (batch.length === PASS_SIZE)
+                    break;
+                batch.push(request);
+                this.#pending.delete(id);
+            }
+            const failed = await this.#pass(batch);
+            if (failed < batch.length)
+                dispatchedAny = true;
+            const timer = this.timer;
+            if (this.#pending.size > 0 && arrived >= BUSY_ARRIVALS && timer !== undefined && !this.#closing)
+                await new Promise((resolve) => timer.after(PASS_GAP_MS, resolve));
+        }
+        // A full sweep page that failed as a whole is not read again at once: the next sweep does.
+        if (!dispatchedAny)
+            this.#sweepAgain = undefined;
+    }
+    /** Queues every run of the requests and marks the requests whose runs all are; returns how many requests failed. */
+    async #pass(batch) {
+        const byName = new Map(currentTriggers(this.triggers).map((trigger) => [trigger.name, trigger]));
+        const perRequest = [];
+        for (const request of batch) {
+            const firedAt = request.receivedAt.toISOString();
+            const runs = [];
+            for (const { trigger, runId } of request.runs) {
+                // In order: the lane counter is read run by run, and tasks are queued in the runs' order.
+                const configured = byName.get(trigger);
+                const run = queueTriggerRun(this.queue, this.lanes, configured, { runId, trigger, watchPath: request.watchPath, firedAt, requestId: request.id }, runId);
+                runs.push(run);
+                if (configured?.concurrency !== undefined)
+                    await run.catch(() => undefined);
+            }
+            perRequest.push(Promise.all(runs));
+        }
+        const outcomes = await Promise.allSettled(perRequest);
+        const done = batch.filter((_, i) => outcomes[i].status === 'fulfilled').map((request) => request.id);
+        const failed = batch.length - done.length;
+        if (failed > 0) {
+            const reason = outcomes.find((outcome) => outcome.status === 'rejected');
+            this.logger.warn({ err: reason.reason, requests: failed }, 'queueing trigger runs failed; they stay stored and are queued by a later sweep');
+        }
+        if (done.length > 0)
+            await this.requests.markDispatched(done).catch((error) => {
+                // Queued but not marked: a sweep dispatches them again, and their tasks' ids keep them single.
+                this.logger.warn({ err: error, requests: done.length }, 'recording queued trigger runs failed; a later sweep sees they are queued');
+            });
+        return failed;
+    }
+}
+//# sourceMappingURL=dispatch-trigger-runs.js.map

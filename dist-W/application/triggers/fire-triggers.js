@@ -1,0 +1,133 @@
+import { DomainError } from '../../domain/errors/domain-error.js';
+import { filterTriggers, matchTriggers } from '../../domain/triggers/match-triggers.js';
+import { currentTriggers } from './trigger-source.js';
+import { DispatchTriggerRuns, queueTriggerRun } from './dispatch-trigger-runs.js';
+export { TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE } from './dispatch-trigger-runs.js';
+/**
+ * SPEC 6.1: after authentication, every enabled trigger watching the endpoint gets a durable
+ * run; the caller is answered once the request is stored, naming its runs, never after the
+ * actions. The runs are queued as tasks right after (DispatchTriggerRuns), each referring to the
+ * request by id; a stop in between leaves the request stored, and its runs are queued at the next
+ * start. A trigger with a `when` fires only when the request passes its tests.
+ * Returns the names of the triggers that fired, in file order.
+ */
+export class FireTriggers {
+    triggers;
+    requests;
+    queue;
+    ids;
+    clock;
+    logger;
+    lanes;
+    dispatch;
+    constructor(triggers, requests, queue, ids, clock, logger, 
+    /** Deals the runs of triggers with `concurrency` to their lanes. */
+    lanes, 
+    /** Queues the runs of stored requests; by default one that starts them at once and never sweeps. */
+    dispatch = new DispatchTriggerRuns(triggers, requests, queue, lanes, clock, logger)) {
+        this.triggers = triggers;
+        this.requests = requests;
+        this.queue = queue;
+        this.ids = ids;
+        this.clock = clock;
+        this.logger = logger;
+        this.lanes = lanes;
+        this.dispatch = dispatch;
+    }
+    /** Resolves once the runs of every request fired so far are queued (or failed to be: a sweep retries them). */
+    dispatched() {
+        return this.dispatch.dispatched();
+    }
+    /** Whether any enabled trigger watches one of the paths: when none does, firing can be skipped entirely. */
+    watches(watchPaths) {
+        return matchTriggers(currentTriggers(this.triggers), watchPaths).length > 0;
+    }
+    async execute(input) {
+        // One snapshot for the whole request: a reload meanwhile does not change what it fires.
+        const watching = matchTriggers(currentTriggers(this.triggers), [input.watchPath, ...(input.sameEndpointAs ?? [])]);
+        if (watching.length === 0 && input.keep !== true)
+            return [];
+        const snapshot = typeof input.request === 'function' ? input.request() : input.request;
+        const matched = filterTriggers(watching, snapshot);
+        if (matched.length === 0 && watching.length > 0)
+            this.logger.debug({ watchPath: input.watchPath, filtered: watching.map((trigger) => trigger.name) }, 'no trigger fired: their when did not match');
+        if (matched.length === 0 && input.keep !== true)
+            return [];
+        const request = JSON.stringify(snapshot);
+        const { requestId } = await this.fire(matched, input.watchPath, request, null);
+        if (matched.length > 0)
+            this.logger.info({ watchPath: input.watchPath, triggers: matched.map((trigger) => trigger.name), requestId }, 'triggers fired');
+        return matched.map((trigger) => trigger.name);
+    }
+    /**
+     * Fires again the triggers a stored request fired, with that request as it was stored (byte for
+     * byte), recorded as a new request that replays it. The triggers are taken as they are
+     * configured now: one no longer configured or disabled is skipped and named in the outcome.
+     * @throws DomainError not_found when no request with this id is stored (any more).
+     */
+    async replay(requestId) {
+        const stored = await this.requests.find(requestId);
+        if (stored === null)
+            throw new DomainError('not_found', `No stored request with id ${requestId} (never stored, or removed by retention)`);
+        const enabled = new Map(currentTriggers(this.triggers)
+            .filter((trigger) => trigger.enabled)
+            .map((trigger) => [trigger.name, trigger]));
+        const fired = stored.triggers.flatMap((name) => enabled.get(name) ?? []);
+        const skipped = stored.triggers.filter((name) => !enabled.has(name));
+        if (fired.length === 0)
+            return { requestId: null, fired: [], skipped };
+        // Queued before this answers: a replay from the CLI ends its process right after.
+        const replay = await this.fire(fired, stored.watchPath, stored.request, stored.id, true);
+        this.logger.info({ watchPath: stored.watchPath, triggers: fired.map((trigger) => trigger.name), requestId: replay.requestId, replayOf: stored.id }, 'triggers replayed');
+        return { requestId: replay.requestId, fired: fired.map((trigger) => trigger.name), skipped };
+    }
+    /**
+     * Stores the request once, naming the runs it starts (each run's id is its task's id, made
+     * now: the runs of one lane keep the order of their requests), and hands it to the dispatch,
+     * which queues the runs after the caller is answered: the caller waits for one insert, shared
+     * by the requests stored at the same moment, instead of two. When the request cannot be stored
+     * the caller gets an error and retries, and nothing was queued.
+     */
+    async fire(triggers, watchPath, request, replayOf, now = false) {
+        const receivedAt = this.clock.now();
+        const requestId = this.ids.next();
+        const runs = triggers.map((trigger) => ({ trigger: trigger.name, runId: this.queue.newTaskId() }));
+        const stored = { id: requestId, watchPath, receivedAt, request, triggers: runs.map((run) => run.trigger), runs, replayOf };
+        await this.requests.record(stored);
+        if (runs.length === 0)
+            return { requestId };
+        // Without the request's text: requests waiting for a pass under load hold only their runs.
+        const undispatched = { id: requestId, watchPath, receivedAt, runs };
+        if (now)
+            await this.dispatch.now([undispatched]);
+        // A trigger with `concurrency` runs its lanes in firing order across replicas, and the queue
+        // orders by the time a task was stored: its runs are queued before the answer, so that a
+        // request sent after this one's answer, to any replica, is queued after it. Should that fail,
+        // the request is stored all the same and a sweep queues its runs: it was accepted.
+        else if (triggers.some((trigger) => trigger.concurrency !== undefined))
+            await this.dispatch.now([undispatched]).catch(() => undefined);
+        else
+            this.dispatch.recorded(undispatched);
+        return { requestId };
+    }
+    /**
+     * Queues the rest of a run whose action a person approved: it resumes at that action, on the
+     * same queue (and lanes) as its trigger's runs. A trigger no longer configured queues nothing.
+     */
+    async resume(approval) {
+        const trigger = currentTriggers(this.triggers).find((candidate) => candidate.name === approval.trigger);
+        if (trigger === undefined) {
+            this.logger.warn({ trigger: approval.trigger, runId: approval.runId }, 'approved action of a trigger no longer configured; nothing runs');
+            return;
+        }
+        await queueTriggerRun(this.queue, this.lanes, trigger, {
+            runId: approval.runId,
+            trigger: trigger.name,
+            watchPath: approval.watchPath,
+            firedAt: approval.firedAt,
+            ...(approval.requestId === null ? {} : { requestId: approval.requestId }),
+            approvedAction: approval.actionIndex,
+        });
+    }
+}
+//# sourceMappingURL=fire-triggers.js.map

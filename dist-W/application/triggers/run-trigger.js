@@ -1,0 +1,396 @@
+import { isDomainError } from '../../domain/errors/domain-error.js';
+import { renderCommand } from '../../domain/templates/render-command.js';
+import { renderPrompt } from '../../domain/templates/render-prompt.js';
+import { renderText } from '../../domain/templates/template-tokens.js';
+import { headAndTail } from '../../domain/text/cut-text.js';
+import { storableText } from '../../domain/text/storable-text.js';
+import { currentTriggers } from './trigger-source.js';
+/** How long a task that finds no request waits for it, and how often it reads again (see RunTrigger.#storedRequest). */
+export const REQUEST_WAIT_MS = 10_000;
+export const REQUEST_POLL_MS = 20;
+/** Only a task fired this recently waits for its request: an older one's request is not being written any more. */
+const RECENT_TASK_MS = 60_000;
+/** Why an action that was running when the service died is not run again. */
+export const INTERRUPTED = 'interrupted: the service stopped while this action ran (it may have done its work); it is not run again';
+/** The default wait for a decision on an action with `approval: true`: 30 minutes. */
+export const APPROVAL_TIMEOUT_MS = 30 * 60_000;
+/** Characters of each value shown to the person deciding; the run uses the whole value. */
+const SUMMARY_VALUE = 300;
+/**
+ * Characters of a command's output kept in its record: all of it up to this length, else its
+ * beginning (RECORDED_HEAD) and its end, where a failing command usually says why.
+ */
+export const RECORDED_OUTPUT = 16 * 1024;
+const RECORDED_HEAD = 4 * 1024;
+/** The outcome as the database can store it: text with NUL and lone surrogates replaced. */
+const storable = (outcome) => ({
+    ...outcome,
+    error: outcome.error === null ? null : storableText(outcome.error),
+    detail: Object.fromEntries(Object.entries(outcome.detail).map(([key, value]) => [key, typeof value === 'string' ? storableText(value) : value])),
+});
+/**
+ * Runs the actions of one fired trigger, one after another in file order: each starts
+ * when the previous one has finished, whatever its outcome. Every action run is recorded.
+ * When a task is run again (its worker died), actions already recorded are not repeated.
+ *
+ * Run once, record always: once an action has run, nothing throws — a record that cannot be
+ * saved is logged at error level and the action is not run again. Only what fails before any
+ * action ran (reading the records or the request) throws, so that the queue retries the task.
+ */
+export class RunTrigger {
+    triggers;
+    runs;
+    requests;
+    shell;
+    forwarder;
+    jobs;
+    ids;
+    clock;
+    logger;
+    settings;
+    approvals;
+    startMarks;
+    timer;
+    constructor(triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, settings, 
+    /** Where actions with `approval: true` ask; without it such an action is not runnable (never run unapproved). */
+    approvals, 
+    /**
+     * Where command actions mark their start: with them, a command found `running` after the
+     * service died is started then if it never started. Without them it is never started again.
+     */
+    startMarks, 
+    /** How a task waits for a request stored at the same time as it (see #storedRequest); without it, it does not wait. */
+    timer) {
+        this.triggers = triggers;
+        this.runs = runs;
+        this.requests = requests;
+        this.shell = shell;
+        this.forwarder = forwarder;
+        this.jobs = jobs;
+        this.ids = ids;
+        this.clock = clock;
+        this.logger = logger;
+        this.settings = settings;
+        this.approvals = approvals;
+        this.startMarks = startMarks;
+        this.timer = timer;
+    }
+    async execute(task) {
+        const log = this.logger.child({ trigger: task.trigger, runId: task.runId });
+        const trigger = currentTriggers(this.triggers).find((candidate) => candidate.name === task.trigger);
+        if (!trigger) {
+            log.warn({}, 'trigger is no longer configured; its queued run is dropped');
+            return;
+        }
+        const request = await this.#request(task);
+        await this.runActions({ runId: task.runId, name: trigger.name, actions: trigger.actions, request, requestId: task.requestId, task }, log);
+    }
+    /**
+     * Runs actions one after another, recording each (see the class); actions of `runId` recorded
+     * already are not repeated. Returns the status of each action, in order: as recorded before, or
+     * as it ran now; an action that waits for approval ends the list (the run stops there).
+     * @throws only when reading the records fails (before any action ran).
+     */
+    async runActions(input, log = this.logger.child({ trigger: input.name, runId: input.runId })) {
+        const task = { requestId: input.requestId, approvedAction: input.task?.approvedAction };
+        const trigger = { name: input.name };
+        const request = input.request;
+        const statuses = [];
+        const records = await this.runs.forRun(input.runId);
+        // Not done: an action that waits for a decision (its record is replaced once it runs), and one
+        // that was running when its worker died (recorded as interrupted below, never started again,
+        // unless it is a command whose start mark shows it never started).
+        const done = new Map(records.filter((run) => run.status !== 'awaiting_approval' && run.status !== 'running').map((run) => [run.actionIndex, run.status]));
+        const interrupted = new Map(records.filter((run) => run.status === 'running').map((run) => [run.actionIndex, run]));
+        for (const [index, action] of input.actions.entries()) {
+            const earlier = done.get(index);
+            if (earlier !== undefined) {
+                statuses.push(earlier);
+                continue;
+            }
+            const startedAt = this.clock.now();
+            if (action.approval === true && task.approvedAction !== index && typeof request !== 'string') {
+                // The run stops here until a person decides; approved, it resumes at this action.
+                const outcome = input.task
+                    ? await this.#askApproval(action, index, input.task, request)
+                    : { status: 'not_runnable', attempts: 0, error: 'approval is available for triggers only; the action was not run', detail: {} };
+                await this.#record({ runId: input.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, finishedAt: this.clock.now(), ...outcome }, log);
+                if (outcome.status === 'awaiting_approval')
+                    log.info({ action: index, type: action.type, approvalId: outcome.detail.approvalId }, 'trigger action awaits approval');
+                else
+                    log.warn({ action: index, type: action.type, error: outcome.error }, 'trigger action not runnable');
+                statuses.push(outcome.status);
+                return statuses;
+            }
+            // An action found running was started once, unless its command's start mark says it never started.
+            const earlierMark = await this.#startedBefore(interrupted.get(index), log);
+            const wasStarted = earlierMark !== undefined;
+            const runnable = !wasStarted && typeof request !== 'string';
+            const mark = runnable && action.type === 'command' ? this.startMarks?.place(input.runId, index) : undefined;
+            // Recorded as running first (with its command's start mark): if the process dies while it
+            // runs, it is not started again. A record that cannot be saved throws here, before the
+            // action ran: the queue retries the task.
+            if (runnable)
+                await this.#started({
+                    runId: input.runId,
+                    trigger: trigger.name,
+                    actionIndex: index,
+                    type: action.type,
+                    startedAt,
+                    requestId: task.requestId,
+                    mark: mark?.where,
+                });
+            const outcome = wasStarted
+                ? { status: 'failed', attempts: 1, error: INTERRUPTED, detail: {} }
+                : typeof request === 'string'
+                    ? { status: 'failed', attempts: 0, error: request, detail: {} }
+                    : await this.#perform(action, trigger.name, request, mark?.path).catch((error) => ({
+                        status: 'failed',
+                        attempts: 1,
+                        error: error instanceof Error ? error.message : String(error),
+                        detail: {},
+                    }));
+            const recorded = storable(outcome);
+            // The request id leads the run's page to the values the action got (InboundRequestStore).
+            const withRequest = task.requestId === undefined ? recorded.detail : { ...recorded.detail, requestId: task.requestId };
+            const run = {
+                runId: input.runId,
+                trigger: trigger.name,
+                actionIndex: index,
+                type: action.type,
+                startedAt,
+                finishedAt: this.clock.now(),
+                ...recorded,
+                detail: input.detail === undefined ? withRequest : { ...withRequest, ...input.detail },
+            };
+            await this.#record(run, log);
+            // The record is final now: the mark is no longer needed to tell what happened.
+            // (At most one of the two: a mark placed now, or the one an interrupted start left.)
+            const markToClear = mark?.where ?? earlierMark;
+            if (markToClear)
+                await this.startMarks?.clear(markToClear).catch(() => undefined);
+            // The output stays out of info lines: it may carry request text.
+            const { output, ...detail } = run.detail;
+            const fields = {
+                action: index,
+                type: action.type,
+                status: run.status,
+                attempts: run.attempts,
+                durationMs: run.finishedAt.getTime() - startedAt.getTime(),
+                error: run.error ?? undefined,
+                ...detail,
+            };
+            if (run.status === 'succeeded')
+                log.info(fields, 'trigger action finished');
+            else
+                log.warn({ ...fields, output }, run.status === 'not_runnable' ? 'trigger action not runnable' : 'trigger action failed');
+            statuses.push(run.status);
+        }
+        return statuses;
+    }
+    /**
+     * The request that fired the task: inline in tasks queued before requests were stored once,
+     * else read from the store. A request no longer stored is a message for the record (a retry
+     * would not bring it back); a failed read throws, so the queue retries the task.
+     */
+    async #request(task) {
+        if (task.request !== undefined)
+            return JSON.parse(task.request);
+        const stored = task.requestId === undefined ? null : await this.#storedRequest(task.requestId, task.firedAt);
+        if (stored === null)
+            return `the request that fired this trigger (${task.requestId ?? 'no id'}) is not stored (its caller was answered with an error, or retention removed it); the action was not run`;
+        return JSON.parse(stored.request);
+    }
+    /**
+     * FireTriggers queues a request's runs once the request is stored (DispatchTriggerRuns). Earlier
+     * versions stored both at the same time, so a task they queued can start before its request
+     * has committed: a task fired in the last minute that finds no request reads again every
+     * REQUEST_POLL_MS for up to REQUEST_WAIT_MS. A request still missing then was never stored
+     * (its caller got an error and sends it again), or retention removed it.
+     */
+    async #storedRequest(requestId, firedAt) {
+        let stored = await this.requests.find(requestId);
+        if (stored !== null || this.timer === undefined)
+            return stored;
+        const missingSince = this.clock.now().getTime();
+        if (missingSince - Date.parse(firedAt) > RECENT_TASK_MS)
+            return null;
+        while (stored === null && this.clock.now().getTime() - missingSince < REQUEST_WAIT_MS) {
+            await new Promise((resolve) => this.timer.after(REQUEST_POLL_MS, resolve));
+            stored = await this.requests.find(requestId);
+        }
+        return stored;
+    }
+    /** Stores the approval the action waits for (once per run and action); its record says so. */
+    async #askApproval(action, index, task, request) {
+        const requestDetail = task.requestId === undefined ? {} : { requestId: task.requestId };
+        if (this.approvals === undefined)
+            return { status: 'not_runnable', attempts: 0, error: 'approvals are not available here; the action was not run', detail: requestDetail };
+        const now = this.clock.now();
+        const approval = await this.approvals.request({
+            id: this.ids.next(),
+            runId: task.runId,
+            trigger: task.trigger,
+            actionIndex: index,
+            actionType: action.type,
+            summary: summarize(action, request),
+            requestId: task.requestId ?? null,
+            watchPath: task.watchPath,
+            firedAt: task.firedAt,
+            status: 'pending',
+            createdAt: now,
+            expiresAt: new Date(now.getTime() + (this.settings.approvalTimeoutMs ?? APPROVAL_TIMEOUT_MS)),
+            decidedBy: null,
+            decidedAt: null,
+        });
+        return {
+            status: 'awaiting_approval',
+            attempts: 0,
+            error: null,
+            detail: { ...requestDetail, approvalId: approval.id, expiresAt: approval.expiresAt.toISOString() },
+        };
+    }
+    /**
+     * Records that an action starts, before it does. A task is run again when its worker died
+     * (SIGKILL, a crash) before it finished; the action found `running` then was started once
+     * already — it may have done its work — and is recorded as interrupted instead of started a
+     * second time: an action runs at most once, the queue's retry notwithstanding.
+     * @throws when the record cannot be saved: nothing of the action ran, the queue retries the task.
+     */
+    async #started(start) {
+        const { requestId, mark, ...fields } = start;
+        await this.runs.save({
+            ...fields,
+            status: 'running',
+            attempts: 0,
+            finishedAt: start.startedAt,
+            error: null,
+            detail: { ...(requestId === undefined ? {} : { requestId }), ...(mark === undefined ? {} : { startMark: mark }) },
+        });
+    }
+    /**
+     * For an action found `running` (its worker died): undefined when it never started — its
+     * command's start mark is missing where this process can look — so that it is started now;
+     * else it counts as started (at most once), and the result is its mark to clear, or ''.
+     */
+    async #startedBefore(record, log) {
+        if (record === undefined)
+            return undefined;
+        const where = record.detail.startMark;
+        if (typeof where !== 'string' || this.startMarks === undefined)
+            return '';
+        const started = await this.startMarks.started(where).catch(() => null);
+        if (started !== false)
+            return where;
+        log.info({ action: record.actionIndex, type: record.type }, 'trigger action was running when the service stopped but its command never started; starting it now');
+        return undefined;
+    }
+    /** Saves the record of an action that ran; a failure is logged, never thrown (the action must not run again). */
+    async #record(run, log) {
+        try {
+            await this.runs.save(run);
+        }
+        catch (error) {
+            const reason = storableText(error instanceof Error ? error.message : String(error)).slice(0, 300);
+            log.error({ action: run.actionIndex, type: run.type, status: run.status, reason }, 'trigger action ran but its record could not be saved; it is not run again');
+        }
+    }
+    #perform(action, trigger, request, startMark) {
+        switch (action.type) {
+            case 'command':
+                return this.#command(action, request, startMark);
+            case 'webhook':
+                return this.#webhook(action, request);
+            case 'agent':
+                return this.#agent(action, trigger, request);
+        }
+    }
+    async #command(action, request, startMark) {
+        let command;
+        try {
+            command = renderCommand(action.command, request);
+        }
+        catch (error) {
+            if (isDomainError(error))
+                return { status: 'failed', attempts: 0, error: error.message, detail: {} };
+            throw error;
+        }
+        const env = { ...this.settings.commandEnv, ...command.env };
+        const timeoutMs = action.timeoutSeconds !== undefined ? action.timeoutSeconds * 1000 : this.settings.commandTimeoutMs;
+        const attempts = 1 + (action.retries ?? 0);
+        for (let attempt = 1;; attempt++) {
+            const result = await this.shell.run(command.script, {
+                cwd: this.settings.triggersDir,
+                timeoutMs,
+                env,
+                ...(startMark === undefined ? {} : { startMark }),
+            });
+            const ok = result.exitCode === 0 && !result.timedOut;
+            if (ok || attempt >= attempts) {
+                return {
+                    status: ok ? 'succeeded' : 'failed',
+                    attempts: attempt,
+                    error: ok ? null : result.timedOut ? `timed out after ${timeoutMs} ms` : `exit code ${result.exitCode}`,
+                    detail: { exitCode: result.exitCode, commandMs: result.durationMs, output: headAndTail(result.output, RECORDED_OUTPUT, RECORDED_HEAD) },
+                };
+            }
+        }
+    }
+    async #webhook(action, request) {
+        const result = await this.forwarder.send({
+            url: action.url,
+            method: action.method,
+            headers: action.headers,
+            json: action.method === 'POST' ? { ...action.vars, data: request.body ?? null } : undefined,
+        });
+        return {
+            status: result.ok ? 'succeeded' : 'failed',
+            attempts: result.attempts,
+            error: result.ok ? null : (result.error ?? `HTTP ${result.status}`),
+            detail: { httpStatus: result.status },
+        };
+    }
+    async #agent(action, trigger, request) {
+        try {
+            // Request text reaches the model inside untrusted blocks, unless the trigger opted out.
+            const job = action.unsafeRaw ? renderText(action.job, request) : renderPrompt(action.job, request, this.ids.next());
+            const jobId = await this.jobs.launch({
+                job,
+                llmProvider: action.llmProvider,
+                llmModel: action.llmModel,
+                source: { kind: 'trigger', name: trigger },
+            });
+            return { status: 'succeeded', attempts: 1, error: null, detail: { jobId } };
+        }
+        catch (error) {
+            if (isDomainError(error) && error.code === 'not_configured') {
+                return { status: 'not_runnable', attempts: 0, error: error.message, detail: {} };
+            }
+            throw error;
+        }
+    }
+}
+/**
+ * The action as it would run, for the person who approves it: a command as the shell gets it
+ * with the value of each variable (cut to SUMMARY_VALUE), a webhook's method and URL (never its
+ * headers, which may hold secrets), an agent job's prompt template with the values it gets.
+ */
+const summarize = (action, request) => {
+    switch (action.type) {
+        case 'command': {
+            try {
+                const rendered = renderCommand(action.command, request);
+                const values = Object.entries(rendered.env).map(([name, value]) => `${name}=${headAndTail(value, SUMMARY_VALUE, SUMMARY_VALUE / 2)}`);
+                return [`command: ${action.command}`, ...values].join('\n');
+            }
+            catch (error) {
+                return `command: ${action.command}\n(${error instanceof Error ? error.message : String(error)})`;
+            }
+        }
+        case 'webhook':
+            return `webhook: ${action.method} ${action.url}`;
+        case 'agent':
+            return `agent job: ${headAndTail(renderText(action.job, request), 2000, 1000)}`;
+    }
+};
+//# sourceMappingURL=run-trigger.js.map

@@ -1,0 +1,23 @@
+import { databaseOfCommand } from './command-context.js';
+import { connectToServer, withAdministration } from './database-access.js';
+import { readNewPassword } from './password-prompt.js';
+/**
+ * `admin set-password`: sets the admin UI's password and ends every admin session. The
+ * password is read right after the database line — before the database or the server is
+ * reached, and with only light modules loaded — so the prompt shows at once and nothing typed
+ * is ever echoed by a terminal waiting for a slow start.
+ */
+export const setAdminPassword = async (_parsed, io) => {
+    const { config, target } = await databaseOfCommand(io);
+    const password = await readNewPassword(io.input, io.err);
+    if (target.kind === 'server') {
+        await (await connectToServer(target, io)).setAdminPassword(password);
+    }
+    else {
+        const { TOKENS } = await import('../container/tokens.js');
+        await withAdministration(config, target, io, async (container) => (await container.getAsync(TOKENS.AdminAuthentication)).setPassword(password));
+    }
+    io.out.write('Admin password set; every admin session has ended. Open /settings to log in.\n');
+    return 0;
+};
+//# sourceMappingURL=admin-command.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=cli-io.js.map

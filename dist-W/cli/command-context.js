@@ -1,0 +1,15 @@
+import { describeTarget, findDatabaseTarget } from './database-target.js';
+/** The configuration, as the service reads it (environment, then `.env` in the working directory). */
+export const readConfig = async () => (await import('../container/environment.js')).configFromEnvironment();
+/**
+ * The configuration and the database it names, said on stderr before anything is done there
+ * (`using PostgreSQL at host:port/db`, `using the embedded database in …`): a command never
+ * works on a database the user did not expect without saying so.
+ */
+export const databaseOfCommand = async (io) => {
+    const config = await readConfig();
+    const target = await findDatabaseTarget(config);
+    io.err.write(`${describeTarget(target)}\n`);
+    return { config, target };
+};
+//# sourceMappingURL=command-context.js.map

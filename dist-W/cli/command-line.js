@@ -1,0 +1,138 @@
+import { parseArgs } from 'node:util';
+import { UsageError } from './usage-error.js';
+const PROGRAM = 'agent-gateway';
+const HELP_OPTION = { type: 'boolean', short: 'h', help: 'show this help' };
+const isHelp = (word) => word === '--help' || word === '-h';
+const name = (command) => command.words.join(' ');
+const line = (command) => [name(command), command.synopsis].filter((part) => part !== '').join(' ');
+const table = (rows) => {
+    const width = Math.max(...rows.map(([left]) => left.length));
+    return rows.map(([left, right]) => `  ${left.padEnd(width)}   ${right}`).join('\n');
+};
+/** The overall usage: every command with its summary. */
+export const programUsage = (commands) => `Usage: ${PROGRAM} <command> [options]
+
+Commands:
+${table([...commands.map((c) => [line(c), c.summary]), ['help [COMMAND]', 'show this text, or the help of a command']])}
+
+Run "${PROGRAM} <command> --help" for a command's options. Configuration comes from the
+environment and from .env in the working directory: the CLI needs the same DATABASE_URL or
+DATA_DIR as the server (see docs/cli.md and docs/configuration.md).
+`;
+/** The usage of a group (`keys`): its sub-commands. */
+export const groupUsage = (group, commands) => {
+    const members = commands.filter((c) => c.words.length === 2 && c.words[0] === group);
+    return `Usage: ${PROGRAM} ${group} <command> [options]
+
+Commands:
+${table(members.map((c) => [line(c), c.summary]))}
+
+Run "${PROGRAM} ${group} <command> --help" for a command's options.
+`;
+};
+/**
+ * The usage of one command: its line, what it does (`--help`; a usage error shows the rest
+ * only), its options.
+ */
+export const commandUsage = (command, { brief = false } = {}) => {
+    const options = Object.entries({ ...command.options, help: HELP_OPTION }).map(([option, spec]) => [`${spec.short ? `-${spec.short}, ` : ''}--${option}${spec.value ? ` ${spec.value}` : ''}`, spec.help]);
+    return `Usage: ${PROGRAM} ${line(command)}
+${brief ? '' : `\n${command.description.trim()}\n`}
+Options:
+${table(options)}
+${brief ? `\nRun "${PROGRAM} ${name(command)} --help" for more.\n` : ''}`;
+};
+/** A parse error of node:util as one short line (its own messages run to three sentences). */
+const parseProblem = (error) => {
+    const quoted = /'([^']*)'/.exec(error.message)?.[1];
+    switch (error.code) {
+        case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+            return `unknown option ${quoted ?? ''}`.trim();
+        case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+            return `unexpected argument ${quoted ?? ''}`.trim();
+        case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+            // "Option '--name <value>' argument missing" / "Option '--json' does not take an argument"
+            return /does not take/.test(error.message) ? `${(quoted ?? '').split(' ')[0]} takes no value` : `${(quoted ?? '').split(' ')[0]} needs a value`;
+        default:
+            return error.message;
+    }
+};
+/** Parses `args` (what follows the command's words) for `command`. */
+const parseFor = (command, args) => {
+    const options = Object.fromEntries(Object.entries({ ...command.options, help: HELP_OPTION }).map(([option, spec]) => [
+        option,
+        spec.short ? { type: spec.type, short: spec.short } : { type: spec.type },
+    ]));
+    let parsed;
+    try {
+        parsed = parseArgs({ args: [...args], options, allowPositionals: (command.positionals ?? []).length > 0, strict: true });
+    }
+    catch (error) {
+        const code = error.code;
+        if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
+            throw new UsageError(parseProblem(error), commandUsage(command, { brief: true }));
+        throw error;
+    }
+    if (parsed.values.help === true)
+        return { kind: 'help', text: commandUsage(command) };
+    const expected = command.positionals ?? [];
+    if (parsed.positionals.length < expected.length) {
+        throw new UsageError(`${name(command)} needs ${expected.slice(parsed.positionals.length).join(' ')}`, commandUsage(command, { brief: true }));
+    }
+    if (parsed.positionals.length > expected.length) {
+        throw new UsageError(`unexpected argument ${parsed.positionals[expected.length]}`, commandUsage(command, { brief: true }));
+    }
+    for (const option of command.required ?? []) {
+        if (parsed.values[option] === undefined) {
+            const value = command.options[option]?.value;
+            throw new UsageError(`${name(command)} needs --${option}${value ? ` ${value}` : ''}`, commandUsage(command, { brief: true }));
+        }
+    }
+    const { help: _help, ...values } = parsed.values;
+    return { kind: 'run', command, parsed: { values, positionals: parsed.positionals } };
+};
+/**
+ * What `argv` (without node and the script) asks for: a command to run with its parsed
+ * options, or a help text to print. Throws UsageError (with the usage to show) when it
+ * cannot be understood.
+ */
+export const resolveCommandLine = (argv, commands) => {
+    const [first, second, ...rest] = argv;
+    if (first === undefined)
+        throw new UsageError('no command given', programUsage(commands));
+    if (isHelp(first)) {
+        if (argv.length > 1)
+            throw new UsageError(`unexpected argument ${second}`, programUsage(commands));
+        return { kind: 'help', text: programUsage(commands) };
+    }
+    if (first === 'help') {
+        // `help`, `help keys`, `help keys create`: the same as --help there.
+        if (argv.length === 1)
+            return { kind: 'help', text: programUsage(commands) };
+        return resolveCommandLine([...argv.slice(1), '--help'], commands);
+    }
+    if (first.startsWith('-'))
+        throw new UsageError(`unknown option ${first} (options follow the command)`, programUsage(commands));
+    const single = commands.find((c) => c.words.length === 1 && c.words[0] === first);
+    if (single)
+        return parseFor(single, argv.slice(1));
+    const members = commands.filter((c) => c.words.length === 2 && c.words[0] === first);
+    if (members.length === 0)
+        throw new UsageError(`unknown command ${first}`, programUsage(commands));
+    const usage = groupUsage(first, commands);
+    const choices = members.map((c) => c.words[1]);
+    const choiceList = `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;
+    if (second === undefined)
+        throw new UsageError(`${first} needs a command: ${choices.length === 1 ? choices[0] : choiceList}`, usage);
+    if (isHelp(second)) {
+        if (rest.length > 0)
+            throw new UsageError(`unexpected argument ${rest[0]}`, usage);
+        return { kind: 'help', text: usage };
+    }
+    const member = members.find((c) => c.words[1] === second);
+    if (member === undefined) {
+        throw new UsageError(second.startsWith('-') ? `unknown option ${second} (options follow the command)` : `unknown ${first} command ${second}`, usage);
+    }
+    return parseFor(member, rest);
+};
+//# sourceMappingURL=command-line.js.map

@@ -1,0 +1,140 @@
+import { setFlagsFromString } from 'node:v8';
+import { CliFailure } from './usage-error.js';
+/** How long the CLI waits for a server that holds the database but does not answer yet (still starting). */
+export const SERVER_WAIT_MS = 30_000;
+const connectionCode = (error) => {
+    const code = error?.code;
+    return typeof code === 'string' ? code : undefined;
+};
+/**
+ * A client of the running server's admin socket, once the server answers. A server that holds
+ * the database but has no socket yet is starting (the socket opens at the end of its start):
+ * waited for, up to `waitMs`. Fails with one line when it never answers or stops meanwhile.
+ */
+export const connectToServer = async (target, io, options = {}) => {
+    const { AdminSocketClient } = await import('../adapters/http/admin-socket/admin-socket-client.js');
+    const client = new AdminSocketClient(target.socketPath);
+    const deadline = Date.now() + (options.waitMs ?? SERVER_WAIT_MS);
+    const alive = options.alive ?? isAlive;
+    let waiting = false;
+    for (;;) {
+        try {
+            await client.status();
+            return client;
+        }
+        catch (error) {
+            const code = connectionCode(error);
+            const starting = code === 'ENOENT' || code === 'ECONNREFUSED';
+            if (code === 'EACCES') {
+                throw new CliFailure(`The admin socket ${target.socketPath} of the server (pid ${target.pid}) is owner-only: run the command as the account that runs the service`, {
+                    cause: error,
+                });
+            }
+            if (!alive(target.pid))
+                throw new CliFailure(`The server (pid ${target.pid}) stopped before it answered; run the command again`, { cause: error });
+            if (!starting || Date.now() >= deadline) {
+                throw new CliFailure(`The server (pid ${target.pid}) holds the embedded database in ${target.dataDir} but its admin socket ${target.socketPath} does not answer (${code ?? error.message}); stop that process or try again`, { cause: error });
+            }
+            if (!waiting)
+                io.err.write(`waiting for the server (pid ${target.pid}) to finish starting…\n`);
+            waiting = true;
+            await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
+        }
+    }
+};
+const isAlive = (pid) => {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
+    }
+};
+/** The CLI's logs: on stderr, so that stdout carries only results; `warn` unless a more detailed level is set. */
+const cliLogger = async (config) => {
+    const { pino } = await import('pino');
+    const { createPino } = await import('../adapters/logging/pino-logger.js');
+    const { channelCredentialHeaders } = await import('../container/channels/index.js');
+    return createPino(config.logLevel === 'info' ? 'warn' : config.logLevel, pino.destination(2), channelCredentialHeaders());
+};
+/**
+ * Opens the database itself (PostgreSQL, or an embedded database no server holds), applies
+ * pending migrations, runs `work`, closes it. The engine is started first: on the embedded
+ * database PGlite boots on its own thread, with small shared memory (a short-lived open, see
+ * open-engine.ts), while this thread loads the ORM and whatever `whileOpening` starts loading.
+ */
+export const withOpenDatabase = async (config, target, io, work, whileOpening = () => undefined) => {
+    if (target.kind === 'embedded' && !target.exists)
+        io.err.write(`no database in ${target.dataDir} yet: creating it (set DATABASE_URL to use PostgreSQL instead)\n`);
+    const [pino, { PinoLogger }, { startEngine, closeEngine }, { explainDatabaseFailure }] = await Promise.all([
+        cliLogger(config),
+        import('../adapters/logging/pino-logger.js'),
+        import('../adapters/persistence/open-engine.js'),
+        import('../container/explain-database-failure.js'),
+    ]);
+    const options = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger: new PinoLogger(pino), create: config.databaseCreate, shortLived: true };
+    if (target.kind === 'embedded')
+        keepWebAssemblyUnoptimized();
+    let engine;
+    try {
+        engine = (await startEngine(options)).opened;
+    }
+    catch (error) {
+        throw explainDatabaseFailure(error);
+    }
+    engine.catch(() => undefined); // awaited by Database.open; until then a rejection is not unhandled
+    whileOpening();
+    let database;
+    try {
+        const { Database } = await import('../adapters/persistence/database.js');
+        database = await Database.open(options, engine);
+    }
+    catch (error) {
+        // Database.open closes the engine when the ORM fails; this covers a failed import.
+        await engine.then(closeEngine, () => undefined);
+        throw explainDatabaseFailure(error);
+    }
+    try {
+        return await work({ database, pino, applied: await database.migrate() });
+    }
+    finally {
+        await database.close();
+    }
+};
+/**
+ * Keeps PGlite's WebAssembly on V8's baseline compiler (Liftoff) for the life of this process.
+ * By default V8 recompiles the functions that run most with its optimizing compiler, in the
+ * background; PGlite's boot runs enough of them to trigger that for hundreds of functions,
+ * and for a command that runs a few statements and exits the optimized code never pays back
+ * (figures: bench/README.md, "Measurements behind the code"). The flag is read when a
+ * module is instantiated, so it is set before the database's thread starts. It is process-wide:
+ * the CLI sets it, only on this path, never the service (whose queries do profit).
+ */
+const keepWebAssemblyUnoptimized = () => setFlagsFromString('--wasm-tiering-budget=2000000000');
+/** `1 migration`, `5 migrations`. */
+export const countOf = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+const administrationBuilder = async () => (await import('../container/build-administration-container.js')).buildAdministrationContainer;
+/** withOpenDatabase with the administration container (keys, admin password) on it, or the container `choice` loads. */
+export const withAdministration = async (config, target, io, work, choice = {}) => {
+    const loadContainer = () => import('reflect-metadata').then(choice.load ?? administrationBuilder);
+    let loading;
+    // Loaded while the database opens (PGlite boots on its own thread meanwhile).
+    const load = () => {
+        loading = loadContainer();
+        loading.catch(() => undefined); // awaited below; until then a rejection is not unhandled
+    };
+    return withOpenDatabase(config, target, io, async ({ database, pino, applied }) => {
+        if (applied.length > 0)
+            io.err.write(`applied ${countOf(applied.length, 'pending migration')} first: ${applied.join(', ')}\n`);
+        const build = await (loading ?? loadContainer());
+        const container = build(config, { pino, database, env: process.env, ...(choice.triggers ? { triggers: choice.triggers } : {}) });
+        try {
+            return await work(container);
+        }
+        finally {
+            await container.unbindAllAsync();
+        }
+    }, load);
+};
+//# sourceMappingURL=database-access.js.map

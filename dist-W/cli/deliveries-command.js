@@ -1,0 +1,136 @@
+import { databaseOfCommand } from './command-context.js';
+import { connectToServer, withAdministration } from './database-access.js';
+import { CliFailure } from './usage-error.js';
+const asJson = (value) => JSON.parse(JSON.stringify(value));
+/**
+ * Runs a delivery-log command wherever the database is: through the running server's admin
+ * socket, or on the database opened here with the deliveries container. A replay opened here
+ * needs the trigger file (`firesTriggers`): the tasks it queues run when the service runs.
+ */
+const onDeliveries = async (io, work, firesTriggers = false) => {
+    const { config, target } = await databaseOfCommand(io);
+    if (target.kind === 'server')
+        return work.server(await connectToServer(target, io));
+    let triggers;
+    if (firesTriggers) {
+        const [{ loadTriggers }, { PinoLogger }, { pino }] = await Promise.all([
+            import('../container/load-triggers.js'),
+            import('../adapters/logging/pino-logger.js'),
+            import('pino'),
+        ]);
+        triggers = await loadTriggers(config, new PinoLogger(pino({ level: 'warn' }, pino.destination(2))));
+    }
+    return withAdministration(config, target, io, work.direct, {
+        load: async () => (await import('../container/build-deliveries-container.js')).buildDeliveriesContainer,
+        ...(triggers ? { triggers } : {}),
+    });
+};
+const history = async (container) => {
+    const { TOKENS } = await import('../container/tokens.js');
+    return container.getAsync(TOKENS.DeliveryHistory);
+};
+const text = (value) => (typeof value === 'string' ? value : '');
+const list = (value) => (Array.isArray(value) ? value : []);
+/** `deliveries list [--path P] [--trigger T] [--before TIME] [--limit N] [--json]`, newest first. */
+export const listDeliveries = async ({ values }, io) => {
+    const raw = {};
+    for (const name of ['path', 'trigger', 'before', 'limit'])
+        if (typeof values[name] === 'string')
+            raw[name] = values[name];
+    const { parseDeliveryFilter } = await import('../application/triggers/delivery-history.js');
+    const filter = parseDeliveryFilter(raw); // a malformed option fails here, before the database is opened
+    const rows = await onDeliveries(io, {
+        server: (client) => client.deliveries(new URLSearchParams(raw).toString()),
+        direct: async (container) => list(asJson({ list: await (await history(container)).list(filter) }).list),
+    });
+    const shown = rows.map((row) => ({
+        id: text(row.id),
+        received_at: text(row.receivedAt),
+        path: text(row.watchPath),
+        triggers: Array.isArray(row.triggers) ? row.triggers.map(String) : [],
+        replay_of: typeof row.replayOf === 'string' ? row.replayOf : null,
+    }));
+    if (values.json === true)
+        io.out.write(`${JSON.stringify(shown)}\n`);
+    else if (shown.length === 0)
+        io.out.write('No stored deliveries match.\n');
+    else {
+        io.out.write(`${['ID', 'RECEIVED', 'PATH', 'TRIGGERS', 'REPLAY OF'].join('\t')}\n`);
+        for (const row of shown)
+            io.out.write(`${[row.id, row.received_at, `/api${row.path}`, row.triggers.join(',') || '-', row.replay_of ?? '-'].join('\t')}\n`);
+    }
+    return 0;
+};
+/** `deliveries show ID [--json]`: the stored request, the triggers it fired and how their actions went. */
+export const showDelivery = async ({ values, positionals }, io) => {
+    const [id] = positionals;
+    const delivery = await onDeliveries(io, {
+        server: (client) => client.delivery(id),
+        direct: async (container) => asJson(await (await history(container)).show(id)),
+    });
+    const request = delivery.request;
+    if (values.json === true) {
+        io.out.write(`${JSON.stringify({ ...delivery, request: { ...request, request: parsedRequest(text(request.request)) } })}\n`);
+        return 0;
+    }
+    io.out.write(`Delivery ${text(request.id)}: /api${text(request.watchPath)}, received ${text(request.receivedAt)}\n`);
+    if (typeof request.replayOf === 'string')
+        io.out.write(`Replay of ${request.replayOf}\n`);
+    const runs = list(delivery.runs);
+    if (runs.length === 0)
+        io.out.write(`Fired: ${list(request.triggers).map(String).join(', ') || 'nothing'} (runs not recorded)\n`);
+    for (const run of runs) {
+        io.out.write(`Trigger ${text(run.trigger)} (run ${text(run.runId)}):\n`);
+        const actions = list(run.actions);
+        if (actions.length === 0)
+            io.out.write('  no action has finished yet\n');
+        for (const action of actions) {
+            const detail = (action.detail ?? {});
+            const facts = [
+                typeof detail.exitCode === 'number' ? `exit ${detail.exitCode}` : '',
+                typeof detail.httpStatus === 'number' ? `HTTP ${detail.httpStatus}` : '',
+                typeof detail.jobId === 'string' ? `job ${detail.jobId}` : '',
+                `${String(action.attempts)} attempt${action.attempts === 1 ? '' : 's'}`,
+            ].filter(Boolean);
+            io.out.write(`  action ${String(action.actionIndex)} (${text(action.type)}): ${text(action.status)}, ${facts.join(', ')}\n`);
+            if (typeof action.error === 'string')
+                io.out.write(`    error: ${action.error}\n`);
+            if (typeof detail.output === 'string' && detail.output !== '')
+                io.out.write(`    output:\n${indent(detail.output, '      ')}\n`);
+        }
+    }
+    io.out.write(`Request:\n${indent(JSON.stringify(parsedRequest(text(request.request)), null, 2), '  ')}\n`);
+    return 0;
+};
+/** `deliveries replay ID`: fires the triggers of a stored request again, with that request. */
+export const replayDelivery = async ({ positionals }, io) => {
+    const [id] = positionals;
+    const outcome = await onDeliveries(io, {
+        server: (client) => client.replay(id),
+        direct: async (container) => {
+            const { TOKENS } = await import('../container/tokens.js');
+            return asJson(await (await container.getAsync(TOKENS.FireTriggers)).replay(id));
+        },
+    }, true);
+    const fired = list(outcome.fired).map(String);
+    const skipped = list(outcome.skipped).map(String);
+    const skippedLine = skipped.length === 0 ? '' : `; skipped (no longer configured, or disabled): ${skipped.join(', ')}`;
+    if (typeof outcome.requestId !== 'string')
+        throw new CliFailure(`Nothing replayed: no trigger of ${id} is configured and enabled now${skippedLine.replace(';', ' —')}`);
+    io.out.write(`Replayed ${id} as ${outcome.requestId}: fired ${fired.join(', ')}${skippedLine}\n`);
+    return 0;
+};
+const indent = (value, by) => value
+    .split('\n')
+    .map((line) => `${by}${line}`)
+    .join('\n');
+/** The stored request text as JSON (it is stored as JSON text); as it is when it is not. */
+const parsedRequest = (stored) => {
+    try {
+        return JSON.parse(stored);
+    }
+    catch {
+        return stored;
+    }
+};
+//# sourceMappingURL=deliveries-command.js.map

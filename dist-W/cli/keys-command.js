@@ -1,0 +1,52 @@
+import { databaseOfCommand } from './command-context.js';
+import { connectToServer, withAdministration } from './database-access.js';
+/** Runs `work` on the keys wherever they are: through the running server, or on the database opened here. */
+const withKeys = async (io, work) => {
+    const { config, target } = await databaseOfCommand(io);
+    if (target.kind === 'server')
+        return work(await connectToServer(target, io));
+    const { TOKENS } = await import('../container/tokens.js');
+    return withAdministration(config, target, io, async (container) => work(await container.getAsync(TOKENS.KeyAdministration)));
+};
+const row = (key) => ({
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    created_at: key.createdAt.toISOString(),
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
+});
+/** `keys create --name NAME [--json]`: the key is printed once. */
+export const createKey = async ({ values }, io) => {
+    const created = await withKeys(io, (keys) => keys.create(String(values.name)));
+    if (values.json === true) {
+        io.out.write(`${JSON.stringify({ id: created.id, name: created.name, key: created.key, created_at: created.createdAt.toISOString() })}\n`);
+    }
+    else {
+        io.out.write(`Created API key "${created.name}" (id ${created.id}).\n`);
+        io.out.write(`Key (shown only now, store it safely):\n\n  ${created.key}\n\n`);
+        io.out.write('Send it in the x-api-key header.\n');
+    }
+    return 0;
+};
+/** `keys list [--json]`: never a key, only its display prefix. */
+export const listKeys = async ({ values }, io) => {
+    const keys = (await withKeys(io, (admin) => admin.list())).map(row);
+    if (values.json === true)
+        io.out.write(`${JSON.stringify(keys)}\n`);
+    else if (keys.length === 0)
+        io.out.write('No API keys. Create one with: agent-gateway keys create --name NAME\n');
+    else {
+        io.out.write(`${['ID', 'NAME', 'PREFIX', 'CREATED', 'LAST USED'].join('\t')}\n`);
+        for (const key of keys)
+            io.out.write(`${[key.id, key.name, key.prefix, key.created_at, key.last_used_at ?? '-'].join('\t')}\n`);
+    }
+    return 0;
+};
+/** `keys revoke ID`. */
+export const revokeKey = async ({ positionals }, io) => {
+    const [id] = positionals;
+    await withKeys(io, (keys) => keys.revoke(id));
+    io.out.write(`Revoked key ${id}\n`);
+    return 0;
+};
+//# sourceMappingURL=keys-command.js.map

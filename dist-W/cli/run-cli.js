@@ -1,0 +1,52 @@
+import { resolveCommandLine } from './command-line.js';
+import { commands, SERVING } from './commands.js';
+import { CliFailure, UsageError } from './usage-error.js';
+export { SERVING } from './commands.js';
+const processIo = () => ({ out: process.stdout, err: process.stderr, input: process.stdin });
+/**
+ * Runs one CLI command; resolves to the process's exit code — 0 done, 1 failed (one line on
+ * stderr saying why), 2 a command line that cannot be understood (the problem and the usage
+ * of the command meant) — or to SERVING when `serve` started the service.
+ */
+export const runCli = async (argv, io = processIo()) => {
+    try {
+        const resolved = resolveCommandLine(argv, commands(io));
+        if (resolved.kind === 'help') {
+            io.out.write(resolved.text);
+            return 0;
+        }
+        const code = await resolved.command.run(resolved.parsed);
+        return code === SERVING ? SERVING : code;
+    }
+    catch (error) {
+        return report(error, io.err);
+    }
+};
+/**
+ * Failures the user acts on print their message alone: a usage error (with the usage), the
+ * configuration's problems, a start-up error naming the setting (`DATABASE_URL: cannot connect
+ * to …`), an error of the core (`No API key with id …`), a CLI failure. Anything else is
+ * unexpected and says so, still on one line — never a stack.
+ */
+const report = async (error, err) => {
+    if (error instanceof UsageError) {
+        err.write(`${error.message}\n\n${error.usage}`);
+        return 2;
+    }
+    if (error instanceof CliFailure || (await isKnownFailure(error))) {
+        err.write(`${error.message}\n`);
+        return 1;
+    }
+    err.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+};
+/** Known failures of the modules a command loaded (loaded here only when something failed). */
+const isKnownFailure = async (error) => {
+    const [{ ConfigError }, { StartupError }, { isDomainError }] = await Promise.all([
+        import('../container/config.js'),
+        import('../container/startup-error.js'),
+        import('../domain/errors/domain-error.js'),
+    ]);
+    return error instanceof ConfigError || error instanceof StartupError || isDomainError(error);
+};
+//# sourceMappingURL=run-cli.js.map

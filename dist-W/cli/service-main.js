@@ -1,0 +1,33 @@
+import { createPino, PinoLogger } from '../adapters/logging/pino-logger.js';
+import { ConfigError } from '../container/config.js';
+import { configFromEnvironment } from '../container/environment.js';
+import { beginStart } from '../container/head-start.js';
+import { StartupError } from '../container/startup-error.js';
+import { channelCredentialHeaders } from '../container/channels/index.js';
+/**
+ * The service's start, loaded by src/main.ts once the Node.js version is known to be
+ * supported. It reads the configuration, binds the port and starts opening the database
+ * (head-start.ts) with only light modules loaded, then loads the rest of the service while
+ * the embedded database boots on its own thread.
+ *
+ * A failed start prints one line (`PORT: …`, `DATABASE_URL: …`, or the configuration's
+ * problems) and exits with code 1 — explicitly, so that no timer or handle left by a
+ * dependency keeps the process alive: a supervisor must see it end.
+ */
+const fail = (error) => {
+    const known = error instanceof ConfigError || error instanceof StartupError;
+    process.stderr.write(`${known ? error.message : `Error: ${error instanceof Error ? error.message : String(error)}`}\n`);
+    process.exit(1);
+};
+try {
+    const config = configFromEnvironment();
+    const pino = createPino(config.logLevel, undefined, channelCredentialHeaders());
+    const head = await beginStart(config, new PinoLogger(pino));
+    await import('reflect-metadata');
+    const { serve } = await import('./serve.js');
+    await serve(config, { pino, head });
+}
+catch (error) {
+    fail(error);
+}
+//# sourceMappingURL=service-main.js.map

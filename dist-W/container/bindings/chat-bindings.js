@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises';
+import { AI_PROVIDER_NAMES } from '../../adapters/ai/ai-providers.js';
+import { CachingConversationStore } from '../../adapters/persistence/caching-conversation-store.js';
+import { MikroOrmConversationStore } from '../../adapters/persistence/mikro-orm-conversation-store.js';
+import { DecideApprovalInChat } from '../../application/approvals/approvals-in-chat.js';
+import { ChatAgent } from '../../application/messaging/chat-agent.js';
+import { MessagingChannels } from '../../application/messaging/messaging-channels.js';
+import { ReceiveMessagingUpdate } from '../../application/messaging/receive-messaging-update.js';
+import { RegisterMessagingWebhook } from '../../application/messaging/register-messaging-webhook.js';
+import { ReplyToChatMessage } from '../../application/messaging/reply-to-chat-message.js';
+import { CHANNEL_BINDINGS } from '../channels/index.js';
+import { voiceTranscription } from './voice-transcription.js';
+import { TOKENS } from '../tokens.js';
+/** An edited system prompt file is used from the next message after at most this long. */
+const SYSTEM_PROMPT_REREAD_MS = 5_000;
+/** `read`, called again only once its last answer is older than `ms` (a file read per message is measurable under load). */
+const cachedFor = (ms, read) => {
+    let last;
+    return () => {
+        const now = Date.now();
+        if (last === undefined || now - last.at >= ms)
+            last = { at: now, value: read() };
+        return last.value;
+    };
+};
+/** The messaging channels (the registry of container/channels/) and the chat agent every channel shares. */
+export const bindChat = (c, config) => {
+    c.bind(TOKENS.MessagingChannels).toResolvedValue(async (database) => new MessagingChannels(await Promise.all(CHANNEL_BINDINGS.map((binding) => binding.create(config.channels[binding.id], { database })))), [TOKENS.Database]);
+    c.bind(TOKENS.ConversationStore).toResolvedValue(
+    // The embedded database has one writer (this process): recent turns can be served from memory.
+    (db) => db.engine === 'pglite' ? new CachingConversationStore(new MikroOrmConversationStore(db), config.chat.historyTurns) : new MikroOrmConversationStore(db), [TOKENS.Database]);
+    const systemPrompt = cachedFor(SYSTEM_PROMPT_REREAD_MS, async () => (await readFile(config.chat.systemPromptFile, 'utf8').catch(() => '')).trim() || 'You are a helpful assistant.');
+    c.bind(TOKENS.ChatAgent).toResolvedValue((ai, conversations, createJob, jobStatus, ids) => new ChatAgent(ai, conversations, createJob, jobStatus, ids, {
+        historyTurns: config.chat.historyTurns,
+        maxSteps: config.chat.maxSteps,
+        systemPrompt,
+        llmProviders: AI_PROVIDER_NAMES,
+    }), [TOKENS.AiClient, TOKENS.ConversationStore, TOKENS.CreateJob, TOKENS.GetJobStatus, TOKENS.IdGenerator]);
+    c.bind(TOKENS.RegisterMessagingWebhook).toResolvedValue((...deps) => new RegisterMessagingWebhook(...deps), [TOKENS.MessagingChannels, TOKENS.ApiKeyCrypto, TOKENS.Logger]);
+    c.bind(TOKENS.ReceiveMessagingUpdate).toResolvedValue((channels, deliveries, queue, fire, clock, logger, decide) => {
+        const inChat = new DecideApprovalInChat(decide, logger);
+        return new ReceiveMessagingUpdate(channels, deliveries, queue, fire, clock, logger, (channel, choice) => inChat.execute(channel, choice));
+    }, [TOKENS.MessagingChannels, TOKENS.DeliveryLog, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Clock, TOKENS.Logger, TOKENS.DecideApproval]);
+    c.bind(TOKENS.ReplyToChatMessage).toResolvedValue((channels, agent, logger, secrets) => new ReplyToChatMessage(channels, agent, logger, voiceTranscription(config, secrets)), [TOKENS.MessagingChannels, TOKENS.ChatAgent, TOKENS.Logger, TOKENS.SecretStore]);
+};
+//# sourceMappingURL=chat-bindings.js.map

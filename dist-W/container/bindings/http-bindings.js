@@ -1,0 +1,105 @@
+import { createHttpApp } from '../../adapters/http/http-app.js';
+import { PrometheusMetrics } from '../../adapters/http/prometheus-metrics.js';
+import { CheckReadiness } from '../../application/operations/check-readiness.js';
+import { AdminOverview } from '../../application/operations/admin-overview.js';
+import { readFileSync } from 'node:fs';
+import { PostgresStorageFigures } from '../../adapters/persistence/postgres-storage-figures.js';
+import { CollectOperationalFigures } from '../../application/operations/collect-operational-figures.js';
+import { channelCredentialHeaders, routeTable } from '../channels/index.js';
+import { TOKENS } from '../tokens.js';
+import { bindAdminAuthentication } from './admin-bindings.js';
+/** The HTTP application, the admin UI's authentication, and what operators probe: readiness and metrics. */
+export const bindHttp = (c, config) => {
+    bindAdminAuthentication(c);
+    c.bind(TOKENS.CheckReadiness).toResolvedValue((db, queue, logger) => new CheckReadiness([db.readiness(), { name: 'queue', check: async () => void (await queue.depth()) }], logger), [TOKENS.Database, TOKENS.TaskQueue, TOKENS.Logger]);
+    const startedAt = new Date();
+    c.bind(TOKENS.AdminOverview).toResolvedValue((triggers, runs, requests, jobs, queue, channels, conversations, db, runner, schedules, scheduleRuns, calendar, reloader) => new AdminOverview({
+        triggers,
+        schedules: { list: schedules, runs: scheduleRuns, calendar, reloadProblems: () => reloader.problems },
+        runs,
+        requests,
+        jobs,
+        figures: new CollectOperationalFigures(queue, jobs, runs, undefined, requests),
+        storage: new PostgresStorageFigures(db),
+        channels,
+        conversations,
+        facts: { version: packageVersion(), startedAt, databaseEngine: db.engine, jobRunner: runner.kind },
+    }), [
+        TOKENS.Triggers,
+        TOKENS.ActionRunRepository,
+        TOKENS.InboundRequestStore,
+        TOKENS.JobRepository,
+        TOKENS.TaskQueue,
+        TOKENS.MessagingChannels,
+        TOKENS.ConversationStore,
+        TOKENS.Database,
+        TOKENS.JobRunner,
+        TOKENS.Schedules,
+        TOKENS.ScheduleRunRepository,
+        TOKENS.CronCalendar,
+        TOKENS.ConfigReloader,
+    ]);
+    c.bind(TOKENS.HttpApp).toResolvedValue((pino, authenticate, createJob, getJobStatus, fireTriggers, receiveCodehostEvent, registerMessagingWebhook, receiveMessagingUpdate, checkReadiness, queue, jobs, runs, auth, keys, overview, cancelJob, chat, logger, scheduleRuns, deliveries, approvals, decideApproval, requests) => createHttpApp({
+        routes: routeTable(),
+        credentialHeaders: channelCredentialHeaders(),
+        admin: {
+            auth,
+            keys,
+            overview,
+            cancelJob,
+            chat,
+            logger,
+            deliveries,
+            fireTriggers,
+            approvals,
+            decideApproval,
+            approvalTimeoutMs: config.approvalTimeoutMs,
+        },
+        pino,
+        authenticate,
+        createJob,
+        getJobStatus,
+        fireTriggers,
+        receiveCodehostEvent,
+        registerMessagingWebhook,
+        receiveMessagingUpdate,
+        checkReadiness,
+        metrics: new PrometheusMetrics(new CollectOperationalFigures(queue, jobs, runs, scheduleRuns, requests), config.metricsToken),
+        bodyLimit: config.bodyLimit,
+        trustProxy: config.trustProxy,
+    }), [
+        TOKENS.Pino,
+        TOKENS.AuthenticateApiKey,
+        TOKENS.CreateJobOnce,
+        TOKENS.GetJobStatus,
+        TOKENS.FireTriggers,
+        TOKENS.ReceiveCodehostEvent,
+        TOKENS.RegisterMessagingWebhook,
+        TOKENS.ReceiveMessagingUpdate,
+        TOKENS.CheckReadiness,
+        TOKENS.TaskQueue,
+        TOKENS.JobRepository,
+        TOKENS.ActionRunRepository,
+        TOKENS.AdminAuthentication,
+        TOKENS.KeyAdministration,
+        TOKENS.AdminOverview,
+        TOKENS.CancelJob,
+        TOKENS.ChatAgent,
+        TOKENS.Logger,
+        TOKENS.ScheduleRunRepository,
+        TOKENS.DeliveryHistory,
+        TOKENS.ApprovalStore,
+        TOKENS.DecideApproval,
+        TOKENS.InboundRequestStore,
+    ]);
+};
+/** The version in package.json, read once. */
+const packageVersion = () => {
+    try {
+        return JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
+    }
+    catch {
+        return 'unknown';
+    }
+};
+//# sourceMappingURL=http-bindings.js.map

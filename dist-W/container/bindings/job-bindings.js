@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import { AI_PROVIDER_NAMES } from '../../adapters/ai/ai-providers.js';
+import { VercelAiClient } from '../../adapters/ai/vercel-ai-client.js';
+import { GithubActionsJobRunner } from '../../adapters/codehost/github-actions-job-runner.js';
+import { GithubClient } from '../../adapters/codehost/github-client.js';
+import { CommandAgent } from '../../adapters/jobs/command-agent.js';
+import { LocalJobRunner } from '../../adapters/jobs/local-job-runner.js';
+import { LoopAgent } from '../../adapters/jobs/loop-agent.js';
+import { MikroOrmJobRepository } from '../../adapters/persistence/mikro-orm-job-repository.js';
+import { CancelJob } from '../../application/jobs/cancel-job.js';
+import { CreateJob } from '../../application/jobs/create-job.js';
+import { CreateJobOnce } from '../../application/jobs/create-job-once.js';
+import { MikroOrmIdempotencyKeyStore } from '../../adapters/persistence/mikro-orm-idempotency-key-store.js';
+import { GetJobStatus } from '../../application/jobs/get-job-status.js';
+import { NotifyChatOfJob } from '../../application/messaging/notify-chat-of-job.js';
+import { NotifyingJobRepository } from '../../application/jobs/notifying-job-repository.js';
+import { PollJobs } from '../../application/jobs/poll-jobs.js';
+import { AutoMergeJob, RequestAutoMerge } from '../../application/jobs/auto-merge-job.js';
+import { GithubPullRequests } from '../../adapters/codehost/github-pull-requests.js';
+import { compileGlobs } from '../../domain/jobs/allowed-paths.js';
+import { RunJob } from '../../application/jobs/run-job.js';
+import { TOKENS } from '../tokens.js';
+/** The AI layer, agent jobs and their runner (GitHub Actions when a code host is configured, else local). */
+export const bindJobs = (c, config) => {
+    c.bind(TOKENS.AiClient).toResolvedValue((secrets) => new VercelAiClient({
+        provider: config.llm.provider,
+        model: config.llm.model,
+        providers: Object.fromEntries(AI_PROVIDER_NAMES.map((p) => [p, { apiKey: secrets.providerSecret(p), baseUrl: config.llm.baseUrls[p] }])),
+        timeoutMs: config.llm.timeoutMs,
+        maxRetries: config.llm.maxRetries,
+    }), [TOKENS.SecretStore]);
+    c.bind(TOKENS.JobRepository).toResolvedValue((db, channels, logger) => {
+        const notify = new NotifyChatOfJob(channels);
+        return new NotifyingJobRepository(new MikroOrmJobRepository(db), (job) => notify.execute(job), logger);
+    }, [TOKENS.Database, TOKENS.MessagingChannels, TOKENS.Logger]);
+    c.bind(TOKENS.JobRunner).toResolvedValue((shell, secrets, ai) => {
+        if (config.codehost)
+            return new GithubActionsJobRunner(new GithubClient(config.codehost));
+        const agent = config.jobs.agentCommand !== undefined
+            ? new CommandAgent(config.jobs.agentCommand, config.jobs.timeoutMs, shell, secrets)
+            : new LoopAgent(ai, shell, secrets, config.jobs.maxSteps, config.jobs.timeoutMs);
+        return new LocalJobRunner({ repoDir: config.jobs.repoDir, worktreesDir: join(config.dataDir, 'worktrees') }, agent);
+    }, [TOKENS.ShellExecutor, TOKENS.SecretStore, TOKENS.AiClient]);
+    c.bind(TOKENS.CreateJob).toResolvedValue((jobs, queue, secrets, ids, clock, logger) => new CreateJob(jobs, queue, secrets, ids, clock, logger, {
+        llmProviders: AI_PROVIDER_NAMES,
+        defaultProvider: config.llm.provider,
+        defaultModel: config.llm.model,
+        unavailableReason: config.codehost === undefined && config.jobs.agentCommand === undefined && config.llm.provider === undefined
+            ? 'set JOB_AGENT_COMMAND or LLM_PROVIDER, or CODEHOST_TOKEN and CODEHOST_REPO (see docs/jobs.md)'
+            : undefined,
+    }), [TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.SecretStore, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Logger]);
+    c.bind(TOKENS.JobLauncher).toService(TOKENS.CreateJob);
+    c.bind(TOKENS.IdempotencyKeyStore).toResolvedValue((db) => new MikroOrmIdempotencyKeyStore(db), [TOKENS.Database]);
+    c.bind(TOKENS.CreateJobOnce).toResolvedValue((...deps) => new CreateJobOnce(...deps), [TOKENS.CreateJob, TOKENS.IdempotencyKeyStore, TOKENS.JobRepository, TOKENS.ApiKeyCrypto, TOKENS.IdGenerator, TOKENS.Clock]);
+    c.bind(TOKENS.GetJobStatus).toResolvedValue((jobs) => new GetJobStatus(jobs), [TOKENS.JobRepository]);
+    c.bind(TOKENS.RunJob).toResolvedValue((...deps) => new RunJob(...deps), [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger]);
+    c.bind(TOKENS.CancelJob).toResolvedValue((...deps) => new CancelJob(...deps), [TOKENS.JobRepository, TOKENS.RunJob, TOKENS.Clock]);
+    c.bind(TOKENS.PollJobs).toResolvedValue((jobs, runner, clock, logger, queue) => {
+        const autoMerge = config.codehost?.autoMerge ? new RequestAutoMerge(queue) : undefined;
+        return new PollJobs(jobs, runner, clock, logger, autoMerge && ((job) => autoMerge.execute(job)));
+    }, [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger, TOKENS.TaskQueue]);
+    // AUTO_MERGE requires the code host (checked by the configuration); the worker is started only then.
+    const codehost = config.codehost;
+    if (codehost?.autoMerge) {
+        const { allowedPaths } = codehost.autoMerge;
+        c.bind(TOKENS.AutoMergeJob).toResolvedValue((jobs, clock, logger) => new AutoMergeJob(jobs, new GithubPullRequests(new GithubClient(codehost), codehost.repo), { allowedPaths, globs: compileGlobs(allowedPaths) }, clock, logger.child({ component: 'auto-merge' })), [TOKENS.JobRepository, TOKENS.Clock, TOKENS.Logger]);
+    }
+};
+//# sourceMappingURL=job-bindings.js.map

@@ -1,0 +1,59 @@
+import { GithubEvents } from '../../adapters/codehost/github-events.js';
+import { GithubSignatureVerifier } from '../../adapters/codehost/github-signature-verifier.js';
+import { NodeTimer } from '../../adapters/system/node-timer.js';
+import { ReceiveCodehostEvent } from '../../application/codehost/receive-codehost-event.js';
+import { RequestAutoMerge } from '../../application/jobs/auto-merge-job.js';
+import { RunTrigger } from '../../application/triggers/run-trigger.js';
+import { AnnounceApproval, AnnouncingApprovalStore } from '../../application/approvals/approvals-in-chat.js';
+import { DecideApproval } from '../../application/approvals/decide-approval.js';
+import { ExpireApprovals } from '../../application/approvals/expire-approvals.js';
+import { MikroOrmApprovalStore } from '../../adapters/persistence/mikro-orm-approval-store.js';
+import { commandEnvironment } from '../command-environment.js';
+import { Swappable } from '../swappable.js';
+import { TOKENS } from '../tokens.js';
+import { bindDeliveries } from './delivery-bindings.js';
+/** Triggers and their actions, and the code-host webhook that fires them. */
+export const bindTriggers = (c, config, infra) => {
+    // Replaced as a whole by a reload (ConfigReloader).
+    c.bind(TOKENS.Triggers).toConstantValue(new Swappable(infra.triggers ?? []));
+    bindDeliveries(c);
+    const runSettings = {
+        triggersDir: config.triggersDir,
+        commandTimeoutMs: config.commandTimeoutMs,
+        commandEnv: commandEnvironment(infra.env, config.commandEnv),
+        approvalTimeoutMs: config.approvalTimeoutMs,
+    };
+    // Each new approval also asks the channels' approval chats (buttons), where configured.
+    c.bind(TOKENS.ApprovalStore).toResolvedValue((db, channels, logger) => new AnnouncingApprovalStore(new MikroOrmApprovalStore(db), new AnnounceApproval(channels, logger)), [TOKENS.Database, TOKENS.MessagingChannels, TOKENS.Logger]);
+    c.bind(TOKENS.DecideApproval).toResolvedValue((...deps) => new DecideApproval(...deps), [TOKENS.ApprovalStore, TOKENS.ActionRunRepository, TOKENS.FireTriggers, TOKENS.Clock, TOKENS.Logger]);
+    c.bind(TOKENS.ExpireApprovals).toResolvedValue((...deps) => new ExpireApprovals(...deps), [TOKENS.ApprovalStore, TOKENS.ActionRunRepository, TOKENS.Clock, TOKENS.Logger]);
+    c.bind(TOKENS.RunTrigger).toResolvedValue((triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, approvals, startMarks) => new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, runSettings, approvals, startMarks, new NodeTimer()), [
+        TOKENS.Triggers,
+        TOKENS.ActionRunRepository,
+        TOKENS.InboundRequestStore,
+        TOKENS.ShellExecutor,
+        TOKENS.HttpForwarder,
+        TOKENS.JobLauncher,
+        TOKENS.IdGenerator,
+        TOKENS.Clock,
+        TOKENS.Logger,
+        TOKENS.ApprovalStore,
+        TOKENS.StartMarks,
+    ]);
+    c.bind(TOKENS.CodehostSignatureVerifier).toConstantValue(new GithubSignatureVerifier(config.codehostWebhookSecret));
+    c.bind(TOKENS.CodehostEvents).toConstantValue(new GithubEvents());
+    c.bind(TOKENS.ReceiveCodehostEvent).toResolvedValue((verifier, deliveries, fireTriggers, events, jobs, clock, logger, queue) => {
+        const autoMerge = config.codehost?.autoMerge ? new RequestAutoMerge(queue) : undefined;
+        return new ReceiveCodehostEvent(verifier, deliveries, fireTriggers, events, jobs, clock, logger, autoMerge && ((job) => autoMerge.execute(job)));
+    }, [
+        TOKENS.CodehostSignatureVerifier,
+        TOKENS.DeliveryLog,
+        TOKENS.FireTriggers,
+        TOKENS.CodehostEvents,
+        TOKENS.JobRepository,
+        TOKENS.Clock,
+        TOKENS.Logger,
+        TOKENS.TaskQueue,
+    ]);
+};
+//# sourceMappingURL=trigger-bindings.js.map

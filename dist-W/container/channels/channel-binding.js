@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=channel-binding.js.map

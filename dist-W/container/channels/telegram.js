@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { TELEGRAM } from '../../adapters/messaging/telegram/telegram.js';
+import { list, oneOf, optionalText, url } from '../config/fields.js';
+import { withFormerNames } from '../config/former-names.js';
+/** The names the Telegram variables had when Telegram was the only channel: still read. */
+const FORMER_NAMES = {
+    TELEGRAM_BOT_TOKEN: 'MESSAGING_BOT_TOKEN',
+    TELEGRAM_WEBHOOK_SECRET: 'MESSAGING_WEBHOOK_SECRET',
+    TELEGRAM_API_URL: 'MESSAGING_API_URL',
+    TELEGRAM_ALLOWED_CHAT_IDS: 'MESSAGING_ALLOWED_CHAT_IDS',
+    TELEGRAM_MODE: 'MESSAGING_MODE',
+};
+const schema = withFormerNames(FORMER_NAMES, (nameOf) => z
+    .object({
+    TELEGRAM_BOT_TOKEN: optionalText(),
+    TELEGRAM_WEBHOOK_SECRET: optionalText().superRefine((value, ctx) => {
+        if (value !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(value)) {
+            ctx.addIssue({ code: 'custom', message: "must be 1 to 256 characters of A-Z, a-z, 0-9, _ and - (the platform's rule)" });
+        }
+    }),
+    TELEGRAM_API_URL: url('https://api.telegram.org'),
+    TELEGRAM_MODE: oneOf(['webhook', 'polling'], 'webhook'),
+    TELEGRAM_ALLOWED_CHAT_IDS: list((id) => (/^-?\d+$/.test(id) ? undefined : `"${id}" is not a chat id (a whole number, negative for groups)`)),
+    TELEGRAM_APPROVAL_CHAT_ID: optionalText().superRefine((value, ctx) => {
+        if (value !== undefined && !/^-?\d+$/.test(value))
+            ctx.addIssue({ code: 'custom', message: `"${value}" is not a chat id (a whole number, negative for groups)` });
+    }),
+})
+    .superRefine((env, ctx) => {
+    // Polling needs no webhook, so no secret to tell the platform's requests from others'.
+    if (env.TELEGRAM_MODE === 'webhook' && env.TELEGRAM_BOT_TOKEN !== undefined && env.TELEGRAM_WEBHOOK_SECRET === undefined) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['TELEGRAM_WEBHOOK_SECRET'],
+            message: `required when ${nameOf('TELEGRAM_BOT_TOKEN')} is set (the webhook must be able to tell the platform from anyone else)`,
+        });
+    }
+})
+    .transform((env) => ({
+    botToken: env.TELEGRAM_BOT_TOKEN,
+    webhookSecret: env.TELEGRAM_WEBHOOK_SECRET,
+    apiUrl: env.TELEGRAM_API_URL,
+    allowedChatIds: new Set(env.TELEGRAM_ALLOWED_CHAT_IDS),
+    mode: env.TELEGRAM_MODE,
+    ...(env.TELEGRAM_APPROVAL_CHAT_ID === undefined ? {} : { approvalChatId: env.TELEGRAM_APPROVAL_CHAT_ID }),
+    variables: {
+        approvalChat: 'TELEGRAM_APPROVAL_CHAT_ID',
+        mode: nameOf('TELEGRAM_MODE'),
+        botToken: nameOf('TELEGRAM_BOT_TOKEN'),
+        webhookSecret: nameOf('TELEGRAM_WEBHOOK_SECRET'),
+        allowedChats: nameOf('TELEGRAM_ALLOWED_CHAT_IDS'),
+    },
+})));
+/**
+ * Telegram (the Bot API, by webhook or, with TELEGRAM_MODE=polling, by long polling). Its registered token and webhook secret stay under the
+ * `settings` keys they had before channels had names (`messaging.bot_token`,
+ * `messaging.webhook_secret`), so an upgrade keeps them.
+ */
+export const telegramBinding = {
+    id: TELEGRAM.id,
+    registers: TELEGRAM.registers,
+    credentialHeaders: TELEGRAM.credentialHeaders,
+    schema,
+    async create(config, { database }) {
+        const [{ TelegramChannel }, { MikroOrmBotTokenStore }] = await Promise.all([
+            import('../../adapters/messaging/telegram/telegram-channel.js'),
+            import('../../adapters/persistence/mikro-orm-bot-token-store.js'),
+        ]);
+        return {
+            platform: new TelegramChannel({ apiUrl: config.apiUrl, attempts: 4, backoffMs: 1000, maxRetryAfterMs: 60_000, timeoutMs: 30_000 }),
+            credentials: new MikroOrmBotTokenStore(database, config.botToken),
+            settings: config,
+        };
+    },
+};
+//# sourceMappingURL=telegram.js.map

@@ -1,0 +1,106 @@
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { AI_PROVIDER_NAMES, AI_PROVIDERS } from '../../adapters/ai/ai-providers.js';
+import { checkGlob } from '../../domain/jobs/allowed-paths.js';
+import { flag, integer, optionalOneOf, optionalText, optionalUrl, text, url } from './fields.js';
+/** The AI layer: the default provider and model, base URLs, timeouts. The providers are those of the AI provider registry. */
+export const llmSchema = z
+    .object({
+    LLM_PROVIDER: optionalOneOf(AI_PROVIDER_NAMES),
+    LLM_MODEL: optionalText(),
+    LLM_BASE_URL: optionalUrl(),
+    LLM_TIMEOUT_SECONDS: integer(120, 1, 3600),
+    LLM_MAX_RETRIES: integer(2, 0, 10),
+})
+    // <PROVIDER>_BASE_URL of every provider.
+    .extend(Object.fromEntries(AI_PROVIDERS.map((provider) => [provider.baseUrlVariable, optionalUrl()])))
+    .superRefine((env, ctx) => {
+    for (const provider of AI_PROVIDERS) {
+        if (provider.needsBaseUrl && env.LLM_PROVIDER === provider.name && env[provider.baseUrlVariable] === undefined && env.LLM_BASE_URL === undefined) {
+            ctx.addIssue({ code: 'custom', path: ['LLM_BASE_URL'], message: `required when LLM_PROVIDER is ${provider.name} (the server's /v1 URL)` });
+        }
+    }
+})
+    .transform((env) => {
+    // LLM_BASE_URL serves the providers that need a URL of one's own and the default provider; <PROVIDER>_BASE_URL wins.
+    const baseUrls = Object.fromEntries(AI_PROVIDERS.map((provider) => [
+        provider.name,
+        env[provider.baseUrlVariable] ?? (provider.needsBaseUrl || provider.name === env.LLM_PROVIDER ? env.LLM_BASE_URL : undefined),
+    ]));
+    return {
+        llm: { provider: env.LLM_PROVIDER, model: env.LLM_MODEL, baseUrls, timeoutMs: env.LLM_TIMEOUT_SECONDS * 1000, maxRetries: env.LLM_MAX_RETRIES },
+    };
+});
+/** Jobs on GitHub Actions: both CODEHOST_TOKEN and CODEHOST_REPO, or neither. */
+export const codehostSchema = z
+    .object({
+    CODEHOST_TOKEN: optionalText(),
+    CODEHOST_REPO: optionalText().superRefine((value, ctx) => {
+        if (value !== undefined && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(value))
+            ctx.addIssue({ code: 'custom', message: `"${value}" is not owner/name` });
+    }),
+    CODEHOST_API_URL: url('https://api.github.com'),
+    CODEHOST_POLL_SECONDS: integer(60, 5, 86_400),
+    AUTO_MERGE: flag(false),
+    ALLOWED_PATHS: text('logs/**').transform((value, ctx) => {
+        const globs = value
+            .split(',')
+            .map((glob) => glob.trim())
+            .filter((glob) => glob !== '');
+        if (globs.length === 0)
+            ctx.addIssue({ code: 'custom', message: `"${value}" holds no glob` });
+        for (const glob of globs) {
+            const problem = checkGlob(glob);
+            if (problem !== undefined)
+                ctx.addIssue({ code: 'custom', message: problem });
+        }
+        return globs;
+    }),
+})
+    .superRefine((env, ctx) => {
+    const [missing, given] = env.CODEHOST_TOKEN === undefined ? ['CODEHOST_TOKEN', 'CODEHOST_REPO'] : ['CODEHOST_REPO', 'CODEHOST_TOKEN'];
+    if ((env.CODEHOST_TOKEN === undefined) !== (env.CODEHOST_REPO === undefined)) {
+        ctx.addIssue({ code: 'custom', path: [missing], message: `required when ${given} is set (jobs on GitHub Actions need both)` });
+    }
+    if (env.AUTO_MERGE && env.CODEHOST_TOKEN === undefined) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['AUTO_MERGE'],
+            message: 'needs CODEHOST_TOKEN and CODEHOST_REPO: it merges the pull requests of jobs on GitHub Actions',
+        });
+    }
+})
+    .transform((env) => ({
+    /** Set when jobs run on GitHub Actions. */
+    codehost: env.CODEHOST_TOKEN !== undefined && env.CODEHOST_REPO !== undefined
+        ? {
+            token: env.CODEHOST_TOKEN,
+            repo: env.CODEHOST_REPO,
+            apiUrl: env.CODEHOST_API_URL,
+            pollSeconds: env.CODEHOST_POLL_SECONDS,
+            /** AUTO_MERGE: merge a succeeded job's pull request when its files are all under ALLOWED_PATHS and its checks passed. */
+            autoMerge: env.AUTO_MERGE ? { allowedPaths: env.ALLOWED_PATHS } : undefined,
+        }
+        : undefined,
+}));
+/** Agent jobs run on this host (when no code host runs them). */
+export const jobsSchema = (cwd, dataDir) => z
+    .object({
+    JOBS_REPO: optionalText(),
+    JOB_AGENT_COMMAND: optionalText(),
+    JOB_TIMEOUT_SECONDS: integer(3600, 1, 7 * 86_400),
+    JOB_CONCURRENCY: integer(1, 1, 64),
+    JOB_AGENT_MAX_STEPS: integer(30, 1, 500),
+})
+    .transform((env) => ({
+    jobs: {
+        /** Repository local jobs work on; DATA_DIR/jobs-repo (created) when JOBS_REPO is unset. */
+        repoDir: env.JOBS_REPO !== undefined ? resolve(cwd, env.JOBS_REPO) : join(dataDir, 'jobs-repo'),
+        agentCommand: env.JOB_AGENT_COMMAND,
+        timeoutMs: env.JOB_TIMEOUT_SECONDS * 1000,
+        concurrency: env.JOB_CONCURRENCY,
+        /** Model calls of the built-in agent per job. */
+        maxSteps: env.JOB_AGENT_MAX_STEPS,
+    },
+}));
+//# sourceMappingURL=agents.js.map

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+/**
+ * Zod fields for environment variables. Each reads the raw string (unset and blank are the
+ * same), validates it and turns it into its typed value; a problem is reported once, as
+ * `"<raw>" is not …`, and the configuration's loader puts the variable's name in front.
+ */
+/** The raw value: trimmed, and undefined when unset or blank. */
+const raw = z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+/** Free text with a default. */
+export const text = (fallback) => raw.transform((value) => value ?? fallback);
+/** Free text, undefined when unset. */
+export const optionalText = () => raw;
+/** A secret, taken as given (not trimmed: surrounding spaces could be part of it); undefined when unset or empty. */
+export const secret = () => z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined || value === '' ? undefined : value));
+/** A whole number between `min` and `max`. */
+export const integer = (fallback, min, max) => raw.transform((value, ctx) => {
+    if (value === undefined)
+        return fallback;
+    const number = Number(value);
+    if (/^\d+$/.test(value) && number >= min && number <= max)
+        return number;
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not a whole number between ${min} and ${max}` });
+    return z.NEVER;
+});
+/** true/false (also 1/0), any case. */
+export const flag = (fallback) => raw.transform((value, ctx) => {
+    if (value === undefined)
+        return fallback;
+    const lower = value.toLowerCase();
+    if (lower === 'true' || lower === '1')
+        return true;
+    if (lower === 'false' || lower === '0')
+        return false;
+    ctx.addIssue({ code: 'custom', message: `"${lower}" is not true or false` });
+    return z.NEVER;
+});
+/** One of `choices`, any case. */
+export const oneOf = (choices, fallback) => raw.transform((value, ctx) => {
+    if (value === undefined)
+        return fallback;
+    const lower = value.toLowerCase();
+    const found = choices.find((choice) => choice === lower);
+    if (found !== undefined)
+        return found;
+    ctx.addIssue({ code: 'custom', message: `"${lower}" is not one of ${choices.join(', ')}` });
+    return z.NEVER;
+});
+/** One of `choices` exactly, or undefined when unset. */
+export const optionalOneOf = (choices) => raw.transform((value, ctx) => {
+    if (value === undefined)
+        return undefined;
+    const found = choices.find((choice) => choice === value);
+    if (found !== undefined)
+        return found;
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not one of ${choices.join(', ')}` });
+    return z.NEVER;
+});
+/** An http(s) URL, or undefined when unset. */
+export const optionalUrl = () => raw.transform((value, ctx) => {
+    if (value === undefined || /^https?:\/\/[^\s]+$/.test(value))
+        return value;
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not an http(s) URL` });
+    return z.NEVER;
+});
+/** An http(s) URL with a default; a trailing slash is dropped. */
+export const url = (fallback) => optionalUrl().transform((value) => (value ?? fallback).replace(/\/$/, ''));
+const SIZE = /^(\d+)\s*(b|kb|kib|mb|mib|gb|gib)?$/i;
+const UNITS = { b: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2, gb: 1024 ** 3, gib: 1024 ** 3 };
+/** `1048576`, `512kb`, `1mb` (binary units) → bytes. */
+export const parseSize = (value) => {
+    const match = SIZE.exec(value.trim());
+    if (!match)
+        return undefined;
+    return Number(match[1]) * UNITS[(match[2] ?? 'b').toLowerCase()];
+};
+/** A size in bytes of at least 1 (`1048576`, `512kb`, `1mb`). */
+export const size = (fallback) => text(fallback).transform((value, ctx) => {
+    const bytes = parseSize(value);
+    if (bytes !== undefined && bytes >= 1)
+        return bytes;
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not a size such as 1048576, 512kb or 1mb` });
+    return z.NEVER;
+});
+/** A comma-separated list: items trimmed, blanks dropped, each kept once; each item checked by `check` (a message, or undefined when fine). */
+export const list = (check = () => undefined) => raw.transform((value, ctx) => {
+    const items = [
+        ...new Set((value ?? '')
+            .split(',')
+            .map((item) => item.trim())
+            .filter((item) => item !== '')),
+    ];
+    for (const item of items) {
+        const problem = check(item);
+        if (problem !== undefined)
+            ctx.addIssue({ code: 'custom', message: problem });
+    }
+    return items;
+});
+/** The environment as a whole (`process.env` is no plain object, which `z.record` would refuse). */
+export const environment = () => z.custom((value) => typeof value === 'object' && value !== null, 'the environment must be an object');
+//# sourceMappingURL=fields.js.map

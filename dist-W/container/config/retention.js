@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { integer } from './fields.js';
+/**
+ * Days a queued task may wait unrun before the queue drops it (pg-boss's `retentionSeconds`).
+ * Inbound requests are kept longer, so a trigger run that is still waiting finds its request.
+ */
+export const WAITING_TASK_DAYS = 14;
+const DAY_S = 86_400;
+/** Retention for the longest-kept kind, ~100 years: anything longer is a typo. */
+const MAX_DAYS = 36_500;
+/** Lower bounds, besides 0 (keep for good), and why. */
+const MINIMUM_DAYS = [
+    ['RETENTION_DELIVERIES_DAYS', 2, 'deliveries are remembered to refuse redeliveries, and Telegram redelivers for up to a day'],
+    ['RETENTION_FINISHED_TASKS_DAYS', 2, "a finished chat task's key refuses a redelivered update"],
+];
+/** How long stored records are kept, and how often the retention sweep runs. See docs/configuration.md. */
+export const retentionSchema = z
+    .object({
+    RETENTION_DELIVERIES_DAYS: integer(7, 0, MAX_DAYS),
+    RETENTION_CHAT_TURNS_DAYS: integer(90, 0, MAX_DAYS),
+    RETENTION_ACTION_RUNS_DAYS: integer(30, 0, MAX_DAYS),
+    RETENTION_FINISHED_TASKS_DAYS: integer(7, 0, MAX_DAYS),
+    RETENTION_SWEEP_MINUTES: integer(60, 1, 1440),
+})
+    .superRefine((env, ctx) => {
+    for (const [name, min, why] of MINIMUM_DAYS) {
+        const value = env[name];
+        if (value !== 0 && value < min)
+            ctx.addIssue({ code: 'custom', path: [name], message: `"${value}" is less than ${min} days (${why}); 0 keeps them for good` });
+    }
+})
+    .transform((env) => ({
+    retention: {
+        /** Days accepted deliveries (code-host deliveries, chat update ids) are remembered; 0: for good. */
+        deliveriesDays: env.RETENTION_DELIVERIES_DAYS,
+        chatTurnsDays: env.RETENTION_CHAT_TURNS_DAYS,
+        actionRunsDays: env.RETENTION_ACTION_RUNS_DAYS,
+        /** As long as action runs, and always longer than a task can wait in the queue. */
+        inboundRequestsDays: env.RETENTION_ACTION_RUNS_DAYS === 0 ? 0 : Math.max(env.RETENTION_ACTION_RUNS_DAYS, WAITING_TASK_DAYS + 1),
+        /** pg-boss deletes a completed or failed task this long after it finished (0: never). */
+        finishedTaskSeconds: env.RETENTION_FINISHED_TASKS_DAYS * DAY_S,
+        /** pg-boss drops a task still waiting this long after it was stored. */
+        waitingTaskSeconds: WAITING_TASK_DAYS * DAY_S,
+        sweepIntervalMs: env.RETENTION_SWEEP_MINUTES * 60_000,
+    },
+}));
+//# sourceMappingURL=retention.js.map

@@ -1,0 +1,53 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { flag, integer, oneOf, optionalText, secret, size, text } from './fields.js';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const isPostgresUrl = (value) => {
+    try {
+        return ['postgres:', 'postgresql:'].includes(new URL(value).protocol);
+    }
+    catch {
+        return false;
+    }
+};
+/** The HTTP server, the database and the process: PORT, HOST, DATA_DIR, DATABASE_URL, … */
+export const serverSchema = (cwd) => z
+    .object({
+    PORT: integer(3000, 0, 65535),
+    // Loopback unless told otherwise: the admin UI is plain HTTP (docs/deployment.md).
+    HOST: text('127.0.0.1'),
+    DATA_DIR: text('./data'),
+    DATABASE_URL: optionalText().superRefine((value, ctx) => {
+        // Never echo the URL: it may carry a password.
+        if (value !== undefined && !isPostgresUrl(value))
+            ctx.addIssue({ code: 'custom', message: 'not a postgres:// or postgresql:// URL' });
+    }),
+    DATABASE_CREATE: flag(false),
+    SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
+    TRUST_PROXY: flag(false),
+    METRICS_TOKEN: optionalText(),
+    BODY_LIMIT: size('1mb'),
+    LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
+})
+    .transform((env) => ({
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: resolve(cwd, env.DATA_DIR),
+    /** Unset means the embedded PGlite database under `dataDir`. */
+    databaseUrl: env.DATABASE_URL,
+    /** Create the database DATABASE_URL names when it does not exist (otherwise start-up stops). */
+    databaseCreate: env.DATABASE_CREATE,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    /** Behind a reverse proxy: trust its X-Forwarded-Proto/For (HTTPS detection for Secure cookies, client address for login limits). */
+    trustProxy: env.TRUST_PROXY,
+    /** Bearer token required by GET /metrics; unset leaves it open. Never logged. */
+    metricsToken: env.METRICS_TOKEN,
+    bodyLimit: env.BODY_LIMIT,
+    logLevel: env.LOG_LEVEL,
+}));
+/** Secrets of the code host's webhooks. */
+export const codehostWebhookSchema = z.object({ CODEHOST_WEBHOOK_SECRET: secret() }).transform((env) => ({
+    /** Shared secret of code-host webhooks; unset means every delivery is refused. Never logged. */
+    codehostWebhookSecret: env.CODEHOST_WEBHOOK_SECRET,
+}));
+//# sourceMappingURL=server.js.map

@@ -1,0 +1,249 @@
+import { AdminSocketServer } from '../adapters/http/admin-socket/admin-socket-server.js';
+import { adminSocketPath } from '../adapters/http/admin-socket/admin-socket-path.js';
+import { createPino, PinoLogger } from '../adapters/logging/pino-logger.js';
+import { closeEngine } from '../adapters/persistence/open-engine.js';
+import { TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE } from '../application/triggers/fire-triggers.js';
+import { JOB_RUN_QUEUE } from '../application/jobs/create-job.js';
+import { AUTO_MERGE_QUEUE } from '../application/jobs/auto-merge-job.js';
+import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE } from '../application/messaging/receive-messaging-update.js';
+import { checkTriggerSecrets } from '../application/triggers/check-trigger-secrets.js';
+import { RETENTION_SWEEP_QUEUE } from '../application/retention/sweep-expired-data.js';
+import { buildContainer } from './build-container.js';
+import { ConfigError } from './config.js';
+import { listenHttp } from './listen-http.js';
+import { loadTriggers } from './load-triggers.js';
+import { loadSchedules } from './load-schedules.js';
+import { watchFiles } from '../adapters/triggerfile/watch-files.js';
+import { SCHEDULE_RUN_QUEUE } from '../application/schedules/run-schedule.js';
+import { RELOAD_CHANNEL } from './reload-channel.js';
+import { openDatabase } from './open-database.js';
+import { startRetentionSchedule } from './retention-schedule.js';
+import { StartupError } from './startup-error.js';
+import { TOKENS } from './tokens.js';
+import { channelCredentialHeaders } from './channels/index.js';
+/** Changes to the configuration files closer together than this are one reload (an editor's save is several events). */
+const RELOAD_DEBOUNCE_MS = 200;
+/** The running service: database, container, HTTP server and, on the embedded database, the admin socket. */
+export class Gateway {
+    config;
+    container;
+    pino;
+    database;
+    http;
+    adminSocket;
+    poller;
+    retentionSchedule;
+    updatePolling;
+    approvalExpiry;
+    stopReloads;
+    constructor(config, container, pino, database, http, adminSocket, poller, retentionSchedule, 
+    /** The chat pollers (channels in polling mode): stopped first on shutdown. */
+    updatePolling, 
+    /** Records approvals that ran out of time as expired (any replica; each once). */
+    approvalExpiry, 
+    /** Stops watching the configuration files and listening for reload notifications. */
+    stopReloads) {
+        this.config = config;
+        this.container = container;
+        this.pino = pino;
+        this.database = database;
+        this.http = http;
+        this.adminSocket = adminSocket;
+        this.poller = poller;
+        this.retentionSchedule = retentionSchedule;
+        this.updatePolling = updatePolling;
+        this.approvalExpiry = approvalExpiry;
+        this.stopReloads = stopReloads;
+    }
+    /**
+     * Starts the service, taking over what the entry opened first (`head`, see head-start.ts).
+     * A failure at any step closes what earlier steps opened (the port, the database, the task
+     * queue, the admin socket) and rejects: with StartupError or ConfigError when a setting or
+     * file is to blame.
+     */
+    static async start(config, pino = createPino(config.logLevel, undefined, channelCredentialHeaders()), head) {
+        const logger = new PinoLogger(pino);
+        /** What is open so far; closed in reverse order when a later step fails. */
+        const opened = [];
+        try {
+            // The trigger file and the port first (unless the entry did that already): a bad file or a
+            // port in use stops start-up before the database is opened. Requests wait for
+            // `http.serve` below (HttpServer: at most STARTING_HOLD, then 503).
+            const triggers = head?.triggers ?? (await loadTriggers(config, logger));
+            const schedules = head?.schedules ?? (await loadSchedules(config, logger));
+            const http = head?.http ?? (await listenHttp(config));
+            opened.push(() => http.close(0));
+            if (head)
+                opened.push(() => head.engine.then(closeEngine, () => undefined));
+            const database = await openDatabase(config, logger, head?.engine);
+            opened.push(() => database.close());
+            const applied = await database.migrate();
+            if (applied.length > 0)
+                pino.info({ migrations: applied }, 'database migrated');
+            const container = buildContainer(config, { pino, database, triggers, schedules, env: process.env });
+            // Stops the task queue (and its pollers, which would otherwise keep the process alive).
+            opened.push(() => container.unbindAllAsync());
+            const secretProblems = checkTriggerSecrets(triggers, await container.getAsync(TOKENS.SecretStore), config.triggersFile);
+            if (secretProblems.length > 0)
+                throw new ConfigError(secretProblems, 'Invalid trigger file');
+            const scheduleSecretProblems = checkTriggerSecrets(schedules, await container.getAsync(TOKENS.SecretStore), config.cronsFile, 'schedule');
+            if (scheduleSecretProblems.length > 0)
+                throw new ConfigError(scheduleSecretProblems, 'Invalid schedule file');
+            const reloader = await container.getAsync(TOKENS.ConfigReloader);
+            await warnAboutUnprotectedWebhook(container);
+            const app = await container.getAsync(TOKENS.HttpApp);
+            const queue = await container.getAsync(TOKENS.TaskQueue);
+            const runTrigger = await container.getAsync(TOKENS.RunTrigger);
+            const runJob = await container.getAsync(TOKENS.RunJob);
+            const replyToChat = await container.getAsync(TOKENS.ReplyToChatMessage);
+            const admin = database.engine === 'pglite'
+                ? await AdminSocketServer.listen(adminSocketPath(config.dataDir), await container.getAsync(TOKENS.KeyAdministration), {
+                    setAdminPassword: async (password) => (await container.getAsync(TOKENS.AdminAuthentication)).setPassword(password),
+                    migrations: async () => ({ appliedAtStart: applied, recorded: await database.recordedMigrations() }),
+                    reload: () => reloader.reload('cli'),
+                    deliveries: await container.getAsync(TOKENS.DeliveryHistory),
+                    replay: async (requestId) => (await container.getAsync(TOKENS.FireTriggers)).replay(requestId),
+                }, container.get(TOKENS.Logger)).catch((error) => {
+                    throw new StartupError('DATA_DIR', `cannot serve the admin socket in ${config.dataDir} (${error.message})`, { cause: error });
+                })
+                : undefined;
+            if (admin)
+                opened.push(() => admin.close());
+            const pollJobs = await container.getAsync(TOKENS.PollJobs);
+            const dispatch = await container.getAsync(TOKENS.DispatchTriggerRuns);
+            opened.push(() => dispatch.stop());
+            // Requests are served once everything that a setting or a file can make fail has been
+            // checked and opened, before the background parts start (the task queue's own start,
+            // workers, scheduler, reload listeners, timers, pollers; docs/architecture.md, the
+            // paragraphs on start-up): a request stores its work and queues its tasks, which wait for
+            // the queue's start and the workers as they would for a busy insert or a free worker.
+            // Only the database or the task queue failing now can still end the start; what was
+            // accepted is stored and runs after the next start.
+            http.serve(app);
+            // The workers last (the first begins the task queue's start, unless a request did, and
+            // each waits for it; a failed start fails here with its error): a start that fails never
+            // leaves a task half-run.
+            await queue.work(TRIGGER_RUN_QUEUE, (task) => runTrigger.execute(task));
+            // Triggers with `concurrency`: each lane one run at a time, in order, across every replica.
+            await queue.work(TRIGGER_RUN_ORDERED_QUEUE, (task) => runTrigger.execute(task), { oneAtATimePerGroup: true });
+            await queue.work(JOB_RUN_QUEUE, (task) => runJob.execute(task), { maxConcurrent: config.jobs.concurrency });
+            if (config.codehost?.autoMerge) {
+                const autoMerge = await container.getAsync(TOKENS.AutoMergeJob);
+                await queue.work(AUTO_MERGE_QUEUE, (task) => autoMerge.execute(task), { maxConcurrent: 1 });
+            }
+            // A chat's messages are answered one at a time, in the order stored (the platform's order:
+            // it sends one chat's updates one after another), across every replica.
+            await queue.work(CHAT_MESSAGE_QUEUE, (task) => replyToChat.execute(task), { oneAtATimePerGroup: true });
+            // Messages stored before an upgrade, in the queue that was ordered within one process only.
+            await queue.work(LEGACY_CHAT_MESSAGE_QUEUE, (task) => replyToChat.execute(task), {
+                oneAtATimePerGroup: true,
+                // Those tasks carry the platform's update id as a number (ids are strings since).
+                orderBy: (task) => Number(task.message.metadata.updateId),
+            });
+            // Retention: one sweep per period across replicas, run by whichever worker takes it.
+            const sweep = await container.getAsync(TOKENS.SweepExpiredData);
+            await queue.work(RETENTION_SWEEP_QUEUE, async () => void (await sweep.execute()), { maxConcurrent: 1 });
+            // Schedules: each occurrence is enqueued by every replica's scheduler under one key, so one task
+            // is stored, run by whichever worker takes it; missed occurrences are caught up first.
+            const runSchedule = await container.getAsync(TOKENS.RunSchedule);
+            await queue.work(SCHEDULE_RUN_QUEUE, (task, { id }) => runSchedule.execute(task, id));
+            const scheduler = await container.getAsync(TOKENS.Scheduler);
+            await scheduler.start();
+            opened.push(async () => scheduler.stop());
+            // Live reload: on a change of either file, on SIGHUP (serve.ts) and on `agent-gateway reload`
+            // (the admin socket, or NOTIFY agw_reload on PostgreSQL, heard by every replica).
+            const reload = (reason) => void reloader.reload(reason).catch((error) => logger.error({ err: error, reason }, 'configuration reload failed'));
+            const unwatch = config.configWatch
+                ? watchFiles([config.triggersFile, config.cronsFile], () => reload('file change'), RELOAD_DEBOUNCE_MS)
+                : () => undefined;
+            opened.push(async () => unwatch());
+            const unlisten = await database.listen(RELOAD_CHANNEL, { onMessage: () => reload('notification'), onLiveChange: () => undefined });
+            opened.push(unlisten);
+            const stopReloads = async () => {
+                unwatch();
+                await unlisten();
+            };
+            const retentionSchedule = startRetentionSchedule(await container.getAsync(TOKENS.ScheduleRetentionSweep), logger);
+            opened.push(async () => clearInterval(retentionSchedule));
+            const expireApprovals = await container.getAsync(TOKENS.ExpireApprovals);
+            // A quarter of the approval time, between 1 s and a minute: an undecided action is recorded
+            // as expired soon after its time (a decision after it is refused in any case).
+            const approvalExpiry = setInterval(() => void expireApprovals.execute().catch((error) => logger.warn({ err: error }, 'expiring approvals failed')), Math.min(60_000, Math.max(1000, config.approvalTimeoutMs / 4)));
+            approvalExpiry.unref();
+            opened.push(async () => clearInterval(approvalExpiry));
+            const poller = pollJobs.needed && config.codehost
+                ? setInterval(() => void pollJobs.execute().catch((error) => logger.warn({ err: error }, 'job polling failed')), config.codehost.pollSeconds * 1000)
+                : undefined;
+            poller?.unref();
+            // Channels in polling mode fetch their updates (one replica per channel polls).
+            const stopPolling = new AbortController();
+            const polling = (await container.getAsync(TOKENS.PollMessagingUpdates)).execute(stopPolling.signal);
+            opened.push(async () => {
+                stopPolling.abort();
+                await polling;
+            });
+            // Trigger runs of requests stored before this start but not queued (a crash between the two)
+            // are queued now, in the background, once requests are served; then the runs of each new
+            // request after its answer.
+            dispatch.start();
+            // startupMs: since the process started (performance's time origin).
+            pino.info({
+                port: http.port,
+                host: config.host,
+                database: database.engine,
+                triggers: triggers.length,
+                schedules: schedules.length,
+                startupMs: Math.round(performance.now()),
+            }, 'agent gateway listening');
+            return new Gateway(config, container, pino, database, http, admin, poller, retentionSchedule, { stop: stopPolling, done: polling }, approvalExpiry, stopReloads);
+        }
+        catch (error) {
+            for (const close of opened.reverse())
+                await close().catch((closeError) => logger.debug({ err: closeError }, 'closing after a failed start failed'));
+            throw error;
+        }
+    }
+    /** Reloads the trigger and schedule files (SIGHUP): see ConfigReloader. */
+    async reload(reason) {
+        return (await this.container.getAsync(TOKENS.ConfigReloader)).reload(reason);
+    }
+    get port() {
+        return this.http.port;
+    }
+    /**
+     * Graceful stop: no new connections, in-flight requests finish; running background tasks
+     * get SHUTDOWN_TIMEOUT_MS, then running jobs are stopped (marked failed as interrupted) and
+     * whatever is still queued stays for the next start; then the database closes.
+     */
+    async stop() {
+        this.pino.info({}, 'shutting down');
+        if (this.poller)
+            clearInterval(this.poller);
+        clearInterval(this.retentionSchedule);
+        clearInterval(this.approvalExpiry);
+        // The long poll is aborted: no update is fetched that could not be stored.
+        this.updatePolling.stop.abort();
+        await this.updatePolling.done;
+        await this.stopReloads().catch(() => undefined);
+        (await this.container.getAsync(TOKENS.Scheduler)).stop();
+        await this.http.close(this.config.shutdownTimeoutMs);
+        await this.adminSocket?.close();
+        // The runs of the requests answered so far are queued before the queue stops.
+        await (await this.container.getAsync(TOKENS.DispatchTriggerRuns)).stop();
+        const runJob = await this.container.getAsync(TOKENS.RunJob);
+        const overdue = setTimeout(() => {
+            const stopped = runJob.abortAll();
+            if (stopped > 0)
+                this.pino.warn({ jobs: stopped }, 'grace period over: stopping running jobs');
+        }, this.config.shutdownTimeoutMs);
+        await this.container.unbindAllAsync();
+        clearTimeout(overdue);
+        await this.database.close();
+        this.pino.info({}, 'stopped');
+    }
+}
+/** Says at start-up when the chat webhook will refuse every update for want of a secret (it never fails open). */
+const warnAboutUnprotectedWebhook = async (container) => {
+    await (await container.getAsync(TOKENS.ReceiveMessagingUpdate)).warnIfRefusingEverything();
+};
+//# sourceMappingURL=gateway.js.map

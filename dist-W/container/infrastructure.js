@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=infrastructure.js.map

@@ -1,0 +1,54 @@
+import { DomainError } from '../errors/domain-error.js';
+const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * A job's texts are stored in text columns, which cannot hold U+0000: a field holding one is
+ * refused, naming the field, rather than failing later as "Failed to create job".
+ * (Lone surrogates never get here: the HTTP edge replaces them with U+FFFD, see docs/api.md.)
+ */
+const nulIn = (field, value) => value.includes('\0') ? new DomainError('invalid_input', `Field ${field} must not contain NUL characters (U+0000)`) : undefined;
+/** Returns `value`; throws the 400 for a text with a NUL in it (see nulIn). */
+export const refuseNul = (field, value) => {
+    const problem = nulIn(field, value);
+    if (problem !== undefined)
+        throw problem;
+    return value;
+};
+/** An optional text field: absent (undefined or null), a non-empty string without NUL, or the error saying why not. */
+const optionalText = (fields, name) => {
+    const value = fields[name];
+    if (value === undefined || value === null)
+        return undefined;
+    if (typeof value !== 'string' || value.trim() === '')
+        return new DomainError('invalid_input', `Field ${name} must be a non-empty string`);
+    return nulIn(name, value) ?? value;
+};
+/**
+ * Validates a create-job body (SPEC 4.1, 7): `job` must be a non-empty string without NUL.
+ * Returns the 400's error instead of throwing it: V8 never optimizes a function whose every call
+ * ends in a throw (its tier-up counts calls that return), so a caller flooded with bad bodies
+ * would answer each from the bytecode interpreter (bench/README.md, "Measurements behind the code").
+ */
+export const readJobRequest = (body) => {
+    const fields = isRecord(body) ? body : {};
+    const job = fields.job;
+    if (typeof job !== 'string' || job.trim() === '')
+        return new DomainError('invalid_input', 'Missing job field');
+    const nul = nulIn('job', job);
+    if (nul !== undefined)
+        return nul;
+    const llmProvider = optionalText(fields, 'llm_provider');
+    if (llmProvider instanceof DomainError)
+        return llmProvider;
+    const llmModel = optionalText(fields, 'llm_model');
+    if (llmModel instanceof DomainError)
+        return llmModel;
+    return { job, llmProvider, llmModel };
+};
+/** readJobRequest, throwing its error. */
+export const parseJobRequest = (body) => {
+    const read = readJobRequest(body);
+    if (read instanceof DomainError)
+        throw read;
+    return read;
+};
+//# sourceMappingURL=job-request.js.map

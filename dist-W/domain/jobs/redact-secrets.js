@@ -1,0 +1,68 @@
+/**
+ * Values shorter than this are not redacted: they would blank out ordinary words and numbers
+ * all over the text, and hiding them protects nothing.
+ */
+export const MIN_REDACTED_LENGTH = 4;
+/**
+ * The forms of a secret to look for: the value as set, trimmed, inside a JSON string (quotes,
+ * backslashes and newlines escaped), and each line of a multi-line value (an unquoted
+ * `echo $X` prints a PEM key's lines joined by spaces).
+ */
+const formsOf = (secret) => {
+    const lines = secret.value.split(/\r?\n/).map((line) => line.trim());
+    const forms = [secret.value, secret.value.trim(), JSON.stringify(secret.value).slice(1, -1), ...lines];
+    return [...new Set(forms)].filter((form) => form.length >= MIN_REDACTED_LENGTH);
+};
+/**
+ * Replaces every occurrence of a secret's value with `[redacted NAME]`. Occurrences that
+ * overlap (one secret inside another, or a value repeating into itself) are replaced as one
+ * span, so no part of either value survives next to the marker. Text is scanned once: a
+ * marker is never searched again. Values shorter than MIN_REDACTED_LENGTH are left alone.
+ * Output is often cut at a size limit: text that ends with the beginning of a value (at least
+ * MIN_REDACTED_LENGTH characters of it) is taken for a cut-off value and redacted too.
+ */
+export const redactSecrets = (text, secrets) => {
+    const spans = [];
+    for (const secret of secrets) {
+        for (const form of formsOf(secret)) {
+            for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1))
+                spans.push({ start: at, end: at + form.length, name: secret.name });
+            for (let length = Math.min(form.length - 1, text.length); length >= MIN_REDACTED_LENGTH; length--) {
+                if (text.endsWith(form.slice(0, length))) {
+                    spans.push({ start: text.length - length, end: text.length, name: secret.name });
+                    break;
+                }
+            }
+        }
+    }
+    if (spans.length === 0)
+        return text;
+    // Longest first where two start together, so the span that covers most names the marker.
+    spans.sort((a, b) => a.start - b.start || b.end - a.end);
+    let out = '';
+    let copied = 0;
+    for (let i = 0; i < spans.length;) {
+        const { start, name } = spans[i];
+        let end = spans[i].end;
+        for (i++; i < spans.length && spans[i].start < end; i++)
+            end = Math.max(end, spans[i].end);
+        out += `${text.slice(copied, start)}[redacted ${name}]`;
+        copied = end;
+    }
+    return out + text.slice(copied);
+};
+/**
+ * `value` with every string inside it (array items, object values) redacted, for results that
+ * are serialized later: a value holding `"` or a newline no longer reads the same once in JSON.
+ */
+export const redactSecretsDeep = (value, secrets) => {
+    if (typeof value === 'string')
+        return redactSecrets(value, secrets);
+    if (Array.isArray(value))
+        return value.map((item) => redactSecretsDeep(item, secrets));
+    if (typeof value === 'object' && value !== null) {
+        return Object.fromEntries(Object.entries(value).map(([key, item]) => [redactSecrets(key, secrets), redactSecretsDeep(item, secrets)]));
+    }
+    return value;
+};
+//# sourceMappingURL=redact-secrets.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=action-run.js.map

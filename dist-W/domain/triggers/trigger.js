@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=trigger.js.map

@@ -1,0 +1,191 @@
+import { findTokenPlaces } from '../templates/shell-contexts.js';
+import { findUnknownTokens } from '../templates/template-tokens.js';
+import { validateWhen } from './trigger-filter.js';
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const describe = (value) => (Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`);
+const TRIGGER_FIELDS = ['name', 'watch_path', 'enabled', 'when', 'actions', 'concurrency'];
+/** The most lanes a trigger may have: each is a queue group of its own. */
+export const MAX_CONCURRENCY = 100;
+const ACTION_FIELDS = {
+    agent: ['type', 'job', 'llm_provider', 'llm_model', 'unsafe_raw', 'approval'],
+    command: ['type', 'command', 'timeout', 'retries', 'approval'],
+    webhook: ['type', 'url', 'method', 'headers', 'vars', 'approval'],
+};
+const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
+/** Validates a parsed trigger file as a whole (SPEC 2.2, 2.3), reporting every problem at once. */
+export const validateTriggers = (raw, file, catalog) => {
+    if (!Array.isArray(raw))
+        return { triggers: [], problems: [`${file}: must be a JSON array of triggers, found ${describe(raw)}`] };
+    const problems = [];
+    const triggers = [];
+    const seen = new Map();
+    raw.forEach((entry, index) => {
+        const name = isObject(entry) && typeof entry.name === 'string' && entry.name.trim() !== '' ? entry.name : undefined;
+        const where = `${file}: trigger #${index}${name === undefined ? '' : ` "${name}"`}`;
+        const problem = (field, message) => void problems.push(`${where}: ${field}: ${message}`);
+        if (!isObject(entry)) {
+            problems.push(`${where}: must be an object, found ${describe(entry)}`);
+            return;
+        }
+        const before = problems.length;
+        if (name === undefined)
+            problem('name', 'required, a non-empty string');
+        else if (seen.has(name))
+            problem('name', `duplicate of trigger #${seen.get(name)}`);
+        else
+            seen.set(name, index);
+        const watchPath = entry.watch_path;
+        if (typeof watchPath !== 'string' || !watchPath.startsWith('/'))
+            problem('watch_path', 'required, a path starting with /');
+        else if (watchPath === '/api' || watchPath.startsWith('/api/'))
+            problem('watch_path', `write it without the /api prefix: ${watchPath.slice(4) || '/'}`);
+        else if (!catalog.watchPaths.includes(watchPath))
+            problem('watch_path', `${watchPath} is not an endpoint; one of ${catalog.watchPaths.join(', ')}`);
+        if (typeof entry.enabled !== 'boolean')
+            problem('enabled', 'required, true or false');
+        const concurrency = entry.concurrency;
+        if (concurrency !== undefined && (typeof concurrency !== 'number' || !Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY))
+            problem('concurrency', `a whole number from 1 to ${MAX_CONCURRENCY} (runs of this trigger at once), found ${JSON.stringify(concurrency)}`);
+        for (const field of Object.keys(entry))
+            if (!TRIGGER_FIELDS.includes(field))
+                problem(field, 'unknown field');
+        const when = entry.when === undefined ? undefined : validateWhen(entry.when, problem);
+        const actions = [];
+        if (!Array.isArray(entry.actions) || entry.actions.length === 0)
+            problem('actions', 'required, a non-empty array');
+        else
+            entry.actions.forEach((action, i) => {
+                const parsed = validateAction(action, catalog, (field, message) => problem(`actions[${i}]${field ? `.${field}` : ''}`, message));
+                if (parsed)
+                    actions.push(parsed);
+            });
+        if (problems.length === before) {
+            triggers.push({
+                name: name,
+                watchPath: watchPath,
+                enabled: entry.enabled,
+                ...(when ? { when } : {}),
+                actions,
+                ...(concurrency === undefined ? {} : { concurrency: concurrency }),
+            });
+        }
+    });
+    return { triggers, problems };
+};
+const requiredText = (fields, field, report) => {
+    const value = fields[field];
+    if (typeof value === 'string' && value.trim() !== '')
+        return value;
+    report(field, 'required, a non-empty string');
+    return undefined;
+};
+const checkTokens = (text, field, report) => {
+    for (const token of findUnknownTokens(text ?? ''))
+        report(field, `unknown template token ${token}; tokens are {{body…}}, {{query…}}, {{headers…}}`);
+};
+/** Tokens of a command where no value may stand (comments, arithmetic, …): see shell-contexts.ts. */
+const checkCommandPlaces = (command, report) => {
+    for (const token of findTokenPlaces(command ?? ''))
+        if ('refused' in token.place)
+            report('command', `${token.token} stands ${token.place.refused}`);
+};
+/** One action of a trigger (or of a schedule, which shares the action types), reporting each problem by field. */
+export const validateAction = (action, catalog, report) => {
+    const parsed = validateActionFields(action, catalog, report);
+    if (!isObject(action) || action.approval === undefined)
+        return parsed;
+    if (typeof action.approval !== 'boolean') {
+        report('approval', 'must be true or false');
+        return undefined;
+    }
+    return parsed && action.approval ? { ...parsed, approval: true } : parsed;
+};
+const validateActionFields = (action, catalog, report) => {
+    if (!isObject(action)) {
+        report('', `must be an object, found ${describe(action)}`);
+        return undefined;
+    }
+    const type = action.type;
+    if (type !== 'agent' && type !== 'command' && type !== 'webhook') {
+        report('type', 'required, one of agent, command, webhook');
+        return undefined;
+    }
+    let valid = true;
+    const fail = (field, message) => {
+        valid = false;
+        report(field, message);
+    };
+    for (const field of Object.keys(action))
+        if (!ACTION_FIELDS[type].includes(field))
+            fail(field, `unknown field for a ${type} action`);
+    if (type === 'agent') {
+        const job = requiredText(action, 'job', fail);
+        checkTokens(job, 'job', fail);
+        const provider = action.llm_provider;
+        if (provider !== undefined && (typeof provider !== 'string' || !catalog.llmProviders.includes(provider))) {
+            fail('llm_provider', `must be one of ${catalog.llmProviders.join(', ')}`);
+        }
+        if (action.llm_model !== undefined)
+            requiredText(action, 'llm_model', fail);
+        const unsafeRaw = action.unsafe_raw;
+        if (unsafeRaw !== undefined && typeof unsafeRaw !== 'boolean')
+            fail('unsafe_raw', 'must be true or false');
+        return valid
+            ? {
+                type,
+                job: job,
+                llmProvider: provider,
+                llmModel: action.llm_model,
+                ...(unsafeRaw === true ? { unsafeRaw } : {}),
+            }
+            : undefined;
+    }
+    if (type === 'command') {
+        const command = requiredText(action, 'command', fail);
+        checkTokens(command, 'command', fail);
+        checkCommandPlaces(command, fail);
+        const timeout = action.timeout;
+        if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0) || timeout > MAX_TIMEOUT_SECONDS)) {
+            fail('timeout', `seconds, a number above 0 and at most ${MAX_TIMEOUT_SECONDS}`);
+        }
+        const retries = action.retries;
+        if (retries !== undefined && (!Number.isInteger(retries) || retries < 0 || retries > 10)) {
+            fail('retries', 'a whole number from 0 to 10');
+        }
+        return valid ? { type, command: command, timeoutSeconds: timeout, retries: retries } : undefined;
+    }
+    const url = requiredText(action, 'url', fail);
+    if (url !== undefined) {
+        let protocol = '';
+        try {
+            protocol = new URL(url).protocol;
+        }
+        catch {
+            // reported below
+        }
+        if (protocol !== 'http:' && protocol !== 'https:')
+            fail('url', 'must be an absolute http:// or https:// URL');
+    }
+    const method = action.method ?? 'POST';
+    if (method !== 'GET' && method !== 'POST')
+        fail('method', 'must be GET or POST');
+    const headers = action.headers ?? {};
+    if (!isObject(headers))
+        fail('headers', 'must be an object of header names to string values');
+    else
+        for (const [header, value] of Object.entries(headers)) {
+            if (typeof value !== 'string')
+                fail(`headers.${header}`, 'must be a string');
+            if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header))
+                fail(`headers.${header}`, 'is not a valid header name');
+        }
+    const vars = action.vars ?? {};
+    if (!isObject(vars))
+        fail('vars', 'must be an object');
+    else if ('data' in vars)
+        fail('vars.data', 'is reserved for the original request body');
+    return valid
+        ? { type, url: url, method: method, headers: headers, vars: vars }
+        : undefined;
+};
+//# sourceMappingURL=validate-triggers.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=action-run-repository.js.map

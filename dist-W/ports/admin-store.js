@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=admin-store.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=ai-client.js.map

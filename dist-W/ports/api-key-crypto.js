@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=api-key-crypto.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=approval-store.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=bot-token-store.js.map

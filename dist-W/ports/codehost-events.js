@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=codehost-events.js.map

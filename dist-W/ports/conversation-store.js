@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=conversation-store.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=cron-calendar.js.map

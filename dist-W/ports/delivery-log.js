@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=delivery-log.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=headroom.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=http-forwarder.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=id-generator.js.map

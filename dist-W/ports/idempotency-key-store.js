@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=idempotency-key-store.js.map

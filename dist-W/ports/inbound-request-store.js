@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=inbound-request-store.js.map

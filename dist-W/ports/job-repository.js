@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=job-repository.js.map

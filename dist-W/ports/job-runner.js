@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=job-runner.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=key-repository.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=live-set.js.map

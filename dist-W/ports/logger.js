@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=logger.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=login-attempts.js.map

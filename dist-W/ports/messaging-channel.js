@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=messaging-channel.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=password-hasher.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=poller-lease.js.map

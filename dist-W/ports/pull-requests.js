@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=pull-requests.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=readiness-check.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=schedule-run-repository.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=secret-store.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=shell-executor.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=start-marks.js.map

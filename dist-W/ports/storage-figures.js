@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=storage-figures.js.map

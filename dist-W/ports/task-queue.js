@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=task-queue.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=timer.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=transcriber.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=trigger-lanes.js.map

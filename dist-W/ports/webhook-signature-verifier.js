@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=webhook-signature-verifier.js.map
