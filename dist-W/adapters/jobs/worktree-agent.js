@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=worktree-agent.js.map

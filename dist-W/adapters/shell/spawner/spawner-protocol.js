@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=spawner-protocol.js.map

@@ -1,6 +1,0 @@
-export class SystemClock {
-    now() {
-        return new Date();
-    }
-}
-//# sourceMappingURL=system-clock.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=cli-io.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=channel-binding.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=infrastructure.js.map

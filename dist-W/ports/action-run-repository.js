@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=action-run-repository.js.map

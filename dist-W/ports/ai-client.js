@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=ai-client.js.map

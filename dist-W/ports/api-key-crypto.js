@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=api-key-crypto.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=approval-store.js.map

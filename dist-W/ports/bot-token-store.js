@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=bot-token-store.js.map

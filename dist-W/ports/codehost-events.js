@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=codehost-events.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=conversation-store.js.map

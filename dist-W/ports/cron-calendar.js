@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=cron-calendar.js.map

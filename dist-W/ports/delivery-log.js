@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=delivery-log.js.map

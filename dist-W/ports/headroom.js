@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=headroom.js.map

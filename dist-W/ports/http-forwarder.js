@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=http-forwarder.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=id-generator.js.map

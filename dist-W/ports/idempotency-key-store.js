@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=idempotency-key-store.js.map

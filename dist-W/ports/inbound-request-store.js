@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=inbound-request-store.js.map

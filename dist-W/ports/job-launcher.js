@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=job-launcher.js.map

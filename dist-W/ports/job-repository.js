@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=job-repository.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=job-runner.js.map

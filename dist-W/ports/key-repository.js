@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=key-repository.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=live-set.js.map

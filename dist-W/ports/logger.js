@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=logger.js.map

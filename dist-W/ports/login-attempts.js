@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=login-attempts.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=messaging-channel.js.map

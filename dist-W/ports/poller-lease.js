@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=poller-lease.js.map

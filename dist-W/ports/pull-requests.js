@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=pull-requests.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=readiness-check.js.map

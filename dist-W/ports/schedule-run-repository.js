@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=schedule-run-repository.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=secret-store.js.map

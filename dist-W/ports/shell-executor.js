@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=shell-executor.js.map

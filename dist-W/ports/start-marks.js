@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=start-marks.js.map

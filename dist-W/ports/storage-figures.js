@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=storage-figures.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=task-queue.js.map

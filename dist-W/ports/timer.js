@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=timer.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=transcriber.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=trigger-lanes.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=webhook-signature-verifier.js.map
