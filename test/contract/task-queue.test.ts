@@ -90,6 +90,23 @@ describeWithPostgres('pg-boss on PostgreSQL', () => {
   );
 });
 
+/**
+ * A queue started on `pglite` whose task `{n: 1}` of queue `q` is running when this resolves;
+ * `handler` is to keep its first attempt running for good, as a killed process leaves it.
+ */
+const queueWithTaskLeftRunning = async <T extends object>(
+  pglite: PgliteThread,
+  queueSettings: typeof settings,
+  handler: (task: T, meta: { attempt: number }) => Promise<void>,
+  started: () => boolean,
+): Promise<PgBossTaskQueue> => {
+  const queue = await PgBossTaskQueue.start({ pglite }, queueSettings, logger);
+  await queue.enqueue('q', { n: 1 });
+  await queue.work('q', handler);
+  await waitFor(started, 20_000, 'the first attempt');
+  return queue;
+};
+
 describe('pg-boss on PGlite (the embedded database, held by one process): tasks a killed process left running', function () {
   this.timeout(60_000);
 
@@ -106,10 +123,7 @@ describe('pg-boss on PGlite (the embedded database, held by one process): tasks 
     let first: PgBossTaskQueue | undefined;
     let second: PgBossTaskQueue | undefined;
     try {
-      first = await PgBossTaskQueue.start({ pglite }, noMonitor, logger);
-      await first.enqueue('q', { n: 1 });
-      await first.work('q', handler);
-      await waitFor(() => attempts.length > 0, 20_000, 'the first attempt');
+      first = await queueWithTaskLeftRunning(pglite, noMonitor, handler, () => attempts.length > 0);
       expect(attempts, 'the first attempt started').to.deep.equal([1]);
       // Killed, as far as the store can tell: no stop (a stop fails the tasks it leaves running).
 
@@ -141,10 +155,7 @@ describe('pg-boss on PGlite: a queue opened and used at once, before it has star
     let first: PgBossTaskQueue | undefined;
     let second: PgBossTaskQueue | undefined;
     try {
-      first = await PgBossTaskQueue.start({ pglite }, noMonitor, logger);
-      await first.enqueue('q', { n: 1 });
-      await first.work('q', handler);
-      await waitFor(() => attempts.length > 0, 20_000, 'the first attempt');
+      first = await queueWithTaskLeftRunning(pglite, noMonitor, handler, () => attempts.length > 0);
 
       second = PgBossTaskQueue.open({ pglite }, noMonitor, logger);
       // Queued in the same turn as `open`: the start (several statements) cannot have finished.
