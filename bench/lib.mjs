@@ -241,14 +241,6 @@ export const startBaseline = async (mode = 'bare', env = {}) => {
 };
 
 /**
- * Starts `node dist/main.js` with LOG_LEVEL=warn on a free port of 127.0.0.1 (plus `env`),
- * its whole output in bench/results/logs/<label>.log (replaced by the next run of the same
- * label), and waits for GET /readyz to answer 200, as an orchestrator would before sending it
- * traffic: the service answers requests before its task queue has started (on a new database,
- * pg-boss then creates its schema, and requests that store tasks wait for it), and a bench
- * measures a service that has.
- */
-/**
  * How `npm start` runs the service (package.json): the environment variables it sets before
  * `node` (`NAME=${NAME:-default}` takes the default unless this process has NAME) and the
  * Node.js flags before dist/main.js, so that the gateway is measured as it is started.
@@ -284,6 +276,14 @@ const GATEWAY_ENV = Object.fromEntries(
     }),
 );
 
+/**
+ * Starts `node dist/main.js` with LOG_LEVEL=warn on a free port of 127.0.0.1 (plus `env`),
+ * its whole output in bench/results/logs/<label>.log (replaced by the next run of the same
+ * label), and waits for GET /readyz to answer 200, as an orchestrator would before sending it
+ * traffic: the service answers requests before its task queue has started (on a new database,
+ * pg-boss then creates its schema, and requests that store tasks wait for it), and a bench
+ * measures a service that has.
+ */
 export const startGateway = async (label, env) => {
   const port = await freePort();
   await mkdir(LOGS_DIR, { recursive: true });
