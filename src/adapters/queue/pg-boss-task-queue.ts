@@ -119,7 +119,8 @@ export class PgBossTaskQueue implements TaskQueue {
 
   private constructor(
     private readonly boss: PgBoss,
-    private readonly connection: QueueConnection,
+    /** On the embedded database, held by this process alone: tasks found running at the start are orphans. */
+    private readonly embedded: boolean,
     private readonly settings: QueueSettings,
     private readonly logger: Logger,
     /** Each task waits here before it starts: while the service is busy, requests go first. */
@@ -131,7 +132,7 @@ export class PgBossTaskQueue implements TaskQueue {
   /** Begins the start unless it has begun; resolves once it succeeded. */
   #start(): Promise<void> {
     if (this.#starting === undefined) {
-      const starting = PgBossTaskQueue.#prepare(this.boss, this.connection, this.settings, this.logger);
+      const starting = this.#prepare();
       this.#starting = starting;
       // Handled here too, so that a failed start is reported by the operations that wait for it
       // (the service's workers, at start-up), never as an unhandled rejection.
@@ -192,7 +193,7 @@ export class PgBossTaskQueue implements TaskQueue {
         : new PgBoss({ ...common, connectionString: connection.connectionString, max: 10 });
     boss.on('error', (error: unknown) => logger.error({ err: error }, 'task queue error'));
     boss.on('warning', (warning: unknown) => logger.warn({ warning }, 'task queue warning'));
-    return new PgBossTaskQueue(boss, connection, settings, logger, headroom);
+    return new PgBossTaskQueue(boss, 'pglite' in connection, settings, logger, headroom);
   }
 
   /** `open`, resolved once the queue has started (rejected with the start's error). */
@@ -202,11 +203,13 @@ export class PgBossTaskQueue implements TaskQueue {
     return queue;
   }
 
-  static async #prepare(boss: PgBoss, connection: QueueConnection, settings: QueueSettings, logger: Logger): Promise<void> {
+  /** pg-boss's start, the queues' settings and the orphans (see `open`); pg-boss is stopped again when it fails. */
+  async #prepare(): Promise<void> {
+    const { boss, settings, logger } = this;
     try {
       await boss.start();
-      const ordered = new Set(settings.orderedQueues ?? []);
-      const names = [...settings.queues, ...ordered];
+      const ordered = this.#ordered;
+      const names = this.#names;
       // One look at every queue; a queue whose settings are already those asked for is left
       // alone (a start of the service changes nothing): three statements less per queue.
       const existing = new Map((await boss.getQueues(names)).map((queue) => [queue.name, queue]));
@@ -233,7 +236,7 @@ export class PgBossTaskQueue implements TaskQueue {
       // It is failed now, so that it is retried as configured, instead of after its heartbeat
       // expires (QUEUE_HEARTBEAT_SECONDS, at least 10 s). On PostgreSQL another replica may be
       // running it: there the heartbeat decides.
-      if ('pglite' in connection) await PgBossTaskQueue.#failOrphans(boss, [...settings.queues, ...ordered], logger);
+      if (this.embedded) await PgBossTaskQueue.#failOrphans(boss, names, logger);
     } catch (error) {
       await boss.stop({ graceful: false, close: true }).catch(() => undefined);
       throw error;
@@ -427,13 +430,11 @@ export class PgBossTaskQueue implements TaskQueue {
       this.#starting.catch(() => undefined);
       return;
     }
-    if (
-      !(await this.#starting.then(
-        () => true,
-        () => false,
-      ))
-    )
-      return;
+    const started = await this.#starting.then(
+      () => true,
+      () => false,
+    );
+    if (!started) return;
     await this.boss.stop({ graceful: true, timeout: Math.max(timeoutMs, 1), close: true });
   }
 }
