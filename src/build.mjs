@@ -9,8 +9,12 @@
 //    With --if-stale nothing is compiled while that record is newer than every source (src/,
 //    tsconfig.json, package.json, package-lock.json): `npm start` on a current build starts at
 //    once instead of spending seconds in the compiler.
+// 3. The ES-module dependencies that a start loads as hundreds of small files (BUNDLED below)
+//    are bundled by esbuild into dist/vendor/, one file per specifier our code imports plus
+//    the chunks they share, and dist/vendor/modules.json maps each specifier to its file;
+//    src/bundled-dependencies.ts makes the built entry points load them from there.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,5 +64,125 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const started = new Date();
 const built = spawnSync(process.execPath, [tsc, '-b', join(ROOT, 'tsconfig.json')], { stdio: 'inherit' });
 if (built.status !== 0) process.exit(built.status ?? 1);
+await bundleDependencies();
 writeFileSync(STAMP, `${started.toISOString()}\n`);
 utimesSync(STAMP, started, started);
+
+/**
+ * Step 3. Node's module loader spends most of a start on this 2-core machine on its work per
+ * file (resolve, stat, read, link): `keys list` loaded 968 files, 800 of them from these
+ * packages (kysely 254, Inversify 246, MikroORM 187, zod 95), and the service 1 598. Bundled,
+ * `keys list` on PostgreSQL took 550 ms instead of 880, the service's start 920 instead of
+ * 1 220 (bench/README.md, "Start-up"). Only ES-module packages: a bundle of a CommonJS entry
+ * would lose its named exports. A dependency of ours that is not bundled stays an import from
+ * node_modules, so that our code and the bundles share one copy of it (pg's type parsers,
+ * pino's streams).
+ */
+async function bundleDependencies() {
+  const BUNDLED = [
+    'kysely',
+    'inversify',
+    '@mikro-orm/core',
+    '@mikro-orm/sql',
+    '@mikro-orm/postgresql',
+    '@mikro-orm/pglite',
+    '@mikro-orm/migrations',
+    'zod',
+    'pg-boss',
+    'node-fetch',
+    'p-retry',
+    'marked',
+    'ai',
+    '@ai-sdk/anthropic',
+    '@ai-sdk/google',
+    '@ai-sdk/openai',
+    '@ai-sdk/openai-compatible',
+  ];
+  // Packages made to be loaded more than once (their state lives in a registry on globalThis):
+  // a bundle may hold its own copy while a package from node_modules loads another.
+  const SHAREABLE = ['@opentelemetry/api'];
+  const out = join(ROOT, 'dist', 'vendor');
+  rmSync(out, { recursive: true, force: true });
+  const packageOf = (specifier) =>
+    specifier
+      .split('/')
+      .slice(0, specifier.startsWith('@') ? 2 : 1)
+      .join('/');
+  const dependencies = new Set(Object.keys(pkg.dependencies ?? {}));
+
+  // Which specifiers of those packages our code imports, read by esbuild from the compiled files.
+  const compiled = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return path === out ? [] : compiled(path);
+      return entry.name.endsWith('.js') ? [path] : [];
+    });
+  const files = compiled(join(ROOT, 'dist'));
+  const imported = new Set();
+  const esbuild = files.length > 0 && BUNDLED.some((name) => dependencies.has(name)) ? await import('esbuild') : undefined;
+  if (esbuild !== undefined) {
+    const scan = await esbuild.build({
+      entryPoints: files,
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      outdir: out,
+      logLevel: 'error',
+    });
+    for (const input of Object.values(scan.metafile.inputs))
+      for (const { path, external } of input.imports) if (external && BUNDLED.includes(packageOf(path))) imported.add(path);
+  }
+  const specifiers = [...imported].sort();
+  const fileOf = (specifier) => `${specifier.replace(/^@/, '').replace(/[^A-Za-z0-9.-]/g, '_')}.js`;
+  if (specifiers.length > 0) {
+    const keep = {
+      name: 'keep-shared-dependencies',
+      setup(build) {
+        build.onResolve({ filter: /^[^./]/ }, async (args) => {
+          if (args.path.startsWith('node:') || args.pluginData === 'probe') return undefined;
+          const name = packageOf(args.path);
+          if (dependencies.has(name) && !BUNDLED.includes(name)) return { external: true };
+          // An optional dependency the package imports only where it is installed (MikroORM's other drivers).
+          const found = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'probe' });
+          return found.errors.length > 0 ? { path: args.path, external: true } : undefined;
+        });
+      },
+    };
+    const result = await esbuild.build({
+      entryPoints: specifiers.map((specifier) => ({ in: fileURLToPath(import.meta.resolve(specifier)), out: fileOf(specifier).replace(/\.js$/, '') })),
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: `node${process.versions.node.split('.')[0]}`,
+      outdir: out,
+      keepNames: true,
+      metafile: true,
+      logLevel: 'error',
+      plugins: [keep],
+      // CommonJS code inside a bundle (a dependency of a bundled package) calls require().
+      banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+    });
+    // A package loaded from node_modules that depends on a bundled one would load a second copy of it.
+    const inside = new Set(
+      Object.keys(result.metafile.inputs).flatMap((path) => {
+        const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
+        return match ? [match[1]] : [];
+      }),
+    );
+    for (const name of dependencies) {
+      if (BUNDLED.includes(name)) continue;
+      const manifest = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'));
+      const needs = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((dep) => inside.has(dep) && !SHAREABLE.includes(dep));
+      if (needs.length > 0) {
+        process.stderr.write(`src/build.mjs: ${name} is not bundled but depends on ${needs.join(', ')}, which is: add ${name} to BUNDLED or remove those\n`);
+        process.exit(1);
+      }
+    }
+  }
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'modules.json'), `${JSON.stringify(Object.fromEntries(specifiers.map((specifier) => [specifier, fileOf(specifier)])), null, 2)}\n`);
+}

@@ -5,6 +5,7 @@
  */
 // A namespace import: a named import of something an older Node.js lacks would fail before the check.
 import * as modules from 'node:module';
+import { loadBundledDependencies } from './bundled-dependencies.js';
 import { refuseUnsupportedNode } from './cli/node-version.js';
 
 refuseUnsupportedNode();
@@ -12,4 +13,6 @@ refuseUnsupportedNode();
 // system's temporary directory) and reuses it at the next start, which saves about a tenth of
 // the module loading. Where the directory is not writable, modules are compiled as before.
 modules.enableCompileCache();
+// Kysely, MikroORM, Inversify, zod, pg-boss… from their bundles in dist/vendor (src/build.mjs).
+loadBundledDependencies();
 await import('./cli/service-main.js');

@@ -5,6 +5,7 @@
  */
 // A namespace import: a named import of something an older Node.js lacks would fail before the check.
 import * as modules from 'node:module';
+import { loadBundledDependencies } from '../bundled-dependencies.js';
 import { refuseUnsupportedNode } from './node-version.js';
 
 refuseUnsupportedNode();
@@ -12,4 +13,6 @@ refuseUnsupportedNode();
 // system's temporary directory) and reuses it at the next run. Where the directory is not
 // writable, modules are compiled as before.
 modules.enableCompileCache?.();
+// Kysely, MikroORM, Inversify, zod… from their bundles in dist/vendor (src/build.mjs).
+loadBundledDependencies();
 await import('./cli-main.js');

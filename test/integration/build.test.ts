@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { copyFile, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ROOT, tempDir } from '../support/gateway-process.js';
 
 /*
@@ -18,11 +19,26 @@ interface Project {
   compiler(available: boolean): Promise<void>;
 }
 
-const makeProject = async (): Promise<Project> => {
+/** The fixture's dependencies (installed: its node_modules is the checkout's) and its one source file. */
+interface Fixture {
+  readonly dependencies?: readonly string[];
+  readonly source?: string;
+}
+
+const makeProject = async ({ dependencies = [], source = 'export const version: number = 1;\n' }: Fixture = {}): Promise<Project> => {
   const dir = await tempDir('build');
   await mkdir(join(dir, 'src'));
   await copyFile(join(ROOT, 'src', 'build.mjs'), join(dir, 'src', 'build.mjs'));
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', type: 'module', private: true, engines: { node: '>=22.12.0' } }));
+  await writeFile(
+    join(dir, 'package.json'),
+    JSON.stringify({
+      name: 'fixture',
+      type: 'module',
+      private: true,
+      engines: { node: '>=22.12.0' },
+      dependencies: Object.fromEntries(dependencies.map((name) => [name, '*'])),
+    }),
+  );
   await writeFile(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
@@ -40,7 +56,7 @@ const makeProject = async (): Promise<Project> => {
       include: ['src'],
     }),
   );
-  await writeFile(join(dir, 'src', 'main.ts'), 'export const version: number = 1;\n');
+  await writeFile(join(dir, 'src', 'main.ts'), source);
   const project: Project = {
     dir,
     build: (...args) => {
@@ -119,5 +135,53 @@ describe('src/build.mjs: build once, then only when a source changed', function 
     let built = true;
     await stat(join(project.dir, 'dist')).catch(() => (built = false));
     expect(built, 'dist/ was created').to.equal(false);
+  });
+});
+
+describe('src/build.mjs: the ES-module dependencies our code imports are bundled into dist/vendor', function () {
+  this.timeout(120_000);
+
+  const bundles = async (project: Project): Promise<Record<string, string>> =>
+    JSON.parse(await readFile(join(project.dir, 'dist', 'vendor', 'modules.json'), 'utf8')) as Record<string, string>;
+
+  it('bundles an imported package of the list into one file modules.json names, and drops it once nothing imports it', async () => {
+    const project = await makeProject({
+      dependencies: ['p-retry', 'pino'],
+      source: "import pRetry from 'p-retry';\nimport { pino } from 'pino';\nexport const retry = pRetry;\nexport const log = pino;\n",
+    });
+    const built = project.build();
+    expect(built.code, built.stderr).to.equal(0);
+    // pino is CommonJS and not on the list: it stays in node_modules.
+    expect(await bundles(project)).to.deep.equal({ 'p-retry': 'p-retry.js' });
+    const bundled = (await import(pathToFileURL(join(project.dir, 'dist', 'vendor', 'p-retry.js')).href)) as {
+      default: (run: () => Promise<string>, options: { retries: number; minTimeout: number }) => Promise<string>;
+    };
+    let attempts = 0;
+    const result = await bundled.default(
+      async () => {
+        attempts += 1;
+        if (attempts < 2) throw new Error('first attempt fails');
+        return 'done';
+      },
+      { retries: 2, minTimeout: 0 },
+    );
+    expect({ result, attempts }).to.deep.equal({ result: 'done', attempts: 2 });
+
+    await writeFile(join(project.dir, 'src', 'main.ts'), 'export const version: number = 2;\n');
+    expect(project.build()).to.include({ code: 0 });
+    expect(await bundles(project)).to.deep.equal({});
+    expect(await readdir(join(project.dir, 'dist', 'vendor'))).to.deep.equal(['modules.json']);
+  });
+
+  it('fails the build, naming both, when a dependency left in node_modules depends on a bundled one (it would load a second copy)', async () => {
+    const project = await makeProject({
+      dependencies: ['zod', '@ai-sdk/provider-utils'],
+      source: "import { z } from 'zod';\nexport const name = z.string();\n",
+    });
+    const built = project.build();
+    expect(built.code).to.equal(1);
+    expect(built.stderr).to.equal(
+      'src/build.mjs: @ai-sdk/provider-utils is not bundled but depends on zod, which is: add @ai-sdk/provider-utils to BUNDLED or remove those\n',
+    );
   });
 });
