@@ -157,7 +157,7 @@ async function bundleDependencies() {
       splitting: true,
       format: 'esm',
       platform: 'node',
-      target: `node${process.versions.node.split('.')[0]}`,
+      target: `node${minimum}`,
       outdir: out,
       keepNames: true,
       metafile: true,
@@ -166,6 +166,14 @@ async function bundleDependencies() {
       // CommonJS code inside a bundle (a dependency of a bundled package) calls require().
       banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
     });
+    // A CommonJS entry's bundle would export only `default`: our named imports of it would fail.
+    const commonJs = Object.entries(result.metafile.outputs)
+      .filter(([, output]) => output.entryPoint !== undefined && result.metafile.inputs[output.entryPoint]?.format !== 'esm')
+      .map(([path]) => specifiers.find((specifier) => path.endsWith(`/${fileOf(specifier)}`)));
+    if (commonJs.length > 0) {
+      process.stderr.write(`src/build.mjs: ${commonJs.join(', ')} is CommonJS, and a bundle of it would lose its named exports: remove it from BUNDLED\n`);
+      process.exit(1);
+    }
     // A package loaded from node_modules that depends on a bundled one would load a second copy of it.
     const inside = new Set(
       Object.keys(result.metafile.inputs).flatMap((path) => {

@@ -23,9 +23,14 @@ interface Project {
 interface Fixture {
   readonly dependencies?: readonly string[];
   readonly source?: string;
+  /**
+   * Packages of the fixture's own (name → file → content): node_modules is then a directory
+   * with these, and the checkout's compiler and bundler linked in, instead of the checkout's.
+   */
+  readonly packages?: Record<string, Record<string, string>>;
 }
 
-const makeProject = async ({ dependencies = [], source = 'export const version: number = 1;\n' }: Fixture = {}): Promise<Project> => {
+const makeProject = async ({ dependencies = [], source = 'export const version: number = 1;\n', packages }: Fixture = {}): Promise<Project> => {
   const dir = await tempDir('build');
   await mkdir(join(dir, 'src'));
   await copyFile(join(ROOT, 'src', 'build.mjs'), join(dir, 'src', 'build.mjs'));
@@ -68,8 +73,22 @@ const makeProject = async ({ dependencies = [], source = 'export const version: 
       if (available) await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
     },
   };
-  await project.compiler(true);
+  if (packages === undefined) await project.compiler(true);
+  else {
+    for (const tool of ['typescript', 'esbuild']) await linkPackage(dir, tool);
+    for (const [name, files] of Object.entries(packages)) {
+      for (const [file, content] of Object.entries(files)) {
+        await mkdir(join(dir, 'node_modules', name), { recursive: true });
+        await writeFile(join(dir, 'node_modules', name, file), content);
+      }
+    }
+  }
   return project;
+};
+
+const linkPackage = async (dir: string, name: string): Promise<void> => {
+  await mkdir(join(dir, 'node_modules'), { recursive: true });
+  await symlink(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name));
 };
 
 /** Node options (`--import`, `data:…`) first, then the script and its own arguments. */
@@ -171,6 +190,23 @@ describe('src/build.mjs: the ES-module dependencies our code imports are bundled
     expect(project.build()).to.include({ code: 0 });
     expect(await bundles(project)).to.deep.equal({});
     expect(await readdir(join(project.dir, 'dist', 'vendor'))).to.deep.equal(['modules.json']);
+  });
+
+  it('fails the build, naming it, when a package of the list is CommonJS (its bundle would lose the named exports)', async () => {
+    const project = await makeProject({
+      dependencies: ['p-retry'],
+      source: "import { retry } from 'p-retry';\nexport const again = retry;\n",
+      packages: {
+        'p-retry': {
+          'package.json': JSON.stringify({ name: 'p-retry', version: '1.0.0', main: 'index.js', types: 'index.d.ts' }),
+          'index.js': 'exports.retry = (run) => run();\n',
+          'index.d.ts': 'export declare const retry: <T>(run: () => T) => T;\n',
+        },
+      },
+    });
+    const built = project.build();
+    expect(built.code).to.equal(1);
+    expect(built.stderr).to.equal('src/build.mjs: p-retry is CommonJS, and a bundle of it would lose its named exports: remove it from BUNDLED\n');
   });
 
   it('fails the build, naming both, when a dependency left in node_modules depends on a bundled one (it would load a second copy)', async () => {
