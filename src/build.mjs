@@ -16,7 +16,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -136,6 +136,7 @@ async function bundleDependencies() {
       for (const { path, external } of input.imports) if (external && BUNDLED.includes(packageOf(path))) imported.add(path);
   }
   const specifiers = [...imported].sort();
+  const entryOf = (specifier) => fileURLToPath(import.meta.resolve(specifier));
   const fileOf = (specifier) => `${specifier.replace(/^@/, '').replace(/[^A-Za-z0-9.-]/g, '_')}.js`;
   if (specifiers.length > 0) {
     const keep = {
@@ -152,7 +153,8 @@ async function bundleDependencies() {
       },
     };
     const result = await esbuild.build({
-      entryPoints: specifiers.map((specifier) => ({ in: fileURLToPath(import.meta.resolve(specifier)), out: fileOf(specifier).replace(/\.js$/, '') })),
+      entryPoints: specifiers.map((specifier) => ({ in: entryOf(specifier), out: fileOf(specifier).replace(/\.js$/, '') })),
+      absWorkingDir: ROOT,
       bundle: true,
       splitting: true,
       format: 'esm',
@@ -167,9 +169,7 @@ async function bundleDependencies() {
       banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
     });
     // A CommonJS entry's bundle would export only `default`: our named imports of it would fail.
-    const commonJs = Object.entries(result.metafile.outputs)
-      .filter(([, output]) => output.entryPoint !== undefined && result.metafile.inputs[output.entryPoint]?.format !== 'esm')
-      .map(([path]) => specifiers.find((specifier) => path.endsWith(`/${fileOf(specifier)}`)));
+    const commonJs = specifiers.filter((specifier) => result.metafile.inputs[relative(ROOT, entryOf(specifier))]?.format !== 'esm');
     if (commonJs.length > 0) {
       process.stderr.write(`src/build.mjs: ${commonJs.join(', ')} is CommonJS, and a bundle of it would lose its named exports: remove it from BUNDLED\n`);
       process.exit(1);
