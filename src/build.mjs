@@ -72,8 +72,8 @@ utimesSync(STAMP, started, started);
  * Step 3. Node's module loader spends most of a start on this 2-core machine on its work per
  * file (resolve, stat, read, link): `keys list` loaded 968 files, 800 of them from these
  * packages (kysely 254, Inversify 246, MikroORM 187, zod 95), and the service 1 598. Bundled,
- * `keys list` on PostgreSQL took 550 ms instead of 880, the service's start 920 instead of
- * 1 220 (bench/README.md, "Start-up"). Only ES-module packages: a bundle of a CommonJS entry
+ * `keys list` on PostgreSQL took 520–620 ms instead of 785–910, the service's start on
+ * PostgreSQL 855 instead of 1 172 (bench/README.md, "Start-up"). Only ES-module packages: a bundle of a CommonJS entry
  * would lose its named exports. A dependency of ours that is not bundled stays an import from
  * node_modules, so that our code and the bundles share one copy of it (pg's type parsers,
  * pino's streams).
