@@ -19,7 +19,7 @@ const readList = (file: URL): Map<string, string> | undefined => {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    return refuse(file, (error as Error).message);
   }
   let listed: unknown;
   try {

@@ -24,7 +24,7 @@ const probed = async (): Promise<{ env: Record<string, string>; loaded: () => Pr
   const dir = await tempDir('bundled');
   const log = join(dir, 'loaded.log');
   return {
-    env: { DATA_DIR: join(dir, 'data'), NODE_OPTIONS: `--import=${PROBE}`, LOADED_FILES_LOG: log },
+    env: { NODE_OPTIONS: `--import=${PROBE}`, LOADED_FILES_LOG: log },
     loaded: async () => (await readFile(log, 'utf8')).split('\n').filter((line) => line !== ''),
   };
 };
@@ -35,8 +35,9 @@ const fromBundles = (files: string[]): string[] => files.filter((file) => file.s
 describe('the built service and CLI load Kysely, MikroORM, Inversify, zod and pg-boss from their bundles', function () {
   this.timeout(120_000);
 
-  it('the CLI creates and lists a key on a new embedded database, reading none of their files from node_modules', async () => {
-    const { env, loaded } = await probed();
+  it('the CLI creates and lists a key on the embedded database, reading none of their files from node_modules', async () => {
+    const { env: probe, loaded } = await probed();
+    const env = { ...probe, DATA_DIR: await migratedDataDir('bundled-cli') };
     const created = await runCli(['keys', 'create', '--name', 'ci', '--json'], env);
     expect(created.code, created.stderr).to.equal(0);
     const listed = await runCli(['keys', 'list', '--json'], env);
