@@ -155,7 +155,16 @@ export class RunTrigger {
           ? await this.#askApproval(action, index, input.task, request)
           : { status: 'not_runnable', attempts: 0, error: 'approval is available for triggers only; the action was not run', detail: {} };
         await this.#record(
-          { runId: input.runId, trigger: trigger.name, actionIndex: index, type: action.type, startedAt, finishedAt: this.clock.now(), ...outcome },
+          {
+            runId: input.runId,
+            trigger: trigger.name,
+            actionIndex: index,
+            type: action.type,
+            startedAt,
+            finishedAt: this.clock.now(),
+            ...outcome,
+            detail: { ...outcome.detail, ...input.detail },
+          },
           log,
         );
         if (outcome.status === 'awaiting_approval')
@@ -181,6 +190,7 @@ export class RunTrigger {
           startedAt,
           requestId: task.requestId,
           mark: mark?.where,
+          detail: input.detail,
         });
       const outcome: Outcome = wasStarted
         ? { status: 'failed', attempts: 1, error: INTERRUPTED, detail: {} }
@@ -308,15 +318,17 @@ export class RunTrigger {
     requestId?: string;
     /** Where its command marks its start (StartMarks), kept in the record to be looked at after a crash. */
     mark?: string;
+    /** The run's own fields (a schedule's occurrence): its page shows them while the action runs. */
+    detail?: Readonly<Record<string, unknown>>;
   }): Promise<void> {
-    const { requestId, mark, ...fields } = start;
+    const { requestId, mark, detail, ...fields } = start;
     await this.runs.save({
       ...fields,
       status: 'running',
       attempts: 0,
       finishedAt: start.startedAt,
       error: null,
-      detail: { ...(requestId === undefined ? {} : { requestId }), ...(mark === undefined ? {} : { startMark: mark }) },
+      detail: { ...(requestId === undefined ? {} : { requestId }), ...(mark === undefined ? {} : { startMark: mark }), ...detail },
     });
   }
 

@@ -16,9 +16,12 @@ import { SequentialIds } from '../../../fakes/sequential-ids.js';
 
 class RecordingShell implements ShellExecutor {
   readonly runs: Array<{ command: string; env: Readonly<Record<string, string>> }> = [];
+  /** Called while a command runs, before it ends. */
+  during?: () => Promise<void>;
   constructor(private readonly exitCode = 0) {}
   async run(command: string, options: ShellOptions): Promise<ShellRun> {
     this.runs.push({ command, env: options.env });
+    await this.during?.();
     return { exitCode: this.exitCode, timedOut: false, aborted: false, durationMs: 1, output: '' };
   }
 }
@@ -99,6 +102,19 @@ describe('RunSchedule', () => {
     ]);
     const [recorded] = await runs.forSchedule('nightly', 1);
     expect(recorded).to.deep.include({ status: 'succeeded', runId: RUN_ID, catchUp: false, error: null });
+  });
+
+  it("records the schedule and occurrence on an action's record from its start, so its run page names them while it runs", async () => {
+    const { shell, actionRuns, run } = setup(parse([{ name: 'slow', schedule: '0 3 * * *', enabled: true, actions: [{ type: 'command', command: 'true' }] }]));
+    let whileRunning: unknown;
+    shell.during = async () => {
+      whileRunning = (await actionRuns.forRun(RUN_ID)).map((r) => [r.status, r.detail.schedule, r.detail.occurrence]);
+    };
+    await run.execute({ schedule: 'slow', occurrence: '2026-03-01T03:00:00.000Z', catchUp: false }, RUN_ID);
+    expect(whileRunning).to.deep.equal([['running', 'slow', '2026-03-01T03:00:00.000Z']]);
+    expect((await actionRuns.forRun(RUN_ID)).map((r) => [r.status, r.detail.schedule, r.detail.occurrence])).to.deep.equal([
+      ['succeeded', 'slow', '2026-03-01T03:00:00.000Z'],
+    ]);
   });
 
   it('records a failed occurrence when an action fails, and does not repeat actions already recorded when run again', async () => {
