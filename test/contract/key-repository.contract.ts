@@ -164,6 +164,19 @@ export const describeKeyRepositoryContract = (
       expect(harness.queries!() - before).to.be.at.most(1);
     });
 
+    it('asks its store once for a known digest that many callers look up at once before it knows it', async () => {
+      const added = record();
+      const later = record();
+      await harness.insertElsewhere!(added);
+      await harness.insertElsewhere!(later);
+      // Once the later record is found, the notice of the first one has been heard too (they come in order).
+      expect(await eventually(async () => (await keys.findByHash(later.keyHash)) !== null, 1000)).to.equal(true);
+      const before = harness.queries!();
+      expect(await Promise.all(Array.from({ length: 50 }, () => keys.findByHash(added.keyHash)))).to.deep.equal(Array(50).fill(added));
+      expect(harness.queries!() - before).to.equal(1);
+      expect(keys.knownByHash(added.keyHash)).to.deep.equal(added);
+    });
+
     it('asks its store nothing for unknown digests, each different, once it has answered one', async () => {
       await keys.add(record());
       await keys.findByHash('d'.repeat(64));

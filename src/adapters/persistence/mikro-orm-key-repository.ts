@@ -33,6 +33,13 @@ const toRecord = (row: Row): ApiKeyRecord => ({
 export class MikroOrmKeyRepository implements KeyRepository {
   readonly #cache = new Map<string, ApiKeyRecord>();
   readonly #absent: AbsentDigests;
+  /**
+   * Lookups under way, by digest: callers asking for one digest at the same moment share one
+   * query — a cold start under load asks once, not once per connection (on the embedded
+   * database, each query waits for the one connection). Only while live; a change forgets the
+   * lookups of what it touches, so that a caller after the change asks again.
+   */
+  readonly #lookups = new Map<string, Promise<ApiKeyRecord | null>>();
   #live = false;
   #unsubscribe: (() => Promise<void>) | undefined;
 
@@ -76,12 +83,22 @@ export class MikroOrmKeyRepository implements KeyRepository {
     }
   }
 
-  async findByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    if (this.#live) {
-      const cached = this.#cache.get(keyHash);
-      if (cached) return cached;
-      if (await this.#absent.surelyAbsent(keyHash)) return null;
-    }
+  findByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    if (!this.#live) return this.#query(keyHash);
+    const cached = this.#cache.get(keyHash);
+    if (cached) return Promise.resolve(cached);
+    const pending = this.#lookups.get(keyHash);
+    if (pending) return pending;
+    const lookup = this.#absent.surelyAbsent(keyHash).then((absent) => (absent ? null : this.#query(keyHash)));
+    this.#lookups.set(keyHash, lookup);
+    const done = (): void => {
+      if (this.#lookups.get(keyHash) === lookup) this.#lookups.delete(keyHash);
+    };
+    lookup.then(done, done);
+    return lookup;
+  }
+
+  async #query(keyHash: string): Promise<ApiKeyRecord | null> {
     const generation = this.#absent.generation;
     const row = await this.db.orm.em.fork().findOne(ApiKeyEntity, { keyHash });
     // A lookup that raced a change remembers nothing.
@@ -122,11 +139,13 @@ export class MikroOrmKeyRepository implements KeyRepository {
   #changed(keyHash: string): void {
     if (keyHash === '*') {
       this.#cache.clear();
+      this.#lookups.clear();
       this.#absent.reset();
       return;
     }
     const digest = keyHash.trim();
     this.#cache.delete(digest);
+    this.#lookups.delete(digest);
     this.#absent.changed(digest);
   }
 }
