@@ -154,19 +154,7 @@ export class RunTrigger {
         const outcome: Outcome = input.task
           ? await this.#askApproval(action, index, input.task, request)
           : { status: 'not_runnable', attempts: 0, error: 'approval is available for triggers only; the action was not run', detail: {} };
-        await this.#record(
-          {
-            runId: input.runId,
-            trigger: trigger.name,
-            actionIndex: index,
-            type: action.type,
-            startedAt,
-            finishedAt: this.clock.now(),
-            ...outcome,
-            detail: { ...outcome.detail, ...input.detail },
-          },
-          log,
-        );
+        await this.#record(this.#finished(input, index, action.type, startedAt, outcome), log);
         if (outcome.status === 'awaiting_approval')
           log.info({ action: index, type: action.type, approvalId: outcome.detail.approvalId }, 'trigger action awaits approval');
         else log.warn({ action: index, type: action.type, error: outcome.error }, 'trigger action not runnable');
@@ -207,16 +195,7 @@ export class RunTrigger {
       const recorded = storable(outcome);
       // The request id leads the run's page to the values the action got (InboundRequestStore).
       const withRequest = task.requestId === undefined ? recorded.detail : { ...recorded.detail, requestId: task.requestId };
-      const run: ActionRun = {
-        runId: input.runId,
-        trigger: trigger.name,
-        actionIndex: index,
-        type: action.type,
-        startedAt,
-        finishedAt: this.clock.now(),
-        ...recorded,
-        detail: input.detail === undefined ? withRequest : { ...withRequest, ...input.detail },
-      };
+      const run = this.#finished(input, index, action.type, startedAt, { ...recorded, detail: withRequest });
       await this.#record(run, log);
       // The record is final now: the mark is no longer needed to tell what happened.
       // (At most one of the two: a mark placed now, or the one an interrupted start left.)
@@ -348,6 +327,20 @@ export class RunTrigger {
       'trigger action was running when the service stopped but its command never started; starting it now',
     );
     return undefined;
+  }
+
+  /** An action's final record: its outcome, and the run's own fields (`input.detail`) over the outcome's. */
+  #finished(input: ActionsRun, index: number, type: TriggerAction['type'], startedAt: Date, outcome: Outcome): ActionRun {
+    return {
+      runId: input.runId,
+      trigger: input.name,
+      actionIndex: index,
+      type,
+      startedAt,
+      finishedAt: this.clock.now(),
+      ...outcome,
+      detail: { ...outcome.detail, ...input.detail },
+    };
   }
 
   /** Saves the record of an action that ran; a failure is logged, never thrown (the action must not run again). */
