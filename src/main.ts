@@ -9,6 +9,18 @@ import { loadBundledDependencies } from './bundled-dependencies.js';
 import { refuseUnsupportedNode } from './cli/node-version.js';
 
 refuseUnsupportedNode();
+// The service takes no arguments (its configuration is the environment and .env): an argument is
+// a command meant for the CLI, or a mistake, and must not start a server in the working directory.
+const args = process.argv.slice(2);
+if (args.length > 0) {
+  const help = args.length === 1 && (args[0] === '--help' || args[0] === '-h' || args[0] === 'help');
+  const text =
+    'node dist/main.js (npm start) starts the service and takes no arguments: its settings come from the environment and .env (docs/configuration.md).\n' +
+    'Commands (keys, migrate, triggers check, …) are the CLI\'s: agent-gateway <command>, or node dist/cli/main.js <command>; "agent-gateway help" lists them.\n';
+  if (help) process.stdout.write(text);
+  else process.stderr.write(`Unexpected argument "${args[0]}". ${text}`);
+  process.exit(help ? 0 : 2);
+}
 // Node keeps the compiled code of the modules loaded next in its cache directory (under the
 // system's temporary directory) and reuses it at the next start, which saves about a tenth of
 // the module loading. Where the directory is not writable, modules are compiled as before.

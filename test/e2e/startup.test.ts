@@ -266,6 +266,30 @@ describeWithPostgres('e2e: a DATABASE_URL naming a database that does not exist'
   });
 });
 
+describe('e2e: the service takes no arguments', function () {
+  this.timeout(30_000);
+
+  it('an argument (a CLI command given to node dist/main.js): exit 2 naming it and pointing to the CLI, no server, the data directory untouched', async () => {
+    const dataDir = join(await tempDir('startup-argument'), 'data');
+    const result = await runToExit('service', ['keys', 'list'], { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0' });
+    const what = `exit ${result.code}; stderr:\n${result.stderr}\nstdout:\n${result.stdout}`;
+    expect(result.code, what).to.equal(2);
+    expect(result.stderr, what).to.match(/^Unexpected argument "keys"\. node dist\/main\.js \(npm start\) starts the service and takes no arguments/);
+    expect(result.stderr, what).to.include('agent-gateway <command>');
+    expect(result.stdout, what).to.equal('');
+    expect(existsSync(dataDir), 'the data directory was created').to.equal(false);
+  });
+
+  it('--help: exit 0, what the entry does and where the commands are, on stdout', async () => {
+    const dataDir = join(await tempDir('startup-help'), 'data');
+    const result = await runToExit('service', ['--help'], { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0' });
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout).to.include('takes no arguments').and.to.include('"agent-gateway help" lists them');
+    expect(result.stderr).to.equal('');
+    expect(existsSync(dataDir), 'the data directory was created').to.equal(false);
+  });
+});
+
 describe('e2e: an unsupported Node.js is refused before anything else runs', function () {
   this.timeout(30_000);
   /** Makes the child report an older Node.js than it is (loaded with --import before the entry). */
