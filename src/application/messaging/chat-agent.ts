@@ -14,6 +14,12 @@ export interface ChatInput {
   readonly transcripts?: readonly string[];
   /** SPEC 2.5: `userId` = the channel's id, `chatTitle` = its display name. */
   readonly metadata: { readonly userId: string; readonly chatTitle: string };
+  /**
+   * Awaited once the model has answered, before the answer is stored and returned: a background
+   * reply takes its answer in when the service has room (the Headroom port), so that the answers
+   * of a batch of messages, which come back together, do not hold the requests up all at once.
+   */
+  readonly whenRoom?: () => Promise<void>;
 }
 
 export interface ChatSettings {
@@ -100,6 +106,7 @@ export class ChatAgent {
       tools: this.#tools(input.threadId),
       maxSteps: this.settings.maxSteps,
     });
+    await input.whenRoom?.();
     const reply = response.text.trim() || 'Done.';
     await this.conversations.append(input.threadId, [
       { role: 'user', text: [input.text, ...transcripts.map(rememberedTranscript)].filter((part) => part !== '').join('\n\n') },

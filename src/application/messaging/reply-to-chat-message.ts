@@ -2,6 +2,7 @@ import { aiFailureReason } from '../../domain/ai/ai-call-failed.js';
 import { storedMessage, type Attachment, type ChannelMessage } from '../../domain/messaging/channel-message.js';
 import { chatThreadKey } from '../../domain/messaging/chat-thread.js';
 import type { AiImage } from '../../ports/ai-client.js';
+import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
 import type { MessagingChannel, OutgoingMessage, ReplyTarget } from '../../ports/messaging-channel.js';
 import type { ChatAgent } from './chat-agent.js';
@@ -30,6 +31,8 @@ export class ReplyToChatMessage {
     private readonly logger: Logger,
     /** Undefined: voice messages cannot be read. */
     private readonly voice?: VoiceTranscription,
+    /** When the model's answer is taken in (ChatInput `whenRoom`); undefined: at once. */
+    private readonly headroom?: Headroom,
   ) {}
 
   async execute(task: ChatMessageTask): Promise<void> {
@@ -68,6 +71,7 @@ export class ReplyToChatMessage {
             images,
             transcripts,
             metadata: { userId: platform.id, chatTitle: platform.title },
+            ...(this.headroom && { whenRoom: () => this.headroom!.wait() }),
           });
           if (unreadable.length > 0) reply = `(I could not read ${unreadable.join(', ')}.)\n\n${reply}`;
           if (voiceProblems.length > 0) reply = `(${[...new Set(voiceProblems)].join(' ')})\n\n${reply}`;

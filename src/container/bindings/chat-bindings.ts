@@ -12,6 +12,7 @@ import { ReceiveMessagingUpdate } from '../../application/messaging/receive-mess
 import { RegisterMessagingWebhook } from '../../application/messaging/register-messaging-webhook.js';
 import { ReplyToChatMessage } from '../../application/messaging/reply-to-chat-message.js';
 import { CHANNEL_BINDINGS } from '../channels/index.js';
+import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
 import type { SecretStore } from '../../ports/secret-store.js';
 import { voiceTranscription } from './voice-transcription.js';
@@ -73,8 +74,8 @@ export const bindChat = (c: Container, config: AppConfig): void => {
     [TOKENS.MessagingChannels, TOKENS.DeliveryLog, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Clock, TOKENS.Logger, TOKENS.DecideApproval],
   );
   c.bind(TOKENS.ReplyToChatMessage).toResolvedValue(
-    (channels: MessagingChannels, agent: ChatAgent, logger: Logger, secrets: SecretStore) =>
-      new ReplyToChatMessage(channels, agent, logger, voiceTranscription(config, secrets)),
-    [TOKENS.MessagingChannels, TOKENS.ChatAgent, TOKENS.Logger, TOKENS.SecretStore],
+    (channels: MessagingChannels, agent: ChatAgent, logger: Logger, secrets: SecretStore, headroom: Headroom) =>
+      new ReplyToChatMessage(channels, agent, logger, voiceTranscription(config, secrets), headroom),
+    [TOKENS.MessagingChannels, TOKENS.ChatAgent, TOKENS.Logger, TOKENS.SecretStore, TOKENS.Headroom],
   );
 };

@@ -7,6 +7,7 @@ import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js
 import { MessagingChannels, type ChatChannel } from '../../../../src/application/messaging/messaging-channels.js';
 import { NotifyChatOfJob } from '../../../../src/application/messaging/notify-chat-of-job.js';
 import { APOLOGY, ReplyToChatMessage } from '../../../../src/application/messaging/reply-to-chat-message.js';
+import type { Headroom } from '../../../../src/ports/headroom.js';
 import type { Job } from '../../../../src/domain/jobs/job.js';
 import type { ChannelMessage } from '../../../../src/domain/messaging/channel-message.js';
 import { AiCallFailed } from '../../../../src/domain/ai/ai-call-failed.js';
@@ -28,7 +29,12 @@ const message = (text: string, changes: Partial<ChannelMessage['metadata']> = {}
 });
 
 describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry', () => {
-  const setup = (script: ConstructorParameters<typeof ScriptedAiClient>[0], options: FakeChannelOptions = {}, token: string | null = 'bot-token') => {
+  const setup = (
+    script: ConstructorParameters<typeof ScriptedAiClient>[0],
+    options: FakeChannelOptions = {},
+    token: string | null = 'bot-token',
+    headroom?: Headroom,
+  ) => {
     const ai = new ScriptedAiClient(script);
     const conversations = new InMemoryConversationStore();
     const jobs = new InMemoryJobRepository();
@@ -64,7 +70,15 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
     };
     const channels = new MessagingChannels([channel]);
     const logger = new RecordingLogger();
-    return { ai, conversations, jobs, platform, logger, reply: new ReplyToChatMessage(channels, agent, logger), notify: new NotifyChatOfJob(channels) };
+    return {
+      ai,
+      conversations,
+      jobs,
+      platform,
+      logger,
+      reply: new ReplyToChatMessage(channels, agent, logger, undefined, headroom),
+      notify: new NotifyChatOfJob(channels),
+    };
   };
 
   it('acknowledges, answers through the channel, split and formatted by it, and remembers the conversation under the channel', async () => {
@@ -74,6 +88,33 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
     expect(platform.sent.map((s) => s.message)).to.deep.equal(platform.formatReply('An answer longer than twenty characters.'));
     expect(platform.sent.length).to.be.above(1);
     expect((await conversations.recent('fake:42', 10)).map((turn) => turn.text)).to.deep.equal(['hello', 'An answer longer than twenty characters.']);
+  });
+
+  it("takes the model's answer in only when the service has room: stored and sent once the headroom lets it go", async () => {
+    let asked!: () => void;
+    const waiting = new Promise<void>((resolve) => (asked = resolve));
+    let open!: () => void;
+    const room = new Promise<void>((resolve) => (open = resolve));
+    const { ai, platform, conversations, reply } = setup([{ text: 'ok' }], {}, 'bot-token', {
+      wait: () => {
+        asked();
+        return room;
+      },
+    });
+    const done = reply.execute({ message: message('hello') });
+    await Promise.race([
+      waiting,
+      done.then(() => {
+        throw new Error('the reply was sent without waiting for room');
+      }),
+    ]);
+    expect(ai.requests, 'the model was asked before the wait').to.have.length(1);
+    expect(platform.sent, 'sent before there was room').to.deep.equal([]);
+    expect(await conversations.recent('fake:42', 10), 'stored before there was room').to.deep.equal([]);
+    open();
+    await done;
+    expect(platform.sent.map((s) => s.message.plain)).to.deep.equal(['ok']);
+    expect((await conversations.recent('fake:42', 10)).map((turn) => turn.text)).to.deep.equal(['hello', 'ok']);
   });
 
   it('answers a chat that is not allowed with one hint naming its id and the variable the operator uses, without the AI', async () => {
