@@ -50,4 +50,10 @@ export interface AiClient {
    * the provider: for logs, never for pages; show the reason instead.
    */
   generate(request: AiRequest): Promise<AiResponse>;
+  /**
+   * Optional: gets ready for the first call to the configured model (loads what it needs), so
+   * that the first call does not pay for it. Never rejects; a configuration problem is the
+   * first call's to report.
+   */
+  prepare?(): Promise<void>;
 }

@@ -165,6 +165,33 @@ describe('VercelAiClient: failures it classifies before or beyond the contract',
     expect((error as Error).message).to.contain('LLM_BASE_URL');
   });
 
+  it('is not configured for a provider it does not know, naming it', async () => {
+    const error = await failure(new VercelAiClient(settings({ provider: 'nobody' })));
+    expect(error).to.be.instanceOf(AiCallFailed).and.to.include({ reason: 'not_configured' });
+    expect((error as Error).message).to.equal('Unknown LLM provider: nobody');
+  });
+
+  it('prepare() resolves without a provider and with a configuration the first call then reports; a prepared client answers', async () => {
+    await new VercelAiClient(settings({ provider: undefined })).prepare();
+    const withoutBaseUrl = new VercelAiClient(settings({}));
+    await withoutBaseUrl.prepare();
+    expect((await failure(withoutBaseUrl)) as Error).to.include({ reason: 'not_configured' });
+    await new VercelAiClient(settings({ provider: 'nobody' })).prepare();
+    const llm = await startFakeOpenAi();
+    try {
+      llm.script([{ text: 'ready' }]);
+      const client = new VercelAiClient(
+        settings({ providers: { anthropic: none, openai: none, google: none, custom: { apiKey: 'k', baseUrl: llm.baseUrl } } }),
+      );
+      await client.prepare();
+      expect(llm.requests, 'prepare() calls no model').to.deep.equal([]);
+      expect((await client.generate({ messages: [{ role: 'user', text: 'hi' }] })).text).to.equal('ready');
+      expect(llm.requests.map((r) => r.model)).to.deep.equal(['m']);
+    } finally {
+      await llm.close();
+    }
+  });
+
   it('is not configured when the provider has no API key, naming its variable and no SDK text', async () => {
     const saved = process.env.ANTHROPIC_API_KEY;
     delete process.env.ANTHROPIC_API_KEY;

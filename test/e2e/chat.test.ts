@@ -680,3 +680,28 @@ describe('e2e: chat channel on the built server (fake Bot API, fake OpenAI-compa
     });
   });
 });
+
+describe('e2e: the model client gets ready after start-up, not at the first chat message', function () {
+  this.timeout(60_000);
+
+  it('with LLM_PROVIDER set, "model client prepared" is logged (debug) soon after "listening", and the model is not called', async () => {
+    const fake = await startFakeOpenAi();
+    let gateway: GatewayProcess | undefined;
+    try {
+      gateway = await startGateway({
+        DATA_DIR: await migratedDataDir('e2e-chat-prepare'),
+        TRIGGERS_FILE: join(await tempDir('e2e-chat-prepare-triggers'), 'none.json'),
+        LOG_LEVEL: 'debug',
+        LLM_PROVIDER: 'custom',
+        LLM_BASE_URL: fake.baseUrl,
+        LLM_MODEL: 'fake-model',
+      });
+      const line = await gateway.logLine((entry) => entry.msg === 'model client prepared', '"model client prepared"', 30_000);
+      expect(line).to.include({ provider: 'custom' });
+      expect(fake.requests, 'requests to the model').to.deep.equal([]);
+    } finally {
+      await gateway?.stop();
+      await fake.close();
+    }
+  });
+});

@@ -48,28 +48,50 @@ const retryAfterMs = (headers: Record<string, string> | undefined): number | und
 
 const MAX_OUTPUT_TOKENS = 8192;
 
-interface Sdk {
-  readonly ai: typeof import('ai');
-  readonly anthropic: typeof import('@ai-sdk/anthropic');
-  readonly google: typeof import('@ai-sdk/google');
-  readonly openai: typeof import('@ai-sdk/openai');
-  readonly compatible: typeof import('@ai-sdk/openai-compatible');
-}
+/** Makes a provider's model; each provider's module is loaded at the first call to it. */
+type ModelMaker = (settings: ProviderSettings, model: string) => Exclude<LanguageModel, string>;
 
-let sdk: Promise<Sdk> | undefined;
+/** One entry per provider of ai-providers.ts. */
+const PROVIDER_MODULES: Readonly<Record<string, () => Promise<ModelMaker>>> = {
+  anthropic: async () => {
+    const { createAnthropic } = await import('@ai-sdk/anthropic');
+    return ({ apiKey, baseUrl }, model) => createAnthropic({ apiKey, baseURL: baseUrl })(model);
+  },
+  openai: async () => {
+    const { createOpenAI } = await import('@ai-sdk/openai');
+    return ({ apiKey, baseUrl }, model) => createOpenAI({ apiKey, baseURL: baseUrl }).chat(model);
+  },
+  google: async () => {
+    const { createGoogle } = await import('@ai-sdk/google');
+    return ({ apiKey, baseUrl }, model) => createGoogle({ apiKey, baseURL: baseUrl })(model);
+  },
+  custom: async () => {
+    const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+    return ({ apiKey, baseUrl }, model) => {
+      if (baseUrl === undefined) throw new AiCallFailed('not_configured', 'The custom provider needs LLM_BASE_URL');
+      return createOpenAICompatible({ name: 'custom', baseURL: baseUrl, apiKey })(model);
+    };
+  },
+};
+
+let aiModule: Promise<typeof ai> | undefined;
+const makers = new Map<string, Promise<ModelMaker>>();
 /**
- * The SDK is loaded at the first model call, not at start-up: with the schema library it
- * brings, it is about a fifth of the modules the service loads (bench/README.md, "Measurements
- * behind the code").
+ * The SDK is loaded at the first model call (or by `prepare`), not at start-up: with the schema
+ * library it brings, it is about a fifth of the modules the service loads (bench/README.md,
+ * "Measurements behind the code"); of the providers' modules, only the one called.
  */
-const loadSdk = (): Promise<Sdk> =>
-  (sdk ??= Promise.all([
-    import('ai'),
-    import('@ai-sdk/anthropic'),
-    import('@ai-sdk/google'),
-    import('@ai-sdk/openai'),
-    import('@ai-sdk/openai-compatible'),
-  ]).then(([ai, anthropic, google, openai, compatible]) => ({ ai, anthropic, google, openai, compatible })));
+const loadAi = (): Promise<typeof ai> => (aiModule ??= import('ai'));
+const loadMaker = (provider: string): Promise<ModelMaker> => {
+  const load = PROVIDER_MODULES[provider];
+  if (load === undefined) return Promise.reject(new AiCallFailed('not_configured', `Unknown LLM provider: ${provider}`));
+  let maker = makers.get(provider);
+  if (maker === undefined) {
+    maker = load();
+    makers.set(provider, maker);
+  }
+  return maker;
+};
 
 const defaultModel = (provider: string): string | undefined => AI_PROVIDERS.find((known) => known.name === provider)?.defaultModel;
 
@@ -85,13 +107,31 @@ export class VercelAiClient implements AiClient {
     (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
   }
 
+  /**
+   * Loads the SDK and the configured provider's module and makes the configured model (its
+   * response schemas), so that the first call does none of it. Resolves whatever happens: a
+   * configuration problem is reported by the call that meets it.
+   */
+  async prepare(): Promise<void> {
+    const provider = this.settings.provider;
+    const model = provider === undefined ? undefined : (this.settings.model ?? defaultModel(provider));
+    if (provider === undefined || model === undefined) return;
+    try {
+      // One after the other: each module is evaluated in one go, and requests get a turn between them.
+      const loaded = await loadAi();
+      this.#model(loaded, await loadMaker(provider), provider, model);
+    } catch {
+      // reported by the first call
+    }
+  }
+
   async generate(request: AiRequest): Promise<AiResponse> {
     const provider = request.provider ?? this.settings.provider;
     if (provider === undefined) throw new AiCallFailed('not_configured', 'No LLM provider is configured (LLM_PROVIDER)');
     const model = request.model ?? (request.provider === undefined ? this.settings.model : undefined) ?? defaultModel(provider);
     if (model === undefined) throw new AiCallFailed('not_configured', `No model is configured for ${provider} (LLM_MODEL)`);
-    const loaded = await loadSdk();
-    const { generateText, isStepCount, jsonSchema, tool } = loaded.ai;
+    const [loaded, make] = await Promise.all([loadAi(), loadMaker(provider)]);
+    const { generateText, isStepCount, jsonSchema, tool } = loaded;
     const tools: ToolSet = {};
     for (const t of request.tools ?? []) {
       tools[t.name] = tool({
@@ -104,7 +144,7 @@ export class VercelAiClient implements AiClient {
     const signals = [timeout, ...(request.signal ? [request.signal] : [])];
     try {
       const result = await generateText({
-        model: this.#model(loaded, provider, model),
+        model: this.#model(loaded, make, provider, model),
         system: request.system,
         messages: request.messages.map(toModelMessage),
         tools: Object.keys(tools).length > 0 ? tools : undefined,
@@ -121,7 +161,7 @@ export class VercelAiClient implements AiClient {
       };
     } catch (error) {
       if (isDomainError(error)) throw error;
-      const { reason, httpStatus } = classify(error, timeout.aborted, loaded.ai);
+      const { reason, httpStatus } = classify(error, timeout.aborted, loaded);
       if (reason === 'not_configured')
         throw new AiCallFailed(
           reason,
@@ -137,11 +177,12 @@ export class VercelAiClient implements AiClient {
    * Models are made once per provider and name: making one builds the provider's response
    * schemas (zod), which cost more CPU than the rest of a call.
    */
-  #model(loaded: Sdk, provider: string, model: string): LanguageModel {
+  #model(loaded: typeof ai, make: ModelMaker, provider: string, model: string): LanguageModel {
     const key = `${provider}\u0000${model}`;
     let made = this.#models.get(key);
     if (made === undefined) {
-      made = loaded.ai.wrapLanguageModel({ model: this.#makeModel(loaded, provider, model), middleware: this.#retries(loaded) });
+      const settings = this.settings.providers[provider] ?? { apiKey: undefined, baseUrl: undefined };
+      made = loaded.wrapLanguageModel({ model: make(settings, model), middleware: this.#retries(loaded) });
       // Model names can come from API callers (create-job): keep the cache bounded.
       if (this.#models.size >= 32) this.#models.clear();
       this.#models.set(key, made);
@@ -154,9 +195,9 @@ export class VercelAiClient implements AiClient {
    * retries would (429, 5xx, no connection: what the SDK marks retryable), with an exponential
    * delay from `retryDelayMs` that a provider's retry-after header overrides.
    */
-  #retries(loaded: Sdk): Parameters<typeof ai.wrapLanguageModel>[0]['middleware'] {
+  #retries(loaded: typeof ai): Parameters<typeof ai.wrapLanguageModel>[0]['middleware'] {
     const { maxRetries, retryDelayMs = RETRY_DELAY_MS } = this.settings;
-    const { APICallError } = loaded.ai;
+    const { APICallError } = loaded;
     return {
       specificationVersion: 'v4',
       wrapGenerate: async ({ doGenerate, params }) => {
@@ -172,24 +213,6 @@ export class VercelAiClient implements AiClient {
         }
       },
     };
-  }
-
-  /** One case per provider of ai-providers.ts. */
-  #makeModel(loaded: Sdk, provider: string, model: string): Exclude<LanguageModel, string> {
-    const { apiKey, baseUrl } = this.settings.providers[provider] ?? { apiKey: undefined, baseUrl: undefined };
-    switch (provider) {
-      case 'anthropic':
-        return loaded.anthropic.createAnthropic({ apiKey, baseURL: baseUrl })(model);
-      case 'openai':
-        return loaded.openai.createOpenAI({ apiKey, baseURL: baseUrl }).chat(model);
-      case 'google':
-        return loaded.google.createGoogle({ apiKey, baseURL: baseUrl })(model);
-      case 'custom':
-        if (baseUrl === undefined) throw new AiCallFailed('not_configured', 'The custom provider needs LLM_BASE_URL');
-        return loaded.compatible.createOpenAICompatible({ name: 'custom', baseURL: baseUrl, apiKey })(model);
-      default:
-        throw new AiCallFailed('not_configured', `Unknown LLM provider: ${provider}`);
-    }
   }
 }
 
