@@ -104,8 +104,12 @@ export interface GatewayProcess {
    * naming `what`, after `ms` (default 10 s).
    */
   logLine(matches: (line: Record<string, unknown>) => boolean, what: string, ms?: number): Promise<Record<string, unknown>>;
-  /** SIGTERM and wait for exit; returns the exit code. */
-  stop(): Promise<number | null>;
+  /**
+   * SIGTERM and wait for exit; returns the exit code. A gateway still running after `ms`
+   * (default 60 s: longer than any grace period the tests set) is killed and the promise
+   * rejects with its last log lines, so a shutdown that hangs names the step it hung on.
+   */
+  stop(ms?: number): Promise<number | null>;
   /** SIGKILL: no shutdown at all. */
   kill(): Promise<void>;
 }
@@ -191,9 +195,21 @@ export const startGateway = async (env: Record<string, string>, options: StartOp
         lineWaiters.add(waiter);
       });
     },
-    stop: async () => {
+    stop: async (ms = 60_000) => {
       child.kill('SIGTERM');
-      return exited(child);
+      let timer: NodeJS.Timeout | undefined;
+      const overdue = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          const last = logs.slice(-20).map((line) => (typeof line === 'string' ? line : JSON.stringify(line)));
+          reject(new Error(`gateway ${child.pid} still running ${ms} ms after SIGTERM (killed); its last log lines:\n${last.join('\n')}`));
+        }, ms);
+      });
+      try {
+        return await Promise.race([exited(child), overdue]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     kill: async () => {
       child.kill('SIGKILL');

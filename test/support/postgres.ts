@@ -35,9 +35,12 @@ export interface ScratchDatabase {
 }
 
 /** Creates an empty database on the test server and returns its URL. */
+/** Bounds for the admin connections here: a server that does not answer fails the setup with pg's message instead of the test's timeout. */
+const ADMIN_TIMEOUTS = { connectionTimeoutMillis: 15_000, query_timeout: 45_000 };
+
 export const createScratchDatabase = async (): Promise<ScratchDatabase> => {
   const name = `agw_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
+  const admin = new pg.Client({ connectionString: SERVER_URL, ...ADMIN_TIMEOUTS });
   await admin.connect();
   try {
     await admin.query(`create database ${name}`);
@@ -49,7 +52,7 @@ export const createScratchDatabase = async (): Promise<ScratchDatabase> => {
   return {
     url: url.toString(),
     drop: async () => {
-      const client = new pg.Client({ connectionString: SERVER_URL });
+      const client = new pg.Client({ connectionString: SERVER_URL, ...ADMIN_TIMEOUTS });
       await client.connect();
       try {
         await client.query(`drop database if exists ${name} with (force)`);
