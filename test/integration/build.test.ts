@@ -57,6 +57,9 @@ const makeProject = async ({ dependencies = [], source = 'export const version: 
         outDir: 'dist',
         rootDir: 'src',
         types: [],
+        // As the project's own tsconfig: each build of the fixture then takes ~1 s, not ~2
+        // (checking TypeScript's lib files is half of a one-file compile).
+        skipLibCheck: true,
       },
       include: ['src'],
     }),
