@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { PgBossTaskQueue, type QueueConnection } from '../../src/adapters/queue/pg-boss-task-queue.js';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
-import { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-thread.js';
+import type { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-thread.js';
 import { join } from 'node:path';
 import { InMemoryTaskQueue, InMemoryTaskStore } from '../fakes/in-memory-task-queue.js';
-import { copyTree, emptyPgliteDir } from '../support/data-dirs.js';
+import { copyTree, emptyPgliteDir, openPglite } from '../support/data-dirs.js';
 import { tempDir } from '../support/gateway-process.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 import { waitFor } from '../support/http.js';
@@ -60,7 +60,7 @@ let storeTemplate: Promise<string> | undefined;
 const queueStoreDir = async (): Promise<string> => {
   storeTemplate ??= (async () => {
     const dir = await emptyPgliteDir('queue-template');
-    const pglite = await PgliteThread.open(dir);
+    const pglite = await openPglite(dir);
     try {
       await (await PgBossTaskQueue.start({ pglite }, settings, logger)).stop(1000);
     } finally {
@@ -76,7 +76,7 @@ const queueStoreDir = async (): Promise<string> => {
 // The embedded database as the service runs it: PGlite on a thread of its own.
 describeTaskQueueContract('pg-boss on PGlite (own thread)', () =>
   harnessOn(async () => {
-    const pglite = await PgliteThread.open(await queueStoreDir());
+    const pglite = await openPglite(await queueStoreDir());
     return { connection: { pglite }, dispose: () => pglite.close() };
   }),
 );
@@ -113,7 +113,7 @@ describe('pg-boss on PGlite (the embedded database, held by one process): tasks 
   it('run again as soon as the queue starts again, not once their heartbeat has expired', async () => {
     // No monitor during the test: an expired heartbeat is never noticed, only the start can retry the task.
     const noMonitor = { ...settings, superviseIntervalSeconds: 3600 };
-    const pglite = await PgliteThread.open(await queueStoreDir());
+    const pglite = await openPglite(await queueStoreDir());
     const attempts: number[] = [];
     const handler = async (_task: object, meta: { attempt: number }): Promise<void> => {
       attempts.push(meta.attempt);
@@ -145,7 +145,7 @@ describe('pg-boss on PGlite: a queue opened and used at once, before it has star
 
   it('stores a task queued before the start finished, and runs it once workers start; an orphan of a killed process is still retried', async () => {
     const noMonitor = { ...settings, superviseIntervalSeconds: 3600 };
-    const pglite = await PgliteThread.open(await queueStoreDir());
+    const pglite = await openPglite(await queueStoreDir());
     const attempts: Array<[number, number]> = [];
     const handler = async (task: { n: number }, meta: { attempt: number }): Promise<void> => {
       attempts.push([task.n, meta.attempt]);
@@ -178,7 +178,7 @@ describe('pg-boss on PGlite: a queue opened and used at once, before it has star
   });
 
   it('a queue stopped before it was used starts nothing, and refuses a use afterwards', async () => {
-    const pglite = await PgliteThread.open(await queueStoreDir());
+    const pglite = await openPglite(await queueStoreDir());
     try {
       const queue = PgBossTaskQueue.open({ pglite }, settings, logger);
       await queue.stop(1000);
@@ -199,7 +199,7 @@ describe('pg-boss on PGlite: a queue opened and used at once, before it has star
   });
 
   it('a start that fails makes every use reject with its error, and stopping the queue then succeeds', async () => {
-    const pglite = await PgliteThread.open(await queueStoreDir());
+    const pglite = await openPglite(await queueStoreDir());
     try {
       // 'q' exists as a standard queue: declaring it ordered is refused by the start.
       const queue = PgBossTaskQueue.open({ pglite }, { ...settings, queues: ['other'], orderedQueues: ['ordered', 'q'] }, logger);
@@ -244,7 +244,7 @@ describe('pg-boss on PGlite: queue settings across starts', function () {
   };
 
   it('applies settings changed since the last start (a retry limit lowered to 0: a failing task runs once)', async () => {
-    const pglite = await PgliteThread.open(await queueStoreDir()); // made with retryLimit 2
+    const pglite = await openPglite(await queueStoreDir()); // made with retryLimit 2
     let queue: PgBossTaskQueue | undefined;
     try {
       queue = await PgBossTaskQueue.start({ pglite }, { ...settings, retryLimit: 0 }, logger);
@@ -271,7 +271,7 @@ describe('pg-boss on PGlite: tasks start when the headroom lets them', function 
 
   for (const queueName of ['q', 'ordered']) {
     it(`a fetched task of ${queueName === 'q' ? 'a standard' : 'an ordered'} queue waits for the headroom before its handler runs`, async () => {
-      const pglite = await PgliteThread.open(await queueStoreDir());
+      const pglite = await openPglite(await queueStoreDir());
       const { waiting, headroom } = gate();
       let queue: PgBossTaskQueue | undefined;
       try {

@@ -14,8 +14,7 @@ import {
   type ExitedProcess,
   type GatewayProcess,
 } from '../support/gateway-process.js';
-import { migratedDataDir } from '../support/data-dirs.js';
-import { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-thread.js';
+import { migratedDataDir, openPglite } from '../support/data-dirs.js';
 import { send } from '../support/http.js';
 import { closedPort, occupyPort } from '../support/ports.js';
 import { createScratchDatabase, describeWithPostgres, postgres } from '../support/postgres.js';
@@ -184,7 +183,7 @@ describe('e2e: start-up failures end the process with one line naming the settin
     this.timeout(120_000);
     const dataDir = await migratedDataDir('startup-queue');
     // The trigger runs' queue recorded as an ordered queue: the service's (a standard one) cannot take it over.
-    const pglite = await PgliteThread.open(join(dataDir, 'pglite'));
+    const pglite = await openPglite(join(dataDir, 'pglite'));
     try {
       const updated = await pglite.query(`UPDATE pgboss.queue SET policy = 'key_strict_fifo' WHERE name = 'trigger-run'`);
       expect(updated.affectedRows, 'the template has the queue').to.equal(1);

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
+import { SERVICE_SETTINGS } from '../../src/adapters/persistence/open-engine.js';
 import { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-thread.js';
 import { GatewayStartFailure, processTempDir, startGateway, tempDir } from './gateway-process.js';
 
@@ -54,13 +55,21 @@ export const migratedDataDir = async (prefix: string): Promise<string> => {
 let pgliteTemplate: Promise<string> | undefined;
 
 /**
+ * Opens the embedded database in `dir` on its thread as the service boots it (SERVICE_SETTINGS),
+ * for tests that use PGlite without the ORM. PGlite's own defaults (128 MB of shared buffers,
+ * which it zeroes at every boot) would make each open about twice as long (~1.05 s against
+ * ~0.55 s on the 2-core machine) and test a database the service never runs.
+ */
+export const openPglite = (dir: string): Promise<PgliteThread> => PgliteThread.open(dir, undefined, SERVICE_SETTINGS);
+
+/**
  * A new, empty PGlite data directory (the cluster created once per test process, then copied):
  * for tests that open PGlite themselves and need a database of their own, with nothing in it.
  */
 export const emptyPgliteDir = async (prefix: string): Promise<string> => {
   pgliteTemplate ??= (async () => {
     const dir = join(await processTempDir('template-pglite'), 'pglite');
-    const thread = await PgliteThread.open(dir);
+    const thread = await openPglite(dir);
     await thread.close();
     return dir;
   })();

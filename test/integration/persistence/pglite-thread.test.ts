@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { PgliteThread } from '../../../src/adapters/persistence/pglite/pglite-thread.js';
+import { emptyPgliteDir, openPglite } from '../../support/data-dirs.js';
 
 describe('PgliteThread (embedded database on its own thread)', function () {
   this.timeout(60_000);
@@ -13,7 +14,8 @@ describe('PgliteThread (embedded database on its own thread)', function () {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'pglite-thread-'));
-    db = await PgliteThread.open(join(dir, 'db'));
+    // A copy of a created cluster, booted as the service boots it: no initdb per suite.
+    db = await openPglite(await emptyPgliteDir('pglite-thread'));
     await db.exec(`create table item (id int primary key, name text not null unique, tags jsonb, body bytea, at timestamptz)`);
   });
   after(async () => {
@@ -145,8 +147,8 @@ describe('PgliteThread (embedded database on its own thread)', function () {
   });
 
   it('keeps the data across close (once, however often called) and reopen, and refuses work once closed', async () => {
-    const path = join(dir, 'reopen');
-    const first = await PgliteThread.open(path);
+    const path = await emptyPgliteDir('pglite-reopen');
+    const first = await openPglite(path);
     await first.exec("create table kept (v text); insert into kept values ('still here')");
     await Promise.all([first.close(), first.close()]);
     await first.close();
@@ -155,7 +157,7 @@ describe('PgliteThread (embedded database on its own thread)', function () {
       () => expect.fail('ran on a closed database'),
       (error: Error) => expect(error.message).to.match(/closed/),
     );
-    const second = await PgliteThread.open(path);
+    const second = await openPglite(path);
     try {
       expect((await second.query('select v from kept')).rows).to.deep.equal([{ v: 'still here' }]);
     } finally {
@@ -174,9 +176,10 @@ describe('PgliteThread (embedded database on its own thread)', function () {
   });
 
   it('does not keep a process alive once nothing is waiting on the database, also after a refused statement', async () => {
+    const alive = await emptyPgliteDir('pglite-alive');
     const script = `
       import { PgliteThread } from ${JSON.stringify(fileURLToPath(new URL('../../../src/adapters/persistence/pglite/pglite-thread.ts', import.meta.url)))};
-      const db = await PgliteThread.open(${JSON.stringify(join(dir, 'alive'))});
+      const db = await PgliteThread.open(${JSON.stringify(alive)});
       await db.query('select $1::text', [() => 'not sendable']).catch(() => undefined);
       console.log((await db.query('select 41 + 1 as answer')).rows[0].answer);
     `;
