@@ -108,13 +108,23 @@ export class VercelAiClient implements AiClient {
   }
 
   /**
+   * Where a request goes: its own provider, else the configured one; its own model, else the
+   * configured model (only with the configured provider), else the provider's default model.
+   * `prepare` warms what a request naming neither would use.
+   */
+  #target(request: Pick<AiRequest, 'provider' | 'model'>): { provider: string | undefined; model: string | undefined } {
+    const provider = request.provider ?? this.settings.provider;
+    if (provider === undefined) return { provider, model: undefined };
+    return { provider, model: request.model ?? (request.provider === undefined ? this.settings.model : undefined) ?? defaultModel(provider) };
+  }
+
+  /**
    * Loads the SDK and the configured provider's module and makes the configured model (its
    * response schemas), so that the first call does none of it. Resolves whatever happens: a
    * configuration problem is reported by the call that meets it.
    */
   async prepare(): Promise<void> {
-    const provider = this.settings.provider;
-    const model = provider === undefined ? undefined : (this.settings.model ?? defaultModel(provider));
+    const { provider, model } = this.#target({});
     if (provider === undefined || model === undefined) return;
     try {
       // One after the other: each module is evaluated in one go, and requests get a turn between them.
@@ -126,9 +136,8 @@ export class VercelAiClient implements AiClient {
   }
 
   async generate(request: AiRequest): Promise<AiResponse> {
-    const provider = request.provider ?? this.settings.provider;
+    const { provider, model } = this.#target(request);
     if (provider === undefined) throw new AiCallFailed('not_configured', 'No LLM provider is configured (LLM_PROVIDER)');
-    const model = request.model ?? (request.provider === undefined ? this.settings.model : undefined) ?? defaultModel(provider);
     if (model === undefined) throw new AiCallFailed('not_configured', `No model is configured for ${provider} (LLM_MODEL)`);
     const [loaded, make] = await Promise.all([loadAi(), loadMaker(provider)]);
     const { generateText, isStepCount, jsonSchema, tool } = loaded;
