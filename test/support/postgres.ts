@@ -34,10 +34,10 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates an empty database on the test server and returns its URL. */
 /** Bounds for the admin connections here: a server that does not answer fails the setup with pg's message instead of the test's timeout. */
 const ADMIN_TIMEOUTS = { connectionTimeoutMillis: 15_000, query_timeout: 45_000 };
 
+/** Creates an empty database on the test server and returns its URL. */
 export const createScratchDatabase = async (): Promise<ScratchDatabase> => {
   const name = `agw_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: SERVER_URL, ...ADMIN_TIMEOUTS });
