@@ -228,6 +228,62 @@ describe('pg-boss on PGlite: a queue opened and used at once, before it has star
   });
 });
 
+/**
+ * A task this process stores wakes its own idle worker of that queue: with workers that poll
+ * once an hour, a task queued after their first (empty) fetch still runs at once. Without the
+ * wake-up it would wait for the next poll, an hour away, and the test would time out.
+ */
+const describeWakeUp = (engine: string, connect: () => Promise<{ connection: QueueConnection; dispose(): Promise<void> }>): void => {
+  describe(`pg-boss on ${engine}: a task this process queues starts at once, not at the next poll`, function () {
+    this.timeout(60_000);
+    const hourly = { ...settings, pollingIntervalSeconds: 3600 };
+
+    const cases = [
+      { what: 'a standard queue', queue: 'q', options: {} },
+      { what: 'an ordered queue', queue: 'ordered', options: { group: 'chat-1' } },
+      { what: 'a queue worked with a bound on tasks running at once', queue: 'other', options: {}, work: { maxConcurrent: 2 } },
+    ];
+    for (const { what, queue: name, options, work } of cases) {
+      it(`wakes the idle worker of ${what}`, async () => {
+        const store = await connect();
+        let queue: PgBossTaskQueue | undefined;
+        try {
+          queue = await PgBossTaskQueue.start(store.connection, hourly, logger);
+          const ran: number[] = [];
+          await queue.work(
+            name,
+            async (task: { n: number }) => {
+              ran.push(task.n);
+            },
+            work,
+          );
+          // Task 1 ran: the worker has fetched. Task 2 is queued after that fetch, so only a
+          // wake-up brings it before the worker's next poll, an hour later.
+          await queue.enqueue(name, { n: 1 }, options);
+          await waitFor(() => ran.length === 1, 20_000, 'the first task');
+          await queue.enqueue(name, { n: 2 }, options);
+          await waitFor(() => ran.length === 2, 20_000, 'the task queued while the worker waited for its next poll');
+          expect(ran).to.deep.equal([1, 2]);
+        } finally {
+          await queue?.stop(1000);
+          await store.dispose();
+        }
+      });
+    }
+  });
+};
+
+describeWakeUp('PGlite', async () => {
+  const pglite = await openPglite(await queueStoreDir());
+  return { connection: { pglite }, dispose: () => pglite.close() };
+});
+describeWithPostgres('pg-boss on PostgreSQL: wake-ups', () => {
+  describeWakeUp('PostgreSQL', async () => {
+    const scratch: ScratchDatabase = await createScratchDatabase();
+    return { connection: { connectionString: scratch.url }, dispose: () => scratch.drop() };
+  });
+});
+
 describe('pg-boss on PGlite: queue settings across starts', function () {
   this.timeout(60_000);
 

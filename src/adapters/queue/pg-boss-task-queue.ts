@@ -110,6 +110,9 @@ export class PgBossTaskQueue implements TaskQueue {
   /** Each queue's inserts (group commit, see `enqueue`). */
   readonly #writers = new Map<string, GroupCommit<PendingTask, string | null>>();
 
+  /** The pg-boss workers this process runs for each queue (`work`), woken by its own inserts. */
+  readonly #workers = new Map<string, string[]>();
+
   readonly #ordered: ReadonlySet<string>;
 
   /** The start (see `open`) once it has begun; kept when it failed, so that every use rejects with its error. */
@@ -174,7 +177,9 @@ export class PgBossTaskQueue implements TaskQueue {
    */
   static open(connection: QueueConnection, settings: QueueSettings, logger: Logger, headroom: Headroom = NO_WAIT): PgBossTaskQueue {
     // Polling, not LISTEN/NOTIFY: with notify on, pg-boss turns polling into a slow backstop and
-    // a batchSize-1 worker waits for the next notification even when tasks are waiting.
+    // a batchSize-1 worker waits for the next notification even when tasks are waiting. A task
+    // this process stores wakes its own worker of that queue at once instead (`#insert`, no
+    // database notification involved); a task another replica stored is found by the next poll.
     // Stale heartbeats are found by pg-boss's queue monitor, which runs at most once per
     // monitorIntervalSeconds (default 60): both follow QUEUE_SUPERVISE_SECONDS.
     const common = {
@@ -280,6 +285,10 @@ export class PgBossTaskQueue implements TaskQueue {
     const ids = new Set<string>();
     const jobs = tasks.filter((task) => !ids.has(task.id) && ids.add(task.id)).map((task) => task.job);
     const stored = new Set((await this.boss.insert(queue, jobs, { returnId: true })) ?? []);
+    // Committed: this process's worker of the queue fetches now rather than after its polling
+    // interval (up to a second later); a worker in the middle of a batch fetches again as soon
+    // as the batch has finished, so wake-ups while it is busy cost one fetch, not one each.
+    if (stored.size > 0) for (const workerId of this.#workers.get(queue) ?? []) this.boss.notifyWorker(workerId);
     return tasks.map((task) => (stored.delete(task.id) ? task.id : null));
   }
 
@@ -359,6 +368,7 @@ export class PgBossTaskQueue implements TaskQueue {
         );
       },
     );
+    this.#workers.set(queue, [...(this.#workers.get(queue) ?? []), workerId]);
   }
 
   /**
