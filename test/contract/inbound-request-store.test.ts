@@ -1,4 +1,5 @@
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
+import { migratedPgliteDataDir } from '../support/databases.js';
 import { Database } from '../../src/adapters/persistence/database.js';
 import { MikroOrmInboundRequestStore } from '../../src/adapters/persistence/mikro-orm-inbound-request-store.js';
 import { InMemoryInboundRequestStore } from '../fakes/in-memory-inbound-request-store.js';
@@ -11,7 +12,11 @@ const logger = new PinoLogger(createPino('silent'));
 describeInboundRequestStoreContract('in-memory fake', async () => ({ store: new InMemoryInboundRequestStore(), close: async () => undefined }));
 
 const onDatabase = async (databaseUrl: string | undefined, drop: () => Promise<void>) => {
-  const database = await Database.open({ databaseUrl, dataDir: await tempDir('inbound-requests'), logger });
+  const database = await Database.open({
+    databaseUrl,
+    dataDir: databaseUrl === undefined ? await migratedPgliteDataDir('inbound-requests') : await tempDir('inbound-requests'),
+    logger,
+  });
   await database.migrate();
   return {
     store: new MikroOrmInboundRequestStore(database),

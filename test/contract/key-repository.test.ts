@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { migratedPgliteDataDir } from '../support/databases.js';
 import type { ApiKeyRecord } from '../../src/domain/auth/api-key-record.js';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
 import { Database } from '../../src/adapters/persistence/database.js';
@@ -49,7 +50,7 @@ describeKeyRepositoryContract(
 describeKeyRepositoryContract(
   'MikroORM on PGlite',
   async () => {
-    const database = await Database.open({ databaseUrl: undefined, dataDir: await tempDir('keys'), logger });
+    const database = await Database.open({ databaseUrl: undefined, dataDir: await migratedPgliteDataDir('keys'), logger });
     await database.migrate();
     const queries = countQueries(database);
     const repository = await startedOn(database);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { migratedPgliteDataDir } from '../support/databases.js';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
 import { Database } from '../../src/adapters/persistence/database.js';
 import { MikroOrmLoginAttempts } from '../../src/adapters/persistence/mikro-orm-login-attempts.js';
@@ -26,7 +27,7 @@ describeLoginAttemptsContract(
 describeLoginAttemptsContract(
   'MikroORM on PGlite',
   async () => {
-    const database = await Database.open({ databaseUrl: undefined, dataDir: await tempDir('login-attempts'), logger });
+    const database = await Database.open({ databaseUrl: undefined, dataDir: await migratedPgliteDataDir('login-attempts'), logger });
     await database.migrate();
     return {
       attempts: new MikroOrmLoginAttempts(database),

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { migratedPgliteDataDir } from '../support/databases.js';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
 import { Database } from '../../src/adapters/persistence/database.js';
 import { PostgresStorageFigures, SERVICE_TABLES } from '../../src/adapters/persistence/postgres-storage-figures.js';
@@ -23,7 +24,11 @@ describeStorageFiguresContract('in-memory fake', async () => {
 });
 
 const onDatabase = async (databaseUrl: string | undefined, drop: () => Promise<void>) => {
-  const database = await Database.open({ databaseUrl, dataDir: await tempDir('storage-figures'), logger });
+  const database = await Database.open({
+    databaseUrl,
+    dataDir: databaseUrl === undefined ? await migratedPgliteDataDir('storage-figures') : await tempDir('storage-figures'),
+    logger,
+  });
   await database.migrate();
   return {
     figures: new PostgresStorageFigures(database),
@@ -55,7 +60,7 @@ describeWithPostgres('StorageFigures on PostgreSQL', () => {
 describe('PostgresStorageFigures', () => {
   it("sums every partition of a partitioned table, as pg-boss keeps the queue's table", async function () {
     this.timeout(60_000);
-    const database = await Database.open({ databaseUrl: undefined, dataDir: await tempDir('storage-partitions'), logger });
+    const database = await Database.open({ databaseUrl: undefined, dataDir: await migratedPgliteDataDir('storage-partitions'), logger });
     try {
       const connection = database.orm.em.getConnection();
       for (const sql of [

@@ -23,7 +23,7 @@ export interface TestDatabase {
 let migratedTemplate: Promise<string> | undefined;
 
 /** A data directory holding a migrated embedded database of its own: a copy of one migrated once per test process. */
-const migratedPgliteDataDir = async (name: string): Promise<string> => {
+export const migratedPgliteDataDir = async (name: string): Promise<string> => {
   migratedTemplate ??= (async () => {
     const dir = await processTempDir('template-migrated');
     const database = await Database.open({ databaseUrl: undefined, dataDir: dir, logger });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { migratedPgliteDataDir } from '../../support/databases.js';
 import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
 import { ScryptPasswordHasher } from '../../../src/adapters/crypto/scrypt-password-hasher.js';
 import { PinoLogger, createPino } from '../../../src/adapters/logging/pino-logger.js';
@@ -76,7 +77,7 @@ const describeOn = (engine: string, openReplicas: () => Promise<{ databases: [Da
 };
 
 describeOn('PGlite (one process: two use cases on the embedded database)', async () => {
-  const database = await Database.open({ databaseUrl: undefined, dataDir: await tempDir('login-limit'), logger });
+  const database = await Database.open({ databaseUrl: undefined, dataDir: await migratedPgliteDataDir('login-limit'), logger });
   return { databases: [database, database], dispose: () => database.close() };
 });
 
