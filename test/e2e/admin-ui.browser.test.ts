@@ -13,7 +13,9 @@ import { createKey, send, waitFor } from '../support/http.js';
  * The admin UI in headless Chromium, at phone width (390 px): every page is checked for an
  * empty console (no error, no warning, nothing), for a layout without horizontal overflow, and
  * photographed (test-output/screenshots/). Forms are submitted as a user does, and reloading the
- * page a form led to repeats nothing. Each test has its own browser context (its own session).
+ * page a form led to repeats nothing. Each test has its own browser context (its own cookies);
+ * the tests that are not about logging in or out start signed in with the cookies of one login
+ * typed in the file's first such test, which spares each a login's page loads.
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -113,8 +115,8 @@ suite(title, function () {
   });
 
   /** A new tab at phone width with its own cookies; whatever its pages print to the console is kept. */
-  const openTab = async (): Promise<Tab> => {
-    const context = await browser.newContext({ viewport: { width: WIDTH, height: 844 } });
+  const openTab = async (storageState?: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<Tab> => {
+    const context = await browser.newContext({ viewport: { width: WIDTH, height: 844 }, storageState });
     const page = await context.newPage();
     const console: string[] = [];
     page.on('console', (message) => console.push(`${message.type()}: ${message.text()} (${page.url()})`));
@@ -138,13 +140,29 @@ suite(title, function () {
     await tab.page.getByLabel('Admin password').fill(password);
   };
 
-  /** A tab signed in with the keyboard, on the API keys page. */
-  const signedIn = async (): Promise<Tab> => {
+  /** The cookies of the first login `signedIn` typed (a session of its own for `loggedIn`). */
+  let session: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
+
+  /** A tab signed in with the keyboard, on the API keys page, in a session of its own. */
+  const loggedIn = async (): Promise<Tab> => {
     const tab = await openTab();
     await tab.page.goto(url('/settings/login'));
     await enterPassword(tab, PASSWORD);
     await tab.page.keyboard.press('Enter');
     await tab.page.waitForURL('**/settings/keys');
+    return tab;
+  };
+
+  /** A tab on the API keys page, signed in: with the cookies of the file's first login (made here if none was yet). */
+  const signedIn = async (): Promise<Tab> => {
+    if (session === undefined) {
+      const tab = await loggedIn();
+      session = await tab.context.storageState();
+      return tab;
+    }
+    const tab = await openTab(session);
+    await tab.page.goto(url('/settings/keys'));
+    expect(new URL(tab.page.url()).pathname, 'signed in with the stored session').to.equal('/settings/keys');
     return tab;
   };
 
@@ -460,7 +478,7 @@ suite(title, function () {
   });
 
   it('leaves every page unreachable after logout', async () => {
-    const tab = await signedIn();
+    const tab = await loggedIn(); // its own session: the logout ends it
     await tab.page.getByRole('button', { name: 'Log out' }).click();
     await tab.page.waitForURL('**/settings/login');
     for (const path of [
