@@ -98,9 +98,9 @@ describe('e2e: admin UI over HTTP', function () {
   it('marks the cookie Secure when a trusted proxy says the request came over HTTPS', async () => {
     const dir = await migratedDataDir('admin-proxy');
     const proxied = { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json'), TRUST_PROXY: 'true' };
-    expect(await setPassword(proxied, PASSWORD)).to.equal(0);
     const behindProxy = await startGateway(proxied);
     try {
+      expect(await setPassword(proxied, PASSWORD)).to.equal(0);
       const response = await fetch(`${behindProxy.url}/settings/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-proto': 'https' },

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { createHmac, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { FAKE_GITHUB_TOKEN, type FakeGithub, type FakePull, startFakeGithub } from '../support/fake-github.js';
-import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { startGateway, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey, send, waitFor } from '../support/http.js';
 
 /**
@@ -85,7 +86,7 @@ describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', 
 
   before(async () => {
     github = await startFakeGithub();
-    const dir = await tempDir('github-auto-merge');
+    const dir = await migratedDataDir('github-auto-merge');
     const env = {
       DATA_DIR: dir,
       TRIGGERS_FILE: join(dir, 'none.json'),
@@ -96,8 +97,8 @@ describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', 
       AUTO_MERGE: 'true',
       ALLOWED_PATHS: 'logs/**, docs/weekly/*.md',
     };
-    key = await createKey(env, 'auto-merge-e2e');
     gateway = await startGateway(env);
+    key = await createKey(env, 'auto-merge-e2e');
   });
   after(async () => {
     await gateway?.stop();

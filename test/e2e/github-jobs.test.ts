@@ -81,8 +81,8 @@ describe('e2e: jobs on GitHub Actions (fake GitHub REST, signed events)', functi
       CODEHOST_API_URL: github.url,
       CODEHOST_WEBHOOK_SECRET: SECRET,
     };
-    key = await createKey(env, 'github-e2e');
     gateway = await startGateway(env);
+    key = await createKey(env, 'github-e2e');
   });
   after(async () => {
     await gateway?.stop();

@@ -4,6 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { adminClient, setAdminPassword } from '../support/admin-http.js';
 import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { migratedDataDir } from '../support/data-dirs.js';
 import { send, waitFor } from '../support/http.js';
 
 /*
@@ -59,9 +60,9 @@ describe('e2e: trigger filters (when) on the built server', function () {
         },
       ]),
     );
-    const env = { DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: triggersFile, TRIGGERS_DIR: dir, CODEHOST_WEBHOOK_SECRET: SECRET };
-    expect(await setAdminPassword(env, ADMIN_PASSWORD)).to.equal(0);
+    const env = { DATA_DIR: await migratedDataDir('trigger-filters-data'), TRIGGERS_FILE: triggersFile, TRIGGERS_DIR: dir, CODEHOST_WEBHOOK_SECRET: SECRET };
     gateway = await startGateway(env);
+    expect(await setAdminPassword(env, ADMIN_PASSWORD)).to.equal(0);
   });
 
   after(async () => {
