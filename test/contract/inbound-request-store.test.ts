@@ -1,9 +1,8 @@
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
-import { migratedPgliteDataDir } from '../support/databases.js';
+import { dataDirFor } from '../support/databases.js';
 import { Database } from '../../src/adapters/persistence/database.js';
 import { MikroOrmInboundRequestStore } from '../../src/adapters/persistence/mikro-orm-inbound-request-store.js';
 import { InMemoryInboundRequestStore } from '../fakes/in-memory-inbound-request-store.js';
-import { tempDir } from '../support/gateway-process.js';
 import { createScratchDatabase, describeWithPostgres } from '../support/postgres.js';
 import { describeInboundRequestStoreContract } from './inbound-request-store.contract.js';
 
@@ -12,11 +11,7 @@ const logger = new PinoLogger(createPino('silent'));
 describeInboundRequestStoreContract('in-memory fake', async () => ({ store: new InMemoryInboundRequestStore(), close: async () => undefined }));
 
 const onDatabase = async (databaseUrl: string | undefined, drop: () => Promise<void>) => {
-  const database = await Database.open({
-    databaseUrl,
-    dataDir: databaseUrl === undefined ? await migratedPgliteDataDir('inbound-requests') : await tempDir('inbound-requests'),
-    logger,
-  });
+  const database = await Database.open({ databaseUrl, dataDir: await dataDirFor(databaseUrl, 'inbound-requests'), logger });
   await database.migrate();
   return {
     store: new MikroOrmInboundRequestStore(database),

@@ -1,9 +1,8 @@
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
-import { migratedPgliteDataDir } from '../support/databases.js';
+import { dataDirFor } from '../support/databases.js';
 import { Database } from '../../src/adapters/persistence/database.js';
 import { MikroOrmScheduleRunRepository } from '../../src/adapters/persistence/mikro-orm-schedule-run-repository.js';
 import { InMemoryScheduleRunRepository } from '../fakes/in-memory-schedule-run-repository.js';
-import { tempDir } from '../support/gateway-process.js';
 import { createScratchDatabase, describeWithPostgres } from '../support/postgres.js';
 import { describeScheduleRunRepositoryContract } from './schedule-run-repository.contract.js';
 
@@ -12,11 +11,7 @@ const logger = new PinoLogger(createPino('silent'));
 describeScheduleRunRepositoryContract('in-memory fake', async () => ({ runs: new InMemoryScheduleRunRepository(), close: async () => undefined }));
 
 const onDatabase = async (databaseUrl: string | undefined, drop: () => Promise<void>) => {
-  const database = await Database.open({
-    databaseUrl,
-    dataDir: databaseUrl === undefined ? await migratedPgliteDataDir('schedule-runs') : await tempDir('schedule-runs'),
-    logger,
-  });
+  const database = await Database.open({ databaseUrl, dataDir: await dataDirFor(databaseUrl, 'schedule-runs'), logger });
   await database.migrate();
   return {
     runs: new MikroOrmScheduleRunRepository(database),

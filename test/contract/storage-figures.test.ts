@@ -1,10 +1,9 @@
 import { expect } from 'chai';
-import { migratedPgliteDataDir } from '../support/databases.js';
+import { dataDirFor, migratedPgliteDataDir } from '../support/databases.js';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
 import { Database } from '../../src/adapters/persistence/database.js';
 import { PostgresStorageFigures, SERVICE_TABLES } from '../../src/adapters/persistence/postgres-storage-figures.js';
 import { InMemoryStorageFigures } from '../fakes/in-memory-storage-figures.js';
-import { tempDir } from '../support/gateway-process.js';
 import { createScratchDatabase, describeWithPostgres } from '../support/postgres.js';
 import { describeStorageFiguresContract } from './storage-figures.contract.js';
 
@@ -24,11 +23,7 @@ describeStorageFiguresContract('in-memory fake', async () => {
 });
 
 const onDatabase = async (databaseUrl: string | undefined, drop: () => Promise<void>) => {
-  const database = await Database.open({
-    databaseUrl,
-    dataDir: databaseUrl === undefined ? await migratedPgliteDataDir('storage-figures') : await tempDir('storage-figures'),
-    logger,
-  });
+  const database = await Database.open({ databaseUrl, dataDir: await dataDirFor(databaseUrl, 'storage-figures'), logger });
   await database.migrate();
   return {
     figures: new PostgresStorageFigures(database),

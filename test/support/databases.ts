@@ -46,6 +46,13 @@ export const migratedPgliteDataDir = async (name: string): Promise<string> => {
   return dataDir;
 };
 
+/**
+ * The DATA_DIR for a Database opened on `databaseUrl`: a copy of the migrated embedded database
+ * when there is none (PGlite), else an unused temporary directory (PostgreSQL holds the data).
+ */
+export const dataDirFor = async (databaseUrl: string | undefined, name: string): Promise<string> =>
+  databaseUrl === undefined ? migratedPgliteDataDir(name) : tempDir(name);
+
 /** Opens and migrates a fresh database: a temporary PGlite directory (a copy of one migrated once), or a scratch PostgreSQL database. */
 export const openTestDatabase = async (engine: Engine, name: string): Promise<TestDatabase> => {
   if (engine === 'pglite') {

@@ -1,5 +1,5 @@
 import { SequentialIds } from '../../fakes/sequential-ids.js';
-import { migratedPgliteDataDir } from '../../support/databases.js';
+import { dataDirFor } from '../../support/databases.js';
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -95,11 +95,7 @@ const describeRecording = (name: string, open: () => Promise<{ database: Databas
 
 const logger = new PinoLogger(createPino('silent'));
 const onDatabase = async (databaseUrl: string | undefined, drop: () => Promise<void>) => {
-  const database = await Database.open({
-    databaseUrl,
-    dataDir: databaseUrl === undefined ? await migratedPgliteDataDir('record-once-db') : await tempDir('record-once-db'),
-    logger,
-  });
+  const database = await Database.open({ databaseUrl, dataDir: await dataDirFor(databaseUrl, 'record-once-db'), logger });
   await database.migrate();
   return {
     database,
