@@ -26,6 +26,19 @@ describe('PgliteThread (embedded database on its own thread)', function () {
 
   const names = async (): Promise<string[]> => (await db.query<{ name: string }>('select name from item order by id')).rows.map((row) => row.name);
 
+  it('flushes what it commits: PostgreSQL runs with fsync on, by fsync (its runtime ignores fdatasync)', async () => {
+    // PGlite's own start parameters turn fsync off (-F): a commit would survive the process but
+    // not a power loss. The thread starts it with DURABLE_SETTINGS on a NODEFS that can flush.
+    const settings = await db.query<{ name: string; setting: string }>(
+      "select name, setting from pg_settings where name in ('fsync', 'wal_sync_method', 'synchronous_commit') order by name",
+    );
+    expect(settings.rows).to.deep.equal([
+      { name: 'fsync', setting: 'on' },
+      { name: 'synchronous_commit', setting: 'on' },
+      { name: 'wal_sync_method', setting: 'fsync' },
+    ]);
+  });
+
   it('stores and returns values with their types: json, bytes, timestamps, big integers', async () => {
     const at = new Date('2026-11-23T10:00:00.000Z');
     await db.query('insert into item (id, name, tags, body, at) values ($1, $2, $3, $4, $5)', [1, 'one', { a: [1, 2] }, Buffer.from([1, 2, 255]), at]);
