@@ -6,26 +6,36 @@ import type { HeadStart } from '../container/head-start.js';
 /**
  * Starts the service (on what the entry opened first, if anything) and stops it gracefully on SIGTERM/SIGINT.
  *
- * The handlers are in place before the start completes: a signal sent as soon as the service
- * logged that it listens (a supervisor's, a test's) finds them there and stops it gracefully,
- * instead of ending the process at once as a signal without a handler does. A signal during the
- * start still ends the process as it would without a handler.
+ * The handlers are in place before the start completes. The service answers requests before its
+ * start has finished (the task queue's start, on a new database pg-boss's schema, comes after),
+ * so a signal may come while it starts: the service then stops gracefully as soon as the start
+ * is over, closing the database as any stop does (the embedded database otherwise goes through
+ * PostgreSQL's crash recovery at the next start). A second signal during the start ends the
+ * process at once, as a signal without a handler does.
  */
 export const serve = async (config: AppConfig, options: { readonly pino?: Pino; readonly head?: HeadStart } = {}): Promise<void> => {
   let gateway: Gateway | undefined;
   let requested: NodeJS.Signals | undefined;
   const stop = (signal: NodeJS.Signals): void => {
-    if (requested !== undefined) return;
-    requested = signal;
-    if (gateway === undefined) {
-      // Not started yet: what the signal would have done without a handler.
+    if (requested !== undefined) {
+      // A second signal while starting: what it would have done without a handler.
       process.removeListener('SIGTERM', onSigterm);
       process.removeListener('SIGINT', onSigint);
       process.kill(process.pid, signal);
       return;
     }
+    requested = signal;
+    if (gateway === undefined) {
+      process.stderr.write(`received ${signal} while starting, shutting down once started (send it again to end at once)\n`);
+      process.once('SIGTERM', onSigterm);
+      process.once('SIGINT', onSigint);
+      return;
+    }
+    shutDown(gateway, signal);
+  };
+  const shutDown = (started: Gateway, signal: NodeJS.Signals): void => {
     process.stderr.write(`received ${signal}, shutting down\n`);
-    gateway.stop().then(
+    started.stop().then(
       () => process.exit(0),
       (error: unknown) => {
         process.stderr.write(`shutdown failed: ${String(error)}\n`);
@@ -51,4 +61,5 @@ export const serve = async (config: AppConfig, options: { readonly pino?: Pino; 
     process.removeListener('SIGHUP', onSighup);
     throw error;
   }
+  if (requested !== undefined) shutDown(gateway, requested);
 };

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -342,6 +342,40 @@ describe('e2e: a stop right after the start', function () {
     const code = await gateway.stop();
     expect(code, JSON.stringify(gateway.logs.slice(-3))).to.equal(0);
     expect(gateway.logs.some((line) => typeof line === 'object' && line.msg === 'stopped')).to.equal(true);
+    expect(existsSync(join(dir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
+  });
+
+  it('a SIGTERM while it still starts (requests answered, the task queue not started yet) stops it gracefully once started: exit 0, the database closed', async () => {
+    // A new database: pg-boss creates its schema after the first requests are answered, so the
+    // start goes on for a while after the first 200. Before, the signal ended the process there
+    // and then, and the embedded database went through crash recovery at the next start.
+    const dir = await tempDir('startup-stop-while-starting');
+    const port = await closedPort();
+    const signalOnFirstAnswer = async (child: ChildProcess): Promise<void> => {
+      while (child.exitCode === null && child.signalCode === null) {
+        const answered = await send(`http://127.0.0.1:${port}/api/ping`).then(
+          (response) => response.status === 200,
+          () => false,
+        );
+        if (answered) {
+          child.kill('SIGTERM');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const result = await startGatewayExpectingExit(
+      { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json'), PORT: String(port) },
+      { onSpawn: (child) => void signalOnFirstAnswer(child), timeoutMs: 100_000 },
+    );
+    expect(result.stderr).to.include('received SIGTERM while starting, shutting down once started');
+    expect(result.signal, result.stderr).to.equal(null);
+    expect(result.code, result.stderr).to.equal(0);
+    const messages = result.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(messages.filter((msg) => msg !== 'request').slice(-3)).to.deep.equal(['agent gateway listening', 'shutting down', 'stopped']);
     expect(existsSync(join(dir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
   });
 });

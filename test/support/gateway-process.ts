@@ -307,6 +307,8 @@ export interface RunOptions {
   readonly nodeArgs?: readonly string[];
   /** Longest wait for the exit; then the process is killed and the promise rejects. Default 45 s (a new embedded database takes a while on a busy machine). */
   readonly timeoutMs?: number;
+  /** Told of the process as soon as it is spawned (to send it a signal while it runs). */
+  readonly onSpawn?: (child: ChildProcess) => void;
 }
 
 /** The built entries: `node dist/main.js` (the service) and `dist/cli/main.js` (the CLI). */
@@ -336,6 +338,7 @@ export const runToExit = (
     let stderr = '';
     child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    options.onSpawn?.(child);
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${entry} was still running after ${timeoutMs} ms (killed); stderr:\n${stderr}\nstdout:\n${stdout}`));
