@@ -18,7 +18,7 @@ export const serve = async (config: AppConfig, options: { readonly pino?: Pino; 
   let requested: NodeJS.Signals | undefined;
   const stop = (signal: NodeJS.Signals): void => {
     if (requested !== undefined) {
-      // A second signal while starting: what it would have done without a handler.
+      // The same signal again (re-armed below): what it would have done without a handler.
       process.removeListener('SIGTERM', onSigterm);
       process.removeListener('SIGINT', onSigint);
       process.kill(process.pid, signal);
@@ -27,8 +27,7 @@ export const serve = async (config: AppConfig, options: { readonly pino?: Pino; 
     requested = signal;
     if (gateway === undefined) {
       process.stderr.write(`received ${signal} while starting, shutting down once started (send it again to end at once)\n`);
-      process.once('SIGTERM', onSigterm);
-      process.once('SIGINT', onSigint);
+      process.once(signal, signal === 'SIGTERM' ? onSigterm : onSigint);
       return;
     }
     shutDown(gateway, signal);
