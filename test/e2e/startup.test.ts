@@ -15,7 +15,7 @@ import {
   type GatewayProcess,
 } from '../support/gateway-process.js';
 import { migratedDataDir, openPglite } from '../support/data-dirs.js';
-import { send } from '../support/http.js';
+import { send, waitFor } from '../support/http.js';
 import { closedPort, occupyPort } from '../support/ports.js';
 import { createScratchDatabase, describeWithPostgres, postgres } from '../support/postgres.js';
 
@@ -351,23 +351,18 @@ describe('e2e: a stop right after the start', function () {
     // and then, and the embedded database went through crash recovery at the next start.
     const dir = await tempDir('startup-stop-while-starting');
     const port = await closedPort();
+    let signalled: Promise<void> | undefined;
     const signalOnFirstAnswer = async (child: ChildProcess): Promise<void> => {
-      while (child.exitCode === null && child.signalCode === null) {
-        const answered = await send(`http://127.0.0.1:${port}/api/ping`).then(
-          (response) => response.status === 200,
-          () => false,
-        );
-        if (answered) {
-          child.kill('SIGTERM');
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      const ended = () => child.exitCode !== null || child.signalCode !== null;
+      const ping = () => send(`http://127.0.0.1:${port}/api/ping`).then((response) => response.status === 200, ended);
+      await waitFor(ping, 60_000, 'the first 200 on /api/ping');
+      child.kill('SIGTERM');
     };
     const result = await startGatewayExpectingExit(
       { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json'), PORT: String(port) },
-      { onSpawn: (child) => void signalOnFirstAnswer(child), timeoutMs: 100_000 },
+      { onSpawn: (child) => void (signalled = signalOnFirstAnswer(child)), timeoutMs: 100_000 },
     );
+    await signalled;
     expect(result.stderr).to.include('received SIGTERM while starting, shutting down once started');
     expect(result.signal, result.stderr).to.equal(null);
     expect(result.code, result.stderr).to.equal(0);
