@@ -70,6 +70,40 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       await waitFor(() => calls >= 2, 20_000, 'calls >= 2');
     });
 
+    it('runs a task another replica stored while this one was idle, within seconds', async () => {
+      const seen: string[] = [];
+      await queue.work<{ from: string }>('q', async (task) => void seen.push(task.from));
+      // this replica's own task first: its worker is running, and idle once that has run
+      await queue.enqueue('q', { from: 'here' });
+      await waitFor(() => seen.length === 1, 10_000, 'the own task ran');
+      const other = await harness.replica();
+      await other.enqueue('q', { from: 'replica' });
+      await waitFor(() => seen.length === 2, 10_000, "the replica's task ran here");
+      expect(seen).to.deep.equal(['here', 'replica']);
+    });
+
+    it('runs as many tasks at once as a bound allows, every slot starting its task without waiting, and no more', async () => {
+      let running = 0;
+      let most = 0;
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await queue.work<object>(
+        'q',
+        async () => {
+          running++;
+          most = Math.max(most, running);
+          await released;
+          running--;
+        },
+        { maxConcurrent: 2 },
+      );
+      await Promise.all([queue.enqueue('q', { n: 1 }), queue.enqueue('q', { n: 2 }), queue.enqueue('q', { n: 3 })]);
+      await waitFor(() => running === 2, 10_000, 'two tasks running');
+      release();
+      await drained(queue);
+      expect(most).to.equal(2);
+    });
+
     const runGroups = async (q: TaskQueue) => {
       // enqueued together: one write, one timestamp for all twelve
       await Promise.all(Array.from({ length: 12 }, (_, i) => q.enqueue('q', { chat: i % 3, n: i }, { group: `chat-${i % 3}` })));

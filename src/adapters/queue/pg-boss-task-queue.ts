@@ -22,7 +22,10 @@ export interface QueueSettings {
   readonly heartbeatSeconds: number;
   /** How often stale and expired tasks are looked for. */
   readonly superviseIntervalSeconds: number;
-  /** How often an idle worker looks for new tasks (a busy one fetches again at once). */
+  /**
+   * How often the queues are looked at for tasks this process's idle workers did not store
+   * themselves: another replica's, a retry that has come due (a busy worker fetches again at once).
+   */
   readonly pollingIntervalSeconds: number;
   /** Further attempts after a handler failure, with exponential backoff. */
   readonly retryLimit: number;
@@ -49,6 +52,12 @@ const ORDERED_POLICY = 'key_strict_fifo';
 const BATCH_SIZE = 10;
 /** Most tasks one insert statement carries (see `enqueue`). */
 const MAX_WRITE = 500;
+/**
+ * How often each worker polls on its own. The adapter looks at all its queues in one statement
+ * every polling interval and wakes the workers of those with a task due (`#lookForWork`); this
+ * poll only backs that up.
+ */
+const WORKER_BACKSTOP_SECONDS = 60;
 
 const formatUuid = (hex: string): string => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 
@@ -119,6 +128,13 @@ export class PgBossTaskQueue implements TaskQueue {
   #starting: Promise<void> | undefined;
   /** Set once the start succeeded: from then on an operation pays nothing for it. */
   #started = false;
+
+  /** Looks for due tasks every polling interval once a worker runs (`#lookForWork`); cleared by `stop`. */
+  #looking: NodeJS.Timeout | undefined;
+  /** A look still running: the next tick skips rather than piling statements up on a slow database. */
+  #lookInFlight = false;
+  /** Set while looks fail, so that a database that stays down is reported once, not every interval. */
+  #lookFailing = false;
 
   private constructor(
     private readonly boss: PgBoss,
@@ -303,15 +319,31 @@ export class PgBossTaskQueue implements TaskQueue {
     if (options.oneAtATimePerGroup && !ordered) {
       this.logger.debug({ queue }, 'groups of this queue run one at a time within this process only (not an ordered queue)');
     }
+    // One worker per queue unless a bound asks for more: each fetch is a statement, and the
+    // embedded database runs one at a time for everybody, HTTP requests included. A bound of N is
+    // N workers of one slot each, not pg-boss's localConcurrency, which names only its first
+    // worker: this way every slot can be woken (`#insert`, `#lookForWork`).
+    const slots = bounded ? Math.max(1, Math.trunc(options.maxConcurrent ?? 1)) : 1;
+    for (let slot = 0; slot < slots; slot++) await this.#addWorker(queue, handler, options, bounded, ordered);
+    this.#looking ??= setInterval(() => void this.#lookForWork(), this.settings.pollingIntervalSeconds * 1000).unref();
+  }
+
+  /** One pg-boss worker of `queue` (see `work`), named in `#workers`. */
+  async #addWorker<T extends object>(
+    queue: string,
+    handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>,
+    options: WorkOptions<T>,
+    bounded: boolean,
+    ordered: boolean,
+  ): Promise<void> {
     let workerId: string | undefined;
     workerId = await this.boss.work<T>(
       queue,
       {
         batchSize: bounded ? 1 : this.settings.concurrency * BATCH_SIZE,
-        // One poller per queue unless a bound asks for more: each poll is a query, and the
-        // embedded database runs one statement at a time for everybody, HTTP requests included.
-        localConcurrency: bounded ? options.maxConcurrent : 1,
-        pollingIntervalSeconds: this.settings.pollingIntervalSeconds,
+        localConcurrency: 1,
+        // Woken by `#lookForWork` when a task is due; this poll is the backstop.
+        pollingIntervalSeconds: Math.max(WORKER_BACKSTOP_SECONDS, this.settings.pollingIntervalSeconds),
         // Fetch again at once while batches come back full (pg-boss's default waits a poll).
         burstWhenBatchFull: !bounded,
         // Groups are kept apart here, not with pg-boss's localGroupConcurrency: that hands out one
@@ -369,6 +401,36 @@ export class PgBossTaskQueue implements TaskQueue {
       },
     );
     this.#workers.set(queue, [...(this.#workers.get(queue) ?? []), workerId]);
+  }
+
+  /**
+   * One statement for every queue with a worker here, instead of each worker's own poll: an idle
+   * service ran a fetch per queue each second (8 of them), most of the embedded database
+   * thread's idle work (bench/README.md, "Measurements behind the code"). The workers of a queue
+   * with a task due (stored by another replica, a retry whose delay has passed) are woken and
+   * fetch as pg-boss does; an ordered queue whose waiting tasks are held behind their group's
+   * running one is woken and finds nothing, as its poll would.
+   */
+  async #lookForWork(): Promise<void> {
+    if (this.#lookInFlight || this.#workers.size === 0) return;
+    this.#lookInFlight = true;
+    try {
+      const { rows } = (await this.boss.getDb().executeSql(
+        `SELECT DISTINCT name FROM ${SCHEMA}.job
+         WHERE name = ANY($1::text[]) AND state < 'active' AND NOT blocked AND start_after <= ${SCHEMA}.job_now()`,
+        [[...this.#workers.keys()]],
+      )) as { rows: Array<{ name: string }> };
+      if (this.#lookFailing) this.logger.info({}, 'the task queue is reachable again');
+      this.#lookFailing = false;
+      for (const { name } of rows) for (const workerId of this.#workers.get(name) ?? []) this.boss.notifyWorker(workerId);
+    } catch (error) {
+      // A look cut off by the queue's own stop is no failure.
+      if (this.#looking === undefined) return;
+      if (!this.#lookFailing) this.logger.warn({ err: error }, 'looking for due tasks failed; trying again every polling interval');
+      this.#lookFailing = true;
+    } finally {
+      this.#lookInFlight = false;
+    }
   }
 
   /**
@@ -445,6 +507,8 @@ export class PgBossTaskQueue implements TaskQueue {
       () => false,
     );
     if (!started) return;
+    clearInterval(this.#looking);
+    this.#looking = undefined;
     await this.boss.stop({ graceful: true, timeout: Math.max(timeoutMs, 1), close: true });
   }
 }
