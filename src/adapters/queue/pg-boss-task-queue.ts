@@ -416,8 +416,11 @@ export class PgBossTaskQueue implements TaskQueue {
     this.#lookInFlight = true;
     try {
       const { rows } = (await this.boss.getDb().executeSql(
-        `SELECT DISTINCT name FROM ${SCHEMA}.job
-         WHERE name = ANY($1::text[]) AND state < 'active' AND NOT blocked AND start_after <= ${SCHEMA}.job_now()`,
+        // EXISTS per queue, not DISTINCT over the waiting tasks: with 100 000 waiting (a drain
+        // after a burst) the DISTINCT took 27-31 ms of the embedded database a look, this 3.5.
+        `SELECT q.name FROM unnest($1::text[]) AS q(name)
+         WHERE EXISTS (SELECT 1 FROM ${SCHEMA}.job j
+                       WHERE j.name = q.name AND j.state < 'active' AND NOT j.blocked AND j.start_after <= ${SCHEMA}.job_now())`,
         [[...this.#workers.keys()]],
       )) as { rows: Array<{ name: string }> };
       if (this.#lookFailing) this.logger.info({}, 'the task queue is reachable again');
