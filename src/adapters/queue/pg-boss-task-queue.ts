@@ -412,7 +412,7 @@ export class PgBossTaskQueue implements TaskQueue {
    * running one is woken and finds nothing, as its poll would.
    */
   async #lookForWork(): Promise<void> {
-    if (this.#lookInFlight || this.#workers.size === 0) return;
+    if (this.#lookInFlight) return;
     this.#lookInFlight = true;
     try {
       const { rows } = (await this.boss.getDb().executeSql(

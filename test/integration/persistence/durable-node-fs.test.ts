@@ -1,7 +1,7 @@
 import { fsyncSync, fstatSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { expect } from 'chai';
-import { DURABLE_SETTINGS, DurableNodeFS } from '../../../src/adapters/persistence/pglite/durable-node-fs.js';
+import { DurableNodeFS, durableStartParams } from '../../../src/adapters/persistence/pglite/durable-node-fs.js';
 import { emptyPgliteDir } from '../../support/data-dirs.js';
 
 describe('DurableNodeFS on a real PGlite (what PostgreSQL asks to flush reaches the disk)', function () {
@@ -16,8 +16,7 @@ describe('DurableNodeFS on a real PGlite (what PostgreSQL asks to flush reaches 
       flushed.push(fstatSync(fd).isDirectory() ? 'directory' : 'file');
       fsyncSync(fd);
     };
-    const startParams = Object.entries(DURABLE_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
-    const db = await PGlite.create({ dataDir, fs: new DurableNodeFS(dataDir, flush), startParams: [...PGlite.defaultStartParams, ...startParams] });
+    const db = await PGlite.create({ dataDir, fs: new DurableNodeFS(dataDir, flush), startParams: durableStartParams() });
     try {
       await db.exec('create table item (id int primary key)');
       flushed.length = 0;

@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, openSync } from 'node:fs';
-import type { PGlite } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
 
 /**
@@ -9,6 +9,12 @@ import { NodeFS } from '@electric-sql/pglite/nodefs';
  * DurableNodeFS. Given after PGlite's own start parameters, they override `-F`.
  */
 export const DURABLE_SETTINGS: Readonly<Record<string, string>> = { fsync: 'on', wal_sync_method: 'fsync' };
+
+/** PGlite's own start parameters, then `settings`, then DURABLE_SETTINGS (which override `-F`). */
+export const durableStartParams = (settings: Readonly<Record<string, string>> = {}): string[] => [
+  ...PGlite.defaultStartParams,
+  ...Object.entries({ ...settings, ...DURABLE_SETTINGS }).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+];
 
 /** WASI's errno for an I/O error: what PostgreSQL sees when a flush fails (it then stops, as on a server). */
 const EIO = 29;

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { DURABLE_SETTINGS, DurableNodeFS } from './durable-node-fs.ts';
+import { DurableNodeFS, durableStartParams } from './durable-node-fs.ts';
 import { toPortableError, type Notification, type Opened, type Reply, type Request, type ThreadData } from './protocol.ts';
 
 interface OpenTransaction {
@@ -92,8 +92,7 @@ const serve = (db: PGlite): void => {
   port.postMessage({ opened: true } satisfies Opened);
 };
 
-// Durable: what is committed is flushed to the disk (DURABLE_SETTINGS, DurableNodeFS).
-const startParams = Object.entries({ ...settings, ...DURABLE_SETTINGS }).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
-PGlite.create({ dataDir, fs: new DurableNodeFS(dataDir), startParams: [...PGlite.defaultStartParams, ...startParams] }).then(serve, (error: unknown) => {
+// Durable: what is committed is flushed to the disk (durableStartParams, DurableNodeFS).
+PGlite.create({ dataDir, fs: new DurableNodeFS(dataDir), startParams: durableStartParams(settings) }).then(serve, (error: unknown) => {
   port.postMessage({ opened: false, error: toPortableError(error) } satisfies Opened);
 });
