@@ -4,6 +4,7 @@ import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
 import { isUuid } from '../shared/is-uuid.js';
 import { GroupCommit } from '../shared/group-commit.js';
+import { RepeatedWarnings } from './repeated-warnings.js';
 import type { EnqueueOptions, TaskQueue, WorkOptions } from '../../ports/task-queue.js';
 
 export interface QueueSettings {
@@ -213,7 +214,8 @@ export class PgBossTaskQueue implements TaskQueue {
         ? new PgBoss({ ...common, db: fromPglite(connection.pglite) })
         : new PgBoss({ ...common, connectionString: connection.connectionString, max: 10 });
     boss.on('error', (error: unknown) => logger.error({ err: error }, 'task queue error'));
-    boss.on('warning', (warning: unknown) => logger.warn({ warning }, 'task queue warning'));
+    const warnings = new RepeatedWarnings(logger);
+    boss.on('warning', (warning: unknown) => warnings.report(warning));
     return new PgBossTaskQueue(boss, 'pglite' in connection, settings, logger, headroom);
   }
 
