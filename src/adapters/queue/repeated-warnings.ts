@@ -35,7 +35,8 @@ export class RepeatedWarnings {
   /** Per kind: when it was last logged and how many have come since. */
   readonly #seen = new Map<string, { loggedAt: number; leftOut: number }>();
 
-  constructor(logger: Logger, repeatMs: number = WARNING_REPEAT_MS, now: () => number = Date.now) {
+  /** `now`: milliseconds on a monotonic clock, so that a change of the system's time neither hides warnings nor repeats them. */
+  constructor(logger: Logger, repeatMs: number = WARNING_REPEAT_MS, now: () => number = () => performance.now()) {
     this.#logger = logger;
     this.#repeatMs = repeatMs;
     this.#now = now;
