@@ -1,20 +1,20 @@
-// The build step of package.json: `npm run build` and `prepare` (so `npm ci` builds once), and
-// `npm start` with --if-stale. Plain JavaScript, since it runs before anything is compiled; it
-// lives in src/ because the repository's top level holds no scripts.
+// The build step of package.json: `npm run build` and `prepare` (so `npm ci` builds once); `npm
+// start` (src/start.mjs) runs it when a source changed. Plain JavaScript, since it runs before
+// anything is compiled; it lives in src/ because the repository's top level holds no scripts.
 //
 // 1. An unsupported Node.js (package.json's engines.node) is refused with one line and exit
-//    code 1, before anything else runs.
+//    code 1, before anything else runs (also when src/start.mjs imports this file).
 // 2. `tsc -b` compiles (incremental, dist/.tsbuildinfo: only what changed is compiled again),
 //    then dist/.build-stamp records a successful build.
 //    With --if-stale nothing is compiled while that record is newer than every source (src/,
-//    tsconfig.json, package.json, package-lock.json): `npm start` on a current build starts at
-//    once instead of spending seconds in the compiler.
+//    tsconfig.json, package.json, package-lock.json): a start on a current build starts at
+//    once instead of spending seconds in the compiler. `isCurrent` is that check, exported.
 // 3. The ES-module dependencies that a start loads as hundreds of small files (BUNDLED below)
 //    are bundled by esbuild into dist/vendor/, one file per specifier our code imports plus
 //    the chunks they share, and dist/vendor/modules.json maps each specifier to its file;
 //    src/bundled-dependencies.ts makes the built entry points load them from there.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,22 +51,25 @@ const newest = (path) => {
   return readdirSync(path).reduce((latest, name) => Math.max(latest, newest(join(path, name))), stat.mtimeMs);
 };
 
-const isCurrent = () => {
+/** True while the last build is newer than every source: there is nothing to compile. */
+export const isCurrent = () => {
   if (!existsSync(STAMP) || !existsSync(join(ROOT, 'dist', 'main.js'))) return false;
   const sources = ['src', 'tsconfig.json', 'package.json', 'package-lock.json'].map((name) => join(ROOT, name)).filter((path) => existsSync(path));
   return Math.max(...sources.map(newest)) < statSync(STAMP).mtimeMs;
 };
 
-if (process.argv.includes('--if-stale') && isCurrent()) process.exit(0);
-
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-// The record is dated when the compiler starts: a source saved while it runs counts as newer.
-const started = new Date();
-const built = spawnSync(process.execPath, [tsc, '-b', join(ROOT, 'tsconfig.json')], { stdio: 'inherit' });
-if (built.status !== 0) process.exit(built.status ?? 1);
-await bundleDependencies();
-writeFileSync(STAMP, `${started.toISOString()}\n`);
-utimesSync(STAMP, started, started);
+// Steps 2 and 3 run when this file is the script Node was given, not when it is imported.
+const runAsScript = process.argv[1] !== undefined && existsSync(process.argv[1]) && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+if (runAsScript && !(process.argv.includes('--if-stale') && isCurrent())) {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  // The record is dated when the compiler starts: a source saved while it runs counts as newer.
+  const started = new Date();
+  const built = spawnSync(process.execPath, [tsc, '-b', join(ROOT, 'tsconfig.json')], { stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+  await bundleDependencies();
+  writeFileSync(STAMP, `${started.toISOString()}\n`);
+  utimesSync(STAMP, started, started);
+}
 
 /**
  * Step 3. Node's module loader spends most of a start on this 2-core machine on its work per

@@ -15,6 +15,8 @@ interface Project {
   readonly dir: string;
   /** Runs the project's src/build.mjs; `--import X` goes to node, the rest to the script. */
   build(...args: string[]): { code: number | null; stderr: string };
+  /** Runs the project's src/start.mjs (what `npm start` runs); `--import X` goes to node. */
+  start(...args: string[]): { code: number | null; stdout: string; stderr: string; pid: number };
   /** Makes the TypeScript compiler unavailable (or available again): a build attempted without it fails. */
   compiler(available: boolean): Promise<void>;
 }
@@ -34,6 +36,7 @@ const makeProject = async ({ dependencies = [], source = 'export const version: 
   const dir = await tempDir('build');
   await mkdir(join(dir, 'src'));
   await copyFile(join(ROOT, 'src', 'build.mjs'), join(dir, 'src', 'build.mjs'));
+  await copyFile(join(ROOT, 'src', 'start.mjs'), join(dir, 'src', 'start.mjs'));
   await writeFile(
     join(dir, 'package.json'),
     JSON.stringify({
@@ -68,8 +71,12 @@ const makeProject = async ({ dependencies = [], source = 'export const version: 
   const project: Project = {
     dir,
     build: (...args) => {
-      const result = spawnSync(process.execPath, buildArgs(dir, args), { cwd: dir, encoding: 'utf8' });
+      const result = spawnSync(process.execPath, nodeArgs(dir, 'build.mjs', args), { cwd: dir, encoding: 'utf8' });
       return { code: result.status, stderr: result.stderr };
+    },
+    start: (...args) => {
+      const result = spawnSync(process.execPath, nodeArgs(dir, 'start.mjs', args), { cwd: dir, encoding: 'utf8' });
+      return { code: result.status, stdout: result.stdout, stderr: result.stderr, pid: result.pid };
     },
     compiler: async (available) => {
       await rm(join(dir, 'node_modules'), { force: true });
@@ -94,15 +101,15 @@ const linkPackage = async (dir: string, name: string): Promise<void> => {
   await symlink(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name));
 };
 
-/** Node options (`--import`, `data:…`) first, then the script and its own arguments. */
-const buildArgs = (dir: string, args: string[]): string[] => {
+/** Node options (`--import`, `data:…`) first, then the script (in src/) and its own arguments. */
+const nodeArgs = (dir: string, script: string, args: string[]): string[] => {
   const nodeOptions: string[] = [];
   const own: string[] = [];
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--import') nodeOptions.push(args[i], args[++i]);
     else own.push(args[i]);
   }
-  return [...nodeOptions, join(dir, 'src', 'build.mjs'), ...own];
+  return [...nodeOptions, join(dir, 'src', script), ...own];
 };
 
 const mtime = async (path: string): Promise<number> => (await stat(path)).mtimeMs;
@@ -154,6 +161,61 @@ describe('src/build.mjs: build once, then only when a source changed', function 
     const result = project.build('--import', pretend, '--if-stale');
     expect(result.code).to.equal(1);
     expect(result.stderr).to.match(/^agent-gateway needs Node\.js 22\.12\.0 or newer, but \S+ is v22\.11\.0; install a newer Node\.js \(see README\.md\)\n$/);
+    let built = true;
+    await stat(join(project.dir, 'dist')).catch(() => (built = false));
+    expect(built, 'dist/ was created').to.equal(false);
+  });
+});
+
+describe('src/start.mjs (npm start): compiles only when a source changed, then starts the build in the same process', function () {
+  this.timeout(120_000);
+
+  /** A build that says which version it is and in which process it runs. */
+  const started = (version: number): string =>
+    `console.log('started version ${version} in process ' + (globalThis as unknown as { process: { pid: number } }).process.pid);\nexport {};\n`;
+
+  it('starts a current build without compiling (the compiler is not even needed), in its own process: no second Node.js', async () => {
+    const project = await makeProject({ source: started(1) });
+    expect(project.build()).to.include({ code: 0 });
+    const built = await mtime(join(project.dir, 'dist', 'main.js'));
+    await project.compiler(false);
+
+    const start = project.start();
+    expect(start.code, start.stderr).to.equal(0);
+    expect(start.stdout).to.equal(`started version 1 in process ${start.pid}\n`);
+    expect(await mtime(join(project.dir, 'dist', 'main.js'))).to.equal(built);
+  });
+
+  it('compiles first where nothing was built or a source changed since, then starts what it compiled', async () => {
+    const project = await makeProject({ source: started(1) });
+    const first = project.start();
+    expect(first.code, first.stderr).to.equal(0);
+    expect(first.stdout).to.equal(`started version 1 in process ${first.pid}\n`);
+
+    await writeFile(join(project.dir, 'src', 'main.ts'), started(2));
+    const second = project.start();
+    expect(second.code, second.stderr).to.equal(0);
+    expect(second.stdout).to.equal(`started version 2 in process ${second.pid}\n`);
+  });
+
+  it('does not start the last build when compiling a changed source fails: exits non-zero with the compiler’s errors', async () => {
+    const project = await makeProject({ source: started(1) });
+    expect(project.build()).to.include({ code: 0 });
+    await writeFile(join(project.dir, 'src', 'main.ts'), 'export const version: number = "two";\n');
+
+    const start = project.start();
+    expect(start.code).to.not.equal(0);
+    expect(start.stdout).to.not.contain('started');
+    expect(start.stdout + start.stderr).to.contain("Type 'string' is not assignable to type 'number'");
+  });
+
+  it('refuses an older Node.js with one line and exit code 1, before compiling or starting anything', async () => {
+    const project = await makeProject({ source: started(1) });
+    const pretend = 'data:text/javascript,Object.defineProperty(process, "versions", { value: { ...process.versions, node: "22.11.0" } })';
+    const start = project.start('--import', pretend);
+    expect(start.code).to.equal(1);
+    expect(start.stdout).to.equal('');
+    expect(start.stderr).to.match(/^agent-gateway needs Node\.js 22\.12\.0 or newer, but \S+ is v22\.11\.0; install a newer Node\.js \(see README\.md\)\n$/);
     let built = true;
     await stat(join(project.dir, 'dist')).catch(() => (built = false));
     expect(built, 'dist/ was created').to.equal(false);
