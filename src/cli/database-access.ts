@@ -100,8 +100,9 @@ export interface OpenedDatabase {
 /**
  * Opens the database itself (PostgreSQL, or an embedded database no server holds), applies
  * pending migrations, runs `work`, closes it. The engine is started first: on the embedded
- * database PGlite boots on its own thread, with small shared memory (a short-lived open, see
- * open-engine.ts), while this thread loads the ORM and whatever `whileOpening` starts loading.
+ * database PGlite boots on this thread, with small shared memory (a short-lived open, see
+ * open-engine.ts), and while it reads its files and compiles its WebAssembly this thread loads
+ * the ORM and whatever `whileOpening` starts loading.
  */
 export const withOpenDatabase = async <T>(
   config: AppConfig,
@@ -150,7 +151,7 @@ export const withOpenDatabase = async <T>(
  * background; PGlite's boot runs enough of them to trigger that for hundreds of functions,
  * and for a command that runs a few statements and exits the optimized code never pays back
  * (figures: bench/README.md, "Measurements behind the code"). The flag is read when a
- * module is instantiated, so it is set before the database's thread starts. It is process-wide:
+ * module is compiled and instantiated, so it is set before PGlite is loaded. It is process-wide:
  * the CLI sets it, only on this path, never the service (whose queries do profit).
  */
 const keepWebAssemblyUnoptimized = (): void => setFlagsFromString('--wasm-tiering-budget=2000000000');
@@ -179,7 +180,7 @@ export const withAdministration = async <T>(
 ): Promise<T> => {
   const loadContainer = () => import('reflect-metadata').then(choice.load ?? administrationBuilder);
   let loading: ReturnType<typeof loadContainer> | undefined;
-  // Loaded while the database opens (PGlite boots on its own thread meanwhile).
+  // Loaded while the database opens (between PGlite's asynchronous steps: reading its files, compiling its WebAssembly).
   const load = (): void => {
     loading = loadContainer();
     loading.catch(() => undefined); // awaited below; until then a rejection is not unhandled

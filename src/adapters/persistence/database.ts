@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { Logger } from '../../ports/logger.js';
 import type { EmbeddedLock } from './embedded-lock.js';
 import { closeEngine, openEngine, type DatabaseOptions, type OpenEngine } from './open-engine.js';
-import type { PgliteThread } from './pglite/pglite-thread.js';
+import type { EmbeddedPglite } from './pglite/pglite-thread.js';
 import { ENTITIES } from './entities/index.js';
 import { MIGRATIONS } from './migrations/index.js';
 
@@ -27,8 +27,8 @@ export class Database {
     readonly orm: MikroORM<AbstractSqlDriver>,
     readonly engine: DatabaseEngine,
     private readonly options: DatabaseOptions,
-    /** The embedded database (on its own thread), shared with the task queue in embedded mode. */
-    readonly pglite: PgliteThread | undefined,
+    /** The embedded database (the service's on its own thread), shared with the task queue in embedded mode. */
+    readonly pglite: EmbeddedPglite | undefined,
     private readonly lock: EmbeddedLock | undefined,
   ) {}
 

@@ -4,7 +4,7 @@ import type { Logger } from '../../ports/logger.js';
 import { DatabaseOpenError } from './database-open-error.js';
 import { EmbeddedDatabaseBusy, EmbeddedLock } from './embedded-lock.js';
 import { ensurePostgresDatabase } from './ensure-postgres-database.js';
-import { PgliteThread } from './pglite/pglite-thread.js';
+import { type EmbeddedPglite, PgliteThread } from './pglite/pglite-thread.js';
 
 export interface DatabaseOptions {
   /** postgres:// URL; unset opens the embedded PGlite database under `dataDir`. */
@@ -15,7 +15,8 @@ export interface DatabaseOptions {
   readonly create?: boolean;
   /**
    * The database is opened for a moment (a CLI command), not for a service: the embedded
-   * database boots with small shared memory (SHORT_LIVED_SETTINGS).
+   * database boots with small shared memory (SHORT_LIVED_SETTINGS), on the calling thread
+   * (openPgliteHere) instead of a thread of its own.
    */
   readonly shortLived?: boolean;
 }
@@ -50,7 +51,7 @@ export const SERVICE_SETTINGS: Readonly<Record<string, string>> = {
 /** The engine under the ORM, open: a PostgreSQL server known to answer, or the embedded database on its thread, locked. */
 export type OpenEngine =
   | { readonly engine: 'postgresql'; readonly url: string }
-  | { readonly engine: 'pglite'; readonly pglite: PgliteThread; readonly lock: EmbeddedLock };
+  | { readonly engine: 'pglite'; readonly pglite: EmbeddedPglite; readonly lock: EmbeddedLock };
 
 /**
  * The first half of opening the database (Database.open does the rest), kept free of the ORM
@@ -88,11 +89,13 @@ export const startEngine = async (options: DatabaseOptions): Promise<{ readonly 
   }
   const boot = async (): Promise<OpenEngine> => {
     try {
-      const pglite = await PgliteThread.open(
-        dir,
-        (error) => options.logger.error({ err: error }, 'the embedded database stopped: every request that needs it fails until the service restarts'),
-        options.shortLived ? SHORT_LIVED_SETTINGS : SERVICE_SETTINGS,
-      );
+      const pglite = options.shortLived
+        ? await (await import('./pglite/pglite-here.js')).openPgliteHere(dir, SHORT_LIVED_SETTINGS)
+        : await PgliteThread.open(
+            dir,
+            (error) => options.logger.error({ err: error }, 'the embedded database stopped: every request that needs it fails until the service restarts'),
+            SERVICE_SETTINGS,
+          );
       return { engine: 'pglite', pglite, lock };
     } catch (error) {
       await lock.release();

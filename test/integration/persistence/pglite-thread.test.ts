@@ -4,141 +4,194 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { PgliteThread } from '../../../src/adapters/persistence/pglite/pglite-thread.js';
+import { SHORT_LIVED_SETTINGS } from '../../../src/adapters/persistence/open-engine.js';
+import { openPgliteHere } from '../../../src/adapters/persistence/pglite/pglite-here.js';
+import type { EmbeddedPglite, PgliteThread } from '../../../src/adapters/persistence/pglite/pglite-thread.js';
 import { emptyPgliteDir, openPglite } from '../../support/data-dirs.js';
 
-describe('PgliteThread (embedded database on its own thread)', function () {
+/** What the embedded database does wherever its statements run; `open` boots it on a data directory. */
+const describeEmbeddedDatabase = (name: string, open: (dir: string) => Promise<EmbeddedPglite>): void =>
+  describe(name, function () {
+    this.timeout(60_000);
+    let dir: string;
+    let db: EmbeddedPglite;
+
+    before(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'pglite-thread-'));
+      // A copy of a created cluster, booted as the service boots it: no initdb per suite.
+      db = await open(await emptyPgliteDir('pglite-thread'));
+      await db.exec(`create table item (id int primary key, name text not null unique, tags jsonb, body bytea, at timestamptz)`);
+    });
+    after(async () => {
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    beforeEach(async () => void (await db.query('delete from item')));
+
+    const names = async (): Promise<string[]> => (await db.query<{ name: string }>('select name from item order by id')).rows.map((row) => row.name);
+
+    it('flushes what it commits: PostgreSQL runs with fsync on, by fsync (its runtime ignores fdatasync)', async () => {
+      // PGlite's own start parameters turn fsync off (-F): a commit would survive the process but
+      // not a power loss. The thread starts it with DURABLE_SETTINGS on a NODEFS that can flush.
+      const settings = await db.query<{ name: string; setting: string }>(
+        "select name, setting from pg_settings where name in ('fsync', 'wal_sync_method', 'synchronous_commit') order by name",
+      );
+      expect(settings.rows).to.deep.equal([
+        { name: 'fsync', setting: 'on' },
+        { name: 'synchronous_commit', setting: 'on' },
+        { name: 'wal_sync_method', setting: 'fsync' },
+      ]);
+    });
+
+    it('stores and returns values with their types: json, bytes, timestamps, big integers', async () => {
+      const at = new Date('2026-11-23T10:00:00.000Z');
+      await db.query('insert into item (id, name, tags, body, at) values ($1, $2, $3, $4, $5)', [1, 'one', { a: [1, 2] }, Buffer.from([1, 2, 255]), at]);
+      const { rows } = await db.query<{ tags: unknown; body: Uint8Array; at: Date; big: number }>(
+        'select tags, body, at, 9007199254740991::int8 as big from item where id = $1',
+        [1],
+      );
+      expect(rows).to.have.length(1);
+      expect(rows[0].tags).to.deep.equal({ a: [1, 2] });
+      expect([...rows[0].body]).to.deep.equal([1, 2, 255]);
+      expect(rows[0].at).to.be.instanceOf(Date);
+      expect(rows[0].at.toISOString()).to.equal(at.toISOString());
+      expect(Number(rows[0].big)).to.equal(9007199254740991);
+    });
+
+    it('answers rows as arrays when asked, and counts affected rows', async () => {
+      const inserted = await db.query("insert into item (id, name) values (1, 'a'), (2, 'b')");
+      expect(inserted.affectedRows).to.equal(2);
+      const { rows } = await db.query('select id, name from item order by id', [], { rowMode: 'array' });
+      expect(rows).to.deep.equal([
+        [1, 'a'],
+        [2, 'b'],
+      ]);
+    });
+
+    it("keeps PostgreSQL's error fields (code, constraint) that callers map to their own errors", async () => {
+      await db.query("insert into item (id, name) values (1, 'same')");
+      const error = await db.query("insert into item (id, name) values (2, 'same')").then(
+        () => expect.fail('a duplicate was stored'),
+        (caught: unknown) => caught as Error & { code?: string; constraint?: string },
+      );
+      expect(error).to.be.instanceOf(Error);
+      expect(error.message).to.match(/duplicate key/);
+      expect(error.code).to.equal('23505');
+      expect(error.constraint).to.equal('item_name_key');
+      expect(await names()).to.deep.equal(['same']);
+    });
+
+    it('commits a transaction whose callback returns, and hands back its result', async () => {
+      const result = await db.transaction(async (tx) => {
+        await tx.query("insert into item (id, name) values (1, 'in tx')");
+        return (await tx.query<{ n: number }>('select count(*)::int as n from item')).rows[0].n;
+      });
+      expect(result).to.equal(1);
+      expect(await names()).to.deep.equal(['in tx']);
+    });
+
+    it('rolls a transaction back when its callback throws, or calls rollback()', async () => {
+      const failure = await db
+        .transaction(async (tx) => {
+          await tx.query("insert into item (id, name) values (1, 'lost')");
+          throw new Error('changed my mind');
+        })
+        .catch((error: Error) => error.message);
+      expect(failure).to.equal('changed my mind');
+      await db.transaction(async (tx) => {
+        await tx.query("insert into item (id, name) values (2, 'lost too')");
+        await tx.rollback();
+        expect(tx.closed).to.equal(true);
+        await tx.query('select 1').then(
+          () => expect.fail('ran after rollback'),
+          (error: Error) => expect(error.message).to.match(/closed/),
+        );
+      });
+      expect(await names()).to.deep.equal([]);
+    });
+
+    it('runs a statement from outside only after an open transaction has ended', async () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let inserted!: () => void;
+      const firstInserted = new Promise<void>((resolve) => (inserted = resolve));
+      const transaction = db.transaction(async (tx) => {
+        await tx.query("insert into item (id, name) values (1, 'first')");
+        inserted();
+        await held;
+        await tx.query("insert into item (id, name) values (2, 'second')");
+      });
+      await firstInserted;
+      // One connection: a statement let in mid-transaction would see the first row only.
+      const outside = db.query<{ n: number }>('select count(*)::int as n from item');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      release();
+      const [, seen] = await Promise.all([transaction, outside]);
+      expect(seen.rows[0].n).to.equal(2);
+    });
+
+    it('delivers notifications to a listener until it unsubscribes', async () => {
+      const received: string[] = [];
+      const unsubscribe = await db.listen('thread_test', (payload) => received.push(payload));
+      await db.query("select pg_notify('thread_test', 'hello')");
+      await waitFor(() => received.length === 1);
+      await unsubscribe();
+      // A listener still subscribed is the barrier: once it has the notification, the other one would have it too.
+      const barrier: string[] = [];
+      const unsubscribeBarrier = await db.listen('thread_test', (payload) => barrier.push(payload));
+      await db.query("select pg_notify('thread_test', 'after')");
+      await waitFor(() => barrier.length === 1);
+      await unsubscribeBarrier();
+      expect(received).to.deep.equal(['hello']);
+    });
+
+    it('keeps the data across close (once, however often called) and reopen, and refuses work once closed', async () => {
+      const path = await emptyPgliteDir('pglite-reopen');
+      const first = await open(path);
+      await first.exec("create table kept (v text); insert into kept values ('still here')");
+      await Promise.all([first.close(), first.close()]);
+      await first.close();
+      expect(first.closed).to.equal(true);
+      await first.query('select 1').then(
+        () => expect.fail('ran on a closed database'),
+        (error: Error) => expect(error.message).to.match(/closed/),
+      );
+      const second = await open(path);
+      try {
+        expect((await second.query('select v from kept')).rows).to.deep.equal([{ v: 'still here' }]);
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('fails to open a data directory that is a file, naming the directory and the cause', async () => {
+      const file = join(dir, 'not-a-directory');
+      await writeFile(file, 'x');
+      const error = await open(file).then(
+        () => expect.fail('opened a file as a database'),
+        (caught: Error) => caught,
+      );
+      expect(error.message).to.equal(`Cannot open the embedded database in ${file}: ErrnoError (errno 54)`);
+    });
+  });
+
+describeEmbeddedDatabase('PgliteThread (embedded database on its own thread, as the service runs it)', openPglite);
+describeEmbeddedDatabase('openPgliteHere (embedded database on the calling thread, as a CLI command runs it)', (dir) =>
+  openPgliteHere(dir, SHORT_LIVED_SETTINGS),
+);
+
+describe('PgliteThread: what a thread of its own adds', function () {
   this.timeout(60_000);
   let dir: string;
   let db: PgliteThread;
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'pglite-thread-'));
-    // A copy of a created cluster, booted as the service boots it: no initdb per suite.
-    db = await openPglite(await emptyPgliteDir('pglite-thread'));
-    await db.exec(`create table item (id int primary key, name text not null unique, tags jsonb, body bytea, at timestamptz)`);
+    db = await openPglite(await emptyPgliteDir('pglite-thread-only'));
   });
   after(async () => {
     await db.close();
     await rm(dir, { recursive: true, force: true });
-  });
-  beforeEach(async () => void (await db.query('delete from item')));
-
-  const names = async (): Promise<string[]> => (await db.query<{ name: string }>('select name from item order by id')).rows.map((row) => row.name);
-
-  it('flushes what it commits: PostgreSQL runs with fsync on, by fsync (its runtime ignores fdatasync)', async () => {
-    // PGlite's own start parameters turn fsync off (-F): a commit would survive the process but
-    // not a power loss. The thread starts it with DURABLE_SETTINGS on a NODEFS that can flush.
-    const settings = await db.query<{ name: string; setting: string }>(
-      "select name, setting from pg_settings where name in ('fsync', 'wal_sync_method', 'synchronous_commit') order by name",
-    );
-    expect(settings.rows).to.deep.equal([
-      { name: 'fsync', setting: 'on' },
-      { name: 'synchronous_commit', setting: 'on' },
-      { name: 'wal_sync_method', setting: 'fsync' },
-    ]);
-  });
-
-  it('stores and returns values with their types: json, bytes, timestamps, big integers', async () => {
-    const at = new Date('2026-11-23T10:00:00.000Z');
-    await db.query('insert into item (id, name, tags, body, at) values ($1, $2, $3, $4, $5)', [1, 'one', { a: [1, 2] }, Buffer.from([1, 2, 255]), at]);
-    const { rows } = await db.query<{ tags: unknown; body: Uint8Array; at: Date; big: number }>(
-      'select tags, body, at, 9007199254740991::int8 as big from item where id = $1',
-      [1],
-    );
-    expect(rows).to.have.length(1);
-    expect(rows[0].tags).to.deep.equal({ a: [1, 2] });
-    expect([...rows[0].body]).to.deep.equal([1, 2, 255]);
-    expect(rows[0].at).to.be.instanceOf(Date);
-    expect(rows[0].at.toISOString()).to.equal(at.toISOString());
-    expect(Number(rows[0].big)).to.equal(9007199254740991);
-  });
-
-  it('answers rows as arrays when asked, and counts affected rows', async () => {
-    const inserted = await db.query("insert into item (id, name) values (1, 'a'), (2, 'b')");
-    expect(inserted.affectedRows).to.equal(2);
-    const { rows } = await db.query('select id, name from item order by id', [], { rowMode: 'array' });
-    expect(rows).to.deep.equal([
-      [1, 'a'],
-      [2, 'b'],
-    ]);
-  });
-
-  it("keeps PostgreSQL's error fields (code, constraint) that callers map to their own errors", async () => {
-    await db.query("insert into item (id, name) values (1, 'same')");
-    const error = await db.query("insert into item (id, name) values (2, 'same')").then(
-      () => expect.fail('a duplicate was stored'),
-      (caught: unknown) => caught as Error & { code?: string; constraint?: string },
-    );
-    expect(error).to.be.instanceOf(Error);
-    expect(error.message).to.match(/duplicate key/);
-    expect(error.code).to.equal('23505');
-    expect(error.constraint).to.equal('item_name_key');
-    expect(await names()).to.deep.equal(['same']);
-  });
-
-  it('commits a transaction whose callback returns, and hands back its result', async () => {
-    const result = await db.transaction(async (tx) => {
-      await tx.query("insert into item (id, name) values (1, 'in tx')");
-      return (await tx.query<{ n: number }>('select count(*)::int as n from item')).rows[0].n;
-    });
-    expect(result).to.equal(1);
-    expect(await names()).to.deep.equal(['in tx']);
-  });
-
-  it('rolls a transaction back when its callback throws, or calls rollback()', async () => {
-    const failure = await db
-      .transaction(async (tx) => {
-        await tx.query("insert into item (id, name) values (1, 'lost')");
-        throw new Error('changed my mind');
-      })
-      .catch((error: Error) => error.message);
-    expect(failure).to.equal('changed my mind');
-    await db.transaction(async (tx) => {
-      await tx.query("insert into item (id, name) values (2, 'lost too')");
-      await tx.rollback();
-      expect(tx.closed).to.equal(true);
-      await tx.query('select 1').then(
-        () => expect.fail('ran after rollback'),
-        (error: Error) => expect(error.message).to.match(/closed/),
-      );
-    });
-    expect(await names()).to.deep.equal([]);
-  });
-
-  it('runs a statement from outside only after an open transaction has ended', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let inserted!: () => void;
-    const firstInserted = new Promise<void>((resolve) => (inserted = resolve));
-    const transaction = db.transaction(async (tx) => {
-      await tx.query("insert into item (id, name) values (1, 'first')");
-      inserted();
-      await held;
-      await tx.query("insert into item (id, name) values (2, 'second')");
-    });
-    await firstInserted;
-    // One connection: a statement let in mid-transaction would see the first row only.
-    const outside = db.query<{ n: number }>('select count(*)::int as n from item');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    release();
-    const [, seen] = await Promise.all([transaction, outside]);
-    expect(seen.rows[0].n).to.equal(2);
-  });
-
-  it('delivers notifications to a listener until it unsubscribes', async () => {
-    const received: string[] = [];
-    const unsubscribe = await db.listen('thread_test', (payload) => received.push(payload));
-    await db.query("select pg_notify('thread_test', 'hello')");
-    await waitFor(() => received.length === 1);
-    await unsubscribe();
-    // A listener still subscribed is the barrier: once it has the notification, the other one would have it too.
-    const barrier: string[] = [];
-    const unsubscribeBarrier = await db.listen('thread_test', (payload) => barrier.push(payload));
-    await db.query("select pg_notify('thread_test', 'after')");
-    await waitFor(() => barrier.length === 1);
-    await unsubscribeBarrier();
-    expect(received).to.deep.equal(['hello']);
   });
 
   it('refuses query options that cannot cross threads, naming the option', async () => {
@@ -157,35 +210,6 @@ describe('PgliteThread (embedded database on its own thread)', function () {
     );
     expect(error.message).to.match(/^Cannot send this statement to the embedded database: .*could not be cloned/);
     expect((await db.query('select $1::text as v', ['fine'])).rows).to.deep.equal([{ v: 'fine' }]);
-  });
-
-  it('keeps the data across close (once, however often called) and reopen, and refuses work once closed', async () => {
-    const path = await emptyPgliteDir('pglite-reopen');
-    const first = await openPglite(path);
-    await first.exec("create table kept (v text); insert into kept values ('still here')");
-    await Promise.all([first.close(), first.close()]);
-    await first.close();
-    expect(first.closed).to.equal(true);
-    await first.query('select 1').then(
-      () => expect.fail('ran on a closed database'),
-      (error: Error) => expect(error.message).to.match(/closed/),
-    );
-    const second = await openPglite(path);
-    try {
-      expect((await second.query('select v from kept')).rows).to.deep.equal([{ v: 'still here' }]);
-    } finally {
-      await second.close();
-    }
-  });
-
-  it('fails to open a data directory that is a file, naming the directory and the cause', async () => {
-    const file = join(dir, 'not-a-directory');
-    await writeFile(file, 'x');
-    const error = await PgliteThread.open(file).then(
-      () => expect.fail('opened a file as a database'),
-      (caught: Error) => caught,
-    );
-    expect(error.message).to.equal(`Cannot open the embedded database in ${file}: ErrnoError (errno 54)`);
   });
 
   it('does not keep a process alive once nothing is waiting on the database, also after a refused statement', async () => {

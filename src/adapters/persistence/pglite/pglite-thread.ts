@@ -17,6 +17,28 @@ export interface PgliteTransaction {
 }
 
 /**
+ * The open embedded database, as the ORM (through kysely), pg-boss (`fromPglite`) and the service
+ * use it: PGlite's own interface, plus how busy the thread that runs its statements is. The
+ * service runs it on a thread of its own (PgliteThread); a CLI command on its main thread
+ * (openPgliteHere).
+ */
+export interface EmbeddedPglite {
+  readonly ready: boolean;
+  readonly waitReady: Promise<void>;
+  readonly closed: boolean;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: PortableQueryOptions): Promise<QueryResults<T>>;
+  exec(sql: string): Promise<QueryResults[]>;
+  /** Runs `callback` in a transaction: committed when it returns, rolled back when it throws or calls `rollback()`. */
+  transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T>;
+  /** Subscribes to NOTIFY on `channel`; returns the function that unsubscribes. */
+  listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Closes the database (PGlite writes its state out). Idempotent. */
+  close(): Promise<void>;
+  /** How long the event loop of the thread that runs the statements has worked and idled so far, in ms. */
+  eventLoopUtilization(): { readonly active: number; readonly idle: number };
+}
+
+/**
  * The young generation of the thread's V8 heap, in MB. V8's default on this size of machine grows
  * to 32 MB and stays there; the thread's JavaScript (PGlite's glue, the messages) needs little:
  * its committed heap measured 61 MB with the default and 34 MB with 4 MB after 2 000 statements.
@@ -41,7 +63,7 @@ type Distribute<T> = T extends unknown ? Omit<T, 'id'> : never;
  * While a request is outstanding the thread keeps the process alive; otherwise it does not,
  * so an open database never holds a finished process — as with PGlite on the main thread.
  */
-export class PgliteThread {
+export class PgliteThread implements EmbeddedPglite {
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
   readonly #listeners = new Map<number, (payload: string) => void>();
