@@ -1,7 +1,7 @@
 // `npm start`: compiles when a source changed since the last build (src/build.mjs, in a process
 // of its own), then starts the service (dist/main.js) in this process. The check is a look at
 // the sources' modification times; run as a process of its own before the service's, as it
-// was, Node's own start made it ~0.1 s of every start (bench/README.md, "Start-up").
+// was, Node's own start made it ~0.1 s of every start (bench/README.md, "Measurements behind the code").
 // Plain JavaScript, as src/build.mjs: it runs before anything is compiled.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
