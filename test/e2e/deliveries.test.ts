@@ -155,6 +155,34 @@ describe('e2e: the delivery log and its replay (embedded database)', function ()
   });
 });
 
+describe('e2e: `deliveries replay` on the embedded database with no server running', function () {
+  this.timeout(180_000);
+
+  it('opens the database itself and queues the runs (the task queue on the CLI’s own thread); the next start runs them', async () => {
+    const setup = await prepare();
+    const value = hostile(`offline-${randomUUID()}`);
+    const first = await startGateway(setup.env);
+    let original: string;
+    try {
+      original = await deliver(first, await createKey(setup.env), setup.dir, value, setup.env);
+    } finally {
+      await first.stop();
+    }
+    const replay = await runCli(['deliveries', 'replay', original], setup.env);
+    expect(replay.code, replay.stderr).to.equal(0);
+    expect(replay.stderr).to.match(/^using the embedded database in \S+ \(not in use by a server\)/);
+    expect(replay.stdout).to.match(/^Replayed \S+ as \S+: fired record\n$/);
+    expect(countOf(await runLines(setup.dir), value), 'a run before any service started').to.equal(1);
+
+    const second = await startGateway(setup.env);
+    try {
+      await waitFor(async () => countOf(await runLines(setup.dir), value) === 2, 30_000, 'the replayed command');
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
 describeWithPostgres('e2e: the delivery log on PostgreSQL', function () {
   this.timeout(180_000);
   let setup: Setup;
