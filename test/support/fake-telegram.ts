@@ -15,8 +15,11 @@ export interface FakeTelegram {
   of(method: string): BotCall[];
   /** Files served by getFile + download, by file_id. */
   readonly files: Map<string, { path: string; data: Buffer }>;
-  /** The next answers of a method (then back to success). */
-  failNext(method: string, answer: { status: number; body: Record<string, unknown> }, times?: number): void;
+  /**
+   * The next answers of a method (then back to success); with `when`, of its next calls whose
+   * body `when` accepts (a reply, not a job's notification sent meanwhile).
+   */
+  failNext(method: string, answer: { status: number; body: Record<string, unknown> }, times?: number, when?: (body: Record<string, unknown>) => boolean): void;
   /** Tokens the fake accepts; any other gets 401 Unauthorized like the real API. */
   readonly validTokens: Set<string>;
   /**
@@ -45,7 +48,7 @@ export interface FakeTelegram {
 export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-token']): Promise<FakeTelegram> => {
   const calls: BotCall[] = [];
   const files = new Map<string, { path: string; data: Buffer }>();
-  const failures = new Map<string, Array<{ status: number; body: Record<string, unknown> }>>();
+  const failures = new Map<string, Array<{ status: number; body: Record<string, unknown>; when?: (body: Record<string, unknown>) => boolean }>>();
   const tokens = new Set(validTokens);
   let webhook = { url: '', secret: '' };
   let messageId = 1000;
@@ -80,9 +83,10 @@ export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-to
       }
       calls.push({ token, method, body });
       if (!tokens.has(token)) return reply(401, { ok: false, error_code: 401, description: 'Unauthorized' });
-      const queued = failures.get(method);
-      if (queued && queued.length > 0) {
-        const failure = queued.shift()!;
+      const queued = failures.get(method) ?? [];
+      const due = queued.findIndex((failure) => failure.when === undefined || failure.when(body));
+      if (due >= 0) {
+        const [failure] = queued.splice(due, 1);
         return reply(failure.status, failure.body);
       }
       switch (method) {
@@ -181,7 +185,8 @@ export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-to
     calls,
     of: (method) => calls.filter((call) => call.method === method),
     files,
-    failNext: (method, answer, times = 1) => failures.set(method, [...(failures.get(method) ?? []), ...Array(times).fill(answer)]),
+    failNext: (method, answer, times = 1, when) =>
+      failures.set(method, [...(failures.get(method) ?? []), ...Array.from({ length: times }, () => ({ ...answer, ...(when && { when }) }))]),
     validTokens: tokens,
     pushUpdate: (update) => {
       const id = typeof update.update_id === 'number' ? update.update_id : lastUpdateId + 1;
