@@ -18,7 +18,7 @@ const describeEmbeddedDatabase = (name: string, open: (dir: string) => Promise<E
 
     before(async () => {
       dir = await mkdtemp(join(tmpdir(), 'pglite-thread-'));
-      // A copy of a created cluster, booted as the service boots it: no initdb per suite.
+      // A copy of a created cluster, booted by `open`: no initdb per suite.
       db = await open(await emptyPgliteDir('pglite-thread'));
       await db.exec(`create table item (id int primary key, name text not null unique, tags jsonb, body bytea, at timestamptz)`);
     });
@@ -32,7 +32,7 @@ const describeEmbeddedDatabase = (name: string, open: (dir: string) => Promise<E
 
     it('flushes what it commits: PostgreSQL runs with fsync on, by fsync (its runtime ignores fdatasync)', async () => {
       // PGlite's own start parameters turn fsync off (-F): a commit would survive the process but
-      // not a power loss. The thread starts it with DURABLE_SETTINGS on a NODEFS that can flush.
+      // not a power loss. Both ways start it with DURABLE_SETTINGS on a NODEFS that can flush.
       const settings = await db.query<{ name: string; setting: string }>(
         "select name, setting from pg_settings where name in ('fsync', 'wal_sync_method', 'synchronous_commit') order by name",
       );
