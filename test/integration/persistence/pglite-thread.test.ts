@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { SHORT_LIVED_SETTINGS } from '../../../src/adapters/persistence/open-engine.js';
 import { openPgliteHere } from '../../../src/adapters/persistence/pglite/pglite-here.js';
-import type { EmbeddedPglite, PgliteThread } from '../../../src/adapters/persistence/pglite/pglite-thread.js';
+import type { EmbeddedPglite, PgliteThread, PgliteTransaction } from '../../../src/adapters/persistence/pglite/pglite-thread.js';
 import { emptyPgliteDir, openPglite } from '../../support/data-dirs.js';
 
 /** What the embedded database does wherever its statements run; `open` boots it on a data directory. */
@@ -113,18 +113,25 @@ const describeEmbeddedDatabase = (name: string, open: (dir: string) => Promise<E
     it('runs a statement from outside only after an open transaction has ended', async () => {
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      let inserted!: () => void;
-      const firstInserted = new Promise<void>((resolve) => (inserted = resolve));
+      let inserted!: (tx: PgliteTransaction) => void;
+      const firstInserted = new Promise<PgliteTransaction>((resolve) => (inserted = resolve));
       const transaction = db.transaction(async (tx) => {
         await tx.query("insert into item (id, name) values (1, 'first')");
-        inserted();
+        inserted(tx);
         await held;
         await tx.query("insert into item (id, name) values (2, 'second')");
       });
-      await firstInserted;
+      const tx = await firstInserted;
       // One connection: a statement let in mid-transaction would see the first row only.
-      const outside = db.query<{ n: number }>('select count(*)::int as n from item');
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      let outsideAnswered = false;
+      const outside = db.query<{ n: number }>('select count(*)::int as n from item').then((result) => {
+        outsideAnswered = true;
+        return result;
+      });
+      // The transaction's own statement, sent after the outside one: statements are run and
+      // answered in order, so had the outside one been let in, it would have answered first.
+      await tx.query('select 1');
+      expect(outsideAnswered, 'the outside statement ran inside the open transaction').to.equal(false);
       release();
       const [, seen] = await Promise.all([transaction, outside]);
       expect(seen.rows[0].n).to.equal(2);
