@@ -159,4 +159,16 @@ describe('SpawnerShellExecutor: its spawner process', function () {
     expect(run.output).to.match(/finished\n$/);
     expect(await alive(spawnerPid)).to.equal(false);
   });
+
+  it('close also waits for a command its caller starts the moment the one before ended (steps of one job), and cuts none off', async () => {
+    const shell = new SpawnerShellExecutor();
+    const cwd = await tempDir('spawner');
+    const steps = (async () => {
+      const first = await shell.run(`${WHO_RUNS}; sleep 0.2; echo one`, { cwd, timeoutMs: 10_000, env: ENV });
+      started.push(Number(first.output.split(' ')[0]));
+      return shell.run('echo two', { cwd, timeoutMs: 10_000, env: ENV });
+    })();
+    await shell.close();
+    expect(await steps).to.include({ exitCode: 0, output: 'two\n' });
+  });
 });

@@ -70,7 +70,9 @@ export class SpawnerShellExecutor implements ShellExecutor {
 
   /** Waits for running commands, then stops the spawner. A later `run` starts a new one. */
   async close(): Promise<void> {
-    if (this.#pending.size > 0) {
+    // Until no command runs when this looks: a caller whose command has just ended may start its
+    // next one (a job's next git step) before this resumes, and that one must not be cut off.
+    while (this.#pending.size > 0) {
       if (this.#idle === undefined) {
         let resolve = (): void => undefined;
         const promise = new Promise<void>((done) => (resolve = done));
