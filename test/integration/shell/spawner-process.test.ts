@@ -171,4 +171,24 @@ describe('SpawnerShellExecutor: its spawner process', function () {
     await shell.close();
     expect(await steps).to.include({ exitCode: 0, output: 'two\n' });
   });
+
+  it('runs a command started while close stops the spawner in a new one: the old one ending fails none of its commands', async () => {
+    const shell = new SpawnerShellExecutor();
+    try {
+      const cwd = await tempDir('spawner');
+      const first = await shell.run(WHO_RUNS, { cwd, timeoutMs: 10_000, env: ENV });
+      const oldPid = Number(first.output.split(' ')[0]);
+      started.push(oldPid);
+      const closing = shell.close();
+      const next = shell.run(WHO_RUNS, { cwd, timeoutMs: 10_000, env: ENV });
+      await closing;
+      const run = await next;
+      const newPid = Number(run.output.split(' ')[0]);
+      started.push(newPid);
+      expect(run.exitCode).to.equal(0);
+      expect(newPid).to.not.equal(oldPid);
+    } finally {
+      await shell.close();
+    }
+  });
 });

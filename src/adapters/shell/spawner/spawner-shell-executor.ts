@@ -7,6 +7,8 @@ import { DEFAULT_SHELL_SETTINGS, type ShellSettings } from '../spawn-shell.js';
 import type { SpawnerReply, SpawnerRequest } from './spawner-protocol.js';
 
 interface Pending {
+  /** The spawner the command was sent to. */
+  readonly child: ChildProcess;
   resolve(run: ShellRun): void;
   reject(error: Error): void;
 }
@@ -41,6 +43,7 @@ export class SpawnerShellExecutor implements ShellExecutor {
       };
       const done = (): void => options.signal?.removeEventListener('abort', onAbort);
       this.#pending.set(id, {
+        child,
         resolve: (run) => {
           done();
           resolve(run);
@@ -111,7 +114,8 @@ export class SpawnerShellExecutor implements ShellExecutor {
     const gone = (why: string): void => {
       if (this.#child === child) this.#child = undefined;
       const error = new Error(`the spawner process running the command stopped (${why}); the command may have run`);
-      for (const id of [...this.#pending.keys()]) this.#settle(id, error);
+      // Only its own: after a close, the next commands may already run in a new spawner.
+      for (const [id, pending] of [...this.#pending]) if (pending.child === child) this.#settle(id, error);
     };
     child.on('exit', (code, signal) => gone(signal ?? `exit code ${code}`));
     child.on('error', (error) => {
