@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import nock from 'nock';
 import { GithubActionsJobRunner } from '../../src/adapters/codehost/github-actions-job-runner.js';
@@ -29,7 +29,7 @@ const localRunner = async (agentCommand: string, timeoutMs = 10_000) => {
     new ChildProcessShellExecutor(),
     new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk-contract' }, AI_PROVIDERS),
   );
-  const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, agent);
+  const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, agent, new ChildProcessShellExecutor());
   return { runner, repo: `${root}/repo` };
 };
 
@@ -51,6 +51,7 @@ const loopRunner = async (llm: FakeOpenAi, timeoutMs = 10_000) => {
   const runner = new LocalJobRunner(
     { repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` },
     new LoopAgent(ai, new ChildProcessShellExecutor(), new EnvironmentSecretStore({}, AI_PROVIDERS), 10, timeoutMs),
+    new ChildProcessShellExecutor(),
   );
   return { runner, repo: `${root}/repo` };
 };
@@ -172,6 +173,71 @@ describe('LocalJobRunner', () => {
     await mkdir(join(worktrees, 'left-by-an-earlier-process', 'src'), { recursive: true });
     await runner.run(contractJob('x'), async () => undefined, new AbortController().signal);
     expect(await readdir(worktrees)).to.deep.equal([]);
+  });
+
+  it("puts a job's text and its summary in the commit as text: quotes, $(…) and backticks in them run nothing", async () => {
+    // The agent's summary is the job's text: the commit's body holds all of it, the subject its start.
+    const { runner, repo } = await localRunner('printf "%s" "$JOB_PROMPT" > "logs/$JOB_ID/summary.md"');
+    const marker = join(dirname(repo), 'pwned');
+    const text = `"; touch ${marker}; echo " $(touch ${marker}) \`touch ${marker}\` '$HOME' \\ end`;
+    const job = contractJob(text);
+    await runner.run(job, async () => undefined, new AbortController().signal);
+    expect(git(repo, 'log', '-1', '--format=%s', job.branch).trim()).to.equal(`job ${job.id}: ${text.slice(0, 69)}...`);
+    expect(git(repo, 'log', '-1', '--format=%b', job.branch).trim()).to.equal(text);
+    expect(existsSync(marker)).to.equal(false);
+  });
+
+  it("runs its git commands with none of the service's environment: a hook in the jobs repository sees none of it", async () => {
+    process.env.AGW_CONTRACT_PROBE = 'service-only';
+    try {
+      const { runner, repo } = await localRunner('echo ok');
+      await runner.run(contractJob('first'), async () => undefined, new AbortController().signal); // creates the repository
+      const seen = join(dirname(repo), 'hook-saw.txt');
+      await writeFile(join(repo, '.git', 'hooks', 'post-commit'), `#!/bin/sh\necho "\${AGW_CONTRACT_PROBE:-absent}" >> '${seen}'\n`, { mode: 0o755 });
+      await runner.run(contractJob('second'), async () => undefined, new AbortController().signal);
+      expect(await readFile(seen, 'utf8')).to.equal('absent\n');
+    } finally {
+      delete process.env.AGW_CONTRACT_PROBE;
+    }
+  });
+
+  it('fails naming the git command and what git said when a git step fails', async () => {
+    const { runner } = await localRunner('echo ok');
+    const job = { ...contractJob('x'), branch: 'job/..not a branch' };
+    const failure = await runner
+      .run(job, async () => undefined, new AbortController().signal)
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    expect(failure?.message).to.match(/^git worktree exited with code \d+: .*not a valid branch name/s);
+  });
+
+  it('makes the jobs repository afresh when a stop cut its making short, instead of keeping one without a commit', async () => {
+    const { runner, repo } = await localRunner('echo ok > out.txt');
+    // What a stop between `git init` and the first commit leaves beside the repository.
+    await mkdir(`${repo}.new`, { recursive: true });
+    git(`${repo}.new`, 'init', '-q', '-b', 'main');
+    const job = contractJob('x');
+    const reports: JobChange[] = [];
+    await runner.run(job, async (change) => void reports.push(change), new AbortController().signal);
+    expect(reports.at(-1)?.status).to.equal('succeeded');
+    expect(git(repo, 'show', `${job.branch}:out.txt`)).to.equal('ok\n');
+    expect(existsSync(`${repo}.new`)).to.equal(false);
+  });
+
+  it('refuses to take over a directory that is not a git repository and not empty, saying so', async () => {
+    const { runner, repo } = await localRunner('echo ok');
+    await mkdir(repo, { recursive: true });
+    await writeFile(join(repo, 'notes.txt'), 'mine');
+    const failure = await runner
+      .run(contractJob('x'), async () => undefined, new AbortController().signal)
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    expect(failure?.message).to.equal(`Cannot create the jobs repository in ${repo}: it exists, is not empty and is not a git repository (ENOTEMPTY)`);
+    expect(await readFile(join(repo, 'notes.txt'), 'utf8')).to.equal('mine');
   });
 
   it('runs jobs side by side in their own worktrees', async () => {

@@ -1,14 +1,14 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Job } from '../../domain/jobs/job.js';
 import type { JobReport, JobRunner } from '../../ports/job-runner.js';
+import type { ShellExecutor } from '../../ports/shell-executor.js';
 import type { WorktreeAgent } from './worktree-agent.js';
 
-const run = promisify(execFile);
 const IDENTITY = ['-c', 'user.name=Agent Gateway', '-c', 'user.email=agent-gateway@localhost'];
+/** A git command of the runner's own (a worktree made or removed, a commit) that takes longer has hung. */
+const GIT_TIMEOUT_MS = 10 * 60_000;
 const LOG_LIMIT = 64 * 1024;
 const SUMMARY_LIMIT = 500;
 
@@ -29,9 +29,15 @@ export class LocalJobRunner implements JobRunner {
   /** Repository-wide git operations (worktree add/remove) one at a time: git locks them. */
   #repositoryLock: Promise<unknown> = Promise.resolve();
 
+  /**
+   * `shell` runs the runner's own git commands: in the service the spawner process
+   * (SpawnerShellExecutor), so that starting git never holds the service's event loop
+   * (docs/architecture.md, "Commands run from a spawner process").
+   */
   constructor(
     private readonly settings: LocalJobRunnerSettings,
     private readonly agent: WorktreeAgent,
+    private readonly shell: ShellExecutor,
   ) {}
 
   async run(job: Job, report: JobReport, signal: AbortSignal): Promise<void> {
@@ -40,8 +46,8 @@ export class LocalJobRunner implements JobRunner {
       await this.#ensureRepository();
       await this.#removeLeftWorktrees();
       await rm(dir, { recursive: true, force: true });
-      await run('git', ['-C', this.settings.repoDir, 'worktree', 'prune']);
-      await run('git', ['-C', this.settings.repoDir, 'worktree', 'add', '-B', job.branch, dir, 'HEAD']);
+      await this.#git(this.settings.repoDir, ['worktree', 'prune']);
+      await this.#git(this.settings.repoDir, ['worktree', 'add', '-B', job.branch, dir, 'HEAD']);
     });
     try {
       const logDir = join(dir, 'logs', job.id);
@@ -54,15 +60,15 @@ export class LocalJobRunner implements JobRunner {
       const log = result.log.slice(-LOG_LIMIT);
       await writeFile(join(logDir, 'agent.log'), log);
       const summary = await this.#summary(logDir, log);
-      await run('git', ['-C', dir, ...IDENTITY, 'add', '-A']);
-      await run('git', ['-C', dir, ...IDENTITY, 'commit', '--allow-empty', '-m', `job ${job.id}: ${firstLine(job.job)}`, '-m', summary ?? '']);
+      await this.#git(dir, [...IDENTITY, 'add', '-A']);
+      await this.#git(dir, [...IDENTITY, 'commit', '--allow-empty', '-m', `job ${job.id}: ${firstLine(job.job)}`, '-m', summary ?? '']);
       // Stopped (cancelled, or the service stopping): what the agent did until then is kept; the
       // status is not ours to say — a cancelled job stays cancelled, an interrupted one is failed by RunJob.
       if (result.aborted) return await report({ summary, log });
       await report({ status: result.ok ? 'succeeded' : 'failed', summary, log, error: result.error });
     } finally {
       await this.#exclusive(() =>
-        run('git', ['-C', this.settings.repoDir, 'worktree', 'remove', '--force', dir]).catch(() => rm(dir, { recursive: true, force: true })),
+        this.#git(this.settings.repoDir, ['worktree', 'remove', '--force', dir]).catch(() => rm(dir, { recursive: true, force: true })),
       );
     }
   }
@@ -105,13 +111,43 @@ export class LocalJobRunner implements JobRunner {
     return text ? text.slice(0, SUMMARY_LIMIT) : null;
   }
 
+  /**
+   * The jobs repository, created (branch main, one commit) when there is none. It is made in a
+   * directory beside it and renamed into place once committed: a stop or a crash while it is made
+   * leaves no repository without a commit, which every later job would fail on (no HEAD).
+   */
   async #ensureRepository(): Promise<void> {
-    if (existsSync(join(this.settings.repoDir, '.git')) || existsSync(join(this.settings.repoDir, 'HEAD'))) return;
-    await mkdir(this.settings.repoDir, { recursive: true });
-    await run('git', ['-C', this.settings.repoDir, 'init', '-q', '-b', 'main']);
-    await writeFile(join(this.settings.repoDir, 'README.md'), '# Agent Gateway jobs\n\nEach job works on a branch job/<id>.\n');
-    await run('git', ['-C', this.settings.repoDir, ...IDENTITY, 'add', 'README.md']);
-    await run('git', ['-C', this.settings.repoDir, ...IDENTITY, 'commit', '-q', '-m', 'Start the jobs repository']);
+    const repoDir = this.settings.repoDir;
+    if (existsSync(join(repoDir, '.git')) || existsSync(join(repoDir, 'HEAD'))) return;
+    const making = `${repoDir}.new`;
+    await rm(making, { recursive: true, force: true });
+    await mkdir(making, { recursive: true });
+    await this.#git(making, ['init', '-q', '-b', 'main']);
+    await writeFile(join(making, 'README.md'), '# Agent Gateway jobs\n\nEach job works on a branch job/<id>.\n');
+    await this.#git(making, [...IDENTITY, 'add', 'README.md']);
+    await this.#git(making, [...IDENTITY, 'commit', '-q', '-m', 'Start the jobs repository']);
+    // An empty directory already there (made by hand) is replaced; anything else is not ours to overwrite.
+    await rename(making, repoDir).catch((error: NodeJS.ErrnoException) => {
+      const why = error.code === 'ENOTEMPTY' || error.code === 'EEXIST' ? `it exists, is not empty and is not a git repository (${error.code})` : error.message;
+      throw new Error(`Cannot create the jobs repository in ${repoDir}: ${why}`, { cause: error });
+    });
+  }
+
+  /**
+   * Runs `git -C <dir> <args>`; fails with git's output when git does. Every argument (a branch,
+   * a path, the job's text in a commit message) reaches git as an environment variable the
+   * command line only names, never as shell code. git gets a minimal environment (`PATH`, `HOME`,
+   * `LANG`): none of the service's own variables reach it, nor through it a hook of the jobs repository.
+   */
+  async #git(dir: string, args: readonly string[]): Promise<void> {
+    const values = [dir, ...args];
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: process.env.LANG ?? 'C.UTF-8' };
+    for (const [index, value] of values.entries()) env[`AGW_GIT_${index}`] = value;
+    const command = `exec git -C ${values.map((_, index) => `"$AGW_GIT_${index}"`).join(' ')}`;
+    const result = await this.shell.run(command, { cwd: dir, timeoutMs: GIT_TIMEOUT_MS, env });
+    if (result.exitCode === 0) return;
+    const outcome = result.timedOut ? `did not finish within ${GIT_TIMEOUT_MS / 60_000} minutes` : `exited with code ${result.exitCode}`;
+    throw new Error(`git ${args.filter((arg) => !IDENTITY.includes(arg))[0]} ${outcome}: ${result.output.trim().slice(-500)}`);
   }
 }
 

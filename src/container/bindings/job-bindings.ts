@@ -56,7 +56,7 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
         config.jobs.agentCommand !== undefined
           ? new CommandAgent(config.jobs.agentCommand, config.jobs.timeoutMs, shell, secrets)
           : new LoopAgent(ai, shell, secrets, config.jobs.maxSteps, config.jobs.timeoutMs);
-      return new LocalJobRunner({ repoDir: config.jobs.repoDir, worktreesDir: join(config.dataDir, 'worktrees') }, agent);
+      return new LocalJobRunner({ repoDir: config.jobs.repoDir, worktreesDir: join(config.dataDir, 'worktrees') }, agent, shell);
     },
     [TOKENS.ShellExecutor, TOKENS.SecretStore, TOKENS.AiClient],
   );

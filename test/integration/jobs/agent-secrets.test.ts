@@ -141,7 +141,7 @@ describe('agent job secrets', function () {
         'printf "deployed with %s" "$AGENT_DEPLOY_TOKEN" > "logs/$JOB_ID/summary.md"',
       ].join('; ');
       const agent = new CommandAgent(command, 10_000, new ChildProcessShellExecutor(), secrets());
-      const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, agent);
+      const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, agent, new ChildProcessShellExecutor());
       const reports: JobChange[] = [];
       const theJob = job('Deploy');
       await runner.run(theJob, async (change) => void reports.push(change), new AbortController().signal);
