@@ -4,6 +4,7 @@ import type { Logger } from '../../ports/logger.js';
 import { DatabaseOpenError } from './database-open-error.js';
 import { EmbeddedDatabaseBusy, EmbeddedLock } from './embedded-lock.js';
 import { ensurePostgresDatabase } from './ensure-postgres-database.js';
+import { SERVICE_CHECKPOINTS } from './pglite/checkpoints.js';
 import { type EmbeddedPglite, PgliteThread } from './pglite/pglite-thread.js';
 
 export interface DatabaseOptions {
@@ -95,6 +96,11 @@ export const startEngine = async (options: DatabaseOptions): Promise<{ readonly 
             dir,
             (error) => options.logger.error({ err: error }, 'the embedded database stopped: every request that needs it fails until the service restarts'),
             SERVICE_SETTINGS,
+            {
+              ...SERVICE_CHECKPOINTS,
+              onError: (error) =>
+                options.logger.warn({ err: error }, 'the embedded database could not checkpoint: its write-ahead log grows until a checkpoint succeeds'),
+            },
           );
       return { engine: 'pglite', pglite, lock };
     } catch (error) {

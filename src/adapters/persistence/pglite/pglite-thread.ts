@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { checkpointIfDue, type CheckpointPolicy } from './checkpoints.js';
 import { fromPortableError, type Notification, type Opened, type PortableQueryOptions, type Reply, type Request, type ThreadData } from './protocol.js';
 
 export interface QueryResults<T = Record<string, unknown>> {
@@ -49,6 +50,11 @@ const THREAD_YOUNG_GENERATION_MB = 8;
 type Pending = { resolve(result: unknown): void; reject(error: Error): void };
 type Distribute<T> = T extends unknown ? Omit<T, 'id'> : never;
 
+/** Checkpoints the thread asks for itself (checkpoints.ts); `onError` hears a check or checkpoint that failed. */
+export interface ThreadCheckpoints extends CheckpointPolicy {
+  onError(error: Error): void;
+}
+
 /**
  * The embedded PGlite database, run on a thread of its own. PGlite executes each statement
  * synchronously in WebAssembly; on the main thread that held the event loop — and every HTTP
@@ -71,6 +77,9 @@ export class PgliteThread implements EmbeddedPglite {
   #closed = false;
   #closing: Promise<void> | undefined;
   #failure: Error | undefined;
+  #checkpointTimer: NodeJS.Timeout | undefined;
+  #checkpointing = false;
+  #checkpoints: CheckpointPolicy | undefined;
   readonly ready = true;
   readonly waitReady = Promise.resolve();
 
@@ -88,15 +97,35 @@ export class PgliteThread implements EmbeddedPglite {
     worker.unref();
   }
 
+  /** Looks at the log's growth every `policy.checkEveryMs` and checkpoints when it is due; stops at close. */
+  #startCheckpoints(policy: ThreadCheckpoints): void {
+    this.#checkpoints = { checkEveryMs: policy.checkEveryMs, walBytes: policy.walBytes, maxAgeMs: policy.maxAgeMs };
+    this.#checkpointTimer = setInterval(() => {
+      if (this.#checkpointing || this.closed) return;
+      this.#checkpointing = true;
+      checkpointIfDue(this, policy)
+        .catch((error: unknown) => {
+          if (!this.closed) policy.onError(error as Error);
+        })
+        .finally(() => {
+          this.#checkpointing = false;
+        });
+    }, policy.checkEveryMs);
+    this.#checkpointTimer.unref();
+  }
+
   /**
    * Starts the thread and opens the database in `dataDir`; rejects with PGlite's error if it
    * cannot. `onFailure` hears once if the thread dies later (every request then fails).
    * `settings`: PostgreSQL settings for this boot only (none: PGlite's defaults).
+   * `checkpoints`: checkpoint as PostgreSQL's checkpointer would (checkpoints.ts); a process
+   * that keeps the database open for long needs them, or its write-ahead log only grows.
    */
   static async open(
     dataDir: string,
     onFailure: (error: Error) => void = () => undefined,
     settings: Readonly<Record<string, string>> = {},
+    checkpoints?: ThreadCheckpoints,
   ): Promise<PgliteThread> {
     const extension = extname(fileURLToPath(import.meta.url)); // .ts under tsx (tests), .js when built
     const worker = new Worker(new URL(`./pglite-worker${extension}`, import.meta.url), {
@@ -124,7 +153,14 @@ export class PgliteThread implements EmbeddedPglite {
     } finally {
       worker.off('message', onMessage).off('error', onError).off('exit', onExit);
     }
-    return new PgliteThread(worker, onFailure);
+    const thread = new PgliteThread(worker, onFailure);
+    if (checkpoints !== undefined) thread.#startCheckpoints(checkpoints);
+    return thread;
+  }
+
+  /** The checkpoints this thread asks for itself; undefined: none (PostgreSQL then checkpoints only at close). */
+  get checkpoints(): CheckpointPolicy | undefined {
+    return this.#checkpoints;
   }
 
   /** How long the database thread's event loop has worked and idled so far (every statement runs there), in ms. */
@@ -203,6 +239,7 @@ export class PgliteThread implements EmbeddedPglite {
   }
 
   async #close(): Promise<void> {
+    clearInterval(this.#checkpointTimer);
     try {
       await this.#call({ op: 'close' });
     } finally {
@@ -242,6 +279,7 @@ export class PgliteThread implements EmbeddedPglite {
   #fail(error: Error): void {
     if (this.#closed || this.#failure !== undefined) return;
     this.#failure = error;
+    clearInterval(this.#checkpointTimer);
     this.onFailure(error);
     for (const pending of this.#pending.values()) pending.reject(this.#failure);
     this.#pending.clear();
