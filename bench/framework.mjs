@@ -10,6 +10,7 @@ import {
   cpuMsOf,
   createApiKey,
   measure,
+  median,
   round,
   runMeta,
   runStandalone,
@@ -50,13 +51,6 @@ export const CASES = [
     goal: 85,
   },
 ];
-
-/** The middle value (the mean of the two middle ones for an even count). */
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 const scenario = {
   scenario: 'framework',

@@ -15,6 +15,7 @@ import {
   SETTINGS,
   createApiKey,
   measure,
+  median,
   round,
   runMeta,
   runStandalone,
@@ -48,9 +49,7 @@ const threadCpuMs = async (pid) => {
 
 const spread = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  return { min: round(sorted[0]), median: round(median), max: round(sorted.at(-1)) };
+  return { min: round(sorted[0]), median: round(median(sorted)), max: round(sorted.at(-1)) };
 };
 
 /** Each case on one server process: CPU µs per request, in all and by thread. */
