@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { adminClient, cookieFrom, setAdminPassword, setCookieLine } from '../support/admin-http.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
@@ -16,8 +17,14 @@ import { closedPort } from '../support/ports.js';
 
 const PASSWORD = 'pages admin password';
 
-/** The agent: a job whose prompt asks it to wait runs until it is cancelled. */
-const AGENT = 'case "$JOB_PROMPT" in *"wait for cancel"*) echo "step one done"; sleep 30;; *) echo "agent did it";; esac';
+/**
+ * The agent: a job whose prompt asks it to wait prints its first step, then says so with the
+ * file `<markers>/<job id>`, and runs until it is cancelled. A job is `running` from its first
+ * git step on, before the agent has printed anything; a test that needs the agent's output
+ * waits for the file.
+ */
+const agent = (markers: string): string =>
+  `case "$JOB_PROMPT" in *"wait for cancel"*) echo "step one done"; : > '${markers}'/"$JOB_ID"; sleep 30;; *) echo "agent did it";; esac`;
 
 const TRIGGERS = [
   {
@@ -37,6 +44,7 @@ describe('e2e: admin pages', function () {
   let llm: FakeOpenAi;
   let env: Record<string, string>;
   let apiKey: string;
+  let markers: string;
 
   const client = () => adminClient(gateway.url);
   const login = () => client().login(PASSWORD);
@@ -48,6 +56,8 @@ describe('e2e: admin pages', function () {
     const dir = await migratedDataDir('admin-pages');
     llm = await startFakeOpenAi();
     await writeFile(join(dir, 'triggers.json'), JSON.stringify(TRIGGERS));
+    markers = join(dir, 'agent-markers');
+    await mkdir(markers);
     env = {
       DATA_DIR: dir,
       TRIGGERS_FILE: join(dir, 'triggers.json'),
@@ -56,7 +66,7 @@ describe('e2e: admin pages', function () {
       LLM_BASE_URL: llm.baseUrl,
       LLM_MODEL: 'fake-model',
       LLM_MAX_RETRIES: '0',
-      JOB_AGENT_COMMAND: AGENT,
+      JOB_AGENT_COMMAND: agent(markers),
       JOB_CONCURRENCY: '4',
     };
     gateway = await startGateway(env);
@@ -260,7 +270,8 @@ describe('e2e: admin pages', function () {
 
     it('cancels a running job after a confirmation page, with 303, and keeps the output the agent wrote until then', async () => {
       const id = await createJob('Please wait for cancel');
-      await waitFor(async () => (await statusOf(id)) === 'running', 20_000, 'the job running');
+      await waitFor(async () => existsSync(join(markers, id)), 20_000, "the agent's first step");
+      expect(await statusOf(id)).to.equal('running');
       const { cookie, csrf } = await login();
       const confirm = await text(client().get(`/settings/jobs/${id}/cancel`, cookie));
       expect(confirm).to.contain(`<form method="post" action="/settings/jobs/${id}/cancel">`).and.to.contain('Keep it running');
