@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { closeEngine, openEngine, SERVICE_SETTINGS } from '../../../src/adapters/persistence/open-engine.js';
-import { type CheckpointPolicy, checkpointIfDue, SERVICE_CHECKPOINTS } from '../../../src/adapters/persistence/pglite/checkpoints.js';
+import { type CheckpointPolicy, checkpointIfDue } from '../../../src/adapters/persistence/pglite/checkpoints.js';
 import { PgliteThread, type EmbeddedPglite } from '../../../src/adapters/persistence/pglite/pglite-thread.js';
 import { RecordingLogger } from '../../fakes/recording-logger.js';
 import { emptyPgliteDir, openPglite } from '../../support/data-dirs.js';
@@ -110,7 +110,6 @@ describe('embedded database checkpoints: the write-ahead log is recycled while t
       }
     };
     expect(await open(false)).to.deep.equal({ checkEveryMs: 5_000, walBytes: 64 * 1024 * 1024, maxAgeMs: 300_000 });
-    expect(SERVICE_CHECKPOINTS).to.deep.equal({ checkEveryMs: 5_000, walBytes: 64 * 1024 * 1024, maxAgeMs: 300_000 });
     expect(await open(true)).to.equal(undefined);
   });
 });
