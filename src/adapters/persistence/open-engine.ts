@@ -100,6 +100,7 @@ export const startEngine = async (options: DatabaseOptions): Promise<{ readonly 
               ...SERVICE_CHECKPOINTS,
               onError: (error) =>
                 options.logger.warn({ err: error }, 'the embedded database could not checkpoint: its write-ahead log grows until a checkpoint succeeds'),
+              onCheckpoint: () => options.logger.debug({}, 'the embedded database checkpointed'),
             },
           );
       return { engine: 'pglite', pglite, lock };

@@ -50,9 +50,13 @@ const THREAD_YOUNG_GENERATION_MB = 8;
 type Pending = { resolve(result: unknown): void; reject(error: Error): void };
 type Distribute<T> = T extends unknown ? Omit<T, 'id'> : never;
 
-/** Checkpoints the thread asks for itself (checkpoints.ts); `onError` hears a check or checkpoint that failed. */
+/**
+ * Checkpoints the thread asks for itself (checkpoints.ts); `onError` hears a check or checkpoint
+ * that failed, `onCheckpoint` each checkpoint made.
+ */
 export interface ThreadCheckpoints extends CheckpointPolicy {
   onError(error: Error): void;
+  onCheckpoint?(): void;
 }
 
 /**
@@ -104,6 +108,9 @@ export class PgliteThread implements EmbeddedPglite {
       if (this.#checkpointing || this.closed) return;
       this.#checkpointing = true;
       checkpointIfDue(this, policy)
+        .then((made) => {
+          if (made) policy.onCheckpoint?.();
+        })
         .catch((error: unknown) => {
           if (!this.closed) policy.onError(error as Error);
         })
