@@ -271,7 +271,9 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
       expect(await showFile(mainRepo, id, 'env.txt')).to.equal(
         `openai=unset anthropic=unset codehost=unset dburl=unset datadir=unset agentcmd=unset provider=none id=${id} branch=job/${id}\n`,
       );
-      // The worktree is gone once the job is done; the branch stays.
+      // The worktree is gone once the job is done (the runner's return is logged after its
+      // clean-up, which follows the reported status); the branch stays.
+      await main.gateway.logLine((line) => line.msg === 'job runner returned' && line.jobId === id, `"job runner returned" of job ${id}`, 20_000);
       const worktrees = join(main.gateway.env.DATA_DIR, 'worktrees');
       expect(existsSync(worktrees) ? await readdir(worktrees) : []).to.deep.equal([]);
     });
@@ -522,6 +524,9 @@ describe('e2e: agent jobs survive a restart (local runner, embedded database)', 
     const second = new Client(gateway, first.key);
     const interrupted = (await second.finished(running, 40_000)).job;
     const ran = (await second.finished(queued, 40_000)).job;
+    // A job's status is reported before its runner removes the worktree: the runner's return is
+    // logged once that is done.
+    await gateway.logLine((line) => line.msg === 'job runner returned' && line.jobId === queued, `"job runner returned" of job ${queued}`, 20_000);
     console.log(
       `      interrupt: running job ${interrupted.status} (${interrupted.error}); queued job ${ran.status} (${ran.error}); agent alive after the service exited: ${agentOutlivedService}`,
     );
