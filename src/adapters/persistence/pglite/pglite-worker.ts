@@ -92,7 +92,9 @@ const serve = (db: PGlite): void => {
   port.postMessage({ opened: true } satisfies Opened);
 };
 
-// Durable: what is committed is flushed to the disk (durableStartParams, DurableNodeFS).
+// Durable: what is committed is flushed to the disk (durableStartParams, DurableNodeFS), each
+// commit waiting for its flush on this thread: flushing on another thread and holding the answers
+// until then was measured and not kept (bench/README.md, "Measurements behind the code").
 PGlite.create({ dataDir, fs: new DurableNodeFS(dataDir), startParams: durableStartParams(settings) }).then(serve, (error: unknown) => {
   port.postMessage({ opened: false, error: toPortableError(error) } satisfies Opened);
 });
