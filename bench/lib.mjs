@@ -55,14 +55,39 @@ export const tempDir = async (label) => {
   return dir;
 };
 
-export const freePort = () =>
+const listenOnce = (port) =>
   new Promise((done, fail) => {
     const probe = createServer().once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => done(port));
+    probe.listen(port, '127.0.0.1', () => {
+      const { port: bound } = probe.address();
+      probe.close(() => done(bound));
     });
   });
+
+export const freePort = () => listenOnce(0);
+
+/**
+ * A free port below the system's ephemeral range, for a server killed and restarted on the same
+ * port while a load generator keeps connecting: each refused connect binds an ephemeral local
+ * port, and one that happens to equal the server's port connects to itself (TCP's simultaneous
+ * open on loopback), holding the port, and the restart fails with EADDRINUSE (seen with
+ * adnanh/webhook's 18 ms restart under 32 connections).
+ */
+export const restartablePort = async () => {
+  let low = 32768;
+  try {
+    low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    // not Linux: below the IANA dynamic range's usual start
+  }
+  const floor = Math.max(1024, low - 12_000);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = floor + Math.floor(Math.random() * (low - floor));
+    const bound = await listenOnce(port).catch(() => null);
+    if (bound !== null) return bound;
+  }
+  throw new Error(`no free port found in ${floor}–${low - 1}`);
+};
 
 /**
  * Starts a node child process. Its output is kept (last 8 kB, `child.output`) for error

@@ -19,7 +19,7 @@ import {
   ROOT,
   SETTINGS,
   createApiKey,
-  freePort,
+  restartablePort,
   round,
   runMeta,
   runStandalone,
@@ -96,7 +96,7 @@ const peerServer = async (binary, dir, outFile) => {
       },
     ]),
   );
-  const port = await freePort();
+  const port = await restartablePort();
   const url = `http://127.0.0.1:${port}`;
   let child;
   const start = async () => {
@@ -144,7 +144,7 @@ const gatewayServer = async (engine, env, dir, outFile) => {
     ]),
   );
   const apiKey = await createApiKey(env);
-  const port = await freePort();
+  const port = await restartablePort();
   const label = `peer-${engine.name}`;
   const fullEnv = { ...SERVICE_ENV, LOG_LEVEL: 'warn', ...env, TRIGGERS_FILE: triggers, TRIGGERS_DIR: dir, HOST: '127.0.0.1', PORT: String(port) };
   const url = `http://127.0.0.1:${port}`;
