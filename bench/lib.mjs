@@ -81,12 +81,13 @@ export const restartablePort = async () => {
     // not Linux: below the IANA dynamic range's usual start
   }
   const floor = Math.max(1024, low - 12_000);
-  for (let attempt = 0; attempt < 50; attempt++) {
+  for (let attempt = 0; attempt < 50 && low - floor >= 100; attempt++) {
     const port = floor + Math.floor(Math.random() * (low - floor));
     const bound = await listenOnce(port).catch(() => null);
     if (bound !== null) return bound;
   }
-  throw new Error(`no free port found in ${floor}–${low - 1}`);
+  // The ephemeral range starts too low to leave room below it, or nothing there was free.
+  return freePort();
 };
 
 /**
