@@ -78,7 +78,7 @@ export const restartablePort = async () => {
   try {
     low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
   } catch {
-    // not Linux: below the IANA dynamic range's usual start
+    // not Linux: Linux's default start of the range
   }
   const floor = Math.max(1024, low - 12_000);
   for (let attempt = 0; attempt < 50 && low - floor >= 100; attempt++) {
