@@ -26,16 +26,33 @@ const CALLER_ERRORS: ReadonlySet<ErrorCode> = new Set([
 
 type StackLimited = { stackTraceLimit?: number };
 
-/** Base of every error the core throws on purpose. `message` is safe to show to a caller for 4xx codes. */
-export class DomainError extends Error {
-  readonly code: ErrorCode;
+/** Longest text of a caller's error that is shared (see DomainError); a longer one may quote a caller at length. */
+const SHARED_MESSAGE_LENGTH = 200;
+/** At most this many shared caller's errors; when full, the table starts again. */
+const SHARED_LIMIT = 256;
+const shared = new Map<string, DomainError>();
 
+/**
+ * Base of every error the core throws on purpose. `message` is safe to show to a caller for 4xx codes.
+ *
+ * A caller's error (CALLER_ERRORS) carries no stack trace, and one without a cause is a value:
+ * the same code and text give the same frozen object. Making an `Error` on the request path
+ * costs microseconds even without a stack (bench/README.md, "Measurements behind the code"),
+ * and a refused request makes one. Subclasses are never shared.
+ */
+export class DomainError extends Error {
+  declare readonly code: ErrorCode;
+
+  // biome-ignore lint/correctness/noUnreachableSuper: a shared caller's error is returned without making another (see above)
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
-    // A caller's mistake needs no stack trace, and capturing one is the dearest part of a
-    // 400/401 answer on the request path (bench/README.md, "Measurements behind the code").
+    const callers = CALLER_ERRORS.has(code);
+    const key = callers && options === undefined && new.target === DomainError && message.length <= SHARED_MESSAGE_LENGTH ? `${code} ${message}` : undefined;
+    const same = key === undefined ? undefined : shared.get(key);
+    // biome-ignore lint/correctness/noConstructorReturn: the shared value of the same code and text (see above)
+    if (same !== undefined) return same;
     const limits = Error as StackLimited;
     const limit = limits.stackTraceLimit;
-    if (CALLER_ERRORS.has(code)) limits.stackTraceLimit = 0;
+    if (callers) limits.stackTraceLimit = 0;
     try {
       super(message, options);
     } finally {
@@ -43,6 +60,10 @@ export class DomainError extends Error {
     }
     this.name = 'DomainError';
     this.code = code;
+    if (key !== undefined) {
+      if (shared.size >= SHARED_LIMIT) shared.clear();
+      shared.set(key, Object.freeze(this));
+    }
   }
 }
 
