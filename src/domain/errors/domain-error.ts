@@ -36,9 +36,11 @@ const shared = new Map<string, DomainError>();
  * Base of every error the core throws on purpose. `message` is safe to show to a caller for 4xx codes.
  *
  * A caller's error (CALLER_ERRORS) carries no stack trace, and one without a cause is a value:
- * the same code and text give the same frozen object. Making an `Error` on the request path
- * costs microseconds even without a stack (bench/README.md, "Measurements behind the code"),
- * and a refused request makes one. Subclasses are never shared.
+ * the same code and text give the same object, so nothing may change it once made. Making an
+ * `Error` on the request path costs microseconds even without a stack (bench/README.md,
+ * "Measurements behind the code"), and a refused request makes one. Subclasses are never
+ * shared. Not frozen: Koa's last-resort handler writes `status` on any error it is given, and
+ * there a write to a frozen object would throw inside a promise's handler and end the process.
  */
 export class DomainError extends Error {
   declare readonly code: ErrorCode;
@@ -62,7 +64,7 @@ export class DomainError extends Error {
     this.code = code;
     if (key !== undefined) {
       if (shared.size >= SHARED_LIMIT) shared.clear();
-      shared.set(key, Object.freeze(this));
+      shared.set(key, this);
     }
   }
 }

@@ -86,3 +86,40 @@ describe('the request log answering failures (respondWithError)', () => {
     });
   });
 });
+
+describe("a shared caller's error (DomainError) reaching Koa's own error handler", () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    const open = server;
+    server = undefined;
+    if (open !== undefined) await new Promise<void>((resolve) => open.close(() => resolve()).closeAllConnections());
+  });
+
+  it('is answered there without ending the process, and the request log still answers it as a 400', async () => {
+    const shared = new DomainError('invalid_input', 'Missing job field');
+    const bare = new Koa();
+    bare.silent = true;
+    bare.use(() => {
+      throw new DomainError('invalid_input', 'Missing job field'); // the same object as `shared`
+    });
+    server = createServer(bare.callback());
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    // Koa's handler writes `status` on the error it is given: a frozen error would throw there.
+    // A throw there, in a promise's handler, would leave the request unanswered (and end the service).
+    for (const attempt of [1, 2]) expect((await fetch(url, { signal: AbortSignal.timeout(5000) })).status, `attempt ${attempt}`).to.equal(500);
+
+    const logged = new Koa();
+    logged.silent = true;
+    logged.use(requestLog(pino({ level: 'silent' })));
+    logged.use(() => {
+      throw shared;
+    });
+    const open = server;
+    await new Promise<void>((resolve) => open.close(() => resolve()).closeAllConnections());
+    server = createServer(logged.callback());
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    expect({ status: answer.status, body: await answer.json() }).to.deep.equal({ status: 400, body: { error: 'Missing job field' } });
+  });
+});
