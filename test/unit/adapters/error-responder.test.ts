@@ -88,38 +88,33 @@ describe('the request log answering failures (respondWithError)', () => {
 });
 
 describe("a shared caller's error (DomainError) reaching Koa's own error handler", () => {
-  let server: Server | undefined;
+  const servers: Server[] = [];
+  /** Serves a Koa app that throws `error` on every request; resolves to its address. */
+  const serveThrowing = async (error: DomainError, withRequestLog: boolean): Promise<string> => {
+    const app = new Koa();
+    app.silent = true;
+    if (withRequestLog) app.use(requestLog(pino({ level: 'silent' })));
+    app.use(() => {
+      throw error;
+    });
+    const server = createServer(app.callback());
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  };
   afterEach(async () => {
-    const open = server;
-    server = undefined;
-    if (open !== undefined) await new Promise<void>((resolve) => open.close(() => resolve()).closeAllConnections());
+    for (const server of servers.splice(0)) await new Promise<void>((resolve) => server.close(() => resolve()).closeAllConnections());
   });
 
   it('is answered there without ending the process, and the request log still answers it as a 400', async () => {
     const shared = new DomainError('invalid_input', 'Missing job field');
-    const bare = new Koa();
-    bare.silent = true;
-    bare.use(() => {
-      throw new DomainError('invalid_input', 'Missing job field'); // the same object as `shared`
-    });
-    server = createServer(bare.callback());
-    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    // Koa's handler writes `status` on the error it is given: a frozen error would throw there.
-    // A throw there, in a promise's handler, would leave the request unanswered (and end the service).
-    for (const attempt of [1, 2]) expect((await fetch(url, { signal: AbortSignal.timeout(5000) })).status, `attempt ${attempt}`).to.equal(500);
+    expect(new DomainError('invalid_input', 'Missing job field')).to.equal(shared);
+    // Koa's handler writes `status` on the error it is given: on a frozen error that write would
+    // throw in a promise's handler, leaving the request unanswered (and ending the service).
+    const bare = await serveThrowing(shared, false);
+    for (const attempt of [1, 2]) expect((await fetch(bare, { signal: AbortSignal.timeout(5000) })).status, `attempt ${attempt}`).to.equal(500);
 
-    const logged = new Koa();
-    logged.silent = true;
-    logged.use(requestLog(pino({ level: 'silent' })));
-    logged.use(() => {
-      throw shared;
-    });
-    const open = server;
-    await new Promise<void>((resolve) => open.close(() => resolve()).closeAllConnections());
-    server = createServer(logged.callback());
-    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-    const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    const answer = await fetch(await serveThrowing(shared, true));
     expect({ status: answer.status, body: await answer.json() }).to.deep.equal({ status: 400, body: { error: 'Missing job field' } });
   });
 });
