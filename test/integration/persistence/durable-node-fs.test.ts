@@ -1,8 +1,10 @@
-import { fsyncSync, fstatSync } from 'node:fs';
+import { fsyncSync, fstatSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { expect } from 'chai';
 import { DurableNodeFS, durableStartParams } from '../../../src/adapters/persistence/pglite/durable-node-fs.js';
-import { emptyPgliteDir } from '../../support/data-dirs.js';
+import { copyTree, emptyPgliteDir } from '../../support/data-dirs.js';
+import { tempDir } from '../../support/gateway-process.js';
 
 describe('DurableNodeFS on a real PGlite (what PostgreSQL asks to flush reaches the disk)', function () {
   this.timeout(60_000);
@@ -28,6 +30,42 @@ describe('DurableNodeFS on a real PGlite (what PostgreSQL asks to flush reaches 
       expect(flushed, 'a checkpoint flushes directories too (pg_logical, pg_xact, …)').to.include('directory');
     } finally {
       await db.close();
+    }
+  });
+
+  it('after a crash, starts with each file of the data directory flushed once, keeps what was committed, then flushes each commit when it is made', async () => {
+    const dataDir = await emptyPgliteDir('durable-crash');
+    const db = await PGlite.create({ dataDir, fs: new DurableNodeFS(dataDir), startParams: durableStartParams() });
+    // What a process killed now leaves on the disk: the files as they are, never closed.
+    const crashed = join(await tempDir('durable-crash-copy'), 'pglite');
+    try {
+      await db.exec('create table item (id int primary key)');
+      for (let id = 1; id <= 3; id++) await db.query('insert into item (id) values ($1)', [id]);
+      await copyTree(dataDir, crashed);
+    } finally {
+      await db.close();
+    }
+    /** Each flush: the file, relative to the data directory, then the real system call. */
+    const flushed: string[] = [];
+    const flush = (fd: number) => {
+      flushed.push(readlinkSync(`/proc/self/fd/${fd}`).slice(crashed.length + 1));
+      fsyncSync(fd);
+    };
+    const recovered = await PGlite.create({ dataDir: crashed, fs: new DurableNodeFS(crashed, flush), startParams: durableStartParams() });
+    try {
+      const atStart = [...flushed];
+      // template1 (base/1): nothing writes to it at a recovery, and PostgreSQL asks to flush each
+      // of its files twice (a pass that starts the writing, then the flushes proper).
+      const template1 = atStart.filter((file) => file.startsWith('base/1/'));
+      expect(template1.length, 'PostgreSQL flushes the whole data directory after a crash').to.be.greaterThan(200);
+      expect(template1.length, 'each file once').to.equal(new Set(template1).size);
+      expect((await recovered.query<{ id: number }>('select id from item order by id')).rows.map((row) => row.id)).to.deep.equal([1, 2, 3]);
+      flushed.length = 0;
+      await recovered.query('insert into item (id) values (4)');
+      expect(flushed, "the commit's log flushed before it was answered").to.have.length(1);
+      expect(flushed[0]).to.match(/^pg_wal\//);
+    } finally {
+      await recovered.close();
     }
   });
 });

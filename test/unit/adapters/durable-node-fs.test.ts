@@ -1,16 +1,29 @@
-import { closeSync, fstatSync, openSync, readdirSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, openSync, readdirSync, readlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { addFsync, flushFile } from '../../../src/adapters/persistence/pglite/durable-node-fs.js';
+import { addFsync, flushFile, StartFlushes } from '../../../src/adapters/persistence/pglite/durable-node-fs.js';
 
 type Stream = { nfd?: number; node?: unknown };
 
 describe('DurableNodeFS (flushing the embedded database to the disk)', () => {
   /** Emscripten's NODEFS as the hook sees it: a node is its host path here. */
   const nodefs = () => ({
-    FS: { filesystems: { NODEFS: { stream_ops: {} as { fsync?: (stream: Stream) => number }, realPath: (node: unknown) => String(node) } } },
+    FS: {
+      filesystems: {
+        NODEFS: {
+          stream_ops: {} as { fsync?: (stream: Stream) => number; write?: (...args: never[]) => unknown },
+          node_ops: {} as Record<string, ((...args: never[]) => unknown) | undefined>,
+          realPath: (node: unknown) => String(node),
+        },
+      },
+      ErrnoError: class extends Error {
+        constructor(readonly errno: number) {
+          super(`errno ${errno}`);
+        }
+      },
+    },
   });
   const openFds = (): number => readdirSync('/proc/self/fd').length;
   let dir: string;
@@ -64,5 +77,88 @@ describe('DurableNodeFS (flushing the embedded database to the disk)', () => {
     expect(openFds()).to.equal(before);
     // a directory that cannot be opened
     expect(flushFile({ node: join(dir, 'gone') }, String)).to.equal(29);
+  });
+
+  describe('while the database starts (StartFlushes)', () => {
+    /** What happened, in order: "flush <file>" (through the real system call) or "<operation>". */
+    let events: string[];
+    const recordFlush = (fd: number): void => {
+      events.push(`flush ${readlinkSync(`/proc/self/fd/${fd}`).slice(dir.length + 1)}`);
+      fsyncSync(fd);
+    };
+    /** NODEFS with the hook and a start under way, its changing operations recording their name. */
+    const starting = (flush = recordFlush) => {
+      const module = nodefs();
+      const { stream_ops, node_ops } = module.FS.filesystems.NODEFS;
+      stream_ops.write = () => void events.push('write');
+      for (const name of ['mknod', 'rename', 'unlink', 'rmdir', 'symlink', 'setattr', 'lookup']) node_ops[name] = () => void events.push(name);
+      const start = new StartFlushes(flush);
+      addFsync(module, flush, start);
+      /** PostgreSQL's fsync of the file `name` through a descriptor of its own. */
+      const fsync = (name: string) => {
+        const fd = openSync(join(dir, name), 'r');
+        try {
+          return stream_ops.fsync?.({ nfd: fd, node: join(dir, name) });
+        } finally {
+          closeSync(fd);
+        }
+      };
+      return { fsync, stream_ops, node_ops, start };
+    };
+    beforeEach(() => {
+      events = [];
+      for (const name of ['a', 'b', 'c']) writeFileSync(join(dir, name), name);
+    });
+
+    it('flushes each file asked once, all of them before the next change to the disk, in the order asked', () => {
+      const fs = starting();
+      for (const name of ['a', 'b', 'a', 'c', 'b']) expect(fs.fsync(name)).to.equal(0);
+      expect(events, 'nothing flushed yet: the start only reads meanwhile').to.deep.equal([]);
+      fs.node_ops.lookup?.();
+      expect(events, 'a read does not wait for them').to.deep.equal(['lookup']);
+      fs.stream_ops.write?.();
+      expect(events).to.deep.equal(['lookup', 'flush a', 'flush b', 'flush c', 'write']);
+    });
+
+    it('carries them out before every kind of change: a write, a new file or directory, a rename, a removal, a link, a truncation', () => {
+      const fs = starting();
+      const changes = [
+        ['write', () => fs.stream_ops.write?.()] as const,
+        ...['mknod', 'rename', 'unlink', 'rmdir', 'symlink', 'setattr'].map((name) => [name, () => fs.node_ops[name]?.()] as const),
+      ];
+      for (const [name, change] of changes) {
+        events = [];
+        fs.fsync('a');
+        change();
+        expect(events, name).to.deep.equal(['flush a', name]);
+      }
+    });
+
+    it('ends with the start: what is left is flushed then, and every later flush when it is asked, as a commit needs', () => {
+      const fs = starting();
+      fs.fsync('a');
+      expect(fs.start.end()).to.equal(0);
+      expect(events).to.deep.equal(['flush a']);
+      events = [];
+      expect(fs.fsync('b')).to.equal(0);
+      expect(events, 'flushed before fsync returned').to.deep.equal(['flush b']);
+    });
+
+    it('fails the change that waits for a refused flush with EIO, and every later one: the database is not used on such a disk', () => {
+      const refuse = (): never => {
+        throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+      };
+      const fs = starting(refuse);
+      fs.fsync('a');
+      expect(() => fs.stream_ops.write?.())
+        .to.throw()
+        .with.property('errno', 29);
+      expect(events, 'the write was not made').to.deep.equal([]);
+      expect(() => fs.node_ops.mknod?.())
+        .to.throw()
+        .with.property('errno', 29);
+      expect(fs.start.end()).to.equal(29);
+      expect(fs.start.settle()).to.equal(29);
+    });
   });
 });
