@@ -28,10 +28,21 @@ interface NodefsStream {
 /** Flushes one file's descriptor to the disk (fs.fsyncSync unless a test gives another). */
 export type Flush = (fd: number) => void;
 
-/** Opens `path` on the host, flushes it and closes it; 0, or EIO when the system refused. */
-const flushPath = (path: string, flush: Flush): number => {
+/**
+ * Flushes what one stream holds to the disk; 0, or EIO when the system refused. A file is
+ * flushed through its own descriptor. A directory has none in NODEFS: it is opened on the host
+ * by its path (`realPath`), flushed and closed. PostgreSQL flushes a directory after creating or
+ * renaming a file in it (a new WAL segment, the files a checkpoint rewrites, the data directory
+ * at recovery), so that the new name is on the disk too: without it, a power loss can leave a
+ * flushed file under no name.
+ */
+export const flushFile = (stream: NodefsStream, realPath: (node: unknown) => string, flush: Flush = fsyncSync): number => {
   try {
-    const fd = openSync(path, 'r');
+    if (stream.nfd !== undefined) {
+      flush(stream.nfd);
+      return 0;
+    }
+    const fd = openSync(realPath(stream.node), 'r');
     try {
       flush(fd);
     } finally {
@@ -44,78 +55,49 @@ const flushPath = (path: string, flush: Flush): number => {
 };
 
 /**
- * Flushes what one stream holds to the disk; 0, or EIO when the system refused. A file is
- * flushed through its own descriptor. A directory has none in NODEFS: it is opened on the host
- * by its path (`realPath`), flushed and closed. PostgreSQL flushes a directory after creating or
- * renaming a file in it (a new WAL segment, the files a checkpoint rewrites, the data directory
- * at recovery), so that the new name is on the disk too: without it, a power loss can leave a
- * flushed file under no name.
- */
-export const flushFile = (stream: NodefsStream, realPath: (node: unknown) => string, flush: Flush = fsyncSync): number => {
-  if (stream.nfd === undefined) return flushPath(realPath(stream.node), flush);
-  try {
-    flush(stream.nfd);
-    return 0;
-  } catch {
-    return EIO;
-  }
-};
-
-/**
- * The flushes PostgreSQL asks for while the embedded database starts, carried out together, each
- * file once. After a crash (the process killed, the machine stopped), PostgreSQL's start flushes
- * every file of the data directory twice over — a pass that only asks the system to begin
- * writing, then the flushes proper — and then replays the log: about 2 200 flushes of 1 100
- * files for a fresh database, each a round trip to the disk. Carried out here, each file is
- * flushed once (bench/README.md, "Measurements behind the code").
+ * The files flushed while the embedded database starts, for as long as nothing on the disk has
+ * changed since. After a crash (the process killed, the machine stopped), PostgreSQL's start asks
+ * to flush every file of the data directory twice — a pass that only asks the system to begin
+ * writing (`pg_flush_data`, an `fsync` in PGlite's runtime), then the flushes proper — reading
+ * and writing nothing in between: about 2 200 flushes of 1 100 files for a fresh database, each a
+ * round trip to the disk, the second finding nothing left to write (bench/README.md,
+ * "Measurements behind the code").
  *
- * The order PostgreSQL relies on is kept: what it asked to flush is on the disk before any file
- * changes next (a write, a new file or directory, a rename, a removal, a truncation) and before
- * the answer to the first query, whose `syncToFs` ends the start (DurableNodeFS): from then on
- * each flush is carried out when asked, as a commit needs. In between, PostgreSQL only reads, and
- * nobody is answered. A flush that fails fails the change or the query that waits for it, and
- * every later one: the database is not used on a disk that refused a flush.
+ * A flush of a file in the set is answered at once; every operation that changes the disk (a
+ * write, a new file or directory, a rename, a removal, a truncation) empties it first, so a file
+ * is flushed again as soon as anything may have changed. Nothing is put off: a file PostgreSQL
+ * asks to flush is on the disk when the flush returns, as before. The start ends at the first
+ * query's `syncToFs` (DurableNodeFS); from then on every flush is carried out as asked.
  */
 export class StartFlushes {
-  readonly #flush: Flush;
-  /** Host paths asked to be flushed and not flushed yet. */
-  readonly #pending = new Set<string>();
+  /** Host paths flushed since the disk last changed. */
+  readonly #flushed = new Set<string>();
   #starting = true;
-  #failed = false;
 
-  // No parameter property: the database's thread loads this file with types stripped only.
-  constructor(flush: Flush = fsyncSync) {
-    this.#flush = flush;
-  }
-
-  /** True until `end`: a flush asked meanwhile is recorded (`defer`), not carried out. */
+  /** True until `end`. */
   get starting(): boolean {
     return this.#starting;
   }
 
-  /** Records a flush of the file at `path`, asked while the database starts. */
-  defer(path: string): void {
-    this.#pending.add(path);
+  /** Whether the file at `path` was flushed since the disk last changed. */
+  has(path: string): boolean {
+    return this.#flushed.has(path);
   }
 
-  /** Flushes what was recorded: 0, or EIO when a flush failed (now or before). */
-  settle(): number {
-    if (this.#failed) return EIO;
-    if (this.#pending.size === 0) return 0;
-    for (const path of this.#pending) {
-      if (flushPath(path, this.#flush) !== 0) {
-        this.#failed = true;
-        return EIO;
-      }
-      this.#pending.delete(path);
-    }
-    return 0;
+  /** The file at `path` is on the disk. */
+  flushed(path: string): void {
+    this.#flushed.add(path);
   }
 
-  /** The start is over: flushes what was recorded (0 or EIO, as settle), and each later flush when asked. */
-  end(): number {
+  /** Something on the disk is about to change: every file must be flushed again. */
+  changed(): void {
+    this.#flushed.clear();
+  }
+
+  /** The database has started. */
+  end(): void {
     this.#starting = false;
-    return this.settle();
+    this.#flushed.clear();
   }
 }
 
@@ -131,10 +113,6 @@ interface EmscriptenModule {
         realPath(node: unknown): string;
       };
     };
-    /** The error an operation throws for Emscripten to give PostgreSQL its errno. */
-    readonly ErrnoError: new (
-      errno: number,
-    ) => Error;
   };
 }
 
@@ -143,26 +121,29 @@ const NODE_CHANGES = ['mknod', 'rename', 'unlink', 'rmdir', 'symlink', 'setattr'
 
 /**
  * Gives Emscripten's NODEFS the `fsync` it lacks, so that a flush PostgreSQL asks for reaches the
- * disk. With `start`, the flushes asked while the database starts are recorded there, and every
- * operation that changes the disk first has them carried out (StartFlushes).
+ * disk. With `start`, while the database starts, a file flushed since the disk last changed is not
+ * flushed again, and every operation that changes the disk says so first (StartFlushes).
  */
 export const addFsync = (module: EmscriptenModule, flush: Flush = fsyncSync, start?: StartFlushes): void => {
   const nodefs = module.FS.filesystems.NODEFS;
   const realPath = (node: unknown): string => nodefs.realPath(node);
   nodefs.stream_ops.fsync = (stream) => {
     if (!start?.starting) return flushFile(stream, realPath, flush);
-    start.defer(realPath(stream.node));
-    return 0;
+    const path = realPath(stream.node);
+    if (start.has(path)) return 0;
+    const result = flushFile(stream, realPath, flush);
+    if (result === 0) start.flushed(path);
+    return result;
   };
   if (start === undefined) return;
-  const settledFirst = (change: FsOperation | undefined): FsOperation | undefined =>
+  const saidFirst = (change: FsOperation | undefined): FsOperation | undefined =>
     change &&
     function (this: unknown, ...args: never[]) {
-      if (start.settle() !== 0) throw new module.FS.ErrnoError(EIO);
+      start.changed();
       return change.apply(this, args);
     };
-  nodefs.stream_ops.write = settledFirst(nodefs.stream_ops.write);
-  for (const name of NODE_CHANGES) nodefs.node_ops[name] = settledFirst(nodefs.node_ops[name]);
+  nodefs.stream_ops.write = saidFirst(nodefs.stream_ops.write);
+  for (const name of NODE_CHANGES) nodefs.node_ops[name] = saidFirst(nodefs.node_ops[name]);
 };
 
 /**
@@ -180,7 +161,7 @@ export class DurableNodeFS extends NodeFS {
   constructor(dataDir: string, flush: Flush = fsyncSync) {
     super(dataDir);
     this.#flush = flush;
-    this.#start = new StartFlushes(flush);
+    this.#start = new StartFlushes();
   }
 
   override async init(pg: PGlite, opts: Parameters<NodeFS['init']>[1]): ReturnType<NodeFS['init']> {
@@ -195,17 +176,10 @@ export class DurableNodeFS extends NodeFS {
   }
 
   /**
-   * PGlite calls it after every query, before it answers (the first is PGlite's own, at the end
-   * of its start): it ends the database's start, whose flushes are then carried out (StartFlushes).
-   * With PGlite's `relaxedDurability`, which the service never sets, it would answer first.
+   * PGlite calls it after every query, before it answers (the first is PGlite's own, at the end of
+   * its start): it ends the database's start (StartFlushes).
    */
   override async syncToFs(_relaxedDurability?: boolean): Promise<void> {
-    if (this.#start.end() !== 0) throw new Error('the disk refused to flush the embedded database (EIO)');
-  }
-
-  /** Nothing PostgreSQL asked to flush is left undone when the database closes, even one that never finished starting. */
-  override async closeFs(): Promise<void> {
     this.#start.end();
-    await super.closeFs();
   }
 }
