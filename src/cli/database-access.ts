@@ -1,4 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
 import type { Container } from 'inversify';
 import type { Logger as Pino } from 'pino';
 import type { AdminSocketClient } from '../adapters/http/admin-socket/admin-socket-client.js';
@@ -120,7 +119,6 @@ export const withOpenDatabase = async <T>(
     import('../container/explain-database-failure.js'),
   ]);
   const options = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger: new PinoLogger(pino), create: config.databaseCreate, shortLived: true };
-  if (target.kind === 'embedded') keepWebAssemblyUnoptimized();
   let engine: Promise<OpenEngine>;
   try {
     engine = (await startEngine(options)).opened;
@@ -144,17 +142,6 @@ export const withOpenDatabase = async <T>(
     await database.close();
   }
 };
-
-/**
- * Keeps PGlite's WebAssembly on V8's baseline compiler (Liftoff) for the life of this process.
- * By default V8 recompiles the functions that run most with its optimizing compiler, in the
- * background; PGlite's boot runs enough of them to trigger that for hundreds of functions,
- * and for a command that runs a few statements and exits the optimized code never pays back
- * (figures: bench/README.md, "Measurements behind the code"). The flag is read when a
- * module is compiled and instantiated, so it is set before PGlite is loaded. It is process-wide:
- * the CLI sets it, only on this path, never the service (whose queries do profit).
- */
-const keepWebAssemblyUnoptimized = (): void => setFlagsFromString('--wasm-tiering-budget=2000000000');
 
 /** `1 migration`, `5 migrations`. */
 export const countOf = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;

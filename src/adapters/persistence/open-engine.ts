@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import type { Logger } from '../../ports/logger.js';
 import { DatabaseOpenError } from './database-open-error.js';
 import { EmbeddedDatabaseBusy, EmbeddedLock } from './embedded-lock.js';
@@ -49,6 +50,25 @@ export const SERVICE_SETTINGS: Readonly<Record<string, string>> = {
   maintenance_work_mem: '16MB',
 };
 
+/**
+ * Keeps the embedded database's WebAssembly on V8's baseline compiler (Liftoff) for the life of
+ * this process, for the service and the CLI alike. By default V8 recompiles the functions that
+ * run most with its optimising compiler on background threads: for PostgreSQL's largest functions
+ * that is seconds of CPU and hundreds of MB of compilation memory, spent at every start and in the
+ * first seconds of load, when the service is busiest. On the 2-core machine it took half a core
+ * over the first ten seconds of a matched-webhook load, whose first second then accepted a
+ * quarter as many requests, and the chat's p99 was about twice as high; once warm the two ran
+ * even, the database's thread never the bottleneck there (bench/README.md, "Measurements behind
+ * the code").
+ * It changes how the code is compiled, not what it does; a function the baseline compiler cannot
+ * compile still goes to the optimising one. The flags are read when a module is compiled and
+ * instantiated, so they are set before PGlite is loaded (here, before its thread starts); they
+ * are process-wide. (`--liftoff-only` would do the same but is honoured only on the command line,
+ * and V8 marks it as one for testing.) PostgreSQL mode runs no WebAssembly of its own and never
+ * sets them.
+ */
+export const keepWebAssemblyOnBaseline = (): void => setFlagsFromString('--no-wasm-dynamic-tiering --no-wasm-tier-up');
+
 /** The engine under the ORM, open: a PostgreSQL server known to answer, or the embedded database on its thread, locked. */
 export type OpenEngine =
   | { readonly engine: 'postgresql'; readonly url: string }
@@ -75,6 +95,7 @@ export const startEngine = async (options: DatabaseOptions): Promise<{ readonly 
     await ensurePostgresDatabase(options.databaseUrl, options.create ?? false, options.logger);
     return { opened: Promise.resolve({ engine: 'postgresql', url: options.databaseUrl }) };
   }
+  keepWebAssemblyOnBaseline();
   const lock = new EmbeddedLock(options.dataDir);
   const dir = join(options.dataDir, 'pglite');
   try {
