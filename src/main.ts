@@ -5,10 +5,13 @@
  */
 // A namespace import: a named import of something an older Node.js lacks would fail before the check.
 import * as modules from 'node:module';
+import { keepNextTickFast } from './adapters/system/next-tick-shape.js';
 import { loadBundledDependencies } from './bundled-dependencies.js';
 import { refuseUnsupportedNode } from './cli/node-version.js';
 
 refuseUnsupportedNode();
+// Before start-up's garbage collections, which would leave every process.nextTick on V8's slow path.
+keepNextTickFast();
 // The service takes no arguments (its configuration is the environment and .env): an argument is
 // a command meant for the CLI, or a mistake, and must not start a server in the working directory.
 const args = process.argv.slice(2);
