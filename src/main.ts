@@ -10,7 +10,7 @@ import { loadBundledDependencies } from './bundled-dependencies.js';
 import { refuseUnsupportedNode } from './cli/node-version.js';
 
 refuseUnsupportedNode();
-// Before start-up's garbage collections, which would leave every process.nextTick on V8's slow path.
+// Before start-up's garbage collections, which could leave every process.nextTick on V8's slow path for good.
 keepNextTickFast();
 // The service takes no arguments (its configuration is the environment and .env): an argument is
 // a command meant for the CLI, or a mistake, and must not start a server in the working directory.

@@ -14,12 +14,13 @@ const noop = (): void => {};
  * Node.js builds each entry of the nextTick queue with an object literal whose first keys are
  * computed (`{[async_id_symbol]: …, [trigger_async_id_symbol]: …, [async_context_frame]: …,
  * callback, args}`, lib/internal/process/task_queues.js). V8 defines such keys through a
- * feedback slot that remembers, weakly, the shape (map) the object had; when a garbage collection
- * finds no queue entry alive — any idle moment, and a service's start-up has many — the shapes
- * are collected, the next entry gets new ones, and V8 marks the slot megamorphic for good: from
- * then on every nextTick adds its properties through the runtime. Measured on Node 24: ~0.1 µs a
- * call before, ~1 µs after, on a slow 2-core VM, and an HTTP request passes nextTick about seven
- * times (bench/README.md, "Measurements behind the code").
+ * feedback slot that remembers, weakly, the shape (map) the object had; when a full garbage
+ * collection finds no queue entry alive (rare: seen at start-up in some processes, and after
+ * collections forced while idle), the shapes are collected, the next entry gets new ones, and
+ * V8 marks the slot megamorphic for good: from then on every nextTick adds its properties
+ * through the runtime. Measured on Node 24: ~0.1 µs a call before, ~1 µs after, on a slow 2-core
+ * VM, and an HTTP request passes nextTick about seven times (bench/README.md, "Measurements
+ * behind the code").
  *
  * Holding one entry keeps its shape, and through it the shapes it was built from, alive, so the
  * slot stays monomorphic. The entry is caught with an `init` async hook, enabled for the one
