@@ -41,7 +41,8 @@ describe('process.nextTick keeps the shapes of its queue entries (keepNextTickFa
       // depends on when they run, docs/architecture.md).
       for (let i = 0; i < 50; i++) await new Promise((resolve) => process.nextTick(resolve));
       for (let i = 0; i < 5; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        // The next turn of the event loop: the queue has run, no entry is alive.
+        await new Promise((resolve) => setImmediate(resolve));
         globalThis.gc();
       }
       ${CATCH_FRESH_ENTRY}
