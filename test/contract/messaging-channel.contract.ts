@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { waitFor } from '../support/http.js';
 import type { MessagingChannel, ReplyTarget } from '../../src/ports/messaging-channel.js';
+import type { FileBreak } from '../support/broken-download.js';
 
 export type ChannelOperation = 'send' | 'acknowledge';
 export type PlatformFailure = 'rate-limit' | 'server-error' | 'refused';
@@ -46,8 +47,8 @@ export interface ChannelHarness {
   attempts(operation: ChannelOperation): number;
   /** Makes the next `times` calls of the operation fail as the platform does (a rate limit asks for a 1 s wait). */
   failNext(operation: ChannelOperation, failure: PlatformFailure, times?: number): void;
-  /** Serves a file; returns the id to download it with. */
-  addFile(name: string, data: Uint8Array): string;
+  /** Serves a file; returns the id to download it with. With `breaks`, its download's connection is dropped (FileBreak). */
+  addFile(name: string, data: Uint8Array, breaks?: FileBreak): string;
   /** The webhook the fake platform was told, where the adapter registers one. */
   registeredWebhook(): { url: string; secret: string } | undefined;
   /** Where the adapter polls: queues `textDelivery(deliveryNumber, text)` on the platform, to be fetched by a poll. */
@@ -236,6 +237,14 @@ export const describeMessagingChannelContract = (name: string, open: () => Promi
       expect(file.path).to.contain('photo');
       expect([...file.data]).to.deep.equal([0xff, 0xd8, 0xff, 0xe0]);
       await failure(channel.download(h.token, 'nope'));
+    });
+
+    it("never puts the token in a download's error when the connection breaks, before the answer or in the body", async () => {
+      for (const breaks of ['before-answer', 'mid-body'] as const) {
+        const fileId = h.addFile('voice.ogg', new Uint8Array(64).fill(7), breaks);
+        const error = await failure(channel.download(h.token, fileId));
+        expect(`${error.message}\n${error.stack}`, breaks).not.to.contain(h.token);
+      }
     });
 
     describe('webhook registration, where the platform has it (pending for a platform without registration)', () => {

@@ -45,9 +45,9 @@ const openTelegram = async (): Promise<ChannelHarness> => {
     acknowledgements: () => fake.of('setMessageReaction').map((call) => String(call.body.message_id)),
     attempts: (operation) => fake.of(TELEGRAM_METHODS[operation]).length,
     failNext: (operation, failure, times) => fake.failNext(TELEGRAM_METHODS[operation], TELEGRAM_FAILURES[failure], times),
-    addFile: (name, data) => {
+    addFile: (name, data, breaks) => {
       const id = `file-${fake.files.size + 1}`;
-      fake.files.set(id, { path: `documents/${name}`, data: Buffer.from(data) });
+      fake.files.set(id, { path: `documents/${id}-${name}`, data: Buffer.from(data), ...(breaks && { breaks }) });
       return id;
     },
     registeredWebhook: () => {
@@ -113,9 +113,9 @@ const openSlack = async (): Promise<ChannelHarness> => {
         .map((call) => String(call.body.timestamp)),
     attempts: (operation) => fake.of(SLACK_METHODS[operation]).length,
     failNext: (operation, failure, times) => fake.failNext(SLACK_METHODS[operation], SLACK_FAILURES[failure], times),
-    addFile: (name, data) => {
+    addFile: (name, data, breaks) => {
       const id = `F0${fake.files.size + 1}`;
-      fake.files.set(id, { name, mimetype: 'image/jpeg', data: Buffer.from(data) });
+      fake.files.set(id, { name, mimetype: 'image/jpeg', data: Buffer.from(data), ...(breaks && { breaks }) });
       return id;
     },
     registeredWebhook: () => undefined,

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { breakDownload, type FileBreak } from './broken-download.js';
 
 export interface SlackCall {
   /** The Bearer token the call carried ('' without one). */
@@ -21,8 +22,8 @@ export interface FakeSlack {
   readonly calls: SlackCall[];
   /** Calls of one method, in order (failed ones included). */
   of(method: string): SlackCall[];
-  /** Files served by files.info + download, by file id. */
-  readonly files: Map<string, { name: string; mimetype: string; data: Buffer }>;
+  /** Files served by files.info + download, by file id; `breaks` drops the download's connection (FileBreak). */
+  readonly files: Map<string, { name: string; mimetype: string; data: Buffer; breaks?: FileBreak }>;
   /** The next answers of a method (then back to success). */
   failNext(method: string, answer: SlackFailure, times?: number): void;
   /** Tokens the fake accepts; any other gets `{ok: false, error: "invalid_auth"}` like the real API. */
@@ -42,7 +43,7 @@ const MAX_TEXT = 40_000;
  */
 export const startFakeSlack = async (validTokens: string[] = ['xoxb-test-token']): Promise<FakeSlack> => {
   const calls: SlackCall[] = [];
-  const files = new Map<string, { name: string; mimetype: string; data: Buffer }>();
+  const files = new Map<string, { name: string; mimetype: string; data: Buffer; breaks?: FileBreak }>();
   const failures = new Map<string, SlackFailure[]>();
   const tokens = new Set(validTokens);
   const reactions = new Set<string>();
@@ -61,6 +62,7 @@ export const startFakeSlack = async (validTokens: string[] = ['xoxb-test-token']
       if (download) {
         const found = files.get(download[1]);
         if (!tokens.has(token) || !found) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<html>not found</html>');
+        if (found.breaks !== undefined) return breakDownload(res, found.data, found.breaks);
         return void res.writeHead(200, { 'content-type': found.mimetype }).end(found.data);
       }
       const match = /^\/api\/([a-zA-Z.]+)$/.exec(req.url ?? '');

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { breakDownload, type FileBreak } from './broken-download.js';
 
 export interface BotCall {
   readonly token: string;
@@ -13,8 +14,8 @@ export interface FakeTelegram {
   readonly calls: BotCall[];
   /** Calls of one method, in order. */
   of(method: string): BotCall[];
-  /** Files served by getFile + download, by file_id. */
-  readonly files: Map<string, { path: string; data: Buffer }>;
+  /** Files served by getFile + download, by file_id; `breaks` drops the download's connection (FileBreak). */
+  readonly files: Map<string, { path: string; data: Buffer; breaks?: FileBreak }>;
   /**
    * The next answers of a method (then back to success); with `when`, of its next calls whose
    * body `when` accepts (a reply, not a job's notification sent meanwhile).
@@ -47,7 +48,7 @@ export interface FakeTelegram {
  */
 export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-token']): Promise<FakeTelegram> => {
   const calls: BotCall[] = [];
-  const files = new Map<string, { path: string; data: Buffer }>();
+  const files = new Map<string, { path: string; data: Buffer; breaks?: FileBreak }>();
   const failures = new Map<string, Array<{ status: number; body: Record<string, unknown>; when?: (body: Record<string, unknown>) => boolean }>>();
   const tokens = new Set(validTokens);
   let webhook = { url: '', secret: '' };
@@ -69,6 +70,7 @@ export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-to
       if (file) {
         const found = [...files.values()].find((f) => f.path === file[2]);
         if (!tokens.has(file[1]) || !found) return reply(404, { ok: false, error_code: 404, description: 'Not Found' });
+        if (found.breaks !== undefined) return breakDownload(res, found.data, found.breaks);
         res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(found.data);
         return;
       }

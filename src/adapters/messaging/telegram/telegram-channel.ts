@@ -240,13 +240,31 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
     }
     if (typeof file.file_size === 'number' && file.file_size > maxBytes) throw tooLarge(file.file_size);
     if (!file.file_path) throw new MessagingError('getFile', 200, 'no file_path (file too large to download?)');
-    const response = await fetch(`${this.settings.apiUrl}/file/bot${token}/${file.file_path}`, { signal: AbortSignal.timeout(this.settings.timeoutMs) });
+    const data = await this.#downloadFile(token, file.file_path, maxBytes, tooLarge);
+    return { data, path: file.file_path };
+  }
+
+  /** The file's bytes. Network errors name the URL, which holds the token: they never leave as they are. */
+  async #downloadFile(token: string, path: string, maxBytes: number, tooLarge: (size: number) => DomainError): Promise<Uint8Array> {
+    const failed = (error: unknown) =>
+      new MessagingError('download', 0, (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError' ? 'timed out' : 'network error');
+    let response: Awaited<ReturnType<typeof fetch>>;
+    try {
+      response = await fetch(`${this.settings.apiUrl}/file/bot${token}/${path}`, { signal: AbortSignal.timeout(this.settings.timeoutMs) });
+    } catch (error) {
+      throw failed(error);
+    }
     if (!response.ok) throw new MessagingError('download', response.status, response.statusText);
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
     if (declared > maxBytes) throw tooLarge(declared);
-    const data = new Uint8Array(await response.arrayBuffer());
+    let data: Uint8Array;
+    try {
+      data = new Uint8Array(await response.arrayBuffer());
+    } catch (error) {
+      throw failed(error);
+    }
     if (data.length > maxBytes) throw tooLarge(data.length);
-    return { data, path: file.file_path };
+    return data;
   }
 
   /**
