@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
+import { MAX_FAILURES } from '../../src/application/auth/admin-authentication.js';
 import { adminClient, cookieFrom, setAdminPassword as setPassword } from '../support/admin-http.js';
 import { startGateway, type GatewayProcess } from '../support/gateway-process.js';
 import { migratedDataDir } from '../support/data-dirs.js';
@@ -108,6 +109,20 @@ describe('e2e: admin UI over HTTP', function () {
         redirect: 'manual',
       });
       expect(response.headers.get('set-cookie')).to.match(/; secure; httponly$/);
+      // Login limits count the address the proxy appended to X-Forwarded-For, not the ones the
+      // client wrote before it: a client changing its own at each attempt is still limited.
+      const attempt = (spoofed: string) =>
+        fetch(`${behindProxy.url}/settings/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': `${spoofed}, 203.0.113.7` },
+          body: new URLSearchParams({ password: 'a wrong guess!' }).toString(),
+          redirect: 'manual',
+        });
+      for (let i = 1; i <= MAX_FAILURES + 1; i++) expect((await attempt(`10.0.0.${i}`)).status).to.equal(303);
+      const limited = await attempt('10.0.0.99');
+      expect(limited.status).to.equal(303);
+      const page = await adminClient(behindProxy.url).get('/settings/login', cookieFrom(limited, 'agw_login')!);
+      expect(await page.text()).to.contain('Too many failed logins');
     } finally {
       await behindProxy.stop();
     }

@@ -33,7 +33,8 @@ export interface HttpAppDependencies {
   readonly metrics: PrometheusMetrics;
   readonly admin: AdminUiDependencies;
   readonly bodyLimit: number;
-  readonly trustProxy: boolean;
+  /** Reverse proxies in front (TRUST_PROXY): their headers are trusted, and the client address is the one the outermost appended. */
+  readonly trustedProxies: number;
 }
 
 /**
@@ -72,7 +73,11 @@ const notFound = (): never => {
 export const createHttpApp = (deps: HttpAppDependencies): Koa => {
   const app = new Koa();
   app.silent = true;
-  app.proxy = deps.trustProxy;
+  app.proxy = deps.trustedProxies > 0;
+  // X-Forwarded-For is `<whatever the client sent>, <added by proxy 1>, …`: only the addresses
+  // the trusted proxies appended count, or a client would choose its own address (and escape
+  // the login limit by changing it at each attempt).
+  app.maxIpsCount = deps.trustedProxies;
   const api = apiRouter({
     routes: deps.routes,
     credentialHeaders: deps.credentialHeaders,

@@ -109,7 +109,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
         checkReadiness,
         metrics: new PrometheusMetrics(new CollectOperationalFigures(queue, jobs, runs, scheduleRuns, requests), config.metricsToken),
         bodyLimit: config.bodyLimit,
-        trustProxy: config.trustProxy,
+        trustedProxies: config.trustedProxies,
       }),
     [
       TOKENS.Pino,

@@ -42,7 +42,19 @@ export const flag = (fallback: boolean) =>
     const lower = value.toLowerCase();
     if (lower === 'true' || lower === '1') return true;
     if (lower === 'false' || lower === '0') return false;
-    ctx.addIssue({ code: 'custom', message: `"${lower}" is not true or false` });
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not true or false` });
+    return z.NEVER;
+  });
+
+/** false/0 (none), true (one) or a count of proxies in front of the service, 1 to 10. */
+export const proxyHops = () =>
+  raw.transform((value, ctx) => {
+    if (value === undefined) return 0;
+    const lower = value.toLowerCase();
+    if (lower === 'false' || lower === '0') return 0;
+    if (lower === 'true') return 1;
+    if (/^\d{1,2}$/.test(value) && Number(value) >= 1 && Number(value) <= 10) return Number(value);
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not true, false or a number of proxies from 1 to 10` });
     return z.NEVER;
   });
 
@@ -53,7 +65,7 @@ export const oneOf = <T extends string>(choices: readonly T[], fallback: T) =>
     const lower = value.toLowerCase();
     const found = choices.find((choice) => choice === lower);
     if (found !== undefined) return found;
-    ctx.addIssue({ code: 'custom', message: `"${lower}" is not one of ${choices.join(', ')}` });
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not one of ${choices.join(', ')}` });
     return z.NEVER;
   });
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { flag, integer, oneOf, optionalText, secret, size, text } from './fields.js';
+import { flag, integer, oneOf, optionalText, proxyHops, secret, size, text } from './fields.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -27,7 +27,7 @@ export const serverSchema = (cwd: string) =>
       }),
       DATABASE_CREATE: flag(false),
       SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
-      TRUST_PROXY: flag(false),
+      TRUST_PROXY: proxyHops(),
       METRICS_TOKEN: optionalText(),
       BODY_LIMIT: size('1mb'),
       LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
@@ -41,8 +41,12 @@ export const serverSchema = (cwd: string) =>
       /** Create the database DATABASE_URL names when it does not exist (otherwise start-up stops). */
       databaseCreate: env.DATABASE_CREATE,
       shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-      /** Behind a reverse proxy: trust its X-Forwarded-Proto/For (HTTPS detection for Secure cookies, client address for login limits). */
-      trustProxy: env.TRUST_PROXY,
+      /**
+       * How many reverse proxies stand in front (0: none). Their X-Forwarded-Proto/For are trusted
+       * (HTTPS detection for Secure cookies, client address for login limits), and only the last
+       * `trustedProxies` addresses of X-Forwarded-For, which they appended: a client's own are not.
+       */
+      trustedProxies: env.TRUST_PROXY,
       /** Bearer token required by GET /metrics; unset leaves it open. Never logged. */
       metricsToken: env.METRICS_TOKEN,
       bodyLimit: env.BODY_LIMIT,

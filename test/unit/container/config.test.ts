@@ -28,7 +28,7 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 10_000,
       codehostWebhookSecret: undefined,
       metricsToken: undefined,
-      trustProxy: false,
+      trustedProxies: 0,
       commandTimeoutMs: 60_000,
       commandEnv: [],
       webhook: { timeoutMs: 10_000, attempts: 4, backoffMs: 1000 },
@@ -173,6 +173,18 @@ describe('loadConfig', () => {
     expect(problemsOf({ BODY_LIMIT: 'lots' })[0]).to.match(/^BODY_LIMIT: "lots" is not a size/);
     expect(problemsOf({ LOG_LEVEL: 'loud' })[0]).to.match(/^LOG_LEVEL: "loud" is not one of fatal, error/);
     expect(problemsOf({ DATABASE_CREATE: 'yes' })).to.deep.equal(['DATABASE_CREATE: "yes" is not true or false']);
+    // As written, not lower-cased.
+    expect(problemsOf({ DATABASE_CREATE: 'Yes' })).to.deep.equal(['DATABASE_CREATE: "Yes" is not true or false']);
+    expect(problemsOf({ LOG_LEVEL: 'Loud' })[0]).to.match(/^LOG_LEVEL: "Loud" is not one of/);
+  });
+
+  it('reads TRUST_PROXY as the number of proxies in front: false/0 none, true one, or 1 to 10', () => {
+    const hops = (value: string) => loadConfig({ TRUST_PROXY: value }, '/srv/gw').trustedProxies;
+    expect(loadConfig({}, '/srv/gw').trustedProxies).to.equal(0);
+    expect([hops('false'), hops('0'), hops('TRUE'), hops('1'), hops('2'), hops('10')]).to.deep.equal([0, 0, 1, 1, 2, 10]);
+    for (const bad of ['yes', '11', '-1', '1.5']) {
+      expect(problemsOf({ TRUST_PROXY: bad }), bad).to.deep.equal([`TRUST_PROXY: "${bad}" is not true, false or a number of proxies from 1 to 10`]);
+    }
   });
 
   it('reads QUEUE_YIELD_BUSY_PERCENT as a share (100: never wait) and refuses 0 or more than 100', () => {
