@@ -63,7 +63,13 @@ describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', 
     const opened = await deliver('pull_request', {
       action: 'opened',
       number: pull.number,
-      pull_request: { html_url: `https://github.com/acme/app/pull/${pull.number}`, merged: false, head: { ref: branch, sha: pull.sha }, base: { ref: 'main' } },
+      pull_request: {
+        html_url: `https://github.com/acme/app/pull/${pull.number}`,
+        merged: false,
+        head: { ref: branch, sha: pull.sha, repo: { full_name: 'acme/app' } },
+        base: { ref: 'main', repo: { full_name: 'acme/app' } },
+      },
+      repository: { full_name: 'acme/app' },
     });
     expect(opened.status).to.equal(200);
     const completed = await deliver('workflow_run', {
@@ -75,7 +81,9 @@ describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', 
         head_sha: pull.sha,
         status: 'completed',
         conclusion: 'success',
+        head_repository: { full_name: 'acme/app' },
       },
+      repository: { full_name: 'acme/app' },
     });
     expect(completed.body).to.deep.equal({ ok: true, triggers: [], job: id });
     return { id, pull };

@@ -125,14 +125,22 @@ describe('e2e: jobs on GitHub Actions (fake GitHub REST, signed events)', functi
         head_sha: 'abc',
         status: action === 'completed' ? 'completed' : 'in_progress',
         conclusion,
+        head_repository: { full_name: 'acme/app' },
       },
+      repository: { full_name: 'acme/app' },
     });
     expect((await deliver('workflow_run', run('in_progress', null))).body).to.deep.equal({ ok: true, triggers: [], job: id });
     expect(await status(id)).to.include({ status: 'running', run_url: 'https://github.com/acme/app/actions/runs/77' });
     await deliver('pull_request', {
       action: 'opened',
       number: 5,
-      pull_request: { html_url: 'https://github.com/acme/app/pull/5', merged: false, head: { ref: branch, sha: 'abc' }, base: { ref: 'main' } },
+      pull_request: {
+        html_url: 'https://github.com/acme/app/pull/5',
+        merged: false,
+        head: { ref: branch, sha: 'abc', repo: { full_name: 'acme/app' } },
+        base: { ref: 'main', repo: { full_name: 'acme/app' } },
+      },
+      repository: { full_name: 'acme/app' },
     });
     await deliver('workflow_run', run('completed', 'success'));
     expect(await status(id)).to.include({

@@ -44,10 +44,14 @@ export class GithubActionsJobRunner implements JobRunner {
     await report({ summary: `Handed to GitHub Actions on ${job.branch}` });
   }
 
+  /**
+   * The branch's latest run started by a push, as the workflow is (a fork's pull request from a
+   * branch of the same name starts runs here too, by `pull_request`: they are not the job's).
+   */
   async poll(job: Job): Promise<JobChange | null> {
     const { workflow_runs: runs } = await this.github.request<{ workflow_runs: WorkflowRun[] }>(
       'GET',
-      `/actions/runs?branch=${encodeURIComponent(job.branch)}&per_page=1`,
+      `/actions/runs?branch=${encodeURIComponent(job.branch)}&event=push&per_page=1`,
     );
     const [latest] = runs;
     if (!latest) return null;

@@ -9,13 +9,31 @@ const field = (value: unknown, ...path: string[]): unknown =>
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const jobOf = (branch: unknown): string | undefined => JOB_BRANCH.exec(text(branch) ?? '')?.[1]?.toLowerCase();
 
-/** GitHub's `workflow_run`, `check_suite` and `pull_request` events for `job/<id>` branches. */
+/**
+ * Whether an event's branch is one of the jobs' repository: the event's repository is the
+ * configured one (CODEHOST_REPO, when set) and the branch's own repository (`head`) is that
+ * same one. A fork, or another repository whose webhook shares the secret (an organisation's),
+ * can push a branch named `job/<id>` too; its events must not move that job.
+ */
+const inJobsRepository = (payload: unknown, expected: string | undefined, headRepository?: { of: unknown }): boolean => {
+  const repository = text(field(payload, 'repository', 'full_name'))?.toLowerCase();
+  if (repository === undefined || (expected !== undefined && repository !== expected.toLowerCase())) return false;
+  return headRepository === undefined || text(headRepository.of)?.toLowerCase() === repository;
+};
+
+/**
+ * GitHub's `workflow_run`, `check_suite` and `pull_request` events for `job/<id>` branches of
+ * the jobs' repository (`repo`, owner/name: CODEHOST_REPO; unset, any repository's own
+ * branches, never a fork's).
+ */
 export class GithubEvents implements CodehostEvents {
+  constructor(private readonly repo?: string) {}
+
   jobUpdate(event: string, payload: unknown): JobUpdate | null {
     const action = text(field(payload, 'action'));
     if (event === 'workflow_run') {
       const jobId = jobOf(field(payload, 'workflow_run', 'head_branch'));
-      if (!jobId) return null;
+      if (!jobId || !inJobsRepository(payload, this.repo, { of: field(payload, 'workflow_run', 'head_repository', 'full_name') })) return null;
       const runUrl = text(field(payload, 'workflow_run', 'html_url')) ?? null;
       if (action === 'completed') {
         return { jobId, change: { runUrl, status: statusOfConclusion(text(field(payload, 'workflow_run', 'conclusion')) ?? null) } };
@@ -23,14 +41,15 @@ export class GithubEvents implements CodehostEvents {
       return { jobId, change: { runUrl, status: 'running' } };
     }
     if (event === 'check_suite') {
+      // A suite of a fork's commit has no head_branch (GitHub sends null), so it names no job.
       const jobId = jobOf(field(payload, 'check_suite', 'head_branch'));
-      if (!jobId || action !== 'completed') return null;
+      if (!jobId || action !== 'completed' || !inJobsRepository(payload, this.repo)) return null;
       return { jobId, change: { status: statusOfConclusion(text(field(payload, 'check_suite', 'conclusion')) ?? null) } };
     }
     if (event === 'pull_request') {
       const jobId = jobOf(field(payload, 'pull_request', 'head', 'ref'));
       const prUrl = text(field(payload, 'pull_request', 'html_url'));
-      if (!jobId || !prUrl) return null;
+      if (!jobId || !prUrl || !inJobsRepository(payload, this.repo, { of: field(payload, 'pull_request', 'head', 'repo', 'full_name') })) return null;
       return { jobId, change: { prUrl } };
     }
     return null;

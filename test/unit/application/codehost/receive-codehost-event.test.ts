@@ -191,7 +191,8 @@ describe('ReceiveCodehostEvent', () => {
 describe('code-host events for jobs', () => {
   const secret = 'hook-secret';
   const JOB = '50000000-0000-4000-8000-000000000001';
-  const setup = async () => {
+  /** `repo`: the jobs' repository as CODEHOST_REPO gives it (unset: none configured). */
+  const setup = async (repo?: string) => {
     const jobs = new InMemoryJobRepository();
     const clock = new FixedClock();
     await jobs.add({
@@ -225,7 +226,7 @@ describe('code-host events for jobs', () => {
       new GithubSignatureVerifier(secret),
       new InMemoryDeliveryLog(),
       fire,
-      new GithubEvents(),
+      new GithubEvents(repo),
       jobs,
       clock,
       new RecordingLogger(),
@@ -246,7 +247,8 @@ describe('code-host events for jobs', () => {
     };
     return { jobs, send, updated };
   };
-  const run = (action: string, conclusion: string | null, branch = `job/${JOB}`) => ({
+  /** GitHub's events name their repository, and a run or pull request the repository of its branch (a fork's own). */
+  const run = (action: string, conclusion: string | null, branch = `job/${JOB}`, repository = 'acme/app', headRepository = repository) => ({
     action,
     workflow_run: {
       id: 9,
@@ -255,13 +257,22 @@ describe('code-host events for jobs', () => {
       head_sha: 'abc',
       status: action === 'completed' ? 'completed' : 'in_progress',
       conclusion,
+      head_repository: { full_name: headRepository },
     },
+    repository: { full_name: repository },
   });
-  const pr = {
+  const pullRequest = (url: string, repository = 'acme/app', headRepository = repository) => ({
     action: 'opened',
     number: 3,
-    pull_request: { html_url: 'https://github.test/pull/3', merged: false, head: { ref: `job/${JOB}`, sha: 'abc' }, base: { ref: 'main' } },
-  };
+    pull_request: {
+      html_url: url,
+      merged: false,
+      head: { ref: `job/${JOB}`, sha: 'abc', repo: { full_name: headRepository } },
+      base: { ref: 'main', repo: { full_name: repository } },
+    },
+    repository: { full_name: repository },
+  });
+  const pr = pullRequest('https://github.test/pull/3');
 
   it('records the run URL, the pull request and the outcome of the job of a job/<id> branch', async () => {
     const { jobs, send } = await setup();
@@ -297,6 +308,7 @@ describe('code-host events for jobs', () => {
     await b.send('check_suite', {
       action: 'completed',
       check_suite: { head_branch: `job/${JOB}`, head_sha: 'abc', status: 'completed', conclusion: 'timed_out' },
+      repository: { full_name: 'acme/app' },
     });
     expect((await b.jobs.get(JOB))?.status).to.equal('failed');
   });
@@ -306,5 +318,34 @@ describe('code-host events for jobs', () => {
     expect((await send('workflow_run', run('completed', 'success', 'main'))).job).to.equal(undefined);
     await send('push', { ref: `refs/heads/job/${JOB}` });
     expect((await jobs.get(JOB))?.status).to.equal('running');
+  });
+
+  it("leaves a job alone for a fork's branch of the same name: its pull request, its runs", async () => {
+    const { jobs, send } = await setup('acme/app');
+    // GitHub signs a fork's pull request and its runs in the base repository with that repository's secret.
+    expect((await send('pull_request', pullRequest('https://github.test/pull/66', 'acme/app', 'mallory/app'))).job).to.equal(undefined);
+    expect((await send('workflow_run', run('completed', 'failure', `job/${JOB}`, 'acme/app', 'mallory/app'))).job).to.equal(undefined);
+    expect((await send('workflow_run', run('completed', 'success', `job/${JOB}`, 'acme/app', 'mallory/app'))).job).to.equal(undefined);
+    expect(await jobs.get(JOB)).to.include({ status: 'running', prUrl: null, runUrl: null });
+  });
+
+  it("leaves a job alone for another repository whose webhook shares the secret (an organisation's), and for an event naming no repository", async () => {
+    const { jobs, send } = await setup('acme/app');
+    expect((await send('pull_request', pullRequest('https://github.test/other/pull/1', 'acme/other'))).job).to.equal(undefined);
+    expect((await send('workflow_run', run('completed', 'failure', `job/${JOB}`, 'acme/other'))).job).to.equal(undefined);
+    expect(
+      (
+        await send('check_suite', {
+          action: 'completed',
+          check_suite: { head_branch: `job/${JOB}`, status: 'completed', conclusion: 'failure' },
+          repository: { full_name: 'acme/other' },
+        })
+      ).job,
+    ).to.equal(undefined);
+    const { repository: _none, ...anonymous } = run('completed', 'failure');
+    expect((await send('workflow_run', anonymous)).job).to.equal(undefined);
+    expect(await jobs.get(JOB)).to.include({ status: 'running', prUrl: null });
+    // The configured repository's own events still count, its name in any case.
+    expect((await send('pull_request', pullRequest('https://github.test/pull/3', 'Acme/App'))).job).to.equal(JOB);
   });
 });
