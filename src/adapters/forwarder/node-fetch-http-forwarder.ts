@@ -1,5 +1,6 @@
 import fetch from 'node-fetch';
 import pRetry from 'p-retry';
+import { shownWebhookTarget } from '../../domain/triggers/webhook-target.js';
 import type { HttpForwarder, OutboundRequest, OutboundResult } from '../../ports/http-forwarder.js';
 
 export interface ForwarderSettings {
@@ -48,10 +49,13 @@ export class NodeFetchHttpForwarder implements HttpForwarder {
           signal: AbortSignal.timeout(this.settings.timeoutMs),
         });
       } catch (cause) {
-        const name = (cause as Error).name;
+        // node-fetch's own message quotes the whole URL, whose path or query may be its secret.
+        const { name, code } = cause as Error & { code?: unknown };
         throw new AttemptFailed(
           null,
-          name === 'TimeoutError' || name === 'AbortError' ? `timed out after ${this.settings.timeoutMs} ms` : (cause as Error).message,
+          name === 'TimeoutError' || name === 'AbortError'
+            ? `${shownWebhookTarget(request.url)} did not answer within ${this.settings.timeoutMs} ms`
+            : `could not reach ${shownWebhookTarget(request.url)} (${typeof code === 'string' ? code : 'network error'})`,
           false,
         );
       }
@@ -70,7 +74,7 @@ export class NodeFetchHttpForwarder implements HttpForwarder {
     } catch (error) {
       // Never throws: the outcome is in the result.
       if (error instanceof AttemptFailed) return { ok: false, status: error.status, attempts, error: error.message };
-      return { ok: false, status: null, attempts, error: (error as Error).message };
+      return { ok: false, status: null, attempts, error: `could not send to ${shownWebhookTarget(request.url)} (${(error as Error).name})` };
     }
   }
 }

@@ -6,6 +6,7 @@ import { renderText } from '../../domain/templates/template-tokens.js';
 import { headAndTail } from '../../domain/text/cut-text.js';
 import { storableText } from '../../domain/text/storable-text.js';
 import type { AgentAction, CommandAction, TriggerAction, WebhookAction } from '../../domain/triggers/trigger.js';
+import { shownWebhookTarget } from '../../domain/triggers/webhook-target.js';
 import type { ActionRunRepository } from '../../ports/action-run-repository.js';
 import type { ApprovalStore } from '../../ports/approval-store.js';
 import type { Clock } from '../../ports/clock.js';
@@ -449,7 +450,7 @@ const summarize = (action: TriggerAction, request: RequestSnapshot): string => {
       }
     }
     case 'webhook':
-      return `webhook: ${action.method} ${action.url}`;
+      return `webhook: ${action.method} ${shownWebhookTarget(action.url)}`;
     case 'agent':
       return `agent job: ${headAndTail(renderText(action.job, request), 2000, 1000)}`;
   }

@@ -176,12 +176,17 @@ const validateActionFields = (action: unknown, catalog: TriggerCatalog, report: 
   const url = requiredText(action, 'url', fail);
   if (url !== undefined) {
     let protocol = '';
+    let credentials = false;
     try {
-      protocol = new URL(url).protocol;
+      const parsed = new URL(url);
+      protocol = parsed.protocol;
+      credentials = parsed.username !== '' || parsed.password !== '';
     } catch {
       // reported below
     }
     if (protocol !== 'http:' && protocol !== 'https:') fail('url', 'must be an absolute http:// or https:// URL');
+    // Fetch refuses such a URL at every delivery: say so at start-up instead.
+    else if (credentials) fail('url', 'must not hold a user or password (user:password@): send credentials in a header, e.g. Authorization');
   }
   const method = action.method ?? 'POST';
   if (method !== 'GET' && method !== 'POST') fail('method', 'must be GET or POST');

@@ -109,6 +109,11 @@ describe('validateTriggers', () => {
       `${FILE}: trigger #0 "deploy": actions[0].url: must be an absolute http:// or https:// URL`,
     ],
     [
+      'a webhook url with a user and password in it',
+      [valid({ actions: [{ type: 'webhook', url: 'https://bot:hunter2@hooks.example.com/x' }] })],
+      `${FILE}: trigger #0 "deploy": actions[0].url: must not hold a user or password (user:password@): send credentials in a header, e.g. Authorization`,
+    ],
+    [
       'a method other than GET or POST',
       [valid({ actions: [{ type: 'webhook', url: 'https://x', method: 'PUT' }] })],
       `${FILE}: trigger #0 "deploy": actions[0].method: must be GET or POST`,
