@@ -3,6 +3,7 @@ import type { AdminSocketClient } from '../adapters/http/admin-socket/admin-sock
 import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { databaseOfCommand } from './command-context.js';
+import { terminalSafe } from './terminal-text.js';
 import { connectToServer, withAdministration } from './database-access.js';
 import { CliFailure } from './usage-error.js';
 
@@ -67,7 +68,8 @@ export const listDeliveries = async ({ values }: ParsedCommand, io: CliIo): Prom
   else if (shown.length === 0) io.out.write('No stored deliveries match.\n');
   else {
     io.out.write(`${['ID', 'RECEIVED', 'PATH', 'TRIGGERS', 'REPLAY OF'].join('\t')}\n`);
-    for (const row of shown) io.out.write(`${[row.id, row.received_at, `/api${row.path}`, row.triggers.join(',') || '-', row.replay_of ?? '-'].join('\t')}\n`);
+    for (const row of shown)
+      io.out.write(terminalSafe(`${[row.id, row.received_at, `/api${row.path}`, row.triggers.join(',') || '-', row.replay_of ?? '-'].join('\t')}\n`));
   }
   return 0;
 };
@@ -84,14 +86,16 @@ export const showDelivery = async ({ values, positionals }: ParsedCommand, io: C
     io.out.write(`${JSON.stringify({ ...delivery, request: { ...request, request: parsedRequest(text(request.request)) } })}\n`);
     return 0;
   }
-  io.out.write(`Delivery ${text(request.id)}: /api${text(request.watchPath)}, received ${text(request.receivedAt)}\n`);
-  if (typeof request.replayOf === 'string') io.out.write(`Replay of ${request.replayOf}\n`);
+  // What a stored request or a command printed is the caller's text: shown, never acted on by the terminal.
+  const out = (line: string) => io.out.write(terminalSafe(line));
+  out(`Delivery ${text(request.id)}: /api${text(request.watchPath)}, received ${text(request.receivedAt)}\n`);
+  if (typeof request.replayOf === 'string') out(`Replay of ${request.replayOf}\n`);
   const runs = list(delivery.runs);
-  if (runs.length === 0) io.out.write(`Fired: ${list(request.triggers).map(String).join(', ') || 'nothing'} (runs not recorded)\n`);
+  if (runs.length === 0) out(`Fired: ${list(request.triggers).map(String).join(', ') || 'nothing'} (runs not recorded)\n`);
   for (const run of runs) {
-    io.out.write(`Trigger ${text(run.trigger)} (run ${text(run.runId)}):\n`);
+    out(`Trigger ${text(run.trigger)} (run ${text(run.runId)}):\n`);
     const actions = list(run.actions);
-    if (actions.length === 0) io.out.write('  no action has finished yet\n');
+    if (actions.length === 0) out('  no action has finished yet\n');
     for (const action of actions) {
       const detail = (action.detail ?? {}) as Json;
       const facts = [
@@ -100,12 +104,12 @@ export const showDelivery = async ({ values, positionals }: ParsedCommand, io: C
         typeof detail.jobId === 'string' ? `job ${detail.jobId}` : '',
         `${String(action.attempts)} attempt${action.attempts === 1 ? '' : 's'}`,
       ].filter(Boolean);
-      io.out.write(`  action ${String(action.actionIndex)} (${text(action.type)}): ${text(action.status)}, ${facts.join(', ')}\n`);
-      if (typeof action.error === 'string') io.out.write(`    error: ${action.error}\n`);
-      if (typeof detail.output === 'string' && detail.output !== '') io.out.write(`    output:\n${indent(detail.output, '      ')}\n`);
+      out(`  action ${String(action.actionIndex)} (${text(action.type)}): ${text(action.status)}, ${facts.join(', ')}\n`);
+      if (typeof action.error === 'string') out(`    error: ${action.error}\n`);
+      if (typeof detail.output === 'string' && detail.output !== '') out(`    output:\n${indent(detail.output, '      ')}\n`);
     }
   }
-  io.out.write(`Request:\n${indent(JSON.stringify(parsedRequest(text(request.request)), null, 2), '  ')}\n`);
+  out(`Request:\n${indent(JSON.stringify(parsedRequest(text(request.request)), null, 2), '  ')}\n`);
   return 0;
 };
 

@@ -16,8 +16,11 @@ import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } fro
  */
 
 const PASSWORD = 'a long admin password';
-/** Shell syntax in the value: it must reach the command as data, on the replay as on the first run. */
-const hostile = (tag: string): string => `${tag} $(touch PWNED) \`touch PWNED\` ü 🎉`;
+/**
+ * Shell syntax in the value: it must reach the command as data, on the replay as on the first
+ * run. A C1 escape (CSI, "clear the screen") and a right-to-left override: shown, never acted on.
+ */
+const hostile = (tag: string): string => `${tag} $(touch PWNED) \`touch PWNED\` ü 🎉 \u009b2J \u202e`;
 
 const triggerFile = (): string =>
   JSON.stringify([
@@ -121,6 +124,10 @@ describe('e2e: the delivery log and its replay (embedded database)', function ()
       .to.contain(`Delivery ${original}: /api/webhook`)
       .and.to.contain('Trigger record (run ')
       .and.to.contain('action 0 (command): succeeded, exit 0');
+    // The stored request is the caller's text: its control characters reach the terminal escaped.
+    expect(shown.stdout)
+      .to.contain('\\x9b2J \\u202e')
+      .and.not.to.match(/[\u009b\u202e]/);
 
     const replay = await runCli(['deliveries', 'replay', original], setup.env);
     expect(replay.code, replay.stderr).to.equal(0);

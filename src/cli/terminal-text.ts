@@ -1,0 +1,16 @@
+/**
+ * Control characters other than line feed and tab (C0, DEL, C1 — escape sequences, carriage
+ * returns) and the bidirectional overrides that reorder what a terminal shows.
+ */
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text from a request or a command's output, made safe to print to an operator's terminal:
+ * each character that could move the cursor, rewrite the screen, set the clipboard (OSC 52) or
+ * reorder a line is shown as its escape (`\x1b`, `\u202e`) instead of being acted on.
+ */
+export const terminalSafe = (text: string): string =>
+  text.replace(UNSAFE, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
