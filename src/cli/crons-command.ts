@@ -5,35 +5,40 @@ import { readConfig } from './command-context.js';
 
 const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
-/** `crons check [--file F]`: the start-up validation of the schedule file, without starting anything. */
+/**
+ * `crons check [--file F]`: the start-up validation of the schedule file, without starting
+ * anything: the file itself, each enabled agent action's provider secret, and TRIGGERS_DIR
+ * when a command action runs there. A file named with --file must exist; the configured one
+ * may not (the service then runs with no schedules).
+ */
 export const checkCrons = async ({ values }: ParsedCommand, io: CliIo): Promise<number> => {
   const config = await readConfig();
-  const { loadScheduleFile } = await import('../adapters/triggerfile/json-schedule-file.js');
-  const { EnvironmentSecretStore } = await import('../adapters/secrets/environment-secret-store.js');
-  const { checkTriggerSecrets } = await import('../application/triggers/check-trigger-secrets.js');
-  const { scheduleCatalog } = await import('../container/schedule-catalog.js');
-  const { AI_PROVIDERS } = await import('../adapters/ai/ai-providers.js');
-  const { CronParserCronCalendar } = await import('../adapters/schedule/cron-parser-cron-calendar.js');
-  const file = typeof values.file === 'string' ? resolve(values.file) : config.cronsFile;
-  const loaded = await loadScheduleFile(file, scheduleCatalog());
-  const problems =
-    loaded.problems.length > 0
-      ? loaded.problems
-      : checkTriggerSecrets(loaded.schedules, new EnvironmentSecretStore(process.env, AI_PROVIDERS), file, 'schedule');
+  const [{ checkScheduleFile }, { EnvironmentSecretStore }, { AI_PROVIDERS }, { shownPath }, { CronParserCronCalendar }] = await Promise.all([
+    import('../container/config-files.js'),
+    import('../adapters/secrets/environment-secret-store.js'),
+    import('../adapters/ai/ai-providers.js'),
+    import('../adapters/triggerfile/shown-path.js'),
+    import('../adapters/schedule/cron-parser-cron-calendar.js'),
+  ]);
+  const given = typeof values.file === 'string';
+  const file = given ? resolve(values.file as string) : config.cronsFile;
+  const checked = await checkScheduleFile(file, config.triggersDir, new EnvironmentSecretStore(process.env, AI_PROVIDERS));
+  const problems = checked.missing && given ? [`${shownPath(file)}: does not exist`] : checked.problems;
   if (problems.length > 0) {
     for (const problem of problems) io.err.write(`${problem}\n`);
     io.err.write(`${plural(problems.length, 'problem')} found\n`);
     return 1;
   }
-  if (loaded.missing) {
-    io.out.write(`${file} does not exist: the service runs with no schedules\n`);
+  if (checked.missing) {
+    io.out.write(`${shownPath(file)} does not exist: the service runs with no schedules (CRONS_FILE)\n`);
     return 0;
   }
-  const enabled = loaded.schedules.filter((s) => s.enabled).length;
-  io.out.write(`${file}: ${plural(loaded.schedules.length, 'schedule')} valid (${enabled} enabled)\n`);
+  const schedules = checked.entries;
+  const enabled = schedules.filter((s) => s.enabled).length;
+  io.out.write(`${shownPath(file)}: ${plural(schedules.length, 'schedule')} valid (${enabled} enabled)\n`);
   const calendar = new CronParserCronCalendar();
   const now = new Date();
-  for (const schedule of loaded.schedules) {
+  for (const schedule of schedules) {
     const next = schedule.enabled ? calendar.next(schedule.schedule, schedule.timezone, now) : null;
     io.out.write(
       `  ${schedule.enabled ? 'on ' : 'off'}  ${schedule.name}  ${schedule.schedule}${schedule.timezone ? ` (${schedule.timezone})` : ''}  ${schedule.actions.map((a) => a.type).join(' → ')}${next ? `  next ${next.toISOString()}` : ''}\n`,

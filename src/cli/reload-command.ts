@@ -3,11 +3,15 @@ import type { ParsedCommand } from './command-line.js';
 import { databaseOfCommand } from './command-context.js';
 import { connectToServer, withOpenDatabase } from './database-access.js';
 
-const report = (problems: readonly string[], io: CliIo): number => {
+const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** `running`: a server holds triggers and schedules that the problems leave as they are. */
+const report = (problems: readonly string[], io: CliIo, running = true): number => {
   for (const problem of problems) io.err.write(`${problem}\n`);
-  io.err.write(`${problems.length} problem${problems.length === 1 ? '' : 's'} found; the running triggers and schedules are kept\n`);
+  io.err.write(`${plural(problems.length, 'problem')} found${running ? '; the running triggers and schedules are kept' : ''}\n`);
   return 1;
 };
+const counts = (triggers: number, schedules: number): string => `${plural(triggers, 'trigger')}, ${plural(schedules, 'schedule')}`;
 
 /**
  * `reload`: has the running service reload TRIGGERS_FILE and CRONS_FILE. On the embedded
@@ -21,22 +25,21 @@ export const reload = async (_parsed: ParsedCommand, io: CliIo): Promise<number>
   if (target.kind === 'server') {
     const outcome = await (await connectToServer(target, io)).reload();
     if (!outcome.ok) return report(outcome.problems, io);
-    io.out.write(`reloaded by the running server (pid ${target.pid}): ${outcome.triggers} triggers, ${outcome.schedules} schedules\n`);
+    io.out.write(`reloaded by the running server (pid ${target.pid}): ${counts(outcome.triggers, outcome.schedules)}\n`);
     return 0;
   }
   const { readConfigFiles } = await import('../container/config-files.js');
   const { EnvironmentSecretStore } = await import('../adapters/secrets/environment-secret-store.js');
   const { AI_PROVIDERS } = await import('../adapters/ai/ai-providers.js');
   const files = await readConfigFiles(config, new EnvironmentSecretStore(process.env, AI_PROVIDERS));
-  if (files.problems.length > 0) return report(files.problems, io);
+  // No server runs on the embedded database here: nothing is running to be kept.
+  if (files.problems.length > 0) return report(files.problems, io, target.kind !== 'embedded');
   if (target.kind === 'embedded') {
-    io.out.write(`no server is running on ${target.dataDir}; the files are valid (${files.triggers.length} triggers, ${files.schedules.length} schedules)\n`);
+    io.out.write(`no server is running on ${target.dataDir}; the files are valid (${counts(files.triggers.length, files.schedules.length)})\n`);
     return 0;
   }
   const { RELOAD_CHANNEL } = await import('../container/reload-channel.js');
   await withOpenDatabase(config, target, io, ({ database }) => database.notify(RELOAD_CHANNEL));
-  io.out.write(
-    `the files are valid (${files.triggers.length} triggers, ${files.schedules.length} schedules); every server on this database was asked to reload\n`,
-  );
+  io.out.write(`the files are valid (${counts(files.triggers.length, files.schedules.length)}); every server on this database was asked to reload\n`);
   return 0;
 };

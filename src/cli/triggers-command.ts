@@ -3,30 +3,36 @@ import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { readConfig } from './command-context.js';
 
-/** `triggers check [--file F]`: the start-up validation of the trigger file, without starting anything. */
+/**
+ * `triggers check [--file F]`: the start-up validation of the trigger file, without starting
+ * anything: the file itself, each enabled agent action's provider secret, and TRIGGERS_DIR
+ * when a command action runs there. A file named with --file must exist; the configured one
+ * may not (the service then runs with no triggers).
+ */
 export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promise<number> => {
   const config = await readConfig();
-  const { loadTriggerFile } = await import('../adapters/triggerfile/json-trigger-file.js');
-  const { EnvironmentSecretStore } = await import('../adapters/secrets/environment-secret-store.js');
-  const { checkTriggerSecrets } = await import('../application/triggers/check-trigger-secrets.js');
-  const { triggerCatalog } = await import('../container/trigger-catalog.js');
-  const { AI_PROVIDERS } = await import('../adapters/ai/ai-providers.js');
-  const file = typeof values.file === 'string' ? resolve(values.file) : config.triggersFile;
-  const loaded = await loadTriggerFile(file, triggerCatalog());
-  const problems =
-    loaded.problems.length > 0 ? loaded.problems : checkTriggerSecrets(loaded.triggers, new EnvironmentSecretStore(process.env, AI_PROVIDERS), file);
+  const [{ checkTriggerFile }, { EnvironmentSecretStore }, { AI_PROVIDERS }, { shownPath }] = await Promise.all([
+    import('../container/config-files.js'),
+    import('../adapters/secrets/environment-secret-store.js'),
+    import('../adapters/ai/ai-providers.js'),
+    import('../adapters/triggerfile/shown-path.js'),
+  ]);
+  const given = typeof values.file === 'string';
+  const file = given ? resolve(values.file as string) : config.triggersFile;
+  const checked = await checkTriggerFile(file, config.triggersDir, new EnvironmentSecretStore(process.env, AI_PROVIDERS));
+  const problems = checked.missing && given ? [`${shownPath(file)}: does not exist`] : checked.problems;
   if (problems.length > 0) {
     for (const problem of problems) io.err.write(`${problem}\n`);
     io.err.write(`${problems.length} problem${problems.length === 1 ? '' : 's'} found\n`);
     return 1;
   }
-  if (loaded.missing) {
-    io.out.write(`${file} does not exist: the service runs with no triggers\n`);
+  if (checked.missing) {
+    io.out.write(`${shownPath(file)} does not exist: the service runs with no triggers (TRIGGERS_FILE)\n`);
     return 0;
   }
-  const enabled = loaded.triggers.filter((t) => t.enabled).length;
-  io.out.write(`${file}: ${loaded.triggers.length} trigger${loaded.triggers.length === 1 ? '' : 's'} valid (${enabled} enabled)\n`);
-  for (const trigger of loaded.triggers) {
+  const enabled = checked.entries.filter((t) => t.enabled).length;
+  io.out.write(`${shownPath(file)}: ${checked.entries.length} trigger${checked.entries.length === 1 ? '' : 's'} valid (${enabled} enabled)\n`);
+  for (const trigger of checked.entries) {
     io.out.write(`  ${trigger.enabled ? 'on ' : 'off'}  ${trigger.name}  ${trigger.watchPath}  ${trigger.actions.map((a) => a.type).join(' → ')}\n`);
   }
   return 0;

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { loadScheduleFile } from '../adapters/triggerfile/json-schedule-file.js';
 import { loadTriggerFile } from '../adapters/triggerfile/json-trigger-file.js';
+import { shownPath } from '../adapters/triggerfile/shown-path.js';
 import { checkTriggerSecrets } from '../application/triggers/check-trigger-secrets.js';
 import type { Schedule } from '../domain/schedules/schedule.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
@@ -19,25 +20,59 @@ export interface ConfigFiles {
   readonly schedulesMissing: boolean;
 }
 
+/** One file, checked as start-up checks it. */
+export interface CheckedFile<T> {
+  readonly entries: readonly T[];
+  readonly problems: readonly string[];
+  /** The file does not exist: no entries, not an error. */
+  readonly missing: boolean;
+}
+
 type FileSettings = Pick<AppConfig, 'triggersFile' | 'cronsFile' | 'triggersDir'>;
+type Entry = Pick<Trigger, 'name' | 'enabled' | 'actions'>;
+
+/** TRIGGERS_DIR's problem when a command action would run there and it does not exist. */
+export const triggersDirProblems = (entries: readonly Entry[], triggersDir: string): string[] =>
+  entries.some((entry) => entry.actions.some((action) => action.type === 'command')) && !existsSync(triggersDir)
+    ? [`TRIGGERS_DIR: ${triggersDir} does not exist (command actions run there)`]
+    : [];
+
+/** What a file's valid entries still need: each enabled agent action's provider secret (with `secrets`), and TRIGGERS_DIR for command actions. */
+const entryProblems = (entries: readonly Entry[], file: string, kind: 'trigger' | 'schedule', triggersDir: string, secrets?: SecretStore): string[] => [
+  ...(secrets ? checkTriggerSecrets(entries, secrets, shownPath(file), kind) : []),
+  ...triggersDirProblems(entries, triggersDir),
+];
+
+/** The trigger file at `file`, with what its triggers need (see entryProblems). */
+export const checkTriggerFile = async (file: string, triggersDir: string, secrets?: SecretStore): Promise<CheckedFile<Trigger>> => {
+  const loaded = await loadTriggerFile(file, triggerCatalog());
+  const problems = loaded.problems.length > 0 ? loaded.problems : entryProblems(loaded.triggers, file, 'trigger', triggersDir, secrets);
+  return { entries: loaded.triggers, problems, missing: loaded.missing };
+};
+
+/** The schedule file at `file`, with what its schedules need (see entryProblems). */
+export const checkScheduleFile = async (file: string, triggersDir: string, secrets?: SecretStore): Promise<CheckedFile<Schedule>> => {
+  const loaded = await loadScheduleFile(file, scheduleCatalog());
+  const problems = loaded.problems.length > 0 ? loaded.problems : entryProblems(loaded.schedules, file, 'schedule', triggersDir, secrets);
+  return { entries: loaded.schedules, problems, missing: loaded.missing };
+};
 
 /**
  * Reads and validates both files; with `secrets`, also that each enabled agent action's
- * provider has its secret, and that TRIGGERS_DIR exists when a command action needs it.
+ * provider has its secret; and that TRIGGERS_DIR exists when a command action needs it.
  */
 export const readConfigFiles = async (config: FileSettings, secrets?: SecretStore): Promise<ConfigFiles> => {
   const [triggers, schedules] = await Promise.all([
-    loadTriggerFile(config.triggersFile, triggerCatalog()),
-    loadScheduleFile(config.cronsFile, scheduleCatalog()),
+    checkTriggerFile(config.triggersFile, config.triggersDir, secrets),
+    checkScheduleFile(config.cronsFile, config.triggersDir, secrets),
   ]);
-  const problems = [...triggers.problems, ...schedules.problems];
-  if (problems.length === 0 && secrets) {
-    problems.push(...checkTriggerSecrets(triggers.triggers, secrets, config.triggersFile));
-    problems.push(...checkTriggerSecrets(schedules.schedules, secrets, config.cronsFile, 'schedule'));
-  }
-  const commands = [...triggers.triggers, ...schedules.schedules].some((entry) => entry.actions.some((action) => action.type === 'command'));
-  if (problems.length === 0 && commands && !existsSync(config.triggersDir)) {
-    problems.push(`TRIGGERS_DIR: ${config.triggersDir} does not exist (command actions run there)`);
-  }
-  return { triggers: triggers.triggers, schedules: schedules.schedules, problems, triggersMissing: triggers.missing, schedulesMissing: schedules.missing };
+  // Both files' commands need TRIGGERS_DIR: said once.
+  const problems = [...new Set([...triggers.problems, ...schedules.problems])];
+  return {
+    triggers: triggers.entries,
+    schedules: schedules.entries,
+    problems,
+    triggersMissing: triggers.missing,
+    schedulesMissing: schedules.missing,
+  };
 };

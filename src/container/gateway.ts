@@ -10,6 +10,7 @@ import { TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE, type TriggerRunTask } fro
 import { JOB_RUN_QUEUE, type JobRunTask } from '../application/jobs/create-job.js';
 import { AUTO_MERGE_QUEUE, type AutoMergeTask } from '../application/jobs/auto-merge-job.js';
 import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, type ChatMessageTask } from '../application/messaging/receive-messaging-update.js';
+import { shownPath } from '../adapters/triggerfile/shown-path.js';
 import { checkTriggerSecrets } from '../application/triggers/check-trigger-secrets.js';
 import { RETENTION_SWEEP_QUEUE } from '../application/retention/sweep-expired-data.js';
 import { buildContainer } from './build-container.js';
@@ -76,9 +77,9 @@ export class Gateway {
       const container = buildContainer(config, { pino, database, triggers, schedules, env: process.env });
       // Stops the task queue (and its pollers, which would otherwise keep the process alive).
       opened.push(() => container.unbindAllAsync());
-      const secretProblems = checkTriggerSecrets(triggers, await container.getAsync(TOKENS.SecretStore), config.triggersFile);
+      const secretProblems = checkTriggerSecrets(triggers, await container.getAsync(TOKENS.SecretStore), shownPath(config.triggersFile));
       if (secretProblems.length > 0) throw new ConfigError(secretProblems, 'Invalid trigger file');
-      const scheduleSecretProblems = checkTriggerSecrets(schedules, await container.getAsync(TOKENS.SecretStore), config.cronsFile, 'schedule');
+      const scheduleSecretProblems = checkTriggerSecrets(schedules, await container.getAsync(TOKENS.SecretStore), shownPath(config.cronsFile), 'schedule');
       if (scheduleSecretProblems.length > 0) throw new ConfigError(scheduleSecretProblems, 'Invalid schedule file');
       const reloader = await container.getAsync(TOKENS.ConfigReloader);
       await warnAboutUnprotectedWebhook(container);

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
 import { loadScheduleFile } from '../adapters/triggerfile/json-schedule-file.js';
 import type { Schedule } from '../domain/schedules/schedule.js';
 import type { Logger } from '../ports/logger.js';
 import { ConfigError, type AppConfig } from './config.js';
+import { triggersDirProblems } from './config-files.js';
 import { scheduleCatalog } from './schedule-catalog.js';
 
 /** The schedule file (CRONS_FILE), validated as a whole: any problem stops start-up with every problem listed. */
@@ -10,8 +10,7 @@ export const loadSchedules = async (config: AppConfig, logger: Logger): Promise<
   const loaded = await loadScheduleFile(config.cronsFile, scheduleCatalog());
   if (loaded.problems.length > 0) throw new ConfigError(loaded.problems, 'Invalid schedule file');
   if (loaded.missing) logger.debug({ file: config.cronsFile }, 'no schedule file; no schedules');
-  if (loaded.schedules.some((s) => s.actions.some((a) => a.type === 'command')) && !existsSync(config.triggersDir)) {
-    throw new ConfigError([`TRIGGERS_DIR: ${config.triggersDir} does not exist (command actions run there)`]);
-  }
+  const directory = triggersDirProblems(loaded.schedules, config.triggersDir);
+  if (directory.length > 0) throw new ConfigError(directory);
   return loaded.schedules;
 };

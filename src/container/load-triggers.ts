@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
 import { loadTriggerFile } from '../adapters/triggerfile/json-trigger-file.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
 import type { Logger } from '../ports/logger.js';
 import { ConfigError, type AppConfig } from './config.js';
+import { triggersDirProblems } from './config-files.js';
 import { triggerCatalog } from './trigger-catalog.js';
 
 /** The trigger file, validated as a whole: any problem stops start-up with every problem listed. */
@@ -10,8 +10,7 @@ export const loadTriggers = async (config: AppConfig, logger: Logger): Promise<r
   const loaded = await loadTriggerFile(config.triggersFile, triggerCatalog());
   if (loaded.problems.length > 0) throw new ConfigError(loaded.problems, 'Invalid trigger file');
   if (loaded.missing) logger.info({ file: config.triggersFile }, 'no trigger file; no triggers');
-  if (loaded.triggers.some((t) => t.actions.some((a) => a.type === 'command')) && !existsSync(config.triggersDir)) {
-    throw new ConfigError([`TRIGGERS_DIR: ${config.triggersDir} does not exist (command actions run there)`]);
-  }
+  const directory = triggersDirProblems(loaded.triggers, config.triggersDir);
+  if (directory.length > 0) throw new ConfigError(directory);
   return loaded.triggers;
 };

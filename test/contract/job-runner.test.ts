@@ -321,7 +321,10 @@ describe('GithubActionsJobRunner#poll', () => {
       total_count: 1,
       workflow_runs: [{ id: 1, status, conclusion, html_url: 'https://github.test/acme/app/actions/runs/1', head_branch: job.branch }],
     });
-    nock('https://api.github.test').get('/repos/acme/app/actions/runs').query({ branch: job.branch, event: 'push', per_page: '1' }).reply(200, runs('in_progress', null));
+    nock('https://api.github.test')
+      .get('/repos/acme/app/actions/runs')
+      .query({ branch: job.branch, event: 'push', per_page: '1' })
+      .reply(200, runs('in_progress', null));
     expect(await runner.poll(job)).to.deep.equal({ runUrl: 'https://github.test/acme/app/actions/runs/1' });
     nock('https://api.github.test').get('/repos/acme/app/actions/runs').query(true).reply(200, runs('completed', 'failure'));
     expect(await runner.poll(job)).to.deep.equal({ runUrl: 'https://github.test/acme/app/actions/runs/1', status: 'failed' });

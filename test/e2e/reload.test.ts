@@ -71,8 +71,23 @@ describe('e2e: live reload of the trigger file', function () {
     await writeFile(file, JSON.stringify([trigger('fixed')]));
     const fixed = await runCli(['reload'], gateway!.env);
     expect(fixed.code, fixed.stderr).to.equal(0);
-    expect(fixed.stdout).to.include('1 triggers, 0 schedules');
+    expect(fixed.stdout).to.include('1 trigger, 0 schedules');
     expect(await fire()).to.deep.equal(['fixed']);
+  });
+
+  it('with no server running on the data directory, checks the files and says nothing is kept (nothing runs)', async () => {
+    const dir = await tempDir('e2e-reload-none');
+    const file = join(dir, 'TRIGGERS.json');
+    await writeFile(file, JSON.stringify([{ ...trigger('broken'), watch_path: '/nowhere' }]));
+    const env = { DATA_DIR: await migratedDataDir('reload-none'), TRIGGERS_FILE: file, TRIGGERS_DIR: dir, CRONS_FILE: join(dir, 'NONE.json') };
+    const refused = await runCli(['reload'], env);
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr).to.match(/TRIGGERS\.json: trigger #0 "broken": watch_path: \/nowhere is not an endpoint/);
+    expect(refused.stderr).to.match(/\n1 problem found\n$/);
+    await writeFile(file, JSON.stringify([trigger('fixed')]));
+    const valid = await runCli(['reload'], env);
+    expect(valid.code, valid.stderr).to.equal(0);
+    expect(valid.stdout).to.match(/no server is running on .*; the files are valid \(1 trigger, 0 schedules\)\n$/);
   });
 
   it('reloads on SIGHUP (file watching off)', async () => {

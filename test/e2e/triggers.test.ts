@@ -706,6 +706,19 @@ echo ok > done.txt`;
       expect(ok.stdout).to.contain(`${good}: 2 triggers valid (1 enabled)`);
     });
 
+    it('`triggers check` refuses what start-up refuses: a command action without TRIGGERS_DIR, a --file that does not exist', async () => {
+      const noDirectory = await runCli(['triggers', 'check', '--file', good], { DATA_DIR: dir, TRIGGERS_DIR: join(dir, 'no-such-dir') });
+      expect(noDirectory.code, noDirectory.stdout).to.equal(1);
+      expect(noDirectory.stderr).to.equal(`TRIGGERS_DIR: ${join(dir, 'no-such-dir')} does not exist (command actions run there)\n1 problem found\n`);
+      const typo = await runCli(['triggers', 'check', '--file', join(dir, 'TRIGGERS.jsn')], { DATA_DIR: dir, TRIGGERS_DIR: dir });
+      expect(typo.code, typo.stdout).to.equal(1);
+      expect(typo.stderr).to.equal(`${join(dir, 'TRIGGERS.jsn')}: does not exist\n1 problem found\n`);
+      // The configured file may be absent: the service then runs with no triggers.
+      const none = await runCli(['triggers', 'check'], { DATA_DIR: dir, TRIGGERS_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json') });
+      expect(none.code, none.stderr).to.equal(0);
+      expect(none.stdout).to.equal(`${join(dir, 'none.json')} does not exist: the service runs with no triggers (TRIGGERS_FILE)\n`);
+    });
+
     it('refuses to start with an invalid trigger file, naming the file and the field', async () => {
       let failure: Error | undefined;
       let started: GatewayProcess | undefined;

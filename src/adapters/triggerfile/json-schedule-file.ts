@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { relative } from 'node:path';
 import type { Schedule } from '../../domain/schedules/schedule.js';
+import { readConfigJson } from './config-json.js';
+import { shownPath } from './shown-path.js';
 import { validateSchedules, type ScheduleCatalog } from '../../domain/schedules/validate-schedules.js';
 
 export interface LoadedSchedules {
@@ -12,19 +12,9 @@ export interface LoadedSchedules {
 
 /** Reads and validates the schedule file (CRONS_FILE) against `catalog`. Problems name the file as the operator wrote it. */
 export const loadScheduleFile = async (path: string, catalog: ScheduleCatalog, cwd: string = process.cwd()): Promise<LoadedSchedules> => {
-  const shown = relative(cwd, path).startsWith('..') ? path : relative(cwd, path);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { schedules: [], problems: [], missing: true };
-    return { schedules: [], problems: [`${shown}: cannot be read (${(error as Error).message})`], missing: false };
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    return { schedules: [], problems: [`${shown}: not valid JSON (${(error as Error).message})`], missing: false };
-  }
-  return { ...validateSchedules(parsed, shown, catalog), missing: false };
+  const shown = shownPath(path, cwd);
+  const read = await readConfigJson(path, shown);
+  if (read.kind === 'missing') return { schedules: [], problems: [], missing: true };
+  if (read.kind === 'problem') return { schedules: [], problems: [read.problem], missing: false };
+  return { ...validateSchedules(read.value, shown, catalog), missing: false };
 };

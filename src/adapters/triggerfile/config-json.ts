@@ -1,0 +1,104 @@
+import { readFile } from 'node:fs/promises';
+
+/** A configuration file read and parsed: its value, or why it could not be, or that it does not exist. */
+export type ConfigJson =
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'problem'; readonly problem: string }
+  | { readonly kind: 'parsed'; readonly value: unknown };
+
+const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
+
+/**
+ * Where the first token out of place is, for JSON that JSON.parse refused without saying where
+ * ("Unexpected token ']'" after a trailing comma): the offset of that token, by a scan that
+ * knows JSON's grammar only as far as needed to find it.
+ */
+export const firstMisplacedToken = (text: string): number | undefined => {
+  // What may come next: a value, a key, a colon, a comma or a closer, or nothing more.
+  type Expect = 'value' | 'value-or-close' | 'key' | 'key-or-close' | 'colon' | 'comma-or-close' | 'end';
+  const stack: string[] = [];
+  let expect: Expect = 'value';
+  const afterValue = (): Expect => (stack.length === 0 ? 'end' : 'comma-or-close');
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (WHITESPACE.has(c)) {
+      i++;
+      continue;
+    }
+    const at = i;
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i += text[i] === '\\' ? 2 : 1);
+      if (i >= text.length) return at;
+      i++;
+      if (expect === 'key' || expect === 'key-or-close') expect = 'colon';
+      else if (expect === 'value' || expect === 'value-or-close') expect = afterValue();
+      else return at;
+    } else if (c === '{' || c === '[') {
+      if (expect !== 'value' && expect !== 'value-or-close') return at;
+      stack.push(c);
+      expect = c === '{' ? 'key-or-close' : 'value-or-close';
+      i++;
+    } else if (c === '}' || c === ']') {
+      const open = c === '}' ? '{' : '[';
+      if (stack.at(-1) !== open || !(expect === 'comma-or-close' || expect === (open === '{' ? 'key-or-close' : 'value-or-close'))) return at;
+      stack.pop();
+      expect = afterValue();
+      i++;
+    } else if (c === ',') {
+      if (expect !== 'comma-or-close') return at;
+      expect = stack.at(-1) === '{' ? 'key' : 'value';
+      i++;
+    } else if (c === ':') {
+      if (expect !== 'colon') return at;
+      expect = 'value';
+      i++;
+    } else {
+      // A number or a literal: its characters up to the next delimiter.
+      if (expect !== 'value' && expect !== 'value-or-close') return at;
+      while (i < text.length && !WHITESPACE.has(text[i]) && !',:{}[]"'.includes(text[i])) i++;
+      expect = afterValue();
+    }
+  }
+  return undefined;
+};
+
+const lineAndColumn = (text: string, offset: number): string => {
+  const before = text.slice(0, offset).split('\n');
+  return `line ${before.length} column ${before.at(-1)!.length + 1}`;
+};
+
+/**
+ * Why `text` is not JSON, in one line: V8's message names the position for most mistakes;
+ * where it quotes the whole text instead (an unexpected token), the quote is replaced by the
+ * position of the token, and a comma before a closing bracket is called what it is.
+ */
+const jsonProblem = (error: Error, text: string): string => {
+  if (!/ is not valid JSON$/.test(error.message)) return error.message;
+  // V8 quotes the text (or, when long, a cut of it around the token, between "...").
+  const head = error.message.replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '');
+  const at = firstMisplacedToken(text);
+  if (at === undefined) return head;
+  const trailingComma = (text[at] === ']' || text[at] === '}') && /,\s*$/.test(text.slice(0, at));
+  return `${head} at ${lineAndColumn(text, at)}${trailingComma ? ' (a comma before a closing bracket)' : ''}`;
+};
+
+/**
+ * Reads a JSON configuration file (triggers, schedules). A byte-order mark, which editors on
+ * Windows write, is skipped; a problem names the file as `shown`.
+ */
+export const readConfigJson = async (path: string, shown: string): Promise<ConfigJson> => {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+    return { kind: 'problem', problem: `${shown}: cannot be read (${(error as Error).message})` };
+  }
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
+  try {
+    return { kind: 'parsed', value: JSON.parse(text) };
+  } catch (error) {
+    return { kind: 'problem', problem: `${shown}: not valid JSON (${jsonProblem(error as Error, text)})` };
+  }
+};
