@@ -13,6 +13,8 @@ import { readNewPassword } from './password-prompt.js';
 export const setAdminPassword = async (_parsed: ParsedCommand, io: CliIo): Promise<number> => {
   const { config, target } = await databaseOfCommand(io);
   const password = await readNewPassword(io.input, io.err);
+  // A password that cannot be set fails here, before the database is opened (or created).
+  (await import('../application/auth/admin-authentication.js')).checkNewPassword(password);
   if (target.kind === 'server') {
     await (await connectToServer(target, io)).setAdminPassword(password);
   } else {

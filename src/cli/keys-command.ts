@@ -23,7 +23,10 @@ const row = (key: ApiKeySummary) => ({
 
 /** `keys create --name NAME [--json]`: the key is printed once. */
 export const createKey = async ({ values }: ParsedCommand, io: CliIo): Promise<number> => {
-  const created = await withKeys(io, (keys) => keys.create(String(values.name)));
+  // A name that cannot be stored fails here, before the database is opened (or created).
+  const { validateKeyName } = await import('../domain/auth/key-name.js');
+  const name = validateKeyName(values.name);
+  const created = await withKeys(io, (keys) => keys.create(name));
   if (values.json === true) {
     io.out.write(`${JSON.stringify({ id: created.id, name: created.name, key: created.key, created_at: created.createdAt.toISOString() })}\n`);
   } else {

@@ -17,8 +17,7 @@ import { buildContainer } from './build-container.js';
 import { ConfigError, type AppConfig } from './config.js';
 import type { HeadStart } from './head-start.js';
 import { listenHttp } from './listen-http.js';
-import { loadTriggers } from './load-triggers.js';
-import { loadSchedules } from './load-schedules.js';
+import { loadStartFiles } from './load-start-files.js';
 import { watchFiles } from '../adapters/triggerfile/watch-files.js';
 import { SCHEDULE_RUN_QUEUE, type ScheduleRunTask } from '../application/schedules/run-schedule.js';
 import type { ReloadOutcome } from './config-reloader.js';
@@ -65,8 +64,7 @@ export class Gateway {
       // The trigger file and the port first (unless the entry did that already): a bad file or a
       // port in use stops start-up before the database is opened. Requests wait for
       // `http.serve` below (HttpServer: at most STARTING_HOLD, then 503).
-      const triggers = head?.triggers ?? (await loadTriggers(config, logger));
-      const schedules = head?.schedules ?? (await loadSchedules(config, logger));
+      const { triggers, schedules } = head ?? (await loadStartFiles(config, logger));
       const http = head?.http ?? (await listenHttp(config));
       opened.push(() => http.close(0));
       if (head) opened.push(() => head.engine.then(closeEngine, () => undefined));

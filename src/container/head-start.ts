@@ -6,12 +6,11 @@ import type { Logger } from '../ports/logger.js';
 import type { AppConfig } from './config.js';
 import { explainDatabaseFailure } from './explain-database-failure.js';
 import { listenHttp } from './listen-http.js';
-import { loadSchedules } from './load-schedules.js';
-import { loadTriggers } from './load-triggers.js';
+import { loadStartFiles } from './load-start-files.js';
 
 /**
  * What the service's entry does before it loads the rest of the service (about a second of
- * module loading): it checks the trigger file, binds the HTTP port and starts opening the
+ * module loading): it checks the trigger and schedule files (and the chat's prompt file), binds the HTTP port and starts opening the
  * database, so that a bad file, a port in use or a database that cannot be reached ends
  * start-up at once, and PGlite boots on its own thread while the main thread loads.
  * Imports nothing heavy. Gateway.start takes it over, closing both if start-up fails.
@@ -27,8 +26,7 @@ export interface HeadStart {
 }
 
 export const beginStart = async (config: AppConfig, logger: Logger): Promise<HeadStart> => {
-  const triggers = await loadTriggers(config, logger);
-  const schedules = await loadSchedules(config, logger);
+  const { triggers, schedules } = await loadStartFiles(config, logger);
   const http = await listenHttp(config);
   try {
     // What fails fast (a PostgreSQL server that refuses, a data directory that cannot be

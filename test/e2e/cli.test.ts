@@ -99,6 +99,20 @@ describe('e2e: the agent-gateway command', function () {
       }
     });
 
+    it('refuses a key name, a password or a --limit that could never be used before any database is opened or created', async () => {
+      for (const [argv, input, reason] of [
+        [['keys', 'create', '--name', '  '], undefined, 'Missing key name'],
+        [['admin', 'set-password'], 'short\n', 'The password must have at least 12 characters'],
+        [['deliveries', 'list', '--limit', '0'], undefined, 'limit must be a whole number from 1 to 500'],
+        [['deliveries', 'list', '--limit', '501'], undefined, 'limit must be a whole number from 1 to 500'],
+      ] as const) {
+        const refused = await runCli([...argv], env, input === undefined ? {} : { input });
+        expect(refused.code, argv.join(' ')).to.equal(1);
+        expect(lines(refused.stderr).at(-2), argv.join(' ')).to.equal(reason);
+        expect(refused.stderr, argv.join(' ')).not.to.contain('creating it');
+      }
+    });
+
     it('refuses unknown commands and sub-commands, and a missing command, with exit code 2 and the usage', async () => {
       const unknown = await runCli(['keyz', 'list'], env);
       expect(unknown.code).to.equal(2);

@@ -123,6 +123,14 @@ describe('e2e: start-up failures end the process with one line naming the settin
     expect(result.stderr).to.equal('Invalid configuration:\n  - DATABASE_CREATE: "perhaps" is not true or false\n');
   });
 
+  it('a CHAT_SYSTEM_PROMPT_FILE that does not exist: exit 1 naming the variable and the file', async () => {
+    const dir = await tempDir('startup-prompt');
+    const prompt = join(dir, 'PROMPT.md');
+    const result = await startGatewayExpectingExit({ DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: triggersFile, CHAT_SYSTEM_PROMPT_FILE: prompt });
+    expect(result.code, result.stderr).to.equal(1);
+    expect(result.stderr).to.equal(`Invalid configuration:\n  - CHAT_SYSTEM_PROMPT_FILE: ${prompt} does not exist\n`);
+  });
+
   it('a DATA_DIR that cannot be a directory: exit 1, "DATA_DIR: cannot use … (ENOTDIR …)"', async () => {
     const file = join(await tempDir('startup-datadir'), 'a-file');
     await writeFile(file, 'not a directory');

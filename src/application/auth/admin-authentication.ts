@@ -7,6 +7,13 @@ import type { LoginAttempts } from '../../ports/login-attempts.js';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
 
 export const MIN_PASSWORD_LENGTH = 12;
+
+/** @throws DomainError invalid_input when `password` is too short to be set. */
+export const checkNewPassword = (password: string): void => {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new DomainError('invalid_input', `The password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+};
 export const SESSION_HOURS = 12;
 /** Login attempts allowed per client within the window (a successful one starts over); later ones are refused until it ends. */
 export const MAX_FAILURES = 5;
@@ -44,9 +51,7 @@ export class AdminAuthentication {
 
   /** Sets (or replaces) the password; every open session ends. */
   async setPassword(password: string): Promise<void> {
-    if (password.length < MIN_PASSWORD_LENGTH) {
-      throw new DomainError('invalid_input', `The password must have at least ${MIN_PASSWORD_LENGTH} characters`);
-    }
+    checkNewPassword(password);
     await this.store.setPasswordHash(await this.hasher.hash(password));
     await this.store.removeAllSessions();
   }

@@ -37,7 +37,8 @@ export const parseDeliveryFilter = (raw: Readonly<Record<string, string | readon
   if (beforeDate !== undefined && Number.isNaN(beforeDate.getTime()))
     throw new DomainError('invalid_input', 'before must be a time such as 2026-11-24T10:00:00Z');
   const limit = one('limit');
-  if (limit !== undefined && !/^\d{1,6}$/.test(limit)) throw new DomainError('invalid_input', `limit must be a whole number from 1 to ${MAX_DELIVERIES}`);
+  if (limit !== undefined && !(/^\d{1,3}$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_DELIVERIES))
+    throw new DomainError('invalid_input', `limit must be a whole number from 1 to ${MAX_DELIVERIES}`);
   return {
     ...(path === undefined ? {} : { watchPath: path }),
     ...(trigger === undefined ? {} : { trigger }),

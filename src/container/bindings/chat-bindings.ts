@@ -33,6 +33,32 @@ const cachedFor = <T>(ms: number, read: () => Promise<T>): (() => Promise<T>) =>
   };
 };
 
+const DEFAULT_SYSTEM_PROMPT = 'You are a helpful assistant.';
+
+/**
+ * The chat's system prompt from CHAT_SYSTEM_PROMPT_FILE, read again every
+ * SYSTEM_PROMPT_REREAD_MS so that an edit applies without a restart. An empty file, or the
+ * default file absent, gives the default prompt. A file that cannot be read (removed, its
+ * rights changed) keeps the prompt read last and says so once in the log, until it can be read.
+ */
+export const systemPromptOf = (chat: AppConfig['chat'], logger: Logger, rereadMs = SYSTEM_PROMPT_REREAD_MS): (() => Promise<string>) => {
+  let kept = DEFAULT_SYSTEM_PROMPT;
+  let failing = false;
+  return cachedFor(rereadMs, async () => {
+    try {
+      kept = (await readFile(chat.systemPromptFile, 'utf8')).trim() || DEFAULT_SYSTEM_PROMPT;
+      failing = false;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (!failing && (chat.systemPromptFileGiven || code !== 'ENOENT')) {
+        logger.warn({ file: chat.systemPromptFile, code }, 'chat system prompt file cannot be read (CHAT_SYSTEM_PROMPT_FILE); the prompt read last is kept');
+      }
+      failing = true;
+    }
+    return kept;
+  });
+};
+
 /** The messaging channels (the registry of container/channels/) and the chat agent every channel shares. */
 export const bindChat = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.MessagingChannels).toResolvedValue(
@@ -48,19 +74,15 @@ export const bindChat = (c: Container, config: AppConfig): void => {
       db.engine === 'pglite' ? new CachingConversationStore(new MikroOrmConversationStore(db), config.chat.historyTurns) : new MikroOrmConversationStore(db),
     [TOKENS.Database],
   );
-  const systemPrompt = cachedFor(
-    SYSTEM_PROMPT_REREAD_MS,
-    async (): Promise<string> => (await readFile(config.chat.systemPromptFile, 'utf8').catch(() => '')).trim() || 'You are a helpful assistant.',
-  );
   c.bind(TOKENS.ChatAgent).toResolvedValue(
-    (ai, conversations, createJob, jobStatus, ids) =>
+    (ai, conversations, createJob, jobStatus, ids, logger: Logger) =>
       new ChatAgent(ai, conversations, createJob, jobStatus, ids, {
         historyTurns: config.chat.historyTurns,
         maxSteps: config.chat.maxSteps,
-        systemPrompt,
+        systemPrompt: systemPromptOf(config.chat, logger),
         llmProviders: AI_PROVIDER_NAMES,
       }),
-    [TOKENS.AiClient, TOKENS.ConversationStore, TOKENS.CreateJob, TOKENS.GetJobStatus, TOKENS.IdGenerator],
+    [TOKENS.AiClient, TOKENS.ConversationStore, TOKENS.CreateJob, TOKENS.GetJobStatus, TOKENS.IdGenerator, TOKENS.Logger],
   );
   c.bind(TOKENS.RegisterMessagingWebhook).toResolvedValue(
     (...deps: ConstructorParameters<typeof RegisterMessagingWebhook>) => new RegisterMessagingWebhook(...deps),

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { integer, text } from './fields.js';
+import { integer, optionalText } from './fields.js';
+
+const DEFAULT_SYSTEM_PROMPT_FILE = 'config/CHAT_SYSTEM_PROMPT.md';
 
 /** The chat agent every channel shares (each channel's own variables are in its binding, container/channels/). */
 export const chatSchema = (cwd: string) =>
@@ -8,8 +10,14 @@ export const chatSchema = (cwd: string) =>
     .object({
       CHAT_HISTORY_TURNS: integer(20, 0, 500),
       CHAT_MAX_STEPS: integer(5, 1, 50),
-      CHAT_SYSTEM_PROMPT_FILE: text('config/CHAT_SYSTEM_PROMPT.md'),
+      CHAT_SYSTEM_PROMPT_FILE: optionalText(),
     })
     .transform((env) => ({
-      chat: { historyTurns: env.CHAT_HISTORY_TURNS, maxSteps: env.CHAT_MAX_STEPS, systemPromptFile: resolve(cwd, env.CHAT_SYSTEM_PROMPT_FILE) },
+      chat: {
+        historyTurns: env.CHAT_HISTORY_TURNS,
+        maxSteps: env.CHAT_MAX_STEPS,
+        systemPromptFile: resolve(cwd, env.CHAT_SYSTEM_PROMPT_FILE ?? DEFAULT_SYSTEM_PROMPT_FILE),
+        /** Set on purpose: start-up stops when the file does not exist (the default file may be absent). */
+        systemPromptFileGiven: env.CHAT_SYSTEM_PROMPT_FILE !== undefined,
+      },
     }));
