@@ -25,6 +25,9 @@ export const llmSchema = z
       if (provider.needsBaseUrl && env.LLM_PROVIDER === provider.name && env[provider.baseUrlVariable] === undefined && env.LLM_BASE_URL === undefined) {
         ctx.addIssue({ code: 'custom', path: ['LLM_BASE_URL'], message: `required when LLM_PROVIDER is ${provider.name} (the server's /v1 URL)` });
       }
+      if (provider.defaultModel === undefined && env.LLM_PROVIDER === provider.name && env.LLM_MODEL === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['LLM_MODEL'], message: `required when LLM_PROVIDER is ${provider.name} (it has no default model)` });
+      }
     }
   })
   .transform((env) => {

@@ -8,10 +8,22 @@ import { optionalOneOf, optionalText, size } from './fields.js';
  * downloaded. Unset provider: voice messages are answered that they cannot be read.
  */
 export const transcriptionSchema = z
-  .object({
+  .looseObject({
     TRANSCRIBE_PROVIDER: optionalOneOf(TRANSCRIPTION_PROVIDER_NAMES),
     TRANSCRIBE_MODEL: optionalText(),
     TRANSCRIBE_MAX_SIZE: size('20mb'),
+  })
+  .superRefine((env, ctx) => {
+    // A provider without a URL of its own takes the AI layer's (its variable, or LLM_BASE_URL), whose values llmSchema checks.
+    const provider = AI_PROVIDERS.find((candidate) => candidate.name === env.TRANSCRIBE_PROVIDER);
+    const given = (name: string) => typeof env[name] === 'string' && (env[name] as string).trim() !== '';
+    if (provider?.needsBaseUrl && !given(provider.baseUrlVariable) && !given('LLM_BASE_URL')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TRANSCRIBE_PROVIDER'],
+        message: `${provider.name} needs LLM_BASE_URL or ${provider.baseUrlVariable} (the server's /v1 URL)`,
+      });
+    }
   })
   .transform((env) => ({
     transcription:

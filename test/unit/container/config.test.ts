@@ -244,8 +244,12 @@ describe('loadConfig', () => {
     ]);
   });
 
-  it('needs LLM_BASE_URL for the custom provider and uses it for the default provider only', () => {
-    expect(problemsOf({ LLM_PROVIDER: 'custom' })).to.deep.equal(["LLM_BASE_URL: required when LLM_PROVIDER is custom (the server's /v1 URL)"]);
+  it('needs LLM_BASE_URL and LLM_MODEL for the custom provider and uses the URL for the default provider only', () => {
+    expect(problemsOf({ LLM_PROVIDER: 'custom' })).to.deep.equal([
+      "LLM_BASE_URL: required when LLM_PROVIDER is custom (the server's /v1 URL)",
+      'LLM_MODEL: required when LLM_PROVIDER is custom (it has no default model)',
+    ]);
+    expect(loadConfig({ LLM_PROVIDER: 'custom', LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3' }).llm).to.include({ model: 'llama3' });
     const config = loadConfig({ LLM_PROVIDER: 'openai', LLM_BASE_URL: 'http://127.0.0.1:9/v1', ANTHROPIC_BASE_URL: 'http://a.test' });
     expect(config.llm.baseUrls).to.deep.equal({
       anthropic: 'http://a.test',
@@ -322,7 +326,17 @@ describe('loadConfig', () => {
     it('read TRANSCRIBE_PROVIDER, TRANSCRIBE_MODEL and TRANSCRIBE_MAX_SIZE: only providers that transcribe, whisper-1 by default', () => {
       expect(loadConfig({}).transcription).to.equal(undefined);
       expect(loadConfig({ TRANSCRIBE_PROVIDER: 'openai' }).transcription).to.deep.equal({ provider: 'openai', model: 'whisper-1', maxBytes: 20 * 1024 * 1024 });
-      expect(loadConfig({ TRANSCRIBE_PROVIDER: 'custom', TRANSCRIBE_MODEL: 'whisper-large-v3', TRANSCRIBE_MAX_SIZE: '5mb' }).transcription).to.deep.equal({
+      expect(problemsOf({ TRANSCRIBE_PROVIDER: 'custom' })).to.deep.equal([
+        "TRANSCRIBE_PROVIDER: custom needs LLM_BASE_URL or CUSTOM_BASE_URL (the server's /v1 URL)",
+      ]);
+      expect(loadConfig({ TRANSCRIBE_PROVIDER: 'custom', LLM_BASE_URL: 'http://127.0.0.1:9000/v1' }).transcription).to.include({ provider: 'custom' });
+      const custom = {
+        TRANSCRIBE_PROVIDER: 'custom',
+        CUSTOM_BASE_URL: 'http://127.0.0.1:9000/v1',
+        TRANSCRIBE_MODEL: 'whisper-large-v3',
+        TRANSCRIBE_MAX_SIZE: '5mb',
+      };
+      expect(loadConfig(custom).transcription).to.deep.equal({
         provider: 'custom',
         model: 'whisper-large-v3',
         maxBytes: 5 * 1024 * 1024,
