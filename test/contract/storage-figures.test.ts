@@ -53,6 +53,19 @@ describeWithPostgres('StorageFigures on PostgreSQL', () => {
 });
 
 describe('PostgresStorageFigures', () => {
+  it('lists every table the migrations create, so that the health page shows each', async function () {
+    this.timeout(60_000);
+    const database = await Database.open({ databaseUrl: undefined, dataDir: await migratedPgliteDataDir('storage-tables'), logger });
+    try {
+      const rows = await database.orm.em
+        .getConnection()
+        .execute<Array<{ name: string }>>("select tablename as name from pg_tables where schemaname = 'public' and tablename not like 'mikro_orm%' order by 1");
+      expect(rows.map((row) => row.name)).to.have.members(SERVICE_TABLES.filter((table) => !table.includes('.')));
+    } finally {
+      await database.close();
+    }
+  });
+
   it("sums every partition of a partitioned table, as pg-boss keeps the queue's table", async function () {
     this.timeout(60_000);
     const database = await Database.open({ databaseUrl: undefined, dataDir: await migratedPgliteDataDir('storage-partitions'), logger });

@@ -2,15 +2,21 @@ import type { StorageFigures, TableSize } from '../../ports/storage-figures.js';
 import type { Database } from './database.js';
 
 /**
- * The service's tables, in the order the health page lists them. `pgboss.job` is the task
- * queue's table (pg-boss keeps it in its own schema, one partition per queue).
+ * The service's tables (every table its migrations create), in the order the health page
+ * lists them. `pgboss.job` is the task queue's table (pg-boss keeps it in its own schema, one
+ * partition per queue).
  */
 export const SERVICE_TABLES: readonly string[] = [
   'api_keys',
   'jobs',
+  'idempotency_keys',
   'action_runs',
   'inbound_requests',
+  'trigger_lanes',
+  'approvals',
+  'schedule_runs',
   'codehost_deliveries',
+  'poller_leases',
   'chat_turns',
   'admin_sessions',
   'admin_login_attempts',
