@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { UsageError } from './usage-error.js';
 
@@ -6,8 +7,8 @@ import { UsageError } from './usage-error.js';
  * text and the function that runs it. This module parses argv against that table with
  * `node:util`'s parseArgs in strict mode — an unknown command, sub-command or option, a
  * missing value or a stray argument is a UsageError carrying the usage of the command that
- * was meant (exit code 2). It imports nothing but node:util: parsing, `--help` and usage
- * errors cost no module loading.
+ * was meant (exit code 2). It imports nothing but node:util and node:fs: parsing, `--help`,
+ * `--version` and usage errors cost no module loading.
  */
 
 export interface OptionSpec {
@@ -50,6 +51,9 @@ export type Resolved =
 const PROGRAM = 'agent-gateway';
 const HELP_OPTION: OptionSpec = { type: 'boolean', short: 'h', help: 'show this help' };
 const isHelp = (word: string | undefined): boolean => word === '--help' || word === '-h';
+const isVersion = (word: string | undefined): boolean => word === '--version' || word === '-V';
+/** The package's version, from its package.json (two levels up from src/cli and dist/cli alike). */
+const version = (): string => (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const name = (command: CommandSpec): string => command.words.join(' ');
 const line = (command: CommandSpec): string => [name(command), command.synopsis].filter((part) => part !== '').join(' ');
 
@@ -63,7 +67,7 @@ export const programUsage = (commands: readonly CommandSpec[]): string =>
   `Usage: ${PROGRAM} <command> [options]
 
 Commands:
-${table([...commands.map((c) => [line(c), c.summary] as const), ['help [COMMAND]', 'show this text, or the help of a command']])}
+${table([...commands.map((c) => [line(c), c.summary] as const), ['help [COMMAND]', 'show this text, or the help of a command'], ['--version', 'print the version']])}
 
 Run "${PROGRAM} <command> --help" for a command's options. Configuration comes from the
 environment and from .env in the working directory: the CLI needs the same DATABASE_URL or
@@ -159,6 +163,10 @@ export const resolveCommandLine = (argv: readonly string[], commands: readonly C
   if (isHelp(first)) {
     if (argv.length > 1) throw new UsageError(`unexpected argument ${second}`, programUsage(commands));
     return { kind: 'help', text: programUsage(commands) };
+  }
+  if (isVersion(first)) {
+    if (argv.length > 1) throw new UsageError(`unexpected argument ${second}`, programUsage(commands));
+    return { kind: 'help', text: `${PROGRAM} ${version()}\n` };
   }
   if (first === 'help') {
     // `help`, `help keys`, `help keys create`: the same as --help there.

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import type { CliIo } from '../../../src/cli/cli-io.js';
 import { resolveCommandLine, type Resolved } from '../../../src/cli/command-line.js';
@@ -78,6 +79,14 @@ describe('the CLI command line', () => {
     expect(refusal('admin', 'set-password', '--password', 'x').message).to.equal('unknown option --password');
     expect(refusal('keys', 'create', '--name', 'a', '-x').message).to.equal('unknown option -x');
     expect(refusal('serve', '--port', '1').usage).to.match(/^Usage: agent-gateway serve\b/);
+  });
+
+  it('prints the version for --version and -V, from package.json', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(helpText('--version')).to.equal(`agent-gateway ${version}\n`);
+    expect(helpText('-V')).to.equal(`agent-gateway ${version}\n`);
+    expect(refusal('--version', 'keys').message).to.equal('unexpected argument keys');
+    expect(helpText('help')).to.match(/--version +print the version/);
   });
 
   it('refuses options before the command, and a value given to a flag', () => {
