@@ -7,6 +7,10 @@ import type { LoginAttempts } from '../../ports/login-attempts.js';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
 
 export const MIN_PASSWORD_LENGTH = 12;
+export const SESSION_HOURS = 12;
+/** Login attempts allowed per client within the window (a successful one starts over); later ones are refused until it ends. */
+export const MAX_FAILURES = 5;
+export const FAILURE_WINDOW_MS = 15 * 60_000;
 
 /** @throws DomainError invalid_input when `password` is too short to be set. */
 export const checkNewPassword = (password: string): void => {
@@ -14,10 +18,6 @@ export const checkNewPassword = (password: string): void => {
     throw new DomainError('invalid_input', `The password must have at least ${MIN_PASSWORD_LENGTH} characters`);
   }
 };
-export const SESSION_HOURS = 12;
-/** Login attempts allowed per client within the window (a successful one starts over); later ones are refused until it ends. */
-export const MAX_FAILURES = 5;
-export const FAILURE_WINDOW_MS = 15 * 60_000;
 
 export interface StartedSession {
   /** The cookie value; only its digest is stored. */
