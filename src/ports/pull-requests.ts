@@ -8,6 +8,16 @@ export interface PullRequest {
   readonly merged: boolean;
 }
 
+/** The files a pull request changes, as far as the code host lists them. */
+export interface ChangedFiles {
+  /** Every path listed: the old and the new path of a rename. */
+  readonly paths: readonly string[];
+  /** How many files the pull request changes, by the host's own count. */
+  readonly changed: number;
+  /** Every changed file was listed (a host lists only so many: GitHub 3000). */
+  readonly complete: boolean;
+}
+
 /** The checks of a commit taken together: check runs and commit statuses. */
 export type ChecksOutcome =
   | { readonly state: 'passed' }
@@ -20,8 +30,8 @@ export type MergeOutcome = { readonly merged: true } | { readonly merged: false;
 export interface PullRequests {
   /** The newest pull request whose head is `branch` (open or not), or null when there is none. */
   forBranch(branch: string): Promise<PullRequest | null>;
-  /** Every file the pull request changes (old and new path of a rename), all pages read. */
-  changedFiles(number: number): Promise<string[]>;
+  /** The files the pull request changes (old and new path of a rename), all pages read, and whether that is all of them. */
+  changedFiles(number: number): Promise<ChangedFiles>;
   /**
    * The checks of `sha`: failed when any finished unsuccessfully (names `name (conclusion)`),
    * else pending while any is unfinished, else passed (also when there are none).

@@ -56,9 +56,19 @@ export const describePullRequestsContract = (name: string, open: () => Promise<P
       const files = [...Array.from({ length: 230 }, (_, i) => `logs/${i}.txt`), { filename: 'docs/new.md', previous_filename: 'src/old.md' }];
       harness.pulls.set(7, pull({ files }));
       const listed = await prs.changedFiles(7);
-      expect(listed).to.have.length(232);
-      expect(listed.slice(0, 2)).to.deep.equal(['logs/0.txt', 'logs/1.txt']);
-      expect(listed.slice(-2)).to.deep.equal(['docs/new.md', 'src/old.md']);
+      expect(listed).to.include({ changed: 231, complete: true });
+      expect(listed.paths).to.have.length(232);
+      expect(listed.paths.slice(0, 2)).to.deep.equal(['logs/0.txt', 'logs/1.txt']);
+      expect(listed.paths.slice(-2)).to.deep.equal(['docs/new.md', 'src/old.md']);
+    });
+
+    it('says when the host lists fewer files than the pull request changes (GitHub stops at 3000)', async () => {
+      // Listed in path order: what sorts after the first 3000 would never be seen.
+      const files = [...Array.from({ length: 3000 }, (_, i) => `logs/7/${String(i).padStart(4, '0')}.txt`), 'src/server.ts'];
+      harness.pulls.set(7, pull({ files }));
+      const listed = await prs.changedFiles(7);
+      expect(listed).to.include({ changed: 3001, complete: false });
+      expect(listed.paths).not.to.include('src/server.ts');
     });
 
     it('passes checks that succeeded, were neutral or skipped, also when there are none', async () => {

@@ -1,7 +1,9 @@
-import type { ChecksOutcome, MergeOutcome, PullRequest, PullRequests } from '../../src/ports/pull-requests.js';
+import type { ChangedFiles, ChecksOutcome, MergeOutcome, PullRequest, PullRequests } from '../../src/ports/pull-requests.js';
 import type { FakePull } from '../support/fake-github.js';
 
 const PASSING = ['success', 'neutral', 'skipped'];
+/** The most files of a pull request the code host lists (GitHub's limit). */
+export const LISTED_FILES = 3000;
 
 /** PullRequests over pull requests held in a Map (the fake GitHub's shape); passes the same contract suite as the GitHub adapter. */
 export class InMemoryPullRequests implements PullRequests {
@@ -14,8 +16,11 @@ export class InMemoryPullRequests implements PullRequests {
       : null;
   }
 
-  async changedFiles(number: number): Promise<string[]> {
-    return (this.pulls.get(number)?.files ?? []).flatMap((file) => (typeof file === 'string' ? [file] : [file.filename, file.previous_filename]));
+  /** Lists at most LISTED_FILES files, as GitHub does. */
+  async changedFiles(number: number): Promise<ChangedFiles> {
+    const files = this.pulls.get(number)?.files ?? [];
+    const paths = files.slice(0, LISTED_FILES).flatMap((file) => (typeof file === 'string' ? [file] : [file.filename, file.previous_filename]));
+    return { paths, changed: files.length, complete: files.length <= LISTED_FILES };
   }
 
   async checks(sha: string): Promise<ChecksOutcome> {

@@ -83,12 +83,18 @@ export const startFakeGithub = async (): Promise<FakeGithub> => {
           })),
         );
       }
+      if (req.method === 'GET' && (match = /^\/repos\/acme\/app\/pulls\/(\d+)$/.exec(path))) {
+        const pull = pulls.get(Number(match[1]));
+        if (!pull) return json(404, { message: 'Not Found' });
+        return json(200, { number: pull.number, head: { ref: pull.branch, sha: pull.sha }, changed_files: pull.files.length });
+      }
       if (req.method === 'GET' && (match = /^\/repos\/acme\/app\/pulls\/(\d+)\/files$/.exec(path))) {
         const pull = pulls.get(Number(match[1]));
         if (!pull) return json(404, { message: 'Not Found' });
+        // GitHub lists at most 3000 files of a pull request, without saying so.
         return json(
           200,
-          pageOf(pull.files).map((file) => (typeof file === 'string' ? { filename: file, status: 'added' } : { ...file, status: 'renamed' })),
+          pageOf(pull.files.slice(0, 3000)).map((file) => (typeof file === 'string' ? { filename: file, status: 'added' } : { ...file, status: 'renamed' })),
         );
       }
       if (req.method === 'GET' && (match = /^\/repos\/acme\/app\/commits\/([^/]+)\/check-runs$/.exec(path))) {

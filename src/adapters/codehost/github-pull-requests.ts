@@ -1,4 +1,4 @@
-import type { ChecksOutcome, MergeOutcome, PullRequest, PullRequests } from '../../ports/pull-requests.js';
+import type { ChangedFiles, ChecksOutcome, MergeOutcome, PullRequest, PullRequests } from '../../ports/pull-requests.js';
 import { type GithubClient, GithubError } from './github-client.js';
 
 interface ListedPull {
@@ -55,14 +55,18 @@ export class GithubPullRequests implements PullRequests {
     return { number: pull.number, url: pull.html_url, headSha: pull.head.sha, open: pull.state === 'open', merged: pull.merged_at !== null };
   }
 
-  async changedFiles(number: number): Promise<string[]> {
+  async changedFiles(number: number): Promise<ChangedFiles> {
+    // The pull request's own count: its files endpoint stops at 3000 without saying so.
+    const { changed_files: changed } = await this.github.request<{ changed_files: number }>('GET', `/pulls/${number}`);
     const paths: string[] = [];
+    let listed = 0;
     for (let page = 1; page <= MAX_PAGES; page++) {
       const files = await this.github.request<PullFile[]>('GET', `/pulls/${number}/files?per_page=${PER_PAGE}&page=${page}`);
+      listed += files.length;
       for (const file of files) paths.push(file.filename, ...(file.previous_filename ? [file.previous_filename] : []));
       if (files.length < PER_PAGE) break;
     }
-    return paths;
+    return { paths, changed, complete: listed >= changed };
   }
 
   async checks(sha: string): Promise<ChecksOutcome> {

@@ -47,7 +47,17 @@ export class AutoMergeJob {
     const prUrl = pr.url;
     if (!pr.open) return this.#note(job, `pull request #${pr.number} was closed without merging; not merged`, prUrl);
 
-    const outside = pathsOutside(await this.pullRequests.changedFiles(pr.number), this.settings.globs);
+    const files = await this.pullRequests.changedFiles(pr.number);
+    if (!files.complete) {
+      // What the host does not list cannot be checked against ALLOWED_PATHS.
+      log.info({ pr: pr.number, changed: files.changed }, 'auto-merge refused: more files than the code host lists');
+      return this.#note(
+        job,
+        `not merged: pull request #${pr.number} changes ${files.changed} files, more than the code host lists, so they cannot all be checked against ALLOWED_PATHS`,
+        prUrl,
+      );
+    }
+    const outside = pathsOutside(files.paths, this.settings.globs);
     if (outside.length > 0) {
       const named = outside.slice(0, NAMED_PATHS).join(', ') + (outside.length > NAMED_PATHS ? ` and ${outside.length - NAMED_PATHS} more` : '');
       log.info({ pr: pr.number, outside: outside.length }, 'auto-merge refused: files outside ALLOWED_PATHS');

@@ -4,7 +4,7 @@ import { PollJobs } from '../../../../src/application/jobs/poll-jobs.js';
 import type { JobRunner } from '../../../../src/ports/job-runner.js';
 import { compileGlobs } from '../../../../src/domain/jobs/allowed-paths.js';
 import type { Job, JobStatus } from '../../../../src/domain/jobs/job.js';
-import type { ChecksOutcome, MergeOutcome, PullRequest, PullRequests } from '../../../../src/ports/pull-requests.js';
+import type { ChangedFiles, ChecksOutcome, MergeOutcome, PullRequest, PullRequests } from '../../../../src/ports/pull-requests.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
 import { InMemoryJobRepository } from '../../../fakes/in-memory-job-repository.js';
 import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
@@ -16,13 +16,14 @@ class ScriptedPullRequests implements PullRequests {
   readonly merges: Array<[number, string]> = [];
   pr: PullRequest | null = { number: 5, url: 'https://code.test/pull/5', headSha: 'abc', open: true, merged: false };
   files = ['logs/1/job.md'];
+  complete = true;
   outcome: ChecksOutcome = { state: 'passed' };
   mergeOutcome: MergeOutcome = { merged: true };
   async forBranch(_branch: string): Promise<PullRequest | null> {
     return this.pr;
   }
-  async changedFiles(_number: number): Promise<string[]> {
-    return this.files;
+  async changedFiles(_number: number): Promise<ChangedFiles> {
+    return { paths: this.files, changed: this.files.length, complete: this.complete };
   }
   async checks(_sha: string): Promise<ChecksOutcome> {
     return this.outcome;
@@ -75,6 +76,17 @@ describe('AutoMergeJob', () => {
     expect(prs.merges).to.deep.equal([]);
     expect(await summary()).to.contain(
       'Auto-merge: not merged: pull request #5 changes 2 files outside ALLOWED_PATHS (logs/**): src/app.ts, .github/workflows/ci.yml',
+    );
+  });
+
+  it('leaves it open when the code host lists fewer files than the pull request changes: the rest cannot be checked', async () => {
+    const { prs, run, summary } = await setup();
+    prs.files = ['logs/1/job.md', 'logs/1/a.md', 'logs/1/b.md'];
+    prs.complete = false;
+    await run();
+    expect(prs.merges).to.deep.equal([]);
+    expect(await summary()).to.contain(
+      'Auto-merge: not merged: pull request #5 changes 3 files, more than the code host lists, so they cannot all be checked against ALLOWED_PATHS',
     );
   });
 
