@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { constants } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ShellExecutor } from '../../src/ports/shell-executor.js';
 import { tempDir } from '../support/gateway-process.js';
@@ -84,6 +86,33 @@ export const describeShellExecutorContract = <T extends ShellExecutor>(
       const run = await running;
       expect(run).to.include({ aborted: true, timedOut: false, exitCode: null });
       expect(await readFile(join(cwd, 'late.txt'), 'utf8').catch(() => 'absent')).to.equal('absent');
+    });
+
+    describe("a process that left the command's group (setsid) and holds its output", () => {
+      // It waits on a FIFO that the test closes afterwards, so that it ends with the test.
+      let fifo: string;
+      beforeEach(async () => {
+        fifo = join(cwd, 'hold.fifo');
+        await new Promise<void>((resolve, reject) => execFile('mkfifo', [fifo], (error) => (error ? reject(error) : resolve())));
+      });
+      afterEach(async () => {
+        // Opening the FIFO for writing and closing it ends the held process's read; with no
+        // reader left (it ended, or never started), the open fails at once instead of waiting.
+        const writer = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).catch(() => undefined);
+        await writer?.close();
+      });
+      const holder = `setsid sh -c 'cat "$1" >/dev/null; echo late' sh ${'"$FIFO"'} &`;
+
+      it("does not hold the run once the shell exited: the run ends with the shell's code and output", async () => {
+        const run = await shell.run(`${holder} echo started; exit 3`, { cwd, timeoutMs: 60_000, env: { ...ENV, FIFO: fifo } });
+        expect(run).to.include({ exitCode: 3, timedOut: false, aborted: false });
+        expect(run.output).to.contain('started').and.not.to.contain('late');
+      });
+
+      it('does not hold a run past its timeout', async () => {
+        const run = await shell.run(`${holder} sleep 60`, { cwd, timeoutMs: 300, env: { ...ENV, FIFO: fifo } });
+        expect(run).to.include({ timedOut: true, exitCode: null });
+      });
     });
 
     it('kills at once a command whose caller aborted before it started', async () => {

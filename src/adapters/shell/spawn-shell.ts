@@ -6,13 +6,19 @@ import type { ShellOptions, ShellRun } from '../../ports/shell-executor.js';
 // Plain functions and erasable types only: the spawner process (spawner/) loads this file as
 // TypeScript under the tests, where Node strips the types itself.
 
-/** How commands are run: the shell, and how much of their output is kept. */
+/** How commands are run: the shell, how much of their output is kept, how long output is awaited once the shell exited. */
 export interface ShellSettings {
   readonly shell: string;
   readonly outputLimit: number;
+  /**
+   * After the shell exits, how long its output may still arrive. A process that left the
+   * command's group (`setsid`, a daemon) and kept its output open would otherwise hold the run
+   * past the shell's end, past its timeout and its abort.
+   */
+  readonly drainMs: number;
 }
 
-export const DEFAULT_SHELL_SETTINGS: ShellSettings = { shell: '/bin/sh', outputLimit: 64 * 1024 };
+export const DEFAULT_SHELL_SETTINGS: ShellSettings = { shell: '/bin/sh', outputLimit: 64 * 1024, drainMs: 1000 };
 
 /** A shell that could not start; an environment too large for the system is named as such. */
 const startFailure = (error: NodeJS.ErrnoException): Error =>
@@ -57,12 +63,29 @@ export const runShell = (command: string, options: ShellOptions, settings: Shell
       };
     child.stdout.on('data', collect(decoders.stdout));
     child.stderr.on('data', collect(decoders.stderr));
+    /** The shell's exit code (null when killed) once it exited; undefined while it runs. */
+    let exitCode: number | null | undefined;
+    let drain: NodeJS.Timeout | undefined;
+    let settled = false;
+    const finish = (code: number | null): void => {
+      if (settled) return;
+      settled = true;
+      done();
+      clearTimeout(drain);
+      // What still holds the output (a process outside the group) no longer holds the run.
+      child.stdout.destroy();
+      child.stderr.destroy();
+      const killed = timedOut || aborted;
+      resolve({ exitCode: killed ? null : code, timedOut, aborted, durationMs: Math.round(performance.now() - started), output });
+    };
     const killGroup = (): void => {
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
         child.kill('SIGKILL');
       }
+      // The shell ended already and something outside its group holds the output: done now.
+      if (exitCode !== undefined) finish(exitCode);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -82,10 +105,11 @@ export const runShell = (command: string, options: ShellOptions, settings: Shell
       done();
       reject(startFailure(error));
     });
-    child.once('close', (code) => {
-      done();
-      const killed = timedOut || aborted;
-      resolve({ exitCode: killed ? null : code, timedOut, aborted, durationMs: Math.round(performance.now() - started), output });
+    child.once('exit', (code) => {
+      exitCode = code;
+      if (timedOut || aborted) finish(code);
+      else drain = setTimeout(() => finish(code), settings.drainMs);
     });
+    child.once('close', (code) => finish(code));
   });
 };

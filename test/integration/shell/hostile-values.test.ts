@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ChildProcessShellExecutor } from '../../../src/adapters/shell/child-process-shell-executor.js';
+import { DEFAULT_SHELL_SETTINGS } from '../../../src/adapters/shell/spawn-shell.js';
 import { snapshotRequest, type RequestSnapshot } from '../../../src/domain/templates/request-snapshot.js';
 import { renderCommand } from '../../../src/domain/templates/render-command.js';
 import { validateTriggers } from '../../../src/domain/triggers/validate-triggers.js';
@@ -86,7 +87,7 @@ for (const [shellName, shellPath] of [
   const describeShell = existsSync(shellPath) ? describe : describe.skip;
   describeShell(`hostile values through command templates, run by ${shellName}`, function () {
     this.timeout(60_000);
-    const shell = new ChildProcessShellExecutor({ outputLimit: 64 * 1024, shell: shellPath });
+    const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
     const constructs = CONSTRUCTS.filter((c) => shellName === 'bash' || !c.bashOnly);
     const template = constructs.map((c) => c.template).join('\n');
 
@@ -125,7 +126,7 @@ describe('why arithmetic and [[ ]] are refused: bash evaluates an expanded value
   const bash = existsSync('/usr/bin/bash') ? it : it.skip;
   bash('a value in [[ … -eq … ]] runs a command even from a variable, so templates may not put tokens there', async () => {
     const cwd = await tempDir('arith');
-    const shell = new ChildProcessShellExecutor({ outputLimit: 64 * 1024, shell: '/usr/bin/bash' });
+    const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: '/usr/bin/bash' });
     await shell.run('[[ "$AGW_ARG_1" -eq 1 ]]; echo $(( AGW_ARG_1 ))', {
       cwd,
       timeoutMs: 5000,
