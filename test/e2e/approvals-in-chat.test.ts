@@ -108,6 +108,32 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
     expect((await releasedIn(dir)).filter((line) => line === id)).to.have.length(1);
   });
 
+  it('a press Telegram no longer lets it answer (fetched late) is decided once, answered 200, and its outcome still said', async () => {
+    const id = `late-${randomUUID()}`;
+    const { approve, messageId } = await ask(id);
+    const late = {
+      status: 400,
+      body: { ok: false, error_code: 400, description: 'Bad Request: query is too old and response timeout expired or query ID is invalid' },
+    };
+    tg!.failNext('answerCallbackQuery', late);
+    tg!.failNext('editMessageReplyMarkup', { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: message is not modified' } });
+    expect((await press(approve, APPROVAL_CHAT, messageId)).status).to.equal(200);
+    await waitFor(async () => (await releasedIn(dir)).includes(id), 20_000, 'the approved command');
+    const said = await waitFor(
+      () =>
+        tg!
+          .of('sendMessage')
+          .find(
+            (call) =>
+              (call.body.reply_parameters as { message_id?: number } | undefined)?.message_id === messageId && call.body.chat_id === String(APPROVAL_CHAT),
+          ),
+      10_000,
+      'the outcome said in the chat',
+    );
+    expect(String(said.body.text)).to.equal('Approved by Telegram @ada: trigger "release", action 0 runs now.');
+    expect((await releasedIn(dir)).filter((line) => line === id)).to.have.length(1);
+  });
+
   it('Deny decides it without running; a press from another chat decides nothing', async () => {
     const id = `deny-${randomUUID()}`;
     const { approve, deny, messageId } = await ask(id);

@@ -119,6 +119,15 @@ export class DecideApprovalInChat {
       }
     }
     this.logger.info({ channel: platform.id, chatId: choice.chatId, userId: choice.userId, outcome }, 'approval button pressed');
-    await buttons.settle(token, choice, outcome);
+    // The decision is stored: a press the chat cannot be told about is not taken in again (a
+    // second time it would only be refused as decided already, and refused to be told again).
+    await buttons
+      .settle(token, choice, outcome)
+      .catch((error: unknown) =>
+        this.logger.warn(
+          { channel: platform.id, chatId: choice.chatId, err: error },
+          'approval button press could not be answered in the chat; the decision stands',
+        ),
+      );
   }
 }

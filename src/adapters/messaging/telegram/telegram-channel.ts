@@ -139,10 +139,17 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
   }
 
   async settle(token: string, choice: ChoiceMade, outcome: string): Promise<void> {
-    // The press first (Telegram shows a spinner until it is answered), then the buttons go, then the outcome is said.
-    if (choice.pressId !== undefined) await this.#call(token, 'answerCallbackQuery', { callback_query_id: choice.pressId, text: outcome.slice(0, 200) });
+    // The press first (Telegram shows a spinner until it is answered), then the buttons go, then
+    // the outcome is said. Telegram refuses (400) to answer a press fetched late — it forgets a
+    // press within seconds — and to take off buttons already gone (a second press): neither
+    // keeps the outcome from being said.
+    const refusedOnly = (error: unknown): void => {
+      if (!(error instanceof MessagingError && error.status === 400)) throw error;
+    };
+    if (choice.pressId !== undefined)
+      await this.#call(token, 'answerCallbackQuery', { callback_query_id: choice.pressId, text: outcome.slice(0, 200) }).catch(refusedOnly);
     const message = { chat_id: choice.chatId, message_id: telegramNumber(choice.messageId) };
-    await this.#call(token, 'editMessageReplyMarkup', { ...message, reply_markup: { inline_keyboard: [] } });
+    await this.#call(token, 'editMessageReplyMarkup', { ...message, reply_markup: { inline_keyboard: [] } }).catch(refusedOnly);
     await this.#call(token, 'sendMessage', {
       chat_id: choice.chatId,
       text: outcome.slice(0, this.maxMessageLength),
