@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { startGateway, type GatewayProcess } from '../support/gateway-process.js';
@@ -94,6 +95,44 @@ describe('e2e: idempotent job creation (Idempotency-Key)', function () {
       expect(refused.status, bad).to.equal(400);
       expect(refused.body).to.deep.equal({ error: 'Idempotency-Key must be 1 to 255 printable ASCII characters' });
     }
+    expect(await listedCount()).to.equal(before);
+  });
+
+  it('refuses an Idempotency-Key sent twice with 400 (Node would join the two into one key)', async () => {
+    const before = await listedCount();
+    const body = JSON.stringify({ job: 'Twice' });
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const request = httpRequest(
+        `${gateway!.url}/api/create-job`,
+        {
+          method: 'POST',
+          // A flat list of raw header lines (Host included: a list gets none added): the key's line twice, as a client may send it.
+          headers: [
+            'host',
+            new URL(gateway!.url).host,
+            'x-api-key',
+            key,
+            'content-type',
+            'application/json',
+            'idempotency-key',
+            'a',
+            'idempotency-key',
+            'b',
+            'content-length',
+            String(body.length),
+          ],
+        },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+    expect(answer.status, answer.text).to.equal(400);
+    expect(JSON.parse(answer.text)).to.deep.equal({ error: 'Idempotency-Key must be sent once' });
     expect(await listedCount()).to.equal(before);
   });
 

@@ -1,4 +1,5 @@
 import type { Context, Middleware } from 'koa';
+import type { IncomingMessage } from 'node:http';
 import type { CreateJobOnce } from '../../application/jobs/create-job-once.js';
 import type { GetJobStatus } from '../../application/jobs/get-job-status.js';
 import type { Job } from '../../domain/jobs/job.js';
@@ -71,6 +72,18 @@ export const apiChecksBeforeBody = (deps: HandlerDependencies): Record<string, M
   },
 });
 
+/**
+ * The `Idempotency-Key` header as sent: Node joins a repeated header of a name it does not know
+ * into one string ("a, b"), which would pass for one key; sent twice, it is both values.
+ */
+const idempotencyKeyOf = (req: IncomingMessage): string | string[] | undefined => {
+  const joined = req.headers['idempotency-key'];
+  if (joined === undefined) return undefined;
+  const sent: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].toLowerCase() === 'idempotency-key') sent.push(req.rawHeaders[i + 1]);
+  return sent.length > 1 ? sent : joined;
+};
+
 /** The handlers of the `/api` endpoints, by route name (see domain/auth/routePolicy). */
 export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHandler> => ({
   ping: (ctx) => {
@@ -81,7 +94,7 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
     const problem = deps.createJob.problemWith(ctx.request.body);
     if (problem !== undefined) return respondWithError(ctx, problem);
     return deps.createJob
-      .execute({ body: ctx.request.body, idempotencyKey: ctx.req.headers['idempotency-key'], apiKeyId: ctx.state.apiKeyId as string })
+      .execute({ body: ctx.request.body, idempotencyKey: idempotencyKeyOf(ctx.req), apiKeyId: ctx.state.apiKeyId as string })
       .then((created) => {
         if (created.replayed) ctx.set('idempotent-replayed', 'true');
         ctx.body = { job_id: created.jobId, branch: created.branch, status: created.status };

@@ -34,7 +34,8 @@ export const parseDeliveryFilter = (raw: Readonly<Record<string, string | readon
   const trigger = one('trigger');
   const before = one('before');
   const beforeDate = before === undefined ? undefined : new Date(before);
-  if (beforeDate !== undefined && Number.isNaN(beforeDate.getTime()))
+  // A year the database cannot hold (0000, +200000) is refused here, not by the database's error.
+  if (beforeDate !== undefined && (Number.isNaN(beforeDate.getTime()) || beforeDate.getUTCFullYear() < 1 || beforeDate.getUTCFullYear() > 9999))
     throw new DomainError('invalid_input', 'before must be a time such as 2026-11-24T10:00:00Z');
   const limit = one('limit');
   if (limit !== undefined && !(/^\d{1,3}$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_DELIVERIES))

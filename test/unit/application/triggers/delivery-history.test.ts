@@ -82,6 +82,12 @@ describe('parseDeliveryFilter', () => {
 
   it('names the parameter that is malformed or repeated', () => {
     expect(() => parseDeliveryFilter({ before: 'yesterday' })).to.throw(DomainError, /^before must be a time/);
+    // Times JavaScript reads but the database cannot hold: a 400, not the database's error (a 500).
+    expect(() => parseDeliveryFilter({ before: '0000-01-01T00:00:00Z' })).to.throw(DomainError, /^before must be a time/);
+    expect(() => parseDeliveryFilter({ before: '+200000-01-01T00:00:00Z' })).to.throw(DomainError, /^before must be a time/);
+    expect(parseDeliveryFilter({ before: '9999-12-31T00:00:00Z' }).before?.toISOString()).to.equal('9999-12-31T00:00:00.000Z');
+    expect(() => parseDeliveryFilter({ limit: '0' })).to.throw(DomainError, /^limit must be a whole number from 1 to 500/);
+    expect(() => parseDeliveryFilter({ limit: '501' })).to.throw(DomainError, /^limit must be a whole number from 1 to 500/);
     expect(() => parseDeliveryFilter({ limit: '-1' })).to.throw(DomainError, /^limit must be a whole number/);
     expect(() => parseDeliveryFilter({ limit: '1e3' })).to.throw(DomainError, /^limit/);
     expect(() => parseDeliveryFilter({ path: ['/a', '/b'] })).to.throw(DomainError, /^path may be given once/);
