@@ -314,6 +314,19 @@ describe('pg-boss on PGlite: queue settings across starts', function () {
       await pglite.close();
     }
   });
+
+  it('lets the tasks of a queue run as long as asked (a job as long as its time limit), the others 6 hours', async () => {
+    const pglite = await openPglite(await queueStoreDir());
+    let queue: PgBossTaskQueue | undefined;
+    try {
+      queue = await PgBossTaskQueue.start({ pglite }, { ...settings, runningTaskSeconds: { q: 86_000 } }, logger);
+      const { rows } = await pglite.query<{ name: string; expire_seconds: number }>('select name, expire_seconds from pgboss.queue order by name');
+      expect(Object.fromEntries(rows.map((row) => [row.name, row.expire_seconds]))).to.deep.equal({ ordered: 21_600, other: 21_600, q: 86_000 });
+    } finally {
+      await queue?.stop(1000);
+      await pglite.close();
+    }
+  });
 });
 
 describe('pg-boss on PGlite: tasks start when the headroom lets them', function () {

@@ -39,6 +39,11 @@ export interface QueueSettings {
   readonly finishedTaskSeconds?: number;
   /** A task still waiting this long after it was stored is dropped unrun (pg-boss's `retentionSeconds`). Default 14 days. */
   readonly waitingTaskSeconds?: number;
+  /**
+   * How long a task of a queue may run before it is failed (and retried), by queue name
+   * (pg-boss's `expireInSeconds`, at most 24 hours). Default 6 hours.
+   */
+  readonly runningTaskSeconds?: Readonly<Record<string, number>>;
 }
 
 export type QueueConnection = { readonly pglite: PGliteLike } | { readonly connectionString: string };
@@ -236,16 +241,16 @@ export class PgBossTaskQueue implements TaskQueue {
       // One look at every queue; a queue whose settings are already those asked for is left
       // alone (a start of the service changes nothing): three statements less per queue.
       const existing = new Map((await boss.getQueues(names)).map((queue) => [queue.name, queue]));
-      const options = {
+      const shared = {
         retryLimit: settings.retryLimit,
         retryBackoff: (settings.retryDelaySeconds ?? 2) > 0,
         retryDelay: settings.retryDelaySeconds ?? 2,
         heartbeatSeconds: settings.heartbeatSeconds,
-        expireInSeconds: 6 * 60 * 60,
         deleteAfterSeconds: settings.finishedTaskSeconds ?? 7 * DAY_S,
         retentionSeconds: settings.waitingTaskSeconds ?? 14 * DAY_S,
       };
       for (const name of names) {
+        const options = { ...shared, expireInSeconds: settings.runningTaskSeconds?.[name] ?? 6 * 60 * 60 };
         const queue = existing.get(name);
         const policy = ordered.has(name) ? ORDERED_POLICY : 'standard';
         if (queue && queue.policy !== policy) {

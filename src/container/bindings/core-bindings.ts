@@ -63,6 +63,9 @@ export const bindTaskQueue = (c: Container, config: AppConfig): void => {
             ...config.queue,
             finishedTaskSeconds: config.retention.finishedTaskSeconds,
             waitingTaskSeconds: config.retention.waitingTaskSeconds,
+            // A job's task runs as long as its time limit (and its report after it): failed and run
+            // again before that, the job would be marked failed while its agent still runs.
+            runningTaskSeconds: { [JOB_RUN_QUEUE]: Math.max(6 * 60 * 60, config.jobs.timeoutMs / 1000 + 600) },
           },
           logger.child({ component: 'queue' }),
           headroom,

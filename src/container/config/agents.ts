@@ -94,13 +94,17 @@ export const codehostSchema = z
         : undefined,
   }));
 
+/** The longest JOB_TIMEOUT_SECONDS: 23 h 50 min, so that the task running a job (its time limit and 10 min more) stays within the task queue's 24 hours. */
+export const LONGEST_JOB_SECONDS = 86_400 - 600;
+
 /** Agent jobs run on this host (when no code host runs them). */
 export const jobsSchema = (cwd: string, dataDir: string) =>
   z
     .object({
       JOBS_REPO: optionalText(),
       JOB_AGENT_COMMAND: optionalText(),
-      JOB_TIMEOUT_SECONDS: integer(3600, 1, 7 * 86_400),
+      // The task queue fails a task that runs past 24 hours (pg-boss's most): a job's time limit stays under it (see bindTaskQueue).
+      JOB_TIMEOUT_SECONDS: integer(3600, 1, LONGEST_JOB_SECONDS),
       JOB_CONCURRENCY: integer(1, 1, 64),
       JOB_AGENT_MAX_STEPS: integer(30, 1, 500),
     })

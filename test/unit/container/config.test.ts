@@ -178,6 +178,11 @@ describe('loadConfig', () => {
     expect(problemsOf({ LOG_LEVEL: 'Loud' })[0]).to.match(/^LOG_LEVEL: "Loud" is not one of/);
   });
 
+  it('keeps JOB_TIMEOUT_SECONDS within what the task queue lets a job run (24 hours, less 10 minutes)', () => {
+    expect(loadConfig({ JOB_TIMEOUT_SECONDS: '85800' }, '/srv/gw').jobs.timeoutMs).to.equal(85_800_000);
+    expect(problemsOf({ JOB_TIMEOUT_SECONDS: '86400' })).to.deep.equal(['JOB_TIMEOUT_SECONDS: "86400" is not a whole number between 1 and 85800']);
+  });
+
   it('reads TRUST_PROXY as the number of proxies in front: false/0 none, true one, or 1 to 10', () => {
     const hops = (value: string) => loadConfig({ TRUST_PROXY: value }, '/srv/gw').trustedProxies;
     expect(loadConfig({}, '/srv/gw').trustedProxies).to.equal(0);
