@@ -239,6 +239,13 @@ export const describeMessagingChannelContract = (name: string, open: () => Promi
       await failure(channel.download(h.token, 'nope'));
     });
 
+    it('refuses a file over the size asked for, as too large, without returning it', async () => {
+      const fileId = h.addFile('big.txt', new Uint8Array(5000).fill(65));
+      const error = await failure(channel.download(h.token, fileId, 1000));
+      expect(error).to.include({ code: 'payload_too_large' });
+      expect((await channel.download(h.token, fileId, 5000)).data.length).to.equal(5000);
+    });
+
     it("never puts the token in a download's error when the connection breaks, before the answer or in the body", async () => {
       for (const breaks of ['before-answer', 'mid-body'] as const) {
         const fileId = h.addFile('voice.ogg', new Uint8Array(64).fill(7), breaks);

@@ -138,13 +138,14 @@ export class ReplyToChatMessage {
       try {
         if (attachment.kind === 'photo' || (attachment.kind === 'document' && attachment.mimeType?.startsWith('image/'))) {
           if ((attachment.size ?? 0) > MAX_IMAGE_BYTES) throw new Error('too large');
-          const file = await platform.download(token, attachment.fileId);
+          // The limit holds also when the platform did not say the size: the download stops past it.
+          const file = await platform.download(token, attachment.fileId, MAX_IMAGE_BYTES);
           images.push({ mediaType: attachment.mimeType ?? 'image/jpeg', data: file.data });
           continue;
         }
         if (attachment.kind === 'document' && (TEXT_TYPES.test(attachment.mimeType ?? '') || TEXT_NAMES.test(attachment.fileName ?? ''))) {
           if ((attachment.size ?? 0) > MAX_TEXT_FILE_BYTES) throw new Error('too large');
-          const file = await platform.download(token, attachment.fileId);
+          const file = await platform.download(token, attachment.fileId, MAX_TEXT_FILE_BYTES);
           notes.push(`Attached file ${attachment.fileName ?? file.path}:\n${new TextDecoder().decode(file.data)}`);
           continue;
         }

@@ -10,6 +10,7 @@ import type {
   ParsedDelivery,
   ReplyTarget,
 } from '../../../ports/messaging-channel.js';
+import { fileTooLarge } from '../bounded-body.js';
 import { splitMarkdown } from '../markdown/split-markdown.js';
 import { challengeOf, eventIdOf, parseEvent } from './parse-event.js';
 import { SLACK } from './slack.js';
@@ -156,14 +157,15 @@ export class SlackChannel implements MessagingChannel {
     }
   }
 
-  /** `files.info` (scope `files:read`) for the file's private download address, then the file, with the token. */
-  async download(token: string, fileId: string): Promise<DownloadedFile> {
+  /** `files.info` (scope `files:read`) for the file's private download address and size, then the file, with the token, at most `maxBytes`. */
+  async download(token: string, fileId: string, maxBytes = Number.POSITIVE_INFINITY): Promise<DownloadedFile> {
     const answer = await this.#api.call(token, 'files.info', { file: fileId });
-    const file = answer.file as { url_private_download?: unknown; url_private?: unknown; name?: unknown } | undefined;
+    const file = answer.file as { url_private_download?: unknown; url_private?: unknown; name?: unknown; size?: unknown } | undefined;
+    if (typeof file?.size === 'number' && file.size > maxBytes) throw fileTooLarge(maxBytes, file.size);
     const address = typeof file?.url_private_download === 'string' ? file.url_private_download : file?.url_private;
     if (typeof address !== 'string') throw new SlackApiError('files.info', 200, 'no_download_url');
     // The token goes only to Slack's own file host (or the configured API's origin, a fake in tests).
-    return { data: await this.#api.download(token, address), path: typeof file?.name === 'string' ? file.name : fileId };
+    return { data: await this.#api.download(token, address, maxBytes), path: typeof file?.name === 'string' ? file.name : fileId };
   }
 }
 

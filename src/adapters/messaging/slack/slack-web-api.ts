@@ -1,5 +1,7 @@
 import fetch, { type Response } from 'node-fetch';
 import pRetry from 'p-retry';
+import { isDomainError } from '../../../domain/errors/domain-error.js';
+import { readAtMost } from '../bounded-body.js';
 import { SlackApiError } from './slack-api-error.js';
 
 export interface WebApiAnswer {
@@ -77,8 +79,8 @@ export class SlackWebApi {
     const code = typeof answer.error === 'string' && answer.error !== '' ? answer.error.slice(0, 100) : 'unknown_error';
     throw new SlackApiError(method, status, code, seconds === undefined ? (status === 429 ? 1000 : undefined) : seconds * 1000);
   }
-  /** Fetches a file's private address with the token, only from Slack's file host or the API's own origin (a fake in tests). */
-  async download(token: string, address: string): Promise<Uint8Array> {
+  /** Fetches a file's private address with the token, only from Slack's file host or the API's own origin (a fake in tests); at most `maxBytes`. */
+  async download(token: string, address: string, maxBytes: number): Promise<Uint8Array> {
     if (!this.#isFileAddress(address)) throw new SlackApiError('download', 200, 'no_download_url');
     let response: Response;
     try {
@@ -87,7 +89,12 @@ export class SlackWebApi {
       throw new SlackApiError('download', 0, 'network_error');
     }
     if (!response.ok) throw new SlackApiError('download', response.status, response.statusText || 'download_failed');
-    return new Uint8Array(await response.arrayBuffer());
+    try {
+      return await readAtMost(response.body, response.headers.get('content-length'), maxBytes);
+    } catch (error) {
+      if (isDomainError(error)) throw error;
+      throw new SlackApiError('download', 0, 'network_error');
+    }
   }
 
   #isFileAddress(address: string): boolean {

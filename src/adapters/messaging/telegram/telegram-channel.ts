@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import fetch from 'node-fetch';
 import pRetry from 'p-retry';
-import { DomainError } from '../../../domain/errors/domain-error.js';
+import { DomainError, isDomainError } from '../../../domain/errors/domain-error.js';
+import { fileTooLarge, readAtMost } from '../bounded-body.js';
 import type {
   ChoiceButton,
   ChoiceButtons,
@@ -232,11 +233,7 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
   }
 
   async download(token: string, fileId: string, maxBytes = Number.POSITIVE_INFINITY): Promise<DownloadedFile> {
-    const tooLarge = (size: number | undefined) =>
-      new DomainError(
-        'payload_too_large',
-        size === undefined ? 'The file is too large to download' : `The file is ${size} bytes, over the limit of ${maxBytes}`,
-      );
+    const tooLarge = (size: number | undefined) => fileTooLarge(maxBytes, size);
     let file: { file_path?: string; file_size?: number };
     try {
       file = await this.#call<{ file_path?: string; file_size?: number }>(token, 'getFile', { file_id: fileId });
@@ -247,12 +244,12 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
     }
     if (typeof file.file_size === 'number' && file.file_size > maxBytes) throw tooLarge(file.file_size);
     if (!file.file_path) throw new MessagingError('getFile', 200, 'no file_path (file too large to download?)');
-    const data = await this.#downloadFile(token, file.file_path, maxBytes, tooLarge);
+    const data = await this.#downloadFile(token, file.file_path, maxBytes);
     return { data, path: file.file_path };
   }
 
-  /** The file's bytes. Network errors name the URL, which holds the token: they never leave as they are. */
-  async #downloadFile(token: string, path: string, maxBytes: number, tooLarge: (size: number) => DomainError): Promise<Uint8Array> {
+  /** The file's bytes, at most `maxBytes`. Network errors name the URL, which holds the token: they never leave as they are. */
+  async #downloadFile(token: string, path: string, maxBytes: number): Promise<Uint8Array> {
     const failed = (error: unknown) =>
       new MessagingError('download', 0, (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError' ? 'timed out' : 'network error');
     let response: Awaited<ReturnType<typeof fetch>>;
@@ -262,16 +259,12 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
       throw failed(error);
     }
     if (!response.ok) throw new MessagingError('download', response.status, response.statusText);
-    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-    if (declared > maxBytes) throw tooLarge(declared);
-    let data: Uint8Array;
     try {
-      data = new Uint8Array(await response.arrayBuffer());
+      return await readAtMost(response.body, response.headers.get('content-length'), maxBytes);
     } catch (error) {
+      if (isDomainError(error)) throw error;
       throw failed(error);
     }
-    if (data.length > maxBytes) throw tooLarge(data.length);
-    return data;
   }
 
   /**
