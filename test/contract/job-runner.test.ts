@@ -314,7 +314,7 @@ describe('GithubActionsJobRunner#poll', () => {
     nock.restore();
   });
 
-  it("reads the branch's latest workflow run: in progress, then its conclusion", async () => {
+  it("reads the branch's latest run of the agent's workflow started by a push: in progress, then its conclusion", async () => {
     const runner = new GithubActionsJobRunner(new GithubClient({ token: 'ghp_test', repo: 'acme/app', apiUrl: 'https://api.github.test' }));
     const job = contractJob('x');
     const runs = (status: string, conclusion: string | null) => ({
@@ -322,13 +322,13 @@ describe('GithubActionsJobRunner#poll', () => {
       workflow_runs: [{ id: 1, status, conclusion, html_url: 'https://github.test/acme/app/actions/runs/1', head_branch: job.branch }],
     });
     nock('https://api.github.test')
-      .get('/repos/acme/app/actions/runs')
+      .get('/repos/acme/app/actions/workflows/agent-job.yml/runs')
       .query({ branch: job.branch, event: 'push', per_page: '1' })
       .reply(200, runs('in_progress', null));
     expect(await runner.poll(job)).to.deep.equal({ runUrl: 'https://github.test/acme/app/actions/runs/1' });
-    nock('https://api.github.test').get('/repos/acme/app/actions/runs').query(true).reply(200, runs('completed', 'failure'));
+    nock('https://api.github.test').get('/repos/acme/app/actions/workflows/agent-job.yml/runs').query(true).reply(200, runs('completed', 'failure'));
     expect(await runner.poll(job)).to.deep.equal({ runUrl: 'https://github.test/acme/app/actions/runs/1', status: 'failed' });
-    nock('https://api.github.test').get('/repos/acme/app/actions/runs').query(true).reply(200, { total_count: 0, workflow_runs: [] });
+    nock('https://api.github.test').get('/repos/acme/app/actions/workflows/agent-job.yml/runs').query(true).reply(200, { total_count: 0, workflow_runs: [] });
     expect(await runner.poll(job)).to.equal(null);
   });
 

@@ -82,6 +82,7 @@ describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', 
         status: 'completed',
         conclusion: 'success',
         head_repository: { full_name: 'acme/app' },
+        path: '.github/workflows/agent-job.yml',
       },
       repository: { full_name: 'acme/app' },
     });

@@ -36,7 +36,8 @@ const startFakeGithub = async (): Promise<{ url: string; calls: GithubCall[]; cl
         return json(200, { ref: 'refs/heads/main', object: { sha: 'c0ffee', type: 'commit' } });
       if (req.method === 'POST' && path === '/repos/acme/app/git/refs') return json(201, { ref: JSON.parse(raw).ref, object: { sha: 'c0ffee' } });
       if (req.method === 'PUT' && path.startsWith('/repos/acme/app/contents/logs/')) return json(201, { content: { path }, commit: { sha: 'beef' } });
-      if (req.method === 'GET' && path.startsWith('/repos/acme/app/actions/runs')) return json(200, { total_count: 0, workflow_runs: [] });
+      if (req.method === 'GET' && path.startsWith('/repos/acme/app/actions/workflows/agent-job.yml/runs'))
+        return json(200, { total_count: 0, workflow_runs: [] });
       json(404, { message: 'Not Found' });
     });
   });
@@ -126,6 +127,7 @@ describe('e2e: jobs on GitHub Actions (fake GitHub REST, signed events)', functi
         status: action === 'completed' ? 'completed' : 'in_progress',
         conclusion,
         head_repository: { full_name: 'acme/app' },
+        path: '.github/workflows/agent-job.yml',
       },
       repository: { full_name: 'acme/app' },
     });

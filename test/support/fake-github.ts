@@ -63,7 +63,7 @@ export const startFakeGithub = async (): Promise<FakeGithub> => {
         return json(200, { ref: 'refs/heads/main', object: { sha: 'c0ffee', type: 'commit' } });
       if (req.method === 'POST' && path === '/repos/acme/app/git/refs') return json(201, { ref: body.ref, object: { sha: 'c0ffee' } });
       if (req.method === 'PUT' && path.startsWith('/repos/acme/app/contents/logs/')) return json(201, { content: { path }, commit: { sha: 'beef' } });
-      if (req.method === 'GET' && path === '/repos/acme/app/actions/runs') return json(200, { total_count: 0, workflow_runs: [] });
+      if (req.method === 'GET' && /^\/repos\/acme\/app\/actions\/workflows\/[^/]+\/runs$/.test(path)) return json(200, { total_count: 0, workflow_runs: [] });
       if (req.method === 'GET' && path === '/repos/acme/app/pulls') {
         const head = url.searchParams.get('head');
         const state = url.searchParams.get('state') ?? 'open';

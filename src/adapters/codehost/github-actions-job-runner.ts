@@ -21,7 +21,11 @@ export const statusOfConclusion = (conclusion: string | null): JobChange['status
 export class GithubActionsJobRunner implements JobRunner {
   readonly kind = 'github-actions';
 
-  constructor(private readonly github: GithubClient) {}
+  /** `workflow`: the agent's workflow file (CODEHOST_WORKFLOW), whose runs tell a job's outcome. */
+  constructor(
+    private readonly github: GithubClient,
+    private readonly workflow = 'agent-job.yml',
+  ) {}
 
   async run(job: Job, report: JobReport): Promise<void> {
     const { default_branch: base } = await this.github.request<{ default_branch: string }>('GET', '');
@@ -45,13 +49,14 @@ export class GithubActionsJobRunner implements JobRunner {
   }
 
   /**
-   * The branch's latest run started by a push, as the workflow is (a fork's pull request from a
-   * branch of the same name starts runs here too, by `pull_request`: they are not the job's).
+   * The branch's latest run of the agent's workflow started by a push, as that workflow is: the
+   * repository's other workflows (its CI) run on the branch too, and a fork's pull request from a
+   * branch of the same name starts runs here by `pull_request`; neither is the job's.
    */
   async poll(job: Job): Promise<JobChange | null> {
     const { workflow_runs: runs } = await this.github.request<{ workflow_runs: WorkflowRun[] }>(
       'GET',
-      `/actions/runs?branch=${encodeURIComponent(job.branch)}&event=push&per_page=1`,
+      `/actions/workflows/${encodeURIComponent(this.workflow)}/runs?branch=${encodeURIComponent(job.branch)}&event=push&per_page=1`,
     );
     const [latest] = runs;
     if (!latest) return null;

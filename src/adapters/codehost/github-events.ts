@@ -21,19 +21,37 @@ const inJobsRepository = (payload: unknown, expected: string | undefined, headRe
   return headRepository === undefined || text(headRepository.of)?.toLowerCase() === repository;
 };
 
+/** Which runs tell a job's outcome: those of the agent's workflow in the jobs' repository. */
+export interface JobsRepository {
+  /** owner/name (CODEHOST_REPO). */
+  readonly repo: string;
+  /** The agent's workflow file (CODEHOST_WORKFLOW), e.g. `agent-job.yml`. */
+  readonly workflow: string;
+}
+
 /**
- * GitHub's `workflow_run`, `check_suite` and `pull_request` events for `job/<id>` branches of
- * the jobs' repository (`repo`, owner/name: CODEHOST_REPO; unset, any repository's own
- * branches, never a fork's).
+ * GitHub's `workflow_run` and `pull_request` events for `job/<id>` branches of the jobs'
+ * repository (CODEHOST_REPO; unset, any repository's own branches, never a fork's). A run
+ * tells the job's outcome only when it is the agent's workflow's: the gateway's first commit
+ * also starts the repository's other workflows (its CI), whose outcome is not the job's. A
+ * check suite cannot say which workflow it is of: it moves no job, and only tells auto-merge to
+ * look again.
  */
 export class GithubEvents implements CodehostEvents {
-  constructor(private readonly repo?: string) {}
+  private readonly repo: string | undefined;
+  private readonly workflow: string | undefined;
+
+  constructor(jobs?: JobsRepository) {
+    this.repo = jobs?.repo;
+    this.workflow = jobs?.workflow;
+  }
 
   jobUpdate(event: string, payload: unknown): JobUpdate | null {
     const action = text(field(payload, 'action'));
     if (event === 'workflow_run') {
       const jobId = jobOf(field(payload, 'workflow_run', 'head_branch'));
       if (!jobId || !inJobsRepository(payload, this.repo, { of: field(payload, 'workflow_run', 'head_repository', 'full_name') })) return null;
+      if (!this.#isAgentWorkflow(text(field(payload, 'workflow_run', 'path')))) return null;
       const runUrl = text(field(payload, 'workflow_run', 'html_url')) ?? null;
       if (action === 'completed') {
         return { jobId, change: { runUrl, status: statusOfConclusion(text(field(payload, 'workflow_run', 'conclusion')) ?? null) } };
@@ -41,10 +59,11 @@ export class GithubEvents implements CodehostEvents {
       return { jobId, change: { runUrl, status: 'running' } };
     }
     if (event === 'check_suite') {
-      // A suite of a fork's commit has no head_branch (GitHub sends null), so it names no job.
+      // A suite cannot say which workflow it is of: it changes nothing of the job, but a completed
+      // one is news for auto-merge (a check it waited for may have finished).
       const jobId = jobOf(field(payload, 'check_suite', 'head_branch'));
       if (!jobId || action !== 'completed' || !inJobsRepository(payload, this.repo)) return null;
-      return { jobId, change: { status: statusOfConclusion(text(field(payload, 'check_suite', 'conclusion')) ?? null) } };
+      return { jobId, change: {} };
     }
     if (event === 'pull_request') {
       const jobId = jobOf(field(payload, 'pull_request', 'head', 'ref'));
@@ -53,5 +72,11 @@ export class GithubEvents implements CodehostEvents {
       return { jobId, change: { prUrl } };
     }
     return null;
+  }
+
+  /** The run's workflow file (`.github/workflows/agent-job.yml`) is the agent's; any, when none is configured. */
+  #isAgentWorkflow(path: string | undefined): boolean {
+    if (this.workflow === undefined) return true;
+    return path !== undefined && path.split('@')[0] === `.github/workflows/${this.workflow}`;
   }
 }

@@ -51,7 +51,7 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
   );
   c.bind(TOKENS.JobRunner).toResolvedValue(
     (shell: ShellExecutor, secrets: SecretStore, ai: AiClient) => {
-      if (config.codehost) return new GithubActionsJobRunner(new GithubClient(config.codehost));
+      if (config.codehost) return new GithubActionsJobRunner(new GithubClient(config.codehost), config.codehost.workflow);
       const agent =
         config.jobs.agentCommand !== undefined
           ? new CommandAgent(config.jobs.agentCommand, config.jobs.timeoutMs, shell, secrets)

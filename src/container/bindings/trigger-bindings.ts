@@ -62,7 +62,7 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
     ],
   );
   c.bind(TOKENS.CodehostSignatureVerifier).toConstantValue(new GithubSignatureVerifier(config.codehostWebhookSecret));
-  c.bind(TOKENS.CodehostEvents).toConstantValue(new GithubEvents(config.codehost?.repo));
+  c.bind(TOKENS.CodehostEvents).toConstantValue(new GithubEvents(config.codehost));
   c.bind(TOKENS.ReceiveCodehostEvent).toResolvedValue(
     (verifier, deliveries, fireTriggers, events, jobs, clock, logger, queue) => {
       const autoMerge = config.codehost?.autoMerge ? new RequestAutoMerge(queue) : undefined;

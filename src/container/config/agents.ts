@@ -51,6 +51,10 @@ export const codehostSchema = z
       if (value !== undefined && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(value)) ctx.addIssue({ code: 'custom', message: `"${value}" is not owner/name` });
     }),
     CODEHOST_API_URL: url('https://api.github.com'),
+    // The agent's workflow (docs/templates/agent-job.yml): only its runs tell a job's outcome.
+    CODEHOST_WORKFLOW: text('agent-job.yml').superRefine((value, ctx) => {
+      if (!/^[A-Za-z0-9._-]+\.ya?ml$/.test(value)) ctx.addIssue({ code: 'custom', message: `"${value}" is not a workflow file name such as agent-job.yml` });
+    }),
     CODEHOST_POLL_SECONDS: integer(60, 5, 86_400),
     AUTO_MERGE: flag(false),
     ALLOWED_PATHS: text('logs/**').transform((value, ctx) => {
@@ -87,6 +91,8 @@ export const codehostSchema = z
             token: env.CODEHOST_TOKEN,
             repo: env.CODEHOST_REPO,
             apiUrl: env.CODEHOST_API_URL,
+            /** The agent's workflow file in .github/workflows: the runs that tell a job's outcome. */
+            workflow: env.CODEHOST_WORKFLOW,
             pollSeconds: env.CODEHOST_POLL_SECONDS,
             /** AUTO_MERGE: merge a succeeded job's pull request when its files are all under ALLOWED_PATHS and its checks passed. */
             autoMerge: env.AUTO_MERGE ? { allowedPaths: env.ALLOWED_PATHS } : undefined,

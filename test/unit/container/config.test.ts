@@ -228,9 +228,12 @@ describe('loadConfig', () => {
       token: 'ghp_x',
       repo: 'acme/app',
       apiUrl: 'https://api.github.com',
+      workflow: 'agent-job.yml',
       pollSeconds: 60,
       autoMerge: undefined,
     });
+    expect(loadConfig({ CODEHOST_TOKEN: 'ghp_x', CODEHOST_REPO: 'acme/app', CODEHOST_WORKFLOW: 'agents.yaml' }).codehost?.workflow).to.equal('agents.yaml');
+    expect(problemsOf({ CODEHOST_WORKFLOW: '../ci.yml' })).to.deep.equal(['CODEHOST_WORKFLOW: "../ci.yml" is not a workflow file name such as agent-job.yml']);
   });
 
   it('reads AUTO_MERGE and ALLOWED_PATHS (default logs/**), and needs the code host for them', () => {

@@ -226,7 +226,7 @@ describe('code-host events for jobs', () => {
       new GithubSignatureVerifier(secret),
       new InMemoryDeliveryLog(),
       fire,
-      new GithubEvents(repo),
+      new GithubEvents(repo === undefined ? undefined : { repo, workflow: 'agent-job.yml' }),
       jobs,
       clock,
       new RecordingLogger(),
@@ -248,7 +248,14 @@ describe('code-host events for jobs', () => {
     return { jobs, send, updated };
   };
   /** GitHub's events name their repository, and a run or pull request the repository of its branch (a fork's own). */
-  const run = (action: string, conclusion: string | null, branch = `job/${JOB}`, repository = 'acme/app', headRepository = repository) => ({
+  const run = (
+    action: string,
+    conclusion: string | null,
+    branch = `job/${JOB}`,
+    repository = 'acme/app',
+    headRepository = repository,
+    workflow = '.github/workflows/agent-job.yml',
+  ) => ({
     action,
     workflow_run: {
       id: 9,
@@ -258,6 +265,7 @@ describe('code-host events for jobs', () => {
       status: action === 'completed' ? 'completed' : 'in_progress',
       conclusion,
       head_repository: { full_name: headRepository },
+      path: workflow,
     },
     repository: { full_name: repository },
   });
@@ -300,17 +308,27 @@ describe('code-host events for jobs', () => {
     expect(await jobs.get(JOB)).to.include({ status: 'failed', prUrl: 'https://github.test/pull/3' });
   });
 
-  it('maps a cancelled run to a cancelled job and a completed check suite to its outcome', async () => {
+  it('maps a cancelled run to a cancelled job', async () => {
     const a = await setup();
     await a.send('workflow_run', run('completed', 'cancelled'));
     expect((await a.jobs.get(JOB))?.status).to.equal('cancelled');
-    const b = await setup();
-    await b.send('check_suite', {
+  });
+
+  it("leaves a job alone for the runs of the repository's other workflows (its CI) and for check suites, which name no workflow", async () => {
+    const { jobs, send, updated } = await setup('acme/app');
+    // The gateway's first commit starts the repository's CI too: its outcome is not the job's.
+    expect((await send('workflow_run', run('completed', 'success', `job/${JOB}`, 'acme/app', 'acme/app', '.github/workflows/ci.yml'))).job).to.equal(undefined);
+    // A completed suite changes nothing of the job; it is only news for auto-merge (the after-update hook).
+    await send('check_suite', {
       action: 'completed',
-      check_suite: { head_branch: `job/${JOB}`, head_sha: 'abc', status: 'completed', conclusion: 'timed_out' },
+      check_suite: { head_branch: `job/${JOB}`, head_sha: 'abc', status: 'completed', conclusion: 'success' },
       repository: { full_name: 'acme/app' },
     });
-    expect((await b.jobs.get(JOB))?.status).to.equal('failed');
+    expect(updated).to.deep.equal([`${JOB} running`]);
+    expect(await jobs.get(JOB)).to.include({ status: 'running', runUrl: null });
+    // The agent's own workflow, as CODEHOST_WORKFLOW names it, still does.
+    expect((await send('workflow_run', run('completed', 'failure'))).job).to.equal(JOB);
+    expect((await jobs.get(JOB))?.status).to.equal('failed');
   });
 
   it('leaves jobs alone for other branches and events', async () => {
