@@ -25,6 +25,8 @@ export interface ShellOptions {
    * the reason in the output).
    */
   readonly startMark?: string;
+  /** Which part of an output longer than the executor keeps is kept: its beginning (the default) or its end (a job's log). */
+  readonly keep?: 'head' | 'tail';
 }
 
 /** Runs shell command lines. */

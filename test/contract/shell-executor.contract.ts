@@ -157,5 +157,15 @@ export const describeShellExecutorContract = <T extends ShellExecutor>(
       expect(run.exitCode).to.equal(0);
       expect(run.output.length).to.be.at.most(64 * 1024);
     });
+
+    it("keeps the beginning of a long output, or its end when asked (a job's log: how it ended)", async () => {
+      const long = 'echo first; head -c 200000 /dev/zero | tr "\\0" a; echo; echo last';
+      const head = await shell.run(long, { cwd, timeoutMs: 5000, env: ENV });
+      expect(head.output.startsWith('first\n')).to.equal(true);
+      const tail = await shell.run(long, { cwd, timeoutMs: 5000, env: ENV, keep: 'tail' });
+      expect(tail.output.endsWith('\nlast\n')).to.equal(true);
+      expect(tail.output).not.to.contain('first');
+      expect(tail.output.length).to.equal(64 * 1024);
+    });
   });
 };

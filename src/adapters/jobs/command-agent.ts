@@ -20,7 +20,8 @@ export class CommandAgent implements WorktreeAgent {
   ) {}
 
   async run(job: Job, dir: string, signal: AbortSignal): Promise<AgentOutcome> {
-    const result = await this.shell.run(this.command, { cwd: dir, timeoutMs: this.timeoutMs, env: this.#environment(job), signal });
+    // The log keeps how the agent ended: the end of a long output.
+    const result = await this.shell.run(this.command, { cwd: dir, timeoutMs: this.timeoutMs, env: this.#environment(job), signal, keep: 'tail' });
     const ok = result.exitCode === 0;
     return {
       ok,

@@ -59,7 +59,11 @@ export const runShell = (command: string, options: ShellOptions, settings: Shell
     const collect =
       (decoder: StringDecoder) =>
       (chunk: Buffer): void => {
-        if (output.length < settings.outputLimit) output += decoder.write(chunk).slice(0, settings.outputLimit - output.length);
+        if (options.keep === 'tail') {
+          // The end of a long output is kept (a job's log: how it ended).
+          output += decoder.write(chunk);
+          if (output.length > settings.outputLimit) output = output.slice(-settings.outputLimit);
+        } else if (output.length < settings.outputLimit) output += decoder.write(chunk).slice(0, settings.outputLimit - output.length);
       };
     child.stdout.on('data', collect(decoders.stdout));
     child.stderr.on('data', collect(decoders.stderr));

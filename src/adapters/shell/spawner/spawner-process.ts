@@ -17,10 +17,10 @@ process.on('message', (request: SpawnerRequest) => {
     running.get(request.id)?.abort();
     return;
   }
-  const { id, command, cwd, timeoutMs, env, startMark } = request;
+  const { id, command, cwd, timeoutMs, env, startMark, keep } = request;
   const controller = new AbortController();
   running.set(id, controller);
-  runShell(command, { cwd, timeoutMs, env, startMark, signal: controller.signal }, settings)
+  runShell(command, { cwd, timeoutMs, env, startMark, keep, signal: controller.signal }, settings)
     .then(
       (run) => reply({ id, run }),
       (error: Error & { cause?: { code?: string }; code?: string }) => reply({ id, error: { message: error.message, code: error.cause?.code ?? error.code } }),

@@ -62,6 +62,7 @@ export class SpawnerShellExecutor implements ShellExecutor {
         timeoutMs: options.timeoutMs,
         env: options.env,
         startMark: options.startMark,
+        keep: options.keep,
       };
       child.send(request, (error) => {
         if (error) this.#settle(id, new Error(`the command could not be handed to the spawner process: ${error.message}`, { cause: error }));
