@@ -52,6 +52,9 @@ export class DecideApproval {
       const found = await this.approvals.find(input.id);
       if (found === null) throw new DomainError('not_found', `No approval with id ${input.id}`);
       const status = effectiveStatus(found, now);
+      // Approved, but its run may never have been queued (the queue failed right after the
+      // decision was stored, and the caller saw an error): queued now, which the queue stores once.
+      if (status === 'approved') await this.fire.resume(found);
       throw new DomainError(
         'conflict',
         status === 'expired' ? 'This approval has expired: the action was not run' : `This approval was ${status} already by ${found.decidedBy ?? 'someone'}`,

@@ -39,17 +39,16 @@ export type UndispatchedRequest = Pick<InboundRequest, 'id' | 'watchPath' | 'rec
 /**
  * Queues one run of a trigger: on the plain queue, or on one of its lanes when it has a
  * `concurrency` (a trigger no longer configured goes to the plain queue: RunTrigger drops it).
- * `id`: the task's id (the run's id, made by TaskQueue.newTaskId), so that the run is queued once
- * however often it is dispatched.
+ * `identity`: the task's id (the run's id, made by TaskQueue.newTaskId) or key (a resumed run's:
+ * its approval's), so that the run is queued once however often it is dispatched or resumed.
  */
 export const queueTriggerRun = async (
   queue: TaskQueue,
   lanes: TriggerLanes,
   trigger: Pick<Trigger, 'name' | 'concurrency'> | undefined,
   task: TriggerRunTask,
-  id?: string,
+  identity: { readonly id: string } | { readonly key: string } | Record<string, never> = {},
 ): Promise<string | null> => {
-  const identity = id === undefined ? {} : { id };
   if (trigger?.concurrency === undefined) return queue.enqueue(TRIGGER_RUN_QUEUE, task, identity);
   const lane = trigger.concurrency === 1 ? 0 : (await lanes.next(trigger.name)) % trigger.concurrency;
   return queue.enqueue(TRIGGER_RUN_ORDERED_QUEUE, task, { group: `${trigger.name}#${lane}`, ...identity });
@@ -239,7 +238,7 @@ export class DispatchTriggerRuns {
           this.lanes,
           configured,
           { runId, trigger, watchPath: request.watchPath, firedAt, requestId: request.id },
-          runId,
+          { id: runId },
         );
         runs.push(run);
         if (configured?.concurrency !== undefined) await run.catch(() => undefined);

@@ -137,14 +137,21 @@ export class FireTriggers {
       this.logger.warn({ trigger: approval.trigger, runId: approval.runId }, 'approved action of a trigger no longer configured; nothing runs');
       return;
     }
-    await queueTriggerRun(this.queue, this.lanes, trigger, {
-      runId: approval.runId,
-      trigger: trigger.name,
-      watchPath: approval.watchPath,
-      firedAt: approval.firedAt,
-      ...(approval.requestId === null ? {} : { requestId: approval.requestId }),
-      approvedAction: approval.actionIndex,
-    });
+    await queueTriggerRun(
+      this.queue,
+      this.lanes,
+      trigger,
+      {
+        runId: approval.runId,
+        trigger: trigger.name,
+        watchPath: approval.watchPath,
+        firedAt: approval.firedAt,
+        ...(approval.requestId === null ? {} : { requestId: approval.requestId }),
+        approvedAction: approval.actionIndex,
+      },
+      // Queued once per approval, however often it is resumed (see DecideApproval).
+      { key: `approved:${approval.id}` },
+    );
   }
 }
 

@@ -141,6 +141,31 @@ describe('Approvals', () => {
     expect((again as Error).message).to.equal('This approval was approved already by admin UI');
   });
 
+  it('approved but not queued (the queue failed after the decision was stored): approving again queues the run, once', async () => {
+    const { runner, shell, approvals, decide, runQueued, queue } = await make();
+    await runner.execute(task);
+    const [approval] = await approvals.list({ limit: 1 });
+    const enqueue = queue.enqueue.bind(queue);
+    queue.enqueue = async () => {
+      throw new Error('the database went away');
+    };
+    const failed = await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' }).catch((e: Error) => e);
+    expect(failed).to.have.property('message', 'the database went away');
+    queue.enqueue = enqueue;
+    // The caller tries again (twice): refused as decided already, and the run is queued, once.
+    for (const by of ['admin UI', 'someone else']) {
+      const again = await decide.execute({ id: approval.id, decision: 'approved', by }).catch((e: unknown) => e);
+      expect(again).to.be.instanceOf(DomainError).and.to.have.property('message', 'This approval was approved already by admin UI');
+    }
+    expect(queue.tasks).to.have.length(1);
+    await runQueued();
+    expect(shell.commands).to.deep.equal([
+      'echo build "${AGW_ARG_1}" [AGW_ARG_1=main; rm -rf /]',
+      'deploy "${AGW_ARG_1}" [AGW_ARG_1=main; rm -rf /]',
+      'echo notify []',
+    ]);
+  });
+
   it('denied: the action and those after it never run, and the record says who denied it', async () => {
     const { runner, shell, runs, approvals, decide, runQueued, queue } = await make();
     await runner.execute(task);
