@@ -22,6 +22,9 @@ export interface CreateJobOnceResult extends CreateJobResult {
   readonly replayed: boolean;
 }
 
+/** A claim whose job is still not stored this long after it was made names no job: its claimer stopped in between. */
+export const ORPHANED_CLAIM_MS = 60_000;
+
 /**
  * POST /api/create-job with an optional `Idempotency-Key` (docs/api.md): the first request with
  * a key creates the job; the same key and body within 24 hours answers with that job and creates
@@ -70,6 +73,13 @@ export class CreateJobOnce {
     }
     // A concurrent duplicate may still be storing the job: it is queued then.
     const job = await this.jobs.get(held.jobId);
+    if (!job && now.getTime() - held.createdAt.getTime() > ORPHANED_CLAIM_MS) {
+      // Its claimer stopped (killed) between the claim and the job's insert: the key names no
+      // job and never will. It is released, and this request claims it anew (once: a fresh
+      // claim, ours or a concurrent request's, is not orphaned).
+      await this.keys.release(claim.scope, key, held.jobId);
+      return this.execute(input);
+    }
     return { jobId: held.jobId, branch: job?.branch ?? branchOf(held.jobId), status: job?.status ?? 'queued', replayed: true };
   }
 }

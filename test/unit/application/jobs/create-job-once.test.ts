@@ -3,7 +3,7 @@ import { AI_PROVIDER_NAMES, AI_PROVIDERS } from '../../../../src/adapters/ai/ai-
 import { NodeApiKeyCrypto } from '../../../../src/adapters/crypto/node-api-key-crypto.js';
 import { EnvironmentSecretStore } from '../../../../src/adapters/secrets/environment-secret-store.js';
 import { CreateJob } from '../../../../src/application/jobs/create-job.js';
-import { CreateJobOnce } from '../../../../src/application/jobs/create-job-once.js';
+import { CreateJobOnce, ORPHANED_CLAIM_MS } from '../../../../src/application/jobs/create-job-once.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
 import { canonicalJson } from '../../../../src/domain/jobs/idempotency.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
@@ -132,6 +132,22 @@ describe('CreateJobOnce', () => {
     const retried = await create({ job: 'Fix it', llm_provider: 'openai' }, 'k');
     expect(retried.replayed).to.equal(false);
     expect(jobs.jobs.size).to.equal(1);
+  });
+
+  it('takes over a key whose claimer stopped before it stored the job, once the claim is a minute old', async () => {
+    const { create, clock, keys, jobs } = setup();
+    const orphan = '00000000-0000-4000-8000-00000000dead';
+    const fingerprint = new NodeApiKeyCrypto().digest(canonicalJson({ job: 'Fix it' }));
+    await keys.claim({ scope: CALLER, key: 'k', fingerprint, jobId: orphan, createdAt: clock.now() }, new Date(0));
+    // Within the minute the claimer may still be storing it: the same job is answered.
+    clock.current = new Date(clock.current.getTime() + ORPHANED_CLAIM_MS);
+    expect(await create({ job: 'Fix it' }, 'k')).to.include({ jobId: orphan, replayed: true });
+    clock.current = new Date(clock.current.getTime() + 1);
+    const taken = await create({ job: 'Fix it' }, 'k');
+    expect(taken).to.include({ replayed: false, status: 'queued' });
+    expect(taken.jobId).to.not.equal(orphan);
+    expect([...jobs.jobs.keys()]).to.deep.equal([taken.jobId]);
+    expect(await create({ job: 'Fix it' }, 'k')).to.include({ jobId: taken.jobId, replayed: true });
   });
 
   it('creates one job for concurrent duplicates', async () => {
