@@ -4,16 +4,21 @@ import type { Clock } from '../../ports/clock.js';
 import type { JobRepository } from '../../ports/job-repository.js';
 import type { JobRunner } from '../../ports/job-runner.js';
 import type { Logger } from '../../ports/logger.js';
+import type { Timer } from '../../ports/timer.js';
 import type { JobRunTask } from './create-job.js';
 
 export const INTERRUPTED = 'The service stopped while the job was running';
 /** The abort reason of a stop of the service (cancellation uses another). */
 const SHUTDOWN = 'shutdown';
+/** How often a running job's status is read, to see a cancellation made on another replica. */
+export const CANCEL_WATCH_MS = 5_000;
 
 /**
  * Runs a queued job with the configured runner (the worker of the job-run queue).
  * A job found `running` on a repeated task was interrupted by a stop of the process:
- * it is marked failed with that reason rather than run twice. Cancellation aborts it.
+ * it is marked failed with that reason rather than run twice. Cancellation aborts it: at once
+ * on this replica (`abort`), and, with a `timer`, within CANCEL_WATCH_MS when another replica
+ * cancelled it (its status is read that often while it runs).
  */
 export class RunJob {
   readonly #running = new Map<string, AbortController>();
@@ -23,6 +28,7 @@ export class RunJob {
     private readonly runner: JobRunner,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly timer?: Timer,
   ) {}
 
   async execute(task: JobRunTask): Promise<void> {
@@ -38,6 +44,7 @@ export class RunJob {
     if (!started) return;
     const controller = new AbortController();
     this.#running.set(job.id, controller);
+    const stopWatching = this.#watchForCancellation(job.id, controller, log);
     log.info({}, 'job started');
     try {
       await this.runner.run(started, (change) => this.#report(job.id, change), controller.signal);
@@ -45,6 +52,7 @@ export class RunJob {
       log.error({ err: error }, 'job failed to run');
       await this.#report(job.id, { status: 'failed', error: error instanceof Error ? error.message : String(error) });
     } finally {
+      stopWatching();
       this.#running.delete(job.id);
     }
     if (controller.signal.aborted && controller.signal.reason === SHUTDOWN) {
@@ -53,6 +61,32 @@ export class RunJob {
     }
     const finished = await this.jobs.get(job.id);
     log.info({ status: finished?.status }, 'job runner returned');
+  }
+
+  /** Reads the job's status every CANCEL_WATCH_MS while it runs, and aborts it once it is cancelled (by another replica). Returns the stop. */
+  #watchForCancellation(jobId: string, controller: AbortController, log: Logger): () => void {
+    const timer = this.timer;
+    if (timer === undefined) return () => undefined;
+    let cancel = (): void => undefined;
+    const look = (): void => {
+      cancel = timer.after(CANCEL_WATCH_MS, () => {
+        void this.jobs.get(jobId).then(
+          (job) => {
+            if (controller.signal.aborted) return;
+            if (job?.status === 'cancelled') {
+              log.info({}, 'job cancelled elsewhere; stopping it');
+              controller.abort('cancelled');
+            } else look();
+          },
+          (error: unknown) => {
+            log.warn({ err: error }, 'could not read the job to see whether it was cancelled');
+            if (!controller.signal.aborted) look();
+          },
+        );
+      });
+    };
+    look();
+    return () => cancel();
   }
 
   /** Aborts the job if this process is running it (a cancellation). */

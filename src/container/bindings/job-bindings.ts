@@ -9,6 +9,7 @@ import { LocalJobRunner } from '../../adapters/jobs/local-job-runner.js';
 import { LoopAgent } from '../../adapters/jobs/loop-agent.js';
 import type { Database } from '../../adapters/persistence/database.js';
 import { MikroOrmJobRepository } from '../../adapters/persistence/mikro-orm-job-repository.js';
+import { NodeTimer } from '../../adapters/system/node-timer.js';
 import { CancelJob } from '../../application/jobs/cancel-job.js';
 import { CreateJob } from '../../application/jobs/create-job.js';
 import { CreateJobOnce } from '../../application/jobs/create-job-once.js';
@@ -23,6 +24,9 @@ import { compileGlobs } from '../../domain/jobs/allowed-paths.js';
 import { RunJob } from '../../application/jobs/run-job.js';
 import type { AiClient } from '../../ports/ai-client.js';
 import type { Logger } from '../../ports/logger.js';
+import type { Clock } from '../../ports/clock.js';
+import type { JobRepository } from '../../ports/job-repository.js';
+import type { JobRunner } from '../../ports/job-runner.js';
 import type { MessagingChannels } from '../../application/messaging/messaging-channels.js';
 import type { SecretStore } from '../../ports/secret-store.js';
 import type { ShellExecutor } from '../../ports/shell-executor.js';
@@ -81,7 +85,7 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
   );
   c.bind(TOKENS.GetJobStatus).toResolvedValue((jobs) => new GetJobStatus(jobs), [TOKENS.JobRepository]);
   c.bind(TOKENS.RunJob).toResolvedValue(
-    (...deps: ConstructorParameters<typeof RunJob>) => new RunJob(...deps),
+    (jobs: JobRepository, runner: JobRunner, clock: Clock, logger: Logger) => new RunJob(jobs, runner, clock, logger, new NodeTimer()),
     [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.CancelJob).toResolvedValue(

@@ -2,13 +2,15 @@ import { expect } from 'chai';
 import { CancelJob } from '../../../../src/application/jobs/cancel-job.js';
 import { CreateJob, JOB_RUN_QUEUE, type CreateJobSettings } from '../../../../src/application/jobs/create-job.js';
 import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js';
-import { INTERRUPTED, RunJob } from '../../../../src/application/jobs/run-job.js';
+import { CANCEL_WATCH_MS, INTERRUPTED, RunJob } from '../../../../src/application/jobs/run-job.js';
 import { EnvironmentSecretStore } from '../../../../src/adapters/secrets/environment-secret-store.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
-import type { Job } from '../../../../src/domain/jobs/job.js';
+import { applyChange, type Job } from '../../../../src/domain/jobs/job.js';
 import type { JobReport, JobRunner } from '../../../../src/ports/job-runner.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
 import { InMemoryJobRepository } from '../../../fakes/in-memory-job-repository.js';
+import { ManualTimer } from '../../../fakes/manual-timer.js';
+import { waitFor } from '../../../support/http.js';
 import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
 import { RecordingLogger } from '../../../fakes/recording-logger.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
@@ -208,6 +210,36 @@ describe('RunJob', () => {
     cancel = () => new CancelJob(jobs, runJob, clock).execute(jobId);
     await runJob.execute({ jobId });
     expect(jobs.jobs.get(jobId)?.status).to.equal('cancelled');
+  });
+});
+
+describe('RunJob: a cancellation made on another replica', () => {
+  it('stops the job at the next look at its status, which it takes every few seconds while the job runs', async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    const timer = new ManualTimer();
+    let running: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (running = resolve));
+    const runner = new ScriptedRunner(
+      (_report, signal) =>
+        new Promise<void>((done) => {
+          running();
+          signal.addEventListener('abort', () => done(), { once: true });
+        }),
+    );
+    // This replica runs the job; the other one only changes its status, as CancelJob there does.
+    const runJob = new RunJob(jobs, runner, clock, new RecordingLogger(), timer);
+    const execution = runJob.execute({ jobId });
+    await started;
+    expect(timer.waits).to.deep.equal([CANCEL_WATCH_MS]);
+    // A look while the job is not cancelled: it looks again later.
+    timer.fire();
+    await waitFor(() => timer.pending, 5_000, 'the next look');
+    await jobs.modify(jobId, (job) => applyChange(job, { status: 'cancelled', error: 'Cancelled' }, clock.now()));
+    timer.fire();
+    await execution;
+    expect(jobs.jobs.get(jobId)).to.include({ status: 'cancelled' });
+    expect(timer.pending, 'no look after the job ended').to.equal(false);
   });
 });
 
