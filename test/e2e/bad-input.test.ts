@@ -70,6 +70,23 @@ describe('e2e: bad input on the built server', function () {
     }
   });
 
+  it('answers a malformed body on a signed endpoint 401 while its signature is wrong, 400 once it is right', async () => {
+    for (const raw of ['{"cut":', nested(5_000)]) {
+      const forged = await post('/api/codehost/webhook', raw, {
+        'x-hub-signature-256': `sha256=${'0'.repeat(64)}`,
+        'x-github-event': 'push',
+        'x-github-delivery': randomUUID(),
+      });
+      expect(forged, raw.slice(0, 10)).to.deep.equal({ status: 401, body: { error: 'Unauthorized' } });
+      const wrongSecret = await post('/api/messaging/webhook', raw, { 'x-telegram-bot-api-secret-token': 'not the secret' });
+      expect(wrongSecret.status, raw.slice(0, 10)).to.equal(401);
+    }
+    const signed = await post('/api/codehost/webhook', '{"cut":', endpoints[1][1]('{"cut":'));
+    expect(signed).to.deep.equal({ status: 400, body: { error: 'Invalid JSON body' } });
+    const secret = await post('/api/messaging/webhook', '{"cut":', endpoints[2][1]('{"cut":'));
+    expect(secret).to.deep.equal({ status: 400, body: { error: 'Invalid JSON body' } });
+  });
+
   it(`accepts JSON nested exactly ${LIMIT} levels deep and fires the trigger with it`, async () => {
     const deepest = nested(LIMIT);
     const answer = await post('/api/webhook', deepest, { 'x-api-key': key });

@@ -51,10 +51,13 @@ export const requestSnapshot = (ctx: Context, credentialHeaders: readonly string
 export const apiRouter = (options: ApiRouterOptions): Middleware => {
   const router = new Router();
   const body = jsonBody(options.bodyLimit);
+  // Routes whose handler verifies a signature over the raw body: a body that does not parse is
+  // answered 400 only once the request is verified, so an unsigned caller gets 401 whatever it sent.
+  const signedBody = jsonBody(options.bodyLimit, { verifiedLater: true });
   // A channel's webhook also takes a form: Slack posts button presses (interactivity) as
   // `payload=<JSON>`, signed like its events. The signature covers the raw body either way.
-  const form = formBody(options.bodyLimit);
-  const jsonOrForm: Middleware = (ctx, next) => (ctx.request.is('application/x-www-form-urlencoded') ? form(ctx, next) : body(ctx, next));
+  const signedForm = formBody(options.bodyLimit, { verifiedLater: true });
+  const jsonOrForm: Middleware = (ctx, next) => (ctx.request.is('application/x-www-form-urlencoded') ? signedForm(ctx, next) : signedBody(ctx, next));
   const auth = apiKeyAuth(options.authenticate);
   for (const route of options.routes) {
     const handler = options.handlers[route.name] ?? notImplemented;
@@ -63,7 +66,7 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
     if (route.auth === 'api-key') chain.push(auth);
     const beforeBody = options.beforeBody?.[route.name];
     if (beforeBody !== undefined) chain.push(beforeBody);
-    if (route.method === 'POST') chain.push(route.channel !== undefined && route.auth === 'platform-secret' ? jsonOrForm : body);
+    if (route.method === 'POST') chain.push(route.auth !== 'platform-secret' ? body : route.channel !== undefined ? jsonOrForm : signedBody);
     // Triggers are fixed at start-up: a route no trigger watches pays nothing for them.
     if (route.auth !== 'platform-secret' && options.fireTriggers.watches(watchPathsOf(route))) chain.push(fire(route, options));
     // A handler's error (a 4xx of validation, mostly) is answered here, as the request log would:

@@ -120,6 +120,7 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
       deliveryId: header(ctx.req.headers['x-github-delivery']),
       watchPath: CODEHOST_WATCH_PATH,
       request: requestSnapshot(ctx, deps.credentialHeaders),
+      malformed: ctx.state.malformedBody as Error | undefined,
     });
   },
 });
@@ -144,6 +145,7 @@ const webhookHandler = (deps: HandlerDependencies, route: ApiRoute & { readonly 
         rawBody: Buffer.from(ctx.request.rawBody ?? '', 'utf8'),
         body: ctx.request.body,
       },
+      malformed: ctx.state.malformedBody as Error | undefined,
       triggers: { watchPath, sameEndpointAs, request: () => requestSnapshot(ctx, deps.credentialHeaders) },
     });
     ctx.body = answer.kind === 'handshake' ? answer.body : { ok: true };

@@ -21,6 +21,8 @@ export interface CodehostDelivery {
   readonly deliveryId: string | undefined;
   readonly watchPath: string;
   readonly request: RequestSnapshot;
+  /** Why the body could not be parsed (a 400), answered once the signature is verified. */
+  readonly malformed?: Error;
 }
 
 export interface CodehostOutcome {
@@ -67,6 +69,7 @@ export class ReceiveCodehostEvent {
    */
   async execute(delivery: CodehostDelivery): Promise<CodehostOutcome> {
     if (!this.verifier.verify(delivery.rawBody, delivery.signature)) this.#refuse(delivery.event, 'bad or missing signature');
+    if (delivery.malformed !== undefined) throw delivery.malformed;
     const id = delivery.deliveryId;
     if (id === undefined || id.trim() === '') throw new DomainError('invalid_input', 'Missing X-GitHub-Delivery header');
     if (id.length > MAX_DELIVERY_ID_LENGTH)

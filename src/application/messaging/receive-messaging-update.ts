@@ -31,6 +31,8 @@ export interface MessagingDelivery {
   readonly channel: string;
   readonly request: InboundRequest;
   readonly triggers: DeliveryTriggers;
+  /** Why the body could not be parsed (a 400), answered once the request is verified. */
+  readonly malformed?: Error;
 }
 
 /** What the webhook answers: `{ok: true}`, or the platform's handshake answer. */
@@ -91,6 +93,7 @@ export class ReceiveMessagingUpdate {
     const now = this.clock.now();
     const { request } = delivery;
     await this.#check(channel, (secret) => channel.platform.checkHeaders(request.headers, secret, now) && channel.platform.verify(request, secret, now));
+    if (delivery.malformed !== undefined) throw delivery.malformed;
     const handshake = channel.platform.handshake(request.body);
     if (handshake !== undefined) return { kind: 'handshake', body: handshake };
     if ((await channel.credentials.current()) === undefined) return { kind: 'ok' };

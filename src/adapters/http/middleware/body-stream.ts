@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import type { Context } from 'koa';
+import type { DomainError } from '../../../domain/errors/domain-error.js';
 
 /*
  * What the body middlewares (jsonBody, formBody) do to the request stream before
@@ -41,4 +43,20 @@ const forwardAbortToDecompressor = (req: IncomingMessage): void => {
 export const prepareBodyStream = (req: IncomingMessage): void => {
   normalizeContentEncoding(req.headers);
   forwardAbortToDecompressor(req);
+};
+
+/**
+ * For a route that verifies a signature over the raw body before anything else: a body that
+ * does not parse (`problem` a 400) is kept, raw, for the verification, and `problem` waits in
+ * `ctx.state.malformedBody` until the request is verified — an unsigned caller gets its 401
+ * whatever it sent. Returns false when the raw body is not at hand (nothing is kept then).
+ */
+export const keepMalformedBody = (ctx: Context, error: unknown, problem: DomainError): boolean => {
+  const raw = typeof error === 'object' && error !== null ? (error as { body?: unknown }).body : undefined;
+  const text = typeof raw === 'string' ? raw : ctx.request.rawBody;
+  if (problem.code !== 'invalid_input' || typeof text !== 'string') return false;
+  ctx.request.rawBody = text;
+  ctx.request.body = undefined;
+  ctx.state.malformedBody = problem;
+  return true;
 };

@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import { bodyFailure } from '../error-status.js';
-import { hasBody, prepareBodyStream } from './body-stream.js';
+import { hasBody, keepMalformedBody, prepareBodyStream } from './body-stream.js';
 
 /** A parsed form: each field's text, or its texts when it was sent more than once. */
 export type Form = Readonly<Record<string, string | readonly string[] | undefined>>;
@@ -20,8 +20,9 @@ const parsed = (): Promise<void> => Promise.resolve();
  * `ctx.request.body` (no `a[b]` or `a.b` nesting: field names are taken as they are). Another
  * content type is a 415; a body over `limit` bytes a 413, also after decompression; a corrupt
  * or cut-off body a 400. A request without a body gets an empty form.
+ * `verifiedLater`: the route checks a signature over the raw body first (keepMalformedBody).
  */
-export const formBody = (limit: number): Middleware => {
+export const formBody = (limit: number, { verifiedLater = false } = {}): Middleware => {
   const parse = bodyParser({
     enableTypes: ['form'],
     formLimit: String(limit),
@@ -40,7 +41,8 @@ export const formBody = (limit: number): Middleware => {
     try {
       await parse(ctx, parsed);
     } catch (error) {
-      throw bodyFailure(error, 'form');
+      const problem = bodyFailure(error, 'form');
+      if (!(verifiedLater && keepMalformedBody(ctx, error, problem))) throw problem;
     }
     return next();
   };

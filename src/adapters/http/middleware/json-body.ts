@@ -3,7 +3,7 @@ import bodyParser from 'koa-bodyparser';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import { bodyFailure } from '../error-status.js';
 import { acceptJsonValue } from './accept-json-value.js';
-import { hasBody, prepareBodyStream } from './body-stream.js';
+import { hasBody, keepMalformedBody, prepareBodyStream } from './body-stream.js';
 
 const parsed = (): Promise<void> => Promise.resolve();
 
@@ -15,8 +15,9 @@ const parsed = (): Promise<void> => Promise.resolve();
  * deflate, br), so a small compressed body cannot inflate past it. Any JSON value is accepted
  * at the top level, as before (co-body's strict mode would take only objects and arrays).
  * A request without a body gets `undefined`. Only routes that take a body use it.
+ * `verifiedLater`: the route checks a signature over the raw body first (keepMalformedBody).
  */
-export const jsonBody = (limit: number): Middleware => {
+export const jsonBody = (limit: number, { verifiedLater = false } = {}): Middleware => {
   const parse = bodyParser({ enableTypes: ['json'], jsonLimit: String(limit), strict: false, detectJSON: () => true });
   return async (ctx: Context, next) => {
     const headers = ctx.req.headers;
@@ -30,10 +31,11 @@ export const jsonBody = (limit: number): Middleware => {
     prepareBodyStream(ctx.req);
     try {
       await parse(ctx, parsed);
+      ctx.request.body = ctx.request.rawBody === '' ? undefined : acceptJsonValue(ctx.request.body);
     } catch (error) {
-      throw bodyFailure(error, 'JSON');
+      const problem = bodyFailure(error, 'JSON');
+      if (!(verifiedLater && keepMalformedBody(ctx, error, problem))) throw problem;
     }
-    ctx.request.body = ctx.request.rawBody === '' ? undefined : acceptJsonValue(ctx.request.body);
     return next();
   };
 };
