@@ -68,11 +68,14 @@ export class RunJob {
     const timer = this.timer;
     if (timer === undefined) return () => undefined;
     let cancel = (): void => undefined;
+    // Set when the job ended: a look in flight then schedules no other.
+    let stopped = false;
     const look = (): void => {
+      if (stopped || controller.signal.aborted) return;
       cancel = timer.after(CANCEL_WATCH_MS, () => {
         void this.jobs.get(jobId).then(
           (job) => {
-            if (controller.signal.aborted) return;
+            if (stopped || controller.signal.aborted) return;
             if (job?.status === 'cancelled') {
               log.info({}, 'job cancelled elsewhere; stopping it');
               controller.abort('cancelled');
@@ -80,13 +83,16 @@ export class RunJob {
           },
           (error: unknown) => {
             log.warn({ err: error }, 'could not read the job to see whether it was cancelled');
-            if (!controller.signal.aborted) look();
+            look();
           },
         );
       });
     };
     look();
-    return () => cancel();
+    return () => {
+      stopped = true;
+      cancel();
+    };
   }
 
   /** Aborts the job if this process is running it (a cancellation). */

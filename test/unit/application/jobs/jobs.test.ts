@@ -241,6 +241,35 @@ describe('RunJob: a cancellation made on another replica', () => {
     expect(jobs.jobs.get(jobId)).to.include({ status: 'cancelled' });
     expect(timer.pending, 'no look after the job ended').to.equal(false);
   });
+
+  it('schedules no further look once the job ended, also when a look was under way then', async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    const timer = new ManualTimer();
+    let finish: () => void = () => undefined;
+    const runner = new ScriptedRunner(() => new Promise<void>((done) => (finish = done)));
+    // Reads of the job after the first wait until the test lets them answer, in order.
+    const waiting: Array<() => void> = [];
+    const slowJobs = Object.create(jobs) as typeof jobs;
+    let reads = 0;
+    slowJobs.get = async (id: string) => {
+      reads++;
+      if (reads > 1) await new Promise<void>((go) => waiting.push(go));
+      return jobs.get(id);
+    };
+    const runJob = new RunJob(slowJobs, runner, clock, new RecordingLogger(), timer);
+    const execution = runJob.execute({ jobId });
+    await waitFor(() => timer.pending, 5_000, 'the first look to be scheduled');
+    timer.fire(); // the look reads the job, and waits
+    await waitFor(() => waiting.length === 1, 5_000, 'the look to read the job');
+    finish(); // the job ends while the look waits
+    await waitFor(() => waiting.length === 2, 5_000, 'the job to end (its last read)');
+    waiting[0](); // the look's read answers: the job is not cancelled
+    await new Promise((resolve) => setImmediate(resolve));
+    waiting[1]();
+    await execution;
+    expect(timer.pending, 'a look scheduled after the job ended').to.equal(false);
+  });
 });
 
 describe('RunJob: what a cancelled job keeps', () => {
