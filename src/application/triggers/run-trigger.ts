@@ -197,11 +197,13 @@ export class RunTrigger {
       // The request id leads the run's page to the values the action got (InboundRequestStore).
       const withRequest = task.requestId === undefined ? recorded.detail : { ...recorded.detail, requestId: task.requestId };
       const run = this.#finished(input, index, action.type, startedAt, { ...recorded, detail: withRequest });
-      await this.#record(run, log);
-      // The record is final now: the mark is no longer needed to tell what happened.
-      // (At most one of the two: a mark placed now, or the one an interrupted start left.)
+      const saved = await this.#record(run, log);
+      // The record is final now: the mark is no longer needed to tell what happened. (At most
+      // one of the two: a mark placed now, or the one an interrupted start left.) A record that
+      // could not be saved leaves the `running` one: its mark stays, so that a retry of the task
+      // finds the command started, and never starts it again.
       const markToClear = mark?.where ?? earlierMark;
-      if (markToClear) await this.startMarks?.clear(markToClear).catch(() => undefined);
+      if (markToClear && saved) await this.startMarks?.clear(markToClear).catch(() => undefined);
       // The output stays out of info lines: it may carry request text.
       const { output, ...detail } = run.detail;
       const fields = {
@@ -344,16 +346,18 @@ export class RunTrigger {
     };
   }
 
-  /** Saves the record of an action that ran; a failure is logged, never thrown (the action must not run again). */
-  async #record(run: ActionRun, log: Logger): Promise<void> {
+  /** Saves the record of an action that ran; a failure is logged, never thrown (the action must not run again). Says whether it was saved. */
+  async #record(run: ActionRun, log: Logger): Promise<boolean> {
     try {
       await this.runs.save(run);
+      return true;
     } catch (error) {
       const reason = storableText(error instanceof Error ? error.message : String(error)).slice(0, 300);
       log.error(
         { action: run.actionIndex, type: run.type, status: run.status, reason },
         'trigger action ran but its record could not be saved; it is not run again',
       );
+      return false;
     }
   }
 

@@ -640,6 +640,27 @@ describe('RunTrigger', () => {
       expect([...marks.made]).to.deep.equal([]);
     });
 
+    it('keeps the mark of a command whose outcome could not be saved: a retry of the task never starts it again', async () => {
+      const marks = new InMemoryStartMarks();
+      const runs = new InMemoryActionRunRepository();
+      const save = runs.save.bind(runs);
+      let outcomesSaved = false;
+      // The database refuses the outcome of action 0 (the `running` record was saved before).
+      runs.save = async (run) => {
+        if (run.status !== 'running' && !outcomesSaved) throw new Error('connection reset');
+        return save(run);
+      };
+      const { runner, shell } = make(new ScriptedShell([], 'out', marks), undefined, undefined, undefined, runs, marks);
+      await runner.execute(task);
+      expect([...marks.made]).to.include(marks.place(task.runId, 0).where);
+      // The task runs again (a retry after a crash): action 0 stands recorded running, its mark made.
+      outcomesSaved = true;
+      const before = shell.commands.length;
+      await runner.execute(task);
+      expect(shell.commands.slice(before).map((command) => command.split(' ')[1])).not.to.include('git');
+      expect(runs.runs.find((run) => run.actionIndex === 0)).to.deep.include({ status: 'failed' });
+    });
+
     it('starts now, once, a command that was recorded running but never started (its mark was never made)', async () => {
       const marks = new InMemoryStartMarks();
       const { runner, runs, shell, logger } = make(new ScriptedShell([], 'out', marks), undefined, undefined, undefined, undefined, marks);
