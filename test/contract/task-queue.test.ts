@@ -140,6 +140,39 @@ describe('pg-boss on PGlite (the embedded database, held by one process): tasks 
   });
 });
 
+describe('pg-boss on PGlite: an ordered task a killed process left running on its last attempt', function () {
+  this.timeout(60_000);
+
+  it('is given up at the next start, so that its group goes on (a failed one would hold the group for days)', async () => {
+    const lastAttempt = { ...settings, retryLimit: 0, superviseIntervalSeconds: 3600 };
+    const pglite = await openPglite(await queueStoreDir());
+    const ran: number[] = [];
+    const handler = async (task: { n: number }): Promise<void> => {
+      ran.push(task.n);
+      // The first task never ends: its process "stops" with the task running.
+      if (task.n === 1) await new Promise(() => undefined);
+    };
+    let first: PgBossTaskQueue | undefined;
+    let second: PgBossTaskQueue | undefined;
+    try {
+      first = await PgBossTaskQueue.start({ pglite }, lastAttempt, logger);
+      await first.enqueue('ordered', { n: 1 }, { group: 'g' });
+      await first.work('ordered', handler);
+      await waitFor(() => ran.length === 1, 20_000, 'the first task');
+      // Killed, as far as the store can tell: no stop.
+      second = await PgBossTaskQueue.start({ pglite }, lastAttempt, logger);
+      await second.enqueue('ordered', { n: 2 }, { group: 'g' });
+      await second.work('ordered', handler);
+      await waitFor(() => ran.includes(2), 20_000, 'the next task of the group');
+      expect(ran).to.deep.equal([1, 2]);
+    } finally {
+      await second?.stop(1000);
+      await first?.stop(1);
+      await pglite.close();
+    }
+  });
+});
+
 describe('pg-boss on PGlite: a queue opened and used at once, before it has started (the service serves requests meanwhile)', function () {
   this.timeout(60_000);
 

@@ -171,14 +171,24 @@ export class PgBossTaskQueue implements TaskQueue {
     return this.#starting;
   }
 
-  static async #failOrphans(boss: PgBoss, names: string[], logger: Logger): Promise<void> {
-    const { rows } = (await boss.getDb().executeSql(`SELECT name, id FROM ${SCHEMA}.job WHERE name = ANY($1::text[]) AND state = 'active'`, [names])) as {
-      rows: Array<{ name: string; id: string }>;
+  static async #failOrphans(boss: PgBoss, names: string[], ordered: ReadonlySet<string>, logger: Logger): Promise<void> {
+    const { rows } = (await boss
+      .getDb()
+      .executeSql(`SELECT name, id, retry_count >= retry_limit AS exhausted FROM ${SCHEMA}.job WHERE name = ANY($1::text[]) AND state = 'active'`, [
+        names,
+      ])) as {
+      rows: Array<{ name: string; id: string; exhausted: boolean }>;
     };
+    const message = 'the process running this task stopped before it finished';
     for (const name of new Set(rows.map((row) => row.name))) {
-      const ids = rows.filter((row) => row.name === name).map((row) => row.id);
-      await boss.fail(name, ids, { message: 'the process running this task stopped before it finished' });
-      logger.info({ queue: name, tasks: ids.length }, 'tasks left running by a stopped process failed, to be retried');
+      const left = rows.filter((row) => row.name === name);
+      // On an ordered queue a failed task holds its group until it is deleted (days): one with no
+      // attempt left is given up instead, as a handler's last failure is (#settleOrdered).
+      const givenUp = ordered.has(name) ? left.filter((row) => row.exhausted).map((row) => row.id) : [];
+      const retried = left.filter((row) => !givenUp.includes(row.id)).map((row) => row.id);
+      if (retried.length > 0) await boss.fail(name, retried, { message });
+      if (givenUp.length > 0) await boss.complete(name, givenUp, { givenUp: true, message });
+      logger.info({ queue: name, tasks: retried.length, givenUp: givenUp.length }, 'tasks left running by a stopped process failed, to be retried');
     }
   }
 
@@ -264,7 +274,7 @@ export class PgBossTaskQueue implements TaskQueue {
       // It is failed now, so that it is retried as configured, instead of after its heartbeat
       // expires (QUEUE_HEARTBEAT_SECONDS, at least 10 s). On PostgreSQL another replica may be
       // running it: there the heartbeat decides.
-      if (this.embedded) await PgBossTaskQueue.#failOrphans(boss, names, logger);
+      if (this.embedded) await PgBossTaskQueue.#failOrphans(boss, names, this.#ordered, logger);
     } catch (error) {
       await boss.stop({ graceful: false, close: true }).catch(() => undefined);
       throw error;
