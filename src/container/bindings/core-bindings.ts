@@ -37,6 +37,9 @@ export const bindCore = (c: Container, config: AppConfig, infra: Infrastructure)
   bindTaskQueue(c, config);
 };
 
+/** pg-boss's longest running time of a task (its MAX_EXPIRATION_HOURS). */
+const LONGEST_TASK_SECONDS = 24 * 60 * 60;
+
 /** The durable task queue (pg-boss in the service's database): started when first used (PgBossTaskQueue.open), stopped on unbind. */
 export const bindTaskQueue = (c: Container, config: AppConfig): void => {
   // Tasks start (and trigger runs are queued) when the main thread — and the embedded database's
@@ -64,8 +67,15 @@ export const bindTaskQueue = (c: Container, config: AppConfig): void => {
             finishedTaskSeconds: config.retention.finishedTaskSeconds,
             waitingTaskSeconds: config.retention.waitingTaskSeconds,
             // A job's task runs as long as its time limit (and its report after it): failed and run
-            // again before that, the job would be marked failed while its agent still runs.
-            runningTaskSeconds: { [JOB_RUN_QUEUE]: Math.max(6 * 60 * 60, config.jobs.timeoutMs / 1000 + 600) },
+            // again before that, the job would be marked failed while its agent still runs. A
+            // trigger's or schedule's run may hold commands of up to 24 hours each: its task gets
+            // the queue's longest, 24 hours (a dead worker's task is found by its heartbeat instead).
+            runningTaskSeconds: {
+              [JOB_RUN_QUEUE]: Math.max(6 * 60 * 60, config.jobs.timeoutMs / 1000 + 600),
+              [TRIGGER_RUN_QUEUE]: LONGEST_TASK_SECONDS,
+              [TRIGGER_RUN_ORDERED_QUEUE]: LONGEST_TASK_SECONDS,
+              [SCHEDULE_RUN_QUEUE]: LONGEST_TASK_SECONDS,
+            },
           },
           logger.child({ component: 'queue' }),
           headroom,
