@@ -2,8 +2,7 @@ import { resolve } from 'node:path';
 import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { readConfig } from './command-context.js';
-
-const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
+import { countOf } from './database-access.js';
 
 /**
  * `crons check [--file F]`: the start-up validation of the schedule file, without starting
@@ -26,7 +25,7 @@ export const checkCrons = async ({ values }: ParsedCommand, io: CliIo): Promise<
   const problems = checked.missing && given ? [`${shownPath(file)}: does not exist`] : checked.problems;
   if (problems.length > 0) {
     for (const problem of problems) io.err.write(`${problem}\n`);
-    io.err.write(`${plural(problems.length, 'problem')} found\n`);
+    io.err.write(`${countOf(problems.length, 'problem')} found\n`);
     return 1;
   }
   if (checked.missing) {
@@ -35,7 +34,7 @@ export const checkCrons = async ({ values }: ParsedCommand, io: CliIo): Promise<
   }
   const schedules = checked.entries;
   const enabled = schedules.filter((s) => s.enabled).length;
-  io.out.write(`${shownPath(file)}: ${plural(schedules.length, 'schedule')} valid (${enabled} enabled)\n`);
+  io.out.write(`${shownPath(file)}: ${countOf(schedules.length, 'schedule')} valid (${enabled} enabled)\n`);
   const calendar = new CronParserCronCalendar();
   const now = new Date();
   for (const schedule of schedules) {

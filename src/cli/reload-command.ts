@@ -1,17 +1,15 @@
 import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { databaseOfCommand } from './command-context.js';
-import { connectToServer, withOpenDatabase } from './database-access.js';
-
-const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
+import { connectToServer, countOf, withOpenDatabase } from './database-access.js';
 
 /** `running`: a server holds triggers and schedules that the problems leave as they are. */
 const report = (problems: readonly string[], io: CliIo, running = true): number => {
   for (const problem of problems) io.err.write(`${problem}\n`);
-  io.err.write(`${plural(problems.length, 'problem')} found${running ? '; the running triggers and schedules are kept' : ''}\n`);
+  io.err.write(`${countOf(problems.length, 'problem')} found${running ? '; the running triggers and schedules are kept' : ''}\n`);
   return 1;
 };
-const counts = (triggers: number, schedules: number): string => `${plural(triggers, 'trigger')}, ${plural(schedules, 'schedule')}`;
+const counts = (triggers: number, schedules: number): string => `${countOf(triggers, 'trigger')}, ${countOf(schedules, 'schedule')}`;
 
 /**
  * `reload`: has the running service reload TRIGGERS_FILE and CRONS_FILE. On the embedded

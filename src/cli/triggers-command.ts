@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { readConfig } from './command-context.js';
+import { countOf } from './database-access.js';
 
 /**
  * `triggers check [--file F]`: the start-up validation of the trigger file, without starting
@@ -23,7 +24,7 @@ export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promi
   const problems = checked.missing && given ? [`${shownPath(file)}: does not exist`] : checked.problems;
   if (problems.length > 0) {
     for (const problem of problems) io.err.write(`${problem}\n`);
-    io.err.write(`${problems.length} problem${problems.length === 1 ? '' : 's'} found\n`);
+    io.err.write(`${countOf(problems.length, 'problem')} found\n`);
     return 1;
   }
   if (checked.missing) {
@@ -31,7 +32,7 @@ export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promi
     return 0;
   }
   const enabled = checked.entries.filter((t) => t.enabled).length;
-  io.out.write(`${shownPath(file)}: ${checked.entries.length} trigger${checked.entries.length === 1 ? '' : 's'} valid (${enabled} enabled)\n`);
+  io.out.write(`${shownPath(file)}: ${countOf(checked.entries.length, 'trigger')} valid (${enabled} enabled)\n`);
   for (const trigger of checked.entries) {
     io.out.write(`  ${trigger.enabled ? 'on ' : 'off'}  ${trigger.name}  ${trigger.watchPath}  ${trigger.actions.map((a) => a.type).join(' → ')}\n`);
   }
