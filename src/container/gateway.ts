@@ -118,9 +118,9 @@ export class Gateway {
       // The workers last (the first begins the task queue's start, unless a request did, and
       // each waits for it; a failed start fails here with its error): a start that fails never
       // leaves a task half-run.
-      await queue.work<TriggerRunTask>(TRIGGER_RUN_QUEUE, (task) => runTrigger.execute(task));
+      await queue.work<TriggerRunTask>(TRIGGER_RUN_QUEUE, (task, { signal }) => runTrigger.execute(task, signal));
       // Triggers with `concurrency`: each lane one run at a time, in order, across every replica.
-      await queue.work<TriggerRunTask>(TRIGGER_RUN_ORDERED_QUEUE, (task) => runTrigger.execute(task), { oneAtATimePerGroup: true });
+      await queue.work<TriggerRunTask>(TRIGGER_RUN_ORDERED_QUEUE, (task, { signal }) => runTrigger.execute(task, signal), { oneAtATimePerGroup: true });
       await queue.work<JobRunTask>(JOB_RUN_QUEUE, (task) => runJob.execute(task), { maxConcurrent: config.jobs.concurrency });
       if (config.codehost?.autoMerge) {
         const autoMerge = await container.getAsync(TOKENS.AutoMergeJob);
@@ -141,7 +141,7 @@ export class Gateway {
       // Schedules: each occurrence is enqueued by every replica's scheduler under one key, so one task
       // is stored, run by whichever worker takes it; missed occurrences are caught up first.
       const runSchedule = await container.getAsync(TOKENS.RunSchedule);
-      await queue.work<ScheduleRunTask>(SCHEDULE_RUN_QUEUE, (task, { id }) => runSchedule.execute(task, id));
+      await queue.work<ScheduleRunTask>(SCHEDULE_RUN_QUEUE, (task, { id, signal }) => runSchedule.execute(task, id, signal));
       const scheduler = await container.getAsync(TOKENS.Scheduler);
       await scheduler.start();
       opened.push(async () => scheduler.stop());

@@ -39,6 +39,15 @@ export interface WorkOptions<T = object> {
   readonly orderBy?: (payload: T) => number;
 }
 
+/** What a handler is told of the task it runs. */
+export interface RunningTask {
+  readonly id: string;
+  /** 1 for the first run, 2 for the first retry, … */
+  readonly attempt: number;
+  /** Aborted when the queue took the task back (see `TaskQueue.work`); its reason says why. */
+  readonly signal: AbortSignal;
+}
+
 /** Durable background work: a task is stored before `enqueue` resolves and survives restarts. */
 export interface TaskQueue {
   /**
@@ -57,8 +66,12 @@ export interface TaskQueue {
    * Runs `handler` for the tasks of `queue`, several at a time, until the queue stops.
    * A handler that throws marks the task failed (retried as the queue is configured).
    * A task whose worker died (process killed) is run again after the queue notices.
+   * A task the queue takes back while its handler still runs — it ran past its queue's time
+   * limit, or another process took it over — is run again too: its `signal` aborts then, and the
+   * handler is to stop at once (what it returns is ignored). A queue's stop aborts nothing: a
+   * handler still running then is left to finish, and its task runs again after the next start.
    */
-  work<T extends object>(queue: string, handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>, options?: WorkOptions<T>): Promise<void>;
+  work<T extends object>(queue: string, handler: (payload: T, task: RunningTask) => Promise<void>, options?: WorkOptions<T>): Promise<void>;
 
   /** Tasks waiting or running, per queue. */
   depth(): Promise<Record<string, number>>;

@@ -4,9 +4,10 @@ import { waitFor } from '../support/http.js';
 
 export interface TaskQueueHarness {
   /**
-   * A queue on a fresh store, knowing the queue names 'q' and 'other', and 'ordered', whose
-   * groups run one at a time across every process sharing the store. A failed task is retried
-   * at once (no backoff), at most twice.
+   * A queue on a fresh store, knowing the queue names 'q', 'other' and 'short', and 'ordered' and
+   * 'ordered-short', whose groups run one at a time across every process sharing the store. A
+   * failed task is retried at once (no backoff), at most twice. A task of 'short' or
+   * 'ordered-short' may run 1 s, the others hours.
    */
   open(): Promise<TaskQueue>;
   /** Another queue on the same store, as a second replica of the service would have it. */
@@ -186,6 +187,45 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
         { oneAtATimePerGroup: true },
       );
       await waitFor(() => done.length === 1, 30_000, 'done.length === 1');
+      expect(attempts).to.deep.equal([1, 2, 3]);
+    });
+
+    it("takes back a task that runs past its queue's time limit: its signal aborts, and it runs again", async () => {
+      const aborted: string[] = [];
+      const attempts: number[] = [];
+      await queue.enqueue('short', { n: 1 });
+      await queue.work<{ n: number }>('short', async (_task, meta) => {
+        attempts.push(meta.attempt);
+        if (meta.attempt > 1) return;
+        // The first attempt hangs until the queue takes it back.
+        await new Promise<void>((resolve) => meta.signal.addEventListener('abort', () => resolve(), { once: true }));
+        aborted.push(String((meta.signal.reason as Error)?.message ?? meta.signal.reason));
+      });
+      await waitFor(() => attempts.length === 2, 30_000, 'the second attempt');
+      await drained(queue, 'short');
+      expect(attempts).to.deep.equal([1, 2]);
+      expect(aborted).to.have.length(1);
+      expect(aborted[0], 'why it was taken back').to.match(/time limit/);
+    });
+
+    it('lets a group of an ordered queue go on after its task ran past the time limit on every attempt', async () => {
+      const attempts: number[] = [];
+      const done: number[] = [];
+      await queue.enqueue('ordered-short', { n: 1 }, { group: 'chat' });
+      await queue.enqueue('ordered-short', { n: 2 }, { group: 'chat' });
+      await queue.work<{ n: number }>(
+        'ordered-short',
+        async (task, meta) => {
+          if (task.n === 2) {
+            done.push(task.n);
+            return;
+          }
+          attempts.push(meta.attempt);
+          await new Promise<void>((resolve) => meta.signal.addEventListener('abort', () => resolve(), { once: true }));
+        },
+        { oneAtATimePerGroup: true },
+      );
+      await waitFor(() => done.length === 1, 40_000, "the group's second task");
       expect(attempts).to.deep.equal([1, 2, 3]);
     });
 

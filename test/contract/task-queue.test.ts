@@ -12,8 +12,10 @@ import { describeTaskQueueContract, drained, type TaskQueueHarness } from './tas
 
 const logger = new PinoLogger(createPino('silent'));
 const settings = {
-  queues: ['q', 'other'],
-  orderedQueues: ['ordered'],
+  queues: ['q', 'other', 'short'],
+  orderedQueues: ['ordered', 'ordered-short'],
+  // The queues whose tasks may run 1 s (see the contract's harness).
+  runningTaskSeconds: { short: 1, 'ordered-short': 1 },
   concurrency: 2,
   heartbeatSeconds: 10,
   superviseIntervalSeconds: 1,
@@ -354,7 +356,13 @@ describe('pg-boss on PGlite: queue settings across starts', function () {
     try {
       queue = await PgBossTaskQueue.start({ pglite }, { ...settings, runningTaskSeconds: { q: 86_000 } }, logger);
       const { rows } = await pglite.query<{ name: string; expire_seconds: number }>('select name, expire_seconds from pgboss.queue order by name');
-      expect(Object.fromEntries(rows.map((row) => [row.name, row.expire_seconds]))).to.deep.equal({ ordered: 21_600, other: 21_600, q: 86_000 });
+      expect(Object.fromEntries(rows.map((row) => [row.name, row.expire_seconds]))).to.deep.equal({
+        ordered: 21_600,
+        'ordered-short': 21_600,
+        other: 21_600,
+        q: 86_000,
+        short: 21_600,
+      });
     } finally {
       await queue?.stop(1000);
       await pglite.close();
@@ -404,7 +412,12 @@ describeTaskQueueContract('in memory (the fake the unit tests use)', () => {
   let current: InMemoryTaskQueue | undefined;
   let replicas: InMemoryTaskQueue[] = [];
   const make = (): InMemoryTaskQueue =>
-    new InMemoryTaskQueue(store, { queues: settings.queues, orderedQueues: settings.orderedQueues, retryLimit: settings.retryLimit });
+    new InMemoryTaskQueue(store, {
+      queues: settings.queues,
+      orderedQueues: settings.orderedQueues,
+      retryLimit: settings.retryLimit,
+      runningTaskMs: { short: 1000, 'ordered-short': 1000 },
+    });
   return {
     open: async () => {
       store = new InMemoryTaskStore();

@@ -1,4 +1,4 @@
-import type { EnqueueOptions, TaskQueue, WorkOptions } from '../../src/ports/task-queue.js';
+import type { EnqueueOptions, RunningTask, TaskQueue, WorkOptions } from '../../src/ports/task-queue.js';
 
 interface StoredTask {
   readonly id: string;
@@ -37,7 +37,7 @@ export class InMemoryTaskStore {
 
 interface Worker {
   readonly queue: string;
-  readonly handler: (payload: object, task: { id: string; attempt: number }) => Promise<void>;
+  readonly handler: (payload: object, task: RunningTask) => Promise<void>;
   readonly options: WorkOptions<object>;
   /** Groups with a task running in this worker (oneAtATimePerGroup on a standard queue). */
   readonly busy: Set<string>;
@@ -51,6 +51,11 @@ export interface InMemoryTaskQueueOptions {
   readonly orderedQueues?: readonly string[];
   /** Attempts after the first one for a task whose handler threw (default 2); retried at once. */
   readonly retryLimit?: number;
+  /**
+   * How long a task of a queue may run, in ms, by queue name: past it, its signal aborts and it
+   * counts as a failed attempt (retried, or failed for good) whatever its handler does later.
+   */
+  readonly runningTaskMs?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -66,6 +71,7 @@ export class InMemoryTaskQueue implements TaskQueue {
   readonly #ordered: ReadonlySet<string>;
   readonly #known: readonly string[];
   readonly #retryLimit: number;
+  readonly #runningTaskMs: Readonly<Record<string, number>>;
   #stopped = false;
   readonly #unlisten: () => void;
 
@@ -76,6 +82,7 @@ export class InMemoryTaskQueue implements TaskQueue {
     this.#ordered = new Set(options.orderedQueues ?? []);
     this.#known = [...(options.queues ?? []), ...this.#ordered];
     this.#retryLimit = options.retryLimit ?? 2;
+    this.#runningTaskMs = options.runningTaskMs ?? {};
     this.#unlisten = store.listen(() => this.#pump());
   }
 
@@ -107,11 +114,7 @@ export class InMemoryTaskQueue implements TaskQueue {
     return `task-${this.store.nextSeq()}`;
   }
 
-  async work<T extends object>(
-    queue: string,
-    handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>,
-    options: WorkOptions<T> = {},
-  ): Promise<void> {
+  async work<T extends object>(queue: string, handler: (payload: T, task: RunningTask) => Promise<void>, options: WorkOptions<T> = {}): Promise<void> {
     this.#workers.push({ queue, handler: handler as Worker['handler'], options: options as WorkOptions<object>, busy: new Set(), running: 0 });
     this.store.changed();
   }
@@ -177,23 +180,34 @@ export class InMemoryTaskQueue implements TaskQueue {
       if (ordered) this.store.busyGroups.add(groupKey);
       else if (worker.options.oneAtATimePerGroup) worker.busy.add(task.group);
     }
+    const claim = new AbortController();
+    const limitMs = this.#runningTaskMs[worker.queue];
+    let settled = false;
+    const settle = (outcome: 'done' | 'failed'): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(limit);
+      task.state = outcome === 'done' ? 'done' : task.attempt > this.#retryLimit ? 'failed' : 'waiting';
+      worker.running--;
+      if (task.group !== undefined) {
+        this.store.busyGroups.delete(groupKey);
+        worker.busy.delete(task.group);
+      }
+      this.store.changed();
+    };
+    // Past its queue's time limit the task is taken back: a failed attempt, its signal aborted.
+    const limit =
+      limitMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            settle('failed');
+            claim.abort(new Error(`the task ran past its queue's time limit of ${limitMs} ms`));
+          }, limitMs);
     void Promise.resolve()
-      .then(() => worker.handler(structuredClone(task.payload), { id: task.id, attempt: task.attempt }))
+      .then(() => worker.handler(structuredClone(task.payload), { id: task.id, attempt: task.attempt, signal: claim.signal }))
       .then(
-        () => {
-          task.state = 'done';
-        },
-        () => {
-          task.state = task.attempt > this.#retryLimit ? 'failed' : 'waiting';
-        },
-      )
-      .finally(() => {
-        worker.running--;
-        if (task.group !== undefined) {
-          this.store.busyGroups.delete(groupKey);
-          worker.busy.delete(task.group);
-        }
-        this.store.changed();
-      });
+        () => settle('done'),
+        () => settle('failed'),
+      );
   }
 }

@@ -5,7 +5,7 @@ import type { Logger } from '../../ports/logger.js';
 import { isUuid } from '../shared/is-uuid.js';
 import { GroupCommit } from '../shared/group-commit.js';
 import { RepeatedWarnings } from './repeated-warnings.js';
-import type { EnqueueOptions, TaskQueue, WorkOptions } from '../../ports/task-queue.js';
+import type { EnqueueOptions, RunningTask, TaskQueue, WorkOptions } from '../../ports/task-queue.js';
 
 export interface QueueSettings {
   /** The queues to create at start-up. */
@@ -56,6 +56,8 @@ const ORDERED_POLICY = 'key_strict_fifo';
  * batches come back full; a batch-of-one worker would wait a polling interval per task.
  */
 const BATCH_SIZE = 10;
+/** How long a task may run when its queue sets no time of its own (`runningTaskSeconds`): 6 hours. */
+const DEFAULT_RUNNING_S = 6 * 60 * 60;
 /** Most tasks one insert statement carries (see `enqueue`). */
 const MAX_WRITE = 500;
 /**
@@ -141,6 +143,11 @@ export class PgBossTaskQueue implements TaskQueue {
   #lookInFlight = false;
   /** Set while looks fail, so that a database that stays down is reported once, not every interval. */
   #lookFailing = false;
+  /** Set by `stop`: a task's signal no longer aborts (see `#takenBack`). */
+  #stopping = false;
+  /** Releases ordered groups every supervise interval once an ordered queue's worker runs (`#releaseGroups`); cleared by `stop`. */
+  #releasing: NodeJS.Timeout | undefined;
+  #releaseInFlight = false;
 
   private constructor(
     private readonly boss: PgBoss,
@@ -260,7 +267,7 @@ export class PgBossTaskQueue implements TaskQueue {
         retentionSeconds: settings.waitingTaskSeconds ?? 14 * DAY_S,
       };
       for (const name of names) {
-        const options = { ...shared, expireInSeconds: settings.runningTaskSeconds?.[name] ?? 6 * 60 * 60 };
+        const options = { ...shared, expireInSeconds: settings.runningTaskSeconds?.[name] ?? DEFAULT_RUNNING_S };
         const queue = existing.get(name);
         const policy = ordered.has(name) ? ORDERED_POLICY : 'standard';
         if (queue && queue.policy !== policy) {
@@ -325,11 +332,7 @@ export class PgBossTaskQueue implements TaskQueue {
     return tasks.map((task) => (stored.delete(task.id) ? task.id : null));
   }
 
-  async work<T extends object>(
-    queue: string,
-    handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>,
-    options: WorkOptions<T> = {},
-  ): Promise<void> {
+  async work<T extends object>(queue: string, handler: (payload: T, task: RunningTask) => Promise<void>, options: WorkOptions<T> = {}): Promise<void> {
     if (!this.#started) await this.#start();
     const bounded = options.maxConcurrent !== undefined;
     const ordered = this.#ordered.has(queue);
@@ -343,12 +346,13 @@ export class PgBossTaskQueue implements TaskQueue {
     const slots = bounded ? Math.max(1, Math.trunc(options.maxConcurrent ?? 1)) : 1;
     for (let slot = 0; slot < slots; slot++) await this.#addWorker(queue, handler, options, bounded, ordered);
     this.#looking ??= setInterval(() => void this.#lookForWork(), this.settings.pollingIntervalSeconds * 1000).unref();
+    if (ordered) this.#releasing ??= setInterval(() => void this.#releaseGroups(), this.settings.superviseIntervalSeconds * 1000).unref();
   }
 
   /** One pg-boss worker of `queue` (see `work`), named in `#workers`. */
   async #addWorker<T extends object>(
     queue: string,
-    handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>,
+    handler: (payload: T, task: RunningTask) => Promise<void>,
     options: WorkOptions<T>,
     bounded: boolean,
     ordered: boolean,
@@ -383,7 +387,7 @@ export class PgBossTaskQueue implements TaskQueue {
         let turn: Promise<void> = Promise.resolve();
         const run = (job: (typeof jobs)[number]): Promise<void> => {
           turn = turn.then(nextTurn).then(() => this.headroom.wait());
-          return turn.then(() => handler(job.data, { id: job.id, attempt: job.retryCount + 1 }));
+          return turn.then(() => handler(job.data, { id: job.id, attempt: job.retryCount + 1, signal: this.#takenBack(queue, job.signal) }));
         };
         if (!options.oneAtATimePerGroup) return settle(jobs, jobs.map(run));
         // A batch may hold several tasks of one group (a chat's messages): they run one after
@@ -418,6 +422,33 @@ export class PgBossTaskQueue implements TaskQueue {
       },
     );
     this.#workers.set(queue, [...(this.#workers.get(queue) ?? []), workerId]);
+  }
+
+  /**
+   * The signal a handler gets: aborted when pg-boss takes its task back while it runs — past the
+   * queue's time limit (`expireInSeconds`), or its claim lost (its heartbeat missed, the task
+   * failed by another replica's supervisor) — since the task is then run again. Not when the
+   * queue stops: pg-boss aborts its running handlers once the stop's wait is over, but those are
+   * left to finish as they would have in a killed process (a command survives its gateway), and
+   * their tasks run again after the next start. pg-boss aborts a batch's signals once the batch
+   * has settled too, when nobody listens any more.
+   */
+  #takenBack(queue: string, claim: AbortSignal): AbortSignal {
+    const taken = new AbortController();
+    claim.addEventListener(
+      'abort',
+      () => {
+        if (this.#stopping) return;
+        // pg-boss aborts a lost claim with an Error of its own, a batch past its time with a bare abort.
+        const lost = claim.reason instanceof Error && claim.reason.name !== 'AbortError';
+        const why = lost
+          ? 'its claim was lost (another process took it over after a missed heartbeat)'
+          : `it ran past its queue's time limit of ${this.settings.runningTaskSeconds?.[queue] ?? DEFAULT_RUNNING_S} s`;
+        taken.abort(new Error(`the task queue took this task back: ${why}`));
+      },
+      { once: true },
+    );
+    return taken.signal;
   }
 
   /**
@@ -460,14 +491,14 @@ export class PgBossTaskQueue implements TaskQueue {
    */
   async #settleOrdered<T extends object>(
     queue: string,
-    jobs: ReadonlyArray<{ readonly id: string; readonly data: T; readonly retryCount: number }>,
-    handler: (payload: T, task: { id: string; attempt: number }) => Promise<void>,
+    jobs: ReadonlyArray<{ readonly id: string; readonly data: T; readonly retryCount: number; readonly signal: AbortSignal }>,
+    handler: (payload: T, task: RunningTask) => Promise<void>,
   ) {
     const outcomes = await Promise.allSettled(
       jobs.map(async (job, i) => {
         if (i > 0) await nextTurn();
         await this.headroom.wait();
-        await handler(job.data, { id: job.id, attempt: job.retryCount + 1 });
+        await handler(job.data, { id: job.id, attempt: job.retryCount + 1, signal: this.#takenBack(queue, job.signal) });
       }),
     );
     return jobs.map((job, i) => {
@@ -483,6 +514,40 @@ export class PgBossTaskQueue implements TaskQueue {
       }
       return { id: job.id, status: 'failed' as const, output: { message } };
     });
+  }
+
+  /**
+   * A task of an ordered queue that pg-boss itself failed on its last attempt — it ran past its
+   * queue's time limit, or its worker's heartbeat stopped (a replica killed, on PostgreSQL) — would
+   * hold its group's later tasks back until it is deleted, days later. Such tasks are given up
+   * instead, as a handler's last failure is (#settleOrdered): one statement per supervise
+   * interval, from any process that works an ordered queue (a failed task stays failed, so two
+   * replicas releasing the same one at once do the same thing).
+   */
+  async #releaseGroups(): Promise<void> {
+    if (this.#releaseInFlight) return;
+    this.#releaseInFlight = true;
+    try {
+      const { rows } = (await this.boss.getDb().executeSql(
+        `UPDATE ${SCHEMA}.job
+         SET state = 'completed', completed_on = ${SCHEMA}.job_now(),
+             output = jsonb_build_object('givenUp', true, 'message', COALESCE(output->>'message', 'failed by the task queue'))
+         WHERE name = ANY($1::text[]) AND state = 'failed'
+         RETURNING name, id, retry_count + 1 AS attempts, output->>'message' AS message`,
+        [[...this.#ordered]],
+      )) as { rows: Array<{ name: string; id: string; attempts: number; message: string }> };
+      for (const row of rows)
+        this.logger.error(
+          { queue: row.name, taskId: row.id, attempts: Number(row.attempts), reason: row.message },
+          'task failed by the queue on its last attempt; given up so that its group can go on',
+        );
+    } catch (error) {
+      // A statement cut off by the queue's own stop is no failure; a database that is down is
+      // reported by the look for due tasks, every interval once.
+      if (this.#releasing !== undefined) this.logger.debug({ err: error }, 'releasing the groups of failed ordered tasks failed; trying again');
+    } finally {
+      this.#releaseInFlight = false;
+    }
   }
 
   /**
@@ -527,8 +592,11 @@ export class PgBossTaskQueue implements TaskQueue {
       () => false,
     );
     if (!started) return;
+    this.#stopping = true;
     clearInterval(this.#looking);
     this.#looking = undefined;
+    clearInterval(this.#releasing);
+    this.#releasing = undefined;
     await this.boss.stop({ graceful: true, timeout: Math.max(timeoutMs, 1), close: true });
   }
 }

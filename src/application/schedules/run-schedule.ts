@@ -31,7 +31,8 @@ export class RunSchedule {
     private readonly logger: Logger,
   ) {}
 
-  async execute(task: ScheduleRunTask, taskId: string): Promise<void> {
+  /** `signal`: aborted when the task queue took the task back (see ActionsRun). */
+  async execute(task: ScheduleRunTask, taskId: string, signal?: AbortSignal): Promise<void> {
     const occurrence = new Date(task.occurrence);
     const log = this.logger.child({ schedule: task.schedule, occurrence: task.occurrence, runId: taskId });
     const base = { schedule: task.schedule, occurrence, catchUp: task.catchUp, runId: taskId };
@@ -49,6 +50,7 @@ export class RunSchedule {
         actions: schedule.actions,
         request: scheduleSnapshot(schedule.name, occurrence),
         detail: { schedule: schedule.name, occurrence: task.occurrence },
+        signal,
       },
       log,
     );

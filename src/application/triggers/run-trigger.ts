@@ -36,6 +36,12 @@ export interface ActionsRun {
   readonly detail?: Readonly<Record<string, unknown>>;
   /** The trigger's task: an action with `approval: true` asks for a decision only with it (else it is not runnable). */
   readonly task?: TriggerRunTask;
+  /**
+   * Aborted when the task queue took the run's task back (it ran past its time limit): the
+   * running command is stopped, no further action starts, and the queue's next run of the task
+   * goes on from the next action.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface RunTriggerSettings {
@@ -115,7 +121,8 @@ export class RunTrigger {
     private readonly timer?: Timer,
   ) {}
 
-  async execute(task: TriggerRunTask): Promise<void> {
+  /** `signal`: see ActionsRun. */
+  async execute(task: TriggerRunTask, signal?: AbortSignal): Promise<void> {
     const log = this.logger.child({ trigger: task.trigger, runId: task.runId });
     const trigger = currentTriggers(this.triggers).find((candidate) => candidate.name === task.trigger);
     if (!trigger) {
@@ -123,14 +130,15 @@ export class RunTrigger {
       return;
     }
     const request = await this.#request(task);
-    await this.runActions({ runId: task.runId, name: trigger.name, actions: trigger.actions, request, requestId: task.requestId, task }, log);
+    await this.runActions({ runId: task.runId, name: trigger.name, actions: trigger.actions, request, requestId: task.requestId, task, signal }, log);
   }
 
   /**
    * Runs actions one after another, recording each (see the class); actions of `runId` recorded
    * already are not repeated. Returns the status of each action, in order: as recorded before, or
    * as it ran now; an action that waits for approval ends the list (the run stops there).
-   * @throws only when reading the records fails (before any action ran).
+   * @throws when reading the records fails (before any action ran), and when `input.signal`
+   * aborted (before the next action would start: the queue runs the task again).
    */
   async runActions(input: ActionsRun, log: Logger = this.logger.child({ trigger: input.name, runId: input.runId })): Promise<ActionRun['status'][]> {
     const task = { requestId: input.requestId, approvedAction: input.task?.approvedAction };
@@ -148,6 +156,10 @@ export class RunTrigger {
       if (earlier !== undefined) {
         statuses.push(earlier);
         continue;
+      }
+      if (input.signal?.aborted) {
+        log.warn({ action: index, reason: reasonOf(input.signal) }, 'trigger run stopped; its next actions run when the task queue runs it again');
+        throw new Error(`the run was stopped before action ${index}: ${reasonOf(input.signal)}`);
       }
       const startedAt = this.clock.now();
       if (action.approval === true && task.approvedAction !== index && typeof request !== 'string') {
@@ -185,7 +197,7 @@ export class RunTrigger {
         ? { status: 'failed', attempts: 1, error: INTERRUPTED, detail: {} }
         : typeof request === 'string'
           ? { status: 'failed', attempts: 0, error: request, detail: {} }
-          : await this.#perform(action, trigger.name, request, mark?.path).catch(
+          : await this.#perform(action, trigger.name, request, mark?.path, input.signal).catch(
               (error: unknown): Outcome => ({
                 status: 'failed',
                 attempts: 1,
@@ -361,10 +373,10 @@ export class RunTrigger {
     }
   }
 
-  #perform(action: TriggerAction, trigger: string, request: RequestSnapshot, startMark?: string): Promise<Outcome> {
+  #perform(action: TriggerAction, trigger: string, request: RequestSnapshot, startMark?: string, signal?: AbortSignal): Promise<Outcome> {
     switch (action.type) {
       case 'command':
-        return this.#command(action, request, startMark);
+        return this.#command(action, request, startMark, signal);
       case 'webhook':
         return this.#webhook(action, request);
       case 'agent':
@@ -372,7 +384,7 @@ export class RunTrigger {
     }
   }
 
-  async #command(action: CommandAction, request: RequestSnapshot, startMark?: string): Promise<Outcome> {
+  async #command(action: CommandAction, request: RequestSnapshot, startMark?: string, signal?: AbortSignal): Promise<Outcome> {
     let command: ReturnType<typeof renderCommand>;
     try {
       command = renderCommand(action.command, request);
@@ -389,13 +401,19 @@ export class RunTrigger {
         timeoutMs,
         env,
         ...(startMark === undefined ? {} : { startMark }),
+        ...(signal === undefined ? {} : { signal }),
       });
-      const ok = result.exitCode === 0 && !result.timedOut;
-      if (ok || attempt >= attempts) {
+      const ok = result.exitCode === 0 && !result.timedOut && !result.aborted;
+      if (ok || attempt >= attempts || result.aborted) {
+        const error = result.aborted
+          ? `stopped: ${signal ? reasonOf(signal) : 'aborted'}`
+          : result.timedOut
+            ? `timed out after ${timeoutMs} ms`
+            : `exit code ${result.exitCode}`;
         return {
           status: ok ? 'succeeded' : 'failed',
           attempts: attempt,
-          error: ok ? null : result.timedOut ? `timed out after ${timeoutMs} ms` : `exit code ${result.exitCode}`,
+          error: ok ? null : error,
           detail: { exitCode: result.exitCode, commandMs: result.durationMs, output: headAndTail(result.output, RECORDED_OUTPUT, RECORDED_HEAD) },
         };
       }
@@ -436,6 +454,10 @@ export class RunTrigger {
     }
   }
 }
+
+/** Why a run was stopped, as its signal says. */
+const reasonOf = (signal: AbortSignal): string =>
+  signal.reason instanceof Error ? signal.reason.message : signal.reason === undefined ? 'aborted' : String(signal.reason);
 
 /**
  * The action as it would run, for the person who approves it: a command as the shell gets it

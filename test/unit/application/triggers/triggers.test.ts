@@ -40,6 +40,18 @@ class ScriptedShell implements ShellExecutor {
   }
 }
 
+/** A shell whose commands run until their signal aborts, answering then as the real one does (killed: `aborted`). */
+class HangingShell implements ShellExecutor {
+  readonly commands: string[] = [];
+  async run(command: string, options: ShellOptions): Promise<ShellRun> {
+    this.commands.push(command);
+    const signal = options.signal;
+    if (signal === undefined) throw new Error('a command that never ends was run without a signal');
+    await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+    return { exitCode: null, timedOut: false, aborted: true, durationMs: 1, output: 'half done' };
+  }
+}
+
 /** An action run store that refuses every outcome (not the `running` mark), as a database refusing a row would. */
 class FailingActionRunRepository extends InMemoryActionRunRepository {
   override async save(run: ActionRun): Promise<void> {
@@ -740,6 +752,34 @@ describe('RunTrigger', () => {
     expect(runs.runs[0]).to.include({ status: 'failed', attempts: 0 });
     expect(runs.runs[0].error).to.match(/^the value of \{\{body\.branch\}\} is larger than the 128 KiB an environment variable can hold/);
     expect(shell.commands).to.deep.equal(['/srv/triggers$ make (5000)']);
+  });
+
+  it('stops its running command when the queue takes the task back, starts no further action, and the next run goes on from there', async () => {
+    const hanging = new HangingShell();
+    const { runner, runs, logger } = make(hanging as unknown as ScriptedShell);
+    const queueClaim = new AbortController();
+    const first = runner.execute(task, queueClaim.signal);
+    await waitFor(() => hanging.commands.length === 1, 5_000, 'the first command');
+    queueClaim.abort(new Error("the task queue took this task back: it ran past its queue's time limit of 86400 s"));
+    let thrown: unknown;
+    await first.catch((error: unknown) => (thrown = error));
+    expect(String(thrown)).to.match(/stopped before action 1: the task queue took this task back/);
+    expect(hanging.commands, 'no second command started').to.have.length(1);
+    expect(runs.runs.map((run) => [run.actionIndex, run.status, run.error])).to.deep.equal([
+      [0, 'failed', "stopped: the task queue took this task back: it ran past its queue's time limit of 86400 s"],
+    ]);
+    expect(logger.entries.map((entry) => entry.message)).to.include('trigger run stopped; its next actions run when the task queue runs it again');
+    // The queue runs the task again: the stopped command is not repeated, the rest run once.
+    const { runner: again, shell } = make(new ScriptedShell(), new RecordingForwarder(), new RecordingJobs(), new RecordingLogger(), runs);
+    await again.execute(task, new AbortController().signal);
+    expect(shell.commands).to.deep.equal(['/srv/triggers$ make (5000)']);
+    expect(runs.runs.map((run) => [run.actionIndex, run.status])).to.deep.equal([
+      [0, 'failed'],
+      [1, 'succeeded'],
+      [2, 'succeeded'],
+      [3, 'succeeded'],
+      [4, 'succeeded'],
+    ]);
   });
 
   it('does not repeat actions already recorded when a task runs again', async () => {
