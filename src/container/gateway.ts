@@ -118,9 +118,11 @@ export class Gateway {
       // The workers last (the first begins the task queue's start, unless a request did, and
       // each waits for it; a failed start fails here with its error): a start that fails never
       // leaves a task half-run.
-      await queue.work<TriggerRunTask>(TRIGGER_RUN_QUEUE, (task, { signal }) => runTrigger.execute(task, signal));
+      await queue.work<TriggerRunTask>(TRIGGER_RUN_QUEUE, (task, { id, signal }) => runTrigger.execute(task, { signal, taskId: id }));
       // Triggers with `concurrency`: each lane one run at a time, in order, across every replica.
-      await queue.work<TriggerRunTask>(TRIGGER_RUN_ORDERED_QUEUE, (task, { signal }) => runTrigger.execute(task, signal), { oneAtATimePerGroup: true });
+      await queue.work<TriggerRunTask>(TRIGGER_RUN_ORDERED_QUEUE, (task, { id, signal }) => runTrigger.execute(task, { signal, taskId: id, ordered: true }), {
+        oneAtATimePerGroup: true,
+      });
       await queue.work<JobRunTask>(JOB_RUN_QUEUE, (task) => runJob.execute(task), { maxConcurrent: config.jobs.concurrency });
       if (config.codehost?.autoMerge) {
         const autoMerge = await container.getAsync(TOKENS.AutoMergeJob);

@@ -27,6 +27,12 @@ export interface TriggerRunTask {
   /** The action a person approved: the run resumes there (ApprovalStore), running it this time. */
   readonly approvedAction?: number;
   /**
+   * The lane of a run queued on TRIGGER_RUN_ORDERED_QUEUE (its group `<trigger>#<lane>`), so that
+   * a run whose trigger's `concurrency` changed since can be moved (`relane`). Absent in runs
+   * queued on the plain queue, and in those queued before it was written.
+   */
+  readonly lane?: number;
+  /**
    * Only in tasks queued before requests were stored once (upgrades): the RequestSnapshot as
    * JSON text, inline. Still read, never written.
    */
@@ -49,9 +55,34 @@ export const queueTriggerRun = async (
   task: TriggerRunTask,
   identity: { readonly id: string } | { readonly key: string } | Record<string, never> = {},
 ): Promise<string | null> => {
-  if (trigger?.concurrency === undefined) return queue.enqueue(TRIGGER_RUN_QUEUE, task, identity);
+  const { lane: _earlier, ...run } = task;
+  if (trigger?.concurrency === undefined) return queue.enqueue(TRIGGER_RUN_QUEUE, run, identity);
   const lane = trigger.concurrency === 1 ? 0 : (await lanes.next(trigger.name)) % trigger.concurrency;
-  return queue.enqueue(TRIGGER_RUN_ORDERED_QUEUE, task, { group: `${trigger.name}#${lane}`, ...identity });
+  return queue.enqueue(TRIGGER_RUN_ORDERED_QUEUE, { ...run, lane }, { group: `${trigger.name}#${lane}`, ...identity });
+};
+
+/**
+ * A queued run whose trigger's `concurrency` changed since it was queued (a reload) would break
+ * the new limit where it is: a run on the plain queue of a trigger that has a `concurrency` now,
+ * or one in a lane the trigger no longer has (lane 2 of a trigger lowered to 2). Such a run is
+ * queued again in one of the trigger's lanes, and its task here is to end without running it.
+ * Runs are never moved out of a lane (a trigger whose `concurrency` was removed has no limit to
+ * keep). The new task's key is the old task's id, so a move repeated (the task's worker died
+ * after queueing it) stores it once. Says whether the run was moved (else it runs here).
+ */
+export const relane = async (
+  queue: TaskQueue,
+  lanes: TriggerLanes,
+  trigger: Pick<Trigger, 'name' | 'concurrency'>,
+  task: TriggerRunTask,
+  from: { readonly taskId: string; readonly ordered: boolean },
+): Promise<boolean> => {
+  const limit = trigger.concurrency;
+  if (limit === undefined) return false;
+  // A run of the ordered queue without its lane was queued by an earlier version: kept where it is.
+  if (from.ordered && (task.lane === undefined || task.lane < limit)) return false;
+  await queueTriggerRun(queue, lanes, trigger, task, { key: `moved:${from.taskId}` });
+  return true;
 };
 
 /** Most requests one pass queues the runs of: one insert of tasks per queue (up to 500 rows), one update of the requests. */

@@ -19,7 +19,9 @@ import type { ShellExecutor } from '../../ports/shell-executor.js';
 import type { StartMarks } from '../../ports/start-marks.js';
 import type { Timer } from '../../ports/timer.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
-import type { TriggerRunTask } from './fire-triggers.js';
+import type { TaskQueue } from '../../ports/task-queue.js';
+import type { TriggerLanes } from '../../ports/trigger-lanes.js';
+import { relane, type TriggerRunTask } from './dispatch-trigger-runs.js';
 import { currentTriggers, type TriggerSource } from './trigger-source.js';
 
 /** What `runActions` runs: a trigger's or a schedule's actions, for one request (real or a schedule's). */
@@ -119,16 +121,30 @@ export class RunTrigger {
     private readonly startMarks?: StartMarks,
     /** How a task waits for a request stored at the same time as it (see #storedRequest); without it, it does not wait. */
     private readonly timer?: Timer,
+    /** Where runs of triggers with `concurrency` are queued (see `execute`); without it a run is never moved. */
+    private readonly lanes?: { readonly queue: TaskQueue; readonly lanes: TriggerLanes },
   ) {}
 
-  /** `signal`: see ActionsRun. */
-  async execute(task: TriggerRunTask, signal?: AbortSignal): Promise<void> {
+  /**
+   * Runs the task's actions (see runActions). `from`: the task as the queue runs it — its
+   * `signal` (see ActionsRun), and its id and queue, with which a run whose trigger's
+   * `concurrency` changed since it was queued is moved to one of its lanes first (`relane`).
+   */
+  async execute(task: TriggerRunTask, from: { readonly signal?: AbortSignal; readonly taskId?: string; readonly ordered?: boolean } = {}): Promise<void> {
     const log = this.logger.child({ trigger: task.trigger, runId: task.runId });
     const trigger = currentTriggers(this.triggers).find((candidate) => candidate.name === task.trigger);
     if (!trigger) {
       log.warn({}, 'trigger is no longer configured; its queued run is dropped');
       return;
     }
+    if (this.lanes !== undefined && from.taskId !== undefined) {
+      const moved = await relane(this.lanes.queue, this.lanes.lanes, trigger, task, { taskId: from.taskId, ordered: from.ordered === true });
+      if (moved) {
+        log.info({ concurrency: trigger.concurrency }, "run queued again in its trigger's lanes: its concurrency changed since the run was queued");
+        return;
+      }
+    }
+    const signal = from.signal;
     const request = await this.#request(task);
     await this.runActions({ runId: task.runId, name: trigger.name, actions: trigger.actions, request, requestId: task.requestId, task, signal }, log);
   }

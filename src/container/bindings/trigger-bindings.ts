@@ -45,8 +45,11 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
     [TOKENS.ApprovalStore, TOKENS.ActionRunRepository, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.RunTrigger).toResolvedValue(
-    (triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, approvals, startMarks) =>
-      new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, runSettings, approvals, startMarks, new NodeTimer()),
+    (triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, approvals, startMarks, queue, lanes) =>
+      new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, runSettings, approvals, startMarks, new NodeTimer(), {
+        queue,
+        lanes,
+      }),
     [
       TOKENS.Triggers,
       TOKENS.ActionRunRepository,
@@ -59,6 +62,8 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
       TOKENS.Logger,
       TOKENS.ApprovalStore,
       TOKENS.StartMarks,
+      TOKENS.TaskQueue,
+      TOKENS.TriggerLanes,
     ],
   );
   c.bind(TOKENS.CodehostSignatureVerifier).toConstantValue(new GithubSignatureVerifier(config.codehostWebhookSecret));

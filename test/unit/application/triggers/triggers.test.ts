@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FireTriggers, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
+import { FireTriggers, TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
 import { INTERRUPTED, RECORDED_OUTPUT, REQUEST_POLL_MS, REQUEST_WAIT_MS, RunTrigger } from '../../../../src/application/triggers/run-trigger.js';
 import type { Timer } from '../../../../src/ports/timer.js';
 import { InMemoryStartMarks } from '../../../fakes/in-memory-start-marks.js';
@@ -758,7 +758,7 @@ describe('RunTrigger', () => {
     const hanging = new HangingShell();
     const { runner, runs, logger } = make(hanging as unknown as ScriptedShell);
     const queueClaim = new AbortController();
-    const first = runner.execute(task, queueClaim.signal);
+    const first = runner.execute(task, { signal: queueClaim.signal });
     await waitFor(() => hanging.commands.length === 1, 5_000, 'the first command');
     queueClaim.abort(new Error("the task queue took this task back: it ran past its queue's time limit of 86400 s"));
     let thrown: unknown;
@@ -771,7 +771,7 @@ describe('RunTrigger', () => {
     expect(logger.entries.map((entry) => entry.message)).to.include('trigger run stopped; its next actions run when the task queue runs it again');
     // The queue runs the task again: the stopped command is not repeated, the rest run once.
     const { runner: again, shell } = make(new ScriptedShell(), new RecordingForwarder(), new RecordingJobs(), new RecordingLogger(), runs);
-    await again.execute(task, new AbortController().signal);
+    await again.execute(task, { signal: new AbortController().signal });
     expect(shell.commands).to.deep.equal(['/srv/triggers$ make (5000)']);
     expect(runs.runs.map((run) => [run.actionIndex, run.status])).to.deep.equal([
       [0, 'failed'],
@@ -780,6 +780,150 @@ describe('RunTrigger', () => {
       [3, 'succeeded'],
       [4, 'succeeded'],
     ]);
+  });
+
+  describe("a run queued before its trigger's `concurrency` changed (a reload)", () => {
+    const deploy = (concurrency?: number) =>
+      validateTriggers(
+        [
+          {
+            name: 'deploy',
+            watch_path: '/webhook',
+            enabled: true,
+            ...(concurrency === undefined ? {} : { concurrency }),
+            actions: [{ type: 'command', command: 'deploy' }],
+          },
+        ],
+        'test',
+        triggerCatalog(),
+      ).triggers;
+
+    /** A shell whose commands each run until the test lets them end, counting how many run at once. */
+    class GatedShell implements ShellExecutor {
+      readonly started: string[] = [];
+      readonly #waiting: Array<() => void> = [];
+      running = 0;
+      most = 0;
+      async run(command: string): Promise<ShellRun> {
+        this.started.push(command);
+        this.running++;
+        this.most = Math.max(this.most, this.running);
+        await new Promise<void>((resolve) => this.#waiting.push(resolve));
+        this.running--;
+        return { exitCode: 0, timedOut: false, aborted: false, durationMs: 1, output: '' };
+      }
+      /** Ends every command running now. */
+      endAll(): void {
+        for (const end of this.#waiting.splice(0)) end();
+      }
+    }
+
+    it('keeps the new limit: runs of lanes the trigger no longer has, and of the plain queue, are moved into its lanes and run once each', async () => {
+      const queue = new InMemoryTaskQueue();
+      const lanes = new InMemoryTriggerLanes();
+      const requests = new InMemoryInboundRequestStore();
+      let configured = deploy(3);
+      const live = { current: () => configured };
+      const fire = new FireTriggers(live, requests, queue, new SequentialIds(), new FixedClock(), new RecordingLogger(), lanes);
+      // Three runs in lanes 0, 1 and 2; then `concurrency` removed: two runs on the plain queue.
+      for (let i = 0; i < 3; i++) await executed(fire, { watchPath: '/webhook', request });
+      configured = deploy();
+      for (let i = 0; i < 2; i++) await executed(fire, { watchPath: '/webhook', request });
+      expect(queue.tasks.map((task) => `${task.queue} ${task.group ?? '-'}`)).to.deep.equal([
+        'trigger-run-ordered deploy#0',
+        'trigger-run-ordered deploy#1',
+        'trigger-run-ordered deploy#2',
+        'trigger-run -',
+        'trigger-run -',
+      ]);
+      // Reloaded with `concurrency: 1` before any of them ran.
+      configured = deploy(1);
+      const shell = new GatedShell();
+      const runs = new InMemoryActionRunRepository();
+      const logger = new RecordingLogger();
+      const runner = new RunTrigger(
+        live,
+        runs,
+        requests,
+        shell,
+        new RecordingForwarder(),
+        new RecordingJobs(),
+        new SequentialIds(),
+        new FixedClock(),
+        logger,
+        { triggersDir: '/srv/triggers', commandTimeoutMs: 60_000, commandEnv: COMMAND_ENV },
+        undefined,
+        undefined,
+        undefined,
+        { queue, lanes },
+      );
+      await queue.work<TriggerRunTask>(TRIGGER_RUN_QUEUE, (task, { id, signal }) => runner.execute(task, { signal, taskId: id }));
+      await queue.work<TriggerRunTask>(TRIGGER_RUN_ORDERED_QUEUE, (task, { id, signal }) => runner.execute(task, { signal, taskId: id, ordered: true }), {
+        oneAtATimePerGroup: true,
+      });
+      const finished = () => runs.runs.filter((run) => run.status === 'succeeded').length;
+      for (let ended = 1; ended <= 5; ended++) {
+        await waitFor(() => shell.running === 1, 5_000, `run ${ended} started`);
+        shell.endAll();
+        await waitFor(() => finished() === ended, 5_000, `run ${ended} finished`);
+      }
+      expect(shell.most, 'runs at once').to.equal(1);
+      expect(shell.started).to.have.length(5);
+      expect(new Set(runs.runs.map((run) => run.runId)).size, 'each run once').to.equal(5);
+      // Moved: the runs of lanes 1 and 2 and of the plain queue, each once, into lane 0.
+      expect(logger.entries.filter((entry) => entry.message.startsWith('run queued again'))).to.have.length(4);
+      expect(queue.tasks.slice(5).map((task) => `${task.queue} ${task.group} ${(task.payload as TriggerRunTask).lane}`)).to.deep.equal(
+        Array(4).fill('trigger-run-ordered deploy#0 0'),
+      );
+    });
+
+    it('moves a run once when its task runs again after the move (its worker died before it finished)', async () => {
+      const queue = new InMemoryTaskQueue();
+      const lanes = new InMemoryTriggerLanes();
+      const { runner } = { runner: makeRunner(deploy(2), queue, lanes) };
+      const queued: TriggerRunTask = { ...task, trigger: 'deploy', lane: 4 };
+      await runner.execute(queued, { taskId: 'old-task', ordered: true });
+      await runner.execute(queued, { taskId: 'old-task', ordered: true });
+      expect(queue.tasks.map((moved) => `${moved.queue} ${moved.group}`)).to.deep.equal(['trigger-run-ordered deploy#0']);
+    });
+
+    it('runs where it is a run whose lane the trigger still has, and any run of a trigger whose `concurrency` was removed', async () => {
+      const queue = new InMemoryTaskQueue();
+      const lanes = new InMemoryTriggerLanes();
+      const shell = new ScriptedShell();
+      await makeRunner(deploy(2), queue, lanes, shell).execute({ ...task, trigger: 'deploy', lane: 1 }, { taskId: 'a', ordered: true });
+      await makeRunner(deploy(), queue, lanes, shell).execute({ ...task, trigger: 'deploy', lane: 7 }, { taskId: 'b', ordered: true });
+      // Queued by an earlier version, which did not name the lane: kept where it is.
+      await makeRunner(deploy(1), queue, lanes, shell).execute({ ...task, trigger: 'deploy' }, { taskId: 'c', ordered: true });
+      expect(shell.commands).to.have.length(3);
+      expect(queue.tasks).to.deep.equal([]);
+    });
+
+    const makeRunner = (
+      configured: ReturnType<typeof deploy>,
+      queue: InMemoryTaskQueue,
+      lanes: InMemoryTriggerLanes,
+      shell: ShellExecutor = new ScriptedShell(),
+    ) => {
+      const requests = new InMemoryInboundRequestStore();
+      void requests.record(STORED);
+      return new RunTrigger(
+        configured,
+        new InMemoryActionRunRepository(),
+        requests,
+        shell,
+        new RecordingForwarder(),
+        new RecordingJobs(),
+        new SequentialIds(),
+        new FixedClock(),
+        new RecordingLogger(),
+        { triggersDir: '/srv/triggers', commandTimeoutMs: 60_000, commandEnv: COMMAND_ENV },
+        undefined,
+        undefined,
+        undefined,
+        { queue, lanes },
+      );
+    };
   });
 
   it('does not repeat actions already recorded when a task runs again', async () => {
