@@ -10,6 +10,15 @@ export interface ActionRunRepository {
    * @throws when the store fails.
    */
   save(run: ActionRun): Promise<void>;
+  /**
+   * Records that an action starts (`run`, status `running`) unless another run of the same task got
+   * there first: stored only when the action's record is still as the caller read it — none
+   * (`expected` undefined), or one with `expected`'s status and finishing time. Says whether it
+   * was stored; false: a process that took the task over (or still runs it) has started or
+   * finished the action meanwhile. Of callers starting one action at once, exactly one gets true.
+   * @throws when the store fails.
+   */
+  start(run: ActionRun, expected: ActionRun | undefined): Promise<boolean>;
   /** The runs of one trigger run (one trigger fired by one request), by action index; none for an unknown id (or one that is no UUID). */
   forRun(runId: string): Promise<ActionRun[]>;
   /** The most recent runs by finishing time, newest first, at most `limit`. */

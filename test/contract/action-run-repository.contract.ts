@@ -91,6 +91,46 @@ export const describeActionRunRepositoryContract = (name: string, open: () => Pr
       expect(stored[0].attempts).to.be.within(1, 10);
     });
 
+    describe('start (an action recorded running only when its record is as read)', () => {
+      const running = (overrides: Partial<ActionRun> = {}): ActionRun =>
+        run({ status: 'running', attempts: 0, finishedAt: new Date(T0), error: null, detail: { startMark: 'here' }, ...overrides });
+
+      it('stores the start of an action with no record, and refuses a second start of it', async () => {
+        const first = running();
+        expect(await runs.start(first, undefined)).to.equal(true);
+        expect(await runs.start({ ...first, detail: { startMark: 'elsewhere' } }, undefined)).to.equal(false);
+        expect(await runs.forRun(first.runId)).to.deep.equal([first]);
+      });
+
+      it('of many starts of one action at once, through two replicas, stores exactly one; other actions starting with them are each stored', async () => {
+        const base = running();
+        const other = harness.replica ?? runs;
+        const others = Array.from({ length: 20 }, () => running());
+        const outcomes = await Promise.all([
+          ...Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? runs : other).start({ ...base, detail: { startMark: `m${i}` } }, undefined)),
+          ...others.map((each, i) => (i % 2 === 0 ? runs : other).start(each, undefined)),
+        ]);
+        expect(outcomes.slice(0, 10).filter(Boolean)).to.have.length(1);
+        expect(outcomes.slice(10)).to.deep.equal(Array(20).fill(true));
+        const winner = outcomes.slice(0, 10).indexOf(true);
+        expect((await runs.forRun(base.runId))[0].detail).to.deep.equal({ startMark: `m${winner}` });
+      });
+
+      it('starts an action over its record when that is as read (left running, awaiting approval), not once it changed', async () => {
+        const left = running({ finishedAt: new Date(T0 + 7) });
+        await runs.save(left);
+        const again = running({ runId: left.runId, startedAt: new Date(T0 + 60_000), finishedAt: new Date(T0 + 60_000), detail: { startMark: 'again' } });
+        expect(await runs.start(again, left)).to.equal(true);
+        expect(await runs.forRun(left.runId)).to.deep.equal([again]);
+        // Read before that start: the record changed since, so this one is refused.
+        expect(await runs.start({ ...again, detail: { startMark: 'late' } }, left)).to.equal(false);
+        const finished = run({ runId: left.runId, finishedAt: new Date(T0 + 90_000) });
+        await runs.save(finished);
+        expect(await runs.start(running({ runId: left.runId }), again), 'finished meanwhile').to.equal(false);
+        expect(await runs.forRun(left.runId)).to.deep.equal([finished]);
+      });
+    });
+
     it('keeps the last of several saves of one run made at once through one repository, among many other saves', async () => {
       const base = run();
       // Enough other runs between the saves of one run that no single write could carry them all.

@@ -12,6 +12,16 @@ export class InMemoryActionRunRepository implements ActionRunRepository {
     if (index >= 0) this.runs[index] = stored;
     else this.runs.push(stored);
   }
+  async start(run: ActionRun, expected: ActionRun | undefined): Promise<boolean> {
+    const current = this.runs.find((r) => r.runId === run.runId && r.actionIndex === run.actionIndex);
+    const asRead =
+      expected === undefined
+        ? current === undefined
+        : current !== undefined && current.status === expected.status && current.finishedAt.getTime() === expected.finishedAt.getTime();
+    if (!asRead) return false;
+    await this.save(run);
+    return true;
+  }
   async forRun(runId: string): Promise<ActionRun[]> {
     return this.runs.filter((r) => r.runId === runId).sort((a, b) => a.actionIndex - b.actionIndex);
   }

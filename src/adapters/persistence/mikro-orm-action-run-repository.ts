@@ -26,28 +26,66 @@ const toRun = (row: Row): ActionRun => ({
   detail: row.detail,
 });
 
+/** A record as the database can store it (see the port). */
+const storableRow = (run: ActionRun) => ({ ...run, error: run.error === null ? undefined : storableText(run.error), detail: storableJson({ ...run.detail }) });
+
 export class MikroOrmActionRunRepository implements ActionRunRepository {
   /** Records saved at the same time (many trigger runs at once) share one upsert (GroupCommit). */
   readonly #saves: GroupCommit<ActionRun, undefined>;
+  /** Actions starting at the same time share one insert (`start`). */
+  readonly #starts: GroupCommit<ActionRun, boolean>;
 
   constructor(private readonly db: Database) {
-    this.#saves = new GroupCommit((runs) => this.#upsert(runs), {
-      maxItems: MAX_WRITE,
-      key: (run) => `${run.runId}#${run.actionIndex}`,
-    });
+    const key = (run: ActionRun): string => `${run.runId}#${run.actionIndex}`;
+    this.#saves = new GroupCommit((runs) => this.#upsert(runs), { maxItems: MAX_WRITE, key });
+    // Two starts of one action never share an insert (the key): each is told its own outcome.
+    this.#starts = new GroupCommit((runs) => this.#insertStarts(runs), { maxItems: MAX_WRITE, key });
   }
 
   save(run: ActionRun): Promise<void> {
     return this.#saves.add(run);
   }
 
+  /**
+   * Saves one action's start when its record is as read (see the port): for no record, an insert
+   * that does nothing on a conflict, grouped with the other starts of the moment (GroupCommit);
+   * for one, an update conditional on its status and finishing time. Either way the database
+   * decides, so of two processes starting the action at once one is told it lost.
+   */
+  start(run: ActionRun, expected: ActionRun | undefined): Promise<boolean> {
+    if (expected === undefined) return this.#starts.add(run);
+    return this.#startOver(run, expected);
+  }
+
+  /** One insert of new starts; a start whose action has a record already (a conflict) is not stored. */
+  async #insertStarts(runs: readonly ActionRun[]): Promise<boolean[]> {
+    const rows: Array<{ runId: string; actionIndex: number }> = await this.db.orm.em
+      .fork()
+      .createQueryBuilder(ActionRunEntity)
+      .insert(runs.map(storableRow))
+      .onConflict(['runId', 'actionIndex'])
+      .ignore()
+      .returning(['runId', 'actionIndex'])
+      .execute('all', true);
+    const stored = new Set(rows.map((row) => `${row.runId}#${row.actionIndex}`));
+    return runs.map((run) => stored.has(`${run.runId}#${run.actionIndex}`));
+  }
+
+  async #startOver(run: ActionRun, expected: ActionRun): Promise<boolean> {
+    const { runId, actionIndex, ...fields } = storableRow(run);
+    const result = await this.db.orm.em
+      .fork()
+      .createQueryBuilder(ActionRunEntity)
+      .update({ ...fields, error: fields.error ?? null })
+      .where({ runId, actionIndex, status: expected.status, finishedAt: expected.finishedAt })
+      .execute('run');
+    return result.affectedRows === 1;
+  }
+
   /** One upsert; of two records of one action in it, the later one is kept (as two saves would). */
   async #upsert(runs: readonly ActionRun[]): Promise<undefined[]> {
     const latest = new Map(runs.map((run) => [`${run.runId}#${run.actionIndex}`, run]));
-    await this.db.orm.em.fork().upsertMany(
-      ActionRunEntity,
-      [...latest.values()].map((run) => ({ ...run, error: run.error === null ? undefined : storableText(run.error), detail: storableJson({ ...run.detail }) })),
-    );
+    await this.db.orm.em.fork().upsertMany(ActionRunEntity, [...latest.values()].map(storableRow));
     return runs.map(() => undefined);
   }
 

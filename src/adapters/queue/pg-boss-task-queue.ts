@@ -56,6 +56,11 @@ const ORDERED_POLICY = 'key_strict_fifo';
  * batches come back full; a batch-of-one worker would wait a polling interval per task.
  */
 const BATCH_SIZE = 10;
+/**
+ * Why pg-boss failed a task, from its output: a handler's failure `{message}`, pg-boss's own expiry
+ * `{value: {message}}`, its stop a bare string.
+ */
+const FAILURE_MESSAGE = `COALESCE(output->>'message', output->'value'->>'message', CASE WHEN jsonb_typeof(output) = 'string' THEN output #>> '{}' END, 'failed by the task queue')`;
 /** How long a task may run when its queue sets no time of its own (`runningTaskSeconds`): 6 hours. */
 const DEFAULT_RUNNING_S = 6 * 60 * 60;
 /** Most tasks one insert statement carries (see `enqueue`). */
@@ -435,19 +440,19 @@ export class PgBossTaskQueue implements TaskQueue {
    */
   #takenBack(queue: string, claim: AbortSignal): AbortSignal {
     const taken = new AbortController();
-    claim.addEventListener(
-      'abort',
-      () => {
-        if (this.#stopping) return;
-        // pg-boss aborts a lost claim with an Error of its own, a batch past its time with a bare abort.
-        const lost = claim.reason instanceof Error && claim.reason.name !== 'AbortError';
-        const why = lost
-          ? 'its claim was lost (another process took it over after a missed heartbeat)'
-          : `it ran past its queue's time limit of ${this.settings.runningTaskSeconds?.[queue] ?? DEFAULT_RUNNING_S} s`;
-        taken.abort(new Error(`the task queue took this task back: ${why}`));
-      },
-      { once: true },
-    );
+    const since = Date.now();
+    const limitS = this.settings.runningTaskSeconds?.[queue] ?? DEFAULT_RUNNING_S;
+    const abort = (): void => {
+      if (this.#stopping) return;
+      // pg-boss aborts a batch past its time with a bare abort, a lost claim with an Error of its
+      // own — also when another process's supervisor failed the task for its time.
+      const lost = claim.reason instanceof Error && claim.reason.name !== 'AbortError' && Date.now() - since < limitS * 1000;
+      const why = lost ? 'its claim was lost (another process took it over after a missed heartbeat)' : `it ran past its queue's time limit of ${limitS} s`;
+      taken.abort(new Error(`the task queue took this task back: ${why}`));
+    };
+    // A batch past its time before this handler started (it waited for the headroom) aborted already.
+    if (claim.aborted) abort();
+    else claim.addEventListener('abort', abort, { once: true });
     return taken.signal;
   }
 
@@ -531,7 +536,7 @@ export class PgBossTaskQueue implements TaskQueue {
       const { rows } = (await this.boss.getDb().executeSql(
         `UPDATE ${SCHEMA}.job
          SET state = 'completed', completed_on = ${SCHEMA}.job_now(),
-             output = jsonb_build_object('givenUp', true, 'message', COALESCE(output->>'message', 'failed by the task queue'))
+             output = jsonb_build_object('givenUp', true, 'message', ${FAILURE_MESSAGE})
          WHERE name = ANY($1::text[]) AND state = 'failed'
          RETURNING name, id, retry_count + 1 AS attempts, output->>'message' AS message`,
         [[...this.#ordered]],

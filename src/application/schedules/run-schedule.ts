@@ -43,17 +43,26 @@ export class RunSchedule {
       return;
     }
     await this.runs.put({ ...base, status: 'running', updatedAt: this.clock.now(), error: null });
-    const statuses = await this.actions.runActions(
-      {
-        runId: taskId,
-        name: scheduleRunName(schedule.name),
-        actions: schedule.actions,
-        request: scheduleSnapshot(schedule.name, occurrence),
-        detail: { schedule: schedule.name, occurrence: task.occurrence },
-        signal,
-      },
-      log,
-    );
+    let statuses: Awaited<ReturnType<RunTrigger['runActions']>>;
+    try {
+      statuses = await this.actions.runActions(
+        {
+          runId: taskId,
+          name: scheduleRunName(schedule.name),
+          actions: schedule.actions,
+          request: scheduleSnapshot(schedule.name, occurrence),
+          detail: { schedule: schedule.name, occurrence: task.occurrence },
+          signal,
+        },
+        log,
+      );
+    } catch (error) {
+      // Stopped (the queue took the task back) or the records could not be read: the occurrence
+      // says so rather than `running` for good; the queue's next run of the task, if any, records again.
+      const reason = storableText(error instanceof Error ? error.message : String(error)).slice(0, 500);
+      await this.runs.put({ ...base, status: 'failed', updatedAt: this.clock.now(), error: reason }).catch(() => undefined);
+      throw error;
+    }
     const failed = statuses.filter((status) => status !== 'succeeded').length;
     const error = failed === 0 ? null : storableText(`${failed} of ${statuses.length} action${statuses.length === 1 ? '' : 's'} did not succeed`);
     try {

@@ -197,18 +197,28 @@ export class RunTrigger {
       const mark = runnable && action.type === 'command' ? this.startMarks?.place(input.runId, index) : undefined;
       // Recorded as running first (with its command's start mark): if the process dies while it
       // runs, it is not started again. A record that cannot be saved throws here, before the
-      // action ran: the queue retries the task.
-      if (runnable)
-        await this.#started({
-          runId: input.runId,
-          trigger: trigger.name,
-          actionIndex: index,
-          type: action.type,
-          startedAt,
-          requestId: task.requestId,
-          mark: mark?.where,
-          detail: input.detail,
-        });
+      // action ran: the queue retries the task. So does one that finds the action started or
+      // finished since its records were read: another process runs the task now (it took it
+      // over after a missed heartbeat), and this one stops before doing the same work again.
+      if (runnable) {
+        const stored = await this.#started(
+          {
+            runId: input.runId,
+            trigger: trigger.name,
+            actionIndex: index,
+            type: action.type,
+            startedAt,
+            requestId: task.requestId,
+            mark: mark?.where,
+            detail: input.detail,
+          },
+          records.find((record) => record.actionIndex === index),
+        );
+        if (!stored) {
+          log.warn({ action: index, type: action.type }, 'trigger action started by another run of the same task meanwhile; this run stops');
+          throw new Error(`action ${index} was started by another run of this task meanwhile; this run stopped`);
+        }
+      }
       const outcome: Outcome = wasStarted
         ? { status: 'failed', attempts: 1, error: INTERRUPTED, detail: {} }
         : typeof request === 'string'
@@ -316,30 +326,38 @@ export class RunTrigger {
    * Records that an action starts, before it does. A task is run again when its worker died
    * (SIGKILL, a crash) before it finished; the action found `running` then was started once
    * already — it may have done its work — and is recorded as interrupted instead of started a
-   * second time: an action runs at most once, the queue's retry notwithstanding.
+   * second time: an action runs at most once, the queue's retry notwithstanding. Stored only
+   * when the action's record is still `expected` (as read before the run began): false when
+   * another run of the task started or finished it meanwhile (ActionRunRepository.start).
    * @throws when the record cannot be saved: nothing of the action ran, the queue retries the task.
    */
-  async #started(start: {
-    runId: string;
-    trigger: string;
-    actionIndex: number;
-    type: TriggerAction['type'];
-    startedAt: Date;
-    requestId?: string;
-    /** Where its command marks its start (StartMarks), kept in the record to be looked at after a crash. */
-    mark?: string;
-    /** The run's own fields (a schedule's occurrence): its page shows them while the action runs. */
-    detail?: Readonly<Record<string, unknown>>;
-  }): Promise<void> {
+  async #started(
+    start: {
+      runId: string;
+      trigger: string;
+      actionIndex: number;
+      type: TriggerAction['type'];
+      startedAt: Date;
+      requestId?: string;
+      /** Where its command marks its start (StartMarks), kept in the record to be looked at after a crash. */
+      mark?: string;
+      /** The run's own fields (a schedule's occurrence): its page shows them while the action runs. */
+      detail?: Readonly<Record<string, unknown>>;
+    },
+    expected: ActionRun | undefined,
+  ): Promise<boolean> {
     const { requestId, mark, detail, ...fields } = start;
-    await this.runs.save({
-      ...fields,
-      status: 'running',
-      attempts: 0,
-      finishedAt: start.startedAt,
-      error: null,
-      detail: { ...(requestId === undefined ? {} : { requestId }), ...(mark === undefined ? {} : { startMark: mark }), ...detail },
-    });
+    return this.runs.start(
+      {
+        ...fields,
+        status: 'running',
+        attempts: 0,
+        finishedAt: start.startedAt,
+        error: null,
+        detail: { ...(requestId === undefined ? {} : { requestId }), ...(mark === undefined ? {} : { startMark: mark }), ...detail },
+      },
+      expected,
+    );
   }
 
   /**

@@ -127,6 +127,40 @@ describe('RunSchedule', () => {
     expect(recorded.catchUp).to.equal(true);
   });
 
+  it('records a failed occurrence, saying why, when the task queue takes its task back mid-way; a later run of the task records again', async () => {
+    const { shell, runs, run } = setup(
+      parse([
+        {
+          name: 'long',
+          schedule: '0 3 * * *',
+          enabled: true,
+          actions: [
+            { type: 'command', command: 'first' },
+            { type: 'command', command: 'second' },
+          ],
+        },
+      ]),
+    );
+    const claim = new AbortController();
+    // The queue takes the task back while the first command runs (past its time limit).
+    shell.during = async () => claim.abort(new Error("the task queue took this task back: it ran past its queue's time limit of 86400 s"));
+    let thrown: unknown;
+    await run
+      .execute({ schedule: 'long', occurrence: '2026-03-01T03:00:00.000Z', catchUp: false }, RUN_ID, claim.signal)
+      .catch((error: unknown) => (thrown = error));
+    expect(String(thrown)).to.match(/stopped before action 1/);
+    expect(shell.runs.map((each) => each.command)).to.deep.equal(['first']);
+    expect((await runs.forSchedule('long', 1))[0]).to.deep.include({
+      status: 'failed',
+      error: "the run was stopped before action 1: the task queue took this task back: it ran past its queue's time limit of 86400 s",
+    });
+    // The queue runs the task again: the second command runs, once, and the occurrence succeeds.
+    shell.during = undefined;
+    await run.execute({ schedule: 'long', occurrence: '2026-03-01T03:00:00.000Z', catchUp: false }, RUN_ID, new AbortController().signal);
+    expect(shell.runs.map((each) => each.command)).to.deep.equal(['first', 'second']);
+    expect((await runs.forSchedule('long', 1))[0]).to.deep.include({ status: 'succeeded', error: null });
+  });
+
   it('skips (and records) an occurrence whose schedule was disabled or removed meanwhile', async () => {
     const { shell, runs, run } = setup(parse([{ name: 'off', schedule: '0 3 * * *', enabled: false, actions: [{ type: 'command', command: 'true' }] }]));
     await run.execute({ schedule: 'off', occurrence: '2026-03-01T03:00:00.000Z', catchUp: false }, RUN_ID);

@@ -782,6 +782,31 @@ describe('RunTrigger', () => {
     ]);
   });
 
+  it('stops before an action that another run of the same task started meanwhile (a replica took the task over), running nothing twice', async () => {
+    const runs = new InMemoryActionRunRepository();
+    // While this run's first command runs, the task's retry on another replica records action 0
+    // as interrupted and starts action 1.
+    const shell = new (class extends ScriptedShell {
+      override async run(command: string, options: ShellOptions): Promise<ShellRun> {
+        if (command.startsWith('git pull')) {
+          await runs.save({ ...leftRunning(), status: 'failed', error: INTERRUPTED, attempts: 1 });
+          await runs.save({ ...leftRunning(), actionIndex: 1, detail: { startMark: 'elsewhere' } });
+        }
+        return super.run(command, options);
+      }
+    })();
+    const { runner, logger } = make(shell, new RecordingForwarder(), new RecordingJobs(), new RecordingLogger(), runs);
+    let thrown: unknown;
+    await runner.execute(task).catch((error: unknown) => (thrown = error));
+    expect(String(thrown)).to.match(/action 1 was started by another run of this task meanwhile/);
+    expect(shell.commands.map((command) => command.split(' ')[1])).to.deep.equal(['git'], 'make is not run here');
+    expect((await runs.forRun(task.runId)).map((run) => [run.actionIndex, run.status])).to.deep.equal([
+      [0, 'succeeded'],
+      [1, 'running'],
+    ]);
+    expect(logger.entries.map((entry) => entry.message)).to.include('trigger action started by another run of the same task meanwhile; this run stops');
+  });
+
   describe("a run queued before its trigger's `concurrency` changed (a reload)", () => {
     const deploy = (concurrency?: number) =>
       validateTriggers(
