@@ -126,6 +126,65 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       return { overlap, order };
     };
 
+    for (const [kind, name, work] of [
+      ['standard', 'q', {}],
+      ['ordered', 'ordered', { oneAtATimePerGroup: true }],
+    ] as const) {
+      it(`runs the tasks stored after a long-running one while it runs (${kind} queue, other groups): one slow task holds nothing else back`, async () => {
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        const started: number[] = [];
+        const done: number[] = [];
+        await queue.work<{ n: number }>(
+          name,
+          async (task) => {
+            started.push(task.n);
+            if (task.n === 0) await gate;
+            done.push(task.n);
+          },
+          work,
+        );
+        try {
+          await queue.enqueue(name, { n: 0 }, { group: 'slow' });
+          await waitFor(() => started.includes(0), 20_000, 'the long task started');
+          for (let n = 1; n <= 4; n++) await queue.enqueue(name, { n }, { group: `other-${n}` });
+          await waitFor(() => done.length === 4, 20_000, 'the four later tasks done while the first still runs');
+          expect([...done].sort()).to.deep.equal([1, 2, 3, 4]);
+          // Once it ends, its group goes on.
+          await queue.enqueue(name, { n: 5 }, { group: 'slow' });
+        } finally {
+          release();
+        }
+        await waitFor(() => done.includes(5), 20_000, "the long task's group went on");
+      });
+    }
+
+    it("lets the group of a task that ended beside a long-running one go on at once (ordered queue): the long one's batch holds no group", async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const done: number[] = [];
+      // Stored before any worker starts, so that they are fetched together.
+      await queue.enqueue('ordered', { n: 0 }, { group: 'slow' });
+      for (let n = 1; n <= 4; n++) await queue.enqueue('ordered', { n }, { group: `other-${n}` });
+      await queue.work<{ n: number }>(
+        'ordered',
+        async (task) => {
+          if (task.n === 0) await gate;
+          done.push(task.n);
+        },
+        { oneAtATimePerGroup: true },
+      );
+      try {
+        await waitFor(() => done.length === 4, 20_000, 'the four short tasks');
+        await queue.enqueue('ordered', { n: 11 }, { group: 'other-1' });
+        await waitFor(() => done.includes(11), 20_000, "the next task of a short task's group, while the long one runs");
+        expect(done).to.not.include(0);
+      } finally {
+        release();
+      }
+      await waitFor(() => done.includes(0), 20_000, 'the long task');
+    });
+
     it('runs the tasks of one group one at a time', async () => {
       expect((await runGroups(queue)).overlap).to.equal(false);
     });

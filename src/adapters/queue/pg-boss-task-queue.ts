@@ -52,10 +52,18 @@ const SCHEMA = 'pgboss';
 const DAY_S = 86_400;
 const ORDERED_POLICY = 'key_strict_fifo';
 /**
- * A worker fetches up to this many waiting tasks at once and fetches again at once while
- * batches come back full; a batch-of-one worker would wait a polling interval per task.
+ * A queue without a bound takes up to concurrency × this many waiting tasks at once, and fetches
+ * again at once while batches come back full; a batch-of-one worker would wait a polling interval
+ * per task.
  */
 const BATCH_SIZE = 10;
+/**
+ * Workers of a queue without a bound, sharing those tasks: a worker fetches its next batch only
+ * once the whole of its current one has finished, so with one worker a single long task (a
+ * deploy, a slow model reply) held back every task stored after it. With several, the others go
+ * on; each fetch is a statement, hence a few, not one per task.
+ */
+const UNBOUNDED_WORKERS = 4;
 /**
  * Why pg-boss failed a task, from its output: a handler's failure `{message}`, pg-boss's own expiry
  * `{value: {message}}`, its stop a bare string.
@@ -134,6 +142,9 @@ export class PgBossTaskQueue implements TaskQueue {
 
   /** The pg-boss workers this process runs for each queue (`work`), woken by its own inserts. */
   readonly #workers = new Map<string, string[]>();
+
+  /** Each ordered queue's completions of tasks whose batch still runs (`#settleNow`). */
+  readonly #completions = new Map<string, GroupCommit<{ id: string; retryCount: number }, undefined>>();
 
   readonly #ordered: ReadonlySet<string>;
 
@@ -344,12 +355,15 @@ export class PgBossTaskQueue implements TaskQueue {
     if (options.oneAtATimePerGroup && !ordered) {
       this.logger.debug({ queue }, 'groups of this queue run one at a time within this process only (not an ordered queue)');
     }
-    // One worker per queue unless a bound asks for more: each fetch is a statement, and the
-    // embedded database runs one at a time for everybody, HTTP requests included. A bound of N is
-    // N workers of one slot each, not pg-boss's localConcurrency, which names only its first
-    // worker: this way every slot can be woken (`#insert`, `#lookForWork`).
-    const slots = bounded ? Math.max(1, Math.trunc(options.maxConcurrent ?? 1)) : 1;
-    for (let slot = 0; slot < slots; slot++) await this.#addWorker(queue, handler, options, bounded, ordered);
+    // A few workers per queue (UNBOUNDED_WORKERS) sharing its batches, unless a bound asks for N:
+    // N workers of one slot each. Each fetch is a statement, and the embedded database runs one at
+    // a time for everybody, HTTP requests included. Separate workers, not pg-boss's
+    // localConcurrency, which names only its first worker: this way every one can be woken
+    // (`#insert`, `#lookForWork`). A standard queue whose groups run one at a time keeps one
+    // worker: it keeps a group's tasks apart only within a batch (see below).
+    const slots = bounded ? Math.max(1, Math.trunc(options.maxConcurrent ?? 1)) : options.oneAtATimePerGroup && !ordered ? 1 : UNBOUNDED_WORKERS;
+    const batchSize = bounded ? 1 : Math.max(1, Math.ceil((this.settings.concurrency * BATCH_SIZE) / slots));
+    for (let slot = 0; slot < slots; slot++) await this.#addWorker(queue, handler, options, batchSize, ordered);
     this.#looking ??= setInterval(() => void this.#lookForWork(), this.settings.pollingIntervalSeconds * 1000).unref();
     if (ordered) this.#releasing ??= setInterval(() => void this.#releaseGroups(), this.settings.superviseIntervalSeconds * 1000).unref();
   }
@@ -359,19 +373,19 @@ export class PgBossTaskQueue implements TaskQueue {
     queue: string,
     handler: (payload: T, task: RunningTask) => Promise<void>,
     options: WorkOptions<T>,
-    bounded: boolean,
+    batchSize: number,
     ordered: boolean,
   ): Promise<void> {
     let workerId: string | undefined;
     workerId = await this.boss.work<T>(
       queue,
       {
-        batchSize: bounded ? 1 : this.settings.concurrency * BATCH_SIZE,
+        batchSize,
         localConcurrency: 1,
         // Woken by `#lookForWork` when a task is due; this poll is the backstop.
         pollingIntervalSeconds: Math.max(WORKER_BACKSTOP_SECONDS, this.settings.pollingIntervalSeconds),
         // Fetch again at once while batches come back full (pg-boss's default waits a poll).
-        burstWhenBatchFull: !bounded,
+        burstWhenBatchFull: batchSize > 1,
         // Groups are kept apart here, not with pg-boss's localGroupConcurrency: that hands out one
         // task per group and batch and puts the rest back, in whatever order the database returns
         // them next; here a batch runs all the tasks of a group it got, one after another, in order.
@@ -493,32 +507,79 @@ export class PgBossTaskQueue implements TaskQueue {
    * Runs a batch of an ordered queue: one task per group, so all of them at once. A task that
    * fails on its last attempt is completed (and logged at error level) rather than failed: a
    * failed task of a `key_strict_fifo` queue would hold back its group's later tasks for good.
+   * A task that ends while others of its batch still run is settled then (`#settleNow`), not with
+   * the batch: its group's next task can start at once, also while a long one runs beside it.
    */
   async #settleOrdered<T extends object>(
     queue: string,
     jobs: ReadonlyArray<{ readonly id: string; readonly data: T; readonly retryCount: number; readonly signal: AbortSignal }>,
     handler: (payload: T, task: RunningTask) => Promise<void>,
   ) {
-    const outcomes = await Promise.allSettled(
+    let running = jobs.length;
+    const results = await Promise.all(
       jobs.map(async (job, i) => {
-        if (i > 0) await nextTurn();
-        await this.headroom.wait();
-        await handler(job.data, { id: job.id, attempt: job.retryCount + 1, signal: this.#takenBack(queue, job.signal) });
+        const result = await (async () => {
+          if (i > 0) await nextTurn();
+          await this.headroom.wait();
+          await handler(job.data, { id: job.id, attempt: job.retryCount + 1, signal: this.#takenBack(queue, job.signal) });
+        })().then(
+          () => ({ id: job.id, status: 'completed' as const }),
+          (error: unknown) => this.#lastFailure(queue, job, error),
+        );
+        // The last to end is settled with the batch, by pg-boss (a statement fewer).
+        if (--running > 0) await this.#settleNow(queue, job, result);
+        return result;
       }),
     );
-    return jobs.map((job, i) => {
-      const outcome = outcomes[i];
-      if (outcome.status === 'fulfilled') return { id: job.id, status: 'completed' as const };
-      const message = String((outcome.reason as Error)?.message ?? outcome.reason);
-      if (job.retryCount >= this.settings.retryLimit) {
-        this.logger.error(
-          { err: outcome.reason, queue, taskId: job.id, attempts: job.retryCount + 1 },
-          'task failed on its last attempt; given up so that its group can go on',
-        );
-        return { id: job.id, status: 'completed' as const, output: { givenUp: true, message } };
+    return results;
+  }
+
+  /** A failed task's result: failed for a retry, or given up on its last attempt (see #settleOrdered). */
+  #lastFailure(queue: string, job: { readonly id: string; readonly retryCount: number }, error: unknown) {
+    const message = String((error as Error)?.message ?? error);
+    if (job.retryCount >= this.settings.retryLimit) {
+      this.logger.error(
+        { err: error, queue, taskId: job.id, attempts: job.retryCount + 1 },
+        'task failed on its last attempt; given up so that its group can go on',
+      );
+      return { id: job.id, status: 'completed' as const, output: { givenUp: true, message } as object | undefined };
+    }
+    return { id: job.id, status: 'failed' as const, output: { message } as object | undefined };
+  }
+
+  /**
+   * Settles one task of a batch that still runs, fenced to the attempt this worker holds (a task
+   * the queue took back meanwhile is left alone), and wakes the queue's workers for its group's
+   * next task. Completions arriving together share one statement. When it fails the batch's end
+   * settles the task as before.
+   */
+  async #settleNow(
+    queue: string,
+    job: { readonly id: string; readonly retryCount: number },
+    result: { readonly status: 'completed' | 'failed'; readonly output?: object },
+  ): Promise<void> {
+    const attempt = { id: job.id, retryCount: job.retryCount };
+    try {
+      if (result.status === 'failed') await this.boss.fail(queue, attempt, result.output);
+      else if (result.output !== undefined) await this.boss.complete(queue, attempt, result.output);
+      else {
+        let completions = this.#completions.get(queue);
+        if (completions === undefined) {
+          completions = new GroupCommit(
+            async (done) => {
+              await this.boss.complete(queue, [...done], null);
+              return done.map(() => undefined);
+            },
+            { maxItems: MAX_WRITE },
+          );
+          this.#completions.set(queue, completions);
+        }
+        await completions.add(attempt);
       }
-      return { id: job.id, status: 'failed' as const, output: { message } };
-    });
+      for (const workerId of this.#workers.get(queue) ?? []) this.boss.notifyWorker(workerId);
+    } catch (error) {
+      this.logger.debug({ err: error, queue, taskId: job.id }, 'settling a task before its batch ended failed; it is settled with the batch');
+    }
   }
 
   /**
