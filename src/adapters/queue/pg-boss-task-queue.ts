@@ -52,18 +52,12 @@ const SCHEMA = 'pgboss';
 const DAY_S = 86_400;
 const ORDERED_POLICY = 'key_strict_fifo';
 /**
- * A queue without a bound takes up to concurrency × this many waiting tasks at once, and fetches
+ * A worker of a queue without a bound takes up to this many waiting tasks at once, and fetches
  * again at once while batches come back full; a batch-of-one worker would wait a polling interval
- * per task.
+ * per task. Such a queue has `concurrency` workers (see `work`).
  */
 const BATCH_SIZE = 10;
-/**
- * Workers of a queue without a bound, sharing those tasks: a worker fetches its next batch only
- * once the whole of its current one has finished, so with one worker a single long task (a
- * deploy, a slow model reply) held back every task stored after it. With several, the others go
- * on; each fetch is a statement, hence a few, not one per task.
- */
-const UNBOUNDED_WORKERS = 4;
+
 /**
  * Why pg-boss failed a task, from its output: a handler's failure `{message}`, pg-boss's own expiry
  * `{value: {message}}`, its stop a bare string.
@@ -142,6 +136,11 @@ export class PgBossTaskQueue implements TaskQueue {
 
   /** The pg-boss workers this process runs for each queue (`work`), woken by its own inserts. */
   readonly #workers = new Map<string, string[]>();
+
+  /** Workers running a batch now (the others are idle: `#wake`). */
+  readonly #busy = new Set<string>();
+  /** Queues worked with a bound (`WorkOptions.maxConcurrent`): one task per worker. */
+  readonly #bounded = new Set<string>();
 
   /** Each ordered queue's completions of tasks whose batch still runs (`#settleNow`). */
   readonly #completions = new Map<string, GroupCommit<{ id: string; retryCount: number }, undefined>>();
@@ -344,7 +343,7 @@ export class PgBossTaskQueue implements TaskQueue {
     // Committed: this process's worker of the queue fetches now rather than after its polling
     // interval (up to a second later); a worker in the middle of a batch fetches again as soon
     // as the batch has finished, so wake-ups while it is busy cost one fetch, not one each.
-    if (stored.size > 0) for (const workerId of this.#workers.get(queue) ?? []) this.boss.notifyWorker(workerId);
+    if (stored.size > 0) this.#wake(queue);
     return tasks.map((task) => (stored.delete(task.id) ? task.id : null));
   }
 
@@ -355,14 +354,17 @@ export class PgBossTaskQueue implements TaskQueue {
     if (options.oneAtATimePerGroup && !ordered) {
       this.logger.debug({ queue }, 'groups of this queue run one at a time within this process only (not an ordered queue)');
     }
-    // A few workers per queue (UNBOUNDED_WORKERS) sharing its batches, unless a bound asks for N:
-    // N workers of one slot each. Each fetch is a statement, and the embedded database runs one at
-    // a time for everybody, HTTP requests included. Separate workers, not pg-boss's
-    // localConcurrency, which names only its first worker: this way every one can be woken
-    // (`#insert`, `#lookForWork`). A standard queue whose groups run one at a time keeps one
-    // worker: it keeps a group's tasks apart only within a batch (see below).
-    const slots = bounded ? Math.max(1, Math.trunc(options.maxConcurrent ?? 1)) : options.oneAtATimePerGroup && !ordered ? 1 : UNBOUNDED_WORKERS;
-    const batchSize = bounded ? 1 : Math.max(1, Math.ceil((this.settings.concurrency * BATCH_SIZE) / slots));
+    // `concurrency` workers per queue, each taking batches of up to BATCH_SIZE, unless a bound asks
+    // for N: N workers of one slot each. A pg-boss worker fetches its next batch only once the
+    // whole of its current one has ended: with one worker per queue, one long task (a deploy, a
+    // slow model reply) held back every task stored after it; now it holds back one worker.
+    // Separate workers, not pg-boss's localConcurrency, which names only its first worker: this
+    // way each can be woken (`#wake`). A standard queue whose groups run one at a time keeps one
+    // worker taking all its batch: it keeps a group's tasks apart only within a batch (see below).
+    const legacyGroups = options.oneAtATimePerGroup === true && !ordered && !bounded;
+    const slots = bounded ? Math.max(1, Math.trunc(options.maxConcurrent ?? 1)) : legacyGroups ? 1 : this.settings.concurrency;
+    const batchSize = bounded ? 1 : legacyGroups ? this.settings.concurrency * BATCH_SIZE : BATCH_SIZE;
+    if (bounded) this.#bounded.add(queue);
     for (let slot = 0; slot < slots; slot++) await this.#addWorker(queue, handler, options, batchSize, ordered);
     this.#looking ??= setInterval(() => void this.#lookForWork(), this.settings.pollingIntervalSeconds * 1000).unref();
     if (ordered) this.#releasing ??= setInterval(() => void this.#releaseGroups(), this.settings.superviseIntervalSeconds * 1000).unref();
@@ -393,54 +395,92 @@ export class PgBossTaskQueue implements TaskQueue {
         perJobResults: true,
       },
       async (jobs) => {
-        if (ordered) {
-          // An ordered queue hands out at most one task per group per fetch (the group's head),
-          // so a chat's burst would wait a polling interval per message: fetch again at once
-          // after every batch that brought work; an empty fetch ends the burst.
-          if (workerId !== undefined && jobs.length > 0) this.boss.notifyWorker(workerId);
-          return this.#settleOrdered(queue, jobs, handler);
+        const self = workerId as string;
+        this.#busy.add(self);
+        try {
+          // A full batch may have left more waiting: another idle worker looks too.
+          if (jobs.length >= batchSize && batchSize > 1) this.#wake(queue, self);
+          return await this.#runBatch(queue, self, jobs, handler, options, ordered);
+        } finally {
+          this.#busy.delete(self);
         }
-        // The tasks of a batch start one event-loop turn apart, not all in one go: forty handlers
-        // each building a request before their first await held the loop (and every HTTP
-        // request waiting on it) for tens of milliseconds.
-        let turn: Promise<void> = Promise.resolve();
-        const run = (job: (typeof jobs)[number]): Promise<void> => {
-          turn = turn.then(nextTurn).then(() => this.headroom.wait());
-          return turn.then(() => handler(job.data, { id: job.id, attempt: job.retryCount + 1, signal: this.#takenBack(queue, job.signal) }));
-        };
-        if (!options.oneAtATimePerGroup) return settle(jobs, jobs.map(run));
-        // A batch may hold several tasks of one group (a chat's messages): they run one after
-        // another, in `orderBy` order or else by id (creation order, see orderedTaskId), since
-        // the database hands tasks stored in one millisecond out in any order. Groups run together.
-        const rank = (job: (typeof jobs)[number]): number | string => (options.orderBy ? options.orderBy(job.data) : job.id);
-        const groups = new Map<string, Array<(typeof jobs)[number]>>();
-        for (const job of jobs) {
-          const key = job.groupId ?? job.id;
-          const members = groups.get(key);
-          if (members) members.push(job);
-          else groups.set(key, [job]);
-        }
-        const outcome = new Map<string, Promise<void>>();
-        for (const members of groups.values()) {
-          members.sort((a, b) => {
-            const left = rank(a);
-            const right = rank(b);
-            return left < right ? -1 : left > right ? 1 : 0;
-          });
-          let previous: Promise<unknown> = Promise.resolve();
-          for (const job of members) {
-            const current = previous.then(() => run(job));
-            outcome.set(job.id, current);
-            previous = current.catch(() => undefined);
-          }
-        }
-        return settle(
-          jobs,
-          jobs.map((job) => outcome.get(job.id)!),
-        );
       },
     );
     this.#workers.set(queue, [...(this.#workers.get(queue) ?? []), workerId]);
+  }
+
+  /** One fetched batch of `queue` (see `#addWorker`). */
+  #runBatch<T extends object>(
+    queue: string,
+    workerId: string,
+    jobs: ReadonlyArray<{ readonly id: string; readonly data: T; readonly retryCount: number; readonly signal: AbortSignal; readonly groupId?: string | null }>,
+    handler: (payload: T, task: RunningTask) => Promise<void>,
+    options: WorkOptions<T>,
+    ordered: boolean,
+  ) {
+    if (ordered) {
+      // An ordered queue hands out at most one task per group per fetch (the group's head),
+      // so a chat's burst would wait a polling interval per message: fetch again at once
+      // after every batch that brought work; an empty fetch ends the burst.
+      if (jobs.length > 0) this.boss.notifyWorker(workerId);
+      return this.#settleOrdered(queue, jobs, handler);
+    }
+    // The tasks of a batch start one event-loop turn apart, not all in one go: forty handlers
+    // each building a request before their first await held the loop (and every HTTP
+    // request waiting on it) for tens of milliseconds.
+    let turn: Promise<void> = Promise.resolve();
+    const run = (job: (typeof jobs)[number]): Promise<void> => {
+      turn = turn.then(nextTurn).then(() => this.headroom.wait());
+      return turn.then(() => handler(job.data, { id: job.id, attempt: job.retryCount + 1, signal: this.#takenBack(queue, job.signal) }));
+    };
+    if (!options.oneAtATimePerGroup) return settle(jobs, jobs.map(run));
+    // A batch may hold several tasks of one group (a chat's messages): they run one after
+    // another, in `orderBy` order or else by id (creation order, see orderedTaskId), since
+    // the database hands tasks stored in one millisecond out in any order. Groups run together.
+    const rank = (job: (typeof jobs)[number]): number | string => (options.orderBy ? options.orderBy(job.data) : job.id);
+    const groups = new Map<string, Array<(typeof jobs)[number]>>();
+    for (const job of jobs) {
+      const key = job.groupId ?? job.id;
+      const members = groups.get(key);
+      if (members) members.push(job);
+      else groups.set(key, [job]);
+    }
+    const outcome = new Map<string, Promise<void>>();
+    for (const members of groups.values()) {
+      members.sort((a, b) => {
+        const left = rank(a);
+        const right = rank(b);
+        return left < right ? -1 : left > right ? 1 : 0;
+      });
+      let previous: Promise<unknown> = Promise.resolve();
+      for (const job of members) {
+        const current = previous.then(() => run(job));
+        outcome.set(job.id, current);
+        previous = current.catch(() => undefined);
+      }
+    }
+    return settle(
+      jobs,
+      jobs.map((job) => outcome.get(job.id)!),
+    );
+  }
+
+  /**
+   * Wakes the workers of `queue` for tasks that may be waiting: on a bounded queue all of them
+   * (one task each, so tasks stored together start together); otherwise one idle worker (its
+   * batch, when full, wakes the next: one fetch per batch of work, not one per worker), or when
+   * none is idle all of them, each to fetch again once its batch has ended. `except`: a worker
+   * that is busy anyway.
+   */
+  #wake(queue: string, except?: string): void {
+    const workers = this.#workers.get(queue) ?? [];
+    if (this.#bounded.has(queue)) {
+      for (const workerId of workers) this.boss.notifyWorker(workerId);
+      return;
+    }
+    const idle = workers.find((workerId) => workerId !== except && !this.#busy.has(workerId));
+    if (idle !== undefined) this.boss.notifyWorker(idle);
+    else for (const workerId of workers) if (workerId !== except) this.boss.notifyWorker(workerId);
   }
 
   /**
@@ -492,7 +532,7 @@ export class PgBossTaskQueue implements TaskQueue {
       )) as { rows: Array<{ name: string }> };
       if (this.#lookFailing) this.logger.info({}, 'the task queue is reachable again');
       this.#lookFailing = false;
-      for (const { name } of rows) for (const workerId of this.#workers.get(name) ?? []) this.boss.notifyWorker(workerId);
+      for (const { name } of rows) this.#wake(name);
     } catch (error) {
       // A look cut off by the queue's own stop is no failure.
       if (this.#looking === undefined) return;
@@ -576,7 +616,7 @@ export class PgBossTaskQueue implements TaskQueue {
         }
         await completions.add(attempt);
       }
-      for (const workerId of this.#workers.get(queue) ?? []) this.boss.notifyWorker(workerId);
+      this.#wake(queue);
     } catch (error) {
       this.logger.debug({ err: error, queue, taskId: job.id }, 'settling a task before its batch ended failed; it is settled with the batch');
     }
