@@ -395,7 +395,8 @@ export class PgBossTaskQueue implements TaskQueue {
         perJobResults: true,
       },
       async (jobs) => {
-        const self = workerId as string;
+        // Named once `work` has answered, before its first fetch can: '' only in theory.
+        const self = workerId ?? '';
         this.#busy.add(self);
         try {
           // A full batch may have left more waiting: another idle worker looks too.
@@ -422,7 +423,7 @@ export class PgBossTaskQueue implements TaskQueue {
       // An ordered queue hands out at most one task per group per fetch (the group's head),
       // so a chat's burst would wait a polling interval per message: fetch again at once
       // after every batch that brought work; an empty fetch ends the burst.
-      if (jobs.length > 0) this.boss.notifyWorker(workerId);
+      if (jobs.length > 0 && workerId !== '') this.boss.notifyWorker(workerId);
       return this.#settleOrdered(queue, jobs, handler);
     }
     // The tasks of a batch start one event-loop turn apart, not all in one go: forty handlers
