@@ -63,6 +63,11 @@ const BATCH_SIZE = 10;
  * `{value: {message}}`, its stop a bare string.
  */
 const FAILURE_MESSAGE = `COALESCE(output->>'message', output->'value'->>'message', CASE WHEN jsonb_typeof(output) = 'string' THEN output #>> '{}' END, 'failed by the task queue')`;
+/**
+ * A task of an ordered queue that ended while others of its batch still run is settled at once
+ * once the batch has run this much longer (see #settleOrdered).
+ */
+const HELD_BATCH_MS = 250;
 /** How long a task may run when its queue sets no time of its own (`runningTaskSeconds`): 6 hours. */
 const DEFAULT_RUNNING_S = 6 * 60 * 60;
 /** Most tasks one insert statement carries (see `enqueue`). */
@@ -548,31 +553,43 @@ export class PgBossTaskQueue implements TaskQueue {
    * Runs a batch of an ordered queue: one task per group, so all of them at once. A task that
    * fails on its last attempt is completed (and logged at error level) rather than failed: a
    * failed task of a `key_strict_fifo` queue would hold back its group's later tasks for good.
-   * A task that ends while others of its batch still run is settled then (`#settleNow`), not with
-   * the batch: its group's next task can start at once, also while a long one runs beside it.
+   * A task that ended while others of its batch still run HELD_BATCH_MS later is settled then
+   * (`#settleNow`), not with the batch: its group's next task can start while a long one runs.
    */
   async #settleOrdered<T extends object>(
     queue: string,
     jobs: ReadonlyArray<{ readonly id: string; readonly data: T; readonly retryCount: number; readonly signal: AbortSignal }>,
     handler: (payload: T, task: RunningTask) => Promise<void>,
   ) {
-    let running = jobs.length;
-    const results = await Promise.all(
-      jobs.map(async (job, i) => {
-        const result = await (async () => {
-          if (i > 0) await nextTurn();
-          await this.headroom.wait();
-          await handler(job.data, { id: job.id, attempt: job.retryCount + 1, signal: this.#takenBack(queue, job.signal) });
-        })().then(
-          () => ({ id: job.id, status: 'completed' as const }),
-          (error: unknown) => this.#lastFailure(queue, job, error),
-        );
-        // The last to end is settled with the batch, by pg-boss (a statement fewer).
-        if (--running > 0) await this.#settleNow(queue, job, result);
-        return result;
+    const ended = jobs.map((job, i) =>
+      (async () => {
+        if (i > 0) await nextTurn();
+        await this.headroom.wait();
+        await handler(job.data, { id: job.id, attempt: job.retryCount + 1, signal: this.#takenBack(queue, job.signal) });
+      })().then(
+        () => ({ id: job.id, status: 'completed' as const }),
+        (error: unknown) => this.#lastFailure(queue, job, error),
+      ),
+    );
+    const batchEnded = Promise.all(ended);
+    // A task is settled before its batch only when the batch still runs HELD_BATCH_MS after the
+    // task ended: a batch of quick tasks (a burst of chat replies) is settled by pg-boss in one
+    // statement, as before, and only one held by a long task frees its other groups early.
+    await Promise.all(
+      ended.map(async (outcome, i) => {
+        const result = await outcome;
+        let timer: NodeJS.Timeout | undefined;
+        const held = await Promise.race([
+          batchEnded.then(() => false),
+          new Promise<boolean>((resolve) => {
+            timer = setTimeout(() => resolve(true), HELD_BATCH_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+        if (held) await this.#settleNow(queue, jobs[i], result);
       }),
     );
-    return results;
+    return batchEnded;
   }
 
   /** A failed task's result: failed for a retry, or given up on its last attempt (see #settleOrdered). */
@@ -590,8 +607,8 @@ export class PgBossTaskQueue implements TaskQueue {
 
   /**
    * Settles one task of a batch that still runs, fenced to the attempt this worker holds (a task
-   * the queue took back meanwhile is left alone), and wakes the queue's workers for its group's
-   * next task. Completions arriving together share one statement. When it fails the batch's end
+   * the queue took back meanwhile is left alone), and wakes an idle worker for its group's next
+   * task. Completions arriving together share one statement. When it fails the batch's end
    * settles the task as before.
    */
   async #settleNow(
