@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { FireTriggers, TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
 import { INTERRUPTED, RECORDED_OUTPUT, REQUEST_POLL_MS, REQUEST_WAIT_MS, RunTrigger } from '../../../../src/application/triggers/run-trigger.js';
+import type { TriggerSource } from '../../../../src/application/triggers/trigger-source.js';
 import type { Timer } from '../../../../src/ports/timer.js';
 import { InMemoryStartMarks } from '../../../fakes/in-memory-start-marks.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
@@ -866,22 +867,7 @@ describe('RunTrigger', () => {
       const shell = new GatedShell();
       const runs = new InMemoryActionRunRepository();
       const logger = new RecordingLogger();
-      const runner = new RunTrigger(
-        live,
-        runs,
-        requests,
-        shell,
-        new RecordingForwarder(),
-        new RecordingJobs(),
-        new SequentialIds(),
-        new FixedClock(),
-        logger,
-        { triggersDir: '/srv/triggers', commandTimeoutMs: 60_000, commandEnv: COMMAND_ENV },
-        undefined,
-        undefined,
-        undefined,
-        { queue, lanes },
-      );
+      const runner = makeRunner(live, queue, lanes, shell, { runs, logger, requests });
       await queue.work<TriggerRunTask>(TRIGGER_RUN_QUEUE, (task, { id, signal }) => runner.execute(task, { signal, taskId: id }));
       await queue.work<TriggerRunTask>(TRIGGER_RUN_ORDERED_QUEUE, (task, { id, signal }) => runner.execute(task, { signal, taskId: id, ordered: true }), {
         oneAtATimePerGroup: true,
@@ -905,7 +891,7 @@ describe('RunTrigger', () => {
     it('moves a run once when its task runs again after the move (its worker died before it finished)', async () => {
       const queue = new InMemoryTaskQueue();
       const lanes = new InMemoryTriggerLanes();
-      const { runner } = { runner: makeRunner(deploy(2), queue, lanes) };
+      const runner = makeRunner(deploy(2), queue, lanes);
       const queued: TriggerRunTask = { ...task, trigger: 'deploy', lane: 4 };
       await runner.execute(queued, { taskId: 'old-task', ordered: true });
       await runner.execute(queued, { taskId: 'old-task', ordered: true });
@@ -924,24 +910,26 @@ describe('RunTrigger', () => {
       expect(queue.tasks).to.deep.equal([]);
     });
 
+    /** A runner that moves runs between lanes; `requests` holds the task's request unless given. */
     const makeRunner = (
-      configured: ReturnType<typeof deploy>,
+      configured: TriggerSource,
       queue: InMemoryTaskQueue,
       lanes: InMemoryTriggerLanes,
       shell: ShellExecutor = new ScriptedShell(),
+      parts: { runs?: InMemoryActionRunRepository; logger?: RecordingLogger; requests?: InMemoryInboundRequestStore } = {},
     ) => {
-      const requests = new InMemoryInboundRequestStore();
-      void requests.record(STORED);
+      const requests = parts.requests ?? new InMemoryInboundRequestStore();
+      if (parts.requests === undefined) void requests.record(STORED);
       return new RunTrigger(
         configured,
-        new InMemoryActionRunRepository(),
+        parts.runs ?? new InMemoryActionRunRepository(),
         requests,
         shell,
         new RecordingForwarder(),
         new RecordingJobs(),
         new SequentialIds(),
         new FixedClock(),
-        new RecordingLogger(),
+        parts.logger ?? new RecordingLogger(),
         { triggersDir: '/srv/triggers', commandTimeoutMs: 60_000, commandEnv: COMMAND_ENV },
         undefined,
         undefined,
