@@ -22,6 +22,17 @@ export const drained = async (queue: TaskQueue, name = 'q', ms = 20_000): Promis
   await waitFor(async () => ((await queue.depth())[name] ?? 0) === 0, ms, `queue ${name} drained`);
 };
 
+/** A gate a handler waits at until the test releases it. */
+const opened = (): { gate: Promise<void>; release: () => void } => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  return { gate, release };
+};
+
+/** Resolves when `signal` aborts (the queue took the task back). */
+const abortOf = (signal: AbortSignal): Promise<void> =>
+  new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+
 /** The behaviour every TaskQueue adapter must have. */
 export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQueueHarness): void => {
   describe(`TaskQueue contract: ${name}`, function () {
@@ -131,8 +142,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       ['ordered', 'ordered', { oneAtATimePerGroup: true }],
     ] as const) {
       it(`runs the tasks stored after a long-running one while it runs (${kind} queue, other groups): one slow task holds nothing else back`, async () => {
-        let release!: () => void;
-        const gate = new Promise<void>((resolve) => (release = resolve));
+        const { gate, release } = opened();
         const started: number[] = [];
         const done: number[] = [];
         await queue.work<{ n: number }>(
@@ -160,8 +170,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
     }
 
     it("lets the group of a task that ended beside a long-running one go on at once (ordered queue): the long one's batch holds no group", async () => {
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => (release = resolve));
+      const { gate, release } = opened();
       const done: number[] = [];
       // Stored before any worker starts, so that they are fetched together.
       await queue.enqueue('ordered', { n: 0 }, { group: 'slow' });
@@ -257,7 +266,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
         attempts.push(meta.attempt);
         if (meta.attempt > 1) return;
         // The first attempt hangs until the queue takes it back.
-        await new Promise<void>((resolve) => meta.signal.addEventListener('abort', () => resolve(), { once: true }));
+        await abortOf(meta.signal);
         aborted.push(String((meta.signal.reason as Error)?.message ?? meta.signal.reason));
       });
       await waitFor(() => attempts.length === 2, 30_000, 'the second attempt');
@@ -280,7 +289,7 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
             return;
           }
           attempts.push(meta.attempt);
-          await new Promise<void>((resolve) => meta.signal.addEventListener('abort', () => resolve(), { once: true }));
+          await abortOf(meta.signal);
         },
         { oneAtATimePerGroup: true },
       );

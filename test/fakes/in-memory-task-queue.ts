@@ -196,6 +196,8 @@ export class InMemoryTaskQueue implements TaskQueue {
       this.store.changed();
     };
     // Past its queue's time limit the task is taken back: a failed attempt, its signal aborted.
+    // A real timer, as pg-boss's limit is in real seconds: the contract runs one case on both,
+    // and waits for what follows (the next attempt), never for the time itself.
     const limit =
       limitMs === undefined
         ? undefined
