@@ -14,6 +14,7 @@ import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
 import { EnvironmentSecretStore } from '../../src/adapters/secrets/environment-secret-store.js';
 import { ChildProcessShellExecutor } from '../../src/adapters/shell/child-process-shell-executor.js';
 import type { JobChange } from '../../src/domain/jobs/job.js';
+import type { JobRunner } from '../../src/ports/job-runner.js';
 import { tempDir } from '../support/gateway-process.js';
 import { waitFor } from '../support/http.js';
 import { contractJob, describeJobRunnerContract } from './job-runner.contract.js';
@@ -333,7 +334,7 @@ describe('GithubActionsJobRunner#poll', () => {
   });
 
   it('names the failing call and status, never the token', async () => {
-    const runner = new GithubActionsJobRunner(new GithubClient({ token: 'ghp_secret_token', repo: 'acme/app', apiUrl: 'https://api.github.test' }));
+    const runner: JobRunner = new GithubActionsJobRunner(new GithubClient({ token: 'ghp_secret_token', repo: 'acme/app', apiUrl: 'https://api.github.test' }));
     nock('https://api.github.test').get('/repos/acme/app').reply(401, { message: 'Bad credentials' });
     const error = await runner.run(contractJob('x'), async () => undefined, new AbortController().signal).catch((e: Error) => e);
     expect((error as Error).message).to.equal('GitHub GET /repos/acme/app answered 401: Bad credentials');

@@ -9,6 +9,9 @@ import { ROOT, startGateway, type GatewayProcess } from '../support/gateway-proc
 import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey, send, waitFor } from '../support/http.js';
 
+/** The page's document, as functions run in the page by `evaluate` see it (the tests are type-checked without the DOM's types). */
+declare const document: { readonly activeElement: { readonly id: string } | null };
+
 /*
  * The admin UI in headless Chromium, at phone width (390 px): every page is checked for an
  * empty console (no error, no warning, nothing), for a layout without horizontal overflow, and

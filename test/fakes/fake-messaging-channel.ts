@@ -152,7 +152,7 @@ export class FakeMessagingChannel implements MessagingChannel {
     this.acknowledged.push({ target, messageId });
   }
 
-  async download(): Promise<DownloadedFile> {
+  async download(_token: string, _fileId: string, _maxBytes?: number): Promise<DownloadedFile> {
     throw new Error('no files on the fake platform');
   }
 }

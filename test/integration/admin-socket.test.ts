@@ -13,6 +13,10 @@ import { tempDir } from '../support/gateway-process.js';
 
 const SECRET = 'postgres://agw:s3cr3t-password@db/agw';
 
+const notUsedHere = async (): Promise<never> => {
+  throw new Error('not used by these tests');
+};
+
 /** Keys in memory; a name of `explode` fails as a library would, `bad` as the core does. */
 class MemoryKeys implements KeyAdministration {
   readonly keys: ApiKeySummary[] = [];
@@ -63,6 +67,9 @@ describe('admin socket (server and client over a Unix socket)', () => {
       {
         setAdminPassword: async (password) => void keys.passwords.push(password),
         migrations: async () => ({ appliedAtStart: ['Migration2_b'], recorded: ['Migration1_a', 'Migration2_b'] }),
+        reload: notUsedHere,
+        deliveries: { list: notUsedHere, show: notUsedHere },
+        replay: notUsedHere,
       },
       logger,
     );

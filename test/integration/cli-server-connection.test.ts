@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
-import { AdminSocketServer } from '../../src/adapters/http/admin-socket/admin-socket-server.js';
+import { type AdminOperations, AdminSocketServer } from '../../src/adapters/http/admin-socket/admin-socket-server.js';
 import type { KeyAdministration } from '../../src/application/auth/api-key-administration.js';
 import { connectToServer } from '../../src/cli/database-access.js';
 import { CliFailure } from '../../src/cli/usage-error.js';
@@ -19,7 +19,16 @@ const NO_KEYS: KeyAdministration = {
   list: async () => [],
   revoke: async () => undefined,
 };
-const OPERATIONS = { setAdminPassword: async () => undefined, migrations: async () => ({ appliedAtStart: [], recorded: [] }) };
+const notUsedHere = async (): Promise<never> => {
+  throw new Error('not used by these tests');
+};
+const OPERATIONS: AdminOperations = {
+  setAdminPassword: async () => undefined,
+  migrations: async () => ({ appliedAtStart: [], recorded: [] }),
+  reload: notUsedHere,
+  deliveries: { list: notUsedHere, show: notUsedHere },
+  replay: notUsedHere,
+};
 
 const failure = async (promise: Promise<unknown>): Promise<CliFailure> => {
   const error = await promise.then(

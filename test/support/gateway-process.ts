@@ -236,8 +236,8 @@ export const runCli = (args: string[], env: Record<string, string>, options: { r
     );
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
     child.once('exit', (code) => done({ code, stdout, stderr }));
     if (options.input !== undefined) child.stdin!.end(options.input);

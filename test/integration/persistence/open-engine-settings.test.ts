@@ -15,7 +15,7 @@ describe('openEngine: the settings the embedded database boots with, and where i
   this.timeout(60_000);
 
   /** The boot's settings, and whether the statements run on a thread of their own (the HTTP event loop never waits on them). */
-  const settingsOf = async (shortLived: boolean): Promise<Record<string, string> & { ownThread: boolean }> => {
+  const settingsOf = async (shortLived: boolean): Promise<Record<string, string | boolean>> => {
     const dataDir = dirname(await emptyPgliteDir('engine-settings'));
     const open: OpenEngine = await openEngine({ databaseUrl: undefined, dataDir, logger: new RecordingLogger(), shortLived });
     try {

@@ -10,7 +10,7 @@ import type { EmbeddedPglite, PgliteThread, PgliteTransaction } from '../../../s
 import { emptyPgliteDir, openPglite } from '../../support/data-dirs.js';
 
 /** What the embedded database does wherever its statements run; `open` boots it on a data directory. */
-const describeEmbeddedDatabase = (name: string, open: (dir: string) => Promise<EmbeddedPglite>): void =>
+const describeEmbeddedDatabase = (name: string, open: (dir: string) => Promise<EmbeddedPglite>): Mocha.Suite =>
   describe(name, function () {
     this.timeout(60_000);
     let dir: string;

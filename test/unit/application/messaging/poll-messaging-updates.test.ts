@@ -14,6 +14,7 @@ import { InMemoryPollerLease } from '../../../fakes/in-memory-poller-lease.js';
 import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
 import { RecordingLogger } from '../../../fakes/recording-logger.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
+import { InMemoryTriggerLanes } from '../../../fakes/in-memory-trigger-lanes.js';
 import { waitFor } from '../../../support/http.js';
 
 /** A platform's long poll in memory: deliveries numbered from 1; a poll from cursor n returns those from n on, or waits for one (or the abort). */
@@ -87,7 +88,7 @@ describe('PollMessagingUpdates', () => {
       },
     };
     const channels = new MessagingChannels([channel]);
-    const fire = new FireTriggers(triggers, new InMemoryInboundRequestStore(), queue, new SequentialIds(), clock, logger);
+    const fire = new FireTriggers(triggers, new InMemoryInboundRequestStore(), queue, new SequentialIds(), clock, logger, new InMemoryTriggerLanes());
     const receive = new ReceiveMessagingUpdate(channels, deliveries, queue, fire, clock, logger);
     const delays: number[] = [];
     // Records the wait and yields to the event loop instead of waiting.

@@ -3,10 +3,10 @@ import { CHAT_MESSAGE_QUEUE, ReceiveMessagingUpdate, type ChatMessageTask } from
 import { FireTriggers, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
 import { MessagingChannels, type ChatChannel } from '../../../../src/application/messaging/messaging-channels.js';
 import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
-import type { DeliveryLog } from '../../../../src/ports/delivery-log.js';
 import { FakeMessagingChannel, fakeSignature, type FakeChannelOptions, type FakeDelivery } from '../../../fakes/fake-messaging-channel.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
 import { InMemoryBotTokenStore } from '../../../fakes/in-memory-bot-token-store.js';
+import { InMemoryDeliveryLog } from '../../../fakes/in-memory-delivery-log.js';
 import { InMemoryInboundRequestStore } from '../../../fakes/in-memory-inbound-request-store.js';
 import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
 import { RecordingLogger } from '../../../fakes/recording-logger.js';
@@ -14,18 +14,6 @@ import { SequentialIds } from '../../../fakes/sequential-ids.js';
 import { InMemoryTriggerLanes } from '../../../fakes/in-memory-trigger-lanes.js';
 
 const SECRET = 'webhook-secret';
-
-class MemoryDeliveryLog implements DeliveryLog {
-  readonly seen = new Set<string>();
-  async recordFirst(id: string): Promise<boolean> {
-    if (this.seen.has(id)) return false;
-    this.seen.add(id);
-    return true;
-  }
-  async forget(id: string): Promise<void> {
-    this.seen.delete(id);
-  }
-}
 
 const update = (id: number | string, chat = '42', text = 'hello'): FakeDelivery => ({ id: String(id), message: { chat, id: `${id}0`, text } });
 
@@ -50,7 +38,7 @@ describe('ReceiveMessagingUpdate', () => {
   const make = (options: { token?: string; configured?: string; stored?: string; channel?: FakeChannelOptions } = {}) => {
     const queue = new InMemoryTaskQueue();
     const logger = new RecordingLogger();
-    const deliveries = new MemoryDeliveryLog();
+    const deliveries = new InMemoryDeliveryLog();
     const platform = new FakeMessagingChannel(options.channel);
     const credentials = new InMemoryBotTokenStore('token' in options ? options.token : 'bot-token', options.stored);
     const configured = 'configured' in options ? options.configured : SECRET;
@@ -275,7 +263,7 @@ describe('ReceiveMessagingUpdate', () => {
     const channels = new MessagingChannels([one, two].map((platform) => ({ platform, credentials: new InMemoryBotTokenStore('t'), settings })));
     const receive = new ReceiveMessagingUpdate(
       channels,
-      new MemoryDeliveryLog(),
+      new InMemoryDeliveryLog(),
       queue,
       new FireTriggers([], new InMemoryInboundRequestStore(), queue, new SequentialIds(), clock, logger, new InMemoryTriggerLanes()),
       clock,
