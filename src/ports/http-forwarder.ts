@@ -14,6 +14,8 @@ export interface OutboundResult {
   readonly attempts: number;
   /** Why it failed, when it did. */
   readonly error?: string;
+  /** True when `signal` stopped it (no answer taken, no attempt made after). */
+  readonly aborted?: boolean;
 }
 
 /** Sends outbound webhooks. */
@@ -21,7 +23,8 @@ export interface HttpForwarder {
   /**
    * Sends the request, retrying network errors, timeouts, 429 and 5xx with exponential
    * backoff up to the adapter's attempt limit. Never throws: the outcome is in the result.
-   * Other 4xx answers are final and not retried.
+   * Other 4xx answers are final and not retried. When `signal` aborts, the attempt under way
+   * is cut off and none is made after it: the result says `aborted`.
    */
-  send(request: OutboundRequest): Promise<OutboundResult>;
+  send(request: OutboundRequest, signal?: AbortSignal): Promise<OutboundResult>;
 }

@@ -1,11 +1,15 @@
 import { expect } from 'chai';
 import type { HttpForwarder } from '../../src/ports/http-forwarder.js';
+import { waitFor } from '../support/http.js';
 
 /** A peer the suite drives: answers in turn with the given statuses, recording what it received. */
 export interface ScriptedPeer {
   readonly url: string;
-  /** Statuses to answer with, in order ('drop' closes the connection without answering); the last one repeats. */
-  script(statuses: Array<number | 'drop'>): void;
+  /**
+   * Statuses to answer with, in order; the last one repeats. 'drop' closes the connection
+   * without answering, 'hang' never answers, 'endless' answers 200 with a body that never ends.
+   */
+  script(statuses: Array<number | 'drop' | 'hang' | 'endless'>): void;
   received(): Array<{ method: string; headers: Record<string, string | string[] | undefined>; body: string }>;
   close(): Promise<void>;
 }
@@ -83,6 +87,30 @@ export const describeHttpForwarderContract = (name: string, make: () => HttpForw
       expect(result).to.include({ ok: false, status: null, attempts: 3 });
       expect(result.error).to.contain(new URL(peer.url).host);
       for (const secret of ['path-secret-42', 'query-secret', 'services/T000']) expect(result.error).not.to.contain(secret);
+    });
+
+    it('cuts off the attempt under way when its signal aborts, and makes none after it', async () => {
+      peer.script(['hang']);
+      const stop = new AbortController();
+      const sending = forwarder.send({ url: peer.url, method: 'POST', headers: {}, json: {} }, stop.signal);
+      await waitFor(() => peer.received().length === 1, 5_000, 'the first attempt to arrive');
+      stop.abort(new Error('the task queue took this task back'));
+      expect(await sending).to.include({ ok: false, status: null, attempts: 1, aborted: true });
+      expect(peer.received()).to.have.length(1);
+    });
+
+    it('makes no attempt when its signal has already aborted', async () => {
+      peer.script([200]);
+      const stop = new AbortController();
+      stop.abort(new Error('stopped'));
+      expect(await forwarder.send({ url: peer.url, method: 'POST', headers: {}, json: {} }, stop.signal)).to.include({ ok: false, attempts: 0, aborted: true });
+      expect(peer.received()).to.have.length(0);
+    });
+
+    it('takes the status of an answer whose body never ends, without waiting for the body (only the status counts)', async () => {
+      peer.script(['endless']);
+      expect(await forwarder.send({ url: peer.url, method: 'POST', headers: {}, json: {} })).to.deep.equal({ ok: true, status: 200, attempts: 1 });
+      expect(peer.received()).to.have.length(1);
     });
   });
 };

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import nock from 'nock';
 import { NodeFetchHttpForwarder } from '../../src/adapters/forwarder/node-fetch-http-forwarder.js';
 import { describeHttpForwarderContract, type ScriptedPeer } from './http-forwarder.contract.js';
@@ -7,7 +8,7 @@ import { describeHttpForwarderContract, type ScriptedPeer } from './http-forward
 const make = () => new NodeFetchHttpForwarder({ attempts: 3, backoffMs: 5, timeoutMs: 2000 });
 
 const loopbackPeer = async (): Promise<ScriptedPeer> => {
-  let statuses: Array<number | 'drop'> = [200];
+  let statuses: Parameters<ScriptedPeer['script']>[0] = [200];
   const received: ReturnType<ScriptedPeer['received']> = [];
   const server = createServer((req: IncomingMessage, res) => {
     let body = '';
@@ -16,7 +17,14 @@ const loopbackPeer = async (): Promise<ScriptedPeer> => {
       received.push({ method: req.method ?? '', headers: req.headers, body });
       const status = statuses.length > 1 ? statuses.shift()! : statuses[0];
       if (status === 'drop') req.socket.destroy();
-      else res.writeHead(status).end();
+      else if (status === 'endless') {
+        res.writeHead(200);
+        const more = (): void => {
+          while (!res.destroyed && res.write(Buffer.alloc(16 * 1024, 'x')));
+          if (!res.destroyed) res.once('drain', more);
+        };
+        more();
+      } else if (status !== 'hang') res.writeHead(status).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -24,7 +32,12 @@ const loopbackPeer = async (): Promise<ScriptedPeer> => {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     script: (next) => (statuses = [...next]),
     received: () => received,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // A 'hang' answer keeps its connection open.
+        server.closeAllConnections();
+      }),
   };
 };
 
@@ -57,6 +70,19 @@ const nockPeer = async (): Promise<ScriptedPeer> => {
         const interceptor = scope.intercept(/.*/, method);
         if (status === 'drop') {
           interceptor.replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
+        } else if (status === 'hang') {
+          // Answers after the suite's longest wait: the case aborts long before.
+          interceptor.delay(60_000).reply(200, '');
+        } else if (status === 'endless') {
+          interceptor.reply(
+            200,
+            () =>
+              new Readable({
+                read: function () {
+                  this.push(Buffer.alloc(16 * 1024, 'x'));
+                },
+              }),
+          );
         } else {
           interceptor.reply(status, '');
         }
@@ -64,6 +90,7 @@ const nockPeer = async (): Promise<ScriptedPeer> => {
     },
     received: () => received,
     close: async () => {
+      nock.abortPendingRequests();
       nock.cleanAll();
       nock.enableNetConnect();
       nock.restore();

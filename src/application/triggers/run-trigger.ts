@@ -412,7 +412,7 @@ export class RunTrigger {
       case 'command':
         return this.#command(action, request, startMark, signal);
       case 'webhook':
-        return this.#webhook(action, request);
+        return this.#webhook(action, request, signal);
       case 'agent':
         return this.#agent(action, trigger, request);
     }
@@ -454,17 +454,20 @@ export class RunTrigger {
     }
   }
 
-  async #webhook(action: WebhookAction, request: RequestSnapshot): Promise<Outcome> {
-    const result = await this.forwarder.send({
-      url: action.url,
-      method: action.method,
-      headers: action.headers,
-      json: action.method === 'POST' ? { ...action.vars, data: request.body ?? null } : undefined,
-    });
+  async #webhook(action: WebhookAction, request: RequestSnapshot, signal?: AbortSignal): Promise<Outcome> {
+    const result = await this.forwarder.send(
+      {
+        url: action.url,
+        method: action.method,
+        headers: action.headers,
+        json: action.method === 'POST' ? { ...action.vars, data: request.body ?? null } : undefined,
+      },
+      signal,
+    );
     return {
       status: result.ok ? 'succeeded' : 'failed',
       attempts: result.attempts,
-      error: result.ok ? null : (result.error ?? `HTTP ${result.status}`),
+      error: result.ok ? null : result.aborted ? `stopped: ${signal ? reasonOf(signal) : 'aborted'}` : (result.error ?? `HTTP ${result.status}`),
       detail: { httpStatus: result.status },
     };
   }

@@ -53,6 +53,17 @@ class HangingShell implements ShellExecutor {
   }
 }
 
+/** A webhook peer that answers only when told to stop, as the real forwarder does when its signal aborts. */
+class HangingForwarder implements HttpForwarder {
+  readonly sent: OutboundRequest[] = [];
+  async send(request: OutboundRequest, signal?: AbortSignal): Promise<OutboundResult> {
+    this.sent.push(request);
+    if (signal === undefined) throw new Error('a webhook that never answers was sent without a signal');
+    await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+    return { ok: false, status: null, attempts: 1, error: 'stopped before an answer', aborted: true };
+  }
+}
+
 /** An action run store that refuses every outcome (not the `running` mark), as a database refusing a row would. */
 class FailingActionRunRepository extends InMemoryActionRunRepository {
   override async save(run: ActionRun): Promise<void> {
@@ -780,6 +791,24 @@ describe('RunTrigger', () => {
       [2, 'succeeded'],
       [3, 'succeeded'],
       [4, 'succeeded'],
+    ]);
+  });
+
+  it('stops its webhook under way when the queue takes the task back, recording why, and starts no further action', async () => {
+    const forwarder = new HangingForwarder();
+    const { runner, runs } = make(new ScriptedShell(), forwarder as unknown as RecordingForwarder);
+    const queueClaim = new AbortController();
+    const first = runner.execute(task, { signal: queueClaim.signal });
+    await waitFor(() => forwarder.sent.length === 1, 5_000, 'the first webhook');
+    queueClaim.abort(new Error('the task queue took this task back: its claim was lost'));
+    let thrown: unknown;
+    await first.catch((error: unknown) => (thrown = error));
+    expect(String(thrown)).to.match(/stopped before action 3: the task queue took this task back/);
+    expect(forwarder.sent, 'no second webhook sent').to.have.length(1);
+    expect(runs.runs.map((run) => [run.actionIndex, run.status, run.error])).to.deep.equal([
+      [0, 'succeeded', null],
+      [1, 'succeeded', null],
+      [2, 'failed', 'stopped: the task queue took this task back: its claim was lost'],
     ]);
   });
 
