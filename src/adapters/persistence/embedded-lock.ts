@@ -1,4 +1,5 @@
-import { mkdir, open, readFile, unlink } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, mkdir, open, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Thrown when another live process has the embedded database open. */
@@ -12,7 +13,7 @@ export class EmbeddedDatabaseBusy extends Error {
   }
 }
 
-const isAlive = (pid: number): boolean => {
+const isProcessAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
     return true;
@@ -21,50 +22,124 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
+/** Who this process is and how it tells a live process; tests stand in several processes in one. */
+export interface LockIdentity {
+  readonly pid: number;
+  readonly isAlive: (pid: number) => boolean;
+}
+
+const THIS_PROCESS: LockIdentity = { pid: process.pid, isAlive: isProcessAlive };
+
+/** A takeover guard older than this was left by a process that died holding it. */
+const GUARD_STALE_MS = 10_000;
+/** Rounds of trying to lock before giving up (a round waits 10 ms while another process takes a stale lock over). */
+const ATTEMPTS = 200;
+
+/** The lock file as read: its pid (NaN when it holds none) and its inode, which tells one file from its replacement. */
+interface LockFile {
+  readonly pid: number;
+  readonly ino: number;
+}
+
 /**
  * PGlite is single-process: two processes opening one data directory would corrupt it.
  * This pid file makes the second one fail clearly instead; a file left by a dead process is taken over.
+ *
+ * The file appears with its pid already in it (written to a file of this process's own, then
+ * hard-linked into place, which fails if the lock exists), so no other process can read it
+ * empty and take it for a dead one's. A dead process's file is removed under a takeover guard
+ * (see #removeStale): of processes taking one stale lock over at once, exactly one gets it.
  */
 export class EmbeddedLock {
   readonly #file: string;
 
-  constructor(private readonly dataDir: string) {
+  constructor(
+    private readonly dataDir: string,
+    private readonly self: LockIdentity = THIS_PROCESS,
+  ) {
     this.#file = join(dataDir, 'embedded.pid');
   }
 
   /** The pid holding the lock, or null when nobody alive holds it. */
   async holder(): Promise<number | null> {
-    try {
-      const pid = Number((await readFile(this.#file, 'utf8')).trim());
-      return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : null;
-    } catch {
-      return null;
-    }
+    const file = await this.#read(this.#file);
+    return file === null ? null : this.#liveOther(file.pid);
   }
 
   async acquire(): Promise<void> {
     await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        const handle = await open(this.#file, 'wx', 0o600);
-        await handle.writeFile(String(process.pid));
-        await handle.close();
-        return;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const pid = await this.holder();
+    const mine = join(this.dataDir, `embedded.pid.${this.self.pid}.${randomUUID()}`);
+    await writeFile(mine, String(this.self.pid), { flag: 'wx', mode: 0o600 });
+    try {
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        try {
+          await link(mine, this.#file);
+          return;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        }
+        const found = await this.#read(this.#file);
+        if (found === null) continue; // released meanwhile: try again
+        const pid = this.#liveOther(found.pid);
         if (pid !== null) throw new EmbeddedDatabaseBusy(pid, this.dataDir);
-        await unlink(this.#file).catch(() => undefined);
+        await this.#removeStale(found);
       }
+    } finally {
+      await unlink(mine).catch(() => undefined);
     }
-    throw new Error(`Could not lock the embedded database in ${this.dataDir}`);
+    throw new Error(`Could not lock the embedded database in ${this.dataDir}: other processes kept taking the lock file over`);
   }
 
   async release(): Promise<void> {
+    const file = await this.#read(this.#file);
+    if (file?.pid === this.self.pid) await unlink(this.#file).catch(() => undefined);
+  }
+
+  #liveOther(pid: number): number | null {
+    return Number.isInteger(pid) && pid > 0 && pid !== this.self.pid && this.self.isAlive(pid) ? pid : null;
+  }
+
+  /** The file's pid and inode, read through one handle (so both are of the same file); null when there is none. */
+  async #read(path: string): Promise<LockFile | null> {
+    let handle: Awaited<ReturnType<typeof open>>;
     try {
-      if ((await readFile(this.#file, 'utf8')).trim() === String(process.pid)) await unlink(this.#file);
+      handle = await open(path, 'r');
     } catch {
-      // Already gone: nothing to release.
+      return null;
+    }
+    try {
+      const { ino } = await handle.stat();
+      return { pid: Number((await handle.readFile('utf8')).trim() || Number.NaN), ino };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * Removes the stale lock `seen` unless it was replaced since. Only a process holding the
+   * takeover guard removes a lock file, and a new one only appears where there is none, so the
+   * file read under the guard is still `seen` exactly when its inode is. A guard left by a
+   * process that died while holding it (it holds it for a few milliseconds) is cleared.
+   */
+  async #removeStale(seen: LockFile): Promise<void> {
+    const guard = join(this.dataDir, 'embedded.pid.takeover');
+    try {
+      await writeFile(guard, String(this.self.pid), { flag: 'wx', mode: 0o600 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const since = await stat(guard).then(
+        (found) => Date.now() - found.mtimeMs,
+        () => 0,
+      );
+      if (since > GUARD_STALE_MS) await unlink(guard).catch(() => undefined);
+      else await new Promise((resolve) => setTimeout(resolve, 10));
+      return;
+    }
+    try {
+      const now = await this.#read(this.#file);
+      if (now !== null && now.ino === seen.ino) await unlink(this.#file).catch(() => undefined);
+    } finally {
+      await unlink(guard).catch(() => undefined);
     }
   }
 }
