@@ -25,10 +25,11 @@ describe('e2e: live reload of the trigger file', function () {
     gateway = undefined;
   });
 
-  const start = async (watch: boolean) => {
+  /** Starts with `initial` in the file (by default one trigger, `first`, on /webhook). */
+  const start = async (watch: boolean, initial = [trigger('first')]) => {
     const dir = await tempDir('e2e-reload');
     const file = join(dir, 'TRIGGERS.json');
-    await writeFile(file, JSON.stringify([trigger('first')]));
+    await writeFile(file, JSON.stringify(initial));
     gateway = await startGateway({
       DATA_DIR: await migratedDataDir('e2e-reload-data'),
       TRIGGERS_FILE: file,
@@ -46,7 +47,7 @@ describe('e2e: live reload of the trigger file', function () {
       expect(answer.status).to.equal(200);
       return answer.body.triggers;
     };
-    expect(await fire()).to.deep.equal(['first']);
+    expect(await fire()).to.deep.equal(initial.filter((t) => t.enabled && t.watch_path === '/webhook').map((t) => t.name));
     return { file, fire };
   };
 
@@ -55,6 +56,16 @@ describe('e2e: live reload of the trigger file', function () {
     await writeFile(file, JSON.stringify([trigger('second'), trigger('third')]));
     await waitFor(() => logged(gateway!, 'configuration reloaded') === 1, 20_000, 'the reload');
     expect(await fire()).to.deep.equal(['second', 'third']);
+  });
+
+  it('fires a trigger a reload added on an endpoint that no trigger watched at start-up', async () => {
+    const { file, fire } = await start(true, [
+      { ...trigger('elsewhere'), watch_path: '/jobs/status' },
+      { ...trigger('off'), enabled: false },
+    ]);
+    await writeFile(file, JSON.stringify([trigger('added'), { ...trigger('off'), enabled: true }]));
+    await waitFor(() => logged(gateway!, 'configuration reloaded') === 1, 20_000, 'the reload');
+    expect(await fire()).to.deep.equal(['added', 'off']);
   });
 
   it('keeps the running set when the new file is invalid, and reload exits 1 naming the problem', async () => {

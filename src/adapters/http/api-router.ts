@@ -67,8 +67,7 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
     const beforeBody = options.beforeBody?.[route.name];
     if (beforeBody !== undefined) chain.push(beforeBody);
     if (route.method === 'POST') chain.push(route.auth !== 'platform-secret' ? body : route.channel !== undefined ? jsonOrForm : signedBody);
-    // Triggers are fixed at start-up: a route no trigger watches pays nothing for them.
-    if (route.auth !== 'platform-secret' && options.fireTriggers.watches(watchPathsOf(route))) chain.push(fire(route, options));
+    if (route.auth !== 'platform-secret') chain.push(fire(route, options));
     // A handler's error (a 4xx of validation, mostly) is answered here, as the request log would:
     // rethrown through every middleware above, it cost a rejected promise per async layer
     // (bench/README.md, "Measurements behind the code"). Not an async function itself: a
@@ -99,10 +98,19 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
   };
 };
 
+/**
+ * Fires the triggers watching the route. Which do is looked up per request, since a reload can
+ * add one to a route none watched; a request no trigger watches goes on at once, with no promise
+ * of its own.
+ */
 const fire = (route: ApiRoute, options: ApiRouterOptions): Middleware => {
-  const [watchPath, ...sameEndpointAs] = watchPathsOf(route);
-  return async (ctx, next) => {
-    ctx.state.firedTriggers = await options.fireTriggers.execute({ watchPath, sameEndpointAs, request: () => requestSnapshot(ctx, options.credentialHeaders) });
-    return next();
+  const watchPaths = watchPathsOf(route);
+  const [watchPath, ...sameEndpointAs] = watchPaths;
+  return (ctx, next) => {
+    if (!options.fireTriggers.watches(watchPaths)) return next();
+    return options.fireTriggers.execute({ watchPath, sameEndpointAs, request: () => requestSnapshot(ctx, options.credentialHeaders) }).then((fired) => {
+      ctx.state.firedTriggers = fired;
+      return next();
+    });
   };
 };

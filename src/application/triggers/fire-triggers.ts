@@ -1,7 +1,7 @@
 import type { Approval } from '../../domain/approvals/approval.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
-import { filterTriggers, matchTriggers } from '../../domain/triggers/match-triggers.js';
+import { filterTriggers, matchTriggers, watchesAny } from '../../domain/triggers/match-triggers.js';
 import type { Trigger } from '../../domain/triggers/trigger.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
@@ -57,7 +57,7 @@ export class FireTriggers {
 
   /** Whether any enabled trigger watches one of the paths: when none does, firing can be skipped entirely. */
   watches(watchPaths: string | readonly string[]): boolean {
-    return matchTriggers(currentTriggers(this.triggers), watchPaths).length > 0;
+    return watchesAny(currentTriggers(this.triggers), watchPaths);
   }
 
   async execute(input: FireTriggersInput): Promise<string[]> {
