@@ -40,10 +40,10 @@ export interface InboundRequestStore {
   /**
    * Stores the request durably, before its caller is answered. A request with runs is stored
    * *undispatched*: its runs are queued afterwards (DispatchTriggerRuns), which `markDispatched`
-   * records. Storing an id that is already stored keeps the first record. Throws when the
-   * request cannot be stored.
+   * records. Storing an id that is already stored keeps the first record and resolves to false
+   * (true when this call stored it). Throws when the request cannot be stored.
    */
-  record(request: InboundRequest): Promise<void>;
+  record(request: InboundRequest): Promise<boolean>;
   /**
    * Requests with runs not known to be queued yet, received before `before`, oldest first, at
    * most `limit`, without their `request` text (empty string): what a stop between storing and

@@ -42,7 +42,8 @@ export const describeInboundRequestStoreContract = (name: string, open: () => Pr
         request({ watchPath: `/burst/${i}`, request: JSON.stringify({ body: { i } }), runs: [{ trigger: 'deploy', runId: nextId() }] }),
       );
       const repeat = { ...many[7], watchPath: '/repeat' };
-      await Promise.all([...many, repeat].map((each) => harness.store.record(each)));
+      const stored = await Promise.all([...many, repeat].map((each) => harness.store.record(each)));
+      expect(stored.filter((fresh) => fresh).length, 'the repeat is told it stored nothing').to.equal(120);
       const found = await Promise.all(many.map((each) => harness.store.find(each.id)));
       expect(found).to.deep.equal(many);
     });
@@ -70,8 +71,8 @@ export const describeInboundRequestStoreContract = (name: string, open: () => Pr
 
     it('keeps the first record when an id is recorded again', async () => {
       const first = request();
-      await harness.store.record(first);
-      await harness.store.record({ ...first, watchPath: '/codehost/webhook', triggers: ['other'] });
+      expect(await harness.store.record(first)).to.equal(true);
+      expect(await harness.store.record({ ...first, watchPath: '/codehost/webhook', triggers: ['other'] })).to.equal(false);
       expect(await harness.store.find(first.id)).to.deep.equal(first);
     });
 

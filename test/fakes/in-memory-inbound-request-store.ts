@@ -14,14 +14,15 @@ export class InMemoryInboundRequestStore implements InboundRequestStore {
   /** Makes the next record() fail, as a database that cannot be reached would. */
   failNext = false;
 
-  async record(request: InboundRequest): Promise<void> {
+  async record(request: InboundRequest): Promise<boolean> {
     if (this.failNext) {
       this.failNext = false;
       throw new Error('the request store is unavailable');
     }
-    if (this.requests.has(request.id)) return;
+    if (this.requests.has(request.id)) return false;
     this.requests.set(request.id, copy(request));
     if (request.runs.length > 0) this.pending.add(request.id);
+    return true;
   }
 
   async undispatched(before: Date, limit: number): Promise<InboundRequest[]> {

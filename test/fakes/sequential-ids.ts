@@ -1,3 +1,4 @@
+import { uuidOfName } from '../../src/adapters/system/random-uuid-generator.js';
 import type { IdGenerator } from '../../src/ports/id-generator.js';
 
 export class SequentialIds implements IdGenerator {
@@ -5,5 +6,9 @@ export class SequentialIds implements IdGenerator {
   next(): string {
     this.#n++;
     return `00000000-0000-4000-8000-${String(this.#n).padStart(12, '0')}`;
+  }
+
+  named(name: string): string {
+    return uuidOfName(name);
   }
 }

@@ -140,13 +140,15 @@ export class Database {
    * parameters (`$1`, `$2` …), through the ORM's own query executor (Kysely). The ORM's `execute`
    * splices every parameter into the SQL text instead, quoting it character by character in
    * JavaScript: for the request path's large JSON parameter that was 4–5 % of the main thread
-   * (docs/architecture.md, "The request path, and where it is hand-written").
+   * (docs/architecture.md, "The request path, and where it is hand-written"). Resolves to the
+   * rows it returns (`returning …`), none otherwise.
    */
-  async run(sql: string, parameters: readonly unknown[]): Promise<void> {
-    await this.orm.em
+  async run<Row = never>(sql: string, parameters: readonly unknown[]): Promise<Row[]> {
+    const { rows } = await this.orm.em
       .getConnection()
       .getClient()
-      .executeQuery(CompiledQuery.raw(sql, [...parameters]));
+      .executeQuery<Row>(CompiledQuery.raw(sql, [...parameters]));
+    return [...rows];
   }
 
   /** Sends a notification on a channel (every listener of every process on this database gets it). */

@@ -33,7 +33,7 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
    * Requests recorded at the same time share one insert (GroupCommit): under load every fired
    * request would otherwise cost a statement and a round trip of its own.
    */
-  readonly #writes: GroupCommit<InboundRequest, undefined>;
+  readonly #writes: GroupCommit<InboundRequest, boolean>;
 
   constructor(private readonly db: Database) {
     this.#writes = new GroupCommit((requests) => this.#insert(requests), {
@@ -42,7 +42,7 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
     });
   }
 
-  record(request: InboundRequest): Promise<void> {
+  record(request: InboundRequest): Promise<boolean> {
     return this.#writes.add(request);
   }
 
@@ -53,7 +53,7 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
    * database as a bind parameter (Database.run), not quoted into the SQL text as the ORM's
    * `execute` would.
    */
-  async #insert(requests: readonly InboundRequest[]): Promise<undefined[]> {
+  async #insert(requests: readonly InboundRequest[]): Promise<boolean[]> {
     const rows = requests.map((request) => ({
       id: request.id,
       watch_path: storableText(request.watchPath),
@@ -63,15 +63,18 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
       runs: request.runs.map((run) => ({ trigger: storableText(run.trigger), runId: run.runId })),
       replay_of: request.replayOf,
     }));
-    await this.db.run(
+    const stored = await this.db.run<{ id: string }>(
       `insert into inbound_requests (id, watch_path, received_at, triggers, request, runs, replay_of, dispatched)
        select r.id, r.watch_path, r.received_at, r.triggers, r.request, r.runs, r.replay_of, jsonb_array_length(r.runs) = 0
        from jsonb_to_recordset($1::jsonb)
          as r(id uuid, watch_path text, received_at timestamptz, triggers jsonb, request text, runs jsonb, replay_of uuid)
-       on conflict (id) do nothing`,
+       on conflict (id) do nothing
+       returning id`,
       [JSON.stringify(rows)],
     );
-    return requests.map(() => undefined);
+    // Ids as the database writes them (lower case), as a UUID made here is.
+    const inserted = new Set(stored.map((row) => row.id));
+    return requests.map((request) => inserted.has(request.id.toLowerCase()));
   }
 
   async undispatched(before: Date, limit: number): Promise<InboundRequest[]> {

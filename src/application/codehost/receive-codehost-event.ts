@@ -77,17 +77,21 @@ export class ReceiveCodehostEvent {
     const event = delivery.event ?? 'unknown';
     if (event.length > MAX_EVENT_LENGTH) throw new DomainError('invalid_input', `Invalid X-GitHub-Event header: longer than ${MAX_EVENT_LENGTH} characters`);
     if (event === 'ping') return { ok: true, triggers: [] };
-    if (!(await this.deliveries.recordFirst(id, event))) {
-      this.logger.info({ event, deliveryId: id }, 'code-host redelivery acknowledged, not run again');
-      return { ok: true, triggers: [], duplicate: true };
-    }
+    const first = await this.deliveries.recordFirst(id, event);
     try {
+      // A redelivery does the work again, which stores nothing twice (a job's update is applied
+      // as a change to its state, the request is stored under the delivery's id): a stop between
+      // recording the delivery and doing its work would otherwise lose it for good.
       const job = await this.#updateJob(event, delivery.request.body);
       if (job && this.afterJobUpdate) await this.afterJobUpdate(job);
-      const triggers = await this.fireTriggers.execute({ watchPath: delivery.watchPath, request: delivery.request, keep: true });
+      const triggers = await this.fireTriggers.execute({ watchPath: delivery.watchPath, request: delivery.request, keep: true, deliveryKey: `codehost:${id}` });
+      if (!first) {
+        this.logger.info({ event, deliveryId: id }, 'code-host redelivery acknowledged, not run again');
+        return { ok: true, triggers: [], duplicate: true };
+      }
       return job === undefined ? { ok: true, triggers } : { ok: true, triggers, job: job.id };
     } catch (error) {
-      await this.deliveries.forget(id).catch(() => undefined);
+      if (first) await this.deliveries.forget(id).catch(() => undefined);
       throw error;
     }
   }

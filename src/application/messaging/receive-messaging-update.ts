@@ -102,14 +102,19 @@ export class ReceiveMessagingUpdate {
   }
 
   /**
-   * Takes a verified delivery in: recorded by its id first (a repeat is acknowledged and runs
-   * nothing), then its message stored as a task of its chat, then the triggers fired. When the
-   * work cannot be stored, the delivery is forgotten again so that the platform's retry runs.
+   * Takes a verified delivery in: recorded by its id first, then its message stored as a task of
+   * its chat, then the triggers fired. Both are stored under names made from the delivery's id
+   * (the task's key, the request's id), so they are stored once however often the delivery
+   * comes: a repeat stores them again (nothing new), since a stop between recording the
+   * delivery and storing its work would otherwise lose the message for good. When the work
+   * cannot be stored, the delivery is forgotten again so that the platform's retry runs.
    */
   async accept(channel: ChatChannel, delivery: ParsedDelivery, triggers?: DeliveryTriggers): Promise<void> {
     const { platform } = channel;
     const deliveryKey = `${platform.id}:update:${delivery.deliveryId}`;
-    if (!(await this.deliveries.recordFirst(deliveryKey, 'update'))) {
+    const first = await this.deliveries.recordFirst(deliveryKey, 'update');
+    if (!first && delivery.choice !== undefined) {
+      // A press is decided once; one lost to a stop is pressed again (a new update).
       this.logger.info({ channel: platform.id, updateId: delivery.deliveryId }, 'repeated update acknowledged, not processed again');
       return;
     }
@@ -123,11 +128,12 @@ export class ReceiveMessagingUpdate {
       }
       return;
     }
+    let queued: string | null = null;
     try {
       // The chat task first: it is idempotent by its key, so if the triggers cannot be stored
       // and the platform redelivers, the message is still stored (and answered) once.
       if (delivery.message !== null) {
-        await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message: storableMessage(delivery.message) } satisfies ChatMessageTask, {
+        queued = await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message: storableMessage(delivery.message) } satisfies ChatMessageTask, {
           group: `${platform.id}:${delivery.message.threadId}`,
           // One message carried by two deliveries (a mention of the bot) is answered once.
           key: delivery.messageKey === undefined ? deliveryKey : `${platform.id}:message:${delivery.messageKey}`,
@@ -135,11 +141,19 @@ export class ReceiveMessagingUpdate {
       }
       // Kept in the delivery log whether or not a trigger fires (a third write per update: its
       // cost is in bench/README.md, "Measurements behind the code").
-      if (triggers !== undefined) await this.fireTriggers.execute({ ...triggers, keep: true });
+      if (triggers !== undefined) await this.fireTriggers.execute({ ...triggers, keep: true, deliveryKey });
     } catch (error) {
       // Nothing was (fully) stored: forget the delivery so the platform's retry is accepted.
-      await this.deliveries.forget(deliveryKey).catch(() => undefined);
+      if (first) await this.deliveries.forget(deliveryKey).catch(() => undefined);
       throw error;
+    }
+    if (!first) {
+      this.logger.info(
+        { channel: platform.id, updateId: delivery.deliveryId, stored: queued !== null },
+        queued !== null
+          ? 'repeated update: its message was not stored before (a stop came between), stored now'
+          : 'repeated update acknowledged, not processed again',
+      );
     }
   }
 

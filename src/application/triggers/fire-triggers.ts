@@ -26,6 +26,12 @@ export interface FireTriggersInput {
    * deliveries are all kept (the admin UI and `deliveries list` show every one).
    */
   readonly keep?: boolean;
+  /**
+   * The platform's own id of the delivery (`telegram:update:…`, a code-host delivery id): the
+   * stored request gets the id of that name, so a delivery fired again (a retry after a stop
+   * between recording the delivery and storing its request) stores and queues nothing twice.
+   */
+  readonly deliveryKey?: string;
 }
 
 /**
@@ -70,7 +76,12 @@ export class FireTriggers {
       this.logger.debug({ watchPath: input.watchPath, filtered: watching.map((trigger) => trigger.name) }, 'no trigger fired: their when did not match');
     if (matched.length === 0 && input.keep !== true) return [];
     const request = JSON.stringify(snapshot);
-    const { requestId } = await this.fire(matched, input.watchPath, request, null);
+    const given = input.deliveryKey === undefined ? undefined : this.ids.named(input.deliveryKey);
+    const { requestId, earlier } = await this.fire(matched, input.watchPath, request, null, false, given);
+    if (earlier !== undefined) {
+      this.logger.info({ watchPath: input.watchPath, requestId }, 'delivery stored before: its triggers are not fired again');
+      return [...earlier];
+    }
     if (matched.length > 0) this.logger.info({ watchPath: input.watchPath, triggers: matched.map((trigger) => trigger.name), requestId }, 'triggers fired');
     return matched.map((trigger) => trigger.name);
   }
@@ -108,12 +119,23 @@ export class FireTriggers {
    * by the requests stored at the same moment, instead of two. When the request cannot be stored
    * the caller gets an error and retries, and nothing was queued.
    */
-  private async fire(triggers: readonly Trigger[], watchPath: string, request: string, replayOf: string | null, now = false): Promise<{ requestId: string }> {
+  private async fire(
+    triggers: readonly Trigger[],
+    watchPath: string,
+    request: string,
+    replayOf: string | null,
+    now = false,
+    id?: string,
+  ): Promise<{ requestId: string; earlier?: readonly string[] }> {
     const receivedAt = this.clock.now();
-    const requestId = this.ids.next();
+    const requestId = id ?? this.ids.next();
     const runs = triggers.map((trigger) => ({ trigger: trigger.name, runId: this.queue.newTaskId() }));
     const stored = { id: requestId, watchPath, receivedAt, request, triggers: runs.map((run) => run.trigger), runs, replayOf };
-    await this.requests.record(stored);
+    if (!(await this.requests.record(stored))) {
+      // Stored by an earlier delivery of the same id, whose runs were queued then, or are by a
+      // sweep (as after any stop between storing and queueing).
+      return { requestId, earlier: (await this.requests.find(requestId))?.triggers ?? [] };
+    }
     if (runs.length === 0) return { requestId };
     // Without the request's text: requests waiting for a pass under load hold only their runs.
     const undispatched = { id: requestId, watchPath, receivedAt, runs };

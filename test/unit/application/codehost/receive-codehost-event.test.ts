@@ -109,6 +109,15 @@ describe('ReceiveCodehostEvent', () => {
     expect(queue.tasks).to.have.length(1);
   });
 
+  it('runs a redelivery of a delivery recorded just before a stop (its work never stored), once', async () => {
+    const { receive, queue, fire, deliveries } = setup();
+    await deliveries.recordFirst('d-4', 'push');
+    expect(await receive.execute(delivery('push', 'd-4'))).to.deep.equal({ ok: true, triggers: [], duplicate: true });
+    expect(await receive.execute(delivery('push', 'd-4'))).to.deep.equal({ ok: true, triggers: [], duplicate: true });
+    await fire.dispatched();
+    expect(queue.tasks.map((task) => (task.payload as { trigger: string }).trigger)).to.deep.equal(['on-push']);
+  });
+
   it('refuses a verified delivery without X-GitHub-Delivery with 400 (ping too), running nothing', async () => {
     const { receive, queue, deliveries } = setup();
     for (const [event, id] of [

@@ -147,6 +147,18 @@ describe('ReceiveMessagingUpdate', () => {
     expect(logger.entries.filter((e) => e.message.startsWith('repeated update'))).to.have.length(4);
   });
 
+  it('stores the message and fires the triggers of a delivery recorded just before a stop, when the platform sends it again, once', async () => {
+    const { deliver, chatTasks, triggerRuns, deliveries, requests, logger } = make();
+    // The stop came after the delivery was recorded and before its work was stored.
+    await deliveries.recordFirst('fake:update:21', 'update');
+    await deliver(update(21));
+    await deliver(update(21));
+    expect(chatTasks().map((m) => m.metadata.updateId)).to.deep.equal(['21']);
+    expect(triggerRuns()).to.deep.equal(['on-chat']);
+    expect(requests.requests.size).to.equal(1);
+    expect(logger.entries.map((e) => e.message)).to.include('repeated update: its message was not stored before (a stop came between), stored now');
+  });
+
   it('answers a message carried by two deliveries (a mention arriving as a message and as a mention) once, firing the triggers for each', async () => {
     const { deliver, chatTasks, triggerRuns } = make();
     await deliver({ id: 'Ev1', message: { chat: 'C1', id: '1.1', text: 'hi @bot', key: 'C1:1.1' } } satisfies FakeDelivery);

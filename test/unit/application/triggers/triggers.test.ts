@@ -247,7 +247,7 @@ describe('FireTriggers', () => {
     const record = requests.record.bind(requests);
     requests.record = async (stored) => {
       await new Promise<void>((resolve) => (commit = resolve));
-      await record(stored);
+      return record(stored);
     };
     const firing = fire.execute({ watchPath: '/webhook', request });
     await new Promise((resolve) => setImmediate(resolve));
