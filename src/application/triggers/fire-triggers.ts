@@ -155,8 +155,11 @@ export class FireTriggers {
    */
   async resume(approval: Approval): Promise<void> {
     const trigger = currentTriggers(this.triggers).find((candidate) => candidate.name === approval.trigger);
-    if (trigger === undefined) {
-      this.logger.warn({ trigger: approval.trigger, runId: approval.runId }, 'approved action of a trigger no longer configured; nothing runs');
+    if (trigger === undefined || !trigger.enabled) {
+      this.logger.warn(
+        { trigger: approval.trigger, runId: approval.runId },
+        trigger === undefined ? 'approved action of a trigger no longer configured; nothing runs' : 'approved action of a trigger disabled since; nothing runs',
+      );
       return;
     }
     await queueTriggerRun(

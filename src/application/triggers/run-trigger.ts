@@ -137,6 +137,11 @@ export class RunTrigger {
       log.warn({}, 'trigger is no longer configured; its queued run is dropped');
       return;
     }
+    if (!trigger.enabled) {
+      // Disabling a trigger (and reloading) stops its runs still queued, as it stops new ones.
+      log.warn({}, 'trigger is disabled; its queued run is dropped');
+      return;
+    }
     if (this.lanes !== undefined && from.taskId !== undefined) {
       const moved = await relane(this.lanes.queue, this.lanes.lanes, trigger, task, { taskId: from.taskId, ordered: from.ordered === true });
       if (moved) {
@@ -178,6 +183,15 @@ export class RunTrigger {
         throw new Error(`the run was stopped before action ${index}: ${reasonOf(input.signal)}`);
       }
       const startedAt = this.clock.now();
+      if (task.approvedAction === index && typeof request !== 'string') {
+        const changed = await this.#changedSinceApproved(action, index, records, request);
+        if (changed !== undefined) {
+          await this.#record(this.#finished(input, index, action.type, startedAt, { status: 'failed', attempts: 0, error: changed, detail: {} }), log);
+          log.warn({ action: index, type: action.type }, 'approved trigger action changed since it was approved; not run');
+          statuses.push('failed');
+          return statuses;
+        }
+      }
       if (action.approval === true && task.approvedAction !== index && typeof request !== 'string') {
         // The run stops here until a person decides; approved, it resumes at this action.
         const outcome: Outcome = input.task
@@ -293,6 +307,21 @@ export class RunTrigger {
   }
 
   /** Stores the approval the action waits for (once per run and action); its record says so. */
+  /**
+   * Why the action at `index` must not run on its approval: a reload changed it (or put another
+   * action in its place) since the person approved what the approval showed, which is compared
+   * with what the action would run now. Undefined when it is what was approved (or no approval
+   * is on record to compare with: a run resumed before approvals were kept).
+   */
+  async #changedSinceApproved(action: TriggerAction, index: number, records: readonly ActionRun[], request: RequestSnapshot): Promise<string | undefined> {
+    const waiting = records.find((record) => record.actionIndex === index && record.status === 'awaiting_approval');
+    const approvalId = waiting?.detail.approvalId;
+    if (typeof approvalId !== 'string' || this.approvals === undefined) return undefined;
+    const approval = await this.approvals.find(approvalId);
+    if (approval === null || approval.summary === summarize(action, request)) return undefined;
+    return `not run: the action changed since it was approved (the trigger file was reloaded), so what was approved is not what would run; fire the trigger again to be asked again`;
+  }
+
   async #askApproval(action: TriggerAction, index: number, task: TriggerRunTask, request: RequestSnapshot): Promise<Outcome> {
     const requestDetail = task.requestId === undefined ? {} : { requestId: task.requestId };
     if (this.approvals === undefined)

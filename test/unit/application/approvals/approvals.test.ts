@@ -6,6 +6,7 @@ import { APPROVAL_TIMEOUT_MS, RunTrigger } from '../../../../src/application/tri
 import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
 import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
+import type { Trigger, TriggerAction } from '../../../../src/domain/triggers/trigger.js';
 import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
 import type { HttpForwarder, OutboundRequest, OutboundResult } from '../../../../src/ports/http-forwarder.js';
 import type { JobLauncher } from '../../../../src/ports/job-launcher.js';
@@ -64,6 +65,12 @@ const make = async (withApprovals = true) => {
   const shell = new RecordingShell();
   const queue = new InMemoryTaskQueue();
   const logger = new RecordingLogger();
+  // The trigger set in force, as a reload replaces it.
+  let live: readonly Trigger[] = triggers;
+  const source = { current: () => live };
+  const reload = (next: readonly Trigger[]) => {
+    live = next;
+  };
   await requests.record({
     id: REQUEST_ID,
     watchPath: '/webhook',
@@ -74,7 +81,7 @@ const make = async (withApprovals = true) => {
     replayOf: null,
   });
   const runner = new RunTrigger(
-    triggers,
+    source,
     runs,
     requests,
     shell,
@@ -86,14 +93,14 @@ const make = async (withApprovals = true) => {
     { triggersDir: '/srv', commandTimeoutMs: 1000, commandEnv: {}, approvalTimeoutMs: 60_000 },
     withApprovals ? approvals : undefined,
   );
-  const fire = new FireTriggers(triggers, requests, queue, new SequentialIds(), clock, logger, new InMemoryTriggerLanes());
+  const fire = new FireTriggers(source, requests, queue, new SequentialIds(), clock, logger, new InMemoryTriggerLanes());
   const decide = new DecideApproval(approvals, runs, fire, clock, logger);
   const expire = new ExpireApprovals(approvals, runs, clock, logger);
   /** Runs the task the decision queued, as the worker would. */
   const runQueued = async () => {
     for (const queued of queue.tasks.splice(0)) await runner.execute(queued.payload as TriggerRunTask);
   };
-  return { clock, runs, approvals, shell, runner, decide, expire, runQueued, queue };
+  return { clock, runs, approvals, shell, runner, decide, expire, runQueued, queue, reload, logger };
 };
 
 const statuses = async (runs: InMemoryActionRunRepository) => (await runs.forRun(RUN_ID)).map((run) => `${run.actionIndex}:${run.status}`);
@@ -191,6 +198,48 @@ describe('Approvals', () => {
     expect(queue.tasks).to.deep.equal([]);
     expect(shell.commands).to.have.length(1);
     expect(await statuses(runs)).to.deep.equal(['0:succeeded', '1:expired']);
+  });
+
+  it('approved after a reload changed the action: not run, recorded with why, and nothing after it runs', async () => {
+    const withAction = (action: TriggerAction) => [{ ...triggers[0], actions: [triggers[0].actions[0], action, triggers[0].actions[2]] }];
+    const changed: Array<[string, TriggerAction]> = [
+      ['its command', { ...triggers[0].actions[1], command: 'deploy-prod {{body.branch}}' } as TriggerAction],
+      ['another action in its place, asking no approval', { ...triggers[0].actions[2], approval: undefined }],
+    ];
+    for (const [what, action] of changed) {
+      const { runner, shell, runs, approvals, decide, runQueued, reload } = await make();
+      await runner.execute(task);
+      const [approval] = await approvals.list({ limit: 1 });
+      reload(withAction(action));
+      await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' });
+      await runQueued();
+      expect(shell.commands, what).to.deep.equal(['echo build "${AGW_ARG_1}" [AGW_ARG_1=main; rm -rf /]']);
+      expect(await statuses(runs), what).to.deep.equal(['0:succeeded', '1:failed']);
+      expect((await runs.forRun(RUN_ID))[1].error, what).to.match(/^not run: the action changed since it was approved/);
+    }
+  });
+
+  it('approved after a reload left the action as it was: it runs, and the rest', async () => {
+    const { runner, shell, runs, approvals, decide, runQueued, reload } = await make();
+    await runner.execute(task);
+    const [approval] = await approvals.list({ limit: 1 });
+    reload([{ ...triggers[0], actions: [...triggers[0].actions] }]);
+    await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' });
+    await runQueued();
+    expect(shell.commands).to.have.length(3);
+    expect(await statuses(runs)).to.deep.equal(['0:succeeded', '1:succeeded', '2:succeeded']);
+  });
+
+  it('approved after its trigger was disabled: nothing more runs', async () => {
+    const { runner, shell, approvals, decide, runQueued, reload, queue, logger } = await make();
+    await runner.execute(task);
+    const [approval] = await approvals.list({ limit: 1 });
+    reload([{ ...triggers[0], enabled: false }]);
+    await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' });
+    expect(queue.tasks).to.deep.equal([]);
+    await runQueued();
+    expect(shell.commands).to.have.length(1);
+    expect(logger.entries.map((e) => e.message)).to.include('approved action of a trigger disabled since; nothing runs');
   });
 
   it('is not_found for an unknown approval', async () => {

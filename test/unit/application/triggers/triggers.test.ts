@@ -986,6 +986,14 @@ describe('RunTrigger', () => {
     expect(shell.commands).to.deep.equal(['/srv/triggers$ make (5000)']);
   });
 
+  it('drops, with a warning, a queued run of a trigger disabled since it was queued, running none of its actions', async () => {
+    const { runner, runs, shell, logger } = make();
+    await runner.execute({ ...task, trigger: 'off' });
+    expect(shell.commands).to.deep.equal([]);
+    expect(runs.runs).to.deep.equal([]);
+    expect(logger.entries.map((e) => e.message)).to.include('trigger is disabled; its queued run is dropped');
+  });
+
   it('drops, with a warning, a queued run of a trigger that is no longer configured', async () => {
     const { runner, runs, logger } = make();
     await runner.execute({ ...task, trigger: 'removed' });
