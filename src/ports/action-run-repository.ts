@@ -26,9 +26,11 @@ export interface ActionRunRepository {
   /** How many action runs ended in each status; statuses without runs are absent. */
   countByStatus(): Promise<Record<string, number>>;
   /**
-   * Retention: deletes runs that finished before `cutoff`, oldest first — those of up to
-   * `limit` records, with the other old records of the same trigger runs — and returns how
-   * many records it deleted (fewer than `limit`: none is left).
+   * Retention: deletes trigger runs that are over before `cutoff` — every record finished
+   * before it, none `running` or `awaiting_approval` (a run skips the actions its records say
+   * it did: deleting them from a run still going would run them again) —, oldest first: the
+   * runs of up to `limit` records, each with all its records. Returns how many records it
+   * deleted (fewer than `limit`: none is left).
    */
   deleteOlderThan(cutoff: Date, limit: number): Promise<number>;
 }

@@ -168,7 +168,7 @@ export const describeActionRunRepositoryContract = (name: string, open: () => Pr
       expect(await runs.recent(0)).to.deep.equal([]);
     });
 
-    it('deletes runs finished before a cutoff, oldest first, by trigger run, keeping later records', async () => {
+    it('deletes runs finished before a cutoff, oldest first, by trigger run, keeping a run with a later record whole', async () => {
       const cutoff = new Date(T0 + 5000);
       const finished = (id: string, actionIndex: number, ms: number) =>
         run({ runId: id, actionIndex, startedAt: new Date(T0 + ms - 10), finishedAt: new Date(T0 + ms) });
@@ -178,11 +178,29 @@ export const describeActionRunRepositoryContract = (name: string, open: () => Pr
       expect(await runs.deleteOlderThan(cutoff, 1)).to.equal(2);
       expect(await runs.forRun(a)).to.deep.equal([]);
       expect(await runs.forRun(b)).to.have.length(1);
-      expect(await runs.deleteOlderThan(cutoff, 10)).to.equal(2);
+      expect(await runs.deleteOlderThan(cutoff, 10)).to.equal(1);
       expect(await runs.deleteOlderThan(cutoff, 10)).to.equal(0);
       expect(await runs.forRun(b)).to.deep.equal([]);
-      expect(await runs.forRun(d)).to.deep.equal([records[5]]);
+      expect(await runs.forRun(d)).to.deep.equal([records[4], records[5]]);
       expect(await runs.forRun(c)).to.deep.equal([records[3]]);
+    });
+
+    it('keeps every record of a run still going (an action running or awaiting approval), however old, while deleting the runs that are over', async () => {
+      const cutoff = new Date(T0 + 5000);
+      const [waiting, running, over] = [runId(), runId(), runId()];
+      const records = [
+        run({ runId: waiting, actionIndex: 0, finishedAt: new Date(T0 + 1000) }),
+        run({ runId: waiting, actionIndex: 1, status: 'awaiting_approval', finishedAt: new Date(T0 + 1001), detail: { approvalId: 'a-1' } }),
+        run({ runId: running, actionIndex: 0, finishedAt: new Date(T0 + 1100) }),
+        run({ runId: running, actionIndex: 1, status: 'running', finishedAt: new Date(T0 + 1101), detail: {} }),
+        run({ runId: over, actionIndex: 0, finishedAt: new Date(T0 + 1200) }),
+      ];
+      for (const record of records) await runs.save(record);
+      expect(await runs.deleteOlderThan(cutoff, 1)).to.equal(1);
+      expect(await runs.deleteOlderThan(cutoff, 10)).to.equal(0);
+      expect(await runs.forRun(over)).to.deep.equal([]);
+      expect(await runs.forRun(waiting)).to.deep.equal(records.slice(0, 2));
+      expect(await runs.forRun(running)).to.deep.equal(records.slice(2, 4));
     });
 
     it('counts the runs by status', async () => {

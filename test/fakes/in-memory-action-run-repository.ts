@@ -31,9 +31,12 @@ export class InMemoryActionRunRepository implements ActionRunRepository {
     return counts;
   }
   async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const unfinished = new Set(
+      this.runs.filter((run) => run.finishedAt >= cutoff || run.status === 'running' || run.status === 'awaiting_approval').map((run) => run.runId),
+    );
     const picked = new Set(
       this.runs
-        .filter((run) => run.finishedAt < cutoff)
+        .filter((run) => run.finishedAt < cutoff && !unfinished.has(run.runId))
         .sort((a, b) => a.finishedAt.getTime() - b.finishedAt.getTime())
         .slice(0, limit)
         .map((run) => run.runId),

@@ -105,22 +105,29 @@ export class MikroOrmActionRunRepository implements ActionRunRepository {
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
   }
 
-  /** By trigger run (the key has two columns): the runs of the `limit` oldest records, their old records only. */
+  /**
+   * By trigger run (the key has two columns): the runs of the `limit` oldest records of runs that
+   * are over — none of their records later than the cutoff, running or awaiting approval (the
+   * run reads them to skip what it did) —, walked through the finished_at index, each run's
+   * records found by the primary key.
+   */
   async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
-    const em = this.db.orm.em.fork();
-    const oldest = em
-      .createQueryBuilder(ActionRunEntity, 'old')
-      .select('runId')
-      .where({ finishedAt: { $lt: cutoff } })
-      .orderBy({ finishedAt: 'asc' })
-      .limit(limit)
-      .getNativeQuery();
-    return (
-      await em
-        .createQueryBuilder(ActionRunEntity)
-        .delete({ runId: { $in: oldest }, finishedAt: { $lt: cutoff } })
-        .execute('run')
-    ).affectedRows;
+    const deleted = await this.db.run<{ run_id: string }>(
+      `with over as (
+         select distinct old.run_id from (
+           select o.run_id from action_runs o
+           where o.finished_at < $1
+             and not exists (
+               select 1 from action_runs later
+               where later.run_id = o.run_id
+                 and (later.finished_at >= $1 or later.status in ('running', 'awaiting_approval')))
+           order by o.finished_at
+           limit $2) old)
+       delete from action_runs a using over where a.run_id = over.run_id
+       returning a.run_id`,
+      [cutoff.toISOString(), limit],
+    );
+    return deleted.length;
   }
 
   async recent(limit: number): Promise<ActionRun[]> {
