@@ -93,11 +93,18 @@ export class Database {
     return MikroORM.init({ ...common, driver: PgliteDriver, dbName: 'agent_gateway', driverOptions: { pglite: () => pglite } });
   }
 
-  /** Applies pending migrations; returns the names applied. */
+  /**
+   * Applies pending migrations; returns the names applied. On PostgreSQL, processes starting
+   * at once on one database (replicas of a rolling upgrade, a CLI command during a start) take
+   * turns: the migration runs under an advisory lock, and a process that waited for it finds
+   * the migrations applied and applies none (the migrator takes no lock of its own: the second
+   * process failed on "relation already exists").
+   */
   async migrate(): Promise<string[]> {
     if (await this.#upToDate()) return [];
-    const applied = await this.orm.migrator.up();
-    return applied.map((migration) => migration.name);
+    const apply = async (): Promise<string[]> => (await this.orm.migrator.up()).map((migration) => migration.name);
+    if (this.pglite !== undefined) return apply();
+    return withAdvisoryLock(this.options.databaseUrl as string, MIGRATION_LOCK, async () => ((await this.#upToDate()) ? [] : apply()));
   }
 
   /** The migrations the database records as applied, oldest first (what the CLI's `migrate` reports through a running server). */
@@ -173,6 +180,25 @@ export class Database {
     await this.lock?.release();
   }
 }
+
+/** The advisory lock key of migrations (any constant of the gateway's own; pg_advisory_lock takes a bigint). */
+const MIGRATION_LOCK = 0x61677700; // "agw\0"
+
+/**
+ * Runs `work` holding a session-level advisory lock, on a connection of its own: the lock is
+ * the connection's, so it is released when `work` ends, and also if this process dies.
+ */
+const withAdvisoryLock = async <T>(url: string, key: number, work: () => Promise<T>): Promise<T> => {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined); // a lost connection fails the query below, or ends the lock
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [key]);
+    return await work();
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+};
 
 const listenOnPostgres = async (url: string, channel: string, listener: ChannelListener, logger: Logger): Promise<() => Promise<void>> => {
   let stopped = false;

@@ -68,3 +68,25 @@ for (const engine of engines) {
     });
   });
 }
+
+(postgres.available ? describe : describe.skip)(
+  `Database.migrate on PostgreSQL, several processes at once${postgres.available ? '' : ` — pending: ${postgres.reason}`}`,
+  function () {
+    this.timeout(60_000);
+
+    it('applies each migration once when three processes start on a new database at once, none failing', async () => {
+      const scratch = await createScratchDatabase();
+      const dataDir = await tempDir('migrate-race');
+      const databases = await Promise.all([1, 2, 3].map(() => Database.open({ databaseUrl: scratch.url, dataDir, logger })));
+      try {
+        const applied = await Promise.all(databases.map((database) => database.migrate()));
+        // One of them applied them all; the others found them applied.
+        expect(applied.map((names) => names.length).sort((a, b) => a - b)).to.deep.equal([0, 0, ALL.length]);
+        expect(await databases[0].recordedMigrations()).to.deep.equal(ALL);
+      } finally {
+        await Promise.all(databases.map((database) => database.close()));
+        await scratch.drop();
+      }
+    });
+  },
+);
