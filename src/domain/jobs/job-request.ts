@@ -24,6 +24,15 @@ export const refuseNul = (field: string, value: string): string => {
   return value;
 };
 
+/** The longest model name a job keeps (its column holds 200 characters). */
+export const MAX_MODEL_LENGTH = 200;
+
+/** The 400 for a model name longer than a job keeps; undefined when it fits. */
+export const modelTooLong = (model: string | undefined): DomainError | undefined =>
+  model !== undefined && model.length > MAX_MODEL_LENGTH
+    ? new DomainError('invalid_input', `Field llm_model must be at most ${MAX_MODEL_LENGTH} characters`)
+    : undefined;
+
 /** An optional text field: absent (undefined or null), a non-empty string without NUL, or the error saying why not. */
 const optionalText = (fields: Record<string, unknown>, name: 'llm_provider' | 'llm_model'): string | undefined | DomainError => {
   const value = fields[name];
@@ -48,6 +57,8 @@ export const readJobRequest = (body: unknown): JobRequest | DomainError => {
   if (llmProvider instanceof DomainError) return llmProvider;
   const llmModel = optionalText(fields, 'llm_model');
   if (llmModel instanceof DomainError) return llmModel;
+  const tooLong = modelTooLong(llmModel);
+  if (tooLong !== undefined) return tooLong;
   return { job, llmProvider, llmModel };
 };
 

@@ -1,3 +1,4 @@
+import { MAX_MODEL_LENGTH, modelTooLong } from '../jobs/job-request.js';
 import { findTokenPlaces } from '../templates/shell-contexts.js';
 import { findUnknownTokens } from '../templates/template-tokens.js';
 import type { Trigger, TriggerAction } from './trigger.js';
@@ -144,7 +145,10 @@ const validateActionFields = (action: unknown, catalog: TriggerCatalog, report: 
     if (provider !== undefined && (typeof provider !== 'string' || !catalog.llmProviders.includes(provider))) {
       fail('llm_provider', `must be one of ${catalog.llmProviders.join(', ')}`);
     }
-    if (action.llm_model !== undefined) requiredText(action, 'llm_model', fail);
+    if (action.llm_model !== undefined) {
+      const model = requiredText(action, 'llm_model', fail);
+      if (model !== undefined && modelTooLong(model) !== undefined) fail('llm_model', `at most ${MAX_MODEL_LENGTH} characters`);
+    }
     const unsafeRaw = action.unsafe_raw;
     if (unsafeRaw !== undefined && typeof unsafeRaw !== 'boolean') fail('unsafe_raw', 'must be true or false');
     return valid
@@ -195,6 +199,9 @@ const validateActionFields = (action: unknown, catalog: TriggerCatalog, report: 
   else
     for (const [header, value] of Object.entries(headers)) {
       if (typeof value !== 'string') fail(`headers.${header}`, 'must be a string');
+      // What HTTP lets a header value hold (Node refuses the rest at every send): no line breaks, no NUL, nothing past U+00FF.
+      else if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(value))
+        fail(`headers.${header}`, 'holds a character a header value cannot (a line break, a control character, or one past U+00FF)');
       if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header)) fail(`headers.${header}`, 'is not a valid header name');
     }
   const vars = action.vars ?? {};

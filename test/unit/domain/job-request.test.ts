@@ -42,6 +42,11 @@ describe('parseJobRequest', () => {
     expect(failure({ job: 'x', llm_model: '\u0000' }).code).to.equal('invalid_input');
   });
 
+  it('refuses a model name longer than a job keeps (200 characters), naming the field and the limit', () => {
+    expect(failure({ job: 'x', llm_model: 'm'.repeat(201) }).message).to.equal('Field llm_model must be at most 200 characters');
+    expect(parseJobRequest({ job: 'x', llm_model: 'é'.repeat(200) }).llmModel).to.have.length(200);
+  });
+
   it('names an override of the wrong type', () => {
     expect(failure({ job: 'x', llm_model: 3 }).message).to.equal('Field llm_model must be a non-empty string');
   });

@@ -124,6 +124,21 @@ describe('validateTriggers', () => {
       `${FILE}: trigger #0 "deploy": actions[0].headers.X-N: must be a string`,
     ],
     [
+      'a header value with a line break',
+      [valid({ actions: [{ type: 'webhook', url: 'https://x', headers: { Authorization: 'Bearer x\n' } }] })],
+      `${FILE}: trigger #0 "deploy": actions[0].headers.Authorization: holds a character a header value cannot (a line break, a control character, or one past U+00FF)`,
+    ],
+    [
+      'a header value with a character past U+00FF',
+      [valid({ actions: [{ type: 'webhook', url: 'https://x', headers: { 'X-Team': 'équipe ✓' } }] })],
+      `${FILE}: trigger #0 "deploy": actions[0].headers.X-Team: holds a character a header value cannot (a line break, a control character, or one past U+00FF)`,
+    ],
+    [
+      'an agent llm_model longer than a job keeps',
+      [valid({ actions: [{ type: 'agent', job: 'x', llm_model: 'm'.repeat(201) }] })],
+      `${FILE}: trigger #0 "deploy": actions[0].llm_model: at most 200 characters`,
+    ],
+    [
       'vars that would hide the body',
       [valid({ actions: [{ type: 'webhook', url: 'https://x', vars: { data: 1 } }] })],
       `${FILE}: trigger #0 "deploy": actions[0].vars.data: is reserved for the original request body`,
