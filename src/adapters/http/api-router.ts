@@ -35,9 +35,12 @@ const notImplemented: RouteHandler = (ctx) => {
   throw new DomainError('not_configured', `${ctx.path} is not available in this version`);
 };
 
-/** What a trigger may see of the current request (credential headers removed: the common ones and `credentialHeaders`). */
-export const requestSnapshot = (ctx: Context, credentialHeaders: readonly string[]): RequestSnapshot =>
-  snapshotRequest(ctx.request.body, ctx.query, ctx.headers, credentialHeaders);
+/**
+ * What a trigger may see of the current request: credential headers removed (the common ones
+ * and `credentialHeaders`), and the body's `credentialFields` (ApiRoute).
+ */
+export const requestSnapshot = (ctx: Context, credentialHeaders: readonly string[], credentialFields?: readonly string[]): RequestSnapshot =>
+  snapshotRequest(ctx.request.body, ctx.query, ctx.headers, credentialHeaders, credentialFields);
 
 /**
  * Builds the `/api` router from the route policy table. Order per request: route lookup
@@ -108,9 +111,11 @@ const fire = (route: ApiRoute, options: ApiRouterOptions): Middleware => {
   const [watchPath, ...sameEndpointAs] = watchPaths;
   return (ctx, next) => {
     if (!options.fireTriggers.watches(watchPaths)) return next();
-    return options.fireTriggers.execute({ watchPath, sameEndpointAs, request: () => requestSnapshot(ctx, options.credentialHeaders) }).then((fired) => {
-      ctx.state.firedTriggers = fired;
-      return next();
-    });
+    return options.fireTriggers
+      .execute({ watchPath, sameEndpointAs, request: () => requestSnapshot(ctx, options.credentialHeaders, route.credentialFields) })
+      .then((fired) => {
+        ctx.state.firedTriggers = fired;
+        return next();
+      });
   };
 };

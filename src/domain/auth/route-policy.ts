@@ -28,6 +28,8 @@ export interface ApiRoute {
    * fires for a request to either.
    */
   readonly watchPaths?: readonly string[];
+  /** Fields of the JSON body that carry credentials (a bot token): never in what a trigger sees of the request. */
+  readonly credentialFields?: readonly string[];
 }
 
 /** A messaging channel's endpoints: `/api/messaging/<id>/webhook`, and `/api/messaging/<id>/register` where the platform has registration. */
@@ -52,6 +54,8 @@ const CHANNEL_ID = /^[a-z][a-z0-9-]{0,31}$/;
 /** The paths of SPEC 4.3 and 4.4, from before channels had paths of their own: aliases of one channel's. */
 const ALIAS_WEBHOOK = '/api/messaging/webhook';
 const ALIAS_REGISTER = '/api/messaging/register';
+/** A registration's body carries the bot's token. */
+const REGISTER_CREDENTIALS: readonly string[] = ['bot_token'];
 
 /**
  * The route table for the given messaging channels: the fixed endpoints, then per channel
@@ -72,8 +76,9 @@ export const apiRoutes = (channels: readonly ChannelRoutes[], aliasChannel?: str
     routes.push({ ...common, name: `messaging-webhook:${channel.id}`, path: webhook, auth: 'platform-secret', watchPaths: watch(webhook, ALIAS_WEBHOOK) });
     if (aliased) routes.push({ ...common, name: 'messaging-webhook', path: ALIAS_WEBHOOK, auth: 'platform-secret', watchPaths: watch(ALIAS_WEBHOOK, webhook) });
     if (channel.registers) {
-      routes.push({ ...common, name: `messaging-register:${channel.id}`, path: register, auth: 'api-key', watchPaths: watch(register, ALIAS_REGISTER) });
-      if (aliased) routes.push({ ...common, name: 'messaging-register', path: ALIAS_REGISTER, auth: 'api-key', watchPaths: watch(ALIAS_REGISTER, register) });
+      const registering = { ...common, auth: 'api-key', credentialFields: REGISTER_CREDENTIALS } as const;
+      routes.push({ ...registering, name: `messaging-register:${channel.id}`, path: register, watchPaths: watch(register, ALIAS_REGISTER) });
+      if (aliased) routes.push({ ...registering, name: 'messaging-register', path: ALIAS_REGISTER, watchPaths: watch(ALIAS_REGISTER, register) });
     }
   }
   return routes;

@@ -1,0 +1,115 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import Koa from 'koa';
+import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
+import { apiRouter } from '../../../src/adapters/http/api-router.js';
+import { AuthenticateApiKey } from '../../../src/application/auth/authenticate-api-key.js';
+import { CreateApiKey } from '../../../src/application/auth/create-api-key.js';
+import { FireTriggers } from '../../../src/application/triggers/fire-triggers.js';
+import { triggerCatalog } from '../../../src/container/trigger-catalog.js';
+import { apiRoutes } from '../../../src/domain/auth/route-policy.js';
+import type { Trigger } from '../../../src/domain/triggers/trigger.js';
+import { validateTriggers } from '../../../src/domain/triggers/validate-triggers.js';
+import { FixedClock } from '../../fakes/fixed-clock.js';
+import { InMemoryInboundRequestStore } from '../../fakes/in-memory-inbound-request-store.js';
+import { InMemoryKeyRepository } from '../../fakes/in-memory-key-repository.js';
+import { InMemoryTaskQueue } from '../../fakes/in-memory-task-queue.js';
+import { InMemoryTriggerLanes } from '../../fakes/in-memory-trigger-lanes.js';
+import { RecordingLogger } from '../../fakes/recording-logger.js';
+import { SequentialIds } from '../../fakes/sequential-ids.js';
+
+/** A trigger on each of these watch paths, running `true`. */
+const watching = (...paths: string[]): readonly Trigger[] => {
+  const { triggers, problems } = validateTriggers(
+    paths.map((path, index) => ({ name: `t${index}`, watch_path: path, enabled: true, actions: [{ type: 'command', command: 'true' }] })),
+    'test',
+    triggerCatalog(),
+  );
+  expect(problems).to.deep.equal([]);
+  return triggers;
+};
+
+describe('the /api router (Koa on a loopback server)', () => {
+  let server: Server;
+  let url: string;
+  let key: string;
+  let live: readonly Trigger[];
+  let requests: InMemoryInboundRequestStore;
+
+  beforeEach(async () => {
+    live = [];
+    requests = new InMemoryInboundRequestStore();
+    const clock = new FixedClock();
+    const logger = new RecordingLogger();
+    const keys = new InMemoryKeyRepository();
+    const crypto = new NodeApiKeyCrypto();
+    key = (await new CreateApiKey(keys, crypto, new SequentialIds(), clock).execute({ name: 'ci' })).key;
+    const fireTriggers = new FireTriggers(
+      { current: () => live },
+      requests,
+      new InMemoryTaskQueue(),
+      new SequentialIds(),
+      clock,
+      logger,
+      new InMemoryTriggerLanes(),
+    );
+    const app = new Koa();
+    app.use(
+      apiRouter({
+        routes: apiRoutes([{ id: 'telegram', registers: true }], 'telegram'),
+        credentialHeaders: [],
+        authenticate: new AuthenticateApiKey(keys, crypto, clock, logger),
+        fireTriggers,
+        handlers: {
+          webhook: (ctx) => {
+            ctx.body = { ok: true, triggers: ctx.state.firedTriggers ?? [] };
+          },
+          'messaging-register:telegram': (ctx) => {
+            ctx.body = { ok: true, triggers: ctx.state.firedTriggers ?? [] };
+          },
+          'messaging-register': (ctx) => {
+            ctx.body = { ok: true, triggers: ctx.state.firedTriggers ?? [] };
+          },
+        },
+        bodyLimit: 64 * 1024,
+      }),
+    );
+    server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterEach(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as { triggers?: string[] } };
+  };
+
+  it('fires a trigger added after the router was built (a reload) on an endpoint none watched before', async () => {
+    expect((await post('/api/webhook', {})).body.triggers).to.deep.equal([]);
+    live = watching('/webhook');
+    expect(await post('/api/webhook', { a: 1 })).to.deep.equal({ status: 200, body: { ok: true, triggers: ['t0'] } });
+    live = [];
+    expect((await post('/api/webhook', {})).body.triggers).to.deep.equal([]);
+  });
+
+  it("keeps a registration's bot token out of what its triggers see and store, on both its paths", async () => {
+    live = watching('/messaging/telegram/register');
+    for (const path of ['/api/messaging/telegram/register', '/api/messaging/register']) {
+      const answer = await post(path, { bot_token: '123456:SECRET-token', webhook_url: 'https://gw.example.com/api/messaging/telegram/webhook' });
+      expect(answer.body.triggers, path).to.deep.equal(['t0']);
+    }
+    const stored = [...requests.requests.values()].map((request) => JSON.parse(request.request) as { body: unknown });
+    expect(stored.map((request) => request.body)).to.deep.equal([
+      { webhook_url: 'https://gw.example.com/api/messaging/telegram/webhook' },
+      { webhook_url: 'https://gw.example.com/api/messaging/telegram/webhook' },
+    ]);
+    expect(JSON.stringify([...requests.requests.values()])).not.to.contain('SECRET-token');
+  });
+});
