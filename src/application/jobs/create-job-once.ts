@@ -1,10 +1,9 @@
-import { branchOf } from '../../domain/jobs/job.js';
 import { canonicalJson, IDEMPOTENCY_WINDOW_MS, parseIdempotencyKey } from '../../domain/jobs/idempotency.js';
 import { parseJobRequest, readJobRequest } from '../../domain/jobs/job-request.js';
-import { DomainError } from '../../domain/errors/domain-error.js';
+import { DomainError, isDomainError } from '../../domain/errors/domain-error.js';
 import type { ApiKeyCrypto } from '../../ports/api-key-crypto.js';
 import type { Clock } from '../../ports/clock.js';
-import type { IdempotencyKeyStore } from '../../ports/idempotency-key-store.js';
+import type { IdempotencyKeyStore, IdempotencyRecord } from '../../ports/idempotency-key-store.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
 import type { JobRepository } from '../../ports/job-repository.js';
 import type { CreateJob, CreateJobResult } from './create-job.js';
@@ -30,7 +29,11 @@ export const ORPHANED_CLAIM_MS = 60_000;
  * a key creates the job; the same key and body within 24 hours answers with that job and creates
  * nothing; the same key with another body is a conflict. The key is claimed, naming the new job's
  * id, before the job is created — so of concurrent duplicates only one creates it — and released
- * when the job could not be created, so the caller may retry with the same key.
+ * when the job could not be created, so the caller may retry with the same key. A duplicate that
+ * arrives while the first is still creating the job is a conflict (409, try again) rather than an
+ * answer naming a job that may yet fail to be created. A claim whose job is still missing a
+ * minute on is taken over: the job is created under the claim's id, so that should its first
+ * claimer be slow rather than stopped, only one of the two stores it.
  */
 export class CreateJobOnce {
   constructor(
@@ -60,26 +63,34 @@ export class CreateJobOnce {
     const now = this.clock.now();
     const claim = { scope: input.apiKeyId, key, fingerprint: this.crypto.digest(canonicalJson(input.body)), jobId: this.ids.next(), createdAt: now };
     const held = await this.keys.claim(claim, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS));
-    if (held.jobId === claim.jobId) {
-      try {
-        return { ...(await this.createJob.execute(input.body, { kind: 'api' }, claim.jobId)), replayed: false };
-      } catch (error) {
-        await this.keys.release(claim.scope, key, claim.jobId).catch(() => undefined);
-        throw error;
-      }
-    }
+    if (held.jobId === claim.jobId) return this.#create(input.body, held, key);
     if (held.fingerprint !== claim.fingerprint) {
       throw new DomainError('conflict', `Idempotency-Key ${JSON.stringify(key)} was already used with a different request body`);
     }
-    // A concurrent duplicate may still be storing the job: it is queued then.
     const job = await this.jobs.get(held.jobId);
-    if (!job && now.getTime() - held.createdAt.getTime() > ORPHANED_CLAIM_MS) {
-      // Its claimer stopped (killed) between the claim and the job's insert: the key names no
-      // job and never will. It is released, and this request claims it anew (once: a fresh
-      // claim, ours or a concurrent request's, is not orphaned).
-      await this.keys.release(claim.scope, key, held.jobId);
-      return this.execute(input);
+    if (job) return { jobId: job.id, branch: job.branch, status: job.status, replayed: true };
+    // Its claimer stopped (killed) between the claim and the job's insert, or is that slow: the
+    // job is created here under the claim's id (the slow one's insert of it then fails).
+    if (now.getTime() - held.createdAt.getTime() > ORPHANED_CLAIM_MS) return this.#create(input.body, held, key);
+    throw new DomainError(
+      'conflict',
+      `A request with Idempotency-Key ${JSON.stringify(key)} is still creating its job; send it again in a moment to get the job (or the error it ended with)`,
+    );
+  }
+
+  /**
+   * Creates the job under the claim's id. When it cannot be, the key is released (the caller
+   * may retry with it), unless another request stored the job under that id meanwhile: that
+   * one is the answer then.
+   */
+  async #create(body: unknown, claim: IdempotencyRecord, key: string): Promise<CreateJobOnceResult> {
+    try {
+      return { ...(await this.createJob.execute(body, { kind: 'api' }, claim.jobId)), replayed: false };
+    } catch (error) {
+      const stored = isDomainError(error) && error.code === 'conflict' ? await this.jobs.get(claim.jobId).catch(() => null) : null;
+      if (stored) return { jobId: stored.id, branch: stored.branch, status: stored.status, replayed: true };
+      await this.keys.release(claim.scope, key, claim.jobId).catch(() => undefined);
+      throw error;
     }
-    return { jobId: held.jobId, branch: job?.branch ?? branchOf(held.jobId), status: job?.status ?? 'queued', replayed: true };
   }
 }

@@ -96,10 +96,17 @@ export class CreateJob implements JobLauncher {
     };
     try {
       await this.jobs.add(job);
-      await this.queue.enqueue(JOB_RUN_QUEUE, { jobId: id } satisfies JobRunTask);
     } catch (error) {
       if (isDomainError(error) && error.code !== 'internal') throw error;
+      // A job of the chosen id stored meanwhile (an idempotent request taken over) is not this one's to touch.
+      if (chosenId !== undefined && (await this.jobs.get(id).catch(() => null)) !== null) throw new DomainError('conflict', `Job ${id} exists already`);
       this.logger.error({ err: error, jobId: id }, 'could not create job');
+      throw new DomainError('internal', 'Failed to create job', { cause: error });
+    }
+    try {
+      await this.queue.enqueue(JOB_RUN_QUEUE, { jobId: id } satisfies JobRunTask);
+    } catch (error) {
+      this.logger.error({ err: error, jobId: id }, 'could not queue job');
       await this.jobs.modify(id, (stored) => applyChange(stored, { status: 'failed', error: 'Could not be queued' }, this.clock.now())).catch(() => undefined);
       throw new DomainError('internal', 'Failed to create job', { cause: error });
     }

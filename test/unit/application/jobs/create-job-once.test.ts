@@ -139,23 +139,54 @@ describe('CreateJobOnce', () => {
     const orphan = '00000000-0000-4000-8000-00000000dead';
     const fingerprint = new NodeApiKeyCrypto().digest(canonicalJson({ job: 'Fix it' }));
     await keys.claim({ scope: CALLER, key: 'k', fingerprint, jobId: orphan, createdAt: clock.now() }, new Date(0));
-    // Within the minute the claimer may still be storing it: the same job is answered.
+    // Within the minute the claimer may still be storing it: try again (no job is named that may never exist).
     clock.current = new Date(clock.current.getTime() + ORPHANED_CLAIM_MS);
-    expect(await create({ job: 'Fix it' }, 'k')).to.include({ jobId: orphan, replayed: true });
+    const early = await failure(create({ job: 'Fix it' }, 'k'));
+    expect(early).to.include({ code: 'conflict' });
+    expect(early.message).to.equal(
+      'A request with Idempotency-Key "k" is still creating its job; send it again in a moment to get the job (or the error it ended with)',
+    );
+    expect(jobs.jobs.size).to.equal(0);
     clock.current = new Date(clock.current.getTime() + 1);
     const taken = await create({ job: 'Fix it' }, 'k');
-    expect(taken).to.include({ replayed: false, status: 'queued' });
-    expect(taken.jobId).to.not.equal(orphan);
-    expect([...jobs.jobs.keys()]).to.deep.equal([taken.jobId]);
-    expect(await create({ job: 'Fix it' }, 'k')).to.include({ jobId: taken.jobId, replayed: true });
+    expect(taken).to.include({ jobId: orphan, replayed: false, status: 'queued' });
+    expect([...jobs.jobs.keys()]).to.deep.equal([orphan]);
+    expect(await create({ job: 'Fix it' }, 'k')).to.include({ jobId: orphan, replayed: true });
   });
 
-  it('creates one job for concurrent duplicates', async () => {
+  it('creates one job when the first request is slow (over a minute) and a duplicate takes its claim over; both answer with it', async () => {
+    const { create, clock, jobs, queue } = setup();
+    let storeFirst!: () => void;
+    const add = jobs.add.bind(jobs);
+    let adds = 0;
+    jobs.add = async (job) => {
+      // The first request's insert hangs until the duplicate has stored the job.
+      if (adds++ === 0) await new Promise<void>((resolve) => (storeFirst = resolve));
+      return add(job);
+    };
+    const slow = create({ job: 'Fix it' }, 'k');
+    while (adds === 0) await new Promise((resolve) => setImmediate(resolve));
+    clock.current = new Date(clock.current.getTime() + ORPHANED_CLAIM_MS + 1);
+    const duplicate = await create({ job: 'Fix it' }, 'k');
+    expect(duplicate.replayed).to.equal(false);
+    storeFirst();
+    expect(await slow).to.deep.equal({ ...duplicate, replayed: true });
+    expect([...jobs.jobs.keys()]).to.deep.equal([duplicate.jobId]);
+    expect(queue.tasks).to.have.length(1);
+    expect(jobs.jobs.get(duplicate.jobId)?.status).to.equal('queued');
+  });
+
+  it('creates one job for concurrent duplicates; those that come while it is being created are told to try again, then get it', async () => {
     const { create, jobs } = setup();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => create({ job: 'Fix it' }, 'burst')));
-    expect(new Set(answers.map((answer) => answer.jobId)).size).to.equal(1);
-    expect(answers.filter((answer) => !answer.replayed)).to.have.length(1);
+    const answers = await Promise.allSettled(Array.from({ length: 10 }, () => create({ job: 'Fix it' }, 'burst')));
+    const created = answers.flatMap((answer) => (answer.status === 'fulfilled' && !answer.value.replayed ? [answer.value.jobId] : []));
+    expect(created).to.have.length(1);
+    for (const answer of answers) {
+      if (answer.status === 'fulfilled') expect(answer.value.jobId).to.equal(created[0]);
+      else expect(answer.reason).to.include({ code: 'conflict' });
+    }
     expect(jobs.jobs.size).to.equal(1);
+    expect(await create({ job: 'Fix it' }, 'burst')).to.include({ jobId: created[0], replayed: true });
   });
 });
 
