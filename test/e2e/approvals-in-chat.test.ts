@@ -100,7 +100,11 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
     await waitFor(async () => (await releasedIn(dir)).includes(id), 20_000, 'the approved command');
     const answer = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the answered press');
     expect(String(answer.body.text)).to.equal('Approved by Telegram @ada: trigger "release", action 0 runs now.');
-    expect(tg!.of('editMessageReplyMarkup').some((call) => call.body.message_id === messageId && call.body.chat_id === String(APPROVAL_CHAT))).to.equal(true);
+    await waitFor(
+      () => tg!.of('editMessageReplyMarkup').some((call) => call.body.message_id === messageId && call.body.chat_id === String(APPROVAL_CHAT)),
+      10_000,
+      'the buttons taken off',
+    );
     // A second press (another person, later) decides nothing.
     await press(approve, APPROVAL_CHAT, messageId, 'bob');
     const second = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the second press answered');

@@ -121,13 +121,25 @@ export class DecideApprovalInChat {
     this.logger.info({ channel: platform.id, chatId: choice.chatId, userId: choice.userId, outcome }, 'approval button pressed');
     // The decision is stored: a press the chat cannot be told about is not taken in again (a
     // second time it would only be refused as decided already, and refused to be told again).
-    await buttons
+    // The chat is told after the platform's delivery is answered: its calls (three on Telegram,
+    // each retried through rate limits) would hold the delivery open for as long, and the
+    // platform holds back the chat's next updates meanwhile (Slack gives up after 3 s).
+    const telling = buttons
       .settle(token, choice, outcome)
       .catch((error: unknown) =>
         this.logger.warn(
           { channel: platform.id, chatId: choice.chatId, err: error },
           'approval button press could not be answered in the chat; the decision stands',
         ),
-      );
+      )
+      .finally(() => this.#telling.delete(telling));
+    this.#telling.add(telling);
+  }
+
+  readonly #telling = new Set<Promise<void>>();
+
+  /** Resolves once every chat being told of a press so far has been (or could not be). */
+  async told(): Promise<void> {
+    while (this.#telling.size > 0) await Promise.all([...this.#telling]);
   }
 }
