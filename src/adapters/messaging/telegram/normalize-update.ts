@@ -158,5 +158,21 @@ export const normalizeUpdate = (update: unknown, channel: ChannelIdentity): Chan
   }
 };
 
+/**
+ * The album a message belongs to, as `<chat id>:<media_group_id>`: Telegram sends each photo or
+ * file of an album as a message (and an update) of its own, the caption on one of them.
+ * Undefined for a message in no album, and for anything that is no message.
+ */
+export const albumOf = (update: unknown): string | undefined => {
+  if (!isObject(update)) return undefined;
+  const carrier = MESSAGE_FIELDS.find(([key]) => field(update, key) !== undefined);
+  const message = carrier === undefined ? undefined : field(update, carrier[0]);
+  if (!isObject(message)) return undefined;
+  const group = nonEmpty(field(message, 'media_group_id'));
+  const chat = field(message, 'chat');
+  const chatId = isObject(chat) ? integer(field(chat, 'id')) : undefined;
+  return group === undefined || chatId === undefined ? undefined : `${chatId}:${group}`;
+};
+
 /** The update's `update_id`, read from the raw update (also one that normalizes to nothing); undefined unless a whole, non-negative number. */
 export const updateIdOf = (update: unknown): number | undefined => (isObject(update) ? count(field(update, 'update_id')) : undefined);

@@ -19,7 +19,7 @@ import type {
   WebhookRegistration,
 } from '../../../ports/messaging-channel.js';
 import { splitMarkdown } from '../markdown/split-markdown.js';
-import { normalizeUpdate, updateIdOf } from './normalize-update.js';
+import { albumOf, normalizeUpdate, updateIdOf } from './normalize-update.js';
 import { TELEGRAM } from './telegram.js';
 import { markdownToTelegramHtml } from './telegram-html.js';
 
@@ -126,7 +126,14 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
     if (updateId === undefined) throw new DomainError('invalid_input', 'Missing update_id');
     const choice = choiceOf(body);
     if (choice !== undefined) return { deliveryId: String(updateId), message: null, choice };
-    return { deliveryId: String(updateId), message: normalizeUpdate(body, { userId: this.id, chatTitle: this.title }) };
+    const message = normalizeUpdate(body, { userId: this.id, chatTitle: this.title });
+    // An edit is not answered again: the message was answered as first sent, and answering the
+    // new text would reply twice (and could start a second job). Triggers still see the edit.
+    if (message?.metadata.edited === true) return { deliveryId: String(updateId), message: null };
+    // An album comes as one message per photo or file: it is answered once, from its first
+    // message to arrive (which carries the caption when the album has one).
+    const album = albumOf(body);
+    return { deliveryId: String(updateId), message, ...(album !== undefined && { messageKey: `album:${album}` }) };
   }
 
   async ask(token: string, target: ReplyTarget, text: string, buttons: readonly ChoiceButton[]): Promise<void> {

@@ -28,6 +28,46 @@ describe('TelegramChannel (without the Bot API)', () => {
     expect(channel.parse({ update_id: 9, my_chat_member: {} })).to.deep.equal({ deliveryId: '9', message: null });
   });
 
+  const chatMessage = (extra: Record<string, unknown>) => ({
+    message_id: 5,
+    date: 1767225600,
+    chat: { id: 42, type: 'private' },
+    from: { id: 7, is_bot: false, first_name: 'Ada' },
+    ...extra,
+  });
+
+  it('answers no edit of a message (it was answered as first sent): an edited message or channel post is delivered with no message', () => {
+    expect(channel.parse({ update_id: 10, message: chatMessage({ text: 'create a job to fix teh docs' }) }).message?.text).to.equal(
+      'create a job to fix teh docs',
+    );
+    expect(channel.parse({ update_id: 11, edited_message: chatMessage({ text: 'create a job to fix the docs', edit_date: 1767225660 }) })).to.deep.equal({
+      deliveryId: '11',
+      message: null,
+    });
+    const post = { message_id: 6, date: 1767225600, chat: { id: -100, type: 'channel', title: 'News' }, text: 'fixed', edit_date: 1767225660 };
+    expect(channel.parse({ update_id: 12, edited_channel_post: post })).to.deep.equal({ deliveryId: '12', message: null });
+  });
+
+  it("gives the messages of one album one message key (answered once), each chat's albums their own, a message in no album none", () => {
+    const part = (updateId: number, chat: number, group: string, extra: Record<string, unknown> = {}) =>
+      channel.parse({
+        update_id: updateId,
+        message: chatMessage({
+          chat: { id: chat, type: 'private' },
+          media_group_id: group,
+          photo: [{ file_id: `p${updateId}`, width: 90, height: 90 }],
+          ...extra,
+        }),
+      });
+    const first = part(20, 42, '1350', { caption: 'what is in these?' });
+    const second = part(21, 42, '1350');
+    expect(first.messageKey).to.equal('album:42:1350');
+    expect(second.messageKey).to.equal(first.messageKey);
+    expect(first.message?.text).to.equal('what is in these?');
+    expect(part(22, 43, '1350').messageKey).to.equal('album:43:1350');
+    expect(channel.parse({ update_id: 23, message: chatMessage({ text: 'hi' }) })).to.not.have.property('messageKey');
+  });
+
   it('refuses to send to an id that is no Telegram number, before calling the platform', async () => {
     const error = await channel.acknowledge('1:a', { chatId: '1' }, 'abc').then(
       () => undefined,
