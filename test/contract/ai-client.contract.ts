@@ -8,6 +8,8 @@ export interface ProviderFake {
   text(text: string): void;
   toolCall(name: string, input: Record<string, unknown>): void;
   failure(status: number, headers?: Record<string, string>): void;
+  /** The next answer is the vendor's 429 for a quota or spend limit used up (no wait cures it). */
+  usedUp(): void;
   /** The next request finds no server (connection refused). */
   unreachable(): void;
   /** Parsed request bodies, in order. */
@@ -83,6 +85,14 @@ export const describeAiClientContract = (name: string, open: () => { client: AiC
       fake.text('Second time lucky.');
       expect((await client.generate({ messages: [{ role: 'user', text: 'hi' }] })).text).to.equal('Second time lucky.');
       expect(fake.requests).to.have.length(2);
+    });
+
+    it("does not retry a 429 saying the account's quota or spend limit is used up, and classifies it as refused", async () => {
+      fake.usedUp();
+      const error = await client.generate({ messages: [{ role: 'user', text: 'hi' }] }).catch((e: Error) => e);
+      expect(error).to.be.instanceOf(AiCallFailed);
+      expect(error).to.include({ reason: 'refused', httpStatus: 429 });
+      expect(fake.requests).to.have.length(1);
     });
 
     it('fails with an error naming the provider when the call keeps failing, classified as unavailable with the status', async () => {

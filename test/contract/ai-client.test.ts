@@ -18,7 +18,7 @@ const clientFor = (provider: string, model: string, baseUrl: string): VercelAiCl
 /** nock with static replies (reply callbacks stall request bodies under nock 15); bodies read from request events. */
 const fakeFor = (
   path: string | RegExp,
-  shapes: { text(text: string): object; toolCall(name: string, input: Record<string, unknown>): object; error: object },
+  shapes: { text(text: string): object; toolCall(name: string, input: Record<string, unknown>): object; error: object; usedUp: object },
   readers: Pick<ProviderFake, 'carries' | 'carriesImage' | 'carriesToolResult'>,
 ): ProviderFake => {
   if (!nock.isActive()) nock.activate();
@@ -31,6 +31,7 @@ const fakeFor = (
     text: (text) => void scope.post(path).reply(200, shapes.text(text)),
     toolCall: (name, input) => void scope.post(path).reply(200, shapes.toolCall(name, input)),
     failure: (status, headers) => void scope.post(path).reply(status, shapes.error, headers),
+    usedUp: () => void scope.post(path).reply(429, shapes.usedUp, { 'retry-after': '0' }),
     unreachable: () => void scope.post(path).replyWithError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' })),
     ...readers,
     done: () => {
@@ -65,6 +66,14 @@ const openAiShapes = {
     usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
   }),
   error: { error: { message: 'server exploded', type: 'server_error', code: null } },
+  usedUp: {
+    error: {
+      message: 'You exceeded your current quota, please check your plan and billing details.',
+      type: 'insufficient_quota',
+      param: null,
+      code: 'insufficient_quota',
+    },
+  },
 };
 const openAiReaders = {
   carries: (body: Record<string, unknown>, text: string) => deep(body.messages).includes(text),
@@ -109,6 +118,10 @@ describeAiClientContract('anthropic (messages API)', () => ({
         usage: { input_tokens: 1, output_tokens: 1 },
       }),
       error: { type: 'error', error: { type: 'api_error', message: 'server exploded' } },
+      usedUp: {
+        type: 'error',
+        error: { type: 'rate_limit_error', message: "This request would exceed your organization's spend limit. Raise it in the Console." },
+      },
     },
     {
       carries: (body, text) => deep(body.messages).includes(text) || deep(body.system).includes(text),
@@ -132,6 +145,7 @@ describeAiClientContract('google (Gemini generateContent)', () => ({
         usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
       }),
       error: { error: { code: 500, message: 'server exploded', status: 'INTERNAL' } },
+      usedUp: { error: { code: 429, message: 'You exceeded your current quota, please check your plan and billing details.', status: 'RESOURCE_EXHAUSTED' } },
     },
     {
       carries: (body, text) => deep(body.contents).includes(text) || deep(body.systemInstruction).includes(text),

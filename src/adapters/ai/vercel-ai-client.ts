@@ -215,7 +215,7 @@ export class VercelAiClient implements AiClient {
           try {
             return await doGenerate();
           } catch (error) {
-            if (attempt >= maxRetries || !APICallError.isInstance(error) || !error.isRetryable || params.abortSignal?.aborted) throw error;
+            if (attempt >= maxRetries || !APICallError.isInstance(error) || !error.isRetryable || usedUp(error) || params.abortSignal?.aborted) throw error;
             await wait(retryAfterMs(error.responseHeaders) ?? delayMs, undefined, { signal: params.abortSignal });
             delayMs *= 2;
           }
@@ -224,6 +224,15 @@ export class VercelAiClient implements AiClient {
     };
   }
 }
+
+/**
+ * A 429 that no wait cures: the account's quota or spend limit is used up (OpenAI's and
+ * Gemini's "exceeded your current quota", `insufficient_quota`; Anthropic's spend limit), as
+ * the answer's body says. Not retried (PROTOCOLS), and classed `refused`: the operator has
+ * to act. A passing rate limit (requests or tokens per minute) is retried as before.
+ */
+export const usedUp = (error: { readonly statusCode?: number; readonly responseBody?: string }): boolean =>
+  error.statusCode === 429 && /insufficient_quota|exceeded your current quota|spend(ing)? limit|credit balance/i.test(error.responseBody ?? '');
 
 /** The SDK's error classes that classify() tells apart (the `ai` module). */
 type SdkErrors = Pick<typeof ai, 'APICallError' | 'LoadAPIKeyError' | 'RetryError'>;
@@ -244,6 +253,7 @@ export const classify = (
   if (!APICallError.isInstance(last)) return { reason: 'other' };
   const status = last.statusCode;
   if (status === undefined) return { reason: 'unreachable' };
+  if (usedUp(last)) return { reason: 'refused', httpStatus: status };
   if (status === 408 || status === 429 || status >= 500) return { reason: 'unavailable', httpStatus: status };
   if (status >= 400) return { reason: 'refused', httpStatus: status };
   return { reason: 'other', httpStatus: status };
