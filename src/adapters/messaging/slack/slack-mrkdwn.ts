@@ -1,4 +1,5 @@
 import { Lexer, type Token, type Tokens } from 'marked';
+import { decodeNumericReferences } from '../markdown/character-references.js';
 
 /** Escapes text for Slack: exactly `&`, `<` and `>` (the characters of its control sequences). */
 export const escapeSlack = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -41,7 +42,9 @@ const linkMrkdwn = (token: Tokens.Link): string => {
 const inlineTokenMrkdwn = (token: Token, open: Open): string => {
   switch (token.type) {
     case 'text':
-      return 'tokens' in token && token.tokens !== undefined && token.tokens.length > 0 ? inlineMrkdwn(token.tokens, open) : escapeSlack(token.text);
+      return 'tokens' in token && token.tokens !== undefined && token.tokens.length > 0
+        ? inlineMrkdwn(token.tokens, open)
+        : escapeSlack(decodeNumericReferences(token.raw));
     case 'escape':
       return escapeSlack(token.text);
     case 'strong':

@@ -1,4 +1,5 @@
 import { Lexer, type Token, type Tokens } from 'marked';
+import { decodeNumericReferences } from '../markdown/character-references.js';
 
 /** Escapes text for Telegram's HTML parse mode, which needs exactly `&`, `<` and `>` escaped. */
 export const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -40,7 +41,9 @@ const linkHtml = (token: Tokens.Link, open: Open): string => {
 const inlineTokenHtml = (token: Token, open: Open): string => {
   switch (token.type) {
     case 'text':
-      return 'tokens' in token && token.tokens !== undefined && token.tokens.length > 0 ? inlineHtml(token.tokens, open) : escapeHtml(token.text);
+      return 'tokens' in token && token.tokens !== undefined && token.tokens.length > 0
+        ? inlineHtml(token.tokens, open)
+        : escapeHtml(decodeNumericReferences(token.raw));
     case 'escape':
       return escapeHtml(token.text);
     case 'strong':

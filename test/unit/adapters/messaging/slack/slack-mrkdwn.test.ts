@@ -17,6 +17,7 @@ describe('markdownToMrkdwn', () => {
     ['a rule', 'a\n\n---\n\nb', 'a\n\n───\n\nb'],
     ['emphasis never spans lines', 'a *b\nc* d', 'a *b\nc* d'],
     ['a stray marker stays text', '2 * 3 = 6', '2 * 3 = 6'],
+    ['a numeric character reference is its character, every & of its line escaped once', 'AT&T &#8482; &#x26;', 'AT&amp;T ™ &amp;'],
   ];
   for (const [what, markdown, mrkdwn] of cases) {
     it(what, () => expect(markdownToMrkdwn(markdown)).to.equal(mrkdwn));

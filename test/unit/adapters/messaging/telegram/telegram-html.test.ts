@@ -41,6 +41,12 @@ describe('telegramHtml', () => {
         expect(markdownToTelegramHtml('<b>not bold</b><script>x</script>')).to.equal('&lt;b&gt;not bold&lt;/b&gt;&lt;script&gt;x&lt;/script&gt;');
       });
 
+      it('shows a numeric character reference as its character and every & of its line once (not &amp;)', () => {
+        expect(markdownToTelegramHtml('AT&T &#8482;')).to.equal('AT&amp;T ™');
+        expect(markdownToTelegramHtml('a &#x26; b & c, &#39;q&#39; &#0; &copy;')).to.equal("a &amp; b &amp; c, 'q' \uFFFD &amp;copy;");
+        expect(markdownToTelegramHtml('**AT&T &#8482;**')).to.equal('<b>AT&amp;T ™</b>');
+      });
+
       it('keeps line breaks and empty lines', () => {
         expect(markdownToTelegramHtml('one\n\ntwo\nthree')).to.equal('one\n\ntwo\nthree');
       });
