@@ -4,6 +4,7 @@ import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { databaseOfCommand } from './command-context.js';
 import { connectToServer, withAdministration } from './database-access.js';
+import { terminalSafe } from './terminal-text.js';
 
 /** Runs `work` on the keys wherever they are: through the running server, or on the database opened here. */
 const withKeys = async <T>(io: CliIo, work: (keys: KeyAdministration) => Promise<T>): Promise<T> => {
@@ -30,7 +31,7 @@ export const createKey = async ({ values }: ParsedCommand, io: CliIo): Promise<n
   if (values.json === true) {
     io.out.write(`${JSON.stringify({ id: created.id, name: created.name, key: created.key, created_at: created.createdAt.toISOString() })}\n`);
   } else {
-    io.out.write(`Created API key "${created.name}" (id ${created.id}).\n`);
+    io.out.write(`Created API key "${terminalSafe(created.name)}" (id ${created.id}).\n`);
     io.out.write(`Key (shown only now, store it safely):\n\n  ${created.key}\n\n`);
     io.out.write('Send it in the x-api-key header.\n');
   }
@@ -44,7 +45,8 @@ export const listKeys = async ({ values }: ParsedCommand, io: CliIo): Promise<nu
   else if (keys.length === 0) io.out.write('No API keys. Create one with: agent-gateway keys create --name NAME\n');
   else {
     io.out.write(`${['ID', 'NAME', 'PREFIX', 'CREATED', 'LAST USED'].join('\t')}\n`);
-    for (const key of keys) io.out.write(`${[key.id, key.name, key.prefix, key.created_at, key.last_used_at ?? '-'].join('\t')}\n`);
+    // A name may hold C1 controls or bidi overrides (only C0 and DEL are refused): shown escaped.
+    for (const key of keys) io.out.write(`${[key.id, terminalSafe(key.name), key.prefix, key.created_at, key.last_used_at ?? '-'].join('\t')}\n`);
   }
   return 0;
 };

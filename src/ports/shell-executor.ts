@@ -25,8 +25,13 @@ export interface ShellOptions {
    * the reason in the output).
    */
   readonly startMark?: string;
-  /** Which part of an output longer than the executor keeps is kept: its beginning (the default) or its end (a job's log). */
-  readonly keep?: 'head' | 'tail';
+  /**
+   * Which part of an output longer than the executor keeps is kept: its beginning (the
+   * default), its end (a job's log), or its first `head` and last `tail` characters around a
+   * line saying how many were left out (joinEnds; a trigger command's record: how it started,
+   * and how it ended, where a failing command says why).
+   */
+  readonly keep?: 'head' | 'tail' | { readonly head: number; readonly tail: number };
 }
 
 /** Runs shell command lines. */

@@ -167,5 +167,13 @@ export const describeShellExecutorContract = <T extends ShellExecutor>(
       expect(tail.output).not.to.contain('first');
       expect(tail.output.length).to.equal(64 * 1024);
     });
+
+    it("keeps a long output's first and last characters around how many were left out, when asked (how a command started and how it ended)", async () => {
+      const long = 'echo first; head -c 200000 /dev/zero | tr "\\0" a; echo; echo last';
+      const ends = await shell.run(long, { cwd, timeoutMs: 5000, env: ENV, keep: { head: 10, tail: 20 } });
+      expect(ends.output).to.equal(`first\naaaa\n[… 199982 characters left out …]\n${'a'.repeat(14)}\nlast\n`);
+      const short = await shell.run('echo first; echo last', { cwd, timeoutMs: 5000, env: ENV, keep: { head: 10, tail: 20 } });
+      expect(short.output).to.equal('first\nlast\n');
+    });
   });
 };

@@ -153,6 +153,18 @@ describe('e2e: the agent-gateway command', function () {
       expect(listed.stderr).to.equal(`using the embedded database in ${dataDir} (not in use by a server)\n`);
     });
 
+    it("shows a key name's bidi overrides and C1 controls escaped on the terminal, as stored in JSON", async () => {
+      const dataDir = await migratedDataDir('cli-name');
+      const name = 'ci\u202egnp.exe\u009b2J';
+      const created = await runCli(['keys', 'create', '--name', name], { DATA_DIR: dataDir });
+      expect(created.code, created.stderr).to.equal(0);
+      expect(created.stdout).to.contain('Created API key "ci\\u202egnp.exe\\x9b2J"');
+      const listed = await runCli(['keys', 'list'], { DATA_DIR: dataDir });
+      expect(lines(listed.stdout)[1].split('\t')[1]).to.equal('ci\\u202egnp.exe\\x9b2J');
+      const json = await runCli(['keys', 'list', '--json'], { DATA_DIR: dataDir });
+      expect((JSON.parse(json.stdout) as Array<{ name: string }>)[0].name).to.equal(name);
+    });
+
     it('set-password on a terminal asks twice without echo before opening the database, refuses two different answers', async () => {
       const dataDir = join(await tempDir('cli-tty'), 'data');
       const env = { DATA_DIR: dataDir };

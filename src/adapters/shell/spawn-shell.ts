@@ -2,6 +2,8 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { ShellOptions, ShellRun } from '../../ports/shell-executor.js';
+// `.ts`: the spawner process loads this module with Node's own type stripping (see spawner-process.ts).
+import { joinEnds, tailOf } from '../../domain/text/cut-text.ts';
 
 // Plain functions and erasable types only: the spawner process (spawner/) loads this file as
 // TypeScript under the tests, where Node strips the types itself.
@@ -40,6 +42,15 @@ const MARK_START = `{ true >"$${MARK_VARIABLE}"; } 2>/dev/null || { echo "agent-
  * abort kills everything the command started. The command's environment is exactly
  * `options.env`: the caller's own is never passed on. Rejects only when the shell cannot start.
  */
+/** keep: {head, tail}: the output whole when nothing was dropped, else its first and last characters around the count left out. */
+const keptEnds = (start: string, end: string, seen: number, tail: number): string => {
+  if (seen <= start.length + tail) return start + end;
+  // No half of a surrogate pair at either cut.
+  const head = /[\uD800-\uDBFF]$/.test(start) ? start.slice(0, -1) : start;
+  const last = tailOf(end, tail);
+  return joinEnds(head, seen - head.length - last.length, last);
+};
+
 export const runShell = (command: string, options: ShellOptions, settings: ShellSettings = DEFAULT_SHELL_SETTINGS): Promise<ShellRun> => {
   const started = performance.now();
   return new Promise((resolve, reject) => {
@@ -52,6 +63,10 @@ export const runShell = (command: string, options: ShellOptions, settings: Shell
       return reject(startFailure(error as NodeJS.ErrnoException));
     }
     let output = '';
+    // keep: {head, tail}: the first `head` characters in `output`, the rest in `end`, cut to its
+    // last `tail` now and then (not on every chunk); `seen` counts every character.
+    let end = '';
+    let seen = 0;
     // One decoder per stream: a character split across two chunks is still decoded whole.
     const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
     let timedOut = false;
@@ -59,7 +74,15 @@ export const runShell = (command: string, options: ShellOptions, settings: Shell
     const collect =
       (decoder: StringDecoder) =>
       (chunk: Buffer): void => {
-        if (options.keep === 'tail') {
+        const keep = options.keep;
+        if (typeof keep === 'object') {
+          const text = decoder.write(chunk);
+          seen += text.length;
+          const room = Math.max(0, keep.head - output.length);
+          output += text.slice(0, room);
+          end += text.slice(room);
+          if (end.length > 2 * keep.tail) end = end.slice(-keep.tail);
+        } else if (keep === 'tail') {
           // The end of a long output is kept (a job's log: how it ended).
           output += decoder.write(chunk);
           if (output.length > settings.outputLimit) output = output.slice(-settings.outputLimit);
@@ -80,7 +103,8 @@ export const runShell = (command: string, options: ShellOptions, settings: Shell
       child.stdout.destroy();
       child.stderr.destroy();
       const killed = timedOut || aborted;
-      resolve({ exitCode: killed ? null : code, timedOut, aborted, durationMs: Math.round(performance.now() - started), output });
+      const kept = typeof options.keep === 'object' ? keptEnds(output, end, seen, options.keep.tail) : output;
+      resolve({ exitCode: killed ? null : code, timedOut, aborted, durationMs: Math.round(performance.now() - started), output: kept });
     };
     const killGroup = (): void => {
       try {

@@ -465,6 +465,7 @@ export class RunTrigger {
         env,
         ...(startMark === undefined ? {} : { startMark }),
         ...(signal === undefined ? {} : { signal }),
+        keep: { head: RECORDED_HEAD, tail: RECORDED_OUTPUT - RECORDED_HEAD },
       });
       const ok = result.exitCode === 0 && !result.timedOut && !result.aborted;
       if (ok || attempt >= attempts || result.aborted) {
@@ -477,7 +478,7 @@ export class RunTrigger {
           status: ok ? 'succeeded' : 'failed',
           attempts: attempt,
           error: ok ? null : error,
-          detail: { exitCode: result.exitCode, commandMs: result.durationMs, output: headAndTail(result.output, RECORDED_OUTPUT, RECORDED_HEAD) },
+          detail: { exitCode: result.exitCode, commandMs: result.durationMs, output: result.output },
         };
       }
     }

@@ -20,5 +20,8 @@ export const headAndTail = (text: string, limit: number, headLength: number): st
   if (text.length <= limit) return text;
   const start = headOf(text, headLength);
   const end = tailOf(text, limit - headLength);
-  return `${start}\n[… ${text.length - start.length - end.length} characters left out …]\n${end}`;
+  return joinEnds(start, text.length - start.length - end.length, end);
 };
+
+/** A text's beginning and end around the line saying how many characters between them were left out. */
+export const joinEnds = (start: string, leftOut: number, end: string): string => `${start}\n[… ${leftOut} characters left out …]\n${end}`;

@@ -1,4 +1,4 @@
-import type { ShellRun } from '../../../ports/shell-executor.js';
+import type { ShellOptions, ShellRun } from '../../../ports/shell-executor.js';
 
 // The messages between SpawnerShellExecutor and its spawner process (IPC, JSON).
 
@@ -12,7 +12,7 @@ export type SpawnerRequest =
       readonly timeoutMs: number;
       readonly env: Readonly<Record<string, string>>;
       readonly startMark?: string;
-      readonly keep?: 'head' | 'tail';
+      readonly keep?: ShellOptions['keep'];
     }
   | { readonly type: 'abort'; readonly id: number };
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { headAndTail } from '../../../../src/domain/text/cut-text.js';
 import { FireTriggers, TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
 import { INTERRUPTED, RECORDED_OUTPUT, REQUEST_POLL_MS, REQUEST_WAIT_MS, RunTrigger } from '../../../../src/application/triggers/run-trigger.js';
 import type { TriggerSource } from '../../../../src/application/triggers/trigger-source.js';
@@ -37,7 +38,9 @@ class ScriptedShell implements ShellExecutor {
     this.envs.push(options.env);
     this.startMarks.push(options.startMark);
     if (options.startMark !== undefined) this.marks?.touch(options.startMark);
-    return { exitCode: this.exitCodes.shift() ?? 0, timedOut: false, aborted: false, durationMs: 1, output: this.output };
+    // The ends of a long output, as the port says the executor keeps them when asked.
+    const output = typeof options.keep === 'object' ? headAndTail(this.output, options.keep.head + options.keep.tail, options.keep.head) : this.output;
+    return { exitCode: this.exitCodes.shift() ?? 0, timedOut: false, aborted: false, durationMs: 1, output };
   }
 }
 
