@@ -55,6 +55,10 @@ export class DecideApproval {
       // Approved, but its run may never have been queued (the queue failed right after the
       // decision was stored, and the caller saw an error): queued now, which the queue stores once.
       if (status === 'approved') await this.fire.resume(found);
+      // Denied, but the action's record may still say it waits (the record failed to save right
+      // after the decision was stored): closed now (saving the same record again changes nothing).
+      if (status === 'denied' && found.decidedAt !== null)
+        await this.runs.save(closedRun(found, 'denied', `denied by ${found.decidedBy ?? 'someone'}`, found.decidedAt));
       throw new DomainError(
         'conflict',
         status === 'expired' ? 'This approval has expired: the action was not run' : `This approval was ${status} already by ${found.decidedBy ?? 'someone'}`,

@@ -185,6 +185,23 @@ describe('Approvals', () => {
     expect(records.map((run) => `${run.actionIndex}:${run.status}:${run.error}`)).to.deep.equal(['0:succeeded:null', '1:denied:denied by admin UI']);
   });
 
+  it('denied, but its record failed to save: the denial stands, and the next press (refused as decided) closes the record', async () => {
+    const { runner, runs, approvals, decide } = await make();
+    await runner.execute(task);
+    const [approval] = await approvals.list({ limit: 1 });
+    const save = runs.save.bind(runs);
+    runs.save = async () => {
+      runs.save = save;
+      throw new Error('the database hiccuped');
+    };
+    expect(await decide.execute({ id: approval.id, decision: 'denied', by: 'Telegram @ada' }).catch((e: Error) => e.message)).to.equal('the database hiccuped');
+    expect(await statuses(runs)).to.deep.equal(['0:succeeded', '1:awaiting_approval']);
+    const again = await decide.execute({ id: approval.id, decision: 'denied', by: 'Telegram @bob' }).catch((e: Error) => e.message);
+    expect(again).to.equal('This approval was denied already by Telegram @ada');
+    const records = await runs.forRun(RUN_ID);
+    expect(records.map((run) => `${run.actionIndex}:${run.status}:${run.error}`)).to.deep.equal(['0:succeeded:null', '1:denied:denied by Telegram @ada']);
+  });
+
   it('expired: a decision after the time is refused, the sweep records it expired, nothing runs', async () => {
     const { runner, shell, runs, approvals, decide, expire, clock, queue } = await make();
     await runner.execute(task);
