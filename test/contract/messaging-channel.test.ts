@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import { SlackChannel } from '../../src/adapters/messaging/slack/slack-channel.js';
 import { slackSignature } from '../../src/adapters/messaging/slack/slack-signature.js';
 import { TelegramChannel } from '../../src/adapters/messaging/telegram/telegram-channel.js';
@@ -124,3 +125,19 @@ const openSlack = async (): Promise<ChannelHarness> => {
 };
 
 describeMessagingChannelContract('Slack against a loopback fake Web API', openSlack);
+
+describe('TelegramChannel against a loopback fake Bot API: a formatted part Telegram finds too long', () => {
+  it('goes as its plain text, delivered all the same', async () => {
+    const fake = await startFakeTelegram([TOKEN]);
+    try {
+      const channel = new TelegramChannel({ apiUrl: fake.url, attempts: 1, backoffMs: 0, maxRetryAfterMs: 0, timeoutMs: 5000 });
+      await channel.sendMessage(TOKEN, { chatId: String(CHAT) }, { plain: 'x'.repeat(4000), formatted: `<b>${'x'.repeat(4100)}</b>` });
+      expect(fake.of('sendMessage').map((call) => [call.body.parse_mode ?? 'plain', String(call.body.text).length])).to.deep.equal([
+        ['HTML', 4107],
+        ['plain', 4000],
+      ]);
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -74,6 +74,9 @@ const TOKEN_SHAPE = /^[0-9]{1,20}:[A-Za-z0-9_-]{1,200}$/;
 const ACKNOWLEDGEMENT = '👀';
 
 /** The updates the gateway asks for, by webhook or by polling. */
+/** The length of an HTML message's text as Telegram shows (and counts) it: without its tags, each entity one character. */
+const visibleLength = (html: string): number => html.replace(/<[^>]*>/g, '').replace(/&(?:lt|gt|amp|quot);/g, '_').length;
+
 const ALLOWED_UPDATES = ['message', 'edited_message', 'channel_post', 'edited_channel_post', 'callback_query'];
 /** How much longer than the long poll's own wait a getUpdates call may take before it counts as timed out. */
 const POLL_GRACE_MS = 15_000;
@@ -166,8 +169,20 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
   }
 
   formatReply(markdown: string): OutgoingMessage[] {
-    // Telegram counts its limit on the visible text, which the conversion never lengthens.
-    return splitMarkdown(markdown, this.maxMessageLength).map((part) => ({ plain: part, formatted: markdownToTelegramHtml(part) }));
+    return this.#fitting(markdown, this.maxMessageLength);
+  }
+
+  /**
+   * Parts of at most `limit` characters of Markdown whose HTML shows at most maxMessageLength
+   * (Telegram counts its limit on the visible text). The conversion can lengthen it: a list
+   * item's lazy continuation lines are indented under the item. Such a part is cut smaller.
+   */
+  #fitting(markdown: string, limit: number): OutgoingMessage[] {
+    return splitMarkdown(markdown, limit).flatMap((part) => {
+      const formatted = markdownToTelegramHtml(part);
+      const over = visibleLength(formatted) - this.maxMessageLength;
+      return over > 0 && part.length > 1 ? this.#fitting(part, Math.max(1, part.length - over)) : [{ plain: part, formatted }];
+    });
   }
 
   tokenProblem(token: string): string | undefined {
@@ -220,8 +235,9 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
         await this.#call(token, 'sendMessage', { ...base, text: message.formatted, parse_mode: 'HTML' });
         return;
       } catch (error) {
-        // Telegram refuses markup it cannot parse; the same text then goes as plain text.
-        if (!(error instanceof MessagingError && error.status === 400 && /parse entities|can't parse/i.test(error.description))) throw error;
+        // Telegram refuses markup it cannot parse, or whose text comes out too long; the same
+        // text then goes as plain text (never longer than the limit: formatReply cut it so).
+        if (!(error instanceof MessagingError && error.status === 400 && /parse entities|can't parse|too long/i.test(error.description))) throw error;
       }
     }
     await this.#call(token, 'sendMessage', { ...base, text: message.plain });

@@ -68,6 +68,22 @@ describe('TelegramChannel (without the Bot API)', () => {
     expect(channel.parse({ update_id: 23, message: chatMessage({ text: 'hi' }) })).to.not.have.property('messageKey');
   });
 
+  it('cuts a reply into parts whose HTML shows at most 4096 characters, also when the HTML indents a long list item', () => {
+    const markdown = `1. first item\n${'continued lazily\n'.repeat(400)}`;
+    const parts = channel.formatReply(markdown);
+    for (const part of parts) {
+      expect(part.plain.length).to.be.at.most(4096);
+      const shown = (part.formatted ?? '').replace(/<[^>]*>/g, '').replace(/&(?:lt|gt|amp|quot);/g, '_');
+      expect(shown.length).to.be.at.most(4096);
+    }
+    expect(
+      parts
+        .map((part) => part.plain)
+        .join('\n')
+        .replace(/\s+/g, ' '),
+    ).to.equal(markdown.replace(/\s+/g, ' ').trim());
+  });
+
   it('refuses to send to an id that is no Telegram number, before calling the platform', async () => {
     const error = await channel.acknowledge('1:a', { chatId: '1' }, 'abc').then(
       () => undefined,
