@@ -116,10 +116,18 @@ export class AdminSocketServer {
   static async listen(path: string, admin: KeyAdministration, operations: AdminOperations, logger: Logger): Promise<AdminSocketServer> {
     await unlink(path).catch(() => undefined);
     const server = createServer(adminSocketApp(admin, operations, logger).callback());
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(path, () => resolve());
-    });
+    // Created owner-only (the umask in force while it is made), not made so after: in between,
+    // with a permissive umask and a DATA_DIR the operator made readable, another account could
+    // connect and set the admin password. The chmod after is for file systems that ignore it.
+    const umask = process.umask(0o177);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(path, () => resolve());
+      });
+    } finally {
+      process.umask(umask);
+    }
     await chmod(path, 0o600);
     return new AdminSocketServer(server, path);
   }
