@@ -4,6 +4,7 @@ import type { ApiKeyCrypto } from '../../ports/api-key-crypto.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
 import type { LoginAttempts } from '../../ports/login-attempts.js';
+import { loginClientOf } from '../../domain/auth/login-client.js';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
 
 export const MIN_PASSWORD_LENGTH = 12;
@@ -58,7 +59,7 @@ export class AdminAuthentication {
 
   async login(password: string, client: string): Promise<StartedSession> {
     const now = this.clock.now();
-    const clientKey = this.crypto.digest(client);
+    const clientKey = this.crypto.digest(loginClientOf(client));
     if ((await this.attempts.count(clientKey, now, FAILURE_WINDOW_MS)) > MAX_FAILURES) {
       throw new DomainError('rate_limited', 'Too many failed logins; try again later');
     }

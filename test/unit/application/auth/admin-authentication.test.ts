@@ -100,6 +100,13 @@ describe('AdminAuthentication', () => {
     expect((await auth.login('correct horse battery', 'forgetful')).token).to.be.a('string');
   });
 
+  it('counts the addresses of one IPv6 /64 network as one client: rotating through them gains no guesses', async () => {
+    const { auth } = await setup();
+    for (let i = 0; i < MAX_FAILURES; i++) expect((await failure(auth.login('guess', `2001:db8:1:2::${i + 1}`))).code).to.equal('unauthorized');
+    expect((await failure(auth.login('guess', '2001:db8:1:2:ffff::99'))).code).to.equal('rate_limited');
+    expect((await auth.login('correct horse battery', '2001:db8:1:3::1')).token).to.be.a('string');
+  });
+
   it('keeps clients as digests, not as addresses', async () => {
     const { auth, attempts } = await setup();
     await failure(auth.login('guess', '203.0.113.9'));
