@@ -1,6 +1,6 @@
 import type { Job, JobChange } from '../../domain/jobs/job.js';
 import type { JobReport, JobRunner } from '../../ports/job-runner.js';
-import type { GithubClient } from './github-client.js';
+import { GithubError, type GithubClient } from './github-client.js';
 
 interface WorkflowRun {
   readonly status: string;
@@ -18,6 +18,21 @@ export const statusOfConclusion = (conclusion: string | null): JobChange['status
  * on pushes to `job/**`, runs the agent and opens the pull request. Progress arrives as
  * code-host events; `poll` reads the branch's workflow runs as a fallback.
  */
+/**
+ * `logs/<id>/job.md`: the provider on line 3 and the model on line 4, where the workflow
+ * (docs/templates/agent-job.yml) reads them and nowhere else; the prompt from line 6, as
+ * written (it may hold lines that look like those: they are not read).
+ */
+export const jobFile = (job: Job): string =>
+  [`# Job ${job.id}`, '', `- llm_provider: ${job.llmProvider ?? 'default'}`, `- llm_model: ${job.llmModel ?? 'default'}`, '', job.job, ''].join('\n');
+
+/** Lets a 422 saying the thing exists pass (it was made by an earlier try); rethrows anything else. */
+const madeBefore =
+  (says: RegExp) =>
+  (error: unknown): void => {
+    if (!(error instanceof GithubError && error.status === 422 && says.test(error.detail))) throw error;
+  };
+
 export class GithubActionsJobRunner implements JobRunner {
   readonly kind = 'github-actions';
 
@@ -30,21 +45,16 @@ export class GithubActionsJobRunner implements JobRunner {
   async run(job: Job, report: JobReport): Promise<void> {
     const { default_branch: base } = await this.github.request<{ default_branch: string }>('GET', '');
     const ref = await this.github.request<{ object: { sha: string } }>('GET', `/git/ref/heads/${encodeURIComponent(base)}`);
-    await this.github.request('POST', '/git/refs', { ref: `refs/heads/${job.branch}`, sha: ref.object.sha });
-    const content = [
-      `# Job ${job.id}`,
-      '',
-      `- llm_provider: ${job.llmProvider ?? 'default'}`,
-      `- llm_model: ${job.llmModel ?? 'default'}`,
-      '',
-      job.job,
-      '',
-    ].join('\n');
-    await this.github.request('PUT', `/contents/logs/${job.id}/job.md`, {
-      message: `job ${job.id}: start`,
-      content: Buffer.from(content, 'utf8').toString('base64'),
-      branch: job.branch,
-    });
+    // Each step takes what an earlier hand-over of the same job left (a call answered after its
+    // caller gave up, a task run again): the branch and the file are the job's own by name.
+    await this.github.request('POST', '/git/refs', { ref: `refs/heads/${job.branch}`, sha: ref.object.sha }).catch(madeBefore(/reference already exists/i));
+    await this.github
+      .request('PUT', `/contents/logs/${job.id}/job.md`, {
+        message: `job ${job.id}: start`,
+        content: Buffer.from(jobFile(job), 'utf8').toString('base64'),
+        branch: job.branch,
+      })
+      .catch(madeBefore(/sha.*(wasn't supplied|was not supplied)|already exists/i));
     await report({ summary: `Handed to GitHub Actions on ${job.branch}` });
   }
 

@@ -1,5 +1,5 @@
 import { applyChange, branchOf, type Job, type JobSource } from '../../domain/jobs/job.js';
-import { modelTooLong, parseJobRequest, refuseNul } from '../../domain/jobs/job-request.js';
+import { modelProblem, parseJobRequest, refuseNul } from '../../domain/jobs/job-request.js';
 import { DomainError, isDomainError } from '../../domain/errors/domain-error.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
@@ -58,10 +58,9 @@ export class CreateJob implements JobLauncher {
   async launch(launch: JobLaunch): Promise<string> {
     // A prompt rendered from a request (trigger) or written by a model (chat) may hold a NUL;
     // a model named by a chat's model may be anything.
-    const tooLong = modelTooLong(launch.llmModel);
-    if (tooLong !== undefined) throw tooLong;
-    const model = launch.llmModel === undefined ? undefined : refuseNul('llm_model', launch.llmModel);
-    return (await this.#create(refuseNul('job', launch.job), launch.llmProvider, model, launch.source)).id;
+    const badModel = modelProblem(launch.llmModel);
+    if (badModel !== undefined) throw badModel;
+    return (await this.#create(refuseNul('job', launch.job), launch.llmProvider, launch.llmModel, launch.source)).id;
   }
 
   async #create(prompt: string, providerName: string | undefined, model: string | undefined, source: JobSource, chosenId?: string): Promise<Job> {

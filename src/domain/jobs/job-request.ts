@@ -27,11 +27,18 @@ export const refuseNul = (field: string, value: string): string => {
 /** The longest model name a job keeps (its column holds 200 characters). */
 export const MAX_MODEL_LENGTH = 200;
 
-/** The 400 for a model name longer than a job keeps; undefined when it fits. */
-export const modelTooLong = (model: string | undefined): DomainError | undefined =>
-  model !== undefined && model.length > MAX_MODEL_LENGTH
-    ? new DomainError('invalid_input', `Field llm_model must be at most ${MAX_MODEL_LENGTH} characters`)
-    : undefined;
+/**
+ * The 400 for a model name a job cannot take: longer than it keeps, or holding a control
+ * character (a line break would start a line of its own in the job file a code host's
+ * workflow reads); undefined when it is fine.
+ */
+export const modelProblem = (model: string | undefined): DomainError | undefined => {
+  if (model === undefined) return undefined;
+  if (model.length > MAX_MODEL_LENGTH) return new DomainError('invalid_input', `Field llm_model must be at most ${MAX_MODEL_LENGTH} characters`);
+  if (/[\u0000-\u001f\u007f]/.test(model))
+    return new DomainError('invalid_input', 'Field llm_model must not contain control characters (line breaks, tabs, NUL)');
+  return undefined;
+};
 
 /** An optional text field: absent (undefined or null), a non-empty string without NUL, or the error saying why not. */
 const optionalText = (fields: Record<string, unknown>, name: 'llm_provider' | 'llm_model'): string | undefined | DomainError => {
@@ -57,8 +64,8 @@ export const readJobRequest = (body: unknown): JobRequest | DomainError => {
   if (llmProvider instanceof DomainError) return llmProvider;
   const llmModel = optionalText(fields, 'llm_model');
   if (llmModel instanceof DomainError) return llmModel;
-  const tooLong = modelTooLong(llmModel);
-  if (tooLong !== undefined) return tooLong;
+  const badModel = modelProblem(llmModel);
+  if (badModel !== undefined) return badModel;
   return { job, llmProvider, llmModel };
 };
 

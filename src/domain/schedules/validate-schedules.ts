@@ -35,6 +35,9 @@ const rewriteTokens = (action: Fields): { action: Fields; refused: Array<[string
 };
 
 /** Validates a parsed schedule file as a whole, reporting every problem at once. */
+/** The longest schedule name its records keep (`cron:` and the name in 200 characters). */
+export const MAX_SCHEDULE_NAME = 195;
+
 export const validateSchedules = (raw: unknown, file: string, catalog: ScheduleCatalog): ScheduleValidation => {
   if (!Array.isArray(raw)) return { schedules: [], problems: [`${file}: must be a JSON array of schedules, found ${describe(raw)}`] };
   const problems: string[] = [];
@@ -53,6 +56,8 @@ export const validateSchedules = (raw: unknown, file: string, catalog: ScheduleC
     const before = problems.length;
 
     if (name === undefined) problem('name', 'required, a non-empty string');
+    // Stored with every occurrence, and as `cron:<name>` with every action record (200 characters): a longer one could never run.
+    else if (name.length > MAX_SCHEDULE_NAME) problem('name', `at most ${MAX_SCHEDULE_NAME} characters`);
     else if (seen.has(name)) problem('name', `duplicate of schedule #${seen.get(name)}`);
     else seen.set(name, index);
 

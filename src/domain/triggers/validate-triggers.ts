@@ -1,4 +1,4 @@
-import { MAX_MODEL_LENGTH, modelTooLong } from '../jobs/job-request.js';
+import { modelProblem } from '../jobs/job-request.js';
 import { findTokenPlaces } from '../templates/shell-contexts.js';
 import { findUnknownTokens } from '../templates/template-tokens.js';
 import type { Trigger, TriggerAction } from './trigger.js';
@@ -36,6 +36,9 @@ const ACTION_FIELDS: Record<TriggerAction['type'], string[]> = {
 const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
 
 /** Validates a parsed trigger file as a whole (SPEC 2.2, 2.3), reporting every problem at once. */
+/** The longest trigger name its records keep. */
+export const MAX_TRIGGER_NAME = 200;
+
 export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCatalog): TriggerValidation => {
   if (!Array.isArray(raw)) return { triggers: [], problems: [`${file}: must be a JSON array of triggers, found ${describe(raw)}`] };
   const problems: string[] = [];
@@ -53,6 +56,8 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
     const before = problems.length;
 
     if (name === undefined) problem('name', 'required, a non-empty string');
+    // Stored with every run and action record (200 characters): a longer one could never run.
+    else if (name.length > MAX_TRIGGER_NAME) problem('name', `at most ${MAX_TRIGGER_NAME} characters`);
     else if (seen.has(name)) problem('name', `duplicate of trigger #${seen.get(name)}`);
     else seen.set(name, index);
 
@@ -147,7 +152,8 @@ const validateActionFields = (action: unknown, catalog: TriggerCatalog, report: 
     }
     if (action.llm_model !== undefined) {
       const model = requiredText(action, 'llm_model', fail);
-      if (model !== undefined && modelTooLong(model) !== undefined) fail('llm_model', `at most ${MAX_MODEL_LENGTH} characters`);
+      const problem = model === undefined ? undefined : modelProblem(model);
+      if (problem !== undefined) fail('llm_model', problem.message.replace(/^Field llm_model /, ''));
     }
     const unsafeRaw = action.unsafe_raw;
     if (unsafeRaw !== undefined && typeof unsafeRaw !== 'boolean') fail('unsafe_raw', 'must be true or false');

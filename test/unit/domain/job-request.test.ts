@@ -47,6 +47,14 @@ describe('parseJobRequest', () => {
     expect(parseJobRequest({ job: 'x', llm_model: 'é'.repeat(200) }).llmModel).to.have.length(200);
   });
 
+  it('refuses a model name with a control character (a line break would be a line of its own in the job file a workflow reads)', () => {
+    for (const model of ['gpt\nid=evil', 'gpt\r', 'a\tb', 'x\u001b[2J', 'del\u007f']) {
+      expect(failure({ job: 'x', llm_model: model }).message, JSON.stringify(model)).to.equal(
+        'Field llm_model must not contain control characters (line breaks, tabs, NUL)',
+      );
+    }
+  });
+
   it('names an override of the wrong type', () => {
     expect(failure({ job: 'x', llm_model: 3 }).message).to.equal('Field llm_model must be a non-empty string');
   });

@@ -37,6 +37,13 @@ describe('validateSchedules', () => {
     expect(rendered.script).to.not.include('2026');
   });
 
+  it('refuses a name longer than its records keep (195 characters), so no schedule is accepted that could never run', () => {
+    expect(validateSchedules([entry({ name: 'n'.repeat(195) })], 'config/CRONS.json', catalog).problems).to.deep.equal([]);
+    expect(validateSchedules([entry({ name: 'n'.repeat(196) })], 'config/CRONS.json', catalog).problems).to.deep.equal([
+      `config/CRONS.json: schedule #0 "${'n'.repeat(196)}": name: at most 195 characters`,
+    ]);
+  });
+
   it('names the file, the entry and the field of every problem at once', () => {
     const { problems } = validateSchedules(
       [

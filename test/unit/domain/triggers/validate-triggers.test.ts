@@ -66,6 +66,7 @@ describe('validateTriggers', () => {
     ['a missing name', [valid({ name: undefined })], `${FILE}: trigger #0: name: required, a non-empty string`],
     ['an empty name', [valid({ name: ' ' })], `${FILE}: trigger #0: name: required, a non-empty string`],
     ['a duplicate name', [valid(), valid()], `${FILE}: trigger #1 "deploy": name: duplicate of trigger #0`],
+    ['a name longer than its records keep', [valid({ name: 'd'.repeat(201) })], `${FILE}: trigger #0 "${'d'.repeat(201)}": name: at most 200 characters`],
     ['a watch_path without a slash', [valid({ watch_path: 'webhook' })], `${FILE}: trigger #0 "deploy": watch_path: required, a path starting with /`],
     ['a watch_path with /api', [valid({ watch_path: '/api/webhook' })], `${FILE}: trigger #0 "deploy": watch_path: write it without the /api prefix: /webhook`],
     [
@@ -136,7 +137,7 @@ describe('validateTriggers', () => {
     [
       'an agent llm_model longer than a job keeps',
       [valid({ actions: [{ type: 'agent', job: 'x', llm_model: 'm'.repeat(201) }] })],
-      `${FILE}: trigger #0 "deploy": actions[0].llm_model: at most 200 characters`,
+      `${FILE}: trigger #0 "deploy": actions[0].llm_model: must be at most 200 characters`,
     ],
     [
       'vars that would hide the body',
