@@ -111,6 +111,12 @@ export const describePullRequestsContract = (name: string, open: () => Promise<P
       expect(await prs.checks('head7')).to.deep.equal({ state: 'failed', failed: ['last (failure)'] });
     });
 
+    it('reads commit statuses over all pages', async () => {
+      const statuses = Array.from({ length: 130 }, (_, i) => ({ context: `s${i}`, state: 'success' }));
+      harness.pulls.set(7, pull({ checkRuns: [], statuses: [...statuses, { context: 'ci/last', state: 'failure' }] }));
+      expect(await prs.checks('head7')).to.deep.equal({ state: 'failed', failed: ['ci/last (failure)'] });
+    });
+
     it('merges at the given head; refuses (merged: false, with the reason) when the head moved or the host will not merge', async () => {
       harness.pulls.set(7, pull());
       expect(await prs.merge(7, 'moved')).to.deep.include({ merged: false });

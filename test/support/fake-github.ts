@@ -108,7 +108,7 @@ export const startFakeGithub = async (): Promise<FakeGithub> => {
           : statuses.length === 0 || statuses.some((s) => s.state === 'pending')
             ? 'pending'
             : 'success';
-        return json(200, { state, total_count: statuses.length, statuses });
+        return json(200, { state, total_count: statuses.length, statuses: pageOf(statuses) });
       }
       if (req.method === 'PUT' && (match = /^\/repos\/acme\/app\/pulls\/(\d+)\/merge$/.exec(path))) {
         const pull = pulls.get(Number(match[1]));

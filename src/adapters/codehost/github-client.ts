@@ -6,14 +6,42 @@ export interface GithubSettings {
   readonly repo: string;
   /** `https://api.github.com`, or a GitHub Enterprise / test server. */
   readonly apiUrl: string;
+  /** Attempts of a call GitHub answered as passing trouble (default 3). */
+  readonly attempts?: number;
+  /** How a wait between attempts is waited (tests record it instead). */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
+
+/** The longest wait for a rate limit to lift before a call gives up (the caller tries again later: the poller, a task's retry). */
+export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+
+/**
+ * How long GitHub asks to wait before a failed call is tried again (0: no time given, back
+ * off), or undefined when trying again is not worth it: 429 and a rate-limited 403 (GitHub's
+ * primary and secondary limits) after `retry-after` or until `x-ratelimit-reset`, 5xx. Any
+ * other answer is final.
+ */
+const retryDelay = (status: number, headers: { get(name: string): string | null }, detail: string, now: number): number | undefined => {
+  const backoff = 0;
+  if (status >= 500) return backoff;
+  const limited =
+    status === 429 || (status === 403 && (headers.get('x-ratelimit-remaining') === '0' || headers.get('retry-after') !== null || /rate limit/i.test(detail)));
+  if (!limited) return undefined;
+  const after = Number(headers.get('retry-after'));
+  if (Number.isFinite(after) && after >= 0 && headers.get('retry-after') !== null) return after * 1000;
+  const reset = Number(headers.get('x-ratelimit-reset'));
+  if (Number.isFinite(reset) && reset > 0) return Math.max(0, reset * 1000 - now);
+  return backoff;
+};
 
 /** Thrown for a GitHub answer that is not a success; the message names the call, never the token. */
 export class GithubError extends Error {
   constructor(
     readonly status: number,
     call: string,
-    detail: string,
+    readonly detail: string,
+    /** When the answer was passing trouble: how long to wait before trying again. */
+    readonly retryAfterMs?: number,
   ) {
     super(`GitHub ${call} answered ${status}${detail ? `: ${detail}` : ''}`);
     this.name = 'GithubError';
@@ -24,7 +52,26 @@ export class GithubError extends Error {
 export class GithubClient {
   constructor(private readonly settings: GithubSettings) {}
 
+  /**
+   * One REST call. An answer of passing trouble (a rate limit, a 5xx) is tried again, up to
+   * `attempts`, after the wait GitHub asks for (at most MAX_RATE_LIMIT_WAIT_MS: a longer one
+   * fails at once, for a later try). Throws GithubError for any other failure.
+   */
   async request<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
+    const attempts = this.settings.attempts ?? 3;
+    const sleep = this.settings.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#once<T>(method, path, body);
+      } catch (error) {
+        if (!(error instanceof GithubError) || error.retryAfterMs === undefined || attempt >= attempts || error.retryAfterMs > MAX_RATE_LIMIT_WAIT_MS)
+          throw error;
+        await sleep(error.retryAfterMs > 0 ? error.retryAfterMs : 1000 * 2 ** (attempt - 1));
+      }
+    }
+  }
+
+  async #once<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
     const url = `${this.settings.apiUrl.replace(/\/$/, '')}/repos/${this.settings.repo}${path}`;
     const response = await fetch(url, {
       method,
@@ -46,7 +93,12 @@ export class GithubClient {
       } catch {
         detail = text.slice(0, 200);
       }
-      throw new GithubError(response.status, `${method} /repos/${this.settings.repo}${path.split('?')[0]}`, detail);
+      throw new GithubError(
+        response.status,
+        `${method} /repos/${this.settings.repo}${path.split('?')[0]}`,
+        detail,
+        retryDelay(response.status, response.headers, detail, Date.now()),
+      );
     }
     return (text === '' ? {} : JSON.parse(text)) as T;
   }

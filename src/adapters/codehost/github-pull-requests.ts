@@ -79,7 +79,14 @@ export class GithubPullRequests implements PullRequests {
       runs.push(...answer.check_runs);
       if (answer.check_runs.length < PER_PAGE || runs.length >= answer.total_count) break;
     }
-    const combined = await this.github.request<CombinedStatus>('GET', `/commits/${encodeURIComponent(sha)}/status`);
+    // The combined status lists its statuses a page at a time too (30 unless asked for more).
+    const statuses: Array<CombinedStatus['statuses'][number]> = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const answer = await this.github.request<CombinedStatus>('GET', `/commits/${encodeURIComponent(sha)}/status?per_page=${PER_PAGE}&page=${page}`);
+      statuses.push(...answer.statuses);
+      if (answer.statuses.length < PER_PAGE || statuses.length >= answer.total_count) break;
+    }
+    const combined = { statuses };
     const failed = [
       ...runs
         .filter((run) => run.status === 'completed' && !PASSING.includes(run.conclusion ?? ''))

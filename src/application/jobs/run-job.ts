@@ -37,6 +37,9 @@ export class RunJob {
     if (!job) return log.warn({}, 'queued job no longer exists');
     if (isFinished(job.status)) return;
     if (job.status === 'running') {
+      // A runner that hands the job elsewhere (poll) set it running when it handed it over: its
+      // task delivered again (a stop before the queue recorded it done) finds it running there.
+      if (this.runner.poll !== undefined) return log.info({}, 'job was handed over already; its outcome comes from the runner');
       await this.#report(task.jobId, { status: 'failed', error: INTERRUPTED });
       return log.warn({}, 'job was interrupted by a stop of the service; marked failed');
     }
