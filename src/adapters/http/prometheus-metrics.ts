@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import { Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import type { CollectOperationalFigures } from '../../application/operations/collect-operational-figures.js';
 import { JOB_STATUSES } from '../../domain/jobs/job.js';
+import { ACTION_RUN_STATUSES } from '../../domain/triggers/action-run.js';
 import { RequestFigures } from './request-figures.js';
 
 /**
@@ -58,7 +59,9 @@ export class PrometheusMetrics {
       labelNames: ['status'],
       registers: [this.#registry],
       async collect() {
-        for (const [status, count] of Object.entries((await read()).actionRuns)) this.set({ status }, count);
+        // Every status, 0 when none has it: a status whose last record changed must not keep its last count.
+        const runs = (await read()).actionRuns;
+        for (const status of ACTION_RUN_STATUSES) this.set({ status }, runs[status] ?? 0);
       },
     });
     new Gauge({

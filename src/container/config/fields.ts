@@ -23,7 +23,15 @@ export const secret = () =>
   z
     .string()
     .optional()
-    .transform((value) => (value === undefined || value === '' ? undefined : value));
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return undefined;
+      // Spaces alone are a slip (a quoted empty value), and as a key guessable: refused, not taken.
+      if (value.trim() === '') {
+        ctx.addIssue({ code: 'custom', message: 'is only whitespace: set the secret, or leave the variable unset' });
+        return z.NEVER;
+      }
+      return value;
+    });
 
 /** A whole number between `min` and `max`. */
 export const integer = (fallback: number, min: number, max: number) =>

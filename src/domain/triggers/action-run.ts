@@ -6,7 +6,8 @@ import type { TriggerAction } from './trigger.js';
  * `awaiting_approval`: the run stopped before this action until a person decides (it is replaced
  * by the action's outcome once approved); `denied` and `expired`: it never ran.
  */
-export type ActionRunStatus = 'running' | 'succeeded' | 'failed' | 'not_runnable' | 'awaiting_approval' | 'denied' | 'expired';
+export const ACTION_RUN_STATUSES = ['running', 'succeeded', 'failed', 'not_runnable', 'awaiting_approval', 'denied', 'expired'] as const;
+export type ActionRunStatus = (typeof ACTION_RUN_STATUSES)[number];
 
 /** One action of one trigger run, as recorded and shown to operators. */
 export interface ActionRun {

@@ -169,6 +169,10 @@ describe('loadConfig', () => {
 
   it('names the variable and the bad value', () => {
     expect(problemsOf({ PORT: 'eighty' })).to.deep.equal(['PORT: "eighty" is not a whole number between 0 and 65535']);
+    // A secret of spaces alone is refused (as a key it is guessable), never taken, and not echoed.
+    for (const name of ['CODEHOST_WEBHOOK_SECRET']) {
+      expect(problemsOf({ [name]: '   ' }), name).to.deep.equal([`${name}: is only whitespace: set the secret, or leave the variable unset`]);
+    }
     expect(problemsOf({ PORT: '70000' })[0]).to.match(/^PORT: "70000"/);
     expect(problemsOf({ BODY_LIMIT: 'lots' })[0]).to.match(/^BODY_LIMIT: "lots" is not a size/);
     expect(problemsOf({ LOG_LEVEL: 'loud' })[0]).to.match(/^LOG_LEVEL: "loud" is not one of fatal, error/);
