@@ -25,11 +25,12 @@ import { TOKENS } from '../tokens.js';
 export const bindCore = (c: Container, config: AppConfig, infra: Infrastructure): void => {
   bindBasics(c, config, infra);
   // Commands start from a small process of its own, not from the service (SpawnerShellExecutor).
-  // Stopped on unbind once its running commands have finished; a command started later (a task
-  // still finishing) starts it again, and it ends with the service.
+  // Stopped on unbind once its running commands have finished, or, past SHUTDOWN_TIMEOUT_MS,
+  // left to them (they finish without the service, as if it had been killed): a command started
+  // later (a task still finishing) starts it again, and it ends with the service.
   c.bind(TOKENS.ShellExecutor)
     .toResolvedValue(() => new SpawnerShellExecutor(), [])
-    .onDeactivation((shell) => (shell as SpawnerShellExecutor).close());
+    .onDeactivation((shell) => (shell as SpawnerShellExecutor).close(config.shutdownTimeoutMs));
   // Resolved when the trigger runner is: creating the directory is for the service, not every CLI command.
   c.bind(TOKENS.StartMarks).toResolvedValue(() => new FileStartMarks(join(config.dataDir, 'run-marks')), []);
   c.bind(TOKENS.HttpForwarder).toConstantValue(new NodeFetchHttpForwarder(config.webhook));

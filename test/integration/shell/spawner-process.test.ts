@@ -160,6 +160,29 @@ describe('SpawnerShellExecutor: its spawner process', function () {
     expect(await alive(spawnerPid)).to.equal(false);
   });
 
+  it('close with a wait leaves a command still running after it to finish on its own (the spawner exits), and returns', async () => {
+    const shell = new SpawnerShellExecutor();
+    const cwd = await tempDir('spawner');
+    // waits for the file go, at most 10 s (it must not outlive a failed test)
+    let settled = false;
+    void shell
+      .run('echo $PPID $$ > started.txt; i=0; while [ ! -e go ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; echo finished > finished.txt', {
+        cwd,
+        timeoutMs: 20_000,
+        env: ENV,
+      })
+      .finally(() => (settled = true));
+    const [spawnerPid, command] = (await startedLine(cwd)).split(' ').map(Number);
+    started.push(spawnerPid);
+    groups.push(command);
+    await shell.close(200);
+    expect(await waitUntilGone(spawnerPid)).to.equal(true);
+    expect(await alive(command), 'the command goes on').to.equal(true);
+    await writeFile(join(cwd, 'go'), '');
+    expect(await waitFor(() => readFile(join(cwd, 'finished.txt'), 'utf8').catch(() => ''), 15_000, 'the command to finish')).to.equal('finished\n');
+    expect(settled, 'its caller got no outcome (the service is stopping)').to.equal(false);
+  });
+
   it('close also waits for a command its caller starts the moment the one before ended (steps of one job), and cuts none off', async () => {
     const shell = new SpawnerShellExecutor();
     const cwd = await tempDir('spawner');

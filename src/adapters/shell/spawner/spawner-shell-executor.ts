@@ -72,8 +72,16 @@ export class SpawnerShellExecutor implements ShellExecutor {
     });
   }
 
-  /** Waits for running commands, then stops the spawner. A later `run` starts a new one. */
-  async close(): Promise<void> {
+  /**
+   * Waits for running commands, then stops the spawner. A later `run` starts a new one. With
+   * `waitMs` (the service's stop), commands still running after it are left to finish on their
+   * own, as in a killed service: the spawner is let go (it exits, they go on in their process
+   * groups), and their callers get no outcome; the records say `running`, and the next start
+   * takes them as interrupted, never starting them again. A stop then ends in time instead of
+   * lasting as long as the longest command (until the service manager kills it).
+   */
+  async close(waitMs?: number): Promise<void> {
+    const deadline = waitMs === undefined ? undefined : Date.now() + waitMs;
     // Until no command runs when this looks: a caller whose command has just ended may start its
     // next one (a job's next git step) before this resumes, and that one must not be cut off.
     while (this.#pending.size > 0) {
@@ -82,7 +90,17 @@ export class SpawnerShellExecutor implements ShellExecutor {
         const promise = new Promise<void>((done) => (resolve = done));
         this.#idle = { promise, resolve };
       }
-      await this.#idle.promise;
+      if (deadline === undefined) {
+        await this.#idle.promise;
+        continue;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const late = await Promise.race([
+        this.#idle.promise.then(() => false),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), Math.max(0, deadline - Date.now())))),
+      ]);
+      clearTimeout(timer);
+      if (late) return this.#letGo();
     }
     const child = this.#child;
     if (child === undefined) return;
@@ -92,6 +110,20 @@ export class SpawnerShellExecutor implements ShellExecutor {
     if (child.connected) child.disconnect();
     else child.kill('SIGKILL');
     await exited;
+  }
+
+  /** Leaves the running commands to finish without the service (see close). */
+  #letGo(): void {
+    const child = this.#child;
+    this.#child = undefined;
+    this.#pending.clear();
+    this.#idle?.resolve();
+    this.#idle = undefined;
+    if (child === undefined) return;
+    child.removeAllListeners('exit');
+    child.removeAllListeners('message');
+    this.#hold(child, false);
+    if (child.connected) child.disconnect();
   }
 
   #spawner(): ChildProcess {
