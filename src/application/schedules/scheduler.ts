@@ -100,7 +100,7 @@ export class Scheduler {
     let stored = 0;
     for (const schedule of this.#enabled()) {
       const due: Date[] = [];
-      for (let at = this.calendar.next(schedule.schedule, schedule.timezone, since); at !== null && at <= until; ) {
+      for (let at = this.#nextAfter(schedule, since); at !== null && at <= until; ) {
         due.push(at);
         if (due.length > MAX_PER_LOOK) due.shift();
         at = this.calendar.next(schedule.schedule, schedule.timezone, at);
@@ -114,7 +114,7 @@ export class Scheduler {
   nextOccurrence(after: Date): Date | null {
     let first: Date | null = null;
     for (const schedule of this.#enabled()) {
-      const next = this.calendar.next(schedule.schedule, schedule.timezone, after);
+      const next = this.#nextAfter(schedule, after);
       if (next !== null && (first === null || next < first)) first = next;
     }
     return first;
@@ -122,6 +122,8 @@ export class Scheduler {
 
   /** One look: enqueues what fell due since the last look, then waits for the next occurrence. */
   async tick(): Promise<void> {
+    // A tick left over from before a stop does nothing.
+    if (!this.#running) return;
     const since = this.#since ?? this.clock.now();
     const now = this.clock.now();
     try {
@@ -130,6 +132,7 @@ export class Scheduler {
       this.#plan();
     } catch (error) {
       this.logger.warn({ err: error }, 'could not enqueue due schedule runs; trying again');
+      this.#cancel?.();
       if (this.#running) this.#cancel = this.timer.after(RETRY_MS, () => void this.tick());
     }
   }
@@ -139,7 +142,24 @@ export class Scheduler {
     const now = this.clock.now();
     const next = this.nextOccurrence(this.#since ?? now);
     const wait = next === null ? MAX_WAIT_MS : Math.min(MAX_WAIT_MS, Math.max(0, next.getTime() - now.getTime()));
+    // One timer at a time: a reload planned one while a tick waited on the database, and this
+    // plan (the tick's) replaces it rather than starting a second loop beside it.
+    this.#cancel?.();
     this.#cancel = this.timer.after(wait, () => void this.tick());
+  }
+
+  /**
+   * The schedule's first occurrence after `after`, found from its last occurrence at or before
+   * it rather than from `after` itself: a search that starts inside a daylight-saving change
+   * (which `after`, the last look, moves into) skips the day's occurrence of a time the change
+   * skips, or finds the repeated hour's time a second time; one that starts from an occurrence
+   * does neither (an interval schedule still runs in both repeated hours, as cron does).
+   */
+  #nextAfter(schedule: Schedule, after: Date): Date | null {
+    const last = this.calendar.previous(schedule.schedule, schedule.timezone, after);
+    let at = this.calendar.next(schedule.schedule, schedule.timezone, last ?? after);
+    for (let guard = 0; at !== null && at <= after && guard < 4; guard++) at = this.calendar.next(schedule.schedule, schedule.timezone, at);
+    return at !== null && at <= after ? this.calendar.next(schedule.schedule, schedule.timezone, after) : at;
   }
 
   #enabled(): Schedule[] {

@@ -108,6 +108,60 @@ describe('Scheduler', () => {
     });
   });
 
+  describe('across daylight-saving changes (Europe/Berlin), looking every minute as the loop does', () => {
+    /** Runs the loop from `from` for five hours, firing each wait it asks for; the occurrences enqueued. */
+    const loop = async (expression: string, from: string): Promise<string[]> => {
+      const { scheduler, timer, clock, tasks } = setup([schedule({ schedule: expression, timezone: 'Europe/Berlin' })], from);
+      await scheduler.start();
+      const end = clock.now().getTime() + 5 * 3_600_000;
+      while (clock.now().getTime() < end) {
+        clock.advance(Math.max(1, timer.waits.at(-1) ?? 60_000));
+        timer.fire();
+        for (let i = 0; i < 5; i++) await new Promise((done) => setImmediate(done));
+      }
+      scheduler.stop();
+      return tasks().map((task) => task.occurrence);
+    };
+
+    it('runs a daily 02:30 once on the night the clocks go forward (at 03:30, as cron does), not the next day only', async () => {
+      expect(await loop('30 2 * * *', '2026-03-28T22:00:00Z')).to.deep.equal(['2026-03-29T01:30:00.000Z']);
+    });
+
+    it('runs a daily 02:30 once on the night the clocks go back, not in both 02:30s', async () => {
+      expect(await loop('30 2 * * *', '2026-10-24T22:00:00Z')).to.deep.equal(['2026-10-25T00:30:00.000Z']);
+    });
+
+    it('runs an hourly schedule every hour through the repeated hour, as cron does', async () => {
+      expect(await loop('0 * * * *', '2026-10-24T22:30:00Z')).to.deep.equal([
+        '2026-10-24T23:00:00.000Z',
+        '2026-10-25T00:00:00.000Z',
+        '2026-10-25T01:00:00.000Z',
+        '2026-10-25T02:00:00.000Z',
+        '2026-10-25T03:00:00.000Z',
+      ]);
+    });
+  });
+
+  it('keeps one timer when the schedules are reloaded while a look waits on the database', async () => {
+    const { scheduler, timer, clock, queue } = setup([schedule({ schedule: '*/10 * * * * *' })], '2026-03-01T12:00:03Z');
+    await scheduler.start();
+    let release!: () => void;
+    const enqueue = queue.enqueue.bind(queue);
+    queue.enqueue = async (...args: Parameters<typeof queue.enqueue>) => {
+      await new Promise<void>((done) => (release = done));
+      return enqueue(...args);
+    };
+    clock.advance(7000);
+    const looking = scheduler.tick();
+    await new Promise((done) => setImmediate(done));
+    scheduler.refresh();
+    release();
+    await looking;
+    expect(timer.armed).to.equal(1);
+    scheduler.stop();
+    expect(timer.armed).to.equal(0);
+  });
+
   describe('#catchUp', () => {
     it('enqueues the last occurrence missed since the last recorded one once, as a catch-up', async () => {
       const first = setup([schedule()], '2026-03-01T03:00:00Z');
