@@ -6,7 +6,7 @@
  */
 export const loginClientOf = (address: string): string => {
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  if (mapped !== null && mapped[1].split('.').every((byte) => Number(byte) <= 255)) return mapped[1];
+  if (mapped?.[1].split('.').every((byte) => Number(byte) <= 255)) return mapped[1];
   if (!address.includes(':')) return address;
   const groups = expandIpv6(address.split('%')[0]);
   return groups === undefined ? address : `${groups.slice(0, 4).join(':')}::/64`;
