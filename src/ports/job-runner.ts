@@ -23,4 +23,11 @@ export interface JobRunner {
    * when there is nothing new. Used as a fallback when events are missed.
    */
   poll?(job: Job): Promise<JobChange | null>;
+
+  /**
+   * For runners whose jobs run elsewhere: stops the job there (its workflow run), once it was
+   * cancelled here. Best effort: the job is cancelled here whatever this does; it throws when
+   * the platform refused or could not be reached.
+   */
+  stopElsewhere?(job: Job): Promise<void>;
 }

@@ -333,6 +333,21 @@ describe('GithubActionsJobRunner#poll', () => {
     expect(await runner.poll(job)).to.equal(null);
   });
 
+  it("stops the job's workflow run when the job is cancelled, and leaves a completed one alone", async () => {
+    const runner = new GithubActionsJobRunner(new GithubClient({ token: 'ghp_test', repo: 'acme/app', apiUrl: 'https://api.github.test' }));
+    const job = contractJob('x');
+    const runs = (status: string) => ({ total_count: 1, workflow_runs: [{ id: 77, status, conclusion: null, html_url: 'https://github.test/r/77' }] });
+    nock('https://api.github.test').get('/repos/acme/app/actions/workflows/agent-job.yml/runs').query(true).reply(200, runs('in_progress'));
+    const cancelled = nock('https://api.github.test').post('/repos/acme/app/actions/runs/77/cancel').reply(202, {});
+    await runner.stopElsewhere(job);
+    expect(cancelled.isDone()).to.equal(true);
+    nock('https://api.github.test').get('/repos/acme/app/actions/workflows/agent-job.yml/runs').query(true).reply(200, runs('completed'));
+    await runner.stopElsewhere(job);
+    nock('https://api.github.test').get('/repos/acme/app/actions/workflows/agent-job.yml/runs').query(true).reply(200, { total_count: 0, workflow_runs: [] });
+    await runner.stopElsewhere(job);
+    expect(nock.pendingMocks()).to.deep.equal([]);
+  });
+
   it('names the failing call and status, never the token', async () => {
     const runner: JobRunner = new GithubActionsJobRunner(new GithubClient({ token: 'ghp_secret_token', repo: 'acme/app', apiUrl: 'https://api.github.test' }));
     nock('https://api.github.test').get('/repos/acme/app').reply(401, { message: 'Bad credentials' });

@@ -3,6 +3,7 @@ import type { JobReport, JobRunner } from '../../ports/job-runner.js';
 import { GithubError, type GithubClient } from './github-client.js';
 
 interface WorkflowRun {
+  readonly id: number;
   readonly status: string;
   readonly conclusion: string | null;
   readonly html_url: string;
@@ -64,13 +65,33 @@ export class GithubActionsJobRunner implements JobRunner {
    * branch of the same name starts runs here by `pull_request`; neither is the job's.
    */
   async poll(job: Job): Promise<JobChange | null> {
+    const latest = await this.#latestRun(job);
+    if (!latest) return null;
+    if (latest.status !== 'completed') return { runUrl: latest.html_url };
+    return { runUrl: latest.html_url, status: statusOfConclusion(latest.conclusion) };
+  }
+
+  /**
+   * Cancels the job's workflow run while it has not completed (POST …/cancel): without it the
+   * workflow of a cancelled job went on, pushed its work and opened its pull request. A run
+   * not started yet is not found: the next poll of the job (cancelled, so not polled) has
+   * nothing to do either, and a workflow that starts late still opens a pull request, which
+   * auto-merge never merges (the job is not succeeded).
+   */
+  async stopElsewhere(job: Job): Promise<void> {
+    const latest = await this.#latestRun(job);
+    if (latest === undefined || latest.status === 'completed') return;
+    await this.github.request('POST', `/actions/runs/${latest.id}/cancel`).catch((error: unknown) => {
+      // 409: it completed meanwhile.
+      if (!(error instanceof GithubError && error.status === 409)) throw error;
+    });
+  }
+
+  async #latestRun(job: Job): Promise<WorkflowRun | undefined> {
     const { workflow_runs: runs } = await this.github.request<{ workflow_runs: WorkflowRun[] }>(
       'GET',
       `/actions/workflows/${encodeURIComponent(this.workflow)}/runs?branch=${encodeURIComponent(job.branch)}&event=push&per_page=1`,
     );
-    const [latest] = runs;
-    if (!latest) return null;
-    if (latest.status !== 'completed') return { runUrl: latest.html_url };
-    return { runUrl: latest.html_url, status: statusOfConclusion(latest.conclusion) };
+    return runs[0];
   }
 }

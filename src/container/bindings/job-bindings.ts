@@ -90,7 +90,7 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
   );
   c.bind(TOKENS.CancelJob).toResolvedValue(
     (...deps: ConstructorParameters<typeof CancelJob>) => new CancelJob(...deps),
-    [TOKENS.JobRepository, TOKENS.RunJob, TOKENS.Clock],
+    [TOKENS.JobRepository, TOKENS.RunJob, TOKENS.Clock, TOKENS.JobRunner, TOKENS.Logger],
   );
   c.bind(TOKENS.PollJobs).toResolvedValue(
     (jobs, runner, clock, logger, queue) => {

@@ -209,6 +209,27 @@ describe('RunJob', () => {
     expect(jobs.jobs.get(jobId)?.status).to.equal('cancelled');
   });
 
+  it('stops a job running elsewhere where it runs when it is cancelled; a refusal there leaves it cancelled here', async () => {
+    const { create, jobs, clock } = setup();
+    const stopped: string[] = [];
+    let refuse = false;
+    const runner = Object.assign(new ScriptedRunner(async () => undefined), {
+      stopElsewhere: async (job: { id: string }) => {
+        if (refuse) throw new Error('GitHub POST /repos/acme/app/actions/runs/1/cancel answered 403');
+        stopped.push(job.id);
+      },
+    });
+    const logger = new RecordingLogger();
+    const cancel = new CancelJob(jobs, new RunJob(jobs, runner, clock, logger), clock, runner, logger);
+    const { jobId } = await create.execute({ job: 'x' });
+    expect((await cancel.execute(jobId)).status).to.equal('cancelled');
+    expect(stopped).to.deep.equal([jobId]);
+    refuse = true;
+    const { jobId: other } = await create.execute({ job: 'y' });
+    expect((await cancel.execute(other)).status).to.equal('cancelled');
+    expect(logger.entries.map((entry) => entry.message)).to.include('cancelled job could not be stopped where it runs; it is cancelled here all the same');
+  });
+
   it('aborts a running job on cancel and keeps it cancelled whatever the runner reports after', async () => {
     const { create, jobs, clock } = setup();
     const { jobId } = await create.execute({ job: 'x' });
