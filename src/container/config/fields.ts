@@ -87,10 +87,20 @@ export const optionalOneOf = <T extends string>(choices: readonly T[]) =>
     return z.NEVER;
   });
 
+/** Whether `value` is an absolute http(s) URL the URL parser takes (a bad port or host would fail every call later). */
+const isHttpUrl = (value: string): boolean => {
+  if (!/^https?:\/\/[^\s]+$/.test(value)) return false;
+  try {
+    return new URL(value).hostname !== '';
+  } catch {
+    return false;
+  }
+};
+
 /** An http(s) URL, or undefined when unset. */
 export const optionalUrl = () =>
   raw.transform((value, ctx) => {
-    if (value === undefined || /^https?:\/\/[^\s]+$/.test(value)) return value;
+    if (value === undefined || isHttpUrl(value)) return value;
     ctx.addIssue({ code: 'custom', message: `"${value}" is not an http(s) URL` });
     return z.NEVER;
   });

@@ -169,6 +169,11 @@ describe('loadConfig', () => {
 
   it('names the variable and the bad value', () => {
     expect(problemsOf({ PORT: 'eighty' })).to.deep.equal(['PORT: "eighty" is not a whole number between 0 and 65535']);
+    // A URL the parser refuses (a port that is no number, no host) fails here, not at every call.
+    for (const bad of ['https://api.telegram.org:abc', 'https://', 'http://[::1']) {
+      expect(problemsOf({ TELEGRAM_API_URL: bad }), bad).to.deep.equal([`TELEGRAM_API_URL: "${bad}" is not an http(s) URL`]);
+    }
+    expect(problemsOf({ CODEHOST_API_URL: 'ftp://x' })).to.deep.equal(['CODEHOST_API_URL: "ftp://x" is not an http(s) URL']);
     // A secret of spaces alone is refused (as a key it is guessable), never taken, and not echoed.
     for (const name of ['CODEHOST_WEBHOOK_SECRET']) {
       expect(problemsOf({ [name]: '   ' }), name).to.deep.equal([`${name}: is only whitespace: set the secret, or leave the variable unset`]);
