@@ -369,6 +369,8 @@ describe('loadConfig', () => {
       });
       expect(loadConfig({ MESSAGING_BOT_TOKEN: '1:a', MESSAGING_MODE: 'polling' }).channels.telegram.mode).to.equal('polling');
       expect(() => loadConfig({ TELEGRAM_MODE: 'push' })).to.throw(ConfigError, 'TELEGRAM_MODE: "push" is not one of webhook, polling');
+      // A problem names the variable as set, also beside variables of the new names.
+      expect(problemsOf({ TELEGRAM_BOT_TOKEN: '1:a', MESSAGING_MODE: 'poll' })).to.deep.equal(['MESSAGING_MODE: "poll" is not one of webhook, polling']);
       expect(() => loadConfig({ TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_MODE: 'webhook' })).to.throw(ConfigError, 'TELEGRAM_WEBHOOK_SECRET: required');
     });
 
