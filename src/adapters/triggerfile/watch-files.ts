@@ -1,6 +1,9 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
+/** The link a Kubernetes ConfigMap volume swaps to update its files (…/TRIGGERS.json → ..data/TRIGGERS.json). */
+const CONFIGMAP_DATA = '..data';
+
 /**
  * Calls `onChange` once after any of `files` was written, created, renamed or removed, when
  * no further change came for `debounceMs` (an editor's save is several events). The files'
@@ -29,8 +32,10 @@ export const watchFiles = (files: readonly string[], onChange: () => void, debou
   for (const [dir, watched] of names) {
     try {
       const watcher = watch(dir, { persistent: false }, (_event, name) => {
-        // Some platforms give no name: any change in the directory counts.
-        if (name === null || watched.has(basename(String(name)))) changed();
+        // Some platforms give no name: any change in the directory counts. A Kubernetes
+        // ConfigMap volume updates its files by swapping the `..data` link the files point
+        // through: only that name changes.
+        if (name === null || name === CONFIGMAP_DATA || watched.has(basename(String(name)))) changed();
       });
       watcher.on('error', () => undefined);
       watchers.push(watcher);

@@ -1,0 +1,45 @@
+import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { watchFiles } from '../../../src/adapters/triggerfile/watch-files.js';
+import { tempDir } from '../../support/gateway-process.js';
+import { waitFor } from '../../support/http.js';
+
+describe('watchFiles (the configuration files, on the real file system)', () => {
+  it('sees a file written in place, and one replaced by rename as editors save', async () => {
+    const dir = await tempDir('watch-plain');
+    const file = join(dir, 'TRIGGERS.json');
+    await writeFile(file, '[]');
+    let changes = 0;
+    const stop = watchFiles([file], () => changes++, 20);
+    try {
+      await writeFile(file, '[ ]');
+      await waitFor(() => changes === 1, 5_000, 'the write');
+      await writeFile(join(dir, 'TRIGGERS.json.tmp'), '[  ]');
+      await rename(join(dir, 'TRIGGERS.json.tmp'), file);
+      await waitFor(() => changes === 2, 5_000, 'the rename');
+    } finally {
+      stop();
+    }
+  });
+
+  it('sees a Kubernetes ConfigMap update: the ..data link swapped to a new directory, the file itself untouched', async () => {
+    const dir = await tempDir('watch-configmap');
+    // The layout the kubelet makes: TRIGGERS.json → ..data/TRIGGERS.json, ..data → ..<timestamp>.
+    await mkdir(join(dir, '..2026_11_30_01'));
+    await writeFile(join(dir, '..2026_11_30_01', 'TRIGGERS.json'), '[]');
+    await symlink('..2026_11_30_01', join(dir, '..data'));
+    await symlink('..data/TRIGGERS.json', join(dir, 'TRIGGERS.json'));
+    let changes = 0;
+    const stop = watchFiles([join(dir, 'TRIGGERS.json')], () => changes++, 20);
+    try {
+      // Its update: the new version in a directory of its own, then ..data swapped by rename.
+      await mkdir(join(dir, '..2026_11_30_02'));
+      await writeFile(join(dir, '..2026_11_30_02', 'TRIGGERS.json'), '[ ]');
+      await symlink('..2026_11_30_02', join(dir, '..data_tmp'));
+      await rename(join(dir, '..data_tmp'), join(dir, '..data'));
+      await waitFor(() => changes >= 1, 5_000, 'the ConfigMap update');
+    } finally {
+      stop();
+    }
+  });
+});
