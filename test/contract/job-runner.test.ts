@@ -294,6 +294,38 @@ describe('LocalJobRunner with the built-in agent loop', () => {
     for (const result of toolResults) expect(result).to.match(/outside the repository|relative to the repository root/);
   });
 
+  it('keeps the model inside the worktree through links it made: no write through one, none into .git, no summary read through one', async () => {
+    const outside = await tempDir('jobs-outside');
+    await writeFile(join(outside, 'secret.txt'), 'SERVICE_SECRET=s3cr3t\n');
+    llm.script([
+      {
+        toolCalls: [
+          {
+            name: 'run_command',
+            arguments: {
+              command: `ln -s ${outside}/planted.txt dangling && ln -s .git gitlink && for d in logs/*/; do ln -s ${outside}/secret.txt "$d"summary.md; done`,
+            },
+          },
+        ],
+      },
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'dangling', content: 'planted' } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'gitlink/hooks/pre-commit', content: '#!/bin/sh\ntouch pwned' } }] },
+      { text: 'Done.' },
+    ]);
+    const { runner } = await loopRunner(llm);
+    const reports: JobChange[] = [];
+    await runner.run(contractJob('Escape through links'), async (change) => void reports.push(change), new AbortController().signal);
+    const toolResults = llm.requests
+      .at(-1)!
+      .messages.filter((m) => m.role === 'tool')
+      .map((m) => String(m.content));
+    expect(toolResults.slice(1)).to.have.length(2);
+    expect(toolResults[1]).to.match(/dangling is a symbolic link; write_file does not write through links/);
+    expect(toolResults[2]).to.match(/outside the repository/);
+    expect(existsSync(join(outside, 'planted.txt')), 'nothing written outside').to.equal(false);
+    expect(JSON.stringify(reports)).not.to.contain('s3cr3t');
+  });
+
   it('fails the job with the reason when the model call fails', async () => {
     llm.script([{ status: 500, body: { error: { message: 'model exploded', type: 'server_error', code: null } } }]);
     const { runner } = await loopRunner(llm);

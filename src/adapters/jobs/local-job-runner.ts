@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Job } from '../../domain/jobs/job.js';
@@ -58,7 +58,9 @@ export class LocalJobRunner implements JobRunner {
       );
       const result = await this.agent.run(job, dir, signal);
       const log = result.log.slice(-LOG_LIMIT);
-      await writeFile(join(logDir, 'agent.log'), log);
+      // The agent may have left a link in its place (to a file of the service's): replaced, not followed.
+      await rm(join(logDir, 'agent.log'), { force: true });
+      await writeFile(join(logDir, 'agent.log'), log, { flag: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW });
       const summary = await this.#summary(logDir, log);
       await this.#git(dir, [...IDENTITY, 'add', '-A']);
       await this.#git(dir, [...IDENTITY, 'commit', '--allow-empty', '-m', `job ${job.id}: ${firstLine(job.job)}`, '-m', summary ?? '']);
@@ -99,7 +101,9 @@ export class LocalJobRunner implements JobRunner {
    * it is redacted like the log.
    */
   async #summary(logDir: string, log: string): Promise<string | null> {
-    const file = await readFile(join(logDir, 'summary.md'), 'utf8').catch(() => undefined);
+    // Not through a link the agent made (summary.md → /proc/<service>/environ would put the
+    // service's environment in the job's summary and commit): such a summary is not read.
+    const file = await readFile(join(logDir, 'summary.md'), { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW }).catch(() => undefined);
     const written = file === undefined ? undefined : this.agent.redact(file);
     const text =
       written?.trim() ||

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Job } from '../../domain/jobs/job.js';
@@ -32,6 +33,9 @@ class OutsideWorktree extends Error {}
  * `AGENT_*` variables; everything a tool returns to the model (output, file contents,
  * listings, errors) and the job's log are redacted of the secrets the model must not read.
  */
+/** Create or replace a file, refusing (ELOOP) when the path's last part is a symbolic link. */
+const WRITE_NOT_THROUGH_LINK = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+
 export class LoopAgent implements WorktreeAgent {
   constructor(
     private readonly ai: AiClient,
@@ -84,7 +88,10 @@ export class LoopAgent implements WorktreeAgent {
       for (;;) {
         try {
           const real = await realpath(existing);
-          if (relative(root, real).startsWith('..')) throw new OutsideWorktree(`${path} is outside the repository`);
+          const realRel = relative(root, real);
+          // Also where a link leads: into .git (its hooks run on the next commit) is as outside as out.
+          if (realRel.startsWith('..') || isAbsolute(realRel) || realRel.split('/')[0] === '.git')
+            throw new OutsideWorktree(`${path} is outside the repository`);
           return target;
         } catch (error) {
           if (error instanceof OutsideWorktree) throw error;
@@ -127,7 +134,11 @@ export class LoopAgent implements WorktreeAgent {
         execute: guarded('write_file', async ({ path: p, content }) => {
           const target = await inside(p);
           await mkdir(dirname(target), { recursive: true });
-          await writeFile(target, String(content ?? ''));
+          // Not through a link: one whose target does not exist yet passed the check above (the
+          // check reads what exists), and writing would create its target wherever it points.
+          await writeFile(target, String(content ?? ''), { flag: WRITE_NOT_THROUGH_LINK }).catch((error: NodeJS.ErrnoException) => {
+            throw error.code === 'ELOOP' ? new OutsideWorktree(`${String(p)} is a symbolic link; write_file does not write through links`) : error;
+          });
           return { written: relative(root, target) };
         }),
       },
