@@ -14,7 +14,9 @@ export interface JobRunner {
    * hands the work elsewhere, when it was handed over (the outcome arrives later by events).
    * When `signal` aborts, an in-process runner stops the work and reports what it collected
    * until then (log, summary) without a status. Throws when the job could not be started; the
-   * caller marks it failed.
+   * caller marks it failed. A runner that hands jobs elsewhere (has `poll`) must take what an
+   * earlier hand-over of the same job made as its own: the caller runs it again when the job's
+   * task comes again and finds it running (a stop may have come midway).
    */
   run(job: Job, report: JobReport, signal: AbortSignal): Promise<void>;
 

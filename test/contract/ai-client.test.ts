@@ -18,7 +18,7 @@ const clientFor = (provider: string, model: string, baseUrl: string): VercelAiCl
 /** nock with static replies (reply callbacks stall request bodies under nock 15); bodies read from request events. */
 const fakeFor = (
   path: string | RegExp,
-  shapes: { text(text: string): object; toolCall(name: string, input: Record<string, unknown>): object; error: object; usedUp: object },
+  shapes: { text(text: string): object; toolCall(name: string, input: Record<string, unknown>): object; error: object; usedUp?: object },
   readers: Pick<ProviderFake, 'carries' | 'carriesImage' | 'carriesToolResult'>,
 ): ProviderFake => {
   if (!nock.isActive()) nock.activate();
@@ -31,7 +31,7 @@ const fakeFor = (
     text: (text) => void scope.post(path).reply(200, shapes.text(text)),
     toolCall: (name, input) => void scope.post(path).reply(200, shapes.toolCall(name, input)),
     failure: (status, headers) => void scope.post(path).reply(status, shapes.error, headers),
-    usedUp: () => void scope.post(path).reply(429, shapes.usedUp, { 'retry-after': '0' }),
+    ...(shapes.usedUp !== undefined && { usedUp: () => void scope.post(path).reply(429, shapes.usedUp, { 'retry-after': '0' }) }),
     unreachable: () => void scope.post(path).replyWithError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' })),
     ...readers,
     done: () => {
@@ -82,54 +82,66 @@ const openAiReaders = {
     (body.messages as Array<{ role: string; content: unknown }>).some((m) => m.role === 'tool' && deep(m.content).includes(text)),
 };
 
-describeAiClientContract('openai (chat completions)', () => ({
-  client: clientFor('openai', 'gpt-test', `${HOST}/v1`),
-  fake: fakeFor('/v1/chat/completions', openAiShapes, openAiReaders),
-}));
+describeAiClientContract(
+  'openai (chat completions)',
+  () => ({
+    client: clientFor('openai', 'gpt-test', `${HOST}/v1`),
+    fake: fakeFor('/v1/chat/completions', openAiShapes, openAiReaders),
+  }),
+  { usedUpQuota: true },
+);
 
-describeAiClientContract('custom (an OpenAI-compatible server)', () => ({
-  client: clientFor('custom', 'llama-test', `${HOST}/ollama/v1`),
-  fake: fakeFor('/ollama/v1/chat/completions', openAiShapes, openAiReaders),
-}));
+describeAiClientContract(
+  'custom (an OpenAI-compatible server)',
+  () => ({
+    client: clientFor('custom', 'llama-test', `${HOST}/ollama/v1`),
+    fake: fakeFor('/ollama/v1/chat/completions', openAiShapes, openAiReaders),
+  }),
+  { usedUpQuota: true },
+);
 
-describeAiClientContract('anthropic (messages API)', () => ({
-  client: clientFor('anthropic', 'claude-test', `${HOST}/v1`),
-  fake: fakeFor(
-    '/v1/messages',
-    {
-      text: (text) => ({
-        id: 'msg_1',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-test',
-        content: [{ type: 'text', text }],
-        stop_reason: 'end_turn',
-        stop_sequence: null,
-        usage: { input_tokens: 1, output_tokens: 1 },
-      }),
-      toolCall: (name, input) => ({
-        id: 'msg_2',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-test',
-        content: [{ type: 'tool_use', id: 'toolu_1', name, input }],
-        stop_reason: 'tool_use',
-        stop_sequence: null,
-        usage: { input_tokens: 1, output_tokens: 1 },
-      }),
-      error: { type: 'error', error: { type: 'api_error', message: 'server exploded' } },
-      usedUp: {
-        type: 'error',
-        error: { type: 'rate_limit_error', message: "This request would exceed your organization's spend limit. Raise it in the Console." },
+describeAiClientContract(
+  'anthropic (messages API)',
+  () => ({
+    client: clientFor('anthropic', 'claude-test', `${HOST}/v1`),
+    fake: fakeFor(
+      '/v1/messages',
+      {
+        text: (text) => ({
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-test',
+          content: [{ type: 'text', text }],
+          stop_reason: 'end_turn',
+          stop_sequence: null,
+          usage: { input_tokens: 1, output_tokens: 1 },
+        }),
+        toolCall: (name, input) => ({
+          id: 'msg_2',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-test',
+          content: [{ type: 'tool_use', id: 'toolu_1', name, input }],
+          stop_reason: 'tool_use',
+          stop_sequence: null,
+          usage: { input_tokens: 1, output_tokens: 1 },
+        }),
+        error: { type: 'error', error: { type: 'api_error', message: 'server exploded' } },
+        usedUp: {
+          type: 'error',
+          error: { type: 'rate_limit_error', message: "This request would exceed your organization's spend limit. Raise it in the Console." },
+        },
       },
-    },
-    {
-      carries: (body, text) => deep(body.messages).includes(text) || deep(body.system).includes(text),
-      carriesImage: (body, base64) => deep(body.messages).includes(base64) && deep(body.messages).includes('"type":"image"'),
-      carriesToolResult: (body, text) => deep(body.messages).includes('tool_result') && deep(body.messages).includes(text),
-    },
-  ),
-}));
+      {
+        carries: (body, text) => deep(body.messages).includes(text) || deep(body.system).includes(text),
+        carriesImage: (body, base64) => deep(body.messages).includes(base64) && deep(body.messages).includes('"type":"image"'),
+        carriesToolResult: (body, text) => deep(body.messages).includes('tool_result') && deep(body.messages).includes(text),
+      },
+    ),
+  }),
+  { usedUpQuota: true },
+);
 
 describeAiClientContract('google (Gemini generateContent)', () => ({
   client: clientFor('google', 'gemini-test', `${HOST}/v1beta`),
@@ -145,7 +157,6 @@ describeAiClientContract('google (Gemini generateContent)', () => ({
         usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
       }),
       error: { error: { code: 500, message: 'server exploded', status: 'INTERNAL' } },
-      usedUp: { error: { code: 429, message: 'You exceeded your current quota, please check your plan and billing details.', status: 'RESOURCE_EXHAUSTED' } },
     },
     {
       carries: (body, text) => deep(body.contents).includes(text) || deep(body.systemInstruction).includes(text),

@@ -226,13 +226,14 @@ export class VercelAiClient implements AiClient {
 }
 
 /**
- * A 429 that no wait cures: the account's quota or spend limit is used up (OpenAI's and
- * Gemini's "exceeded your current quota", `insufficient_quota`; Anthropic's spend limit), as
- * the answer's body says. Not retried (PROTOCOLS), and classed `refused`: the operator has
+ * A 429 that no wait cures: the account's quota or spend limit is used up (OpenAI's
+ * `insufficient_quota`, Anthropic's spend limit), as the answer's body says. Gemini says
+ * "exceeded your current quota" for its per-minute limits too (with a delay to retry after):
+ * its 429s are all retried. Not retried (PROTOCOLS), and classed `refused`: the operator has
  * to act. A passing rate limit (requests or tokens per minute) is retried as before.
  */
 export const usedUp = (error: { readonly statusCode?: number; readonly responseBody?: string }): boolean =>
-  error.statusCode === 429 && /insufficient_quota|exceeded your current quota|spend(ing)? limit|credit balance/i.test(error.responseBody ?? '');
+  error.statusCode === 429 && /insufficient_quota|spend(ing)? limit|credit balance/i.test(error.responseBody ?? '');
 
 /** The SDK's error classes that classify() tells apart (the `ai` module). */
 type SdkErrors = Pick<typeof ai, 'APICallError' | 'LoadAPIKeyError' | 'RetryError'>;

@@ -1,4 +1,4 @@
-import { applyChange, isFinished, type JobChange } from '../../domain/jobs/job.js';
+import { applyChange, isFinished, type Job, type JobChange } from '../../domain/jobs/job.js';
 import { isDomainError } from '../../domain/errors/domain-error.js';
 import type { Clock } from '../../ports/clock.js';
 import type { JobRepository } from '../../ports/job-repository.js';
@@ -36,10 +36,15 @@ export class RunJob {
     const job = await this.jobs.get(task.jobId);
     if (!job) return log.warn({}, 'queued job no longer exists');
     if (isFinished(job.status)) return;
+    if (job.status === 'running' && this.runner.poll !== undefined) {
+      // A runner that hands the job elsewhere: its task delivered again (a stop before the queue
+      // recorded it done) finds it running, handed over or not (the stop came midway). The
+      // hand-over is done again: it takes what the first one made as its own (the runner's
+      // contract), so a job handed over stays as it is and one that was not is handed over now.
+      log.info({}, 'job found running on a repeated task; handing it over again');
+      return this.#handOver(job, log);
+    }
     if (job.status === 'running') {
-      // A runner that hands the job elsewhere (poll) set it running when it handed it over: its
-      // task delivered again (a stop before the queue recorded it done) finds it running there.
-      if (this.runner.poll !== undefined) return log.info({}, 'job was handed over already; its outcome comes from the runner');
       await this.#report(task.jobId, { status: 'failed', error: INTERRUPTED });
       return log.warn({}, 'job was interrupted by a stop of the service; marked failed');
     }
@@ -64,6 +69,15 @@ export class RunJob {
     }
     const finished = await this.jobs.get(job.id);
     log.info({ status: finished?.status }, 'job runner returned');
+  }
+
+  async #handOver(job: Job, log: Logger): Promise<void> {
+    try {
+      await this.runner.run(job, (change) => this.#report(job.id, change), new AbortController().signal);
+    } catch (error) {
+      log.error({ err: error }, 'job failed to run');
+      await this.#report(job.id, { status: 'failed', error: error instanceof Error ? error.message : String(error) });
+    }
   }
 
   /** Reads the job's status every CANCEL_WATCH_MS while it runs, and aborts it once it is cancelled (by another replica). Returns the stop. */

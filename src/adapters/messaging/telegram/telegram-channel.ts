@@ -74,6 +74,9 @@ const TOKEN_SHAPE = /^[0-9]{1,20}:[A-Za-z0-9_-]{1,200}$/;
 const ACKNOWLEDGEMENT = '👀';
 
 /** The updates the gateway asks for, by webhook or by polling. */
+/** The smallest part a reply is cut to for its HTML to fit; a part that would need less goes plain. */
+const MIN_FORMATTED_PART = 512;
+
 /** The length of an HTML message's text as Telegram shows (and counts) it: without its tags, each entity one character. */
 const visibleLength = (html: string): number => html.replace(/<[^>]*>/g, '').replace(/&(?:lt|gt|amp|quot);/g, '_').length;
 
@@ -178,10 +181,14 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
    * item's lazy continuation lines are indented under the item. Such a part is cut smaller.
    */
   #fitting(markdown: string, limit: number): OutgoingMessage[] {
-    return splitMarkdown(markdown, limit).flatMap((part) => {
+    return splitMarkdown(markdown, limit).flatMap((part): OutgoingMessage[] => {
       const formatted = markdownToTelegramHtml(part);
       const over = visibleLength(formatted) - this.maxMessageLength;
-      return over > 0 && part.length > 1 ? this.#fitting(part, Math.max(1, part.length - over)) : [{ plain: part, formatted }];
+      if (over <= 0) return [{ plain: part, formatted }];
+      // A part that would have to be cut very small (its HTML several times its length: deep
+      // lists) goes as plain text, which never exceeds the limit.
+      const smaller = part.length - over;
+      return smaller >= MIN_FORMATTED_PART ? this.#fitting(part, smaller) : [{ plain: part }];
     });
   }
 

@@ -82,6 +82,14 @@ describe('TelegramChannel (without the Bot API)', () => {
         .join('\n')
         .replace(/\s+/g, ' '),
     ).to.equal(markdown.replace(/\s+/g, ' ').trim());
+    // Nesting so deep that each lazy line's indent outweighs it: plain text rather than slivers (and never a failure).
+    const deep = `${Array.from({ length: 10 }, (_, level) => `${'   '.repeat(level)}1. item`).join('\n')}\n${'x\n'.repeat(1500)}`;
+    const deepParts = channel.formatReply(deep);
+    expect(deepParts.length).to.be.greaterThan(0);
+    for (const part of deepParts) {
+      expect(part.plain.length).to.be.at.most(4096);
+      if (part.formatted !== undefined) expect(part.formatted.replace(/<[^>]*>/g, '').length).to.be.at.most(4096);
+    }
   });
 
   it('refuses to send to an id that is no Telegram number, before calling the platform', async () => {
