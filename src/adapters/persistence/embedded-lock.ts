@@ -32,8 +32,6 @@ const THIS_PROCESS: LockIdentity = { pid: process.pid, isAlive: isProcessAlive }
 
 /** A takeover guard older than this was left by a process that died holding it. */
 const GUARD_STALE_MS = 10_000;
-/** Rounds of trying to lock before giving up (a round waits 10 ms while another process takes a stale lock over). */
-const ATTEMPTS = 200;
 
 /** The lock file as read: its pid (NaN when it holds none) and its inode, which tells one file from its replacement. */
 interface LockFile {
@@ -70,13 +68,20 @@ export class EmbeddedLock {
     await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
     const mine = join(this.dataDir, `embedded.pid.${this.self.pid}.${randomUUID()}`);
     await writeFile(mine, String(this.self.pid), { flag: 'wx', mode: 0o600 });
+    // Long enough for a takeover guard left by a process that died holding it to turn stale.
+    const giveUpAt = Date.now() + GUARD_STALE_MS + 2_000;
     try {
-      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      while (Date.now() < giveUpAt) {
         try {
           await link(mine, this.#file);
           return;
         } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+          const code = (error as NodeJS.ErrnoException).code;
+          // A file system without hard links (some network or FUSE mounts): created in place,
+          // briefly empty (a process reading it then takes it for a dead one's, as before).
+          if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') {
+            if (await this.#createInPlace()) return;
+          } else if (code !== 'EEXIST') throw error;
         }
         const found = await this.#read(this.#file);
         if (found === null) continue; // released meanwhile: try again
@@ -88,6 +93,17 @@ export class EmbeddedLock {
       await unlink(mine).catch(() => undefined);
     }
     throw new Error(`Could not lock the embedded database in ${this.dataDir}: other processes kept taking the lock file over`);
+  }
+
+  /** The lock file made the way of a file system without hard links; false when one exists. */
+  async #createInPlace(): Promise<boolean> {
+    try {
+      await writeFile(this.#file, String(this.self.pid), { flag: 'wx', mode: 0o600 });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      return false;
+    }
   }
 
   async release(): Promise<void> {

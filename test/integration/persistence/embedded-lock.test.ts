@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EmbeddedDatabaseBusy, EmbeddedLock } from '../../../src/adapters/persistence/embedded-lock.js';
 import { tempDir } from '../../support/gateway-process.js';
@@ -54,6 +54,19 @@ describe('the embedded database lock', () => {
     expect(await readFile(join(dataDir, 'embedded.pid'), 'utf8')).to.equal('1000');
     await lock.release();
     expect(await readdir(dataDir)).to.deep.equal([]);
+  });
+
+  it("takes a dead process's lock over also when a process died holding the takeover guard (once the guard is stale)", async () => {
+    const dataDir = await tempDir('lock-guard');
+    await writeFile(join(dataDir, 'embedded.pid'), String(DEAD));
+    // A guard 7.5 s old: stale 2.5 s from now (at 10 s), later than a start used to try.
+    const guard = join(dataDir, 'embedded.pid.takeover');
+    await writeFile(guard, String(DEAD));
+    const old = new Date(Date.now() - 7_500);
+    await utimes(guard, old, old);
+    const [lock] = processes(dataDir, 1);
+    await lock.acquire();
+    expect(await readFile(join(dataDir, 'embedded.pid'), 'utf8')).to.equal('1000');
   });
 
   it("releases only its own lock, never a newer holder's", async () => {
