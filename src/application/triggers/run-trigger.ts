@@ -4,6 +4,7 @@ import { renderCommand } from '../../domain/templates/render-command.js';
 import { renderPrompt } from '../../domain/templates/render-prompt.js';
 import { renderText } from '../../domain/templates/template-tokens.js';
 import { headAndTail } from '../../domain/text/cut-text.js';
+import { actionFingerprint } from '../../domain/triggers/action-fingerprint.js';
 import { storableText } from '../../domain/text/storable-text.js';
 import type { AgentAction, CommandAction, TriggerAction, WebhookAction } from '../../domain/triggers/trigger.js';
 import { shownWebhookTarget } from '../../domain/triggers/webhook-target.js';
@@ -315,11 +316,16 @@ export class RunTrigger {
    */
   async #changedSinceApproved(action: TriggerAction, index: number, records: readonly ActionRun[], request: RequestSnapshot): Promise<string | undefined> {
     const waiting = records.find((record) => record.actionIndex === index && record.status === 'awaiting_approval');
+    const changed = `not run: the action changed since it was approved (the trigger file was reloaded), so what was approved is not what would run; fire the trigger again to be asked again`;
+    // The action's fingerprint, recorded when it asked: any change of its definition shows.
+    const asked = waiting?.detail.action;
+    if (typeof asked === 'string') return asked === actionFingerprint(action) ? undefined : changed;
+    // A record from before fingerprints: what the approval showed (some changes do not show there).
     const approvalId = waiting?.detail.approvalId;
     if (typeof approvalId !== 'string' || this.approvals === undefined) return undefined;
     const approval = await this.approvals.find(approvalId);
     if (approval === null || approval.summary === summarize(action, request)) return undefined;
-    return `not run: the action changed since it was approved (the trigger file was reloaded), so what was approved is not what would run; fire the trigger again to be asked again`;
+    return changed;
   }
 
   async #askApproval(action: TriggerAction, index: number, task: TriggerRunTask, request: RequestSnapshot): Promise<Outcome> {
@@ -347,7 +353,7 @@ export class RunTrigger {
       status: 'awaiting_approval',
       attempts: 0,
       error: null,
-      detail: { ...requestDetail, approvalId: approval.id, expiresAt: approval.expiresAt.toISOString() },
+      detail: { ...requestDetail, approvalId: approval.id, expiresAt: approval.expiresAt.toISOString(), action: actionFingerprint(action) },
     };
   }
 

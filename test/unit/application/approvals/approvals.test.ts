@@ -222,6 +222,7 @@ describe('Approvals', () => {
     const changed: Array<[string, TriggerAction]> = [
       ['its command', { ...triggers[0].actions[1], command: 'deploy-prod {{body.branch}}' } as TriggerAction],
       ['another action in its place, asking no approval', { ...triggers[0].actions[2], approval: undefined }],
+      ['only a setting the approval did not show (its retries)', { ...triggers[0].actions[1], retries: 3 } as TriggerAction],
     ];
     for (const [what, action] of changed) {
       const { runner, shell, runs, approvals, decide, runQueued, reload } = await make();
