@@ -24,12 +24,23 @@ export class CancelJob {
     if (!job) throw new DomainError('not_found', 'Job not found');
     this.runJob.abort(jobId);
     if (job.status === 'cancelled' && this.runner?.stopElsewhere !== undefined) {
-      await this.runner
+      // After the answer: the platform's calls (retried through its rate limits) could hold the
+      // caller's request for minutes, and the job is cancelled here whatever they do.
+      const stopping: Promise<unknown> = this.runner
         .stopElsewhere(job)
         .catch((error: unknown) =>
           this.logger?.warn({ jobId, err: error }, 'cancelled job could not be stopped where it runs; it is cancelled here all the same'),
-        );
+        )
+        .finally(() => this.#stopping.delete(stopping));
+      this.#stopping.add(stopping);
     }
     return job;
+  }
+
+  readonly #stopping = new Set<Promise<unknown>>();
+
+  /** Resolves once every job cancelled so far was stopped where it runs (or could not be). */
+  async stoppedElsewhere(): Promise<void> {
+    while (this.#stopping.size > 0) await Promise.all([...this.#stopping]);
   }
 }

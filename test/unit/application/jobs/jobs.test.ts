@@ -221,10 +221,12 @@ describe('RunJob', () => {
     const cancel = new CancelJob(jobs, new RunJob(jobs, runner, clock, logger), clock, runner, logger);
     const { jobId } = await create.execute({ job: 'x' });
     expect((await cancel.execute(jobId)).status).to.equal('cancelled');
+    await cancel.stoppedElsewhere();
     expect(stopped).to.deep.equal([jobId]);
     refuse = true;
     const { jobId: other } = await create.execute({ job: 'y' });
     expect((await cancel.execute(other)).status).to.equal('cancelled');
+    await cancel.stoppedElsewhere();
     expect(logger.entries.map((entry) => entry.message)).to.include('cancelled job could not be stopped where it runs; it is cancelled here all the same');
   });
 
