@@ -156,19 +156,19 @@ export class FireTriggers {
   async resume(approval: Approval): Promise<void> {
     const trigger = currentTriggers(this.triggers).find((candidate) => candidate.name === approval.trigger);
     if (trigger === undefined || !trigger.enabled) {
+      // Queued all the same: its run runs nothing, and closes the record that waited (RunTrigger).
       this.logger.warn(
         { trigger: approval.trigger, runId: approval.runId },
         trigger === undefined ? 'approved action of a trigger no longer configured; nothing runs' : 'approved action of a trigger disabled since; nothing runs',
       );
-      return;
     }
     await queueTriggerRun(
       this.queue,
       this.lanes,
-      trigger,
+      trigger?.enabled === true ? trigger : undefined,
       {
         runId: approval.runId,
-        trigger: trigger.name,
+        trigger: approval.trigger,
         watchPath: approval.watchPath,
         firedAt: approval.firedAt,
         ...(approval.requestId === null ? {} : { requestId: approval.requestId }),

@@ -134,13 +134,10 @@ export class RunTrigger {
   async execute(task: TriggerRunTask, from: { readonly signal?: AbortSignal; readonly taskId?: string; readonly ordered?: boolean } = {}): Promise<void> {
     const log = this.logger.child({ trigger: task.trigger, runId: task.runId });
     const trigger = currentTriggers(this.triggers).find((candidate) => candidate.name === task.trigger);
-    if (!trigger) {
-      log.warn({}, 'trigger is no longer configured; its queued run is dropped');
-      return;
-    }
-    if (!trigger.enabled) {
+    if (!trigger?.enabled) {
       // Disabling a trigger (and reloading) stops its runs still queued, as it stops new ones.
-      log.warn({}, 'trigger is disabled; its queued run is dropped');
+      log.warn({}, trigger ? 'trigger is disabled; its queued run is dropped' : 'trigger is no longer configured; its queued run is dropped');
+      await this.#closeOpen(task.runId, trigger ? 'not run: the trigger was disabled' : 'not run: the trigger is no longer configured', log);
       return;
     }
     if (this.lanes !== undefined && from.taskId !== undefined) {
@@ -153,6 +150,19 @@ export class RunTrigger {
     const signal = from.signal;
     const request = await this.#request(task);
     await this.runActions({ runId: task.runId, name: trigger.name, actions: trigger.actions, request, requestId: task.requestId, task, signal }, log);
+  }
+
+  /**
+   * Closes the records of a dropped run that say it goes on (an action awaiting approval, one
+   * left running by a stop) as failed with `why`: they would say so for good (the admin UI, the
+   * metrics), and retention keeps a run that goes on.
+   */
+  async #closeOpen(runId: string, why: string, log: Logger): Promise<void> {
+    const open = (await this.runs.forRun(runId)).filter((run) => run.status === 'awaiting_approval' || run.status === 'running');
+    for (const run of open) {
+      const error = run.status === 'running' ? `${INTERRUPTED}; ${why}` : why;
+      await this.#record({ ...run, status: 'failed', finishedAt: this.clock.now(), error }, log);
+    }
   }
 
   /**

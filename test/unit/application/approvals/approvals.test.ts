@@ -248,16 +248,20 @@ describe('Approvals', () => {
     expect(await statuses(runs)).to.deep.equal(['0:succeeded', '1:succeeded', '2:succeeded']);
   });
 
-  it('approved after its trigger was disabled: nothing more runs', async () => {
-    const { runner, shell, approvals, decide, runQueued, reload, queue, logger } = await make();
+  it('approved after its trigger was disabled: nothing more runs, and the record that waited says why', async () => {
+    const { runner, shell, runs, approvals, decide, runQueued, reload, logger } = await make();
     await runner.execute(task);
     const [approval] = await approvals.list({ limit: 1 });
     reload([{ ...triggers[0], enabled: false }]);
     await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' });
-    expect(queue.tasks).to.deep.equal([]);
     await runQueued();
     expect(shell.commands).to.have.length(1);
     expect(logger.entries.map((e) => e.message)).to.include('approved action of a trigger disabled since; nothing runs');
+    const records = await runs.forRun(RUN_ID);
+    expect(records.map((run) => `${run.actionIndex}:${run.status}:${run.error}`)).to.deep.equal([
+      '0:succeeded:null',
+      '1:failed:not run: the trigger was disabled',
+    ]);
   });
 
   it('is not_found for an unknown approval', async () => {
