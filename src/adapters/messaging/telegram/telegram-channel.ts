@@ -137,7 +137,7 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
     // new text would reply twice (and could start a second job). Triggers still see the edit.
     if (message?.metadata.edited === true) return { deliveryId: String(updateId), message: null };
     // An album comes as one message per photo or file: it is answered once, from its first
-    // message to arrive (which carries the caption when the album has one).
+    // message to arrive (apps put the caption on the first item, usually the first to arrive).
     const album = albumOf(body);
     return { deliveryId: String(updateId), message, ...(album !== undefined && { messageKey: `album:${album}` }) };
   }
