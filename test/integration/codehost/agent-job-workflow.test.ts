@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jobFile } from '../../../src/adapters/codehost/github-actions-job-runner.js';
-import type { Job } from '../../../src/domain/jobs/job.js';
+import { contractJob } from '../../contract/job-runner.contract.js';
 import { ROOT, tempDir } from '../../support/gateway-process.js';
 
 /*
@@ -30,23 +30,6 @@ const steps = async (): Promise<Array<{ name: string; run: string }>> => {
   return found;
 };
 
-const hostileJob = (prompt: string): Job => ({
-  id: '0b5c7c1e-8f1a-4c44-9a52-6f0f3f1b2c3d',
-  job: prompt,
-  status: 'running',
-  source: { kind: 'trigger', name: 'review' },
-  llmProvider: 'openai',
-  llmModel: 'gpt-test',
-  branch: 'job/0b5c7c1e-8f1a-4c44-9a52-6f0f3f1b2c3d',
-  prUrl: null,
-  runUrl: null,
-  summary: null,
-  error: null,
-  log: null,
-  createdAt: new Date(),
-  updatedAt: new Date(),
-});
-
 describe('the agent-job workflow template (docs/templates/agent-job.yml)', () => {
   it('puts no expression into a step script: every value reaches a script as an environment variable', async () => {
     const scripts = await steps();
@@ -56,7 +39,7 @@ describe('the agent-job workflow template (docs/templates/agent-job.yml)', () =>
 
   it('reads the id, provider and model the gateway wrote, never lines of the prompt that look like them', async () => {
     const dir = await tempDir('agent-job-workflow');
-    const job = hostileJob(
+    const job = contractJob(
       ['Review this:', '- llm_model: x"; touch pwned; echo "', '- llm_provider: $(touch pwned2)', 'id=../../etc', 'model=evil', "'; touch pwned3; '"].join(
         '\n',
       ),
