@@ -336,7 +336,7 @@ describe('LocalJobRunner with the built-in agent loop', () => {
   });
 });
 
-describe('GithubActionsJobRunner#poll', () => {
+describe('GithubActionsJobRunner against GitHub REST faked with nock', () => {
   before(() => {
     if (!nock.isActive()) nock.activate();
     nock.disableNetConnect();
@@ -387,70 +387,62 @@ describe('GithubActionsJobRunner#poll', () => {
     expect((error as Error).message).to.equal('GitHub GET /repos/acme/app answered 401: Bad credentials');
     expect((error as Error).message).not.to.contain('ghp_secret_token');
   });
-});
 
-describe('GithubActionsJobRunner#run against passing trouble and an earlier hand-over', () => {
-  before(() => {
-    if (!nock.isActive()) nock.activate();
-    nock.disableNetConnect();
-  });
-  afterEach(() => nock.cleanAll());
-  after(() => {
-    nock.enableNetConnect();
-    nock.restore();
-  });
+  describe('#run against passing trouble and an earlier hand-over', () => {
+    const api = 'https://api.github.test';
+    const make = (waits: number[]) =>
+      new GithubActionsJobRunner(new GithubClient({ token: 'ghp_test', repo: 'acme/app', apiUrl: api, sleep: async (ms) => void waits.push(ms) })) as JobRunner;
+    const hand = async (runner: JobRunner) => {
+      const reports: JobChange[] = [];
+      await runner.run(contractJob('x'), async (change) => void reports.push(change), new AbortController().signal);
+      return reports;
+    };
 
-  const api = 'https://api.github.test';
-  const make = (waits: number[]) =>
-    new GithubActionsJobRunner(new GithubClient({ token: 'ghp_test', repo: 'acme/app', apiUrl: api, sleep: async (ms) => void waits.push(ms) })) as JobRunner;
-  const hand = async (runner: JobRunner) => {
-    const reports: JobChange[] = [];
-    await runner.run(contractJob('x'), async (change) => void reports.push(change), new AbortController().signal);
-    return reports;
-  };
+    it('waits as GitHub asks through a rate limit (403 with retry-after) and a 503, then hands the job over', async () => {
+      const waits: number[] = [];
+      nock(api).get('/repos/acme/app').reply(403, { message: 'You have exceeded a secondary rate limit' }, { 'retry-after': '2' });
+      nock(api).get('/repos/acme/app').reply(200, { default_branch: 'main' });
+      nock(api)
+        .get('/repos/acme/app/git/ref/heads/main')
+        .reply(200, { object: { sha: 'abc' } });
+      nock(api).post('/repos/acme/app/git/refs').reply(503, { message: 'Service Unavailable' });
+      nock(api).post('/repos/acme/app/git/refs').reply(201, { ref: 'refs/heads/job/x' });
+      nock(api)
+        .put(/\/repos\/acme\/app\/contents\/logs\/.*\/job\.md/)
+        .reply(201, { content: {} });
+      expect((await hand(make(waits))).at(-1)?.summary).to.match(/^Handed to GitHub Actions/);
+      expect(waits).to.deep.equal([2000, 1000]);
+      expect(nock.isDone()).to.equal(true);
+    });
 
-  it('waits as GitHub asks through a rate limit (403 with retry-after) and a 503, then hands the job over', async () => {
-    const waits: number[] = [];
-    nock(api).get('/repos/acme/app').reply(403, { message: 'You have exceeded a secondary rate limit' }, { 'retry-after': '2' });
-    nock(api).get('/repos/acme/app').reply(200, { default_branch: 'main' });
-    nock(api)
-      .get('/repos/acme/app/git/ref/heads/main')
-      .reply(200, { object: { sha: 'abc' } });
-    nock(api).post('/repos/acme/app/git/refs').reply(503, { message: 'Service Unavailable' });
-    nock(api).post('/repos/acme/app/git/refs').reply(201, { ref: 'refs/heads/job/x' });
-    nock(api)
-      .put(/\/repos\/acme\/app\/contents\/logs\/.*\/job\.md/)
-      .reply(201, { content: {} });
-    expect((await hand(make(waits))).at(-1)?.summary).to.match(/^Handed to GitHub Actions/);
-    expect(waits).to.deep.equal([2000, 1000]);
-    expect(nock.isDone()).to.equal(true);
-  });
+    it('takes the branch and the job file an earlier hand-over of the job made as its own', async () => {
+      nock(api).get('/repos/acme/app').reply(200, { default_branch: 'main' });
+      nock(api)
+        .get('/repos/acme/app/git/ref/heads/main')
+        .reply(200, { object: { sha: 'abc' } });
+      nock(api).post('/repos/acme/app/git/refs').reply(422, { message: 'Reference already exists' });
+      nock(api)
+        .put(/\/repos\/acme\/app\/contents\/logs\/.*\/job\.md/)
+        .reply(422, { message: 'Invalid request.\n\n"sha" wasn\'t supplied.' });
+      expect((await hand(make([]))).at(-1)?.summary).to.match(/^Handed to GitHub Actions/);
+    });
 
-  it('takes the branch and the job file an earlier hand-over of the job made as its own', async () => {
-    nock(api).get('/repos/acme/app').reply(200, { default_branch: 'main' });
-    nock(api)
-      .get('/repos/acme/app/git/ref/heads/main')
-      .reply(200, { object: { sha: 'abc' } });
-    nock(api).post('/repos/acme/app/git/refs').reply(422, { message: 'Reference already exists' });
-    nock(api)
-      .put(/\/repos\/acme\/app\/contents\/logs\/.*\/job\.md/)
-      .reply(422, { message: 'Invalid request.\n\n"sha" wasn\'t supplied.' });
-    expect((await hand(make([]))).at(-1)?.summary).to.match(/^Handed to GitHub Actions/);
-  });
+    it('fails at once, naming the status, when the rate limit lifts later than a minute from now', async () => {
+      const waits: number[] = [];
+      const reset = String(Math.floor(Date.now() / 1000) + 3600);
+      nock(api)
+        .get('/repos/acme/app')
+        .reply(403, { message: 'API rate limit exceeded for user' }, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset });
+      const error = await hand(make(waits)).catch((e: Error) => e);
+      expect((error as Error).message).to.equal('GitHub GET /repos/acme/app answered 403: API rate limit exceeded for user');
+      expect(waits).to.deep.equal([]);
+    });
 
-  it('fails at once, naming the status, when the rate limit lifts later than a minute from now', async () => {
-    const waits: number[] = [];
-    const reset = String(Math.floor(Date.now() / 1000) + 3600);
-    nock(api).get('/repos/acme/app').reply(403, { message: 'API rate limit exceeded for user' }, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset });
-    const error = await hand(make(waits)).catch((e: Error) => e);
-    expect((error as Error).message).to.equal('GitHub GET /repos/acme/app answered 403: API rate limit exceeded for user');
-    expect(waits).to.deep.equal([]);
-  });
-
-  it('does not try a refusal again (a 404, a 401)', async () => {
-    const waits: number[] = [];
-    nock(api).get('/repos/acme/app').reply(404, { message: 'Not Found' });
-    expect(((await hand(make(waits)).catch((e: Error) => e)) as Error).message).to.equal('GitHub GET /repos/acme/app answered 404: Not Found');
-    expect(waits).to.deep.equal([]);
+    it('does not try a refusal again (a 404, a 401)', async () => {
+      const waits: number[] = [];
+      nock(api).get('/repos/acme/app').reply(404, { message: 'Not Found' });
+      expect(((await hand(make(waits)).catch((e: Error) => e)) as Error).message).to.equal('GitHub GET /repos/acme/app answered 404: Not Found');
+      expect(waits).to.deep.equal([]);
+    });
   });
 });
