@@ -26,8 +26,9 @@ const formsOf = (secret: NamedSecret): string[] => {
  * overlap (one secret inside another, or a value repeating into itself) are replaced as one
  * span, so no part of either value survives next to the marker. Text is scanned once: a
  * marker is never searched again. Values shorter than MIN_REDACTED_LENGTH are left alone.
- * Output is often cut at a size limit: text that ends with the beginning of a value (at least
- * MIN_REDACTED_LENGTH characters of it) is taken for a cut-off value and redacted too.
+ * Output is often cut at a size limit, at its end or (keeping the end of a long log) at its
+ * beginning: text that ends with the beginning of a value, or begins with the end of one (at
+ * least MIN_REDACTED_LENGTH characters of it), is taken for a cut-off value and redacted too.
  */
 export const redactSecrets = (text: string, secrets: readonly NamedSecret[]): string => {
   const spans: Array<{ start: number; end: number; name: string }> = [];
@@ -37,6 +38,12 @@ export const redactSecrets = (text: string, secrets: readonly NamedSecret[]): st
       for (let length = Math.min(form.length - 1, text.length); length >= MIN_REDACTED_LENGTH; length--) {
         if (text.endsWith(form.slice(0, length))) {
           spans.push({ start: text.length - length, end: text.length, name: secret.name });
+          break;
+        }
+      }
+      for (let length = Math.min(form.length - 1, text.length); length >= MIN_REDACTED_LENGTH; length--) {
+        if (text.startsWith(form.slice(form.length - length))) {
+          spans.push({ start: 0, end: length, name: secret.name });
           break;
         }
       }

@@ -161,5 +161,15 @@ describe('agent job secrets', function () {
         .to.contain('[redacted AGENT_DEPLOY_TOKEN]')
         .and.not.to.contain('7c1e');
     });
+
+    it('redacts a hidden value the log was cut through: a long log keeps its end, and may begin inside a value', async () => {
+      // 27 characters of the value, then 65 520 of x: the 64 KiB kept begin 11 characters into the value.
+      const command = `printf %s "$AGENT_DEPLOY_TOKEN"; head -c 65520 /dev/zero | tr '\\0' x`;
+      const agent = new CommandAgent(command, 10_000, new ChildProcessShellExecutor(), secrets());
+      const outcome = await agent.run(job('Long log'), await dir(), new AbortController().signal);
+      expect(outcome.ok).to.equal(true);
+      expect(outcome.log.slice(0, 40)).to.equal(`[redacted AGENT_DEPLOY_TOKEN]${'x'.repeat(11)}`);
+      expect(outcome.log).not.to.contain('7c1e');
+    });
   });
 });

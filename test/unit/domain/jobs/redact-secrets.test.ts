@@ -59,6 +59,14 @@ describe('redactSecrets', () => {
     expect(redactSecrets('tok-9f8e then more', secrets)).to.equal('tok-9f8e then more');
   });
 
+  it('hides the end of a value at the very beginning of the text, where a long log was cut to keep its end', () => {
+    const value = secrets.find((secret) => secret.name === 'AGENT_DEPLOY_TOKEN')!.value;
+    expect(redactSecrets(`${value.slice(5)}\nthe rest`, secrets)).to.equal('[redacted AGENT_DEPLOY_TOKEN]\nthe rest');
+    expect(redactSecrets(`${value.slice(-4)} and more`, secrets)).to.equal('[redacted AGENT_DEPLOY_TOKEN] and more');
+    expect(redactSecrets(`${value.slice(-3)} and more`, secrets)).to.equal(`${value.slice(-3)} and more`);
+    expect(redactSecrets(`more then ${value.slice(5)}`, secrets)).to.equal(`more then ${value.slice(5)}`);
+  });
+
   it('also finds a value written inside a JSON string, with its quotes, backslashes and newlines escaped', () => {
     const value = 'a"b\\c\nd';
     expect(redactSecrets(JSON.stringify({ v: value }), [{ name: 'AGENT_J', value }])).to.equal('{"v":"[redacted AGENT_J]"}');
