@@ -130,7 +130,8 @@ export class Database {
 
   /**
    * Subscribes to a NOTIFY channel. On PostgreSQL a dedicated connection listens and
-   * reconnects after failures, reporting `live: false` while it is down.
+   * reconnects after failures, reporting `live: false` while it is down — also when it went
+   * silent without an error (listenOnPostgres).
    * Returns the function that unsubscribes.
    */
   async listen(channel: string, listener: ChannelListener): Promise<() => Promise<void>> {
@@ -139,7 +140,7 @@ export class Database {
       listener.onLiveChange(true);
       return unsubscribe;
     }
-    return listenOnPostgres(this.options.databaseUrl as string, channel, listener, this.options.logger);
+    return listenOnPostgres(this.options.databaseUrl as string, channel, listener, this.options.logger, LISTEN_LIVENESS);
   }
 
   /**
@@ -200,14 +201,31 @@ const withAdvisoryLock = async <T>(url: string, key: number, work: () => Promise
   }
 };
 
-const listenOnPostgres = async (url: string, channel: string, listener: ChannelListener, logger: Logger): Promise<() => Promise<void>> => {
+/**
+ * How often the listening connection proves it still answers, and how long it may take. A
+ * connection can die without a word — a NAT's or load balancer's idle timeout, a fail-over —
+ * and then no error or end event comes: the listener would count as live while notifications
+ * no longer arrive, and a cache kept by them (API keys) would keep a deleted key for good.
+ * With these, such a connection counts as down within about 10 s.
+ */
+export const LISTEN_LIVENESS = { everyMs: 5000, timeoutMs: 5000 } as const;
+
+/** @internal exported for the tests; Database.listen is the way in. */
+export const listenOnPostgres = async (
+  url: string,
+  channel: string,
+  listener: ChannelListener,
+  logger: Logger,
+  liveness: { readonly everyMs: number; readonly timeoutMs: number } = LISTEN_LIVENESS,
+): Promise<() => Promise<void>> => {
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let delay = 100;
 
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: url });
+    // query_timeout: a query on a connection gone silent fails instead of waiting for ever.
+    const next = new pg.Client({ connectionString: url, query_timeout: liveness.timeoutMs, connectionTimeoutMillis: 2 * liveness.timeoutMs, keepAlive: true });
     next.on('notification', (message) => listener.onMessage(message.payload ?? '*'));
     next.on('error', (error) => {
       logger.warn({ err: error, channel }, 'notification connection failed');
@@ -219,12 +237,41 @@ const listenOnPostgres = async (url: string, channel: string, listener: ChannelL
     await next.query(`LISTEN ${channel}`);
     delay = 100;
     listener.onLiveChange(true);
+    beat(next);
+  };
+  /** Ends a connection; one gone silent never confirms its end, and its socket is let go after a while. */
+  const close = async (which: pg.Client): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      which.end().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), liveness.timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (!ended) (which as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  };
+  /** One round trip on the listening connection per `everyMs`; one that fails or times out counts the connection lost. */
+  const beat = (which: pg.Client): void => {
+    const timer = setTimeout(() => {
+      if (which !== client || stopped) return;
+      which.query('select 1').then(
+        () => beat(which),
+        (error: unknown) => {
+          if (which !== client || stopped) return;
+          logger.warn({ err: error, channel }, 'notification connection stopped answering; reconnecting');
+          lost(which);
+        },
+      );
+    }, liveness.everyMs);
+    timer.unref();
   };
   const lost = (which: pg.Client): void => {
     if (which !== client || stopped) return;
     client = undefined;
     listener.onLiveChange(false);
-    which.end().catch(() => undefined);
+    void close(which);
     schedule();
   };
   const schedule = (): void => {
@@ -243,6 +290,6 @@ const listenOnPostgres = async (url: string, channel: string, listener: ChannelL
   return async () => {
     stopped = true;
     if (retry) clearTimeout(retry);
-    await client?.end().catch(() => undefined);
+    if (client !== undefined) await close(client);
   };
 };
