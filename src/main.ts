@@ -8,8 +8,11 @@ import * as modules from 'node:module';
 import { keepNextTickFast } from './adapters/system/next-tick-shape.js';
 import { loadBundledDependencies } from './bundled-dependencies.js';
 import { refuseUnsupportedNode } from './cli/node-version.js';
+import { holdStartSignals } from './cli/start-signals.js';
 
 refuseUnsupportedNode();
+// A stop asked for while the service loads is carried out gracefully once it has started (serve.ts).
+holdStartSignals();
 // Before start-up's garbage collections, which could leave every process.nextTick on V8's slow path for good.
 keepNextTickFast();
 // The service takes no arguments (its configuration is the environment and .env): an argument is

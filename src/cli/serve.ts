@@ -13,9 +13,18 @@ import type { HeadStart } from '../container/head-start.js';
  * PostgreSQL's crash recovery at the next start). A second signal during the start ends the
  * process at once, as a signal without a handler does.
  */
-export const serve = async (config: AppConfig, options: { readonly pino?: Pino; readonly head?: HeadStart } = {}): Promise<void> => {
+export const serve = async (
+  config: AppConfig,
+  options: {
+    readonly pino?: Pino;
+    readonly head?: HeadStart;
+    /** Ends the entry's holding of signals (start-signals.ts) and returns the stop it was asked for meanwhile. */
+    readonly heldSignal?: () => NodeJS.Signals | undefined;
+  } = {},
+): Promise<void> => {
   let gateway: Gateway | undefined;
-  let requested: NodeJS.Signals | undefined;
+  // Taken over in the same turn as the handlers below are put in place: no signal falls between.
+  let requested: NodeJS.Signals | undefined = options.heldSignal?.();
   const stop = (signal: NodeJS.Signals): void => {
     if (requested !== undefined) {
       // The same signal again (re-armed below): what it would have done without a handler.

@@ -4,6 +4,7 @@ import { configFromEnvironment } from '../container/environment.js';
 import { beginStart } from '../container/head-start.js';
 import { StartupError } from '../container/startup-error.js';
 import { channelCredentialHeaders } from '../container/channels/index.js';
+import { releaseStartSignals } from './start-signals.js';
 
 /**
  * The service's start, loaded by src/main.ts once the Node.js version is known to be
@@ -27,7 +28,7 @@ try {
   const head = await beginStart(config, new PinoLogger(pino));
   await import('reflect-metadata');
   const { serve } = await import('./serve.js');
-  await serve(config, { pino, head });
+  await serve(config, { pino, head, heldSignal: releaseStartSignals });
 } catch (error) {
   fail(error);
 }

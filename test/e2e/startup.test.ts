@@ -381,6 +381,31 @@ describe('e2e: a stop right after the start', function () {
     expect(messages.filter((msg) => msg !== 'request').slice(-3)).to.deep.equal(['agent gateway listening', 'shutting down', 'stopped']);
     expect(existsSync(join(dir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
   });
+
+  it('a SIGTERM the moment the port is bound, while the rest of the service still loads, stops it gracefully once started: exit 0, the database closed', async () => {
+    // The port is bound and the embedded database opening before the service's modules are
+    // loaded (head-start.ts). The preloaded module signals the process as its first server
+    // listens: before, no handler was in place yet and the signal ended the process there.
+    const dir = await migratedDataDir('startup-stop-while-loading');
+    const signalOnListen = [
+      "import net from 'node:net';",
+      'const listen = net.Server.prototype.listen; let sent = false;',
+      "net.Server.prototype.listen = function (...args) { if (!sent) { sent = true; this.once('listening', () => process.kill(process.pid, 'SIGTERM')); } return listen.apply(this, args); };",
+    ].join('\n');
+    const result = await startGatewayExpectingExit(
+      { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json') },
+      { nodeArgs: [`--import=data:text/javascript,${encodeURIComponent(signalOnListen)}`], timeoutMs: 100_000 },
+    );
+    expect(result.signal, result.stderr).to.equal(null);
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stderr).to.include('received SIGTERM while starting, shutting down once started');
+    const messages = result.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(messages.slice(-2)).to.deep.equal(['shutting down', 'stopped']);
+    expect(existsSync(join(dir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
+  });
 });
 
 describe('e2e: test processes never outlive their test', function () {
