@@ -92,6 +92,11 @@ export interface WebhookRegistration {
   /** Points the platform's deliveries at `url`, sending `secret` with each. */
   setWebhook(token: string, url: string, secret: string): Promise<void>;
   getWebhookInfo(token: string): Promise<WebhookInfo>;
+  /**
+   * Where the bot's deliveries go now: its webhook URL, `''` when it has none, or null when the
+   * platform refuses the token (revoked, deleted bot). Rejects on any other failure.
+   */
+  webhookUrl(token: string): Promise<string | null>;
 }
 
 /** A delivery fetched by polling: the platform's delivery, as its webhook would have sent it. */

@@ -273,6 +273,14 @@ export const describeMessagingChannelContract = (name: string, open: () => Promi
         const bad = await failure(registration.getWebhookInfo(h.invalidToken));
         expect(bad.message).to.contain('Unauthorized').and.not.to.contain(h.invalidToken);
       });
+
+      it("tells where a bot's deliveries go: its webhook's URL, or null for a token the platform refuses (a revoked bot)", async function () {
+        const registration = channel.registration;
+        if (registration === undefined) return this.skip();
+        await registration.setWebhook(h.token, 'https://gw.example.com/api/messaging/y/webhook', 'shh-secret');
+        expect(await registration.webhookUrl(h.token)).to.equal('https://gw.example.com/api/messaging/y/webhook');
+        expect(await registration.webhookUrl(h.invalidToken)).to.equal(null);
+      });
     });
 
     describe('polling, where the platform has it (pending for a platform without polling)', () => {

@@ -57,6 +57,8 @@ export class FakeMessagingChannel implements MessagingChannel {
   readonly acknowledged: Array<{ target: ReplyTarget; messageId: string }> = [];
   readonly registered: Array<{ token: string; url: string; secret: string }> = [];
   failRegistration = false;
+  /** Tokens the fake platform refuses (revoked bots): webhookUrl answers null for them. */
+  readonly refusedTokens = new Set<string>();
   failSends = 0;
   readonly #signed: boolean;
 
@@ -76,6 +78,8 @@ export class FakeMessagingChannel implements MessagingChannel {
           if (this.failRegistration) throw new Error('platform said no');
         },
         getWebhookInfo: async (): Promise<WebhookInfo> => ({ url: this.registered.at(-1)?.url ?? '', hasCustomCertificate: false, pendingUpdateCount: 0 }),
+        // Each bot has a webhook of its own; a token in `refusedTokens` is one the platform no longer knows.
+        webhookUrl: async (token) => (this.refusedTokens.has(token) ? null : (this.registered.filter((r) => r.token === token).at(-1)?.url ?? '')),
       };
     }
   }

@@ -32,7 +32,7 @@ export interface FakeTelegram {
   readonly pendingUpdates: ReadonlyArray<Record<string, unknown>>;
   /** getUpdates calls answered 409 (a webhook set, or a newer poll of another caller). */
   readonly pollConflicts: number;
-  /** The webhook set now ('' after deleteWebhook). */
+  /** The webhook set now of the bot whose webhook was set or deleted last ('' after deleteWebhook). */
   readonly webhookUrl: string;
   close(): Promise<void>;
 }
@@ -51,7 +51,10 @@ export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-to
   const files = new Map<string, { path: string; data: Buffer; breaks?: FileBreak }>();
   const failures = new Map<string, Array<{ status: number; body: Record<string, unknown>; when?: (body: Record<string, unknown>) => boolean }>>();
   const tokens = new Set(validTokens);
-  let webhook = { url: '', secret: '' };
+  // Each bot (token) has a webhook of its own, as on Telegram.
+  const webhooks = new Map<string, { url: string; secret: string }>();
+  const webhookOf = (token: string) => webhooks.get(token) ?? { url: '', secret: '' };
+  let lastWebhookToken = '';
   let messageId = 1000;
   let pending: Array<Record<string, unknown>> = [];
   let lastUpdateId = 0;
@@ -96,14 +99,16 @@ export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-to
           if (typeof body.url !== 'string' || !body.url.startsWith('https://')) {
             return reply(400, { ok: false, error_code: 400, description: 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook' });
           }
-          webhook = { url: body.url, secret: String(body.secret_token ?? '') };
+          webhooks.set(token, { url: body.url, secret: String(body.secret_token ?? '') });
+          lastWebhookToken = token;
           return reply(200, { ok: true, result: true, description: 'Webhook was set' });
         case 'deleteWebhook':
-          webhook = { url: '', secret: '' };
+          webhooks.delete(token);
+          lastWebhookToken = token;
           if (body.drop_pending_updates === true) pending = [];
           return reply(200, { ok: true, result: true, description: 'Webhook was deleted' });
         case 'getUpdates': {
-          if (webhook.url !== '') {
+          if (webhookOf(token).url !== '') {
             pollConflicts++;
             return reply(409, {
               ok: false,
@@ -144,7 +149,7 @@ export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-to
           return;
         }
         case 'getWebhookInfo':
-          return reply(200, { ok: true, result: { url: webhook.url, has_custom_certificate: false, pending_update_count: 0, max_connections: 40 } });
+          return reply(200, { ok: true, result: { url: webhookOf(token).url, has_custom_certificate: false, pending_update_count: 0, max_connections: 40 } });
         case 'sendMessage': {
           const text = String(body.text ?? '');
           if (text.length === 0 || text.length > 4096)
@@ -204,7 +209,7 @@ export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-to
       return pollConflicts;
     },
     get webhookUrl() {
-      return webhook.url;
+      return webhookOf(lastWebhookToken).url;
     },
     close: () => {
       waitingPoll?.answer(false);

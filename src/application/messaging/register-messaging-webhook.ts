@@ -22,19 +22,50 @@ const isHttpsUrl = (value: string): boolean => {
 };
 
 /**
+ * Where a registration may point the platform's deliveries: to this service's chat webhook and
+ * nowhere else, since every delivery carries the webhook secret. The path must be the channel's
+ * webhook (`…/api/messaging/webhook` or `…/api/messaging/<id>/webhook`, behind any prefix a proxy
+ * adds); the host, PUBLIC_URL's when it is set, else the one the bot's webhook points at now
+ * (the first registration chooses it). Undefined when `url` may be registered, else what is
+ * wrong, for the 400.
+ */
+export const webhookUrlProblem = (url: string, channelId: string, allowed: { readonly publicUrl?: string; readonly current?: string }): string | undefined => {
+  const given = new URL(url);
+  const paths = ['/api/messaging/webhook', `/api/messaging/${channelId}/webhook`];
+  if (!paths.some((path) => given.pathname.endsWith(path))) return `expected the address of this service's ${paths.join(' or ')}`;
+  if (allowed.publicUrl !== undefined) {
+    const base = new URL(allowed.publicUrl);
+    const prefix = base.pathname.replace(/\/+$/, '');
+    if (given.origin !== base.origin || !given.pathname.startsWith(`${prefix}/`)) return `expected an address under PUBLIC_URL (${allowed.publicUrl})`;
+    return undefined;
+  }
+  if (allowed.current !== undefined && allowed.current !== '' && URL.canParse(allowed.current)) {
+    const origin = new URL(allowed.current).origin;
+    if (given.origin !== origin)
+      return `the bot's webhook is on ${origin} now, and a registration does not move it to another host (to move it, set PUBLIC_URL to the service's new public address)`;
+  }
+  return undefined;
+};
+
+/**
  * SPEC 4.3, for a channel whose platform registers its webhook by an API call: registers the
  * bot's webhook with the platform, reads the webhook back, and keeps the token, which overrides
  * the configured one from now on. The input is validated before the platform is called (a 400
- * naming the field). The webhook secret is the channel's configured one or, when none is set, a
- * new random one, stored next to the token: updates are only ever accepted with a secret. Any
- * failure past validation is `Failed to register webhook`; the cause goes to the log, never the
- * token or the secret.
+ * naming the field), the address too (webhookUrlProblem): the secret goes only where this
+ * service is. The webhook secret is the channel's configured one or, when none is set, the one
+ * an earlier registration stored, else a new random one, stored next to the token: updates are
+ * only ever accepted with a secret, and a registration that fails half-way (the platform told,
+ * the token not stored) leaves the platform with a secret that is still accepted. Any failure
+ * past validation is `Failed to register webhook`; the cause goes to the log, never the token
+ * or the secret.
  */
 export class RegisterMessagingWebhook {
   constructor(
     private readonly channels: MessagingChannels,
     private readonly crypto: ApiKeyCrypto,
     private readonly logger: Logger,
+    /** PUBLIC_URL: the service's public address; unset, a registration stays on the webhook's current host. */
+    private readonly publicUrl?: string,
   ) {}
 
   /** @throws DomainError `not_found` for a channel without registration, `conflict` for a channel that polls. */
@@ -55,16 +86,32 @@ export class RegisterMessagingWebhook {
     const tokenProblem = registration.tokenProblem(token);
     if (tokenProblem !== undefined) throw new DomainError('invalid_input', `Invalid bot_token: ${tokenProblem}`);
     if (!isHttpsUrl(url)) throw new DomainError('invalid_input', 'Invalid webhook_url: expected an absolute https:// URL');
-    const generated = settings.webhookSecret === undefined ? this.crypto.secret() : undefined;
+    const failed = (error: unknown): DomainError => {
+      this.logger.error({ err: error, channel: platform.id }, 'messaging webhook registration failed');
+      return new DomainError('internal', 'Failed to register webhook', { cause: error });
+    };
+    let current: string | undefined;
+    let stored: string | undefined;
     try {
-      await registration.setWebhook(token, url, settings.webhookSecret ?? (generated as string));
+      // Where the bot in force delivers now (null: the platform no longer knows its token, so no
+      // delivery goes anywhere). Not needed when PUBLIC_URL says where the service is.
+      const inForce = this.publicUrl === undefined ? await credentials.current() : undefined;
+      current = inForce === undefined ? undefined : ((await registration.webhookUrl(inForce)) ?? undefined);
+      stored = settings.webhookSecret === undefined ? await credentials.webhookSecret() : undefined;
+    } catch (error) {
+      throw failed(error);
+    }
+    const problem = webhookUrlProblem(url, platform.id, { publicUrl: this.publicUrl, current });
+    if (problem !== undefined) throw new DomainError('invalid_input', `Invalid webhook_url: ${problem}`);
+    const secret = settings.webhookSecret === undefined ? (stored ?? this.crypto.secret()) : undefined;
+    try {
+      await registration.setWebhook(token, url, settings.webhookSecret ?? (secret as string));
       const info = await registration.getWebhookInfo(token);
-      await credentials.register(token, generated);
-      this.logger.info({ channel: platform.id, url: info.url, generatedSecret: generated !== undefined }, 'messaging webhook registered');
+      await credentials.register(token, secret);
+      this.logger.info({ channel: platform.id, url: info.url, generatedSecret: secret !== undefined && secret !== stored }, 'messaging webhook registered');
       return info;
     } catch (error) {
-      this.logger.error({ err: error, channel: platform.id }, 'messaging webhook registration failed');
-      throw new DomainError('internal', 'Failed to register webhook', { cause: error });
+      throw failed(error);
     }
   }
 }

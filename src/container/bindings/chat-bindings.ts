@@ -14,6 +14,7 @@ import { ReplyToChatMessage } from '../../application/messaging/reply-to-chat-me
 import { CHANNEL_BINDINGS } from '../channels/index.js';
 import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
+import type { ApiKeyCrypto } from '../../ports/api-key-crypto.js';
 import type { SecretStore } from '../../ports/secret-store.js';
 import { voiceTranscription } from './voice-transcription.js';
 import type { ChannelBinding } from '../channels/channel-binding.js';
@@ -85,7 +86,7 @@ export const bindChat = (c: Container, config: AppConfig): void => {
     [TOKENS.AiClient, TOKENS.ConversationStore, TOKENS.CreateJob, TOKENS.GetJobStatus, TOKENS.IdGenerator, TOKENS.Logger],
   );
   c.bind(TOKENS.RegisterMessagingWebhook).toResolvedValue(
-    (...deps: ConstructorParameters<typeof RegisterMessagingWebhook>) => new RegisterMessagingWebhook(...deps),
+    (channels: MessagingChannels, crypto: ApiKeyCrypto, logger: Logger) => new RegisterMessagingWebhook(channels, crypto, logger, config.publicUrl),
     [TOKENS.MessagingChannels, TOKENS.ApiKeyCrypto, TOKENS.Logger],
   );
   c.bind(TOKENS.ReceiveMessagingUpdate).toResolvedValue(

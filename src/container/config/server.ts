@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { flag, integer, oneOf, optionalText, proxyHops, secret, size, text } from './fields.js';
+import { flag, integer, oneOf, optionalText, optionalUrl, proxyHops, secret, size, text } from './fields.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -28,6 +28,10 @@ export const serverSchema = (cwd: string) =>
       DATABASE_CREATE: flag(false),
       SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
       TRUST_PROXY: proxyHops(),
+      PUBLIC_URL: optionalUrl().superRefine((value, ctx) => {
+        if (value !== undefined && !value.startsWith('https://'))
+          ctx.addIssue({ code: 'custom', message: 'must be an https:// URL (the platforms deliver webhooks over HTTPS only)' });
+      }),
       METRICS_TOKEN: optionalText(),
       BODY_LIMIT: size('1mb'),
       LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
@@ -47,6 +51,12 @@ export const serverSchema = (cwd: string) =>
        * `trustedProxies` addresses of X-Forwarded-For, which they appended: a client's own are not.
        */
       trustedProxies: env.TRUST_PROXY,
+      /**
+       * The service's public address (`https://host[/prefix]`), where the platforms reach it. Set,
+       * a registration's webhook_url must be under it; unset, it must stay on the host the bot's
+       * webhook points at now (RegisterMessagingWebhook). No trailing slash.
+       */
+      publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
       /** Bearer token required by GET /metrics; unset leaves it open. Never logged. */
       metricsToken: env.METRICS_TOKEN,
       bodyLimit: env.BODY_LIMIT,

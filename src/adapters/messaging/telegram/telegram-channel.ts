@@ -224,6 +224,16 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
     });
   }
 
+  async webhookUrl(token: string): Promise<string | null> {
+    try {
+      return (await this.getWebhookInfo(token)).url;
+    } catch (error) {
+      // 401 Unauthorized: a revoked token; 404 Not Found: no bot has this token.
+      if (error instanceof MessagingError && (error.status === 401 || error.status === 404)) return null;
+      throw error;
+    }
+  }
+
   async getWebhookInfo(token: string): Promise<WebhookInfo> {
     const info = await this.#call<Record<string, unknown>>(token, 'getWebhookInfo', {});
     return {

@@ -16,7 +16,7 @@ const failure = (promise: Promise<unknown>): Promise<{ code?: string; message?: 
   );
 
 describe('RegisterMessagingWebhook', () => {
-  const make = (configuredSecret: string | undefined) => {
+  const make = (configuredSecret: string | undefined, publicUrl?: string) => {
     const channel = new FakeMessagingChannel({ registers: true });
     const tokens = new InMemoryBotTokenStore();
     const logger = new RecordingLogger();
@@ -30,7 +30,7 @@ describe('RegisterMessagingWebhook', () => {
       { platform: channel, credentials: tokens, settings },
       { platform: unregistered, credentials: new InMemoryBotTokenStore(), settings },
     ]);
-    const register = { execute: (body: unknown) => new RegisterMessagingWebhook(channels, new NodeApiKeyCrypto(), logger).execute('fake', body) };
+    const register = { execute: (body: unknown) => new RegisterMessagingWebhook(channels, new NodeApiKeyCrypto(), logger, publicUrl).execute('fake', body) };
     const calls = () => channel.registered;
     return { channel, tokens, logger, register, calls, channels };
   };
@@ -43,11 +43,69 @@ describe('RegisterMessagingWebhook', () => {
     expect(set.secret).to.match(/^[A-Za-z0-9_-]{43}$/);
     expect({ token: tokens.token, secret: tokens.secret }).to.deep.equal({ token: TOKEN, secret: set.secret });
     expect(JSON.stringify(logger.entries)).not.to.include(set.secret);
-    // each registration makes a new one
+  });
+
+  it('a later registration gives the platform the stored secret again: one that fails half-way leaves the platform with a secret still accepted', async () => {
+    const { channel, calls, tokens, register } = make(undefined);
     await register.execute({ bot_token: TOKEN, webhook_url: URL });
-    expect(calls()[1].secret)
-      .to.match(/^[A-Za-z0-9_-]{43}$/)
-      .and.not.equal(set.secret);
+    const stored = tokens.secret;
+    // The platform takes the new address, then the registration fails (here: at the platform's answer).
+    channel.failRegistration = true;
+    expect(await failure(register.execute({ bot_token: 'fake-other1', webhook_url: URL }))).to.include({ message: 'Failed to register webhook' });
+    expect(calls()[1]).to.include({ token: 'fake-other1', secret: stored });
+    expect(tokens.secret).to.equal(stored);
+    channel.failRegistration = false;
+    await register.execute({ bot_token: 'fake-other1', webhook_url: URL });
+    expect(calls()[2].secret).to.equal(stored);
+    expect({ token: tokens.token, secret: tokens.secret }).to.deep.equal({ token: 'fake-other1', secret: stored });
+  });
+
+  it('refuses (400, before calling the platform) an address that is not the chat webhook: every update would be refused there', async () => {
+    const { calls, register } = make(undefined);
+    for (const url of ['https://gateway.example.com/api/webhook', 'https://gateway.example.com/', 'https://gateway.example.com/api/messaging/other/webhook']) {
+      const error = await failure(register.execute({ bot_token: TOKEN, webhook_url: url }));
+      expect(error, url).to.include({ code: 'invalid_input' });
+      expect(error?.message).to.equal("Invalid webhook_url: expected the address of this service's /api/messaging/webhook or /api/messaging/fake/webhook");
+    }
+    expect(calls()).to.deep.equal([]);
+    // behind a proxy's prefix, and on the alias path, it is the webhook
+    await register.execute({ bot_token: TOKEN, webhook_url: 'https://gateway.example.com/chat/api/messaging/webhook' });
+    expect(calls()).to.have.length(1);
+  });
+
+  it('does not move the webhook to another host: the webhook secret never reaches an address a key holder chose', async () => {
+    const { calls, tokens, register } = make('configured-secret');
+    await register.execute({ bot_token: TOKEN, webhook_url: URL });
+    for (const token of [TOKEN, 'fake-attacker1']) {
+      const error = await failure(register.execute({ bot_token: token, webhook_url: 'https://evil.example/api/messaging/fake/webhook' }));
+      expect(error).to.include({ code: 'invalid_input' });
+      expect(error?.message).to.equal(
+        "Invalid webhook_url: the bot's webhook is on https://gateway.example.com now, and a registration does not move it to another host (to move it, set PUBLIC_URL to the service's new public address)",
+      );
+    }
+    expect(calls().map((call) => call.url)).to.deep.equal([URL]);
+    expect(tokens.token).to.equal(TOKEN);
+    // another path on the same host, and another bot on it, are fine
+    await register.execute({ bot_token: 'fake-second1', webhook_url: 'https://gateway.example.com/api/messaging/webhook' });
+    expect(calls()).to.have.length(2);
+  });
+
+  it('moves it when the platform no longer knows the token in force (a revoked bot delivers nowhere)', async () => {
+    const { channel, calls, register } = make(undefined);
+    await register.execute({ bot_token: TOKEN, webhook_url: URL });
+    channel.refusedTokens.add(TOKEN);
+    await register.execute({ bot_token: 'fake-new1', webhook_url: 'https://new.example.com/api/messaging/fake/webhook' });
+    expect(calls().map((call) => call.url)).to.deep.equal([URL, 'https://new.example.com/api/messaging/fake/webhook']);
+  });
+
+  it('with PUBLIC_URL: only addresses under it, wherever the webhook is now', async () => {
+    const { calls, register } = make(undefined, 'https://public.example.com/gw');
+    for (const url of [URL, 'https://public.example.com/api/messaging/fake/webhook', 'https://public.example.com.evil.example/gw/api/messaging/fake/webhook']) {
+      const error = await failure(register.execute({ bot_token: TOKEN, webhook_url: url }));
+      expect(error?.message, url).to.equal('Invalid webhook_url: expected an address under PUBLIC_URL (https://public.example.com/gw)');
+    }
+    await register.execute({ bot_token: TOKEN, webhook_url: 'https://public.example.com/gw/api/messaging/fake/webhook' });
+    expect(calls().map((call) => call.url)).to.deep.equal(['https://public.example.com/gw/api/messaging/fake/webhook']);
   });
 
   it('with a configured webhook secret: sends it, and stores no secret of its own', async () => {
