@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -374,6 +374,38 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
     });
   });
 
+  describe('code-host events and local jobs (main gateway)', () => {
+    it("a signed workflow_run for a local job's branch moves nothing: the job ends as its agent ended (no code host runs local jobs)", async () => {
+      const id = await main.create({ job: 'SLOW work, then done' });
+      await waitFor(async () => (await main.job(id)).status === 'running', 20_000, 'the job to run');
+      const body = JSON.stringify({
+        action: 'completed',
+        repository: { full_name: 'someone/else' },
+        workflow_run: {
+          head_branch: `job/${id}`,
+          head_repository: { full_name: 'someone/else' },
+          path: '.github/workflows/ci.yml',
+          conclusion: 'failure',
+          html_url: 'https://github.com/someone/else/actions/runs/1',
+        },
+      });
+      const answer = await send(`${main.gateway.url}/api/codehost/webhook`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': 'workflow_run',
+          'x-github-delivery': randomUUID(),
+          'x-hub-signature-256': `sha256=${createHmac('sha256', CODEHOST_SECRET).update(body).digest('hex')}`,
+        },
+        body,
+      });
+      expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+      // Before, the event failed the running job, and the agent's own result was then dropped.
+      const { job } = await main.finished(id);
+      expectSucceeded(job, id);
+    });
+  });
+
   describe('jobs that fail', () => {
     it('an agent that exits with code 3 fails the job with an error naming the exit code; its work is still committed', async () => {
       const id = await main.create({ job: 'FAIL on purpose' });
@@ -459,13 +491,16 @@ describe('e2e: agent jobs survive a restart (local runner, embedded database)', 
     gateway = undefined;
   });
 
-  it('a graceful stop right after three jobs were created loses none: all three finish after the restart', async () => {
+  it('a graceful stop right after three jobs were created loses none: all three succeed, a running one within the grace period, the others after the restart', async () => {
     const dataDir = await migratedDataDir('e2e-jobs-restart');
     const env = {
       DATA_DIR: dataDir,
       TRIGGERS_FILE: await noTriggers(),
       JOB_AGENT_COMMAND: `printf '%s' "$JOB_PROMPT" > prompt.txt; sleep 1; echo "Did the thing"`,
       JOB_CONCURRENCY: '1',
+      // The stop waits this long for a running job (Gateway.stop): far longer than the job takes,
+      // even on a loaded machine. The job stopped past it is the next test's.
+      SHUTDOWN_TIMEOUT_MS: '30000',
     };
     gateway = await startGateway(env);
     const first = new Client(gateway, await createKey(gateway.env));
@@ -483,14 +518,12 @@ describe('e2e: agent jobs survive a restart (local runner, embedded database)', 
 
     const report = views.map((v, i) => `job ${i + 1}: ${v.status}${v.error ? ` (${v.error})` : ''}`).join('; ');
     console.log(`      restart: graceful stop took ${stopMs} ms; ${report}`);
-    for (const view of views) {
-      if (view.status === 'failed') expect(view.error, report).to.equal(INTERRUPTED);
-      else expect(view.status, report).to.equal('succeeded');
-    }
-    expect(views.filter((v) => v.status === 'failed').length, `at most the running job is lost: ${report}`).to.be.at.most(1);
+    expect(
+      views.map((view) => view.status),
+      report,
+    ).to.deep.equal(['succeeded', 'succeeded', 'succeeded']);
     const repo = join(dataDir, 'jobs-repo');
     for (const [i, view] of views.entries()) {
-      if (view.status !== 'succeeded') continue;
       expect(view.summary).to.equal('Did the thing');
       expect(await showFile(repo, view.job_id, 'prompt.txt')).to.equal(`Restart job ${i + 1}`);
     }

@@ -80,3 +80,14 @@ export class GithubEvents implements CodehostEvents {
     return path !== undefined && path.split('@')[0] === `.github/workflows/${this.workflow}`;
   }
 }
+
+/**
+ * The code-host events of a gateway whose jobs run locally (no CODEHOST_TOKEN/CODEHOST_REPO):
+ * they move no job. A repository's CI on a branch named `job/<id>` (the agent may push its
+ * branch there) says nothing of how the local agent ended.
+ */
+export class NoJobEvents implements CodehostEvents {
+  jobUpdate(): null {
+    return null;
+  }
+}

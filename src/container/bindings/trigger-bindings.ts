@@ -1,5 +1,5 @@
 import type { Container } from 'inversify';
-import { GithubEvents } from '../../adapters/codehost/github-events.js';
+import { GithubEvents, NoJobEvents } from '../../adapters/codehost/github-events.js';
 import { GithubSignatureVerifier } from '../../adapters/codehost/github-signature-verifier.js';
 import { NodeTimer } from '../../adapters/system/node-timer.js';
 import { ReceiveCodehostEvent } from '../../application/codehost/receive-codehost-event.js';
@@ -67,7 +67,7 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
     ],
   );
   c.bind(TOKENS.CodehostSignatureVerifier).toConstantValue(new GithubSignatureVerifier(config.codehostWebhookSecret));
-  c.bind(TOKENS.CodehostEvents).toConstantValue(new GithubEvents(config.codehost));
+  c.bind(TOKENS.CodehostEvents).toConstantValue(config.codehost ? new GithubEvents(config.codehost) : new NoJobEvents());
   c.bind(TOKENS.ReceiveCodehostEvent).toResolvedValue(
     (verifier, deliveries, fireTriggers, events, jobs, clock, logger, queue) => {
       const autoMerge = config.codehost?.autoMerge ? new RequestAutoMerge(queue) : undefined;
