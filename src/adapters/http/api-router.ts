@@ -29,6 +29,8 @@ export interface ApiRouterOptions {
    */
   readonly beforeBody?: Readonly<Record<string, Middleware | undefined>>;
   readonly bodyLimit: number;
+  /** By route name: what a failure before its handler (storing the request for a trigger) becomes, e.g. create-job's `Failed to create job`. */
+  readonly failures?: Readonly<Record<string, ((error: unknown) => never) | undefined>>;
 }
 
 const notImplemented: RouteHandler = (ctx) => {
@@ -109,6 +111,7 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
 const fire = (route: ApiRoute, options: ApiRouterOptions): Middleware => {
   const watchPaths = watchPathsOf(route);
   const [watchPath, ...sameEndpointAs] = watchPaths;
+  const failed = options.failures?.[route.name];
   return (ctx, next) => {
     if (!options.fireTriggers.watches(watchPaths)) return next();
     return options.fireTriggers
@@ -116,6 +119,6 @@ const fire = (route: ApiRoute, options: ApiRouterOptions): Middleware => {
       .then((fired) => {
         ctx.state.firedTriggers = fired;
         return next();
-      });
+      }, failed);
   };
 };

@@ -7,6 +7,7 @@ import type { ReceiveCodehostEvent } from '../../application/codehost/receive-co
 import type { ReceiveMessagingUpdate } from '../../application/messaging/receive-messaging-update.js';
 import type { RegisterMessagingWebhook } from '../../application/messaging/register-messaging-webhook.js';
 import { watchPathsOf, type ApiRoute } from '../../domain/auth/route-policy.js';
+import { DomainError, isDomainError } from '../../domain/errors/domain-error.js';
 import { requestSnapshot, type RouteHandler } from './api-router.js';
 import { respondWithError } from './middleware/error-responder.js';
 
@@ -85,6 +86,16 @@ const idempotencyKeyOf = (req: IncomingMessage): string | string[] | undefined =
 };
 
 /** The handlers of the `/api` endpoints, by route name (see domain/auth/routePolicy). */
+/**
+ * SPEC 7: create-job's internal failures are `Failed to create job` — also one of the
+ * idempotency claim or of storing the request for a trigger, which are not the job's own
+ * creation. A 4xx, 501 or SPEC 7 text passes as it is; the cause stays for the log.
+ */
+export const rethrowAsFailedToCreateJob = (error: unknown): never => {
+  if (isDomainError(error) && (error.code !== 'internal' || error.message === 'Failed to create job')) throw error;
+  throw new DomainError('internal', 'Failed to create job', { cause: isDomainError(error) ? (error.cause ?? error) : error });
+};
+
 export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHandler> => ({
   ping: (ctx) => {
     ctx.body = { message: 'Pong!' };
@@ -98,7 +109,7 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
       .then((created) => {
         if (created.replayed) ctx.set('idempotent-replayed', 'true');
         ctx.body = { job_id: created.jobId, branch: created.branch, status: created.status };
-      });
+      }, rethrowAsFailedToCreateJob);
   },
   'job-status': async (ctx) => {
     const result = await deps.getJobStatus.execute(ctx.query);

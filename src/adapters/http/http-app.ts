@@ -13,7 +13,7 @@ import { DomainError } from '../../domain/errors/domain-error.js';
 import { apiRouter } from './api-router.js';
 import { adminUi, type AdminUiDependencies } from './admin/admin-ui.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
-import { apiChecksBeforeBody, apiHandlers } from './handlers.js';
+import { apiChecksBeforeBody, apiHandlers, rethrowAsFailedToCreateJob } from './handlers.js';
 import { requestLog } from './middleware/request-log.js';
 
 export interface HttpAppDependencies {
@@ -86,6 +86,7 @@ export const createHttpApp = (deps: HttpAppDependencies): Koa => {
     handlers: apiHandlers(deps),
     beforeBody: apiChecksBeforeBody(deps),
     bodyLimit: deps.bodyLimit,
+    failures: { 'create-job': rethrowAsFailedToCreateJob },
   });
   const admin = adminUi(deps.admin);
   const metrics = deps.metrics.endpoint();

@@ -4,6 +4,9 @@ import { expect } from 'chai';
 import Koa from 'koa';
 import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
 import { apiRouter } from '../../../src/adapters/http/api-router.js';
+import { requestLog } from '../../../src/adapters/http/middleware/request-log.js';
+import { createPino } from '../../../src/adapters/logging/pino-logger.js';
+import { rethrowAsFailedToCreateJob } from '../../../src/adapters/http/handlers.js';
 import { AuthenticateApiKey } from '../../../src/application/auth/authenticate-api-key.js';
 import { CreateApiKey } from '../../../src/application/auth/create-api-key.js';
 import { FireTriggers } from '../../../src/application/triggers/fire-triggers.js';
@@ -55,6 +58,9 @@ describe('the /api router (Koa on a loopback server)', () => {
       new InMemoryTriggerLanes(),
     );
     const app = new Koa();
+    app.silent = true;
+    // The edge, as in the service: it answers every failure (error-responder).
+    app.use(requestLog(createPino('silent')));
     app.use(
       apiRouter({
         routes: apiRoutes([{ id: 'telegram', registers: true }], 'telegram'),
@@ -71,8 +77,10 @@ describe('the /api router (Koa on a loopback server)', () => {
           'messaging-register': (ctx) => {
             ctx.body = { ok: true, triggers: ctx.state.firedTriggers ?? [] };
           },
+          'create-job': () => Promise.reject(new Error('connection terminated')).catch(rethrowAsFailedToCreateJob),
         },
         bodyLimit: 64 * 1024,
+        failures: { 'create-job': rethrowAsFailedToCreateJob },
       }),
     );
     server = createServer(app.callback());
@@ -111,5 +119,16 @@ describe('the /api router (Koa on a loopback server)', () => {
       { webhook_url: 'https://gw.example.com/api/messaging/telegram/webhook' },
     ]);
     expect(JSON.stringify([...requests.requests.values()])).not.to.contain('SECRET-token');
+  });
+
+  it('answers create-job\'s internal failures with SPEC 7\'s "Failed to create job": in its handler, and in storing the request for a trigger before it', async () => {
+    expect(await post('/api/create-job', { job: 'x' })).to.deep.equal({ status: 500, body: { error: 'Failed to create job' } });
+    live = watching('/create-job');
+    requests.failNext = true;
+    expect(await post('/api/create-job', { job: 'x' })).to.deep.equal({ status: 500, body: { error: 'Failed to create job' } });
+    // another route keeps the general text
+    live = watching('/webhook');
+    requests.failNext = true;
+    expect(await post('/api/webhook', {})).to.deep.equal({ status: 500, body: { error: 'Internal server error' } });
   });
 });
