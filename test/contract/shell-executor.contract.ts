@@ -1,13 +1,71 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ShellExecutor } from '../../src/ports/shell-executor.js';
 import { tempDir } from '../support/gateway-process.js';
 import { waitFor } from '../support/http.js';
 
 const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+
+/** Whether a process is still there (a zombie waiting for its parent counts as gone). */
+const alive = async (pid: number): Promise<boolean> => {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  return stat !== null && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+};
+
+/**
+ * The processes still there whose environment holds `mark` (a variable given to one command
+ * only): the command's shell and everything it started, whatever their pids and groups.
+ */
+const runningWith = async (mark: string): Promise<number[]> => {
+  const found: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const environ = await readFile(`/proc/${entry}/environ`, 'latin1').catch(() => '');
+    if (environ.split('\0').includes(mark) && (await alive(Number(entry)))) found.push(Number(entry));
+  }
+  return found;
+};
+
+let marks = 0;
+/** An environment whose mark (see runningWith) no other command carries. */
+const markedEnv = (): { env: Record<string, string>; mark: string } => {
+  const value = `${process.pid}-${++marks}`;
+  return { env: { ...ENV, AGW_CONTRACT_RUN: value }, mark: `AGW_CONTRACT_RUN=${value}` };
+};
+
+/**
+ * Waits until no process of the command is left (15 s at most: killed processes end at once, a
+ * loaded machine aside). Those left then are killed before the test fails: none outlives it.
+ */
+const allGone = async (mark: string): Promise<void> => {
+  try {
+    await waitFor(async () => (await runningWith(mark)).length === 0, 15_000, `every process of the command (${mark}) to be gone`);
+  } catch (error) {
+    const left = await runningWith(mark);
+    for (const pid of left) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // ended meanwhile
+      }
+    }
+    throw new Error(`${(error as Error).message}; still running: ${left.join(', ')}`);
+  }
+};
+
+/** The pids a command wrote to pids.txt in `cwd` (`echo $$ $! > pids.txt`: its shell's, its background child's) once the line is whole. */
+const writtenPids = (cwd: string): Promise<number[]> =>
+  waitFor(
+    async () => {
+      const text = await readFile(join(cwd, 'pids.txt'), 'utf8').catch(() => '');
+      return text.endsWith('\n') ? text.trim().split(' ').map(Number) : undefined;
+    },
+    15_000,
+    'the command to write its pids',
+  );
 
 /**
  * The behaviour every ShellExecutor adapter must have. `close` releases what an adapter holds
@@ -63,29 +121,28 @@ export const describeShellExecutorContract = <T extends ShellExecutor>(
 
     it('kills a command and what it started at the timeout', async () => {
       const started = Date.now();
-      const run = await shell.run('sleep 30 & sleep 30; echo never > late.txt', { cwd, timeoutMs: 300, env: ENV });
+      const { env, mark } = markedEnv();
+      const run = await shell.run('sleep 30 & echo $$ $! > pids.txt; sleep 30', { cwd, timeoutMs: 300, env });
       expect(run).to.include({ timedOut: true, exitCode: null });
       // killed, not waited for: far less than the 30 s the commands would take (any machine load aside)
       expect(Date.now() - started).to.be.below(20_000);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const late = await readFile(join(cwd, 'late.txt'), 'utf8').catch(() => 'absent');
-      expect(late).to.equal('absent');
+      // The shell and its background sleep, whether or not the shell got to write their pids before the timeout.
+      await allGone(mark);
     });
 
     it('kills a command and what it started when the caller aborts, and says so', async () => {
       const controller = new AbortController();
-      const running = shell.run('sleep 30 & echo started > started.txt; sleep 30; echo never > late.txt', {
-        cwd,
-        timeoutMs: 60_000,
-        env: ENV,
-        signal: controller.signal,
-      });
+      const { env, mark } = markedEnv();
+      const running = shell.run('sleep 30 & echo $$ $! > pids.txt; sleep 30', { cwd, timeoutMs: 60_000, env, signal: controller.signal });
       // aborted once the command is seen running, not after a guessed delay
-      await waitFor(() => readFile(join(cwd, 'started.txt'), 'utf8').catch(() => ''), 15_000, 'the command to start');
+      const pids = await writtenPids(cwd);
+      expect(pids).to.have.lengthOf(2);
+      for (const pid of pids) expect(await alive(pid), `process ${pid} before the abort`).to.equal(true);
       controller.abort();
       const run = await running;
       expect(run).to.include({ aborted: true, timedOut: false, exitCode: null });
-      expect(await readFile(join(cwd, 'late.txt'), 'utf8').catch(() => 'absent')).to.equal('absent');
+      await allGone(mark);
+      for (const pid of pids) expect(await alive(pid), `process ${pid} after the abort`).to.equal(false);
     });
 
     describe("a process that left the command's group (setsid) and holds its output", () => {
@@ -116,8 +173,10 @@ export const describeShellExecutorContract = <T extends ShellExecutor>(
     });
 
     it('kills at once a command whose caller aborted before it started', async () => {
-      const run = await shell.run('sleep 30; echo never > late.txt', { cwd, timeoutMs: 60_000, env: ENV, signal: AbortSignal.abort() });
+      const { env, mark } = markedEnv();
+      const run = await shell.run('sleep 30 & sleep 30; echo never > late.txt', { cwd, timeoutMs: 60_000, env, signal: AbortSignal.abort() });
       expect(run).to.include({ aborted: true, exitCode: null });
+      await allGone(mark);
       expect(await readFile(join(cwd, 'late.txt'), 'utf8').catch(() => 'absent')).to.equal('absent');
     });
 
