@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
+import { requestIdOf } from './middleware/request-id.js';
 
 /** How a request that arrives while the service is starting is held until the service can answer it. */
 export interface StartingHold {
@@ -18,9 +19,10 @@ export interface StartingHold {
  */
 export const STARTING_HOLD: StartingHold = { waitMs: 10_000, max: 1_000 };
 
-const refuse = (res: ServerResponse, error: string): void => {
+/** 503 while the service starts or stops; with a request id, as every answer has (docs/api.md). */
+const refuse = (req: IncomingMessage, res: ServerResponse, error: string): void => {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
+  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'x-request-id': requestIdOf(req) });
   res.end(JSON.stringify({ error }));
 };
 
@@ -103,7 +105,7 @@ export class HttpServer {
 
   #holdUntilServed(req: IncomingMessage, res: ServerResponse): void {
     if (this.#held.size >= this.hold.max) {
-      refuse(res, 'The service is starting');
+      refuse(req, res, 'The service is starting');
       return;
     }
     const held: Held = { req, res, timer: setTimeout(() => this.#release(held, 'The service is starting'), this.hold.waitMs) };
@@ -117,6 +119,6 @@ export class HttpServer {
   #release(held: Held, error: string): void {
     if (!this.#held.delete(held)) return;
     clearTimeout(held.timer);
-    refuse(held.res, error);
+    refuse(held.req, held.res, error);
   }
 }

@@ -46,6 +46,7 @@ describe('HttpServer', () => {
     const early = await fetch(`http://127.0.0.1:${server.port}/api/ping`);
     expect(early.status).to.equal(503);
     expect(early.headers.get('retry-after')).to.equal('1');
+    expect(early.headers.get('x-request-id'), 'every answer has its request id').to.match(/^[0-9a-f-]{36}$/);
     expect(await early.json()).to.deep.equal({ error: 'The service is starting' });
     expect(server.waiting).to.equal(0);
 
@@ -60,8 +61,9 @@ describe('HttpServer', () => {
     const url = `http://127.0.0.1:${server.port}`;
     const held = fetch(`${url}/api/held`);
     await waitFor(() => server?.waiting === 1, 5000, 'the first request to wait');
-    const over = await fetch(`${url}/api/over`);
+    const over = await fetch(`${url}/api/over`, { headers: { 'x-request-id': 'caller-id-1' } });
     expect(over.status).to.equal(503);
+    expect(over.headers.get('x-request-id')).to.equal('caller-id-1');
     expect(await over.json()).to.deep.equal({ error: 'The service is starting' });
 
     const { app, ran } = countingApp();

@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger as Pino } from 'pino';
 import { respondWithError } from './error-responder.js';
-
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+import { requestIdOf } from './request-id.js';
 
 /** Told of every finished request; `route` is a declared route name or `unmatched` (bounded, for metrics). */
 export type RequestObserver = (route: string, method: string, status: number, seconds: number) => void;
@@ -20,8 +18,7 @@ export type RequestObserver = (route: string, method: string, status: number, se
 export const requestLog =
   (logger: Pino, observe?: RequestObserver): Middleware =>
   async (ctx, next) => {
-    const given = ctx.req.headers['x-request-id'];
-    const requestId = typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+    const requestId = requestIdOf(ctx.req);
     ctx.state.requestId = requestId;
     ctx.res.setHeader('x-request-id', requestId);
     const started = performance.now();
