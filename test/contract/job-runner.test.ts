@@ -61,7 +61,7 @@ describeJobRunnerContract('local, real git repository, scripted agent', async ()
   const { runner, repo } = await localRunner('printf "%s" "$JOB_PROMPT" > work.txt; echo "Summary: wrote work.txt"');
   return {
     runner,
-    reportsOutcome: true,
+    outcome: 'succeeded',
     fileOnBranch: async (job, path) => git(repo, 'show', `${job.branch}:${path}`),
     close: async () => undefined,
   };
@@ -73,7 +73,7 @@ describeJobRunnerContract('local, built-in agent loop against a loopback OpenAI-
   const { runner, repo } = await loopRunner(llm);
   return {
     runner,
-    reportsOutcome: true,
+    outcome: 'succeeded',
     fileOnBranch: async (job, path) => git(repo, 'show', `${job.branch}:${path}`),
     close: () => llm.close(),
   };
@@ -114,7 +114,7 @@ describeJobRunnerContract('GitHub Actions, GitHub REST faked with nock', async (
   const { files } = githubFake();
   return {
     runner: new GithubActionsJobRunner(new GithubClient({ token: 'ghp_test', repo: 'acme/app', apiUrl: 'https://api.github.test' })),
-    reportsOutcome: false,
+    outcome: null,
     fileOnBranch: async (job, path) => files.get(`${job.branch}:${path}`) ?? '',
     close: async () => {
       nock.cleanAll();
