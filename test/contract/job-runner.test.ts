@@ -127,11 +127,14 @@ describeJobRunnerContract('GitHub Actions, GitHub REST faked with nock', async (
 describe('LocalJobRunner', () => {
   it('gives the agent its job variables and its provider secret, and none of the service environment', async () => {
     process.env.AGW_CONTRACT_PROBE = 'service-only';
-    const { runner, repo } = await localRunner('echo "$JOB_ID|$LLM_PROVIDER|$LLM_MODEL|$OPENAI_API_KEY|${AGW_CONTRACT_PROBE:-absent}" > env.txt');
-    const job = contractJob('x');
-    await runner.run(job, async () => undefined, new AbortController().signal);
-    expect(git(repo, 'show', `${job.branch}:env.txt`).trim()).to.equal(`${job.id}|openai|gpt-test|sk-contract|absent`);
-    delete process.env.AGW_CONTRACT_PROBE;
+    try {
+      const { runner, repo } = await localRunner('echo "$JOB_ID|$LLM_PROVIDER|$LLM_MODEL|$OPENAI_API_KEY|${AGW_CONTRACT_PROBE:-absent}" > env.txt');
+      const job = contractJob('x');
+      await runner.run(job, async () => undefined, new AbortController().signal);
+      expect(git(repo, 'show', `${job.branch}:env.txt`).trim()).to.equal(`${job.id}|openai|gpt-test|sk-contract|absent`);
+    } finally {
+      delete process.env.AGW_CONTRACT_PROBE;
+    }
   });
 
   it('reports failure with the exit code, and the log and summary', async () => {
