@@ -246,18 +246,30 @@ describe('FireTriggers', () => {
 
   it('queues the runs once their request is stored, not before: a task never runs ahead of its request', async () => {
     const { fire, queue, requests } = make();
+    // Whether the request's write had ended when each task was queued, as the queue saw it: a
+    // task queued before, whenever that was, is caught. The write takes until the test lets it
+    // end (a turn of the event loop later), so that a task queued early has the time to be.
+    let stored = false;
+    const storedWhenQueued: boolean[] = [];
     let commit!: () => void;
+    const written = new Promise<void>((resolve) => (commit = resolve));
     const record = requests.record.bind(requests);
-    requests.record = async (stored) => {
-      await new Promise<void>((resolve) => (commit = resolve));
-      return record(stored);
+    requests.record = async (request) => {
+      await written;
+      const recorded = await record(request);
+      stored = true;
+      return recorded;
+    };
+    const enqueue = queue.enqueue.bind(queue);
+    queue.enqueue = async (...args) => {
+      storedWhenQueued.push(stored);
+      return enqueue(...args);
     };
     const firing = fire.execute({ watchPath: '/webhook', request });
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(queue.tasks, 'nothing queued while the request is being written').to.have.length(0);
-    commit();
+    setImmediate(commit);
     await firing;
     await fire.dispatched();
+    expect(storedWhenQueued, 'the request stored when each run was queued').to.deep.equal([true, true]);
     expect(queue.tasks).to.have.length(2);
     expect(await requests.undispatched(new Date(8.64e15), 10)).to.deep.equal([]);
   });
