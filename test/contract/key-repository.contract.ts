@@ -34,7 +34,14 @@ const record = (overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord => {
   };
 };
 
-const eventually = async (check: () => Promise<boolean>, withinMs: number): Promise<boolean> => {
+/**
+ * How long a change made elsewhere (another connection's notice, LISTEN/NOTIFY) may take to be
+ * seen: the property is that it is seen; the bound only ends a test that would otherwise wait
+ * forever, generous enough for a loaded machine.
+ */
+const SEEN_WITHIN_MS = 15_000;
+
+const eventually = async (check: () => Promise<boolean>, withinMs = SEEN_WITHIN_MS): Promise<boolean> => {
   const deadline = Date.now() + withinMs;
   for (;;) {
     if (await check()) return true;
@@ -119,8 +126,8 @@ export const describeKeyRepositoryContract = (
       const known = keys.knownByHash(added.keyHash);
       if (known !== undefined) expect(known, 'a key just found').to.deep.equal(added);
       expect(
-        await eventually(async () => (await keys.findByHash(added.keyHash)) !== null && keys.knownByHash(added.keyHash) !== undefined, 1000),
-        'a found key known from memory within a second',
+        await eventually(async () => (await keys.findByHash(added.keyHash)) !== null && keys.knownByHash(added.keyHash) !== undefined),
+        'a found key known from memory',
       ).to.equal(true);
       expect(keys.knownByHash('f'.repeat(64)), 'a digest nobody has').to.equal(undefined);
       expect(await keys.remove(added.id)).to.equal(true);
@@ -142,18 +149,18 @@ export const describeKeyRepositoryContract = (
 
     if (!capabilities.deletionElsewhere) return;
 
-    it('finds a record inserted behind its back (plain SQL) after its digest was looked up and not found, within a second', async () => {
+    it('finds a record inserted behind its back (plain SQL) after its digest was looked up and not found', async () => {
       const added = record();
       for (let i = 0; i < 3; i++) expect(await keys.findByHash(added.keyHash)).to.equal(null);
       await harness.insertElsewhere!(added);
-      expect(await eventually(async () => (await keys.findByHash(added.keyHash)) !== null, 1000)).to.equal(true);
+      expect(await eventually(async () => (await keys.findByHash(added.keyHash)) !== null)).to.equal(true);
     });
 
-    it('finds a record added through another replica after its digest was looked up and not found, within a second', async () => {
+    it('finds a record added through another replica after its digest was looked up and not found', async () => {
       const added = record();
       expect(await keys.findByHash(added.keyHash)).to.equal(null);
       await harness.replica!.add(added);
-      expect(await eventually(async () => (await keys.findByHash(added.keyHash)) !== null, 1000)).to.equal(true);
+      expect(await eventually(async () => (await keys.findByHash(added.keyHash)) !== null)).to.equal(true);
     });
 
     it('asks its store at most once for a flood of one unknown digest, one after the other and at once', async () => {
@@ -170,7 +177,7 @@ export const describeKeyRepositoryContract = (
       await harness.insertElsewhere!(added);
       await harness.insertElsewhere!(later);
       // Once the later record is found, the notice of the first one has been heard too (they come in order).
-      expect(await eventually(async () => (await keys.findByHash(later.keyHash)) !== null, 1000)).to.equal(true);
+      expect(await eventually(async () => (await keys.findByHash(later.keyHash)) !== null)).to.equal(true);
       const before = harness.queries!();
       expect(await Promise.all(Array.from({ length: 50 }, () => keys.findByHash(added.keyHash)))).to.deep.equal(Array(50).fill(added));
       expect(harness.queries!() - before).to.equal(1);
@@ -193,16 +200,16 @@ export const describeKeyRepositoryContract = (
       await keys.findByHash('d'.repeat(64));
       expect(await keys.findByHash(kept.keyHash)).to.deep.equal(kept);
       await harness.deleteElsewhere!(gone.id);
-      expect(await eventually(async () => (await keys.findByHash(gone.keyHash)) === null, 1000)).to.equal(true);
+      expect(await eventually(async () => (await keys.findByHash(gone.keyHash)) === null)).to.equal(true);
       expect(await keys.findByHash(kept.keyHash)).to.deep.equal(kept);
     });
 
-    it('forgets a record deleted behind its back (another process, plain SQL) within a second', async () => {
+    it('forgets a record deleted behind its back (another process, plain SQL)', async () => {
       const added = record();
       await keys.add(added);
       expect(await keys.findByHash(added.keyHash)).not.to.equal(null);
       await harness.deleteElsewhere!(added.id);
-      expect(await eventually(async () => (await keys.findByHash(added.keyHash)) === null, 1000)).to.equal(true);
+      expect(await eventually(async () => (await keys.findByHash(added.keyHash)) === null)).to.equal(true);
       expect(keys.knownByHash(added.keyHash), 'known after findByHash forgot it').to.equal(undefined);
     });
   });
