@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { adminClient, cookieFrom, setAdminPassword } from '../support/admin-http.js';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { migratedDataDir } from '../support/data-dirs.js';
-import { createKey, waitFor, runningServerAdmin } from '../support/http.js';
+import { createKey, queuesDrained, waitFor, runningServerAdmin } from '../support/http.js';
 
 /*
  * Approvals on the built server: a trigger whose action has `approval: true` stops before it; the
@@ -44,14 +44,19 @@ const start = async (extra: Record<string, string> = {}): Promise<Running> => {
 
 const lines = async (dir: string): Promise<string[]> => (await readFile(join(dir, 'approved.txt'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
 
-/** Posts a webhook carrying `id` and waits until its approval is listed; returns the approval's id. */
-const askFor = async (running: Running, cookie: string, id: string): Promise<string> => {
+/** Posts a webhook carrying `id` to the guarded trigger. */
+const post = async (running: Running, id: string): Promise<void> => {
   const response = await fetch(`${running.gateway.url}/api/webhook`, {
     method: 'POST',
     headers: { 'x-api-key': running.key, 'content-type': 'application/json' },
     body: JSON.stringify({ id }),
   });
   expect(response.status).to.equal(200);
+};
+
+/** Posts a webhook carrying `id` and waits until its approval is listed; returns the approval's id. */
+const askFor = async (running: Running, cookie: string, id: string): Promise<string> => {
+  await post(running, id);
   const admin = adminClient(running.gateway.url);
   return waitFor(
     async () => {
@@ -64,20 +69,23 @@ const askFor = async (running: Running, cookie: string, id: string): Promise<str
   );
 };
 
-/** The status of the guarded action as the server's admin socket (what `deliveries show` asks) reports it, for the request carrying `id`. */
-const actionStatus = async (running: Running, id: string): Promise<string | undefined> => {
+/** The record of the guarded action as the server's admin socket (what `deliveries show` asks) reports it, for the request carrying `id`. */
+const actionRecord = async (running: Running, id: string): Promise<{ status: string; detail: { approvalId?: string } } | undefined> => {
   const admin = await runningServerAdmin(running.env);
   expect(admin, 'the server answers on its admin socket').to.not.equal(undefined);
   const listed = (await admin!.deliveries('')) as unknown as Array<{ id: string }>;
   for (const row of listed) {
     const shown = (await admin!.delivery(row.id)) as unknown as {
       request: { request: string };
-      runs: Array<{ actions: Array<{ status: string }> }>;
+      runs: Array<{ actions: Array<{ status: string; detail: { approvalId?: string } }> }>;
     };
-    if ((JSON.parse(shown.request.request) as { body: { id?: string } }).body.id === id) return shown.runs[0]?.actions[0]?.status;
+    if ((JSON.parse(shown.request.request) as { body: { id?: string } }).body.id === id) return shown.runs[0]?.actions[0];
   }
   return undefined;
 };
+
+/** The status of the guarded action for the request carrying `id` (see actionRecord). */
+const actionStatus = async (running: Running, id: string): Promise<string | undefined> => (await actionRecord(running, id))?.status;
 
 describe('e2e: approvals in the admin UI', function () {
   this.timeout(180_000);
@@ -116,8 +124,9 @@ describe('e2e: approvals in the admin UI', function () {
     const approval = await askFor(running!, cookie, value);
     expect((await admin.post(`/settings/approvals/${approval}/approve`, { csrf: 'forged' }, cookie)).status).to.equal(403);
     expect((await admin.post(`/settings/approvals/${approval}/deny`, { csrf }, cookie)).status).to.equal(303);
-    // A denial queues nothing: once the record says denied, nothing is left to run.
     expect(await actionStatus(running!, value)).to.equal('denied');
+    // A denial queues nothing; had it queued the action, it would have run once the queues are empty.
+    await queuesDrained(running!.gateway.url);
     expect(await lines(running!.dir)).to.not.include(value);
     const page = await (await admin.get('/settings/approvals', cookie)).text();
     expect(page).to.contain('badge-denied');
@@ -137,14 +146,18 @@ describe('e2e: an approval that expires', function () {
     const admin = adminClient(running!.gateway.url);
     const { cookie, csrf } = await admin.login(PASSWORD);
     const value = `late-${randomUUID()}`;
-    const approval = await askFor(running!, cookie, value).catch(() => undefined);
-    // With three seconds to decide the approval may have expired before the page listed it; the record tells.
+    await post(running!, value);
+    // The approval's id from the action's record (the approvals page lists it only while it waits,
+    // which with three seconds to decide may be over before the page is read).
+    const approval = await waitFor(async () => (await actionRecord(running!, value))?.detail.approvalId, 20_000, 'the approval');
     await waitFor(async () => (await actionStatus(running!, value)) === 'expired', 20_000, 'the expiry');
-    if (approval !== undefined) {
-      const late = await admin.post(`/settings/approvals/${approval}/approve`, { csrf }, cookie);
-      const page = await (await admin.get('/settings/approvals', `${cookie}; ${cookieFrom(late, 'agw_flash')}`)).text();
-      expect(page).to.contain('This approval has expired: the action was not run');
-    }
+    const late = await admin.post(`/settings/approvals/${approval}/approve`, { csrf }, cookie);
+    expect(late.status).to.equal(303);
+    const page = await (await admin.get('/settings/approvals', `${cookie}; ${cookieFrom(late, 'agw_flash')}`)).text();
+    expect(page).to.contain('This approval has expired: the action was not run');
+    expect(await actionStatus(running!, value)).to.equal('expired');
+    // Had the late approval queued the action, it would have run once the queues are empty.
+    await queuesDrained(running!.gateway.url);
     expect(await lines(running!.dir)).to.not.include(value);
   });
 });
