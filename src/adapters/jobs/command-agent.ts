@@ -6,6 +6,13 @@ import { agentEnvironment } from './agent-variables.js';
 import type { AgentOutcome, WorktreeAgent } from './worktree-agent.js';
 
 /**
+ * The longest prompt, in bytes of UTF-8, JOB_AGENT_COMMAND can be given: it gets it in the
+ * JOB_PROMPT variable, and Linux refuses to start a program with one environment string over
+ * 128 KiB (MAX_ARG_STRLEN, `JOB_PROMPT=<prompt>` and its NUL). CreateJob refuses a longer one.
+ */
+export const COMMAND_AGENT_MAX_PROMPT_BYTES = 128 * 1024 - 'JOB_PROMPT='.length - 1;
+
+/**
  * JOB_AGENT_COMMAND run by the shell in the worktree under a minimal environment: the job's
  * variables, its provider's secret and the `AGENT_*` variables, none of the service's own
  * secrets. Exit 0 is success. Its output is redacted of the secrets before anyone keeps it:

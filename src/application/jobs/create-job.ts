@@ -29,6 +29,8 @@ export interface CreateJobSettings {
   readonly defaultModel: string | undefined;
   /** Why no job can run here, when none can (no runner/agent configured). */
   readonly unavailableReason: string | undefined;
+  /** The longest prompt the agent can be given, in bytes of UTF-8, and why; unset, no limit but the body's. */
+  readonly promptLimit?: { readonly bytes: number; readonly why: string };
 }
 
 /**
@@ -74,6 +76,13 @@ export class CreateJob implements JobLauncher {
     }
     if (this.settings.unavailableReason !== undefined) {
       throw new DomainError('not_configured', `Jobs are not configured: ${this.settings.unavailableReason}`);
+    }
+    const limit = this.settings.promptLimit;
+    if (limit !== undefined && prompt.length > limit.bytes / 3) {
+      const bytes = new TextEncoder().encode(prompt).length;
+      // Refused now, as it could only fail when it runs.
+      if (bytes > limit.bytes)
+        throw new DomainError('invalid_input', `job is ${bytes} bytes long, more than this gateway's agent takes (${limit.bytes}): ${limit.why}`);
     }
     const now = this.clock.now();
     const id = chosenId ?? this.ids.next();

@@ -4,7 +4,7 @@ import { AI_PROVIDER_NAMES } from '../../adapters/ai/ai-providers.js';
 import { VercelAiClient } from '../../adapters/ai/vercel-ai-client.js';
 import { GithubActionsJobRunner } from '../../adapters/codehost/github-actions-job-runner.js';
 import { GithubClient } from '../../adapters/codehost/github-client.js';
-import { CommandAgent } from '../../adapters/jobs/command-agent.js';
+import { COMMAND_AGENT_MAX_PROMPT_BYTES, CommandAgent } from '../../adapters/jobs/command-agent.js';
 import { LocalJobRunner } from '../../adapters/jobs/local-job-runner.js';
 import { LoopAgent } from '../../adapters/jobs/loop-agent.js';
 import type { Database } from '../../adapters/persistence/database.js';
@@ -74,6 +74,13 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
           config.codehost === undefined && config.jobs.agentCommand === undefined && config.llm.provider === undefined
             ? 'set JOB_AGENT_COMMAND or LLM_PROVIDER, or CODEHOST_TOKEN and CODEHOST_REPO (see docs/jobs.md)'
             : undefined,
+        ...(config.codehost === undefined &&
+          config.jobs.agentCommand !== undefined && {
+            promptLimit: {
+              bytes: COMMAND_AGENT_MAX_PROMPT_BYTES,
+              why: 'JOB_AGENT_COMMAND gets it in the JOB_PROMPT environment variable, which the system limits',
+            },
+          }),
       }),
     [TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.SecretStore, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Logger],
   );

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CommandAgent } from '../../../src/adapters/jobs/command-agent.js';
+import { COMMAND_AGENT_MAX_PROMPT_BYTES, CommandAgent } from '../../../src/adapters/jobs/command-agent.js';
 import { EnvironmentSecretStore } from '../../../src/adapters/secrets/environment-secret-store.js';
 import { ChildProcessShellExecutor } from '../../../src/adapters/shell/child-process-shell-executor.js';
 import type { Job } from '../../../src/domain/jobs/job.js';
@@ -66,5 +66,21 @@ describe("CommandAgent (the local runner's JOB_AGENT_COMMAND) on a real /bin/sh"
     }
     expect(env).to.contain('OPENAI_API_KEY=openai-key-for-the-job');
     expect(env).to.contain('JOB_PROMPT=Fix the bug');
+  });
+
+  it('gets a prompt of COMMAND_AGENT_MAX_PROMPT_BYTES whole in JOB_PROMPT; one byte more and the system refuses to start it (what CreateJob refuses up front)', async () => {
+    const run = async (bytes: number) => {
+      const dir = await tempDir('command-agent-prompt');
+      const agent = new CommandAgent('printf %s "$JOB_PROMPT" | wc -c', 10_000, new ChildProcessShellExecutor(), new EnvironmentSecretStore({}, AI_PROVIDERS));
+      return agent.run({ ...job(null), job: 'p'.repeat(bytes) }, dir, new AbortController().signal);
+    };
+    const longest = await run(COMMAND_AGENT_MAX_PROMPT_BYTES);
+    expect(longest.ok).to.equal(true);
+    expect(longest.log.trim()).to.equal(String(COMMAND_AGENT_MAX_PROMPT_BYTES));
+    const failure = await run(COMMAND_AGENT_MAX_PROMPT_BYTES + 1).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(failure?.message).to.include('E2BIG');
   });
 });

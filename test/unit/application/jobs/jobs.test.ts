@@ -81,6 +81,20 @@ describe('CreateJob', () => {
     expect(error.message).to.equal('Jobs are not configured: set JOB_AGENT_COMMAND');
   });
 
+  it('refuses (400) a prompt longer than the agent takes, counted in bytes of UTF-8, from the API and from a trigger or the chat', async () => {
+    const { create, jobs } = setup({ promptLimit: { bytes: 10, why: 'the agent gets it in a variable' } });
+    expect((await create.execute({ job: 'x'.repeat(10) })).status).to.equal('queued');
+    for (const job of ['x'.repeat(11), 'é'.repeat(6)]) {
+      const error = await failure(create.execute({ job }));
+      expect(error).to.include({
+        code: 'invalid_input',
+        message: `job is ${job === 'x'.repeat(11) ? 11 : 12} bytes long, more than this gateway's agent takes (10): the agent gets it in a variable`,
+      });
+      expect((await failure(create.launch({ job, source: { kind: 'trigger', name: 't' } }))).code).to.equal('invalid_input');
+    }
+    expect(jobs.jobs.size).to.equal(1);
+  });
+
   it('turns a storage failure into "Failed to create job", keeping the cause', async () => {
     const { create, jobs } = setup();
     jobs.failAdd = true;
