@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import nock from 'nock';
 import { AiCallFailed } from '../../src/domain/ai/ai-call-failed.js';
+import { ScriptedAiClient } from '../fakes/scripted-ai-client.js';
 import { startFakeOpenAi } from '../support/fake-open-ai.js';
 import { VercelAiClient, type AiSettings } from '../../src/adapters/ai/vercel-ai-client.js';
 import { describeAiClientContract, type ProviderFake } from './ai-client.contract.js';
@@ -165,6 +166,45 @@ describeAiClientContract('google (Gemini generateContent)', () => ({
     },
   ),
 }));
+
+/**
+ * The scripted fake the chat unit tests use. Its "model" is its script: a tool call and the
+ * answer after it are one step of the script, and the results of the tools it ran are what it
+ * sends back (shown as a request after the one that called them).
+ */
+describeAiClientContract('the scripted fake the unit tests use', () => {
+  const script: Array<{ text: string; calls?: Array<{ name: string; input: Record<string, unknown> }> }> = [];
+  const client = new ScriptedAiClient(script);
+  let callsAwaitAnswer = false;
+  // images as base64, as a provider gets them (a Buffer's toJSON runs before the replacer: read the value from its holder)
+  const body = (value: unknown): string =>
+    JSON.stringify(value, function (this: Record<string, unknown>, key, v: unknown) {
+      const original = this[key];
+      return original instanceof Uint8Array ? Buffer.from(original).toString('base64') : v;
+    });
+  return {
+    client,
+    fake: {
+      get requests() {
+        const sent = client.requests.map((request) => ({ ...request }) as Record<string, unknown>);
+        return client.toolResults.length === 0 ? sent : [...sent, { toolResults: client.toolResults }];
+      },
+      text: (text) => {
+        if (callsAwaitAnswer) script[script.length - 1] = { ...script[script.length - 1], text };
+        else script.push({ text });
+        callsAwaitAnswer = false;
+      },
+      toolCall: (name, input) => {
+        script.push({ text: '', calls: [{ name, input }] });
+        callsAwaitAnswer = true;
+      },
+      carries: (request, text) => body(request.system).includes(text) || body(request.messages).includes(text),
+      carriesImage: (request, base64) => body(request.messages).includes(base64),
+      carriesToolResult: (request, text) => body(request.toolResults ?? null).includes(text),
+      done: () => undefined,
+    },
+  };
+});
 
 describe('VercelAiClient: failures it classifies before or beyond the contract', () => {
   const none = { apiKey: undefined, baseUrl: undefined };
