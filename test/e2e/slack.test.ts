@@ -7,7 +7,7 @@ import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
 import { startFakeSlack, type FakeSlack, type SlackCall } from '../support/fake-slack.js';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { migratedDataDir } from '../support/data-dirs.js';
-import { createKey, send, waitFor, type JsonResponse } from '../support/http.js';
+import { createKey, queuesDrained, send, waitFor, type JsonResponse } from '../support/http.js';
 
 /*
  * End-to-end: Slack as a chat channel on the BUILT server (`node dist/main.js`) with the
@@ -274,9 +274,13 @@ describe('e2e: Slack channel on the built server (fake Slack Web API, fake OpenA
     expect((await post(gateway, mention.body)).status).to.equal(200);
     expect((await post(gateway, messageEvent(ALLOWED.mention, 'next').body)).status).to.equal(200);
     await waitForPosts(slack, ALLOWED.mention, 2);
+    // A duplicate answer would be queued or running until now: counted once the queues are empty.
+    await queuesDrained(gateway.url);
     expect(postsTo(slack, ALLOWED.mention).map((call) => call.body.text)).to.deep.equal(['Mentioned', 'After the mention']);
     expect(llm.requests.length - requestsBefore).to.equal(2);
     expect(userTexts(llm.requests[requestsBefore]).at(-1)).to.equal('are you there?');
+    // The second model request is the follow-up's, not the mention's answered again.
+    expect(userTexts(llm.requests[requestsBefore + 1]).at(-1)).to.equal('next');
   });
 
   it('bot messages and edits are acknowledged and ignored; a channel that is not allowed gets one hint naming SLACK_ALLOWED_CHANNEL_IDS', async () => {
