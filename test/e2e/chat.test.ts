@@ -68,9 +68,11 @@ const CHAT = {
   restart: 100_012,
   alias: 100_013,
   history: 100_014,
+  logs: 100_015,
+  registeredLogs: 100_016,
 } as const;
 /** Chats allowed on the gateway with the registered token. */
-const REG_CHATS = [CHAT.registered, CHAT.restart, CHAT.alias];
+const REG_CHATS = [CHAT.registered, CHAT.restart, CHAT.alias, CHAT.registeredLogs];
 const NOT_ALLOWED_CHAT = 424_242_424;
 
 let nextUpdateId = 700_000_000;
@@ -316,7 +318,22 @@ describe('e2e: chat channel on the built server (fake Bot API, fake OpenAI-compa
       expect(afterRegistration.map((call) => call.token).filter((token) => token !== REG_TOKEN)).to.deep.equal([]);
     });
 
-    it('neither bot token (registered or refused) nor the webhook secret appears in the gateway logs', () => {
+    it('neither bot token (registered or refused) nor the webhook secret appears in the gateway logs', async () => {
+      // Traffic of its own: a registration refused by the platform, one accepted, an update with
+      // a wrong secret, and one answered with the registered token after a send that failed.
+      expect((await register(fresh, { bot_token: BAD_TOKEN, webhook_url: WEBHOOK_URL }, freshKey)).status).to.equal(500);
+      expect((await register(reg, { bot_token: REG_TOKEN, webhook_url: WEBHOOK_URL }, regKey)).status).to.equal(200);
+      expect((await postUpdate(reg, textUpdate(CHAT.registeredLogs, 'let me in'), 'wrong-secret')).status).to.equal(401);
+      const failure = { status: 500, body: { ok: false, error_code: 500, description: 'Internal Server Error' } };
+      regTg.failNext('sendMessage', failure, 1, (body) => String(body.chat_id) === String(CHAT.registeredLogs));
+      regLlm.script([{ text: 'Logged' }]);
+      expect((await postUpdate(reg, textUpdate(CHAT.registeredLogs, 'anything for the logs'))).status).to.equal(200);
+      await waitForReplies(regTg, CHAT.registeredLogs, 2);
+      await Promise.all([queuesDrained(reg.url), queuesDrained(fresh.url)]);
+      expect(repliesTo(regTg, CHAT.registeredLogs).map((call) => call.body.text)).to.deep.equal(['Logged', 'Logged']);
+      // The logs hold this traffic: the refused registration with the platform's error, the reply.
+      await fresh.logLine((line) => line.path === TELEGRAM_REGISTER && line.status === 500, 'the refused registration', 15_000);
+      await reg.logLine((line) => line.msg === 'chat reply sent' && line.chatId === String(CHAT.registeredLogs), 'the reply', 15_000);
       const text = `${logText(reg)}\n${logText(fresh)}`;
       expect(reg.logs.length).to.be.greaterThan(0);
       for (const secret of [REG_TOKEN, BAD_TOKEN, SECRET, REG_TOKEN.split(':')[1], BAD_TOKEN.split(':')[1]]) {
@@ -673,7 +690,18 @@ describe('e2e: chat channel on the built server (fake Bot API, fake OpenAI-compa
     // test/unit/application/messaging/reply-to-chat-message.test.ts with a short refresh interval:
     // here it would take waiting out Telegram's 4 s interval.
 
-    it('the bot token and the webhook secret never appear in the gateway logs', () => {
+    it('the bot token and the webhook secret never appear in the gateway logs', async () => {
+      // Traffic of its own: an update with a wrong secret, and one answered after a send that failed.
+      expect((await postUpdate(main, textUpdate(CHAT.logs, 'let me in'), 'wrong-secret')).status).to.equal(401);
+      const failure = { status: 500, body: { ok: false, error_code: 500, description: 'Internal Server Error' } };
+      tg.failNext('sendMessage', failure, 1, (body) => String(body.chat_id) === String(CHAT.logs));
+      llm.script([{ text: 'Logged' }]);
+      expect((await postUpdate(main, textUpdate(CHAT.logs, 'anything for the logs'))).status).to.equal(200);
+      await waitForReplies(tg, CHAT.logs, 2);
+      await queuesDrained(main.url);
+      expect(repliesTo(tg, CHAT.logs).map((call) => call.body.text)).to.deep.equal(['Logged', 'Logged']);
+      // The logs hold this traffic: its reply.
+      await main.logLine((line) => line.msg === 'chat reply sent' && line.chatId === String(CHAT.logs), 'the reply', 15_000);
       const text = logText(main);
       expect(main.logs.length).to.be.greaterThan(0);
       for (const secret of [MAIN_TOKEN, MAIN_TOKEN.split(':')[1], SECRET]) {

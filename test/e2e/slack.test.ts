@@ -25,12 +25,14 @@ const SIGNING_SECRET = '8f742231b10e8888abcd99e2eslacksecret';
 const WEBHOOK = '/api/messaging/slack/webhook';
 const ALLOWED = {
   conversation: 'C0CONVERSE',
+  thread: 'C0THREAD',
   signature: 'C0SIGNATURE',
   retry: 'C0RETRY',
   long: 'C0LONG',
   job: 'C0JOB',
   mention: 'C0MENTION',
   ignored: 'C0IGNORED',
+  logs: 'C0LOGS',
 };
 const NOT_ALLOWED = 'C0STRANGER';
 
@@ -204,12 +206,16 @@ describe('e2e: Slack channel on the built server (fake Slack Web API, fake OpenA
   });
 
   it('a reply in the thread stays in the thread, with the thread as the conversation', async () => {
-    const first = postsTo(slack, ALLOWED.conversation)[0];
+    llm.script([{ text: 'I am the bot.' }]);
+    const opening = messageEvent(ALLOWED.thread, 'Hello, who are you?');
+    expect((await post(gateway, opening.body)).status).to.equal(200);
+    const [first] = await waitForPosts(slack, ALLOWED.thread);
+    expect(first.body.thread_ts).to.equal(opening.ts);
     llm.script([{ text: 'You asked who I am.' }]);
-    const event = messageEvent(ALLOWED.conversation, 'What did I just ask?', { thread_ts: String(first.body.thread_ts) });
+    const event = messageEvent(ALLOWED.thread, 'What did I just ask?', { thread_ts: opening.ts });
     expect((await post(gateway, event.body)).status).to.equal(200);
-    const replies = await waitForPosts(slack, ALLOWED.conversation, 2);
-    expect(replies[1].body).to.deep.include({ thread_ts: first.body.thread_ts, text: 'You asked who I am.' });
+    const replies = await waitForPosts(slack, ALLOWED.thread, 2);
+    expect(replies[1].body).to.deep.include({ thread_ts: opening.ts, text: 'You asked who I am.' });
     expect(userTexts(llm.requests.at(-1)!)).to.deep.equal(['Hello, who are you?', 'What did I just ask?']);
   });
 
@@ -371,9 +377,23 @@ describe('e2e: Slack channel on the built server (fake Slack Web API, fake OpenA
     expect(unconfigured.slice(unconfigured.indexOf('<h2>Slack</h2>'))).to.contain('No bot token is configured (<code>SLACK_BOT_TOKEN</code>)');
   });
 
-  it('the bot token and the signing secret never appear in the logs', () => {
+  it('the bot token and the signing secret never appear in the logs, also when a call with the token fails', async () => {
+    // Traffic of its own: an event refused for its signature, one answered with a reaction that fails.
+    const refused = messageEvent(ALLOWED.logs, 'not signed right');
+    expect((await post(gateway, refused.body, { secret: 'not-the-signing-secret' })).status).to.equal(401);
+    slack.failNext('reactions.add', { status: 200, body: { ok: false, error: 'invalid_auth' } });
+    llm.script([{ text: 'Logged' }]);
+    const event = messageEvent(ALLOWED.logs, 'anything for the logs');
+    expect((await post(gateway, event.body)).status).to.equal(200);
+    await waitForPosts(slack, ALLOWED.logs);
+    await queuesDrained(gateway.url);
+    expect(
+      slack.of('reactions.add').filter((call) => call.body.channel === ALLOWED.logs),
+      'the failed reaction',
+    ).to.have.length(1);
+    // The logs hold this traffic: the failed call is logged, with what the platform answered.
+    await gateway.logLine((line) => line.msg === 'could not acknowledge the message' && line.updateId === event.eventId, 'the failed reaction', 15_000);
     const text = gateway.logs.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n');
-    expect(gateway.logs.length).to.be.greaterThan(0);
     for (const secret of [TOKEN, SIGNING_SECRET]) expect(text.includes(secret), `logs contain ${secret}`).to.equal(false);
   });
 });
