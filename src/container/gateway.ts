@@ -10,6 +10,7 @@ import { TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE, type TriggerRunTask } fro
 import { JOB_RUN_QUEUE, type JobRunTask } from '../application/jobs/create-job.js';
 import { AUTO_MERGE_QUEUE, type AutoMergeTask } from '../application/jobs/auto-merge-job.js';
 import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, type ChatMessageTask } from '../application/messaging/receive-messaging-update.js';
+import { CHAT_JOB_FINISHED_QUEUE, type ChatJobFinishedTask } from '../application/messaging/notify-chat-of-job.js';
 import { shownPath } from '../adapters/triggerfile/shown-path.js';
 import { checkTriggerSecrets } from '../application/triggers/check-trigger-secrets.js';
 import { RETENTION_SWEEP_QUEUE } from '../application/retention/sweep-expired-data.js';
@@ -137,6 +138,10 @@ export class Gateway {
         // Those tasks carry the platform's update id as a number (ids are strings since).
         orderBy: (task) => Number(task.message.metadata.updateId),
       });
+      // A finished chat job's notice, stored the moment it finished: sent once, tried again while the platform fails.
+      const notifyChat = await container.getAsync(TOKENS.NotifyChatOfJob);
+      const jobs = await container.getAsync(TOKENS.JobRepository);
+      await queue.work<ChatJobFinishedTask>(CHAT_JOB_FINISHED_QUEUE, (task) => notifyChat.run(task, jobs));
       // Retention: one sweep per period across replicas, run by whichever worker takes it.
       const sweep = await container.getAsync(TOKENS.SweepExpiredData);
       await queue.work(RETENTION_SWEEP_QUEUE, async () => void (await sweep.execute()), { maxConcurrent: 1 });

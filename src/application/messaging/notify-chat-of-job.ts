@@ -1,10 +1,40 @@
 import type { Job } from '../../domain/jobs/job.js';
 import { parseChatThread } from '../../domain/messaging/chat-thread.js';
+import type { JobRepository } from '../../ports/job-repository.js';
+import type { Logger } from '../../ports/logger.js';
+import type { TaskQueue } from '../../ports/task-queue.js';
 import type { MessagingChannels } from './messaging-channels.js';
 
-/** Sends the conversation a job was created from a short summary of the job once it finished, with the pull request link. */
+/** A chat job that finished: its notice is a durable task, sent by whichever worker takes it. */
+export const CHAT_JOB_FINISHED_QUEUE = 'chat-job-finished';
+
+export interface ChatJobFinishedTask {
+  readonly jobId: string;
+}
+
+/** Stores the notice of a finished chat job as a task, once per job however often it is asked. */
+export const queueChatJobNotice = async (queue: TaskQueue, job: Job): Promise<void> => {
+  await queue.enqueue(CHAT_JOB_FINISHED_QUEUE, { jobId: job.id } satisfies ChatJobFinishedTask, { key: `chat-job-finished:${job.id}` });
+};
+
+/**
+ * Sends the conversation a job was created from a short summary of the job once it finished,
+ * with the pull request link. Run from a task (queueChatJobNotice), so that a stop or the
+ * platform being down for a while loses no notice: a notice none of whose parts could be sent
+ * throws, and the queue tries it again later. One whose first part went out is not sent again
+ * (a part would show twice): the parts left are given up, and logged.
+ */
 export class NotifyChatOfJob {
-  constructor(private readonly channels: MessagingChannels) {}
+  constructor(
+    private readonly channels: MessagingChannels,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** The task's handler: the job as it is stored now. */
+  async run(task: ChatJobFinishedTask, jobs: JobRepository): Promise<void> {
+    const job = await jobs.get(task.jobId);
+    if (job !== null) await this.execute(job);
+  }
 
   async execute(job: Job): Promise<void> {
     if (job.source.kind !== 'chat') return;
@@ -21,6 +51,15 @@ export class NotifyChatOfJob {
     ].filter((line): line is string => line !== undefined);
     const target = { chatId: thread.chatId, ...(thread.topicId !== undefined && { topicId: thread.topicId }) };
     // A summary can be long and is the agent's Markdown: formatted and split like a reply.
-    for (const message of channel.platform.formatReply(lines.join('\n'))) await channel.platform.sendMessage(token, target, message);
+    const parts = channel.platform.formatReply(lines.join('\n'));
+    for (const [index, message] of parts.entries()) {
+      try {
+        await channel.platform.sendMessage(token, target, message);
+      } catch (error) {
+        if (index === 0) throw error;
+        this.logger?.error({ err: error, jobId: job.id, part: index + 1, parts: parts.length }, 'could not send the rest of a job notice; given up');
+        return;
+      }
+    }
   }
 }

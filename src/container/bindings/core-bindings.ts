@@ -13,6 +13,7 @@ import { JOB_RUN_QUEUE } from '../../application/jobs/create-job.js';
 import { AUTO_MERGE_QUEUE } from '../../application/jobs/auto-merge-job.js';
 import { TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE } from '../../application/triggers/fire-triggers.js';
 import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE } from '../../application/messaging/receive-messaging-update.js';
+import { CHAT_JOB_FINISHED_QUEUE } from '../../application/messaging/notify-chat-of-job.js';
 import { RETENTION_SWEEP_QUEUE } from '../../application/retention/sweep-expired-data.js';
 import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
@@ -60,7 +61,15 @@ export const bindTaskQueue = (c: Container, config: AppConfig): void => {
         PgBossTaskQueue.open(
           db.pglite ? { pglite: db.pglite } : { connectionString: config.databaseUrl as string },
           {
-            queues: [TRIGGER_RUN_QUEUE, JOB_RUN_QUEUE, AUTO_MERGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, RETENTION_SWEEP_QUEUE, SCHEDULE_RUN_QUEUE],
+            queues: [
+              TRIGGER_RUN_QUEUE,
+              JOB_RUN_QUEUE,
+              AUTO_MERGE_QUEUE,
+              LEGACY_CHAT_MESSAGE_QUEUE,
+              RETENTION_SWEEP_QUEUE,
+              SCHEDULE_RUN_QUEUE,
+              CHAT_JOB_FINISHED_QUEUE,
+            ],
             orderedQueues: [CHAT_MESSAGE_QUEUE, TRIGGER_RUN_ORDERED_QUEUE],
             pollingIntervalSeconds: 1,
             retryLimit: 3,

@@ -15,7 +15,7 @@ import { CreateJob } from '../../application/jobs/create-job.js';
 import { CreateJobOnce } from '../../application/jobs/create-job-once.js';
 import { MikroOrmIdempotencyKeyStore } from '../../adapters/persistence/mikro-orm-idempotency-key-store.js';
 import { GetJobStatus } from '../../application/jobs/get-job-status.js';
-import { NotifyChatOfJob } from '../../application/messaging/notify-chat-of-job.js';
+import { NotifyChatOfJob, queueChatJobNotice } from '../../application/messaging/notify-chat-of-job.js';
 import { NotifyingJobRepository } from '../../application/jobs/notifying-job-repository.js';
 import { PollJobs } from '../../application/jobs/poll-jobs.js';
 import { AutoMergeJob, RequestAutoMerge } from '../../application/jobs/auto-merge-job.js';
@@ -25,6 +25,7 @@ import { RunJob } from '../../application/jobs/run-job.js';
 import type { AiClient } from '../../ports/ai-client.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Clock } from '../../ports/clock.js';
+import type { TaskQueue } from '../../ports/task-queue.js';
 import type { JobRepository } from '../../ports/job-repository.js';
 import type { JobRunner } from '../../ports/job-runner.js';
 import type { MessagingChannels } from '../../application/messaging/messaging-channels.js';
@@ -47,11 +48,14 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
     [TOKENS.SecretStore],
   );
   c.bind(TOKENS.JobRepository).toResolvedValue(
-    (db: Database, channels: MessagingChannels, logger: Logger) => {
-      const notify = new NotifyChatOfJob(channels);
-      return new NotifyingJobRepository(new MikroOrmJobRepository(db), (job) => notify.execute(job), logger);
-    },
-    [TOKENS.Database, TOKENS.MessagingChannels, TOKENS.Logger],
+    // A chat job's notice is stored as a task the moment the job finishes (NotifyChatOfJob sends it).
+    (db: Database, queue: TaskQueue, logger: Logger) =>
+      new NotifyingJobRepository(new MikroOrmJobRepository(db), (job) => queueChatJobNotice(queue, job), logger),
+    [TOKENS.Database, TOKENS.TaskQueue, TOKENS.Logger],
+  );
+  c.bind(TOKENS.NotifyChatOfJob).toResolvedValue(
+    (channels: MessagingChannels, logger: Logger) => new NotifyChatOfJob(channels, logger),
+    [TOKENS.MessagingChannels, TOKENS.Logger],
   );
   c.bind(TOKENS.JobRunner).toResolvedValue(
     (shell: ShellExecutor, secrets: SecretStore, ai: AiClient) => {
