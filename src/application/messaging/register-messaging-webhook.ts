@@ -73,16 +73,16 @@ export class RegisterMessagingWebhook {
     const { platform, credentials, settings } = this.channels.get(channelId);
     const registration = platform.registration;
     if (registration === undefined) throw new DomainError('not_found', `The ${platform.title} webhook is not registered through the gateway`);
+    const fields = isRecord(body) ? body : {};
+    const token = text(fields.bot_token);
+    const url = text(fields.webhook_url);
+    if (token === undefined || url === undefined) throw new DomainError('invalid_input', 'Missing bot_token or webhook_url');
     if (settings.mode === 'polling') {
       throw new DomainError(
         'conflict',
         `${platform.title} is in polling mode (${settings.variables.mode ?? 'its mode variable'}=polling): the gateway fetches updates itself, no webhook is registered`,
       );
     }
-    const fields = isRecord(body) ? body : {};
-    const token = text(fields.bot_token);
-    const url = text(fields.webhook_url);
-    if (token === undefined || url === undefined) throw new DomainError('invalid_input', 'Missing bot_token or webhook_url');
     const tokenProblem = registration.tokenProblem(token);
     if (tokenProblem !== undefined) throw new DomainError('invalid_input', `Invalid bot_token: ${tokenProblem}`);
     if (!isHttpsUrl(url)) throw new DomainError('invalid_input', 'Invalid webhook_url: expected an absolute https:// URL');

@@ -134,6 +134,8 @@ describe('RegisterMessagingWebhook', () => {
     expect(error?.message).to.include('FAKE_MODE=polling');
     expect(channel.registered).to.deep.equal([]);
     expect(tokens.registrations).to.equal(0);
+    // a body without its fields is a 400 first, as on any channel (SPEC 4.3)
+    expect(await failure(register.execute('fake', {}))).to.include({ code: 'invalid_input', message: 'Missing bot_token or webhook_url' });
   });
 
   it("refuses a channel whose platform's webhook is not registered through the gateway (404)", async () => {
