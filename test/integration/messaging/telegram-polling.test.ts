@@ -69,7 +69,8 @@ describe('TelegramChannel: long polling (getUpdates) against the fake Bot API', 
     stop.abort(new Error('stopping'));
     const error = await polling;
     expect(error?.message).to.equal('stopping');
-    expect(Date.now() - started).to.be.below(1000);
+    // at once, not at the end of the 30 s poll (any machine load aside; the channel contract's bound)
+    expect(Date.now() - started).to.be.below(5000);
   });
 
   it('reports the conflict (409) when another poller takes over, as Telegram ends the older poll', async () => {
