@@ -1,3 +1,5 @@
+import type { ShellRun } from './shell-executor.js';
+
 /**
  * Marks a command leaves as the first thing it does, so that after the service died while an
  * action was `running`, the restarted service can tell a command that never started (start it
@@ -14,6 +16,12 @@ export interface StartMarks {
    * cannot tell (the mark was placed on another machine, or its directory is not here).
    */
   started(where: string): Promise<boolean | null>;
-  /** Removes the mark once the action's outcome is recorded; a missing mark is no error. */
+  /**
+   * The outcome the command whose mark is `where` left when it ended after its service had let
+   * it go (a stop that did not wait for it, a crash), or null: it left none — it has not ended,
+   * it ran on another machine, or its service recorded it itself.
+   */
+  finished(where: string): Promise<ShellRun | null>;
+  /** Removes the mark (and an outcome left beside it) once the action's outcome is recorded; a missing mark is no error. */
   clear(where: string): Promise<void>;
 }

@@ -1,10 +1,13 @@
 import { expect } from 'chai';
+import type { ShellRun } from '../../src/ports/shell-executor.js';
 import type { StartMarks } from '../../src/ports/start-marks.js';
 
 export interface StartMarksHarness {
   readonly marks: StartMarks;
   /** Plays the shell: creates the mark at `path`. */
   touch(path: string): Promise<void>;
+  /** Plays the spawner left with a command that has now ended: leaves its outcome beside the mark at `path`. */
+  leave(path: string, run: ShellRun): Promise<void>;
   /** The same marks as seen from another machine. */
   readonly elsewhere: StartMarks;
 }
@@ -41,6 +44,22 @@ export const describeStartMarksContract = (name: string, open: () => Promise<Sta
       await harness.marks.clear(place.where);
       await harness.marks.clear(place.where);
       expect(await harness.marks.started(place.where)).to.equal(false);
+    });
+
+    it('gives the outcome a command left once it ended after its service let it go; none before, none once cleared, none for a mark already gone', async () => {
+      const run = { exitCode: 3, timedOut: false, aborted: false, durationMs: 1234, output: 'line one\nlast line\n' };
+      const place = harness.marks.place('50000000-0000-4000-8000-000000000006', 0);
+      await harness.touch(place.path);
+      expect(await harness.marks.finished(place.where)).to.equal(null);
+      await harness.leave(place.path, run);
+      expect(await harness.marks.finished(place.where)).to.deep.equal(run);
+      expect(await harness.elsewhere.finished(place.where)).to.equal(null);
+      await harness.marks.clear(place.where);
+      expect(await harness.marks.finished(place.where)).to.equal(null);
+      expect(await harness.marks.started(place.where)).to.equal(false);
+      // its record was made without it (as interrupted) and the mark cleared: nothing is left
+      await harness.leave(place.path, run);
+      expect(await harness.marks.finished(place.where)).to.equal(null);
     });
 
     it('cannot tell (null) for a mark placed on another machine, whether or not it was made', async () => {

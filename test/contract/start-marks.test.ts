@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileStartMarks } from '../../src/adapters/shell/file-start-marks.js';
+import { leaveOutcome } from '../../src/adapters/shell/left-outcome.js';
 import { ChildProcessShellExecutor } from '../../src/adapters/shell/child-process-shell-executor.js';
 import { InMemoryStartMarks } from '../fakes/in-memory-start-marks.js';
 import { tempDir } from '../support/gateway-process.js';
@@ -11,12 +12,17 @@ describeStartMarksContract('in-memory fake', async () => {
   const marks = new InMemoryStartMarks();
   const elsewhere = new InMemoryStartMarks();
   elsewhere.started = async () => null;
-  return { marks, elsewhere, touch: async (path) => marks.touch(path) };
+  return { marks, elsewhere, touch: async (path) => marks.touch(path), leave: async (path, run) => marks.leave(path, run) };
 });
 
 describeStartMarksContract('files in a directory', async () => {
   const dir = join(await tempDir('start-marks'), 'run-marks');
-  return { marks: new FileStartMarks(dir, 'host-a'), elsewhere: new FileStartMarks(dir, 'host-b'), touch: (path) => writeFile(path, '') };
+  return {
+    marks: new FileStartMarks(dir, 'host-a'),
+    elsewhere: new FileStartMarks(dir, 'host-b'),
+    touch: (path) => writeFile(path, ''),
+    leave: async (path, run) => leaveOutcome(path, run),
+  };
 });
 
 describe('FileStartMarks with the real shell', () => {

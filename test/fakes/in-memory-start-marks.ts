@@ -1,3 +1,4 @@
+import type { ShellRun } from '../../src/ports/shell-executor.js';
 import type { StartMarks } from '../../src/ports/start-marks.js';
 
 /**
@@ -6,6 +7,7 @@ import type { StartMarks } from '../../src/ports/start-marks.js';
  */
 export class InMemoryStartMarks implements StartMarks {
   readonly made = new Set<string>();
+  readonly outcomes = new Map<string, ShellRun>();
 
   place(runId: string, actionIndex: number): { where: string; path: string } {
     const path = `/marks/${runId}.${actionIndex}`;
@@ -21,7 +23,17 @@ export class InMemoryStartMarks implements StartMarks {
     return where.startsWith('here:') ? this.made.has(where) : null;
   }
 
+  /** What the spawner does when a command it was left with ends: its outcome beside the mark (only while the mark is there). */
+  leave(path: string, run: ShellRun): void {
+    if (this.made.has(`here:${path}`)) this.outcomes.set(`here:${path}`, run);
+  }
+
+  async finished(where: string): Promise<ShellRun | null> {
+    return this.outcomes.get(where) ?? null;
+  }
+
   async clear(where: string): Promise<void> {
     this.made.delete(where);
+    this.outcomes.delete(where);
   }
 }

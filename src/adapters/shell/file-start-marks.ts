@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { access, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import type { ShellRun } from '../../ports/shell-executor.js';
 import type { StartMarks } from '../../ports/start-marks.js';
+import { outcomePathOf, readOutcome } from './left-outcome.js';
 
 const exists = (path: string): Promise<boolean> =>
   access(path).then(
@@ -37,9 +39,16 @@ export class FileStartMarks implements StartMarks {
     return exists(path);
   }
 
+  async finished(where: string): Promise<ShellRun | null> {
+    const path = this.#path(where);
+    return path === null ? null : readOutcome(path);
+  }
+
   async clear(where: string): Promise<void> {
     const path = this.#path(where);
-    if (path !== null) await rm(path, { force: true });
+    if (path === null) return;
+    await rm(outcomePathOf(path), { force: true });
+    await rm(path, { force: true });
   }
 
   /** The mark's file when it was placed on this machine, else null. */

@@ -16,7 +16,7 @@ import type { IdGenerator } from '../../ports/id-generator.js';
 import type { InboundRequest, InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { JobLauncher } from '../../ports/job-launcher.js';
 import type { Logger } from '../../ports/logger.js';
-import type { ShellExecutor } from '../../ports/shell-executor.js';
+import type { ShellExecutor, ShellRun } from '../../ports/shell-executor.js';
 import type { StartMarks } from '../../ports/start-marks.js';
 import type { Timer } from '../../ports/timer.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
@@ -244,8 +244,13 @@ export class RunTrigger {
           throw new Error(`action ${index} was started by another run of this task meanwhile; this run stopped`);
         }
       }
+      // A command the service let go of (a stop that did not wait for it, a crash) may have ended
+      // since, and left its outcome beside its mark: that is its record, not "interrupted".
+      const left = wasStarted && earlierMark !== '' ? await this.startMarks?.finished(earlierMark as string).catch(() => null) : null;
       const outcome: Outcome = wasStarted
-        ? { status: 'failed', attempts: 1, error: INTERRUPTED, detail: {} }
+        ? left
+          ? this.#endedAfterStop(left, action)
+          : { status: 'failed', attempts: 1, error: INTERRUPTED, detail: {} }
         : typeof request === 'string'
           ? { status: 'failed', attempts: 0, error: request, detail: {} }
           : await this.#perform(action, trigger.name, request, mark?.path, input.signal).catch(
@@ -472,7 +477,7 @@ export class RunTrigger {
       throw error;
     }
     const env = { ...this.settings.commandEnv, ...command.env };
-    const timeoutMs = action.timeoutSeconds !== undefined ? action.timeoutSeconds * 1000 : this.settings.commandTimeoutMs;
+    const timeoutMs = this.#timeoutOf(action);
     const attempts = 1 + (action.retries ?? 0);
     for (let attempt = 1; ; attempt++) {
       const result = await this.shell.run(command.script, {
@@ -484,20 +489,34 @@ export class RunTrigger {
         keep: { head: RECORDED_HEAD, tail: RECORDED_OUTPUT - RECORDED_HEAD },
       });
       const ok = result.exitCode === 0 && !result.timedOut && !result.aborted;
-      if (ok || attempt >= attempts || result.aborted) {
-        const error = result.aborted
-          ? `stopped: ${signal ? reasonOf(signal) : 'aborted'}`
-          : result.timedOut
-            ? `timed out after ${timeoutMs} ms`
-            : `exit code ${result.exitCode}`;
-        return {
-          status: ok ? 'succeeded' : 'failed',
-          attempts: attempt,
-          error: ok ? null : error,
-          detail: { exitCode: result.exitCode, commandMs: result.durationMs, output: result.output },
-        };
-      }
+      if (ok || attempt >= attempts || result.aborted) return this.#commandOutcome(result, attempt, timeoutMs, signal);
     }
+  }
+
+  /** A command action's outcome from its shell run. */
+  #commandOutcome(result: ShellRun, attempts: number, timeoutMs: number, signal?: AbortSignal): Outcome {
+    const ok = result.exitCode === 0 && !result.timedOut && !result.aborted;
+    const error = result.aborted
+      ? `stopped: ${signal ? reasonOf(signal) : 'aborted'}`
+      : result.timedOut
+        ? `timed out after ${timeoutMs} ms`
+        : `exit code ${result.exitCode}`;
+    return {
+      status: ok ? 'succeeded' : 'failed',
+      attempts,
+      error: ok ? null : error,
+      detail: { exitCode: result.exitCode, commandMs: result.durationMs, output: result.output },
+    };
+  }
+
+  /** The outcome a command left after its service let it go, marked as such. */
+  #endedAfterStop(left: ShellRun, action: TriggerAction): Outcome {
+    const outcome = this.#commandOutcome(left, 1, this.#timeoutOf(action));
+    return { ...outcome, detail: { ...outcome.detail, endedAfterStop: true } };
+  }
+
+  #timeoutOf(action: TriggerAction): number {
+    return action.type === 'command' && action.timeoutSeconds !== undefined ? action.timeoutSeconds * 1000 : this.settings.commandTimeoutMs;
   }
 
   async #webhook(action: WebhookAction, request: RequestSnapshot, signal?: AbortSignal): Promise<Outcome> {

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { readOutcome } from '../../../src/adapters/shell/left-outcome.js';
 import { SpawnerShellExecutor } from '../../../src/adapters/shell/spawner/spawner-shell-executor.js';
 import { ROOT, tempDir } from '../../support/gateway-process.js';
 import { waitFor } from '../../support/http.js';
@@ -160,27 +161,46 @@ describe('SpawnerShellExecutor: its spawner process', function () {
     expect(await alive(spawnerPid)).to.equal(false);
   });
 
-  it('close with a wait leaves a command still running after it to finish on its own (the spawner exits), and returns', async () => {
+  it('close with a wait returns, leaving a command still running to finish: the spawner stays until it ends (its output still read), leaves its outcome beside its start mark, then exits', async () => {
     const shell = new SpawnerShellExecutor();
     const cwd = await tempDir('spawner');
-    // waits for the file go, at most 10 s (it must not outlive a failed test)
+    const mark = join(cwd, 'run.0');
+    // waits for the file go, at most 10 s (it must not outlive a failed test), then writes output:
+    // with no reader left, the shell would die of SIGPIPE there and never write finished.txt
     let settled = false;
     void shell
-      .run('echo $PPID $$ > started.txt; i=0; while [ ! -e go ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; echo finished > finished.txt', {
-        cwd,
-        timeoutMs: 20_000,
-        env: ENV,
-      })
+      .run(
+        'echo $PPID $$ > started.txt; i=0; while [ ! -e go ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; echo "output after the stop"; echo finished > finished.txt; exit 3',
+        { cwd, timeoutMs: 20_000, env: ENV, startMark: mark },
+      )
       .finally(() => (settled = true));
     const [spawnerPid, command] = (await startedLine(cwd)).split(' ').map(Number);
     started.push(spawnerPid);
     groups.push(command);
     await shell.close(200);
-    expect(await waitUntilGone(spawnerPid)).to.equal(true);
-    expect(await alive(command), 'the command goes on').to.equal(true);
+    expect(await alive(spawnerPid), 'the spawner stays with its command').to.equal(true);
+    expect(await readOutcome(mark), 'no outcome while it runs').to.equal(null);
     await writeFile(join(cwd, 'go'), '');
     expect(await waitFor(() => readFile(join(cwd, 'finished.txt'), 'utf8').catch(() => ''), 15_000, 'the command to finish')).to.equal('finished\n');
+    expect(await waitUntilGone(spawnerPid), 'the spawner exits once its command ended').to.equal(true);
+    const left = await readOutcome(mark);
+    expect(left).to.include({ exitCode: 3, timedOut: false, aborted: false });
+    expect(left?.output).to.equal('output after the stop\n');
     expect(settled, 'its caller got no outcome (the service is stopping)').to.equal(false);
+  });
+
+  it('keeps the time limit of a command it was left with: killed at its timeout, its outcome left as timed out', async () => {
+    const shell = new SpawnerShellExecutor();
+    const cwd = await tempDir('spawner');
+    const mark = join(cwd, 'run.1');
+    void shell.run('echo $PPID $$ > started.txt; sleep 30 & wait', { cwd, timeoutMs: 1500, env: ENV, startMark: mark }).catch(() => undefined);
+    const [spawnerPid, command] = (await startedLine(cwd)).split(' ').map(Number);
+    started.push(spawnerPid);
+    groups.push(command);
+    await shell.close(0);
+    expect(await waitUntilGone(spawnerPid), 'the spawner exits once its command was killed').to.equal(true);
+    expect(await alive(command), 'the command was killed at its time limit').to.equal(false);
+    expect(await readOutcome(mark)).to.include({ exitCode: null, timedOut: true });
   });
 
   it('close also waits for a command its caller starts the moment the one before ended (steps of one job), and cuts none off', async () => {

@@ -1,15 +1,25 @@
 // The spawner process: runs the commands SpawnerShellExecutor sends it (runShell) and answers
 // with their outcomes. Started with an empty environment; each command gets exactly the one it
-// is sent. Exits when its parent disconnects or dies: commands still running are left to finish
-// in their own process groups, as they were when the service itself started them and was killed.
+// is sent. When its parent disconnects or dies, it exits at once if no command runs; else it
+// stays until the commands it runs have ended — their time limits still apply, and their output
+// still has a reader (a command writing to a pipe whose reader is gone is killed by SIGPIPE) —
+// and leaves the outcome of each that has a start mark beside it, for the service's next start
+// to record (RunTrigger), then exits.
+import { leaveOutcome } from '../left-outcome.ts';
 import { runShell, type ShellSettings } from '../spawn-shell.ts';
 import type { SpawnerReply, SpawnerRequest } from './spawner-protocol.ts';
 
 const settings = JSON.parse(process.argv[2] ?? '{}') as ShellSettings;
 const running = new Map<number, AbortController>();
+/** The service let go of this process (it stopped, or it died): outcomes go beside the start marks. */
+let alone = false;
 
 const reply = (message: SpawnerReply): void => {
   if (process.connected) process.send?.(message);
+};
+
+const exitWhenIdle = (): void => {
+  if (alone && running.size === 0) process.exit(0);
 };
 
 process.on('message', (request: SpawnerRequest) => {
@@ -22,12 +32,26 @@ process.on('message', (request: SpawnerRequest) => {
   running.set(id, controller);
   runShell(command, { cwd, timeoutMs, env, startMark, keep, signal: controller.signal }, settings)
     .then(
-      (run) => reply({ id, run }),
+      (run) => {
+        if (!alone) return reply({ id, run });
+        if (startMark === undefined) return;
+        try {
+          leaveOutcome(startMark, run);
+        } catch {
+          // Not left (a full disk): the next start records the action as interrupted.
+        }
+      },
       (error: Error & { cause?: { code?: string }; code?: string }) => reply({ id, error: { message: error.message, code: error.cause?.code ?? error.code } }),
     )
-    .finally(() => running.delete(id));
+    .finally(() => {
+      running.delete(id);
+      exitWhenIdle();
+    });
 });
-process.on('disconnect', () => process.exit(0));
+process.on('disconnect', () => {
+  alone = true;
+  exitWhenIdle();
+});
 // The spawner lives exactly as long as its service: a Ctrl-C, a closed terminal or a service
 // manager signals the whole process group, and the service, stopping gracefully, still waits
 // for the outcome of the commands running here.

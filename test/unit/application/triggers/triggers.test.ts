@@ -724,6 +724,32 @@ describe('RunTrigger', () => {
         expect([...marks.made], 'the mark is cleared once the outcome is recorded').to.deep.equal([]);
       }
     });
+
+    it('records the outcome a command left when it ended after its service let it go, instead of "interrupted"; never starts it again', async () => {
+      for (const [left, expected] of [
+        [
+          { exitCode: 0, timedOut: false, aborted: false, durationMs: 42_000, output: 'deployed\n' },
+          { status: 'succeeded', error: null },
+        ],
+        [
+          { exitCode: 4, timedOut: false, aborted: false, durationMs: 9000, output: 'failed late\n' },
+          { status: 'failed', error: 'exit code 4' },
+        ],
+      ] as const) {
+        const marks = new InMemoryStartMarks();
+        const { runner, runs, shell } = make(new ScriptedShell([], 'out', marks), undefined, undefined, undefined, undefined, marks);
+        const place = marks.place(task.runId, 0);
+        marks.touch(place.path);
+        marks.leave(place.path, left);
+        await runs.save(leftMarked(marks));
+        await runner.execute(task);
+        expect(shell.commands.map((command) => command.split(' ')[1])).to.deep.equal(['make']);
+        const recorded = runs.runs.find((run) => run.actionIndex === 0)!;
+        expect(recorded).to.include({ ...expected, attempts: 1 });
+        expect(recorded.detail).to.include({ exitCode: left.exitCode, commandMs: left.durationMs, output: left.output, endedAfterStop: true });
+        expect([...marks.made, ...marks.outcomes.keys()], 'the mark and its outcome are cleared once recorded').to.deep.equal([]);
+      }
+    });
   });
 
   it('records the whole output up to 16 KiB, with NUL and lone surrogates replaced', async () => {
