@@ -5,12 +5,22 @@ import type { AiImage } from '../../ports/ai-client.js';
 import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
 import type { MessagingChannel, OutgoingMessage, ReplyTarget } from '../../ports/messaging-channel.js';
+import type { Timer } from '../../ports/timer.js';
 import type { ChatAgent } from './chat-agent.js';
 import type { ChatChannel, MessagingChannels } from './messaging-channels.js';
 import type { ChatMessageTask } from './receive-messaging-update.js';
 import { isSpeech, transcribeSpeech, type VoiceTranscription } from './transcribe-speech.js';
 
 export const APOLOGY = 'Sorry, I encountered an error processing your message.';
+
+/** Timers of the event loop, when no Timer is given (never keeping the process alive). */
+const REAL_TIMER: Timer = {
+  after: (ms, callback) => {
+    const timer = setTimeout(callback, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 const MAX_TEXT_FILE_BYTES = 512 * 1024;
 const TEXT_TYPES = /^(text\/|application\/(json|xml|x-yaml|yaml|javascript|x-sh|toml|csv|sql))/;
@@ -33,6 +43,8 @@ export class ReplyToChatMessage {
     private readonly voice?: VoiceTranscription,
     /** When the model's answer is taken in (ChatInput `whenRoom`); undefined: at once. */
     private readonly headroom?: Headroom,
+    /** Paces the typing indicator. */
+    private readonly timer: Timer = REAL_TIMER,
   ) {}
 
   async execute(task: ChatMessageTask): Promise<void> {
@@ -80,16 +92,19 @@ export class ReplyToChatMessage {
           reply = APOLOGY;
         }
       }
-      typing.stop();
       const parts = platform.formatReply(reply);
       // From here on the agent has run (its tools too) and the exchange is remembered: a
       // failure must not make the task run again, so a send the channel could not make is given up.
-      for (const part of parts) {
+      // The indicator stays up while the parts go out (a rate limit's wait included) and stops
+      // before the last one, once a refresh under way has been answered: one the platform took
+      // after the reply would show "typing…" under it (SPEC 4.4: send, then stop typing).
+      for (const [index, part] of parts.entries()) {
+        if (index === parts.length - 1) await typing.stop();
         if (!(await this.#deliver(platform, token, target, part, log))) return;
       }
       log.info({ parts: parts.length }, 'chat reply sent');
     } finally {
-      typing.stop();
+      void typing.stop();
     }
   }
 
@@ -104,12 +119,26 @@ export class ReplyToChatMessage {
     }
   }
 
-  #keepTyping(platform: MessagingChannel, token: string, target: ReplyTarget, log: Logger): { stop(): void } {
-    if (platform.typingRefreshMs === undefined) return { stop: () => undefined };
-    const send = (): void => void platform.sendTyping(token, target).catch((error: unknown) => log.debug({ err: error }, 'typing indicator failed'));
-    send();
-    const timer = setInterval(send, platform.typingRefreshMs);
-    return { stop: () => clearInterval(timer) };
+  /** Sends the typing indicator now and every `typingRefreshMs` until stopped; `stop` resolves once a refresh under way was answered. */
+  #keepTyping(platform: MessagingChannel, token: string, target: ReplyTarget, log: Logger): { stop(): Promise<void> } {
+    const every = platform.typingRefreshMs;
+    if (every === undefined) return { stop: async () => undefined };
+    let stopped = false;
+    let cancel = (): void => undefined;
+    let underway: Promise<void> = Promise.resolve();
+    const refresh = (): void => {
+      if (stopped) return;
+      underway = platform.sendTyping(token, target).catch((error: unknown) => log.debug({ err: error }, 'typing indicator failed'));
+      cancel = this.timer.after(every, refresh);
+    };
+    refresh();
+    return {
+      stop: () => {
+        stopped = true;
+        cancel();
+        return underway;
+      },
+    };
   }
 
   /** The text for the AI: the message, readable attachments inlined, the others described. */

@@ -14,6 +14,7 @@ import { ReplyToChatMessage } from '../../application/messaging/reply-to-chat-me
 import { CHANNEL_BINDINGS } from '../channels/index.js';
 import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
+import { NodeTimer } from '../../adapters/system/node-timer.js';
 import type { ApiKeyCrypto } from '../../ports/api-key-crypto.js';
 import type { SecretStore } from '../../ports/secret-store.js';
 import { voiceTranscription } from './voice-transcription.js';
@@ -98,7 +99,7 @@ export const bindChat = (c: Container, config: AppConfig): void => {
   );
   c.bind(TOKENS.ReplyToChatMessage).toResolvedValue(
     (channels: MessagingChannels, agent: ChatAgent, logger: Logger, secrets: SecretStore, headroom: Headroom) =>
-      new ReplyToChatMessage(channels, agent, logger, voiceTranscription(config, secrets), headroom),
+      new ReplyToChatMessage(channels, agent, logger, voiceTranscription(config, secrets), headroom, new NodeTimer()),
     [TOKENS.MessagingChannels, TOKENS.ChatAgent, TOKENS.Logger, TOKENS.SecretStore, TOKENS.Headroom],
   );
 };

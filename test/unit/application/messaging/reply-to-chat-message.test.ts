@@ -8,6 +8,8 @@ import { MessagingChannels, type ChatChannel } from '../../../../src/application
 import { NotifyChatOfJob } from '../../../../src/application/messaging/notify-chat-of-job.js';
 import { APOLOGY, ReplyToChatMessage } from '../../../../src/application/messaging/reply-to-chat-message.js';
 import type { Headroom } from '../../../../src/ports/headroom.js';
+import type { Timer } from '../../../../src/ports/timer.js';
+import { ManualTimer } from '../../../fakes/manual-timer.js';
 import type { Job } from '../../../../src/domain/jobs/job.js';
 import type { ChannelMessage } from '../../../../src/domain/messaging/channel-message.js';
 import { AiCallFailed } from '../../../../src/domain/ai/ai-call-failed.js';
@@ -34,6 +36,7 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
     options: FakeChannelOptions = {},
     token: string | null = 'bot-token',
     headroom?: Headroom,
+    timer?: Timer,
   ) => {
     const ai = new ScriptedAiClient(script);
     const conversations = new InMemoryConversationStore();
@@ -76,7 +79,7 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
       jobs,
       platform,
       logger,
-      reply: new ReplyToChatMessage(channels, agent, logger, undefined, headroom),
+      reply: new ReplyToChatMessage(channels, agent, logger, undefined, headroom, timer),
       notify: new NotifyChatOfJob(channels),
     };
   };
@@ -156,24 +159,35 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
     expect(withTyping.platform.typing).to.deep.equal([{ chatId: '42' }]);
   });
 
-  it('keeps typing while the AI works and stops once the reply is sent, also after an AI failure', async () => {
-    for (const outcome of [{ text: 'ok' }, new Error('model down')]) {
-      // A 5 ms refresh: an indicator left running would be sent again many times within 50 ms.
-      const { ai, platform, reply } = setup([outcome], { typingRefreshMs: 5 });
+  it('keeps typing while the AI works and while the parts go out, and stops before the last part (a refresh under way answered first), also after an AI failure', async () => {
+    for (const outcome of [{ text: 'a reply long enough to be sent in three parts' }, new Error('model down')]) {
+      const timer = new ManualTimer();
+      const { ai, platform, reply } = setup([outcome], { typingRefreshMs: 4000 }, 'bot-token', undefined, timer);
+      const events: string[] = [];
+      const sendTyping = platform.sendTyping.bind(platform);
+      platform.sendTyping = async (...args) => {
+        events.push('typing');
+        return sendTyping(...args);
+      };
+      const sendMessage = platform.sendMessage.bind(platform);
+      let sends = 0;
+      platform.sendMessage = async (...args) => {
+        events.push('part');
+        // a refresh comes due while the first part goes out (a rate limit's wait, say)
+        if (++sends === 1) timer.fire();
+        return sendMessage(...args);
+      };
       const generate = ai.generate.bind(ai);
       ai.generate = async (request) => {
-        // the AI's answer comes only after the indicator was refreshed at least twice
-        await new Promise<void>((done) => {
-          const check = setInterval(() => platform.typing.length >= 3 && (clearInterval(check), done()), 1);
-        });
+        // two refreshes come due while the AI works
+        timer.fire();
+        timer.fire();
         return generate(request);
       };
       await reply.execute({ message: message('hello') });
-      const sentWhenDone = platform.typing.length;
-      expect(sentWhenDone, 'typing indicators while the AI worked').to.be.at.least(3);
-      // Timers fire in the order they are due: the 5 ms interval, had it not been cleared, before this 50 ms one.
-      await new Promise((done) => setTimeout(done, 50));
-      expect(platform.typing.length, `${String(outcome)}: typing indicators after the reply`).to.equal(sentWhenDone);
+      expect(events, String(outcome)).to.deep.equal(['typing', 'typing', 'typing', 'part', 'typing', 'part', 'part']);
+      expect(timer.waits, String(outcome)).to.deep.equal([4000, 4000, 4000, 4000]);
+      expect(timer.armed, `${String(outcome)}: no refresh left armed`).to.equal(0);
     }
   });
 
