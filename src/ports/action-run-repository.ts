@@ -11,8 +11,8 @@ export interface ActionRunRepository {
    */
   save(run: ActionRun): Promise<void>;
   /**
-   * Records that an action starts (`run`, status `running`) unless another run of the same task got
-   * there first: stored only when the action's record is still as the caller read it — none
+   * Records that an action starts (`run`, status `running`) — or waits for a decision
+   * (`awaiting_approval`) — unless another run of the same task, or a decision, got there first: stored only when the action's record is still as the caller read it — none
    * (`expected` undefined), or one with `expected`'s status and finishing time. Says whether it
    * was stored; false: a process that took the task over (or still runs it) has started or
    * finished the action meanwhile. Of callers starting one action at once, exactly one gets true.

@@ -69,6 +69,12 @@ export const REQUEST_POLL_MS = 20;
 const RECENT_TASK_MS = 60_000;
 
 /** Why an action that was running when the service died is not run again. */
+/**
+ * Whether an action's record ends its run: an approval denied or expired, or refused since
+ * (`endsRun` in its details: the action changed since it was approved, approvals unavailable).
+ */
+const endsRun = (record: ActionRun): boolean => record.status === 'denied' || record.status === 'expired' || record.detail.endsRun === true;
+
 export const INTERRUPTED = 'interrupted: the service stopped while this action ran (it may have done its work); it is not run again';
 
 /** The default wait for a decision on an action with `approval: true`: 30 minutes. */
@@ -181,12 +187,15 @@ export class RunTrigger {
     // Not done: an action that waits for a decision (its record is replaced once it runs), and one
     // that was running when its worker died (recorded as interrupted below, never started again,
     // unless it is a command whose start mark shows it never started).
-    const done = new Map(records.filter((run) => run.status !== 'awaiting_approval' && run.status !== 'running').map((run) => [run.actionIndex, run.status]));
+    const done = new Map(records.filter((run) => run.status !== 'awaiting_approval' && run.status !== 'running').map((run) => [run.actionIndex, run]));
     const interrupted = new Map(records.filter((run) => run.status === 'running').map((run) => [run.actionIndex, run]));
     for (const [index, action] of input.actions.entries()) {
       const earlier = done.get(index);
       if (earlier !== undefined) {
-        statuses.push(earlier);
+        statuses.push(earlier.status);
+        // An approval refused (denied, expired, or the action changed since it was approved)
+        // ends the run for good: a run of the task again must not go on past it.
+        if (endsRun(earlier)) return statuses;
         continue;
       }
       if (input.signal?.aborted) {
@@ -197,7 +206,10 @@ export class RunTrigger {
       if (task.approvedAction === index && typeof request !== 'string') {
         const changed = await this.#changedSinceApproved(action, index, records, request);
         if (changed !== undefined) {
-          await this.#record(this.#finished(input, index, action.type, startedAt, { status: 'failed', attempts: 0, error: changed, detail: {} }), log);
+          await this.#record(
+            this.#finished(input, index, action.type, startedAt, { status: 'failed', attempts: 0, error: changed, detail: { endsRun: true } }),
+            log,
+          );
           log.warn({ action: index, type: action.type }, 'approved trigger action changed since it was approved; not run');
           statuses.push('failed');
           return statuses;
@@ -205,10 +217,28 @@ export class RunTrigger {
       }
       if (action.approval === true && task.approvedAction !== index && typeof request !== 'string') {
         // The run stops here until a person decides; approved, it resumes at this action.
-        const outcome: Outcome = input.task
+        const outcome: Outcome | 'decided' = input.task
           ? await this.#askApproval(action, index, input.task, request)
-          : { status: 'not_runnable', attempts: 0, error: 'approval is available for triggers only; the action was not run', detail: {} };
-        await this.#record(this.#finished(input, index, action.type, startedAt, outcome), log);
+          : { status: 'not_runnable', attempts: 0, error: 'approval is available for triggers only; the action was not run', detail: { endsRun: true } };
+        const decided = (): ActionRun['status'][] => {
+          // Asked before and decided since (a run of the task again), or decided while it was
+          // being asked (the buttons are out before the record is written): the decision wrote
+          // the record and, approved, queued the run that goes on; this one stops without a word.
+          log.info({ action: index, type: action.type }, 'trigger action was decided already; this run of the task stops');
+          return statuses;
+        };
+        if (outcome === 'decided') return decided();
+        const record = this.#finished(input, index, action.type, startedAt, outcome);
+        if (outcome.status === 'awaiting_approval') {
+          // Only over the record read when the run began: a decision saved meanwhile is never replaced.
+          if (
+            !(await this.runs.start(
+              record,
+              records.find((run) => run.actionIndex === index),
+            ))
+          )
+            return decided();
+        } else await this.#record(record, log);
         if (outcome.status === 'awaiting_approval')
           log.info({ action: index, type: action.type, approvalId: outcome.detail.approvalId }, 'trigger action awaits approval');
         else log.warn({ action: index, type: action.type, error: outcome.error }, 'trigger action not runnable');
@@ -343,10 +373,16 @@ export class RunTrigger {
     return changed;
   }
 
-  async #askApproval(action: TriggerAction, index: number, task: TriggerRunTask, request: RequestSnapshot): Promise<Outcome> {
+  /** Asks for a decision; 'decided' when the approval was asked before (a run of the task again) and is no longer pending. */
+  async #askApproval(action: TriggerAction, index: number, task: TriggerRunTask, request: RequestSnapshot): Promise<Outcome | 'decided'> {
     const requestDetail = task.requestId === undefined ? {} : { requestId: task.requestId };
     if (this.approvals === undefined)
-      return { status: 'not_runnable', attempts: 0, error: 'approvals are not available here; the action was not run', detail: requestDetail };
+      return {
+        status: 'not_runnable',
+        attempts: 0,
+        error: 'approvals are not available here; the action was not run',
+        detail: { ...requestDetail, endsRun: true },
+      };
     const now = this.clock.now();
     const approval = await this.approvals.request({
       id: this.ids.next(),
@@ -364,6 +400,7 @@ export class RunTrigger {
       decidedBy: null,
       decidedAt: null,
     });
+    if (approval.status !== 'pending') return 'decided';
     return {
       status: 'awaiting_approval',
       attempts: 0,

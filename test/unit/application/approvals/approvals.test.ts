@@ -237,6 +237,64 @@ describe('Approvals', () => {
     }
   });
 
+  it('a run of the task again (a worker died, a stop) ends at a refused approval: denied, expired, or changed since approved — nothing after it runs', async () => {
+    const refusals: Array<[string, (m: Awaited<ReturnType<typeof make>>, id: string) => Promise<void>]> = [
+      ['denied', async ({ decide }, id) => void (await decide.execute({ id, decision: 'denied', by: 'admin UI' }))],
+      [
+        'expired',
+        async ({ clock, expire }) => {
+          clock.advance(60_000);
+          await expire.execute();
+        },
+      ],
+      [
+        'changed since approved',
+        async ({ decide, runQueued, reload }, id) => {
+          reload([
+            {
+              ...triggers[0],
+              actions: [triggers[0].actions[0], { ...triggers[0].actions[1], command: 'deploy-prod' } as TriggerAction, triggers[0].actions[2]],
+            },
+          ]);
+          await decide.execute({ id, decision: 'approved', by: 'admin UI' });
+          await runQueued();
+          reload(triggers);
+        },
+      ],
+    ];
+    for (const [what, refuse] of refusals) {
+      const made = await make();
+      const { runner, shell, runs, approvals } = made;
+      await runner.execute(task);
+      const [approval] = await approvals.list({ limit: 1 });
+      await refuse(made, approval.id);
+      const before = await statuses(runs);
+      await runner.execute(task); // the first task again
+      await runner.execute({ ...task, approvedAction: 1 }); // the approved run's task again
+      expect(shell.commands, what).to.deep.equal(['echo build "${AGW_ARG_1}" [AGW_ARG_1=main; rm -rf /]']);
+      expect(await statuses(runs), what).to.deep.equal(before);
+      expect(before.at(-1), what).to.match(/^1:(denied|expired|failed)$/);
+    }
+  });
+
+  it('decided while it was being asked (the buttons out before the record): the decision is never overwritten by "awaiting approval"', async () => {
+    for (const decision of ['denied', 'approved'] as const) {
+      const { runner, shell, runs, approvals, decide, runQueued } = await make();
+      const request = approvals.request.bind(approvals);
+      approvals.request = async (asked) => {
+        const stored = await request(asked);
+        // a press on a replica, before this one writes the record
+        await decide.execute({ id: stored.id, decision, by: 'Telegram @ada' });
+        return stored;
+      };
+      await runner.execute(task);
+      await runQueued();
+      const expected = decision === 'denied' ? ['0:succeeded', '1:denied'] : ['0:succeeded', '1:succeeded', '2:succeeded'];
+      expect(await statuses(runs), decision).to.deep.equal(expected);
+      expect(shell.commands, decision).to.have.length(decision === 'denied' ? 1 : 3);
+    }
+  });
+
   it('approved after a reload left the action as it was: it runs, and the rest', async () => {
     const { runner, shell, runs, approvals, decide, runQueued, reload } = await make();
     await runner.execute(task);
