@@ -1,16 +1,48 @@
 import { expect } from 'chai';
-import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EmbeddedDatabaseBusy, EmbeddedLock } from '../../../src/adapters/persistence/embedded-lock.js';
+import { EmbeddedDatabaseBusy, EmbeddedLock, type Every, LEASE_STALE_MS, type LockIdentity } from '../../../src/adapters/persistence/embedded-lock.js';
 import { tempDir } from '../../support/gateway-process.js';
 
 /*
  * Several processes starting on one data directory, stood in by locks of distinct pids in this
  * process on the real file system: their file operations interleave as separate processes' do.
+ * Each stands-in process is on host `here`, in boot `boot-1` and pid namespace `pid:[1]` unless
+ * told otherwise, and started at `T<pid>`.
  */
 const DEAD = 999_999;
+const HOUR = 3_600_000;
+const machine = (facts: Partial<LockIdentity> & { readonly pid: number }): LockIdentity => ({
+  isAlive: (pid) => pid !== DEAD,
+  host: 'here',
+  boot: 'boot-1',
+  pidns: 'pid:[1]',
+  bootedAt: Date.now() - HOUR,
+  startOf: (pid) => `T${pid}`,
+  ...facts,
+});
 const processes = (dataDir: string, count: number): EmbeddedLock[] =>
-  Array.from({ length: count }, (_, index) => new EmbeddedLock(dataDir, { pid: 1000 + index, isAlive: (pid) => pid !== DEAD }));
+  Array.from({ length: count }, (_, index) => new EmbeddedLock(dataDir, machine({ pid: 1000 + index })));
+
+/** A lock that never renews its lease by itself (its file's mtime is the test's to set). */
+const unrenewed = (dataDir: string, facts: Partial<LockIdentity> & { readonly pid: number }): EmbeddedLock =>
+  new EmbeddedLock(dataDir, machine(facts), { every: () => () => undefined });
+
+const lockFile = (dataDir: string): string => join(dataDir, 'embedded.pid');
+const pidIn = async (dataDir: string): Promise<string> => (await readFile(lockFile(dataDir), 'utf8')).split('\n')[0];
+const whereIn = async (dataDir: string): Promise<Record<string, unknown>> => JSON.parse((await readFile(lockFile(dataDir), 'utf8')).split('\n')[1]);
+const ageBy = async (dataDir: string, ms: number): Promise<void> => {
+  const then = new Date(Date.now() - ms);
+  await utimes(lockFile(dataDir), then, then);
+};
+const busy = async (lock: EmbeddedLock): Promise<EmbeddedDatabaseBusy> => {
+  const error = await lock.acquire().then(
+    () => expect.fail('acquired a lock held by a live process'),
+    (error: unknown) => error,
+  );
+  expect(error, String(error)).to.be.instanceOf(EmbeddedDatabaseBusy);
+  return error as EmbeddedDatabaseBusy;
+};
 
 /** Which of `locks` got the lock when all try at once; the others must have been told who holds it. */
 const acquireAtOnce = async (locks: EmbeddedLock[]): Promise<number[]> => {
@@ -30,35 +62,38 @@ describe('the embedded database lock', () => {
       const locks = processes(dataDir, 6);
       const winners = await acquireAtOnce(locks);
       expect(winners, `round ${round}`).to.have.length(1);
-      expect(await readFile(join(dataDir, 'embedded.pid'), 'utf8')).to.equal(String(1000 + winners[0]));
+      expect(await pidIn(dataDir)).to.equal(String(1000 + winners[0]));
       const loser = locks[(winners[0] + 1) % locks.length];
       expect(await loser.holder()).to.equal(1000 + winners[0]);
+      await locks[winners[0]].release();
     }
   });
 
   it("goes to exactly one of several processes taking a dead process's lock over at once", async () => {
     for (let round = 0; round < 20; round++) {
       const dataDir = await tempDir('lock-stale');
-      await writeFile(join(dataDir, 'embedded.pid'), String(DEAD));
-      const winners = await acquireAtOnce(processes(dataDir, 6));
+      await writeFile(lockFile(dataDir), String(DEAD));
+      const locks = processes(dataDir, 6);
+      const winners = await acquireAtOnce(locks);
       expect(winners, `round ${round}`).to.have.length(1);
-      expect(await readFile(join(dataDir, 'embedded.pid'), 'utf8')).to.equal(String(1000 + winners[0]));
+      expect(await pidIn(dataDir)).to.equal(String(1000 + winners[0]));
+      await locks[winners[0]].release();
     }
   });
 
   it('takes over a lock file left empty or unreadable, and leaves no file of its own behind', async () => {
     const dataDir = await tempDir('lock-empty');
-    await writeFile(join(dataDir, 'embedded.pid'), '');
+    await writeFile(lockFile(dataDir), '');
     const [lock] = processes(dataDir, 1);
     await lock.acquire();
-    expect(await readFile(join(dataDir, 'embedded.pid'), 'utf8')).to.equal('1000');
+    expect(await pidIn(dataDir)).to.equal('1000');
     await lock.release();
     expect(await readdir(dataDir)).to.deep.equal([]);
   });
 
   it("takes a dead process's lock over also when a process died holding the takeover guard (once the guard is stale)", async () => {
     const dataDir = await tempDir('lock-guard');
-    await writeFile(join(dataDir, 'embedded.pid'), String(DEAD));
+    await writeFile(lockFile(dataDir), String(DEAD));
     // A guard 7.5 s old: stale 2.5 s from now (at 10 s), later than a start used to try.
     const guard = join(dataDir, 'embedded.pid.takeover');
     await writeFile(guard, String(DEAD));
@@ -66,16 +101,155 @@ describe('the embedded database lock', () => {
     await utimes(guard, old, old);
     const [lock] = processes(dataDir, 1);
     await lock.acquire();
-    expect(await readFile(join(dataDir, 'embedded.pid'), 'utf8')).to.equal('1000');
+    expect(await pidIn(dataDir)).to.equal('1000');
+    await lock.release();
   });
 
   it("releases only its own lock, never a newer holder's", async () => {
     const dataDir = await tempDir('lock-release');
     const [first, second] = processes(dataDir, 2);
     await first.acquire();
-    await writeFile(join(dataDir, 'embedded.pid'), '1001');
+    await writeFile(lockFile(dataDir), '1001');
     await first.release();
     expect(await second.holder()).to.equal(null); // its own pid: no other holder
     expect(await first.holder()).to.equal(1001);
+  });
+
+  it('records its pid on line 1, where that pid lives and when its process started on line 2', async () => {
+    const dataDir = await tempDir('lock-format');
+    const [lock] = processes(dataDir, 1);
+    await lock.acquire();
+    expect(await pidIn(dataDir)).to.equal('1000');
+    expect(await whereIn(dataDir)).to.deep.equal({ host: 'here', boot: 'boot-1', pidns: 'pid:[1]', start: 'T1000' });
+    await lock.release();
+  });
+
+  describe('held from another container, pod or machine (its pid means nothing here)', () => {
+    // Both are pid 1 in containers of their own, on one volume: the pid alone looks like our own stale lock.
+    it('is busy while the lease is fresh, naming the host and the lock file — also with our own pid or a pid dead here', async () => {
+      const cases: Array<[string, Partial<LockIdentity>]> = [
+        ['another container, same pid', { host: 'container-b', pidns: 'pid:[B]' }],
+        ['same host name, another pid namespace', { pidns: 'pid:[B]' }],
+        ['another machine', { host: 'machine-b', boot: 'boot-2', pidns: 'pid:[B]' }],
+        ['a pid not running here', { host: 'container-b', pidns: 'pid:[B]', isAlive: () => false }],
+      ];
+      for (const [name, theirs] of cases) {
+        const dataDir = await tempDir('lock-foreign');
+        const holder = unrenewed(dataDir, { pid: 1, host: 'container-a', pidns: 'pid:[A]' });
+        await holder.acquire();
+        const second = unrenewed(dataDir, { pid: 1, ...theirs });
+        const error = await busy(second);
+        expect(error.message, name).to.equal(
+          `The embedded database in ${dataDir} is in use by process 1 on host container-a (lock file ${lockFile(dataDir)}; it is renewed while that process runs)`,
+        );
+        expect(error.host, name).to.equal('container-a');
+        expect(await second.holder(), name).to.equal(1);
+        expect(await pidIn(dataDir), name).to.equal('1');
+        expect((await whereIn(dataDir)).host, name).to.equal('container-a');
+        await holder.release();
+      }
+    });
+
+    it('is taken over once the lease is older than the stale bound', async () => {
+      const dataDir = await tempDir('lock-lease');
+      const holder = unrenewed(dataDir, { pid: 1, host: 'container-a', pidns: 'pid:[A]' });
+      await holder.acquire();
+      await ageBy(dataDir, LEASE_STALE_MS + 5_000);
+      const second = unrenewed(dataDir, { pid: 1, host: 'container-b', pidns: 'pid:[B]' });
+      expect(await second.holder()).to.equal(null);
+      await second.acquire();
+      expect((await whereIn(dataDir)).host).to.equal('container-b');
+      await holder.release(); // the old holder's release leaves the new holder's file alone
+      expect((await whereIn(dataDir)).host).to.equal('container-b');
+      await second.release();
+      expect(await readdir(dataDir)).to.deep.equal([]);
+    });
+
+    it('is taken over after this host rebooted since the lease was last renewed; not when the lease is younger than the boot', async () => {
+      const dataDir = await tempDir('lock-reboot');
+      const before = unrenewed(dataDir, { pid: 1000, boot: 'boot-0' });
+      await before.acquire();
+      // Renewed after this boot: another machine of the same name holds it.
+      const after = unrenewed(dataDir, { pid: 2000, boot: 'boot-1', bootedAt: Date.now() - 60_000 });
+      expect((await busy(after)).host).to.equal('here');
+      // Last renewed 2 min ago, before this boot 1 min ago: it died with the boot.
+      await ageBy(dataDir, 120_000);
+      await after.acquire();
+      expect(await pidIn(dataDir)).to.equal('2000');
+      await after.release();
+    });
+
+    it('renews its lease while it holds it, and stops when released', async () => {
+      const dataDir = await tempDir('lock-renew');
+      const holder = new EmbeddedLock(dataDir, machine({ pid: 1 }), { renewEveryMs: 20 });
+      await holder.acquire();
+      await ageBy(dataDir, LEASE_STALE_MS + 5_000);
+      const giveUpAt = Date.now() + 10_000;
+      while (Date.now() - (await stat(lockFile(dataDir))).mtimeMs > LEASE_STALE_MS) {
+        expect(Date.now(), 'the lease was not renewed').to.be.below(giveUpAt);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await holder.release();
+
+      // The renewal as scheduled: started on acquire, stopped on release.
+      const renewals: Array<{ renew: () => void; ms: number; stopped: boolean }> = [];
+      const every: Every = (renew, ms) => {
+        const renewal = { renew, ms, stopped: false };
+        renewals.push(renewal);
+        return () => {
+          renewal.stopped = true;
+        };
+      };
+      const lock = new EmbeddedLock(dataDir, machine({ pid: 1 }), { every });
+      await lock.acquire();
+      expect(renewals.map(({ ms, stopped }) => ({ ms, stopped }))).to.deep.equal([{ ms: 5_000, stopped: false }]);
+      await lock.release();
+      expect(renewals.map(({ stopped }) => stopped)).to.deep.equal([true]);
+    });
+  });
+
+  describe('held on this machine, in this pid namespace', () => {
+    it('is busy while its process runs, naming the lock file', async () => {
+      const dataDir = await tempDir('lock-local');
+      const holder = unrenewed(dataDir, { pid: 1001 });
+      await holder.acquire();
+      await ageBy(dataDir, HOUR); // no lease here: the process is checked
+      const error = await busy(unrenewed(dataDir, { pid: 1000 }));
+      expect(error.message).to.equal(`The embedded database in ${dataDir} is in use by process 1001 (lock file ${lockFile(dataDir)})`);
+      expect(error.host).to.equal(undefined);
+      await holder.release();
+    });
+
+    it('is taken over when its pid now belongs to another process (started later), also when that is our own pid', async () => {
+      for (const [name, ourPid] of [
+        ['pid reused by another process', 1000],
+        ['our own pid, from before a restart', 1001],
+      ] as const) {
+        const dataDir = await tempDir('lock-reused');
+        const before = unrenewed(dataDir, { pid: 1001, startOf: () => 'T-before' });
+        await before.acquire();
+        // The pid runs (isAlive) but started after the lock was taken: it is not the holder.
+        const now = unrenewed(dataDir, { pid: ourPid, startOf: () => 'T-now' });
+        expect(await now.holder(), name).to.equal(null);
+        await now.acquire();
+        expect(await pidIn(dataDir), name).to.equal(String(ourPid));
+        expect((await whereIn(dataDir)).start, name).to.equal('T-now');
+        await now.release();
+      }
+    });
+
+    it('judges a lock file of an older version (a pid alone) by its pid, as that version did', async () => {
+      const dataDir = await tempDir('lock-legacy');
+      await writeFile(lockFile(dataDir), '1001\n');
+      await ageBy(dataDir, HOUR);
+      const [lock] = processes(dataDir, 1);
+      expect(await lock.holder()).to.equal(1001);
+      expect((await busy(lock)).message).to.equal(`The embedded database in ${dataDir} is in use by process 1001 (lock file ${lockFile(dataDir)})`);
+      await writeFile(lockFile(dataDir), String(DEAD));
+      expect(await lock.holder()).to.equal(null);
+      await lock.acquire();
+      expect(await pidIn(dataDir)).to.equal('1000');
+      await lock.release();
+    });
   });
 });

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describeTarget, findDatabaseTarget, postgresLocation } from '../../../src/cli/database-target.js';
 import { tempDir } from '../../support/gateway-process.js';
@@ -33,6 +35,19 @@ describe('the database a CLI command uses', () => {
     const held = await findDatabaseTarget({ databaseUrl: undefined, dataDir });
     expect(held).to.deep.equal({ kind: 'server', dataDir, pid: process.ppid, socketPath: join(dataDir, 'admin.sock') });
     expect(describeTarget(held)).to.equal(`using the embedded database in ${dataDir} (through the running server, pid ${process.ppid})`);
+
+    // As the lock file is written: the pid, then where it lives and when it started. A pid that
+    // runs but started at another time was reused: the lock is a dead process's.
+    if (process.platform === 'linux') {
+      const where = (start: string) =>
+        `${process.ppid}\n${JSON.stringify({ host: hostname(), boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(), pidns: readlinkSync('/proc/self/ns/pid'), start })}\n`;
+      const stat = readFileSync(`/proc/${process.ppid}/stat`, 'utf8');
+      const started = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+      await writeFile(join(dataDir, 'embedded.pid'), where(started));
+      expect(await findDatabaseTarget({ databaseUrl: undefined, dataDir })).to.deep.equal(held);
+      await writeFile(join(dataDir, 'embedded.pid'), where(String(Number(started) + 1)));
+      expect(await findDatabaseTarget({ databaseUrl: undefined, dataDir })).to.deep.equal({ kind: 'embedded', dataDir, exists: false });
+    }
 
     // A lock left by a dead process is no server; an existing database is said to exist.
     await writeFile(join(dataDir, 'embedded.pid'), '2147483646');
