@@ -44,7 +44,8 @@ export const serve = async (
   const shutDown = (started: Gateway, signal: NodeJS.Signals): void => {
     process.stderr.write(`received ${signal}, shutting down\n`);
     started.stop().then(
-      () => process.exit(0),
+      // 0, or the code a stop for a restart set (stop-for-restart.ts).
+      () => process.exit(),
       (error: unknown) => {
         process.stderr.write(`shutdown failed: ${String(error)}\n`);
         process.exit(1);

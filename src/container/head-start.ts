@@ -3,6 +3,7 @@ import { startEngine, type OpenEngine } from '../adapters/persistence/open-engin
 import type { Schedule } from '../domain/schedules/schedule.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
 import type { Logger } from '../ports/logger.js';
+import { stopForRestart } from './stop-for-restart.js';
 import type { AppConfig } from './config.js';
 import { explainDatabaseFailure } from './explain-database-failure.js';
 import { listenHttp } from './listen-http.js';
@@ -31,7 +32,13 @@ export const beginStart = async (config: AppConfig, logger: Logger): Promise<Hea
   try {
     // What fails fast (a PostgreSQL server that refuses, a data directory that cannot be
     // locked) is awaited here, so that it stops start-up before the rest is loaded.
-    const { opened } = await startEngine({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, create: config.databaseCreate });
+    const { opened } = await startEngine({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      logger,
+      create: config.databaseCreate,
+      onEngineFailure: stopForRestart,
+    });
     // Awaited by Gateway.start; until then a rejection is not unhandled.
     opened.catch(() => undefined);
     return { triggers, schedules, http, engine: opened };

@@ -3,6 +3,7 @@ import type { OpenEngine } from '../adapters/persistence/open-engine.js';
 import type { Logger } from '../ports/logger.js';
 import type { AppConfig } from './config.js';
 import { explainDatabaseFailure } from './explain-database-failure.js';
+import { stopForRestart } from './stop-for-restart.js';
 
 /**
  * Opens the configured database (on `engine`, when its opening was started earlier); a
@@ -10,7 +11,10 @@ import { explainDatabaseFailure } from './explain-database-failure.js';
  */
 export const openDatabase = async (config: AppConfig, logger: Logger, engine?: Promise<OpenEngine>): Promise<Database> => {
   try {
-    return await Database.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, create: config.databaseCreate }, engine);
+    return await Database.open(
+      { databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, create: config.databaseCreate, onEngineFailure: stopForRestart },
+      engine,
+    );
   } catch (error) {
     throw explainDatabaseFailure(error);
   }

@@ -210,7 +210,7 @@ describe('e2e: start-up failures end the process with one line naming the settin
     try {
       first = await startGateway({ DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile });
       const result = await startGatewayExpectingExit({ DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile });
-      expectOneLineFailure(result, /^DATA_DIR: The embedded database in .* is in use by process \d+$/);
+      expectOneLineFailure(result, /^DATA_DIR: The embedded database in .* is in use by process \d+ \(lock file .*\/embedded\.pid\)$/);
       expect((await send(`${first.url}/api/ping`)).status, 'the first gateway still answers').to.equal(200);
     } finally {
       await first?.stop();
@@ -380,6 +380,44 @@ describe('e2e: a stop right after the start', function () {
       .map((line) => (JSON.parse(line) as { msg: string }).msg);
     expect(messages.filter((msg) => msg !== 'request').slice(-3)).to.deep.equal(['agent gateway listening', 'shutting down', 'stopped']);
     expect(existsSync(join(dir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
+  });
+
+  it("the embedded database's thread dying while it runs stops it with exit code 1 (for its supervisor to start it again), the next start opening the database", async () => {
+    // The preloaded module keeps the Workers the service makes and, once the service has
+    // started, ends the embedded database's: before, the process went on answering /healthz 200 with no
+    // database, for good.
+    const dir = await migratedDataDir('startup-engine-dies');
+    const endThread = [
+      "import { syncBuiltinESMExports } from 'node:module';",
+      "import threads from 'node:worker_threads';",
+      'const made = []; const Original = threads.Worker;',
+      'threads.Worker = class extends Original { constructor(file, options) { super(file, options); made.push([String(file), this]); } };',
+      'syncBuiltinESMExports();',
+      // once the start is over: the service logs that it listens as its start's last step
+      'const write = process.stdout.write.bind(process.stdout); let ended = false;',
+      'process.stdout.write = (chunk, ...rest) => { if (!ended && String(chunk).includes(\'"msg":"agent gateway listening"\')) { ended = true; setImmediate(() => { for (const [file, worker] of made) if (file.includes(\'pglite-worker\')) worker.terminate(); }); } return write(chunk, ...rest); };',
+    ].join('\n');
+    const result = await startGatewayExpectingExit(
+      { DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json') },
+      { nodeArgs: [`--import=data:text/javascript,${encodeURIComponent(endThread)}`], timeoutMs: 100_000 },
+    );
+    expect(result.signal, result.stderr).to.equal(null);
+    expect(result.code, result.stderr).to.equal(1);
+    const messages = result.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(messages, `${result.stdout}\n${result.stderr}`).to.include(
+      'the embedded database stopped: every request that needs it fails until the service restarts',
+    );
+    // It stops as on SIGTERM: requests under way are answered first (the steps that need the
+    // database then fail: "shutdown failed", exit code 1 either way).
+    expect(messages, result.stderr).to.include('shutting down');
+    expect(result.stderr).to.include('received SIGTERM, shutting down');
+    // The next start opens it.
+    const again = await startGateway({ DATA_DIR: dir, TRIGGERS_FILE: join(dir, 'none.json') });
+    expect((await send(`${again.url}/readyz`)).status).to.equal(200);
+    expect(await again.stop()).to.equal(0);
   });
 
   it('a SIGTERM the moment the port is bound, while the rest of the service still loads, stops it gracefully once started: exit 0, the database closed', async () => {

@@ -21,6 +21,12 @@ export interface DatabaseOptions {
    * (openPgliteHere) instead of a thread of its own.
    */
   readonly shortLived?: boolean;
+  /**
+   * Told when the embedded database's thread dies while the service runs (after it was logged):
+   * nothing that needs the database works any more, and only a new start opens it again. The
+   * service stops then (stopForRestart), for its supervisor to start it again.
+   */
+  readonly onEngineFailure?: (error: Error) => void;
 }
 
 /**
@@ -115,7 +121,10 @@ export const startEngine = async (options: DatabaseOptions): Promise<{ readonly 
         ? await (await import('./pglite/pglite-here.js')).openPgliteHere(dir, SHORT_LIVED_SETTINGS)
         : await PgliteThread.open(
             dir,
-            (error) => options.logger.error({ err: error }, 'the embedded database stopped: every request that needs it fails until the service restarts'),
+            (error) => {
+              options.logger.error({ err: error }, 'the embedded database stopped: every request that needs it fails until the service restarts');
+              options.onEngineFailure?.(error);
+            },
             SERVICE_SETTINGS,
             {
               ...SERVICE_CHECKPOINTS,
