@@ -3,6 +3,7 @@ import type { Trigger } from '../domain/triggers/trigger.js';
 import type { Logger } from '../ports/logger.js';
 import type { SecretStore } from '../ports/secret-store.js';
 import type { AppConfig } from './config.js';
+import { shownPath } from '../adapters/triggerfile/shown-path.js';
 import { readConfigFiles } from './config-files.js';
 import type { Swappable } from './swappable.js';
 
@@ -18,7 +19,8 @@ export interface ReloadOutcome {
  * Reloads TRIGGERS_FILE and CRONS_FILE while the service runs (file change, SIGHUP, the CLI's
  * `reload`, a NOTIFY from another replica). Both files are read and checked as at start-up;
  * when both are valid, each set is replaced by its new snapshot at once, so a request is matched
- * against the old set or the new one, never a mix. When either is invalid nothing changes, every
+ * against the old set or the new one, never a mix. When either is invalid — or gone while its
+ * entries run — nothing changes, every
  * problem is logged at error level and kept for the admin UI until a reload succeeds.
  * Reloads run one at a time.
  */
@@ -48,7 +50,19 @@ export class ConfigReloader {
   }
 
   async #reload(reason: string): Promise<ReloadOutcome> {
-    const files = await readConfigFiles(this.config, this.secrets);
+    const read = await readConfigFiles(this.config, this.secrets);
+    // A file that is gone while its entries run is a file being replaced (a move, a deploy tool
+    // writing it anew) or removed by mistake, not "none": refused like an invalid one. An empty
+    // list (`[]`) removes them all.
+    const vanished = [
+      ...(read.triggersMissing && this.triggers.current().length > 0
+        ? [`TRIGGERS_FILE: ${shownPath(this.config.triggersFile)} is gone; write [] to it to remove every trigger`]
+        : []),
+      ...(read.schedulesMissing && this.schedules.current().length > 0
+        ? [`CRONS_FILE: ${shownPath(this.config.cronsFile)} is gone; write [] to it to remove every schedule`]
+        : []),
+    ];
+    const files = vanished.length > 0 ? { ...read, problems: [...read.problems, ...vanished] } : read;
     if (files.problems.length > 0) {
       this.#problems = files.problems;
       this.logger.error(

@@ -22,7 +22,7 @@ import { loadStartFiles } from './load-start-files.js';
 import { watchFiles } from '../adapters/triggerfile/watch-files.js';
 import { SCHEDULE_RUN_QUEUE, type ScheduleRunTask } from '../application/schedules/run-schedule.js';
 import type { ReloadOutcome } from './config-reloader.js';
-import { RELOAD_CHANNEL } from './reload-channel.js';
+import { RELOAD_CHANNEL, reloadListener } from './reload-channel.js';
 import { openDatabase } from './open-database.js';
 import { startRetentionSchedule } from './retention-schedule.js';
 import { StartupError } from './startup-error.js';
@@ -160,7 +160,7 @@ export class Gateway {
         ? watchFiles([config.triggersFile, config.cronsFile], () => reload('file change'), RELOAD_DEBOUNCE_MS)
         : () => undefined;
       opened.push(async () => unwatch());
-      const unlisten = await database.listen(RELOAD_CHANNEL, { onMessage: () => reload('notification'), onLiveChange: () => undefined });
+      const unlisten = await database.listen(RELOAD_CHANNEL, reloadListener(reload));
       opened.push(unlisten);
       const stopReloads = async (): Promise<void> => {
         unwatch();

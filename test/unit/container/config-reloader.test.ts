@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EnvironmentSecretStore } from '../../../src/adapters/secrets/environment-secret-store.js';
 import { AI_PROVIDERS } from '../../../src/adapters/ai/ai-providers.js';
@@ -61,6 +61,31 @@ describe('ConfigReloader', () => {
     await writeFile(join(dir, 'TRIGGERS.json'), '[]');
     expect((await reloader.reload('third')).ok).to.equal(true);
     expect(reloader.problems).to.deep.equal([]);
+  });
+
+  it('keeps the running triggers and schedules when their file is gone (moved away, being rewritten); an empty list removes them', async () => {
+    const { dir, triggers, schedules, reloader } = await setup();
+    await writeFile(join(dir, 'TRIGGERS.json'), JSON.stringify([trigger('a')]));
+    await writeFile(
+      join(dir, 'CRONS.json'),
+      JSON.stringify([{ name: 'n', schedule: '0 3 * * *', enabled: true, actions: [{ type: 'command', command: 'true' }] }]),
+    );
+    await reloader.reload('first');
+    await rename(join(dir, 'TRIGGERS.json'), join(dir, 'TRIGGERS.json.bak'));
+    await rm(join(dir, 'CRONS.json'));
+    const outcome = await reloader.reload('file change');
+    expect(outcome.ok).to.equal(false);
+    expect(outcome.problems).to.have.length(2);
+    expect(outcome.problems[0]).to.match(/^TRIGGERS_FILE: .*TRIGGERS\.json is gone; write \[\] to it to remove every trigger$/);
+    expect(outcome.problems[1]).to.match(/^CRONS_FILE: .*CRONS\.json is gone; write \[\] to it to remove every schedule$/);
+    expect(triggers.current().map((t) => t.name)).to.deep.equal(['a']);
+    expect(schedules.current().map((s) => s.name)).to.deep.equal(['n']);
+    await writeFile(join(dir, 'TRIGGERS.json'), '[]');
+    await writeFile(join(dir, 'CRONS.json'), '[]');
+    expect(await reloader.reload('emptied')).to.deep.equal({ ok: true, problems: [], triggers: 0, schedules: 0 });
+    // with nothing running, a missing file is no problem (as at start-up)
+    await rm(join(dir, 'TRIGGERS.json'));
+    expect((await reloader.reload('gone, none running')).ok).to.equal(true);
   });
 
   it('refuses an agent action whose provider has no secret, as start-up does', async () => {
