@@ -209,7 +209,7 @@ describe('e2e: the agent-gateway command', function () {
     before(async () => {
       dataDir = join(await tempDir('cli-server'), 'data');
       gateway = await startGateway({ DATA_DIR: dataDir, TRIGGERS_FILE: join(dataDir, '..', 'none.json') });
-      pid = Number((await readFile(join(dataDir, 'embedded.pid'), 'utf8')).trim());
+      pid = Number((await readFile(join(dataDir, 'embedded.pid'), 'utf8')).split('\n')[0]); // line 1: the holder's pid
     });
     after(() => gateway?.stop());
 

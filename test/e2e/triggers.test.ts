@@ -545,7 +545,7 @@ echo ok > done.txt`;
           actions: [
             {
               type: 'command',
-              command: `touch "started-$$"; gateway=$(cat '${join(dataDir, 'embedded.pid')}'); i=0; until [ -e '${join(dir, 'proceed')}' ] || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done; kill -0 "$gateway" 2>/dev/null || exit 9; echo "$gateway $(date +%s%N)" >> durable.txt`,
+              command: `touch "started-$$"; gateway=$(head -n 1 '${join(dataDir, 'embedded.pid')}'); i=0; until [ -e '${join(dir, 'proceed')}' ] || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done; kill -0 "$gateway" 2>/dev/null || exit 9; echo "$gateway $(date +%s%N)" >> durable.txt`,
             },
           ],
         },
@@ -561,7 +561,8 @@ echo ok > done.txt`;
       await second?.stop();
     });
 
-    const pidOf = async (): Promise<number> => Number((await readFile(join(dataDir, 'embedded.pid'), 'utf8')).trim());
+    // Line 1 of the lock file is the holder's pid.
+    const pidOf = async (): Promise<number> => Number((await readFile(join(dataDir, 'embedded.pid'), 'utf8')).split('\n')[0]);
     const durableLines = async (): Promise<string[]> => ((await readText(join(dir, 'durable.txt'))) ?? '').split('\n').filter(Boolean);
 
     it('runs every task answered before the kill after a restart on the same DATA_DIR', async function () {
