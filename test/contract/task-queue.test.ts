@@ -3,6 +3,7 @@ import { PgBossTaskQueue, type QueueConnection } from '../../src/adapters/queue/
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
 import type { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-thread.js';
 import { join } from 'node:path';
+import pg from 'pg';
 import { InMemoryTaskQueue, InMemoryTaskStore } from '../fakes/in-memory-task-queue.js';
 import { copyTree, emptyPgliteDir, openPglite } from '../support/data-dirs.js';
 import { tempDir } from '../support/gateway-process.js';
@@ -404,6 +405,113 @@ describe('pg-boss on PGlite: tasks start when the headroom lets them', function 
       }
     });
   }
+});
+
+/** A store the early-settlement tests open twice, and can ask how many of its tasks are in each state. */
+interface InspectableStore {
+  readonly connection: QueueConnection;
+  /** How many tasks of queue `q` are in each pg-boss state (created, retry, active, completed, failed…). */
+  states(): Promise<Record<string, number>>;
+  dispose(): Promise<void>;
+}
+
+const STATES_SQL = "SELECT state::text AS state, count(*)::int AS n FROM pgboss.job WHERE name = 'q' GROUP BY state";
+const byState = (rows: ReadonlyArray<{ state: string; n: number }>): Record<string, number> =>
+  Object.fromEntries(rows.map((row) => [row.state, Number(row.n)]));
+
+/**
+ * A worker takes up to 10 tasks at once, and pg-boss settles a batch only when all of it has
+ * ended; a stop past its grace (pg-boss's failWip) or a killed process fails every task of the
+ * batch still active. A task that ended beside a long one (a 40-minute command) must be settled
+ * as it ends, so that only the long one runs again.
+ */
+const describeEarlySettlement = (engine: string, ends: ReadonlyArray<'stopped past its grace' | 'killed'>, connect: () => Promise<InspectableStore>): void => {
+  describe(`pg-boss on ${engine}: the tasks of a batch that ended while a long one of it runs`, function () {
+    this.timeout(60_000);
+    // One worker, so that the ten tasks are one batch; no monitor: only the stop or the next start retries a task.
+    const oneWorker = { ...settings, concurrency: 1, superviseIntervalSeconds: 3600 };
+    const cases = [
+      { what: 'a standard queue', work: {}, group: (_n: number): string | undefined => undefined },
+      { what: 'a standard queue whose groups run one at a time', work: { oneAtATimePerGroup: true }, group: (n: number) => (n === 0 ? 'long' : `g${n % 3}`) },
+    ];
+    for (const end of ends)
+      for (const { what, work, group } of cases) {
+        it(`are completed while it runs, and when its process is ${end} only the long one runs again (${what})`, async () => {
+          const store = await connect();
+          let release = (): void => undefined;
+          const gate = new Promise<void>((resolve) => (release = resolve));
+          const runs: Array<[number, number]> = [];
+          const finished = new Set<number>();
+          const handler = async (task: { n: number }, meta: { attempt: number }): Promise<void> => {
+            runs.push([task.n, meta.attempt]);
+            // Task 0's first attempt runs until the end of the test: the long one.
+            if (task.n === 0 && meta.attempt === 1) await gate;
+            else finished.add(task.n);
+          };
+          let first: PgBossTaskQueue | undefined;
+          let second: PgBossTaskQueue | undefined;
+          try {
+            first = await PgBossTaskQueue.start(store.connection, oneWorker, logger);
+            // Stored in one insert before the worker starts: its first fetch takes all ten.
+            await Promise.all(Array.from({ length: 10 }, (_, n) => first!.enqueue('q', { n }, { group: group(n) })));
+            await first.work('q', handler, work);
+            await waitFor(() => finished.size === 9 && runs.some(([n]) => n === 0), 20_000, 'the nine short tasks ended, the long one running');
+            // Completed in the store while the long task of their batch still runs.
+            await waitFor(async () => (await store.states()).completed === 9, 20_000, 'the nine short tasks completed in the store');
+            expect(await store.states(), 'the long one still active').to.deep.equal({ active: 1, completed: 9 });
+            expect((await first.depth()).q, 'the long one only').to.equal(1);
+
+            if (end === 'stopped past its grace') {
+              await first.stop(50);
+              first = undefined;
+              expect(await store.states(), 'the long one failed by the stop, for a retry').to.deep.equal({ retry: 1, completed: 9 });
+            }
+            // Killed: no stop; the next start on the embedded database fails what it left running.
+            second = await PgBossTaskQueue.start(store.connection, oneWorker, logger);
+            await second.work('q', handler, work);
+            await waitFor(() => runs.some(([n, attempt]) => n === 0 && attempt === 2), 20_000, "the long task's second attempt");
+            await drained(second);
+            expect(
+              [...runs].sort(([a, x], [b, y]) => a - b || x - y),
+              'each short task once, the long one twice',
+            ).to.deep.equal([[0, 1], [0, 2], ...Array.from({ length: 9 }, (_, i): [number, number] => [i + 1, 1])]);
+          } finally {
+            release();
+            await second?.stop(1000);
+            await first?.stop(1);
+            await store.dispose();
+          }
+        });
+      }
+  });
+};
+
+describeEarlySettlement('PGlite', ['stopped past its grace', 'killed'], async () => {
+  const pglite = await openPglite(await queueStoreDir());
+  return {
+    connection: { pglite },
+    states: async () => byState((await pglite.query<{ state: string; n: number }>(STATES_SQL)).rows),
+    dispose: () => pglite.close(),
+  };
+});
+describeWithPostgres('pg-boss on PostgreSQL: early settlement', () => {
+  // Killed is left out: on PostgreSQL another replica may hold the task, and only its heartbeat decides.
+  describeEarlySettlement('PostgreSQL', ['stopped past its grace'], async () => {
+    const scratch: ScratchDatabase = await createScratchDatabase();
+    return {
+      connection: { connectionString: scratch.url },
+      states: async () => {
+        const client = new pg.Client({ connectionString: scratch.url });
+        await client.connect();
+        try {
+          return byState((await client.query<{ state: string; n: number }>(STATES_SQL)).rows);
+        } finally {
+          await client.end();
+        }
+      },
+      dispose: () => scratch.drop(),
+    };
+  });
 });
 
 // The unit tests' fake: queues on one store are replicas on one database.

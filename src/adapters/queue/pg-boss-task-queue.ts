@@ -54,7 +54,8 @@ const ORDERED_POLICY = 'key_strict_fifo';
 /**
  * A worker of a queue without a bound takes up to this many waiting tasks at once, and fetches
  * again at once while batches come back full; a batch-of-one worker would wait a polling interval
- * per task. Such a queue has `concurrency` workers (see `work`).
+ * per task. Such a queue has `concurrency` workers (see `work`). Each task of a batch is settled
+ * as its own handler ends, not when the whole batch has (see `#settleBatch`).
  */
 const BATCH_SIZE = 10;
 
@@ -64,8 +65,8 @@ const BATCH_SIZE = 10;
  */
 const FAILURE_MESSAGE = `COALESCE(output->>'message', output->'value'->>'message', CASE WHEN jsonb_typeof(output) = 'string' THEN output #>> '{}' END, 'failed by the task queue')`;
 /**
- * A task of an ordered queue that ended while others of its batch still run is settled at once
- * once the batch has run this much longer (see #settleOrdered).
+ * A task that ended while others of its batch still run is settled on its own once the batch has
+ * run this much longer, or at once when the queue is stopping (see #settleBatch).
  */
 const HELD_BATCH_MS = 250;
 /** How long a task may run when its queue sets no time of its own (`runningTaskSeconds`): 6 hours. */
@@ -147,7 +148,7 @@ export class PgBossTaskQueue implements TaskQueue {
   /** Queues worked with a bound (`WorkOptions.maxConcurrent`): one task per worker. */
   readonly #bounded = new Set<string>();
 
-  /** Each ordered queue's completions of tasks whose batch still runs (`#settleNow`). */
+  /** Each queue's completions of tasks whose batch still runs (`#settleNow`). */
   readonly #completions = new Map<string, GroupCommit<{ id: string; retryCount: number }, undefined>>();
 
   readonly #ordered: ReadonlySet<string>;
@@ -163,8 +164,10 @@ export class PgBossTaskQueue implements TaskQueue {
   #lookInFlight = false;
   /** Set while looks fail, so that a database that stays down is reported once, not every interval. */
   #lookFailing = false;
-  /** Set by `stop`: a task's signal no longer aborts (see `#takenBack`). */
+  /** Set by `stop`: a task's signal no longer aborts (see `#takenBack`), and a task that ends is settled at once (`#settleBatch`). */
   #stopping = false;
+  /** Ends the wait of each task that ended while its batch still runs (`#settleBatch`): called by `stop`. */
+  readonly #holds = new Set<() => void>();
   /** Releases ordered groups every supervise interval once an ordered queue's worker runs (`#releaseGroups`); cleared by `stop`. */
   #releasing: NodeJS.Timeout | undefined;
   #releaseInFlight = false;
@@ -439,7 +442,18 @@ export class PgBossTaskQueue implements TaskQueue {
       turn = turn.then(nextTurn).then(() => this.headroom.wait());
       return turn.then(() => handler(job.data, { id: job.id, attempt: job.retryCount + 1, signal: this.#takenBack(queue, job.signal) }));
     };
-    if (!options.oneAtATimePerGroup) return settle(jobs, jobs.map(run));
+    // Each task settles on its own: one failure must not retry the others of the batch.
+    const outcomeOf = (job: (typeof jobs)[number], running: Promise<void>) =>
+      running.then(
+        () => ({ id: job.id, status: 'completed' as const }),
+        (error: unknown) => ({ id: job.id, status: 'failed' as const, output: { message: String((error as Error)?.message ?? error) } as object | undefined }),
+      );
+    if (!options.oneAtATimePerGroup)
+      return this.#settleBatch(
+        queue,
+        jobs,
+        jobs.map((job) => outcomeOf(job, run(job))),
+      );
     // A batch may hold several tasks of one group (a chat's messages): they run one after
     // another, in `orderBy` order or else by id (creation order, see orderedTaskId), since
     // the database hands tasks stored in one millisecond out in any order. Groups run together.
@@ -465,9 +479,10 @@ export class PgBossTaskQueue implements TaskQueue {
         previous = current.catch(() => undefined);
       }
     }
-    return settle(
+    return this.#settleBatch(
+      queue,
       jobs,
-      jobs.map((job) => outcome.get(job.id)!),
+      jobs.map((job) => outcomeOf(job, outcome.get(job.id)!)),
     );
   }
 
@@ -553,10 +568,10 @@ export class PgBossTaskQueue implements TaskQueue {
    * Runs a batch of an ordered queue: one task per group, so all of them at once. A task that
    * fails on its last attempt is completed (and logged at error level) rather than failed: a
    * failed task of a `key_strict_fifo` queue would hold back its group's later tasks for good.
-   * A task that ended while others of its batch still run HELD_BATCH_MS later is settled then
-   * (`#settleNow`), not with the batch: its group's next task can start while a long one runs.
+   * A task that ended while others of its batch still run is settled before the batch
+   * (`#settleBatch`): its group's next task can start while a long one runs.
    */
-  async #settleOrdered<T extends object>(
+  #settleOrdered<T extends object>(
     queue: string,
     jobs: ReadonlyArray<{ readonly id: string; readonly data: T; readonly retryCount: number; readonly signal: AbortSignal }>,
     handler: (payload: T, task: RunningTask) => Promise<void>,
@@ -567,32 +582,58 @@ export class PgBossTaskQueue implements TaskQueue {
         await this.headroom.wait();
         await handler(job.data, { id: job.id, attempt: job.retryCount + 1, signal: this.#takenBack(queue, job.signal) });
       })().then(
-        () => ({ id: job.id, status: 'completed' as const }),
+        () => ({ id: job.id, status: 'completed' as const, output: undefined as object | undefined }),
         (error: unknown) => this.#lastFailure(queue, job, error),
       ),
     );
+    return this.#settleBatch(queue, jobs, ended);
+  }
+
+  /**
+   * Settles the tasks of a batch, each as its own handler ends, and resolves with their results
+   * for pg-boss (`perJobResults`) once every handler has ended. pg-boss settles a batch only when
+   * all of it has ended, and a stop past its grace (or a killed process) fails every task of the
+   * batch still active: a task that ended beside a long one (a 40-minute command) would run again.
+   * So a task that ended while others of its batch still run HELD_BATCH_MS later is settled then
+   * (`#settleNow`, fenced to its attempt; pg-boss's own settling of the batch then finds it settled
+   * and leaves it alone), and at once while the queue stops. A batch of quick tasks is still
+   * settled by pg-boss in one statement (per outcome): settling every task on its own cost the
+   * embedded database's p99 under load (bench/README.md, "Measurements behind the code").
+   */
+  async #settleBatch(
+    queue: string,
+    jobs: ReadonlyArray<{ readonly id: string; readonly retryCount: number }>,
+    ended: ReadonlyArray<Promise<{ readonly id: string; readonly status: 'completed' | 'failed'; readonly output?: object }>>,
+  ) {
     const batchEnded = Promise.all(ended);
-    // A task is settled before its batch only when the batch still runs HELD_BATCH_MS after the
-    // task ended: a batch of quick tasks (a burst of chat replies) is settled by pg-boss in one
-    // statement, as before, and only one held by a long task frees its other groups early.
     await Promise.all(
       ended.map(async (outcome, i) => {
         const result = await outcome;
-        let timer: NodeJS.Timeout | undefined;
-        const held = await Promise.race([
-          batchEnded.then(() => false),
-          new Promise<boolean>((resolve) => {
-            timer = setTimeout(() => resolve(true), HELD_BATCH_MS);
-          }),
-        ]);
-        clearTimeout(timer);
+        const held = await new Promise<boolean>((resolve) => {
+          if (this.#stopping) {
+            resolve(true);
+            return;
+          }
+          const release = (): void => {
+            clearTimeout(timer);
+            this.#holds.delete(release);
+            resolve(true);
+          };
+          const timer = setTimeout(release, HELD_BATCH_MS);
+          this.#holds.add(release);
+          void batchEnded.then(() => {
+            clearTimeout(timer);
+            this.#holds.delete(release);
+            resolve(false);
+          });
+        });
         if (held) await this.#settleNow(queue, jobs[i], result);
       }),
     );
     return batchEnded;
   }
 
-  /** A failed task's result: failed for a retry, or given up on its last attempt (see #settleOrdered). */
+  /** A failed task's result on an ordered queue: failed for a retry, or given up on its last attempt (see #settleOrdered). */
   #lastFailure(queue: string, job: { readonly id: string; readonly retryCount: number }, error: unknown) {
     const message = String((error as Error)?.message ?? error);
     if (job.retryCount >= this.settings.retryLimit) {
@@ -607,9 +648,9 @@ export class PgBossTaskQueue implements TaskQueue {
 
   /**
    * Settles one task of a batch that still runs, fenced to the attempt this worker holds (a task
-   * the queue took back meanwhile is left alone), and wakes an idle worker for its group's next
-   * task. Completions arriving together share one statement. When it fails the batch's end
-   * settles the task as before.
+   * the queue took back meanwhile is left alone), and on an ordered queue wakes an idle worker for
+   * its group's next task. Completions arriving together share one statement. When it fails the
+   * batch's end settles the task as before.
    */
   async #settleNow(
     queue: string,
@@ -634,7 +675,7 @@ export class PgBossTaskQueue implements TaskQueue {
         }
         await completions.add(attempt);
       }
-      this.#wake(queue);
+      if (this.#ordered.has(queue)) this.#wake(queue);
     } catch (error) {
       this.logger.debug({ err: error, queue, taskId: job.id }, 'settling a task before its batch ended failed; it is settled with the batch');
     }
@@ -717,6 +758,8 @@ export class PgBossTaskQueue implements TaskQueue {
     );
     if (!started) return;
     this.#stopping = true;
+    // Tasks that ended beside a long one are settled now, before the stop's wait can run out.
+    for (const release of [...this.#holds]) release();
     clearInterval(this.#looking);
     this.#looking = undefined;
     clearInterval(this.#releasing);
@@ -728,14 +771,3 @@ export class PgBossTaskQueue implements TaskQueue {
 const NO_WAIT: Headroom = { wait: () => Promise.resolve() };
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** Each task settles on its own: one failure must not retry the others of the batch. */
-const settle = async (jobs: ReadonlyArray<{ readonly id: string }>, started: ReadonlyArray<Promise<void>>) => {
-  const outcomes = await Promise.allSettled(started);
-  return jobs.map((job, i) => {
-    const outcome = outcomes[i];
-    return outcome.status === 'fulfilled'
-      ? { id: job.id, status: 'completed' as const }
-      : { id: job.id, status: 'failed' as const, output: { message: String((outcome.reason as Error)?.message ?? outcome.reason) } };
-  });
-};
