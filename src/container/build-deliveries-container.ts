@@ -17,7 +17,8 @@ import { TOKENS } from './tokens.js';
 export const buildDeliveriesContainer = (config: AppConfig, infra: Infrastructure): Container => {
   const c = buildAdministrationContainer(config, infra);
   c.bind(TOKENS.Triggers).toConstantValue(new Swappable(infra.triggers ?? []));
-  bindTaskQueue(c, config);
+  // The queues are the service's: their settings come from its environment, not the CLI's.
+  bindTaskQueue(c, config, { manageQueues: false });
   bindDeliveries(c);
   return c;
 };

@@ -351,6 +351,30 @@ describe('pg-boss on PGlite: queue settings across starts', function () {
     }
   });
 
+  it("a process that only stores tasks (the CLI's replay) leaves the service's queue settings alone, and refuses a queue the service has not made", async () => {
+    const pglite = await openPglite(await queueStoreDir()); // made with retryLimit 2
+    let queue: PgBossTaskQueue | undefined;
+    try {
+      queue = await PgBossTaskQueue.start({ pglite }, { ...settings, retryLimit: 0, finishedTaskSeconds: 60, manageQueues: false }, logger);
+      const id = await queue.enqueue('q', { replayed: true });
+      expect(id).to.be.a('string');
+      const { rows } = await pglite.query<{ retry_limit: number; deletion_seconds: number }>(
+        "select retry_limit, deletion_seconds from pgboss.queue where name = 'q'",
+      );
+      expect(rows).to.deep.equal([{ retry_limit: 2, deletion_seconds: 7 * 86_400 }]);
+      await queue.stop(1000);
+      queue = undefined;
+      const failure = await PgBossTaskQueue.start({ pglite }, { ...settings, queues: [...settings.queues, 'new-one'], manageQueues: false }, logger).then(
+        (started) => started.stop(1000).then(() => undefined),
+        (error: Error) => error,
+      );
+      expect(failure?.message).to.equal('Task queue new-one does not exist: start the service on this database first (it creates its queues)');
+    } finally {
+      await queue?.stop(1000);
+      await pglite.close();
+    }
+  });
+
   it('lets the tasks of a queue run as long as asked (a job as long as its time limit), the others 6 hours', async () => {
     const pglite = await openPglite(await queueStoreDir());
     let queue: PgBossTaskQueue | undefined;

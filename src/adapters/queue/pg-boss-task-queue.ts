@@ -44,6 +44,13 @@ export interface QueueSettings {
    * (pg-boss's `expireInSeconds`, at most 24 hours). Default 6 hours.
    */
   readonly runningTaskSeconds?: Readonly<Record<string, number>>;
+  /**
+   * Whether this process creates the queues and sets their settings (default true: the service).
+   * False for a process that only stores tasks for the service to run (the CLI's `deliveries
+   * replay`): its environment is not the service's, and settings written from it would apply to
+   * every task stored after it, by every replica. A queue it finds missing is an error then.
+   */
+  readonly manageQueues?: boolean;
 }
 
 export type QueueConnection = { readonly pglite: PGliteLike } | { readonly connectionString: string };
@@ -296,7 +303,9 @@ export class PgBossTaskQueue implements TaskQueue {
         if (queue && queue.policy !== policy) {
           throw new Error(`Task queue ${name} exists with policy ${queue.policy}, not ${policy}: a queue's policy cannot change; use a new queue name`);
         }
-        if (queue === undefined) await boss.createQueue(name, { ...options, policy });
+        if (settings.manageQueues === false) {
+          if (queue === undefined) throw new Error(`Task queue ${name} does not exist: start the service on this database first (it creates its queues)`);
+        } else if (queue === undefined) await boss.createQueue(name, { ...options, policy });
         else if (Object.entries(options).some(([key, value]) => queue[key as keyof typeof options] !== value)) await boss.updateQueue(name, options);
       }
       // The embedded database is held by this process alone (the DATA_DIR lock): a task found

@@ -43,7 +43,7 @@ export const bindCore = (c: Container, config: AppConfig, infra: Infrastructure)
 const LONGEST_TASK_SECONDS = 24 * 60 * 60;
 
 /** The durable task queue (pg-boss in the service's database): started when first used (PgBossTaskQueue.open), stopped on unbind. */
-export const bindTaskQueue = (c: Container, config: AppConfig): void => {
+export const bindTaskQueue = (c: Container, config: AppConfig, { manageQueues = true }: { readonly manageQueues?: boolean } = {}): void => {
   // Tasks start (and trigger runs are queued) when the main thread — and the embedded database's
   // thread, which runs the statements of requests and tasks alike — has room: requests first.
   c.bind(TOKENS.Headroom).toResolvedValue(
@@ -75,6 +75,7 @@ export const bindTaskQueue = (c: Container, config: AppConfig): void => {
             retryLimit: 3,
             ...config.queue,
             finishedTaskSeconds: config.retention.finishedTaskSeconds,
+            manageQueues,
             waitingTaskSeconds: config.retention.waitingTaskSeconds,
             // A job's task runs as long as its time limit (and its report after it): failed and run
             // again before that, the job would be marked failed while its agent still runs. A
