@@ -65,7 +65,8 @@ export interface InboundRequestStore {
    * Retention: deletes up to `limit` requests received before `cutoff`, oldest first, and
    * returns how many (fewer than `limit`: none is left). Queued trigger runs read their
    * request: the cutoff must lie further back than a task can wait in the queue. An
-   * undispatched request is kept whatever its age: its runs are still to be queued.
+   * undispatched request is kept whatever its age: its runs are still to be queued; so is one an
+   * approval still waits on, or approved (the run it queued reads it).
    */
   deleteOlderThan(cutoff: Date, limit: number): Promise<number>;
 }

@@ -130,6 +130,9 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
       .createQueryBuilder(InboundRequestEntity, 'old')
       .select('id')
       .where({ receivedAt: { $lt: cutoff }, dispatched: true })
+      // A request an approval still waits on, or one approved whose run may still be queued, is
+      // kept: the run reads it when it goes on (it would record "not stored" and not run).
+      .andWhere("not exists (select 1 from approvals a where a.request_id = old.id and a.status in ('pending', 'approved'))")
       .orderBy({ receivedAt: 'asc' })
       .limit(limit)
       .getNativeQuery();

@@ -4,6 +4,7 @@ import { PinoLogger, createPino } from '../../../src/adapters/logging/pino-logge
 import { CachingConversationStore } from '../../../src/adapters/persistence/caching-conversation-store.js';
 import { MikroOrmActionRunRepository } from '../../../src/adapters/persistence/mikro-orm-action-run-repository.js';
 import { MikroOrmAdminStore } from '../../../src/adapters/persistence/mikro-orm-admin-store.js';
+import { MikroOrmApprovalStore } from '../../../src/adapters/persistence/mikro-orm-approval-store.js';
 import { MikroOrmConversationStore } from '../../../src/adapters/persistence/mikro-orm-conversation-store.js';
 import { MikroOrmDeliveryLog } from '../../../src/adapters/persistence/mikro-orm-delivery-log.js';
 import { MikroOrmIdempotencyKeyStore } from '../../../src/adapters/persistence/mikro-orm-idempotency-key-store.js';
@@ -133,6 +134,38 @@ const describeOn = (engine: Engine): void => {
         'k2',
       ]);
       expect(logger.entries.find((entry) => entry.level === 'info')?.message).to.equal('retention sweep deleted expired records');
+    });
+
+    it('keeps an old request an approval still waits on, or approved (its run reads it), and deletes it once the approval is decided otherwise', async () => {
+      const db = opened!.database;
+      const requests = new MikroOrmInboundRequestStore(db);
+      const approvals = new MikroOrmApprovalStore(db);
+      const ids = ['71000000-0000-4000-8000-000000000001', '71000000-0000-4000-8000-000000000002', '71000000-0000-4000-8000-000000000003'];
+      for (const [index, id] of ids.entries()) {
+        await requests.record({ id, watchPath: '/webhook', receivedAt: ago(40 * DAY), request: '{}', triggers: ['deploy'], runs: [], replayOf: null });
+        await approvals.request({
+          id: `72000000-0000-4000-8000-00000000000${index + 1}`,
+          runId: `73000000-0000-4000-8000-00000000000${index + 1}`,
+          trigger: 'deploy',
+          actionIndex: 1,
+          actionType: 'command',
+          summary: 'command: deploy',
+          requestId: id,
+          watchPath: '/webhook',
+          firedAt: ago(40 * DAY).toISOString(),
+          status: 'pending',
+          createdAt: ago(40 * DAY),
+          expiresAt: new Date(NOW.getTime() + DAY),
+          decidedBy: null,
+          decidedAt: null,
+        });
+      }
+      await approvals.decide(`72000000-0000-4000-8000-000000000002`, 'approved', 'admin UI', ago(DAY));
+      await approvals.decide(`72000000-0000-4000-8000-000000000003`, 'denied', 'admin UI', ago(DAY));
+      expect(await requests.deleteOlderThan(ago(30 * DAY), 10)).to.equal(1);
+      expect(await requests.find(ids[0]), 'pending').not.to.equal(null);
+      expect(await requests.find(ids[1]), 'approved').not.to.equal(null);
+      expect(await requests.find(ids[2]), 'denied').to.equal(null);
     });
 
     it('gives the task queues the configured retention of finished and waiting tasks', async () => {
