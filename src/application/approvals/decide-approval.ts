@@ -15,6 +15,9 @@ export interface DecideApprovalInput {
 }
 
 /** The record of an action that will never run: denied by a person, or expired undecided. */
+/** The error an expired approval's action record gives. */
+export const EXPIRED_ERROR = 'no decision before the approval expired';
+
 export const closedRun = (approval: Approval, status: 'denied' | 'expired', error: string, at: Date): ActionRun => ({
   runId: approval.runId,
   trigger: approval.trigger,
@@ -59,6 +62,9 @@ export class DecideApproval {
       // after the decision was stored): closed now (saving the same record again changes nothing).
       if (status === 'denied' && found.decidedAt !== null)
         await this.runs.save(closedRun(found, 'denied', `denied by ${found.decidedBy ?? 'someone'}`, found.decidedAt));
+      // Expired by the sweep, whose save of the record failed (or whose process died) right after:
+      // closed now, as the sweep would have.
+      if (found.status === 'expired') await this.runs.save(closedRun(found, 'expired', EXPIRED_ERROR, found.expiresAt));
       throw new DomainError(
         'conflict',
         status === 'expired' ? 'This approval has expired: the action was not run' : `This approval was ${status} already by ${found.decidedBy ?? 'someone'}`,

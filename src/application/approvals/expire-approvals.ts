@@ -2,7 +2,7 @@ import type { ActionRunRepository } from '../../ports/action-run-repository.js';
 import type { ApprovalStore } from '../../ports/approval-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
-import { closedRun } from './decide-approval.js';
+import { EXPIRED_ERROR, closedRun } from './decide-approval.js';
 
 const BATCH = 100;
 
@@ -26,7 +26,7 @@ export class ExpireApprovals {
       const now = this.clock.now();
       const expired = await this.approvals.expireDue(now, BATCH);
       for (const approval of expired) {
-        await this.runs.save(closedRun(approval, 'expired', 'no decision before the approval expired', now));
+        await this.runs.save(closedRun(approval, 'expired', EXPIRED_ERROR, now));
         this.logger.info(
           { approvalId: approval.id, trigger: approval.trigger, runId: approval.runId, action: approval.actionIndex },
           'trigger action approval expired; the run ends',

@@ -217,6 +217,28 @@ describe('Approvals', () => {
     expect(await statuses(runs)).to.deep.equal(['0:succeeded', '1:expired']);
   });
 
+  it('expired, but its record failed to save (the sweep expires first, then closes): the next press closes the record', async () => {
+    const { runner, runs, approvals, decide, expire, clock } = await make();
+    await runner.execute(task);
+    const [approval] = await approvals.list({ limit: 1 });
+    clock.advance(60_000);
+    const save = runs.save.bind(runs);
+    runs.save = async () => {
+      runs.save = save;
+      throw new Error('the database hiccuped');
+    };
+    expect(await expire.execute().catch((e: Error) => e.message)).to.equal('the database hiccuped');
+    expect(await expire.execute(), 'the approval is expired already: the sweep sees it no more').to.equal(0);
+    expect(await statuses(runs)).to.deep.equal(['0:succeeded', '1:awaiting_approval']);
+    const late = await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' }).catch((e: Error) => e.message);
+    expect(late).to.equal('This approval has expired: the action was not run');
+    const records = await runs.forRun(RUN_ID);
+    expect(records.map((run) => `${run.actionIndex}:${run.status}:${run.error}`)).to.deep.equal([
+      '0:succeeded:null',
+      '1:expired:no decision before the approval expired',
+    ]);
+  });
+
   it('approved after a reload changed the action: not run, recorded with why, and nothing after it runs', async () => {
     const withAction = (action: TriggerAction) => [{ ...triggers[0], actions: [triggers[0].actions[0], action, triggers[0].actions[2]] }];
     const changed: Array<[string, TriggerAction]> = [
