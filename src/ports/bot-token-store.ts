@@ -19,4 +19,11 @@ export interface BotTokenStore {
    * @throws when the store fails (nothing is replaced then).
    */
   register(token: string, webhookSecret: string | undefined): Promise<void>;
+  /**
+   * The stored webhook secret, or `generate()`'s, stored now when there is none: of callers at
+   * once (two registrations on two replicas), all get the one stored first — a registration then
+   * gives the platform the secret every replica accepts, whichever of them finishes last.
+   * @throws when the store fails, or for a channel without registration.
+   */
+  secretFor(generate: () => string): Promise<string>;
 }

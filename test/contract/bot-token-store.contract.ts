@@ -31,6 +31,22 @@ export const describeBotTokenStoreContract = (name: string, open: () => Promise<
       expect(await store.webhookSecret()).to.equal(undefined);
     });
 
+    it('gives the stored webhook secret, or stores the generated one; of callers at once on several instances, all get the first stored (pending for a store without registration)', async function () {
+      if (harness.registers === false) return this.skip();
+      const stores = [harness.store('1:configured'), harness.store('1:configured'), harness.store('1:configured')];
+      let made = 0;
+      const secrets = await Promise.all(stores.map((store) => store.secretFor(() => `generated-${++made}`)));
+      expect(new Set(secrets).size, JSON.stringify(secrets)).to.equal(1);
+      expect(secrets[0]).to.match(/^generated-[123]$/);
+      expect(await harness.store('1:configured').webhookSecret()).to.equal(secrets[0]);
+      expect(await harness.store('1:configured').current(), 'the token is left as it was').to.equal('1:configured');
+      // a registration that keeps it, and one that drops it (a configured secret in force), as before
+      await stores[0].register('2:registered', secrets[0]);
+      expect(await harness.store('1:configured').secretFor(() => 'another')).to.equal(secrets[0]);
+      await stores[0].register('2:registered', undefined);
+      expect(await harness.store('1:configured').secretFor(() => 'after-drop')).to.equal('after-drop');
+    });
+
     it('refuses a registration where the channel has none, keeping the configured token (pending for a store that takes registrations)', async function () {
       if (harness.registers !== false) return this.skip();
       const store = harness.store('xoxb-configured');

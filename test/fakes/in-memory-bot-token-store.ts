@@ -48,6 +48,14 @@ export class InMemoryBotTokenStore implements BotTokenStore {
     return this.secret;
   }
 
+  async secretFor(generate: () => string): Promise<string> {
+    const stored = this.storage.registered?.secret;
+    if (stored !== undefined) return stored;
+    const secret = generate();
+    this.storage.registered = { token: this.storage.registered?.token, secret };
+    return secret;
+  }
+
   async register(token: string, webhookSecret: string | undefined): Promise<void> {
     this.registrations++;
     this.storage.registered = { token, secret: webhookSecret };

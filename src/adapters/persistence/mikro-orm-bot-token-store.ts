@@ -45,6 +45,20 @@ export class MikroOrmBotTokenStore implements BotTokenStore {
     this.#cached = { value: Promise.resolve({ token, secret: webhookSecret }), at: Date.now() };
   }
 
+  async secretFor(generate: () => string): Promise<string> {
+    const connection = this.db.orm.em.getConnection();
+    // Stored only where none is (no row, or the empty value that says none): the first wins.
+    await connection.execute(
+      "insert into settings (key, value, updated_at) values (?, ?, now()) on conflict (key) do update set value = excluded.value, updated_at = excluded.updated_at where settings.value = ''",
+      [SECRET_KEY, generate()],
+    );
+    const rows = (await connection.execute('select value from settings where key = ?', [SECRET_KEY])) as Array<{ value: string }>;
+    this.#cached = undefined;
+    const secret = rows[0]?.value;
+    if (!secret) throw new Error('the webhook secret could not be stored');
+    return secret;
+  }
+
   #read(): Promise<Registration> {
     if (this.#cached && Date.now() - this.#cached.at < CACHE_MS) return this.#cached.value;
     const read = this.db.orm.em

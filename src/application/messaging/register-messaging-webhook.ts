@@ -91,19 +91,26 @@ export class RegisterMessagingWebhook {
       return new DomainError('internal', 'Failed to register webhook', { cause: error });
     };
     let current: string | undefined;
-    let stored: string | undefined;
     try {
       // Where the bot in force delivers now (null: the platform no longer knows its token, so no
       // delivery goes anywhere). Not needed when PUBLIC_URL says where the service is.
       const inForce = this.publicUrl === undefined ? await credentials.current() : undefined;
       current = inForce === undefined ? undefined : ((await registration.webhookUrl(inForce)) ?? undefined);
-      stored = settings.webhookSecret === undefined ? await credentials.webhookSecret() : undefined;
     } catch (error) {
       throw failed(error);
     }
     const problem = webhookUrlProblem(url, platform.id, { publicUrl: this.publicUrl, current });
     if (problem !== undefined) throw new DomainError('invalid_input', `Invalid webhook_url: ${problem}`);
-    const secret = settings.webhookSecret === undefined ? (stored ?? this.crypto.secret()) : undefined;
+    let secret: string | undefined;
+    let stored: string | undefined;
+    try {
+      // The stored one, or a new one stored before the platform is told (two registrations at once
+      // then give it the same one, and one that stops half-way leaves it a secret that is accepted).
+      stored = settings.webhookSecret === undefined ? await credentials.webhookSecret() : undefined;
+      secret = settings.webhookSecret === undefined ? await credentials.secretFor(() => this.crypto.secret()) : undefined;
+    } catch (error) {
+      throw failed(error);
+    }
     try {
       await registration.setWebhook(token, url, settings.webhookSecret ?? (secret as string));
       const info = await registration.getWebhookInfo(token);
