@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 10_000,
       codehostWebhookSecret: undefined,
       metricsToken: undefined,
+      publicUrl: undefined,
       trustedProxies: 0,
       commandTimeoutMs: 60_000,
       commandEnv: [],
