@@ -12,13 +12,19 @@ export interface BotTokenStore {
   webhookSecret(): Promise<string | undefined>;
   /**
    * Persists a newly registered token together with the webhook secret the platform was given
-   * (undefined: none stored, the configured one is in force). Both replace what was stored
+   * (undefined: none stored, the configured one is in force) and, when given, the address it
+   * was registered at (kept as it was otherwise). Both replace what was stored
    * before, together: a reader never sees one registration's token with another's secret.
    * The token overrides the configured default from now on, restarts included; this instance
    * answers with it at once, other replicas within a few seconds.
    * @throws when the store fails (nothing is replaced then).
    */
-  register(token: string, webhookSecret: string | undefined): Promise<void>;
+  register(token: string, webhookSecret: string | undefined, webhookUrl?: string): Promise<void>;
+  /**
+   * The address the last registration pointed the platform's deliveries at (`webhookUrl` of
+   * `register`), or undefined when none was stored: the host a later registration must keep.
+   */
+  webhookUrl(): Promise<string | undefined>;
   /**
    * The stored webhook secret, or `generate()`'s, stored now when there is none: of callers at
    * once (two registrations on two replicas), all get the one stored first — a registration then

@@ -47,6 +47,18 @@ export const describeBotTokenStoreContract = (name: string, open: () => Promise<
       expect(await harness.store('1:configured').secretFor(() => 'after-drop')).to.equal('after-drop');
     });
 
+    it('keeps the address a registration gave, for fresh instances too, until a registration gives another (pending for a store without registration)', async function () {
+      if (harness.registers === false) return this.skip();
+      const store = harness.store('1:configured');
+      expect(await store.webhookUrl()).to.equal(undefined);
+      await store.register('2:registered', 's1', 'https://gw.example.com/api/messaging/webhook');
+      expect(await harness.store('1:configured').webhookUrl()).to.equal('https://gw.example.com/api/messaging/webhook');
+      await store.register('3:registered', 's2');
+      expect(await harness.store('1:configured').webhookUrl(), 'kept when none is given').to.equal('https://gw.example.com/api/messaging/webhook');
+      await store.register('4:registered', 's3', 'https://gw.example.com/prefix/api/messaging/webhook');
+      expect(await harness.store('1:configured').webhookUrl()).to.equal('https://gw.example.com/prefix/api/messaging/webhook');
+    });
+
     it('refuses a registration where the channel has none, keeping the configured token (pending for a store that takes registrations)', async function () {
       if (harness.registers !== false) return this.skip();
       const store = harness.store('xoxb-configured');

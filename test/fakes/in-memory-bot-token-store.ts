@@ -20,7 +20,7 @@ export class InMemoryBotTokenStore implements BotTokenStore {
   constructor(
     private readonly configured: string | undefined = undefined,
     storedSecret: string | undefined = undefined,
-    readonly storage: { registered?: BotRegistration } = {},
+    readonly storage: { registered?: BotRegistration; url?: string } = {},
   ) {
     if (storedSecret !== undefined && storage.registered === undefined) storage.registered = { token: configured, secret: storedSecret };
   }
@@ -56,8 +56,13 @@ export class InMemoryBotTokenStore implements BotTokenStore {
     return secret;
   }
 
-  async register(token: string, webhookSecret: string | undefined): Promise<void> {
+  async register(token: string, webhookSecret: string | undefined, webhookUrl?: string): Promise<void> {
     this.registrations++;
     this.storage.registered = { token, secret: webhookSecret };
+    if (webhookUrl !== undefined) this.storage.url = webhookUrl;
+  }
+
+  async webhookUrl(): Promise<string | undefined> {
+    return this.storage.url;
   }
 }

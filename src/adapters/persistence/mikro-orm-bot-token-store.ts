@@ -5,6 +5,7 @@ import { SettingEntity } from './entities/setting-entity.js';
 
 const TOKEN_KEY = 'messaging.bot_token';
 const SECRET_KEY = 'messaging.webhook_secret';
+const URL_KEY = 'messaging.webhook_url';
 /** Replicas pick up a token registered on another replica within this time. */
 const CACHE_MS = 5000;
 
@@ -36,13 +37,21 @@ export class MikroOrmBotTokenStore implements BotTokenStore {
     return (await this.#read()).secret;
   }
 
-  async register(token: string, webhookSecret: string | undefined): Promise<void> {
-    // One multi-row `insert … on conflict do update`: both rows change together or neither does.
-    await this.db.orm.em.fork().upsertMany(SettingEntity, [
-      { key: TOKEN_KEY, value: token, updatedAt: sql.now() },
-      { key: SECRET_KEY, value: webhookSecret ?? '', updatedAt: sql.now() },
-    ]);
+  async register(token: string, webhookSecret: string | undefined, webhookUrl?: string): Promise<void> {
+    // One multi-row `insert … on conflict do update`: the rows change together or none does.
+    await this.db.orm.em
+      .fork()
+      .upsertMany(SettingEntity, [
+        { key: TOKEN_KEY, value: token, updatedAt: sql.now() },
+        { key: SECRET_KEY, value: webhookSecret ?? '', updatedAt: sql.now() },
+        ...(webhookUrl === undefined ? [] : [{ key: URL_KEY, value: webhookUrl, updatedAt: sql.now() }]),
+      ]);
     this.#cached = { value: Promise.resolve({ token, secret: webhookSecret }), at: Date.now() };
+  }
+
+  async webhookUrl(): Promise<string | undefined> {
+    const row = await this.db.orm.em.fork().findOne(SettingEntity, { key: URL_KEY });
+    return row?.value || undefined;
   }
 
   async secretFor(generate: () => string): Promise<string> {

@@ -16,6 +16,10 @@ export class EnvironmentBotTokenStore implements BotTokenStore {
     return undefined;
   }
 
+  async webhookUrl(): Promise<undefined> {
+    return undefined;
+  }
+
   async secretFor(): Promise<string> {
     throw new Error('This channel has no registration: its webhook secret is set in its variable');
   }

@@ -21,29 +21,41 @@ const isHttpsUrl = (value: string): boolean => {
   }
 };
 
+/** The paths of a channel's webhook: `…/api/messaging/webhook` (the alias) or `…/api/messaging/<id>/webhook`. */
+const webhookPaths = (channelId: string): string[] => ['/api/messaging/webhook', `/api/messaging/${channelId}/webhook`];
+
+/** `url`'s path without one trailing slash (the router serves both). */
+const pathOf = (url: URL): string => (url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname);
+
+/** Where the service is, as an address tells: its origin and the prefix before the webhook's path (`https://host/prefix`). */
+const baseOf = (url: string, channelId: string): string | undefined => {
+  if (!URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  const path = pathOf(parsed);
+  const suffix = webhookPaths(channelId).find((candidate) => path.endsWith(candidate));
+  return suffix === undefined ? undefined : `${parsed.origin}${path.slice(0, -suffix.length)}`;
+};
+
 /**
  * Where a registration may point the platform's deliveries: to this service's chat webhook and
  * nowhere else, since every delivery carries the webhook secret. The path must be the channel's
  * webhook (`…/api/messaging/webhook` or `…/api/messaging/<id>/webhook`, behind any prefix a proxy
- * adds); the host, PUBLIC_URL's when it is set, else the one the bot's webhook points at now
- * (the first registration chooses it). Undefined when `url` may be registered, else what is
- * wrong, for the 400.
+ * adds); the service, PUBLIC_URL when it is set, else where the last registration pointed
+ * (`pinned`: the origin and the prefix before the webhook's path; the first registration
+ * chooses it). Undefined when `url` may be registered, else what is wrong, for the 400.
  */
-export const webhookUrlProblem = (url: string, channelId: string, allowed: { readonly publicUrl?: string; readonly current?: string }): string | undefined => {
-  const given = new URL(url);
-  const paths = ['/api/messaging/webhook', `/api/messaging/${channelId}/webhook`];
-  if (!paths.some((path) => given.pathname.endsWith(path))) return `expected the address of this service's ${paths.join(' or ')}`;
+export const webhookUrlProblem = (url: string, channelId: string, allowed: { readonly publicUrl?: string; readonly pinned?: string }): string | undefined => {
+  const paths = webhookPaths(channelId);
+  const base = baseOf(url, channelId);
+  if (base === undefined) return `expected the address of this service's ${paths.join(' or ')}`;
   if (allowed.publicUrl !== undefined) {
-    const base = new URL(allowed.publicUrl);
-    const prefix = base.pathname.replace(/\/+$/, '');
-    if (given.origin !== base.origin || !given.pathname.startsWith(`${prefix}/`)) return `expected an address under PUBLIC_URL (${allowed.publicUrl})`;
-    return undefined;
+    const given = new URL(allowed.publicUrl);
+    const expected = `${given.origin}${given.pathname.replace(/\/+$/, '')}`;
+    return base === expected ? undefined : `expected an address under PUBLIC_URL (${allowed.publicUrl})`;
   }
-  if (allowed.current !== undefined && allowed.current !== '' && URL.canParse(allowed.current)) {
-    const origin = new URL(allowed.current).origin;
-    if (given.origin !== origin)
-      return `the bot's webhook is on ${origin} now, and a registration does not move it to another host (to move it, set PUBLIC_URL to the service's new public address)`;
-  }
+  const pinned = allowed.pinned === undefined ? undefined : baseOf(allowed.pinned, channelId);
+  if (pinned !== undefined && base !== pinned)
+    return `the bot's webhook is registered at ${pinned} now, and a registration does not move it elsewhere (to move it, set PUBLIC_URL to the service's new public address)`;
   return undefined;
 };
 
@@ -90,16 +102,20 @@ export class RegisterMessagingWebhook {
       this.logger.error({ err: error, channel: platform.id }, 'messaging webhook registration failed');
       return new DomainError('internal', 'Failed to register webhook', { cause: error });
     };
-    let current: string | undefined;
+    let pinned: string | undefined;
     try {
-      // Where the bot in force delivers now (null: the platform no longer knows its token, so no
-      // delivery goes anywhere). Not needed when PUBLIC_URL says where the service is.
-      const inForce = this.publicUrl === undefined ? await credentials.current() : undefined;
-      current = inForce === undefined ? undefined : ((await registration.webhookUrl(inForce)) ?? undefined);
+      // Where the last registration pointed; for a store from before that was kept, where the bot
+      // in force delivers now (null: the platform no longer knows its token). Not needed when
+      // PUBLIC_URL says where the service is.
+      if (this.publicUrl === undefined) {
+        pinned = await credentials.webhookUrl();
+        const inForce = pinned === undefined ? await credentials.current() : undefined;
+        if (inForce !== undefined) pinned = (await registration.webhookUrl(inForce)) || undefined;
+      }
     } catch (error) {
       throw failed(error);
     }
-    const problem = webhookUrlProblem(url, platform.id, { publicUrl: this.publicUrl, current });
+    const problem = webhookUrlProblem(url, platform.id, { publicUrl: this.publicUrl, pinned });
     if (problem !== undefined) throw new DomainError('invalid_input', `Invalid webhook_url: ${problem}`);
     let secret: string | undefined;
     let stored: string | undefined;
@@ -114,7 +130,7 @@ export class RegisterMessagingWebhook {
     try {
       await registration.setWebhook(token, url, settings.webhookSecret ?? (secret as string));
       const info = await registration.getWebhookInfo(token);
-      await credentials.register(token, secret);
+      await credentials.register(token, secret, url);
       this.logger.info({ channel: platform.id, url: info.url, generatedSecret: secret !== undefined && secret !== stored }, 'messaging webhook registered');
       return info;
     } catch (error) {

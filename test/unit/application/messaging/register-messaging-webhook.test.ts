@@ -73,29 +73,58 @@ describe('RegisterMessagingWebhook', () => {
     expect(calls()).to.have.length(1);
   });
 
-  it('does not move the webhook to another host: the webhook secret never reaches an address a key holder chose', async () => {
+  it('does not move the webhook elsewhere: the webhook secret never reaches an address a key holder chose', async () => {
     const { calls, tokens, register } = make('configured-secret');
     await register.execute({ bot_token: TOKEN, webhook_url: URL });
-    for (const token of [TOKEN, 'fake-attacker1']) {
-      const error = await failure(register.execute({ bot_token: token, webhook_url: 'https://evil.example/api/messaging/fake/webhook' }));
-      expect(error).to.include({ code: 'invalid_input' });
-      expect(error?.message).to.equal(
-        "Invalid webhook_url: the bot's webhook is on https://gateway.example.com now, and a registration does not move it to another host (to move it, set PUBLIC_URL to the service's new public address)",
-      );
+    const moved =
+      "Invalid webhook_url: the bot's webhook is registered at https://gateway.example.com now, and a registration does not move it elsewhere (to move it, set PUBLIC_URL to the service's new public address)";
+    for (const [token, url] of [
+      [TOKEN, 'https://evil.example/api/messaging/fake/webhook'],
+      ['fake-attacker1', 'https://evil.example/api/messaging/fake/webhook'],
+      // another app behind the same proxy
+      [TOKEN, 'https://gateway.example.com/other-app/api/messaging/fake/webhook'],
+    ]) {
+      const error = await failure(register.execute({ bot_token: token, webhook_url: url }));
+      expect(error, url).to.include({ code: 'invalid_input', message: moved });
     }
     expect(calls().map((call) => call.url)).to.deep.equal([URL]);
     expect(tokens.token).to.equal(TOKEN);
-    // another path on the same host, and another bot on it, are fine
-    await register.execute({ bot_token: 'fake-second1', webhook_url: 'https://gateway.example.com/api/messaging/webhook' });
-    expect(calls()).to.have.length(2);
+    // the alias path, a trailing slash, a query string, another bot: all at the same place
+    for (const url of [
+      'https://gateway.example.com/api/messaging/webhook',
+      'https://gateway.example.com/api/messaging/fake/webhook/',
+      'https://GATEWAY.example.com:443/api/messaging/fake/webhook?x=1',
+    ])
+      await register.execute({ bot_token: 'fake-second1', webhook_url: url });
+    expect(calls()).to.have.length(4);
   });
 
-  it('moves it when the platform no longer knows the token in force (a revoked bot delivers nowhere)', async () => {
+  it("keeps the place pinned when the bot in force stops delivering: a key holder's own bot, its webhook deleted or its token revoked, frees nothing", async () => {
     const { channel, calls, register } = make(undefined);
-    await register.execute({ bot_token: TOKEN, webhook_url: URL });
+    // the attacker's bot, registered where the service is (allowed)
+    await register.execute({ bot_token: 'fake-attacker1', webhook_url: URL });
+    // its webhook deleted at Telegram, then its token revoked: it delivers nowhere
+    channel.registered.length = 0;
+    channel.refusedTokens.add('fake-attacker1');
+    const error = await failure(register.execute({ bot_token: 'fake-attacker2', webhook_url: 'https://evil.example/api/messaging/fake/webhook' }));
+    expect(error?.message).to.match(/^Invalid webhook_url: the bot's webhook is registered at https:\/\/gateway\.example\.com now/);
+    expect(calls().map((call) => call.url)).to.deep.equal([]);
+  });
+
+  it('pins, for a store from before registrations kept their address, where the bot in force delivers now; any place when it delivers nowhere', async () => {
+    const { channel, tokens, calls, register } = make(undefined);
+    await tokens.register(TOKEN, 'old-secret'); // an upgrade: registered, no address kept
+    await channel.registration!.setWebhook(TOKEN, URL, 'old-secret');
+    expect((await failure(register.execute({ bot_token: TOKEN, webhook_url: 'https://evil.example/api/messaging/fake/webhook' })))?.code).to.equal(
+      'invalid_input',
+    );
     channel.refusedTokens.add(TOKEN);
     await register.execute({ bot_token: 'fake-new1', webhook_url: 'https://new.example.com/api/messaging/fake/webhook' });
-    expect(calls().map((call) => call.url)).to.deep.equal([URL, 'https://new.example.com/api/messaging/fake/webhook']);
+    expect(
+      calls()
+        .map((call) => call.url)
+        .at(-1),
+    ).to.equal('https://new.example.com/api/messaging/fake/webhook');
   });
 
   it('with PUBLIC_URL: only addresses under it, wherever the webhook is now', async () => {
