@@ -13,6 +13,9 @@ import { isSpeech, transcribeSpeech, type VoiceTranscription } from './transcrib
 
 export const APOLOGY = 'Sorry, I encountered an error processing your message.';
 
+/** How long the reply's last part waits for a typing refresh under way (see #keepTyping). */
+export const TYPING_SETTLE_MS = 1000;
+
 /** Timers of the event loop, when no Timer is given (never keeping the process alive). */
 const REAL_TIMER: Timer = {
   after: (ms, callback) => {
@@ -134,9 +137,18 @@ export class ReplyToChatMessage {
     refresh();
     return {
       stop: () => {
+        if (stopped) return Promise.resolve();
         stopped = true;
         cancel();
-        return underway;
+        // The refresh under way is waited for a moment only: a slow or rate-limited one (its
+        // retries can take minutes) must not hold the reply back.
+        return new Promise<void>((settled) => {
+          const give = this.timer.after(TYPING_SETTLE_MS, settled);
+          void underway.then(() => {
+            give();
+            settled();
+          });
+        });
       },
     };
   }

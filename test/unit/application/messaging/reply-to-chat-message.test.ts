@@ -6,10 +6,11 @@ import { CreateJob } from '../../../../src/application/jobs/create-job.js';
 import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js';
 import { MessagingChannels, type ChatChannel } from '../../../../src/application/messaging/messaging-channels.js';
 import { NotifyChatOfJob } from '../../../../src/application/messaging/notify-chat-of-job.js';
-import { APOLOGY, ReplyToChatMessage } from '../../../../src/application/messaging/reply-to-chat-message.js';
+import { APOLOGY, ReplyToChatMessage, TYPING_SETTLE_MS } from '../../../../src/application/messaging/reply-to-chat-message.js';
 import type { Headroom } from '../../../../src/ports/headroom.js';
 import type { Timer } from '../../../../src/ports/timer.js';
 import { ManualTimer } from '../../../fakes/manual-timer.js';
+import { waitFor } from '../../../support/http.js';
 import type { Job } from '../../../../src/domain/jobs/job.js';
 import type { ChannelMessage } from '../../../../src/domain/messaging/channel-message.js';
 import { AiCallFailed } from '../../../../src/domain/ai/ai-call-failed.js';
@@ -186,9 +187,23 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
       };
       await reply.execute({ message: message('hello') });
       expect(events, String(outcome)).to.deep.equal(['typing', 'typing', 'typing', 'part', 'typing', 'part', 'part']);
-      expect(timer.waits, String(outcome)).to.deep.equal([4000, 4000, 4000, 4000]);
+      expect(timer.waits, String(outcome)).to.deep.equal([4000, 4000, 4000, 4000, TYPING_SETTLE_MS]);
       expect(timer.armed, `${String(outcome)}: no refresh left armed`).to.equal(0);
     }
+  });
+
+  it('waits for a typing refresh under way a moment only: one that hangs (its retries) holds the reply back TYPING_SETTLE_MS at most', async () => {
+    const timer = new ManualTimer();
+    const { platform, reply } = setup([{ text: 'ok' }], { typingRefreshMs: 4000 }, 'bot-token', undefined, timer);
+    platform.sendTyping = () => new Promise<void>(() => undefined); // never answered
+    let done = false;
+    const replied = reply.execute({ message: message('hello') }).then(() => (done = true));
+    await waitFor(() => timer.waits.at(-1) === TYPING_SETTLE_MS, 5000, 'the reply to wait for the refresh under way');
+    expect(done).to.equal(false);
+    expect(platform.sent).to.deep.equal([]);
+    timer.fire();
+    await replied;
+    expect(platform.sent.map((sent) => sent.message.plain)).to.deep.equal(['ok']);
   });
 
   it('drops a message of a channel it does not have, and one without a bot token', async () => {
