@@ -268,16 +268,22 @@ export class Gateway {
     (await this.container.getAsync(TOKENS.Scheduler)).stop();
     await this.http.close(this.config.shutdownTimeoutMs);
     await this.adminSocket?.close();
-    // The runs of the requests answered so far are queued before the queue stops.
-    await (await this.container.getAsync(TOKENS.DispatchTriggerRuns)).stop();
-    const runJob = await this.container.getAsync(TOKENS.RunJob);
-    const overdue = setTimeout(() => {
-      const stopped = runJob.abortAll();
-      if (stopped > 0) this.pino.warn({ jobs: stopped }, 'grace period over: stopping running jobs');
-    }, this.config.shutdownTimeoutMs);
-    await this.container.unbindAllAsync();
-    clearTimeout(overdue);
-    await this.database.close();
+    let overdue: NodeJS.Timeout | undefined;
+    try {
+      // The runs of the requests answered so far are queued before the queue stops.
+      await (await this.container.getAsync(TOKENS.DispatchTriggerRuns)).stop();
+      const runJob = await this.container.getAsync(TOKENS.RunJob);
+      overdue = setTimeout(() => {
+        const stopped = runJob.abortAll();
+        if (stopped > 0) this.pino.warn({ jobs: stopped }, 'grace period over: stopping running jobs');
+      }, this.config.shutdownTimeoutMs);
+      await this.container.unbindAllAsync();
+    } finally {
+      clearTimeout(overdue);
+      // Also when a step failed (an engine that died fails them): the lock of the embedded
+      // database is released, so that the next start, in a new container too, opens it at once.
+      await this.database.close();
+    }
     this.pino.info({}, 'stopped');
   }
 }

@@ -175,10 +175,17 @@ export class Database {
     };
   }
 
+  /** Closes the ORM and the engine, and releases the embedded database's lock whatever failed (a dead engine's close may). */
   async close(): Promise<void> {
-    await this.orm.close(true);
-    await this.pglite?.close();
-    await this.lock?.release();
+    try {
+      await this.orm.close(true);
+    } finally {
+      try {
+        await this.pglite?.close();
+      } finally {
+        await this.lock?.release();
+      }
+    }
   }
 }
 
