@@ -47,8 +47,10 @@ export class FileStartMarks implements StartMarks {
   async clear(where: string): Promise<void> {
     const path = this.#path(where);
     if (path === null) return;
-    await rm(outcomePathOf(path), { force: true });
+    // The mark first: a spawner writes an outcome only beside a mark (and removes one it wrote
+    // where the mark went meanwhile), so none is left behind once both are gone.
     await rm(path, { force: true });
+    await rm(outcomePathOf(path), { force: true });
   }
 
   /** The mark's file when it was placed on this machine, else null. */

@@ -1,4 +1,4 @@
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { ShellRun } from '../../ports/shell-executor.js';
 
@@ -20,6 +20,8 @@ export const leaveOutcome = (markPath: string, run: ShellRun): void => {
   const fresh = `${path}.${process.pid}.new`;
   writeFileSync(fresh, JSON.stringify(run), { mode: 0o600 });
   renameSync(fresh, path);
+  // The mark cleared meanwhile (its record made without this outcome): nobody would read it.
+  if (!existsSync(markPath)) rmSync(path, { force: true });
 };
 
 /** The outcome a command left beside its start mark at `markPath`, or null when it left none (still running, never ended, or unreadable). */

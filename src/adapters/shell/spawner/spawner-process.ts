@@ -52,7 +52,7 @@ process.on('disconnect', () => {
   alone = true;
   exitWhenIdle();
 });
-// The spawner lives exactly as long as its service: a Ctrl-C, a closed terminal or a service
-// manager signals the whole process group, and the service, stopping gracefully, still waits
-// for the outcome of the commands running here.
+// A Ctrl-C, a closed terminal or a service manager signals the whole process group: the
+// spawner goes on, for the service, stopping gracefully, still waits for the outcome of the
+// commands running here (and, should it stop without them, they are finished as above).
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => undefined);

@@ -20,8 +20,10 @@ interface Pending {
  * waiting on it — for 4–10 ms (docs/architecture.md, "Commands run from a spawner process"). The
  * spawner is tens of MB and does that work on its own, off the service's CPU time and event loop.
  *
- * The spawner keeps the service alive only while commands run. It exits when the service exits,
- * even when the service is killed; `close` stops it once running commands have finished.
+ * The spawner keeps the service alive only while commands run. When the service exits, even
+ * killed, it exits too — at once when no command runs, else once its commands have ended,
+ * leaving their outcomes beside their start marks (spawner-process.ts); `close` stops it once
+ * running commands have finished.
  * If it dies, the commands it was running fail with an error saying so, and the next command
  * starts a new one.
  */
@@ -75,9 +77,10 @@ export class SpawnerShellExecutor implements ShellExecutor {
   /**
    * Waits for running commands, then stops the spawner. A later `run` starts a new one. With
    * `waitMs` (the service's stop), commands still running after it are left to finish on their
-   * own, as in a killed service: the spawner is let go (it exits, they go on in their process
-   * groups), and their callers get no outcome; the records say `running`, and the next start
-   * takes them as interrupted, never starting them again. A stop then ends in time instead of
+   * own, as in a killed service: the spawner is let go (it stays until they end, their time
+   * limits kept, and leaves each one's outcome beside its start mark), and their callers get no
+   * outcome; the records say `running`, and the next start records the outcome left (or, when
+   * there is none yet, takes them as interrupted), never starting them again. A stop then ends in time instead of
    * lasting as long as the longest command (until the service manager kills it).
    */
   async close(waitMs?: number): Promise<void> {
