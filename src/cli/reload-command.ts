@@ -36,6 +36,17 @@ export const reload = async (_parsed: ParsedCommand, io: CliIo): Promise<number>
     io.out.write(`no server is running on ${target.dataDir}; the files are valid (${counts(files.triggers.length, files.schedules.length)})\n`);
     return 0;
   }
+  // A missing file is "none" for a server that runs none of its entries, and refused by one that
+  // runs some (ConfigReloader): this command cannot tell which, so it says so.
+  for (const [variable, file, missing, what] of [
+    ['TRIGGERS_FILE', config.triggersFile, files.triggersMissing, 'triggers'],
+    ['CRONS_FILE', config.cronsFile, files.schedulesMissing, 'schedules'],
+  ] as const) {
+    if (missing)
+      io.err.write(
+        `warning: ${variable}: ${file} does not exist; a server running ${what} keeps them and refuses that file's reload (write [] to remove them all)\n`,
+      );
+  }
   const { RELOAD_CHANNEL } = await import('../container/reload-channel.js');
   await withOpenDatabase(config, target, io, ({ database }) => database.notify(RELOAD_CHANNEL));
   io.out.write(`the files are valid (${counts(files.triggers.length, files.schedules.length)}); every server on this database was asked to reload\n`);

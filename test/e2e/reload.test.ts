@@ -209,6 +209,9 @@ describeWithPostgres('e2e: reload on every replica (PostgreSQL)', function () {
     const result = await runCli(['reload'], replicas[0].env);
     expect(result.code, result.stderr).to.equal(0);
     expect(result.stdout).to.include('every server on this database was asked to reload');
+    // CRONS_FILE is missing: a server running schedules would keep them, and the command says so
+    expect(result.stderr).to.include('warning: CRONS_FILE: ');
+    expect(result.stderr).to.include('NONE.json does not exist; a server running schedules keeps them and refuses');
     for (const replica of replicas) await waitFor(() => logged(replica, 'configuration reloaded') === 1, 20_000, 'the reload on each replica');
     expect(await Promise.all(replicas.map(fire))).to.deep.equal([['second'], ['second']]);
 
