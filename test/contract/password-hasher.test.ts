@@ -13,6 +13,8 @@ const damagedScrypt = (stored: string): Record<string, string> => {
     'no parameters': hash('scrypt', salt, digest),
     'a cost that is not a number': hash('scrypt', 'abc', r, p, salt, digest),
     'a cost that is not a power of two': hash('scrypt', '1000', r, p, salt, digest),
+    'a cost far above the service’s (2^20, r 32: gigabytes per attempt)': hash('scrypt', String(2 ** 20), '32', p, salt, digest),
+    'another block size': hash('scrypt', n, '16', p, salt, digest),
     'a digest cut short': hash('scrypt', n, r, p, salt, (digest ?? '').slice(0, 8)),
     'a digest that decodes to no bytes': hash('scrypt', n, r, p, salt, '!!'),
   };

@@ -19,7 +19,8 @@ export class ScryptPasswordHasher implements PasswordHasher {
   /**
    * False for anything that is not a hash `hash` could have made: another scheme, a digest that
    * is not 32 bytes (a short one would lower the bar; an empty one matched every password),
-   * parameters that are not whole numbers, a cost that is not a power of two or beyond 2^20 —
+   * parameters other than hash()'s (r 8, p 1), a cost that is not a power of two or above this
+   * hasher's (or 2^17) —
    * never a throw, and never a scrypt run with parameters a stored value chose unchecked.
    */
   async verify(password: string, stored: string): Promise<boolean> {
@@ -28,7 +29,9 @@ export class ScryptPasswordHasher implements PasswordHasher {
     const [scheme, n, r, p, salt, digest] = parts;
     if (scheme !== 'scrypt' || !/^[A-Za-z0-9_-]+$/.test(salt) || !/^[A-Za-z0-9_-]+$/.test(digest)) return false;
     const [N, R, P] = [n, r, p].map((value) => (/^[1-9][0-9]{0,7}$/.test(value) ? Number(value) : Number.NaN));
-    if (!(N >= 2 && N <= 2 ** 20 && (N & (N - 1)) === 0) || !(R >= 1 && R <= 32) || !(P >= 1 && P <= 16)) return false;
+    // r and p as hash() writes them, and a cost no higher than this hasher's (or 2^17): a stored
+    // value cannot make a login attempt cost gigabytes and seconds.
+    if (!(N >= 2 && N <= Math.max(this.cost, 2 ** 17) && (N & (N - 1)) === 0) || R !== 8 || P !== 1) return false;
     const expected = Buffer.from(digest, 'base64url');
     if (expected.length !== DIGEST_BYTES) return false;
     try {
