@@ -340,6 +340,13 @@ describe('e2e: an unsupported Node.js is refused before anything else runs', fun
   );
 });
 
+/** The messages of the JSON log lines a process printed, in order. */
+const logMessages = (stdout: string): string[] =>
+  stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => (JSON.parse(line) as { msg: string }).msg);
+
 describe('e2e: a stop right after the start', function () {
   this.timeout(60_000);
 
@@ -374,10 +381,7 @@ describe('e2e: a stop right after the start', function () {
     expect(result.stderr).to.include('received SIGTERM while starting, shutting down once started');
     expect(result.signal, result.stderr).to.equal(null);
     expect(result.code, result.stderr).to.equal(0);
-    const messages = result.stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    const messages = logMessages(result.stdout);
     expect(messages.filter((msg) => msg !== 'request').slice(-3)).to.deep.equal(['agent gateway listening', 'shutting down', 'stopped']);
     expect(existsSync(join(dir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
   });
@@ -403,10 +407,7 @@ describe('e2e: a stop right after the start', function () {
     );
     expect(result.signal, result.stderr).to.equal(null);
     expect(result.code, result.stderr).to.equal(1);
-    const messages = result.stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    const messages = logMessages(result.stdout);
     expect(messages, `${result.stdout}\n${result.stderr}`).to.include(
       'the embedded database stopped: every request that needs it fails until the service restarts',
     );
@@ -439,10 +440,7 @@ describe('e2e: a stop right after the start', function () {
     expect(result.signal, result.stderr).to.equal(null);
     expect(result.code, result.stderr).to.equal(0);
     expect(result.stderr).to.include('received SIGTERM while starting, shutting down once started');
-    const messages = result.stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    const messages = logMessages(result.stdout);
     expect(messages.slice(-2)).to.deep.equal(['shutting down', 'stopped']);
     expect(existsSync(join(dir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
   });
