@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
-import { link, mkdir, open, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname, uptime } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,6 +19,25 @@ export class EmbeddedDatabaseBusy extends Error {
         (host === undefined ? ` (lock file ${file})` : ` on host ${host} (lock file ${file}; it is renewed while that process runs)`),
     );
     this.name = 'EmbeddedDatabaseBusy';
+  }
+}
+
+/**
+ * Told to the holder when its lock file turned out removed, or replaced by another process's
+ * (a takeover after this process was frozen or cut off longer than its lease): another process
+ * may have the database open, and this one must stop writing to it.
+ */
+export class EmbeddedLockLost extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly file: string,
+    /** Whether the lock file was gone or another file stood in its place. */
+    readonly how: 'removed' | 'replaced',
+  ) {
+    super(
+      `The embedded database's lock in ${dataDir} was ${how === 'removed' ? 'removed' : 'taken over by another process'} (lock file ${file}): this process no longer holds it`,
+    );
+    this.name = 'EmbeddedLockLost';
   }
 }
 
@@ -85,17 +104,44 @@ const GUARD_STALE_MS = 10_000;
 /** How often the holder renews its lease (the lock file's mtime). */
 const RENEW_EVERY_MS = 5_000;
 
-/** A lease not renewed for this long is a dead holder's: the holder renews it every RENEW_EVERY_MS. */
+/**
+ * A lease whose mtime is within this of the reader's clock (either way) looks fresh: its holder
+ * counts as live without further ado. One that does not (older, or ahead of this clock) is
+ * watched for WATCH_PERIODS renewal periods, and is a dead holder's only if it did not change.
+ */
 export const LEASE_STALE_MS = 30_000;
 
+/**
+ * How many renewal periods a lease that does not look fresh is watched for a renewal: one, plus
+ * one of margin for a holder whose timer or file system is slow.
+ */
+const WATCH_PERIODS = 2;
+
 /** Runs `task` every `ms` until the returned function is called; a test seam (the default neither holds the process up nor lets it exit early). */
-export type Every = (task: () => void, ms: number) => () => void;
+export type Every = (task: () => Promise<void>, ms: number) => () => void;
 
 const everyUnref: Every = (task, ms) => {
-  const timer = setInterval(task, ms);
+  const timer = setInterval(() => void task(), ms);
   timer.unref();
   return () => clearInterval(timer);
 };
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+const codeOf = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
+
+export interface EmbeddedLockOptions {
+  /** How often the holder renews its lease; a reader assumes a foreign holder renews as often (one constant in production). */
+  readonly renewEveryMs?: number;
+  /** Schedules the renewal (test seam). */
+  readonly every?: Every;
+  /** The clock the lease is set and judged by, in ms since the epoch (test seam: another machine's clock, skewed). */
+  readonly clock?: () => number;
+  /** Told once, at a renewal, when the lock file turned out removed or replaced while this lock held it (never after release). */
+  readonly onLost?: (error: EmbeddedLockLost) => void;
+  /** Awaited under the takeover guard just before a lock file judged stale is moved away (test seam: a race with its renewal). */
+  readonly beforeTakeover?: () => Promise<void>;
+}
 
 /** Where the pid on line 1 means something, and which process it is (line 2 of the lock file, JSON). */
 interface Whereabouts {
@@ -105,18 +151,38 @@ interface Whereabouts {
   readonly start: string | null;
 }
 
-/** The lock file as read: its pid (NaN when it holds none), where that pid lives (undefined in a file of an older version), its inode (which tells one file from its replacement) and its mtime (the lease). */
+/**
+ * The lock file as read: its pid (NaN when it holds none), where that pid lives (undefined in a
+ * file of an older version), its text, its inode (which tells one file from its replacement) and
+ * its mtime (the lease).
+ */
 interface LockFile {
   readonly pid: number;
   readonly where: Whereabouts | undefined;
+  readonly text: string;
   readonly ino: number;
   readonly mtimeMs: number;
+}
+
+/** The lock file this lock created, while it holds it: its inode and its text (unique to it: an inode number is reused once its file is gone). */
+interface Held {
+  readonly ino: number;
+  readonly text: string;
 }
 
 /** A live holder: its pid, and its host when that pid is not of this machine's pid namespace. */
 interface Holder {
   readonly pid: number;
   readonly host?: string;
+}
+
+/**
+ * A lock file's holder as judged from one reading: live (`sure`), live only if it renews its
+ * lease while watched (a foreign holder whose lease does not look fresh by this clock, which may
+ * be skewed from the holder's), or null for a dead one's file.
+ */
+interface Verdict extends Holder {
+  readonly sure: boolean;
 }
 
 const parseWhereabouts = (line: string | undefined): Whereabouts | undefined => {
@@ -140,9 +206,14 @@ const parseWhereabouts = (line: string | undefined): Whereabouts | undefined => 
  * A holder in this host's boot and pid namespace is live while its pid runs and started when
  * recorded (so a pid reused after a crash, or this very pid in a restarted container, is stale).
  * Any other holder — another container, pod or machine sharing the volume, whose pid means
- * nothing here — holds a lease: it renews the file's mtime every few seconds while it runs,
- * and counts as live until the lease is LEASE_STALE_MS old. A file of an older version (a pid
- * alone) is judged by its pid, as that version did.
+ * nothing here — holds a lease: it renews the file's mtime every few seconds while it runs.
+ * Its clock may differ from the reader's, so the mtime's age proves nothing by itself: a lease
+ * within LEASE_STALE_MS of the reader's clock counts as live at once, and any other is watched
+ * for two renewal periods and taken over only if its mtime did not change meanwhile. A file of
+ * an older version (a pid alone) is judged by its pid, as that version did.
+ *
+ * A holder whose renewal finds its file removed or replaced (it was frozen, or cut off from the
+ * volume, long enough to be taken for dead) reports it through `onLost`: it must stop then.
  *
  * The file appears with its contents already in it (written to a file of this process's own,
  * then hard-linked into place, which fails if the lock exists), so no other process can read it
@@ -153,54 +224,80 @@ export class EmbeddedLock {
   readonly #file: string;
   readonly #self: Identity;
   readonly #renewEveryMs: number;
-  /** The inode of the lock file this lock created, while it holds it. */
-  #ino: number | undefined;
+  /** The lock file this lock created, while it holds it. */
+  #held: Held | undefined;
   readonly #every: Every;
+  readonly #clock: () => number;
+  readonly #onLost: (error: EmbeddedLockLost) => void;
+  readonly #beforeTakeover: (() => Promise<void>) | undefined;
+  readonly #guard: string;
   /** Stops the renewal of the lease, while this lock holds it. */
   #stopRenewal: (() => void) | undefined;
-  #renewing = false;
+  /** The renewal under way, if any. */
+  #renewal: Promise<void> | undefined;
 
   constructor(
     private readonly dataDir: string,
     self: LockIdentity = { pid: process.pid, isAlive: isProcessAlive },
-    options: { readonly renewEveryMs?: number; readonly every?: Every } = {},
+    options: EmbeddedLockOptions = {},
   ) {
     this.#file = join(dataDir, 'embedded.pid');
+    this.#guard = join(dataDir, 'embedded.pid.takeover');
     this.#self = { ...thisMachine(), ...self } as Identity;
     this.#renewEveryMs = options.renewEveryMs ?? RENEW_EVERY_MS;
     this.#every = options.every ?? everyUnref;
+    this.#clock = options.clock ?? Date.now;
+    this.#onLost = options.onLost ?? (() => undefined);
+    this.#beforeTakeover = options.beforeTakeover;
   }
 
-  /** The pid holding the lock, or null when nobody alive holds it. */
+  /**
+   * The pid holding the lock, or null when nobody alive holds it. Quick: a foreign lease that
+   * does not look fresh by this clock counts as free here (acquire watches it before taking it).
+   */
   async holder(): Promise<number | null> {
     const file = await this.#read(this.#file);
-    return file === null ? null : (this.#liveOther(file)?.pid ?? null);
+    const verdict = file === null ? null : this.#judge(file);
+    return verdict?.sure ? verdict.pid : null;
   }
 
   async acquire(): Promise<void> {
     await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
-    const mine = join(this.dataDir, `embedded.pid.${this.#self.pid}.${randomUUID()}`);
-    await writeFile(mine, this.#contents(), { flag: 'wx', mode: 0o600 });
-    // Long enough for a takeover guard left by a process that died holding it to turn stale.
-    const giveUpAt = Date.now() + GUARD_STALE_MS + 2_000;
+    const nonce = randomUUID();
+    const mine = join(this.dataDir, `embedded.pid.${this.#self.pid}.${nonce}`);
+    const text = this.#contents(nonce);
+    await writeFile(mine, text, { flag: 'wx', mode: 0o600 });
+    // Long enough for a takeover guard left by a process that died holding it to turn stale
+    // (plus the time spent watching leases).
+    let giveUpAt = Date.now() + GUARD_STALE_MS + 2_000;
+    /** A foreign lock file watched and found unrenewed: not watched again while it stays so. */
+    let unrenewed: LockFile | undefined;
     try {
       while (Date.now() < giveUpAt) {
         try {
           await link(mine, this.#file);
-          return this.#hold((await stat(mine)).ino);
+          return this.#hold({ ino: (await stat(mine)).ino, text });
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
           // A file system without hard links (some network or FUSE mounts): created in place,
           // briefly empty (a process reading it then takes it for a dead one's, as before).
           if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') {
-            const ino = await this.#createInPlace();
-            if (ino !== null) return this.#hold(ino);
+            const ino = await this.#createInPlace(text);
+            if (ino !== null) return this.#hold({ ino, text });
           } else if (code !== 'EEXIST') throw error;
         }
         const found = await this.#read(this.#file);
         if (found === null) continue; // released meanwhile: try again
-        const holder = this.#liveOther(found);
-        if (holder !== null) throw new EmbeddedDatabaseBusy(holder.pid, this.dataDir, this.#file, holder.host);
+        const holder = this.#judge(found);
+        if (holder?.sure) throw new EmbeddedDatabaseBusy(holder.pid, this.dataDir, this.#file, holder.host);
+        if (holder !== null && !(unrenewed !== undefined && unrenewed.ino === found.ino && unrenewed.mtimeMs === found.mtimeMs)) {
+          const started = Date.now();
+          const seen = await this.#watch(found);
+          giveUpAt += Date.now() - started;
+          if (seen === 'renewed') throw new EmbeddedDatabaseBusy(holder.pid, this.dataDir, this.#file, holder.host);
+          if (seen === 'replaced') continue;
+          unrenewed = found;
+        }
         await this.#removeStale(found);
       }
     } finally {
@@ -209,17 +306,17 @@ export class EmbeddedLock {
     throw new Error(`Could not lock the embedded database in ${this.dataDir}: other processes kept taking the lock file over`);
   }
 
-  /** The lock file's contents: the pid, then where it lives. */
-  #contents(): string {
+  /** The lock file's contents: the pid, then where it lives and (`lock`) which acquisition this is. */
+  #contents(nonce: string): string {
     const { host, boot, pidns, pid, startOf } = this.#self;
-    const where: Whereabouts = { host, boot, pidns, start: startOf(pid) };
+    const where: Whereabouts & { readonly lock: string } = { host, boot, pidns, start: startOf(pid), lock: nonce };
     return `${pid}\n${JSON.stringify(where)}\n`;
   }
 
   /** The lock file made the way of a file system without hard links; its inode, null when one exists. */
-  async #createInPlace(): Promise<number | null> {
+  async #createInPlace(text: string): Promise<number | null> {
     try {
-      await writeFile(this.#file, this.#contents(), { flag: 'wx', mode: 0o600 });
+      await writeFile(this.#file, text, { flag: 'wx', mode: 0o600 });
       return (await stat(this.#file)).ino;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -227,60 +324,134 @@ export class EmbeddedLock {
     }
   }
 
-  /** Holds the lock file of inode `ino`: renews its lease until released. */
-  #hold(ino: number): void {
-    this.#ino = ino;
+  /** Holds the lock file `held`: renews its lease until released or lost. */
+  #hold(held: Held): void {
+    this.#held = held;
     this.#stopRenewal?.();
-    this.#stopRenewal = this.#every(() => void this.#renew(), this.#renewEveryMs);
+    this.#stopRenewal = this.#every(() => this.#renewOnce(), this.#renewEveryMs);
   }
 
-  /** Sets the lock file's mtime to now, if it is still this lock's. */
+  /** Renews the lease, or joins the renewal under way. */
+  #renewOnce(): Promise<void> {
+    this.#renewal ??= this.#renew().finally(() => {
+      this.#renewal = undefined;
+    });
+    return this.#renewal;
+  }
+
+  /**
+   * Sets the lock file's mtime to now if it is still this lock's, and reports the lock lost
+   * (once; never after release) when it is gone or another file stands in its place.
+   *
+   * A renewal and a takeover of the same file never both succeed:
+   * - The renewal runs under the takeover guard, as the taker's re-reading and removal do, so
+   *   normally one of them runs wholly before the other: a renewal first changes the mtime the
+   *   taker judged stale (the taker, re-reading it under the guard, backs off); a takeover first
+   *   leaves the renewal no file, or another's (it reports the loss).
+   * - The guard can be cleared as stale under a process frozen while holding it (see
+   *   #waitOutGuard); without relying on it: the taker moves the file aside (an atomic rename)
+   *   and then checks that the moved inode still has the mtime it judged stale, while the holder
+   *   sets the mtime through its handle and then checks that its inode is still at the path. If
+   *   the renewal's utimes came before the taker's check, the taker sees it and backs off (it
+   *   puts the file back); otherwise the holder's check comes after the rename and finds its
+   *   file gone. At worst both give up (the holder checked while the file was aside), never both
+   *   go on.
+   */
   async #renew(): Promise<void> {
-    if (this.#renewing) return;
-    this.#renewing = true;
+    const held = this.#held;
+    if (held === undefined) return;
+    const holding = (): boolean => this.#held === held;
+    let lost: 'removed' | 'replaced' | undefined;
     try {
-      const handle = await open(this.#file, 'r');
+      if (!(await this.#takeGuard(holding))) return; // released meanwhile
       try {
-        const { ino } = await handle.stat();
-        if (ino === this.#ino) {
-          const now = new Date();
-          await handle.utimes(now, now);
-        }
+        lost = await this.#renewUnderGuard(held);
       } finally {
-        await handle.close();
+        await unlink(this.#guard).catch(() => undefined);
       }
     } catch {
-      // gone or unreadable: nothing to renew (a holder that lost its file cannot get it back)
+      // unreadable or unwritable for now: not renewed this time (if the lease lapses and another
+      // process takes the lock over, the next renewal finds its file and reports the loss)
+    }
+    if (lost === undefined || !holding()) return;
+    this.#stopRenewal?.();
+    this.#stopRenewal = undefined;
+    this.#held = undefined;
+    this.#onLost(new EmbeddedLockLost(this.dataDir, this.#file, lost));
+  }
+
+  /** The renewal proper (under the takeover guard): how the lock was lost, undefined while it is held. */
+  async #renewUnderGuard(held: Held): Promise<'removed' | 'replaced' | undefined> {
+    const renewed = await this.#atPath(held, async (handle) => {
+      const now = new Date(this.#clock());
+      await handle.utimes(now, now);
+    });
+    // Renewed through the handle: the file must still be at its path (see #renew).
+    return renewed ?? (await this.#atPath(held));
+  }
+
+  /** Whether the lock file at the path is `held` (undefined) or how it is not; `then` runs on it through the handle that read it. */
+  async #atPath(held: Held, then?: (handle: Awaited<ReturnType<typeof open>>) => Promise<void>): Promise<'removed' | 'replaced' | undefined> {
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(this.#file, 'r');
+    } catch (error) {
+      if (codeOf(error) === 'ENOENT') return 'removed';
+      throw error;
+    }
+    try {
+      if ((await handle.stat()).ino !== held.ino || (await handle.readFile('utf8')) !== held.text) return 'replaced';
+      await then?.(handle);
+      return undefined;
     } finally {
-      this.#renewing = false;
+      await handle.close();
     }
   }
 
   async release(): Promise<void> {
     this.#stopRenewal?.();
     this.#stopRenewal = undefined;
-    const ours = this.#ino;
-    this.#ino = undefined;
+    const ours = this.#held;
+    this.#held = undefined; // a renewal under way now reports nothing
+    await this.#renewal;
+    if (ours === undefined) return; // never held, released already, or lost
     const file = await this.#read(this.#file);
-    // Its pid and, when this lock made it, its inode: another container's holder may have the same pid.
-    if (file?.pid === this.#self.pid && (ours === undefined || file.ino === ours)) await unlink(this.#file).catch(() => undefined);
+    // The file this lock created, not one with the same pid (another container's holder may have it).
+    if (file !== null && file.ino === ours.ino && file.text === ours.text) await unlink(this.#file).catch(() => undefined);
   }
 
-  /** The live holder of `file` other than this process, or null when it is stale. */
-  #liveOther(file: LockFile): Holder | null {
+  /**
+   * Watches a foreign lock file whose lease does not look fresh for WATCH_PERIODS renewal
+   * periods: `renewed` when its mtime changed (its holder runs, whatever its clock says),
+   * `replaced` when the file went or was replaced, `unrenewed` when it stayed as it was.
+   */
+  async #watch(seen: LockFile): Promise<'renewed' | 'replaced' | 'unrenewed'> {
+    const until = Date.now() + WATCH_PERIODS * this.#renewEveryMs;
+    const pause = Math.max(1, Math.min(250, this.#renewEveryMs / 4));
+    while (Date.now() < until) {
+      await sleep(pause);
+      const now = await this.#read(this.#file);
+      if (now === null || now.ino !== seen.ino) return 'replaced';
+      if (now.mtimeMs !== seen.mtimeMs) return 'renewed';
+    }
+    return 'unrenewed';
+  }
+
+  /** The holder of `file` other than this process, or null when it is stale (see Verdict). */
+  #judge(file: LockFile): Verdict | null {
     const { pid, where } = file;
     if (!Number.isInteger(pid) || pid <= 0) return null;
     const self = this.#self;
     // A file of an older version: its pid alone, judged as that version did.
-    if (where === undefined) return pid !== self.pid && self.isAlive(pid) ? { pid } : null;
+    if (where === undefined) return pid !== self.pid && self.isAlive(pid) ? { pid, sure: true } : null;
     // Unknown facts match only where the system has none (not Linux): a Linux container that cannot read them holds a lease.
     const same = (theirs: string | null, ours: string | null): boolean => theirs === ours && (ours !== null || process.platform !== 'linux');
     if (where.host === self.host && same(where.boot, self.boot) && same(where.pidns, self.pidns)) {
       if (pid === self.pid || !self.isAlive(pid)) return null;
       const start = where.start === null ? null : self.startOf(pid);
-      return start !== null && start !== where.start ? null : { pid }; // another process under a reused pid: stale
+      return start !== null && start !== where.start ? null : { pid, sure: true }; // another process under a reused pid: stale
     }
-    const age = Date.now() - file.mtimeMs;
+    const now = this.#clock();
     // This host rebooted since the holder last renewed its lease (long enough ago that one on
     // another machine of the same name would have renewed it since): the holder died with the boot.
     const rebooted =
@@ -289,8 +460,11 @@ export class EmbeddedLock {
       self.boot !== null &&
       where.boot !== self.boot &&
       file.mtimeMs < self.bootedAt &&
-      Date.now() - self.bootedAt > 2 * RENEW_EVERY_MS;
-    return rebooted || age > LEASE_STALE_MS ? null : { pid, host: where.host };
+      now - self.bootedAt > 2 * RENEW_EVERY_MS;
+    if (rebooted) return null;
+    // The holder set the mtime by its own clock: within the stale bound of ours it looks fresh;
+    // otherwise (older, or ahead of our clock) only its changing tells (acquire watches it).
+    return { pid, host: where.host, sure: Math.abs(now - file.mtimeMs) <= LEASE_STALE_MS };
   }
 
   /** The file's contents, inode and mtime, read through one handle (so all are of the same file); null when there is none. */
@@ -303,8 +477,9 @@ export class EmbeddedLock {
     }
     try {
       const { ino, mtimeMs } = await handle.stat();
-      const [first = '', second] = (await handle.readFile('utf8')).split('\n');
-      return { pid: Number(first.trim() || Number.NaN), where: parseWhereabouts(second), ino, mtimeMs };
+      const text = await handle.readFile('utf8');
+      const [first = '', second] = text.split('\n');
+      return { pid: Number(first.trim() || Number.NaN), where: parseWhereabouts(second), text, ino, mtimeMs };
     } finally {
       await handle.close();
     }
@@ -312,30 +487,67 @@ export class EmbeddedLock {
 
   /**
    * Removes the stale lock `seen` unless it was replaced or renewed since. Only a process holding
-   * the takeover guard removes a lock file, and a new one only appears where there is none, so the
-   * file read under the guard is still `seen` exactly when its inode is (and its lease is unrenewed
-   * when its mtime is). A guard left by a process that died while holding it (it holds it for a
-   * few milliseconds) is cleared.
+   * the takeover guard removes a lock file or renews one, and a new one only appears where there
+   * is none, so the file read under the guard is still `seen` exactly when its inode is (and its
+   * lease is unrenewed when its mtime is). It is moved aside before it is removed, and checked
+   * again there: a renewal that slipped in anyway (the guard cleared as stale under a frozen
+   * holder of it) is then seen, and the file put back (see #renew). A guard left by a process
+   * that died while holding it (it holds it for a few milliseconds) is cleared.
    */
   async #removeStale(seen: LockFile): Promise<void> {
-    const guard = join(this.dataDir, 'embedded.pid.takeover');
-    try {
-      await writeFile(guard, String(this.#self.pid), { flag: 'wx', mode: 0o600 });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const since = await stat(guard).then(
-        (found) => Date.now() - found.mtimeMs,
-        () => 0,
-      );
-      if (since > GUARD_STALE_MS) await unlink(guard).catch(() => undefined);
-      else await new Promise((resolve) => setTimeout(resolve, 10));
+    if (!(await this.#tryGuard())) {
+      await this.#waitOutGuard();
       return;
     }
     try {
       const now = await this.#read(this.#file);
-      if (now !== null && now.ino === seen.ino && now.mtimeMs === seen.mtimeMs) await unlink(this.#file).catch(() => undefined);
+      if (now === null || now.ino !== seen.ino || now.mtimeMs !== seen.mtimeMs) return;
+      await this.#beforeTakeover?.();
+      const aside = join(this.dataDir, `embedded.pid.stale.${randomUUID()}`);
+      try {
+        await rename(this.#file, aside);
+      } catch {
+        return; // gone meanwhile
+      }
+      const moved = await stat(aside).catch(() => null);
+      if (moved === null || moved.ino !== seen.ino || moved.mtimeMs !== seen.mtimeMs) {
+        // Renewed (or replaced) after all: back in place, unless a process created one meanwhile
+        // (then the holder of the file moved aside finds it gone at its next renewal).
+        await link(aside, this.#file).catch(() => undefined);
+      }
+      await unlink(aside).catch(() => undefined);
     } finally {
-      await unlink(guard).catch(() => undefined);
+      await unlink(this.#guard).catch(() => undefined);
     }
+  }
+
+  /** Creates the takeover guard; false when another process holds it. */
+  async #tryGuard(): Promise<boolean> {
+    try {
+      await writeFile(this.#guard, String(this.#self.pid), { flag: 'wx', mode: 0o600 });
+      return true;
+    } catch (error) {
+      if (codeOf(error) !== 'EEXIST') throw error;
+      return false;
+    }
+  }
+
+  /** Takes the takeover guard, waiting while another process holds it; false when `wanted` no longer holds. */
+  async #takeGuard(wanted: () => boolean): Promise<boolean> {
+    while (wanted()) {
+      if (await this.#tryGuard()) return true;
+      await this.#waitOutGuard();
+    }
+    return false;
+  }
+
+  /** Waits a moment for the guard's holder, or clears the guard when a process died holding it. */
+  async #waitOutGuard(): Promise<void> {
+    const since = await stat(this.#guard).then(
+      (found) => Date.now() - found.mtimeMs,
+      () => 0,
+    );
+    if (since > GUARD_STALE_MS) await unlink(this.#guard).catch(() => undefined);
+    else await sleep(10);
   }
 }

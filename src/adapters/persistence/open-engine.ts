@@ -23,8 +23,10 @@ export interface DatabaseOptions {
   readonly shortLived?: boolean;
   /**
    * Told when the embedded database's thread dies while the service runs (after it was logged):
-   * nothing that needs the database works any more, and only a new start opens it again. The
-   * service stops then (stopForRestart), for its supervisor to start it again.
+   * nothing that needs the database works any more, and only a new start opens it again. Told
+   * too when the embedded database's lock turns out taken over or removed (EmbeddedLockLost):
+   * another process may have the database open. The service stops then (stopForRestart), for its
+   * supervisor to start it again.
    */
   readonly onEngineFailure?: (error: Error) => void;
 }
@@ -102,7 +104,17 @@ export const startEngine = async (options: DatabaseOptions): Promise<{ readonly 
     return { opened: Promise.resolve({ engine: 'postgresql', url: options.databaseUrl }) };
   }
   keepWebAssemblyOnBaseline();
-  const lock = new EmbeddedLock(options.dataDir);
+  const lock = new EmbeddedLock(options.dataDir, undefined, {
+    // Another process took the lock over (this one was frozen or cut off from DATA_DIR longer
+    // than its lease) or removed it: that process may have the database open already.
+    onLost: (error) => {
+      options.logger.error(
+        { err: error },
+        `the embedded database's lock in ${options.dataDir} was taken over or removed: the service stops so that it never writes beside another process`,
+      );
+      options.onEngineFailure?.(error);
+    },
+  });
   const dir = join(options.dataDir, 'pglite');
   try {
     await lock.acquire();

@@ -1,7 +1,15 @@
 import { expect } from 'chai';
-import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EmbeddedDatabaseBusy, EmbeddedLock, type Every, LEASE_STALE_MS, type LockIdentity } from '../../../src/adapters/persistence/embedded-lock.js';
+import {
+  EmbeddedDatabaseBusy,
+  EmbeddedLock,
+  type EmbeddedLockLost,
+  type EmbeddedLockOptions,
+  type Every,
+  LEASE_STALE_MS,
+  type LockIdentity,
+} from '../../../src/adapters/persistence/embedded-lock.js';
 import { tempDir } from '../../support/gateway-process.js';
 
 /*
@@ -27,6 +35,28 @@ const processes = (dataDir: string, count: number): EmbeddedLock[] =>
 /** A lock that never renews its lease by itself (its file's mtime is the test's to set). */
 const unrenewed = (dataDir: string, facts: Partial<LockIdentity> & { readonly pid: number }): EmbeddedLock =>
   new EmbeddedLock(dataDir, machine(facts), { every: () => () => undefined });
+
+/**
+ * A lock whose renewals the test runs (`renew`, awaited), recording the losses it reports.
+ * Readers given a short `renewEveryMs` watch a lease that does not look fresh for two of it.
+ */
+const driven = (dataDir: string, facts: Partial<LockIdentity> & { readonly pid: number }, options: EmbeddedLockOptions = {}) => {
+  const losses: EmbeddedLockLost[] = [];
+  const renewal = { task: undefined as (() => Promise<void>) | undefined, stopped: false };
+  const every: Every = (task) => {
+    renewal.task = task;
+    renewal.stopped = false;
+    return () => {
+      renewal.stopped = true;
+    };
+  };
+  const lock = new EmbeddedLock(dataDir, machine(facts), { ...options, every, onLost: (error) => losses.push(error) });
+  const renew = (): Promise<void> => (renewal.task ?? expect.fail('no renewal scheduled'))();
+  return { lock, losses, renewal, renew };
+};
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const containerA = { pid: 1, host: 'container-a', pidns: 'pid:[A]' } as const;
+const containerB = { pid: 1, host: 'container-b', pidns: 'pid:[B]' } as const;
 
 const lockFile = (dataDir: string): string => join(dataDir, 'embedded.pid');
 const pidIn = async (dataDir: string): Promise<string> => (await readFile(lockFile(dataDir), 'utf8')).split('\n')[0];
@@ -120,7 +150,8 @@ describe('the embedded database lock', () => {
     const [lock] = processes(dataDir, 1);
     await lock.acquire();
     expect(await pidIn(dataDir)).to.equal('1000');
-    expect(await whereIn(dataDir)).to.deep.equal({ host: 'here', boot: 'boot-1', pidns: 'pid:[1]', start: 'T1000' });
+    expect(await whereIn(dataDir)).to.deep.include({ host: 'here', boot: 'boot-1', pidns: 'pid:[1]', start: 'T1000' });
+    expect((await whereIn(dataDir)).lock, 'a nonce of this acquisition').to.match(/^[0-9a-f-]{36}$/);
     await lock.release();
   });
 
@@ -155,7 +186,8 @@ describe('the embedded database lock', () => {
       const holder = unrenewed(dataDir, { pid: 1, host: 'container-a', pidns: 'pid:[A]' });
       await holder.acquire();
       await ageBy(dataDir, LEASE_STALE_MS + 5_000);
-      const second = unrenewed(dataDir, { pid: 1, host: 'container-b', pidns: 'pid:[B]' });
+      // Watched for two renewal periods (40 ms here) before it is taken over.
+      const second = new EmbeddedLock(dataDir, machine(containerB), { renewEveryMs: 20, every: () => () => undefined });
       expect(await second.holder()).to.equal(null);
       await second.acquire();
       expect((await whereIn(dataDir)).host).to.equal('container-b');
@@ -206,6 +238,164 @@ describe('the embedded database lock', () => {
       await lock.release();
       expect(renewals.map(({ stopped }) => stopped)).to.deep.equal([true]);
     });
+  });
+
+  describe('a holder that lost its lock file (it was frozen or cut off longer than its lease)', () => {
+    it('reports the loss once, at its next renewal, when its file was removed', async () => {
+      const dataDir = await tempDir('lock-lost-removed');
+      const holder = driven(dataDir, containerA);
+      await holder.lock.acquire();
+      await ageBy(dataDir, 10_000);
+      await holder.renew(); // still its own: renewed, nothing reported
+      expect(Date.now() - (await stat(lockFile(dataDir))).mtimeMs).to.be.below(5_000);
+      expect(holder.losses).to.deep.equal([]);
+
+      await unlink(lockFile(dataDir));
+      await holder.renew();
+      expect(holder.losses.map(({ how, name }) => ({ how, name }))).to.deep.equal([{ how: 'removed', name: 'EmbeddedLockLost' }]);
+      expect(holder.losses[0].message).to.equal(
+        `The embedded database's lock in ${dataDir} was removed (lock file ${lockFile(dataDir)}): this process no longer holds it`,
+      );
+      expect(holder.renewal.stopped, 'renewal stopped').to.equal(true);
+      await holder.renew(); // a tick already scheduled: nothing more
+      expect(holder.losses).to.have.length(1);
+      await holder.lock.release();
+      expect(holder.losses).to.have.length(1);
+      expect(await readdir(dataDir)).to.deep.equal([]);
+    });
+
+    it('reports the loss once when another process took its file over, and leaves that file alone', async () => {
+      const dataDir = await tempDir('lock-lost-replaced');
+      const holder = driven(dataDir, containerA);
+      await holder.lock.acquire();
+      await unlink(lockFile(dataDir));
+      const taker = unrenewed(dataDir, containerB);
+      await taker.acquire();
+      await holder.renew();
+      expect(holder.losses.map(({ how }) => how)).to.deep.equal(['replaced']);
+      expect(holder.losses[0].message).to.equal(
+        `The embedded database's lock in ${dataDir} was taken over by another process (lock file ${lockFile(dataDir)}): this process no longer holds it`,
+      );
+      await holder.renew();
+      await holder.lock.release(); // same pid as the taker's: still not removed
+      expect(holder.losses).to.have.length(1);
+      expect((await whereIn(dataDir)).host).to.equal('container-b');
+      await taker.release();
+      expect(await readdir(dataDir)).to.deep.equal([]);
+    });
+
+    it('reports nothing on release: renewal stops first, and a renewal under way says nothing', async () => {
+      const dataDir = await tempDir('lock-lost-release');
+      const holder = driven(dataDir, containerA);
+      await holder.lock.acquire();
+      // A renewal under way when release begins (its file even gone: it would be a loss while held).
+      await unlink(lockFile(dataDir));
+      const renewing = holder.renew();
+      await holder.lock.release();
+      await renewing;
+      expect(holder.renewal.stopped, 'renewal stopped').to.equal(true);
+      await holder.renew(); // a tick already scheduled
+      expect(holder.losses).to.deep.equal([]);
+      expect(await readdir(dataDir)).to.deep.equal([]);
+
+      // Released normally, with real renewals running often.
+      const losses: EmbeddedLockLost[] = [];
+      const often = new EmbeddedLock(dataDir, machine(containerA), { renewEveryMs: 1, onLost: (error) => losses.push(error) });
+      await often.acquire();
+      await ageBy(dataDir, 10_000);
+      while (Date.now() - (await stat(lockFile(dataDir))).mtimeMs > 5_000) await sleep(5); // renewals ran
+      await often.release();
+      expect(losses).to.deep.equal([]);
+      expect(await readdir(dataDir)).to.deep.equal([]);
+    });
+
+    it('races a takeover of its stale lease with a renewal: exactly one holds the lock, the other is told', async () => {
+      // The renewal starts while the taker, having judged the lease stale, holds the takeover guard.
+      const dataDir = await tempDir('lock-race');
+      const holder = driven(dataDir, containerA);
+      await holder.lock.acquire();
+      await ageBy(dataDir, LEASE_STALE_MS + 5_000);
+      let renewing: Promise<void> | undefined;
+      const taker = new EmbeddedLock(dataDir, machine(containerB), {
+        renewEveryMs: 20,
+        every: () => () => undefined,
+        beforeTakeover: async () => {
+          renewing = holder.renew();
+          // Give the renewal its chance: it waits for the guard, so it cannot complete meanwhile.
+          await Promise.race([renewing, sleep(200)]);
+        },
+      });
+      await taker.acquire();
+      await renewing;
+      expect((await whereIn(dataDir)).host).to.equal('container-b');
+      expect(holder.losses, 'the old holder is told').to.have.length(1);
+      await holder.lock.release();
+      await taker.release();
+      expect(await readdir(dataDir)).to.deep.equal([]);
+
+      // The same with the guard cleared as stale under the taker (frozen while holding it for
+      // longer than the guard's bound): the renewal completes first; the taker sees it and backs off.
+      await holder.lock.acquire();
+      const ino = (await stat(lockFile(dataDir))).ino;
+      await ageBy(dataDir, LEASE_STALE_MS + 5_000);
+      const frozen = new EmbeddedLock(dataDir, machine(containerB), {
+        renewEveryMs: 20,
+        every: () => () => undefined,
+        beforeTakeover: async () => {
+          const old = new Date(Date.now() - 60_000);
+          await utimes(join(dataDir, 'embedded.pid.takeover'), old, old);
+          await holder.renew();
+        },
+      });
+      expect((await busy(frozen)).host).to.equal('container-a');
+      expect(holder.losses, 'the holder keeps the lock').to.have.length(1);
+      expect((await stat(lockFile(dataDir))).ino).to.equal(ino);
+      await holder.renew();
+      expect(holder.losses).to.have.length(1);
+      await holder.lock.release();
+      expect(await readdir(dataDir)).to.deep.equal([]);
+    });
+  });
+
+  describe("held from a machine whose clock is far from this one's", () => {
+    for (const [name, offset] of [
+      ['an hour ahead', HOUR],
+      ['an hour behind', -HOUR],
+    ] as const) {
+      it(`is not taken over while it renews its lease, and is once it stops (${name})`, async () => {
+        const dataDir = await tempDir('lock-skew');
+        const holder = driven(dataDir, containerA, { clock: () => Date.now() + offset });
+        await holder.lock.acquire();
+        await holder.renew();
+        expect(Math.abs((await stat(lockFile(dataDir))).mtimeMs - (Date.now() + offset))).to.be.below(5_000);
+        // Watches a lease that does not look fresh for 2 × 100 ms; the holder renews every few ms.
+        const taker = new EmbeddedLock(dataDir, machine(containerB), { renewEveryMs: 100, every: () => () => undefined });
+        expect(await taker.holder(), 'unsure without watching').to.equal(null);
+        let renewing = true;
+        const renewals = (async () => {
+          while (renewing) {
+            await holder.renew();
+            await sleep(5);
+          }
+        })();
+        try {
+          for (let round = 0; round < 3; round++) expect((await busy(taker)).host).to.equal('container-a');
+        } finally {
+          renewing = false;
+          await renewals;
+        }
+        expect(holder.losses).to.deep.equal([]);
+
+        // It stopped renewing (killed, frozen): taken over; the holder, should it run again, is told.
+        await taker.acquire();
+        expect((await whereIn(dataDir)).host).to.equal('container-b');
+        await holder.renew();
+        expect(holder.losses.map(({ how }) => how)).to.deep.equal(['replaced']);
+        await holder.lock.release();
+        await taker.release();
+        expect(await readdir(dataDir)).to.deep.equal([]);
+      });
+    }
   });
 
   describe('held on this machine, in this pid namespace', () => {
