@@ -89,7 +89,7 @@ export const describeAiClientContract = (
       expect(fake.carriesImage(fake.requests[0], png.toString('base64'))).to.equal(true);
     });
 
-    it('retries a rate-limited call', async function () {
+    it('retries a rate-limited call (pending for a fake with no provider behind it to fail)', async function () {
       if (fake.failure === undefined) return this.skip();
       fake.failure(429, { 'retry-after': '0' });
       fake.text('Second time lucky.');
@@ -107,7 +107,7 @@ export const describeAiClientContract = (
         expect(fake.requests).to.have.length(1);
       });
 
-    it('fails with an error naming the provider when the call keeps failing, classified as unavailable with the status', async function () {
+    it('fails with an error naming the provider when the call keeps failing, classified as unavailable with the status (pending for a fake with no provider behind it to fail)', async function () {
       if (fake.failure === undefined) return this.skip();
       fake.failure(500);
       fake.failure(500);
@@ -117,7 +117,7 @@ export const describeAiClientContract = (
       expect(error).to.include({ reason: 'unavailable', httpStatus: 500, code: 'internal' });
     });
 
-    it('classifies a refused call (401: the API key) as refused with its status, without trying again', async function () {
+    it('classifies a refused call (401: the API key) as refused with its status, without trying again (pending for a fake with no provider behind it to fail)', async function () {
       if (fake.failure === undefined) return this.skip();
       fake.failure(401);
       const error = await client.generate({ messages: [{ role: 'user', text: 'hi' }] }).catch((e: Error) => e);
@@ -126,7 +126,7 @@ export const describeAiClientContract = (
       expect(fake.requests).to.have.length(1);
     });
 
-    it('classifies a provider it cannot connect to as unreachable', async function () {
+    it('classifies a provider it cannot connect to as unreachable (pending for a fake with no provider behind it to fail)', async function () {
       if (fake.unreachable === undefined) return this.skip();
       fake.unreachable();
       fake.unreachable();
