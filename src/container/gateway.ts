@@ -31,6 +31,8 @@ import { channelCredentialHeaders } from './channels/index.js';
 
 /** Changes to the configuration files closer together than this are one reload (an editor's save is several events). */
 const RELOAD_DEBOUNCE_MS = 200;
+/** How often jobs stored without their task are looked for (RequeueStrandedJobs). */
+const REQUEUE_EVERY_MS = 5 * 60_000;
 
 /** The running service: database, container, HTTP server and, on the embedded database, the admin socket. */
 export class Gateway {
@@ -49,6 +51,8 @@ export class Gateway {
     private readonly approvalExpiry: NodeJS.Timeout,
     /** Stops watching the configuration files and listening for reload notifications. */
     private readonly stopReloads: () => Promise<void>,
+    /** Queues the task of a job stored without it (RequeueStrandedJobs). */
+    private readonly requeueJobs: NodeJS.Timeout,
   ) {}
 
   /**
@@ -124,7 +128,7 @@ export class Gateway {
       await queue.work<TriggerRunTask>(TRIGGER_RUN_ORDERED_QUEUE, (task, { id, signal }) => runTrigger.execute(task, { signal, taskId: id, ordered: true }), {
         oneAtATimePerGroup: true,
       });
-      await queue.work<JobRunTask>(JOB_RUN_QUEUE, (task) => runJob.execute(task), { maxConcurrent: config.jobs.concurrency });
+      await queue.work<JobRunTask>(JOB_RUN_QUEUE, (task, { attempt }) => runJob.execute(task, { attempt }), { maxConcurrent: config.jobs.concurrency });
       if (config.codehost?.autoMerge) {
         const autoMerge = await container.getAsync(TOKENS.AutoMergeJob);
         await queue.work<AutoMergeTask>(AUTO_MERGE_QUEUE, (task) => autoMerge.execute(task), { maxConcurrent: 1 });
@@ -171,6 +175,14 @@ export class Gateway {
       const expireApprovals = await container.getAsync(TOKENS.ExpireApprovals);
       // A quarter of the approval time, between 1 s and a minute: an undecided action is recorded
       // as expired soon after its time (a decision after it is refused in any case).
+      // Jobs stored without their task (a stop between the two writes): queued now and every 5 minutes.
+      const requeueJobs = await container.getAsync(TOKENS.RequeueStrandedJobs);
+      const requeue = (): void =>
+        void requeueJobs.execute().catch((error: unknown) => logger.warn({ err: error }, 'looking for jobs without their task failed'));
+      requeue();
+      const requeueTimer = setInterval(requeue, REQUEUE_EVERY_MS);
+      requeueTimer.unref();
+      opened.push(async () => clearInterval(requeueTimer));
       const approvalExpiry = setInterval(
         () => void expireApprovals.execute().catch((error: unknown) => logger.warn({ err: error }, 'expiring approvals failed')),
         Math.min(60_000, Math.max(1000, config.approvalTimeoutMs / 4)),
@@ -234,6 +246,7 @@ export class Gateway {
         { stop: stopPolling, done: polling },
         approvalExpiry,
         stopReloads,
+        requeueTimer,
       );
     } catch (error) {
       for (const close of opened.reverse())
@@ -261,6 +274,7 @@ export class Gateway {
     if (this.poller) clearInterval(this.poller);
     clearInterval(this.retentionSchedule);
     clearInterval(this.approvalExpiry);
+    clearInterval(this.requeueJobs);
     // The long poll is aborted: no update is fetched that could not be stored.
     this.updatePolling.stop.abort();
     await this.updatePolling.done;

@@ -16,6 +16,7 @@ import type { DispatchTriggerRuns } from '../application/triggers/dispatch-trigg
 import type { Headroom } from '../ports/headroom.js';
 import type { GetJobStatus } from '../application/jobs/get-job-status.js';
 import type { RunJob } from '../application/jobs/run-job.js';
+import type { RequeueStrandedJobs } from '../application/jobs/requeue-stranded-jobs.js';
 import type { NotifyChatOfJob } from '../application/messaging/notify-chat-of-job.js';
 import type { PollJobs } from '../application/jobs/poll-jobs.js';
 import type { AutoMergeJob } from '../application/jobs/auto-merge-job.js';
@@ -118,6 +119,7 @@ export const TOKENS = {
   JobRunner: token<JobRunner>('JobRunner'),
   GetJobStatus: token<GetJobStatus>('GetJobStatus'),
   RunJob: token<RunJob>('RunJob'),
+  RequeueStrandedJobs: token<RequeueStrandedJobs>('RequeueStrandedJobs'),
   NotifyChatOfJob: token<NotifyChatOfJob>('NotifyChatOfJob'),
   CancelJob: token<CancelJob>('CancelJob'),
   PollJobs: token<PollJobs>('PollJobs'),

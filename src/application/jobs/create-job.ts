@@ -15,6 +15,9 @@ export interface JobRunTask {
   readonly jobId: string;
 }
 
+/** The key of a job's run task: one task per job, however often it is queued (RequeueStrandedJobs). */
+export const jobRunKey = (jobId: string): string => `job:${jobId}`;
+
 export interface CreateJobResult {
   readonly jobId: string;
   readonly branch: string;
@@ -112,7 +115,7 @@ export class CreateJob implements JobLauncher {
       throw new DomainError('internal', 'Failed to create job', { cause: error });
     }
     try {
-      await this.queue.enqueue(JOB_RUN_QUEUE, { jobId: id } satisfies JobRunTask);
+      await this.queue.enqueue(JOB_RUN_QUEUE, { jobId: id } satisfies JobRunTask, { key: jobRunKey(id) });
     } catch (error) {
       this.logger.error({ err: error, jobId: id }, 'could not queue job');
       await this.jobs.modify(id, (stored) => applyChange(stored, { status: 'failed', error: 'Could not be queued' }, this.clock.now())).catch(() => undefined);

@@ -31,7 +31,8 @@ export class RunJob {
     private readonly timer?: Timer,
   ) {}
 
-  async execute(task: JobRunTask): Promise<void> {
+  /** `attempt`: the queue's attempt of the task (1: its first delivery; more: run again after its worker died). */
+  async execute(task: JobRunTask, { attempt = 2 }: { readonly attempt?: number } = {}): Promise<void> {
     const log = this.logger.child({ jobId: task.jobId, runner: this.runner.kind });
     const job = await this.jobs.get(task.jobId);
     if (!job) return log.warn({}, 'queued job no longer exists');
@@ -45,11 +46,20 @@ export class RunJob {
       return this.#handOver(job, log);
     }
     if (job.status === 'running') {
+      // A first delivery finding the job running is a second task of the job (RequeueStrandedJobs
+      // queued one beside a task from before tasks had keys): the other runs it.
+      if (attempt <= 1) return log.info({}, 'job already runs from another task of it');
       await this.#report(task.jobId, { status: 'failed', error: INTERRUPTED });
       return log.warn({}, 'job was interrupted by a stop of the service; marked failed');
     }
-    const started = await this.jobs.modify(job.id, (stored) => applyChange(stored, { status: 'running' }, this.clock.now()));
-    if (!started) return;
+    // Started only from `queued`: of two tasks of one job taking it at once, one starts it.
+    let moved = false;
+    const started = await this.jobs.modify(job.id, (stored) => {
+      if (stored.status !== 'queued') return stored;
+      moved = true;
+      return applyChange(stored, { status: 'running' }, this.clock.now());
+    });
+    if (!started || !moved) return log.info({}, 'job taken by another task of it');
     const controller = new AbortController();
     this.#running.set(job.id, controller);
     const stopWatching = this.#watchForCancellation(job.id, controller, log);

@@ -16,6 +16,7 @@ import { CreateJobOnce } from '../../application/jobs/create-job-once.js';
 import { MikroOrmIdempotencyKeyStore } from '../../adapters/persistence/mikro-orm-idempotency-key-store.js';
 import { GetJobStatus } from '../../application/jobs/get-job-status.js';
 import { NotifyChatOfJob, queueChatJobNotice } from '../../application/messaging/notify-chat-of-job.js';
+import { RequeueStrandedJobs } from '../../application/jobs/requeue-stranded-jobs.js';
 import { NotifyingJobRepository } from '../../application/jobs/notifying-job-repository.js';
 import { PollJobs } from '../../application/jobs/poll-jobs.js';
 import { AutoMergeJob, RequestAutoMerge } from '../../application/jobs/auto-merge-job.js';
@@ -52,6 +53,10 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
     (db: Database, queue: TaskQueue, logger: Logger) =>
       new NotifyingJobRepository(new MikroOrmJobRepository(db), (job) => queueChatJobNotice(queue, job), logger),
     [TOKENS.Database, TOKENS.TaskQueue, TOKENS.Logger],
+  );
+  c.bind(TOKENS.RequeueStrandedJobs).toResolvedValue(
+    (jobs: JobRepository, queue: TaskQueue, clock: Clock, logger: Logger) => new RequeueStrandedJobs(jobs, queue, clock, logger),
+    [TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.NotifyChatOfJob).toResolvedValue(
     (channels: MessagingChannels, logger: Logger) => new NotifyChatOfJob(channels, logger),

@@ -3,6 +3,7 @@ import { CancelJob } from '../../../../src/application/jobs/cancel-job.js';
 import { CreateJob, JOB_RUN_QUEUE, type CreateJobSettings } from '../../../../src/application/jobs/create-job.js';
 import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js';
 import { CANCEL_WATCH_MS, INTERRUPTED, RunJob } from '../../../../src/application/jobs/run-job.js';
+import { RequeueStrandedJobs, STRANDED_AFTER_MS } from '../../../../src/application/jobs/requeue-stranded-jobs.js';
 import { EnvironmentSecretStore } from '../../../../src/adapters/secrets/environment-secret-store.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
 import { applyChange, type Job } from '../../../../src/domain/jobs/job.js';
@@ -200,6 +201,39 @@ describe('RunJob', () => {
     expect(jobs.jobs.get(jobId)).to.include({ status: 'failed', error: INTERRUPTED });
   });
 
+  it('runs a job once when two tasks of it come (one queued beside a task from before tasks had keys): a first delivery finding it running leaves it be', async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    let finish = (): void => undefined;
+    const runner = new ScriptedRunner(
+      (report) =>
+        new Promise<void>((done) => {
+          finish = () => void report({ status: 'succeeded', summary: 'done' }).then(done);
+        }),
+    );
+    const run = new RunJob(jobs, runner, clock, new RecordingLogger());
+    // both take the job at once: one starts it
+    const first = run.execute({ jobId }, { attempt: 1 });
+    const second = run.execute({ jobId }, { attempt: 1 });
+    await waitFor(() => runner.started.length === 1, 5000, 'the job to start');
+    await second;
+    // and one coming while it runs leaves it running
+    await run.execute({ jobId }, { attempt: 1 });
+    expect(jobs.jobs.get(jobId)?.status).to.equal('running');
+    finish();
+    await first;
+    expect(runner.started).to.deep.equal([jobId]);
+    expect(jobs.jobs.get(jobId)).to.include({ status: 'succeeded', summary: 'done' });
+  });
+
+  it('marks a job found running on a retried delivery (its worker died) as interrupted', async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    await jobs.modify(jobId, (job) => ({ ...job, status: 'running' }));
+    await new RunJob(jobs, new ScriptedRunner(async () => undefined), clock, new RecordingLogger()).execute({ jobId }, { attempt: 2 });
+    expect(jobs.jobs.get(jobId)).to.include({ status: 'failed', error: INTERRUPTED });
+  });
+
   it('hands a job over again when its task comes again and finds it running (a runner that polls: a stop may have come midway)', async () => {
     const { create, jobs, clock } = setup();
     const { jobId } = await create.execute({ job: 'x' });
@@ -347,5 +381,26 @@ describe('RunJob#abortAll', () => {
     runJob = new RunJob(jobs, runner, clock, new RecordingLogger());
     await runJob.execute({ jobId });
     expect(jobs.jobs.get(jobId)).to.include({ status: 'failed', error: INTERRUPTED });
+  });
+});
+
+describe('RequeueStrandedJobs', () => {
+  it("queues the task of a job queued for over 2 minutes without one, under the job's key: none for a job whose task is stored, a young one or a running one", async () => {
+    const { create, jobs, queue, clock } = setup();
+    const logger = new RecordingLogger();
+    const requeue = new RequeueStrandedJobs(jobs, queue, clock, logger);
+    const { jobId: withTask } = await create.execute({ job: 'with its task' });
+    // stored without its task: a process killed between the two writes
+    const stranded = { ...jobs.jobs.get(withTask)!, id: '90000000-0000-4000-8000-000000000001', branch: 'job/90000000-0000-4000-8000-000000000001' };
+    await jobs.add(stranded);
+    const running = { ...stranded, id: '90000000-0000-4000-8000-000000000002', branch: 'job/90000000-0000-4000-8000-000000000002', status: 'running' as const };
+    await jobs.add(running);
+    const tasksOf = () => queue.tasks.filter((task) => task.queue === JOB_RUN_QUEUE).map((task) => (task.payload as { jobId: string }).jobId);
+    expect(await requeue.execute(), 'young: its task may be on the way').to.equal(0);
+    clock.advance(STRANDED_AFTER_MS + 1);
+    expect(await requeue.execute()).to.equal(1);
+    expect(tasksOf()).to.deep.equal([withTask, stranded.id]);
+    expect(await requeue.execute(), 'once').to.equal(0);
+    expect(logger.entries.filter((entry) => entry.level === 'warn').map((entry) => entry.fields)).to.deep.equal([{ jobId: stranded.id }]);
   });
 });

@@ -1,0 +1,41 @@
+import type { Clock } from '../../ports/clock.js';
+import type { JobRepository } from '../../ports/job-repository.js';
+import type { Logger } from '../../ports/logger.js';
+import type { TaskQueue } from '../../ports/task-queue.js';
+import { JOB_RUN_QUEUE, jobRunKey, type JobRunTask } from './create-job.js';
+
+/** A job `queued` for longer than this may have been stored without its task (see RequeueStrandedJobs). */
+export const STRANDED_AFTER_MS = 2 * 60_000;
+/** The most queued jobs looked at per pass. */
+const LOOKED_AT = 500;
+
+/**
+ * A job is stored, then its task is queued: a process killed between the two left the job
+ * `queued` for good, and an idempotent retry of its request was answered "queued" too. Each pass
+ * (at start-up and every few minutes, on any replica) queues the task of every job `queued` for
+ * over STRANDED_AFTER_MS again, under the job's own key: a job whose task is stored (the usual
+ * case: it waits for a free worker) gets no second one. A job whose task was queued before tasks
+ * had keys may get one: RunJob starts a job once whatever the number of its tasks.
+ */
+export class RequeueStrandedJobs {
+  constructor(
+    private readonly jobs: JobRepository,
+    private readonly queue: TaskQueue,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Returns how many tasks it queued (the jobs that had none). */
+  async execute(): Promise<number> {
+    const before = this.clock.now().getTime() - STRANDED_AFTER_MS;
+    const stranded = (await this.jobs.list({ statuses: ['queued'], limit: LOOKED_AT })).filter((job) => job.createdAt.getTime() < before);
+    let queued = 0;
+    for (const job of stranded) {
+      const id = await this.queue.enqueue(JOB_RUN_QUEUE, { jobId: job.id } satisfies JobRunTask, { key: jobRunKey(job.id) });
+      if (id === null) continue;
+      queued++;
+      this.logger.warn({ jobId: job.id }, 'job was stored without its task (a stop came between); queued now');
+    }
+    return queued;
+  }
+}
