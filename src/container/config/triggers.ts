@@ -9,6 +9,9 @@ const commandEnvName = (name: string): string | undefined => {
   return undefined;
 };
 
+/** The longest a webhook action's attempts and waits may last (the task queue takes a run back after 24 hours). */
+const WEBHOOK_ACTION_MAX_MS = 12 * 3_600_000;
+
 /** Triggers and their actions: the trigger file, command actions and outbound webhooks. */
 export const triggersSchema = (cwd: string) =>
   z
@@ -23,6 +26,18 @@ export const triggersSchema = (cwd: string) =>
       WEBHOOK_ATTEMPTS: integer(4, 1, 20),
       WEBHOOK_BACKOFF_MS: integer(1000, 0, 600_000),
       APPROVAL_TIMEOUT_SECONDS: integer(1800, 1, 7 * 86_400),
+    })
+    .superRefine((env, ctx) => {
+      // A webhook action's attempts and the waits between them (doubling) within the time the task
+      // queue lets a trigger run last: past it the run is taken back, and a stop during a wait
+      // records the action interrupted though every attempt failed.
+      const worstMs = env.WEBHOOK_ATTEMPTS * env.WEBHOOK_TIMEOUT_SECONDS * 1000 + env.WEBHOOK_BACKOFF_MS * (2 ** (env.WEBHOOK_ATTEMPTS - 1) - 1);
+      if (worstMs > WEBHOOK_ACTION_MAX_MS)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['WEBHOOK_BACKOFF_MS'],
+          message: `"${env.WEBHOOK_BACKOFF_MS}" with WEBHOOK_ATTEMPTS=${env.WEBHOOK_ATTEMPTS} and WEBHOOK_TIMEOUT_SECONDS=${env.WEBHOOK_TIMEOUT_SECONDS} lets one webhook action last up to ${Math.round(worstMs / 3_600_000)} hours (the waits double); at most 12 hours: lower one of them`,
+        });
     })
     .transform((env) => ({
       triggersFile: resolve(cwd, env.TRIGGERS_FILE),

@@ -170,6 +170,11 @@ describe('loadConfig', () => {
 
   it('names the variable and the bad value', () => {
     expect(problemsOf({ PORT: 'eighty' })).to.deep.equal(['PORT: "eighty" is not a whole number between 0 and 65535']);
+    // a webhook action's attempts and doubling waits must fit in the time a trigger run may last
+    expect(problemsOf({ WEBHOOK_ATTEMPTS: '20', WEBHOOK_BACKOFF_MS: '600000' })).to.deep.equal([
+      'WEBHOOK_BACKOFF_MS: "600000" with WEBHOOK_ATTEMPTS=20 and WEBHOOK_TIMEOUT_SECONDS=10 lets one webhook action last up to 87381 hours (the waits double); at most 12 hours: lower one of them',
+    ]);
+    expect(loadConfig({ WEBHOOK_ATTEMPTS: '10', WEBHOOK_BACKOFF_MS: '60000' }, '/srv').webhook).to.deep.include({ attempts: 10, backoffMs: 60_000 });
     // A URL the parser refuses (a port that is no number, no host) fails here, not at every call.
     for (const bad of ['https://api.telegram.org:abc', 'https://', 'http://[::1']) {
       expect(problemsOf({ TELEGRAM_API_URL: bad }), bad).to.deep.equal([`TELEGRAM_API_URL: "${bad}" is not an http(s) URL`]);
