@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ROOT, runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { migratedDataDir } from '../support/data-dirs.js';
-import { createKey as createKeyNamed, queuesDrained, sleep, waitFor, runningServerAdmin } from '../support/http.js';
+import { createKey as createKeyNamed, queuesDrained, waitFor, runningServerAdmin } from '../support/http.js';
 
 /*
  * End-to-end: the BUILT server (`node dist/main.js`, see test/support/gateway-process.ts) with a
@@ -601,9 +601,8 @@ echo ok > done.txt`;
       // kill while actions run: the tasks are taken (active in the queue), not merely stored
       const started = async (): Promise<number> => (await readdir(dir)).filter((f) => f.startsWith('started-')).length;
       await waitFor(async () => (await started()) >= 1, 15_000, 'a running action');
-      // The others start with it (one batch) or stay queued; none is done, however long this
+      // The others start with it (one batch) or stay queued; none is done, however long the kill
       // takes: every command waits for `proceed`, written only after the kill.
-      await sleep(300);
       await first.kill();
       const killedAt = Date.now();
       first = undefined;

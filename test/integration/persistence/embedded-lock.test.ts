@@ -321,7 +321,9 @@ describe('the embedded database lock', () => {
         every: () => () => undefined,
         beforeTakeover: async () => {
           renewing = holder.renew();
-          // Give the renewal its chance: it waits for the guard, so it cannot complete meanwhile.
+          // Give the renewal its chance to reach the guard (it waits there: it cannot complete
+          // meanwhile). Nothing is asserted on the time: should the renewal come only after the
+          // takeover, it finds the file not its own, and the outcome asserted below is the same.
           await Promise.race([renewing, sleep(200)]);
         },
       });
