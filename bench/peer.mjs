@@ -203,6 +203,9 @@ const phase = async (makeServer, crash) => {
     const result = await load;
     const seconds = (performance.now() - started) / 1000;
     const accepted = sequence.state.accepted;
+    // Accepted answers per second of the phase: where a restart's cost lies (the gap, then the pace).
+    const timeline = Array.from({ length: Math.ceil(seconds) }, () => 0);
+    for (const at of sequence.state.acceptedAt.values()) timeline[Math.min(timeline.length - 1, Math.floor((at - started) / 1000))]++;
     const ranAccepted = async () => {
       const runs = await readRuns(outFile);
       let n = 0;
@@ -229,6 +232,7 @@ const phase = async (makeServer, crash) => {
       drainSeconds: round(drain.lastChangeMs / 1000),
       drainOutcome: drain.outcome,
       restartMs,
+      timeline,
       log: await server.stop(),
     };
   } catch (error) {
@@ -307,6 +311,7 @@ const scenario = {
         result: r.verdict,
       })),
     );
+    for (const r of rows) console.log(`${r.server}, ${r.phase}: accepted per second ${r.timeline.join(' ')}`);
     for (const s of skipped) console.log(`skipped ${s.engine}: ${s.reason}`);
   },
 };
