@@ -197,6 +197,11 @@ export class Gateway {
             )
           : undefined;
       poller?.unref();
+      if (poller !== undefined)
+        opened.push(async () => {
+          clearInterval(poller);
+          await pollJobs.stop();
+        });
       // Channels in polling mode fetch their updates (one replica per channel polls).
       const stopPolling = new AbortController();
       const polling = (await container.getAsync(TOKENS.PollMessagingUpdates)).execute(stopPolling.signal);

@@ -9,6 +9,7 @@ import { LocalJobRunner } from '../../adapters/jobs/local-job-runner.js';
 import { LoopAgent } from '../../adapters/jobs/loop-agent.js';
 import type { Database } from '../../adapters/persistence/database.js';
 import { MikroOrmJobRepository } from '../../adapters/persistence/mikro-orm-job-repository.js';
+import { MikroOrmPollerLease } from '../../adapters/persistence/mikro-orm-poller-lease.js';
 import { NodeTimer } from '../../adapters/system/node-timer.js';
 import { CancelJob } from '../../application/jobs/cancel-job.js';
 import { CreateJob } from '../../application/jobs/create-job.js';
@@ -109,11 +110,14 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
     [TOKENS.JobRepository, TOKENS.RunJob, TOKENS.Clock, TOKENS.JobRunner, TOKENS.Logger],
   );
   c.bind(TOKENS.PollJobs).toResolvedValue(
-    (jobs, runner, clock, logger, queue) => {
+    (jobs, runner, clock, logger, queue, database: Database, ids) => {
       const autoMerge = config.codehost?.autoMerge ? new RequestAutoMerge(queue) : undefined;
-      return new PollJobs(jobs, runner, clock, logger, autoMerge && ((job) => autoMerge.execute(job)));
+      // One replica polls, renewing its lease at every poll; another takes over a few polls
+      // after the holder died (or at once when it stopped and gave the lease up).
+      const lease = { lease: new MikroOrmPollerLease(database), holder: ids.next(), ttlMs: Math.max(3 * (config.codehost?.pollSeconds ?? 60), 60) * 1000 };
+      return new PollJobs(jobs, runner, clock, logger, autoMerge && ((job) => autoMerge.execute(job)), lease);
     },
-    [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger, TOKENS.TaskQueue],
+    [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger, TOKENS.TaskQueue, TOKENS.Database, TOKENS.IdGenerator],
   );
   // AUTO_MERGE requires the code host (checked by the configuration); the worker is started only then.
   const codehost = config.codehost;
