@@ -31,7 +31,7 @@ import { channelCredentialHeaders } from './channels/index.js';
 
 /** Changes to the configuration files closer together than this are one reload (an editor's save is several events). */
 const RELOAD_DEBOUNCE_MS = 200;
-/** How often jobs stored without their task are looked for (RequeueStrandedJobs). */
+/** How often jobs stored without their task (RequeueStrandedJobs) and chat jobs finished without their notice (RequeueLostJobNotices) are looked for. */
 const REQUEUE_EVERY_MS = 5 * 60_000;
 
 /** The running service: database, container, HTTP server and, on the embedded database, the admin socket. */
@@ -51,7 +51,7 @@ export class Gateway {
     private readonly approvalExpiry: NodeJS.Timeout,
     /** Stops watching the configuration files and listening for reload notifications. */
     private readonly stopReloads: () => Promise<void>,
-    /** Queues the task of a job stored without it (RequeueStrandedJobs). */
+    /** Queues the task of a job stored without it (RequeueStrandedJobs), and the notice of a chat job finished without it (RequeueLostJobNotices). */
     private readonly requeueJobs: NodeJS.Timeout,
   ) {}
 
@@ -175,10 +175,14 @@ export class Gateway {
       const expireApprovals = await container.getAsync(TOKENS.ExpireApprovals);
       // A quarter of the approval time, between 1 s and a minute: an undecided action is recorded
       // as expired soon after its time (a decision after it is refused in any case).
-      // Jobs stored without their task (a stop between the two writes): queued now and every 5 minutes.
+      // Jobs stored without their task, and chat jobs finished without their notice (a stop between
+      // the two writes): queued now and every 5 minutes.
       const requeueJobs = await container.getAsync(TOKENS.RequeueStrandedJobs);
-      const requeue = (): void =>
+      const requeueNotices = await container.getAsync(TOKENS.RequeueLostJobNotices);
+      const requeue = (): void => {
         void requeueJobs.execute().catch((error: unknown) => logger.warn({ err: error }, 'looking for jobs without their task failed'));
+        void requeueNotices.execute().catch((error: unknown) => logger.warn({ err: error }, 'looking for chat jobs without their notice failed'));
+      };
       requeue();
       const requeueTimer = setInterval(requeue, REQUEUE_EVERY_MS);
       requeueTimer.unref();

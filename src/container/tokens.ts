@@ -17,6 +17,7 @@ import type { Headroom } from '../ports/headroom.js';
 import type { GetJobStatus } from '../application/jobs/get-job-status.js';
 import type { RunJob } from '../application/jobs/run-job.js';
 import type { RequeueStrandedJobs } from '../application/jobs/requeue-stranded-jobs.js';
+import type { RequeueLostJobNotices } from '../application/messaging/requeue-lost-job-notices.js';
 import type { NotifyChatOfJob } from '../application/messaging/notify-chat-of-job.js';
 import type { PollJobs } from '../application/jobs/poll-jobs.js';
 import type { AutoMergeJob } from '../application/jobs/auto-merge-job.js';
@@ -120,6 +121,7 @@ export const TOKENS = {
   GetJobStatus: token<GetJobStatus>('GetJobStatus'),
   RunJob: token<RunJob>('RunJob'),
   RequeueStrandedJobs: token<RequeueStrandedJobs>('RequeueStrandedJobs'),
+  RequeueLostJobNotices: token<RequeueLostJobNotices>('RequeueLostJobNotices'),
   NotifyChatOfJob: token<NotifyChatOfJob>('NotifyChatOfJob'),
   CancelJob: token<CancelJob>('CancelJob'),
   PollJobs: token<PollJobs>('PollJobs'),

@@ -24,4 +24,19 @@ export interface JobRepository {
 
   /** How many jobs are in each status (statuses without jobs may be absent or 0). */
   countByStatus(): Promise<Partial<Record<JobStatus, number>>>;
+
+  /**
+   * Finished jobs created from a chat whose notice is not recorded as queued (`markNoticeQueued`)
+   * and that were last changed (`updatedAt`) before `changedBefore`: oldest change first (equal
+   * times: lowest id first), at most `limit`. Jobs that finished before notices were recorded
+   * count as recorded.
+   */
+  listAwaitingNotice(filter: { readonly changedBefore: Date; readonly limit: number }): Promise<Job[]>;
+
+  /**
+   * Records that the job's chat notice is queued: `listAwaitingNotice` no longer gives the job,
+   * whatever later `modify` calls store. Idempotent (the first time is kept); an unknown id (or
+   * no UUID) is ignored. Changes none of the job's fields.
+   */
+  markNoticeQueued(id: string, at: Date): Promise<void>;
 }

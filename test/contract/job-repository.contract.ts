@@ -161,10 +161,60 @@ export const describeJobRepositoryContract = (name: string, open: () => Promise<
       expect(counts.cancelled ?? 0).to.equal(0);
     });
 
+    it('lists the finished chat jobs whose notice is not marked queued, changed before the time, oldest change first (ties by id), at most `limit`', async () => {
+      const chat = { kind: 'chat', thread: 'telegram:42' } as const;
+      const at = (seconds: number) => new Date(T0 + seconds * 1000);
+      const oldest = job({ source: chat, status: 'failed', updatedAt: at(10) });
+      const tieHigh = job({ id: '30000000-0000-4000-8000-b00000000002', source: chat, status: 'succeeded', updatedAt: at(20) });
+      const tieLow = job({ id: '30000000-0000-4000-8000-b00000000001', source: chat, status: 'cancelled', updatedAt: at(20) });
+      const young = job({ source: chat, status: 'succeeded', updatedAt: at(30) });
+      const running = job({ source: chat, status: 'running', updatedAt: at(5) });
+      const queued = job({ source: chat, status: 'queued', updatedAt: at(5) });
+      const api = job({ status: 'succeeded', updatedAt: at(5) });
+      const trigger = job({ source: { kind: 'trigger', name: 'nightly' }, status: 'failed', updatedAt: at(5) });
+      for (const one of [young, tieLow, running, api, oldest, queued, trigger, tieHigh]) await jobs.add(one);
+      const ids = async (changedBefore: Date, limit: number) => (await jobs.listAwaitingNotice({ changedBefore, limit })).map((listed) => listed.id);
+      expect(await ids(at(30), 10)).to.deep.equal([oldest.id, tieLow.id, tieHigh.id]);
+      expect(await ids(at(31), 2)).to.deep.equal([oldest.id, tieLow.id]);
+      expect(await ids(at(10), 10)).to.deep.equal([]);
+      expect((await jobs.listAwaitingNotice({ changedBefore: at(11), limit: 1 }))[0]).to.deep.equal(oldest);
+    });
+
+    it('lists a job marked as notified no more, also after later changes, and through another replica; marking changes no field of the job', async () => {
+      const chat = { kind: 'chat', thread: 'telegram:42' } as const;
+      const marked = job({ source: chat, status: 'running' });
+      const other = job({ source: chat, status: 'succeeded' });
+      await jobs.add(marked);
+      await jobs.add(other);
+      const later = new Date(T0 + 86_400_000);
+      const finished = await jobs.modify(marked.id, (stored) => ({ ...stored, status: 'succeeded', updatedAt: later }));
+      const ids = async (repository: JobRepository) =>
+        (await repository.listAwaitingNotice({ changedBefore: new Date(T0 + 2 * 86_400_000), limit: 10 })).map((listed) => listed.id);
+      expect(await ids(jobs)).to.deep.equal([other.id, marked.id]);
+      await jobs.markNoticeQueued(marked.id, new Date(T0 + 86_400_500));
+      await jobs.markNoticeQueued(marked.id, new Date(T0 + 86_401_000));
+      expect(await ids(jobs)).to.deep.equal([other.id]);
+      expect(await ids(harness.replica ?? jobs)).to.deep.equal([other.id]);
+      expect(await jobs.get(marked.id)).to.deep.equal(finished);
+      // A later change (a pull request link stored after the end) keeps the mark.
+      await (harness.replica ?? jobs).modify(marked.id, (stored) => ({
+        ...stored,
+        prUrl: 'https://github.com/o/r/pull/3',
+        updatedAt: new Date(T0 + 86_402_000),
+      }));
+      expect(await ids(jobs)).to.deep.equal([other.id]);
+      // Unknown ids and strings that are no UUID are ignored.
+      await jobs.markNoticeQueued('30000000-0000-4000-8000-ffffffffffff', later);
+      await jobs.markNoticeQueued('not-a-uuid', later);
+      expect(await jobs.get('30000000-0000-4000-8000-ffffffffffff')).to.equal(null);
+      expect(await ids(jobs)).to.deep.equal([other.id]);
+    });
+
     it('counts nothing and lists nothing when empty', async () => {
       const counts = await jobs.countByStatus();
       expect(Object.values(counts).filter((count) => count !== 0)).to.deep.equal([]);
       expect(await jobs.list({ statuses: ['queued'], limit: 5 })).to.deep.equal([]);
+      expect(await jobs.listAwaitingNotice({ changedBefore: new Date(T0 + 86_400_000), limit: 5 })).to.deep.equal([]);
     });
   });
 };

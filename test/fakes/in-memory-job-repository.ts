@@ -1,9 +1,11 @@
-import type { Job, JobStatus } from '../../src/domain/jobs/job.js';
+import { isFinished, type Job, type JobStatus } from '../../src/domain/jobs/job.js';
 import type { JobRepository } from '../../src/ports/job-repository.js';
 
 /** JobRepository in a Map; passes the same contract suite as the database adapter. */
 export class InMemoryJobRepository implements JobRepository {
   readonly jobs = new Map<string, Job>();
+  /** When each job's chat notice was recorded as queued (markNoticeQueued). */
+  readonly noticesQueued = new Map<string, Date>();
   failAdd = false;
 
   async add(job: Job): Promise<void> {
@@ -32,5 +34,15 @@ export class InMemoryJobRepository implements JobRepository {
       .filter((job) => filter.statuses.includes(job.status))
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
       .slice(0, filter.limit);
+  }
+  async listAwaitingNotice(filter: { readonly changedBefore: Date; readonly limit: number }): Promise<Job[]> {
+    return [...this.jobs.values()]
+      .filter((job) => job.source.kind === 'chat' && isFinished(job.status) && !this.noticesQueued.has(job.id))
+      .filter((job) => job.updatedAt.getTime() < filter.changedBefore.getTime())
+      .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, filter.limit);
+  }
+  async markNoticeQueued(id: string, at: Date): Promise<void> {
+    if (this.jobs.has(id) && !this.noticesQueued.has(id)) this.noticesQueued.set(id, at);
   }
 }

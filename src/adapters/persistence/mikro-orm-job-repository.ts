@@ -1,5 +1,5 @@
 import { LockMode, raw } from '@mikro-orm/core';
-import type { Job, JobSource, JobStatus } from '../../domain/jobs/job.js';
+import { FINISHED, type Job, type JobSource, type JobStatus } from '../../domain/jobs/job.js';
 import type { JobRepository } from '../../ports/job-repository.js';
 import type { Database } from './database.js';
 import { JobEntity } from './entities/job-entity.js';
@@ -90,5 +90,22 @@ export class MikroOrmJobRepository implements JobRepository {
       .fork()
       .find(JobEntity, { status: { $in: [...filter.statuses] } }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: filter.limit });
     return rows.map(toJob);
+  }
+
+  async listAwaitingNotice(filter: { readonly changedBefore: Date; readonly limit: number }): Promise<Job[]> {
+    // The partial index jobs_awaiting_notice_idx holds exactly these rows.
+    const rows = await this.db.orm.em
+      .fork()
+      .find(
+        JobEntity,
+        { sourceKind: 'chat', noticeQueuedAt: null, status: { $in: [...FINISHED] }, updatedAt: { $lt: filter.changedBefore } },
+        { orderBy: { updatedAt: 'asc', id: 'asc' }, limit: filter.limit },
+      );
+    return rows.map(toJob);
+  }
+
+  async markNoticeQueued(id: string, at: Date): Promise<void> {
+    if (!isUuid(id)) return;
+    await this.db.orm.em.fork().nativeUpdate(JobEntity, { id, noticeQueuedAt: null }, { noticeQueuedAt: at });
   }
 }

@@ -7,7 +7,9 @@ export type ChatJobListener = (job: Job) => Promise<void>;
 
 /**
  * A JobRepository that notices the moment a chat job finishes, whoever finishes it (the
- * local runner, a code-host event, the poller, a cancellation), and tells the listener once.
+ * local runner, a code-host event, the poller, a cancellation), and tells the listener once,
+ * after the status is stored. What the listener does not finish (the process killed, the queue
+ * failing) is made up for by a sweep: see RequeueLostJobNotices.
  */
 export class NotifyingJobRepository implements JobRepository {
   constructor(
@@ -27,6 +29,12 @@ export class NotifyingJobRepository implements JobRepository {
   }
   countByStatus(): Promise<Partial<Record<JobStatus, number>>> {
     return this.inner.countByStatus();
+  }
+  listAwaitingNotice(filter: { readonly changedBefore: Date; readonly limit: number }): Promise<Job[]> {
+    return this.inner.listAwaitingNotice(filter);
+  }
+  markNoticeQueued(id: string, at: Date): Promise<void> {
+    return this.inner.markNoticeQueued(id, at);
   }
 
   async modify(id: string, change: (job: Job) => Job): Promise<Job | null> {

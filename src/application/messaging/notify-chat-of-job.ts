@@ -1,5 +1,6 @@
 import type { Job } from '../../domain/jobs/job.js';
 import { parseChatThread } from '../../domain/messaging/chat-thread.js';
+import type { Clock } from '../../ports/clock.js';
 import type { JobRepository } from '../../ports/job-repository.js';
 import type { Logger } from '../../ports/logger.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
@@ -12,9 +13,20 @@ export interface ChatJobFinishedTask {
   readonly jobId: string;
 }
 
-/** Stores the notice of a finished chat job as a task, once per job however often it is asked. */
-export const queueChatJobNotice = async (queue: TaskQueue, job: Job): Promise<void> => {
-  await queue.enqueue(CHAT_JOB_FINISHED_QUEUE, { jobId: job.id } satisfies ChatJobFinishedTask, { key: `chat-job-finished:${job.id}` });
+/** The key of a job's notice task: one task per job, however often it is queued. */
+export const chatJobNoticeKey = (jobId: string): string => `chat-job-finished:${jobId}`;
+
+/**
+ * Stores the notice of a finished chat job as a task, once per job however often it is asked
+ * (while the queue keeps the task), then records on the job that it is queued. A process killed
+ * before the record leaves the job listed by `JobRepository.listAwaitingNotice`, and
+ * RequeueLostJobNotices queues it again: the task's key keeps it to one task. Resolves to the
+ * task's id, or null when the task was stored already.
+ */
+export const queueChatJobNotice = async (queue: TaskQueue, jobs: JobRepository, clock: Clock, job: Job): Promise<string | null> => {
+  const taskId = await queue.enqueue(CHAT_JOB_FINISHED_QUEUE, { jobId: job.id } satisfies ChatJobFinishedTask, { key: chatJobNoticeKey(job.id) });
+  await jobs.markNoticeQueued(job.id, clock.now());
+  return taskId;
 };
 
 /**

@@ -18,6 +18,7 @@ import { MikroOrmIdempotencyKeyStore } from '../../adapters/persistence/mikro-or
 import { GetJobStatus } from '../../application/jobs/get-job-status.js';
 import { NotifyChatOfJob, queueChatJobNotice } from '../../application/messaging/notify-chat-of-job.js';
 import { RequeueStrandedJobs } from '../../application/jobs/requeue-stranded-jobs.js';
+import { RequeueLostJobNotices } from '../../application/messaging/requeue-lost-job-notices.js';
 import { NotifyingJobRepository } from '../../application/jobs/notifying-job-repository.js';
 import { PollJobs } from '../../application/jobs/poll-jobs.js';
 import { AutoMergeJob, RequestAutoMerge } from '../../application/jobs/auto-merge-job.js';
@@ -50,13 +51,20 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
     [TOKENS.SecretStore],
   );
   c.bind(TOKENS.JobRepository).toResolvedValue(
-    // A chat job's notice is stored as a task the moment the job finishes (NotifyChatOfJob sends it).
-    (db: Database, queue: TaskQueue, logger: Logger) =>
-      new NotifyingJobRepository(new MikroOrmJobRepository(db), (job) => queueChatJobNotice(queue, job), logger),
-    [TOKENS.Database, TOKENS.TaskQueue, TOKENS.Logger],
+    // A chat job's notice is stored as a task the moment the job finishes (NotifyChatOfJob sends
+    // it), and the job marked; one finished but not marked is queued by RequeueLostJobNotices.
+    (db: Database, queue: TaskQueue, clock: Clock, logger: Logger) => {
+      const stored = new MikroOrmJobRepository(db);
+      return new NotifyingJobRepository(stored, (job) => queueChatJobNotice(queue, stored, clock, job).then(() => undefined), logger);
+    },
+    [TOKENS.Database, TOKENS.TaskQueue, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.RequeueStrandedJobs).toResolvedValue(
     (jobs: JobRepository, queue: TaskQueue, clock: Clock, logger: Logger) => new RequeueStrandedJobs(jobs, queue, clock, logger),
+    [TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.Clock, TOKENS.Logger],
+  );
+  c.bind(TOKENS.RequeueLostJobNotices).toResolvedValue(
+    (jobs: JobRepository, queue: TaskQueue, clock: Clock, logger: Logger) => new RequeueLostJobNotices(jobs, queue, clock, logger),
     [TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.NotifyChatOfJob).toResolvedValue(

@@ -5,11 +5,13 @@ import { MIGRATIONS } from '../../../src/adapters/persistence/migrations/index.j
 import { tempDir } from '../../support/gateway-process.js';
 import { createScratchDatabase, postgres, type ScratchDatabase } from '../../support/postgres.js';
 import { sql } from '../../support/databases.js';
+import { MikroOrmJobRepository } from '../../../src/adapters/persistence/mikro-orm-job-repository.js';
 
 const logger = new PinoLogger(createPino('silent'));
 const ALL = MIGRATIONS.map((migration) => migration.name);
 /** A released migration whose effect (one table) is easy to undo. */
 const ADMIN = 'Migration20261123040000_admin';
+const NOTICE_QUEUED = 'Migration20261130000000_jobs_notice_queued';
 
 const engines: Array<{ name: string; available: boolean; reason: string; open(): Promise<{ open(): Promise<Database>; cleanup(): Promise<void> }> }> = [
   {
@@ -65,6 +67,32 @@ for (const engine of engines) {
       database = await target.open();
       expect(await database.migrate()).to.deep.equal([ADMIN]);
       expect(await sql(database, 'select count(*)::int as n from admin_sessions')).to.deep.equal([{ n: 0 }]);
+    });
+
+    it('counts the chat jobs finished before the upgrade as notified, so that none gets its notice again; those finishing after get theirs', async () => {
+      database = await target.open();
+      await database.migrate();
+      // As if the database predated the notice marks, with jobs of the old version in it.
+      await sql(database, 'alter table jobs drop column notice_queued_at');
+      await sql(database, 'delete from mikro_orm_migrations where name = ?', [NOTICE_QUEUED]);
+      const ids = { done: '31000000-0000-4000-8000-000000000001', running: '31000000-0000-4000-8000-000000000002' };
+      for (const [id, status] of [
+        [ids.done, 'succeeded'],
+        [ids.running, 'running'],
+      ])
+        await sql(
+          database,
+          "insert into jobs (id, job, status, source_kind, source_ref, branch, created_at, updated_at) values (?, 'x', ?, 'chat', 'telegram:42', ?, now(), now())",
+          [id, status, `job/${id}`],
+        );
+      await database.close();
+      database = await target.open();
+      expect(await database.migrate()).to.deep.equal([NOTICE_QUEUED]);
+      const jobs = new MikroOrmJobRepository(database);
+      const awaiting = async () => (await jobs.listAwaitingNotice({ changedBefore: new Date(Date.now() + 60_000), limit: 10 })).map((job) => job.id);
+      expect(await awaiting()).to.deep.equal([]);
+      await jobs.modify(ids.running, (job) => ({ ...job, status: 'failed' }));
+      expect(await awaiting()).to.deep.equal([ids.running]);
     });
   });
 }

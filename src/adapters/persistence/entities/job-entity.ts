@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
-/** Mapping of `jobs` (Migration20261123020000_jobs). */
+/** Mapping of `jobs` (Migration20261123020000_jobs, Migration20261130000000_jobs_notice_queued). */
 export const JobEntity = defineEntity({
   name: 'Job',
   tableName: 'jobs',
@@ -20,7 +20,17 @@ export const JobEntity = defineEntity({
     log: p.text().nullable(),
     createdAt: p.datetime().fieldName('created_at'),
     updatedAt: p.datetime().fieldName('updated_at'),
+    // When the chat notice of a finished chat job was queued; null until then, and for other jobs.
+    noticeQueuedAt: p.datetime().fieldName('notice_queued_at').nullable(),
   },
-  indexes: [{ name: 'jobs_status_created_idx', columns: [{ name: 'status' }, { name: 'created_at', sort: 'DESC' }] }],
+  indexes: [
+    { name: 'jobs_status_created_idx', columns: [{ name: 'status' }, { name: 'created_at', sort: 'DESC' }] },
+    // Partial: only the finished chat jobs whose notice is still to be queued (an expression is compared by name).
+    {
+      name: 'jobs_awaiting_notice_idx',
+      expression:
+        'create index "jobs_awaiting_notice_idx" on "jobs" ("updated_at", "id") where "source_kind" = \'chat\' and "notice_queued_at" is null and "status" in (\'succeeded\', \'failed\', \'cancelled\')',
+    },
+  ],
   uniques: [{ name: 'jobs_branch_idx', properties: 'branch' }],
 });

@@ -2,8 +2,10 @@ import { expect } from 'chai';
 import { NotifyingJobRepository } from '../../../../src/application/jobs/notifying-job-repository.js';
 import { MessagingChannels } from '../../../../src/application/messaging/messaging-channels.js';
 import { CHAT_JOB_FINISHED_QUEUE, NotifyChatOfJob, queueChatJobNotice } from '../../../../src/application/messaging/notify-chat-of-job.js';
+import { NOTICE_LOST_AFTER_MS, RequeueLostJobNotices } from '../../../../src/application/messaging/requeue-lost-job-notices.js';
 import type { Job } from '../../../../src/domain/jobs/job.js';
 import { FakeMessagingChannel } from '../../../fakes/fake-messaging-channel.js';
+import { FixedClock } from '../../../fakes/fixed-clock.js';
 import { InMemoryBotTokenStore } from '../../../fakes/in-memory-bot-token-store.js';
 import { InMemoryJobRepository } from '../../../fakes/in-memory-job-repository.js';
 import { InMemoryTaskQueue, InMemoryTaskStore } from '../../../fakes/in-memory-task-queue.js';
@@ -41,15 +43,27 @@ describe('NotifyChatOfJob: the notice of a finished chat job is a durable task',
     return { platform, logger, notify: new NotifyChatOfJob(channels, logger) };
   };
 
-  it('is stored as one task the moment the job finishes, whoever finishes it, and once however often it is asked', async () => {
+  it('is stored as one task the moment the job finishes, whoever finishes it, and once however often it is asked; the job is marked', async () => {
     const store = new InMemoryTaskStore();
     const queue = new InMemoryTaskQueue(store);
     const inner = new InMemoryJobRepository();
-    const jobs = new NotifyingJobRepository(inner, (job) => queueChatJobNotice(queue, job), new RecordingLogger());
+    const clock = new FixedClock();
+    const listened: Array<Promise<unknown>> = [];
+    const jobs = new NotifyingJobRepository(
+      inner,
+      (job) => {
+        const queued = queueChatJobNotice(queue, inner, clock, job);
+        listened.push(queued);
+        return queued.then(() => undefined);
+      },
+      new RecordingLogger(),
+    );
     await jobs.add(chatJob('running'));
     expect(store.tasks).to.deep.equal([]);
     await jobs.modify(JOB_ID, (job) => ({ ...job, status: 'succeeded' }));
-    await queueChatJobNotice(queue, chatJob('succeeded'));
+    await Promise.all(listened);
+    expect(inner.noticesQueued.get(JOB_ID)).to.deep.equal(clock.now());
+    expect(await queueChatJobNotice(queue, inner, clock, chatJob('succeeded'))).to.equal(null);
     const notices = store.tasks.filter((task) => task.queue === CHAT_JOB_FINISHED_QUEUE);
     expect(notices.map((task) => task.payload)).to.deep.equal([{ jobId: JOB_ID }]);
   });
@@ -86,5 +100,91 @@ describe('NotifyChatOfJob: the notice of a finished chat job is a durable task',
     await notify.execute(job);
     expect(platform.sent).to.have.length(1);
     expect(logger.entries.some((entry) => entry.message === 'could not send the rest of a job notice; given up')).to.equal(true);
+  });
+});
+
+describe('RequeueLostJobNotices: a chat job finished without its notice (a kill between the two writes) gets it', () => {
+  const id = (n: number): string => `61000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  const jobOf = (n: number, status: Job['status'], source: Job['source'] = { kind: 'chat', thread: 'fake:42' }): Job => ({
+    ...chatJob(status),
+    id: id(n),
+    branch: `job/${id(n)}`,
+    source,
+  });
+  const setup = () => {
+    const store = new InMemoryTaskStore();
+    const queue = new InMemoryTaskQueue(store);
+    const inner = new InMemoryJobRepository();
+    const clock = new FixedClock();
+    const logger = new RecordingLogger();
+    const listened: Array<Promise<unknown>> = [];
+    // The service's repository: the notice is queued, then the job marked, after the status is stored.
+    const jobs = new NotifyingJobRepository(
+      inner,
+      (job) => {
+        const queued = queueChatJobNotice(queue, inner, clock, job);
+        listened.push(queued);
+        return queued.then(() => undefined);
+      },
+      new RecordingLogger(),
+    );
+    const sweep = new RequeueLostJobNotices(jobs, queue, clock, logger);
+    const noticesOf = (jobId: string) =>
+      store.tasks.filter((task) => task.queue === CHAT_JOB_FINISHED_QUEUE && (task.payload as { jobId: string }).jobId === jobId).length;
+    /** A job stored with the time of the clock, finished as a killed process left it: status stored, no notice. */
+    const addAsLeft = (job: Job) => inner.add({ ...job, updatedAt: clock.now() });
+    return { store, queue, inner, clock, logger, listened, jobs, sweep, noticesOf, addAsLeft };
+  };
+
+  it('queues exactly one notice for a finished chat job whose notice was never queued; none for one marked, a young one, an unfinished one or a non-chat one', async () => {
+    const { store, jobs, clock, logger, listened, sweep, noticesOf, addAsLeft } = setup();
+    const lost = jobOf(1, 'succeeded');
+    await addAsLeft(lost);
+    // Finished in the service: notice queued and the job marked.
+    await jobs.add({ ...jobOf(2, 'running'), updatedAt: clock.now() });
+    await jobs.modify(id(2), (job) => ({ ...job, status: 'failed', updatedAt: clock.now() }));
+    await Promise.all(listened);
+    await addAsLeft(jobOf(3, 'running'));
+    await addAsLeft(jobOf(4, 'cancelled', { kind: 'api' }));
+    await addAsLeft(jobOf(5, 'failed', { kind: 'trigger', name: 'nightly' }));
+    expect(await sweep.execute(), 'young: its notice may be on the way').to.equal(0);
+    expect(noticesOf(lost.id)).to.equal(0);
+    clock.advance(NOTICE_LOST_AFTER_MS + 1);
+    expect(await sweep.execute()).to.equal(1);
+    expect([1, 2, 3, 4, 5].map((n) => noticesOf(id(n)))).to.deep.equal([1, 1, 0, 0, 0]);
+    expect(await sweep.execute(), 'once').to.equal(0);
+    // Days later the queue no longer keeps the tasks (nor their keys): a marked job is not looked at again.
+    store.keys.clear();
+    clock.advance(7 * 86_400_000);
+    expect(await sweep.execute()).to.equal(0);
+    expect([1, 2].map((n) => noticesOf(id(n)))).to.deep.equal([1, 1]);
+    expect(logger.entries.filter((entry) => entry.level === 'warn').map((entry) => entry.fields)).to.deep.equal([{ jobId: lost.id }]);
+  });
+
+  it('queues no second notice for a job killed after its notice was queued but before it was marked, and marks it', async () => {
+    const { store, queue, inner, clock, logger, sweep, noticesOf, addAsLeft } = setup();
+    const job = jobOf(6, 'succeeded');
+    await addAsLeft(job);
+    await queue.enqueue(CHAT_JOB_FINISHED_QUEUE, { jobId: job.id }, { key: `chat-job-finished:${job.id}` });
+    clock.advance(NOTICE_LOST_AFTER_MS + 1);
+    expect(await sweep.execute()).to.equal(0);
+    expect(inner.noticesQueued.has(job.id)).to.equal(true);
+    store.keys.clear();
+    expect(await sweep.execute()).to.equal(0);
+    expect(noticesOf(job.id)).to.equal(1);
+    expect(logger.entries.filter((entry) => entry.level === 'warn')).to.deep.equal([]);
+  });
+
+  it('queues the notice of a job whose notice could not be queued when it finished (the queue was down), once', async () => {
+    const { queue, jobs, clock, listened, sweep, noticesOf } = setup();
+    await jobs.add({ ...jobOf(7, 'running'), updatedAt: clock.now() });
+    queue.failNext = true;
+    await jobs.modify(id(7), (job) => ({ ...job, status: 'succeeded', updatedAt: clock.now() }));
+    expect(await Promise.allSettled(listened)).to.have.nested.property('[0].status', 'rejected');
+    expect(noticesOf(id(7))).to.equal(0);
+    clock.advance(NOTICE_LOST_AFTER_MS + 1);
+    expect(await sweep.execute()).to.equal(1);
+    expect(await sweep.execute()).to.equal(0);
+    expect(noticesOf(id(7))).to.equal(1);
   });
 });
