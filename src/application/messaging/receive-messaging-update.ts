@@ -2,6 +2,7 @@ import { DomainError } from '../../domain/errors/domain-error.js';
 import type { ChannelMessage } from '../../domain/messaging/channel-message.js';
 import { storableMessage } from '../../domain/messaging/storable-message.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
+import type { AlbumStore } from '../../ports/album-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { DeliveryLog } from '../../ports/delivery-log.js';
 import type { Logger } from '../../ports/logger.js';
@@ -19,6 +20,17 @@ export interface ChatMessageTask {
   /** Its `metadata.userId` is the channel's id. */
   readonly message: ChannelMessage;
 }
+
+/**
+ * The key the messages of an album are stored under (`<channel>:<album id>`); undefined for a
+ * message in no album, and for one whose ids are too long to store (it is answered on its own).
+ */
+export const albumKey = (channel: string, message: ChannelMessage): string | undefined => {
+  const { albumId, messageId } = message.metadata;
+  if (albumId === undefined) return undefined;
+  const key = `${channel}:${albumId}`;
+  return key.length <= 300 && messageId.length <= 100 ? key : undefined;
+};
 
 /** The triggers a delivery fires: those watching the endpoint it arrived on (and the other paths naming that endpoint). */
 export interface DeliveryTriggers {
@@ -56,6 +68,8 @@ export class ReceiveMessagingUpdate {
     private readonly logger: Logger,
     /** Takes a press of a button the bot sent (an approval's); without it presses are acknowledged and ignored. */
     private readonly onChoice?: (channel: ChatChannel, choice: ChoiceMade) => Promise<void>,
+    /** Where each message of an album is stored as it arrives (the album's one answer reads them all); without it, an album is answered from the message that queued its answer. */
+    private readonly albums?: AlbumStore,
   ) {}
 
   /**
@@ -133,7 +147,12 @@ export class ReceiveMessagingUpdate {
       // The chat task first: it is idempotent by its key, so if the triggers cannot be stored
       // and the platform redelivers, the message is still stored (and answered) once.
       if (delivery.message !== null) {
-        queued = await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message: storableMessage(delivery.message) } satisfies ChatMessageTask, {
+        const message = storableMessage(delivery.message);
+        // A message of an album is stored first, whether or not it queues the album's answer
+        // (the first of its messages does): the answer reads every message stored for the album.
+        const album = albumKey(platform.id, message);
+        if (album !== undefined && this.albums !== undefined) await this.albums.add(album, message.metadata.messageId, message, this.clock.now());
+        queued = await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message } satisfies ChatMessageTask, {
           group: `${platform.id}:${delivery.message.threadId}`,
           // One message carried by two deliveries (a mention of the bot) is answered once.
           key: delivery.messageKey === undefined ? deliveryKey : `${platform.id}:message:${delivery.messageKey}`,

@@ -1,20 +1,35 @@
 import { aiFailureReason } from '../../domain/ai/ai-call-failed.js';
 import { storedMessage, type Attachment, type ChannelMessage } from '../../domain/messaging/channel-message.js';
+import { albumMessage } from '../../domain/messaging/album-message.js';
 import { chatThreadKey } from '../../domain/messaging/chat-thread.js';
 import type { AiImage } from '../../ports/ai-client.js';
+import type { AlbumStore } from '../../ports/album-store.js';
+import type { Clock } from '../../ports/clock.js';
 import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
 import type { MessagingChannel, OutgoingMessage, ReplyTarget } from '../../ports/messaging-channel.js';
 import type { Timer } from '../../ports/timer.js';
 import type { ChatAgent } from './chat-agent.js';
 import type { ChatChannel, MessagingChannels } from './messaging-channels.js';
-import type { ChatMessageTask } from './receive-messaging-update.js';
+import { albumKey, type ChatMessageTask } from './receive-messaging-update.js';
 import { isSpeech, transcribeSpeech, type VoiceTranscription } from './transcribe-speech.js';
 
 export const APOLOGY = 'Sorry, I encountered an error processing your message.';
 
 /** How long the reply's last part waits for a typing refresh under way (see #keepTyping). */
 export const TYPING_SETTLE_MS = 1000;
+
+/** The longest an album's answer waits for its messages, however often more of them arrive (an album has at most 10). */
+export const MAX_ALBUM_WAIT_MS = 30_000;
+
+/** How an album's messages are gathered for its one answer. */
+export interface AlbumSettling {
+  /** Where ReceiveMessagingUpdate stored each message of an album. */
+  readonly store: AlbumStore;
+  readonly clock: Clock;
+  /** The album is answered once no message of it arrived for this long (CHAT_ALBUM_SETTLE_MS). */
+  readonly settleMs: number;
+}
 
 /** Timers of the event loop, when no Timer is given (never keeping the process alive). */
 const REAL_TIMER: Timer = {
@@ -46,12 +61,15 @@ export class ReplyToChatMessage {
     private readonly voice?: VoiceTranscription,
     /** When the model's answer is taken in (ChatInput `whenRoom`); undefined: at once. */
     private readonly headroom?: Headroom,
-    /** Paces the typing indicator. */
+    /** Paces the typing indicator, and waits for an album's messages. */
     private readonly timer: Timer = REAL_TIMER,
+    /** Without it, an album is answered from the message that queued its answer alone. */
+    private readonly albums?: AlbumSettling,
   ) {}
 
   async execute(task: ChatMessageTask): Promise<void> {
-    const message = storedMessage(task.message);
+    const queued = storedMessage(task.message);
+    const message = await this.#wholeAlbum(queued);
     const log = this.logger.child({ channel: message.metadata.userId, chatId: message.threadId, updateId: message.metadata.updateId });
     const channel = this.channels.find(message.metadata.userId);
     if (channel === undefined) return log.warn({}, 'message of a channel this gateway does not have; dropped');
@@ -119,6 +137,30 @@ export class ReplyToChatMessage {
     } catch (error) {
       log.error({ err: error }, 'could not deliver the reply; given up');
       return false;
+    }
+  }
+
+  /**
+   * The message to answer: the queued one, or for a message of an album the whole album — read
+   * once no message of it arrived for `settleMs` (at most MAX_ALBUM_WAIT_MS after this started),
+   * every message stored for it by then, its caption wherever it is. A message of the album
+   * stored later is not answered (its answer is this one).
+   */
+  async #wholeAlbum(message: ChannelMessage): Promise<ChannelMessage> {
+    const key = albumKey(message.metadata.userId, message);
+    if (key === undefined || this.albums === undefined) return message;
+    const { store, clock, settleMs } = this.albums;
+    const giveUpAt = clock.now().getTime() + MAX_ALBUM_WAIT_MS;
+    for (;;) {
+      const stored = await store.read(key);
+      const now = clock.now().getTime();
+      const due = Math.min((stored.lastArrivedAt?.getTime() ?? now) + settleMs, giveUpAt);
+      if (now >= due) {
+        const album = albumMessage([message, ...stored.items]);
+        this.logger.debug({ channel: message.metadata.userId, chatId: message.threadId, album: key, items: stored.items.length }, 'album gathered');
+        return album;
+      }
+      await new Promise<void>((resume) => this.timer.after(due - now, resume));
     }
   }
 

@@ -1,4 +1,5 @@
 import type { ActionRunRepository } from '../../ports/action-run-repository.js';
+import type { AlbumStore } from '../../ports/album-store.js';
 import type { AdminStore } from '../../ports/admin-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ConversationStore } from '../../ports/conversation-store.js';
@@ -41,6 +42,8 @@ export interface RetentionStores {
   readonly approvals?: ApprovalStore;
   /** Schedule occurrences: kept as long as action runs, each schedule's latest one for good. */
   readonly scheduleRuns?: ScheduleRunRepository;
+  /** Messages of chat albums: needed only until the album is answered (seconds); forgotten after a day, whatever the policy. */
+  readonly chatAlbums?: AlbumStore;
 }
 
 /** Each delete statement removes at most `batchSize` rows; a sweep runs at most `maxBatches` of them per kind. */
@@ -106,6 +109,8 @@ export class SweepExpiredData {
     if (approvals) kinds.push(['approvals', policy.actionRunsDays, (limit) => approvals.deleteOlderThan(before(policy.actionRunsDays), limit)]);
     const scheduleRuns = stores.scheduleRuns;
     if (scheduleRuns) kinds.push(['scheduleRuns', policy.actionRunsDays, (limit) => scheduleRuns.deleteOlderThan(before(policy.actionRunsDays), limit)]);
+    const chatAlbums = stores.chatAlbums;
+    if (chatAlbums) kinds.push(['chatAlbums', 1, (limit) => chatAlbums.deleteOlderThan(before(1), limit)]);
     return kinds.filter(([, days]) => days > 0).map(([kind, , deleteBatch]) => [kind, deleteBatch]);
   }
 

@@ -3,6 +3,7 @@ import type { Container } from 'inversify';
 import { AI_PROVIDER_NAMES } from '../../adapters/ai/ai-providers.js';
 import type { Database } from '../../adapters/persistence/database.js';
 import { CachingConversationStore } from '../../adapters/persistence/caching-conversation-store.js';
+import { MikroOrmAlbumStore } from '../../adapters/persistence/mikro-orm-album-store.js';
 import { MikroOrmConversationStore } from '../../adapters/persistence/mikro-orm-conversation-store.js';
 import { DecideApprovalInChat } from '../../application/approvals/approvals-in-chat.js';
 import type { DecideApproval } from '../../application/approvals/decide-approval.js';
@@ -16,6 +17,7 @@ import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
 import { NodeTimer } from '../../adapters/system/node-timer.js';
 import type { ApiKeyCrypto } from '../../ports/api-key-crypto.js';
+import type { Clock } from '../../ports/clock.js';
 import type { SecretStore } from '../../ports/secret-store.js';
 import { voiceTranscription } from './voice-transcription.js';
 import type { ChannelBinding } from '../channels/channel-binding.js';
@@ -91,15 +93,28 @@ export const bindChat = (c: Container, config: AppConfig): void => {
     [TOKENS.MessagingChannels, TOKENS.ApiKeyCrypto, TOKENS.Logger],
   );
   c.bind(TOKENS.ReceiveMessagingUpdate).toResolvedValue(
-    (channels, deliveries, queue, fire, clock, logger: Logger, decide: DecideApproval) => {
+    (channels, deliveries, queue, fire, clock, logger: Logger, decide: DecideApproval, db: Database) => {
       const inChat = new DecideApprovalInChat(decide, logger);
-      return new ReceiveMessagingUpdate(channels, deliveries, queue, fire, clock, logger, (channel, choice) => inChat.execute(channel, choice));
+      return new ReceiveMessagingUpdate(
+        channels,
+        deliveries,
+        queue,
+        fire,
+        clock,
+        logger,
+        (channel, choice) => inChat.execute(channel, choice),
+        new MikroOrmAlbumStore(db),
+      );
     },
-    [TOKENS.MessagingChannels, TOKENS.DeliveryLog, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Clock, TOKENS.Logger, TOKENS.DecideApproval],
+    [TOKENS.MessagingChannels, TOKENS.DeliveryLog, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Clock, TOKENS.Logger, TOKENS.DecideApproval, TOKENS.Database],
   );
   c.bind(TOKENS.ReplyToChatMessage).toResolvedValue(
-    (channels: MessagingChannels, agent: ChatAgent, logger: Logger, secrets: SecretStore, headroom: Headroom) =>
-      new ReplyToChatMessage(channels, agent, logger, voiceTranscription(config, secrets), headroom, new NodeTimer()),
-    [TOKENS.MessagingChannels, TOKENS.ChatAgent, TOKENS.Logger, TOKENS.SecretStore, TOKENS.Headroom],
+    (channels: MessagingChannels, agent: ChatAgent, logger: Logger, secrets: SecretStore, headroom: Headroom, db: Database, clock: Clock) =>
+      new ReplyToChatMessage(channels, agent, logger, voiceTranscription(config, secrets), headroom, new NodeTimer(), {
+        store: new MikroOrmAlbumStore(db),
+        clock,
+        settleMs: config.chat.albumSettleMs,
+      }),
+    [TOKENS.MessagingChannels, TOKENS.ChatAgent, TOKENS.Logger, TOKENS.SecretStore, TOKENS.Headroom, TOKENS.Database, TOKENS.Clock],
   );
 };

@@ -1,5 +1,6 @@
 import type { Container } from 'inversify';
 import type { Database } from '../../adapters/persistence/database.js';
+import { MikroOrmAlbumStore } from '../../adapters/persistence/mikro-orm-album-store.js';
 import { MikroOrmAdminStore } from '../../adapters/persistence/mikro-orm-admin-store.js';
 import { MikroOrmLoginAttempts } from '../../adapters/persistence/mikro-orm-login-attempts.js';
 import { FAILURE_WINDOW_MS } from '../../application/auth/admin-authentication.js';
@@ -25,6 +26,7 @@ export const bindRetention = (c: Container, config: AppConfig): void => {
           idempotencyKeys,
           approvals,
           scheduleRuns,
+          chatAlbums: new MikroOrmAlbumStore(db),
         },
         { ...retention, loginWindowMs: FAILURE_WINDOW_MS },
         clock,

@@ -38,6 +38,12 @@ export interface ChannelMessage {
     readonly from?: string;
     /** Whether the message was an edit of an earlier one. */
     readonly edited: boolean;
+    /**
+     * The group of messages sent together that this one is part of (an album: photos or files
+     * sent at once, one message each, the caption on one of them), unique within the channel.
+     * The group is answered once, as one message (see album-message.ts).
+     */
+    readonly albumId?: string;
   };
 }
 

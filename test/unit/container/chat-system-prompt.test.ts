@@ -12,7 +12,7 @@ describe("the chat's system prompt file", () => {
     const file = join(await tempDir('prompt'), 'PROMPT.md');
     await writeFile(file, '  Be terse.\n');
     const logger = new RecordingLogger();
-    const prompt = systemPromptOf({ historyTurns: 20, maxSteps: 5, systemPromptFile: file, systemPromptFileGiven: true }, logger, 0);
+    const prompt = systemPromptOf({ historyTurns: 20, maxSteps: 5, albumSettleMs: 1500, systemPromptFile: file, systemPromptFileGiven: true }, logger, 0);
     expect(await prompt()).to.equal('Be terse.');
     await rm(file);
     expect(await prompt()).to.equal('Be terse.');
@@ -27,7 +27,7 @@ describe("the chat's system prompt file", () => {
   it('gives the default prompt, saying nothing, when the default file is absent', async () => {
     const logger = new RecordingLogger();
     const file = join(await tempDir('prompt-default'), 'CHAT_SYSTEM_PROMPT.md');
-    const prompt = systemPromptOf({ historyTurns: 20, maxSteps: 5, systemPromptFile: file, systemPromptFileGiven: false }, logger, 0);
+    const prompt = systemPromptOf({ historyTurns: 20, maxSteps: 5, albumSettleMs: 1500, systemPromptFile: file, systemPromptFileGiven: false }, logger, 0);
     expect(await prompt()).to.equal('You are a helpful assistant.');
     expect(warnings(logger)).to.deep.equal([]);
   });

@@ -36,7 +36,7 @@ describe('loadConfig', () => {
       approvalTimeoutMs: 1_800_000,
       queue: { concurrency: 4, heartbeatSeconds: 10, superviseIntervalSeconds: 15 },
       yieldBusyAbove: 0.7,
-      chat: { historyTurns: 20, maxSteps: 5, systemPromptFile: '/srv/gw/config/CHAT_SYSTEM_PROMPT.md', systemPromptFileGiven: false },
+      chat: { historyTurns: 20, maxSteps: 5, albumSettleMs: 1500, systemPromptFile: '/srv/gw/config/CHAT_SYSTEM_PROMPT.md', systemPromptFileGiven: false },
       channels: {
         telegram: {
           botToken: undefined,

@@ -98,6 +98,8 @@ const chatName = (chat: Fields): string | undefined => name(field(chat, 'title')
  * - a message written on behalf of a chat (`sender_chat`: anonymous group admins, posts as a
  *   channel) is a person's message even though Telegram fills `from` with a placeholder bot,
  *   so it is kept, and its sender is that chat's title;
+ * - a message of an album (`media_group_id`) names it as `albumId`, `<chat id>:<media_group_id>`
+ *   (the same as `albumOf`), so that the album's messages are answered together;
  * - `topicId` is set only for messages in a forum topic (`is_topic_message`): in ordinary
  *   supergroups Telegram also puts a `message_thread_id` on replies, and sending to it fails.
  */
@@ -136,6 +138,8 @@ export const normalizeUpdate = (update: unknown, channel: ChannelIdentity): Chan
     const replyTo = field(message, 'reply_to_message');
     // In a forum topic, a message that replies to nothing still names the topic's first message.
     const replyToId = isObject(replyTo) && field(replyTo, 'forum_topic_created') === undefined ? count(field(replyTo, 'message_id')) : undefined;
+    // An album: each photo or file is a message of its own, the caption on one of them.
+    const group = nonEmpty(field(message, 'media_group_id'));
 
     return {
       threadId: String(chatId),
@@ -150,6 +154,7 @@ export const normalizeUpdate = (update: unknown, channel: ChannelIdentity): Chan
         ...(replyToId !== undefined && { replyToId: String(replyToId) }),
         ...(from !== undefined && { from }),
         edited,
+        ...(group !== undefined && { albumId: `${chatId}:${group}` }),
       },
     };
   } catch {

@@ -136,8 +136,8 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
     // An edit is not answered again: the message was answered as first sent, and answering the
     // new text would reply twice (and could start a second job). Triggers still see the edit.
     if (message?.metadata.edited === true) return { deliveryId: String(updateId), message: null };
-    // An album comes as one message per photo or file: it is answered once, from its first
-    // message to arrive (apps put the caption on the first item, usually the first to arrive).
+    // An album comes as one message per photo or file: each is stored (its `albumId`), and the
+    // album is answered once (one key for all its messages), with every message's text and file.
     const album = albumOf(body);
     return { deliveryId: String(updateId), message, ...(album !== undefined && { messageKey: `album:${album}` }) };
   }

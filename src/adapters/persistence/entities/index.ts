@@ -3,6 +3,7 @@ import { AdminLoginAttemptEntity } from './admin-login-attempt-entity.js';
 import { AdminSessionEntity } from './admin-session-entity.js';
 import { ApiKeyEntity } from './api-key-entity.js';
 import { ApprovalEntity } from './approval-entity.js';
+import { ChatAlbumItemEntity } from './chat-album-item-entity.js';
 import { ChatTurnEntity } from './chat-turn-entity.js';
 import { CodehostDeliveryEntity } from './codehost-delivery-entity.js';
 import { IdempotencyKeyEntity } from './idempotency-key-entity.js';
@@ -23,6 +24,7 @@ export const ENTITIES = [
   AdminSessionEntity,
   ApiKeyEntity,
   ApprovalEntity,
+  ChatAlbumItemEntity,
   ChatTurnEntity,
   CodehostDeliveryEntity,
   IdempotencyKeyEntity,

@@ -175,6 +175,25 @@ describe('normalizeUpdate', () => {
       expect(message?.attachments).to.deep.equal([{ kind: 'photo', fileId: 'AgACAgQAAxkBAAIBs-large', mimeType: 'image/jpeg', size: 130554 }]);
     });
 
+    it('names the album of a photo or file sent in one (media_group_id) as <chat id>:<group>, whichever item carries the caption', () => {
+      const withCaption = normalizeUpdate(mediaUpdate({ photo, media_group_id: '13573217400123', caption: 'Which is ripe?' }), channel);
+      const without = normalizeUpdate(
+        { update_id: 804312003, message: { message_id: 44, from: alice, chat: privateChat, date: 1767225660, photo, media_group_id: '13573217400123' } },
+        channel,
+      );
+      expect(withCaption?.metadata.albumId).to.equal('111222333:13573217400123');
+      expect(without?.metadata.albumId).to.equal('111222333:13573217400123');
+      expect(without?.text).to.equal('');
+      expect(without?.attachments).to.have.length(1);
+      const inGroup = normalizeUpdate(
+        { update_id: 804312004, message: { message_id: 7, from: alice, chat: group, date: 1767225660, photo, media_group_id: '13573217400123' } },
+        channel,
+      );
+      expect(inGroup?.metadata.albumId).to.equal('-1001234567890:13573217400123');
+      expect(normalizeUpdate(mediaUpdate({ photo }), channel)?.metadata).to.not.have.property('albumId');
+      expect(normalizeUpdate(mediaUpdate({ photo, media_group_id: '' }), channel)?.metadata).to.not.have.property('albumId');
+    });
+
     it('keeps a photo sent without a caption, with empty text', () => {
       const message = normalizeUpdate(mediaUpdate({ photo }), channel);
       expect(message?.text).to.equal('');

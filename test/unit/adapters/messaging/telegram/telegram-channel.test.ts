@@ -64,8 +64,17 @@ describe('TelegramChannel (without the Bot API)', () => {
     expect(first.messageKey).to.equal('album:42:1350');
     expect(second.messageKey).to.equal(first.messageKey);
     expect(first.message?.text).to.equal('what is in these?');
-    expect(part(22, 43, '1350').messageKey).to.equal('album:43:1350');
-    expect(channel.parse({ update_id: 23, message: chatMessage({ text: 'hi' }) })).to.not.have.property('messageKey');
+    // Each message keeps its own text and file, and names its album, so the album can be answered with all of them.
+    expect(second.message?.text).to.equal('');
+    expect(second.message?.attachments.map((file) => file.fileId)).to.deep.equal(['p21']);
+    expect(first.message?.metadata.albumId).to.equal('42:1350');
+    expect(second.message?.metadata.albumId).to.equal('42:1350');
+    const elsewhere = part(22, 43, '1350');
+    expect(elsewhere.messageKey).to.equal('album:43:1350');
+    expect(elsewhere.message?.metadata.albumId).to.equal('43:1350');
+    const lone = channel.parse({ update_id: 23, message: chatMessage({ text: 'hi' }) });
+    expect(lone).to.not.have.property('messageKey');
+    expect(lone.message?.metadata).to.not.have.property('albumId');
   });
 
   it('cuts a reply into parts whose HTML shows at most 4096 characters, also when the HTML indents a long list item', () => {
