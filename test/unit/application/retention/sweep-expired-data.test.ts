@@ -5,6 +5,7 @@ import type { ActionRun } from '../../../../src/domain/triggers/action-run.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
 import { InMemoryActionRunRepository } from '../../../fakes/in-memory-action-run-repository.js';
 import { InMemoryAdminStore } from '../../../fakes/in-memory-admin-store.js';
+import { InMemoryAlbumStore } from '../../../fakes/in-memory-album-store.js';
 import { InMemoryConversationStore } from '../../../fakes/in-memory-conversation-store.js';
 import { InMemoryDeliveryLog } from '../../../fakes/in-memory-delivery-log.js';
 import { InMemoryIdempotencyKeyStore } from '../../../fakes/in-memory-idempotency-key-store.js';
@@ -97,6 +98,23 @@ describe('SweepExpiredData', () => {
     expect(stores.actionRuns.runs.map((run) => run.finishedAt)).to.deep.equal([ago(30 * DAY - 1)]);
     expect([...stores.inboundRequests.requests.values()].map((r) => r.receivedAt)).to.deep.equal([ago(30 * DAY - 1)]);
     expect([...stores.idempotencyKeys.records.values()].map((r) => r.key)).to.deep.equal(['live']);
+  });
+
+  it('forgets the stored messages of chat albums after a day, whatever the policy (they are needed for seconds)', async () => {
+    const { stores, logger, clock } = make();
+    const chatAlbums = new InMemoryAlbumStore();
+    const photo = (messageId: string) => ({
+      threadId: '42',
+      text: '',
+      attachments: [],
+      metadata: { userId: 'telegram', chatTitle: 'Telegram', updateId: messageId, messageId, edited: false, albumId: '42:g' },
+    });
+    await chatAlbums.add('telegram:42:g', '1', photo('1'), ago(DAY + 1));
+    await chatAlbums.add('telegram:42:g', '2', photo('2'), ago(DAY - 1));
+    const keepingAll = { deliveriesDays: 0, chatTurnsDays: 0, actionRunsDays: 0, inboundRequestsDays: 0, loginWindowMs: 15 * 60_000 };
+    const report = await new SweepExpiredData({ ...stores, chatAlbums }, keepingAll, clock, logger).execute();
+    expect(report.chatAlbums).to.deep.equal({ deleted: 1, more: false });
+    expect((await chatAlbums.read('telegram:42:g')).items.map((item) => item.metadata.messageId)).to.deep.equal(['2']);
   });
 
   it('deletes nothing until the clock says a record outlived its retention', async () => {
