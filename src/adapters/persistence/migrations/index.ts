@@ -14,6 +14,8 @@ import { Migration20261127000000_poller_leases } from './Migration20261127000000
 import { Migration20261127200000_approvals } from './Migration20261127200000_approvals.js';
 import { Migration20261127300000_schedule_runs } from './Migration20261127300000_schedule_runs.js';
 import { Migration20261128000000_inbound_requests_dispatched } from './Migration20261128000000_inbound_requests_dispatched.js';
+import { Migration20261130000000_jobs_notice_queued } from './Migration20261130000000_jobs_notice_queued.js';
+import { Migration20261130100000_chat_album_items } from './Migration20261130100000_chat_album_items.js';
 
 /**
  * Every migration, oldest first. Append new ones; never edit or reorder a released one:
@@ -36,4 +38,6 @@ export const MIGRATIONS = [
   Migration20261127200000_approvals,
   Migration20261127300000_schedule_runs,
   Migration20261128000000_inbound_requests_dispatched,
+  Migration20261130000000_jobs_notice_queued,
+  Migration20261130100000_chat_album_items,
 ];
