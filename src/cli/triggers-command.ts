@@ -36,5 +36,7 @@ export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promi
   for (const trigger of checked.entries) {
     io.out.write(`  ${trigger.enabled ? 'on ' : 'off'}  ${trigger.name}  ${trigger.watchPath}  ${trigger.actions.map((a) => a.type).join(' → ')}\n`);
   }
+  const { chatTriggerWarnings } = await import('../domain/triggers/chat-trigger-warnings.js');
+  for (const warning of chatTriggerWarnings(checked.entries)) io.err.write(`warning: ${warning}\n`);
   return 0;
 };

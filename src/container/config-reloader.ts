@@ -1,3 +1,4 @@
+import { chatTriggerWarnings } from '../domain/triggers/chat-trigger-warnings.js';
 import type { Schedule } from '../domain/schedules/schedule.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
 import type { Logger } from '../ports/logger.js';
@@ -76,6 +77,7 @@ export class ConfigReloader {
     this.#problems = [];
     this.onReloaded();
     this.logger.info({ reason, triggers: files.triggers.length, schedules: files.schedules.length }, 'configuration reloaded');
+    for (const warning of chatTriggerWarnings(files.triggers)) this.logger.warn({ reason }, warning);
     return { ok: true, problems: [], triggers: files.triggers.length, schedules: files.schedules.length };
   }
 }

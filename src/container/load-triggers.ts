@@ -1,4 +1,5 @@
 import { loadTriggerFile } from '../adapters/triggerfile/json-trigger-file.js';
+import { chatTriggerWarnings } from '../domain/triggers/chat-trigger-warnings.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
 import type { Logger } from '../ports/logger.js';
 import { ConfigError, type AppConfig } from './config.js';
@@ -12,5 +13,6 @@ export const loadTriggers = async (config: AppConfig, logger: Logger): Promise<r
   if (loaded.missing) logger.info({ file: config.triggersFile }, 'no trigger file; no triggers');
   const directory = triggersDirProblems(loaded.triggers, config.triggersDir);
   if (directory.length > 0) throw new ConfigError(directory);
+  for (const warning of chatTriggerWarnings(loaded.triggers)) logger.warn({ file: config.triggersFile }, warning);
   return loaded.triggers;
 };

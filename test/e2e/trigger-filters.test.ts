@@ -111,4 +111,21 @@ describe('e2e: trigger filters (when) on the built server', function () {
     expect(checked.stderr).to.contain(`${bad}: trigger #1 "slow": when.body.title.regex: a quantifier on a group that holds a quantifier`);
     expect(checked.stderr).to.contain(`${bad}: trigger #2 "typo": when.headers.x-github-event.equal: unknown test; one of equals, in, prefix, regex`);
   });
+
+  it('`triggers check` warns of a chat-endpoint trigger that fires for every chat, and passes the file', async () => {
+    const file = join(dir, 'chat-triggers.json');
+    const action = [{ type: 'command', command: 'true' }];
+    await writeFile(
+      file,
+      JSON.stringify([
+        { name: 'open-to-all', watch_path: '/messaging/telegram/webhook', enabled: true, actions: action },
+        { name: 'ops-only', watch_path: '/messaging/telegram/webhook', enabled: true, when: { 'body.message.chat.id': { in: [42] } }, actions: action },
+      ]),
+    );
+    const checked = await runCli(['triggers', 'check', '--file', file], { DATA_DIR: join(dir, 'data-check-chat'), TRIGGERS_DIR: dir });
+    expect(checked.code, checked.stderr).to.equal(0);
+    expect(checked.stdout).to.contain('2 triggers valid');
+    expect(checked.stderr).to.contain('warning: trigger "open-to-all" watches the chat endpoint /messaging/telegram/webhook');
+    expect(checked.stderr).not.to.contain('ops-only');
+  });
 });
