@@ -69,22 +69,24 @@ export class ReplyToChatMessage {
 
   async execute(task: ChatMessageTask): Promise<void> {
     const queued = storedMessage(task.message);
-    const message = await this.#wholeAlbum(queued);
-    const log = this.logger.child({ channel: message.metadata.userId, chatId: message.threadId, updateId: message.metadata.updateId });
-    const channel = this.channels.find(message.metadata.userId);
+    const log = this.logger.child({ channel: queued.metadata.userId, chatId: queued.threadId, updateId: queued.metadata.updateId });
+    const channel = this.channels.find(queued.metadata.userId);
     if (channel === undefined) return log.warn({}, 'message of a channel this gateway does not have; dropped');
     const { platform } = channel;
     const token = await channel.credentials.current();
     if (token === undefined) return log.warn({}, 'no bot token any more; message dropped');
-    const target: ReplyTarget = { chatId: message.threadId, ...(message.metadata.topicId !== undefined && { topicId: message.metadata.topicId }) };
+    const target: ReplyTarget = { chatId: queued.threadId, ...(queued.metadata.topicId !== undefined && { topicId: queued.metadata.topicId }) };
 
-    if (!channel.settings.allowedChatIds.has(message.threadId)) {
+    // Before an album's wait: a chat that is not allowed holds no worker while its album settles.
+    if (!channel.settings.allowedChatIds.has(queued.threadId)) {
       log.info({}, 'message from a chat that is not allowed');
       await platform.sendMessage(token, target, {
-        plain: `This chat is not allowed to use this bot. Its id is ${message.threadId}: add it to ${channel.settings.variables.allowedChats} to allow it.`,
+        plain: `This chat is not allowed to use this bot. Its id is ${queued.threadId}: add it to ${channel.settings.variables.allowedChats} to allow it.`,
       });
       return;
     }
+    // An album's messages are of one chat (and topic): the whole album is answered where its first one was.
+    const message = await this.#wholeAlbum(queued);
 
     await platform.acknowledge(token, target, message.metadata.messageId).catch((error: unknown) => {
       log.warn({ err: error }, 'could not acknowledge the message');

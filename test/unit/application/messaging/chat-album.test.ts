@@ -236,6 +236,18 @@ describe('A chat album (messages sent together, delivered one by one) is answere
     expect((await conversations.recent('fake:42', 10)).map((turn) => turn.text)).to.deep.equal(['what is this?', 'ok']);
   });
 
+  it('refuses an album from a chat that is not allowed at once: no wait for its messages, no model call', async () => {
+    const { arrive, chatTasks, reply, timer, ai, platform, channel } = setup();
+    (channel.settings.allowedChatIds as Set<string>).delete('42');
+    await arrive(item(1, 'hello'));
+    await reply.execute(chatTasks()[0]);
+    expect(timer.waits).to.deep.equal([]);
+    expect(ai.requests).to.have.length(0);
+    expect(platform.sent.map((sent) => sent.message.plain)).to.deep.equal([
+      'This chat is not allowed to use this bot. Its id is 42: add it to FAKE_ALLOWED_CHATS to allow it.',
+    ]);
+  });
+
   it('answers an album task queued before the upgrade (its message names no album) from its own message, without waiting', async () => {
     const { run, modelInput, timer } = setup();
     const { albumId: _none, ...metadata } = item(2, 'old caption').message.metadata;
