@@ -343,6 +343,23 @@ export const describeTaskQueueContract = (name: string, makeHarness: () => TaskQ
       expect(order).to.deep.equal([0, 1, 2, 3, 4, 5]);
     });
 
+    it('runs the tasks of a group of an ordered queue queued with idempotency keys at the same moment in the order they were queued', async () => {
+      // A chat's messages arriving together (an album's items, two deliveries at once): one insert
+      // carries the first ten, the next ten are queued while it runs. Keyed ids are not made in
+      // order (the adapter on pg-boss derives them from the key), so only the queue's own order
+      // can tell.
+      const queueing = (from: number) =>
+        Array.from({ length: 10 }, (_, i) => from + i).map((n) => queue.enqueue('ordered', { n }, { group: 'chat', key: `chat:update:${n}` }));
+      const first = queueing(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      const second = queueing(10);
+      expect(await Promise.all([...first, ...second]), 'every task stored').not.to.include(null);
+      const order: number[] = [];
+      await queue.work<{ n: number }>('ordered', async (task) => void order.push(task.n), { oneAtATimePerGroup: true });
+      await waitFor(() => order.length === 20, 30_000, 'order.length === 20');
+      expect(order).to.deep.equal(Array.from({ length: 20 }, (_, n) => n));
+    });
+
     it('refuses an id given with an idempotency key', async () => {
       let refused: unknown;
       await queue.enqueue('q', { n: 1 }, { id: queue.newTaskId(), key: 'k' }).catch((error: unknown) => (refused = error));

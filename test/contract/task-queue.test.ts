@@ -176,6 +176,32 @@ describe('pg-boss on PGlite: an ordered task a killed process left running on it
   });
 });
 
+describe("pg-boss on PGlite: a group's tasks stored by consecutive inserts that share the database's time", function () {
+  this.timeout(60_000);
+
+  it('run in the order they were queued, though their keyed ids sort otherwise', async () => {
+    const pglite = await openPglite(await queueStoreDir());
+    let queue: PgBossTaskQueue | undefined;
+    try {
+      queue = await PgBossTaskQueue.start({ pglite }, settings, logger);
+      // PGlite's clock keeps milliseconds, so inserts one after another often share a time. Here
+      // every statement does: the queue's clock (pg-boss's job_now) stands still.
+      await pglite.exec(
+        `CREATE OR REPLACE FUNCTION pgboss.job_now() RETURNS timestamptz AS $$ SELECT timestamptz '${new Date(Date.now() - 3_600_000).toISOString()}' $$ LANGUAGE sql STABLE`,
+      );
+      // One insert each: every enqueue waits for the previous one's commit.
+      for (let n = 0; n < 10; n++) expect(await queue.enqueue('ordered', { n }, { group: 'chat', key: `chat:update:${n}` })).to.be.a('string');
+      const order: number[] = [];
+      await queue.work<{ n: number }>('ordered', async (task) => void order.push(task.n), { oneAtATimePerGroup: true });
+      await waitFor(() => order.length === 10, 30_000, 'order.length === 10');
+      expect(order).to.deep.equal(Array.from({ length: 10 }, (_, n) => n));
+    } finally {
+      await queue?.stop(1000);
+      await pglite.close();
+    }
+  });
+});
+
 describe('pg-boss on PGlite: a queue opened and used at once, before it has started (the service serves requests meanwhile)', function () {
   this.timeout(60_000);
 

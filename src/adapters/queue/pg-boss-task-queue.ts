@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { PgBoss, fromPglite, type JobInsert, type PGliteLike } from 'pg-boss';
+import { type Db, PgBoss, fromPglite, type JobInsert, type PGliteLike } from 'pg-boss';
 import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
 import { isUuid } from '../shared/is-uuid.js';
@@ -135,8 +135,54 @@ export const keyedTaskId = (queue: string, key: string): string => {
 /** A task waiting for its queue's next insert (GroupCommit). */
 interface PendingTask {
   readonly id: string;
+  /**
+   * Where the task stands among the tasks of its insert (see `#insert`): its id when this process
+   * or the caller made it (`orderedTaskId`, in creation order), else — a keyed id, a hash — a
+   * UUIDv7 made when it was queued. Compared as text.
+   */
+  readonly rank: string;
   readonly job: JobInsert;
 }
+
+/** How pg-boss's insert statement (12.x, `insertJobs`) stamps its rows: one time for every row. */
+const CREATED_ON = `${SCHEMA}.job_now() as created_on`;
+/** How it answers (`returnId`): the ids of the rows it stored. */
+const RETURNING = 'RETURNING id';
+
+/**
+ * `db`, for one pg-boss insert of a queue, with each row's `created_on` made distinct and in the
+ * order of `order` (the rows' ids): the statement's time, or when that is not past `newest` (the
+ * newest `created_on` this process stored in the queue, in microseconds since 1970: PGlite's clock
+ * keeps milliseconds, so consecutive inserts share it), just past that; plus the row's place in
+ * `order` in microseconds. `stored` is told the newest `created_on` of the rows stored. An ordered
+ * queue hands out a group's waiting tasks by `created_on`, then by id, and a keyed id is a hash:
+ * without this, the rows of one insert tied and ran in the order of their hashes. Tasks that two
+ * processes store at the same moment can still tie (the id decides then, as before). A statement
+ * that does not stamp its rows as expected (a pg-boss upgrade that changed it) is refused rather
+ * than run with its rows out of order.
+ */
+const inOrder = (db: Db, order: readonly string[], newest: bigint | undefined, stored: (newest: bigint) => void): Db => ({
+  executeSql: async (text, values = []) => {
+    const stamps = text.split(CREATED_ON).length - 1;
+    const answers = text.split(RETURNING).length - 1;
+    if (stamps !== 1 || answers !== 1)
+      throw new Error(`pg-boss's insert statement no longer stamps its rows with "${CREATED_ON}" and answers "${RETURNING}": tasks cannot be stored in order`);
+    const idsAt = values.length + 1;
+    const stamped = `GREATEST(${SCHEMA}.job_now(), 'epoch'::timestamptz + ($${idsAt + 1}::bigint + 1) * interval '1 microsecond')
+        + COALESCE(array_position($${idsAt}::uuid[], j.id) - 1, 0) * interval '1 microsecond' as created_on`;
+    const result = await db.executeSql(
+      text.replace(CREATED_ON, () => stamped).replace(RETURNING, () => `${RETURNING}, (extract(epoch FROM created_on) * 1000000)::bigint::text AS created_us`),
+      [...values, order, newest === undefined ? null : String(newest)],
+    );
+    let last: bigint | undefined;
+    for (const row of result.rows as Array<{ created_us: string }>) {
+      const us = BigInt(row.created_us);
+      if (last === undefined || us > last) last = us;
+    }
+    if (last !== undefined) stored(last);
+    return result;
+  },
+});
 
 /**
  * TaskQueue on pg-boss, in the service's own database: tables in the `pgboss` schema,
@@ -146,6 +192,8 @@ interface PendingTask {
 export class PgBossTaskQueue implements TaskQueue {
   /** Each queue's inserts (group commit, see `enqueue`). */
   readonly #writers = new Map<string, GroupCommit<PendingTask, string | null>>();
+  /** Each queue's newest `created_on` this process stored, in microseconds since 1970 (see `inOrder`). */
+  readonly #newest = new Map<string, bigint>();
 
   /** The pg-boss workers this process runs for each queue (`work`), woken by its own inserts. */
   readonly #workers = new Map<string, string[]>();
@@ -338,6 +386,7 @@ export class PgBossTaskQueue implements TaskQueue {
     if (options.id !== undefined && (options.key !== undefined || !isUuid(options.id)))
       return Promise.reject(new Error(`Task id ${JSON.stringify(options.id)} refused: an id is a UUID from newTaskId(), given without a key`));
     const id = options.id ?? (options.key === undefined ? orderedTaskId() : keyedTaskId(queue, options.key));
+    const rank = options.key === undefined ? id.toLowerCase() : orderedTaskId();
     const ordered = this.#ordered.has(queue);
     if (ordered && options.group === undefined) return Promise.reject(new Error(`Task queue ${queue} is ordered: every task needs a group`));
     const grouping = options.group === undefined ? {} : ordered ? { singletonKey: options.group } : { group: { id: options.group } };
@@ -346,17 +395,32 @@ export class PgBossTaskQueue implements TaskQueue {
       writer = new GroupCommit((tasks) => this.#insert(queue, tasks), { maxItems: MAX_WRITE });
       this.#writers.set(queue, writer);
     }
-    return writer.add({ id, job: { id, data: payload, ...grouping } });
+    return writer.add({ id, rank, job: { id, data: payload, ...grouping } });
   }
 
   /**
    * One insert of tasks: each task's id once it is stored, null for a key seen before (already
-   * stored, or earlier in the same insert).
+   * stored, or earlier in the same insert). The rows are stamped in the order of their ranks
+   * (`inOrder`): a group's tasks queued together run in the order they were queued, or for ids
+   * made beforehand in the order the ids were made, and after every task the queue stored before.
    */
   async #insert(queue: string, tasks: readonly PendingTask[]): Promise<(string | null)[]> {
     const ids = new Set<string>();
-    const jobs = tasks.filter((task) => !ids.has(task.id) && ids.add(task.id)).map((task) => task.job);
-    const stored = new Set((await this.boss.insert(queue, jobs, { returnId: true })) ?? []);
+    const unique = tasks.filter((task) => !ids.has(task.id) && ids.add(task.id));
+    const order = [...unique].sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0)).map((task) => task.id);
+    const stored = new Set(
+      (await this.boss.insert(
+        queue,
+        unique.map((task) => task.job),
+        {
+          returnId: true,
+          db: inOrder(this.boss.getDb(), order, this.#newest.get(queue), (newest) => {
+            // The largest: inserts of one queue run one at a time, but a batch that failed is tried again task by task at once.
+            if (newest > (this.#newest.get(queue) ?? 0n)) this.#newest.set(queue, newest);
+          }),
+        },
+      )) ?? [],
+    );
     // Committed: this process's worker of the queue fetches now rather than after its polling
     // interval (up to a second later); a worker in the middle of a batch fetches again as soon
     // as the batch has finished, so wake-ups while it is busy cost one fetch, not one each.

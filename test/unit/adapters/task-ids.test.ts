@@ -35,4 +35,11 @@ describe('task ids (PgBossTaskQueue)', () => {
     // queue and key are separated: ("ab", "c") is not ("a", "bc")
     expect(keyedTaskId('ab', 'c')).to.not.equal(keyedTaskId('a', 'bc'));
   });
+
+  it('keyedTaskId: keys queued one after another do not get ids in that order (so the queue orders a group by more than ids)', () => {
+    // The keys of the TaskQueue contract's case for a group queued with keys at the same moment.
+    const ids = Array.from({ length: 20 }, (_, n) => keyedTaskId('ordered', `chat:update:${n}`));
+    expect([...ids].sort()).to.not.deep.equal(ids);
+    expect([...ids.slice(0, 10)].sort()).to.not.deep.equal(ids.slice(0, 10));
+  });
 });
