@@ -1,7 +1,16 @@
 /**
+ * How a code-host delivery was recorded (DeliveryLog.recordDelivery): `first` (stored now);
+ * `redelivery`, the platform's own (this id was recorded before with this body, or before bodies
+ * were recorded); `repeat`, this body recorded under another id or this id with another body
+ * (a captured delivery sent again): never run.
+ */
+export type DeliveryRecord = 'first' | 'redelivery' | 'repeat';
+
+/**
  * Remembers accepted webhook deliveries so that a redelivery is not run twice: code-host
- * deliveries by their delivery id, chat updates as `<channel>:update:<update_id>`. Entries
- * must be kept longer than a platform redelivers (a day at most for the chat platforms).
+ * deliveries by their delivery id and the SHA-256 of their signed body, chat updates as
+ * `<channel>:update:<update_id>`. Entries must be kept longer than a platform redelivers
+ * (a day at most for the chat platforms).
  */
 export interface DeliveryLog {
   /**
@@ -11,6 +20,14 @@ export interface DeliveryLog {
    * @throws when the store fails (nothing is recorded then).
    */
   recordFirst(deliveryId: string, event: string): Promise<boolean>;
+  /**
+   * Records a code-host delivery with its signed body (the raw bytes; kept as their SHA-256),
+   * unless its id or its body was recorded before (see DeliveryRecord). Atomic across replicas:
+   * of deliveries sharing an id or a body recorded at once anywhere, exactly one is `first`.
+   * `forget` and `deleteOlderThan` forget the body with its delivery.
+   * @throws when the store fails (nothing is recorded then).
+   */
+  recordDelivery(deliveryId: string, event: string, body: Buffer): Promise<DeliveryRecord>;
   /** Forgets a delivery whose processing could not be stored, so a redelivery is accepted. Idempotent: an unknown id is no error. */
   forget(deliveryId: string): Promise<void>;
   /**

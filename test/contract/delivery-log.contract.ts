@@ -87,6 +87,43 @@ export const describeDeliveryLogContract = (name: string, open: () => Promise<De
       expect(await log.recordFirst('older', 'push')).to.equal(true);
     });
 
+    const body = (n: number) => Buffer.from(`{"signed body":${n}}`);
+
+    it("records a code-host delivery's body: GitHub's redelivery (same id and body) is a redelivery, the body under another id or another body under the id a repeat", async () => {
+      expect(await log.recordDelivery('g-1', 'push', body(1))).to.equal('first');
+      expect(await log.recordDelivery('g-1', 'push', body(1))).to.equal('redelivery');
+      expect(await log.recordDelivery('g-2', 'push', body(1))).to.equal('repeat');
+      expect(await log.recordDelivery('g-3', 'pull_request', body(1))).to.equal('repeat');
+      expect(await log.recordDelivery('g-1', 'push', body(2))).to.equal('repeat');
+      expect(await log.recordDelivery('g-4', 'push', body(2))).to.equal('first');
+      // Neither the repeats nor their ids were kept: the same answers again.
+      expect(await log.recordDelivery('g-2', 'push', body(1))).to.equal('repeat');
+      expect(await log.recordFirst('g-2', 'push')).to.equal(true);
+    });
+
+    it('answers a delivery recorded without its body (before bodies were recorded) as a redelivery of its id, whatever the body', async () => {
+      expect(await log.recordFirst('legacy', 'push')).to.equal(true);
+      expect(await log.recordDelivery('legacy', 'push', body(3))).to.equal('redelivery');
+      expect(await log.recordDelivery('other', 'push', body(3))).to.equal('first');
+      expect(await log.recordFirst('other', 'push')).to.equal(false);
+    });
+
+    it('gives exactly one of many recordings of one body under different ids at once first, also across replicas', async () => {
+      const other = harness.replica ?? log;
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? log : other).recordDelivery(`same-body-${i}`, 'push', body(4))));
+      expect(answers.filter((answer) => answer === 'first')).to.have.length(1);
+      expect(answers.filter((answer) => answer === 'repeat')).to.have.length(19);
+    });
+
+    it('forgets the body with its delivery, on forget and on retention', async () => {
+      await log.recordDelivery('f-1', 'push', body(5));
+      await log.forget('f-1');
+      expect(await log.recordDelivery('f-2', 'push', body(5))).to.equal('first');
+      await harness.backdate('f-2', new Date(Date.now() - 10 * 86_400_000));
+      expect(await log.deleteOlderThan(new Date(Date.now() - 86_400_000), 10)).to.equal(1);
+      expect(await log.recordDelivery('f-3', 'push', body(5))).to.equal('first');
+    });
+
     it('sees a delivery recorded through another replica', async () => {
       const other = harness.replica ?? log;
       expect(await other.recordFirst('d-3', 'push')).to.equal(true);

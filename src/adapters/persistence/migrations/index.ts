@@ -16,6 +16,7 @@ import { Migration20261127300000_schedule_runs } from './Migration20261127300000
 import { Migration20261128000000_inbound_requests_dispatched } from './Migration20261128000000_inbound_requests_dispatched.js';
 import { Migration20261130000000_jobs_notice_queued } from './Migration20261130000000_jobs_notice_queued.js';
 import { Migration20261130100000_chat_album_items } from './Migration20261130100000_chat_album_items.js';
+import { Migration20261130200000_codehost_delivery_bodies } from './Migration20261130200000_codehost_delivery_bodies.js';
 
 /**
  * Every migration, oldest first. Append new ones; never edit or reorder a released one:
@@ -40,4 +41,5 @@ export const MIGRATIONS = [
   Migration20261128000000_inbound_requests_dispatched,
   Migration20261130000000_jobs_notice_queued,
   Migration20261130100000_chat_album_items,
+  Migration20261130200000_codehost_delivery_bodies,
 ];
