@@ -12,7 +12,8 @@ interface Block {
 const LEADING_BLANK_LINES = /^(?:[ \t]*\n)+/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
-const trimmedLength = (raw: string): number => raw.replace(/\s+$/, '').length;
+/** The length of `raw` without the whitespace it ends with (trimEnd: linear, where `/\s+$/` is not). */
+const trimmedLength = (raw: string): number => raw.trimEnd().length;
 
 /**
  * The text's blocks as the `marked` lexer reads them (CommonMark), each list split into its

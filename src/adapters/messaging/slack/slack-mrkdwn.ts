@@ -1,5 +1,6 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 import { decodeNumericReferences } from '../markdown/character-references.js';
+import { trailingBreaks, withoutTrailingBreaks } from '../markdown/trailing-whitespace.js';
 
 /** Escapes text for Slack: exactly `&`, `<` and `>` (the characters of its control sequences). */
 export const escapeSlack = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -87,8 +88,9 @@ const linesMrkdwn = (text: string, open: Open): string =>
     .join('\n');
 
 /** The line breaks a block's source ends with: kept between blocks, so the layout stays as written. */
-const breaksAfter = (raw: string): string => (/\s*$/.exec(raw)?.[0] ?? '').replace(/[^\n]/g, '');
-const content = (raw: string): string => raw.replace(/\s+$/, '');
+const breaksAfter = trailingBreaks;
+/** A block's source without the whitespace it ends with. */
+const content = (raw: string): string => raw.trimEnd();
 
 const LIST_MARKER = /^( *)([*+-]|\d{1,9}[.)])( +|$)/;
 
@@ -113,7 +115,7 @@ const listMrkdwn = (list: Tokens.List, open: Open): string =>
       const match = LIST_MARKER.exec(item.raw);
       // Bullets as Slack shows them; numbers as written.
       const marker = match ? `${match[1]}${/[*+-]/.test(match[2]) ? '•' : match[2]}${match[3] || ' '}` : '';
-      const body = blocksMrkdwn(item.tokens, open).replace(/\n+$/, '');
+      const body = withoutTrailingBreaks(blocksMrkdwn(item.tokens, open));
       const last = index === list.items.length - 1;
       return `${marker}${indentContinuation(body, marker.length)}${last ? '' : breaksAfter(item.raw) || '\n'}`;
     })
@@ -132,7 +134,7 @@ const blockMrkdwn = (token: Token, open: Open): string => {
       // Slack has no headings: a heading is a bold line. `#` alone is no heading to show.
       return token.text.trim() === '' ? escapeSlack(content(token.raw)) : wrap(['*'], Lexer.lexInline(token.text), open);
     case 'blockquote': {
-      const inner = blocksMrkdwn(token.tokens ?? [], open).replace(/\n+$/, '');
+      const inner = withoutTrailingBreaks(blocksMrkdwn(token.tokens ?? [], open));
       return inner
         .split('\n')
         .map((line) => `> ${line}`.trimEnd())

@@ -1,5 +1,6 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 import { decodeNumericReferences } from '../markdown/character-references.js';
+import { trailingBreaks, withoutTrailingBreaks } from '../markdown/trailing-whitespace.js';
 
 /** Escapes text for Telegram's HTML parse mode, which needs exactly `&`, `<` and `>` escaped. */
 export const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -88,8 +89,9 @@ const linesHtml = (text: string, open: Open): string =>
     .join('\n');
 
 /** The line breaks a block's source ends with: kept between blocks, so the layout stays as written. */
-const breaksAfter = (raw: string): string => (/\s*$/.exec(raw)?.[0] ?? '').replace(/[^\n]/g, '');
-const content = (raw: string): string => raw.replace(/\s+$/, '');
+const breaksAfter = trailingBreaks;
+/** A block's source without the whitespace it ends with. */
+const content = (raw: string): string => raw.trimEnd();
 
 /** Indents every line after the first by `width`, except inside the `<pre>` blocks this renderer wrote. */
 const indentContinuation = (html: string, width: number): string => {
@@ -107,7 +109,7 @@ const listHtml = (list: Tokens.List, open: Open): string =>
   list.items
     .map((item, index) => {
       const marker = LIST_MARKER.exec(item.raw)?.[0] ?? '';
-      const body = blocksHtml(item.tokens, open).replace(/\n+$/, '');
+      const body = withoutTrailingBreaks(blocksHtml(item.tokens, open));
       const last = index === list.items.length - 1;
       return `${escapeHtml(marker)}${indentContinuation(body, marker.length)}${last ? '' : breaksAfter(item.raw) || '\n'}`;
     })
@@ -129,7 +131,7 @@ const blockHtml = (token: Token, open: Open): string => {
       // Telegram has no headings: a heading is a bold line. `#` alone is no heading to show.
       return token.text.trim() === '' ? textOf({ ...token, raw: content(token.raw) }) : wrap(['b'], Lexer.lexInline(token.text), open);
     case 'blockquote': {
-      const inner = blocksHtml(token.tokens ?? [], new Set([...open, 'blockquote'])).replace(/\n+$/, '');
+      const inner = withoutTrailingBreaks(blocksHtml(token.tokens ?? [], new Set([...open, 'blockquote'])));
       // Telegram does not nest quotes: a quote inside a quote is part of it.
       return open.has('blockquote') ? inner : `<blockquote>${inner}</blockquote>`;
     }
