@@ -12,4 +12,9 @@ export interface CodehostEvents {
    * event is about no job (another branch, another event type, an action that changes nothing).
    */
   jobUpdate(event: string, payload: unknown): JobUpdate | null;
+  /**
+   * Why a verified payload cannot be of the event its (unsigned) event header names, as the
+   * answer's error text; undefined when it can be, or when the event's payloads are not known.
+   */
+  mismatch(event: string, payload: unknown): string | undefined;
 }

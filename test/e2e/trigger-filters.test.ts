@@ -31,7 +31,9 @@ describe('e2e: trigger filters (when) on the built server', function () {
   };
 
   const push = (ref: string, after: string, event = 'push') => {
-    const raw = JSON.stringify({ ref, after, repository: { full_name: 'acme/app' } });
+    // As GitHub sends them: a push's commits, a created branch's type (the event must match its payload).
+    const shape = event === 'create' ? { ref_type: 'branch', master_branch: 'main', pusher_type: 'user' } : { commits: [] };
+    const raw = JSON.stringify({ ref, after, ...shape, repository: { full_name: 'acme/app' } });
     return send(`${gateway!.url}/api/codehost/webhook`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'X-GitHub-Event': event, 'X-GitHub-Delivery': randomUUID(), 'X-Hub-Signature-256': sign(raw) },

@@ -473,7 +473,7 @@ echo ok > done.txt`;
 
     describe('code-host webhook (CODEHOST_WEBHOOK_SECRET set)', () => {
       const push = (run: string, delivery: string, signature?: string): Promise<JsonResponse> => {
-        const raw = JSON.stringify({ run, ref: 'refs/heads/main' });
+        const raw = JSON.stringify({ run, ref: 'refs/heads/main', commits: [] });
         const headers: Record<string, string> = { 'X-GitHub-Event': 'push', 'X-GitHub-Delivery': delivery };
         if (signature !== undefined) headers['X-Hub-Signature-256'] = signature === 'valid' ? sign(SECRET, raw) : signature;
         return codehost(raw, headers);
@@ -506,7 +506,7 @@ echo ok > done.txt`;
         expect(again.status).to.equal(200);
         expect(again.body).to.deep.equal({ ok: true, triggers: [], duplicate: true });
 
-        const pingRaw = JSON.stringify({ run: 'ping', zen: 'Keep it logically awesome.' });
+        const pingRaw = JSON.stringify({ run: 'ping', zen: 'Keep it logically awesome.', hook_id: 1, hook: {} });
         const ping = await codehost(pingRaw, { 'X-GitHub-Event': 'ping', 'X-GitHub-Delivery': randomUUID(), 'X-Hub-Signature-256': sign(SECRET, pingRaw) });
         expect(ping.status).to.equal(200);
         expect(ping.body).to.deep.equal({ ok: true, triggers: [] });

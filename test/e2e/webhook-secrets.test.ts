@@ -130,7 +130,7 @@ describe('e2e: platform webhooks fail closed, check headers first, and run a red
   /** Posts a signed code-host delivery and waits for its trigger to have run. */
   const codehostBarrier = async (one: One): Promise<void> => {
     const run = `barrier-${randomUUID()}`;
-    const raw = JSON.stringify({ run });
+    const raw = JSON.stringify({ run, ref: 'refs/heads/main', commits: [] });
     const answer = await post(one.gateway, '/api/codehost/webhook', raw, {
       'x-github-event': 'push',
       'x-github-delivery': randomUUID(),

@@ -1,5 +1,6 @@
 import type { CodehostEvents, JobUpdate } from '../../ports/codehost-events.js';
 import { statusOfConclusion } from './github-actions-job-runner.js';
+import { githubEventMismatch } from './github-event-shapes.js';
 
 const JOB_BRANCH = /^job\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
@@ -74,6 +75,10 @@ export class GithubEvents implements CodehostEvents {
     return null;
   }
 
+  mismatch(event: string, payload: unknown): string | undefined {
+    return githubEventMismatch(event, payload);
+  }
+
   /** The run's workflow file (`.github/workflows/agent-job.yml`) is the agent's; any, when none is configured. */
   #isAgentWorkflow(path: string | undefined): boolean {
     if (this.workflow === undefined) return true;
@@ -89,5 +94,10 @@ export class GithubEvents implements CodehostEvents {
 export class NoJobEvents implements CodehostEvents {
   jobUpdate(): null {
     return null;
+  }
+
+  /** The deliveries still fire triggers: their events are checked as GitHub's are. */
+  mismatch(event: string, payload: unknown): string | undefined {
+    return githubEventMismatch(event, payload);
   }
 }

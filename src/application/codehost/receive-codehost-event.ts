@@ -37,8 +37,10 @@ export interface CodehostOutcome {
 /**
  * SPEC 4.5, 5.6: a code-host delivery is verified by its signature before anything else
  * (refused while CODEHOST_WEBHOOK_SECRET is unset); one without a delivery id is refused;
- * `ping` is acknowledged; a delivery id seen before is acknowledged without running again;
- * any other verified event updates the job of its `job/<id>` branch (idempotently, in
+ * an event its payload cannot be of (GitHub's known payload shapes) is refused (400); `ping`
+ * is acknowledged; a delivery id seen before, or a body seen before under another delivery id
+ * (the signature covers the body only), is acknowledged without running again; any other
+ * verified event updates the job of its `job/<id>` branch (idempotently, in
  * any order: a finished job stays finished) and fires the triggers watching the endpoint.
  */
 export class ReceiveCodehostEvent {
@@ -76,8 +78,18 @@ export class ReceiveCodehostEvent {
       throw new DomainError('invalid_input', `Invalid X-GitHub-Delivery header: longer than ${MAX_DELIVERY_ID_LENGTH} characters`);
     const event = delivery.event ?? 'unknown';
     if (event.length > MAX_EVENT_LENGTH) throw new DomainError('invalid_input', `Invalid X-GitHub-Event header: longer than ${MAX_EVENT_LENGTH} characters`);
+    // The event header is not signed: a captured body sent again as another event is refused.
+    const mismatch = this.events.mismatch(event, delivery.request.body);
+    if (mismatch !== undefined) throw new DomainError('invalid_input', mismatch);
     if (event === 'ping') return { ok: true, triggers: [] };
-    const first = await this.deliveries.recordFirst(id, event);
+    // Neither is the delivery id: the body (the signed bytes) already received under another id
+    // is a captured delivery sent again, never run; the same id and body is GitHub's redelivery.
+    const recorded = await this.deliveries.recordDelivery(id, event, delivery.rawBody);
+    if (recorded === 'repeat') {
+      this.logger.info({ event, deliveryId: id }, 'code-host delivery already received (its body under another id, or another body under its id): not run');
+      return { ok: true, triggers: [], duplicate: true };
+    }
+    const first = recorded === 'first';
     try {
       // A redelivery does the work again, which stores nothing twice (a job's update is applied
       // as a change to its state, the request is stored under the delivery's id): a stop between

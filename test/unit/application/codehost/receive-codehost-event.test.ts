@@ -69,7 +69,7 @@ describe('ReceiveCodehostEvent', () => {
     );
     return { queue, deliveries, receive, requests, fire };
   };
-  const delivery = (event: string, id: string | undefined, body = '{"ref":"refs/heads/main"}', signWith = secret) => ({
+  const delivery = (event: string, id: string | undefined, body = '{"ref":"refs/heads/main","commits":[]}', signWith = secret) => ({
     rawBody: Buffer.from(body),
     signature: `sha256=${createHmac('sha256', signWith).update(body).digest('hex')}`,
     event,
@@ -96,7 +96,7 @@ describe('ReceiveCodehostEvent', () => {
 
   it('acknowledges ping without firing', async () => {
     const { receive, queue, fire } = setup();
-    expect(await receive.execute(delivery('ping', 'd-2', '{"zen":"Keep it simple."}'))).to.deep.equal({ ok: true, triggers: [] });
+    expect(await receive.execute(delivery('ping', 'd-2', '{"zen":"Keep it simple.","hook_id":1,"hook":{}}'))).to.deep.equal({ ok: true, triggers: [] });
     await fire.dispatched();
     expect(queue.tasks).to.deep.equal([]);
   });
@@ -343,7 +343,7 @@ describe('code-host events for jobs', () => {
   it('leaves jobs alone for other branches and events', async () => {
     const { jobs, send } = await setup();
     expect((await send('workflow_run', run('completed', 'success', 'main'))).job).to.equal(undefined);
-    await send('push', { ref: `refs/heads/job/${JOB}` });
+    await send('push', { ref: `refs/heads/job/${JOB}`, commits: [] });
     expect((await jobs.get(JOB))?.status).to.equal('running');
   });
 

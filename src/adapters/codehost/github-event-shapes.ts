@@ -1,0 +1,110 @@
+/** What a top-level field of a payload must be: present with a value of that kind (`present`: any, null too). */
+type Kind = 'object' | 'array' | 'string' | 'number' | 'present';
+
+/**
+ * The top-level fields GitHub always sends with each of these events (checked against its
+ * documented payloads and the example payloads of @octokit/webhooks-examples, every one of which
+ * passes with its own event name: test/unit/adapters/codehost/github-event-shapes.test.ts). Only
+ * fields that set the event apart: `action`, `repository`, `sender` and the like are everyone's.
+ * Events not listed (GitHub has many, and adds more) are not checked.
+ */
+const SHAPES: Readonly<Record<string, Readonly<Record<string, Kind>>>> = {
+  ping: { zen: 'string', hook_id: 'number' },
+  push: { ref: 'string', commits: 'array' },
+  create: { ref: 'string', ref_type: 'string', master_branch: 'string', pusher_type: 'string' },
+  delete: { ref: 'string', ref_type: 'string', pusher_type: 'string' },
+  pull_request: { pull_request: 'object', number: 'number' },
+  pull_request_review: { pull_request: 'object', review: 'object' },
+  pull_request_review_comment: { pull_request: 'object', comment: 'object' },
+  pull_request_review_thread: { pull_request: 'object', thread: 'object' },
+  issues: { issue: 'object' },
+  issue_comment: { issue: 'object', comment: 'object' },
+  commit_comment: { comment: 'object' },
+  discussion: { discussion: 'object' },
+  discussion_comment: { discussion: 'object', comment: 'object' },
+  workflow_run: { workflow_run: 'object' },
+  workflow_job: { workflow_job: 'object' },
+  workflow_dispatch: { ref: 'string', workflow: 'string' },
+  deployment_review: { workflow_run: 'object', environment: 'string' },
+  check_suite: { check_suite: 'object' },
+  check_run: { check_run: 'object' },
+  status: { sha: 'string', state: 'string', context: 'string', commit: 'object' },
+  deployment: { deployment: 'object' },
+  deployment_status: { deployment: 'object', deployment_status: 'object' },
+  release: { release: 'object' },
+  fork: { forkee: 'object' },
+  star: { starred_at: 'present' },
+  gollum: { pages: 'array' },
+  merge_group: { merge_group: 'object' },
+};
+
+/**
+ * Fields a payload of these events never has, which another event's payload carries along with
+ * all of theirs: a deployment made by a workflow run (`deployment`, `workflow_run`, `workflow`),
+ * a deployment status reported by a check run, a workflow job of a deployment.
+ */
+const NEVER_WITH: Readonly<Record<string, readonly string[]>> = {
+  workflow_run: ['deployment'],
+  check_run: ['deployment_status'],
+  deployment: ['workflow_job'],
+};
+
+const isKind = (value: unknown, kind: Kind): boolean => {
+  switch (kind) {
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'present':
+      return true;
+    default:
+      return typeof value === kind;
+  }
+};
+
+const KIND_NAMES: Readonly<Record<Kind, string>> = { object: 'an object', array: 'an array', string: 'a string', number: 'a number', present: 'present' };
+
+/** The first field of `shape` the payload lacks (or has of another kind), as `commits (an array)`. */
+const missingField = (payload: Readonly<Record<string, unknown>>, shape: Readonly<Record<string, Kind>>): string | undefined => {
+  for (const [field, kind] of Object.entries(shape)) {
+    if (!Object.hasOwn(payload, field) || !isKind(payload[field], kind)) return `${field} (${KIND_NAMES[kind]})`;
+  }
+  return undefined;
+};
+
+/**
+ * Events whose fields include all of `event`'s and more (issue_comment for issues: an issue and
+ * a comment): a payload with all of those is that more specific event's, not `event`'s.
+ */
+const MORE_SPECIFIC: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries(SHAPES).map(([event, shape]) => {
+    const fields = Object.keys(shape);
+    const wider = Object.entries(SHAPES).filter(
+      ([other, otherShape]) => other !== event && Object.keys(otherShape).length > fields.length && fields.every((field) => Object.hasOwn(otherShape, field)),
+    );
+    return [event, wider.map(([other]) => other)];
+  }),
+);
+
+/**
+ * Why a verified payload cannot be the event its X-GitHub-Event header names (the header is not
+ * covered by the signature: a captured body could be sent again as another event), or undefined
+ * when it can be, or when the event is not one whose payload is known here.
+ */
+export const githubEventMismatch = (event: string, payload: unknown): string | undefined => {
+  const shape = Object.hasOwn(SHAPES, event) ? SHAPES[event] : undefined;
+  if (shape === undefined) return undefined;
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    return `X-GitHub-Event ${event} does not match the payload: it is not a JSON object`;
+  const fields = payload as Readonly<Record<string, unknown>>;
+  const missing = missingField(fields, shape);
+  if (missing !== undefined) return `X-GitHub-Event ${event} does not match the payload: it has no ${missing}`;
+  const foreign = NEVER_WITH[event]?.find((field) => Object.hasOwn(fields, field));
+  if (foreign !== undefined) return `X-GitHub-Event ${event} does not match the payload: it has a ${foreign}, which ${event} payloads never have`;
+  const other = MORE_SPECIFIC[event]?.find((wider) => missingField(fields, SHAPES[wider] as Record<string, Kind>) === undefined);
+  if (other !== undefined) return `X-GitHub-Event ${event} does not match the payload: it is a payload of ${other}`;
+  return undefined;
+};
+
+/** The events whose payloads are checked (githubEventMismatch); any other passes as it is. */
+export const CHECKED_GITHUB_EVENTS: readonly string[] = Object.keys(SHAPES);

@@ -1,0 +1,75 @@
+import { createRequire } from 'node:module';
+import { expect } from 'chai';
+import { CHECKED_GITHUB_EVENTS, githubEventMismatch } from '../../../../src/adapters/codehost/github-event-shapes.js';
+
+interface ExampleSet {
+  readonly name: string;
+  readonly examples: readonly unknown[];
+}
+
+/** GitHub's example payloads collected by Octokit (@octokit/webhooks-examples): github.com's and each GitHub Enterprise Server's. */
+const require = createRequire(import.meta.url);
+const EXAMPLES: ReadonlyArray<readonly [string, readonly ExampleSet[]]> = ['api.github.com', 'ghes-31', 'ghes-32', 'ghes-33', 'ghes-34', 'ghes-35'].map(
+  (host) => [host, require(`@octokit/webhooks-examples/${host}/index.json`) as ExampleSet[]],
+);
+
+describe('GitHub event shapes (the X-GitHub-Event header against the signed payload)', () => {
+  it("passes every one of GitHub's example payloads with its own event name (329 of github.com, and GitHub Enterprise Server's)", () => {
+    const refused: string[] = [];
+    let count = 0;
+    for (const [host, sets] of EXAMPLES) {
+      for (const { name, examples } of sets) {
+        examples.forEach((payload, i) => {
+          count++;
+          const mismatch = githubEventMismatch(name, payload);
+          if (mismatch !== undefined) refused.push(`${host} ${name} #${i}: ${mismatch}`);
+        });
+      }
+    }
+    expect(refused).to.deep.equal([]);
+    expect(EXAMPLES[0]?.[1].flatMap((set) => set.examples)).to.have.length(329);
+    expect(count).to.be.greaterThan(329);
+  });
+
+  it('refuses every example payload sent as another checked event', () => {
+    const passed: string[] = [];
+    for (const [host, sets] of EXAMPLES) {
+      for (const { name, examples } of sets) {
+        for (const claimed of CHECKED_GITHUB_EVENTS.filter((event) => event !== name)) {
+          examples.forEach((payload, i) => {
+            if (githubEventMismatch(claimed, payload) === undefined) passed.push(`${host} ${name} #${i} as ${claimed}`);
+          });
+        }
+      }
+    }
+    expect(passed).to.deep.equal([]);
+  });
+
+  it('checks the events the gateway acts on and the common ones, and names what does not match', () => {
+    expect(CHECKED_GITHUB_EVENTS).to.include.members(['ping', 'push', 'pull_request', 'workflow_run', 'check_suite', 'issues', 'issue_comment', 'release']);
+    expect(githubEventMismatch('push', { ref: 'refs/heads/main' })).to.equal('X-GitHub-Event push does not match the payload: it has no commits (an array)');
+    expect(githubEventMismatch('pull_request', { number: 1, pull_request: null })).to.equal(
+      'X-GitHub-Event pull_request does not match the payload: it has no pull_request (an object)',
+    );
+    expect(githubEventMismatch('pull_request', { number: 1, pull_request: {}, review: {} })).to.equal(undefined);
+    expect(githubEventMismatch('pull_request', { pull_request: {}, review: {} })).to.equal(
+      'X-GitHub-Event pull_request does not match the payload: it has no number (a number)',
+    );
+    expect(githubEventMismatch('commit_comment', { comment: {}, pull_request: {} })).to.equal(
+      'X-GitHub-Event commit_comment does not match the payload: it is a payload of pull_request_review_comment',
+    );
+    expect(githubEventMismatch('workflow_run', { workflow_run: {}, deployment: {} })).to.equal(
+      'X-GitHub-Event workflow_run does not match the payload: it has a deployment, which workflow_run payloads never have',
+    );
+    for (const payload of [[], 'text', 3, null]) {
+      expect(githubEventMismatch('push', payload), JSON.stringify(payload)).to.equal('X-GitHub-Event push does not match the payload: it is not a JSON object');
+    }
+  });
+
+  it('passes any payload of an event whose payloads it does not know, as before', () => {
+    for (const event of ['watch', 'label', 'unknown', 'a_future_event', '__proto__', 'constructor', 'toString']) {
+      for (const payload of [{}, { ref: 'x' }, [], null])
+        expect(githubEventMismatch(event, payload), `${event} ${JSON.stringify(payload)}`).to.equal(undefined);
+    }
+  });
+});
