@@ -210,6 +210,28 @@ describe('PgliteThread: what a thread of its own adds', function () {
     expect(error.message).to.match(/Query option "parsers" is not supported/);
   });
 
+  it('sends a failed statement back without its text or values, which a log line would print (a bot token among them)', async () => {
+    const secret = '123456:TOKEN-IN-CLEAR';
+    await db.exec('create table setting (key text primary key, value text not null)');
+    // As MikroORM sends statements: the values written into the SQL text. And as parameters.
+    await db.query(`insert into setting (key, value) values ('messaging.bot_token', '${secret}')`);
+    const inlined = await db.query(`insert into setting (key, value) values ('messaging.bot_token', '${secret}')`).then(
+      () => expect.fail('a duplicate was stored'),
+      (caught: Error) => caught,
+    );
+    const bound = await db.query('insert into setting (key, value) values ($1, $2)', ['messaging.bot_token', secret]).then(
+      () => expect.fail('a duplicate was stored'),
+      (caught: Error) => caught,
+    );
+    for (const error of [inlined, bound]) {
+      expect(error.message).to.match(/duplicate key/);
+      expect(error).to.include({ code: '23505', constraint: 'setting_pkey' });
+      expect(error).to.not.have.any.keys('query', 'params', 'queryOptions');
+      // Every field MikroORM's DriverException copies, as a log line's JSON would show them.
+      expect(JSON.stringify(Object.fromEntries(Object.getOwnPropertyNames(error).map((key) => [key, (error as never)[key]])))).to.not.include(secret);
+    }
+  });
+
   it('refuses a parameter that cannot be copied to the thread, and goes on working', async () => {
     const error = await db.query('select $1::text as v', [() => 'x']).then(
       () => expect.fail('sent a function'),

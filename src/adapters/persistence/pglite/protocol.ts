@@ -55,11 +55,21 @@ export interface ThreadData {
 /** Sent once by the thread: the database is open, or why it could not be opened. */
 export type Opened = { readonly opened: true } | { readonly opened: false; readonly error: PortableError };
 
+/**
+ * The fields of PGlite's error that carry a statement or its values, which do not cross: PGlite
+ * attaches the statement as `query` (MikroORM writes the values into its text) and its
+ * parameters as `params`, and PostgreSQL's `where` and `internalQuery` can quote the statement a
+ * function ran. MikroORM copies every field of the error into its own, which a log line then
+ * printed, a bot token with it. (node-postgres, on PostgreSQL, attaches no statement to its errors.)
+ */
+const STATEMENT_FIELDS: ReadonlySet<string> = new Set(['query', 'params', 'queryOptions', 'where', 'internalQuery']);
+
 /** Also takes what is thrown but is no Error, such as the WebAssembly file system's `{name: 'ErrnoError', errno}`. */
 export const toPortableError = (error: unknown): PortableError => {
   if (error === null || typeof error !== 'object') return { message: String(error), name: 'Error', fields: {} };
   const fields: Record<string, string | number | boolean> = {};
   for (const [key, value] of Object.entries(error)) {
+    if (STATEMENT_FIELDS.has(key)) continue;
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') fields[key] = value;
   }
   if (error instanceof Error) return { message: error.message, name: error.name, fields };
