@@ -26,67 +26,114 @@ export const describeLoginAttemptsContract = (name: string, open: () => Promise<
     beforeEach(async () => harness.reset());
     after(async () => harness?.close());
 
-    it('numbers the attempts of a client within its window, from 1', async () => {
+    it('has no window for a client never counted', async () => {
+      expect(await harness.attempts.current(client('a'), T0, WINDOW)).to.equal(null);
+    });
+
+    it('numbers the attempts of a client within its window from 1 up to the maximum, and reads the window back', async () => {
       const { attempts } = harness;
       const numbers = [];
-      for (let i = 0; i < 4; i++) numbers.push(await attempts.count(client('a'), at(i * 1000), WINDOW));
+      for (let i = 0; i < 4; i++) numbers.push((await attempts.take(client('a'), at(i * 1000), WINDOW, 5))?.attempts);
       expect(numbers).to.deep.equal([1, 2, 3, 4]);
+      const window = await attempts.current(client('a'), at(5000), WINDOW);
+      expect(window?.attempts).to.equal(4);
+      expect(window?.endsAt.getTime()).to.equal(T0.getTime() + WINDOW);
+      expect((await attempts.take(client('a'), at(5000), WINDOW, 5))?.endsAt.getTime()).to.equal(T0.getTime() + WINDOW);
+    });
+
+    it('refuses an attempt once the maximum is counted, changing nothing, until the window ends', async () => {
+      const { attempts } = harness;
+      for (let i = 0; i < 3; i++) await attempts.take(client('a'), at(i), WINDOW, 3);
+      expect(await attempts.take(client('a'), at(10), WINDOW, 3)).to.equal(null);
+      expect(await attempts.take(client('a'), at(WINDOW - 1), WINDOW, 3)).to.equal(null);
+      expect(await attempts.current(client('a'), at(WINDOW - 1), WINDOW)).to.deep.equal({ attempts: 3, endsAt: at(WINDOW) });
+      expect(await attempts.current(client('a'), at(WINDOW), WINDOW)).to.equal(null);
+      expect(await attempts.take(client('a'), at(WINDOW), WINDOW, 3)).to.deep.equal({ attempts: 1, endsAt: at(2 * WINDOW) });
+    });
+
+    it('reading a window counts nothing', async () => {
+      const { attempts } = harness;
+      await attempts.take(client('a'), T0, WINDOW, 5);
+      for (let i = 0; i < 3; i++) await attempts.current(client('a'), T0, WINDOW);
+      expect(await attempts.current(client('b'), T0, WINDOW)).to.equal(null);
+      expect((await attempts.take(client('a'), T0, WINDOW, 5))?.attempts).to.equal(2);
     });
 
     it('keeps clients apart', async () => {
       const { attempts } = harness;
-      await attempts.count(client('a'), T0, WINDOW);
-      await attempts.count(client('a'), T0, WINDOW);
-      expect(await attempts.count(client('b'), T0, WINDOW)).to.equal(1);
-      expect(await attempts.count(client('a'), T0, WINDOW)).to.equal(3);
+      await attempts.take(client('a'), T0, WINDOW, 2);
+      await attempts.take(client('a'), T0, WINDOW, 2);
+      expect((await attempts.take(client('b'), T0, WINDOW, 2))?.attempts).to.equal(1);
+      expect(await attempts.take(client('a'), T0, WINDOW, 2)).to.equal(null);
+      expect((await attempts.current(client('b'), T0, WINDOW))?.attempts).to.equal(1);
     });
 
     it('starts a new window at the first attempt after the window ended', async () => {
       const { attempts } = harness;
-      await attempts.count(client('a'), T0, WINDOW);
-      expect(await attempts.count(client('a'), at(WINDOW - 1), WINDOW)).to.equal(2);
-      expect(await attempts.count(client('a'), at(WINDOW), WINDOW)).to.equal(1);
-      expect(await attempts.count(client('a'), at(WINDOW + WINDOW - 1), WINDOW)).to.equal(2);
+      await attempts.take(client('a'), T0, WINDOW, 5);
+      expect((await attempts.take(client('a'), at(WINDOW - 1), WINDOW, 5))?.attempts).to.equal(2);
+      expect(await attempts.take(client('a'), at(WINDOW), WINDOW, 5)).to.deep.equal({ attempts: 1, endsAt: at(2 * WINDOW) });
+      expect((await attempts.take(client('a'), at(WINDOW + WINDOW - 1), WINDOW, 5))?.attempts).to.equal(2);
     });
 
     it('starts over after clear, and clearing an unknown client is no error', async () => {
       const { attempts } = harness;
-      await attempts.count(client('a'), T0, WINDOW);
-      await attempts.count(client('a'), T0, WINDOW);
+      await attempts.take(client('a'), T0, WINDOW, 2);
+      await attempts.take(client('a'), T0, WINDOW, 2);
       await attempts.clear(client('a'));
       await attempts.clear(client('nobody'));
-      expect(await attempts.count(client('a'), T0, WINDOW)).to.equal(1);
+      expect(await attempts.current(client('a'), T0, WINDOW)).to.equal(null);
+      expect((await attempts.take(client('a'), T0, WINDOW, 2))?.attempts).to.equal(1);
     });
 
-    it('gives 100 attempts made at once distinct numbers 1 to 100', async () => {
+    it('counts at most the maximum of 100 attempts made at once, numbered 1 to the maximum', async () => {
       const { attempts } = harness;
-      const numbers = await Promise.all(Array.from({ length: 100 }, () => attempts.count(client('burst'), T0, WINDOW)));
-      expect([...numbers].sort((x, y) => x - y)).to.deep.equal(Array.from({ length: 100 }, (_, i) => i + 1));
+      const taken = await Promise.all(Array.from({ length: 100 }, () => attempts.take(client('burst'), T0, WINDOW, 5)));
+      const numbers = taken.filter((window) => window !== null).map((window) => window.attempts);
+      expect(numbers.sort((x, y) => x - y)).to.deep.equal([1, 2, 3, 4, 5]);
+      expect((await attempts.current(client('burst'), T0, WINDOW))?.attempts).to.equal(5);
+    });
+
+    it('gives 100 attempts made at once under a higher maximum distinct numbers 1 to 100', async () => {
+      const { attempts } = harness;
+      const taken = await Promise.all(Array.from({ length: 100 }, () => attempts.take(client('burst'), T0, WINDOW, 1000)));
+      expect(taken.map((window) => window?.attempts ?? 0).sort((x, y) => x - y)).to.deep.equal(Array.from({ length: 100 }, (_, i) => i + 1));
+    });
+
+    it("leaves other clients' ended windows to deleteEnded", async () => {
+      const { attempts } = harness;
+      await attempts.take(client('a'), T0, WINDOW, 5);
+      await attempts.take(client('b'), at(WINDOW + 1000), WINDOW, 5);
+      expect(await attempts.deleteEnded(at(WINDOW + 1000), WINDOW, 10)).to.equal(1);
     });
 
     it('deletes ended windows in bounded batches, oldest first, keeping current ones', async () => {
       const { attempts } = harness;
-      await attempts.count(client('a'), T0, WINDOW);
-      await attempts.count(client('b'), at(1000), WINDOW);
-      await attempts.count(client('c'), at(2000), WINDOW);
+      await attempts.take(client('a'), T0, WINDOW, 5);
+      await attempts.take(client('b'), at(1000), WINDOW, 5);
+      await attempts.take(client('c'), at(WINDOW), WINDOW, 5);
       const later = at(WINDOW + 1000);
       expect(await attempts.deleteEnded(later, WINDOW, 1)).to.equal(1);
-      expect(await attempts.count(client('a'), at(3000), WINDOW)).to.equal(1);
-      expect(await attempts.count(client('b'), at(3000), WINDOW)).to.equal(2);
+      // Read as of a moment when both windows were open: a (the oldest) is gone, b is kept.
+      expect(await attempts.current(client('a'), at(3000), WINDOW)).to.equal(null);
+      expect((await attempts.current(client('b'), at(3000), WINDOW))?.attempts).to.equal(1);
       expect(await attempts.deleteEnded(later, WINDOW, 10)).to.equal(1);
       expect(await attempts.deleteEnded(later, WINDOW, 10)).to.equal(0);
-      expect(await attempts.count(client('c'), at(3000), WINDOW)).to.equal(2);
+      expect((await attempts.current(client('c'), later, WINDOW))?.attempts).to.equal(1);
     });
 
     if (!capabilities.replicas) return;
 
-    it('counts attempts made through another replica in the same window', async () => {
+    it('counts attempts made through another replica in the same window, to the same maximum', async () => {
       const { attempts } = harness;
       const replica = harness.replica!;
-      const numbers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? attempts : replica).count(client('both'), T0, WINDOW)));
-      expect([...numbers].sort((x, y) => x - y)).to.deep.equal(Array.from({ length: 20 }, (_, i) => i + 1));
+      const numbers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? attempts : replica).take(client('both'), T0, WINDOW, 1000)));
+      expect(numbers.map((window) => window?.attempts ?? 0).sort((x, y) => x - y)).to.deep.equal(Array.from({ length: 20 }, (_, i) => i + 1));
+      const capped = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? attempts : replica).take(client('capped'), T0, WINDOW, 5)));
+      expect(capped.filter((window) => window !== null)).to.have.length(5);
+      expect((await replica.current(client('capped'), T0, WINDOW))?.attempts).to.equal(5);
       await replica.clear(client('both'));
-      expect(await attempts.count(client('both'), T0, WINDOW)).to.equal(1);
+      expect((await attempts.take(client('both'), T0, WINDOW, 1000))?.attempts).to.equal(1);
     });
   });
 };

@@ -1,4 +1,3 @@
-import { expect } from 'chai';
 import { migratedPgliteDataDir } from '../support/databases.js';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
 import { Database } from '../../src/adapters/persistence/database.js';
@@ -61,29 +60,4 @@ describeWithPostgres('LoginAttempts on PostgreSQL', () => {
     },
     { replicas: true },
   );
-
-  describe('MikroOrmLoginAttempts on PostgreSQL: ended windows', function () {
-    this.timeout(60_000);
-    it('are deleted, a bounded number per counted attempt', async () => {
-      const scratch = await createScratchDatabase();
-      const database = await Database.open({ databaseUrl: scratch.url, dataDir: await tempDir('login-attempts'), logger });
-      try {
-        await database.migrate();
-        const attempts = new MikroOrmLoginAttempts(database);
-        const window = 60_000;
-        const t0 = new Date('2026-03-01T10:00:00Z');
-        for (let i = 0; i < 150; i++) await attempts.count(String(i).padStart(64, 'c'), t0, window);
-        const rows = async () => Number((await sql<{ n: string }>(database, 'select count(*) as n from admin_login_attempts'))[0].n);
-        expect(await rows()).to.equal(150);
-        const later = new Date(t0.getTime() + window);
-        await attempts.count('late'.padEnd(64, '0'), later, window);
-        expect(await rows()).to.equal(51);
-        await attempts.count('late'.padEnd(64, '0'), later, window);
-        expect(await rows()).to.equal(1);
-      } finally {
-        await database.close();
-        await scratch.drop();
-      }
-    });
-  });
 });

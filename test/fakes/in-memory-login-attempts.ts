@@ -1,27 +1,38 @@
-import type { LoginAttempts } from '../../src/ports/login-attempts.js';
+import type { LoginAttempts, LoginWindow } from '../../src/ports/login-attempts.js';
 
-/** Atomic as the port requires: each count reads and writes in one synchronous step. */
+/** Atomic as the port requires: each take reads and writes in one synchronous step. Counts its calls, reads and writes apart. */
 export class InMemoryLoginAttempts implements LoginAttempts {
   readonly windows = new Map<string, { attempts: number; startedAt: number }>();
+  /** Calls that read only (`current`). */
+  reads = 0;
+  /** Calls that may write (`take`, `clear`, `deleteEnded`). */
+  writes = 0;
 
-  async count(client: string, now: Date, windowMs: number): Promise<number> {
+  async current(client: string, now: Date, windowMs: number): Promise<LoginWindow | null> {
+    this.reads++;
+    const window = this.windows.get(client);
+    if (window === undefined || window.startedAt <= now.getTime() - windowMs) return null;
+    return { attempts: window.attempts, endsAt: new Date(window.startedAt + windowMs) };
+  }
+
+  async take(client: string, now: Date, windowMs: number, max: number): Promise<LoginWindow | null> {
+    this.writes++;
     const at = now.getTime();
-    this.#deleteEnded(now, windowMs, Number.MAX_SAFE_INTEGER);
-    const window = this.windows.get(client) ?? { attempts: 0, startedAt: at };
+    const stored = this.windows.get(client);
+    const window = stored === undefined || stored.startedAt <= at - windowMs ? { attempts: 0, startedAt: at } : stored;
+    if (window.attempts >= max) return null;
     window.attempts++;
     this.windows.set(client, window);
-    return window.attempts;
+    return { attempts: window.attempts, endsAt: new Date(window.startedAt + windowMs) };
   }
 
   async clear(client: string): Promise<void> {
+    this.writes++;
     this.windows.delete(client);
   }
 
   async deleteEnded(now: Date, windowMs: number, limit: number): Promise<number> {
-    return this.#deleteEnded(now, windowMs, limit);
-  }
-
-  #deleteEnded(now: Date, windowMs: number, limit: number): number {
+    this.writes++;
     const ended = [...this.windows]
       .filter(([, window]) => window.startedAt <= now.getTime() - windowMs)
       .sort(([, a], [, b]) => a.startedAt - b.startedAt)

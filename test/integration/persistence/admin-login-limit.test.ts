@@ -67,6 +67,31 @@ const describeOn = (engine: string, openReplicas: () => Promise<{ databases: [Da
       expect(outcomes.filter((o) => o === 'rate_limited')).to.have.length(100 - hasher.verified);
     });
 
+    it("a refused login writes nothing: the client's row is neither updated nor locked (xmin, xmax), on any replica", async () => {
+      for (let i = 0; i < MAX_FAILURES; i++) expect(await outcome(replicas[0].login('guess', '198.51.100.9'))).to.equal('unauthorized');
+      const row = async () =>
+        (
+          await sql<{ xmin: string; xmax: string; attempts: number }>(opened.databases[0], 'select xmin::text, xmax::text, attempts from admin_login_attempts')
+        )[0];
+      const before = await row();
+      expect(before.attempts).to.equal(MAX_FAILURES);
+      // Fresh use cases (new replicas, or a process restarted) know nothing yet: each reads the database.
+      for (let i = 0; i < 10; i++) {
+        const db = opened.databases[i % 2];
+        const fresh = new AdminAuthentication(
+          new MikroOrmAdminStore(db),
+          new MikroOrmLoginAttempts(db),
+          hasher,
+          new NodeApiKeyCrypto(),
+          new SequentialIds(),
+          clock,
+        );
+        expect(await outcome(fresh.login(PASSWORD, '198.51.100.9'))).to.equal('rate_limited');
+        expect(await outcome(replicas[i % 2].login(PASSWORD, '198.51.100.9'))).to.equal('rate_limited');
+      }
+      expect(await row()).to.deep.equal(before);
+    });
+
     it('failures on one replica count on the other; the correct password is refused there until the window passes', async () => {
       for (let i = 0; i < MAX_FAILURES; i++) expect(await outcome(replicas[0].login('guess', '198.51.100.8'))).to.equal('unauthorized');
       expect(await outcome(replicas[1].login(PASSWORD, '198.51.100.8'))).to.equal('rate_limited');

@@ -64,8 +64,8 @@ const describeOn = (engine: Engine): void => {
       };
       await stores.adminSessions.addSession(digest('expired'), { csrfToken: 'a', expiresAt: ago(1) });
       await stores.adminSessions.addSession(digest('live'), { csrfToken: 'b', expiresAt: new Date(NOW.getTime() + 1000) });
-      await stores.loginAttempts.count(digest('ended'), ago(WINDOW), WINDOW);
-      await stores.loginAttempts.count(digest('current'), ago(WINDOW - 1000), WINDOW);
+      await stores.loginAttempts.take(digest('ended'), ago(WINDOW), WINDOW, 5);
+      await stores.loginAttempts.take(digest('current'), ago(WINDOW - 1000), WINDOW, 5);
       // Rows the database dates itself are dated here by hand.
       await stores.deliveries.recordFirst('telegram:update:1', 'update');
       await stores.deliveries.recordFirst('telegram:update:2', 'update');

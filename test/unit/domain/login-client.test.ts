@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { loginClientOf } from '../../../src/domain/auth/login-client.js';
+import { UNKNOWN_LOGIN_CLIENT, loginClientOf } from '../../../src/domain/auth/login-client.js';
 
 describe('loginClientOf: who a login attempt counts against', () => {
   it('counts an IPv6 address by its /64 network, however it is written', () => {
@@ -18,7 +18,41 @@ describe('loginClientOf: who a login attempt counts against', () => {
     expect(loginClientOf('::FFFF:192.0.2.1')).to.equal('192.0.2.1');
   });
 
-  it('counts what is no address as it is', () => {
-    for (const text of ['', 'unknown', '1:2:3', '2001:db8::1::2', 'gggg::1', '::ffff:1.2.3.999']) expect(loginClientOf(text), text).to.equal(text);
+  it('drops the port a proxy wrote with the address', () => {
+    expect(loginClientOf('203.0.113.5:51234')).to.equal('203.0.113.5');
+    expect(loginClientOf('203.0.113.5:1')).to.equal('203.0.113.5');
+    expect(loginClientOf('[2001:db8::1]:443')).to.equal('2001:db8:0:0::/64');
+    expect(loginClientOf('[2001:db8::1]')).to.equal('2001:db8:0:0::/64');
+    expect(loginClientOf('[::ffff:192.0.2.1]:8080')).to.equal('192.0.2.1');
+    expect(loginClientOf('[fe80::1%eth0]:22')).to.equal('fe80:0:0:0::/64');
+    expect(loginClientOf(' 203.0.113.5 ')).to.equal('203.0.113.5');
+  });
+
+  it('writes an IPv4 address one way: without leading zeros, and from its IPv6 hex form', () => {
+    expect(loginClientOf('203.000.113.05')).to.equal('203.0.113.5');
+    expect(loginClientOf('::ffff:c000:201')).to.equal('192.0.2.1');
+    expect(loginClientOf('0:0:0:0:0:ffff:c000:201')).to.equal('192.0.2.1');
+  });
+
+  it('counts everything that is no address as one shared client', () => {
+    const garbage = [
+      '',
+      'unknown',
+      'UNKNOWN',
+      '1:2:3',
+      '2001:db8::1::2',
+      'gggg::1',
+      '::ffff:1.2.3.999',
+      '256.1.1.1',
+      '1.2.3',
+      '1.2.3.4.5',
+      '1.2.3.4:',
+      '1.2.3.4:port',
+      '[2001:db8::1',
+      'example.com:443',
+      '_hidden',
+      '1.2.3.4, 5.6.7.8',
+    ];
+    for (const text of garbage) expect(loginClientOf(text), text).to.equal(UNKNOWN_LOGIN_CLIENT);
   });
 });

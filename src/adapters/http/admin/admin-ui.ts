@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
+import { LoginBusy } from '../../../application/auth/admin-authentication.js';
 import { isDomainError } from '../../../domain/errors/domain-error.js';
 import { answerFor } from '../error-status.js';
 import { NOTICE, seeOther, sendPage, signedIn, type AdminTools, type AdminUiDependencies } from './admin-http.js';
@@ -49,6 +50,7 @@ const LOGIN_REFUSED: FlashCookie = { name: 'agw_login', path: '/settings/login' 
 const REFUSALS: Readonly<Record<string, string>> = {
   unauthorized: 'Wrong password.',
   rate_limited: 'Too many failed logins; try again later.',
+  busy: 'Too many logins at once; try again in a moment.',
 };
 
 /** The login and its limit: the only pages besides the closed one that answer without a session. */
@@ -68,9 +70,11 @@ const publicRoutes = (tools: AdminTools): Router => {
       seeOther(ctx, '/settings/keys');
     } catch (error) {
       if (!isDomainError(error) || !Object.hasOwn(REFUSALS, error.code)) throw error;
+      // Too many logins at once (LoginBusy) has its own text: it was not counted against the client.
+      const reason = error instanceof LoginBusy ? 'busy' : error.code;
       // Refused (wrong password, or the limit): back to the form with the reason, so that a
       // reload does not send the password again (it would count as another attempt).
-      ctx.cookies.set(LOGIN_REFUSED.name, error.code, {
+      ctx.cookies.set(LOGIN_REFUSED.name, reason, {
         httpOnly: true,
         sameSite: 'strict',
         secure: ctx.secure,
@@ -79,7 +83,7 @@ const publicRoutes = (tools: AdminTools): Router => {
         overwrite: true,
       });
       // The answer is a 303 either way: the request's log line does not tell a refusal.
-      tools.deps.logger.warn({ reqId: ctx.state.requestId as string | undefined, reason: error.code }, 'admin login refused');
+      tools.deps.logger.warn({ reqId: ctx.state.requestId as string | undefined, reason }, 'admin login refused');
       seeOther(ctx, '/settings/login');
     }
   });

@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { AdminAuthentication, FAILURE_WINDOW_MS, MAX_FAILURES, SESSION_HOURS } from '../../../../src/application/auth/admin-authentication.js';
+import {
+  AdminAuthentication,
+  FAILURE_WINDOW_MS,
+  LOGIN_LIMITS,
+  LoginBusy,
+  MAX_FAILURES,
+  SESSION_HOURS,
+  type LoginLimits,
+} from '../../../../src/application/auth/admin-authentication.js';
 import { NodeApiKeyCrypto } from '../../../../src/adapters/crypto/node-api-key-crypto.js';
 import { ScryptPasswordHasher } from '../../../../src/adapters/crypto/scrypt-password-hasher.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
@@ -22,6 +30,45 @@ class CountingHasher implements PasswordHasher {
   }
 }
 
+/** Counts the reads of the password hash. */
+class CountingAdminStore extends InMemoryAdminStore {
+  hashReads = 0;
+  override async passwordHash() {
+    this.hashReads++;
+    return super.passwordHash();
+  }
+}
+
+/** A hasher whose checks stay open until the test lets them end; counts those running at once. */
+class HeldHasher implements PasswordHasher {
+  running = 0;
+  mostAtOnce = 0;
+  readonly #held: Array<() => void> = [];
+  #started: () => void = () => undefined;
+  async hash(password: string) {
+    return `held:${password}`;
+  }
+  async verify(password: string, stored: string) {
+    this.running++;
+    this.mostAtOnce = Math.max(this.mostAtOnce, this.running);
+    this.#started();
+    await new Promise<void>((resolve) => this.#held.push(resolve));
+    this.running--;
+    return stored === `held:${password}`;
+  }
+  /** Resolves once `count` checks are running. */
+  async running_(count: number): Promise<void> {
+    while (this.running < count) await new Promise<void>((resolve) => (this.#started = resolve));
+  }
+  /** Lets every check running now end. */
+  releaseAll(): void {
+    for (const release of this.#held.splice(0)) release();
+  }
+}
+
+/** Lets every promise callback already due run (no time passes). */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const failure = async (promise: Promise<unknown>): Promise<DomainError> => {
   const error = await promise.then(
     () => undefined,
@@ -32,13 +79,13 @@ const failure = async (promise: Promise<unknown>): Promise<DomainError> => {
 };
 
 describe('AdminAuthentication', () => {
-  const setup = async () => {
-    const store = new InMemoryAdminStore();
+  const setup = async (limits: Partial<LoginLimits> = {}) => {
+    const store = new CountingAdminStore();
     const clock = new FixedClock();
     const attempts = new InMemoryLoginAttempts();
     // A low scrypt cost keeps the unit test fast; the service uses 2^15.
     const hasher = new CountingHasher();
-    const auth = new AdminAuthentication(store, attempts, hasher, new NodeApiKeyCrypto(), new SequentialIds(), clock);
+    const auth = new AdminAuthentication(store, attempts, hasher, new NodeApiKeyCrypto(), new SequentialIds(), clock, limits);
     await auth.setPassword('correct horse battery');
     return { store, clock, auth, hasher, attempts };
   };
@@ -65,16 +112,16 @@ describe('AdminAuthentication', () => {
 
   it('refuses a wrong password as unauthorized, then limits a client after too many failures', async () => {
     const { auth, clock } = await setup();
-    for (let i = 0; i < MAX_FAILURES; i++) expect((await failure(auth.login('guess', 'attacker'))).code).to.equal('unauthorized');
-    expect((await failure(auth.login('correct horse battery', 'attacker'))).code).to.equal('rate_limited');
-    expect((await auth.login('correct horse battery', 'someone else')).token).to.be.a('string');
+    for (let i = 0; i < MAX_FAILURES; i++) expect((await failure(auth.login('guess', '198.51.100.66'))).code).to.equal('unauthorized');
+    expect((await failure(auth.login('correct horse battery', '198.51.100.66'))).code).to.equal('rate_limited');
+    expect((await auth.login('correct horse battery', '198.51.100.77')).token).to.be.a('string');
     clock.advance(16 * 60_000);
-    expect((await auth.login('correct horse battery', 'attacker')).token).to.be.a('string');
+    expect((await auth.login('correct horse battery', '198.51.100.66')).token).to.be.a('string');
   });
 
   it('lets at most the limit of 100 parallel wrong guesses reach the password check; the others get 429 at once', async () => {
     const { auth, hasher } = await setup();
-    const outcomes = await Promise.all(Array.from({ length: 100 }, () => failure(auth.login('guess', 'burst'))));
+    const outcomes = await Promise.all(Array.from({ length: 100 }, () => failure(auth.login('guess', '198.51.100.88'))));
     expect(hasher.verified).to.be.at.most(MAX_FAILURES);
     expect(outcomes.filter((e) => e.code === 'unauthorized')).to.have.length(hasher.verified);
     expect(outcomes.filter((e) => e.code === 'rate_limited')).to.have.length(100 - hasher.verified);
@@ -82,22 +129,22 @@ describe('AdminAuthentication', () => {
 
   it('refuses the correct password once the limit is reached, without checking it, until the window has passed', async () => {
     const { auth, clock, hasher } = await setup();
-    for (let i = 0; i < MAX_FAILURES; i++) await failure(auth.login('guess', 'attacker'));
+    for (let i = 0; i < MAX_FAILURES; i++) await failure(auth.login('guess', '198.51.100.66'));
     const checked = hasher.verified;
-    expect((await failure(auth.login('correct horse battery', 'attacker'))).code).to.equal('rate_limited');
+    expect((await failure(auth.login('correct horse battery', '198.51.100.66'))).code).to.equal('rate_limited');
     clock.advance(FAILURE_WINDOW_MS - 1);
-    expect((await failure(auth.login('correct horse battery', 'attacker'))).code).to.equal('rate_limited');
+    expect((await failure(auth.login('correct horse battery', '198.51.100.66'))).code).to.equal('rate_limited');
     expect(hasher.verified).to.equal(checked);
     clock.advance(1);
-    expect((await auth.login('correct horse battery', 'attacker')).token).to.be.a('string');
+    expect((await auth.login('correct horse battery', '198.51.100.66')).token).to.be.a('string');
   });
 
   it('starts the count over after a successful login', async () => {
     const { auth } = await setup();
-    for (let i = 0; i < MAX_FAILURES - 1; i++) await failure(auth.login('guess', 'forgetful'));
-    await auth.login('correct horse battery', 'forgetful');
-    for (let i = 0; i < MAX_FAILURES - 1; i++) expect((await failure(auth.login('guess', 'forgetful'))).code).to.equal('unauthorized');
-    expect((await auth.login('correct horse battery', 'forgetful')).token).to.be.a('string');
+    for (let i = 0; i < MAX_FAILURES - 1; i++) await failure(auth.login('guess', '198.51.100.99'));
+    await auth.login('correct horse battery', '198.51.100.99');
+    for (let i = 0; i < MAX_FAILURES - 1; i++) expect((await failure(auth.login('guess', '198.51.100.99'))).code).to.equal('unauthorized');
+    expect((await auth.login('correct horse battery', '198.51.100.99')).token).to.be.a('string');
   });
 
   it('counts the addresses of one IPv6 /64 network as one client: rotating through them gains no guesses', async () => {
@@ -115,21 +162,151 @@ describe('AdminAuthentication', () => {
 
   it('ends sessions at expiry, at logout, and when the password changes', async () => {
     const { auth, clock } = await setup();
-    const first = await auth.login('correct horse battery', 'c');
+    const first = await auth.login('correct horse battery', '192.0.2.3');
     clock.advance(SESSION_HOURS * 3_600_000 + 1);
     expect(await auth.session(first.token)).to.equal(null);
-    const second = await auth.login('correct horse battery', 'c');
+    const second = await auth.login('correct horse battery', '192.0.2.3');
     await auth.logout(second.token);
     expect(await auth.session(second.token)).to.equal(null);
-    const third = await auth.login('correct horse battery', 'c');
+    const third = await auth.login('correct horse battery', '192.0.2.3');
     await auth.setPassword('another long password');
     expect(await auth.session(third.token)).to.equal(null);
   });
 
   it("accepts only the session's own CSRF token", async () => {
     const { auth } = await setup();
-    const { session } = await auth.login('correct horse battery', 'c');
+    const { session } = await auth.login('correct horse battery', '192.0.2.3');
     expect(auth.csrfMatches(session, session.csrfToken)).to.equal(true);
     for (const bad of [undefined, '', 'x', `${session.csrfToken}x`, 42]) expect(auth.csrfMatches(session, bad)).to.equal(false);
+  });
+
+  describe('login limit without writes', () => {
+    it('refuses the 6th and later attempts of a client without writing to the login store, and from the 7th without reading it', async () => {
+      const { auth, attempts, hasher } = await setup();
+      for (let i = 0; i < MAX_FAILURES; i++) expect((await failure(auth.login('guess', '203.0.113.5'))).code).to.equal('unauthorized');
+      const { reads, writes } = attempts;
+      const checked = hasher.verified;
+      expect((await failure(auth.login('correct horse battery', '203.0.113.5'))).code).to.equal('rate_limited');
+      expect(attempts.reads).to.equal(reads + 1);
+      for (let i = 0; i < 50; i++) expect((await failure(auth.login('guess', '203.0.113.5'))).code).to.equal('rate_limited');
+      expect(attempts.writes).to.equal(writes);
+      expect(attempts.reads).to.equal(reads + 1);
+      expect(hasher.verified).to.equal(checked);
+    });
+
+    it('refuses a burst of 100 from one client at once without counting more than the limit', async () => {
+      const { auth, attempts } = await setup();
+      const outcomes = await Promise.all(Array.from({ length: 100 }, () => failure(auth.login('guess', '203.0.113.6'))));
+      expect(outcomes.filter((e) => e.code === 'unauthorized')).to.have.length(MAX_FAILURES);
+      expect(outcomes.filter((e) => e instanceof LoginBusy)).to.have.length(0);
+      // One read each, and a count only for the attempts that reached the password check.
+      expect(attempts.reads).to.equal(100);
+      expect(attempts.writes).to.equal(MAX_FAILURES);
+    });
+
+    it('holds the limit across two replicas sharing one store: failures on one refuse the right password on the other', async () => {
+      const store = new CountingAdminStore();
+      const attempts = new InMemoryLoginAttempts();
+      const hasher = new CountingHasher();
+      const clock = new FixedClock();
+      const [first, second] = [0, 1].map(() => new AdminAuthentication(store, attempts, hasher, new NodeApiKeyCrypto(), new SequentialIds(), clock));
+      await first.setPassword('correct horse battery');
+      const outcomes = await Promise.all(Array.from({ length: 100 }, (_, i) => failure((i % 2 === 0 ? first : second).login('guess', '203.0.113.7'))));
+      expect(hasher.verified).to.equal(MAX_FAILURES);
+      expect(outcomes.filter((e) => e.code === 'rate_limited')).to.have.length(100 - MAX_FAILURES);
+      for (let i = 0; i < MAX_FAILURES; i++) await failure(first.login('guess', '203.0.113.8'));
+      expect((await failure(second.login('correct horse battery', '203.0.113.8'))).code).to.equal('rate_limited');
+      clock.advance(FAILURE_WINDOW_MS);
+      expect((await second.login('correct horse battery', '203.0.113.8')).token).to.be.a('string');
+    });
+
+    it('counts a client behind a proxy that appends ports as one client, whatever its port', async () => {
+      const { auth } = await setup();
+      for (let i = 0; i < MAX_FAILURES; i++) await failure(auth.login('guess', `203.0.113.9:${50_000 + i}`));
+      expect((await failure(auth.login('correct horse battery', '203.0.113.9:61000'))).code).to.equal('rate_limited');
+      expect((await failure(auth.login('correct horse battery', '203.0.113.9'))).code).to.equal('rate_limited');
+      for (let i = 0; i < MAX_FAILURES; i++) await failure(auth.login('guess', `[2001:db8:5::${i + 1}]:${443 + i}`));
+      expect((await failure(auth.login('correct horse battery', '[2001:db8:5::99]:8443'))).code).to.equal('rate_limited');
+    });
+
+    it('remembers a bounded number of refused clients: the oldest forgotten is refused by its stored window', async () => {
+      const { auth, attempts } = await setup({ refusedClients: 2 });
+      const clients = ['192.0.2.10', '192.0.2.11', '192.0.2.12'];
+      for (const client of clients) for (let i = 0; i <= MAX_FAILURES; i++) await failure(auth.login('guess', client));
+      const reads = attempts.reads;
+      // The two refused last are remembered; the first was forgotten and costs a read.
+      for (const client of [...clients].reverse()) expect((await failure(auth.login('correct horse battery', client))).code).to.equal('rate_limited');
+      expect(attempts.reads).to.equal(reads + 1);
+    });
+
+    it('deletes ended windows once every so many counted attempts, not at each', async () => {
+      const { auth, attempts, clock } = await setup({ cleanupEvery: 3 });
+      await failure(auth.login('guess', '192.0.2.20'));
+      await failure(auth.login('guess', '192.0.2.21'));
+      clock.advance(FAILURE_WINDOW_MS);
+      await failure(auth.login('guess', '192.0.2.22'));
+      expect(attempts.windows.size).to.equal(1);
+      await failure(auth.login('guess', '192.0.2.23'));
+      clock.advance(FAILURE_WINDOW_MS);
+      await failure(auth.login('guess', '192.0.2.24'));
+      expect(attempts.windows.size).to.equal(3);
+      await failure(auth.login('guess', '192.0.2.25'));
+      expect(attempts.windows.size).to.equal(2);
+    });
+  });
+
+  describe('password checks at once', () => {
+    const heldSetup = async () => {
+      const attempts = new InMemoryLoginAttempts();
+      const hasher = new HeldHasher();
+      const auth = new AdminAuthentication(new InMemoryAdminStore(), attempts, hasher, new NodeApiKeyCrypto(), new SequentialIds(), new FixedClock());
+      await auth.setPassword('correct horse battery');
+      return { auth, attempts, hasher };
+    };
+
+    it('runs at most two at once across clients; a few more wait, later ones are refused at once and not counted', async () => {
+      const { auth, attempts, hasher } = await heldSetup();
+      const capacity = LOGIN_LIMITS.concurrentChecks + LOGIN_LIMITS.waitingChecks;
+      const admitted = Array.from({ length: capacity }, (_, i) =>
+        auth.login('guess', `198.51.100.${i + 1}`).then(
+          () => 'ok',
+          (e: DomainError) => e.code,
+        ),
+      );
+      await hasher.running_(LOGIN_LIMITS.concurrentChecks);
+      await settle();
+      const busy = await failure(auth.login('correct horse battery', '198.51.100.200'));
+      expect(busy).to.be.instanceOf(LoginBusy);
+      expect(busy.code).to.equal('rate_limited');
+      expect(busy.message).to.equal('Too many logins at once; try again in a moment');
+      expect(hasher.running).to.equal(LOGIN_LIMITS.concurrentChecks);
+      while ((await Promise.race([Promise.all(admitted), settle().then(() => undefined)])) === undefined) hasher.releaseAll();
+      expect(await Promise.all(admitted)).to.deep.equal(Array(capacity).fill('unauthorized'));
+      expect(hasher.mostAtOnce).to.equal(LOGIN_LIMITS.concurrentChecks);
+      expect(attempts.windows.has(new NodeApiKeyCrypto().digest('198.51.100.200'))).to.equal(false);
+      const login = auth.login('correct horse battery', '198.51.100.200');
+      await hasher.running_(1);
+      hasher.releaseAll();
+      expect((await login).token).to.be.a('string');
+    });
+  });
+
+  describe('#isSetUp', () => {
+    it('asks the store again only after a few seconds once a password exists, and at every call while none does', async () => {
+      const store = new CountingAdminStore();
+      const clock = new FixedClock();
+      const auth = new AdminAuthentication(store, new InMemoryLoginAttempts(), new CountingHasher(), new NodeApiKeyCrypto(), new SequentialIds(), clock);
+      expect(await auth.isSetUp()).to.equal(false);
+      expect(await auth.isSetUp()).to.equal(false);
+      expect(store.hashReads).to.equal(2);
+      store.hash = 'set by another process';
+      for (let i = 0; i < 10; i++) expect(await auth.isSetUp()).to.equal(true);
+      expect(store.hashReads).to.equal(3);
+      store.hash = undefined;
+      clock.advance(LOGIN_LIMITS.setUpCacheMs - 1);
+      expect(await auth.isSetUp()).to.equal(true);
+      clock.advance(1);
+      expect(await auth.isSetUp()).to.equal(false);
+    });
   });
 });
