@@ -109,7 +109,12 @@ export class ReceiveCodehostEvent {
   }
 
   #refuse(event: string | undefined, reason: string): never {
-    this.logger.warn({ event, reason }, 'code-host delivery refused');
+    // One line per refused request, of bounded size: the event header is unsigned, anyone's, up
+    // to the header limit (~16 KB); at most 100 characters of it, marked where cut.
+    this.logger.warn(
+      { event: event !== undefined && event.length > 100 ? `${event.slice(0, 100)}…[cut: ${event.length} characters]` : event, reason },
+      'code-host delivery refused',
+    );
     throw new DomainError('unauthorized', 'Unauthorized');
   }
 
