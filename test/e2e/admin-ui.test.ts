@@ -123,6 +123,18 @@ describe('e2e: admin UI over HTTP', function () {
       expect(limited.status).to.equal(303);
       const page = await adminClient(behindProxy.url).get('/settings/login', cookieFrom(limited, 'agw_login')!);
       expect(await page.text()).to.contain('Too many failed logins');
+      // A proxy that appends the client's port as well: each connection is the same client.
+      const withPort = (forwardedFor: string) =>
+        fetch(`${behindProxy.url}/settings/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': forwardedFor },
+          body: new URLSearchParams({ password: 'a wrong guess!' }).toString(),
+          redirect: 'manual',
+        });
+      for (let i = 1; i <= MAX_FAILURES; i++) expect((await withPort(`10.0.0.1, 203.0.113.8:${50_000 + i}`)).status).to.equal(303);
+      const sameClient = await withPort('203.0.113.8:61000');
+      const refused = await adminClient(behindProxy.url).get('/settings/login', cookieFrom(sameClient, 'agw_login')!);
+      expect(await refused.text()).to.contain('Too many failed logins');
     } finally {
       await behindProxy.stop();
     }
