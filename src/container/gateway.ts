@@ -51,8 +51,12 @@ export class Gateway {
     private readonly approvalExpiry: NodeJS.Timeout,
     /** Stops watching the configuration files and listening for reload notifications. */
     private readonly stopReloads: () => Promise<void>,
-    /** Queues the task of a job stored without it (RequeueStrandedJobs), and the notice of a chat job finished without it (RequeueLostJobNotices). */
-    private readonly requeueJobs: NodeJS.Timeout,
+    /**
+     * Queues the task of a job stored without it (RequeueStrandedJobs), and the notice of a chat
+     * job finished without it (RequeueLostJobNotices): the timer, and the pass under way (waited
+     * for at a stop, before the database closes under it).
+     */
+    private readonly requeueJobs: { readonly timer: NodeJS.Timeout; readonly pass: () => Promise<unknown> },
   ) {}
 
   /**
@@ -179,14 +183,21 @@ export class Gateway {
       // the two writes): queued now and every 5 minutes.
       const requeueJobs = await container.getAsync(TOKENS.RequeueStrandedJobs);
       const requeueNotices = await container.getAsync(TOKENS.RequeueLostJobNotices);
+      // The pass under way is waited for at a stop, before the database closes under it.
+      let requeueing: Promise<unknown> = Promise.resolve();
       const requeue = (): void => {
-        void requeueJobs.execute().catch((error: unknown) => logger.warn({ err: error }, 'looking for jobs without their task failed'));
-        void requeueNotices.execute().catch((error: unknown) => logger.warn({ err: error }, 'looking for chat jobs without their notice failed'));
+        requeueing = Promise.all([
+          requeueJobs.execute().catch((error: unknown) => logger.warn({ err: error }, 'looking for jobs without their task failed')),
+          requeueNotices.execute().catch((error: unknown) => logger.warn({ err: error }, 'looking for chat jobs without their notice failed')),
+        ]);
       };
       requeue();
       const requeueTimer = setInterval(requeue, REQUEUE_EVERY_MS);
       requeueTimer.unref();
-      opened.push(async () => clearInterval(requeueTimer));
+      opened.push(async () => {
+        clearInterval(requeueTimer);
+        await requeueing;
+      });
       const approvalExpiry = setInterval(
         () => void expireApprovals.execute().catch((error: unknown) => logger.warn({ err: error }, 'expiring approvals failed')),
         Math.min(60_000, Math.max(1000, config.approvalTimeoutMs / 4)),
@@ -255,7 +266,7 @@ export class Gateway {
         { stop: stopPolling, done: polling },
         approvalExpiry,
         stopReloads,
-        requeueTimer,
+        { timer: requeueTimer, pass: () => requeueing },
       );
     } catch (error) {
       for (const close of opened.reverse())
@@ -283,7 +294,7 @@ export class Gateway {
     if (this.poller) clearInterval(this.poller);
     clearInterval(this.retentionSchedule);
     clearInterval(this.approvalExpiry);
-    clearInterval(this.requeueJobs);
+    clearInterval(this.requeueJobs.timer);
     // The long poll is aborted: no update is fetched that could not be stored.
     this.updatePolling.stop.abort();
     await this.updatePolling.done;
@@ -293,6 +304,7 @@ export class Gateway {
     await this.adminSocket?.close();
     let overdue: NodeJS.Timeout | undefined;
     try {
+      await this.requeueJobs.pass();
       // The runs of the requests answered so far are queued before the queue stops.
       await (await this.container.getAsync(TOKENS.DispatchTriggerRuns)).stop();
       const runJob = await this.container.getAsync(TOKENS.RunJob);

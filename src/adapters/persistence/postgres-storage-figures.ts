@@ -18,6 +18,7 @@ export const SERVICE_TABLES: readonly string[] = [
   'codehost_deliveries',
   'poller_leases',
   'chat_turns',
+  'chat_album_items',
   'admin_sessions',
   'admin_login_attempts',
   'settings',
