@@ -291,7 +291,11 @@ export class Gateway {
    */
   async stop(): Promise<void> {
     this.pino.info({}, 'shutting down');
-    if (this.poller) clearInterval(this.poller);
+    if (this.poller) {
+      clearInterval(this.poller);
+      // Its poll under way ends before its next job, and its lease is given up: another replica polls at once.
+      await (await this.container.getAsync(TOKENS.PollJobs)).stop();
+    }
     clearInterval(this.retentionSchedule);
     clearInterval(this.approvalExpiry);
     clearInterval(this.requeueJobs.timer);
@@ -304,7 +308,11 @@ export class Gateway {
     await this.adminSocket?.close();
     let overdue: NodeJS.Timeout | undefined;
     try {
-      await this.requeueJobs.pass();
+      // Waited for at most the grace period: a pass stuck on an unreachable database does not hold the stop.
+      let graceOver: NodeJS.Timeout | undefined;
+      await Promise.race([this.requeueJobs.pass(), new Promise((over) => (graceOver = setTimeout(over, this.config.shutdownTimeoutMs)))]).finally(() =>
+        clearTimeout(graceOver),
+      );
       // The runs of the requests answered so far are queued before the queue stops.
       await (await this.container.getAsync(TOKENS.DispatchTriggerRuns)).stop();
       const runJob = await this.container.getAsync(TOKENS.RunJob);

@@ -3,6 +3,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Database } from '../../src/adapters/persistence/database.js';
+import { createPino, PinoLogger } from '../../src/adapters/logging/pino-logger.js';
 import { startGateway, type GatewayProcess } from '../support/gateway-process.js';
 import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey, send, waitFor } from '../support/http.js';
@@ -170,5 +172,49 @@ describe('e2e: jobs on GitHub Actions (fake GitHub REST, signed events)', functi
     });
     expect(forged).to.deep.equal({ status: 401, body: { error: 'Unauthorized' } });
     expect((await status(id)).status).to.equal('running');
+  });
+});
+
+describe('e2e: job polling across a stop', function () {
+  this.timeout(60_000);
+
+  it('a graceful stop gives the job poll lease up, so that another replica polls at once', async () => {
+    const github = await startFakeGithub();
+    const dir = await migratedDataDir('github-poll-lease');
+    const env = {
+      DATA_DIR: dir,
+      TRIGGERS_FILE: join(dir, 'none.json'),
+      CODEHOST_TOKEN: 'ghp_e2e',
+      CODEHOST_REPO: 'acme/app',
+      CODEHOST_API_URL: github.url,
+      CODEHOST_WEBHOOK_SECRET: SECRET,
+      CODEHOST_POLL_SECONDS: '5',
+    };
+    let gateway: GatewayProcess | undefined;
+    try {
+      gateway = await startGateway(env);
+      const key = await createKey(env, 'poll-lease');
+      const created = await send<{ job_id: string }>(`${gateway.url}/api/create-job`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ job: 'Poll me' }),
+      });
+      // The first poll (5 s after the start) asks GitHub about the running job's runs: it holds the lease then.
+      await waitFor(() => github.calls.some((c) => c.method === 'GET' && c.path.includes('/actions/workflows/')), 30_000, 'a poll of the running job');
+      expect(created.status).to.equal(200);
+      expect(await gateway.stop()).to.equal(0);
+      gateway = undefined;
+    } finally {
+      await gateway?.stop();
+      await github.close();
+    }
+    const database = await Database.open({ databaseUrl: undefined, dataDir: dir, logger: new PinoLogger(createPino('silent')) });
+    try {
+      const rows = await database.orm.em.getConnection().execute<Array<{ holder: string | null }>>("select holder from poller_leases where name = 'jobs:poll'");
+      expect(rows, 'the lease was taken').to.have.length(1);
+      expect(rows[0].holder, 'the lease was given up').to.equal(null);
+    } finally {
+      await database.close();
+    }
   });
 });

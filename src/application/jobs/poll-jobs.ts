@@ -9,7 +9,10 @@ import type { PollerLease } from '../../ports/poller-lease.js';
 /** The lease (PollerLease) that lets one replica at a time poll the runner about running jobs. */
 export const JOB_POLL_LEASE = 'jobs:poll';
 
-/** Who polls: one replica at a time across replicas, by a lease renewed at every poll. */
+/** How many jobs a poll asks about between two renewals of its lease (a long poll keeps it). */
+export const JOBS_PER_RENEWAL = 20;
+
+/** Who polls: one replica at a time across replicas, by a lease renewed while it polls. */
 export interface JobPollLease {
   readonly lease: PollerLease;
   /** This replica's name on the lease (unique per process). */
@@ -21,11 +24,15 @@ export interface JobPollLease {
 /**
  * The fallback for missed code-host events: asks the runner about every running job. With a
  * lease, only the replica holding it polls (each poll asks the code host once per running job:
- * N replicas polling would make N times the API calls, against the code host's rate limit); a
- * poll still running when the next one is due is not doubled.
+ * N replicas polling would make N times the API calls, against the code host's rate limit). The
+ * lease is renewed as a poll starts and every JOBS_PER_RENEWAL jobs, and a poll that lost it
+ * (another replica took it over) stops there. A poll still running when the next one is due is
+ * not doubled.
  */
 export class PollJobs {
-  #polling = false;
+  /** The poll under way, if any. */
+  #polling: Promise<number> | undefined;
+  #stopped = false;
 
   constructor(
     private readonly jobs: JobRepository,
@@ -43,27 +50,44 @@ export class PollJobs {
 
   /** Polls when it is this replica's turn; the number of jobs the poll updated (0 when it did not poll). */
   async execute(): Promise<number> {
-    if (!this.runner.poll || this.#polling) return 0;
-    this.#polling = true;
+    const poll = this.runner.poll?.bind(this.runner);
+    if (poll === undefined || this.#polling !== undefined || this.#stopped) return 0;
+    this.#polling = this.#poll(poll);
     try {
-      if (this.lease !== undefined && !(await this.lease.lease.acquire(JOB_POLL_LEASE, this.lease.holder, this.clock.now(), this.lease.ttlMs))) return 0;
-      return await this.#poll(this.runner.poll.bind(this.runner));
+      return await this.#polling;
     } finally {
-      this.#polling = false;
+      this.#polling = undefined;
     }
   }
 
-  /** Gives the lease up (a stop), so that another replica polls at once instead of after the lease ran out. Never rejects. */
+  /**
+   * No more polls: the one under way stops before its next job, then the lease is given up, so
+   * that another replica polls at once instead of after the lease ran out. Never rejects.
+   */
   async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#polling?.catch(() => undefined);
     if (this.lease === undefined) return;
     await this.lease.lease
       .release(JOB_POLL_LEASE, this.lease.holder)
       .catch((error: unknown) => this.logger.warn({ err: error }, 'could not give the job poll lease up'));
   }
 
+  /** Takes or renews the lease; true without one (a single process). */
+  async #hold(): Promise<boolean> {
+    return this.lease === undefined || (await this.lease.lease.acquire(JOB_POLL_LEASE, this.lease.holder, this.clock.now(), this.lease.ttlMs));
+  }
+
   async #poll(poll: NonNullable<JobRunner['poll']>): Promise<number> {
+    if (!(await this.#hold())) return 0;
     let updated = 0;
+    let asked = 0;
     for (const job of await this.jobs.list({ statuses: ['running'], limit: 200 })) {
+      if (this.#stopped) break;
+      if (++asked % JOBS_PER_RENEWAL === 0 && !(await this.#hold().catch(() => false))) {
+        this.logger.info({ asked }, 'job poll stopped: its lease went to another replica');
+        break;
+      }
       try {
         const change = await poll(job);
         if (!change) continue;

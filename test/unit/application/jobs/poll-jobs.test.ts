@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { JOB_POLL_LEASE, PollJobs } from '../../../../src/application/jobs/poll-jobs.js';
+import { JOB_POLL_LEASE, JOBS_PER_RENEWAL, PollJobs } from '../../../../src/application/jobs/poll-jobs.js';
 import type { Job, JobStatus } from '../../../../src/domain/jobs/job.js';
 import type { JobRunner } from '../../../../src/ports/job-runner.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
@@ -9,14 +9,14 @@ import { RecordingLogger } from '../../../fakes/recording-logger.js';
 
 const ID = '00000000-0000-4000-8000-000000000001';
 
-const job = (status: JobStatus): Job => ({
-  id: ID,
+const job = (status: JobStatus, id = ID): Job => ({
+  id,
   job: 'Fix',
   status,
   source: { kind: 'api' },
   llmProvider: null,
   llmModel: null,
-  branch: `job/${ID}`,
+  branch: `job/${id}`,
   prUrl: null,
   runUrl: null,
   summary: null,
@@ -27,19 +27,26 @@ const job = (status: JobStatus): Job => ({
 });
 
 /** A runner whose polls are counted, each answering "still running" (no change). */
-const countingRunner = (): JobRunner & { polls: number; release?: () => void; gate?: Promise<void> } => {
+const countingRunner = (): JobRunner & { polls: number; gate?: Promise<void>; onPoll?: () => void } => {
   const runner = {
     kind: 'remote' as const,
     polls: 0,
     gate: undefined as Promise<void> | undefined,
+    onPoll: undefined as (() => void) | undefined,
     run: async () => undefined,
     poll: async () => {
       runner.polls++;
+      runner.onPoll?.();
       await runner.gate;
       return null;
     },
   };
   return runner;
+};
+
+/** Resolves once `done` holds, checking after each turn of the event loop. */
+const waitUntil = async (done: () => boolean): Promise<void> => {
+  while (!done()) await new Promise((resolve) => setImmediate(resolve));
 };
 
 describe('PollJobs', () => {
@@ -73,13 +80,15 @@ describe('PollJobs', () => {
     await a.stop();
     await b.execute();
     expect(second.polls).to.equal(1);
-    // b holds it now and dies without giving it up: a polls again once b's lease ran out.
-    await a.execute();
-    expect(first.polls).to.equal(1);
+    // b holds it now and dies without giving it up: c polls once b's lease ran out, not before.
+    const third = countingRunner();
+    const c = new PollJobs(jobs, third, clock, new RecordingLogger(), undefined, { lease, holder: 'replica-c', ttlMs: TTL });
+    await c.execute();
+    expect(third.polls).to.equal(0);
     clock.advance(TTL + 1);
-    await a.execute();
-    expect(first.polls).to.equal(2);
-    expect(lease.rows.get(JOB_POLL_LEASE)?.holder).to.equal('replica-a');
+    await c.execute();
+    expect(third.polls).to.equal(1);
+    expect(lease.rows.get(JOB_POLL_LEASE)?.holder).to.equal('replica-c');
   });
 
   it('does not start a second poll while one is still running', async () => {
@@ -96,6 +105,51 @@ describe('PollJobs', () => {
     expect(runner.polls).to.equal(1);
     await poll.execute();
     expect(runner.polls).to.equal(2);
+  });
+
+  it('a stop ends the poll under way before its next job, then gives the lease up for another replica', async () => {
+    const jobs = new InMemoryJobRepository();
+    for (let n = 1; n <= 3; n++) await jobs.add(job('running', `00000000-0000-4000-8000-00000000000${n}`));
+    const lease = new InMemoryPollerLease();
+    const clock = new FixedClock(new Date('2026-11-30T10:00:00Z'));
+    const runner = countingRunner();
+    let open!: () => void;
+    runner.gate = new Promise((resolve) => (open = resolve));
+    const a = new PollJobs(jobs, runner, clock, new RecordingLogger(), undefined, { lease, holder: 'replica-a', ttlMs: TTL });
+    const polling = a.execute();
+    await waitUntil(() => runner.polls === 1);
+    const stopped = a.stop();
+    open();
+    await Promise.all([polling, stopped]);
+    expect(runner.polls, 'asked about the first job only').to.equal(1);
+    expect(lease.rows.get(JOB_POLL_LEASE)?.holder).to.equal(undefined);
+    expect(await a.execute(), 'a stopped poller polls no more').to.equal(0);
+    const other = countingRunner();
+    await new PollJobs(jobs, other, clock, new RecordingLogger(), undefined, { lease, holder: 'replica-b', ttlMs: TTL }).execute();
+    expect(other.polls).to.equal(3);
+  });
+
+  it('renews its lease during a long poll, and stops where another replica took it over', async () => {
+    const jobs = new InMemoryJobRepository();
+    for (let n = 0; n < 3 * JOBS_PER_RENEWAL; n++) await jobs.add(job('running', `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`));
+    const lease = new InMemoryPollerLease();
+    const clock = new FixedClock(new Date('2026-11-30T10:00:00Z'));
+    const runner = countingRunner();
+    // Each question takes a while: the whole poll outlasts the lease unless it is renewed.
+    runner.onPoll = () => clock.advance(TTL / JOBS_PER_RENEWAL);
+    const a = new PollJobs(jobs, runner, clock, new RecordingLogger(), undefined, { lease, holder: 'replica-a', ttlMs: TTL });
+    await a.execute();
+    expect(runner.polls, 'every job asked about, the lease kept').to.equal(3 * JOBS_PER_RENEWAL);
+    // Replica b takes the lease over while a is half-way (a's lease ran out meanwhile): a stops there.
+    const b = { lease, holder: 'replica-b', ttlMs: TTL };
+    runner.polls = 0;
+    runner.onPoll = () => {
+      clock.advance(TTL / 2);
+      void lease.acquire(JOB_POLL_LEASE, b.holder, clock.now(), b.ttlMs);
+    };
+    await a.execute();
+    expect(runner.polls).to.be.below(JOBS_PER_RENEWAL + 1);
+    expect(lease.rows.get(JOB_POLL_LEASE)?.holder).to.equal('replica-b');
   });
 
   it('updates a job the runner reports finished', async () => {
