@@ -148,6 +148,8 @@ interface PendingTask {
 const CREATED_ON = `${SCHEMA}.job_now() as created_on`;
 /** How it answers (`returnId`): the ids of the rows it stored. */
 const RETURNING = 'RETURNING id';
+/** The plain statement's end: its only `RETURNING`, the ids of the insert itself (no outer query). */
+const ENDS_RETURNING = /\bRETURNING id\s*$/;
 
 /**
  * `db`, for one pg-boss insert of a queue, with each row's `created_on` made distinct and in the
@@ -159,23 +161,30 @@ const RETURNING = 'RETURNING id';
  * without this, the rows of one insert tied and ran in the order of their hashes. Tasks that two
  * processes store at the same moment can still tie (the id decides then, as before). A statement
  * that does not stamp its rows as expected (a pg-boss upgrade that changed it) is refused rather
- * than run with its rows out of order.
+ * than run with its rows out of order; so is one that does not end with the plain `RETURNING id`
+ * (with `notify` on, pg-boss answers `RETURNING id, start_after` inside a CTE whose outer
+ * `SELECT id` would drop the stamps read back): refused before anything runs, never after the
+ * rows are stored.
  */
-const inOrder = (db: Db, order: readonly string[], newest: bigint | undefined, stored: (newest: bigint) => void): Db => ({
+export const inOrder = (db: Db, order: readonly string[], newest: bigint | undefined, stored: (newest: bigint) => void): Db => ({
   executeSql: async (text, values = []) => {
     const stamps = text.split(CREATED_ON).length - 1;
-    const answers = text.split(RETURNING).length - 1;
-    if (stamps !== 1 || answers !== 1)
-      throw new Error(`pg-boss's insert statement no longer stamps its rows with "${CREATED_ON}" and answers "${RETURNING}": tasks cannot be stored in order`);
+    const answers = text.split('RETURNING').length - 1;
+    if (stamps !== 1 || answers !== 1 || !ENDS_RETURNING.test(text))
+      throw new Error(`pg-boss's insert statement no longer stamps its rows with "${CREATED_ON}" and ends "${RETURNING}": tasks cannot be stored in order`);
     const idsAt = values.length + 1;
     const stamped = `GREATEST(${SCHEMA}.job_now(), 'epoch'::timestamptz + ($${idsAt + 1}::bigint + 1) * interval '1 microsecond')
         + COALESCE(array_position($${idsAt}::uuid[], j.id) - 1, 0) * interval '1 microsecond' as created_on`;
     const result = await db.executeSql(
-      text.replace(CREATED_ON, () => stamped).replace(RETURNING, () => `${RETURNING}, (extract(epoch FROM created_on) * 1000000)::bigint::text AS created_us`),
+      text
+        .replace(CREATED_ON, () => stamped)
+        .replace(ENDS_RETURNING, () => `${RETURNING}, (extract(epoch FROM created_on) * 1000000)::bigint::text AS created_us`),
       [...values, order, newest === undefined ? null : String(newest)],
     );
     let last: bigint | undefined;
-    for (const row of result.rows as Array<{ created_us: string }>) {
+    for (const row of result.rows as Array<{ created_us?: string }>) {
+      // Every row answers it (the check above); a row without it is not a reason to fail stored tasks.
+      if (typeof row.created_us !== 'string') continue;
       const us = BigInt(row.created_us);
       if (last === undefined || us > last) last = us;
     }
