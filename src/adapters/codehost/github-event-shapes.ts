@@ -2,9 +2,10 @@
 type Kind = 'object' | 'array' | 'string' | 'number' | 'present';
 
 /**
- * The top-level fields GitHub always sends with each of these events (checked against its
- * documented payloads and the example payloads of @octokit/webhooks-examples, every one of which
- * passes with its own event name: test/unit/adapters/codehost/github-event-shapes.test.ts). Only
+ * The top-level fields GitHub always sends with each of these events, in every variant (action)
+ * of it (checked against @octokit/webhooks-types' payload types, null and optional fields
+ * included, and the example payloads of @octokit/webhooks-examples, every one of which passes
+ * with its own event name: test/unit/adapters/codehost/github-event-shapes.test.ts). Only
  * fields that set the event apart: `action`, `repository`, `sender` and the like are everyone's.
  * Events not listed (GitHub has many, and adds more) are not checked.
  */
@@ -25,7 +26,8 @@ const SHAPES: Readonly<Record<string, Readonly<Record<string, Kind>>>> = {
   workflow_run: { workflow_run: 'object' },
   workflow_job: { workflow_job: 'object' },
   workflow_dispatch: { ref: 'string', workflow: 'string' },
-  deployment_review: { workflow_run: 'object', environment: 'string' },
+  // approved and rejected have no top-level environment; requested may have workflow_run null.
+  deployment_review: { since: 'string', workflow_run: 'present' },
   check_suite: { check_suite: 'object' },
   check_run: { check_run: 'object' },
   status: { sha: 'string', state: 'string', context: 'string', commit: 'object' },

@@ -66,6 +66,35 @@ describe('GitHub event shapes (the X-GitHub-Event header against the signed payl
     }
   });
 
+  it('passes deployment_review payloads as GitHub types them: approved and rejected without environment, requested with workflow_run null', () => {
+    const repository = { full_name: 'acme/app' };
+    const sender = { login: 'octocat' };
+    const workflowRun = { id: 1, name: 'deploy', head_branch: 'main', status: 'waiting' };
+    const approved = {
+      action: 'approved',
+      since: '2026-11-30T10:00:00Z',
+      workflow_run: workflowRun,
+      workflow_job_run: { id: 2, environment: 'production' },
+      repository,
+      sender,
+    };
+    const rejected = { ...approved, action: 'rejected', comment: 'no' };
+    const requested = {
+      action: 'requested',
+      since: '2026-11-30T10:00:00Z',
+      workflow_run: null,
+      environment: 'production',
+      requestor: sender,
+      reviewers: [],
+      repository,
+      sender,
+    };
+    for (const payload of [approved, rejected, requested]) expect(githubEventMismatch('deployment_review', payload), payload.action).to.equal(undefined);
+    expect(githubEventMismatch('deployment_review', { action: 'approved', workflow_run: workflowRun, repository, sender })).to.equal(
+      'X-GitHub-Event deployment_review does not match the payload: it has no since (a string)',
+    );
+  });
+
   it('passes any payload of an event whose payloads it does not know, as before', () => {
     for (const event of ['watch', 'label', 'unknown', 'a_future_event', '__proto__', 'constructor', 'toString']) {
       for (const payload of [{}, { ref: 'x' }, [], null])
