@@ -17,4 +17,11 @@ export interface CodehostEvents {
    * answer's error text; undefined when it can be, or when the event's payloads are not known.
    */
   mismatch(event: string, payload: unknown): string | undefined;
+  /**
+   * Whether every payload of this event carries something that changes with each event (an id,
+   * an update time), so that the same bytes under another delivery id are a captured delivery
+   * sent again; false for events whose payloads can repeat byte for byte (a workflow run
+   * dispatched twice with the same inputs), told apart by their delivery id only.
+   */
+  bodyIsUnique(event: string): boolean;
 }

@@ -110,3 +110,43 @@ export const githubEventMismatch = (event: string, payload: unknown): string | u
 
 /** The events whose payloads are checked (githubEventMismatch); any other passes as it is. */
 export const CHECKED_GITHUB_EVENTS: readonly string[] = Object.keys(SHAPES);
+
+/**
+ * The events whose every payload carries something that changes with each event (checked in
+ * every variant of @octokit/webhooks-types): two deliveries of them with the same bytes are one
+ * event sent twice. All are checked events (SHAPES), so a payload sent under one of these names
+ * is one of their payloads.
+ * - push: `before`, `after` and `repository.pushed_at`;
+ * - pull_request, issues: the `updated_at` of the pull request or issue;
+ * - pull_request_review_comment, issue_comment: the comment's id and `updated_at`;
+ * - workflow_run: the run's id, `run_attempt` and `updated_at`; workflow_job: the job's id (one
+ *   per attempt) and its action (each once);
+ * - check_suite: the suite's id and `updated_at`;
+ * - status, deployment, deployment_status: an id of their own (each sent once).
+ * Not listed, so told apart by delivery id only: events with no per-event id or time at all
+ * (workflow_dispatch, repository_dispatch, star, watch, ...) and those with a variant that can
+ * come again unchanged: check_run (`rerequested`, `requested_action`: the same check run, no
+ * update time), release (no update time: an `edited` or `unpublished` can repeat),
+ * pull_request_review (a review has no update time: `edited` back and forth),
+ * pull_request_review_thread (`resolved`/`unresolved` back and forth: a thread has no time).
+ */
+const UNIQUE_BODY_EVENTS: ReadonlySet<string> = new Set([
+  'push',
+  'pull_request',
+  'pull_request_review_comment',
+  'issues',
+  'issue_comment',
+  'workflow_run',
+  'workflow_job',
+  'check_suite',
+  'status',
+  'deployment',
+  'deployment_status',
+]);
+
+/**
+ * Whether a payload of `event` (one that passed githubEventMismatch) is never sent for two events
+ * with the same bytes: only then does a body seen before under another delivery id mean a
+ * captured delivery sent again.
+ */
+export const githubBodyIsUnique = (event: string): boolean => UNIQUE_BODY_EVENTS.has(event);

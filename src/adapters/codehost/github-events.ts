@@ -1,6 +1,6 @@
 import type { CodehostEvents, JobUpdate } from '../../ports/codehost-events.js';
 import { statusOfConclusion } from './github-actions-job-runner.js';
-import { githubEventMismatch } from './github-event-shapes.js';
+import { githubBodyIsUnique, githubEventMismatch } from './github-event-shapes.js';
 
 const JOB_BRANCH = /^job\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
@@ -79,6 +79,10 @@ export class GithubEvents implements CodehostEvents {
     return githubEventMismatch(event, payload);
   }
 
+  bodyIsUnique(event: string): boolean {
+    return githubBodyIsUnique(event);
+  }
+
   /** The run's workflow file (`.github/workflows/agent-job.yml`) is the agent's; any, when none is configured. */
   #isAgentWorkflow(path: string | undefined): boolean {
     if (this.workflow === undefined) return true;
@@ -99,5 +103,9 @@ export class NoJobEvents implements CodehostEvents {
   /** The deliveries still fire triggers: their events are checked as GitHub's are. */
   mismatch(event: string, payload: unknown): string | undefined {
     return githubEventMismatch(event, payload);
+  }
+
+  bodyIsUnique(event: string): boolean {
+    return githubBodyIsUnique(event);
   }
 }

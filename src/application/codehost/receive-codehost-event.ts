@@ -38,8 +38,9 @@ export interface CodehostOutcome {
  * SPEC 4.5, 5.6: a code-host delivery is verified by its signature before anything else
  * (refused while CODEHOST_WEBHOOK_SECRET is unset); one without a delivery id is refused;
  * an event its payload cannot be of (GitHub's known payload shapes) is refused (400); `ping`
- * is acknowledged; a delivery id seen before, or a body seen before under another delivery id
- * (the signature covers the body only), is acknowledged without running again; any other
+ * is acknowledged; a delivery id seen before, or, for an event whose payloads are never the same
+ * twice, a body seen before under another delivery id (the signature covers the body only), is
+ * acknowledged without running again; any other
  * verified event updates the job of its `job/<id>` branch (idempotently, in
  * any order: a finished job stays finished) and fires the triggers watching the endpoint.
  */
@@ -82,9 +83,15 @@ export class ReceiveCodehostEvent {
     const mismatch = this.events.mismatch(event, delivery.request.body);
     if (mismatch !== undefined) throw new DomainError('invalid_input', mismatch);
     if (event === 'ping') return { ok: true, triggers: [] };
-    // Neither is the delivery id: the body (the signed bytes) already received under another id
-    // is a captured delivery sent again, never run; the same id and body is GitHub's redelivery.
-    const recorded = await this.deliveries.recordDelivery(id, event, delivery.rawBody);
+    // Neither is the delivery id: for an event whose every payload is unique (an id, an update
+    // time), the body (the signed bytes) already received under another id is a captured delivery
+    // sent again, never run; the same id and body is GitHub's redelivery. Other events' payloads
+    // can repeat byte for byte (a workflow dispatched twice with the same inputs): by id only.
+    const recorded = this.events.bodyIsUnique(event)
+      ? await this.deliveries.recordDelivery(id, event, delivery.rawBody)
+      : (await this.deliveries.recordFirst(id, event))
+        ? 'first'
+        : 'redelivery';
     if (recorded === 'repeat') {
       this.logger.info({ event, deliveryId: id }, 'code-host delivery already received (its body under another id, or another body under its id): not run');
       return { ok: true, triggers: [], duplicate: true };

@@ -69,6 +69,13 @@ describe('the code-host webhook against replays of a captured delivery (router, 
           actions: [{ type: 'command', command: 'true' }],
         },
         {
+          name: 'on-dispatch',
+          watch_path: '/codehost/webhook',
+          enabled: true,
+          when: { 'headers.x-github-event': { equals: 'workflow_dispatch' } },
+          actions: [{ type: 'command', command: 'true' }],
+        },
+        {
           name: 'on-other',
           watch_path: '/codehost/webhook',
           enabled: true,
@@ -185,10 +192,29 @@ describe('the code-host webhook against replays of a captured delivery (router, 
     expect(await queued()).to.deep.equal(['on-push', 'on-issue']);
   });
 
-  it('keeps an event whose payloads it does not know as before: any body passes, once', async () => {
+  it('runs each delivery of an event whose payloads can repeat byte for byte (workflow_dispatch run twice with the same inputs), once per delivery id', async () => {
+    // A workflow_dispatch payload has no per-event id or time: the same run asked for twice is the same bytes.
+    const dispatch = JSON.stringify({
+      inputs: { environment: 'staging' },
+      ref: 'refs/heads/main',
+      workflow: '.github/workflows/deploy.yml',
+      repository: { full_name: 'acme/app' },
+      sender: { login: 'octocat' },
+    });
+    const first = randomUUID();
+    expect(await deliver(dispatch, 'workflow_dispatch', first)).to.deep.equal({ status: 200, body: { ok: true, triggers: ['on-dispatch'] } });
+    expect(await deliver(dispatch, 'workflow_dispatch', randomUUID())).to.deep.equal({ status: 200, body: { ok: true, triggers: ['on-dispatch'] } });
+    // GitHub's redelivery (the same id) still runs nothing.
+    expect(await deliver(dispatch, 'workflow_dispatch', first)).to.deep.equal({ status: 200, body: { ok: true, triggers: [], duplicate: true } });
+    expect(await queued()).to.deep.equal(['on-dispatch', 'on-dispatch']);
+  });
+
+  it('keeps an event whose payloads it does not know as before: any body passes, once per delivery id', async () => {
     const starred = JSON.stringify({ action: 'started', repository: { full_name: 'acme/app' } });
+    const id = randomUUID();
+    expect(await deliver(starred, 'watch', id)).to.deep.equal({ status: 200, body: { ok: true, triggers: ['on-other'] } });
+    expect((await deliver(starred, 'watch', id)).body).to.deep.equal({ ok: true, triggers: [], duplicate: true });
     expect(await deliver(starred, 'watch', randomUUID())).to.deep.equal({ status: 200, body: { ok: true, triggers: ['on-other'] } });
-    expect((await deliver(starred, 'watch', randomUUID())).body).to.deep.equal({ ok: true, triggers: [], duplicate: true });
-    expect(await queued()).to.deep.equal(['on-other']);
+    expect(await queued()).to.deep.equal(['on-other', 'on-other']);
   });
 });

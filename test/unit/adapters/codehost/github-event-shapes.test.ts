@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { expect } from 'chai';
-import { CHECKED_GITHUB_EVENTS, githubEventMismatch } from '../../../../src/adapters/codehost/github-event-shapes.js';
+import { CHECKED_GITHUB_EVENTS, githubBodyIsUnique, githubEventMismatch } from '../../../../src/adapters/codehost/github-event-shapes.js';
 
 interface ExampleSet {
   readonly name: string;
@@ -93,6 +93,37 @@ describe('GitHub event shapes (the X-GitHub-Event header against the signed payl
     expect(githubEventMismatch('deployment_review', { action: 'approved', workflow_run: workflowRun, repository, sender })).to.equal(
       'X-GitHub-Event deployment_review does not match the payload: it has no since (a string)',
     );
+  });
+
+  it('tells a body seen again apart from a new event only for events whose payloads always change (an id, an update time), all of them checked events', () => {
+    for (const event of [
+      'push',
+      'pull_request',
+      'issues',
+      'issue_comment',
+      'workflow_run',
+      'workflow_job',
+      'check_suite',
+      'status',
+      'deployment',
+      'deployment_status',
+    ]) {
+      expect(githubBodyIsUnique(event), event).to.equal(true);
+      expect(CHECKED_GITHUB_EVENTS, event).to.include(event);
+    }
+    for (const event of [
+      'workflow_dispatch',
+      'repository_dispatch',
+      'star',
+      'watch',
+      'check_run',
+      'release',
+      'pull_request_review_thread',
+      'ping',
+      'unknown',
+      '__proto__',
+    ])
+      expect(githubBodyIsUnique(event), event).to.equal(false);
   });
 
   it('passes any payload of an event whose payloads it does not know, as before', () => {
