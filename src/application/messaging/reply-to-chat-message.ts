@@ -41,6 +41,14 @@ const REAL_TIMER: Timer = {
 };
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 const MAX_TEXT_FILE_BYTES = 512 * 1024;
+/**
+ * What one answer downloads and sends the model at most, whatever the number of files (an album
+ * has up to 10): images (two of the largest; providers take about 20 MB per request) and inlined
+ * text files (two of the largest). A file past a total is not downloaded and is named as one
+ * that could not be read.
+ */
+export const MAX_IMAGE_BYTES_PER_ANSWER = 2 * MAX_IMAGE_BYTES;
+export const MAX_TEXT_BYTES_PER_ANSWER = 2 * MAX_TEXT_FILE_BYTES;
 const TEXT_TYPES = /^(text\/|application\/(json|xml|x-yaml|yaml|javascript|x-sh|toml|csv|sql))/;
 const TEXT_NAMES = /\.(txt|md|json|ya?ml|xml|csv|log|ts|js|py|go|rs|java|c|h|cpp|sh|toml|ini|sql|html|css)$/i;
 
@@ -209,6 +217,9 @@ export class ReplyToChatMessage {
     const unreadable: string[] = [];
     const transcripts: string[] = [];
     const voiceProblems: string[] = [];
+    // What is left of each total for this answer (see MAX_IMAGE_BYTES_PER_ANSWER).
+    let imageRoom = MAX_IMAGE_BYTES_PER_ANSWER;
+    let textRoom = MAX_TEXT_BYTES_PER_ANSWER;
     for (const attachment of message.attachments) {
       const label = describe(attachment);
       if (isSpeech(attachment)) {
@@ -222,15 +233,20 @@ export class ReplyToChatMessage {
       }
       try {
         if (attachment.kind === 'photo' || (attachment.kind === 'document' && attachment.mimeType?.startsWith('image/'))) {
-          if ((attachment.size ?? 0) > MAX_IMAGE_BYTES) throw new Error('too large');
+          const limit = Math.min(MAX_IMAGE_BYTES, imageRoom);
+          if (limit <= 0 || (attachment.size ?? 0) > limit) throw new Error(limit < MAX_IMAGE_BYTES ? "past the answer's total for images" : 'too large');
           // The limit holds also when the platform did not say the size: the download stops past it.
-          const file = await platform.download(token, attachment.fileId, MAX_IMAGE_BYTES);
+          const file = await platform.download(token, attachment.fileId, limit);
+          imageRoom -= file.data.byteLength;
           images.push({ mediaType: attachment.mimeType ?? 'image/jpeg', data: file.data });
           continue;
         }
         if (attachment.kind === 'document' && (TEXT_TYPES.test(attachment.mimeType ?? '') || TEXT_NAMES.test(attachment.fileName ?? ''))) {
-          if ((attachment.size ?? 0) > MAX_TEXT_FILE_BYTES) throw new Error('too large');
-          const file = await platform.download(token, attachment.fileId, MAX_TEXT_FILE_BYTES);
+          const limit = Math.min(MAX_TEXT_FILE_BYTES, textRoom);
+          if (limit <= 0 || (attachment.size ?? 0) > limit)
+            throw new Error(limit < MAX_TEXT_FILE_BYTES ? "past the answer's total for text files" : 'too large');
+          const file = await platform.download(token, attachment.fileId, limit);
+          textRoom -= file.data.byteLength;
           notes.push(`Attached file ${attachment.fileName ?? file.path}:\n${new TextDecoder().decode(file.data)}`);
           continue;
         }

@@ -6,9 +6,15 @@ import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js
 import { ChatAgent } from '../../../../src/application/messaging/chat-agent.js';
 import { MessagingChannels, type ChatChannel } from '../../../../src/application/messaging/messaging-channels.js';
 import { CHAT_MESSAGE_QUEUE, ReceiveMessagingUpdate, type ChatMessageTask } from '../../../../src/application/messaging/receive-messaging-update.js';
-import { MAX_ALBUM_WAIT_MS, ReplyToChatMessage } from '../../../../src/application/messaging/reply-to-chat-message.js';
+import {
+  MAX_ALBUM_WAIT_MS,
+  MAX_IMAGE_BYTES_PER_ANSWER,
+  MAX_TEXT_BYTES_PER_ANSWER,
+  ReplyToChatMessage,
+} from '../../../../src/application/messaging/reply-to-chat-message.js';
 import { FireTriggers } from '../../../../src/application/triggers/fire-triggers.js';
-import type { ChannelMessage } from '../../../../src/domain/messaging/channel-message.js';
+import { DomainError } from '../../../../src/domain/errors/domain-error.js';
+import type { Attachment, ChannelMessage } from '../../../../src/domain/messaging/channel-message.js';
 import type { DownloadedFile } from '../../../../src/ports/messaging-channel.js';
 import { FakeMessagingChannel } from '../../../fakes/fake-messaging-channel.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
@@ -28,12 +34,22 @@ import { waitFor } from '../../../support/http.js';
 
 const SETTLE_MS = 1500;
 
-/** A fake platform whose files are their ids' bytes. */
+/**
+ * A fake platform whose files are their ids' bytes, or for a file in `sizes` that many bytes. Like
+ * Telegram's, it refuses a file larger than the limit it is given before downloading it.
+ */
 class FilesChannel extends FakeMessagingChannel {
   readonly downloads: string[] = [];
-  override async download(_token: string, fileId: string): Promise<DownloadedFile> {
+  readonly sizes = new Map<string, number>();
+  /** The bytes handed out, all downloads together. */
+  downloadedBytes = 0;
+  override async download(_token: string, fileId: string, maxBytes = Number.POSITIVE_INFINITY): Promise<DownloadedFile> {
+    const size = this.sizes.get(fileId);
+    if (size !== undefined && size > maxBytes) throw new DomainError('payload_too_large', `The file is ${size} bytes, over the limit of ${maxBytes}`);
     this.downloads.push(fileId);
-    return { data: new TextEncoder().encode(fileId), path: `photos/${fileId}.jpg` };
+    const data = size === undefined ? new TextEncoder().encode(fileId) : new Uint8Array(size);
+    this.downloadedBytes += data.byteLength;
+    return { data, path: `photos/${fileId}.jpg` };
   }
 }
 
@@ -48,6 +64,14 @@ const item = (n: number, caption = '', group = 'g1'): { deliveryId: string; mess
     metadata: { userId: 'fake', chatTitle: 'Fake', updateId: String(500 + n), messageId: String(70 + n), edited: false, albumId: `42:${group}` },
   },
 });
+
+/** Item `n` of album g1 in chat 42 with `attachment` instead of a photo. */
+const itemWith = (n: number, attachment: Attachment, caption = ''): { deliveryId: string; message: ChannelMessage; messageKey: string } => {
+  const base = item(n, caption);
+  return { ...base, message: { ...base.message, attachments: [attachment] } };
+};
+
+const MB = 1024 * 1024;
 
 const lone = (text: string): { deliveryId: string; message: ChannelMessage } => ({
   deliveryId: '900',
@@ -224,6 +248,62 @@ describe('A chat album (messages sent together, delivered one by one) is answere
     expect(modelInput(0)).to.deep.equal({ text: modelInput(0).text, images: ['photo-1', 'photo-2'] });
     expect(modelInput(0).text).to.contain('first album').and.not.contain('second album');
     expect(modelInput(1).images).to.deep.equal(['photo-3']);
+  });
+
+  for (const told of [true, false]) {
+    it(`sends the model at most ${MAX_IMAGE_BYTES_PER_ANSWER / MB} MB of an album of 10 images of 9 MB (size ${told ? 'told' : 'not told'} by the platform), names the others as not read, downloads nothing past the total`, async () => {
+      const { arrive, chatTasks, run, ai, platform } = setup();
+      for (let n = 1; n <= 10; n++) {
+        const fileId = `image-${n}`;
+        platform.sizes.set(fileId, 9 * MB);
+        await arrive(
+          itemWith(
+            n,
+            { kind: 'document', fileId, fileName: `scan-${n}.png`, mimeType: 'image/png', ...(told && { size: 9 * MB }) },
+            n === 1 ? 'read these' : '',
+          ),
+        );
+      }
+      await run(chatTasks()[0]);
+      expect(ai.requests).to.have.length(1);
+      const input = ai.requests[0].messages.at(-1);
+      const sentBytes = (input?.images ?? []).reduce((sum, image) => sum + image.data.byteLength, 0);
+      expect(sentBytes).to.be.at.most(MAX_IMAGE_BYTES_PER_ANSWER);
+      expect(input?.images).to.have.length(2);
+      expect(platform.downloads).to.deep.equal(['image-1', 'image-2']);
+      expect(platform.downloadedBytes).to.be.at.most(MAX_IMAGE_BYTES_PER_ANSWER);
+      const notRead = [3, 4, 5, 6, 7, 8, 9, 10].map((n) => `a file "scan-${n}.png"`);
+      for (const label of notRead) expect(input?.text).to.contain(`[The user attached ${label}, which you cannot read.]`);
+      expect(input?.text).to.contain('read these');
+      expect(platform.sent.map((sent) => sent.message.plain).join('')).to.equal(`(I could not read ${notRead.join(', ')}.)\n\nok`);
+    });
+  }
+
+  it(`inlines at most ${MAX_TEXT_BYTES_PER_ANSWER / 1024} KB of an album of 10 text files of 512 KB, naming the others as not read`, async () => {
+    const { arrive, chatTasks, run, ai, platform } = setup();
+    for (let n = 1; n <= 10; n++) {
+      platform.sizes.set(`text-${n}`, 512 * 1024);
+      await arrive(itemWith(n, { kind: 'document', fileId: `text-${n}`, fileName: `log-${n}.txt`, mimeType: 'text/plain', size: 512 * 1024 }));
+    }
+    await run(chatTasks()[0]);
+    const text = ai.requests[0].messages.at(-1)?.text ?? '';
+    expect(platform.downloads).to.deep.equal(['text-1', 'text-2']);
+    expect(text).to.contain('Attached file log-1.txt').and.contain('Attached file log-2.txt').and.not.contain('Attached file log-3.txt');
+    expect(text.length).to.be.below(MAX_TEXT_BYTES_PER_ANSWER + 2000);
+    for (let n = 3; n <= 10; n++) expect(text).to.contain(`[The user attached a file "log-${n}.txt", which you cannot read.]`);
+  });
+
+  it('reads a lone image of 9 MB as before', async () => {
+    const { arrive, chatTasks, reply, ai, platform } = setup();
+    platform.sizes.set('big', 9 * MB);
+    const message = lone('what is this?');
+    await arrive({
+      ...message,
+      message: { ...message.message, attachments: [{ kind: 'document', fileId: 'big', fileName: 'big.png', mimeType: 'image/png', size: 9 * MB }] },
+    });
+    await reply.execute(chatTasks()[0]);
+    expect(ai.requests[0].messages.at(-1)?.images?.map((image) => image.data.byteLength)).to.deep.equal([9 * MB]);
+    expect(platform.sent.map((sent) => sent.message.plain).join('')).to.equal('ok');
   });
 
   it('answers a message in no album at once, as before: no wait, nothing stored as an album', async () => {
