@@ -4,12 +4,14 @@ import type { ApiKeyCrypto } from '../../ports/api-key-crypto.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
 import type { LoginAttempts } from '../../ports/login-attempts.js';
-import { loginClientOf } from '../../domain/auth/login-client.js';
+import { loginClientOf, loginNetworkOf } from '../../domain/auth/login-client.js';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
+import type { Timer } from '../../ports/timer.js';
 import { LoginLimit, type LoginLimitOptions } from './login-limit.js';
-import { PasswordCheckSlots } from './password-check-slots.js';
+import { LoginBusy, PasswordCheckSlots } from './password-check-slots.js';
 
 export { FAILURE_WINDOW_MS, MAX_FAILURES } from './login-limit.js';
+export { LoginBusy } from './password-check-slots.js';
 
 export const MIN_PASSWORD_LENGTH = 12;
 export const SESSION_HOURS = 12;
@@ -18,21 +20,22 @@ export const SESSION_HOURS = 12;
 export interface LoginLimits extends LoginLimitOptions {
   /** Password checks (scrypt, on libuv's thread pool) at once, across all clients. */
   readonly concurrentChecks: number;
-  /** Logins that may wait for a check; past them a login is refused at once (LoginBusy). */
-  readonly waitingChecks: number;
+  /** Networks (IPv4 /24, IPv6 /48) whose login may wait for a check, one each; past them a login is refused at once (LoginBusy). */
+  readonly waitingNetworks: number;
+  /** How long a login waits for a check before it is refused (LoginBusy). */
+  readonly checkWaitMs: number;
   /** How long an existing password is taken to exist without asking the store again. */
   readonly setUpCacheMs: number;
 }
 
-export const LOGIN_LIMITS: LoginLimits = { concurrentChecks: 2, waitingChecks: 8, refusedClients: 10_000, cleanupEvery: 100, setUpCacheMs: 5_000 };
-
-/** A login refused because too many are being checked at once (not counted against the client): try again in a moment. */
-export class LoginBusy extends DomainError {
-  constructor() {
-    super('rate_limited', 'Too many logins at once; try again in a moment');
-    this.name = 'LoginBusy';
-  }
-}
+export const LOGIN_LIMITS: LoginLimits = {
+  concurrentChecks: 2,
+  waitingNetworks: 10_000,
+  checkWaitMs: 10_000,
+  refusedClients: 10_000,
+  cleanupEvery: 100,
+  setUpCacheMs: 5_000,
+};
 
 /** @throws DomainError invalid_input when `password` is too short to be set. */
 export const checkNewPassword = (password: string): void => {
@@ -52,8 +55,9 @@ export interface StartedSession {
  * (stored as digests, with a CSRF token each), login attempts limited per client (LoginLimit:
  * decided before the password is checked, in the store every replica shares; a refused attempt
  * writes nothing). Clients are kept as digests (their addresses are not stored). Password
- * checks are also limited across all clients (PasswordCheckSlots), before the attempt is
- * counted, so a login refused for that does not count against its client.
+ * checks at once are also limited across all clients, shared out by network
+ * (PasswordCheckSlots), before the attempt is counted, so a login refused for that does not
+ * count against its client.
  */
 export class AdminAuthentication {
   readonly #limits: LoginLimits;
@@ -68,10 +72,12 @@ export class AdminAuthentication {
     private readonly crypto: ApiKeyCrypto,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    timer: Timer,
     limits: Partial<LoginLimits> = {},
   ) {
     this.#limits = { ...LOGIN_LIMITS, ...limits };
-    this.#slots = new PasswordCheckSlots(this.#limits.concurrentChecks, this.#limits.waitingChecks);
+    const { concurrentChecks: running, waitingNetworks, checkWaitMs: waitMs } = this.#limits;
+    this.#slots = new PasswordCheckSlots({ running, waitingNetworks, waitMs }, timer);
     this.#limit = new LoginLimit(attempts, this.#limits);
   }
 
@@ -97,8 +103,9 @@ export class AdminAuthentication {
   }
 
   /**
-   * @throws DomainError rate_limited when the client is over the limit (LoginBusy when too many
-   * logins are being checked at once), unauthorized for a wrong password.
+   * @throws DomainError rate_limited when the client is over the limit (LoginBusy when its
+   * network already has a login checked or waiting, or its wait for a check ran out), unauthorized
+   * for a wrong password.
    */
   async login(password: string, client: string): Promise<StartedSession> {
     const now = this.clock.now();
@@ -106,7 +113,7 @@ export class AdminAuthentication {
     await this.#limit.admit(clientKey, now);
     let release: (() => void) | undefined;
     try {
-      release = await this.#slots.acquire();
+      release = await this.#slots.acquire(loginNetworkOf(client));
       if (release === undefined) throw new LoginBusy();
       await this.#limit.count(clientKey, now);
       const stored = await this.store.passwordHash();

@@ -3,6 +3,7 @@ import { ScryptPasswordHasher } from '../../adapters/crypto/scrypt-password-hash
 import type { Database } from '../../adapters/persistence/database.js';
 import { MikroOrmAdminStore } from '../../adapters/persistence/mikro-orm-admin-store.js';
 import { MikroOrmLoginAttempts } from '../../adapters/persistence/mikro-orm-login-attempts.js';
+import { NodeTimer } from '../../adapters/system/node-timer.js';
 import { AdminAuthentication } from '../../application/auth/admin-authentication.js';
 import { TOKENS } from '../tokens.js';
 
@@ -10,7 +11,7 @@ import { TOKENS } from '../tokens.js';
 export const bindAdminAuthentication = (c: Container): void => {
   c.bind(TOKENS.AdminAuthentication).toResolvedValue(
     (db: Database, crypto, ids, clock) =>
-      new AdminAuthentication(new MikroOrmAdminStore(db), new MikroOrmLoginAttempts(db), new ScryptPasswordHasher(), crypto, ids, clock),
+      new AdminAuthentication(new MikroOrmAdminStore(db), new MikroOrmLoginAttempts(db), new ScryptPasswordHasher(), crypto, ids, clock, new NodeTimer()),
     [TOKENS.Database, TOKENS.ApiKeyCrypto, TOKENS.IdGenerator, TOKENS.Clock],
   );
 };

@@ -26,6 +26,19 @@ export const loginClientOf = (address: string): string => {
   return `${groups.slice(0, 4).join(':')}::/64`;
 };
 
+/**
+ * The network a login attempt comes from, for sharing out password checks fairly (see
+ * PasswordCheckSlots): an IPv4 client by its /24, an IPv6 client by its /48 (what a site, or a
+ * free tunnel broker, hands out whole: its 65 536 /64s are that many clients, but one network),
+ * UNKNOWN_LOGIN_CLIENT as itself.
+ */
+export const loginNetworkOf = (address: string): string => {
+  const client = loginClientOf(address);
+  if (client === UNKNOWN_LOGIN_CLIENT) return client;
+  if (client.endsWith('::/64')) return `${client.split(':').slice(0, 3).join(':')}::/48`;
+  return `${client.split('.').slice(0, 3).join('.')}.0/24`;
+};
+
 /** `[v6]:port` and `[v6]` → `v6`; `v4:port` → `v4`; anything else as it is (a bare IPv6 address has no port to drop). */
 const withoutPort = (address: string): string => {
   const bracketed = /^\[([^\]]*)\](?::\d{1,5})?$/.exec(address);

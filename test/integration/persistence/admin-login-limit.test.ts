@@ -8,6 +8,7 @@ import { MikroOrmAdminStore } from '../../../src/adapters/persistence/mikro-orm-
 import { MikroOrmLoginAttempts } from '../../../src/adapters/persistence/mikro-orm-login-attempts.js';
 import { AdminAuthentication, FAILURE_WINDOW_MS, MAX_FAILURES } from '../../../src/application/auth/admin-authentication.js';
 import type { PasswordHasher } from '../../../src/ports/password-hasher.js';
+import { NodeTimer } from '../../../src/adapters/system/node-timer.js';
 import { FixedClock } from '../../fakes/fixed-clock.js';
 import { SequentialIds } from '../../fakes/sequential-ids.js';
 import { tempDir } from '../../support/gateway-process.js';
@@ -54,7 +55,16 @@ const describeOn = (engine: string, openReplicas: () => Promise<{ databases: [Da
       hasher = new CountingHasher();
       clock = new FixedClock();
       replicas = opened.databases.map(
-        (db) => new AdminAuthentication(new MikroOrmAdminStore(db), new MikroOrmLoginAttempts(db), hasher, new NodeApiKeyCrypto(), new SequentialIds(), clock),
+        (db) =>
+          new AdminAuthentication(
+            new MikroOrmAdminStore(db),
+            new MikroOrmLoginAttempts(db),
+            hasher,
+            new NodeApiKeyCrypto(),
+            new SequentialIds(),
+            clock,
+            new NodeTimer(),
+          ),
       ) as [AdminAuthentication, AdminAuthentication];
       await replicas[0].setPassword(PASSWORD);
     });
@@ -85,6 +95,7 @@ const describeOn = (engine: string, openReplicas: () => Promise<{ databases: [Da
           new NodeApiKeyCrypto(),
           new SequentialIds(),
           clock,
+          new NodeTimer(),
         );
         expect(await outcome(fresh.login(PASSWORD, '198.51.100.9'))).to.equal('rate_limited');
         expect(await outcome(replicas[i % 2].login(PASSWORD, '198.51.100.9'))).to.equal('rate_limited');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { UNKNOWN_LOGIN_CLIENT, loginClientOf } from '../../../src/domain/auth/login-client.js';
+import { UNKNOWN_LOGIN_CLIENT, loginClientOf, loginNetworkOf } from '../../../src/domain/auth/login-client.js';
 
 describe('loginClientOf: who a login attempt counts against', () => {
   it('counts an IPv6 address by its /64 network, however it is written', () => {
@@ -54,5 +54,20 @@ describe('loginClientOf: who a login attempt counts against', () => {
       '1.2.3.4, 5.6.7.8',
     ];
     for (const text of garbage) expect(loginClientOf(text), text).to.equal(UNKNOWN_LOGIN_CLIENT);
+  });
+});
+
+describe('loginNetworkOf: the network whose logins share one place in the line for a password check', () => {
+  it('groups IPv6 clients by /48 and IPv4 clients (also written as IPv6, with a port) by /24', () => {
+    for (const address of ['2001:db8:bad::1', '2001:db8:bad:ffff::1', '[2001:DB8:BAD:1:2:3:4:5]:443']) {
+      expect(loginNetworkOf(address), address).to.equal('2001:db8:bad::/48');
+    }
+    expect(loginNetworkOf('2001:db8:bae::1')).to.equal('2001:db8:bae::/48');
+    for (const address of ['203.0.113.5', '203.0.113.250:51234', '::ffff:203.0.113.9']) expect(loginNetworkOf(address), address).to.equal('203.0.113.0/24');
+    expect(loginNetworkOf('203.0.114.5')).to.equal('203.0.114.0/24');
+  });
+
+  it('keeps whatever is no address as its own network', () => {
+    for (const text of ['', 'unknown', '1.2.3']) expect(loginNetworkOf(text), text).to.equal(UNKNOWN_LOGIN_CLIENT);
   });
 });

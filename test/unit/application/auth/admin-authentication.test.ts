@@ -10,11 +10,13 @@ import {
 } from '../../../../src/application/auth/admin-authentication.js';
 import { NodeApiKeyCrypto } from '../../../../src/adapters/crypto/node-api-key-crypto.js';
 import { ScryptPasswordHasher } from '../../../../src/adapters/crypto/scrypt-password-hasher.js';
+import { loginClientOf } from '../../../../src/domain/auth/login-client.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
 import type { PasswordHasher } from '../../../../src/ports/password-hasher.js';
 import { InMemoryAdminStore } from '../../../fakes/in-memory-admin-store.js';
 import { InMemoryLoginAttempts } from '../../../fakes/in-memory-login-attempts.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
+import { ManualTimer } from '../../../fakes/manual-timer.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
 
 /** Counts the password checks that reach the (slow) hash. */
@@ -43,6 +45,8 @@ class CountingAdminStore extends InMemoryAdminStore {
 class HeldHasher implements PasswordHasher {
   running = 0;
   mostAtOnce = 0;
+  /** The passwords checked, in the order their checks started. */
+  readonly checked: string[] = [];
   readonly #held: Array<() => void> = [];
   #started: () => void = () => undefined;
   async hash(password: string) {
@@ -50,6 +54,7 @@ class HeldHasher implements PasswordHasher {
   }
   async verify(password: string, stored: string) {
     this.running++;
+    this.checked.push(password);
     this.mostAtOnce = Math.max(this.mostAtOnce, this.running);
     this.#started();
     await new Promise<void>((resolve) => this.#held.push(resolve));
@@ -59,6 +64,10 @@ class HeldHasher implements PasswordHasher {
   /** Resolves once `count` checks are running. */
   async running_(count: number): Promise<void> {
     while (this.running < count) await new Promise<void>((resolve) => (this.#started = resolve));
+  }
+  /** Resolves once `count` checks have started. */
+  async started_(count: number): Promise<void> {
+    while (this.checked.length < count) await new Promise<void>((resolve) => (this.#started = resolve));
   }
   /** Lets every check running now end. */
   releaseAll(): void {
@@ -85,7 +94,7 @@ describe('AdminAuthentication', () => {
     const attempts = new InMemoryLoginAttempts();
     // A low scrypt cost keeps the unit test fast; the service uses 2^15.
     const hasher = new CountingHasher();
-    const auth = new AdminAuthentication(store, attempts, hasher, new NodeApiKeyCrypto(), new SequentialIds(), clock, limits);
+    const auth = new AdminAuthentication(store, attempts, hasher, new NodeApiKeyCrypto(), new SequentialIds(), clock, new ManualTimer(), limits);
     await auth.setPassword('correct horse battery');
     return { store, clock, auth, hasher, attempts };
   };
@@ -197,11 +206,12 @@ describe('AdminAuthentication', () => {
     it('refuses a burst of 100 from one client at once without counting more than the limit', async () => {
       const { auth, attempts } = await setup();
       const outcomes = await Promise.all(Array.from({ length: 100 }, () => failure(auth.login('guess', '203.0.113.6'))));
-      expect(outcomes.filter((e) => e.code === 'unauthorized')).to.have.length(MAX_FAILURES);
-      expect(outcomes.filter((e) => e instanceof LoginBusy)).to.have.length(0);
-      // One read each, and a count only for the attempts that reached the password check.
+      // The limit admits five; one network has one check at a time, so four of those are busy.
+      expect(outcomes.filter((e) => e.code === 'unauthorized')).to.have.length(1);
+      expect(outcomes.filter((e) => e instanceof LoginBusy)).to.have.length(MAX_FAILURES - 1);
+      // One read each, and a count only for the attempt that reached the password check.
       expect(attempts.reads).to.equal(100);
-      expect(attempts.writes).to.equal(MAX_FAILURES);
+      expect(attempts.writes).to.equal(1);
     });
 
     it('holds the limit across two replicas sharing one store: failures on one refuse the right password on the other', async () => {
@@ -209,11 +219,15 @@ describe('AdminAuthentication', () => {
       const attempts = new InMemoryLoginAttempts();
       const hasher = new CountingHasher();
       const clock = new FixedClock();
-      const [first, second] = [0, 1].map(() => new AdminAuthentication(store, attempts, hasher, new NodeApiKeyCrypto(), new SequentialIds(), clock));
+      const [first, second] = [0, 1].map(
+        () => new AdminAuthentication(store, attempts, hasher, new NodeApiKeyCrypto(), new SequentialIds(), clock, new ManualTimer()),
+      );
       await first.setPassword('correct horse battery');
       const outcomes = await Promise.all(Array.from({ length: 100 }, (_, i) => failure((i % 2 === 0 ? first : second).login('guess', '203.0.113.7'))));
-      expect(hasher.verified).to.equal(MAX_FAILURES);
-      expect(outcomes.filter((e) => e.code === 'rate_limited')).to.have.length(100 - MAX_FAILURES);
+      // Each replica checks one at a time for the network; the others are refused (busy or over the limit).
+      expect(hasher.verified).to.be.at.most(MAX_FAILURES);
+      expect(outcomes.filter((e) => e.code === 'unauthorized')).to.have.length(hasher.verified);
+      expect(outcomes.filter((e) => e.code === 'rate_limited')).to.have.length(100 - hasher.verified);
       for (let i = 0; i < MAX_FAILURES; i++) await failure(first.login('guess', '203.0.113.8'));
       expect((await failure(second.login('correct horse battery', '203.0.113.8'))).code).to.equal('rate_limited');
       clock.advance(FAILURE_WINDOW_MS);
@@ -256,38 +270,149 @@ describe('AdminAuthentication', () => {
   });
 
   describe('password checks at once', () => {
-    const heldSetup = async () => {
+    const heldSetup = async (limits: Partial<LoginLimits> = {}) => {
       const attempts = new InMemoryLoginAttempts();
       const hasher = new HeldHasher();
-      const auth = new AdminAuthentication(new InMemoryAdminStore(), attempts, hasher, new NodeApiKeyCrypto(), new SequentialIds(), new FixedClock());
+      const timer = new ManualTimer();
+      const clock = new FixedClock();
+      const auth = new AdminAuthentication(new InMemoryAdminStore(), attempts, hasher, new NodeApiKeyCrypto(), new SequentialIds(), clock, timer, limits);
       await auth.setPassword('correct horse battery');
-      return { auth, attempts, hasher };
+      const counted = (client: string) => attempts.windows.get(new NodeApiKeyCrypto().digest(loginClientOf(client)))?.attempts ?? 0;
+      return { auth, attempts, hasher, timer, counted };
+    };
+    const outcome = (login: Promise<unknown>): Promise<string> =>
+      login.then(
+        () => 'ok',
+        (e: DomainError) => (e instanceof LoginBusy ? 'busy' : e.code),
+      );
+    /** The outcome of a login that ends without waiting for a check, else 'still waiting'. */
+    const atOnce = (login: Promise<unknown>): Promise<string> => Promise.race([outcome(login), settle().then(() => 'still waiting')]);
+    /** Lets the running checks end, one turn after another, until `logins` have all ended. */
+    const drain = async (hasher: HeldHasher, logins: Array<Promise<string>>): Promise<string[]> => {
+      while ((await Promise.race([Promise.all(logins), settle().then(() => undefined)])) === undefined) hasher.releaseAll();
+      return Promise.all(logins);
     };
 
-    it('runs at most two at once across clients; a few more wait, later ones are refused at once and not counted', async () => {
-      const { auth, attempts, hasher } = await heldSetup();
-      const capacity = LOGIN_LIMITS.concurrentChecks + LOGIN_LIMITS.waitingChecks;
-      const admitted = Array.from({ length: capacity }, (_, i) =>
-        auth.login('guess', `198.51.100.${i + 1}`).then(
-          () => 'ok',
-          (e: DomainError) => e.code,
-        ),
-      );
+    it('runs at most two at once across networks; the others wait their turn and are all checked', async () => {
+      const { auth, hasher } = await heldSetup();
+      const logins = Array.from({ length: 10 }, (_, i) => outcome(auth.login('guess', `198.51.${i}.1`)));
       await hasher.running_(LOGIN_LIMITS.concurrentChecks);
       await settle();
-      const busy = await failure(auth.login('correct horse battery', '198.51.100.200'));
-      expect(busy).to.be.instanceOf(LoginBusy);
-      expect(busy.code).to.equal('rate_limited');
-      expect(busy.message).to.equal('Too many logins at once; try again in a moment');
       expect(hasher.running).to.equal(LOGIN_LIMITS.concurrentChecks);
-      while ((await Promise.race([Promise.all(admitted), settle().then(() => undefined)])) === undefined) hasher.releaseAll();
-      expect(await Promise.all(admitted)).to.deep.equal(Array(capacity).fill('unauthorized'));
+      expect(await drain(hasher, logins)).to.deep.equal(Array(10).fill('unauthorized'));
       expect(hasher.mostAtOnce).to.equal(LOGIN_LIMITS.concurrentChecks);
-      expect(attempts.windows.has(new NodeApiKeyCrypto().digest('198.51.100.200'))).to.equal(false);
-      const login = auth.login('correct horse battery', '198.51.100.200');
+    });
+
+    it('a flood from 50 clients of one IPv6 /48 gets one check at a time; the admin from another network is checked after at most one of theirs', async () => {
+      const { auth, hasher, timer, counted } = await heldSetup({ concurrentChecks: 1 });
+      const flood = Array.from({ length: 50 }, (_, i) => outcome(auth.login(`guess ${i}`, `2001:db8:bad:${i.toString(16)}::1`)));
+      await hasher.running_(1);
+      await settle();
+      const admin = outcome(auth.login('correct horse battery', '2001:db8:600d:1::7'));
+      await settle();
+      expect(hasher.checked).to.deep.equal(['guess 0']);
+      expect(timer.waits).to.deep.equal([LOGIN_LIMITS.checkWaitMs]);
+      hasher.releaseAll();
+      await hasher.started_(2);
+      expect(hasher.checked).to.deep.equal(['guess 0', 'correct horse battery']);
+      hasher.releaseAll();
+      expect(await admin).to.equal('ok');
+      expect(await Promise.all(flood)).to.deep.equal(['unauthorized', ...Array(49).fill('busy')]);
+      // Refused as busy, the other 49 clients were not counted.
+      expect(Array.from({ length: 50 }, (_, i) => counted(`2001:db8:bad:${i.toString(16)}::1`))).to.deep.equal([1, ...Array(49).fill(0)]);
+    });
+
+    it('checks the admin at once, with the default limits, however many clients of one /48 flood', async () => {
+      const { auth, hasher } = await heldSetup();
+      const flood = Array.from({ length: 50 }, (_, i) => outcome(auth.login('guess', `2001:db8:bad:${i.toString(16)}::1`)));
+      await hasher.running_(1);
+      const admin = outcome(auth.login('correct horse battery', '192.0.2.80'));
+      await hasher.running_(2);
+      expect(await drain(hasher, [admin, ...flood])).to.deep.equal(['ok', 'unauthorized', ...Array(49).fill('busy')]);
+    });
+
+    it('refuses a second attempt from a network that has one being checked as busy, at once and not counted', async () => {
+      const { auth, hasher, counted } = await heldSetup();
+      const first = outcome(auth.login('guess', '203.0.113.5'));
+      await hasher.running_(1);
+      expect(await atOnce(auth.login('correct horse battery', '203.0.113.77'))).to.equal('busy');
+      expect(await atOnce(auth.login('guess', '203.0.113.5'))).to.equal('busy');
+      expect([counted('203.0.113.5'), counted('203.0.113.77')]).to.deep.equal([1, 0]);
+      expect(hasher.checked).to.have.length(1);
+      hasher.releaseAll();
+      expect(await first).to.equal('unauthorized');
+      const again = outcome(auth.login('correct horse battery', '203.0.113.77'));
       await hasher.running_(1);
       hasher.releaseAll();
-      expect((await login).token).to.be.a('string');
+      expect(await again).to.equal('ok');
+    });
+
+    it('refuses a second attempt from a network that has one waiting as busy, at once and not counted', async () => {
+      const { auth, hasher, counted } = await heldSetup({ concurrentChecks: 1 });
+      const running = outcome(auth.login('guess', '198.51.100.1'));
+      await hasher.running_(1);
+      const waiting = outcome(auth.login('guess', '2001:db8:1:2::1'));
+      await settle();
+      expect(await atOnce(auth.login('guess', '2001:db8:1:3::1'))).to.equal('busy');
+      expect(counted('2001:db8:1:3::1')).to.equal(0);
+      expect(await drain(hasher, [running, waiting])).to.deep.equal(['unauthorized', 'unauthorized']);
+    });
+
+    it('refuses a login that waited too long for a check as busy, not counted, and its network may try again', async () => {
+      const { auth, hasher, timer, counted } = await heldSetup({ concurrentChecks: 1 });
+      const running = outcome(auth.login('guess', '198.51.100.1'));
+      await hasher.running_(1);
+      const waiting = outcome(auth.login('correct horse battery', '192.0.2.9'));
+      await settle();
+      expect(timer.waits).to.deep.equal([LOGIN_LIMITS.checkWaitMs]);
+      timer.fire();
+      expect(await waiting).to.equal('busy');
+      expect(counted('192.0.2.9')).to.equal(0);
+      expect(hasher.checked).to.deep.equal(['guess']);
+      hasher.releaseAll();
+      expect(await running).to.equal('unauthorized');
+      const again = outcome(auth.login('correct horse battery', '192.0.2.9'));
+      await hasher.running_(1);
+      hasher.releaseAll();
+      expect(await again).to.equal('ok');
+      expect(timer.armed).to.equal(0);
+    });
+
+    it('serves the waiting networks in the order they came; a network that was served joins the end of the line', async () => {
+      const { auth, hasher } = await heldSetup({ concurrentChecks: 1 });
+      const logins = [outcome(auth.login('a1', '198.51.100.1'))];
+      await hasher.running_(1);
+      // Another client of a's network, while a is checked: refused, it does not take a place in the line.
+      for (const [password, client] of [
+        ['b', '2001:db8:b::1'],
+        ['a flood', '198.51.100.3'],
+        ['c', '192.0.2.1'],
+      ]) {
+        logins.push(outcome(auth.login(password, client)));
+        await settle();
+      }
+      hasher.releaseAll();
+      await hasher.started_(2);
+      // a's network again, behind c, which came before it.
+      logins.push(outcome(auth.login('a2', '198.51.100.2')));
+      await settle();
+      logins.push(outcome(auth.login('d', 'unknown')));
+      await settle();
+      expect(await drain(hasher, logins)).to.deep.equal(['unauthorized', 'unauthorized', 'busy', 'unauthorized', 'unauthorized', 'unauthorized']);
+      expect(hasher.checked).to.deep.equal(['a1', 'b', 'c', 'a2', 'd']);
+    });
+
+    it('refuses a login as busy at once when as many networks as allowed wait', async () => {
+      const { auth, hasher, counted } = await heldSetup({ concurrentChecks: 1, waitingNetworks: 2 });
+      const logins = [outcome(auth.login('guess', '198.51.100.1'))];
+      await hasher.running_(1);
+      for (const client of ['198.51.101.1', '198.51.102.1']) {
+        logins.push(outcome(auth.login('guess', client)));
+        await settle();
+      }
+      expect(await atOnce(auth.login('correct horse battery', '198.51.103.1'))).to.equal('busy');
+      expect(counted('198.51.103.1')).to.equal(0);
+      expect(await drain(hasher, logins)).to.deep.equal(Array(3).fill('unauthorized'));
     });
   });
 
@@ -295,7 +420,15 @@ describe('AdminAuthentication', () => {
     it('asks the store again only after a few seconds once a password exists, and at every call while none does', async () => {
       const store = new CountingAdminStore();
       const clock = new FixedClock();
-      const auth = new AdminAuthentication(store, new InMemoryLoginAttempts(), new CountingHasher(), new NodeApiKeyCrypto(), new SequentialIds(), clock);
+      const auth = new AdminAuthentication(
+        store,
+        new InMemoryLoginAttempts(),
+        new CountingHasher(),
+        new NodeApiKeyCrypto(),
+        new SequentialIds(),
+        clock,
+        new ManualTimer(),
+      );
       expect(await auth.isSetUp()).to.equal(false);
       expect(await auth.isSetUp()).to.equal(false);
       expect(store.hashReads).to.equal(2);
