@@ -214,7 +214,10 @@ describe('e2e: admin pages', function () {
           // The newest runs come first; this run is the one whose page shows this branch.
           for (const [, runId] of page.matchAll(/href="\/settings\/runs\/([0-9a-f-]{36})#action-0"/g)) {
             const run = await text(client().get(`/settings/runs/${runId}`, cookie));
-            if (run.includes(branch.replace(/</g, '&lt;').replace(/>/g, '&gt;')) && run.includes('id="action-1"')) return `/settings/runs/${runId}`;
+            // Both actions recorded with their outcomes (an action is recorded `running` as it
+            // starts): the agent action's outcome names the job it started.
+            const ended = run.includes('id="action-1"') && run.includes('<a href="/settings/jobs/');
+            if (run.includes(branch.replace(/</g, '&lt;').replace(/>/g, '&gt;')) && ended) return `/settings/runs/${runId}`;
           }
           return undefined;
         },
