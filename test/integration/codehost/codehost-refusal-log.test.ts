@@ -1,28 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import Koa from 'koa';
-import { GithubEvents } from '../../../src/adapters/codehost/github-events.js';
-import { GithubSignatureVerifier } from '../../../src/adapters/codehost/github-signature-verifier.js';
-import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
-import { apiRouter } from '../../../src/adapters/http/api-router.js';
-import { apiChecksBeforeBody, apiHandlers, type HandlerDependencies } from '../../../src/adapters/http/handlers.js';
-import { requestLog } from '../../../src/adapters/http/middleware/request-log.js';
-import { createPino } from '../../../src/adapters/logging/pino-logger.js';
-import { AuthenticateApiKey } from '../../../src/application/auth/authenticate-api-key.js';
-import { ReceiveCodehostEvent } from '../../../src/application/codehost/receive-codehost-event.js';
-import { FireTriggers } from '../../../src/application/triggers/fire-triggers.js';
-import { apiRoutes } from '../../../src/domain/auth/route-policy.js';
-import { FixedClock } from '../../fakes/fixed-clock.js';
+import { startCodehostWebhookServer, type CodehostWebhookServer } from '../../support/codehost-webhook-server.js';
 import { InMemoryDeliveryLog } from '../../fakes/in-memory-delivery-log.js';
-import { InMemoryInboundRequestStore } from '../../fakes/in-memory-inbound-request-store.js';
-import { InMemoryJobRepository } from '../../fakes/in-memory-job-repository.js';
-import { InMemoryKeyRepository } from '../../fakes/in-memory-key-repository.js';
-import { InMemoryTaskQueue } from '../../fakes/in-memory-task-queue.js';
-import { InMemoryTriggerLanes } from '../../fakes/in-memory-trigger-lanes.js';
-import { RecordingLogger } from '../../fakes/recording-logger.js';
-import { SequentialIds } from '../../fakes/sequential-ids.js';
+import type { RecordingLogger } from '../../fakes/recording-logger.js';
 
 const SECRET = 'refusal-log-secret';
 
@@ -33,57 +13,17 @@ const SECRET = 'refusal-log-secret';
  */
 describe('the warning of a refused code-host delivery', function () {
   this.timeout(30_000);
-  let server: Server;
+  let server: CodehostWebhookServer;
   let url: string;
   let logger: RecordingLogger;
 
   beforeEach(async () => {
-    const clock = new FixedClock();
-    logger = new RecordingLogger();
-    const queue = new InMemoryTaskQueue();
-    const fire = new FireTriggers(
-      { current: () => [] },
-      new InMemoryInboundRequestStore(),
-      queue,
-      new SequentialIds(),
-      clock,
-      logger,
-      new InMemoryTriggerLanes(),
-    );
-    const routes = apiRoutes([]);
-    const deps = {
-      routes,
-      credentialHeaders: [],
-      receiveCodehostEvent: new ReceiveCodehostEvent(
-        new GithubSignatureVerifier(SECRET),
-        new InMemoryDeliveryLog(),
-        fire,
-        new GithubEvents(),
-        new InMemoryJobRepository(),
-        clock,
-        logger,
-      ),
-    } as unknown as HandlerDependencies;
-    const app = new Koa();
-    app.silent = true;
-    app.use(requestLog(createPino('silent')));
-    app.use(
-      apiRouter({
-        routes,
-        credentialHeaders: [],
-        authenticate: new AuthenticateApiKey(new InMemoryKeyRepository(), new NodeApiKeyCrypto(), clock, logger),
-        fireTriggers: fire,
-        handlers: { 'codehost-webhook': apiHandlers(deps)['codehost-webhook'] },
-        beforeBody: { 'codehost-webhook': apiChecksBeforeBody(deps)['codehost-webhook'] },
-        bodyLimit: 64 * 1024,
-      }),
-    );
-    server = createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await startCodehostWebhookServer({ secret: SECRET, deliveries: new InMemoryDeliveryLog() });
+    url = server.url;
+    logger = server.logger;
   });
 
-  afterEach(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterEach(async () => server.close());
 
   const body = '{"zen":"hi"}';
   const post = async (event: string, signature: string | undefined): Promise<number> => {

@@ -1,30 +1,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import Koa from 'koa';
-import { GithubEvents } from '../../../src/adapters/codehost/github-events.js';
-import { GithubSignatureVerifier } from '../../../src/adapters/codehost/github-signature-verifier.js';
-import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
-import { apiRouter } from '../../../src/adapters/http/api-router.js';
-import { apiChecksBeforeBody, apiHandlers, type HandlerDependencies } from '../../../src/adapters/http/handlers.js';
-import { requestLog } from '../../../src/adapters/http/middleware/request-log.js';
-import { createPino } from '../../../src/adapters/logging/pino-logger.js';
+import { startCodehostWebhookServer, type CodehostWebhookServer } from '../../support/codehost-webhook-server.js';
 import { MikroOrmDeliveryLog } from '../../../src/adapters/persistence/mikro-orm-delivery-log.js';
-import { AuthenticateApiKey } from '../../../src/application/auth/authenticate-api-key.js';
-import { ReceiveCodehostEvent } from '../../../src/application/codehost/receive-codehost-event.js';
-import { FireTriggers } from '../../../src/application/triggers/fire-triggers.js';
 import { triggerCatalog } from '../../../src/container/trigger-catalog.js';
-import { apiRoutes } from '../../../src/domain/auth/route-policy.js';
 import { validateTriggers } from '../../../src/domain/triggers/validate-triggers.js';
-import { FixedClock } from '../../fakes/fixed-clock.js';
-import { InMemoryInboundRequestStore } from '../../fakes/in-memory-inbound-request-store.js';
-import { InMemoryJobRepository } from '../../fakes/in-memory-job-repository.js';
-import { InMemoryKeyRepository } from '../../fakes/in-memory-key-repository.js';
-import { InMemoryTaskQueue } from '../../fakes/in-memory-task-queue.js';
-import { InMemoryTriggerLanes } from '../../fakes/in-memory-trigger-lanes.js';
-import { RecordingLogger } from '../../fakes/recording-logger.js';
-import { SequentialIds } from '../../fakes/sequential-ids.js';
 import { openTestDatabase, sql, type TestDatabase } from '../../support/databases.js';
 
 const SECRET = 'replay-test-secret';
@@ -38,10 +17,8 @@ const sign = (raw: string): string => `sha256=${createHmac('sha256', SECRET).upd
 describe('the code-host webhook against replays of a captured delivery (router, handler, PGlite delivery log)', function () {
   this.timeout(60_000);
   let opened: TestDatabase;
-  let server: Server;
+  let server: CodehostWebhookServer;
   let url: string;
-  let queue: InMemoryTaskQueue;
-  let fire: FireTriggers;
 
   before(async () => {
     opened = await openTestDatabase('pglite', 'codehost-replay');
@@ -50,8 +27,6 @@ describe('the code-host webhook against replays of a captured delivery (router, 
 
   beforeEach(async () => {
     await sql(opened.database, 'delete from codehost_deliveries');
-    const clock = new FixedClock();
-    const logger = new RecordingLogger();
     const { triggers } = validateTriggers(
       [
         {
@@ -86,51 +61,11 @@ describe('the code-host webhook against replays of a captured delivery (router, 
       'test',
       triggerCatalog(),
     );
-    queue = new InMemoryTaskQueue();
-    fire = new FireTriggers(
-      { current: () => triggers },
-      new InMemoryInboundRequestStore(),
-      queue,
-      new SequentialIds(),
-      clock,
-      logger,
-      new InMemoryTriggerLanes(),
-    );
-    const routes = apiRoutes([]);
-    const deps = {
-      routes,
-      credentialHeaders: [],
-      receiveCodehostEvent: new ReceiveCodehostEvent(
-        new GithubSignatureVerifier(SECRET),
-        new MikroOrmDeliveryLog(opened.database),
-        fire,
-        new GithubEvents(),
-        new InMemoryJobRepository(),
-        clock,
-        logger,
-      ),
-    } as unknown as HandlerDependencies;
-    const keys = new InMemoryKeyRepository();
-    const app = new Koa();
-    app.silent = true;
-    app.use(requestLog(createPino('silent')));
-    app.use(
-      apiRouter({
-        routes,
-        credentialHeaders: [],
-        authenticate: new AuthenticateApiKey(keys, new NodeApiKeyCrypto(), clock, logger),
-        fireTriggers: fire,
-        handlers: { 'codehost-webhook': apiHandlers(deps)['codehost-webhook'] },
-        beforeBody: { 'codehost-webhook': apiChecksBeforeBody(deps)['codehost-webhook'] },
-        bodyLimit: 64 * 1024,
-      }),
-    );
-    server = createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await startCodehostWebhookServer({ secret: SECRET, deliveries: new MikroOrmDeliveryLog(opened.database), triggers });
+    url = server.url;
   });
 
-  afterEach(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterEach(async () => server.close());
 
   /** Sends the captured body with its signature under the headers given. */
   const deliver = async (raw: string, event: string, deliveryId: string, query = '') => {
@@ -143,8 +78,8 @@ describe('the code-host webhook against replays of a captured delivery (router, 
   };
   /** The triggers whose runs were queued, once every fired request is dispatched. */
   const queued = async (): Promise<string[]> => {
-    await fire.dispatched();
-    return queue.tasks.map((task) => (task.payload as { trigger: string }).trigger);
+    await server.dispatched();
+    return server.queue.tasks.map((task) => (task.payload as { trigger: string }).trigger);
   };
 
   const push = JSON.stringify({
