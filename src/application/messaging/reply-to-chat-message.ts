@@ -93,12 +93,16 @@ export class ReplyToChatMessage {
       });
       return;
     }
-    // An album's messages are of one chat (and topic): the whole album is answered where its first one was.
-    const message = await this.#wholeAlbum(queued);
-
-    await platform.acknowledge(token, target, message.metadata.messageId).catch((error: unknown) => {
+    // Acknowledged at once, an album too: its answer waits for its other messages, and the user
+    // must see meanwhile that it arrived. Its acknowledgement goes on the message that queued the
+    // answer (the first to arrive), so once per album. The wait runs alongside it (a rate limit's
+    // retries do not lengthen it); typing starts, as for any message, once it was sent or given up.
+    const acknowledged = platform.acknowledge(token, target, queued.metadata.messageId).catch((error: unknown) => {
       log.warn({ err: error }, 'could not acknowledge the message');
     });
+    // An album's messages are of one chat (and topic): the whole album is answered where its first one was.
+    const message = await this.#wholeAlbum(queued);
+    await acknowledged;
     const typing = this.#keepTyping(platform, token, target, log);
     try {
       const { text, images, unreadable, transcripts, voiceProblems } = await this.#content(platform, token, message, log);

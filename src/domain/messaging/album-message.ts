@@ -12,8 +12,7 @@ const byMessageId = (a: ChannelMessage, b: ChannelMessage): number => {
  * answered: in the order they were sent (by message id, whatever order they arrived in), every
  * item's files, and the text of every item that has one (usually one caption, on any item),
  * each text once. Its ids and place (the chat, the topic, the message replied to) are the first
- * item's, so the reply and its acknowledgement go to the album's first message. A message
- * repeated among `items` (the same message id) counts once.
+ * item's. A message repeated among `items` (the same message id) counts once.
  * @throws Error when `items` is empty.
  */
 export const albumMessage = (items: readonly ChannelMessage[]): ChannelMessage => {

@@ -164,10 +164,53 @@ describe('A chat album (messages sent together, delivered one by one) is answere
       expect(input.text).to.contain('Which of these is ripe?');
       expect(input.images).to.deep.equal(['photo-1', 'photo-2', 'photo-3']);
       expect(platform.sent.map((sent) => sent.message.plain).join('')).to.equal('ok');
-      // The acknowledgement and the reply go to the album's first message.
-      expect(platform.acknowledged.map((ack) => ack.messageId)).to.deep.equal(['71']);
+      // Acknowledged once, on the message that queued the answer (the first to arrive: acknowledged before the others came).
+      expect(platform.acknowledged.map((ack) => ack.messageId)).to.deep.equal([String(70 + order[0])]);
     });
   }
+
+  it('acknowledges an album at once, before its wait for the other messages ends, and once for the whole album', async () => {
+    const { arrive, chatTasks, reply, timer, clock, ai, platform } = setup();
+    await arrive(item(1, 'which is ripe?'));
+    const answered = reply.execute(chatTasks()[0]);
+    await waitFor(() => timer.pending, 5000, 'the album to wait');
+    // The settle wait has not ended (its timer not fired): the user already sees the 👀.
+    expect(platform.acknowledged).to.deep.equal([{ target: { chatId: '42' }, messageId: '71' }]);
+    expect(ai.requests, 'not answered yet').to.have.length(0);
+    await arrive(item(2));
+    await arrive(item(3));
+    expect(chatTasks(), 'one answer queued for the album').to.have.length(1);
+    clock.advance(SETTLE_MS);
+    timer.fire();
+    await answered;
+    expect(ai.requests).to.have.length(1);
+    expect(platform.sent.map((sent) => sent.message.plain).join('')).to.equal('ok');
+    expect(
+      platform.acknowledged.map((ack) => ack.messageId),
+      'one acknowledgement for the 3 messages',
+    ).to.deep.equal(['71']);
+  });
+
+  it('answers an album whose acknowledgement the platform refused, as a single message', async () => {
+    const { arrive, chatTasks, run, ai, platform } = setup();
+    platform.acknowledge = async () => {
+      throw new Error('reactions are off in this chat');
+    };
+    await arrive(item(1, 'which is ripe?'));
+    await arrive(item(2));
+    await run(chatTasks()[0]);
+    expect(ai.requests).to.have.length(1);
+    expect(platform.sent.map((sent) => sent.message.plain).join('')).to.equal('ok');
+  });
+
+  it('acknowledges each of two albums of one chat once', async () => {
+    const { arrive, chatTasks, run, platform } = setup();
+    for (const n of [1, 2, 3]) await arrive(item(n, '', 'g1'));
+    for (const n of [4, 5]) await arrive(item(n, '', 'g2'));
+    expect(chatTasks()).to.have.length(2);
+    for (const task of chatTasks()) await run(task);
+    expect(platform.acknowledged.map((ack) => ack.messageId)).to.deep.equal(['71', '74']);
+  });
 
   it('waits for messages of the album that arrive while it waits, until none came for the settle time', async () => {
     const { arrive, chatTasks, reply, timer, clock, modelInput, ai } = setup();
@@ -316,16 +359,18 @@ describe('A chat album (messages sent together, delivered one by one) is answere
     expect((await conversations.recent('fake:42', 10)).map((turn) => turn.text)).to.deep.equal(['what is this?', 'ok']);
   });
 
-  it('refuses an album from a chat that is not allowed at once: no wait for its messages, no model call', async () => {
+  it('refuses an album from a chat that is not allowed at once: no wait for its messages, no model call, no acknowledgement', async () => {
     const { arrive, chatTasks, reply, timer, ai, platform, channel } = setup();
     (channel.settings.allowedChatIds as Set<string>).delete('42');
-    await arrive(item(1, 'hello'));
+    for (const n of [1, 2, 3]) await arrive(item(n, n === 1 ? 'hello' : ''));
+    expect(chatTasks()).to.have.length(1);
     await reply.execute(chatTasks()[0]);
     expect(timer.waits).to.deep.equal([]);
     expect(ai.requests).to.have.length(0);
     expect(platform.sent.map((sent) => sent.message.plain)).to.deep.equal([
       'This chat is not allowed to use this bot. Its id is 42: add it to FAKE_ALLOWED_CHATS to allow it.',
     ]);
+    expect(platform.acknowledged, 'no 👀 for a refused album').to.deep.equal([]);
   });
 
   it('answers an album task queued before the upgrade (its message names no album) from its own message, without waiting', async () => {
