@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { SlackChannel } from '../../src/adapters/messaging/slack/slack-channel.js';
 import { slackSignature } from '../../src/adapters/messaging/slack/slack-signature.js';
 import { TelegramChannel } from '../../src/adapters/messaging/telegram/telegram-channel.js';
+import { FakeMessagingChannel, type FakeChannelOptions, type FakeOperation } from '../fakes/fake-messaging-channel.js';
 import { startFakeSlack, type SlackFailure } from '../support/fake-slack.js';
 import { startFakeTelegram } from '../support/fake-telegram.js';
 import { describeMessagingChannelContract, type ChannelHarness, type ChannelOperation, type PlatformFailure } from './messaging-channel.contract.js';
@@ -125,6 +126,60 @@ const openSlack = async (): Promise<ChannelHarness> => {
 };
 
 describeMessagingChannelContract('Slack against a loopback fake Web API', openSlack);
+
+const FAKE_TOKEN = 'fake-contract1';
+const FAKE_CHAT = 'C42';
+const FAKE_OPERATIONS: Record<ChannelOperation, FakeOperation> = { send: 'send', acknowledge: 'acknowledge' };
+
+/**
+ * The in-memory fake the unit tests use, as the platform and its adapter at once: what it
+ * received is its `requests`. Run in both of its shapes — a secret header with registration
+ * and "typing…" (as Telegram), a signature without either (as Slack) — so that a use case
+ * tested against it meets the behaviour the real channels have. It has no polling (the
+ * polling use case's test gives it its own), so the polling cases are pending here.
+ */
+const openFake = (options: FakeChannelOptions) => async (): Promise<ChannelHarness> => {
+  const waits: number[] = [];
+  const channel = new FakeMessagingChannel({ attempts: 3, sleep: async (ms) => void waits.push(ms), ...options });
+  const invalidToken = 'fake-revoked1';
+  channel.refusedTokens.add(invalidToken);
+  const delivery = (n: number, text: string, fromBot = false) => ({ id: `d${n}`, message: { chat: FAKE_CHAT, id: String(n * 10), text, fromBot } });
+  const of = (operation: FakeOperation) => channel.requests.filter((request) => request.operation === operation);
+  return {
+    channel,
+    waits,
+    token: FAKE_TOKEN,
+    invalidToken,
+    chatId: FAKE_CHAT,
+    topicId: 'T7',
+    textDelivery: (n, text) => delivery(n, text),
+    botDelivery: (n) => delivery(n, 'beep', true),
+    headersFor: (raw, secret, now) => channel.headersFor(raw, secret, now),
+    unparseableFormat: 'x <y>',
+    sent: () =>
+      of('send').map((request) => ({
+        text: String(request.text),
+        formatted: request.formatted === true,
+        ...(request.target?.topicId !== undefined && { topicId: request.target.topicId }),
+      })),
+    typings: () => channel.typing.length,
+    acknowledgements: () => channel.acknowledged.filter((ack) => ack.target.chatId === FAKE_CHAT).map((ack) => ack.messageId),
+    attempts: (operation) => of(FAKE_OPERATIONS[operation]).length,
+    failNext: (operation, failure, times) => channel.failNext(FAKE_OPERATIONS[operation], failure, times),
+    addFile: (name, data, breaks) => channel.addFile(`documents/${name}`, data, breaks),
+    registeredWebhook: () => {
+      const registered = channel.registered.at(-1);
+      return registered && { url: registered.url, secret: registered.secret };
+    },
+    close: async () => undefined,
+  };
+};
+
+describeMessagingChannelContract(
+  'FakeMessagingChannel (in memory), a secret header, registration and typing',
+  openFake({ registers: true, typingRefreshMs: 4000 }),
+);
+describeMessagingChannelContract('FakeMessagingChannel (in memory), signed, without registration or typing', openFake({ signed: true }));
 
 describe('TelegramChannel against a loopback fake Bot API: a formatted part Telegram finds too long', () => {
   it('goes as its plain text, delivered all the same', async () => {

@@ -72,12 +72,12 @@ describe('NotifyChatOfJob: the notice of a finished chat job is a durable task',
     const { platform, notify } = setup();
     const jobs = new InMemoryJobRepository();
     await jobs.add(chatJob('failed', 'Could not'));
-    platform.failSends = 1;
+    platform.failNext('send', 'server-error');
     const first = await notify.run({ jobId: JOB_ID }, jobs).then(
       () => undefined,
       (error: Error) => error,
     );
-    expect(first?.message).to.equal('platform down');
+    expect(first?.message).to.contain('Internal Server Error');
     expect(platform.sent).to.deep.equal([]);
     await notify.run({ jobId: JOB_ID }, jobs);
     expect(platform.sent.map((sent) => sent.message.plain)).to.deep.equal([`Job ${JOB_ID} failed.\nCould not\nBranch: job/${JOB_ID}`]);
@@ -88,7 +88,6 @@ describe('NotifyChatOfJob: the notice of a finished chat job is a durable task',
 
   it('does not send a part again: once the first part went out, a failing later part is given up and logged, not thrown', async () => {
     const { platform, notify, logger } = setup(20);
-    platform.failSends = 0;
     const job = chatJob('succeeded', 'A summary long enough for several parts');
     let sends = 0;
     const send = platform.sendMessage.bind(platform);

@@ -122,7 +122,8 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
   });
 
   it('answers a chat that is not allowed with one hint naming its id and the variable the operator uses, without the AI', async () => {
-    const { platform, ai, reply } = setup([]);
+    // A limit every real channel has (100 characters at least: the contract's floor), so that the hint is one message.
+    const { platform, ai, reply } = setup([], { maxMessageLength: 100 });
     await reply.execute({ message: message('let me in', {}, '77') });
     expect(ai.requests).to.deep.equal([]);
     expect(platform.sent.map((s) => s.message.plain)).to.deep.equal([
@@ -133,7 +134,7 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
   it('answers a failed AI call with the fixed apology and logs the classified reason', async () => {
     const { platform, logger, reply } = setup([new AiCallFailed('refused', 'The openai model call failed: Incorrect API key', { httpStatus: 401 })]);
     await reply.execute({ message: message('hello', { updateId: '7' }) });
-    expect(platform.sent.map((s) => s.message.plain).join('')).to.equal(APOLOGY);
+    expect(platform.sent.map((s) => s.message.plain).join(' '), 'split at its spaces').to.equal(APOLOGY);
     const entry = logger.entries.find((e) => e.message === 'AI call failed');
     expect(entry?.level).to.equal('error');
     expect(entry?.fields).to.include({ reason: 'refused', chatId: '42', updateId: '7' });
@@ -148,7 +149,7 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
   it('sends the apology when the AI fails', async () => {
     const { platform, reply } = setup([new Error('model down')]);
     await reply.execute({ message: message('hello') });
-    expect(platform.sent.map((s) => s.message.plain).join('')).to.equal(APOLOGY);
+    expect(platform.sent.map((s) => s.message.plain).join(' '), 'split at its spaces').to.equal(APOLOGY);
   });
 
   it("shows no typing on a platform without an indicator, and repeats it at the platform's pace on one with", async () => {
