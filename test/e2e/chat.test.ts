@@ -18,8 +18,9 @@ import { createKey as createKeyNamed, queuesDrained, send, waitFor, type JsonRes
  *
  * Three gateways, started in parallel, each with its own fakes:
  * - `main`: configured with the former MESSAGING_* names (MESSAGING_BOT_TOKEN set, a list of
- *   allowed chats), a scripted job agent; updates reach it on the alias path /api/messaging/webhook;
- * - `reg`: configured with the TELEGRAM_* names, no bot token, only TELEGRAM_WEBHOOK_SECRET: the
+ *   allowed chats), a scripted job agent, no PUBLIC_URL, its bot's webhook set nowhere (a
+ *   registration is refused there); updates reach it on the alias path /api/messaging/webhook;
+ * - `reg`: configured with the TELEGRAM_* names and PUBLIC_URL, no bot token, only TELEGRAM_WEBHOOK_SECRET: the
  *   token comes from POST /api/messaging/telegram/register, and must survive a restart on the
  *   same DATA_DIR; updates reach it on /api/messaging/telegram/webhook. It is registered in
  *   `before`, so that every test finds it registered whatever ran before it;
@@ -221,6 +222,8 @@ describe('e2e: chat channel on the built server (fake Bot API, fake OpenAI-compa
       TELEGRAM_WEBHOOK_SECRET: SECRET,
       TELEGRAM_API_URL: regTg.url,
       TELEGRAM_ALLOWED_CHAT_IDS: REG_CHATS.join(','),
+      // where WEBHOOK_URL is: without it (and without an earlier registration) nothing registers
+      PUBLIC_URL: 'https://gateway.example.com',
       ...llmEnv(regLlm),
     };
     const freshEnv = {
@@ -339,6 +342,23 @@ describe('e2e: chat channel on the built server (fake Bot API, fake OpenAI-compa
       for (const secret of [REG_TOKEN, BAD_TOKEN, SECRET, REG_TOKEN.split(':')[1], BAD_TOKEN.split(':')[1]]) {
         expect(text.includes(secret), `gateway logs contain ${secret}`).to.equal(false);
       }
+    });
+
+    it("409 naming PUBLIC_URL on a gateway without PUBLIC_URL whose bot's webhook is set nowhere: the first caller does not choose where the webhook secret goes", async () => {
+      const key = await createKeyNamed(main.env, 'chat-e2e-register');
+      const before = tg.calls.length;
+      const answer = await register(main, { bot_token: REG_TOKEN, webhook_url: 'https://evil.example/api/messaging/webhook' }, key, ALIAS_REGISTER);
+      expect(answer).to.deep.equal({
+        status: 409,
+        body: {
+          error:
+            "Cannot register the webhook yet: PUBLIC_URL is not set, so the service cannot tell that https://evil.example is its own address, and the platform sends the webhook secret there. Set PUBLIC_URL to the service's public https address (docs/configuration.md) and register again",
+        },
+      });
+      // Only the configured bot's webhook was looked up; nothing was registered.
+      const registrationCalls = tg.calls.slice(before).filter((call) => ['setWebhook', 'getWebhookInfo', 'deleteWebhook'].includes(call.method));
+      expect(registrationCalls.map((call) => [call.method, call.token])).to.deep.equal([['getWebhookInfo', MAIN_TOKEN]]);
+      expect(tg.webhookUrl).to.equal('');
     });
 
     it("the registered token and the chat's conversation survive a restart on the same DATA_DIR", async () => {

@@ -110,6 +110,8 @@ describe('e2e: platform webhooks fail closed, check headers first, and run a red
       TRIGGERS_DIR: dir,
       MESSAGING_API_URL: tg.url,
       MESSAGING_ALLOWED_CHAT_IDS: String(CHAT),
+      // where WEBHOOK_URL is: without it (and without an earlier registration) nothing registers
+      PUBLIC_URL: 'https://gateway.example.com',
       CODEHOST_WEBHOOK_SECRET: CODEHOST_SECRET,
       BODY_LIMIT: String(BODY_LIMIT),
       LLM_PROVIDER: 'custom',

@@ -36,26 +36,47 @@ const baseOf = (url: string, channelId: string): string | undefined => {
   return suffix === undefined ? undefined : `${parsed.origin}${path.slice(0, -suffix.length)}`;
 };
 
+/** Why a registration may not point where it asks: a 400 (`invalid_input`) or a 409 (`conflict`), and the message. */
+export interface WebhookUrlProblem {
+  readonly code: 'invalid_input' | 'conflict';
+  readonly message: string;
+}
+
 /**
  * Where a registration may point the platform's deliveries: to this service's chat webhook and
  * nowhere else, since every delivery carries the webhook secret. The path must be the channel's
  * webhook (`…/api/messaging/webhook` or `…/api/messaging/<id>/webhook`, behind any prefix a proxy
  * adds); the service, PUBLIC_URL when it is set, else where the last registration pointed
- * (`pinned`: the origin and the prefix before the webhook's path; the first registration
- * chooses it). Undefined when `url` may be registered, else what is wrong, for the 400.
+ * (`pinned`: the origin and the prefix before the webhook's path). With neither, the service
+ * cannot tell its own address from anyone else's, so the first registration may not choose it
+ * (a 409, fail closed): whoever holds an API key would otherwise have the secret sent to a host
+ * of theirs. Undefined when `url` may be registered, else what is wrong.
  */
-export const webhookUrlProblem = (url: string, channelId: string, allowed: { readonly publicUrl?: string; readonly pinned?: string }): string | undefined => {
+export const webhookUrlProblem = (
+  url: string,
+  channelId: string,
+  allowed: { readonly publicUrl?: string; readonly pinned?: string },
+): WebhookUrlProblem | undefined => {
+  const invalid = (problem: string): WebhookUrlProblem => ({ code: 'invalid_input', message: `Invalid webhook_url: ${problem}` });
   const paths = webhookPaths(channelId);
   const base = baseOf(url, channelId);
-  if (base === undefined) return `expected the address of this service's ${paths.join(' or ')}`;
+  if (base === undefined) return invalid(`expected the address of this service's ${paths.join(' or ')}`);
   if (allowed.publicUrl !== undefined) {
     const given = new URL(allowed.publicUrl);
     const expected = `${given.origin}${given.pathname.replace(/\/+$/, '')}`;
-    return base === expected ? undefined : `expected an address under PUBLIC_URL (${allowed.publicUrl})`;
+    return base === expected ? undefined : invalid(`expected an address under PUBLIC_URL (${allowed.publicUrl})`);
   }
   const pinned = allowed.pinned === undefined ? undefined : baseOf(allowed.pinned, channelId);
-  if (pinned !== undefined && base !== pinned)
-    return `the bot's webhook is registered at ${pinned} now, and a registration does not move it elsewhere (to move it, set PUBLIC_URL to the service's new public address)`;
+  if (pinned === undefined) {
+    return {
+      code: 'conflict',
+      message: `Cannot register the webhook yet: PUBLIC_URL is not set, so the service cannot tell that ${base} is its own address, and the platform sends the webhook secret there. Set PUBLIC_URL to the service's public https address (docs/configuration.md) and register again`,
+    };
+  }
+  if (base !== pinned)
+    return invalid(
+      `the bot's webhook is registered at ${pinned} now, and a registration does not move it elsewhere (to move it, set PUBLIC_URL to the service's new public address)`,
+    );
   return undefined;
 };
 
@@ -64,7 +85,8 @@ export const webhookUrlProblem = (url: string, channelId: string, allowed: { rea
  * bot's webhook with the platform, reads the webhook back, and keeps the token, which overrides
  * the configured one from now on. The input is validated before the platform is called (a 400
  * naming the field), the address too (webhookUrlProblem): the secret goes only where this
- * service is. The webhook secret is the channel's configured one or, when none is set, the one
+ * service is, and without PUBLIC_URL and an earlier registration's address nothing is registered
+ * (409). The webhook secret is the channel's configured one or, when none is set, the one
  * an earlier registration stored, else a new random one, stored next to the token: updates are
  * only ever accepted with a secret, and a registration that fails half-way (the platform told,
  * the token not stored) leaves the platform with a secret that is still accepted. Any failure
@@ -76,11 +98,14 @@ export class RegisterMessagingWebhook {
     private readonly channels: MessagingChannels,
     private readonly crypto: ApiKeyCrypto,
     private readonly logger: Logger,
-    /** PUBLIC_URL: the service's public address; unset, a registration stays on the webhook's current host. */
+    /** PUBLIC_URL: the service's public address; unset, a registration stays on the webhook's current host, and with none there is refused. */
     private readonly publicUrl?: string,
   ) {}
 
-  /** @throws DomainError `not_found` for a channel without registration, `conflict` for a channel that polls. */
+  /**
+   * @throws DomainError `not_found` for a channel without registration, `conflict` for a channel
+   * that polls or when the service knows no address of its own (no PUBLIC_URL, nothing pinned).
+   */
   async execute(channelId: string, body: unknown): Promise<WebhookInfo> {
     const { platform, credentials, settings } = this.channels.get(channelId);
     const registration = platform.registration;
@@ -115,8 +140,10 @@ export class RegisterMessagingWebhook {
     } catch (error) {
       throw failed(error);
     }
+    // Refused before a secret is generated or stored and before the platform is told anything (the
+    // look-up above only reads where the bot in force delivers).
     const problem = webhookUrlProblem(url, platform.id, { publicUrl: this.publicUrl, pinned });
-    if (problem !== undefined) throw new DomainError('invalid_input', `Invalid webhook_url: ${problem}`);
+    if (problem !== undefined) throw new DomainError(problem.code, problem.message);
     let secret: string | undefined;
     let stored: string | undefined;
     try {

@@ -54,7 +54,8 @@ export const serverSchema = (cwd: string) =>
       /**
        * The service's public address (`https://host[/prefix]`), where the platforms reach it. Set,
        * a registration's webhook_url must be under it; unset, it must stay on the host the bot's
-       * webhook points at now (RegisterMessagingWebhook). No trailing slash.
+       * webhook points at now, and when it points nowhere a registration is refused (409: the
+       * service cannot tell its own address from another's; RegisterMessagingWebhook). No trailing slash.
        */
       publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
       /** Bearer token required by GET /metrics; unset leaves it open. Never logged. */

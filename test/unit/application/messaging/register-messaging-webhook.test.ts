@@ -1,13 +1,18 @@
 import { expect } from 'chai';
 import { NodeApiKeyCrypto } from '../../../../src/adapters/crypto/node-api-key-crypto.js';
 import { MessagingChannels } from '../../../../src/application/messaging/messaging-channels.js';
-import { RegisterMessagingWebhook } from '../../../../src/application/messaging/register-messaging-webhook.js';
+import { RegisterMessagingWebhook, webhookUrlProblem } from '../../../../src/application/messaging/register-messaging-webhook.js';
 import { FakeMessagingChannel } from '../../../fakes/fake-messaging-channel.js';
 import { InMemoryBotTokenStore } from '../../../fakes/in-memory-bot-token-store.js';
 import { RecordingLogger } from '../../../fakes/recording-logger.js';
 
 const TOKEN = 'fake-abc123';
 const URL = 'https://gateway.example.com/api/messaging/fake/webhook';
+/** PUBLIC_URL of the tests that are not about where the webhook may point: URL is under it. */
+const PUBLIC_URL = 'https://gateway.example.com';
+const EVIL = 'https://evil.example/api/messaging/fake/webhook';
+const unknownAddress = (base: string): string =>
+  `Cannot register the webhook yet: PUBLIC_URL is not set, so the service cannot tell that ${base} is its own address, and the platform sends the webhook secret there. Set PUBLIC_URL to the service's public https address (docs/configuration.md) and register again`;
 
 const failure = (promise: Promise<unknown>): Promise<{ code?: string; message?: string } | undefined> =>
   promise.then(
@@ -16,7 +21,8 @@ const failure = (promise: Promise<unknown>): Promise<{ code?: string; message?: 
   );
 
 describe('RegisterMessagingWebhook', () => {
-  const make = (configuredSecret: string | undefined, publicUrl?: string) => {
+  /** `publicUrl`: PUBLIC_URL, null for none. */
+  const make = (configuredSecret: string | undefined, publicUrl: string | null = PUBLIC_URL) => {
     const channel = new FakeMessagingChannel({ registers: true });
     const tokens = new InMemoryBotTokenStore();
     const logger = new RecordingLogger();
@@ -30,9 +36,12 @@ describe('RegisterMessagingWebhook', () => {
       { platform: channel, credentials: tokens, settings },
       { platform: unregistered, credentials: new InMemoryBotTokenStore(), settings },
     ]);
-    const register = { execute: (body: unknown) => new RegisterMessagingWebhook(channels, new NodeApiKeyCrypto(), logger, publicUrl).execute('fake', body) };
+    /** A registration by the service with PUBLIC_URL `given` (undefined: unset), on the same store and platform. */
+    const registerWith = (given: string | undefined, body: unknown) =>
+      new RegisterMessagingWebhook(channels, new NodeApiKeyCrypto(), logger, given).execute('fake', body);
+    const register = { execute: (body: unknown) => registerWith(publicUrl ?? undefined, body) };
     const calls = () => channel.registered;
-    return { channel, tokens, logger, register, calls, channels };
+    return { channel, tokens, logger, register, registerWith, calls, channels };
   };
 
   it('without a configured webhook secret: sends a new strong secret to the platform and stores it next to the token', async () => {
@@ -61,7 +70,7 @@ describe('RegisterMessagingWebhook', () => {
   });
 
   it('refuses (400, before calling the platform) an address that is not the chat webhook: every update would be refused there', async () => {
-    const { calls, register } = make(undefined);
+    const { calls, register } = make(undefined, 'https://gateway.example.com/chat');
     for (const url of ['https://gateway.example.com/api/webhook', 'https://gateway.example.com/', 'https://gateway.example.com/api/messaging/other/webhook']) {
       const error = await failure(register.execute({ bot_token: TOKEN, webhook_url: url }));
       expect(error, url).to.include({ code: 'invalid_input' });
@@ -73,9 +82,10 @@ describe('RegisterMessagingWebhook', () => {
     expect(calls()).to.have.length(1);
   });
 
-  it('does not move the webhook elsewhere: the webhook secret never reaches an address a key holder chose', async () => {
-    const { calls, tokens, register } = make('configured-secret');
-    await register.execute({ bot_token: TOKEN, webhook_url: URL });
+  it('without PUBLIC_URL, does not move the webhook from where an earlier registration pointed it: the webhook secret never reaches an address a key holder chose', async () => {
+    const { calls, tokens, register, registerWith } = make('configured-secret', null);
+    // registered while PUBLIC_URL was set; it is unset now
+    await registerWith(PUBLIC_URL, { bot_token: TOKEN, webhook_url: URL });
     const moved =
       "Invalid webhook_url: the bot's webhook is registered at https://gateway.example.com now, and a registration does not move it elsewhere (to move it, set PUBLIC_URL to the service's new public address)";
     for (const [token, url] of [
@@ -100,9 +110,9 @@ describe('RegisterMessagingWebhook', () => {
   });
 
   it("keeps the place pinned when the bot in force stops delivering: a key holder's own bot, its webhook deleted or its token revoked, frees nothing", async () => {
-    const { channel, calls, register } = make(undefined);
-    // the attacker's bot, registered where the service is (allowed)
-    await register.execute({ bot_token: 'fake-attacker1', webhook_url: URL });
+    const { channel, calls, register, registerWith } = make(undefined, null);
+    // the attacker's bot, registered where the service is (allowed), while PUBLIC_URL was set
+    await registerWith(PUBLIC_URL, { bot_token: 'fake-attacker1', webhook_url: URL });
     // its webhook deleted at Telegram, then its token revoked: it delivers nowhere
     channel.registered.length = 0;
     channel.refusedTokens.add('fake-attacker1');
@@ -111,23 +121,71 @@ describe('RegisterMessagingWebhook', () => {
     expect(calls().map((call) => call.url)).to.deep.equal([]);
   });
 
-  it('pins, for a store from before registrations kept their address, where the bot in force delivers now; any place when it delivers nowhere', async () => {
-    const { channel, tokens, calls, register } = make(undefined);
+  it('pins, for a store from before registrations kept their address, where the bot in force delivers now; refuses (409) to choose a place when it delivers nowhere', async () => {
+    const { channel, tokens, calls, register } = make(undefined, null);
     await tokens.register(TOKEN, 'old-secret'); // an upgrade: registered, no address kept
     await channel.registration!.setWebhook(TOKEN, URL, 'old-secret');
-    expect((await failure(register.execute({ bot_token: TOKEN, webhook_url: 'https://evil.example/api/messaging/fake/webhook' })))?.code).to.equal(
-      'invalid_input',
-    );
-    channel.refusedTokens.add(TOKEN);
-    await register.execute({ bot_token: 'fake-new1', webhook_url: 'https://new.example.com/api/messaging/fake/webhook' });
-    expect(
-      calls()
-        .map((call) => call.url)
-        .at(-1),
-    ).to.equal('https://new.example.com/api/messaging/fake/webhook');
+    expect((await failure(register.execute({ bot_token: TOKEN, webhook_url: EVIL })))?.code).to.equal('invalid_input');
+    // at the pinned place: allowed
+    await register.execute({ bot_token: TOKEN, webhook_url: 'https://gateway.example.com/api/messaging/webhook' });
+    expect(calls().map((call) => call.url)).to.deep.equal([URL, 'https://gateway.example.com/api/messaging/webhook']);
+    // another upgrade, whose bot's webhook was deleted at the platform (or its token revoked): nothing pins
+    const other = make(undefined, null);
+    await other.tokens.register(TOKEN, 'old-secret');
+    other.channel.refusedTokens.add(TOKEN);
+    const registrationsBefore = other.tokens.registrations;
+    const error = await failure(other.register.execute({ bot_token: 'fake-new1', webhook_url: EVIL }));
+    expect(error).to.include({ code: 'conflict', message: unknownAddress('https://evil.example') });
+    expect(other.calls()).to.deep.equal([]);
+    expect(other.tokens.registrations).to.equal(registrationsBefore);
+    expect(other.tokens.registered).to.deep.equal({ token: TOKEN, secret: 'old-secret' });
   });
 
-  it('with PUBLIC_URL: only addresses under it, wherever the webhook is now', async () => {
+  it('without PUBLIC_URL and nothing pinned (a fresh deployment): refuses with 409 naming PUBLIC_URL; the platform is told nothing and no secret is made or stored', async () => {
+    for (const configured of [undefined, 'configured-secret']) {
+      const { calls, tokens, register, logger } = make(configured, null);
+      for (const [url, base] of [
+        [EVIL, 'https://evil.example'],
+        // even its own address: the service cannot tell it is
+        [URL, 'https://gateway.example.com'],
+      ]) {
+        const error = await failure(register.execute({ bot_token: TOKEN, webhook_url: url }));
+        expect(error, url).to.include({ code: 'conflict', message: unknownAddress(base) });
+      }
+      expect(calls()).to.deep.equal([]);
+      expect(tokens.registrations).to.equal(0);
+      expect(tokens.registered).to.equal(undefined);
+      expect(await tokens.webhookUrl()).to.equal(undefined);
+      expect(logger.entries.filter((entry) => entry.message === 'messaging webhook registered')).to.deep.equal([]);
+    }
+  });
+
+  it('without PUBLIC_URL and nothing pinned, a bot in force whose webhook points at another path pins nothing either (409)', async () => {
+    const { channel, tokens, calls, register } = make(undefined, null);
+    await tokens.register(TOKEN, 'old-secret');
+    await channel.registration!.setWebhook(TOKEN, 'https://gateway.example.com/somewhere-else', 'old-secret');
+    const error = await failure(register.execute({ bot_token: TOKEN, webhook_url: EVIL }));
+    expect(error?.code).to.equal('conflict');
+    expect(calls().map((call) => call.url)).to.deep.equal(['https://gateway.example.com/somewhere-else']);
+  });
+
+  it('without PUBLIC_URL and nothing pinned, a missing or invalid field is still the 400 naming it', async () => {
+    const { calls, tokens, register } = make(undefined, null);
+    expect(await failure(register.execute({ webhook_url: EVIL }))).to.include({ code: 'invalid_input', message: 'Missing bot_token or webhook_url' });
+    expect(await failure(register.execute({ bot_token: 'not a token', webhook_url: EVIL }))).to.include({ code: 'invalid_input' });
+    expect(await failure(register.execute({ bot_token: TOKEN, webhook_url: 'http://evil.example/api/messaging/fake/webhook' }))).to.include({
+      code: 'invalid_input',
+      message: 'Invalid webhook_url: expected an absolute https:// URL',
+    });
+    expect(await failure(register.execute({ bot_token: TOKEN, webhook_url: 'https://evil.example/' }))).to.include({
+      code: 'invalid_input',
+      message: "Invalid webhook_url: expected the address of this service's /api/messaging/webhook or /api/messaging/fake/webhook",
+    });
+    expect(calls()).to.deep.equal([]);
+    expect(tokens.registrations).to.equal(0);
+  });
+
+  it('with PUBLIC_URL: only addresses under it, wherever the webhook is now (nothing pinned is no obstacle)', async () => {
     const { calls, register } = make(undefined, 'https://public.example.com/gw');
     for (const url of [URL, 'https://public.example.com/api/messaging/fake/webhook', 'https://public.example.com.evil.example/gw/api/messaging/fake/webhook']) {
       const error = await failure(register.execute({ bot_token: TOKEN, webhook_url: url }));
@@ -214,5 +272,37 @@ describe('RegisterMessagingWebhook', () => {
     const error = await failure(register.execute({ bot_token: TOKEN, webhook_url: URL }));
     expect(error).to.include({ code: 'internal', message: 'Failed to register webhook' });
     expect(tokens.registrations).to.equal(0);
+  });
+});
+
+describe('webhookUrlProblem', () => {
+  const at = (url: string, allowed: { publicUrl?: string; pinned?: string }) => webhookUrlProblem(url, 'fake', allowed);
+
+  it('without PUBLIC_URL and nothing pinned: a conflict (409), whatever the host', () => {
+    expect(at(EVIL, {})).to.deep.equal({ code: 'conflict', message: unknownAddress('https://evil.example') });
+    expect(at('https://gateway.example.com/gw/api/messaging/webhook', {})).to.deep.equal({
+      code: 'conflict',
+      message: unknownAddress('https://gateway.example.com/gw'),
+    });
+    // a pin that is no webhook address pins nothing
+    expect(at(URL, { pinned: 'https://gateway.example.com/' })?.code).to.equal('conflict');
+  });
+
+  it('pinned: the pinned base only', () => {
+    expect(at(URL, { pinned: 'https://gateway.example.com/api/messaging/webhook' })).to.equal(undefined);
+    expect(at(EVIL, { pinned: URL })?.code).to.equal('invalid_input');
+  });
+
+  it('PUBLIC_URL: under it only, whatever is pinned', () => {
+    expect(at(URL, { publicUrl: PUBLIC_URL })).to.equal(undefined);
+    expect(at(URL, { publicUrl: PUBLIC_URL, pinned: EVIL })).to.equal(undefined);
+    expect(at(EVIL, { publicUrl: PUBLIC_URL, pinned: EVIL })).to.deep.equal({
+      code: 'invalid_input',
+      message: `Invalid webhook_url: expected an address under PUBLIC_URL (${PUBLIC_URL})`,
+    });
+  });
+
+  it('a path that is not the webhook is a 400 first, before anything else', () => {
+    expect(at('https://evil.example/', {})?.code).to.equal('invalid_input');
   });
 });
