@@ -3,7 +3,14 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { addFsync, flushFile, StartFlushes } from '../../../src/adapters/persistence/pglite/durable-node-fs.js';
+import {
+  addFsync,
+  crashedBefore,
+  flushFile,
+  RUN_BEFORE_FLUSH_ALL,
+  StartFlushes,
+  syncFileSystems,
+} from '../../../src/adapters/persistence/pglite/durable-node-fs.js';
 
 type Stream = { nfd?: number; node?: unknown };
 
@@ -81,13 +88,13 @@ describe('DurableNodeFS (flushing the embedded database to the disk)', () => {
       events.push(`flush ${readlinkSync(`/proc/self/fd/${fd}`).slice(dir.length + 1)}`);
       fsyncSync(fd);
     };
-    /** NODEFS with the hook and a start under way, its operations recording their name. */
-    const starting = (flush: (fd: number) => void = recordFlush) => {
+    /** NODEFS with the hook and a start under way, its operations recording their name; `flushAll` for a start after a crash. */
+    const starting = (flush: (fd: number) => void = recordFlush, flushAll?: () => boolean) => {
       const module = nodefs();
       const { stream_ops, node_ops } = module.FS.filesystems.NODEFS;
       stream_ops.write = () => void events.push('write');
       for (const name of ['mknod', 'rename', 'unlink', 'rmdir', 'symlink', 'setattr', 'lookup']) node_ops[name] = () => void events.push(name);
-      const start = new StartFlushes();
+      const start = new StartFlushes(flushAll);
       addFsync(module, flush, start);
       /** PostgreSQL's fsync of the file `name` through a descriptor of its own. */
       const fsync = (name: string) => {
@@ -100,9 +107,69 @@ describe('DurableNodeFS (flushing the embedded database to the disk)', () => {
       };
       return { fsync, stream_ops, node_ops, start };
     };
+    /** Files f0, f1, … beside a, b and c. */
+    const many = Array.from({ length: 20 }, (_, i) => `f${i}`);
     beforeEach(() => {
       events = [];
-      for (const name of ['a', 'b', 'c']) writeFileSync(join(dir, name), name);
+      for (const name of ['a', 'b', 'c', ...many]) writeFileSync(join(dir, name), name);
+    });
+
+    it('after a crash, flushes a long run of files as the whole disk once, after its first few one by one, and answers the rest of the run at once', () => {
+      const fs = starting(recordFlush, () => (events.push('flush all'), true));
+      for (const name of many) expect(fs.fsync(name)).to.equal(0);
+      const oneByOne = many.slice(0, RUN_BEFORE_FLUSH_ALL).map((name) => `flush ${name}`);
+      expect(events).to.deep.equal([...oneByOne, 'flush all']);
+      // what the crashed process left in the system's cache is on the disk: nothing else is flushed, not even a file not yet asked
+      fs.fsync('a');
+      expect(events).to.deep.equal([...oneByOne, 'flush all']);
+    });
+
+    it('after a crash, flushes file by file again once the disk changed, and as the whole disk only after another long run', () => {
+      const fs = starting(recordFlush, () => (events.push('flush all'), true));
+      for (const name of many) fs.fsync(name);
+      events = [];
+      fs.stream_ops.write?.();
+      for (const name of ['a', 'b']) fs.fsync(name);
+      expect(events, 'a short run after a write: each file').to.deep.equal(['write', 'flush a', 'flush b']);
+      events = [];
+      for (const name of many) fs.fsync(name);
+      expect(events, 'a long run: its first files, then the disk').to.deep.equal([
+        ...many.slice(0, RUN_BEFORE_FLUSH_ALL - 2).map((name) => `flush ${name}`),
+        'flush all',
+      ]);
+    });
+
+    it('never flushes the whole disk for short runs, nor at a start after a clean stop (no flushAll)', () => {
+      let asked = 0;
+      const fs = starting(recordFlush, () => (asked++, true));
+      for (let round = 0; round < 5; round++) {
+        fs.fsync('a');
+        fs.fsync('b');
+        fs.stream_ops.write?.();
+      }
+      expect(asked).to.equal(0);
+      const clean = starting();
+      for (const name of many) clean.fsync(name);
+      expect(events.filter((event) => event.startsWith('flush f'))).to.have.length(many.length);
+    });
+
+    it('flushes file by file for the rest of the start when flushing the whole disk failed, and does not try it again', () => {
+      let asked = 0;
+      const fs = starting(recordFlush, () => (asked++, false));
+      for (const name of many) expect(fs.fsync(name)).to.equal(0);
+      fs.stream_ops.write?.();
+      for (const name of many) fs.fsync(name);
+      expect(asked).to.equal(1);
+      expect(events.filter((event) => event.startsWith('flush f'))).to.have.length(2 * many.length);
+    });
+
+    it('never flushes the whole disk once the database has started', () => {
+      let asked = 0;
+      const fs = starting(recordFlush, () => (asked++, true));
+      fs.start.end();
+      for (const name of many) fs.fsync(name);
+      expect(asked).to.equal(0);
+      expect(events).to.have.length(many.length);
     });
 
     it('flushes each file when asked, and a file asked again with nothing changed since only once', () => {
@@ -151,6 +218,43 @@ describe('DurableNodeFS (flushing the embedded database to the disk)', () => {
       refuse = false;
       expect(fs.fsync('a')).to.equal(0);
       expect(events).to.deep.equal(['flush a']);
+    });
+  });
+
+  describe('a start after a crash (crashedBefore, syncFileSystems)', () => {
+    /** A control file whose `state` (the int32 at byte 16) is `state`. */
+    const controlFile = async (state: number, bytes = 296): Promise<void> => {
+      await mkdir(join(dir, 'global'), { recursive: true });
+      const file = Buffer.alloc(bytes);
+      if (bytes >= 20) file.writeInt32LE(state, 16);
+      writeFileSync(join(dir, 'global', 'pg_control'), file);
+    };
+
+    it('tells a data directory not shut down cleanly (in production, starting, in crash recovery…) from one shut down', async () => {
+      for (const [state, crashed] of [
+        [1, false], // shut down
+        [2, false], // shut down in recovery
+        [0, true], // starting
+        [3, true], // shutting down
+        [4, true], // in crash recovery
+        [6, true], // in production: killed
+      ] as const) {
+        await controlFile(state);
+        expect(crashedBefore(dir), `state ${state}`).to.equal(crashed);
+      }
+    });
+
+    it('takes a directory without a control file (a new database) or with a short one as not crashed', async () => {
+      expect(crashedBefore(dir)).to.equal(false);
+      expect(crashedBefore(join(dir, 'missing'))).to.equal(false);
+      await controlFile(6, 12);
+      expect(crashedBefore(dir)).to.equal(false);
+    });
+
+    it('flushes the file systems of a data directory with syncfs on Linux, and says so; false for one that does not exist, or elsewhere', async () => {
+      await mkdir(join(dir, 'pg_wal'));
+      expect(syncFileSystems(dir)()).to.equal(process.platform === 'linux');
+      expect(syncFileSystems(join(dir, 'missing'))()).to.equal(false);
     });
   });
 });
