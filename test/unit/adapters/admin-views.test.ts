@@ -168,6 +168,27 @@ describe('AdminViews', () => {
     expect(views.page('chat', { title: 'Chat', csrf: 'c', htmx: true }, { turns: [], csrf: 'c' })).to.contain('/settings/static/htmx.min.js');
   });
 
+  it('tells the operator of a channel with no bot token that registering needs PUBLIC_URL, and one whose platform is set up in its own console where it delivers', () => {
+    const channel = {
+      title: 'Telegram',
+      configured: false,
+      allowedChatIds: [],
+      variables: { botToken: 'TELEGRAM_BOT_TOKEN', webhookSecret: 'S', allowedChats: 'A' },
+    };
+    const html = views.page(
+      'messaging',
+      { title: 'Chat', csrf: 'c', section: 'messaging' },
+      { csrf: 'c', channels: [{ ...channel, id: 'telegram', registers: true }] },
+    );
+    expect(html).to.contain('<code>POST /api/messaging/telegram/register</code> once <code>PUBLIC_URL</code> is set');
+    const slack = views.page(
+      'messaging',
+      { title: 'Chat', csrf: 'c', section: 'messaging' },
+      { csrf: 'c', channels: [{ ...channel, id: 'slack', registers: false }] },
+    );
+    expect(slack).to.contain('No bot token is configured (<code>TELEGRAM_BOT_TOKEN</code>).').and.not.to.contain('PUBLIC_URL');
+  });
+
   it('links only an http(s) URL from an outside system', () => {
     const job = (prUrl: { href: string | null; text: string }) =>
       views.fragment('jobLive', {

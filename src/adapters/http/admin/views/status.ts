@@ -3,7 +3,7 @@
 const MESSAGING = `<% layout('@layout') %>
 <% for (const channel of it.channels) { %><h2><%= channel.title %></h2>
 <% if (channel.polling) { %><p>Updates are fetched by long polling (<code><%= channel.variables.mode %>=polling</code>), by one replica at a time; no webhook is used.</p>
-<% } %><% if (!channel.configured) { %><p>No bot token is configured<% if (channel.registers) { %> or registered<% } %> (<code><%= channel.variables.botToken %></code><% if (channel.registers) { %>, or <code>POST /api/messaging/<%= channel.id %>/register</code><% } %>).</p>
+<% } %><% if (!channel.configured) { %><p>No bot token is configured<% if (channel.registers) { %> or registered<% } %> (<code><%= channel.variables.botToken %></code><% if (channel.registers) { %>, or <code>POST /api/messaging/<%= channel.id %>/register</code> once <code>PUBLIC_URL</code> is set: a registration sends the webhook secret to the address it names, so it must be this service's<% } %>).</p>
 <% } else if (channel.webhook === undefined) { %><p>A bot token is configured.<% if (!channel.registers) { %> The platform delivers to <code>/api/messaging/<%= channel.id %>/webhook</code> on this gateway's public address (set in the platform's app settings).<% } %></p>
 <% } else if (channel.webhook === null) { %><p class="error">The platform could not be asked: <%= channel.error %></p>
 <% } else { %><dl><dt>Webhook URL</dt><dd><%= channel.webhook.url || '(none)' %></dd><dt>Pending updates</dt><dd><%= channel.webhook.pendingUpdateCount %></dd>
