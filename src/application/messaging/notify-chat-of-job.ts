@@ -39,13 +39,22 @@ export const queueChatJobNotice = async (queue: TaskQueue, jobs: JobRepository, 
 export class NotifyChatOfJob {
   constructor(
     private readonly channels: MessagingChannels,
+    private readonly clock: Clock,
     private readonly logger?: Logger,
   ) {}
 
-  /** The task's handler: the job as it is stored now. */
+  /**
+   * The task's handler: the job as it is stored now. The job is marked as having its notice
+   * queued before anything is sent, if it is not yet: a process killed after storing the task
+   * and before marking the job (queueChatJobNotice) left it unmarked, and were the task run and
+   * then gone from the queue (it keeps finished tasks for days) before RequeueLostJobNotices
+   * looked, that sweep would queue the notice a second time under a key no task holds any more.
+   */
   async run(task: ChatJobFinishedTask, jobs: JobRepository): Promise<void> {
     const job = await jobs.get(task.jobId);
-    if (job !== null) await this.execute(job);
+    if (job === null) return;
+    await jobs.markNoticeQueued(job.id, this.clock.now());
+    await this.execute(job);
   }
 
   async execute(job: Job): Promise<void> {

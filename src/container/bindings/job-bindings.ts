@@ -68,8 +68,8 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
     [TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.NotifyChatOfJob).toResolvedValue(
-    (channels: MessagingChannels, logger: Logger) => new NotifyChatOfJob(channels, logger),
-    [TOKENS.MessagingChannels, TOKENS.Logger],
+    (channels: MessagingChannels, clock: Clock, logger: Logger) => new NotifyChatOfJob(channels, clock, logger),
+    [TOKENS.MessagingChannels, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.JobRunner).toResolvedValue(
     (shell: ShellExecutor, secrets: SecretStore, ai: AiClient) => {

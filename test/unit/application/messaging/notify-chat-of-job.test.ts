@@ -40,7 +40,7 @@ describe('NotifyChatOfJob: the notice of a finished chat job is a durable task',
       },
     ]);
     const logger = new RecordingLogger();
-    return { platform, logger, notify: new NotifyChatOfJob(channels, logger) };
+    return { platform, logger, notify: new NotifyChatOfJob(channels, new FixedClock(), logger) };
   };
 
   it('is stored as one task the moment the job finishes, whoever finishes it, and once however often it is asked; the job is marked', async () => {
@@ -99,6 +99,25 @@ describe('NotifyChatOfJob: the notice of a finished chat job is a durable task',
     await notify.execute(job);
     expect(platform.sent).to.have.length(1);
     expect(logger.entries.some((entry) => entry.message === 'could not send the rest of a job notice; given up')).to.equal(true);
+  });
+
+  it('marks the job before sending: a notice sent, its task gone from the queue, and its job left unmarked by a kill is not queued again by the sweep', async () => {
+    const { platform, notify } = setup();
+    const store = new InMemoryTaskStore();
+    const queue = new InMemoryTaskQueue(store);
+    const jobs = new InMemoryJobRepository();
+    const clock = new FixedClock();
+    // A kill after the task was stored and before the job was marked: the status is stored, the job unmarked.
+    await jobs.add({ ...chatJob('succeeded'), updatedAt: clock.now() });
+    await queue.enqueue(CHAT_JOB_FINISHED_QUEUE, { jobId: JOB_ID }, { key: `chat-job-finished:${JOB_ID}` });
+    // Another worker ran that task: the notice went out; then the queue let the finished task go.
+    await notify.run({ jobId: JOB_ID }, jobs);
+    expect(platform.sent).to.have.length(1);
+    store.tasks.length = 0;
+    store.keys.clear();
+    clock.advance(NOTICE_LOST_AFTER_MS + 1);
+    expect(await new RequeueLostJobNotices(jobs, queue, clock, new RecordingLogger()).execute()).to.equal(0);
+    expect(store.tasks).to.deep.equal([]);
   });
 });
 

@@ -81,7 +81,7 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
       platform,
       logger,
       reply: new ReplyToChatMessage(channels, agent, logger, undefined, headroom, timer),
-      notify: new NotifyChatOfJob(channels),
+      notify: new NotifyChatOfJob(channels, new FixedClock()),
     };
   };
 
