@@ -26,6 +26,13 @@ export interface ShellOptions {
    */
   readonly startMark?: string;
   /**
+   * Which attempt of its action this run is (1: the first), with `startMark`: the shell writes a
+   * number above 1 into the mark (it replaces what an earlier attempt wrote there), so that after
+   * a stop the mark tells which attempt was running (StartMarks.attempt). The mark of a first
+   * attempt (or one without `startAttempt`) stays empty.
+   */
+  readonly startAttempt?: number;
+  /**
    * Which part of an output longer than the executor keeps is kept: its beginning (the
    * default), its end (a job's log), or its first `head` and last `tail` characters around a
    * line saying how many were left out (joinEnds; a trigger command's record: how it started,

@@ -22,6 +22,13 @@ export interface StartMarks {
    * it ran on another machine, or its service recorded it itself.
    */
   finished(where: string): Promise<ShellRun | null>;
+  /**
+   * Which attempt of its action the command whose mark is `where` was last started as
+   * (ShellOptions.startAttempt): each attempt makes the mark again. 1 for a mark that says no
+   * number (a first attempt's, or one made before marks said it); null when there is no mark or
+   * this process cannot tell (placed on another machine, its directory is not here).
+   */
+  attempt(where: string): Promise<number | null>;
   /** Removes the mark (and an outcome left beside it) once the action's outcome is recorded; a missing mark is no error. */
   clear(where: string): Promise<void>;
 }

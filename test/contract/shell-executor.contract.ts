@@ -94,7 +94,7 @@ export const describeShellExecutorContract = <T extends ShellExecutor>(
 
     it('creates the start mark before the command runs, and leaves the command its own environment and line numbers', async () => {
       const mark = join(cwd, 'started.mark');
-      const run = await shell.run('test -e started.mark && echo "marked"; env | grep -c AGW_START_MARK; no-such-command-here', {
+      const run = await shell.run('test -e started.mark && echo "marked"; env | grep -c AGW_START_; no-such-command-here', {
         cwd,
         timeoutMs: 5000,
         env: ENV,
@@ -103,6 +103,19 @@ export const describeShellExecutorContract = <T extends ShellExecutor>(
       expect(run.output).to.match(/^marked\n0\n/);
       expect(run.output).to.match(/(line |: )1: no-such-command-here/);
       expect(await readFile(mark, 'utf8')).to.equal('');
+    });
+
+    it("writes a retry's number into its start mark, replacing what an earlier attempt wrote; a first attempt's mark stays empty", async () => {
+      const mark = join(cwd, 'retried.mark');
+      const marked = async (startAttempt: number): Promise<string> => {
+        const run = await shell.run('env | grep -c AGW_START_', { cwd, timeoutMs: 5000, env: ENV, startMark: mark, startAttempt });
+        expect(run.output, 'the command sees none of the variables').to.equal('0\n');
+        return readFile(mark, 'utf8');
+      };
+      expect(await marked(1)).to.equal('');
+      expect(await marked(2)).to.equal('2');
+      expect(await marked(10)).to.equal('10');
+      expect(await marked(3)).to.equal('3');
     });
 
     it('runs nothing and exits 125 saying why when the start mark cannot be written; a hostile mark path stays a path', async () => {

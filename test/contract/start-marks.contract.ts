@@ -4,8 +4,8 @@ import type { StartMarks } from '../../src/ports/start-marks.js';
 
 export interface StartMarksHarness {
   readonly marks: StartMarks;
-  /** Plays the shell: creates the mark at `path`. */
-  touch(path: string): Promise<void>;
+  /** Plays the shell: creates the mark at `path`, for attempt `attempt` of its action (ShellOptions.startAttempt; none: a mark that says no number). */
+  touch(path: string, attempt?: number): Promise<void>;
   /** Plays the spawner left with a command that has now ended: leaves its outcome beside the mark at `path`. */
   leave(path: string, run: ShellRun): Promise<void>;
   /** The same marks as seen from another machine. */
@@ -60,6 +60,21 @@ export const describeStartMarksContract = (name: string, open: () => Promise<Sta
       // its record was made without it (as interrupted) and the mark cleared: nothing is left
       await harness.leave(place.path, run);
       expect(await harness.marks.finished(place.where)).to.equal(null);
+    });
+
+    it('says which attempt last made a mark (1 for a mark that says no number); null before it is made, once cleared, and on another machine', async () => {
+      const place = harness.marks.place('50000000-0000-4000-8000-000000000007', 0);
+      expect(await harness.marks.attempt(place.where)).to.equal(null);
+      await harness.touch(place.path);
+      expect(await harness.marks.attempt(place.where)).to.equal(1);
+      await harness.touch(place.path, 2);
+      expect(await harness.marks.attempt(place.where)).to.equal(2);
+      await harness.touch(place.path, 3);
+      expect(await harness.marks.attempt(place.where)).to.equal(3);
+      expect(await harness.marks.started(place.where)).to.equal(true);
+      expect(await harness.elsewhere.attempt(place.where)).to.equal(null);
+      await harness.marks.clear(place.where);
+      expect(await harness.marks.attempt(place.where)).to.equal(null);
     });
 
     it('cannot tell (null) for a mark placed on another machine, whether or not it was made', async () => {

@@ -12,7 +12,7 @@ describeStartMarksContract('in-memory fake', async () => {
   const marks = new InMemoryStartMarks();
   const elsewhere = new InMemoryStartMarks();
   elsewhere.started = async () => null;
-  return { marks, elsewhere, touch: async (path) => marks.touch(path), leave: async (path, run) => marks.leave(path, run) };
+  return { marks, elsewhere, touch: async (path, attempt) => marks.touch(path, attempt), leave: async (path, run) => marks.leave(path, run) };
 });
 
 describeStartMarksContract('files in a directory', async () => {
@@ -20,7 +20,11 @@ describeStartMarksContract('files in a directory', async () => {
   return {
     marks: new FileStartMarks(dir, 'host-a'),
     elsewhere: new FileStartMarks(dir, 'host-b'),
-    touch: (path) => writeFile(path, ''),
+    // The real shell makes the mark, as it does for a command (what a mark holds is the shell's).
+    touch: async (path, attempt) => {
+      const run = await new ChildProcessShellExecutor().run('true', { cwd: dir, timeoutMs: 5000, env: {}, startMark: path, startAttempt: attempt });
+      expect(run.exitCode, run.output).to.equal(0);
+    },
     leave: async (path, run) => leaveOutcome(path, run),
   };
 });
@@ -36,5 +40,13 @@ describe('FileStartMarks with the real shell', () => {
     expect(await marks.started(place.where)).to.equal(true);
     const moved = new FileStartMarks(join(root, 'elsewhere'), 'host-a');
     expect(await moved.started(`host-a:${join(root, 'gone', 'x.0')}`)).to.equal(null);
+  });
+
+  it('reads a mark made before marks held a number (an empty file) as attempt 1', async () => {
+    const marks = new FileStartMarks(join(await tempDir('start-marks-old'), 'run-marks'), 'host-a');
+    const place = marks.place('50000000-0000-4000-8000-000000000010', 0);
+    await writeFile(place.path, '');
+    expect(await marks.started(place.where)).to.equal(true);
+    expect(await marks.attempt(place.where)).to.equal(1);
   });
 });

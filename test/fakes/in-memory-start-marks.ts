@@ -8,15 +8,18 @@ import type { StartMarks } from '../../src/ports/start-marks.js';
 export class InMemoryStartMarks implements StartMarks {
   readonly made = new Set<string>();
   readonly outcomes = new Map<string, ShellRun>();
+  /** The attempt each mark was last made by (ShellOptions.startAttempt). */
+  readonly attempts = new Map<string, number>();
 
   place(runId: string, actionIndex: number): { where: string; path: string } {
     const path = `/marks/${runId}.${actionIndex}`;
     return { where: `here:${path}`, path };
   }
 
-  /** What the shell does first when it is given `path` as its start mark. */
-  touch(path: string): void {
+  /** What the shell does first when it is given `path` as its start mark (and `attempt` as its startAttempt). */
+  touch(path: string, attempt = 1): void {
     this.made.add(`here:${path}`);
+    this.attempts.set(`here:${path}`, attempt);
   }
 
   async started(where: string): Promise<boolean | null> {
@@ -32,8 +35,13 @@ export class InMemoryStartMarks implements StartMarks {
     return this.outcomes.get(where) ?? null;
   }
 
+  async attempt(where: string): Promise<number | null> {
+    return this.made.has(where) ? (this.attempts.get(where) ?? 1) : null;
+  }
+
   async clear(where: string): Promise<void> {
     this.made.delete(where);
     this.outcomes.delete(where);
+    this.attempts.delete(where);
   }
 }

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { ShellRun } from '../../ports/shell-executor.js';
 import type { StartMarks } from '../../ports/start-marks.js';
-import { outcomePathOf, readOutcome } from './left-outcome.js';
+import { outcomePathOf, readMarkAttempt, readOutcome } from './left-outcome.js';
 
 const exists = (path: string): Promise<boolean> =>
   access(path).then(
@@ -42,6 +42,11 @@ export class FileStartMarks implements StartMarks {
   async finished(where: string): Promise<ShellRun | null> {
     const path = this.#path(where);
     return path === null ? null : readOutcome(path);
+  }
+
+  async attempt(where: string): Promise<number | null> {
+    const path = this.#path(where);
+    return path === null ? null : readMarkAttempt(path);
   }
 
   async clear(where: string): Promise<void> {

@@ -41,3 +41,14 @@ export const readOutcome = async (markPath: string): Promise<ShellRun | null> =>
     return null;
   }
 };
+
+/**
+ * Which attempt the command whose start mark is at `markPath` was started as: the number the
+ * shell wrote into the mark (runShell: a retry's), 1 for an empty mark (a first attempt's, or one
+ * made before marks held a number) or one that holds no number; null when there is no mark.
+ */
+export const readMarkAttempt = async (markPath: string): Promise<number | null> => {
+  const text = await readFile(markPath, 'utf8').catch(() => null);
+  if (text === null) return null;
+  return /^[1-9][0-9]{0,5}$/.test(text) ? Number(text) : 1;
+};

@@ -30,12 +30,18 @@ const startFailure = (error: NodeJS.ErrnoException): Error =>
 
 /** Carries the start mark's path to the shell (a variable: a path is never spliced into the script). */
 const MARK_VARIABLE = 'AGW_START_MARK';
+/** Carries what the mark holds: the attempt's number above 1, else nothing (see ShellOptions.startAttempt). */
+const ATTEMPT_VARIABLE = 'AGW_START_ATTEMPT';
 /**
- * Put before a command that has a start mark: creates the mark, or stops with 125 and says why;
- * then drops the variable, so that the command sees exactly its own environment. On the
- * command's first line, so that the shell's messages keep naming the command's own lines.
+ * Put before a command that has a start mark: creates the mark (holding the attempt's number, or
+ * empty), or stops with 125 and says why; then drops the variables, so that the command sees
+ * exactly its own environment. On the command's first line, so that the shell's messages keep
+ * naming the command's own lines.
  */
-const MARK_START = `{ true >"$${MARK_VARIABLE}"; } 2>/dev/null || { echo "agent-gateway: the start mark $${MARK_VARIABLE} could not be written; the command was not run" >&2; exit 125; }; unset ${MARK_VARIABLE}; `;
+const MARK_START = `{ printf '%s' "$${ATTEMPT_VARIABLE}" >"$${MARK_VARIABLE}"; } 2>/dev/null || { echo "agent-gateway: the start mark $${MARK_VARIABLE} could not be written; the command was not run" >&2; exit 125; }; unset ${MARK_VARIABLE} ${ATTEMPT_VARIABLE}; `;
+
+/** What the start mark of attempt `attempt` holds: its number above 1; a first attempt's mark stays empty, as marks were before they held one. */
+const markText = (attempt: number | undefined): string => (attempt !== undefined && Number.isSafeInteger(attempt) && attempt > 1 ? String(attempt) : '');
 
 /**
  * Runs `command` with `settings.shell -c` in a process group of its own, so that a timeout or an
@@ -57,7 +63,9 @@ export const runShell = (command: string, options: ShellOptions, settings: Shell
     let child: ChildProcessByStdio<null, Readable, Readable>;
     try {
       const [script, env] =
-        options.startMark === undefined ? [command, { ...options.env }] : [`${MARK_START}${command}`, { ...options.env, [MARK_VARIABLE]: options.startMark }];
+        options.startMark === undefined
+          ? [command, { ...options.env }]
+          : [`${MARK_START}${command}`, { ...options.env, [MARK_VARIABLE]: options.startMark, [ATTEMPT_VARIABLE]: markText(options.startAttempt) }];
       child = spawn(settings.shell, ['-c', script], { cwd: options.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (error) {
       return reject(startFailure(error as NodeJS.ErrnoException));

@@ -275,12 +275,15 @@ export class RunTrigger {
         }
       }
       // A command the service let go of (a stop that did not wait for it, a crash) may have ended
-      // since, and left its outcome beside its mark: that is its record, not "interrupted".
-      const left = wasStarted && earlierMark !== '' ? await this.startMarks?.finished(earlierMark as string).catch(() => null) : null;
+      // since, and left its outcome beside its mark: that is its record, not "interrupted". Either
+      // way it counts the attempts made: its mark says which one was running (a retry's).
+      const marked = wasStarted && earlierMark !== '' ? earlierMark : undefined;
+      const left = marked === undefined ? null : await this.startMarks?.finished(marked).catch(() => null);
+      const attemptsMade = (marked === undefined ? null : await this.startMarks?.attempt(marked).catch(() => null)) ?? 1;
       const outcome: Outcome = wasStarted
         ? left
-          ? this.#endedAfterStop(left, action)
-          : { status: 'failed', attempts: 1, error: INTERRUPTED, detail: {} }
+          ? this.#endedAfterStop(left, action, attemptsMade)
+          : { status: 'failed', attempts: attemptsMade, error: INTERRUPTED, detail: {} }
         : typeof request === 'string'
           ? { status: 'failed', attempts: 0, error: request, detail: {} }
           : await this.#perform(action, trigger.name, request, mark?.path, input.signal).catch(
@@ -521,7 +524,8 @@ export class RunTrigger {
         cwd: this.settings.triggersDir,
         timeoutMs,
         env,
-        ...(startMark === undefined ? {} : { startMark }),
+        // Each attempt makes the mark again, with its number: after a stop it says which one ran.
+        ...(startMark === undefined ? {} : { startMark, startAttempt: attempt }),
         ...(signal === undefined ? {} : { signal }),
         keep: { head: RECORDED_HEAD, tail: RECORDED_OUTPUT - RECORDED_HEAD },
       });
@@ -546,9 +550,9 @@ export class RunTrigger {
     };
   }
 
-  /** The outcome a command left after its service let it go, marked as such. */
-  #endedAfterStop(left: ShellRun, action: TriggerAction): Outcome {
-    const outcome = this.#commandOutcome(left, 1, this.#timeoutOf(action));
+  /** The outcome a command left after its service let it go (as attempt `attempts`), marked as such. */
+  #endedAfterStop(left: ShellRun, action: TriggerAction, attempts: number): Outcome {
+    const outcome = this.#commandOutcome(left, attempts, this.#timeoutOf(action));
     return { ...outcome, detail: { ...outcome.detail, endedAfterStop: true } };
   }
 

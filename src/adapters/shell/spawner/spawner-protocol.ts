@@ -12,6 +12,7 @@ export type SpawnerRequest =
       readonly timeoutMs: number;
       readonly env: Readonly<Record<string, string>>;
       readonly startMark?: string;
+      readonly startAttempt?: number;
       readonly keep?: ShellOptions['keep'];
     }
   | { readonly type: 'abort'; readonly id: number };

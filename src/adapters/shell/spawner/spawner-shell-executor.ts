@@ -64,6 +64,7 @@ export class SpawnerShellExecutor implements ShellExecutor {
         timeoutMs: options.timeoutMs,
         env: options.env,
         startMark: options.startMark,
+        startAttempt: options.startAttempt,
         keep: options.keep,
       };
       child.send(request, (error) => {

@@ -37,7 +37,7 @@ class ScriptedShell implements ShellExecutor {
     this.commands.push(`${options.cwd}$ ${command} (${options.timeoutMs})`);
     this.envs.push(options.env);
     this.startMarks.push(options.startMark);
-    if (options.startMark !== undefined) this.marks?.touch(options.startMark);
+    if (options.startMark !== undefined) this.marks?.touch(options.startMark, options.startAttempt);
     // The ends of a long output, as the port says the executor keeps them when asked.
     const output = typeof options.keep === 'object' ? headAndTail(this.output, options.keep.head + options.keep.tail, options.keep.head) : this.output;
     return { exitCode: this.exitCodes.shift() ?? 0, timedOut: false, aborted: false, durationMs: 1, output };
@@ -720,7 +720,8 @@ describe('RunTrigger', () => {
         await runner.execute(task);
         expect(shell.commands, String(where)).to.have.length(1);
         expect(shell.commands[0]).to.contain('make');
-        expect(runs.runs.find((run) => run.actionIndex === 0)).to.include({ status: 'failed', error: INTERRUPTED });
+        // a command without retries: its one attempt
+        expect(runs.runs.find((run) => run.actionIndex === 0)).to.include({ status: 'failed', error: INTERRUPTED, attempts: 1 });
         expect([...marks.made], 'the mark is cleared once the outcome is recorded').to.deep.equal([]);
       }
     });
@@ -749,6 +750,89 @@ describe('RunTrigger', () => {
         expect(recorded.detail).to.include({ exitCode: left.exitCode, commandMs: left.durationMs, output: left.output, endedAfterStop: true });
         expect([...marks.made, ...marks.outcomes.keys()], 'the mark and its outcome are cleared once recorded').to.deep.equal([]);
       }
+    });
+
+    describe('a command with retries whose second attempt runs when the service stops', () => {
+      const { triggers: retrying } = validateTriggers(
+        [
+          {
+            name: 'deploy',
+            watch_path: '/webhook',
+            enabled: true,
+            actions: [
+              { type: 'command', command: 'deploy', retries: 2 },
+              { type: 'command', command: 'notify' },
+            ],
+          },
+        ],
+        'test',
+        triggerCatalog(),
+      );
+      const deploy: TriggerRunTask = { ...task, runId: '30000000-0000-4000-8000-0000000000d1', trigger: 'deploy' };
+
+      /** A shell whose first attempt of `deploy` fails, and whose second starts (its mark made) and never answers: the service stops without waiting for it. */
+      class StoppedOnSecondAttempt implements ShellExecutor {
+        readonly commands: string[] = [];
+        constructor(private readonly marks: InMemoryStartMarks) {}
+        async run(command: string, options: ShellOptions): Promise<ShellRun> {
+          this.commands.push(command);
+          if (options.startMark !== undefined) this.marks.touch(options.startMark, options.startAttempt);
+          if (this.commands.length === 1) return { exitCode: 1, timedOut: false, aborted: false, durationMs: 1, output: 'first attempt failed\n' };
+          return new Promise<ShellRun>(() => undefined);
+        }
+      }
+
+      /** A gateway process running triggers `retrying`, over the records and marks it shares with the one before it. */
+      const gateway = (shell: ShellExecutor, runs: InMemoryActionRunRepository, marks: InMemoryStartMarks): RunTrigger => {
+        const requests = new InMemoryInboundRequestStore();
+        void requests.record(STORED);
+        const settings = { triggersDir: '/srv/triggers', commandTimeoutMs: 60_000, commandEnv: COMMAND_ENV };
+        const ids = new SequentialIds();
+        return new RunTrigger(
+          retrying,
+          runs,
+          requests,
+          shell,
+          new RecordingForwarder(),
+          new RecordingJobs(),
+          ids,
+          new FixedClock(),
+          new RecordingLogger(),
+          settings,
+          undefined,
+          marks,
+        );
+      };
+
+      /** Runs `deploy` until its second attempt runs, then "restarts": a new gateway runs the task again after `meanwhile`. */
+      const stoppedThenRunAgain = async (meanwhile: (marks: InMemoryStartMarks) => void) => {
+        const marks = new InMemoryStartMarks();
+        const runs = new InMemoryActionRunRepository();
+        const before = new StoppedOnSecondAttempt(marks);
+        void gateway(before, runs, marks).execute(deploy);
+        await waitFor(() => before.commands.length === 2, 5000, 'the second attempt to start');
+        expect(await marks.attempt(marks.place(deploy.runId, 0).where), 'the mark says the second attempt').to.equal(2);
+        meanwhile(marks);
+        const after = new ScriptedShell([], 'out', marks);
+        await gateway(after, runs, marks).execute(deploy);
+        expect(
+          after.commands.map((command) => command.split(' ')[1]),
+          'deploy is not started a third time',
+        ).to.deep.equal(['notify']);
+        return runs.runs.find((run) => run.actionIndex === 0)!;
+      };
+
+      it('is recorded interrupted with 2 attempts when it left no outcome', async () => {
+        const recorded = await stoppedThenRunAgain(() => undefined);
+        expect(recorded).to.include({ status: 'failed', error: INTERRUPTED, attempts: 2 });
+      });
+
+      it('is recorded with the outcome it left and 2 attempts when it ended after the stop', async () => {
+        const left = { exitCode: 0, timedOut: false, aborted: false, durationMs: 30_000, output: 'deployed on the second attempt\n' };
+        const recorded = await stoppedThenRunAgain((marks) => marks.leave(marks.place(deploy.runId, 0).path, left));
+        expect(recorded).to.include({ status: 'succeeded', error: null, attempts: 2 });
+        expect(recorded.detail).to.include({ output: left.output, endedAfterStop: true });
+      });
     });
   });
 
