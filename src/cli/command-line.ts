@@ -39,6 +39,12 @@ export interface CommandSpec {
   readonly positionals?: readonly string[];
   /** Options that must be given. */
   readonly required?: readonly string[];
+  /**
+   * What parseArgs cannot see: a value that can never be right (an id that is no UUID), as the
+   * problem's one line, or undefined. Checked with the rest of the command line: a usage error
+   * (exit code 2) before anything is loaded or opened, wherever the command would work.
+   */
+  readonly check?: (parsed: ParsedCommand) => string | undefined;
   /** Runs it (loading what it needs); resolves to the exit code. */
   readonly run: (parsed: ParsedCommand) => Promise<number>;
 }
@@ -127,7 +133,12 @@ const parseFor = (command: CommandSpec, args: readonly string[]): Resolved => {
   );
   let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: [...args], options, allowPositionals: (command.positionals ?? []).length > 0, strict: true }) as typeof parsed;
+    parsed = parseArgs({
+      args: negativeValues(command, args),
+      options,
+      allowPositionals: (command.positionals ?? []).length > 0,
+      strict: true,
+    }) as typeof parsed;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
@@ -149,7 +160,27 @@ const parseFor = (command: CommandSpec, args: readonly string[]): Resolved => {
     }
   }
   const { help: _help, ...values } = parsed.values;
+  const problem = command.check?.({ values, positionals: parsed.positionals });
+  if (problem !== undefined) throw new UsageError(problem, commandUsage(command, { brief: true }));
   return { kind: 'run', command, parsed: { values, positionals: parsed.positionals } };
+};
+
+/**
+ * `--limit -1` as `--limit=-1`: parseArgs takes a value starting with `-` for an option and
+ * refuses it ("needs a value"), though no option looks like a negative number. Given as the
+ * value, it is refused for what it is (`limit must be a whole number from 1 to 500`).
+ */
+const negativeValues = (command: CommandSpec, args: readonly string[]): string[] => {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const option = args[i].startsWith('--') ? command.options[args[i].slice(2)] : undefined;
+    const next = args[i + 1];
+    if (option?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${args[i]}=${next}`);
+      i++;
+    } else joined.push(args[i]);
+  }
+  return joined;
 };
 
 /**

@@ -1,5 +1,5 @@
 import type { CliIo } from './cli-io.js';
-import type { CommandSpec } from './command-line.js';
+import type { CommandSpec, ParsedCommand } from './command-line.js';
 
 /** What `serve` resolves to: the service runs on; the process must not exit. */
 export const SERVING = -1;
@@ -9,6 +9,17 @@ means the embedded database in DATA_DIR (default ./data) — through the running
 socket while a server holds it, opened here otherwise. The first line on stderr says which.
 Use the same DATABASE_URL or DATA_DIR (environment or .env in the working directory) as the
 server.`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Refuses an ID argument that cannot be an id (they are UUIDs): the same message whether the
+ * running server or the database opened here would have answered, which would not agree.
+ */
+const uuidId =
+  (message: string) =>
+  ({ positionals }: ParsedCommand): string | undefined =>
+    UUID.test(positionals[0] ?? '') ? undefined : message;
 
 const JSON_OPTION = { type: 'boolean', help: 'print JSON on stdout instead of text' } as const;
 
@@ -78,6 +89,7 @@ on every server using the database. Exit code 1 when no key has this id.
 ${WHERE}`,
     options: {},
     positionals: ['ID'],
+    check: uuidId('Key id must be a UUID (see keys list)'),
     run: async (parsed) => (await import('./keys-command.js')).revokeKey(parsed, io),
   },
   {
@@ -144,6 +156,7 @@ this id (never stored, or removed by retention).
 ${WHERE}`,
     options: { json: JSON_OPTION },
     positionals: ['ID'],
+    check: uuidId('Request id must be a UUID (see deliveries list)'),
     run: async (parsed) => (await import('./deliveries-command.js')).showDelivery(parsed, io),
   },
   {
@@ -160,6 +173,7 @@ server running on it) the runs are queued and run when the service runs; the tri
 ${WHERE}`,
     options: {},
     positionals: ['ID'],
+    check: uuidId('Request id must be a UUID (see deliveries list)'),
     run: async (parsed) => (await import('./deliveries-command.js')).replayDelivery(parsed, io),
   },
   {

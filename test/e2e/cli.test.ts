@@ -36,6 +36,35 @@ const login = async (gateway: GatewayProcess, password: string): Promise<string>
   return `${response.headers.get('location')}${session ? ' (session)' : ''}`;
 };
 
+/**
+ * An empty or malformed ID for `keys revoke`, `deliveries show` and `deliveries replay`: one
+ * message and the usage, exit code 2, whether a server holds the database or not.
+ */
+const refusesMalformedIds = async (env: Record<string, string>): Promise<void> => {
+  const keyId = 'Key id must be a UUID (see keys list)';
+  const requestId = 'Request id must be a UUID (see deliveries list)';
+  for (const [argv, reason] of [
+    [['keys', 'revoke', ''], keyId],
+    [['keys', 'revoke', 'nope'], keyId],
+    [['keys', 'revoke', '../status'], keyId],
+    [['deliveries', 'show', ''], requestId],
+    [['deliveries', 'show', '', '--json'], requestId],
+    [['deliveries', 'show', '00000000-0000-4000-8000-00000000000'], requestId],
+    [['deliveries', 'replay', ''], requestId],
+    [['deliveries', 'replay', '..'], requestId],
+  ] as const) {
+    const refused = await runCli([...argv], env);
+    const what = JSON.stringify(argv);
+    expect(refused.code, what).to.equal(2);
+    expect(refused.stdout, what).to.equal('');
+    expect(lines(refused.stderr).slice(0, 3), what).to.deep.equal([
+      reason,
+      '',
+      `Usage: agent-gateway ${argv.slice(0, 2).join(' ')} ID${argv[1] === 'show' ? ' [--json]' : ''}`,
+    ]);
+  }
+};
+
 describe('e2e: the agent-gateway command', function () {
   this.timeout(180_000);
 
@@ -105,12 +134,18 @@ describe('e2e: the agent-gateway command', function () {
         [['admin', 'set-password'], 'short\n', 'The password must have at least 12 characters'],
         [['deliveries', 'list', '--limit', '0'], undefined, 'limit must be a whole number from 1 to 500'],
         [['deliveries', 'list', '--limit', '501'], undefined, 'limit must be a whole number from 1 to 500'],
+        [['deliveries', 'list', '--limit', '-1'], undefined, 'limit must be a whole number from 1 to 500'],
+        [['deliveries', 'list', '--limit', '-5', '--json'], undefined, 'limit must be a whole number from 1 to 500'],
       ] as const) {
         const refused = await runCli([...argv], env, input === undefined ? {} : { input });
         expect(refused.code, argv.join(' ')).to.equal(1);
         expect(lines(refused.stderr).at(-2), argv.join(' ')).to.equal(reason);
         expect(refused.stderr, argv.join(' ')).not.to.contain('creating it');
       }
+    });
+
+    it('refuses an ID that cannot be an id with exit code 2 and the usage, before any database is opened', async () => {
+      await refusesMalformedIds(env);
     });
 
     it('refuses unknown commands and sub-commands, and a missing command, with exit code 2 and the usage', async () => {
@@ -242,6 +277,10 @@ describe('e2e: the agent-gateway command', function () {
       expect(result.stderr).to.equal(`${through()}\n`);
       expect(result.stdout).to.equal('Admin password set; every admin session has ended. Open /settings to log in.\n');
       expect(await login(gateway!, PASSWORD)).to.equal('/settings/keys (session)');
+    });
+
+    it('refuses an ID that cannot be an id as it does without a server (exit code 2), asking the server nothing', async () => {
+      await refusesMalformedIds({ DATA_DIR: dataDir });
     });
 
     it('fails with one line when the key id is unknown', async () => {

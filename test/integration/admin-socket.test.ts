@@ -68,8 +68,8 @@ describe('admin socket (server and client over a Unix socket)', () => {
         setAdminPassword: async (password) => void keys.passwords.push(password),
         migrations: async () => ({ appliedAtStart: ['Migration2_b'], recorded: ['Migration1_a', 'Migration2_b'] }),
         reload: notUsedHere,
-        deliveries: { list: notUsedHere, show: notUsedHere },
-        replay: notUsedHere,
+        deliveries: { list: notUsedHere, show: async (id) => Promise.reject(new DomainError('not_found', `No stored request with id ${id}`)) },
+        replay: async (id) => Promise.reject(new DomainError('not_found', `No stored request with id ${id}`)),
       },
       logger,
     );
@@ -120,6 +120,22 @@ describe('admin socket (server and client over a Unix socket)', () => {
       status: 400,
       body: { code: 'invalid_input', error: 'Key name must be 1–100 characters' },
     });
+  });
+
+  it('sends each id as one path segment of its own route: never empty, a dot-segment or a slash that lands on another', async () => {
+    const failure = (call: Promise<unknown>): Promise<unknown> =>
+      call.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    for (const call of [() => client.delivery(''), () => client.replay(''), () => client.revoke('')])
+      expect(await failure(call()))
+        .to.be.instanceOf(DomainError)
+        .and.to.include({ code: 'invalid_input', message: 'The id is empty' });
+    for (const id of ['.', '..', 'a/replay', '../keys', '?limit=1', '#x', '%2E%2E'])
+      for (const call of [() => client.delivery(id), () => client.replay(id)])
+        expect(await failure(call()), id).to.include({ code: 'not_found', message: `No stored request with id ${id}` });
+    for (const id of ['..', '.', 'x/y']) expect(await failure(client.revoke(id)), id).to.include({ code: 'not_found', message: `No key ${id}` });
   });
 
   it("answers a library's failure as Internal server error, its text only in the log", async () => {

@@ -14,6 +14,7 @@ import { UsageError } from '../../../src/cli/usage-error.js';
 
 const io: CliIo = { out: new PassThrough(), err: new PassThrough(), input: new PassThrough() };
 const TABLE = commands(io);
+const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const resolve = (...argv: string[]): Resolved => resolveCommandLine(argv, TABLE);
 
 const refusal = (...argv: string[]): UsageError => {
@@ -121,9 +122,23 @@ describe('the CLI command line', () => {
     expect(created.command.words).to.deep.equal(['keys', 'create']);
     expect(created.parsed.values).to.deep.equal({ name: 'ci bot', json: true });
     expect(ran('keys', 'create', '--name=x').parsed.values).to.deep.equal({ name: 'x' });
-    expect(ran('keys', 'revoke', 'id-1').parsed.positionals).to.deep.equal(['id-1']);
-    // a value that looks like an option, after `--`
-    expect(ran('keys', 'revoke', '--', '-odd').parsed.positionals).to.deep.equal(['-odd']);
+    expect(ran('keys', 'revoke', ID).parsed.positionals).to.deep.equal([ID]);
+    // an argument after `--`, and a value that looks like an option after `=`
+    expect(ran('deliveries', 'show', '--', ID).parsed.positionals).to.deep.equal([ID]);
+    expect(ran('keys', 'create', '--name=-odd').parsed.values).to.deep.equal({ name: '-odd' });
     expect(ran('triggers', 'check', '--file', 'x.json').parsed.values).to.deep.equal({ file: 'x.json' });
+    // a negative number is an option's value, for the command to refuse for what it is
+    expect(ran('deliveries', 'list', '--limit', '-1').parsed.values).to.deep.equal({ limit: '-1' });
+    expect(ran('deliveries', 'list', '--limit=-1', '--json').parsed.values).to.deep.equal({ limit: '-1', json: true });
+  });
+
+  it('refuses an ID that cannot be an id, whatever the command would have worked on', () => {
+    for (const id of ['', 'nope', '..', '.', '../status', `${ID}/replay`, ` ${ID}`, ID.slice(1)]) {
+      expect(refusal('keys', 'revoke', id).message, id).to.equal('Key id must be a UUID (see keys list)');
+      expect(refusal('deliveries', 'show', id).message, id).to.equal('Request id must be a UUID (see deliveries list)');
+      expect(refusal('deliveries', 'replay', id).message, id).to.equal('Request id must be a UUID (see deliveries list)');
+    }
+    expect(refusal('deliveries', 'show', '', '--json').usage).to.match(/^Usage: agent-gateway deliveries show ID \[--json\]/);
+    expect(ran('deliveries', 'show', ID.toUpperCase()).parsed.positionals).to.deep.equal([ID.toUpperCase()]);
   });
 });

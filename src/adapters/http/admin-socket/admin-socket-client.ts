@@ -8,6 +8,17 @@ import type { MigrationReport, ReloadReport } from './admin-socket-server.js';
 
 type Wire = Record<string, unknown>;
 
+/**
+ * An id as one path segment: encoded, and never a segment that lands on another route. Empty,
+ * `/deliveries/` would be the list's route (the router ignores a trailing slash); `.` and `..`
+ * are spelled `%2E` so that nothing on the way can resolve them as dot-segments.
+ * @throws DomainError invalid_input for an empty id (no route takes one).
+ */
+const segment = (id: string): string => {
+  if (id === '') throw new DomainError('invalid_input', 'The id is empty');
+  return encodeURIComponent(id).replaceAll('.', '%2E');
+};
+
 const revive = <T extends { createdAt: Date; lastUsedAt: Date | null }>(raw: Wire): T =>
   ({
     ...raw,
@@ -71,7 +82,7 @@ export class AdminSocketClient implements KeyAdministration {
   }
 
   async revoke(id: string): Promise<void> {
-    await this.call('DELETE', `/keys/${encodeURIComponent(id)}`);
+    await this.call('DELETE', `/keys/${segment(id)}`);
   }
 
   /** The delivery log's list, as the server's JSON (times as ISO text); `query` is the filter's query string. */
@@ -81,13 +92,13 @@ export class AdminSocketClient implements KeyAdministration {
   }
 
   /** One stored request with its runs, as the server's JSON. */
-  delivery(id: string): Promise<Wire> {
-    return this.call('GET', `/deliveries/${encodeURIComponent(id)}`);
+  async delivery(id: string): Promise<Wire> {
+    return this.call('GET', `/deliveries/${segment(id)}`);
   }
 
   /** Replays a stored request on the server; the outcome as the server's JSON. */
-  replay(id: string): Promise<Wire> {
-    return this.call('POST', `/deliveries/${encodeURIComponent(id)}/replay`);
+  async replay(id: string): Promise<Wire> {
+    return this.call('POST', `/deliveries/${segment(id)}/replay`);
   }
 
   /** One request; an error answer (`{code, error}`, see AdminSocketServer) becomes the DomainError it was. */
