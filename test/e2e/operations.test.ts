@@ -39,8 +39,30 @@ describe('e2e: operations probes', function () {
     expect(text).to.contain('agw_process_cpu_seconds_total');
   });
 
-  it('keeps other methods and paths outside /api at 404', async () => {
-    expect((await send(`${gateway.url}/healthz`, { method: 'POST' })).status).to.equal(404);
+  it('answers HEAD on /metrics as GET, without a body, and takes the bearer scheme in any case', async () => {
+    const head = await fetch(`${gateway.url}/metrics`, { method: 'HEAD', headers: { authorization: 'Bearer scrape-me' } });
+    expect(head.status).to.equal(200);
+    expect(head.headers.get('content-type')).to.match(/^text\/plain/);
+    expect(await head.text()).to.equal('');
+    expect((await fetch(`${gateway.url}/metrics`, { method: 'HEAD' })).status).to.equal(401);
+    const lower = await fetch(`${gateway.url}/metrics`, { headers: { authorization: 'bearer scrape-me' } });
+    expect(lower.status).to.equal(200);
+    expect(await lower.text()).to.match(/^agw_queue_depth\{queue="trigger-run"\} 0$/m);
+  });
+
+  it('refuses another method on /healthz, /readyz and /metrics with 405 and Allow, as the API does', async () => {
+    for (const path of ['/healthz', '/readyz', '/metrics'])
+      for (const method of ['PUT', 'POST', 'OPTIONS', 'DELETE']) {
+        const response = await fetch(`${gateway.url}${path}`, { method, headers: { authorization: 'Bearer scrape-me' } });
+        expect(response.status, `${method} ${path}`).to.equal(405);
+        expect(response.headers.get('allow'), `${method} ${path}`).to.equal('GET, HEAD');
+        expect(await response.json(), `${method} ${path}`).to.deep.equal({ error: `Method ${method} is not allowed on ${path}` });
+      }
+  });
+
+  it('keeps other paths outside /api at 404', async () => {
     expect((await send(`${gateway.url}/healthz/x`)).status).to.equal(404);
+    expect((await send(`${gateway.url}/healthz/x`, { method: 'PUT' })).status).to.equal(404);
+    expect((await send(`${gateway.url}/metricsx`)).status).to.equal(404);
   });
 });

@@ -9,6 +9,7 @@ import { apiKeyAuth } from './middleware/api-key-auth.js';
 import { respondWithError } from './middleware/error-responder.js';
 import { formBody } from './middleware/form-body.js';
 import { jsonBody } from './middleware/json-body.js';
+import { answerMethodNotAllowed } from './method-not-allowed.js';
 
 /** Handles one endpoint once its authentication passed; the parsed body is in `ctx.request.body`. */
 export type RouteHandler = (ctx: Context) => Promise<void> | void;
@@ -92,12 +93,7 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
     if (ctx.path !== API_PREFIX && !ctx.path.startsWith(`${API_PREFIX}/`)) return next();
     return routes(ctx as Parameters<typeof routes>[0], async () => {
       const found = lookupRoute(ctx.method, ctx.path, options.routes);
-      if (found.kind === 'wrong-method') {
-        ctx.set('Allow', found.allowed.join(', '));
-        ctx.status = 405;
-        ctx.body = { error: `Method ${ctx.method} is not allowed on ${ctx.path}` };
-        return;
-      }
+      if (found.kind === 'wrong-method') return answerMethodNotAllowed(ctx, found.allowed);
       throw new DomainError('not_found', 'Not found');
     });
   };

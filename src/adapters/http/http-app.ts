@@ -12,6 +12,7 @@ import { API_PREFIX, type ApiRoute } from '../../domain/auth/route-policy.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { apiRouter } from './api-router.js';
 import { adminUi, type AdminUiDependencies } from './admin/admin-ui.js';
+import { answerMethodNotAllowed } from './method-not-allowed.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
 import { apiChecksBeforeBody, apiHandlers, rethrowAsFailedToCreateJob } from './handlers.js';
 import { requestLog } from './middleware/request-log.js';
@@ -39,25 +40,22 @@ export interface HttpAppDependencies {
 
 /**
  * Probes for operators and orchestrators, outside `/api` and without a key:
- * `/healthz` — the process answers; `/readyz` — the database and the queue answer too.
+ * `/healthz` — the process answers; `/readyz` — the database and the queue answer too. GET and
+ * HEAD; another method is 405.
  */
 const operations =
   (checkReadiness: CheckReadiness): Koa.Middleware =>
   async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.path !== '/healthz' && ctx.path !== '/readyz') return next();
+    ctx.state.routeName = ctx.path.slice(1);
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return answerMethodNotAllowed(ctx, ['GET', 'HEAD']);
     if (ctx.path === '/healthz') {
-      ctx.state.routeName = 'healthz';
       ctx.body = { status: 'ok' };
       return;
     }
-    if (ctx.path === '/readyz') {
-      ctx.state.routeName = 'readyz';
-      const readiness = await checkReadiness.execute();
-      ctx.status = readiness.ready ? 200 : 503;
-      ctx.body = { status: readiness.ready ? 'ready' : 'not ready', checks: readiness.checks };
-      return;
-    }
-    return next();
+    const readiness = await checkReadiness.execute();
+    ctx.status = readiness.ready ? 200 : 503;
+    ctx.body = { status: readiness.ready ? 'ready' : 'not ready', checks: readiness.checks };
   };
 
 const notFound = (): never => {

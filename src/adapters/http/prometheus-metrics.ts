@@ -1,15 +1,16 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import type { CollectOperationalFigures } from '../../application/operations/collect-operational-figures.js';
 import { JOB_STATUSES } from '../../domain/jobs/job.js';
 import { ACTION_RUN_STATUSES } from '../../domain/triggers/action-run.js';
+import { answerMethodNotAllowed } from './method-not-allowed.js';
 import { RequestFigures } from './request-figures.js';
 
 /**
  * Prometheus metrics: requests by route and status, a latency histogram, queue depth, jobs by
  * status, trigger action runs by outcome, and the process's own figures. Served at
- * GET /metrics, behind `Authorization: Bearer <METRICS_TOKEN>` when a token is configured.
+ * GET (and HEAD) /metrics, behind `Authorization: Bearer <METRICS_TOKEN>` when a token is configured.
  */
 export class PrometheusMetrics {
   readonly #registry = new Registry();
@@ -91,12 +92,13 @@ export class PrometheusMetrics {
     this.#requests.observe(route, method, status, seconds);
   }
 
-  /** GET /metrics. */
+  /** GET /metrics; HEAD answers the same without the body (Koa drops it), another method 405. */
   endpoint(): Middleware {
     return async (ctx, next) => {
-      if (ctx.path !== '/metrics' || ctx.method !== 'GET') return next();
+      if (ctx.path !== '/metrics') return next();
       ctx.state.routeName = 'metrics';
-      if (this.token !== undefined && !matches(ctx.get('authorization'), `Bearer ${this.token}`)) {
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return answerMethodNotAllowed(ctx, ['GET', 'HEAD']);
+      if (this.token !== undefined && !bearerMatches(ctx.get('authorization'), this.token)) {
         ctx.status = 401;
         ctx.body = { error: 'Unauthorized' };
         return;
@@ -107,8 +109,14 @@ export class PrometheusMetrics {
   }
 }
 
-const matches = (given: string, expected: string): boolean => {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
+
+/**
+ * Whether `Authorization` carries `token` as a bearer token. The scheme's name is
+ * case-insensitive (RFC 9110 §11.1: `bearer` is `Bearer`); the tokens are compared as digests,
+ * in constant time whatever their lengths.
+ */
+const bearerMatches = (authorization: string, token: string): boolean => {
+  const credentials = /^bearer +(\S+) *$/i.exec(authorization);
+  return credentials !== null && timingSafeEqual(digest(credentials[1]), digest(token));
 };

@@ -26,3 +26,53 @@ describe('PrometheusMetrics', () => {
     }
   });
 });
+
+describe('PrometheusMetrics endpoint (GET /metrics behind the token)', () => {
+  const figures: OperationalFigures = { queueDepth: {}, failedTasks: {}, jobs: {}, actionRuns: {} };
+  let server: ReturnType<typeof createServer>;
+  let url: string;
+
+  beforeEach(async () => {
+    const metrics = new PrometheusMetrics({ execute: async () => figures } as unknown as CollectOperationalFigures, 'scrape-me');
+    const app = new Koa();
+    app.use(metrics.endpoint());
+    app.use((ctx) => {
+      ctx.status = 404;
+      ctx.body = { error: 'Not found' };
+    });
+    server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`;
+  });
+  afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('takes the bearer scheme in any case (RFC 9110 §11.1), and refuses a missing or wrong token with 401', async () => {
+    for (const scheme of ['Bearer', 'bearer', 'BEARER']) {
+      const response = await fetch(url, { headers: { authorization: `${scheme} scrape-me` } });
+      expect(response.status, scheme).to.equal(200);
+      expect(await response.text(), scheme).to.match(/^# HELP agw_queue_depth /m);
+    }
+    for (const authorization of [undefined, 'Bearer wrong', 'Bearer scrape-me-not', 'Bearer', 'Basic scrape-me', 'bearerscrape-me', 'scrape-me']) {
+      const response = await fetch(url, { headers: authorization === undefined ? {} : { authorization } });
+      expect(response.status, authorization).to.equal(401);
+      expect(await response.json(), authorization).to.deep.equal({ error: 'Unauthorized' });
+    }
+  });
+
+  it('answers HEAD like GET, without a body', async () => {
+    const head = await fetch(url, { method: 'HEAD', headers: { authorization: 'Bearer scrape-me' } });
+    expect(head.status).to.equal(200);
+    expect(head.headers.get('content-type')).to.match(/^text\/plain/);
+    expect(await head.text()).to.equal('');
+    expect((await fetch(url, { method: 'HEAD' })).status).to.equal(401);
+  });
+
+  it('refuses another method with 405, naming it, and Allow: GET, HEAD', async () => {
+    for (const method of ['PUT', 'POST', 'DELETE', 'OPTIONS']) {
+      const response = await fetch(url, { method, headers: { authorization: 'Bearer scrape-me' } });
+      expect(response.status, method).to.equal(405);
+      expect(response.headers.get('allow'), method).to.equal('GET, HEAD');
+      expect(await response.json(), method).to.deep.equal({ error: `Method ${method} is not allowed on /metrics` });
+    }
+  });
+});
