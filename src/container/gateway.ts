@@ -3,6 +3,7 @@ import type { Logger as Pino } from 'pino';
 import { AdminSocketServer } from '../adapters/http/admin-socket/admin-socket-server.js';
 import { adminSocketPath } from '../adapters/http/admin-socket/admin-socket-path.js';
 import type { HttpServer } from '../adapters/http/http-server.js';
+import { rejectionLog } from '../adapters/http/middleware/request-log.js';
 import { createPino, PinoLogger } from '../adapters/logging/pino-logger.js';
 import type { Database } from '../adapters/persistence/database.js';
 import { closeEngine } from '../adapters/persistence/open-engine.js';
@@ -123,7 +124,11 @@ export class Gateway {
       // the queue's start and the workers as they would for a busy insert or a free worker.
       // Only the database or the task queue failing now can still end the start; what was
       // accepted is stored and runs after the next start.
-      http.serve(app);
+      const metrics = await container.getAsync(TOKENS.Metrics);
+      http.serve(
+        app,
+        rejectionLog(pino, (route, method, status, seconds) => metrics.observe(route, method, status, seconds)),
+      );
       // The workers last (the first begins the task queue's start, unless a request did, and
       // each waits for it; a failed start fails here with its error): a start that fails never
       // leaves a task half-run.

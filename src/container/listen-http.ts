@@ -1,11 +1,14 @@
-import { HttpServer } from '../adapters/http/http-server.js';
+import { HttpServer, REQUEST_TIMEOUTS, STARTING_HOLD } from '../adapters/http/http-server.js';
 import type { AppConfig } from './config.js';
 import { StartupError } from './startup-error.js';
 
 /** Binds HOST:PORT; a refusal becomes a StartupError naming the setting to change. */
 export const listenHttp = async (config: AppConfig): Promise<HttpServer> => {
   try {
-    return await HttpServer.listen(config.port, config.host);
+    return await HttpServer.listen(config.port, config.host, STARTING_HOLD, {
+      headersMs: REQUEST_TIMEOUTS.headersMs,
+      requestMs: config.requestTimeoutMs,
+    });
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
     const where = `${config.host}:${config.port}`;

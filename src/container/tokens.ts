@@ -9,6 +9,7 @@ import type { CreateJobOnce } from '../application/jobs/create-job-once.js';
 import type { ListApiKeys } from '../application/auth/list-api-keys.js';
 import type { RevokeApiKey } from '../application/auth/revoke-api-key.js';
 import type { Database } from '../adapters/persistence/database.js';
+import type { PrometheusMetrics } from '../adapters/http/prometheus-metrics.js';
 import type { CancelJob } from '../application/jobs/cancel-job.js';
 import type { DeliveryHistory } from '../application/triggers/delivery-history.js';
 import type { FireTriggers } from '../application/triggers/fire-triggers.js';
@@ -139,6 +140,8 @@ export const TOKENS = {
   ReplyToChatMessage: token<ReplyToChatMessage>('ReplyToChatMessage'),
   PollMessagingUpdates: token<PollMessagingUpdates>('PollMessagingUpdates'),
   HttpApp: token<Koa>('HttpApp'),
+  /** GET /metrics and the request figures; the HTTP server also counts the requests it rejects into it. */
+  Metrics: token<PrometheusMetrics>('Metrics'),
   SweepExpiredData: token<SweepExpiredData>('SweepExpiredData'),
   ScheduleRetentionSweep: token<ScheduleRetentionSweep>('ScheduleRetentionSweep'),
 } as const;

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
 import { requestIdOf } from './middleware/request-id.js';
+import { answerClientError, answerRejected, missingHost, type RejectedRequest, type RejectionObserver } from './rejected-request.js';
 
 /** How a request that arrives while the service is starting is held until the service can answer it. */
 export interface StartingHold {
@@ -18,6 +19,24 @@ export interface StartingHold {
  * never run after its caller gave up on it for want of an answer; the cap bounds the memory held.
  */
 export const STARTING_HOLD: StartingHold = { waitMs: 10_000, max: 1_000 };
+
+/**
+ * How long a request may take to arrive. Node counts both from the request's first byte to its
+ * last (the response's time is not counted: a slow handler is never cut), and a request over
+ * either is answered 408 `{error}` and its connection closed.
+ */
+export interface RequestTimeouts {
+  /** The request line and headers (Node's `headersTimeout`); capped at `requestMs`. */
+  readonly headersMs: number;
+  /** The whole request, body included (Node's `requestTimeout`; REQUEST_TIMEOUT_MS). */
+  readonly requestMs: number;
+}
+
+/**
+ * Node's defaults hold a connection whose body stopped coming for 300 s (and headers for 60 s);
+ * an API caller's headers come in one packet and a body of BODY_LIMIT within seconds.
+ */
+export const REQUEST_TIMEOUTS: RequestTimeouts = { headersMs: 20_000, requestMs: 60_000 };
 
 /** 503 while the service starts or stops; with a request id, as every answer has (docs/api.md). */
 const refuse = (req: IncomingMessage, res: ServerResponse, error: string): void => {
@@ -36,6 +55,7 @@ interface Held {
 export class HttpServer {
   #handler: RequestListener;
   readonly #held = new Set<Held>();
+  #observeRejection: RejectionObserver | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -51,12 +71,35 @@ export class HttpServer {
    * 503 `{error: "The service is starting"}` with `Retry-After: 1`); a request whose caller
    * hangs up while waiting is dropped, never run. Rejects with Node's listen error (`code`
    * EADDRINUSE, EACCES, EADDRNOTAVAIL, ENOTFOUND …).
+   *
+   * A request Node's parser refuses (malformed request line, header or body framing, headers
+   * too large), one that does not arrive within `timeouts`, an HTTP/1.1 request without Host
+   * and one with an `Expect` other than 100-continue are answered here, never reaching the app:
+   * 4xx `{error}` with an `x-request-id` and `Connection: close` (rejected-request.ts).
    */
-  static async listen(port: number, host: string, hold: StartingHold = STARTING_HOLD): Promise<HttpServer> {
-    const server = createServer();
+  static async listen(port: number, host: string, hold: StartingHold = STARTING_HOLD, timeouts: RequestTimeouts = REQUEST_TIMEOUTS): Promise<HttpServer> {
+    const requestTimeout = timeouts.requestMs;
+    const headersTimeout = Math.min(timeouts.headersMs, requestTimeout);
+    const server = createServer({
+      requestTimeout,
+      headersTimeout,
+      // Node checks the two timeouts on this interval (30 s by default), so a request is cut
+      // between its timeout and its timeout plus the interval.
+      connectionsCheckingInterval: Math.max(100, Math.min(5_000, Math.floor(headersTimeout / 4))),
+      // Answered below with {error}, instead of Node's bare 400.
+      requireHostHeader: false,
+    });
     server.keepAliveTimeout = 65_000;
     const http = new HttpServer(server, hold);
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => http.#handler(req, res));
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (missingHost(req)) http.#rejected(answerRejected(res, 400, 'MISSING_HOST', 'Missing Host header (required by HTTP/1.1)'));
+      else http.#handler(req, res);
+    });
+    // Without this listener Node answers 417 with no body.
+    server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) =>
+      http.#rejected(answerRejected(res, 417, 'EXPECTATION_FAILED', 'Unsupported Expect header (only 100-continue is)')),
+    );
+    server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => http.#rejected(answerClientError(error, socket)));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => {
@@ -67,10 +110,15 @@ export class HttpServer {
     return http;
   }
 
-  /** From now on requests go to `app`, beginning with those that waited for it, in their order. */
-  serve(app: Koa): void {
+  /**
+   * From now on requests go to `app`, beginning with those that waited for it, in their order,
+   * and each request answered without it (listen) is told to `observeRejection`: before, they
+   * are answered but not told.
+   */
+  serve(app: Koa, observeRejection?: RejectionObserver): void {
     const handler = app.callback();
     this.#handler = handler;
+    this.#observeRejection = observeRejection;
     const waiting = [...this.#held];
     this.#held.clear();
     for (const { req, res, timer } of waiting) {
@@ -101,6 +149,10 @@ export class HttpServer {
     timer.unref();
     await closed;
     clearTimeout(timer);
+  }
+
+  #rejected(rejection: RejectedRequest | undefined): void {
+    if (rejection !== undefined) this.#observeRejection?.(rejection);
   }
 
   #holdUntilServed(req: IncomingMessage, res: ServerResponse): void {

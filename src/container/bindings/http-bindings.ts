@@ -56,6 +56,11 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       TOKENS.ConfigReloader,
     ],
   );
+  c.bind(TOKENS.Metrics).toResolvedValue(
+    (queue: TaskQueue, jobs, runs, scheduleRuns: ScheduleRunRepository, requests: InboundRequestStore) =>
+      new PrometheusMetrics(new CollectOperationalFigures(queue, jobs, runs, scheduleRuns, requests), config.metricsToken),
+    [TOKENS.TaskQueue, TOKENS.JobRepository, TOKENS.ActionRunRepository, TOKENS.ScheduleRunRepository, TOKENS.InboundRequestStore],
+  );
   c.bind(TOKENS.HttpApp).toResolvedValue(
     (
       pino,
@@ -67,20 +72,16 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       registerMessagingWebhook,
       receiveMessagingUpdate,
       checkReadiness,
-      queue,
-      jobs,
-      runs,
+      metrics,
       auth,
       keys,
       overview,
       cancelJob,
       chat,
       logger: Logger,
-      scheduleRuns: ScheduleRunRepository,
       deliveries,
       approvals,
       decideApproval,
-      requests: InboundRequestStore,
     ) =>
       createHttpApp({
         routes: routeTable(),
@@ -107,7 +108,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
         registerMessagingWebhook,
         receiveMessagingUpdate,
         checkReadiness,
-        metrics: new PrometheusMetrics(new CollectOperationalFigures(queue, jobs, runs, scheduleRuns, requests), config.metricsToken),
+        metrics,
         bodyLimit: config.bodyLimit,
         trustedProxies: config.trustedProxies,
       }),
@@ -121,20 +122,16 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       TOKENS.RegisterMessagingWebhook,
       TOKENS.ReceiveMessagingUpdate,
       TOKENS.CheckReadiness,
-      TOKENS.TaskQueue,
-      TOKENS.JobRepository,
-      TOKENS.ActionRunRepository,
+      TOKENS.Metrics,
       TOKENS.AdminAuthentication,
       TOKENS.KeyAdministration,
       TOKENS.AdminOverview,
       TOKENS.CancelJob,
       TOKENS.ChatAgent,
       TOKENS.Logger,
-      TOKENS.ScheduleRunRepository,
       TOKENS.DeliveryHistory,
       TOKENS.ApprovalStore,
       TOKENS.DecideApproval,
-      TOKENS.InboundRequestStore,
     ],
   );
 };

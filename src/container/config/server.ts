@@ -34,6 +34,7 @@ export const serverSchema = (cwd: string) =>
       }),
       METRICS_TOKEN: optionalText(),
       BODY_LIMIT: size('1mb'),
+      REQUEST_TIMEOUT_MS: integer(60_000, 1_000, 3_600_000),
       LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
     })
     .transform((env) => ({
@@ -61,6 +62,8 @@ export const serverSchema = (cwd: string) =>
       /** Bearer token required by GET /metrics; unset leaves it open. Never logged. */
       metricsToken: env.METRICS_TOKEN,
       bodyLimit: env.BODY_LIMIT,
+      /** How long a request (headers and body, not its answer) may take to arrive; then 408 (HttpServer). */
+      requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
       logLevel: env.LOG_LEVEL,
     }));
 

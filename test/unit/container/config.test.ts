@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       databaseCreate: false,
       bodyLimit: 1024 * 1024,
+      requestTimeoutMs: 60_000,
       logLevel: 'info',
       triggersFile: '/srv/gw/config/TRIGGERS.json',
       triggersDir: '/srv/gw/triggers',
@@ -186,6 +187,7 @@ describe('loadConfig', () => {
     }
     expect(problemsOf({ PORT: '70000' })[0]).to.match(/^PORT: "70000"/);
     expect(problemsOf({ BODY_LIMIT: 'lots' })[0]).to.match(/^BODY_LIMIT: "lots" is not a size/);
+    expect(problemsOf({ REQUEST_TIMEOUT_MS: '500' })).to.deep.equal(['REQUEST_TIMEOUT_MS: "500" is not a whole number between 1000 and 3600000']);
     expect(problemsOf({ LOG_LEVEL: 'loud' })[0]).to.match(/^LOG_LEVEL: "loud" is not one of fatal, error/);
     expect(problemsOf({ DATABASE_CREATE: 'yes' })).to.deep.equal(['DATABASE_CREATE: "yes" is not true or false']);
     // As written, not lower-cased.

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Logger as Pino } from 'pino';
+import type { RejectionObserver } from '../rejected-request.js';
 import { respondWithError } from './error-responder.js';
 import { requestIdOf } from './request-id.js';
 
@@ -47,4 +48,18 @@ export const requestLog =
       }
       observe?.(route, ctx.req.method ?? 'GET', ctx.status, durationMs / 1000);
     }
+  };
+
+/**
+ * The log line and count of a request the HTTP server answered without the app (rejected-request.ts:
+ * malformed, headers too large, not received in time, no Host): at `info`, as the request log's
+ * lines, with the id sent back, the status and Node's error code only — never the request's
+ * bytes, which may hold keys. Its method is unknown (it may be what was malformed): it is counted
+ * as route `unmatched`, method `UNKNOWN`, with no latency (0 s).
+ */
+export const rejectionLog =
+  (logger: Pino, observe?: RequestObserver): RejectionObserver =>
+  ({ requestId, status, code }) => {
+    logger.info({ reqId: requestId, status, code }, 'request rejected');
+    observe?.('unmatched', 'UNKNOWN', status, 0);
   };
