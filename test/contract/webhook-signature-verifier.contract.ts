@@ -17,6 +17,16 @@ const SECRET = 'contract-webhook-secret';
 const JSON_BODY = Buffer.from('{"ref":"refs/heads/job/1","after":"0123abc","repository":{"full_name":"o/r"}}');
 /** Bytes that are not UTF-8 text: a verifier works on the bytes, never on a decoded string. */
 const BINARY_BODY = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x7b, 0x22, 0xc3, 0x28, 0x0a]);
+/** JSON-looking bodies whose bytes are not UTF-8, as a fuzzer or a misconfigured sender posts them. */
+const NOT_UTF8_BODIES: Readonly<Record<string, Buffer>> = {
+  'Latin-1': Buffer.from('{"job":"r\xe9sum\xe9"}', 'latin1'),
+  'an encoded lone surrogate (ED A0 BD)': Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0xbd, 0x22, 0x7d]),
+  'an overlong "/" (C0 AF)': Buffer.from([0x22, 0xc0, 0xaf, 0x22]),
+  'a cut-off sequence (E2 82)': Buffer.from([0x22, 0xe2, 0x82]),
+  'UTF-16LE with its byte order mark': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"a":1}', 'utf16le')]),
+  'UTF-16LE without one': Buffer.from('{"a":1}', 'utf16le'),
+  'a UTF-8 byte order mark': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')]),
+};
 
 /**
  * The behaviour every WebhookSignatureVerifier adapter must have: an HMAC over the exact raw body
@@ -40,6 +50,14 @@ export const describeWebhookSignatureVerifierContract = (name: string, scheme: S
         const signature = scheme.sign(SECRET, body);
         expect(verifier.couldVerify(signature), `couldVerify, a body of ${body.length} bytes`).to.equal(true);
         expect(verifier.verify(body, signature), `verify, a body of ${body.length} bytes`).to.equal(true);
+      }
+    });
+
+    it('verifies bodies that are not UTF-8 over their bytes, refusing the signature of their text decoded and encoded again', () => {
+      for (const [what, body] of Object.entries(NOT_UTF8_BODIES)) {
+        expect(verifier.verify(body, scheme.sign(SECRET, body)), what).to.equal(true);
+        const reencoded = Buffer.from(body.toString('utf8'), 'utf8');
+        if (!reencoded.equals(body)) expect(verifier.verify(body, scheme.sign(SECRET, reencoded)), `${what}, re-encoded`).to.equal(false);
       }
     });
 

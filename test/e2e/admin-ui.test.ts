@@ -218,6 +218,25 @@ describe('e2e: admin UI over HTTP', function () {
       expect(await (await get('/settings/keys', cookie)).text()).not.to.contain('as json');
     });
 
+    it('answers a form whose percent-encoding is not UTF-8 with a 400 page naming the field, and one in another charset with a 415 page; no key is made', async () => {
+      const { cookie, csrf } = await login();
+      const form = { 'content-type': 'application/x-www-form-urlencoded' };
+      for (const name of ['%ff', '%ED%A0%BD', '%C0%AF', 'cut%E2%82']) {
+        const page = await adminPage(await raw('/settings/keys', cookie, form, `csrf=${csrf}&name=${name}`), 400, `name=${name}`);
+        expect(page, name).to.contain('Invalid form body: the value of field &quot;name&quot; is not valid UTF-8 once percent-decoded');
+      }
+      const badName = await adminPage(await raw('/settings/keys', cookie, form, `csrf=${csrf}&%ff=1&name=bad-field-name`), 400, 'field name %ff');
+      expect(badName).to.contain('the field name &quot;%ff&quot; is not valid UTF-8');
+      const latin1 = Buffer.from(`csrf=${csrf}&name=r\xe9sum\xe9-key`, 'latin1');
+      await adminPage(await raw('/settings/keys', cookie, form, latin1), 400, 'raw Latin-1 bytes');
+      const declared = { 'content-type': 'application/x-www-form-urlencoded; charset=iso-8859-1' };
+      expect(await adminPage(await raw('/settings/keys', cookie, declared, `csrf=${csrf}&name=r%E9sum%E9-key`), 415, 'charset=iso-8859-1')).to.contain(
+        'Unsupported charset iso-8859-1: send the form as UTF-8',
+      );
+      const keys = await (await get('/settings/keys', cookie)).text();
+      expect(keys).not.to.match(/bad-field-name|sum.*-key|%ff|\ufffd/);
+    });
+
     it('answers an unknown path with a 404 page and an unknown method with a 405 page', async () => {
       const { cookie } = await login();
       await adminPage(await get('/settings/nothing-here', cookie), 404, 'unknown path');

@@ -33,7 +33,7 @@ describe('e2e: bad input on the built server', function () {
   /** An event whose payloads the gateway does not check (a push must carry a ref and commits): any JSON passes. */
   const ANY_EVENT = 'any_payload';
   /** Each body endpoint, with the credential it needs for this body. */
-  const endpoints: ReadonlyArray<readonly [string, (raw: string) => Record<string, string>]> = [
+  const endpoints: ReadonlyArray<readonly [string, (raw: string | Buffer) => Record<string, string>]> = [
     ['/api/webhook', () => ({ 'x-api-key': key })],
     ['/api/codehost/webhook', (raw) => ({ 'x-hub-signature-256': sign(raw), 'x-github-event': ANY_EVENT, 'x-github-delivery': randomUUID() })],
     ['/api/messaging/webhook', () => ({ 'x-telegram-bot-api-secret-token': MESSAGING_SECRET })],
@@ -126,7 +126,7 @@ describe('e2e: bad input on the built server', function () {
     expect(answer).to.deep.equal({ status: 413, body: { error: 'Request body is larger than 1048576 bytes' } });
   });
 
-  it('checks the code-host signature over the exact bytes: multi-byte UTF-8 passes, bytes that are not UTF-8 fail', async () => {
+  it('checks the code-host signature over the exact bytes: multi-byte UTF-8 passes; bytes that are not UTF-8 are 401 unsigned, 400 naming the byte once signed', async () => {
     const utf8 = Buffer.from(JSON.stringify({ text: 'é 😀 \u00e9 — ok' }), 'utf8');
     const good = await post('/api/codehost/webhook', utf8, {
       'x-hub-signature-256': sign(utf8),
@@ -134,13 +134,51 @@ describe('e2e: bad input on the built server', function () {
       'x-github-delivery': randomUUID(),
     });
     expect(good).to.deep.equal({ status: 200, body: { ok: true, triggers: ['on-codehost-webhook'] } });
-    const notUtf8 = Buffer.concat([Buffer.from('{"text":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
-    const refused = await post('/api/codehost/webhook', notUtf8, {
-      'x-hub-signature-256': sign(notUtf8),
-      'x-github-event': 'push',
-      'x-github-delivery': randomUUID(),
+    const signedAs = (signature: string) => ({ 'x-hub-signature-256': signature, 'x-github-event': 'star', 'x-github-delivery': randomUUID() });
+    for (const [what, notUtf8, offset] of [
+      ['0xff', Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff]), Buffer.from('"}')]), 6],
+      ['an encoded surrogate', Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xed, 0xa0, 0xbd]), Buffer.from('"}')]), 6],
+      ['UTF-16 with its byte order mark', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"a":1}', 'utf16le')]), 0],
+    ] as const) {
+      const forged = await post('/api/codehost/webhook', notUtf8, signedAs(sign(Buffer.concat([notUtf8, Buffer.from(' ')]))));
+      expect(forged, `${what}, wrongly signed`).to.deep.equal({ status: 401, body: { error: 'Unauthorized' } });
+      const signed = await post('/api/codehost/webhook', notUtf8, signedAs(sign(notUtf8)));
+      expect(signed.status, `${what}, signed`).to.equal(400);
+      expect(signed.body.error, what).to.match(new RegExp(`^Invalid JSON body: not valid UTF-8 at byte offset ${offset}\\b`));
+    }
+    // A signature over the body re-encoded from its U+FFFD-decoded text (what used to be checked) is refused.
+    const latin1 = Buffer.from('{"a":"\xe9l\xe8ve"}', 'latin1');
+    const reencoded = Buffer.from(latin1.toString('utf8'), 'utf8');
+    const answer = await post('/api/codehost/webhook', latin1, signedAs(sign(reencoded)));
+    expect(answer).to.deep.equal({ status: 401, body: { error: 'Unauthorized' } });
+  });
+
+  it('refuses a body that is not UTF-8 on every body endpoint (400 naming the byte) and a charset other than UTF-8 (415), instead of storing U+FFFD', async () => {
+    const latin1 = Buffer.from('{"job":"r\xe9sum\xe9 the doc","text":"\xe9l\xe8ve"}', 'latin1');
+    const notUtf8 = { status: 400, body: { error: 'Invalid JSON body: not valid UTF-8 at byte offset 9' } };
+    expect(await post('/api/create-job', latin1, { 'x-api-key': key }), 'create-job').to.deep.equal(notUtf8);
+    for (const [path, credentials] of endpoints) {
+      expect(await post(path, latin1, credentials(latin1)), path).to.deep.equal(notUtf8);
+    }
+    const refusedCharset = (charset: string) => ({ status: 415, body: { error: `Unsupported charset ${charset}: send the JSON body as UTF-8` } });
+    for (const [charset, body] of [
+      ['iso-8859-1', latin1],
+      ['utf-7', Buffer.from('{"job":"+AOk-"}')],
+      ['utf-16le', Buffer.from('{"job":"\u00e9"}', 'utf16le')],
+    ] as const) {
+      const headers = { 'content-type': `application/json; charset=${charset}`, 'x-api-key': key };
+      expect(await post('/api/create-job', body, headers), `create-job ${charset}`).to.deep.equal(refusedCharset(charset));
+      expect(await post('/api/webhook', body, headers), `webhook ${charset}`).to.deep.equal(refusedCharset(charset));
+    }
+    // The same text in UTF-8, declared so, is taken as sent.
+    const utf8 = await post('/api/create-job', Buffer.from('{"job":"résumé the doc"}'), {
+      'content-type': 'application/json; charset="UTF-8"',
+      'x-api-key': key,
     });
-    expect(refused).to.deep.equal({ status: 401, body: { error: 'Unauthorized' } });
+    expect(utf8.status, JSON.stringify(utf8.body)).to.equal(200);
+    const jobId = (utf8.body as { job_id: string }).job_id;
+    const prompt = await waitFor(() => readFile(join(prompts, `${jobId}.txt`), 'utf8').catch(() => undefined), 30_000, 'the agent to write the prompt');
+    expect(prompt).to.equal('résumé the doc');
   });
 
   it('answers a malformed percent-encoding in an /api path or query with a 4xx', async () => {

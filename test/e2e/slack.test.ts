@@ -249,6 +249,41 @@ describe('e2e: Slack channel on the built server (fake Slack Web API, fake OpenA
     for (const event of refused) expect(await firingsOf(event.eventId)).to.deep.equal([]);
   });
 
+  it('a body that is not UTF-8 → 401 unless rightly signed over its exact bytes, then 400 naming what is wrong (JSON events and forms alike)', async () => {
+    const signedBytes = (raw: Buffer, contentType: string, secret = SIGNING_SECRET) => {
+      const timestamp = Math.floor(Date.now() / 1000);
+      const mac = createHmac('sha256', secret).update(`v0:${timestamp}:`).update(raw).digest('hex');
+      return send<{ error?: string }>(`${gateway.url}${WEBHOOK}`, {
+        method: 'POST',
+        headers: { 'content-type': contentType, 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': `v0=${mac}` },
+        body: raw,
+      });
+    };
+    const event = JSON.stringify(messageEvent(ALLOWED.signature, 'PLACEHOLDER').body);
+    const latin1 = Buffer.concat([
+      Buffer.from(event.slice(0, event.indexOf('PLACEHOLDER'))),
+      Buffer.from('\xe9l\xe8ve', 'latin1'),
+      Buffer.from(event.slice(event.indexOf('PLACEHOLDER') + 11)),
+    ]);
+    const offset = event.indexOf('PLACEHOLDER');
+    const form = Buffer.from(`payload=${encodeURIComponent('{"type":"block_actions","x":"')}%ED%A0%BD%22%7D`);
+    for (const [what, raw, contentType, error] of [
+      ['a Latin-1 event', latin1, 'application/json', `Invalid JSON body: not valid UTF-8 at byte offset ${offset}`],
+      [
+        'a form with an encoded surrogate',
+        form,
+        'application/x-www-form-urlencoded',
+        'Invalid form body: the value of field "payload" is not valid UTF-8 once percent-decoded',
+      ],
+    ] as const) {
+      expect(await signedBytes(raw, contentType, 'not-the-signing-secret'), `${what}, wrongly signed`).to.deep.equal({
+        status: 401,
+        body: { error: 'Unauthorized' },
+      });
+      expect(await signedBytes(raw, contentType), `${what}, signed`).to.deep.equal({ status: 400, body: { error } });
+    }
+  });
+
   it('a retry of the same event (X-Slack-Retry-Num) runs nothing twice: one answer, one model call, one firing', async () => {
     const requestsBefore = llm.requests.length;
     // The channel's messages are answered one at a time, in order: the model's answers in that order.

@@ -52,11 +52,12 @@ interface LibraryFailure {
 
 /**
  * Translates a failure of the request-body libraries (koa-bodyparser → co-body → raw-body,
- * inflation, zlib, qs) into the core's error, so that it answers by STATUS_BY_CODE with our
- * own message: over the limit 413; an unknown content-encoding 415; malformed, corrupt,
- * truncated or cut-off bodies 400. What none of these is stays a 500.
+ * inflation, zlib) reading a body into the core's error, so that it answers by STATUS_BY_CODE
+ * with our own message: over the limit 413; an unknown content-encoding 415; corrupt,
+ * truncated or cut-off bodies 400. What none of these is stays a 500. (The bytes are parsed
+ * afterwards, by the body middlewares, which throw their own errors.)
  */
-export const bodyFailure = (error: unknown, syntax: 'JSON' | 'form'): DomainError => {
+export const bodyFailure = (error: unknown): DomainError => {
   if (isDomainError(error)) return error;
   const failure = (typeof error === 'object' && error !== null ? error : {}) as LibraryFailure;
   switch (failure.type) {
@@ -68,8 +69,6 @@ export const bodyFailure = (error: unknown, syntax: 'JSON' | 'form'): DomainErro
       return new DomainError('invalid_input', 'Request body does not match its Content-Length');
   }
   if (failure.status === 415) return new DomainError('unsupported_media_type', 'Unsupported body encoding');
-  // co-body marks a body it could not parse with 400 (for JSON a SyntaxError, also for `__proto__`).
-  if (failure.status === 400) return new DomainError('invalid_input', syntax === 'JSON' ? 'Invalid JSON body' : 'Invalid form body');
   // zlib (Z_DATA_ERROR, Z_BUF_ERROR, …) and brotli (ERR_BROTLI_…, ERR__ERROR_…): a corrupt compressed body.
   if (typeof failure.code === 'string' && /^(Z_|ERR_BROTLI|ERR__)/.test(failure.code)) return new DomainError('invalid_input', 'Invalid request body');
   return new DomainError('internal', 'Could not read the request body', { cause: error });

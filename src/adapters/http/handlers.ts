@@ -9,6 +9,7 @@ import type { RegisterMessagingWebhook } from '../../application/messaging/regis
 import { watchPathsOf, type ApiRoute } from '../../domain/auth/route-policy.js';
 import { DomainError, isDomainError } from '../../domain/errors/domain-error.js';
 import { requestSnapshot, type RouteHandler } from './api-router.js';
+import { rawBodyOf } from './middleware/body-stream.js';
 import { respondWithError } from './middleware/error-responder.js';
 
 export interface HandlerDependencies {
@@ -122,10 +123,9 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
   ...Object.fromEntries(channelRoutes(deps, 'webhook').map((route): [string, RouteHandler] => [route.name, webhookHandler(deps, route)])),
   'codehost-webhook': async (ctx) => {
     ctx.body = await deps.receiveCodehostEvent.execute({
-      // koa-bodyparser keeps the body as text decoded from UTF-8: encoded back, it is the exact
-      // bytes of any valid UTF-8 body (all GitHub sends); a body that is not valid UTF-8
-      // comes back different and fails the signature, as it should.
-      rawBody: Buffer.from(ctx.request.rawBody ?? '', 'utf8'),
+      // The bytes as received: the signature is checked over them, whatever they are; a body
+      // that is not UTF-8 or not JSON is refused (malformed) only once it is verified.
+      rawBody: rawBodyOf(ctx),
       signature: header(ctx.req.headers['x-hub-signature-256']),
       event: header(ctx.req.headers['x-github-event']),
       deliveryId: header(ctx.req.headers['x-github-delivery']),
@@ -151,9 +151,8 @@ const webhookHandler = (deps: HandlerDependencies, route: ApiRoute & { readonly 
       channel: route.channel,
       request: {
         headers: headersOf(ctx),
-        // koa-bodyparser keeps the body as text decoded from UTF-8: encoded back, it is the exact
-        // bytes of any valid UTF-8 body (JSON is); one that is not fails a signature, as it should.
-        rawBody: Buffer.from(ctx.request.rawBody ?? '', 'utf8'),
+        // The bytes as received, for the channel's signature (see codehost-webhook).
+        rawBody: rawBodyOf(ctx),
         body: ctx.request.body,
       },
       malformed: ctx.state.malformedBody as Error | undefined,

@@ -6,6 +6,7 @@ import Koa from 'koa';
 import { pino } from 'pino';
 import nock from 'nock';
 import { requestLog } from '../../../src/adapters/http/middleware/request-log.js';
+import { rawBodyOf } from '../../../src/adapters/http/middleware/body-stream.js';
 import { jsonBody } from '../../../src/adapters/http/middleware/json-body.js';
 
 const LIMIT = 64;
@@ -46,6 +47,16 @@ const json = (text: string, extra: Record<string, string> = {}): [Record<string,
   text,
 ];
 
+/** A body of these exact bytes, declared `application/json` unless `extra` says otherwise. */
+const jsonBytes = (payload: Buffer, extra: Record<string, string> = {}): [Record<string, string>, Buffer] => [
+  { 'content-type': 'application/json', 'content-length': String(payload.length), ...extra },
+  payload,
+];
+
+/** `parts` joined: strings as UTF-8, numbers as single bytes. */
+const bytesOf = (...parts: ReadonlyArray<string | readonly number[]>): Buffer =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))));
+
 describe('jsonBody middleware (Koa on a loopback server)', () => {
   let server: Server;
   let port: number;
@@ -69,7 +80,7 @@ describe('jsonBody middleware (Koa on a loopback server)', () => {
     app.use((ctx) => {
       ctx.body = {
         body: ctx.request.body ?? null,
-        bytes: ctx.request.rawBody === undefined ? null : Buffer.from(ctx.request.rawBody, 'utf8').toString('hex'),
+        bytes: rawBodyOf(ctx).toString('hex'),
         type: typeof ctx.request.body,
       };
     });
@@ -83,7 +94,7 @@ describe('jsonBody middleware (Koa on a loopback server)', () => {
     if (nockWasActive) nock.activate();
   });
 
-  it('parses a JSON object and keeps its text, whose UTF-8 encoding is the exact bytes', async () => {
+  it('parses a JSON object and keeps its exact bytes', async () => {
     const answer = await send(port, ...json('{"a": [1, "é"]}'));
     expect(answer.status).to.equal(200);
     expect(answer.body.body).to.deep.equal({ a: [1, 'é'] });
@@ -162,6 +173,97 @@ describe('jsonBody middleware (Koa on a loopback server)', () => {
     for (const encoding of ['x-gzip', 'GZIP', ' gzip ']) {
       const answer = await send(port, { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': String(packed.length) }, packed);
       expect(answer.body.body, encoding).to.deep.equal({ zipped: 1 });
+    }
+  });
+
+  it('refuses a body that is not valid UTF-8 with a 400 naming the first bad byte, instead of storing U+FFFD', async () => {
+    const cases: ReadonlyArray<readonly [string, Buffer, number]> = [
+      ['Latin-1 é', bytesOf('{"job":"r', [0xe9], 'sum', [0xe9], '"}'), 9],
+      ['an encoded lone surrogate (ED A0 BD)', bytesOf('{"a":"', [0xed, 0xa0, 0xbd], '"}'), 6],
+      ['an overlong "/" (C0 AF)', bytesOf('{"a":"', [0xc0, 0xaf], '"}'), 6],
+      ['a sequence cut off inside the text (E2 82)', bytesOf('{"a":"', [0xe2, 0x82], '"}'), 6],
+      ['a sequence cut off at the end of the body (F0 9F 98)', bytesOf('"', [0xf0, 0x9f, 0x98]), 1],
+      ['a lone continuation byte (80)', bytesOf('["ok \\u00e9 é", "', [0x80], '"]'), 18],
+      ['a code point over U+10FFFF (F4 90 80 80)', bytesOf('"', [0xf4, 0x90, 0x80, 0x80], '"'), 1],
+    ];
+    for (const [what, payload, offset] of cases) {
+      const answer = await send(port, ...jsonBytes(payload));
+      expect(answer, what).to.deep.equal({ status: 400, body: { error: `Invalid JSON body: not valid UTF-8 at byte offset ${offset}` } });
+    }
+  });
+
+  it('counts the bad byte after a U+FFFD that was sent as such (EF BF BD), which is valid text and kept', async () => {
+    const sent = bytesOf('{"a":"\\ufffd \ufffd"}');
+    expect((await send(port, ...jsonBytes(sent))).body.body).to.deep.equal({ a: '� �' });
+    const answer = await send(port, ...jsonBytes(bytesOf('["��', [0xff], '"]')));
+    expect(answer.body.error).to.equal('Invalid JSON body: not valid UTF-8 at byte offset 8');
+  });
+
+  it('refuses a compressed body whose decompressed bytes are not UTF-8, counting in the decompressed body', async () => {
+    const packed = gzipSync(bytesOf('{"command":"', [0xe9], 'l', [0xe8], 've"}'));
+    const answer = await send(port, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(packed.length) }, packed);
+    expect(answer).to.deep.equal({ status: 400, body: { error: 'Invalid JSON body: not valid UTF-8 at byte offset 12' } });
+  });
+
+  it('says a UTF-16 or UTF-32 body is one, with its byte order mark or without', async () => {
+    const text = '{"a":1}';
+    const withBom = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    expect(await send(port, ...jsonBytes(withBom))).to.deep.equal({
+      status: 400,
+      body: { error: 'Invalid JSON body: not valid UTF-8 at byte offset 0; it starts with a UTF-16 byte order mark: send it as UTF-8' },
+    });
+    const bigEndian = Buffer.from(text, 'utf16le').swap16();
+    const utf32 = Buffer.concat([...text].map((char) => Buffer.from([0, 0, 0, char.charCodeAt(0)])));
+    for (const [what, payload] of [
+      ['UTF-16LE', Buffer.from(text, 'utf16le')],
+      ['UTF-16BE', bigEndian],
+      ['UTF-32BE', utf32],
+    ] as const) {
+      const answer = await send(port, ...jsonBytes(payload));
+      expect(answer, what).to.deep.equal({ status: 400, body: { error: 'Invalid JSON body: it looks like UTF-16 or UTF-32; send it as UTF-8' } });
+    }
+  });
+
+  it('ignores a leading UTF-8 byte order mark, keeping it in the raw bytes', async () => {
+    const payload = bytesOf([0xef, 0xbb, 0xbf], '{"bom":"é"}');
+    const answer = await send(port, ...jsonBytes(payload));
+    expect(answer.status).to.equal(200);
+    expect(answer.body.body).to.deep.equal({ bom: 'é' });
+    expect(answer.body.bytes).to.equal(payload.toString('hex'));
+    const onlyBom = await send(port, ...jsonBytes(Buffer.from([0xef, 0xbb, 0xbf])));
+    expect(onlyBom.body.type).to.equal('undefined');
+    const twice = await send(port, ...jsonBytes(bytesOf([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf], '{}')));
+    expect(twice).to.deep.equal({ status: 400, body: { error: 'Invalid JSON body' } });
+  });
+
+  it('takes a charset parameter that means UTF-8, however it is written', async () => {
+    for (const contentType of [
+      'application/json; charset=utf-8',
+      'application/json; charset=UTF-8',
+      'application/json; charset="utf-8"',
+      'application/json;charset=Utf-8',
+      'application/json; charset=utf8',
+      'application/json; charset=US-ASCII',
+      'application/vnd.api+json; charset=utf-8',
+    ]) {
+      const answer = await send(port, ...jsonBytes(bytesOf('{"é":1}'), { 'content-type': contentType }));
+      expect(answer, contentType).to.deep.include({ status: 200 });
+      expect(answer.body.body, contentType).to.deep.equal({ é: 1 });
+    }
+  });
+
+  it('refuses a body whose charset is not UTF-8 with a 415 naming it, before reading it', async () => {
+    const cases: ReadonlyArray<readonly [string, string, Buffer]> = [
+      ['iso-8859-1', 'application/json; charset=iso-8859-1', bytesOf('{"job":"r', [0xe9], 'sum', [0xe9], '"}')],
+      ['latin1', 'application/json; charset=latin1', bytesOf('{}')],
+      ['utf-16le', 'application/json; charset=utf-16le', Buffer.from('{"a":1}', 'utf16le')],
+      ['UTF-16', 'application/json; charset="UTF-16"', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('{}', 'utf16le').swap16()])],
+      ['utf-7', 'application/json; charset=utf-7', bytesOf('{"a":"+AOk-"}')],
+      ['windows-1252', 'application/problem+json; charset=windows-1252', bytesOf('{}')],
+    ];
+    for (const [charset, contentType, payload] of cases) {
+      const answer = await send(port, ...jsonBytes(payload, { 'content-type': contentType }));
+      expect(answer, contentType).to.deep.equal({ status: 415, body: { error: `Unsupported charset ${charset}: send the JSON body as UTF-8` } });
     }
   });
 

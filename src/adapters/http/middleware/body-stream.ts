@@ -1,10 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
-import type { DomainError } from '../../../domain/errors/domain-error.js';
+import bodyParser from 'koa-bodyparser';
+import { isDomainError } from '../../../domain/errors/domain-error.js';
+import { bodyFailure } from '../error-status.js';
 
 /*
- * What the body middlewares (jsonBody, formBody) do to the request stream before
- * koa-bodyparser reads it.
+ * How the body middlewares (jsonBody, formBody) read a request body: its bytes, through
+ * koa-bodyparser, with the request stream readied first.
  */
 
 /** Whether the request announces a body (an empty Content-Length is none). */
@@ -45,18 +47,55 @@ export const prepareBodyStream = (req: IncomingMessage): void => {
   forwardAbortToDecompressor(req);
 };
 
+const parsed = (): Promise<void> => Promise.resolve();
+
+/**
+ * Reads a request body into a Buffer: its exact bytes after any content-encoding (gzip, deflate,
+ * br), at most `limit` of them (413 beyond, counted after decompression, so a small compressed
+ * body cannot inflate past it). koa-bodyparser reads it as `text` without a character encoding
+ * (co-body then hands raw-body's Buffer through), so nothing is decoded yet: a signature is
+ * checked over the bytes as sent, and bytes that are not UTF-8 can be refused instead of
+ * being decoded with U+FFFD (body-text.ts). The caller has checked the content type.
+ * @throws DomainError 413, 415 (unknown content-encoding), 400 (corrupt, cut off, wrong length).
+ */
+export const bodyBytesReader = (limit: number): ((ctx: Context) => Promise<Buffer>) => {
+  const read = bodyParser({
+    enableTypes: ['text'],
+    textLimit: String(limit),
+    // Any type: the middleware decided already which it takes.
+    extendTypes: { text: ['*/*'] },
+    // null, not undefined: co-body's default would decode as UTF-8.
+    ...({ encoding: null } as object),
+  });
+  return async (ctx) => {
+    prepareBodyStream(ctx.req);
+    try {
+      await read(ctx, parsed);
+    } catch (error) {
+      throw bodyFailure(error);
+    }
+    const bytes: unknown = ctx.request.body;
+    ctx.request.body = undefined;
+    // koa-bodyparser also put them in `rawBody`, which its types declare a string: kept in
+    // `ctx.state.rawBody` instead (rawBodyOf), where they are typed as what they are.
+    (ctx.request as { rawBody?: unknown }).rawBody = undefined;
+    if (!Buffer.isBuffer(bytes)) throw new Error('koa-bodyparser did not read the body as bytes');
+    ctx.state.rawBody = bytes;
+    return bytes;
+  };
+};
+
+/** The bytes of the request's body as received (after any content-encoding), once a body middleware read them. */
+export const rawBodyOf = (ctx: Context): Buffer => (ctx.state.rawBody as Buffer | undefined) ?? Buffer.alloc(0);
+
 /**
  * For a route that verifies a signature over the raw body before anything else: a body that
- * does not parse (`problem` a 400) is kept, raw, for the verification, and `problem` waits in
- * `ctx.state.malformedBody` until the request is verified — an unsigned caller gets its 401
- * whatever it sent. Returns false when the raw body is not at hand (nothing is kept then).
+ * cannot be taken (`error` a 400: not UTF-8, not JSON, too deep…) is set aside in
+ * `ctx.state.malformedBody` until the request is verified — an unsigned or wrongly signed caller
+ * gets its 401 whatever it sent. Anything else (a 500) is rethrown.
  */
-export const keepMalformedBody = (ctx: Context, error: unknown, problem: DomainError): boolean => {
-  const raw = typeof error === 'object' && error !== null ? (error as { body?: unknown }).body : undefined;
-  const text = typeof raw === 'string' ? raw : ctx.request.rawBody;
-  if (problem.code !== 'invalid_input' || typeof text !== 'string') return false;
-  ctx.request.rawBody = text;
+export const keepMalformedBody = (ctx: Context, error: unknown): void => {
+  if (!isDomainError(error) || error.code !== 'invalid_input') throw error;
   ctx.request.body = undefined;
-  ctx.state.malformedBody = problem;
-  return true;
+  ctx.state.malformedBody = error;
 };

@@ -1,24 +1,41 @@
+import { parse as parseRefusingProto } from '@hapi/bourne';
 import type { Context, Middleware } from 'koa';
-import bodyParser from 'koa-bodyparser';
 import { DomainError } from '../../../domain/errors/domain-error.js';
-import { bodyFailure } from '../error-status.js';
 import { acceptJsonValue } from './accept-json-value.js';
-import { hasBody, keepMalformedBody, prepareBodyStream } from './body-stream.js';
-
-const parsed = (): Promise<void> => Promise.resolve();
+import { bodyBytesReader, hasBody, keepMalformedBody } from './body-stream.js';
+import { looksLikeUtf16Or32, refuseForeignCharset, utf8Text } from './body-text.js';
 
 /**
- * Parses a JSON request body with koa-bodyparser into `ctx.request.body`; `ctx.request.rawBody`
- * keeps its text (decoded as UTF-8 after any content-encoding) for signature checks. A body of
- * another type is a 415; malformed JSON, JSON that sets `__proto__` or nests deeper than
- * MAX_JSON_DEPTH a 400; a body over `limit` bytes a 413 — counted after decompression (gzip,
- * deflate, br), so a small compressed body cannot inflate past it. Any JSON value is accepted
- * at the top level, as before (co-body's strict mode would take only objects and arrays).
- * A request without a body gets `undefined`. Only routes that take a body use it.
+ * The value of a JSON body's bytes (undefined for none), parsed as co-body would: with
+ * @hapi/bourne, which refuses `__proto__` keys, any JSON value at the top level.
+ * @throws DomainError `invalid_input`: not UTF-8, not JSON.
+ */
+const parseJson = (bytes: Buffer): unknown => {
+  const text = utf8Text(bytes, 'JSON');
+  if (text === '') return undefined;
+  try {
+    return parseRefusingProto(text, { protoAction: 'error' });
+  } catch {
+    throw new DomainError(
+      'invalid_input',
+      looksLikeUtf16Or32(bytes) ? 'Invalid JSON body: it looks like UTF-16 or UTF-32; send it as UTF-8' : 'Invalid JSON body',
+    );
+  }
+};
+
+/**
+ * Parses a JSON request body into `ctx.request.body`; its bytes as received stay for signature
+ * checks (rawBodyOf). A body of another type, or whose Content-Type names a charset other than
+ * UTF-8, is a 415; bytes that are not UTF-8 (body-text.ts), malformed JSON, JSON that sets
+ * `__proto__` or nests deeper than MAX_JSON_DEPTH a 400; a body over `limit` bytes a 413 —
+ * counted after decompression (gzip, deflate, br), so a small compressed body cannot inflate
+ * past it. Any JSON value is accepted at the top level, as before (co-body's strict mode would
+ * take only objects and arrays). A request without a body gets `undefined`. Only routes that
+ * take a body use it.
  * `verifiedLater`: the route checks a signature over the raw body first (keepMalformedBody).
  */
 export const jsonBody = (limit: number, { verifiedLater = false } = {}): Middleware => {
-  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: String(limit), strict: false, detectJSON: () => true });
+  const read = bodyBytesReader(limit);
   return async (ctx: Context, next) => {
     const headers = ctx.req.headers;
     if (!hasBody(headers)) {
@@ -26,15 +43,16 @@ export const jsonBody = (limit: number, { verifiedLater = false } = {}): Middlew
       return next();
     }
     // The usual header is compared as it is; any other is parsed (parameters, +json, case).
-    if (headers['content-type'] !== 'application/json' && !ctx.request.is('application/json', '+json'))
-      throw new DomainError('unsupported_media_type', 'Content-Type must be application/json');
-    prepareBodyStream(ctx.req);
+    if (headers['content-type'] !== 'application/json') {
+      if (!ctx.request.is('application/json', '+json')) throw new DomainError('unsupported_media_type', 'Content-Type must be application/json');
+      refuseForeignCharset(ctx, 'JSON body');
+    }
+    const bytes = await read(ctx);
     try {
-      await parse(ctx, parsed);
-      ctx.request.body = ctx.request.rawBody === '' ? undefined : acceptJsonValue(ctx.request.body);
+      ctx.request.body = acceptJsonValue(parseJson(bytes));
     } catch (error) {
-      const problem = bodyFailure(error, 'JSON');
-      if (!(verifiedLater && keepMalformedBody(ctx, error, problem))) throw problem;
+      if (!verifiedLater) throw error;
+      keepMalformedBody(ctx, error);
     }
     return next();
   };

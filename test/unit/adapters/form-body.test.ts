@@ -1,0 +1,153 @@
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { expect } from 'chai';
+import Koa from 'koa';
+import { rawBodyOf } from '../../../src/adapters/http/middleware/body-stream.js';
+import { formBody, parseForm } from '../../../src/adapters/http/middleware/form-body.js';
+import { requestLog } from '../../../src/adapters/http/middleware/request-log.js';
+import { pino } from 'pino';
+
+const LIMIT = 256;
+
+interface Answer {
+  readonly status: number;
+  readonly body: { error?: string; form?: unknown; bytes?: string; malformed?: string | null };
+}
+
+/** One request written by hand on a TCP socket, so the bytes are exactly the test's (no client or nock in between). */
+const send = (port: number, path: string, headers: Record<string, string>, payload: Buffer): Promise<Answer> =>
+  new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const text = Buffer.concat(received).toString('utf8');
+      resolve({ status: Number(text.slice(9, 12)), body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) });
+    });
+    const head = Object.entries({ host: `127.0.0.1:${port}`, connection: 'close', 'content-length': String(payload.length), ...headers })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
+    socket.write(payload);
+  });
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** `parts` joined: strings as UTF-8, numbers as single bytes. */
+const bytesOf = (...parts: ReadonlyArray<string | readonly number[]>): Buffer =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))));
+
+describe('parseForm', () => {
+  it('takes fields flat, as a browser sends them: + is a space, repeated names give every value, names as they are', () => {
+    expect(parseForm('name=a+b%20c&tag=1&tag=2&tag=3&a[b]=x&a.b=y&empty=&bare&&=nameless')).to.deep.equal({
+      name: 'a b c',
+      tag: ['1', '2', '3'],
+      'a[b]': 'x',
+      'a.b': 'y',
+      empty: '',
+      bare: '',
+    });
+  });
+
+  it('keeps every name, also those of Object.prototype, as fields of their own', () => {
+    const form = parseForm('__proto__=p&toString=t&constructor=c');
+    expect(Object.getPrototypeOf(form)).to.equal(Object.prototype);
+    expect(Object.keys(form)).to.deep.equal(['__proto__', 'toString', 'constructor']);
+    expect(form.toString).to.equal('t');
+  });
+
+  it('decodes percent-encoded UTF-8, and keeps a % that starts no escape as it is (as a browser does)', () => {
+    expect(parseForm('text=%C3%A9%F0%9F%98%80&rate=100%&odd=%zz%4')).to.deep.equal({ text: 'é😀', rate: '100%', odd: '%zz%4' });
+    expect(parseForm('mixed=100%25+%C3%A9+50%')).to.deep.equal({ mixed: '100% é 50%' });
+  });
+
+  it('refuses a name or value whose percent-encoded bytes are not UTF-8, naming the field', () => {
+    const refused = (text: string): string => {
+      try {
+        parseForm(text);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return expect.fail(`${text} was taken`);
+    };
+    expect(refused('name=%ff')).to.equal('Invalid form body: the value of field "name" is not valid UTF-8 once percent-decoded');
+    expect(refused('%ff=1')).to.equal('Invalid form body: the field name "%ff" is not valid UTF-8 once percent-decoded');
+    expect(refused('ok=1&name=%ED%A0%BD')).to.equal('Invalid form body: the value of field "name" is not valid UTF-8 once percent-decoded');
+    expect(refused('path=%C0%AF')).to.equal('Invalid form body: the value of field "path" is not valid UTF-8 once percent-decoded');
+    expect(refused('cut=%E2%82')).to.equal('Invalid form body: the value of field "cut" is not valid UTF-8 once percent-decoded');
+    expect(refused('cut=%E0%A4%A')).to.equal('Invalid form body: the value of field "cut" is not valid UTF-8 once percent-decoded');
+    expect(refused('latin1=r%E9sum%E9')).to.equal('Invalid form body: the value of field "latin1" is not valid UTF-8 once percent-decoded');
+    expect(refused(`${'n'.repeat(300)}%ff=1`)).to.equal(`Invalid form body: the field name "${'n'.repeat(100)}…" is not valid UTF-8 once percent-decoded`);
+  });
+});
+
+describe('formBody middleware (Koa on a loopback server)', () => {
+  let server: Server;
+  let port: number;
+
+  before(async () => {
+    const app = new Koa();
+    app.use(requestLog(pino({ level: 'silent' })));
+    const plain = formBody(LIMIT);
+    const later = formBody(LIMIT, { verifiedLater: true });
+    app.use((ctx, next) => (ctx.path === '/later' ? later(ctx, next) : plain(ctx, next)));
+    app.use((ctx) => {
+      ctx.body = {
+        form: ctx.request.body ?? null,
+        bytes: rawBodyOf(ctx).toString('hex'),
+        malformed: (ctx.state.malformedBody as Error | undefined)?.message ?? null,
+      };
+    });
+    server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('parses a form and keeps its exact bytes', async () => {
+    const payload = bytesOf('csrf=t&name=caf%C3%A9+bar');
+    const answer = await send(port, '/', FORM, payload);
+    expect(answer).to.deep.equal({ status: 200, body: { form: { csrf: 't', name: 'café bar' }, bytes: payload.toString('hex'), malformed: null } });
+  });
+
+  it('answers 400 naming the field for a percent-encoding that is not UTF-8, where a key named "%ff" used to be made', async () => {
+    expect(await send(port, '/', FORM, bytesOf('csrf=t&name=%ff'))).to.deep.equal({
+      status: 400,
+      body: { error: 'Invalid form body: the value of field "name" is not valid UTF-8 once percent-decoded' },
+    });
+    expect(await send(port, '/', FORM, bytesOf('%ff=1'))).to.deep.equal({
+      status: 400,
+      body: { error: 'Invalid form body: the field name "%ff" is not valid UTF-8 once percent-decoded' },
+    });
+  });
+
+  it('answers 400 for raw bytes that are not UTF-8, also once decompressed', async () => {
+    const latin1 = bytesOf('name=r', [0xe9], 'sum', [0xe9]);
+    const error = { status: 400, body: { error: 'Invalid form body: not valid UTF-8 at byte offset 6' } };
+    expect(await send(port, '/', FORM, latin1)).to.deep.equal(error);
+    expect(await send(port, '/', { ...FORM, 'content-encoding': 'gzip' }, gzipSync(latin1))).to.deep.equal(error);
+  });
+
+  it('takes a charset that means UTF-8 and refuses another with a 415 naming it', async () => {
+    for (const charset of ['UTF-8', '"utf-8"', 'utf8']) {
+      const answer = await send(port, '/', { 'content-type': `application/x-www-form-urlencoded; charset=${charset}` }, bytesOf('a=%C3%A9'));
+      expect(answer.body.form, charset).to.deep.equal({ a: 'é' });
+    }
+    for (const charset of ['latin1', 'ISO-8859-1', 'utf-16le']) {
+      const answer = await send(port, '/', { 'content-type': `application/x-www-form-urlencoded; charset=${charset}` }, bytesOf('a=%E9'));
+      expect(answer, charset).to.deep.equal({ status: 415, body: { error: `Unsupported charset ${charset}: send the form as UTF-8` } });
+    }
+  });
+
+  it('with verifiedLater, sets a body that cannot be taken aside with its exact bytes, for the signature check first', async () => {
+    const payload = bytesOf('payload=%ED%A0%BD&raw=', [0xff]);
+    const answer = await send(port, '/later', FORM, payload);
+    expect(answer).to.deep.equal({
+      status: 200,
+      body: { form: null, bytes: payload.toString('hex'), malformed: 'Invalid form body: not valid UTF-8 at byte offset 22' },
+    });
+  });
+});
