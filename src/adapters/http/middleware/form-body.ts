@@ -74,9 +74,11 @@ export const parseForm = (text: string): Form => {
     if (value === undefined)
       throw new DomainError('invalid_input', `Invalid form body: the value of field ${quoted(name)} is not valid UTF-8 once percent-decoded`);
     const earlier = Object.hasOwn(form, name) ? form[name] : undefined;
-    const values = earlier === undefined ? value : typeof earlier === 'string' ? [earlier, value] : [...earlier, value];
+    // A repeat is pushed, never copied: a body of one field sent 300 000 times (a 1 MB Slack
+    // form, parsed before its signature is checked) must cost linear time, not quadratic.
+    if (Array.isArray(earlier)) earlier.push(value);
     // Defined, not assigned: `__proto__` is a field like any other.
-    Object.defineProperty(form, name, { value: values, enumerable: true, writable: true, configurable: true });
+    else Object.defineProperty(form, name, { value: earlier === undefined ? value : [earlier, value], enumerable: true, writable: true, configurable: true });
   }
   return form;
 };
