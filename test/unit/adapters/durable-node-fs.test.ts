@@ -10,6 +10,7 @@ import {
   RUN_BEFORE_FLUSH_ALL,
   StartFlushes,
   syncFileSystems,
+  syncfsReportsErrors,
 } from '../../../src/adapters/persistence/pglite/durable-node-fs.js';
 
 type Stream = { nfd?: number; node?: unknown };
@@ -251,10 +252,28 @@ describe('DurableNodeFS (flushing the embedded database to the disk)', () => {
       expect(crashedBefore(dir)).to.equal(false);
     });
 
-    it('flushes the file systems of a data directory with syncfs on Linux, and says so; false for one that does not exist, or elsewhere', async () => {
+    it('flushes the file systems of a data directory with syncfs on Linux 5.8 or later, and says so; false for one that does not exist, or elsewhere', async () => {
       await mkdir(join(dir, 'pg_wal'));
-      expect(syncFileSystems(dir)()).to.equal(process.platform === 'linux');
-      expect(syncFileSystems(join(dir, 'missing'))()).to.equal(false);
+      await mkdir(join(dir, 'pg_tblspc'));
+      expect(syncFileSystems(dir, '6.1.0-13-amd64')()).to.equal(process.platform === 'linux');
+      expect(syncFileSystems(join(dir, 'missing'), '6.1.0')()).to.equal(false);
+    });
+
+    it('does not flush the whole disk where syncfs reports no failed write-back (Linux before 5.8): the files are flushed one by one', async () => {
+      await mkdir(join(dir, 'pg_wal'));
+      await mkdir(join(dir, 'pg_tblspc'));
+      for (const release of ['4.18.0-553.el8_10.x86_64', '4.19.0-27-amd64', '5.4.0-200-generic', '5.7.19', 'unknown'])
+        expect(syncFileSystems(dir, release)(), release).to.equal(false);
+      for (const [release, reports] of [
+        ['5.8.0', true],
+        ['5.10.0-33-amd64', true],
+        ['6.18.44-fc-v782', true],
+        ['10.0', true],
+        ['5.7.0', false],
+        ['4.20', false],
+        ['', false],
+      ] as const)
+        expect(syncfsReportsErrors(release), release).to.equal(reports);
     });
   });
 });

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, fsyncSync, openSync, readSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, readSync } from 'node:fs';
+import { release as osRelease } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
@@ -62,25 +63,40 @@ export const flushFile = (stream: NodefsStream, realPath: (node: unknown) => str
  */
 export type FlushAll = () => boolean;
 
+/** Whether a Linux kernel of release `release` (os.release()) reports a failed write-back through syncfs: 5.8 and later. */
+export const syncfsReportsErrors = (release: string): boolean => {
+  const version = /^(\d+)\.(\d+)/.exec(release);
+  if (version === null) return false;
+  const [major, minor] = [Number(version[1]), Number(version[2])];
+  return major > 5 || (major === 5 && minor >= 8);
+};
+
 /**
- * Linux's `syncfs` on the file systems of `dataDir` and its `pg_wal` (which an operator may have
- * moved elsewhere), through coreutils' `sync -f` (Node.js has no binding for it): what
- * PostgreSQL itself does after a crash with `recovery_init_sync_method = syncfs`. The exit status
- * reports a failed write-back on Linux 5.8 and later; an older kernel reports none, as PostgreSQL
- * documents for that setting. Elsewhere than on Linux, or when `sync` is missing, refuses or
- * fails, false.
+ * Linux's `syncfs` on the file systems of `dataDir`, its `pg_wal` and its tablespaces (which an
+ * operator may have put elsewhere: PostgreSQL's own syncfs covers the same), through GNU
+ * coreutils' `sync -f` (Node.js has no binding for it): what PostgreSQL does after a crash with
+ * `recovery_init_sync_method = syncfs`. Only where a failed write-back is reported, as a flush
+ * of each file reports it: on Linux 5.8 and later (before, syncfs returned 0 whatever happened,
+ * the caveat PostgreSQL documents for that setting), and with coreutils' `sync` (BusyBox's may
+ * ignore `-f`, run sync() and say nothing). Elsewhere, or when `sync` is missing, refuses or
+ * fails, false: the files are then flushed one by one.
  */
-export const syncFileSystems =
-  (dataDir: string): FlushAll =>
-  () => {
-    if (process.platform !== 'linux') return false;
+export const syncFileSystems = (dataDir: string, release: string = osRelease()): FlushAll => {
+  let coreutils: boolean | undefined;
+  return () => {
+    if (process.platform !== 'linux' || !syncfsReportsErrors(release)) return false;
     try {
-      execFileSync('sync', ['-f', dataDir, join(dataDir, 'pg_wal')], { stdio: 'ignore' });
+      coreutils ??= execFileSync('sync', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).includes('GNU coreutils');
+      if (!coreutils) return false;
+      const tablespaces = readdirSync(join(dataDir, 'pg_tblspc')).map((name) => join(dataDir, 'pg_tblspc', name));
+      execFileSync('sync', ['-f', dataDir, join(dataDir, 'pg_wal'), ...tablespaces], { stdio: 'ignore' });
       return true;
     } catch {
+      coreutils ??= false;
       return false;
     }
   };
+};
 
 /** pg_control's `state` (an int32 after three fields of 8, 4 and 4 bytes): the cluster was shut down, or shut down while in recovery. */
 const CLEAN_STATES = new Set([1, 2]);
