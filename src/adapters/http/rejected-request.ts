@@ -47,13 +47,21 @@ const responseOf = (socket: Socket): ServerResponse | undefined => (socket as So
  * own answer is a bare status line; this one is a whole response with `{error}` and an
  * `x-request-id`, as every other answer has (docs/api.md), and closes the connection, whose
  * bytes can no longer be trusted. The request's bytes (`err.rawPacket`) are never echoed or
- * logged: they may hold keys. A connection the caller reset, one that cannot be written, or one
- * whose response has started is only closed.
+ * logged: they may hold keys. A connection the caller reset, one that cannot be written, one
+ * whose response has started, or one that timed out without sending a byte is only closed.
  * Returns what was answered, for the log; undefined when nothing was, or when the request had
  * reached the app (its body is what failed): then it is answered through its response, with the
  * id the app gave it, and the request log writes its line and counts it, with this status.
  */
 export const answerClientError = (error: NodeJS.ErrnoException, socket: Socket): RejectedRequest | undefined => {
+  // Node starts the headers timeout when a connection opens: one that never sent a byte (a
+  // browser's preconnect, a load balancer's TCP check, a port scan) made no request, so it is
+  // closed unanswered, neither logged nor counted. An idle keep-alive connection never gets here
+  // (Node stops its timeouts between requests; keepAliveTimeout closes it).
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && socket.bytesRead === 0) {
+    socket.destroy();
+    return undefined;
+  }
   const answer = clientErrorAnswer(error.code);
   const res = responseOf(socket);
   if (answer === undefined || !socket.writable || res?.headersSent) {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import Koa from 'koa';
+import { connect } from 'node:net';
 import pino from 'pino';
 import { HttpServer } from '../../../src/adapters/http/http-server.js';
 import { jsonBody } from '../../../src/adapters/http/middleware/json-body.js';
@@ -112,6 +113,28 @@ describe('HttpServer: requests Node refuses', () => {
       await stillServes();
     });
   }
+
+  it('closes a connection that sends nothing (a preconnect, a TCP health check) after the headers timeout without an answer, a log line or a count', async () => {
+    // Node starts a connection's headers timeout when it opens, not at its first byte.
+    const received = await new Promise<{ bytes: number; ended: boolean }>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1');
+      let bytes = 0;
+      let ended = false;
+      socket.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      socket.on('end', () => {
+        ended = true;
+      });
+      socket.on('error', reject);
+      // This side never closes: 'close' comes when the server closes the connection.
+      socket.on('close', () => resolve({ bytes, ended }));
+    });
+    expect(received, 'closed by the server, nothing written').to.deep.equal({ bytes: 0, ended: true });
+    expect(lines).to.deep.equal([]);
+    expect(counted).to.deep.equal([]);
+    await stillServes();
+  });
 
   it('never echoes the refused request into the answer or the log', async () => {
     const answer = await sendRaw(server.port, 'GET /api/ping HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sk-secret\r\nX-Foo: a\x01b\r\n\r\n');
