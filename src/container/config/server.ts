@@ -32,7 +32,12 @@ export const serverSchema = (cwd: string) =>
         if (value !== undefined && !value.startsWith('https://'))
           ctx.addIssue({ code: 'custom', message: 'must be an https:// URL (the platforms deliver webhooks over HTTPS only)' });
       }),
-      METRICS_TOKEN: optionalText(),
+      METRICS_TOKEN: optionalText().superRefine((value, ctx) => {
+        // GET /metrics reads the token as the one word after `Bearer`; one with a space inside
+        // could never match (Node refuses a control character in a header). Never echoed: a secret.
+        if (value !== undefined && /[\s\p{Cc}]/u.test(value))
+          ctx.addIssue({ code: 'custom', message: 'contains whitespace or a control character, which a bearer token cannot carry' });
+      }),
       BODY_LIMIT: size('1mb'),
       REQUEST_TIMEOUT_MS: integer(60_000, 1_000, 3_600_000),
       LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),

@@ -238,6 +238,16 @@ describe('loadConfig', () => {
     expect(problem).not.to.contain('hunter2');
   });
 
+  it('refuses a METRICS_TOKEN with whitespace or a control character inside (no bearer token can carry one) without echoing it', () => {
+    for (const bad of ['scrape me', 'scrape\tme', 'scrape\u00a0me', 'scrape\u0001me', 'scrape\u007fme']) {
+      expect(problemsOf({ METRICS_TOKEN: bad }), JSON.stringify(bad)).to.deep.equal([
+        'METRICS_TOKEN: contains whitespace or a control character, which a bearer token cannot carry',
+      ]);
+    }
+    // Around it, whitespace is trimmed as for every variable.
+    expect(loadConfig({ METRICS_TOKEN: '  scrape-me.~+/=  ' }, '/srv/gw').metricsToken).to.equal('scrape-me.~+/=');
+  });
+
   it('needs both CODEHOST_TOKEN and CODEHOST_REPO for jobs on GitHub Actions', () => {
     expect(problemsOf({ CODEHOST_TOKEN: 'ghp_x' })).to.deep.equal(['CODEHOST_REPO: required when CODEHOST_TOKEN is set (jobs on GitHub Actions need both)']);
     expect(problemsOf({ CODEHOST_TOKEN: 'ghp_x', CODEHOST_REPO: 'just-a-name' })[0]).to.equal('CODEHOST_REPO: "just-a-name" is not owner/name');
