@@ -161,8 +161,14 @@ describe('e2e: bad input on the built server', function () {
       expect(await post(path, latin1, credentials(latin1)), path).to.deep.equal(notUtf8);
     }
     const refusedCharset = (charset: string) => ({ status: 415, body: { error: `Unsupported charset ${charset}: send the JSON body as UTF-8` } });
+    const latin1Headers = { 'content-type': 'application/json; charset=iso-8859-1', 'x-api-key': key };
+    const notAscii = {
+      status: 415,
+      body: { error: 'Unsupported charset iso-8859-1: send the JSON body as UTF-8 (under this label only a body in plain ASCII is taken)' },
+    };
+    expect(await post('/api/create-job', latin1, latin1Headers), 'create-job iso-8859-1').to.deep.equal(notAscii);
+    expect(await post('/api/webhook', latin1, latin1Headers), 'webhook iso-8859-1').to.deep.equal(notAscii);
     for (const [charset, body] of [
-      ['iso-8859-1', latin1],
       ['utf-7', Buffer.from('{"job":"+AOk-"}')],
       ['utf-16le', Buffer.from('{"job":"\u00e9"}', 'utf16le')],
     ] as const) {

@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import type { Context } from 'koa';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 
@@ -13,16 +13,28 @@ import { DomainError } from '../../../domain/errors/domain-error.js';
 const UTF8_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'us-ascii']);
 
 /**
- * A body whose Content-Type names a charset other than UTF-8 (`charset=iso-8859-1`, `utf-16le`,
- * `utf-7`…) is refused (415), as a content type we do not take is: decoding it as UTF-8 would
- * misread it. No charset parameter means UTF-8.
+ * Single-byte charsets whose first 128 characters are ASCII's: a body in plain ASCII is the same
+ * bytes under them as in UTF-8. Some HTTP clients label every body so (`charset=ISO-8859-1`).
  */
-export const refuseForeignCharset = (ctx: Context, what: 'JSON body' | 'form'): void => {
+const ASCII_COMPATIBLE = /^(?:iso[-_ ]?8859[-_ ]?\d{1,2}|latin-?[1-9]|l[1-9]|windows-125\d|cp125\d|ascii|ansi_x3\.4-1968)$/i;
+
+const shownCharset = (charset: string): string => (charset.length > 40 ? `${charset.slice(0, 40)}…` : charset);
+
+/**
+ * A body whose Content-Type names a charset other than UTF-8 is refused (415), as a content type
+ * we do not take is: decoding it as UTF-8 would misread it. No charset parameter means UTF-8.
+ * Under an ASCII-compatible single-byte charset (`iso-8859-1`, `windows-1252`…) a body in plain
+ * ASCII reads the same, so such a label is taken for a body that turns out to be plain ASCII
+ * (utf8Text checks it): the label is returned then — for JSON only. `utf-16`, `utf-7` and the
+ * rest are refused before the body is read, and every charset but UTF-8 for a form.
+ */
+export const refuseForeignCharset = (ctx: Context, what: 'JSON body' | 'form'): string | undefined => {
   // Koa gives the parameter unquoted, as sent; '' when there is none.
   const charset = ctx.request.charset;
-  if (charset === '' || UTF8_CHARSETS.has(charset.toLowerCase())) return;
-  const shown = charset.length > 40 ? `${charset.slice(0, 40)}…` : charset;
-  throw new DomainError('unsupported_media_type', `Unsupported charset ${shown}: send the ${what} as UTF-8`);
+  if (charset === '' || UTF8_CHARSETS.has(charset.toLowerCase())) return undefined;
+  // Not for a form: its percent-escapes (`%E9`) would stand for bytes of that charset, plain ASCII as the body is.
+  if (what === 'JSON body' && ASCII_COMPATIBLE.test(charset)) return charset;
+  throw new DomainError('unsupported_media_type', `Unsupported charset ${shownCharset(charset)}: send the ${what} as UTF-8`);
 };
 
 /**
@@ -52,10 +64,17 @@ const startsWithUtf16Bom = (bytes: Buffer): boolean => (bytes[0] === 0xff && byt
  * the content (koa-bodyparser's decoder dropped it too). Bytes that are not well-formed UTF-8
  * (Latin-1, UTF-16, an encoded surrogate ED A0 BD, an overlong C0 AF, a cut-off sequence) are
  * refused with a 400 naming the first offending byte (its offset from 0 in the body as received,
- * after any content-encoding).
- * @throws DomainError `invalid_input`.
+ * after any content-encoding). `asciiUnder`: the ASCII-compatible charset the body was labelled
+ * with (refuseForeignCharset); a body that is not plain ASCII is then refused with a 415.
+ * @throws DomainError `invalid_input`, or `unsupported_media_type`.
  */
-export const utf8Text = (bytes: Buffer, what: 'JSON' | 'form'): string => {
+export const utf8Text = (bytes: Buffer, what: 'JSON' | 'form', asciiUnder?: string): string => {
+  if (asciiUnder !== undefined && !isAscii(bytes)) {
+    throw new DomainError(
+      'unsupported_media_type',
+      `Unsupported charset ${shownCharset(asciiUnder)}: send the ${what === 'JSON' ? 'JSON body' : 'form'} as UTF-8 (under this label only a body in plain ASCII is taken)`,
+    );
+  }
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const body = start === 0 ? bytes : bytes.subarray(start);
   if (isUtf8(body)) return body.toString('utf8');

@@ -10,8 +10,8 @@ import { looksLikeUtf16Or32, refuseForeignCharset, utf8Text } from './body-text.
  * @hapi/bourne, which refuses `__proto__` keys, any JSON value at the top level.
  * @throws DomainError `invalid_input`: not UTF-8, not JSON.
  */
-const parseJson = (bytes: Buffer): unknown => {
-  const text = utf8Text(bytes, 'JSON');
+const parseJson = (bytes: Buffer, asciiUnder?: string): unknown => {
+  const text = utf8Text(bytes, 'JSON', asciiUnder);
   if (text === '') return undefined;
   try {
     return parseRefusingProto(text, { protoAction: 'error' });
@@ -43,13 +43,14 @@ export const jsonBody = (limit: number, { verifiedLater = false } = {}): Middlew
       return next();
     }
     // The usual header is compared as it is; any other is parsed (parameters, +json, case).
+    let asciiUnder: string | undefined;
     if (headers['content-type'] !== 'application/json') {
       if (!ctx.request.is('application/json', '+json')) throw new DomainError('unsupported_media_type', 'Content-Type must be application/json');
-      refuseForeignCharset(ctx, 'JSON body');
+      asciiUnder = refuseForeignCharset(ctx, 'JSON body');
     }
     const bytes = await read(ctx);
     try {
-      ctx.request.body = acceptJsonValue(parseJson(bytes));
+      ctx.request.body = acceptJsonValue(parseJson(bytes, asciiUnder));
     } catch (error) {
       if (!verifiedLater) throw error;
       keepMalformedBody(ctx, error);
