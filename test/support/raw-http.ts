@@ -11,7 +11,7 @@ export interface RawAnswer {
  * Writes `bytes` on a new connection (`end`: then closes its side) and waits for the server to
  * close it, returning what it answered. fetch cannot send these: it refuses to build them.
  */
-export const sendRaw = (port: number, bytes: string, { end = false } = {}): Promise<RawAnswer> =>
+export const sendRaw = (port: number, bytes: string | Buffer, { end = false } = {}): Promise<RawAnswer> =>
   new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import Koa from 'koa';
@@ -7,6 +7,7 @@ import { rawBodyOf } from '../../../src/adapters/http/middleware/body-stream.js'
 import { formBody, MAX_FORM_FIELDS, parseForm } from '../../../src/adapters/http/middleware/form-body.js';
 import { requestLog } from '../../../src/adapters/http/middleware/request-log.js';
 import { pino } from 'pino';
+import { sendRaw } from '../../support/raw-http.js';
 
 const LIMIT = 256;
 
@@ -16,22 +17,13 @@ interface Answer {
 }
 
 /** One request written by hand on a TCP socket, so the bytes are exactly the test's (no client or nock in between). */
-const send = (port: number, path: string, headers: Record<string, string>, payload: Buffer): Promise<Answer> =>
-  new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const received: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => received.push(chunk));
-    socket.on('error', reject);
-    socket.on('end', () => {
-      const text = Buffer.concat(received).toString('utf8');
-      resolve({ status: Number(text.slice(9, 12)), body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) });
-    });
-    const head = Object.entries({ host: `127.0.0.1:${port}`, connection: 'close', 'content-length': String(payload.length), ...headers })
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('');
-    socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
-    socket.write(payload);
-  });
+const send = async (port: number, path: string, headers: Record<string, string>, payload: Buffer): Promise<Answer> => {
+  const head = Object.entries({ host: `127.0.0.1:${port}`, connection: 'close', 'content-length': String(payload.length), ...headers })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  const answer = await sendRaw(port, Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\n${head}\r\n`), payload]));
+  return { status: answer.status, body: JSON.parse(answer.body) };
+};
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
