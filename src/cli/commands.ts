@@ -1,3 +1,4 @@
+import { isUuid } from '../domain/ids/is-uuid.js';
 import type { CliIo } from './cli-io.js';
 import type { CommandSpec, ParsedCommand } from './command-line.js';
 
@@ -10,8 +11,6 @@ socket while a server holds it, opened here otherwise. The first line on stderr 
 Use the same DATABASE_URL or DATA_DIR (environment or .env in the working directory) as the
 server.`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Refuses an ID argument that cannot be an id (they are UUIDs): the same message whether the
  * running server or the database opened here would have answered, which would not agree.
@@ -19,7 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuidId =
   (message: string) =>
   ({ positionals }: ParsedCommand): string | undefined =>
-    UUID.test(positionals[0] ?? '') ? undefined : message;
+    isUuid(positionals[0] ?? '') ? undefined : message;
 
 const JSON_OPTION = { type: 'boolean', help: 'print JSON on stdout instead of text' } as const;
 

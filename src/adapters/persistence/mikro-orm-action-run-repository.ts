@@ -6,7 +6,7 @@ import type { ActionRunRepository } from '../../ports/action-run-repository.js';
 import type { Database } from './database.js';
 import { ActionRunEntity } from './entities/action-run-entity.js';
 import { GroupCommit } from '../shared/group-commit.js';
-import { isUuid } from '../shared/is-uuid.js';
+import { isUuid } from '../../domain/ids/is-uuid.js';
 
 /** Most records one upsert carries. */
 const MAX_WRITE = 200;

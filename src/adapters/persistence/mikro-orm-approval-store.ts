@@ -3,7 +3,7 @@ import { storableText } from '../../domain/text/storable-text.js';
 import type { ApprovalStore } from '../../ports/approval-store.js';
 import type { Database } from './database.js';
 import { ApprovalEntity } from './entities/approval-entity.js';
-import { isUuid } from '../shared/is-uuid.js';
+import { isUuid } from '../../domain/ids/is-uuid.js';
 
 type Row = InstanceType<typeof ApprovalEntity.class>;
 

@@ -3,7 +3,7 @@ import type { InboundRequest, InboundRequestFilter, InboundRequestStore } from '
 import type { Database } from './database.js';
 import { InboundRequestEntity } from './entities/inbound-request-entity.js';
 import { GroupCommit } from '../shared/group-commit.js';
-import { isUuid } from '../shared/is-uuid.js';
+import { isUuid } from '../../domain/ids/is-uuid.js';
 
 /** Most requests one insert carries (each holds a whole request, up to the body limit). */
 const MAX_WRITE = 100;

@@ -3,7 +3,7 @@ import { FINISHED, type Job, type JobSource, type JobStatus } from '../../domain
 import type { JobRepository } from '../../ports/job-repository.js';
 import type { Database } from './database.js';
 import { JobEntity } from './entities/job-entity.js';
-import { isUuid } from '../shared/is-uuid.js';
+import { isUuid } from '../../domain/ids/is-uuid.js';
 
 type Row = InstanceType<typeof JobEntity.class>;
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type Db, PgBoss, fromPglite, type JobInsert, type PGliteLike } from 'pg-boss';
 import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
-import { isUuid } from '../shared/is-uuid.js';
+import { isUuid } from '../../domain/ids/is-uuid.js';
 import { GroupCommit } from '../shared/group-commit.js';
 import { RepeatedWarnings } from './repeated-warnings.js';
 import type { EnqueueOptions, RunningTask, TaskQueue, WorkOptions } from '../../ports/task-queue.js';

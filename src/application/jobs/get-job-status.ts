@@ -1,8 +1,8 @@
 import { JOB_STATUSES, FINISHED, type Job, type JobStatus } from '../../domain/jobs/job.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
+import { isUuid } from '../../domain/ids/is-uuid.js';
 import type { JobRepository } from '../../ports/job-repository.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 200;
 
@@ -26,7 +26,7 @@ export class GetJobStatus {
   async execute(query: JobStatusQuery): Promise<JobStatusResult> {
     const id = single(query, 'job_id');
     if (id !== undefined) {
-      if (!UUID.test(id)) throw new DomainError('invalid_input', 'job_id must be a UUID');
+      if (!isUuid(id)) throw new DomainError('invalid_input', 'job_id must be a UUID');
       const job = await this.jobs.get(id.toLowerCase());
       if (!job) throw new DomainError('not_found', 'Job not found');
       return { kind: 'one', job };

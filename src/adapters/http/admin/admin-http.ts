@@ -10,6 +10,7 @@ import type { ApprovalStore } from '../../../ports/approval-store.js';
 import type { DeliveryHistory } from '../../../application/triggers/delivery-history.js';
 import type { FireTriggers } from '../../../application/triggers/fire-triggers.js';
 import { DomainError } from '../../../domain/errors/domain-error.js';
+import { isUuid } from '../../../domain/ids/is-uuid.js';
 import type { AdminSession } from '../../../ports/admin-store.js';
 import type { Logger } from '../../../ports/logger.js';
 import { formField, type Form } from '../middleware/form-body.js';
@@ -106,12 +107,10 @@ export const pathParameter = (ctx: Context, index: number): string => {
   }
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A UUID path parameter in lower case, or undefined when it is none (the page then answers 404). */
 export const uuidParameter = (ctx: Context, index: number): string | undefined => {
   const raw = (ctx.captures as string[] | undefined)?.[index] ?? '';
-  return UUID.test(raw) ? raw.toLowerCase() : undefined;
+  return isUuid(raw) ? raw.toLowerCase() : undefined;
 };
 
 /** A 404 page inside the signed-in frame. */
