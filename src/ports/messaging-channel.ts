@@ -6,13 +6,14 @@ export interface ReplyTarget {
   readonly topicId?: string;
 }
 
-/** A webhook request as the HTTP adapter hands it over. Header names are lower-case. */
+/**
+ * A webhook request as the HTTP adapter hands it over, to be verified: its body is parsed only
+ * once it is (ReceiveMessagingUpdate). Header names are lower-case.
+ */
 export interface InboundRequest {
   readonly headers: Readonly<Record<string, string | undefined>>;
   /** The body's exact bytes (after content decoding), which a signature covers. */
   readonly rawBody: Uint8Array;
-  /** The body parsed as JSON. */
-  readonly body: unknown;
 }
 
 /** A platform delivery, read. */

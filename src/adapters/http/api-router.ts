@@ -7,8 +7,8 @@ import { DomainError } from '../../domain/errors/domain-error.js';
 import { snapshotRequest, type RequestSnapshot } from '../../domain/templates/request-snapshot.js';
 import { apiKeyAuth } from './middleware/api-key-auth.js';
 import { respondWithError } from './middleware/error-responder.js';
-import { formBody } from './middleware/form-body.js';
 import { jsonBody } from './middleware/json-body.js';
+import { signedBody } from './middleware/signed-body.js';
 import { answerMethodNotAllowed } from './method-not-allowed.js';
 
 /** Handles one endpoint once its authentication passed; the parsed body is in `ctx.request.body`. */
@@ -50,20 +50,19 @@ export const requestSnapshot = (ctx: Context, credentialHeaders: readonly string
  * (404/405 before anything else), authentication by the route's policy, body parsing,
  * triggers (SPEC 6.1: only once authentication passed), handler. `platform-secret` routes
  * check what their headers alone can tell before the body (`beforeBody`: a header-only secret,
- * a missing or malformed signature), then parse and verify inside their handler, since a
- * signature covers the raw body;
- * their handler fires the triggers itself once the request is verified.
+ * a missing or malformed signature), then read their body's bytes, which their handler's use
+ * case verifies before it parses them (signedBody); it fires the triggers itself once the
+ * request is verified.
  */
 export const apiRouter = (options: ApiRouterOptions): Middleware => {
   const router = new Router();
   const body = jsonBody(options.bodyLimit);
-  // Routes whose handler verifies a signature over the raw body: a body that does not parse is
-  // answered 400 only once the request is verified, so an unsigned caller gets 401 whatever it sent.
-  const signedBody = jsonBody(options.bodyLimit, { verifiedLater: true });
-  // A channel's webhook also takes a form: Slack posts button presses (interactivity) as
-  // `payload=<JSON>`, signed like its events. The signature covers the raw body either way.
-  const signedForm = formBody(options.bodyLimit, { verifiedLater: true });
-  const jsonOrForm: Middleware = (ctx, next) => (ctx.request.is('application/x-www-form-urlencoded') ? signedForm(ctx, next) : signedBody(ctx, next));
+  // Routes whose use case verifies a signature over the raw body: their body is read, and parsed
+  // only once the request is verified (signedBody), so an unsigned caller gets 401 whatever it
+  // sent and never has its body parsed. A channel's webhook also takes a form: Slack posts button
+  // presses (interactivity) as `payload=<JSON>`, signed like its events.
+  const signed = signedBody(options.bodyLimit);
+  const signedJsonOrForm = signedBody(options.bodyLimit, { forms: true });
   const auth = apiKeyAuth(options.authenticate);
   for (const route of options.routes) {
     const handler = options.handlers[route.name] ?? notImplemented;
@@ -72,7 +71,7 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
     if (route.auth === 'api-key') chain.push(auth);
     const beforeBody = options.beforeBody?.[route.name];
     if (beforeBody !== undefined) chain.push(beforeBody);
-    if (route.method === 'POST') chain.push(route.auth !== 'platform-secret' ? body : route.channel !== undefined ? jsonOrForm : signedBody);
+    if (route.method === 'POST') chain.push(route.auth !== 'platform-secret' ? body : route.channel !== undefined ? signedJsonOrForm : signed);
     if (route.auth !== 'platform-secret') chain.push(fire(route, options));
     // A handler's error (a 4xx of validation, mostly) is answered here, as the request log would:
     // rethrown through every middleware above, it cost a rejected promise per async layer

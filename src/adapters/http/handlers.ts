@@ -11,6 +11,7 @@ import { DomainError, isDomainError } from '../../domain/errors/domain-error.js'
 import { requestSnapshot, type RouteHandler } from './api-router.js';
 import { rawBodyOf } from './middleware/body-stream.js';
 import { respondWithError } from './middleware/error-responder.js';
+import { parserOf } from './middleware/signed-body.js';
 
 export interface HandlerDependencies {
   /** The route table the router is built from: the channels' endpoints get their handlers from it. */
@@ -123,15 +124,15 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
   ...Object.fromEntries(channelRoutes(deps, 'webhook').map((route): [string, RouteHandler] => [route.name, webhookHandler(deps, route)])),
   'codehost-webhook': async (ctx) => {
     ctx.body = await deps.receiveCodehostEvent.execute({
-      // The bytes as received: the signature is checked over them, whatever they are; a body
-      // that is not UTF-8 or not JSON is refused (malformed) only once it is verified.
+      // The bytes as received: the signature is checked over them, whatever they are; they are
+      // parsed only once it is verified (signedBody).
       rawBody: rawBodyOf(ctx),
       signature: header(ctx.req.headers['x-hub-signature-256']),
       event: header(ctx.req.headers['x-github-event']),
       deliveryId: header(ctx.req.headers['x-github-delivery']),
       watchPath: CODEHOST_WATCH_PATH,
-      request: requestSnapshot(ctx, deps.credentialHeaders),
-      malformed: ctx.state.malformedBody as Error | undefined,
+      parseBody: parserOf(ctx),
+      request: () => requestSnapshot(ctx, deps.credentialHeaders),
     });
   },
 });
@@ -153,9 +154,8 @@ const webhookHandler = (deps: HandlerDependencies, route: ApiRoute & { readonly 
         headers: headersOf(ctx),
         // The bytes as received, for the channel's signature (see codehost-webhook).
         rawBody: rawBodyOf(ctx),
-        body: ctx.request.body,
       },
-      malformed: ctx.state.malformedBody as Error | undefined,
+      parseBody: parserOf(ctx),
       triggers: { watchPath, sameEndpointAs, request: () => requestSnapshot(ctx, deps.credentialHeaders) },
     });
     ctx.body = answer.kind === 'handshake' ? answer.body : { ok: true };

@@ -20,9 +20,14 @@ export interface CodehostDelivery {
   readonly event: string | undefined;
   readonly deliveryId: string | undefined;
   readonly watchPath: string;
-  readonly request: RequestSnapshot;
-  /** Why the body could not be parsed (a 400), answered once the signature is verified. */
-  readonly malformed?: Error;
+  /**
+   * Parses `rawBody`, called only once the signature over it is verified: its value, or a
+   * DomainError `invalid_input` thrown (a 400) for a body that is not UTF-8 or not JSON. A caller
+   * without the secret so never has its body parsed, and gets its 401 whatever it sent.
+   */
+  readonly parseBody: () => unknown;
+  /** What the triggers see of the request, taken once its body is parsed. */
+  readonly request: () => RequestSnapshot;
 }
 
 export interface CodehostOutcome {
@@ -72,7 +77,7 @@ export class ReceiveCodehostEvent {
    */
   async execute(delivery: CodehostDelivery): Promise<CodehostOutcome> {
     if (!this.verifier.verify(delivery.rawBody, delivery.signature)) this.#refuse(delivery.event, 'bad or missing signature');
-    if (delivery.malformed !== undefined) throw delivery.malformed;
+    const body = delivery.parseBody();
     const id = delivery.deliveryId;
     if (id === undefined || id.trim() === '') throw new DomainError('invalid_input', 'Missing X-GitHub-Delivery header');
     if (id.length > MAX_DELIVERY_ID_LENGTH)
@@ -80,7 +85,7 @@ export class ReceiveCodehostEvent {
     const event = delivery.event ?? 'unknown';
     if (event.length > MAX_EVENT_LENGTH) throw new DomainError('invalid_input', `Invalid X-GitHub-Event header: longer than ${MAX_EVENT_LENGTH} characters`);
     // The event header is not signed: a captured body sent again as another event is refused.
-    const mismatch = this.events.mismatch(event, delivery.request.body);
+    const mismatch = this.events.mismatch(event, body);
     if (mismatch !== undefined) throw new DomainError('invalid_input', mismatch);
     if (event === 'ping') return { ok: true, triggers: [] };
     // Neither is the delivery id: for an event whose every payload is unique (an id, an update
@@ -101,7 +106,7 @@ export class ReceiveCodehostEvent {
       // A redelivery does the work again, which stores nothing twice (a job's update is applied
       // as a change to its state, the request is stored under the delivery's id): a stop between
       // recording the delivery and doing its work would otherwise lose it for good.
-      const job = await this.#updateJob(event, delivery.request.body);
+      const job = await this.#updateJob(event, body);
       if (job && this.afterJobUpdate) await this.afterJobUpdate(job);
       const triggers = await this.fireTriggers.execute({ watchPath: delivery.watchPath, request: delivery.request, keep: true, deliveryKey: `codehost:${id}` });
       if (!first) {

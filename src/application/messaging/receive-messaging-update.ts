@@ -42,9 +42,13 @@ export interface DeliveryTriggers {
 export interface MessagingDelivery {
   readonly channel: string;
   readonly request: InboundRequest;
+  /**
+   * Parses the request's body, called only once the request is verified: its value, or a
+   * DomainError `invalid_input` thrown (a 400) for a body that cannot be taken. A caller without
+   * the secret so never has its body parsed, and gets its 401 whatever it sent.
+   */
+  readonly parseBody: () => unknown;
   readonly triggers: DeliveryTriggers;
-  /** Why the body could not be parsed (a 400), answered once the request is verified. */
-  readonly malformed?: Error;
 }
 
 /** What the webhook answers: `{ok: true}`, or the platform's handshake answer. */
@@ -107,11 +111,11 @@ export class ReceiveMessagingUpdate {
     const now = this.clock.now();
     const { request } = delivery;
     await this.#check(channel, (secret) => channel.platform.checkHeaders(request.headers, secret, now) && channel.platform.verify(request, secret, now));
-    if (delivery.malformed !== undefined) throw delivery.malformed;
-    const handshake = channel.platform.handshake(request.body);
+    const body = delivery.parseBody();
+    const handshake = channel.platform.handshake(body);
     if (handshake !== undefined) return { kind: 'handshake', body: handshake };
     if ((await channel.credentials.current()) === undefined) return { kind: 'ok' };
-    await this.accept(channel, channel.platform.parse(request.body), delivery.triggers);
+    await this.accept(channel, channel.platform.parse(body), delivery.triggers);
     return { kind: 'ok' };
   }
 

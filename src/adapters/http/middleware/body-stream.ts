@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import bodyParser from 'koa-bodyparser';
-import { isDomainError } from '../../../domain/errors/domain-error.js';
 import { bodyFailure } from '../error-status.js';
 
 /*
@@ -87,15 +86,3 @@ export const bodyBytesReader = (limit: number): ((ctx: Context) => Promise<Buffe
 
 /** The bytes of the request's body as received (after any content-encoding), once a body middleware read them. */
 export const rawBodyOf = (ctx: Context): Buffer => (ctx.state.rawBody as Buffer | undefined) ?? Buffer.alloc(0);
-
-/**
- * For a route that verifies a signature over the raw body before anything else: a body that
- * cannot be taken (`error` a 400: not UTF-8, not JSON, too deep…) is set aside in
- * `ctx.state.malformedBody` until the request is verified — an unsigned or wrongly signed caller
- * gets its 401 whatever it sent. Anything else (a 500) is rethrown.
- */
-export const keepMalformedBody = (ctx: Context, error: unknown): void => {
-  if (!isDomainError(error) || error.code !== 'invalid_input') throw error;
-  ctx.request.body = undefined;
-  ctx.state.malformedBody = error;
-};

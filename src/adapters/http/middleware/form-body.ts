@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { Context, Middleware } from 'koa';
 import { DomainError } from '../../../domain/errors/domain-error.js';
-import { bodyBytesReader, hasBody, keepMalformedBody } from './body-stream.js';
+import { bodyBytesReader, hasBody } from './body-stream.js';
 import { refuseForeignCharset, utf8Text } from './body-text.js';
 
 /** A parsed form: each field's text, or its texts when it was sent more than once. */
@@ -53,8 +53,8 @@ const decodeFormText = (encoded: string): string | undefined => {
 
 /**
  * The most fields a form may have: the admin UI's have a handful, Slack's one (`payload`). A
- * Slack form is parsed before its signature is checked, so its cost is bounded by this as well
- * as by the body limit (qs, used before, ignored the fields past 1 000 silently).
+ * bound on the work a form costs besides the body limit: the admin's login form is parsed before
+ * anyone is signed in (qs, used before, ignored the fields past 1 000 silently).
  */
 export const MAX_FORM_FIELDS = 1000;
 
@@ -84,8 +84,8 @@ export const parseForm = (text: string): Form => {
     if (value === undefined)
       throw new DomainError('invalid_input', `Invalid form body: the value of field ${quoted(name)} is not valid UTF-8 once percent-decoded`);
     const earlier = Object.hasOwn(form, name) ? form[name] : undefined;
-    // A repeat is pushed, never copied: a body of one field sent 300 000 times (a 1 MB Slack
-    // form, parsed before its signature is checked) must cost linear time, not quadratic.
+    // A repeat is pushed, never copied: a body of one field sent 300 000 times (a 1 MB form)
+    // must cost linear time, not quadratic.
     if (Array.isArray(earlier)) earlier.push(value);
     // Defined, not assigned: `__proto__` is a field like any other.
     else Object.defineProperty(form, name, { value: earlier === undefined ? value : [earlier, value], enumerable: true, writable: true, configurable: true });
@@ -94,31 +94,39 @@ export const parseForm = (text: string): Form => {
 };
 
 /**
- * Parses an `application/x-www-form-urlencoded` body into a flat Form (parseForm) in
- * `ctx.request.body`; its bytes as received stay for signature checks (rawBodyOf). Another
- * content type, or a charset other than UTF-8, is a 415; a body over `limit` bytes a 413, also
- * after decompression; a corrupt or cut-off body, bytes that are not UTF-8, or a field whose
- * percent-encoding is not UTF-8 a 400. A request without a body gets an empty form.
- * `verifiedLater`: the route checks a signature over the raw body first (keepMalformedBody).
+ * The checks of a form's headers, made before it is read: another content type, or a charset
+ * other than UTF-8, is a 415.
  */
-export const formBody = (limit: number, { verifiedLater = false } = {}): Middleware => {
+export const checkFormHeaders = (ctx: Context): void => {
+  if (!ctx.request.is('application/x-www-form-urlencoded')) {
+    throw new DomainError('unsupported_media_type', 'Content-Type must be application/x-www-form-urlencoded');
+  }
+  refuseForeignCharset(ctx, 'form');
+};
+
+/**
+ * A form body's bytes, parsed (parseForm).
+ * @throws DomainError `invalid_input`: bytes that are not UTF-8, a field whose percent-encoding
+ * is not UTF-8, more than MAX_FORM_FIELDS fields.
+ */
+export const parseFormBytes = (bytes: Buffer): Form => parseForm(utf8Text(bytes, 'form'));
+
+/**
+ * Parses an `application/x-www-form-urlencoded` body into a flat Form (parseForm) in
+ * `ctx.request.body`. Another content type, or a charset other than UTF-8, is a 415; a body over
+ * `limit` bytes a 413, also after decompression; a corrupt or cut-off body, bytes that are not
+ * UTF-8, or a field whose percent-encoding is not UTF-8 a 400. A request without a body gets an
+ * empty form. A route whose body is signed reads it with signedBody instead.
+ */
+export const formBody = (limit: number): Middleware => {
   const read = bodyBytesReader(limit);
   return async (ctx: Context, next) => {
     if (!hasBody(ctx.req.headers)) {
       ctx.request.body = {};
       return next();
     }
-    if (!ctx.request.is('application/x-www-form-urlencoded')) {
-      throw new DomainError('unsupported_media_type', 'Content-Type must be application/x-www-form-urlencoded');
-    }
-    const asciiUnder = refuseForeignCharset(ctx, 'form');
-    const bytes = await read(ctx);
-    try {
-      ctx.request.body = parseForm(utf8Text(bytes, 'form', asciiUnder));
-    } catch (error) {
-      if (!verifiedLater) throw error;
-      keepMalformedBody(ctx, error);
-    }
+    checkFormHeaders(ctx);
+    ctx.request.body = parseFormBytes(await read(ctx));
     return next();
   };
 };

@@ -75,7 +75,8 @@ describe('ReceiveCodehostEvent', () => {
     event,
     deliveryId: id,
     watchPath: '/codehost/webhook',
-    request: snapshotRequest(JSON.parse(body), {}, {}),
+    parseBody: () => JSON.parse(body),
+    request: () => snapshotRequest(JSON.parse(body), {}, {}),
   });
 
   it('fires the triggers of a verified event', async () => {
@@ -85,11 +86,35 @@ describe('ReceiveCodehostEvent', () => {
     expect(queue.tasks).to.have.length(1);
   });
 
-  it('refuses a forged signature before anything runs', async () => {
+  it('refuses a forged signature before anything runs, its body never parsed', async () => {
     const { receive, queue, deliveries } = setup();
-    const error = await receive.execute(delivery('push', 'd-1', undefined, 'guess')).catch((e: DomainError) => e);
+    let parsed = 0;
+    const forged = delivery('push', 'd-1', undefined, 'guess');
+    const error = await receive
+      .execute({
+        ...forged,
+        parseBody: () => {
+          parsed++;
+          return forged.parseBody();
+        },
+      })
+      .catch((e: DomainError) => e);
     expect(error).to.be.instanceOf(DomainError);
     expect((error as DomainError).code).to.equal('unauthorized');
+    expect(parsed).to.equal(0);
+    expect(queue.tasks).to.deep.equal([]);
+    expect(deliveries.seen.size).to.equal(0);
+  });
+
+  it("answers a verified delivery whose body cannot be taken with the parser's 400, before its delivery id is looked at, running nothing", async () => {
+    const { receive, queue, deliveries } = setup();
+    const parseBody = () => {
+      throw new DomainError('invalid_input', 'Invalid JSON body');
+    };
+    for (const id of ['d-9', undefined]) {
+      const error = await receive.execute({ ...delivery('push', id, '{"ref":'), parseBody }).catch((e: DomainError) => e);
+      expect(error).to.include({ code: 'invalid_input', message: 'Invalid JSON body' });
+    }
     expect(queue.tasks).to.deep.equal([]);
     expect(deliveries.seen.size).to.equal(0);
   });
@@ -251,7 +276,8 @@ describe('code-host events for jobs', () => {
         event,
         deliveryId: `delivery-${n}`,
         watchPath: '/codehost/webhook',
-        request: snapshotRequest(payload, {}, {}),
+        parseBody: () => payload,
+        request: () => snapshotRequest(payload, {}, {}),
       });
     };
     return { jobs, send, updated };

@@ -1,3 +1,4 @@
+import { DomainError } from '../../../../src/domain/errors/domain-error.js';
 import { expect } from 'chai';
 import { CHAT_MESSAGE_QUEUE, ReceiveMessagingUpdate, type ChatMessageTask } from '../../../../src/application/messaging/receive-messaging-update.js';
 import { FireTriggers, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
@@ -54,7 +55,7 @@ describe('ReceiveMessagingUpdate', () => {
     const requests = new InMemoryInboundRequestStore();
     const fire = new FireTriggers(triggers, requests, queue, new SequentialIds(), clock, logger, new InMemoryTriggerLanes());
     const receive = new ReceiveMessagingUpdate(new MessagingChannels([channel]), deliveries, queue, fire, clock, logger);
-    const requestOf = (body: unknown, headers: Record<string, string>) => ({ headers, rawBody: new TextEncoder().encode(JSON.stringify(body)), body });
+    const requestOf = (body: unknown, headers: Record<string, string>) => ({ headers, rawBody: new TextEncoder().encode(JSON.stringify(body)) });
     const deliver = (body: unknown, ...secret: [string | undefined] | []) => {
       const given = secret.length === 0 ? SECRET : secret[0];
       const headers = given === undefined ? {} : platform.headersFor(JSON.stringify(body), given, clock.now());
@@ -63,6 +64,7 @@ describe('ReceiveMessagingUpdate', () => {
         .execute({
           channel: platform.id,
           request: requestOf(body, headers),
+          parseBody: () => body,
           triggers: { watchPath: '/messaging/fake/webhook', request: { body, query: {}, headers: {} } },
         })
         .then(async (outcome) => {
@@ -128,6 +130,7 @@ describe('ReceiveMessagingUpdate', () => {
     await receive.execute({
       channel: 'fake',
       request: requestOf(body, platform.headersFor(JSON.stringify(body), SECRET, clock.now())),
+      parseBody: () => body,
       triggers: { watchPath: '/messaging/webhook', sameEndpointAs: ['/messaging/fake/webhook'], request: { body, query: {}, headers: {} } },
     });
     await fire.dispatched();
@@ -214,20 +217,46 @@ describe('ReceiveMessagingUpdate', () => {
       expect(chatTasks()).to.have.length(1);
     });
 
-    it('refuses a body that does not match its signature, or a signature of another secret, running nothing', async () => {
+    it('refuses a body that does not match its signature, or a signature of another secret, running nothing and parsing nothing', async () => {
       const { receive, requestOf, queue, deliveries, platform } = make(signed);
       const body = update(1);
       const headers = platform.headersFor(JSON.stringify(body), SECRET, clock.now());
       // The headers alone pass (they are checked before the body is read)…
       await receive.authorize('fake', headers);
-      // …the body they do not sign does not.
+      // …the body they do not sign does not, and is never parsed.
+      let parsed = 0;
+      const parseBody = () => {
+        parsed++;
+        return body;
+      };
       for (const request of [requestOf(update(2), headers), requestOf(body, platform.headersFor(JSON.stringify(body), 'other', clock.now()))]) {
         expect(
           await failure(
-            receive.execute({ channel: 'fake', request, triggers: { watchPath: '/messaging/fake/webhook', request: { body, query: {}, headers: {} } } }),
+            receive.execute({
+              channel: 'fake',
+              request,
+              parseBody,
+              triggers: { watchPath: '/messaging/fake/webhook', request: { body, query: {}, headers: {} } },
+            }),
           ),
         ).to.have.property('code', 'unauthorized');
       }
+      expect(parsed).to.equal(0);
+      expect(queue.tasks).to.deep.equal([]);
+      expect(deliveries.seen.size).to.equal(0);
+    });
+
+    it("answers a verified delivery whose body cannot be taken with the parser's 400, running nothing", async () => {
+      const { receive, requestOf, queue, deliveries, platform } = make(signed);
+      const body = update(1);
+      const request = requestOf(body, platform.headersFor(JSON.stringify(body), SECRET, clock.now()));
+      const parseBody = () => {
+        throw new DomainError('invalid_input', 'Invalid JSON body');
+      };
+      const error = await failure(
+        receive.execute({ channel: 'fake', request, parseBody, triggers: { watchPath: '/messaging/fake/webhook', request: { body, query: {}, headers: {} } } }),
+      );
+      expect(error).to.include({ code: 'invalid_input', message: 'Invalid JSON body' });
       expect(queue.tasks).to.deep.equal([]);
       expect(deliveries.seen.size).to.equal(0);
     });
@@ -255,6 +284,7 @@ describe('ReceiveMessagingUpdate', () => {
       receive.execute({
         channel: 'fake',
         request: requestOf(body, platform.headersFor(JSON.stringify(body), SECRET, clock.now())),
+        parseBody: () => body,
         // No trigger watches this path.
         triggers: { watchPath: '/messaging/signed/webhook', request: { body, query: {}, headers: {} } },
       });
@@ -285,7 +315,8 @@ describe('ReceiveMessagingUpdate', () => {
       const body = update(1);
       await receive.execute({
         channel,
-        request: { headers: { 'x-fake-secret': SECRET }, rawBody: new Uint8Array(), body },
+        request: { headers: { 'x-fake-secret': SECRET }, rawBody: new Uint8Array() },
+        parseBody: () => body,
         triggers: { watchPath: `/messaging/${channel}/webhook`, request: { body, query: {}, headers: {} } },
       });
     }

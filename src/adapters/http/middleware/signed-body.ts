@@ -1,0 +1,57 @@
+import type { Context, Middleware } from 'koa';
+import { acceptJsonValue } from './accept-json-value.js';
+import { bodyBytesReader, hasBody } from './body-stream.js';
+import { checkFormHeaders, parseFormBytes } from './form-body.js';
+import { checkJsonHeaders, parseJson } from './json-body.js';
+
+/** Parses the body read by signedBody, once: its value, or a DomainError `invalid_input` (a 400) thrown. */
+export type BodyParser = () => unknown;
+
+/**
+ * For a route whose body a signature covers (a code host's or a chat platform's webhook): reads
+ * the body's bytes into `ctx.state.rawBody` (rawBodyOf) and leaves the parsing to
+ * `ctx.state.parseBody` (parserOf), which the route's use case calls only once the signature over
+ * those bytes is verified. A caller without the secret so never has its body decoded as UTF-8 or
+ * parsed — the cost of up to `limit` bytes of JSON or a form of MAX_FORM_FIELDS fields is spent
+ * on verified requests only — and gets its 401 whatever it sent. What the headers tell is still
+ * checked first: a content type the route does not take, or a charset other than UTF-8, is a
+ * 415; a body over `limit` bytes (also after decompression) a 413.
+ * `forms`: the route also takes `application/x-www-form-urlencoded` (Slack's interactivity
+ * posts `payload=<JSON>`, signed like its events); else JSON only.
+ */
+export const signedBody = (limit: number, { forms = false } = {}): Middleware => {
+  const read = bodyBytesReader(limit);
+  return async (ctx: Context, next) => {
+    if (!hasBody(ctx.req.headers)) {
+      ctx.state.rawBody = Buffer.alloc(0);
+      setParser(ctx, () => undefined);
+      return next();
+    }
+    if (forms && ctx.request.is('application/x-www-form-urlencoded')) {
+      checkFormHeaders(ctx);
+      const bytes = await read(ctx);
+      setParser(ctx, () => parseFormBytes(bytes));
+    } else {
+      const asciiUnder = checkJsonHeaders(ctx);
+      const bytes = await read(ctx);
+      setParser(ctx, () => acceptJsonValue(parseJson(bytes, asciiUnder)));
+    }
+    return next();
+  };
+};
+
+/** Memoized, and the value kept in `ctx.request.body` too, where the request's snapshot for triggers reads it. */
+const setParser = (ctx: Context, parse: () => unknown): void => {
+  let parsed: { value: unknown } | undefined;
+  ctx.request.body = undefined;
+  ctx.state.parseBody = (() => {
+    if (parsed === undefined) {
+      parsed = { value: parse() };
+      ctx.request.body = parsed.value;
+    }
+    return parsed.value;
+  }) satisfies BodyParser;
+};
+
+/** The parser signedBody left for the request (for a route without one: a body of nothing). */
+export const parserOf = (ctx: Context): BodyParser => (ctx.state.parseBody as BodyParser | undefined) ?? (() => undefined);
