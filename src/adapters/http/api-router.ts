@@ -11,7 +11,10 @@ import { jsonBody } from './middleware/json-body.js';
 import { signedBody } from './middleware/signed-body.js';
 import { answerMethodNotAllowed } from './method-not-allowed.js';
 
-/** Handles one endpoint once its authentication passed; the parsed body is in `ctx.request.body`. */
+/**
+ * Handles one endpoint once its authentication passed; the parsed body is in `ctx.request.body`
+ * (a signed route's once its use case parsed it: signedBody).
+ */
 export type RouteHandler = (ctx: Context) => Promise<void> | void;
 
 export interface ApiRouterOptions {

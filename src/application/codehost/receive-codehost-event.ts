@@ -22,8 +22,9 @@ export interface CodehostDelivery {
   readonly watchPath: string;
   /**
    * Parses `rawBody`, called only once the signature over it is verified: its value, or a
-   * DomainError `invalid_input` thrown (a 400) for a body that is not UTF-8 or not JSON. A caller
-   * without the secret so never has its body parsed, and gets its 401 whatever it sent.
+   * DomainError thrown for a body that cannot be taken (a 400 for one that is not UTF-8 or not
+   * JSON, a 415 for one in a charset we do not take). A caller without the secret so never has its
+   * body parsed, and gets its 401 whatever it sent.
    */
   readonly parseBody: () => unknown;
   /** What the triggers see of the request, taken once its body is parsed. */

@@ -44,8 +44,9 @@ export interface MessagingDelivery {
   readonly request: InboundRequest;
   /**
    * Parses the request's body, called only once the request is verified: its value, or a
-   * DomainError `invalid_input` thrown (a 400) for a body that cannot be taken. A caller without
-   * the secret so never has its body parsed, and gets its 401 whatever it sent.
+   * DomainError thrown for a body that cannot be taken (a 400, or a 415 for one in a charset we
+   * do not take). A caller without the secret so never has its body parsed, and gets its 401
+   * whatever it sent.
    */
   readonly parseBody: () => unknown;
   readonly triggers: DeliveryTriggers;

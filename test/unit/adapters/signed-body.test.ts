@@ -6,7 +6,7 @@ import Koa from 'koa';
 import { pino } from 'pino';
 import { rawBodyOf } from '../../../src/adapters/http/middleware/body-stream.js';
 import { requestLog } from '../../../src/adapters/http/middleware/request-log.js';
-import { parserOf, signedBody } from '../../../src/adapters/http/middleware/signed-body.js';
+import { parseOnce, parserOf, signedBody } from '../../../src/adapters/http/middleware/signed-body.js';
 import { sendRaw } from '../../support/raw-http.js';
 
 const LIMIT = 256;
@@ -55,11 +55,8 @@ describe('signedBody middleware (Koa on a loopback server)', () => {
         ctx.body = { error: 'Unauthorized', before, bytes };
         return;
       }
-      const parse = parserOf(ctx);
-      const parsed = parse() ?? null;
-      // a second call gives the same value without parsing again
-      if (parse() !== (parsed ?? undefined)) throw new Error('parsed twice into different values');
-      ctx.body = { before, bytes, parsed, after: ctx.request.body ?? null };
+      const parsed = parserOf(ctx)();
+      ctx.body = { before, bytes, parsed: parsed ?? null, after: ctx.request.body ?? null };
     });
     server = createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -140,5 +137,26 @@ describe('signedBody middleware (Koa on a loopback server)', () => {
 
   it('gives a request without a body empty bytes and no value', async () => {
     expect(await send(port, '/verified', {}, Buffer.alloc(0))).to.deep.equal({ status: 200, body: { before: null, bytes: '', parsed: null, after: null } });
+  });
+});
+
+describe('parseOnce', () => {
+  it('parses at the first call only: later calls give the same value, or throw the same failure', () => {
+    let calls = 0;
+    const value = { a: 1 };
+    const ok = parseOnce(() => {
+      calls++;
+      return value;
+    });
+    expect(ok()).to.equal(value);
+    expect(ok()).to.equal(value);
+    expect(calls).to.equal(1);
+    const failing = parseOnce(() => {
+      calls++;
+      throw new Error(`failure ${calls}`);
+    });
+    expect(failing).to.throw('failure 2');
+    expect(failing).to.throw('failure 2');
+    expect(calls).to.equal(2);
   });
 });

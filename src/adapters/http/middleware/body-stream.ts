@@ -4,7 +4,7 @@ import bodyParser from 'koa-bodyparser';
 import { bodyFailure } from '../error-status.js';
 
 /*
- * How the body middlewares (jsonBody, formBody) read a request body: its bytes, through
+ * How the body middlewares (jsonBody, formBody, signedBody) read a request body: its bytes, through
  * koa-bodyparser, with the request stream readied first.
  */
 

@@ -4,7 +4,11 @@ import { bodyBytesReader, hasBody } from './body-stream.js';
 import { checkFormHeaders, parseFormBytes } from './form-body.js';
 import { checkJsonHeaders, parseJson } from './json-body.js';
 
-/** Parses the body read by signedBody, once: its value, or a DomainError `invalid_input` (a 400) thrown. */
+/**
+ * Parses the body read by signedBody, once: its value, or the DomainError thrown — `invalid_input`
+ * (400) for a body that cannot be taken, `unsupported_media_type` (415) for one that is not plain
+ * ASCII under a single-byte charset label (body-text.ts).
+ */
 export type BodyParser = () => unknown;
 
 /**
@@ -14,8 +18,9 @@ export type BodyParser = () => unknown;
  * those bytes is verified. A caller without the secret so never has its body decoded as UTF-8 or
  * parsed — the cost of up to `limit` bytes of JSON or a form of MAX_FORM_FIELDS fields is spent
  * on verified requests only — and gets its 401 whatever it sent. What the headers tell is still
- * checked first: a content type the route does not take, or a charset other than UTF-8, is a
- * 415; a body over `limit` bytes (also after decompression) a 413.
+ * checked first: a content type the route does not take, or a charset other than UTF-8 (except
+ * the ASCII-compatible labels, which wait for the bytes), is a 415; a body over `limit` bytes
+ * (also after decompression) a 413.
  * `forms`: the route also takes `application/x-www-form-urlencoded` (Slack's interactivity
  * posts `payload=<JSON>`, signed like its events); else JSON only.
  */
@@ -40,16 +45,29 @@ export const signedBody = (limit: number, { forms = false } = {}): Middleware =>
   };
 };
 
-/** Memoized, and the value kept in `ctx.request.body` too, where the request's snapshot for triggers reads it. */
-const setParser = (ctx: Context, parse: () => unknown): void => {
-  let parsed: { value: unknown } | undefined;
-  ctx.request.body = undefined;
-  ctx.state.parseBody = (() => {
+/** `parse`, run at the first call only: later calls give the same value, or throw the same error. */
+export const parseOnce = (parse: () => unknown): BodyParser => {
+  let parsed: { value: unknown } | { error: unknown } | undefined;
+  return () => {
     if (parsed === undefined) {
-      parsed = { value: parse() };
-      ctx.request.body = parsed.value;
+      try {
+        parsed = { value: parse() };
+      } catch (error) {
+        parsed = { error };
+      }
     }
+    if ('error' in parsed) throw parsed.error;
     return parsed.value;
+  };
+};
+
+/** The value is kept in `ctx.request.body` too, where the request's snapshot for triggers reads it. */
+const setParser = (ctx: Context, parse: () => unknown): void => {
+  ctx.request.body = undefined;
+  ctx.state.parseBody = parseOnce(() => {
+    const value = parse();
+    ctx.request.body = value;
+    return value;
   }) satisfies BodyParser;
 };
 
