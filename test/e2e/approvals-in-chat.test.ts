@@ -64,7 +64,7 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
     });
     expect(fired.status).to.equal(200);
     const question = await waitFor(
-      () => tg!.of('sendMessage').find((call) => String(call.body.text).includes(`AGW_ARG_1=${id}`)),
+      () => tg!.of('sendMessage').find((call) => String(call.body.text).includes(`AGW_ARG_1="${id}"`)),
       20_000,
       'the question in the approval chat',
     );

@@ -61,7 +61,7 @@ const askFor = async (running: Running, cookie: string, id: string): Promise<str
   return waitFor(
     async () => {
       const page = await (await admin.get('/settings/approvals', cookie)).text();
-      const section = page.split('<section class="approval"').find((part) => part.includes(`AGW_ARG_1=${id}`));
+      const section = page.split('<section class="approval"').find((part) => part.includes(`AGW_ARG_1=&quot;${id}&quot;`));
       return section === undefined ? undefined : /action="\/settings\/approvals\/([0-9a-f-]{36})\/approve"/.exec(section)?.[1];
     },
     20_000,

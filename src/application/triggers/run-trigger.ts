@@ -3,11 +3,10 @@ import { isDomainError } from '../../domain/errors/domain-error.js';
 import { renderCommand } from '../../domain/templates/render-command.js';
 import { renderPrompt } from '../../domain/templates/render-prompt.js';
 import { renderText } from '../../domain/templates/template-tokens.js';
-import { headAndTail } from '../../domain/text/cut-text.js';
+import { approvalSummary, unquotedApprovalSummary } from '../../domain/triggers/approval-summary.js';
 import { actionFingerprint } from '../../domain/triggers/action-fingerprint.js';
 import { storableText } from '../../domain/text/storable-text.js';
 import type { AgentAction, CommandAction, TriggerAction, WebhookAction } from '../../domain/triggers/trigger.js';
-import { shownWebhookTarget } from '../../domain/triggers/webhook-target.js';
 import type { ActionRunRepository } from '../../ports/action-run-repository.js';
 import type { ApprovalStore } from '../../ports/approval-store.js';
 import type { Clock } from '../../ports/clock.js';
@@ -79,8 +78,6 @@ export const INTERRUPTED = 'interrupted: the service stopped while this action r
 
 /** The default wait for a decision on an action with `approval: true`: 30 minutes. */
 export const APPROVAL_TIMEOUT_MS = 30 * 60_000;
-/** Characters of each value shown to the person deciding; the run uses the whole value. */
-const SUMMARY_VALUE = 300;
 
 type Outcome = Pick<ActionRun, 'status' | 'attempts' | 'error' | 'detail'>;
 
@@ -368,12 +365,14 @@ export class RunTrigger {
     // The action's fingerprint, recorded when it asked: any change of its definition shows.
     const asked = waiting?.detail.action;
     if (typeof asked === 'string') return asked === actionFingerprint(action) ? undefined : changed;
-    // A record from before fingerprints: what the approval showed (some changes do not show there).
+    // A record from before fingerprints: what the approval showed (some changes do not show there),
+    // as the version that asked wrote it — values unquoted then, quoted since.
     const approvalId = waiting?.detail.approvalId;
     if (typeof approvalId !== 'string' || this.approvals === undefined) return undefined;
     const approval = await this.approvals.find(approvalId);
-    if (approval === null || approval.summary === summarize(action, request)) return undefined;
-    return changed;
+    if (approval === null) return undefined;
+    const shown = [approvalSummary(action, request), unquotedApprovalSummary(action, request)];
+    return shown.includes(approval.summary) ? undefined : changed;
   }
 
   /** Asks for a decision; 'decided' when the approval was asked before (a run of the task again) and is no longer pending. */
@@ -393,7 +392,7 @@ export class RunTrigger {
       trigger: task.trigger,
       actionIndex: index,
       actionType: action.type,
-      summary: summarize(action, request),
+      summary: approvalSummary(action, request),
       requestId: task.requestId ?? null,
       watchPath: task.watchPath,
       firedAt: task.firedAt,
@@ -601,26 +600,3 @@ export class RunTrigger {
 /** Why a run was stopped, as its signal says. */
 const reasonOf = (signal: AbortSignal): string =>
   signal.reason instanceof Error ? signal.reason.message : signal.reason === undefined ? 'aborted' : String(signal.reason);
-
-/**
- * The action as it would run, for the person who approves it: a command as the shell gets it
- * with the value of each variable (cut to SUMMARY_VALUE), a webhook's method and URL (never its
- * headers, which may hold secrets), an agent job's prompt template with the values it gets.
- */
-const summarize = (action: TriggerAction, request: RequestSnapshot): string => {
-  switch (action.type) {
-    case 'command': {
-      try {
-        const rendered = renderCommand(action.command, request);
-        const values = Object.entries(rendered.env).map(([name, value]) => `${name}=${headAndTail(value, SUMMARY_VALUE, SUMMARY_VALUE / 2)}`);
-        return [`command: ${action.command}`, ...values].join('\n');
-      } catch (error) {
-        return `command: ${action.command}\n(${error instanceof Error ? error.message : String(error)})`;
-      }
-    }
-    case 'webhook':
-      return `webhook: ${action.method} ${shownWebhookTarget(action.url)}`;
-    case 'agent':
-      return `agent job: ${headAndTail(renderText(action.job, request), 2000, 1000)}`;
-  }
-};

@@ -57,7 +57,8 @@ const REQUEST_ID = '20000000-0000-4000-8000-000000000001';
 const RUN_ID = '30000000-0000-4000-8000-000000000001';
 const task: TriggerRunTask = { runId: RUN_ID, trigger: 'deploy', watchPath: '/webhook', firedAt: '2026-01-01T00:00:00.000Z', requestId: REQUEST_ID };
 
-const make = async (withApprovals = true) => {
+/** `options`: other triggers in force, another request body (the run and its trigger are `deploy`'s). */
+const make = async (withApprovals = true, options: { readonly triggers?: readonly Trigger[]; readonly body?: unknown } = {}) => {
   const clock = new FixedClock();
   const runs = new InMemoryActionRunRepository();
   const requests = new InMemoryInboundRequestStore();
@@ -66,7 +67,7 @@ const make = async (withApprovals = true) => {
   const queue = new InMemoryTaskQueue();
   const logger = new RecordingLogger();
   // The trigger set in force, as a reload replaces it.
-  let live: readonly Trigger[] = triggers;
+  let live: readonly Trigger[] = options.triggers ?? triggers;
   const source = { current: () => live };
   const reload = (next: readonly Trigger[]) => {
     live = next;
@@ -75,7 +76,7 @@ const make = async (withApprovals = true) => {
     id: REQUEST_ID,
     watchPath: '/webhook',
     receivedAt: clock.now(),
-    request: JSON.stringify(snapshotRequest({ branch: 'main; rm -rf /' }, {}, {})),
+    request: JSON.stringify(snapshotRequest(options.body ?? { branch: 'main; rm -rf /' }, {}, {})),
     triggers: ['deploy'],
     runs: [{ trigger: 'deploy', runId: RUN_ID }],
     replayOf: null,
@@ -126,8 +127,96 @@ describe('Approvals', () => {
     const [approval] = await approvals.list({ limit: 10 });
     expect((await approvals.list({ limit: 10 })).length).to.equal(1);
     expect(approval).to.deep.include({ trigger: 'deploy', actionIndex: 1, status: 'pending', requestId: REQUEST_ID });
-    expect(approval.summary).to.equal('command: deploy {{body.branch}}\nAGW_ARG_1=main; rm -rf /');
+    expect(approval.summary).to.equal('command: deploy {{body.branch}}\nAGW_ARG_1="main; rm -rf /"');
     expect(approval.expiresAt.getTime() - approval.createdAt.getTime()).to.equal(60_000);
+  });
+
+  describe('request data never deceives the approver', () => {
+    /** The attacker review's value: forged lines, then blank lines that push the real payload out of sight. */
+    const HOSTILE = `main\nAGW_ARG_2=(none)\n\nValues checked by the gateway: plain branch name.${'\n'.repeat(1600)}--evil-option; real payload here`;
+    const withAction = (action: Record<string, unknown>) => {
+      const made = validateTriggers([{ name: 'deploy', watch_path: '/webhook', enabled: true, actions: [action] }], 'test', triggerCatalog());
+      expect(made.problems).to.deep.equal([]);
+      return made.triggers;
+    };
+    const asked = async (action: Record<string, unknown>, body: unknown) => {
+      const { runner, approvals } = await make(true, { triggers: withAction(action), body });
+      await runner.execute(task);
+      const [approval] = await approvals.list({ limit: 1 });
+      return approval.summary;
+    };
+    /** What would pass for a line break, or reorder or hide text, on a page or in a chat. */
+    const UNSHOWN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+    it("a command: one line per variable, each value quoted with its newlines escaped and cut with what was left out said (the real payload's end shows)", async () => {
+      const summary = await asked({ type: 'command', approval: true, command: "printf '%s\\n' {{body.x}} {{body.y}} >> ap.log" }, { x: HOSTILE, y: 'two' });
+      const lines = summary.split('\n');
+      expect(lines).to.have.length(3);
+      expect(lines[0]).to.equal("command: printf '%s\\n' {{body.x}} {{body.y}} >> ap.log");
+      expect(lines[1]).to.match(
+        /^AGW_ARG_1="main\\nAGW_ARG_2=\(none\)\\n\\nValues checked by the gateway: plain branch name\.(\\n)+" \[… \d+ characters left out …\] "(\\n)+--evil-option; real payload here"$/,
+      );
+      expect(lines[2]).to.equal('AGW_ARG_2="two"');
+      // What is shown of the value is JSON: read back, its two ends are the value's.
+      const [, head, leftOut, tail] = /^AGW_ARG_1=(".*") \[… (\d+) characters left out …\] (".*")$/.exec(lines[1])!;
+      expect(HOSTILE.startsWith(JSON.parse(head))).to.equal(true);
+      expect(HOSTILE.endsWith(JSON.parse(tail))).to.equal(true);
+      expect(JSON.parse(head).length + Number(leftOut) + JSON.parse(tail).length).to.equal(HOSTILE.length);
+      expect(lines[1].length).to.be.below(400);
+    });
+
+    it('a command: quotes, backslashes, bidi overrides and isolates, line separators and invisible characters are escaped, not shown', async () => {
+      const value = 'a" \\ b\u202Egnp.exe\u2066x\u2069\u2028y\u2029z\r\u0085\u200B\u{E0041}';
+      const summary = await asked({ type: 'command', approval: true, command: 'deploy {{body.x}}' }, { x: value });
+      expect(summary.replace(/\n/g, '')).not.to.match(UNSHOWN);
+      expect(summary.split('\n')[1]).to.equal('AGW_ARG_1="a\\" \\\\ b\\u202egnp.exe\\u2066x\\u2069\\u2028y\\u2029z\\r\\u0085\\u200b\\udb40\\udc41"');
+      expect(JSON.parse(summary.split('\n')[1].slice('AGW_ARG_1='.length))).to.equal(value);
+    });
+
+    it("an agent job: its prompt's lines each marked, between a line that says so and one that ends it, its controls escaped", async () => {
+      const summary = await asked(
+        { type: 'agent', approval: true, job: 'Triage {{body.x}}' },
+        { x: `${HOSTILE.replace('--evil', `${'\n'.repeat(1000)}--evil`)}\u202E\r(end of the prompt)` },
+      );
+      const lines = summary.split('\n');
+      expect(lines[0]).to.equal('agent job, its prompt (each of its lines begins with "│"):');
+      expect(lines.at(-1)).to.equal('(end of the prompt)');
+      const inside = lines.slice(1, -1);
+      const notMarked = inside.filter((line) => !line.startsWith('│ '));
+      expect(notMarked).to.have.length(1);
+      expect(notMarked[0]).to.match(/^\[… \d+ characters left out …\]$/);
+      expect(inside).to.include.members(['│ Triage main', '│ AGW_ARG_2=(none)', '│ Values checked by the gateway: plain branch name.']);
+      expect(inside.at(-1)).to.equal('│ --evil-option; real payload here\\u202e\\r(end of the prompt)');
+      expect(summary.replace(/\n/g, '')).not.to.match(UNSHOWN);
+    });
+  });
+
+  it('an approval asked before actions were fingerprinted (its summary unquoted) still runs when approved; one whose action changed since does not', async () => {
+    // As such versions stored it: no fingerprint in the record, the summary with the value raw.
+    const asBefore = async (made: Awaited<ReturnType<typeof make>>) => {
+      await made.runner.execute(task);
+      const [approval] = await made.approvals.list({ limit: 1 });
+      const waiting = made.runs.runs.find((run) => run.actionIndex === 1)!;
+      const { action: _fingerprint, ...detail } = waiting.detail;
+      made.runs.runs[made.runs.runs.indexOf(waiting)] = { ...waiting, detail };
+      made.approvals.approvals.set(approval.id, { ...approval, summary: 'command: deploy {{body.branch}}\nAGW_ARG_1=main; rm -rf /' });
+      return approval.id;
+    };
+    const same = await make();
+    await same.decide.execute({ id: await asBefore(same), decision: 'approved', by: 'admin UI' });
+    await same.runQueued();
+    expect(await statuses(same.runs)).to.deep.equal(['0:succeeded', '1:succeeded', '2:succeeded']);
+    expect(same.shell.commands[1]).to.equal('deploy "${AGW_ARG_1}" [AGW_ARG_1=main; rm -rf /]');
+
+    const changed = await make();
+    const id = await asBefore(changed);
+    changed.reload([
+      { ...triggers[0], actions: [triggers[0].actions[0], { ...triggers[0].actions[1], command: 'deploy-prod {{body.branch}}' } as TriggerAction] },
+    ]);
+    await changed.decide.execute({ id, decision: 'approved', by: 'admin UI' });
+    await changed.runQueued();
+    expect(await statuses(changed.runs)).to.deep.equal(['0:succeeded', '1:failed']);
+    expect((await changed.runs.forRun(RUN_ID))[1].error).to.match(/^not run: the action changed since it was approved/);
   });
 
   it('approved: the run resumes at the action, runs it and the rest once', async () => {
