@@ -30,7 +30,34 @@ export const REFUSED = {
   backslash: 'right after a backslash, which would escape the reference to the value instead of the value',
   dollar: 'right after a $, which would join the reference to the value into another expansion',
   name: 'as the name of a ${…} expansion: a value cannot name a variable',
+  integerVariable:
+    'in an assignment to RANDOM, SRANDOM, OPTIND, HISTCMD or SECONDS, integer variables whose assigned value bash evaluates as arithmetic that can run commands',
+  declaredName:
+    'as (part of) a name given to declare, typeset, local, export or readonly, which bash reads as a name with a subscript it evaluates, an assignment or an option: give the value after a fixed name=',
+  declaredValue: 'as the value of declare, typeset or local -n or -i, which bash evaluates as a variable name or as arithmetic that can run commands',
+  completion: 'as an argument of compgen or complete, which expand a -W word list again and run -C and -F as commands',
 } as const;
+
+/**
+ * The variables bash gives the integer attribute from the start and evaluates an assigned value of
+ * (`OPTIND=a[$(touch x)]` runs `touch` under bash, even from an expanded variable; SECONDS only
+ * through `declare`). LINENO, BASHPID and the read-only UID, EUID, PPID do not evaluate.
+ */
+const INTEGER_VARIABLES = new Set(['RANDOM', 'SRANDOM', 'OPTIND', 'HISTCMD', 'SECONDS']);
+/** Builtins whose arguments bash reads as names (with subscripts), assignments and options. */
+const DECLARATIONS = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
+/** Words after which the next word still names the command. */
+const COMMAND_PREFIXES = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', 'time', '!', '{', 'command', 'builtin']);
+
+/** What the scanner knows of the simple command it is in. */
+interface CommandState {
+  /** The next word names the command (only assignments and prefixes such as `then` came before). */
+  commandPosition: boolean;
+  /** Inside the arguments of a declaration builtin; `values` once it was given -n or -i. */
+  declaring?: { values: boolean };
+  /** Inside the arguments of compgen or complete. */
+  completing: boolean;
+}
 
 interface Heredoc {
   readonly delimiter: string;
@@ -110,9 +137,20 @@ class Scanner {
     let wordStart = true;
     let depth = 0;
     let cases = 0;
+    const state: CommandState = { commandPosition: true, completing: false };
+    const endCommand = (): void => {
+      state.commandPosition = true;
+      state.declaring = undefined;
+      state.completing = false;
+    };
     while (this.#i < this.#end) {
       const i = this.#i;
       const c = s[i];
+      // Inside [[ … ]] every token is refused already.
+      if (wordStart && closer !== ']]' && !isWordEnd(c) && c !== '#' && !(closer === '`' && c === '`') && this.#startWord(state)) {
+        wordStart = false;
+        continue;
+      }
       if (this.#tokens.has(i)) {
         this.#place(i, 'unquoted');
         wordStart = false;
@@ -138,6 +176,7 @@ class Scanner {
         this.#i++;
         this.#heredocs();
         wordStart = true;
+        endCommand();
       } else if (c === ' ' || c === '\t') {
         this.#i++;
         wordStart = true;
@@ -171,6 +210,7 @@ class Scanner {
         else if (depth > 0) depth--;
         this.#i++;
         wordStart = true;
+        endCommand();
       } else if (wordStart && s.startsWith('[[', i) && isWordEnd(s[i + 2])) {
         this.#i += 2;
         this.#evaluated(REFUSED.doubleBracket, () => this.#command(']]'));
@@ -190,7 +230,82 @@ class Scanner {
       } else {
         this.#i++;
         wordStart = /[;&|<>]/.test(c);
+        if (/[;&|]/.test(c)) endCommand();
       }
+    }
+  }
+
+  /**
+   * At the start of a word of command text: refuses the tokens of the word where bash evaluates
+   * what it holds (an assignment to an integer variable, the arguments of a declaration builtin,
+   * of compgen or complete), consuming the word and returning true; otherwise only notes whether
+   * the word names the command, and returns false for the word to be read as usual. The command
+   * name is recognised as fixed text at the start of a command, after assignments and prefixes
+   * such as `then`, `!` or `command`; a name built from expansions is not seen.
+   */
+  #startWord(state: CommandState): boolean {
+    const head = this.#s.slice(this.#i, this.#i + 256);
+    const assignment = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=|\[)/.exec(head);
+    if (assignment && INTEGER_VARIABLES.has(assignment[1]!)) {
+      // With or without a builtin before it, a command after it (bash in POSIX mode, as /bin/sh, keeps the assignment).
+      this.#evaluated(REFUSED.integerVariable, () => this.#wordToEnd(true));
+      return true;
+    }
+    if (state.completing) {
+      this.#evaluated(REFUSED.completion, () => this.#wordToEnd(false));
+      return true;
+    }
+    if (state.declaring) {
+      if (assignment && assignment[2] !== '[') {
+        if (!state.declaring.values) return false;
+        this.#i += assignment[0].length;
+        this.#evaluated(REFUSED.declaredValue, () => this.#wordToEnd(true));
+        return true;
+      }
+      const option = /^[-+][A-Za-z]+(?=[ \t\n;&|()<>]|$)/.exec(head);
+      if (option) {
+        if (/[ni]/.test(option[0])) state.declaring.values = true;
+        return false;
+      }
+      this.#evaluated(REFUSED.declaredName, () => this.#wordToEnd(false));
+      return true;
+    }
+    if (!state.commandPosition) return false;
+    const word = /^[^ \t\n;&|()<>'"\\$`]+(?=[ \t\n;&|()<>]|$)/.exec(head)?.[0];
+    if (word !== undefined && DECLARATIONS.has(word)) {
+      state.declaring = { values: false };
+      state.commandPosition = false;
+    } else if (word === 'compgen' || word === 'complete') {
+      state.completing = true;
+      state.commandPosition = false;
+    } else state.commandPosition = (word !== undefined && COMMAND_PREFIXES.has(word)) || assignment !== null;
+    return false;
+  }
+
+  /**
+   * The rest of a word of command text, up to its end: quotes, expansions and (after `=`, when
+   * `compound`) a parenthesised array value are part of it.
+   */
+  #wordToEnd(compound: boolean): void {
+    const s = this.#s;
+    while (this.#i < this.#end) {
+      const c = s[this.#i];
+      if (this.#tokens.has(this.#i)) this.#place(this.#i, 'unquoted');
+      else if (compound && c === '(' && s[this.#i - 1] === '=') {
+        this.#i++;
+        this.#command(')');
+      } else if (isWordEnd(c)) return;
+      else if (c === "'") this.#single();
+      else if (c === '"') this.#double();
+      else if (c === '\\') {
+        // A line continuation joins the next line to the word.
+        if (s[this.#i + 1] === '\n') this.#i += 2;
+        else this.#backslash();
+      } else if (c === '$') this.#dollar('unquoted');
+      else if (c === '`') {
+        this.#i++;
+        this.#command('`');
+      } else this.#i++;
     }
   }
 

@@ -73,6 +73,9 @@ const CONSTRUCTS: Array<{ file: string; template: string; expected: (v: string) 
   { file: 'case', template: "case {{body.v}} in *) printf '%s' {{body.v}} > case;; esac", expected: (v) => v },
   { file: 'set', template: `set -- {{body.v}}; printf '%s' "$1" > set`, expected: (v) => v },
   { file: 'assignment', template: `x={{body.v}}; printf '%s' "$x" > assignment`, expected: (v) => v },
+  { file: 'seed', template: `RANDOM_SEED={{body.v}} MY_OPTIND={{body.v}}; printf '%s' "$RANDOM_SEED" > seed`, expected: (v) => v },
+  { file: 'export', template: `export X={{body.v}}; printf '%s' "$X" > export`, expected: (v) => v },
+  { file: 'local', template: `f() { local y="{{body.v}}"; printf '%s' "$y" > local; }; f`, expected: (v) => v },
   { file: 'test', template: `if [ "{{body.v}}" = "{{query.v}}" ]; then printf same > test; fi`, expected: () => 'same' },
   { file: 'herestring', template: 'cat <<< {{body.v}} > herestring', expected: (v) => `${v}\n`, bashOnly: true },
   { file: 'herestring2', template: `cat <<< "<{{body.v}}>" > herestring2`, expected: (v) => `<${v}>\n`, bashOnly: true },
@@ -135,4 +138,37 @@ describe('why arithmetic and [[ ]] are refused: bash evaluates an expanded value
     expect(existsSync(join(cwd, 'canary'))).to.equal(true);
     expect(() => renderCommand('[[ {{body.v}} -eq 1 ]]', requestWith('1'))).to.throw(/stands inside \[\[ … \]\]/);
   });
+});
+
+/*
+ * What bash evaluates even from an expanded variable, where /bin/sh is bash (run here in POSIX
+ * mode, as /bin/sh runs): each form runs the command in the value, and the template is refused.
+ */
+describe('why integer variables, declaration names, namerefs and compgen -W are refused: bash evaluates the value there', () => {
+  const bash = existsSync('/usr/bin/bash') ? it : it.skip;
+  const evaluating: Array<[string, string]> = [
+    ['RANDOM={{body.v}}', 'a[$(touch canary)]'],
+    ['SRANDOM={{body.v}}', 'a[$(touch canary)]'],
+    ['OPTIND={{body.v}} :', 'a[$(touch canary)]'],
+    ['export HISTCMD={{body.v}}', 'a[$(touch canary)]'],
+    ['declare SECONDS={{body.v}}', 'a[$(touch canary)]'],
+    ['f() { local -i n={{body.v}}; }; f', 'a[$(touch canary)]'],
+    ['declare -n r={{body.v}}; echo "$r"', 'a[$(touch canary)]'],
+    ['declare {{body.v}}=1', 'a[$(touch canary)]'],
+    ['export {{body.v}}', 'OPTIND=a[$(touch canary)]'],
+    ['compgen -W {{body.v}}', '$(touch canary)'],
+  ];
+  for (const [template, value] of evaluating) {
+    bash(
+      `${template} runs the command in ${JSON.stringify(value)}, so the template is refused${existsSync('/usr/bin/bash') ? '' : ' — pending: no bash here'}`,
+      async () => {
+        const cwd = await tempDir('evaluating');
+        const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: '/usr/bin/bash' });
+        const script = `set -o posix\n${template.replace('{{body.v}}', '"${AGW_ARG_1}"')}`;
+        await shell.run(script, { cwd, timeoutMs: 5000, env: { PATH: process.env.PATH ?? '', AGW_ARG_1: value } });
+        expect(existsSync(join(cwd, 'canary')), script).to.equal(true);
+        expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
+      },
+    );
+  }
 });

@@ -94,6 +94,21 @@ describe('findTokenPlaces', () => {
     ['[ … ] (test) is no [[ … ]]', 'if [ "{{body.v}}" = x ]; then echo {{body.v}}; fi', ['double', 'unquoted']],
     ['a continued line', 'echo a \\\n  {{body.v}}', ['unquoted']],
     ['brackets in a quoted word', 'echo "x[{{body.v}}]" \'[{{body.v}}]\' x=[{{body.v}}]', ['double', 'single', 'unquoted']],
+    [
+      'assignments to names that only begin or end like an integer variable',
+      'RANDOM_SEED={{body.v}} MY_OPTIND="{{body.v}}"; export XSECONDS={{body.v}}; echo RANDOM {{body.v}}',
+      ['unquoted', 'double', 'unquoted', 'unquoted'],
+    ],
+    [
+      'values after a fixed name= given to declaration builtins',
+      'export X={{body.v}}; readonly P="$P:{{body.v}}"; f() { local y=\'{{body.v}}\'; declare -rx z={{body.v}}; }',
+      ['unquoted', 'double', 'single', 'unquoted'],
+    ],
+    [
+      'declaration and completion builtins only where they name the command',
+      'echo declare {{body.v}} compgen -W {{body.v}}; git tag local "{{body.v}}"',
+      ['unquoted', 'unquoted', 'double'],
+    ],
   ];
   for (const [label, template, expected] of accepted) {
     it(`places tokens: ${label}`, () => {
@@ -131,6 +146,30 @@ describe('findTokenPlaces', () => {
     ['right after a $', 'echo ${{body.v}}', REFUSED.dollar],
     ['as the name of a ${…} expansion', 'echo ${{{body.v}}}', REFUSED.name],
     ['after the name of a ${…} expansion', 'echo ${x{{body.v}}}', REFUSED.name],
+    ['as the name of a ${!…} indirection', 'echo "${!{{body.v}}}"', REFUSED.name],
+    ['assigned to RANDOM', 'RANDOM={{body.v}}', REFUSED.integerVariable],
+    ['assigned to SRANDOM, quoted', 'SRANDOM="{{body.v}}"', REFUSED.integerVariable],
+    ['appended to OPTIND, in a longer word', 'OPTIND+=x{{body.v}}', REFUSED.integerVariable],
+    ['inside a $(…) assigned to HISTCMD', 'HISTCMD=$(echo {{body.v}})', REFUSED.integerVariable],
+    ['assigned to SECONDS by export', 'export SECONDS={{body.v}}', REFUSED.integerVariable],
+    ['assigned to OPTIND by declare -x, in a ${…} word', 'declare -x OPTIND=${u:-{{body.v}}}', REFUSED.integerVariable],
+    ['assigned to RANDOM by command export', 'command export RANDOM={{body.v}}', REFUSED.integerVariable],
+    ['assigned to OPTIND by local', 'f() { local OPTIND={{body.v}}; }', REFUSED.integerVariable],
+    ['assigned to RANDOM before a command', 'RANDOM={{body.v}} :', REFUSED.integerVariable],
+    ['in an array value of RANDOM', 'RANDOM=(1 {{body.v}})', REFUSED.integerVariable],
+    ['assigned to OPTIND across a continued line', 'if true; then OPTIND=\\\n{{body.v}}; fi', REFUSED.integerVariable],
+    ['as a name given to declare', 'declare {{body.v}}=1', REFUSED.declaredName],
+    ['as a quoted name given to typeset', 'typeset "{{body.v}}"', REFUSED.declaredName],
+    ['as an argument of export', 'x=1 export {{body.v}}', REFUSED.declaredName],
+    ['as a later argument of local', 'f() { local x "a{{body.v}}"; }', REFUSED.declaredName],
+    ['as an argument of readonly after an option', '! readonly -a {{body.v}}', REFUSED.declaredName],
+    ['as the value of declare -n', 'declare -n r={{body.v}}', REFUSED.declaredValue],
+    ['as the value of local -i', 'f() { local -i n="{{body.v}}"; }', REFUSED.declaredValue],
+    ['as the value of typeset -ix', 'typeset -ix n=a{{body.v}}', REFUSED.declaredValue],
+    ['as the word list of compgen -W', 'compgen -W {{body.v}}', REFUSED.completion],
+    ['as a quoted word list of compgen -W, before --', 'echo; compgen -W "a {{body.v}}" -- a', REFUSED.completion],
+    ['joined to compgen -W', 'compgen -o default -W{{body.v}}', REFUSED.completion],
+    ['as a word list of complete -W', 'complete -W {{body.v}} cmd', REFUSED.completion],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {

@@ -220,6 +220,26 @@ describe('validateTriggers', () => {
         'inside ${name:offset:length}, whose offset and length bash evaluates as arithmetic that can run commands',
       ],
       ['as the name of an expansion', 'echo ${{{body.v}}}', 'as the name of a ${…} expansion: a value cannot name a variable'],
+      [
+        'assigned to an integer variable of bash',
+        'export OPTIND={{body.v}}; make',
+        'in an assignment to RANDOM, SRANDOM, OPTIND, HISTCMD or SECONDS, integer variables whose assigned value bash evaluates as arithmetic that can run commands',
+      ],
+      [
+        'as a name given to declare',
+        'declare {{body.v}}=1',
+        'as (part of) a name given to declare, typeset, local, export or readonly, which bash reads as a name with a subscript it evaluates, an assignment or an option: give the value after a fixed name=',
+      ],
+      [
+        'as the value of declare -n',
+        'declare -n r={{body.v}}',
+        'as the value of declare, typeset or local -n or -i, which bash evaluates as a variable name or as arithmetic that can run commands',
+      ],
+      [
+        'as the word list of compgen -W',
+        'compgen -W {{body.v}} -- a',
+        'as an argument of compgen or complete, which expand a -W word list again and run -C and -F as commands',
+      ],
     ];
     for (const [label, command, why] of refusals) {
       it(label, () => {
