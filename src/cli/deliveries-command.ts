@@ -1,5 +1,6 @@
 import type { Container } from 'inversify';
 import type { AdminSocketClient } from '../adapters/http/admin-socket/admin-socket-client.js';
+import { parseExactJson } from '../domain/templates/exact-json.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { databaseOfCommand } from './command-context.js';
@@ -142,10 +143,10 @@ const indent = (value: string, by: string): string =>
     .map((line) => `${by}${line}`)
     .join('\n');
 
-/** The stored request text as JSON (it is stored as JSON text); as it is when it is not. */
+/** The stored request text as JSON (it is stored as JSON text), its numbers as sent (parseExactJson); as it is when it is not. */
 const parsedRequest = (stored: string): unknown => {
   try {
-    return JSON.parse(stored);
+    return parseExactJson(stored);
   } catch {
     return stored;
   }

@@ -1,4 +1,5 @@
 import { DomainError } from '../errors/domain-error.js';
+import { isRawJson } from '../templates/exact-json.js';
 
 /** How long an `Idempotency-Key` names the job it created: a request with it after that creates a new job. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -23,7 +24,8 @@ export const parseIdempotencyKey = (header: string | readonly string[] | undefin
  */
 export const canonicalJson = (value: unknown): string => {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
+  // A number kept as its text (exact-json.ts) is a value: JSON.stringify below writes its digits.
+  if (typeof value === 'object' && value !== null && !isRawJson(value)) {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, field]) => field !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -1,3 +1,4 @@
+import { isRawJson, rawJsonText } from './exact-json.js';
 import type { RequestSnapshot } from './request-snapshot.js';
 
 /** `{{body}}`, `{{body.a.0.b}}`, `{{query}}`, `{{query.name}}`, `{{headers}}`, `{{headers.name}}`. */
@@ -7,9 +8,10 @@ const ANY_TOKEN = /\{\{[^{}]*\}\}/g;
 /** Tokens that are not one of the SPEC 2.4 forms, for the trigger file's validation. */
 export const findUnknownTokens = (template: string): string[] => (template.match(ANY_TOKEN) ?? []).filter((token) => token.replace(TOKEN, '') !== '');
 
+/** A field of an object or an item of an array; a number kept as its text (exact-json.ts) has none. */
 const own = (value: unknown, key: string): unknown => {
   if (Array.isArray(value)) return /^\d+$/.test(key) ? value[Number(key)] : undefined;
-  if (typeof value === 'object' && value !== null && Object.hasOwn(value, key)) return (value as Record<string, unknown>)[key];
+  if (typeof value === 'object' && value !== null && !isRawJson(value) && Object.hasOwn(value, key)) return (value as Record<string, unknown>)[key];
   return undefined;
 };
 
@@ -26,12 +28,14 @@ export const fieldValue = (source: string, path: string, request: RequestSnapsho
 
 /**
  * The text a token stands for: a missing field is the empty string, a string is itself,
- * anything else (numbers, booleans, objects, arrays, null) is its JSON.
+ * anything else (numbers, booleans, objects, arrays, null) is its JSON — a number kept as its
+ * text (a 64-bit id, exact-json.ts) is that text, digit for digit, alone or inside an object.
  */
 export const tokenValue = (source: string, path: string, request: RequestSnapshot): string => {
   const value = fieldValue(source, path, request);
   if (value === undefined) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value === 'string') return value;
+  return isRawJson(value) ? rawJsonText(value) : JSON.stringify(value);
 };
 
 /** Replaces every token with its value, unescaped: for agent prompts, never for shell commands. */

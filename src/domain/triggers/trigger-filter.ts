@@ -1,3 +1,4 @@
+import { isRawJson, rawJsonText } from '../templates/exact-json.js';
 import type { RequestSnapshot } from '../templates/request-snapshot.js';
 import { fieldValue } from '../templates/template-tokens.js';
 import { checkRegex, MAX_REGEX_INPUT } from './safe-regex.js';
@@ -80,7 +81,18 @@ export const validateWhen = (raw: unknown, report: Report): TriggerCondition[] |
   return valid ? conditions : undefined;
 };
 
-const equal = (value: unknown, expected: Scalar): boolean => value === expected;
+/**
+ * `equals` and `in`: the same JSON value. A number of the body a double cannot hold (a 64-bit
+ * id, kept as its text: exact-json.ts) equals a string of the trigger file holding exactly its
+ * digits (`"equals": "12345678901234567891"`), the only way to compare it exactly — the trigger
+ * file's own numbers are doubles; it equals a number of the file when both round to the same
+ * double, as they did before such numbers were kept (a neighbouring id can match too).
+ */
+const equal = (value: unknown, expected: Scalar): boolean => {
+  if (!isRawJson(value)) return value === expected;
+  if (typeof expected === 'string') return rawJsonText(value) === expected;
+  return typeof expected === 'number' && Number(rawJsonText(value)) === expected;
+};
 
 /** Whether the request passes one condition: every test given must hold. A missing field passes none. */
 const passes = (condition: TriggerCondition, request: RequestSnapshot): boolean => {

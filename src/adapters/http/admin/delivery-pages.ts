@@ -1,5 +1,6 @@
 import { parseDeliveryFilter } from '../../../application/triggers/delivery-history.js';
 import { isDomainError } from '../../../domain/errors/domain-error.js';
+import { parseExactJson } from '../../../domain/templates/exact-json.js';
 import type { ActionRun } from '../../../domain/triggers/action-run.js';
 import { NOTICE, notFound, seeOther, showPage, signedIn, uuidParameter, type AdminRouter, type AdminTools } from './admin-http.js';
 import { setFlash } from './flash.js';
@@ -20,10 +21,10 @@ const outcomeOf = (run: ActionRun): string => {
   return facts.filter(Boolean).join('; ') || '—';
 };
 
-/** The stored request text, indented when it is JSON (it is stored as JSON text). */
+/** The stored request text, indented when it is JSON (it is stored as JSON text), its numbers as sent (parseExactJson). */
 const readable = (stored: string): string => {
   try {
-    return JSON.stringify(JSON.parse(stored), null, 2);
+    return JSON.stringify(parseExactJson(stored), null, 2);
   } catch {
     return stored;
   }

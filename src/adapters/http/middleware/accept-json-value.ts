@@ -1,4 +1,5 @@
 import { DomainError } from '../../../domain/errors/domain-error.js';
+import { isRawJson } from '../../../domain/templates/exact-json.js';
 
 /**
  * Deepest nesting of arrays and objects a JSON body may have (the top-level object or array is
@@ -17,7 +18,8 @@ interface Es2024String {
 const isWellFormed = (text: string): boolean => (text as unknown as Es2024String).isWellFormed();
 const toWellFormed = (text: string): string => (text as unknown as Es2024String).toWellFormed();
 
-const isContainer = (value: unknown): value is Container => typeof value === 'object' && value !== null;
+/** Objects and arrays; not a number parseJson kept as its text (a frozen `JSON.rawJSON` value, a leaf). */
+const isContainer = (value: unknown): value is Container => typeof value === 'object' && value !== null && !isRawJson(value);
 
 /** Re-inserts every key of `node` in order, with its lone surrogates replaced. */
 const fixKeys = (node: Record<string, unknown>): void => {
