@@ -156,7 +156,8 @@ const webhookHandler = (deps: HandlerDependencies, route: ApiRoute & { readonly 
         rawBody: rawBodyOf(ctx),
       },
       parseBody: parserOf(ctx),
-      triggers: { watchPath, sameEndpointAs, request: () => requestSnapshot(ctx, deps.credentialHeaders) },
+      // Taken once the use case parsed the body (the thunk), without the channel's credential fields.
+      triggers: { watchPath, sameEndpointAs, request: () => requestSnapshot(ctx, deps.credentialHeaders, route.credentialFields) },
     });
     ctx.body = answer.kind === 'handshake' ? answer.body : { ok: true };
   };

@@ -14,6 +14,8 @@ export interface ChannelBinding<Id extends string = string, Settings = unknown> 
   readonly registers: boolean;
   /** The adapter's `credentialHeaders`: kept out of trigger snapshots and logs. */
   readonly credentialHeaders: readonly string[];
+  /** The body fields of its webhook that carry credentials (ChannelRoutes `webhookCredentialFields`): kept out of trigger snapshots. */
+  readonly webhookCredentialFields?: readonly string[];
   /** The channel's variables, validated: a problem names the variable (docs/configuration.md lists them). */
   readonly schema: z.ZodType<Settings, Readonly<Record<string, string | undefined>>>;
   /** The channel, built once the service starts (the adapter's modules are loaded then, not before). */

@@ -63,6 +63,7 @@ export const slackBinding: ChannelBinding<'slack', SlackConfig> = {
   id: SLACK.id,
   registers: SLACK.registers,
   credentialHeaders: SLACK.credentialHeaders,
+  webhookCredentialFields: SLACK.webhookCredentialFields,
   schema,
   async create(config) {
     const [{ SlackChannel }, { EnvironmentBotTokenStore }] = await Promise.all([

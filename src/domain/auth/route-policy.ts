@@ -28,7 +28,12 @@ export interface ApiRoute {
    * fires for a request to either.
    */
   readonly watchPaths?: readonly string[];
-  /** Fields of the JSON body that carry credentials (a bot token): never in what a trigger sees of the request. */
+  /**
+   * Fields of the body that carry credentials (a bot token, a platform's verification token):
+   * never in what a trigger sees of the request, so never stored, shown or forwarded. A name, or
+   * names joined by `.` for a field inside another, also inside a field holding JSON text
+   * (request-snapshot.ts, snapshotRequest).
+   */
   readonly credentialFields?: readonly string[];
 }
 
@@ -37,6 +42,12 @@ export interface ChannelRoutes {
   /** Lower-case letters, digits and `-`, starting with a letter. */
   readonly id: string;
   readonly registers: boolean;
+  /**
+   * The credential fields of the bodies the platform posts to the channel's webhook (ApiRoute
+   * `credentialFields`): declared by the channel with its other facts, given to its webhook
+   * route (and its alias) here, so the handler and the snapshot need to know no platform.
+   */
+  readonly webhookCredentialFields?: readonly string[];
 }
 
 export const API_PREFIX = '/api';
@@ -73,8 +84,10 @@ export const apiRoutes = (channels: readonly ChannelRoutes[], aliasChannel?: str
     const register = `${API_PREFIX}/messaging/${channel.id}/register`;
     const watch = (own: string, alias: string): readonly string[] | undefined => (aliased ? [own, alias].map(toWatchPath) : undefined);
     const common = { method: 'POST', channel: channel.id } as const;
-    routes.push({ ...common, name: `messaging-webhook:${channel.id}`, path: webhook, auth: 'platform-secret', watchPaths: watch(webhook, ALIAS_WEBHOOK) });
-    if (aliased) routes.push({ ...common, name: 'messaging-webhook', path: ALIAS_WEBHOOK, auth: 'platform-secret', watchPaths: watch(ALIAS_WEBHOOK, webhook) });
+    const fields = channel.webhookCredentialFields ?? [];
+    const receiving = { ...common, auth: 'platform-secret', ...(fields.length > 0 ? { credentialFields: fields } : {}) } as const;
+    routes.push({ ...receiving, name: `messaging-webhook:${channel.id}`, path: webhook, watchPaths: watch(webhook, ALIAS_WEBHOOK) });
+    if (aliased) routes.push({ ...receiving, name: 'messaging-webhook', path: ALIAS_WEBHOOK, watchPaths: watch(ALIAS_WEBHOOK, webhook) });
     if (channel.registers) {
       const registering = { ...common, auth: 'api-key', credentialFields: REGISTER_CREDENTIALS } as const;
       routes.push({ ...registering, name: `messaging-register:${channel.id}`, path: register, watchPaths: watch(register, ALIAS_REGISTER) });

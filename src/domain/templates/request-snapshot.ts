@@ -14,15 +14,64 @@ export interface RequestSnapshot {
  */
 export const CREDENTIAL_HEADERS: readonly string[] = ['x-api-key', 'authorization', 'proxy-authorization', 'cookie', 'x-hub-signature', 'x-hub-signature-256'];
 
+/** A credential field's place in a body: the names from the top-level object down. */
+type FieldPath = readonly string[];
+
+/**
+ * `value` without the fields at `paths` (each relative to `value`). A step into a string that
+ * holds a JSON object reads it as one — a form field carrying JSON, as Slack's interactivity
+ * `payload` — and writes it again without the fields; a string that holds none of them, or no
+ * JSON object, is kept as sent. Arrays are not looked into. Values with nothing removed are
+ * returned as they are.
+ */
+const withoutPaths = (value: unknown, paths: readonly FieldPath[], nested: boolean): unknown => {
+  if (typeof value === 'string') {
+    if (!nested || !value.trimStart().startsWith('{')) return value;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return value;
+    }
+    const stripped = withoutPaths(parsed, paths, true);
+    return stripped === parsed ? value : JSON.stringify(stripped);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  let changed = false;
+  const kept: [string, unknown][] = [];
+  for (const [name, field] of Object.entries(value)) {
+    const here = paths.filter((path) => path[0] === name);
+    if (here.some((path) => path.length === 1)) {
+      changed = true;
+      continue;
+    }
+    const inside = here.map((path) => path.slice(1));
+    const inner = inside.length === 0 ? field : withoutPaths(field, inside, true);
+    if (inner !== field) changed = true;
+    kept.push([name, inner]);
+  }
+  // fromEntries defines each field (a JSON `__proto__` field stays a field).
+  return changed ? Object.fromEntries(kept) : value;
+};
+
+/**
+ * The body without its credential fields: each a top-level field's name, or names joined by `.`
+ * for a field inside one (`payload.token`: the `token` of the JSON in the form field `payload`).
+ */
 const withoutFields = (body: unknown, fields: readonly string[]): unknown => {
-  if (fields.length === 0 || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
-  return Object.fromEntries(Object.entries(body).filter(([name]) => !fields.includes(name)));
+  if (fields.length === 0) return body;
+  return withoutPaths(
+    body,
+    fields.map((field) => field.split('.')),
+    false,
+  );
 };
 
 /**
  * Builds a snapshot from raw request parts, lower-casing header names and dropping
  * credentials: CREDENTIAL_HEADERS and `moreCredentials` (lower-case; the channels'), and the
- * body's `credentialFields` (top-level fields of an object body: a registration's bot token).
+ * body's `credentialFields` (a registration's bot token, Slack's verification token: see
+ * withoutFields for nested ones).
  */
 export const snapshotRequest = (
   body: unknown,

@@ -41,6 +41,22 @@ describe('routePolicy', () => {
     expect(paths).not.to.include('/api/messaging/register');
   });
 
+  it("gives a channel's webhook, and its alias path, the body credential fields the channel declares; other routes none of them", () => {
+    const declared = apiRoutes(
+      [
+        { id: 'chat-a', registers: true, webhookCredentialFields: ['token', 'payload.token'] },
+        { id: 'chat-b', registers: false },
+      ],
+      'chat-a',
+    );
+    const fields = Object.fromEntries(declared.map((route) => [route.path, route.credentialFields]));
+    expect(fields['/api/messaging/chat-a/webhook']).to.deep.equal(['token', 'payload.token']);
+    expect(fields['/api/messaging/webhook']).to.deep.equal(['token', 'payload.token']);
+    expect(fields['/api/messaging/chat-a/register']).to.deep.equal(['bot_token']);
+    expect(fields['/api/messaging/chat-b/webhook']).to.equal(undefined);
+    expect(fields['/api/webhook']).to.equal(undefined);
+  });
+
   it('refuses a channel id that is no path segment', () => {
     for (const id of ['', 'Chat', 'a/b', '../x', 'a b', '1abc']) expect(() => apiRoutes([{ id, registers: false }]), id).to.throw(/Invalid channel id/);
   });
