@@ -19,6 +19,7 @@ import type { ShellExecutor, ShellRun } from '../../ports/shell-executor.js';
 import type { StartMarks } from '../../ports/start-marks.js';
 import type { Timer } from '../../ports/timer.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
+import { parseStoredSnapshot } from '../../domain/templates/exact-json.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
 import type { TriggerLanes } from '../../ports/trigger-lanes.js';
 import { relane, type TriggerRunTask } from './dispatch-trigger-runs.js';
@@ -326,11 +327,11 @@ export class RunTrigger {
    * would not bring it back); a failed read throws, so the queue retries the task.
    */
   async #request(task: TriggerRunTask): Promise<RequestSnapshot | string> {
-    if (task.request !== undefined) return JSON.parse(task.request) as RequestSnapshot;
+    if (task.request !== undefined) return parseStoredSnapshot(task.request);
     const stored = task.requestId === undefined ? null : await this.#storedRequest(task.requestId, task.firedAt);
     if (stored === null)
       return `the request that fired this trigger (${task.requestId ?? 'no id'}) is not stored (its caller was answered with an error, or retention removed it); the action was not run`;
-    return JSON.parse(stored.request) as RequestSnapshot;
+    return parseStoredSnapshot(stored.request);
   }
 
   /**

@@ -1,3 +1,5 @@
+import { parseExactJson } from './exact-json.js';
+
 /**
  * What a trigger may read of the request that fired it (SPEC 2.4). Header names are
  * lower-case; credentials (API key, authorization, cookies, signatures) are never included.
@@ -29,7 +31,7 @@ const withoutPaths = (value: unknown, paths: readonly FieldPath[], nested: boole
     if (!nested || !value.trimStart().startsWith('{')) return value;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(value);
+      parsed = parseExactJson(value);
     } catch {
       return value;
     }

@@ -489,6 +489,21 @@ describe('RunTrigger', () => {
     expect(shell.envs).to.deep.equal([{ ...COMMAND_ENV, AGW_ARG_1: 'main; rm -rf /' }, COMMAND_ENV]);
   });
 
+  it('gives the actions the exact digits of numbers a double cannot hold, as the request stored them', async () => {
+    const { runner, shell, forwarder } = make();
+    // As FireTriggers stores them: the body as parsed at the edge, written with JSON.stringify.
+    const body = '{"branch":12345678901234567891,"x":1e400}';
+    await runner.execute({
+      runId: task.runId,
+      trigger: 'build',
+      watchPath: '/webhook',
+      firedAt: task.firedAt,
+      request: `{"body":${body},"query":{},"headers":{}}`,
+    });
+    expect(shell.envs[0].AGW_ARG_1).to.equal('12345678901234567891');
+    expect(JSON.stringify(forwarder.sent[0].json)).to.equal(`{"env":"prod","data":${body}}`);
+  });
+
   it('still runs a task queued before requests were stored once, with the request inline', async () => {
     const { runner, shell, runs } = make();
     await runner.execute({
