@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Container } from 'inversify';
 import type { Logger as Pino } from 'pino';
 import type { AdminSocketClient } from '../adapters/http/admin-socket/admin-socket-client.js';
@@ -31,22 +32,47 @@ const connectionCode = (error: unknown): string | undefined => {
  * A client of the running server's admin socket, once the server answers. A server that holds
  * the database but has no socket yet is starting (the socket opens at the end of its start):
  * waited for, up to `waitMs`. Fails with one line when it never answers or stops meanwhile.
+ *
+ * The commands send the admin password and receive new keys over this socket, so the CLI makes
+ * sure it talks to the server, not to a socket another local account put in its place:
+ * - DATA_DIR must be private (private-data-dir.ts, as the server checks it at its start): in a
+ *   directory only the service's account (and root) can write, nobody else can replace the
+ *   socket, between the checks below or later.
+ * - Before every request the socket must be a socket owned by this account — by root or
+ *   DATA_DIR's owner when the CLI runs as root (sudo beside a service account) — (AdminSocketClient's
+ *   `owners`): a socket's owner is the account that bound it, which no other account can forge.
+ * - The server that answers must be the process the lock file names (`/status` answers its
+ *   pid): not a server of an older start, or of another DATA_DIR.
+ * Each failure is one line naming the path and what to do; nothing is sent before these pass.
  */
 export const connectToServer = async (
   target: ServerTarget,
   io: CliIo,
   options: { readonly waitMs?: number; readonly pollMs?: number; readonly alive?: (pid: number) => boolean } = {},
 ): Promise<AdminSocketClient> => {
-  const { AdminSocketClient } = await import('../adapters/http/admin-socket/admin-socket-client.js');
-  const client = new AdminSocketClient(target.socketPath);
+  const [{ AdminSocketClient, UntrustedAdminSocket }, { checkPrivateDataDir, currentUid, UnsafeDataDir }] = await Promise.all([
+    import('../adapters/http/admin-socket/admin-socket-client.js'),
+    import('../adapters/persistence/private-data-dir.js'),
+  ]);
+  const me = currentUid();
+  let dir: Awaited<ReturnType<typeof checkPrivateDataDir>>;
+  try {
+    dir = await checkPrivateDataDir(target.dataDir, me);
+  } catch (error) {
+    if (error instanceof UnsafeDataDir) throw new CliFailure(`DATA_DIR: ${error.message}`, { cause: error });
+    throw new CliFailure(`DATA_DIR: cannot read ${target.dataDir} (${connectionCode(error) ?? (error as Error).message})`, { cause: error });
+  }
+  const owners = me === undefined || dir === undefined ? undefined : me === 0 ? [...new Set([0, dir.uid])] : [me];
+  const client = new AdminSocketClient(target.socketPath, owners);
   const deadline = Date.now() + (options.waitMs ?? SERVER_WAIT_MS);
   const alive = options.alive ?? isAlive;
   let waiting = false;
   for (;;) {
+    let answered: { pid: number };
     try {
-      await client.status();
-      return client;
+      answered = await client.status();
     } catch (error) {
+      if (error instanceof UntrustedAdminSocket) throw new CliFailure(error.message, { cause: error });
       const code = connectionCode(error);
       const starting = code === 'ENOENT' || code === 'ECONNREFUSED';
       if (code === 'EACCES') {
@@ -67,7 +93,14 @@ export const connectToServer = async (
       if (!waiting) io.err.write(`waiting for the server (pid ${target.pid}) to finish starting…\n`);
       waiting = true;
       await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
+      continue;
     }
+    if (answered.pid !== target.pid) {
+      throw new CliFailure(
+        `The admin socket ${target.socketPath} answers for process ${answered.pid}, but the lock file ${join(target.dataDir, 'embedded.pid')} names process ${target.pid}: nothing was sent to it; run the command again, and if this persists stop the server and restart it`,
+      );
+    }
+    return client;
   }
 };
 

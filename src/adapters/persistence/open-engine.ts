@@ -5,6 +5,7 @@ import type { Logger } from '../../ports/logger.js';
 import { DatabaseOpenError } from './database-open-error.js';
 import { EmbeddedDatabaseBusy, EmbeddedLock } from './embedded-lock.js';
 import { ensurePostgresDatabase } from './ensure-postgres-database.js';
+import { checkPrivateDataDir } from './private-data-dir.js';
 import { SERVICE_CHECKPOINTS } from './pglite/checkpoints.js';
 import { type EmbeddedPglite, PgliteThread } from './pglite/pglite-thread.js';
 
@@ -89,7 +90,7 @@ export type OpenEngine =
  *
  * Rejects with DatabaseOpenError when the PostgreSQL server cannot be reached, refuses the
  * login or has no such database (unless `create`), or when the embedded database's
- * directory cannot be used (not writable, held by another process).
+ * directory cannot be used (not writable, writable by other accounts, held by another process).
  */
 export const openEngine = async (options: DatabaseOptions): Promise<OpenEngine> => (await startEngine(options)).opened;
 
@@ -117,6 +118,10 @@ export const startEngine = async (options: DatabaseOptions): Promise<{ readonly 
   });
   const dir = join(options.dataDir, 'pglite');
   try {
+    // Created owner-only when it does not exist; one that exists is used only if it is private
+    // (private-data-dir.ts), checked before the lock or anything else is written in it.
+    await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+    await checkPrivateDataDir(options.dataDir);
     await lock.acquire();
   } catch (error) {
     throw dataDirError(error, options.dataDir);

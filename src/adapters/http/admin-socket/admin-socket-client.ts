@@ -1,3 +1,4 @@
+import { lstat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { json } from 'node:stream/consumers';
 import type { KeyAdministration } from '../../../application/auth/api-key-administration.js';
@@ -27,12 +28,54 @@ const revive = <T extends { createdAt: Date; lastUsedAt: Date | null }>(raw: Wir
   }) as unknown as T;
 
 /**
+ * What stands at the admin socket's path is not the socket of the account expected (see
+ * AdminSocketClient's `owners`): not a socket, or another account's. Its message is one line
+ * naming the path, what was found and what to do.
+ */
+export class UntrustedAdminSocket extends Error {
+  constructor(
+    readonly socketPath: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UntrustedAdminSocket';
+  }
+}
+
+/**
+ * Rejects with UntrustedAdminSocket unless `path` is a socket owned by one of `owners` (uids);
+ * with Node's error (`ENOENT`: none yet) when it cannot be read. lstat: a symbolic link is
+ * refused, not followed.
+ */
+export const checkAdminSocket = async (path: string, owners: readonly number[]): Promise<void> => {
+  const found = await lstat(path);
+  if (!found.isSocket()) throw new UntrustedAdminSocket(path, `${path} is not a socket: it is not the server's admin socket; remove it and restart the server`);
+  if (!owners.includes(found.uid)) {
+    throw new UntrustedAdminSocket(
+      path,
+      `The admin socket ${path} is owned by uid ${found.uid}, not by ${owners.map((uid) => `uid ${uid}`).join(' or ')} (the account that runs the service): another account may have put it there; nothing was sent to it — check who can write its directory, remove it and restart the server`,
+    );
+  }
+};
+
+/**
  * The running server's administration (AdminSocketServer) from another process: keys, the
  * admin password, the migrations. A connection that fails rejects with Node's error
  * (`ENOENT`: no socket, `ECONNREFUSED`: nobody listening); an error answer with the DomainError it was.
+ *
+ * With `owners` (uids), every request first checks that the socket at the path is a socket one
+ * of them owns (checkAdminSocket), so that nothing — a password, a key name — is sent to a
+ * socket another account bound there, and no key it makes up is taken for the server's. A
+ * socket's owner is set by the kernel to the account that bound it: it cannot be forged short
+ * of being that account or root. Between the check and the connection the path could still
+ * change, in a directory other accounts can write: the CLI uses the socket only in a private
+ * DATA_DIR (private-data-dir.ts), where no other account can.
  */
 export class AdminSocketClient implements KeyAdministration {
-  constructor(private readonly socketPath: string) {}
+  constructor(
+    private readonly socketPath: string,
+    private readonly owners?: readonly number[],
+  ) {}
 
   /** Whether a server answers on the socket. */
   async reachable(): Promise<boolean> {
@@ -102,7 +145,8 @@ export class AdminSocketClient implements KeyAdministration {
   }
 
   /** One request; an error answer (`{code, error}`, see AdminSocketServer) becomes the DomainError it was. */
-  private call(method: string, path: string, body?: unknown): Promise<Wire> {
+  private async call(method: string, path: string, body?: unknown): Promise<Wire> {
+    if (this.owners !== undefined) await checkAdminSocket(this.socketPath, this.owners);
     return new Promise((resolve, reject) => {
       const req = request({ socketPath: this.socketPath, method, path, headers: { 'content-type': 'application/json' } }, (res) => {
         json(res).then((parsed) => {
