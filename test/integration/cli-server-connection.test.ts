@@ -105,7 +105,7 @@ describe('the CLI reaching the running server', () => {
     await chmod(dataDir, 0o777);
     const refused = await failure(connectToServer(target(), io, { alive: () => true }));
     expect(refused.message).to.equal(
-      `DATA_DIR: ${dataDir} (mode 0777) is writable by other accounts, who could replace its admin socket, lock file or database; make it owner-only: chmod 700 ${dataDir}`,
+      `DATA_DIR: ${dataDir} (mode 0777) is writable by other accounts, who could replace what the service keeps there (its admin socket, lock file, database, job worktrees); make it owner-only: chmod 700 ${dataDir}`,
     );
   });
 

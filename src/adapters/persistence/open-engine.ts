@@ -5,7 +5,7 @@ import type { Logger } from '../../ports/logger.js';
 import { DatabaseOpenError } from './database-open-error.js';
 import { EmbeddedDatabaseBusy, EmbeddedLock } from './embedded-lock.js';
 import { ensurePostgresDatabase } from './ensure-postgres-database.js';
-import { checkPrivateDataDir } from './private-data-dir.js';
+import { checkPrivateDataDir, checkPrivateDataDirIfAny } from './private-data-dir.js';
 import { SERVICE_CHECKPOINTS } from './pglite/checkpoints.js';
 import { type EmbeddedPglite, PgliteThread } from './pglite/pglite-thread.js';
 
@@ -101,6 +101,13 @@ export const openEngine = async (options: DatabaseOptions): Promise<OpenEngine> 
  */
 export const startEngine = async (options: DatabaseOptions): Promise<{ readonly opened: Promise<OpenEngine> }> => {
   if (options.databaseUrl !== undefined) {
+    // DATA_DIR still holds the job worktrees and the commands' start marks on PostgreSQL: an
+    // existing one must be private too (one that does not exist yet is created owner-only).
+    try {
+      await checkPrivateDataDirIfAny(options.dataDir);
+    } catch (error) {
+      throw dataDirError(error, options.dataDir);
+    }
     await ensurePostgresDatabase(options.databaseUrl, options.create ?? false, options.logger);
     return { opened: Promise.resolve({ engine: 'postgresql', url: options.databaseUrl }) };
   }

@@ -47,13 +47,13 @@ export const unsafeDataDirReason = (dir: string, found: DirFacts, me: number): s
   if (writable !== undefined) {
     const sticky = found.mode & 0o1000 ? ' (the sticky bit does not keep them from creating its entries)' : '';
     return (
-      `${dir} (mode ${octalMode(found.mode)}) is writable by ${writable}${sticky}, who could replace its admin socket, lock file or database; ` +
+      `${dir} (mode ${octalMode(found.mode)}) is writable by ${writable}${sticky}, who could replace what the service keeps there (its admin socket, lock file, database, job worktrees); ` +
       `make it owner-only: chmod 700 ${dir}`
     );
   }
   if (me !== 0 && found.uid !== me && found.uid !== 0) {
     return (
-      `${dir} is owned by uid ${found.uid}, not by the account running this process (uid ${me}), and that account could replace its admin socket, lock file or database; ` +
+      `${dir} is owned by uid ${found.uid}, not by the account running this process (uid ${me}), and that account could replace what the service keeps there; ` +
       `run as its owner, or give it to this account: chown ${me} ${dir}`
     );
   }
@@ -89,4 +89,13 @@ export const checkPrivateDataDir = async (dir: string, me: number | undefined = 
   const reason = unsafeDataDirReason(dir, facts, me);
   if (reason !== null) throw new UnsafeDataDir(dir, facts, reason);
   return facts;
+};
+
+/** checkPrivateDataDir for a directory that may not exist yet: nothing to check then. */
+export const checkPrivateDataDirIfAny = async (dir: string, me: number | undefined = currentUid()): Promise<void> => {
+  try {
+    await checkPrivateDataDir(dir, me);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 };

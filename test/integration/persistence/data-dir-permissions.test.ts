@@ -35,7 +35,7 @@ describe('DATA_DIR must be private to the account that runs the service', functi
     const dataDir = await tempDir('data-dir-777');
     await chmod(dataDir, 0o777);
     expect(await refusal(dataDir)).to.equal(
-      `DATA_DIR: ${dataDir} (mode 0777) is writable by other accounts, who could replace its admin socket, lock file or database; make it owner-only: chmod 700 ${dataDir}`,
+      `DATA_DIR: ${dataDir} (mode 0777) is writable by other accounts, who could replace what the service keeps there (its admin socket, lock file, database, job worktrees); make it owner-only: chmod 700 ${dataDir}`,
     );
     expect(await readdir(dataDir)).to.deep.equal([]);
     expect((await stat(dataDir)).mode & 0o7777).to.equal(0o777); // reported, not changed behind the operator's back
@@ -45,7 +45,7 @@ describe('DATA_DIR must be private to the account that runs the service', functi
     const dataDir = await tempDir('data-dir-1777');
     await chmod(dataDir, 0o1777);
     expect(await refusal(dataDir)).to.equal(
-      `DATA_DIR: ${dataDir} (mode 1777) is writable by other accounts (the sticky bit does not keep them from creating its entries), who could replace its admin socket, lock file or database; make it owner-only: chmod 700 ${dataDir}`,
+      `DATA_DIR: ${dataDir} (mode 1777) is writable by other accounts (the sticky bit does not keep them from creating its entries), who could replace what the service keeps there (its admin socket, lock file, database, job worktrees); make it owner-only: chmod 700 ${dataDir}`,
     );
   });
 
@@ -67,7 +67,7 @@ describe('DATA_DIR must be private to the account that runs the service', functi
 
   it("a DATA_DIR owned by another account is refused, except to root (sudo works on a service account's directory)", async () => {
     expect(unsafeDataDirReason('/srv/agw', { mode: 0o700, uid: 1001 }, 1000)).to.equal(
-      '/srv/agw is owned by uid 1001, not by the account running this process (uid 1000), and that account could replace its admin socket, lock file or database; run as its owner, or give it to this account: chown 1000 /srv/agw',
+      '/srv/agw is owned by uid 1001, not by the account running this process (uid 1000), and that account could replace what the service keeps there; run as its owner, or give it to this account: chown 1000 /srv/agw',
     );
     expect(unsafeDataDirReason('/srv/agw', { mode: 0o700, uid: 0 }, 1000), "root's").to.equal(null);
     expect(unsafeDataDirReason('/srv/agw', { mode: 0o700, uid: 1001 }, 0), 'as root').to.equal(null);
@@ -87,4 +87,24 @@ describe('DATA_DIR must be private to the account that runs the service', functi
       expect(await checkPrivateDataDir(dataDir, 0)).to.deep.equal({ mode: 0o700, uid: 12345 });
     },
   );
+
+  it('on PostgreSQL an existing DATA_DIR (job worktrees, start marks) is checked too, before the server is asked; a missing one is no error', async () => {
+    const dataDir = await tempDir('data-dir-pg-777');
+    await chmod(dataDir, 0o777);
+    // Port 1: nothing listens there; the refusal comes before any connection is tried.
+    const refused = await openEngine({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', dataDir, logger: new RecordingLogger() }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect((explainDatabaseFailure(refused) as Error).message).to.match(/^DATA_DIR: .* \(mode 0777\) is writable by other accounts/);
+    const missing = await openEngine({
+      databaseUrl: 'postgres://postgres@127.0.0.1:1/none',
+      dataDir: join(dataDir, 'absent'),
+      logger: new RecordingLogger(),
+    }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect((explainDatabaseFailure(missing) as Error).message).to.not.match(/^DATA_DIR/);
+  });
 });
