@@ -39,9 +39,9 @@ class MemoryKeys implements KeyAdministration {
 }
 
 /** A raw request on the socket: status and parsed answer. */
-const raw = (path: string, method: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: unknown }> =>
+const raw = (path: string, method: string, headers: Record<string, string>, body: string, route = '/keys'): Promise<{ status: number; body: unknown }> =>
   new Promise((resolve, reject) => {
-    const req = request({ socketPath: path, method, path: '/keys', headers }, (res) => {
+    const req = request({ socketPath: path, method, path: route, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
@@ -158,5 +158,11 @@ describe('admin socket (server and client over a Unix socket)', () => {
     });
     expect((await raw(socket, 'POST', { 'content-type': 'text/plain' }, 'name=x')).status).to.equal(415);
     expect(keys.keys).to.deep.equal([]);
+  });
+
+  it('takes only a string as the admin password: a number too large for a double (kept as its text) is no password, not a crash', async () => {
+    const answer = await raw(socket, 'POST', { 'content-type': 'application/json' }, '{"password":123456789012345678901234567890}', '/admin-password');
+    expect(answer).to.deep.equal({ status: 200, body: { ok: true } });
+    expect(keys.passwords).to.deep.equal(['']);
   });
 });

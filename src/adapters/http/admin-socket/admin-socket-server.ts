@@ -79,7 +79,9 @@ const adminSocketApp = (admin: KeyAdministration, operations: AdminOperations, l
     ctx.body = await admin.create(fieldsOf(ctx.request.body).name as string);
   });
   router.post('/admin-password', body, async (ctx) => {
-    await operations.setAdminPassword(String(fieldsOf(ctx.request.body).password ?? ''));
+    // The CLI sends a string; anything else (a number kept as its text has no toString) is no password.
+    const { password } = fieldsOf(ctx.request.body);
+    await operations.setAdminPassword(typeof password === 'string' ? password : '');
     ctx.body = { ok: true };
   });
   router.get('/deliveries', async (ctx) => {
