@@ -101,12 +101,15 @@ export const openEngine = async (options: DatabaseOptions): Promise<OpenEngine> 
  */
 export const startEngine = async (options: DatabaseOptions): Promise<{ readonly opened: Promise<OpenEngine> }> => {
   if (options.databaseUrl !== undefined) {
-    // DATA_DIR still holds the job worktrees and the commands' start marks on PostgreSQL: an
-    // existing one must be private too (one that does not exist yet is created owner-only).
-    try {
-      await checkPrivateDataDirIfAny(options.dataDir);
-    } catch (error) {
-      throw dataDirError(error, options.dataDir);
+    // The service still keeps the job worktrees and the commands' start marks in DATA_DIR on
+    // PostgreSQL: an existing one must be private too (those who make it make it owner-only). A
+    // CLI command (short-lived) uses nothing there on PostgreSQL, and is not held up by it.
+    if (options.shortLived !== true) {
+      try {
+        await checkPrivateDataDirIfAny(options.dataDir);
+      } catch (error) {
+        throw dataDirError(error, options.dataDir);
+      }
     }
     await ensurePostgresDatabase(options.databaseUrl, options.create ?? false, options.logger);
     return { opened: Promise.resolve({ engine: 'postgresql', url: options.databaseUrl }) };

@@ -1,6 +1,6 @@
 import { JOB_STATUSES, type Job } from '../../domain/jobs/job.js';
 import { commandTokenValues, type CommandTokenValue } from '../../domain/templates/render-command.js';
-import { parseStoredSnapshot } from '../../domain/templates/exact-json.js';
+import { parseStoredSnapshot } from '../../domain/templates/request-snapshot.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
 import type { ActionRun } from '../../domain/triggers/action-run.js';
 import type { Trigger, TriggerAction } from '../../domain/triggers/trigger.js';

@@ -19,7 +19,7 @@ import type { ShellExecutor, ShellRun } from '../../ports/shell-executor.js';
 import type { StartMarks } from '../../ports/start-marks.js';
 import type { Timer } from '../../ports/timer.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
-import { parseStoredSnapshot } from '../../domain/templates/exact-json.js';
+import { parseStoredSnapshot } from '../../domain/templates/request-snapshot.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
 import type { TriggerLanes } from '../../ports/trigger-lanes.js';
 import { relane, type TriggerRunTask } from './dispatch-trigger-runs.js';

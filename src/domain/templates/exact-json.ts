@@ -1,5 +1,3 @@
-import type { RequestSnapshot } from './request-snapshot.js';
-
 /**
  * JSON numbers a JavaScript number cannot hold, kept as their text.
  *
@@ -49,12 +47,13 @@ export const keepExactNumbers = (_key: string, value: unknown, context?: { sourc
 
 /**
  * Whether JSON text may hold a number keepExactNumbers keeps: one with 16 digits in a row (the
- * shortest integer beyond 2^53 has 16) or an exponent of 3 digits (the shortest way past 1.8e308
- * in fewer than 309 digits). Most bodies have neither, and are parsed without the reviver, whose
- * call per value costs more than the parse itself. A string holding such digits only takes the
- * slower path; the result is the same.
+ * shortest integer beyond 2^53 has 16) or an exponent of 3 digits after a digit (the shortest way
+ * past 1.8e308 in fewer than 309 digits). Most bodies have neither, and are parsed without the
+ * reviver, whose call per value costs more than the parse itself. A string holding such digits
+ * only takes the slower path; the result is the same. A run of digits is tried from its first
+ * digit only: a body of 15-digit numbers would otherwise be scanned again from each digit.
  */
-export const mayHoldInexactNumbers = (text: string): boolean => /\d{16}|[eE][+]?\d{3}/.test(text);
+export const mayHoldInexactNumbers = (text: string): boolean => /(?<!\d)\d{16}|\d[eE]\+?\d{3}/.test(text);
 
 /** The reviver to parse `text` with: keepExactNumbers, or none when the text cannot need it. */
 export const exactNumbersReviver = (text: string): typeof keepExactNumbers | undefined => (mayHoldInexactNumbers(text) ? keepExactNumbers : undefined);
@@ -66,11 +65,3 @@ export const exactNumbersReviver = (text: string): typeof keepExactNumbers | und
  * @throws SyntaxError for text that is not JSON, as JSON.parse.
  */
 export const parseExactJson = (text: string): unknown => json.parse(text, exactNumbersReviver(text));
-
-/**
- * A request snapshot from the JSON text it is stored as (FireTriggers writes it with
- * JSON.stringify), with the numbers of its body exactly as they were sent: a trigger run, and
- * what operators are shown of it, sees the digits of a 64-bit id, not a rounded double.
- * @throws SyntaxError for text that is not JSON.
- */
-export const parseStoredSnapshot = (text: string): RequestSnapshot => parseExactJson(text) as RequestSnapshot;

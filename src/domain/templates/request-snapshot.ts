@@ -92,3 +92,11 @@ export const snapshotRequest = (
   for (const [name, value] of Object.entries(query)) if (value !== undefined) keptQuery[name] = value;
   return { body: withoutFields(body, credentialFields), query: keptQuery, headers: keptHeaders };
 };
+
+/**
+ * A request snapshot from the JSON text it is stored as (FireTriggers writes it with
+ * JSON.stringify), with the numbers of its body exactly as they were sent: a trigger run, and
+ * what operators are shown of it, sees the digits of a 64-bit id, not a rounded double.
+ * @throws SyntaxError for text that is not JSON.
+ */
+export const parseStoredSnapshot = (text: string): RequestSnapshot => parseExactJson(text) as RequestSnapshot;

@@ -107,4 +107,15 @@ describe('DATA_DIR must be private to the account that runs the service', functi
     );
     expect((explainDatabaseFailure(missing) as Error).message).to.not.match(/^DATA_DIR/);
   });
+
+  it('a CLI command on PostgreSQL (short-lived) is not held up by a DATA_DIR it does not use', async () => {
+    const dataDir = await tempDir('data-dir-pg-cli');
+    await chmod(dataDir, 0o777);
+    const failed = await openEngine({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', dataDir, logger: new RecordingLogger(), shortLived: true }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    // It gets as far as the server, which nothing answers on port 1.
+    expect((explainDatabaseFailure(failed) as Error).message).to.match(/^DATABASE_URL: /);
+  });
 });

@@ -3,7 +3,8 @@ import { acceptJsonValue } from '../../../../src/adapters/http/middleware/accept
 import { parseJson } from '../../../../src/adapters/http/middleware/json-body.js';
 import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
 import { canonicalJson } from '../../../../src/domain/jobs/idempotency.js';
-import { parseStoredSnapshot } from '../../../../src/domain/templates/exact-json.js';
+import { mayHoldInexactNumbers } from '../../../../src/domain/templates/exact-json.js';
+import { parseStoredSnapshot } from '../../../../src/domain/templates/request-snapshot.js';
 import { renderCommand } from '../../../../src/domain/templates/render-command.js';
 import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
 import { renderText } from '../../../../src/domain/templates/template-tokens.js';
@@ -81,5 +82,12 @@ describe('JSON numbers a double cannot hold (exact-json.ts)', () => {
       expect(fired({ 'body.ref': { equals: Number(SNOWFLAKE) } }, `{"ref":${SNOWFLAKE}}`)).to.equal(true);
       expect(fired({ 'body.ref': { equals: 1 } }, `{"ref":${SNOWFLAKE}}`)).to.equal(false);
     });
+  });
+
+  it('takes the slower, exact path only for text that may need it', () => {
+    for (const text of ['{"a":12345678901234567891}', '{"a":1e400}', '{"a":-1E+999}', '[0,9007199254740993]'])
+      expect(mayHoldInexactNumbers(text), text).to.equal(true);
+    for (const text of ['{"a":"code100"}', '{"a":"Table123"}', '{"a":123456789012345}', '{"a":1.5e10}', '{"a":1e-5}'])
+      expect(mayHoldInexactNumbers(text), text).to.equal(false);
   });
 });
