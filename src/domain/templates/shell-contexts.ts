@@ -34,8 +34,12 @@ export const REFUSED = {
     'in an assignment to RANDOM, SRANDOM, OPTIND, HISTCMD or SECONDS, integer variables whose assigned value bash evaluates as arithmetic that can run commands',
   declaredName:
     'as (part of) a name given to declare, typeset, local, export or readonly, which bash reads as a name with a subscript it evaluates, an assignment or an option: give the value after a fixed name=',
-  declaredValue: 'as the value of declare, typeset or local -n or -i, which bash evaluates as a variable name or as arithmetic that can run commands',
+  declaredValue:
+    'as the value of declare, typeset or local -n or -i, or of an array declared with -a or -A, which bash evaluates as a variable name, as arithmetic or as an array assignment (…) that can run commands',
   completion: 'as an argument of compgen or complete, which expand a -W word list again and run -C and -F as commands',
+  variableName:
+    'as a variable name given to unset, read, getopts, printf -v, wait -p or test -v/-R, which bash reads as a name with a subscript it evaluates as arithmetic that can run commands',
+  arrayBuiltin: 'as an argument of mapfile or readarray, which read an array name with a subscript bash evaluates and run -C as a command',
 } as const;
 
 /**
@@ -47,16 +51,44 @@ const INTEGER_VARIABLES = new Set(['RANDOM', 'SRANDOM', 'OPTIND', 'HISTCMD', 'SE
 /** Builtins whose arguments bash reads as names (with subscripts), assignments and options. */
 const DECLARATIONS = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
 /** Words after which the next word still names the command. */
-const COMMAND_PREFIXES = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', 'time', '!', '{', 'command', 'builtin']);
+const COMMAND_PREFIXES = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', 'time', '!', '{', 'command', 'builtin', 'coproc']);
+
+/**
+ * Builtins that store into a variable named by an argument, and bash evaluates a subscript in
+ * that name (`read 'a[$(touch x)]'` runs `touch` when `a` is an array; `printf -v`, `wait -p`
+ * and `test -v` even when it is not): which options take a value, and whether that value
+ * (`name`) or a plain value (`data`) — a prompt, a delimiter, a count — and which operands are
+ * names. These builtins read their options getopt-style: up to `--` or the first operand.
+ */
+const NAMING: Readonly<Record<string, { readonly values: Readonly<Record<string, 'name' | 'data'>>; readonly operands: (n: number) => boolean }>> = {
+  unset: { values: {}, operands: () => true },
+  read: { values: { a: 'name', p: 'data', d: 'data', t: 'data', n: 'data', N: 'data', u: 'data', i: 'data' }, operands: () => true },
+  // The first operand is the option string; the arguments after the name are data.
+  getopts: { values: {}, operands: (n) => n === 2 },
+  printf: { values: { v: 'name' }, operands: () => false },
+  wait: { values: { p: 'name' }, operands: () => false },
+};
 
 /** What the scanner knows of the simple command it is in. */
 interface CommandState {
   /** The next word names the command (only assignments and prefixes such as `then` came before). */
   commandPosition: boolean;
-  /** Inside the arguments of a declaration builtin; `values` once it was given -n or -i. */
-  declaring?: { values: boolean };
-  /** Inside the arguments of compgen or complete. */
-  completing: boolean;
+  /** The word before, when it was `time` or `command`, whose `-p` the command name may follow. */
+  prefix?: string;
+  /** Inside the arguments of a declaration builtin; `values` once it was given -n or -i (or -a, -A). */
+  declaring?: { values: boolean; command: string };
+  /** Inside the arguments of compgen or complete (`completion`), or of mapfile or readarray (`arrayBuiltin`). */
+  refusing?: string;
+  /** Inside the arguments of a builtin of NAMING: how far its options and operands went. */
+  naming?: { command: string; options: boolean; operands: number; next?: 'name' | 'data' };
+  /** Inside the arguments of test or [: the next word is a name (after -v or -R). */
+  testing?: { next: boolean };
+}
+
+/** The fixed text at the start of a word, its quotes removed, up to the first expansion or token; `whole` when that is the whole word. */
+interface Literal {
+  readonly text: string;
+  readonly whole: boolean;
 }
 
 interface Heredoc {
@@ -137,19 +169,28 @@ class Scanner {
     let wordStart = true;
     let depth = 0;
     let cases = 0;
-    const state: CommandState = { commandPosition: true, completing: false };
+    // After <, > or <<<, the word is a file or a here-string, no argument of the command.
+    let redirect = false;
+    const state: CommandState = { commandPosition: true };
     const endCommand = (): void => {
       state.commandPosition = true;
+      state.prefix = undefined;
       state.declaring = undefined;
-      state.completing = false;
+      state.refusing = undefined;
+      state.naming = undefined;
+      state.testing = undefined;
     };
     while (this.#i < this.#end) {
       const i = this.#i;
       const c = s[i];
       // Inside [[ … ]] every token is refused already.
-      if (wordStart && closer !== ']]' && !isWordEnd(c) && c !== '#' && !(closer === '`' && c === '`') && this.#startWord(state)) {
-        wordStart = false;
-        continue;
+      if (wordStart && closer !== ']]' && !isWordEnd(c) && c !== '#' && !(closer === '`' && c === '`')) {
+        const consumed = !redirect && this.#startWord(state);
+        redirect = false;
+        if (consumed) {
+          wordStart = false;
+          continue;
+        }
       }
       if (this.#tokens.has(i)) {
         this.#place(i, 'unquoted');
@@ -223,6 +264,7 @@ class Scanner {
       } else if (s.startsWith('<<<', i)) {
         this.#i += 3;
         wordStart = true;
+        redirect = true;
       } else if (s.startsWith('<<', i)) {
         this.#i += 2;
         this.#heredocOperator();
@@ -231,55 +273,133 @@ class Scanner {
         this.#i++;
         wordStart = /[;&|<>]/.test(c);
         if (/[;&|]/.test(c)) endCommand();
+        else if (/[<>]/.test(c)) redirect = true;
       }
     }
   }
 
   /**
    * At the start of a word of command text: refuses the tokens of the word where bash evaluates
-   * what it holds (an assignment to an integer variable, the arguments of a declaration builtin,
-   * of compgen or complete), consuming the word and returning true; otherwise only notes whether
+   * what it holds (an assignment to an integer variable before the command name or given to a
+   * declaration builtin, a name or a -n/-i/-a/-A value given to a declaration builtin, a
+   * variable name given to a builtin of NAMING or to test -v, any argument of compgen, complete,
+   * mapfile or readarray), consuming the word and returning true; otherwise only notes whether
    * the word names the command, and returns false for the word to be read as usual. The command
-   * name is recognised as fixed text at the start of a command, after assignments and prefixes
-   * such as `then`, `!` or `command`; a name built from expansions is not seen.
+   * name is recognised as fixed text, its quotes removed as the shell removes them (`\export`,
+   * `"unset"`), at the start of a command, after assignments and prefixes such as `then`, `!`,
+   * `command`, `time -p` or `coproc`; a name built from expansions is not seen.
    */
   #startWord(state: CommandState): boolean {
     const head = this.#s.slice(this.#i, this.#i + 256);
     const assignment = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=|\[)/.exec(head);
-    if (assignment && INTEGER_VARIABLES.has(assignment[1]!)) {
-      // With or without a builtin before it, a command after it (bash in POSIX mode, as /bin/sh, keeps the assignment).
-      this.#evaluated(REFUSED.integerVariable, () => this.#wordToEnd(true));
-      return true;
+    if (state.commandPosition && assignment && INTEGER_VARIABLES.has(assignment[1]!)) {
+      // Before the command name, with a command after it or not (bash in POSIX mode, as /bin/sh, keeps the assignment).
+      return this.#refuseWord(REFUSED.integerVariable, true);
     }
-    if (state.completing) {
-      this.#evaluated(REFUSED.completion, () => this.#wordToEnd(false));
-      return true;
+    if (state.refusing) return this.#refuseWord(state.refusing, false);
+    if (state.naming) return this.#namingWord(state.naming);
+    if (state.testing) {
+      const name = state.testing.next;
+      const literal = this.#literal();
+      state.testing.next = literal.whole && (literal.text === '-v' || literal.text === '-R');
+      return name && this.#refuseWord(REFUSED.variableName, false);
     }
     if (state.declaring) {
-      if (assignment && assignment[2] !== '[') {
-        if (!state.declaring.values) return false;
-        this.#i += assignment[0].length;
-        this.#evaluated(REFUSED.declaredValue, () => this.#wordToEnd(true));
-        return true;
+      const literal = this.#literal();
+      // The name is fixed text before the first `=`, quoted or not (`export "X={{…}}"`); bash assigns the rest.
+      const fixed = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(literal.text);
+      if (fixed) {
+        if (INTEGER_VARIABLES.has(fixed[1]!)) return this.#refuseWord(REFUSED.integerVariable, true);
+        return state.declaring.values && this.#refuseWord(REFUSED.declaredValue, true);
       }
-      const option = /^[-+][A-Za-z]+(?=[ \t\n;&|()<>]|$)/.exec(head);
-      if (option) {
-        if (/[ni]/.test(option[0])) state.declaring.values = true;
+      if (literal.whole && /^[-+][A-Za-z]+$/.test(literal.text)) {
+        // For export, -n un-exports; every declaration builtin evaluates a value in (…) for an array.
+        const values = /^(?:declare|typeset|local)$/.test(state.declaring.command) ? /[niaA]/ : /[aA]/;
+        if (values.test(literal.text)) state.declaring.values = true;
         return false;
       }
-      this.#evaluated(REFUSED.declaredName, () => this.#wordToEnd(false));
-      return true;
+      return this.#refuseWord(REFUSED.declaredName, false);
     }
     if (!state.commandPosition) return false;
-    const word = /^[^ \t\n;&|()<>'"\\$`]+(?=[ \t\n;&|()<>]|$)/.exec(head)?.[0];
-    if (word !== undefined && DECLARATIONS.has(word)) {
-      state.declaring = { values: false };
-      state.commandPosition = false;
-    } else if (word === 'compgen' || word === 'complete') {
-      state.completing = true;
-      state.commandPosition = false;
-    } else state.commandPosition = (word !== undefined && COMMAND_PREFIXES.has(word)) || assignment !== null;
+    const literal = this.#literal();
+    const word = literal.whole ? literal.text : undefined;
+    const prefix = state.prefix;
+    state.prefix = undefined;
+    // An assignment (unquoted name, then = or a subscript) comes before the command name.
+    state.commandPosition = assignment !== null;
+    if (word === undefined || assignment !== null) return false;
+    if (DECLARATIONS.has(word)) state.declaring = { values: false, command: word };
+    else if (word === 'compgen' || word === 'complete') state.refusing = REFUSED.completion;
+    else if (word === 'mapfile' || word === 'readarray') state.refusing = REFUSED.arrayBuiltin;
+    else if (NAMING[word]) state.naming = { command: word, options: true, operands: 0 };
+    else if (word === 'test' || word === '[') state.testing = { next: false };
+    else if (word === '-p' && (prefix === 'time' || prefix === 'command')) state.commandPosition = true;
+    else if (COMMAND_PREFIXES.has(word)) {
+      state.commandPosition = true;
+      state.prefix = word;
+    }
     return false;
+  }
+
+  /** An argument of a builtin of NAMING: refuses it (consuming it, returning true) where it is a variable name. */
+  #namingWord(naming: NonNullable<CommandState['naming']>): boolean {
+    const spec = NAMING[naming.command]!;
+    if (naming.next) {
+      const next = naming.next;
+      naming.next = undefined;
+      return next === 'name' && this.#refuseWord(REFUSED.variableName, false);
+    }
+    const literal = this.#literal();
+    if (naming.options && literal.text.startsWith('-') && literal.text !== '-') {
+      if (literal.whole && literal.text === '--') {
+        naming.options = false;
+        return false;
+      }
+      // Options bundled in one word; an option that takes a value takes the rest of the word, or the next word.
+      for (let k = 1; k < literal.text.length; k++) {
+        const value = spec.values[literal.text[k]!];
+        if (!value) continue;
+        if (k + 1 < literal.text.length || !literal.whole) return value === 'name' && this.#refuseWord(REFUSED.variableName, false);
+        naming.next = value;
+        return false;
+      }
+      // Options that take no value, unless an expansion adds more: a token there could add a name option.
+      return !literal.whole && this.#refuseWord(REFUSED.variableName, false);
+    }
+    naming.options = false;
+    naming.operands++;
+    return spec.operands(naming.operands) && this.#refuseWord(REFUSED.variableName, false);
+  }
+
+  /** Refuses every token of the word at the scanner's position, for `reason`, and consumes the word. */
+  #refuseWord(reason: string, compound: boolean): true {
+    this.#evaluated(reason, () => this.#wordToEnd(compound));
+    return true;
+  }
+
+  /** The fixed text at the start of the word at the scanner's position, as the shell reads it once its quotes are removed. */
+  #literal(): Literal {
+    const s = this.#s;
+    let text = '';
+    for (let j = this.#i; ; ) {
+      const c = s[j];
+      if (isWordEnd(c)) return { text, whole: true };
+      if (this.#tokens.has(j) || c === '$' || c === '`') return { text, whole: false };
+      if (c === '\\') {
+        if (s[j + 1] !== '\n') text += s[j + 1] ?? '';
+        j += 2;
+      } else if (c === "'" || c === '"') {
+        let k = j + 1;
+        for (; k < this.#end && s[k] !== c; k++) {
+          if (this.#tokens.has(k) || (c === '"' && /[$`\\]/.test(s[k]!))) return { text: text + s.slice(j + 1, k), whole: false };
+        }
+        text += s.slice(j + 1, k);
+        j = k + 1;
+      } else {
+        text += c;
+        j++;
+      }
+    }
   }
 
   /**

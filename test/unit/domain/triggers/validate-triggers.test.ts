@@ -233,7 +233,17 @@ describe('validateTriggers', () => {
       [
         'as the value of declare -n',
         'declare -n r={{body.v}}',
-        'as the value of declare, typeset or local -n or -i, which bash evaluates as a variable name or as arithmetic that can run commands',
+        'as the value of declare, typeset or local -n or -i, or of an array declared with -a or -A, which bash evaluates as a variable name, as arithmetic or as an array assignment (…) that can run commands',
+      ],
+      [
+        'as a variable name given to read',
+        'read -r {{body.v}} < in.txt',
+        'as a variable name given to unset, read, getopts, printf -v, wait -p or test -v/-R, which bash reads as a name with a subscript it evaluates as arithmetic that can run commands',
+      ],
+      [
+        'as an argument of mapfile',
+        'mapfile -t {{body.v}} < in.txt',
+        'as an argument of mapfile or readarray, which read an array name with a subscript bash evaluates and run -C as a command',
       ],
       [
         'as the word list of compgen -W',
