@@ -27,3 +27,19 @@ export const sendRaw = (port: number, bytes: string | Buffer, { end = false } = 
     socket.write(bytes);
     if (end) socket.end();
   });
+
+/**
+ * A POST of `payload` written by hand on a TCP socket, so the bytes are exactly the test's (no
+ * client or nock in between), with its JSON answer parsed.
+ */
+export const postRaw = async <Body>(port: number, path: string, headers: Record<string, string>, payload: Buffer): Promise<{ status: number; body: Body }> => {
+  const head = Object.entries({ host: `127.0.0.1:${port}`, connection: 'close', 'content-length': String(payload.length), ...headers })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  const answer = await sendRaw(port, Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\n${head}\r\n`), payload]));
+  return { status: answer.status, body: JSON.parse(answer.body) as Body };
+};
+
+/** `parts` joined: strings as UTF-8, numbers as single bytes. */
+export const bytesOf = (...parts: ReadonlyArray<string | readonly number[]>): Buffer =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))));

@@ -7,7 +7,7 @@ import { rawBodyOf } from '../../../src/adapters/http/middleware/body-stream.js'
 import { formBody, MAX_FORM_FIELDS, parseForm } from '../../../src/adapters/http/middleware/form-body.js';
 import { requestLog } from '../../../src/adapters/http/middleware/request-log.js';
 import { pino } from 'pino';
-import { sendRaw } from '../../support/raw-http.js';
+import { bytesOf, postRaw } from '../../support/raw-http.js';
 
 const LIMIT = 256;
 
@@ -16,20 +16,10 @@ interface Answer {
   readonly body: { error?: string; form?: unknown; bytes?: string };
 }
 
-/** One request written by hand on a TCP socket, so the bytes are exactly the test's (no client or nock in between). */
-const send = async (port: number, path: string, headers: Record<string, string>, payload: Buffer): Promise<Answer> => {
-  const head = Object.entries({ host: `127.0.0.1:${port}`, connection: 'close', 'content-length': String(payload.length), ...headers })
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
-  const answer = await sendRaw(port, Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\n${head}\r\n`), payload]));
-  return { status: answer.status, body: JSON.parse(answer.body) };
-};
+const send = (port: number, path: string, headers: Record<string, string>, payload: Buffer): Promise<Answer> =>
+  postRaw<Answer['body']>(port, path, headers, payload);
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-
-/** `parts` joined: strings as UTF-8, numbers as single bytes. */
-const bytesOf = (...parts: ReadonlyArray<string | readonly number[]>): Buffer =>
-  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))));
 
 describe('parseForm', () => {
   it('takes fields flat, as a browser sends them: + is a space, repeated names give every value, names as they are', () => {

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { rawBodyOf } from '../../../src/adapters/http/middleware/body-stream.js';
 import { requestLog } from '../../../src/adapters/http/middleware/request-log.js';
 import { parseOnce, parserOf, signedBody } from '../../../src/adapters/http/middleware/signed-body.js';
-import { sendRaw } from '../../support/raw-http.js';
+import { bytesOf, postRaw } from '../../support/raw-http.js';
 
 const LIMIT = 256;
 
@@ -16,20 +16,11 @@ interface Answer {
   readonly body: { error?: string; before?: unknown; bytes?: string; parsed?: unknown; after?: unknown };
 }
 
-const send = async (port: number, path: string, headers: Record<string, string>, payload: Buffer): Promise<Answer> => {
-  const head = Object.entries({ host: `127.0.0.1:${port}`, connection: 'close', 'content-length': String(payload.length), ...headers })
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
-  const answer = await sendRaw(port, Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\n${head}\r\n`), payload]));
-  return { status: answer.status, body: JSON.parse(answer.body) };
-};
+const send = (port: number, path: string, headers: Record<string, string>, payload: Buffer): Promise<Answer> =>
+  postRaw<Answer['body']>(port, path, headers, payload);
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-
-/** `parts` joined: strings as UTF-8, numbers as single bytes. */
-const bytesOf = (...parts: ReadonlyArray<string | readonly number[]>): Buffer =>
-  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))));
 
 /**
  * A route like a signed webhook's: `/verified…` stands for a request whose signature checked out
