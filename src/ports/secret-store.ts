@@ -21,7 +21,9 @@ export interface SecretStore {
   agentVariables(): readonly AgentVariable[];
   /**
    * Every secret value no model may read and no job log may keep: the hidden `AGENT_*`
-   * variables and the provider secrets that are set. Redact these from text a model reads.
+   * variables, the provider secrets that are set, and the service's own credentials (which a job
+   * never gets, but could read where it runs as the service's user). Redact these from text a
+   * model reads.
    */
   redactedSecrets(): readonly NamedSecret[];
 }

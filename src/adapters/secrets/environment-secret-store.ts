@@ -12,14 +12,59 @@ export interface ProviderSecret {
 const AGENT_PREFIX = 'AGENT_';
 const OFFERED_PREFIX = 'AGENT_LLM_';
 
-/** Provider secrets and agent variables from environment variables (read once, at start-up). */
+/**
+ * Names of variables that hold a credential by their own name: the service's (`TELEGRAM_BOT_TOKEN`,
+ * `SLACK_SIGNING_SECRET`, `CODEHOST_WEBHOOK_SECRET`, `ADMIN_PASSWORD`, `METRICS_TOKEN`…, and a
+ * new channel's, named the same way) and whatever else of the kind the service was started with.
+ */
+const CREDENTIAL_NAME = /(?:_TOKEN|_SECRET|_PASSWORD|_KEY)$/;
+
+/**
+ * The values of the service's own environment that no job log, summary or model may show. An
+ * agent runs as the service's user and can read the service's environment
+ * (`/proc/<pid>/environ`, the `.env` file): it never gets these values, but what it prints of
+ * them is redacted as an `AGENT_*` value is. The `AGENT_*` variables are the jobs' own (see
+ * agentVariables); the password of `DATABASE_URL` is one too.
+ */
+const serviceSecrets = (env: Readonly<Record<string, string | undefined>>, providerVariables: ReadonlySet<string>): NamedSecret[] => {
+  const found: NamedSecret[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || value.trim() === '' || name.startsWith(AGENT_PREFIX) || providerVariables.has(name)) continue;
+    if (CREDENTIAL_NAME.test(name)) found.push({ name, value });
+  }
+  const url = env.DATABASE_URL;
+  if (url !== undefined && URL.canParse(url)) {
+    const password = new URL(url).password;
+    if (password !== '') {
+      found.push({ name: 'DATABASE_URL password', value: password });
+      const decoded = safeDecode(password);
+      if (decoded !== password) found.push({ name: 'DATABASE_URL password', value: decoded });
+    }
+  }
+  return found;
+};
+
+const safeDecode = (text: string): string => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/**
+ * Provider secrets and agent variables from environment variables (read once, at start-up); the
+ * service's own credentials there are redacted too (serviceSecrets).
+ */
 export class EnvironmentSecretStore implements SecretStore {
   readonly #providers: ReadonlyMap<string, ProviderSecret>;
   readonly #values = new Map<string, string>();
   readonly #agent: readonly AgentVariable[];
+  readonly #service: readonly NamedSecret[];
 
   constructor(env: Readonly<Record<string, string | undefined>>, providers: readonly ProviderSecret[]) {
     this.#providers = new Map(providers.map((provider) => [provider.name, provider]));
+    this.#service = serviceSecrets(env, new Set(providers.map((provider) => provider.keyVariable)));
     for (const provider of providers) {
       const value = env[provider.keyVariable]?.trim();
       if (value) this.#values.set(provider.name, value);
@@ -50,6 +95,6 @@ export class EnvironmentSecretStore implements SecretStore {
 
   redactedSecrets(): readonly NamedSecret[] {
     const providers = [...this.#values].map(([provider, value]) => ({ name: this.secretName(provider), value }));
-    return [...this.#agent.filter((variable) => !variable.offeredToModel).map(({ name, value }) => ({ name, value })), ...providers];
+    return [...this.#agent.filter((variable) => !variable.offeredToModel).map(({ name, value }) => ({ name, value })), ...providers, ...this.#service];
   }
 }

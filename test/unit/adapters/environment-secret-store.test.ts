@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import { AI_PROVIDERS } from '../../../src/adapters/ai/ai-providers.js';
+import { EnvironmentSecretStore } from '../../../src/adapters/secrets/environment-secret-store.js';
+import { redactSecrets } from '../../../src/domain/jobs/redact-secrets.js';
+
+/*
+ * An agent runs as the service's user: it never gets the service's credentials, but it can read
+ * the service's environment (/proc/<pid>/environ, the .env file). What it prints of them — into
+ * the job's log and summary, which are stored, committed and shown in chat — is redacted.
+ */
+describe('EnvironmentSecretStore: the service’s own credentials are redacted from what jobs print', () => {
+  const env = {
+    PATH: '/usr/bin:/bin',
+    PORT: '3000',
+    TELEGRAM_BOT_TOKEN: '123456:MAIN-env-token-abcdef',
+    TELEGRAM_WEBHOOK_SECRET: 'attack-webhook-secret-1',
+    SLACK_SIGNING_SECRET: 'slack-signing-0123',
+    CODEHOST_WEBHOOK_SECRET: 'codehost-WEBHOOKSECRET',
+    CODEHOST_TOKEN: 'ghp_codehosttoken',
+    ADMIN_PASSWORD: 'adminpassSECRET1',
+    METRICS_TOKEN: 'metrics-token-9',
+    DISCORD_BOT_TOKEN: 'a-future-channel-token',
+    DATABASE_URL: 'postgres://agw:p%40ss-word-42@db:5432/agw',
+    OPENAI_API_KEY: 'sk-openai-9999',
+    AGENT_LLM_SEARCH_KEY: 'offered-3b9d',
+    AGENT_DEPLOY_TOKEN: 'hidden-7c1e',
+    EMPTY_TOKEN: '',
+  };
+  const store = new EnvironmentSecretStore(env, AI_PROVIDERS);
+
+  it('redacts every credential the service was started with, the database password too, from a dump of its environment', () => {
+    const dump = Object.entries(env)
+      .map(([name, value]) => `${name}=${value}`)
+      .join('\n');
+    const shown = redactSecrets(dump, store.redactedSecrets());
+    for (const name of [
+      'TELEGRAM_BOT_TOKEN',
+      'TELEGRAM_WEBHOOK_SECRET',
+      'SLACK_SIGNING_SECRET',
+      'CODEHOST_WEBHOOK_SECRET',
+      'CODEHOST_TOKEN',
+      'ADMIN_PASSWORD',
+      'METRICS_TOKEN',
+      'DISCORD_BOT_TOKEN',
+      'OPENAI_API_KEY',
+      'AGENT_DEPLOY_TOKEN',
+    ] as const) {
+      expect(shown, name).to.include(`${name}=[redacted ${name}]`);
+      expect(shown, name).not.to.include(env[name]);
+    }
+    expect(shown).to.include('DATABASE_URL=postgres://agw:[redacted DATABASE_URL password]@db:5432/agw');
+    expect(redactSecrets('connecting with p@ss-word-42', store.redactedSecrets())).to.equal('connecting with [redacted DATABASE_URL password]');
+  });
+
+  it('leaves what is no credential, and the AGENT_LLM_* values the model may read, as they are', () => {
+    const values = store.redactedSecrets().map((secret) => secret.value);
+    for (const kept of ['/usr/bin:/bin', '3000', 'offered-3b9d', '']) expect(values).not.to.include(kept);
+    // The provider key is named once, by the provider registry's entry.
+    expect(store.redactedSecrets().filter((secret) => secret.value === 'sk-openai-9999')).to.have.length(1);
+  });
+
+  it('gives a job none of them: the service’s credentials are redacted, never passed on', () => {
+    expect(store.agentVariables().map((variable) => variable.name)).to.deep.equal(['AGENT_DEPLOY_TOKEN', 'AGENT_LLM_SEARCH_KEY']);
+  });
+});
