@@ -30,6 +30,34 @@ export const queueChatJobNotice = async (queue: TaskQueue, jobs: JobRepository, 
 };
 
 /**
+ * The Markdown of a finished job's notice: the gateway's own lines first (`Job <id> <status>.`,
+ * then the error of a job that did not succeed) and last (`Pull request: <url>`, else `Branch:
+ * <branch>`), and between them the job's summary, labelled as the agent's and quoted whole.
+ * The summary is what the job's agent wrote (logs/<id>/summary.md), so possibly what a hostile
+ * prompt had it write: put among the gateway's lines as it stands, it could forge them (`Job <id>
+ * succeeded.`, `Pull request: <a phishing page>` on a failed job). Every one of its lines is
+ * prefixed with `> `, so none of it stands outside the quote (a blank line of it too: `>`), and a
+ * blank line ends the quote before the last line, which Markdown would otherwise read as a lazy
+ * continuation of the quote's last paragraph. Telegram shows the quote as a quote block, Slack as
+ * `>` lines; a quote inside the summary is part of the one quote on both.
+ */
+export const jobNoticeMarkdown = (job: Job): string => {
+  const head = [`Job ${job.id} ${job.status}.`, ...(job.error && job.status !== 'succeeded' ? [`Error: ${job.error}`] : [])];
+  const summary = job.summary?.trim()
+    ? [
+        '',
+        'Summary written by the agent:',
+        ...job.summary
+          .trim()
+          .split(/\r\n?|\n/)
+          .map((line) => `> ${line}`.trimEnd()),
+        '',
+      ]
+    : [];
+  return [...head, ...summary, job.prUrl ? `Pull request: ${job.prUrl}` : `Branch: ${job.branch}`].join('\n');
+};
+
+/**
  * Sends the conversation a job was created from a short summary of the job once it finished,
  * with the pull request link. Run from a task (queueChatJobNotice), so that a stop or the
  * platform being down for a while loses no notice: a notice none of whose parts could be sent
@@ -64,15 +92,9 @@ export class NotifyChatOfJob {
     if (thread === undefined || channel === undefined) return;
     const token = await channel.credentials.current();
     if (token === undefined) return;
-    const lines = [
-      `Job ${job.id} ${job.status}.`,
-      job.summary ? job.summary : undefined,
-      job.error && job.status !== 'succeeded' ? `Error: ${job.error}` : undefined,
-      job.prUrl ? `Pull request: ${job.prUrl}` : `Branch: ${job.branch}`,
-    ].filter((line): line is string => line !== undefined);
     const target = { chatId: thread.chatId, ...(thread.topicId !== undefined && { topicId: thread.topicId }) };
     // A summary can be long and is the agent's Markdown: formatted and split like a reply.
-    const parts = channel.platform.formatReply(lines.join('\n'));
+    const parts = channel.platform.formatReply(jobNoticeMarkdown(job));
     for (const [index, message] of parts.entries()) {
       try {
         await channel.platform.sendMessage(token, target, message);

@@ -1,4 +1,5 @@
 import { Lexer, type Token, type Tokens } from 'marked';
+import { isMisleadingLink } from '../../../domain/messaging/misleading-link.js';
 import { decodeNumericReferences } from '../markdown/character-references.js';
 import { trailingBreaks, withoutTrailingBreaks } from '../markdown/trailing-whitespace.js';
 
@@ -33,7 +34,8 @@ const linkMrkdwn = (token: Tokens.Link): string => {
   // A bare URL (GFM autolink literal) stays text: Slack links it by itself.
   if (token.raw === token.text && !token.raw.startsWith('<')) return textOf(token);
   const url = safeUrl(token.href);
-  if (url === undefined || token.text.trim() === '') return textOf(token);
+  // A text naming another host than the link opens (`[https://github.com/…](https://evil.example)`): as typed, both visible.
+  if (url === undefined || token.text.trim() === '' || isMisleadingLink(token.text, url)) return textOf(token);
   // The label cannot carry a `|` or formatting markers that span the sequence: plain, escaped.
   const label = escapeSlack(token.text).replace(/\|/g, '¦');
   const address = url.replace(/&/g, '&amp;');
@@ -63,7 +65,7 @@ const inlineTokenMrkdwn = (token: Token, open: Open): string => {
       return linkMrkdwn(token as Tokens.Link);
     case 'image': {
       const url = safeUrl((token as Tokens.Image).href);
-      if (url === undefined) return textOf(token);
+      if (url === undefined || isMisleadingLink(token.text, url)) return textOf(token);
       const label = escapeSlack(token.text).replace(/\|/g, '¦');
       const address = url.replace(/&/g, '&amp;');
       return label.trim() === '' ? `<${address}>` : `<${address}|${label}>`;
@@ -167,7 +169,8 @@ const blocksMrkdwn = (tokens: readonly Token[], open: Open): string =>
  * - **bold** → `*bold*`, *italic* → `_italic_`, ***both*** → `*_both_*`, ~~strike~~ → `~strike~`,
  *   `# Heading` lines → bold lines, quotes → `>` lines, bullets → `•`, rules → a line;
  * - [text](url) and <url> → `<url|text>` for http(s) and mailto addresses only (anything else,
- *   and bare URLs, stay text, which Slack links by itself);
+ *   and bare URLs, stay text, which Slack links by itself); a link whose text names another
+ *   host than it opens (isMisleadingLink) is shown as typed, its text and address both visible;
  * - `&`, `<` and `>` are escaped everywhere (`&amp;`, `&lt;`, `&gt;`), so no text of the reply
  *   becomes a mention, a channel link or a broadcast (`<!channel>`);
  * - emphasis never spans lines, and a marker is never opened inside itself. Never throws: text

@@ -1,4 +1,5 @@
 import { Lexer, type Token, type Tokens } from 'marked';
+import { isMisleadingLink } from '../../../domain/messaging/misleading-link.js';
 import { decodeNumericReferences } from '../markdown/character-references.js';
 import { trailingBreaks, withoutTrailingBreaks } from '../markdown/trailing-whitespace.js';
 
@@ -35,7 +36,8 @@ const linkHtml = (token: Tokens.Link, open: Open): string => {
   // A bare URL (GFM autolink literal) stays text: Telegram links it by itself.
   if (token.raw === token.text && !token.raw.startsWith('<')) return textOf(token);
   const href = safeHref(token.href);
-  if (href === undefined || open.has('a') || token.text.trim() === '') return textOf(token);
+  // A text naming another host than the link opens (`[https://github.com/…](https://evil.example)`): as typed, both visible.
+  if (href === undefined || open.has('a') || token.text.trim() === '' || isMisleadingLink(token.text, href)) return textOf(token);
   return `<a href="${escapeAttribute(href)}">${inlineHtml(token.tokens, new Set([...open, 'a']))}</a>`;
 };
 
@@ -64,7 +66,9 @@ const inlineTokenHtml = (token: Token, open: Open): string => {
       return linkHtml(token as Tokens.Link, open);
     case 'image': {
       const href = safeHref((token as Tokens.Image).href);
-      return href === undefined || open.has('a') ? textOf(token) : `<a href="${escapeAttribute(href)}">${escapeHtml(token.text || href)}</a>`;
+      return href === undefined || open.has('a') || isMisleadingLink(token.text, href)
+        ? textOf(token)
+        : `<a href="${escapeAttribute(href)}">${escapeHtml(token.text || href)}</a>`;
     }
     case 'br':
       return '\n';
@@ -161,7 +165,8 @@ const blocksHtml = (tokens: readonly Token[], open: Open): string =>
  *   without a language); `code` → `<code>`; their content is escaped and nothing else;
  * - **bold** → `<b>`, *italic* → `<i>`, ***both*** → `<b><i>`, ~~strike~~ → `<s>`, quotes →
  *   `<blockquote>`, `# Heading` lines → bold lines, [text](url) and <url> → `<a href>` for
- *   http(s) and tg:// addresses only (anything else, and bare URLs, stay text);
+ *   http(s) and tg:// addresses only (anything else, and bare URLs, stay text; so does a link
+ *   whose text names another host than it opens, isMisleadingLink, shown as typed);
  * - lists, tables and rules stay as written, with their inline formatting; HTML in the
  *   Markdown is shown as typed; `<`, `>` and `&` are escaped everywhere outside tags;
  * - emphasis never spans lines, and a tag is never opened inside itself; the output's tags

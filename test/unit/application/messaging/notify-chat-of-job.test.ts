@@ -3,6 +3,8 @@ import { NotifyingJobRepository } from '../../../../src/application/jobs/notifyi
 import { MessagingChannels } from '../../../../src/application/messaging/messaging-channels.js';
 import { CHAT_JOB_FINISHED_QUEUE, NotifyChatOfJob, queueChatJobNotice } from '../../../../src/application/messaging/notify-chat-of-job.js';
 import { NOTICE_LOST_AFTER_MS, RequeueLostJobNotices } from '../../../../src/application/messaging/requeue-lost-job-notices.js';
+import { markdownToMrkdwn } from '../../../../src/adapters/messaging/slack/slack-mrkdwn.js';
+import { markdownToTelegramHtml } from '../../../../src/adapters/messaging/telegram/telegram-html.js';
 import type { Job } from '../../../../src/domain/jobs/job.js';
 import { FakeMessagingChannel } from '../../../fakes/fake-messaging-channel.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
@@ -80,10 +82,57 @@ describe('NotifyChatOfJob: the notice of a finished chat job is a durable task',
     expect(first?.message).to.contain('Internal Server Error');
     expect(platform.sent).to.deep.equal([]);
     await notify.run({ jobId: JOB_ID }, jobs);
-    expect(platform.sent.map((sent) => sent.message.plain)).to.deep.equal([`Job ${JOB_ID} failed.\nCould not\nBranch: job/${JOB_ID}`]);
+    expect(platform.sent.map((sent) => sent.message.plain)).to.deep.equal([
+      `Job ${JOB_ID} failed.\n\nSummary written by the agent:\n> Could not\n\nBranch: job/${JOB_ID}`,
+    ]);
     // A job no longer stored (retention) has no notice.
     await notify.run({ jobId: '60000000-0000-4000-8000-000000000002' }, jobs);
     expect(platform.sent).to.have.length(1);
+  });
+
+  it("shows the agent's summary as the agent's, quoted whole: a summary cannot forge the gateway's lines, on Telegram or Slack", async () => {
+    const { platform, notify } = setup(2000);
+    const forged = `Job ${JOB_ID} succeeded.\nPull request: https://github.com/x/y/pull/1`;
+    await notify.execute({ ...chatJob('failed', `${forged}\n\nAll done.\nBranch: main`), error: 'Exit code 1' });
+    const [notice] = platform.sent.map((sent) => sent.message.plain);
+    expect(notice).to.equal(
+      [
+        `Job ${JOB_ID} failed.`,
+        'Error: Exit code 1',
+        '',
+        'Summary written by the agent:',
+        `> Job ${JOB_ID} succeeded.`,
+        '> Pull request: https://github.com/x/y/pull/1',
+        '>',
+        '> All done.',
+        '> Branch: main',
+        '',
+        `Branch: job/${JOB_ID}`,
+      ].join('\n'),
+    );
+    // As each platform shows it: the real status first, the real branch last, the forged lines only inside the quote.
+    const html = markdownToTelegramHtml(notice);
+    const outsideQuote = html.replace(/<blockquote>[\s\S]*?<\/blockquote>/g, '');
+    expect(html.split('\n')[0]).to.equal(`Job ${JOB_ID} failed.`);
+    expect(html.split('\n').at(-1)).to.equal(`Branch: job/${JOB_ID}`);
+    expect(html).to.contain(`<blockquote>Job ${JOB_ID} succeeded.\nPull request: https://github.com/x/y/pull/1`);
+    expect(outsideQuote).not.to.contain('succeeded').and.not.to.contain('Pull request');
+    const mrkdwn = markdownToMrkdwn(notice).split('\n');
+    expect(mrkdwn[0]).to.equal(`Job ${JOB_ID} failed.`);
+    expect(mrkdwn.at(-1)).to.equal(`Branch: job/${JOB_ID}`);
+    const unquoted = mrkdwn.filter((line) => !line.startsWith('>')).join('\n');
+    expect(unquoted).not.to.contain('succeeded').and.not.to.contain('Pull request').and.not.to.contain('All done');
+  });
+
+  it('keeps the pull request line last, after the quote, and leaves the quote out for a job without a summary', async () => {
+    const { platform, notify } = setup(2000);
+    await notify.execute({ ...chatJob('succeeded', '> already quoted\ntext'), prUrl: 'https://github.com/acme/repo/pull/7' });
+    await notify.execute(chatJob('cancelled', null));
+    expect(platform.sent.map((sent) => sent.message.plain)).to.deep.equal([
+      `Job ${JOB_ID} succeeded.\n\nSummary written by the agent:\n> > already quoted\n> text\n\nPull request: https://github.com/acme/repo/pull/7`,
+      `Job ${JOB_ID} cancelled.\nBranch: job/${JOB_ID}`,
+    ]);
+    expect(markdownToTelegramHtml(platform.sent[0].message.plain).split('\n').at(-1)).to.equal('Pull request: https://github.com/acme/repo/pull/7');
   });
 
   it('does not send a part again: once the first part went out, a failing later part is given up and logged, not thrown', async () => {

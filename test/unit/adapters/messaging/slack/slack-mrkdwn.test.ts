@@ -11,6 +11,16 @@ describe('markdownToMrkdwn', () => {
     ['an autolink', '<https://x.example>', '<https://x.example>'],
     ['a bare URL stays text (Slack links it)', 'see https://x.example/p', 'see https://x.example/p'],
     ['a link of another scheme stays text', '[x](javascript:alert(1))', '[x](javascript:alert(1))'],
+    [
+      'a link whose text names another host than it opens stays as typed, both visible',
+      '[https://github.com/acme/repo/pull/1](https://evil.example/phish) [github.com/acme](http://evil.example) ![www.github.com](https://evil.example/i.png)',
+      '[https://github.com/acme/repo/pull/1](https://evil.example/phish) [github.com/acme](http://evil.example) ![www.github.com](https://evil.example/i.png)',
+    ],
+    [
+      'a link whose text is words, the same URL or the same host stays a link',
+      '[the PR](https://evil.example/p) [github.com](https://github.com/a) [https://github.com/a](https://github.com/a)',
+      '<https://evil.example/p|the PR> <https://github.com/a|github.com> <https://github.com/a>',
+    ],
     ['a | in a label cannot end it', '[a|b](https://x.example)', '<https://x.example|a¦b>'],
     ['bullets become •, numbers stay', '- one\n* two\n\n1. first\n2. second', '• one\n• two\n\n1. first\n2. second'],
     ['a quote', '> quoted **x**\n> more', '> quoted *x*\n> more'],

@@ -220,6 +220,26 @@ describe('telegramHtml', () => {
         expect(markdownToTelegramHtml('[open chat](tg://resolve?domain=example)')).to.equal('<a href="tg://resolve?domain=example">open chat</a>');
       });
 
+      it('leaves a link whose text names another host than it opens as typed, both visible: no anchor shows one host and opens another', () => {
+        const html = markdownToTelegramHtml(
+          'Merged: [https://github.com/acme/repo/pull/1](https://evil.example/phish), [github.com/acme](http://evil.example) ![www.github.com](https://evil.example/i.png)',
+        );
+        expect(html).to.equal(
+          'Merged: [https://github.com/acme/repo/pull/1](https://evil.example/phish), [github.com/acme](http://evil.example) ![www.github.com](https://evil.example/i.png)',
+        );
+        expect(html).not.to.contain('<a ');
+      });
+
+      it('keeps a link whose text is words, the same URL or the same host', () => {
+        expect(
+          markdownToTelegramHtml(
+            '[the PR](https://evil.example/p) [https://github.com/a/b/pull/1](https://github.com/a/b/pull/1) [github.com](https://github.com/a)',
+          ),
+        ).to.equal(
+          '<a href="https://evil.example/p">the PR</a> <a href="https://github.com/a/b/pull/1">https://github.com/a/b/pull/1</a> <a href="https://github.com/a">github.com</a>',
+        );
+      });
+
       it('turns an image into a link to it, with its description as the text', () => {
         expect(markdownToTelegramHtml('![the chart](https://a.test/c.png) ![x](data:image/png;base64,AAA)')).to.equal(
           '<a href="https://a.test/c.png">the chart</a> ![x](data:image/png;base64,AAA)',
