@@ -50,6 +50,25 @@ export class ConfigReloader {
     return run;
   }
 
+  /**
+   * Reloads only when the files no longer hold what runs (undefined when they do). Start-up
+   * reads the files before its watcher and its NOTIFY listener are in place: a change in between
+   * (a deploy writing the file, `agent-gateway reload` from another replica) would otherwise be
+   * missed until the next one. Called once both are in place.
+   */
+  reloadIfChanged(reason: string): Promise<ReloadOutcome | undefined> {
+    const run = this.#last.then(async () => {
+      const read = await readConfigFiles(this.config, this.secrets);
+      const same =
+        read.problems.length === 0 &&
+        JSON.stringify(read.triggers) === JSON.stringify(this.triggers.current()) &&
+        JSON.stringify(read.schedules) === JSON.stringify(this.schedules.current());
+      return same ? undefined : this.#reload(reason);
+    });
+    this.#last = run.catch(() => undefined);
+    return run;
+  }
+
   async #reload(reason: string): Promise<ReloadOutcome> {
     const read = await readConfigFiles(this.config, this.secrets);
     // A file that is gone while its entries run is a file being replaced (a move, a deploy tool

@@ -175,6 +175,8 @@ export class Gateway {
       opened.push(async () => unwatch());
       const unlisten = await database.listen(RELOAD_CHANNEL, reloadListener(reload));
       opened.push(unlisten);
+      // The files were read before the watcher and the listener were in place: a change since is caught up now.
+      void reloader.reloadIfChanged('changed while the service started').catch((error: unknown) => logger.error({ err: error }, 'configuration reload failed'));
       const stopReloads = async (): Promise<void> => {
         unwatch();
         await unlisten();

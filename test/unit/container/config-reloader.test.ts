@@ -98,4 +98,20 @@ describe('ConfigReloader', () => {
     expect(outcome.problems).to.have.length(1);
     expect(outcome.problems[0]).to.match(/CRONS\.json: schedule #0 "n": actions\[0\]\.llm_provider: anthropic needs the secret ANTHROPIC_API_KEY/);
   });
+
+  it('reloads only when the files no longer hold what runs (a change made while the service started, before its watcher was in place)', async () => {
+    const { dir, triggers, reloader, logger, refreshed } = await setup();
+    await writeFile(join(dir, 'TRIGGERS.json'), JSON.stringify([trigger('a')]));
+    await reloader.reload('start');
+    const running = triggers.current();
+    expect(await reloader.reloadIfChanged('changed while the service started')).to.equal(undefined);
+    expect(triggers.current()).to.equal(running);
+    expect(refreshed()).to.equal(1);
+    await writeFile(join(dir, 'TRIGGERS.json'), JSON.stringify([trigger('a'), trigger('slow')]));
+    expect(await reloader.reloadIfChanged('changed while the service started')).to.deep.equal({ ok: true, problems: [], triggers: 2, schedules: 0 });
+    expect(triggers.current().map((t) => t.name)).to.deep.equal(['a', 'slow']);
+    expect(
+      logger.entries.filter((entry) => entry.message === 'configuration reloaded').map((entry) => (entry.fields as { reason?: string } | undefined)?.reason),
+    ).to.deep.equal(['start', 'changed while the service started']);
+  });
 });
