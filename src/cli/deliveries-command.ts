@@ -130,9 +130,16 @@ export const replayDelivery = async ({ positionals }: ParsedCommand, io: CliIo):
   );
   const fired = list(outcome.fired).map(String);
   const skipped = list(outcome.skipped).map(String);
-  const skippedLine = skipped.length === 0 ? '' : `; skipped (no longer configured, or disabled): ${skipped.join(', ')}`;
+  // Each with its reason; a server from before reasons were given names the triggers only.
+  const why = list(outcome.skippedWhy).map((skip) => `${text(skip.trigger)} (${text(skip.reason)})`);
+  const skippedLine =
+    skipped.length === 0
+      ? ''
+      : why.length === skipped.length
+        ? `; skipped: ${why.join(', ')}`
+        : `; skipped (no longer configured, or disabled): ${skipped.join(', ')}`;
   if (typeof outcome.requestId !== 'string')
-    throw new CliFailure(`Nothing replayed: no trigger of ${id} is configured and enabled now${skippedLine.replace(';', ' —')}`);
+    throw new CliFailure(`Nothing replayed: no trigger of ${id} would fire for it now${skippedLine.replace(';', ' —')}`);
   io.out.write(`Replayed ${id} as ${outcome.requestId}: fired ${fired.join(', ')}${skippedLine}\n`);
   return 0;
 };

@@ -1,6 +1,6 @@
 import type { Approval } from '../../domain/approvals/approval.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
-import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
+import { parseStoredSnapshot, type RequestSnapshot } from '../../domain/templates/request-snapshot.js';
 import { filterTriggers, matchTriggers, watchesAny } from '../../domain/triggers/match-triggers.js';
 import type { Trigger } from '../../domain/triggers/trigger.js';
 import type { Clock } from '../../ports/clock.js';
@@ -54,6 +54,12 @@ export class FireTriggers {
     private readonly lanes: TriggerLanes,
     /** Queues the runs of stored requests; by default one that starts them at once and never sweeps. */
     readonly dispatch: DispatchTriggerRuns = new DispatchTriggerRuns(triggers, requests, queue, lanes, clock, logger),
+    /**
+     * Every watch path naming the endpoint of a stored request's path, its own first (a channel's
+     * endpoint and its alias path): a replay fires the triggers watching any of them, as the
+     * request did. By default only the path itself.
+     */
+    private readonly endpointPaths: (watchPath: string) => readonly string[] = (watchPath) => [watchPath],
   ) {}
 
   /** Resolves once the runs of every request fired so far are queued (or failed to be: a sweep retries them). */
@@ -89,27 +95,42 @@ export class FireTriggers {
   /**
    * Fires again the triggers a stored request fired, with that request as it was stored (byte for
    * byte), recorded as a new request that replays it. The triggers are taken as they are
-   * configured now: one no longer configured or disabled is skipped and named in the outcome.
+   * configured now, and fire only where that request would fire them now: each must still be
+   * enabled, watch the stored request's endpoint (its path, or another naming the same endpoint:
+   * a channel's alias path) and pass its current `when`. An operator who tightened a filter, or
+   * moved a trigger to another endpoint, after a hostile request cannot have it run that request
+   * again by replaying it. A trigger that no longer fires is skipped and named, with the reason.
    * @throws DomainError not_found when no request with this id is stored (any more).
    */
   async replay(requestId: string): Promise<ReplayOutcome> {
     const stored = await this.requests.find(requestId);
     if (stored === null) throw new DomainError('not_found', `No stored request with id ${requestId} (never stored, or removed by retention)`);
-    const enabled = new Map(
-      currentTriggers(this.triggers)
-        .filter((trigger) => trigger.enabled)
-        .map((trigger) => [trigger.name, trigger]),
-    );
-    const fired = stored.triggers.flatMap((name) => enabled.get(name) ?? []);
-    const skipped = stored.triggers.filter((name) => !enabled.has(name));
-    if (fired.length === 0) return { requestId: null, fired: [], skipped };
+    const configured = new Map(currentTriggers(this.triggers).map((trigger) => [trigger.name, trigger]));
+    const paths = this.endpointPaths(stored.watchPath);
+    // Read only when a trigger has a `when`; exact, so that a filter on a 64-bit id compares its digits.
+    let snapshot: RequestSnapshot | undefined;
+    const request = (): RequestSnapshot => {
+      snapshot ??= parseStoredSnapshot(stored.request);
+      return snapshot;
+    };
+    const fired: Trigger[] = [];
+    const skipped: SkippedTrigger[] = [];
+    for (const name of stored.triggers) {
+      const trigger = configured.get(name);
+      if (trigger === undefined || !trigger.enabled) skipped.push({ trigger: name, reason: 'disabled or removed' });
+      else if (matchTriggers([trigger], paths).length === 0) skipped.push({ trigger: name, reason: `no longer watches ${stored.watchPath}` });
+      else if (filterTriggers([trigger], request()).length === 0) skipped.push({ trigger: name, reason: 'its when no longer matches' });
+      else fired.push(trigger);
+    }
+    const outcome = { skipped: skipped.map((skip) => skip.trigger), skippedWhy: skipped };
+    if (fired.length === 0) return { requestId: null, fired: [], ...outcome };
     // Queued before this answers: a replay from the CLI ends its process right after.
     const replay = await this.fire(fired, stored.watchPath, stored.request, stored.id, true);
     this.logger.info(
       { watchPath: stored.watchPath, triggers: fired.map((trigger) => trigger.name), requestId: replay.requestId, replayOf: stored.id },
       'triggers replayed',
     );
-    return { requestId: replay.requestId, fired: fired.map((trigger) => trigger.name), skipped };
+    return { requestId: replay.requestId, fired: fired.map((trigger) => trigger.name), ...outcome };
   }
 
   /**
@@ -180,10 +201,18 @@ export class FireTriggers {
   }
 }
 
+/** A trigger a replay did not fire, and why: `disabled or removed`, `no longer watches <path>`, `its when no longer matches`. */
+export interface SkippedTrigger {
+  readonly trigger: string;
+  readonly reason: string;
+}
+
 /** What a replay did: the new stored request (null when no trigger could fire), the triggers fired and those skipped. */
 export interface ReplayOutcome {
   readonly requestId: string | null;
   readonly fired: readonly string[];
-  /** Triggers the stored request fired that are no longer configured or are disabled now. */
+  /** Triggers the stored request fired that would not fire for it now, by name (as before reasons were given). */
   readonly skipped: readonly string[];
+  /** The same triggers, in the same order, each with the reason it no longer fires. */
+  readonly skippedWhy: readonly SkippedTrigger[];
 }

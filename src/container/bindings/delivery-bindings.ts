@@ -10,11 +10,22 @@ import type { TriggerSource } from '../../application/triggers/trigger-source.js
 import { NodeTimer } from '../../adapters/system/node-timer.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Headroom } from '../../ports/headroom.js';
+import type { IdGenerator } from '../../ports/id-generator.js';
 import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
 import type { TriggerLanes } from '../../ports/trigger-lanes.js';
+import { watchPathOf, watchPathsOf } from '../../domain/auth/route-policy.js';
+import { routeTable } from '../channels/index.js';
 import { TOKENS } from '../tokens.js';
+
+type FireTriggersDeps = [TriggerSource, InboundRequestStore, TaskQueue, IdGenerator, Clock, Logger, TriggerLanes, DispatchTriggerRuns];
+
+/** Every watch path naming the endpoint of a stored request's path (a channel's and its alias), for replays. */
+const endpointPaths = (watchPath: string): readonly string[] => {
+  const route = routeTable().find((candidate) => watchPathOf(candidate) === watchPath);
+  return route === undefined ? [watchPath] : watchPathsOf(route);
+};
 
 /**
  * The delivery log (stored requests and their runs) and firing triggers: what the CLI's
@@ -32,7 +43,7 @@ export const bindDeliveries = (c: Container): void => {
     // Before the queue stops (the service's stop unbinds it later): the running pass finishes.
     .onDeactivation((dispatch) => dispatch.stop());
   c.bind(TOKENS.FireTriggers).toResolvedValue(
-    (...deps: ConstructorParameters<typeof FireTriggers>) => new FireTriggers(...deps),
+    (...deps: FireTriggersDeps) => new FireTriggers(...deps, endpointPaths),
     [
       TOKENS.Triggers,
       TOKENS.InboundRequestStore,

@@ -98,9 +98,10 @@ export const registerDeliveryPages = (router: AdminRouter, tools: AdminTools): v
     const secret = signedIn(ctx).session.csrfToken;
     try {
       const outcome = await fireTriggers.replay(id);
-      const skipped = outcome.skipped.length === 0 ? '' : ` Skipped (no longer configured, or disabled): ${outcome.skipped.join(', ')}.`;
+      const why = outcome.skippedWhy.map((skip) => `${skip.trigger} (${skip.reason})`);
+      const skipped = why.length === 0 ? '' : ` Skipped: ${why.join(', ')}.`;
       if (outcome.requestId === null) {
-        setFlash(ctx, NOTICE, secret, { kind: 'error', text: `Nothing replayed: none of its triggers is configured and enabled now.${skipped}` });
+        setFlash(ctx, NOTICE, secret, { kind: 'error', text: `Nothing replayed: none of its triggers would fire for it now.${skipped}` });
         return seeOther(ctx, deliveryHref(id));
       }
       setFlash(ctx, NOTICE, secret, { kind: 'notice', text: `Replayed: fired ${outcome.fired.join(', ')}.${skipped}` });

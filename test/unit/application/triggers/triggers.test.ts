@@ -355,15 +355,147 @@ describe('FireTriggers', () => {
         replayOf: null,
       });
       const outcome = await fire.replay(id);
-      expect(outcome).to.deep.include({ fired: ['notify'], skipped: ['gone', 'off'] });
+      expect(outcome).to.deep.include({
+        fired: ['notify'],
+        skipped: ['gone', 'off'],
+        skippedWhy: [
+          { trigger: 'gone', reason: 'disabled or removed' },
+          { trigger: 'off', reason: 'disabled or removed' },
+        ],
+      });
       expect(queue.tasks.map((task) => (task.payload as TriggerRunTask).trigger)).to.deep.equal(['notify']);
+    });
+
+    /** Triggers as a reload would leave them: `plain` and `any` fire for `{"kind":"plain"}` at /webhook until `now` is changed. */
+    const reloadable = () => {
+      const configure = (plain: Record<string, unknown>) =>
+        validateTriggers(
+          [
+            {
+              name: 'plain',
+              watch_path: '/webhook',
+              enabled: true,
+              when: { 'body.kind': { equals: 'plain' } },
+              actions: [{ type: 'command', command: 'true' }],
+              ...plain,
+            },
+            { name: 'any', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] },
+          ],
+          'test',
+          triggerCatalog(),
+        ).triggers;
+      let now = configure({});
+      const queue = new InMemoryTaskQueue();
+      const requests = new InMemoryInboundRequestStore();
+      const source = { current: () => now };
+      const fire = new FireTriggers(source, requests, queue, new SequentialIds(), new FixedClock(), new RecordingLogger(), new InMemoryTriggerLanes());
+      const reload = (plain: Record<string, unknown>) => {
+        now = configure(plain);
+      };
+      return { fire, queue, requests, reload };
+    };
+    const firedOnce = async (fire: FireTriggers, requests: InMemoryInboundRequestStore) => {
+      expect(await executed(fire, { watchPath: '/webhook', request: snapshotRequest({ kind: 'plain' }, {}, {}) })).to.deep.equal(['plain', 'any']);
+      const [original] = requests.requests.values();
+      return original;
+    };
+
+    it('fires a trigger whose path and when still match the stored request', async () => {
+      const { fire, requests } = reloadable();
+      const original = await firedOnce(fire, requests);
+      expect(await fire.replay(original.id)).to.deep.include({ fired: ['plain', 'any'], skipped: [], skippedWhy: [] });
+    });
+
+    it('skips, with the reason, a trigger whose when the stored request no longer passes: a tightened filter cannot be bypassed by a replay', async () => {
+      const { fire, queue, requests, reload } = reloadable();
+      const original = await firedOnce(fire, requests);
+      reload({ when: { 'body.kind': { equals: 'NEVER-MATCHES' } } });
+      const outcome = await fire.replay(original.id);
+      expect(outcome).to.deep.include({ fired: ['any'], skipped: ['plain'], skippedWhy: [{ trigger: 'plain', reason: 'its when no longer matches' }] });
+      expect(queue.tasks.slice(2).map((task) => (task.payload as TriggerRunTask).trigger)).to.deep.equal(['any']);
+    });
+
+    it("skips, with the reason, a trigger that no longer watches the stored request's path", async () => {
+      const { fire, queue, requests, reload } = reloadable();
+      const original = await firedOnce(fire, requests);
+      reload({ watch_path: '/ping' });
+      const outcome = await fire.replay(original.id);
+      expect(outcome).to.deep.include({ fired: ['any'], skipped: ['plain'], skippedWhy: [{ trigger: 'plain', reason: 'no longer watches /webhook' }] });
+      expect(queue.tasks.slice(2).map((task) => (task.payload as TriggerRunTask).trigger)).to.deep.equal(['any']);
+    });
+
+    it("fires a trigger watching another path of the same endpoint (a channel's alias path), as the request did", async () => {
+      const { triggers: channel } = validateTriggers(
+        [
+          { name: 'own', watch_path: '/messaging/telegram/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] },
+          { name: 'alias', watch_path: '/messaging/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] },
+        ],
+        'test',
+        triggerCatalog(),
+      );
+      const requests = new InMemoryInboundRequestStore();
+      const sameEndpoint = ['/messaging/webhook', '/messaging/telegram/webhook'];
+      const endpointPaths = (path: string) => (sameEndpoint.includes(path) ? [path, ...sameEndpoint.filter((other) => other !== path)] : [path]);
+      const queue = new InMemoryTaskQueue();
+      const lanes = new InMemoryTriggerLanes();
+      const fire = new FireTriggers(channel, requests, queue, new SequentialIds(), new FixedClock(), new RecordingLogger(), lanes, undefined, endpointPaths);
+      const fired = await executed(fire, { watchPath: '/messaging/webhook', sameEndpointAs: ['/messaging/telegram/webhook'], request });
+      expect(fired).to.deep.equal(['own', 'alias']);
+      const [original] = requests.requests.values();
+      expect(original.watchPath).to.equal('/messaging/webhook');
+      expect(await fire.replay(original.id)).to.deep.include({ fired: ['own', 'alias'], skipped: [], skippedWhy: [] });
+    });
+
+    it("tests a when against the stored request's numbers exactly: a 64-bit id is compared by its digits", async () => {
+      const { triggers: ids } = validateTriggers(
+        [
+          {
+            name: 'mine',
+            watch_path: '/webhook',
+            enabled: true,
+            when: { 'body.chat': { equals: '12345678901234567891' } },
+            actions: [{ type: 'command', command: 'true' }],
+          },
+          {
+            name: 'next',
+            watch_path: '/webhook',
+            enabled: true,
+            when: { 'body.chat': { equals: '12345678901234567890' } },
+            actions: [{ type: 'command', command: 'true' }],
+          },
+        ],
+        'test',
+        triggerCatalog(),
+      );
+      const requests = new InMemoryInboundRequestStore();
+      const fire = new FireTriggers(
+        ids,
+        requests,
+        new InMemoryTaskQueue(),
+        new SequentialIds(),
+        new FixedClock(),
+        new RecordingLogger(),
+        new InMemoryTriggerLanes(),
+      );
+      const id = '20000000-0000-4000-8000-0000000000dd';
+      // Stored as if `next` matched when it fired (its filter was changed since): only `mine` passes now.
+      const stored = '{"body":{"chat":12345678901234567891},"query":{},"headers":{}}';
+      await requests.record({ id, watchPath: '/webhook', receivedAt: new Date(), request: stored, triggers: ['mine', 'next'], runs: [], replayOf: null });
+      const outcome = await fire.replay(id);
+      expect(outcome).to.deep.include({ fired: ['mine'], skipped: ['next'] });
+      expect(requests.requests.get(outcome.requestId!)!.request).to.equal(stored);
     });
 
     it('stores and queues nothing when none of the triggers can fire now', async () => {
       const { fire, queue, requests } = make();
       const id = '20000000-0000-4000-8000-0000000000bb';
       await requests.record({ id, watchPath: '/webhook', receivedAt: new Date(), request: '{}', triggers: ['off'], runs: [], replayOf: null });
-      expect(await fire.replay(id)).to.deep.equal({ requestId: null, fired: [], skipped: ['off'] });
+      expect(await fire.replay(id)).to.deep.equal({
+        requestId: null,
+        fired: [],
+        skipped: ['off'],
+        skippedWhy: [{ trigger: 'off', reason: 'disabled or removed' }],
+      });
       expect(queue.tasks).to.deep.equal([]);
       expect(requests.requests.size).to.equal(1);
     });
