@@ -2,10 +2,14 @@ import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { databaseOfCommand } from './command-context.js';
 import { connectToServer, countOf, withOpenDatabase } from './database-access.js';
+import { terminalField } from './terminal-text.js';
 
-/** `running`: a server holds triggers and schedules that the problems leave as they are. */
+/**
+ * `running`: a server holds triggers and schedules that the problems leave as they are. A problem
+ * quotes the files (a name, a field): printed through terminalField, one line each.
+ */
 const report = (problems: readonly string[], io: CliIo, running = true): number => {
-  for (const problem of problems) io.err.write(`${problem}\n`);
+  for (const problem of problems) io.err.write(`${terminalField(problem)}\n`);
   io.err.write(`${countOf(problems.length, 'problem')} found${running ? '; the running triggers and schedules are kept' : ''}\n`);
   return 1;
 };
@@ -33,7 +37,7 @@ export const reload = async (_parsed: ParsedCommand, io: CliIo): Promise<number>
   // No server runs on the embedded database here: nothing is running to be kept.
   if (files.problems.length > 0) return report(files.problems, io, target.kind !== 'embedded');
   if (target.kind === 'embedded') {
-    io.out.write(`no server is running on ${target.dataDir}; the files are valid (${counts(files.triggers.length, files.schedules.length)})\n`);
+    io.out.write(`no server is running on ${terminalField(target.dataDir)}; the files are valid (${counts(files.triggers.length, files.schedules.length)})\n`);
     return 0;
   }
   // A missing file is "none" for a server that runs none of its entries, and refused by one that
@@ -44,7 +48,7 @@ export const reload = async (_parsed: ParsedCommand, io: CliIo): Promise<number>
   ] as const) {
     if (missing)
       io.err.write(
-        `warning: ${variable}: ${file} does not exist; a server running ${what} keeps them and refuses that file's reload (write [] to remove them all)\n`,
+        `warning: ${variable}: ${terminalField(file)} does not exist; a server running ${what} keeps them and refuses that file's reload (write [] to remove them all)\n`,
       );
   }
   const { RELOAD_CHANNEL } = await import('../container/reload-channel.js');

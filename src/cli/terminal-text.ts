@@ -14,3 +14,11 @@ export const terminalSafe = (text: string): string =>
     const code = c.charCodeAt(0);
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
+
+/**
+ * A value printed inside a row or a one-line message (a trigger's name, a path, a problem
+ * line): terminalSafe, and its line feeds and tabs shown as `\x0a` and `\x09` too, so that the
+ * value cannot end its line and forge the next row. terminalSafe keeps them for what is printed
+ * as a whole, several lines (a job's output).
+ */
+export const terminalField = (text: string): string => terminalSafe(text).replace(/[\n\t]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);

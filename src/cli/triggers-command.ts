@@ -3,12 +3,14 @@ import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { readConfig } from './command-context.js';
 import { countOf } from './database-access.js';
+import { terminalField } from './terminal-text.js';
 
 /**
  * `triggers check [--file F]`: the start-up validation of the trigger file, without starting
  * anything: the file itself, each enabled agent action's provider secret, and TRIGGERS_DIR
  * when a command action runs there. A file named with --file must exist; the configured one
- * may not (the service then runs with no triggers).
+ * may not (the service then runs with no triggers). Every value from the file or the
+ * environment is printed through terminalField: a name cannot drive the terminal or forge a row.
  */
 export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promise<number> => {
   const config = await readConfig();
@@ -23,20 +25,22 @@ export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promi
   const checked = await checkTriggerFile(file, config.triggersDir, new EnvironmentSecretStore(process.env, AI_PROVIDERS));
   const problems = checked.missing && given ? [`${shownPath(file)}: does not exist`] : checked.problems;
   if (problems.length > 0) {
-    for (const problem of problems) io.err.write(`${problem}\n`);
+    for (const problem of problems) io.err.write(`${terminalField(problem)}\n`);
     io.err.write(`${countOf(problems.length, 'problem')} found\n`);
     return 1;
   }
   if (checked.missing) {
-    io.out.write(`${shownPath(file)} does not exist: the service runs with no triggers (TRIGGERS_FILE)\n`);
+    io.out.write(`${terminalField(shownPath(file))} does not exist: the service runs with no triggers (TRIGGERS_FILE)\n`);
     return 0;
   }
   const enabled = checked.entries.filter((t) => t.enabled).length;
-  io.out.write(`${shownPath(file)}: ${countOf(checked.entries.length, 'trigger')} valid (${enabled} enabled)\n`);
+  io.out.write(`${terminalField(shownPath(file))}: ${countOf(checked.entries.length, 'trigger')} valid (${enabled} enabled)\n`);
   for (const trigger of checked.entries) {
-    io.out.write(`  ${trigger.enabled ? 'on ' : 'off'}  ${trigger.name}  ${trigger.watchPath}  ${trigger.actions.map((a) => a.type).join(' → ')}\n`);
+    io.out.write(
+      `  ${trigger.enabled ? 'on ' : 'off'}  ${terminalField(trigger.name)}  ${terminalField(trigger.watchPath)}  ${trigger.actions.map((a) => a.type).join(' → ')}\n`,
+    );
   }
   const { chatTriggerWarnings } = await import('../domain/triggers/chat-trigger-warnings.js');
-  for (const warning of chatTriggerWarnings(checked.entries)) io.err.write(`warning: ${warning}\n`);
+  for (const warning of chatTriggerWarnings(checked.entries)) io.err.write(`warning: ${terminalField(warning)}\n`);
   return 0;
 };

@@ -22,7 +22,7 @@ export const ensurePostgresDatabase = async (url: string, create: boolean, logge
   // Loaded here, not at the top: this module is part of the service's first, light phase
   // (container/head-start.ts), which on the embedded database never needs pg.
   const { default: pg } = await import('pg');
-  const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const probe = clientFor(pg.Client, url);
   const server = `${probe.host}:${probe.port}`;
   const database = probe.database ?? '';
   try {
@@ -40,7 +40,7 @@ export const ensurePostgresDatabase = async (url: string, create: boolean, logge
   // separate options, hence a changed URL).
   const adminUrl = new URL(url);
   adminUrl.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: adminUrl.toString(), connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const admin = clientFor(pg.Client, adminUrl.toString());
   try {
     await admin.connect();
     await admin.query(`create database ${admin.escapeIdentifier(database)}`);
@@ -58,6 +58,32 @@ export const ensurePostgresDatabase = async (url: string, create: boolean, logge
     );
   } finally {
     await admin.end().catch(() => undefined);
+  }
+};
+
+/** The URL parameters whose value pg reads as a file while it builds a client. */
+const FILE_PARAMETERS = ['sslrootcert', 'sslcert', 'sslkey'];
+
+/**
+ * A client for `url`, not yet connected. pg reads the files that `sslrootcert`, `sslcert` and
+ * `sslkey` name in the client's constructor: one it cannot read is said as the parameter, its
+ * path and the system's code (`cannot read sslrootcert /etc/ca.pem (ENOENT)`) — never the
+ * URL, which may hold a password.
+ */
+const clientFor = <C>(Client: new (config: { connectionString: string; connectionTimeoutMillis: number }) => C, url: string): C => {
+  try {
+    return new Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  } catch (error) {
+    const { code, path } = error as ConnectError & { path?: string };
+    let parameters: URLSearchParams | undefined;
+    try {
+      parameters = new URL(url).searchParams;
+    } catch {
+      // not a URL: no parameter to name
+    }
+    const parameter = path === undefined ? undefined : FILE_PARAMETERS.find((name) => parameters?.get(name) === path);
+    const what = parameter !== undefined ? `cannot read ${parameter} ${path}` : path !== undefined ? `cannot read ${path}` : 'cannot use the URL';
+    throw new DatabaseOpenError('postgresql', `${what} (${code ?? 'invalid'})`, undefined, { cause: error });
   }
 };
 

@@ -39,6 +39,24 @@ const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
 /** The longest trigger name its records keep. */
 export const MAX_TRIGGER_NAME = 200;
 
+/**
+ * What a trigger's or a schedule's name may not hold: control characters (C0 with line feed
+ * and tab, DEL, C1), format characters that show nothing (bidirectional controls, zero-width
+ * characters, the byte-order mark, soft hyphens) and the line and paragraph separators. A name
+ * is printed in logs, in the CLI's rows and in chat notices: such a character would rewrite an
+ * operator's terminal (an escape sequence), forge a row (a line break) or make two names that
+ * read alike differ.
+ */
+const UNPRINTABLE_IN_NAME = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/** Why `name` cannot name a trigger or a schedule for its characters (the first refused one, as U+XXXX); undefined when it can. */
+export const unprintableNameProblem = (name: string): string | undefined => {
+  const found = UNPRINTABLE_IN_NAME.exec(name);
+  if (found === null) return undefined;
+  const code = found[0].codePointAt(0) as number;
+  return `holds U+${code.toString(16).toUpperCase().padStart(4, '0')}; a name may hold no control character (line breaks and tabs included) and no invisible one (bidirectional controls, zero-width characters)`;
+};
+
 export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCatalog): TriggerValidation => {
   if (!Array.isArray(raw)) return { triggers: [], problems: [`${file}: must be a JSON array of triggers, found ${describe(raw)}`] };
   const problems: string[] = [];
@@ -58,6 +76,7 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
     if (name === undefined) problem('name', 'required, a non-empty string');
     // Stored with every run and action record (200 characters): a longer one could never run.
     else if (name.length > MAX_TRIGGER_NAME) problem('name', `at most ${MAX_TRIGGER_NAME} characters`);
+    else if (unprintableNameProblem(name) !== undefined) problem('name', unprintableNameProblem(name) as string);
     else if (seen.has(name)) problem('name', `duplicate of trigger #${seen.get(name)}`);
     else seen.set(name, index);
 

@@ -49,6 +49,13 @@ describe('ensurePostgresDatabase: a server that does not answer', () => {
     expect(error.source).to.equal('postgresql');
     expect(error.missingDatabase).to.equal(undefined);
   });
+
+  it('names a TLS file the URL points to that cannot be read, never the URL or its password', async () => {
+    const error = await failure(ensurePostgresDatabase('postgres://postgres:S3CRETPW@127.0.0.1:5432/db?sslrootcert=/nonexistent-agw/ca.pem', false, logger));
+    expect(error.message).to.equal('cannot read sslrootcert /nonexistent-agw/ca.pem (ENOENT)');
+    expect(error.source).to.equal('postgresql');
+    expect(error.message).not.to.include('S3CRETPW');
+  });
 });
 
 describeWithPostgres('ensurePostgresDatabase on PostgreSQL', function () {

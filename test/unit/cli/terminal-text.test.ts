@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { terminalSafe } from '../../../src/cli/terminal-text.js';
+import { terminalField, terminalSafe } from '../../../src/cli/terminal-text.js';
 
 describe('terminalSafe', () => {
   it('shows escape sequences, carriage returns and bidirectional overrides as escapes; keeps lines, tabs and text', () => {
@@ -8,5 +8,13 @@ describe('terminalSafe', () => {
     expect(terminalSafe('\u009b2J \u007f')).to.equal('\\x9b2J \\x7f');
     expect(terminalSafe('abc\u202edef\u2066')).to.equal('abc\\u202edef\\u2066');
     expect(terminalSafe('line 1\n\tline 2 ü 🎉')).to.equal('line 1\n\tline 2 ü 🎉');
+  });
+});
+
+describe('terminalField', () => {
+  it('shows line feeds and tabs as escapes too: a value inside a row cannot end it and forge the next', () => {
+    expect(terminalField('deploy\n  on   forged\t/x')).to.equal('deploy\\x0a  on   forged\\x09/x');
+    expect(terminalField('ok\u001b[2J\u202e')).to.equal('ok\\x1b[2J\\u202e');
+    expect(terminalField('plain name ü 🎉')).to.equal('plain name ü 🎉');
   });
 });

@@ -61,6 +61,29 @@ describe('validateTriggers', () => {
     expect(problems({ name: 'x' })).to.deep.equal([`${FILE}: must be a JSON array of triggers, found a object`]);
   });
 
+  describe('a name with a control or invisible character', () => {
+    const RULE = 'a name may hold no control character (line breaks and tabs included) and no invisible one (bidirectional controls, zero-width characters)';
+    for (const [label, name, code] of [
+      ['an escape sequence (OSC 52, a screen clear)', 'ok\u001b]52;c;cHduZWQ=\u0007\u001b[2J', '001B'],
+      ['a line feed', 'a\nFAKE', '000A'],
+      ['a tab', 'a\tb', '0009'],
+      ['DEL', 'a\u007f', '007F'],
+      ['a C1 control (CSI)', 'a\u009b2J', '009B'],
+      ['a bidirectional override', 'evil\u202egpj', '202E'],
+      ['a bidirectional isolate', 'a\u2066b', '2066'],
+      ['a zero-width space', 'de\u200bploy', '200B'],
+      ['a byte-order mark', '\ufeffdeploy', 'FEFF'],
+      ['a line separator', 'a\u2028b', '2028'],
+    ] as const) {
+      it(`refuses ${label}, naming file, entry and field`, () => {
+        expect(problems([valid({ name })])).to.deep.equal([`${FILE}: trigger #0 "${name}": name: holds U+${code}; ${RULE}`]);
+      });
+    }
+    it('accepts letters, spaces, punctuation and emoji of any script', () => {
+      expect(problems([valid({ name: 'Déploiement — main 🎉 (نشر)' })])).to.deep.equal([]);
+    });
+  });
+
   const cases: Array<[string, unknown, string]> = [
     ['a trigger that is not an object', ['x'], `${FILE}: trigger #0: must be an object, found a string`],
     ['a missing name', [valid({ name: undefined })], `${FILE}: trigger #0: name: required, a non-empty string`],
