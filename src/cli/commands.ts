@@ -164,7 +164,8 @@ ${WHERE}`,
     summary: 'fire the triggers of a stored request again, with that request',
     description: `Fires again the triggers the stored request fired, as they are configured now, with the
 request as it was stored (byte for byte), recorded as a new request that replays it (see
-deliveries show). A trigger that would not fire for it now (disabled or removed, no longer watching its path, or its when no longer matching) is skipped and named with the reason. Exit code 1
+deliveries show). A trigger that would not fire for it now (disabled or removed, no longer
+watching its path, or its when no longer matching) is skipped and named with the reason. Exit code 1
 when no request has this id or none of its triggers can fire. On a database opened here (no
 server running on it) the runs are queued and run when the service runs; the trigger file
 (TRIGGERS_FILE) is read as the service reads it.
