@@ -16,6 +16,12 @@ const RETRY_MS = 1000;
 const MAX_PER_LOOK = 10;
 /** Missed occurrences counted at most for the catch-up's log line. */
 const MAX_COUNTED = 1000;
+/**
+ * How far before `previous()`'s answer the catch-up looks for the last occurrence the loop
+ * would have run: a daylight-saving change repeats at most an hour (two in Antarctica/Troll),
+ * so the occurrence the loop runs in place of a repeated one lies within it.
+ */
+const REPEAT_SPAN_MS = 2 * 3_600_000 + 1;
 
 /**
  * The schedules' loop, one per replica: it waits for the next occurrence of any enabled
@@ -73,8 +79,9 @@ export class Scheduler {
     const latest = await this.runs.latest();
     for (const schedule of this.#enabled()) {
       const last = latest.get(schedule.name);
-      const due = this.calendar.previous(schedule.schedule, schedule.timezone, now);
-      if (last === undefined || due === null || due.getTime() <= last.occurrence.getTime()) continue;
+      if (last === undefined) continue;
+      const due = this.#lastDue(schedule, last.occurrence, now);
+      if (due === null || due.getTime() <= last.occurrence.getTime()) continue;
       const missed = this.#count(schedule, last.occurrence, due);
       const fields = { schedule: schedule.name, occurrence: due.toISOString(), lastRecorded: last.occurrence.toISOString(), missed };
       if (schedule.catchUp) {
@@ -160,6 +167,28 @@ export class Scheduler {
     let at = this.calendar.next(schedule.schedule, schedule.timezone, last ?? after);
     for (let guard = 0; at !== null && at <= after && guard < 4; guard++) at = this.calendar.next(schedule.schedule, schedule.timezone, at);
     return at !== null && at <= after ? this.calendar.next(schedule.schedule, schedule.timezone, after) : at;
+  }
+
+  /**
+   * The schedule's last occurrence at or before `now` as the loop runs them: found by `next()`
+   * from the last recorded occurrence (or, after a long stop, from a little before what
+   * `previous()` finds), never taken from `previous()` alone. On the night the clocks go back,
+   * `previous()` finds a daily 02:30 in the repeated hour (the second 02:30), which `next()` —
+   * and so the loop — never produces: taken as due, it would be a "missed" occurrence under a
+   * key of its own, run a second time that day (or recorded as missed when it was not).
+   */
+  #lastDue(schedule: Schedule, last: Date, now: Date): Date | null {
+    const previous = this.calendar.previous(schedule.schedule, schedule.timezone, now);
+    // previous() finds every occurrence the loop runs (and some it does not): none since `last`.
+    if (previous === null || previous <= last) return null;
+    const from = new Date(previous.getTime() - REPEAT_SPAN_MS);
+    let due = from > last ? this.#nextAfter(schedule, from) : last;
+    if (due === null || due > now) return null;
+    for (let at = this.calendar.next(schedule.schedule, schedule.timezone, due); at !== null && at <= now; ) {
+      due = at;
+      at = this.calendar.next(schedule.schedule, schedule.timezone, at);
+    }
+    return due;
   }
 
   #enabled(): Schedule[] {

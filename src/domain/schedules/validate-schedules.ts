@@ -34,6 +34,26 @@ const rewriteTokens = (action: Fields): { action: Fields; refused: Array<[string
   return { action: { ...action, [field]: toRequestTokens(template) }, refused };
 };
 
+const FIELD_NAMES = ['minute', 'hour', 'day-of-month', 'month', 'day-of-week'];
+/** One item of a field's list: `*`, a number or a name (JAN, MON), maybe a range, maybe a step. */
+const CRON_ITEM = /^(\*|\d+|[a-z]{3})(-(\d+|[a-z]{3}))?(\/\d+)?$/i;
+
+/**
+ * The first field holding syntax the documentation does not promise, with why; undefined when
+ * there is none. The calendar (cron-parser) reads more than standard cron: `H` draws a random
+ * value at every parse (so each replica and each look would run the schedule at another time,
+ * several times an hour), and `L`, `W`, `#` and `?` are extensions nobody reading the file
+ * should have to know. They are refused here, before the calendar sees them.
+ */
+const unsupportedCronSyntax = (fields: readonly string[]): string | undefined => {
+  const names = fields.length === 6 ? ['second', ...FIELD_NAMES] : FIELD_NAMES;
+  for (const [i, field] of fields.entries()) {
+    if (field.split(',').every((item) => CRON_ITEM.test(item))) continue;
+    return `${names[i]} field "${field}" is not supported: a field holds numbers, names (JAN, MON), *, ranges (1-5), lists (1,15) and steps (*/10); H, L, W, # and ? are refused`;
+  }
+  return undefined;
+};
+
 /** Validates a parsed schedule file as a whole, reporting every problem at once. */
 /** The longest schedule name its records keep (`cron:` and the name in 200 characters). */
 export const MAX_SCHEDULE_NAME = 195;
@@ -66,8 +86,11 @@ export const validateSchedules = (raw: unknown, file: string, catalog: ScheduleC
     const expression = entry.schedule;
     if (typeof expression !== 'string' || expression.trim() === '') problem('schedule', 'required, a cron expression of 5 fields (or 6, seconds first)');
     else {
-      const fields = expression.trim().split(/\s+/).length;
+      const parts = expression.trim().split(/\s+/);
+      const fields = parts.length;
+      const unsupported = unsupportedCronSyntax(parts);
       if (fields !== 5 && fields !== 6) problem('schedule', `"${expression}" has ${fields} fields; a cron expression has 5 (or 6, seconds first)`);
+      else if (unsupported !== undefined) problem('schedule', `"${expression}": ${unsupported}`);
       else {
         const refused = catalog.cronProblem(expression, typeof timezone === 'string' ? timezone : undefined);
         if (refused !== undefined) problem(refused.startsWith('timezone') ? 'timezone' : 'schedule', refused.replace(/^timezone: /, ''));

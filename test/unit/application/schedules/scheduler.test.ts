@@ -196,6 +196,40 @@ describe('Scheduler', () => {
       );
     });
 
+    describe('on the day the clocks go back (Europe/Berlin, 25 October 2026), for a daily 02:30', () => {
+      const berlin = (catchUp = true) => schedule({ schedule: '30 2 * * *', timezone: 'Europe/Berlin', catchUp });
+      /** A scheduler that ran the loop from `ranFrom` to `stoppedAt`, then one started at `restartAt` on the same store. */
+      const restart = async (ranFrom: string, stoppedAt: string, restartAt: string, catchUp = true) => {
+        const first = setup([berlin(catchUp)], ranFrom);
+        await first.scheduler.enqueueDue(new Date(ranFrom), new Date(stoppedAt));
+        const later = setup([berlin(catchUp)], restartAt, { queue: first.queue, runs: first.runs });
+        await later.scheduler.catchUp(new Date(restartAt));
+        return later;
+      };
+
+      it('queues nothing after a restart when the day’s (first) 02:30 ran: the second 02:30 is not a missed occurrence', async () => {
+        const later = await restart('2026-10-24T12:00:00Z', '2026-10-25T00:31:00Z', '2026-10-25T12:00:00Z');
+        expect(later.tasks().map((task) => task.occurrence)).to.deep.equal(['2026-10-25T00:30:00.000Z']);
+        expect(later.logger.entries.filter((entry) => entry.message.includes('catch-up'))).to.deep.equal([]);
+      });
+
+      it('with catch_up false records nothing as missed', async () => {
+        const later = await restart('2026-10-24T12:00:00Z', '2026-10-25T00:31:00Z', '2026-10-25T12:00:00Z', false);
+        const recorded = await later.runs.forSchedule('nightly', 10);
+        expect(recorded.map((run) => [run.occurrence.toISOString(), run.status])).to.deep.equal([['2026-10-25T00:30:00.000Z', 'queued']]);
+      });
+
+      it('still catches up the day’s 02:30 when it was really missed (after days down), under the key the loop uses', async () => {
+        const later = await restart('2026-10-19T12:00:00Z', '2026-10-20T12:00:00Z', '2026-10-25T12:00:00Z');
+        expect(later.tasks().map((task) => [task.occurrence, task.catchUp])).to.deep.equal([
+          ['2026-10-20T00:30:00.000Z', false],
+          ['2026-10-25T00:30:00.000Z', true],
+        ]);
+        const line = later.logger.entries.find((entry) => entry.message.includes('(catch-up)'));
+        expect(line?.fields).to.deep.include({ occurrence: '2026-10-25T00:30:00.000Z', missed: 5 });
+      });
+    });
+
     it('catches up on nothing for a schedule never recorded, or recorded at its last occurrence', async () => {
       const { scheduler, tasks, runs } = setup([schedule(), schedule({ name: 'current' })], '2026-03-04T12:00:00Z');
       await runs.add({
