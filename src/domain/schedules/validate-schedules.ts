@@ -1,5 +1,5 @@
 import type { TriggerAction } from '../triggers/trigger.js';
-import { validateAction } from '../triggers/validate-triggers.js';
+import { unprintableNameProblem, validateAction } from '../triggers/validate-triggers.js';
 import type { Schedule } from './schedule.js';
 import { findNonScheduleTokens, fromRequestTokens, toRequestTokens } from './schedule-tokens.js';
 
@@ -78,6 +78,7 @@ export const validateSchedules = (raw: unknown, file: string, catalog: ScheduleC
     if (name === undefined) problem('name', 'required, a non-empty string');
     // Stored with every occurrence, and as `cron:<name>` with every action record (200 characters): a longer one could never run.
     else if (name.length > MAX_SCHEDULE_NAME) problem('name', `at most ${MAX_SCHEDULE_NAME} characters`);
+    else if (unprintableNameProblem(name) !== undefined) problem('name', unprintableNameProblem(name) as string);
     else if (seen.has(name)) problem('name', `duplicate of schedule #${seen.get(name)}`);
     else seen.set(name, index);
 

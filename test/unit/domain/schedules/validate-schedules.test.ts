@@ -44,6 +44,20 @@ describe('validateSchedules', () => {
     ]);
   });
 
+  it('refuses a name holding a control or invisible character (a terminal escape, a line break, a bidi override), naming the character', () => {
+    for (const [name, code] of [
+      ['ok\u001b]52;c;x\u0007', 'U+001B'],
+      ['a\nb', 'U+000A'],
+      ['tab\tbed', 'U+0009'],
+      ['evil\u202Egnp.exe', 'U+202E'],
+    ] as const) {
+      const problems = validateSchedules([entry({ name })], 'config/CRONS.json', catalog).problems;
+      expect(problems, JSON.stringify(name)).to.have.length(1);
+      expect(problems[0], JSON.stringify(name)).to.include(`: name: holds ${code}; a name may hold no control character`);
+    }
+    expect(validateSchedules([entry({ name: 'nightly backup — café' })], 'config/CRONS.json', catalog).problems).to.deep.equal([]);
+  });
+
   it('names the file, the entry and the field of every problem at once', () => {
     const { problems } = validateSchedules(
       [
