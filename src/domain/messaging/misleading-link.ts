@@ -14,15 +14,33 @@
  * host, unless it has a path after it: a coding agent links its files so, and no one takes
  * `README.md` for a web site. Text naming an address with a user part (`https://github.com@evil.example`)
  * always misleads: the host is the part after the `@`, which few readers see.
+ *
+ * `text` is what the reader sees (the adapters pass the label as rendered, escapes and
+ * character references decoded, emphasis markers gone), and it is read as the eye reads it
+ * (visibleForm): invisible format characters (zero-width spaces, joiners, soft hyphens, every
+ * `\p{Cf}`) are dropped, compatibility forms folded (NFKC: full-width letters), and the
+ * ideographic and full-width full stops taken for the dot they look like, so
+ * `github\u200b.com` and `github\u3002com` name github.com as plainly as `github.com` does.
  */
 export const isMisleadingLink = (text: string, href: string): boolean => {
   const target = hostOf(href);
-  return words(text).some((word) => {
+  return words(visibleForm(text)).some((word) => {
     const named = namedAddress(word);
     if (named === undefined) return false;
     return named.hasUser || target === undefined || sameHost(named.host) !== sameHost(target);
   });
 };
+
+/** Full stops a reader takes for `.`: ideographic (U+3002), full-width (U+FF0E), half-width ideographic (U+FF61). */
+const LOOKALIKE_FULL_STOPS = /[\u3002\uff0e\uff61]/g;
+
+/** A text as it reads: no invisible format characters, compatibility forms folded, look-alike full stops as `.`, lower case. */
+const visibleForm = (text: string): string =>
+  text
+    .replace(/\p{Cf}/gu, '')
+    .normalize('NFKC')
+    .replace(LOOKALIKE_FULL_STOPS, '.')
+    .toLowerCase();
 
 /** The words of a link's text, without the punctuation and Markdown markers around them. */
 const words = (text: string): string[] =>

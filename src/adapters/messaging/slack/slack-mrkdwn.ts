@@ -30,12 +30,45 @@ const wrap = (marks: readonly Mark[], inner: readonly Token[] | undefined, open:
   return `${added.join('')}${text}${[...added].reverse().join('')}`;
 };
 
+/**
+ * The text a label's tokens show once read as Markdown: escapes and numeric character
+ * references decoded, emphasis, strike-through and code markers gone. Slack shows a label as
+ * typed, but a reader reads `github\.com` and `**github**.com` as github.com all the same;
+ * isMisleadingLink judges this as well as the source.
+ */
+const visibleText = (tokens: readonly Token[] | undefined): string =>
+  (tokens ?? [])
+    .map((token): string => {
+      switch (token.type) {
+        case 'text':
+          return 'tokens' in token && token.tokens !== undefined && token.tokens.length > 0 ? visibleText(token.tokens) : decodeNumericReferences(token.raw);
+        case 'escape':
+        case 'codespan':
+          return token.text;
+        case 'strong':
+        case 'em':
+        case 'del':
+        case 'link':
+        case 'image':
+          return visibleText(token.tokens);
+        case 'br':
+          return '\n';
+        default:
+          return token.raw;
+      }
+    })
+    .join('');
+
+/** Whether a link or image would mislead, judged on its label as typed and as read (isMisleadingLink). */
+const misleads = (token: Tokens.Link | Tokens.Image, url: string): boolean =>
+  isMisleadingLink(token.text, url) || isMisleadingLink(visibleText(token.tokens), url);
+
 const linkMrkdwn = (token: Tokens.Link): string => {
   // A bare URL (GFM autolink literal) stays text: Slack links it by itself.
   if (token.raw === token.text && !token.raw.startsWith('<')) return textOf(token);
   const url = safeUrl(token.href);
   // A text naming another host than the link opens (`[https://github.com/…](https://evil.example)`): as typed, both visible.
-  if (url === undefined || token.text.trim() === '' || isMisleadingLink(token.text, url)) return textOf(token);
+  if (url === undefined || token.text.trim() === '' || misleads(token, url)) return textOf(token);
   // The label cannot carry a `|` or formatting markers that span the sequence: plain, escaped.
   const label = escapeSlack(token.text).replace(/\|/g, '¦');
   const address = url.replace(/&/g, '&amp;');
@@ -65,7 +98,7 @@ const inlineTokenMrkdwn = (token: Token, open: Open): string => {
       return linkMrkdwn(token as Tokens.Link);
     case 'image': {
       const url = safeUrl((token as Tokens.Image).href);
-      if (url === undefined || isMisleadingLink(token.text, url)) return textOf(token);
+      if (url === undefined || misleads(token as Tokens.Image, url)) return textOf(token);
       const label = escapeSlack(token.text).replace(/\|/g, '¦');
       const address = url.replace(/&/g, '&amp;');
       return label.trim() === '' ? `<${address}>` : `<${address}|${label}>`;

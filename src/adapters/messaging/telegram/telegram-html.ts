@@ -32,12 +32,45 @@ const wrap = (tags: readonly Tag[], inner: readonly Token[] | undefined, open: O
     .join('')}`;
 };
 
+/**
+ * The text a label's tokens show once rendered: escapes and numeric character references
+ * decoded, emphasis, strike-through and code markers gone, as inlineTokenHtml writes them.
+ * isMisleadingLink judges this, not the source: `github\.com`, `github&#46;com` and
+ * `**github**.com` all show github.com.
+ */
+const visibleText = (tokens: readonly Token[] | undefined): string =>
+  (tokens ?? [])
+    .map((token): string => {
+      switch (token.type) {
+        case 'text':
+          return 'tokens' in token && token.tokens !== undefined && token.tokens.length > 0 ? visibleText(token.tokens) : decodeNumericReferences(token.raw);
+        case 'escape':
+        case 'codespan':
+          return token.text;
+        case 'strong':
+        case 'em':
+        case 'del':
+        case 'link':
+        case 'image':
+          return visibleText(token.tokens);
+        case 'br':
+          return '\n';
+        default:
+          return token.raw;
+      }
+    })
+    .join('');
+
+/** Whether a link or image would mislead, judged on its label as typed and as shown (isMisleadingLink). */
+const misleads = (token: Tokens.Link | Tokens.Image, href: string): boolean =>
+  isMisleadingLink(token.text, href) || isMisleadingLink(visibleText(token.tokens), href);
+
 const linkHtml = (token: Tokens.Link, open: Open): string => {
   // A bare URL (GFM autolink literal) stays text: Telegram links it by itself.
   if (token.raw === token.text && !token.raw.startsWith('<')) return textOf(token);
   const href = safeHref(token.href);
   // A text naming another host than the link opens (`[https://github.com/…](https://evil.example)`): as typed, both visible.
-  if (href === undefined || open.has('a') || token.text.trim() === '' || isMisleadingLink(token.text, href)) return textOf(token);
+  if (href === undefined || open.has('a') || token.text.trim() === '' || misleads(token, href)) return textOf(token);
   return `<a href="${escapeAttribute(href)}">${inlineHtml(token.tokens, new Set([...open, 'a']))}</a>`;
 };
 
@@ -66,7 +99,7 @@ const inlineTokenHtml = (token: Token, open: Open): string => {
       return linkHtml(token as Tokens.Link, open);
     case 'image': {
       const href = safeHref((token as Tokens.Image).href);
-      return href === undefined || open.has('a') || isMisleadingLink(token.text, href)
+      return href === undefined || open.has('a') || misleads(token as Tokens.Image, href)
         ? textOf(token)
         : `<a href="${escapeAttribute(href)}">${escapeHtml(token.text || href)}</a>`;
     }

@@ -15,6 +15,14 @@ describe('isMisleadingLink: a link whose text names another host than it opens',
     ['a text hiding its host behind a user part, even one the link opens', 'https://github.com@evil.example/x', 'https://evil.example/x'],
     ['a host on a target without one', 'github.com', 'mailto:someone@evil.example'],
     ['a named file with a path under another host', 'readme.md/x', 'https://evil.example'],
+    ['a zero-width space in the host', 'github.com\u200b/o/r', 'https://evil.example/phish'],
+    ['a soft hyphen in the host', 'github.c\u00adom', 'https://evil.example/phish'],
+    ['a word joiner after the host', 'github.com\u2060/o/r', 'https://evil.example/phish'],
+    ['an ideographic full stop for the dot', 'github\u3002com/o/r', 'https://evil.example/phish'],
+    ['a full-width full stop for the dot', 'github\uff0ecom/o/r', 'https://evil.example/phish'],
+    ['a half-width ideographic full stop for the dot', 'github\uff61com/o/r', 'https://evil.example/phish'],
+    ['full-width letters', '\uff47\uff49\uff54\uff48\uff55\uff42.com/o/r', 'https://evil.example/phish'],
+    ['upper case and an invisible character in the scheme', 'HTTPS:\u200b//GitHub.com/o/r', 'https://evil.example/phish'],
   ];
   for (const [what, text, href] of misleading) {
     it(`misleads: ${what}`, () => expect(isMisleadingLink(text, href)).to.equal(true));
@@ -31,6 +39,8 @@ describe('isMisleadingLink: a link whose text names another host than it opens',
     ['a path of the repository', 'src/app.ts', 'https://github.com/acme/repo/blob/main/src/app.ts'],
     ['abbreviations and version numbers', 'e.g. v1.2.3, see 3.14', 'https://x.example'],
     ['an e-mail address', 'someone@github.com', 'mailto:someone@github.com'],
+    ['the same host, with an invisible character', 'github.com\u200b/acme', 'https://github.com/acme'],
+    ['a file name with a soft hyphen', 'READ\u00adME.md', 'https://github.com/acme/repo/blob/main/README.md'],
   ];
   for (const [what, text, href] of ordinary) {
     it(`does not mislead: ${what}`, () => expect(isMisleadingLink(text, href)).to.equal(false));

@@ -16,6 +16,22 @@ const wellFormed = (html: string): boolean => {
   return open.length === 0 && !/[<>]/.test(text) && !/&(?!amp;|lt;|gt;|quot;)/.test(text);
 };
 
+/** Link labels that show github.com only once read: escapes, references, emphasis, code, invisible characters, a look-alike full stop. */
+const BYPASSES: readonly string[] = [
+  'github\\.com/o/r',
+  'github&#46;com/o/r',
+  'https&#58;//github.com/o/r',
+  '**github.com**/o/r/pull/1',
+  '*github.com*/o/r',
+  '`github.com`/o/r',
+  'github.com\u200b/o/r',
+  'github.c\u00adom',
+  'github.com\u2060/o/r',
+  'github\u3002com/o/r',
+];
+/** A label for a test title, its invisible and non-ASCII characters written as \\u escapes. */
+const shown = (label: string): string => label.replace(/[^\x20-\x7e]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 describe('telegramHtml', () => {
   describe('escapeHtml', () => {
     it('escapes &, < and >', () => {
@@ -229,6 +245,13 @@ describe('telegramHtml', () => {
         );
         expect(html).not.to.contain('<a ');
       });
+
+      for (const label of BYPASSES) {
+        it(`leaves a link whose label shows another host once rendered as typed: ${shown(label)}`, () => {
+          const html = markdownToTelegramHtml(`[${label}](https://evil.example/phish) ![${label}](https://evil.example/i.png)`);
+          expect(html).not.to.contain('<a ');
+        });
+      }
 
       it('keeps a link whose text is words, the same URL or the same host', () => {
         expect(
