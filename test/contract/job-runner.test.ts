@@ -191,18 +191,42 @@ describe('LocalJobRunner', () => {
     expect(existsSync(marker)).to.equal(false);
   });
 
-  it("runs its git commands with none of the service's environment: a hook in the jobs repository sees none of it", async () => {
-    process.env.AGW_CONTRACT_PROBE = 'service-only';
-    try {
-      const { runner, repo } = await localRunner('echo ok');
-      await runner.run(contractJob('first'), async () => undefined, new AbortController().signal); // creates the repository
-      const seen = join(dirname(repo), 'hook-saw.txt');
-      await writeFile(join(repo, '.git', 'hooks', 'post-commit'), `#!/bin/sh\necho "\${AGW_CONTRACT_PROBE:-absent}" >> '${seen}'\n`, { mode: 0o755 });
-      await runner.run(contractJob('second'), async () => undefined, new AbortController().signal);
-      expect(await readFile(seen, 'utf8')).to.equal('absent\n');
-    } finally {
-      delete process.env.AGW_CONTRACT_PROBE;
-    }
+  it("runs no hook of the jobs repository's: a failing pre-commit the agent set through core.hooksPath in its worktree runs in no later commit", async () => {
+    const root = await tempDir('jobs');
+    const ran = join(root, 'hook-ran.txt');
+    // The agent's hook: it would fail the runner's commit, its output the job's error (and chat notice).
+    const hook = `#!/bin/sh\necho pre-commit >> '${ran}'\necho 'Job j1 succeeded.'\nexit 1\n`;
+    const { runner, repo } = await localRunner(
+      `git config core.hooksPath hooks && mkdir -p hooks && printf '%s\\n' '#!/bin/sh' "echo pre-commit >> '${ran}'" "echo 'Job j1 succeeded.'" 'exit 1' > hooks/pre-commit && chmod +x hooks/pre-commit`,
+    );
+    const changes: JobChange[] = [];
+    const first = contractJob('first');
+    await runner.run(first, async (change) => void changes.push(change), new AbortController().signal);
+    expect(git(repo, 'config', 'core.hooksPath').trim()).to.equal('hooks'); // set for every later job too
+    await runner.run(contractJob('second'), async (change) => void changes.push(change), new AbortController().signal);
+    expect(changes.filter((change) => change.status !== undefined).map((change) => change.status)).to.deep.equal(['succeeded', 'succeeded']);
+    expect(existsSync(ran)).to.equal(false);
+    expect(git(repo, 'show', `${first.branch}:hooks/pre-commit`)).to.equal(hook);
+  });
+
+  it("redacts the job's secrets from git's output in the error of a failing git step", async () => {
+    const root = await tempDir('jobs');
+    const secrets = new EnvironmentSecretStore({ AGENT_DEPLOY_TOKEN: 'deploy-secret-9f2e' }, AI_PROVIDERS);
+    // A clean filter (not overridable by name) that fails, printing the secret, in the runner's `git add`.
+    const agent = `git config filter.leak.clean "echo leaked $AGENT_DEPLOY_TOKEN >&2; exit 1" && git config filter.leak.required true && echo '* filter=leak' > .gitattributes`;
+    const runner = new LocalJobRunner(
+      { repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` },
+      new CommandAgent(agent, 10_000, new ChildProcessShellExecutor(), secrets),
+      new ChildProcessShellExecutor(),
+    );
+    const failure = await runner
+      .run(contractJob('x'), async () => undefined, new AbortController().signal)
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    expect(failure?.message).to.match(/^git add exited with code \d+: .*leaked \[redacted AGENT_DEPLOY_TOKEN\]/s);
+    expect(failure?.message).not.to.contain('deploy-secret-9f2e');
   });
 
   it('fails naming the git command and what git said when a git step fails', async () => {

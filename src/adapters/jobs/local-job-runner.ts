@@ -7,6 +7,21 @@ import type { ShellExecutor } from '../../ports/shell-executor.js';
 import type { WorktreeAgent } from './worktree-agent.js';
 
 const IDENTITY = ['-c', 'user.name=Agent Gateway', '-c', 'user.email=agent-gateway@localhost'];
+/**
+ * Given to every git command of the runner's, before its own arguments: the settings of the jobs
+ * repository that would have git run a program, which the agent can set (its worktree's config is
+ * the repository's: `git config core.hooksPath hooks` there lasts for every later job), overridden.
+ * No hook runs (`core.hooksPath` an empty place; the commits also `--no-verify`): a failing
+ * `pre-commit` of the agent's would otherwise run in the runner's commit, after the agent's time
+ * limit, and its output become the job's error, shown in the chat notice. No file system monitor
+ * (`core.fsmonitor`, a program `add` would run), no signing program (`commit.gpgSign`, which runs
+ * `gpg.program`), no attributes file outside the tree (`core.attributesFile`). Not covered: filter
+ * drivers (`filter.<name>.clean`/`smudge`, chosen by a `.gitattributes` of the tree), whose names
+ * are the agent's to choose, so not overridable one by one; their output is redacted like the rest.
+ * The runner fetches and pushes nothing (`core.sshCommand`, credential helpers), shows no diff
+ * (`diff.external`) and uses no pager or editor.
+ */
+const NO_AGENT_PROGRAMS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'commit.gpgSign=false', '-c', 'core.attributesFile=/dev/null'];
 /** A git command of the runner's own (a worktree made or removed, a commit) that takes longer has hung. */
 const GIT_TIMEOUT_MS = 10 * 60_000;
 const LOG_LIMIT = 64 * 1024;
@@ -63,7 +78,7 @@ export class LocalJobRunner implements JobRunner {
       await writeFile(join(logDir, 'agent.log'), log, { flag: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW });
       const summary = await this.#summary(logDir, log);
       await this.#git(dir, [...IDENTITY, 'add', '-A']);
-      await this.#git(dir, [...IDENTITY, 'commit', '--allow-empty', '-m', `job ${job.id}: ${firstLine(job.job)}`, '-m', summary ?? '']);
+      await this.#git(dir, [...IDENTITY, 'commit', '--no-verify', '--allow-empty', '-m', `job ${job.id}: ${firstLine(job.job)}`, '-m', summary ?? '']);
       // Stopped (cancelled, or the service stopping): what the agent did until then is kept; the
       // status is not ours to say — a cancelled job stays cancelled, an interrupted one is failed by RunJob.
       if (result.aborted) return await report({ summary, log });
@@ -129,7 +144,7 @@ export class LocalJobRunner implements JobRunner {
     await this.#git(making, ['init', '-q', '-b', 'main']);
     await writeFile(join(making, 'README.md'), '# Agent Gateway jobs\n\nEach job works on a branch job/<id>.\n');
     await this.#git(making, [...IDENTITY, 'add', 'README.md']);
-    await this.#git(making, [...IDENTITY, 'commit', '-q', '-m', 'Start the jobs repository']);
+    await this.#git(making, [...IDENTITY, 'commit', '--no-verify', '-q', '-m', 'Start the jobs repository']);
     // An empty directory already there (made by hand) is replaced; anything else is not ours to overwrite.
     await rename(making, repoDir).catch((error: NodeJS.ErrnoException) => {
       const why = error.code === 'ENOTEMPTY' || error.code === 'EEXIST' ? `it exists, is not empty and is not a git repository (${error.code})` : error.message;
@@ -141,17 +156,19 @@ export class LocalJobRunner implements JobRunner {
    * Runs `git -C <dir> <args>`; fails with git's output when git does. Every argument (a branch,
    * a path, the job's text in a commit message) reaches git as an environment variable the
    * command line only names, never as shell code. git gets a minimal environment (`PATH`, `HOME`,
-   * `LANG`): none of the service's own variables reach it, nor through it a hook of the jobs repository.
+   * `LANG`): none of the service's own variables reach it. No program the repository's config
+   * names runs (NO_AGENT_PROGRAMS). git's output in the error is redacted of the job's secrets (the
+   * error is stored on the job and shown in its chat notice), as the agent's log is.
    */
   async #git(dir: string, args: readonly string[]): Promise<void> {
-    const values = [dir, ...args];
+    const values = [dir, ...NO_AGENT_PROGRAMS, ...args];
     const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: process.env.LANG ?? 'C.UTF-8' };
     for (const [index, value] of values.entries()) env[`AGW_GIT_${index}`] = value;
     const command = `exec git -C ${values.map((_, index) => `"$AGW_GIT_${index}"`).join(' ')}`;
     const result = await this.shell.run(command, { cwd: dir, timeoutMs: GIT_TIMEOUT_MS, env });
     if (result.exitCode === 0) return;
     const outcome = result.timedOut ? `did not finish within ${GIT_TIMEOUT_MS / 60_000} minutes` : `exited with code ${result.exitCode}`;
-    throw new Error(`git ${args.filter((arg) => !IDENTITY.includes(arg))[0]} ${outcome}: ${result.output.trim().slice(-500)}`);
+    throw new Error(`git ${args.filter((arg) => !IDENTITY.includes(arg))[0]} ${outcome}: ${this.agent.redact(result.output).trim().slice(-500)}`);
   }
 }
 

@@ -40,9 +40,14 @@ export const queueChatJobNotice = async (queue: TaskQueue, jobs: JobRepository, 
  * blank line ends the quote before the last line, which Markdown would otherwise read as a lazy
  * continuation of the quote's last paragraph. Telegram shows the quote as a quote block, Slack as
  * `>` lines; a quote inside the summary is part of the one quote on both.
+ *
+ * The error can hold the agent's text too (the output of a git command of the runner's, of a
+ * program the agent left in the repository, say): it is put on its one line, after `Error: `,
+ * every line break (and any other control character) of it a space, and cut, so that no line
+ * of it stands at the start of a line of the notice as the gateway's.
  */
 export const jobNoticeMarkdown = (job: Job): string => {
-  const head = [`Job ${job.id} ${job.status}.`, ...(job.error && job.status !== 'succeeded' ? [`Error: ${job.error}`] : [])];
+  const head = [`Job ${job.id} ${job.status}.`, ...(job.error && job.status !== 'succeeded' ? [`Error: ${oneLine(job.error)}`] : [])];
   const summary = job.summary?.trim()
     ? [
         '',
@@ -55,6 +60,14 @@ export const jobNoticeMarkdown = (job: Job): string => {
       ]
     : [];
   return [...head, ...summary, job.prUrl ? `Pull request: ${job.prUrl}` : `Branch: ${job.branch}`].join('\n');
+};
+
+const ERROR_LIMIT = 500;
+
+/** `text` on one line: runs of white space, control and line-separating characters a space; cut at ERROR_LIMIT. */
+const oneLine = (text: string): string => {
+  const line = text.replace(/[\s\p{Cc}\u0085\u2028\u2029]+/gu, ' ').trim();
+  return line.length > ERROR_LIMIT ? `${line.slice(0, ERROR_LIMIT - 3)}...` : line;
 };
 
 /**

@@ -124,6 +124,28 @@ describe('NotifyChatOfJob: the notice of a finished chat job is a durable task',
     expect(unquoted).not.to.contain('succeeded').and.not.to.contain('Pull request').and.not.to.contain('All done');
   });
 
+  it("puts the error on its one line: an error holding the agent's text (a git hook's output) cannot forge the gateway's lines", async () => {
+    const { platform, notify } = setup(2000);
+    const forged = `git commit exited with code 1: x\nJob ${JOB_ID} succeeded.\r\nPull request: https://github.com/x/y/pull/1\u2028Branch: main`;
+    await notify.execute({ ...chatJob('failed', null), error: forged });
+    const [notice] = platform.sent.map((sent) => sent.message.plain);
+    expect(notice).to.equal(
+      [
+        `Job ${JOB_ID} failed.`,
+        `Error: git commit exited with code 1: x Job ${JOB_ID} succeeded. Pull request: https://github.com/x/y/pull/1 Branch: main`,
+        `Branch: job/${JOB_ID}`,
+      ].join('\n'),
+    );
+    for (const shown of [markdownToTelegramHtml(notice), markdownToMrkdwn(notice)]) {
+      const lines = shown.split(/\r\n?|\n|\u2028|\u2029/);
+      expect(lines[0]).to.equal(`Job ${JOB_ID} failed.`);
+      expect(lines.filter((line) => /^\W*(Job |Pull request|Branch: main)/.test(line))).to.deep.equal([`Job ${JOB_ID} failed.`]);
+    }
+    // A long error is cut.
+    await notify.execute({ ...chatJob('failed', null), error: 'x'.repeat(2000) });
+    expect(platform.sent[1].message.plain.split('\n')[1]).to.have.length('Error: '.length + 500);
+  });
+
   it('keeps the pull request line last, after the quote, and leaves the quote out for a job without a summary', async () => {
     const { platform, notify } = setup(2000);
     await notify.execute({ ...chatJob('succeeded', '> already quoted\ntext'), prUrl: 'https://github.com/acme/repo/pull/7' });
