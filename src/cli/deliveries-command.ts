@@ -4,7 +4,7 @@ import { parseExactJson } from '../domain/templates/exact-json.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { databaseOfCommand } from './command-context.js';
-import { terminalSafe } from './terminal-text.js';
+import { terminalField, terminalSafe } from './terminal-text.js';
 import { connectToServer, withAdministration } from './database-access.js';
 import { CliFailure } from './usage-error.js';
 
@@ -128,10 +128,11 @@ export const replayDelivery = async ({ positionals }: ParsedCommand, io: CliIo):
     },
     true,
   );
-  const fired = list(outcome.fired).map(String);
-  const skipped = list(outcome.skipped).map(String);
+  // Trigger names stored before names were checked may hold control characters: printed escaped.
+  const fired = list(outcome.fired).map((name) => terminalField(String(name)));
+  const skipped = list(outcome.skipped).map((name) => terminalField(String(name)));
   // Each with its reason; a server from before reasons were given names the triggers only.
-  const why = list(outcome.skippedWhy).map((skip) => `${text(skip.trigger)} (${text(skip.reason)})`);
+  const why = list(outcome.skippedWhy).map((skip) => `${terminalField(text(skip.trigger))} (${terminalField(text(skip.reason))})`);
   const skippedLine =
     skipped.length === 0
       ? ''

@@ -8,6 +8,10 @@ import { shownPath } from '../adapters/triggerfile/shown-path.js';
 import { readConfigFiles } from './config-files.js';
 import type { Swappable } from './swappable.js';
 
+/** A validated set as text to compare: a `when` regex (a RegExp, which JSON.stringify writes as `{}`) as its source and flags. */
+const comparable = (entries: readonly unknown[]): string =>
+  JSON.stringify(entries, (_key, value: unknown) => (value instanceof RegExp ? `/${value.source}/${value.flags}` : value));
+
 /** What a reload did: the new counts, or every problem (the running set was kept). */
 export interface ReloadOutcome {
   readonly ok: boolean;
@@ -61,8 +65,8 @@ export class ConfigReloader {
       const read = await readConfigFiles(this.config, this.secrets);
       const same =
         read.problems.length === 0 &&
-        JSON.stringify(read.triggers) === JSON.stringify(this.triggers.current()) &&
-        JSON.stringify(read.schedules) === JSON.stringify(this.schedules.current());
+        comparable(read.triggers) === comparable(this.triggers.current()) &&
+        comparable(read.schedules) === comparable(this.schedules.current());
       return same ? undefined : this.#reload(reason);
     });
     this.#last = run.catch(() => undefined);

@@ -10,21 +10,9 @@ const resolveZone = (timezone: string): string | undefined => {
   }
 };
 
-/**
- * Why the time zone is refused, or undefined. Intl also takes a name in another case and a fixed
- * offset (`+05:00`); the documentation promises IANA names as written (and an offset does not
- * follow daylight-saving changes, which a reader of `timezone` expects), so both are refused,
- * naming the canonical spelling where there is one. An alias (`GMT`, `US/Eastern`) is an IANA name.
- */
-const zoneProblem = (timezone: string): string | undefined => {
-  const resolved = resolveZone(timezone);
-  if (resolved === undefined) return `timezone: "${timezone}" is not an IANA time zone (e.g. Europe/Berlin, UTC)`;
-  if (/^[+-]/.test(resolved))
-    return `timezone: "${timezone}" is an offset, not an IANA time zone (e.g. Europe/Berlin, UTC): an offset does not follow daylight-saving changes`;
-  if (resolved !== timezone && resolved.toLowerCase() === timezone.toLowerCase())
-    return `timezone: "${timezone}" is not an IANA time zone as written; write "${resolved}"`;
-  return undefined;
-};
+/** Why the time zone is refused, or undefined: one Intl does not know. */
+const zoneProblem = (timezone: string): string | undefined =>
+  resolveZone(timezone) === undefined ? `timezone: "${timezone}" is not an IANA time zone (e.g. Europe/Berlin, UTC)` : undefined;
 
 /** CronCalendar on cron-parser: 5 fields, or 6 with seconds first; IANA time zones. */
 export class CronParserCronCalendar implements CronCalendar {

@@ -14,31 +14,43 @@ const OFFERED_PREFIX = 'AGENT_LLM_';
 
 /**
  * Names of variables that hold a credential by their own name: the service's (`TELEGRAM_BOT_TOKEN`,
- * `SLACK_SIGNING_SECRET`, `CODEHOST_WEBHOOK_SECRET`, `ADMIN_PASSWORD`, `METRICS_TOKEN`…, and a
- * new channel's, named the same way) and whatever else of the kind the service was started with.
+ * `SLACK_SIGNING_SECRET`, `CODEHOST_WEBHOOK_SECRET`, `METRICS_TOKEN`…, and a new channel's, named
+ * the same way) and whatever else of the kind the service was started with (`PGPASSWORD`).
  */
-const CREDENTIAL_NAME = /(?:_TOKEN|_SECRET|_PASSWORD|_KEY)$/;
+const CREDENTIAL_NAME = /(?:TOKEN|SECRET|PASSWORD|_KEY)$/;
+
+/**
+ * The shortest service credential redacted. These are found by their variable's name, whatever
+ * they hold: a short one is an ordinary word as often as a secret (`POSTGRES_PASSWORD=postgres`
+ * would blank out every `postgres:16` of a compose file the agent reads and writes back,
+ * `SORT_KEY=date` every date), while real tokens and generated secrets are far longer.
+ */
+export const MIN_SERVICE_SECRET = 12;
 
 /**
  * The values of the service's own environment that no job log, summary or model may show. An
  * agent runs as the service's user and can read the service's environment
  * (`/proc/<pid>/environ`, the `.env` file): it never gets these values, but what it prints of
- * them is redacted as an `AGENT_*` value is. The `AGENT_*` variables are the jobs' own (see
- * agentVariables); the password of `DATABASE_URL` is one too.
+ * them is redacted as an `AGENT_*` value is. They are the variables named as credentials
+ * (CREDENTIAL_NAME) and the password of any URL in the environment (`DATABASE_URL`'s, in its
+ * user part or as `?password=`), each of at least MIN_SERVICE_SECRET characters. The `AGENT_*`
+ * variables are the jobs' own (see agentVariables).
  */
 const serviceSecrets = (env: Readonly<Record<string, string | undefined>>, providerVariables: ReadonlySet<string>): NamedSecret[] => {
   const found: NamedSecret[] = [];
+  const add = (name: string, value: string): void => {
+    if (value.trim().length >= MIN_SERVICE_SECRET) found.push({ name, value });
+  };
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || value.trim() === '' || name.startsWith(AGENT_PREFIX) || providerVariables.has(name)) continue;
-    if (CREDENTIAL_NAME.test(name)) found.push({ name, value });
-  }
-  const url = env.DATABASE_URL;
-  if (url !== undefined && URL.canParse(url)) {
-    const password = new URL(url).password;
-    if (password !== '') {
-      found.push({ name: 'DATABASE_URL password', value: password });
+    if (value === undefined || name.startsWith(AGENT_PREFIX) || providerVariables.has(name)) continue;
+    if (CREDENTIAL_NAME.test(name)) add(name, value);
+    if (!value.includes('://') || !URL.canParse(value)) continue;
+    const url = new URL(value);
+    for (const password of [url.password, url.searchParams.get('password') ?? '']) {
+      if (password === '') continue;
+      add(`${name} password`, password);
       const decoded = safeDecode(password);
-      if (decoded !== password) found.push({ name: 'DATABASE_URL password', value: decoded });
+      if (decoded !== password) add(`${name} password`, decoded);
     }
   }
   return found;

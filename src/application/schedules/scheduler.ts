@@ -181,6 +181,11 @@ export class Scheduler {
     const previous = this.calendar.previous(schedule.schedule, schedule.timezone, now);
     // previous() finds every occurrence the loop runs (and some it does not): none since `last`.
     if (previous === null || previous <= last) return null;
+    // Where the loop goes from the occurrence before it to this one, the loop runs it: no walk
+    // (a schedule every second, down for days, would walk two hours of seconds). Not so for the
+    // second 02:30 of the night the clocks go back, which next() steps over.
+    const before = this.calendar.previous(schedule.schedule, schedule.timezone, new Date(previous.getTime() - 1));
+    if (before !== null && this.calendar.next(schedule.schedule, schedule.timezone, before)?.getTime() === previous.getTime()) return previous;
     const from = new Date(previous.getTime() - REPEAT_SPAN_MS);
     let due = from > last ? this.#nextAfter(schedule, from) : last;
     if (due === null || due > now) return null;

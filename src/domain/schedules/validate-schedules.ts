@@ -35,21 +35,20 @@ const rewriteTokens = (action: Fields): { action: Fields; refused: Array<[string
 };
 
 const FIELD_NAMES = ['minute', 'hour', 'day-of-month', 'month', 'day-of-week'];
-/** One item of a field's list: `*`, a number or a name (JAN, MON), maybe a range, maybe a step. */
-const CRON_ITEM = /^(\*|\d+|[a-z]{3})(-(\d+|[a-z]{3}))?(\/\d+)?$/i;
+/** An item of a field that is cron-parser's `H` (hash): `H`, `H/5`, `H(0-5)`, `H(0-5)/2`. No month or weekday name starts with H. */
+const HASH_ITEM = /^h(?:$|[(/])/i;
 
 /**
- * The first field holding syntax the documentation does not promise, with why; undefined when
- * there is none. The calendar (cron-parser) reads more than standard cron: `H` draws a random
- * value at every parse (so each replica and each look would run the schedule at another time,
- * several times an hour), and `L`, `W`, `#` and `?` are extensions nobody reading the file
- * should have to know. They are refused here, before the calendar sees them.
+ * The first field using `H`, with why; undefined when there is none. The calendar (cron-parser)
+ * reads `H` as a random value drawn at every parse, so each replica and each look would run the
+ * schedule at another time, several times an hour. Its other extensions (`L`, `W`, `#`, `?`)
+ * are deterministic and were always accepted: they stay.
  */
 const unsupportedCronSyntax = (fields: readonly string[]): string | undefined => {
   const names = fields.length === 6 ? ['second', ...FIELD_NAMES] : FIELD_NAMES;
   for (const [i, field] of fields.entries()) {
-    if (field.split(',').every((item) => CRON_ITEM.test(item))) continue;
-    return `${names[i]} field "${field}" is not supported: a field holds numbers, names (JAN, MON), *, ranges (1-5), lists (1,15) and steps (*/10); H, L, W, # and ? are refused`;
+    if (!field.split(',').some((item) => HASH_ITEM.test(item))) continue;
+    return `${names[i]} field "${field}" uses H, which the cron library reads as a new random time at every look (replicas would run the schedule at different times, several times an hour); write the minute or hour you want`;
   }
   return undefined;
 };

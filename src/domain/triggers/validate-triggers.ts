@@ -45,9 +45,10 @@ export const MAX_TRIGGER_NAME = 200;
  * characters, the byte-order mark, soft hyphens) and the line and paragraph separators. A name
  * is printed in logs, in the CLI's rows and in chat notices: such a character would rewrite an
  * operator's terminal (an escape sequence), forge a row (a line break) or make two names that
- * read alike differ.
+ * read alike differ. The zero-width joiner and non-joiner (U+200D, U+200C) are not refused:
+ * emoji sequences (👨‍👩‍👧, 🏳️‍🌈) and Persian spelling need them, and they reorder nothing.
  */
-const UNPRINTABLE_IN_NAME = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const UNPRINTABLE_IN_NAME = /(?![\u200C\u200D])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 
 /** Why `name` cannot name a trigger or a schedule for its characters (the first refused one, as U+XXXX); undefined when it can. */
 export const unprintableNameProblem = (name: string): string | undefined => {

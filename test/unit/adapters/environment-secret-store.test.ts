@@ -21,6 +21,10 @@ describe('EnvironmentSecretStore: the service’s own credentials are redacted f
     METRICS_TOKEN: 'metrics-token-9',
     DISCORD_BOT_TOKEN: 'a-future-channel-token',
     DATABASE_URL: 'postgres://agw:p%40ss-word-42@db:5432/agw',
+    PGPASSWORD: 'pg-password-from-env',
+    REDIS_URL: 'redis://:redis-password-123@cache:6379?password=query-password-456',
+    POSTGRES_PASSWORD: 'postgres',
+    SORT_KEY: 'date',
     OPENAI_API_KEY: 'sk-openai-9999',
     AGENT_LLM_SEARCH_KEY: 'offered-3b9d',
     AGENT_DEPLOY_TOKEN: 'hidden-7c1e',
@@ -50,11 +54,16 @@ describe('EnvironmentSecretStore: the service’s own credentials are redacted f
     }
     expect(shown).to.include('DATABASE_URL=postgres://agw:[redacted DATABASE_URL password]@db:5432/agw');
     expect(redactSecrets('connecting with p@ss-word-42', store.redactedSecrets())).to.equal('connecting with [redacted DATABASE_URL password]');
+    expect(redactSecrets('auth redis-password-123 then query-password-456', store.redactedSecrets())).to.equal(
+      'auth [redacted REDIS_URL password] then [redacted REDIS_URL password]',
+    );
   });
 
-  it('leaves what is no credential, and the AGENT_LLM_* values the model may read, as they are', () => {
+  it('leaves what is no credential, short values named like one, and the AGENT_LLM_* values the model may read, as they are', () => {
     const values = store.redactedSecrets().map((secret) => secret.value);
-    for (const kept of ['/usr/bin:/bin', '3000', 'offered-3b9d', '']) expect(values).not.to.include(kept);
+    for (const kept of ['/usr/bin:/bin', '3000', 'offered-3b9d', '', 'postgres', 'date']) expect(values).not.to.include(kept);
+    // A compose file the agent reads and writes back keeps its words.
+    expect(redactSecrets('image: postgres:16 # sorted by date', store.redactedSecrets())).to.equal('image: postgres:16 # sorted by date');
     // The provider key is named once, by the provider registry's entry.
     expect(store.redactedSecrets().filter((secret) => secret.value === 'sk-openai-9999')).to.have.length(1);
   });

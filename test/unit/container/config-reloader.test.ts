@@ -114,4 +114,15 @@ describe('ConfigReloader', () => {
       logger.entries.filter((entry) => entry.message === 'configuration reloaded').map((entry) => (entry.fields as { reason?: string } | undefined)?.reason),
     ).to.deep.equal(['start', 'changed while the service started']);
   });
+
+  it('sees a changed when regex as a change (a RegExp is no JSON)', async () => {
+    const { dir, triggers, reloader } = await setup();
+    const filtered = (pattern: string) => ({ ...trigger('push'), when: { 'body.ref': { regex: pattern } } });
+    await writeFile(join(dir, 'TRIGGERS.json'), JSON.stringify([filtered('^refs/heads/main$')]));
+    await reloader.reload('start');
+    await writeFile(join(dir, 'TRIGGERS.json'), JSON.stringify([filtered('.*')]));
+    expect((await reloader.reloadIfChanged('changed while the service started'))?.ok).to.equal(true);
+    expect(JSON.stringify(triggers.current()[0], (_key, value: unknown) => (value instanceof RegExp ? value.source : value))).to.include('".*"');
+    expect(await reloader.reloadIfChanged('changed while the service started')).to.equal(undefined);
+  });
 });

@@ -82,6 +82,9 @@ describe('validateTriggers', () => {
     it('accepts letters, spaces, punctuation and emoji of any script', () => {
       expect(problems([valid({ name: 'Déploiement — main 🎉 (نشر)' })])).to.deep.equal([]);
     });
+    it('accepts the joiners emoji sequences and Persian spelling need (U+200D, U+200C)', () => {
+      for (const name of ['family 👨\u200d👩\u200d👧', 'pride 🏳️\u200d🌈', 'ثبت\u200cنام']) expect(problems([valid({ name })]), name).to.deep.equal([]);
+    });
   });
 
   const cases: Array<[string, unknown, string]> = [
