@@ -1,6 +1,6 @@
 import { Lexer, type Token, type Tokens } from 'marked';
-import { isMisleadingLink } from '../../../domain/messaging/misleading-link.js';
 import { decodeNumericReferences } from '../markdown/character-references.js';
+import { misleads } from '../markdown/link-label.js';
 import { trailingBreaks, withoutTrailingBreaks } from '../markdown/trailing-whitespace.js';
 
 /** Escapes text for Slack: exactly `&`, `<` and `>` (the characters of its control sequences). */
@@ -29,39 +29,6 @@ const wrap = (marks: readonly Mark[], inner: readonly Token[] | undefined, open:
   if (text.trim() === '') return text;
   return `${added.join('')}${text}${[...added].reverse().join('')}`;
 };
-
-/**
- * The text a label's tokens show once read as Markdown: escapes and numeric character
- * references decoded, emphasis, strike-through and code markers gone. Slack shows a label as
- * typed, but a reader reads `github\.com` and `**github**.com` as github.com all the same;
- * isMisleadingLink judges this as well as the source.
- */
-const visibleText = (tokens: readonly Token[] | undefined): string =>
-  (tokens ?? [])
-    .map((token): string => {
-      switch (token.type) {
-        case 'text':
-          return 'tokens' in token && token.tokens !== undefined && token.tokens.length > 0 ? visibleText(token.tokens) : decodeNumericReferences(token.raw);
-        case 'escape':
-        case 'codespan':
-          return token.text;
-        case 'strong':
-        case 'em':
-        case 'del':
-        case 'link':
-        case 'image':
-          return visibleText(token.tokens);
-        case 'br':
-          return '\n';
-        default:
-          return token.raw;
-      }
-    })
-    .join('');
-
-/** Whether a link or image would mislead, judged on its label as typed and as read (isMisleadingLink). */
-const misleads = (token: Tokens.Link | Tokens.Image, url: string): boolean =>
-  isMisleadingLink(token.text, url) || isMisleadingLink(visibleText(token.tokens), url);
 
 const linkMrkdwn = (token: Tokens.Link): string => {
   // A bare URL (GFM autolink literal) stays text: Slack links it by itself.

@@ -1,6 +1,6 @@
 import { Lexer, type Token, type Tokens } from 'marked';
-import { isMisleadingLink } from '../../../domain/messaging/misleading-link.js';
 import { decodeNumericReferences } from '../markdown/character-references.js';
+import { misleads } from '../markdown/link-label.js';
 import { trailingBreaks, withoutTrailingBreaks } from '../markdown/trailing-whitespace.js';
 
 /** Escapes text for Telegram's HTML parse mode, which needs exactly `&`, `<` and `>` escaped. */
@@ -31,39 +31,6 @@ const wrap = (tags: readonly Tag[], inner: readonly Token[] | undefined, open: O
     .map((tag) => `</${tag}>`)
     .join('')}`;
 };
-
-/**
- * The text a label's tokens show once rendered: escapes and numeric character references
- * decoded, emphasis, strike-through and code markers gone, as inlineTokenHtml writes them.
- * isMisleadingLink judges this, not the source: `github\.com`, `github&#46;com` and
- * `**github**.com` all show github.com.
- */
-const visibleText = (tokens: readonly Token[] | undefined): string =>
-  (tokens ?? [])
-    .map((token): string => {
-      switch (token.type) {
-        case 'text':
-          return 'tokens' in token && token.tokens !== undefined && token.tokens.length > 0 ? visibleText(token.tokens) : decodeNumericReferences(token.raw);
-        case 'escape':
-        case 'codespan':
-          return token.text;
-        case 'strong':
-        case 'em':
-        case 'del':
-        case 'link':
-        case 'image':
-          return visibleText(token.tokens);
-        case 'br':
-          return '\n';
-        default:
-          return token.raw;
-      }
-    })
-    .join('');
-
-/** Whether a link or image would mislead, judged on its label as typed and as shown (isMisleadingLink). */
-const misleads = (token: Tokens.Link | Tokens.Image, href: string): boolean =>
-  isMisleadingLink(token.text, href) || isMisleadingLink(visibleText(token.tokens), href);
 
 const linkHtml = (token: Tokens.Link, open: Open): string => {
   // A bare URL (GFM autolink literal) stays text: Telegram links it by itself.
