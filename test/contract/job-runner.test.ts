@@ -212,8 +212,8 @@ describe('LocalJobRunner', () => {
   it("redacts the job's secrets from git's output in the error of a failing git step", async () => {
     const root = await tempDir('jobs');
     const secrets = new EnvironmentSecretStore({ AGENT_DEPLOY_TOKEN: 'deploy-secret-9f2e' }, AI_PROVIDERS);
-    // A clean filter (not overridable by name) that fails, printing the secret, in the runner's `git add`.
-    const agent = `git config filter.leak.clean "echo leaked $AGENT_DEPLOY_TOKEN >&2; exit 1" && git config filter.leak.required true && echo '* filter=leak' > .gitattributes`;
+    // A repository without a commit, named after the secret, inside the worktree: the runner's `git add` fails naming it.
+    const agent = 'git init -q "sub-$AGENT_DEPLOY_TOKEN"';
     const runner = new LocalJobRunner(
       { repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` },
       new CommandAgent(agent, 10_000, new ChildProcessShellExecutor(), secrets),
@@ -225,8 +225,102 @@ describe('LocalJobRunner', () => {
         () => undefined,
         (error: Error) => error,
       );
-    expect(failure?.message).to.match(/^git add exited with code \d+: .*leaked \[redacted AGENT_DEPLOY_TOKEN\]/s);
+    expect(failure?.message).to.match(/^git add exited with code \d+: .*sub-\[redacted AGENT_DEPLOY_TOKEN\]/s);
     expect(failure?.message).not.to.contain('deploy-secret-9f2e');
+  });
+
+  /** A program for the agent's git config that notes, in `ran`, each time the runner's git runs it (the agent's own git has JOB_ID). */
+  const noting = async (root: string, name: string, ran: string, output = 'tr a-z A-Z'): Promise<string> => {
+    const program = join(root, name);
+    await writeFile(program, `#!/bin/sh\n[ -n "$JOB_ID" ] || echo "${name} $*" >> '${ran}'\n${output}\n`, { mode: 0o755 });
+    return program;
+  };
+
+  it('runs no file system monitor the agent set in the repository config (core.fsmonitor)', async () => {
+    const root = await tempDir('jobs');
+    const ran = join(root, 'ran.txt');
+    const monitor = await noting(root, 'fsmonitor', ran, 'exit 1');
+    const { runner, repo } = await localRunner(`git config core.fsmonitor '${monitor}' && echo work > work.txt`);
+    const changes: JobChange[] = [];
+    const first = contractJob('first');
+    await runner.run(first, async (change) => void changes.push(change), new AbortController().signal);
+    expect(git(repo, 'config', 'core.fsmonitor').trim()).to.equal(monitor); // set for every later job too
+    await runner.run(contractJob('second'), async (change) => void changes.push(change), new AbortController().signal);
+    expect(changes.filter((change) => change.status !== undefined).map((change) => change.status)).to.deep.equal(['succeeded', 'succeeded']);
+    expect(git(repo, 'show', `${first.branch}:work.txt`)).to.equal('work\n');
+    expect(existsSync(ran)).to.equal(false);
+  });
+
+  it("runs no filter driver the agent set, whatever its name, in the runner's git add: files are committed as they are", async () => {
+    const root = await tempDir('jobs');
+    const ran = join(root, 'ran.txt');
+    const filter = await noting(root, 'filter', ran);
+    // A long-running filter that fails at once (git would wait for its greeting).
+    const longRunning = await noting(root, 'process', ran, 'exit 1');
+    // Names with a dot (subsection `a.b`), an `=` (which `-c` cannot carry), and a `process` filter; all required.
+    const drivers: Array<[string, string, string]> = [
+      ['x', 'clean', filter],
+      ['a.b', 'clean', filter],
+      ['e=q', 'clean', filter],
+      ['p', 'process', longRunning],
+    ];
+    const setup = drivers
+      .map(([name, kind, program], index) => {
+        const file = `f${index}.txt`;
+        return `git config 'filter.${name}.${kind}' '${program} ${name}' && git config 'filter.${name}.required' true && echo '${file} filter=${name}' >> .gitattributes && echo hello > ${file}`;
+      })
+      .join(' && ');
+    const { runner, repo } = await localRunner(setup);
+    const job = contractJob('x');
+    const changes: JobChange[] = [];
+    await runner.run(job, async (change) => void changes.push(change), new AbortController().signal);
+    expect(changes.at(-1)?.status).to.equal('succeeded');
+    for (const index of drivers.keys()) expect(git(repo, 'show', `${job.branch}:f${index}.txt`)).to.equal('hello\n');
+    expect(existsSync(ran)).to.equal(false);
+  });
+
+  it("runs no smudge filter the agent set when the runner checks out the next job's worktree", async () => {
+    const root = await tempDir('jobs');
+    const ran = join(root, 'ran.txt');
+    const filter = await noting(root, 'smudge', ran);
+    // The agent commits a filtered file itself and moves main (every next worktree's start) to it.
+    const { runner, repo } = await localRunner(
+      `git config filter.x.smudge '${filter}' && echo '*.x filter=x' > .gitattributes && echo hello > f.x && git add -A && git -c user.name=a -c user.email=a@localhost commit -qm agent && git update-ref refs/heads/main HEAD`,
+    );
+    const changes: JobChange[] = [];
+    await runner.run(contractJob('first'), async (change) => void changes.push(change), new AbortController().signal);
+    const second = contractJob('second');
+    await runner.run(second, async (change) => void changes.push(change), new AbortController().signal);
+    expect(changes.filter((change) => change.status !== undefined).map((change) => change.status)).to.deep.equal(['succeeded', 'succeeded']);
+    expect(git(repo, 'show', `${second.branch}:f.x`)).to.equal('hello\n');
+    expect(existsSync(ran)).to.equal(false);
+  });
+
+  it('fails the step, naming what git said, when the config the filter drivers are listed from cannot be read', async () => {
+    const { runner } = await localRunner('printf "[broken\\n" >> "$(git rev-parse --git-common-dir)/config"');
+    const failure = await runner
+      .run(contractJob('x'), async () => undefined, new AbortController().signal)
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    expect(failure?.message).to.match(/^git config exited with code \d+: .*bad config line/s);
+  });
+
+  it("reads the operator's attributes file (core.attributesFile): its text=auto commits line endings as LF", async () => {
+    const home = await tempDir('home');
+    await writeFile(join(home, 'attributes'), '* text=auto\n');
+    await writeFile(join(home, '.gitconfig'), `[core]\n\tattributesFile = ${join(home, 'attributes')}\n`);
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const { runner, repo } = await localRunner("printf 'one\\r\\ntwo\\r\\n' > crlf.txt");
+      const job = contractJob('x');
+      await runner.run(job, async () => undefined, new AbortController().signal);
+      expect(git(repo, 'show', `${job.branch}:crlf.txt`)).to.equal('one\ntwo\n');
+    } finally {
+      process.env.HOME = saved;
+    }
   });
 
   it('fails naming the git command and what git said when a git step fails', async () => {

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import type { Job } from '../../domain/jobs/job.js';
 import type { JobReport, JobRunner } from '../../ports/job-runner.js';
-import type { ShellExecutor } from '../../ports/shell-executor.js';
+import type { ShellExecutor, ShellRun } from '../../ports/shell-executor.js';
 import type { WorktreeAgent } from './worktree-agent.js';
 
 const IDENTITY = ['-c', 'user.name=Agent Gateway', '-c', 'user.email=agent-gateway@localhost'];
@@ -14,14 +14,20 @@ const IDENTITY = ['-c', 'user.name=Agent Gateway', '-c', 'user.email=agent-gatew
  * No hook runs (`core.hooksPath` an empty place; the commits also `--no-verify`): a failing
  * `pre-commit` of the agent's would otherwise run in the runner's commit, after the agent's time
  * limit, and its output become the job's error, shown in the chat notice. No file system monitor
- * (`core.fsmonitor`, a program `add` would run), no signing program (`commit.gpgSign`, which runs
- * `gpg.program`), no attributes file outside the tree (`core.attributesFile`). Not covered: filter
- * drivers (`filter.<name>.clean`/`smudge`, chosen by a `.gitattributes` of the tree), whose names
- * are the agent's to choose, so not overridable one by one; their output is redacted like the rest.
+ * (`core.fsmonitor` empty: git before 2.36 takes it for a hook's path and an empty one for none,
+ * later git for a boolean and an empty one for false; `false` would be a program's name to the
+ * former), no signing program (`commit.gpgSign`, which runs `gpg.program`). No filter driver
+ * either, but those are named by the agent: see filterOverrides. Attributes files are read as
+ * git reads them (the operator's `core.attributesFile` with its `text`/`eol` settings included):
+ * overriding it would change line endings and keep no program out, since the filters are.
  * The runner fetches and pushes nothing (`core.sshCommand`, credential helpers), shows no diff
- * (`diff.external`) and uses no pager or editor.
+ * (`diff.external`, textconv) and uses no pager or editor.
  */
-const NO_AGENT_PROGRAMS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'commit.gpgSign=false', '-c', 'core.attributesFile=/dev/null'];
+const NO_AGENT_PROGRAMS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=', '-c', 'commit.gpgSign=false'];
+/** The environment variable, empty, that `--config-env` gives a filter setting whose name `-c` cannot carry. */
+const EMPTY_VARIABLE = 'AGW_GIT_EMPTY';
+/** Ends the listing of the filter drivers (filterOverrides): an output cut short lacks it. */
+const LISTING_END = 'agw-listing-end';
 /** A git command of the runner's own (a worktree made or removed, a commit) that takes longer has hung. */
 const GIT_TIMEOUT_MS = 10 * 60_000;
 const LOG_LIMIT = 64 * 1024;
@@ -157,18 +163,82 @@ export class LocalJobRunner implements JobRunner {
    * a path, the job's text in a commit message) reaches git as an environment variable the
    * command line only names, never as shell code. git gets a minimal environment (`PATH`, `HOME`,
    * `LANG`): none of the service's own variables reach it. No program the repository's config
-   * names runs (NO_AGENT_PROGRAMS). git's output in the error is redacted of the job's secrets (the
-   * error is stored on the job and shown in its chat notice), as the agent's log is.
+   * names runs (NO_AGENT_PROGRAMS, filterOverrides). git's output in the error is redacted of the
+   * job's secrets (the error is stored on the job and shown in its chat notice), as the agent's log is.
    */
   async #git(dir: string, args: readonly string[]): Promise<void> {
-    const values = [dir, ...NO_AGENT_PROGRAMS, ...args];
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: process.env.LANG ?? 'C.UTF-8' };
+    const filters = await this.#filterOverrides(dir);
+    const result = await this.#run(dir, [...NO_AGENT_PROGRAMS, ...filters, ...args]);
+    if (result.exitCode !== 0) throw this.#failure(args.filter((arg) => !IDENTITY.includes(arg))[0] ?? '', result);
+  }
+
+  /**
+   * Settings that disable every filter driver git would find for `dir`: for each `<name>` of a
+   * `filter.<name>.*` setting in any of its config files (includes, the user's and the system's
+   * too), `clean`, `smudge`, `process` and `required` empty, which git takes for no command and
+   * false (a file of the driver's is taken as it is). A driver runs a command of the config's on
+   * each file a `.gitattributes` gives it (`git add`, the commit's index refresh, a checkout), and
+   * both are the agent's to write, under a name of its choosing: the names are listed (`git
+   * config --get-regexp`) before each git command. `-c` cuts its argument at the first `=`, so a
+   * name holding one goes by `--config-env` (git 2.31 on; older git refuses the option, and the
+   * command fails). A name that is not UTF-8 (it could not be given back to git as it is) or a
+   * listing cut short (over the shell's output limit) fails the command: no filter runs then
+   * either. A Git LFS the operator installed (`filter.lfs`) is a filter driver too: LFS-tracked
+   * files are checked out as their pointers and committed as they are. A process of the agent's still
+   * running (one that left its process group) could add a driver between the listing and the
+   * command: it runs as the service's user, with or without git.
+   */
+  async #filterOverrides(dir: string): Promise<string[]> {
+    // git's names (NUL-terminated, on stdout), a line with git's exit code, then what git said on stderr.
+    const listing = (git: string): string => `exec 3>&1; err=$(${git} 2>&1 >&3); code=$?; printf '\\n%s %s\\n%s' ${LISTING_END} "$code" "$err"`;
+    const result = await this.#run(dir, ['config', '-z', '--name-only', '--get-regexp', '^filter[.]'], listing);
+    // A name holds no line break: the first one starts the end line.
+    const cut = result.output.indexOf('\n');
+    const end = cut === -1 ? null : new RegExp(`^${LISTING_END} (\\d+)\n`).exec(result.output.slice(cut + 1));
+    if (end === null) {
+      if (result.exitCode === 0) throw new Error('git config listed more filter drivers than the runner reads: it cannot disable them');
+      throw this.#failure('config', result);
+    }
+    const code = Number(end[1]);
+    // 1: no such setting.
+    if (code !== 0 && code !== 1) throw this.#failure('config', { ...result, exitCode: code, output: result.output.slice(cut + 1 + end[0].length) });
+    const names = new Set(
+      result.output
+        .slice(0, cut)
+        .split('\0')
+        .slice(0, -1)
+        // filter.<name>.<key>: the name is all between the first and the last dot (`filter.a.b.clean`: `a.b`).
+        .filter((key) => key.lastIndexOf('.') > 'filter'.length)
+        .map((key) => key.slice('filter.'.length, key.lastIndexOf('.'))),
+    );
+    const overrides: string[] = [];
+    for (const name of names) {
+      if (name.includes('\uFFFD')) throw new Error(`git config names a filter driver whose name is not UTF-8 (${JSON.stringify(name)}): it cannot be disabled`);
+      for (const key of ['clean', 'smudge', 'process', 'required']) {
+        const setting = `filter.${name}.${key}`;
+        overrides.push(...(name.includes('=') ? [`--config-env=${setting}=${EMPTY_VARIABLE}`] : ['-c', `${setting}=`]));
+      }
+    }
+    return overrides;
+  }
+
+  /** Runs `script(git)` (by default `exec git`), `git` the command line of `git -C <dir> <args>`, each value passed as a variable. */
+  #run(dir: string, args: readonly string[], script = (git: string): string => `exec ${git}`): Promise<ShellRun> {
+    const values = [dir, ...args];
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      LANG: process.env.LANG ?? 'C.UTF-8',
+      [EMPTY_VARIABLE]: '',
+    };
     for (const [index, value] of values.entries()) env[`AGW_GIT_${index}`] = value;
-    const command = `exec git -C ${values.map((_, index) => `"$AGW_GIT_${index}"`).join(' ')}`;
-    const result = await this.shell.run(command, { cwd: dir, timeoutMs: GIT_TIMEOUT_MS, env });
-    if (result.exitCode === 0) return;
+    const git = `git -C ${values.map((_, index) => `"$AGW_GIT_${index}"`).join(' ')}`;
+    return this.shell.run(script(git), { cwd: dir, timeoutMs: GIT_TIMEOUT_MS, env });
+  }
+
+  #failure(command: string, result: ShellRun): Error {
     const outcome = result.timedOut ? `did not finish within ${GIT_TIMEOUT_MS / 60_000} minutes` : `exited with code ${result.exitCode}`;
-    throw new Error(`git ${args.filter((arg) => !IDENTITY.includes(arg))[0]} ${outcome}: ${this.agent.redact(result.output).trim().slice(-500)}`);
+    return new Error(`git ${command} ${outcome}: ${this.agent.redact(result.output).trim().slice(-500)}`);
   }
 }
 

@@ -20,10 +20,11 @@ const OFFERED_PREFIX = 'AGENT_LLM_';
 const CREDENTIAL_NAME = /(?:TOKEN|SECRET|PASSWORD|_KEY)$/;
 
 /**
- * The shortest service credential redacted. These are found by their variable's name, whatever
- * they hold: a short one is an ordinary word as often as a secret (`POSTGRES_PASSWORD=postgres`
- * would blank out every `postgres:16` of a compose file the agent reads and writes back,
- * `SORT_KEY=date` every date), while real tokens and generated secrets are far longer.
+ * The shortest service credential redacted wherever it appears. These are found by their
+ * variable's name, whatever they hold: a short one is an ordinary word as often as a secret
+ * (`POSTGRES_PASSWORD=postgres` would blank out every `postgres:16` of a compose file the agent
+ * reads and writes back, `SORT_KEY=date` every date), while real tokens and generated secrets are
+ * far longer. A shorter one is redacted only where the text says what it is (serviceSecrets).
  */
 export const MIN_SERVICE_SECRET = 12;
 
@@ -33,25 +34,42 @@ export const MIN_SERVICE_SECRET = 12;
  * (`/proc/<pid>/environ`, the `.env` file): it never gets these values, but what it prints of
  * them is redacted as an `AGENT_*` value is. They are the variables named as credentials
  * (CREDENTIAL_NAME) and the password of any URL in the environment (`DATABASE_URL`'s, in its
- * user part or as `?password=`), each of at least MIN_SERVICE_SECRET characters. The `AGENT_*`
- * variables are the jobs' own (see agentVariables).
+ * user part or as `?password=`, as written there and percent-decoded). The `AGENT_*` variables
+ * are the jobs' own (see agentVariables).
+ *
+ * Each is looked for trimmed (the form measured is the form matched):
+ * - from MIN_SERVICE_SECRET characters on, wherever it appears;
+ * - shorter, only in the context that says it is this credential, which an ordinary word never
+ *   has: a URL's password between the `:` and the `@` of its user part (`app:s3cr3t@`, where
+ *   `postgres://app:s3cr3t@db` shows `postgres://app[redacted DATABASE_URL password]db`) or after
+ *   `password=`, and a credential variable as assigned in an environment dump or `.env` file
+ *   (`PGPASSWORD=s3cr3t`, also quoted), the assignment then redacted whole. So `env`, the
+ *   service's `/proc/<pid>/environ` and the database URL printed show none of them, while the
+ *   `postgres` of `POSTGRES_PASSWORD=postgres` stays in `image: postgres:16`. The same short
+ *   value printed on its own is not found: it cannot be told from the word.
  */
 const serviceSecrets = (env: Readonly<Record<string, string | undefined>>, providerVariables: ReadonlySet<string>): NamedSecret[] => {
   const found: NamedSecret[] = [];
-  const add = (name: string, value: string): void => {
-    if (value.trim().length >= MIN_SERVICE_SECRET) found.push({ name, value });
+  /** `value` (trimmed) wherever it appears when long enough, else in each of its `contexts`. */
+  const add = (name: string, value: string, contexts: (secret: string) => string[]): void => {
+    const secret = value.trim();
+    if (secret === '') return;
+    if (secret.length >= MIN_SERVICE_SECRET) found.push({ name, value: secret });
+    else for (const context of contexts(secret)) found.push({ name, value: context });
   };
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || name.startsWith(AGENT_PREFIX) || providerVariables.has(name)) continue;
-    if (CREDENTIAL_NAME.test(name)) add(name, value);
+    if (CREDENTIAL_NAME.test(name)) add(name, value, (secret) => [`${name}=${secret}`, `${name}="${secret}"`, `${name}='${secret}'`]);
     if (!value.includes('://') || !URL.canParse(value)) continue;
     const url = new URL(value);
-    for (const password of [url.password, url.searchParams.get('password') ?? '']) {
-      if (password === '') continue;
-      add(`${name} password`, password);
-      const decoded = safeDecode(password);
-      if (decoded !== password) add(`${name} password`, decoded);
-    }
+    // As written in the URL (percent-encoded) and decoded: a program prints either.
+    const query = url.search
+      .slice(1)
+      .split('&')
+      .filter((pair) => pair.startsWith('password='));
+    const written = [url.password, ...query.map((pair) => pair.slice('password='.length))];
+    const forms = new Set([...written, ...written.map(safeDecode), ...url.searchParams.getAll('password')]);
+    for (const form of forms) add(`${name} password`, form, (secret) => [`:${secret}@`, `password=${secret}`]);
   }
   return found;
 };

@@ -62,10 +62,35 @@ describe('EnvironmentSecretStore: the service’s own credentials are redacted f
   it('leaves what is no credential, short values named like one, and the AGENT_LLM_* values the model may read, as they are', () => {
     const values = store.redactedSecrets().map((secret) => secret.value);
     for (const kept of ['/usr/bin:/bin', '3000', 'offered-3b9d', '', 'postgres', 'date']) expect(values).not.to.include(kept);
+    expect(redactSecrets('sorted by date', store.redactedSecrets())).to.equal('sorted by date');
     // A compose file the agent reads and writes back keeps its words.
     expect(redactSecrets('image: postgres:16 # sorted by date', store.redactedSecrets())).to.equal('image: postgres:16 # sorted by date');
     // The provider key is named once, by the provider registry's entry.
     expect(store.redactedSecrets().filter((secret) => secret.value === 'sk-openai-9999')).to.have.length(1);
+  });
+
+  it('redacts a short URL password where it stands in its URL, and a short credential where it is assigned, not the word elsewhere', () => {
+    const short = new EnvironmentSecretStore(
+      { DATABASE_URL: 'postgres://app:s3cr3t@db/app', CACHE_URL: 'redis://cache?password=pw%2B1', PGPASSWORD: 'hunter2', POSTGRES_PASSWORD: 'postgres' },
+      AI_PROVIDERS,
+    );
+    const redact = (text: string): string => redactSecrets(text, short.redactedSecrets());
+    expect(redact('connecting to postgres://app:s3cr3t@db/app failed')).to.equal('connecting to postgres://app[redacted DATABASE_URL password]db/app failed');
+    expect(redact('DATABASE_URL=postgres://app:s3cr3t@db/app')).not.to.contain('s3cr3t');
+    expect(redact('url=redis://cache?password=pw%2B1 / pw+1: host=cache password=pw+1')).not.to.match(/pw%2B1|password=pw\+1/);
+    const dump = 'PGPASSWORD=hunter2\0POSTGRES_PASSWORD=postgres\0PGPASSWORD="hunter2"\n';
+    expect(redact(dump)).to.equal('[redacted PGPASSWORD]\0[redacted POSTGRES_PASSWORD]\0[redacted PGPASSWORD]\n');
+    // The same short values as words: kept.
+    expect(redact('image: postgres:16 # user app, table s3cr3t, hunter2')).to.equal('image: postgres:16 # user app, table s3cr3t, hunter2');
+  });
+
+  it('measures a credential trimmed and looks for it as measured: surrounding whitespace neither makes a short one long nor hides a long one', () => {
+    const padded = new EnvironmentSecretStore({ METRICS_TOKEN: '  metrics-token-9f3a\n', POSTGRES_PASSWORD: '   postgres    ' }, AI_PROVIDERS);
+    expect(padded.redactedSecrets().filter((secret) => secret.name === 'METRICS_TOKEN')).to.deep.equal([
+      { name: 'METRICS_TOKEN', value: 'metrics-token-9f3a' },
+    ]);
+    expect(redactSecrets('token=metrics-token-9f3a;', padded.redactedSecrets())).to.equal('token=[redacted METRICS_TOKEN];');
+    expect(redactSecrets('image: postgres:16', padded.redactedSecrets())).to.equal('image: postgres:16');
   });
 
   it('gives a job none of them: the service’s credentials are redacted, never passed on', () => {
