@@ -1,19 +1,11 @@
 /**
- * Whether a Markdown link `[text](href)` would mislead: its visible text names a web address
- * (`https://…`, `http://…`, `www.…`, `github.com/…`, `github.com`) on another host than the
- * one it opens. `[https://github.com/acme/repo/pull/1](https://evil.example/phish)` shows a
- * pull request of the repository and opens a phishing page; the model's replies and a job's
- * summary (written by the job's agent, so possibly by a hostile prompt) are Markdown, so both
- * chat adapters ask this before writing a link, and show such a link as typed instead, its text
- * and its address both visible.
- *
- * Every word of the text is looked at, not only a text that is an address as a whole (`see
- * https://github.com/x` hides the same lie). A link whose text is ordinary words stays a link,
- * and so does one whose text names the host it opens (`www.` aside, `[github.com](https://github.com/x)`).
- * A bare name ending in a common file extension (`README.md`, `main.py`) reads as a file, not a
- * host, unless it has a path after it: a coding agent links its files so, and no one takes
- * `README.md` for a web site. Text naming an address with a user part (`https://github.com@evil.example`)
- * always misleads: the host is the part after the `@`, which few readers see.
+ * Whether a Markdown link `[text](href)` would mislead: its visible text names a web host
+ * (`https://…`, `//…`, `www.…`, `github.com/…`, `github.com`, an e-mail address's domain) that is
+ * not the host it opens nor a parent domain of it. `[https://github.com/acme/repo/pull/1](https://evil.example/phish)`
+ * shows a pull request of the repository and opens a phishing page; the model's replies and a
+ * job's summary (written by the job's agent, so possibly by a hostile prompt) are Markdown, so
+ * both chat adapters ask this before writing a link, and show such a link as typed instead, its
+ * text and its address both visible.
  *
  * `text` is what the reader sees (the adapters pass the label as rendered, escapes and
  * character references decoded, emphasis markers gone), and it is read as the eye reads it
@@ -21,14 +13,35 @@
  * `\p{Cf}`) are dropped, compatibility forms folded (NFKC: full-width letters), and the
  * ideographic and full-width full stops taken for the dot they look like, so
  * `github\u200b.com` and `github\u3002com` name github.com as plainly as `github.com` does.
+ *
+ * The whole text is scanned for host names, whatever stands around them (`see:github.com`,
+ * `“github.com”`, `<b>github.com</b>`, `→github.com`, `(github.com),`): a host name is a run of
+ * dot-separated labels (letters, marks, digits, inner hyphens and underscores). A run names a host
+ *  - after a scheme (`https://`, any host, also `localhost`) or `//`, or when it starts with `www.`;
+ *  - otherwise when its last label is a top-level domain of TOP_LEVEL_DOMAINS, a compact list:
+ *    versions (`v1.2.3`), abbreviations (`e.g.`), libraries (`Vue.js`) and most file names
+ *    (`go.mod`, `package.json`, `index.ts`) end in no TLD, so they name none.
+ * A host name in a path is still one (`mirrors/github.com/x` reads as github.com's). Not hosts:
+ * an address's path and query after its host (`github.com/login?next=x.example`), an e-mail's
+ * local part unless it ends in a generic TLD (`wei.li@`, but not `github.com@`), and a file
+ * name: a run ending in an extension of FILE_EXTENSIONS that is a TLD too (`README.md`,
+ * `main.rs`, `setup.py`, `install.sh`, `v2.zip`, `demo.mov`; Moldova, Serbia, Paraguay, St
+ * Helena…), without a path after it (`readme.md/x` is a host) and unless its stem ends in a
+ * generic TLD (`github.com.md` names github.com.md). So a bare `bun.sh` is taken for a script: a
+ * coding agent names its files far more often than such hosts.
+ *
+ * A named host is honest when the link opens it or one of its subdomains, `www.` aside, label by
+ * label: `[github.com](https://api.github.com/x)` and `[example.com](https://www.example.com)`
+ * stay links, `[github.com](https://evilgithub.com)` and `[github.com](https://github.com.evil.example)`
+ * do not. A `mailto:` link opens its recipients' domains. A text whose address has a user part
+ * (`https://github.com@evil.example`, `//github.com@evil.example`) always misleads: the host is
+ * the part after the `@`, which few readers see.
  */
 export const isMisleadingLink = (text: string, href: string): boolean => {
-  const target = hostOf(href);
-  return words(visibleForm(text)).some((word) => {
-    const named = namedAddress(word);
-    if (named === undefined) return false;
-    return named.hasUser || target === undefined || sameHost(named.host) !== sameHost(target);
-  });
+  const named = namedHosts(visibleForm(text));
+  if (named === USER_PART) return true;
+  const targets = targetHosts(href);
+  return named.some((host) => !targets.some((target) => within(target, host)));
 };
 
 /** Full stops a reader takes for `.`: ideographic (U+3002), full-width (U+FF0E), half-width ideographic (U+FF61). */
@@ -42,97 +55,145 @@ const visibleForm = (text: string): string =>
     .replace(LOOKALIKE_FULL_STOPS, '.')
     .toLowerCase();
 
-/** The words of a link's text, without the punctuation and Markdown markers around them. */
-const words = (text: string): string[] =>
-  text
-    .split(/[\s\u00a0]+/)
-    .map((word) => word.replace(/^[([{<'"*_~`]+/, '').replace(/[)\]}>'"*_~`.,;:!?]+$/, ''))
-    .filter((word) => word !== '');
+/** Where an address typed in text ends: at white space, angle brackets, quotes or a back-tick. */
+const ADDRESS_REST = '[^\\s<>"\'`\\u00ab\\u00bb\\u2018\\u2019\\u201c\\u201d]*';
+/**
+ * An address with a scheme, as typed (no `.` in the scheme, so `github.com.https://x` keeps its
+ * github.com). Each pattern here starts only where its run starts (the look-behinds), so a long
+ * run of letters is read once, not once for each of its letters.
+ */
+const SCHEMED_ADDRESS = new RegExp(`(?<![a-z\\d+-])[a-z][a-z\\d+-]*:\\/\\/${ADDRESS_REST}`, 'gu');
+const LABEL = '[\\p{L}\\p{M}\\p{N}_-]+';
+/** A run of two or more dot-separated labels: a host name, a file name, a version, an identifier… (its ends' `-` and `_` trimmed: trimmedRun) */
+const DOTTED_RUN = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}_-])${LABEL}(?:\\.${LABEL})+`, 'gu');
 
-const SCHEME = /^https?:\/\//i;
-/** A dotted host name (letters, digits, hyphens; the last label letters only), then a path, port, query or nothing. */
-const BARE_HOST = /^(?:[\p{L}\p{N}-]+\.)+\p{L}{2,63}(?=[/:?#]|$)/u;
-/** Extensions of files a coding agent links by name; a few are top-level domains too, none a host one types bare. */
-const FILE_EXTENSIONS = new Set([
-  'md',
-  'txt',
-  'json',
-  'yml',
-  'yaml',
-  'toml',
-  'lock',
-  'ts',
-  'tsx',
-  'js',
-  'jsx',
-  'mjs',
-  'cjs',
-  'py',
-  'rb',
-  'rs',
-  'go',
-  'java',
-  'kt',
-  'sh',
-  'sql',
-  'html',
-  'css',
-  'xml',
-  'csv',
-  'log',
-  'env',
-  'cfg',
-  'ini',
-  'c',
-  'h',
-  'cpp',
-  'hpp',
-  'cs',
-  'php',
-  'swift',
-  'vue',
-  'svelte',
-  'diff',
-  'patch',
-  'png',
-  'jpg',
-  'svg',
-  'pdf',
-  'zip',
-]);
+const USER_PART = Symbol('user part');
 
-interface NamedAddress {
-  readonly host: string;
-  readonly hasUser: boolean;
-}
-
-/** The address a word of the text names, if it names one. */
-const namedAddress = (word: string): NamedAddress | undefined => {
-  if (SCHEME.test(word)) return parsed(word) ?? { host: word.replace(SCHEME, '').split(/[/?#]/)[0].toLowerCase(), hasUser: false };
-  const bare = BARE_HOST.exec(word);
-  if (bare === null) return undefined;
-  const hasPath = bare[0].length < word.length;
-  const lastLabel = bare[0].slice(bare[0].lastIndexOf('.') + 1).toLowerCase();
-  if (!hasPath && !/^www\./i.test(word) && FILE_EXTENSIONS.has(lastLabel)) return undefined;
-  return parsed(`http://${word}`);
+/** The hosts a text names, or USER_PART when it names an address with a user part. */
+const namedHosts = (text: string): string[] | typeof USER_PART => {
+  const hosts: string[] = [];
+  for (const [address] of text.matchAll(SCHEMED_ADDRESS)) {
+    const authority = address.slice(address.indexOf('://') + 3).split(/[/?#\\]/)[0];
+    if (authority.includes('@')) return USER_PART;
+    const host = authority.startsWith('[') ? authority.slice(0, authority.indexOf(']') + 1) : authority.split(':')[0];
+    if (host !== '') hosts.push(host);
+  }
+  // The addresses with a scheme are done: blanked, so their path and query name nothing more.
+  const rest = text.replace(SCHEMED_ADDRESS, (address) => ' '.repeat(address.length));
+  const addressEnd = new RegExp(ADDRESS_REST, 'uy');
+  DOTTED_RUN.lastIndex = 0;
+  for (let match = DOTTED_RUN.exec(rest); match !== null; match = DOTTED_RUN.exec(rest)) {
+    const [start, end] = trimmedRun(match[0], match.index);
+    const run = rest.slice(start, end);
+    if (run.split('.').some((label) => label === '')) continue;
+    const before = rest.slice(Math.max(0, start - 2), start);
+    const after = rest[end] ?? '';
+    const afterSlashes = before === '//' || before === '\\\\';
+    const labels = run.split('.');
+    if (after === '@') {
+      // A user part (`//github.com@evil.example`), or an e-mail's local part: a host only when it reads as one (`github.com@…`, not `wei.li@…`).
+      if (afterSlashes) return USER_PART;
+      if (isGenericTopLevelDomain(labels[labels.length - 1])) hosts.push(run);
+      continue;
+    }
+    if (!afterSlashes && !run.startsWith('www.') && !namesHost(labels, after, before.endsWith('@'))) continue;
+    hosts.push(run);
+    if (/[/?#\\]/.test(after)) {
+      addressEnd.lastIndex = end;
+      addressEnd.exec(rest);
+      DOTTED_RUN.lastIndex = Math.max(addressEnd.lastIndex, end);
+    }
+  }
+  return hosts;
 };
 
-const parsed = (address: string): NamedAddress | undefined => {
-  if (!URL.canParse(address)) return undefined;
-  const url = new URL(address);
-  return { host: url.hostname, hasUser: url.username !== '' || url.password !== '' };
+/** Where a dotted run is without the hyphens and underscores at its ends (`_github.com_` is github.com). */
+const trimmedRun = (run: string, index: number): [number, number] => {
+  let start = 0;
+  let end = run.length;
+  while (start < end && (run[start] === '-' || run[start] === '_')) start += 1;
+  while (end > start && (run[end - 1] === '-' || run[end - 1] === '_')) end -= 1;
+  return [index + start, index + end];
 };
 
-/** The host a link opens; undefined for an address without one (mailto:, tg://…). */
-const hostOf = (href: string): string | undefined => {
-  if (!URL.canParse(href)) return undefined;
-  const host = new URL(href).hostname;
-  return host === '' ? undefined : host;
+/** Whether a dotted run without a scheme or `www.` names a host: its last label a TLD, and it no file name. */
+const namesHost = (labels: readonly string[], after: string, emailDomain: boolean): boolean => {
+  const last = labels[labels.length - 1];
+  if (!isTopLevelDomain(last)) return false;
+  if (emailDomain || after === '/' || !FILE_EXTENSIONS.has(last)) return true;
+  return labels.length > 2 && isGenericTopLevelDomain(labels[labels.length - 2]);
 };
 
-/** A host as compared: lower case, without a trailing dot or a leading `www.`. */
-const sameHost = (host: string): string =>
-  host
-    .toLowerCase()
-    .replace(/\.$/, '')
-    .replace(/^www\./, '');
+const isTopLevelDomain = (label: string): boolean => TOP_LEVEL_DOMAINS.has(label) || label.startsWith('xn--');
+/** A TLD that is no country code nor file extension (`com`, `org`, `dev`): what ends a host name in a reader's eye, even inside a file or e-mail name. */
+const isGenericTopLevelDomain = (label: string): boolean => label.length > 2 && isTopLevelDomain(label) && !FILE_EXTENSIONS.has(label);
+
+/** The hosts a link opens: its host, a `mailto:` link's recipients' domains; none for an address without one (tel:, tg://…). */
+const targetHosts = (href: string): string[] => {
+  if (!URL.canParse(href)) return [];
+  const url = new URL(href);
+  if (url.protocol === 'mailto:') {
+    return url.pathname
+      .split(',')
+      .filter((recipient) => recipient.includes('@'))
+      .map((recipient) => recipient.slice(recipient.lastIndexOf('@') + 1));
+  }
+  return url.hostname === '' ? [] : [url.hostname];
+};
+
+/** Whether `target` is the host `named` or one of its subdomains, `www.` and a trailing dot aside. */
+const within = (target: string, named: string): boolean => {
+  const opened = comparable(target);
+  const shown = comparable(named);
+  if (opened === shown) return true;
+  const topLabel = opened.slice(opened.lastIndexOf('.') + 1);
+  return shown.includes('.') && !/^\d*$/.test(topLabel) && opened.endsWith(`.${shown}`);
+};
+
+/** A host as compared: as a URL has it (lower case, IDNA's ASCII form), without a trailing dot or a leading `www.`. */
+const comparable = (host: string): string => {
+  const address = `http://${host}/`;
+  const hostname = URL.canParse(address) ? new URL(address).hostname : host.toLowerCase();
+  return hostname.replace(/\.$/, '').replace(/^www\.(?=[^.]+\.)/, '');
+};
+
+/**
+ * File extensions a coding agent links by name that are top-level domains too (Markdown,
+ * Rust, Python, shell, Perl modules, C++, OCaml, Objective-C++, Terraform, make, autotools,
+ * SystemVerilog, Java, archives, videos). Country codes that are big web domains (`.pl`, `.in`,
+ * `.ru`, `.so`, `.ai`) are left out although files end so too: a link named `requirements.in` to
+ * another host is shown as text, harmlessly.
+ */
+const FILE_EXTENSIONS: ReadonlySet<string> = new Set('md rs py sh pm cc ml mm tf mk ac am sv java zip mov'.split(' '));
+
+/**
+ * Top-level domains, from IANA's root zone list (https://data.iana.org/TLD/tlds-alpha-by-domain.txt,
+ * version 2026051600): every country code (ASCII, and the internationalised ones as they read),
+ * the original generic TLDs, and a choice of the new generic ones most used for web sites. Left
+ * out are the generic ones that read as code rather than hosts (`subprocess.run`,
+ * `requests.post`, `user.name`, `match.group`, `hello.world`, `google.cloud`) and brands; a host
+ * on one of them counts when written with a scheme, `//` or `www.`.
+ */
+const TOP_LEVEL_DOMAINS: ReadonlySet<string> = new Set(
+  [
+    // Country codes.
+    'ac ad ae af ag ai al am ao aq ar as at au aw ax az ba bb bd be bf bg bh bi bj bm bn bo br bs bt bv bw by bz',
+    'ca cc cd cf cg ch ci ck cl cm cn co cr cu cv cw cx cy cz de dj dk dm do dz ec ee eg er es et eu fi fj fk fm',
+    'fo fr ga gb gd ge gf gg gh gi gl gm gn gp gq gr gs gt gu gw gy hk hm hn hr ht hu id ie il im in io iq ir is',
+    'it je jm jo jp ke kg kh ki km kn kp kr kw ky kz la lb lc li lk lr ls lt lu lv ly ma mc md me mg mh mk ml mm',
+    'mn mo mp mq mr ms mt mu mv mw mx my mz na nc ne nf ng ni nl no np nr nu nz om pa pe pf pg ph pk pl pm pn pr',
+    'ps pt pw py qa re ro rs ru rw sa sb sc sd se sg sh si sj sk sl sm sn so sr ss st su sv sx sy sz tc td tf tg',
+    'th tj tk tl tm tn to tr tt tv tw tz ua ug uk us uy uz va vc ve vg vi vn vu wf ws ye yt za zm zw',
+    'рф срб бг бел мкд ею қаз укр мон 中国 中國 香港 台湾 台灣 澳門 新加坡 한국 ไทย ລາວ ישראל ایران امارات السعودية مصر قطر',
+    'عمان الجزائر تونس المغرب الاردن البحرين سورية عراق فلسطين سودان موريتانيا مليسيا پاکستان بھارت بارت ڀارت ಭಾರತ ଭାରତ',
+    'ভাৰত ভারত বাংলা భారత్ ලංකා ભારત भारतम् भारत भारोत ഭാരതം ਭਾਰਤ இலங்கை இந்தியா சிங்கப்பூர் հայ გე ελ ευ',
+    // The original generic ones.
+    'com net org edu gov mil int info biz pro aero asia cat coop mobi museum travel xxx',
+    // New generic ones, much used for web sites.
+    'app dev xyz top shop online site store club icu vip live tech blog space website fun news art design agency',
+    'digital solutions software systems company ltd studio team social ninja guru wiki lol rocks hosting bank',
+    'finance money best life today gle zip mov',
+  ]
+    .join(' ')
+    .split(' '),
+);

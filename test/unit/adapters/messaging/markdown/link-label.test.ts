@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { Lexer, type Tokens } from 'marked';
+import { misleads, visibleText } from '../../../../../src/adapters/messaging/markdown/link-label.js';
+
+/** The one link or image a line of Markdown is. */
+const linkOf = (markdown: string): Tokens.Link | Tokens.Image => {
+  const [token] = Lexer.lexInline(markdown);
+  expect(token.type).to.be.oneOf(['link', 'image']);
+  return token as Tokens.Link | Tokens.Image;
+};
+
+describe('link-label: a link label as read, and whether it misleads', () => {
+  const labels: Array<[string, string]> = [
+    ['[**github**.com/o/r](https://x.example)', 'github.com/o/r'],
+    ['[github\\.com](https://x.example)', 'github.com'],
+    ['[github&#46;com](https://x.example)', 'github.com'],
+    ['[`go.mod`](https://x.example)', 'go.mod'],
+    ['[<b>github.com</b>](https://x.example)', '<b>github.com</b>'],
+    ['![see:*github*.com](https://x.example/i.png)', 'see:github.com'],
+  ];
+  for (const [markdown, text] of labels) {
+    it(`reads ${markdown} as ${text}`, () => expect(visibleText(linkOf(markdown).tokens)).to.equal(text));
+  }
+
+  const misleading: readonly string[] = [
+    '[\u201cgithub.com\u201d](https://evil.example/phish)',
+    '[<b>github.com</b>](https://evil.example/phish)',
+    '[see:**github**.com](https://evil.example/phish)',
+    '[\u2192github.com](https://evil.example/phish)',
+    "[('github.com'),](https://evil.example/phish)",
+    '[github.com/x?y](https://evil.example/phish)',
+    '[https://github.com@evil.example](https://evil.example/phish)',
+    '[github.com](https://evilgithub.com/x)',
+    '[github.com](https://github.com.evil.example/x)',
+    '![`github.com`/logo](https://evil.example/i.png)',
+  ];
+  for (const markdown of misleading) {
+    it(`misleads: ${markdown}`, () => {
+      const link = linkOf(markdown);
+      expect(misleads(link, link.href)).to.equal(true);
+    });
+  }
+
+  const honest: readonly string[] = [
+    '[github.com](https://api.github.com/repos/acme/repo)',
+    '[example.com](https://www.example.com)',
+    '[`go.mod`](https://github.com/acme/repo/blob/main/go.mod)',
+    '[**package.json**](https://github.com/acme/repo/blob/main/package.json)',
+    '[README.md](https://github.com/acme/repo/blob/main/README.md)',
+    '[main.rs](https://github.com/acme/repo/blob/main/src/main.rs)',
+    '[index.ts](https://github.com/acme/repo/blob/main/src/index.ts)',
+    '[\u201cgithub.com\u201d](https://github.com/acme)',
+  ];
+  for (const markdown of honest) {
+    it(`does not mislead: ${markdown}`, () => {
+      const link = linkOf(markdown);
+      expect(misleads(link, link.href)).to.equal(false);
+    });
+  }
+});
