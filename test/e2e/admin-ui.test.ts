@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { MAX_FAILURES } from '../../src/application/auth/admin-authentication.js';
 import { adminClient, cookieFrom, setAdminPassword as setPassword } from '../support/admin-http.js';
@@ -6,6 +7,50 @@ import { startGateway, type GatewayProcess } from '../support/gateway-process.js
 import { migratedDataDir } from '../support/data-dirs.js';
 
 const PASSWORD = 'a long admin password';
+
+/**
+ * A POST of a form written by hand in two parts: the headers (with `Expect: 100-continue`) and
+ * the body's first `first` bytes at once; `continued` resolves when the server answers 100
+ * Continue (it has taken the headers), `finish` sends the rest and resolves with the answer.
+ */
+const slowForm = (port: number, path: string, cookie: string, form: string, first: number) => {
+  const socket = connect(port, '127.0.0.1');
+  const chunks: Buffer[] = [];
+  let continued: () => void = () => undefined;
+  const continuedPromise = new Promise<void>((resolve) => (continued = resolve));
+  const closed = new Promise<{ status: number; headers: Record<string, string>; body: string }>((resolve, reject) => {
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks)
+        .toString('utf8')
+        .replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
+      const [head, ...rest] = text.split('\r\n\r\n');
+      const [statusLine, ...lines] = head.split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const name = line.slice(0, line.indexOf(':')).toLowerCase();
+        headers[name] = [headers[name], line.slice(line.indexOf(':') + 1).trim()].filter(Boolean).join(', ');
+      }
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? 0), headers, body: rest.join('\r\n\r\n') });
+    });
+  });
+  socket.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    if (Buffer.concat(chunks).toString('latin1').startsWith('HTTP/1.1 100 Continue\r\n\r\n')) continued();
+  });
+  const body = Buffer.from(form);
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\nCookie: ${cookie}\r\nContent-Type: application/x-www-form-urlencoded\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n`,
+  );
+  socket.write(body.subarray(0, first));
+  return {
+    continued: continuedPromise,
+    finish: () => {
+      socket.write(body.subarray(first));
+      return closed;
+    },
+  };
+};
 
 describe('e2e: admin UI over HTTP, before the first password', function () {
   this.timeout(60_000);
@@ -150,6 +195,30 @@ describe('e2e: admin UI over HTTP', function () {
     }
     expect((await post('/settings/keys', { csrf, name: 'after logout' }, cookie)).status).to.equal(401);
   });
+
+  for (const [how, end] of [
+    ['a logout', (cookie: string, csrf: string) => post('/settings/logout', { csrf }, cookie).then((answer) => expect(answer.status).to.equal(303))],
+    ['a new password', () => setPassword(env, PASSWORD).then((code) => expect(code).to.equal(0))],
+  ] as const) {
+    it(`takes no form whose session ended (${how}) while its body was on its way: no key is made or shown`, async () => {
+      const { cookie, csrf } = await login();
+      const name = `late-key-${how.replace(/ /g, '-')}`;
+      const form = new URLSearchParams({ csrf, name }).toString();
+      // The headers and the body's first bytes; `Expect: 100-continue` says when the server took
+      // the headers (its session check then runs, and passes: the session still exists).
+      const late = slowForm(gateway.port, '/settings/keys', cookie, form, 5);
+      await late.continued;
+      // Another request of the session, answered after that check: the session is still live.
+      expect((await get('/settings/keys', cookie)).status).to.equal(200);
+      await end(cookie, csrf);
+      const answer = await late.finish();
+      expect(answer.status, answer.body).to.equal(401);
+      expect(answer.body).to.contain('Your session has ended; log in again.');
+      expect(answer.headers['set-cookie'] ?? '', 'no key in a cookie').not.to.contain('agw_new_key');
+      const again = await login();
+      expect(await (await get('/settings/keys', again.cookie)).text()).not.to.contain(name);
+    });
+  }
 
   it('shows the login page without any script (it used to load one that failed without a session)', async () => {
     const page = await (await get('/settings/login')).text();

@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { AdminAuthentication, StartedSession } from '../../../application/auth/admin-authentication.js';
+import type { AdminSession } from '../../../ports/admin-store.js';
 import { formBody, formField, type Form } from '../middleware/form-body.js';
 import type { AdminViews } from './admin-views.js';
 
@@ -48,28 +49,41 @@ export const requireSession =
       ctx.state.admin = { session, token };
       return next();
     }
-    if (ctx.get('HX-Request') === 'true') {
-      ctx.set('HX-Redirect', '/settings/login');
-      ctx.status = 401;
-      ctx.body = '';
-      return;
-    }
-    if (ctx.method === 'GET' || ctx.method === 'HEAD') {
-      ctx.status = 303;
-      ctx.redirect('/settings/login');
-      return;
-    }
-    ctx.status = 401;
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = views.page('login', { title: 'Log in' }, { error: 'Your session has ended; log in again.' });
+    withoutSession(ctx, views);
   };
 
-/** Parses a signed-in form and refuses it (403) unless it carries the session's CSRF token. */
+/** The answer to a request without a (live) session; see requireSession. */
+const withoutSession = (ctx: Context, views: AdminViews): void => {
+  if (ctx.get('HX-Request') === 'true') {
+    ctx.set('HX-Redirect', '/settings/login');
+    ctx.status = 401;
+    ctx.body = '';
+    return;
+  }
+  if (ctx.method === 'GET' || ctx.method === 'HEAD') {
+    ctx.status = 303;
+    ctx.redirect('/settings/login');
+    return;
+  }
+  ctx.status = 401;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = views.page('login', { title: 'Log in' }, { error: 'Your session has ended; log in again.' });
+};
+
+/**
+ * Parses a signed-in form and refuses it (403) unless it carries the session's CSRF token.
+ * The session is looked up again once the body is in: one that ended while the body was on
+ * its way (logout, a new password, its expiry) takes no form — the answer is requireSession's
+ * to a request without a session, and nothing is done.
+ */
 export const checkedForm =
   (auth: AdminAuthentication, views: AdminViews): Middleware =>
   async (ctx, next) => {
     const form = await readForm(ctx);
-    const { session } = ctx.state.admin as { session: { csrfToken: string; expiresAt: Date } };
+    const { session: before, token } = ctx.state.admin as { session: AdminSession; token: string };
+    const session = await auth.session(token);
+    if (session === null || !auth.csrfMatches(session, before.csrfToken)) return withoutSession(ctx, views);
+    ctx.state.admin = { session, token };
     if (!auth.csrfMatches(session, formField(form, 'csrf'))) {
       ctx.status = 403;
       ctx.type = 'text/html; charset=utf-8';
