@@ -44,6 +44,12 @@ export const checkNewPassword = (password: string): void => {
   }
 };
 
+/** The form of every session token `login` makes: 64 lower-case hex digits (two v4 UUIDs without their dashes). */
+const SESSION_TOKEN = /^[0-9a-f]{64}$/;
+
+/** Digests of well-formed tokens found without a session, remembered (oldest dropped first past this many). */
+const MAX_ABSENT = 10_000;
+
 export interface StartedSession {
   /** The cookie value; only its digest is stored. */
   readonly token: string;
@@ -64,6 +70,12 @@ export class AdminAuthentication {
   readonly #slots: PasswordCheckSlots;
   readonly #limit: LoginLimit;
   #setUpUntil = Number.NEGATIVE_INFINITY;
+  /**
+   * Digests of well-formed tokens the store had no session for: a cookie sent again costs no
+   * query. A digest only gets a session by a login, which makes a new random token (one taken
+   * from here by the login that makes it); a session that ended never comes back.
+   */
+  readonly #absent = new Set<string>();
 
   constructor(
     private readonly store: AdminStore,
@@ -126,15 +138,31 @@ export class AdminAuthentication {
     }
     await this.#limit.clear(clientKey);
     const token = `${this.ids.next()}${this.ids.next()}`.replace(/-/g, '');
+    if (!SESSION_TOKEN.test(token)) throw new Error('A session token must be 64 lower-case hex digits (the ids are not v4 UUIDs)');
     const session: AdminSession = { csrfToken: this.ids.next(), expiresAt: new Date(now.getTime() + SESSION_HOURS * 3_600_000) };
-    await this.store.addSession(this.crypto.digest(token), session);
+    const digest = this.crypto.digest(token);
+    this.#absent.delete(digest);
+    await this.store.addSession(digest, session);
     return { token, session };
   }
 
-  /** The session of a cookie value, or null. */
+  /**
+   * The session of a cookie value, or null. A value not of the form `login` makes, or one
+   * already found without a session, is answered without a query: a flood of bogus cookies
+   * does not reach the database.
+   */
   async session(token: string | undefined): Promise<AdminSession | null> {
-    if (!token) return null;
-    return this.store.session(this.crypto.digest(token), this.clock.now());
+    if (token === undefined || !SESSION_TOKEN.test(token)) return null;
+    const digest = this.crypto.digest(token);
+    if (this.#absent.has(digest)) return null;
+    const session = await this.store.session(digest, this.clock.now());
+    if (session === null) this.#rememberAbsent(digest);
+    return session;
+  }
+
+  #rememberAbsent(digest: string): void {
+    if (this.#absent.size >= MAX_ABSENT) this.#absent.delete(this.#absent.values().next().value as string);
+    this.#absent.add(digest);
   }
 
   /** Whether a form's CSRF token is the session's, in constant time. */
@@ -143,6 +171,9 @@ export class AdminAuthentication {
   }
 
   async logout(token: string | undefined): Promise<void> {
-    if (token) await this.store.removeSession(this.crypto.digest(token));
+    if (token === undefined || !SESSION_TOKEN.test(token)) return;
+    const digest = this.crypto.digest(token);
+    await this.store.removeSession(digest);
+    this.#rememberAbsent(digest);
   }
 }

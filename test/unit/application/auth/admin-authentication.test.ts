@@ -32,12 +32,17 @@ class CountingHasher implements PasswordHasher {
   }
 }
 
-/** Counts the reads of the password hash. */
+/** Counts the reads of the password hash and the session lookups. */
 class CountingAdminStore extends InMemoryAdminStore {
   hashReads = 0;
+  sessionReads = 0;
   override async passwordHash() {
     this.hashReads++;
     return super.passwordHash();
+  }
+  override async session(tokenDigest: string, now: Date) {
+    this.sessionReads++;
+    return super.session(tokenDigest, now);
   }
 }
 
@@ -180,6 +185,41 @@ describe('AdminAuthentication', () => {
     const third = await auth.login('correct horse battery', '192.0.2.3');
     await auth.setPassword('another long password');
     expect(await auth.session(third.token)).to.equal(null);
+  });
+
+  it('answers a cookie value not of the form it makes (64 lower-case hex digits) without asking the store', async () => {
+    const { auth, store } = await setup();
+    const { token } = await auth.login('correct horse battery', '192.0.2.3');
+    expect(token).to.match(/^[0-9a-f]{64}$/);
+    for (const bogus of ['', 'x', 'bogus-session', 'AB'.repeat(32), token.slice(1), `${token}0`, `${token.slice(1)}g`, ` ${token.slice(1)}`, `${token}\n`]) {
+      expect(await auth.session(bogus), JSON.stringify(bogus)).to.equal(null);
+      await auth.logout(bogus);
+    }
+    expect(store.sessionReads).to.equal(0);
+    expect(await auth.session(token)).not.to.equal(null);
+    expect(store.sessionReads).to.equal(1);
+  });
+
+  it('asks the store once about a well-formed token without a session, and about one whose session was ended by logout not at all', async () => {
+    const { auth, store } = await setup();
+    const unknown = 'ab'.repeat(32);
+    for (let i = 0; i < 5; i++) expect(await auth.session(unknown)).to.equal(null);
+    expect(store.sessionReads).to.equal(1);
+    const { token } = await auth.login('correct horse battery', '192.0.2.3');
+    await auth.logout(token);
+    for (let i = 0; i < 5; i++) expect(await auth.session(token)).to.equal(null);
+    expect(store.sessionReads).to.equal(1);
+  });
+
+  it('finds a new session at once, even when its token was asked about (and found without a session) before the login made it', async () => {
+    const { auth } = await setup();
+    // SequentialIds: the login's token is made of the next two ids, whose form is known.
+    const next = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const predicted = `${next(1)}${next(2)}`.replace(/-/g, '');
+    expect(await auth.session(predicted)).to.equal(null);
+    const { token, session } = await auth.login('correct horse battery', '192.0.2.3');
+    expect(token).to.equal(predicted);
+    expect(await auth.session(token)).to.deep.equal(session);
   });
 
   it("accepts only the session's own CSRF token", async () => {
