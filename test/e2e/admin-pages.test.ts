@@ -201,7 +201,7 @@ describe('e2e: admin pages', function () {
 
   describe('trigger runs', () => {
     /** Fires the deploy trigger and waits until both of its actions are recorded; returns the run page's address. */
-    const fireAndWait = async (cookie: string, branch: string): Promise<string> => {
+    const fireAndWait = async (cookie: string, branch: string, shown = branch.replace(/</g, '&lt;').replace(/>/g, '&gt;')): Promise<string> => {
       const fired = await send(`${gateway.url}/api/webhook`, {
         method: 'POST',
         headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
@@ -217,7 +217,7 @@ describe('e2e: admin pages', function () {
             // Both actions recorded with their outcomes (an action is recorded `running` as it
             // starts): the agent action's outcome names the job it started.
             const ended = run.includes('id="action-1"') && run.includes('<a href="/settings/jobs/');
-            if (run.includes(branch.replace(/</g, '&lt;').replace(/>/g, '&gt;')) && ended) return `/settings/runs/${runId}`;
+            if (run.includes(shown) && ended) return `/settings/runs/${runId}`;
           }
           return undefined;
         },
@@ -241,6 +241,22 @@ describe('e2e: admin pages', function () {
       expect(page).to.match(/<dt>Request<\/dt><dd><code>\/api\/webhook<\/code>, received <time datetime="[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/time>/);
       // The agent action links to the job it started.
       expect(page).to.match(/<a href="\/settings\/jobs\/[0-9a-f-]{36}">Job <code>/);
+    });
+
+    it('shows bidi and zero-width characters of the request escaped on the run page and the delivery page, as the approvals page does', async () => {
+      const { cookie } = await login();
+      const branch = 'deploy \u202etsil\u202c ok\u200b';
+      const shown = 'deploy \\u202etsil\\u202c ok\\u200b';
+      const runPage = await fireAndWait(cookie, branch, shown);
+      const page = await text(client().get(runPage, cookie));
+      expect(page, 'the value the command got').to.contain(`<pre>${shown}</pre>`);
+      expect(page, 'the output').to.contain(`deploying ${shown}\nfatal: no such branch`);
+      expect(page).not.to.match(/[\u202e\u202c\u200b]/);
+      const deliveries = await text(client().get('/settings/deliveries', cookie));
+      const newest = /href="(\/settings\/deliveries\/[0-9a-f-]{36})"/.exec(deliveries)![1];
+      const delivery = await text(client().get(newest, cookie));
+      expect(delivery, 'the request as stored').to.contain(`&quot;branch&quot;: &quot;${shown}&quot;`);
+      expect(delivery).not.to.match(/[\u202e\u202c\u200b]/);
     });
 
     it('links a failed action in the list of runs to its run page', async () => {

@@ -89,8 +89,11 @@ describe('e2e: the delivery log and its replay (embedded database)', function ()
     expect(list).to.contain(`/settings/deliveries/${original}`).and.to.contain('<code>/api/webhook</code>');
     const page = await (await admin.get(`/settings/deliveries/${original}`, cookie)).text();
     expect(page).to.contain('succeeded').and.to.contain('exit code 0').and.to.contain('Replay');
-    // The request as stored, escaped like every value on the pages (eta: & < > " ').
-    expect(page).to.contain(`&quot;id&quot;: &quot;${value.replace(/&/g, '&amp;').replace(/'/g, '&#39;')}&quot;`);
+    // The request as stored, escaped like every value on the pages (eta: & < > " '), its C1
+    // control and its right-to-left override as escapes (as on the approvals page).
+    const asShown = value.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace('\u009b', '\\u009b').replace('\u202e', '\\u202e');
+    expect(page).to.contain(`&quot;id&quot;: &quot;${asShown}&quot;`);
+    expect(page).not.to.match(/[\u009b\u202e]/);
 
     const replayed = await admin.post(`/settings/deliveries/${original}/replay`, { csrf }, cookie);
     expect(replayed.status).to.equal(303);

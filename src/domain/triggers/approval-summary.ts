@@ -55,6 +55,13 @@ export const shownValue = (value: string, limit = SUMMARY_VALUE): string => {
   return `${quotedValue(head)} [… ${value.length - head.length - tail.length} characters left out …] ${quotedValue(tail)}`;
 };
 
+/**
+ * Text of many lines (a request as stored, a command's output) as a page shows it: every
+ * UNSHOWN character escaped (see escaped) but the newline and the tab, so nothing in it is
+ * reordered or hidden, and its lines stay lines.
+ */
+export const shownLines = (text: string): string => text.replace(UNSHOWN, (char) => (char === '\n' || char === '\t' ? char : escaped(char)));
+
 /** The mark that begins each line of an agent job's prompt in a summary. */
 const PROMPT_LINE = '│ ';
 
@@ -67,8 +74,7 @@ const PROMPT_LINE = '│ ';
  */
 const shownPrompt = (prompt: string): string => {
   const lines = (text: string): string[] =>
-    text
-      .replace(UNSHOWN, (char) => (char === '\n' || char === '\t' ? char : escaped(char)))
+    shownLines(text)
       .split('\n')
       .map((line) => `${PROMPT_LINE}${line}`);
   const half = SUMMARY_PROMPT / 2;

@@ -2,6 +2,7 @@ import { parseDeliveryFilter } from '../../../application/triggers/delivery-hist
 import { isDomainError } from '../../../domain/errors/domain-error.js';
 import { parseExactJson } from '../../../domain/templates/exact-json.js';
 import type { ActionRun } from '../../../domain/triggers/action-run.js';
+import { shownLines } from '../../../domain/triggers/approval-summary.js';
 import { NOTICE, notFound, seeOther, showPage, signedIn, uuidParameter, type AdminRouter, type AdminTools } from './admin-http.js';
 import { setFlash } from './flash.js';
 import { badge, excerpt, stamp } from './present.js';
@@ -16,17 +17,21 @@ const outcomeOf = (run: ActionRun): string => {
     typeof run.detail.exitCode === 'number' ? `exit code ${run.detail.exitCode}` : '',
     typeof run.detail.httpStatus === 'number' ? `HTTP ${run.detail.httpStatus}` : '',
     typeof run.detail.jobId === 'string' ? `job ${run.detail.jobId}` : '',
-    run.error === null ? '' : excerpt(run.error, 160),
+    run.error === null ? '' : shownLines(excerpt(run.error, 160)),
   ];
   return facts.filter(Boolean).join('; ') || '—';
 };
 
-/** The stored request text, indented when it is JSON (it is stored as JSON text), its numbers as sent (parseExactJson). */
+/**
+ * The stored request text, indented when it is JSON (it is stored as JSON text), its numbers as
+ * sent (parseExactJson); its bidi, zero-width and other unshown characters escaped (shownLines),
+ * as the approvals page shows them, so that no part of it is reordered or hidden.
+ */
 const readable = (stored: string): string => {
   try {
-    return JSON.stringify(parseExactJson(stored), null, 2);
+    return shownLines(JSON.stringify(parseExactJson(stored), null, 2));
   } catch {
-    return stored;
+    return shownLines(stored);
   }
 };
 

@@ -1,4 +1,5 @@
 import type { ActionRunView } from '../../../application/operations/admin-overview.js';
+import { shownLines } from '../../../domain/triggers/approval-summary.js';
 import type { TriggerAction } from '../../../domain/triggers/trigger.js';
 import { describeCondition } from '../../../domain/triggers/trigger-filter.js';
 import { notFound, showPage, uuidParameter, type AdminRouter, type AdminTools } from './admin-http.js';
@@ -20,6 +21,15 @@ const runHref = (runId: string, actionIndex: number): string => `/settings/runs/
 
 const numberOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
+/**
+ * The values a command got, shown with their unshown characters (bidi, zero width, controls)
+ * escaped, as on the approvals page: request text cannot reorder or hide what the page says.
+ */
+const shownRendering = (rendered: ActionRunView['rendered']): ActionRunView['rendered'] =>
+  rendered?.type === 'command' && rendered.values !== null
+    ? { ...rendered, values: rendered.values.map((value) => ({ ...value, value: shownLines(value.value) })) }
+    : rendered;
+
 const actionModel = (view: ActionRunView, now: Date) => {
   const { run } = view;
   return {
@@ -31,9 +41,9 @@ const actionModel = (view: ActionRunView, now: Date) => {
     attempts: run.attempts,
     exitCode: numberOrNull(run.detail.exitCode),
     httpStatus: numberOrNull(run.detail.httpStatus),
-    error: run.error,
-    output: typeof run.detail.output === 'string' ? run.detail.output : null,
-    rendered: view.rendered,
+    error: run.error === null ? null : shownLines(run.error),
+    output: typeof run.detail.output === 'string' ? shownLines(run.detail.output) : null,
+    rendered: shownRendering(view.rendered),
   };
 };
 
@@ -57,7 +67,7 @@ export const registerTriggerPages = (router: AdminRouter, tools: AdminTools): vo
       action: `${run.actionIndex} (${run.type})`,
       status: badge(run.status),
       attempts: run.attempts,
-      error: run.error === null ? '' : excerpt(run.error, 160),
+      error: run.error === null ? '' : shownLines(excerpt(run.error, 160)),
     }));
     showPage(ctx, tools, 'triggers', 'Triggers', 'triggers', { triggers, runs, reloadProblems: overview.reloadProblems() });
   });
