@@ -1,10 +1,15 @@
+import { createHash } from 'node:crypto';
 import { aiFailureReason, AiCallFailed } from '../../../domain/ai/ai-call-failed.js';
 import { field, NOTICE, seeOther, showPage, signedIn, type AdminRouter, type AdminTools } from './admin-http.js';
 import { chatFailureMessage } from './chat-failures.js';
 import { setFlash } from './flash.js';
 
-/** The web chat's thread: one per admin session (a new login starts a new one). */
-const webThread = (token: string): string => `web:${token.slice(0, 16)}`;
+/**
+ * The web chat's thread: one per admin session (a new login starts a new one), named by 16 hex
+ * digits of a hash of the session's token — never by part of the token itself, which is stored
+ * only as a digest (the thread's name is stored with every turn).
+ */
+export const webThread = (token: string): string => `web:${createHash('sha256').update(`agw web chat\0${token}`).digest('hex').slice(0, 16)}`;
 
 /** The web chat: the same agent as the chat channel, answered before the redirect back to the page. */
 export const registerChatPages = (router: AdminRouter, tools: AdminTools): void => {
