@@ -5,7 +5,7 @@ import type { FireTriggers } from '../../application/triggers/fire-triggers.js';
 import { API_PREFIX, lookupRoute, watchPathsOf, type ApiRoute } from '../../domain/auth/route-policy.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { snapshotRequest, type RequestSnapshot } from '../../domain/templates/request-snapshot.js';
-import { apiKeyAuth } from './middleware/api-key-auth.js';
+import { apiKeyAuth, apiKeyRecheck } from './middleware/api-key-auth.js';
 import { respondWithError } from './middleware/error-responder.js';
 import { jsonBody } from './middleware/json-body.js';
 import { signedBody } from './middleware/signed-body.js';
@@ -50,8 +50,8 @@ export const requestSnapshot = (ctx: Context, credentialHeaders: readonly string
 
 /**
  * Builds the `/api` router from the route policy table. Order per request: route lookup
- * (404/405 before anything else), authentication by the route's policy, body parsing,
- * triggers (SPEC 6.1: only once authentication passed), handler. `platform-secret` routes
+ * (404/405 before anything else), authentication by the route's policy, body parsing, the
+ * API key checked again (apiKeyRecheck: revoked while the body arrived is a 401), triggers (SPEC 6.1: only once authentication passed), handler. `platform-secret` routes
  * check what their headers alone can tell before the body (`beforeBody`: a header-only secret,
  * a missing or malformed signature), then read their body's bytes, which their handler's use
  * case verifies before it parses them (signedBody); it fires the triggers itself once the
@@ -67,6 +67,7 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
   const signed = signedBody(options.bodyLimit);
   const signedJsonOrForm = signedBody(options.bodyLimit, { forms: true });
   const auth = apiKeyAuth(options.authenticate);
+  const recheck = apiKeyRecheck(options.authenticate);
   for (const route of options.routes) {
     const handler = options.handlers[route.name] ?? notImplemented;
     // The route's name reaches the request log through @koa/router (`ctx._matchedRouteName`).
@@ -75,6 +76,8 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
     const beforeBody = options.beforeBody?.[route.name];
     if (beforeBody !== undefined) chain.push(beforeBody);
     if (route.method === 'POST') chain.push(route.auth !== 'platform-secret' ? body : route.channel !== undefined ? signedJsonOrForm : signed);
+    // The key again once the body is in: one revoked while the body was arriving fires nothing.
+    if (route.auth === 'api-key' && route.method === 'POST') chain.push(recheck);
     if (route.auth !== 'platform-secret') chain.push(fire(route, options));
     // A handler's error (a 4xx of validation, mostly) is answered here, as the request log would:
     // rethrown through every middleware above, it cost a rejected promise per async layer

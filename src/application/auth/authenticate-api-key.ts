@@ -23,9 +23,10 @@ export class AuthenticateApiKey {
     private readonly logger: Logger,
   ) {}
 
-  async execute(presented: string | undefined): Promise<ApiKeySummary> {
+  /** `recordUse` false: a check again of a key accepted already (a request's use goes to `last_used_at` once). */
+  async execute(presented: string | undefined, recordUse = true): Promise<ApiKeySummary> {
     const digest = this.#digestOf(presented);
-    return this.#accept(digest, await this.keys.findByHash(digest));
+    return this.#accept(digest, await this.keys.findByHash(digest), recordUse);
   }
 
   /**
@@ -33,10 +34,10 @@ export class AuthenticateApiKey {
    * repository knows it (KeyRepository.knownByHash) — else `undefined`, and the caller awaits
    * execute. A malformed key is refused here too. Spares a known key's request every promise.
    */
-  known(presented: string | undefined): ApiKeySummary | undefined {
+  known(presented: string | undefined, recordUse = true): ApiKeySummary | undefined {
     const digest = this.#digestOf(presented);
     const record = this.keys.knownByHash(digest);
-    return record === undefined ? undefined : this.#accept(digest, record);
+    return record === undefined ? undefined : this.#accept(digest, record, recordUse);
   }
 
   #digestOf(presented: string | undefined): string {
@@ -46,11 +47,11 @@ export class AuthenticateApiKey {
     return this.crypto.digest(presented);
   }
 
-  #accept(digest: string, record: ApiKeyRecord | null): ApiKeySummary {
+  #accept(digest: string, record: ApiKeyRecord | null, recordUse: boolean): ApiKeySummary {
     if (record === null || !this.crypto.equal(digest, record.keyHash)) {
       throw new DomainError('unauthorized', 'Unauthorized');
     }
-    this.#recordUse(record.id);
+    if (recordUse) this.#recordUse(record.id);
     return summarize(record);
   }
 

@@ -303,7 +303,9 @@ export class RunTrigger {
       // finds the command started, and never starts it again.
       const markToClear = mark?.where ?? earlierMark;
       if (markToClear && saved) await this.startMarks?.clear(markToClear).catch(() => undefined);
-      // The output stays out of info lines: it may carry request text.
+      // The output stays out of the log, at every level (the default LOG_LEVEL writes warn lines
+      // too): it may carry request text, or a secret a script echoes. The line says how long it
+      // was; the text is in the run's record only (the admin UI's run page).
       const { output, ...detail } = run.detail;
       const fields = {
         action: index,
@@ -313,9 +315,10 @@ export class RunTrigger {
         durationMs: run.finishedAt.getTime() - startedAt.getTime(),
         error: run.error ?? undefined,
         ...detail,
+        ...(typeof output === 'string' ? { outputLength: output.length } : {}),
       };
       if (run.status === 'succeeded') log.info(fields, 'trigger action finished');
-      else log.warn({ ...fields, output }, run.status === 'not_runnable' ? 'trigger action not runnable' : 'trigger action failed');
+      else log.warn(fields, run.status === 'not_runnable' ? 'trigger action not runnable' : 'trigger action failed');
       statuses.push(run.status);
     }
     return statuses;

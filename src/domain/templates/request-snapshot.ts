@@ -2,7 +2,9 @@ import { parseExactJson } from './exact-json.js';
 
 /**
  * What a trigger may read of the request that fired it (SPEC 2.4). Header names are
- * lower-case; credentials (API key, authorization, cookies, signatures) are never included.
+ * lower-case; credentials (API key, authorization, cookies, signatures, tokens: isCredentialHeader)
+ * are never included. Every header and query parameter is an own data property, `__proto__`
+ * too (look them up with Object.hasOwn).
  */
 export interface RequestSnapshot {
   readonly body: unknown;
@@ -13,8 +15,23 @@ export interface RequestSnapshot {
 /**
  * Headers that carry credentials on any endpoint: never kept in a snapshot, so never stored,
  * rendered or forwarded. Each messaging channel adds its own (MessagingChannel.credentialHeaders).
+ * Besides these, any header whose name says it holds a credential is dropped (CREDENTIAL_NAME).
  */
 export const CREDENTIAL_HEADERS: readonly string[] = ['x-api-key', 'authorization', 'proxy-authorization', 'cookie', 'x-hub-signature', 'x-hub-signature-256'];
+
+/**
+ * The words of a header name (lower-case) that say it carries a credential: `auth`
+ * (Authorization, Proxy-Authorization, X-Auth-Token), `token` (X-Gitlab-Token, Private-Token,
+ * X-Telegram-Bot-Api-Secret-Token, X-CSRF-Token), `secret`, `passw`ord/`passwd`, `signature`
+ * (X-Hub-Signature-256, Stripe-Signature, X-Slack-Signature), `hmac` (X-Shopify-Hmac-Sha256),
+ * `session`, `cookie`, `credential`, `jwt`, and API keys spelled `api-key`, `apikey`, `api_key`
+ * (X-Api-Key, Api-Key), `access-key`, `private-key`, `subscription-key`, `functions-key`. A name
+ * with `key` alone (Idempotency-Key) is kept.
+ */
+const CREDENTIAL_NAME = /auth|token|secret|passw|signature|hmac|session|cookie|credential|jwt|api[-_]?key|(?:access|private|subscription|functions)[-_]?key/;
+
+/** Whether a header (its lower-case name) carries a credential on any endpoint: kept out of every snapshot. */
+export const isCredentialHeader = (lowerCaseName: string): boolean => CREDENTIAL_HEADERS.includes(lowerCaseName) || CREDENTIAL_NAME.test(lowerCaseName);
 
 /** A credential field's place in a body: the names from the top-level object down. */
 type FieldPath = readonly string[];
@@ -71,9 +88,11 @@ const withoutFields = (body: unknown, fields: readonly string[]): unknown => {
 
 /**
  * Builds a snapshot from raw request parts, lower-casing header names and dropping
- * credentials: CREDENTIAL_HEADERS and `moreCredentials` (lower-case; the channels'), and the
- * body's `credentialFields` (a registration's bot token, Slack's verification token: see
- * withoutFields for nested ones).
+ * credentials: the headers isCredentialHeader names and `moreCredentials` (lower-case; the
+ * channels'), and the body's `credentialFields` (a registration's bot token, Slack's
+ * verification token: see withoutFields for nested ones). Headers and query parameters are
+ * defined as own properties (Object.fromEntries), so one named `__proto__` is kept as data, as
+ * JSON.parse keeps it when the stored snapshot is read back.
  */
 export const snapshotRequest = (
   body: unknown,
@@ -82,15 +101,15 @@ export const snapshotRequest = (
   moreCredentials: readonly string[] = [],
   credentialFields: readonly string[] = [],
 ): RequestSnapshot => {
-  const keptHeaders: Record<string, string> = {};
+  const keptHeaders: [string, string][] = [];
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    if (value === undefined || CREDENTIAL_HEADERS.includes(lower) || moreCredentials.includes(lower)) continue;
-    keptHeaders[lower] = typeof value === 'string' ? value : value.join(', ');
+    if (value === undefined || isCredentialHeader(lower) || moreCredentials.includes(lower)) continue;
+    keptHeaders.push([lower, typeof value === 'string' ? value : value.join(', ')]);
   }
-  const keptQuery: Record<string, string | readonly string[]> = {};
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) keptQuery[name] = value;
-  return { body: withoutFields(body, credentialFields), query: keptQuery, headers: keptHeaders };
+  const keptQuery: [string, string | readonly string[]][] = [];
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) keptQuery.push([name, value]);
+  return { body: withoutFields(body, credentialFields), query: Object.fromEntries(keptQuery), headers: Object.fromEntries(keptHeaders) };
 };
 
 /**

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import Koa from 'koa';
 import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
@@ -39,15 +39,19 @@ describe('the /api router (Koa on a loopback server)', () => {
   let key: string;
   let live: readonly Trigger[];
   let requests: InMemoryInboundRequestStore;
+  let keys: InMemoryKeyRepository;
+  let keyId: string;
 
   beforeEach(async () => {
     live = [];
     requests = new InMemoryInboundRequestStore();
     const clock = new FixedClock();
     const logger = new RecordingLogger();
-    const keys = new InMemoryKeyRepository();
+    keys = new InMemoryKeyRepository();
     const crypto = new NodeApiKeyCrypto();
-    key = (await new CreateApiKey(keys, crypto, new SequentialIds(), clock).execute({ name: 'ci' })).key;
+    const created = await new CreateApiKey(keys, crypto, new SequentialIds(), clock).execute({ name: 'ci' });
+    key = created.key;
+    keyId = created.id;
     const fireTriggers = new FireTriggers(
       { current: () => live },
       requests,
@@ -130,5 +134,46 @@ describe('the /api router (Koa on a loopback server)', () => {
     live = watching('/webhook');
     requests.failNext = true;
     expect(await post('/api/webhook', {})).to.deep.equal({ status: 500, body: { error: 'Internal server error' } });
+  });
+
+  /**
+   * A POST written by hand: its headers and the first `early` bytes of its body, then — once the
+   * key passed its first check (its use recorded) — `between`, then the rest. Returns the status
+   * line and body of the answer.
+   */
+  const postInTwoParts = (path: string, body: string, early: number, between: () => Promise<void>): Promise<{ status: number; body: string }> =>
+    new Promise((resolve, reject) => {
+      const socket = connect(Number(new URL(url).port), '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const [head, ...rest] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), body: rest.join('\r\n\r\n') });
+      });
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\nx-api-key: ${key}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, early)}`,
+      );
+      between().then(() => socket.end(body.slice(early)), reject);
+    });
+
+  it('refuses with 401 a request whose key was revoked while its body was arriving, and fires no trigger for it', async () => {
+    live = watching('/webhook');
+    const answer = await postInTwoParts('/api/webhook', '{"deploy":"main"}', 5, async () => {
+      // The key passed its first check (which records its use) before it is revoked.
+      while (keys.touches === 0) await new Promise((resolve) => setImmediate(resolve));
+      expect(await keys.remove(keyId)).to.equal(true);
+    });
+    expect(answer).to.deep.equal({ status: 401, body: '{"error":"Unauthorized"}' });
+    expect(requests.requests.size, 'no request stored for a trigger').to.equal(0);
+  });
+
+  it('still answers a request whose key stays valid while its body arrives in parts', async () => {
+    live = watching('/webhook');
+    const answer = await postInTwoParts('/api/webhook', '{"deploy":"main"}', 5, async () => {
+      while (keys.touches === 0) await new Promise((resolve) => setImmediate(resolve));
+    });
+    expect(answer).to.deep.equal({ status: 200, body: '{"ok":true,"triggers":["t0"]}' });
+    expect(keys.touches, "the request's use is recorded once").to.equal(1);
   });
 });

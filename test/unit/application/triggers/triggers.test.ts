@@ -18,6 +18,7 @@ import { InMemoryActionRunRepository } from '../../../fakes/in-memory-action-run
 import { InMemoryInboundRequestStore } from '../../../fakes/in-memory-inbound-request-store.js';
 import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
 import { RecordingLogger } from '../../../fakes/recording-logger.js';
+import { PinoLogger, createPino } from '../../../../src/adapters/logging/pino-logger.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
 import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
 import { InMemoryTriggerLanes } from '../../../fakes/in-memory-trigger-lanes.js';
@@ -1018,6 +1019,22 @@ describe('RunTrigger', () => {
     const info = logger.entries.filter((e) => e.level === 'info');
     expect(info).to.have.length.above(0);
     expect(JSON.stringify(info)).to.not.contain('request text in the output');
+  });
+
+  it("keeps a failed command's output out of every log line, at every level, saying only its exit code and length", async () => {
+    const written: string[] = [];
+    const logger = new PinoLogger(createPino('trace', { write: (line: string) => void written.push(line) }));
+    const output = 'deploy failed: token=s3cr3t-from-the-script, request said "hello"\n';
+    // make() takes its logger as a RecordingLogger; any Logger will do for RunTrigger.
+    const { runner, runs } = make(new ScriptedShell([3], output), undefined, undefined, logger as unknown as RecordingLogger);
+    await runner.execute(task);
+    expect(runs.runs[0]).to.include({ status: 'failed', error: 'exit code 3' });
+    expect(runs.runs[0].detail.output, 'the output stays in the run record').to.equal(output);
+    const lines = written.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const failed = lines.find((line) => line.msg === 'trigger action failed');
+    expect(failed).to.include({ level: 40, action: 0, type: 'command', exitCode: 3, outputLength: output.length });
+    expect(failed).to.not.have.property('output');
+    expect(written.join('')).to.not.contain('s3cr3t-from-the-script');
   });
 
   it("records a value too large for an environment variable as the action's failure, without running it", async () => {
