@@ -1,4 +1,6 @@
 import { isDomainError } from '../../../domain/errors/domain-error.js';
+import { shownLines } from '../../../domain/triggers/approval-summary.js';
+import { unprintableNameProblem } from '../../../domain/triggers/validate-triggers.js';
 import { answerFor } from '../error-status.js';
 import { field, NOTICE, notFound, pathParameter, seeOther, showPage, signedIn, type AdminRouter, type AdminTools } from './admin-http.js';
 import { setFlash, takeFlash, type FlashCookie } from './flash.js';
@@ -10,6 +12,13 @@ import { stamp } from './present.js';
  * clear on the server, and any replica can show it.
  */
 export const NEW_KEY: FlashCookie = { name: 'agw_new_key', path: '/settings/keys' };
+
+/**
+ * A key's name as the pages show it: one made before names were checked (validateKeyName) may
+ * hold bidi or zero-width characters, and is shown with them as escapes (shownLines) so that it
+ * reads as what it is; it is still listed and revoked by its id.
+ */
+const shownName = (name: string): string => (unprintableNameProblem(name) === undefined ? name : shownLines(name));
 
 interface CreatedKey {
   readonly name: string;
@@ -28,7 +37,7 @@ export const registerKeyPages = (router: AdminRouter, tools: AdminTools): void =
     const created = takeFlash(ctx, NEW_KEY, signedIn(ctx).session.csrfToken);
     const list = (await keys.list()).map((key) => ({
       id: key.id,
-      name: key.name,
+      name: shownName(key.name),
       prefix: key.prefix,
       createdAt: stamp(key.createdAt, now),
       lastUsedAt: key.lastUsedAt ? stamp(key.lastUsedAt, now) : null,
@@ -52,7 +61,7 @@ export const registerKeyPages = (router: AdminRouter, tools: AdminTools): void =
     const id = pathParameter(ctx, 0);
     const key = (await keys.list()).find((candidate) => candidate.id === id);
     if (!key) return notFound(ctx, tools, 'No such key: it may have been revoked already.', { href: '/settings/keys', label: 'Back to the API keys' });
-    showPage(ctx, tools, 'revokeKey', 'Revoke key', 'keys', { key: { id: key.id, name: key.name, prefix: key.prefix } });
+    showPage(ctx, tools, 'revokeKey', 'Revoke key', 'keys', { key: { id: key.id, name: shownName(key.name), prefix: key.prefix } });
   });
 
   router.post('/settings/keys/:id/revoke', tools.form, async (ctx) => {
@@ -64,7 +73,7 @@ export const registerKeyPages = (router: AdminRouter, tools: AdminTools): void =
     });
     setFlash(ctx, NOTICE, signedIn(ctx).session.csrfToken, {
       kind: 'notice',
-      text: key ? `Key ${key.name} revoked: callers using it now get 401.` : 'That key was revoked already.',
+      text: key ? `Key ${shownName(key.name)} revoked: callers using it now get 401.` : 'That key was revoked already.',
     });
     seeOther(ctx, '/settings/keys');
   });
