@@ -17,11 +17,56 @@ const MAX_PER_LOOK = 10;
 /** Missed occurrences counted at most for the catch-up's log line. */
 const MAX_COUNTED = 1000;
 /**
- * How far before `previous()`'s answer the catch-up looks for the last occurrence the loop
- * would have run: a daylight-saving change repeats at most an hour (two in Antarctica/Troll),
- * so the occurrence the loop runs in place of a repeated one lies within it.
+ * How far back a time zone's clocks may have gone for an occurrence to lie in the repeated
+ * hour: a daylight-saving change repeats at most an hour (two in Antarctica/Troll).
  */
-const REPEAT_SPAN_MS = 2 * 3_600_000 + 1;
+const REPEAT_SPAN_MS = 2 * 3_600_000;
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+/** The zone's offset from UTC at `at` (whole seconds), in ms; the process's zone when none is given. */
+const zoneOffset = (timezone: string | undefined, at: number): number => {
+  let format = offsetFormats.get(timezone ?? '');
+  if (format === undefined) {
+    const numeric = 'numeric';
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone,
+      hourCycle: 'h23',
+      year: numeric,
+      month: numeric,
+      day: numeric,
+      hour: numeric,
+      minute: numeric,
+      second: numeric,
+    });
+    offsetFormats.set(timezone ?? '', format);
+  }
+  const part = Object.fromEntries(format.formatToParts(at).map((item) => [item.type, Number(item.value)]));
+  const second = Math.floor(at / 1000) * 1000;
+  return Date.UTC(part.year, part.month - 1, part.day, part.hour, part.minute, part.second) - second;
+};
+
+/**
+ * The instant in `(at - REPEAT_SPAN_MS, at]` at which the zone's clocks changed (went back: the
+ * start of the repeated hour's second pass; or forward: the end of the skipped time); null when
+ * they did not (or the zone is unknown).
+ */
+const clocksChanged = (timezone: string | undefined, at: number): number | null => {
+  try {
+    let before = Math.floor((at - REPEAT_SPAN_MS) / 1000) * 1000;
+    let after = Math.floor(at / 1000) * 1000;
+    const old = zoneOffset(timezone, before);
+    if (zoneOffset(timezone, after) === old) return null;
+    // Zones change on whole seconds: the first second with the new offset.
+    while (after - before > 1000) {
+      const middle = before + Math.floor((after - before) / 2000) * 1000;
+      if (zoneOffset(timezone, middle) === old) before = middle;
+      else after = middle;
+    }
+    return after;
+  } catch {
+    return null;
+  }
+};
 
 /**
  * The schedules' loop, one per replica: it waits for the next occurrence of any enabled
@@ -156,44 +201,57 @@ export class Scheduler {
   }
 
   /**
-   * The schedule's first occurrence after `after`, found from its last occurrence at or before
-   * it rather than from `after` itself: a search that starts inside a daylight-saving change
-   * (which `after`, the last look, moves into) skips the day's occurrence of a time the change
-   * skips, or finds the repeated hour's time a second time; one that starts from an occurrence
-   * does neither (an interval schedule still runs in both repeated hours, as cron does).
+   * The schedule's first occurrence after `after` as the loop runs them: found by `next()` from
+   * its last occurrence at or before `after` (see #loopOccurrence), not from `after` itself. A
+   * search that starts inside a daylight-saving change (which `after`, the last look, moves
+   * into) skips the day's occurrence of a time the change skips, or finds the repeated hour's
+   * time a second time; one that starts from such an occurrence does neither (an interval
+   * schedule still runs in both repeated hours, as cron does).
    */
   #nextAfter(schedule: Schedule, after: Date): Date | null {
-    const last = this.calendar.previous(schedule.schedule, schedule.timezone, after);
-    let at = this.calendar.next(schedule.schedule, schedule.timezone, last ?? after);
-    for (let guard = 0; at !== null && at <= after && guard < 4; guard++) at = this.calendar.next(schedule.schedule, schedule.timezone, at);
-    return at !== null && at <= after ? this.calendar.next(schedule.schedule, schedule.timezone, after) : at;
+    const from = this.#loopOccurrence(schedule, after);
+    if (from === null) return this.calendar.next(schedule.schedule, schedule.timezone, after);
+    let at = this.calendar.next(schedule.schedule, schedule.timezone, from);
+    while (at !== null && at <= after) at = this.calendar.next(schedule.schedule, schedule.timezone, at);
+    return at;
   }
 
   /**
-   * The schedule's last occurrence at or before `now` as the loop runs them: found by `next()`
-   * from the last recorded occurrence (or, after a long stop, from a little before what
-   * `previous()` finds), never taken from `previous()` alone. On the night the clocks go back,
-   * `previous()` finds a daily 02:30 in the repeated hour (the second 02:30), which `next()` —
-   * and so the loop — never produces: taken as due, it would be a "missed" occurrence under a
-   * key of its own, run a second time that day (or recorded as missed when it was not).
+   * The schedule's last occurrence at or before `now` as the loop runs them, when later than
+   * `last` (the last recorded one); null when there is none.
    */
   #lastDue(schedule: Schedule, last: Date, now: Date): Date | null {
-    const previous = this.calendar.previous(schedule.schedule, schedule.timezone, now);
-    // previous() finds every occurrence the loop runs (and some it does not): none since `last`.
-    if (previous === null || previous <= last) return null;
-    // Where the loop goes from the occurrence before it to this one, the loop runs it: no walk
-    // (a schedule every second, down for days, would walk two hours of seconds). Not so for the
-    // second 02:30 of the night the clocks go back, which next() steps over.
-    const before = this.calendar.previous(schedule.schedule, schedule.timezone, new Date(previous.getTime() - 1));
-    if (before !== null && this.calendar.next(schedule.schedule, schedule.timezone, before)?.getTime() === previous.getTime()) return previous;
-    const from = new Date(previous.getTime() - REPEAT_SPAN_MS);
-    let due = from > last ? this.#nextAfter(schedule, from) : last;
-    if (due === null || due > now) return null;
+    let due = this.#loopOccurrence(schedule, now);
+    if (due === null) return null;
+    // On the day the clocks go forward, next() runs a time the change skips (02:30 at 03:30),
+    // which previous() does not find: it lies between previous()'s answer and now.
     for (let at = this.calendar.next(schedule.schedule, schedule.timezone, due); at !== null && at <= now; ) {
       due = at;
       at = this.calendar.next(schedule.schedule, schedule.timezone, at);
     }
-    return due;
+    return due > last ? due : null;
+  }
+
+  /**
+   * An occurrence at or before `at` that the loop runs, the last one previous() finds apart from
+   * those the loop never runs; null when previous() finds none. The loop walks with `next()`,
+   * which on the night the clocks go back steps from the first pass of the repeated hour over the
+   * second for a schedule of fixed hours (a daily 02:30 runs once, a `0,30 2` twice, not four
+   * times), while previous() finds the second pass's times too (and, where the clocks go forward
+   * by half an hour, as on Lord Howe Island, next() steps over the first time after the change
+   * that previous() finds). Taken as occurrences, they would run a second time that day under
+   * keys of their own (or be recorded as missed).
+   */
+  #loopOccurrence(schedule: Schedule, at: Date): Date | null {
+    const found = this.calendar.previous(schedule.schedule, schedule.timezone, at);
+    if (found === null) return null;
+    const change = clocksChanged(schedule.timezone, found.getTime());
+    if (change === null) return found;
+    // The loop goes from the last occurrence before the change to its next(): what lies between, it never runs.
+    const before = this.calendar.previous(schedule.schedule, schedule.timezone, new Date(change - 1));
+    if (before === null) return found;
+    const resumed = this.calendar.next(schedule.schedule, schedule.timezone, before);
+    return resumed !== null && found < resumed ? before : found;
   }
 
   #enabled(): Schedule[] {

@@ -35,19 +35,26 @@ const rewriteTokens = (action: Fields): { action: Fields; refused: Array<[string
 };
 
 const FIELD_NAMES = ['minute', 'hour', 'day-of-month', 'month', 'day-of-week'];
-/** An item of a field that is cron-parser's `H` (hash): `H`, `H/5`, `H(0-5)`, `H(0-5)/2`. No month or weekday name starts with H. */
-const HASH_ITEM = /^h(?:$|[(/])/i;
+/**
+ * cron-parser's names: in the month and weekday fields it reads every run of three letters as
+ * one (`THU`, `mar`) before anything else, and refuses a run that is none (`march`, `thursday`).
+ */
+const NAME_RUN = /[a-z]{3}/gi;
+const NAMED_FIELDS = ['month', 'day-of-week'];
 
 /**
  * The first field using `H`, with why; undefined when there is none. The calendar (cron-parser)
  * reads `H` as a random value drawn at every parse, so each replica and each look would run the
- * schedule at another time, several times an hour. Its other extensions (`L`, `W`, `#`, `?`)
- * are deterministic and were always accepted: they stay.
+ * schedule at another time, several times an hour. It does so wherever the H stands once the
+ * names are read: alone (`H`, `H/5`, `H(0-5)`), in a list, a range or a step (`1,H`, `0-H`, `5/H`),
+ * or beside a digit or letter (`HL`, `H#2`, `1H`, `THUH`, whose value then depends on the draw).
+ * Its other extensions (`L`, `W`, `#`, `?`) are deterministic and were always accepted: they stay.
  */
 const unsupportedCronSyntax = (fields: readonly string[]): string | undefined => {
   const names = fields.length === 6 ? ['second', ...FIELD_NAMES] : FIELD_NAMES;
   for (const [i, field] of fields.entries()) {
-    if (!field.split(',').some((item) => HASH_ITEM.test(item))) continue;
+    const read = NAMED_FIELDS.includes(names[i]) ? field.replace(NAME_RUN, '') : field;
+    if (!/h/i.test(read)) continue;
     return `${names[i]} field "${field}" uses H, which the cron library reads as a new random time at every look (replicas would run the schedule at different times, several times an hour); write the minute or hour you want`;
   }
   return undefined;

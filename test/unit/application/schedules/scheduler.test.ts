@@ -131,6 +131,22 @@ describe('Scheduler', () => {
       expect(await loop('30 2 * * *', '2026-10-24T22:00:00Z')).to.deep.equal(['2026-10-25T00:30:00.000Z']);
     });
 
+    it('runs `0,30 2` at the first 02:00 and 02:30 only on the night the clocks go back', async () => {
+      expect(await loop('0,30 2 * * *', '2026-10-24T22:00:00Z')).to.deep.equal(['2026-10-25T00:00:00.000Z', '2026-10-25T00:30:00.000Z']);
+    });
+
+    it('runs no second 02:30 of `0,30 2` when it starts inside the repeated hour (after the second 02:00)', async () => {
+      expect(await loop('0,30 2 * * *', '2026-10-25T01:15:00Z')).to.deep.equal([]);
+    });
+
+    it('runs no second 02:30 of a daily 02:30 when it starts inside the repeated hour', async () => {
+      expect(await loop('30 2 * * *', '2026-10-25T01:15:00Z')).to.deep.equal([]);
+    });
+
+    it('runs a daily 02:30 at 03:30 when it starts on the night the clocks go forward after 03:00', async () => {
+      expect(await loop('30 2 * * *', '2026-03-29T01:10:00Z')).to.deep.equal(['2026-03-29T01:30:00.000Z']);
+    });
+
     it('runs an hourly schedule every hour through the repeated hour, as cron does', async () => {
       expect(await loop('0 * * * *', '2026-10-24T22:30:00Z')).to.deep.equal([
         '2026-10-24T23:00:00.000Z',
@@ -227,6 +243,75 @@ describe('Scheduler', () => {
         ]);
         const line = later.logger.entries.find((entry) => entry.message.includes('(catch-up)'));
         expect(line?.fields).to.deep.include({ occurrence: '2026-10-25T00:30:00.000Z', missed: 5 });
+      });
+    });
+
+    describe('across daylight-saving changes (Europe/Berlin), taking the occurrence the loop (next()) runs, never one from previous() alone', () => {
+      // 29 March 2026: 02:00 CET becomes 03:00 CEST at 01:00Z; the loop runs a daily 02:30 at 03:30 (01:30Z), `0,30 2` once at 03:00 (01:00Z).
+      // 25 October 2026: 03:00 CEST becomes 02:00 CET at 01:00Z; the loop runs a daily 02:30 at the first 02:30 (00:30Z) only,
+      // `0,30 2` at 00:00Z and 00:30Z only, an hourly :30 in both repeated hours (00:30Z and 01:30Z).
+      const cases: Array<[string, string, string, string, string | null, number?]> = [
+        // [expression, last recorded, restart, what the loop ran meanwhile, due (null: nothing), missed]
+        ['30 2 * * *', '2026-03-28T01:30:00Z', '2026-03-29T12:00:00Z', 'last before the gap, down through it', '2026-03-29T01:30:00.000Z', 1],
+        ['30 2 * * *', '2026-03-25T01:30:00Z', '2026-03-29T12:00:00Z', 'down for days up to the gap day', '2026-03-29T01:30:00.000Z', 4],
+        ['30 2 * * *', '2026-03-28T01:30:00Z', '2026-03-29T01:15:00Z', 'restart inside the gap day before 03:30', null],
+        ['30 2 * * *', '2026-03-29T01:30:00Z', '2026-03-29T12:00:00Z', 'last at the gap day’s 03:30', null],
+        ['30 2 * * *', '2026-03-29T01:30:00Z', '2026-03-30T12:00:00Z', 'last at the gap day’s 03:30, down a day', '2026-03-30T00:30:00.000Z', 1],
+        ['0,30 2 * * *', '2026-03-28T01:30:00Z', '2026-03-29T12:00:00Z', 'last before the gap, down through it', '2026-03-29T01:00:00.000Z', 1],
+        ['0,30 2 * * *', '2026-03-29T01:00:00Z', '2026-03-29T12:00:00Z', 'last at the gap day’s 03:00', null],
+        ['30 * * * *', '2026-03-29T00:30:00Z', '2026-03-29T01:45:00Z', 'hourly, last before the gap', '2026-03-29T01:30:00.000Z', 1],
+        ['30 * * * *', '2026-03-28T23:30:00Z', '2026-03-29T03:00:00Z', 'hourly, down through the gap', '2026-03-29T02:30:00.000Z', 3],
+        ['30 2 * * *', '2026-10-24T00:30:00Z', '2026-10-25T12:00:00Z', 'last the day before, down through the repeated hour', '2026-10-25T00:30:00.000Z', 1],
+        ['30 2 * * *', '2026-10-24T00:30:00Z', '2026-10-25T01:45:00Z', 'restart after the second 02:30', '2026-10-25T00:30:00.000Z', 1],
+        ['30 2 * * *', '2026-10-25T00:30:00Z', '2026-10-25T01:45:00Z', 'last at the first 02:30, restart after the second', null],
+        ['30 2 * * *', '2026-10-25T00:30:00Z', '2026-10-26T12:00:00Z', 'last at the first 02:30, down a day', '2026-10-26T01:30:00.000Z', 1],
+        [
+          '0,30 2 * * *',
+          '2026-10-25T00:00:00Z',
+          '2026-10-25T01:45:00Z',
+          'last at the first 02:00, restart after the second 02:30',
+          '2026-10-25T00:30:00.000Z',
+          1,
+        ],
+        ['0,30 2 * * *', '2026-10-25T00:30:00Z', '2026-10-25T01:15:00Z', 'last at the first 02:30, restart after the second 02:00', null],
+        ['0,30 2 * * *', '2026-10-25T00:30:00Z', '2026-10-25T12:00:00Z', 'last at the first 02:30, restart after the repeated hour', null],
+        ['0,30 2 * * *', '2026-10-24T00:30:00Z', '2026-10-25T12:00:00Z', 'last the day before, down through the repeated hour', '2026-10-25T00:30:00.000Z', 2],
+        ['30 * * * *', '2026-10-25T00:30:00Z', '2026-10-25T01:45:00Z', 'hourly, last at the first 02:30', '2026-10-25T01:30:00.000Z', 1],
+        ['30 * * * *', '2026-10-24T23:30:00Z', '2026-10-25T03:00:00Z', 'hourly, down through the repeated hour', '2026-10-25T02:30:00.000Z', 3],
+      ];
+      for (const [expression, last, now, situation, due, missed] of cases)
+        it(`${expression}, ${situation} (last ${last}, restart ${now}): ${due ?? 'nothing'}`, async () => {
+          const berlin = schedule({ schedule: expression, timezone: 'Europe/Berlin' });
+          const { scheduler, runs, tasks, logger } = setup([berlin], now);
+          await runs.add({
+            schedule: 'nightly',
+            occurrence: new Date(last),
+            status: 'succeeded',
+            catchUp: false,
+            runId: null,
+            updatedAt: new Date(last),
+            error: null,
+          });
+          await scheduler.catchUp(new Date(now));
+          expect(tasks().map((task) => [task.occurrence, task.catchUp])).to.deep.equal(due === null ? [] : [[due, true]]);
+          if (due !== null) expect(logger.entries.find((entry) => entry.message.includes('(catch-up)'))?.fields).to.deep.include({ occurrence: due, missed });
+        });
+
+      it('records as missed, with catch_up false, the occurrence the loop runs on the day the clocks go forward', async () => {
+        const { scheduler, runs, tasks } = setup([schedule({ schedule: '30 2 * * *', timezone: 'Europe/Berlin', catchUp: false })], '2026-03-29T12:00:00Z');
+        await runs.add({
+          schedule: 'nightly',
+          occurrence: new Date('2026-03-25T01:30:00Z'),
+          status: 'succeeded',
+          catchUp: false,
+          runId: null,
+          updatedAt: new Date(),
+          error: null,
+        });
+        await scheduler.catchUp(new Date('2026-03-29T12:00:00Z'));
+        expect(tasks()).to.deep.equal([]);
+        const [latest] = await runs.forSchedule('nightly', 1);
+        expect([latest.occurrence.toISOString(), latest.status]).to.deep.equal(['2026-03-29T01:30:00.000Z', 'missed']);
       });
     });
 
