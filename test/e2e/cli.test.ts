@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
 import { runCli, runCliOnTerminal, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
-import { migratedDataDir } from '../support/data-dirs.js';
+import { migratedDataDir, openPglite } from '../support/data-dirs.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 
 /*
@@ -188,12 +188,21 @@ describe('e2e: the agent-gateway command', function () {
       expect(listed.stderr).to.equal(`using the embedded database in ${dataDir} (not in use by a server)\n`);
     });
 
-    it("shows a key name's bidi overrides and C1 controls escaped on the terminal, as stored in JSON", async () => {
+    it('refuses a key name with bidi overrides or C1 controls, and shows such a name stored before the rule escaped on the terminal, as stored in JSON', async () => {
       const dataDir = await migratedDataDir('cli-name');
       const name = 'ci\u202egnp.exe\u009b2J';
-      const created = await runCli(['keys', 'create', '--name', name], { DATA_DIR: dataDir });
+      const refused = await runCli(['keys', 'create', '--name', name], { DATA_DIR: dataDir });
+      expect(refused.code).to.equal(1);
+      expect(refused.stderr).to.contain('Key name holds U+202E');
+      const created = await runCli(['keys', 'create', '--name', 'ci'], { DATA_DIR: dataDir });
       expect(created.code, created.stderr).to.equal(0);
-      expect(created.stdout).to.contain('Created API key "ci\\u202egnp.exe\\x9b2J"');
+      // A name stored before names were checked (9fa743d): written as such a version stored it.
+      const db = await openPglite(join(dataDir, 'pglite'));
+      try {
+        await db.query('update api_keys set name = $1', [name]);
+      } finally {
+        await db.close();
+      }
       const listed = await runCli(['keys', 'list'], { DATA_DIR: dataDir });
       expect(lines(listed.stdout)[1].split('\t')[1]).to.equal('ci\\u202egnp.exe\\x9b2J');
       const json = await runCli(['keys', 'list', '--json'], { DATA_DIR: dataDir });
