@@ -148,8 +148,9 @@ export class AdminAuthentication {
 
   /**
    * The session of a cookie value, or null. A value not of the form `login` makes, or one
-   * already found without a session, is answered without a query: a flood of bogus cookies
-   * does not reach the database.
+   * already found without a session (the last MAX_ABSENT of them), is answered without a query:
+   * a flood of malformed or repeated cookies does not reach the database. Each new value of the
+   * right form still costs one query.
    */
   async session(token: string | undefined): Promise<AdminSession | null> {
     if (token === undefined || !SESSION_TOKEN.test(token)) return null;
