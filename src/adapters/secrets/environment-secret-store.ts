@@ -1,4 +1,4 @@
-import type { NamedSecret } from '../../domain/jobs/redact-secrets.js';
+import type { NamedSecret, SecretContext } from '../../domain/jobs/redact-secrets.js';
 import type { AgentVariable, SecretStore } from '../../ports/secret-store.js';
 
 /** Where a provider's secret is: the AI provider registry's entry (adapters/ai/ai-providers.ts), given by the container. */
@@ -29,6 +29,28 @@ const CREDENTIAL_NAME = /(?:TOKEN|SECRET|PASSWORD|_KEY)$/;
 export const MIN_SERVICE_SECRET = 12;
 
 /**
+ * The contexts in which a variable's value is assigned to it: an environment dump or `.env` file
+ * (`NAME=v`, also quoted, which a compose file's `- NAME=v` holds too), JSON (`"NAME": "v"`) and
+ * YAML (`NAME: v`, also quoted).
+ */
+const assignments = (name: string): SecretContext[] => [
+  { before: `${name}=`, after: '' },
+  { before: `${name}="`, after: '"' },
+  { before: `${name}='`, after: "'" },
+  { before: `"${name}": "`, after: '"' },
+  { before: `"${name}":"`, after: '"' },
+  { before: `${name}: `, after: '' },
+  { before: `${name}: "`, after: '"' },
+  { before: `${name}: '`, after: "'" },
+];
+
+/** The contexts in which a URL's password stands: its user part (`app:v@`) and a `password=v` parameter. */
+const URL_PASSWORD: readonly SecretContext[] = [
+  { before: ':', after: '@' },
+  { before: 'password=', after: '' },
+];
+
+/**
  * The values of the service's own environment that no job log, summary or model may show. An
  * agent runs as the service's user and can read the service's environment
  * (`/proc/<pid>/environ`, the `.env` file): it never gets these values, but what it prints of
@@ -40,26 +62,27 @@ export const MIN_SERVICE_SECRET = 12;
  * Each is looked for trimmed (the form measured is the form matched):
  * - from MIN_SERVICE_SECRET characters on, wherever it appears;
  * - shorter, only in the context that says it is this credential, which an ordinary word never
- *   has: a URL's password between the `:` and the `@` of its user part (`app:s3cr3t@`, where
- *   `postgres://app:s3cr3t@db` shows `postgres://app[redacted DATABASE_URL password]db`) or after
- *   `password=`, and a credential variable as assigned in an environment dump or `.env` file
- *   (`PGPASSWORD=s3cr3t`, also quoted), the assignment then redacted whole. So `env`, the
- *   service's `/proc/<pid>/environ` and the database URL printed show none of them, while the
- *   `postgres` of `POSTGRES_PASSWORD=postgres` stays in `image: postgres:16`. The same short
- *   value printed on its own is not found: it cannot be told from the word.
+ *   has (NamedSecret.context): a URL's password between the `:` and the `@` of its user part or
+ *   after `password=` (`postgres://app:s3cr3t@db` shows `postgres://app:[redacted DATABASE_URL
+ *   password]@db`), and a credential variable as assigned (`assignments`: `PGPASSWORD=s3cr3t`
+ *   shows `PGPASSWORD=[redacted PGPASSWORD]`). Only the whole context with the value is found,
+ *   never a piece of it: `All tests pass`, `the password`, `handled the POST` stay, and the
+ *   `postgres` of `POSTGRES_PASSWORD=postgres` stays in `image: postgres:16`. So `env`, the
+ *   service's `/proc/<pid>/environ` and the database URL printed show none of them; the same
+ *   short value printed on its own is not found: it cannot be told from the word.
  */
 const serviceSecrets = (env: Readonly<Record<string, string | undefined>>, providerVariables: ReadonlySet<string>): NamedSecret[] => {
   const found: NamedSecret[] = [];
   /** `value` (trimmed) wherever it appears when long enough, else in each of its `contexts`. */
-  const add = (name: string, value: string, contexts: (secret: string) => string[]): void => {
+  const add = (name: string, value: string, contexts: readonly SecretContext[]): void => {
     const secret = value.trim();
     if (secret === '') return;
     if (secret.length >= MIN_SERVICE_SECRET) found.push({ name, value: secret });
-    else for (const context of contexts(secret)) found.push({ name, value: context });
+    else for (const context of contexts) found.push({ name, value: secret, context });
   };
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || name.startsWith(AGENT_PREFIX) || providerVariables.has(name)) continue;
-    if (CREDENTIAL_NAME.test(name)) add(name, value, (secret) => [`${name}=${secret}`, `${name}="${secret}"`, `${name}='${secret}'`]);
+    if (CREDENTIAL_NAME.test(name)) add(name, value, assignments(name));
     if (!value.includes('://') || !URL.canParse(value)) continue;
     const url = new URL(value);
     // As written in the URL (percent-encoded) and decoded: a program prints either.
@@ -69,7 +92,7 @@ const serviceSecrets = (env: Readonly<Record<string, string | undefined>>, provi
       .filter((pair) => pair.startsWith('password='));
     const written = [url.password, ...query.map((pair) => pair.slice('password='.length))];
     const forms = new Set([...written, ...written.map(safeDecode), ...url.searchParams.getAll('password')]);
-    for (const form of forms) add(`${name} password`, form, (secret) => [`:${secret}@`, `password=${secret}`]);
+    for (const form of forms) add(`${name} password`, form, URL_PASSWORD);
   }
   return found;
 };

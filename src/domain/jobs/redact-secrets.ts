@@ -2,6 +2,18 @@
 export interface NamedSecret {
   readonly name: string;
   readonly value: string;
+  /**
+   * Set for a value that is secret only where this text surrounds it (a short password is an
+   * ordinary word elsewhere): the value is then redacted only where `before` and `after` stand
+   * around it, and they stay (`postgres://app:[redacted DATABASE_URL password]@db`).
+   */
+  readonly context?: SecretContext;
+}
+
+/** The text that stands before and after a value where it is the secret (either may be empty). */
+export interface SecretContext {
+  readonly before: string;
+  readonly after: string;
 }
 
 /**
@@ -21,6 +33,46 @@ const formsOf = (secret: NamedSecret): string[] => {
   return [...new Set(forms)].filter((form) => form.length >= MIN_REDACTED_LENGTH);
 };
 
+/** A value in its context: as set and as written inside a JSON string, of any length (its context says what it is). */
+const contextFormsOf = (value: string): string[] => [...new Set([value, JSON.stringify(value).slice(1, -1)])].filter((form) => form !== '');
+
+type Span = { start: number; end: number; name: string };
+
+/**
+ * The spans of a value that is secret only in its context: each occurrence of `before`, the
+ * value and `after`, the value's part only. Where output was cut, text that ends with the whole
+ * `before` and the beginning of the value, or begins with the end of the value and the whole
+ * `after` (at least MIN_REDACTED_LENGTH characters of the value, and a context that is not
+ * empty), is taken for a cut-off value too: a piece of the value alone, or of its context, is
+ * never enough (`the password`, `All tests pass` stay).
+ */
+const contextSpans = (text: string, name: string, value: string, { before, after }: SecretContext): Span[] => {
+  const spans: Span[] = [];
+  for (const form of contextFormsOf(value)) {
+    const whole = before + form + after;
+    for (let at = text.indexOf(whole); at !== -1; at = text.indexOf(whole, at + 1)) {
+      spans.push({ start: at + before.length, end: at + before.length + form.length, name });
+    }
+    if (before !== '') {
+      for (let length = Math.min(form.length - 1, text.length - before.length); length >= MIN_REDACTED_LENGTH; length--) {
+        if (text.endsWith(before + form.slice(0, length))) {
+          spans.push({ start: text.length - length, end: text.length, name });
+          break;
+        }
+      }
+    }
+    if (after !== '') {
+      for (let length = Math.min(form.length - 1, text.length - after.length); length >= MIN_REDACTED_LENGTH; length--) {
+        if (text.startsWith(form.slice(form.length - length) + after)) {
+          spans.push({ start: 0, end: length, name });
+          break;
+        }
+      }
+    }
+  }
+  return spans;
+};
+
 /**
  * Replaces every occurrence of a secret's value with `[redacted NAME]`. Occurrences that
  * overlap (one secret inside another, or a value repeating into itself) are replaced as one
@@ -29,10 +81,15 @@ const formsOf = (secret: NamedSecret): string[] => {
  * Output is often cut at a size limit, at its end or (keeping the end of a long log) at its
  * beginning: text that ends with the beginning of a value, or begins with the end of one (at
  * least MIN_REDACTED_LENGTH characters of it), is taken for a cut-off value and redacted too.
+ * A value with a context is found only there, whatever its length (contextSpans).
  */
 export const redactSecrets = (text: string, secrets: readonly NamedSecret[]): string => {
-  const spans: Array<{ start: number; end: number; name: string }> = [];
+  const spans: Span[] = [];
   for (const secret of secrets) {
+    if (secret.context) {
+      spans.push(...contextSpans(text, secret.name, secret.value, secret.context));
+      continue;
+    }
     for (const form of formsOf(secret)) {
       for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) spans.push({ start: at, end: at + form.length, name: secret.name });
       for (let length = Math.min(form.length - 1, text.length); length >= MIN_REDACTED_LENGTH; length--) {

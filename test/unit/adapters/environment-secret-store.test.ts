@@ -60,7 +60,11 @@ describe('EnvironmentSecretStore: the service’s own credentials are redacted f
   });
 
   it('leaves what is no credential, short values named like one, and the AGENT_LLM_* values the model may read, as they are', () => {
-    const values = store.redactedSecrets().map((secret) => secret.value);
+    // None is redacted wherever it appears (a short credential only in its context).
+    const values = store
+      .redactedSecrets()
+      .filter((secret) => secret.context === undefined)
+      .map((secret) => secret.value);
     for (const kept of ['/usr/bin:/bin', '3000', 'offered-3b9d', '', 'postgres', 'date']) expect(values).not.to.include(kept);
     expect(redactSecrets('sorted by date', store.redactedSecrets())).to.equal('sorted by date');
     // A compose file the agent reads and writes back keeps its words.
@@ -75,13 +79,56 @@ describe('EnvironmentSecretStore: the service’s own credentials are redacted f
       AI_PROVIDERS,
     );
     const redact = (text: string): string => redactSecrets(text, short.redactedSecrets());
-    expect(redact('connecting to postgres://app:s3cr3t@db/app failed')).to.equal('connecting to postgres://app[redacted DATABASE_URL password]db/app failed');
+    expect(redact('connecting to postgres://app:s3cr3t@db/app failed')).to.equal('connecting to postgres://app:[redacted DATABASE_URL password]@db/app failed');
     expect(redact('DATABASE_URL=postgres://app:s3cr3t@db/app')).not.to.contain('s3cr3t');
     expect(redact('url=redis://cache?password=pw%2B1 / pw+1: host=cache password=pw+1')).not.to.match(/pw%2B1|password=pw\+1/);
     const dump = 'PGPASSWORD=hunter2\0POSTGRES_PASSWORD=postgres\0PGPASSWORD="hunter2"\n';
-    expect(redact(dump)).to.equal('[redacted PGPASSWORD]\0[redacted POSTGRES_PASSWORD]\0[redacted PGPASSWORD]\n');
+    expect(redact(dump)).to.equal('PGPASSWORD=[redacted PGPASSWORD]\0POSTGRES_PASSWORD=[redacted POSTGRES_PASSWORD]\0PGPASSWORD="[redacted PGPASSWORD]"\n');
     // The same short values as words: kept.
     expect(redact('image: postgres:16 # user app, table s3cr3t, hunter2')).to.equal('image: postgres:16 # user app, table s3cr3t, hunter2');
+  });
+
+  it('redacts a short credential assigned in JSON or YAML, the value only', () => {
+    const short = new EnvironmentSecretStore({ PGPASSWORD: 'hunter2', POSTGRES_PASSWORD: 'postgres' }, AI_PROVIDERS);
+    const redact = (text: string): string => redactSecrets(text, short.redactedSecrets());
+    expect(redact('{"PGPASSWORD": "hunter2", "POSTGRES_PASSWORD":"postgres"}')).to.equal(
+      '{"PGPASSWORD": "[redacted PGPASSWORD]", "POSTGRES_PASSWORD":"[redacted POSTGRES_PASSWORD]"}',
+    );
+    expect(redact('environment:\n  POSTGRES_PASSWORD: postgres\n  PGPASSWORD: "hunter2"\nimage: postgres:16')).to.equal(
+      'environment:\n  POSTGRES_PASSWORD: [redacted POSTGRES_PASSWORD]\n  PGPASSWORD: "[redacted PGPASSWORD]"\nimage: postgres:16',
+    );
+  });
+
+  it('leaves ordinary text that shares a piece of a short credential’s context as it is: only the whole context with the value is redacted', () => {
+    const short = new EnvironmentSecretStore({ DATABASE_URL: 'postgres://postgres:postgres@db/app', POSTGRES_PASSWORD: 'postgres' }, AI_PROVIDERS);
+    const redact = (text: string): string => redactSecrets(text, short.redactedSecrets());
+    for (const text of [
+      'All tests pass',
+      'Make the tests pass',
+      'the login form hashes the password',
+      'the bypass',
+      'handled the POST',
+      'password',
+      'POSTGRES_PASS',
+      'image: postgres:16',
+      'gres and more',
+    ]) {
+      expect(redact(text), text).to.equal(text);
+    }
+    expect(redact('postgres://postgres:postgres@db')).to.equal('postgres://postgres:[redacted DATABASE_URL password]@db');
+    expect(redact('DATABASE_URL=postgres://postgres:postgres@db/app')).to.equal('DATABASE_URL=postgres://postgres:[redacted DATABASE_URL password]@db/app');
+  });
+
+  it('hides a short credential cut off at the end or beginning of the output only where its whole context stands beside it', () => {
+    const short = new EnvironmentSecretStore({ DATABASE_URL: 'postgres://app:s3cr3t@db/app', PGPASSWORD: 'hunter2' }, AI_PROVIDERS);
+    const redact = (text: string): string => redactSecrets(text, short.redactedSecrets());
+    expect(redact('log… PGPASSWORD=hunt')).to.equal('log… PGPASSWORD=[redacted PGPASSWORD]');
+    expect(redact('log… postgres://app:s3cr')).to.equal('log… postgres://app:[redacted DATABASE_URL password]');
+    expect(redact('cr3t@db/app then more')).to.equal('[redacted DATABASE_URL password]@db/app then more');
+    // Without the whole context, or under 4 characters of the value: kept.
+    expect(redact('we hunt')).to.equal('we hunt');
+    expect(redact('log… PGPASSWORD=hun')).to.equal('log… PGPASSWORD=hun');
+    expect(redact('cr3t and more')).to.equal('cr3t and more');
   });
 
   it('measures a credential trimmed and looks for it as measured: surrounding whitespace neither makes a short one long nor hides a long one', () => {

@@ -85,6 +85,34 @@ describe('redactSecrets', () => {
       '[redacted AGENT_KEY] [redacted AGENT_KEY] [redacted AGENT_KEY] [redacted AGENT_KEY]',
     );
   });
+
+  describe('a value with a context (secret only where that text surrounds it)', () => {
+    const url = [{ name: 'DB password', value: 'postgres', context: { before: ':', after: '@' } }];
+    const assigned = [{ name: 'PGPASSWORD', value: 'pw', context: { before: 'password=', after: '' } }];
+
+    it('redacts the value where its whole context surrounds it, whatever its length, and keeps the context', () => {
+      expect(redactSecrets('postgres://postgres:postgres@db postgres:16', url)).to.equal('postgres://postgres:[redacted DB password]@db postgres:16');
+      expect(redactSecrets('a password=pw b', assigned)).to.equal('a password=[redacted PGPASSWORD] b');
+    });
+
+    it('never takes a piece of the context and value, at either end of the text, for a cut-off value', () => {
+      expect(redactSecrets('All tests pass', [{ name: 'X', value: 'postgres', context: { before: 'password=', after: '' } }])).to.equal('All tests pass');
+      expect(redactSecrets('the bypass', [{ name: 'X', value: 'postgres', context: { before: 'password=', after: '' } }])).to.equal('the bypass');
+      expect(redactSecrets('handled the POST', [{ name: 'X', value: 'postgres', context: { before: 'POSTGRES_PASSWORD=', after: '' } }])).to.equal(
+        'handled the POST',
+      );
+      expect(redactSecrets('gres@ then', [{ name: 'X', value: 'postgres', context: { before: ':', after: '@' } }])).to.equal('[redacted X]@ then');
+      expect(redactSecrets('gres then', url)).to.equal('gres then');
+      expect(redactSecrets('ends in post', url)).to.equal('ends in post');
+      expect(redactSecrets('ends in :post', url)).to.equal('ends in :[redacted DB password]');
+      expect(redactSecrets('ends in :pos', url)).to.equal('ends in :pos');
+    });
+
+    it('finds the value written inside a JSON string in its context too', () => {
+      const quoted = [{ name: 'Q', value: 'a"b', context: { before: 'Q=', after: ';' } }];
+      expect(redactSecrets(JSON.stringify('Q=a"b;'), quoted)).to.equal('"Q=[redacted Q];"');
+    });
+  });
 });
 
 describe('redactSecretsDeep', () => {
