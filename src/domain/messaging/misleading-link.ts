@@ -11,8 +11,9 @@
  * character references decoded, emphasis markers gone), and it is read as the eye reads it
  * (visibleForm): invisible format characters (zero-width spaces, joiners, soft hyphens, every
  * `\p{Cf}`) are dropped, compatibility forms folded (NFKC: full-width letters), and the
- * ideographic and full-width full stops taken for the dot they look like, so
- * `github\u200b.com` and `github\u3002com` name github.com as plainly as `github.com` does.
+ * ideographic and full-width full stops, the middle dots and the other dots of
+ * LOOKALIKE_FULL_STOPS taken for the dot they look like, so `github\u200b.com`,
+ * `github\u3002com` and `github\u00b7com` name github.com as plainly as `github.com` does.
  *
  * The whole text is scanned for host names, whatever stands around them (`see:github.com`,
  * `“github.com”`, `<b>github.com</b>`, `→github.com`, `(github.com),`): a host name is a run of
@@ -20,20 +21,25 @@
  *  - after a scheme (`https://`, any host, also `localhost`) or `//`, or when it starts with `www.`;
  *  - otherwise when its last label is a top-level domain of TOP_LEVEL_DOMAINS, a compact list:
  *    versions (`v1.2.3`), abbreviations (`e.g.`), libraries (`Vue.js`) and most file names
- *    (`go.mod`, `package.json`, `index.ts`) end in no TLD, so they name none.
+ *    (`go.mod`, `package.json`, `index.ts`) end in no TLD, so they name none. A last label
+ *    outside ASCII that looks like a listed TLD (`github.соm` in Cyrillic, `github.cᴏm`) or mixes
+ *    scripts is read as the TLD it looks like (readsAs);
+ *  - or when it is one of the few WELL_KNOWN_HOSTS on a file extension's TLD (`docs.rs`, `brew.sh`).
  * A host name in a path is still one (`mirrors/github.com/x` reads as github.com's). Not hosts:
  * an address's path and query after its host (`github.com/login?next=x.example`), an e-mail's
  * local part unless it ends in a generic TLD (`wei.li@`, but not `github.com@`), and a file
  * name: a run ending in an extension of FILE_EXTENSIONS that is a TLD too (`README.md`,
  * `main.rs`, `setup.py`, `install.sh`, `v2.zip`, `demo.mov`; Moldova, Serbia, Paraguay, St
  * Helena…), without a path after it (`readme.md/x` is a host) and unless its stem ends in a
- * generic TLD (`github.com.md` names github.com.md). So a bare `bun.sh` is taken for a script: a
- * coding agent names its files far more often than such hosts.
+ * generic TLD (`github.com.md` names github.com.md). So a bare `install.sh` is taken for a script:
+ * a coding agent names its files far more often than such hosts.
  *
  * A named host is honest when the link opens it or one of its subdomains, `www.` aside, label by
  * label: `[github.com](https://api.github.com/x)` and `[example.com](https://www.example.com)`
  * stay links, `[github.com](https://evilgithub.com)` and `[github.com](https://github.com.evil.example)`
- * do not. A `mailto:` link opens its recipients' domains. A text whose address has a user part
+ * do not. A domain whose subdomains are others' sites is no parent (isSharedSuffix):
+ * `[github.io](https://attacker.github.io)` and `[co.uk](https://evil.co.uk)` mislead. A `mailto:`
+ * link opens its recipients' domains. A text whose address has a user part
  * (`https://github.com@evil.example`, `//github.com@evil.example`) always misleads: the host is
  * the part after the `@`, which few readers see.
  */
@@ -44,8 +50,19 @@ export const isMisleadingLink = (text: string, href: string): boolean => {
   return named.some((host) => !targets.some((target) => within(target, host)));
 };
 
-/** Full stops a reader takes for `.`: ideographic (U+3002), full-width (U+FF0E), half-width ideographic (U+FF61). */
-const LOOKALIKE_FULL_STOPS = /[\u3002\uff0e\uff61]/g;
+/**
+ * Dots a reader takes for `.` in a host name, as they stand after NFKC (which already folds the
+ * one dot leader U+2024, the small full stop U+FE52 and the full-width full stop U+FF0E to `.`,
+ * the Greek ano teleia U+0387 to U+00B7, the half-width katakana middle dot U+FF65 to U+30FB):
+ * ideographic (U+3002), full-width (U+FF0E) and half-width ideographic (U+FF61) full stops, the
+ * middle dot (U+00B7), the Syriac supralinear and sublinear full stops (U+0701, U+0702), the
+ * Canadian syllabics final middle dot (U+1427), the runic single punctuation (U+16EB), the
+ * hyphenation point (U+2027), the bullet and dot operators (U+2219, U+22C5), the word separator
+ * middle dot and raised dot (U+2E31, U+2E33), the katakana middle dot (U+30FB) and the Lisu
+ * tone mark that is a dot (U+A4F8). Prose keeps reading as prose: `col·lecció`, `ジョン・スミス`
+ * end in no TLD.
+ */
+const LOOKALIKE_FULL_STOPS = /[\u3002\uff0e\uff61\u00b7\u0701\u0702\u1427\u16eb\u2027\u2219\u22c5\u2e31\u2e33\u30fb\ua4f8]/g;
 
 /** A text as it reads: no invisible format characters, compatibility forms folded, look-alike full stops as `.`, lower case. */
 const visibleForm = (text: string): string =>
@@ -118,15 +135,150 @@ const trimmedRun = (run: string, index: number): [number, number] => {
 
 /** Whether a dotted run without a scheme or `www.` names a host: its last label a TLD, and it no file name. */
 const namesHost = (labels: readonly string[], after: string, emailDomain: boolean): boolean => {
+  const run = labels.join('.');
+  if (WELL_KNOWN_HOSTS.some((host) => run === host || run.endsWith(`.${host}`))) return true;
   const last = labels[labels.length - 1];
   if (!isTopLevelDomain(last)) return false;
   if (emailDomain || after === '/' || !FILE_EXTENSIONS.has(last)) return true;
   return labels.length > 2 && isGenericTopLevelDomain(labels[labels.length - 2]);
 };
 
-const isTopLevelDomain = (label: string): boolean => TOP_LEVEL_DOMAINS.has(label) || label.startsWith('xn--');
+const isTopLevelDomain = (label: string): boolean => readsAs(label) !== undefined;
 /** A TLD that is no country code nor file extension (`com`, `org`, `dev`): what ends a host name in a reader's eye, even inside a file or e-mail name. */
-const isGenericTopLevelDomain = (label: string): boolean => label.length > 2 && isTopLevelDomain(label) && !FILE_EXTENSIONS.has(label);
+const isGenericTopLevelDomain = (label: string): boolean => {
+  const tld = readsAs(label);
+  return tld !== undefined && tld.length > 2 && !FILE_EXTENSIONS.has(tld);
+};
+
+/**
+ * The top-level domain a last label reads as, or undefined when it reads as none: itself when
+ * listed (also an internationalised one as it reads, `рф`) or in IDNA's ASCII form (`xn--…`);
+ * otherwise, for a label with a character outside ASCII, the listed ASCII TLD it looks like
+ * (`соm` in Cyrillic, `іо`, `cᴏm` with a small capital, `cóm`: see lookalikeOf), or itself when
+ * it mixes ASCII letters with letters of another script (`cоmpany`). NFKC folds none of these,
+ * and a reader takes `github.соm` for github.com. Prose ends in no such label (`安装说明.请看`).
+ */
+const readsAs = (label: string): string | undefined => {
+  if (TOP_LEVEL_DOMAINS.has(label) || label.startsWith('xn--')) return label;
+  if (/^[\x00-\x7f]*$/.test(label)) return undefined;
+  return lookalikeOf(label) ?? (/[a-z]/.test(label) && /(?!\p{Script=Latin})\p{L}/u.test(label) ? label : undefined);
+};
+
+/** The listed ASCII TLD a label looks like, letter for letter, its accents aside, or undefined. */
+const lookalikeOf = (label: string): string | undefined => {
+  const letters = [...label.normalize('NFD').replace(/\p{M}/gu, '')];
+  const readings = letters.map((letter) => (/^[a-z\d]$/.test(letter) ? letter : (LATIN_LOOKALIKES[letter] ?? '')));
+  if (readings.includes('')) return undefined;
+  return ASCII_TOP_LEVEL_DOMAINS.find((tld) => tld.length === readings.length && [...tld].every((letter, index) => readings[index].includes(letter)));
+};
+
+/**
+ * Letters that read as Latin ones, in lower case (a text is compared lower-cased, so `М` and `Н`
+ * are here as `м` and `н`): Cyrillic, Greek, Armenian, and Latin letters outside ASCII that no
+ * accent-stripping brings back to it (dotless i, small capitals). Each maps to the letters it can
+ * be taken for. A small choice of Unicode's confusables (https://www.unicode.org/Public/security/latest/confusables.txt),
+ * enough for the top-level domains of TOP_LEVEL_DOMAINS.
+ */
+const LATIN_LOOKALIKES: Readonly<Record<string, string>> = {
+  // Cyrillic.
+  а: 'a',
+  в: 'b',
+  г: 'r',
+  е: 'e',
+  з: '3',
+  і: 'i',
+  ј: 'j',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  п: 'n',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  ь: 'b',
+  ѕ: 's',
+  һ: 'h',
+  ӏ: 'l',
+  ү: 'y',
+  ԁ: 'd',
+  ԍ: 'g',
+  ԛ: 'q',
+  ԝ: 'w',
+  // Greek.
+  α: 'a',
+  β: 'b',
+  γ: 'y',
+  ε: 'e',
+  ζ: 'z',
+  η: 'hn',
+  ι: 'il',
+  κ: 'k',
+  μ: 'mu',
+  ν: 'v',
+  ο: 'o',
+  π: 'n',
+  ρ: 'p',
+  σ: 'o',
+  ς: 'c',
+  τ: 't',
+  υ: 'uy',
+  χ: 'x',
+  ω: 'w',
+  ϲ: 'c',
+  ϳ: 'j',
+  // Armenian.
+  հ: 'h',
+  ո: 'n',
+  ս: 'u',
+  ց: 'g',
+  զ: 'q',
+  օ: 'o',
+  // Latin outside ASCII: dotless letters, IPA, small capitals.
+  ı: 'i',
+  ȷ: 'j',
+  ɑ: 'a',
+  ɡ: 'g',
+  ɩ: 'i',
+  ƅ: 'b',
+  ł: 'l',
+  ø: 'o',
+  đ: 'd',
+  ħ: 'h',
+  ᴀ: 'a',
+  ʙ: 'b',
+  ᴄ: 'c',
+  ᴅ: 'd',
+  ᴇ: 'e',
+  ꜰ: 'f',
+  ɢ: 'g',
+  ʜ: 'h',
+  ɪ: 'i',
+  ᴊ: 'j',
+  ᴋ: 'k',
+  ʟ: 'l',
+  ᴍ: 'm',
+  ɴ: 'n',
+  ᴏ: 'o',
+  ᴘ: 'p',
+  ʀ: 'r',
+  ꜱ: 's',
+  ᴛ: 't',
+  ᴜ: 'u',
+  ᴠ: 'v',
+  ᴡ: 'w',
+  ʏ: 'y',
+  ᴢ: 'z',
+};
+
+/**
+ * Hosts on a TLD of FILE_EXTENSIONS that a reader knows as sites, not files (the Rust
+ * documentation and installer, Homebrew, Bun): named, they are hosts, with or without a path.
+ * Kept tiny: every name here is a file name no longer (`lib.rs` is left out: a Rust crate's root).
+ */
+const WELL_KNOWN_HOSTS: readonly string[] = ['docs.rs', 'rustup.rs', 'brew.sh', 'bun.sh'];
 
 /** The hosts a link opens: its host, a `mailto:` link's recipients' domains; none for an address without one (tel:, tg://…). */
 const targetHosts = (href: string): string[] => {
@@ -147,8 +299,34 @@ const within = (target: string, named: string): boolean => {
   const shown = comparable(named);
   if (opened === shown) return true;
   const topLabel = opened.slice(opened.lastIndexOf('.') + 1);
-  return shown.includes('.') && !/^\d*$/.test(topLabel) && opened.endsWith(`.${shown}`);
+  return shown.includes('.') && !/^\d*$/.test(topLabel) && !isSharedSuffix(shown) && opened.endsWith(`.${shown}`);
 };
+
+/**
+ * Whether a domain's subdomains belong to others than it does, so that it is no parent vouching
+ * for them: a shared-hosting domain (`github.io`, `vercel.app`; all of `amazonaws.com`, whose
+ * buckets' names have dots), or a second level under a country code (`co.uk`, `com.au`, `gov.br`).
+ * `[github.io](https://attacker.github.io)` misleads.
+ */
+const isSharedSuffix = (domain: string): boolean => {
+  if (SHARED_HOSTING.has(domain) || domain.endsWith('.amazonaws.com')) return true;
+  const labels = domain.split('.');
+  return labels.length === 2 && COUNTRY_SECOND_LEVELS.has(labels[0]) && /^[a-z]{2}$/.test(labels[1]);
+};
+
+/** Domains under which anyone may have a site (from the public suffix list's private section, https://publicsuffix.org/list/). */
+const SHARED_HOSTING: ReadonlySet<string> = new Set(
+  [
+    'github.io gitlab.io pages.dev workers.dev vercel.app netlify.app herokuapp.com blogspot.com s3.amazonaws.com',
+    'amazonaws.com cloudfront.net azurewebsites.net web.app firebaseapp.com appspot.com onrender.com fly.dev',
+    'glitch.me repl.co replit.app surge.sh ngrok.io ngrok-free.app trycloudflare.com',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+/** Second-level domains under a country code that registries sell names under (`co.uk`, `com.au`, `ac.jp`, `gov.br`). */
+const COUNTRY_SECOND_LEVELS: ReadonlySet<string> = new Set('co com org net ac gov edu ne or go gob gouv mil nic ltd plc sch nom'.split(' '));
 
 /** A host as compared: as a URL has it (lower case, IDNA's ASCII form), without a trailing dot or a leading `www.`. */
 const comparable = (host: string): string => {
@@ -197,3 +375,6 @@ const TOP_LEVEL_DOMAINS: ReadonlySet<string> = new Set(
     .join(' ')
     .split(' '),
 );
+
+/** The ASCII ones of TOP_LEVEL_DOMAINS, which a look-alike label is compared with. */
+const ASCII_TOP_LEVEL_DOMAINS: readonly string[] = [...TOP_LEVEL_DOMAINS].filter((tld) => /^[a-z]+$/.test(tld));

@@ -75,6 +75,38 @@ describe('isMisleadingLink: a link whose text names another host than it opens',
       'https://v1271.zip',
     ],
     ['a user part among words', 'see https://github.com@evil.example', 'https://evil.example'],
+    // A TLD spelt with look-alike letters NFKC does not fold: read as the TLD it looks like.
+    ['a Cyrillic s and o in the TLD, with a path', 'github.\u0441\u043em/acme/repo/pull/1', 'https://evil.example/x'],
+    ['a Cyrillic i and o for .io', 'github.\u0456\u043e', 'https://evil.example/x'],
+    ['a Cyrillic .com after another name', 'paypal.\u0441\u043em', 'https://evil.example/x'],
+    ['a small capital O in the TLD', 'github.c\u1d0fm', 'https://evil.example/x'],
+    ['a Cyrillic .com, the ASCII host opened', 'github.\u0441\u043em', 'https://github.com/x'],
+    ['an upper-case Cyrillic .COM', 'GITHUB.\u0421\u041e\u041c', 'https://evil.example/x'],
+    ['an accented letter in the TLD', 'github.c\u00f3m', 'https://evil.example/x'],
+    ['a Greek omicron in the TLD', 'github.c\u03bfm', 'https://evil.example/x'],
+    ['a TLD mixing Latin and Cyrillic letters', 'acme.co\u043cpany', 'https://evil.example/x'],
+    ['a Cyrillic .com as an e-mail-like local part', 'github.\u0441\u043em@evil.example/login', 'https://evil.example/login'],
+    ['a file-like name whose stem ends in a Cyrillic .com', 'github.\u0441\u043em.md', 'https://evil.example/x'],
+    // A domain whose subdomains are others' sites vouches for none of them.
+    ['a shared-hosting domain, a site under it opened', 'github.io', 'https://attacker.github.io'],
+    ['a storage domain, a bucket under it opened', 's3.amazonaws.com', 'https://evil.s3.amazonaws.com'],
+    ['a regional storage endpoint, a bucket under it opened', 's3.eu-west-1.amazonaws.com', 'https://evil.s3.eu-west-1.amazonaws.com'],
+    ['a pages domain with a path, a site under it opened', 'vercel.app/docs', 'https://evil.vercel.app/docs'],
+    ['a second level under a country code, a name under it opened', 'co.uk', 'https://evil.co.uk/login'],
+    ['a commercial second level under a country code, a name under it opened', 'com.au', 'https://evil.com.au'],
+    // Dots a reader takes for `.`.
+    ['a middle dot for the dot', 'github\u00b7com/o/r', 'https://evil.example/phish'],
+    ['a Greek ano teleia for the dot', 'github\u0387com', 'https://evil.example/phish'],
+    ['a katakana middle dot for the dot', 'github\u30fbcom/o/r', 'https://evil.example/phish'],
+    ['a half-width katakana middle dot for the dot', 'github\uff65com', 'https://evil.example/phish'],
+    ['a Syriac supralinear full stop for the dot', 'github\u0701com/o/r', 'https://evil.example/phish'],
+    ['a one dot leader for the dot', 'github\u2024com/o/r', 'https://evil.example/phish'],
+    ['a small full stop for the dot', 'github\ufe52com/o/r', 'https://evil.example/phish'],
+    ['a hyphenation point for the dot', 'github\u2027com', 'https://evil.example/phish'],
+    ['a dot operator for the dot', 'github\u22c5com', 'https://evil.example/phish'],
+    // Well-known hosts on a file extension's TLD.
+    ['docs.rs, another host opened', 'docs.rs', 'https://evil.example/phish'],
+    ['brew.sh, another host opened', 'brew.sh', 'https://evil.example/phish'],
   ];
   for (const [what, text, href] of misleading) {
     it(`misleads: ${what}`, () => expect(isMisleadingLink(text, href)).to.equal(true));
@@ -127,13 +159,35 @@ describe('isMisleadingLink: a link whose text names another host than it opens',
     ['localhost, opened', 'http://localhost:3000/x', 'http://localhost:3000/x'],
     ['an e-mail address with a dotted local part', 'Anna.Smith@github.com', 'mailto:anna.smith@github.com'],
     ['an e-mail address among several recipients', 'a@x.example or b@github.com', 'mailto:a@x.example,b@github.com'],
+    // Look-alikes and other scripts: a TLD only when it looks like one.
+    ['an internationalised host on an internationalised TLD, opened', '\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444', 'https://xn--e1afmkfd.xn--p1ai/'],
+    ['a Cyrillic .com host, the same host opened', 'github.\u0441\u043em', 'https://github.xn--m-0tbi/'],
+    ['Russian abbreviations', '\u0438 \u0442.\u0435. \u0442.\u0434.', 'https://example.com/docs'],
+    ['a Catalan middle dot', 'col\u00b7lecci\u00f3', 'https://example.com/docs'],
+    ['a katakana middle dot between names', '\u30b8\u30e7\u30f3\u30fb\u30b9\u30df\u30b9', 'https://example.com/docs'],
+    // A site on a shared domain, or a name under a country's second level, still vouches for its own subdomains.
+    ['a site on a shared-hosting domain, a subdomain of it opened', 'acme.github.io', 'https://docs.acme.github.io/x'],
+    ['a name under a country second level, its www. opened', 'bbc.co.uk', 'https://www.bbc.co.uk/news'],
+    ['a name under a country second level, a subdomain opened', 'bbc.co.uk', 'https://news.bbc.co.uk'],
+    ['a shared-hosting domain, itself opened', 'github.io', 'https://github.io/'],
+    // Well-known hosts on a file extension's TLD, opened.
+    ['docs.rs, opened', 'docs.rs', 'https://docs.rs/serde'],
+    ['brew.sh, opened', 'brew.sh', 'https://brew.sh/'],
   ];
   for (const [what, text, href] of ordinary) {
     it(`does not mislead: ${what}`, () => expect(isMisleadingLink(text, href)).to.equal(false));
   }
 
   it('reads a long text in linear time: no pattern backtracks over a run once for each of its characters', () => {
-    const texts = ['a'.repeat(50_000), 'a-'.repeat(25_000), `a${'-'.repeat(50_000)}b`, `${'a'.repeat(50_000)}:/`, 'ab.cd '.repeat(10_000)];
+    const texts = [
+      'a'.repeat(50_000),
+      'a-'.repeat(25_000),
+      `a${'-'.repeat(50_000)}b`,
+      `${'a'.repeat(50_000)}:/`,
+      'ab.cd '.repeat(10_000),
+      'аб.со '.repeat(10_000),
+      `a.${'\u0441'.repeat(50_000)}`,
+    ];
     const started = performance.now();
     for (const text of texts) isMisleadingLink(text, 'https://x.example');
     expect(performance.now() - started).to.be.below(1000);

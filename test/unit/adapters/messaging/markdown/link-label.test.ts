@@ -33,6 +33,12 @@ describe('link-label: a link label as read, and whether it misleads', () => {
     '[github.com](https://evilgithub.com/x)',
     '[github.com](https://github.com.evil.example/x)',
     '![`github.com`/logo](https://evil.example/i.png)',
+    '[github.\u0441\u043em/acme/repo/pull/1](https://evil.example/x)',
+    '[**github**.c\u1d0fm](https://evil.example/x)',
+    '[github\u00b7com](https://evil.example/x)',
+    '[github.io](https://attacker.github.io)',
+    '[s3.amazonaws.com](https://evil.s3.amazonaws.com)',
+    '[docs.rs](https://evil.example)',
   ];
   for (const markdown of misleading) {
     it(`misleads: ${markdown}`, () => {
@@ -50,6 +56,8 @@ describe('link-label: a link label as read, and whether it misleads', () => {
     '[main.rs](https://github.com/acme/repo/blob/main/src/main.rs)',
     '[index.ts](https://github.com/acme/repo/blob/main/src/index.ts)',
     '[\u201cgithub.com\u201d](https://github.com/acme)',
+    '[docs.rs](https://docs.rs/serde)',
+    '[bbc.co.uk](https://www.bbc.co.uk/news)',
   ];
   for (const markdown of honest) {
     it(`does not mislead: ${markdown}`, () => {
