@@ -25,8 +25,7 @@ export class AuthenticateApiKey {
 
   /** `recordUse` false: a check again of a key accepted already (a request's use goes to `last_used_at` once). */
   async execute(presented: string | undefined, recordUse = true): Promise<ApiKeySummary> {
-    const digest = this.#digestOf(presented);
-    return this.#accept(digest, await this.keys.findByHash(digest), recordUse);
+    return summarize(await this.accept(presented, recordUse));
   }
 
   /**
@@ -35,9 +34,44 @@ export class AuthenticateApiKey {
    * execute. A malformed key is refused here too. Spares a known key's request every promise.
    */
   known(presented: string | undefined, recordUse = true): ApiKeySummary | undefined {
+    const record = this.acceptKnown(presented, recordUse);
+    return record === undefined ? undefined : summarize(record);
+  }
+
+  /**
+   * execute, answering the key's record: what stillAccepted takes to check the key again.
+   * The record stays inside the gateway (it holds the digest): never shown nor logged.
+   */
+  async accept(presented: string | undefined, recordUse = true): Promise<ApiKeyRecord> {
+    const digest = this.#digestOf(presented);
+    return this.#accept(digest, await this.keys.findByHash(digest), recordUse);
+  }
+
+  /** known, answering the key's record (see accept). */
+  acceptKnown(presented: string | undefined, recordUse = true): ApiKeyRecord | undefined {
     const digest = this.#digestOf(presented);
     const record = this.keys.knownByHash(digest);
     return record === undefined ? undefined : this.#accept(digest, record, recordUse);
+  }
+
+  /**
+   * Whether the key whose record accept or acceptKnown answered is still stored, by memory
+   * alone: the repository still knows its digest (KeyRepository.knownByHash: never a record
+   * deleted since) as the same key. No digest is computed again — the record holds it, and the
+   * first check compared it. `false` says only that memory cannot tell (the key revoked, its
+   * cache cleared, change notifications down): the caller asks stillStored.
+   */
+  stillAccepted(record: ApiKeyRecord): boolean {
+    const current = this.keys.knownByHash(record.keyHash);
+    return current === record || (current !== undefined && current.id === record.id);
+  }
+
+  /** stillAccepted asking the store: rejects with `unauthorized` when the key is gone. Records no use. */
+  async stillStored(record: ApiKeyRecord): Promise<void> {
+    const current = await this.keys.findByHash(record.keyHash);
+    if (current === null || current.id !== record.id) {
+      throw new DomainError('unauthorized', 'Unauthorized');
+    }
   }
 
   #digestOf(presented: string | undefined): string {
@@ -47,12 +81,12 @@ export class AuthenticateApiKey {
     return this.crypto.digest(presented);
   }
 
-  #accept(digest: string, record: ApiKeyRecord | null, recordUse: boolean): ApiKeySummary {
+  #accept(digest: string, record: ApiKeyRecord | null, recordUse: boolean): ApiKeyRecord {
     if (record === null || !this.crypto.equal(digest, record.keyHash)) {
       throw new DomainError('unauthorized', 'Unauthorized');
     }
     if (recordUse) this.#recordUse(record.id);
-    return summarize(record);
+    return record;
   }
 
   #recordUse(id: string): void {

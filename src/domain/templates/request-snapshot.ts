@@ -15,23 +15,100 @@ export interface RequestSnapshot {
 /**
  * Headers that carry credentials on any endpoint: never kept in a snapshot, so never stored,
  * rendered or forwarded. Each messaging channel adds its own (MessagingChannel.credentialHeaders).
- * Besides these, any header whose name says it holds a credential is dropped (CREDENTIAL_NAME).
+ * Besides these, any header whose name says it holds a credential is dropped
+ * (CREDENTIAL_NAME_PATTERNS).
  */
 export const CREDENTIAL_HEADERS: readonly string[] = ['x-api-key', 'authorization', 'proxy-authorization', 'cookie', 'x-hub-signature', 'x-hub-signature-256'];
 
 /**
- * The words of a header name (lower-case) that say it carries a credential: `auth`
- * (Authorization, Proxy-Authorization, X-Auth-Token), `token` (X-Gitlab-Token, Private-Token,
- * X-Telegram-Bot-Api-Secret-Token, X-CSRF-Token), `secret`, `passw`ord/`passwd`, `signature`
- * (X-Hub-Signature-256, Stripe-Signature, X-Slack-Signature), `hmac` (X-Shopify-Hmac-Sha256),
- * `session`, `cookie`, `credential`, `jwt`, and API keys spelled `api-key`, `apikey`, `api_key`
- * (X-Api-Key, Api-Key), `access-key`, `private-key`, `subscription-key`, `functions-key`. A name
- * with `key` alone (Idempotency-Key) is kept.
+ * What in a header's name (lower-case) says it carries a credential: a name any of them matches
+ * is dropped, unless it is one of IDENTITY_HEADERS. docs/triggers.md ("Template tokens") lists
+ * them for operators; keep both in step.
  */
-const CREDENTIAL_NAME = /auth|token|secret|passw|signature|hmac|session|cookie|credential|jwt|api[-_]?key|(?:access|private|subscription|functions)[-_]?key/;
+export const CREDENTIAL_NAME_PATTERNS: readonly RegExp[] = [
+  // Authorization, Proxy-Authorization, X-Forwarded-Authorization, Authentication.
+  /authori[sz]ation|authentication/,
+  // `auth` as a word of its own: Auth, X-Auth, X-Auth-Token, X-Auth-Key, X-Auth-User. Not a word
+  // that only begins with it: X-Authentik-Username, X-Goog-Authenticated-User-Email are kept.
+  /(?:^|[-_.])auth(?:[-_.]|$)/,
+  // X-Gitlab-Token, Private-Token, X-Csrf-Token, X-Amz-Security-Token, X-Auth-Request-Access-Token.
+  /token/,
+  // X-Webhook-Secret, X-Telegram-Bot-Api-Secret-Token, Cf-Access-Client-Secret.
+  /secret/,
+  // X-Password, X-Passwd, X-Passphrase.
+  /passw|passphrase/,
+  // X-Hub-Signature-256, Stripe-Signature, X-Slack-Signature, X-Shopify-Hmac-Sha256.
+  /signature|hmac/,
+  // X-Session-Id, Cookie, Set-Cookie.
+  /session|cookie/,
+  // X-Client-Credentials.
+  /credential/,
+  // X-Jwt-Assertion, Cf-Access-Jwt-Assertion, X-Goog-Iap-Jwt-Assertion, X-Authentik-Jwt.
+  /jwt/,
+  // API keys: X-Api-Key, Api-Key, X-Apikey, Api_Key, X-Auth-Key, Ocp-Apim-Subscription-Key,
+  // X-Functions-Key, X-Access-Key. A `key` alone (Idempotency-Key) is no credential.
+  /(?:api|auth|access|private|subscription|functions)[-_]?key/,
+];
+
+/**
+ * Headers a reverse proxy sets to say who the user it authenticated is (a name, an email, an id,
+ * groups): identities, not credentials, and named by the proxy, so an operator cannot rename
+ * them. Kept in snapshots whatever CREDENTIAL_NAME_PATTERNS say — only these exact names, so a
+ * credential a proxy passes on (X-Auth-Request-Access-Token, X-Authentik-Jwt,
+ * Cf-Access-Jwt-Assertion) stays dropped.
+ */
+export const IDENTITY_HEADERS: readonly string[] = [
+  // oauth2-proxy
+  'x-auth-request-user',
+  'x-auth-request-email',
+  'x-auth-request-preferred-username',
+  'x-auth-request-groups',
+  // Cloudflare Access, Google IAP
+  'cf-access-authenticated-user-email',
+  'x-goog-authenticated-user-email',
+  'x-goog-authenticated-user-id',
+  // authentik
+  'x-authentik-username',
+  'x-authentik-email',
+  'x-authentik-name',
+  'x-authentik-uid',
+  'x-authentik-groups',
+  // Authelia, nginx/Apache auth modules and others
+  'remote-user',
+  'remote-email',
+  'remote-name',
+  'remote-groups',
+  'x-forwarded-user',
+  'x-forwarded-email',
+  'x-forwarded-preferred-username',
+  'x-forwarded-groups',
+];
+
+const isCredentialName = (lowerCaseName: string): boolean =>
+  CREDENTIAL_HEADERS.includes(lowerCaseName) ||
+  (!IDENTITY_HEADERS.includes(lowerCaseName) && CREDENTIAL_NAME_PATTERNS.some((pattern) => pattern.test(lowerCaseName)));
+
+/**
+ * isCredentialHeader's answers by name: a request's dozen headers cost a lookup each, not a dozen
+ * patterns. Bounded — cleared when full — so that callers sending ever new header names cannot
+ * make it grow.
+ */
+const answers = new Map<string, boolean>();
+const MAX_ANSWERS = 1_000;
+
+/** How many names isCredentialHeader remembers (tests: it stays at most 1 000). */
+export const credentialAnswersHeld = (): number => answers.size;
 
 /** Whether a header (its lower-case name) carries a credential on any endpoint: kept out of every snapshot. */
-export const isCredentialHeader = (lowerCaseName: string): boolean => CREDENTIAL_HEADERS.includes(lowerCaseName) || CREDENTIAL_NAME.test(lowerCaseName);
+export const isCredentialHeader = (lowerCaseName: string): boolean => {
+  let credential = answers.get(lowerCaseName);
+  if (credential === undefined) {
+    credential = isCredentialName(lowerCaseName);
+    if (answers.size >= MAX_ANSWERS) answers.clear();
+    answers.set(lowerCaseName, credential);
+  }
+  return credential;
+};
 
 /** A credential field's place in a body: the names from the top-level object down. */
 type FieldPath = readonly string[];

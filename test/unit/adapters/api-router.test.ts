@@ -41,6 +41,8 @@ describe('the /api router (Koa on a loopback server)', () => {
   let requests: InMemoryInboundRequestStore;
   let keys: InMemoryKeyRepository;
   let keyId: string;
+  /** Digests of keys computed so far (the counting crypto's). */
+  let digests: number;
 
   beforeEach(async () => {
     live = [];
@@ -48,7 +50,9 @@ describe('the /api router (Koa on a loopback server)', () => {
     const clock = new FixedClock();
     const logger = new RecordingLogger();
     keys = new InMemoryKeyRepository();
-    const crypto = new NodeApiKeyCrypto();
+    const real = new NodeApiKeyCrypto();
+    digests = 0;
+    const crypto = Object.assign(Object.create(real) as NodeApiKeyCrypto, { digest: (value: string) => (digests++, real.digest(value)) });
     const created = await new CreateApiKey(keys, crypto, new SequentialIds(), clock).execute({ name: 'ci' });
     key = created.key;
     keyId = created.id;
@@ -134,6 +138,14 @@ describe('the /api router (Koa on a loopback server)', () => {
     live = watching('/webhook');
     requests.failNext = true;
     expect(await post('/api/webhook', {})).to.deep.equal({ status: 500, body: { error: 'Internal server error' } });
+  });
+
+  it("computes the digest of a POST's key once: the check after its body reads the first check's record", async () => {
+    live = watching('/webhook');
+    await post('/api/webhook', {});
+    const before = digests;
+    expect(await post('/api/webhook', { a: 1 })).to.deep.equal({ status: 200, body: { ok: true, triggers: ['t0'] } });
+    expect(digests - before).to.equal(1);
   });
 
   /**

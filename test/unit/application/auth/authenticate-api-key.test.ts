@@ -3,6 +3,7 @@ import { AuthenticateApiKey, LAST_USED_RESOLUTION_MS } from '../../../../src/app
 import { CreateApiKey } from '../../../../src/application/auth/create-api-key.js';
 import { NodeApiKeyCrypto } from '../../../../src/adapters/crypto/node-api-key-crypto.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
+import type { KeyRepository } from '../../../../src/ports/key-repository.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
 import { InMemoryKeyRepository } from '../../../fakes/in-memory-key-repository.js';
 import { RecordingLogger } from '../../../fakes/recording-logger.js';
@@ -84,6 +85,70 @@ describe('AuthenticateApiKey', () => {
     await authenticate.execute(key);
     await keys.remove(id);
     expect((await rejects(authenticate.execute(key))).code).to.equal('unauthorized');
+  });
+
+  describe('checking an accepted key again (stillAccepted, stillStored)', () => {
+    /** NodeApiKeyCrypto counting its digests and comparisons. */
+    const counting = () => {
+      const real = new NodeApiKeyCrypto();
+      const counts = { digest: 0, equal: 0 };
+      const crypto = Object.assign(Object.create(real) as NodeApiKeyCrypto, {
+        digest: (value: string) => (counts.digest++, real.digest(value)),
+        equal: (a: string, b: string) => (counts.equal++, real.equal(a, b)),
+      });
+      return { crypto, counts };
+    };
+
+    it('tells a key still stored from memory, computing no digest and comparing nothing again', async () => {
+      const { crypto, counts } = counting();
+      const checking = new AuthenticateApiKey(keys, crypto, clock, new RecordingLogger());
+      const record = checking.acceptKnown(key)!;
+      expect(record).to.include({ id });
+      expect(await checking.accept(key)).to.include({ id });
+      const before = { ...counts };
+      expect(checking.stillAccepted(record)).to.equal(true);
+      await checking.stillStored(record);
+      expect(counts).to.deep.equal(before);
+    });
+
+    it('refuses a key removed since it was accepted: memory no longer knows it, and the store refuses it', async () => {
+      const record = (await authenticate.accept(key))!;
+      await keys.remove(id);
+      expect(authenticate.stillAccepted(record)).to.equal(false);
+      expect((await rejects(authenticate.stillStored(record))).code).to.equal('unauthorized');
+    });
+
+    it('asks the store when memory cannot tell (cache cleared, notifications down), accepting a key still stored', async () => {
+      const record = authenticate.acceptKnown(key)!;
+      const store: KeyRepository = {
+        add: (added) => keys.add(added),
+        findByHash: (hash) => keys.findByHash(hash),
+        knownByHash: () => undefined,
+        list: () => keys.list(),
+        remove: (removed) => keys.remove(removed),
+        touch: (touched, at) => keys.touch(touched, at),
+      };
+      const forgetful = new AuthenticateApiKey(store, new NodeApiKeyCrypto(), clock, new RecordingLogger());
+      expect(forgetful.stillAccepted(record)).to.equal(false);
+      await forgetful.stillStored(record);
+    });
+
+    it('refuses a record whose digest now belongs to another key', async () => {
+      const record = authenticate.acceptKnown(key)!;
+      await keys.remove(id);
+      await keys.add({ ...record, id: '20000000-0000-4000-8000-000000000001' });
+      expect(authenticate.stillAccepted(record)).to.equal(false);
+      expect((await rejects(authenticate.stillStored(record))).code).to.equal('unauthorized');
+    });
+
+    it('records no use', async () => {
+      const record = await authenticate.accept(key);
+      const touches = keys.touches;
+      clock.advance(LAST_USED_RESOLUTION_MS + 1);
+      authenticate.stillAccepted(record);
+      await authenticate.stillStored(record);
+      expect(keys.touches).to.equal(touches);
+    });
   });
 
   it('records the last use at most once per resolution window', async () => {

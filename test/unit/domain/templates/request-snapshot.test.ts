@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { parseStoredSnapshot, snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
+import {
+  CREDENTIAL_HEADERS,
+  credentialAnswersHeld,
+  IDENTITY_HEADERS,
+  isCredentialHeader,
+  parseStoredSnapshot,
+  snapshotRequest,
+} from '../../../../src/domain/templates/request-snapshot.js';
 import { renderText } from '../../../../src/domain/templates/template-tokens.js';
 
 describe('snapshotRequest: credential fields of the body', () => {
@@ -100,6 +107,81 @@ describe('snapshotRequest: credential headers', () => {
     for (const secret of secrets) expect(all, secret).not.to.contain(`"${secret}"`);
     for (const name of Object.keys(CREDENTIALS)) expect(renderText(`{{headers.${name}}}`, request), name).to.equal('');
     expect(renderText('{{headers.x-github-event}} {{headers.Idempotency-Key}} {{headers.x-thing}}', request)).to.equal('push idem-1 thing');
+  });
+});
+
+describe('snapshotRequest: identity headers a reverse proxy sets', () => {
+  /** Who the user is, as oauth2-proxy, Cloudflare Access, Google IAP, authentik and others say: kept. */
+  const IDENTITIES: Record<string, string> = {
+    'X-Auth-Request-User': 'alice',
+    'X-Auth-Request-Email': 'alice@example.com',
+    'X-Auth-Request-Preferred-Username': 'alice.p',
+    'X-Auth-Request-Groups': 'ops,dev',
+    'Cf-Access-Authenticated-User-Email': 'bob@example.com',
+    'X-Goog-Authenticated-User-Email': 'accounts.google.com:carol@example.com',
+    'X-Goog-Authenticated-User-Id': 'accounts.google.com:1234',
+    'X-Authentik-Username': 'dave',
+    'X-Authentik-Email': 'dave@example.com',
+    'Remote-User': 'erin',
+    'X-Forwarded-User': 'frank',
+    'X-Forwarded-Email': 'frank@example.com',
+  };
+  /** What the same proxies pass on that is a credential: dropped. */
+  const PROXY_CREDENTIALS: Record<string, string> = {
+    'X-Auth-Request-Access-Token': 'pc-1',
+    'X-Forwarded-Access-Token': 'pc-2',
+    'X-Authentik-Jwt': 'pc-3',
+    'Cf-Access-Jwt-Assertion': 'pc-4',
+    'Cf-Access-Client-Secret': 'pc-5',
+    'X-Goog-Iap-Jwt-Assertion': 'pc-6',
+    'X-Auth-Key': 'pc-7',
+    'X-Auth': 'pc-8',
+    'X-Forwarded-Authorization': 'pc-9',
+    'X-Auth-Password': 'pc-10',
+    'X-Auth-Secret': 'pc-11',
+  };
+  const request = () => parseStoredSnapshot(JSON.stringify(snapshotRequest({}, {}, { ...IDENTITIES, ...PROXY_CREDENTIALS, 'X-Thing': 't' })));
+
+  it('keeps them in the snapshot and renders each in {{headers.<name>}}, while the credentials the proxies pass on are dropped', () => {
+    const taken = request();
+    expect(taken.headers).to.deep.equal({
+      ...Object.fromEntries(Object.entries(IDENTITIES).map(([name, value]) => [name.toLowerCase(), value])),
+      'x-thing': 't',
+    });
+    expect(renderText('{{headers.x-auth-request-user}} {{headers.X-Auth-Request-Email}} {{headers.x-auth-request-preferred-username}}', taken)).to.equal(
+      'alice alice@example.com alice.p',
+    );
+    for (const [name, value] of Object.entries(IDENTITIES)) expect(renderText(`{{headers.${name.toLowerCase()}}}`, taken), name).to.equal(value);
+    const all = renderText('{{headers}}', taken);
+    for (const [name, secret] of Object.entries(PROXY_CREDENTIALS)) {
+      expect(all, name).not.to.contain(`"${secret}"`);
+      expect(renderText(`{{headers.${name}}}`, taken), name).to.equal('');
+    }
+  });
+
+  it('lists only names no credential word is in, and no header of CREDENTIAL_HEADERS', () => {
+    for (const name of IDENTITY_HEADERS) {
+      expect(name, name).to.equal(name.toLowerCase());
+      expect(name, name).not.to.match(/token|secret|passw|signature|hmac|session|cookie|credential|jwt|key|authori[sz]ation/);
+      expect(CREDENTIAL_HEADERS, name).not.to.include(name);
+      expect(isCredentialHeader(name), name).to.equal(false);
+    }
+  });
+});
+
+describe('isCredentialHeader', () => {
+  it('answers the same for a name asked again, and remembers at most 1 000 names however many it is asked', () => {
+    for (let i = 0; i < 5_000; i++) {
+      expect(isCredentialHeader(`x-unique-${i}`)).to.equal(false);
+      expect(isCredentialHeader(`x-unique-token-${i}`)).to.equal(true);
+      expect(credentialAnswersHeld()).to.be.at.most(1_000);
+    }
+    for (let i = 0; i < 3; i++) {
+      expect(isCredentialHeader('x-auth-token')).to.equal(true);
+      expect(isCredentialHeader('x-auth-request-user')).to.equal(false);
+      expect(isCredentialHeader('authorization')).to.equal(true);
+      expect(isCredentialHeader('idempotency-key')).to.equal(false);
+    }
   });
 });
 
