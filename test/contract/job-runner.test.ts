@@ -296,6 +296,170 @@ describe('LocalJobRunner', () => {
     expect(existsSync(ran)).to.equal(false);
   });
 
+  for (const [kind, condition] of [
+    ['onbranch', "'includeIf.onbranch:job/**.path'"],
+    ['gitdir', '"includeIf.gitdir:$(cd "$(git rev-parse --git-common-dir)" && pwd -P)/worktrees/.path"'],
+  ]) {
+    it(`runs no smudge filter of a config include on a condition (${kind}:) that holds in the next job's worktree only, when the runner checks it out`, async () => {
+      const root = await tempDir('jobs');
+      const ran = join(root, 'ran.txt');
+      const filter = await noting(root, 'smudge', ran);
+      // The agent's driver, in a file the repository's config includes where the condition holds:
+      // on a job's branch, in a worktree — not in the repository's directory, on main.
+      const include = join(root, 'include');
+      await writeFile(include, `[filter "x"]\n\tsmudge = ${filter}\n`);
+      const { runner, repo } = await localRunner(
+        `git config ${condition} '${include}' && echo '*.x filter=x' > .gitattributes && echo hello > f.x && git add -A && git -c user.name=a -c user.email=a@localhost commit -qm agent && git update-ref refs/heads/main HEAD`,
+      );
+      const changes: JobChange[] = [];
+      await runner.run(contractJob('first'), async (change) => void changes.push(change), new AbortController().signal);
+      expect(git(repo, 'config', '--list', '--includes'), 'the include does not hold on main').not.to.contain('filter.x.smudge');
+      const second = contractJob('second');
+      await runner.run(second, async (change) => void changes.push(change), new AbortController().signal);
+      expect(changes.filter((change) => change.status !== undefined).map((change) => change.status)).to.deep.equal(['succeeded', 'succeeded']);
+      expect(git(repo, 'show', `${second.branch}:f.x`)).to.equal('hello\n');
+      expect(existsSync(ran)).to.equal(false);
+    });
+  }
+
+  describe("with Git LFS (a git-lfs of the test's own on PATH, filter.lfs as `git lfs install` sets it)", () => {
+    const saved = { HOME: process.env.HOME, PATH: process.env.PATH };
+    /**
+     * A stand-in for git-lfs: `clean` (and the `filter-process` of git's long-running filter
+     * protocol) turns a file into a pointer that holds its content, `smudge` back (unless
+     * GIT_LFS_SKIP_SMUDGE), `checkout` the worktree's pointers back.
+     */
+    const fakeGitLfs = `#!${process.execPath}
+const MARK = 'fake-lfs-pointer ';
+const clean = (data) => (data.toString('latin1').startsWith(MARK) ? data : Buffer.from(MARK + data.toString('base64') + '\\n'));
+const content = (data) => (data.toString('latin1').startsWith(MARK) ? Buffer.from(data.toString('latin1').slice(MARK.length), 'base64') : data);
+// As git-lfs does, GIT_LFS_SKIP_SMUDGE leaves pointers: \`git lfs checkout\` replaces them.
+const smudge = process.env.GIT_LFS_SKIP_SMUDGE === '1' ? (data) => data : content;
+const command = process.argv[2];
+if (command === 'checkout') {
+  const fs = require('node:fs');
+  const files = require('node:child_process').execFileSync('git', ['ls-files', '-z'], { encoding: 'utf8' }).split('\\0').filter(Boolean);
+  for (const file of files) fs.writeFileSync(file, content(fs.readFileSync(file)));
+} else if (command === 'clean' || command === 'smudge') {
+  process.stdout.write((command === 'clean' ? clean : smudge)(require('node:fs').readFileSync(0)));
+} else if (command !== 'filter-process') {
+  process.exit(2);
+} else {
+  let buffered = Buffer.alloc(0);
+  let ended = false;
+  let wake = () => undefined;
+  process.stdin.on('data', (data) => { buffered = Buffer.concat([buffered, data]); wake(); });
+  process.stdin.on('end', () => { ended = true; wake(); });
+  const take = async (length) => {
+    while (buffered.length < length) {
+      if (ended) process.exit(0);
+      await new Promise((resolve) => { wake = resolve; });
+    }
+    const part = buffered.subarray(0, length);
+    buffered = buffered.subarray(length);
+    return part;
+  };
+  const packet = async () => {
+    const length = Number.parseInt((await take(4)).toString(), 16);
+    return length === 0 ? null : take(length - 4);
+  };
+  const packets = async () => {
+    const all = [];
+    for (let one = await packet(); one !== null; one = await packet()) all.push(one);
+    return all;
+  };
+  const send = (data) => process.stdout.write(Buffer.concat([Buffer.from((data.length + 4).toString(16).padStart(4, '0')), data]));
+  const flush = () => process.stdout.write('0000');
+  (async () => {
+    await packets();
+    send(Buffer.from('git-filter-server\\n'));
+    send(Buffer.from('version=2\\n'));
+    flush();
+    await packets();
+    send(Buffer.from('capability=clean\\n'));
+    send(Buffer.from('capability=smudge\\n'));
+    flush();
+    for (;;) {
+      const header = (await packets()).map(String);
+      const out = (header.includes('command=clean\\n') ? clean : smudge)(Buffer.concat(await packets()));
+      send(Buffer.from('status=success\\n'));
+      flush();
+      for (let at = 0; at < out.length; at += 65516) send(out.subarray(at, at + 65516));
+      flush();
+      flush();
+    }
+  })();
+}
+`;
+    const pointer = (content: string): string => `fake-lfs-pointer ${Buffer.from(content).toString('base64')}\n`;
+
+    beforeEach(async () => {
+      const home = await tempDir('home');
+      await mkdir(join(home, 'bin'));
+      await writeFile(join(home, 'bin', 'git-lfs'), fakeGitLfs, { mode: 0o755 });
+      await writeFile(
+        join(home, '.gitconfig'),
+        '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n\trequired = true\n',
+      );
+      process.env.HOME = home;
+      process.env.PATH = `${join(home, 'bin')}:${saved.PATH}`;
+    });
+    afterEach(() => {
+      process.env.HOME = saved.HOME;
+      process.env.PATH = saved.PATH;
+    });
+
+    it("keeps it: what the agent writes to an LFS-tracked file is committed as LFS's pointer, and the next worktree has the file's content", async () => {
+      const { runner, repo } = await localRunner(
+        "if [ -f data.bin ]; then cat data.bin > seen.txt; else echo '*.bin filter=lfs -text' > .gitattributes && echo large > data.bin; fi",
+      );
+      const changes: JobChange[] = [];
+      const first = contractJob('first');
+      await runner.run(first, async (change) => void changes.push(change), new AbortController().signal);
+      expect(git(repo, 'show', `${first.branch}:data.bin`)).to.equal(pointer('large\n'));
+      git(repo, 'update-ref', 'refs/heads/main', first.branch);
+      const second = contractJob('second');
+      await runner.run(second, async (change) => void changes.push(change), new AbortController().signal);
+      expect(changes.filter((change) => change.status !== undefined).map((change) => change.status)).to.deep.equal(['succeeded', 'succeeded']);
+      expect(git(repo, 'show', `${second.branch}:seen.txt`)).to.equal('large\n');
+      expect(git(repo, 'show', `${second.branch}:data.bin`)).to.equal(pointer('large\n'));
+    });
+
+    const failing = async (agent: string) => {
+      const { runner, repo } = await localRunner(`${agent} && echo '*.bin filter=lfs -text' > .gitattributes && echo large > data.bin`);
+      const job = contractJob('x');
+      const failure = await runner
+        .run(job, async () => undefined, new AbortController().signal)
+        .then(
+          () => undefined,
+          (error: Error) => error,
+        );
+      // Nothing committed: no raw data.bin in the history.
+      expect(git(repo, 'rev-parse', job.branch)).to.equal(git(repo, 'rev-parse', 'main'));
+      return failure?.message;
+    };
+
+    it('fails the step naming the setting when the agent changed filter.lfs (its process): runs it no more than it commits LFS-tracked files raw', async () => {
+      const root = await tempDir('jobs');
+      const ran = join(root, 'ran.txt');
+      const program = await noting(root, 'process', ran, 'exit 1');
+      expect(await failing(`git config filter.lfs.process '${program}'`)).to.match(
+        /^git config's filter\.lfs is not Git LFS's own \(filter\.lfs\.process not as `git lfs install` sets it\)/,
+      );
+      expect(existsSync(ran)).to.equal(false);
+    });
+
+    it('fails the step naming them when the agent set Git LFS extensions (programs git-lfs would run)', async () => {
+      const root = await tempDir('jobs');
+      const ran = join(root, 'ran.txt');
+      const program = await noting(root, 'extension', ran, 'cat');
+      expect(await failing(`git config lfs.extension.x.clean '${program} %f' && git config lfs.extension.x.priority 0`)).to.match(
+        /^git config sets Git LFS extensions \(lfs\.extension\.x\.clean, lfs\.extension\.x\.priority\)/,
+      );
+      expect(existsSync(ran)).to.equal(false);
+    });
+  });
+
   it('fails the step, naming what git said, when the config the filter drivers are listed from cannot be read', async () => {
     const { runner } = await localRunner('printf "[broken\\n" >> "$(git rev-parse --git-common-dir)/config"');
     const failure = await runner

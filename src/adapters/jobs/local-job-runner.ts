@@ -17,15 +17,37 @@ const IDENTITY = ['-c', 'user.name=Agent Gateway', '-c', 'user.email=agent-gatew
  * (`core.fsmonitor` empty: git before 2.36 takes it for a hook's path and an empty one for none,
  * later git for a boolean and an empty one for false; `false` would be a program's name to the
  * former), no signing program (`commit.gpgSign`, which runs `gpg.program`). No filter driver
- * either, but those are named by the agent: see filterOverrides. Attributes files are read as
- * git reads them (the operator's `core.attributesFile` with its `text`/`eol` settings included):
+ * either but Git LFS's own, but those are named by the agent: see filterOverrides. Attributes
+ * files are read as git reads them (the operator's `core.attributesFile` with its `text`/`eol` settings included):
  * overriding it would change line endings and keep no program out, since the filters are.
- * The runner fetches and pushes nothing (`core.sshCommand`, credential helpers), shows no diff
- * (`diff.external`, textconv) and uses no pager or editor.
+ * The runner fetches and pushes nothing, shows no diff (`diff.external`, textconv) and uses no
+ * pager or editor; a Git LFS it keeps connects nowhere either, and were it to, it would run no
+ * credential helper (an empty `credential.helper` empties their list), no `core.askPass`, and
+ * `false` for ssh (GIT_SSH_COMMAND, over `core.sshCommand`, which git-lfs 3.3 runs when it starts).
  */
-const NO_AGENT_PROGRAMS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=', '-c', 'commit.gpgSign=false'];
+const NO_AGENT_PROGRAMS = [
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.fsmonitor=',
+  '-c',
+  'commit.gpgSign=false',
+  '-c',
+  'credential.helper=',
+  '-c',
+  'core.askPass=',
+];
 /** The environment variable, empty, that `--config-env` gives a filter setting whose name `-c` cannot carry. */
 const EMPTY_VARIABLE = 'AGW_GIT_EMPTY';
+/** The settings of a filter driver that run a program, or make its failure the command's. */
+const DRIVER_KEYS = ['clean', 'smudge', 'process', 'required'] as const;
+/** Git LFS's filter driver as `git lfs install` configures it: the one the runner keeps (filterOverrides). */
+const GIT_LFS_DRIVER: Readonly<Record<(typeof DRIVER_KEYS)[number], string>> = {
+  clean: 'git-lfs clean -- %f',
+  smudge: 'git-lfs smudge -- %f',
+  process: 'git-lfs filter-process',
+  required: 'true',
+};
 /** Ends the listing of the filter drivers (filterOverrides): an output cut short lacks it. */
 const LISTING_END = 'agw-listing-end';
 /** A git command of the runner's own (a worktree made or removed, a commit) that takes longer has hung. */
@@ -68,9 +90,18 @@ export class LocalJobRunner implements JobRunner {
       await this.#removeLeftWorktrees();
       await rm(dir, { recursive: true, force: true });
       await this.#git(this.settings.repoDir, ['worktree', 'prune']);
-      await this.#git(this.settings.repoDir, ['worktree', 'add', '-B', job.branch, dir, 'HEAD']);
+      // Not checked out here: see below.
+      await this.#git(this.settings.repoDir, ['worktree', 'add', '--no-checkout', '-B', job.branch, dir, 'HEAD']);
     });
     try {
+      // Checked out by a git command of the worktree's own, its filter drivers listed there: a
+      // config include on a condition (`includeIf "onbranch:job/*"`, `"gitdir:…/worktrees/"`, which
+      // an earlier job's agent can add to the repository's config) applies in the worktree, on the
+      // job's branch, and not in the repository's directory (branch main) where `worktree add` runs.
+      // Git LFS kept (filterOverrides) puts what its store holds in place of the pointers the
+      // checkout left (GIT_LFS_SKIP_SMUDGE), downloading nothing; an alias `lfs` of the agent's
+      // runs no more than an empty one would, should git-lfs be missing.
+      if (await this.#git(dir, ['reset', '--hard', '-q'])) await this.#git(dir, ['-c', 'alias.lfs=', 'lfs', 'checkout']);
       const logDir = join(dir, 'logs', job.id);
       await mkdir(logDir, { recursive: true });
       await writeFile(
@@ -165,35 +196,48 @@ export class LocalJobRunner implements JobRunner {
    * `LANG`): none of the service's own variables reach it. No program the repository's config
    * names runs (NO_AGENT_PROGRAMS, filterOverrides). git's output in the error is redacted of the
    * job's secrets (the error is stored on the job and shown in its chat notice), as the agent's log is.
+   * Resolves to whether Git LFS was kept for the command (filterOverrides).
    */
-  async #git(dir: string, args: readonly string[]): Promise<void> {
+  async #git(dir: string, args: readonly string[]): Promise<boolean> {
     const filters = await this.#filterOverrides(dir);
-    const result = await this.#run(dir, [...NO_AGENT_PROGRAMS, ...filters, ...args]);
-    if (result.exitCode !== 0) throw this.#failure(args.filter((arg) => !IDENTITY.includes(arg))[0] ?? '', result);
+    const result = await this.#run(dir, [...NO_AGENT_PROGRAMS, ...filters.settings, ...args]);
+    if (result.exitCode !== 0) throw this.#failure(args.filter((arg) => !IDENTITY.includes(arg) && !arg.startsWith('alias.') && arg !== '-c')[0] ?? '', result);
+    return filters.lfsKept;
   }
 
   /**
-   * Settings that disable every filter driver git would find for `dir`: for each `<name>` of a
-   * `filter.<name>.*` setting in any of its config files (includes, the user's and the system's
-   * too), `clean`, `smudge`, `process` and `required` empty, which git takes for no command and
-   * false (a file of the driver's is taken as it is). A driver runs a command of the config's on
-   * each file a `.gitattributes` gives it (`git add`, the commit's index refresh, a checkout), and
-   * both are the agent's to write, under a name of its choosing: the names are listed (`git
-   * config --get-regexp`) before each git command. `-c` cuts its argument at the first `=`, so a
+   * Settings that disable every filter driver git would find for `dir` but Git LFS's own: for each
+   * `<name>` of a `filter.<name>.*` setting in any of its config files (includes, the user's and
+   * the system's too), `clean`, `smudge`, `process` and `required` empty, which git takes for no
+   * command and false (a file of the driver's is taken as it is). A driver runs a command of the
+   * config's on each file a `.gitattributes` gives it (`git add`, the commit's index refresh, a
+   * checkout), and both are the agent's to write, under a name of its choosing: the settings are
+   * listed (`git config --get-regexp`, names and values) before each git command, in its own
+   * directory (a conditional include applies there). `-c` cuts its argument at the first `=`, so a
    * name holding one goes by `--config-env` (git 2.31 on; older git refuses the option, and the
    * command fails). A name that is not UTF-8 (it could not be given back to git as it is) or a
-   * listing cut short (over the shell's output limit) fails the command: no filter runs then
-   * either. A Git LFS the operator installed (`filter.lfs`) is a filter driver too: LFS-tracked
-   * files are checked out as their pointers and committed as they are. A process of the agent's still
-   * running (one that left its process group) could add a driver between the listing and the
-   * command: it runs as the service's user, with or without git.
+   * listing cut short (over the shell's output limit) fails the command: no filter runs then either.
+   *
+   * `filter.lfs` whose four settings are exactly those `git lfs install` writes (GIT_LFS_DRIVER)
+   * is kept: disabled, it would check LFS-tracked files out as their pointers and commit what the
+   * agent changed of them as blobs, into history instead of LFS. What git-lfs runs then is its
+   * own: it downloads nothing (GIT_LFS_SKIP_SMUDGE: an object missing from the repository's LFS
+   * store stays a pointer; `git lfs checkout` after a checkout (run) puts the content of those it
+   * holds in place; a download would run the config's transfer agents), and LFS extensions (`lfs.extension.<name>.clean`/`smudge`, programs git-lfs
+   * runs on each file) fail the command. So does a `filter.lfs` with any of the four changed
+   * (`process` set to a program of the agent's): disabled, it would have LFS-tracked files
+   * committed raw, silently; the error names the settings to restore.
+   *
+   * A process of the agent's still running (one that left its process group) could add a driver
+   * between the listing and the command: it runs as the service's user, with or without git.
    */
-  async #filterOverrides(dir: string): Promise<string[]> {
-    // git's names (NUL-terminated, on stdout), a line with git's exit code, then what git said on stderr.
-    const listing = (git: string): string => `exec 3>&1; err=$(${git} 2>&1 >&3); code=$?; printf '\\n%s %s\\n%s' ${LISTING_END} "$code" "$err"`;
-    const result = await this.#run(dir, ['config', '-z', '--name-only', '--get-regexp', '^filter[.]'], listing);
-    // A name holds no line break: the first one starts the end line.
-    const cut = result.output.indexOf('\n');
+  async #filterOverrides(dir: string): Promise<{ readonly settings: string[]; readonly lfsKept: boolean }> {
+    // git's settings (`<key>\n<value>` or, without a value, `<key>`, each NUL-terminated, on
+    // stdout), a NUL and a line with git's exit code, then what git said on stderr.
+    const listing = (git: string): string => `exec 3>&1; err=$(${git} 2>&1 >&3); code=$?; printf '\\0%s %s\\n%s' ${LISTING_END} "$code" "$err"`;
+    const result = await this.#run(dir, ['config', '-z', '--get-regexp', '^(filter|lfs)[.]'], listing);
+    // Neither a key nor a value holds a NUL, and no key starts as the end line does.
+    const cut = result.output.indexOf(`\0${LISTING_END} `);
     const end = cut === -1 ? null : new RegExp(`^${LISTING_END} (\\d+)\n`).exec(result.output.slice(cut + 1));
     if (end === null) {
       if (result.exitCode === 0) throw new Error('git config listed more filter drivers than the runner reads: it cannot disable them');
@@ -202,24 +246,46 @@ export class LocalJobRunner implements JobRunner {
     const code = Number(end[1]);
     // 1: no such setting.
     if (code !== 0 && code !== 1) throw this.#failure('config', { ...result, exitCode: code, output: result.output.slice(cut + 1 + end[0].length) });
-    const names = new Set(
-      result.output
-        .slice(0, cut)
-        .split('\0')
-        .slice(0, -1)
-        // filter.<name>.<key>: the name is all between the first and the last dot (`filter.a.b.clean`: `a.b`).
-        .filter((key) => key.lastIndexOf('.') > 'filter'.length)
-        .map((key) => key.slice('filter.'.length, key.lastIndexOf('.'))),
-    );
+    /** Each driver's settings, the last of a key's (the one git uses) kept. */
+    const drivers = new Map<string, Map<string, string | null>>();
+    const extensions: string[] = [];
+    for (const setting of result.output.slice(0, cut).split('\0').slice(0, -1)) {
+      const newline = setting.indexOf('\n');
+      const key = newline === -1 ? setting : setting.slice(0, newline);
+      // git-lfs reads its keys whatever their case.
+      if (/^lfs[.]extension[.]/i.test(key)) extensions.push(key);
+      // filter.<name>.<key>: the name is all between the first and the last dot (`filter.a.b.clean`: `a.b`).
+      if (!key.startsWith('filter.') || key.lastIndexOf('.') <= 'filter'.length) continue;
+      const name = key.slice('filter.'.length, key.lastIndexOf('.'));
+      const values = drivers.get(name) ?? new Map<string, string | null>();
+      values.set(key.slice(key.lastIndexOf('.') + 1), newline === -1 ? null : setting.slice(newline + 1));
+      drivers.set(name, values);
+    }
     const overrides: string[] = [];
-    for (const name of names) {
+    let lfsKept = false;
+    for (const [name, values] of drivers) {
       if (name.includes('\uFFFD')) throw new Error(`git config names a filter driver whose name is not UTF-8 (${JSON.stringify(name)}): it cannot be disabled`);
-      for (const key of ['clean', 'smudge', 'process', 'required']) {
+      if (name === 'lfs') {
+        const changed = DRIVER_KEYS.filter((key) => values.get(key) !== GIT_LFS_DRIVER[key]).map((key) => `filter.lfs.${key}`);
+        if (changed.length > 0) {
+          throw new Error(
+            `git config's filter.lfs is not Git LFS's own (${changed.join(', ')} not as \`git lfs install\` sets it): the runner runs no other program for it, nor commits LFS-tracked files past it; restore or remove it (\`git config --show-origin --get-regexp '^filter[.]lfs[.]'\` shows where it is set)`,
+          );
+        }
+        if (extensions.length > 0) {
+          throw new Error(
+            `git config sets Git LFS extensions (${[...new Set(extensions)].join(', ')}), programs git-lfs would run on LFS-tracked files: the runner runs none; remove them (\`git config --show-origin --get-regexp '^lfs[.]extension[.]'\` shows where they are set)`,
+          );
+        }
+        lfsKept = true;
+        continue;
+      }
+      for (const key of DRIVER_KEYS) {
         const setting = `filter.${name}.${key}`;
         overrides.push(...(name.includes('=') ? [`--config-env=${setting}=${EMPTY_VARIABLE}`] : ['-c', `${setting}=`]));
       }
     }
-    return overrides;
+    return { settings: overrides, lfsKept };
   }
 
   /** Runs `script(git)` (by default `exec git`), `git` the command line of `git -C <dir> <args>`, each value passed as a variable. */
@@ -230,6 +296,11 @@ export class LocalJobRunner implements JobRunner {
       HOME: process.env.HOME ?? '/tmp',
       LANG: process.env.LANG ?? 'C.UTF-8',
       [EMPTY_VARIABLE]: '',
+      // Git LFS, when kept (filterOverrides), downloads nothing: it checks pointers out, which
+      // `git lfs checkout` then replaces with what the repository's LFS store holds.
+      GIT_LFS_SKIP_SMUDGE: '1',
+      GIT_SSH_COMMAND: 'false',
+      GIT_TERMINAL_PROMPT: '0',
     };
     for (const [index, value] of values.entries()) env[`AGW_GIT_${index}`] = value;
     const git = `git -C ${values.map((_, index) => `"$AGW_GIT_${index}"`).join(' ')}`;
