@@ -425,6 +425,16 @@ if (command === 'checkout') {
       expect(git(repo, 'show', `${second.branch}:data.bin`)).to.equal(pointer('large\n'));
     });
 
+    it('runs no job step through git-lfs in a repository without LFS-tracked files: git-lfs may be configured and missing', async () => {
+      process.env.PATH = saved.PATH;
+      const { runner, repo } = await localRunner('echo done > out.txt');
+      const changes: JobChange[] = [];
+      const job = contractJob('no-lfs');
+      await runner.run(job, async (change) => void changes.push(change), new AbortController().signal);
+      expect(changes.filter((change) => change.status !== undefined).map((change) => change.status)).to.deep.equal(['succeeded']);
+      expect(git(repo, 'show', `${job.branch}:out.txt`)).to.equal('done\n');
+    });
+
     const failing = async (agent: string) => {
       const { runner, repo } = await localRunner(`${agent} && echo '*.bin filter=lfs -text' > .gitattributes && echo large > data.bin`);
       const job = contractJob('x');

@@ -100,8 +100,10 @@ export class LocalJobRunner implements JobRunner {
       // job's branch, and not in the repository's directory (branch main) where `worktree add` runs.
       // Git LFS kept (filterOverrides) puts what its store holds in place of the pointers the
       // checkout left (GIT_LFS_SKIP_SMUDGE), downloading nothing; an alias `lfs` of the agent's
-      // runs no more than an empty one would, should git-lfs be missing.
-      if (await this.#git(dir, ['reset', '--hard', '-q'])) await this.#git(dir, ['-c', 'alias.lfs=', 'lfs', 'checkout']);
+      // runs no more than an empty one would, should git-lfs be missing. Only where the tree has
+      // LFS-tracked files: a Git LFS configured for the user but not installed (or not needed by
+      // this repository) fails no job of a repository without them.
+      if ((await this.#git(dir, ['reset', '--hard', '-q'])) && (await this.#hasLfsFiles(dir))) await this.#git(dir, ['-c', 'alias.lfs=', 'lfs', 'checkout']);
       const logDir = join(dir, 'logs', job.id);
       await mkdir(logDir, { recursive: true });
       await writeFile(
@@ -198,6 +200,13 @@ export class LocalJobRunner implements JobRunner {
    * job's secrets (the error is stored on the job and shown in its chat notice), as the agent's log is.
    * Resolves to whether Git LFS was kept for the command (filterOverrides).
    */
+  /** Whether a file of the worktree `dir` is given Git LFS's filter (`filter=lfs` in its attributes); reads attributes only, runs no filter. */
+  async #hasLfsFiles(dir: string): Promise<boolean> {
+    const result = await this.#run(dir, [...NO_AGENT_PROGRAMS, 'ls-files', '-z', '--', ':(attr:filter=lfs)']);
+    if (result.exitCode !== 0) throw this.#failure('ls-files', result);
+    return result.output !== '';
+  }
+
   async #git(dir: string, args: readonly string[]): Promise<boolean> {
     const filters = await this.#filterOverrides(dir);
     const result = await this.#run(dir, [...NO_AGENT_PROGRAMS, ...filters.settings, ...args]);
