@@ -322,6 +322,55 @@ describe('LocalJobRunner', () => {
     });
   }
 
+  it("runs no upload-pack the agent set for a promisor remote when the next job's checkout would fetch a missing object lazily", async () => {
+    const root = await tempDir('jobs');
+    const canary = join(root, 'PWNED');
+    // The agent makes the repository a partial clone of a "promisor" remote whose upload-pack is a
+    // program of its own, and points main at a commit whose tree names a blob the repository lacks.
+    const { runner, repo } = await localRunner(
+      [
+        'git config core.repositoryFormatVersion 1',
+        'git config extensions.partialClone origin',
+        'git config remote.origin.url "$(cd "$(git rev-parse --git-common-dir)" && pwd -P)"',
+        'git config remote.origin.promisor true',
+        `git config remote.origin.uploadpack 'touch ${canary}; git-upload-pack'`,
+        'blob=$(echo absent | git hash-object --stdin)',
+        `tree=$(printf '100644 blob %s\tmissing.txt\n' "$blob" | git mktree --missing)`,
+        'commit=$(git -c user.name=a -c user.email=a@localhost commit-tree "$tree" -m agent)',
+        'git update-ref refs/heads/main "$commit"',
+      ].join(' && '),
+    );
+    await runner.run(contractJob('first'), async () => undefined, new AbortController().signal);
+    expect(git(repo, 'config', 'remote.origin.promisor').trim()).to.equal('true'); // set for every later job too
+    const second = contractJob('second');
+    const failure = await runner
+      .run(second, async () => undefined, new AbortController().signal)
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    expect(existsSync(canary)).to.equal(false);
+    // Failing closed is fine: then nothing is committed.
+    if (failure !== undefined) expect(git(repo, 'rev-parse', second.branch)).to.equal(git(repo, 'rev-parse', 'main'));
+  });
+
+  it('fails the step naming them when the agent set config-defined hooks (hook.<name>.command, which core.hooksPath does not keep out)', async () => {
+    const root = await tempDir('jobs');
+    const ran = join(root, 'ran.txt');
+    const program = await noting(root, 'hook', ran, 'exit 0');
+    const { runner, repo } = await localRunner(`git config hook.x.command '${program}' && git config hook.x.event pre-commit && echo work > work.txt`);
+    const job = contractJob('x');
+    const failure = await runner
+      .run(job, async () => undefined, new AbortController().signal)
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    expect(failure?.message).to.match(/^git config defines hooks \(hook\.x\.command, hook\.x\.event\)/);
+    expect(git(repo, 'rev-parse', job.branch)).to.equal(git(repo, 'rev-parse', 'main'));
+    expect(existsSync(ran)).to.equal(false);
+  });
+
   describe("with Git LFS (a git-lfs of the test's own on PATH, filter.lfs as `git lfs install` sets it)", () => {
     const saved = { HOME: process.env.HOME, PATH: process.env.PATH };
     /**
@@ -433,6 +482,19 @@ if (command === 'checkout') {
       await runner.run(job, async (change) => void changes.push(change), new AbortController().signal);
       expect(changes.filter((change) => change.status !== undefined).map((change) => change.status)).to.deep.equal(['succeeded']);
       expect(git(repo, 'show', `${job.branch}:out.txt`)).to.equal('done\n');
+    });
+
+    it('takes a warning of git on reading attributes for no LFS-tracked file: runs no job step through a missing git-lfs', async () => {
+      process.env.PATH = saved.PATH;
+      // A negative pattern in .gitattributes, on main: git warns on stderr whenever it reads it.
+      const { runner, repo } = await localRunner(
+        "printf '!x filter=y\\n' > .gitattributes && git add -A && git -c user.name=a -c user.email=a@localhost commit -qm agent && git update-ref refs/heads/main HEAD",
+      );
+      const changes: JobChange[] = [];
+      await runner.run(contractJob('first'), async (change) => void changes.push(change), new AbortController().signal);
+      expect(git(repo, 'show', 'main:.gitattributes')).to.equal('!x filter=y\n');
+      await runner.run(contractJob('second'), async (change) => void changes.push(change), new AbortController().signal);
+      expect(changes.filter((change) => change.status !== undefined).map((change) => change.status)).to.deep.equal(['succeeded', 'succeeded']);
     });
 
     const failing = async (agent: string) => {

@@ -24,6 +24,15 @@ const IDENTITY = ['-c', 'user.name=Agent Gateway', '-c', 'user.email=agent-gatew
  * pager or editor; a Git LFS it keeps connects nowhere either, and were it to, it would run no
  * credential helper (an empty `credential.helper` empties their list), no `core.askPass`, and
  * `false` for ssh (GIT_SSH_COMMAND, over `core.sshCommand`, which git-lfs 3.3 runs when it starts).
+ * Nor does git fetch for it: an agent can make the repository a partial clone of a "promisor"
+ * remote whose `uploadpack` is a program of its own and point `main` at a tree naming a missing
+ * blob, which the next job's checkout would fetch lazily, running that program. No transport is
+ * allowed (`protocol.allow=never` and, since a `protocol.<name>.allow` of the repository's beats
+ * it, each protocol's own; GIT_ALLOW_PROTOCOL, empty, in #run over all of them) and git 2.44 on
+ * fetches nothing lazily (GIT_NO_LAZY_FETCH): such a step fails instead. No submodule is recursed
+ * into, no automatic maintenance or gc (`gc.auto`, `maintenance.auto`) started after a commit.
+ * Config-defined hooks (`hook.<name>.command`, git 2.54 on, not kept out by `core.hooksPath`) fail
+ * the step: see filterOverrides.
  */
 const NO_AGENT_PROGRAMS = [
   '-c',
@@ -36,6 +45,15 @@ const NO_AGENT_PROGRAMS = [
   'credential.helper=',
   '-c',
   'core.askPass=',
+  '-c',
+  'protocol.allow=never',
+  ...['file', 'ext', 'ssh', 'git', 'http', 'https'].flatMap((name) => ['-c', `protocol.${name}.allow=never`]),
+  '-c',
+  'submodule.recurse=false',
+  '-c',
+  'maintenance.auto=false',
+  '-c',
+  'gc.auto=0',
 ];
 /** The environment variable, empty, that `--config-env` gives a filter setting whose name `-c` cannot carry. */
 const EMPTY_VARIABLE = 'AGW_GIT_EMPTY';
@@ -117,7 +135,7 @@ export class LocalJobRunner implements JobRunner {
       await writeFile(join(logDir, 'agent.log'), log, { flag: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW });
       const summary = await this.#summary(logDir, log);
       await this.#git(dir, [...IDENTITY, 'add', '-A']);
-      await this.#git(dir, [...IDENTITY, 'commit', '--no-verify', '--allow-empty', '-m', `job ${job.id}: ${firstLine(job.job)}`, '-m', summary ?? '']);
+      await this.#git(dir, [...IDENTITY, 'commit', '--no-verify', '-q', '--allow-empty', '-m', `job ${job.id}: ${firstLine(job.job)}`, '-m', summary ?? '']);
       // Stopped (cancelled, or the service stopping): what the agent did until then is kept; the
       // status is not ours to say — a cancelled job stays cancelled, an interrupted one is failed by RunJob.
       if (result.aborted) return await report({ summary, log });
@@ -192,6 +210,17 @@ export class LocalJobRunner implements JobRunner {
   }
 
   /**
+   * Whether a file of the worktree `dir` is given Git LFS's filter (`filter=lfs` in its attributes);
+   * reads attributes only, runs no filter. Each file listed ends in a NUL (`-z`): a warning of git's
+   * on stderr (the output holds both) lists none.
+   */
+  async #hasLfsFiles(dir: string): Promise<boolean> {
+    const result = await this.#run(dir, [...NO_AGENT_PROGRAMS, 'ls-files', '-z', '--', ':(attr:filter=lfs)']);
+    if (result.exitCode !== 0) throw this.#failure('ls-files', result);
+    return result.output.includes('\0');
+  }
+
+  /**
    * Runs `git -C <dir> <args>`; fails with git's output when git does. Every argument (a branch,
    * a path, the job's text in a commit message) reaches git as an environment variable the
    * command line only names, never as shell code. git gets a minimal environment (`PATH`, `HOME`,
@@ -200,13 +229,6 @@ export class LocalJobRunner implements JobRunner {
    * job's secrets (the error is stored on the job and shown in its chat notice), as the agent's log is.
    * Resolves to whether Git LFS was kept for the command (filterOverrides).
    */
-  /** Whether a file of the worktree `dir` is given Git LFS's filter (`filter=lfs` in its attributes); reads attributes only, runs no filter. */
-  async #hasLfsFiles(dir: string): Promise<boolean> {
-    const result = await this.#run(dir, [...NO_AGENT_PROGRAMS, 'ls-files', '-z', '--', ':(attr:filter=lfs)']);
-    if (result.exitCode !== 0) throw this.#failure('ls-files', result);
-    return result.output !== '';
-  }
-
   async #git(dir: string, args: readonly string[]): Promise<boolean> {
     const filters = await this.#filterOverrides(dir);
     const result = await this.#run(dir, [...NO_AGENT_PROGRAMS, ...filters.settings, ...args]);
@@ -244,7 +266,7 @@ export class LocalJobRunner implements JobRunner {
     // git's settings (`<key>\n<value>` or, without a value, `<key>`, each NUL-terminated, on
     // stdout), a NUL and a line with git's exit code, then what git said on stderr.
     const listing = (git: string): string => `exec 3>&1; err=$(${git} 2>&1 >&3); code=$?; printf '\\0%s %s\\n%s' ${LISTING_END} "$code" "$err"`;
-    const result = await this.#run(dir, ['config', '-z', '--get-regexp', '^(filter|lfs)[.]'], listing);
+    const result = await this.#run(dir, ['config', '-z', '--get-regexp', '^(filter|lfs|hook)[.]'], listing);
     // Neither a key nor a value holds a NUL, and no key starts as the end line does.
     const cut = result.output.indexOf(`\0${LISTING_END} `);
     const end = cut === -1 ? null : new RegExp(`^${LISTING_END} (\\d+)\n`).exec(result.output.slice(cut + 1));
@@ -258,9 +280,12 @@ export class LocalJobRunner implements JobRunner {
     /** Each driver's settings, the last of a key's (the one git uses) kept. */
     const drivers = new Map<string, Map<string, string | null>>();
     const extensions: string[] = [];
+    const hooks: string[] = [];
     for (const setting of result.output.slice(0, cut).split('\0').slice(0, -1)) {
       const newline = setting.indexOf('\n');
       const key = newline === -1 ? setting : setting.slice(0, newline);
+      // git lists a section's name in lower case.
+      if (key.startsWith('hook.')) hooks.push(key);
       // git-lfs reads its keys whatever their case.
       if (/^lfs[.]extension[.]/i.test(key)) extensions.push(key);
       // filter.<name>.<key>: the name is all between the first and the last dot (`filter.a.b.clean`: `a.b`).
@@ -269,6 +294,11 @@ export class LocalJobRunner implements JobRunner {
       const values = drivers.get(name) ?? new Map<string, string | null>();
       values.set(key.slice(key.lastIndexOf('.') + 1), newline === -1 ? null : setting.slice(newline + 1));
       drivers.set(name, values);
+    }
+    if (hooks.length > 0) {
+      throw new Error(
+        `git config defines hooks (${[...new Set(hooks)].join(', ')}), programs git 2.54 and later runs whatever core.hooksPath says: the runner runs none; remove them (\`git config --show-origin --get-regexp '^hook[.]'\` shows where they are set)`,
+      );
     }
     const overrides: string[] = [];
     let lfsKept = false;
@@ -310,6 +340,10 @@ export class LocalJobRunner implements JobRunner {
       GIT_LFS_SKIP_SMUDGE: '1',
       GIT_SSH_COMMAND: 'false',
       GIT_TERMINAL_PROMPT: '0',
+      // No fetch (NO_AGENT_PROGRAMS): no lazy fetch of a promisor remote's object (git 2.44 on),
+      // no transport allowed whatever the config's protocol.* settings (a list naming none).
+      GIT_NO_LAZY_FETCH: '1',
+      GIT_ALLOW_PROTOCOL: '',
     };
     for (const [index, value] of values.entries()) env[`AGW_GIT_${index}`] = value;
     const git = `git -C ${values.map((_, index) => `"$AGW_GIT_${index}"`).join(' ')}`;
