@@ -22,8 +22,9 @@
  *  - otherwise when its last label is a top-level domain of TOP_LEVEL_DOMAINS, a compact list:
  *    versions (`v1.2.3`), abbreviations (`e.g.`), libraries (`Vue.js`) and most file names
  *    (`go.mod`, `package.json`, `index.ts`) end in no TLD, so they name none. A last label
- *    outside ASCII that looks like a listed TLD (`github.соm` in Cyrillic, `github.cᴏm`) or mixes
- *    scripts is read as the TLD it looks like (readsAs);
+ *    outside ASCII that looks like a listed TLD, each of its letters ASCII or a Latin look-alike
+ *    (`github.соm` in Cyrillic, `github.cᴏm`, `acme.coмpany`, `github.ᏟᎾᎷ` in Cherokee), is read as
+ *    the TLD it looks like (readsAs); a file name run into prose (`修改config.json文件`) is none;
  *  - or when it is one of the few WELL_KNOWN_HOSTS on a file extension's TLD (`docs.rs`, `brew.sh`).
  * A host name in a path is still one (`mirrors/github.com/x` reads as github.com's). Not hosts:
  * an address's path and query after its host (`github.com/login?next=x.example`), an e-mail's
@@ -58,11 +59,16 @@ export const isMisleadingLink = (text: string, href: string): boolean => {
  * middle dot (U+00B7), the Syriac supralinear and sublinear full stops (U+0701, U+0702), the
  * Canadian syllabics final middle dot (U+1427), the runic single punctuation (U+16EB), the
  * hyphenation point (U+2027), the bullet and dot operators (U+2219, U+22C5), the word separator
- * middle dot and raised dot (U+2E31, U+2E33), the katakana middle dot (U+30FB) and the Lisu
- * tone mark that is a dot (U+A4F8). Prose keeps reading as prose: `col·lecció`, `ジョン・スミス`
- * end in no TLD.
+ * middle dot and raised dot (U+2E31, U+2E33), the katakana middle dot (U+30FB), the Lisu
+ * tone mark that is a dot (U+A4F8), the Latin sinological dot (U+A78F), the Vai full stop
+ * (U+A60E), the Kharoshthi punctuation dot (U+10A50), the bullet (U+2022), the ring point
+ * (U+2E30), the Aegean word separator dot (U+10101), the Z notation spot (U+2981) and the Tibetan
+ * intersyllabic tsheg (U+0F0B). Prose keeps reading as prose: `col·lecció`, `ジョン・スミス`
+ * end in no TLD. The Arabic-Indic digit zeros (U+0660, U+06F0) look like dots too but are left
+ * out: taken for `.`, they would cut Arabic and Persian numbers (`٢٠٢٥`) into dotted runs.
  */
-const LOOKALIKE_FULL_STOPS = /[\u3002\uff0e\uff61\u00b7\u0701\u0702\u1427\u16eb\u2027\u2219\u22c5\u2e31\u2e33\u30fb\ua4f8]/g;
+const LOOKALIKE_FULL_STOPS =
+  /[\u3002\uff0e\uff61\u00b7\u0701\u0702\u1427\u16eb\u2027\u2219\u22c5\u2e31\u2e33\u30fb\ua4f8\ua78f\ua60e\u{10a50}\u2022\u2e30\u{10101}\u2981\u0f0b]/gu;
 
 /** A text as it reads: no invisible format characters, compatibility forms folded, look-alike full stops as `.`, lower case. */
 const visibleForm = (text: string): string =>
@@ -154,14 +160,15 @@ const isGenericTopLevelDomain = (label: string): boolean => {
  * The top-level domain a last label reads as, or undefined when it reads as none: itself when
  * listed (also an internationalised one as it reads, `рф`) or in IDNA's ASCII form (`xn--…`);
  * otherwise, for a label with a character outside ASCII, the listed ASCII TLD it looks like
- * (`соm` in Cyrillic, `іо`, `cᴏm` with a small capital, `cóm`: see lookalikeOf), or itself when
- * it mixes ASCII letters with letters of another script (`cоmpany`). NFKC folds none of these,
- * and a reader takes `github.соm` for github.com. Prose ends in no such label (`安装说明.请看`).
+ * (`соm` in Cyrillic, `іо`, `cᴏm` with a small capital, `cóm`, `coмpany` mixing scripts: see
+ * lookalikeOf). NFKC folds none of these, and a reader takes `github.соm` for github.com. A label
+ * with a letter that looks like no Latin one reads as no TLD, so neither prose (`安装说明.请看`)
+ * nor a file name run into it (`修改config.json文件`, `конфиг.yamlфайл`) names a host.
  */
 const readsAs = (label: string): string | undefined => {
   if (TOP_LEVEL_DOMAINS.has(label) || label.startsWith('xn--')) return label;
   if (/^[\x00-\x7f]*$/.test(label)) return undefined;
-  return lookalikeOf(label) ?? (/[a-z]/.test(label) && /(?!\p{Script=Latin})\p{L}/u.test(label) ? label : undefined);
+  return lookalikeOf(label);
 };
 
 /** The listed ASCII TLD a label looks like, letter for letter, its accents aside, or undefined. */
@@ -173,13 +180,15 @@ const lookalikeOf = (label: string): string | undefined => {
 };
 
 /**
- * Letters that read as Latin ones, in lower case (a text is compared lower-cased, so `М` and `Н`
- * are here as `м` and `н`): Cyrillic, Greek, Armenian, and Latin letters outside ASCII that no
- * accent-stripping brings back to it (dotless i, small capitals). Each maps to the letters it can
- * be taken for. A small choice of Unicode's confusables (https://www.unicode.org/Public/security/latest/confusables.txt),
- * enough for the top-level domains of TOP_LEVEL_DOMAINS.
+ * Letters that read as Latin ones: Cyrillic, Greek, Armenian, Cherokee, Lisu, Coptic, and Latin
+ * letters outside ASCII that no accent-stripping brings back to it (dotless i, small capitals).
+ * Each maps to the letters it can be taken for. A small choice of Unicode's confusables
+ * (https://www.unicode.org/Public/security/latest/confusables.txt), enough for the top-level
+ * domains of TOP_LEVEL_DOMAINS. A text is compared lower-cased, so each letter is keyed here by its
+ * lower case (`М`, `Н` as `м`, `н`; a Cherokee capital `Ꮯ` as its small letter `ꮯ`, which looks
+ * alike), whichever case it is written in.
  */
-const LATIN_LOOKALIKES: Readonly<Record<string, string>> = {
+const LATIN_LOOKALIKES: Readonly<Record<string, string>> = lowerCased({
   // Cyrillic.
   а: 'a',
   в: 'b',
@@ -217,7 +226,7 @@ const LATIN_LOOKALIKES: Readonly<Record<string, string>> = {
   ι: 'il',
   κ: 'k',
   μ: 'mu',
-  ν: 'v',
+  ν: 'vn',
   ο: 'o',
   π: 'n',
   ρ: 'p',
@@ -271,7 +280,91 @@ const LATIN_LOOKALIKES: Readonly<Record<string, string>> = {
   ᴡ: 'w',
   ʏ: 'y',
   ᴢ: 'z',
-};
+  // Cherokee, written in capitals (keyed by their small letters, which a capital lowers to).
+  Ꭰ: 'd',
+  Ꭱ: 'r',
+  Ꭲ: 't',
+  Ꭵ: 'i',
+  Ꭹ: 'y',
+  Ꭺ: 'a',
+  Ꭻ: 'j',
+  Ꭼ: 'e',
+  Ꮃ: 'w',
+  Ꮇ: 'm',
+  Ꮋ: 'h',
+  Ꮍ: 'y',
+  Ꮎ: 'o',
+  Ꮐ: 'g',
+  Ꮒ: 'h',
+  Ꮓ: 'z',
+  Ꮟ: 'b',
+  Ꮢ: 'r',
+  Ꮤ: 'w',
+  Ꮥ: 's',
+  Ꮩ: 'v',
+  Ꮪ: 's',
+  Ꮮ: 'l',
+  Ꮯ: 'c',
+  Ꮲ: 'p',
+  Ꮶ: 'k',
+  Ꮷ: 'd',
+  Ᏻ: 'g',
+  Ᏼ: 'b',
+  ꮁ: 'r',
+  // Lisu (no case).
+  ꓐ: 'b',
+  ꓑ: 'p',
+  ꓒ: 'd',
+  ꓓ: 'd',
+  ꓔ: 't',
+  ꓖ: 'g',
+  ꓗ: 'k',
+  ꓙ: 'j',
+  ꓚ: 'c',
+  ꓜ: 'z',
+  ꓝ: 'f',
+  ꓟ: 'm',
+  ꓠ: 'n',
+  ꓡ: 'l',
+  ꓢ: 's',
+  ꓣ: 'r',
+  ꓦ: 'v',
+  ꓧ: 'h',
+  ꓪ: 'w',
+  ꓫ: 'x',
+  ꓬ: 'y',
+  ꓮ: 'a',
+  ꓰ: 'e',
+  ꓲ: 'il',
+  ꓳ: 'o',
+  ꓴ: 'u',
+  // Coptic, written in capitals.
+  Ⲁ: 'a',
+  Ⲃ: 'b',
+  Ⲉ: 'e',
+  Ⲍ: 'z',
+  Ⲏ: 'h',
+  Ⲓ: 'il',
+  Ⲕ: 'k',
+  Ⲙ: 'm',
+  Ⲛ: 'n',
+  Ⲟ: 'o',
+  Ⲣ: 'p',
+  Ⲥ: 'c',
+  Ⲧ: 't',
+  Ⲩ: 'y',
+  Ⲭ: 'x',
+});
+
+/** A table of look-alikes keyed by each letter's lower case, the readings of letters lowering to the same one joined. */
+function lowerCased(table: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const lowered: Record<string, string> = {};
+  for (const [letter, reading] of Object.entries(table)) {
+    const key = letter.toLowerCase();
+    lowered[key] = (lowered[key] ?? '') + reading;
+  }
+  return lowered;
+}
 
 /**
  * Hosts on a TLD of FILE_EXTENSIONS that a reader knows as sites, not files (the Rust

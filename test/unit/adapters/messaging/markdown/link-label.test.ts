@@ -39,6 +39,10 @@ describe('link-label: a link label as read, and whether it misleads', () => {
     '[github.io](https://attacker.github.io)',
     '[s3.amazonaws.com](https://evil.s3.amazonaws.com)',
     '[docs.rs](https://evil.example)',
+    '[github.\u13df\u13be\u13b7](https://evil.example)',
+    '[github.\ua4da\ua4f3\ua4df](https://evil.example)',
+    '[github\u2022com](https://evil.example)',
+    '[acme.co\u043cpany](https://evil.example)',
   ];
   for (const markdown of misleading) {
     it(`misleads: ${markdown}`, () => {
@@ -58,6 +62,11 @@ describe('link-label: a link label as read, and whether it misleads', () => {
     '[\u201cgithub.com\u201d](https://github.com/acme)',
     '[docs.rs](https://docs.rs/serde)',
     '[bbc.co.uk](https://www.bbc.co.uk/news)',
+    '[\u4fee\u6539config.json\u6587\u4ef6](https://github.com/acme/repo/blob/main/config.json)',
+    '[\u67e5\u770bREADME.md\u6587\u4ef6](https://github.com/acme/repo/blob/main/README.md)',
+    '[\u8acb\u53c3\u8003package.json\u6a94\u6848](https://github.com/acme/repo)',
+    '[\u8bbe\u7f6e\u89c1 app.ts\u4e2d](https://github.com/acme/repo/blob/main/app.ts)',
+    '[\u0441\u043c. \u043a\u043e\u043d\u0444\u0438\u0433.yaml\u0444\u0430\u0439\u043b](https://github.com/acme/repo)',
   ];
   for (const markdown of honest) {
     it(`does not mislead: ${markdown}`, () => {
