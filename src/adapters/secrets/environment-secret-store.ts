@@ -29,26 +29,18 @@ const CREDENTIAL_NAME = /(?:TOKEN|SECRET|PASSWORD|_KEY)$/;
 export const MIN_SERVICE_SECRET = 12;
 
 /**
- * The contexts in which a variable's value is assigned to it: an environment dump or `.env` file
- * (`NAME=v`, also quoted, which a compose file's `- NAME=v` holds too), JSON (`"NAME": "v"`) and
- * YAML (`NAME: v`, also quoted).
+ * The contexts in which a variable's value is assigned to it (redact-secrets' assignmentSource):
+ * an environment dump or `.env` file (`NAME=v`, also quoted, which a compose file's `- NAME=v`
+ * holds too), INI and TOML (`NAME = v`), JSON (`"NAME": "v"`), YAML (`NAME: v`), Python's
+ * `print(os.environ)` (`'NAME': 'v'`) and Ruby's hashes (`"NAME"=>"v"`).
  */
-const assignments = (name: string): SecretContext[] => [
-  { before: `${name}=`, after: '' },
-  { before: `${name}="`, after: '"' },
-  { before: `${name}='`, after: "'" },
-  { before: `"${name}": "`, after: '"' },
-  { before: `"${name}":"`, after: '"' },
-  { before: `${name}: `, after: '' },
-  { before: `${name}: "`, after: '"' },
-  { before: `${name}: '`, after: "'" },
-];
+const assignments = (name: string): SecretContext[] => [{ assignedTo: name }];
 
-/** The contexts in which a URL's password stands: its user part (`app:v@`) and a `password=v` parameter. */
-const URL_PASSWORD: readonly SecretContext[] = [
-  { before: ':', after: '@' },
-  { before: 'password=', after: '' },
-];
+/**
+ * The contexts in which a URL's password stands: its user part (`app:v@`) and assigned to a
+ * `password` (a `?password=v` parameter, `password: v` in YAML, `"password": "v"` in JSON…).
+ */
+const URL_PASSWORD: readonly SecretContext[] = [{ before: ':', after: '@' }, { assignedTo: 'password' }];
 
 /**
  * The values of the service's own environment that no job log, summary or model may show. An
@@ -63,9 +55,11 @@ const URL_PASSWORD: readonly SecretContext[] = [
  * - from MIN_SERVICE_SECRET characters on, wherever it appears;
  * - shorter, only in the context that says it is this credential, which an ordinary word never
  *   has (NamedSecret.context): a URL's password between the `:` and the `@` of its user part or
- *   after `password=` (`postgres://app:s3cr3t@db` shows `postgres://app:[redacted DATABASE_URL
- *   password]@db`), and a credential variable as assigned (`assignments`: `PGPASSWORD=s3cr3t`
- *   shows `PGPASSWORD=[redacted PGPASSWORD]`). Only the whole context with the value is found,
+ *   assigned to a `password` (`postgres://app:s3cr3t@db` shows `postgres://app:[redacted
+ *   DATABASE_URL password]@db`, `password: s3cr3t` shows `password: [redacted DATABASE_URL
+ *   password]`), and a credential variable as assigned (`assignments`: `PGPASSWORD=s3cr3t`
+ *   shows `PGPASSWORD=[redacted PGPASSWORD]`, `'PGPASSWORD': 's3cr3t'` shows `'PGPASSWORD':
+ *   '[redacted PGPASSWORD]'`). Only the whole context with the value is found,
  *   never a piece of it: `All tests pass`, `the password`, `handled the POST` stay, and the
  *   `postgres` of `POSTGRES_PASSWORD=postgres` stays in `image: postgres:16`. So `env`, the
  *   service's `/proc/<pid>/environ` and the database URL printed show none of them; the same

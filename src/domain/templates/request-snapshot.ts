@@ -18,19 +18,29 @@ export interface RequestSnapshot {
  * Besides these, any header whose name says it holds a credential is dropped
  * (CREDENTIAL_NAME_PATTERNS).
  */
-export const CREDENTIAL_HEADERS: readonly string[] = ['x-api-key', 'authorization', 'proxy-authorization', 'cookie', 'x-hub-signature', 'x-hub-signature-256'];
+export const CREDENTIAL_HEADERS: readonly string[] = [
+  'x-api-key',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'x-hub-signature',
+  'x-hub-signature-256',
+  // Honeycomb's API key, named after the team.
+  'x-honeycomb-team',
+];
 
 /**
  * What in a header's name (lower-case) says it carries a credential: a name any of them matches
- * is dropped, unless it is one of IDENTITY_HEADERS. docs/triggers.md ("Template tokens") lists
- * them for operators; keep both in step.
+ * is dropped, unless it is one of IDENTITY_HEADERS or ORDINARY_HEADERS. docs/triggers.md
+ * ("Template tokens") lists them for operators; keep both in step.
  */
 export const CREDENTIAL_NAME_PATTERNS: readonly RegExp[] = [
   // Authorization, Proxy-Authorization, X-Forwarded-Authorization, Authentication.
   /authori[sz]ation|authentication/,
-  // `auth` as a word of its own: Auth, X-Auth, X-Auth-Token, X-Auth-Key, X-Auth-User. Not a word
-  // that only begins with it: X-Authentik-Username, X-Goog-Authenticated-User-Email are kept.
-  /(?:^|[-_.])auth(?:[-_.]|$)/,
+  // `auth` anywhere but in `author` (X-Author, X-Commit-Author, an HTTP/2 `:authority`): Auth,
+  // X-Auth, X-Auth-Token, X-Auth-User, X-Authcode, X-Myauth, X-Authentik-Meta. The identities
+  // proxies set (X-Authentik-Username, X-Goog-Authenticated-User-Email…) are IDENTITY_HEADERS.
+  /auth(?!or)/,
   // X-Gitlab-Token, Private-Token, X-Csrf-Token, X-Amz-Security-Token, X-Auth-Request-Access-Token.
   /token/,
   // X-Webhook-Secret, X-Telegram-Bot-Api-Secret-Token, Cf-Access-Client-Secret.
@@ -45,10 +55,21 @@ export const CREDENTIAL_NAME_PATTERNS: readonly RegExp[] = [
   /credential/,
   // X-Jwt-Assertion, Cf-Access-Jwt-Assertion, X-Goog-Iap-Jwt-Assertion, X-Authentik-Jwt.
   /jwt/,
-  // API keys: X-Api-Key, Api-Key, X-Apikey, Api_Key, X-Auth-Key, Ocp-Apim-Subscription-Key,
-  // X-Functions-Key, X-Access-Key. A `key` alone (Idempotency-Key) is no credential.
+  // OpenID Connect claims and proof-of-possession tokens: X-Amzn-Oidc-Data, X-Amzn-Oidc-Accesstoken, DPoP.
+  /oidc|dpop/,
+  // API keys run together: X-Apikey, Api_Key, X-Authkey, Ocp-Apim-Subscription-Key, X-Functions-Key, X-Access-Key.
   /(?:api|auth|access|private|subscription|functions)[-_]?key/,
+  // Any other key, as the name's last word: Key, X-Key, X-Master-Key, X-Admin-Key, X-Client-Key,
+  // DD-Application-Key, X-App-Key, X-Webhook-Key, X-Shared-Key, X-License-Key. The keys that are
+  // no credential are ORDINARY_HEADERS (Idempotency-Key).
+  /(?:^|[-_.])key$/,
 ];
+
+/**
+ * Headers CREDENTIAL_NAME_PATTERNS match that carry no credential, kept in snapshots: a request's
+ * idempotency key, the WebSocket handshake's nonce, Bitbucket's event name (`repo:push`).
+ */
+export const ORDINARY_HEADERS: readonly string[] = ['idempotency-key', 'x-idempotency-key', 'sec-websocket-key', 'x-event-key'];
 
 /**
  * Headers a reverse proxy sets to say who the user it authenticated is (a name, an email, an id,
@@ -82,11 +103,15 @@ export const IDENTITY_HEADERS: readonly string[] = [
   'x-forwarded-email',
   'x-forwarded-preferred-username',
   'x-forwarded-groups',
+  // AWS Application Load Balancer (the user's subject; its X-Amzn-Oidc-Data and -Accesstoken are dropped)
+  'x-amzn-oidc-identity',
 ];
 
 const isCredentialName = (lowerCaseName: string): boolean =>
   CREDENTIAL_HEADERS.includes(lowerCaseName) ||
-  (!IDENTITY_HEADERS.includes(lowerCaseName) && CREDENTIAL_NAME_PATTERNS.some((pattern) => pattern.test(lowerCaseName)));
+  (!IDENTITY_HEADERS.includes(lowerCaseName) &&
+    !ORDINARY_HEADERS.includes(lowerCaseName) &&
+    CREDENTIAL_NAME_PATTERNS.some((pattern) => pattern.test(lowerCaseName)));
 
 /**
  * isCredentialHeader's answers by name: a request's dozen headers cost a lookup each, not a dozen

@@ -125,10 +125,68 @@ describe('EnvironmentSecretStore: the service’s own credentials are redacted f
     expect(redact('log… PGPASSWORD=hunt')).to.equal('log… PGPASSWORD=[redacted PGPASSWORD]');
     expect(redact('log… postgres://app:s3cr')).to.equal('log… postgres://app:[redacted DATABASE_URL password]');
     expect(redact('cr3t@db/app then more')).to.equal('[redacted DATABASE_URL password]@db/app then more');
-    // Without the whole context, or under 4 characters of the value: kept.
+    // Without the whole context, or under 4 characters of the value beside a URL's `:`: kept.
     expect(redact('we hunt')).to.equal('we hunt');
-    expect(redact('log… PGPASSWORD=hun')).to.equal('log… PGPASSWORD=hun');
+    expect(redact('log… postgres://app:s3c')).to.equal('log… postgres://app:s3c');
     expect(redact('cr3t and more')).to.equal('cr3t and more');
+  });
+
+  it('hides a short credential cut off after its whole assignment from its first character on', () => {
+    const short = new EnvironmentSecretStore({ DATABASE_URL: 'postgres://app:s3cr3t@db/app', PGPASSWORD: 'hunter2' }, AI_PROVIDERS);
+    const redact = (text: string): string => redactSecrets(text, short.redactedSecrets());
+    expect(redact('log… PGPASSWORD=hun')).to.equal('log… PGPASSWORD=[redacted PGPASSWORD]');
+    expect(redact('log… PGPASSWORD=h')).to.equal('log… PGPASSWORD=[redacted PGPASSWORD]');
+    expect(redact("log… {'PGPASSWORD': 'hu")).to.equal("log… {'PGPASSWORD': '[redacted PGPASSWORD]");
+    expect(redact('log… "password": "s3')).to.equal('log… "password": "[redacted DATABASE_URL password]');
+    // Not a beginning of the value, or no value yet: kept.
+    expect(redact('log… PGPASSWORD=x')).to.equal('log… PGPASSWORD=x');
+    expect(redact('log… PGPASSWORD=')).to.equal('log… PGPASSWORD=');
+  });
+
+  it('redacts a short credential in every common dump form of an assignment, the value only', () => {
+    const short = new EnvironmentSecretStore({ DATABASE_URL: 'postgres://app:s3cr3t@db/app', PGPASSWORD: 's3cr3t' }, AI_PROVIDERS);
+    const redact = (text: string): string => redactSecrets(text, short.redactedSecrets());
+    const forms: [string, string][] = [
+      // Python print(os.environ)
+      ["environ({'HOME': '/root', 'PGPASSWORD': 's3cr3t', 'X': 'y'})", "environ({'HOME': '/root', 'PGPASSWORD': '[redacted PGPASSWORD]', 'X': 'y'})"],
+      // Ruby ENV.to_h.inspect, old and new hash syntax
+      ['{"PGPASSWORD"=>"s3cr3t"}', '{"PGPASSWORD"=>"[redacted PGPASSWORD]"}'],
+      ['{"PGPASSWORD" => "s3cr3t"}', '{"PGPASSWORD" => "[redacted PGPASSWORD]"}'],
+      // INI, TOML
+      ['[db]\nPGPASSWORD = s3cr3t\n', '[db]\nPGPASSWORD = [redacted PGPASSWORD]\n'],
+      ['PGPASSWORD = "s3cr3t"', 'PGPASSWORD = "[redacted PGPASSWORD]"'],
+      // tabs around the separator
+      ['PGPASSWORD\t=\ts3cr3t', 'PGPASSWORD\t=\t[redacted PGPASSWORD]'],
+      ["PGPASSWORD:\t's3cr3t'", "PGPASSWORD:\t'[redacted PGPASSWORD]'"],
+      // the URL's password as a YAML or JSON field, a TOML key, a query parameter
+      ['database:\n  password: s3cr3t\n  host: db', 'database:\n  password: [redacted DATABASE_URL password]\n  host: db'],
+      ['{"user": "app", "password": "s3cr3t"}', '{"user": "app", "password": "[redacted DATABASE_URL password]"}'],
+      ["db_password = 's3cr3t'", "db_password = '[redacted DATABASE_URL password]'"],
+      ['Password: s3cr3t', 'Password: [redacted DATABASE_URL password]'],
+      ['redis://cache?password=s3cr3t&db=0', 'redis://cache?password=[redacted DATABASE_URL password]&db=0'],
+    ];
+    for (const [text, redacted] of forms) expect(redact(text), text).to.equal(redacted);
+  });
+
+  it('leaves ordinary text as it is where a short credential’s name or value appears without an assignment', () => {
+    const short = new EnvironmentSecretStore(
+      { DATABASE_URL: 'postgres://postgres:postgres@db/app', POSTGRES_PASSWORD: 'postgres', PGPASSWORD: 'pass' },
+      AI_PROVIDERS,
+    );
+    const redact = (text: string): string => redactSecrets(text, short.redactedSecrets());
+    for (const text of [
+      'All tests pass',
+      'the password',
+      'the password is checked',
+      'handled the POST',
+      'image: postgres:16',
+      'services:\n  db:\n    image: postgres:16\n    user: postgres',
+      'PGPASSWORD is set; pass it on',
+      'password: see the vault',
+      "{'PGPASSWORD': 'other'}",
+    ]) {
+      expect(redact(text), text).to.equal(text);
+    }
   });
 
   it('measures a credential trimmed and looks for it as measured: surrounding whitespace neither makes a short one long nor hides a long one', () => {

@@ -113,6 +113,52 @@ describe('redactSecrets', () => {
       expect(redactSecrets(JSON.stringify('Q=a"b;'), quoted)).to.equal('"Q=[redacted Q];"');
     });
   });
+
+  describe('a value assigned to a name (secret only as that name’s value)', () => {
+    const pg = [{ name: 'PGPASSWORD', value: 'pw', context: { assignedTo: 'PGPASSWORD' } }];
+
+    it('redacts the value, and only it, after the name bare or quoted, =, : or => with spaces or tabs, and an optional quote', () => {
+      for (const [text, redacted] of [
+        ['PGPASSWORD=pw', 'PGPASSWORD=[redacted PGPASSWORD]'],
+        ['export PGPASSWORD="pw"', 'export PGPASSWORD="[redacted PGPASSWORD]"'],
+        ["{'PGPASSWORD': 'pw'}", "{'PGPASSWORD': '[redacted PGPASSWORD]'}"],
+        ['{"PGPASSWORD"=>"pw"}', '{"PGPASSWORD"=>"[redacted PGPASSWORD]"}'],
+        ['PGPASSWORD = pw', 'PGPASSWORD = [redacted PGPASSWORD]'],
+        ['PGPASSWORD\t:\tpw', 'PGPASSWORD\t:\t[redacted PGPASSWORD]'],
+        ['"pgpassword":"pw"', '"pgpassword":"[redacted PGPASSWORD]"'],
+      ]) {
+        expect(redactSecrets(text, pg), text).to.equal(redacted);
+      }
+    });
+
+    it('leaves the value alone elsewhere, and the name without a value', () => {
+      for (const text of ['pw', 'a pw b', 'PGPASSWORD is pw', 'PGPASSWORD', 'PGPASSWORD:', 'PGPASSWORD\npw', '\'PGPASSWORD": "pw']) {
+        expect(redactSecrets(text, pg), text).to.equal(text);
+      }
+    });
+
+    it('redacts a value cut off after its whole assignment from its first character, and a quoted one cut at its beginning from 4', () => {
+      const long = [{ name: 'P', value: 's3cr3t', context: { assignedTo: 'P' } }];
+      expect(redactSecrets('log P=s', long)).to.equal('log P=[redacted P]');
+      expect(redactSecrets("log 'P': 's3c", long)).to.equal("log 'P': '[redacted P]");
+      expect(redactSecrets('log P=x', long)).to.equal('log P=x');
+      expect(redactSecrets('log s', long)).to.equal('log s');
+      expect(redactSecrets('cr3t" and', long)).to.equal('[redacted P]" and');
+      expect(redactSecrets('cr3t and', long)).to.equal('cr3t and');
+      expect(redactSecrets('r3t" and', long)).to.equal('r3t" and');
+    });
+
+    it('reads the name and the value literally, and names the marker after the name whose assignment begins first', () => {
+      expect(redactSecrets('a.b=x.y a_b=x.y aXb=x.y', [{ name: 'N', value: 'x.y', context: { assignedTo: 'a.b' } }])).to.equal(
+        'a.b=[redacted N] a_b=x.y aXb=x.y',
+      );
+      const both = [
+        { name: 'URL password', value: 'pw', context: { assignedTo: 'password' } },
+        { name: 'PGPASSWORD', value: 'pw', context: { assignedTo: 'PGPASSWORD' } },
+      ];
+      expect(redactSecrets('PGPASSWORD = pw; password: pw', both)).to.equal('PGPASSWORD = [redacted PGPASSWORD]; password: [redacted URL password]');
+    });
+  });
 });
 
 describe('redactSecretsDeep', () => {

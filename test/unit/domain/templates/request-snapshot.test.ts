@@ -79,6 +79,24 @@ describe('snapshotRequest: credential headers', () => {
     'Ocp-Apim-Subscription-Key': 'w',
     'X-Client-Credentials': 'x',
     'X-Jwt-Assertion': 'y',
+    // Any key as the name's last word, OIDC data, proof-of-possession tokens, `auth` within a word.
+    'X-Master-Key': 'key-1',
+    'X-Admin-Key': 'key-2',
+    'X-Client-Key': 'key-3',
+    'DD-Application-Key': 'key-4',
+    'X-App-Key': 'key-5',
+    'X-Webhook-Key': 'key-6',
+    'X-Shared-Key': 'key-7',
+    'X-License-Key': 'key-8',
+    'X-Key': 'key-9',
+    Key: 'key-10',
+    'X-Request-Key': 'key-11',
+    X_Custom_Key: 'key-12',
+    'X-Honeycomb-Team': 'hc-1',
+    DPoP: 'dpop-1',
+    'X-Amzn-Oidc-Data': 'oidc-1',
+    'X-Authcode': 'ac-1',
+    'X-Myauth': 'ma-1',
   };
   /** Headers a trigger may read (docs/triggers.md), `Idempotency-Key` among them. */
   const PLAIN: Record<string, string> = {
@@ -90,6 +108,14 @@ describe('snapshotRequest: credential headers', () => {
     'Idempotency-Key': 'idem-1',
     'User-Agent': 'curl/8',
     'X-Thing': 'thing',
+    // Keys that are no credential, and words that only hold `key` or `author`.
+    'X-Idempotency-Key': 'idem-2',
+    'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+    'X-Event-Key': 'repo:push',
+    'X-Keyboard': 'qwerty',
+    'X-Monkey-Id': 'm-1',
+    'X-Author': 'ann',
+    'X-Commit-Author': 'ben',
   };
   const secrets = Object.values(CREDENTIALS);
   const snapshot = () => snapshotRequest({ a: 1 }, {}, { ...CREDENTIALS, ...PLAIN });
@@ -107,6 +133,9 @@ describe('snapshotRequest: credential headers', () => {
     for (const secret of secrets) expect(all, secret).not.to.contain(`"${secret}"`);
     for (const name of Object.keys(CREDENTIALS)) expect(renderText(`{{headers.${name}}}`, request), name).to.equal('');
     expect(renderText('{{headers.x-github-event}} {{headers.Idempotency-Key}} {{headers.x-thing}}', request)).to.equal('push idem-1 thing');
+    expect(renderText('{{headers.x-event-key}} {{headers.sec-websocket-key}} {{headers.x-author}}', request)).to.equal(
+      'repo:push dGhlIHNhbXBsZSBub25jZQ== ann',
+    );
   });
 });
 
@@ -125,6 +154,7 @@ describe('snapshotRequest: identity headers a reverse proxy sets', () => {
     'Remote-User': 'erin',
     'X-Forwarded-User': 'frank',
     'X-Forwarded-Email': 'frank@example.com',
+    'X-Amzn-Oidc-Identity': 'sub-1',
   };
   /** What the same proxies pass on that is a credential: dropped. */
   const PROXY_CREDENTIALS: Record<string, string> = {
@@ -139,6 +169,8 @@ describe('snapshotRequest: identity headers a reverse proxy sets', () => {
     'X-Forwarded-Authorization': 'pc-9',
     'X-Auth-Password': 'pc-10',
     'X-Auth-Secret': 'pc-11',
+    'X-Authentik-Meta-Jwks': 'pc-12',
+    'X-Amzn-Oidc-Accesstoken': 'pc-13',
   };
   const request = () => parseStoredSnapshot(JSON.stringify(snapshotRequest({}, {}, { ...IDENTITIES, ...PROXY_CREDENTIALS, 'X-Thing': 't' })));
 
