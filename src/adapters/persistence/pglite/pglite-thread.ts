@@ -43,8 +43,7 @@ export interface EmbeddedPglite {
  * The young generation of the thread's V8 heap, in MB. V8's default on this size of machine grows
  * to 32 MB and stays there; the thread's JavaScript (PGlite's glue, the messages) needs little:
  * its committed heap measured 61 MB with the default and 34 MB with 4 MB after 2 000 statements.
- * 8 MB: the thread's garbage collection was 2 % of its time under matched-webhook load (the main
- * thread runs with `--max-semi-space-size=16`, docs/deployment.md, "Memory").
+ * 8 MB matches the main thread's `--max-semi-space-size=8` (docs/deployment.md, "Memory").
  */
 const THREAD_YOUNG_GENERATION_MB = 8;
 
