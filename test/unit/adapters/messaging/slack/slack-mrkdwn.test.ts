@@ -1,22 +1,7 @@
 import { expect } from 'chai';
 import { SlackChannel } from '../../../../../src/adapters/messaging/slack/slack-channel.js';
 import { escapeSlack, markdownToMrkdwn, unescapeSlack } from '../../../../../src/adapters/messaging/slack/slack-mrkdwn.js';
-
-/** Link labels that show github.com only once read: escapes, references, emphasis, code, invisible characters, a look-alike full stop. */
-const BYPASSES: readonly string[] = [
-  'github\\.com/o/r',
-  'github&#46;com/o/r',
-  'https&#58;//github.com/o/r',
-  '**github.com**/o/r/pull/1',
-  '*github.com*/o/r',
-  '`github.com`/o/r',
-  'github.com\u200b/o/r',
-  'github.c\u00adom',
-  'github.com\u2060/o/r',
-  'github\u3002com/o/r',
-];
-/** A label for a test title, its invisible and non-ASCII characters written as \\u escapes. */
-const shown = (label: string): string => label.replace(/[^\x20-\x7e]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+import { LINK_LABEL_BYPASSES, shownLabel } from '../../../../support/link-bypasses.js';
 
 describe('markdownToMrkdwn', () => {
   const cases: Array<[string, string, string]> = [
@@ -49,8 +34,8 @@ describe('markdownToMrkdwn', () => {
     it(what, () => expect(markdownToMrkdwn(markdown)).to.equal(mrkdwn));
   }
 
-  for (const label of BYPASSES) {
-    it(`leaves a link whose label shows another host once read as typed: ${shown(label)}`, () => {
+  for (const label of LINK_LABEL_BYPASSES) {
+    it(`leaves a link whose label shows another host once read as typed: ${shownLabel(label)}`, () => {
       const mrkdwn = markdownToMrkdwn(`[${label}](https://evil.example/phish) ![${label}](https://evil.example/i.png)`);
       expect(mrkdwn).not.to.match(/<https:\/\/evil\.example/);
     });
