@@ -99,12 +99,26 @@ const peerServer = async (binary, dir, outFile) => {
   const port = await restartablePort();
   const url = `http://127.0.0.1:${port}`;
   let child;
+  const spawnPeer = () => {
+    const peer = spawn(binary, ['-hooks', hooks, '-ip', '127.0.0.1', '-port', String(port), '-nopanic'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    peer.output = '';
+    peer.stderr.on('data', (chunk) => (peer.output = (peer.output + chunk).slice(-8192)));
+    return peer;
+  };
   const start = async () => {
-    child = spawn(binary, ['-hooks', hooks, '-ip', '127.0.0.1', '-port', String(port), '-nopanic'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-    child.output = '';
-    child.stderr.on('data', (chunk) => (child.output = (child.output + chunk).slice(-8192)));
+    child = spawnPeer();
     for (const started = Date.now(); Date.now() - started < 20_000; await sleep(100)) {
-      if (child.exitCode !== null) throw new Error(`webhook exited with ${child.exitCode}: ${child.output}`);
+      if (child.exitCode !== null) {
+        // Right after a SIGKILL the port can still be held for a moment by the killed server's
+        // closing connections (seen once: `bind: address already in use` on a port below the
+        // ephemeral range); start again, the wait counted in the restart's time.
+        if (/address already in use/.test(child.output) && Date.now() - started < 5_000) {
+          await sleep(20);
+          child = spawnPeer();
+          continue;
+        }
+        throw new Error(`webhook exited with ${child.exitCode}: ${child.output}`);
+      }
       const answered = await fetch(`${url}/`, { signal: AbortSignal.timeout(1000) }).then(
         () => true,
         () => false,
