@@ -9,8 +9,10 @@ import { terminalField } from './terminal-text.js';
  * `triggers check [--file F]`: the start-up validation of the trigger file, without starting
  * anything: the file itself, each enabled agent action's provider secret, and TRIGGERS_DIR
  * when a command action runs there. A file named with --file must exist; the configured one
- * may not (the service then runs with no triggers). Every value from the file or the
- * environment is printed through terminalField: a name cannot drive the terminal or forge a row.
+ * may not (the service then runs with no triggers). Warnings (stderr, exit code 0): an enabled
+ * trigger on a chat endpoint open to every chat, a trigger reading a header no trigger ever sees
+ * (a credential). Every value from the file or the environment is printed through
+ * terminalField: a name cannot drive the terminal or forge a row.
  */
 export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promise<number> => {
   const config = await readConfig();
@@ -40,7 +42,13 @@ export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promi
       `  ${trigger.enabled ? 'on ' : 'off'}  ${terminalField(trigger.name)}  ${terminalField(trigger.watchPath)}  ${trigger.actions.map((a) => a.type).join(' → ')}\n`,
     );
   }
-  const { chatTriggerWarnings } = await import('../domain/triggers/chat-trigger-warnings.js');
+  const [{ chatTriggerWarnings }, { withheldHeaderWarnings }, { channelCredentialHeaders }] = await Promise.all([
+    import('../domain/triggers/chat-trigger-warnings.js'),
+    import('../domain/triggers/withheld-header-warnings.js'),
+    import('../container/channels/index.js'),
+  ]);
   for (const warning of chatTriggerWarnings(checked.entries)) io.err.write(`warning: ${terminalField(warning)}\n`);
+  for (const { message } of withheldHeaderWarnings(checked.entries, shownPath(file), channelCredentialHeaders()))
+    io.err.write(`warning: ${terminalField(message)}\n`);
   return 0;
 };

@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { checkTriggers } from '../../../src/cli/triggers-command.js';
+
+/*
+ * `triggers check` on a valid file whose triggers read headers no trigger ever sees (credentials
+ * are dropped from every request snapshot): a warning a line on stderr naming the file, the
+ * trigger, the field and the header, the file listed as valid and exit code 0.
+ */
+
+const check = async (file: string) => {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  const code = await checkTriggers({ values: { file }, positionals: [] }, { out, err, input: new PassThrough() });
+  out.end();
+  err.end();
+  return { code, out: String(out.read() ?? ''), err: String(err.read() ?? '') };
+};
+
+describe('triggers check: triggers reading a credential header', () => {
+  let dir: string;
+  let file: string;
+  const saved: Record<string, string | undefined> = {};
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agw-triggers-check-'));
+    file = join(dir, 'TRIGGERS.json');
+    const env = { DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: file, CRONS_FILE: join(dir, 'CRONS.json'), TRIGGERS_DIR: dir };
+    for (const [name, value] of Object.entries(env)) {
+      saved[name] = process.env[name];
+      process.env[name] = value;
+    }
+  });
+  afterEach(async () => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+      delete saved[name];
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('warns of each, naming the file, the trigger, the field and the header, and exits 0', async () => {
+    await writeFile(
+      file,
+      JSON.stringify([
+        {
+          name: 'github-push',
+          watch_path: '/webhook',
+          enabled: true,
+          when: { 'headers.x-github-event': { equals: 'push' }, 'headers.x-hub-signature-256': { prefix: 'sha256=' } },
+          actions: [{ type: 'command', command: 'echo {{ headers.Authorization }} {{headers.idempotency-key}}' }],
+        },
+        { name: 'plain', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: 'echo {{headers.x-github-event}}' }] },
+      ]),
+    );
+    const { code, out, err } = await check(file);
+    expect(code).to.equal(0);
+    expect(out).to.match(/TRIGGERS\.json: 2 triggers valid \(2 enabled\)\n/);
+    const why = (consequence: string) =>
+      `which a trigger never sees: it is treated as a credential and never given to templates or "when", so ${consequence} (docs/triggers.md, "Template tokens")`;
+    expect(err.trimEnd().split('\n')).to.deep.equal([
+      `warning: ${file}: trigger #0 "github-push": when.headers.x-hub-signature-256: names the header x-hub-signature-256, ${why('this test never passes and the trigger never fires')}`,
+      `warning: ${file}: trigger #0 "github-push": actions[0].command: {{ headers.Authorization }} names the header authorization, ${why('the token always renders as the empty string')}`,
+    ]);
+  });
+
+  it('says nothing when the triggers read ordinary headers only', async () => {
+    await writeFile(
+      file,
+      JSON.stringify([
+        {
+          name: 'github-push',
+          watch_path: '/webhook',
+          enabled: true,
+          when: { 'headers.x-github-event': { equals: 'push' } },
+          actions: [{ type: 'command', command: 'echo {{headers.idempotency-key}} {{headers}}' }],
+        },
+      ]),
+    );
+    expect(await check(file)).to.deep.include({ code: 0, err: '' });
+  });
+});
