@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { adminClient, cookieFrom, setAdminPassword, setCookieLine } from '../support/admin-http.js';
+import { adminClient, cookieFrom, setAdminPassword } from '../support/admin-http.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
 import { startGateway, type GatewayProcess } from '../support/gateway-process.js';
 import { migratedDataDir } from '../support/data-dirs.js';
@@ -10,12 +10,27 @@ import { createKey, send, waitFor } from '../support/http.js';
 import { closedPort } from '../support/ports.js';
 
 /*
- * The admin pages over HTTP on the built server: Post/Redirect/Get and its flash, the run page
- * of a trigger run, cancelling a job (its output kept), the job page's live part, the web chat
- * and its failures (against a loopback OpenAI-compatible fake), the health page's tables.
+ * The admin pages over HTTP on the built server: creating a key (the form's answer shows it, no
+ * cookie carries it), Post/Redirect/Get and its flash, the run page of a trigger run, cancelling
+ * a job (its output kept), the job page's live part, the web chat and its failures (against a
+ * loopback OpenAI-compatible fake), the health page's tables.
  */
 
 const PASSWORD = 'pages admin password';
+
+/** An API key, wherever it is written. */
+const KEY = /agw_[A-Za-z0-9_-]{43}/;
+
+/**
+ * The Set-Cookie lines of an answer that hold an API key: as it is, or in a part of the value
+ * written in base64url (as a signed flash cookie writes its value).
+ */
+const keyCookies = (response: Response): string[] =>
+  response.headers.getSetCookie().filter((line) => {
+    const value = line.slice(line.indexOf('=') + 1).split(';')[0];
+    const parts = value.split('.').map((part) => Buffer.from(part, 'base64url').toString('utf8'));
+    return [line, ...parts].some((text) => KEY.test(text));
+  });
 
 /**
  * The agent: a job whose prompt asks it to wait prints its first step, then says so with the
@@ -78,49 +93,55 @@ describe('e2e: admin pages', function () {
     await llm?.close();
   });
 
-  describe('Post/Redirect/Get', () => {
-    it('answers a created key with 303 and a flash cookie for /settings/keys only (HttpOnly, SameSite=Strict, two minutes); the next page shows the key once and clears it', async () => {
+  describe('creating a key', () => {
+    it('answers the form with the page that shows the new key once (201, no-store, the security headers of every admin page), and no answer of the flow carries the key in a cookie', async () => {
       const { cookie, csrf } = await login();
-      const created = await client().post('/settings/keys', { csrf, name: 'flash key' }, cookie);
-      expect(created.status).to.equal(303);
-      expect(created.headers.get('location')).to.equal('/settings/keys');
-      const line = setCookieLine(created, 'agw_new_key')!;
-      expect(line)
-        .to.match(/; path=\/settings\/keys;/)
-        .and.to.match(/; samesite=strict; httponly$/);
-      const expires = new Date(/expires=([^;]+)/.exec(line)![1]).getTime();
-      expect(expires - Date.now()).to.be.within(60_000, 125_000);
-      const flash = cookieFrom(created, 'agw_new_key')!;
+      const form = await client().get('/settings/keys', cookie);
+      const created = await client().post('/settings/keys', { csrf, name: 'shown <once>' }, cookie);
+      expect(keyCookies(created), 'Set-Cookie lines of the answer holding a key').to.deep.equal([]);
+      expect(created.status).to.equal(201);
+      expect(created.headers.get('location')).to.equal(null);
+      expect(created.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+      expect(created.headers.get('cache-control')).to.equal('no-store');
+      for (const header of ['cache-control', 'x-frame-options', 'content-security-policy', 'referrer-policy', 'x-content-type-options']) {
+        expect(created.headers.get(header), header).to.be.a('string').and.to.equal(form.headers.get(header));
+      }
+      const page = await created.text();
+      expect(page).to.contain('Key <strong>shown &lt;once&gt;</strong> created.');
+      const key = /id="new-key">([^<]+)</.exec(page)![1];
+      expect(key).to.match(KEY);
+      expect(page.match(/<td data-label="Name">shown &lt;once&gt;<\/td>/g), 'listed below').to.have.length(1);
 
-      const shown = await client().get('/settings/keys', `${cookie}; ${flash}`);
-      const key = /id="new-key">([^<]+)</.exec(await shown.text())![1];
-      expect(key).to.match(/^agw_/);
-      expect(setCookieLine(shown, 'agw_new_key'), 'the flash is cleared by the page that shows it').to.match(
-        /^agw_new_key=; path=\/settings\/keys; expires=Thu, 01 Jan 1970/,
-      );
-      // Reloaded (the browser no longer sends the cleared cookie): the key is not shown, and there is still one key.
-      const reloaded = await text(client().get('/settings/keys', cookie));
-      expect(reloaded).to.contain('flash key').and.not.to.contain(key);
-      expect(reloaded.match(/<td data-label="Name">flash key<\/td>/g)).to.have.length(1);
+      expect(keyCookies(form), 'Set-Cookie lines of the form holding a key').to.deep.equal([]);
+
+      // The next page (with the cookies the browser holds now), and another session's: the key listed, not shown.
+      const other = await login();
+      for (const [what, response] of [
+        ['the next page', await client().get('/settings/keys', cookie)],
+        ["another session's page", await client().get('/settings/keys', other.cookie)],
+      ] as const) {
+        expect(keyCookies(response), `Set-Cookie lines of ${what} holding a key`).to.deep.equal([]);
+        expect(await response.text(), what)
+          .to.contain('shown &lt;once&gt;')
+          .and.not.to.contain(key)
+          .and.not.to.contain('id="new-key"');
+      }
+      expect((await fetch(`${gateway.url}/api/jobs/status`, { headers: { 'x-api-key': key } })).status, 'the key works').to.equal(200);
     });
 
-    it('shows a flash only to the session that left it', async () => {
-      const first = await login();
-      const second = await login();
-      const created = await client().post('/settings/keys', { csrf: first.csrf, name: 'not for the other session' }, first.cookie);
-      const flash = cookieFrom(created, 'agw_new_key')!;
-      expect(await text(client().get('/settings/keys', `${second.cookie}; ${flash}`))).not.to.contain('id="new-key"');
-    });
-
-    it('answers a refused key name with 303 and shows why once', async () => {
+    it('answers a refused key name with 303 and shows why once, to the session that sent it only', async () => {
       const { cookie, csrf } = await login();
       const refused = await client().post('/settings/keys', { csrf, name: '   ' }, cookie);
       expect(refused.status).to.equal(303);
       const flash = cookieFrom(refused, 'agw_flash')!;
+      const other = await login();
+      expect(await text(client().get('/settings/keys', `${other.cookie}; ${flash}`)), 'the flash of another session').not.to.contain('class="error"');
       expect(await text(client().get('/settings/keys', `${cookie}; ${flash}`))).to.match(/<p class="error" role="alert">[^<]+<\/p>/);
       expect(await text(client().get('/settings/keys', cookie))).not.to.contain('class="error"');
     });
+  });
 
+  describe('Post/Redirect/Get', () => {
     it('answers a chat message with 303; the page shows the exchange once however often it is reloaded, and the model was asked once', async () => {
       llm.script([{ text: 'Hello from the <b>agent</b>.' }]);
       const asked = llm.requests.length;

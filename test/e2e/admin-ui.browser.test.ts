@@ -16,7 +16,8 @@ declare const document: { readonly activeElement: { readonly id: string } | null
  * The admin UI in headless Chromium, at phone width (390 px): every page is checked for an
  * empty console (no error, no warning, nothing), for a layout without horizontal overflow, and
  * photographed (test-output/screenshots/). Forms are submitted as a user does, and reloading the
- * page a form led to repeats nothing. Each test has its own browser context (its own cookies);
+ * page a form led to repeats nothing (but for the answer to a new key's form, which shows the key
+ * itself and says what a reload would do). Each test has its own browser context (its own cookies);
  * the tests that are not about logging in or out start signed in with the cookies of one login
  * typed in the file's first such test, which spares each a login's page loads.
  */
@@ -239,22 +240,36 @@ suite(title, function () {
     await check(tab, '04-keys');
   });
 
-  it('creates a key shown once with a copy button; reloading neither shows it again nor creates another', async () => {
+  it('creates a key shown once, with a copy button, by the answer to the form: no cookie holds it, and the keys page lists it without showing it', async () => {
     const tab = await signedIn();
     await tab.page.getByLabel('Name').fill('browser key');
-    await tab.page.getByRole('button', { name: 'Create key' }).click();
-    await tab.page.waitForURL('**/settings/keys');
+    const [answer] = await Promise.all([
+      tab.page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/settings/keys'),
+      tab.page.getByRole('button', { name: 'Create key' }).click(),
+    ]);
+    expect(answer.status()).to.equal(201);
+    expect(answer.headers()['cache-control']).to.equal('no-store');
+    const setCookies = (await answer.headersArray()).filter(({ name }) => name.toLowerCase() === 'set-cookie').map(({ value }) => value);
     const key = (await tab.page.locator('#new-key').innerText()).trim();
     expect(key).to.match(/^agw_[A-Za-z0-9_-]{43}$/);
     await tab.page.getByRole('button', { name: 'Copy' }).waitFor({ state: 'visible', timeout: 5000 });
+    expect(await main(tab).innerText(), 'what a reload would do').to.contain('Reloading this page would send the form again');
     await check(tab, '05-key-created');
+    expect(
+      setCookies.filter((line) => line.includes(key) || line.startsWith('agw_new_key=')),
+      'cookies set by the answer that hold the key',
+    ).to.deep.equal([]);
     const created = await send(url('/api/create-job'), { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: '{}' });
     expect(created.body).to.deep.equal({ error: 'Missing job field' });
-    await tab.page.reload();
+    // Back to the keys page (a GET: the browser would ask before sending the form again on a reload).
+    await tab.page.getByRole('link', { name: 'Back to the API keys' }).click();
+    await tab.page.locator('#new-key').waitFor({ state: 'detached' });
     expect(await main(tab).innerText())
       .to.contain('browser key')
       .and.not.to.contain(key);
     expect(await tab.page.locator('td[data-label="Name"]', { hasText: /^browser key$/ }).count()).to.equal(1);
+    await tab.page.reload();
+    expect(await tab.page.locator('td[data-label="Name"]', { hasText: /^browser key$/ }).count(), 'reloading the keys page creates nothing').to.equal(1);
     await check(tab, '06-keys-reloaded');
   });
 
@@ -262,7 +277,6 @@ suite(title, function () {
     const tab = await signedIn();
     await tab.page.getByLabel('Name').fill('to revoke');
     await tab.page.getByRole('button', { name: 'Create key' }).click();
-    await tab.page.waitForURL('**/settings/keys');
     const key = (await tab.page.locator('#new-key').innerText()).trim();
     await tab.page.getByRole('link', { name: 'Revoke to revoke' }).click();
     expect(await heading(tab)).to.equal('Revoke key');

@@ -1,15 +1,17 @@
+import type { Context } from 'koa';
 import { isDomainError } from '../../../domain/errors/domain-error.js';
 import { shownLines } from '../../../domain/triggers/approval-summary.js';
 import { unprintableNameProblem } from '../../../domain/triggers/validate-triggers.js';
 import { answerFor } from '../error-status.js';
-import { field, NOTICE, notFound, pathParameter, seeOther, showPage, signedIn, type AdminRouter, type AdminTools } from './admin-http.js';
-import { setFlash, takeFlash, type FlashCookie } from './flash.js';
+import { field, frame, NOTICE, notFound, pathParameter, seeOther, sendPage, showPage, signedIn, type AdminRouter, type AdminTools } from './admin-http.js';
+import { setFlash, type FlashCookie } from './flash.js';
 import { stamp } from './present.js';
 
 /**
- * The key created a moment ago, on its way to the page that shows it once: a flash cookie
- * sent only to /settings/keys, read and cleared by its next GET. The key is never stored in
- * clear on the server, and any replica can show it.
+ * The cookie that used to carry a new key from the form to the page that showed it: signed, not
+ * encrypted, so the key was in clear in every Set-Cookie and Cookie header a proxy or a log
+ * recorded. Nothing sets it any more (the form's own answer shows the key); logging out still
+ * clears one a browser may hold from before an upgrade (admin-ui.ts).
  */
 export const NEW_KEY: FlashCookie = { name: 'agw_new_key', path: '/settings/keys' };
 
@@ -25,16 +27,19 @@ interface CreatedKey {
   readonly key: string;
 }
 
-const isCreatedKey = (value: unknown): value is CreatedKey =>
-  typeof value === 'object' && value !== null && typeof (value as CreatedKey).name === 'string' && typeof (value as CreatedKey).key === 'string';
-
-/** API keys: list, create (shown once), revoke after a confirmation. */
+/**
+ * API keys: list, create (shown once), revoke after a confirmation. A new key is shown by the
+ * answer to the form that created it (201, no-store like every admin page), not by a page after
+ * a redirect: the key is never stored in clear on the server, and never travels in a cookie. That
+ * answer is the admin UI's one exception to Post/Redirect/Get: reloading it sends the form again,
+ * which a browser asks about first (the page says so).
+ */
 export const registerKeyPages = (router: AdminRouter, tools: AdminTools): void => {
   const { keys } = tools.deps;
 
-  router.get('/settings/keys', async (ctx) => {
+  /** The API keys page: the list, under the key `created` by this very request if any. */
+  const showKeys = async (ctx: Context, status: 200 | 201, created: CreatedKey | null): Promise<void> => {
     const now = new Date();
-    const created = takeFlash(ctx, NEW_KEY, signedIn(ctx).session.csrfToken);
     const list = (await keys.list()).map((key) => ({
       id: key.id,
       name: shownName(key.name),
@@ -42,19 +47,25 @@ export const registerKeyPages = (router: AdminRouter, tools: AdminTools): void =
       createdAt: stamp(key.createdAt, now),
       lastUsedAt: key.lastUsedAt ? stamp(key.lastUsedAt, now) : null,
     }));
-    showPage(ctx, tools, 'keys', 'API keys', 'keys', { keys: list, created: isCreatedKey(created) ? created : null });
-  });
+    const { csrfToken } = signedIn(ctx).session;
+    sendPage(ctx, status, tools.views.page('keys', frame(ctx, 'API keys', 'keys'), { keys: list, created, csrf: csrfToken }));
+  };
+
+  router.get('/settings/keys', (ctx) => showKeys(ctx, 200, null));
 
   router.post('/settings/keys', tools.form, async (ctx) => {
-    const secret = signedIn(ctx).session.csrfToken;
+    let created: CreatedKey;
     try {
-      const created = await keys.create(field(ctx, 'name'));
-      setFlash(ctx, NEW_KEY, secret, { name: created.name, key: created.key } satisfies CreatedKey);
+      const key = await keys.create(field(ctx, 'name'));
+      created = { name: key.name, key: key.key };
     } catch (error) {
       if (!isDomainError(error) || answerFor(error).status >= 500) throw error;
-      setFlash(ctx, NOTICE, secret, { kind: 'error', text: error.message });
+      setFlash(ctx, NOTICE, signedIn(ctx).session.csrfToken, { kind: 'error', text: error.message });
+      return seeOther(ctx, '/settings/keys');
     }
-    seeOther(ctx, '/settings/keys');
+    // The one page that holds a key: never stored, whatever the caching of the other pages.
+    ctx.set('Cache-Control', 'no-store');
+    await showKeys(ctx, 201, created);
   });
 
   router.get('/settings/keys/:id/revoke', async (ctx) => {

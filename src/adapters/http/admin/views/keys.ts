@@ -1,8 +1,12 @@
-/* API keys: the list with the key created a moment ago (shown once), and the revoke confirmation. */
+/*
+ * API keys: the list, above it the key just created when the page is the answer to the form that
+ * created it (shown once), and the revoke confirmation.
+ */
 
 const KEYS = `<% layout('@layout') %>
 <% if (it.created) { %><div class="notice" role="status"><p>Key <strong><%= it.created.name %></strong> created. Copy it now: it is not shown again.</p>
-<code class="key" id="new-key"><%= it.created.key %></code><p><button type="button" data-copy="new-key" hidden>Copy</button></p></div>
+<code class="key" id="new-key"><%= it.created.key %></code><p><button type="button" data-copy="new-key" hidden>Copy</button></p>
+<p class="muted">Reloading this page would send the form again and create another key (the browser asks first). Done? <a href="/settings/keys">Back to the API keys</a>, where it is listed by its prefix.</p></div>
 <% } %><h2>Keys</h2>
 <% if (it.keys.length === 0) { %><p>No API keys yet.</p>
 <% } else { %><div class="table-wrap"><table class="stack"><thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>
