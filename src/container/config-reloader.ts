@@ -1,12 +1,14 @@
 import { chatTriggerWarnings } from '../domain/triggers/chat-trigger-warnings.js';
 import type { Schedule } from '../domain/schedules/schedule.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
+import { withheldHeaderWarnings } from '../domain/triggers/withheld-header-warnings.js';
 import type { Logger } from '../ports/logger.js';
 import type { SecretStore } from '../ports/secret-store.js';
 import type { AppConfig } from './config.js';
 import { shownPath } from '../adapters/triggerfile/shown-path.js';
 import { readConfigFiles } from './config-files.js';
 import type { Swappable } from './swappable.js';
+import { channelCredentialHeaders } from './channels/index.js';
 
 /** A validated set as text to compare: a `when` regex (a RegExp, which JSON.stringify writes as `{}`) as its source and flags. */
 const comparable = (entries: readonly unknown[]): string =>
@@ -101,6 +103,8 @@ export class ConfigReloader {
     this.onReloaded();
     this.logger.info({ reason, triggers: files.triggers.length, schedules: files.schedules.length }, 'configuration reloaded');
     for (const warning of chatTriggerWarnings(files.triggers)) this.logger.warn({ reason }, warning);
+    for (const { trigger, field, header, message } of withheldHeaderWarnings(files.triggers, shownPath(this.config.triggersFile), channelCredentialHeaders()))
+      this.logger.warn({ reason, file: this.config.triggersFile, trigger, field, header }, message);
     return { ok: true, problems: [], triggers: files.triggers.length, schedules: files.schedules.length };
   }
 }

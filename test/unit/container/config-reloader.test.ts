@@ -42,6 +42,28 @@ describe('ConfigReloader', () => {
     expect(refreshed()).to.equal(1);
   });
 
+  it('warns, as start-up does, of each header a reloaded trigger reads that no trigger ever sees (a credential)', async () => {
+    const { dir, reloader, logger } = await setup();
+    await writeFile(
+      join(dir, 'TRIGGERS.json'),
+      JSON.stringify([
+        {
+          name: 'deploy',
+          watch_path: '/webhook',
+          enabled: true,
+          actions: [{ type: 'command', command: 'echo {{headers.x-api-key}} {{headers.x-github-event}}' }],
+        },
+      ]),
+    );
+    const outcome = await reloader.reload('test');
+    expect(outcome.problems).to.deep.equal([]);
+    const warned = logger.entries.filter((entry) => entry.level === 'warn');
+    expect(warned.map((entry) => entry.fields)).to.deep.equal([
+      { reason: 'test', file: join(dir, 'TRIGGERS.json'), trigger: 'deploy', field: 'actions[0].command', header: 'x-api-key' },
+    ]);
+    expect(warned[0].message).to.contain('{{headers.x-api-key}} names the header x-api-key, which a trigger never sees');
+  });
+
   it('keeps the running sets when either file is invalid, reports every problem of both, and logs them at error level', async () => {
     const { dir, triggers, reloader, logger } = await setup();
     await writeFile(join(dir, 'TRIGGERS.json'), JSON.stringify([trigger('a')]));
