@@ -69,7 +69,10 @@ export const sendPage = (ctx: Context, status: number, html: string): void => {
   ctx.body = html;
 };
 
-/** Post/Redirect/Get: every form that was taken ends in a 303 to the page that shows the outcome. */
+/**
+ * Post/Redirect/Get: every form that was taken ends in a 303 to the page that shows the outcome,
+ * but a key's creation, whose answer shows the key (it must not travel in a cookie: key-pages.ts).
+ */
 export const seeOther = (ctx: Context, location: string): void => {
   ctx.status = 303;
   ctx.redirect(location);

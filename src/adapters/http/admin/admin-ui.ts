@@ -136,7 +136,8 @@ const allowedMethods = (routers: readonly Router[], ctx: Context): string[] => {
  * pages, static files, actions — without a session. One @koa/router handler per page and
  * action; eta templates escape every value. Sessions are HttpOnly, SameSite=Strict cookies
  * (Secure over HTTPS); every form carries the session's CSRF token and ends in a redirect
- * (Post/Redirect/Get); logins are limited per client (AdminAuthentication). Every failure — a
+ * (Post/Redirect/Get), but the one that creates an API key, answered with the page that shows
+ * the key once (key-pages.ts); logins are limited per client (AdminAuthentication). Every failure — a
  * malformed path or form, a form too large or of another type, an unknown page or method — is
  * an admin page with the status of the one error table.
  */

@@ -1,8 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-/** Copies the text of `[data-copy]` targets; the page works without it (the key is selectable). */
-const UI_SCRIPT = `document.querySelectorAll('[data-copy]').forEach(function (b) {
+/**
+ * Copies the text of `[data-copy]` targets; the page works without it (the key is selectable).
+ * A page that is the answer to a form (an element with `data-answer-of`: the new API key's
+ * notice) takes the address of its plain page in the history, so that a reload fetches that page
+ * instead of sending the form again (which would create a second key).
+ */
+const UI_SCRIPT = `var answer = document.querySelector('[data-answer-of]');
+if (answer) history.replaceState(null, '', answer.getAttribute('data-answer-of'));
+document.querySelectorAll('[data-copy]').forEach(function (b) {
   b.hidden = false;
   b.addEventListener('click', function () {
     var t = document.getElementById(b.getAttribute('data-copy'));

@@ -4,9 +4,9 @@
  */
 
 const KEYS = `<% layout('@layout') %>
-<% if (it.created) { %><div class="notice" role="status"><p>Key <strong><%= it.created.name %></strong> created. Copy it now: it is not shown again.</p>
+<% if (it.created) { %><div class="notice" role="status" data-answer-of="/settings/keys"><p>Key <strong><%= it.created.name %></strong> created. Copy it now: it is not shown again.</p>
 <code class="key" id="new-key"><%= it.created.key %></code><p><button type="button" data-copy="new-key" hidden>Copy</button></p>
-<p class="muted">Reloading this page would send the form again and create another key (the browser asks first). Done? <a href="/settings/keys">Back to the API keys</a>, where it is listed by its prefix.</p></div>
+<p class="muted">Without JavaScript, reloading this page would send the form again and create another key (the browser asks first). Done? <a href="/settings/keys">Back to the API keys</a>, where it is listed by its prefix.</p></div>
 <% } %><h2>Keys</h2>
 <% if (it.keys.length === 0) { %><p>No API keys yet.</p>
 <% } else { %><div class="table-wrap"><table class="stack"><thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>
