@@ -7,30 +7,62 @@ import type { ChatChannel, MessagingChannels } from '../messaging/messaging-chan
 import type { DecideApproval } from './decide-approval.js';
 
 const BUTTON = /^agw-(approve|deny):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
-/** Characters of the action shown in the chat; the admin UI shows it whole. */
-const SHOWN_SUMMARY = 1500;
+/** The admin UI's page where every approval is shown whole and can be decided. */
+export const APPROVALS_PAGE = '/settings/approvals';
 
 const stampText = (date: Date): string => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
-/** The question as a chat shows it: which trigger and action, the action as it would run, until when. */
-export const approvalQuestion = (approval: Approval): string => {
-  const summary = approval.summary.length > SHOWN_SUMMARY ? `${approval.summary.slice(0, SHOWN_SUMMARY)}…` : approval.summary;
-  return [
-    `Approval needed: trigger "${approval.trigger}", action ${approval.actionIndex} (${approval.actionType}), fired by /api${approval.watchPath}.`,
-    summary,
-    `Decide before ${stampText(approval.expiresAt)}; after that it never runs. The request and the whole action are on the admin UI's Approvals page.`,
-  ].join('\n\n');
+/** Where the approver finds the Approvals page: under PUBLIC_URL when it is set, else the page's path on the gateway's address. */
+const approvalsPage = (publicUrl: string | undefined): string =>
+  publicUrl === undefined ? `${APPROVALS_PAGE} on the gateway's address` : `${publicUrl.replace(/\/+$/, '')}${APPROVALS_PAGE}`;
+
+const heading = (approval: Approval): string =>
+  `Approval needed: trigger "${approval.trigger}", action ${approval.actionIndex} (${approval.actionType}), fired by /api${approval.watchPath}.`;
+
+/** What an approval chat is sent: the text, and whether it carries the Approve and Deny buttons. */
+export interface ApprovalMessage {
+  readonly text: string;
+  readonly buttons: boolean;
+}
+
+/**
+ * The question as a chat shows it: which trigger and action, the action as it would run (its
+ * summary whole: each command value, an agent job's prompt, already cut there to its beginning
+ * and end around a note of what was left out — see approvalSummary), until when. Never cut
+ * further: a cut here would hide the end of what runs (or whole values of a command) from the
+ * person pressing Approve. When the question is longer than `maxLength` (the platform's limit
+ * for one message), the chat gets no question and no buttons, only a pointer to the admin
+ * UI's Approvals page, where the action shows whole and is decided.
+ */
+export const approvalMessage = (approval: Approval, maxLength: number, publicUrl?: string): ApprovalMessage => {
+  const page = approvalsPage(publicUrl);
+  const until = `Decide before ${stampText(approval.expiresAt)}; after that it never runs.`;
+  const question = [heading(approval), approval.summary, `${until} The request and the whole action are on the admin UI's Approvals page (${page}).`].join(
+    '\n\n',
+  );
+  if (question.length <= maxLength) return { text: question, buttons: true };
+  return {
+    text: [
+      heading(approval),
+      `The action is too long to review in this chat (${approval.summary.length} characters as the Approvals page shows it), so it cannot be approved here: review and decide it on the admin UI's Approvals page (${page}).`,
+      until,
+    ].join('\n\n'),
+    buttons: false,
+  };
 };
 
 /**
  * Asks the chats configured for approvals (a channel's `approvalChatId`, where its platform has
- * buttons) with Approve and Deny. A chat that cannot be asked is logged; the approval stands in
- * the admin UI whatever happens here.
+ * buttons) with Approve and Deny — or, for an action too long for one of its messages, tells
+ * them to decide in the admin UI (approvalMessage). A chat that cannot be asked is logged; the
+ * approval stands in the admin UI whatever happens here.
  */
 export class AnnounceApproval {
   constructor(
     private readonly channels: MessagingChannels,
     private readonly logger: Logger,
+    /** PUBLIC_URL, the service's public address: the admin UI's page is linked under it. */
+    private readonly publicUrl?: string,
   ) {}
 
   async execute(approval: Approval): Promise<void> {
@@ -40,7 +72,14 @@ export class AnnounceApproval {
         try {
           const token = await credentials.current();
           if (token === undefined) return;
-          await platform.buttons.ask(token, { chatId: settings.approvalChatId }, approvalQuestion(approval), [
+          const target = { chatId: settings.approvalChatId };
+          const message = approvalMessage(approval, platform.maxMessageLength, this.publicUrl);
+          if (!message.buttons) {
+            // Plain text: neither platform formats it (Telegram without parse_mode, Slack with mrkdwn off).
+            await platform.sendMessage(token, target, { plain: message.text });
+            return;
+          }
+          await platform.buttons.ask(token, target, message.text, [
             { label: 'Approve', data: `agw-approve:${approval.id}` },
             { label: 'Deny', data: `agw-deny:${approval.id}` },
           ]);

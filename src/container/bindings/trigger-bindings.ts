@@ -33,7 +33,7 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
   // Each new approval also asks the channels' approval chats (buttons), where configured.
   c.bind(TOKENS.ApprovalStore).toResolvedValue(
     (db: Database, channels: MessagingChannels, logger: Logger) =>
-      new AnnouncingApprovalStore(new MikroOrmApprovalStore(db), new AnnounceApproval(channels, logger)),
+      new AnnouncingApprovalStore(new MikroOrmApprovalStore(db), new AnnounceApproval(channels, logger, config.publicUrl)),
     [TOKENS.Database, TOKENS.MessagingChannels, TOKENS.Logger],
   );
   c.bind(TOKENS.DecideApproval).toResolvedValue(

@@ -15,7 +15,7 @@ import { splitMarkdown } from '../markdown/split-markdown.js';
 import { challengeOf, eventIdOf, parseEvent } from './parse-event.js';
 import { SLACK } from './slack.js';
 import { SlackApiError } from './slack-api-error.js';
-import { escapeSlack, markdownToMrkdwn } from './slack-mrkdwn.js';
+import { escapeSlack, markdownToMrkdwn, unescapeSlack } from './slack-mrkdwn.js';
 import { signatureHeadersPass, signatureMatches } from './slack-signature.js';
 import { SlackWebApi, type SlackSettings } from './slack-web-api.js';
 
@@ -98,16 +98,21 @@ export class SlackChannel implements MessagingChannel {
     });
   }
 
+  /**
+   * The question in `plain_text` sections (Slack formats nothing there: `*`, `_`, `~`, `<@…>`
+   * and `:emoji:` show as typed), as many as its length needs, cut at line breaks; the
+   * buttons under them. The notification's `text` goes escaped with formatting off.
+   */
   async ask(token: string, target: ReplyTarget, text: string, buttons: readonly ChoiceButton[]): Promise<void> {
-    const shown = escapeSlack(text.slice(0, SECTION_LIMIT));
     await this.#api.call(token, 'chat.postMessage', {
       channel: target.chatId,
       ...(target.topicId !== undefined && { thread_ts: target.topicId }),
-      text: shown,
+      text: escapeSlack(text),
+      mrkdwn: false,
       unfurl_links: false,
       unfurl_media: false,
       blocks: [
-        { type: 'section', text: { type: 'mrkdwn', text: shown } },
+        ...plainSections(text),
         {
           type: 'actions',
           elements: buttons.map((button, i) => ({
@@ -123,17 +128,15 @@ export class SlackChannel implements MessagingChannel {
   }
 
   async settle(token: string, choice: ChoiceMade, outcome: string): Promise<void> {
-    // The question stays, the buttons go, the outcome is said under it (the press itself is answered by the 200).
-    const question = (choice.messageText ?? '').slice(0, SECTION_LIMIT);
-    const shownOutcome = escapeSlack(outcome.slice(0, SECTION_LIMIT));
+    // The question stays (as plain text, as it was asked), the buttons go, the outcome is said
+    // under it (the press itself is answered by the 200). Slack hands the message's text back escaped.
+    const question = choice.messageText ?? '';
+    const shownOutcome = outcome.slice(0, SECTION_LIMIT);
     await this.#api.call(token, 'chat.update', {
       channel: choice.chatId,
       ts: choice.messageId,
-      text: `${question}\n\n${shownOutcome}`,
-      blocks: [
-        ...(question === '' ? [] : [{ type: 'section', text: { type: 'mrkdwn', text: question } }]),
-        { type: 'context', elements: [{ type: 'mrkdwn', text: shownOutcome }] },
-      ],
+      text: `${question}\n\n${escapeSlack(shownOutcome)}`,
+      blocks: [...plainSections(unescapeSlack(question)), { type: 'context', elements: [{ type: 'plain_text', text: shownOutcome, emoji: false }] }],
     });
   }
 
@@ -171,6 +174,29 @@ export class SlackChannel implements MessagingChannel {
 
 /** The most text a section block holds (Slack refuses more). */
 const SECTION_LIMIT = 3000;
+
+/**
+ * `text` in `plain_text` sections of at most SECTION_LIMIT characters each, cut after a line
+ * break where one is in reach (a line longer than a section goes on in the next): nothing of it
+ * is left out. Blank sections (Slack refuses them) are left out.
+ */
+const plainSections = (text: string): Array<{ type: 'section'; text: { type: 'plain_text'; text: string; emoji: false } }> => {
+  const parts: string[] = [];
+  let rest = text;
+  while (rest.length > SECTION_LIMIT) {
+    const lineEnd = rest.lastIndexOf('\n', SECTION_LIMIT - 1);
+    let cut = lineEnd > 0 ? lineEnd + 1 : SECTION_LIMIT;
+    // Never between the two halves of a surrogate pair.
+    if (cut === SECTION_LIMIT && /[\uD800-\uDBFF]/.test(rest[cut - 1])) cut--;
+    parts.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  parts.push(rest);
+  return parts
+    .map((part) => part.replace(/^\n+|\n+$/g, ''))
+    .filter((part) => part.trim() !== '')
+    .map((part) => ({ type: 'section', text: { type: 'plain_text', text: part, emoji: false } }));
+};
 
 /** A press of one of the gateway's buttons: a `block_actions` interactivity payload (form field `payload`), or undefined. */
 const buttonPressOf = (body: unknown): ParsedDelivery | undefined => {

@@ -77,4 +77,52 @@ describe('SlackChannel against a loopback fake Web API', () => {
       ok: true,
     });
   });
+
+  describe('approval questions (ask, settle)', () => {
+    type Block = { type: string; text?: { type: string; text: string; emoji?: boolean }; elements?: Array<{ type: string; text: unknown }> };
+    const BUTTONS = [
+      { label: 'Approve', data: 'agw-approve:1' },
+      { label: 'Deny', data: 'agw-deny:1' },
+    ];
+    const sections = (blocks: unknown) => (blocks as Block[]).filter((block) => block.type === 'section').map((block) => block.text!);
+
+    it('the question arrives as plain text: request-made *bold* ~strike~ _x_, mentions and emoji codes are shown as typed, not formatted', async () => {
+      const question = 'Approval needed.\n\nAGW_ARG_1="*bold* ~strike~ _x_ <!channel> <@U1> & :tada:"';
+      await channel.ask(TOKEN, { chatId: 'C1' }, question, BUTTONS);
+      const [call] = fake.of('chat.postMessage');
+      expect(sections(call.body.blocks)).to.deep.equal([{ type: 'plain_text', text: question, emoji: false }]);
+      // The notification text: escaped, with formatting off.
+      expect(call.body.text).to.equal('Approval needed.\n\nAGW_ARG_1="*bold* ~strike~ _x_ &lt;!channel&gt; &lt;@U1&gt; &amp; :tada:"');
+      expect(call.body.mrkdwn).to.equal(false);
+      const actions = (call.body.blocks as Block[]).find((block) => block.type === 'actions')!;
+      expect(actions.elements!.map((button) => button.text)).to.deep.equal([
+        { type: 'plain_text', text: 'Approve' },
+        { type: 'plain_text', text: 'Deny' },
+      ]);
+    });
+
+    it('a question longer than one section (3 000 characters) goes whole, in sections cut at line breaks', async () => {
+      const lines = Array.from({ length: 12 }, (_, i) => `AGW_ARG_${i + 1}="${'v'.repeat(270)}" end-${i + 1}`);
+      const question = lines.join('\n');
+      expect(question.length).to.be.within(3000, 3500);
+      await channel.ask(TOKEN, { chatId: 'C1' }, question, BUTTONS);
+      const shown = sections(fake.of('chat.postMessage')[0].body.blocks);
+      expect(shown.length).to.equal(2);
+      for (const section of shown) expect(section.text.length).to.be.at.most(3000);
+      expect(shown.map((section) => section.text).join('\n')).to.equal(question);
+    });
+
+    it('settled: the question stays as plain text (Slack hands its text back escaped), the buttons go, the outcome under it', async () => {
+      await channel.settle(
+        TOKEN,
+        { data: 'agw-approve:1', chatId: 'C1', userId: 'U1', messageId: '1700000000.000100', messageText: 'x="*b* ~s~ &lt;@U1&gt; &amp;"' },
+        'Approved by Slack @a_b_: trigger "t", action 0 runs now.',
+      );
+      const [call] = fake.of('chat.update');
+      expect(call.body.blocks).to.deep.equal([
+        { type: 'section', text: { type: 'plain_text', text: 'x="*b* ~s~ <@U1> &"', emoji: false } },
+        { type: 'context', elements: [{ type: 'plain_text', text: 'Approved by Slack @a_b_: trigger "t", action 0 runs now.', emoji: false }] },
+      ]);
+    });
+  });
 });
