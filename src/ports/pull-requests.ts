@@ -6,6 +6,10 @@ export interface PullRequest {
   readonly headSha: string;
   readonly open: boolean;
   readonly merged: boolean;
+  /** The branch the pull request would merge into. */
+  readonly base: string;
+  /** The repository's default branch: the only base auto-merge merges into (jobs branch off it). */
+  readonly defaultBranch: string;
 }
 
 /** The files a pull request changes, as far as the code host lists them. */
@@ -18,7 +22,10 @@ export interface ChangedFiles {
   readonly complete: boolean;
 }
 
-/** The checks of a commit taken together: check runs and commit statuses. */
+/**
+ * The checks of a commit taken together: check runs and commit statuses. Pending with no names:
+ * the commit has no check and no status at all (yet), which is never passed.
+ */
 export type ChecksOutcome =
   | { readonly state: 'passed' }
   | { readonly state: 'pending'; readonly pending: readonly string[] }
@@ -28,13 +35,14 @@ export type MergeOutcome = { readonly merged: true } | { readonly merged: false;
 
 /** What auto-merge needs of the code host's pull requests. Every method throws when the host cannot be asked. */
 export interface PullRequests {
-  /** The newest pull request whose head is `branch` (open or not), or null when there is none. */
+  /** The newest pull request whose head is `branch` (open or not), with its base and the repository's default branch, or null when there is none. */
   forBranch(branch: string): Promise<PullRequest | null>;
   /** The files the pull request changes (old and new path of a rename), all pages read, and whether that is all of them. */
   changedFiles(number: number): Promise<ChangedFiles>;
   /**
    * The checks of `sha`: failed when any finished unsuccessfully (names `name (conclusion)`),
-   * else pending while any is unfinished, else passed (also when there are none).
+   * else pending while any is unfinished, pending with no names when there is none at all,
+   * else (at least one, all successful) passed.
    */
   checks(sha: string): Promise<ChecksOutcome>;
   /** Merges the pull request if its head is still `sha`; a refusal (not mergeable, head moved) is `merged: false` with the host's reason. */

@@ -11,6 +11,7 @@ import { CommandAgent } from '../../src/adapters/jobs/command-agent.js';
 import { LocalJobRunner } from '../../src/adapters/jobs/local-job-runner.js';
 import { LoopAgent } from '../../src/adapters/jobs/loop-agent.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
+import { FAKE_GITHUB_TOKEN, type FakeGithub, MAIN_SHA, startFakeGithub } from '../support/fake-github.js';
 import { EnvironmentSecretStore } from '../../src/adapters/secrets/environment-secret-store.js';
 import { ChildProcessShellExecutor } from '../../src/adapters/shell/child-process-shell-executor.js';
 import type { JobChange } from '../../src/domain/jobs/job.js';
@@ -85,37 +86,41 @@ describeJobRunnerContract('local, built-in agent loop against a loopback OpenAI-
  * and request bodies are read from the scope's request events.)
  */
 const githubFake = () => {
-  const files = new Map<string, string>();
   const api = nock('https://api.github.test', { reqheaders: { authorization: 'Bearer ghp_test', 'x-github-api-version': '2022-11-28' } })
     .persist()
     .get('/repos/acme/app')
     .reply(200, { default_branch: 'trunk' })
     .get('/repos/acme/app/git/ref/heads/trunk')
     .reply(200, { ref: 'refs/heads/trunk', object: { sha: 'abc123', type: 'commit' } })
-    .post('/repos/acme/app/git/refs', (body: { ref?: string; sha?: string }) => String(body.ref).startsWith('refs/heads/job/') && body.sha === 'abc123')
-    .reply(201, { object: { sha: 'abc123' } })
-    .put(
-      /\/repos\/acme\/app\/contents\/logs\/.+\/job\.md/,
-      (body: { content?: string; branch?: string }) => typeof body.content === 'string' && typeof body.branch === 'string',
-    )
-    .reply(201, { commit: { sha: 'def456' } });
+    .get('/repos/acme/app/git/commits/abc123')
+    .reply(200, { sha: 'abc123', tree: { sha: 'tree0' }, parents: [] })
+    .post('/repos/acme/app/git/trees', (body: { base_tree?: string }) => body.base_tree === 'tree0')
+    .reply(201, { sha: 'tree1', tree: [] })
+    .post('/repos/acme/app/git/commits', (body: { tree?: string; parents?: string[] }) => body.tree === 'tree1' && body.parents?.join() === 'abc123')
+    .reply(201, { sha: 'commit1', tree: { sha: 'tree1' } })
+    .post('/repos/acme/app/git/refs', (body: { ref?: string; sha?: string }) => String(body.ref).startsWith('refs/heads/job/') && body.sha === 'commit1')
+    .reply(201, { object: { sha: 'commit1' } });
+  // The branch holds what the tree its ref's commit points at (tree1) was given.
+  const branches = new Map<string, Map<string, string>>();
+  let lastTree = new Map<string, string>();
   api.on('request', (req: { method: string; path?: string; url?: string }, _interceptor: unknown, body: string) => {
-    if (req.method !== 'PUT') return;
-    const request = JSON.parse(body) as { content: string; branch: string };
-    const path = decodeURIComponent(new URL(req.path ?? req.url ?? '', 'https://api.github.test').pathname.replace('/repos/acme/app/contents/', ''));
-    files.set(`${request.branch}:${path}`, Buffer.from(request.content, 'base64').toString('utf8'));
+    const path = new URL(req.path ?? req.url ?? '', 'https://api.github.test').pathname;
+    if (req.method !== 'POST') return;
+    const request = JSON.parse(body) as { tree?: Array<{ path: string; content: string }>; ref?: string };
+    if (path.endsWith('/git/trees')) lastTree = new Map((request.tree ?? []).map((entry) => [entry.path, entry.content]));
+    if (path.endsWith('/git/refs')) branches.set(String(request.ref).replace('refs/heads/', ''), lastTree);
   });
-  return { api, files };
+  return { api, branches };
 };
 
 describeJobRunnerContract('GitHub Actions, GitHub REST faked with nock', async () => {
   if (!nock.isActive()) nock.activate();
   nock.disableNetConnect();
-  const { files } = githubFake();
+  const { branches } = githubFake();
   return {
     runner: new GithubActionsJobRunner(new GithubClient({ token: 'ghp_test', repo: 'acme/app', apiUrl: 'https://api.github.test' })),
     outcome: null,
-    fileOnBranch: async (job, path) => files.get(`${job.branch}:${path}`) ?? '',
+    fileOnBranch: async (job, path) => branches.get(job.branch)?.get(path) ?? '',
     close: async () => {
       nock.cleanAll();
       nock.enableNetConnect();
@@ -749,6 +754,14 @@ describe('GithubActionsJobRunner against GitHub REST faked with nock', () => {
     const api = 'https://api.github.test';
     const make = (waits: number[]) =>
       new GithubActionsJobRunner(new GithubClient({ token: 'ghp_test', repo: 'acme/app', apiUrl: api, sleep: async (ms) => void waits.push(ms) })) as JobRunner;
+    /** The commit adding job.md on top of main's head `abc`: its tree, then the commit. */
+    const commitOnMain = () => {
+      nock(api)
+        .get('/repos/acme/app/git/commits/abc')
+        .reply(200, { sha: 'abc', tree: { sha: 't0' } });
+      nock(api).post('/repos/acme/app/git/trees').reply(201, { sha: 't1' });
+      nock(api).post('/repos/acme/app/git/commits').reply(201, { sha: 'c1' });
+    };
     const hand = async (runner: JobRunner) => {
       const reports: JobChange[] = [];
       await runner.run(contractJob('x'), async (change) => void reports.push(change), new AbortController().signal);
@@ -762,26 +775,23 @@ describe('GithubActionsJobRunner against GitHub REST faked with nock', () => {
       nock(api)
         .get('/repos/acme/app/git/ref/heads/main')
         .reply(200, { object: { sha: 'abc' } });
+      commitOnMain();
       nock(api).post('/repos/acme/app/git/refs').reply(503, { message: 'Service Unavailable' });
       nock(api).post('/repos/acme/app/git/refs').reply(201, { ref: 'refs/heads/job/x' });
-      nock(api)
-        .put(/\/repos\/acme\/app\/contents\/logs\/.*\/job\.md/)
-        .reply(201, { content: {} });
       expect((await hand(make(waits))).at(-1)?.summary).to.match(/^Handed to GitHub Actions/);
       expect(waits).to.deep.equal([2000, 1000]);
       expect(nock.isDone()).to.equal(true);
     });
 
-    it('takes the branch and the job file an earlier hand-over of the job made as its own', async () => {
+    it('takes the branch an earlier hand-over of the job made (with its job file) as its own', async () => {
       nock(api).get('/repos/acme/app').reply(200, { default_branch: 'main' });
       nock(api)
         .get('/repos/acme/app/git/ref/heads/main')
         .reply(200, { object: { sha: 'abc' } });
+      commitOnMain();
       nock(api).post('/repos/acme/app/git/refs').reply(422, { message: 'Reference already exists' });
-      nock(api)
-        .put(/\/repos\/acme\/app\/contents\/logs\/.*\/job\.md/)
-        .reply(422, { message: 'Invalid request.\n\n"sha" wasn\'t supplied.' });
       expect((await hand(make([]))).at(-1)?.summary).to.match(/^Handed to GitHub Actions/);
+      expect(nock.isDone()).to.equal(true);
     });
 
     it('fails at once, naming the status, when the rate limit lifts later than a minute from now', async () => {
@@ -801,5 +811,43 @@ describe('GithubActionsJobRunner against GitHub REST faked with nock', () => {
       expect(((await hand(make(waits)).catch((e: Error) => e)) as Error).message).to.equal('GitHub GET /repos/acme/app answered 404: Not Found');
       expect(waits).to.deep.equal([]);
     });
+  });
+});
+
+describe('GithubActionsJobRunner against a loopback fake of the GitHub API', () => {
+  let github: FakeGithub;
+  before(async () => {
+    github = await startFakeGithub();
+  });
+  after(async () => github?.close());
+
+  it("creates job/<id> in one push: a single ref creation, at a commit on the default branch's head that already holds job.md, and no commit after it", async () => {
+    const runner = new GithubActionsJobRunner(new GithubClient({ token: FAKE_GITHUB_TOKEN, repo: 'acme/app', apiUrl: github.url }));
+    const job = contractJob('Tidy the changelog');
+    await runner.run(job, async () => undefined);
+    const created = github.calls.filter((call) => call.method === 'POST' && call.path === '/repos/acme/app/git/refs');
+    expect(created.map((call) => call.body.ref)).to.deep.equal([`refs/heads/${job.branch}`]);
+    const commit = String(created[0].body.sha);
+    // The workflow starts on the push that creates the branch: its commit must hold the job.
+    expect(github.filesOf(commit)?.has(`logs/${job.id}/job.md`), 'job.md in the commit the branch is created at').to.equal(true);
+    expect(github.filesOf(commit)?.get(`logs/${job.id}/job.md`))
+      .to.contain('Tidy the changelog')
+      .and.to.contain('gpt-test');
+    expect(github.filesOf(commit)?.get('README.md'), "the default branch's files are kept").to.equal('# app\n');
+    expect(github.commits.get(commit)?.parents).to.deep.equal([MAIN_SHA]);
+    // No second push: the branch is still at that commit.
+    expect(github.refs.get(`refs/heads/${job.branch}`)).to.equal(commit);
+  });
+
+  it('is handed over again without a second branch: the ref an earlier hand-over created stays where it was', async () => {
+    const runner = new GithubActionsJobRunner(new GithubClient({ token: FAKE_GITHUB_TOKEN, repo: 'acme/app', apiUrl: github.url }));
+    const job = contractJob('Twice');
+    await runner.run(job, async () => undefined);
+    const first = github.refs.get(`refs/heads/${job.branch}`);
+    const reports: JobChange[] = [];
+    await runner.run(job, async (change) => void reports.push(change));
+    expect(reports.at(-1)?.summary).to.equal(`Handed to GitHub Actions on ${job.branch}`);
+    expect(github.refs.get(`refs/heads/${job.branch}`)).to.equal(first);
+    expect(github.filesOf(String(first))?.has(`logs/${job.id}/job.md`)).to.equal(true);
   });
 });

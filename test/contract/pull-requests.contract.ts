@@ -43,8 +43,15 @@ export const describePullRequestsContract = (name: string, open: () => Promise<P
         headSha: 'head9',
         open: true,
         merged: false,
+        base: 'main',
+        defaultBranch: 'main',
       });
       expect(await prs.forBranch('job/none')).to.equal(null);
+    });
+
+    it("tells the branch a pull request merges into, and the repository's default branch", async () => {
+      harness.pulls.set(7, pull({ base: 'release' }));
+      expect(await prs.forBranch(pull().branch)).to.include({ number: 7, base: 'release', defaultBranch: 'main' });
     });
 
     it('finds a merged pull request too, as closed and merged', async () => {
@@ -71,8 +78,15 @@ export const describePullRequestsContract = (name: string, open: () => Promise<P
       expect(listed.paths).not.to.include('src/server.ts');
     });
 
-    it('passes checks that succeeded, were neutral or skipped, also when there are none', async () => {
+    it('never passes a head without any check run or status: pending, naming none', async () => {
       harness.pulls.set(7, pull({ checkRuns: [], statuses: [] }));
+      expect(await prs.checks('head7')).to.deep.equal({ state: 'pending', pending: [] });
+      harness.pulls.set(7, pull({ checkRuns: [] }));
+      expect(await prs.checks('head7')).to.deep.equal({ state: 'pending', pending: [] });
+    });
+
+    it('passes checks that succeeded, were neutral or skipped; one commit status alone is enough', async () => {
+      harness.pulls.set(7, pull({ checkRuns: [], statuses: [{ context: 'ci/legacy', state: 'success' }] }));
       expect(await prs.checks('head7')).to.deep.equal({ state: 'passed' });
       harness.pulls.set(
         7,

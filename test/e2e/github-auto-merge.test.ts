@@ -47,8 +47,8 @@ describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', 
       })
     ).body;
 
-  /** A job whose pull request changes `files` with `checkRuns`, carried through to a successful workflow run. */
-  const finishJob = async (files: string[], checkRuns: FakePull['checkRuns']): Promise<{ id: string; pull: FakePull }> => {
+  /** A job whose pull request (into `base`, main unless given) changes `files` with `checkRuns`, carried through to a successful workflow run. */
+  const finishJob = async (files: string[], checkRuns: FakePull['checkRuns'], base = 'main'): Promise<{ id: string; pull: FakePull }> => {
     const created = await send<{ job_id: string }>(`${gateway.url}/api/create-job`, {
       method: 'POST',
       headers: { 'x-api-key': key, 'content-type': 'application/json' },
@@ -57,8 +57,8 @@ describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', 
     expect(created.status).to.equal(200);
     const id = created.body.job_id;
     const branch = `job/${id}`;
-    await waitFor(() => github.calls.find((c) => c.method === 'PUT' && c.path.includes(id)), 15_000, 'the job to be handed over');
-    const pull: FakePull = { number: nextPull++, branch, sha: `sha-${id.slice(0, 8)}`, files, checkRuns, open: true, merged: false };
+    await waitFor(() => github.refs.get(`refs/heads/${branch}`), 15_000, 'the job to be handed over');
+    const pull: FakePull = { number: nextPull++, branch, sha: `sha-${id.slice(0, 8)}`, files, checkRuns, base, open: true, merged: false };
     github.pulls.set(pull.number, pull);
     const opened = await deliver('pull_request', {
       action: 'opened',
@@ -67,7 +67,7 @@ describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', 
         html_url: `https://github.com/acme/app/pull/${pull.number}`,
         merged: false,
         head: { ref: branch, sha: pull.sha, repo: { full_name: 'acme/app' } },
-        base: { ref: 'main', repo: { full_name: 'acme/app' } },
+        base: { ref: base, repo: { full_name: 'acme/app' } },
       },
       repository: { full_name: 'acme/app' },
     });
@@ -151,5 +151,38 @@ describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', 
     );
     expect(merges(pull)).to.deep.equal([]);
     expect(pull.merged).to.equal(false);
+  });
+
+  it('does not merge a pull request whose head has no check at all: it waits, and merges when a completed check suite brings passed checks', async () => {
+    const { id, pull } = await finishJob(['logs/run/3.txt'], []);
+    expect(await autoMergeLine(id, 'Auto-merge: waiting')).to.equal(
+      `Auto-merge: waiting for checks of pull request #${pull.number}: none has started (no check run or status on its head)`,
+    );
+    expect(merges(pull)).to.deep.equal([]);
+    // The repository's CI reports on the head: the next event has auto-merge look again.
+    github.pulls.set(pull.number, { ...pull, checkRuns: PASSED });
+    const suite = await deliver('check_suite', {
+      action: 'completed',
+      check_suite: {
+        id: 900 + pull.number,
+        head_branch: pull.branch,
+        head_sha: pull.sha,
+        status: 'completed',
+        conclusion: 'success',
+        updated_at: new Date().toISOString(),
+      },
+      repository: { full_name: 'acme/app' },
+    });
+    expect(suite.status).to.equal(200);
+    expect(await autoMergeLine(id, 'Auto-merge: merged')).to.equal(`Auto-merge: merged pull request #${pull.number}`);
+    expect(github.pulls.get(pull.number)?.merged).to.equal(true);
+  });
+
+  it('leaves a pull request into another branch than the default one open, whatever its files and checks', async () => {
+    const { id, pull } = await finishJob(['logs/run/4.txt'], PASSED, 'release');
+    expect(await autoMergeLine(id, 'Auto-merge: not merged')).to.equal(
+      `Auto-merge: not merged: pull request #${pull.number} is into release, not the default branch main`,
+    );
+    expect(merges(pull)).to.deep.equal([]);
   });
 });

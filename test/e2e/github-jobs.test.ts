@@ -1,57 +1,25 @@
 import { expect } from 'chai';
 import { createHmac, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Database } from '../../src/adapters/persistence/database.js';
 import { createPino, PinoLogger } from '../../src/adapters/logging/pino-logger.js';
 import { startGateway, type GatewayProcess } from '../support/gateway-process.js';
 import { migratedDataDir } from '../support/data-dirs.js';
 import { createKey, send, waitFor } from '../support/http.js';
+import { FAKE_GITHUB_TOKEN, type FakeGithub, MAIN_SHA, startFakeGithub } from '../support/fake-github.js';
 
 /**
  * Jobs on GitHub Actions, end to end: the built server hands a job to a loopback fake of
- * the GitHub REST API (branch job/<id> + logs/<id>/job.md), then signed code-host events move
+ * the GitHub REST API (branch job/<id> created at a commit adding logs/<id>/job.md), then signed code-host events move
  * the job: workflow_run in progress → running with its run URL, pull_request → its PR URL,
  * workflow_run completed/success → succeeded.
  */
-
-interface GithubCall {
-  readonly method: string;
-  readonly path: string;
-  readonly body: Record<string, unknown>;
-  readonly authorization: string | undefined;
-}
-
-const startFakeGithub = async (): Promise<{ url: string; calls: GithubCall[]; close(): Promise<void> }> => {
-  const calls: GithubCall[] = [];
-  const server: Server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    req.on('end', () => {
-      const path = req.url ?? '';
-      calls.push({ method: req.method ?? '', path, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {}, authorization: req.headers.authorization });
-      const json = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.headers.authorization !== 'Bearer ghp_e2e') return json(401, { message: 'Bad credentials' });
-      if (req.method === 'GET' && path === '/repos/acme/app') return json(200, { full_name: 'acme/app', default_branch: 'main' });
-      if (req.method === 'GET' && path === '/repos/acme/app/git/ref/heads/main')
-        return json(200, { ref: 'refs/heads/main', object: { sha: 'c0ffee', type: 'commit' } });
-      if (req.method === 'POST' && path === '/repos/acme/app/git/refs') return json(201, { ref: JSON.parse(raw).ref, object: { sha: 'c0ffee' } });
-      if (req.method === 'PUT' && path.startsWith('/repos/acme/app/contents/logs/')) return json(201, { content: { path }, commit: { sha: 'beef' } });
-      if (req.method === 'GET' && path.startsWith('/repos/acme/app/actions/workflows/agent-job.yml/runs'))
-        return json(200, { total_count: 0, workflow_runs: [] });
-      json(404, { message: 'Not Found' });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls, close: () => new Promise((resolve) => server.close(() => resolve())) };
-};
 
 const SECRET = 'e2e-hook-secret';
 
 describe('e2e: jobs on GitHub Actions (fake GitHub REST, signed events)', function () {
   this.timeout(60_000);
-  let github: Awaited<ReturnType<typeof startFakeGithub>>;
+  let github: FakeGithub;
   let gateway: GatewayProcess;
   let key: string;
 
@@ -68,8 +36,8 @@ describe('e2e: jobs on GitHub Actions (fake GitHub REST, signed events)', functi
       body,
     });
   };
-  /** The job is handed over once its file is on the fake GitHub. */
-  const handedOver = (id: string) => waitFor(() => github.calls.find((c) => c.method === 'PUT' && c.path.includes(id)), 15_000, 'the job to be handed over');
+  /** The job is handed over once its branch is on the fake GitHub. */
+  const handedOver = (id: string) => waitFor(() => github.refs.get(`refs/heads/job/${id}`), 15_000, 'the job to be handed over');
   const status = async (id: string) =>
     (await send<Record<string, unknown>>(`${gateway.url}/api/jobs/status?job_id=${id}`, { headers: { 'x-api-key': key } })).body;
 
@@ -79,7 +47,7 @@ describe('e2e: jobs on GitHub Actions (fake GitHub REST, signed events)', functi
     const env = {
       DATA_DIR: dir,
       TRIGGERS_FILE: join(dir, 'none.json'),
-      CODEHOST_TOKEN: 'ghp_e2e',
+      CODEHOST_TOKEN: FAKE_GITHUB_TOKEN,
       CODEHOST_REPO: 'acme/app',
       CODEHOST_API_URL: github.url,
       CODEHOST_WEBHOOK_SECRET: SECRET,
@@ -100,14 +68,15 @@ describe('e2e: jobs on GitHub Actions (fake GitHub REST, signed events)', functi
     });
     expect(created.status).to.equal(200);
     const id = created.body.job_id;
-    const file = await waitFor(() => github.calls.find((c) => c.method === 'PUT' && c.path.includes(id)), 15_000, 'the job file on GitHub');
+    const head = await handedOver(id);
     expect(await status(id)).to.include({ status: 'running', summary: `Handed to GitHub Actions on job/${id}` });
-    const ref = github.calls.find((c) => c.method === 'POST' && c.path === '/repos/acme/app/git/refs');
-    expect(ref?.body).to.deep.equal({ ref: `refs/heads/job/${id}`, sha: 'c0ffee' });
-    expect(file?.path).to.equal(`/repos/acme/app/contents/logs/${id}/job.md`);
-    expect(file?.body.branch).to.equal(`job/${id}`);
-    expect(Buffer.from(String(file?.body.content), 'base64').toString('utf8')).to.contain('Upgrade the parser');
-    expect(github.calls.every((c) => c.authorization === 'Bearer ghp_e2e')).to.equal(true);
+    // One push: the branch is created at a commit on main's head that already holds job.md.
+    const refs = github.calls.filter((c) => c.method === 'POST' && c.path === '/repos/acme/app/git/refs');
+    expect(refs.map((c) => c.body)).to.deep.equal([{ ref: `refs/heads/job/${id}`, sha: head }]);
+    expect(github.commits.get(head)?.parents).to.deep.equal([MAIN_SHA]);
+    expect(github.filesOf(head)?.get(`logs/${id}/job.md`)).to.contain('Upgrade the parser');
+    expect(github.calls.filter((c) => c.method === 'PUT')).to.deep.equal([]);
+    expect(github.calls.every((c) => c.headers.authorization === `Bearer ${FAKE_GITHUB_TOKEN}`)).to.equal(true);
   });
 
   it('moves the job with signed events: run URL, PR URL, then succeeded; a late event changes nothing', async () => {
@@ -184,7 +153,7 @@ describe('e2e: job polling across a stop', function () {
     const env = {
       DATA_DIR: dir,
       TRIGGERS_FILE: join(dir, 'none.json'),
-      CODEHOST_TOKEN: 'ghp_e2e',
+      CODEHOST_TOKEN: FAKE_GITHUB_TOKEN,
       CODEHOST_REPO: 'acme/app',
       CODEHOST_API_URL: github.url,
       CODEHOST_WEBHOOK_SECRET: SECRET,

@@ -12,7 +12,15 @@ export class InMemoryPullRequests implements PullRequests {
   async forBranch(branch: string): Promise<PullRequest | null> {
     const [pull] = [...this.pulls.values()].filter((candidate) => candidate.branch === branch).sort((a, b) => b.number - a.number);
     return pull
-      ? { number: pull.number, url: `https://github.com/acme/app/pull/${pull.number}`, headSha: pull.sha, open: pull.open, merged: pull.merged }
+      ? {
+          number: pull.number,
+          url: `https://github.com/acme/app/pull/${pull.number}`,
+          headSha: pull.sha,
+          open: pull.open,
+          merged: pull.merged,
+          base: pull.base ?? 'main',
+          defaultBranch: 'main',
+        }
       : null;
   }
 
@@ -38,7 +46,8 @@ export class InMemoryPullRequests implements PullRequests {
       ...runs.filter((run) => run.status !== 'completed').map((run) => run.name),
       ...statuses.filter((s) => s.state === 'pending').map((s) => s.context),
     ];
-    return pending.length > 0 ? { state: 'pending', pending } : { state: 'passed' };
+    if (pending.length > 0) return { state: 'pending', pending };
+    return runs.length === 0 && statuses.length === 0 ? { state: 'pending', pending: [] } : { state: 'passed' };
   }
 
   async merge(number: number, sha: string): Promise<MergeOutcome> {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -5,7 +6,11 @@ import type { AddressInfo } from 'node:net';
  * A loopback fake of the GitHub REST API (version 2022-11-28) for repository `acme/app` and
  * token `ghp_e2e`: what the job runner and auto-merge call. Pull requests, their files, and
  * their head commits' check runs and statuses are set by the test (`pulls`); list endpoints
- * paginate with `per_page` and `page` as GitHub does.
+ * paginate with `per_page` and `page` as GitHub does. The repository's git data is kept as
+ * GitHub keeps it: refs point at commits, commits at a tree and their parents; the Git Data API
+ * (`git/ref`, `git/refs`, `git/commits`, `git/trees`, `git/blobs`) and the contents API (a
+ * commit on top of a branch) read and write it. The default branch `main` starts at MAIN_SHA
+ * with a README.
  */
 
 export interface FakePull {
@@ -15,6 +20,8 @@ export interface FakePull {
   readonly files: ReadonlyArray<string | { readonly filename: string; readonly previous_filename: string }>;
   readonly checkRuns: ReadonlyArray<{ readonly name: string; readonly status: string; readonly conclusion: string | null }>;
   readonly statuses?: ReadonlyArray<{ readonly context: string; readonly state: string }>;
+  /** The branch it merges into (`base.ref`); `main`, the default branch, unless set. */
+  readonly base?: string;
   open: boolean;
   merged: boolean;
   /** A merge refusal GitHub would answer with (405 not mergeable), instead of merging. */
@@ -29,18 +36,81 @@ export interface FakeGithubCall {
   readonly headers: Record<string, string | string[] | undefined>;
 }
 
+export interface FakeCommit {
+  readonly tree: string;
+  readonly parents: readonly string[];
+  readonly message: string;
+}
+
 export interface FakeGithub {
   readonly url: string;
   readonly calls: FakeGithubCall[];
   readonly pulls: Map<number, FakePull>;
+  /** `refs/heads/<branch>` → commit sha. */
+  readonly refs: Map<string, string>;
+  readonly commits: Map<string, FakeCommit>;
+  /** The files of a commit (path → text), or undefined for an unknown commit. */
+  filesOf(commit: string): ReadonlyMap<string, string> | undefined;
   close(): Promise<void>;
 }
 
 export const FAKE_GITHUB_TOKEN = 'ghp_e2e';
+/** The commit the default branch `main` starts at. */
+export const MAIN_SHA = 'c0ffee0000000000000000000000000000000000';
+
+const shaOf = (kind: string, value: unknown): string =>
+  createHash('sha1')
+    .update(`${kind}\0${JSON.stringify(value)}`)
+    .digest('hex');
 
 export const startFakeGithub = async (): Promise<FakeGithub> => {
   const calls: FakeGithubCall[] = [];
   const pulls = new Map<number, FakePull>();
+  const blobs = new Map<string, string>();
+  /** Trees as flat maps of path → blob sha (GitHub nests them by directory; nothing here needs that). */
+  const trees = new Map<string, ReadonlyMap<string, string>>();
+  const commits = new Map<string, FakeCommit>();
+  const refs = new Map<string, string>();
+  const putBlob = (content: string): string => {
+    const sha = shaOf('blob', content);
+    blobs.set(sha, content);
+    return sha;
+  };
+  const putTree = (entries: ReadonlyMap<string, string>): string => {
+    const sha = shaOf(
+      'tree',
+      [...entries].sort(([a], [b]) => a.localeCompare(b)),
+    );
+    trees.set(sha, entries);
+    return sha;
+  };
+  let made = 0;
+  const putCommit = (commit: FakeCommit): string => {
+    // Commits differ by their time: the same content committed twice is two commits.
+    const sha = shaOf('commit', { ...commit, made: made++ });
+    commits.set(sha, commit);
+    return sha;
+  };
+  const mainTree = putTree(new Map([['README.md', putBlob('# app\n')]]));
+  commits.set(MAIN_SHA, { tree: mainTree, parents: [], message: 'initial' });
+  refs.set('refs/heads/main', MAIN_SHA);
+  const treeAnswer = (sha: string) => ({
+    sha,
+    url: `https://api.github.com/repos/acme/app/git/trees/${sha}`,
+    tree: [...(trees.get(sha) ?? [])].map(([path, blob]) => ({ path, mode: '100644', type: 'blob', sha: blob })),
+    truncated: false,
+  });
+  const commitAnswer = (sha: string, commit: FakeCommit) => ({
+    sha,
+    url: `https://api.github.com/repos/acme/app/git/commits/${sha}`,
+    message: commit.message,
+    tree: { sha: commit.tree, url: `https://api.github.com/repos/acme/app/git/trees/${commit.tree}` },
+    parents: commit.parents.map((parent) => ({ sha: parent })),
+  });
+  const filesOf = (commit: string): ReadonlyMap<string, string> | undefined => {
+    const tree = trees.get(commits.get(commit)?.tree ?? '');
+    return tree && new Map([...tree].map(([path, blob]) => [path, blobs.get(blob) ?? '']));
+  };
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
@@ -59,10 +129,68 @@ export const startFakeGithub = async (): Promise<FakeGithub> => {
       const bySha = (sha: string) => [...pulls.values()].find((pull) => pull.sha === sha);
       let match: RegExpExecArray | null;
       if (req.method === 'GET' && path === '/repos/acme/app') return json(200, { full_name: 'acme/app', default_branch: 'main' });
-      if (req.method === 'GET' && path === '/repos/acme/app/git/ref/heads/main')
-        return json(200, { ref: 'refs/heads/main', object: { sha: 'c0ffee', type: 'commit' } });
-      if (req.method === 'POST' && path === '/repos/acme/app/git/refs') return json(201, { ref: body.ref, object: { sha: 'c0ffee' } });
-      if (req.method === 'PUT' && path.startsWith('/repos/acme/app/contents/logs/')) return json(201, { content: { path }, commit: { sha: 'beef' } });
+      if (req.method === 'GET' && (match = /^\/repos\/acme\/app\/git\/ref\/(heads\/.+)$/.exec(path))) {
+        const ref = `refs/${decodeURIComponent(match[1])}`;
+        const sha = refs.get(ref);
+        return sha === undefined ? json(404, { message: 'Not Found' }) : json(200, { ref, object: { sha, type: 'commit' } });
+      }
+      if (req.method === 'POST' && path === '/repos/acme/app/git/refs') {
+        const ref = String(body.ref ?? '');
+        const sha = String(body.sha ?? '');
+        if (!/^refs\/.+\/.+/.test(ref)) return json(422, { message: 'Reference name is invalid' });
+        if (!commits.has(sha)) return json(422, { message: 'Object does not exist' });
+        if (refs.has(ref)) return json(422, { message: 'Reference already exists' });
+        refs.set(ref, sha);
+        return json(201, { ref, url: `https://api.github.com/repos/acme/app/git/${ref}`, object: { sha, type: 'commit' } });
+      }
+      if (req.method === 'GET' && (match = /^\/repos\/acme\/app\/git\/commits\/([^/]+)$/.exec(path))) {
+        const commit = commits.get(match[1]);
+        return commit ? json(200, commitAnswer(match[1], commit)) : json(404, { message: 'Not Found' });
+      }
+      if (req.method === 'POST' && path === '/repos/acme/app/git/blobs') {
+        if (typeof body.content !== 'string') return json(422, { message: 'Invalid request.\n\n"content" wasn\'t supplied.' });
+        const sha = putBlob(body.encoding === 'base64' ? Buffer.from(body.content, 'base64').toString('utf8') : body.content);
+        return json(201, { sha, url: `https://api.github.com/repos/acme/app/git/blobs/${sha}` });
+      }
+      if (req.method === 'POST' && path === '/repos/acme/app/git/trees') {
+        const base = body.base_tree === undefined ? new Map<string, string>() : trees.get(String(body.base_tree));
+        if (!base) return json(422, { message: 'Invalid tree info' });
+        if (!Array.isArray(body.tree)) return json(422, { message: 'Invalid request.\n\n"tree" wasn\'t supplied.' });
+        const entries = new Map(base);
+        for (const entry of body.tree as Array<Record<string, unknown>>) {
+          const entryPath = String(entry.path ?? '');
+          if (entry.type !== 'blob' || entry.mode !== '100644' || entryPath === '') return json(422, { message: 'Invalid tree info' });
+          if (typeof entry.content === 'string') entries.set(entryPath, putBlob(entry.content));
+          else if (entry.sha === null) entries.delete(entryPath);
+          else if (typeof entry.sha === 'string' && blobs.has(entry.sha)) entries.set(entryPath, entry.sha);
+          else return json(422, { message: 'Invalid tree info' });
+        }
+        return json(201, treeAnswer(putTree(entries)));
+      }
+      if (req.method === 'POST' && path === '/repos/acme/app/git/commits') {
+        const tree = String(body.tree ?? '');
+        const parents = Array.isArray(body.parents) ? body.parents.map(String) : [];
+        if (!trees.has(tree)) return json(422, { message: 'Tree SHA does not exist' });
+        if (parents.some((parent) => !commits.has(parent))) return json(422, { message: 'Parent SHA does not exist or is not a commit object' });
+        const commit = { tree, parents, message: String(body.message ?? '') };
+        return json(201, commitAnswer(putCommit(commit), commit));
+      }
+      if (req.method === 'PUT' && (match = /^\/repos\/acme\/app\/contents\/(.+)$/.exec(path))) {
+        // A commit on top of the branch (the default branch when none is named) changing one file.
+        const file = decodeURIComponent(match[1]);
+        const ref = `refs/heads/${String(body.branch ?? 'main')}`;
+        const head = refs.get(ref);
+        if (head === undefined) return json(404, { message: `Branch ${String(body.branch)} not found` });
+        const entries = new Map(trees.get(commits.get(head)?.tree ?? '') ?? []);
+        if (entries.has(file) && body.sha === undefined) return json(422, { message: 'Invalid request.\n\n"sha" wasn\'t supplied.' });
+        if (entries.has(file) && body.sha !== entries.get(file)) return json(409, { message: `${file} does not match ${String(body.sha)}` });
+        const blob = putBlob(Buffer.from(String(body.content ?? ''), 'base64').toString('utf8'));
+        entries.set(file, blob);
+        const commit = { tree: putTree(entries), parents: [head], message: String(body.message ?? '') };
+        const sha = putCommit(commit);
+        refs.set(ref, sha);
+        return json(201, { content: { path: file, sha: blob }, commit: commitAnswer(sha, commit) });
+      }
       if (req.method === 'GET' && /^\/repos\/acme\/app\/actions\/workflows\/[^/]+\/runs$/.test(path)) return json(200, { total_count: 0, workflow_runs: [] });
       if (req.method === 'GET' && path === '/repos/acme/app/pulls') {
         const head = url.searchParams.get('head');
@@ -79,7 +207,7 @@ export const startFakeGithub = async (): Promise<FakeGithub> => {
             state: pull.open ? 'open' : 'closed',
             merged_at: pull.merged ? '2026-11-24T12:00:00Z' : null,
             head: { ref: pull.branch, sha: pull.sha },
-            base: { ref: 'main' },
+            base: { ref: pull.base ?? 'main' },
           })),
         );
       }
@@ -128,6 +256,9 @@ export const startFakeGithub = async (): Promise<FakeGithub> => {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
     pulls,
+    refs,
+    commits,
+    filesOf,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

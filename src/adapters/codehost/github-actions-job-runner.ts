@@ -14,8 +14,8 @@ export const statusOfConclusion = (conclusion: string | null): JobChange['status
   conclusion === 'success' ? 'succeeded' : conclusion === 'cancelled' ? 'cancelled' : 'failed';
 
 /**
- * Runs jobs on GitHub Actions: creates `job/<id>` from the default branch with a commit
- * adding `logs/<id>/job.md`; the repository's workflow (docs/templates/agent-job.yml) runs
+ * Runs jobs on GitHub Actions: makes a commit on the default branch's head adding
+ * `logs/<id>/job.md`, then creates `job/<id>` at it (one push); the repository's workflow (docs/templates/agent-job.yml) runs
  * on pushes to `job/**`, runs the agent and opens the pull request. Progress arrives as
  * code-host events; `poll` reads the branch's workflow runs as a fallback.
  */
@@ -46,16 +46,20 @@ export class GithubActionsJobRunner implements JobRunner {
   async run(job: Job, report: JobReport): Promise<void> {
     const { default_branch: base } = await this.github.request<{ default_branch: string }>('GET', '');
     const ref = await this.github.request<{ object: { sha: string } }>('GET', `/git/ref/heads/${encodeURIComponent(base)}`);
-    // Each step takes what an earlier hand-over of the same job left (a call answered after its
-    // caller gave up, a task run again): the branch and the file are the job's own by name.
-    await this.github.request('POST', '/git/refs', { ref: `refs/heads/${job.branch}`, sha: ref.object.sha }).catch(madeBefore(/reference already exists/i));
-    await this.github
-      .request('PUT', `/contents/logs/${job.id}/job.md`, {
-        message: `job ${job.id}: start`,
-        content: Buffer.from(jobFile(job), 'utf8').toString('base64'),
-        branch: job.branch,
-      })
-      .catch(madeBefore(/sha.*(wasn't supplied|was not supplied)|already exists/i));
+    const parent = ref.object.sha;
+    // The branch appears with job.md in one push: the commit is made first (Git Data API), then
+    // the ref pointing at it. Creating the ref at the base and adding the file in a second commit
+    // made two pushes, and the workflow run of the first (no job.md) failed, which could mark the
+    // job failed before the real run.
+    const { tree: baseTree } = await this.github.request<{ tree: { sha: string } }>('GET', `/git/commits/${encodeURIComponent(parent)}`);
+    const tree = await this.github.request<{ sha: string }>('POST', '/git/trees', {
+      base_tree: baseTree.sha,
+      tree: [{ path: `logs/${job.id}/job.md`, mode: '100644', type: 'blob', content: jobFile(job) }],
+    });
+    const commit = await this.github.request<{ sha: string }>('POST', '/git/commits', { message: `job ${job.id}: start`, tree: tree.sha, parents: [parent] });
+    // A ref already there was made by an earlier hand-over of the same job (a call answered after
+    // its caller gave up, a task run again), the same way: pointing at a commit with job.md.
+    await this.github.request('POST', '/git/refs', { ref: `refs/heads/${job.branch}`, sha: commit.sha }).catch(madeBefore(/reference already exists/i));
     await report({ summary: `Handed to GitHub Actions on ${job.branch}` });
   }
 

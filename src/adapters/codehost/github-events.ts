@@ -33,7 +33,7 @@ export interface JobsRepository {
 /**
  * GitHub's `workflow_run` and `pull_request` events for `job/<id>` branches of the jobs'
  * repository (CODEHOST_REPO; unset, any repository's own branches, never a fork's). A run
- * tells the job's outcome only when it is the agent's workflow's: the gateway's first commit
+ * tells the job's outcome only when it is the agent's workflow's: the push creating the branch
  * also starts the repository's other workflows (its CI), whose outcome is not the job's. A
  * check suite cannot say which workflow it is of: it moves no job, and only tells auto-merge to
  * look again.

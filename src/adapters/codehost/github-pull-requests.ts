@@ -7,6 +7,7 @@ interface ListedPull {
   readonly state: string;
   readonly merged_at: string | null;
   readonly head: { readonly sha: string };
+  readonly base: { readonly ref: string };
 }
 
 interface PullFile {
@@ -52,7 +53,17 @@ export class GithubPullRequests implements PullRequests {
     const head = encodeURIComponent(`${this.owner}:${branch}`);
     const [pull] = await this.github.request<ListedPull[]>('GET', `/pulls?head=${head}&state=all&sort=created&direction=desc&per_page=1`);
     if (!pull) return null;
-    return { number: pull.number, url: pull.html_url, headSha: pull.head.sha, open: pull.state === 'open', merged: pull.merged_at !== null };
+    // Asked each time: the repository's default branch can be renamed or changed.
+    const { default_branch: defaultBranch } = await this.github.request<{ default_branch: string }>('GET', '');
+    return {
+      number: pull.number,
+      url: pull.html_url,
+      headSha: pull.head.sha,
+      open: pull.state === 'open',
+      merged: pull.merged_at !== null,
+      base: pull.base.ref,
+      defaultBranch,
+    };
   }
 
   async changedFiles(number: number): Promise<ChangedFiles> {
@@ -98,7 +109,13 @@ export class GithubPullRequests implements PullRequests {
       ...runs.filter((run) => run.status !== 'completed').map((run) => run.name),
       ...combined.statuses.filter((status) => status.state === 'pending').map((status) => status.context),
     ];
-    return pending.length > 0 ? { state: 'pending', pending } : { state: 'passed' };
+    if (pending.length > 0) return { state: 'pending', pending };
+    // No check run and no status is no evidence: the repository's CI may not run on the branch at
+    // all (a push or pull request made with a workflow's GITHUB_TOKEN starts no workflow), or not
+    // have started yet (an attempt made as the pull request opens). Never passed; an attempt is
+    // made again at the next event (a completed check suite).
+    if (runs.length === 0 && statuses.length === 0) return { state: 'pending', pending: [] };
+    return { state: 'passed' };
   }
 
   async merge(number: number, sha: string): Promise<MergeOutcome> {

@@ -22,8 +22,9 @@ export interface AutoMergeSettings {
 const NAMED_PATHS = 10;
 
 /**
- * AUTO_MERGE (docs/jobs.md): merges the pull request of a succeeded job when every file it
- * changes is under ALLOWED_PATHS and every check of its head passed; otherwise leaves it open
+ * AUTO_MERGE (docs/jobs.md): merges the pull request of a succeeded job when it is into the
+ * default branch, every file it changes is under ALLOWED_PATHS and its head has at least one
+ * check and every one passed; otherwise leaves it open
  * and says why on the job's summary (one `Auto-merge:` line, replaced by each attempt). Run
  * after each code-host event about a succeeded job, so an attempt that found the pull request
  * missing or its checks pending is made again when the next event arrives.
@@ -46,6 +47,11 @@ export class AutoMergeJob {
     if (pr.merged) return;
     const prUrl = pr.url;
     if (!pr.open) return this.#note(job, `pull request #${pr.number} was closed without merging; not merged`, prUrl);
+    if (pr.base !== pr.defaultBranch) {
+      // The job branched off the default branch: a pull request into any other is not the job's hand-back.
+      log.info({ pr: pr.number }, 'auto-merge refused: the pull request is not into the default branch');
+      return this.#note(job, `not merged: pull request #${pr.number} is into ${pr.base}, not the default branch ${pr.defaultBranch}`, prUrl);
+    }
 
     const files = await this.pullRequests.changedFiles(pr.number);
     if (!files.complete) {
@@ -73,7 +79,11 @@ export class AutoMergeJob {
       log.info({ pr: pr.number, failed: checks.failed }, 'auto-merge refused: a check failed');
       return this.#note(job, `not merged: pull request #${pr.number} has failed checks: ${checks.failed.join(', ')}`, prUrl);
     }
-    if (checks.state === 'pending') return this.#note(job, `waiting for checks of pull request #${pr.number}: ${checks.pending.join(', ')}`, prUrl);
+    if (checks.state === 'pending') {
+      // Tried again at the next code-host event about the job (a completed check suite), not on a timer.
+      const waitingFor = checks.pending.length > 0 ? checks.pending.join(', ') : 'none has started (no check run or status on its head)';
+      return this.#note(job, `waiting for checks of pull request #${pr.number}: ${waitingFor}`, prUrl);
+    }
 
     const merged = await this.pullRequests.merge(pr.number, pr.headSha);
     if (merged.merged) {

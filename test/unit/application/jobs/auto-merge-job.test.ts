@@ -12,9 +12,11 @@ import { RecordingLogger } from '../../../fakes/recording-logger.js';
 
 const ID = '00000000-0000-4000-8000-000000000001';
 
+const OPEN_PR: PullRequest = { number: 5, url: 'https://code.test/pull/5', headSha: 'abc', open: true, merged: false, base: 'main', defaultBranch: 'main' };
+
 class ScriptedPullRequests implements PullRequests {
   readonly merges: Array<[number, string]> = [];
-  pr: PullRequest | null = { number: 5, url: 'https://code.test/pull/5', headSha: 'abc', open: true, merged: false };
+  pr: PullRequest | null = OPEN_PR;
   files = ['logs/1/job.md'];
   complete = true;
   outcome: ChecksOutcome = { state: 'passed' };
@@ -110,7 +112,7 @@ describe('AutoMergeJob', () => {
     prs.pr = null;
     await run();
     expect(await summary()).to.contain(`Auto-merge: waiting for a pull request from job/${ID}`);
-    prs.pr = { number: 5, url: 'https://code.test/pull/5', headSha: 'abc', open: true, merged: false };
+    prs.pr = OPEN_PR;
     prs.outcome = { state: 'pending', pending: ['lint'] };
     await run();
     expect(await summary()).to.contain('Auto-merge: waiting for checks of pull request #5: lint');
@@ -118,6 +120,25 @@ describe('AutoMergeJob', () => {
     await run();
     expect(prs.merges).to.have.length(1);
     expect((await summary())?.match(/Auto-merge:/g)).to.have.length(1);
+  });
+
+  it('waits while the head has no check at all (none has started, or none runs on it), then merges once one passed', async () => {
+    const { prs, run, summary } = await setup();
+    prs.outcome = { state: 'pending', pending: [] };
+    await run();
+    expect(prs.merges).to.deep.equal([]);
+    expect(await summary()).to.contain('Auto-merge: waiting for checks of pull request #5: none has started (no check run or status on its head)');
+    prs.outcome = { state: 'passed' };
+    await run();
+    expect(prs.merges).to.deep.equal([[5, 'abc']]);
+  });
+
+  it('leaves it open when it is not into the default branch, whatever its files and checks', async () => {
+    const { prs, run, summary } = await setup();
+    prs.pr = { ...OPEN_PR, base: 'release' };
+    await run();
+    expect(prs.merges).to.deep.equal([]);
+    expect(await summary()).to.contain('Auto-merge: not merged: pull request #5 is into release, not the default branch main');
   });
 
   it('says why when the code host refuses the merge', async () => {
@@ -135,7 +156,7 @@ describe('AutoMergeJob', () => {
       expect(await summary()).to.equal(`Handed over on job/${ID}`);
     }
     const { prs, run, summary } = await setup();
-    prs.pr = { number: 5, url: 'u', headSha: 'abc', open: false, merged: true };
+    prs.pr = { ...OPEN_PR, url: 'u', open: false, merged: true };
     await run();
     expect(prs.merges).to.deep.equal([]);
     expect(await summary()).to.equal(`Handed over on job/${ID}`);
