@@ -15,8 +15,9 @@ export const statusOfConclusion = (conclusion: string | null): JobChange['status
 
 /**
  * Runs jobs on GitHub Actions: makes a commit on the default branch's head adding
- * `logs/<id>/job.md`, then creates `job/<id>` at it (one push); the repository's workflow (docs/templates/agent-job.yml) runs
- * on pushes to `job/**`, runs the agent and opens the pull request. Progress arrives as
+ * `logs/<id>/job.md`, then creates `job/<id>` at it (one push); the repository's workflow
+ * (docs/templates/agent-job.yml) runs on pushes to `job/**`: the agent in a job that can only
+ * read, then another that applies its work to the branch and opens the pull request. Progress arrives as
  * code-host events; `poll` reads the branch's workflow runs as a fallback.
  */
 /**
