@@ -66,6 +66,17 @@ export interface ChoiceButtons {
   settle(token: string, choice: ChoiceMade, outcome: string): Promise<void>;
 }
 
+/** How a message is sent. */
+export interface SendOptions {
+  /**
+   * One attempt only, the platform's rate limit (429), a server error or a network error
+   * included: for a message that can be lost (a not-allowed chat's notice), which then never
+   * holds a worker in a rate limit's wait. A channel that does not honour it (Slack's, so far)
+   * tries the message as it tries any other.
+   */
+  readonly once?: boolean;
+}
+
 /** One message to send: `formatted` in the platform's rich format, `plain` when the platform refuses it. */
 export interface OutgoingMessage {
   readonly plain: string;
@@ -178,7 +189,7 @@ export interface MessagingChannel {
    */
   formatReply(markdown: string): OutgoingMessage[];
   /** Sends one message of formatReply (or a plain one of at most `maxMessageLength`); a refused format is sent plain. */
-  sendMessage(token: string, target: ReplyTarget, message: OutgoingMessage): Promise<void>;
+  sendMessage(token: string, target: ReplyTarget, message: OutgoingMessage, options?: SendOptions): Promise<void>;
   /** Shows "typing…" for a few seconds (nothing where the platform has no indicator). */
   sendTyping(token: string, target: ReplyTarget): Promise<void>;
   /** A cheap acknowledgement of a received message (a reaction). */

@@ -7,6 +7,7 @@ import type {
   InboundRequest,
   MessagingChannel,
   OutgoingMessage,
+  SendOptions,
   ParsedDelivery,
   ReplyTarget,
   WebhookInfo,
@@ -258,10 +259,11 @@ export class FakeMessagingChannel implements MessagingChannel {
     return splitMarkdown(markdown, this.maxMessageLength).map((plain) => ({ plain, formatted: fakeMarkup(plain) }));
   }
 
-  async sendMessage(token: string, target: ReplyTarget, message: OutgoingMessage): Promise<void> {
+  async sendMessage(token: string, target: ReplyTarget, message: OutgoingMessage, options: SendOptions = {}): Promise<void> {
+    const attempts = options.once ? 1 : this.#attempts;
     if (message.formatted !== undefined) {
       try {
-        await this.#send(token, target, message.formatted, true);
+        await this.#send(token, target, message.formatted, true, attempts);
         this.sent.push({ token, target, message });
         return;
       } catch (error) {
@@ -269,7 +271,7 @@ export class FakeMessagingChannel implements MessagingChannel {
         if (!(error instanceof FakePlatformError && error.status === 400 && /parse|too long/.test(error.description))) throw error;
       }
     }
-    await this.#send(token, target, message.plain, false);
+    await this.#send(token, target, message.plain, false, attempts);
     this.sent.push({ token, target, message });
   }
 
@@ -294,20 +296,25 @@ export class FakeMessagingChannel implements MessagingChannel {
     });
   }
 
-  #send(token: string, target: ReplyTarget, text: string, formatted: boolean): Promise<void> {
-    return this.#call('send', { token, target, text, formatted }, () => {
-      if (formatted && unparseable(text)) throw new FakePlatformError('sendMessage', 400, "Bad Request: can't parse entities");
-      if ((formatted ? visibleLength(text) : text.length) > this.maxMessageLength)
-        throw new FakePlatformError('sendMessage', 400, 'Bad Request: message is too long');
-      if (text.trim() === '') throw new FakePlatformError('sendMessage', 400, 'Bad Request: message text is empty');
-    });
+  #send(token: string, target: ReplyTarget, text: string, formatted: boolean, attempts: number): Promise<void> {
+    return this.#call(
+      'send',
+      { token, target, text, formatted },
+      () => {
+        if (formatted && unparseable(text)) throw new FakePlatformError('sendMessage', 400, "Bad Request: can't parse entities");
+        if ((formatted ? visibleLength(text) : text.length) > this.maxMessageLength)
+          throw new FakePlatformError('sendMessage', 400, 'Bad Request: message is too long');
+        if (text.trim() === '') throw new FakePlatformError('sendMessage', 400, 'Bad Request: message text is empty');
+      },
+      attempts,
+    );
   }
 
   /**
    * One call of the platform, tried again as the real adapters do: after a network error, a
    * server error or a rate limit (waiting as long as the platform asked), up to `attempts`.
    */
-  async #call<T>(operation: FakeOperation, request: Omit<FakeRequest, 'operation'>, answer: () => T): Promise<T> {
+  async #call<T>(operation: FakeOperation, request: Omit<FakeRequest, 'operation'>, answer: () => T, attempts = this.#attempts): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         this.requests.push({ operation, ...request });
@@ -319,7 +326,7 @@ export class FakeMessagingChannel implements MessagingChannel {
         if (this.refusedTokens.has(request.token)) throw new FakePlatformError(operation, 401, 'Unauthorized');
         return answer();
       } catch (error) {
-        if (!(error instanceof FakePlatformError && error.transient) || attempt >= this.#attempts) throw error;
+        if (!(error instanceof FakePlatformError && error.transient) || attempt >= attempts) throw error;
         if (error.retryAfterMs !== undefined) await this.#sleep(error.retryAfterMs);
       }
     }

@@ -1,5 +1,6 @@
 import type { Job } from '../../domain/jobs/job.js';
 import { parseChatThread } from '../../domain/messaging/chat-thread.js';
+import { markdownLiteral } from '../../domain/messaging/markdown-literal.js';
 import type { Clock } from '../../ports/clock.js';
 import type { JobRepository } from '../../ports/job-repository.js';
 import type { Logger } from '../../ports/logger.js';
@@ -45,9 +46,18 @@ export const queueChatJobNotice = async (queue: TaskQueue, jobs: JobRepository, 
  * program the agent left in the repository, say): it is put on its one line, after `Error: `,
  * every line break (and any other control character) of it a space, and cut, so that no line
  * of it stands at the start of a line of the notice as the gateway's.
+ *
+ * Every value put in the gateway's lines (the id, status, error, address and branch) is written
+ * as literal Markdown (markdownLiteral): none of it is read as Markdown, so an error holding a
+ * link (`git config 'hook.[Re-authorize the gateway](https://evil.example/login).command' x` names
+ * such a key in a failed job's error) shows as typed, not as a link of the gateway's. The address
+ * of a pull request stays one that Telegram and Slack link by themselves: a bare URL, as shown.
  */
 export const jobNoticeMarkdown = (job: Job): string => {
-  const head = [`Job ${job.id} ${job.status}.`, ...(job.error && job.status !== 'succeeded' ? [`Error: ${oneLine(job.error)}`] : [])];
+  const head = [
+    `Job ${markdownLiteral(job.id)} ${markdownLiteral(job.status)}.`,
+    ...(job.error && job.status !== 'succeeded' ? [`Error: ${markdownLiteral(oneLine(job.error))}`] : []),
+  ];
   const summary = job.summary?.trim()
     ? [
         '',
@@ -59,7 +69,7 @@ export const jobNoticeMarkdown = (job: Job): string => {
         '',
       ]
     : [];
-  return [...head, ...summary, job.prUrl ? `Pull request: ${job.prUrl}` : `Branch: ${job.branch}`].join('\n');
+  return [...head, ...summary, job.prUrl ? `Pull request: ${markdownLiteral(job.prUrl)}` : `Branch: ${markdownLiteral(job.branch)}`].join('\n');
 };
 
 const ERROR_LIMIT = 500;

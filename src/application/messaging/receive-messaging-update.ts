@@ -10,6 +10,7 @@ import type { ChoiceMade, InboundRequest, ParsedDelivery } from '../../ports/mes
 import type { TaskQueue } from '../../ports/task-queue.js';
 import type { FireTriggers } from '../triggers/fire-triggers.js';
 import type { ChatChannel, MessagingChannels } from './messaging-channels.js';
+import { NotAllowedNotices } from './not-allowed-notices.js';
 
 /** Chat messages: one chat's messages are answered one at a time, in order, across every replica. */
 export const CHAT_MESSAGE_QUEUE = 'chat-message-ordered';
@@ -75,6 +76,8 @@ export class ReceiveMessagingUpdate {
     private readonly onChoice?: (channel: ChatChannel, choice: ChoiceMade) => Promise<void>,
     /** Where each message of an album is stored as it arrives (the album's one answer reads them all); without it, an album is answered from the message that queued its answer. */
     private readonly albums?: AlbumStore,
+    /** Which chats that are not allowed were told so lately (in this process's memory). */
+    private readonly notAllowed: NotAllowedNotices = new NotAllowedNotices(),
   ) {}
 
   /**
@@ -151,7 +154,9 @@ export class ReceiveMessagingUpdate {
     try {
       // The chat task first: it is idempotent by its key, so if the triggers cannot be stored
       // and the platform redelivers, the message is still stored (and answered) once.
-      if (delivery.message !== null) {
+      if (delivery.message !== null && !channel.settings.allowedChatIds.has(delivery.message.threadId)) {
+        queued = await this.#queueNotAllowedNotice(channel, delivery.message);
+      } else if (delivery.message !== null) {
         const message = storableMessage(delivery.message);
         // A message of an album is stored first, whether or not it queues the album's answer
         // (the first of its messages does): the answer reads every message stored for the album.
@@ -179,6 +184,31 @@ export class ReceiveMessagingUpdate {
           : 'repeated update acknowledged, not processed again',
       );
     }
+  }
+
+  /**
+   * A message of a chat that is not allowed is not stored for the model (nor in an album): at
+   * most once a day per chat (NotAllowedNotices, and the task's key, of the chat and the UTC day)
+   * a task is queued that tells the chat its id, carrying the message's ids only (no text, no
+   * files). Anyone can add the bot to a group: a stranger flooding groups with messages so gets a
+   * notice a day in each, not one per message, which would spend the bot's rate limit at the
+   * platform and hold workers in its waits (docs/chat.md, "Allowed chats"). Its id, or null when
+   * the chat was told already.
+   */
+  async #queueNotAllowedNotice(channel: ChatChannel, received: ChannelMessage): Promise<string | null> {
+    const { platform } = channel;
+    const now = this.clock.now();
+    if (!this.notAllowed.take(platform.id, received.threadId, now)) {
+      this.logger.debug({ channel: platform.id, chatId: received.threadId }, 'message from a chat that is not allowed; told already, dropped');
+      return null;
+    }
+    const { albumId: _album, replyToId: _reply, from: _from, ...metadata } = storableMessage(received).metadata;
+    const message: ChannelMessage = { threadId: received.threadId, text: '', attachments: [], metadata };
+    const day = now.toISOString().slice(0, 10);
+    return this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message } satisfies ChatMessageTask, {
+      group: `${platform.id}:${received.threadId}`,
+      key: `${platform.id}:not-allowed:${received.threadId}:${day}`,
+    });
   }
 
   /** Fails closed: refused without a secret configured or stored, and when `passes` says no. */

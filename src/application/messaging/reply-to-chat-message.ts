@@ -2,6 +2,7 @@ import { aiFailureReason } from '../../domain/ai/ai-call-failed.js';
 import { storedMessage, type Attachment, type ChannelMessage } from '../../domain/messaging/channel-message.js';
 import { albumMessage } from '../../domain/messaging/album-message.js';
 import { chatThreadKey } from '../../domain/messaging/chat-thread.js';
+import { markdownLiteral } from '../../domain/messaging/markdown-literal.js';
 import type { AiImage } from '../../ports/ai-client.js';
 import type { AlbumStore } from '../../ports/album-store.js';
 import type { Clock } from '../../ports/clock.js';
@@ -86,11 +87,23 @@ export class ReplyToChatMessage {
     const target: ReplyTarget = { chatId: queued.threadId, ...(queued.metadata.topicId !== undefined && { topicId: queued.metadata.topicId }) };
 
     // Before an album's wait: a chat that is not allowed holds no worker while its album settles.
+    // ReceiveMessagingUpdate queues such a chat's notice once a day (not its messages). One
+    // attempt, given up on any failure: a rate limit's wait, or the queue trying the task again,
+    // would spend the bot's limit (and a worker) on a stranger's chat.
     if (!channel.settings.allowedChatIds.has(queued.threadId)) {
       log.info({}, 'message from a chat that is not allowed');
-      await platform.sendMessage(token, target, {
-        plain: `This chat is not allowed to use this bot. Its id is ${queued.threadId}: add it to ${channel.settings.variables.allowedChats} to allow it.`,
-      });
+      try {
+        await platform.sendMessage(
+          token,
+          target,
+          {
+            plain: `This chat is not allowed to use this bot. Its id is ${queued.threadId}: add it to ${channel.settings.variables.allowedChats} to allow it.`,
+          },
+          { once: true },
+        );
+      } catch (error) {
+        log.warn({ err: error }, 'could not tell a chat that is not allowed so; given up');
+      }
       return;
     }
     // Acknowledged at once, an album too: its answer waits for its other messages, and the user
@@ -120,7 +133,8 @@ export class ReplyToChatMessage {
             metadata: { userId: platform.id, chatTitle: platform.title },
             ...(this.headroom && { whenRoom: () => this.headroom!.wait() }),
           });
-          if (unreadable.length > 0) reply = `(I could not read ${unreadable.join(', ')}.)\n\n${reply}`;
+          // A file's name is the sender's text: literal, so that no link of theirs shows in the gateway's own line.
+          if (unreadable.length > 0) reply = `(I could not read ${unreadable.map(markdownLiteral).join(', ')}.)\n\n${reply}`;
           if (voiceProblems.length > 0) reply = `(${[...new Set(voiceProblems)].join(' ')})\n\n${reply}`;
         } catch (error) {
           log.error({ err: error, reason: aiFailureReason(error) }, 'AI call failed');

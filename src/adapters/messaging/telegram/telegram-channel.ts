@@ -13,6 +13,7 @@ import type {
   InboundRequest,
   MessagingChannel,
   OutgoingMessage,
+  SendOptions,
   ParsedDelivery,
   ReplyTarget,
   WebhookInfo,
@@ -245,11 +246,12 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
     };
   }
 
-  async sendMessage(token: string, target: ReplyTarget, message: OutgoingMessage): Promise<void> {
+  async sendMessage(token: string, target: ReplyTarget, message: OutgoingMessage, options: SendOptions = {}): Promise<void> {
     const base = { chat_id: target.chatId, ...topic(target), link_preview_options: { is_disabled: true } };
+    const attempts = options.once ? 1 : this.settings.attempts;
     if (message.formatted !== undefined) {
       try {
-        await this.#call(token, 'sendMessage', { ...base, text: message.formatted, parse_mode: 'HTML' });
+        await this.#call(token, 'sendMessage', { ...base, text: message.formatted, parse_mode: 'HTML' }, undefined, attempts);
         return;
       } catch (error) {
         // Telegram refuses markup it cannot parse, or whose text comes out too long; the same
@@ -257,7 +259,7 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
         if (!(error instanceof MessagingError && error.status === 400 && /parse entities|can't parse|too long/i.test(error.description))) throw error;
       }
     }
-    await this.#call(token, 'sendMessage', { ...base, text: message.plain });
+    await this.#call(token, 'sendMessage', { ...base, text: message.plain }, undefined, attempts);
   }
 
   async sendTyping(token: string, target: ReplyTarget): Promise<void> {
@@ -309,12 +311,13 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
 
   /**
    * One Bot API call, tried again (p-retry, exponential backoff) after a network error, a
-   * timeout, a 5xx or a 429 — after a 429 also waiting as long as the platform asked.
+   * timeout, a 5xx or a 429 — after a 429 also waiting as long as the platform asked — up to
+   * `attempts` in all (the setting's, unless told).
    */
-  #call<T>(token: string, method: string, body: object, signal?: AbortSignal): Promise<T> {
+  #call<T>(token: string, method: string, body: object, signal?: AbortSignal, attempts = this.settings.attempts): Promise<T> {
     const wait = this.settings.sleep ?? sleep;
     return pRetry(() => this.#attempt<T>(token, method, body, { timeoutMs: this.settings.timeoutMs, signal }), {
-      retries: this.settings.attempts - 1,
+      retries: attempts - 1,
       minTimeout: this.settings.backoffMs,
       factor: 2,
       shouldRetry: ({ error }) => error instanceof MessagingError && error.transient,

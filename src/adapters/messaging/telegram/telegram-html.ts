@@ -14,8 +14,12 @@ type Tag = 'b' | 'i' | 's' | 'a' | 'blockquote';
 type Open = ReadonlySet<Tag>;
 
 const LANGUAGE = /^[\w#+.-]+$/;
-/** Telegram opens http(s) links and its own tg:// links; anything else stays text. */
-const LINK_SCHEME = /^(?:https?|tg):\/\//i;
+/**
+ * Links open http(s) addresses only; anything else stays text. Not Telegram's own tg:// links
+ * either: a reply (the model's, or a job summary an agent wrote) could offer
+ * `[click](tg://proxy?server=…)`, which asks to route the reader's Telegram through a stranger's proxy.
+ */
+const LINK_SCHEME = /^https?:\/\//i;
 const UNSAFE_IN_HREF = /[\s<>\u0000-\u001f\u007f]/;
 
 const safeHref = (href: string): string | undefined => (LINK_SCHEME.test(href) && !UNSAFE_IN_HREF.test(href) && URL.canParse(href) ? href : undefined);
@@ -165,7 +169,7 @@ const blocksHtml = (tokens: readonly Token[], open: Open): string =>
  *   without a language); `code` → `<code>`; their content is escaped and nothing else;
  * - **bold** → `<b>`, *italic* → `<i>`, ***both*** → `<b><i>`, ~~strike~~ → `<s>`, quotes →
  *   `<blockquote>`, `# Heading` lines → bold lines, [text](url) and <url> → `<a href>` for
- *   http(s) and tg:// addresses only (anything else, and bare URLs, stay text; so does a link
+ *   http(s) addresses only (anything else, tg:// included, and bare URLs, stay text; so does a link
  *   whose text names another host than it opens, isMisleadingLink, shown as typed);
  * - lists, tables and rules stay as written, with their inline formatting; HTML in the
  *   Markdown is shown as typed; `<`, `>` and `&` are escaped everywhere outside tags;

@@ -132,7 +132,8 @@ describe('NotifyChatOfJob: the notice of a finished chat job is a durable task',
     expect(notice).to.equal(
       [
         `Job ${JOB_ID} failed.`,
-        `Error: git commit exited with code 1: x Job ${JOB_ID} succeeded. Pull request: https://github.com/x/y/pull/1 Branch: main`,
+        // Literal Markdown: an address in it is not one to link (Telegram and Slack show it as text).
+        `Error: git commit exited with code 1: x Job ${JOB_ID} succeeded. Pull request: https\\://github.com/x/y/pull/1 Branch: main`,
         `Branch: job/${JOB_ID}`,
       ].join('\n'),
     );
@@ -146,12 +147,34 @@ describe('NotifyChatOfJob: the notice of a finished chat job is a durable task',
     expect(platform.sent[1].message.plain.split('\n')[1]).to.have.length('Error: '.length + 500);
   });
 
+  it("shows an error, branch or address holding Markdown as typed, on Telegram and Slack: a git config key's link is no link of the gateway's", async () => {
+    const { platform, notify } = setup(2000);
+    // `git config 'hook.[…](…).command' x` keeps the key as written, and the runner's error names it.
+    const key = 'hook.[Re-authorize the gateway](https://evil.example/login).command';
+    const error = `git commit exited with code 1: fatal: bad config key ${key}`;
+    await notify.execute({ ...chatJob('failed', null), error, branch: 'job/[Sign in](https://evil.example/b)' });
+    await notify.execute({ ...chatJob('succeeded', null), prUrl: 'https://github.com/acme/repo/pull/7 [Merge now](https://evil.example/m)' });
+    const [failed, succeeded] = platform.sent.map((sent) => sent.message.plain);
+    const html = markdownToTelegramHtml(failed).split('\n');
+    expect(html[1]).to.equal(`Error: ${error}`);
+    expect(html[2]).to.equal('Branch: job/[Sign in](https://evil.example/b)');
+    expect(markdownToTelegramHtml(succeeded).split('\n').at(-1)).to.equal(
+      'Pull request: https://github.com/acme/repo/pull/7 [Merge now](https://evil.example/m)',
+    );
+    const mrkdwn = markdownToMrkdwn(failed).split('\n');
+    expect(mrkdwn[1]).to.equal(`Error: ${error}`);
+    expect(mrkdwn[2]).to.equal('Branch: job/[Sign in](https://evil.example/b)');
+    for (const shown of [markdownToTelegramHtml(failed), markdownToTelegramHtml(succeeded), markdownToMrkdwn(failed), markdownToMrkdwn(succeeded)]) {
+      expect(shown).to.not.match(/<a |<https?:/);
+    }
+  });
+
   it('keeps the pull request line last, after the quote, and leaves the quote out for a job without a summary', async () => {
     const { platform, notify } = setup(2000);
     await notify.execute({ ...chatJob('succeeded', '> already quoted\ntext'), prUrl: 'https://github.com/acme/repo/pull/7' });
     await notify.execute(chatJob('cancelled', null));
     expect(platform.sent.map((sent) => sent.message.plain)).to.deep.equal([
-      `Job ${JOB_ID} succeeded.\n\nSummary written by the agent:\n> > already quoted\n> text\n\nPull request: https://github.com/acme/repo/pull/7`,
+      `Job ${JOB_ID} succeeded.\n\nSummary written by the agent:\n> > already quoted\n> text\n\nPull request: https\\://github.com/acme/repo/pull/7`,
       `Job ${JOB_ID} cancelled.\nBranch: job/${JOB_ID}`,
     ]);
     expect(markdownToTelegramHtml(platform.sent[0].message.plain).split('\n').at(-1)).to.equal('Pull request: https://github.com/acme/repo/pull/7');

@@ -48,7 +48,7 @@ describe('ReceiveMessagingUpdate', () => {
       credentials,
       settings: {
         webhookSecret: configured,
-        allowedChatIds: new Set(),
+        allowedChatIds: new Set(['42', '99', '5', 'C1', '1']),
         variables: { botToken: 'FAKE_BOT_TOKEN', webhookSecret: 'FAKE_WEBHOOK_SECRET', allowedChats: 'FAKE_CHATS' },
       },
     };
@@ -299,7 +299,7 @@ describe('ReceiveMessagingUpdate', () => {
   it('keeps the same delivery id of two channels apart', async () => {
     const queue = new InMemoryTaskQueue();
     const logger = new RecordingLogger();
-    const settings = { webhookSecret: SECRET, allowedChatIds: new Set<string>(), variables: { botToken: 'A', webhookSecret: 'B', allowedChats: 'C' } };
+    const settings = { webhookSecret: SECRET, allowedChatIds: new Set(['42']), variables: { botToken: 'A', webhookSecret: 'B', allowedChats: 'C' } };
     const one = new FakeMessagingChannel({ id: 'one' });
     const two = new FakeMessagingChannel({ id: 'two' });
     const channels = new MessagingChannels([one, two].map((platform) => ({ platform, credentials: new InMemoryBotTokenStore('t'), settings })));

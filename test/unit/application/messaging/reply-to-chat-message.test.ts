@@ -7,6 +7,8 @@ import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js
 import { MessagingChannels, type ChatChannel } from '../../../../src/application/messaging/messaging-channels.js';
 import { NotifyChatOfJob } from '../../../../src/application/messaging/notify-chat-of-job.js';
 import { APOLOGY, ReplyToChatMessage, TYPING_SETTLE_MS } from '../../../../src/application/messaging/reply-to-chat-message.js';
+import { markdownToMrkdwn } from '../../../../src/adapters/messaging/slack/slack-mrkdwn.js';
+import { markdownToTelegramHtml } from '../../../../src/adapters/messaging/telegram/telegram-html.js';
 import type { Headroom } from '../../../../src/ports/headroom.js';
 import type { Timer } from '../../../../src/ports/timer.js';
 import { ManualTimer } from '../../../fakes/manual-timer.js';
@@ -131,6 +133,21 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
     ]);
   });
 
+  it("names a file it could not read as typed, on Telegram and Slack: a file name's link is no link in the gateway's own line", async () => {
+    const { platform, reply } = setup([{ text: 'ok' }], { maxMessageLength: 4096 });
+    const fileName = '[Your session expired - sign in again](https://evil.example/signin)';
+    await reply.execute({
+      message: { ...message('see the file'), attachments: [{ kind: 'document', fileId: 'f1', fileName, mimeType: 'application/zip' }] },
+    });
+    const [sent] = platform.sent.map((s) => s.message.plain);
+    const html = markdownToTelegramHtml(sent);
+    const mrkdwn = markdownToMrkdwn(sent);
+    expect(html.split('\n')[0]).to.equal(`(I could not read a file "${fileName}".)`);
+    expect(mrkdwn.split('\n')[0]).to.equal(`(I could not read a file "${fileName}".)`);
+    expect(html).to.not.include('<a ');
+    expect(mrkdwn).to.not.match(/<https?:/);
+  });
+
   it('answers a failed AI call with the fixed apology and logs the classified reason', async () => {
     const { platform, logger, reply } = setup([new AiCallFailed('refused', 'The openai model call failed: Incorrect API key', { httpStatus: 401 })]);
     await reply.execute({ message: message('hello', { updateId: '7' }) });
@@ -249,7 +266,8 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
       await notify.execute({ ...job, status: 'succeeded', prUrl: 'https://example.com/pr/1' } as Job);
       const notice = platform.sent.at(-1)!;
       expect(notice.target).to.deep.equal({ chatId: '42', topicId: 't9' });
-      expect(notice.message.plain).to.contain(`Job ${job.id} succeeded.`).and.contain('Pull request: https://example.com/pr/1');
+      // The address as literal Markdown: shown as it is by the platforms' formatters.
+      expect(notice.message.plain).to.contain(`Job ${job.id} succeeded.`).and.contain('Pull request: https\\://example.com/pr/1');
     });
 
     it('announces nothing for a job of another source or of a channel it does not have', async () => {

@@ -217,8 +217,11 @@ describe('telegramHtml', () => {
         expect(wellFormed(html)).to.equal(true);
       });
 
-      it('turns tg:// links into links too', () => {
-        expect(markdownToTelegramHtml('[open chat](tg://resolve?domain=example)')).to.equal('<a href="tg://resolve?domain=example">open chat</a>');
+      it("leaves Telegram's own tg:// links as text: a reply offers no proxy settings (or any other tg:// action) behind a label", () => {
+        expect(markdownToTelegramHtml('[click](tg://proxy?server=evil.example&port=443&secret=00)')).to.equal(
+          '[click](tg://proxy?server=evil.example&amp;port=443&amp;secret=00)',
+        );
+        expect(markdownToTelegramHtml('<tg://resolve?domain=example> ![x](tg://proxy?server=evil.example)')).to.not.include('<a');
       });
 
       it('leaves a link whose text names another host than it opens as typed, both visible: no anchor shows one host and opens another', () => {
