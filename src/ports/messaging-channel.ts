@@ -71,8 +71,7 @@ export interface SendOptions {
   /**
    * One attempt only, the platform's rate limit (429), a server error or a network error
    * included: for a message that can be lost (a not-allowed chat's notice), which then never
-   * holds a worker in a rate limit's wait. A channel that does not honour it (Slack's, so far)
-   * tries the message as it tries any other.
+   * holds a worker in a rate limit's wait.
    */
   readonly once?: boolean;
 }

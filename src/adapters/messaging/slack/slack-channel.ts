@@ -9,6 +9,7 @@ import type {
   OutgoingMessage,
   ParsedDelivery,
   ReplyTarget,
+  SendOptions,
 } from '../../../ports/messaging-channel.js';
 import { fileTooLarge } from '../bounded-body.js';
 import { splitMarkdown } from '../markdown/split-markdown.js';
@@ -140,12 +141,12 @@ export class SlackChannel implements MessagingChannel {
     });
   }
 
-  async sendMessage(token: string, target: ReplyTarget, message: OutgoingMessage): Promise<void> {
+  async sendMessage(token: string, target: ReplyTarget, message: OutgoingMessage, options?: SendOptions): Promise<void> {
     const base = { channel: target.chatId, ...(target.topicId !== undefined && { thread_ts: target.topicId }), unfurl_links: false, unfurl_media: false };
     // Slack takes any mrkdwn; plain text is sent escaped with formatting off.
     const body =
       message.formatted !== undefined ? { ...base, text: message.formatted, mrkdwn: true } : { ...base, text: escapeSlack(message.plain), mrkdwn: false };
-    await this.#api.call(token, 'chat.postMessage', body);
+    await this.#api.call(token, 'chat.postMessage', body, { once: options?.once });
   }
 
   /** Slack shows bots no "typing…" (outside its AI-app assistant threads): nothing to send. */

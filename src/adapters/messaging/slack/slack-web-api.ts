@@ -40,11 +40,12 @@ export class SlackWebApi {
   /**
    * One Web API call, tried again (p-retry, exponential backoff) after a network error, a
    * timeout, a server error or a rate limit — after a 429 also waiting as long as Slack asked.
+   * With `once`, one attempt whatever the failure (SendOptions.once).
    */
-  call(token: string, method: string, body: object): Promise<WebApiAnswer> {
+  call(token: string, method: string, body: object, { once = false }: { readonly once?: boolean } = {}): Promise<WebApiAnswer> {
     const wait = this.settings.sleep ?? sleep;
     return pRetry(() => this.#attempt(token, method, body), {
-      retries: this.settings.attempts - 1,
+      retries: once ? 0 : this.settings.attempts - 1,
       minTimeout: this.settings.backoffMs,
       factor: 2,
       shouldRetry: ({ error }) => error instanceof SlackApiError && error.transient,
