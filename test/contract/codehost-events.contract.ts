@@ -9,7 +9,7 @@ export interface EventOrigin {
   readonly workflow?: string;
 }
 
-export type RunState = 'started' | 'success' | 'failure' | 'cancelled';
+export type RunState = 'started' | 'success' | 'failure' | 'cancelled' | 'skipped';
 
 /** A code host, as the contract needs it to play the platform: its events in neutral terms. */
 export interface CodehostPlatform {
@@ -49,6 +49,10 @@ export const describeCodehostEventsContract = (name: string, platform: CodehostP
       expect(ended('success')).to.deep.equal({ jobId: JOB, change: { status: 'succeeded', runUrl: RUN_URL } });
       expect(ended('failure')).to.deep.equal({ jobId: JOB, change: { status: 'failed', runUrl: RUN_URL } });
       expect(ended('cancelled')).to.deep.equal({ jobId: JOB, change: { status: 'cancelled', runUrl: RUN_URL } });
+    });
+
+    it("takes a run whose jobs all skipped (a push after the agent's work started it again) for no news, neither failed nor finished", () => {
+      expect(update(configured, platform.run(`job/${JOB}`, 'skipped', RUN_URL, here))).to.equal(null);
     });
 
     it("tells the job its pull request's page", () => {

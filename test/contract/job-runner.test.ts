@@ -718,12 +718,34 @@ describe('GithubActionsJobRunner against GitHub REST faked with nock', () => {
     });
     nock('https://api.github.test')
       .get('/repos/acme/app/actions/workflows/agent-job.yml/runs')
-      .query({ branch: job.branch, event: 'push', per_page: '1' })
+      .query({ branch: job.branch, event: 'push', per_page: '10' })
       .reply(200, runs('in_progress', null));
     expect(await runner.poll(job)).to.deep.equal({ runUrl: 'https://github.test/acme/app/actions/runs/1' });
     nock('https://api.github.test').get('/repos/acme/app/actions/workflows/agent-job.yml/runs').query(true).reply(200, runs('completed', 'failure'));
     expect(await runner.poll(job)).to.deep.equal({ runUrl: 'https://github.test/acme/app/actions/runs/1', status: 'failed' });
     nock('https://api.github.test').get('/repos/acme/app/actions/workflows/agent-job.yml/runs').query(true).reply(200, { total_count: 0, workflow_runs: [] });
+    expect(await runner.poll(job)).to.equal(null);
+  });
+
+  it("passes over the newest runs whose jobs all skipped (a push after the agent's work), to the run that did the job", async () => {
+    const runner = new GithubActionsJobRunner(new GithubClient({ token: 'ghp_test', repo: 'acme/app', apiUrl: 'https://api.github.test' }));
+    const job = contractJob('x');
+    const run = (id: number, conclusion: string) => ({
+      id,
+      status: 'completed',
+      conclusion,
+      html_url: `https://github.test/acme/app/actions/runs/${id}`,
+      head_branch: job.branch,
+    });
+    nock('https://api.github.test')
+      .get('/repos/acme/app/actions/workflows/agent-job.yml/runs')
+      .query(true)
+      .reply(200, { total_count: 3, workflow_runs: [run(3, 'skipped'), run(2, 'skipped'), run(1, 'success')] });
+    expect(await runner.poll(job)).to.deep.equal({ runUrl: 'https://github.test/acme/app/actions/runs/1', status: 'succeeded' });
+    nock('https://api.github.test')
+      .get('/repos/acme/app/actions/workflows/agent-job.yml/runs')
+      .query(true)
+      .reply(200, { total_count: 1, workflow_runs: [run(4, 'skipped')] });
     expect(await runner.poll(job)).to.equal(null);
   });
 

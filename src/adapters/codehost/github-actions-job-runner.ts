@@ -9,6 +9,15 @@ interface WorkflowRun {
   readonly html_url: string;
 }
 
+/** How many of the branch's newest runs `poll` looks through for one that is not skipped. */
+const RUNS_LOOKED_AT = 10;
+
+/**
+ * A run whose jobs all skipped (conclusion `skipped`): started by a push after the agent's work
+ * (docs/templates/agent-job.yml skips a run on an `[agent-done]` commit), it is no news of the job.
+ */
+export const isSkippedRun = (run: { readonly status?: string | null; readonly conclusion: string | null }): boolean => run.conclusion === 'skipped';
+
 /** A finished workflow run's conclusion as a job status. */
 export const statusOfConclusion = (conclusion: string | null): JobChange['status'] =>
   conclusion === 'success' ? 'succeeded' : conclusion === 'cancelled' ? 'cancelled' : 'failed';
@@ -92,11 +101,16 @@ export class GithubActionsJobRunner implements JobRunner {
     });
   }
 
+  /**
+   * The newest run that is not a skipped one: a push to the branch after the agent's (the publish
+   * job's, with a token that starts workflows: docs/jobs.md) starts the workflow again, whose jobs
+   * all skip (`[agent-done]`), and that run says nothing of the job.
+   */
   async #latestRun(job: Job): Promise<WorkflowRun | undefined> {
     const { workflow_runs: runs } = await this.github.request<{ workflow_runs: WorkflowRun[] }>(
       'GET',
-      `/actions/workflows/${encodeURIComponent(this.workflow)}/runs?branch=${encodeURIComponent(job.branch)}&event=push&per_page=1`,
+      `/actions/workflows/${encodeURIComponent(this.workflow)}/runs?branch=${encodeURIComponent(job.branch)}&event=push&per_page=${RUNS_LOOKED_AT}`,
     );
-    return runs[0];
+    return runs.find((run) => !isSkippedRun(run));
   }
 }

@@ -1,5 +1,5 @@
 import type { CodehostEvents, JobUpdate } from '../../ports/codehost-events.js';
-import { statusOfConclusion } from './github-actions-job-runner.js';
+import { isSkippedRun, statusOfConclusion } from './github-actions-job-runner.js';
 import { githubBodyIsUnique, githubEventMismatch } from './github-event-shapes.js';
 
 const JOB_BRANCH = /^job\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -55,7 +55,11 @@ export class GithubEvents implements CodehostEvents {
       if (!this.#isAgentWorkflow(text(field(payload, 'workflow_run', 'path')))) return null;
       const runUrl = text(field(payload, 'workflow_run', 'html_url')) ?? null;
       if (action === 'completed') {
-        return { jobId, change: { runUrl, status: statusOfConclusion(text(field(payload, 'workflow_run', 'conclusion')) ?? null) } };
+        const conclusion = text(field(payload, 'workflow_run', 'conclusion')) ?? null;
+        // A run whose jobs all skipped (a push after the agent's work) is no news: taken as the
+        // job's outcome it would mark it failed, and a finished job keeps its outcome.
+        if (isSkippedRun({ conclusion })) return null;
+        return { jobId, change: { runUrl, status: statusOfConclusion(conclusion) } };
       }
       return { jobId, change: { runUrl, status: 'running' } };
     }
