@@ -7,6 +7,9 @@ import type { ChatChannel, MessagingChannels } from '../messaging/messaging-chan
 import type { DecideApproval } from './decide-approval.js';
 
 const BUTTON = /^agw-(approve|deny):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+/** The note approvalSummary writes where it leaves part of a value or of a prompt out. */
+const LEFT_OUT = /\[… \d+ characters left out …\]/;
+
 /** The admin UI's page where every approval is shown whole and can be decided. */
 export const APPROVALS_PAGE = '/settings/approvals';
 
@@ -40,13 +43,16 @@ export const approvalMessage = (approval: Approval, maxLength: number, publicUrl
   const question = [heading(approval), approval.summary, `${until} The request and the whole action are on the admin UI's Approvals page (${page}).`].join(
     '\n\n',
   );
-  if (question.length <= maxLength) return { text: question, buttons: true };
+  // A summary that leaves part of a value or of the prompt out (approvalSummary) hides it from
+  // the chat too: only the page shows the request whole. Request text that merely looks like the
+  // note counts as well, which only ever sends the decision to the page.
+  const tooLong = question.length > maxLength;
+  if (!tooLong && !LEFT_OUT.test(approval.summary)) return { text: question, buttons: true };
+  const why = tooLong
+    ? `The action is too long to review in this chat (${approval.summary.length} characters as the Approvals page shows it)`
+    : 'Parts of the action are left out of this message (its longest values or prompt are shown by their beginning and end)';
   return {
-    text: [
-      heading(approval),
-      `The action is too long to review in this chat (${approval.summary.length} characters as the Approvals page shows it), so it cannot be approved here: review and decide it on the admin UI's Approvals page (${page}).`,
-      until,
-    ].join('\n\n'),
+    text: [heading(approval), `${why}, so it cannot be approved here: review and decide it on the admin UI's Approvals page (${page}).`, until].join('\n\n'),
     buttons: false,
   };
 };

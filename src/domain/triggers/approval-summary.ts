@@ -15,9 +15,14 @@ export const SUMMARY_PROMPT = 2000;
  * starts a line the gateway did not write; a carriage return is a line break in HTML), line
  * and paragraph separators, and format characters — bidi overrides and isolates (U+202A–202E,
  * U+2066–2069), which reorder the text shown around them, and invisible ones (zero widths,
- * tags) that hide text.
+ * tags) that hide text; and the characters that show as blanks but are not the space: the other
+ * spaces (no-break, em, ideographic…: a run of them pushes a line's end out of sight, or makes a
+ * wrapped line look like one the gateway wrote), the Hangul fillers, the braille blank, and the
+ * invisible marks (combining grapheme joiner, Khmer inherent vowels, Mongolian variation
+ * selectors). Emoji variation selectors are kept: they only choose how an emoji looks.
  */
-const UNSHOWN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+const UNSHOWN =
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u3164\uFFA0\u2800]|\u034F|\u17B4|\u17B5|\u180B|\u180C|\u180D/gu;
 
 /** One unshown character as an escape: JSON's where it has one (`\n`, `\r`, `\t`), else `\uXXXX` per UTF-16 unit. */
 const escaped = (char: string): string => {

@@ -82,8 +82,8 @@ describe('AnnounceApproval: what the approval chat is shown', () => {
     expect(asked[0].text.length).to.be.at.most(4096);
   });
 
-  it('a command of many arguments: the end of each one shows in the chat (each value cut to its beginning and end, never the question)', async () => {
-    const values = Array.from({ length: 6 }, (_, i) => `${'harmless '.repeat(50)}END-OF-ARG-${i + 1}; rm -rf /srv/${i + 1}`);
+  it('a command of many arguments, each shown whole: the end of each one is in the question, with the buttons', async () => {
+    const values = Array.from({ length: 6 }, (_, i) => `${'harmless '.repeat(20)}END-OF-ARG-${i + 1}; rm -rf /srv/${i + 1}`);
     const body = Object.fromEntries(values.map((value, i) => [`a${i + 1}`, value]));
     const approval = approvalOf(
       { type: 'command', approval: true, command: 'deploy {{body.a1}} {{body.a2}} {{body.a3}} {{body.a4}} {{body.a5}} {{body.a6}}' },
@@ -91,11 +91,26 @@ describe('AnnounceApproval: what the approval chat is shown', () => {
     );
     const { asked } = await announce(approval);
     expect(asked).to.have.length(1);
-    for (const [i] of values.entries()) {
-      expect(asked[0].text).to.match(
-        new RegExp(`AGW_ARG_${i + 1}="harmless [^"]*" \\[… \\d+ characters left out …\\] "[^"]*END-OF-ARG-${i + 1}; rm -rf /srv/${i + 1}"`),
-      );
-    }
+    for (const [i, value] of values.entries()) expect(asked[0].text).to.contain(`AGW_ARG_${i + 1}="${value}"`);
+  });
+
+  it('an action the summary leaves part of out (a value cut to its beginning and end, the middle of a long prompt): no buttons, the chat is sent to the Approvals page', async () => {
+    // The review's second attack: the payload in the middle, between two harmless halves.
+    const half = 'The build is green and every check passed. '.repeat(24);
+    const approval = approvalOf({ type: 'agent', approval: true, job: 'Summarise: {{body.text}}' }, { text: `${half}${PAYLOAD} ${half}` });
+    expect(approval.summary).to.contain('characters left out');
+    const prompt = await announce(approval);
+    expect(prompt.asked, 'no question with buttons').to.deep.equal([]);
+    expect(prompt.sent).to.have.length(1);
+    expect(prompt.sent[0].plain).to.contain('Parts of the action are left out of this message');
+    expect(prompt.sent[0].plain).to.contain("decide it on the admin UI's Approvals page (/settings/approvals on the gateway's address)");
+    const command = approvalOf(
+      { type: 'command', approval: true, command: 'deploy {{body.a}}' },
+      { a: `${'harmless '.repeat(40)}${PAYLOAD}${' harmless'.repeat(40)}` },
+    );
+    const commanded = await announce(command);
+    expect(commanded.asked).to.deep.equal([]);
+    expect(commanded.sent[0].plain).to.contain('Parts of the action are left out of this message');
   });
 
   it('an action too long for one message: no buttons, a plain message saying so and pointing to the Approvals page (under PUBLIC_URL)', async () => {
@@ -116,7 +131,7 @@ describe('AnnounceApproval: what the approval chat is shown', () => {
   });
 
   it('the limit is the platform’s: a question that fits Telegram’s 4 096 but not a 3 500-character platform gets no buttons there; without PUBLIC_URL the page’s path', async () => {
-    const values = Array.from({ length: 10 }, (_, i) => `${'y'.repeat(400)}-${i}`);
+    const values = Array.from({ length: 12 }, (_, i) => `${'y'.repeat(270)}-${i}`);
     const body = Object.fromEntries(values.map((value, i) => [`a${i}`, value]));
     const approval = approvalOf({ type: 'command', approval: true, command: `deploy ${values.map((_, i) => `{{body.a${i}}}`).join(' ')}` }, body);
     const telegram = await announce(approval, { maxMessageLength: 4096 });

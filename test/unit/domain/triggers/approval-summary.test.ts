@@ -42,6 +42,23 @@ describe('approvalSummary', () => {
     });
   });
 
+  it('escapes what shows as a blank but is not the space (other spaces, Hangul fillers, the braille blank, invisible marks), in values and in a prompt: none can pad a forged line into view', () => {
+    const blanks = ['\u00A0', '\u2003', '\u3000', '\u3164', '\u115F', '\u1160', '\uFFA0', '\u2800', '\u034F', '\u17B4', '\u180B'];
+    const forged = `${blanks.map((blank) => blank.repeat(20)).join('')}(end of the prompt)`;
+    const prompt = approvalSummary({ type: 'agent', job: 'Summarise: {{body.text}}' } as TriggerAction, snapshotRequest({ text: `fine\n${forged}` }, {}, {}));
+    const command = approvalSummary({ type: 'command', command: 'deploy {{body.text}}' } as TriggerAction, snapshotRequest({ text: forged }, {}, {}));
+    for (const [name, summary] of [
+      ['prompt', prompt],
+      ['command', command],
+    ]) {
+      for (const blank of blanks) expect(summary, `${name}: U+${blank.codePointAt(0)!.toString(16)}`).not.to.contain(blank);
+      expect(summary, name).to.contain('\\u00a0');
+    }
+    // The space itself, the tab (in a prompt) and an emoji's variation selector stay as they are.
+    const kept = approvalSummary({ type: 'agent', job: '{{body.text}}' } as TriggerAction, snapshotRequest({ text: 'a b\tc ❤\uFE0F' }, {}, {}));
+    expect(kept).to.contain('a b\tc ❤\uFE0F');
+  });
+
   it('a webhook: its method and where it goes (no path, no headers), as before', () => {
     const action = { type: 'webhook', method: 'POST', url: 'https://hooks.test/x' } as TriggerAction;
     const request = snapshotRequest({ x: 'y' }, {}, {});
