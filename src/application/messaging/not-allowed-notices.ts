@@ -34,4 +34,10 @@ export class NotAllowedNotices {
     }
     return true;
   }
+
+  /** Forgets that the chat was told at `now` (`take`'s mark), as when its notice could not be queued: the platform's retry tells it. */
+  untake(channel: string, chatId: string, now: Date): void {
+    const key = JSON.stringify([channel, chatId]);
+    if (this.#told.get(key) === now.getTime()) this.#told.delete(key);
+  }
 }

@@ -205,10 +205,17 @@ export class ReceiveMessagingUpdate {
     const { albumId: _album, replyToId: _reply, from: _from, ...metadata } = storableMessage(received).metadata;
     const message: ChannelMessage = { threadId: received.threadId, text: '', attachments: [], metadata };
     const day = now.toISOString().slice(0, 10);
-    return this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message } satisfies ChatMessageTask, {
-      group: `${platform.id}:${received.threadId}`,
-      key: `${platform.id}:not-allowed:${received.threadId}:${day}`,
-    });
+    try {
+      return await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message } satisfies ChatMessageTask, {
+        group: `${platform.id}:${received.threadId}`,
+        key: `${platform.id}:not-allowed:${received.threadId}:${day}`,
+      });
+    } catch (error) {
+      // Not queued: the delivery is forgotten and the platform sends it again, which must find
+      // the chat not told yet.
+      this.notAllowed.untake(platform.id, received.threadId, now);
+      throw error;
+    }
   }
 
   /** Fails closed: refused without a secret configured or stored, and when `passes` says no. */

@@ -103,6 +103,19 @@ describe('A chat that is not allowed: told once a day, never queued for the mode
     expect(logger.entries.some((e) => e.message === 'could not tell a chat that is not allowed so; given up')).to.equal(true);
   });
 
+  it("a notice that could not be queued (the queue down) leaves the chat untold: the platform's retry of the update queues it", async () => {
+    const { deliver, chatTasks, queue } = setup();
+    queue.failNext = true;
+    const failed = await deliver(STRANGER, 'one').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failed, 'the delivery fails, so the platform sends it again').to.be.an('error');
+    expect(chatTasks()).to.have.length(0);
+    await deliver(STRANGER, 'one, again');
+    expect(chatTasks(), 'the retry queues the notice').to.have.length(1);
+  });
+
   it('tells the chat again after a day, not before', async () => {
     const { deliver, chatTasks, clock } = setup();
     await deliver(STRANGER, 'one');
