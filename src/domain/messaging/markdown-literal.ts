@@ -36,6 +36,9 @@ const LINE_START = /^([ \t]*)(?:-|(\d+)([.)]))/gm;
  * are: a caller that wants the text on one line makes it so first.
  *
  * Where a rich format is refused and a reply goes as its plain Markdown, the backslashes show.
+ * On Slack the text is literal Markdown but not literal mrkdwn: Slack has no escape for `*`, `_`,
+ * `~` and a backquote, so `*a*` in the data still shows bold there (no link, mention or other
+ * text can come of it: the Slack formatter escapes `<`, `>` and `&`).
  */
 export const markdownLiteral = (text: string): string =>
   text
