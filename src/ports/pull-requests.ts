@@ -12,13 +12,19 @@ export interface PullRequest {
   readonly defaultBranch: string;
 }
 
-/** The files a pull request changes, as far as the code host lists them. */
+/**
+ * The files a commit changes against a base branch (from their merge base, as a pull request
+ * shows them), as far as the code host lists them.
+ */
 export interface ChangedFiles {
   /** Every path listed: the old and the new path of a rename. */
   readonly paths: readonly string[];
-  /** How many files the pull request changes, by the host's own count. */
-  readonly changed: number;
-  /** Every changed file was listed (a host lists only so many: GitHub 3000). */
+  /** How many changed files were listed. */
+  readonly listed: number;
+  /**
+   * Every changed file was listed. A host lists only so many (GitHub's compare: 300) without
+   * saying how many there are, so a list that reaches the limit is taken for cut off.
+   */
   readonly complete: boolean;
 }
 
@@ -37,8 +43,12 @@ export type MergeOutcome = { readonly merged: true } | { readonly merged: false;
 export interface PullRequests {
   /** The newest pull request whose head is `branch` (open or not), with its base and the repository's default branch, or null when there is none. */
   forBranch(branch: string): Promise<PullRequest | null>;
-  /** The files the pull request changes (old and new path of a rename), all pages read, and whether that is all of them. */
-  changedFiles(number: number): Promise<ChangedFiles>;
+  /**
+   * The files commit `sha` changes against branch `base` (old and new path of a rename), and
+   * whether that is all of them: the files of exactly that commit, whatever the head of its
+   * pull request is by now. Throws for a commit the host does not know.
+   */
+  changedFiles(base: string, sha: string): Promise<ChangedFiles>;
   /**
    * The checks of `sha`: failed when any finished unsuccessfully (names `name (conclusion)`),
    * else pending while any is unfinished, pending with no names when there is none at all,

@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import type { PullRequests } from '../../src/ports/pull-requests.js';
-import type { FakePull } from '../support/fake-github.js';
+import type { FakeFiles, FakePull } from '../support/fake-github.js';
 
 export interface PullRequestsHarness {
   readonly pullRequests: PullRequests;
   /** The code host's pull requests, as the test sets them up (the fake GitHub's, or the fake's own). */
   readonly pulls: Map<number, FakePull>;
+  /** The files of commits that are no pull's head, by sha. */
+  readonly commitFiles: Map<string, FakeFiles>;
   close(): Promise<void>;
 }
 
@@ -30,7 +32,10 @@ export const describePullRequestsContract = (name: string, open: () => Promise<P
       harness = await open();
       prs = harness.pullRequests;
     });
-    beforeEach(() => harness.pulls.clear());
+    beforeEach(() => {
+      harness.pulls.clear();
+      harness.commitFiles.clear();
+    });
     after(async () => harness?.close());
 
     it('finds the newest pull request of a branch with its number, URL, head and state; null for a branch without one', async () => {
@@ -59,23 +64,38 @@ export const describePullRequestsContract = (name: string, open: () => Promise<P
       expect(await prs.forBranch(pull().branch)).to.include({ number: 7, open: false, merged: true });
     });
 
-    it('lists every changed file over all pages, both paths of a rename', async () => {
+    it('lists every file a commit changes against the base branch, both paths of a rename', async () => {
       const files = [...Array.from({ length: 230 }, (_, i) => `logs/${i}.txt`), { filename: 'docs/new.md', previous_filename: 'src/old.md' }];
       harness.pulls.set(7, pull({ files }));
-      const listed = await prs.changedFiles(7);
-      expect(listed).to.include({ changed: 231, complete: true });
+      const listed = await prs.changedFiles('main', 'head7');
+      expect(listed).to.include({ listed: 231, complete: true });
       expect(listed.paths).to.have.length(232);
       expect(listed.paths.slice(0, 2)).to.deep.equal(['logs/0.txt', 'logs/1.txt']);
       expect(listed.paths.slice(-2)).to.deep.equal(['docs/new.md', 'src/old.md']);
     });
 
-    it('says when the host lists fewer files than the pull request changes (GitHub stops at 3000)', async () => {
-      // Listed in path order: what sorts after the first 3000 would never be seen.
-      const files = [...Array.from({ length: 3000 }, (_, i) => `logs/7/${String(i).padStart(4, '0')}.txt`), 'src/server.ts'];
+    it("lists the files of the commit asked for, not those of the pull request's head by now (force-pushed since)", async () => {
+      harness.pulls.set(7, pull({ sha: 'clean7', files: ['logs/7/job.md'] }));
+      harness.commitFiles.set('head7', ['logs/7/job.md', '.github/workflows/ci.yml']);
+      expect((await prs.changedFiles('main', 'head7')).paths).to.deep.equal(['logs/7/job.md', '.github/workflows/ci.yml']);
+      expect((await prs.changedFiles('main', 'clean7')).paths).to.deep.equal(['logs/7/job.md']);
+    });
+
+    it('says the list is incomplete when it reaches what the host lists (GitHub compare: 300 files)', async () => {
+      harness.pulls.set(7, pull({ files: Array.from({ length: 299 }, (_, i) => `logs/7/${i}.txt`) }));
+      expect(await prs.changedFiles('main', 'head7')).to.include({ listed: 299, complete: true });
+      // Listed in path order: what sorts after the first 300 would never be seen.
+      const files = [...Array.from({ length: 300 }, (_, i) => `logs/7/${String(i).padStart(4, '0')}.txt`), 'src/server.ts'];
       harness.pulls.set(7, pull({ files }));
-      const listed = await prs.changedFiles(7);
-      expect(listed).to.include({ changed: 3001, complete: false });
+      const listed = await prs.changedFiles('main', 'head7');
+      expect(listed).to.include({ listed: 300, complete: false });
       expect(listed.paths).not.to.include('src/server.ts');
+    });
+
+    it('throws for a commit the host does not know', async () => {
+      let thrown: unknown;
+      await prs.changedFiles('main', 'unknown').catch((error: unknown) => (thrown = error));
+      expect(thrown).to.be.instanceOf(Error);
     });
 
     it('never passes a head without any check run or status: pending, naming none', async () => {

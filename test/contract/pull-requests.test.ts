@@ -6,7 +6,7 @@ import { describePullRequestsContract } from './pull-requests.contract.js';
 
 describePullRequestsContract('in-memory fake', async () => {
   const pullRequests = new InMemoryPullRequests();
-  return { pullRequests, pulls: pullRequests.pulls, close: async () => undefined };
+  return { pullRequests, pulls: pullRequests.pulls, commitFiles: pullRequests.commitFiles, close: async () => undefined };
 });
 
 describePullRequestsContract('GitHub REST (loopback fake of the GitHub API)', async () => {
@@ -14,6 +14,7 @@ describePullRequestsContract('GitHub REST (loopback fake of the GitHub API)', as
   return {
     pullRequests: new GithubPullRequests(new GithubClient({ token: FAKE_GITHUB_TOKEN, repo: 'acme/app', apiUrl: github.url }), 'acme/app'),
     pulls: github.pulls,
+    commitFiles: github.commitFiles,
     close: () => github.close(),
   };
 });

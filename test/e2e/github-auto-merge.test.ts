@@ -10,8 +10,8 @@ import { createKey, send, waitFor } from '../support/http.js';
  * Auto-merge of job pull requests (AUTO_MERGE, issue 17.6), end to end: the built server with
  * jobs on a loopback fake of the GitHub REST API. A job is handed over, its pull request is
  * announced by a signed `pull_request` event and its workflow finishes (`workflow_run`
- * completed/success); the gateway then reads the pull's files (paginated) and its head's check
- * runs and combined status, and merges it — or leaves it open and says why in the job's summary.
+ * completed/success); the gateway then reads the files of the pull's head commit (compare
+ * main...head) and that commit's check runs and combined status, and merges it at that commit — or leaves it open and says why in the job's summary.
  */
 
 const SECRET = 'e2e-auto-merge-secret';
@@ -114,17 +114,14 @@ describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', 
     await github?.close();
   });
 
-  it('merges the pull request when every changed file is under ALLOWED_PATHS (all pages of files read) and its checks passed', async () => {
+  it('merges the pull request when every file its head changes is under ALLOWED_PATHS and its checks passed', async () => {
     const files = [...Array.from({ length: 140 }, (_, i) => `logs/run/${i}.txt`), 'docs/weekly/2026-47.md'];
     const { id, pull } = await finishJob(files, PASSED);
     expect(await autoMergeLine(id, 'Auto-merge: merged')).to.equal(`Auto-merge: merged pull request #${pull.number}`);
     expect(pull.merged).to.equal(true);
     expect(merges(pull).map((call) => call.body)).to.deep.equal([{ sha: pull.sha }]);
-    const filePages = github.calls.filter((c) => c.path.startsWith(`/repos/acme/app/pulls/${pull.number}/files`)).map((c) => c.path);
-    expect(filePages).to.deep.equal([
-      `/repos/acme/app/pulls/${pull.number}/files?per_page=100&page=1`,
-      `/repos/acme/app/pulls/${pull.number}/files?per_page=100&page=2`,
-    ]);
+    const fileCalls = github.calls.filter((c) => c.path.includes('/compare/') || c.path.includes('/files')).map((c) => c.path);
+    expect(fileCalls).to.deep.equal([`/repos/acme/app/compare/main...${pull.sha}`]);
     expect((await job(id)).status).to.equal('succeeded');
     for (const call of github.calls) {
       expect(call.headers, call.path).to.include({
@@ -142,6 +139,38 @@ describe('e2e: auto-merge of job pull requests (AUTO_MERGE, fake GitHub REST)', 
     );
     expect(merges(pull)).to.deep.equal([]);
     expect(pull.merged).to.equal(false);
+  });
+
+  it('checks the files of the very commit it merges: a force-push to a clean commit while the files are read does not get the first one merged (review L4)', async () => {
+    const number = nextPull;
+    let pushed = false;
+    github.onRequest = (call) => {
+      const pull = github.pulls.get(number);
+      if (!pull) return;
+      const listing = call.path === `/repos/acme/app/pulls/${number}` || call.path.startsWith('/repos/acme/app/compare/');
+      if (listing && !pushed) {
+        // Someone with push access force-pushes a clean commit as the files are read…
+        pushed = true;
+        github.commitFiles.set(pull.sha, pull.files);
+        github.pulls.set(number, { ...pull, sha: 'clean00000000000000000000000000000000000', files: ['logs/run/5.txt'] });
+        github.onRequest = (next) => {
+          // …and puts the first one back before its checks are read and the merge is made.
+          if (next.path.includes(`/commits/${pull.sha}/`)) github.pulls.set(number, pull);
+        };
+      }
+    };
+    try {
+      const { id, pull } = await finishJob(['logs/run/5.txt', '.github/workflows/deploy.yml'], PASSED);
+      expect(pull.number).to.equal(number);
+      expect(await autoMergeLine(id, 'Auto-merge: not merged')).to.equal(
+        `Auto-merge: not merged: pull request #${number} changes a file outside ALLOWED_PATHS (logs/**, docs/weekly/*.md): .github/workflows/deploy.yml`,
+      );
+      expect(pushed).to.equal(true);
+      expect(merges(pull)).to.deep.equal([]);
+      expect(github.pulls.get(number)?.merged).to.equal(false);
+    } finally {
+      github.onRequest = undefined;
+    }
   });
 
   it('leaves the pull request open when a check failed, and the summary names the check', async () => {

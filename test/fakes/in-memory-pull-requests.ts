@@ -1,13 +1,15 @@
 import type { ChangedFiles, ChecksOutcome, MergeOutcome, PullRequest, PullRequests } from '../../src/ports/pull-requests.js';
-import type { FakePull } from '../support/fake-github.js';
+import type { FakeFiles, FakePull } from '../support/fake-github.js';
 
 const PASSING = ['success', 'neutral', 'skipped'];
-/** The most files of a pull request the code host lists (GitHub's limit). */
-export const LISTED_FILES = 3000;
+/** The most changed files of a comparison the code host lists (GitHub's compare limit). */
+export const LISTED_FILES = 300;
 
 /** PullRequests over pull requests held in a Map (the fake GitHub's shape); passes the same contract suite as the GitHub adapter. */
 export class InMemoryPullRequests implements PullRequests {
   readonly pulls = new Map<number, FakePull>();
+  /** The files of commits that are no pull's head (any more), by sha: a head before a force-push. */
+  readonly commitFiles = new Map<string, FakeFiles>();
 
   async forBranch(branch: string): Promise<PullRequest | null> {
     const [pull] = [...this.pulls.values()].filter((candidate) => candidate.branch === branch).sort((a, b) => b.number - a.number);
@@ -24,11 +26,13 @@ export class InMemoryPullRequests implements PullRequests {
       : null;
   }
 
-  /** Lists at most LISTED_FILES files, as GitHub does. */
-  async changedFiles(number: number): Promise<ChangedFiles> {
-    const files = this.pulls.get(number)?.files ?? [];
-    const paths = files.slice(0, LISTED_FILES).flatMap((file) => (typeof file === 'string' ? [file] : [file.filename, file.previous_filename]));
-    return { paths, changed: files.length, complete: files.length <= LISTED_FILES };
+  /** The files of commit `sha` (a pull's head, or one of commitFiles); lists at most LISTED_FILES, as GitHub's compare does. */
+  async changedFiles(_base: string, sha: string): Promise<ChangedFiles> {
+    const files = [...this.pulls.values()].find((pull) => pull.sha === sha)?.files ?? this.commitFiles.get(sha);
+    if (!files) throw new Error(`no commit ${sha}`);
+    const listed = files.slice(0, LISTED_FILES);
+    const paths = listed.flatMap((file) => (typeof file === 'string' ? [file] : [file.filename, file.previous_filename]));
+    return { paths, listed: listed.length, complete: listed.length < LISTED_FILES };
   }
 
   async checks(sha: string): Promise<ChecksOutcome> {

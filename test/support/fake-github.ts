@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A loopback fake of the GitHub REST API (version 2022-11-28) for repository `acme/app` and
- * token `ghp_e2e`: what the job runner and auto-merge call. Pull requests, their files, and
- * their head commits' check runs and statuses are set by the test (`pulls`); list endpoints
+ * token `ghp_e2e`: what the job runner and auto-merge call. Pull requests, their head commits'
+ * files, check runs and statuses are set by the test (`pulls`), and the files of commits that
+ * are no pull's head (`commitFiles`); `compare/main...<sha>` lists a commit's files. List endpoints
  * paginate with `per_page` and `page` as GitHub does. The repository's git data is kept as
  * GitHub keeps it: refs point at commits, commits at a tree and their parents; the Git Data API
  * (`git/ref`, `git/refs`, `git/commits`, `git/trees`, `git/blobs`) and the contents API (a
@@ -13,11 +14,14 @@ import type { AddressInfo } from 'node:net';
  * with a README.
  */
 
+export type FakeFiles = ReadonlyArray<string | { readonly filename: string; readonly previous_filename: string }>;
+
 export interface FakePull {
   readonly number: number;
   readonly branch: string;
   readonly sha: string;
-  readonly files: ReadonlyArray<string | { readonly filename: string; readonly previous_filename: string }>;
+  /** The files its head commit `sha` changes against main: a path (added), or a rename. */
+  readonly files: FakeFiles;
   readonly checkRuns: ReadonlyArray<{ readonly name: string; readonly status: string; readonly conclusion: string | null }>;
   readonly statuses?: ReadonlyArray<{ readonly context: string; readonly state: string }>;
   /** The branch it merges into (`base.ref`); `main`, the default branch, unless set. */
@@ -46,6 +50,10 @@ export interface FakeGithub {
   readonly url: string;
   readonly calls: FakeGithubCall[];
   readonly pulls: Map<number, FakePull>;
+  /** The files of commits that are no pull's head (any more), by sha: e.g. a head before a force-push. */
+  readonly commitFiles: Map<string, FakeFiles>;
+  /** Called with each request before it is answered (a test can change the pulls meanwhile). */
+  onRequest: ((call: FakeGithubCall) => void) | undefined;
   /** `refs/heads/<branch>` → commit sha. */
   readonly refs: Map<string, string>;
   readonly commits: Map<string, FakeCommit>;
@@ -66,6 +74,7 @@ const shaOf = (kind: string, value: unknown): string =>
 export const startFakeGithub = async (): Promise<FakeGithub> => {
   const calls: FakeGithubCall[] = [];
   const pulls = new Map<number, FakePull>();
+  const commitFiles = new Map<string, FakeFiles>();
   const blobs = new Map<string, string>();
   /** Trees as flat maps of path → blob sha (GitHub nests them by directory; nothing here needs that). */
   const trees = new Map<string, ReadonlyMap<string, string>>();
@@ -118,7 +127,9 @@ export const startFakeGithub = async (): Promise<FakeGithub> => {
       const url = new URL(req.url ?? '', 'http://github.test');
       const path = url.pathname;
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-      calls.push({ method: req.method ?? '', path: req.url ?? '', body, headers: req.headers });
+      const call = { method: req.method ?? '', path: req.url ?? '', body, headers: req.headers };
+      calls.push(call);
+      fake.onRequest?.(call);
       const json = (status: number, answer: unknown): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
       if (req.headers.authorization !== `Bearer ${FAKE_GITHUB_TOKEN}`) return json(401, { message: 'Bad credentials' });
       if (!req.headers['user-agent'])
@@ -225,6 +236,31 @@ export const startFakeGithub = async (): Promise<FakeGithub> => {
           pageOf(pull.files.slice(0, 3000)).map((file) => (typeof file === 'string' ? { filename: file, status: 'added' } : { ...file, status: 'renamed' })),
         );
       }
+      if (req.method === 'GET' && (match = /^\/repos\/acme\/app\/compare\/(.+)\.\.\.([^/.]+)$/.exec(path))) {
+        // Only against main, of a commit whose files the test set. GitHub lists at most 300
+        // changed files of a comparison (on its first page), without a total.
+        const [base, head] = [decodeURIComponent(match[1]), decodeURIComponent(match[2])];
+        const files = bySha(head)?.files ?? commitFiles.get(head);
+        if (base !== 'main' || !files) return json(404, { message: 'Not Found' });
+        return json(200, {
+          url: `https://api.github.com/repos/acme/app/compare/${base}...${head}`,
+          html_url: `https://github.com/acme/app/compare/${base}...${head}`,
+          status: 'ahead',
+          ahead_by: 1,
+          behind_by: 0,
+          total_commits: 1,
+          base_commit: { sha: MAIN_SHA },
+          merge_base_commit: { sha: MAIN_SHA },
+          commits: [{ sha: head }],
+          files: files
+            .slice(0, 300)
+            .map((file) =>
+              typeof file === 'string'
+                ? { filename: file, status: 'added' }
+                : { filename: file.filename, status: 'renamed', previous_filename: file.previous_filename },
+            ),
+        });
+      }
       if (req.method === 'GET' && (match = /^\/repos\/acme\/app\/commits\/([^/]+)\/check-runs$/.exec(path))) {
         const runs = bySha(decodeURIComponent(match[1]))?.checkRuns ?? [];
         return json(200, { total_count: runs.length, check_runs: pageOf(runs) });
@@ -252,10 +288,12 @@ export const startFakeGithub = async (): Promise<FakeGithub> => {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
+  const fake: FakeGithub = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
     pulls,
+    commitFiles,
+    onRequest: undefined,
     refs,
     commits,
     filesOf,
@@ -265,4 +303,5 @@ export const startFakeGithub = async (): Promise<FakeGithub> => {
         server.close(() => resolve());
       }),
   };
+  return fake;
 };

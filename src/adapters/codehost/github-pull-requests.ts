@@ -10,9 +10,9 @@ interface ListedPull {
   readonly base: { readonly ref: string };
 }
 
-interface PullFile {
-  readonly filename: string;
-  readonly previous_filename?: string;
+interface Comparison {
+  /** Absent or cut off when the comparison is too large to list. */
+  readonly files?: ReadonlyArray<{ readonly filename: string; readonly previous_filename?: string }>;
 }
 
 interface CheckRun {
@@ -28,15 +28,17 @@ interface CombinedStatus {
 }
 
 const PER_PAGE = 100;
-/** GitHub lists at most 3000 files of a pull request (30 pages of 100). */
+/** Pages of check runs or statuses read at most. */
 const MAX_PAGES = 30;
+/** GitHub's compare lists at most 300 changed files, without saying how many there are. */
+const COMPARE_FILES = 300;
 /** Conclusions of a finished check run that do not stand in the way of a merge. */
 const PASSING = ['success', 'neutral', 'skipped'];
 
 /**
  * Pull requests of job branches through GitHub's REST API (version 2022-11-28): list pulls by
- * head, list a pull's files (paginated), read a commit's check runs (paginated) and combined
- * status, merge a pull at a given head.
+ * head, list the files a commit changes (compare `base...sha`), read a commit's check runs
+ * (paginated) and combined status, merge a pull at a given head.
  */
 export class GithubPullRequests implements PullRequests {
   /** `owner` of CODEHOST_REPO: GitHub names a head branch `owner:branch`. */
@@ -66,18 +68,14 @@ export class GithubPullRequests implements PullRequests {
     };
   }
 
-  async changedFiles(number: number): Promise<ChangedFiles> {
-    // The pull request's own count: its files endpoint stops at 3000 without saying so.
-    const { changed_files: changed } = await this.github.request<{ changed_files: number }>('GET', `/pulls/${number}`);
-    const paths: string[] = [];
-    let listed = 0;
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      const files = await this.github.request<PullFile[]>('GET', `/pulls/${number}/files?per_page=${PER_PAGE}&page=${page}`);
-      listed += files.length;
-      for (const file of files) paths.push(file.filename, ...(file.previous_filename ? [file.previous_filename] : []));
-      if (files.length < PER_PAGE) break;
-    }
-    return { paths, changed, complete: listed >= changed };
+  async changedFiles(base: string, sha: string): Promise<ChangedFiles> {
+    // The files of exactly this commit (a pull's files endpoint lists those of whatever its head
+    // is when asked). Three dots: from the merge base, as the pull request shows them.
+    const basehead = `${encodeURIComponent(base).replaceAll('%2F', '/')}...${encodeURIComponent(sha)}`;
+    const { files } = await this.github.request<Comparison>('GET', `/compare/${basehead}`);
+    const paths = (files ?? []).flatMap((file) => [file.filename, ...(file.previous_filename ? [file.previous_filename] : [])]);
+    const listed = files?.length ?? 0;
+    return { paths, listed, complete: files !== undefined && listed < COMPARE_FILES };
   }
 
   async checks(sha: string): Promise<ChecksOutcome> {

@@ -23,8 +23,8 @@ const NAMED_PATHS = 10;
 
 /**
  * AUTO_MERGE (docs/jobs.md): merges the pull request of a succeeded job when it is into the
- * default branch, every file it changes is under ALLOWED_PATHS and its head has at least one
- * check and every one passed; otherwise leaves it open
+ * default branch, every file its head commit changes is under ALLOWED_PATHS and that commit has
+ * at least one check and every one passed, merging that very commit; otherwise leaves it open
  * and says why on the job's summary (one `Auto-merge:` line, replaced by each attempt). Run
  * after each code-host event about a succeeded job, so an attempt that found the pull request
  * missing or its checks pending is made again when the next event arrives.
@@ -53,13 +53,15 @@ export class AutoMergeJob {
       return this.#note(job, `not merged: pull request #${pr.number} is into ${pr.base}, not the default branch ${pr.defaultBranch}`, prUrl);
     }
 
-    const files = await this.pullRequests.changedFiles(pr.number);
+    // The files of the head read above, the commit merged below (merge is refused if the head
+    // moved): not the pull's current files, which a force-push between the calls could change.
+    const files = await this.pullRequests.changedFiles(pr.base, pr.headSha);
     if (!files.complete) {
       // What the host does not list cannot be checked against ALLOWED_PATHS.
-      log.info({ pr: pr.number, changed: files.changed }, 'auto-merge refused: more files than the code host lists');
+      log.info({ pr: pr.number, listed: files.listed }, 'auto-merge refused: more files than the code host lists');
       return this.#note(
         job,
-        `not merged: pull request #${pr.number} changes ${files.changed} files, more than the code host lists, so they cannot all be checked against ALLOWED_PATHS`,
+        `not merged: pull request #${pr.number} changes ${files.listed} files or more, more than the code host lists, so they cannot all be checked against ALLOWED_PATHS`,
         prUrl,
       );
     }

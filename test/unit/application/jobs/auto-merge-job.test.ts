@@ -17,15 +17,22 @@ const OPEN_PR: PullRequest = { number: 5, url: 'https://code.test/pull/5', headS
 class ScriptedPullRequests implements PullRequests {
   readonly merges: Array<[number, string]> = [];
   pr: PullRequest | null = OPEN_PR;
+  /** The files of the head commit `abc`. */
   files = ['logs/1/job.md'];
+  /** The files of other commits, by sha. */
+  readonly otherFiles = new Map<string, string[]>();
+  readonly filesAsked: Array<[string, string]> = [];
   complete = true;
   outcome: ChecksOutcome = { state: 'passed' };
   mergeOutcome: MergeOutcome = { merged: true };
   async forBranch(_branch: string): Promise<PullRequest | null> {
     return this.pr;
   }
-  async changedFiles(_number: number): Promise<ChangedFiles> {
-    return { paths: this.files, changed: this.files.length, complete: this.complete };
+  async changedFiles(base: string, sha: string): Promise<ChangedFiles> {
+    this.filesAsked.push([base, sha]);
+    const paths = sha === OPEN_PR.headSha ? this.files : this.otherFiles.get(sha);
+    if (!paths) throw new Error(`no commit ${sha}`);
+    return { paths, listed: paths.length, complete: this.complete };
   }
   async checks(_sha: string): Promise<ChecksOutcome> {
     return this.outcome;
@@ -88,8 +95,19 @@ describe('AutoMergeJob', () => {
     await run();
     expect(prs.merges).to.deep.equal([]);
     expect(await summary()).to.contain(
-      'Auto-merge: not merged: pull request #5 changes 3 files, more than the code host lists, so they cannot all be checked against ALLOWED_PATHS',
+      'Auto-merge: not merged: pull request #5 changes 3 files or more, more than the code host lists, so they cannot all be checked against ALLOWED_PATHS',
     );
+  });
+
+  it('checks the files of the head commit it merges, not of whatever the branch holds by then (review L4)', async () => {
+    const { prs, run, summary } = await setup();
+    // Head `abc` changes a workflow; the branch was force-pushed to a clean commit meanwhile.
+    prs.files = ['logs/1/job.md', '.github/workflows/ci.yml'];
+    prs.otherFiles.set('clean', ['logs/1/job.md']);
+    await run();
+    expect(prs.filesAsked).to.deep.equal([['main', 'abc']]);
+    expect(prs.merges).to.deep.equal([]);
+    expect(await summary()).to.contain('Auto-merge: not merged: pull request #5 changes a file outside ALLOWED_PATHS (logs/**): .github/workflows/ci.yml');
   });
 
   it('names at most ten paths and counts the rest', async () => {
