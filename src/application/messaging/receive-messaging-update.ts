@@ -20,6 +20,8 @@ export const LEGACY_CHAT_MESSAGE_QUEUE = 'chat-message';
 export interface ChatMessageTask {
   /** Its `metadata.userId` is the channel's id. */
   readonly message: ChannelMessage;
+  /** Set on the task that only tells a chat it is not allowed (its message holds ids only): never a question for the model. */
+  readonly notice?: 'not-allowed';
 }
 
 /**
@@ -206,7 +208,7 @@ export class ReceiveMessagingUpdate {
     const message: ChannelMessage = { threadId: received.threadId, text: '', attachments: [], metadata };
     const day = now.toISOString().slice(0, 10);
     try {
-      return await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message } satisfies ChatMessageTask, {
+      return await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message, notice: 'not-allowed' } satisfies ChatMessageTask, {
         group: `${platform.id}:${received.threadId}`,
         key: `${platform.id}:not-allowed:${received.threadId}:${day}`,
       });

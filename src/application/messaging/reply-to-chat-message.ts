@@ -106,6 +106,8 @@ export class ReplyToChatMessage {
       }
       return;
     }
+    // A notice's task whose chat was allowed since it was queued: it holds no question.
+    if (task.notice === 'not-allowed') return log.info({}, 'chat allowed since it was told it is not; nothing to answer');
     // Acknowledged at once, an album too: its answer waits for its other messages, and the user
     // must see meanwhile that it arrived. Its acknowledgement goes on the message that queued the
     // answer (the first to arrive), so once per album. The wait runs alongside it (a rate limit's

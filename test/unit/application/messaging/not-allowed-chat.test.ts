@@ -75,7 +75,7 @@ describe('A chat that is not allowed: told once a day, never queued for the mode
       }
     };
     const sendsTo = (chat: string) => platform.requests.filter((r) => r.operation === 'send' && r.target?.chatId === chat);
-    return { clock, queue, platform, deliver, chatTasks, work, asked, sendsTo, logger };
+    return { clock, queue, platform, deliver, chatTasks, work, asked, sendsTo, logger, channel };
   };
 
   it('answers a flood of 50 messages with one notice, sent in one attempt; its text never stored; the triggers still fire for each', async () => {
@@ -114,6 +114,16 @@ describe('A chat that is not allowed: told once a day, never queued for the mode
     expect(chatTasks()).to.have.length(0);
     await deliver(STRANGER, 'one, again');
     expect(chatTasks(), 'the retry queues the notice').to.have.length(1);
+  });
+
+  it('a notice whose chat was allowed before its task ran asks the model nothing and sends nothing', async () => {
+    const { deliver, chatTasks, platform, asked, channel, work } = setup();
+    await deliver(STRANGER, 'one');
+    expect(chatTasks()).to.have.length(1);
+    (channel.settings.allowedChatIds as Set<string>).add(STRANGER);
+    await work();
+    expect(asked).to.deep.equal([]);
+    expect(platform.sent).to.deep.equal([]);
   });
 
   it('tells the chat again after a day, not before', async () => {
