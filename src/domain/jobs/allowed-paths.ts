@@ -1,38 +1,101 @@
 /**
  * ALLOWED_PATHS of auto-merge: globs over repository paths. `**` matches any number of path
- * segments (also none), `*` anything within one segment, `?` one character of a segment;
- * everything else is literal. `logs/**` allows every file under `logs/`.
+ * segments (also none; as the last segment, at least one), `*` anything within one segment,
+ * `?` one character of a segment; everything else is literal. `logs/**` allows every file under
+ * `logs/`.
  */
-export type PathGlobs = readonly RegExp[];
+export interface PathGlob {
+  /** The glob's segments; a last `**` is stored as `*` then `**` (at least one segment). */
+  readonly segments: readonly (readonly string[])[];
+}
+
+export type PathGlobs = readonly PathGlob[];
+
+/** Counts the matcher's steps (path segments and characters looked at), for bounding its work. */
+export interface MatchSteps {
+  count: number;
+}
+
+const ANY = '**';
 
 /** A glob's problem, or undefined when it is usable. */
 export const checkGlob = (glob: string): string | undefined => {
   if (glob.startsWith('/')) return `"${glob}" starts with /: paths are relative to the repository root`;
-  if (glob.split('/').some((segment) => segment === '..' || segment === '.')) return `"${glob}" has . or .. segments`;
+  const segments = glob.split('/');
+  if (segments.some((segment) => segment === '..' || segment === '.')) return `"${glob}" has . or .. segments`;
   if (/\*\*[^/]|[^/]\*\*/.test(glob)) return `"${glob}": ** must be a whole path segment (logs/** or **/x.md)`;
+  // One ** already spans any number of segments: more in a row add nothing but matching work.
+  if (segments.some((segment, i) => segment === ANY && segments[i + 1] === ANY)) return `"${glob}" has ** twice in a row: one ** spans any number of segments`;
   return undefined;
 };
-
-const literal = (text: string): string => text.replace(/[.+^${}()|[\]\\]/g, '\\$&');
 
 /** Compiles checked globs (see checkGlob) into matchers. */
 export const compileGlobs = (globs: readonly string[]): PathGlobs =>
   globs.map((glob) => {
     const segments = glob.split('/');
-    let source = '';
-    segments.forEach((segment, i) => {
-      const last = i === segments.length - 1;
-      if (segment === '**') {
-        source += last ? '.*' : '(?:[^/]+/)*';
-        return;
-      }
-      source += literal(segment).replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]') + (last ? '' : '/');
-    });
-    return new RegExp(`^${source}$`, 'u');
+    if (segments[segments.length - 1] === ANY) segments.splice(-1, 1, '*', ANY);
+    // Code points, as `?` matches one character.
+    return { segments: segments.map((segment) => (segment === ANY ? [ANY] : Array.from(segment))) };
   });
 
+/**
+ * One segment against a pattern of literal characters, `*` and `?`: greedy, going back only to
+ * the last `*` (any earlier one can never need to take more), so at most pattern × text steps,
+ * and about text steps for the usual patterns.
+ */
+const segmentMatches = (pattern: readonly string[], text: readonly string[], steps: MatchSteps): boolean => {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    steps.count++;
+    if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      resume = t;
+    } else if (p < pattern.length && (pattern[p] === '?' || pattern[p] === text[t])) {
+      p++;
+      t++;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++resume;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p] === '*') p++;
+  return p === pattern.length;
+};
+
+/**
+ * Whether `glob` allows `path`: the same greedy walk over path segments, `**` standing for `*`
+ * and a segment for a character, so the work grows with the path's length times the glob's
+ * segments at most, never exponentially (a regular expression with several `**` could).
+ */
+export const globMatches = (glob: PathGlob, path: string, steps: MatchSteps = { count: 0 }): boolean => {
+  const pattern = glob.segments;
+  const text = path.split('/').map((segment) => Array.from(segment));
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    steps.count++;
+    if (p < pattern.length && pattern[p][0] === ANY) {
+      star = p++;
+      resume = t;
+    } else if (p < pattern.length && segmentMatches(pattern[p], text[t], steps)) {
+      p++;
+      t++;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++resume;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p][0] === ANY) p++;
+  return p === pattern.length;
+};
+
 /** The paths no glob allows, in the given order. */
-export const pathsOutside = (paths: readonly string[], globs: PathGlobs): string[] => paths.filter((path) => !globs.some((glob) => glob.test(path)));
+export const pathsOutside = (paths: readonly string[], globs: PathGlobs): string[] => paths.filter((path) => !globs.some((glob) => globMatches(glob, path)));
 
 const NOTE = 'Auto-merge: ';
 

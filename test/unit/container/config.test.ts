@@ -277,6 +277,9 @@ describe('loadConfig', () => {
       'ALLOWED_PATHS: "/etc/**" starts with /: paths are relative to the repository root',
       'ALLOWED_PATHS: "logs/a**": ** must be a whole path segment (logs/** or **/x.md)',
     ]);
+    expect(problemsOf({ ...github, AUTO_MERGE: 'true', ALLOWED_PATHS: 'logs/**,docs/**/**/**/x.md' })).to.deep.equal([
+      'ALLOWED_PATHS: "docs/**/**/**/x.md" has ** twice in a row: one ** spans any number of segments',
+    ]);
   });
 
   it('needs LLM_BASE_URL and LLM_MODEL for the custom provider and uses the URL for the default provider only', () => {

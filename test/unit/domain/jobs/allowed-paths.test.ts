@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { checkGlob, compileGlobs, pathsOutside, withAutoMergeNote } from '../../../../src/domain/jobs/allowed-paths.js';
+import { checkGlob, compileGlobs, globMatches, pathsOutside, withAutoMergeNote } from '../../../../src/domain/jobs/allowed-paths.js';
 
 const outside = (globs: string[], paths: string[]) => pathsOutside(paths, compileGlobs(globs));
 
@@ -29,6 +29,28 @@ describe('ALLOWED_PATHS globs', () => {
     expect(checkGlob('/logs/**')).to.match(/starts with \//);
     expect(checkGlob('logs/../src/**')).to.match(/\.\. segments/);
     expect(checkGlob('logs/a**')).to.match(/whole path segment/);
+  });
+
+  it('refuses ** twice in a row, anywhere in the glob; ** apart is fine', () => {
+    for (const glob of ['**/**', 'a/**/**/b', '**/**/**/x.md', 'logs/**/**']) expect(checkGlob(glob), glob).to.match(/\*\* twice in a row/);
+    expect(checkGlob('**/x/**')).to.equal(undefined);
+    expect(checkGlob('a/**/b/**/c')).to.equal(undefined);
+  });
+
+  it('matches a path of 10 000 segments against a/**/b/**/c in work that grows with the path, not its square', () => {
+    const [glob] = compileGlobs(['a/**/b/**/c']);
+    // Many places where the first ** could end: a backtracking matcher tries each of them for the second.
+    const cases: Array<[string, boolean]> = [
+      [`a/${'b/'.repeat(9998)}x`, false],
+      [`a/${'b/'.repeat(9998)}c`, true],
+      [`a/${'bb/'.repeat(9998)}c`, false],
+      [`a/${'x/'.repeat(4999)}b/${'y/'.repeat(4998)}c`, true],
+    ];
+    for (const [path, allowed] of cases) {
+      const steps = { count: 0 };
+      expect(globMatches(glob, path, steps), path.slice(-20)).to.equal(allowed);
+      expect(steps.count, `steps for ${path.length} characters`).to.be.at.most(2 * path.length);
+    }
   });
 });
 
