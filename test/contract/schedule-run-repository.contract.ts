@@ -18,6 +18,7 @@ const run = (schedule: string, occurrence: string, overrides: Partial<ScheduleRu
   runId: '20000000-0000-4000-8000-000000000001',
   updatedAt: new Date('2026-03-01T03:00:00.500Z'),
   error: null,
+  fingerprint: null,
   ...overrides,
 });
 
@@ -46,6 +47,37 @@ export const describeScheduleRunRepositoryContract = (name: string, open: () => 
       const finished = run(schedule, '2026-03-01T03:00:00Z', { status: 'failed', error: '1 of 2 actions did not succeed', catchUp: true, runId: null });
       await harness.runs.put(finished);
       expect(await harness.runs.forSchedule(schedule, 10)).to.deep.equal([finished]);
+    });
+
+    it('keeps the fingerprint of the definition with an occurrence; one added or put without it reads as null (unknown)', async () => {
+      const schedule = nextName();
+      const fingerprint = 'a'.repeat(64);
+      await harness.runs.add(run(schedule, '2026-03-01T03:00:00Z', { fingerprint }));
+      const { fingerprint: _, ...legacy } = run(schedule, '2026-03-02T03:00:00Z');
+      await harness.runs.add(legacy);
+      await harness.runs.put({ ...legacy, occurrence: new Date('2026-03-03T03:00:00Z') });
+      expect((await harness.runs.forSchedule(schedule, 10)).map((r) => r.fingerprint)).to.deep.equal([null, null, fingerprint]);
+      await harness.runs.put(run(schedule, '2026-03-02T03:00:00Z', { status: 'succeeded', fingerprint: 'b'.repeat(64) }));
+      expect((await harness.runs.forSchedule(schedule, 10)).map((r) => r.fingerprint)).to.deep.equal([null, 'b'.repeat(64), fingerprint]);
+    });
+
+    it('gives markers (baseline, disabled) in the latest record of each schedule only: runs, latest occurrences and counts leave them out', async () => {
+      const [a, b] = [nextName(), nextName()];
+      await harness.runs.add(run(a, '2026-03-01T03:00:00Z', { status: 'succeeded', fingerprint: 'a'.repeat(64) }));
+      await harness.runs.add(run(a, '2026-03-02T12:00:00Z', { status: 'disabled', runId: null }));
+      await harness.runs.add(run(a, '2026-03-09T12:00:00Z', { status: 'baseline', runId: null, fingerprint: 'a'.repeat(64) }));
+      await harness.runs.add(run(b, '2026-03-09T12:00:00Z', { status: 'baseline', runId: null, fingerprint: 'c'.repeat(64) }));
+      const seen = await harness.runs.lastSeen();
+      expect(seen.get(a)).to.deep.include({ status: 'baseline', fingerprint: 'a'.repeat(64) });
+      expect(seen.get(a)?.occurrence.toISOString()).to.equal('2026-03-09T12:00:00.000Z');
+      expect(seen.get(b)?.status).to.equal('baseline');
+      const latest = await harness.runs.latest();
+      expect(latest.get(a)?.status).to.equal('succeeded');
+      expect(latest.has(b)).to.equal(false);
+      expect((await harness.runs.forSchedule(a, 10)).map((r) => r.status)).to.deep.equal(['succeeded']);
+      expect(await harness.runs.forSchedule(b, 10)).to.deep.equal([]);
+      const counts = (await harness.runs.countByStatus()).filter((row) => row.schedule === a || row.schedule === b);
+      expect(counts).to.deep.equal([{ schedule: a, status: 'succeeded', count: 1 }]);
     });
 
     it('gives the latest occurrence of each schedule, and each schedule’s occurrences latest first', async () => {
@@ -86,6 +118,17 @@ export const describeScheduleRunRepositoryContract = (name: string, open: () => 
       expect(await harness.runs.deleteOlderThan(cutoff, 1000)).to.equal(4);
       expect((await harness.runs.forSchedule(a, 10)).map((r) => r.occurrence.toISOString())).to.deep.equal(['2001-01-03T00:00:00.000Z']);
       expect(await harness.runs.forSchedule(b, 10)).to.have.length(1);
+    });
+
+    it('retention keeps a schedule’s latest occurrence and its latest record, deleting older markers', async () => {
+      const schedule = nextName();
+      await harness.runs.add(run(schedule, '2001-01-01T00:00:00Z', { status: 'succeeded' }));
+      await harness.runs.add(run(schedule, '2001-01-02T00:00:00Z', { status: 'succeeded' }));
+      await harness.runs.add(run(schedule, '2001-01-03T00:00:00Z', { status: 'disabled', runId: null }));
+      await harness.runs.add(run(schedule, '2001-01-04T00:00:00Z', { status: 'baseline', runId: null }));
+      await harness.runs.deleteOlderThan(new Date('2001-02-01T00:00:00Z'), 1000);
+      expect((await harness.runs.forSchedule(schedule, 10)).map((r) => r.occurrence.toISOString())).to.deep.equal(['2001-01-02T00:00:00.000Z']);
+      expect((await harness.runs.lastSeen()).get(schedule)?.occurrence.toISOString()).to.equal('2001-01-04T00:00:00.000Z');
     });
   });
 };

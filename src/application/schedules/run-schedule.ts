@@ -15,6 +15,8 @@ export interface ScheduleRunTask {
   /** ISO 8601, UTC. */
   readonly occurrence: string;
   readonly catchUp: boolean;
+  /** The fingerprint of the definition that enqueued it (scheduleFingerprint); absent in tasks enqueued before fingerprints were. */
+  readonly fingerprint?: string;
 }
 
 /**
@@ -35,7 +37,7 @@ export class RunSchedule {
   async execute(task: ScheduleRunTask, taskId: string, signal?: AbortSignal): Promise<void> {
     const occurrence = new Date(task.occurrence);
     const log = this.logger.child({ schedule: task.schedule, occurrence: task.occurrence, runId: taskId });
-    const base = { schedule: task.schedule, occurrence, catchUp: task.catchUp, runId: taskId };
+    const base = { schedule: task.schedule, occurrence, catchUp: task.catchUp, runId: taskId, fingerprint: task.fingerprint ?? null };
     const schedule = this.schedules.current().find((candidate) => candidate.name === task.schedule);
     if (!schedule?.enabled) {
       log.warn({}, schedule ? 'schedule is disabled; its queued run is skipped' : 'schedule is no longer configured; its queued run is skipped');

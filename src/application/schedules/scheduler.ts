@@ -1,9 +1,9 @@
-import { occurrenceKey, type Schedule } from '../../domain/schedules/schedule.js';
+import { occurrenceKey, type Schedule, scheduleDefinition } from '../../domain/schedules/schedule.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CronCalendar } from '../../ports/cron-calendar.js';
 import type { LiveSet } from '../../ports/live-set.js';
 import type { Logger } from '../../ports/logger.js';
-import type { ScheduleRunRepository } from '../../ports/schedule-run-repository.js';
+import type { ScheduleMarkerStatus, ScheduleRun, ScheduleRunRepository } from '../../ports/schedule-run-repository.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
 import type { Timer } from '../../ports/timer.js';
 import { SCHEDULE_RUN_QUEUE, type ScheduleRunTask } from './run-schedule.js';
@@ -21,6 +21,36 @@ const MAX_COUNTED = 1000;
  * hour: a daylight-saving change repeats at most an hour (two in Antarctica/Troll).
  */
 const REPEAT_SPAN_MS = 2 * 3_600_000;
+
+const fingerprints = new Map<string, string>();
+/**
+ * The fingerprint of a schedule's definition (scheduleDefinition): SHA-256 of its canonical JSON,
+ * in hex. A hash, not the definition: a webhook action's headers may hold secrets.
+ */
+export const scheduleFingerprint = async (schedule: Schedule): Promise<string> => {
+  const definition = scheduleDefinition(schedule);
+  let fingerprint = fingerprints.get(definition);
+  if (fingerprint === undefined) {
+    const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(definition));
+    fingerprint = Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+    if (fingerprints.size >= 1000) fingerprints.clear();
+    fingerprints.set(definition, fingerprint);
+  }
+  return fingerprint;
+};
+
+/**
+ * Why an enabled schedule's missed occurrences are not caught up, judged from its latest record
+ * (`lastSeen`); null when they are: the record is of the same definition, enabled (a run, or
+ * a baseline), or of unknown definition (recorded before fingerprints were: caught up as before,
+ * once, and a baseline recorded).
+ */
+const notCaughtUp = (last: ScheduleRun | undefined, fingerprint: string): string | null => {
+  if (last === undefined) return 'new';
+  if (last.status === 'disabled') return 'enabled again';
+  if (last.fingerprint != null && last.fingerprint !== fingerprint) return 'definition changed';
+  return null;
+};
 
 const offsetFormats = new Map<string, Intl.DateTimeFormat>();
 /** The zone's offset from UTC at `at` (whole seconds), in ms; the process's zone when none is given. */
@@ -108,43 +138,104 @@ export class Scheduler {
     this.#cancel = undefined;
   }
 
-  /** After a reload: waits for the next occurrence of the new set (nothing due meanwhile is lost). */
-  refresh(): void {
+  /**
+   * After a reload: waits for the next occurrence of the new set (nothing due meanwhile is lost),
+   * and records the schedules enabled anew and disabled (markSeen); settles when they are recorded.
+   */
+  async refresh(): Promise<void> {
     if (!this.#running) return;
     this.#cancel?.();
     this.#plan();
+    try {
+      await this.markSeen(this.clock.now());
+    } catch (error) {
+      // Recorded at the next start-up instead (catchUp); a re-enabled schedule may then be caught up.
+      this.logger.warn({ err: error }, 'could not record the schedules enabled or disabled by the reload');
+    }
   }
 
   /**
-   * Occurrences missed while no replica ran, judged from the last one recorded: with
+   * Occurrences missed while no replica ran, judged from the schedule's latest record: with
    * `catch_up` (the default) the latest missed occurrence is enqueued once, as a catch-up;
-   * without, it is recorded as missed. A schedule never recorded has missed nothing.
+   * without, it is recorded as missed. Only occurrences missed while this very definition
+   * (scheduleFingerprint) was enabled count: a schedule never recorded, seen disabled (or gone)
+   * last, or last recorded with another definition has missed nothing, and gets a `baseline`
+   * marker now, from which the next start-up judges. Disabled and removed schedules get a
+   * `disabled` marker (see markSeen).
    */
   async catchUp(now: Date): Promise<void> {
-    const latest = await this.runs.latest();
+    const seen = await this.runs.lastSeen();
     for (const schedule of this.#enabled()) {
-      const last = latest.get(schedule.name);
-      if (last === undefined) continue;
-      const due = this.#lastDue(schedule, last.occurrence, now);
-      if (due === null || due.getTime() <= last.occurrence.getTime()) continue;
-      const missed = this.#count(schedule, last.occurrence, due);
-      const fields = { schedule: schedule.name, occurrence: due.toISOString(), lastRecorded: last.occurrence.toISOString(), missed };
-      if (schedule.catchUp) {
-        if (await this.#enqueue(schedule, due, true))
-          this.logger.info(fields, 'schedule missed occurrences while the service was down; running the last one (catch-up)');
-      } else {
-        const recorded = await this.runs.add({
-          schedule: schedule.name,
-          occurrence: due,
-          status: 'missed',
-          catchUp: false,
-          runId: null,
-          updatedAt: now,
-          error: `missed while the service was down (${missed} occurrence${missed === 1 ? '' : 's'}); catch_up is false`,
-        });
-        if (recorded) this.logger.warn(fields, 'schedule missed occurrences while the service was down; not run (catch_up false)');
+      const fingerprint = await scheduleFingerprint(schedule);
+      const last = seen.get(schedule.name);
+      const reason = notCaughtUp(last, fingerprint);
+      if (last === undefined || reason !== null) {
+        await this.#baseline(schedule.name, fingerprint, reason ?? 'new', now);
+        continue;
       }
+      await this.#catchUpOne(schedule, fingerprint, last, now);
+      // Recorded before fingerprints were: caught up as before this once; judged by fingerprint from now on.
+      if (last.fingerprint == null) await this.#mark(schedule.name, 'baseline', fingerprint, now);
     }
+    await this.#markDisabled(seen, now);
+  }
+
+  /**
+   * After a reload: records what catchUp would judge from at the next start-up (a `baseline` for
+   * a schedule enabled with a definition not enabled before, a `disabled` marker for one
+   * disabled or removed); catches up on nothing (the loop ran meanwhile).
+   */
+  async markSeen(now: Date): Promise<void> {
+    const seen = await this.runs.lastSeen();
+    for (const schedule of this.#enabled()) {
+      const fingerprint = await scheduleFingerprint(schedule);
+      const reason = notCaughtUp(seen.get(schedule.name), fingerprint);
+      if (reason !== null) await this.#baseline(schedule.name, fingerprint, reason, now);
+    }
+    await this.#markDisabled(seen, now);
+  }
+
+  async #catchUpOne(schedule: Schedule, fingerprint: string, last: ScheduleRun, now: Date): Promise<void> {
+    const due = this.#lastDue(schedule, last.occurrence, now);
+    if (due === null || due.getTime() <= last.occurrence.getTime()) return;
+    const missed = this.#count(schedule, last.occurrence, due);
+    const fields = { schedule: schedule.name, occurrence: due.toISOString(), lastRecorded: last.occurrence.toISOString(), missed };
+    if (schedule.catchUp) {
+      if (await this.#enqueue(schedule, due, true))
+        this.logger.info(fields, 'schedule missed occurrences while the service was down; running the last one (catch-up)');
+    } else {
+      const recorded = await this.runs.add({
+        schedule: schedule.name,
+        occurrence: due,
+        status: 'missed',
+        catchUp: false,
+        runId: null,
+        updatedAt: now,
+        error: `missed while the service was down (${missed} occurrence${missed === 1 ? '' : 's'}); catch_up is false`,
+        fingerprint,
+      });
+      if (recorded) this.logger.warn(fields, 'schedule missed occurrences while the service was down; not run (catch_up false)');
+    }
+  }
+
+  /** A `disabled` marker for each schedule recorded, not seen disabled last, and now disabled or no longer configured. */
+  async #markDisabled(seen: ReadonlyMap<string, ScheduleRun>, now: Date): Promise<void> {
+    const configured = new Map(this.schedules.current().map((schedule) => [schedule.name, schedule]));
+    for (const [name, last] of seen) {
+      const schedule = configured.get(name);
+      if (last.status === 'disabled' || schedule?.enabled) continue;
+      await this.#mark(name, 'disabled', schedule ? await scheduleFingerprint(schedule) : null, now);
+    }
+  }
+
+  /** Records that the schedule is enabled with this definition since `at`: nothing before counts as missed. */
+  async #baseline(schedule: string, fingerprint: string, reason: string, at: Date): Promise<void> {
+    if ((await this.#mark(schedule, 'baseline', fingerprint, at)) && reason !== 'new')
+      this.logger.info({ schedule, reason }, 'schedule is enabled with a definition not enabled before; nothing before now is caught up');
+  }
+
+  #mark(schedule: string, status: ScheduleMarkerStatus, fingerprint: string | null, at: Date): Promise<boolean> {
+    return this.runs.add({ schedule, occurrence: at, status, catchUp: false, runId: null, updatedAt: at, error: null, fingerprint });
   }
 
   /** Enqueues the occurrences after `since` up to and including `until`; returns how many this call stored. */
@@ -259,10 +350,11 @@ export class Scheduler {
   }
 
   async #enqueue(schedule: Schedule, occurrence: Date, catchUp: boolean): Promise<boolean> {
-    const task: ScheduleRunTask = { schedule: schedule.name, occurrence: occurrence.toISOString(), catchUp };
+    const fingerprint = await scheduleFingerprint(schedule);
+    const task: ScheduleRunTask = { schedule: schedule.name, occurrence: occurrence.toISOString(), catchUp, fingerprint };
     const id = await this.queue.enqueue(SCHEDULE_RUN_QUEUE, task, { key: occurrenceKey(schedule.name, occurrence) });
     if (id === null) return false;
-    await this.runs.add({ schedule: schedule.name, occurrence, status: 'queued', catchUp, runId: id, updatedAt: this.clock.now(), error: null });
+    await this.runs.add({ schedule: schedule.name, occurrence, status: 'queued', catchUp, runId: id, updatedAt: this.clock.now(), error: null, fingerprint });
     return true;
   }
 

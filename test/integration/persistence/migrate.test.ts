@@ -6,12 +6,14 @@ import { tempDir } from '../../support/gateway-process.js';
 import { createScratchDatabase, postgres, type ScratchDatabase } from '../../support/postgres.js';
 import { sql } from '../../support/databases.js';
 import { MikroOrmJobRepository } from '../../../src/adapters/persistence/mikro-orm-job-repository.js';
+import { MikroOrmScheduleRunRepository } from '../../../src/adapters/persistence/mikro-orm-schedule-run-repository.js';
 
 const logger = new PinoLogger(createPino('silent'));
 const ALL = MIGRATIONS.map((migration) => migration.name);
 /** A released migration whose effect (one table) is easy to undo. */
 const ADMIN = 'Migration20261123040000_admin';
 const NOTICE_QUEUED = 'Migration20261130000000_jobs_notice_queued';
+const FINGERPRINTS = 'Migration20261130300000_schedule_run_fingerprints';
 
 const engines: Array<{ name: string; available: boolean; reason: string; open(): Promise<{ open(): Promise<Database>; cleanup(): Promise<void> }> }> = [
   {
@@ -93,6 +95,24 @@ for (const engine of engines) {
       expect(await awaiting()).to.deep.equal([]);
       await jobs.modify(ids.running, (job) => ({ ...job, status: 'failed' }));
       expect(await awaiting()).to.deep.equal([ids.running]);
+    });
+
+    it('keeps the schedule runs recorded before fingerprints, with a null (unknown) fingerprint', async () => {
+      database = await target.open();
+      await database.migrate();
+      // As if the database predated the fingerprints, with a run of the old version in it.
+      await sql(database, 'alter table schedule_runs drop column fingerprint');
+      await sql(database, 'delete from mikro_orm_migrations where name = ?', [FINGERPRINTS]);
+      await sql(
+        database,
+        "insert into schedule_runs (schedule, occurrence, status, catch_up, updated_at) values ('nightly', '2026-03-01T03:00:00Z', 'succeeded', false, now())",
+      );
+      await database.close();
+      database = await target.open();
+      expect(await database.migrate()).to.deep.equal([FINGERPRINTS]);
+      const last = (await new MikroOrmScheduleRunRepository(database).lastSeen()).get('nightly');
+      expect(last).to.deep.include({ status: 'succeeded', fingerprint: null });
+      expect(last?.occurrence.toISOString()).to.equal('2026-03-01T03:00:00.000Z');
     });
   });
 }

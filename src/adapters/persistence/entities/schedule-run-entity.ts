@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
-/** Mapping of `schedule_runs` (Migration20261127300000_schedule_runs). */
+/** Mapping of `schedule_runs` (Migration20261127300000_schedule_runs, Migration20261130300000_schedule_run_fingerprints). */
 export const ScheduleRunEntity = defineEntity({
   name: 'ScheduleRun',
   tableName: 'schedule_runs',
@@ -12,5 +12,6 @@ export const ScheduleRunEntity = defineEntity({
     runId: p.uuid().nullable().fieldName('run_id'),
     updatedAt: p.datetime().fieldName('updated_at'),
     error: p.text().nullable(),
+    fingerprint: p.string().length(64).nullable(),
   },
 });

@@ -17,6 +17,7 @@ import { Migration20261128000000_inbound_requests_dispatched } from './Migration
 import { Migration20261130000000_jobs_notice_queued } from './Migration20261130000000_jobs_notice_queued.js';
 import { Migration20261130100000_chat_album_items } from './Migration20261130100000_chat_album_items.js';
 import { Migration20261130200000_codehost_delivery_bodies } from './Migration20261130200000_codehost_delivery_bodies.js';
+import { Migration20261130300000_schedule_run_fingerprints } from './Migration20261130300000_schedule_run_fingerprints.js';
 
 /**
  * Every migration, oldest first. Append new ones; never edit or reorder a released one:
@@ -42,4 +43,5 @@ export const MIGRATIONS = [
   Migration20261130000000_jobs_notice_queued,
   Migration20261130100000_chat_album_items,
   Migration20261130200000_codehost_delivery_bodies,
+  Migration20261130300000_schedule_run_fingerprints,
 ];

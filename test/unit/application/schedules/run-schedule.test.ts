@@ -87,7 +87,7 @@ describe('RunSchedule', () => {
         },
       ]),
     );
-    await run.execute({ schedule: 'nightly', occurrence: '2026-03-01T03:00:00.000Z', catchUp: false }, RUN_ID);
+    await run.execute({ schedule: 'nightly', occurrence: '2026-03-01T03:00:00.000Z', catchUp: false, fingerprint: 'f'.repeat(64) }, RUN_ID);
     expect(
       Object.entries(shell.runs[0].env)
         .filter(([name]) => name.startsWith('AGW_ARG_'))
@@ -101,7 +101,8 @@ describe('RunSchedule', () => {
       ['cron:nightly', 'succeeded'],
     ]);
     const [recorded] = await runs.forSchedule('nightly', 1);
-    expect(recorded).to.deep.include({ status: 'succeeded', runId: RUN_ID, catchUp: false, error: null });
+    // With the fingerprint of the definition that enqueued it: start-up judges catch-up by it (review L3).
+    expect(recorded).to.deep.include({ status: 'succeeded', runId: RUN_ID, catchUp: false, error: null, fingerprint: 'f'.repeat(64) });
   });
 
   it("records the schedule and occurrence on an action's record from its start, so its run page names them while it runs", async () => {

@@ -330,4 +330,126 @@ describe('Scheduler', () => {
       expect(tasks()).to.deep.equal([]);
     });
   });
+
+  describe('catch-up only for occurrences missed while the same definition was enabled (review L3)', () => {
+    type Shared = { queue: InMemoryTaskQueue; runs: InMemoryScheduleRunRepository };
+    /** A replica started at `at` with `schedules` on the shared store (its start-up catch-up done), then stopped. */
+    const startAt = async (schedules: Schedule[], at: string, shared?: Shared) => {
+      const replica = setup(schedules, at, shared);
+      await replica.scheduler.start();
+      replica.scheduler.stop();
+      return replica;
+    };
+    /** A replica that ran the nightly 03:00 of 1 March through its loop. */
+    const ranFirstOfMarch = async (schedules = [schedule()]) => {
+      const first = setup(schedules, '2026-03-01T02:59:30Z');
+      await first.scheduler.start();
+      first.clock.advance(30_000);
+      await first.scheduler.tick();
+      first.scheduler.stop();
+      expect(first.tasks().map((task) => task.occurrence)).to.deep.equal(['2026-03-01T03:00:00.000Z']);
+      return first;
+    };
+    const catchUps = (replica: ReturnType<typeof setup>) => replica.tasks().filter((task) => task.catchUp);
+    const catchUpLines = (replica: ReturnType<typeof setup>) => replica.logger.entries.filter((entry) => entry.message.includes('catch-up'));
+
+    it('runs nothing at once for a schedule disabled for a week and enabled again; its next occurrence runs as usual', async () => {
+      const first = await ranFirstOfMarch();
+      await startAt([schedule({ enabled: false })], '2026-03-02T12:00:00Z', first);
+      const enabled = setup([schedule()], '2026-03-09T12:00:00Z', first);
+      await enabled.scheduler.start();
+      expect(catchUps(enabled)).to.deep.equal([]);
+      expect(catchUpLines(enabled)).to.deep.equal([]);
+      enabled.clock.current = new Date('2026-03-10T03:00:00Z');
+      await enabled.scheduler.tick();
+      enabled.scheduler.stop();
+      expect(enabled.tasks().map((task) => [task.occurrence, task.catchUp])).to.deep.equal([
+        ['2026-03-01T03:00:00.000Z', false],
+        ['2026-03-10T03:00:00.000Z', false],
+      ]);
+      // Enabled since 9 March: a restart after days down catches up on what it missed since then, as before.
+      const later = await startAt([schedule()], '2026-03-12T12:00:00Z', first);
+      expect(catchUps(later).map((task) => task.occurrence)).to.deep.equal(['2026-03-12T03:00:00.000Z']);
+    });
+
+    it('runs nothing at once for a schedule disabled and enabled again by reloads, then restarted', async () => {
+      const first = await ranFirstOfMarch();
+      const schedules = [schedule()];
+      const running = setup(schedules, '2026-03-01T12:00:00Z', first);
+      await running.scheduler.start();
+      schedules[0] = schedule({ enabled: false });
+      await running.scheduler.refresh();
+      running.clock.current = new Date('2026-03-08T12:00:00Z');
+      schedules[0] = schedule();
+      await running.scheduler.refresh();
+      running.scheduler.stop();
+      const restarted = await startAt([schedule()], '2026-03-08T12:01:00Z', first);
+      expect(catchUps(restarted)).to.deep.equal([]);
+    });
+
+    it('does not catch up the old definition’s occurrence when the expression changed while the service was down', async () => {
+      const first = await ranFirstOfMarch();
+      const changed = await startAt([schedule({ schedule: '0 4 * * *' })], '2026-03-04T12:00:00Z', first);
+      expect(catchUps(changed)).to.deep.equal([]);
+      expect(changed.logger.entries.find((entry) => entry.message.includes('definition not enabled before'))?.fields).to.deep.include({
+        schedule: 'nightly',
+        reason: 'definition changed',
+      });
+      // Changed actions count the same.
+      const actions = await startAt([schedule({ schedule: '0 4 * * *', actions: [{ type: 'command', command: 'false' }] })], '2026-03-06T12:00:00Z', first);
+      expect(catchUps(actions)).to.deep.equal([]);
+    });
+
+    it('does not catch up for a new schedule reusing the name of a removed one', async () => {
+      const first = await ranFirstOfMarch([schedule({ name: 'deploy' })]);
+      const other = schedule({ name: 'deploy', actions: [{ type: 'command', command: './deploy.sh' }] });
+      // Added while the service was down.
+      expect(catchUps(await startAt([other], '2026-03-04T12:00:00Z', first))).to.deep.equal([]);
+      // Removed (seen so at a start-up), then added again with the same definition a week later.
+      const second = await ranFirstOfMarch([schedule({ name: 'deploy' })]);
+      await startAt([], '2026-03-02T12:00:00Z', second);
+      expect(catchUps(await startAt([schedule({ name: 'deploy' })], '2026-03-09T12:00:00Z', second))).to.deep.equal([]);
+    });
+
+    it('catches up once on the last occurrence an unchanged, enabled schedule missed while the service was down', async () => {
+      const first = await ranFirstOfMarch();
+      const later = await startAt([schedule()], '2026-03-04T12:00:00Z', first);
+      expect(catchUps(later).map((task) => task.occurrence)).to.deep.equal(['2026-03-04T03:00:00.000Z']);
+      expect(catchUpLines(later)[0]?.fields).to.deep.include({ occurrence: '2026-03-04T03:00:00.000Z', missed: 3 });
+      const again = await startAt([schedule()], '2026-03-04T12:05:00Z', first);
+      expect(again.tasks().filter((task) => task.catchUp)).to.have.length(1);
+      expect(catchUpLines(again)).to.deep.equal([]);
+    });
+
+    it('catches up as before, once, from a record of unknown definition (recorded before fingerprints were), and judges by fingerprint after', async () => {
+      const { runs, queue } = setup([]);
+      const legacy = {
+        schedule: 'nightly',
+        occurrence: new Date('2026-03-01T03:00:00Z'),
+        status: 'succeeded',
+        catchUp: false,
+        runId: null,
+        updatedAt: new Date('2026-03-01T03:00:05Z'),
+        error: null,
+      } as const;
+      await runs.add(legacy);
+      const upgraded = await startAt([schedule()], '2026-03-04T12:00:00Z', { queue, runs });
+      expect(catchUps(upgraded).map((task) => task.occurrence)).to.deep.equal(['2026-03-04T03:00:00.000Z']);
+      // From then on the fingerprint is known: a changed definition is not caught up.
+      const changed = await startAt([schedule({ schedule: '0 4 * * *' })], '2026-03-06T12:00:00Z', { queue, runs });
+      expect(catchUps(changed)).to.have.length(1);
+    });
+
+    it('keeps the markers out of the runs the admin UI and the metrics list', async () => {
+      const first = await ranFirstOfMarch();
+      await startAt([schedule({ enabled: false })], '2026-03-02T12:00:00Z', first);
+      await startAt([schedule()], '2026-03-09T12:00:00Z', first);
+      expect((await first.runs.forSchedule('nightly', 10)).map((run) => [run.occurrence.toISOString(), run.status])).to.deep.equal([
+        ['2026-03-01T03:00:00.000Z', 'queued'],
+      ]);
+      expect((await first.runs.latest()).get('nightly')?.status).to.equal('queued');
+      expect(await first.runs.countByStatus()).to.deep.equal([{ schedule: 'nightly', status: 'queued', count: 1 }]);
+      expect((await first.runs.lastSeen()).get('nightly')).to.deep.include({ status: 'baseline', occurrence: new Date('2026-03-09T12:00:00Z') });
+    });
+  });
 });
