@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import type { NamedSecret } from '../domain/jobs/redact-secrets.js';
 import type { Env } from './config.js';
 
 /**
@@ -20,3 +21,14 @@ export const commandEnvironment = (env: Env, names: readonly string[]): Record<s
   }
   return result;
 };
+
+/**
+ * The values of the variables COMMAND_ENV names that are set, as secrets redacted from the output
+ * of commands before it is recorded: an operator passes commands what they need, credentials
+ * among it, and a command that prints one must not leave it on the run page.
+ */
+export const commandEnvSecrets = (env: Env, names: readonly string[]): NamedSecret[] =>
+  names.flatMap((name) => {
+    const value = env[name]?.replace(/\0/g, '');
+    return value === undefined || value.trim() === '' ? [] : [{ name, value }];
+  });

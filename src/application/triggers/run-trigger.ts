@@ -6,6 +6,7 @@ import { renderText } from '../../domain/templates/template-tokens.js';
 import { approvalSummary, unquotedApprovalSummary } from '../../domain/triggers/approval-summary.js';
 import { actionFingerprint } from '../../domain/triggers/action-fingerprint.js';
 import { storableText } from '../../domain/text/storable-text.js';
+import { type NamedSecret, redactSecrets } from '../../domain/jobs/redact-secrets.js';
 import type { AgentAction, CommandAction, TriggerAction, WebhookAction } from '../../domain/triggers/trigger.js';
 import type { ActionRunRepository } from '../../ports/action-run-repository.js';
 import type { ApprovalStore } from '../../ports/approval-store.js';
@@ -58,6 +59,11 @@ export interface RunTriggerSettings {
    * service's environment reaches a command.
    */
   readonly commandEnv: Readonly<Record<string, string>>;
+  /**
+   * Values redacted from a command's output before it is recorded (the run page shows it): the
+   * values of the COMMAND_ENV variables and the service's own credentials.
+   */
+  readonly redacted?: readonly NamedSecret[];
   /** How long an action with `approval: true` waits for a decision. */
   readonly approvalTimeoutMs?: number;
 }
@@ -549,7 +555,8 @@ export class RunTrigger {
       status: ok ? 'succeeded' : 'failed',
       attempts,
       error: ok ? null : error,
-      detail: { exitCode: result.exitCode, commandMs: result.durationMs, output: result.output },
+      // Redacted before anyone keeps it, as a job's log is: a command may print what it was given.
+      detail: { exitCode: result.exitCode, commandMs: result.durationMs, output: redactSecrets(result.output, this.settings.redacted ?? []) },
     };
   }
 

@@ -12,7 +12,7 @@ import type { Logger } from '../../ports/logger.js';
 import { ExpireApprovals } from '../../application/approvals/expire-approvals.js';
 import type { Database } from '../../adapters/persistence/database.js';
 import { MikroOrmApprovalStore } from '../../adapters/persistence/mikro-orm-approval-store.js';
-import { commandEnvironment } from '../command-environment.js';
+import { commandEnvSecrets, commandEnvironment } from '../command-environment.js';
 import type { AppConfig } from '../config.js';
 import type { Infrastructure } from '../infrastructure.js';
 import { Swappable } from '../swappable.js';
@@ -45,11 +45,27 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
     [TOKENS.ApprovalStore, TOKENS.ActionRunRepository, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.RunTrigger).toResolvedValue(
-    (triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, approvals, startMarks, queue, lanes) =>
-      new RunTrigger(triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, runSettings, approvals, startMarks, new NodeTimer(), {
-        queue,
-        lanes,
-      }),
+    (triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, approvals, startMarks, queue, lanes, secrets) => {
+      // Redacted from recorded command output: what COMMAND_ENV passes, and the service's own
+      // credentials (with the agents' secrets) that a command could read where it runs.
+      const redacted = [...commandEnvSecrets(infra.env, config.commandEnv), ...secrets.redactedSecrets()];
+      return new RunTrigger(
+        triggers,
+        runs,
+        requests,
+        shell,
+        forwarder,
+        jobs,
+        ids,
+        clock,
+        logger,
+        { ...runSettings, redacted },
+        approvals,
+        startMarks,
+        new NodeTimer(),
+        { queue, lanes },
+      );
+    },
     [
       TOKENS.Triggers,
       TOKENS.ActionRunRepository,
@@ -64,6 +80,7 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
       TOKENS.StartMarks,
       TOKENS.TaskQueue,
       TOKENS.TriggerLanes,
+      TOKENS.SecretStore,
     ],
   );
   c.bind(TOKENS.CodehostSignatureVerifier).toConstantValue(new GithubSignatureVerifier(config.codehostWebhookSecret));

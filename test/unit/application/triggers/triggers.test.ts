@@ -587,6 +587,35 @@ describe('RunTrigger', () => {
     ]);
   });
 
+  it("records a command's output with the COMMAND_ENV values and the service's credentials redacted", async () => {
+    const shell = new ScriptedShell([], 'deploying with s3cr3t-deploy-token to db postgres://app:pw-of-the-db@db/app\n');
+    const runs = new InMemoryActionRunRepository();
+    const requests = new InMemoryInboundRequestStore();
+    void requests.record(STORED);
+    const redacted = [
+      { name: 'DEPLOY_TOKEN', value: 's3cr3t-deploy-token' },
+      { name: 'DATABASE_URL password', value: 'pw-of-the-db', context: { before: ':', after: '@' } },
+    ];
+    const settings = { triggersDir: '/srv/triggers', commandTimeoutMs: 60_000, commandEnv: { ...COMMAND_ENV, DEPLOY_TOKEN: 's3cr3t-deploy-token' }, redacted };
+    const runner = new RunTrigger(
+      triggers,
+      runs,
+      requests,
+      shell,
+      new RecordingForwarder(),
+      new RecordingJobs(),
+      new SequentialIds(),
+      new FixedClock(),
+      new RecordingLogger(),
+      settings,
+    );
+    await runner.execute(task);
+    // The command still got the value; only what is kept of its output is redacted.
+    expect(shell.envs[0]).to.include({ DEPLOY_TOKEN: 's3cr3t-deploy-token' });
+    expect(runs.runs[0].detail.output).to.equal('deploying with [redacted DEPLOY_TOKEN] to db postgres://app:[redacted DATABASE_URL password]@db/app\n');
+    expect(runs.runs[1].detail.output).to.not.contain('s3cr3t-deploy-token');
+  });
+
   it('goes on after a failed action and records the failure', async () => {
     const { runner, runs, shell } = make(new ScriptedShell([2]));
     await runner.execute(task);
