@@ -105,6 +105,22 @@ export const describePullRequestsContract = (name: string, open: () => Promise<P
       expect(await prs.checks('head7')).to.deep.equal({ state: 'pending', pending: [] });
     });
 
+    it('never passes a head whose checks all skipped or came out neutral (the agent workflow run a push starts again skips): pending, naming none', async () => {
+      harness.pulls.set(7, pull({ checkRuns: [{ name: 'agent', status: 'completed', conclusion: 'skipped' }], statuses: [] }));
+      expect(await prs.checks('head7')).to.deep.equal({ state: 'pending', pending: [] });
+      harness.pulls.set(
+        7,
+        pull({
+          checkRuns: [
+            { name: 'agent', status: 'completed', conclusion: 'skipped' },
+            { name: 'publish', status: 'completed', conclusion: 'neutral' },
+          ],
+          statuses: [],
+        }),
+      );
+      expect(await prs.checks('head7')).to.deep.equal({ state: 'pending', pending: [] });
+    });
+
     it('passes checks that succeeded, were neutral or skipped; one commit status alone is enough', async () => {
       harness.pulls.set(7, pull({ checkRuns: [], statuses: [{ context: 'ci/legacy', state: 'success' }] }));
       expect(await prs.checks('head7')).to.deep.equal({ state: 'passed' });

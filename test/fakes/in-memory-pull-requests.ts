@@ -51,7 +51,9 @@ export class InMemoryPullRequests implements PullRequests {
       ...statuses.filter((s) => s.state === 'pending').map((s) => s.context),
     ];
     if (pending.length > 0) return { state: 'pending', pending };
-    return runs.length === 0 && statuses.length === 0 ? { state: 'pending', pending: [] } : { state: 'passed' };
+    // Passed only on evidence: at least one check that succeeded (skipped and neutral ones fail nothing, prove nothing).
+    const succeeded = runs.some((run) => run.conclusion === 'success') || statuses.some((status) => status.state === 'success');
+    return succeeded ? { state: 'passed' } : { state: 'pending', pending: [] };
   }
 
   async merge(number: number, sha: string): Promise<MergeOutcome> {

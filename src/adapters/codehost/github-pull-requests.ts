@@ -108,11 +108,15 @@ export class GithubPullRequests implements PullRequests {
       ...combined.statuses.filter((status) => status.state === 'pending').map((status) => status.context),
     ];
     if (pending.length > 0) return { state: 'pending', pending };
-    // No check run and no status is no evidence: the repository's CI may not run on the branch at
+    // No check run and no status is no evidence of the head: the repository's CI may not run on the branch at
     // all (a push or pull request made with a workflow's GITHUB_TOKEN starts no workflow), or not
     // have started yet (an attempt made as the pull request opens). Never passed; an attempt is
     // made again at the next event (a completed check suite).
-    if (runs.length === 0 && statuses.length === 0) return { state: 'pending', pending: [] };
+    // Nor is a check that skipped or came out neutral: a run of the agent's own workflow started
+    // by the publish job's push skips all its jobs, within seconds, before any CI has a run there.
+    // At least one check must have succeeded.
+    const succeeded = runs.some((run) => run.conclusion === 'success') || statuses.some((status) => status.state === 'success');
+    if (!succeeded) return { state: 'pending', pending: [] };
     return { state: 'passed' };
   }
 
