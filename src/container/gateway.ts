@@ -27,6 +27,7 @@ import { RELOAD_CHANNEL, reloadListener } from './reload-channel.js';
 import { openDatabase } from './open-database.js';
 import { startRetentionSchedule } from './retention-schedule.js';
 import { StartupError } from './startup-error.js';
+import { checkBwrap, findBwrap } from '../adapters/shell/bwrap-sandboxed-shell.js';
 import { TOKENS } from './tokens.js';
 import { channelCredentialHeaders } from './channels/index.js';
 
@@ -78,6 +79,12 @@ export class Gateway {
       const http = head?.http ?? (await listenHttp(config));
       opened.push(() => http.close(0));
       if (head) opened.push(() => head.engine.then(closeEngine, () => undefined));
+      // JOB_SANDBOX=bwrap: a sandbox that cannot be built stops start-up (before the database
+      // is opened), not the first job.
+      if (config.jobs.sandbox === 'bwrap' && config.codehost === undefined) {
+        const problem = await checkBwrap(findBwrap(process.env.PATH));
+        if (problem !== undefined) throw new StartupError('JOB_SANDBOX', problem);
+      }
       const database = await openDatabase(config, logger, head?.engine);
       opened.push(() => database.close());
       const applied = await database.migrate();

@@ -10,6 +10,7 @@ import { LoopAgent } from '../../adapters/jobs/loop-agent.js';
 import type { Database } from '../../adapters/persistence/database.js';
 import { MikroOrmJobRepository } from '../../adapters/persistence/mikro-orm-job-repository.js';
 import { MikroOrmPollerLease } from '../../adapters/persistence/mikro-orm-poller-lease.js';
+import { BwrapSandboxedShell, findBwrap } from '../../adapters/shell/bwrap-sandboxed-shell.js';
 import { NodeTimer } from '../../adapters/system/node-timer.js';
 import { CancelJob } from '../../application/jobs/cancel-job.js';
 import { CreateJob } from '../../application/jobs/create-job.js';
@@ -74,10 +75,22 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
   c.bind(TOKENS.JobRunner).toResolvedValue(
     (shell: ShellExecutor, secrets: SecretStore, ai: AiClient) => {
       if (config.codehost) return new GithubActionsJobRunner(new GithubClient(config.codehost), config.codehost.workflow);
+      // JOB_SANDBOX=bwrap confines the agents' commands only (the runner's own git commands and
+      // trigger and schedule commands run as before); start-up checked that bwrap works.
+      const agentShell =
+        config.jobs.sandbox === 'bwrap'
+          ? new BwrapSandboxedShell(shell, {
+              bwrap: findBwrap(process.env.PATH) ?? 'bwrap',
+              dataDir: config.dataDir,
+              serviceHome: process.env.HOME,
+              serviceCwd: process.cwd(),
+              repoDir: config.jobs.repoDir,
+            })
+          : shell;
       const agent =
         config.jobs.agentCommand !== undefined
-          ? new CommandAgent(config.jobs.agentCommand, config.jobs.timeoutMs, shell, secrets)
-          : new LoopAgent(ai, shell, secrets, config.jobs.maxSteps, config.jobs.timeoutMs);
+          ? new CommandAgent(config.jobs.agentCommand, config.jobs.timeoutMs, agentShell, secrets)
+          : new LoopAgent(ai, agentShell, secrets, config.jobs.maxSteps, config.jobs.timeoutMs);
       return new LocalJobRunner({ repoDir: config.jobs.repoDir, worktreesDir: join(config.dataDir, 'worktrees') }, agent, shell);
     },
     [TOKENS.ShellExecutor, TOKENS.SecretStore, TOKENS.AiClient],

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { AI_PROVIDER_NAMES, AI_PROVIDERS } from '../../adapters/ai/ai-providers.js';
 import { checkGlob } from '../../domain/jobs/allowed-paths.js';
-import { flag, integer, optionalOneOf, optionalText, optionalUrl, text, url } from './fields.js';
+import { flag, integer, oneOf, optionalOneOf, optionalText, optionalUrl, text, url } from './fields.js';
 
 /** The AI layer: the default provider and model, base URLs, timeouts. The providers are those of the AI provider registry. */
 export const llmSchema = z
@@ -103,6 +103,9 @@ export const codehostSchema = z
 /** The longest JOB_TIMEOUT_SECONDS: 23 h 50 min, so that the task running a job (its time limit and 10 min more) stays within the task queue's 24 hours. */
 export const LONGEST_JOB_SECONDS = 86_400 - 600;
 
+/** JOB_SANDBOX: how the local agents' commands are confined (docs/deployment.md, "Sandboxing local jobs"). */
+export const JOB_SANDBOXES = ['none', 'bwrap'] as const;
+
 /** Agent jobs run on this host (when no code host runs them). */
 export const jobsSchema = (cwd: string, dataDir: string) =>
   z
@@ -113,6 +116,7 @@ export const jobsSchema = (cwd: string, dataDir: string) =>
       JOB_TIMEOUT_SECONDS: integer(3600, 1, LONGEST_JOB_SECONDS),
       JOB_CONCURRENCY: integer(1, 1, 64),
       JOB_AGENT_MAX_STEPS: integer(30, 1, 500),
+      JOB_SANDBOX: oneOf(JOB_SANDBOXES, 'none'),
     })
     .transform((env) => ({
       jobs: {
@@ -123,5 +127,7 @@ export const jobsSchema = (cwd: string, dataDir: string) =>
         concurrency: env.JOB_CONCURRENCY,
         /** Model calls of the built-in agent per job. */
         maxSteps: env.JOB_AGENT_MAX_STEPS,
+        /** Where the agents' commands run: `bwrap` in a bubblewrap sandbox (checked at start-up), `none` as the service's user. */
+        sandbox: env.JOB_SANDBOX,
       },
     }));

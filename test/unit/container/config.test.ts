@@ -75,7 +75,7 @@ describe('loadConfig', () => {
         timeoutMs: 120_000,
         maxRetries: 2,
       },
-      jobs: { repoDir: '/srv/gw/data/jobs-repo', agentCommand: undefined, timeoutMs: 3_600_000, concurrency: 1, maxSteps: 30 },
+      jobs: { repoDir: '/srv/gw/data/jobs-repo', agentCommand: undefined, timeoutMs: 3_600_000, concurrency: 1, maxSteps: 30, sandbox: 'none' },
       retention: {
         deliveriesDays: 7,
         chatTurnsDays: 90,
@@ -193,6 +193,11 @@ describe('loadConfig', () => {
     // As written, not lower-cased.
     expect(problemsOf({ DATABASE_CREATE: 'Yes' })).to.deep.equal(['DATABASE_CREATE: "Yes" is not true or false']);
     expect(problemsOf({ LOG_LEVEL: 'Loud' })[0]).to.match(/^LOG_LEVEL: "Loud" is not one of/);
+  });
+
+  it('takes JOB_SANDBOX none or bwrap, and refuses anything else naming the variable', () => {
+    expect(loadConfig({ JOB_SANDBOX: 'bwrap' }, '/srv/gw').jobs.sandbox).to.equal('bwrap');
+    expect(problemsOf({ JOB_SANDBOX: 'docker' })).to.deep.equal(['JOB_SANDBOX: "docker" is not one of none, bwrap']);
   });
 
   it('keeps JOB_TIMEOUT_SECONDS within what the task queue lets a job run (24 hours, less 10 minutes)', () => {

@@ -1,0 +1,282 @@
+import { expect } from 'chai';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { BwrapSandboxedShell, type BwrapSandboxPaths, checkBwrap, findBwrap } from '../../../src/adapters/shell/bwrap-sandboxed-shell.js';
+import { ChildProcessShellExecutor } from '../../../src/adapters/shell/child-process-shell-executor.js';
+import { SpawnerShellExecutor } from '../../../src/adapters/shell/spawner/spawner-shell-executor.js';
+import { loadConfig } from '../../../src/container/config.js';
+import { Gateway } from '../../../src/container/gateway.js';
+import { StartupError } from '../../../src/container/startup-error.js';
+import type { ShellExecutor, ShellOptions } from '../../../src/ports/shell-executor.js';
+import { Container } from 'inversify';
+import { AI_PROVIDERS } from '../../../src/adapters/ai/ai-providers.js';
+import { EnvironmentSecretStore } from '../../../src/adapters/secrets/environment-secret-store.js';
+import { BWRAP_SCRIPT } from '../../../src/adapters/shell/bwrap-sandboxed-shell.js';
+import { bindJobs } from '../../../src/container/bindings/job-bindings.js';
+import { TOKENS } from '../../../src/container/tokens.js';
+import type { Job, JobChange } from '../../../src/domain/jobs/job.js';
+import { describeShellExecutorContract } from '../../contract/shell-executor.contract.js';
+import { tempDir } from '../../support/gateway-process.js';
+
+/*
+ * JOB_SANDBOX=bwrap: the agents' commands in bubblewrap, with the real bwrap. The service's
+ * directories are made under /var/tmp, not /tmp: the sandbox's /tmp is a fresh tmpfs of its own,
+ * which would hide them whatever the sandbox did with DATA_DIR, HOME and the working directory.
+ */
+
+const BWRAP = findBwrap(process.env.PATH);
+const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+
+/** A service's directories as the gateway has them: DATA_DIR (admin socket, database, jobs repository, worktrees), HOME, its working directory. */
+const serviceLayout = (root: string): BwrapSandboxPaths & { readonly worktree: string } => {
+  const dataDir = join(root, 'data');
+  const layout = {
+    bwrap: BWRAP ?? 'bwrap',
+    dataDir,
+    serviceHome: join(root, 'home'),
+    serviceCwd: join(root, 'service'),
+    repoDir: join(dataDir, 'jobs-repo'),
+    worktree: join(dataDir, 'worktrees', 'job-1'),
+  };
+  for (const dir of [layout.serviceHome, layout.serviceCwd, layout.repoDir, layout.worktree, join(dataDir, 'pglite')]) mkdirSync(dir, { recursive: true });
+  return layout;
+};
+
+/** The processes whose environment holds `mark` (a variable given to one command only), wherever their PID namespace. */
+const runningWith = async (mark: string): Promise<number[]> => {
+  const found: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const environ = await readFile(`/proc/${entry}/environ`, 'latin1').catch(() => '');
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    const zombie = stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z';
+    if (environ.split('\0').includes(mark) && !zombie) found.push(Number(entry));
+  }
+  return found;
+};
+
+if (BWRAP === undefined) {
+  describe.skip('JOB_SANDBOX=bwrap: the agents’ commands in bubblewrap — pending: bwrap is not installed', () => undefined);
+} else {
+  describe('JOB_SANDBOX=bwrap: the agents’ commands in bubblewrap', () => {
+    const contractRoot = mkdtempSync('/var/tmp/agw-sandbox-contract-');
+    after(() => rmSync(contractRoot, { recursive: true, force: true }));
+    const contractPaths = serviceLayout(contractRoot);
+    let spawner: SpawnerShellExecutor;
+    describeShellExecutorContract(
+      'bubblewrap around a spawner process',
+      () => new BwrapSandboxedShell((spawner = new SpawnerShellExecutor()), contractPaths),
+      () => spawner.close(),
+      { ownPidNamespace: true },
+    );
+
+    describe('what a hostile agent can reach', () => {
+      let root: string;
+      let layout: ReturnType<typeof serviceLayout>;
+      let socket: Server;
+      let inner: ShellExecutor;
+      let shell: ShellExecutor;
+      let options: ShellOptions;
+      const run = async (command: string, env: Record<string, string> = {}) => shell.run(command, { ...options, env: { ...options.env, ...env } });
+
+      beforeEach(async () => {
+        root = mkdtempSync('/var/tmp/agw-sandbox-');
+        layout = serviceLayout(root);
+        // The embedded engine's admin socket, listening, and its database files.
+        socket = createServer((connection) => connection.end('admin\n'));
+        await new Promise<void>((resolve) => socket.listen(join(layout.dataDir, 'admin.sock'), resolve));
+        await writeFile(join(layout.dataDir, 'pglite', 'PG_VERSION'), '17\n');
+        await writeFile(join(layout.serviceHome!, '.git-credentials'), 'https://user:service-token@example.com\n');
+        await writeFile(join(layout.serviceCwd, '.env'), 'ADMIN_PASSWORD=service-secret\n');
+        await writeFile(join(layout.repoDir, 'HEAD'), 'ref: refs/heads/main\n');
+        inner = new ChildProcessShellExecutor();
+        shell = new BwrapSandboxedShell(inner, layout);
+        options = {
+          cwd: layout.worktree,
+          timeoutMs: 20_000,
+          env: { ...ENV, DATA: layout.dataDir, SERVICE_HOME: layout.serviceHome!, SERVICE_CWD: layout.serviceCwd, REPO: layout.repoDir },
+        };
+      });
+      afterEach(async () => {
+        await new Promise((resolve) => socket.close(resolve));
+        rmSync(root, { recursive: true, force: true });
+      });
+
+      it("cannot see DATA_DIR's admin socket or the embedded database's files", async () => {
+        const result = await run('ls -A "$DATA"; test -e "$DATA/admin.sock" && echo socket; test -e "$DATA/pglite/PG_VERSION" && echo database; echo end');
+        expect(result.exitCode).to.equal(0);
+        expect(result.output).not.to.contain('admin.sock').and.not.to.contain('socket').and.not.to.contain('database');
+        expect(result.output).to.contain('end');
+      });
+
+      it("cannot read the service HOME's credentials or the .env in its working directory", async () => {
+        const result = await run('cat "$SERVICE_HOME/.git-credentials" "$SERVICE_CWD/.env" 2>/dev/null; ls -A "$SERVICE_HOME" "$SERVICE_CWD"');
+        expect(result.output).not.to.contain('service-token').and.not.to.contain('service-secret').and.not.to.contain('.git-credentials');
+      });
+
+      it("cannot read the gateway's environment in /proc: the gateway is not in its PID namespace", async () => {
+        // Readable by a process of the service's user outside the sandbox.
+        expect(await readFile(`/proc/${process.pid}/environ`, 'latin1')).to.contain('PATH=');
+        const result = await run(`cat /proc/${process.pid}/environ >/dev/null 2>&1 && echo readable || echo unreadable; ls /proc | grep -c '^[0-9]'`);
+        const [readable, count] = result.output.trim().split('\n');
+        expect(readable).to.equal('unreadable');
+        // Its shell, ls and grep (and bwrap's own init): a handful, not the machine's processes.
+        expect(Number(count)).to.be.below(10);
+      });
+
+      it('can write its worktree and the jobs repository (inside DATA_DIR)', async () => {
+        const result = await run('echo work > made.txt && echo git > "$REPO/made.txt" && cat "$REPO/HEAD"');
+        expect(result).to.include({ exitCode: 0 });
+        expect(result.output).to.equal('ref: refs/heads/main\n');
+        expect(await readFile(join(layout.worktree, 'made.txt'), 'utf8')).to.equal('work\n');
+        expect(await readFile(join(layout.repoDir, 'made.txt'), 'utf8')).to.equal('git\n');
+      });
+
+      it('can commit with git in a worktree of the jobs repository', async () => {
+        const git = {
+          ...ENV,
+          GIT_AUTHOR_NAME: 'agent',
+          GIT_AUTHOR_EMAIL: 'agent@example.com',
+          GIT_COMMITTER_NAME: 'agent',
+          GIT_COMMITTER_EMAIL: 'agent@example.com',
+        };
+        rmSync(layout.repoDir, { recursive: true, force: true });
+        rmSync(layout.worktree, { recursive: true, force: true });
+        const setup = await inner.run(
+          'git init -q -b main "$REPO" && git -C "$REPO" commit -q --allow-empty -m first && git -C "$REPO" worktree add -q -b job "$WT" main',
+          {
+            ...options,
+            cwd: root,
+            env: { ...git, REPO: layout.repoDir, WT: layout.worktree },
+          },
+        );
+        expect(setup, setup.output).to.include({ exitCode: 0 });
+        const result = await run('echo change > change.txt && git add change.txt && git commit -q -m change && git log --format=%s', git);
+        expect(result, result.output).to.include({ exitCode: 0 });
+        expect(result.output).to.equal('change\nfirst\n');
+      });
+
+      it('leaves no process behind: one started with setsid is gone when the command ends', async () => {
+        const mark = `AGW_SANDBOX_RUN=${process.pid}-setsid`;
+        // The command ends once its setsid child is seen running (it wrote `started`).
+        const result = await run(
+          "setsid sh -c 'echo started > started; sleep 60; touch marker' & while [ ! -s started ]; do sleep 0.01; done; echo child started",
+          { AGW_SANDBOX_RUN: mark.split('=')[1]! },
+        );
+        expect(result).to.include({ exitCode: 0 });
+        expect(result.output).to.contain('child started');
+        // The PID namespace ended with bwrap, before the run resolved: nothing of it is left.
+        const left = await runningWith(mark);
+        for (const pid of left) process.kill(pid, 'SIGKILL');
+        expect(left, 'processes of the command still running').to.deep.equal([]);
+      });
+
+      it('runs a command full of shell metacharacters and quotes exactly as it would without the sandbox', async () => {
+        const command = [
+          `printf '%s|' "a  b" 'c'"'"'d' "\\$HOME" '$(touch pwned)' \`echo bq\` $((6*7)) ünï 🎉; echo`,
+          'x=\'$(echo no) `echo no` ; | &&\'; echo "$x"; echo "$0" "$#"',
+          "for i in 1 2; do printf '<%s>' \"$i\"; done; echo; cat <<'EOF'\n$nothing here\\n\nEOF",
+          '(exit 4) || echo "status $?"; echo err >&2; env | sort; exit 3',
+        ].join('\n');
+        const env = { GIVEN: 'line one\nline two $(touch pwned) \'q\' "d" \\ ünï' };
+        const without = await inner.run(command, { ...options, env: { ...options.env, ...env } });
+        const within = await run(command, env);
+        expect(within.output).to.equal(without.output);
+        expect(within.exitCode).to.equal(3);
+        expect(without.exitCode).to.equal(3);
+        expect(within.output).not.to.contain('AGW_SB_');
+        expect(await readdir(layout.worktree)).to.deep.equal([]);
+      });
+    });
+
+    describe('the binding (JOB_SANDBOX=bwrap, JOB_AGENT_COMMAND)', () => {
+      it("sandboxes the agent's command and only it: the runner's own git commands run as before", async () => {
+        const root = mkdtempSync('/var/tmp/agw-sandbox-binding-');
+        try {
+          const dataDir = join(root, 'data');
+          mkdirSync(join(dataDir, 'pglite'), { recursive: true });
+          await writeFile(join(dataDir, 'pglite', 'PG_VERSION'), '17\n');
+          const config = loadConfig(
+            { DATA_DIR: dataDir, JOB_SANDBOX: 'bwrap', JOB_AGENT_COMMAND: `ls -A ${dataDir}/pglite; echo "processes: $(ls /proc | grep -c '^[0-9]')"` },
+            root,
+          );
+          const scripts: string[] = [];
+          const real = new ChildProcessShellExecutor();
+          const c = new Container();
+          c.bind(TOKENS.ShellExecutor).toConstantValue({
+            run: (command: string, options: ShellOptions) => (scripts.push(command), real.run(command, options)),
+          });
+          c.bind(TOKENS.SecretStore).toConstantValue(new EnvironmentSecretStore({}, AI_PROVIDERS));
+          bindJobs(c, config);
+          const runner = await c.getAsync(TOKENS.JobRunner);
+          const id = '40000000-0000-4000-8000-0000000000b1';
+          const job = {
+            id,
+            job: 'Look around',
+            status: 'running',
+            source: { kind: 'api' },
+            llmProvider: null,
+            llmModel: null,
+            branch: `job/${id}`,
+          } as unknown as Job;
+          const changes: JobChange[] = [];
+          await runner.run(job, async (change) => void changes.push(change), new AbortController().signal);
+          const finished = changes.at(-1)!;
+          expect(finished.status, String(finished.log)).to.equal('succeeded');
+          // The database's files are not there; a handful of processes, not the machine's.
+          expect(finished.log).not.to.contain('PG_VERSION');
+          expect(Number(/processes: (\d+)/.exec(finished.log ?? '')?.[1])).to.be.below(10);
+          expect(scripts.filter((script) => script === BWRAP_SCRIPT)).to.have.lengthOf(1);
+          expect(scripts.filter((script) => script !== BWRAP_SCRIPT).length).to.be.above(0);
+        } finally {
+          rmSync(root, { recursive: true, force: true });
+        }
+      });
+    });
+
+    describe('the start-up check', () => {
+      it('passes where bwrap can build a sandbox', async () => {
+        expect(await checkBwrap(BWRAP)).to.equal(undefined);
+      });
+
+      it('says bwrap is not installed when there is none on PATH', async () => {
+        const dir = await tempDir('no-bwrap');
+        expect(findBwrap(dir)).to.equal(undefined);
+        expect(await checkBwrap(findBwrap(dir))).to.equal('bwrap (Debian package bubblewrap) is not installed: no bwrap on PATH');
+      });
+
+      it('says what failed when bwrap cannot build a sandbox', async () => {
+        const dir = await tempDir('failing-bwrap');
+        await mkdir(join(dir, 'bin'));
+        await writeFile(join(dir, 'bin', 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
+        const problem = await checkBwrap(findBwrap(join(dir, 'bin')));
+        expect(problem)
+          .to.contain(join(dir, 'bin', 'bwrap'))
+          .and.to.contain('No permissions to create new namespace');
+      });
+
+      it('refuses to start the gateway with JOB_SANDBOX=bwrap when bwrap is missing, naming JOB_SANDBOX', async () => {
+        const dataDir = await tempDir('sandbox-start');
+        const config = loadConfig({ DATA_DIR: dataDir, JOB_SANDBOX: 'bwrap', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' }, dataDir);
+        const path = process.env.PATH;
+        process.env.PATH = await tempDir('no-bwrap-path');
+        let error: unknown;
+        try {
+          await Gateway.start(config).catch((e: unknown) => (error = e));
+        } finally {
+          process.env.PATH = path;
+        }
+        expect(error).to.be.instanceOf(StartupError);
+        expect((error as Error).message).to.equal('JOB_SANDBOX: bwrap (Debian package bubblewrap) is not installed: no bwrap on PATH');
+      });
+
+      it('refuses a JOB_SANDBOX that is neither none nor bwrap, naming the variable', () => {
+        expect(() => loadConfig({ JOB_SANDBOX: 'docker' }, '/srv/gw')).to.throw(/JOB_SANDBOX: "docker" is not one of none, bwrap/);
+        expect(loadConfig({}, '/srv/gw').jobs.sandbox).to.equal('none');
+        expect(loadConfig({ JOB_SANDBOX: 'BWRAP' }, '/srv/gw').jobs.sandbox).to.equal('bwrap');
+      });
+    });
+  });
+}
