@@ -1,9 +1,10 @@
-import { constants, existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Job } from '../../domain/jobs/job.js';
 import type { JobReport, JobRunner } from '../../ports/job-runner.js';
 import type { ShellExecutor, ShellRun } from '../../ports/shell-executor.js';
+import { readAtMost, writeRegular } from './bounded-file.js';
 import type { WorktreeAgent } from './worktree-agent.js';
 
 const IDENTITY = ['-c', 'user.name=Agent Gateway', '-c', 'user.email=agent-gateway@localhost'];
@@ -72,6 +73,10 @@ const LISTING_END = 'agw-listing-end';
 const GIT_TIMEOUT_MS = 10 * 60_000;
 const LOG_LIMIT = 64 * 1024;
 const SUMMARY_LIMIT = 500;
+/** How much of the agent's `summary.md` is read: the summary kept is its first SUMMARY_LIMIT characters, trimmed. */
+const SUMMARY_READ_LIMIT = 64 * 1024;
+/** The environment variable the commit message reaches git's standard input by (never its command line: see #commit). */
+const MESSAGE_VARIABLE = 'AGW_GIT_MESSAGE';
 
 export interface LocalJobRunnerSettings {
   /** The repository jobs work on; created (empty, branch main) when it does not exist. */
@@ -101,7 +106,23 @@ export class LocalJobRunner implements JobRunner {
     private readonly shell: ShellExecutor,
   ) {}
 
+  /**
+   * An error it throws is redacted of the job's secrets as its log is (WorktreeAgent.redact): the
+   * caller logs it, stores it as the job's error and shows it in the chat notice, and parts of it
+   * are the agent's choosing (the names of git settings it made, the paths of files it made).
+   */
   async run(job: Job, report: JobReport, signal: AbortSignal): Promise<void> {
+    try {
+      await this.#runJob(job, report, signal);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const redacted = this.agent.redact(message);
+      // Not wrapped, nor given a cause (which a logger would print whole), when there is nothing to hide.
+      throw redacted === message && error instanceof Error ? error : new Error(redacted);
+    }
+  }
+
+  async #runJob(job: Job, report: JobReport, signal: AbortSignal): Promise<void> {
     const dir = join(this.settings.worktreesDir, job.id);
     await this.#exclusive(async () => {
       await this.#ensureRepository();
@@ -124,18 +145,19 @@ export class LocalJobRunner implements JobRunner {
       if ((await this.#git(dir, ['reset', '--hard', '-q'])) && (await this.#hasLfsFiles(dir))) await this.#git(dir, ['-c', 'alias.lfs=', 'lfs', 'checkout']);
       const logDir = join(dir, 'logs', job.id);
       await mkdir(logDir, { recursive: true });
-      await writeFile(
+      await writeRegular(
         join(logDir, 'job.md'),
         `# Job ${job.id}\n\nProvider: ${job.llmProvider ?? 'default'}\nModel: ${job.llmModel ?? 'default'}\n\n${job.job}\n`,
+        { label: `logs/${job.id}/job.md` },
       );
       const result = await this.agent.run(job, dir, signal);
       const log = result.log.slice(-LOG_LIMIT);
       // The agent may have left a link in its place (to a file of the service's): replaced, not followed.
       await rm(join(logDir, 'agent.log'), { force: true });
-      await writeFile(join(logDir, 'agent.log'), log, { flag: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW });
+      await writeRegular(join(logDir, 'agent.log'), log, { label: `logs/${job.id}/agent.log`, exclusive: true });
       const summary = await this.#summary(logDir, log);
       await this.#git(dir, [...IDENTITY, 'add', '-A']);
-      await this.#git(dir, [...IDENTITY, 'commit', '--no-verify', '-q', '--allow-empty', '-m', `job ${job.id}: ${firstLine(job.job)}`, '-m', summary ?? '']);
+      await this.#commit(dir, summary === null ? `job ${job.id}: ${firstLine(job.job)}` : `job ${job.id}: ${firstLine(job.job)}\n\n${summary}`);
       // Stopped (cancelled, or the service stopping): what the agent did until then is kept; the
       // status is not ours to say — a cancelled job stays cancelled, an interrupted one is failed by RunJob.
       if (result.aborted) return await report({ summary, log });
@@ -174,9 +196,11 @@ export class LocalJobRunner implements JobRunner {
    */
   async #summary(logDir: string, log: string): Promise<string | null> {
     // Not through a link the agent made (summary.md → /proc/<service>/environ would put the
-    // service's environment in the job's summary and commit): such a summary is not read.
-    const file = await readFile(join(logDir, 'summary.md'), { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW }).catch(() => undefined);
-    const written = file === undefined ? undefined : this.agent.redact(file);
+    // service's environment in the job's summary and commit), nor from a FIFO (its open would
+    // block a threadpool thread of the service's for good) or a device, nor more than its start
+    // (bounded-file.ts): such a summary is not read, the log's last line is the summary.
+    const file = await readAtMost(join(logDir, 'summary.md'), SUMMARY_READ_LIMIT).catch(() => undefined);
+    const written = file === undefined ? undefined : this.agent.redact(file.text);
     const text =
       written?.trim() ||
       log
@@ -210,6 +234,19 @@ export class LocalJobRunner implements JobRunner {
   }
 
   /**
+   * Commits what was added, with `message` (the job's first line, from outside the service, and
+   * the agent's summary) on git's standard input (`-F -`): a command line (`-m <message>`) is
+   * anyone's to read on this host (`ps`, /proc/<pid>/cmdline); an environment is only its user's.
+   * The message goes by a variable to `printf`, a builtin of the shell: no program's argv holds it.
+   */
+  async #commit(dir: string, message: string): Promise<void> {
+    await this.#git(dir, [...IDENTITY, 'commit', '--no-verify', '-q', '--allow-empty', '-F', '-'], {
+      env: { [MESSAGE_VARIABLE]: message },
+      script: (git) => `printf '%s\n' "$${MESSAGE_VARIABLE}" | ${git}`,
+    });
+  }
+
+  /**
    * Whether a file of the worktree `dir` is given Git LFS's filter (`filter=lfs` in its attributes);
    * reads attributes only, runs no filter. Each file listed ends in a NUL (`-z`): a warning of git's
    * on stderr (the output holds both) lists none.
@@ -222,16 +259,21 @@ export class LocalJobRunner implements JobRunner {
 
   /**
    * Runs `git -C <dir> <args>`; fails with git's output when git does. Every argument (a branch,
-   * a path, the job's text in a commit message) reaches git as an environment variable the
-   * command line only names, never as shell code. git gets a minimal environment (`PATH`, `HOME`,
+   * a path) reaches git as an environment variable the command line only names, never as shell
+   * code; `input` gives more variables and the script around git (#commit: the message on its
+   * standard input, never in its arguments, which any user of the host can read). git gets a minimal environment (`PATH`, `HOME`,
    * `LANG`): none of the service's own variables reach it. No program the repository's config
    * names runs (NO_AGENT_PROGRAMS, filterOverrides). git's output in the error is redacted of the
    * job's secrets (the error is stored on the job and shown in its chat notice), as the agent's log is.
    * Resolves to whether Git LFS was kept for the command (filterOverrides).
    */
-  async #git(dir: string, args: readonly string[]): Promise<boolean> {
+  async #git(
+    dir: string,
+    args: readonly string[],
+    input?: { readonly env: Record<string, string>; readonly script: (git: string) => string },
+  ): Promise<boolean> {
     const filters = await this.#filterOverrides(dir);
-    const result = await this.#run(dir, [...NO_AGENT_PROGRAMS, ...filters.settings, ...args]);
+    const result = await this.#run(dir, [...NO_AGENT_PROGRAMS, ...filters.settings, ...args], input?.script, input?.env);
     if (result.exitCode !== 0) throw this.#failure(args.filter((arg) => !IDENTITY.includes(arg) && !arg.startsWith('alias.') && arg !== '-c')[0] ?? '', result);
     return filters.lfsKept;
   }
@@ -328,9 +370,10 @@ export class LocalJobRunner implements JobRunner {
   }
 
   /** Runs `script(git)` (by default `exec git`), `git` the command line of `git -C <dir> <args>`, each value passed as a variable. */
-  #run(dir: string, args: readonly string[], script = (git: string): string => `exec ${git}`): Promise<ShellRun> {
+  #run(dir: string, args: readonly string[], script = (git: string): string => `exec ${git}`, extra: Record<string, string> = {}): Promise<ShellRun> {
     const values = [dir, ...args];
     const env: Record<string, string> = {
+      ...extra,
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? '/tmp',
       LANG: process.env.LANG ?? 'C.UTF-8',

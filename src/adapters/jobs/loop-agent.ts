@@ -1,5 +1,4 @@
-import { constants } from 'node:fs';
-import { mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Job } from '../../domain/jobs/job.js';
 import { redactSecrets, redactSecretsDeep } from '../../domain/jobs/redact-secrets.js';
@@ -7,6 +6,7 @@ import type { AiClient, AiTool } from '../../ports/ai-client.js';
 import type { SecretStore } from '../../ports/secret-store.js';
 import type { ShellExecutor } from '../../ports/shell-executor.js';
 import { agentEnvironment } from './agent-variables.js';
+import { NotRegularFile, readAtMost, writeRegular } from './bounded-file.js';
 import type { AgentOutcome, WorktreeAgent } from './worktree-agent.js';
 
 const READ_LIMIT = 100 * 1024;
@@ -33,9 +33,6 @@ class OutsideWorktree extends Error {}
  * `AGENT_*` variables; everything a tool returns to the model (output, file contents,
  * listings, errors) and the job's log are redacted of the secrets the model must not read.
  */
-/** Create or replace a file, refusing (ELOOP) when the path's last part is a symbolic link. */
-const WRITE_NOT_THROUGH_LINK = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
-
 export class LoopAgent implements WorktreeAgent {
   constructor(
     private readonly ai: AiClient,
@@ -125,7 +122,10 @@ export class LoopAgent implements WorktreeAgent {
         name: 'read_file',
         description: 'Read a text file of the repository.',
         parameters: path,
-        execute: guarded('read_file', async ({ path: p }) => (await readFile(await inside(p), 'utf8')).slice(0, READ_LIMIT)),
+        // The file where its links lead (checked inside above), opened as a regular file only and
+        // read up to the limit (bounded-file.ts): a FIFO the agent made would otherwise block a
+        // threadpool thread of the service's for good, and a huge file be read whole.
+        execute: guarded('read_file', async ({ path: p }) => (await readAtMost(await realpath(await inside(p)), READ_LIMIT, String(p))).text),
       },
       {
         name: 'write_file',
@@ -136,8 +136,11 @@ export class LoopAgent implements WorktreeAgent {
           await mkdir(dirname(target), { recursive: true });
           // Not through a link: one whose target does not exist yet passed the check above (the
           // check reads what exists), and writing would create its target wherever it points.
-          await writeFile(target, String(content ?? ''), { flag: WRITE_NOT_THROUGH_LINK }).catch((error: NodeJS.ErrnoException) => {
-            throw error.code === 'ELOOP' ? new OutsideWorktree(`${String(p)} is a symbolic link; write_file does not write through links`) : error;
+          // Nor into a FIFO, a device or a directory: written as a regular file only (bounded-file.ts).
+          await writeRegular(target, String(content ?? ''), { label: String(p) }).catch((error: unknown) => {
+            throw error instanceof NotRegularFile && error.what === 'a symbolic link'
+              ? new OutsideWorktree(`${String(p)} is a symbolic link; write_file does not write through links`)
+              : error;
           });
           return { written: relative(root, target) };
         }),

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { CommandAgent } from '../../../src/adapters/jobs/command-agent.js';
 import { LocalJobRunner } from '../../../src/adapters/jobs/local-job-runner.js';
 import { LoopAgent } from '../../../src/adapters/jobs/loop-agent.js';
@@ -160,6 +160,54 @@ describe('agent job secrets', function () {
       expect(git(`${root}/repo`, 'log', '-1', '--format=%B', theJob.branch))
         .to.contain('[redacted AGENT_DEPLOY_TOKEN]')
         .and.not.to.contain('7c1e');
+    });
+
+    it("keeps the job's text and its summary off git's command line: the commit message goes by standard input", async () => {
+      const root = await dir();
+      // git, found through PATH by the runner, wrapped by a script that records each command line.
+      const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+      const shim = `${root}/bin`;
+      await mkdir(shim);
+      await writeFile(`${shim}/git`, `#!/bin/sh\nprintf '%s ' "$@" >> '${root}/argv.txt'\necho >> '${root}/argv.txt'\nexec '${realGit}' "$@"\n`);
+      await chmod(`${shim}/git`, 0o755);
+      const path = process.env.PATH;
+      process.env.PATH = `${shim}:${path}`;
+      try {
+        const agent = new CommandAgent(
+          'echo "summary-marker-41f0 of the work" > "logs/$JOB_ID/summary.md"',
+          10_000,
+          new ChildProcessShellExecutor(),
+          secrets(),
+        );
+        const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, agent, new ChildProcessShellExecutor());
+        const theJob = job('Prompt-marker-9d2c: deploy the thing');
+        const reports: JobChange[] = [];
+        await runner.run(theJob, async (change) => void reports.push(change), new AbortController().signal);
+        expect(reports.at(-1)).to.include({ status: 'succeeded' });
+        expect(git(`${root}/repo`, 'log', '-1', '--format=%B', theJob.branch)).to.equal(
+          `job ${theJob.id}: Prompt-marker-9d2c: deploy the thing\n\nsummary-marker-41f0 of the work\n\n`,
+        );
+        const argv = await readFile(`${root}/argv.txt`, 'utf8');
+        expect(argv).to.contain(' commit ');
+        expect(argv).not.to.contain('marker');
+      } finally {
+        process.env.PATH = path;
+      }
+    });
+
+    it("redacts a secret from an error of the runner's own (a git setting named by the agent)", async () => {
+      const root = await dir();
+      const agent = new CommandAgent('git config "hook.$AGENT_DEPLOY_TOKEN.command" true', 10_000, new ChildProcessShellExecutor(), secrets());
+      const runner = new LocalJobRunner({ repoDir: `${root}/repo`, worktreesDir: `${root}/worktrees` }, agent, new ChildProcessShellExecutor());
+      const failure = await runner
+        .run(job('Hook'), async () => undefined, new AbortController().signal)
+        .then(
+          () => null,
+          (error: Error) => error,
+        );
+      expect(failure?.message).to.contain('git config defines hooks (hook.[redacted AGENT_DEPLOY_TOKEN].command)');
+      expect(failure?.message).not.to.contain('7c1e');
+      expect(failure?.stack).not.to.contain('7c1e');
     });
 
     it('redacts a hidden value the log was cut through: a long log keeps its end, and may begin inside a value', async () => {
