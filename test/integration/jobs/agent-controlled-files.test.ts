@@ -9,10 +9,11 @@ import { LocalJobRunner } from '../../../src/adapters/jobs/local-job-runner.js';
 import { LoopAgent } from '../../../src/adapters/jobs/loop-agent.js';
 import { EnvironmentSecretStore } from '../../../src/adapters/secrets/environment-secret-store.js';
 import { ChildProcessShellExecutor } from '../../../src/adapters/shell/child-process-shell-executor.js';
-import type { Job, JobChange } from '../../../src/domain/jobs/job.js';
+import type { JobChange } from '../../../src/domain/jobs/job.js';
 import { AI_PROVIDERS } from '../../../src/adapters/ai/ai-providers.js';
 import { ScriptedAiClient } from '../../fakes/scripted-ai-client.js';
 import { tempDir } from '../../support/gateway-process.js';
+import { contractJob } from '../../contract/job-runner.contract.js';
 
 /**
  * Files of the job's worktree are the agent's: a FIFO it made there must not stall the service
@@ -20,27 +21,8 @@ import { tempDir } from '../../support/gateway-process.js';
  * share), nor a huge file be read whole (review M1).
  */
 
-let counter = 0;
-const job = (prompt: string): Job => {
-  counter++;
-  const id = `60000000-0000-4000-8000-${String(counter).padStart(12, '0')}`;
-  return {
-    id,
-    job: prompt,
-    status: 'running',
-    source: { kind: 'api' },
-    llmProvider: 'openai',
-    llmModel: 'gpt-test',
-    branch: `job/${id}`,
-    prUrl: null,
-    runUrl: null,
-    summary: null,
-    error: null,
-    log: null,
-    createdAt: new Date(),
-    updatedAt: new Date(),
-  };
-};
+/** A running job of the API (contractJob: unique ids across the test run). */
+const job = contractJob;
 
 /** `work`, or a failure naming `what` when it has not settled within `ms`. */
 const within = <T>(ms: number, what: string, work: Promise<T>): Promise<T> => {

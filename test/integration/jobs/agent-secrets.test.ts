@@ -6,10 +6,11 @@ import { LocalJobRunner } from '../../../src/adapters/jobs/local-job-runner.js';
 import { LoopAgent } from '../../../src/adapters/jobs/loop-agent.js';
 import { EnvironmentSecretStore } from '../../../src/adapters/secrets/environment-secret-store.js';
 import { ChildProcessShellExecutor } from '../../../src/adapters/shell/child-process-shell-executor.js';
-import type { Job, JobChange } from '../../../src/domain/jobs/job.js';
+import type { JobChange } from '../../../src/domain/jobs/job.js';
 import { ScriptedAiClient } from '../../fakes/scripted-ai-client.js';
 import { tempDir } from '../../support/gateway-process.js';
 import { AI_PROVIDERS } from '../../../src/adapters/ai/ai-providers.js';
+import { contractJob } from '../../contract/job-runner.contract.js';
 
 /**
  * The secrets split of agent jobs (docs/jobs.md): AGENT_* reach the job's processes but never
@@ -26,27 +27,8 @@ const secrets = () =>
     AI_PROVIDERS,
   );
 
-let counter = 0;
-const job = (prompt: string): Job => {
-  counter++;
-  const id = `50000000-0000-4000-8000-${String(counter).padStart(12, '0')}`;
-  return {
-    id,
-    job: prompt,
-    status: 'running',
-    source: { kind: 'api' },
-    llmProvider: 'openai',
-    llmModel: 'gpt-test',
-    branch: `job/${id}`,
-    prUrl: null,
-    runUrl: null,
-    summary: null,
-    error: null,
-    log: null,
-    createdAt: new Date(),
-    updatedAt: new Date(),
-  };
-};
+/** A running job of the API (contractJob: unique ids across the test run). */
+const job = contractJob;
 
 const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
 
