@@ -39,21 +39,28 @@ export const compileGlobs = (globs: readonly string[]): PathGlobs =>
   });
 
 /**
- * One segment against a pattern of literal characters, `*` and `?`: greedy, going back only to
- * the last `*` (any earlier one can never need to take more), so at most pattern × text steps,
- * and about text steps for the usual patterns.
+ * A pattern of `length` units against a text of `textLength` units, where `isStar(p)` units match
+ * any run of units (none included) and `matches(p, t)` says whether unit `p` takes unit `t`:
+ * greedy, going back only to the last star (an earlier one can never need to take more), so at
+ * most pattern × text steps, and about text steps for the usual patterns. Each step is counted.
  */
-const segmentMatches = (pattern: readonly string[], text: readonly string[], steps: MatchSteps): boolean => {
+const wildcardWalk = (
+  length: number,
+  textLength: number,
+  isStar: (p: number) => boolean,
+  matches: (p: number, t: number) => boolean,
+  steps: MatchSteps,
+): boolean => {
   let p = 0;
   let t = 0;
   let star = -1;
   let resume = 0;
-  while (t < text.length) {
+  while (t < textLength) {
     steps.count++;
-    if (p < pattern.length && pattern[p] === '*') {
+    if (p < length && isStar(p)) {
       star = p++;
       resume = t;
-    } else if (p < pattern.length && (pattern[p] === '?' || pattern[p] === text[t])) {
+    } else if (p < length && matches(p, t)) {
       p++;
       t++;
     } else if (star >= 0) {
@@ -61,37 +68,35 @@ const segmentMatches = (pattern: readonly string[], text: readonly string[], ste
       t = ++resume;
     } else return false;
   }
-  while (p < pattern.length && pattern[p] === '*') p++;
-  return p === pattern.length;
+  while (p < length && isStar(p)) p++;
+  return p === length;
 };
 
+/** One segment against a pattern of literal characters, `*` and `?` (one character). */
+const segmentMatches = (pattern: readonly string[], text: readonly string[], steps: MatchSteps): boolean =>
+  wildcardWalk(
+    pattern.length,
+    text.length,
+    (p) => pattern[p] === '*',
+    (p, t) => pattern[p] === '?' || pattern[p] === text[t],
+    steps,
+  );
+
 /**
- * Whether `glob` allows `path`: the same greedy walk over path segments, `**` standing for `*`
- * and a segment for a character, so the work grows with the path's length times the glob's
- * segments at most, never exponentially (a regular expression with several `**` could).
+ * Whether `glob` allows `path`: the same walk over path segments, `**` standing for `*` and a
+ * segment for a character, so the work grows with the path's length times the glob's segments
+ * at most, never exponentially (a regular expression with several `**` could).
  */
 export const globMatches = (glob: PathGlob, path: string, steps: MatchSteps = { count: 0 }): boolean => {
   const pattern = glob.segments;
   const text = path.split('/').map((segment) => Array.from(segment));
-  let p = 0;
-  let t = 0;
-  let star = -1;
-  let resume = 0;
-  while (t < text.length) {
-    steps.count++;
-    if (p < pattern.length && pattern[p][0] === ANY) {
-      star = p++;
-      resume = t;
-    } else if (p < pattern.length && segmentMatches(pattern[p], text[t], steps)) {
-      p++;
-      t++;
-    } else if (star >= 0) {
-      p = star + 1;
-      t = ++resume;
-    } else return false;
-  }
-  while (p < pattern.length && pattern[p][0] === ANY) p++;
-  return p === pattern.length;
+  return wildcardWalk(
+    pattern.length,
+    text.length,
+    (p) => pattern[p][0] === ANY,
+    (p, t) => segmentMatches(pattern[p], text[t], steps),
+    steps,
+  );
 };
 
 /** The paths no glob allows, in the given order. */
