@@ -747,6 +747,18 @@ describe('GithubActionsJobRunner against GitHub REST faked with nock', () => {
       .query(true)
       .reply(200, { total_count: 1, workflow_runs: [run(4, 'skipped')] });
     expect(await runner.poll(job)).to.equal(null);
+    // One on the agent's own commit, still running (it will skip): not the job's run either.
+    nock('https://api.github.test')
+      .get('/repos/acme/app/actions/workflows/agent-job.yml/runs')
+      .query(true)
+      .reply(200, {
+        total_count: 2,
+        workflow_runs: [
+          { ...run(6, 'skipped'), status: 'in_progress', conclusion: null, head_commit: { message: `job ${job.id}: agent work [agent-done]` } },
+          { ...run(5, 'success'), status: 'in_progress', conclusion: null, head_commit: { message: `job ${job.id}: start` } },
+        ],
+      });
+    expect(await runner.poll(job)).to.deep.equal({ runUrl: 'https://github.test/acme/app/actions/runs/5' });
   });
 
   it("stops the job's workflow run when the job is cancelled, and leaves a completed one alone", async () => {

@@ -7,16 +7,24 @@ interface WorkflowRun {
   readonly status: string;
   readonly conclusion: string | null;
   readonly html_url: string;
+  readonly head_commit?: { readonly message?: string | null } | null;
 }
 
 /** How many of the branch's newest runs `poll` looks through for one that is not skipped. */
 const RUNS_LOOKED_AT = 10;
 
+/** What the template's publish job writes in the message of the agent's commit; a run on it skips (docs/templates/agent-job.yml). */
+const AGENT_DONE = '[agent-done]';
+
 /**
- * A run whose jobs all skipped (conclusion `skipped`): started by a push after the agent's work
- * (docs/templates/agent-job.yml skips a run on an `[agent-done]` commit), it is no news of the job.
+ * A run that is no news of the job: one on the agent's own commit (`[agent-done]` in its message:
+ * the template skips all its jobs there), started by the publish job's push when its token starts
+ * workflows — from its first event on, before it ends; and any run whose jobs all skipped
+ * (conclusion `skipped`). Taken for the job's run, it would mark the job failed, or be the run a
+ * cancel stops while the real one goes on.
  */
-export const isSkippedRun = (run: { readonly status?: string | null; readonly conclusion: string | null }): boolean => run.conclusion === 'skipped';
+export const isSkippedRun = (run: { readonly conclusion: string | null; readonly headCommitMessage?: string | null }): boolean =>
+  run.conclusion === 'skipped' || (run.headCommitMessage ?? '').includes(AGENT_DONE);
 
 /** A finished workflow run's conclusion as a job status. */
 export const statusOfConclusion = (conclusion: string | null): JobChange['status'] =>
@@ -111,6 +119,6 @@ export class GithubActionsJobRunner implements JobRunner {
       'GET',
       `/actions/workflows/${encodeURIComponent(this.workflow)}/runs?branch=${encodeURIComponent(job.branch)}&event=push&per_page=${RUNS_LOOKED_AT}`,
     );
-    return runs.find((run) => !isSkippedRun(run));
+    return runs.find((run) => !isSkippedRun({ conclusion: run.conclusion, headCommitMessage: run.head_commit?.message }));
   }
 }

@@ -54,13 +54,12 @@ export class GithubEvents implements CodehostEvents {
       if (!jobId || !inJobsRepository(payload, this.repo, { of: field(payload, 'workflow_run', 'head_repository', 'full_name') })) return null;
       if (!this.#isAgentWorkflow(text(field(payload, 'workflow_run', 'path')))) return null;
       const runUrl = text(field(payload, 'workflow_run', 'html_url')) ?? null;
-      if (action === 'completed') {
-        const conclusion = text(field(payload, 'workflow_run', 'conclusion')) ?? null;
-        // A run whose jobs all skipped (a push after the agent's work) is no news: taken as the
-        // job's outcome it would mark it failed, and a finished job keeps its outcome.
-        if (isSkippedRun({ conclusion })) return null;
-        return { jobId, change: { runUrl, status: statusOfConclusion(conclusion) } };
-      }
+      const conclusion = action === 'completed' ? (text(field(payload, 'workflow_run', 'conclusion')) ?? null) : null;
+      // A run on the agent's own commit, or whose jobs all skipped (a push after the agent's work),
+      // is no news from its first event: taken as the job's, its end would mark the job failed (and
+      // a finished job keeps its outcome), and its page would replace the real run's.
+      if (isSkippedRun({ conclusion, headCommitMessage: text(field(payload, 'workflow_run', 'head_commit', 'message')) })) return null;
+      if (action === 'completed') return { jobId, change: { runUrl, status: statusOfConclusion(conclusion) } };
       return { jobId, change: { runUrl, status: 'running' } };
     }
     if (event === 'check_suite') {
