@@ -19,10 +19,12 @@ export const SUMMARY_PROMPT = 2000;
  * spaces (no-break, em, ideographic…: a run of them pushes a line's end out of sight, or makes a
  * wrapped line look like one the gateway wrote), the Hangul fillers, the braille blank, and the
  * invisible marks (combining grapheme joiner, Khmer inherent vowels, Mongolian variation
- * selectors). Emoji variation selectors are kept: they only choose how an emoji looks.
+ * selectors), and the variation selectors, which can carry a hidden text of their own, one byte
+ * each (all of U+FE00–FE0D and U+E0100–E01EF; U+FE0E and U+FE0F, which choose how an emoji looks,
+ * are kept alone after a character, escaped in a run).
  */
 const UNSHOWN =
-  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u3164\uFFA0\u2800]|\u034F|\u17B4|\u17B5|\u180B|\u180C|\u180D/gu;
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u3164\uFFA0\u2800]|\u034F|\u17B4|\u17B5|\u180B|\u180C|\u180D|[\uFE00-\uFE0D]|[\u{E0100}-\u{E01EF}]|(?<=[\uFE00-\uFE0F\u{E0100}-\u{E01EF}])[\uFE0E\uFE0F]/gu;
 
 /** One unshown character as an escape: JSON's where it has one (`\n`, `\r`, `\t`), else `\uXXXX` per UTF-16 unit. */
 const escaped = (char: string): string => {

@@ -54,6 +54,10 @@ describe('approvalSummary', () => {
       for (const blank of blanks) expect(summary, `${name}: U+${blank.codePointAt(0)!.toString(16)}`).not.to.contain(blank);
       expect(summary, name).to.contain('\\u00a0');
     }
+    // A text hidden in variation selectors (one byte each, after a visible character) shows as escapes.
+    const smuggled = `ok${String.fromCodePoint(0xe0100 + 0x72, 0xe0100 + 0x6d)}\uFE01\uFE0F\uFE0F`;
+    const hidden = approvalSummary({ type: 'agent', job: '{{body.text}}' } as TriggerAction, snapshotRequest({ text: smuggled }, {}, {}));
+    expect(hidden).to.contain('ok\\udb40\\udd72\\udb40\\udd6d\\ufe01\\ufe0f\\ufe0f');
     // The space itself, the tab (in a prompt) and an emoji's variation selector stay as they are.
     const kept = approvalSummary({ type: 'agent', job: '{{body.text}}' } as TriggerAction, snapshotRequest({ text: 'a b\tc ❤\uFE0F' }, {}, {}));
     expect(kept).to.contain('a b\tc ❤\uFE0F');
