@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, mkdir, readdir, realpath, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { Job } from '../../domain/jobs/job.js';
 import type { JobReport, JobRunner } from '../../ports/job-runner.js';
 import type { ShellExecutor, ShellRun } from '../../ports/shell-executor.js';
@@ -94,6 +94,12 @@ export class LocalJobRunner implements JobRunner {
   readonly kind = 'local';
   /** Repository-wide git operations (worktree add/remove) one at a time: git locks them. */
   #repositoryLock: Promise<unknown> = Promise.resolve();
+  /**
+   * The git directories of each running job's worktree (by its directory), recorded when the
+   * worktree is made, before its agent runs: every later git command of the runner's in that
+   * worktree is given them (#run), never reads them from the worktree again (sandbox review H1).
+   */
+  readonly #worktreeGit = new Map<string, { readonly gitDir: string; readonly commonDir: string }>();
 
   /**
    * `shell` runs the runner's own git commands: in the service the spawner process
@@ -131,6 +137,7 @@ export class LocalJobRunner implements JobRunner {
       await this.#git(this.settings.repoDir, ['worktree', 'prune']);
       // Not checked out here: see below.
       await this.#git(this.settings.repoDir, ['worktree', 'add', '--no-checkout', '-B', job.branch, dir, 'HEAD']);
+      await this.#recordWorktreeGit(dir);
     });
     try {
       // Checked out by a git command of the worktree's own, its filter drivers listed there: a
@@ -143,8 +150,7 @@ export class LocalJobRunner implements JobRunner {
       // LFS-tracked files: a Git LFS configured for the user but not installed (or not needed by
       // this repository) fails no job of a repository without them.
       if ((await this.#git(dir, ['reset', '--hard', '-q'])) && (await this.#hasLfsFiles(dir))) await this.#git(dir, ['-c', 'alias.lfs=', 'lfs', 'checkout']);
-      const logDir = join(dir, 'logs', job.id);
-      await mkdir(logDir, { recursive: true });
+      let logDir = await this.#logDir(dir, job.id);
       await writeRegular(
         join(logDir, 'job.md'),
         `# Job ${job.id}\n\nProvider: ${job.llmProvider ?? 'default'}\nModel: ${job.llmModel ?? 'default'}\n\n${job.job}\n`,
@@ -152,10 +158,12 @@ export class LocalJobRunner implements JobRunner {
       );
       const result = await this.agent.run(job, dir, signal);
       const log = result.log.slice(-LOG_LIMIT);
+      logDir = await this.#logDir(dir, job.id);
       // The agent may have left a link in its place (to a file of the service's): replaced, not followed.
       await rm(join(logDir, 'agent.log'), { force: true });
       await writeRegular(join(logDir, 'agent.log'), log, { label: `logs/${job.id}/agent.log`, exclusive: true });
       const summary = await this.#summary(logDir, log);
+      await this.#checkCommonDir(dir);
       await this.#git(dir, [...IDENTITY, 'add', '-A']);
       await this.#commit(dir, summary === null ? `job ${job.id}: ${firstLine(job.job)}` : `job ${job.id}: ${firstLine(job.job)}\n\n${summary}`);
       // Stopped (cancelled, or the service stopping): what the agent did until then is kept; the
@@ -163,10 +171,65 @@ export class LocalJobRunner implements JobRunner {
       if (result.aborted) return await report({ summary, log });
       await report({ status: result.ok ? 'succeeded' : 'failed', summary, log, error: result.error });
     } finally {
+      this.#worktreeGit.delete(dir);
       await this.#exclusive(() =>
         this.#git(this.settings.repoDir, ['worktree', 'remove', '--force', dir]).catch(() => rm(dir, { recursive: true, force: true })),
       );
     }
+  }
+
+  /**
+   * Records the git directory of the worktree `dir` just made (its agent has not run yet) and the
+   * repository's common one. After the agent ran, the worktree's `.git` file is the agent's (a
+   * `gitdir:` of its choosing), and so are the worktree's git settings (`extensions.worktreeConfig`
+   * and a `core.worktree` in `config.worktree`, the repository being writable in the sandbox):
+   * read then, they would have the runner's `git add -A` take another directory (the service's
+   * HOME) for the work tree and commit it. GIT_DIR, GIT_WORK_TREE and GIT_COMMON_DIR (#run) beat both.
+   */
+  async #recordWorktreeGit(dir: string): Promise<void> {
+    const absolute = async (where: string, args: readonly string[]): Promise<string> => {
+      const result = await this.#run(where, [...NO_AGENT_PROGRAMS, ...args]);
+      if (result.exitCode !== 0) throw this.#failure('rev-parse', result);
+      return realpath(result.output.trim());
+    };
+    const gitDir = await absolute(dir, ['rev-parse', '--absolute-git-dir']);
+    const commonDir = await absolute(this.settings.repoDir, ['rev-parse', '--absolute-git-dir']);
+    this.#worktreeGit.set(dir, { gitDir, commonDir });
+  }
+
+  /**
+   * Fails the step when the worktree's `commondir` (its git directory's file naming the
+   * repository's) no longer names the jobs repository: the agent rewrote it. The runner's git
+   * ignores it (GIT_COMMON_DIR, #run), but a job whose agent did that is not committed.
+   */
+  async #checkCommonDir(dir: string): Promise<void> {
+    const recorded = this.#worktreeGit.get(dir);
+    if (recorded === undefined) return;
+    const file = join(recorded.gitDir, 'commondir');
+    const named = (await readAtMost(file, 4096, "the worktree's commondir").catch(() => undefined))?.text.trim();
+    const actual = named === undefined ? undefined : await realpath(resolve(recorded.gitDir, named)).catch(() => undefined);
+    if (actual !== recorded.commonDir) {
+      throw new Error(`the worktree's git file ${file} no longer names the jobs repository (the agent changed it): the job's work is not committed`);
+    }
+  }
+
+  /**
+   * The directory `logs/<id>` of the worktree `dir`, a real directory inside it: `logs` or
+   * `logs/<id>` that is a link (to a directory of the host's, which the runner would write
+   * `job.md` and `agent.log` into, and read `summary.md` from) or a file is removed (a link
+   * unlinked, never followed) and made a directory again (sandbox review M1).
+   */
+  async #logDir(dir: string, id: string): Promise<string> {
+    const logDir = join(dir, 'logs', id);
+    for (const path of [join(dir, 'logs'), logDir]) {
+      const stats = await lstat(path).catch(() => undefined);
+      if (stats?.isDirectory()) continue;
+      if (stats !== undefined) await unlink(path);
+      await mkdir(path);
+    }
+    const [real, root] = await Promise.all([realpath(logDir), realpath(dir)]);
+    if (!real.startsWith(`${root}/`)) throw new Error(`logs/${id} leads out of the job's worktree (to ${real}): nothing is written or read there`);
+    return logDir;
   }
 
   #leftWorktreesRemoved = false;
@@ -200,7 +263,8 @@ export class LocalJobRunner implements JobRunner {
     // block a threadpool thread of the service's for good) or a device, nor more than its start
     // (bounded-file.ts): such a summary is not read, the log's last line is the summary.
     const file = await readAtMost(join(logDir, 'summary.md'), SUMMARY_READ_LIMIT).catch(() => undefined);
-    const written = file === undefined ? undefined : this.agent.redact(file.text);
+    // Without NULs: neither a commit message nor a stored text holds one.
+    const written = file === undefined ? undefined : this.agent.redact(file.text.replaceAll('\0', ''));
     const text =
       written?.trim() ||
       log
@@ -241,7 +305,8 @@ export class LocalJobRunner implements JobRunner {
    */
   async #commit(dir: string, message: string): Promise<void> {
     await this.#git(dir, [...IDENTITY, 'commit', '--no-verify', '-q', '--allow-empty', '-F', '-'], {
-      env: { [MESSAGE_VARIABLE]: message },
+      // A NUL (the agent's summary may hold one) cannot be in an environment variable, nor in a commit message.
+      env: { [MESSAGE_VARIABLE]: message.replaceAll('\0', '') },
       script: (git) => `printf '%s\n' "$${MESSAGE_VARIABLE}" | ${git}`,
     });
   }
@@ -388,6 +453,9 @@ export class LocalJobRunner implements JobRunner {
       GIT_NO_LAZY_FETCH: '1',
       GIT_ALLOW_PROTOCOL: '',
     };
+    // In a job's worktree: its git directories as recorded before the agent ran (#recordWorktreeGit).
+    const recorded = this.#worktreeGit.get(dir);
+    if (recorded !== undefined) Object.assign(env, { GIT_DIR: recorded.gitDir, GIT_COMMON_DIR: recorded.commonDir, GIT_WORK_TREE: resolve(dir) });
     for (const [index, value] of values.entries()) env[`AGW_GIT_${index}`] = value;
     const git = `git -C ${values.map((_, index) => `"$AGW_GIT_${index}"`).join(' ')}`;
     return this.shell.run(script(git), { cwd: dir, timeoutMs: GIT_TIMEOUT_MS, env });
