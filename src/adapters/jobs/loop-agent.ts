@@ -1,5 +1,6 @@
-import { mkdir, readdir, realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { constants, existsSync } from 'node:fs';
+import { mkdir, open, readdir, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Job } from '../../domain/jobs/job.js';
 import { redactSecrets, redactSecretsDeep } from '../../domain/jobs/redact-secrets.js';
 import type { AiClient, AiTool } from '../../ports/ai-client.js';
@@ -27,6 +28,19 @@ const systemPrompt = (offered: readonly string[]): string =>
 /** Thrown for a path outside the worktree: the model gets the message back. */
 class OutsideWorktree extends Error {}
 
+/** Whether an opened directory can be named by its descriptor (Linux): the path through it is not looked up again. */
+const PROC_FD = existsSync('/proc/self/fd');
+
+/** Runs tasks one at a time, in the order they came (a rejected one does not stop the next). */
+const serially = (): (<T>(task: () => Promise<T>) => Promise<T>) => {
+  let last: Promise<unknown> = Promise.resolve();
+  return (task) => {
+    const turn = last.then(task);
+    last = turn.catch(() => undefined);
+    return turn;
+  };
+};
+
 /**
  * The built-in agent: a bounded tool loop over the AI port with tools confined to the job's
  * worktree — list, read and write files, run a shell command there. Commands get the
@@ -40,6 +54,8 @@ export class LoopAgent implements WorktreeAgent {
     private readonly secrets: SecretStore,
     private readonly maxSteps: number,
     private readonly timeoutMs: number,
+    /** Tests only: runs after a file tool checked its path and before it opens the directory (where a swap would be). */
+    private readonly beforeOpen: (path: string) => Promise<void> = async () => undefined,
   ) {}
 
   redact(text: string): string {
@@ -75,6 +91,13 @@ export class LoopAgent implements WorktreeAgent {
   }
 
   #tools(root: string, log: string[], signal: AbortSignal): AiTool[] {
+    /** Throws unless `real` (a path without links) is the root or inside it, and not in .git. */
+    const checkInside = (real: string, path: unknown): void => {
+      const realRel = relative(root, real);
+      // Also where a link leads: into .git (its hooks run on the next commit) is as outside as out.
+      if (realRel.startsWith('..') || isAbsolute(realRel) || realRel.split('/')[0] === '.git')
+        throw new OutsideWorktree(`${String(path)} is outside the repository`);
+    };
     const inside = async (path: unknown): Promise<string> => {
       if (typeof path !== 'string' || path === '' || isAbsolute(path)) throw new OutsideWorktree('path must be relative to the repository root');
       const target = resolve(root, path);
@@ -84,11 +107,7 @@ export class LoopAgent implements WorktreeAgent {
       let existing = target;
       for (;;) {
         try {
-          const real = await realpath(existing);
-          const realRel = relative(root, real);
-          // Also where a link leads: into .git (its hooks run on the next commit) is as outside as out.
-          if (realRel.startsWith('..') || isAbsolute(realRel) || realRel.split('/')[0] === '.git')
-            throw new OutsideWorktree(`${path} is outside the repository`);
+          checkInside(await realpath(existing), path);
           return target;
         } catch (error) {
           if (error instanceof OutsideWorktree) throw error;
@@ -96,17 +115,43 @@ export class LoopAgent implements WorktreeAgent {
         }
       }
     };
+    /**
+     * Opens the directory `dir` (checked inside above), checks again where the opened directory
+     * really is, and gives `use` a path through the opened directory itself: a directory of the
+     * path swapped for a link between the check and the open leads nowhere outside.
+     */
+    const throughDir = async <T>(dir: string, path: unknown, use: (opened: string) => Promise<T>): Promise<T> => {
+      await this.beforeOpen(dir);
+      if (!PROC_FD) {
+        const real = await realpath(dir);
+        checkInside(real, path);
+        return use(real);
+      }
+      const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK);
+      try {
+        const opened = `/proc/self/fd/${handle.fd}`;
+        checkInside(await realpath(opened), path);
+        return await use(opened);
+      } finally {
+        await handle.close();
+      }
+    };
     const hidden = this.secrets.redactedSecrets();
     const environment = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8', ...agentEnvironment(this.secrets) };
     // The one way back to the model: whatever a tool returns, or the error it threw, is redacted here.
-    const guarded = (name: string, run: (input: Record<string, unknown>) => Promise<unknown>) => async (input: Record<string, unknown>) => {
-      log.push(`> ${name} ${JSON.stringify(redactSecretsDeep(input, hidden)).slice(0, 200)}`);
-      try {
-        return redactSecretsDeep(await run(input), hidden);
-      } catch (error) {
-        return { error: redactSecrets((error as Error).message, hidden) };
-      }
-    };
+    // One tool call at a time (the AI SDK runs a step's calls concurrently): no command the agent
+    // runs is still running while a file tool checks a path and opens it, so none can swap a
+    // directory for a link in between. Sandboxed, every process of a command ends with it.
+    const oneAtATime = serially();
+    const guarded = (name: string, run: (input: Record<string, unknown>) => Promise<unknown>) => (input: Record<string, unknown>) =>
+      oneAtATime(async () => {
+        log.push(`> ${name} ${JSON.stringify(redactSecretsDeep(input, hidden)).slice(0, 200)}`);
+        try {
+          return redactSecretsDeep(await run(input), hidden);
+        } catch (error) {
+          return { error: redactSecrets((error as Error).message, hidden) };
+        }
+      });
     const path = { type: 'object', properties: { path: { type: 'string', description: 'Path relative to the repository root' } }, required: ['path'] };
     return [
       {
@@ -114,7 +159,7 @@ export class LoopAgent implements WorktreeAgent {
         description: 'List the entries of a directory of the repository ("." for the root).',
         parameters: path,
         execute: guarded('list_files', async ({ path: p }) => {
-          const entries = await readdir(p === '.' ? root : await inside(p), { withFileTypes: true });
+          const entries = await throughDir(p === '.' ? root : await inside(p), p, (opened) => readdir(opened, { withFileTypes: true }));
           return entries.filter((e) => e.name !== '.git').map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
         }),
       },
@@ -125,7 +170,12 @@ export class LoopAgent implements WorktreeAgent {
         // The file where its links lead (checked inside above), opened as a regular file only and
         // read up to the limit (bounded-file.ts): a FIFO the agent made would otherwise block a
         // threadpool thread of the service's for good, and a huge file be read whole.
-        execute: guarded('read_file', async ({ path: p }) => (await readAtMost(await realpath(await inside(p)), READ_LIMIT, String(p))).text),
+        // Its directory opened and checked where it is after the open (throughDir).
+        execute: guarded('read_file', async ({ path: p }) => {
+          const real = await realpath(await inside(p));
+          const at = real === root ? { dir: root, name: '.' } : { dir: dirname(real), name: basename(real) };
+          return throughDir(at.dir, p, async (opened) => (await readAtMost(join(opened, at.name), READ_LIMIT, String(p))).text);
+        }),
       },
       {
         name: 'write_file',
@@ -137,7 +187,9 @@ export class LoopAgent implements WorktreeAgent {
           // Not through a link: one whose target does not exist yet passed the check above (the
           // check reads what exists), and writing would create its target wherever it points.
           // Nor into a FIFO, a device or a directory: written as a regular file only (bounded-file.ts).
-          await writeRegular(target, String(content ?? ''), { label: String(p) }).catch((error: unknown) => {
+          // Into the directory as opened and checked after the open (throughDir).
+          const write = (opened: string) => writeRegular(join(opened, basename(target)), String(content ?? ''), { label: String(p) });
+          await throughDir(dirname(target), p, write).catch((error: unknown) => {
             throw error instanceof NotRegularFile && error.what === 'a symbolic link'
               ? new OutsideWorktree(`${String(p)} is a symbolic link; write_file does not write through links`)
               : error;

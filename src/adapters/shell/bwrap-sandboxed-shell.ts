@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants, realpathSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
 import type { ShellExecutor, ShellOptions, ShellRun } from '../../ports/shell-executor.js';
 
 /** What the sandbox hides and what it leaves writable (JOB_SANDBOX=bwrap). */
@@ -13,27 +13,43 @@ export interface BwrapSandboxPaths {
   readonly serviceHome: string | undefined;
   /** The service's working directory, where its `.env` is. Hidden. */
   readonly serviceCwd: string;
+  /** XDG_RUNTIME_DIR (`/run/user/<uid>`: the systemd --user and D-Bus session buses, through which `systemd-run --user` starts a process outside). Hidden; unset: nothing to hide. */
+  readonly runtimeDir: string | undefined;
+  /** TRIGGERS_DIR (where command actions run, their scripts). Hidden. */
+  readonly triggersDir: string;
+  /** TRIGGERS_FILE, CRONS_FILE (they may hold webhook secrets) and the `.env` file: each reads as empty. */
+  readonly hiddenFiles: readonly string[];
   /** JOBS_REPO: writable (a worktree's .git points into it, and agents run git), even when it is inside a hidden directory. */
   readonly repoDir: string;
 }
 
 /** The variables that carry the command and every path to the fixed script below (a value is never spliced into it). */
-const VARIABLES = ['AGW_SB_BWRAP', 'AGW_SB_HIDE_1', 'AGW_SB_HIDE_2', 'AGW_SB_HIDE_3', 'AGW_SB_REPO', 'AGW_SB_CWD', 'AGW_SB_SCRIPT'] as const;
+const HIDE_SLOTS = 5;
+const FILE_SLOTS = 3;
+const hideVariables = Array.from({ length: HIDE_SLOTS }, (_, i) => `AGW_SB_HIDE_${i + 1}`);
+const fileVariables = Array.from({ length: FILE_SLOTS }, (_, i) => `AGW_SB_FILE_${i + 1}`);
+const VARIABLES = ['AGW_SB_BWRAP', ...hideVariables, ...fileVariables, 'AGW_SB_REPO', 'AGW_SB_CWD', 'AGW_SB_SCRIPT'] as const;
+/** Where an unused file slot binds /dev/null: over the sandbox's own /dev/null (changes nothing; writable, as it was). */
+const NO_FILE = '/dev/null';
 
 /**
  * The script the inner executor runs: the same for every command. Each value is a double-quoted
  * expansion (one argument, whatever it holds). Hidden directories become empty tmpfs mounts,
  * parents first (bwrap makes the mount points of later mounts inside them); the repository and
- * the worktree are bound writable after them. `exec`: bwrap replaces the shell, so it is the
- * process group's leader that a timeout or an abort kills, and --die-with-parent with the PID
+ * the worktree are bound writable after them, and hidden files get /dev/null bound over them
+ * last (they read as empty; what is written to them is gone, the file itself untouched). A slot
+ * with nothing to hide repeats a harmless path (/tmp, /dev/null). `exec`: bwrap replaces the
+ * shell, so it is the process group's leader that a timeout or an abort kills, and --die-with-parent with the PID
  * namespace takes every process of the command with it (one started with `setsid` included).
  * The network stays: the agent calls its model.
  */
 export const BWRAP_SCRIPT = [
   'exec "$AGW_SB_BWRAP" --die-with-parent --unshare-pid --unshare-ipc --new-session',
   '--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp',
-  '--tmpfs "$AGW_SB_HIDE_1" --tmpfs "$AGW_SB_HIDE_2" --tmpfs "$AGW_SB_HIDE_3"',
-  '--bind "$AGW_SB_REPO" "$AGW_SB_REPO" --bind "$AGW_SB_CWD" "$AGW_SB_CWD" --chdir "$AGW_SB_CWD"',
+  ...hideVariables.map((name) => `--tmpfs "$${name}"`),
+  '--bind "$AGW_SB_REPO" "$AGW_SB_REPO" --bind "$AGW_SB_CWD" "$AGW_SB_CWD"',
+  ...fileVariables.map((name) => `--dev-bind /dev/null "$${name}"`),
+  '--chdir "$AGW_SB_CWD"',
   ...VARIABLES.map((name) => `--unsetenv ${name}`),
   '-- /bin/sh -c "$AGW_SB_SCRIPT"',
 ].join(' ');
@@ -49,10 +65,27 @@ const existingDir = (path: string | undefined): string | undefined => {
   }
 };
 
+/** A regular file as the kernel sees it (links resolved); undefined when there is none there. */
+const existingFile = (path: string): string | undefined => {
+  if (path === '' || !isAbsolute(path)) return undefined;
+  try {
+    const real = realpathSync(path);
+    return statSync(real).isFile() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const within = (dir: string, path: string): boolean => {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
 /**
  * Runs the agents' commands (JOB_AGENT_COMMAND, the built-in agent's run_command) inside
  * bubblewrap, through the executor it decorates: the whole filesystem read-only, the service's
- * DATA_DIR, HOME and working directory empty, /tmp a fresh tmpfs, only the job's worktree and the
+ * DATA_DIR, HOME, working directory, XDG_RUNTIME_DIR and TRIGGERS_DIR empty, TRIGGERS_FILE,
+ * CRONS_FILE and `.env` empty, /tmp a fresh tmpfs, only the job's worktree and the
  * jobs repository writable, its own PID namespace (no other process's /proc, nothing outlives
  * the command). The inner executor's process-group kill, timeout, output limits and start mark
  * work unchanged: they apply to the bwrap process.
@@ -66,19 +99,28 @@ export class BwrapSandboxedShell implements ShellExecutor {
   run(command: string, options: ShellOptions): Promise<ShellRun> {
     // Parents before what is inside them; a directory not there (yet) has nothing to hide, and
     // its place is taken by /tmp (a tmpfs already: mounting another there changes nothing).
-    const hidden = [...new Set([this.paths.serviceHome, this.paths.dataDir, this.paths.serviceCwd].map(existingDir))]
+    const hidden = [
+      ...new Set([this.paths.serviceHome, this.paths.dataDir, this.paths.serviceCwd, this.paths.runtimeDir, this.paths.triggersDir].map(existingDir)),
+    ]
       .filter((dir): dir is string => dir !== undefined)
       .sort((a, b) => a.length - b.length);
-    const [hide1 = '/tmp', hide2 = '/tmp', hide3 = '/tmp'] = hidden;
-    const cwd = resolve(options.cwd);
+    // bwrap's mount points are made where the command would see them: a symbolic link in the
+    // worktree's path (DATA_DIR a link) would make it fail every command ("Can't mkdir parents").
+    const cwd = existingDir(resolve(options.cwd)) ?? resolve(options.cwd);
+    const repo = existingDir(this.paths.repoDir) ?? cwd;
+    // A file in a hidden directory is gone already; one in the writable repository or worktree is
+    // hidden all the same (its bind comes after theirs).
+    const files = [...new Set(this.paths.hiddenFiles.map(existingFile))].filter(
+      (file): file is string => file !== undefined && (!hidden.some((dir) => within(dir, file)) || within(repo, file) || within(cwd, file)),
+    );
+    if (hidden.length > HIDE_SLOTS || files.length > FILE_SLOTS) throw new Error('bwrap sandbox: more paths to hide than slots');
     const env: Record<string, string> = {
       ...options.env,
       AGW_SB_BWRAP: this.paths.bwrap,
-      AGW_SB_HIDE_1: hide1,
-      AGW_SB_HIDE_2: hide2,
-      AGW_SB_HIDE_3: hide3,
+      ...Object.fromEntries(hideVariables.map((name, i) => [name, hidden[i] ?? '/tmp'])),
+      ...Object.fromEntries(fileVariables.map((name, i) => [name, files[i] ?? NO_FILE])),
       // The repository as the worktree's .git names it; the worktree itself when there is none.
-      AGW_SB_REPO: existingDir(this.paths.repoDir) ?? cwd,
+      AGW_SB_REPO: repo,
       AGW_SB_CWD: cwd,
       AGW_SB_SCRIPT: command,
     };

@@ -84,6 +84,9 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
               dataDir: config.dataDir,
               serviceHome: process.env.HOME,
               serviceCwd: process.cwd(),
+              runtimeDir: process.env.XDG_RUNTIME_DIR,
+              triggersDir: config.triggersDir,
+              hiddenFiles: [config.triggersFile, config.cronsFile, join(process.cwd(), '.env')],
               repoDir: config.jobs.repoDir,
             })
           : shell;

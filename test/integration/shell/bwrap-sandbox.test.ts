@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -37,10 +37,24 @@ const serviceLayout = (root: string): BwrapSandboxPaths & { readonly worktree: s
     dataDir,
     serviceHome: join(root, 'home'),
     serviceCwd: join(root, 'service'),
+    runtimeDir: join(root, 'run-user'),
+    triggersDir: join(root, 'triggers'),
+    // Outside every hidden directory, as they may be (TRIGGERS_FILE=/etc/agw/triggers.json).
+    hiddenFiles: [join(root, 'config', 'triggers.json'), join(root, 'config', 'crons.json'), join(root, 'config', '.env')],
     repoDir: join(dataDir, 'jobs-repo'),
     worktree: join(dataDir, 'worktrees', 'job-1'),
   };
-  for (const dir of [layout.serviceHome, layout.serviceCwd, layout.repoDir, layout.worktree, join(dataDir, 'pglite')]) mkdirSync(dir, { recursive: true });
+  for (const dir of [
+    layout.serviceHome,
+    layout.serviceCwd,
+    layout.runtimeDir,
+    layout.triggersDir,
+    join(root, 'config'),
+    layout.repoDir,
+    layout.worktree,
+    join(dataDir, 'pglite'),
+  ])
+    mkdirSync(dir, { recursive: true });
   return layout;
 };
 
@@ -114,6 +128,49 @@ if (BWRAP === undefined) {
       it("cannot read the service HOME's credentials or the .env in its working directory", async () => {
         const result = await run('cat "$SERVICE_HOME/.git-credentials" "$SERVICE_CWD/.env" 2>/dev/null; ls -A "$SERVICE_HOME" "$SERVICE_CWD"');
         expect(result.output).not.to.contain('service-token').and.not.to.contain('service-secret').and.not.to.contain('.git-credentials');
+      });
+
+      it('cannot reach the session bus in XDG_RUNTIME_DIR or read TRIGGERS_DIR, TRIGGERS_FILE, CRONS_FILE or .env', async () => {
+        const bus = createServer((connection) => connection.end('bus\n'));
+        await new Promise<void>((resolve) => bus.listen(join(layout.runtimeDir!, 'bus'), resolve));
+        try {
+          await writeFile(join(layout.triggersDir, 'deploy.sh'), 'echo trigger-script\n');
+          for (const [file, text] of layout.hiddenFiles.map((file, i) => [file, `hidden-file-${i}`] as const)) await writeFile(file, text);
+          const config = join(root, 'config');
+          const result = await run(
+            'ls -A "$RUNTIME" "$TRIGGERS"; test -e "$RUNTIME/bus" && echo bus-visible; cat "$CONFIG"/triggers.json "$CONFIG"/crons.json "$CONFIG"/.env; echo end',
+            { RUNTIME: layout.runtimeDir!, TRIGGERS: layout.triggersDir, CONFIG: config },
+          );
+          expect(result.output).to.contain('end');
+          expect(result.output).not.to.contain('bus').and.not.to.contain('deploy.sh').and.not.to.contain('hidden-file');
+          // Outside the sandbox they are all there.
+          expect(await readdir(config)).to.have.members(['triggers.json', 'crons.json', '.env']);
+        } finally {
+          await new Promise((resolve) => bus.close(resolve));
+        }
+      });
+
+      it('hides TRIGGERS_FILE even where the writable worktree would show it', async () => {
+        const inWorktree = join(layout.worktree, 'triggers.json');
+        await writeFile(inWorktree, 'hidden-in-worktree');
+        shell = new BwrapSandboxedShell(inner, { ...layout, hiddenFiles: [inWorktree] });
+        const result = await run('cat triggers.json; echo end');
+        expect(result.output).to.equal('end\n');
+      });
+
+      it('runs commands when DATA_DIR is a symbolic link (the worktree is named through it)', async () => {
+        const linked = join(root, 'data-link');
+        symlinkSync(layout.dataDir, linked);
+        shell = new BwrapSandboxedShell(inner, { ...layout, dataDir: linked, repoDir: join(linked, 'jobs-repo') });
+        const result = await shell.run('echo work > made.txt && ls -A "$DATA"', {
+          ...options,
+          cwd: join(linked, 'worktrees', 'job-1'),
+          env: { ...options.env, DATA: linked },
+        });
+        expect(result, result.output).to.include({ exitCode: 0 });
+        // DATA_DIR still hidden: only the mount points of the repository and the worktree.
+        expect(result.output).to.equal('jobs-repo\nworktrees\n');
+        expect(await readFile(join(layout.worktree, 'made.txt'), 'utf8')).to.equal('work\n');
       });
 
       it("cannot read the gateway's environment in /proc: the gateway is not in its PID namespace", async () => {
