@@ -35,19 +35,26 @@ const NO_FILE = '/dev/null';
 /**
  * The script the inner executor runs: the same for every command. Each value is a double-quoted
  * expansion (one argument, whatever it holds). Hidden directories become empty tmpfs mounts,
- * parents first (bwrap makes the mount points of later mounts inside them); the repository and
- * the worktree are bound writable after them, and hidden files get /dev/null bound over them
+ * parents first (bwrap makes the mount points of later mounts inside them); the jobs repository
+ * is bound read-only after them and the worktree writable, and hidden files get /dev/null bound over them
  * last (they read as empty; what is written to them is gone, the file itself untouched). A slot
  * with nothing to hide repeats a harmless path (/tmp, /dev/null). `exec`: bwrap replaces the
  * shell, so it is the process group's leader that a timeout or an abort kills, and --die-with-parent with the PID
  * namespace takes every process of the command with it (one started with `setsid` included).
  * The network stays: the agent calls its model.
+ *
+ * The jobs repository is read-only: the agent reads its history (git log, diff, status) but
+ * writes nothing in it — the runner commits the worktree itself, outside the sandbox. Writable,
+ * it let the agent steer the runner's own git there (a link as `.git/worktrees`, which the
+ * runner's `worktree prune` empties as the service's user; `objects/info/alternates` and a ref
+ * linked to another repository, checked out into the next job's worktree; a reflog linked to a
+ * file of the service's, which the runner's commit appends to).
  */
 export const BWRAP_SCRIPT = [
   'exec "$AGW_SB_BWRAP" --die-with-parent --unshare-pid --unshare-ipc --new-session',
   '--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp',
   ...hideVariables.map((name) => `--tmpfs "$${name}"`),
-  '--bind "$AGW_SB_REPO" "$AGW_SB_REPO" --bind "$AGW_SB_CWD" "$AGW_SB_CWD"',
+  '--ro-bind "$AGW_SB_REPO" "$AGW_SB_REPO" --bind "$AGW_SB_CWD" "$AGW_SB_CWD"',
   ...fileVariables.map((name) => `--dev-bind /dev/null "$${name}"`),
   '--chdir "$AGW_SB_CWD"',
   ...VARIABLES.map((name) => `--unsetenv ${name}`),

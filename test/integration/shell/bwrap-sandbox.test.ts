@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { BwrapSandboxedShell, type BwrapSandboxPaths, checkBwrap, findBwrap } from '../../../src/adapters/shell/bwrap-sandboxed-shell.js';
 import { ChildProcessShellExecutor } from '../../../src/adapters/shell/child-process-shell-executor.js';
 import { SpawnerShellExecutor } from '../../../src/adapters/shell/spawner/spawner-shell-executor.js';
@@ -183,15 +183,15 @@ if (BWRAP === undefined) {
         expect(Number(count)).to.be.below(10);
       });
 
-      it('can write its worktree and the jobs repository (inside DATA_DIR)', async () => {
-        const result = await run('echo work > made.txt && echo git > "$REPO/made.txt" && cat "$REPO/HEAD"');
+      it('can write its worktree and read the jobs repository (inside DATA_DIR), but write nothing there', async () => {
+        const result = await run('echo work > made.txt && cat "$REPO/HEAD" && { { echo git > "$REPO/made.txt"; } 2>/dev/null || echo repository-read-only; }');
         expect(result).to.include({ exitCode: 0 });
-        expect(result.output).to.equal('ref: refs/heads/main\n');
+        expect(result.output).to.equal('ref: refs/heads/main\nrepository-read-only\n');
         expect(await readFile(join(layout.worktree, 'made.txt'), 'utf8')).to.equal('work\n');
-        expect(await readFile(join(layout.repoDir, 'made.txt'), 'utf8')).to.equal('git\n');
+        expect(await readFile(join(layout.repoDir, 'made.txt'), 'utf8').catch(() => 'absent')).to.equal('absent');
       });
 
-      it('can commit with git in a worktree of the jobs repository', async () => {
+      it('reads its worktree with git (status, diff, log), but can change nothing of the repository through which the runner would act: no commit, no link, no alternates, no ref', async () => {
         const git = {
           ...ENV,
           GIT_AUTHOR_NAME: 'agent',
@@ -210,9 +210,30 @@ if (BWRAP === undefined) {
           },
         );
         expect(setup, setup.output).to.include({ exitCode: 0 });
-        const result = await run('echo change > change.txt && git add change.txt && git commit -q -m change && git log --format=%s', git);
-        expect(result, result.output).to.include({ exitCode: 0 });
-        expect(result.output).to.equal('change\nfirst\n');
+        const read = await run('echo change > change.txt && git status --porcelain && git log --format=%s', git);
+        expect(read, read.output).to.include({ exitCode: 0 });
+        expect(read.output).to.equal('?? change.txt\nfirst\n');
+        const common = join(layout.repoDir, '.git');
+        const writes = [
+          'git add change.txt && git commit -q -m change',
+          `rm -rf "${common}/worktrees" && ln -s "$HOME" "${common}/worktrees"`,
+          `echo /elsewhere/.git/objects > "${common}/objects/info/alternates"`,
+          `ln -sf /elsewhere/.git/refs/heads/main "${common}/refs/heads/main"`,
+          `ln -sf "$HOME/.bashrc" "${common}/worktrees/${basename(layout.worktree)}/logs/HEAD"`,
+        ];
+        for (const write of writes) {
+          const result = await run(`{ ${write}; } 2>/dev/null && echo written || echo refused`, git);
+          expect(result.output, write).to.equal('refused\n');
+        }
+        const log = await inner.run(
+          'git -C "$REPO" log --all --format=%s && ls "$REPO/.git/worktrees" && test ! -L "$REPO/.git/worktrees" && echo not-a-link',
+          {
+            ...options,
+            cwd: root,
+            env: { ...git, REPO: layout.repoDir },
+          },
+        );
+        expect(log.output).to.equal(`first\n${basename(layout.worktree)}\nnot-a-link\n`);
       });
 
       it('leaves no process behind: one started with setsid is gone when the command ends', async () => {
