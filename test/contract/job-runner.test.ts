@@ -21,6 +21,13 @@ import { waitFor } from '../support/http.js';
 import { contractJob, describeJobRunnerContract } from './job-runner.contract.js';
 import { AI_PROVIDERS } from '../../src/adapters/ai/ai-providers.js';
 
+/** What `run` failed with, or undefined when it succeeded. */
+const failureOf = (run: Promise<void>): Promise<Error | undefined> =>
+  run.then(
+    () => undefined,
+    (error: Error) => error,
+  );
+
 const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
 
 const localRunner = async (agentCommand: string, timeoutMs = 10_000) => {
@@ -224,12 +231,7 @@ describe('LocalJobRunner', () => {
       new CommandAgent(agent, 10_000, new ChildProcessShellExecutor(), secrets),
       new ChildProcessShellExecutor(),
     );
-    const failure = await runner
-      .run(contractJob('x'), async () => undefined, new AbortController().signal)
-      .then(
-        () => undefined,
-        (error: Error) => error,
-      );
+    const failure = await failureOf(runner.run(contractJob('x'), async () => undefined, new AbortController().signal));
     expect(failure?.message).to.match(/^git add exited with code \d+: .*sub-\[redacted AGENT_DEPLOY_TOKEN\]/s);
     expect(failure?.message).not.to.contain('deploy-secret-9f2e');
   });
@@ -348,12 +350,7 @@ describe('LocalJobRunner', () => {
     await runner.run(contractJob('first'), async () => undefined, new AbortController().signal);
     expect(git(repo, 'config', 'remote.origin.promisor').trim()).to.equal('true'); // set for every later job too
     const second = contractJob('second');
-    const failure = await runner
-      .run(second, async () => undefined, new AbortController().signal)
-      .then(
-        () => undefined,
-        (error: Error) => error,
-      );
+    const failure = await failureOf(runner.run(second, async () => undefined, new AbortController().signal));
     expect(existsSync(canary)).to.equal(false);
     // Failing closed is fine: then nothing is committed.
     if (failure !== undefined) expect(git(repo, 'rev-parse', second.branch)).to.equal(git(repo, 'rev-parse', 'main'));
@@ -365,12 +362,7 @@ describe('LocalJobRunner', () => {
     const program = await noting(root, 'hook', ran, 'exit 0');
     const { runner, repo } = await localRunner(`git config hook.x.command '${program}' && git config hook.x.event pre-commit && echo work > work.txt`);
     const job = contractJob('x');
-    const failure = await runner
-      .run(job, async () => undefined, new AbortController().signal)
-      .then(
-        () => undefined,
-        (error: Error) => error,
-      );
+    const failure = await failureOf(runner.run(job, async () => undefined, new AbortController().signal));
     expect(failure?.message).to.match(/^git config defines hooks \(hook\.x\.command, hook\.x\.event\)/);
     expect(git(repo, 'rev-parse', job.branch)).to.equal(git(repo, 'rev-parse', 'main'));
     expect(existsSync(ran)).to.equal(false);
@@ -505,12 +497,7 @@ if (command === 'checkout') {
     const failing = async (agent: string) => {
       const { runner, repo } = await localRunner(`${agent} && echo '*.bin filter=lfs -text' > .gitattributes && echo large > data.bin`);
       const job = contractJob('x');
-      const failure = await runner
-        .run(job, async () => undefined, new AbortController().signal)
-        .then(
-          () => undefined,
-          (error: Error) => error,
-        );
+      const failure = await failureOf(runner.run(job, async () => undefined, new AbortController().signal));
       // Nothing committed: no raw data.bin in the history.
       expect(git(repo, 'rev-parse', job.branch)).to.equal(git(repo, 'rev-parse', 'main'));
       return failure?.message;
@@ -539,12 +526,7 @@ if (command === 'checkout') {
 
   it('fails the step, naming what git said, when the config the filter drivers are listed from cannot be read', async () => {
     const { runner } = await localRunner('printf "[broken\\n" >> "$(git rev-parse --git-common-dir)/config"');
-    const failure = await runner
-      .run(contractJob('x'), async () => undefined, new AbortController().signal)
-      .then(
-        () => undefined,
-        (error: Error) => error,
-      );
+    const failure = await failureOf(runner.run(contractJob('x'), async () => undefined, new AbortController().signal));
     expect(failure?.message).to.match(/^git config exited with code \d+: .*bad config line/s);
   });
 
@@ -567,12 +549,7 @@ if (command === 'checkout') {
   it('fails naming the git command and what git said when a git step fails', async () => {
     const { runner } = await localRunner('echo ok');
     const job = { ...contractJob('x'), branch: 'job/..not a branch' };
-    const failure = await runner
-      .run(job, async () => undefined, new AbortController().signal)
-      .then(
-        () => undefined,
-        (error: Error) => error,
-      );
+    const failure = await failureOf(runner.run(job, async () => undefined, new AbortController().signal));
     expect(failure?.message).to.match(/^git worktree exited with code \d+: .*not a valid branch name/s);
   });
 
@@ -593,12 +570,7 @@ if (command === 'checkout') {
     const { runner, repo } = await localRunner('echo ok');
     await mkdir(repo, { recursive: true });
     await writeFile(join(repo, 'notes.txt'), 'mine');
-    const failure = await runner
-      .run(contractJob('x'), async () => undefined, new AbortController().signal)
-      .then(
-        () => undefined,
-        (error: Error) => error,
-      );
+    const failure = await failureOf(runner.run(contractJob('x'), async () => undefined, new AbortController().signal));
     expect(failure?.message).to.equal(`Cannot create the jobs repository in ${repo}: it exists, is not empty and is not a git repository (ENOTEMPTY)`);
     expect(await readFile(join(repo, 'notes.txt'), 'utf8')).to.equal('mine');
   });
