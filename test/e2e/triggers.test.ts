@@ -217,7 +217,7 @@ echo ok > done.txt`;
         { name: 'env', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: `${gate('env')}env > env.txt` }] },
         {
           name: 'once',
-          watch_path: '/ping',
+          watch_path: '/jobs/status',
           enabled: true,
           actions: [
             { type: 'command', command: "echo nul >> once-runs.txt; printf 'before\\0after'" },
@@ -454,8 +454,8 @@ echo ok > done.txt`;
     });
 
     it('runs a command whose output the database cannot store as it is (a NUL; output over 16 KiB whose kept beginning ends inside an emoji) once, and records it', async () => {
-      const ping = await send(`${gateway!.url}/api/ping`, { method: 'GET' });
-      expect(ping.status).to.equal(200);
+      const status = await send(`${gateway!.url}/api/jobs/status`, { method: 'GET', headers: { 'x-api-key': key } });
+      expect(status.status).to.equal(200);
       const logged = (): Array<Record<string, unknown>> =>
         gateway!.logs.filter(
           (l): l is Record<string, unknown> => typeof l === 'object' && l.trigger === 'once' && typeof l.msg === 'string' && l.msg.startsWith('trigger action'),

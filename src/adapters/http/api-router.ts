@@ -51,7 +51,7 @@ export const requestSnapshot = (ctx: Context, credentialHeaders: readonly string
 /**
  * Builds the `/api` router from the route policy table. Order per request: route lookup
  * (404/405 before anything else), authentication by the route's policy, body parsing, the
- * API key checked again (apiKeyRecheck: revoked while the body arrived is a 401), triggers (SPEC 6.1: only once authentication passed), handler. `platform-secret` routes
+ * API key checked again (apiKeyRecheck: revoked while the body arrived is a 401), triggers (SPEC 6.1: only once authentication passed; never on a public route), handler. `platform-secret` routes
  * check what their headers alone can tell before the body (`beforeBody`: a header-only secret,
  * a missing or malformed signature), then read their body's bytes, which their handler's use
  * case verifies before it parses them (signedBody); it fires the triggers itself once the
@@ -78,7 +78,9 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
     if (route.method === 'POST') chain.push(route.auth !== 'platform-secret' ? body : route.channel !== undefined ? signedJsonOrForm : signed);
     // The key again once the body is in: one revoked while the body was arriving fires nothing.
     if (route.auth === 'api-key' && route.method === 'POST') chain.push(recheck);
-    if (route.auth !== 'platform-secret') chain.push(fire(route, options));
+    // No trigger fires for a public route (ping): it authenticates no one, so anyone could run
+    // its actions (trigger files refuse such a watch_path too: validateTriggers).
+    if (route.auth === 'api-key') chain.push(fire(route, options));
     // A handler's error (a 4xx of validation, mostly) is answered here, as the request log would:
     // rethrown through every middleware above, it cost a rejected promise per async layer
     // (bench/README.md, "Measurements behind the code"). Not an async function itself: a

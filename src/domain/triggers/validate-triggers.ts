@@ -6,11 +6,15 @@ import { type TriggerCondition, validateWhen } from './trigger-filter.js';
 
 /**
  * What a trigger file is checked against, given by the composition root: the endpoints a
- * trigger may watch (paths without `/api`, the channels' among them) and the AI providers an
- * agent action may name.
+ * trigger may watch (paths without `/api`, the channels' among them), the public endpoints it
+ * may not (`publicWatchPaths`: they authenticate no one, so a trigger on one would run for
+ * anyone) and the AI providers an agent action may name.
  */
 export interface TriggerCatalog {
+  /** The authenticated endpoints, never a public one. */
   readonly watchPaths: readonly string[];
+  /** The endpoints with no authentication (SPEC 5.1's public ones: `/ping`), named in the problem a trigger on one gets. */
+  readonly publicWatchPaths?: readonly string[];
   readonly llmProviders: readonly string[];
 }
 
@@ -84,6 +88,12 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
     const watchPath = entry.watch_path;
     if (typeof watchPath !== 'string' || !watchPath.startsWith('/')) problem('watch_path', 'required, a path starting with /');
     else if (watchPath === '/api' || watchPath.startsWith('/api/')) problem('watch_path', `write it without the /api prefix: ${watchPath.slice(4) || '/'}`);
+    // Checked first, so a catalog that listed a public endpoint among the watchable ones still refuses it.
+    else if (catalog.publicWatchPaths?.includes(watchPath))
+      problem(
+        'watch_path',
+        `${watchPath} is public (no authentication): a trigger on it would run for anyone; watch an authenticated endpoint such as /webhook`,
+      );
     else if (!catalog.watchPaths.includes(watchPath)) problem('watch_path', `${watchPath} is not an endpoint; one of ${catalog.watchPaths.join(', ')}`);
 
     if (typeof entry.enabled !== 'boolean') problem('enabled', 'required, true or false');

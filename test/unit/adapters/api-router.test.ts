@@ -76,6 +76,9 @@ describe('the /api router (Koa on a loopback server)', () => {
         authenticate: new AuthenticateApiKey(keys, crypto, clock, logger),
         fireTriggers,
         handlers: {
+          ping: (ctx) => {
+            ctx.body = { message: 'Pong!', triggers: ctx.state.firedTriggers ?? [] };
+          },
           webhook: (ctx) => {
             ctx.body = { ok: true, triggers: ctx.state.firedTriggers ?? [] };
           },
@@ -113,6 +116,15 @@ describe('the /api router (Koa on a loopback server)', () => {
     expect(await post('/api/webhook', { a: 1 })).to.deep.equal({ status: 200, body: { ok: true, triggers: ['t0'] } });
     live = [];
     expect((await post('/api/webhook', {})).body.triggers).to.deep.equal([]);
+  });
+
+  it('fires no trigger for the public ping, even one that watches it (a file the validation did not check): anyone may call it', async () => {
+    // Built by hand: validateTriggers refuses a watch_path on a public endpoint.
+    live = [{ name: 'open', watchPath: '/ping', enabled: true, actions: [{ type: 'command', command: 'true' }] }];
+    const response = await fetch(`${url}/api/ping?x=1`);
+    expect(response.status).to.equal(200);
+    expect(await response.json()).to.deep.equal({ message: 'Pong!', triggers: [] });
+    expect(requests.requests.size, 'no request stored for a trigger').to.equal(0);
   });
 
   it("keeps a registration's bot token out of what its triggers see and store, on both its paths", async () => {

@@ -82,4 +82,20 @@ describe('triggers check: triggers reading a credential header', () => {
     );
     expect(await check(file)).to.deep.include({ code: 0, err: '' });
   });
+
+  it('refuses a trigger on the public /ping (anyone could fire it), naming the file, the trigger and the field, and exits 1', async () => {
+    await writeFile(
+      file,
+      JSON.stringify([
+        { name: 'fine', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] },
+        { name: 'open', watch_path: '/ping', enabled: true, actions: [{ type: 'command', command: 'true' }] },
+      ]),
+    );
+    const { code, out, err } = await check(file);
+    expect(code).to.equal(1);
+    expect(out).to.equal('');
+    expect(err).to.contain(
+      `${file}: trigger #1 "open": watch_path: /ping is public (no authentication): a trigger on it would run for anyone; watch an authenticated endpoint such as /webhook\n`,
+    );
+  });
 });

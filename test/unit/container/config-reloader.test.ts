@@ -64,6 +64,19 @@ describe('ConfigReloader', () => {
     expect(warned[0].message).to.contain('{{headers.x-api-key}} names the header x-api-key, which a trigger never sees');
   });
 
+  it('refuses a trigger file with a trigger on the public /ping, keeping the running set', async () => {
+    const { dir, triggers, reloader } = await setup();
+    await writeFile(join(dir, 'TRIGGERS.json'), JSON.stringify([trigger('a')]));
+    await reloader.reload('first');
+    await writeFile(join(dir, 'TRIGGERS.json'), JSON.stringify([trigger('b'), { ...trigger('open'), watch_path: '/ping' }]));
+    const outcome = await reloader.reload('second');
+    expect(outcome.ok).to.equal(false);
+    expect(outcome.problems).to.deep.equal([
+      `${join(dir, 'TRIGGERS.json')}: trigger #1 "open": watch_path: /ping is public (no authentication): a trigger on it would run for anyone; watch an authenticated endpoint such as /webhook`,
+    ]);
+    expect(triggers.current().map((t) => t.name)).to.deep.equal(['a']);
+  });
+
   it('keeps the running sets when either file is invalid, reports every problem of both, and logs them at error level', async () => {
     const { dir, triggers, reloader, logger } = await setup();
     await writeFile(join(dir, 'TRIGGERS.json'), JSON.stringify([trigger('a')]));

@@ -419,7 +419,7 @@ describe('FireTriggers', () => {
     it("skips, with the reason, a trigger that no longer watches the stored request's path", async () => {
       const { fire, queue, requests, reload } = reloadable();
       const original = await firedOnce(fire, requests);
-      reload({ watch_path: '/ping' });
+      reload({ watch_path: '/jobs/status' });
       const outcome = await fire.replay(original.id);
       expect(outcome).to.deep.include({ fired: ['any'], skipped: ['plain'], skippedWhy: [{ trigger: 'plain', reason: 'no longer watches /webhook' }] });
       expect(queue.tasks.slice(2).map((task) => (task.payload as TriggerRunTask).trigger)).to.deep.equal(['any']);

@@ -100,6 +100,11 @@ describe('validateTriggers', () => {
       [valid({ watch_path: '/hooks' })],
       `${FILE}: trigger #0 "deploy": watch_path: /hooks is not an endpoint; one of ${triggerCatalog().watchPaths.join(', ')}`,
     ],
+    [
+      'a watch_path on the public endpoint (anyone could fire it)',
+      [valid({ watch_path: '/ping' })],
+      `${FILE}: trigger #0 "deploy": watch_path: /ping is public (no authentication): a trigger on it would run for anyone; watch an authenticated endpoint such as /webhook`,
+    ],
     ['a non-boolean enabled', [valid({ enabled: 'yes' })], `${FILE}: trigger #0 "deploy": enabled: required, true or false`],
     ['an unknown trigger field', [valid({ trigger_when: 'always' })], `${FILE}: trigger #0 "deploy": trigger_when: unknown field`],
     ['no actions', [valid({ actions: [] })], `${FILE}: trigger #0 "deploy": actions: required, a non-empty array`],
@@ -288,6 +293,17 @@ describe('validateTriggers', () => {
     it('leaves agent jobs alone: a prompt is not a command line', () => {
       expect(problems([valid({ actions: [{ type: 'agent', job: 'Check # {{body.v}} and $(( {{body.v}} ))' }] })])).to.deep.equal([]);
     });
+  });
+
+  it('offers no public endpoint among the watchable ones, and refuses one even from a catalog that lists it as watchable', () => {
+    const catalog = triggerCatalog();
+    expect(catalog.watchPaths).to.include('/webhook').and.not.to.include('/ping');
+    expect(catalog.publicWatchPaths).to.deep.equal(['/ping']);
+    expect(problems([valid({ watch_path: '/hooks' })])[0]).not.to.contain('/ping');
+    const careless = { watchPaths: ['/webhook', '/ping'], publicWatchPaths: ['/ping'], llmProviders: [] };
+    expect(validateTriggers([valid({ watch_path: '/ping' })], FILE, careless).problems).to.deep.equal([
+      `${FILE}: trigger #0 "deploy": watch_path: /ping is public (no authentication): a trigger on it would run for anyone; watch an authenticated endpoint such as /webhook`,
+    ]);
   });
 
   it('checks watch paths and AI providers against the catalog it is given, nothing else', () => {
