@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
 import { Database } from '../../src/adapters/persistence/database.js';
 import { MikroOrmInboundRequestStore } from '../../src/adapters/persistence/mikro-orm-inbound-request-store.js';
-import { orderedTaskId } from '../../src/adapters/queue/pg-boss-task-queue.js';
+import { orderedTaskId } from '../../src/adapters/queue/task-ids.js';
 import { snapshotRequest } from '../../src/domain/templates/request-snapshot.js';
 import { migratedDataDir } from '../support/data-dirs.js';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';

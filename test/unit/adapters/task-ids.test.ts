@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { keyedTaskId, orderedTaskId } from '../../../src/adapters/queue/pg-boss-task-queue.js';
+import { keyedTaskId, orderedTaskId } from '../../../src/adapters/queue/task-ids.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -2,7 +2,8 @@ import type { Context, Middleware } from 'koa';
 import { acceptJsonValue } from './accept-json-value.js';
 import { bodyBytesReader, hasBody } from './body-stream.js';
 import { checkFormHeaders, parseFormBytes } from './form-body.js';
-import { checkJsonHeaders, parseJson } from './json-body.js';
+import { checkJsonHeaders } from './json-body.js';
+import { parseJson } from './parse-json.js';
 
 /**
  * Parses the body read by signedBody, once: its value, or the DomainError thrown — `invalid_input`

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { acceptJsonValue } from '../../../../src/adapters/http/middleware/accept-json-value.js';
-import { parseJson } from '../../../../src/adapters/http/middleware/json-body.js';
+import { parseJson } from '../../../../src/adapters/http/middleware/parse-json.js';
 import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
 import { canonicalJson } from '../../../../src/domain/jobs/idempotency.js';
 import { mayHoldInexactNumbers } from '../../../../src/domain/templates/exact-json.js';
