@@ -25,7 +25,7 @@ const fail = (error: unknown): never => {
 try {
   const config = configFromEnvironment();
   const pino = createPino(config.logLevel, undefined, channelCredentialHeaders());
-  const head = await beginStart(config, new PinoLogger(pino));
+  const head = await beginStart(config, new PinoLogger(pino), pino);
   await import('reflect-metadata');
   const { serve } = await import('./serve.js');
   await serve(config, { pino, head, heldSignal: releaseStartSignals });

@@ -30,6 +30,13 @@ import { StartupError } from './startup-error.js';
 import { checkBwrap, findBwrap } from '../adapters/shell/bwrap-sandboxed-shell.js';
 import { TOKENS } from './tokens.js';
 import { channelCredentialHeaders } from './channels/index.js';
+import { FileIntakeJournal } from '../adapters/intake/file-intake-journal.js';
+import { ImportEarlyIntake } from '../application/triggers/import-early-intake.js';
+import { SnapshottedKeyRepository } from '../application/auth/snapshotted-key-repository.js';
+import { earlyIntakeFiles } from './early-intake-files.js';
+import type { DispatchTriggerRuns } from '../application/triggers/dispatch-trigger-runs.js';
+import type { KeyRepository } from '../ports/key-repository.js';
+import type { Logger } from '../ports/logger.js';
 
 /** Changes to the configuration files closer together than this are one reload (an editor's save is several events). */
 const RELOAD_DEBOUNCE_MS = 200;
@@ -132,10 +139,15 @@ export class Gateway {
       // Only the database or the task queue failing now can still end the start; what was
       // accepted is stored and runs after the next start.
       const metrics = await container.getAsync(TOKENS.Metrics);
+      // The early intake (head-start.ts) answered what it could while the database opened: it
+      // stops now, its requests all in its journal, and the app answers from here on. The
+      // journal's requests are stored in the database by the first requeue pass below.
+      await head?.early?.intake.stop();
       http.serve(
         app,
         rejectionLog(pino, (route, method, status, seconds) => metrics.observe(route, method, status, seconds)),
       );
+      for (const [route, method, status, seconds] of head?.early?.observed ?? []) metrics.observe(route, method, status, seconds);
       // The workers last (the first begins the task queue's start, unless a request did, and
       // each waits for it; a failed start fails here with its error): a start that fails never
       // leaves a task half-run.
@@ -197,10 +209,28 @@ export class Gateway {
       // the two writes): queued now and every 5 minutes.
       const requeueJobs = await container.getAsync(TOKENS.RequeueStrandedJobs);
       const requeueNotices = await container.getAsync(TOKENS.RequeueLostJobNotices);
+      // Requests the early intake took in (at this start, or at one that failed or stopped
+      // before storing them): stored and queued by the first pass; a pass that failed is
+      // tried again by the next one.
+      const keys = await container.getAsync(TOKENS.KeyRepository);
+      const importEarly = database.engine === 'pglite' ? await earlyIntakeImport(config, head, keys, container, dispatch, logger) : undefined;
+      if (importEarly !== undefined) opened.push(() => importEarly.journal.close());
+      // Keys may have changed while the service was down (the CLI on the database): the snapshot
+      // the next start's early intake reads is written again.
+      const snapshotWritten =
+        keys instanceof SnapshottedKeyRepository
+          ? keys.refresh().catch((error: unknown) => logger.warn({ err: error }, 'could not write the snapshot of API key digests'))
+          : Promise.resolve();
+      opened.push(() => snapshotWritten);
       // The pass under way is waited for at a stop, before the database closes under it.
       let requeueing: Promise<unknown> = Promise.resolve();
       const requeue = (): void => {
         requeueing = Promise.all([
+          importEarly?.use
+            .execute()
+            .catch((error: unknown) =>
+              logger.error({ err: error }, 'storing the requests taken in while the database opened failed; tried again in 5 minutes'),
+            ),
           requeueJobs.execute().catch((error: unknown) => logger.warn({ err: error }, 'looking for jobs without their task failed')),
           requeueNotices.execute().catch((error: unknown) => logger.warn({ err: error }, 'looking for chat jobs without their notice failed')),
         ]);
@@ -348,4 +378,29 @@ export class Gateway {
 /** Says at start-up when the chat webhook will refuse every update for want of a secret (it never fails open). */
 const warnAboutUnprotectedWebhook = async (container: Container): Promise<void> => {
   await (await container.getAsync(TOKENS.ReceiveMessagingUpdate)).warnIfRefusingEverything();
+};
+
+/**
+ * The import of the early intake's journal (ImportEarlyIntake), on the journal the early intake
+ * wrote at this start, or on the file when it did not run (no key snapshot yet): a start that
+ * failed after taking requests in left them there.
+ */
+const earlyIntakeImport = async (
+  config: AppConfig,
+  head: HeadStart | undefined,
+  keys: KeyRepository,
+  container: Container,
+  dispatch: DispatchTriggerRuns,
+  logger: Logger,
+): Promise<{ readonly use: ImportEarlyIntake; readonly journal: FileIntakeJournal }> => {
+  const journal = head?.early?.journal ?? new FileIntakeJournal(earlyIntakeFiles(config.dataDir).journal);
+  const use = new ImportEarlyIntake(
+    journal,
+    keys,
+    await container.getAsync(TOKENS.ApiKeyCrypto),
+    await container.getAsync(TOKENS.InboundRequestStore),
+    dispatch,
+    logger,
+  );
+  return { use, journal };
 };

@@ -3,6 +3,8 @@ import { startEngine, type OpenEngine } from '../adapters/persistence/open-engin
 import type { Schedule } from '../domain/schedules/schedule.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
 import type { Logger } from '../ports/logger.js';
+import type { Logger as Pino } from 'pino';
+import type { EarlyIntakeStart } from './early-intake-start.js';
 import { stopForRestart } from './stop-for-restart.js';
 import type { AppConfig } from './config.js';
 import { explainDatabaseFailure } from './explain-database-failure.js';
@@ -24,9 +26,11 @@ export interface HeadStart {
   readonly http: HttpServer;
   /** The embedded database's boot, still under way; rejects as openEngine does. */
   readonly engine: Promise<OpenEngine>;
+  /** Requests taken in while the embedded database opens (early-intake-start.ts); none on PostgreSQL or without a key snapshot. */
+  readonly early?: EarlyIntakeStart;
 }
 
-export const beginStart = async (config: AppConfig, logger: Logger): Promise<HeadStart> => {
+export const beginStart = async (config: AppConfig, logger: Logger, pino?: Pino): Promise<HeadStart> => {
   const { triggers, schedules } = await loadStartFiles(config, logger);
   const http = await listenHttp(config);
   try {
@@ -41,7 +45,18 @@ export const beginStart = async (config: AppConfig, logger: Logger): Promise<Hea
     });
     // Awaited by Gateway.start; until then a rejection is not unhandled.
     opened.catch(() => undefined);
-    return { triggers, schedules, http, engine: opened };
+    // The embedded database's lock is held now: its journal is this process's.
+    // Loaded only here: PostgreSQL opens in a tenth of a second and has no early intake.
+    const early =
+      config.databaseUrl === undefined && pino !== undefined
+        ? await import('./early-intake-start.js')
+            .then(({ startEarlyIntake }) => startEarlyIntake(config, triggers, http, pino, logger))
+            .catch((error: unknown) => {
+              logger.warn({ err: error }, 'requests wait for the database while it opens: the early intake could not start');
+              return undefined;
+            })
+        : undefined;
+    return { triggers, schedules, http, engine: opened, ...(early === undefined ? {} : { early }) };
   } catch (error) {
     await http.close(0);
     throw explainDatabaseFailure(error);

@@ -54,6 +54,8 @@ interface Held {
 /** A listening HTTP server that can shut down gracefully. */
 export class HttpServer {
   #handler: RequestListener;
+  /** Until `serve`: answers the requests it can without the app (takeEarly); the others are held. */
+  #early: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   readonly #held = new Set<Held>();
   #observeRejection: RejectionObserver | undefined;
 
@@ -118,6 +120,7 @@ export class HttpServer {
   serve(app: Koa, observeRejection?: RejectionObserver): void {
     const handler = app.callback();
     this.#handler = handler;
+    this.#early = undefined;
     this.#observeRejection = observeRejection;
     const waiting = [...this.#held];
     this.#held.clear();
@@ -125,6 +128,14 @@ export class HttpServer {
       clearTimeout(timer);
       if (!res.destroyed) void handler(req, res);
     }
+  }
+
+  /**
+   * Until `serve`, each request goes to `listener` first: it answers the request and returns
+   * true, or returns false having touched nothing, and the request is held as any other.
+   */
+  takeEarly(listener: (req: IncomingMessage, res: ServerResponse) => boolean): void {
+    this.#early = listener;
   }
 
   /** How many requests are waiting for the start. */
@@ -156,6 +167,7 @@ export class HttpServer {
   }
 
   #holdUntilServed(req: IncomingMessage, res: ServerResponse): void {
+    if (this.#early?.(req, res) === true) return;
     if (this.#held.size >= this.hold.max) {
       refuse(req, res, 'The service is starting');
       return;

@@ -1,0 +1,153 @@
+import { expect } from 'chai';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FileIntakeJournal } from '../../src/adapters/intake/file-intake-journal.js';
+import { FileKeyDigestSnapshot } from '../../src/adapters/intake/file-key-digest-snapshot.js';
+import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
+import { loadConfig } from '../../src/container/config.js';
+import { earlyIntakeFiles } from '../../src/container/early-intake-files.js';
+import { startEarlyIntake } from '../../src/container/early-intake-start.js';
+import { listenHttp } from '../../src/container/listen-http.js';
+import { loadStartFiles } from '../../src/container/load-start-files.js';
+import { migratedDataDir } from '../support/data-dirs.js';
+import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { createKey, waitFor } from '../support/http.js';
+
+/*
+ * The embedded database takes most of a second or more to open after a crash (its recovery).
+ * Requests to the plain webhook arriving meanwhile are answered at once (EarlyIntake), kept in a
+ * journal, and stored and run once the database is open. Here the part of a start before the
+ * database opens runs in this process (head-start.ts's steps), and is ended there — a crash
+ * before the database opened — so that what it took in is certain; the built service started
+ * next on the same DATA_DIR stores and runs it.
+ */
+describe('e2e: webhooks answered while the embedded database opens (early intake)', () => {
+  let gateway: GatewayProcess | undefined;
+  afterEach(async () => {
+    await gateway?.stop();
+    gateway = undefined;
+  });
+
+  const setUp = async () => {
+    const dataDir = await migratedDataDir('e2e-early-intake');
+    const dir = await tempDir('e2e-early-intake-files');
+    const triggersFile = join(dir, 'TRIGGERS.json');
+    await writeFile(
+      triggersFile,
+      JSON.stringify([
+        { name: 'run', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: "printf '%s\\n' {{body.id}} >> ran.txt" }] },
+      ]),
+    );
+    const env = { DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile, TRIGGERS_DIR: dir };
+    const ran = async () =>
+      (await readFile(join(dir, 'ran.txt'), 'utf8').catch(() => ''))
+        .split('\n')
+        .filter((line) => line !== '')
+        .sort();
+    return { env, dataDir, dir, ran };
+  };
+
+  /** The start's first steps as the entry takes them, until the database would open: the early intake on a bound port. */
+  const headOfAStart = async (env: Record<string, string>, dir: string) => {
+    const config = loadConfig({ ...env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' }, dir);
+    const pino = createPino('silent');
+    const logger = new PinoLogger(pino);
+    const http = await listenHttp(config);
+    const early = await startEarlyIntake(config, (await loadStartFiles(config, logger)).triggers, http, pino, logger);
+    const crash = async () => {
+      await early?.intake.stop();
+      await early?.journal.close();
+      await http.close(0);
+    };
+    return { url: `http://127.0.0.1:${http.port}`, http, early, crash };
+  };
+
+  it('answers the webhook before the database opens; the next start stores and runs each request once, and empties the journal', async function () {
+    this.timeout(90_000);
+    const { env, dataDir, dir, ran } = await setUp();
+    gateway = await startGateway(env);
+    // A key made through the running server: the snapshot the next start reads has it.
+    const key = await createKey(env, 'early');
+    expect((await new FileKeyDigestSnapshot(earlyIntakeFiles(dataDir).keys).read())?.size).to.equal(1);
+    await gateway.stop();
+    gateway = undefined;
+
+    const head = await headOfAStart(env, dir);
+    expect(head.early, 'the early intake started').not.to.equal(undefined);
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      fetch(`${head.url}/api/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers }, body });
+    const ids = Array.from({ length: 20 }, (_, n) => `early-${n}`);
+    const answers = await Promise.all(ids.map((id) => post(JSON.stringify({ id }))));
+    for (const answer of answers) {
+      expect(answer.status).to.equal(200);
+      expect(answer.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+      expect(answer.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+      expect(await answer.json()).to.deep.equal({ ok: true, triggers: ['run'] });
+    }
+    const broken = await post('{"id": ');
+    expect(broken.status).to.equal(400);
+    expect(await broken.json()).to.deep.equal({ error: 'Invalid JSON body' });
+    // What it does not take waits for the service (here: for a start that never comes).
+    const unknownKey = post(JSON.stringify({ id: 'never' }), { 'x-api-key': `agw_${'A'.repeat(43)}` });
+    await waitFor(() => head.http.waiting === 1, 10_000, 'the request with an unknown key held');
+    await head.crash();
+    expect((await unknownKey).status).to.equal(503);
+    expect(await ran()).to.deep.equal([]);
+
+    gateway = await startGateway(env);
+    // The server answers the same request as the early intake did.
+    const late = await fetch(`${gateway.url}/api/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ id: 'late' }),
+    });
+    expect(late.status).to.equal(200);
+    expect(late.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    expect(await late.json()).to.deep.equal({ ok: true, triggers: ['run'] });
+    const expected = [...ids, 'late'].sort();
+    await waitFor(async () => (await ran()).length >= expected.length, 30_000, 'every accepted request ran');
+    await gateway.stop();
+    gateway = undefined;
+    expect(await ran()).to.deep.equal(expected);
+    expect((await new FileIntakeJournal(earlyIntakeFiles(dataDir).journal).read()).entries).to.deep.equal([]);
+    // A later start runs nothing again.
+    gateway = await startGateway(env);
+    await gateway.logLine((line) => line.msg === 'agent gateway listening', 'the service started');
+    await gateway.stop();
+    gateway = undefined;
+    expect(await ran()).to.deep.equal(expected);
+  });
+
+  it('runs nothing of a request whose key was revoked by the CLI while the service was down, though it was answered (the snapshot could not say)', async function () {
+    this.timeout(90_000);
+    const { env, dataDir, dir, ran } = await setUp();
+    gateway = await startGateway(env);
+    const key = await createKey(env, 'revoked');
+    const snapshot = await readFile(earlyIntakeFiles(dataDir).keys, 'utf8');
+    await gateway.stop();
+    gateway = undefined;
+    // Revoked with the service down; the snapshot then as an earlier version of the CLI left it.
+    const listed = await runCli(['keys', 'list', '--json'], env);
+    const [{ id }] = JSON.parse(listed.stdout) as Array<{ id: string }>;
+    const revoked = await runCli(['keys', 'revoke', id], env);
+    expect(revoked.code, revoked.stderr).to.equal(0);
+    await writeFile(earlyIntakeFiles(dataDir).keys, snapshot);
+
+    const head = await headOfAStart(env, dir);
+    const answer = await fetch(`${head.url}/api/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ id: 'after-revocation' }),
+    });
+    expect(answer.status).to.equal(200);
+    await head.crash();
+
+    gateway = await startGateway(env);
+    await gateway.logLine((line) => line.msg === 'requests taken in while the database opened are stored', 'the journal imported', 30_000);
+    const dropped = await gateway.logLine((line) => typeof line.msg === 'string' && line.msg.includes('no longer stored'), 'the request dropped');
+    expect(dropped.level).to.equal(40);
+    await gateway.stop();
+    gateway = undefined;
+    expect(await ran()).to.deep.equal([]);
+  });
+});

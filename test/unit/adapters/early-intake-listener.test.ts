@@ -1,0 +1,156 @@
+import { expect } from 'chai';
+import Koa from 'koa';
+import { request } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
+import { earlyIntakeListener } from '../../../src/adapters/http/early-intake-listener.js';
+import { HttpServer } from '../../../src/adapters/http/http-server.js';
+import { createPino } from '../../../src/adapters/logging/pino-logger.js';
+import { EarlyIntake } from '../../../src/application/triggers/early-intake.js';
+import { triggerCatalog } from '../../../src/container/trigger-catalog.js';
+import { validateTriggers } from '../../../src/domain/triggers/validate-triggers.js';
+import { FixedClock } from '../../fakes/fixed-clock.js';
+import { InMemoryIntakeJournal } from '../../fakes/in-memory-intake-journal.js';
+import { RecordingLogger } from '../../fakes/recording-logger.js';
+import { SequentialIds } from '../../fakes/sequential-ids.js';
+import { waitFor } from '../../support/http.js';
+
+const crypto = new NodeApiKeyCrypto();
+const KEY = crypto.mint();
+const { triggers } = validateTriggers(
+  [{ name: 'run', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] }],
+  'TRIGGERS.json',
+  triggerCatalog(),
+);
+
+describe('earlyIntakeListener on the starting server', () => {
+  let http: HttpServer | undefined;
+  afterEach(async () => {
+    await http?.close(0);
+    http = undefined;
+  });
+
+  const start = async (bodyLimit = 1000) => {
+    const journal = new InMemoryIntakeJournal();
+    let n = 0;
+    const intake = new EarlyIntake(
+      triggers,
+      ['/webhook'],
+      new Map([[crypto.digest(KEY), 'key-1']]),
+      crypto,
+      journal,
+      new SequentialIds(),
+      () => `task-${++n}`,
+      new FixedClock(),
+      new RecordingLogger(),
+    );
+    const observed: unknown[][] = [];
+    const server = await HttpServer.listen(0, '127.0.0.1');
+    http = server;
+    server.takeEarly(
+      earlyIntakeListener({
+        intake,
+        route: { name: 'webhook', path: '/api/webhook' },
+        bodyLimit,
+        credentialHeaders: ['x-telegram-bot-api-secret-token'],
+        logger: createPino('silent'),
+        observe: (...observation) => observed.push(observation),
+      }),
+    );
+    const url = `http://127.0.0.1:${server.port}/api/webhook`;
+    const post = (body: string | Uint8Array, headers: Record<string, string> = {}) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY, ...headers }, body });
+    return { server, intake, journal, observed, post };
+  };
+
+  it("answers a request it takes with the app's answer, its request id and its count; keeps credential headers out of the stored request", async () => {
+    const { journal, observed, post } = await start();
+    const answer = await post('{"id": 7}', { 'x-request-id': 'caller-1', 'x-telegram-bot-api-secret-token': 'hush' });
+    expect(answer.status).to.equal(200);
+    expect(answer.headers.get('x-request-id')).to.equal('caller-1');
+    expect(await answer.json()).to.deep.equal({ ok: true, triggers: ['run'] });
+    expect(journal.entries).to.have.length(1);
+    const stored = journal.entries[0].request.request;
+    expect(JSON.parse(stored).body).to.deep.equal({ id: 7 });
+    expect(stored).not.to.include('hush');
+    expect(stored).not.to.include(KEY);
+    expect(observed).to.have.length(1);
+    expect(observed[0].slice(0, 3)).to.deep.equal(['webhook', 'POST', 200]);
+  });
+
+  it('refuses, as the app does, a body that sets __proto__ or nests too deep, storing nothing', async () => {
+    const { journal, post } = await start(100_000);
+    const proto = await post('{"__proto__": {"x": 1}}');
+    expect(proto.status).to.equal(400);
+    const deep = await post(`${'['.repeat(100)}${']'.repeat(100)}`);
+    expect(deep.status).to.equal(400);
+    expect(((await deep.json()) as { error: string }).error).to.match(/nest/i);
+    expect(journal.entries).to.deep.equal([]);
+  });
+
+  it('leaves to the app, untouched, what it does not take: compressed, chunked, over the limit, another type, another method or path', async () => {
+    const { server, journal, post } = await start(50);
+    const held = [
+      post(gzipSync('{"id": 1}'), { 'content-encoding': 'gzip' }),
+      // No Content-Length: the body comes chunked.
+      fetch(`http://127.0.0.1:${server.port}/api/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+        body: new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('{"id": 2}')), c.close()) }),
+        duplex: 'half',
+      } as RequestInit),
+      post(JSON.stringify({ id: 'x'.repeat(100) })),
+      post('{"id": 4}', { 'content-type': 'application/json; charset=utf-8' }),
+      fetch(`http://127.0.0.1:${server.port}/api/webhook/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY }, body: '{}' }),
+      fetch(`http://127.0.0.1:${server.port}/api/webhook`, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-api-key': KEY }, body: '{}' }),
+    ];
+    await waitFor(() => server.waiting === held.length, 10_000, 'every request held');
+    const app = new Koa();
+    app.use(async (ctx) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
+      ctx.body = { app: true, bytes: Buffer.concat(chunks).length };
+    });
+    server.serve(app);
+    const answers = await Promise.all(held);
+    for (const answer of answers) expect(((await answer.json()) as { app?: boolean }).app).to.equal(true);
+    expect(journal.entries).to.deep.equal([]);
+  });
+
+  it('answers 503 with Retry-After, storing nothing, when the journal cannot keep the request or the app took over while its body arrived', async () => {
+    const { intake, journal, post } = await start();
+    let admitted = 0;
+    const admit = intake.admit.bind(intake);
+    intake.admit = (presented) => {
+      const key = admit(presented);
+      if (key !== undefined) admitted++;
+      return key;
+    };
+    journal.failNext = new Error('disk full');
+    const failed = await post('{"id": 1}');
+    expect(failed.status).to.equal(503);
+    expect(failed.headers.get('retry-after')).to.equal('1');
+    expect(await failed.json()).to.deep.equal({ error: 'The service is starting' });
+    // Admitted on its headers, its body still to come when the intake stops.
+    const slow = request({
+      method: 'POST',
+      host: '127.0.0.1',
+      port: (http as HttpServer).port,
+      path: '/api/webhook',
+      headers: { 'content-type': 'application/json', 'x-api-key': KEY, 'content-length': 9 },
+    });
+    const status = new Promise<number | undefined>((resolve, reject) => {
+      slow.once('response', (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      });
+      slow.once('error', reject);
+    });
+    slow.flushHeaders();
+    await waitFor(() => admitted === 2, 5_000, 'the slow request admitted');
+    await intake.stop();
+    slow.end('{"id": 2}');
+    expect(await status).to.equal(503);
+    expect(journal.entries).to.deep.equal([]);
+  });
+});
