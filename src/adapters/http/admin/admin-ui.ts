@@ -53,6 +53,41 @@ const REFUSALS: Readonly<Record<string, string>> = {
   busy: 'Too many logins at once; try again in a moment.',
 };
 
+/** The hosts the service answers as: Koa's (X-Forwarded-Host with TRUST_PROXY) and the Host header's. */
+const ownHosts = (ctx: Context): string[] => [ctx.host, ctx.get('host')].filter((host) => host !== '');
+
+/**
+ * Whether a form POST comes from a page of another site, told by what the browser says of its
+ * origin, never by the form (a page of another site can post a form to /settings/login, and five
+ * wrong passwords lock the admin out): `Sec-Fetch-Site` `cross-site` or `same-site`, or an `Origin`
+ * that is not this service's, with either scheme (a proxy may serve HTTPS without TRUST_PROXY
+ * telling us). `Origin: null` counts as ours only when `Sec-Fetch-Site` says `same-origin`: the
+ * admin pages are sent with `Referrer-Policy: no-referrer`, under which a browser posts their
+ * forms with `Origin: null`. A request with neither header (curl, old clients) is not refused.
+ */
+export const crossOriginPost = (ctx: Context): boolean => {
+  const site = ctx.get('sec-fetch-site').toLowerCase();
+  if (site === 'cross-site' || site === 'same-site') return true;
+  const origin = ctx.get('origin');
+  if (origin === '') return false;
+  if (origin === 'null') return site !== 'same-origin';
+  let given: URL;
+  try {
+    given = new URL(origin);
+  } catch {
+    return true;
+  }
+  if (given.protocol !== 'http:' && given.protocol !== 'https:') return true;
+  if (origin.toLowerCase() !== given.origin) return true;
+  return !ownHosts(ctx).some((host) => {
+    try {
+      return new URL(`${given.protocol}//${host}`).host === given.host;
+    } catch {
+      return false;
+    }
+  });
+};
+
 /** The login and its limit: the only pages besides the closed one that answer without a session. */
 const publicRoutes = (tools: AdminTools): Router => {
   const router = new Router();
@@ -137,7 +172,9 @@ const allowedMethods = (routers: readonly Router[], ctx: Context): string[] => {
  * action; eta templates escape every value. Sessions are HttpOnly, SameSite=Strict cookies
  * (Secure over HTTPS); every form carries the session's CSRF token and ends in a redirect
  * (Post/Redirect/Get), but the one that creates an API key, answered with the page that shows
- * the key once (key-pages.ts); logins are limited per client (AdminAuthentication). Every failure — a
+ * the key once (key-pages.ts); logins are limited per client (AdminAuthentication). A POST the
+ * browser says comes from another site (crossOriginPost) is refused with 403 before anything
+ * else, the login included, so no page can spend the login limit. Every failure — a
  * malformed path or form, a form too large or of another type, an unknown page or method — is
  * an admin page with the status of the one error table.
  */
@@ -153,6 +190,20 @@ export const adminUi = (deps: AdminUiDependencies): Middleware => {
   const dispatch = async (ctx: Context): Promise<void> => {
     if (!(await deps.auth.isSetUp())) {
       return sendPage(ctx, 503, views.page('closed', { title: 'Admin UI closed' }));
+    }
+    // Before any route: a login from another site is neither checked nor counted against the
+    // login limit, and no form of a session is read.
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && crossOriginPost(ctx)) {
+      deps.logger.warn({ reqId: ctx.state.requestId as string | undefined, path: ctx.path }, 'admin form from another site refused');
+      return sendPage(
+        ctx,
+        403,
+        views.page(
+          'error',
+          { title: 'Refused' },
+          { message: 'The form was not sent from this admin page (its origin is another site). Open the admin page and try again.', back: BACK },
+        ),
+      );
     }
     await openRoutes(ctx as Parameters<typeof openRoutes>[0], async () => {
       const allowed = allowedMethods([open, signed], ctx);
