@@ -6,13 +6,9 @@ import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-cryp
 import { earlyIntakeListener } from '../../../src/adapters/http/early-intake-listener.js';
 import { HttpServer } from '../../../src/adapters/http/http-server.js';
 import { createPino } from '../../../src/adapters/logging/pino-logger.js';
-import { EarlyIntake } from '../../../src/application/triggers/early-intake.js';
 import { triggerCatalog } from '../../../src/container/trigger-catalog.js';
 import { validateTriggers } from '../../../src/domain/triggers/validate-triggers.js';
-import { FixedClock } from '../../fakes/fixed-clock.js';
-import { InMemoryIntakeJournal } from '../../fakes/in-memory-intake-journal.js';
-import { RecordingLogger } from '../../fakes/recording-logger.js';
-import { SequentialIds } from '../../fakes/sequential-ids.js';
+import { earlyIntakeFor } from '../../support/early-intake.js';
 import { waitFor } from '../../support/http.js';
 
 const crypto = new NodeApiKeyCrypto();
@@ -31,19 +27,7 @@ describe('earlyIntakeListener on the starting server', () => {
   });
 
   const start = async (bodyLimit = 1000) => {
-    const journal = new InMemoryIntakeJournal();
-    let n = 0;
-    const intake = new EarlyIntake(
-      triggers,
-      ['/webhook'],
-      new Map([[crypto.digest(KEY), 'key-1']]),
-      crypto,
-      journal,
-      new SequentialIds(),
-      () => `task-${++n}`,
-      new FixedClock(),
-      new RecordingLogger(),
-    );
+    const { intake, journal } = earlyIntakeFor(triggers, KEY);
     const observed: unknown[][] = [];
     const server = await HttpServer.listen(0, '127.0.0.1');
     http = server;

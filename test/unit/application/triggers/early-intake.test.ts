@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { NodeApiKeyCrypto } from '../../../../src/adapters/crypto/node-api-key-crypto.js';
 import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
-import { EarlyIntake, EarlyIntakeStopped } from '../../../../src/application/triggers/early-intake.js';
+import { EarlyIntakeStopped } from '../../../../src/application/triggers/early-intake.js';
 import { ImportEarlyIntake } from '../../../../src/application/triggers/import-early-intake.js';
 import { DispatchTriggerRuns } from '../../../../src/application/triggers/dispatch-trigger-runs.js';
 import { FireTriggers } from '../../../../src/application/triggers/fire-triggers.js';
@@ -9,12 +9,12 @@ import { snapshotRequest } from '../../../../src/domain/templates/request-snapsh
 import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
 import { InMemoryInboundRequestStore } from '../../../fakes/in-memory-inbound-request-store.js';
-import { InMemoryIntakeJournal } from '../../../fakes/in-memory-intake-journal.js';
 import { InMemoryKeyRepository } from '../../../fakes/in-memory-key-repository.js';
 import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
 import { InMemoryTriggerLanes } from '../../../fakes/in-memory-trigger-lanes.js';
 import { RecordingLogger } from '../../../fakes/recording-logger.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
+import { earlyIntakeFor } from '../../../support/early-intake.js';
 
 const crypto = new NodeApiKeyCrypto();
 const KEY = crypto.mint();
@@ -46,23 +46,7 @@ const TRIGGERS = triggersOf([
   { name: 'elsewhere', watch_path: '/create-job', enabled: true, actions: [{ type: 'command', command: 'true' }] },
 ]);
 
-let taskIds = 0;
-const make = (triggers = TRIGGERS) => {
-  const journal = new InMemoryIntakeJournal();
-  const logger = new RecordingLogger();
-  const intake = new EarlyIntake(
-    triggers,
-    ['/webhook'],
-    new Map([[crypto.digest(KEY), 'key-1']]),
-    crypto,
-    journal,
-    new SequentialIds(),
-    () => `71000000-0000-7000-8000-${String(++taskIds).padStart(12, '0')}`,
-    new FixedClock(new Date('2026-12-01T00:00:00Z')),
-    logger,
-  );
-  return { journal, logger, intake };
-};
+const make = (triggers = TRIGGERS) => earlyIntakeFor(triggers, KEY);
 
 const hostile = snapshotRequest(
   { id: 12345678901234567890n.toString(), text: "'; rm -rf / #" },
