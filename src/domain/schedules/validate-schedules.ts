@@ -27,7 +27,9 @@ const TEMPLATE_FIELDS: Record<string, string> = { agent: 'job', command: 'comman
 
 /** The action with its schedule tokens rewritten (see schedule-tokens.ts), or a list of refused tokens. */
 const rewriteTokens = (action: Fields): { action: Fields; refused: Array<[string, string]> } => {
-  const field = TEMPLATE_FIELDS[String(action.type)];
+  // The type as written, never converted: an object there ({"toString": 1}) would throw, and validateAction names it.
+  const type = action.type;
+  const field = typeof type === 'string' && Object.hasOwn(TEMPLATE_FIELDS, type) ? TEMPLATE_FIELDS[type] : undefined;
   const template = field === undefined ? undefined : action[field];
   if (typeof template !== 'string') return { action, refused: [] };
   const refused = findNonScheduleTokens(template).map((token): [string, string] => [field, token]);

@@ -183,6 +183,47 @@ describe('validateSchedules', () => {
     ]);
   });
 
+  it('names an object whose conversion to text throws ({"toString": 1}) in any field, never converting it', () => {
+    const hostiles: Array<[string, unknown]> = [
+      ['toString', JSON.parse('{"toString": 1}')],
+      ['valueOf', JSON.parse('{"toString": 1, "valueOf": 1}')],
+      [
+        'toPrimitive',
+        {
+          [Symbol.toPrimitive]: () => {
+            throw new Error('converted');
+          },
+        },
+      ],
+    ];
+    for (const [label, hostile] of hostiles) {
+      expect(
+        validateSchedules([{ name: 'c', schedule: '* * * * *', enabled: true, actions: [{ type: hostile }] }], 'config/CRONS.json', catalog).problems,
+        label,
+      ).to.deep.equal(['config/CRONS.json: schedule #0 "c": actions[0].type: required, one of agent, command, webhook']);
+      for (const field of ['name', 'schedule', 'timezone', 'enabled', 'catch_up', 'actions']) {
+        const found = validateSchedules([entry({ [field]: hostile })], 'config/CRONS.json', catalog).problems;
+        expect(found.length, `${label} in ${field}`).to.be.above(0);
+        expect(found.join('\n'), `${label} in ${field}`).to.include(`: ${field}: `);
+      }
+      for (const field of ['job', 'llm_provider', 'llm_model', 'unsafe_raw', 'command', 'timeout', 'retries', 'url', 'method']) {
+        const type = ['job', 'llm_provider', 'llm_model', 'unsafe_raw'].includes(field)
+          ? 'agent'
+          : ['url', 'method', 'headers', 'vars'].includes(field)
+            ? 'webhook'
+            : 'command';
+        const action = { type, job: 'j', command: 'c', url: 'https://example.com/', [field]: hostile };
+        const found = validateSchedules([entry({ actions: [action] })], 'config/CRONS.json', catalog).problems;
+        expect(found.join('\n'), `${label} in ${field}`).to.include(`actions[0].${field}`);
+      }
+      // Objects of names to values: such an object is one (read by its keys), never converted.
+      for (const field of ['headers', 'vars'])
+        expect(() =>
+          validateSchedules([entry({ actions: [{ type: 'webhook', url: 'https://example.com/', [field]: hostile }] })], 'CRONS.json', catalog),
+        ).to.not.throw();
+    }
+  });
+
   it('refuses a file that is not an array', () => {
     expect(validateSchedules({}, 'CRONS.json', catalog).problems).to.deep.equal(['CRONS.json: must be a JSON array of schedules, found a object']);
   });

@@ -342,3 +342,38 @@ describe('matchTriggers', () => {
     expect(matchTriggers(triggers, '/codehost/webhook').map((t) => t.name)).to.deep.equal(['other-path']);
   });
 });
+
+describe('validateTriggers with values whose conversion to text throws', () => {
+  const hostiles: Array<[string, unknown]> = [
+    ['toString', JSON.parse('{"toString": 1}')],
+    ['valueOf', JSON.parse('{"toString": 1, "valueOf": 1}')],
+    [
+      'toPrimitive',
+      {
+        [Symbol.toPrimitive]: () => {
+          throw new Error('converted');
+        },
+      },
+    ],
+  ];
+
+  it('names such an object in any field of a trigger, of an action and of `when`, never converting it', () => {
+    for (const [label, hostile] of hostiles) {
+      expect(problems([valid({ actions: [{ type: hostile }] })], `${label} in type`)).to.deep.equal([
+        `${FILE}: trigger #0 "deploy": actions[0].type: required, one of agent, command, webhook`,
+      ]);
+      for (const field of ['name', 'watch_path', 'enabled', 'when', 'actions', 'concurrency'])
+        expect(problems([valid({ [field]: hostile })]).join('\n'), `${label} in ${field}`).to.include(`: ${field}`);
+      for (const field of ['job', 'llm_provider', 'llm_model', 'unsafe_raw', 'command', 'timeout', 'retries', 'url', 'method', 'approval']) {
+        const type = ['job', 'llm_provider', 'llm_model', 'unsafe_raw'].includes(field) ? 'agent' : ['url', 'method'].includes(field) ? 'webhook' : 'command';
+        const action = { type, job: 'j', command: 'c', url: 'https://example.com/', [field]: hostile };
+        expect(problems([valid({ actions: [action] })]).join('\n'), `${label} in ${field}`).to.include(`actions[0].${field}`);
+      }
+      for (const test of ['equals', 'in', 'prefix', 'regex'])
+        expect(problems([valid({ when: { 'body.ref': { [test]: hostile } } })]).join('\n'), `${label} in when ${test}`).to.include(`when.body.ref.${test}`);
+      for (const field of ['headers', 'vars'])
+        expect(() => problems([valid({ actions: [{ type: 'webhook', url: 'https://example.com/', [field]: hostile }] })])).to.not.throw();
+      expect(() => problems([valid({ when: { 'body.ref': hostile } })])).to.not.throw();
+    }
+  });
+});
