@@ -118,12 +118,24 @@ export const parseSize = (value: string): number | undefined => {
   return Number(match[1]) * UNITS[(match[2] ?? 'b').toLowerCase()];
 };
 
-/** A size in bytes of at least 1 (`1048576`, `512kb`, `1mb`). */
+/**
+ * The largest size a setting takes: 1 GiB. More digits would read as a number past what a
+ * double holds exactly, or as Infinity (`999…9`), which switches a limit off altogether.
+ */
+export const MAX_SIZE_BYTES = 1024 ** 3;
+
+/** A size in bytes from 1 to 1 GiB (`1048576`, `512kb`, `1mb`, `1gb`). */
 export const size = (fallback: string) =>
   text(fallback).transform((value, ctx) => {
     const bytes = parseSize(value);
-    if (bytes !== undefined && bytes >= 1) return bytes;
-    ctx.addIssue({ code: 'custom', message: `"${value}" is not a size such as 1048576, 512kb or 1mb` });
+    if (bytes !== undefined && bytes >= 1 && bytes <= MAX_SIZE_BYTES) return bytes;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        bytes === undefined || bytes < 1
+          ? `"${value}" is not a size such as 1048576, 512kb or 1mb`
+          : `"${value}" is more than the largest size taken, 1gb (${MAX_SIZE_BYTES} bytes)`,
+    });
     return z.NEVER;
   });
 

@@ -187,6 +187,16 @@ describe('loadConfig', () => {
     }
     expect(problemsOf({ PORT: '70000' })[0]).to.match(/^PORT: "70000"/);
     expect(problemsOf({ BODY_LIMIT: 'lots' })[0]).to.match(/^BODY_LIMIT: "lots" is not a size/);
+    // A size past 1 GiB is refused, above all one read as Infinity (which would switch the limit off) or past what a double holds exactly.
+    for (const name of ['BODY_LIMIT', 'TRANSCRIBE_MAX_SIZE']) {
+      for (const bad of ['9'.repeat(400), '9007199254740993', '1025mb', '2gb', '1073741825']) {
+        expect(problemsOf({ [name]: bad }), `${name}=${bad.slice(0, 20)}`).to.deep.equal([
+          `${name}: "${bad}" is more than the largest size taken, 1gb (1073741824 bytes)`,
+        ]);
+      }
+      expect(loadConfig({ [name]: '1gb' }, '/srv'), name).to.not.equal(undefined);
+    }
+    expect(loadConfig({ BODY_LIMIT: '1gb' }, '/srv').bodyLimit).to.equal(1024 ** 3);
     expect(problemsOf({ REQUEST_TIMEOUT_MS: '500' })).to.deep.equal(['REQUEST_TIMEOUT_MS: "500" is not a whole number between 1000 and 3600000']);
     expect(problemsOf({ LOG_LEVEL: 'loud' })[0]).to.match(/^LOG_LEVEL: "loud" is not one of fatal, error/);
     expect(problemsOf({ DATABASE_CREATE: 'yes' })).to.deep.equal(['DATABASE_CREATE: "yes" is not true or false']);
