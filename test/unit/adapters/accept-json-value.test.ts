@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { acceptJsonValue, MAX_JSON_DEPTH } from '../../../src/adapters/http/middleware/accept-json-value.js';
+import { parseJson } from '../../../src/adapters/http/middleware/parse-json.js';
 import { DomainError } from '../../../src/domain/errors/domain-error.js';
 
 /** `levels` nested arrays around `inner`. */
@@ -31,6 +32,23 @@ describe('acceptJsonValue (the edge rules for JSON bodies)', () => {
   it('refuses 100 000 levels without exhausting the stack', () => {
     const deep = JSON.parse('['.repeat(100_000) + ']'.repeat(100_000)) as unknown;
     expect(refusal(deep).code).to.equal('invalid_input');
+  });
+
+  it('refuses a body thousands of levels deep for its depth also when it holds a number kept exactly (no stack overflow read as invalid JSON)', () => {
+    for (const inner of ['1', '12345678901234567', '1e400', '"[[[{"']) {
+      const text = '['.repeat(5000) + inner + ']'.repeat(5000);
+      let error: unknown;
+      try {
+        acceptJsonValue(parseJson(Buffer.from(text)));
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error, inner).to.be.instanceOf(DomainError);
+      expect(error, inner).to.include({ code: 'invalid_input', message: 'JSON body is nested deeper than 64 levels' });
+    }
+    // At the limit, the exact number is kept; brackets and escaped quotes inside strings are no nesting.
+    const atLimit = parseJson(Buffer.from(`${'['.repeat(63)}{"k\\"[":"[[[\\"{{", "n": 12345678901234567}${']'.repeat(63)}`));
+    expect(JSON.stringify(acceptJsonValue(atLimit))).to.include('12345678901234567');
   });
 
   it('takes a GitHub-style payload, far below the limit, unchanged', () => {

@@ -1,7 +1,31 @@
 import { parse as parseRefusingProto } from '@hapi/bourne';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import { exactNumbersReviver } from '../../../domain/templates/exact-json.js';
+import { MAX_JSON_DEPTH } from './accept-json-value.js';
 import { looksLikeUtf16Or32, utf8Text } from './body-text.js';
+
+/**
+ * Whether the JSON text opens more than `limit` arrays or objects inside one another, read from
+ * the text (brackets in strings do not count) without recursion. The reviver that keeps exact
+ * numbers recurses once per level, so a body some thousands of levels deep would exhaust the
+ * stack in it and read as invalid JSON: such a body is refused for its depth before it is parsed.
+ */
+const nestedDeeperThan = (text: string, limit: number): boolean => {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      // A backslash: the character after it is escaped.
+      if (char === 0x5c) i++;
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return false;
+};
 
 /**
  * The value of a JSON body's bytes (undefined for none), parsed as co-body would: with
@@ -9,13 +33,16 @@ import { looksLikeUtf16Or32, utf8Text } from './body-text.js';
  * double cannot hold — an integer beyond 2^53, one beyond the double range — is kept as its
  * exact text, a `JSON.rawJSON` value (domain/templates/exact-json.ts), so a 64-bit id reaches
  * the stored request, templates and forwards digit for digit, never rounded nor `null`.
- * @throws DomainError `invalid_input`: not UTF-8, not JSON.
+ * @throws DomainError `invalid_input`: not UTF-8, not JSON; nested deeper than MAX_JSON_DEPTH
+ *   when a number is kept exactly (otherwise acceptJsonValue says so after the parse).
  */
 export const parseJson = (bytes: Buffer, asciiUnder?: string): unknown => {
   const text = utf8Text(bytes, 'JSON', asciiUnder);
   if (text === '') return undefined;
+  const reviver = exactNumbersReviver(text);
+  if (reviver !== undefined && nestedDeeperThan(text, MAX_JSON_DEPTH))
+    throw new DomainError('invalid_input', `JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
-    const reviver = exactNumbersReviver(text);
     return reviver === undefined ? parseRefusingProto(text, { protoAction: 'error' }) : parseRefusingProto(text, reviver, { protoAction: 'error' });
   } catch {
     throw new DomainError(
