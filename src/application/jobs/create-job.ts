@@ -1,6 +1,7 @@
 import { applyChange, branchOf, type Job, type JobSource } from '../../domain/jobs/job.js';
 import { modelProblem, parseJobRequest, refuseNul } from '../../domain/jobs/job-request.js';
 import { DomainError, isDomainError } from '../../domain/errors/domain-error.js';
+import { shownInput } from '../../domain/errors/shown-input.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
 import type { JobLaunch, JobLauncher } from '../../ports/job-launcher.js';
@@ -71,7 +72,7 @@ export class CreateJob implements JobLauncher {
   async #create(prompt: string, providerName: string | undefined, model: string | undefined, source: JobSource, chosenId?: string): Promise<Job> {
     const known = this.settings.llmProviders;
     if (providerName !== undefined && !known.includes(providerName)) {
-      throw new DomainError('invalid_input', `Unknown llm_provider: ${providerName} (one of ${known.join(', ')})`);
+      throw new DomainError('invalid_input', `Unknown llm_provider: ${shownInput(providerName)} (one of ${known.join(', ')})`);
     }
     const provider = providerName ?? this.settings.defaultProvider;
     if (provider !== undefined && !this.secrets.hasUsableSecret(provider)) {

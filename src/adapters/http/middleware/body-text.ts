@@ -1,6 +1,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import type { Context } from 'koa';
 import { DomainError } from '../../../domain/errors/domain-error.js';
+import { shownInput } from '../../../domain/errors/shown-input.js';
 
 /*
  * Bodies are read as bytes (body-stream.ts) and become text here: UTF-8 only, as JSON on the
@@ -18,8 +19,6 @@ const UTF8_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'us-ascii']
  */
 const ASCII_COMPATIBLE = /^(?:iso[-_ ]?8859[-_ ]?\d{1,2}|latin-?[1-9]|l[1-9]|windows-125\d|cp125\d|ascii|ansi_x3\.4-1968)$/i;
 
-const shownCharset = (charset: string): string => (charset.length > 40 ? `${charset.slice(0, 40)}…` : charset);
-
 /**
  * A body whose Content-Type names a charset other than UTF-8 is refused (415), as a content type
  * we do not take is: decoding it as UTF-8 would misread it. No charset parameter means UTF-8.
@@ -34,7 +33,7 @@ export const refuseForeignCharset = (ctx: Context, what: 'JSON body' | 'form'): 
   if (charset === '' || UTF8_CHARSETS.has(charset.toLowerCase())) return undefined;
   // Not for a form: its percent-escapes (`%E9`) would stand for bytes of that charset, plain ASCII as the body is.
   if (what === 'JSON body' && ASCII_COMPATIBLE.test(charset)) return charset;
-  throw new DomainError('unsupported_media_type', `Unsupported charset ${shownCharset(charset)}: send the ${what} as UTF-8`);
+  throw new DomainError('unsupported_media_type', `Unsupported charset ${shownInput(charset)}: send the ${what} as UTF-8`);
 };
 
 /**
@@ -72,7 +71,7 @@ export const utf8Text = (bytes: Buffer, what: 'JSON' | 'form', asciiUnder?: stri
   if (asciiUnder !== undefined && !isAscii(bytes)) {
     throw new DomainError(
       'unsupported_media_type',
-      `Unsupported charset ${shownCharset(asciiUnder)}: send the ${what === 'JSON' ? 'JSON body' : 'form'} as UTF-8 (under this label only a body in plain ASCII is taken)`,
+      `Unsupported charset ${shownInput(asciiUnder)}: send the ${what === 'JSON' ? 'JSON body' : 'form'} as UTF-8 (under this label only a body in plain ASCII is taken)`,
     );
   }
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;

@@ -69,6 +69,15 @@ describe('CreateJob', () => {
     expect(jobs.jobs.size).to.equal(0);
   });
 
+  it('repeats at most 40 characters of an unknown provider in its 400, however long the value sent', async () => {
+    const { create } = setup();
+    const message = (await failure(create.execute({ job: 'x', llm_provider: 'a'.repeat(900_000) }))).message;
+    expect(message).to.equal(`Unknown llm_provider: ${'a'.repeat(40)}… (one of anthropic, openai, google, custom)`);
+    // Never half of a surrogate pair.
+    const emoji = (await failure(create.execute({ job: 'x', llm_provider: `${'a'.repeat(39)}😀😀` }))).message;
+    expect(emoji).to.equal(`Unknown llm_provider: ${'a'.repeat(39)}… (one of anthropic, openai, google, custom)`);
+  });
+
   it('uses the default provider and model when the request names none', async () => {
     const { create, jobs } = setup({ defaultProvider: 'openai', defaultModel: 'gpt-d' });
     const { jobId } = await create.execute({ job: 'x' });
