@@ -2,6 +2,7 @@ import { DomainError } from '../../domain/errors/domain-error.js';
 import type { ChannelMessage } from '../../domain/messaging/channel-message.js';
 import { storableMessage } from '../../domain/messaging/storable-message.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
+import { storableText } from '../../domain/text/storable-text.js';
 import type { AlbumStore } from '../../ports/album-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { DeliveryLog } from '../../ports/delivery-log.js';
@@ -33,6 +34,35 @@ export const albumKey = (channel: string, message: ChannelMessage): string | und
   if (albumId === undefined) return undefined;
   const key = `${channel}:${albumId}`;
   return key.length <= 300 && messageId.length <= 100 ? key : undefined;
+};
+
+const storable = (value: string | undefined): string | undefined => (value === undefined ? undefined : storableText(value));
+
+/**
+ * The delivery with every text taken from the platform's payload made storable (NUL and lone
+ * surrogates → U+FFFD, see storableMessage): its id and message key (the delivery log's and the
+ * queue's keys), its message, and a press's ids and names (the log, the decision's record). A
+ * real platform sends no such id; one that does (a forged update, with the secret) is still
+ * taken in rather than failing every insert, and so every retry of the platform, with a 500.
+ */
+export const storableDelivery = (delivery: ParsedDelivery): ParsedDelivery => {
+  const { choice } = delivery;
+  return {
+    deliveryId: storableText(delivery.deliveryId),
+    message: delivery.message === null ? null : storableMessage(delivery.message),
+    ...(delivery.messageKey !== undefined && { messageKey: storable(delivery.messageKey) }),
+    ...(choice !== undefined && {
+      choice: {
+        data: storableText(choice.data),
+        chatId: storableText(choice.chatId),
+        userId: storableText(choice.userId),
+        messageId: storableText(choice.messageId),
+        ...(choice.userName !== undefined && { userName: storable(choice.userName) }),
+        ...(choice.pressId !== undefined && { pressId: storable(choice.pressId) }),
+        ...(choice.messageText !== undefined && { messageText: storable(choice.messageText) }),
+      },
+    }),
+  };
 };
 
 /** The triggers a delivery fires: those watching the endpoint it arrived on (and the other paths naming that endpoint). */
@@ -133,8 +163,9 @@ export class ReceiveMessagingUpdate {
    * delivery and storing its work would otherwise lose the message for good. When the work
    * cannot be stored, the delivery is forgotten again so that the platform's retry runs.
    */
-  async accept(channel: ChatChannel, delivery: ParsedDelivery, triggers?: DeliveryTriggers): Promise<void> {
+  async accept(channel: ChatChannel, parsed: ParsedDelivery, triggers?: DeliveryTriggers): Promise<void> {
     const { platform } = channel;
+    const delivery = storableDelivery(parsed);
     const deliveryKey = `${platform.id}:update:${delivery.deliveryId}`;
     const first = await this.deliveries.recordFirst(deliveryKey, 'update');
     if (!first && delivery.choice !== undefined) {
@@ -159,7 +190,7 @@ export class ReceiveMessagingUpdate {
       if (delivery.message !== null && !channel.settings.allowedChatIds.has(delivery.message.threadId)) {
         queued = await this.#queueNotAllowedNotice(channel, delivery.message);
       } else if (delivery.message !== null) {
-        const message = storableMessage(delivery.message);
+        const { message } = delivery;
         // A message of an album is stored first, whether or not it queues the album's answer
         // (the first of its messages does): the answer reads every message stored for the album.
         const album = albumKey(platform.id, message);
@@ -195,7 +226,7 @@ export class ReceiveMessagingUpdate {
    * files). Anyone can add the bot to a group: a stranger flooding groups with messages so gets a
    * notice a day in each, not one per message, which would spend the bot's rate limit at the
    * platform and hold workers in its waits (docs/chat.md, "Allowed chats"). Its id, or null when
-   * the chat was told already.
+   * the chat was told already. `received` is storable already (storableDelivery).
    */
   async #queueNotAllowedNotice(channel: ChatChannel, received: ChannelMessage): Promise<string | null> {
     const { platform } = channel;
@@ -204,7 +235,7 @@ export class ReceiveMessagingUpdate {
       this.logger.debug({ channel: platform.id, chatId: received.threadId }, 'message from a chat that is not allowed; told already, dropped');
       return null;
     }
-    const { albumId: _album, replyToId: _reply, from: _from, ...metadata } = storableMessage(received).metadata;
+    const { albumId: _album, replyToId: _reply, from: _from, ...metadata } = received.metadata;
     const message: ChannelMessage = { threadId: received.threadId, text: '', attachments: [], metadata };
     const day = now.toISOString().slice(0, 10);
     try {
