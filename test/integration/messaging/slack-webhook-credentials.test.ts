@@ -160,4 +160,14 @@ describe('the Slack webhook keeps Slack’s credentials out of what triggers see
     expect(JSON.stringify(snapshots)).not.to.include(VERIFICATION_TOKEN);
     expect(JSON.stringify(snapshots)).not.to.include('SECRETRESPONSEPATH');
   });
+
+  it('an interactivity form whose `payload` JSON nests 5 000 levels (within the body limit) or sets __proto__ is a 400, as any other JSON body', async () => {
+    const press =
+      '{"type":"block_actions","user":{"id":"U0123"},"channel":{"id":"C0123ABCDEF"},"message":{"ts":"1764504000.000200"},"actions":[{"value":"approval:1:yes","action_ts":"1764504001.000300"}]';
+    for (const payload of [`${press},"state":${'['.repeat(5000)}${']'.repeat(5000)}}`, `${press},"__proto__":{"isAdmin":true}}`]) {
+      const answer = await postSigned(`payload=${encodeURIComponent(payload)}`, 'application/x-www-form-urlencoded');
+      expect(answer.status, payload.slice(-40)).to.equal(400);
+    }
+    expect(queue.tasks).to.deep.equal([]);
+  });
 });

@@ -13,6 +13,7 @@ import type {
 } from '../../../ports/messaging-channel.js';
 import { fileTooLarge } from '../bounded-body.js';
 import { splitMarkdown } from '../markdown/split-markdown.js';
+import { parseInteractivityPayload } from './interactivity-payload.js';
 import { challengeOf, eventIdOf, parseEvent } from './parse-event.js';
 import { SLACK } from './slack.js';
 import { SlackApiError } from './slack-api-error.js';
@@ -203,12 +204,7 @@ const plainSections = (text: string): Array<{ type: 'section'; text: { type: 'pl
 const buttonPressOf = (body: unknown): ParsedDelivery | undefined => {
   if (typeof body !== 'object' || body === null || Array.isArray(body) || !Object.hasOwn(body, 'payload')) return undefined;
   const raw = (body as { payload?: unknown }).payload;
-  let payload: unknown;
-  try {
-    payload = typeof raw === 'string' ? JSON.parse(raw) : undefined;
-  } catch {
-    throw new DomainError('invalid_input', 'The interactivity payload is not JSON');
-  }
+  const payload = typeof raw === 'string' ? parseInteractivityPayload(raw) : undefined;
   const p = payload as {
     type?: unknown;
     user?: { id?: unknown; username?: unknown };

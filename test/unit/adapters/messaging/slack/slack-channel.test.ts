@@ -126,3 +126,42 @@ describe('SlackChannel against a loopback fake Web API', () => {
     });
   });
 });
+
+describe('SlackChannel: the JSON of an interactivity form’s `payload`, under the rules of every JSON body', () => {
+  const channel = new SlackChannel({ apiUrl: 'http://127.0.0.1:9/api', attempts: 1, backoffMs: 0, maxRetryAfterMs: 0, timeoutMs: 1000 });
+  const press = {
+    type: 'block_actions',
+    user: { id: 'U0123', username: 'ada' },
+    channel: { id: 'C0123ABCDEF' },
+    message: { ts: '1764504000.000200', text: 'Approve?' },
+    actions: [{ type: 'button', value: 'approval:1:yes', action_ts: '1764504001.000300' }],
+  };
+  const refusal = (payload: string): unknown => {
+    try {
+      channel.parse({ payload });
+    } catch (error) {
+      return error;
+    }
+    return expect.fail('expected the payload to be refused');
+  };
+
+  it('takes a press nested as deep as the limit (64 levels)', () => {
+    const nested = JSON.stringify({ ...press, state: { values: JSON.parse(`${'['.repeat(62)}1${']'.repeat(62)}`) } });
+    expect(channel.parse({ payload: nested }).choice).to.include({ data: 'approval:1:yes', chatId: 'C0123ABCDEF', userId: 'U0123' });
+  });
+
+  it('refuses a payload nested deeper than 64 levels (100 000 too) with a 400, as any JSON body', () => {
+    for (const depth of [63, 100_000]) {
+      const error = refusal(JSON.stringify({ ...press, state: { values: 0 } }).replace('"values":0', `"values":${'['.repeat(depth)}${']'.repeat(depth)}`));
+      expect(error, String(depth)).to.include({ code: 'invalid_input', message: 'The interactivity payload is nested deeper than 64 levels' });
+    }
+  });
+
+  it('refuses a payload that sets __proto__ (also escaped) with a 400, as any JSON body', () => {
+    for (const key of ['__proto__', '\\u005f_proto__']) {
+      const payload = JSON.stringify(press).replace('"user":', `"${key}":{"isAdmin":true},"user":`);
+      expect(refusal(payload), key).to.include({ code: 'invalid_input', message: 'The interactivity payload is not JSON, or sets __proto__' });
+    }
+    expect(refusal('{"type":')).to.include({ code: 'invalid_input' });
+  });
+});
