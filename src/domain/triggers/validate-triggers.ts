@@ -39,6 +39,19 @@ const ACTION_FIELDS: Record<TriggerAction['type'], string[]> = {
 };
 const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
 
+/**
+ * Headers a webhook action may not set (any case): those the HTTP client sets itself from the
+ * request it sends (content-length from the body, host from the URL, connection) and those that
+ * frame the message or the connection (transfer-encoding, keep-alive, upgrade, te, trailer,
+ * expect, which holds the body back for an answer, and the proxy ones). Given, the request
+ * would carry two framings (transfer-encoding beside content-length) or the file's value would
+ * be overridden without a word.
+ */
+const TRANSPORT_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'host'];
+const isTransportHeader = (name: string): boolean => TRANSPORT_HEADERS.includes(name.toLowerCase()) || name.toLowerCase().startsWith('proxy-');
+/** Names an object of headers cannot hold as its own entry (`__proto__` is dropped on the way, `constructor` is the object's). */
+const OBJECT_INTERNAL_NAMES = ['__proto__', 'constructor'];
+
 /** Validates a parsed trigger file as a whole (SPEC 2.2, 2.3), reporting every problem at once. */
 /** The longest trigger name its records keep. */
 export const MAX_TRIGGER_NAME = 200;
@@ -239,6 +252,13 @@ const validateActionFields = (action: unknown, catalog: TriggerCatalog, report: 
       else if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(value))
         fail(`headers.${header}`, 'holds a character a header value cannot (a line break, a control character, or one past U+00FF)');
       if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header)) fail(`headers.${header}`, 'is not a valid header name');
+      else if (isTransportHeader(header))
+        fail(
+          `headers.${header}`,
+          `is set by the HTTP client or frames the message, so a webhook action may not set it (${TRANSPORT_HEADERS.join(', ')}, proxy-*)`,
+        );
+      else if (OBJECT_INTERNAL_NAMES.includes(header.toLowerCase()))
+        fail(`headers.${header}`, 'is no header name an action may use (__proto__ and constructor would be lost on the way)');
     }
   const vars = action.vars ?? {};
   if (!isObject(vars)) fail('vars', 'must be an object');

@@ -33,6 +33,38 @@ describe('validateTriggers', () => {
     }
   });
 
+  it('refuses a webhook header the HTTP client sets or that frames the message, and __proto__ or constructor, naming file, trigger and header', () => {
+    const transport =
+      'is set by the HTTP client or frames the message, so a webhook action may not set it (content-length, transfer-encoding, connection, keep-alive, upgrade, te, trailer, expect, host, proxy-*)';
+    for (const header of [
+      'Transfer-Encoding',
+      'Content-Length',
+      'connection',
+      'Keep-Alive',
+      'Upgrade',
+      'TE',
+      'Trailer',
+      'Expect',
+      'Host',
+      'Proxy-Authorization',
+      'proxy-connection',
+    ]) {
+      expect(problems([valid({ actions: [{ type: 'webhook', url: 'https://x', headers: { [header]: 'chunked' } }] })]), header).to.deep.equal([
+        `${FILE}: trigger #0 "deploy": actions[0].headers.${header}: ${transport}`,
+      ]);
+    }
+    const raw = JSON.parse(
+      '[{"name":"deploy","watch_path":"/webhook","enabled":true,"actions":[{"type":"webhook","url":"https://x","headers":{"__proto__":"a","Constructor":"b"}}]}]',
+    );
+    expect(problems(raw)).to.deep.equal([
+      `${FILE}: trigger #0 "deploy": actions[0].headers.__proto__: is no header name an action may use (__proto__ and constructor would be lost on the way)`,
+      `${FILE}: trigger #0 "deploy": actions[0].headers.Constructor: is no header name an action may use (__proto__ and constructor would be lost on the way)`,
+    ]);
+    // What an action sets: its own and the usual ones, user-agent and content-type included.
+    const headers = { Authorization: 'Bearer t', 'User-Agent': 'me', 'Content-Type': 'application/json', 'X-Proxy': 'p', 'Accept-Encoding': 'identity' };
+    expect(problems([valid({ actions: [{ type: 'webhook', url: 'https://x', headers }] })])).to.deep.equal([]);
+  });
+
   it('accepts every action type with its optional fields, and applies defaults', () => {
     const { triggers, problems: found } = validateTriggers(
       [
