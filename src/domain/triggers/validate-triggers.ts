@@ -112,7 +112,13 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
     if (typeof entry.enabled !== 'boolean') problem('enabled', 'required, true or false');
     const concurrency = entry.concurrency;
     if (concurrency !== undefined && (typeof concurrency !== 'number' || !Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY))
-      problem('concurrency', `a whole number from 1 to ${MAX_CONCURRENCY} (runs of this trigger at once), found ${JSON.stringify(concurrency)}`);
+      problem(
+        'concurrency',
+        `a whole number from 1 to ${MAX_CONCURRENCY} (runs of this trigger at once), found ${
+          // JSON.stringify writes a number past the double range (1e400, read as Infinity) as null.
+          typeof concurrency === 'number' && !Number.isFinite(concurrency) ? 'a number too large to be a finite whole number' : JSON.stringify(concurrency)
+        }`,
+      );
 
     for (const field of Object.keys(entry)) if (!TRIGGER_FIELDS.includes(field)) problem(field, 'unknown field');
 

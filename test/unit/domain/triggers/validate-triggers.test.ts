@@ -65,6 +65,15 @@ describe('validateTriggers', () => {
     expect(problems([valid({ actions: [{ type: 'webhook', url: 'https://x', headers }] })])).to.deep.equal([]);
   });
 
+  it('says a concurrency past the double range (1e400) is not a finite whole number, not that it is null', () => {
+    expect(
+      problems(JSON.parse('[{"name":"deploy","watch_path":"/webhook","enabled":true,"actions":[{"type":"command","command":"make"}],"concurrency":1e400}]')),
+    ).to.deep.equal([
+      `${FILE}: trigger #0 "deploy": concurrency: a whole number from 1 to 100 (runs of this trigger at once), found a number too large to be a finite whole number`,
+    ]);
+    expect(problems([valid({ concurrency: Number.NEGATIVE_INFINITY })])[0]).to.match(/found a number too large to be a finite whole number$/);
+  });
+
   it('accepts every action type with its optional fields, and applies defaults', () => {
     const { triggers, problems: found } = validateTriggers(
       [
