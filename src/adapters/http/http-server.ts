@@ -2,7 +2,14 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
 import { requestIdOf } from './middleware/request-id.js';
-import { answerClientError, answerRejected, missingHost, type RejectedRequest, type RejectionObserver } from './rejected-request.js';
+import {
+  answerClientError,
+  answerRejected,
+  missingHost,
+  type RejectedRequest,
+  type RejectionObserver,
+  unsupportedTransferEncoding,
+} from './rejected-request.js';
 
 /** How a request that arrives while the service is starting is held until the service can answer it. */
 export interface StartingHold {
@@ -75,9 +82,10 @@ export class HttpServer {
    * EADDRINUSE, EACCES, EADDRNOTAVAIL, ENOTFOUND …).
    *
    * A request Node's parser refuses (malformed request line, header or body framing, headers
-   * too large), one that does not arrive within `timeouts`, an HTTP/1.1 request without Host
-   * and one with an `Expect` other than 100-continue are answered here, never reaching the app:
-   * 4xx `{error}` with an `x-request-id` and `Connection: close` (rejected-request.ts).
+   * too large), one that does not arrive within `timeouts`, an HTTP/1.1 request without Host,
+   * one with an `Expect` other than 100-continue and one with a Transfer-Encoding other than
+   * chunked are answered here, never reaching the app: 4xx or 501 `{error}` with an
+   * `x-request-id` and `Connection: close` (rejected-request.ts).
    */
   static async listen(port: number, host: string, hold: StartingHold = STARTING_HOLD, timeouts: RequestTimeouts = REQUEST_TIMEOUTS): Promise<HttpServer> {
     const requestTimeout = timeouts.requestMs;
@@ -95,6 +103,8 @@ export class HttpServer {
     const http = new HttpServer(server, hold);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       if (missingHost(req)) http.#rejected(answerRejected(res, 400, 'MISSING_HOST', 'Missing Host header (required by HTTP/1.1)'));
+      else if (unsupportedTransferEncoding(req))
+        http.#rejected(answerRejected(res, 501, 'UNSUPPORTED_TRANSFER_ENCODING', 'Unsupported Transfer-Encoding (only chunked is)'));
       else http.#handler(req, res);
     });
     // Without this listener Node answers 417 with no body.

@@ -83,6 +83,16 @@ export const answerClientError = (error: NodeJS.ErrnoException, socket: Socket):
 /** HTTP/1.1 requires Host (RFC 9112, 3.2): Node refuses a request without one with a bare 400 unless the server answers it. */
 export const missingHost = (req: IncomingMessage): boolean => req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined;
 
+/**
+ * A request's body is delimited by Content-Length or by chunked coding only: Node's parser reads a
+ * `Transfer-Encoding: gzip, chunked` body as chunked and hands the app the still-coded bytes, so
+ * any Transfer-Encoding but `chunked` alone is refused (501, RFC 9112 6.1) before the app reads it.
+ */
+export const unsupportedTransferEncoding = (req: IncomingMessage): boolean => {
+  const coding = req.headers['transfer-encoding'];
+  return coding !== undefined && coding.trim().toLowerCase() !== 'chunked';
+};
+
 /** Answers a request through its response (the parser accepted it), closing the connection. */
 export const answerRejected = (res: ServerResponse, status: number, code: string, error: string): RejectedRequest => {
   const requestId = randomUUID();

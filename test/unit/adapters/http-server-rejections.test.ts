@@ -91,6 +91,14 @@ describe('HttpServer: requests Node refuses', () => {
       error: 'Unsupported Expect header (only 100-continue is)',
       code: 'EXPECTATION_FAILED',
     },
+    {
+      what: 'a Transfer-Encoding other than chunked (gzip, chunked)',
+      bytes:
+        'POST /api/ping HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+      status: 501,
+      error: 'Unsupported Transfer-Encoding (only chunked is)',
+      code: 'UNSUPPORTED_TRANSFER_ENCODING',
+    },
     { what: 'headers that never end', bytes: 'GET /api/ping HTTP/1.1\r\nHost: x\r\n', status: 408, error: TIMED_OUT, code: 'ERR_HTTP_REQUEST_TIMEOUT' },
   ];
   for (const { what, bytes, status, error, code } of cases) {
