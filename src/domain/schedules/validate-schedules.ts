@@ -30,7 +30,8 @@ const rewriteTokens = (action: Fields): { action: Fields; refused: Array<[string
   // The type as written, never converted: an object there ({"toString": 1}) would throw, and validateAction names it.
   const type = action.type;
   const field = typeof type === 'string' && Object.hasOwn(TEMPLATE_FIELDS, type) ? TEMPLATE_FIELDS[type] : undefined;
-  const template = field === undefined ? undefined : action[field];
+  if (field === undefined) return { action, refused: [] };
+  const template = action[field];
   if (typeof template !== 'string') return { action, refused: [] };
   const refused = findNonScheduleTokens(template).map((token): [string, string] => [field, token]);
   return { action: { ...action, [field]: toRequestTokens(template) }, refused };

@@ -400,7 +400,7 @@ describe('validateTriggers with values whose conversion to text throws', () => {
 
   it('names such an object in any field of a trigger, of an action and of `when`, never converting it', () => {
     for (const [label, hostile] of hostiles) {
-      expect(problems([valid({ actions: [{ type: hostile }] })], `${label} in type`)).to.deep.equal([
+      expect(problems([valid({ actions: [{ type: hostile }] })]), `${label} in type`).to.deep.equal([
         `${FILE}: trigger #0 "deploy": actions[0].type: required, one of agent, command, webhook`,
       ]);
       for (const field of ['name', 'watch_path', 'enabled', 'when', 'actions', 'concurrency'])
