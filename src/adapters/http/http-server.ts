@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import { requestIdOf } from './middleware/request-id.js';
 import {
   answerClientError,
+  answerConnect,
   answerRejected,
   missingHost,
   type RejectedRequest,
@@ -83,8 +84,8 @@ export class HttpServer {
    *
    * A request Node's parser refuses (malformed request line, header or body framing, headers
    * too large), one that does not arrive within `timeouts`, an HTTP/1.1 request without Host,
-   * one with an `Expect` other than 100-continue and one with a Transfer-Encoding other than
-   * chunked are answered here, never reaching the app: 4xx or 501 `{error}` with an
+   * one with an `Expect` other than 100-continue, a CONNECT and one with a Transfer-Encoding
+   * other than chunked are answered here, never reaching the app: 4xx or 501 `{error}` with an
    * `x-request-id` and `Connection: close` (rejected-request.ts).
    */
   static async listen(port: number, host: string, hold: StartingHold = STARTING_HOLD, timeouts: RequestTimeouts = REQUEST_TIMEOUTS): Promise<HttpServer> {
@@ -107,6 +108,8 @@ export class HttpServer {
         http.#rejected(answerRejected(res, 501, 'UNSUPPORTED_TRANSFER_ENCODING', 'Unsupported Transfer-Encoding (only chunked is)'));
       else http.#handler(req, res);
     });
+    // Without this listener Node closes a CONNECT's connection without an answer.
+    server.on('connect', (_req: IncomingMessage, socket: Socket) => http.#rejected(answerConnect(socket)));
     // Without this listener Node answers 417 with no body.
     server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) =>
       http.#rejected(answerRejected(res, 417, 'EXPECTATION_FAILED', 'Unsupported Expect header (only 100-continue is)')),

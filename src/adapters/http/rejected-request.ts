@@ -93,6 +93,23 @@ export const unsupportedTransferEncoding = (req: IncomingMessage): boolean => {
   return coding !== undefined && coding.trim().toLowerCase() !== 'chunked';
 };
 
+/** The methods the endpoints take, for the `Allow` of a refused CONNECT. */
+const ENDPOINT_METHODS = 'GET, HEAD, POST, DELETE';
+
+/**
+ * Answers a CONNECT (Node's `connect` event: without a listener Node closes the connection without
+ * a word): 405, this server tunnels nothing, and the connection is closed.
+ */
+export const answerConnect = (socket: Socket): RejectedRequest | undefined => {
+  if (!socket.writable) {
+    socket.destroy();
+    return undefined;
+  }
+  const rejection = { requestId: randomUUID(), status: 405, code: 'CONNECT_NOT_ALLOWED' };
+  writeRaw(socket, rejection, 'Method CONNECT is not allowed (this server is not a proxy)', `allow: ${ENDPOINT_METHODS}\r\n`);
+  return rejection;
+};
+
 /** Answers a request through its response (the parser accepted it), closing the connection. */
 export const answerRejected = (res: ServerResponse, status: number, code: string, error: string): RejectedRequest => {
   const requestId = randomUUID();
@@ -119,7 +136,7 @@ const answerThrough = (res: ServerResponse, requestId: string, status: number, e
   });
 };
 
-const writeRaw = (socket: Socket, { requestId, status }: RejectedRequest, error: string): void => {
+const writeRaw = (socket: Socket, { requestId, status }: RejectedRequest, error: string, extraHeaders = ''): void => {
   const body = JSON.stringify({ error });
   socket.end(
     `HTTP/1.1 ${status} ${REASONS[status]}\r\n` +
@@ -127,6 +144,7 @@ const writeRaw = (socket: Socket, { requestId, status }: RejectedRequest, error:
       `content-length: ${Buffer.byteLength(body)}\r\n` +
       `x-request-id: ${requestId}\r\n` +
       'connection: close\r\n' +
+      extraHeaders +
       '\r\n' +
       body,
     // The server keeps connections half-open (allowHalfOpen): a caller that never closes its side
@@ -135,4 +153,4 @@ const writeRaw = (socket: Socket, { requestId, status }: RejectedRequest, error:
   );
 };
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const REASONS: Record<number, string> = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };

@@ -92,6 +92,20 @@ describe('HttpServer: requests Node refuses', () => {
       code: 'EXPECTATION_FAILED',
     },
     {
+      what: 'CONNECT to a host (this server is no proxy)',
+      bytes: 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+      status: 405,
+      error: 'Method CONNECT is not allowed (this server is not a proxy)',
+      code: 'CONNECT_NOT_ALLOWED',
+    },
+    {
+      what: 'CONNECT to a path',
+      bytes: 'CONNECT /api/ping HTTP/1.1\r\nHost: x\r\n\r\n',
+      status: 405,
+      error: 'Method CONNECT is not allowed (this server is not a proxy)',
+      code: 'CONNECT_NOT_ALLOWED',
+    },
+    {
       what: 'a Transfer-Encoding other than chunked (gzip, chunked)',
       bytes:
         'POST /api/ping HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
@@ -164,6 +178,12 @@ describe('HttpServer: requests Node refuses', () => {
     expect(lines.map(({ msg, reqId, status }) => ({ msg, reqId, status }))).to.deep.equal([{ msg: 'request', reqId: requestId, status: 408 }]);
     expect(counted).to.deep.equal([['unmatched', 'POST', 408]]);
     await stillServes();
+  });
+
+  it('answers CONNECT with an Allow header naming the methods the endpoints take', async () => {
+    const answer = await sendRaw(server.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect(answer.status).to.equal(405);
+    expect(answer.headers.allow).to.equal('GET, HEAD, POST, DELETE');
   });
 
   it('answers a chunked body with a bad chunk size, after the app got the request, with 400 "Malformed request body framing" and one log line', async () => {
