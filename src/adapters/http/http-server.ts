@@ -6,6 +6,7 @@ import {
   answerClientError,
   answerConnect,
   answerRejected,
+  closeWhenAnsweredBeforeBody,
   missingHost,
   type RejectedRequest,
   type RejectionObserver,
@@ -86,7 +87,8 @@ export class HttpServer {
    * too large), one that does not arrive within `timeouts`, an HTTP/1.1 request without Host,
    * one with an `Expect` other than 100-continue, a CONNECT and one with a Transfer-Encoding
    * other than chunked are answered here, never reaching the app: 4xx or 501 `{error}` with an
-   * `x-request-id` and `Connection: close` (rejected-request.ts).
+   * `x-request-id` and `Connection: close` (rejected-request.ts). An answer the app (or the
+   * early intake) gives before the request's body has all arrived closes the connection.
    */
   static async listen(port: number, host: string, hold: StartingHold = STARTING_HOLD, timeouts: RequestTimeouts = REQUEST_TIMEOUTS): Promise<HttpServer> {
     const requestTimeout = timeouts.requestMs;
@@ -103,6 +105,7 @@ export class HttpServer {
     server.keepAliveTimeout = 65_000;
     const http = new HttpServer(server, hold);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      closeWhenAnsweredBeforeBody(req, res);
       if (missingHost(req)) http.#rejected(answerRejected(res, 400, 'MISSING_HOST', 'Missing Host header (required by HTTP/1.1)'));
       else if (unsupportedTransferEncoding(req))
         http.#rejected(answerRejected(res, 501, 'UNSUPPORTED_TRANSFER_ENCODING', 'Unsupported Transfer-Encoding (only chunked is)'));

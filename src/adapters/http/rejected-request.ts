@@ -93,6 +93,24 @@ export const unsupportedTransferEncoding = (req: IncomingMessage): boolean => {
   return coding !== undefined && coding.trim().toLowerCase() !== 'chunked';
 };
 
+/**
+ * An answer written while the request's body has not all arrived (a 401 before the key's body is
+ * read, a 413 for a Content-Length over the limit) closes the connection: the rest of the body may
+ * never come, and a keep-alive connection waiting for it would end in Node's request timeout, a
+ * second, unsolicited 408. Node ends the connection once the answer is sent (`Connection: close`).
+ */
+export const closeWhenAnsweredBeforeBody = (req: IncomingMessage, res: ServerResponse): void => {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    if (!req.complete && announcesBody(req)) res.shouldKeepAlive = false;
+    return (writeHead as (...given: unknown[]) => ServerResponse).apply(this, args);
+  } as typeof res.writeHead;
+};
+
+/** Whether the request announces a body (an empty Content-Length is none); a request without one is complete once its headers are read. */
+const announcesBody = ({ headers }: IncomingMessage): boolean =>
+  headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+
 /** The methods the endpoints take, for the `Allow` of a refused CONNECT. */
 const ENDPOINT_METHODS = 'GET, HEAD, POST, DELETE';
 

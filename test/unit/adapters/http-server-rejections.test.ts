@@ -25,6 +25,15 @@ describe('HttpServer: requests Node refuses', () => {
     server = await HttpServer.listen(0, '127.0.0.1', undefined, { headersMs: 1000, requestMs: 1000 });
     const app = new Koa();
     app.use(requestLog(logger, observe));
+    // As the API's key check does, before any body is read.
+    app.use((ctx, next) => {
+      if (ctx.path === '/api/create-job' && ctx.get('authorization') === '') {
+        ctx.status = 401;
+        ctx.body = { error: 'Unauthorized' };
+        return;
+      }
+      return next();
+    });
     app.use(jsonBody(1024 * 1024));
     app.use((ctx) => {
       ctx.body = { message: 'Pong!', body: ctx.request.body as unknown };
@@ -178,6 +187,41 @@ describe('HttpServer: requests Node refuses', () => {
     expect(lines.map(({ msg, reqId, status }) => ({ msg, reqId, status }))).to.deep.equal([{ msg: 'request', reqId: requestId, status: 408 }]);
     expect(counted).to.deep.equal([['unmatched', 'POST', 408]]);
     await stillServes();
+  });
+
+  it('closes the connection after an answer given before the body arrived whole (401 to a key-less create-job), with no 408 written after it, one log line and one count', async () => {
+    const started = performance.now();
+    const answer = await sendRaw(
+      server.port,
+      'POST /api/create-job HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20\r\n\r\n{"job":',
+    );
+    expect(answer.status).to.equal(401);
+    expect(answer.headers.connection).to.equal('close');
+    // The whole of what came back on the connection: one response, nothing after its body.
+    expect(answer.body).to.equal('{"error":"Unauthorized"}');
+    expect(performance.now() - started, 'closed after the answer, not at the 1 s request timeout').to.be.below(1000);
+    await waitFor(() => lines.some((l) => l.msg === 'request'), 5000, 'the request log line');
+    expect(lines.map(({ msg, status }) => ({ msg, status }))).to.deep.equal([{ msg: 'request', status: 401 }]);
+    expect(counted).to.deep.equal([['unmatched', 'POST', 401]]);
+    await stillServes();
+  });
+
+  it('keeps the connection open after an answer to a request whose body was read', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        if (text.endsWith('"body":{"a":1}}')) {
+          resolve(text);
+          socket.destroy();
+        }
+      });
+      socket.on('error', reject);
+      socket.write('POST /api/ping HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{"a":1}');
+    });
+    expect(answer).to.match(/^HTTP\/1\.1 200 /);
+    expect(answer.toLowerCase()).to.include('connection: keep-alive');
   });
 
   it('answers CONNECT with an Allow header naming the methods the endpoints take', async () => {
