@@ -54,6 +54,16 @@ const refuse = (req: IncomingMessage, res: ServerResponse, error: string): void 
   res.end(JSON.stringify({ error }));
 };
 
+/** Sends `100 Continue` when the request's body is first read (raw-body, the early intake), if nothing was answered yet. */
+const continueOnFirstRead = (req: IncomingMessage, res: ServerResponse): void => {
+  const read = req._read;
+  req._read = function (this: IncomingMessage, size: number) {
+    req._read = read;
+    if (!res.headersSent && !res.writableEnded) res.writeContinue();
+    return read.call(this, size);
+  };
+};
+
 interface Held {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
@@ -104,12 +114,20 @@ export class HttpServer {
     });
     server.keepAliveTimeout = 65_000;
     const http = new HttpServer(server, hold);
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
       closeWhenAnsweredBeforeBody(req, res);
       if (missingHost(req)) http.#rejected(answerRejected(res, 400, 'MISSING_HOST', 'Missing Host header (required by HTTP/1.1)'));
       else if (unsupportedTransferEncoding(req))
         http.#rejected(answerRejected(res, 501, 'UNSUPPORTED_TRANSFER_ENCODING', 'Unsupported Transfer-Encoding (only chunked is)'));
       else http.#handler(req, res);
+    };
+    server.on('request', onRequest);
+    // With this listener Node no longer sends `100 Continue` before the app has seen the request:
+    // it is sent when the body is first read, so a request refused before its body is (401, 413)
+    // is answered without inviting the body first.
+    server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+      continueOnFirstRead(req, res);
+      onRequest(req, res);
     });
     // Without this listener Node closes a CONNECT's connection without an answer.
     server.on('connect', (_req: IncomingMessage, socket: Socket) => http.#rejected(answerConnect(socket)));

@@ -224,6 +224,41 @@ describe('HttpServer: requests Node refuses', () => {
     expect(answer.toLowerCase()).to.include('connection: keep-alive');
   });
 
+  /** Writes `head`, then `body` once the server says 100 Continue; what came back up to the close. */
+  const sendExpectingContinue = (head: string, body: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        const before = text;
+        text += chunk.toString('utf8');
+        if (!before.includes('100 Continue') && text.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) socket.write(body);
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+      socket.write(head);
+    });
+
+  it('answers a key-less create-job sent with Expect: 100-continue with 401 alone, never inviting its body with 100 Continue', async () => {
+    const text = await sendExpectingContinue(
+      'POST /api/create-job HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 9\r\nExpect: 100-continue\r\n\r\n',
+      '{"job":1}',
+    );
+    expect(text).to.match(/^HTTP\/1\.1 401 Unauthorized\r\n/);
+    expect(text).not.to.include('100 Continue');
+    expect(text).to.include('\r\nConnection: close\r\n');
+    expect(counted).to.deep.equal([['unmatched', 'POST', 401]]);
+  });
+
+  it('sends 100 Continue when the app reads the body of a request sent with Expect: 100-continue, then answers it', async () => {
+    const text = await sendExpectingContinue(
+      'POST /api/ping HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 7\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n',
+      '{"a":1}',
+    );
+    expect(text).to.match(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n/);
+    expect(text).to.match(/\{"message":"Pong!","body":\{"a":1\}\}$/);
+  });
+
   it('answers CONNECT with an Allow header naming the methods the endpoints take', async () => {
     const answer = await sendRaw(server.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
     expect(answer.status).to.equal(405);
