@@ -170,6 +170,13 @@ export class HttpServer {
    */
   takeEarly(listener: (req: IncomingMessage, res: ServerResponse) => boolean): void {
     this.#early = listener;
+    // The requests that arrived before (the port is bound first) are offered too: a client that
+    // sends its next request only once answered would otherwise wait for the whole start.
+    for (const held of [...this.#held]) {
+      if (held.res.destroyed || !listener(held.req, held.res)) continue;
+      this.#held.delete(held);
+      clearTimeout(held.timer);
+    }
   }
 
   /** How many requests are waiting for the start. */

@@ -26,21 +26,22 @@ describe('earlyIntakeListener on the starting server', () => {
     http = undefined;
   });
 
+  const listenerFor = (intake: ReturnType<typeof earlyIntakeFor>['intake'], bodyLimit: number, observed: unknown[][]) =>
+    earlyIntakeListener({
+      intake,
+      route: { name: 'webhook', path: '/api/webhook' },
+      bodyLimit,
+      credentialHeaders: ['x-telegram-bot-api-secret-token'],
+      logger: createPino('silent'),
+      observe: (...observation) => observed.push(observation),
+    });
+
   const start = async (bodyLimit = 1000) => {
     const { intake, journal } = earlyIntakeFor(triggers, KEY);
     const observed: unknown[][] = [];
     const server = await HttpServer.listen(0, '127.0.0.1');
     http = server;
-    server.takeEarly(
-      earlyIntakeListener({
-        intake,
-        route: { name: 'webhook', path: '/api/webhook' },
-        bodyLimit,
-        credentialHeaders: ['x-telegram-bot-api-secret-token'],
-        logger: createPino('silent'),
-        observe: (...observation) => observed.push(observation),
-      }),
-    );
+    server.takeEarly(listenerFor(intake, bodyLimit, observed));
     const url = `http://127.0.0.1:${server.port}/api/webhook`;
     const post = (body: string | Uint8Array, headers: Record<string, string> = {}) =>
       fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY, ...headers }, body });
@@ -60,6 +61,22 @@ describe('earlyIntakeListener on the starting server', () => {
     expect(stored).not.to.include(KEY);
     expect(observed).to.have.length(1);
     expect(observed[0].slice(0, 3)).to.deep.equal(['webhook', 'POST', 200]);
+  });
+
+  it('takes the requests that arrived before it was set up (the port is bound first), which would otherwise wait for the whole start', async () => {
+    const server = await HttpServer.listen(0, '127.0.0.1');
+    http = server;
+    const answer = fetch(`http://127.0.0.1:${server.port}/api/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+      body: '{"id": "first"}',
+    });
+    await waitFor(() => server.waiting === 1, 10_000, 'the request held');
+    const { intake, journal } = earlyIntakeFor(triggers, KEY);
+    server.takeEarly(listenerFor(intake, 1000, []));
+    expect((await answer).status).to.equal(200);
+    expect(server.waiting).to.equal(0);
+    expect(journal.entries.map((entry) => JSON.parse(entry.request.request).body)).to.deep.equal([{ id: 'first' }]);
   });
 
   it('refuses, as the app does, a body that sets __proto__ or nests too deep, storing nothing', async () => {
