@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { adminClient, cookieFrom, setAdminPassword } from '../support/admin-http.js';
 import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { migratedDataDir } from '../support/data-dirs.js';
-import { createKey, waitFor } from '../support/http.js';
+import { createKey, runningServerAdmin, waitFor } from '../support/http.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 
 /*
@@ -52,6 +52,20 @@ const deliver = async (gateway: GatewayProcess, key: string, dir: string, id: st
   });
   expect(response.status).to.equal(200);
   await waitFor(async () => (await runLines(dir)).includes(id), 20_000, `the command for ${id}`);
+  // Found through the running server's admin socket as the CLI reaches it, without a CLI process
+  // per stored request (the CLI's own commands are the subject of the tests that run them); on
+  // PostgreSQL (no socket) with the CLI.
+  const server = await runningServerAdmin(env);
+  if (server !== undefined) {
+    const rows = await server.deliveries(new URLSearchParams({ path: '/webhook', limit: '500' }).toString());
+    return waitFor(async () => {
+      for (const row of rows) {
+        const shown = (await server.delivery(String(row.id))) as { request: { request: string } };
+        if ((JSON.parse(shown.request.request) as { body: { id?: string } }).body.id === id) return String(row.id);
+      }
+      return undefined;
+    });
+  }
   const listed = await runCli(['deliveries', 'list', '--json', '--path', '/webhook', '--limit', '500'], env);
   expect(listed.code, listed.stderr).to.equal(0);
   return waitFor(async () => {
