@@ -48,6 +48,8 @@ export const startEarlyIntake = async (
   const route = apiRoutes([]).find((candidate) => candidate.name === 'webhook');
   if (route === undefined) return undefined;
   const journal = new FileIntakeJournal(files.journal);
+  // Its size counted, and a line a crash left unfinished cut, before the first request.
+  await journal.open();
   const intake = new EarlyIntake(
     triggers,
     watchPathsOf(route),

@@ -214,6 +214,7 @@ export class Gateway {
       // tried again by the next one.
       const keys = await container.getAsync(TOKENS.KeyRepository);
       const importEarly = database.engine === 'pglite' ? await earlyIntakeImport(config, head, keys, container, dispatch, logger) : undefined;
+      if (database.engine === 'postgresql') void warnOfJournalLeftBehind(config, logger);
       if (importEarly !== undefined) opened.push(() => importEarly.journal.close());
       // Keys may have changed while the service was down (the CLI on the database): the snapshot
       // the next start's early intake reads is written again.
@@ -403,4 +404,23 @@ const earlyIntakeImport = async (
     logger,
   );
   return { use, journal };
+};
+
+/**
+ * On PostgreSQL: requests an embedded start took in (its early intake) and could not store are
+ * stored only by a start on that embedded database; said once, at error level, so that a move to
+ * PostgreSQL right after a crash does not leave them unnoticed.
+ */
+const warnOfJournalLeftBehind = async (config: AppConfig, logger: Logger): Promise<void> => {
+  const journal = new FileIntakeJournal(earlyIntakeFiles(config.dataDir).journal);
+  try {
+    const { entries } = await journal.read();
+    if (entries.length > 0)
+      logger.error(
+        { requests: entries.length, file: earlyIntakeFiles(config.dataDir).journal },
+        'requests answered while the embedded database opened are not stored yet: start the service once on the embedded database (DATABASE_URL unset) to store and run them',
+      );
+  } catch {
+    // Nothing to say about a journal that cannot be read here.
+  }
 };

@@ -25,8 +25,13 @@ export interface JournalContents {
  * across any number of crashes. One process uses it at a time (the embedded database's lock).
  */
 export interface IntakeJournal {
-  /** Stores the entry durably; rejects when it cannot (the caller is then not told it was accepted). */
+  /**
+   * Stores the entry durably; rejects when it cannot, or when it would take the journal past its
+   * largest size (the caller is then not told it was accepted).
+   */
   append(entry: JournaledRequest): Promise<void>;
+  /** Whether an entry of about `bytes` bytes fits now; false too once the journal failed. */
+  hasRoom(bytes: number): boolean;
   /**
    * Every entry appended and not cleared, oldest first. An entry whose append never resolved
    * (cut short by a crash) may be missing; one whose append resolved never is.

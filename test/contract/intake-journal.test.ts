@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { appendFile, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FileIntakeJournal } from '../../src/adapters/intake/file-intake-journal.js';
+import { FileIntakeJournal, JournalFull } from '../../src/adapters/intake/file-intake-journal.js';
 import { InMemoryIntakeJournal } from '../fakes/in-memory-intake-journal.js';
 import { tempDir } from '../support/gateway-process.js';
 import { describeIntakeJournalContract, journaled } from './intake-journal.contract.js';
@@ -29,6 +29,45 @@ describe('FileIntakeJournal', () => {
     // A crash in the middle of the next write: half a line, no line break.
     await writeFile(file, `${whole}${whole.split('\n')[0].slice(0, 40)}`);
     expect(await new FileIntakeJournal(file).read()).to.deep.equal({ entries: [journaled(1), journaled(2)], unreadable: 3 });
+  });
+
+  it('cuts a line a crash left unfinished before it appends again: the next entry is not joined to it (and lost)', async () => {
+    const file = join(await tempDir('intake-journal-reopen'), 'journal.jsonl');
+    const first = new FileIntakeJournal(file);
+    await first.append(journaled(1));
+    await first.close();
+    await appendFile(file, '{"v":1,"keyId":"half a li');
+    const next = new FileIntakeJournal(file);
+    await next.open();
+    await next.append(journaled(2));
+    expect(await next.read()).to.deep.equal({ entries: [journaled(1), journaled(2)], unreadable: 0 });
+    await next.close();
+  });
+
+  it('takes nothing past its largest size: hasRoom says so first, and an append that would pass it is refused, nothing written', async () => {
+    const file = join(await tempDir('intake-journal-full'), 'journal.jsonl');
+    const size = Buffer.byteLength(`${JSON.stringify(journaled(1))}\n`) + 200;
+    const journal = new FileIntakeJournal(file, 2 * size);
+    await journal.open();
+    expect(journal.hasRoom(size)).to.equal(true);
+    await journal.append(journaled(1));
+    await journal.append(journaled(2));
+    expect(journal.hasRoom(size)).to.equal(false);
+    let refused: unknown;
+    await journal.append(journaled(3)).catch((error: unknown) => (refused = error));
+    expect(refused).to.be.instanceOf(JournalFull);
+    expect((await journal.read()).entries).to.deep.equal([journaled(1), journaled(2)]);
+    // Room again once cleared; a full journal is not a failed one.
+    await journal.clear();
+    expect(journal.hasRoom(size)).to.equal(true);
+    await journal.append(journaled(4));
+    // A later process counts what the file holds.
+    await journal.close();
+    const later = new FileIntakeJournal(file, 2 * size);
+    await later.open();
+    expect(later.hasRoom(size)).to.equal(true);
+    expect(later.hasRoom(2 * size)).to.equal(false);
+    await later.close();
   });
 
   it('keeps its file owner-only, in a directory it makes owner-only', async () => {

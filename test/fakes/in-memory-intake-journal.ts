@@ -6,9 +6,19 @@ export class InMemoryIntakeJournal implements IntakeJournal {
   unreadable = 0;
   failNext: Error | undefined;
   clears = 0;
+  /** Bytes it takes before it is full (hasRoom false, append rejects). */
+  room = Number.POSITIVE_INFINITY;
+  #used = 0;
+
+  hasRoom(bytes: number): boolean {
+    return this.#used + bytes <= this.room;
+  }
 
   async append(entry: JournaledRequest): Promise<void> {
     this.#failIfAsked();
+    const size = JSON.stringify(entry).length;
+    if (!this.hasRoom(size)) throw new Error('the journal is full');
+    this.#used += size;
     this.entries.push(entry);
   }
 
@@ -20,6 +30,7 @@ export class InMemoryIntakeJournal implements IntakeJournal {
     this.#failIfAsked();
     this.entries = [];
     this.unreadable = 0;
+    this.#used = 0;
     this.clears++;
   }
 

@@ -17,6 +17,8 @@ export interface EarlyIntakeListenerOptions {
   readonly credentialHeaders: readonly string[];
   readonly logger: Pino;
   readonly observe: RequestObserver;
+  /** Most requests taken in at once (their bodies arriving or being stored); past it they are held. Default 1 000. */
+  readonly maxInFlight?: number;
 }
 
 /**
@@ -32,6 +34,8 @@ export interface EarlyIntakeListenerOptions {
  */
 export const earlyIntakeListener = (options: EarlyIntakeListenerOptions): ((req: IncomingMessage, res: ServerResponse) => boolean) => {
   const { intake, route, bodyLimit } = options;
+  const maxInFlight = options.maxInFlight ?? 1_000;
+  let inFlight = 0;
   return (req, res) => {
     if (req.method !== 'POST') return false;
     // Exactly the path, without a query string (the app's parsing of it is left to the app).
@@ -40,9 +44,19 @@ export const earlyIntakeListener = (options: EarlyIntakeListenerOptions): ((req:
     if (headers['content-type'] !== 'application/json' || headers['content-encoding'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
     const length = headers['content-length'];
     if (length === undefined || !/^[0-9]{1,12}$/.test(length) || Number(length) === 0 || Number(length) > bodyLimit) return false;
+    // As many at once as the start holds (STARTING_HOLD): each holds its body in memory.
+    if (inFlight >= maxInFlight) return false;
     const presented = headers['x-api-key'];
-    const admitted = intake.admit(typeof presented === 'string' ? presented : undefined);
+    const admitted = intake.admit(typeof presented === 'string' ? presented : undefined, Number(length));
     if (admitted === undefined) return false;
+    inFlight++;
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      inFlight--;
+    };
+    res.once('close', end);
     const started = performance.now();
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);

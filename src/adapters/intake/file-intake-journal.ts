@@ -1,15 +1,30 @@
 import { type FileHandle, mkdir, open, readFile } from 'node:fs/promises';
+import { Buffer } from 'node:buffer';
 import { dirname } from 'node:path';
 import type { InboundRequest } from '../../ports/inbound-request-store.js';
 import type { IntakeJournal, JournalContents, JournaledRequest } from '../../ports/intake-journal.js';
 
-/** The entries' format; an entry of another version is unreadable to this one and kept for it. */
+/** The entries' format; a line of another version is unreadable to this one (counted, and cleared with the rest). */
 const VERSION = 1;
+
+/**
+ * The journal's largest size: requests that would take it past this wait for the service
+ * instead (EarlyIntake.admit). Far below V8's longest string, so `read` always can, and a window
+ * of a second or two at the bench's pace (~5 000 requests of ~1 KB) takes ~10 MB.
+ */
+export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
 
 interface Pending {
   readonly line: string;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
+}
+
+/** An append that would take the journal past its largest size: nothing was written. */
+export class JournalFull extends Error {
+  constructor(maxBytes: number) {
+    super(`the early-intake journal is full (${maxBytes} bytes)`);
+  }
 }
 
 /** Flushes the directory's entry of a file just created, so that the file itself survives a crash. */
@@ -20,6 +35,30 @@ const syncDirectory = async (dir: string): Promise<void> => {
   } finally {
     await handle.close();
   }
+};
+
+/**
+ * Cuts the file back to its last line break: the end of its last whole line, which a crash in
+ * the middle of a write leaves followed by part of a line (never acknowledged). Returns the size.
+ */
+const cutUnfinishedLine = async (handle: FileHandle): Promise<number> => {
+  const { size } = await handle.stat();
+  const chunk = Buffer.alloc(64 * 1024);
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - chunk.length);
+    const { bytesRead } = await handle.read(chunk, 0, end - start, start);
+    const at = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
+    if (at !== -1) {
+      end = start + at + 1;
+      break;
+    }
+    end = start;
+  }
+  if (end === size) return size;
+  await handle.truncate(end);
+  await handle.datasync();
+  return end;
 };
 
 const isString = (value: unknown): value is string => typeof value === 'string';
@@ -64,25 +103,48 @@ const entryOf = (line: string): JournaledRequest | undefined => {
 /**
  * IntakeJournal in one file of JSON lines (owner-only, in the data directory). Appends share
  * writes: entries appended while a write is under way, or in the same turn of the event loop, go
- * to the file together, in one write and one `fdatasync`, and each `append` resolves once that
- * flush returned. A crash can cut the last line short: such a line was never acknowledged, and
- * `read` leaves it out. A write or flush that fails rejects the appends it carried — and every
- * later one: after a failed flush the file's state is unknown (PostgreSQL stops on such a
- * failure for the same reason), so nothing more is acknowledged from it.
+ * to the file together, written whole (a short write is continued) and flushed by one
+ * `fdatasync`, and each `append` resolves once that flush returned. A crash can cut the last line
+ * short: such a line was never acknowledged, and the file is cut back to its last whole line
+ * before anything is appended to it again (else the next entry would be joined to it and lost);
+ * `read` leaves such a line out too. A write or flush that fails rejects the appends it carried —
+ * and every later one: the batch is cut off again where it can be, but after a failed flush the
+ * file's state is unknown (PostgreSQL stops on such a failure for the same reason), so nothing
+ * more is acknowledged from it. The file never grows past `maxBytes` (`hasRoom`).
  */
 export class FileIntakeJournal implements IntakeJournal {
   #handle: Promise<FileHandle> | undefined;
   #pending: Pending[] = [];
   #writing: Promise<void> | undefined;
   #failed: unknown;
+  /** The file's size once open (what is flushed), plus what is pending: what `hasRoom` counts. */
+  #bytes = 0;
+  #pendingBytes = 0;
+  #sized = false;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly maxBytes = JOURNAL_MAX_BYTES,
+  ) {}
+
+  /** Whether an entry of about `bytes` fits now (the file opened by `open`, its size counted). */
+  hasRoom(bytes: number): boolean {
+    return this.#sized && this.#failed === undefined && this.#bytes + this.#pendingBytes + bytes <= this.maxBytes;
+  }
+
+  /** Opens the file (cutting a line a crash left unfinished), so that `hasRoom` knows its size. */
+  async open(): Promise<void> {
+    await this.#open();
+  }
 
   append(entry: JournaledRequest): Promise<void> {
     if (this.#failed !== undefined) return Promise.reject(this.#failed);
     const { request } = entry;
     const line = `${JSON.stringify({ v: VERSION, keyId: entry.keyId, keyHash: entry.keyHash, request: { ...request, receivedAt: request.receivedAt.toISOString() } })}\n`;
+    const size = Buffer.byteLength(line);
+    if (this.#bytes + this.#pendingBytes + size > this.maxBytes) return Promise.reject(new JournalFull(this.maxBytes));
     return new Promise<void>((resolve, reject) => {
+      this.#pendingBytes += size;
       this.#pending.push({ line, resolve, reject });
       this.#writing ??= this.#writeAll();
     });
@@ -115,6 +177,7 @@ export class FileIntakeJournal implements IntakeJournal {
     const handle = await this.#open();
     await handle.truncate(0);
     await handle.datasync();
+    this.#bytes = 0;
   }
 
   /** Closes the file (appends under way are finished first). */
@@ -132,12 +195,20 @@ export class FileIntakeJournal implements IntakeJournal {
   #open(): Promise<FileHandle> {
     this.#handle ??= (async () => {
       await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-      const handle = await open(this.file, 'a', 0o600);
-      // A file created now must not vanish with the directory's unflushed state.
-      await syncDirectory(dirname(this.file));
-      return handle;
+      const handle = await open(this.file, 'a+', 0o600);
+      try {
+        // A file created now must not vanish with the directory's unflushed state.
+        await syncDirectory(dirname(this.file));
+        this.#bytes = await cutUnfinishedLine(handle);
+        this.#sized = true;
+        return handle;
+      } catch (error) {
+        await handle.close().catch(() => undefined);
+        throw error;
+      }
     })();
-    // A failed open is tried again by the next call.
+    // A failed open (an append's) fails that append and every later one; one asked by `open` or
+    // `clear` may be tried again.
     this.#handle.catch(() => (this.#handle = undefined));
     return this.#handle;
   }
@@ -149,14 +220,21 @@ export class FileIntakeJournal implements IntakeJournal {
       while (this.#pending.length > 0) {
         const batch = this.#pending;
         this.#pending = [];
+        const bytes = Buffer.from(batch.map((pending) => pending.line).join(''));
+        this.#pendingBytes -= bytes.length;
+        let handle: FileHandle | undefined;
         try {
           if (this.#failed !== undefined) throw this.#failed;
-          const handle = await this.#open();
-          await handle.write(batch.map((pending) => pending.line).join(''));
+          handle = await this.#open();
+          // A write may take less than it was given (a file system filling up): the rest follows.
+          for (let written = 0; written < bytes.length; ) written += (await handle.write(bytes, written)).bytesWritten;
           await handle.datasync();
+          this.#bytes += bytes.length;
           for (const pending of batch) pending.resolve();
         } catch (error) {
           this.#failed ??= error;
+          // What of the batch reached the file is cut off again, where the file allows it.
+          await handle?.truncate(this.#bytes).catch(() => undefined);
           for (const pending of batch) pending.reject(error);
         }
       }

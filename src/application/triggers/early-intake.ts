@@ -8,6 +8,9 @@ import type { IdGenerator } from '../../ports/id-generator.js';
 import type { IntakeJournal } from '../../ports/intake-journal.js';
 import type { Logger } from '../../ports/logger.js';
 
+/** What a journal entry holds besides the body: ids, the headers, the line's own fields. */
+const ENTRY_OVERHEAD_BYTES = 32 * 1024;
+
 /** EarlyIntake.take after stop: the request was neither stored nor run; its caller should send it again. */
 export class EarlyIntakeStopped extends Error {
   constructor() {
@@ -62,12 +65,16 @@ export class EarlyIntake {
   }
 
   /**
-   * The key's id and digest when a request presenting `presented` can be taken in now; undefined
-   * when it must wait for the service (stopped, key missing, malformed or not in the snapshot,
-   * an ordered trigger). Costs one digest; answers without waiting.
+   * The key's id and digest when a request presenting `presented`, with a body of `bodyBytes`,
+   * can be taken in now; undefined when it must wait for the service (stopped, key missing,
+   * malformed or not in the snapshot, an ordered trigger, no room left in the journal). Costs one
+   * digest; answers without waiting.
    */
-  admit(presented: string | undefined): AdmittedKey | undefined {
+  admit(presented: string | undefined, bodyBytes: number): AdmittedKey | undefined {
     if (this.#stopped || this.#ordered || presented === undefined || !isWellFormedApiKey(presented)) return undefined;
+    // Room for the stored request: its body written twice over at most (escaped in the request's
+    // text, and that text in the journal's line), and its headers.
+    if (!this.journal.hasRoom(2 * bodyBytes + ENTRY_OVERHEAD_BYTES)) return undefined;
     const keyHash = this.crypto.digest(presented);
     const keyId = this.keys.get(keyHash);
     return keyId === undefined ? undefined : { keyId, keyHash };

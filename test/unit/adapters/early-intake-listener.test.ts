@@ -26,8 +26,9 @@ describe('earlyIntakeListener on the starting server', () => {
     http = undefined;
   });
 
-  const listenerFor = (intake: ReturnType<typeof earlyIntakeFor>['intake'], bodyLimit: number, observed: unknown[][]) =>
+  const listenerFor = (intake: ReturnType<typeof earlyIntakeFor>['intake'], bodyLimit: number, observed: unknown[][], maxInFlight?: number) =>
     earlyIntakeListener({
+      ...(maxInFlight === undefined ? {} : { maxInFlight }),
       intake,
       route: { name: 'webhook', path: '/api/webhook' },
       bodyLimit,
@@ -79,6 +80,48 @@ describe('earlyIntakeListener on the starting server', () => {
     expect(journal.entries.map((entry) => JSON.parse(entry.request.request).body)).to.deep.equal([{ id: 'first' }]);
   });
 
+  it('takes at most maxInFlight requests at once; one more is held, and taken again once one is done', async () => {
+    const server = await HttpServer.listen(0, '127.0.0.1');
+    http = server;
+    const { intake, journal } = earlyIntakeFor(triggers, KEY);
+    server.takeEarly(listenerFor(intake, 1000, [], 1));
+    // The first one's body never comes whole: it stays in flight.
+    const stuck = request({
+      method: 'POST',
+      host: '127.0.0.1',
+      port: server.port,
+      path: '/api/webhook',
+      headers: { 'content-type': 'application/json', 'x-api-key': KEY, 'content-length': 9 },
+    });
+    stuck.on('error', () => undefined);
+    stuck.flushHeaders();
+    let admitted = 0;
+    const admit = intake.admit.bind(intake);
+    intake.admit = (presented, bodyBytes) => {
+      const key = admit(presented, bodyBytes);
+      if (key !== undefined) admitted++;
+      return key;
+    };
+    await waitFor(() => admitted === 1, 5_000, 'the first request taken in');
+    const second = fetch(`http://127.0.0.1:${server.port}/api/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+      body: '{"id": 2}',
+    });
+    await waitFor(() => server.waiting === 1, 5_000, 'the second request held');
+    expect(journal.entries).to.deep.equal([]);
+    stuck.destroy();
+    const third = await fetch(`http://127.0.0.1:${server.port}/api/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+      body: '{"id": 3}',
+    });
+    expect(third.status).to.equal(200);
+    await server.close(0);
+    http = undefined;
+    expect((await second).status).to.equal(503);
+  });
+
   it('refuses, as the app does, a body that sets __proto__ or nests too deep, storing nothing', async () => {
     const { journal, post } = await start(100_000);
     const proto = await post('{"__proto__": {"x": 1}}');
@@ -122,8 +165,8 @@ describe('earlyIntakeListener on the starting server', () => {
     const { intake, journal, post } = await start();
     let admitted = 0;
     const admit = intake.admit.bind(intake);
-    intake.admit = (presented) => {
-      const key = admit(presented);
+    intake.admit = (presented, bodyBytes) => {
+      const key = admit(presented, bodyBytes);
       if (key !== undefined) admitted++;
       return key;
     };

@@ -57,16 +57,16 @@ const hostile = snapshotRequest(
 describe('EarlyIntake', () => {
   it('admits a key the snapshot knows, and nothing else: an unknown, a malformed or a missing key waits for the service', () => {
     const { intake } = make();
-    expect(intake.admit(KEY)).to.deep.equal({ keyId: 'key-1', keyHash: crypto.digest(KEY) });
-    expect(intake.admit(OTHER_KEY)).to.equal(undefined);
-    expect(intake.admit(`${KEY} `)).to.equal(undefined);
-    expect(intake.admit('')).to.equal(undefined);
-    expect(intake.admit(undefined)).to.equal(undefined);
+    expect(intake.admit(KEY, 100)).to.deep.equal({ keyId: 'key-1', keyHash: crypto.digest(KEY) });
+    expect(intake.admit(OTHER_KEY, 100)).to.equal(undefined);
+    expect(intake.admit(`${KEY} `, 100)).to.equal(undefined);
+    expect(intake.admit('', 100)).to.equal(undefined);
+    expect(intake.admit(undefined, 100)).to.equal(undefined);
   });
 
   it('stores in the journal what FireTriggers would store for the same request, and answers the same triggers', async () => {
     const { intake, journal, logger } = make();
-    const admitted = intake.admit(KEY);
+    const admitted = intake.admit(KEY, 100);
     if (admitted === undefined) throw new Error('the key was not admitted');
     expect(await intake.take(admitted, hostile)).to.deep.equal(['run', 'only-push']);
     const requests = new InMemoryInboundRequestStore();
@@ -101,22 +101,31 @@ describe('EarlyIntake', () => {
 
   it('stores nothing for a request that fires no trigger (a when that does not match): answered with no trigger, as FireTriggers', async () => {
     const { intake, journal } = make(TRIGGERS.filter((trigger) => trigger.name === 'only-push'));
-    const admitted = intake.admit(KEY);
+    const admitted = intake.admit(KEY, 100);
     if (admitted === undefined) throw new Error('the key was not admitted');
     expect(await intake.take(admitted, snapshotRequest({}, {}, { 'x-event': 'issues' }))).to.deep.equal([]);
     expect(journal.entries).to.deep.equal([]);
+  });
+
+  it('admits nothing the journal has no room for: such a request waits for the service', () => {
+    const { intake, journal } = make();
+    journal.room = 10_000;
+    expect(intake.admit(KEY, 100)).to.equal(undefined);
+    journal.room = 1_000_000;
+    expect(intake.admit(KEY, 100)).not.to.equal(undefined);
+    expect(intake.admit(KEY, 600_000)).to.equal(undefined);
   });
 
   it('admits nothing when a trigger watching the endpoint keeps order (concurrency): those requests wait for the task queue', () => {
     const { intake } = make(
       triggersOf([{ name: 'lane', watch_path: '/webhook', enabled: true, concurrency: 1, actions: [{ type: 'command', command: 'true' }] }]),
     );
-    expect(intake.admit(KEY)).to.equal(undefined);
+    expect(intake.admit(KEY, 100)).to.equal(undefined);
   });
 
   it('rejects a request the journal cannot keep: its caller is not told it was accepted', async () => {
     const { intake, journal } = make();
-    const admitted = intake.admit(KEY);
+    const admitted = intake.admit(KEY, 100);
     if (admitted === undefined) throw new Error('the key was not admitted');
     journal.failNext = new Error('disk full');
     let failure: unknown;
@@ -127,14 +136,14 @@ describe('EarlyIntake', () => {
 
   it('after stop: admits nothing, refuses a request admitted before (EarlyIntakeStopped), and stop waits for the requests being stored', async () => {
     const { intake, journal } = make();
-    const admitted = intake.admit(KEY);
+    const admitted = intake.admit(KEY, 100);
     if (admitted === undefined) throw new Error('the key was not admitted');
     const taken = intake.take(admitted, hostile);
     await intake.stop();
     // Stored before stop resolved: the journal read after it holds it.
     expect(journal.entries).to.have.length(1);
     expect(await taken).to.deep.equal(['run', 'only-push']);
-    expect(intake.admit(KEY)).to.equal(undefined);
+    expect(intake.admit(KEY, 100)).to.equal(undefined);
     let failure: unknown;
     await intake.take(admitted, hostile).catch((error: unknown) => (failure = error));
     expect(failure).to.be.instanceOf(EarlyIntakeStopped);
@@ -152,7 +161,7 @@ describe('ImportEarlyIntake', () => {
     const logger = new RecordingLogger();
     const dispatch = new DispatchTriggerRuns(TRIGGERS, requests, queue, new InMemoryTriggerLanes(), new FixedClock(), logger);
     const importer = new ImportEarlyIntake(journal, keys, crypto, requests, dispatch, logger);
-    const admitted = intake.admit(KEY);
+    const admitted = intake.admit(KEY, 100);
     if (admitted === undefined) throw new Error('the key was not admitted');
     return { intake, admitted, journal, keys, requests, queue, dispatch, importer, logger };
   };
