@@ -6,7 +6,7 @@ import {
   answerClientError,
   answerConnect,
   answerRejected,
-  closeWhenAnsweredBeforeBody,
+  closeIfBodyUnread,
   missingHost,
   type RejectedRequest,
   type RejectionObserver,
@@ -50,6 +50,7 @@ export const REQUEST_TIMEOUTS: RequestTimeouts = { headersMs: 20_000, requestMs:
 /** 503 while the service starts or stops; with a request id, as every answer has (docs/api.md). */
 const refuse = (req: IncomingMessage, res: ServerResponse, error: string): void => {
   if (res.headersSent || res.destroyed) return;
+  closeIfBodyUnread(req, res);
   res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'x-request-id': requestIdOf(req) });
   res.end(JSON.stringify({ error }));
 };
@@ -115,7 +116,6 @@ export class HttpServer {
     server.keepAliveTimeout = 65_000;
     const http = new HttpServer(server, hold);
     const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-      closeWhenAnsweredBeforeBody(req, res);
       if (missingHost(req)) http.#rejected(answerRejected(res, 400, 'MISSING_HOST', 'Missing Host header (required by HTTP/1.1)'));
       else if (unsupportedTransferEncoding(req))
         http.#rejected(answerRejected(res, 501, 'UNSUPPORTED_TRANSFER_ENCODING', 'Unsupported Transfer-Encoding (only chunked is)'));

@@ -94,17 +94,15 @@ export const unsupportedTransferEncoding = (req: IncomingMessage): boolean => {
 };
 
 /**
- * An answer written while the request's body has not all arrived (a 401 before the key's body is
- * read, a 413 for a Content-Length over the limit) closes the connection: the rest of the body may
- * never come, and a keep-alive connection waiting for it would end in Node's request timeout, a
- * second, unsolicited 408. Node ends the connection once the answer is sent (`Connection: close`).
+ * Called by whatever answers a request, before its answer is written: an answer written while
+ * the request's body has not all arrived (a 401 before the key's body is read, a 413 for a
+ * Content-Length over the limit, a 503 of a held request) closes the connection — the rest of the
+ * body may never come, and a keep-alive connection waiting for it would end in Node's request
+ * timeout, a second, unsolicited 408. Node then ends the connection once the answer is sent
+ * (`Connection: close`). Two property reads on the request path; no closure, nothing wrapped.
  */
-export const closeWhenAnsweredBeforeBody = (req: IncomingMessage, res: ServerResponse): void => {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-    if (!req.complete && announcesBody(req)) res.shouldKeepAlive = false;
-    return (writeHead as (...given: unknown[]) => ServerResponse).apply(this, args);
-  } as typeof res.writeHead;
+export const closeIfBodyUnread = (req: IncomingMessage, res: ServerResponse): void => {
+  if (!req.complete && announcesBody(req)) res.shouldKeepAlive = false;
 };
 
 /** Whether the request announces a body (an empty Content-Length is none); a request without one is complete once its headers are read. */
