@@ -203,6 +203,46 @@ describe('SpawnerShellExecutor: its spawner process', function () {
     expect(await readOutcome(mark)).to.include({ exitCode: null, timedOut: true });
   });
 
+  it('close with a wait still answers a command its caller can abort (a job stopped when the grace period is over): aborted before or after the wait ran out, it is killed and its caller gets the outcome; then the spawner exits', async () => {
+    const shell = new SpawnerShellExecutor();
+    const cwd = await tempDir('spawner');
+    const command = async (name: string, signal: AbortSignal) => {
+      const run = shell.run(`echo $PPID $$ > ${name}.txt; sleep 30`, { cwd, timeoutMs: 60_000, env: ENV, signal });
+      const line = await waitFor(
+        () =>
+          readFile(join(cwd, `${name}.txt`), 'utf8').then(
+            (text) => (text.endsWith('\n') ? text : ''),
+            () => '',
+          ),
+        15_000,
+        `${name} to start`,
+      );
+      const [spawnerPid, pid] = line.split(' ').map(Number);
+      started.push(spawnerPid);
+      groups.push(pid);
+      return { run, spawnerPid, pid };
+    };
+    const before = new AbortController();
+    const after = new AbortController();
+    const early = await command('early', before.signal);
+    const late = await command('late', after.signal);
+    // Aborted as the wait runs out (Gateway.stop aborts the running jobs then), and after it.
+    before.abort();
+    await shell.close(0);
+    after.abort();
+    // Bounded: unanswered, the callers would wait for good (their commands, killed or not, end after 30 s).
+    let timer: NodeJS.Timeout | undefined;
+    const outcomes = await Promise.race([
+      Promise.all([early.run, late.run]),
+      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 10_000))),
+    ]).finally(() => clearTimeout(timer));
+    expect(outcomes, 'the outcomes of the aborted commands').to.not.equal(null);
+    for (const run of outcomes ?? []) expect(run).to.include({ aborted: true, timedOut: false });
+    expect(await alive(early.pid), 'the command aborted as the wait ran out was killed').to.equal(false);
+    expect(await alive(late.pid), 'the command aborted after the wait was killed').to.equal(false);
+    expect(await waitUntilGone(early.spawnerPid), 'the spawner exits once they ended').to.equal(true);
+  });
+
   it('close also waits for a command its caller starts the moment the one before ended (steps of one job), and cuts none off', async () => {
     const shell = new SpawnerShellExecutor();
     const cwd = await tempDir('spawner');

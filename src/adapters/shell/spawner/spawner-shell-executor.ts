@@ -9,6 +9,8 @@ import type { SpawnerReply, SpawnerRequest } from './spawner-protocol.js';
 interface Pending {
   /** The spawner the command was sent to. */
   readonly child: ChildProcess;
+  /** Its caller can abort it (a job's agent): a spawner let go is kept connected until it ends (#release). */
+  readonly abortable: boolean;
   resolve(run: ShellRun): void;
   reject(error: Error): void;
 }
@@ -31,6 +33,8 @@ export class SpawnerShellExecutor implements ShellExecutor {
   #child: ChildProcess | undefined;
   readonly #pending = new Map<number, Pending>();
   #next = 1;
+  /** Spawners let go (#letGo) still connected: they run commands their callers can abort (#release). */
+  readonly #letGone = new Set<ChildProcess>();
   /** Resolves when no command is running any more (`close` waits for it). */
   #idle: { readonly promise: Promise<void>; resolve(): void } | undefined;
 
@@ -46,6 +50,7 @@ export class SpawnerShellExecutor implements ShellExecutor {
       const done = (): void => options.signal?.removeEventListener('abort', onAbort);
       this.#pending.set(id, {
         child,
+        abortable: options.signal !== undefined,
         resolve: (run) => {
           done();
           resolve(run);
@@ -55,7 +60,7 @@ export class SpawnerShellExecutor implements ShellExecutor {
           reject(error);
         },
       });
-      if (this.#pending.size === 1) this.#hold(child, true);
+      this.#hold(child);
       const request: SpawnerRequest = {
         type: 'run',
         id,
@@ -83,6 +88,9 @@ export class SpawnerShellExecutor implements ShellExecutor {
    * outcome; the records say `running`, and the next start records the outcome left (or, when
    * there is none yet, takes them as interrupted), never starting them again. A stop then ends in time instead of
    * lasting as long as the longest command (until the service manager kills it).
+   * A command its caller can abort (a job's agent, which the service stops itself once the grace
+   * period is over) still gets its outcome: the spawner stays connected until those have ended
+   * (#release), and an abort coming after the wait still kills the command and answers its caller.
    */
   async close(waitMs?: number): Promise<void> {
     const deadline = waitMs === undefined ? undefined : Date.now() + waitMs;
@@ -116,17 +124,34 @@ export class SpawnerShellExecutor implements ShellExecutor {
     await exited;
   }
 
-  /** Leaves the running commands to finish without the service (see close). */
+  /** Leaves the running commands to finish without the service (see close); later commands start a new spawner. */
   #letGo(): void {
     const child = this.#child;
     this.#child = undefined;
-    this.#pending.clear();
     this.#idle?.resolve();
     this.#idle = undefined;
     if (child === undefined) return;
+    this.#letGone.add(child);
+    this.#hold(child);
+    this.#release(child);
+  }
+
+  /**
+   * Disconnects a spawner that was let go, its commands left to finish on their own and their
+   * callers given no outcome — once no command of it that its caller can abort runs any more.
+   * Until then it stays connected (not holding the service): aborting such a command still
+   * reaches it and kills the command, and its caller (a job stopped when the grace period ended,
+   * whose runner then commits what the agent did and records the job as interrupted) gets its
+   * outcome instead of waiting for it until the task queue's stop gives up on it. Commands of
+   * it that end meanwhile are answered too.
+   */
+  #release(child: ChildProcess): void {
+    const commands = [...this.#pending].filter(([, pending]) => pending.child === child);
+    if (commands.some(([, pending]) => pending.abortable)) return;
+    for (const [id] of commands) this.#pending.delete(id);
+    this.#letGone.delete(child);
     child.removeAllListeners('exit');
     child.removeAllListeners('message');
-    this.#hold(child, false);
     if (child.connected) child.disconnect();
   }
 
@@ -159,7 +184,7 @@ export class SpawnerShellExecutor implements ShellExecutor {
       // A process that could not start emits no 'exit'.
       if (child.pid === undefined) gone(`it could not start: ${error.message}`);
     });
-    this.#hold(child, false);
+    this.#hold(child);
     return child;
   }
 
@@ -169,15 +194,17 @@ export class SpawnerShellExecutor implements ShellExecutor {
     this.#pending.delete(id);
     if (error === null) pending.resolve(run!);
     else pending.reject(error);
+    this.#hold(pending.child);
+    if (this.#letGone.has(pending.child)) this.#release(pending.child);
     if (this.#pending.size === 0) {
-      if (this.#child !== undefined) this.#hold(this.#child, false);
       this.#idle?.resolve();
       this.#idle = undefined;
     }
   }
 
-  /** The spawner keeps this process alive only while commands run. */
-  #hold(child: ChildProcess, running: boolean): void {
+  /** The spawner keeps this process alive only while commands of it run, and not once it was let go (#letGo). */
+  #hold(child: ChildProcess): void {
+    const running = !this.#letGone.has(child) && [...this.#pending.values()].some((pending) => pending.child === child);
     if (running) {
       child.ref();
       child.channel?.ref();
