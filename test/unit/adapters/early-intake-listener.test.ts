@@ -19,6 +19,18 @@ const { triggers } = validateTriggers(
   triggerCatalog(),
 );
 
+/** Counts the requests `intake` admits, for a test to wait until one is taken in. */
+const countAdmissions = (intake: ReturnType<typeof earlyIntakeFor>['intake']): { readonly count: number } => {
+  const counted = { count: 0 };
+  const admit = intake.admit.bind(intake);
+  intake.admit = (presented, bodyBytes) => {
+    const key = admit(presented, bodyBytes);
+    if (key !== undefined) counted.count++;
+    return key;
+  };
+  return counted;
+};
+
 describe('earlyIntakeListener on the starting server', () => {
   let http: HttpServer | undefined;
   afterEach(async () => {
@@ -95,14 +107,8 @@ describe('earlyIntakeListener on the starting server', () => {
     });
     stuck.on('error', () => undefined);
     stuck.flushHeaders();
-    let admitted = 0;
-    const admit = intake.admit.bind(intake);
-    intake.admit = (presented, bodyBytes) => {
-      const key = admit(presented, bodyBytes);
-      if (key !== undefined) admitted++;
-      return key;
-    };
-    await waitFor(() => admitted === 1, 5_000, 'the first request taken in');
+    const admissions = countAdmissions(intake);
+    await waitFor(() => admissions.count === 1, 5_000, 'the first request taken in');
     const second = fetch(`http://127.0.0.1:${server.port}/api/webhook`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': KEY },
@@ -163,13 +169,7 @@ describe('earlyIntakeListener on the starting server', () => {
 
   it('answers 503 with Retry-After, storing nothing, when the journal cannot keep the request or the app took over while its body arrived', async () => {
     const { intake, journal, post } = await start();
-    let admitted = 0;
-    const admit = intake.admit.bind(intake);
-    intake.admit = (presented, bodyBytes) => {
-      const key = admit(presented, bodyBytes);
-      if (key !== undefined) admitted++;
-      return key;
-    };
+    const admissions = countAdmissions(intake);
     journal.failNext = new Error('disk full');
     const failed = await post('{"id": 1}');
     expect(failed.status).to.equal(503);
@@ -191,7 +191,7 @@ describe('earlyIntakeListener on the starting server', () => {
       slow.once('error', reject);
     });
     slow.flushHeaders();
-    await waitFor(() => admitted === 2, 5_000, 'the slow request admitted');
+    await waitFor(() => admissions.count === 2, 5_000, 'the slow request admitted');
     await intake.stop();
     slow.end('{"id": 2}');
     expect(await status).to.equal(503);

@@ -3,6 +3,7 @@ import { CronParserCronCalendar } from '../../../../src/adapters/schedule/cron-p
 import { scheduleSnapshot } from '../../../../src/domain/schedules/schedule-tokens.js';
 import { validateSchedules, type ScheduleCatalog } from '../../../../src/domain/schedules/validate-schedules.js';
 import { renderCommand } from '../../../../src/domain/templates/render-command.js';
+import { UNCONVERTIBLE_VALUES } from '../../../support/hostile-values.js';
 
 const calendar = new CronParserCronCalendar();
 const catalog: ScheduleCatalog = { llmProviders: ['anthropic', 'openai'], cronProblem: (expression, timezone) => calendar.problem(expression, timezone) };
@@ -184,18 +185,7 @@ describe('validateSchedules', () => {
   });
 
   it('names an object whose conversion to text throws ({"toString": 1}) in any field, never converting it', () => {
-    const hostiles: Array<[string, unknown]> = [
-      ['toString', JSON.parse('{"toString": 1}')],
-      ['valueOf', JSON.parse('{"toString": 1, "valueOf": 1}')],
-      [
-        'toPrimitive',
-        {
-          [Symbol.toPrimitive]: () => {
-            throw new Error('converted');
-          },
-        },
-      ],
-    ];
+    const hostiles = UNCONVERTIBLE_VALUES;
     for (const [label, hostile] of hostiles) {
       expect(
         validateSchedules([{ name: 'c', schedule: '* * * * *', enabled: true, actions: [{ type: hostile }] }], 'config/CRONS.json', catalog).problems,

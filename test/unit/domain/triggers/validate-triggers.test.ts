@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { matchTriggers } from '../../../../src/domain/triggers/match-triggers.js';
 import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
 import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
+import { UNCONVERTIBLE_VALUES } from '../../../support/hostile-values.js';
 
 const FILE = 'config/TRIGGERS.json';
 const valid = (overrides: Record<string, unknown> = {}) => ({
@@ -385,18 +386,7 @@ describe('matchTriggers', () => {
 });
 
 describe('validateTriggers with values whose conversion to text throws', () => {
-  const hostiles: Array<[string, unknown]> = [
-    ['toString', JSON.parse('{"toString": 1}')],
-    ['valueOf', JSON.parse('{"toString": 1, "valueOf": 1}')],
-    [
-      'toPrimitive',
-      {
-        [Symbol.toPrimitive]: () => {
-          throw new Error('converted');
-        },
-      },
-    ],
-  ];
+  const hostiles = UNCONVERTIBLE_VALUES;
 
   it('names such an object in any field of a trigger, of an action and of `when`, never converting it', () => {
     for (const [label, hostile] of hostiles) {
