@@ -6,7 +6,7 @@ import {
   answerClientError,
   answerConnect,
   answerRejected,
-  closeIfBodyUnread,
+  markAnsweredBeforeBody,
   missingHost,
   type RejectedRequest,
   type RejectionObserver,
@@ -50,7 +50,7 @@ export const REQUEST_TIMEOUTS: RequestTimeouts = { headersMs: 20_000, requestMs:
 /** 503 while the service starts or stops; with a request id, as every answer has (docs/api.md). */
 const refuse = (req: IncomingMessage, res: ServerResponse, error: string): void => {
   if (res.headersSent || res.destroyed) return;
-  closeIfBodyUnread(req, res);
+  markAnsweredBeforeBody(req);
   res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'x-request-id': requestIdOf(req) });
   res.end(JSON.stringify({ error }));
 };

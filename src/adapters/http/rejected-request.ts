@@ -58,7 +58,7 @@ export const answerClientError = (error: NodeJS.ErrnoException, socket: Socket):
   // browser's preconnect, a load balancer's TCP check, a port scan) made no request, so it is
   // closed unanswered, neither logged nor counted. An idle keep-alive connection never gets here
   // (Node stops its timeouts between requests; keepAliveTimeout closes it).
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && socket.bytesRead === 0) {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && (socket.bytesRead === 0 || answeredBeforeBody.has(socket))) {
     socket.destroy();
     return undefined;
   }
@@ -93,16 +93,24 @@ export const unsupportedTransferEncoding = (req: IncomingMessage): boolean => {
   return coding !== undefined && coding.trim().toLowerCase() !== 'chunked';
 };
 
+/** Connections whose request was answered before its body had all arrived, until that body ends. */
+const answeredBeforeBody = new WeakSet<Socket>();
+
 /**
- * Called by whatever answers a request, before its answer is written: an answer written while
- * the request's body has not all arrived (a 401 before the key's body is read, a 413 for a
- * Content-Length over the limit, a 503 of a held request) closes the connection — the rest of the
- * body may never come, and a keep-alive connection waiting for it would end in Node's request
- * timeout, a second, unsolicited 408. Node then ends the connection once the answer is sent
- * (`Connection: close`). Two property reads on the request path; no closure, nothing wrapped.
+ * Called by whatever answers a request, before its answer is written. An answer given while the
+ * request's body has not all arrived (a 401 before the key's body is read, a 413 for a
+ * Content-Length over the limit, a 503 of a held request) keeps the connection, as HTTP/1.1
+ * wants (RFC 9112 9.6): a client that sends its whole body before it reads the answer (Python's
+ * http.client, requests) must still get it, not a reset. Node reads the rest of the body and
+ * drops it. Should the rest never come, Node's request timeout ends the connection; the request
+ * was answered already, so that timeout writes nothing more, logs nothing and counts nothing
+ * (answerClientError). Two property reads on the request path; a set entry in that case only.
  */
-export const closeIfBodyUnread = (req: IncomingMessage, res: ServerResponse): void => {
-  if (!req.complete && announcesBody(req)) res.shouldKeepAlive = false;
+export const markAnsweredBeforeBody = (req: IncomingMessage): void => {
+  if (req.complete || !announcesBody(req)) return;
+  const { socket } = req;
+  answeredBeforeBody.add(socket);
+  req.once('end', () => answeredBeforeBody.delete(socket));
 };
 
 /** Whether the request announces a body (an empty Content-Length is none); a request without one is complete once its headers are read. */

@@ -189,17 +189,16 @@ describe('HttpServer: requests Node refuses', () => {
     await stillServes();
   });
 
-  it('closes the connection after an answer given before the body arrived whole (401 to a key-less create-job), with no 408 written after it, one log line and one count', async () => {
-    const started = performance.now();
+  it('answers before the body arrived whole (401 to a key-less create-job) on a kept connection, and writes no 408 after it when the rest never comes: one log line, one count', async () => {
     const answer = await sendRaw(
       server.port,
       'POST /api/create-job HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20\r\n\r\n{"job":',
     );
     expect(answer.status).to.equal(401);
-    expect(answer.headers.connection).to.equal('close');
-    // The whole of what came back on the connection: one response, nothing after its body.
+    // Kept, as HTTP/1.1 wants: a client still sending its body must not get a reset instead of the answer.
+    expect(answer.headers.connection).to.equal('keep-alive');
+    // The whole of what came back on the connection, up to its close at the request timeout: one response.
     expect(answer.body).to.equal('{"error":"Unauthorized"}');
-    expect(performance.now() - started, 'closed after the answer, not at the 1 s request timeout').to.be.below(1000);
     await waitFor(() => lines.some((l) => l.msg === 'request'), 5000, 'the request log line');
     expect(lines.map(({ msg, status }) => ({ msg, status }))).to.deep.equal([{ msg: 'request', status: 401 }]);
     expect(counted).to.deep.equal([['unmatched', 'POST', 401]]);

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Logger as Pino } from 'pino';
-import { closeIfBodyUnread, type RejectionObserver } from '../rejected-request.js';
+import { markAnsweredBeforeBody, type RejectionObserver } from '../rejected-request.js';
 import { respondWithError } from './error-responder.js';
 import { requestIdOf } from './request-id.js';
 
@@ -28,8 +28,8 @@ export const requestLog =
     } catch (error) {
       respondWithError(ctx, error);
     } finally {
-      // Before Koa writes the answer: one given before the body was read closes the connection.
-      closeIfBodyUnread(ctx.req, ctx.res);
+      // An answer given before the body was read: the request timeout after it writes nothing more.
+      markAnsweredBeforeBody(ctx.req);
       const durationMs = performance.now() - started;
       const named = (ctx.state.routeName as string | undefined) ?? (ctx as { _matchedRouteName?: string })._matchedRouteName;
       const route = named ?? 'unmatched';
