@@ -41,13 +41,14 @@ const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
 
 /**
  * Headers a webhook action may not set (any case): those the HTTP client sets itself from the
- * request it sends (content-length from the body, host from the URL, connection) and those that
+ * request it sends (content-length from the body, connection; a Host given is kept, for a virtual
+ * host reached by address) and those that
  * frame the message or the connection (transfer-encoding, keep-alive, upgrade, te, trailer,
  * expect, which holds the body back for an answer, and the proxy ones). Given, the request
  * would carry two framings (transfer-encoding beside content-length) or the file's value would
  * be overridden without a word.
  */
-const TRANSPORT_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'host'];
+const TRANSPORT_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect'];
 const isTransportHeader = (name: string): boolean => TRANSPORT_HEADERS.includes(name.toLowerCase()) || name.toLowerCase().startsWith('proxy-');
 /** Names an object of headers cannot hold as its own entry (`__proto__` is dropped on the way, `constructor` is the object's). */
 const OBJECT_INTERNAL_NAMES = ['__proto__', 'constructor'];
