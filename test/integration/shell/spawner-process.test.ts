@@ -161,33 +161,38 @@ describe('SpawnerShellExecutor: its spawner process', function () {
     expect(await alive(spawnerPid)).to.equal(false);
   });
 
-  it('close with a wait returns, leaving a command still running to finish: the spawner stays until it ends (its output still read), leaves its outcome beside its start mark, then exits', async () => {
-    const shell = new SpawnerShellExecutor();
-    const cwd = await tempDir('spawner');
-    const mark = join(cwd, 'run.0');
-    // waits for the file go, at most 10 s (it must not outlive a failed test), then writes output:
-    // with no reader left, the shell would die of SIGPIPE there and never write finished.txt
-    let settled = false;
-    void shell
-      .run(
-        'echo $PPID $$ > started.txt; i=0; while [ ! -e go ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; echo "output after the stop"; echo finished > finished.txt; exit 3',
-        { cwd, timeoutMs: 20_000, env: ENV, startMark: mark },
-      )
-      .finally(() => (settled = true));
-    const [spawnerPid, command] = (await startedLine(cwd)).split(' ').map(Number);
-    started.push(spawnerPid);
-    groups.push(command);
-    await shell.close(200);
-    expect(await alive(spawnerPid), 'the spawner stays with its command').to.equal(true);
-    expect(await readOutcome(mark), 'no outcome while it runs').to.equal(null);
-    await writeFile(join(cwd, 'go'), '');
-    expect(await waitFor(() => readFile(join(cwd, 'finished.txt'), 'utf8').catch(() => ''), 15_000, 'the command to finish')).to.equal('finished\n');
-    expect(await waitUntilGone(spawnerPid), 'the spawner exits once its command ended').to.equal(true);
-    const left = await readOutcome(mark);
-    expect(left).to.include({ exitCode: 3, timedOut: false, aborted: false });
-    expect(left?.output).to.equal('output after the stop\n');
-    expect(settled, 'its caller got no outcome (the service is stopping)').to.equal(false);
-  });
+  for (const [passing, signal] of [
+    ['', undefined],
+    // The task queue passes a trigger's or a schedule's command a signal it does not abort at a stop.
+    [', also when its caller passes a signal (a trigger command run by the task queue)', new AbortController().signal],
+  ] as const)
+    it(`close with a wait returns, leaving a command still running to finish: the spawner stays until it ends (its output still read), leaves its outcome beside its start mark, then exits${passing}`, async () => {
+      const shell = new SpawnerShellExecutor();
+      const cwd = await tempDir('spawner');
+      const mark = join(cwd, 'run.0');
+      // waits for the file go, at most 10 s (it must not outlive a failed test), then writes output:
+      // with no reader left, the shell would die of SIGPIPE there and never write finished.txt
+      let settled = false;
+      void shell
+        .run(
+          'echo $PPID $$ > started.txt; i=0; while [ ! -e go ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; echo "output after the stop"; echo finished > finished.txt; exit 3',
+          { cwd, timeoutMs: 20_000, env: ENV, startMark: mark, ...(signal === undefined ? {} : { signal }) },
+        )
+        .finally(() => (settled = true));
+      const [spawnerPid, command] = (await startedLine(cwd)).split(' ').map(Number);
+      started.push(spawnerPid);
+      groups.push(command);
+      await shell.close(200);
+      expect(await alive(spawnerPid), 'the spawner stays with its command').to.equal(true);
+      expect(await readOutcome(mark), 'no outcome while it runs').to.equal(null);
+      await writeFile(join(cwd, 'go'), '');
+      expect(await waitFor(() => readFile(join(cwd, 'finished.txt'), 'utf8').catch(() => ''), 15_000, 'the command to finish')).to.equal('finished\n');
+      expect(await waitUntilGone(spawnerPid), 'the spawner exits once its command ended').to.equal(true);
+      const left = await readOutcome(mark);
+      expect(left).to.include({ exitCode: 3, timedOut: false, aborted: false });
+      expect(left?.output).to.equal('output after the stop\n');
+      expect(settled, 'its caller got no outcome (the service is stopping)').to.equal(false);
+    });
 
   it('keeps the time limit of a command it was left with: killed at its timeout, its outcome left as timed out', async () => {
     const shell = new SpawnerShellExecutor();

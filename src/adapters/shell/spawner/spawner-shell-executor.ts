@@ -9,7 +9,7 @@ import type { SpawnerReply, SpawnerRequest } from './spawner-protocol.js';
 interface Pending {
   /** The spawner the command was sent to. */
   readonly child: ChildProcess;
-  /** Its caller can abort it (a job's agent): a spawner let go is kept connected until it ends (#release). */
+  /** Its caller can abort it and it has no start mark (a job's agent): a spawner let go is kept connected until it ends (#release). */
   readonly abortable: boolean;
   resolve(run: ShellRun): void;
   reject(error: Error): void;
@@ -50,7 +50,10 @@ export class SpawnerShellExecutor implements ShellExecutor {
       const done = (): void => options.signal?.removeEventListener('abort', onAbort);
       this.#pending.set(id, {
         child,
-        abortable: options.signal !== undefined,
+        // A command with a start mark (a trigger's or a schedule's) is left to finish alone when
+        // let go, its outcome beside its mark for the next start (the queue's signal is never
+        // aborted at a stop); only one without (a job's agent) keeps its spawner connected.
+        abortable: options.signal !== undefined && options.startMark === undefined,
         resolve: (run) => {
           done();
           resolve(run);
