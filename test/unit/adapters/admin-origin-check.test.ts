@@ -110,8 +110,9 @@ describe('admin UI: forms posted from another site', () => {
         { 'sec-fetch-site': 'same-site', origin: `http://other.127.0.0.1:${port}` },
         { 'sec-fetch-site': 'cross-site' },
         { origin: 'https://evil.example' },
-        { origin: 'null' },
         { origin: 'null', 'sec-fetch-site': 'cross-site' },
+        // Fetch metadata decides where a browser sends it, whatever Origin says.
+        { origin: own(), 'sec-fetch-site': 'cross-site' },
         { origin: `http://127.0.0.1:${port + 1}` },
         { origin: 'not a url' },
       ];
@@ -134,6 +135,10 @@ describe('admin UI: forms posted from another site', () => {
         { origin: 'null', 'sec-fetch-site': 'same-origin' },
         { 'sec-fetch-site': 'same-origin' },
         { 'sec-fetch-site': 'none' },
+        // A browser without fetch metadata posting the pages' forms under no-referrer.
+        { origin: 'null' },
+        // Behind a reverse proxy that passes its own Host on (nginx's default): the browser's word decides.
+        { origin: 'https://gw.example.com', 'sec-fetch-site': 'same-origin' },
         {},
       ];
       for (const headers of clients)

@@ -59,18 +59,19 @@ const ownHosts = (ctx: Context): string[] => [ctx.host, ctx.get('host')].filter(
 /**
  * Whether a form POST comes from a page of another site, told by what the browser says of its
  * origin, never by the form (a page of another site can post a form to /settings/login, and five
- * wrong passwords lock the admin out): `Sec-Fetch-Site` `cross-site` or `same-site`, or an `Origin`
- * that is not this service's, with either scheme (a proxy may serve HTTPS without TRUST_PROXY
- * telling us). `Origin: null` counts as ours only when `Sec-Fetch-Site` says `same-origin`: the
- * admin pages are sent with `Referrer-Policy: no-referrer`, under which a browser posts their
- * forms with `Origin: null`. A request with neither header (curl, old clients) is not refused.
+ * wrong passwords lock the admin out). A browser that sends `Sec-Fetch-Site` (every current one;
+ * a page cannot remove it) is taken at its word: `same-origin` and `none` (typed, bookmarked) are
+ * ours, anything else is refused — whatever Host a reverse proxy passes on, which need not be
+ * the name the browser used. Without it, an `Origin` other than this service's (either scheme)
+ * is refused; `Origin: null` is not (the admin pages' `Referrer-Policy: no-referrer` makes a
+ * browser post them with it), nor a request with neither header (curl, old clients): the forms'
+ * CSRF tokens still guard every form but the login.
  */
 export const crossOriginPost = (ctx: Context): boolean => {
   const site = ctx.get('sec-fetch-site').toLowerCase();
-  if (site === 'cross-site' || site === 'same-site') return true;
+  if (site !== '') return site !== 'same-origin' && site !== 'none';
   const origin = ctx.get('origin');
-  if (origin === '') return false;
-  if (origin === 'null') return site !== 'same-origin';
+  if (origin === '' || origin === 'null') return false;
   let given: URL;
   try {
     given = new URL(origin);
