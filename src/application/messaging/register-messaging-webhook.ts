@@ -3,6 +3,7 @@ import type { ApiKeyCrypto } from '../../ports/api-key-crypto.js';
 import type { Logger } from '../../ports/logger.js';
 import type { WebhookInfo } from '../../ports/messaging-channel.js';
 import type { MessagingChannels } from './messaging-channels.js';
+import { shownInput } from '../../domain/errors/shown-input.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
@@ -42,6 +43,9 @@ export interface WebhookUrlProblem {
   readonly message: string;
 }
 
+/** The most characters of a caller's webhook address an error repeats (the address is the caller's: up to the body limit). */
+const SHOWN_ADDRESS_LENGTH = 200;
+
 /**
  * Where a registration may point the platform's deliveries: to this service's chat webhook and
  * nowhere else, since every delivery carries the webhook secret. The path must be the channel's
@@ -70,7 +74,7 @@ export const webhookUrlProblem = (
   if (pinned === undefined) {
     return {
       code: 'conflict',
-      message: `Cannot register the webhook yet: PUBLIC_URL is not set, so the service cannot tell that ${base} is its own address, and the platform sends the webhook secret there. Set PUBLIC_URL to the service's public https address (docs/configuration.md) and register again`,
+      message: `Cannot register the webhook yet: PUBLIC_URL is not set, so the service cannot tell that ${shownInput(base, SHOWN_ADDRESS_LENGTH)} is its own address, and the platform sends the webhook secret there. Set PUBLIC_URL to the service's public https address (docs/configuration.md) and register again`,
     };
   }
   if (base !== pinned)

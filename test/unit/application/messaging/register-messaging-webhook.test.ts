@@ -286,6 +286,10 @@ describe('webhookUrlProblem', () => {
     });
     // a pin that is no webhook address pins nothing
     expect(at(URL, { pinned: 'https://gateway.example.com/' })?.code).to.equal('conflict');
+    // The caller's address is repeated cut: a megabyte of it is not sent back whole.
+    const long = `https://gateway.example.com/${'a'.repeat(1_000_000)}`;
+    const { message } = at(`${long}/api/messaging/webhook`, {}) ?? {};
+    expect(message).to.equal(unknownAddress(`${long.slice(0, 200)}…`));
   });
 
   it('pinned: the pinned base only', () => {
