@@ -20,7 +20,13 @@ export const serverSchema = (cwd: string) =>
       PORT: integer(3000, 0, 65535),
       // Loopback unless told otherwise: the admin UI is plain HTTP (docs/deployment.md).
       HOST: text('127.0.0.1'),
-      DATA_DIR: text('./data'),
+      DATA_DIR: text('./data').superRefine((value, ctx) => {
+        // The kernel's file systems hold no files of ours; Node's recursive mkdir never returns
+        // under /proc (start-up hung there, at full CPU, without a word).
+        const where = resolve(cwd, value);
+        if (['/proc', '/sys', '/dev'].some((kernel) => where === kernel || where.startsWith(`${kernel}/`)))
+          ctx.addIssue({ code: 'custom', message: `${where} is in a file system of the kernel (/proc, /sys, /dev), not a directory for the service's files` });
+      }),
       DATABASE_URL: optionalText().superRefine((value, ctx) => {
         // Never echo the URL: it may carry a password.
         if (value !== undefined && !isPostgresUrl(value)) ctx.addIssue({ code: 'custom', message: 'not a postgres:// or postgresql:// URL' });

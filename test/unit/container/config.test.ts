@@ -88,6 +88,13 @@ describe('loadConfig', () => {
     });
   });
 
+  it('refuses a DATA_DIR in a file system of the kernel (start-up hung under /proc), naming it; takes one that only starts alike', () => {
+    for (const dir of ['/proc/self/nope', '/proc', '/sys/fs/x', '/dev/null/x', '../../proc/1'])
+      expect(problemsOf({ DATA_DIR: dir }).join('\n'), dir).to.match(/^DATA_DIR: .* is in a file system of the kernel/);
+    expect(loadConfig({ DATA_DIR: '/process/data' }, '/srv/gw').dataDir).to.equal('/process/data');
+    expect(loadConfig({ DATA_DIR: '/devices' }, '/srv/gw').dataDir).to.equal('/devices');
+  });
+
   it('reads the retention settings; inbound requests outlive waiting tasks, and 0 keeps for good', () => {
     const read = (env: Record<string, string>) => loadConfig(env, '/srv/gw').retention;
     expect(
