@@ -107,8 +107,10 @@ export type RouteLookup =
 
 /** Finds the route for a request in `routes`; HEAD is answered like GET. */
 export const lookupRoute = (method: string, path: string, routes: readonly ApiRoute[]): RouteLookup => {
-  const wanted = normalizePath(path);
-  const onPath = routes.filter((route) => route.path === wanted);
+  // In any case, as the router matches paths (`POST /api/Webhook` is the webhook): a wrong method
+  // on such a path is a 405 too, not a 404.
+  const wanted = normalizePath(path).toLowerCase();
+  const onPath = routes.filter((route) => route.path.toLowerCase() === wanted);
   if (onPath.length === 0) return { kind: 'unknown' };
   const effective = method === 'HEAD' ? 'GET' : method;
   const route = onPath.find((candidate) => candidate.method === effective);

@@ -74,6 +74,11 @@ describe('routePolicy', () => {
       expect(found.kind === 'found' && found.route.channel).to.equal('chat-b');
     });
 
+    it('finds a path in any case, as the router matches it: a wrong method there is told apart from an unknown path', () => {
+      expect(lookupRoute('GET', '/api/Webhook', routes)).to.deep.equal({ kind: 'wrong-method', allowed: ['POST'] });
+      expect(lookupRoute('GET', '/API/PING/', routes).kind).to.equal('found');
+    });
+
     it('answers HEAD like GET', () => {
       expect(lookupRoute('HEAD', '/api/ping', routes).kind).to.equal('found');
     });
