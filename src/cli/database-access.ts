@@ -143,8 +143,13 @@ export const withOpenDatabase = async <T>(
   work: (opened: OpenedDatabase) => Promise<T>,
   whileOpening: () => void = () => undefined,
 ): Promise<T> => {
-  if (target.kind === 'embedded' && !target.exists)
-    io.err.write(`no database in ${target.dataDir} yet: creating it (set DATABASE_URL to use PostgreSQL instead)\n`);
+  if (target.kind === 'embedded') {
+    // Before anything is opened: run as root, it becomes DATA_DIR's owner (data-dir-owner.ts).
+    const uid = await (await import('./data-dir-owner.js')).actAsDataDirOwner(target.dataDir);
+    if (uid !== undefined)
+      io.err.write(`running as uid ${uid}, the owner of ${target.dataDir}, so that the files this command writes there stay the service's\n`);
+    if (!target.exists) io.err.write(`no database in ${target.dataDir} yet: creating it (set DATABASE_URL to use PostgreSQL instead)\n`);
+  }
   const [pino, { PinoLogger }, { startEngine, closeEngine }, { explainDatabaseFailure }] = await Promise.all([
     cliLogger(config),
     import('../adapters/logging/pino-logger.js'),

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { chown, lstat, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
 import { runCli, runCliOnTerminal, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
@@ -19,6 +19,11 @@ const PASSWORD = 'a long admin password';
 
 /** Lines of a terminal's screen or a stream, without the terminal's carriage returns. */
 const lines = (text: string): string[] => text.replace(/\r/g, '').split('\n');
+
+/** The account `nobody`: an owner of DATA_DIR other than root. */
+const NOBODY = 65534;
+/** Only root can give a directory to another account and switch to it: elsewhere the test is pending, with its reason. */
+const itAsRoot = process.getuid?.() === 0 ? it : (title: string, fn: () => Promise<void>) => it.skip(`${title} — pending: the tests do not run as root`, fn);
 
 /**
  * Where the admin login sends the browser: `/settings/keys` with a session cookie when the
@@ -175,6 +180,29 @@ describe('e2e: the agent-gateway command', function () {
       expect(again.code, again.stderr).to.equal(0);
       expect(again.stdout).to.equal('Database is up to date\n');
       expect(again.stderr).to.equal(`using the embedded database in ${dataDir} (not in use by a server)\n`);
+    });
+
+    itAsRoot('run as root (sudo) on a DATA_DIR another account owns, works as that account: every file it writes there stays that account’s', async () => {
+      // As root, PGlite's files were written as root, and the service, started again as its own
+      // account, could not open its database (PGlite's bare "Aborted()").
+      const parent = await tempDir('cli-owner');
+      const dataDir = join(parent, 'data');
+      await mkdir(dataDir, { mode: 0o700 });
+      await chown(parent, NOBODY, NOBODY);
+      await chown(dataDir, NOBODY, NOBODY);
+      const created = await runCli(['keys', 'create', '--name', 'ops'], { DATA_DIR: dataDir });
+      expect(created.code, created.stderr).to.equal(0);
+      expect(lines(created.stderr).slice(0, 3)).to.deep.equal([
+        `using the embedded database in ${dataDir} (not in use by a server)`,
+        `running as uid ${NOBODY}, the owner of ${dataDir}, so that the files this command writes there stay the service's`,
+        `no database in ${dataDir} yet: creating it (set DATABASE_URL to use PostgreSQL instead)`,
+      ]);
+      const written = await readdir(dataDir, { recursive: true });
+      expect(written).to.include(join('pglite', 'PG_VERSION'));
+      const owners = await Promise.all(written.map(async (name) => `${name} ${(await lstat(join(dataDir, name))).uid}`));
+      expect(owners.filter((owner) => !owner.endsWith(` ${NOBODY}`))).to.deep.equal([]);
+      const listed = await runCli(['keys', 'list', '--json'], { DATA_DIR: dataDir });
+      expect((JSON.parse(listed.stdout) as Array<{ name: string }>).map((key) => key.name)).to.deep.equal(['ops']);
     });
 
     it('names the database on stderr and keeps stdout to the JSON asked for', async () => {
