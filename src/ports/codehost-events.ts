@@ -18,10 +18,11 @@ export interface CodehostEvents {
    */
   mismatch(event: string, payload: unknown): string | undefined;
   /**
-   * Whether every payload of this event carries something that changes with each event (an id,
-   * an update time), so that the same bytes under another delivery id are a captured delivery
-   * sent again; false for events whose payloads can repeat byte for byte (a workflow run
-   * dispatched twice with the same inputs), told apart by their delivery id only.
+   * Whether this verified payload carries something that changes with each event (an id, an
+   * update time), so that the same bytes under another delivery id are a captured delivery sent
+   * again; false for payloads that can repeat byte for byte (a workflow run dispatched twice with
+   * the same inputs), told apart by their delivery id only. Told by the payload whatever event
+   * the (unsigned) header names: renaming the event must not make a unique payload repeatable.
    */
-  bodyIsUnique(event: string): boolean;
+  bodyIsUnique(event: string, payload: unknown): boolean;
 }

@@ -82,8 +82,8 @@ export class GithubEvents implements CodehostEvents {
     return githubEventMismatch(event, payload);
   }
 
-  bodyIsUnique(event: string): boolean {
-    return githubBodyIsUnique(event);
+  bodyIsUnique(event: string, payload: unknown): boolean {
+    return githubBodyIsUnique(event, payload);
   }
 
   /** The run's workflow file (`.github/workflows/agent-job.yml`) is the agent's; any, when none is configured. */
@@ -108,7 +108,7 @@ export class NoJobEvents implements CodehostEvents {
     return githubEventMismatch(event, payload);
   }
 
-  bodyIsUnique(event: string): boolean {
-    return githubBodyIsUnique(event);
+  bodyIsUnique(event: string, payload: unknown): boolean {
+    return githubBodyIsUnique(event, payload);
   }
 }

@@ -42,7 +42,7 @@ export interface CodehostOutcome {
 
 /**
  * SPEC 4.5, 5.6: a code-host delivery is verified by its signature before anything else
- * (refused while CODEHOST_WEBHOOK_SECRET is unset); one without a delivery id is refused;
+ * (refused while CODEHOST_WEBHOOK_SECRET is unset); one without a delivery id or an event is refused;
  * an event its payload cannot be of (GitHub's known payload shapes) is refused (400); `ping`
  * is acknowledged; a delivery id seen before, or, for an event whose payloads are never the same
  * twice, a body seen before under another delivery id (the signature covers the body only), is
@@ -73,8 +73,9 @@ export class ReceiveCodehostEvent {
   }
 
   /**
-   * The delivery id is required (after the signature check, so an unsigned caller learns
-   * nothing more than 401): it is what keeps a replayed delivery from running again.
+   * The delivery id and the event are required (after the signature check, so an unsigned caller
+   * learns nothing more than 401): the id is what keeps a replayed delivery from running again,
+   * the event what its payload is checked against.
    */
   async execute(delivery: CodehostDelivery): Promise<CodehostOutcome> {
     if (!this.verifier.verify(delivery.rawBody, delivery.signature)) this.#refuse(delivery.event, 'bad or missing signature');
@@ -83,17 +84,20 @@ export class ReceiveCodehostEvent {
     if (id === undefined || id.trim() === '') throw new DomainError('invalid_input', 'Missing X-GitHub-Delivery header');
     if (id.length > MAX_DELIVERY_ID_LENGTH)
       throw new DomainError('invalid_input', `Invalid X-GitHub-Delivery header: longer than ${MAX_DELIVERY_ID_LENGTH} characters`);
-    const event = delivery.event ?? 'unknown';
+    // GitHub names the event of every delivery; without it the payload could not be checked against it.
+    const event = delivery.event;
+    if (event === undefined || event.trim() === '') throw new DomainError('invalid_input', 'Missing X-GitHub-Event header');
     if (event.length > MAX_EVENT_LENGTH) throw new DomainError('invalid_input', `Invalid X-GitHub-Event header: longer than ${MAX_EVENT_LENGTH} characters`);
     // The event header is not signed: a captured body sent again as another event is refused.
     const mismatch = this.events.mismatch(event, body);
     if (mismatch !== undefined) throw new DomainError('invalid_input', mismatch);
     if (event === 'ping') return { ok: true, triggers: [] };
-    // Neither is the delivery id: for an event whose every payload is unique (an id, an update
-    // time), the body (the signed bytes) already received under another id is a captured delivery
-    // sent again, never run; the same id and body is GitHub's redelivery. Other events' payloads
-    // can repeat byte for byte (a workflow dispatched twice with the same inputs): by id only.
-    const recorded = this.events.bodyIsUnique(event)
+    // Neither is the delivery id: for a payload that is always unique (an id, an update time),
+    // the body (the signed bytes) already received under another id is a captured delivery sent
+    // again, never run; the same id and body is GitHub's redelivery. Told by the payload, whatever
+    // the header names now (`Push`, an unlisted event). Other payloads can repeat byte for byte (a
+    // workflow dispatched twice with the same inputs): by id only.
+    const recorded = this.events.bodyIsUnique(event, body)
       ? await this.deliveries.recordDelivery(id, event, delivery.rawBody)
       : (await this.deliveries.recordFirst(id, event))
         ? 'first'

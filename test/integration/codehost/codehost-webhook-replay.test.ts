@@ -99,6 +99,21 @@ describe('the code-host webhook against replays of a captured delivery (router, 
     expect(await queued()).to.deep.equal(['on-push']);
   });
 
+  it('runs a signed push once whatever X-GitHub-Event names when it comes again (another case, an unchecked event), and refuses it without one (400)', async () => {
+    expect(await deliver(push, 'push', randomUUID())).to.deep.equal({ status: 200, body: { ok: true, triggers: ['on-push'] } });
+    // `watch` is not checked against its payload, and its trigger would fire: the body is still a push's, seen before.
+    for (const event of ['watch', 'Push', 'repository_dispatch']) {
+      expect(await deliver(push, event, randomUUID()), event).to.deep.equal({ status: 200, body: { ok: true, triggers: [], duplicate: true } });
+    }
+    const unnamed = await fetch(`${url}/api/codehost/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-github-delivery': randomUUID(), 'x-hub-signature-256': sign(push) },
+      body: push,
+    });
+    expect({ status: unnamed.status, body: await unnamed.json() }).to.deep.equal({ status: 400, body: { error: 'Missing X-GitHub-Event header' } });
+    expect(await queued()).to.deep.equal(['on-push']);
+  });
+
   it("answers GitHub's own redelivery (same delivery id, same body) as a repeat, as before", async () => {
     const id = randomUUID();
     expect(await deliver(push, 'push', id)).to.deep.equal({ status: 200, body: { ok: true, triggers: ['on-push'] } });

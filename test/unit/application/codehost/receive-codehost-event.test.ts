@@ -159,6 +159,48 @@ describe('ReceiveCodehostEvent', () => {
     expect(deliveries.seen.size).to.equal(0);
   });
 
+  it('refuses a verified delivery without X-GitHub-Event with 400 (GitHub always names it), running nothing; unsigned, it is 401', async () => {
+    const { receive, queue, deliveries } = setup();
+    for (const event of [undefined, '', '  ']) {
+      const error = await receive.execute({ ...delivery('push', 'd-1'), event }).catch((e: DomainError) => e);
+      expect(error, String(event)).to.include({ code: 'invalid_input', message: 'Missing X-GitHub-Event header' });
+    }
+    const unsigned = await receive.execute({ ...delivery('push', 'd-1'), event: undefined, signature: undefined }).catch((e: DomainError) => e);
+    expect(unsigned).to.include({ code: 'unauthorized' });
+    expect(queue.tasks).to.deep.equal([]);
+    expect(deliveries.seen.size).to.equal(0);
+    // Named, it runs: nothing was recorded.
+    expect(await receive.execute(delivery('push', 'd-1'))).to.deep.equal({ ok: true, triggers: ['on-push'] });
+  });
+
+  it("runs a captured push body once, whatever X-GitHub-Event names when it is sent again under new delivery ids; GitHub's redelivery stays a duplicate", async () => {
+    const { receive, queue, fire } = setup();
+    const push = JSON.stringify({ ref: 'refs/heads/main', before: '0'.repeat(40), after: 'a'.repeat(40), commits: [], repository: { full_name: 'acme/app' } });
+    expect(await receive.execute(delivery('push', 'b-1', push))).to.deep.equal({ ok: true, triggers: ['on-push'] });
+    for (const [event, id] of [
+      ['Push', 'b-3'],
+      ['PUSH', 'b-4'],
+      ['repository_dispatch', 'b-5'],
+      ['a_future_event', 'b-6'],
+      ['push', 'b-7'],
+    ] as const) {
+      expect(await receive.execute(delivery(event, id, push)), `${event} ${id}`).to.deep.equal({ ok: true, triggers: [], duplicate: true });
+    }
+    expect(await receive.execute(delivery('push', 'b-1', push))).to.deep.equal({ ok: true, triggers: [], duplicate: true });
+    await fire.dispatched();
+    expect(queue.tasks).to.have.length(1);
+  });
+
+  it('runs each delivery id of a payload that can repeat byte for byte (workflow_dispatch twice with the same inputs), as before', async () => {
+    const { receive, queue, fire } = setup();
+    const dispatch = JSON.stringify({ inputs: {}, ref: 'refs/heads/main', workflow: '.github/workflows/deploy.yml', repository: { full_name: 'acme/app' } });
+    expect(await receive.execute(delivery('workflow_dispatch', 'w-1', dispatch))).to.deep.equal({ ok: true, triggers: ['on-push'] });
+    expect(await receive.execute(delivery('workflow_dispatch', 'w-2', dispatch))).to.deep.equal({ ok: true, triggers: ['on-push'] });
+    expect(await receive.execute(delivery('workflow_dispatch', 'w-2', dispatch))).to.deep.equal({ ok: true, triggers: [], duplicate: true });
+    await fire.dispatched();
+    expect(queue.tasks).to.have.length(2);
+  });
+
   it('checks the signature before the delivery id: an unsigned request without one is 401', async () => {
     const { receive } = setup();
     const error = await receive.execute({ ...delivery('push', undefined), signature: undefined }).catch((e: DomainError) => e);
