@@ -59,8 +59,12 @@ export class ReceiveCodehostEvent {
     private readonly jobs: JobRepository,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    /** Called with the job an event updated, as stored afterwards (auto-merge: RequestAutoMerge). */
-    private readonly afterJobUpdate?: (job: Job) => Promise<void>,
+    /**
+     * Called with the job an event updated, as stored afterwards, and the delivery's key
+     * (`codehost:<id>`), the same for each redelivery of it (auto-merge: RequestAutoMerge, which
+     * queues one attempt per delivery however often it comes).
+     */
+    private readonly afterJobUpdate?: (job: Job, cause: string) => Promise<void>,
   ) {}
 
   /**
@@ -109,11 +113,13 @@ export class ReceiveCodehostEvent {
     const first = recorded === 'first';
     try {
       // A redelivery does the work again, which stores nothing twice (a job's update is applied
-      // as a change to its state, the request is stored under the delivery's id): a stop between
-      // recording the delivery and doing its work would otherwise lose it for good.
+      // as a change to its state, the auto-merge attempt is queued under the delivery's key, the
+      // request is stored under the delivery's id): a stop between recording the delivery and
+      // doing its work would otherwise lose it for good.
+      const deliveryKey = `codehost:${id}`;
       const job = await this.#updateJob(event, body);
-      if (job && this.afterJobUpdate) await this.afterJobUpdate(job);
-      const triggers = await this.fireTriggers.execute({ watchPath: delivery.watchPath, request: delivery.request, keep: true, deliveryKey: `codehost:${id}` });
+      if (job && this.afterJobUpdate) await this.afterJobUpdate(job, deliveryKey);
+      const triggers = await this.fireTriggers.execute({ watchPath: delivery.watchPath, request: delivery.request, keep: true, deliveryKey });
       if (!first) {
         this.logger.info({ event, deliveryId: id }, 'code-host redelivery acknowledged, not run again');
         return { ok: true, triggers: [], duplicate: true };

@@ -105,11 +105,21 @@ export class AutoMergeJob {
   }
 }
 
+/**
+ * The idempotency key of the auto-merge attempt a cause (a code-host delivery, `codehost:<id>`)
+ * asked for a job: the cause coming again (GitHub's redelivery, or a captured delivery sent again
+ * under its id) queues no further attempt while the queue keeps the first
+ * (RETENTION_FINISHED_TASKS_DAYS after it ran).
+ */
+export const autoMergeKey = (jobId: string, cause: string): string => `automerge:${jobId}:${cause}`;
+
 /** Queues an auto-merge attempt for a job that succeeded (after each code-host event or poll that updated it). */
 export class RequestAutoMerge {
   constructor(private readonly queue: TaskQueue) {}
 
-  async execute(job: Job): Promise<void> {
-    if (job.status === 'succeeded') await this.queue.enqueue(AUTO_MERGE_QUEUE, { jobId: job.id } satisfies AutoMergeTask);
+  /** `cause`: what asked for the attempt, when it can come again (a delivery's key): one attempt per cause and job. */
+  async execute(job: Job, cause?: string): Promise<void> {
+    if (job.status !== 'succeeded') return;
+    await this.queue.enqueue(AUTO_MERGE_QUEUE, { jobId: job.id } satisfies AutoMergeTask, cause === undefined ? {} : { key: autoMergeKey(job.id, cause) });
   }
 }

@@ -88,7 +88,16 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
   c.bind(TOKENS.ReceiveCodehostEvent).toResolvedValue(
     (verifier, deliveries, fireTriggers, events, jobs, clock, logger, queue) => {
       const autoMerge = config.codehost?.autoMerge ? new RequestAutoMerge(queue) : undefined;
-      return new ReceiveCodehostEvent(verifier, deliveries, fireTriggers, events, jobs, clock, logger, autoMerge && ((job) => autoMerge.execute(job)));
+      return new ReceiveCodehostEvent(
+        verifier,
+        deliveries,
+        fireTriggers,
+        events,
+        jobs,
+        clock,
+        logger,
+        autoMerge && ((job, cause) => autoMerge.execute(job, cause)),
+      );
     },
     [
       TOKENS.CodehostSignatureVerifier,

@@ -15,6 +15,7 @@ import { RecordingLogger } from '../../../fakes/recording-logger.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
 import { InMemoryInboundRequestStore } from '../../../fakes/in-memory-inbound-request-store.js';
 import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
+import { AUTO_MERGE_QUEUE, RequestAutoMerge } from '../../../../src/application/jobs/auto-merge-job.js';
 import { InMemoryTriggerLanes } from '../../../fakes/in-memory-trigger-lanes.js';
 
 describe('GithubSignatureVerifier', () => {
@@ -374,6 +375,45 @@ describe('code-host events for jobs', () => {
     await send('pull_request', pr);
     await send('workflow_run', run('completed', 'success', 'feature/x'));
     expect(updated).to.deep.equal([`${JOB} running`, `${JOB} succeeded`, `${JOB} succeeded`]);
+  });
+
+  it('queues one auto-merge attempt per delivery however often it is redelivered, and one for a delivery recorded just before a stop', async () => {
+    const { jobs } = await setup();
+    const queue = new InMemoryTaskQueue();
+    const deliveries = new InMemoryDeliveryLog();
+    const autoMerge = new RequestAutoMerge(queue);
+    const receive = new ReceiveCodehostEvent(
+      new GithubSignatureVerifier(secret),
+      deliveries,
+      new FireTriggers([], new InMemoryInboundRequestStore(), queue, new SequentialIds(), new FixedClock(), new RecordingLogger(), new InMemoryTriggerLanes()),
+      new GithubEvents(),
+      jobs,
+      new FixedClock(),
+      new RecordingLogger(),
+      (job, cause) => autoMerge.execute(job, cause),
+    );
+    const deliver = (id: string, payload: object) => {
+      const body = JSON.stringify(payload);
+      return receive.execute({
+        rawBody: Buffer.from(body),
+        signature: `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+        event: 'workflow_run',
+        deliveryId: id,
+        watchPath: '/codehost/webhook',
+        parseBody: () => payload,
+        request: () => snapshotRequest(payload, {}, {}),
+      });
+    };
+    const attempts = () => queue.tasks.filter((task) => task.queue === AUTO_MERGE_QUEUE).length;
+    const completed = run('completed', 'success');
+    expect((await deliver('d-1', completed)).job).to.equal(JOB);
+    for (let i = 0; i < 50; i++) expect(await deliver('d-1', completed)).to.deep.equal({ ok: true, triggers: [], duplicate: true });
+    expect(attempts()).to.equal(1);
+    // Recorded, then a stop before its work: its redelivery queues the attempt the first never did, once.
+    const later = { ...completed, workflow_run: { ...completed.workflow_run, run_attempt: 2 } };
+    await deliveries.recordDelivery('d-2', 'workflow_run', Buffer.from(JSON.stringify(later)));
+    for (let i = 0; i < 3; i++) expect((await deliver('d-2', later)).duplicate).to.equal(true);
+    expect(attempts()).to.equal(2);
   });
 
   it('keeps a finished job finished when events arrive late or again', async () => {

@@ -189,6 +189,17 @@ describe('RequestAutoMerge', () => {
     await request.execute(job('succeeded'));
     expect(queue.tasks).to.deep.equal([{ queue: AUTO_MERGE_QUEUE, payload: { jobId: ID } }]);
   });
+
+  it('queues one attempt per cause (a delivery) and job: the same cause again queues none; without a cause, one each time', async () => {
+    const queue = new InMemoryTaskQueue();
+    const request = new RequestAutoMerge(queue);
+    for (let i = 0; i < 3; i++) await request.execute(job('succeeded'), 'codehost:d-1');
+    await request.execute(job('succeeded'), 'codehost:d-2');
+    expect(queue.tasks).to.have.length(2);
+    await request.execute(job('succeeded'));
+    await request.execute(job('succeeded'));
+    expect(queue.tasks).to.have.length(4);
+  });
 });
 
 describe('PollJobs with auto-merge', () => {
