@@ -116,6 +116,17 @@ describe('loadConfig', () => {
     });
     // A queued trigger run can wait 14 days for its request: requests stay 15 days even when action runs go sooner.
     expect(read({ RETENTION_ACTION_RUNS_DAYS: '7' })).to.include({ actionRunsDays: 7, inboundRequestsDays: 15 });
+    // A delivery's stored request keeps its redelivery from firing again: requests outlive deliveries, kept for good with them.
+    expect(read({ RETENTION_DELIVERIES_DAYS: '60', RETENTION_ACTION_RUNS_DAYS: '30' })).to.include({
+      deliveriesDays: 60,
+      actionRunsDays: 30,
+      inboundRequestsDays: 61,
+    });
+    expect(read({ RETENTION_DELIVERIES_DAYS: '0', RETENTION_ACTION_RUNS_DAYS: '30' })).to.include({
+      deliveriesDays: 0,
+      actionRunsDays: 30,
+      inboundRequestsDays: 0,
+    });
     expect(
       read({ RETENTION_ACTION_RUNS_DAYS: '0', RETENTION_DELIVERIES_DAYS: '0', RETENTION_CHAT_TURNS_DAYS: '0', RETENTION_FINISHED_TASKS_DAYS: '0' }),
     ).to.include({
