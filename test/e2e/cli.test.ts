@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { chown, lstat, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
+import { itAsRoot, NOBODY } from '../support/accounts.js';
 import { runCli, runCliOnTerminal, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { migratedDataDir, openPglite } from '../support/data-dirs.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
@@ -19,11 +20,6 @@ const PASSWORD = 'a long admin password';
 
 /** Lines of a terminal's screen or a stream, without the terminal's carriage returns. */
 const lines = (text: string): string[] => text.replace(/\r/g, '').split('\n');
-
-/** The account `nobody`: an owner of DATA_DIR other than root. */
-const NOBODY = 65534;
-/** Only root can give a directory to another account and switch to it: elsewhere the test is pending, with its reason. */
-const itAsRoot = process.getuid?.() === 0 ? it : (title: string, fn: () => Promise<void>) => it.skip(`${title} — pending: the tests do not run as root`, fn);
 
 /**
  * Where the admin login sends the browser: `/settings/keys` with a session cookie when the

@@ -2,9 +2,10 @@ import { expect } from 'chai';
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chown, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
+import { itAsRoot, NOBODY } from '../support/accounts.js';
 import {
   GatewayStartFailure,
   runToExit,
@@ -202,6 +203,28 @@ describe('e2e: start-up failures end the process with one line naming the settin
     expectOneLineFailure(result, /^Error: Task queue trigger-run exists with policy key_strict_fifo, not standard/);
     expect(existsSync(join(dataDir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
   });
+
+  itAsRoot(
+    'files of another account (root) in the embedded database: exit 1 naming how many, whose, the first, and the chown that gives them back',
+    async () => {
+      // PGlite said no more than "Aborted()" (a CLI run as root had written files there).
+      const parent = await tempDir('startup-foreign');
+      const dataDir = join(parent, 'data');
+      await mkdir(dataDir, { mode: 0o700 });
+      await chown(parent, NOBODY, NOBODY);
+      await chown(dataDir, NOBODY, NOBODY);
+      const made = await runToExit('cli', ['migrate'], { DATA_DIR: dataDir }, { asAccount: NOBODY });
+      expect(made.code, made.stderr).to.equal(0);
+      await chown(join(dataDir, 'pglite', 'global', 'pg_control'), 0, 0);
+      const result = await startGatewayExpectingExit({ DATA_DIR: dataDir, TRIGGERS_FILE: join(parent, 'none.json') }, { asAccount: NOBODY });
+      expectOneLineFailure(
+        result,
+        new RegExp(
+          `^DATA_DIR: Cannot open the embedded database: 1 entry in ${dataDir} belongs to another account than this process's \\(uid ${NOBODY}\\): uid 0 \\(root\\) — pglite/global/pg_control\\. .*; give them back to this account: chown -R ${NOBODY} ${dataDir}$`,
+        ),
+      );
+    },
+  );
 
   it('an embedded database held by another gateway: exit 1, "DATA_DIR: The embedded database in … is in use by process N"', async function () {
     this.timeout(120_000);

@@ -309,6 +309,8 @@ export interface RunOptions {
   readonly timeoutMs?: number;
   /** Told of the process as soon as it is spawned (to send it a signal while it runs). */
   readonly onSpawn?: (child: ChildProcess) => void;
+  /** The account (uid, and the same number as its group) to run as: the tests must run as root for this. */
+  readonly asAccount?: number;
 }
 
 /** The built entries: `node dist/main.js` (the service) and `dist/cli/main.js` (the CLI). */
@@ -332,6 +334,7 @@ export const runToExit = (
         cwd: ROOT,
         env: { PATH: process.env.PATH ?? '', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
+        ...(options.asAccount !== undefined ? { uid: options.asAccount, gid: options.asAccount } : {}),
       }),
     );
     let stdout = '';

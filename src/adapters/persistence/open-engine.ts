@@ -5,6 +5,7 @@ import type { Logger } from '../../ports/logger.js';
 import { DatabaseOpenError } from './database-open-error.js';
 import { EmbeddedDatabaseBusy, EmbeddedLock } from './embedded-lock.js';
 import { ensurePostgresDatabase } from './ensure-postgres-database.js';
+import { foreignOwnedReason } from './foreign-owned-files.js';
 import { checkPrivateDataDir, checkPrivateDataDirIfAny } from './private-data-dir.js';
 import { SERVICE_CHECKPOINTS } from './pglite/checkpoints.js';
 import { type EmbeddedPglite, PgliteThread } from './pglite/pglite-thread.js';
@@ -134,13 +135,13 @@ export const startEngine = async (options: DatabaseOptions): Promise<{ readonly 
     await checkPrivateDataDir(options.dataDir);
     await lock.acquire();
   } catch (error) {
-    throw dataDirError(error, options.dataDir);
+    throw await explainedDataDirError(error, options.dataDir);
   }
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
     await lock.release();
-    throw dataDirError(error, options.dataDir);
+    throw await explainedDataDirError(error, options.dataDir);
   }
   const boot = async (): Promise<OpenEngine> => {
     try {
@@ -163,7 +164,7 @@ export const startEngine = async (options: DatabaseOptions): Promise<{ readonly 
       return { engine: 'pglite', pglite, lock };
     } catch (error) {
       await lock.release();
-      throw dataDirError(error, options.dataDir);
+      throw await explainedDataDirError(error, options.dataDir);
     }
   };
   return { opened: boot() };
@@ -174,6 +175,17 @@ export const closeEngine = async (open: OpenEngine): Promise<void> => {
   if (open.engine === 'postgresql') return;
   await open.pglite.close();
   await open.lock.release();
+};
+
+/**
+ * dataDirError, unless files of another account in DATA_DIR are in the way: PGlite says no more
+ * than `Aborted()` when it cannot open one, so the line names them and the `chown` that fixes it.
+ */
+const explainedDataDirError = async (error: unknown, dataDir: string): Promise<DatabaseOpenError> => {
+  if (error instanceof EmbeddedDatabaseBusy) return dataDirError(error, dataDir);
+  const foreign = await foreignOwnedReason(dataDir).catch(() => undefined);
+  if (foreign === undefined) return dataDirError(error, dataDir);
+  return new DatabaseOpenError('dataDir', `Cannot open the embedded database: ${foreign}`, undefined, { cause: error });
 };
 
 /** The embedded database's directory cannot be used: one line naming it and why. */
