@@ -43,12 +43,14 @@ const SHAPES: Readonly<Record<string, Readonly<Record<string, Kind>>>> = {
 /**
  * Fields a payload of these events never has, which another event's payload carries along with
  * all of theirs: a deployment made by a workflow run (`deployment`, `workflow_run`, `workflow`),
- * a deployment status reported by a check run, a workflow job of a deployment.
+ * a deployment status reported by a check run, a workflow job of a deployment, a
+ * deployment_protection_rule (a `deployment` too, with the `deployment_callback_url` to answer,
+ * the `environment`, the `event` and the `pull_requests`, each optional in GitHub's schema).
  */
 const NEVER_WITH: Readonly<Record<string, readonly string[]>> = {
   workflow_run: ['deployment'],
   check_run: ['deployment_status'],
-  deployment: ['workflow_job'],
+  deployment: ['workflow_job', 'deployment_callback_url', 'environment', 'event', 'pull_requests'],
 };
 
 const isKind = (value: unknown, kind: Kind): boolean => {

@@ -135,6 +135,33 @@ describe('GitHub event shapes (the X-GitHub-Event header against the signed payl
       expect(githubBodyIsUnique(event, {}), event).to.equal(false);
   });
 
+  it("does not take a deployment_protection_rule payload (a deployment too, with the callback to answer) for a deployment's: not checked, and by delivery id only", () => {
+    // GitHub's documented fields (none in @octokit/webhooks-examples): a protection rule asked about a deployment.
+    const repository = { full_name: 'acme/app' };
+    const deployment = { url: 'https://api.github.com/repos/acme/app/deployments/1', id: 1, sha: 'a'.repeat(40), ref: 'main', environment: 'production' };
+    const protection: Record<string, unknown> = {
+      action: 'requested',
+      environment: 'production',
+      event: 'push',
+      deployment_callback_url: 'https://api.github.com/repos/acme/app/actions/runs/1/deployment_protection_rule',
+      deployment,
+      pull_requests: [],
+      repository,
+      installation: { id: 1, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMQ==' },
+      sender: { login: 'octocat' },
+    };
+    expect(githubEventMismatch('deployment_protection_rule', protection)).to.equal(undefined);
+    expect(githubBodyIsUnique('deployment_protection_rule', protection)).to.equal(false);
+    // Each of its own fields (all optional in GitHub's schema) tells it from a deployment's payload.
+    for (const field of ['deployment_callback_url', 'environment', 'event', 'pull_requests']) {
+      const payload = { action: 'requested', deployment, [field]: protection[field], repository };
+      expect(githubEventMismatch('deployment', payload), field).to.equal(
+        `X-GitHub-Event deployment does not match the payload: it has a ${field}, which deployment payloads never have`,
+      );
+      expect(githubBodyIsUnique('deployment_protection_rule', payload), field).to.equal(false);
+    }
+  });
+
   it('passes any payload of an event whose payloads it does not know, as before', () => {
     for (const event of ['watch', 'label', 'unknown', 'a_future_event', '__proto__', 'constructor', 'toString']) {
       for (const payload of [{}, { ref: 'x' }, [], null])
