@@ -14,7 +14,8 @@ export interface CodehostEvents {
   jobUpdate(event: string, payload: unknown): JobUpdate | null;
   /**
    * Why a verified payload cannot be of the event its (unsigned) event header names, as the
-   * answer's error text; undefined when it can be, or when the event's payloads are not known.
+   * answer's error text; undefined when it can be. An event whose payloads are not known takes
+   * any payload but a known event's (a captured ping sent again as `watch` is a ping's).
    */
   mismatch(event: string, payload: unknown): string | undefined;
   /**

@@ -99,11 +99,14 @@ describe('the code-host webhook against replays of a captured delivery (router, 
     expect(await queued()).to.deep.equal(['on-push']);
   });
 
-  it('runs a signed push once whatever X-GitHub-Event names when it comes again (another case, an unchecked event), and refuses it without one (400)', async () => {
+  it('runs a signed push once whatever X-GitHub-Event names when it comes again (another case, an unchecked event: 400), and refuses it without one (400)', async () => {
     expect(await deliver(push, 'push', randomUUID())).to.deep.equal({ status: 200, body: { ok: true, triggers: ['on-push'] } });
-    // `watch` is not checked against its payload, and its trigger would fire: the body is still a push's, seen before.
+    // `watch`'s trigger would fire: a push's payload is no other event's.
     for (const event of ['watch', 'Push', 'repository_dispatch']) {
-      expect(await deliver(push, event, randomUUID()), event).to.deep.equal({ status: 200, body: { ok: true, triggers: [], duplicate: true } });
+      expect(await deliver(push, event, randomUUID()), event).to.deep.equal({
+        status: 400,
+        body: { error: `X-GitHub-Event ${event} does not match the payload: it is a payload of push` },
+      });
     }
     const unnamed = await fetch(`${url}/api/codehost/webhook`, {
       method: 'POST',
@@ -112,6 +115,33 @@ describe('the code-host webhook against replays of a captured delivery (router, 
     });
     expect({ status: unnamed.status, body: await unnamed.json() }).to.deep.equal({ status: 400, body: { error: 'Missing X-GitHub-Event header' } });
     expect(await queued()).to.deep.equal(['on-push']);
+  });
+
+  it('refuses a captured ping, or any payload of a checked event, sent again as an event not checked (400), however often: it fires nothing', async () => {
+    // Every webhook's Recent deliveries holds its ping; a ping is acknowledged, never recorded, and its body repeats.
+    const ping = JSON.stringify({ zen: 'Keep it logically awesome.', hook_id: 1, hook: { type: 'Repository', id: 1 }, repository: { full_name: 'acme/app' } });
+    expect(await deliver(ping, 'ping', randomUUID())).to.deep.equal({ status: 200, body: { ok: true, triggers: [] } });
+    const dispatch = JSON.stringify({ inputs: {}, ref: 'refs/heads/main', workflow: '.github/workflows/d.yml', repository: { full_name: 'acme/app' } });
+    for (const [raw, theirs] of [
+      [ping, 'ping'],
+      [ping, 'ping'],
+      [dispatch, 'workflow_dispatch'],
+      [dispatch, 'workflow_dispatch'],
+    ] as const) {
+      for (const event of ['watch', 'label', 'Ping']) {
+        expect(await deliver(raw, event, randomUUID()), `${theirs} as ${event}`).to.deep.equal({
+          status: 400,
+          body: { error: `X-GitHub-Event ${event} does not match the payload: it is a payload of ${theirs}` },
+        });
+      }
+    }
+    expect(await queued()).to.deep.equal([]);
+    // A watch's own payload still fires watch's trigger.
+    expect(await deliver(JSON.stringify({ action: 'started', repository: { full_name: 'acme/app' } }), 'watch', randomUUID())).to.deep.equal({
+      status: 200,
+      body: { ok: true, triggers: ['on-other'] },
+    });
+    expect(await queued()).to.deep.equal(['on-other']);
   });
 
   it("answers GitHub's own redelivery (same delivery id, same body) as a repeat, as before", async () => {
