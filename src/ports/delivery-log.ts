@@ -28,6 +28,12 @@ export interface DeliveryLog {
    * @throws when the store fails (nothing is recorded then).
    */
   recordDelivery(deliveryId: string, event: string, body: Buffer): Promise<DeliveryRecord>;
+  /**
+   * Whether the delivery was recorded more than `ageMs` milliseconds ago, by the clock that dates
+   * the records (the database's); false for one not recorded.
+   * @throws when the store fails.
+   */
+  recordedMoreThan(deliveryId: string, ageMs: number): Promise<boolean>;
   /** Forgets a delivery whose processing could not be stored, so a redelivery is accepted. Idempotent: an unknown id is no error. */
   forget(deliveryId: string): Promise<void>;
   /**

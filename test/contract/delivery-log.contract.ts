@@ -124,6 +124,20 @@ export const describeDeliveryLogContract = (name: string, open: () => Promise<De
       expect(await log.recordDelivery('f-3', 'push', body(5))).to.equal('first');
     });
 
+    it('tells whether a delivery was recorded more than a given time ago (false for one not recorded)', async () => {
+      const day = 86_400_000;
+      expect(await log.recordDelivery('a-1', 'push', body(7))).to.equal('first');
+      expect(await log.recordFirst('a-2', 'watch')).to.equal(true);
+      for (const id of ['a-1', 'a-2', 'a-3']) expect(await log.recordedMoreThan(id, day), id).to.equal(false);
+      await harness.backdate('a-1', new Date(Date.now() - 15 * day));
+      await harness.backdate('a-2', new Date(Date.now() - 13 * day));
+      expect(await log.recordedMoreThan('a-1', 14 * day)).to.equal(true);
+      expect(await log.recordedMoreThan('a-2', 14 * day)).to.equal(false);
+      expect(await log.recordedMoreThan('a-2', 12 * day)).to.equal(true);
+      expect(await (harness.replica ?? log).recordedMoreThan('a-1', 14 * day)).to.equal(true);
+      expect(await log.recordedMoreThan('a-3', 0)).to.equal(false);
+    });
+
     it('sees a delivery recorded through another replica', async () => {
       const other = harness.replica ?? log;
       expect(await other.recordFirst('d-3', 'push')).to.equal(true);

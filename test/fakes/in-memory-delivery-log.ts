@@ -23,6 +23,11 @@ export class InMemoryDeliveryLog implements DeliveryLog {
     return 'first';
   }
 
+  async recordedMoreThan(deliveryId: string, ageMs: number): Promise<boolean> {
+    const entry = this.seen.get(deliveryId);
+    return entry !== undefined && entry.receivedAt.getTime() < Date.now() - ageMs;
+  }
+
   async forget(deliveryId: string): Promise<void> {
     this.seen.delete(deliveryId);
   }

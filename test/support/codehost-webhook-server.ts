@@ -28,6 +28,8 @@ export interface CodehostWebhookServer {
   readonly url: string;
   /** Where fired triggers queue their runs. */
   readonly queue: InMemoryTaskQueue;
+  /** Where fired (and kept) requests are stored. */
+  readonly requests: InMemoryInboundRequestStore;
   readonly logger: RecordingLogger;
   /** Resolves once the runs of every request fired so far are queued. */
   dispatched(): Promise<void>;
@@ -48,15 +50,8 @@ export const startCodehostWebhookServer = async (options: {
   const logger = new RecordingLogger();
   const queue = new InMemoryTaskQueue();
   const triggers = options.triggers ?? [];
-  const fire = new FireTriggers(
-    { current: () => triggers },
-    new InMemoryInboundRequestStore(),
-    queue,
-    new SequentialIds(),
-    clock,
-    logger,
-    new InMemoryTriggerLanes(),
-  );
+  const requests = new InMemoryInboundRequestStore();
+  const fire = new FireTriggers({ current: () => triggers }, requests, queue, new SequentialIds(), clock, logger, new InMemoryTriggerLanes());
   const routes = apiRoutes([]);
   const deps = {
     routes,
@@ -90,6 +85,7 @@ export const startCodehostWebhookServer = async (options: {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     queue,
+    requests,
     logger,
     dispatched: () => fire.dispatched(),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

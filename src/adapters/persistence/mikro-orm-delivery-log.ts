@@ -88,6 +88,16 @@ export class MikroOrmDeliveryLog implements DeliveryLog {
     });
   }
 
+  async recordedMoreThan(deliveryId: string, ageMs: number): Promise<boolean> {
+    const rows = (await this.db.orm.em
+      .getConnection()
+      .execute("select 1 from codehost_deliveries where delivery_id = ? and received_at < now() - ? * interval '1 millisecond'", [
+        deliveryId,
+        ageMs,
+      ])) as unknown[];
+    return rows.length > 0;
+  }
+
   async forget(deliveryId: string): Promise<void> {
     await this.db.orm.em.fork().nativeDelete(CodehostDeliveryEntity, { deliveryId });
   }

@@ -13,6 +13,16 @@ import type { FireTriggers } from '../triggers/fire-triggers.js';
 const MAX_DELIVERY_ID_LENGTH = 200;
 /** The longest event name kept (GitHub's are short words). */
 const MAX_EVENT_LENGTH = 100;
+/**
+ * A delivery recorded longer ago than this is not worked on again when it comes again: GitHub
+ * redelivers only deliveries of its last few days (3 on github.com), so one whose first attempt
+ * stopped before storing its work is redone well within this; the requests that fired triggers
+ * are kept 15 days at least (retention: WAITING_TASK_DAYS + 1), so past it the request a
+ * remembered delivery stored may be gone, and doing the work again would fire its triggers again,
+ * for whoever kept its id and body (deliveries may be remembered for good).
+ */
+const REDELIVERY_DAYS = 14;
+const DAY_MS = 86_400_000;
 
 export interface CodehostDelivery {
   readonly rawBody: Buffer;
@@ -46,7 +56,8 @@ export interface CodehostOutcome {
  * an event its payload cannot be of (GitHub's known payload shapes) is refused (400); `ping`
  * is acknowledged; a delivery id seen before, or, for an event whose payloads are never the same
  * twice, a body seen before under another delivery id (the signature covers the body only), is
- * acknowledged without running again; any other
+ * acknowledged without running again (a redelivery within REDELIVERY_DAYS redoes what its first
+ * attempt may not have stored, storing nothing twice); any other
  * verified event updates the job of its `job/<id>` branch (idempotently, in
  * any order: a finished job stays finished) and fires the triggers watching the endpoint.
  */
@@ -111,11 +122,15 @@ export class ReceiveCodehostEvent {
       return { ok: true, triggers: [], duplicate: true };
     }
     const first = recorded === 'first';
+    if (!first && (await this.deliveries.recordedMoreThan(id, REDELIVERY_DAYS * DAY_MS))) {
+      this.logger.info({ event, deliveryId: id }, `code-host delivery received more than ${REDELIVERY_DAYS} days ago sent again: not run again`);
+      return { ok: true, triggers: [], duplicate: true };
+    }
     try {
-      // A redelivery does the work again, which stores nothing twice (a job's update is applied
-      // as a change to its state, the auto-merge attempt is queued under the delivery's key, the
-      // request is stored under the delivery's id): a stop between recording the delivery and
-      // doing its work would otherwise lose it for good.
+      // A redelivery (of the last REDELIVERY_DAYS) does the work again, which stores nothing twice
+      // (a job's update is applied as a change to its state, the auto-merge attempt is queued
+      // under the delivery's key, the request is stored under the delivery's id): a stop between
+      // recording the delivery and doing its work would otherwise lose it for good.
       const deliveryKey = `codehost:${id}`;
       const job = await this.#updateJob(event, body);
       if (job && this.afterJobUpdate) await this.afterJobUpdate(job, deliveryKey);

@@ -40,17 +40,11 @@ export const retentionSchema = z
       chatTurnsDays: env.RETENTION_CHAT_TURNS_DAYS,
       actionRunsDays: env.RETENTION_ACTION_RUNS_DAYS,
       /**
-       * As long as action runs, and always longer than a task can wait in the queue and than
-       * deliveries are remembered (0, for good, when either is): a delivery's stored request is
-       * what keeps its redelivery from firing the triggers again (FireTriggers' deliveryKey); a
-       * delivery still remembered whose request was gone was taken for a redelivery whose first
-       * attempt stored nothing, and fired again. A day longer, so that a sweep that falls behind
-       * never deletes a request before its delivery.
+       * As long as action runs, and always longer than a task can wait in the queue (15 days at
+       * least: ReceiveCodehostEvent redoes the work of a code-host delivery sent again only within
+       * 14 days of its first, while the request it stored is sure to be kept).
        */
-      inboundRequestsDays:
-        env.RETENTION_ACTION_RUNS_DAYS === 0 || env.RETENTION_DELIVERIES_DAYS === 0
-          ? 0
-          : Math.max(env.RETENTION_ACTION_RUNS_DAYS, WAITING_TASK_DAYS + 1, env.RETENTION_DELIVERIES_DAYS + 1),
+      inboundRequestsDays: env.RETENTION_ACTION_RUNS_DAYS === 0 ? 0 : Math.max(env.RETENTION_ACTION_RUNS_DAYS, WAITING_TASK_DAYS + 1),
       /** pg-boss deletes a completed or failed task this long after it finished (0: never). */
       finishedTaskSeconds: env.RETENTION_FINISHED_TASKS_DAYS * DAY_S,
       /** pg-boss drops a task still waiting this long after it was stored. */

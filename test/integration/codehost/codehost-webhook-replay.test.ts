@@ -151,6 +151,22 @@ describe('the code-host webhook against replays of a captured delivery (router, 
     expect(await queued()).to.deep.equal(['on-push']);
   });
 
+  it('runs nothing for a delivery received more than 14 days ago sent again under its id, its stored request removed by retention while the delivery is remembered', async () => {
+    const dispatch = JSON.stringify({ inputs: {}, ref: 'refs/heads/main', workflow: '.github/workflows/deploy.yml', repository: { full_name: 'acme/app' } });
+    const [pushed, dispatched] = [randomUUID(), randomUUID()];
+    expect((await deliver(push, 'push', pushed)).body).to.deep.equal({ ok: true, triggers: ['on-push'] });
+    expect((await deliver(dispatch, 'workflow_dispatch', dispatched)).body).to.deep.equal({ ok: true, triggers: ['on-dispatch'] });
+    expect(await queued()).to.deep.equal(['on-push', 'on-dispatch']);
+    // RETENTION_DELIVERIES_DAYS=0 (or 60): the deliveries are remembered, their requests (kept 15 days at least) are gone.
+    await sql(opened.database, "update codehost_deliveries set received_at = now() - interval '15 days'");
+    server.requests.requests.clear();
+    for (let i = 0; i < 2; i++) {
+      expect(await deliver(push, 'push', pushed)).to.deep.equal({ status: 200, body: { ok: true, triggers: [], duplicate: true } });
+      expect(await deliver(dispatch, 'workflow_dispatch', dispatched)).to.deep.equal({ status: 200, body: { ok: true, triggers: [], duplicate: true } });
+    }
+    expect(await queued()).to.deep.equal(['on-push', 'on-dispatch']);
+  });
+
   it('refuses a signed body sent as another known event with 400 naming the mismatch, running nothing and keeping the body unrecorded', async () => {
     const issue = JSON.stringify({ action: 'opened', issue: { number: 1, title: 'x' }, repository: { full_name: 'acme/app' } });
     expect(await deliver(push, 'issues', randomUUID())).to.deep.equal({

@@ -116,16 +116,16 @@ describe('loadConfig', () => {
     });
     // A queued trigger run can wait 14 days for its request: requests stay 15 days even when action runs go sooner.
     expect(read({ RETENTION_ACTION_RUNS_DAYS: '7' })).to.include({ actionRunsDays: 7, inboundRequestsDays: 15 });
-    // A delivery's stored request keeps its redelivery from firing again: requests outlive deliveries, kept for good with them.
+    // Deliveries remembered longer, or for good, keep no request longer: an old delivery sent again runs nothing (ReceiveCodehostEvent).
     expect(read({ RETENTION_DELIVERIES_DAYS: '60', RETENTION_ACTION_RUNS_DAYS: '30' })).to.include({
       deliveriesDays: 60,
       actionRunsDays: 30,
-      inboundRequestsDays: 61,
+      inboundRequestsDays: 30,
     });
-    expect(read({ RETENTION_DELIVERIES_DAYS: '0', RETENTION_ACTION_RUNS_DAYS: '30' })).to.include({
+    expect(read({ RETENTION_DELIVERIES_DAYS: '0', RETENTION_ACTION_RUNS_DAYS: '7' })).to.include({
       deliveriesDays: 0,
-      actionRunsDays: 30,
-      inboundRequestsDays: 0,
+      actionRunsDays: 7,
+      inboundRequestsDays: 15,
     });
     expect(
       read({ RETENTION_ACTION_RUNS_DAYS: '0', RETENTION_DELIVERIES_DAYS: '0', RETENTION_CHAT_TURNS_DAYS: '0', RETENTION_FINISHED_TASKS_DAYS: '0' }),

@@ -144,6 +144,34 @@ describe('ReceiveCodehostEvent', () => {
     expect(queue.tasks.map((task) => (task.payload as { trigger: string }).trigger)).to.deep.equal(['on-push']);
   });
 
+  it('runs nothing for a delivery received more than 14 days ago sent again, its stored request gone (retention), however long deliveries are remembered; within 14 days its work is redone as before', async () => {
+    const { receive, queue, fire, deliveries, requests } = setup();
+    const day = 86_400_000;
+    const push = JSON.stringify({ ref: 'refs/heads/main', before: '0'.repeat(40), after: 'b'.repeat(40), commits: [], repository: { full_name: 'acme/app' } });
+    const dispatch = JSON.stringify({ inputs: {}, ref: 'refs/heads/main', workflow: '.github/workflows/deploy.yml', repository: { full_name: 'acme/app' } });
+    expect(await receive.execute(delivery('push', 'old-1', push))).to.deep.equal({ ok: true, triggers: ['on-push'] });
+    expect(await receive.execute(delivery('workflow_dispatch', 'old-2', dispatch))).to.deep.equal({ ok: true, triggers: ['on-push'] });
+    await fire.dispatched();
+    expect(queue.tasks).to.have.length(2);
+    // 15 days on, the requests were removed (they are kept 15 days at least), the deliveries still remembered.
+    requests.requests.clear();
+    deliveries.backdate('old-1', new Date(Date.now() - 15 * day));
+    deliveries.backdate('old-2', new Date(Date.now() - 15 * day));
+    for (let i = 0; i < 3; i++) {
+      expect(await receive.execute(delivery('push', 'old-1', push))).to.deep.equal({ ok: true, triggers: [], duplicate: true });
+      expect(await receive.execute(delivery('workflow_dispatch', 'old-2', dispatch))).to.deep.equal({ ok: true, triggers: [], duplicate: true });
+    }
+    await fire.dispatched();
+    expect(queue.tasks).to.have.length(2);
+    expect(requests.requests.size).to.equal(0);
+    // Recorded 13 days ago, then a stop before its work: GitHub's redelivery (of its last 3 days, at most) stores it, once.
+    await deliveries.recordFirst('recent', 'push');
+    deliveries.backdate('recent', new Date(Date.now() - 13 * day));
+    expect(await receive.execute(delivery('push', 'recent'))).to.deep.equal({ ok: true, triggers: [], duplicate: true });
+    await fire.dispatched();
+    expect(queue.tasks).to.have.length(3);
+  });
+
   it('refuses a verified delivery without X-GitHub-Delivery with 400 (ping too), running nothing', async () => {
     const { receive, queue, deliveries } = setup();
     for (const [event, id] of [
