@@ -128,8 +128,9 @@ ${WHERE}`,
     synopsis: '[--path P] [--trigger T] [--before TIME] [--limit N] [--json]',
     summary: 'list stored requests that fired triggers, newest first',
     description: `Lists the delivery log: every request that fired a trigger (webhooks, code-host and chat
-deliveries), kept for RETENTION_ACTION_RUNS_DAYS, newest first: id, time, path, the triggers it
-fired and, for a replay, the request it replays. With --json prints an array of {"id",
+deliveries), kept for RETENTION_ACTION_RUNS_DAYS and never less than 15 days (for good when it
+is 0), newest first: id, time, path, the triggers it fired and, for a replay, the request it
+replays. With --json prints an array of {"id",
 "received_at", "path", "triggers", "replay_of"}. --before takes the RECEIVED time of the last
 line to show the next page.
 

@@ -189,6 +189,15 @@ describe('AdminViews', () => {
     expect(slack).to.contain('No bot token is configured (<code>TELEGRAM_BOT_TOKEN</code>).').and.not.to.contain('PUBLIC_URL');
   });
 
+  it('says on the deliveries page how long a request is kept: RETENTION_ACTION_RUNS_DAYS, never less than 15 days', () => {
+    const html = views.page(
+      'deliveries',
+      { title: 'Deliveries', csrf: 'c', section: 'deliveries' },
+      { filter: { path: '', trigger: '' }, filtered: false, deliveries: [], csrf: 'c' },
+    );
+    expect(html).to.contain('is kept here for <code>RETENTION_ACTION_RUNS_DAYS</code>, and never less than 15 days (for good when it is 0)');
+  });
+
   it('links only an http(s) URL from an outside system', () => {
     const job = (prUrl: { href: string | null; text: string }) =>
       views.fragment('jobLive', {

@@ -5,6 +5,7 @@ import type { CliIo } from '../../../src/cli/cli-io.js';
 import { resolveCommandLine, type Resolved } from '../../../src/cli/command-line.js';
 import { commands } from '../../../src/cli/commands.js';
 import { UsageError } from '../../../src/cli/usage-error.js';
+import { retentionSchema } from '../../../src/container/config/retention.js';
 
 /*
  * The CLI's command line against its real command table: what `--help` shows, and that every
@@ -69,6 +70,20 @@ describe('the CLI command line', () => {
       const text = helpText(...argv);
       expect(text).to.match(/^Usage: agent-gateway <command>/);
       for (const command of TABLE) expect(text).to.include(command.words.join(' '));
+    }
+  });
+
+  it('says how long a stored request is kept as the retention sweep does (RETENTION_ACTION_RUNS_DAYS, never less than 15 days), in deliveries list --help and the docs', async () => {
+    const least = retentionSchema.parse({ RETENTION_ACTION_RUNS_DAYS: '2' }).retention.inboundRequestsDays;
+    expect(least).to.equal(15);
+    expect(retentionSchema.parse({ RETENTION_ACTION_RUNS_DAYS: '0' }).retention.inboundRequestsDays).to.equal(0);
+    const flat = (text: string) => text.replace(/\s+/g, ' ');
+    expect(flat(helpText('deliveries', 'list', '--help'))).to.include(
+      `kept for RETENTION_ACTION_RUNS_DAYS and never less than ${least} days (for good when it is 0)`,
+    );
+    for (const doc of ['docs/cli.md', 'docs/triggers.md']) {
+      const text = flat(await readFile(new URL(`../../../${doc}`, import.meta.url), 'utf8'));
+      expect(text, doc).to.match(new RegExp(`kept for \`RETENTION_ACTION_RUNS_DAYS\`[^.]* never less than ${least} days \\(for good when it is \`0\`\\)`));
     }
   });
 

@@ -1,7 +1,7 @@
 /* The delivery log: stored requests that fired triggers, one in full, and its replay. */
 
 const DELIVERIES = `<% layout('@layout') %>
-<p>Every request that fired a trigger — webhooks, code-host and chat deliveries — is kept here with its trigger runs for the retention period (<code>RETENTION_ACTION_RUNS_DAYS</code>). Open one to see how its actions went, or to replay it.</p>
+<p>Every request that fired a trigger — webhooks, code-host and chat deliveries — is kept here for <code>RETENTION_ACTION_RUNS_DAYS</code>, and never less than 15 days (for good when it is 0); the records of its trigger runs for <code>RETENTION_ACTION_RUNS_DAYS</code>. Open one to see how its actions went, or to replay it.</p>
 <form method="get" action="/settings/deliveries" class="filters"><p>
 <label for="path">Path</label> <input id="path" name="path" value="<%= it.filter.path %>" placeholder="/webhook" maxlength="200">
 <label for="trigger">Trigger</label> <input id="trigger" name="trigger" value="<%= it.filter.trigger %>" maxlength="200">
