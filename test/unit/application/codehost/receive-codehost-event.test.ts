@@ -10,7 +10,7 @@ import { snapshotRequest } from '../../../../src/domain/templates/request-snapsh
 import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
 import { InMemoryDeliveryLog } from '../../../fakes/in-memory-delivery-log.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
-import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
+import { InMemoryTaskQueue, InMemoryTaskStore } from '../../../fakes/in-memory-task-queue.js';
 import { RecordingLogger } from '../../../fakes/recording-logger.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
 import { InMemoryInboundRequestStore } from '../../../fakes/in-memory-inbound-request-store.js';
@@ -411,7 +411,8 @@ describe('code-host events for jobs', () => {
 
   it('queues one auto-merge attempt per delivery however often it is redelivered, and one for a delivery recorded just before a stop', async () => {
     const { jobs } = await setup();
-    const queue = new InMemoryTaskQueue();
+    const store = new InMemoryTaskStore();
+    const queue = new InMemoryTaskQueue(store);
     const deliveries = new InMemoryDeliveryLog();
     const autoMerge = new RequestAutoMerge(queue);
     const receive = new ReceiveCodehostEvent(
@@ -446,6 +447,15 @@ describe('code-host events for jobs', () => {
     await deliveries.recordDelivery('d-2', 'workflow_run', Buffer.from(JSON.stringify(later)));
     for (let i = 0; i < 3; i++) expect((await deliver('d-2', later)).duplicate).to.equal(true);
     expect(attempts()).to.equal(2);
+    // Its attempt's key gone with the finished task (RETENTION_FINISHED_TASKS_DAYS), a delivery sent again queues one more
+    // attempt (harmless: it judges the pull request as it is then), and none once the delivery is 14 days old.
+    store.keys.clear();
+    expect((await deliver('d-1', completed)).duplicate).to.equal(true);
+    expect(attempts()).to.equal(3);
+    store.keys.clear();
+    deliveries.backdate('d-1', new Date(Date.now() - 15 * 86_400_000));
+    expect(await deliver('d-1', completed)).to.deep.equal({ ok: true, triggers: [], duplicate: true });
+    expect(attempts()).to.equal(3);
   });
 
   it('keeps a finished job finished when events arrive late or again', async () => {
