@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import type { Container } from 'inversify';
 import type { Logger as Pino } from 'pino';
 import { AdminSocketServer } from '../adapters/http/admin-socket/admin-socket-server.js';
@@ -216,6 +217,11 @@ export class Gateway {
       const importEarly = database.engine === 'pglite' ? await earlyIntakeImport(config, head, keys, container, dispatch, logger) : undefined;
       if (database.engine === 'postgresql') void warnOfJournalLeftBehind(config, logger);
       if (importEarly !== undefined) opened.push(() => importEarly.journal.close());
+      // The running service's intake (JournaledIntake, the embedded database only): what a stop
+      // or a crash left in its journals is stored first, by the first pass below that can; the
+      // intake takes requests from then on (until then they are stored before their answer).
+      const startIntake = await journaledIntakeStart(container, keys, dispatch, logger);
+      opened.push(() => startIntake.stop());
       // Keys may have changed while the service was down (the CLI on the database): the snapshot
       // the next start's early intake reads is written again.
       const snapshotWritten =
@@ -231,6 +237,14 @@ export class Gateway {
             .execute()
             .catch((error: unknown) =>
               logger.error({ err: error }, 'storing the requests taken in while the database opened failed; tried again in 5 minutes'),
+            ),
+          startIntake
+            .start()
+            .catch((error: unknown) =>
+              logger.error(
+                { err: error },
+                'storing the requests of the intake journals failed: requests are stored in the database before their answer; tried again in 5 minutes',
+              ),
             ),
           requeueJobs.execute().catch((error: unknown) => logger.warn({ err: error }, 'looking for jobs without their task failed')),
           requeueNotices.execute().catch((error: unknown) => logger.warn({ err: error }, 'looking for chat jobs without their notice failed')),
@@ -358,7 +372,10 @@ export class Gateway {
       await Promise.race([this.requeueJobs.pass(), new Promise((over) => (graceOver = setTimeout(over, this.config.shutdownTimeoutMs)))]).finally(() =>
         clearTimeout(graceOver),
       );
-      // The runs of the requests answered so far are queued before the queue stops.
+      // The requests answered from the intake's journal are stored, then the runs of the requests
+      // answered so far are queued before the queue stops.
+      await (await this.container.getAsync(TOKENS.JournaledIntake))?.stop();
+      for (const journal of await this.container.getAsync(TOKENS.IntakeJournals)) await journal.close();
       await (await this.container.getAsync(TOKENS.DispatchTriggerRuns)).stop();
       const runJob = await this.container.getAsync(TOKENS.RunJob);
       overdue = setTimeout(() => {
@@ -407,18 +424,54 @@ const earlyIntakeImport = async (
 };
 
 /**
+ * Starting the running service's intake (JournaledIntake): `start` stores what the journals hold
+ * (requests answered before a stop or a crash, each once, by id), then has the intake take
+ * requests; it does nothing once done, or where there is no intake (PostgreSQL). `stop` stops it
+ * and closes its journals (a start that failed later).
+ */
+const journaledIntakeStart = async (
+  container: Container,
+  keys: KeyRepository,
+  dispatch: DispatchTriggerRuns,
+  logger: Logger,
+): Promise<{ readonly start: () => Promise<void>; readonly stop: () => Promise<void> }> => {
+  const intake = await container.getAsync(TOKENS.JournaledIntake);
+  const journals = await container.getAsync(TOKENS.IntakeJournals);
+  if (intake === null) return { start: async () => undefined, stop: async () => undefined };
+  const crypto = await container.getAsync(TOKENS.ApiKeyCrypto);
+  const store = await container.getAsync(TOKENS.InboundRequestStore);
+  let started = false;
+  return {
+    start: async () => {
+      if (started) return;
+      for (const journal of journals)
+        await new ImportEarlyIntake(journal, keys, crypto, store, dispatch, logger, 'answered before the last stop and not stored then').execute();
+      for (const journal of journals) await journal.open();
+      intake.start();
+      started = true;
+      logger.info({}, 'requests that fire triggers are made durable in the intake journal before their answer');
+    },
+    stop: async () => {
+      await intake.stop();
+      for (const journal of journals) await journal.close();
+    },
+  };
+};
+
+/**
  * On PostgreSQL: requests an embedded start took in (its early intake) and could not store are
  * stored only by a start on that embedded database; said once, at error level, so that a move to
  * PostgreSQL right after a crash does not leave them unnoticed.
  */
 const warnOfJournalLeftBehind = async (config: AppConfig, logger: Logger): Promise<void> => {
-  const journal = new FileIntakeJournal(earlyIntakeFiles(config.dataDir).journal);
+  const files = earlyIntakeFiles(config.dataDir);
   try {
-    const { entries } = await journal.read();
-    if (entries.length > 0)
+    let requests = 0;
+    for (const file of [files.journal, ...files.requests]) requests += (await new FileIntakeJournal(file).read()).entries.length;
+    if (requests > 0)
       logger.error(
-        { requests: entries.length, file: earlyIntakeFiles(config.dataDir).journal },
-        'requests answered while the embedded database opened are not stored yet: start the service once on the embedded database (DATABASE_URL unset) to store and run them',
+        { requests, dir: dirname(files.journal) },
+        'requests answered on the embedded database are not stored in it yet (its intake journals): start the service once on the embedded database (DATABASE_URL unset) to store and run them',
       );
   } catch {
     // Nothing to say about a journal that cannot be read here.

@@ -12,6 +12,8 @@ import type { Database } from '../adapters/persistence/database.js';
 import type { PrometheusMetrics } from '../adapters/http/prometheus-metrics.js';
 import type { CancelJob } from '../application/jobs/cancel-job.js';
 import type { DeliveryHistory } from '../application/triggers/delivery-history.js';
+import type { JournaledIntake } from '../application/triggers/journaled-intake.js';
+import type { FileIntakeJournal } from '../adapters/intake/file-intake-journal.js';
 import type { FireTriggers } from '../application/triggers/fire-triggers.js';
 import type { DispatchTriggerRuns } from '../application/triggers/dispatch-trigger-runs.js';
 import type { Headroom } from '../ports/headroom.js';
@@ -104,6 +106,9 @@ export const TOKENS = {
   ActionRunRepository: token<ActionRunRepository>('ActionRunRepository'),
   DeliveryLog: token<DeliveryLog>('DeliveryLog'),
   InboundRequestStore: token<InboundRequestStore>('InboundRequestStore'),
+  /** The embedded database's intake journals (none on PostgreSQL), and the intake taking turns on them. */
+  IntakeJournals: token<readonly FileIntakeJournal[]>('IntakeJournals'),
+  JournaledIntake: token<JournaledIntake | null>('JournaledIntake'),
   ApprovalStore: token<ApprovalStore>('ApprovalStore'),
   DecideApproval: token<DecideApproval>('DecideApproval'),
   ExpireApprovals: token<ExpireApprovals>('ExpireApprovals'),

@@ -1,15 +1,17 @@
 import type { InboundRequest } from './inbound-request-store.js';
 
 /**
- * A request taken in while the embedded database was still opening (EarlyIntake): the request as
- * it is to be stored, and the API key it was accepted with, checked against the database again
- * before the request is stored (ImportEarlyIntake).
+ * A request answered before it was stored in the database: the request as it is to be stored,
+ * and, for one taken in while the embedded database was still opening (EarlyIntake), the API key
+ * it was accepted with, checked against the database again before the request is stored
+ * (ImportEarlyIntake). One taken in by the running service (JournaledIntake) has none: its key
+ * was checked against the database when it came.
  */
 export interface JournaledRequest {
   readonly request: InboundRequest;
-  readonly keyId: string;
-  /** The key's digest (lower-case hex SHA-256), as the key repository stores it. */
-  readonly keyHash: string;
+  readonly keyId?: string;
+  /** The key's digest (lower-case hex SHA-256), as the key repository stores it; with keyId or not at all. */
+  readonly keyHash?: string;
 }
 
 /** What `read` found: the entries, in the order they were appended, and how many lines it could not read. */
@@ -20,7 +22,7 @@ export interface JournalContents {
 }
 
 /**
- * Where requests accepted while the embedded database opens wait until it is open: each is
+ * Where requests answered before they are stored in the database wait for it: each is
  * durable once `append` resolves (its caller is answered only then), and stays until `clear`,
  * across any number of crashes. One process uses it at a time (the embedded database's lock).
  */

@@ -34,6 +34,13 @@ export const describeIntakeJournalContract = (name: string, open: () => Promise<
       harness = await open();
     });
 
+    it('gives back an entry without a key as it was appended, beside keyed ones (the running service’s entries have none)', async () => {
+      const { keyId: _id, keyHash: _hash, ...keyless } = journaled(7);
+      await harness.journal.append(keyless);
+      await harness.journal.append(journaled(8));
+      expect((await (await harness.reopen()).read()).entries).to.deep.equal([keyless, journaled(8)]);
+    });
+
     it('gives back nothing when nothing was appended', async () => {
       expect(await harness.journal.read()).to.deep.equal({ entries: [], unreadable: 0 });
     });

@@ -73,7 +73,9 @@ const entryOf = (line: string): JournaledRequest | undefined => {
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { v, keyId, keyHash, request } = parsed as Record<string, unknown>;
-  if (v !== VERSION || !isString(keyId) || !isString(keyHash) || typeof request !== 'object' || request === null) return undefined;
+  // A key's id and digest together, or neither (JournaledRequest).
+  const keyed = isString(keyId) && isString(keyHash);
+  if (v !== VERSION || (!keyed && (keyId !== undefined || keyHash !== undefined)) || typeof request !== 'object' || request === null) return undefined;
   const r = request as Record<string, unknown>;
   const runs = r.runs;
   if (
@@ -97,7 +99,7 @@ const entryOf = (line: string): JournaledRequest | undefined => {
     runs: runs.map((run: { trigger: string; runId: string }) => ({ trigger: run.trigger, runId: run.runId })),
     replayOf: null,
   };
-  return { keyId, keyHash, request: stored };
+  return keyed ? { keyId, keyHash, request: stored } : { request: stored };
 };
 
 /**

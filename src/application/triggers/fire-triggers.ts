@@ -5,7 +5,7 @@ import { filterTriggers, matchTriggers, watchesAny } from '../../domain/triggers
 import type { Trigger } from '../../domain/triggers/trigger.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
-import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
+import type { InboundRequest, InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
 import { currentTriggers, type TriggerSource } from './trigger-source.js';
@@ -34,6 +34,17 @@ export interface FireTriggersInput {
   readonly deliveryKey?: string;
 }
 
+/** Where FireTriggers makes a request durable before its answer when it can (JournaledIntake). */
+export interface RequestIntake {
+  /** True once the request is durable there, its runs to be queued by the intake; false when it is not taken (then the store takes it). */
+  take(request: InboundRequest): Promise<boolean>;
+  /** Resolves once every request taken so far is stored and handed to the dispatch. */
+  imported(): Promise<void>;
+}
+
+/** No intake: every request is stored in the store before its answer. */
+export const NO_INTAKE: RequestIntake = { take: async () => false, imported: async () => undefined };
+
 /**
  * SPEC 6.1: after authentication, every enabled trigger watching the endpoint gets a durable
  * run; the caller is answered once the request is stored, naming its runs, never after the
@@ -60,10 +71,13 @@ export class FireTriggers {
      * request did. By default only the path itself.
      */
     private readonly endpointPaths: (watchPath: string) => readonly string[] = (watchPath) => [watchPath],
+    /** Where a request is made durable before its answer when it can be, instead of the store (JournaledIntake); by default nowhere. */
+    private readonly intake: RequestIntake = NO_INTAKE,
   ) {}
 
   /** Resolves once the runs of every request fired so far are queued (or failed to be: a sweep retries them). */
-  dispatched(): Promise<void> {
+  async dispatched(): Promise<void> {
+    await this.intake.imported();
     return this.dispatch.dispatched();
   }
 
@@ -152,6 +166,11 @@ export class FireTriggers {
     const requestId = id ?? this.ids.next();
     const runs = triggers.map((trigger) => ({ trigger: trigger.name, runId: this.queue.newTaskId() }));
     const stored = { id: requestId, watchPath, receivedAt, request, triggers: runs.map((run) => run.trigger), runs, replayOf };
+    // A request of its own id (no platform's), fired now and not replayed, whose runs keep no
+    // order across requests, may be made durable in the intake's journal instead: stored in the
+    // database and its runs queued right after, in the background (JournaledIntake).
+    const unordered = id === undefined && replayOf === null && !now && runs.length > 0 && !triggers.some((trigger) => trigger.concurrency !== undefined);
+    if (unordered && (await this.intake.take(stored))) return { requestId };
     if (!(await this.requests.record(stored))) {
       // Stored by an earlier delivery of the same id, whose runs were queued then, or are by a
       // sweep (as after any stop between storing and queueing).

@@ -38,6 +38,8 @@ export class ImportEarlyIntake {
     private readonly requests: InboundRequestStore,
     private readonly dispatch: Pick<DispatchTriggerRuns, 'recorded'>,
     private readonly logger: Logger,
+    /** Which requests the journal holds, as the log says it: `taken in while the database opened`. */
+    private readonly source = 'taken in while the database opened',
   ) {}
 
   async execute(): Promise<ImportedIntake> {
@@ -49,16 +51,19 @@ export class ImportEarlyIntake {
     for (let start = 0; start < entries.length; start += CHUNK) {
       const outcomes = await Promise.all(
         entries.slice(start, start + CHUNK).map(async ({ request, keyId, keyHash }) => {
-          const key = await this.keys.findByHash(keyHash);
-          if (key === null || key.id !== keyId || !this.crypto.equal(keyHash, key.keyHash)) {
-            this.logger.warn(
-              { requestId: request.id, keyId, triggers: request.triggers },
-              'a request taken in while the database opened is dropped: its API key is no longer stored (nothing of it runs)',
-            );
-            return 'refused';
+          // Without a key: taken in by the running service, whose key the database checked then.
+          if (keyId !== undefined && keyHash !== undefined) {
+            const key = await this.keys.findByHash(keyHash);
+            if (key === null || key.id !== keyId || !this.crypto.equal(keyHash, key.keyHash)) {
+              this.logger.warn(
+                { requestId: request.id, keyId, triggers: request.triggers },
+                'a request taken in while the database opened is dropped: its API key is no longer stored (nothing of it runs)',
+              );
+              return 'refused';
+            }
+            const last = lastUse.get(keyId);
+            if (last === undefined || last < request.receivedAt) lastUse.set(keyId, request.receivedAt);
           }
-          const last = lastUse.get(keyId);
-          if (last === undefined || last < request.receivedAt) lastUse.set(keyId, request.receivedAt);
           if (!(await this.requests.record(request))) return 'earlier';
           this.dispatch.recorded({ id: request.id, watchPath: request.watchPath, receivedAt: request.receivedAt, runs: request.runs });
           return 'stored';
@@ -73,10 +78,11 @@ export class ImportEarlyIntake {
     // The keys' last use, as authentication records it (best effort, as there).
     for (const [keyId, at] of lastUse)
       await this.keys.touch(keyId, at).catch((error: unknown) => this.logger.warn({ err: error, keyId }, 'could not record key use'));
-    if (unreadable > 0) this.logger.error({ unreadable }, 'lines of the early-intake journal could not be read (a damaged file): their requests are lost');
+    if (unreadable > 0)
+      this.logger.error({ unreadable }, `lines of the journal of requests ${this.source} could not be read (a damaged file): their requests are lost`);
     if (entries.length > 0 || unreadable > 0) {
       await this.journal.clear();
-      this.logger.info({ stored, earlier, refused }, 'requests taken in while the database opened are stored');
+      this.logger.info({ stored, earlier, refused }, `requests ${this.source} are stored`);
     }
     return { stored, earlier, refused, unreadable };
   }

@@ -5,7 +5,12 @@ import { MikroOrmInboundRequestStore } from '../../adapters/persistence/mikro-or
 import { MikroOrmTriggerLanes } from '../../adapters/persistence/mikro-orm-trigger-lanes.js';
 import { DeliveryHistory } from '../../application/triggers/delivery-history.js';
 import { DispatchTriggerRuns } from '../../application/triggers/dispatch-trigger-runs.js';
-import { FireTriggers } from '../../application/triggers/fire-triggers.js';
+import { FireTriggers, NO_INTAKE } from '../../application/triggers/fire-triggers.js';
+import { afterJournaledRequests, JournaledIntake } from '../../application/triggers/journaled-intake.js';
+import { FileIntakeJournal } from '../../adapters/intake/file-intake-journal.js';
+import type { ActionRunRepository } from '../../ports/action-run-repository.js';
+import type { AppConfig } from '../config.js';
+import { earlyIntakeFiles } from '../early-intake-files.js';
 import type { TriggerSource } from '../../application/triggers/trigger-source.js';
 import { NodeTimer } from '../../adapters/system/node-timer.js';
 import type { Clock } from '../../ports/clock.js';
@@ -42,8 +47,21 @@ export const bindDeliveries = (c: Container): void => {
     )
     // Before the queue stops (the service's stop unbinds it later): the running pass finishes.
     .onDeactivation((dispatch) => dispatch.stop());
+  // On the embedded database a request that fires triggers is made durable in a journal before
+  // its answer, and stored in the database right after (JournaledIntake); it takes requests once
+  // the service started it (Gateway.start, after storing what the journals held).
+  c.bind(TOKENS.IntakeJournals).toResolvedValue(
+    (db: Database, config: AppConfig) => (db.engine === 'pglite' ? earlyIntakeFiles(config.dataDir).requests.map((file) => new FileIntakeJournal(file)) : []),
+    [TOKENS.Database, TOKENS.Config],
+  );
+  c.bind(TOKENS.JournaledIntake).toResolvedValue(
+    (journals: readonly FileIntakeJournal[], store: InboundRequestStore, dispatch: DispatchTriggerRuns, logger: Logger) =>
+      journals.length === 2 ? new JournaledIntake([journals[0], journals[1]], store, dispatch, logger) : null,
+    [TOKENS.IntakeJournals, TOKENS.InboundRequestStore, TOKENS.DispatchTriggerRuns, TOKENS.Logger],
+  );
   c.bind(TOKENS.FireTriggers).toResolvedValue(
-    (...deps: FireTriggersDeps) => new FireTriggers(...deps, endpointPaths),
+    (...deps: [...FireTriggersDeps, JournaledIntake | null]) =>
+      new FireTriggers(...(deps.slice(0, 8) as FireTriggersDeps), endpointPaths, deps[8] ?? NO_INTAKE),
     [
       TOKENS.Triggers,
       TOKENS.InboundRequestStore,
@@ -53,10 +71,13 @@ export const bindDeliveries = (c: Container): void => {
       TOKENS.Logger,
       TOKENS.TriggerLanes,
       TOKENS.DispatchTriggerRuns,
+      TOKENS.JournaledIntake,
     ],
   );
+  // Its readers see a request answered from the journal once it is stored, and wait for it.
   c.bind(TOKENS.DeliveryHistory).toResolvedValue(
-    (...deps: ConstructorParameters<typeof DeliveryHistory>) => new DeliveryHistory(...deps),
-    [TOKENS.InboundRequestStore, TOKENS.ActionRunRepository],
+    (store: InboundRequestStore, runs: ActionRunRepository, intake: JournaledIntake | null) =>
+      new DeliveryHistory(intake === null ? store : afterJournaledRequests(store, intake), runs),
+    [TOKENS.InboundRequestStore, TOKENS.ActionRunRepository, TOKENS.JournaledIntake],
   );
 };

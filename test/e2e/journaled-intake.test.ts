@@ -1,0 +1,136 @@
+import { expect } from 'chai';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FileIntakeJournal } from '../../src/adapters/intake/file-intake-journal.js';
+import { orderedTaskId } from '../../src/adapters/queue/task-ids.js';
+import { earlyIntakeFiles } from '../../src/container/early-intake-files.js';
+import { snapshotRequest } from '../../src/domain/templates/request-snapshot.js';
+import { migratedDataDir } from '../support/data-dirs.js';
+import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { createKey, waitFor } from '../support/http.js';
+
+/*
+ * On the embedded database, a request that fires triggers is answered once it is in the running
+ * service's journal (JournaledIntake), and stored in the database and run right after. The built
+ * service: what it answered is run once, is listed at once, and what a crash left in the journal
+ * is stored and run once by the next start.
+ */
+const INTAKE_STARTED = 'requests that fire triggers are made durable in the intake journal before their answer';
+
+describe('e2e: webhooks answered from the running service’s journal (embedded database)', () => {
+  let gateway: GatewayProcess | undefined;
+  afterEach(async () => {
+    await gateway?.stop();
+    gateway = undefined;
+  });
+
+  const setUp = async () => {
+    const dataDir = await migratedDataDir('e2e-journaled');
+    const dir = await tempDir('e2e-journaled-files');
+    const triggersFile = join(dir, 'TRIGGERS.json');
+    await writeFile(
+      triggersFile,
+      JSON.stringify([
+        { name: 'run', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: "printf '%s\\n' {{body.id}} >> ran.txt" }] },
+      ]),
+    );
+    const env = { DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile, TRIGGERS_DIR: dir };
+    const ran = async () =>
+      (await readFile(join(dir, 'ran.txt'), 'utf8').catch(() => ''))
+        .split('\n')
+        .filter((line) => line !== '')
+        .sort();
+    return { env, dataDir, dir, ran };
+  };
+
+  const post = (url: string, key: string, id: string) =>
+    fetch(`${url}/api/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ id }) });
+
+  it('runs each answered request once, and lists every one of them as soon as they are answered', async function () {
+    this.timeout(120_000);
+    const { env, ran } = await setUp();
+    gateway = await startGateway(env);
+    const key = await createKey(env);
+    // The journal takes requests once the start stored what it held (the first background pass).
+    await gateway.logLine((line) => line.msg === INTAKE_STARTED, 'the journal takes requests');
+    const ids = Array.from({ length: 100 }, (_, i) => `id-${String(i).padStart(3, '0')}`);
+    const answers = await Promise.all(ids.map(async (id) => (await post(gateway!.url, key, id)).json()));
+    expect(answers.every((answer) => JSON.stringify(answer) === '{"ok":true,"triggers":["run"]}')).to.equal(true);
+    // Listed at once, through the server (the delivery log waits for what was answered before).
+    const listed = await runCli(['deliveries', 'list', '--limit', '500', '--json'], env);
+    expect(listed.code, listed.stderr).to.equal(0);
+    expect((JSON.parse(listed.stdout) as unknown[]).length).to.equal(100);
+    await waitFor(async () => (await ran()).length >= 100, 60_000, 'every request ran');
+    await gateway.stop();
+    gateway = undefined;
+    expect(await ran()).to.deep.equal(ids);
+  });
+
+  it('stores and runs once, at the next start, what a crash left in the journal; the journal is empty after', async function () {
+    this.timeout(90_000);
+    const { env, dataDir, ran } = await setUp();
+    // What a SIGKILL between the answer and the store leaves: the request in the journal only.
+    const file = earlyIntakeFiles(dataDir).requests[1];
+    const journal = new FileIntakeJournal(file);
+    for (const id of ['left-1', 'left-2'])
+      await journal.append({
+        request: {
+          id: crypto.randomUUID(),
+          watchPath: '/webhook',
+          receivedAt: new Date(),
+          request: JSON.stringify(snapshotRequest({ id }, {}, { 'content-type': 'application/json' })),
+          triggers: ['run'],
+          runs: [{ trigger: 'run', runId: orderedTaskId() }],
+          replayOf: null,
+        },
+      });
+    await journal.close();
+    gateway = await startGateway(env);
+    await waitFor(async () => (await ran()).length >= 2, 30_000, 'the journal’s requests ran');
+    await gateway.stop();
+    gateway = undefined;
+    expect(await ran()).to.deep.equal(['left-1', 'left-2']);
+    expect((await stat(file)).size).to.equal(0);
+    // Stored: a later start runs nothing again.
+    gateway = await startGateway(env);
+    const key = await createKey(env);
+    expect(await (await post(gateway.url, key, 'after')).json()).to.deep.equal({ ok: true, triggers: ['run'] });
+    await waitFor(async () => (await ran()).includes('after'), 30_000, 'the new request ran');
+    expect(await ran()).to.deep.equal(['after', 'left-1', 'left-2']);
+  });
+
+  it('a kill -9 while requests are answered: every request answered 200 runs exactly once after the restart', async function () {
+    this.timeout(120_000);
+    const { env, ran } = await setUp();
+    gateway = await startGateway(env);
+    const key = await createKey(env);
+    await gateway.logLine((line) => line.msg === INTAKE_STARTED, 'the journal takes requests');
+    const accepted: string[] = [];
+    let n = 0;
+    // Eight callers sending one after another until the process dies under them.
+    const caller = async () => {
+      for (;;) {
+        const id = `k-${String(n++).padStart(5, '0')}`;
+        try {
+          const response = await post(gateway!.url, key, id);
+          if (response.status === 200) accepted.push(id);
+          else await response.body?.cancel();
+        } catch {
+          return;
+        }
+      }
+    };
+    const callers = Array.from({ length: 8 }, caller);
+    await waitFor(async () => accepted.length >= 300, 60_000, '300 requests answered');
+    await gateway.kill();
+    await Promise.all(callers);
+    gateway = await startGateway(env);
+    await waitFor(async () => (await ran()).length >= accepted.length, 60_000, 'every answered request ran');
+    await gateway.stop();
+    gateway = undefined;
+    const runs = await ran();
+    // Each answered one exactly once; one whose answer the kill cut off may have run too, once.
+    expect(runs.filter((id) => accepted.includes(id))).to.deep.equal([...accepted].sort());
+    expect(new Set(runs).size).to.equal(runs.length);
+  });
+});

@@ -1,0 +1,192 @@
+import { expect } from 'chai';
+import { NodeApiKeyCrypto } from '../../../../src/adapters/crypto/node-api-key-crypto.js';
+import { DispatchTriggerRuns, type TriggerRunTask } from '../../../../src/application/triggers/dispatch-trigger-runs.js';
+import { FireTriggers } from '../../../../src/application/triggers/fire-triggers.js';
+import { ImportEarlyIntake } from '../../../../src/application/triggers/import-early-intake.js';
+import { afterJournaledRequests, JournaledIntake } from '../../../../src/application/triggers/journaled-intake.js';
+import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
+import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
+import type { Trigger } from '../../../../src/domain/triggers/trigger.js';
+import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
+import type { InboundRequest } from '../../../../src/ports/inbound-request-store.js';
+import { FixedClock } from '../../../fakes/fixed-clock.js';
+import { InMemoryInboundRequestStore } from '../../../fakes/in-memory-inbound-request-store.js';
+import { InMemoryIntakeJournal } from '../../../fakes/in-memory-intake-journal.js';
+import { InMemoryKeyRepository } from '../../../fakes/in-memory-key-repository.js';
+import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
+import { InMemoryTriggerLanes } from '../../../fakes/in-memory-trigger-lanes.js';
+import { RecordingLogger } from '../../../fakes/recording-logger.js';
+import { SequentialIds } from '../../../fakes/sequential-ids.js';
+
+const triggersOf = (raw: unknown[]): Trigger[] => {
+  const { triggers, problems } = validateTriggers(raw, 'TRIGGERS.json', triggerCatalog());
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+  return triggers;
+};
+const TRIGGERS = triggersOf([
+  { name: 'run', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] },
+  { name: 'in-order', watch_path: '/create-job', enabled: true, concurrency: 1, actions: [{ type: 'command', command: 'true' }] },
+]);
+
+/** A store whose inserts wait while `hold` is set: requests are being stored meanwhile. */
+class HeldStore extends InMemoryInboundRequestStore {
+  hold: Promise<void> | undefined;
+  /** Holds the inserts from now on; the function returned lets them through. */
+  held(): () => void {
+    let release = (): void => undefined;
+    this.hold = new Promise<void>((resolve) => (release = resolve));
+    return () => release();
+  }
+  override async record(request: InboundRequest): Promise<boolean> {
+    await this.hold;
+    return super.record(request);
+  }
+}
+
+const request = (id: string) => snapshotRequest({ id }, {}, { 'content-type': 'application/json' });
+
+const make = () => {
+  const requests = new HeldStore();
+  const queue = new InMemoryTaskQueue();
+  const lanes = new InMemoryTriggerLanes();
+  const clock = new FixedClock();
+  const logger = new RecordingLogger();
+  const dispatch = new DispatchTriggerRuns(TRIGGERS, requests, queue, lanes, clock, logger);
+  const journals: [InMemoryIntakeJournal, InMemoryIntakeJournal] = [new InMemoryIntakeJournal(), new InMemoryIntakeJournal()];
+  const intake = new JournaledIntake(journals, requests, dispatch, logger);
+  const fire = new FireTriggers(TRIGGERS, requests, queue, new SequentialIds(), clock, logger, lanes, dispatch, undefined, intake);
+  /** The next start's import of what the journals hold (Gateway.start), with a store that may be a new one. */
+  const importAtStart = async () => {
+    for (const journal of journals)
+      await new ImportEarlyIntake(
+        journal,
+        new InMemoryKeyRepository(),
+        new NodeApiKeyCrypto(),
+        requests,
+        dispatch,
+        logger,
+        'answered before the last stop',
+      ).execute();
+    await dispatch.dispatched();
+  };
+  const runsQueued = () => queue.tasks.map((task) => (task.payload as TriggerRunTask).requestId);
+  return { requests, queue, journals, intake, fire, logger, importAtStart, runsQueued };
+};
+
+describe('JournaledIntake: requests made durable in a journal, stored in the database right after', () => {
+  it('answers once the request is in the journal, then stores it and queues its run once, and empties the journal', async () => {
+    const { fire, intake, requests, journals, runsQueued } = make();
+    intake.start();
+    const release = requests.held();
+    expect(await fire.execute({ watchPath: '/webhook', request: request('a') })).to.deep.equal(['run']);
+    // Answered with the request in the journal only.
+    expect(journals[0].entries.map((entry) => JSON.parse(entry.request.request).body.id)).to.deep.equal(['a']);
+    expect(journals[0].entries[0]).to.not.have.property('keyHash');
+    expect(requests.requests.size).to.equal(0);
+    release();
+    await fire.dispatched();
+    const [stored] = [...requests.requests.values()];
+    expect(stored).to.include({ watchPath: '/webhook', replayOf: null });
+    expect(stored.triggers).to.deep.equal(['run']);
+    expect(JSON.parse(stored.request).body).to.deep.equal({ id: 'a' });
+    expect(runsQueued()).to.deep.equal([stored.id]);
+    expect(journals.map((journal) => journal.entries.length)).to.deep.equal([0, 0]);
+  });
+
+  it('takes turns between its two journals: requests arriving while one is stored go to the other, none lost or stored twice', async () => {
+    const { fire, intake, requests, journals, runsQueued } = make();
+    intake.start();
+    const release = requests.held();
+    await fire.execute({ watchPath: '/webhook', request: request('first') });
+    // The first journal is being stored (held): the next requests go to the second.
+    await Promise.all(['b', 'c', 'd'].map((id) => fire.execute({ watchPath: '/webhook', request: request(id) })));
+    expect(journals.map((journal) => journal.entries.length)).to.deep.equal([1, 3]);
+    requests.hold = undefined;
+    release();
+    await fire.dispatched();
+    const ids = [...requests.requests.values()].map((stored) => JSON.parse(stored.request).body.id);
+    expect(ids.sort()).to.deep.equal(['b', 'c', 'd', 'first']);
+    expect(runsQueued()).to.have.length(4);
+    expect(new Set(runsQueued()).size).to.equal(4);
+    expect(journals.map((journal) => journal.entries.length)).to.deep.equal([0, 0]);
+  });
+
+  it('stores in the database before the answer what it does not take: not started, a trigger keeping order, a platform’s delivery, a full journal', async () => {
+    const { fire, intake, requests, journals } = make();
+    await fire.execute({ watchPath: '/webhook', request: request('not-started') });
+    expect(requests.requests.size).to.equal(1);
+    intake.start();
+    await fire.execute({ watchPath: '/create-job', request: request('ordered') });
+    await fire.execute({ watchPath: '/webhook', request: request('delivery'), deliveryKey: 'codehost:abc' });
+    journals[0].room = 10;
+    await fire.execute({ watchPath: '/webhook', request: request('full') });
+    expect(requests.requests.size).to.equal(4);
+    expect(journals.map((journal) => journal.entries.length)).to.deep.equal([0, 0]);
+  });
+
+  it('a store that fails keeps the requests in their journal, takes no more, and the next start stores and runs each once', async () => {
+    const { fire, intake, requests, journals, importAtStart, runsQueued, logger } = make();
+    intake.start();
+    requests.failNext = true;
+    expect(await fire.execute({ watchPath: '/webhook', request: request('kept') })).to.deep.equal(['run']);
+    await fire.dispatched();
+    expect(requests.requests.size).to.equal(0);
+    expect(journals[0].entries).to.have.length(1);
+    expect(logger.entries.some((entry) => entry.level === 'error' && entry.message.startsWith('storing the requests of the intake journal failed'))).to.equal(
+      true,
+    );
+    // No more taken: the next request is stored before its answer.
+    await fire.execute({ watchPath: '/webhook', request: request('direct') });
+    expect(journals[0].entries).to.have.length(1);
+    await importAtStart();
+    expect([...requests.requests.values()].map((stored) => JSON.parse(stored.request).body.id).sort()).to.deep.equal(['direct', 'kept']);
+    expect(runsQueued()).to.have.length(2);
+    expect(journals[0].entries).to.have.length(0);
+  });
+
+  it('a stop before the requests were stored (a crash) leaves them in the journal; the next start stores and queues each once, also after an import cut short', async () => {
+    const { fire, intake, requests, journals, importAtStart, runsQueued } = make();
+    intake.start();
+    requests.hold = new Promise<void>(() => undefined); // never stored: the process dies first
+    await Promise.all(['x', 'y'].map((id) => fire.execute({ watchPath: '/webhook', request: request(id) })));
+    expect(journals[0].entries).to.have.length(2);
+    const [x, y] = journals[0].entries.map((entry) => entry.request.id);
+    // The next start, on the same database: x was stored by an import a stop cut short.
+    requests.hold = undefined;
+    await requests.record(journals[0].entries[0].request);
+    await importAtStart();
+    expect([...requests.requests.keys()].sort()).to.deep.equal([x, y].sort());
+    // y is queued by the import; x, stored undispatched before, by the dispatch's sweep at start: once each.
+    expect(runsQueued()).to.deep.equal([y]);
+    expect([...requests.pending]).to.deep.equal([x]);
+    expect(journals.map((journal) => journal.entries.length)).to.deep.equal([0, 0]);
+  });
+
+  it('the delivery log’s readers see a request answered from the journal: a list waits for the requests answered before it', async () => {
+    const { fire, intake, requests } = make();
+    intake.start();
+    const release = requests.held();
+    await fire.execute({ watchPath: '/webhook', request: request('listed') });
+    const readers = afterJournaledRequests(requests, intake);
+    const listed = readers.list({ limit: 10 });
+    release();
+    expect((await listed).map((stored) => stored.watchPath)).to.deep.equal(['/webhook']);
+    const [id] = [...requests.requests.keys()];
+    expect((await readers.find(id))?.id).to.equal(id);
+  });
+
+  it('stop takes no more and resolves once every request taken is stored', async () => {
+    const { fire, intake, requests, journals } = make();
+    intake.start();
+    const release = requests.held();
+    await fire.execute({ watchPath: '/webhook', request: request('before-stop') });
+    const stopped = intake.stop();
+    // Not taken once stopping: stored before its answer (which waits for the store, held too).
+    const after = fire.execute({ watchPath: '/webhook', request: request('after-stop') });
+    release();
+    await Promise.all([stopped, after]);
+    expect(requests.requests.size).to.equal(2);
+    expect(journals.map((journal) => journal.entries.length)).to.deep.equal([0, 0]);
+    expect(journals[1].clears).to.equal(0);
+  });
+});
