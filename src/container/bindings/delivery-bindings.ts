@@ -33,6 +33,13 @@ const endpointPaths = (watchPath: string): readonly string[] => {
 };
 
 /**
+ * The largest size of each of the running service's intake journals: what they hold is also held
+ * in memory until it is stored (JournaledIntake), and a few seconds of the bench's load (~5 000
+ * requests of ~1 KB a second) fit; past it, requests are stored before their answer.
+ */
+const RUNNING_JOURNAL_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
  * The delivery log (stored requests and their runs) and firing triggers: what the CLI's
  * administration container binds too (with the task queue), to list, show and replay deliveries.
  */
@@ -51,7 +58,8 @@ export const bindDeliveries = (c: Container): void => {
   // its answer, and stored in the database right after (JournaledIntake); it takes requests once
   // the service started it (Gateway.start, after storing what the journals held).
   c.bind(TOKENS.IntakeJournals).toResolvedValue(
-    (db: Database, config: AppConfig) => (db.engine === 'pglite' ? earlyIntakeFiles(config.dataDir).requests.map((file) => new FileIntakeJournal(file)) : []),
+    (db: Database, config: AppConfig) =>
+      db.engine === 'pglite' ? earlyIntakeFiles(config.dataDir).requests.map((file) => new FileIntakeJournal(file, RUNNING_JOURNAL_MAX_BYTES)) : [],
     [TOKENS.Database, TOKENS.Config],
   );
   c.bind(TOKENS.JournaledIntake).toResolvedValue(
