@@ -13,14 +13,12 @@ import { JOB_RUN_QUEUE, type JobRunTask } from '../application/jobs/create-job.j
 import { AUTO_MERGE_QUEUE, type AutoMergeTask } from '../application/jobs/auto-merge-job.js';
 import { CHAT_MESSAGE_QUEUE, LEGACY_CHAT_MESSAGE_QUEUE, type ChatMessageTask } from '../application/messaging/receive-messaging-update.js';
 import { CHAT_JOB_FINISHED_QUEUE, type ChatJobFinishedTask } from '../application/messaging/notify-chat-of-job.js';
-import { shownPath } from '../adapters/triggerfile/shown-path.js';
-import { checkTriggerSecrets } from '../application/triggers/check-trigger-secrets.js';
 import { RETENTION_SWEEP_QUEUE } from '../application/retention/sweep-expired-data.js';
 import { buildContainer } from './build-container.js';
-import { ConfigError, type AppConfig } from './config.js';
+import type { AppConfig } from './config.js';
 import type { HeadStart } from './head-start.js';
 import { listenHttp } from './listen-http.js';
-import { loadStartFiles } from './load-start-files.js';
+import { checkJobSandbox, loadStartFiles } from './load-start-files.js';
 import { watchFiles } from '../adapters/triggerfile/watch-files.js';
 import { SCHEDULE_RUN_QUEUE, type ScheduleRunTask } from '../application/schedules/run-schedule.js';
 import type { ReloadOutcome } from './config-reloader.js';
@@ -28,7 +26,6 @@ import { RELOAD_CHANNEL, reloadListener } from './reload-channel.js';
 import { openDatabase } from './open-database.js';
 import { startRetentionSchedule } from './retention-schedule.js';
 import { StartupError } from './startup-error.js';
-import { checkBwrap, findBwrap } from '../adapters/shell/bwrap-sandboxed-shell.js';
 import { TOKENS } from './tokens.js';
 import { channelCredentialHeaders } from './channels/index.js';
 import { FileIntakeJournal } from '../adapters/intake/file-intake-journal.js';
@@ -87,12 +84,8 @@ export class Gateway {
       const http = head?.http ?? (await listenHttp(config));
       opened.push(() => http.close(0));
       if (head) opened.push(() => head.engine.then(closeEngine, () => undefined));
-      // JOB_SANDBOX=bwrap: a sandbox that cannot be built stops start-up (before the database
-      // is opened), not the first job.
-      if (config.jobs.sandbox === 'bwrap' && config.codehost === undefined) {
-        const problem = await checkBwrap(findBwrap(process.env.PATH));
-        if (problem !== undefined) throw new StartupError('JOB_SANDBOX', problem);
-      }
+      // JOB_SANDBOX=bwrap (the entry checked it before its early intake answered anything).
+      if (head === undefined) await checkJobSandbox(config);
       const database = await openDatabase(config, logger, head?.engine);
       opened.push(() => database.close());
       const applied = await database.migrate();
@@ -100,10 +93,6 @@ export class Gateway {
       const container = buildContainer(config, { pino, database, triggers, schedules, env: process.env });
       // Stops the task queue (and its pollers, which would otherwise keep the process alive).
       opened.push(() => container.unbindAllAsync());
-      const secretProblems = checkTriggerSecrets(triggers, await container.getAsync(TOKENS.SecretStore), shownPath(config.triggersFile));
-      if (secretProblems.length > 0) throw new ConfigError(secretProblems, 'Invalid trigger file');
-      const scheduleSecretProblems = checkTriggerSecrets(schedules, await container.getAsync(TOKENS.SecretStore), shownPath(config.cronsFile), 'schedule');
-      if (scheduleSecretProblems.length > 0) throw new ConfigError(scheduleSecretProblems, 'Invalid schedule file');
       const reloader = await container.getAsync(TOKENS.ConfigReloader);
       await warnAboutUnprotectedWebhook(container);
       const app = await container.getAsync(TOKENS.HttpApp);

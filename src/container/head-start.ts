@@ -9,13 +9,16 @@ import { stopForRestart } from './stop-for-restart.js';
 import type { AppConfig } from './config.js';
 import { explainDatabaseFailure } from './explain-database-failure.js';
 import { listenHttp } from './listen-http.js';
-import { loadStartFiles } from './load-start-files.js';
+import { checkJobSandbox, loadStartFiles } from './load-start-files.js';
 
 /**
  * What the service's entry does before it loads the rest of the service (about a second of
- * module loading): it checks the trigger and schedule files (and the chat's prompt file), binds the HTTP port and starts opening the
+ * module loading): it checks the trigger and schedule files (and the chat's prompt file, the
+ * agent actions' provider secrets), binds the HTTP port, checks the job sandbox and starts opening the
  * database, so that a bad file, a port in use or a database that cannot be reached ends
- * start-up at once, and PGlite boots on its own thread while the main thread loads.
+ * start-up at once, and PGlite boots on its own thread while the main thread loads. Whatever
+ * the files and the environment alone decide is checked before the early intake answers
+ * anything: a start that such a setting fails answers no request `200`.
  * Imports nothing heavy. Gateway.start takes it over, closing both if start-up fails.
  */
 export interface HeadStart {
@@ -34,6 +37,7 @@ export const beginStart = async (config: AppConfig, logger: Logger, pino?: Pino)
   const { triggers, schedules } = await loadStartFiles(config, logger);
   const http = await listenHttp(config);
   try {
+    await checkJobSandbox(config);
     // What fails fast (a PostgreSQL server that refuses, a data directory that cannot be
     // locked) is awaited here, so that it stops start-up before the rest is loaded.
     const { opened } = await startEngine({

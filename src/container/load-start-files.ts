@@ -1,15 +1,24 @@
 import { existsSync } from 'node:fs';
+import { AI_PROVIDERS } from '../adapters/ai/ai-providers.js';
+import { EnvironmentSecretStore } from '../adapters/secrets/environment-secret-store.js';
+import { checkBwrap, findBwrap } from '../adapters/shell/bwrap-sandboxed-shell.js';
+import { shownPath } from '../adapters/triggerfile/shown-path.js';
+import { checkTriggerSecrets } from '../application/triggers/check-trigger-secrets.js';
 import type { Schedule } from '../domain/schedules/schedule.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
 import type { Logger } from '../ports/logger.js';
 import { ConfigError, type AppConfig } from './config.js';
 import { loadSchedules } from './load-schedules.js';
 import { loadTriggers } from './load-triggers.js';
+import { StartupError } from './startup-error.js';
 
 /**
  * The files start-up reads before anything is opened: the trigger and schedule files (validated
  * as a whole), and the chat's system prompt when CHAT_SYSTEM_PROMPT_FILE names one — a prompt
  * file set on purpose and missing would otherwise leave the chat on the default prompt unsaid.
+ * Each enabled agent action's provider override must have its secret in the environment (SPEC
+ * 2.3): checked here too, so that such a file stops start-up before any request is answered (the
+ * early intake, head-start.ts), not once the database is open.
  */
 export const loadStartFiles = async (config: AppConfig, logger: Logger): Promise<{ triggers: readonly Trigger[]; schedules: readonly Schedule[] }> => {
   const triggers = await loadTriggers(config, logger);
@@ -17,5 +26,22 @@ export const loadStartFiles = async (config: AppConfig, logger: Logger): Promise
   if (config.chat.systemPromptFileGiven && !existsSync(config.chat.systemPromptFile)) {
     throw new ConfigError([`CHAT_SYSTEM_PROMPT_FILE: ${config.chat.systemPromptFile} does not exist`]);
   }
+  // The service's secret store reads the same environment (basic-bindings.ts).
+  const secrets = new EnvironmentSecretStore(process.env, AI_PROVIDERS);
+  const secretProblems = checkTriggerSecrets(triggers, secrets, shownPath(config.triggersFile));
+  if (secretProblems.length > 0) throw new ConfigError(secretProblems, 'Invalid trigger file');
+  const scheduleSecretProblems = checkTriggerSecrets(schedules, secrets, shownPath(config.cronsFile), 'schedule');
+  if (scheduleSecretProblems.length > 0) throw new ConfigError(scheduleSecretProblems, 'Invalid schedule file');
   return { triggers, schedules };
+};
+
+/**
+ * JOB_SANDBOX=bwrap: a sandbox that cannot be built stops start-up (before the database is
+ * opened, and before any request is answered), not the first job.
+ */
+export const checkJobSandbox = async (config: AppConfig): Promise<void> => {
+  if (config.jobs.sandbox === 'bwrap' && config.codehost === undefined) {
+    const problem = await checkBwrap(findBwrap(process.env.PATH));
+    if (problem !== undefined) throw new StartupError('JOB_SANDBOX', problem);
+  }
 };

@@ -1,10 +1,14 @@
 import { expect } from 'chai';
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileIntakeJournal } from '../../src/adapters/intake/file-intake-journal.js';
 import { FileKeyDigestSnapshot } from '../../src/adapters/intake/file-key-digest-snapshot.js';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
-import { loadConfig } from '../../src/container/config.js';
+import { NodeApiKeyCrypto } from '../../src/adapters/crypto/node-api-key-crypto.js';
+import { closeEngine } from '../../src/adapters/persistence/open-engine.js';
+import { ConfigError, loadConfig } from '../../src/container/config.js';
+import { beginStart } from '../../src/container/head-start.js';
 import { earlyIntakeFiles } from '../../src/container/early-intake-files.js';
 import { startEarlyIntake } from '../../src/container/early-intake-start.js';
 import { listenHttp } from '../../src/container/listen-http.js';
@@ -149,5 +153,42 @@ describe('e2e: webhooks answered while the embedded database opens (early intake
     await gateway.stop();
     gateway = undefined;
     expect(await ran()).to.deep.equal([]);
+  });
+
+  it('a start that a setting fails (an agent action whose provider has no secret) ends before its early intake takes anything in', async function () {
+    this.timeout(90_000);
+    const { env, dataDir, dir } = await setUp();
+    const crypto = new NodeApiKeyCrypto();
+    await new FileKeyDigestSnapshot(earlyIntakeFiles(dataDir).keys).write([{ id: 'key-1', keyHash: crypto.digest(crypto.mint()) }]);
+    await writeFile(
+      env.TRIGGERS_FILE,
+      JSON.stringify([
+        { name: 'run', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] },
+        { name: 'agent', watch_path: '/jobs/status', enabled: true, actions: [{ type: 'agent', job: 'x', llm_provider: 'anthropic' }] },
+      ]),
+    );
+    const config = loadConfig({ ...env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' }, dir);
+    const pino = createPino('silent');
+    const secret = process.env.ANTHROPIC_API_KEY;
+    delete process.env.ANTHROPIC_API_KEY;
+    let outcome: unknown;
+    try {
+      outcome = await beginStart(config, new PinoLogger(pino), pino).catch((error: unknown) => error);
+    } finally {
+      if (secret !== undefined) process.env.ANTHROPIC_API_KEY = secret;
+    }
+    if (!(outcome instanceof Error)) {
+      // A start that went on: what it opened is closed before the test fails.
+      const head = outcome as Awaited<ReturnType<typeof beginStart>>;
+      await head.early?.intake.stop();
+      await head.early?.journal.close();
+      await head.http.close(0);
+      await head.engine.then(closeEngine, () => undefined);
+    }
+    expect(outcome).to.be.instanceOf(ConfigError);
+    expect((outcome as Error).message)
+      .to.contain('Invalid trigger file')
+      .and.to.contain('trigger #1 "agent": actions[0].llm_provider: anthropic needs the secret ANTHROPIC_API_KEY, which is not set');
+    expect(existsSync(earlyIntakeFiles(dataDir).journal), 'the early intake started').to.equal(false);
   });
 });
