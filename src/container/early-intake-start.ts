@@ -1,3 +1,4 @@
+import { access, writeFile } from 'node:fs/promises';
 import type { Logger as Pino } from 'pino';
 import { NodeApiKeyCrypto } from '../adapters/crypto/node-api-key-crypto.js';
 import { earlyIntakeListener } from '../adapters/http/early-intake-listener.js';
@@ -34,6 +35,9 @@ export interface EarlyIntakeStart {
  * on the server the entry bound: only when the data directory holds a snapshot of the keys'
  * digests (written by every start and every key change since this version), which it reads
  * now. Call it once the embedded database's lock is held: the journal is the locked service's.
+ * Not when the start before ended before it served (its mark, earlyIntakeFiles' `starting`, is
+ * left): a start that fails after its early intake answered would otherwise answer requests `200`
+ * at each start of a crash loop, to run them only once a start succeeds, if one ever does.
  */
 export const startEarlyIntake = async (
   config: AppConfig,
@@ -47,6 +51,17 @@ export const startEarlyIntake = async (
   if (keys === undefined || keys.size === 0) return undefined;
   const route = apiRoutes([]).find((candidate) => candidate.name === 'webhook');
   if (route === undefined) return undefined;
+  const leftByTheLastStart = await access(files.starting).then(
+    () => true,
+    () => false,
+  );
+  if (leftByTheLastStart) {
+    logger.warn(
+      { mark: files.starting },
+      'the last start ended before it served: requests wait for the database while it opens (no early intake at this start)',
+    );
+    return undefined;
+  }
   const journal = new FileIntakeJournal(files.journal);
   // Its size counted, and a line a crash left unfinished cut, before the first request.
   await journal.open();
@@ -61,6 +76,8 @@ export const startEarlyIntake = async (
     new SystemClock(),
     logger,
   );
+  // Before the first answer; removed once the app serves (Gateway.start).
+  await writeFile(files.starting, `${process.pid}\n`, { mode: 0o600 });
   const observed: EarlyObservation[] = [];
   http.takeEarly(
     earlyIntakeListener({

@@ -31,7 +31,7 @@ import { channelCredentialHeaders } from './channels/index.js';
 import { FileIntakeJournal } from '../adapters/intake/file-intake-journal.js';
 import { ImportEarlyIntake } from '../application/triggers/import-early-intake.js';
 import { SnapshottedKeyRepository } from '../application/auth/snapshotted-key-repository.js';
-import { earlyIntakeFiles } from './early-intake-files.js';
+import { clearStartingMark, earlyIntakeFiles } from './early-intake-files.js';
 import type { DispatchTriggerRuns } from '../application/triggers/dispatch-trigger-runs.js';
 import type { KeyRepository } from '../ports/key-repository.js';
 import type { Logger } from '../ports/logger.js';
@@ -138,6 +138,9 @@ export class Gateway {
         rejectionLog(pino, (route, method, status, seconds) => metrics.observe(route, method, status, seconds)),
       );
       for (const [route, method, status, seconds] of head?.early?.observed ?? []) metrics.observe(route, method, status, seconds);
+      // This start serves: the next one may take requests in early again (early-intake-start.ts).
+      if (database.engine === 'pglite')
+        await clearStartingMark(config.dataDir).catch((error: unknown) => logger.warn({ err: error }, 'the next start will not take requests in early'));
       // The workers last (the first begins the task queue's start, unless a request did, and
       // each waits for it; a failed start fails here with its error): a start that fails never
       // leaves a task half-run.
@@ -317,6 +320,9 @@ export class Gateway {
         { timer: requeueTimer, pass: () => requeueing },
       );
     } catch (error) {
+      // The early intake answers nothing more, and what it took in is in its journal (and
+      // answered), before the database closes and the port's connections are cut.
+      await head?.early?.intake.stop();
       for (const close of opened.reverse())
         await close().catch((closeError: unknown) => logger.debug({ err: closeError }, 'closing after a failed start failed'));
       throw error;

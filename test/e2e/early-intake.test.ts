@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { FileIntakeJournal } from '../../src/adapters/intake/file-intake-journal.js';
 import { FileKeyDigestSnapshot } from '../../src/adapters/intake/file-key-digest-snapshot.js';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
@@ -14,7 +15,7 @@ import { startEarlyIntake } from '../../src/container/early-intake-start.js';
 import { listenHttp } from '../../src/container/listen-http.js';
 import { loadStartFiles } from '../../src/container/load-start-files.js';
 import { migratedDataDir } from '../support/data-dirs.js';
-import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { ROOT, runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { createKey, waitFor } from '../support/http.js';
 
 /*
@@ -155,6 +156,31 @@ describe('e2e: webhooks answered while the embedded database opens (early intake
     expect(await ran()).to.deep.equal([]);
   });
 
+  it('a start after one that ended before it served takes nothing in early (a crash loop answers nothing 200); one after a start that served does again', async function () {
+    this.timeout(90_000);
+    const { env, dataDir, dir } = await setUp();
+    // A key in the database: each start that serves writes the snapshot of the stored keys.
+    gateway = await startGateway(env);
+    await createKey(env, 'early');
+    await gateway.stop();
+    gateway = undefined;
+    // A start that ends before it serves (here: before its database opened).
+    const first = await headOfAStart(env, dir);
+    expect(first.early, 'the early intake of the first start').not.to.equal(undefined);
+    await first.crash();
+    const second = await headOfAStart(env, dir);
+    await second.crash();
+    expect(second.early, 'the early intake after a start that did not serve').to.equal(undefined);
+    // A start that serves clears the mark.
+    gateway = await startGateway(env);
+    await gateway.stop();
+    gateway = undefined;
+    expect(existsSync(earlyIntakeFiles(dataDir).starting), 'the mark left').to.equal(false);
+    const third = await headOfAStart(env, dir);
+    await third.crash();
+    expect(third.early, 'the early intake after a start that served').not.to.equal(undefined);
+  });
+
   it('a start that a setting fails (an agent action whose provider has no secret) ends before its early intake takes anything in', async function () {
     this.timeout(90_000);
     const { env, dataDir, dir } = await setUp();
@@ -190,5 +216,35 @@ describe('e2e: webhooks answered while the embedded database opens (early intake
       .to.contain('Invalid trigger file')
       .and.to.contain('trigger #1 "agent": actions[0].llm_provider: anthropic needs the secret ANTHROPIC_API_KEY, which is not set');
     expect(existsSync(earlyIntakeFiles(dataDir).journal), 'the early intake started').to.equal(false);
+  });
+
+  it('a start that fails once the database is open stops its early intake before it closes anything: nothing more is taken in', async function () {
+    this.timeout(90_000);
+    const { env, dataDir, dir } = await setUp();
+    const crypto = new NodeApiKeyCrypto();
+    const key = crypto.mint();
+    await new FileKeyDigestSnapshot(earlyIntakeFiles(dataDir).keys).write([{ id: 'key-1', keyHash: crypto.digest(key) }]);
+    // A directory where the admin socket goes: the start fails after the database opened.
+    await mkdir(join(dataDir, 'admin.sock'));
+    // The built service's start, in this process (the whole service runs from dist/ only).
+    const built = (module: string) => pathToFileURL(join(ROOT, 'dist', 'container', module)).href;
+    const { beginStart: begin } = (await import(built('head-start.js'))) as typeof import('../../src/container/head-start.js');
+    const { Gateway } = (await import(built('gateway.js'))) as typeof import('../../src/container/gateway.js');
+    const config = loadConfig({ ...env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' }, dir);
+    const pino = createPino('silent');
+    const head = await begin(config, new PinoLogger(pino), pino);
+    const early = head.early;
+    if (early === undefined) throw new Error('the early intake did not start');
+    expect(early.intake.admit(key, 10), 'a request taken in while the database opens').not.to.equal(undefined);
+    const failure = await Gateway.start(config, pino, head).then(
+      async (started) => {
+        await started.stop();
+        return undefined;
+      },
+      (error: unknown) => error,
+    );
+    await early.journal.close();
+    expect((failure as Error | undefined)?.message).to.match(/^DATA_DIR: cannot serve the admin socket/);
+    expect(early.intake.admit(key, 10), 'a request taken in after the start failed').to.equal(undefined);
   });
 });
