@@ -235,7 +235,7 @@ describe('e2e: webhooks answered while the embedded database opens (early intake
     const head = await begin(config, new PinoLogger(pino), pino);
     const early = head.early;
     if (early === undefined) throw new Error('the early intake did not start');
-    expect(early.intake.admit(key, 10), 'a request taken in while the database opens').not.to.equal(undefined);
+    expect(early.intake.admit(key, 10, 0), 'a request taken in while the database opens').not.to.equal(undefined);
     const failure = await Gateway.start(config, pino, head).then(
       async (started) => {
         await started.stop();
@@ -245,6 +245,6 @@ describe('e2e: webhooks answered while the embedded database opens (early intake
     );
     await early.journal.close();
     expect((failure as Error | undefined)?.message).to.match(/^DATA_DIR: cannot serve the admin socket/);
-    expect(early.intake.admit(key, 10), 'a request taken in after the start failed').to.equal(undefined);
+    expect(early.intake.admit(key, 10, 0), 'a request taken in after the start failed').to.equal(undefined);
   });
 });

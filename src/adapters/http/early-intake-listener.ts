@@ -29,7 +29,8 @@ export interface EarlyIntakeListenerOptions {
  * snapshot knows. Then it reads the body, parses it as the app does (parseJson, acceptJsonValue),
  * and answers as the app would: 200 `{ok: true, triggers}` once the request is in the journal, 4xx
  * `{error}` for a body the app refuses, with the request id, the request's log line and its count.
- * A request it cannot store, or that arrives when the app takes over, is answered 503 with
+ * The journal always has room for a request admitted (EarlyIntake.admit holds it). A request it
+ * cannot store (the journal failed), or that arrives when the app takes over, is answered 503 with
  * `Retry-After: 1`: nothing of it is stored, and the caller sends it again.
  */
 export const earlyIntakeListener = (options: EarlyIntakeListenerOptions): ((req: IncomingMessage, res: ServerResponse) => boolean) => {
@@ -47,7 +48,8 @@ export const earlyIntakeListener = (options: EarlyIntakeListenerOptions): ((req:
     // As many at once as the start holds (STARTING_HOLD): each holds its body in memory.
     if (inFlight >= maxInFlight) return false;
     const presented = headers['x-api-key'];
-    const admitted = intake.admit(typeof presented === 'string' ? presented : undefined, Number(length));
+    // The headers' size as their JSON text: the stored request's headers are a part of them.
+    const admitted = intake.admit(typeof presented === 'string' ? presented : undefined, Number(length), Buffer.byteLength(JSON.stringify(headers)));
     if (admitted === undefined) return false;
     inFlight++;
     let ended = false;
@@ -55,6 +57,8 @@ export const earlyIntakeListener = (options: EarlyIntakeListenerOptions): ((req:
       if (ended) return;
       ended = true;
       inFlight--;
+      // The room held for a request not taken (a body refused, a caller gone); nothing once taken.
+      intake.release(admitted);
     };
     res.once('close', end);
     const started = performance.now();

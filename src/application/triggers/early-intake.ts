@@ -8,8 +8,18 @@ import type { IdGenerator } from '../../ports/id-generator.js';
 import type { IntakeJournal } from '../../ports/intake-journal.js';
 import type { Logger } from '../../ports/logger.js';
 
-/** What a journal entry holds besides the body: ids, the headers, the line's own fields. */
+/** What a journal entry holds besides the body, the headers and the triggers' names: ids, the key, the line's own fields. */
 const ENTRY_OVERHEAD_BYTES = 32 * 1024;
+
+/**
+ * The most bytes of the journal's line one byte of a JSON body can take, in quarters: the body is
+ * written again as JSON.stringify writes its value, into the request's text, which the line
+ * escapes again. A number takes at most 21 bytes for 4 (`1e20`, written as its 21 digits; from
+ * 1e21 on it keeps an exponent); a string's bytes at most 2 each (a `"` or `\`, escaped once
+ * more in the line; an escape such as `\u0000` grows by one byte at most); anything else stays as long or
+ * shrinks (white space is dropped).
+ */
+const BODY_GROWTH_QUARTERS = 21;
 
 /** EarlyIntake.take after stop: the request was neither stored nor run; its caller should send it again. */
 export class EarlyIntakeStopped extends Error {
@@ -46,6 +56,11 @@ export class EarlyIntake {
   readonly #inFlight = new Set<Promise<unknown>>();
   /** Whether a trigger watching the endpoint keeps order (`concurrency`): then nothing is taken in. */
   readonly #ordered: boolean;
+  /** The most bytes the names of the triggers that may fire take in a line (each in `triggers` and in `runs`, with its run's id). */
+  readonly #triggerBytes: number;
+  /** The room held for each request admitted and not yet handed to the journal (admit, release). */
+  readonly #reservations = new Map<AdmittedKey, number>();
+  #reserved = 0;
 
   constructor(
     private readonly triggers: readonly Trigger[],
@@ -61,23 +76,46 @@ export class EarlyIntake {
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {
-    this.#ordered = matchTriggers(triggers, watchPaths).some((trigger) => trigger.concurrency !== undefined);
+    const watching = matchTriggers(triggers, watchPaths);
+    this.#ordered = watching.some((trigger) => trigger.concurrency !== undefined);
+    // A UTF-16 unit takes 3 bytes of UTF-8 at most.
+    this.#triggerBytes = watching.reduce((sum, trigger) => sum + 2 * 3 * JSON.stringify(trigger.name).length + 128, 0);
   }
 
   /**
-   * The key's id and digest when a request presenting `presented`, with a body of `bodyBytes`,
+   * The key's id and digest when a request presenting `presented`, with a body of `bodyBytes`
+   * and headers whose JSON text (JSON.stringify of the headers, all of them) takes `headersBytes`,
    * can be taken in now; undefined when it must wait for the service (stopped, key missing,
    * malformed or not in the snapshot, an ordered trigger, no room left in the journal). Costs one
    * digest; answers without waiting.
+   *
+   * The room of the request's entry at its largest is held for it from here, until `take` hands
+   * it to the journal or `release` lets it go: a request admitted always fits in the journal,
+   * however many are admitted at once and whatever their bodies (a body of numbers written
+   * again takes up to 5¼ times its bytes). Call `release` for one that is not taken (a body
+   * refused, a caller gone); it does nothing once the request was taken.
    */
-  admit(presented: string | undefined, bodyBytes: number): AdmittedKey | undefined {
+  admit(presented: string | undefined, bodyBytes: number, headersBytes: number): AdmittedKey | undefined {
     if (this.#stopped || this.#ordered || presented === undefined || !isWellFormedApiKey(presented)) return undefined;
-    // Room for the stored request: its body written twice over at most (escaped in the request's
-    // text, and that text in the journal's line), and its headers.
-    if (!this.journal.hasRoom(2 * bodyBytes + ENTRY_OVERHEAD_BYTES)) return undefined;
+    // The body as the line holds it (BODY_GROWTH_QUARTERS), the headers' text escaped once more
+    // in it, the triggers' names and the rest of the line.
+    const room = Math.ceil((bodyBytes * BODY_GROWTH_QUARTERS) / 4) + 2 * headersBytes + this.#triggerBytes + ENTRY_OVERHEAD_BYTES;
+    if (!this.journal.hasRoom(this.#reserved + room)) return undefined;
     const keyHash = this.crypto.digest(presented);
     const keyId = this.keys.get(keyHash);
-    return keyId === undefined ? undefined : { keyId, keyHash };
+    if (keyId === undefined) return undefined;
+    const admitted = { keyId, keyHash };
+    this.#reservations.set(admitted, room);
+    this.#reserved += room;
+    return admitted;
+  }
+
+  /** Lets go of the room held for a request admitted (admit); nothing once it was taken or let go. */
+  release(admitted: AdmittedKey): void {
+    const room = this.#reservations.get(admitted);
+    if (room === undefined) return;
+    this.#reservations.delete(admitted);
+    this.#reserved -= room;
   }
 
   /**
@@ -88,8 +126,14 @@ export class EarlyIntake {
    * already): the caller must not be told that it was accepted.
    */
   take(admitted: AdmittedKey, snapshot: RequestSnapshot): Promise<string[]> {
-    if (this.#stopped) return Promise.reject(new EarlyIntakeStopped());
+    if (this.#stopped) {
+      this.release(admitted);
+      return Promise.reject(new EarlyIntakeStopped());
+    }
     const taking = this.#take(admitted, snapshot);
+    // The journal counts the entry from its append, which #take made before its first wait (or
+    // nothing is stored): the room held for it is no longer needed.
+    this.release(admitted);
     this.#inFlight.add(taking);
     const forget = () => this.#inFlight.delete(taking);
     taking.then(forget, forget);

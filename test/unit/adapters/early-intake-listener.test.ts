@@ -1,13 +1,21 @@
 import { expect } from 'chai';
 import Koa from 'koa';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
 import { earlyIntakeListener } from '../../../src/adapters/http/early-intake-listener.js';
 import { HttpServer } from '../../../src/adapters/http/http-server.js';
+import { FileIntakeJournal } from '../../../src/adapters/intake/file-intake-journal.js';
+import { EarlyIntake } from '../../../src/application/triggers/early-intake.js';
 import { createPino } from '../../../src/adapters/logging/pino-logger.js';
 import { triggerCatalog } from '../../../src/container/trigger-catalog.js';
 import { validateTriggers } from '../../../src/domain/triggers/validate-triggers.js';
+import { FixedClock } from '../../fakes/fixed-clock.js';
+import { RecordingLogger } from '../../fakes/recording-logger.js';
+import { SequentialIds } from '../../fakes/sequential-ids.js';
 import { earlyIntakeFor } from '../../support/early-intake.js';
 import { waitFor } from '../../support/http.js';
 
@@ -23,8 +31,8 @@ const { triggers } = validateTriggers(
 const countAdmissions = (intake: ReturnType<typeof earlyIntakeFor>['intake']): { readonly count: number } => {
   const counted = { count: 0 };
   const admit = intake.admit.bind(intake);
-  intake.admit = (presented, bodyBytes) => {
-    const key = admit(presented, bodyBytes);
+  intake.admit = (presented, bodyBytes, headersBytes) => {
+    const key = admit(presented, bodyBytes, headersBytes);
     if (key !== undefined) counted.count++;
     return key;
   };
@@ -38,7 +46,7 @@ describe('earlyIntakeListener on the starting server', () => {
     http = undefined;
   });
 
-  const listenerFor = (intake: ReturnType<typeof earlyIntakeFor>['intake'], bodyLimit: number, observed: unknown[][], maxInFlight?: number) =>
+  const listenerFor = (intake: EarlyIntake, bodyLimit: number, observed: unknown[][], maxInFlight?: number) =>
     earlyIntakeListener({
       ...(maxInFlight === undefined ? {} : { maxInFlight }),
       intake,
@@ -196,5 +204,45 @@ describe('earlyIntakeListener on the starting server', () => {
     slow.end('{"id": 2}');
     expect(await status).to.equal(503);
     expect(journal.entries).to.deep.equal([]);
+  });
+
+  it('takes in only what its journal keeps, however the body grows when written again (1e20: 21 digits): the rest waits for the app, none is answered 503', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agw-early-room-'));
+    try {
+      const journal = new FileIntakeJournal(join(dir, 'journal.jsonl'), 400_000);
+      await journal.open();
+      let runIds = 0;
+      const intake = new EarlyIntake(
+        triggers,
+        ['/webhook'],
+        new Map([[crypto.digest(KEY), 'key-1']]),
+        crypto,
+        journal,
+        new SequentialIds(),
+        () => `71000000-0000-7000-8000-${String(++runIds).padStart(12, '0')}`,
+        new FixedClock(new Date('2026-12-01T00:00:00Z')),
+        new RecordingLogger(),
+      );
+      const observed: unknown[][] = [];
+      const server = await HttpServer.listen(0, '127.0.0.1');
+      http = server;
+      server.takeEarly(listenerFor(intake, 1_000_000, observed));
+      const post = (body: string) =>
+        fetch(`http://127.0.0.1:${server.port}/api/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY }, body });
+      const numbers = (count: number) => `[${Array.from({ length: count }, () => '1e20').join(',')}]`;
+      // 100 KB of body, 440 KB in the journal's line: more than the journal holds.
+      const large = post(numbers(20_000));
+      await waitFor(() => server.waiting === 1, 10_000, 'the large request held for the app');
+      // 50 KB of body, 220 KB in the line: taken in.
+      const small = await post(numbers(10_000));
+      expect(small.status).to.equal(200);
+      expect((await journal.read()).entries).to.have.length(1);
+      server.serve(new Koa().use((ctx) => void ((ctx.status = 202), (ctx.body = { app: true }))));
+      expect((await large).status).to.equal(202);
+      expect(observed.map((observation) => observation[2])).to.deep.equal([200]);
+      await journal.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,11 @@
 import { expect } from 'chai';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NodeApiKeyCrypto } from '../../../../src/adapters/crypto/node-api-key-crypto.js';
+import { FileIntakeJournal } from '../../../../src/adapters/intake/file-intake-journal.js';
 import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
-import { EarlyIntakeStopped } from '../../../../src/application/triggers/early-intake.js';
+import { EarlyIntake, EarlyIntakeStopped } from '../../../../src/application/triggers/early-intake.js';
 import { ImportEarlyIntake } from '../../../../src/application/triggers/import-early-intake.js';
 import { DispatchTriggerRuns } from '../../../../src/application/triggers/dispatch-trigger-runs.js';
 import { FireTriggers } from '../../../../src/application/triggers/fire-triggers.js';
@@ -57,16 +61,16 @@ const hostile = snapshotRequest(
 describe('EarlyIntake', () => {
   it('admits a key the snapshot knows, and nothing else: an unknown, a malformed or a missing key waits for the service', () => {
     const { intake } = make();
-    expect(intake.admit(KEY, 100)).to.deep.equal({ keyId: 'key-1', keyHash: crypto.digest(KEY) });
-    expect(intake.admit(OTHER_KEY, 100)).to.equal(undefined);
-    expect(intake.admit(`${KEY} `, 100)).to.equal(undefined);
-    expect(intake.admit('', 100)).to.equal(undefined);
-    expect(intake.admit(undefined, 100)).to.equal(undefined);
+    expect(intake.admit(KEY, 100, 0)).to.deep.equal({ keyId: 'key-1', keyHash: crypto.digest(KEY) });
+    expect(intake.admit(OTHER_KEY, 100, 0)).to.equal(undefined);
+    expect(intake.admit(`${KEY} `, 100, 0)).to.equal(undefined);
+    expect(intake.admit('', 100, 0)).to.equal(undefined);
+    expect(intake.admit(undefined, 100, 0)).to.equal(undefined);
   });
 
   it('stores in the journal what FireTriggers would store for the same request, and answers the same triggers', async () => {
     const { intake, journal, logger } = make();
-    const admitted = intake.admit(KEY, 100);
+    const admitted = intake.admit(KEY, 100, 0);
     if (admitted === undefined) throw new Error('the key was not admitted');
     expect(await intake.take(admitted, hostile)).to.deep.equal(['run', 'only-push']);
     const requests = new InMemoryInboundRequestStore();
@@ -101,7 +105,7 @@ describe('EarlyIntake', () => {
 
   it('stores nothing for a request that fires no trigger (a when that does not match): answered with no trigger, as FireTriggers', async () => {
     const { intake, journal } = make(TRIGGERS.filter((trigger) => trigger.name === 'only-push'));
-    const admitted = intake.admit(KEY, 100);
+    const admitted = intake.admit(KEY, 100, 0);
     if (admitted === undefined) throw new Error('the key was not admitted');
     expect(await intake.take(admitted, snapshotRequest({}, {}, { 'x-event': 'issues' }))).to.deep.equal([]);
     expect(journal.entries).to.deep.equal([]);
@@ -110,22 +114,82 @@ describe('EarlyIntake', () => {
   it('admits nothing the journal has no room for: such a request waits for the service', () => {
     const { intake, journal } = make();
     journal.room = 10_000;
-    expect(intake.admit(KEY, 100)).to.equal(undefined);
+    expect(intake.admit(KEY, 100, 0)).to.equal(undefined);
     journal.room = 1_000_000;
-    expect(intake.admit(KEY, 100)).not.to.equal(undefined);
-    expect(intake.admit(KEY, 600_000)).to.equal(undefined);
+    expect(intake.admit(KEY, 100, 0)).not.to.equal(undefined);
+    expect(intake.admit(KEY, 600_000, 0)).to.equal(undefined);
+  });
+
+  it('holds the room of each request it admits until the journal counts it (take) or it is let go (release): two that fit only one at a time are not both admitted', async () => {
+    const { intake, journal } = make();
+    journal.room = 60_000;
+    const first = intake.admit(KEY, 1000, 500);
+    if (first === undefined) throw new Error('the first request was not admitted');
+    expect(intake.admit(KEY, 1000, 500), 'a second while the first holds its room').to.equal(undefined);
+    intake.release(first);
+    const second = intake.admit(KEY, 1000, 500);
+    if (second === undefined) throw new Error('the second request was not admitted once the first was let go');
+    // Taken: the journal counts its line (far less than the room held for it), which is free again.
+    expect(await intake.take(second, snapshotRequest({ n: 1 }, {}, {}))).to.deep.equal(['run']);
+    intake.release(second);
+    expect(intake.admit(KEY, 1000, 500)).not.to.equal(undefined);
+  });
+
+  it("holds room for the largest line a request can take: a body's numbers and escapes, and its headers' escapes, never take more", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agw-early-line-'));
+    try {
+      const file = join(dir, 'journal.jsonl');
+      const journal = new FileIntakeJournal(file);
+      await journal.open();
+      let asked = 0;
+      const measured = Object.assign(Object.create(journal) as FileIntakeJournal, {
+        hasRoom: (bytes: number) => ((asked = bytes), journal.hasRoom(bytes)),
+        append: journal.append.bind(journal),
+      });
+      const crypto = new NodeApiKeyCrypto();
+      const intake = new EarlyIntake(
+        TRIGGERS,
+        ['/webhook'],
+        new Map([[crypto.digest(KEY), 'key-1']]),
+        crypto,
+        measured,
+        new SequentialIds(),
+        () => '71000000-0000-7000-8000-000000000001',
+        new FixedClock(new Date('2026-12-01T00:00:00Z')),
+        new RecordingLogger(),
+      );
+      const quoted = { 'x-event': 'push', 'x-quoted': '"\\'.repeat(2000), 'x-api-key': KEY };
+      const bodies = [
+        '1e20',
+        `[${Array.from({ length: 5000 }, () => '-1e20').join(',')}]`,
+        `[${Array.from({ length: 5000 }, () => '1e-6').join(',')}]`,
+        JSON.stringify(['"\\'.repeat(5000)]),
+        `["${'\\u0000\\ud800\\n'.repeat(1000)}"]`,
+        JSON.stringify({ text: 'é€😀\u2028'.repeat(1000) }),
+      ];
+      for (const text of bodies) {
+        const before = (await stat(file)).size;
+        const admitted = intake.admit(KEY, Buffer.byteLength(text), Buffer.byteLength(JSON.stringify(quoted)));
+        if (admitted === undefined) throw new Error('the request was not admitted');
+        await intake.take(admitted, snapshotRequest(JSON.parse(text), {}, quoted));
+        expect((await stat(file)).size - before, text.slice(0, 20)).to.be.at.most(asked);
+      }
+      await journal.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('admits nothing when a trigger watching the endpoint keeps order (concurrency): those requests wait for the task queue', () => {
     const { intake } = make(
       triggersOf([{ name: 'lane', watch_path: '/webhook', enabled: true, concurrency: 1, actions: [{ type: 'command', command: 'true' }] }]),
     );
-    expect(intake.admit(KEY, 100)).to.equal(undefined);
+    expect(intake.admit(KEY, 100, 0)).to.equal(undefined);
   });
 
   it('rejects a request the journal cannot keep: its caller is not told it was accepted', async () => {
     const { intake, journal } = make();
-    const admitted = intake.admit(KEY, 100);
+    const admitted = intake.admit(KEY, 100, 0);
     if (admitted === undefined) throw new Error('the key was not admitted');
     journal.failNext = new Error('disk full');
     let failure: unknown;
@@ -136,14 +200,14 @@ describe('EarlyIntake', () => {
 
   it('after stop: admits nothing, refuses a request admitted before (EarlyIntakeStopped), and stop waits for the requests being stored', async () => {
     const { intake, journal } = make();
-    const admitted = intake.admit(KEY, 100);
+    const admitted = intake.admit(KEY, 100, 0);
     if (admitted === undefined) throw new Error('the key was not admitted');
     const taken = intake.take(admitted, hostile);
     await intake.stop();
     // Stored before stop resolved: the journal read after it holds it.
     expect(journal.entries).to.have.length(1);
     expect(await taken).to.deep.equal(['run', 'only-push']);
-    expect(intake.admit(KEY, 100)).to.equal(undefined);
+    expect(intake.admit(KEY, 100, 0)).to.equal(undefined);
     let failure: unknown;
     await intake.take(admitted, hostile).catch((error: unknown) => (failure = error));
     expect(failure).to.be.instanceOf(EarlyIntakeStopped);
@@ -161,7 +225,7 @@ describe('ImportEarlyIntake', () => {
     const logger = new RecordingLogger();
     const dispatch = new DispatchTriggerRuns(TRIGGERS, requests, queue, new InMemoryTriggerLanes(), new FixedClock(), logger);
     const importer = new ImportEarlyIntake(journal, keys, crypto, requests, dispatch, logger);
-    const admitted = intake.admit(KEY, 100);
+    const admitted = intake.admit(KEY, 100, 0);
     if (admitted === undefined) throw new Error('the key was not admitted');
     return { intake, admitted, journal, keys, requests, queue, dispatch, importer, logger };
   };
