@@ -419,10 +419,10 @@ const earlyIntakeImport = async (
 };
 
 /**
- * Starting the running service's intake (JournaledIntake): `start` stores what the journals hold
- * (requests answered before a stop or a crash, each once, by id), then has the intake take
- * requests; it does nothing once done, or where there is no intake (PostgreSQL). `stop` stops it
- * and closes its journals (a start that failed later).
+ * The running service's intake (JournaledIntake): `start`, called by every background pass, has
+ * it take requests once what its journals hold is stored (requests answered before a stop, a crash
+ * or a failed store, each once, by id); it does nothing while the intake takes requests, or where
+ * there is none (PostgreSQL). `stop` stops it and closes its journals (a start that failed later).
  */
 const journaledIntakeStart = async (
   container: Container,
@@ -435,17 +435,13 @@ const journaledIntakeStart = async (
   if (intake === null) return { start: async () => undefined, stop: async () => undefined };
   const crypto = await container.getAsync(TOKENS.ApiKeyCrypto);
   const store = await container.getAsync(TOKENS.InboundRequestStore);
-  let started = false;
+  const storeLeftovers = async (): Promise<void> => {
+    for (const journal of journals)
+      await new ImportEarlyIntake(journal, keys, crypto, store, dispatch, logger, 'answered before they could be stored').execute();
+    for (const journal of journals) await journal.open();
+  };
   return {
-    start: async () => {
-      if (started) return;
-      for (const journal of journals)
-        await new ImportEarlyIntake(journal, keys, crypto, store, dispatch, logger, 'answered before the last stop and not stored then').execute();
-      for (const journal of journals) await journal.open();
-      intake.start();
-      started = true;
-      logger.info({}, 'requests that fire triggers are made durable in the intake journal before their answer');
-    },
+    start: () => intake.resume(storeLeftovers),
     stop: async () => {
       await intake.stop();
       for (const journal of journals) await journal.close();

@@ -14,7 +14,20 @@ export class InMemoryIntakeJournal implements IntakeJournal {
     return this.#used + bytes <= this.room;
   }
 
+  /** Holds the appends from now on (written, not yet durable) until the function returned is called. */
+  holdAppends(): () => void {
+    let release = (): void => undefined;
+    this.#gate = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.#gate = undefined;
+      release();
+    };
+  }
+
+  #gate: Promise<void> | undefined;
+
   async append(entry: JournaledRequest): Promise<void> {
+    await this.#gate;
     this.#failIfAsked();
     const size = JSON.stringify(entry).length;
     if (!this.hasRoom(size)) throw new Error('the journal is full');

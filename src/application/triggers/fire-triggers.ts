@@ -114,9 +114,14 @@ export class FireTriggers {
    * a channel's alias path) and pass its current `when`. An operator who tightened a filter, or
    * moved a trigger to another endpoint, after a hostile request cannot have it run that request
    * again by replaying it. A trigger that no longer fires is skipped and named, with the reason.
+   * With a `key` (the admin page's form sends one per rendered form) the replay is recorded
+   * under the id of `replay:<id>:<key>`: the same form sent again (a double click, a second tab)
+   * replays nothing more and answers the replay it made, `again`.
    * @throws DomainError not_found when no request with this id is stored (any more).
    */
-  async replay(requestId: string): Promise<ReplayOutcome> {
+  async replay(requestId: string, key?: string): Promise<ReplayOutcome> {
+    // A request answered from the intake's journal is found once it is stored.
+    await this.intake.imported();
     const stored = await this.requests.find(requestId);
     if (stored === null) throw new DomainError('not_found', `No stored request with id ${requestId} (never stored, or removed by retention)`);
     const configured = new Map(currentTriggers(this.triggers).map((trigger) => [trigger.name, trigger]));
@@ -139,7 +144,12 @@ export class FireTriggers {
     const outcome = { skipped: skipped.map((skip) => skip.trigger), skippedWhy: skipped };
     if (fired.length === 0) return { requestId: null, fired: [], ...outcome };
     // Queued before this answers: a replay from the CLI ends its process right after.
-    const replay = await this.fire(fired, stored.watchPath, stored.request, stored.id, true);
+    const given = key === undefined ? undefined : this.ids.named(`replay:${stored.id}:${key}`);
+    const replay = await this.fire(fired, stored.watchPath, stored.request, stored.id, true, given);
+    if (replay.earlier !== undefined) {
+      this.logger.info({ watchPath: stored.watchPath, requestId: replay.requestId, replayOf: stored.id }, 'replay made before: its triggers are not fired again');
+      return { requestId: replay.requestId, fired: [...replay.earlier], ...outcome, again: true };
+    }
     this.logger.info(
       { watchPath: stored.watchPath, triggers: fired.map((trigger) => trigger.name), requestId: replay.requestId, replayOf: stored.id },
       'triggers replayed',
@@ -234,4 +244,6 @@ export interface ReplayOutcome {
   readonly skipped: readonly string[];
   /** The same triggers, in the same order, each with the reason it no longer fires. */
   readonly skippedWhy: readonly SkippedTrigger[];
+  /** True when the replay of this key was made before: nothing was fired now, `requestId` and `fired` are that replay's. */
+  readonly again?: boolean;
 }

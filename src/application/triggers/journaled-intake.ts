@@ -27,18 +27,21 @@ const lineBytes = (request: InboundRequest): number => 3 * request.request.lengt
  *
  * Two journals take turns: requests are appended to one while those of the other are stored, and
  * that one is emptied once they are. What a crash leaves in either is stored at the next start
- * (ImportEarlyIntake, before `start`), each request once (by its id).
+ * (ImportEarlyIntake, through `resume`), each request once (by its id).
  *
- * It takes a request only while it is started and the journal has room; FireTriggers stores one
- * it does not take in the database, as before. When storing fails, it takes no more (the
- * requests already taken stay in their journal for the next start).
+ * It takes a request only while it is resumed and the journal has room; FireTriggers stores one
+ * it does not take in the database, as before. When storing fails, it takes no more until
+ * `resume` has stored what the journals hold (the service tries at every background pass).
  */
 export class JournaledIntake {
   #active: Segment;
   #standby: Segment;
   #taking = false;
   #failed = false;
+  #stopped = false;
+  #warned = false;
   #loop: Promise<void> | undefined;
+  #resuming: Promise<void> | undefined;
   /** Requests made durable so far, and of those, how many the background has dealt with (stored, or failed to be). */
   #taken = 0;
   #done = 0;
@@ -54,9 +57,36 @@ export class JournaledIntake {
     this.#standby = { journal: journals[1], entries: [], appending: new Set() };
   }
 
-  /** Takes requests from now on: call it once both journals are empty (what they held is stored). */
-  start(): void {
-    this.#taking = !this.#failed;
+  /** Whether it takes requests now. */
+  get taking(): boolean {
+    return this.#taking;
+  }
+
+  /**
+   * Has it take requests once `storeLeftovers` has stored what both journals hold (what a stop, a
+   * crash or a failed store left; ImportEarlyIntake, which empties them): at start, and again after
+   * storing failed — the service calls it on every background pass. Does nothing while it takes
+   * requests or once stopped; a call while one is under way joins it. Rejects with
+   * `storeLeftovers`'s failure, and takes nothing then (the next call tries again).
+   */
+  resume(storeLeftovers: () => Promise<void>): Promise<void> {
+    this.#resuming ??= this.#resume(storeLeftovers).finally(() => {
+      this.#resuming = undefined;
+    });
+    return this.#resuming;
+  }
+
+  async #resume(storeLeftovers: () => Promise<void>): Promise<void> {
+    if (this.#taking || this.#stopped) return;
+    // What is under way ends first: the appends, then the storing (failed, it stores no more).
+    await Promise.allSettled([...this.#active.appending, ...this.#standby.appending]);
+    while (this.#loop !== undefined) await this.#loop;
+    await storeLeftovers();
+    if (this.#stopped) return;
+    this.#failed = false;
+    this.#warned = false;
+    this.#taking = true;
+    this.logger.info({}, 'requests that fire triggers are made durable in the intake journal before their answer');
   }
 
   /**
@@ -74,15 +104,17 @@ export class JournaledIntake {
     } catch (error) {
       // Full (room taken meanwhile) or failed: a failed journal has no room any more, so later
       // requests go to the database at once. Said once.
-      if (!segment.journal.hasRoom(0) && !this.#failed)
+      if (!segment.journal.hasRoom(0) && !this.#warned) {
+        this.#warned = true;
         this.logger.warn({ err: error }, 'the intake journal failed: requests are stored in the database before their answer');
+      }
       return false;
     } finally {
       segment.appending.delete(appended);
     }
     this.#taken++;
     if (this.#failed) {
-      // Storing failed meanwhile: it stays in its journal, for the next start to store.
+      // Storing failed meanwhile: it stays in its journal, stored when the intake resumes.
       this.#done++;
       this.#wake();
       return true;
@@ -99,8 +131,9 @@ export class JournaledIntake {
     return new Promise<void>((resolve) => this.#waiters.push({ upTo, resolve }));
   }
 
-  /** Takes no more; resolves once what was taken is stored (or failed to be). */
+  /** Takes no more, for good; resolves once what was taken is stored (or failed to be). */
   async stop(): Promise<void> {
+    this.#stopped = true;
     this.#taking = false;
     await Promise.allSettled([...this.#active.appending, ...this.#standby.appending]);
     await this.imported();
@@ -150,13 +183,13 @@ export class JournaledIntake {
     }
   }
 
-  /** Stops taking and storing: the journals are kept as they are, for the next start. */
+  /** Stops taking and storing: the journals are kept as they are, until `resume` stores them. */
   #fail(error: unknown, requests: number): void {
     this.#failed = true;
     this.#taking = false;
     this.logger.error(
       { err: error, requests },
-      'storing the requests of the intake journal failed: they stay in it, and the next start stores them; requests are stored in the database before their answer meanwhile',
+      'storing the requests of the intake journal failed: they stay in it and are stored by the next background pass that can (or the next start); requests are stored in the database before their answer meanwhile',
     );
   }
 

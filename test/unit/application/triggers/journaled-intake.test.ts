@@ -70,13 +70,19 @@ const make = () => {
     await dispatch.dispatched();
   };
   const runsQueued = () => queue.tasks.map((task) => (task.payload as TriggerRunTask).requestId);
-  return { requests, queue, journals, intake, fire, logger, importAtStart, runsQueued };
+  /** What the service's background pass does (Gateway): resume once the journals' requests are stored. */
+  const resumeWithImport = () =>
+    intake.resume(async () => {
+      for (const journal of journals)
+        await new ImportEarlyIntake(journal, new InMemoryKeyRepository(), new NodeApiKeyCrypto(), requests, dispatch, logger, 'left').execute();
+    });
+  return { requests, queue, journals, intake, fire, logger, importAtStart, runsQueued, resumeWithImport };
 };
 
 describe('JournaledIntake: requests made durable in a journal, stored in the database right after', () => {
   it('answers once the request is in the journal, then stores it and queues its run once, and empties the journal', async () => {
     const { fire, intake, requests, journals, runsQueued } = make();
-    intake.start();
+    await intake.resume(async () => undefined);
     const release = requests.held();
     expect(await fire.execute({ watchPath: '/webhook', request: request('a') })).to.deep.equal(['run']);
     // Answered with the request in the journal only.
@@ -95,7 +101,7 @@ describe('JournaledIntake: requests made durable in a journal, stored in the dat
 
   it('takes turns between its two journals: requests arriving while one is stored go to the other, none lost or stored twice', async () => {
     const { fire, intake, requests, journals, runsQueued } = make();
-    intake.start();
+    await intake.resume(async () => undefined);
     const release = requests.held();
     await fire.execute({ watchPath: '/webhook', request: request('first') });
     // The first journal is being stored (held): the next requests go to the second.
@@ -115,7 +121,7 @@ describe('JournaledIntake: requests made durable in a journal, stored in the dat
     const { fire, intake, requests, journals } = make();
     await fire.execute({ watchPath: '/webhook', request: request('not-started') });
     expect(requests.requests.size).to.equal(1);
-    intake.start();
+    await intake.resume(async () => undefined);
     await fire.execute({ watchPath: '/create-job', request: request('ordered') });
     await fire.execute({ watchPath: '/webhook', request: request('delivery'), deliveryKey: 'codehost:abc' });
     journals[0].room = 10;
@@ -126,7 +132,7 @@ describe('JournaledIntake: requests made durable in a journal, stored in the dat
 
   it('a store that fails keeps the requests in their journal, takes no more, and the next start stores and runs each once', async () => {
     const { fire, intake, requests, journals, importAtStart, runsQueued, logger } = make();
-    intake.start();
+    await intake.resume(async () => undefined);
     requests.failNext = true;
     expect(await fire.execute({ watchPath: '/webhook', request: request('kept') })).to.deep.equal(['run']);
     await fire.dispatched();
@@ -146,7 +152,7 @@ describe('JournaledIntake: requests made durable in a journal, stored in the dat
 
   it('a stop before the requests were stored (a crash) leaves them in the journal; the next start stores and queues each once, also after an import cut short', async () => {
     const { fire, intake, requests, journals, importAtStart, runsQueued } = make();
-    intake.start();
+    await intake.resume(async () => undefined);
     requests.hold = new Promise<void>(() => undefined); // never stored: the process dies first
     await Promise.all(['x', 'y'].map((id) => fire.execute({ watchPath: '/webhook', request: request(id) })));
     expect(journals[0].entries).to.have.length(2);
@@ -164,7 +170,7 @@ describe('JournaledIntake: requests made durable in a journal, stored in the dat
 
   it('the delivery log’s readers see a request answered from the journal: a list waits for the requests answered before it', async () => {
     const { fire, intake, requests } = make();
-    intake.start();
+    await intake.resume(async () => undefined);
     const release = requests.held();
     await fire.execute({ watchPath: '/webhook', request: request('listed') });
     const readers = afterJournaledRequests(requests, intake);
@@ -175,9 +181,86 @@ describe('JournaledIntake: requests made durable in a journal, stored in the dat
     expect((await readers.find(id))?.id).to.equal(id);
   });
 
+  it('an append still under way when its journal’s turn to be stored comes is stored with it, its line kept until it is', async () => {
+    const { fire, intake, requests, journals, runsQueued } = make();
+    await intake.resume(async () => undefined);
+    const releaseStore = requests.held();
+    const releaseAppend = journals[0].holdAppends();
+    const first = fire.execute({ watchPath: '/webhook', request: request('x') });
+    const second = fire.execute({ watchPath: '/webhook', request: request('y') });
+    releaseAppend();
+    await Promise.all([first, second]);
+    releaseStore();
+    await fire.dispatched();
+    expect([...requests.requests.values()].map((stored) => JSON.parse(stored.request).body.id).sort()).to.deep.equal(['x', 'y']);
+    expect(runsQueued()).to.have.length(2);
+    expect(journals.map((journal) => journal.entries.length)).to.deep.equal([0, 0]);
+  });
+
+  it('storing that fails while the other journal holds requests: stop and readers still end, and the next pass stores each once and takes requests again', async () => {
+    const { fire, intake, requests, journals, runsQueued, resumeWithImport } = make();
+    await intake.resume(async () => undefined);
+    const release = requests.held();
+    await fire.execute({ watchPath: '/webhook', request: request('x') });
+    // x is being stored (held); y and z go to the other journal meanwhile.
+    await fire.execute({ watchPath: '/webhook', request: request('y') });
+    await fire.execute({ watchPath: '/webhook', request: request('z') });
+    requests.failNext = true;
+    release();
+    await fire.dispatched();
+    await afterJournaledRequests(requests, intake).list({ limit: 10 });
+    expect(requests.requests.size).to.equal(0);
+    expect(journals.map((journal) => journal.entries.length)).to.deep.equal([1, 2]);
+    expect(intake.taking).to.equal(false);
+    // The next background pass: all three stored and queued once, and the intake takes requests again.
+    requests.hold = undefined;
+    await resumeWithImport();
+    await fire.dispatched();
+    expect(requests.requests.size).to.equal(3);
+    expect(new Set(runsQueued()).size).to.equal(3);
+    expect(runsQueued()).to.have.length(3);
+    expect(intake.taking).to.equal(true);
+    await fire.execute({ watchPath: '/webhook', request: request('w') });
+    expect(journals[0].entries.length + journals[1].entries.length).to.equal(1);
+    await intake.stop();
+    expect(requests.requests.size).to.equal(4);
+  });
+
+  it('a request just answered is found, and can be replayed, though it is still being stored', async () => {
+    const { fire, intake, requests, journals } = make();
+    await intake.resume(async () => undefined);
+    const release = requests.held();
+    await fire.execute({ watchPath: '/webhook', request: request('r') });
+    const id = journals[0].entries[0].request.id;
+    const found = afterJournaledRequests(requests, intake).find(id);
+    const replayed = fire.replay(id);
+    release();
+    expect((await found)?.id).to.equal(id);
+    expect((await replayed).fired).to.deep.equal(['run']);
+  });
+
+  it('resume stores the leftovers once for calls at the same time, and a stop meanwhile keeps it from taking requests', async () => {
+    const { fire, intake, journals } = make();
+    let calls = 0;
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const storeLeftovers = async () => {
+      calls++;
+      await held;
+    };
+    const both = Promise.all([intake.resume(storeLeftovers), intake.resume(storeLeftovers)]);
+    const stopped = intake.stop();
+    release();
+    await Promise.all([both, stopped]);
+    expect(calls).to.equal(1);
+    expect(intake.taking).to.equal(false);
+    await fire.execute({ watchPath: '/webhook', request: request('after-stop') });
+    expect(journals.map((journal) => journal.entries.length)).to.deep.equal([0, 0]);
+  });
+
   it('stop takes no more and resolves once every request taken is stored', async () => {
     const { fire, intake, requests, journals } = make();
-    intake.start();
+    await intake.resume(async () => undefined);
     const release = requests.held();
     await fire.execute({ watchPath: '/webhook', request: request('before-stop') });
     const stopped = intake.stop();
