@@ -1,4 +1,18 @@
+import { expect } from 'chai';
 import { CronParserCronCalendar } from '../../src/adapters/schedule/cron-parser-cron-calendar.js';
 import { describeCronCalendarContract } from './cron-calendar.contract.js';
 
 describeCronCalendarContract('cron-parser', () => new CronParserCronCalendar());
+
+describe('CronParserCronCalendar where the clocks skip midnight (America/Santiago, 6 September 2026: 00:00 becomes 01:00)', () => {
+  // cron-parser's prev() gives up (throws) for `0 0 * * *` all that day; next() runs the day's midnight at 01:00 (04:00Z).
+  it('finds the day’s occurrence the loop runs as the last one, all day, and the day before’s before it', () => {
+    const calendar = new CronParserCronCalendar();
+    const previous = (at: string) => calendar.previous('0 0 * * *', 'America/Santiago', new Date(at))?.toISOString();
+    expect(previous('2026-09-06T03:59:00Z')).to.equal('2026-09-05T04:00:00.000Z');
+    expect(previous('2026-09-06T04:00:00Z')).to.equal('2026-09-06T04:00:00.000Z');
+    expect(previous('2026-09-06T10:00:00Z')).to.equal('2026-09-06T04:00:00.000Z');
+    expect(previous('2026-09-07T02:59:59Z')).to.equal('2026-09-06T04:00:00.000Z');
+    expect(previous('2026-09-07T03:00:00Z')).to.equal('2026-09-07T03:00:00.000Z');
+  });
+});

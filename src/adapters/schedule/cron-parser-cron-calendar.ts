@@ -1,6 +1,15 @@
 import { CronExpressionParser } from 'cron-parser';
 import type { CronCalendar } from '../../ports/cron-calendar.js';
 
+/**
+ * How far back the search for a last occurrence by next() goes, widening in turn, when
+ * cron-parser's prev() fails: two days, a month, a year, eight years (a 29 February between
+ * two non-leap centuries).
+ */
+const FALLBACK_SPANS_MS = [2, 32, 367, 8 * 366].map((days) => days * 86_400_000);
+/** Last occurrences found by the fallback, kept per expression and zone: at most this many. */
+const MAX_FALLBACKS = 1000;
+
 /** The zone's name as Intl resolves it (`europe/berlin` → `Europe/Berlin`); undefined when it is no zone. */
 const resolveZone = (timezone: string): string | undefined => {
   try {
@@ -16,6 +25,12 @@ const zoneProblem = (timezone: string): string | undefined =>
 
 /** CronCalendar on cron-parser: 5 fields, or 6 with seconds first; IANA time zones. */
 export class CronParserCronCalendar implements CronCalendar {
+  /**
+   * Per expression and zone, the last occurrence the fallback found and the occurrence after it:
+   * an `at` between them has that last occurrence, without prev() failing again (slowly) at each look.
+   */
+  readonly #fallbacks = new Map<string, { occurrence: Date; following: Date | null }>();
+
   problem(expression: string, timezone: string | undefined): string | undefined {
     const refused = timezone === undefined ? undefined : zoneProblem(timezone);
     if (refused !== undefined) return refused;
@@ -36,13 +51,46 @@ export class CronParserCronCalendar implements CronCalendar {
   }
 
   previous(expression: string, timezone: string | undefined, at: Date): Date | null {
+    const key = `${timezone ?? ''}\n${expression}`;
+    const known = this.#fallbacks.get(key);
+    if (known !== undefined && known.occurrence <= at && (known.following === null || at < known.following)) return known.occurrence;
     try {
       // prev() is strictly before its start: start a millisecond after `at` so that `at` itself counts.
       return CronExpressionParser.parse(expression, { tz: timezone, currentDate: new Date(at.getTime() + 1) })
         .prev()
         .toDate();
     } catch {
-      return null;
+      // Where the zone's clocks skip the expression's time (midnight in America/Santiago on the
+      // day summer time starts), prev() gives up after many iterations and throws.
+      const found = this.#lastByNext(expression, timezone, at);
+      if (found !== null) {
+        if (this.#fallbacks.size >= MAX_FALLBACKS) this.#fallbacks.clear();
+        this.#fallbacks.set(key, { occurrence: found, following: this.next(expression, timezone, found) });
+      }
+      return found;
     }
+  }
+
+  /**
+   * The last occurrence at or before `at` found with next() alone: bisects a span back from `at`
+   * for the latest start whose next() is at or before `at` (some forty next() calls).
+   */
+  #lastByNext(expression: string, timezone: string | undefined, at: Date): Date | null {
+    const end = at.getTime();
+    for (const span of FALLBACK_SPANS_MS) {
+      let low = end - span;
+      const first = this.next(expression, timezone, new Date(low));
+      if (first === null || first.getTime() > end) continue;
+      // next(low) is at or before `at`; next(high) is not (none lies in (high, at]).
+      let high = end;
+      while (high - low > 1) {
+        const middle = low + Math.floor((high - low) / 2);
+        const found = this.next(expression, timezone, new Date(middle));
+        if (found !== null && found.getTime() <= end) low = middle;
+        else high = middle;
+      }
+      return this.next(expression, timezone, new Date(low));
+    }
+    return null;
   }
 }

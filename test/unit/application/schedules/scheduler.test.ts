@@ -315,6 +315,22 @@ describe('Scheduler', () => {
       });
     });
 
+    it('catches up a midnight the zone’s clocks skip (America/Santiago, 6 September 2026), run at 01:00 as the loop runs it', async () => {
+      const santiago = schedule({ schedule: '0 0 * * *', timezone: 'America/Santiago' });
+      const { scheduler, runs, tasks } = setup([santiago], '2026-09-06T10:00:00Z');
+      await runs.add({
+        schedule: 'nightly',
+        occurrence: new Date('2026-09-05T04:00:00Z'),
+        status: 'succeeded',
+        catchUp: false,
+        runId: null,
+        updatedAt: new Date('2026-09-05T04:00:05Z'),
+        error: null,
+      });
+      await scheduler.catchUp(new Date('2026-09-06T10:00:00Z'));
+      expect(tasks().map((task) => [task.occurrence, task.catchUp])).to.deep.equal([['2026-09-06T04:00:00.000Z', true]]);
+    });
+
     it('catches up on nothing for a schedule never recorded, or recorded at its last occurrence', async () => {
       const { scheduler, tasks, runs } = setup([schedule(), schedule({ name: 'current' })], '2026-03-04T12:00:00Z');
       await runs.add({
