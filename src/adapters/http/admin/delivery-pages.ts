@@ -1,13 +1,21 @@
+import { randomBytes } from 'node:crypto';
 import { parseDeliveryFilter } from '../../../application/triggers/delivery-history.js';
 import { isDomainError } from '../../../domain/errors/domain-error.js';
 import { parseExactJson } from '../../../domain/templates/exact-json.js';
 import type { ActionRun } from '../../../domain/triggers/action-run.js';
 import { shownLines } from '../../../domain/triggers/approval-summary.js';
-import { NOTICE, notFound, seeOther, showPage, signedIn, uuidParameter, type AdminRouter, type AdminTools } from './admin-http.js';
+import { field, NOTICE, notFound, seeOther, showPage, signedIn, uuidParameter, type AdminRouter, type AdminTools } from './admin-http.js';
 import { setFlash } from './flash.js';
 import { badge, excerpt, stamp } from './present.js';
 
 const deliveryHref = (id: string): string => `/settings/deliveries/${encodeURIComponent(id)}`;
+
+/**
+ * The replay form's nonce: one per page shown, so that the form sent twice (a double click, the
+ * same page in two tabs, a resend) replays once (FireTriggers.replay's key). A form without one
+ * (a page shown before) replays as before.
+ */
+const REPLAY_NONCE = /^[0-9a-f]{32}$/;
 
 /** The first value of a query parameter, as text ('' when absent). */
 const queryText = (value: unknown): string => (typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '');
@@ -94,6 +102,7 @@ export const registerDeliveryPages = (router: AdminRouter, tools: AdminTools): v
         })),
       })),
       request: readable(request.request),
+      nonce: randomBytes(16).toString('hex'),
     });
   });
 
@@ -102,7 +111,15 @@ export const registerDeliveryPages = (router: AdminRouter, tools: AdminTools): v
     if (id === undefined) return notFound(ctx, tools, 'No such delivery.', { href: '/settings/deliveries', label: 'Back to the deliveries' });
     const secret = signedIn(ctx).session.csrfToken;
     try {
-      const outcome = await fireTriggers.replay(id);
+      const nonce = field(ctx, 'nonce');
+      const outcome = await fireTriggers.replay(id, REPLAY_NONCE.test(nonce) ? nonce : undefined);
+      if (outcome.again === true && outcome.requestId !== null) {
+        setFlash(ctx, NOTICE, secret, {
+          kind: 'notice',
+          text: `Replayed once already from this page (the form was sent again): fired ${outcome.fired.join(', ')}.`,
+        });
+        return seeOther(ctx, deliveryHref(outcome.requestId));
+      }
       const why = outcome.skippedWhy.map((skip) => `${skip.trigger} (${skip.reason})`);
       const skipped = why.length === 0 ? '' : ` Skipped: ${why.join(', ')}.`;
       if (outcome.requestId === null) {

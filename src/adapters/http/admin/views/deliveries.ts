@@ -20,7 +20,7 @@ const DELIVERY = `<% layout('@layout') %>
 <dt>Received</dt><dd><%~ include('@time', { stamp: it.receivedAt }) %></dd>
 <% if (it.replayOf) { %><dt>Replay of</dt><dd><a href="<%= it.replayOf.href %>"><code><%= it.replayOf.id %></code></a></dd><% } %>
 </dl>
-<form method="post" action="/settings/deliveries/<%= it.id %>/replay"><input type="hidden" name="csrf" value="<%= it.csrf %>">
+<form method="post" action="/settings/deliveries/<%= it.id %>/replay"><input type="hidden" name="csrf" value="<%= it.csrf %>"><input type="hidden" name="nonce" value="<%= it.nonce %>">
 <p><button type="submit">Replay</button> <span class="muted">fires its triggers again, as they are configured now, with this request as it was stored</span></p></form>
 <h2>Trigger runs</h2>
 <% if (it.runs.length === 0) { %><p class="muted"><% if (it.triggers) { %>Fired <%= it.triggers %>; its runs were not recorded (stored before the delivery log).<% } else { %>No trigger run.<% } %></p>
