@@ -47,6 +47,11 @@ export const CREDENTIAL_NAME_PATTERNS: readonly RegExp[] = [
   /secret/,
   // X-Password, X-Passwd, X-Passphrase.
   /passw|passphrase/,
+  // A password or a signature as a word of the name: X-Pass, X-Pwd, X-Api-Sig, X-Sig-V1 (not
+  // X-Passenger, X-Bypass, X-Signal).
+  /(?:^|[-_.])(?:pass|pwd|sig)(?:$|[-_.])/,
+  // A bearer token by another name: X-Bearer, Bearer.
+  /bearer/,
   // X-Hub-Signature-256, Stripe-Signature, X-Slack-Signature, X-Shopify-Hmac-Sha256.
   /signature|hmac/,
   // X-Session-Id, Cookie, Set-Cookie.

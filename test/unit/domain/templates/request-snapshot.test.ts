@@ -97,6 +97,15 @@ describe('snapshotRequest: credential headers', () => {
     'X-Amzn-Oidc-Data': 'oidc-1',
     'X-Authcode': 'ac-1',
     'X-Myauth': 'ma-1',
+    // A password, a signature or a bearer token named by a word of the name.
+    'X-Pass': 'hunter2',
+    Pass: 'pw-2',
+    'X-Pwd': 'pw-3',
+    'X-Api-Sig': 'sig-1',
+    'X-Sig': 'sig-2',
+    X_Sig_V1: 'sig-3',
+    'X-Bearer': 'bearer-1',
+    Bearer: 'bearer-2',
   };
   /** Headers a trigger may read (docs/triggers.md), `Idempotency-Key` among them. */
   const PLAIN: Record<string, string> = {
@@ -116,6 +125,11 @@ describe('snapshotRequest: credential headers', () => {
     'X-Monkey-Id': 'm-1',
     'X-Author': 'ann',
     'X-Commit-Author': 'ben',
+    // Words that only hold `pass` or `sig`.
+    'X-Passenger': 'p-1',
+    'X-Bypass-Cache': 'p-2',
+    'X-Signal': 'p-3',
+    'X-Design': 'p-4',
   };
   const secrets = Object.values(CREDENTIALS);
   const snapshot = () => snapshotRequest({ a: 1 }, {}, { ...CREDENTIALS, ...PLAIN });
