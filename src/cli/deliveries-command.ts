@@ -87,8 +87,18 @@ export const showDelivery = async ({ values, positionals }: ParsedCommand, io: C
     io.out.write(`${JSON.stringify({ ...delivery, request: { ...request, request: parsedRequest(text(request.request)) } })}\n`);
     return 0;
   }
-  // What a stored request or a command printed is the caller's text: shown, never acted on by the terminal.
-  const out = (line: string) => io.out.write(terminalSafe(line));
+  writeDelivery(delivery, (line) => io.out.write(line));
+  return 0;
+};
+
+/**
+ * `deliveries show`'s plain text of a delivery, written line by line. What a stored request, an
+ * action's error or a command printed is the caller's text: shown, never acted on by the
+ * terminal; an error, on its one line, cannot end it and forge the lines after it.
+ */
+export const writeDelivery = (delivery: Json, write: (text: string) => void): void => {
+  const request = delivery.request as Json;
+  const out = (line: string) => write(terminalSafe(line));
   out(`Delivery ${text(request.id)}: /api${text(request.watchPath)}, received ${text(request.receivedAt)}\n`);
   if (typeof request.replayOf === 'string') out(`Replay of ${request.replayOf}\n`);
   const runs = list(delivery.runs);
@@ -106,12 +116,11 @@ export const showDelivery = async ({ values, positionals }: ParsedCommand, io: C
         `${String(action.attempts)} attempt${action.attempts === 1 ? '' : 's'}`,
       ].filter(Boolean);
       out(`  action ${String(action.actionIndex)} (${text(action.type)}): ${text(action.status)}, ${facts.join(', ')}\n`);
-      if (typeof action.error === 'string') out(`    error: ${action.error}\n`);
+      if (typeof action.error === 'string') out(`    error: ${terminalField(action.error)}\n`);
       if (typeof detail.output === 'string' && detail.output !== '') out(`    output:\n${indent(detail.output, '      ')}\n`);
     }
   }
   out(`Request:\n${indent(JSON.stringify(parsedRequest(text(request.request)), null, 2), '  ')}\n`);
-  return 0;
 };
 
 /** `deliveries replay ID`: fires the triggers of a stored request again, with that request. */
