@@ -17,6 +17,14 @@ const MAX_PER_LOOK = 10;
 /** Missed occurrences counted at most for the catch-up's log line. */
 const MAX_COUNTED = 1000;
 /**
+ * How much later than planned a look may come before it counts as after a stall (a clock jump
+ * forward, a suspended VM, a stopped process): what fell due meanwhile is then judged as after
+ * downtime, not run one by one.
+ */
+const STALL_MS = 60_000;
+/** Occurrences a look steps through at most per schedule; past them it takes the last one due directly. */
+const MAX_WALK = 1000;
+/**
  * How far back a time zone's clocks may have gone for an occurrence to lie in the repeated
  * hour: a daylight-saving change repeats at most an hour (two in Antarctica/Troll).
  */
@@ -108,6 +116,10 @@ export class Scheduler {
   #since: Date | undefined;
   #cancel: (() => void) | undefined;
   #running = false;
+  /** When the planned look should come (ms); a look much later follows a stall. */
+  #plannedAt: number | undefined;
+  /** A look after a stall failed: its retry judges the occurrences as after a stall too. */
+  #stalled = false;
 
   constructor(
     private readonly schedules: LiveSet<readonly Schedule[]>,
@@ -238,12 +250,25 @@ export class Scheduler {
     return this.runs.add({ schedule, occurrence: at, status, catchUp: false, runId: null, updatedAt: at, error: null, fingerprint });
   }
 
-  /** Enqueues the occurrences after `since` up to and including `until`; returns how many this call stored. */
+  /**
+   * Enqueues the occurrences after `since` up to and including `until` (per schedule the last
+   * MAX_PER_LOOK; past MAX_WALK of them, the last one only); returns how many this call stored.
+   */
   async enqueueDue(since: Date, until: Date): Promise<number> {
     let stored = 0;
     for (const schedule of this.#enabled()) {
-      const due: Date[] = [];
+      let due: Date[] = [];
+      let walked = 0;
       for (let at = this.#nextAfter(schedule, since); at !== null && at <= until; ) {
+        if (++walked > MAX_WALK) {
+          const last = this.#lastDue(schedule, since, until);
+          due = last === null ? [] : [last];
+          this.logger.warn(
+            { schedule: schedule.name, since: since.toISOString(), until: until.toISOString() },
+            'schedule has too many occurrences due at once; enqueueing the last one only',
+          );
+          break;
+        }
         due.push(at);
         if (due.length > MAX_PER_LOOK) due.shift();
         at = this.calendar.next(schedule.schedule, schedule.timezone, at);
@@ -251,6 +276,36 @@ export class Scheduler {
       for (const occurrence of due) if (await this.#enqueue(schedule, occurrence, false)) stored++;
     }
     return stored;
+  }
+
+  /**
+   * After a stall (the look came far later than planned): what fell due after `since` is judged
+   * as after downtime, with the schedule's `catch_up`: the last occurrence due is enqueued once,
+   * as a catch-up, or recorded as missed; found directly, not by stepping through them all.
+   */
+  async #catchUpStall(since: Date, now: Date): Promise<void> {
+    for (const schedule of this.#enabled()) {
+      const due = this.#lastDue(schedule, since, now);
+      if (due === null) continue;
+      const missed = this.#count(schedule, since, due);
+      const fields = { schedule: schedule.name, occurrence: due.toISOString(), since: since.toISOString(), missed };
+      if (schedule.catchUp) {
+        if (await this.#enqueue(schedule, due, true))
+          this.logger.info(fields, 'schedule missed occurrences while the service was stalled (clock jump or pause); running the last one (catch-up)');
+      } else {
+        const recorded = await this.runs.add({
+          schedule: schedule.name,
+          occurrence: due,
+          status: 'missed',
+          catchUp: false,
+          runId: null,
+          updatedAt: now,
+          error: `missed while the service was stalled (${missed}${missed >= MAX_COUNTED ? '+' : ''} occurrence${missed === 1 ? '' : 's'}); catch_up is false`,
+          fingerprint: await scheduleFingerprint(schedule),
+        });
+        if (recorded) this.logger.warn(fields, 'schedule missed occurrences while the service was stalled (clock jump or pause); not run (catch_up false)');
+      }
+    }
   }
 
   /** When the next occurrence of any enabled schedule after `after` falls; null when none will. */
@@ -269,14 +324,20 @@ export class Scheduler {
     if (!this.#running) return;
     const since = this.#since ?? this.clock.now();
     const now = this.clock.now();
+    this.#stalled ||= this.#plannedAt !== undefined && now.getTime() - this.#plannedAt > STALL_MS;
     try {
-      await this.enqueueDue(since, now);
+      if (this.#stalled) await this.#catchUpStall(since, now);
+      else await this.enqueueDue(since, now);
       this.#since = now;
+      this.#stalled = false;
       this.#plan();
     } catch (error) {
       this.logger.warn({ err: error }, 'could not enqueue due schedule runs; trying again');
       this.#cancel?.();
-      if (this.#running) this.#cancel = this.timer.after(RETRY_MS, () => void this.tick());
+      if (this.#running) {
+        this.#plannedAt = this.clock.now().getTime() + RETRY_MS;
+        this.#cancel = this.timer.after(RETRY_MS, () => void this.tick());
+      }
     }
   }
 
@@ -288,6 +349,7 @@ export class Scheduler {
     // One timer at a time: a reload planned one while a tick waited on the database, and this
     // plan (the tick's) replaces it rather than starting a second loop beside it.
     this.#cancel?.();
+    this.#plannedAt = now.getTime() + wait;
     this.#cancel = this.timer.after(wait, () => void this.tick());
   }
 

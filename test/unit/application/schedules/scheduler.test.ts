@@ -108,6 +108,62 @@ describe('Scheduler', () => {
     });
   });
 
+  describe('after a stall (a clock jump forward, a suspended VM, a stopped process) (attacker pass, S1)', () => {
+    /** A scheduler on a calendar that counts its next() calls, started at noon, then stalled for `hours`, and its late look. */
+    const stall = async (overrides: Partial<Schedule>, hours: number) => {
+      const clock = new FixedClock(new Date('2026-06-01T12:00:00Z'));
+      const queue = new InMemoryTaskQueue();
+      const runs = new InMemoryScheduleRunRepository();
+      const timer = new ManualTimer();
+      const logger = new RecordingLogger();
+      const real = new CronParserCronCalendar();
+      let calls = 0;
+      const calendar = {
+        problem: real.problem.bind(real),
+        previous: real.previous.bind(real),
+        next: (expression: string, timezone: string | undefined, after: Date) => {
+          calls++;
+          return real.next(expression, timezone, after);
+        },
+      };
+      const scheduler = new Scheduler({ current: () => [schedule(overrides)] }, calendar, queue, runs, clock, timer, logger);
+      await scheduler.start();
+      clock.advance(hours * 3_600_000);
+      calls = 0;
+      await scheduler.tick();
+      scheduler.stop();
+      const tasks = queue.tasks.filter((task) => task.queue === SCHEDULE_RUN_QUEUE).map((task) => task.payload as ScheduleRunTask);
+      return { tasks, runs, logger, calls };
+    };
+
+    it('finds the last occurrence of a schedule every second after a day’s jump directly, without stepping through the 86 400', async () => {
+      const { tasks, calls } = await stall({ schedule: '* * * * * *' }, 24);
+      expect(tasks.map((task) => [task.occurrence, task.catchUp])).to.deep.equal([['2026-06-02T12:00:00.000Z', true]]);
+      expect(calls).to.be.below(2000);
+    });
+
+    it('with catch_up false enqueues none of the 24 occurrences of `*/5` a two-hour pause missed, and records the last as missed', async () => {
+      const { tasks, runs, logger } = await stall({ schedule: '*/5 * * * *', catchUp: false }, 2);
+      expect(tasks).to.deep.equal([]);
+      const [last] = await runs.forSchedule('nightly', 10);
+      expect([last.occurrence.toISOString(), last.status]).to.deep.equal(['2026-06-01T14:00:00.000Z', 'missed']);
+      expect(last.error).to.include('24 occurrences');
+      expect(logger.entries.find((entry) => entry.level === 'warn')?.fields).to.deep.include({ schedule: 'nightly', missed: 24 });
+    });
+
+    it('with catch_up runs the last occurrence a two-hour pause missed once, as a catch-up', async () => {
+      const { tasks, logger } = await stall({ schedule: '*/5 * * * *' }, 2);
+      expect(tasks.map((task) => [task.occurrence, task.catchUp])).to.deep.equal([['2026-06-01T14:00:00.000Z', true]]);
+      expect(logger.entries.find((entry) => entry.message.includes('(catch-up)'))?.fields).to.deep.include({ missed: 24 });
+    });
+
+    it('caps the steps of a look given a long span anyway, enqueueing the last occurrence only', async () => {
+      const { scheduler, tasks } = setup([schedule({ name: 'fast', schedule: '* * * * * *' })]);
+      expect(await scheduler.enqueueDue(new Date('2026-03-01T12:00:00Z'), new Date('2026-03-02T12:00:00Z'))).to.equal(1);
+      expect(tasks().map((task) => task.occurrence)).to.deep.equal(['2026-03-02T12:00:00.000Z']);
+    });
+  });
+
   describe('across daylight-saving changes (Europe/Berlin), looking every minute as the loop does', () => {
     /** Runs the loop from `from` for five hours, firing each wait it asks for; the occurrences enqueued. */
     const loop = async (expression: string, from: string): Promise<string[]> => {
@@ -376,7 +432,10 @@ describe('Scheduler', () => {
       await enabled.scheduler.start();
       expect(catchUps(enabled)).to.deep.equal([]);
       expect(catchUpLines(enabled)).to.deep.equal([]);
-      enabled.clock.current = new Date('2026-03-10T03:00:00Z');
+      // A look shortly before 03:00 (one with nothing due), then the planned one at 03:00.
+      enabled.clock.current = new Date('2026-03-10T02:59:30Z');
+      await enabled.scheduler.tick();
+      enabled.clock.advance(30_000);
       await enabled.scheduler.tick();
       enabled.scheduler.stop();
       expect(enabled.tasks().map((task) => [task.occurrence, task.catchUp])).to.deep.equal([
