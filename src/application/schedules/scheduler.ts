@@ -120,6 +120,13 @@ export class Scheduler {
   #plannedAt: number | undefined;
   /** A look after a stall failed: its retry judges the occurrences as after a stall too. */
   #stalled = false;
+  /** The enabled schedules' definitions (scheduleDefinition) as the last start or reload set them, by name. */
+  #definitions = new Map<string, string>();
+  /**
+   * Schedules enabled anew or changed by a reload since the last look, with the reload's time:
+   * only their occurrences after it count (they run at their next occurrence).
+   */
+  readonly #reloadedAt = new Map<string, Date>();
 
   constructor(
     private readonly schedules: LiveSet<readonly Schedule[]>,
@@ -135,6 +142,8 @@ export class Scheduler {
   async start(): Promise<void> {
     this.#since = this.clock.now();
     this.#running = true;
+    this.#reloadedAt.clear();
+    this.#definitions = this.#enabledDefinitions();
     try {
       await this.catchUp(this.#since);
     } catch (error) {
@@ -151,11 +160,18 @@ export class Scheduler {
   }
 
   /**
-   * After a reload: waits for the next occurrence of the new set (nothing due meanwhile is lost),
-   * and records the schedules enabled anew and disabled (markSeen); settles when they are recorded.
+   * After a reload: waits for the next occurrence of the new set (nothing due meanwhile is lost
+   * for the schedules the reload left as they were; one it enabled anew or changed runs at its
+   * next occurrence after the reload), and records the schedules enabled anew and disabled
+   * (markSeen); settles when they are recorded.
    */
   async refresh(): Promise<void> {
     if (!this.#running) return;
+    const reloaded = this.clock.now();
+    const definitions = this.#enabledDefinitions();
+    for (const [name, definition] of definitions) if (this.#definitions.get(name) !== definition) this.#reloadedAt.set(name, reloaded);
+    for (const name of this.#reloadedAt.keys()) if (!definitions.has(name)) this.#reloadedAt.delete(name);
+    this.#definitions = definitions;
     this.#cancel?.();
     this.#plan();
     try {
@@ -259,9 +275,10 @@ export class Scheduler {
     for (const schedule of this.#enabled()) {
       let due: Date[] = [];
       let walked = 0;
-      for (let at = this.#nextAfter(schedule, since); at !== null && at <= until; ) {
+      const from = this.#sinceFor(schedule, since);
+      for (let at = this.#nextAfter(schedule, from); at !== null && at <= until; ) {
         if (++walked > MAX_WALK) {
-          const last = this.#lastDue(schedule, since, until);
+          const last = this.#lastDue(schedule, from, until);
           due = last === null ? [] : [last];
           this.logger.warn(
             { schedule: schedule.name, since: since.toISOString(), until: until.toISOString() },
@@ -285,9 +302,10 @@ export class Scheduler {
    */
   async #catchUpStall(since: Date, now: Date): Promise<void> {
     for (const schedule of this.#enabled()) {
-      const due = this.#lastDue(schedule, since, now);
+      const from = this.#sinceFor(schedule, since);
+      const due = this.#lastDue(schedule, from, now);
       if (due === null) continue;
-      const missed = this.#count(schedule, since, due);
+      const missed = this.#count(schedule, from, due);
       const fields = { schedule: schedule.name, occurrence: due.toISOString(), since: since.toISOString(), missed };
       if (schedule.catchUp) {
         if (await this.#enqueue(schedule, due, true))
@@ -312,7 +330,7 @@ export class Scheduler {
   nextOccurrence(after: Date): Date | null {
     let first: Date | null = null;
     for (const schedule of this.#enabled()) {
-      const next = this.#nextAfter(schedule, after);
+      const next = this.#nextAfter(schedule, this.#sinceFor(schedule, after));
       if (next !== null && (first === null || next < first)) first = next;
     }
     return first;
@@ -330,6 +348,7 @@ export class Scheduler {
       else await this.enqueueDue(since, now);
       this.#since = now;
       this.#stalled = false;
+      for (const [name, at] of this.#reloadedAt) if (at <= now) this.#reloadedAt.delete(name);
       this.#plan();
     } catch (error) {
       this.logger.warn({ err: error }, 'could not enqueue due schedule runs; trying again');
@@ -409,6 +428,16 @@ export class Scheduler {
 
   #enabled(): Schedule[] {
     return this.schedules.current().filter((schedule) => schedule.enabled);
+  }
+
+  #enabledDefinitions(): Map<string, string> {
+    return new Map(this.#enabled().map((schedule) => [schedule.name, scheduleDefinition(schedule)]));
+  }
+
+  /** Where the schedule's occurrences count from: `since`, or the reload that enabled or changed it when later. */
+  #sinceFor(schedule: Schedule, since: Date): Date {
+    const reloaded = this.#reloadedAt.get(schedule.name);
+    return reloaded !== undefined && reloaded > since ? reloaded : since;
   }
 
   async #enqueue(schedule: Schedule, occurrence: Date, catchUp: boolean): Promise<boolean> {

@@ -234,6 +234,49 @@ describe('Scheduler', () => {
     expect(timer.armed).to.equal(0);
   });
 
+  describe('a reload (attacker pass, S1)', () => {
+    it('runs a schedule it enables or changes at its next occurrence after the reload, not one that fell due before; the others keep theirs', async () => {
+      const schedules = [
+        schedule({ name: 'enabled', enabled: false }),
+        schedule({ name: 'changed', schedule: '0 2 * * *' }),
+        schedule({ name: 'unchanged' }),
+        schedule({ name: 'added' }),
+      ];
+      const current = schedules.slice(0, 3);
+      const clock = new FixedClock(new Date('2026-06-01T02:59:10Z'));
+      const queue = new InMemoryTaskQueue();
+      const timer = new ManualTimer();
+      const scheduler = new Scheduler(
+        { current: () => current },
+        new CronParserCronCalendar(),
+        queue,
+        new InMemoryScheduleRunRepository(),
+        clock,
+        timer,
+        new RecordingLogger(),
+      );
+      const tasks = () => queue.tasks.map((task) => task.payload as ScheduleRunTask).map((task) => `${task.schedule} ${task.occurrence}`);
+      await scheduler.start();
+      // The look planned for 03:00 comes a few seconds late; a reload just before it enables, changes and adds schedules of 03:00.
+      clock.current = new Date('2026-06-01T03:00:05Z');
+      current.splice(0, current.length, schedule({ name: 'enabled' }), schedule({ name: 'changed' }), schedules[2], schedules[3]);
+      await scheduler.refresh();
+      await scheduler.tick();
+      expect(tasks()).to.deep.equal(['unchanged 2026-06-01T03:00:00.000Z']);
+      clock.current = new Date('2026-06-02T02:59:30Z');
+      await scheduler.tick();
+      clock.advance(30_000);
+      await scheduler.tick();
+      scheduler.stop();
+      expect(tasks().slice(1).sort()).to.deep.equal([
+        'added 2026-06-02T03:00:00.000Z',
+        'changed 2026-06-02T03:00:00.000Z',
+        'enabled 2026-06-02T03:00:00.000Z',
+        'unchanged 2026-06-02T03:00:00.000Z',
+      ]);
+    });
+  });
+
   describe('#catchUp', () => {
     it('enqueues the last occurrence missed since the last recorded one once, as a catch-up', async () => {
       const first = setup([schedule()], '2026-03-01T03:00:00Z');
