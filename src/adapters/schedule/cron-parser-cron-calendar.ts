@@ -1,5 +1,9 @@
 import { CronExpressionParser } from 'cron-parser';
+import { shownInput } from '../../domain/errors/shown-input.js';
 import type { CronCalendar } from '../../ports/cron-calendar.js';
+
+/** The most characters of a refused expression or time zone (or of the library's reason) a problem repeats. */
+const SHOWN_LENGTH = 200;
 
 /**
  * How far back the search for a last occurrence by next() goes, widening in turn, when
@@ -21,7 +25,7 @@ const resolveZone = (timezone: string): string | undefined => {
 
 /** Why the time zone is refused, or undefined: one Intl does not know. */
 const zoneProblem = (timezone: string): string | undefined =>
-  resolveZone(timezone) === undefined ? `timezone: "${timezone}" is not an IANA time zone (e.g. Europe/Berlin, UTC)` : undefined;
+  resolveZone(timezone) === undefined ? `timezone: "${shownInput(timezone, SHOWN_LENGTH)}" is not an IANA time zone (e.g. Europe/Berlin, UTC)` : undefined;
 
 /** CronCalendar on cron-parser: 5 fields, or 6 with seconds first; IANA time zones. */
 export class CronParserCronCalendar implements CronCalendar {
@@ -38,7 +42,7 @@ export class CronParserCronCalendar implements CronCalendar {
       CronExpressionParser.parse(expression, { tz: timezone, strict: false }).next();
       return undefined;
     } catch (error) {
-      return `"${expression}" is not a valid cron expression (${(error as Error).message})`;
+      return `"${shownInput(expression, SHOWN_LENGTH)}" is not a valid cron expression (${shownInput(String((error as Error).message), SHOWN_LENGTH)})`;
     }
   }
 

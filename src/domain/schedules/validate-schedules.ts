@@ -1,3 +1,4 @@
+import { shownInput } from '../errors/shown-input.js';
 import type { TriggerAction } from '../triggers/trigger.js';
 import { unprintableNameProblem, validateAction } from '../triggers/validate-triggers.js';
 import type { Schedule } from './schedule.js';
@@ -37,6 +38,9 @@ const rewriteTokens = (action: Fields): { action: Fields; refused: Array<[string
   return { action: { ...action, [field]: toRequestTokens(template) }, refused };
 };
 
+/** The most characters of a refused name, expression or field a problem repeats (a valid name is shorter). */
+const SHOWN_LENGTH = 200;
+
 const FIELD_NAMES = ['minute', 'hour', 'day-of-month', 'month', 'day-of-week'];
 /**
  * cron-parser's names: in the month and weekday fields it reads every run of three letters as
@@ -58,7 +62,7 @@ const unsupportedCronSyntax = (fields: readonly string[]): string | undefined =>
   for (const [i, field] of fields.entries()) {
     const read = NAMED_FIELDS.includes(names[i]) ? field.replace(NAME_RUN, '') : field;
     if (!/h/i.test(read)) continue;
-    return `${names[i]} field "${field}" uses H, which the cron library reads as a new random time at every look (replicas would run the schedule at different times, several times an hour); write the minute or hour you want`;
+    return `${names[i]} field "${shownInput(field, SHOWN_LENGTH)}" uses H, which the cron library reads as a new random time at every look (replicas would run the schedule at different times, several times an hour); write the minute or hour you want`;
   }
   return undefined;
 };
@@ -76,7 +80,7 @@ export const validateSchedules = (raw: unknown, file: string, catalog: ScheduleC
 
   raw.forEach((entry: unknown, index) => {
     const name = isObject(entry) && typeof entry.name === 'string' && entry.name.trim() !== '' ? entry.name : undefined;
-    const where = `${file}: schedule #${index}${name === undefined ? '' : ` "${name}"`}`;
+    const where = `${file}: schedule #${index}${name === undefined ? '' : ` "${shownInput(name, SHOWN_LENGTH)}"`}`;
     const problem = (field: string, message: string): void => void problems.push(`${where}: ${field}: ${message}`);
     if (!isObject(entry)) {
       problems.push(`${where}: must be an object, found ${describe(entry)}`);
@@ -99,8 +103,9 @@ export const validateSchedules = (raw: unknown, file: string, catalog: ScheduleC
       const parts = expression.trim().split(/\s+/);
       const fields = parts.length;
       const unsupported = unsupportedCronSyntax(parts);
-      if (fields !== 5 && fields !== 6) problem('schedule', `"${expression}" has ${fields} fields; a cron expression has 5 (or 6, seconds first)`);
-      else if (unsupported !== undefined) problem('schedule', `"${expression}": ${unsupported}`);
+      if (fields !== 5 && fields !== 6)
+        problem('schedule', `"${shownInput(expression, SHOWN_LENGTH)}" has ${fields} fields; a cron expression has 5 (or 6, seconds first)`);
+      else if (unsupported !== undefined) problem('schedule', `"${shownInput(expression, SHOWN_LENGTH)}": ${unsupported}`);
       else {
         const refused = catalog.cronProblem(expression, typeof timezone === 'string' ? timezone : undefined);
         if (refused !== undefined) problem(refused.startsWith('timezone') ? 'timezone' : 'schedule', refused.replace(/^timezone: /, ''));

@@ -214,6 +214,30 @@ describe('validateSchedules', () => {
     }
   });
 
+  it('quotes a long refused name, expression, field or time zone cut to 200 characters and an ellipsis, naming file, entry and field (attacker pass, S1)', () => {
+    const long = (text: string) => text.repeat(Math.ceil(150_000 / text.length));
+    const { problems } = validateSchedules(
+      [
+        entry({ name: long('n') }),
+        entry({ name: 'fields', schedule: long('0 ') }),
+        entry({ name: 'range', schedule: `${long('9')} * * * *` }),
+        entry({ name: 'h', schedule: `0 ${long('H')} * * *` }),
+        entry({ name: 'zone', timezone: long('Z') }),
+      ],
+      'CRONS.json',
+      catalog,
+    );
+    expect(problems).to.have.length(5);
+    for (const problem of problems) expect(problem.length).to.be.below(700);
+    expect(problems[0]).to.equal(`CRONS.json: schedule #0 "${'n'.repeat(200)}…": name: at most 195 characters`);
+    expect(problems[1]).to.equal(
+      `CRONS.json: schedule #1 "fields": schedule: "${long('0 ').slice(0, 200)}…" has 75000 fields; a cron expression has 5 (or 6, seconds first)`,
+    );
+    expect(problems[2]).to.match(/^CRONS\.json: schedule #2 "range": schedule: "9{200}…" is not a valid cron expression \(.{0,201}\)$/);
+    expect(problems[3]).to.match(/^CRONS\.json: schedule #3 "h": schedule: "0 H{198}…": hour field "H{200}…" uses H/);
+    expect(problems[4]).to.equal(`CRONS.json: schedule #4 "zone": timezone: "${'Z'.repeat(200)}…" is not an IANA time zone (e.g. Europe/Berlin, UTC)`);
+  });
+
   it('refuses a file that is not an array', () => {
     expect(validateSchedules({}, 'CRONS.json', catalog).problems).to.deep.equal(['CRONS.json: must be a JSON array of schedules, found a object']);
   });
