@@ -15,4 +15,23 @@ describe('CronParserCronCalendar where the clocks skip midnight (America/Santiag
     expect(previous('2026-09-07T02:59:59Z')).to.equal('2026-09-06T04:00:00.000Z');
     expect(previous('2026-09-07T03:00:00Z')).to.equal('2026-09-07T03:00:00.000Z');
   });
+
+  it('keeps what it found: the loop’s looks, asking for the day’s occurrence and the one before the change each minute, search again for neither', () => {
+    const calendar = new CronParserCronCalendar();
+    const next = calendar.next.bind(calendar);
+    let searched = 0;
+    calendar.next = (...args) => {
+      searched++;
+      return next(...args);
+    };
+    const look = (at: string) => [
+      calendar.previous('0 0 * * *', 'America/Santiago', new Date(at))?.toISOString(),
+      calendar.previous('0 0 * * *', 'America/Santiago', new Date('2026-09-06T03:59:59.999Z'))?.toISOString(),
+    ];
+    expect(look('2026-09-06T04:00:00Z')).to.deep.equal(['2026-09-06T04:00:00.000Z', '2026-09-05T04:00:00.000Z']);
+    searched = 0;
+    for (const at of ['2026-09-06T04:01:00Z', '2026-09-06T04:02:00Z', '2026-09-06T12:00:00Z'])
+      expect(look(at)).to.deep.equal(['2026-09-06T04:00:00.000Z', '2026-09-05T04:00:00.000Z']);
+    expect(searched).to.equal(0);
+  });
 });

@@ -11,8 +11,14 @@ const SHOWN_LENGTH = 200;
  * two non-leap centuries).
  */
 const FALLBACK_SPANS_MS = [2, 32, 367, 8 * 366].map((days) => days * 86_400_000);
-/** Last occurrences found by the fallback, kept per expression and zone: at most this many. */
+/** Expressions and zones whose fallback answers are kept: at most this many. */
 const MAX_FALLBACKS = 1000;
+/**
+ * Answers kept per expression and zone: the loop asks both for the day's occurrence and for the
+ * one before the clocks changed (see the Scheduler's #loopOccurrence), and prev() fails for both.
+ */
+const FALLBACKS_PER_KEY = 4;
+type Fallback = { occurrence: Date; following: Date | null };
 
 /** The zone's name as Intl resolves it (`europe/berlin` → `Europe/Berlin`); undefined when it is no zone. */
 const resolveZone = (timezone: string): string | undefined => {
@@ -30,10 +36,11 @@ const zoneProblem = (timezone: string): string | undefined =>
 /** CronCalendar on cron-parser: 5 fields, or 6 with seconds first; IANA time zones. */
 export class CronParserCronCalendar implements CronCalendar {
   /**
-   * Per expression and zone, the last occurrence the fallback found and the occurrence after it:
-   * an `at` between them has that last occurrence, without prev() failing again (slowly) at each look.
+   * Per expression and zone, the last occurrences the fallback found, each with the occurrence
+   * after it: an `at` between them has that last occurrence, without prev() failing again
+   * (slowly) at each look.
    */
-  readonly #fallbacks = new Map<string, { occurrence: Date; following: Date | null }>();
+  readonly #fallbacks = new Map<string, Fallback[]>();
 
   problem(expression: string, timezone: string | undefined): string | undefined {
     const refused = timezone === undefined ? undefined : zoneProblem(timezone);
@@ -56,8 +63,9 @@ export class CronParserCronCalendar implements CronCalendar {
 
   previous(expression: string, timezone: string | undefined, at: Date): Date | null {
     const key = `${timezone ?? ''}\n${expression}`;
-    const known = this.#fallbacks.get(key);
-    if (known !== undefined && known.occurrence <= at && (known.following === null || at < known.following)) return known.occurrence;
+    const kept = this.#fallbacks.get(key) ?? [];
+    const known = kept.find(({ occurrence, following }) => occurrence <= at && (following === null || at < following));
+    if (known !== undefined) return known.occurrence;
     try {
       // prev() is strictly before its start: start a millisecond after `at` so that `at` itself counts.
       return CronExpressionParser.parse(expression, { tz: timezone, currentDate: new Date(at.getTime() + 1) })
@@ -68,8 +76,8 @@ export class CronParserCronCalendar implements CronCalendar {
       // day summer time starts), prev() gives up after many iterations and throws.
       const found = this.#lastByNext(expression, timezone, at);
       if (found !== null) {
-        if (this.#fallbacks.size >= MAX_FALLBACKS) this.#fallbacks.clear();
-        this.#fallbacks.set(key, { occurrence: found, following: this.next(expression, timezone, found) });
+        if (this.#fallbacks.size >= MAX_FALLBACKS && !this.#fallbacks.has(key)) this.#fallbacks.clear();
+        this.#fallbacks.set(key, [{ occurrence: found, following: this.next(expression, timezone, found) }, ...kept].slice(0, FALLBACKS_PER_KEY));
       }
       return found;
     }
