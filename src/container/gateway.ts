@@ -1,3 +1,4 @@
+import { unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Container } from 'inversify';
 import type { Logger as Pino } from 'pino';
@@ -28,7 +29,7 @@ import { startRetentionSchedule } from './retention-schedule.js';
 import { StartupError } from './startup-error.js';
 import { TOKENS } from './tokens.js';
 import { channelCredentialHeaders } from './channels/index.js';
-import { FileIntakeJournal } from '../adapters/intake/file-intake-journal.js';
+import { FileIntakeJournal, leftJournals, setAsideJournal } from '../adapters/intake/file-intake-journal.js';
 import { ImportEarlyIntake } from '../application/triggers/import-early-intake.js';
 import { SnapshottedKeyRepository } from '../application/auth/snapshotted-key-repository.js';
 import { clearStartingMark, earlyIntakeFiles } from './early-intake-files.js';
@@ -212,7 +213,7 @@ export class Gateway {
       // The running service's intake (JournaledIntake, the embedded database only): what a stop
       // or a crash left in its journals is stored first, by the first pass below that can; the
       // intake takes requests from then on (until then they are stored before their answer).
-      const startIntake = await journaledIntakeStart(container, keys, dispatch, logger);
+      const startIntake = await journaledIntakeStart(config, container, keys, dispatch, logger);
       opened.push(() => startIntake.stop());
       // Keys may have changed while the service was down (the CLI on the database): the snapshot
       // the next start's early intake reads is written again.
@@ -414,6 +415,8 @@ const earlyIntakeImport = async (
     await container.getAsync(TOKENS.InboundRequestStore),
     dispatch,
     logger,
+    undefined,
+    await container.getAsync(TOKENS.Headroom),
   );
   return { use, journal };
 };
@@ -425,6 +428,7 @@ const earlyIntakeImport = async (
  * there is none (PostgreSQL). `stop` stops it and closes its journals (a start that failed later).
  */
 const journaledIntakeStart = async (
+  config: AppConfig,
   container: Container,
   keys: KeyRepository,
   dispatch: DispatchTriggerRuns,
@@ -435,13 +439,39 @@ const journaledIntakeStart = async (
   if (intake === null) return { start: async () => undefined, stop: async () => undefined };
   const crypto = await container.getAsync(TOKENS.ApiKeyCrypto);
   const store = await container.getAsync(TOKENS.InboundRequestStore);
-  const storeLeftovers = async (): Promise<void> => {
-    for (const journal of journals)
-      await new ImportEarlyIntake(journal, keys, crypto, store, dispatch, logger, 'answered before they could be stored').execute();
+  const headroom = await container.getAsync(TOKENS.Headroom);
+  const files = earlyIntakeFiles(config.dataDir).requests;
+  // What the journals hold is set aside (renamed), so that the intake takes requests at once,
+  // into empty journals, while it is stored.
+  const setAside = async (): Promise<void> => {
+    for (const [i, journal] of journals.entries()) {
+      await journal.close();
+      await setAsideJournal(files[i]);
+    }
     for (const journal of journals) await journal.open();
   };
+  // Each set-aside journal stored, then removed; one that fails stays for the next pass or start.
+  const storeSetAside = async (): Promise<void> => {
+    for (const file of await leftJournals(dirname(files[0]))) {
+      const journal = new FileIntakeJournal(file);
+      try {
+        await new ImportEarlyIntake(journal, keys, crypto, store, dispatch, logger, 'answered before they could be stored', headroom).execute();
+      } finally {
+        await journal.close();
+      }
+      await unlink(file);
+    }
+  };
+  let storing: Promise<void> | undefined;
   return {
-    start: () => intake.resume(storeLeftovers),
+    start: async () => {
+      await intake.resume(setAside);
+      // One at a time: a pass that comes while the last one still stores joins it.
+      storing ??= storeSetAside().finally(() => {
+        storing = undefined;
+      });
+      await storing;
+    },
     stop: async () => {
       await intake.stop();
       for (const journal of journals) await journal.close();
@@ -458,7 +488,8 @@ const warnOfJournalLeftBehind = async (config: AppConfig, logger: Logger): Promi
   const files = earlyIntakeFiles(config.dataDir);
   try {
     let requests = 0;
-    for (const file of [files.journal, ...files.requests]) requests += (await new FileIntakeJournal(file).read()).entries.length;
+    for (const file of [files.journal, ...files.requests, ...(await leftJournals(dirname(files.journal)))])
+      requests += (await new FileIntakeJournal(file).read()).entries.length;
     if (requests > 0)
       logger.error(
         { requests, dir: dirname(files.journal) },

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileIntakeJournal } from '../../src/adapters/intake/file-intake-journal.js';
 import { orderedTaskId } from '../../src/adapters/queue/task-ids.js';
@@ -90,7 +90,9 @@ describe('e2e: webhooks answered from the running service’s journal (embedded 
     await gateway.stop();
     gateway = undefined;
     expect(await ran()).to.deep.equal(['left-1', 'left-2']);
+    // Set aside (renamed) at the start, stored, then removed: the journals are empty.
     expect((await stat(file)).size).to.equal(0);
+    expect((await readdir(join(dataDir, 'intake'))).filter((name) => name.startsWith('left-'))).to.deep.equal([]);
     // Stored: a later start runs nothing again.
     gateway = await startGateway(env);
     const key = await createKey(env);

@@ -1,6 +1,6 @@
-import { type FileHandle, mkdir, open, readFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { Buffer } from 'node:buffer';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { InboundRequest } from '../../ports/inbound-request-store.js';
 import type { IntakeJournal, JournalContents, JournaledRequest } from '../../ports/intake-journal.js';
 
@@ -245,3 +245,40 @@ export class FileIntakeJournal implements IntakeJournal {
     }
   }
 }
+
+/** Where journals set aside wait to be stored (setAsideJournal): `left-<time>-<n>.jsonl` beside them. */
+const LEFT = /^left-\d+-\d+\.jsonl$/;
+let setAsideCount = 0;
+
+/**
+ * Moves the journal file's entries out of its way, when it holds any: renamed to
+ * `left-<time>-<n>.jsonl` in its directory (one rename, atomic; made durable with the directory
+ * by the next `open` of a journal there), so that the journal starts empty at once while what it
+ * held is stored from the renamed file (leftJournals). Close the journal first.
+ */
+export const setAsideJournal = async (file: string): Promise<void> => {
+  try {
+    if ((await stat(file)).size === 0) return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  await rename(file, join(dirname(file), `left-${Date.now()}-${setAsideCount++}.jsonl`));
+};
+
+/** The journals set aside in `dir` and not stored yet, oldest first. */
+export const leftJournals = async (dir: string): Promise<string[]> => {
+  try {
+    return (await readdir(dir))
+      .filter((name) => LEFT.test(name))
+      .sort((a, b) => {
+        const [, at, n] = a.split(/[-.]/);
+        const [, bt, bn] = b.split(/[-.]/);
+        return Number(at) - Number(bt) || Number(n) - Number(bn);
+      })
+      .map((name) => join(dir, name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+};

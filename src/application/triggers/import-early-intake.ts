@@ -2,6 +2,7 @@ import type { ApiKeyCrypto } from '../../ports/api-key-crypto.js';
 import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { IntakeJournal } from '../../ports/intake-journal.js';
 import type { KeyRepository } from '../../ports/key-repository.js';
+import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
 import type { DispatchTriggerRuns } from './dispatch-trigger-runs.js';
 
@@ -16,6 +17,9 @@ export interface ImportedIntake {
   /** Lines of the journal that were no entry (a damaged file): dropped, told in the log. */
   readonly unreadable: number;
 }
+
+/** Nothing to wait for (the default: tests, the CLI). */
+const NO_WAIT: Headroom = { wait: async () => undefined };
 
 /** Requests stored at once: their inserts share the store's writes. */
 const CHUNK = 500;
@@ -40,6 +44,12 @@ export class ImportEarlyIntake {
     private readonly logger: Logger,
     /** Which requests the journal holds, as the log says it: `taken in while the database opened`. */
     private readonly source = 'taken in while the database opened',
+    /**
+     * Waited for before each chunk: the requests are durable in the journal and their runs would
+     * wait for room anyway, so the import gives way to the callers being answered (after a
+     * restart under load, the first seconds of the app's requests).
+     */
+    private readonly headroom: Headroom = NO_WAIT,
   ) {}
 
   async execute(): Promise<ImportedIntake> {
@@ -49,6 +59,7 @@ export class ImportEarlyIntake {
     let refused = 0;
     const lastUse = new Map<string, Date>();
     for (let start = 0; start < entries.length; start += CHUNK) {
+      await this.headroom.wait();
       const outcomes = await Promise.all(
         entries.slice(start, start + CHUNK).map(async ({ request, keyId, keyHash }) => {
           // Without a key: taken in by the running service, whose key the database checked then.

@@ -63,8 +63,9 @@ export class JournaledIntake {
   }
 
   /**
-   * Has it take requests once `storeLeftovers` has stored what both journals hold (what a stop, a
-   * crash or a failed store left; ImportEarlyIntake, which empties them): at start, and again after
+   * Has it take requests once `storeLeftovers` has emptied both journals — stored what they hold
+   * (what a stop, a crash or a failed store left; ImportEarlyIntake), or set it aside to be stored
+   * (the service renames it, so that requests are taken at once): at start, and again after
    * storing failed — the service calls it on every background pass. Does nothing while it takes
    * requests or once stopped; a call while one is under way joins it. Rejects with
    * `storeLeftovers`'s failure, and takes nothing then (the next call tries again).

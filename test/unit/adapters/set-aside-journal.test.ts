@@ -1,0 +1,42 @@
+import { expect } from 'chai';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileIntakeJournal, leftJournals, setAsideJournal } from '../../../src/adapters/intake/file-intake-journal.js';
+import { journaled } from '../../contract/intake-journal.contract.js';
+
+describe('intake journals set aside (renamed) to be stored while the journal takes requests again', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agw-set-aside-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('moves a journal holding entries aside whole; the journal starts empty and takes entries; the set-aside file lists them', async () => {
+    const file = join(dir, 'requests-1.jsonl');
+    const journal = new FileIntakeJournal(file);
+    await journal.append(journaled(1));
+    await journal.append(journaled(2));
+    await journal.close();
+    await setAsideJournal(file);
+    await journal.open();
+    expect((await journal.read()).entries).to.deep.equal([]);
+    await journal.append(journaled(3));
+    const left = await leftJournals(dir);
+    expect(left).to.have.length(1);
+    expect((await new FileIntakeJournal(left[0]).read()).entries).to.deep.equal([journaled(1), journaled(2)]);
+    expect((await journal.read()).entries).to.deep.equal([journaled(3)]);
+    await journal.close();
+  });
+
+  it('leaves an empty or missing journal where it is, and lists only set-aside files, oldest first', async () => {
+    const empty = join(dir, 'requests-2.jsonl');
+    await writeFile(empty, '');
+    await setAsideJournal(empty);
+    await setAsideJournal(join(dir, 'missing.jsonl'));
+    expect(await readdir(dir)).to.deep.equal(['requests-2.jsonl']);
+    for (const name of ['left-20-0.jsonl', 'left-3-1.jsonl', 'left-3-0.jsonl', 'journal.jsonl', 'left-x-1.jsonl']) await writeFile(join(dir, name), '');
+    expect((await leftJournals(dir)).map((file) => file.slice(dir.length + 1))).to.deep.equal(['left-3-0.jsonl', 'left-3-1.jsonl', 'left-20-0.jsonl']);
+    expect(await leftJournals(join(dir, 'none'))).to.deep.equal([]);
+  });
+});
