@@ -1,4 +1,4 @@
-import { type FileHandle, mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
+import { type FileHandle, link, mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { Buffer } from 'node:buffer';
 import { dirname, join } from 'node:path';
 import type { InboundRequest } from '../../ports/inbound-request-store.js';
@@ -252,8 +252,8 @@ let setAsideCount = 0;
 
 /**
  * Moves the journal file's entries out of its way, when it holds any: renamed to
- * `left-<time>-<n>.jsonl` in its directory (one rename, atomic; made durable with the directory
- * by the next `open` of a journal there), so that the journal starts empty at once while what it
+ * `left-<time>-<n>.jsonl` in its directory (linked there, then unlinked here: made durable with
+ * the directory by the next `open` of a journal there), so that the journal starts empty at once while what it
  * held is stored from the renamed file (leftJournals). Close the journal first.
  */
 export const setAsideJournal = async (file: string): Promise<void> => {
@@ -263,7 +263,19 @@ export const setAsideJournal = async (file: string): Promise<void> => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
-  await rename(file, join(dirname(file), `left-${Date.now()}-${setAsideCount++}.jsonl`));
+  // A link never replaces a file of that name (rename would: a clock set back could name an
+  // earlier set-aside file not stored yet); the journal's name goes once the link is made. A crash
+  // between the two leaves both names: the entries are stored twice over, each once (by id).
+  for (;;) {
+    const target = join(dirname(file), `left-${Date.now()}-${setAsideCount++}.jsonl`);
+    try {
+      await link(file, target);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  await unlink(file);
 };
 
 /** The journals set aside in `dir` and not stored yet, oldest first. */

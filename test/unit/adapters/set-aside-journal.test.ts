@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileIntakeJournal, leftJournals, setAsideJournal } from '../../../src/adapters/intake/file-intake-journal.js';
@@ -27,6 +27,20 @@ describe('intake journals set aside (renamed) to be stored while the journal tak
     expect((await new FileIntakeJournal(left[0]).read()).entries).to.deep.equal([journaled(1), journaled(2)]);
     expect((await journal.read()).entries).to.deep.equal([journaled(3)]);
     await journal.close();
+  });
+
+  it('never replaces a set-aside file not stored yet, whatever its name (a clock set back)', async () => {
+    const file = join(dir, 'requests-1.jsonl');
+    const journal = new FileIntakeJournal(file);
+    // Set-aside files of every name this process could pick in the next seconds, each holding an entry.
+    const now = Date.now();
+    for (let t = now - 10; t <= now + 1000; t += 1) for (let n = 0; n < 3; n++) await writeFile(join(dir, `left-${t}-${n}.jsonl`), 'kept\n');
+    await journal.append(journaled(1));
+    await journal.close();
+    await setAsideJournal(file);
+    const texts = await Promise.all((await leftJournals(dir)).map((left) => readFile(left, 'utf8')));
+    expect(texts.filter((text) => text === 'kept\n')).to.have.length(1011 * 3);
+    expect(texts.filter((text) => text !== 'kept\n')).to.have.length(1);
   });
 
   it('leaves an empty or missing journal where it is, and lists only set-aside files, oldest first', async () => {
