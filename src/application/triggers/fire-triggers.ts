@@ -147,7 +147,10 @@ export class FireTriggers {
     const given = key === undefined ? undefined : this.ids.named(`replay:${stored.id}:${key}`);
     const replay = await this.fire(fired, stored.watchPath, stored.request, stored.id, true, given);
     if (replay.earlier !== undefined) {
-      this.logger.info({ watchPath: stored.watchPath, requestId: replay.requestId, replayOf: stored.id }, 'replay made before: its triggers are not fired again');
+      this.logger.info(
+        { watchPath: stored.watchPath, requestId: replay.requestId, replayOf: stored.id },
+        'replay made before: its triggers are not fired again',
+      );
       return { requestId: replay.requestId, fired: [...replay.earlier], ...outcome, again: true };
     }
     this.logger.info(
