@@ -34,7 +34,8 @@ describe('e2e: webhooks answered from the running service’s journal (embedded 
         { name: 'run', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: "printf '%s\\n' {{body.id}} >> ran.txt" }] },
       ]),
     );
-    const env = { DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile, TRIGGERS_DIR: dir };
+    // At debug level: the line saying the journal takes requests is a debug line.
+    const env = { DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile, TRIGGERS_DIR: dir, LOG_LEVEL: 'debug' };
     const ran = async () =>
       (await readFile(join(dir, 'ran.txt'), 'utf8').catch(() => ''))
         .split('\n')

@@ -87,7 +87,7 @@ export class JournaledIntake {
     this.#failed = false;
     this.#warned = false;
     this.#taking = true;
-    this.logger.info({}, 'requests that fire triggers are made durable in the intake journal before their answer');
+    this.logger.debug({}, 'requests that fire triggers are made durable in the intake journal before their answer');
   }
 
   /**
