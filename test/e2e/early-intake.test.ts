@@ -14,8 +14,8 @@ import { earlyIntakeFiles } from '../../src/container/early-intake-files.js';
 import { startEarlyIntake } from '../../src/container/early-intake-start.js';
 import { listenHttp } from '../../src/container/listen-http.js';
 import { loadStartFiles } from '../../src/container/load-start-files.js';
-import { migratedDataDir } from '../support/data-dirs.js';
-import { ROOT, runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { recordingTriggerSetUp } from '../support/recording-trigger.js';
+import { ROOT, runCli, startGateway, type GatewayProcess } from '../support/gateway-process.js';
 import { createKey, waitFor } from '../support/http.js';
 
 /*
@@ -33,24 +33,7 @@ describe('e2e: webhooks answered while the embedded database opens (early intake
     gateway = undefined;
   });
 
-  const setUp = async () => {
-    const dataDir = await migratedDataDir('e2e-early-intake');
-    const dir = await tempDir('e2e-early-intake-files');
-    const triggersFile = join(dir, 'TRIGGERS.json');
-    await writeFile(
-      triggersFile,
-      JSON.stringify([
-        { name: 'run', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: "printf '%s\\n' {{body.id}} >> ran.txt" }] },
-      ]),
-    );
-    const env = { DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile, TRIGGERS_DIR: dir };
-    const ran = async () =>
-      (await readFile(join(dir, 'ran.txt'), 'utf8').catch(() => ''))
-        .split('\n')
-        .filter((line) => line !== '')
-        .sort();
-    return { env, dataDir, dir, ran };
-  };
+  const setUp = () => recordingTriggerSetUp('early-intake');
 
   /** The start's first steps as the entry takes them, until the database would open: the early intake on a bound port. */
   const headOfAStart = async (env: Record<string, string>, dir: string) => {

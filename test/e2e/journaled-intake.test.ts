@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileIntakeJournal } from '../../src/adapters/intake/file-intake-journal.js';
 import { orderedTaskId } from '../../src/adapters/queue/task-ids.js';
 import { earlyIntakeFiles } from '../../src/container/early-intake-files.js';
 import { snapshotRequest } from '../../src/domain/templates/request-snapshot.js';
-import { migratedDataDir } from '../support/data-dirs.js';
-import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { recordingTriggerSetUp } from '../support/recording-trigger.js';
+import { runCli, startGateway, type GatewayProcess } from '../support/gateway-process.js';
 import { createKey, waitFor } from '../support/http.js';
 
 /*
@@ -24,25 +24,8 @@ describe('e2e: webhooks answered from the running service’s journal (embedded 
     gateway = undefined;
   });
 
-  const setUp = async () => {
-    const dataDir = await migratedDataDir('e2e-journaled');
-    const dir = await tempDir('e2e-journaled-files');
-    const triggersFile = join(dir, 'TRIGGERS.json');
-    await writeFile(
-      triggersFile,
-      JSON.stringify([
-        { name: 'run', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: "printf '%s\\n' {{body.id}} >> ran.txt" }] },
-      ]),
-    );
-    // At debug level: the line saying the journal takes requests is a debug line.
-    const env = { DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile, TRIGGERS_DIR: dir, LOG_LEVEL: 'debug' };
-    const ran = async () =>
-      (await readFile(join(dir, 'ran.txt'), 'utf8').catch(() => ''))
-        .split('\n')
-        .filter((line) => line !== '')
-        .sort();
-    return { env, dataDir, dir, ran };
-  };
+  // At debug level: the line saying the journal takes requests is a debug line.
+  const setUp = () => recordingTriggerSetUp('journaled', { LOG_LEVEL: 'debug' });
 
   const post = (url: string, key: string, id: string) =>
     fetch(`${url}/api/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ id }) });

@@ -228,22 +228,38 @@ export class Scheduler {
     if (due === null || due.getTime() <= last.occurrence.getTime()) return;
     const missed = this.#count(schedule, last.occurrence, due);
     const fields = { schedule: schedule.name, occurrence: due.toISOString(), lastRecorded: last.occurrence.toISOString(), missed };
+    await this.#runOrRecordMissed(schedule, due, `${missed} occurrence${missed === 1 ? '' : 's'}`, fields, now, fingerprint, 'down');
+  }
+
+  /**
+   * The last occurrence missed while the service was `down` or `stalled`, by the schedule's
+   * `catch_up`: enqueued once as a catch-up, or recorded as missed; logged with `fields`.
+   */
+  async #runOrRecordMissed(
+    schedule: Schedule,
+    due: Date,
+    missed: string,
+    fields: object,
+    now: Date,
+    fingerprint: string,
+    when: 'down' | 'stalled',
+  ): Promise<void> {
+    const why = when === 'down' ? 'while the service was down' : 'while the service was stalled (clock jump or pause)';
     if (schedule.catchUp) {
-      if (await this.#enqueue(schedule, due, true))
-        this.logger.info(fields, 'schedule missed occurrences while the service was down; running the last one (catch-up)');
-    } else {
-      const recorded = await this.runs.add({
-        schedule: schedule.name,
-        occurrence: due,
-        status: 'missed',
-        catchUp: false,
-        runId: null,
-        updatedAt: now,
-        error: `missed while the service was down (${missed} occurrence${missed === 1 ? '' : 's'}); catch_up is false`,
-        fingerprint,
-      });
-      if (recorded) this.logger.warn(fields, 'schedule missed occurrences while the service was down; not run (catch_up false)');
+      if (await this.#enqueue(schedule, due, true)) this.logger.info(fields, `schedule missed occurrences ${why}; running the last one (catch-up)`);
+      return;
     }
+    const recorded = await this.runs.add({
+      schedule: schedule.name,
+      occurrence: due,
+      status: 'missed',
+      catchUp: false,
+      runId: null,
+      updatedAt: now,
+      error: `missed ${when === 'down' ? 'while the service was down' : 'while the service was stalled'} (${missed}); catch_up is false`,
+      fingerprint,
+    });
+    if (recorded) this.logger.warn(fields, `schedule missed occurrences ${why}; not run (catch_up false)`);
   }
 
   /** A `disabled` marker for each schedule recorded, not seen disabled last, and now disabled or no longer configured. */
@@ -307,22 +323,8 @@ export class Scheduler {
       if (due === null) continue;
       const missed = this.#count(schedule, from, due);
       const fields = { schedule: schedule.name, occurrence: due.toISOString(), since: since.toISOString(), missed };
-      if (schedule.catchUp) {
-        if (await this.#enqueue(schedule, due, true))
-          this.logger.info(fields, 'schedule missed occurrences while the service was stalled (clock jump or pause); running the last one (catch-up)');
-      } else {
-        const recorded = await this.runs.add({
-          schedule: schedule.name,
-          occurrence: due,
-          status: 'missed',
-          catchUp: false,
-          runId: null,
-          updatedAt: now,
-          error: `missed while the service was stalled (${missed}${missed >= MAX_COUNTED ? '+' : ''} occurrence${missed === 1 ? '' : 's'}); catch_up is false`,
-          fingerprint: await scheduleFingerprint(schedule),
-        });
-        if (recorded) this.logger.warn(fields, 'schedule missed occurrences while the service was stalled (clock jump or pause); not run (catch_up false)');
-      }
+      const counted = `${missed}${missed >= MAX_COUNTED ? '+' : ''} occurrence${missed === 1 ? '' : 's'}`;
+      await this.#runOrRecordMissed(schedule, due, counted, fields, now, await scheduleFingerprint(schedule), 'stalled');
     }
   }
 
