@@ -10,3 +10,6 @@ export interface Headroom {
    */
   wait(): Promise<void>;
 }
+
+/** Room at once, always: background work starts without waiting (the CLI, unit tests, a default). */
+export const NO_WAIT: Headroom = { wait: () => Promise.resolve() };

@@ -1,5 +1,5 @@
 import { type Db, PgBoss, fromPglite, type JobInsert, type PGliteLike } from 'pg-boss';
-import type { Headroom } from '../../ports/headroom.js';
+import { type Headroom, NO_WAIT } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
 import { isUuid } from '../../domain/ids/is-uuid.js';
 import { GroupCommit } from '../shared/group-commit.js';
@@ -804,7 +804,5 @@ export class PgBossTaskQueue implements TaskQueue {
     await this.boss.stop({ graceful: true, timeout: Math.max(timeoutMs, 1), close: true });
   }
 }
-
-const NO_WAIT: Headroom = { wait: () => Promise.resolve() };
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

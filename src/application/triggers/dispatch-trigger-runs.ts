@@ -1,6 +1,6 @@
 import type { Trigger } from '../../domain/triggers/trigger.js';
 import type { Clock } from '../../ports/clock.js';
-import type { Headroom } from '../../ports/headroom.js';
+import { type Headroom, NO_WAIT } from '../../ports/headroom.js';
 import type { InboundRequest, InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
@@ -102,9 +102,6 @@ export const BUSY_ARRIVALS = 50;
 export const PASS_GAP_MS = 1000;
 /** Most requests waiting for a pass in memory; the others wait in the database, undispatched, for a sweep. */
 export const MAX_PENDING = 20_000;
-
-/** Nothing to wait for: background work starts at once (the CLI, unit tests). */
-const NO_WAIT: Headroom = { wait: async () => undefined };
 
 /**
  * Queues the runs of stored requests, after their callers were answered (FireTriggers stores the

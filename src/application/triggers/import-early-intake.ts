@@ -2,7 +2,7 @@ import type { ApiKeyCrypto } from '../../ports/api-key-crypto.js';
 import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { IntakeJournal } from '../../ports/intake-journal.js';
 import type { KeyRepository } from '../../ports/key-repository.js';
-import type { Headroom } from '../../ports/headroom.js';
+import { type Headroom, NO_WAIT } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
 import type { DispatchTriggerRuns } from './dispatch-trigger-runs.js';
 
@@ -17,9 +17,6 @@ export interface ImportedIntake {
   /** Lines of the journal that were no entry (a damaged file): dropped, told in the log. */
   readonly unreadable: number;
 }
-
-/** Nothing to wait for (the default: tests, the CLI). */
-const NO_WAIT: Headroom = { wait: async () => undefined };
 
 /** Requests stored at once: their inserts share the store's writes. */
 const CHUNK = 500;
