@@ -4,7 +4,7 @@ import type { PgliteThread } from '../../src/adapters/persistence/pglite/pglite-
 import { openPglite } from '../support/data-dirs.js';
 import { waitFor } from '../support/http.js';
 import { drained } from './task-queue.contract.js';
-import { byState, describeEarlySettlement, describeWakeUp, logger, pgliteStore, queueStoreDir, settings, STATES_SQL } from './task-queue.pg-boss.js';
+import { byState, describeEarlySettlement, describeWakeUp, logger, pgliteStore, queueStoreDir, settings, STATES_SQL } from './task-queue.harness.js';
 
 // The pg-boss task queue on the embedded database, beyond the contract (task-queue.test.ts).
 

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 import { describeTaskQueueContract } from './task-queue.contract.js';
-import { byState, describeEarlySettlement, describeWakeUp, harnessOn, postgresStore, STATES_SQL } from './task-queue.pg-boss.js';
+import { byState, describeEarlySettlement, describeWakeUp, harnessOn, postgresStore, STATES_SQL } from './task-queue.harness.js';
 
 // The pg-boss task queue on PostgreSQL (task-queue.test.ts: on PGlite).
 describeWithPostgres('pg-boss on PostgreSQL', () => {

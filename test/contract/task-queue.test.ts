@@ -1,6 +1,6 @@
 import { InMemoryTaskQueue, InMemoryTaskStore } from '../fakes/in-memory-task-queue.js';
 import { describeTaskQueueContract } from './task-queue.contract.js';
-import { harnessOn, pgliteStore, settings } from './task-queue.pg-boss.js';
+import { harnessOn, pgliteStore, settings } from './task-queue.harness.js';
 
 // The contract on PostgreSQL: task-queue-postgres.test.ts; what only the embedded database does: task-queue-pglite.test.ts.
 
