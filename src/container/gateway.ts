@@ -465,12 +465,17 @@ const journaledIntakeStart = async (
   let storing: Promise<void> | undefined;
   return {
     start: async () => {
-      await intake.resume(setAside);
+      // The journals set aside before are stored even when setting the current ones aside fails
+      // (the intake then takes nothing, and the pass fails with that error).
+      const failures: unknown[] = [];
+      await intake.resume(setAside).catch((error: unknown) => failures.push(error));
       // One at a time: a pass that comes while the last one still stores joins it.
       storing ??= storeSetAside().finally(() => {
         storing = undefined;
       });
-      await storing;
+      await storing.catch((error: unknown) => failures.push(error));
+      if (failures.length === 1) throw failures[0];
+      if (failures.length > 1) throw new AggregateError(failures, 'setting the intake journals aside failed, and storing those set aside before failed');
     },
     stop: async () => {
       await intake.stop();

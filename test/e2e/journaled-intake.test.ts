@@ -1,10 +1,12 @@
 import { expect } from 'chai';
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { access, readdir, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { FileIntakeJournal } from '../../src/adapters/intake/file-intake-journal.js';
 import { orderedTaskId } from '../../src/adapters/queue/task-ids.js';
 import { earlyIntakeFiles } from '../../src/container/early-intake-files.js';
 import { snapshotRequest } from '../../src/domain/templates/request-snapshot.js';
+import { itAsRoot } from '../support/accounts.js';
 import { recordingTriggerSetUp } from '../support/recording-trigger.js';
 import { runCli, startGateway, type GatewayProcess } from '../support/gateway-process.js';
 import { createKey, waitFor } from '../support/http.js';
@@ -17,11 +19,33 @@ import { createKey, waitFor } from '../support/http.js';
  */
 const INTAKE_STARTED = 'requests that fire triggers are made durable in the intake journal before their answer';
 
+/** A journal file holding requests to /webhook of these body ids (what a crash leaves: answered, not stored). */
+const journalHolding = async (file: string, ids: readonly string[]): Promise<void> => {
+  const journal = new FileIntakeJournal(file);
+  for (const id of ids)
+    await journal.append({
+      request: {
+        id: crypto.randomUUID(),
+        watchPath: '/webhook',
+        receivedAt: new Date(),
+        request: JSON.stringify(snapshotRequest({ id }, {}, { 'content-type': 'application/json' })),
+        triggers: ['run'],
+        runs: [{ trigger: 'run', runId: orderedTaskId() }],
+        replayOf: null,
+      },
+    });
+  await journal.close();
+};
+
 describe('e2e: webhooks answered from the running service’s journal (embedded database)', () => {
   let gateway: GatewayProcess | undefined;
+  /** A file made immutable (`chattr +i`) by a test: made mutable again after it. */
+  let immutable: string | undefined;
   afterEach(async () => {
     await gateway?.stop();
     gateway = undefined;
+    if (immutable !== undefined) execFileSync('chattr', ['-i', immutable]);
+    immutable = undefined;
   });
 
   // At debug level: the line saying the journal takes requests is a debug line.
@@ -55,20 +79,7 @@ describe('e2e: webhooks answered from the running service’s journal (embedded 
     const { env, dataDir, ran } = await setUp();
     // What a SIGKILL between the answer and the store leaves: the request in the journal only.
     const file = earlyIntakeFiles(dataDir).requests[1];
-    const journal = new FileIntakeJournal(file);
-    for (const id of ['left-1', 'left-2'])
-      await journal.append({
-        request: {
-          id: crypto.randomUUID(),
-          watchPath: '/webhook',
-          receivedAt: new Date(),
-          request: JSON.stringify(snapshotRequest({ id }, {}, { 'content-type': 'application/json' })),
-          triggers: ['run'],
-          runs: [{ trigger: 'run', runId: orderedTaskId() }],
-          replayOf: null,
-        },
-      });
-    await journal.close();
+    await journalHolding(file, ['left-1', 'left-2']);
     gateway = await startGateway(env);
     await waitFor(async () => (await ran()).length >= 2, 30_000, 'the journal’s requests ran');
     await gateway.stop();
@@ -118,5 +129,23 @@ describe('e2e: webhooks answered from the running service’s journal (embedded 
     // Each answered one exactly once; one whose answer the kill cut off may have run too, once.
     expect(runs.filter((id) => accepted.includes(id))).to.deep.equal([...accepted].sort());
     expect(new Set(runs).size).to.equal(runs.length);
+  });
+
+  itAsRoot('stores and runs the journals set aside by an earlier start even when the current ones cannot be set aside', async () => {
+    const { env, dataDir, ran } = await setUp();
+    const files = earlyIntakeFiles(dataDir).requests;
+    // An earlier start set this journal aside, then was killed before storing it.
+    await journalHolding(join(dirname(files[0]), 'left-1-0.jsonl'), ['left-a', 'left-b']);
+    // What the killed process's intake held, in a file that can be neither linked nor renamed
+    // (immutable: as a file system that refuses both would).
+    await journalHolding(files[0], ['held-c']);
+    execFileSync('chattr', ['+i', files[0]]);
+    immutable = files[0];
+    gateway = await startGateway(env);
+    await waitFor(async () => (await ran()).length >= 2, 30_000, 'the requests set aside before ran');
+    expect(await ran()).to.deep.equal(['left-a', 'left-b']);
+    // The pass failed (said at error level), and the journal that could not be set aside is kept for the next one.
+    await gateway.logLine((line) => line.level === 50 && typeof line.msg === 'string' && line.msg.includes('intake journals'), 'the pass failed', 20_000);
+    await access(files[0]);
   });
 });

@@ -1,4 +1,4 @@
-import { type FileHandle, link, mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, link, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { Buffer } from 'node:buffer';
 import { dirname, join } from 'node:path';
 import type { InboundRequest } from '../../ports/inbound-request-store.js';
@@ -250,32 +250,72 @@ export class FileIntakeJournal implements IntakeJournal {
 const LEFT = /^left-\d+-\d+\.jsonl$/;
 let setAsideCount = 0;
 
+/** The calls of node:fs/promises whose failures a journal meets (test seam: a file system without hard links). */
+export interface JournalFs {
+  readonly open: typeof open;
+  readonly link: typeof link;
+  readonly rename: typeof rename;
+}
+
+const NODE_FS: JournalFs = { open, link, rename };
+
+/** What link() fails with where the file system has no hard links (SMB/CIFS, vfat/exFAT, some FUSE mounts). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+const codeOf = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
+
 /**
  * Moves the journal file's entries out of its way, when it holds any: renamed to
  * `left-<time>-<n>.jsonl` in its directory (linked there, then unlinked here: made durable with
  * the directory by the next `open` of a journal there), so that the journal starts empty at once while what it
  * held is stored from the renamed file (leftJournals). Close the journal first.
  */
-export const setAsideJournal = async (file: string): Promise<void> => {
+export const setAsideJournal = async (file: string, fs: JournalFs = NODE_FS): Promise<void> => {
   try {
     if ((await stat(file)).size === 0) return;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if (codeOf(error) === 'ENOENT') return;
     throw error;
   }
+  const target = (): string => join(dirname(file), `left-${Date.now()}-${setAsideCount++}.jsonl`);
   // A link never replaces a file of that name (rename would: a clock set back could name an
   // earlier set-aside file not stored yet); the journal's name goes once the link is made. A crash
   // between the two leaves both names: the entries are stored twice over, each once (by id).
   for (;;) {
-    const target = join(dirname(file), `left-${Date.now()}-${setAsideCount++}.jsonl`);
+    const name = target();
+    let linked: boolean;
     try {
-      await link(file, target);
-      break;
+      await fs.link(file, name);
+      linked = true;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const code = codeOf(error);
+      if (code === 'EEXIST') continue;
+      if (code === undefined || !NO_HARD_LINKS.has(code)) throw error;
+      linked = false;
+    }
+    if (!linked) break;
+    await unlink(file);
+    return;
+  }
+  // No hard links here: the name is taken first by creating an empty file (which never replaces
+  // one of that name), then the journal is renamed over that empty file. A crash between the two
+  // leaves an empty set-aside file, stored as nothing and removed.
+  for (;;) {
+    const name = target();
+    try {
+      await (await fs.open(name, 'wx', 0o600)).close();
+    } catch (error) {
+      if (codeOf(error) === 'EEXIST') continue;
+      throw error;
+    }
+    try {
+      await fs.rename(file, name);
+      return;
+    } catch (error) {
+      await unlink(name).catch(() => undefined);
+      throw error;
     }
   }
-  await unlink(file);
 };
 
 /** The journals set aside in `dir` and not stored yet, oldest first. */

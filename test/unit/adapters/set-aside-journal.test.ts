@@ -1,9 +1,21 @@
 import { expect } from 'chai';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileIntakeJournal, leftJournals, setAsideJournal } from '../../../src/adapters/intake/file-intake-journal.js';
+import { FileIntakeJournal, type JournalFs, leftJournals, setAsideJournal } from '../../../src/adapters/intake/file-intake-journal.js';
 import { journaled } from '../../contract/intake-journal.contract.js';
+
+/** A file system without hard links (SMB/CIFS, vfat/exFAT, some FUSE mounts): link() refused with `code`. */
+const noHardLinks = (code: string, renameFails?: Error): JournalFs => ({
+  open,
+  link: async () => {
+    throw Object.assign(new Error(`${code}: operation not permitted, link`), { code });
+  },
+  rename: async (from, to) => {
+    if (renameFails !== undefined) throw renameFails;
+    await rename(from, to);
+  },
+});
 
 describe('intake journals set aside (renamed) to be stored while the journal takes requests again', () => {
   let dir: string;
@@ -52,5 +64,52 @@ describe('intake journals set aside (renamed) to be stored while the journal tak
     for (const name of ['left-20-0.jsonl', 'left-3-1.jsonl', 'left-3-0.jsonl', 'journal.jsonl', 'left-x-1.jsonl']) await writeFile(join(dir, name), '');
     expect((await leftJournals(dir)).map((file) => file.slice(dir.length + 1))).to.deep.equal(['left-3-0.jsonl', 'left-3-1.jsonl', 'left-20-0.jsonl']);
     expect(await leftJournals(join(dir, 'none'))).to.deep.equal([]);
+  });
+
+  for (const code of ['EPERM', 'EOPNOTSUPP', 'ENOTSUP', 'ENOSYS'])
+    it(`where hard links are refused (${code}), renames the journal over a name it reserved first: never over a set-aside file not stored yet`, async () => {
+      const file = join(dir, 'requests-1.jsonl');
+      const journal = new FileIntakeJournal(file);
+      const now = Date.now();
+      for (let t = now - 10; t <= now + 300; t += 1) for (let n = 0; n < 3; n++) await writeFile(join(dir, `left-${t}-${n}.jsonl`), 'kept\n');
+      await journal.append(journaled(1));
+      await journal.append(journaled(2));
+      await journal.close();
+      await setAsideJournal(file, noHardLinks(code));
+      const left = await leftJournals(dir);
+      const texts = await Promise.all(left.map((name) => readFile(name, 'utf8')));
+      expect(texts.filter((text) => text === 'kept\n')).to.have.length(311 * 3);
+      const moved = left.filter((_, i) => texts[i] !== 'kept\n');
+      expect(moved).to.have.length(1);
+      expect((await new FileIntakeJournal(moved[0]).read()).entries).to.deep.equal([journaled(1), journaled(2)]);
+      // The journal starts empty and takes entries.
+      await journal.open();
+      await journal.append(journaled(3));
+      expect((await journal.read()).entries).to.deep.equal([journaled(3)]);
+      await journal.close();
+    });
+
+  it('where neither a link nor a rename works, fails and leaves the journal and the directory as they were', async () => {
+    const file = join(dir, 'requests-1.jsonl');
+    const journal = new FileIntakeJournal(file);
+    await journal.append(journaled(1));
+    await journal.close();
+    const refused = Object.assign(new Error('EPERM: operation not permitted, rename'), { code: 'EPERM' });
+    let failure: unknown;
+    await setAsideJournal(file, noHardLinks('EPERM', refused)).catch((error: unknown) => (failure = error));
+    expect(failure).to.equal(refused);
+    expect(await readdir(dir)).to.deep.equal(['requests-1.jsonl']);
+    expect((await journal.read()).entries).to.deep.equal([journaled(1)]);
+  });
+
+  it('a link refused for another reason fails the set-aside, the journal kept', async () => {
+    const file = join(dir, 'requests-1.jsonl');
+    const journal = new FileIntakeJournal(file);
+    await journal.append(journaled(1));
+    await journal.close();
+    let code: string | undefined;
+    await setAsideJournal(file, noHardLinks('EIO')).catch((error: NodeJS.ErrnoException) => (code = error.code));
+    expect(code).to.equal('EIO');
+    expect(await readdir(dir)).to.deep.equal(['requests-1.jsonl']);
   });
 });
