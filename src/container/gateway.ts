@@ -1,4 +1,3 @@
-import { unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Container } from 'inversify';
 import type { Logger as Pino } from 'pino';
@@ -29,7 +28,7 @@ import { startRetentionSchedule } from './retention-schedule.js';
 import { StartupError } from './startup-error.js';
 import { TOKENS } from './tokens.js';
 import { channelCredentialHeaders } from './channels/index.js';
-import { FileIntakeJournal, leftJournals, setAsideJournal } from '../adapters/intake/file-intake-journal.js';
+import { FileIntakeJournal, leftJournals, setAsideJournal, storeLeftJournals } from '../adapters/intake/file-intake-journal.js';
 import { ImportEarlyIntake } from '../application/triggers/import-early-intake.js';
 import { SnapshottedKeyRepository } from '../application/auth/snapshotted-key-repository.js';
 import { clearStartingMark, earlyIntakeFiles } from './early-intake-files.js';
@@ -231,14 +230,15 @@ export class Gateway {
             .catch((error: unknown) =>
               logger.error({ err: error }, 'storing the requests taken in while the database opened failed; tried again in 5 minutes'),
             ),
-          startIntake
-            .start()
-            .catch((error: unknown) =>
-              logger.error(
-                { err: error },
-                'storing the requests of the intake journals failed: requests are stored in the database before their answer; tried again in 5 minutes',
-              ),
+          startIntake.start().catch((error: unknown) =>
+            logger.error(
+              { err: error },
+              // What still works: the intake may take requests while only set-aside journals failed to be stored.
+              startIntake.taking()
+                ? 'storing the intake journals set aside failed (they are kept): requests are still made durable in the intake journal before their answer; tried again in 5 minutes'
+                : 'setting the intake journals aside or storing them failed: requests are stored in the database before their answer until a pass succeeds; tried again in 5 minutes',
             ),
+          ),
           requeueJobs.execute().catch((error: unknown) => logger.warn({ err: error }, 'looking for jobs without their task failed')),
           requeueNotices.execute().catch((error: unknown) => logger.warn({ err: error }, 'looking for chat jobs without their notice failed')),
         ]);
@@ -426,6 +426,7 @@ const earlyIntakeImport = async (
  * it take requests once what its journals hold is stored (requests answered before a stop, a crash
  * or a failed store, each once, by id); it does nothing while the intake takes requests, or where
  * there is none (PostgreSQL). `stop` stops it and closes its journals (a start that failed later).
+ * `taking`: whether the intake takes requests.
  */
 const journaledIntakeStart = async (
   config: AppConfig,
@@ -433,10 +434,10 @@ const journaledIntakeStart = async (
   keys: KeyRepository,
   dispatch: DispatchTriggerRuns,
   logger: Logger,
-): Promise<{ readonly start: () => Promise<void>; readonly stop: () => Promise<void> }> => {
+): Promise<{ readonly start: () => Promise<void>; readonly stop: () => Promise<void>; readonly taking: () => boolean }> => {
   const intake = await container.getAsync(TOKENS.JournaledIntake);
   const journals = await container.getAsync(TOKENS.IntakeJournals);
-  if (intake === null) return { start: async () => undefined, stop: async () => undefined };
+  if (intake === null) return { start: async () => undefined, stop: async () => undefined, taking: () => false };
   const crypto = await container.getAsync(TOKENS.ApiKeyCrypto);
   const store = await container.getAsync(TOKENS.InboundRequestStore);
   const headroom = await container.getAsync(TOKENS.Headroom);
@@ -450,18 +451,15 @@ const journaledIntakeStart = async (
     }
     for (const journal of journals) await journal.open();
   };
-  // Each set-aside journal stored, then removed; one that fails stays for the next pass or start.
-  const storeSetAside = async (): Promise<void> => {
-    for (const file of await leftJournals(dirname(files[0]))) {
-      const journal = new FileIntakeJournal(file);
-      try {
-        await new ImportEarlyIntake(journal, keys, crypto, store, dispatch, logger, 'answered before they could be stored', headroom).execute();
-      } finally {
-        await journal.close();
-      }
-      await unlink(file);
-    }
-  };
+  // Each set-aside journal stored, then removed; one that fails stays for the next pass or start,
+  // and the others are still stored.
+  const storeSetAside = (): Promise<void> =>
+    storeLeftJournals(
+      dirname(files[0]),
+      (journal) => new ImportEarlyIntake(journal, keys, crypto, store, dispatch, logger, 'answered before they could be stored', headroom).execute(),
+      (file, error) =>
+        logger.error({ err: error, file }, 'storing the requests of a set-aside intake journal failed: the file is kept, tried again by the next pass'),
+    );
   let storing: Promise<void> | undefined;
   return {
     start: async () => {
@@ -481,6 +479,7 @@ const journaledIntakeStart = async (
       await intake.stop();
       for (const journal of journals) await journal.close();
     },
+    taking: () => intake.taking,
   };
 };
 

@@ -148,4 +148,30 @@ describe('e2e: webhooks answered from the running service’s journal (embedded 
     await gateway.logLine((line) => line.level === 50 && typeof line.msg === 'string' && line.msg.includes('intake journals'), 'the pass failed', 20_000);
     await access(files[0]);
   });
+
+  itAsRoot('a set-aside journal that keeps failing to be stored does not hold back those after it; the intake still takes requests', async () => {
+    const { env, dataDir, ran } = await setUp();
+    const dir = dirname(earlyIntakeFiles(dataDir).requests[0]);
+    // Two journals set aside by earlier starts; the first cannot be emptied nor removed (immutable:
+    // any lasting error on that one file, as an EIO would be).
+    const first = join(dir, 'left-1-0.jsonl');
+    await journalHolding(first, ['first-a']);
+    await journalHolding(join(dir, 'left-2-0.jsonl'), ['second-a']);
+    execFileSync('chattr', ['+i', first]);
+    immutable = first;
+    gateway = await startGateway(env);
+    const key = await createKey(env);
+    await waitFor(async () => (await ran()).includes('second-a'), 30_000, 'the second set-aside journal’s request ran');
+    // The file that failed is named, and the pass's failure says the intake still takes requests.
+    await gateway.logLine((line) => line.level === 50 && line.file === first, 'the failed file named', 20_000);
+    const pass = await gateway.logLine(
+      (line) => line.level === 50 && typeof line.msg === 'string' && line.msg.includes('intake journals'),
+      'the pass failed',
+      20_000,
+    );
+    expect(pass.msg).to.match(/^storing the intake journals set aside failed .*requests are still made durable in the intake journal/);
+    await gateway.logLine((line) => line.msg === INTAKE_STARTED, 'the journal takes requests');
+    expect(await (await post(gateway.url, key, 'after')).json()).to.deep.equal({ ok: true, triggers: ['run'] });
+    expect((await readdir(dir)).filter((name) => name.startsWith('left-'))).to.deep.equal(['left-1-0.jsonl']);
+  });
 });

@@ -334,3 +334,44 @@ export const leftJournals = async (dir: string): Promise<string[]> => {
     throw error;
   }
 };
+
+/** The set-aside journals that could not be stored by a pass (storeLeftJournals): each stays for the next pass or start. */
+export class LeftJournalsNotStored extends AggregateError {
+  constructor(
+    readonly files: readonly string[],
+    errors: readonly unknown[],
+  ) {
+    super(errors, `${files.length} set-aside intake journal(s) could not be stored: ${files.join(', ')}`);
+  }
+}
+
+/**
+ * Stores each journal set aside in `dir` (`store`, given the journal), oldest first, and removes
+ * its file once stored. One that fails stays for the next pass or start (told to `failed` with
+ * its file), and those after it are still tried; rejects at the end (LeftJournalsNotStored) when
+ * any failed, so that the pass is tried again.
+ */
+export const storeLeftJournals = async (
+  dir: string,
+  store: (journal: FileIntakeJournal) => Promise<unknown>,
+  failed: (file: string, error: unknown) => void,
+): Promise<void> => {
+  const files: string[] = [];
+  const errors: unknown[] = [];
+  for (const file of await leftJournals(dir)) {
+    const journal = new FileIntakeJournal(file);
+    try {
+      try {
+        await store(journal);
+      } finally {
+        await journal.close();
+      }
+      await unlink(file);
+    } catch (error) {
+      files.push(file);
+      errors.push(error);
+      failed(file, error);
+    }
+  }
+  if (errors.length > 0) throw new LeftJournalsNotStored(files, errors);
+};

@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import { mkdtemp, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileIntakeJournal, type JournalFs, leftJournals, setAsideJournal } from '../../../src/adapters/intake/file-intake-journal.js';
+import {
+  FileIntakeJournal,
+  type JournalFs,
+  LeftJournalsNotStored,
+  leftJournals,
+  setAsideJournal,
+  storeLeftJournals,
+} from '../../../src/adapters/intake/file-intake-journal.js';
 import { journaled } from '../../contract/intake-journal.contract.js';
 
 /** A file system without hard links (SMB/CIFS, vfat/exFAT, some FUSE mounts): link() refused with `code`. */
@@ -111,5 +118,42 @@ describe('intake journals set aside (renamed) to be stored while the journal tak
     await setAsideJournal(file, noHardLinks('EIO')).catch((error: NodeJS.ErrnoException) => (code = error.code));
     expect(code).to.equal('EIO');
     expect(await readdir(dir)).to.deep.equal(['requests-1.jsonl']);
+  });
+
+  it('stores every set-aside journal it can, though one before them fails each time: that one is kept, named, and the pass fails', async () => {
+    const names = ['left-1-0.jsonl', 'left-2-0.jsonl', 'left-3-0.jsonl'];
+    for (const [i, name] of names.entries()) {
+      const journal = new FileIntakeJournal(join(dir, name));
+      await journal.append(journaled(i + 1));
+      await journal.close();
+    }
+    const stored: unknown[] = [];
+    const failed: string[] = [];
+    const broken = new Error('EIO: i/o error, read');
+    let failure: unknown;
+    await storeLeftJournals(
+      dir,
+      async (journal) => {
+        const { entries } = await journal.read();
+        if (entries[0].request.id === journaled(1).request.id) throw broken;
+        stored.push(...entries);
+      },
+      (file, error) => failed.push(`${file.slice(dir.length + 1)}: ${(error as Error).message}`),
+    ).catch((error: unknown) => (failure = error));
+    expect(stored).to.deep.equal([journaled(2), journaled(3)]);
+    expect(failed).to.deep.equal(['left-1-0.jsonl: EIO: i/o error, read']);
+    expect(failure).to.be.instanceOf(LeftJournalsNotStored);
+    expect((failure as LeftJournalsNotStored).files).to.deep.equal([join(dir, 'left-1-0.jsonl')]);
+    expect((failure as LeftJournalsNotStored).errors).to.deep.equal([broken]);
+    // The one that failed waits for the next pass; the others are removed.
+    expect(await readdir(dir)).to.deep.equal(['left-1-0.jsonl']);
+    // The next pass, once it can: stored, removed, and the pass succeeds.
+    await storeLeftJournals(
+      dir,
+      async (journal) => void stored.push(...(await journal.read()).entries),
+      () => expect.fail('nothing fails'),
+    );
+    expect(stored).to.deep.equal([journaled(2), journaled(3), journaled(1)]);
+    expect(await readdir(dir)).to.deep.equal([]);
   });
 });
