@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { appendFile, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileIntakeJournal, JournalFull } from '../../src/adapters/intake/file-intake-journal.js';
+import { fillingDisk } from '../fakes/filling-disk.js';
 import { InMemoryIntakeJournal } from '../fakes/in-memory-intake-journal.js';
 import { tempDir } from '../support/gateway-process.js';
 import { describeIntakeJournalContract, journaled } from './intake-journal.contract.js';
@@ -94,5 +95,30 @@ describe('FileIntakeJournal', () => {
     let refused = false;
     await journal.append(journaled(2)).catch(() => (refused = true));
     expect(refused).to.equal(true);
+  });
+
+  it('after a write the disk refused (ENOSPC), takes nothing more; closed and opened again once there is room, appends again', async () => {
+    const file = join(await tempDir('intake-journal-enospc'), 'journal.jsonl');
+    const disk = fillingDisk();
+    const journal = new FileIntakeJournal(file, undefined, disk.fs);
+    await journal.open();
+    await journal.append(journaled(1));
+    disk.full = true;
+    let code: string | undefined;
+    await journal.append(journaled(2)).catch((error: NodeJS.ErrnoException) => (code = error.code));
+    expect(code).to.equal('ENOSPC');
+    expect(journal.hasRoom(0)).to.equal(false);
+    // Room again: the file's state is unknown, nothing more is taken from it while it is open.
+    disk.full = false;
+    let refused = false;
+    await journal.append(journaled(3)).catch(() => (refused = true));
+    expect(refused).to.equal(true);
+    // Closed (the service sets the file aside then) and opened: a new start.
+    await journal.close();
+    await journal.open();
+    expect(journal.hasRoom(0)).to.equal(true);
+    await journal.append(journaled(4));
+    expect((await journal.read()).entries).to.deep.equal([journaled(1), journaled(4)]);
+    await journal.close();
   });
 });

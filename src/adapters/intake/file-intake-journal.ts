@@ -20,6 +20,15 @@ interface Pending {
   readonly reject: (error: unknown) => void;
 }
 
+/** The calls of node:fs/promises whose failures a journal meets (test seam: a file system without hard links, a full disk). */
+export interface JournalFs {
+  readonly open: typeof open;
+  readonly link: typeof link;
+  readonly rename: typeof rename;
+}
+
+const NODE_FS: JournalFs = { open, link, rename };
+
 /** An append that would take the journal past its largest size: nothing was written. */
 export class JournalFull extends Error {
   constructor(maxBytes: number) {
@@ -112,7 +121,9 @@ const entryOf = (line: string): JournaledRequest | undefined => {
  * `read` leaves such a line out too. A write or flush that fails rejects the appends it carried —
  * and every later one: the batch is cut off again where it can be, but after a failed flush the
  * file's state is unknown (PostgreSQL stops on such a failure for the same reason), so nothing
- * more is acknowledged from it. The file never grows past `maxBytes` (`hasRoom`).
+ * more is acknowledged from it until it is closed: opened again, it appends anew (the service sets
+ * the failed file aside in between, so that it appends to a new file). The file never grows past
+ * `maxBytes` (`hasRoom`).
  */
 export class FileIntakeJournal implements IntakeJournal {
   #handle: Promise<FileHandle> | undefined;
@@ -127,6 +138,7 @@ export class FileIntakeJournal implements IntakeJournal {
   constructor(
     private readonly file: string,
     private readonly maxBytes = JOURNAL_MAX_BYTES,
+    private readonly fs: Pick<JournalFs, 'open'> = NODE_FS,
   ) {}
 
   /** Whether an entry of about `bytes` fits now (the file opened by `open`, its size counted). */
@@ -182,11 +194,12 @@ export class FileIntakeJournal implements IntakeJournal {
     this.#bytes = 0;
   }
 
-  /** Closes the file (appends under way are finished first). */
+  /** Closes the file (appends under way are finished first); a failed journal is failed no more once closed. */
   async close(): Promise<void> {
     await this.#settled();
     const handle = this.#handle;
     this.#handle = undefined;
+    this.#failed = undefined;
     if (handle !== undefined) await (await handle).close();
   }
 
@@ -197,7 +210,7 @@ export class FileIntakeJournal implements IntakeJournal {
   #open(): Promise<FileHandle> {
     this.#handle ??= (async () => {
       await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-      const handle = await open(this.file, 'a+', 0o600);
+      const handle = await this.fs.open(this.file, 'a+', 0o600);
       try {
         // A file created now must not vanish with the directory's unflushed state.
         await syncDirectory(dirname(this.file));
@@ -249,15 +262,6 @@ export class FileIntakeJournal implements IntakeJournal {
 /** Where journals set aside wait to be stored (setAsideJournal): `left-<time>-<n>.jsonl` beside them. */
 const LEFT = /^left-\d+-\d+\.jsonl$/;
 let setAsideCount = 0;
-
-/** The calls of node:fs/promises whose failures a journal meets (test seam: a file system without hard links). */
-export interface JournalFs {
-  readonly open: typeof open;
-  readonly link: typeof link;
-  readonly rename: typeof rename;
-}
-
-const NODE_FS: JournalFs = { open, link, rename };
 
 /** What link() fails with where the file system has no hard links (SMB/CIFS, vfat/exFAT, some FUSE mounts). */
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);

@@ -31,7 +31,10 @@ const lineBytes = (request: InboundRequest): number => 3 * request.request.lengt
  *
  * It takes a request only while it is resumed and the journal has room; FireTriggers stores one
  * it does not take in the database, as before. When storing fails, it takes no more until
- * `resume` has stored what the journals hold (the service tries at every background pass).
+ * `resume` has stored what the journals hold (the service tries at every background pass). When
+ * a journal fails (a write or flush refused: a full disk), it takes no more either, while what it
+ * took is still stored, until `resume` has the journals set aside and opened anew (the service
+ * does so at its next background pass).
  */
 export class JournaledIntake {
   #active: Segment;
@@ -103,11 +106,19 @@ export class JournaledIntake {
     try {
       await appended;
     } catch (error) {
-      // Full (room taken meanwhile) or failed: a failed journal has no room any more, so later
-      // requests go to the database at once. Said once.
-      if (!segment.journal.hasRoom(0) && !this.#warned) {
-        this.#warned = true;
-        this.logger.warn({ err: error }, 'the intake journal failed: requests are stored in the database before their answer');
+      // Full (room taken meanwhile) or failed: a failed journal has no room any more. Then it
+      // takes nothing until the next `resume` (which sets the journals aside and opens them anew),
+      // so that a moment of full disk does not keep the journal off for good; what was taken
+      // before is still stored. Said once.
+      if (!segment.journal.hasRoom(0)) {
+        this.#taking = false;
+        if (!this.#warned) {
+          this.#warned = true;
+          this.logger.warn(
+            { err: error },
+            'the intake journal failed: requests are stored in the database before their answer until the next background pass opens the journals anew',
+          );
+        }
       }
       return false;
     } finally {

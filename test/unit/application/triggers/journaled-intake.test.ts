@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { join } from 'node:path';
+import { FileIntakeJournal, setAsideJournal } from '../../../../src/adapters/intake/file-intake-journal.js';
 import { NodeApiKeyCrypto } from '../../../../src/adapters/crypto/node-api-key-crypto.js';
 import { DispatchTriggerRuns, type TriggerRunTask } from '../../../../src/application/triggers/dispatch-trigger-runs.js';
 import { FireTriggers } from '../../../../src/application/triggers/fire-triggers.js';
@@ -9,6 +11,7 @@ import { snapshotRequest } from '../../../../src/domain/templates/request-snapsh
 import type { Trigger } from '../../../../src/domain/triggers/trigger.js';
 import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
 import type { InboundRequest } from '../../../../src/ports/inbound-request-store.js';
+import { fillingDisk } from '../../../fakes/filling-disk.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
 import { InMemoryInboundRequestStore } from '../../../fakes/in-memory-inbound-request-store.js';
 import { InMemoryIntakeJournal } from '../../../fakes/in-memory-intake-journal.js';
@@ -17,6 +20,7 @@ import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
 import { InMemoryTriggerLanes } from '../../../fakes/in-memory-trigger-lanes.js';
 import { RecordingLogger } from '../../../fakes/recording-logger.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
+import { tempDir } from '../../../support/gateway-process.js';
 
 const triggersOf = (raw: unknown[]): Trigger[] => {
   const { triggers, problems } = validateTriggers(raw, 'TRIGGERS.json', triggerCatalog());
@@ -44,6 +48,17 @@ class HeldStore extends InMemoryInboundRequestStore {
 }
 
 const request = (id: string) => snapshotRequest({ id }, {}, { 'content-type': 'application/json' });
+
+/** A request to /webhook as FireTriggers hands it to the intake. */
+const requestOf = (id: string): InboundRequest => ({
+  id: crypto.randomUUID(),
+  watchPath: '/webhook',
+  receivedAt: new Date(),
+  request: JSON.stringify(request(id)),
+  triggers: ['run'],
+  runs: [{ trigger: 'run', runId: crypto.randomUUID() }],
+  replayOf: null,
+});
 
 const make = () => {
   const requests = new HeldStore();
@@ -271,5 +286,63 @@ describe('JournaledIntake: requests made durable in a journal, stored in the dat
     expect(requests.requests.size).to.equal(2);
     expect(journals.map((journal) => journal.entries.length)).to.deep.equal([0, 0]);
     expect(journals[1].clears).to.equal(0);
+  });
+
+  it('a moment of full disk (a journal write refused) stores before the answer until the next pass, which takes requests into the journal again', async () => {
+    const requests = new InMemoryInboundRequestStore();
+    const logger = new RecordingLogger();
+    const queue = new InMemoryTaskQueue();
+    const dispatch = new DispatchTriggerRuns(TRIGGERS, requests, queue, new InMemoryTriggerLanes(), new FixedClock(), logger);
+    const dir = join(await tempDir('journaled-intake-enospc'), 'intake');
+    const disk = fillingDisk();
+    const files = [join(dir, 'requests-1.jsonl'), join(dir, 'requests-2.jsonl')] as const;
+    const journals: [FileIntakeJournal, FileIntakeJournal] = [
+      new FileIntakeJournal(files[0], undefined, disk.fs),
+      new FileIntakeJournal(files[1], undefined, disk.fs),
+    ];
+    const intake = new JournaledIntake(journals, requests, dispatch, logger);
+    const fire = new FireTriggers(
+      TRIGGERS,
+      requests,
+      queue,
+      new SequentialIds(),
+      new FixedClock(),
+      logger,
+      new InMemoryTriggerLanes(),
+      dispatch,
+      undefined,
+      intake,
+    );
+    // The service's background pass (Gateway): the journals set aside and opened anew.
+    const pass = () =>
+      intake.resume(async () => {
+        for (const [i, journal] of journals.entries()) {
+          await journal.close();
+          await setAsideJournal(files[i]);
+        }
+        for (const journal of journals) await journal.open();
+      });
+    try {
+      await pass();
+      expect(await intake.take(requestOf('before'))).to.equal(true);
+      // The disk fills up: the request is refused by the journal (FireTriggers stores it before its answer).
+      disk.full = true;
+      await fire.execute({ watchPath: '/webhook', request: request('refused') });
+      expect(intake.taking).to.equal(false);
+      expect(logger.entries.filter((entry) => entry.message.startsWith('the intake journal failed'))).to.have.length(1);
+      // Room again; until the next pass, requests are stored before their answer.
+      disk.full = false;
+      expect(await intake.take(requestOf('between'))).to.equal(false);
+      await pass();
+      expect(intake.taking).to.equal(true);
+      const later = await Promise.all(['b', 'c', 'd'].map((id) => intake.take(requestOf(id))));
+      expect(later, 'requests taken by the journal once the disk has room again').to.deep.equal([true, true, true]);
+      await intake.imported();
+      // Each request stored once: the one taken before the failure too, without waiting for a pass.
+      expect([...requests.requests.values()].map((stored) => JSON.parse(stored.request).body.id).sort()).to.deep.equal(['b', 'before', 'c', 'd', 'refused']);
+    } finally {
+      await intake.stop();
+      for (const journal of journals) await journal.close();
+    }
   });
 });
