@@ -64,6 +64,8 @@ export class Gateway {
      * for at a stop, before the database closes under it).
      */
     private readonly requeueJobs: { readonly timer: NodeJS.Timeout; readonly pass: () => Promise<unknown> },
+    /** The early intake's journal (its import's, on the embedded database): closed at a stop, after the last pass. */
+    private readonly earlyJournal: { close(): Promise<void> } | undefined,
   ) {}
 
   /**
@@ -319,6 +321,7 @@ export class Gateway {
         approvalExpiry,
         stopReloads,
         { timer: requeueTimer, pass: () => requeueing },
+        importEarly?.journal,
       );
     } catch (error) {
       // The early intake answers nothing more, and what it took in is in its journal (and
@@ -372,6 +375,7 @@ export class Gateway {
       // answered so far are queued before the queue stops.
       await (await this.container.getAsync(TOKENS.JournaledIntake))?.stop();
       for (const journal of await this.container.getAsync(TOKENS.IntakeJournals)) await journal.close();
+      await this.earlyJournal?.close();
       await (await this.container.getAsync(TOKENS.DispatchTriggerRuns)).stop();
       const runJob = await this.container.getAsync(TOKENS.RunJob);
       overdue = setTimeout(() => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FileIntakeJournal } from '../../src/adapters/intake/file-intake-journal.js';
@@ -229,5 +229,30 @@ describe('e2e: webhooks answered while the embedded database opens (early intake
     await early.journal.close();
     expect((failure as Error | undefined)?.message).to.match(/^DATA_DIR: cannot serve the admin socket/);
     expect(early.intake.admit(key, 10, 0), 'a request taken in after the start failed').to.equal(undefined);
+  });
+
+  it('a stop closes the early intake’s journal (no file handle left per start and stop in one process)', async function () {
+    this.timeout(90_000);
+    const { env, dataDir, dir } = await setUp();
+    const crypto = new NodeApiKeyCrypto();
+    await new FileKeyDigestSnapshot(earlyIntakeFiles(dataDir).keys).write([{ id: 'key-1', keyHash: crypto.digest(crypto.mint()) }]);
+    const journalFile = earlyIntakeFiles(dataDir).journal;
+    /** This process's open file handles on the early intake's journal (Linux: /proc/self/fd). */
+    const handlesOnJournal = async () => {
+      let n = 0;
+      for (const fd of await readdir('/proc/self/fd')) if ((await readlink(`/proc/self/fd/${fd}`).catch(() => '')) === journalFile) n++;
+      return n;
+    };
+    const built = (module: string) => pathToFileURL(join(ROOT, 'dist', 'container', module)).href;
+    const { beginStart: begin } = (await import(built('head-start.js'))) as typeof import('../../src/container/head-start.js');
+    const { Gateway } = (await import(built('gateway.js'))) as typeof import('../../src/container/gateway.js');
+    const config = loadConfig({ ...env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' }, dir);
+    const pino = createPino('silent');
+    const head = await begin(config, new PinoLogger(pino), pino);
+    if (head.early === undefined) throw new Error('the early intake did not start');
+    const started = await Gateway.start(config, pino, head);
+    expect(await handlesOnJournal(), 'the journal is open while the service runs').to.equal(1);
+    await started.stop();
+    expect(await handlesOnJournal(), 'handles left on the journal after the stop').to.equal(0);
   });
 });
