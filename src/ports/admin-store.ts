@@ -10,11 +10,19 @@ export interface AdminStore {
   /** Stores the password hash, replacing the one stored before. */
   setPasswordHash(hash: string): Promise<void>;
   /**
-   * Stores a session under the digest of its token.
+   * Stores a session under the digest of its token, made by a login that checked the password
+   * against `passwordHash` (the hash it read). The session counts only while that is still the
+   * stored hash (see `session`), so a login checked against a hash that a new password replaced
+   * meanwhile leaves no session that counts, in whatever order the two end. The store keeps only
+   * a digest of `passwordHash` with the session.
    * @throws when a session with that digest exists (the stored one is kept), or the store fails.
    */
-  addSession(tokenDigest: string, session: AdminSession): Promise<void>;
-  /** The session, or null when unknown or expired (`expiresAt` at or before `now`). */
+  addSession(tokenDigest: string, session: AdminSession, passwordHash: string): Promise<void>;
+  /**
+   * The session, or null when unknown, expired (`expiresAt` at or before `now`), or made with a
+   * password hash that is no longer the stored one (or when none is stored): one consistent
+   * read of the session and the stored hash.
+   */
   session(tokenDigest: string, now: Date): Promise<AdminSession | null>;
   /** Ends the session (logout). Idempotent: an unknown digest is no error. */
   removeSession(tokenDigest: string): Promise<void>;

@@ -14,6 +14,8 @@ const T0 = new Date('2026-11-20T09:00:00.250Z');
 const later = (ms: number): Date => new Date(T0.getTime() + ms);
 const digest = (name: string): string => name.padStart(64, '0');
 const HOUR = 3_600_000;
+/** The stored hash the sessions of these tests were made with (their login checked it). */
+const HASH = 'scrypt$1024$8$1$salt$current';
 
 /** The behaviour every AdminStore adapter must have. */
 export const describeAdminStoreContract = (name: string, open: () => Promise<AdminStoreHarness>): void => {
@@ -45,8 +47,9 @@ export const describeAdminStoreContract = (name: string, open: () => Promise<Adm
     });
 
     it('finds a session by its digest until it expires, with its fields', async () => {
+      await store.setPasswordHash(HASH);
       const session = { csrfToken: 'csrf-token-1', expiresAt: later(12 * HOUR) };
-      await store.addSession(digest('a'), session);
+      await store.addSession(digest('a'), session, HASH);
       expect(await store.session(digest('a'), T0)).to.deep.equal(session);
       expect(await store.session(digest('a'), later(12 * HOUR - 1))).to.deep.equal(session);
       expect(await store.session(digest('a'), later(12 * HOUR))).to.equal(null);
@@ -54,15 +57,17 @@ export const describeAdminStoreContract = (name: string, open: () => Promise<Adm
     });
 
     it('finds no session for an unknown digest', async () => {
-      await store.addSession(digest('a'), { csrfToken: 'c', expiresAt: later(HOUR) });
+      await store.setPasswordHash(HASH);
+      await store.addSession(digest('a'), { csrfToken: 'c', expiresAt: later(HOUR) }, HASH);
       expect(await store.session(digest('b'), T0)).to.equal(null);
       expect(await store.session("' or 1=1 --", T0)).to.equal(null);
     });
 
     it('refuses a second session with the same digest, keeping the first', async () => {
+      await store.setPasswordHash(HASH);
       const first = { csrfToken: 'first', expiresAt: later(HOUR) };
-      await store.addSession(digest('a'), first);
-      const error = await store.addSession(digest('a'), { csrfToken: 'second', expiresAt: later(2 * HOUR) }).then(
+      await store.addSession(digest('a'), first, HASH);
+      const error = await store.addSession(digest('a'), { csrfToken: 'second', expiresAt: later(2 * HOUR) }, HASH).then(
         () => undefined,
         (e: unknown) => e ?? new Error(),
       );
@@ -71,8 +76,9 @@ export const describeAdminStoreContract = (name: string, open: () => Promise<Adm
     });
 
     it('ends one session (logout) and ignores an unknown digest', async () => {
-      await store.addSession(digest('a'), { csrfToken: 'a', expiresAt: later(HOUR) });
-      await store.addSession(digest('b'), { csrfToken: 'b', expiresAt: later(HOUR) });
+      await store.setPasswordHash(HASH);
+      await store.addSession(digest('a'), { csrfToken: 'a', expiresAt: later(HOUR) }, HASH);
+      await store.addSession(digest('b'), { csrfToken: 'b', expiresAt: later(HOUR) }, HASH);
       await store.removeSession(digest('a'));
       await store.removeSession(digest('nobody'));
       expect(await store.session(digest('a'), T0)).to.equal(null);
@@ -80,11 +86,12 @@ export const describeAdminStoreContract = (name: string, open: () => Promise<Adm
     });
 
     it('deletes expired sessions in bounded batches, the longest expired first, keeping live ones', async () => {
+      await store.setPasswordHash(HASH);
       const session = (csrfToken: string, expiresAt: Date) => ({ csrfToken, expiresAt });
-      await store.addSession(digest('live'), session('live', later(HOUR)));
-      await store.addSession(digest('edge'), session('edge', T0));
-      await store.addSession(digest('old2'), session('old2', later(-2 * HOUR)));
-      await store.addSession(digest('old3'), session('old3', later(-3 * HOUR)));
+      await store.addSession(digest('live'), session('live', later(HOUR)), HASH);
+      await store.addSession(digest('edge'), session('edge', T0), HASH);
+      await store.addSession(digest('old2'), session('old2', later(-2 * HOUR)), HASH);
+      await store.addSession(digest('old3'), session('old3', later(-3 * HOUR)), HASH);
       expect(await store.deleteExpiredSessions(T0, 2)).to.equal(2);
       // Seen from before they expired: the two longest expired are gone, the one that expired just now is not yet.
       const before = later(-4 * HOUR);
@@ -99,12 +106,45 @@ export const describeAdminStoreContract = (name: string, open: () => Promise<Adm
 
     it('ends every session at once, on every replica', async () => {
       const other = harness.replica ?? store;
-      await store.addSession(digest('a'), { csrfToken: 'a', expiresAt: later(HOUR) });
-      await other.addSession(digest('b'), { csrfToken: 'b', expiresAt: later(HOUR) });
+      await store.setPasswordHash(HASH);
+      await store.addSession(digest('a'), { csrfToken: 'a', expiresAt: later(HOUR) }, HASH);
+      await other.addSession(digest('b'), { csrfToken: 'b', expiresAt: later(HOUR) }, HASH);
       expect(await other.session(digest('a'), T0)).not.to.equal(null);
       await other.removeAllSessions();
       expect(await store.session(digest('a'), T0)).to.equal(null);
       expect(await store.session(digest('b'), T0)).to.equal(null);
+    });
+
+    it('finds a session only while the password hash its login checked is the stored one, on every replica', async () => {
+      const other = harness.replica ?? store;
+      const session = { csrfToken: 'a', expiresAt: later(HOUR) };
+      await store.setPasswordHash(HASH);
+      await store.addSession(digest('a'), session, HASH);
+      expect(await other.session(digest('a'), T0)).to.deep.equal(session);
+      // A new password (here set by another replica) ends it, even before every session is removed.
+      await other.setPasswordHash('scrypt$1024$8$1$salt$new');
+      expect(await store.session(digest('a'), T0)).to.equal(null);
+      expect(await other.session(digest('a'), T0)).to.equal(null);
+    });
+
+    it('never finds a session made by a login that checked a hash already replaced (a password change during its check)', async () => {
+      const other = harness.replica ?? store;
+      await store.setPasswordHash(HASH);
+      // The login read HASH and began its check; meanwhile the password changed and every session was removed.
+      await other.setPasswordHash('scrypt$1024$8$1$salt$new');
+      await other.removeAllSessions();
+      // Its check ends and it adds its session: it must not count.
+      await store.addSession(digest('late'), { csrfToken: 'late', expiresAt: later(HOUR) }, HASH);
+      expect(await store.session(digest('late'), T0)).to.equal(null);
+      expect(await other.session(digest('late'), T0)).to.equal(null);
+      // A session made with the new hash counts.
+      await store.addSession(digest('new'), { csrfToken: 'new', expiresAt: later(HOUR) }, 'scrypt$1024$8$1$salt$new');
+      expect(await store.session(digest('new'), T0)).to.deep.equal({ csrfToken: 'new', expiresAt: later(HOUR) });
+    });
+
+    it('finds no session while no password hash is stored', async () => {
+      await store.addSession(digest('a'), { csrfToken: 'a', expiresAt: later(HOUR) }, HASH);
+      expect(await store.session(digest('a'), T0)).to.equal(null);
     });
   });
 };

@@ -107,7 +107,11 @@ export class AdminAuthentication {
     return setUp;
   }
 
-  /** Sets (or replaces) the password; every open session ends. */
+  /**
+   * Sets (or replaces) the password; every open session ends: a session counts only while the
+   * hash its login checked is stored (AdminStore.session), which also covers a login whose check
+   * was under way meanwhile. The sessions are also removed.
+   */
   async setPassword(password: string): Promise<void> {
     checkNewPassword(password);
     await this.store.setPasswordHash(await this.hasher.hash(password));
@@ -124,14 +128,16 @@ export class AdminAuthentication {
     const clientKey = this.crypto.digest(loginClientOf(client));
     await this.#limit.admit(clientKey, now);
     let release: (() => void) | undefined;
+    let stored: string;
     try {
       release = await this.#slots.acquire(loginNetworkOf(client));
       if (release === undefined) throw new LoginBusy();
       await this.#limit.count(clientKey, now);
-      const stored = await this.store.passwordHash();
-      if (stored === undefined || !(await this.hasher.verify(password, stored))) {
+      const hash = await this.store.passwordHash();
+      if (hash === undefined || !(await this.hasher.verify(password, hash))) {
         throw new DomainError('unauthorized', 'Wrong password');
       }
+      stored = hash;
     } finally {
       release?.();
       this.#limit.settle(clientKey);
@@ -142,7 +148,9 @@ export class AdminAuthentication {
     const session: AdminSession = { csrfToken: this.ids.next(), expiresAt: new Date(now.getTime() + SESSION_HOURS * 3_600_000) };
     const digest = this.crypto.digest(token);
     this.#absent.delete(digest);
-    await this.store.addSession(digest, session);
+    // Tied to the hash the password was checked against: should a new password have replaced it
+    // while this login was checked (after setPassword ended every session), the session never counts.
+    await this.store.addSession(digest, session, stored);
     return { token, session };
   }
 

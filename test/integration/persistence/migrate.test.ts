@@ -7,6 +7,7 @@ import { createScratchDatabase, postgres, type ScratchDatabase } from '../../sup
 import { sql } from '../../support/databases.js';
 import { MikroOrmJobRepository } from '../../../src/adapters/persistence/mikro-orm-job-repository.js';
 import { MikroOrmScheduleRunRepository } from '../../../src/adapters/persistence/mikro-orm-schedule-run-repository.js';
+import { MikroOrmAdminStore } from '../../../src/adapters/persistence/mikro-orm-admin-store.js';
 
 const logger = new PinoLogger(createPino('silent'));
 const ALL = MIGRATIONS.map((migration) => migration.name);
@@ -14,6 +15,7 @@ const ALL = MIGRATIONS.map((migration) => migration.name);
 const ADMIN = 'Migration20261123040000_admin';
 const NOTICE_QUEUED = 'Migration20261130000000_jobs_notice_queued';
 const FINGERPRINTS = 'Migration20261130300000_schedule_run_fingerprints';
+const SESSION_PASSWORD = 'Migration20261201000000_admin_session_password';
 
 const engines: Array<{ name: string; available: boolean; reason: string; open(): Promise<{ open(): Promise<Database>; cleanup(): Promise<void> }> }> = [
   {
@@ -113,6 +115,27 @@ for (const engine of engines) {
       const last = (await new MikroOrmScheduleRunRepository(database).lastSeen()).get('nightly');
       expect(last).to.deep.include({ status: 'succeeded', fingerprint: null });
       expect(last?.occurrence.toISOString()).to.equal('2026-03-01T03:00:00.000Z');
+    });
+
+    it('keeps the admin password and ends the sessions made before sessions recorded their password (the admin logs in again)', async () => {
+      database = await target.open();
+      await database.migrate();
+      // As if the database predated the sessions' password digests, with a session of the old version in it.
+      await sql(database, 'alter table admin_sessions drop column password_digest');
+      await sql(database, 'delete from mikro_orm_migrations where name = ?', [SESSION_PASSWORD]);
+      const hash = 'scrypt$1024$8$1$salt$kept';
+      const old = 'a'.repeat(64);
+      await sql(database, "insert into settings (key, value, updated_at) values ('admin.password', ?, now())", [hash]);
+      await sql(database, "insert into admin_sessions (token_hash, csrf_token, expires_at) values (?, 'csrf', now() + interval '1 hour')", [old]);
+      await database.close();
+      database = await target.open();
+      expect(await database.migrate()).to.deep.equal([SESSION_PASSWORD]);
+      const store = new MikroOrmAdminStore(database);
+      expect(await store.passwordHash()).to.equal(hash);
+      expect(await store.session(old, new Date())).to.equal(null);
+      const session = { csrfToken: 'new', expiresAt: new Date(Date.now() + 3_600_000) };
+      await store.addSession('b'.repeat(64), session, hash);
+      expect(await store.session('b'.repeat(64), new Date())).to.deep.equal(session);
     });
   });
 }

@@ -62,8 +62,9 @@ const describeOn = (engine: Engine): void => {
         inboundRequests: new MikroOrmInboundRequestStore(db),
         idempotencyKeys: new MikroOrmIdempotencyKeyStore(db),
       };
-      await stores.adminSessions.addSession(digest('expired'), { csrfToken: 'a', expiresAt: ago(1) });
-      await stores.adminSessions.addSession(digest('live'), { csrfToken: 'b', expiresAt: new Date(NOW.getTime() + 1000) });
+      await stores.adminSessions.setPasswordHash('scrypt$1024$8$1$salt$hash');
+      await stores.adminSessions.addSession(digest('expired'), { csrfToken: 'a', expiresAt: ago(1) }, 'scrypt$1024$8$1$salt$hash');
+      await stores.adminSessions.addSession(digest('live'), { csrfToken: 'b', expiresAt: new Date(NOW.getTime() + 1000) }, 'scrypt$1024$8$1$salt$hash');
       await stores.loginAttempts.take(digest('ended'), ago(WINDOW), WINDOW, 5);
       await stores.loginAttempts.take(digest('current'), ago(WINDOW - 1000), WINDOW, 5);
       // Rows the database dates itself are dated here by hand.

@@ -18,6 +18,7 @@ import { Migration20261130000000_jobs_notice_queued } from './Migration202611300
 import { Migration20261130100000_chat_album_items } from './Migration20261130100000_chat_album_items.js';
 import { Migration20261130200000_codehost_delivery_bodies } from './Migration20261130200000_codehost_delivery_bodies.js';
 import { Migration20261130300000_schedule_run_fingerprints } from './Migration20261130300000_schedule_run_fingerprints.js';
+import { Migration20261201000000_admin_session_password } from './Migration20261201000000_admin_session_password.js';
 
 /**
  * Every migration, oldest first. Append new ones; never edit or reorder a released one:
@@ -44,4 +45,5 @@ export const MIGRATIONS = [
   Migration20261130100000_chat_album_items,
   Migration20261130200000_codehost_delivery_bodies,
   Migration20261130300000_schedule_run_fingerprints,
+  Migration20261201000000_admin_session_password,
 ];

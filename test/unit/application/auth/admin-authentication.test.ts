@@ -187,6 +187,33 @@ describe('AdminAuthentication', () => {
     expect(await auth.session(third.token)).to.equal(null);
   });
 
+  it('leaves no session that counts from a login with the old password whose check was under way while the password changed', async () => {
+    const hasher = new HeldHasher();
+    const auth = new AdminAuthentication(
+      new InMemoryAdminStore(),
+      new InMemoryLoginAttempts(),
+      hasher,
+      new NodeApiKeyCrypto(),
+      new SequentialIds(),
+      new FixedClock(),
+      new ManualTimer(),
+    );
+    await auth.setPassword('the old, leaked password');
+    // Somebody who knows the old password logs in; the check (scrypt) is under way…
+    const login = auth.login('the old, leaked password', '198.51.100.7');
+    await hasher.started_(1);
+    // …while the admin sets a new password, which ends every session.
+    await auth.setPassword('a brand new admin password');
+    hasher.releaseAll();
+    const { token } = await login;
+    expect(await auth.session(token)).to.equal(null);
+    // A login with the new password gets a session that counts.
+    const fresh = auth.login('a brand new admin password', '192.0.2.3');
+    await hasher.started_(2);
+    hasher.releaseAll();
+    expect(await auth.session((await fresh).token)).not.to.equal(null);
+  });
+
   it('answers a cookie value not of the form it makes (64 lower-case hex digits) without asking the store', async () => {
     const { auth, store } = await setup();
     const { token } = await auth.login('correct horse battery', '192.0.2.3');

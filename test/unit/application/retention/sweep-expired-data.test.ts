@@ -53,8 +53,8 @@ describe('SweepExpiredData', () => {
 
   /** One old and one recent record of every kind, old by the policy's measure as of NOW. */
   const fill = async ({ stores }: ReturnType<typeof make>) => {
-    await stores.adminSessions.addSession('expired'.padStart(64, '0'), { csrfToken: 'a', expiresAt: ago(1) });
-    await stores.adminSessions.addSession('live'.padStart(64, '0'), { csrfToken: 'b', expiresAt: new Date(NOW.getTime() + 1) });
+    await stores.adminSessions.addSession('expired'.padStart(64, '0'), { csrfToken: 'a', expiresAt: ago(1) }, 'hash');
+    await stores.adminSessions.addSession('live'.padStart(64, '0'), { csrfToken: 'b', expiresAt: new Date(NOW.getTime() + 1) }, 'hash');
     await stores.loginAttempts.take('ended'.padStart(64, '0'), ago(15 * 60_000), 15 * 60_000, 5);
     await stores.loginAttempts.take('current'.padStart(64, '0'), ago(15 * 60_000 - 1), 15 * 60_000, 5);
     await stores.deliveries.recordFirst('telegram:update:1', 'update');
