@@ -129,6 +129,39 @@ describe('trigger filters (when)', () => {
       }
     });
 
+    it('refuses a quantifier on a group whose alternation or quantifier is nested in further groups', () => {
+      for (const pattern of [
+        '^((a|aa))*$',
+        '^(?:(?:a|aa))*$',
+        '^((a|a))+$',
+        '((a|aa))*',
+        '(?:(?:a|aa))+',
+        '(((a|a)))*',
+        '((a|aa)b?)*',
+        '((?<n>a|aa))*',
+        '((?=a|aa)b)*',
+        '((?<=a|aa)b)+',
+        '((?:a|b)c){2,}',
+        '((a|aa)){3}',
+        '(?:(?:(?:a+)))+',
+      ]) {
+        expect(checkRegex(pattern), pattern).to.be.a('string');
+      }
+      // As every other problem: file, trigger and field, so start-up and reload stop on it.
+      expect(problems({ 'body.ref': { regex: '^((a|aa))*$' } })).to.deep.equal([
+        `${FILE}: trigger #0 "deploy": when.body.ref.regex: a quantifier on a group with alternatives (like (a|ab)*) can take exponential time`,
+      ]);
+    });
+
+    it('refuses alternatives that multiply into many ways, or with two quantifiers of variable length', () => {
+      for (const pattern of ['(a|a)'.repeat(5), '(?:a|a)'.repeat(28), '^(a|b|c|d)(e|f|g|h)(i|j)$', '.*.*(a|a)x', '^a.*$|^b.*$']) {
+        expect(checkRegex(pattern), pattern).to.be.a('string');
+      }
+      expect(checkRegex('(a|a)'.repeat(5))).to.equal(
+        'at most 16 ways through the alternatives (they multiply: (a|b)(c|d) has 4), found 32 that matching may all try',
+      );
+    });
+
     it('accepts ordinary filter patterns', () => {
       for (const pattern of [
         '^refs/heads/(main|master)$',
@@ -139,6 +172,12 @@ describe('trigger filters (when)', () => {
         '[(+*]+',
         '\\u{1F600}',
         '\\p{L}+',
+        '^(feat|fix|chore)/(api|web)-.+$',
+        '^(?:push|pull_request|release|workflow_run)$',
+        '^(main|develop|release/.*)$',
+        '^((main))$',
+        '^v[0-9]+(-rc[0-9])?$',
+        '(a|a)'.repeat(4),
       ]) {
         expect(checkRegex(pattern), pattern).to.equal(undefined);
       }
