@@ -1,10 +1,18 @@
 import { readFile } from 'node:fs/promises';
+import { shownInput } from '../../domain/errors/shown-input.js';
 
-/** A configuration file read and parsed: its value, or why it could not be, or that it does not exist. */
+/** Where a value stands in a JSON document: object keys and array indexes from the top. */
+export type JsonPath = ReadonlyArray<string | number>;
+
+/**
+ * A configuration file read and parsed: its value, or why it could not be, or that it does not
+ * exist. `duplicates` are the keys written twice in one object (JSON.parse keeps the last one
+ * silently), by their path.
+ */
 export type ConfigJson =
   | { readonly kind: 'missing' }
   | { readonly kind: 'problem'; readonly problem: string }
-  | { readonly kind: 'parsed'; readonly value: unknown };
+  | { readonly kind: 'parsed'; readonly value: unknown; readonly duplicates: readonly JsonPath[] };
 
 const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
 
@@ -63,6 +71,60 @@ export const firstMisplacedToken = (text: string): number | undefined => {
   return undefined;
 };
 
+/**
+ * The keys of valid JSON `text` written a second (or further) time in the same object, by their
+ * path, in the order they come (`{"a": 1, "a": 2}` gives [["a"]]). Keys are compared as JSON.parse
+ * reads them, escapes decoded (`"en\u0061bled"` is `"enabled"`). Iterative: nesting any depth
+ * JSON.parse accepts is fine.
+ */
+export const duplicateKeys = (text: string): JsonPath[] => {
+  type Frame = { kind: 'object'; keys: Set<string>; key: string | undefined; expectKey: boolean } | { kind: 'array'; index: number };
+  const stack: Frame[] = [];
+  const found: JsonPath[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      const start = i;
+      for (i++; i < text.length && text[i] !== '"'; i += text[i] === '\\' ? 2 : 1);
+      i++;
+      const top = stack.at(-1);
+      if (top?.kind === 'object' && top.expectKey) {
+        const key = JSON.parse(text.slice(start, i)) as string;
+        if (top.keys.has(key)) found.push([...stack.slice(0, -1).map((frame) => (frame.kind === 'object' ? (frame.key as string) : frame.index)), key]);
+        top.keys.add(key);
+        top.key = key;
+        top.expectKey = false;
+      }
+      continue;
+    }
+    if (c === '{') stack.push({ kind: 'object', keys: new Set(), key: undefined, expectKey: true });
+    else if (c === '[') stack.push({ kind: 'array', index: 0 });
+    else if (c === '}' || c === ']') stack.pop();
+    else if (c === ',') {
+      const top = stack.at(-1);
+      if (top?.kind === 'object') top.expectKey = true;
+      else if (top?.kind === 'array') top.index += 1;
+    }
+    i++;
+  }
+  return found;
+};
+
+/**
+ * One line per key written twice, as the file's other problems are written: `where(index)` names
+ * the entry (`config/TRIGGERS.json: trigger #0 "deploy"`), then the field as the validators name
+ * it (`enabled`, `actions[0].approval`, `when.body.ref.regex`), then "given twice".
+ */
+export const duplicateKeyProblems = (duplicates: readonly JsonPath[], file: string, where: (index: number) => string): string[] =>
+  duplicates.map((path) => {
+    const field = path
+      .slice(typeof path[0] === 'number' ? 1 : 0)
+      .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${part}`))
+      .join('');
+    return `${typeof path[0] === 'number' ? where(path[0]) : file}: ${shownInput(field, 200)}: given twice; JSON keeps only the last one, so write each field once`;
+  });
+
 const lineAndColumn = (text: string, offset: number): string => {
   const before = text.slice(0, offset).split('\n');
   return `line ${before.length} column ${before.at(-1)!.length + 1}`;
@@ -97,7 +159,8 @@ export const readConfigJson = async (path: string, shown: string): Promise<Confi
   }
   if (text.startsWith('\uFEFF')) text = text.slice(1);
   try {
-    return { kind: 'parsed', value: JSON.parse(text) };
+    const value: unknown = JSON.parse(text);
+    return { kind: 'parsed', value, duplicates: duplicateKeys(text) };
   } catch (error) {
     return { kind: 'problem', problem: `${shown}: not valid JSON (${jsonProblem(error as Error, text)})` };
   }

@@ -1,5 +1,5 @@
 import type { Trigger } from '../../domain/triggers/trigger.js';
-import { readConfigJson } from './config-json.js';
+import { duplicateKeyProblems, readConfigJson } from './config-json.js';
 import { shownPath } from './shown-path.js';
 import { validateTriggers, type TriggerCatalog } from '../../domain/triggers/validate-triggers.js';
 
@@ -16,5 +16,13 @@ export const loadTriggerFile = async (path: string, catalog: TriggerCatalog, cwd
   const read = await readConfigJson(path, shown);
   if (read.kind === 'missing') return { triggers: [], problems: [], missing: true };
   if (read.kind === 'problem') return { triggers: [], problems: [read.problem], missing: false };
-  return { ...validateTriggers(read.value, shown, catalog), missing: false };
+  const validation = validateTriggers(read.value, shown, catalog);
+  // A field written twice is named as the validator names the entry (its name as JSON.parse kept it).
+  const entries = Array.isArray(read.value) ? (read.value as unknown[]) : [];
+  const duplicates = duplicateKeyProblems(read.duplicates, shown, (index) => {
+    const entry = entries[index] as { name?: unknown } | undefined;
+    const name = typeof entry?.name === 'string' && entry.name.trim() !== '' ? entry.name : undefined;
+    return `${shown}: trigger #${index}${name === undefined ? '' : ` "${name}"`}`;
+  });
+  return { triggers: duplicates.length > 0 ? [] : validation.triggers, problems: [...duplicates, ...validation.problems], missing: false };
 };

@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { firstMisplacedToken, readConfigJson } from '../../../src/adapters/triggerfile/config-json.js';
+import { duplicateKeys, firstMisplacedToken, readConfigJson } from '../../../src/adapters/triggerfile/config-json.js';
+import { loadScheduleFile } from '../../../src/adapters/triggerfile/json-schedule-file.js';
+import { loadTriggerFile } from '../../../src/adapters/triggerfile/json-trigger-file.js';
+import { scheduleCatalog } from '../../../src/container/schedule-catalog.js';
+import { triggerCatalog } from '../../../src/container/trigger-catalog.js';
 import { tempDir } from '../../support/gateway-process.js';
 
 describe('configuration JSON files (triggers, schedules)', () => {
@@ -12,7 +16,7 @@ describe('configuration JSON files (triggers, schedules)', () => {
   };
 
   it('skips a byte-order mark, as Windows editors write one', async () => {
-    expect(await read('\uFEFF[{"name":"a"}]')).to.deep.equal({ kind: 'parsed', value: [{ name: 'a' }] });
+    expect(await read('\uFEFF[{"name":"a"}]')).to.deep.equal({ kind: 'parsed', value: [{ name: 'a' }], duplicates: [] });
   });
 
   it('names the line and column of a trailing comma, and calls it one, without quoting the file', async () => {
@@ -40,5 +44,54 @@ describe('configuration JSON files (triggers, schedules)', () => {
     expect(firstMisplacedToken('{"a" "b"}')).to.equal(5);
     expect(firstMisplacedToken('[] []')).to.equal(3);
     expect(firstMisplacedToken('[{"a":"x,]\\"y"}, [true, null, -1.5e3]]')).to.equal(undefined);
+  });
+
+  describe('a key written twice in one object (JSON.parse would keep the last one silently)', () => {
+    const file = async (name: string, text: string) => {
+      const dir = await tempDir('config-json-dup');
+      await writeFile(join(dir, name), text);
+      return { dir, path: join(dir, name) };
+    };
+
+    it('finds each key given again in the same object, at any depth, escapes decoded', () => {
+      expect(duplicateKeys('{"a": 1, "b": {"a": 2}, "a": 3}')).to.deep.equal([['a']]);
+      expect(duplicateKeys('[{"x": [{"k": "\\"k\\":", "k": 1}]}, {"e": 1, "\\u0065": 2, "e": 3}]')).to.deep.equal([
+        [0, 'x', 0, 'k'],
+        [1, 'e'],
+        [1, 'e'],
+      ]);
+      expect(duplicateKeys('[{"a": 1}, {"a": 2}, {"a": {"a": {"a": 1}}}]')).to.deep.equal([]);
+    });
+
+    it('refuses a trigger entry with a field given twice, at any level, naming the file, the trigger and the field', async () => {
+      const { dir, path } = await file(
+        'TRIGGERS.json',
+        `[{"name": "ok", "watch_path": "/webhook", "enabled": true, "actions": [{"type": "command", "command": "make"}]},
+          {"name": "deploy", "watch_path": "/webhook", "enabled": false, "when": {"body.ref": {"equals": "a", "equals": "b"}},
+           "actions": [{"type": "command", "approval": true, "command": "./deploy.sh", "approval": false},
+                       {"type": "webhook", "url": "https://example.test/h", "headers": {"X-A": "1", "X-A": "2"}}],
+           "enabled": true}]`,
+      );
+      const loaded = await loadTriggerFile(path, triggerCatalog(), dir);
+      expect(loaded.problems).to.deep.equal([
+        'TRIGGERS.json: trigger #1 "deploy": when.body.ref.equals: given twice; JSON keeps only the last one, so write each field once',
+        'TRIGGERS.json: trigger #1 "deploy": actions[0].approval: given twice; JSON keeps only the last one, so write each field once',
+        'TRIGGERS.json: trigger #1 "deploy": actions[1].headers.X-A: given twice; JSON keeps only the last one, so write each field once',
+        'TRIGGERS.json: trigger #1 "deploy": enabled: given twice; JSON keeps only the last one, so write each field once',
+      ]);
+      expect(loaded.triggers).to.deep.equal([]);
+    });
+
+    it('refuses a schedule entry with a field given twice, as the schedule file names its entries', async () => {
+      const { dir, path } = await file(
+        'CRONS.json',
+        '[{"name": "nightly", "schedule": "0 3 * * *", "enabled": false, "actions": [{"type": "command", "command": "make"}], "enabled": true}]',
+      );
+      const loaded = await loadScheduleFile(path, scheduleCatalog(), dir);
+      expect(loaded.problems).to.deep.equal([
+        'CRONS.json: schedule #0 "nightly": enabled: given twice; JSON keeps only the last one, so write each field once',
+      ]);
+      expect(loaded.schedules).to.deep.equal([]);
+    });
   });
 });
