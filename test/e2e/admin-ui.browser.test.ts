@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -33,6 +35,8 @@ const FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-quic',
+  // Names for plain-HTTP origins that are not localhost (no fetch metadata is sent to them).
+  '--host-resolver-rules=MAP gateway.test 127.0.0.1, MAP attacker.test 127.0.0.1',
 ];
 const WIDTH = 390;
 const PASSWORD = 'browser admin password';
@@ -238,6 +242,46 @@ suite(title, function () {
     expect(await heading(tab)).to.equal('API keys');
     expect(await current(tab)).to.equal('API keys');
     await check(tab, '04-keys');
+  });
+
+  it("refuses a login posted by a page of another site over plain HTTP (no Sec-Fetch-Site, Origin: null) before checking or counting it; the login page's own form logs in", async () => {
+    // The UI served over plain HTTP under a name: Chromium sends no Sec-Fetch-Site there.
+    const gatewayByName = `http://gateway.test:${gateway.port}`;
+    const attacker = createServer((_request, response) => {
+      response.setHeader('content-type', 'text/html');
+      // Its posts carry `Origin: null`, as the admin pages' own do (their Referrer-Policy is no-referrer).
+      response.setHeader('referrer-policy', 'no-referrer');
+      response.end(`<!doctype html><title>elsewhere</title><form method="post" action="${gatewayByName}/settings/login" target="sink">
+<input name="password" value="not the password"><input name="nonce" value="${'n'.repeat(43)}"></form><iframe name="sink"></iframe>
+<script>document.forms[0].submit()</script>`);
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+    try {
+      const tab = await openTab();
+      // The admin had the login page open: the browser holds its nonce cookie.
+      await tab.page.goto(`${gatewayByName}/settings/login`);
+      const isLogin = (method: string, address: string) => method === 'POST' && address === `${gatewayByName}/settings/login`;
+      const posted = tab.page.waitForRequest((request) => isLogin(request.method(), request.url()));
+      const answered = tab.page.waitForResponse((response) => isLogin(response.request().method(), response.url()));
+      await tab.page.goto(`http://attacker.test:${(attacker.address() as AddressInfo).port}/`);
+      const headers = await (await posted).allHeaders();
+      expect({ origin: headers.origin, site: headers['sec-fetch-site'] }, 'what the browser says of the page').to.deep.equal({
+        origin: 'null',
+        site: undefined,
+      });
+      expect((await answered).status()).to.equal(403);
+      await gateway.logLine(
+        (line) => line.msg === 'admin form from another site refused' && line.by === 'login nonce',
+        '"admin form from another site refused" (by the login nonce)',
+      );
+      // The login page's own form, posted under the same conditions (Origin: null, no Sec-Fetch-Site), logs in.
+      await tab.page.goto(`${gatewayByName}/settings/login`);
+      await enterPassword(tab, PASSWORD);
+      await tab.page.keyboard.press('Enter');
+      await tab.page.waitForURL('**/settings/keys');
+    } finally {
+      attacker.close();
+    }
   });
 
   it('creates a key shown once, with a copy button, by the answer to the form: no cookie holds it, and the keys page lists it without showing it', async () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { MAX_FAILURES } from '../../src/application/auth/admin-authentication.js';
-import { adminClient, cookieFrom, setAdminPassword as setPassword } from '../support/admin-http.js';
+import { adminClient, cookieFrom, loginNonce, setAdminPassword as setPassword } from '../support/admin-http.js';
 import { startGateway, type GatewayProcess } from '../support/gateway-process.js';
 import { migratedDataDir } from '../support/data-dirs.js';
 
@@ -145,20 +145,23 @@ describe('e2e: admin UI over HTTP', function () {
     const behindProxy = await startGateway(proxied);
     try {
       expect(await setPassword(proxied, PASSWORD)).to.equal(0);
+      const overHttps = { 'x-forwarded-proto': 'https' };
+      const secureNonce = await loginNonce(behindProxy.url, overHttps);
       const response = await fetch(`${behindProxy.url}/settings/login`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-proto': 'https' },
-        body: new URLSearchParams({ password: PASSWORD }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: secureNonce.cookie, ...overHttps },
+        body: new URLSearchParams({ password: PASSWORD, nonce: secureNonce.nonce }).toString(),
         redirect: 'manual',
       });
       expect(response.headers.get('set-cookie')).to.match(/; secure; httponly$/);
+      const { cookie: nonceCookie, nonce } = await loginNonce(behindProxy.url);
       // Login limits count the address the proxy appended to X-Forwarded-For, not the ones the
       // client wrote before it: a client changing its own at each attempt is still limited.
       const attempt = (spoofed: string) =>
         fetch(`${behindProxy.url}/settings/login`, {
           method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': `${spoofed}, 203.0.113.7` },
-          body: new URLSearchParams({ password: 'a wrong guess!' }).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: nonceCookie, 'x-forwarded-for': `${spoofed}, 203.0.113.7` },
+          body: new URLSearchParams({ password: 'a wrong guess!', nonce }).toString(),
           redirect: 'manual',
         });
       for (let i = 1; i <= MAX_FAILURES + 1; i++) expect((await attempt(`10.0.0.${i}`)).status).to.equal(303);
@@ -170,8 +173,8 @@ describe('e2e: admin UI over HTTP', function () {
       const withPort = (forwardedFor: string) =>
         fetch(`${behindProxy.url}/settings/login`, {
           method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': forwardedFor },
-          body: new URLSearchParams({ password: 'a wrong guess!' }).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: nonceCookie, 'x-forwarded-for': forwardedFor },
+          body: new URLSearchParams({ password: 'a wrong guess!', nonce }).toString(),
           redirect: 'manual',
         });
       for (let i = 1; i <= MAX_FAILURES; i++) expect((await withPort(`10.0.0.1, 203.0.113.8:${50_000 + i}`)).status).to.equal(303);

@@ -4,6 +4,7 @@ import { chown, lstat, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
 import { itAsRoot, NOBODY } from '../support/accounts.js';
+import { adminClient } from '../support/admin-http.js';
 import { runCli, runCliOnTerminal, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { migratedDataDir, openPglite } from '../support/data-dirs.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
@@ -26,12 +27,7 @@ const lines = (text: string): string[] => text.replace(/\r/g, '').split('\n');
  * password is right, back to `/settings/login` when refused (both are 303, Post/Redirect/Get).
  */
 const login = async (gateway: GatewayProcess, password: string): Promise<string> => {
-  const response = await fetch(`${gateway.url}/settings/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ password }).toString(),
-    redirect: 'manual',
-  });
+  const response = await adminClient(gateway.url).post('/settings/login', { password });
   expect(response.status).to.equal(303);
   const session = response.headers.getSetCookie().some((cookie) => cookie.startsWith('agw_session=') && !cookie.startsWith('agw_session=;'));
   return `${response.headers.get('location')}${session ? ' (session)' : ''}`;

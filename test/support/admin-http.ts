@@ -33,17 +33,38 @@ export const cookieFrom = (response: Response, name: string): string | undefined
 export const setCookieLine = (response: Response, name: string): string | undefined =>
   response.headers.getSetCookie().find((line) => line.startsWith(`${name}=`));
 
-/** Drives /settings over HTTP as a browser would: cookies by hand, forms url-encoded, no redirects followed. */
+/** What the login page gives a browser for its form: the nonce cookie (`name=value`) and the form's `nonce` field. */
+export const loginNonce = async (baseUrl: string, headers: Record<string, string> = {}): Promise<{ cookie: string; nonce: string }> => {
+  const page = await fetch(`${baseUrl}/settings/login`, { headers, redirect: 'manual' });
+  expect(page.status).to.equal(200);
+  const cookie = cookieFrom(page, 'agw_login_nonce');
+  const nonce = /name="nonce" value="([^"]+)"/.exec(await page.text())?.[1];
+  expect(cookie, 'the login page sets its nonce cookie').not.to.equal(undefined);
+  expect(cookie).to.equal(`agw_login_nonce=${nonce}`);
+  return { cookie: cookie!, nonce: nonce! };
+};
+
+/**
+ * Drives /settings over HTTP as a browser would: cookies by hand, forms url-encoded, no redirects
+ * followed. A login form without a `nonce` is posted as the login page's form is: with the nonce
+ * (cookie and field) of a login page fetched first.
+ */
 export const adminClient = (baseUrl: string) => {
   const get = (path: string, cookie = '', headers: Record<string, string> = {}) =>
     fetch(`${baseUrl}${path}`, { headers: { cookie, ...headers }, redirect: 'manual' });
-  const post = (path: string, form: Record<string, string>, cookie = '') =>
-    fetch(`${baseUrl}${path}`, {
+  const post = async (path: string, form: Record<string, string>, cookie = '') => {
+    if (path === '/settings/login' && form.nonce === undefined) {
+      const given = await loginNonce(baseUrl);
+      form = { ...form, nonce: given.nonce };
+      cookie = [cookie, given.cookie].filter((pair) => pair !== '').join('; ');
+    }
+    return fetch(`${baseUrl}${path}`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams(form).toString(),
       redirect: 'manual',
     });
+  };
   /** Logs in; returns the session cookie and the CSRF token of its forms. */
   const login = async (password: string): Promise<{ cookie: string; csrf: string }> => {
     const response = await post('/settings/login', { password });

@@ -11,6 +11,7 @@ import { FireTriggers, type TriggerRunTask } from '../../../src/application/trig
 import { snapshotRequest } from '../../../src/domain/templates/request-snapshot.js';
 import { validateTriggers } from '../../../src/domain/triggers/validate-triggers.js';
 import { triggerCatalog } from '../../../src/container/trigger-catalog.js';
+import { adminClient } from '../../support/admin-http.js';
 import { FixedClock } from '../../fakes/fixed-clock.js';
 import { InMemoryActionRunRepository } from '../../fakes/in-memory-action-run-repository.js';
 import { InMemoryAdminStore } from '../../fakes/in-memory-admin-store.js';
@@ -75,7 +76,7 @@ describe('admin UI: replaying a delivery', () => {
     server = createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const login = await fetch(`${base}/settings/login`, { method: 'POST', body: new URLSearchParams({ password: PASSWORD }), redirect: 'manual' });
+    const login = await adminClient(base).post('/settings/login', { password: PASSWORD });
     expect(login.status).to.equal(303);
     const token = /agw_session=([^;]+)/.exec(login.headers.getSetCookie().join('\n'))?.[1] as string;
     cookie = `agw_session=${token}`;

@@ -12,12 +12,15 @@ import { InMemoryLoginAttempts } from '../../fakes/in-memory-login-attempts.js';
 import { ManualTimer } from '../../fakes/manual-timer.js';
 import { RecordingLogger } from '../../fakes/recording-logger.js';
 import { SequentialIds } from '../../fakes/sequential-ids.js';
+import { loginNonce } from '../../support/admin-http.js';
 
 /*
  * The admin UI refuses a form POST that a browser says comes from another site (Sec-Fetch-Site,
- * Origin) before anything else: a page the admin visits cannot post wrong passwords to the login
- * and lock the admin out, nor post any other admin form. Same-origin posts, and posts without
- * either header (curl, old clients), are taken as before.
+ * Origin) before anything else, and a login without its page's nonce (cookie and field) before
+ * its password is checked or counted: a page the admin visits cannot post wrong passwords to the
+ * login and lock the admin out, nor post any other admin form (CSRF tokens), also where the
+ * browser says nothing of the origin (plain HTTP: no Sec-Fetch-Site; `Origin: null`). Same-origin
+ * posts, and posts without either header (curl, old clients) with the nonce, are taken as before.
  */
 
 const PASSWORD = 'correct horse battery';
@@ -90,7 +93,11 @@ describe('admin UI: forms posted from another site', () => {
       req.end(body);
     });
 
-  const login = (password: string, headers: Record<string, string> = {}) => post('/settings/login', { password }, headers);
+  /** A login as the login page's form posts it: with the nonce (cookie and field) of that page. */
+  const login = async (password: string, headers: Record<string, string> = {}) => {
+    const { cookie, nonce } = await loginNonce(`http://127.0.0.1:${port}`);
+    return post('/settings/login', { password, nonce }, { cookie, ...headers });
+  };
   const own = () => `http://127.0.0.1:${port}`;
   /** Failed logins counted against any client so far. */
   const counted = () => [...attempts.windows.values()].reduce((sum, window) => sum + window.attempts, 0);
@@ -127,7 +134,7 @@ describe('admin UI: forms posted from another site', () => {
       expectRefused(await login(PASSWORD, { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' }));
     });
 
-    it("takes a login from the service's own origin, from its own pages (Origin: null under no-referrer, Sec-Fetch-Site same-origin) and without either header (curl)", async () => {
+    it("takes a login with its page's nonce from the service's own origin, from its own pages (Origin: null under no-referrer, Sec-Fetch-Site same-origin) and without either header (curl)", async () => {
       const clients: Array<Record<string, string>> = [
         { origin: own(), 'sec-fetch-site': 'same-origin' },
         { origin: own() },
@@ -147,6 +154,44 @@ describe('admin UI: forms posted from another site', () => {
       expect(wrong).to.deep.include({ status: 303, location: '/settings/login' });
       expect(wrong.cookies.join('\n')).to.contain('agw_login=unauthorized');
       expect(counted(), 'a wrong password from the own origin is counted as before').to.equal(1);
+    });
+
+    it("refuses, uncounted, a login without its page's nonce however it looks: a page of another site over plain HTTP posts with Origin: null and no Sec-Fetch-Site", async () => {
+      const { cookie, nonce } = await loginNonce(own());
+      const other = (await loginNonce(own())).nonce;
+      expect(other, 'a new nonce for a browser without one').not.to.equal(nonce);
+      const forms: Array<[string, Record<string, string>, string]> = [
+        ['no nonce, no cookie', {}, ''],
+        ['a cookie, no field', {}, cookie],
+        ['a field, no cookie (what a page of another site can send)', { nonce }, ''],
+        ["another browser's nonce", { nonce: other }, cookie],
+        ['an empty nonce', { nonce: '' }, 'agw_login_nonce='],
+      ];
+      const origins: Array<Record<string, string>> = [{ origin: 'null' }, {}, { origin: own() }, { 'sec-fetch-site': 'same-origin' }];
+      for (let round = 0; round < MAX_FAILURES; round++)
+        for (const [how, form, sent] of forms)
+          for (const headers of origins) {
+            const answer = await post('/settings/login', { password: `guess ${round}`, ...form }, { ...headers, ...(sent === '' ? {} : { cookie: sent }) });
+            expect(answer.status, `${how} ${JSON.stringify(headers)}`).to.equal(403);
+            expectRefused(answer);
+          }
+      expect(counted(), 'failed logins counted').to.equal(0);
+      expect(attempts.reads + attempts.writes, 'the login limit never consulted').to.equal(0);
+      // The admin's own form (Origin: null under the pages' no-referrer, no Sec-Fetch-Site over plain HTTP) still logs in.
+      expect(await post('/settings/login', { password: PASSWORD, nonce }, { origin: 'null', cookie })).to.deep.include({
+        status: 303,
+        location: '/settings/keys',
+      });
+    });
+
+    it("gives the login form its nonce in an HttpOnly, SameSite=Strict cookie, keeping the browser's own (another tab's form still works)", async () => {
+      const first = await fetch(`${own()}/settings/login`);
+      expect(first.headers.getSetCookie()).to.have.length(1);
+      expect(first.headers.getSetCookie()[0]).to.match(/^agw_login_nonce=[\w-]{43}; path=\/settings; samesite=strict; httponly$/);
+      const cookie = first.headers.getSetCookie()[0].split(';')[0];
+      const again = await fetch(`${own()}/settings/login`, { headers: { cookie } });
+      expect(again.headers.getSetCookie(), 'no new nonce').to.deep.equal([]);
+      expect(await again.text()).to.contain(`name="nonce" value="${cookie.slice('agw_login_nonce='.length)}"`);
     });
 
     it('takes an Origin naming the Host header with either scheme (a proxy serving HTTPS without TRUST_PROXY)', async () => {
@@ -171,6 +216,23 @@ describe('admin UI: forms posted from another site', () => {
 
   describe('a signed-in form', () => {
     beforeEach(() => start(false));
+
+    it('refuses every signed-in form posted with Origin: null and no Sec-Fetch-Site unless it carries the session and its CSRF token', async () => {
+      const started = await login(PASSWORD, { origin: own() });
+      const token = /agw_session=([^;]+)/.exec(started.cookies.join('\n'))?.[1] as string;
+      const session = await auth.session(token);
+      const asAnotherSite = { origin: 'null' };
+      // A page of another site: its post carries no SameSite=Strict session cookie.
+      const withoutSession = await post('/settings/logout', { csrf: session!.csrfToken }, asAnotherSite);
+      expect(withoutSession.status).to.equal(401);
+      // Even were the cookie sent, the page does not know the CSRF token.
+      for (const form of [{}, { csrf: 'guess' }] as Array<Record<string, string>>) {
+        const answer = await post('/settings/logout', form, { ...asAnotherSite, cookie: `agw_session=${token}` });
+        expect(answer.status).to.equal(403);
+        expect(answer.body).to.contain('CSRF check failed');
+      }
+      expect(await auth.session(token), 'still signed in').not.to.equal(null);
+    });
 
     it('refuses a form with the right CSRF token posted from another site, and takes it from the own origin', async () => {
       const started = await login(PASSWORD, { origin: own() });

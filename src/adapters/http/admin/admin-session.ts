@@ -1,3 +1,4 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { AdminAuthentication, StartedSession } from '../../../application/auth/admin-authentication.js';
 import type { AdminSession } from '../../../ports/admin-store.js';
@@ -11,6 +12,39 @@ export const SESSION_COOKIE = 'agw_session';
 export const FORM_LIMIT = 16 * 1024;
 
 export const sessionToken = (ctx: Context): string | undefined => ctx.cookies.get(SESSION_COOKIE);
+
+/**
+ * The login form's nonce: a random value in an HttpOnly, SameSite=Strict cookie (Secure over
+ * HTTPS, limited to /settings, ending with the browser session), also in a hidden field of the
+ * login form. A login whose field does not match the cookie is refused before its password is
+ * checked or counted: a page of another site can neither read the value nor get the cookie sent,
+ * whatever the browser says (or does not say: no Sec-Fetch-Site over plain HTTP, `Origin: null`)
+ * of the form's origin.
+ */
+export const LOGIN_NONCE_COOKIE = 'agw_login_nonce';
+const NONCE = /^[\w-]{43}$/;
+
+/** The nonce for a login form: the browser's own when it has one, else a new one, set as its cookie. */
+export const loginNonce = (ctx: Context): string => {
+  const current = ctx.cookies.get(LOGIN_NONCE_COOKIE);
+  if (current !== undefined && NONCE.test(current)) return current;
+  const nonce = randomBytes(32).toString('base64url');
+  ctx.cookies.set(LOGIN_NONCE_COOKIE, nonce, { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: '/settings', overwrite: true });
+  return nonce;
+};
+
+/** Whether a login form's `nonce` field is the one of the browser's cookie (in constant time). */
+export const loginNonceMatches = (ctx: Context, form: Form): boolean => {
+  const cookie = ctx.cookies.get(LOGIN_NONCE_COOKIE);
+  const given = formField(form, 'nonce');
+  if (cookie === undefined || !NONCE.test(cookie) || given === undefined) return false;
+  const [a, b] = [Buffer.from(cookie), Buffer.from(given)];
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/** The login page, with its nonce (set as a cookie when the browser has none). */
+export const loginPage = (ctx: Context, views: AdminViews, error?: string): string =>
+  views.page('login', { title: 'Log in' }, { error, nonce: loginNonce(ctx) });
 
 export const startSession = (ctx: Context, started: StartedSession): void => {
   ctx.cookies.set(SESSION_COOKIE, started.token, {
@@ -67,7 +101,7 @@ const withoutSession = (ctx: Context, views: AdminViews): void => {
   }
   ctx.status = 401;
   ctx.type = 'text/html; charset=utf-8';
-  ctx.body = views.page('login', { title: 'Log in' }, { error: 'Your session has ended; log in again.' });
+  ctx.body = loginPage(ctx, views, 'Your session has ended; log in again.');
 };
 
 /**

@@ -4,7 +4,7 @@ import { LoginBusy } from '../../../application/auth/admin-authentication.js';
 import { isDomainError } from '../../../domain/errors/domain-error.js';
 import { answerFor } from '../error-status.js';
 import { NOTICE, seeOther, sendPage, signedIn, type AdminTools, type AdminUiDependencies } from './admin-http.js';
-import { checkedForm, endSession, readForm, requireSession, sessionToken, startSession } from './admin-session.js';
+import { checkedForm, endSession, loginNonceMatches, loginPage, readForm, requireSession, sessionToken, startSession } from './admin-session.js';
 import { AdminViews } from './admin-views.js';
 import { registerChatPages } from './chat-pages.js';
 import { clearFlash, type FlashCookie } from './flash.js';
@@ -59,13 +59,16 @@ const ownHosts = (ctx: Context): string[] => [ctx.host, ctx.get('host')].filter(
 /**
  * Whether a form POST comes from a page of another site, told by what the browser says of its
  * origin, never by the form (a page of another site can post a form to /settings/login, and five
- * wrong passwords lock the admin out). A browser that sends `Sec-Fetch-Site` (every current one;
- * a page cannot remove it) is taken at its word: `same-origin` and `none` (typed, bookmarked) are
- * ours, anything else is refused — whatever Host a reverse proxy passes on, which need not be
- * the name the browser used. Without it, an `Origin` other than this service's (either scheme)
- * is refused; `Origin: null` is not (the admin pages' `Referrer-Policy: no-referrer` makes a
- * browser post them with it), nor a request with neither header (curl, old clients): the forms'
- * CSRF tokens still guard every form but the login.
+ * wrong passwords lock the admin out). A browser that sends `Sec-Fetch-Site` (current ones do, but
+ * only to secure origins: HTTPS and localhost, not plain HTTP under another name; a page cannot
+ * remove it) is taken at its word: `same-origin` and `none` (typed, bookmarked) are ours,
+ * anything else is refused — whatever Host a reverse proxy passes on, which need not be the name
+ * the browser used. Without it, an `Origin` other than this service's (either scheme) is
+ * refused; `Origin: null` is not (the admin pages' `Referrer-Policy: no-referrer` makes a browser
+ * post them with it, and so does a page of another site with that policy), nor a request with
+ * neither header (curl, old clients). What this lets through is held by the forms themselves:
+ * every signed-in form needs the session's CSRF token (and its SameSite=Strict cookie), the login
+ * the nonce of its own SameSite=Strict cookie (loginNonce).
  */
 export const crossOriginPost = (ctx: Context): boolean => {
   const site = ctx.get('sec-fetch-site').toLowerCase();
@@ -89,6 +92,23 @@ export const crossOriginPost = (ctx: Context): boolean => {
   });
 };
 
+/**
+ * The answer to a form that did not come from this admin page: told by its origin
+ * (crossOriginPost), or, for the login, by a nonce that does not match the browser's cookie.
+ */
+const refuseForeignForm = (ctx: Context, tools: AdminTools, by: 'origin' | 'login nonce'): void => {
+  tools.deps.logger.warn({ reqId: ctx.state.requestId as string | undefined, path: ctx.path, by }, 'admin form from another site refused');
+  sendPage(
+    ctx,
+    403,
+    tools.views.page(
+      'error',
+      { title: 'Refused' },
+      { message: 'The form was not sent from this admin page (its origin is another site). Open the admin page and try again.', back: BACK },
+    ),
+  );
+};
+
 /** The login and its limit: the only pages besides the closed one that answer without a session. */
 const publicRoutes = (tools: AdminTools): Router => {
   const router = new Router();
@@ -97,10 +117,13 @@ const publicRoutes = (tools: AdminTools): Router => {
     const code = ctx.cookies.get(LOGIN_REFUSED.name);
     if (code !== undefined) clearFlash(ctx, LOGIN_REFUSED);
     const error = code !== undefined && Object.hasOwn(REFUSALS, code) ? REFUSALS[code] : undefined;
-    sendPage(ctx, 200, tools.views.page('login', { title: 'Log in' }, { error }));
+    sendPage(ctx, 200, loginPage(ctx, tools.views, error));
   });
   router.post('/settings/login', async (ctx) => {
     const form = await readForm(ctx);
+    // Before the password is checked or counted: only the login page's own form has the nonce
+    // of the browser's cookie (see LOGIN_NONCE_COOKIE).
+    if (!loginNonceMatches(ctx, form)) return refuseForeignForm(ctx, tools, 'login nonce');
     try {
       startSession(ctx, await auth.login(formField(form, 'password') ?? '', ctx.ip));
       seeOther(ctx, '/settings/keys');
@@ -175,7 +198,8 @@ const allowedMethods = (routers: readonly Router[], ctx: Context): string[] => {
  * (Post/Redirect/Get), but the one that creates an API key, answered with the page that shows
  * the key once (key-pages.ts); logins are limited per client (AdminAuthentication). A POST the
  * browser says comes from another site (crossOriginPost) is refused with 403 before anything
- * else, the login included, so no page can spend the login limit. Every failure — a
+ * else, the login included, and so is a login without its form's nonce (loginNonce), so no
+ * page can spend the login limit. Every failure — a
  * malformed path or form, a form too large or of another type, an unknown page or method — is
  * an admin page with the status of the one error table.
  */
@@ -194,18 +218,7 @@ export const adminUi = (deps: AdminUiDependencies): Middleware => {
     }
     // Before any route: a login from another site is neither checked nor counted against the
     // login limit, and no form of a session is read.
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && crossOriginPost(ctx)) {
-      deps.logger.warn({ reqId: ctx.state.requestId as string | undefined, path: ctx.path }, 'admin form from another site refused');
-      return sendPage(
-        ctx,
-        403,
-        views.page(
-          'error',
-          { title: 'Refused' },
-          { message: 'The form was not sent from this admin page (its origin is another site). Open the admin page and try again.', back: BACK },
-        ),
-      );
-    }
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && crossOriginPost(ctx)) return refuseForeignForm(ctx, tools, 'origin');
     await openRoutes(ctx as Parameters<typeof openRoutes>[0], async () => {
       const allowed = allowedMethods([open, signed], ctx);
       if (allowed.length > 0 && !allowed.includes(ctx.method)) {

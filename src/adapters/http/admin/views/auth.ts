@@ -6,7 +6,7 @@ const CLOSED = `<% layout('@layout') %>
 
 const LOGIN = `<% layout('@layout') %>
 <% if (it.error) { %><p class="error" role="alert"><%= it.error %></p>
-<% } %><form method="post" action="/settings/login"><input type="text" name="username" value="admin" autocomplete="username" hidden><label for="password">Admin password</label>
+<% } %><form method="post" action="/settings/login"><input type="hidden" name="nonce" value="<%= it.nonce %>"><input type="text" name="username" value="admin" autocomplete="username" hidden><label for="password">Admin password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
 <p><button type="submit">Log in</button></p></form>`;
 
