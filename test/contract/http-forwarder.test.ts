@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { expect } from 'chai';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import nock from 'nock';
@@ -100,3 +101,53 @@ const nockPeer = async (): Promise<ScriptedPeer> => {
 
 describeHttpForwarderContract('node-fetch against a loopback server', make, loopbackPeer);
 describeHttpForwarderContract('node-fetch against nock', make, nockPeer);
+
+describe('NodeFetchHttpForwarder (beyond the contract)', () => {
+  const listen = async (server: Server): Promise<string> => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const close = (server: Server) =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+
+  describe('its default user-agent', () => {
+    /** The headers a loopback server received, and the raw header lines (to count repeats). */
+    const receive = async (headers: Record<string, string>): Promise<{ headers: IncomingHttpHeaders; raw: string[] }> => {
+      let got: { headers: IncomingHttpHeaders; raw: string[] } = { headers: {}, raw: [] };
+      const server = createServer((req, res) => {
+        got = { headers: req.headers, raw: req.rawHeaders };
+        req.resume();
+        req.on('end', () => res.writeHead(200).end());
+      });
+      const url = await listen(server);
+      try {
+        expect(await make().send({ url, method: 'POST', headers, json: {} })).to.include({ ok: true });
+        return got;
+      } finally {
+        await close(server);
+      }
+    };
+    const userAgentLines = (raw: string[]): string[] => raw.filter((_, i) => i % 2 === 1 && raw[i - 1].toLowerCase() === 'user-agent');
+
+    it('is sent when the action gives none', async () => {
+      expect(userAgentLines((await receive({ 'X-Token': 'a' })).raw)).to.deep.equal(['agent-gateway']);
+    });
+
+    it("is replaced by the action's user-agent in any case, never sent beside it", async () => {
+      for (const name of ['user-agent', 'User-Agent', 'USER-AGENT']) {
+        const got = await receive({ [name]: 'my-agent/1.0' });
+        expect(userAgentLines(got.raw), name).to.deep.equal(['my-agent/1.0']);
+        expect(got.headers['user-agent'], name).to.equal('my-agent/1.0');
+      }
+    });
+
+    it("keeps the action's Content-Type in any case", async () => {
+      const got = await receive({ 'Content-Type': 'application/vnd.api+json' });
+      expect(got.raw.filter((_, i) => i % 2 === 0 && got.raw[i].toLowerCase() === 'content-type')).to.have.length(1);
+      expect(got.headers['content-type']).to.equal('application/vnd.api+json');
+    });
+  });
+});

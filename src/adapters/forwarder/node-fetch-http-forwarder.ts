@@ -53,11 +53,13 @@ export class NodeFetchHttpForwarder implements HttpForwarder {
   constructor(private readonly settings: ForwarderSettings) {}
 
   async send(request: OutboundRequest, signal?: AbortSignal): Promise<OutboundResult> {
-    const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...request.headers };
+    // Header names are case-insensitive: a default is added only when the action gives no header
+    // of that name in any case (`User-Agent` replaces it; it is not sent as a second line).
+    const headers: Record<string, string> = { ...request.headers };
+    const given = (header: string): boolean => Object.keys(headers).some((name) => name.toLowerCase() === header);
+    if (!given('user-agent')) headers['user-agent'] = USER_AGENT;
     const body = request.method === 'POST' ? JSON.stringify(request.json ?? {}) : undefined;
-    if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
-      headers['content-type'] = 'application/json';
-    }
+    if (body !== undefined && !given('content-type')) headers['content-type'] = 'application/json';
     let attempts = 0;
     const attempt = async (): Promise<number> => {
       if (signal?.aborted) throw new Stopped();

@@ -252,8 +252,13 @@ const validateActionFields = (action: unknown, catalog: TriggerCatalog, report: 
   if (method !== 'GET' && method !== 'POST') fail('method', 'must be GET or POST');
   const headers = action.headers ?? {};
   if (!isObject(headers)) fail('headers', 'must be an object of header names to string values');
-  else
+  else {
+    const seen = new Map<string, string>();
     for (const [header, value] of Object.entries(headers)) {
+      // Header names are case-insensitive: two spellings of one name would be sent as two lines (or one of them lost).
+      const same = seen.get(header.toLowerCase());
+      if (same !== undefined) fail(`headers.${header}`, `is the same header as headers.${same} (header names ignore case): give it once`);
+      else seen.set(header.toLowerCase(), header);
       if (typeof value !== 'string') fail(`headers.${header}`, 'must be a string');
       // What HTTP lets a header value hold (Node refuses the rest at every send): no line breaks, no NUL, nothing past U+00FF.
       else if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(value))
@@ -267,6 +272,7 @@ const validateActionFields = (action: unknown, catalog: TriggerCatalog, report: 
       else if (OBJECT_INTERNAL_NAMES.includes(header.toLowerCase()))
         fail(`headers.${header}`, 'is no header name an action may use (__proto__ and constructor would be lost on the way)');
     }
+  }
   const vars = action.vars ?? {};
   if (!isObject(vars)) fail('vars', 'must be an object');
   else if ('data' in vars) fail('vars.data', 'is reserved for the original request body');

@@ -67,6 +67,14 @@ describe('validateTriggers', () => {
     expect(problems([valid({ actions: [{ type: 'webhook', url: 'https://x', headers }] })])).to.deep.equal([]);
   });
 
+  it('refuses two webhook header names that differ only in case, naming both', () => {
+    const headers = { 'User-Agent': 'me', 'user-agent': 'you', Authorization: 'a', 'X-Team': 't', AUTHORIZATION: 'b' };
+    expect(problems([valid({ actions: [{ type: 'webhook', url: 'https://x', headers }] })])).to.deep.equal([
+      `${FILE}: trigger #0 "deploy": actions[0].headers.user-agent: is the same header as headers.User-Agent (header names ignore case): give it once`,
+      `${FILE}: trigger #0 "deploy": actions[0].headers.AUTHORIZATION: is the same header as headers.Authorization (header names ignore case): give it once`,
+    ]);
+  });
+
   it('says a concurrency past the double range (1e400) is not a finite whole number, not that it is null', () => {
     expect(
       problems(JSON.parse('[{"name":"deploy","watch_path":"/webhook","enabled":true,"actions":[{"type":"command","command":"make"}],"concurrency":1e400}]')),
