@@ -268,6 +268,19 @@ describe('e2e: admin UI over HTTP', function () {
       await adminPage(await post(`/settings/jobs/${bad}/cancel`, { csrf }, cookie), 404, 'POST job cancel');
     });
 
+    it('answers a revoke of an address that names no key id with a 404 page saying so (not "revoked already"), and one of an unknown key id as revoked already', async () => {
+      const { cookie, csrf } = await login();
+      for (const id of ['not-a-uuid', '12345', 'ffffffff-ffff-ffff-ffff-ffffffffffffff']) {
+        const page = await adminPage(await post(`/settings/keys/${id}/revoke`, { csrf }, cookie), 404, `POST revoke ${id}`);
+        expect(page, id).to.contain('No such key: the address names no key id.').and.not.to.contain('revoked already');
+      }
+      const unknown = await post('/settings/keys/00000000-0000-4000-8000-000000000000/revoke', { csrf }, cookie);
+      expect(unknown.status).to.equal(303);
+      const flash = cookieFrom(unknown, 'agw_flash');
+      expect(flash, 'a notice for the keys page').not.to.equal(undefined);
+      expect(await (await get('/settings/keys', `${cookie}; ${flash}`)).text()).to.contain('That key was revoked already.');
+    });
+
     it('answers a login form or a signed-in form over 16 KiB with a 413 page', async () => {
       const big = 'x'.repeat(17 * 1024);
       expect(await adminPage(await post('/settings/login', { password: big }), 413, 'login')).to.contain('Request body is larger than 16384 bytes');

@@ -78,10 +78,15 @@ export const registerKeyPages = (router: AdminRouter, tools: AdminTools): void =
   router.post('/settings/keys/:id/revoke', tools.form, async (ctx) => {
     const id = pathParameter(ctx, 0);
     const key = (await keys.list()).find((candidate) => candidate.id === id);
-    await keys.revoke(id).catch((error: unknown) => {
+    try {
+      await keys.revoke(id);
+    } catch (error) {
+      // An address that names no key id at all (typed by hand): nothing was, or could be, revoked.
+      if (isDomainError(error) && error.code === 'invalid_input')
+        return notFound(ctx, tools, 'No such key: the address names no key id.', { href: '/settings/keys', label: 'Back to the API keys' });
       // Revoked already (another tab, the CLI): the outcome the admin asked for.
-      if (!isDomainError(error)) throw error;
-    });
+      if (!isDomainError(error) || error.code !== 'not_found') throw error;
+    }
     setFlash(ctx, NOTICE, signedIn(ctx).session.csrfToken, {
       kind: 'notice',
       text: key ? `Key ${shownName(key.name)} revoked: callers using it now get 401.` : 'That key was revoked already.',
