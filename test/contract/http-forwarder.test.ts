@@ -150,4 +150,30 @@ describe('NodeFetchHttpForwarder (beyond the contract)', () => {
       expect(got.headers['content-type']).to.equal('application/vnd.api+json');
     });
   });
+
+  // docs/triggers.md: a redirect is recorded as a failure with its status and not followed, so the
+  // action's headers (its credentials) and body never reach an address the receiver chose.
+  for (const status of [301, 302, 303, 307, 308]) {
+    it(`does not follow a ${status} to another host, and records it as the failure without retrying`, async () => {
+      const elsewhere: string[] = [];
+      const other = createServer((req, res) => {
+        elsewhere.push(`${req.method} ${req.headers.authorization ?? ''}`);
+        res.writeHead(200).end();
+      });
+      const otherUrl = await listen(other);
+      const first = createServer((req, res) => {
+        req.resume();
+        res.writeHead(status, { location: `${otherUrl}/steal` }).end();
+      });
+      const url = await listen(first);
+      try {
+        const result = await make().send({ url: `${url}/hook`, method: 'POST', headers: { authorization: 'Bearer secret' }, json: { a: 1 } });
+        expect(result).to.include({ ok: false, status, attempts: 1, error: `HTTP ${status}` });
+        expect(elsewhere).to.deep.equal([]);
+      } finally {
+        await close(first);
+        await close(other);
+      }
+    });
+  }
 });
