@@ -131,6 +131,21 @@ export const describeActionRunRepositoryContract = (name: string, open: () => Pr
       });
     });
 
+    it("keeps the fingerprints of an action and of the run's actions, in order, from its start to its outcome (a retry after a reload finds its records by them)", async () => {
+      // RunTrigger keeps them in `detail`: `action`, what the action is; `actions`, the run's actions in order (one repeated).
+      const ran = { action: '0123456789abcdef', actions: ['fedcba9876543210', '0123456789abcdef', '0123456789abcdef', '00000000000000ff'] };
+      const started = run({ status: 'running', attempts: 0, finishedAt: new Date(T0), actionIndex: 2, detail: { startMark: 'here', ...ran } });
+      expect(await runs.start(started, undefined)).to.equal(true);
+      expect((await runs.forRun(started.runId))[0].detail).to.deep.equal({ startMark: 'here', ...ran });
+      const other = harness.replica ?? runs;
+      const finished = run({ runId: started.runId, actionIndex: 2, detail: { exitCode: 0, ...ran } });
+      await other.save(finished);
+      const [kept] = await runs.forRun(started.runId);
+      expect(kept.detail.action).to.equal(ran.action);
+      expect(kept.detail.actions).to.deep.equal(ran.actions);
+      expect(kept).to.deep.equal(finished);
+    });
+
     it('keeps the last of several saves of one run made at once through one repository, among many other saves', async () => {
       const base = run();
       // Enough other runs between the saves of one run that no single write could carry them all.

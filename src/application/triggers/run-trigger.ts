@@ -83,6 +83,59 @@ const endsRun = (record: ActionRun): boolean => record.status === 'denied' || re
 
 export const INTERRUPTED = 'interrupted: the service stopped while this action ran (it may have done its work); it is not run again';
 
+const CHANGED_SINCE_APPROVED =
+  'not run: the action changed since it was approved (the trigger file was reloaded), so what was approved is not what would run; fire the trigger again to be asked again';
+
+/** Why an action found running is closed without running again though a reload removed or changed it. */
+const GONE = 'the trigger file was reloaded since, and this action is no longer in the trigger as it was (changed or removed)';
+
+/**
+ * Why an action a run of the task again does not know is not run while one it ran is no longer
+ * in the trigger as it was: the two may be one action, changed; running it could run it twice.
+ */
+export const RELOADED_UNDER_WAY =
+  'not run: the trigger file was reloaded while this run was under way, and an action the run had already started is no longer in the trigger as it was (changed or removed); this action may be that one, changed, so it is not run (it could run twice); replay the request to run the trigger as it is now';
+
+/**
+ * Which record of earlier attempts of a run belongs to each of `actions` (undefined: none, the
+ * action has not run), found by what the action is — the fingerprint each record keeps
+ * (`detail.action`) — not by its place, which a reload of the trigger file between two attempts
+ * may have changed (an action inserted, removed, moved). Equal actions (one fingerprint) take
+ * the records in order. A record from before fingerprints were kept belongs to the action at its
+ * index. `indexes`: the index each action is recorded under — its record's, else its place in
+ * `actions` when no record holds it, else the next after every index in use. `used`: the records that
+ * belong to an action; the others are of actions no longer in the list.
+ */
+export const matchRecords = (
+  actions: readonly TriggerAction[],
+  records: readonly ActionRun[],
+): { records: (ActionRun | undefined)[]; indexes: number[]; fingerprints: string[]; used: Set<ActionRun> } => {
+  const fingerprints = actions.map(actionFingerprint);
+  const used = new Set<ActionRun>();
+  const fingerprintOf = (run: ActionRun): string | undefined => (typeof run.detail.action === 'string' ? run.detail.action : undefined);
+  const byPlace = new Map(records.filter((run) => fingerprintOf(run) === undefined).map((run) => [run.actionIndex, run]));
+  const inOrder = records.filter((run) => fingerprintOf(run) !== undefined).sort((a, b) => a.actionIndex - b.actionIndex);
+  const found = fingerprints.map((fingerprint, place) => {
+    const run = byPlace.get(place) ?? inOrder.find((candidate) => !used.has(candidate) && fingerprintOf(candidate) === fingerprint);
+    if (run !== undefined) used.add(run);
+    return run;
+  });
+  const taken = new Set(records.map((run) => run.actionIndex));
+  const free = found.map((run, place) => run === undefined && !taken.has(place));
+  for (const [place, isFree] of free.entries()) if (isFree) taken.add(place);
+  let next = Math.max(-1, ...taken) + 1;
+  const indexes = found.map((run, place) => (run !== undefined ? run.actionIndex : free[place] ? place : next++));
+  return { records: found, indexes, fingerprints, used };
+};
+
+/**
+ * Kept in each record of an action (`detail`): what the action is (`action`, its
+ * actionFingerprint), and what the run's actions were as the attempt that wrote it ran them
+ * (`actions`, their fingerprints in order). A run of the task again finds the records of its
+ * actions by them (matchRecords), and tells an action added by a reload from one it had.
+ */
+type WhatRan = { readonly action: string; readonly actions: readonly string[] };
+
 /** The default wait for a decision on an action with `approval: true`: 30 minutes. */
 export const APPROVAL_TIMEOUT_MS = 30 * 60_000;
 
@@ -105,7 +158,9 @@ const storable = (outcome: Outcome): Outcome => ({
 /**
  * Runs the actions of one fired trigger, one after another in file order: each starts
  * when the previous one has finished, whatever its outcome. Every action run is recorded.
- * When a task is run again (its worker died), actions already recorded are not repeated.
+ * When a task is run again (its worker died), actions already recorded are not repeated: their
+ * records are found by what each action is, not by its place, which a reload of the trigger file
+ * between two attempts may have changed (matchRecords).
  *
  * Run once, record always: once an action has run, nothing throws — a record that cannot be
  * saved is logged at error level and the action is not run again. Only what fails before any
@@ -188,12 +243,47 @@ export class RunTrigger {
     const request = input.request;
     const statuses: ActionRun['status'][] = [];
     const records = await this.runs.forRun(input.runId);
+    // Each action's record of an earlier attempt, found by what the action is (the trigger file
+    // may have been reloaded between two attempts), and the index it is recorded under.
+    const matched = matchRecords(input.actions, records);
+    // An action recorded before that is no longer in the trigger as it was (changed or removed).
+    const gone = records.filter((run) => !matched.used.has(run));
+    for (const run of gone) if (run.status === 'running') await this.#closeGone(run, input, log);
+    const approvedGone = gone.find((run) => run.status === 'awaiting_approval' && run.actionIndex === task.approvedAction);
+    if (approvedGone !== undefined) {
+      // The approved action was changed (or removed) since it was approved: it does not run, nor does any other.
+      await this.#record(
+        {
+          ...approvedGone,
+          status: 'failed',
+          attempts: 0,
+          finishedAt: this.clock.now(),
+          error: CHANGED_SINCE_APPROVED,
+          detail: { ...approvedGone.detail, endsRun: true },
+        },
+        log,
+      );
+      log.warn({ action: approvedGone.actionIndex, type: approvedGone.type }, 'approved trigger action changed since it was approved; not run');
+      return ['failed'];
+    }
+    // Such an action (one that ran, or may have) and one no earlier attempt had in its actions may
+    // be one action, changed: whether it ran cannot be told, so the new ones are not run (they
+    // could run twice). Records from before fingerprints were kept tell nothing of this.
+    const known = new Set(
+      records.flatMap((run) => (Array.isArray(run.detail.actions) ? run.detail.actions.filter((fingerprint) => typeof fingerprint === 'string') : [])),
+    );
+    const ambiguous = gone.some(
+      (run) => typeof run.detail.action === 'string' && run.status !== 'awaiting_approval' && run.status !== 'denied' && run.status !== 'expired',
+    );
     // Not done: an action that waits for a decision (its record is replaced once it runs), and one
     // that was running when its worker died (recorded as interrupted below, never started again,
     // unless it is a command whose start mark shows it never started).
     const done = new Map(records.filter((run) => run.status !== 'awaiting_approval' && run.status !== 'running').map((run) => [run.actionIndex, run]));
     const interrupted = new Map(records.filter((run) => run.status === 'running').map((run) => [run.actionIndex, run]));
-    for (const [index, action] of input.actions.entries()) {
+    for (const [position, action] of input.actions.entries()) {
+      const index = matched.indexes[position];
+      // Kept in its records: what the action is, and the actions of the run as this attempt runs them.
+      const ran: WhatRan = { action: matched.fingerprints[position], actions: matched.fingerprints };
       const earlier = done.get(index);
       if (earlier !== undefined) {
         statuses.push(earlier.status);
@@ -207,11 +297,20 @@ export class RunTrigger {
         throw new Error(`the run was stopped before action ${index}: ${reasonOf(input.signal)}`);
       }
       const startedAt = this.clock.now();
+      if (ambiguous && matched.records[position] === undefined && !known.has(ran.action)) {
+        await this.#record(
+          this.#finished(input, index, action.type, startedAt, { status: 'failed', attempts: 0, error: RELOADED_UNDER_WAY, detail: {} }, ran),
+          log,
+        );
+        log.warn({ action: index, type: action.type }, 'trigger action not run: the trigger file was reloaded while the run was under way');
+        statuses.push('failed');
+        continue;
+      }
       if (task.approvedAction === index && typeof request !== 'string') {
         const changed = await this.#changedSinceApproved(action, index, records, request);
         if (changed !== undefined) {
           await this.#record(
-            this.#finished(input, index, action.type, startedAt, { status: 'failed', attempts: 0, error: changed, detail: { endsRun: true } }),
+            this.#finished(input, index, action.type, startedAt, { status: 'failed', attempts: 0, error: changed, detail: { endsRun: true } }, ran),
             log,
           );
           log.warn({ action: index, type: action.type }, 'approved trigger action changed since it was approved; not run');
@@ -232,7 +331,7 @@ export class RunTrigger {
           return statuses;
         };
         if (outcome === 'decided') return decided();
-        const record = this.#finished(input, index, action.type, startedAt, outcome);
+        const record = this.#finished(input, index, action.type, startedAt, outcome, ran);
         if (outcome.status === 'awaiting_approval') {
           // Only over the record read when the run began: a decision saved meanwhile is never replaced.
           if (
@@ -269,6 +368,7 @@ export class RunTrigger {
             startedAt,
             requestId: task.requestId,
             mark: mark?.where,
+            ran,
             detail: input.detail,
           },
           records.find((record) => record.actionIndex === index),
@@ -301,7 +401,7 @@ export class RunTrigger {
       const recorded = storable(outcome);
       // The request id leads the run's page to the values the action got (InboundRequestStore).
       const withRequest = task.requestId === undefined ? recorded.detail : { ...recorded.detail, requestId: task.requestId };
-      const run = this.#finished(input, index, action.type, startedAt, { ...recorded, detail: withRequest });
+      const run = this.#finished(input, index, action.type, startedAt, { ...recorded, detail: withRequest }, ran);
       const saved = await this.#record(run, log);
       // The record is final now: the mark is no longer needed to tell what happened. (At most
       // one of the two: a mark placed now, or the one an interrupted start left.) A record that
@@ -312,7 +412,7 @@ export class RunTrigger {
       // The output stays out of the log, at every level (the default LOG_LEVEL writes warn lines
       // too): it may carry request text, or a secret a script echoes. The line says how long it
       // was; the text is in the run's record only (the admin UI's run page).
-      const { output, ...detail } = run.detail;
+      const { output, action: _action, actions: _actions, ...detail } = run.detail;
       const fields = {
         action: index,
         type: action.type,
@@ -371,7 +471,7 @@ export class RunTrigger {
    */
   async #changedSinceApproved(action: TriggerAction, index: number, records: readonly ActionRun[], request: RequestSnapshot): Promise<string | undefined> {
     const waiting = records.find((record) => record.actionIndex === index && record.status === 'awaiting_approval');
-    const changed = `not run: the action changed since it was approved (the trigger file was reloaded), so what was approved is not what would run; fire the trigger again to be asked again`;
+    const changed = CHANGED_SINCE_APPROVED;
     // The action's fingerprint, recorded when it asked: any change of its definition shows.
     const asked = waiting?.detail.action;
     if (typeof asked === 'string') return asked === actionFingerprint(action) ? undefined : changed;
@@ -440,12 +540,14 @@ export class RunTrigger {
       requestId?: string;
       /** Where its command marks its start (StartMarks), kept in the record to be looked at after a crash. */
       mark?: string;
+      /** What the action is, and the run's actions (see WhatRan): a run of the task again finds the action's record by it. */
+      ran: WhatRan;
       /** The run's own fields (a schedule's occurrence): its page shows them while the action runs. */
       detail?: Readonly<Record<string, unknown>>;
     },
     expected: ActionRun | undefined,
   ): Promise<boolean> {
-    const { requestId, mark, detail, ...fields } = start;
+    const { requestId, mark, ran, detail, ...fields } = start;
     return this.runs.start(
       {
         ...fields,
@@ -453,7 +555,7 @@ export class RunTrigger {
         attempts: 0,
         finishedAt: start.startedAt,
         error: null,
-        detail: { ...(requestId === undefined ? {} : { requestId }), ...(mark === undefined ? {} : { startMark: mark }), ...detail },
+        detail: { ...(requestId === undefined ? {} : { requestId }), ...(mark === undefined ? {} : { startMark: mark }), ...ran, ...detail },
       },
       expected,
     );
@@ -477,8 +579,11 @@ export class RunTrigger {
     return undefined;
   }
 
-  /** An action's final record: its outcome, and the run's own fields (`input.detail`) over the outcome's. */
-  #finished(input: ActionsRun, index: number, type: TriggerAction['type'], startedAt: Date, outcome: Outcome): ActionRun {
+  /**
+   * An action's final record: its outcome, what ran (`ran`: see WhatRan), and the run's own
+   * fields (`input.detail`) over the outcome's.
+   */
+  #finished(input: ActionsRun, index: number, type: TriggerAction['type'], startedAt: Date, outcome: Outcome, ran: WhatRan): ActionRun {
     return {
       runId: input.runId,
       trigger: input.name,
@@ -487,8 +592,38 @@ export class RunTrigger {
       startedAt,
       finishedAt: this.clock.now(),
       ...outcome,
-      detail: { ...outcome.detail, ...input.detail },
+      detail: { ...outcome.detail, ...ran, ...input.detail },
     };
+  }
+
+  /**
+   * Closes the record of an action found `running` (its worker died) that is no longer in the
+   * trigger as it was (a reload changed or removed it): as interrupted, with the outcome its
+   * command left if it ended since; as not run when its command's start mark shows it never started.
+   */
+  async #closeGone(run: ActionRun, input: ActionsRun, log: Logger): Promise<void> {
+    const earlierMark = await this.#startedBefore(run, log);
+    const marked = earlierMark !== undefined && earlierMark !== '' ? earlierMark : undefined;
+    const left = marked === undefined ? null : await this.startMarks?.finished(marked).catch(() => null);
+    const attempts = (marked === undefined ? null : await this.startMarks?.attempt(marked).catch(() => null)) ?? 1;
+    const outcome: Outcome =
+      earlierMark === undefined
+        ? { status: 'failed', attempts: 0, error: `not run: ${GONE}`, detail: {} }
+        : left
+          ? this.#commandOutcome(left, attempts, this.settings.commandTimeoutMs)
+          : { status: 'failed', attempts, error: `${INTERRUPTED}; ${GONE}`, detail: {} };
+    const recorded = storable(outcome);
+    const saved = await this.#record(
+      {
+        ...run,
+        ...recorded,
+        finishedAt: this.clock.now(),
+        detail: { ...run.detail, ...recorded.detail, ...(left ? { endedAfterStop: true } : {}), ...input.detail },
+      },
+      log,
+    );
+    if (earlierMark && saved) await this.startMarks?.clear(earlierMark).catch(() => undefined);
+    log.warn({ action: run.actionIndex, type: run.type }, 'trigger action that was running is no longer in the trigger (reloaded); not run again');
   }
 
   /** Saves the record of an action that ran; a failure is logged, never thrown (the action must not run again). Says whether it was saved. */

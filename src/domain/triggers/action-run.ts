@@ -14,6 +14,12 @@ export interface ActionRun {
   /** The trigger run: one trigger fired by one request. */
   readonly runId: string;
   readonly trigger: string;
+  /**
+   * The action's place in the trigger's (or schedule's) actions when the run recorded it. A run
+   * of the task again after a reload that moved its actions keeps each record where it is and
+   * records an action new to the run at its place, or after every index in use when a record
+   * holds that place (RunTrigger's matchRecords).
+   */
   readonly actionIndex: number;
   readonly type: TriggerAction['type'];
   readonly status: ActionRunStatus;
@@ -25,6 +31,9 @@ export interface ActionRun {
    * Outcome details: exit code, duration (`commandMs`) and output of a command (up to 16 KiB:
    * its beginning and end when longer), HTTP status of a webhook, job id of an agent action;
    * and `requestId`, the stored request that fired the run (InboundRequestStore), when there is one.
+   * `action`: what the action is (actionFingerprint); `actions`: the fingerprints of the run's
+   * actions, in order, as the attempt that wrote the record ran them — a run of the task again
+   * finds its records by them (records from before they were kept: by `actionIndex`).
    */
   readonly detail: Readonly<Record<string, unknown>>;
 }

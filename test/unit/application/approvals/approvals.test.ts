@@ -417,6 +417,25 @@ describe('Approvals', () => {
     expect(await statuses(runs)).to.deep.equal(['0:succeeded', '1:succeeded', '2:succeeded']);
   });
 
+  it('approved after a reload put an action before it: the approved action is found by what it is, and runs after the new one; nothing runs twice', async () => {
+    const { runner, shell, runs, approvals, decide, runQueued, reload } = await make();
+    await runner.execute(task);
+    const [approval] = await approvals.list({ limit: 1 });
+    const check = { type: 'command', command: 'echo check' } as TriggerAction;
+    reload([{ ...triggers[0], actions: [check, ...triggers[0].actions] }]);
+    await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' });
+    await runQueued();
+    expect(shell.commands.map((line) => line.split(' [')[0])).to.deep.equal([
+      'echo build "${AGW_ARG_1}"',
+      'echo check',
+      'deploy "${AGW_ARG_1}"',
+      'echo notify',
+    ]);
+    // Build and deploy keep their records (0, 1); notify is recorded at its place now (3), the new
+    // action, whose place 0 is build's, after every index in use (4).
+    expect(await statuses(runs)).to.deep.equal(['0:succeeded', '1:succeeded', '3:succeeded', '4:succeeded']);
+  });
+
   it('approved after its trigger was disabled: nothing more runs, and the record that waited says why', async () => {
     const { runner, shell, runs, approvals, decide, runQueued, reload, logger } = await make();
     await runner.execute(task);

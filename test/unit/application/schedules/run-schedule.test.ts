@@ -162,6 +162,27 @@ describe('RunSchedule', () => {
     expect((await runs.forSchedule('long', 1))[0]).to.deep.include({ status: 'succeeded', error: null });
   });
 
+  it('does not repeat an action that ran when the schedules file was reloaded between two runs of the task (an action put before it)', async () => {
+    const entry = (commands: string[]) => ({
+      name: 'long',
+      schedule: '0 3 * * *',
+      enabled: true,
+      actions: commands.map((command) => ({ type: 'command', command })),
+    });
+    const schedules = parse([entry(['first', 'second'])]);
+    const { shell, runs, run } = setup(schedules);
+    const claim = new AbortController();
+    shell.during = async () => claim.abort(new Error('the task queue took this task back'));
+    await run.execute({ schedule: 'long', occurrence: '2026-03-01T03:00:00.000Z', catchUp: false }, RUN_ID, claim.signal).catch(() => undefined);
+    expect(shell.runs.map((each) => each.command)).to.deep.equal(['first']);
+    // A reload puts a check before `first`; the queue runs the task again.
+    schedules.splice(0, 1, ...parse([entry(['check', 'first', 'second'])]));
+    shell.during = undefined;
+    await run.execute({ schedule: 'long', occurrence: '2026-03-01T03:00:00.000Z', catchUp: false }, RUN_ID, new AbortController().signal);
+    expect(shell.runs.map((each) => each.command)).to.deep.equal(['first', 'check', 'second']);
+    expect((await runs.forSchedule('long', 1))[0]).to.deep.include({ status: 'succeeded', error: null });
+  });
+
   it('skips (and records) an occurrence whose schedule was disabled or removed meanwhile', async () => {
     const { shell, runs, run } = setup(parse([{ name: 'off', schedule: '0 3 * * *', enabled: false, actions: [{ type: 'command', command: 'true' }] }]));
     await run.execute({ schedule: 'off', occurrence: '2026-03-01T03:00:00.000Z', catchUp: false }, RUN_ID);

@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { headAndTail } from '../../../../src/domain/text/cut-text.js';
 import { FireTriggers, TRIGGER_RUN_ORDERED_QUEUE, TRIGGER_RUN_QUEUE, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
-import { INTERRUPTED, RECORDED_OUTPUT, REQUEST_POLL_MS, REQUEST_WAIT_MS, RunTrigger } from '../../../../src/application/triggers/run-trigger.js';
+import {
+  INTERRUPTED,
+  RECORDED_OUTPUT,
+  RELOADED_UNDER_WAY,
+  REQUEST_POLL_MS,
+  REQUEST_WAIT_MS,
+  RunTrigger,
+} from '../../../../src/application/triggers/run-trigger.js';
 import type { TriggerSource } from '../../../../src/application/triggers/trigger-source.js';
 import type { Timer } from '../../../../src/ports/timer.js';
 import { InMemoryStartMarks } from '../../../fakes/in-memory-start-marks.js';
@@ -12,6 +19,8 @@ import { validateTriggers } from '../../../../src/domain/triggers/validate-trigg
 import type { HttpForwarder, OutboundRequest, OutboundResult } from '../../../../src/ports/http-forwarder.js';
 import type { JobLaunch, JobLauncher } from '../../../../src/ports/job-launcher.js';
 import type { ActionRun } from '../../../../src/domain/triggers/action-run.js';
+import type { Trigger } from '../../../../src/domain/triggers/trigger.js';
+import { actionFingerprint } from '../../../../src/domain/triggers/action-fingerprint.js';
 import type { ShellExecutor, ShellOptions, ShellRun } from '../../../../src/ports/shell-executor.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
 import { InMemoryActionRunRepository } from '../../../fakes/in-memory-action-run-repository.js';
@@ -635,7 +644,12 @@ describe('RunTrigger', () => {
     const { runner, runs } = make(undefined, new RecordingForwarder({ ok: false, status: 503, attempts: 4, error: 'HTTP 503' }));
     await runner.execute(task);
     expect(runs.runs[2]).to.include({ status: 'failed', attempts: 4, error: 'HTTP 503' });
-    expect(runs.runs[2].detail).to.deep.equal({ httpStatus: 503, requestId: REQUEST_ID });
+    expect(runs.runs[2].detail).to.deep.equal({
+      httpStatus: 503,
+      requestId: REQUEST_ID,
+      action: actionFingerprint(triggers[0].actions[2]),
+      actions: triggers[0].actions.map(actionFingerprint),
+    });
   });
 
   it('records an agent action as not runnable, with a log line, while jobs are not configured', async () => {
@@ -851,6 +865,8 @@ describe('RunTrigger', () => {
       expect(seen.find((run) => run.status === 'running' && run.actionIndex === 0)?.detail).to.deep.equal({
         requestId: REQUEST_ID,
         startMark: marks.place(task.runId, 0).where,
+        action: actionFingerprint(triggers[0].actions[0]),
+        actions: triggers[0].actions.map(actionFingerprint),
       });
       expect(runs.runs.find((run) => run.actionIndex === 0)).to.include({ status: 'succeeded' });
       expect([...marks.made]).to.deep.equal([]);
@@ -1302,6 +1318,139 @@ describe('RunTrigger', () => {
     });
     await runner.execute(task);
     expect(shell.commands).to.deep.equal(['/srv/triggers$ make (5000)']);
+  });
+
+  describe('a task run again after a reload changed the trigger’s actions (docs/triggers.md: "actions it had already finished are not repeated")', () => {
+    const command = (line: string) => ({ type: 'command' as const, command: line });
+    const deployTrigger = (actions: ReturnType<typeof command>[]): Trigger => ({ name: 'build', watchPath: '/webhook', enabled: true, actions });
+
+    /** Runs each command; once `stopAfter` have run, aborts the task's signal (the service stops, the queue runs the task again). */
+    class StoppingShell implements ShellExecutor {
+      readonly commands: string[] = [];
+      constructor(
+        private readonly controller?: AbortController,
+        private readonly stopAfter = Number.POSITIVE_INFINITY,
+      ) {}
+      async run(line: string, _options: ShellOptions): Promise<ShellRun> {
+        this.commands.push(line);
+        if (this.commands.length >= this.stopAfter) this.controller?.abort(new Error('the service stops'));
+        return { exitCode: 0, timedOut: false, aborted: false, durationMs: 1, output: '' };
+      }
+    }
+
+    /**
+     * Runs the task with `before` as the trigger's actions until `stopAfter` commands ran (the
+     * service stops), then again with `after` (the trigger file reloaded meanwhile). Returns the
+     * commands of each attempt and the records.
+     */
+    const attempts = async (before: string[], stopAfter: number, after: string[], runs = new InMemoryActionRunRepository()) => {
+      const requests = new InMemoryInboundRequestStore();
+      await requests.record(STORED);
+      let current: readonly Trigger[] = [deployTrigger(before.map(command))];
+      const source: TriggerSource = { current: () => current };
+      const runner = (shell: ShellExecutor) =>
+        new RunTrigger(
+          source,
+          runs,
+          requests,
+          shell,
+          new RecordingForwarder(),
+          new RecordingJobs(),
+          new SequentialIds(),
+          new FixedClock(),
+          new RecordingLogger(),
+          {
+            triggersDir: '/srv/triggers',
+            commandTimeoutMs: 60_000,
+            commandEnv: COMMAND_ENV,
+          },
+        );
+      const controller = new AbortController();
+      const first = new StoppingShell(controller, stopAfter);
+      const stopped = await runner(first)
+        .execute(task, { signal: controller.signal })
+        .then(() => undefined)
+        .catch((error: unknown) => error);
+      expect(stopped, 'the first attempt is stopped').to.be.instanceOf(Error);
+      current = [deployTrigger(after.map(command))];
+      const second = new StoppingShell();
+      await runner(second).execute(task);
+      return { first: first.commands, second: second.commands, runs };
+    };
+
+    it('an action inserted before finished ones: it runs, and the finished ones do not run again', async () => {
+      const { first, second, runs } = await attempts(['./deploy.sh', './notify.sh'], 1, ['./check.sh', './deploy.sh', './notify.sh']);
+      expect(first).to.deep.equal(['./deploy.sh']);
+      expect(second).to.deep.equal(['./check.sh', './notify.sh']);
+      expect(runs.runs.map((run) => run.status)).to.deep.equal(['succeeded', 'succeeded', 'succeeded']);
+    });
+
+    it('a finished action removed: the actions after it still run', async () => {
+      const { first, second } = await attempts(['./a.sh', './b.sh', './c.sh'], 2, ['./b.sh', './c.sh']);
+      expect(first).to.deep.equal(['./a.sh', './b.sh']);
+      expect(second).to.deep.equal(['./c.sh']);
+    });
+
+    it('actions reordered: only those that did not run, in their new order', async () => {
+      const { first, second } = await attempts(['./a.sh', './b.sh', './c.sh'], 1, ['./c.sh', './b.sh', './a.sh']);
+      expect(first).to.deep.equal(['./a.sh']);
+      expect(second).to.deep.equal(['./c.sh', './b.sh']);
+    });
+
+    it('identical actions are matched in order: each runs as often as the trigger lists it, no more', async () => {
+      const { first, second } = await attempts(['./bump.sh', './bump.sh', './tag.sh'], 1, ['./check.sh', './bump.sh', './bump.sh', './tag.sh']);
+      expect(first).to.deep.equal(['./bump.sh']);
+      expect(second).to.deep.equal(['./check.sh', './bump.sh', './tag.sh']);
+      expect([...first, ...second].filter((line) => line === './bump.sh')).to.have.length(2);
+    });
+
+    it('a finished action changed: neither it nor the changed one runs again (they may be one action), and the record says why; the rest runs', async () => {
+      const { second, runs } = await attempts(['./deploy.sh', './notify.sh'], 1, ['./deploy.sh --fast', './notify.sh']);
+      expect(second).to.deep.equal(['./notify.sh']);
+      const changed = runs.runs.find((run) => run.error === RELOADED_UNDER_WAY);
+      expect(changed, 'the changed action is recorded as not run, with why').to.include({ status: 'failed', attempts: 0 });
+      expect(changed?.detail.action).to.equal(actionFingerprint(command('./deploy.sh --fast')));
+    });
+
+    it('an action left running (its worker died) that a reload removed is closed as interrupted, not left running, and not run again', async () => {
+      const runs = new InMemoryActionRunRepository();
+      const requests = new InMemoryInboundRequestStore();
+      await requests.record(STORED);
+      await runs.save({
+        runId: task.runId,
+        trigger: 'build',
+        actionIndex: 0,
+        type: 'command',
+        status: 'running',
+        attempts: 0,
+        startedAt: new Date(),
+        finishedAt: new Date(),
+        error: null,
+        detail: { requestId: REQUEST_ID, action: actionFingerprint(command('./old.sh')) },
+      });
+      const source: TriggerSource = { current: () => [deployTrigger([command('./new.sh')])] };
+      const shell = new StoppingShell();
+      await new RunTrigger(
+        source,
+        runs,
+        requests,
+        shell,
+        new RecordingForwarder(),
+        new RecordingJobs(),
+        new SequentialIds(),
+        new FixedClock(),
+        new RecordingLogger(),
+        {
+          triggersDir: '/srv/triggers',
+          commandTimeoutMs: 60_000,
+          commandEnv: COMMAND_ENV,
+        },
+      ).execute(task);
+      expect(shell.commands, 'new.sh may be old.sh changed: not run').to.deep.equal([]);
+      expect(runs.runs.find((run) => run.actionIndex === 0)?.status).to.equal('failed');
+      expect(runs.runs.find((run) => run.actionIndex === 0)?.error).to.match(/^interrupted: .*no longer in the trigger as it was/);
+      expect(runs.runs.filter((run) => run.status === 'running')).to.deep.equal([]);
+    });
   });
 
   it('drops, with a warning, a queued run of a trigger disabled since it was queued, running none of its actions', async () => {
