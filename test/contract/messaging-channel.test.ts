@@ -196,3 +196,36 @@ describe('TelegramChannel against a loopback fake Bot API: a formatted part Tele
     }
   });
 });
+
+describe('TelegramChannel against a loopback fake Bot API: a reply whose HTML shows nothing', () => {
+  it('reaches the chat as its plain text (an empty code block, a bare quote): Telegram refuses such HTML as "message text is empty"', async () => {
+    const fake = await startFakeTelegram([TOKEN]);
+    try {
+      const channel = new TelegramChannel({ apiUrl: fake.url, attempts: 1, backoffMs: 0, maxRetryAfterMs: 0, timeoutMs: 5000 });
+      const replies = ['```\n```', '```\n   \n```', '>', '~~~\n~~~'];
+      for (const reply of replies) for (const part of channel.formatReply(reply)) await channel.sendMessage(TOKEN, { chatId: String(CHAT) }, part);
+      expect(fake.of('sendMessage').map((call) => [call.body.parse_mode ?? 'plain', call.body.text])).to.deep.equal(replies.map((reply) => ['plain', reply]));
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('sends a formatted part Telegram refuses as empty as its plain text', async () => {
+    const fake = await startFakeTelegram([TOKEN]);
+    try {
+      const channel = new TelegramChannel({ apiUrl: fake.url, attempts: 1, backoffMs: 0, maxRetryAfterMs: 0, timeoutMs: 5000 });
+      await channel.sendMessage(TOKEN, { chatId: String(CHAT) }, { plain: '```\n```', formatted: '<pre>\n</pre>' });
+      expect(fake.of('sendMessage').map((call) => [call.body.parse_mode ?? 'plain', call.body.text])).to.deep.equal([
+        ['HTML', '<pre>\n</pre>'],
+        ['plain', '```\n```'],
+      ]);
+      const refused = await channel.sendMessage(TOKEN, { chatId: String(CHAT) }, { plain: '' }).then(
+        () => 'sent',
+        (error: Error) => error.message,
+      );
+      expect(refused).to.equal('Telegram sendMessage failed (400): Bad Request: message text is empty');
+    } finally {
+      await fake.close();
+    }
+  });
+});

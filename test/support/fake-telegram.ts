@@ -37,11 +37,16 @@ export interface FakeTelegram {
   close(): Promise<void>;
 }
 
+/** What Telegram shows of a message's text: in HTML mode without its tags, its entities decoded. */
+const shownText = (text: string, html: boolean): string =>
+  html ? text.replace(/<[^>]*>/g, '').replace(/&(lt|gt|quot|amp);/g, (_entity, name: string) => ({ lt: '<', gt: '>', quot: '"', amp: '&' })[name] ?? '') : text;
+
 /**
  * A loopback Bot API: `POST /bot<token>/<method>` with JSON, answers `{ok, result}` or
  * `{ok: false, error_code, description, parameters?}` like Telegram, and serves
  * `/file/bot<token>/<path>`. `sendMessage` with parse_mode HTML is refused (400 "can't
- * parse entities") when the text holds an unknown tag, as Telegram does. `getUpdates` is long
+ * parse entities") when the text holds an unknown tag, and any text that shows nothing (HTML
+ * without visible text included) with 400 "message text is empty", as Telegram does. `getUpdates` is long
  * polling as Telegram has it: refused (409) while a webhook is set, `offset` confirms (drops)
  * every update before it, the answer waits up to `timeout` seconds for an update, and a newer
  * getUpdates ends a waiting one with 409 "terminated by other getUpdates request".
@@ -152,11 +157,14 @@ export const startFakeTelegram = async (validTokens: string[] = ['123456:TEST-to
           return reply(200, { ok: true, result: { url: webhookOf(token).url, has_custom_certificate: false, pending_update_count: 0, max_connections: 40 } });
         case 'sendMessage': {
           const text = String(body.text ?? '');
-          if (text.length === 0 || text.length > 4096)
-            return reply(400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty or too long' });
+          if (text.length > 4096) return reply(400, { ok: false, error_code: 400, description: 'Bad Request: message is too long' });
           if (body.parse_mode === 'HTML' && /<(?!\/?(b|i|u|s|code|pre|a|tg-spoiler|blockquote)\b)[^>]*>/.test(text)) {
             return reply(400, { ok: false, error_code: 400, description: "Bad Request: can't parse entities: Unsupported start tag" });
           }
+          // The text "1-4096 characters after entity parsing": what shows of it (tags taken off,
+          // surrounding white space trimmed) must not be empty (`<pre></pre>` is).
+          if (shownText(text, body.parse_mode === 'HTML').trim() === '')
+            return reply(400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty' });
           messageId++;
           return reply(200, {
             ok: true,

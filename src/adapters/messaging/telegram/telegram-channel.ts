@@ -80,6 +80,8 @@ const MIN_FORMATTED_PART = 512;
 
 /** The length of an HTML message's text as Telegram shows (and counts) it: without its tags, each entity one character. */
 const visibleLength = (html: string): number => html.replace(/<[^>]*>/g, '').replace(/&(?:lt|gt|amp|quot);/g, '_').length;
+/** Whether an HTML message shows no text at all (`<pre></pre>`, `<blockquote></blockquote>`, white space): Telegram refuses it as empty. */
+const showsNothing = (html: string): boolean => html.replace(/<[^>]*>/g, '').trim() === '';
 
 const ALLOWED_UPDATES = ['message', 'edited_message', 'channel_post', 'edited_channel_post', 'callback_query'];
 /** How much longer than the long poll's own wait a getUpdates call may take before it counts as timed out. */
@@ -184,6 +186,9 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
   #fitting(markdown: string, limit: number): OutgoingMessage[] {
     return splitMarkdown(markdown, limit).flatMap((part): OutgoingMessage[] => {
       const formatted = markdownToTelegramHtml(part);
+      // Markdown whose HTML shows nothing (an empty code block, a bare `>`): Telegram would refuse
+      // it ("message text is empty"), so it goes as its plain text, which shows the characters.
+      if (showsNothing(formatted)) return [{ plain: part }];
       const over = visibleLength(formatted) - this.maxMessageLength;
       if (over <= 0) return [{ plain: part, formatted }];
       // A part that would have to be cut very small (its HTML several times its length: deep
@@ -254,9 +259,11 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
         await this.#call(token, 'sendMessage', { ...base, text: message.formatted, parse_mode: 'HTML' }, undefined, attempts);
         return;
       } catch (error) {
-        // Telegram refuses markup it cannot parse, or whose text comes out too long; the same
-        // text then goes as plain text (never longer than the limit: formatReply cut it so).
-        if (!(error instanceof MessagingError && error.status === 400 && /parse entities|can't parse|too long/i.test(error.description))) throw error;
+        // Telegram refuses markup it cannot parse, or whose text comes out too long or empty
+        // ("message text is empty": markup that shows nothing); the same text then goes as plain
+        // text (never longer than the limit: formatReply cut it so).
+        if (!(error instanceof MessagingError && error.status === 400 && /parse entities|can't parse|too long|text is empty/i.test(error.description)))
+          throw error;
       }
     }
     await this.#call(token, 'sendMessage', { ...base, text: message.plain }, undefined, attempts);
