@@ -40,6 +40,9 @@ export const REFUSED = {
   variableName:
     'as a variable name given to unset, read, getopts, printf -v, wait -p or test -v/-R, which bash reads as a name with a subscript it evaluates as arithmetic that can run commands',
   arrayBuiltin: 'as an argument of mapfile or readarray, which read an array name with a subscript bash evaluates and run -C as a command',
+  shellVariable:
+    'in an assignment to BASH_ENV, ENV, PS0, PS1, PS2, PS4, PROMPT_COMMAND, SHELLOPTS, BASHOPTS, PATH, GCONV_PATH or an LD_ variable (also given to export or env), which a shell expands and runs, or which choose the program or library that runs: a shell started with it would run the value as code',
+  trap: 'as an argument of trap, whose action the shell runs as a command when the signal comes (a value expanded into it becomes code)',
 } as const;
 
 /**
@@ -48,6 +51,21 @@ export const REFUSED = {
  * through `declare`). LINENO, BASHPID and the read-only UID, EUID, PPID do not evaluate.
  */
 const INTEGER_VARIABLES = new Set(['RANDOM', 'SRANDOM', 'OPTIND', 'HISTCMD', 'SECONDS']);
+/**
+ * The variables whose value a shell (or the dynamic loader) runs as code, or that choose what runs:
+ * bash expands BASH_ENV (command substitution included) and sources the file at the start of
+ * every script, ENV likewise for an interactive sh; PS0, PS1, PS2 and PS4 are expanded as
+ * prompts (PS4 at every line traced by set -x) and PROMPT_COMMAND run; SHELLOPTS and BASHOPTS
+ * set a child bash's options (xtrace, and with it PS4); PATH chooses the program every later
+ * command name runs; the loader loads the libraries LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT… name,
+ * glibc the modules of GCONV_PATH. IFS, CDPATH and GLOBIGNORE are not among them: they change how
+ * unquoted words split, where cd goes and which files a glob lists, never run anything.
+ */
+const SHELL_VARIABLES = new Set(['BASH_ENV', 'ENV', 'PS0', 'PS1', 'PS2', 'PS4', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'PATH', 'GCONV_PATH']);
+const isShellVariable = (name: string): boolean => SHELL_VARIABLES.has(name) || name.startsWith('LD_');
+/** Why a token may not be assigned to `name` (by name=, export, declare… or env), or undefined. */
+const assignedRefusal = (name: string): string | undefined =>
+  INTEGER_VARIABLES.has(name) ? REFUSED.integerVariable : isShellVariable(name) ? REFUSED.shellVariable : undefined;
 /** Builtins whose arguments bash reads as names (with subscripts), assignments and options. */
 const DECLARATIONS = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
 /** Words after which the next word still names the command. */
@@ -83,6 +101,8 @@ interface CommandState {
   naming?: { command: string; options: boolean; operands: number; next?: 'name' | 'data' };
   /** Inside the arguments of test or [: the next word is a name (after -v or -R). */
   testing?: { next: boolean };
+  /** Inside the arguments of env, whose NAME=value words set the environment of the command it runs. */
+  environment?: boolean;
 }
 
 /** The fixed text at the start of a word, its quotes removed, up to the first expansion or token; `whole` when that is the whole word. */
@@ -179,6 +199,7 @@ class Scanner {
       state.refusing = undefined;
       state.naming = undefined;
       state.testing = undefined;
+      state.environment = undefined;
     };
     while (this.#i < this.#end) {
       const i = this.#i;
@@ -292,9 +313,15 @@ class Scanner {
   #startWord(state: CommandState): boolean {
     const head = this.#s.slice(this.#i, this.#i + 256);
     const assignment = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=|\[)/.exec(head);
-    if (state.commandPosition && assignment && INTEGER_VARIABLES.has(assignment[1]!)) {
+    const refusal = assignment ? assignedRefusal(assignment[1]!) : undefined;
+    if (state.commandPosition && refusal !== undefined) {
       // Before the command name, with a command after it or not (bash in POSIX mode, as /bin/sh, keeps the assignment).
-      return this.#refuseWord(REFUSED.integerVariable, true);
+      return this.#refuseWord(refusal, true);
+    }
+    if (state.environment) {
+      // Any NAME=value word of env's arguments (a later one errs toward refusing); BASH_FUNC_… defines a function for a child bash.
+      const fixed = /^([A-Za-z_][A-Za-z0-9_]*)(?:=|%%=)/.exec(this.#literal().text);
+      return fixed !== null && (isShellVariable(fixed[1]!) || fixed[1]!.startsWith('BASH_FUNC_')) && this.#refuseWord(REFUSED.shellVariable, false);
     }
     if (state.refusing) return this.#refuseWord(state.refusing, false);
     if (state.naming) return this.#namingWord(state.naming);
@@ -309,7 +336,8 @@ class Scanner {
       // The name is fixed text before the first `=`, quoted or not (`export "X={{…}}"`); bash assigns the rest.
       const fixed = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(literal.text);
       if (fixed) {
-        if (INTEGER_VARIABLES.has(fixed[1]!)) return this.#refuseWord(REFUSED.integerVariable, true);
+        const declared = assignedRefusal(fixed[1]!);
+        if (declared !== undefined) return this.#refuseWord(declared, true);
         return state.declaring.values && this.#refuseWord(REFUSED.declaredValue, true);
       }
       if (literal.whole && /^[-+][A-Za-z]+$/.test(literal.text)) {
@@ -331,6 +359,8 @@ class Scanner {
     if (DECLARATIONS.has(word)) state.declaring = { values: false, command: word };
     else if (word === 'compgen' || word === 'complete') state.refusing = REFUSED.completion;
     else if (word === 'mapfile' || word === 'readarray') state.refusing = REFUSED.arrayBuiltin;
+    else if (word === 'trap') state.refusing = REFUSED.trap;
+    else if (word === 'env') state.environment = true;
     else if (NAMING[word]) state.naming = { command: word, options: true, operands: 0 };
     else if (word === 'test' || word === '[') state.testing = { next: false };
     else if (word === '-p' && (prefix === 'time' || prefix === 'command')) state.commandPosition = true;

@@ -207,3 +207,39 @@ describe('why integer variables, declaration names, namerefs and compgen -W are 
     );
   }
 });
+
+/*
+ * What a shell started from the script runs of a variable's value: bash expands BASH_ENV (and an
+ * interactive sh ENV) and sources the file it names, at the start of every script; prompts are
+ * expanded, PROMPT_COMMAND and a trap's action run, an exported BASH_FUNC_ defines a function.
+ * Each form runs the command in the value, and the template is refused.
+ */
+describe('why assignments to BASH_ENV, ENV, prompts, PROMPT_COMMAND, env BASH_FUNC_… and trap actions are refused: a shell runs the value', () => {
+  const bash = existsSync('/usr/bin/bash') ? it : it.skip;
+  const running: Array<[string, string]> = [
+    // The review's case: a bash script started with BASH_ENV from a request value.
+    ["printf '#!/bin/bash\\necho deployed\\n' > deploy.sh; chmod +x deploy.sh; BASH_ENV={{body.v}} ./deploy.sh", '$(touch canary)'],
+    ['export BASH_ENV={{body.v}}; bash -c :', '$(touch canary)'],
+    ['env BASH_ENV={{body.v}} bash -c :', '$(touch canary)'],
+    ['ENV={{body.v}} sh -i -c :', '$(touch canary)'],
+    ['PS4={{body.v}}; set -x; :', '$(touch canary)'],
+    ['PS1={{body.v}} bash --norc -i < /dev/null', '$(touch canary)'],
+    ['PROMPT_COMMAND={{body.v}} bash --norc -i < /dev/null', 'touch canary'],
+    ['env BASH_FUNC_true%%={{body.v}} bash -c true', '() { touch canary; }'],
+    ['trap {{body.v}} EXIT', 'touch canary'],
+    ["trap 'echo '{{body.v}} EXIT", '$(touch canary)'],
+  ];
+  for (const [template, value] of running) {
+    bash(
+      `${template} runs the command in ${JSON.stringify(value)}, so the template is refused${existsSync('/usr/bin/bash') ? '' : ' — pending: no bash here'}`,
+      async () => {
+        const cwd = await tempDir('running');
+        const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: '/usr/bin/bash' });
+        const script = `set -o posix\n${template.replace('{{body.v}}', '"${AGW_ARG_1}"')}`;
+        await shell.run(script, { cwd, timeoutMs: 5000, env: { PATH: process.env.PATH ?? '', AGW_ARG_1: value } });
+        expect(existsSync(join(cwd, 'canary')), script).to.equal(true);
+        expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
+      },
+    );
+  }
+});

@@ -130,6 +130,11 @@ describe('findTokenPlaces', () => {
       ['unquoted', 'unquoted', 'double'],
     ],
     [
+      'assignments to variables no shell runs, and values that only look like assignments to BASH_ENV, PATH, LD_…',
+      'IFS={{body.v}} CDPATH={{body.v}} GLOBIGNORE={{body.v}} MYPATH={{body.v}} LD={{body.v}}; echo PATH={{body.v}} trap {{body.v}}; docker run -e LD_PRELOAD={{body.v}} img; env FOO={{body.v}} OPTIND={{body.v}} cmd',
+      ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
       'name-taking builtins only where they name the command',
       'echo unset {{body.v}} read {{body.v}}; git tag mapfile {{body.v}}',
       ['unquoted', 'unquoted', 'unquoted'],
@@ -227,6 +232,25 @@ describe('findTokenPlaces', () => {
     ['as the array name of mapfile', 'mapfile {{body.v}} < in.txt', REFUSED.arrayBuiltin],
     ['as the callback of mapfile -C', 'mapfile -C {{body.v}} -c 1 x < in.txt', REFUSED.arrayBuiltin],
     ['as the array name of readarray -t', 'readarray -t "{{body.v}}" < in.txt', REFUSED.arrayBuiltin],
+    ["assigned to BASH_ENV before a command (the review's case)", 'BASH_ENV={{body.v}} ./deploy.sh', REFUSED.shellVariable],
+    ['assigned to BASH_ENV by export', 'export BASH_ENV="{{body.v}}"; ./deploy.sh', REFUSED.shellVariable],
+    ['assigned to ENV after another assignment', 'X=1 ENV={{body.v}} sh -i', REFUSED.shellVariable],
+    ['assigned to PS4 by declare -x', 'declare -x PS4={{body.v}}; set -x', REFUSED.shellVariable],
+    ['assigned to PS1 by local', 'f() { local PS1=a{{body.v}}; bash -i; }', REFUSED.shellVariable],
+    ['assigned to PROMPT_COMMAND', 'PROMPT_COMMAND="{{body.v}}" bash -i', REFUSED.shellVariable],
+    ['assigned to SHELLOPTS', 'SHELLOPTS={{body.v}} bash x.sh', REFUSED.shellVariable],
+    ['assigned to BASHOPTS by export', 'export BASHOPTS={{body.v}}', REFUSED.shellVariable],
+    ['appended to PATH', 'PATH="$PATH:{{body.v}}" make', REFUSED.shellVariable],
+    ['assigned to PATH with +=', 'PATH+=:{{body.v}}', REFUSED.shellVariable],
+    ['assigned to LD_PRELOAD', 'LD_PRELOAD={{body.v}} ./deploy', REFUSED.shellVariable],
+    ['assigned to LD_LIBRARY_PATH by readonly', 'readonly LD_LIBRARY_PATH={{body.v}}', REFUSED.shellVariable],
+    ['assigned to GCONV_PATH', 'GCONV_PATH={{body.v}} iconv -l', REFUSED.shellVariable],
+    ['given to env as BASH_ENV', 'env -i BASH_ENV={{body.v}} ./deploy.sh', REFUSED.shellVariable],
+    ['given to env as LD_AUDIT, quoted', 'env "LD_AUDIT={{body.v}}" ./deploy', REFUSED.shellVariable],
+    ['given to env as an exported bash function', 'env "BASH_FUNC_make%%={{body.v}}" ./deploy.sh', REFUSED.shellVariable],
+    ['as the action of trap', 'trap {{body.v}} EXIT', REFUSED.trap],
+    ['inside a quoted trap action', 'trap "rm -f {{body.v}}" EXIT', REFUSED.trap],
+    ['as a signal of command trap', "command trap 'cleanup' {{body.v}}", REFUSED.trap],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {

@@ -332,6 +332,16 @@ describe('validateTriggers', () => {
         'compgen -W {{body.v}} -- a',
         'as an argument of compgen or complete, which expand a -W word list again and run -C and -F as commands',
       ],
+      [
+        'assigned to BASH_ENV before a bash script',
+        'BASH_ENV={{body.v}} ./deploy.sh',
+        'in an assignment to BASH_ENV, ENV, PS0, PS1, PS2, PS4, PROMPT_COMMAND, SHELLOPTS, BASHOPTS, PATH, GCONV_PATH or an LD_ variable (also given to export or env), which a shell expands and runs, or which choose the program or library that runs: a shell started with it would run the value as code',
+      ],
+      [
+        'as the action of trap',
+        'trap {{body.v}} EXIT; make',
+        'as an argument of trap, whose action the shell runs as a command when the signal comes (a value expanded into it becomes code)',
+      ],
     ];
     for (const [label, command, why] of refusals) {
       it(label, () => {
