@@ -2,6 +2,7 @@ import { JOB_STATUSES, type Job } from '../../domain/jobs/job.js';
 import { commandTokenValues, type CommandTokenValue } from '../../domain/templates/render-command.js';
 import { parseStoredSnapshot } from '../../domain/templates/request-snapshot.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
+import { actionFingerprint } from '../../domain/triggers/action-fingerprint.js';
 import type { ActionRun } from '../../domain/triggers/action-run.js';
 import type { Trigger, TriggerAction } from '../../domain/triggers/trigger.js';
 import type { ActionRunRepository } from '../../ports/action-run-repository.js';
@@ -69,7 +70,10 @@ export type RenderedAction =
   | { readonly type: 'webhook'; readonly method: string; readonly url: string }
   | { readonly type: 'agent'; readonly template: string; readonly jobId: string | null };
 
-/** One action of a trigger run: its record, and the action as configured now (when it still is). */
+/**
+ * One action of a trigger run: its record, and the action as configured now (when it still is:
+ * null when the trigger, or the action as it ran, is no longer configured — see configuredAction).
+ */
 export interface ActionRunView {
   readonly run: ActionRun;
   readonly rendered: RenderedAction | null;
@@ -161,8 +165,8 @@ export class AdminOverview {
       configured: trigger !== undefined,
       request,
       actions: runs.map((run) => {
-        const action = trigger?.actions[run.actionIndex];
-        return { run, rendered: action !== undefined && action.type === run.type ? render(action, run, snapshot) : null };
+        const action = configuredAction(trigger?.actions, run);
+        return { run, rendered: action === undefined ? null : render(action, run, snapshot) };
       }),
     };
   }
@@ -189,8 +193,8 @@ export class AdminOverview {
     return {
       schedule,
       actions: runs.map((run) => {
-        const action = schedule?.actions[run.actionIndex];
-        return { run, rendered: action !== undefined && action.type === run.type ? asWritten(render(action, run, snapshot)) : null };
+        const action = configuredAction(schedule?.actions, run);
+        return { run, rendered: action === undefined ? null : asWritten(render(action, run, snapshot)) };
       }),
     };
   }
@@ -239,6 +243,22 @@ export class AdminOverview {
     return this.sources.conversations.recent(threadId, limit);
   }
 }
+
+/**
+ * The action, among `actions` as configured now, that a record is of; undefined when there is
+ * none (the trigger or schedule is gone, or the action was changed or removed since it ran). A
+ * record keeps what its action is (`detail.action`, its actionFingerprint) and is found by it:
+ * its `actionIndex` is where the run recorded it, which after a reload of the trigger file need
+ * not be the action's place now (RunTrigger's matchRecords). A record written before
+ * fingerprints were kept is of the action at its index, if that one is still of its type.
+ */
+const configuredAction = (actions: readonly TriggerAction[] | undefined, run: ActionRun): TriggerAction | undefined => {
+  if (actions === undefined) return undefined;
+  const fingerprint = run.detail.action;
+  if (typeof fingerprint === 'string') return actions.find((action) => actionFingerprint(action) === fingerprint);
+  const action = actions[run.actionIndex];
+  return action !== undefined && action.type === run.type ? action : undefined;
+};
 
 const parseSnapshot = (text: string): RequestSnapshot | null => {
   try {

@@ -2,10 +2,12 @@ import { expect } from 'chai';
 import { AdminOverview } from '../../../../src/application/operations/admin-overview.js';
 import { CollectOperationalFigures } from '../../../../src/application/operations/collect-operational-figures.js';
 import { MessagingChannels } from '../../../../src/application/messaging/messaging-channels.js';
+import { Swappable } from '../../../../src/container/swappable.js';
 import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
 import { FireTriggers, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
 import { RunTrigger } from '../../../../src/application/triggers/run-trigger.js';
 import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
+import type { Trigger } from '../../../../src/domain/triggers/trigger.js';
 import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
 import type { HttpForwarder } from '../../../../src/ports/http-forwarder.js';
 import type { ShellExecutor } from '../../../../src/ports/shell-executor.js';
@@ -38,6 +40,8 @@ const { triggers } = validateTriggers(
 );
 
 const setup = () => {
+  // The trigger file as loaded: a test replaces it as a reload would.
+  const source = new Swappable<readonly Trigger[]>(triggers);
   const runs = new InMemoryActionRunRepository();
   const requests = new InMemoryInboundRequestStore();
   const queue = new InMemoryTaskQueue();
@@ -47,14 +51,14 @@ const setup = () => {
     run: async () => ({ exitCode: 3, timedOut: false, aborted: false, durationMs: 12, output: 'deploying…\nerror: no such branch\n' }),
   };
   const forwarder: HttpForwarder = { send: async () => ({ ok: true, status: 204, attempts: 1 }) };
-  const runner = new RunTrigger(triggers, runs, requests, shell, forwarder, { launch: async () => 'job-7' }, ids, new FixedClock(), new RecordingLogger(), {
+  const runner = new RunTrigger(source, runs, requests, shell, forwarder, { launch: async () => 'job-7' }, ids, new FixedClock(), new RecordingLogger(), {
     triggersDir: '/tmp',
     commandTimeoutMs: 1000,
     commandEnv: {},
   });
-  const fire = new FireTriggers(triggers, requests, queue, ids, new FixedClock(), new RecordingLogger(), new InMemoryTriggerLanes());
+  const fire = new FireTriggers(source, requests, queue, ids, new FixedClock(), new RecordingLogger(), new InMemoryTriggerLanes());
   const overview = new AdminOverview({
-    triggers,
+    triggers: source,
     runs,
     requests,
     jobs,
@@ -64,7 +68,7 @@ const setup = () => {
     conversations: new InMemoryConversationStore(),
     facts: { version: 'test', startedAt: new Date(0), databaseEngine: 'memory', jobRunner: 'none' },
   });
-  return { overview, fire, runner, queue, runs };
+  return { overview, fire, runner, queue, runs, source };
 };
 
 describe('AdminOverview#triggerRun', () => {
@@ -91,6 +95,47 @@ describe('AdminOverview#triggerRun', () => {
     expect(webhook.rendered).to.deep.equal({ type: 'webhook', method: 'POST', url: 'https://hooks.test/done' });
     expect(JSON.stringify(view)).to.not.contain('secret-token').and.to.not.contain('agw_secret');
     expect(agent.rendered).to.deep.equal({ type: 'agent', template: 'Summarize {{body.branch}}', jobId: 'job-7' });
+  });
+
+  it('after a reload of the trigger file, shows each record with the action it ran (found by its fingerprint, not by its index), and none for an action changed since', async () => {
+    const { overview, fire, runner, queue, source } = setup();
+    await fire.execute({ watchPath: '/webhook', request: snapshotRequest({ branch: 'main' }, {}, { 'x-user': 'ada' }) });
+    await fire.dispatched();
+    const task = queue.tasks[0].payload as TriggerRunTask;
+    await runner.execute(task);
+    // Reloaded: a command inserted first (every action moves one place), the webhook's URL changed.
+    const reloaded = validateTriggers(
+      [
+        {
+          name: 'deploy',
+          watch_path: '/webhook',
+          enabled: true,
+          actions: [
+            { type: 'command', command: 'notify --start {{body.branch}}' },
+            { type: 'command', command: 'deploy --branch {{body.branch}} --by "{{headers.x-user}}"' },
+            { type: 'webhook', url: 'https://hooks.test/finished', headers: { authorization: 'Bearer secret-token' } },
+            { type: 'agent', job: 'Summarize {{body.branch}}' },
+          ],
+        },
+      ],
+      'test',
+      triggerCatalog(),
+    );
+    expect(reloaded.problems).to.deep.equal([]);
+    source.replace(reloaded.triggers);
+    const view = await overview.triggerRun(task.runId);
+    expect(view?.actions.map(({ run }) => [run.actionIndex, run.type])).to.deep.equal([
+      [0, 'command'],
+      [1, 'webhook'],
+      [2, 'agent'],
+    ]);
+    const [command, changed, job] = view!.actions;
+    // Not the inserted command now at index 0: the one that ran.
+    expect(command.rendered).to.deep.include({ type: 'command', template: 'deploy --branch {{body.branch}} --by "{{headers.x-user}}"' });
+    // Its URL changed: the action that ran is no longer configured, and no other is shown in its stead.
+    expect(changed.rendered).to.equal(null);
+    // Now at index 3, shown for the record at index 2 (where the reloaded file has the webhook).
+    expect(job.rendered).to.deep.equal({ type: 'agent', template: 'Summarize {{body.branch}}', jobId: 'job-7' });
   });
 
   it('is null for a run with no recorded action', async () => {

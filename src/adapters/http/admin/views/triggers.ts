@@ -41,7 +41,7 @@ const RUN = `<% layout('@layout') %>
 <% } else if (action.rendered && action.rendered.type === 'agent') { %><h3>Agent job</h3>
 <p><% if (action.rendered.jobId) { %><a href="/settings/jobs/<%= action.rendered.jobId %>">Job <code><%= action.rendered.jobId %></code></a><% } else { %>No job was started.<% } %></p>
 <pre><%= action.rendered.template %></pre>
-<% } else { %><p class="muted">The trigger no longer has this action: it cannot be shown as it ran.</p>
+<% } else { %><p class="muted">This action is no longer in the trigger as configured: it was changed or removed since it ran (the trigger or schedule file was reloaded), or the trigger is gone. Its definition cannot be shown as it ran.</p>
 <% } %><% if (action.output !== null) { %><h3>Output</h3><pre><%= action.output || '(none)' %></pre>
 <% } %></section>
 <% } %><p><a href="/settings/triggers">All triggers and runs</a></p>`;
