@@ -70,8 +70,9 @@ export interface ChoiceButtons {
 export interface SendOptions {
   /**
    * One attempt only, the platform's rate limit (429), a server error or a network error
-   * included: for a message that can be lost (a not-allowed chat's notice), which then never
-   * holds a worker in a rate limit's wait.
+   * included: for a message that can be lost (a not-allowed chat's notice, a typing indicator),
+   * which then never holds a worker in a rate limit's wait. A rate limit's failure carries the
+   * wait the platform asked for, in ms, as `retryAfterMs`.
    */
   readonly once?: boolean;
 }
@@ -189,8 +190,12 @@ export interface MessagingChannel {
   formatReply(markdown: string): OutgoingMessage[];
   /** Sends one message of formatReply (or a plain one of at most `maxMessageLength`); a refused format is sent plain. */
   sendMessage(token: string, target: ReplyTarget, message: OutgoingMessage, options?: SendOptions): Promise<void>;
-  /** Shows "typing…" for a few seconds (nothing where the platform has no indicator). */
-  sendTyping(token: string, target: ReplyTarget): Promise<void>;
+  /**
+   * Shows "typing…" for a few seconds (nothing where the platform has no indicator). With
+   * `once`, one attempt: a rate limit's failure is thrown at once, with the wait the platform
+   * asked for as `retryAfterMs`.
+   */
+  sendTyping(token: string, target: ReplyTarget, options?: SendOptions): Promise<void>;
   /** A cheap acknowledgement of a received message (a reaction). */
   acknowledge(token: string, target: ReplyTarget, messageId: string): Promise<void>;
   /**

@@ -229,3 +229,25 @@ describe('TelegramChannel against a loopback fake Bot API: a reply whose HTML sh
     }
   });
 });
+
+describe('TelegramChannel against a loopback fake Bot API: typing once', () => {
+  it('makes one sendChatAction attempt and gives up a rate limit at once, with the wait Telegram asked for', async () => {
+    const fake = await startFakeTelegram([TOKEN]);
+    try {
+      const waits: number[] = [];
+      const sleep = async (ms: number): Promise<void> => void waits.push(ms);
+      const channel = new TelegramChannel({ apiUrl: fake.url, attempts: 4, backoffMs: 0, maxRetryAfterMs: 60_000, timeoutMs: 5000, sleep });
+      const limited = { status: 429, body: { ok: false, error_code: 429, description: 'Too Many Requests: retry after 30', parameters: { retry_after: 30 } } };
+      fake.failNext('sendChatAction', limited, 5);
+      const error = await channel.sendTyping(TOKEN, { chatId: String(CHAT) }, { once: true }).then(
+        () => undefined,
+        (failed: { status?: number; retryAfterMs?: number }) => failed,
+      );
+      expect(error).to.include({ status: 429, retryAfterMs: 30_000 });
+      expect(fake.of('sendChatAction')).to.have.length(1);
+      expect(waits).to.deep.equal([]);
+    } finally {
+      await fake.close();
+    }
+  });
+});

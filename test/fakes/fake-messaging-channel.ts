@@ -275,10 +275,10 @@ export class FakeMessagingChannel implements MessagingChannel {
     this.sent.push({ token, target, message });
   }
 
-  async sendTyping(token: string, target: ReplyTarget): Promise<void> {
+  async sendTyping(token: string, target: ReplyTarget, options: SendOptions = {}): Promise<void> {
     // A platform without an indicator is not called (Slack shows bots none).
     if (this.typingRefreshMs === undefined) return;
-    await this.#call('typing', { token, target }, () => void this.typing.push(target));
+    await this.#call('typing', { token, target }, () => void this.typing.push(target), options.once ? 1 : this.#attempts);
   }
 
   async acknowledge(token: string, target: ReplyTarget, messageId: string): Promise<void> {

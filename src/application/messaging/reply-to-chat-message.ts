@@ -194,7 +194,13 @@ export class ReplyToChatMessage {
     }
   }
 
-  /** Sends the typing indicator now and every `typingRefreshMs` until stopped; `stop` resolves once a refresh under way was answered. */
+  /**
+   * Sends the typing indicator now and every `typingRefreshMs` until stopped; `stop` resolves once
+   * a refresh under way was answered. Each indicator is one attempt (a lost one is made good by
+   * the next), and the next is sent only once the previous was answered: a refresh never joins
+   * one still under way. After a rate limit (429) the next waits as long as the platform asked
+   * (`retryAfterMs`), so that nothing is asked of the platform before then.
+   */
   #keepTyping(platform: MessagingChannel, token: string, target: ReplyTarget, log: Logger): { stop(): Promise<void> } {
     const every = platform.typingRefreshMs;
     if (every === undefined) return { stop: async () => undefined };
@@ -203,8 +209,35 @@ export class ReplyToChatMessage {
     let underway: Promise<void> = Promise.resolve();
     const refresh = (): void => {
       if (stopped) return;
-      underway = platform.sendTyping(token, target).catch((error: unknown) => log.debug({ err: error }, 'typing indicator failed'));
-      cancel = this.timer.after(every, refresh);
+      // The next indicator is due when its pace has passed and this one was answered.
+      let paced = false;
+      let answered = false;
+      const next = (): void => {
+        if (paced && answered) refresh();
+      };
+      const pace = (ms: number): void => {
+        cancel();
+        paced = false;
+        cancel = this.timer.after(ms, () => {
+          paced = true;
+          next();
+        });
+      };
+      pace(every);
+      underway = platform.sendTyping(token, target, { once: true }).then(
+        () => {
+          answered = true;
+          next();
+        },
+        (error: unknown) => {
+          log.debug({ err: error }, 'typing indicator failed');
+          const retryAfterMs = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+          // Rate limited: nothing more is asked of the platform before the wait it asked for is over.
+          if (typeof retryAfterMs === 'number' && retryAfterMs > 0 && !stopped) pace(Math.max(every, retryAfterMs));
+          answered = true;
+          next();
+        },
+      );
     };
     refresh();
     return {
@@ -212,8 +245,8 @@ export class ReplyToChatMessage {
         if (stopped) return Promise.resolve();
         stopped = true;
         cancel();
-        // The refresh under way is waited for a moment only: a slow or rate-limited one (its
-        // retries can take minutes) must not hold the reply back.
+        // The refresh under way is waited for a moment only: a slow one (it may take up to the
+        // call's time limit) must not hold the reply back.
         return new Promise<void>((settled) => {
           const give = this.timer.after(TYPING_SETTLE_MS, settled);
           void underway.then(() => {

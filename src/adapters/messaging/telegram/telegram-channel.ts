@@ -269,8 +269,9 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
     await this.#call(token, 'sendMessage', { ...base, text: message.plain }, undefined, attempts);
   }
 
-  async sendTyping(token: string, target: ReplyTarget): Promise<void> {
-    await this.#call(token, 'sendChatAction', { chat_id: target.chatId, action: 'typing', ...topic(target) });
+  async sendTyping(token: string, target: ReplyTarget, options: SendOptions = {}): Promise<void> {
+    const attempts = options.once ? 1 : this.settings.attempts;
+    await this.#call(token, 'sendChatAction', { chat_id: target.chatId, action: 'typing', ...topic(target) }, undefined, attempts);
   }
 
   async acknowledge(token: string, target: ReplyTarget, messageId: string): Promise<void> {

@@ -210,6 +210,69 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
     }
   });
 
+  it('sends no typing refresh while one is under way: the next goes once it was answered and its pace has passed', async () => {
+    const timer = new ManualTimer();
+    const { ai, platform, reply } = setup([{ text: 'ok' }], { typingRefreshMs: 4000 }, 'bot-token', undefined, timer);
+    const answers: Array<() => void> = [];
+    const options: unknown[] = [];
+    platform.sendTyping = (_token, _target, given) => {
+      options.push(given);
+      return new Promise<void>((answered) => answers.push(answered));
+    };
+    const generate = ai.generate.bind(ai);
+    ai.generate = async (request) => {
+      expect(answers.length).to.equal(1);
+      // Two refreshes come due while the first indicator is still under way (a slow platform): none is sent.
+      timer.fire();
+      timer.fire();
+      expect(answers.length, 'calls while one is under way').to.equal(1);
+      answers[0]();
+      await waitFor(() => answers.length === 2, 5000, 'the refresh due once the first was answered');
+      answers[1]();
+      return generate(request);
+    };
+    const replied = reply.execute({ message: message('hello') });
+    await waitFor(() => timer.waits.at(-1) === TYPING_SETTLE_MS, 5000, 'the reply to wait for the refresh under way');
+    await replied;
+    expect(answers.length).to.equal(2);
+    // Each indicator is one attempt: a lost one is made good by the next.
+    expect(options).to.deep.equal([{ once: true }, { once: true }]);
+    expect(timer.armed, 'no refresh left armed').to.equal(0);
+  });
+
+  it('asks nothing of the platform while it rate-limits typing (429): the next indicator waits the retry_after it asked for, one call each', async () => {
+    const timer = new ManualTimer();
+    const { ai, platform, reply } = setup([{ text: 'ok' }], { typingRefreshMs: 4000 }, 'bot-token', undefined, timer);
+    let calls = 0;
+    platform.sendTyping = async () => {
+      calls++;
+      // A flood wait: "retry after 30" (Telegram's 429), as the adapters' errors carry it.
+      throw Object.assign(new Error('Too Many Requests: retry after 30'), { status: 429, retryAfterMs: 30_000 });
+    };
+    const generate = ai.generate.bind(ai);
+    ai.generate = async (request) => {
+      await waitFor(() => timer.waits.length === 2, 5000, 'the rate limit to be waited out');
+      // The 4 s pace gave way to the 30 s the platform asked for: nothing before then.
+      expect(timer.waits).to.deep.equal([4000, 30_000]);
+      expect(timer.armed).to.equal(1);
+      expect(calls).to.equal(1);
+      // The model takes long: each 30 s wait over, one indicator, limited again.
+      for (let wait = 1; wait <= 3; wait++) {
+        timer.fire();
+        await waitFor(() => timer.waits.length === 2 + 2 * wait, 5000, 'the next rate-limit wait');
+        expect(calls).to.equal(1 + wait);
+      }
+      return generate(request);
+    };
+    const replied = reply.execute({ message: message('hello') });
+    await waitFor(() => timer.waits.at(-1) === TYPING_SETTLE_MS, 5000, 'the reply to wait for the refresh under way');
+    await replied;
+    expect(calls).to.equal(4);
+    expect(timer.waits).to.deep.equal([4000, 30_000, 4000, 30_000, 4000, 30_000, 4000, 30_000, TYPING_SETTLE_MS]);
+    expect(platform.sent.map((sent) => sent.message.plain)).to.deep.equal(['ok']);
+    expect(timer.armed, 'no refresh left armed').to.equal(0);
+  });
+
   it('waits for a typing refresh under way a moment only: one that hangs (its retries) holds the reply back TYPING_SETTLE_MS at most', async () => {
     const timer = new ManualTimer();
     const { platform, reply } = setup([{ text: 'ok' }], { typingRefreshMs: 4000 }, 'bot-token', undefined, timer);
