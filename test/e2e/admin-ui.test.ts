@@ -268,12 +268,16 @@ describe('e2e: admin UI over HTTP', function () {
       await adminPage(await post(`/settings/jobs/${bad}/cancel`, { csrf }, cookie), 404, 'POST job cancel');
     });
 
-    it('answers a revoke of an address that names no key id with a 404 page saying so (not "revoked already"), and one of an unknown key id as revoked already', async () => {
+    it('answers a revoke of an address that names no key id with a 404 page saying so (not "revoked already"), GET and POST, and one of an unknown key id as revoked already', async () => {
       const { cookie, csrf } = await login();
       for (const id of ['not-a-uuid', '12345', 'ffffffff-ffff-ffff-ffff-ffffffffffffff']) {
         const page = await adminPage(await post(`/settings/keys/${id}/revoke`, { csrf }, cookie), 404, `POST revoke ${id}`);
         expect(page, id).to.contain('No such key: the address names no key id.').and.not.to.contain('revoked already');
+        const confirmation = await adminPage(await get(`/settings/keys/${id}/revoke`, cookie), 404, `GET revoke ${id}`);
+        expect(confirmation, id).to.contain('No such key: the address names no key id.').and.not.to.contain('revoked already');
       }
+      const unknownPage = await adminPage(await get('/settings/keys/00000000-0000-4000-8000-000000000000/revoke', cookie), 404, 'GET revoke unknown key id');
+      expect(unknownPage).to.contain('No such key: it may have been revoked already.');
       const unknown = await post('/settings/keys/00000000-0000-4000-8000-000000000000/revoke', { csrf }, cookie);
       expect(unknown.status).to.equal(303);
       const flash = cookieFrom(unknown, 'agw_flash');

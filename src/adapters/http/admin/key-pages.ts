@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { isDomainError } from '../../../domain/errors/domain-error.js';
+import { isUuid } from '../../../domain/ids/is-uuid.js';
 import { shownLines } from '../../../domain/triggers/approval-summary.js';
 import { unprintableNameProblem } from '../../../domain/triggers/validate-triggers.js';
 import { answerFor } from '../error-status.js';
@@ -70,7 +71,9 @@ export const registerKeyPages = (router: AdminRouter, tools: AdminTools): void =
 
   router.get('/settings/keys/:id/revoke', async (ctx) => {
     const id = pathParameter(ctx, 0);
-    const key = (await keys.list()).find((candidate) => candidate.id === id);
+    // An address that names no key id at all (typed by hand): the page the POST answers, not "revoked already".
+    if (!isUuid(id)) return notFound(ctx, tools, 'No such key: the address names no key id.', { href: '/settings/keys', label: 'Back to the API keys' });
+    const key = (await keys.list()).find((candidate) => candidate.id === id.toLowerCase());
     if (!key) return notFound(ctx, tools, 'No such key: it may have been revoked already.', { href: '/settings/keys', label: 'Back to the API keys' });
     showPage(ctx, tools, 'revokeKey', 'Revoke key', 'keys', { key: { id: key.id, name: shownName(key.name), prefix: key.prefix } });
   });
