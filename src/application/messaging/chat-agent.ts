@@ -9,6 +9,12 @@ export interface ChatInput {
   /** The channel-namespaced conversation (`<channel>:<chat>`, see domain/messaging/chatThread; `web:…`). */
   readonly threadId: string;
   readonly text: string;
+  /**
+   * What the conversation keeps of `text` when not all of it (undefined: all of it): a message's
+   * attached text files are inlined in `text` for this answer, and kept as a short note naming
+   * each file and its size, so that later messages do not send their content again.
+   */
+  readonly remembered?: string;
   readonly images: readonly AiImage[];
   /** Transcripts of the message's voice messages and audio: machine-made, given to the model in blocks of their own. */
   readonly transcripts?: readonly string[];
@@ -118,7 +124,7 @@ export class ChatAgent {
     await input.whenRoom?.();
     const reply = response.text.trim() || 'Done.';
     await this.conversations.append(input.threadId, [
-      { role: 'user', text: [input.text, ...transcripts.map(rememberedTranscript)].filter((part) => part !== '').join('\n\n') },
+      { role: 'user', text: [input.remembered ?? input.text, ...transcripts.map(rememberedTranscript)].filter((part) => part !== '').join('\n\n') },
       { role: 'assistant', text: reply },
     ]);
     return reply;

@@ -120,7 +120,7 @@ export class ReplyToChatMessage {
     await acknowledged;
     const typing = this.#keepTyping(platform, token, target, log);
     try {
-      const { text, images, unreadable, transcripts, voiceProblems } = await this.#content(platform, token, message, log);
+      const { text, remembered, images, unreadable, transcripts, voiceProblems } = await this.#content(platform, token, message, log);
       let reply: string;
       if (voiceProblems.length > 0 && message.text.trim() === '' && message.attachments.every(isSpeech) && transcripts.length === 0) {
         // Nothing but recordings, none of which could be heard: nothing for the model to answer.
@@ -130,6 +130,7 @@ export class ReplyToChatMessage {
           reply = await this.agent.execute({
             threadId: conversationOf(channel, message),
             text,
+            remembered,
             images,
             transcripts,
             metadata: { userId: platform.id, chatTitle: platform.title },
@@ -258,15 +259,21 @@ export class ReplyToChatMessage {
     };
   }
 
-  /** The text for the AI: the message, readable attachments inlined, the others described. */
+  /**
+   * The text for the AI: the message, readable attachments inlined, the others described; and
+   * what the conversation remembers of it: the same with each text file's content replaced by a
+   * note naming the file and its size (the content is sent with this message only).
+   */
   async #content(
     platform: MessagingChannel,
     token: string,
     message: ChannelMessage,
     log: Logger,
-  ): Promise<{ text: string; images: AiImage[]; unreadable: string[]; transcripts: string[]; voiceProblems: string[] }> {
+  ): Promise<{ text: string; remembered: string; images: AiImage[]; unreadable: string[]; transcripts: string[]; voiceProblems: string[] }> {
     const images: AiImage[] = [];
-    const notes: string[] = [];
+    /** What the model reads of each attachment, and what the conversation keeps of it. */
+    const notes: Array<{ sent: string; kept: string }> = [];
+    const note = (sent: string, kept = sent): void => void notes.push({ sent, kept });
     const unreadable: string[] = [];
     const transcripts: string[] = [];
     const voiceProblems: string[] = [];
@@ -280,7 +287,7 @@ export class ReplyToChatMessage {
         if (heard.transcript !== undefined) transcripts.push(heard.transcript);
         else {
           voiceProblems.push(heard.problem);
-          notes.push(`[The user sent ${label}, which could not be transcribed.]`);
+          note(`[The user sent ${label}, which could not be transcribed.]`);
         }
         continue;
       }
@@ -300,20 +307,39 @@ export class ReplyToChatMessage {
             throw new Error(limit < MAX_TEXT_FILE_BYTES ? "past the answer's total for text files" : 'too large');
           const file = await platform.download(token, attachment.fileId, limit);
           textRoom -= file.data.byteLength;
-          notes.push(`Attached file ${attachment.fileName ?? file.path}:\n${new TextDecoder().decode(file.data)}`);
+          const fileName = attachment.fileName ?? file.path;
+          note(
+            `Attached file ${fileName}:\n${new TextDecoder().decode(file.data)}`,
+            `[The user attached the text file ${fileName} (${sizeOf(file.data.byteLength)}); its content was read with this message and is not kept.]`,
+          );
           continue;
         }
       } catch (error) {
         log.warn({ err: error, kind: attachment.kind }, 'could not read an attachment');
       }
-      notes.push(`[The user attached ${label}, which you cannot read.]`);
+      note(`[The user attached ${label}, which you cannot read.]`);
       unreadable.push(label);
     }
-    const text = [message.text, ...notes].filter((part) => part !== '').join('\n\n');
     // A message that is only a recording is its transcript: no "(no text)" placeholder beside it.
-    return { text: text || (transcripts.length > 0 ? '' : '(no text)'), images, unreadable, transcripts, voiceProblems };
+    const joined = (parts: string[]): string =>
+      [message.text, ...parts].filter((part) => part !== '').join('\n\n') || (transcripts.length > 0 ? '' : '(no text)');
+    return {
+      text: joined(notes.map((n) => n.sent)),
+      remembered: joined(notes.map((n) => n.kept)),
+      images,
+      unreadable,
+      transcripts,
+      voiceProblems,
+    };
   }
 }
+
+/** A file's size for a person: `812 bytes`, `500 KB`, `1.5 MB`. */
+const sizeOf = (bytes: number): string => {
+  if (bytes < 1024) return `${bytes} byte${bytes === 1 ? '' : 's'}`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+};
 
 const describe = (attachment: Attachment): string => {
   const name = attachment.fileName ? ` "${attachment.fileName}"` : '';

@@ -148,6 +148,24 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
     expect(mrkdwn).to.not.match(/<https?:/);
   });
 
+  it("sends an attached text file's content with its message only: the conversation keeps the typed text and a note naming the file and its size", async () => {
+    const { ai, platform, conversations, reply } = setup([{ text: 'read it' }, { text: 'ok' }], { maxMessageLength: 4096 });
+    const content = `${'log line\n'.repeat(50 * 1024)}THE END`;
+    const fileId = platform.addFile('documents/build.log', new TextEncoder().encode(content));
+    await reply.execute({
+      message: { ...message('why did the build fail?'), attachments: [{ kind: 'document', fileId, fileName: 'build.log', mimeType: 'text/plain' }] },
+    });
+    // The model reads the file with the message it came with.
+    expect(ai.requests[0].messages.at(-1)?.text).to.contain('why did the build fail?').and.contain(content);
+    const note = '[The user attached the text file build.log (450 KB); its content was read with this message and is not kept.]';
+    expect((await conversations.recent('fake:42', 10)).map((turn) => turn.text)).to.deep.equal([`why did the build fail?\n\n${note}`, 'read it']);
+    // A later message sends the note, not the file again.
+    await reply.execute({ message: message('thanks', { updateId: '2', messageId: '11' }) });
+    const later = ai.requests[1].messages.map((m) => m.text).join('\n');
+    expect(later).to.contain(note).and.not.contain('log line');
+    expect(later.length).to.be.below(2000);
+  });
+
   it('answers a failed AI call with the fixed apology and logs the classified reason', async () => {
     const { platform, logger, reply } = setup([new AiCallFailed('refused', 'The openai model call failed: Incorrect API key', { httpStatus: 401 })]);
     await reply.execute({ message: message('hello', { updateId: '7' }) });
