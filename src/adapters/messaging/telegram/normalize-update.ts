@@ -98,6 +98,8 @@ const chatName = (chat: Fields): string | undefined => name(field(chat, 'title')
  * - a message written on behalf of a chat (`sender_chat`: anonymous group admins, posts as a
  *   channel) is a person's message even though Telegram fills `from` with a placeholder bot,
  *   so it is kept, and its sender is that chat's title;
+ * - an automatic forward (`is_automatic_forward`: a channel post Telegram copies into the
+ *   channel's linked discussion group, the bot's own posts included) is nothing to answer;
  * - a message of an album (`media_group_id`) names it as `albumId`, `<chat id>:<media_group_id>`
  *   (the same as `albumOf`), so that the album's messages are answered together;
  * - `topicId` is set only for messages in a forum topic (`is_topic_message`): in ordinary
@@ -123,6 +125,10 @@ export const normalizeUpdate = (update: unknown, channel: ChannelIdentity): Chan
     const sender = field(message, 'from');
     const senderChat = field(message, 'sender_chat');
     if (isObject(sender) && field(sender, 'is_bot') === true && !isObject(senderChat)) return null;
+    // A channel post Telegram copied into the channel's linked discussion group: the post itself
+    // arrives as a channel_post (answered there, when the channel is allowed), and the bot's own
+    // posts in the channel are copied too, so answering the copy would answer twice, or itself.
+    if (field(message, 'is_automatic_forward') === true) return null;
 
     const rawText = [field(message, 'text'), field(message, 'caption')].find((value) => typeof value === 'string' && value !== '');
     const text = typeof rawText === 'string' ? rawText : '';

@@ -107,6 +107,29 @@ describe('normalizeUpdate', () => {
       expect(normalizeUpdate(update, channel)?.metadata.from).to.equal('Wonderland News');
     });
 
+    it("answers nothing of a channel post's automatic forward into the linked discussion group (the bot's own posts are copied there too)", () => {
+      const discussion = { id: -1001111111111, title: 'Wonderland News chat', type: 'supergroup' };
+      const copy = (messageId: number, text: string) => ({
+        update_id: 804312014 + messageId,
+        message: {
+          message_id: messageId,
+          from: { id: 777000, is_bot: false, first_name: 'Telegram' },
+          sender_chat: newsChannel,
+          chat: discussion,
+          date: 1767226001,
+          is_automatic_forward: true,
+          forward_origin: { type: 'channel', chat: newsChannel, message_id: 900, date: 1767226000 },
+          text,
+        },
+      });
+      expect(normalizeUpdate(copy(1, 'Release 2.0 is out'), channel)).to.equal(null);
+      expect(normalizeUpdate(copy(2, 'Started job 1234.'), channel)).to.equal(null);
+      // A member's message in the group, written as the channel (sender_chat), is still answered.
+      const asChannel = copy(3, 'create a job that bumps the version');
+      delete (asChannel.message as { is_automatic_forward?: boolean }).is_automatic_forward;
+      expect(normalizeUpdate(asChannel, channel)?.text).to.equal('create a job that bumps the version');
+    });
+
     it('marks an edited_channel_post as edited', () => {
       const update = {
         update_id: 804312013,
