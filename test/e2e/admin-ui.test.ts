@@ -132,6 +132,21 @@ describe('e2e: admin UI over HTTP', function () {
     expect((await call()).status).to.equal(401);
   });
 
+  it('revokes a key through an address with its id in upper case, and says so (not "revoked already")', async () => {
+    const { cookie, csrf } = await login();
+    const created = await post('/settings/keys', { csrf, name: 'upper case' }, cookie);
+    const key = /id="new-key">([^<]+)</.exec(await created.text())![1];
+    const list = await (await get('/settings/keys', cookie)).text();
+    const id = /upper case[\s\S]*?\/settings\/keys\/([0-9a-f-]{36})\/revoke/.exec(list)![1];
+    const revoked = await post(`/settings/keys/${id.toUpperCase()}/revoke`, { csrf }, cookie);
+    expect(revoked.status).to.equal(303);
+    const flash = cookieFrom(revoked, 'agw_flash');
+    expect(await (await get('/settings/keys', `${cookie}; ${flash}`)).text())
+      .to.contain('Key upper case revoked')
+      .and.not.to.contain('revoked already');
+    expect((await fetch(`${gateway.url}/api/jobs/status`, { headers: { 'x-api-key': key } })).status).to.equal(401);
+  });
+
   it("refuses a form without the session's CSRF token", async () => {
     const { cookie } = await login();
     expect((await post('/settings/keys', { name: 'forged' }, cookie)).status).to.equal(403);

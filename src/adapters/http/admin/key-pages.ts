@@ -80,7 +80,8 @@ export const registerKeyPages = (router: AdminRouter, tools: AdminTools): void =
 
   router.post('/settings/keys/:id/revoke', tools.form, async (ctx) => {
     const id = pathParameter(ctx, 0);
-    const key = (await keys.list()).find((candidate) => candidate.id === id);
+    // Ids are stored in lower case, and revoke takes either (an address typed in upper case).
+    const key = (await keys.list()).find((candidate) => candidate.id === id.toLowerCase());
     try {
       await keys.revoke(id);
     } catch (error) {
