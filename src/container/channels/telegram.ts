@@ -21,6 +21,21 @@ const FORMER_NAMES = {
   TELEGRAM_MODE: 'MESSAGING_MODE',
 };
 
+/**
+ * What is wrong with a chat id as written in a variable, or undefined. Telegram writes a chat id
+ * as a whole number (negative for groups and channels) without a plus sign or leading zeros, and
+ * chats are compared by that text: `0123` or `+123` would never match chat 123, so they are
+ * refused, naming the form to write.
+ */
+const chatIdProblem = (id: string): string | undefined => {
+  const written = /^([+-]?)0*(\d+)$/.exec(id);
+  if (written === null) return `"${id}" is not a chat id (a whole number, negative for groups)`;
+  const [, sign, digits] = written;
+  const canonical = `${sign === '-' ? '-' : ''}${digits}`;
+  if (digits === '0') return `"${id}" is not a chat id (a whole number, negative for groups)`;
+  return canonical === id ? undefined : `"${id}" is not a chat id as Telegram writes it (no plus sign, no leading zeros): write ${canonical}`;
+};
+
 const schema = withFormerNames(FORMER_NAMES, (nameOf) =>
   z
     .object({
@@ -32,10 +47,10 @@ const schema = withFormerNames(FORMER_NAMES, (nameOf) =>
       }),
       TELEGRAM_API_URL: url('https://api.telegram.org'),
       TELEGRAM_MODE: oneOf(['webhook', 'polling'] as const, 'webhook'),
-      TELEGRAM_ALLOWED_CHAT_IDS: list((id) => (/^-?\d+$/.test(id) ? undefined : `"${id}" is not a chat id (a whole number, negative for groups)`)),
+      TELEGRAM_ALLOWED_CHAT_IDS: list(chatIdProblem),
       TELEGRAM_APPROVAL_CHAT_ID: optionalText().superRefine((value, ctx) => {
-        if (value !== undefined && !/^-?\d+$/.test(value))
-          ctx.addIssue({ code: 'custom', message: `"${value}" is not a chat id (a whole number, negative for groups)` });
+        const problem = value === undefined ? undefined : chatIdProblem(value);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
       }),
     })
     .superRefine((env, ctx) => {

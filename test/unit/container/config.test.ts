@@ -358,6 +358,24 @@ describe('loadConfig', () => {
     expect(problemsOf({ TELEGRAM_ALLOWED_CHAT_IDS: '12, abc' })).to.deep.equal([
       'TELEGRAM_ALLOWED_CHAT_IDS: "abc" is not a chat id (a whole number, negative for groups)',
     ]);
+    // Chats are matched by the id as Telegram writes it: `0123` or `+123` would never match chat 123.
+    expect(problemsOf({ TELEGRAM_ALLOWED_CHAT_IDS: '12, 0123, +123, -0100345, -100345' })).to.deep.equal([
+      'TELEGRAM_ALLOWED_CHAT_IDS: "0123" is not a chat id as Telegram writes it (no plus sign, no leading zeros): write 123',
+      'TELEGRAM_ALLOWED_CHAT_IDS: "+123" is not a chat id as Telegram writes it (no plus sign, no leading zeros): write 123',
+      'TELEGRAM_ALLOWED_CHAT_IDS: "-0100345" is not a chat id as Telegram writes it (no plus sign, no leading zeros): write -100345',
+    ]);
+    expect(problemsOf({ MESSAGING_ALLOWED_CHAT_IDS: '007' })).to.deep.equal([
+      'MESSAGING_ALLOWED_CHAT_IDS: "007" is not a chat id as Telegram writes it (no plus sign, no leading zeros): write 7',
+    ]);
+    expect(problemsOf({ TELEGRAM_APPROVAL_CHAT_ID: '+4242' })).to.deep.equal([
+      'TELEGRAM_APPROVAL_CHAT_ID: "+4242" is not a chat id as Telegram writes it (no plus sign, no leading zeros): write 4242',
+    ]);
+    expect(problemsOf({ TELEGRAM_APPROVAL_CHAT_ID: 'abc' })).to.deep.equal([
+      'TELEGRAM_APPROVAL_CHAT_ID: "abc" is not a chat id (a whole number, negative for groups)',
+    ]);
+    expect(problemsOf({ TELEGRAM_ALLOWED_CHAT_IDS: '0' })).to.deep.equal([
+      'TELEGRAM_ALLOWED_CHAT_IDS: "0" is not a chat id (a whole number, negative for groups)',
+    ]);
     const telegram = loadConfig({
       TELEGRAM_BOT_TOKEN: '1:a',
       TELEGRAM_WEBHOOK_SECRET: 's',
