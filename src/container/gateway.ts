@@ -158,9 +158,11 @@ export class Gateway {
       }
       // A chat's messages are answered one at a time, in the order stored (the platform's order:
       // it sends one chat's updates one after another), across every replica.
-      await queue.work<ChatMessageTask>(CHAT_MESSAGE_QUEUE, (task) => replyToChat.execute(task), { oneAtATimePerGroup: true });
+      // The task tells the answer which attempt it is: a task run again (after a kill) creates no
+      // second job and sends no second reply (docs/chat.md, "An answer interrupted").
+      await queue.work<ChatMessageTask>(CHAT_MESSAGE_QUEUE, (task, running) => replyToChat.execute(task, running), { oneAtATimePerGroup: true });
       // Messages stored before an upgrade, in the queue that was ordered within one process only.
-      await queue.work<ChatMessageTask>(LEGACY_CHAT_MESSAGE_QUEUE, (task) => replyToChat.execute(task), {
+      await queue.work<ChatMessageTask>(LEGACY_CHAT_MESSAGE_QUEUE, (task, running) => replyToChat.execute(task, running), {
         oneAtATimePerGroup: true,
         // Those tasks carry the platform's update id as a number (ids are strings since).
         orderBy: (task) => Number(task.message.metadata.updateId),

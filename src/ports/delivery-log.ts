@@ -9,8 +9,9 @@ export type DeliveryRecord = 'first' | 'redelivery' | 'repeat';
 /**
  * Remembers accepted webhook deliveries so that a redelivery is not run twice: code-host
  * deliveries by their delivery id and the SHA-256 of their signed body, chat updates as
- * `<channel>:update:<update_id>`. Entries must be kept longer than a platform redelivers
- * (a day at most for the chat platforms).
+ * `<channel>:update:<update_id>`; and the chat replies the gateway began to send, as
+ * `<channel>:reply:<task id>`, so that a chat task run again does not send its reply twice.
+ * Entries must be kept longer than a platform redelivers (a day at most for the chat platforms).
  */
 export interface DeliveryLog {
   /**
@@ -34,6 +35,11 @@ export interface DeliveryLog {
    * @throws when the store fails.
    */
   recordedMoreThan(deliveryId: string, ageMs: number): Promise<boolean>;
+  /**
+   * Whether the delivery is recorded (and not forgotten since), through any replica.
+   * @throws when the store fails.
+   */
+  recorded(deliveryId: string): Promise<boolean>;
   /** Forgets a delivery whose processing could not be stored, so a redelivery is accepted. Idempotent: an unknown id is no error. */
   forget(deliveryId: string): Promise<void>;
   /**

@@ -124,6 +124,19 @@ export const describeDeliveryLogContract = (name: string, open: () => Promise<De
       expect(await log.recordDelivery('f-3', 'push', body(5))).to.equal('first');
     });
 
+    it('tells whether a delivery is recorded, at once, through any replica, and not once forgotten', async () => {
+      const other = harness.replica ?? log;
+      expect(await log.recorded('r-1')).to.equal(false);
+      expect(await log.recordFirst('r-1', 'chat-reply')).to.equal(true);
+      expect(await log.recorded('r-1')).to.equal(true);
+      expect(await other.recorded('r-1')).to.equal(true);
+      expect(await log.recordDelivery('r-2', 'push', body(9))).to.equal('first');
+      expect(await other.recorded('r-2')).to.equal(true);
+      expect(await log.recorded('r-3')).to.equal(false);
+      await log.forget('r-1');
+      expect(await other.recorded('r-1')).to.equal(false);
+    });
+
     it('tells whether a delivery was recorded more than a given time ago (false for one not recorded)', async () => {
       const day = 86_400_000;
       expect(await log.recordDelivery('a-1', 'push', body(7))).to.equal('first');

@@ -28,6 +28,10 @@ export class InMemoryDeliveryLog implements DeliveryLog {
     return entry !== undefined && entry.receivedAt.getTime() < Date.now() - ageMs;
   }
 
+  async recorded(deliveryId: string): Promise<boolean> {
+    return this.seen.has(deliveryId);
+  }
+
   async forget(deliveryId: string): Promise<void> {
     this.seen.delete(deliveryId);
   }

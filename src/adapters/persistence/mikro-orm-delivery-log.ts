@@ -98,6 +98,11 @@ export class MikroOrmDeliveryLog implements DeliveryLog {
     return rows.length > 0;
   }
 
+  async recorded(deliveryId: string): Promise<boolean> {
+    const rows = (await this.db.orm.em.getConnection().execute('select 1 from codehost_deliveries where delivery_id = ?', [deliveryId])) as unknown[];
+    return rows.length > 0;
+  }
+
   async forget(deliveryId: string): Promise<void> {
     await this.db.orm.em.fork().nativeDelete(CodehostDeliveryEntity, { deliveryId });
   }

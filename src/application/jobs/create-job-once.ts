@@ -1,6 +1,7 @@
 import { canonicalJson, IDEMPOTENCY_WINDOW_MS, parseIdempotencyKey } from '../../domain/jobs/idempotency.js';
 import { parseJobRequest, readJobRequest } from '../../domain/jobs/job-request.js';
 import { DomainError, isDomainError } from '../../domain/errors/domain-error.js';
+import type { JobSource } from '../../domain/jobs/job.js';
 import type { ApiKeyCrypto } from '../../ports/api-key-crypto.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdempotencyKeyStore, IdempotencyRecord } from '../../ports/idempotency-key-store.js';
@@ -20,6 +21,22 @@ export interface CreateJobOnceResult extends CreateJobResult {
   /** True when the key named a job created before: nothing was created now. */
   readonly replayed: boolean;
 }
+
+/** One step of the gateway's own work that creates a job, identified across its attempts (CreateJobOnce.keyed). */
+export interface KeyedJobInput {
+  readonly body: unknown;
+  readonly source: JobSource;
+  /**
+   * The namespace of `key`, up to 64 characters: a name that is no API key's id (those are
+   * UUIDs), such as KEYED_CHAT_SCOPE, so that no client's `Idempotency-Key` can name the job.
+   */
+  readonly scope: string;
+  /** What identifies the step across attempts, up to 255 characters. */
+  readonly key: string;
+}
+
+/** The scope of the keys of the jobs the chat's `create_job` tool creates (ChatAgent). */
+export const KEYED_CHAT_SCOPE = 'chat';
 
 /** A claim whose job is still not stored this long after it was made names no job: its claimer stopped in between. */
 export const ORPHANED_CLAIM_MS = 60_000;
@@ -79,15 +96,42 @@ export class CreateJobOnce {
   }
 
   /**
+   * The job of `scope` and `key`, created by the first call only, whatever the body of the later
+   * ones: for a step of the gateway's own work that may run again (a chat task run again after a
+   * kill, its model asked again and wording the job anew), not for a client sending one request
+   * again. A later call gets the job the key names (`replayed`), never a conflict; the key does
+   * not expire while it is kept (24 hours: the retention sweep). A claim whose job is missing —
+   * its claimer stopped between the claim and the job's insert, or is still inserting — is
+   * taken over at once: the job is created under the claim's id, so that of two attempts at
+   * once only one stores it and both get it. A call that creates no job (a body refused, the
+   * store failing) releases the key: the caller's next call with it may create the job.
+   */
+  async keyed(input: KeyedJobInput): Promise<CreateJobOnceResult> {
+    parseJobRequest(input.body); // a bad body claims nothing
+    const now = this.clock.now();
+    const claim = { scope: input.scope, key: input.key, fingerprint: this.crypto.digest(canonicalJson(input.body)), jobId: this.ids.next(), createdAt: now };
+    // notBefore the epoch: a record found is never replaced, however old (only the sweep forgets it).
+    const held = await this.keys.claim(claim, new Date(0));
+    if (held.jobId !== claim.jobId) {
+      const job = await this.jobs.get(held.jobId);
+      if (job) return { jobId: job.id, branch: job.branch, status: job.status, replayed: true };
+    }
+    return this.#create(input.body, held, input.key, input.source, true);
+  }
+
+  /**
    * Creates the job under the claim's id. When it cannot be, the key is released (the caller
    * may retry with it), unless another request stored the job under that id meanwhile: that
-   * one is the answer then.
+   * one is the answer then. `keyed`: a job stored under the id whatever the failure is the
+   * answer — one taken over and created by another attempt, or this one's, stored but failed
+   * as it could not be queued (its status says so) — and the key is kept naming it.
    */
-  async #create(body: unknown, claim: IdempotencyRecord, key: string): Promise<CreateJobOnceResult> {
+  async #create(body: unknown, claim: IdempotencyRecord, key: string, source: JobSource = { kind: 'api' }, keyed = false): Promise<CreateJobOnceResult> {
     try {
-      return { ...(await this.createJob.execute(body, { kind: 'api' }, claim.jobId)), replayed: false };
+      return { ...(await this.createJob.execute(body, source, claim.jobId)), replayed: false };
     } catch (error) {
-      const stored = isDomainError(error) && error.code === 'conflict' ? await this.jobs.get(claim.jobId).catch(() => null) : null;
+      const look = keyed || (isDomainError(error) && error.code === 'conflict');
+      const stored = look ? await this.jobs.get(claim.jobId).catch(() => null) : null;
       if (stored) return { jobId: stored.id, branch: stored.branch, status: stored.status, replayed: true };
       await this.keys.release(claim.scope, key, claim.jobId).catch(() => undefined);
       throw error;

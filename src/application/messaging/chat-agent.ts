@@ -3,6 +3,7 @@ import type { AiClient, AiImage, AiMessage, AiTool } from '../../ports/ai-client
 import type { ConversationStore } from '../../ports/conversation-store.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
 import type { CreateJob } from '../jobs/create-job.js';
+import { KEYED_CHAT_SCOPE, type CreateJobOnce } from '../jobs/create-job-once.js';
 import type { GetJobStatus } from '../jobs/get-job-status.js';
 
 export interface ChatInput {
@@ -26,6 +27,14 @@ export interface ChatInput {
    * of a batch of messages, which come back together, do not hold the requests up all at once.
    */
   readonly whenRoom?: () => Promise<void>;
+  /**
+   * What identifies this answer across its attempts (the chat task's id: a task run again after a
+   * kill answers the same message again), up to 200 characters. With it, the n-th job the answer
+   * creates is created once: the `create_job` call that would create it in a later attempt gets
+   * the job the first attempt created, whatever the model wrote this time. Without it (the web
+   * chat: an answer that is never made again), every call creates a job.
+   */
+  readonly answerKey?: string;
 }
 
 export interface ChatSettings {
@@ -90,6 +99,8 @@ export class ChatAgent {
     private readonly jobStatus: GetJobStatus,
     private readonly ids: IdGenerator,
     private readonly settings: ChatSettings,
+    /** Creates the jobs of an answer with an `answerKey` once (see ChatInput); without it, they are created as any other. */
+    private readonly jobsOnce?: CreateJobOnce,
   ) {}
 
   async execute(input: ChatInput): Promise<string> {
@@ -118,7 +129,7 @@ export class ChatAgent {
     const response = await this.ai.generate({
       system,
       messages: [...history.map(frame), current],
-      tools: this.#tools(input.threadId, nonce),
+      tools: this.#tools(input.threadId, nonce, input.answerKey),
       maxSteps: this.settings.maxSteps,
     });
     await input.whenRoom?.();
@@ -130,7 +141,7 @@ export class ChatAgent {
     return reply;
   }
 
-  #tools(threadId: string, nonce: string): AiTool[] {
+  #tools(threadId: string, nonce: string, answerKey: string | undefined): AiTool[] {
     const framed = (text: string | null, source: string): string | null => (text === null ? null : untrustedBlock(text, source, nonce));
     const view = (job: { id: string; status: string; branch: string; prUrl: string | null; summary: string | null; error: string | null; job: string }) => ({
       job_id: job.id,
@@ -148,6 +159,24 @@ export class ChatAgent {
         return { error: (error as Error).message };
       }
     };
+    const source = { kind: 'chat', thread: threadId } as const;
+    const keyed = answerKey !== undefined ? this.jobsOnce : undefined;
+    // The answer's jobs, numbered in the order they were created: the n-th is created under the
+    // key `<answerKey>#n`, so that the n-th of a later attempt of the answer is that job again.
+    // One call at a time (the model may call the tool several times in one step), and a call
+    // that created no job (refused) takes no number: the numbers are those of the jobs.
+    let created = 0;
+    let turn: Promise<unknown> = Promise.resolve();
+    const createJob = (body: Record<string, unknown>) => {
+      if (keyed === undefined) return this.createJob.execute(body, source);
+      const next = turn.then(async () => {
+        const job = await keyed.keyed({ body, source, scope: KEYED_CHAT_SCOPE, key: `${answerKey}#${created + 1}` });
+        created++;
+        return job;
+      });
+      turn = next.catch(() => undefined);
+      return next;
+    };
     return [
       {
         name: 'create_job',
@@ -163,7 +192,7 @@ export class ChatAgent {
           required: ['job'],
         },
         execute: failSoft(async (input) => {
-          const created = await this.createJob.execute(input, { kind: 'chat', thread: threadId });
+          const created = await createJob(input);
           return { job_id: created.jobId, branch: created.branch, status: created.status };
         }),
       },

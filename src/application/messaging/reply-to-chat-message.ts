@@ -6,9 +6,11 @@ import { markdownLiteral } from '../../domain/messaging/markdown-literal.js';
 import type { AiImage } from '../../ports/ai-client.js';
 import type { AlbumStore } from '../../ports/album-store.js';
 import type { Clock } from '../../ports/clock.js';
+import type { DeliveryLog } from '../../ports/delivery-log.js';
 import type { Headroom } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
 import type { MessagingChannel, OutgoingMessage, ReplyTarget } from '../../ports/messaging-channel.js';
+import type { RunningTask } from '../../ports/task-queue.js';
 import type { Timer } from '../../ports/timer.js';
 import type { ChatAgent } from './chat-agent.js';
 import type { ChatChannel, MessagingChannels } from './messaging-channels.js';
@@ -22,6 +24,12 @@ export const TYPING_SETTLE_MS = 1000;
 
 /** The longest an album's answer waits for its messages, however often more of them arrive (an album has at most 10). */
 export const MAX_ALBUM_WAIT_MS = 30_000;
+
+/**
+ * The key under which the reply of a chat task is recorded in the delivery log before its first
+ * part is sent (`<channel>:reply:<task id>`): an attempt of the task that finds it sends nothing.
+ */
+export const replyKey = (channel: string, taskId: string): string => `${channel}:reply:${taskId}`;
 
 /** How an album's messages are gathered for its one answer. */
 export interface AlbumSettling {
@@ -74,9 +82,18 @@ export class ReplyToChatMessage {
     private readonly timer: Timer = REAL_TIMER,
     /** Without it, an album is answered from the message that queued its answer alone. */
     private readonly albums?: AlbumSettling,
+    /**
+     * Where the reply of a task is recorded as sent (replyKey); without it, or without the task,
+     * a task run again sends its reply again.
+     */
+    private readonly replies?: DeliveryLog,
   ) {}
 
-  async execute(task: ChatMessageTask): Promise<void> {
+  /**
+   * `running`: the queue's task (its id is the answer's key across attempts, see ChatInput
+   * `answerKey`); without it, the answer is made as if for the first time.
+   */
+  async execute(task: ChatMessageTask, running?: Pick<RunningTask, 'id' | 'attempt'>): Promise<void> {
     const queued = storedMessage(task.message);
     const log = this.logger.child({ channel: queued.metadata.userId, chatId: queued.threadId, updateId: queued.metadata.updateId });
     const channel = this.channels.find(queued.metadata.userId);
@@ -84,6 +101,12 @@ export class ReplyToChatMessage {
     const { platform } = channel;
     const token = await channel.credentials.current();
     if (token === undefined) return log.warn({}, 'no bot token any more; message dropped');
+    const sentKey = running === undefined || this.replies === undefined ? undefined : replyKey(platform.id, running.id);
+    // A task run again after its reply began to go out (killed while sending it, or before the
+    // queue took its end in): answered already, nothing more is asked of the model or sent.
+    if (sentKey !== undefined && running!.attempt > 1 && (await this.replies!.recorded(sentKey))) {
+      return log.info({ taskId: running!.id, attempt: running!.attempt }, 'chat task run again after its reply was sent; nothing more to do');
+    }
     const target: ReplyTarget = { chatId: queued.threadId, ...(queued.metadata.topicId !== undefined && { topicId: queued.metadata.topicId }) };
 
     // Before an album's wait: a chat that is not allowed holds no worker while its album settles.
@@ -135,6 +158,8 @@ export class ReplyToChatMessage {
             transcripts,
             metadata: { userId: platform.id, chatTitle: platform.title },
             ...(this.headroom && { whenRoom: () => this.headroom!.wait() }),
+            // The task's id: a later attempt of the task gets the jobs this one created (ChatAgent).
+            ...(running !== undefined && { answerKey: `task:${running.id}` }),
           });
           // A file's name is the sender's text: literal, so that no link of theirs shows in the gateway's own line.
           if (unreadable.length > 0) reply = `(I could not read ${unreadable.map(markdownLiteral).join(', ')}.)\n\n${reply}`;
@@ -147,6 +172,12 @@ export class ReplyToChatMessage {
       const parts = platform.formatReply(reply);
       // From here on the agent has run (its tools too) and the exchange is remembered: a
       // failure must not make the task run again, so a send the channel could not make is given up.
+      // The reply is recorded as sent before its first part goes out: an attempt of the task run
+      // after that (or one still running, taken back by the queue) sends nothing. At most once: a
+      // kill while the parts go out loses the rest rather than sending another answer.
+      if (sentKey !== undefined && !(await this.#firstReply(sentKey, log))) {
+        return log.warn({ taskId: running!.id }, 'the reply of this chat task was sent by an earlier attempt; this one is not sent');
+      }
       // The indicator stays up while the parts go out (a rate limit's wait included) and stops
       // before the last one, once a refresh under way has been answered: one the platform took
       // after the reply would show "typing…" under it (SPEC 4.4: send, then stop typing).
@@ -157,6 +188,16 @@ export class ReplyToChatMessage {
       log.info({ parts: parts.length }, 'chat reply sent');
     } finally {
       void typing.stop();
+    }
+  }
+
+  /** Records the reply as sent; false when an earlier attempt did. A log that fails is no reason not to reply (true). */
+  async #firstReply(key: string, log: Logger): Promise<boolean> {
+    try {
+      return await this.replies!.recordFirst(key, 'chat-reply');
+    } catch (error) {
+      log.warn({ err: error }, 'could not record the reply as sent; sent anyway');
+      return true;
     }
   }
 

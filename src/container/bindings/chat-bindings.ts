@@ -18,6 +18,7 @@ import type { Logger } from '../../ports/logger.js';
 import { NodeTimer } from '../../adapters/system/node-timer.js';
 import type { ApiKeyCrypto } from '../../ports/api-key-crypto.js';
 import type { Clock } from '../../ports/clock.js';
+import type { DeliveryLog } from '../../ports/delivery-log.js';
 import type { SecretStore } from '../../ports/secret-store.js';
 import { voiceTranscription } from './voice-transcription.js';
 import type { ChannelBinding } from '../channels/channel-binding.js';
@@ -79,14 +80,22 @@ export const bindChat = (c: Container, config: AppConfig): void => {
     [TOKENS.Database],
   );
   c.bind(TOKENS.ChatAgent).toResolvedValue(
-    (ai, conversations, createJob, jobStatus, ids, logger: Logger) =>
-      new ChatAgent(ai, conversations, createJob, jobStatus, ids, {
-        historyTurns: config.chat.historyTurns,
-        maxSteps: config.chat.maxSteps,
-        systemPrompt: systemPromptOf(config.chat, logger),
-        llmProviders: AI_PROVIDER_NAMES,
-      }),
-    [TOKENS.AiClient, TOKENS.ConversationStore, TOKENS.CreateJob, TOKENS.GetJobStatus, TOKENS.IdGenerator, TOKENS.Logger],
+    (ai, conversations, createJob, jobStatus, ids, logger: Logger, createJobOnce) =>
+      new ChatAgent(
+        ai,
+        conversations,
+        createJob,
+        jobStatus,
+        ids,
+        {
+          historyTurns: config.chat.historyTurns,
+          maxSteps: config.chat.maxSteps,
+          systemPrompt: systemPromptOf(config.chat, logger),
+          llmProviders: AI_PROVIDER_NAMES,
+        },
+        createJobOnce,
+      ),
+    [TOKENS.AiClient, TOKENS.ConversationStore, TOKENS.CreateJob, TOKENS.GetJobStatus, TOKENS.IdGenerator, TOKENS.Logger, TOKENS.CreateJobOnce],
   );
   c.bind(TOKENS.RegisterMessagingWebhook).toResolvedValue(
     (channels: MessagingChannels, crypto: ApiKeyCrypto, logger: Logger) => new RegisterMessagingWebhook(channels, crypto, logger, config.publicUrl),
@@ -109,12 +118,26 @@ export const bindChat = (c: Container, config: AppConfig): void => {
     [TOKENS.MessagingChannels, TOKENS.DeliveryLog, TOKENS.TaskQueue, TOKENS.FireTriggers, TOKENS.Clock, TOKENS.Logger, TOKENS.DecideApproval, TOKENS.Database],
   );
   c.bind(TOKENS.ReplyToChatMessage).toResolvedValue(
-    (channels: MessagingChannels, agent: ChatAgent, logger: Logger, secrets: SecretStore, headroom: Headroom, db: Database, clock: Clock) =>
-      new ReplyToChatMessage(channels, agent, logger, voiceTranscription(config, secrets), headroom, new NodeTimer(), {
-        store: new MikroOrmAlbumStore(db),
-        clock,
-        settleMs: config.chat.albumSettleMs,
-      }),
-    [TOKENS.MessagingChannels, TOKENS.ChatAgent, TOKENS.Logger, TOKENS.SecretStore, TOKENS.Headroom, TOKENS.Database, TOKENS.Clock],
+    (
+      channels: MessagingChannels,
+      agent: ChatAgent,
+      logger: Logger,
+      secrets: SecretStore,
+      headroom: Headroom,
+      db: Database,
+      clock: Clock,
+      deliveries: DeliveryLog,
+    ) =>
+      new ReplyToChatMessage(
+        channels,
+        agent,
+        logger,
+        voiceTranscription(config, secrets),
+        headroom,
+        new NodeTimer(),
+        { store: new MikroOrmAlbumStore(db), clock, settleMs: config.chat.albumSettleMs },
+        deliveries,
+      ),
+    [TOKENS.MessagingChannels, TOKENS.ChatAgent, TOKENS.Logger, TOKENS.SecretStore, TOKENS.Headroom, TOKENS.Database, TOKENS.Clock, TOKENS.DeliveryLog],
   );
 };

@@ -3,7 +3,7 @@ import { AI_PROVIDER_NAMES, AI_PROVIDERS } from '../../../../src/adapters/ai/ai-
 import { NodeApiKeyCrypto } from '../../../../src/adapters/crypto/node-api-key-crypto.js';
 import { EnvironmentSecretStore } from '../../../../src/adapters/secrets/environment-secret-store.js';
 import { CreateJob } from '../../../../src/application/jobs/create-job.js';
-import { CreateJobOnce, ORPHANED_CLAIM_MS } from '../../../../src/application/jobs/create-job-once.js';
+import { CreateJobOnce, KEYED_CHAT_SCOPE, ORPHANED_CLAIM_MS } from '../../../../src/application/jobs/create-job-once.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
 import { canonicalJson } from '../../../../src/domain/jobs/idempotency.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
@@ -187,6 +187,79 @@ describe('CreateJobOnce', () => {
     }
     expect(jobs.jobs.size).to.equal(1);
     expect(await create({ job: 'Fix it' }, 'burst')).to.include({ jobId: created[0], replayed: true });
+  });
+});
+
+describe('CreateJobOnce.keyed (a step of the gateway that may run again: the chat tool)', () => {
+  const SOURCE = { kind: 'chat', thread: 'telegram:42' } as const;
+  const keyed = (once: CreateJobOnce, body: unknown, key = 'task:t1#1') => once.keyed({ body, source: SOURCE, scope: KEYED_CHAT_SCOPE, key });
+
+  it('creates the job of a key once: a later call gets it whatever its body (no conflict), with the source given', async () => {
+    const { once, jobs, queue } = setup();
+    const first = await keyed(once, { job: 'Fix the login bug' });
+    expect(first).to.include({ replayed: false, status: 'queued' });
+    expect(jobs.jobs.get(first.jobId)?.source).to.deep.equal(SOURCE);
+    const again = await keyed(once, { job: 'Please repair the login form', llm_provider: 'openai' });
+    expect(again).to.deep.equal({ ...first, replayed: true });
+    expect(jobs.jobs.size).to.equal(1);
+    expect(queue.tasks).to.have.length(1);
+    expect((await keyed(once, { job: 'Another job' }, 'task:t1#2')).jobId).to.not.equal(first.jobId);
+  });
+
+  it("keeps its keys apart from clients' Idempotency-Keys, and never takes a record as expired (only the sweep forgets it)", async () => {
+    const { once, create, clock, jobs } = setup();
+    const api = await create({ job: 'Fix it' }, 'task:t1#1');
+    const chat = await keyed(once, { job: 'Fix it' });
+    expect(chat.jobId).to.not.equal(api.jobId);
+    clock.current = new Date(clock.current.getTime() + 48 * HOUR);
+    expect(await keyed(once, { job: 'Fix it' })).to.include({ jobId: chat.jobId, replayed: true });
+    expect(jobs.jobs.size).to.equal(2);
+  });
+
+  it('takes a claim whose job is missing (its claimer killed before the insert) over at once, under the claim id', async () => {
+    const { once, clock, keys, jobs } = setup();
+    const orphan = '00000000-0000-4000-8000-00000000dead';
+    await keys.claim({ scope: KEYED_CHAT_SCOPE, key: 'task:t1#1', fingerprint: 'f'.repeat(64), jobId: orphan, createdAt: clock.now() }, new Date(0));
+    expect(await keyed(once, { job: 'Worded anew' })).to.include({ jobId: orphan, replayed: false, status: 'queued' });
+    expect([...jobs.jobs.keys()]).to.deep.equal([orphan]);
+  });
+
+  it('creates one job when two attempts create it at once (the slow one gets the job the other stored)', async () => {
+    const { once, jobs, queue } = setup();
+    let storeFirst!: () => void;
+    const add = jobs.add.bind(jobs);
+    let adds = 0;
+    jobs.add = async (job) => {
+      if (adds++ === 0) await new Promise<void>((resolve) => (storeFirst = resolve));
+      return add(job);
+    };
+    const slow = keyed(once, { job: 'First wording' });
+    while (adds === 0) await new Promise((resolve) => setImmediate(resolve));
+    const other = await keyed(once, { job: 'Second wording' });
+    storeFirst();
+    expect(await slow).to.deep.equal({ ...other, replayed: true });
+    expect(jobs.jobs.size).to.equal(1);
+    expect(queue.tasks).to.have.length(1);
+  });
+
+  it('claims nothing for a bad body, and releases the key of a refused one: the next call with it creates the job', async () => {
+    const { once, keys, jobs } = setup();
+    expect((await failure(keyed(once, { job: '' }))).code).to.equal('invalid_input');
+    expect((await failure(keyed(once, { job: 'Fix it', llm_provider: 'anthropic' }))).message).to.match(/no secret configured/);
+    expect(keys.records.size).to.equal(0);
+    expect(await keyed(once, { job: 'Fix it' })).to.include({ replayed: false });
+    expect(jobs.jobs.size).to.equal(1);
+  });
+
+  it('answers with the job stored under the key when it could not be queued (failed), and keeps the key naming it', async () => {
+    const { once, jobs, queue } = setup();
+    queue.enqueue = async () => {
+      throw new Error('queue down');
+    };
+    const first = await keyed(once, { job: 'Fix it' });
+    expect(first).to.include({ status: 'failed', replayed: true });
+    expect(await keyed(once, { job: 'Fix it again' })).to.include({ jobId: first.jobId, status: 'failed', replayed: true });
+    expect(jobs.jobs.size).to.equal(1);
   });
 });
 

@@ -1,0 +1,229 @@
+import { expect } from 'chai';
+import { AI_PROVIDERS, AI_PROVIDER_NAMES } from '../../../../src/adapters/ai/ai-providers.js';
+import { NodeApiKeyCrypto } from '../../../../src/adapters/crypto/node-api-key-crypto.js';
+import { EnvironmentSecretStore } from '../../../../src/adapters/secrets/environment-secret-store.js';
+import { CreateJob } from '../../../../src/application/jobs/create-job.js';
+import { CreateJobOnce } from '../../../../src/application/jobs/create-job-once.js';
+import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js';
+import { ChatAgent } from '../../../../src/application/messaging/chat-agent.js';
+import { MessagingChannels, type ChatChannel } from '../../../../src/application/messaging/messaging-channels.js';
+import { APOLOGY, ReplyToChatMessage, replyKey } from '../../../../src/application/messaging/reply-to-chat-message.js';
+import type { ChannelMessage } from '../../../../src/domain/messaging/channel-message.js';
+import type { AiClient, AiRequest, AiResponse } from '../../../../src/ports/ai-client.js';
+import { FakeMessagingChannel } from '../../../fakes/fake-messaging-channel.js';
+import { FixedClock } from '../../../fakes/fixed-clock.js';
+import { InMemoryBotTokenStore } from '../../../fakes/in-memory-bot-token-store.js';
+import { InMemoryConversationStore } from '../../../fakes/in-memory-conversation-store.js';
+import { InMemoryDeliveryLog } from '../../../fakes/in-memory-delivery-log.js';
+import { InMemoryIdempotencyKeyStore } from '../../../fakes/in-memory-idempotency-key-store.js';
+import { InMemoryJobRepository } from '../../../fakes/in-memory-job-repository.js';
+import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
+import { RecordingLogger } from '../../../fakes/recording-logger.js';
+import { SequentialIds } from '../../../fakes/sequential-ids.js';
+
+/*
+ * A chat message is answered by a task of the queue, run again when its process is killed (or
+ * stopped past the grace period) while it runs. Each attempt asks the model anew, which words the
+ * job anew: the jobs an answer created must be those of every later attempt (one job per
+ * create_job of the first attempt, never a second), and the reply is sent by one attempt only.
+ */
+
+/** One model call: what it does with the request (call tools, hold, fail) and the answer. */
+type Step = (request: AiRequest) => Promise<AiResponse>;
+
+/** A model whose calls are scripted as functions, one per call; records the tool results. */
+class StepAi implements AiClient {
+  readonly requests: AiRequest[] = [];
+  readonly toolResults: unknown[] = [];
+  /** The calls to come, in order. */
+  readonly steps: Step[] = [];
+  async generate(request: AiRequest): Promise<AiResponse> {
+    this.requests.push(request);
+    const step = this.steps.shift();
+    if (step === undefined) throw new Error('the model was asked more often than scripted');
+    return step(request);
+  }
+  /** Runs a tool as the model would, recording its result. */
+  async call(request: AiRequest, name: string, input: Record<string, unknown>): Promise<unknown> {
+    const tool = request.tools?.find((t) => t.name === name);
+    if (!tool) throw new Error(`no tool ${name}`);
+    const result = await tool.execute(input);
+    this.toolResults.push(result);
+    return result;
+  }
+}
+
+/** A step that calls create_job with each prompt, then answers naming the jobs it got. */
+const creating =
+  (ai: StepAi, ...prompts: string[]): Step =>
+  async (request) => {
+    const ids: unknown[] = [];
+    for (const job of prompts) ids.push(((await ai.call(request, 'create_job', { job })) as { job_id?: unknown }).job_id);
+    return { text: `Started ${ids.join(', ')}.`, steps: 1 + prompts.length, toolCalls: prompts.map((job) => ({ name: 'create_job', input: { job } })) };
+  };
+
+const setup = (steps: (ai: StepAi) => Step[]) => {
+  const jobs = new InMemoryJobRepository();
+  const queue = new InMemoryTaskQueue();
+  const ids = new SequentialIds();
+  const clock = new FixedClock();
+  const createJob = new CreateJob(jobs, queue, new EnvironmentSecretStore({}, AI_PROVIDERS), ids, clock, new RecordingLogger(), {
+    llmProviders: AI_PROVIDER_NAMES,
+    defaultProvider: undefined,
+    defaultModel: undefined,
+    unavailableReason: undefined,
+  });
+  const once = new CreateJobOnce(createJob, new InMemoryIdempotencyKeyStore(), jobs, new NodeApiKeyCrypto(), ids, clock);
+  const ai = new StepAi();
+  ai.steps.push(...steps(ai));
+  const conversations = new InMemoryConversationStore();
+  const agent = new ChatAgent(
+    ai,
+    conversations,
+    createJob,
+    new GetJobStatus(jobs),
+    ids,
+    { historyTurns: 10, maxSteps: 5, systemPrompt: async () => 'You are the bot.', llmProviders: AI_PROVIDER_NAMES },
+    once,
+  );
+  return { ai, agent, jobs, queue, conversations };
+};
+
+const input = (text: string, answerKey?: string) => ({
+  threadId: 'telegram:42',
+  text,
+  images: [],
+  metadata: { userId: 'telegram', chatTitle: 'Telegram' },
+  ...(answerKey !== undefined && { answerKey }),
+});
+
+const rejection = async (promise: Promise<unknown>): Promise<Error> =>
+  promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (error: unknown) => error as Error,
+  );
+
+describe('A chat answer made again (its task run again after a kill) creates no second job', () => {
+  it('ChatAgent: the first attempt fails after create_job (the conversation cannot be written); the second, worded anew, gets the same job', async () => {
+    const { ai, agent, jobs, queue, conversations } = setup((ai) => [
+      creating(ai, 'Fix the login bug'),
+      creating(ai, 'Repair the login form (users cannot sign in)'),
+    ]);
+    const append = conversations.append.bind(conversations);
+    let appends = 0;
+    conversations.append = async (thread, turns) => {
+      if (appends++ === 0) throw new Error('database gone');
+      return append(thread, turns);
+    };
+    expect((await rejection(agent.execute(input('please fix login', 'task:t1')))).message).to.equal('database gone');
+    expect(jobs.jobs.size).to.equal(1);
+    const [first] = [...jobs.jobs.values()];
+
+    const reply = await agent.execute(input('please fix login', 'task:t1'));
+    expect(ai.toolResults.map((result) => (result as { job_id: string }).job_id)).to.deep.equal([first.id, first.id]);
+    expect(reply).to.equal(`Started ${first.id}.`);
+    expect([...jobs.jobs.values()].map((job) => job.job)).to.deep.equal(['Fix the login bug']);
+    expect(queue.tasks).to.have.length(1);
+  });
+
+  it('ChatAgent: the n-th job of an answer is the n-th of every attempt; a refused call takes no number; another message (key) gets jobs of its own', async () => {
+    const refusedThenTwo: (ai: StepAi) => Step = (ai) => async (request) => {
+      const refused = await ai.call(request, 'create_job', { job: 'Fix it', llm_provider: 'no-such-provider' });
+      expect(refused).to.have.property('error');
+      return creating(ai, 'Fix A', 'Fix B')(request);
+    };
+    const { ai, agent, jobs } = setup((ai) => [
+      refusedThenTwo(ai),
+      creating(ai, 'Fix A, worded anew', 'Fix B, worded anew', 'And a third one'),
+      creating(ai, 'Fix A'),
+    ]);
+    await agent.execute(input('fix A and B', 'task:t1'));
+    const [a, b] = [...jobs.jobs.keys()];
+    await agent.execute(input('fix A and B', 'task:t1'));
+    const third = [...jobs.jobs.keys()][2];
+    expect(ai.toolResults.slice(1).map((result) => (result as { job_id: string }).job_id)).to.deep.equal([a, b, a, b, third]);
+    await agent.execute(input('now fix A again', 'task:t2'));
+    expect(jobs.jobs.size).to.equal(4);
+  });
+
+  it('ChatAgent: an answer without a key (the web chat) creates a job for every call', async () => {
+    const { agent, jobs } = setup((ai) => [creating(ai, 'Fix it'), creating(ai, 'Fix it')]);
+    await agent.execute(input('fix it'));
+    await agent.execute(input('fix it'));
+    expect(jobs.jobs.size).to.equal(2);
+  });
+
+  describe('ReplyToChatMessage', () => {
+    const message: ChannelMessage = {
+      threadId: '42',
+      text: 'please fix the login bug',
+      attachments: [],
+      metadata: { userId: 'fake', chatTitle: 'Fake', updateId: '1', messageId: '10', edited: false },
+    };
+    const replying = (steps: (ai: StepAi) => Step[], replies: InMemoryDeliveryLog | undefined = new InMemoryDeliveryLog()) => {
+      const made = setup(steps);
+      const platform = new FakeMessagingChannel({ maxMessageLength: 4096 });
+      const channel: ChatChannel = {
+        platform,
+        credentials: new InMemoryBotTokenStore('bot-token'),
+        settings: {
+          webhookSecret: 's',
+          allowedChatIds: new Set(['42']),
+          variables: { botToken: 'FAKE_TOKEN', webhookSecret: 'FAKE_SECRET', allowedChats: 'FAKE_ALLOWED_CHATS' },
+        },
+      };
+      const logger = new RecordingLogger();
+      const reply = new ReplyToChatMessage(new MessagingChannels([channel]), made.agent, logger, undefined, undefined, undefined, undefined, replies);
+      return { ...made, platform, reply, replies };
+    };
+
+    it('a task killed while the model holds after its create_job runs again: the same job, one reply; the first attempt, should it still run, sends nothing', async () => {
+      let resume!: (error: Error) => void;
+      const { ai, jobs, platform, reply } = replying((ai) => [
+        // The first attempt: the tool runs, then the model's next step never comes back (the process is killed).
+        async (request) => {
+          await ai.call(request, 'create_job', { job: 'Fix the login bug' });
+          return new Promise<AiResponse>((_, fail) => (resume = fail));
+        },
+        creating(ai, 'Repair the login form'),
+      ]);
+      const killed = reply.execute({ message }, { id: 'task-1', attempt: 1 });
+      while (jobs.jobs.size === 0) await new Promise((resolve) => setImmediate(resolve));
+      const [first] = [...jobs.jobs.values()];
+
+      await reply.execute({ message }, { id: 'task-1', attempt: 2 });
+      expect(ai.toolResults.map((result) => (result as { job_id: string }).job_id)).to.deep.equal([first.id, first.id]);
+      expect(jobs.jobs.size).to.equal(1);
+      expect(platform.sent.map((sent) => sent.message.plain)).to.deep.equal([`Started ${first.id}.`]);
+
+      // The first attempt was still running after all (taken back by the queue, not killed): its
+      // model fails now, and its apology is not sent after the reply of the second.
+      resume(new Error('connection reset'));
+      await killed;
+      expect(platform.sent.map((sent) => sent.message.plain)).to.deep.equal([`Started ${first.id}.`]);
+      expect(platform.sent.map((sent) => sent.message.plain)).to.not.include(APOLOGY);
+    });
+
+    it('a task run again after its reply went out (killed before the queue took its end in) asks the model nothing and sends nothing', async () => {
+      const { ai, jobs, platform, reply, replies } = replying((ai) => [creating(ai, 'Fix the login bug')]);
+      await reply.execute({ message }, { id: 'task-2', attempt: 1 });
+      expect(await replies!.recorded(replyKey('fake', 'task-2'))).to.equal(true);
+      await reply.execute({ message }, { id: 'task-2', attempt: 2 });
+      expect(ai.requests).to.have.length(1);
+      expect(jobs.jobs.size).to.equal(1);
+      expect(platform.sent).to.have.length(1);
+    });
+
+    it('a reply log that fails does not keep the reply from going out', async () => {
+      const failing = new InMemoryDeliveryLog();
+      failing.recordFirst = async () => {
+        throw new Error('database gone');
+      };
+      const { platform, reply } = replying((ai) => [creating(ai, 'Fix the login bug')], failing);
+      await reply.execute({ message }, { id: 'task-3', attempt: 1 });
+      expect(platform.sent).to.have.length(1);
+    });
+  });
+});
