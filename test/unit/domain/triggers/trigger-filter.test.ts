@@ -154,12 +154,73 @@ describe('trigger filters (when)', () => {
     });
 
     it('refuses alternatives that multiply into many ways, or with two quantifiers of variable length', () => {
-      for (const pattern of ['(a|a)'.repeat(5), '(?:a|a)'.repeat(28), '^(a|b|c|d)(e|f|g|h)(i|j)$', '.*.*(a|a)x', '^a.*$|^b.*$']) {
+      for (const pattern of ['(a|a)'.repeat(5), '(?:a|a)'.repeat(28), '^(a|b|c|d)(e|f|g|h)(i|j)$', '.*.*(a|a)x']) {
         expect(checkRegex(pattern), pattern).to.be.a('string');
       }
       expect(checkRegex('(a|a)'.repeat(5))).to.equal(
         'at most 16 ways through the alternatives (they multiply: (a|b)(c|d) has 4), found 32 that matching may all try',
       );
+    });
+
+    it('refuses patterns whose quantifiers of variable length multiply into polynomial backtracking on a 512-character value', () => {
+      // Each was accepted with at most 2 quantifiers of variable length; each backtracks through
+      // n^3 ways on a hostile value (.*.*x took 146-236 ms, fix\p{L}*\p{L}*! 122 ms, \s*\s*x 34 ms
+      // on 512 characters): an unanchored start multiplies like one more quantifier.
+      for (const pattern of [
+        '.*.*x',
+        '\\s*\\s*x',
+        '.*\\s*x',
+        '[a-z]*[a-z]*1',
+        'a{0,500}a{0,500}x',
+        'fix\\p{L}*\\p{L}*!',
+        '(?:.*)(?:.*)x',
+        '(?=.*.*x)',
+        '(?<=x.*.*)y',
+        '(?i:a*)(?i:a*)x',
+        // Quadratic in fact (one start per line), but only a plain ^ counts as an anchor.
+        '(?m:^).*.*x',
+      ]) {
+        expect(checkRegex(pattern), pattern)
+          .to.be.a('string')
+          .and.match(/can block the gateway/);
+      }
+      expect(problems({ 'body.ref': { regex: '.*.*x' } })).to.deep.equal([
+        `${FILE}: trigger #0 "deploy": when.body.ref.regex: quantifiers of variable length that can match the same characters multiply the ways matching backtracks through (and an unanchored pattern is tried from every position), so it can block the gateway (about 270.3 million steps on a 512-character value, at most 2 million): anchor it (^…), keep one such quantifier (a match need not cover the value: fix rather than .*fix.*), or end each run with a character it cannot match ([^/]*/ rather than .*/)`,
+      ]);
+    });
+
+    it('accepts patterns whose worst case stays small, and matches them as written on hostile values', () => {
+      // Nasty but bounded: anchored (^ pins the start), one repeated part at most where the
+      // start can move, a final quantifier (its first length is a match), or runs that end only
+      // before a character they cannot match. Timed by a scratch script (worst 10 ms, see
+      // docs/triggers.md); here only the decisions and the answers, which do not depend on load.
+      const cases: [string, string[]][] = [
+        ['^.*.*x', ['a', ' ', 'x', '.']],
+        ['^\\s*\\s*x', [' ', '\t', '\n']],
+        ['^\\s*\\s*$', [' ', '\t']],
+        ['.*x', ['a', ' ', 'y']],
+        ['.*fix.*', ['fi', 'f', 'ix']],
+        ['fix.*fix', ['fix', 'fi']],
+        ['[0-9]+\\.', ['0', '9']],
+        ['^a{0,500}a{0,500}x', ['a']],
+        ['^\\p{L}*\\p{L}*!', ['é', 'a', 'Ж']],
+        ['(?<=\\p{L}*)\\p{L}*!', ['é', 'a']],
+        ['(?=.*a)(?=.*b)(?=.*c)', ['ab', 'a', 'b']],
+        ['^(?m:^).*.*x', ['\n', 'a\n']],
+        ['[A-Z]+-[0-9]+', ['A', 'A-']],
+        ['^[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}$', ['a', 'a@', 'a.', '@a.']],
+        ['^v[0-9]+\\.[0-9]+\\.[0-9]+$', ['0', '0.', 'v0.']],
+      ];
+      for (const [pattern, alphabets] of cases) {
+        expect(checkRegex(pattern), pattern).to.equal(undefined);
+        for (const unit of alphabets)
+          for (const tail of ['!', '\u0000', '😀', '\n']) {
+            // Repeated characters the quantifiers match, then one that none of the pattern expects.
+            const value = unit.repeat(MAX_REGEX_INPUT).slice(0, MAX_REGEX_INPUT - tail.length) + tail;
+            const expected = new RegExp(pattern, 'u').test(value);
+            expect(fired([trigger('t', { 'body.v': { regex: pattern } })], { v: value }), `${pattern} on ${unit}…${tail}`).to.deep.equal(expected ? ['t'] : []);
+          }
+      }
     });
 
     it('accepts ordinary filter patterns', () => {
@@ -178,6 +239,17 @@ describe('trigger filters (when)', () => {
         '^((main))$',
         '^v[0-9]+(-rc[0-9])?$',
         '(a|a)'.repeat(4),
+        // A step budget rather than a count of quantifiers: these were refused before.
+        '^a.*$|^b.*$',
+        '^v[0-9]+\\.[0-9]+\\.[0-9]+$',
+        '^refs/heads/(main|release/.*)$',
+        'deploy',
+        '^\\[ci skip\\]',
+        '^feature/',
+        '(?i:urgent)',
+        '.*fix.*',
+        '^[^/]+/[^/]+$',
+        '^(?=.*a)(?=.*b)',
       ]) {
         expect(checkRegex(pattern), pattern).to.equal(undefined);
       }
