@@ -297,9 +297,13 @@ const disjoint = (atom: { source: string }, members: number[]): boolean => {
 interface Walk {
   cost: number; // steps, at most
   entries: number; // ways matching may reach the end of the walked part, each of which the rest is tried from
+  spread: number; // of those ways, the most that may be at one same position of the value
 }
 
 const cap = (x: number): number => Math.min(x, Number.MAX_SAFE_INTEGER);
+
+/** The code point of an atom that matches one character only, outside (?i:…) and lookarounds. */
+const literal = (node: Node): number | undefined => (node.kind === 'atom' && node.members?.length === 1 ? node.members[0] : undefined);
 
 /**
  * An upper bound on the steps a backtracking matcher takes on a value of N characters: each element
@@ -309,16 +313,43 @@ const cap = (x: number): number => Math.min(x, Number.MAX_SAFE_INTEGER);
  * `[0-9]+\.`), or `$` follows it, or it ends the pattern (its first length is a match). Alternatives
  * add up their ways; a lookaround, which never backtracks once done, gives back the ways it was given.
  * An unanchored pattern is tried from each of N+1 positions.
+ *
+ * A run of literal characters (`candidate`) costs one step per way for its first character, and
+ * for the rest at most `spread` ways per position times the characters it may compare there: a
+ * character of the value is compared with one of the run's characters only where it equals it, so
+ * at most `repeats` times (the most times one character occurs in the run) over all positions.
  */
-const walkSequence = (sequence: Node[], entries: number, atStart: boolean, follow: Follow, inLook: boolean, backwards: boolean): Walk => {
+const walkSequence = (sequence: Node[], ways: Omit<Walk, 'cost'>, atStart: boolean, follow: Follow, inLook: boolean, backwards: boolean): Walk => {
   let cost = 0;
+  let { entries, spread } = ways;
   const order = backwards ? [...sequence.keys()].reverse() : [...sequence.keys()];
+  let run: Map<number, number> | undefined; // the literal characters of the run under way, counted
+  let runLength = 0;
+  const endRun = () => {
+    if (run === undefined) return;
+    const repeats = Math.max(...run.values());
+    cost = cap(cost + Math.min(entries * runLength, entries + spread * N * repeats));
+    run = undefined;
+    runLength = 0;
+  };
   for (const index of order) {
     const node = sequence[index];
     const rest: Follow = () => nextOf(sequence, index + 1, follow);
+    const char = inLook || backwards ? undefined : literal(node);
+    if (char !== undefined) {
+      run ??= new Map();
+      run.set(char, (run.get(char) ?? 0) + 1);
+      runLength += 1;
+      atStart = false;
+      continue;
+    }
+    endRun();
     if (node.kind === 'assert') {
       cost = cap(cost + entries);
-      if (node.which === '^' && atStart) entries = 1;
+      if (node.which === '^' && atStart) {
+        entries = 1;
+        spread = 1;
+      }
       continue;
     }
     if (node.kind === 'atom') {
@@ -327,15 +358,16 @@ const walkSequence = (sequence: Node[], entries: number, atStart: boolean, follo
       continue;
     }
     if (node.kind === 'group') {
-      const inner = walkGroup(node, entries, atStart, rest, inLook, backwards);
+      const inner = walkGroup(node, { entries, spread }, atStart, rest, inLook, backwards);
       cost = cap(cost + inner.cost);
-      if (node.type === 'plain' || node.type === 'modifier') entries = inner.entries;
+      if (node.type === 'plain' || node.type === 'modifier') ({ entries, spread } = inner);
       atStart = false;
       continue;
     }
     // A quantified atom or group: a group under a quantifier holds neither quantifier nor alternative.
     const body = node.body;
-    const bodyCost = body.kind === 'group' ? Math.max(1, walkGroup(body, 1, false, () => ({ kind: 'unknown' }), true, backwards).cost) : 1;
+    const bodyCost =
+      body.kind === 'group' ? Math.max(1, walkGroup(body, { entries: 1, spread: 1 }, false, () => ({ kind: 'unknown' }), true, backwards).cost) : 1;
     const repetitions = Math.min(node.max, N + 1);
     atStart = false;
     const next: Next = inLook || backwards ? { kind: 'unknown' } : rest();
@@ -347,31 +379,49 @@ const walkSequence = (sequence: Node[], entries: number, atStart: boolean, follo
     cost = cap(cost + entries * repetitions * bodyCost);
     if (node.min === node.max) continue;
     const lengths = Math.min(node.max - node.min, N) + 1;
-    if (body.kind === 'atom' && (next.kind === 'dollar' || (next.kind === 'set' && disjoint(body, next.members)))) continue;
+    if (body.kind === 'atom' && (next.kind === 'dollar' || (next.kind === 'set' && disjoint(body, next.members)))) {
+      // One way out per way in, but ways in at several positions may end at the same one.
+      spread = Math.min(entries, cap(spread * lengths));
+      continue;
+    }
+    const before = entries;
     entries = cap(entries * lengths);
+    // Each length of one character at a time ends at its own position: one way in gives at most
+    // one way out per position. A group's repetitions might match nothing: no such bound.
+    spread = body.kind === 'atom' ? Math.min(before, entries) : entries;
   }
-  return { cost, entries };
+  endRun();
+  return { cost, entries, spread };
 };
 
-const walkGroup = (group: Extract<Node, { kind: 'group' }>, entries: number, atStart: boolean, follow: Follow, inLook: boolean, backwards: boolean): Walk => {
+const walkGroup = (
+  group: Extract<Node, { kind: 'group' }>,
+  ways: Omit<Walk, 'cost'>,
+  atStart: boolean,
+  follow: Follow,
+  inLook: boolean,
+  backwards: boolean,
+): Walk => {
   const look = group.type === 'look' || group.type === 'lookbehind';
   const inner: Follow = group.type === 'plain' && !inLook ? follow : () => ({ kind: 'unknown' });
   let cost = 0;
-  let out = 0;
+  let entries = 0;
+  let spread = 0;
   for (const alternative of group.alternatives) {
     // `^` pins matching to the value's first position only outside a lookaround and (?m:…).
     const walk = walkSequence(
       alternative,
-      entries,
+      ways,
       atStart && group.type === 'plain',
       inner,
       inLook || look || group.type === 'modifier',
       backwards || group.type === 'lookbehind',
     );
     cost = cap(cost + walk.cost);
-    out = cap(out + walk.entries);
+    entries = cap(entries + walk.entries);
+    spread = cap(spread + walk.spread);
   }
-  return { cost, entries: out };
+  return { cost, entries, spread: Math.min(spread, entries) };
 };
 
 /** The most steps matching one pattern may take on a MAX_REGEX_INPUT value: about 13 ms at the slowest steps measured (\p{L}, Node 24). */
@@ -380,5 +430,5 @@ export const MAX_REGEX_STEPS = 2_000_000;
 /** An upper bound on the steps matching `source` (valid, of the shape checkShape accepts) takes on a value of MAX_REGEX_INPUT characters. */
 export const regexSteps = (source: string): number => {
   const top = { kind: 'group' as const, type: 'plain' as const, alternatives: new Parser(source).parse() };
-  return walkGroup(top, N + 1, true, () => ({ kind: 'end' }), false, false).cost;
+  return walkGroup(top, { entries: N + 1, spread: 1 }, true, () => ({ kind: 'end' }), false, false).cost;
 };

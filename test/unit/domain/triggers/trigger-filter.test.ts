@@ -250,6 +250,11 @@ describe('trigger filters (when)', () => {
         '.*fix.*',
         '^[^/]+/[^/]+$',
         '^(?=.*a)(?=.*b)',
+        // A run of literal characters after a quantifier costs its first character per way, not
+        // all of them: each character of the value meets each character of the run at most once.
+        'release.*candidate',
+        '^.*release.*candidate',
+        'deploy.*production',
       ]) {
         expect(checkRegex(pattern), pattern).to.equal(undefined);
       }
