@@ -3,7 +3,8 @@ import type { Job, JobStatus } from '../domain/jobs/job.js';
 /** Where jobs are stored. */
 export interface JobRepository {
   /**
-   * Stores a new job, every field as given.
+   * Stores a new job, every field as given, but for text a database cannot store: in every text
+   * field (log, summary, error, URLs, prompt…) each NUL and lone surrogate is stored as U+FFFD.
    * @throws when a job with the same id exists (the stored one is kept), or the store fails.
    */
   add(job: Job): Promise<void>;
@@ -14,7 +15,7 @@ export interface JobRepository {
   /**
    * Reads the job, applies `change` and stores the result, atomically with respect to
    * other modifications of the same job, on any replica (events and runners may race).
-   * Returns the stored job, or null (without calling `change`) when no job has that id.
+   * Text fields are stored as `add` stores them. Returns the stored job, or null (without calling `change`) when no job has that id.
    * Whatever `change` throws is rethrown, nothing stored.
    */
   modify(id: string, change: (job: Job) => Job): Promise<Job | null>;

@@ -101,6 +101,46 @@ export const describeJobRepositoryContract = (name: string, open: () => Promise<
       expect(await jobs.get(added.id)).to.deep.equal(expected);
     });
 
+    it('stores texts holding NUL or lone surrogates (an agent output, a code host URL), each as U+FFFD, added or modified', async () => {
+      const bad = 'a\u0000b \uD83D';
+      const good = 'a\uFFFDb \uFFFD';
+      const added = job({ job: `prompt ${bad}`, source: { kind: 'trigger', name: bad }, llmModel: bad, summary: bad });
+      await jobs.add(added);
+      expect(await jobs.get(added.id)).to.deep.equal({
+        ...added,
+        job: `prompt ${good}`,
+        source: { kind: 'trigger', name: good },
+        llmModel: good,
+        summary: good,
+      });
+      const at = new Date(T0 + 86_400_000);
+      const changed = await jobs.modify(added.id, (stored) => ({
+        ...stored,
+        status: 'succeeded',
+        log: `binary\u0000output 🎉 ${bad}`,
+        summary: bad,
+        error: bad,
+        prUrl: `https://example.com/${bad}`,
+        runUrl: bad,
+        updatedAt: at,
+      }));
+      const expected = {
+        ...added,
+        job: `prompt ${good}`,
+        source: { kind: 'trigger' as const, name: good },
+        llmModel: good,
+        status: 'succeeded' as const,
+        log: `binary\uFFFDoutput 🎉 ${good}`,
+        summary: good,
+        error: good,
+        prUrl: `https://example.com/${good}`,
+        runUrl: good,
+        updatedAt: at,
+      };
+      expect(changed).to.deep.equal(expected);
+      expect(await jobs.get(added.id)).to.deep.equal(expected);
+    });
+
     it('modifying an unknown id (or no UUID) returns null without calling the change', async () => {
       let called = 0;
       const change = (stored: Job): Job => {

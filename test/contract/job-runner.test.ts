@@ -157,6 +157,17 @@ describe('LocalJobRunner', () => {
     expect(reports.at(-1)?.log).to.contain('working');
   });
 
+  it('reports a log and summary without the NUL bytes the agent printed (a text column holds none), and commits its work', async () => {
+    // `find -print0`, a binary file shown: the last line (the summary) holds a NUL too.
+    const { runner, repo } = await localRunner(`echo work > work.txt; printf 'binary\\000output\\n'; printf 'All\\000 done\\n'`);
+    const job = contractJob('x');
+    const reports: JobChange[] = [];
+    await runner.run(job, async (change) => void reports.push(change), new AbortController().signal);
+    expect(reports.at(-1)).to.include({ status: 'succeeded', summary: 'All done', log: 'binaryoutput\nAll done\n' });
+    expect(git(repo, 'show', `${job.branch}:work.txt`)).to.equal('work\n');
+    expect(git(repo, 'show', `${job.branch}:logs/${job.id}/agent.log`)).to.equal('binaryoutput\nAll done\n');
+  });
+
   it('stops an agent that runs past the time limit', async () => {
     const { runner } = await localRunner('sleep 20', 300);
     const reports: JobChange[] = [];
@@ -658,6 +669,19 @@ describe('LocalJobRunner with the built-in agent loop', () => {
     expect(toolResults[2]).to.match(/outside the repository/);
     expect(existsSync(join(outside, 'planted.txt')), 'nothing written outside').to.equal(false);
     expect(JSON.stringify(reports)).not.to.contain('s3cr3t');
+  });
+
+  it("reports the model's final answer and a failing call's error without NUL bytes (a text column holds none)", async () => {
+    llm.script([{ text: 'Changed\u0000 nothing' }]);
+    const { runner } = await loopRunner(llm);
+    const reports: JobChange[] = [];
+    await runner.run(contractJob('x'), async (change) => void reports.push(change), new AbortController().signal);
+    expect(reports.at(-1)).to.include({ status: 'succeeded', summary: 'Changed nothing', log: 'Changed nothing' });
+    llm.script([{ status: 500, body: { error: { message: 'model\u0000 exploded', type: 'server_error', code: null } } }]);
+    const failed: JobChange[] = [];
+    await runner.run(contractJob('y'), async (change) => void failed.push(change), new AbortController().signal);
+    expect(failed.at(-1)?.status).to.equal('failed');
+    expect(failed.at(-1)?.error).to.contain('model exploded').and.not.contain('\u0000');
   });
 
   it('fails the job with the reason when the model call fails', async () => {

@@ -1,5 +1,6 @@
 import { isFinished, type Job, type JobStatus } from '../../src/domain/jobs/job.js';
 import type { JobRepository } from '../../src/ports/job-repository.js';
+import { storableJob } from '../../src/domain/jobs/storable-job.js';
 
 /** JobRepository in a Map; passes the same contract suite as the database adapter. */
 export class InMemoryJobRepository implements JobRepository {
@@ -11,7 +12,7 @@ export class InMemoryJobRepository implements JobRepository {
   async add(job: Job): Promise<void> {
     if (this.failAdd) throw new Error('database down');
     if (this.jobs.has(job.id)) throw new Error(`A job with id ${job.id} exists`);
-    this.jobs.set(job.id, job);
+    this.jobs.set(job.id, storableJob(job));
   }
   async get(id: string): Promise<Job | null> {
     return this.jobs.get(id) ?? null;
@@ -20,7 +21,7 @@ export class InMemoryJobRepository implements JobRepository {
   async modify(id: string, change: (job: Job) => Job): Promise<Job | null> {
     const job = this.jobs.get(id);
     if (!job) return null;
-    const next = change(job);
+    const next = storableJob(change(job));
     this.jobs.set(id, next);
     return next;
   }

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Job } from '../../domain/jobs/job.js';
 import type { JobReport, JobRunner } from '../../ports/job-runner.js';
 import type { ShellExecutor, ShellRun } from '../../ports/shell-executor.js';
+import { storableText } from '../../domain/text/storable-text.js';
 import { readAtMost, writeRegular } from './bounded-file.js';
 import type { WorktreeAgent } from './worktree-agent.js';
 
@@ -77,6 +78,14 @@ const SUMMARY_LIMIT = 500;
 const SUMMARY_READ_LIMIT = 64 * 1024;
 /** The environment variable the commit message reaches git's standard input by (never its command line: see #commit). */
 const MESSAGE_VARIABLE = 'AGW_GIT_MESSAGE';
+
+/**
+ * The agent's text (its output, summary or error) as the job stores it: without NULs (`find
+ * -print0`, a binary file shown, a model's answer; a text column holds none, nor does a commit
+ * message) and with each lone surrogate (the log's cut can split a pair) made U+FFFD
+ * (storableText). Unstorable, the report would fail and the job end failed without its log.
+ */
+const storableOutput = (text: string): string => storableText(text.replaceAll('\0', ''));
 
 export interface LocalJobRunnerSettings {
   /** The repository jobs work on; created (empty, branch main) when it does not exist. */
@@ -157,7 +166,7 @@ export class LocalJobRunner implements JobRunner {
         { label: `logs/${job.id}/job.md` },
       );
       const result = await this.agent.run(job, dir, signal);
-      const log = result.log.slice(-LOG_LIMIT);
+      const log = storableOutput(result.log.slice(-LOG_LIMIT));
       logDir = await this.#logDir(dir, job.id);
       // The agent may have left a link in its place (to a file of the service's): replaced, not followed.
       await rm(join(logDir, 'agent.log'), { force: true });
@@ -169,7 +178,7 @@ export class LocalJobRunner implements JobRunner {
       // Stopped (cancelled, or the service stopping): what the agent did until then is kept; the
       // status is not ours to say — a cancelled job stays cancelled, an interrupted one is failed by RunJob.
       if (result.aborted) return await report({ summary, log });
-      await report({ status: result.ok ? 'succeeded' : 'failed', summary, log, error: result.error });
+      await report({ status: result.ok ? 'succeeded' : 'failed', summary, log, error: result.error === null ? null : storableOutput(result.error) });
     } finally {
       this.#worktreeGit.delete(dir);
       await this.#exclusive(() =>
@@ -263,8 +272,8 @@ export class LocalJobRunner implements JobRunner {
     // block a threadpool thread of the service's for good) or a device, nor more than its start
     // (bounded-file.ts): such a summary is not read, the log's last line is the summary.
     const file = await readAtMost(join(logDir, 'summary.md'), SUMMARY_READ_LIMIT).catch(() => undefined);
-    // Without NULs: neither a commit message nor a stored text holds one.
-    const written = file === undefined ? undefined : this.agent.redact(file.text.replaceAll('\0', ''));
+    // Without NULs: neither a commit message nor a stored text holds one (the log's last line is storable already).
+    const written = file === undefined ? undefined : this.agent.redact(storableOutput(file.text));
     const text =
       written?.trim() ||
       log
@@ -272,7 +281,8 @@ export class LocalJobRunner implements JobRunner {
         .split('\n')
         .filter((line) => line.trim() !== '')
         .at(-1);
-    return text ? text.slice(0, SUMMARY_LIMIT) : null;
+    // The cut can split a surrogate pair.
+    return text ? storableText(text.slice(0, SUMMARY_LIMIT)) : null;
   }
 
   /**

@@ -4,6 +4,7 @@ import type { JobRepository } from '../../ports/job-repository.js';
 import type { Database } from './database.js';
 import { JobEntity } from './entities/job-entity.js';
 import { isUuid } from '../../domain/ids/is-uuid.js';
+import { storableJob } from '../../domain/jobs/storable-job.js';
 
 type Row = InstanceType<typeof JobEntity.class>;
 
@@ -54,7 +55,7 @@ export class MikroOrmJobRepository implements JobRepository {
 
   async add(job: Job): Promise<void> {
     const em = this.db.orm.em.fork();
-    em.create(JobEntity, toRow(job));
+    em.create(JobEntity, toRow(storableJob(job)));
     await em.flush();
   }
 
@@ -69,7 +70,8 @@ export class MikroOrmJobRepository implements JobRepository {
     return this.db.orm.em.fork().transactional(async (em) => {
       const row = await em.findOne(JobEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!row) return null;
-      const next = change(toJob(row));
+      // Texts from outside (an agent's output, a code host's URLs) made storable: see storableJob.
+      const next = storableJob(change(toJob(row)));
       em.assign(row, toRow(next));
       return next;
     });
