@@ -1,4 +1,5 @@
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { CliFailure } from './usage-error.js';
 
 /** What switching accounts needs of the process (node:process; a fake in tests). */
 export interface ProcessIdentity {
@@ -57,4 +58,64 @@ export const actAsDataDirOwner = async (dataDir: string, proc: ProcessIdentity =
     throw new CannotActAsOwner(dataDir, owner.uid, error);
   }
   return owner.uid;
+};
+
+/** The name of the account `uid` in /etc/passwd, or undefined when it has none there (or there is no such file). */
+export const accountName = async (uid: number, passwd = '/etc/passwd'): Promise<string | undefined> => {
+  const text = await readFile(passwd, 'utf8').catch(() => '');
+  for (const line of text.split('\n')) {
+    const [name, , id] = line.split(':');
+    if (name && id !== undefined && Number(id) === uid && id.trim() !== '') return name;
+  }
+  return undefined;
+};
+
+/** `word` as a POSIX shell reads it back: bare when it holds only safe characters, else single-quoted. */
+const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
+
+/**
+ * The CLI cannot read DATA_DIR's lock file or database (EACCES, EPERM): DATA_DIR is another
+ * account's, owner-only. A server may be running as that account, holding the database: this
+ * command can neither tell nor reach it, and must not take the database for free (opening it
+ * beside that server, "creating" one that exists, a reload that reloads nothing), nor have DATA_DIR
+ * given to this account (a chown would take it from that server). It says whose DATA_DIR is and
+ * how to run the command as that account.
+ */
+export class DataDirOfAnotherAccount extends CliFailure {
+  constructor(
+    readonly dataDir: string,
+    /** DATA_DIR's owner; undefined when even that cannot be read. */
+    readonly owner: { readonly uid: number; readonly name: string | undefined } | undefined,
+    /** What could not be read, and why (`…/embedded.pid (EACCES)`). */
+    unreadable: string,
+    argv: readonly string[],
+    me: number | undefined,
+    options?: { cause?: unknown },
+  ) {
+    const account = owner === undefined ? undefined : `uid ${owner.uid}${owner.name !== undefined ? ` (${owner.name})` : ''}`;
+    const command = `env DATA_DIR=${shellWord(dataDir)} agent-gateway ${argv.map(shellWord).join(' ')}`.trimEnd();
+    super(
+      owner === undefined
+        ? `DATA_DIR: this account${me !== undefined ? ` (uid ${me})` : ''} cannot read ${unreadable}, so whether a server holds the embedded database in ${dataDir} cannot be told: ` +
+            'run the command as the account that runs the service'
+        : `DATA_DIR: ${dataDir} belongs to ${account}, and this account${me !== undefined ? ` (uid ${me})` : ''} cannot read ${unreadable}: ` +
+            `a server may be running as that account, holding the embedded database, which this command can neither tell nor reach. ` +
+            `Run the command as that account: sudo -u '#${owner.uid}' ${command}`,
+      options,
+    );
+    this.name = 'DataDirOfAnotherAccount';
+  }
+}
+
+/** The DataDirOfAnotherAccount failure for `dataDir`, whose `unreadable` could not be read (`error`). */
+export const dataDirOfAnotherAccount = async (
+  dataDir: string,
+  unreadable: string,
+  error: unknown,
+  argv: readonly string[] = process.argv.slice(2),
+  me: number | undefined = process.getuid?.(),
+): Promise<DataDirOfAnotherAccount> => {
+  const found = await ownerOnDisk(dataDir).catch(() => undefined);
+  const owner = found === undefined ? undefined : { uid: found.uid, name: await accountName(found.uid) };
+  return new DataDirOfAnotherAccount(dataDir, owner, unreadable, argv, me, { cause: error });
 };

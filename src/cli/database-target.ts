@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { adminSocketPath } from '../adapters/http/admin-socket/admin-socket-path.js';
-import { EmbeddedLock } from '../adapters/persistence/embedded-lock.js';
+import { EmbeddedLock, EmbeddedLockUnreadable } from '../adapters/persistence/embedded-lock.js';
+import { dataDirOfAnotherAccount } from './data-dir-owner.js';
 
 /**
  * Which database a CLI command works on, decided the way the server decides it (DATABASE_URL
@@ -14,11 +15,36 @@ export type DatabaseTarget =
   | { readonly kind: 'server'; readonly dataDir: string; readonly pid: number; readonly socketPath: string }
   | { readonly kind: 'embedded'; readonly dataDir: string; readonly exists: boolean };
 
+const unreadableCode = (error: unknown): string | undefined => {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'EACCES' || code === 'EPERM' ? code : undefined;
+};
+
+/**
+ * @throws DataDirOfAnotherAccount (a CliFailure) when this account cannot read the lock file or
+ * the database in DATA_DIR: a server of the account owning it may hold the database.
+ */
 export const findDatabaseTarget = async (config: { readonly databaseUrl: string | undefined; readonly dataDir: string }): Promise<DatabaseTarget> => {
   if (config.databaseUrl !== undefined) return { kind: 'postgresql', url: config.databaseUrl };
-  const pid = await new EmbeddedLock(config.dataDir).holder();
+  let pid: number | null;
+  try {
+    pid = await new EmbeddedLock(config.dataDir).holder();
+  } catch (error) {
+    if (error instanceof EmbeddedLockUnreadable) throw await dataDirOfAnotherAccount(config.dataDir, `its lock file ${error.file} (${error.code})`, error);
+    throw error;
+  }
   if (pid !== null) return { kind: 'server', dataDir: config.dataDir, pid, socketPath: adminSocketPath(config.dataDir) };
-  return { kind: 'embedded', dataDir: config.dataDir, exists: existsSync(join(config.dataDir, 'pglite', 'PG_VERSION')) };
+  const version = join(config.dataDir, 'pglite', 'PG_VERSION');
+  let exists: boolean;
+  try {
+    await stat(version);
+    exists = true;
+  } catch (error) {
+    const code = unreadableCode(error);
+    if (code !== undefined) throw await dataDirOfAnotherAccount(config.dataDir, `its database ${join(config.dataDir, 'pglite')} (${code})`, error);
+    exists = false;
+  }
+  return { kind: 'embedded', dataDir: config.dataDir, exists };
 };
 
 /**

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { chown, lstat, mkdir, readdir, readFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
 import { itAsRoot, NOBODY } from '../support/accounts.js';
 import { adminClient } from '../support/admin-http.js';
-import { runCli, runCliOnTerminal, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
+import { runCli, runCliOnTerminal, runToExit, startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { migratedDataDir, openPglite } from '../support/data-dirs.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 
@@ -196,6 +196,46 @@ describe('e2e: the agent-gateway command', function () {
       const listed = await runCli(['keys', 'list', '--json'], { DATA_DIR: dataDir });
       expect((JSON.parse(listed.stdout) as Array<{ name: string }>).map((key) => key.name)).to.deep.equal(['ops']);
     });
+
+    itAsRoot(
+      'run as another account than the DATA_DIR’s, says whose it is and that a server may run as it, never "not in use", "creating it" nor a reload done',
+      async () => {
+        // Service as nobody on an owner-only DATA_DIR; the CLI as another account could not read
+        // the lock file, said "(not in use by a server)", "creating it", suggested a chown, and
+        // reload said "no server is running …; the files are valid" with exit code 0.
+        const parent = await tempDir('cli-other-account');
+        await chmod(parent, 0o755);
+        const dataDir = join(parent, 'data');
+        await mkdir(join(dataDir, 'pglite'), { recursive: true, mode: 0o700 });
+        await writeFile(join(dataDir, 'pglite', 'PG_VERSION'), '17\n');
+        await writeFile(join(dataDir, 'embedded.pid'), `${process.pid}\n`, { mode: 0o600 }); // a live process holds it
+        for (const entry of ['', 'pglite', join('pglite', 'PG_VERSION'), 'embedded.pid']) await chown(join(dataDir, entry), NOBODY, NOBODY);
+        await chmod(dataDir, 0o700);
+        const OTHER = 4242;
+        const advice = (command: string) =>
+          `DATA_DIR: ${dataDir} belongs to uid ${NOBODY} (nobody), and this account (uid ${OTHER}) cannot read its lock file ${join(dataDir, 'embedded.pid')} (EACCES): ` +
+          'a server may be running as that account, holding the embedded database, which this command can neither tell nor reach. ' +
+          `Run the command as that account: sudo -u '#${NOBODY}' env DATA_DIR=${dataDir} agent-gateway ${command}\n`;
+        for (const argv of [['keys', 'list'], ['reload'], ['keys', 'create', '--name', 'ops one']]) {
+          const refused = await runToExit('cli', argv, { DATA_DIR: dataDir, TRIGGERS_FILE: join(parent, 'none.json') }, { asAccount: OTHER });
+          expect(refused.code, refused.stderr).to.equal(1);
+          expect(refused.stdout).to.equal('');
+          expect(refused.stderr).to.equal(advice(argv.map((word) => (word.includes(' ') ? `'${word}'` : word)).join(' ')));
+        }
+
+        // The lock file readable and absent (no server), but the database another account's: not "creating it" either.
+        await chmod(dataDir, 0o755);
+        await chmod(join(dataDir, 'embedded.pid'), 0o644);
+        await writeFile(join(dataDir, 'embedded.pid'), '2147483646\n'); // a dead process's
+        const dbUnreadable = await runToExit('cli', ['migrate'], { DATA_DIR: dataDir }, { asAccount: OTHER });
+        expect(dbUnreadable.code, dbUnreadable.stderr).to.equal(1);
+        expect(dbUnreadable.stderr).to.equal(
+          `DATA_DIR: ${dataDir} belongs to uid ${NOBODY} (nobody), and this account (uid ${OTHER}) cannot read its database ${join(dataDir, 'pglite')} (EACCES): ` +
+            'a server may be running as that account, holding the embedded database, which this command can neither tell nor reach. ' +
+            `Run the command as that account: sudo -u '#${NOBODY}' env DATA_DIR=${dataDir} agent-gateway migrate\n`,
+        );
+      },
+    );
 
     it('names the database on stderr and keeps stdout to the JSON asked for', async () => {
       const dataDir = await migratedDataDir('cli-json');

@@ -23,6 +23,22 @@ export class EmbeddedDatabaseBusy extends Error {
 }
 
 /**
+ * The lock file cannot be read by this account (EACCES, EPERM: DATA_DIR or the file is another
+ * account's, owner-only): whether a process holds the database cannot be told from here.
+ */
+export class EmbeddedLockUnreadable extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly file: string,
+    readonly code: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Cannot read the embedded database's lock file ${file} (${code}): whether a process holds the database cannot be told`, options);
+    this.name = 'EmbeddedLockUnreadable';
+  }
+}
+
+/**
  * Told to the holder when its lock file turned out removed, or replaced by another process's
  * (a takeover after this process was frozen or cut off longer than its lease): another process
  * may have the database open, and this one must stop writing to it.
@@ -254,9 +270,11 @@ export class EmbeddedLock {
   /**
    * The pid holding the lock, or null when nobody alive holds it. Quick: a foreign lease that
    * does not look fresh by this clock counts as free here (acquire watches it before taking it).
+   * @throws EmbeddedLockUnreadable when this account may not read the lock file (or DATA_DIR):
+   * a server of another account may hold the database, which is not "nobody".
    */
   async holder(): Promise<number | null> {
-    const file = await this.#read(this.#file);
+    const file = await this.#read(this.#file, true);
     const verdict = file === null ? null : this.#judge(file);
     return verdict?.sure ? verdict.pid : null;
   }
@@ -467,12 +485,17 @@ export class EmbeddedLock {
     return { pid, host: where.host, sure: Math.abs(now - file.mtimeMs) <= LEASE_STALE_MS };
   }
 
-  /** The file's contents, inode and mtime, read through one handle (so all are of the same file); null when there is none. */
-  async #read(path: string): Promise<LockFile | null> {
+  /**
+   * The file's contents, inode and mtime, read through one handle (so all are of the same file);
+   * null when there is none — or when it cannot be read, unless `strict` (then EmbeddedLockUnreadable).
+   */
+  async #read(path: string, strict = false): Promise<LockFile | null> {
     let handle: Awaited<ReturnType<typeof open>>;
     try {
       handle = await open(path, 'r');
-    } catch {
+    } catch (error) {
+      const code = codeOf(error);
+      if (strict && (code === 'EACCES' || code === 'EPERM')) throw new EmbeddedLockUnreadable(this.dataDir, path, code, { cause: error });
       return null;
     }
     try {
