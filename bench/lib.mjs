@@ -268,14 +268,16 @@ export const startBaseline = async (mode = 'bare', env = {}) => {
 
 /**
  * How `npm start` runs the service (package.json): the environment variables it sets before
- * `node` (`NAME=${NAME:-default}` takes the default unless this process has NAME) and the
+ * `exec node` (`NAME=${NAME:-default}` takes the default unless this process has NAME) and the
  * Node.js flags before src/start.mjs (which imports dist/main.js in the same process), so that
  * the gateway is measured as it is started.
  */
 const SERVICE_START = (() => {
   const start = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
-  const command = start.match(/((?:[A-Za-z_][A-Za-z0-9_]*=\S+ )*)node((?: --[^ ]+)*) (?:src\/start\.mjs|dist\/main\.js)/);
-  if (command === null) throw new Error(`package.json's start script does not run "[NAME=value …] node … src/start.mjs": ${start}`);
+  // `exec node`: the shell npm runs the script with is replaced by node, which then receives the
+  // signals sent to npm (npm forwards them to its child).
+  const command = start.match(/((?:[A-Za-z_][A-Za-z0-9_]*=\S+ )*)(?:exec )?node((?: --[^ ]+)*) (?:src\/start\.mjs|dist\/main\.js)/);
+  if (command === null) throw new Error(`package.json's start script does not run "[NAME=value …] [exec] node … src/start.mjs": ${start}`);
   const env = {};
   for (const assignment of command[1].trim().split(' ').filter(Boolean)) {
     const [, name, value] = assignment.match(/^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/);

@@ -289,6 +289,9 @@ export class Gateway {
         {
           port: http.port,
           host: config.host,
+          // The process to send SIGTERM to, and where its files are (DATA_DIR, resolved).
+          pid: process.pid,
+          dataDir: config.dataDir,
           database: database.engine,
           triggers: triggers.length,
           schedules: schedules.length,

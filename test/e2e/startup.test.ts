@@ -1,13 +1,16 @@
 import { expect } from 'chai';
-import { type ChildProcess, execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chown, mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { itAsRoot, NOBODY } from '../support/accounts.js';
 import {
   GatewayStartFailure,
+  ROOT,
   runToExit,
   startGateway,
   startGatewayExpectingExit,
@@ -466,6 +469,85 @@ describe('e2e: a stop right after the start', function () {
     const messages = logMessages(result.stdout);
     expect(messages.slice(-2)).to.deep.equal(['shutting down', 'stopped']);
     expect(existsSync(join(dir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
+  });
+});
+
+describe('e2e: `npm start` stops on a SIGTERM sent to npm', function () {
+  this.timeout(120_000);
+
+  // npm runs the start script with `sh -c`: unless the shell is replaced by node (`exec node`),
+  // the SIGTERM npm forwards ends the shell, and node, reparented, goes on serving. The npm
+  // process is the leader of a process group of its own, so that whatever it started is killed
+  // with it after the test, whatever the test saw.
+  let group: number | undefined;
+  afterEach(() => {
+    if (group === undefined) return;
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // the group has ended
+    }
+    group = undefined;
+  });
+
+  it('kill -TERM <npm pid>: the service logs "shutting down" and exits, npm exits, the port is free; the listening line names the pid and DATA_DIR', async () => {
+    const dir = await tempDir('startup-npm-start');
+    const npm = spawn('npm', ['run', 'start', '--silent'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? dir,
+        DATA_DIR: dir,
+        TRIGGERS_FILE: join(dir, 'none.json'),
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    group = npm.pid;
+    const lines: Array<Record<string, unknown> | string> = [];
+    const read = (line: string): void => {
+      try {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        lines.push(line);
+      }
+    };
+    createInterface({ input: npm.stdout! }).on('line', read);
+    createInterface({ input: npm.stderr! }).on('line', read);
+    const logged = (msg: string): Record<string, unknown> | undefined =>
+      lines.find((line): line is Record<string, unknown> => typeof line === 'object' && line.msg === msg);
+    const what = (): string => lines.map((line) => JSON.stringify(line)).join('\n');
+    const npmExited = new Promise<number | null>((resolveExit) => npm.once('exit', (code) => resolveExit(code)));
+
+    await waitFor(async () => logged('agent gateway listening') !== undefined, 90_000, 'the "agent gateway listening" line');
+    const listening = logged('agent gateway listening')!;
+    expect(listening.dataDir, what()).to.equal(dir);
+    expect(listening.pid, what()).to.be.a('number').and.not.equal(npm.pid);
+    const port = listening.port as number;
+
+    process.kill(npm.pid!, 'SIGTERM');
+    await waitFor(async () => logged('stopped') !== undefined, 30_000, `"shutting down" and "stopped" from the service; its output:\n${what()}`);
+    expect(logged('shutting down'), what()).to.not.equal(undefined);
+    await npmExited;
+    const gone = (): boolean => {
+      try {
+        process.kill(listening.pid as number, 0);
+        return false;
+      } catch (error) {
+        return (error as NodeJS.ErrnoException).code === 'ESRCH';
+      }
+    };
+    await waitFor(async () => gone(), 10_000, `the service (pid ${listening.pid}) to exit`);
+    // The port is free again: another program can bind it.
+    const server = createServer();
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', resolveListen);
+    });
+    await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
   });
 });
 
