@@ -102,9 +102,16 @@ describe('admin UI: forms posted from another site', () => {
   /** Failed logins counted against any client so far. */
   const counted = () => [...attempts.windows.values()].reduce((sum, window) => sum + window.attempts, 0);
 
-  const expectRefused = (answer: Answer): void => {
+  /** Refused for its origin (another site), or, for a login, for a nonce missing or not its cookie's: each says which. */
+  const expectRefused = (answer: Answer, by: 'origin' | 'nonce' = 'origin'): void => {
     expect(answer.status).to.equal(403);
-    expect(answer.body).to.contain('<title>Refused').and.to.contain('The form was not sent from this admin page');
+    expect(answer.body).to.contain('<title>Refused');
+    const [said, unsaid] = [
+      'The form was not sent from this admin page (its origin is another site)',
+      'The login form&#39;s nonce is missing or does not match its cookie (agw_login_nonce): load /settings/login first and send its form. A script keeps the cookie that page sets and posts its nonce field with the password',
+    ];
+    expect(answer.body).to.contain(by === 'origin' ? said : unsaid);
+    expect(answer.body).not.to.contain(by === 'origin' ? unsaid : said);
     expect(answer.cookies.join('\n'), 'no session, no refusal reason').not.to.match(/agw_session=|agw_login=/);
   };
 
@@ -173,7 +180,7 @@ describe('admin UI: forms posted from another site', () => {
           for (const headers of origins) {
             const answer = await post('/settings/login', { password: `guess ${round}`, ...form }, { ...headers, ...(sent === '' ? {} : { cookie: sent }) });
             expect(answer.status, `${how} ${JSON.stringify(headers)}`).to.equal(403);
-            expectRefused(answer);
+            expectRefused(answer, 'nonce');
           }
       expect(counted(), 'failed logins counted').to.equal(0);
       expect(attempts.reads + attempts.writes, 'the login limit never consulted').to.equal(0);

@@ -4,7 +4,17 @@ import { LoginBusy } from '../../../application/auth/admin-authentication.js';
 import { isDomainError } from '../../../domain/errors/domain-error.js';
 import { answerFor } from '../error-status.js';
 import { NOTICE, seeOther, sendPage, signedIn, type AdminTools, type AdminUiDependencies } from './admin-http.js';
-import { checkedForm, endSession, loginNonceMatches, loginPage, readForm, requireSession, sessionToken, startSession } from './admin-session.js';
+import {
+  checkedForm,
+  endSession,
+  LOGIN_NONCE_COOKIE,
+  loginNonceMatches,
+  loginPage,
+  readForm,
+  requireSession,
+  sessionToken,
+  startSession,
+} from './admin-session.js';
 import { AdminViews } from './admin-views.js';
 import { registerChatPages } from './chat-pages.js';
 import { clearFlash, type FlashCookie } from './flash.js';
@@ -97,16 +107,17 @@ export const crossOriginPost = (ctx: Context): boolean => {
  * (crossOriginPost), or, for the login, by a nonce that does not match the browser's cookie.
  */
 const refuseForeignForm = (ctx: Context, tools: AdminTools, by: 'origin' | 'login nonce'): void => {
-  tools.deps.logger.warn({ reqId: ctx.state.requestId as string | undefined, path: ctx.path, by }, 'admin form from another site refused');
-  sendPage(
-    ctx,
-    403,
-    tools.views.page(
-      'error',
-      { title: 'Refused' },
-      { message: 'The form was not sent from this admin page (its origin is another site). Open the admin page and try again.', back: BACK },
-    ),
+  tools.deps.logger.warn(
+    { reqId: ctx.state.requestId as string | undefined, path: ctx.path, by },
+    by === 'origin' ? 'admin form from another site refused' : 'admin login without the nonce of its page refused',
   );
+  // The nonce is missing far more often from a script than from an attack: it is told what to send.
+  const message =
+    by === 'origin'
+      ? 'The form was not sent from this admin page (its origin is another site). Open the admin page and try again.'
+      : `The login form's nonce is missing or does not match its cookie (${LOGIN_NONCE_COOKIE}): load /settings/login first and send its form. ` +
+        'A script keeps the cookie that page sets and posts its nonce field with the password (see docs/admin-ui.md).';
+  sendPage(ctx, 403, tools.views.page('error', { title: 'Refused' }, { message, back: BACK }));
 };
 
 /** The login and its limit: the only pages besides the closed one that answer without a session. */
