@@ -151,7 +151,10 @@ export class Gateway {
       await queue.work<TriggerRunTask>(TRIGGER_RUN_ORDERED_QUEUE, (task, { id, signal }) => runTrigger.execute(task, { signal, taskId: id, ordered: true }), {
         oneAtATimePerGroup: true,
       });
-      await queue.work<JobRunTask>(JOB_RUN_QUEUE, (task, { attempt }) => runJob.execute(task, { attempt }), { maxConcurrent: config.jobs.concurrency });
+      // The task's signal stops its job when the queue takes the task back (RunJob).
+      await queue.work<JobRunTask>(JOB_RUN_QUEUE, (task, { attempt, signal }) => runJob.execute(task, { attempt, signal }), {
+        maxConcurrent: config.jobs.concurrency,
+      });
       if (config.codehost?.autoMerge) {
         const autoMerge = await container.getAsync(TOKENS.AutoMergeJob);
         await queue.work<AutoMergeTask>(AUTO_MERGE_QUEUE, (task) => autoMerge.execute(task), { maxConcurrent: 1 });

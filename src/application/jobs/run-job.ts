@@ -10,6 +10,10 @@ import type { JobRunTask } from './create-job.js';
 export const INTERRUPTED = 'The service stopped while the job was running';
 /** The abort reason of a stop of the service (cancellation uses another). */
 const SHUTDOWN = 'shutdown';
+/** The abort reason of a run whose task the queue took back (its signal aborted). */
+const TAKEN_BACK = 'taken back';
+/** The error of a job whose task the queue took back while it ran: `why` is the queue's reason. */
+export const takenBackError = (why: string): string => `The job was stopped: ${why}`;
 /** How often a running job's status is read, to see a cancellation made on another replica. */
 export const CANCEL_WATCH_MS = 5_000;
 
@@ -18,7 +22,10 @@ export const CANCEL_WATCH_MS = 5_000;
  * A job found `running` on a repeated task was interrupted by a stop of the process:
  * it is marked failed with that reason rather than run twice. Cancellation aborts it: at once
  * on this replica (`abort`), and, with a `timer`, within CANCEL_WATCH_MS when another replica
- * cancelled it (its status is read that often while it runs).
+ * cancelled it (its status is read that often while it runs). The task's `signal` (the queue took
+ * it back: its time limit, or its claim lost on a replica cut off from the database) stops it at
+ * once too, its work kept as on a cancel, and marks it failed: the task's next attempt, here or on
+ * another replica, finds a stopped run, never one whose agent still works beside it.
  */
 export class RunJob {
   readonly #running = new Map<string, AbortController>();
@@ -31,8 +38,11 @@ export class RunJob {
     private readonly timer?: Timer,
   ) {}
 
-  /** `attempt`: the queue's attempt of the task (1: its first delivery; more: run again after its worker died). */
-  async execute(task: JobRunTask, { attempt = 2 }: { readonly attempt?: number } = {}): Promise<void> {
+  /**
+   * `attempt`: the queue's attempt of the task (1: its first delivery; more: run again after its
+   * worker died). `signal`: the task's (RunningTask), aborted when the queue takes it back.
+   */
+  async execute(task: JobRunTask, { attempt = 2, signal }: { readonly attempt?: number; readonly signal?: AbortSignal } = {}): Promise<void> {
     const log = this.logger.child({ jobId: task.jobId, runner: this.runner.kind });
     const job = await this.jobs.get(task.jobId);
     if (!job) return log.warn({}, 'queued job no longer exists');
@@ -52,6 +62,8 @@ export class RunJob {
       await this.#report(task.jobId, { status: 'failed', error: INTERRUPTED });
       return log.warn({}, 'job was interrupted by a stop of the service; marked failed');
     }
+    // Taken back before it started: the task's next attempt starts it.
+    if (signal?.aborted) return log.info({}, 'job-run task taken back by the queue before the job started');
     // Started only from `queued`: of two tasks of one job taking it at once, one starts it.
     let moved = false;
     const started = await this.jobs.modify(job.id, (stored) => {
@@ -62,6 +74,9 @@ export class RunJob {
     if (!started || !moved) return log.info({}, 'job taken by another task of it');
     const controller = new AbortController();
     this.#running.set(job.id, controller);
+    const takeBack = (): void => controller.abort(TAKEN_BACK);
+    if (signal?.aborted) takeBack();
+    else signal?.addEventListener('abort', takeBack, { once: true });
     const stopWatching = this.#watchForCancellation(job.id, controller, log);
     log.info({}, 'job started');
     try {
@@ -71,11 +86,20 @@ export class RunJob {
       await this.#report(job.id, { status: 'failed', error: error instanceof Error ? error.message : String(error) });
     } finally {
       stopWatching();
+      signal?.removeEventListener('abort', takeBack);
       this.#running.delete(job.id);
     }
     if (controller.signal.aborted && controller.signal.reason === SHUTDOWN) {
       await this.#report(job.id, { status: 'failed', error: INTERRUPTED });
       log.warn({}, 'job stopped by a stop of the service; marked failed');
+    }
+    if (controller.signal.aborted && controller.signal.reason === TAKEN_BACK) {
+      const why = signal?.reason instanceof Error ? signal.reason.message : String(signal?.reason);
+      // Unless it ended meanwhile (the next attempt may have marked it failed as interrupted already).
+      await this.jobs.modify(job.id, (stored) =>
+        stored.status === 'running' ? applyChange(stored, { status: 'failed', error: takenBackError(why) }, this.clock.now()) : stored,
+      );
+      log.warn({ reason: why }, 'job stopped: the queue took its task back; marked failed');
     }
     const finished = await this.jobs.get(job.id);
     log.info({ status: finished?.status }, 'job runner returned');

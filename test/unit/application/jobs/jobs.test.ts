@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { CancelJob } from '../../../../src/application/jobs/cancel-job.js';
-import { CreateJob, JOB_RUN_QUEUE, type CreateJobSettings } from '../../../../src/application/jobs/create-job.js';
+import { CreateJob, JOB_RUN_QUEUE, type CreateJobSettings, type JobRunTask } from '../../../../src/application/jobs/create-job.js';
 import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js';
-import { CANCEL_WATCH_MS, INTERRUPTED, RunJob } from '../../../../src/application/jobs/run-job.js';
+import { CANCEL_WATCH_MS, INTERRUPTED, RunJob, takenBackError } from '../../../../src/application/jobs/run-job.js';
 import { RequeueStrandedJobs, STRANDED_AFTER_MS } from '../../../../src/application/jobs/requeue-stranded-jobs.js';
 import { EnvironmentSecretStore } from '../../../../src/adapters/secrets/environment-secret-store.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
@@ -375,6 +375,61 @@ describe('RunJob: what a cancelled job keeps', () => {
     cancel = () => new CancelJob(jobs, runJob, clock).execute(jobId);
     await runJob.execute({ jobId });
     expect(jobs.jobs.get(jobId)).to.include({ status: 'cancelled', error: 'Cancelled', log: 'step one done\n', summary: 'step one done' });
+  });
+});
+
+describe('RunJob: a task the queue takes back', () => {
+  it('stops the job at once when the queue takes its task back (its signal), keeps its log, and the next attempt finds a stopped run', async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    // The job-run queue past its time limit (or, on PostgreSQL, a claim lost): the same take-back.
+    const queue = new InMemoryTaskQueue(undefined, { runningTaskMs: { [JOB_RUN_QUEUE]: 100 } });
+    const signals: AbortSignal[] = [];
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let reported = false;
+    // The agent works until it is stopped (or the test ends), then its work is committed and reported.
+    const runner = new ScriptedRunner(async (report, signal) => {
+      signals.push(signal);
+      await Promise.race([released, new Promise<void>((done) => signal.addEventListener('abort', () => done(), { once: true }))]);
+      await report(signal.aborted ? { log: 'step one\n', summary: 'step one' } : { status: 'succeeded', summary: 'done' });
+      reported = true;
+    });
+    const runJob = new RunJob(jobs, runner, clock, new RecordingLogger());
+    const attempts: number[] = [];
+    // Wired as the service wires it (container/gateway.ts).
+    await queue.work<JobRunTask>(JOB_RUN_QUEUE, (task, { attempt, signal }) => {
+      attempts.push(attempt);
+      return runJob.execute(task, { attempt, signal });
+    });
+    await queue.enqueue(JOB_RUN_QUEUE, { jobId });
+    try {
+      await waitFor(() => attempts.length >= 2 && jobs.jobs.get(jobId)?.status === 'failed', 5_000, 'the next attempt to end the job');
+      expect(signals[0]?.aborted, 'the run of the task taken back was stopped').to.equal(true);
+      await waitFor(() => reported, 5_000, 'the stopped run to report');
+      expect(runner.started, 'run once').to.deep.equal([jobId]);
+      const job = jobs.jobs.get(jobId);
+      expect(job).to.include({ status: 'failed', log: 'step one\n', summary: 'step one' });
+      // Whichever marked it first: the stopped run, or the next attempt finding it running.
+      expect([takenBackError("the task ran past its queue's time limit of 100 ms"), INTERRUPTED]).to.include(job?.error);
+    } finally {
+      release();
+      queue.stop();
+    }
+  });
+
+  it('leaves a job queued when its task was taken back before it started: the next attempt starts it', async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    const runner = new ScriptedRunner(async (report) => report({ status: 'succeeded', summary: 'done' }));
+    const runJob = new RunJob(jobs, runner, clock, new RecordingLogger());
+    const takenBack = new AbortController();
+    takenBack.abort(new Error('the task queue took this task back'));
+    await runJob.execute({ jobId }, { attempt: 1, signal: takenBack.signal });
+    expect(runner.started).to.deep.equal([]);
+    expect(jobs.jobs.get(jobId)?.status).to.equal('queued');
+    await runJob.execute({ jobId }, { attempt: 2, signal: new AbortController().signal });
+    expect(jobs.jobs.get(jobId)).to.include({ status: 'succeeded', summary: 'done' });
   });
 });
 
