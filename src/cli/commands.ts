@@ -136,7 +136,7 @@ line to show the next page.
 
 ${WHERE}`,
     options: {
-      path: { type: 'string', value: 'P', help: "only requests to this endpoint, given without /api (e.g. '/webhook')" },
+      path: { type: 'string', value: 'P', help: "only requests to this endpoint, as the list shows it or without /api (e.g. '/api/webhook' or '/webhook')" },
       trigger: { type: 'string', value: 'T', help: 'only requests that fired the trigger named T' },
       before: { type: 'string', value: 'TIME', help: 'only requests received before TIME (e.g. 2026-11-24T10:00:00Z)' },
       limit: { type: 'string', value: 'N', help: 'at most N requests (1–500, default 50)' },

@@ -21,7 +21,9 @@ export const DEFAULT_DELIVERIES = 50;
 
 /**
  * A list filter from text parameters (a query string, the CLI's options): `path` (the endpoint's
- * path without `/api`), `trigger`, `before` (a time), `limit` (default 50). Empty means absent.
+ * path, with or without `/api`: `/api/webhook` is `/webhook`, as the list shows it and a trigger's
+ * watch_path writes it, which never starts with /api), `trigger`, `before` (a time), `limit`
+ * (default 50). Empty means absent.
  * @throws DomainError invalid_input naming the parameter that is malformed or repeated.
  */
 export const parseDeliveryFilter = (raw: Readonly<Record<string, string | readonly string[] | undefined>>): InboundRequestFilter => {
@@ -30,7 +32,8 @@ export const parseDeliveryFilter = (raw: Readonly<Record<string, string | readon
     if (Array.isArray(value)) throw new DomainError('invalid_input', `${name} may be given once`);
     return value === undefined || value === '' ? undefined : (value as string);
   };
-  const path = one('path');
+  const given = one('path');
+  const path = given === '/api' || given?.startsWith('/api/') ? given.slice(4) || '/' : given;
   const trigger = one('trigger');
   const before = one('before');
   const beforeDate = before === undefined ? undefined : new Date(before);

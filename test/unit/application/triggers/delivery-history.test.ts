@@ -78,6 +78,10 @@ describe('parseDeliveryFilter', () => {
       limit: 20,
     });
     expect(parseDeliveryFilter({ path: '', trigger: undefined })).to.deep.equal({ limit: 50 });
+    // As the list shows it (/api/webhook): the same endpoint as /webhook.
+    expect(parseDeliveryFilter({ path: '/api/webhook' })).to.deep.equal({ watchPath: '/webhook', limit: 50 });
+    expect(parseDeliveryFilter({ path: '/api/codehost/github' })).to.deep.equal({ watchPath: '/codehost/github', limit: 50 });
+    expect(parseDeliveryFilter({ path: '/apiary' })).to.deep.equal({ watchPath: '/apiary', limit: 50 });
   });
 
   it('names the parameter that is malformed or repeated', () => {
