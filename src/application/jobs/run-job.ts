@@ -163,12 +163,21 @@ export class RunJob {
     return this.#running.size;
   }
 
-  /** Stores a change; a change the job's state no longer allows (it was cancelled meanwhile) is dropped. */
+  /**
+   * Stores a change. One whose status the job's state no longer allows (it was cancelled after its
+   * agent finished, before this report) keeps that state: its status and error are dropped, and
+   * what the run made (log, summary, runUrl, prUrl) is stored all the same, as a cancel's is.
+   */
   async #report(jobId: string, change: JobChange): Promise<void> {
-    try {
-      await this.jobs.modify(jobId, (job) => applyChange(job, change, this.clock.now()));
-    } catch (error) {
-      if (!(isDomainError(error) && error.code === 'conflict')) throw error;
-    }
+    await this.jobs.modify(jobId, (job) => {
+      const at = this.clock.now();
+      try {
+        return applyChange(job, change, at);
+      } catch (error) {
+        if (!(isDomainError(error) && error.code === 'conflict')) throw error;
+        const { status: _status, error: _error, ...made } = change;
+        return applyChange(job, made, at);
+      }
+    });
   }
 }

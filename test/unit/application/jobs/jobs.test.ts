@@ -376,6 +376,35 @@ describe('RunJob: what a cancelled job keeps', () => {
     await runJob.execute({ jobId });
     expect(jobs.jobs.get(jobId)).to.include({ status: 'cancelled', error: 'Cancelled', log: 'step one done\n', summary: 'step one done' });
   });
+
+  it('keeps the log, summary and URLs of a run that finished just before the cancellation landed (its report then comes after it), and the job stays cancelled', async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    let cancel: () => Promise<unknown> = async () => undefined;
+    // The local runner's order: the agent ran, its work is committed (a cancel lands then), then the report.
+    const runner = new ScriptedRunner(async (report) => {
+      await cancel();
+      await report({
+        status: 'failed',
+        error: 'The agent exited with code 1',
+        log: 'agent output\nDid the thing',
+        summary: 'Did the thing',
+        runUrl: 'https://ci.example/run/1',
+        prUrl: 'https://code.example/pull/1',
+      });
+    });
+    const runJob = new RunJob(jobs, runner, clock, new RecordingLogger());
+    cancel = () => new CancelJob(jobs, runJob, clock).execute(jobId);
+    await runJob.execute({ jobId }, { attempt: 1 });
+    expect(jobs.jobs.get(jobId)).to.include({
+      status: 'cancelled',
+      error: 'Cancelled',
+      log: 'agent output\nDid the thing',
+      summary: 'Did the thing',
+      runUrl: 'https://ci.example/run/1',
+      prUrl: 'https://code.example/pull/1',
+    });
+  });
 });
 
 describe('RunJob: a task the queue takes back', () => {
