@@ -28,6 +28,13 @@ export const refuseNul = (field: string, value: string): string => {
 export const MAX_MODEL_LENGTH = 200;
 
 /**
+ * Control characters (C0, DEL and C1: U+0085 NEL is a line break too, U+009B a terminal's CSI)
+ * and Unicode's line and paragraph separators (U+2028, U+2029), which a reader of lines may
+ * break a line at.
+ */
+const CONTROL_OR_LINE_BREAK = /[\p{Cc}\u2028\u2029]/u;
+
+/**
  * The 400 for a model name a job cannot take: longer than it keeps, or holding a control
  * character (a line break would start a line of its own in the job file a code host's
  * workflow reads); undefined when it is fine.
@@ -35,7 +42,7 @@ export const MAX_MODEL_LENGTH = 200;
 export const modelProblem = (model: string | undefined): DomainError | undefined => {
   if (model === undefined) return undefined;
   if (model.length > MAX_MODEL_LENGTH) return new DomainError('invalid_input', `Field llm_model must be at most ${MAX_MODEL_LENGTH} characters`);
-  if (/[\u0000-\u001f\u007f]/.test(model))
+  if (CONTROL_OR_LINE_BREAK.test(model))
     return new DomainError('invalid_input', 'Field llm_model must not contain control characters (line breaks, tabs, NUL)');
   return undefined;
 };

@@ -48,7 +48,20 @@ describe('parseJobRequest', () => {
   });
 
   it('refuses a model name with a control character (a line break would be a line of its own in the job file a workflow reads)', () => {
-    for (const model of ['gpt\nid=evil', 'gpt\r', 'a\tb', 'x\u001b[2J', 'del\u007f']) {
+    // C1 controls (U+0085 NEL is a line break too, U+009B a CSI) and Unicode's line and paragraph separators as well.
+    for (const model of [
+      'gpt\nid=evil',
+      'gpt\r',
+      'a\tb',
+      'x\u001b[2J',
+      'del\u007f',
+      'gpt\u0085id=evil',
+      'x\u009b2J',
+      'c1\u0080',
+      'gpt\u009f',
+      'gpt\u2028id=evil',
+      'gpt\u2029x',
+    ]) {
       expect(failure({ job: 'x', llm_model: model }).message, JSON.stringify(model)).to.equal(
         'Field llm_model must not contain control characters (line breaks, tabs, NUL)',
       );
