@@ -64,3 +64,33 @@ export const loadConfig = (env: Env, cwd: string = process.cwd()): AppConfig => 
   if (problems.length > 0) throw new ConfigError(problems);
   return config as AppConfig;
 };
+
+/**
+ * The name of every variable the configuration reads, found by reading it (so that no second
+ * list can drift from the schemas): once with no variable set, once with `env`, as some are read
+ * only when another is set. Used to tell a misspelled name in `.env` (environment.ts).
+ */
+export const settingNames = (env: Env, cwd: string = process.cwd()): ReadonlySet<string> => {
+  const read = new Set<string>();
+  // No own keys: a schema that copies the whole environment ({ ...env }) reads no name by that.
+  const watching = (values: Env): Env =>
+    new Proxy({} as Env, {
+      get: (_, name) => {
+        if (typeof name !== 'string') return undefined;
+        read.add(name);
+        return values[name];
+      },
+      has: (_, name) => {
+        if (typeof name === 'string') read.add(name);
+        return typeof name === 'string' && values[name] !== undefined;
+      },
+    });
+  for (const values of [{}, env]) {
+    try {
+      loadConfig(watching(values), cwd);
+    } catch {
+      // the problems are the configuration's own to report
+    }
+  }
+  return read;
+};

@@ -1,18 +1,46 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError, loadConfig, type AppConfig } from './config.js';
+import { parseEnv } from 'node:util';
+import { AI_PROVIDERS } from '../adapters/ai/ai-providers.js';
+import { ConfigError, loadConfig, settingNames, type AppConfig } from './config.js';
+import { checkEnvFile, PROCESS_VARIABLES } from './env-file-check.js';
+
+/** Where a warning about `.env` goes: one line on stderr. */
+const toStderr = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
 
 /**
  * Reads `.env` from the working directory when present (variables already set in the
  * environment win), then validates the configuration.
+ *
+ * What Node's parser would drop without a word is reported first (env-file-check.ts): a near-miss
+ * of a setting's name, or a line that is not NAME=value but starts with one, stops here; another
+ * name that is no setting, a line that does not parse and a name given twice are `warn`ed.
  * @throws ConfigError naming `.env` when it is there but no readable file (a directory, no
  *   permission), rather than Node's `Contents of '…' should be a valid string`.
  */
-export const configFromEnvironment = (cwd: string = process.cwd()): AppConfig => {
+export const configFromEnvironment = (cwd: string = process.cwd(), warn: (line: string) => void = toStderr): AppConfig => {
   const file = resolve(cwd, '.env');
   const found = statSync(file, { throwIfNoEntry: false });
   if (found?.isDirectory()) throw new ConfigError([`.env (${file}) is a directory, not a file of NAME=value lines: remove it or put the file in its place`]);
   if (found !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new ConfigError([`.env (${file}) cannot be read${typeof code === 'string' ? ` (${code})` : ''}: ${(error as Error).message}`]);
+    }
+    const merged = { ...parseEnv(text), ...process.env };
+    const commandEnv = (merged.COMMAND_ENV ?? '').split(',').map((name) => name.trim());
+    const { problems, warnings } = checkEnvFile(text, {
+      settings: settingNames(merged, cwd),
+      others: new Set([...commandEnv, ...AI_PROVIDERS.map((provider) => provider.keyVariable), ...PROCESS_VARIABLES]),
+      prefixes: ['AGENT_'],
+    });
+    if (problems.length > 0) throw new ConfigError(problems);
+    for (const line of warnings) warn(line);
     try {
       process.loadEnvFile(file);
     } catch (error) {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../../src/container/config.js';
@@ -24,5 +24,80 @@ describe('configFromEnvironment', () => {
     expect((error as ConfigError).problems).to.deep.equal([
       `.env (${join(dir, '.env')}) is a directory, not a file of NAME=value lines: remove it or put the file in its place`,
     ]);
+  });
+});
+
+describe('configFromEnvironment: what .env holds that Node would ignore without a word', () => {
+  let dir: string;
+  const written: string[] = [];
+  const withEnvFile = (text: string): void => {
+    writeFileSync(join(dir, '.env'), text);
+    for (const line of text.split('\n')) {
+      const name = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(line)?.[1];
+      if (name !== undefined && process.env[name] === undefined) written.push(name);
+    }
+  };
+  const refusal = (): readonly string[] => {
+    try {
+      configFromEnvironment(dir, () => undefined);
+    } catch (error) {
+      expect(error).to.be.instanceOf(ConfigError);
+      return (error as ConfigError).problems;
+    }
+    throw new Error('configFromEnvironment accepted the .env');
+  };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'env-file-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+    for (const name of written.splice(0)) delete process.env[name];
+  });
+
+  it('a near-miss of a setting (DATABSE_URL, PROT, log_level) stops it with "did you mean", before anything is set', () => {
+    withEnvFile(`# mine\nDATABSE_URL=postgres://u@h/db\nPROT=3001\nlog_level=debug\n`);
+    expect(refusal()).to.deep.equal([
+      '.env line 2: DATABSE_URL is not a setting; did you mean DATABASE_URL? (a variable of your own for command actions goes in COMMAND_ENV)',
+      '.env line 3: PROT is not a setting; did you mean PORT? (a variable of your own for command actions goes in COMMAND_ENV)',
+      '.env line 4: log_level is not a setting; did you mean LOG_LEVEL? (a variable of your own for command actions goes in COMMAND_ENV)',
+    ]);
+    expect(process.env.DATABSE_URL).to.equal(undefined);
+  });
+
+  it('a line that is not NAME=value but starts with a setting (PORT:39557) stops it naming the line, never the value', () => {
+    withEnvFile('PORT:39557\nTELEGRAM_BOT_TOKEN 123:secret\n');
+    const problems = refusal();
+    expect(problems).to.deep.equal([
+      '.env line 1 (PORT…) is not NAME=value, so PORT would not be set: write PORT=<value>',
+      '.env line 2 (TELEGRAM_BOT_TOKEN…) is not NAME=value, so TELEGRAM_BOT_TOKEN would not be set: write TELEGRAM_BOT_TOKEN=<value>',
+    ]);
+    expect(problems.join('\n')).to.not.include('secret');
+  });
+
+  it('warns, one line each, of a name far from every setting, a line that does not parse and a name given twice; quoted lines and own variables pass', () => {
+    withEnvFile(
+      [
+        'LOG_LEVEL=warn',
+        'MY_NOTE=1',
+        'garbage here',
+        'LOG_LEVEL=error',
+        'COMMAND_ENV=DEPLOY_TOKEN,PORTS',
+        'PORTS="80',
+        '443"',
+        'DEPLOY_TOKEN=x',
+        'AGENT_LLM_SEARCH_KEY=k',
+        'OPENAI_API_KEY=k',
+        'NODE_OPTIONS=--max-old-space-size=512',
+        '',
+      ].join('\n'),
+    );
+    const warnings: string[] = [];
+    const config = configFromEnvironment(dir, (line) => warnings.push(line));
+    expect(warnings).to.deep.equal([
+      '.env line 2: MY_NOTE is not a setting of the service: it is ignored, unless COMMAND_ENV names it for command actions',
+      '.env line 3 (garbage…) is not NAME=value nor a # comment: it is ignored',
+      '.env line 4: LOG_LEVEL is given again (line 1): the last value counts',
+    ]);
+    expect(config.logLevel).to.equal('error');
   });
 });

@@ -1,0 +1,110 @@
+/**
+ * What `.env` holds that the service would silently ignore: a name that is no setting (a typo
+ * such as DATABSE_URL starts the service on a new embedded database), a line that is not
+ * NAME=value (`PORT:39557`), a name given twice (the last value counts). Node's own parser
+ * (process.loadEnvFile) drops all of these without a word.
+ *
+ * A near-miss of a setting's name, and a line that is not NAME=value but starts with a setting's
+ * name, are problems (start-up and the CLI stop): the setting the operator meant would be
+ * missing. A name far from every setting may be a variable of the operator's own (for command
+ * actions through COMMAND_ENV, or for the processes the service starts): a warning. Values are
+ * never quoted in a message: a line may hold a secret.
+ */
+export interface EnvFileCheck {
+  /** Stop start-up (ConfigError lines). */
+  readonly problems: readonly string[];
+  /** One line each on stderr; start-up goes on. */
+  readonly warnings: readonly string[];
+}
+
+export interface KnownNames {
+  /** Every setting's name (the variables the configuration reads; config.ts settingNames). */
+  readonly settings: ReadonlySet<string>;
+  /** Other names that are not reported: COMMAND_ENV's, the providers' key variables, Node's own. */
+  readonly others: ReadonlySet<string>;
+  /** Prefixes of names of the operator's own that the service reads (`AGENT_`). */
+  readonly prefixes: readonly string[];
+}
+
+/** Variables of Node.js and of the C library that a .env may set for the service's process. */
+export const PROCESS_VARIABLES: readonly string[] = ['NODE_OPTIONS', 'NODE_ENV', 'MALLOC_TRIM_THRESHOLD_', 'UV_THREADPOOL_SIZE', 'TZ', 'LANG', 'PATH', 'HOME'];
+
+const QUOTES = new Set(['"', "'", '`']);
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Optimal string alignment distance (a swap of two neighbours counts one edit), capped at `max + 1`. */
+const distance = (a: string, b: string, max: number): number => {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    rows.push([i]);
+    for (let j = 1; j <= b.length; j++) {
+      if (i === 0) {
+        rows[0]![j] = j;
+        continue;
+      }
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = best;
+    }
+  }
+  return rows[a.length]![b.length]!;
+};
+
+/** The setting `name` is most likely a misspelling of: the same but for case, or one or two edits away (one for a short name). */
+export const nearestSetting = (name: string, settings: ReadonlySet<string>): string | undefined => {
+  const upper = name.toUpperCase();
+  let nearest: string | undefined;
+  let nearestDistance = Number.POSITIVE_INFINITY;
+  for (const setting of settings) {
+    if (setting === upper) return setting;
+    const max = setting.length <= 4 ? 1 : 2;
+    const found = distance(upper, setting, max);
+    if (found <= max && found < nearestDistance) {
+      nearest = setting;
+      nearestDistance = found;
+    }
+  }
+  return nearest;
+};
+
+/** Checks the text of a `.env` file (as Node reads it: NAME=value lines, `export ` allowed, # comments, quoted values over several lines). */
+export const checkEnvFile = (text: string, known: KnownNames): EnvFileCheck => {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const firstLine = new Map<string, number>();
+  const lines = text.split(/\r?\n/);
+  for (let index = 0; index < lines.length; index++) {
+    const number = index + 1;
+    const line = lines[index]!.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const body = line.startsWith('export ') ? line.slice('export '.length).trimStart() : line;
+    const equals = body.indexOf('=');
+    const name = equals > 0 ? body.slice(0, equals).trim() : '';
+    if (equals <= 0 || !NAME.test(name)) {
+      // Not NAME=value: Node drops the line. Only its first word is named, never the rest.
+      const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(body)?.[0];
+      const meant = word === undefined ? undefined : known.settings.has(word) ? word : nearestSetting(word, known.settings);
+      if (meant !== undefined) problems.push(`.env line ${number} (${word}…) is not NAME=value, so ${meant} would not be set: write ${meant}=<value>`);
+      else warnings.push(`.env line ${number}${word === undefined ? '' : ` (${word}…)`} is not NAME=value nor a # comment: it is ignored`);
+      continue;
+    }
+    // A quoted value may go on over the next lines, up to its closing quote.
+    const value = body.slice(equals + 1).trimStart();
+    const quote = value[0];
+    if (quote !== undefined && QUOTES.has(quote) && !value.slice(1).includes(quote)) {
+      while (index + 1 < lines.length && !lines[index + 1]!.includes(quote)) index++;
+      index++;
+    }
+    const before = firstLine.get(name);
+    if (before !== undefined) warnings.push(`.env line ${number}: ${name} is given again (line ${before}): the last value counts`);
+    else firstLine.set(name, number);
+    if (known.settings.has(name) || known.others.has(name) || known.prefixes.some((prefix) => name.startsWith(prefix))) continue;
+    const meant = nearestSetting(name, known.settings);
+    if (meant !== undefined)
+      problems.push(`.env line ${number}: ${name} is not a setting; did you mean ${meant}? (a variable of your own for command actions goes in COMMAND_ENV)`);
+    else warnings.push(`.env line ${number}: ${name} is not a setting of the service: it is ignored, unless COMMAND_ENV names it for command actions`);
+  }
+  return { problems, warnings };
+};
