@@ -13,9 +13,13 @@
 //    are bundled by esbuild into dist/vendor/, one file per specifier our code imports plus
 //    the chunks they share, and dist/vendor/modules.json maps each specifier to its file;
 //    src/bundled-dependencies.ts makes the built entry points load them from there.
+// 4. dist/load-steps.json lists the modules the service's start loads after its head start
+//    (dist/cli/serve.js and everything it imports statically), in the order Node evaluates
+//    them: the start loads them one at a time, letting the early intake answer in between
+//    (src/cli/load-in-steps.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -122,10 +126,13 @@ async function bundleDependencies() {
     });
   const files = compiled(join(ROOT, 'dist'));
   const imported = new Set();
+  let scan;
+  let bundled;
   const esbuild = files.length > 0 && BUNDLED.some((name) => dependencies.has(name)) ? await import('esbuild') : undefined;
   if (esbuild !== undefined) {
-    const scan = await esbuild.build({
+    scan = await esbuild.build({
       entryPoints: files,
+      absWorkingDir: ROOT,
       bundle: true,
       write: false,
       metafile: true,
@@ -171,6 +178,7 @@ async function bundleDependencies() {
       // CommonJS code inside a bundle (a dependency of a bundled package) calls require().
       banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
     });
+    bundled = result.metafile;
     // A CommonJS entry's bundle would export only `default`: our named imports of it would fail.
     const commonJs = specifiers.filter((specifier) => result.metafile.inputs[relative(ROOT, entryOf(specifier))]?.format !== 'esm');
     if (commonJs.length > 0) {
@@ -195,5 +203,49 @@ async function bundleDependencies() {
     }
   }
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'modules.json'), `${JSON.stringify(Object.fromEntries(specifiers.map((specifier) => [specifier, fileOf(specifier)])), null, 2)}\n`);
+  const vendorFiles = Object.fromEntries(specifiers.map((specifier) => [specifier, fileOf(specifier)]));
+  writeFileSync(join(out, 'modules.json'), `${JSON.stringify(vendorFiles, null, 2)}\n`);
+  // Step 4: the order of the service's modules after its head start.
+  const steps = scan === undefined ? [] : loadOrder(importGraph(scan.metafile, bundled, vendorFiles), 'dist/cli/serve.js');
+  writeFileSync(join(ROOT, 'dist', 'load-steps.json'), `${JSON.stringify(steps)}\n`);
+}
+
+/**
+ * The static imports of the built modules, by path relative to the repository ('dist/…'): ours
+ * from esbuild's scan of dist/ (`ours`, its metafile), the bundles' from their build's outputs
+ * (`bundles`, its metafile, or undefined when nothing was bundled). A bundled specifier leads to
+ * its file in dist/vendor (`vendorFiles`: specifier -> file name); any other package is a leaf
+ * named `pkg:<specifier>`; Node's own modules are left out. Dynamic imports are left out: a
+ * start loads those when it needs them. Each module's imports keep their order in its source.
+ */
+export function importGraph(ours, bundles, vendorFiles) {
+  const graph = new Map();
+  const edge = ({ path, kind, external }) => {
+    if (kind !== 'import-statement') return undefined;
+    if (!external) return path;
+    if (path.startsWith('node:') || isBuiltin(path)) return undefined;
+    return vendorFiles[path] === undefined ? `pkg:${path}` : `dist/vendor/${vendorFiles[path]}`;
+  };
+  for (const [path, input] of Object.entries(ours.inputs))
+    if (path.startsWith('dist/') && !path.startsWith('dist/vendor/')) graph.set(path, input.imports.map(edge).filter(Boolean));
+  for (const [path, output] of Object.entries(bundles?.outputs ?? {})) if (path.endsWith('.js')) graph.set(path, output.imports.map(edge).filter(Boolean));
+  return graph;
+}
+
+/**
+ * The modules `entry` loads, each after everything it imports, as Node evaluates them (depth
+ * first, imports in source order; a module met again, in a cycle too, is not repeated), `entry`
+ * last: `dist/` paths without `dist/`, packages as `pkg:<specifier>`.
+ */
+export function loadOrder(graph, entry) {
+  const order = [];
+  const seen = new Set();
+  const visit = (node) => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    for (const next of graph.get(node) ?? []) visit(next);
+    order.push(node.startsWith('dist/') ? node.slice('dist/'.length) : node);
+  };
+  visit(entry);
+  return order;
 }
