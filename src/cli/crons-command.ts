@@ -7,7 +7,7 @@ import { terminalField } from './terminal-text.js';
 
 /**
  * `crons check [--file F]`: the start-up validation of the schedule file, without starting
- * anything: the file itself, each enabled agent action's provider secret, and TRIGGERS_DIR
+ * anything: the file itself, each enabled agent action's provider secret and jobs, and TRIGGERS_DIR
  * when a command action runs there. A file named with --file must exist; the configured one
  * may not (the service then runs with no schedules). Every value from the file or the
  * environment is printed through terminalField: a name cannot drive the terminal or forge a row.
@@ -23,7 +23,12 @@ export const checkCrons = async ({ values }: ParsedCommand, io: CliIo): Promise<
   ]);
   const given = typeof values.file === 'string';
   const file = given ? resolve(values.file as string) : config.cronsFile;
-  const checked = await checkScheduleFile(file, config.triggersDir, new EnvironmentSecretStore(process.env, AI_PROVIDERS));
+  const checked = await checkScheduleFile(
+    file,
+    config.triggersDir,
+    new EnvironmentSecretStore(process.env, AI_PROVIDERS),
+    (await import('../container/jobs-availability.js')).jobsUnavailableReason(config),
+  );
   const problems = checked.missing && given ? [`${shownPath(file)}: does not exist`] : checked.problems;
   if (problems.length > 0) {
     for (const problem of problems) io.err.write(`${terminalField(problem)}\n`);

@@ -7,7 +7,7 @@ import { terminalField } from './terminal-text.js';
 
 /**
  * `triggers check [--file F]`: the start-up validation of the trigger file, without starting
- * anything: the file itself, each enabled agent action's provider secret, and TRIGGERS_DIR
+ * anything: the file itself, each enabled agent action's provider secret and jobs, and TRIGGERS_DIR
  * when a command action runs there. A file named with --file must exist; the configured one
  * may not (the service then runs with no triggers). Warnings (stderr, exit code 0): an enabled
  * trigger on a chat endpoint open to every chat, a trigger reading a header no trigger ever sees
@@ -24,7 +24,12 @@ export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promi
   ]);
   const given = typeof values.file === 'string';
   const file = given ? resolve(values.file as string) : config.triggersFile;
-  const checked = await checkTriggerFile(file, config.triggersDir, new EnvironmentSecretStore(process.env, AI_PROVIDERS));
+  const checked = await checkTriggerFile(
+    file,
+    config.triggersDir,
+    new EnvironmentSecretStore(process.env, AI_PROVIDERS),
+    (await import('../container/jobs-availability.js')).jobsUnavailableReason(config),
+  );
   const problems = checked.missing && given ? [`${shownPath(file)}: does not exist`] : checked.problems;
   if (problems.length > 0) {
     for (const problem of problems) io.err.write(`${terminalField(problem)}\n`);

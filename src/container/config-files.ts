@@ -2,11 +2,13 @@ import { existsSync } from 'node:fs';
 import { loadScheduleFile } from '../adapters/triggerfile/json-schedule-file.js';
 import { loadTriggerFile } from '../adapters/triggerfile/json-trigger-file.js';
 import { shownPath } from '../adapters/triggerfile/shown-path.js';
+import { checkAgentActionsRunnable } from '../application/triggers/check-agent-actions.js';
 import { checkTriggerSecrets } from '../application/triggers/check-trigger-secrets.js';
 import type { Schedule } from '../domain/schedules/schedule.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
 import type { SecretStore } from '../ports/secret-store.js';
 import type { AppConfig } from './config.js';
+import { jobsUnavailableReason, type JobSettings } from './jobs-availability.js';
 import { scheduleCatalog } from './schedule-catalog.js';
 import { triggerCatalog } from './trigger-catalog.js';
 
@@ -28,7 +30,7 @@ export interface CheckedFile<T> {
   readonly missing: boolean;
 }
 
-type FileSettings = Pick<AppConfig, 'triggersFile' | 'cronsFile' | 'triggersDir'>;
+type FileSettings = Pick<AppConfig, 'triggersFile' | 'cronsFile' | 'triggersDir'> & JobSettings;
 type Entry = Pick<Trigger, 'name' | 'enabled' | 'actions'>;
 
 /** TRIGGERS_DIR's problem when a command action would run there and it does not exist. */
@@ -37,34 +39,48 @@ export const triggersDirProblems = (entries: readonly Entry[], triggersDir: stri
     ? [`TRIGGERS_DIR: ${triggersDir} does not exist (command actions run there)`]
     : [];
 
-/** What a file's valid entries still need: each enabled agent action's provider secret (with `secrets`), and TRIGGERS_DIR for command actions. */
-const entryProblems = (entries: readonly Entry[], file: string, kind: 'trigger' | 'schedule', triggersDir: string, secrets?: SecretStore): string[] => [
+/**
+ * What a file's valid entries still need: each enabled agent action's provider secret (with
+ * `secrets`) and jobs (`jobs`: the settings' reason they run none, see jobsUnavailableReason),
+ * and TRIGGERS_DIR for command actions.
+ */
+const entryProblems = (
+  entries: readonly Entry[],
+  file: string,
+  kind: 'trigger' | 'schedule',
+  triggersDir: string,
+  secrets?: SecretStore,
+  jobs?: string,
+): string[] => [
   ...(secrets ? checkTriggerSecrets(entries, secrets, shownPath(file), kind) : []),
+  ...checkAgentActionsRunnable(entries, jobs, shownPath(file), kind),
   ...triggersDirProblems(entries, triggersDir),
 ];
 
 /** The trigger file at `file`, with what its triggers need (see entryProblems). */
-export const checkTriggerFile = async (file: string, triggersDir: string, secrets?: SecretStore): Promise<CheckedFile<Trigger>> => {
+export const checkTriggerFile = async (file: string, triggersDir: string, secrets?: SecretStore, jobs?: string): Promise<CheckedFile<Trigger>> => {
   const loaded = await loadTriggerFile(file, triggerCatalog());
-  const problems = loaded.problems.length > 0 ? loaded.problems : entryProblems(loaded.triggers, file, 'trigger', triggersDir, secrets);
+  const problems = loaded.problems.length > 0 ? loaded.problems : entryProblems(loaded.triggers, file, 'trigger', triggersDir, secrets, jobs);
   return { entries: loaded.triggers, problems, missing: loaded.missing };
 };
 
 /** The schedule file at `file`, with what its schedules need (see entryProblems). */
-export const checkScheduleFile = async (file: string, triggersDir: string, secrets?: SecretStore): Promise<CheckedFile<Schedule>> => {
+export const checkScheduleFile = async (file: string, triggersDir: string, secrets?: SecretStore, jobs?: string): Promise<CheckedFile<Schedule>> => {
   const loaded = await loadScheduleFile(file, scheduleCatalog());
-  const problems = loaded.problems.length > 0 ? loaded.problems : entryProblems(loaded.schedules, file, 'schedule', triggersDir, secrets);
+  const problems = loaded.problems.length > 0 ? loaded.problems : entryProblems(loaded.schedules, file, 'schedule', triggersDir, secrets, jobs);
   return { entries: loaded.schedules, problems, missing: loaded.missing };
 };
 
 /**
  * Reads and validates both files; with `secrets`, also that each enabled agent action's
- * provider has its secret; and that TRIGGERS_DIR exists when a command action needs it.
+ * provider has its secret; that jobs run when an enabled agent action needs them; and that
+ * TRIGGERS_DIR exists when a command action needs it.
  */
 export const readConfigFiles = async (config: FileSettings, secrets?: SecretStore): Promise<ConfigFiles> => {
+  const jobs = jobsUnavailableReason(config);
   const [triggers, schedules] = await Promise.all([
-    checkTriggerFile(config.triggersFile, config.triggersDir, secrets),
-    checkScheduleFile(config.cronsFile, config.triggersDir, secrets),
+    checkTriggerFile(config.triggersFile, config.triggersDir, secrets, jobs),
+    checkScheduleFile(config.cronsFile, config.triggersDir, secrets, jobs),
   ]);
   // Both files' commands need TRIGGERS_DIR: said once.
   const problems = [...new Set([...triggers.problems, ...schedules.problems])];

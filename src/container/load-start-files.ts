@@ -3,11 +3,13 @@ import { AI_PROVIDERS } from '../adapters/ai/ai-providers.js';
 import { EnvironmentSecretStore } from '../adapters/secrets/environment-secret-store.js';
 import { checkBwrap, findBwrap } from '../adapters/shell/bwrap-sandboxed-shell.js';
 import { shownPath } from '../adapters/triggerfile/shown-path.js';
+import { checkAgentActionsRunnable } from '../application/triggers/check-agent-actions.js';
 import { checkTriggerSecrets } from '../application/triggers/check-trigger-secrets.js';
 import type { Schedule } from '../domain/schedules/schedule.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
 import type { Logger } from '../ports/logger.js';
 import { ConfigError, type AppConfig } from './config.js';
+import { jobsUnavailableReason } from './jobs-availability.js';
 import { loadSchedules } from './load-schedules.js';
 import { loadTriggers } from './load-triggers.js';
 import { StartupError } from './startup-error.js';
@@ -17,7 +19,7 @@ import { StartupError } from './startup-error.js';
  * as a whole), and the chat's system prompt when CHAT_SYSTEM_PROMPT_FILE names one — a prompt
  * file set on purpose and missing would otherwise leave the chat on the default prompt unsaid.
  * Each enabled agent action's provider override must have its secret in the environment (SPEC
- * 2.3): checked here too, so that such a file stops start-up before any request is answered (the
+ * 2.3), and jobs must run (jobsUnavailableReason): checked here too, so that such a file stops start-up before any request is answered (the
  * early intake, head-start.ts), not once the database is open.
  */
 export const loadStartFiles = async (config: AppConfig, logger: Logger): Promise<{ triggers: readonly Trigger[]; schedules: readonly Schedule[] }> => {
@@ -28,9 +30,17 @@ export const loadStartFiles = async (config: AppConfig, logger: Logger): Promise
   }
   // The service's secret store reads the same environment (basic-bindings.ts).
   const secrets = new EnvironmentSecretStore(process.env, AI_PROVIDERS);
-  const secretProblems = checkTriggerSecrets(triggers, secrets, shownPath(config.triggersFile));
+  // An agent action where no job runs would only be recorded not_runnable: refused as well.
+  const jobs = jobsUnavailableReason(config);
+  const secretProblems = [
+    ...checkTriggerSecrets(triggers, secrets, shownPath(config.triggersFile)),
+    ...checkAgentActionsRunnable(triggers, jobs, shownPath(config.triggersFile)),
+  ];
   if (secretProblems.length > 0) throw new ConfigError(secretProblems, 'Invalid trigger file');
-  const scheduleSecretProblems = checkTriggerSecrets(schedules, secrets, shownPath(config.cronsFile), 'schedule');
+  const scheduleSecretProblems = [
+    ...checkTriggerSecrets(schedules, secrets, shownPath(config.cronsFile), 'schedule'),
+    ...checkAgentActionsRunnable(schedules, jobs, shownPath(config.cronsFile), 'schedule'),
+  ];
   if (scheduleSecretProblems.length > 0) throw new ConfigError(scheduleSecretProblems, 'Invalid schedule file');
   return { triggers, schedules };
 };

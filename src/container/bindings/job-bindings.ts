@@ -37,6 +37,7 @@ import type { SecretStore } from '../../ports/secret-store.js';
 import type { ShellExecutor } from '../../ports/shell-executor.js';
 import type { AppConfig } from '../config.js';
 import { TOKENS } from '../tokens.js';
+import { jobsUnavailableReason } from '../jobs-availability.js';
 
 /** The AI layer, agent jobs and their runner (GitHub Actions when a code host is configured, else local). */
 export const bindJobs = (c: Container, config: AppConfig): void => {
@@ -104,10 +105,7 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
         llmProviders: AI_PROVIDER_NAMES,
         defaultProvider: config.llm.provider,
         defaultModel: config.llm.model,
-        unavailableReason:
-          config.codehost === undefined && config.jobs.agentCommand === undefined && config.llm.provider === undefined
-            ? 'set JOB_AGENT_COMMAND or LLM_PROVIDER, or CODEHOST_TOKEN and CODEHOST_REPO (see docs/jobs.md)'
-            : undefined,
+        unavailableReason: jobsUnavailableReason(config),
         ...(config.codehost === undefined &&
           config.jobs.agentCommand !== undefined && {
             promptLimit: {

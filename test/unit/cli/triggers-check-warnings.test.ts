@@ -83,6 +83,28 @@ describe('triggers check: triggers reading a credential header', () => {
     expect(await check(file)).to.deep.include({ code: 0, err: '' });
   });
 
+  it('refuses an enabled agent action where jobs are not configured, naming the trigger, the action and the settings that enable jobs, and exits 1', async () => {
+    for (const name of ['JOB_AGENT_COMMAND', 'LLM_PROVIDER', 'CODEHOST_TOKEN', 'CODEHOST_REPO']) {
+      if (!(name in saved)) saved[name] = process.env[name];
+      delete process.env[name];
+    }
+    await writeFile(
+      file,
+      JSON.stringify([
+        { name: 'fine', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] },
+        { name: 'triage', watch_path: '/webhook', enabled: true, actions: [{ type: 'agent', job: 'Triage {{body.issue}}' }] },
+      ]),
+    );
+    const { code, out, err } = await check(file);
+    expect(code).to.equal(1);
+    expect(out).to.equal('');
+    expect(err).to.equal(
+      `${file}: trigger #1 "triage": actions[0]: an agent action needs jobs, which this gateway does not run: set JOB_AGENT_COMMAND or LLM_PROVIDER, or CODEHOST_TOKEN and CODEHOST_REPO (see docs/jobs.md)\n1 problem found\n`,
+    );
+    process.env.JOB_AGENT_COMMAND = './agent.sh';
+    expect((await check(file)).code).to.equal(0);
+  });
+
   it('refuses a trigger on the public /ping (anyone could fire it), naming the file, the trigger and the field, and exits 1', async () => {
     await writeFile(
       file,

@@ -3,7 +3,9 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EnvironmentSecretStore } from '../../../src/adapters/secrets/environment-secret-store.js';
 import { AI_PROVIDERS } from '../../../src/adapters/ai/ai-providers.js';
+import { ConfigError, loadConfig } from '../../../src/container/config.js';
 import { ConfigReloader } from '../../../src/container/config-reloader.js';
+import { loadStartFiles } from '../../../src/container/load-start-files.js';
 import { Swappable } from '../../../src/container/swappable.js';
 import type { Schedule } from '../../../src/domain/schedules/schedule.js';
 import type { Trigger } from '../../../src/domain/triggers/trigger.js';
@@ -13,10 +15,18 @@ import { tempDir } from '../../support/gateway-process.js';
 const trigger = (name: string) => ({ name, watch_path: '/webhook', enabled: true, actions: [{ type: 'webhook', url: 'https://hooks.example/' }] });
 
 describe('ConfigReloader', () => {
-  const setup = async () => {
+  /** Jobs run (a coding agent command) unless `jobs` is false. */
+  const setup = async (jobs = true) => {
     const dir = await tempDir('reloader');
     await mkdir(join(dir, 'triggers'));
-    const config = { triggersFile: join(dir, 'TRIGGERS.json'), cronsFile: join(dir, 'CRONS.json'), triggersDir: join(dir, 'triggers') } as never;
+    const config = {
+      triggersFile: join(dir, 'TRIGGERS.json'),
+      cronsFile: join(dir, 'CRONS.json'),
+      triggersDir: join(dir, 'triggers'),
+      codehost: undefined,
+      jobs: { agentCommand: jobs ? './agent.sh' : undefined },
+      llm: { provider: undefined },
+    } as never;
     const triggers = new Swappable<readonly Trigger[]>([]);
     const schedules = new Swappable<readonly Schedule[]>([]);
     const logger = new RecordingLogger();
@@ -132,6 +142,51 @@ describe('ConfigReloader', () => {
     const outcome = await reloader.reload('test');
     expect(outcome.problems).to.have.length(1);
     expect(outcome.problems[0]).to.match(/CRONS\.json: schedule #0 "n": actions\[0\]\.llm_provider: anthropic needs the secret ANTHROPIC_API_KEY/);
+  });
+
+  it('refuses an enabled agent action where jobs are not configured, naming the entry and the settings that enable jobs, as start-up does', async () => {
+    // Accepted before: every run was recorded not_runnable ("Jobs are not configured").
+    const { dir, reloader, triggers } = await setup(false);
+    await writeFile(
+      join(dir, 'TRIGGERS.json'),
+      JSON.stringify([
+        trigger('hook'),
+        { name: 'off', watch_path: '/webhook', enabled: false, actions: [{ type: 'agent', job: 'x' }] },
+        {
+          name: 'triage',
+          watch_path: '/webhook',
+          enabled: true,
+          actions: [
+            { type: 'command', command: 'true' },
+            { type: 'agent', job: 'Triage {{body.issue}}' },
+          ],
+        },
+      ]),
+    );
+    await writeFile(join(dir, 'CRONS.json'), JSON.stringify([{ name: 'n', schedule: '0 3 * * *', enabled: true, actions: [{ type: 'agent', job: 'x' }] }]));
+    const needs =
+      'an agent action needs jobs, which this gateway does not run: set JOB_AGENT_COMMAND or LLM_PROVIDER, or CODEHOST_TOKEN and CODEHOST_REPO (see docs/jobs.md)';
+    const expected = [
+      `${join(dir, 'TRIGGERS.json')}: trigger #2 "triage": actions[1]: ${needs}`,
+      `${join(dir, 'CRONS.json')}: schedule #0 "n": actions[0]: ${needs}`,
+    ];
+    const outcome = await reloader.reload('test');
+    expect(outcome.ok).to.equal(false);
+    expect(outcome.problems).to.deep.equal(expected);
+    expect(triggers.current()).to.deep.equal([]);
+
+    // Start-up refuses the same files, before anything is opened; with jobs configured, it takes them.
+    const env = {
+      DATA_DIR: join(dir, 'data'),
+      TRIGGERS_FILE: join(dir, 'TRIGGERS.json'),
+      CRONS_FILE: join(dir, 'CRONS.json'),
+      TRIGGERS_DIR: join(dir, 'triggers'),
+    };
+    const refused = await loadStartFiles(loadConfig(env, dir), new RecordingLogger()).catch((error: unknown) => error);
+    expect(refused).to.be.instanceOf(ConfigError);
+    expect((refused as Error).message).to.contain(expected[0]);
+    const taken = await loadStartFiles(loadConfig({ ...env, JOB_AGENT_COMMAND: './agent.sh' }, dir), new RecordingLogger());
+    expect(taken.triggers.map((t) => t.name)).to.deep.equal(['hook', 'off', 'triage']);
   });
 
   it('reloads only when the files no longer hold what runs (a change made while the service started, before its watcher was in place)', async () => {
