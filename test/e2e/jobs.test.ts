@@ -312,6 +312,49 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
       expect(await main.list()).to.deep.equal([]);
     });
 
+    it('create-job: 400, never a 5xx, for hostile bodies (a provider named after an Object property, a bad model, a prompt over the limit, not an object); none creates a job', async () => {
+      const bodies = [
+        JSON.stringify({ job: 'x', llm_provider: 'constructor' }),
+        JSON.stringify({ job: 'x', llm_provider: 'hasOwnProperty' }),
+        JSON.stringify({ job: 'x', llm_model: 'a'.repeat(201) }),
+        JSON.stringify({ job: 'x', llm_model: 'gpt\u2028id=evil' }),
+        JSON.stringify({ job: 'x', llm_model: 'gpt\u0085id=evil' }),
+        '{"job":"x","llm_model": 5}',
+        '{"job": 12345678901234567891}',
+        '{"job": {"a": 1}}',
+        '["job"]',
+        JSON.stringify({ job: 'é'.repeat(65_531) }),
+      ];
+      for (const body of bodies) {
+        const answer = await send<Record<string, unknown>>(`${main.gateway.url}/api/create-job`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': main.key },
+          body,
+        });
+        expect(answer.status, `${body.slice(0, 80)}: ${JSON.stringify(answer.body)}`).to.equal(400);
+      }
+      expect(await main.list()).to.deep.equal([]);
+    });
+
+    it('jobs/status: a 4xx or a 200, never a 5xx, for hostile queries', async () => {
+      const queries = [
+        '?job_id=',
+        '?job_id=%00',
+        '?job_id=../../etc',
+        '?job_id[]=1',
+        '?limit=1e2',
+        '?limit=-0',
+        '?limit=200.0',
+        '?status=__proto__',
+        '?status=queued&status=running',
+        '?job_id=00000000-0000-0000-0000-000000000000',
+      ];
+      for (const query of queries) {
+        const answer = await main.status<Record<string, unknown>>(query);
+        expect(answer.status, `${query}: ${JSON.stringify(answer.body)}`).to.be.below(500);
+      }
+    });
+
     it('jobs/status: 400 for a job_id that is not a UUID or given twice, 404 {error: "Job not found"} for an unknown one', async () => {
       const bad = await main.status<Record<string, unknown>>('?job_id=not-a-uuid');
       expect(bad.status).to.equal(400);
