@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { AI_PROVIDER_NAMES, AI_PROVIDERS } from '../../adapters/ai/ai-providers.js';
 import { checkGlob } from '../../domain/jobs/allowed-paths.js';
-import { flag, integer, oneOf, optionalOneOf, optionalText, optionalUrl, text, url } from './fields.js';
+import { flag, integer, oneOf, optionalOneOf, optionalPath, optionalText, optionalUrl, text, url } from './fields.js';
 
 /** The AI layer: the default provider and model, base URLs, timeouts. The providers are those of the AI provider registry. */
 export const llmSchema = z
@@ -110,7 +110,7 @@ export const JOB_SANDBOXES = ['none', 'bwrap'] as const;
 export const jobsSchema = (cwd: string, dataDir: string) =>
   z
     .object({
-      JOBS_REPO: optionalText(),
+      JOBS_REPO: optionalPath(),
       JOB_AGENT_COMMAND: optionalText(),
       // The task queue fails a task that runs past 24 hours (pg-boss's most): a job's time limit stays under it (see bindTaskQueue).
       JOB_TIMEOUT_SECONDS: integer(3600, 1, LONGEST_JOB_SECONDS),

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { integer, optionalText } from './fields.js';
+import { integer, optionalPath } from './fields.js';
 
 const DEFAULT_SYSTEM_PROMPT_FILE = 'config/CHAT_SYSTEM_PROMPT.md';
 
@@ -10,7 +10,7 @@ export const chatSchema = (cwd: string) =>
     .object({
       CHAT_HISTORY_TURNS: integer(20, 0, 500),
       CHAT_MAX_STEPS: integer(5, 1, 50),
-      CHAT_SYSTEM_PROMPT_FILE: optionalText(),
+      CHAT_SYSTEM_PROMPT_FILE: optionalPath(),
       CHAT_ALBUM_SETTLE_MS: integer(1500, 0, 20_000),
     })
     .transform((env) => ({

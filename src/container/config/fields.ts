@@ -18,6 +18,20 @@ export const text = (fallback: string) => raw.transform((value) => value ?? fall
 /** Free text, undefined when unset. */
 export const optionalText = () => raw;
 
+/**
+ * A path starting with `~` (`~/agw-data`): nothing expands it — not Node, not `.env`, not a
+ * systemd EnvironmentFile — and it was taken as a directory named `~` in the working directory.
+ */
+const refuseTilde = (value: string | undefined, ctx: z.RefinementCtx): void => {
+  if (value?.startsWith('~')) ctx.addIssue({ code: 'custom', message: '~ is not expanded (.env is not a shell); write the full path' });
+};
+
+/** A file or directory path with a default, relative to the working directory; `~` is refused. */
+export const path = (fallback: string) => text(fallback).superRefine(refuseTilde);
+
+/** A file or directory path, undefined when unset; `~` is refused. */
+export const optionalPath = () => raw.superRefine(refuseTilde);
+
 /** A secret, taken as given (not trimmed: surrounding spaces could be part of it); undefined when unset or empty. */
 export const secret = () =>
   z

@@ -1,9 +1,13 @@
 import { resolve } from 'node:path';
+import { adminSocketPath } from '../../adapters/http/admin-socket/admin-socket-path.js';
 import { z } from 'zod';
-import { flag, integer, oneOf, optionalText, optionalUrl, proxyHops, secret, size, text } from './fields.js';
+import { flag, integer, oneOf, optionalText, optionalUrl, path, proxyHops, secret, size, text } from './fields.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** The longest path of a Unix socket: sun_path holds 108 bytes on Linux, 104 on macOS, with its terminating NUL. */
+const SOCKET_PATH_LIMIT = process.platform === 'linux' ? 107 : 103;
 
 const isPostgresUrl = (value: string): boolean => {
   try {
@@ -20,7 +24,7 @@ export const serverSchema = (cwd: string) =>
       PORT: integer(3000, 0, 65535),
       // Loopback unless told otherwise: the admin UI is plain HTTP (docs/deployment.md).
       HOST: text('127.0.0.1'),
-      DATA_DIR: text('./data').superRefine((value, ctx) => {
+      DATA_DIR: path('./data').superRefine((value, ctx) => {
         // The kernel's file systems hold no files of ours; Node's recursive mkdir never returns
         // under /proc (start-up hung there, at full CPU, without a word).
         const where = resolve(cwd, value);
@@ -47,6 +51,20 @@ export const serverSchema = (cwd: string) =>
       BODY_LIMIT: size('1mb'),
       REQUEST_TIMEOUT_MS: integer(60_000, 1_000, 3_600_000),
       LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
+    })
+    .superRefine((env, ctx) => {
+      // On the embedded database the service serves the CLI on DATA_DIR/admin.sock; a longer
+      // path than a Unix socket address holds failed only once the database was created and
+      // migrated (listen EINVAL).
+      if (env.DATABASE_URL !== undefined) return;
+      const socket = adminSocketPath(resolve(cwd, env.DATA_DIR));
+      const bytes = Buffer.byteLength(socket);
+      if (bytes > SOCKET_PATH_LIMIT)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['DATA_DIR'],
+          message: `too long: the admin socket ${socket} would be ${bytes} bytes, and a Unix socket's path holds at most ${SOCKET_PATH_LIMIT}; choose a DATA_DIR of at most ${SOCKET_PATH_LIMIT - (bytes - Buffer.byteLength(resolve(cwd, env.DATA_DIR)))} bytes`,
+        });
     })
     .transform((env) => ({
       port: env.PORT,

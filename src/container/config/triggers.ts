@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { TOKEN_VARIABLE_PREFIX } from '../../domain/templates/render-command.js';
-import { flag, integer, list, text } from './fields.js';
+import { flag, integer, list, path } from './fields.js';
 
 const commandEnvName = (name: string): string | undefined => {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `"${name}" is not a variable name (letters, digits and _, not starting with a digit)`;
@@ -16,9 +16,9 @@ const WEBHOOK_ACTION_MAX_MS = 12 * 3_600_000;
 export const triggersSchema = (cwd: string) =>
   z
     .object({
-      TRIGGERS_FILE: text('config/TRIGGERS.json'),
-      TRIGGERS_DIR: text('triggers'),
-      CRONS_FILE: text('config/CRONS.json'),
+      TRIGGERS_FILE: path('config/TRIGGERS.json'),
+      TRIGGERS_DIR: path('triggers'),
+      CRONS_FILE: path('config/CRONS.json'),
       CONFIG_WATCH: flag(true),
       COMMAND_TIMEOUT_SECONDS: integer(60, 1, 86_400),
       COMMAND_ENV: list(commandEnvName),

@@ -95,6 +95,27 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: '/devices' }, '/srv/gw').dataDir).to.equal('/devices');
   });
 
+  it('refuses a path setting that starts with ~ (nothing expands it: it was a directory named ~ in the working directory)', () => {
+    const TILDE = '~ is not expanded (.env is not a shell); write the full path';
+    expect(problemsOf({ DATA_DIR: '~/agw-data' })).to.deep.equal([`DATA_DIR: ${TILDE}`]);
+    expect(
+      problemsOf({ TRIGGERS_FILE: '~/t.json', TRIGGERS_DIR: '~', CRONS_FILE: '~x/c.json', CHAT_SYSTEM_PROMPT_FILE: '~/p.md', JOBS_REPO: '~/repo' }),
+    ).to.deep.equal(['TRIGGERS_FILE', 'TRIGGERS_DIR', 'CRONS_FILE', 'CHAT_SYSTEM_PROMPT_FILE', 'JOBS_REPO'].map((name) => `${name}: ${TILDE}`));
+    expect(loadConfig({ DATA_DIR: 'data~/x' }, '/srv/gw').dataDir).to.equal('/srv/gw/data~/x');
+  });
+
+  it("refuses, on the embedded database, a DATA_DIR too long for its admin socket's path (listen EINVAL once the database was made), naming the limit", () => {
+    const longest = `/srv/${'d'.repeat(107 - '/srv/'.length - '/admin.sock'.length)}`;
+    expect(loadConfig({ DATA_DIR: longest }, '/srv/gw').dataDir).to.equal(longest);
+    expect(problemsOf({ DATA_DIR: `${longest}x` })).to.deep.equal([
+      `DATA_DIR: too long: the admin socket ${longest}x/admin.sock would be 108 bytes, and a Unix socket's path holds at most 107; choose a DATA_DIR of at most 96 bytes`,
+    ]);
+    // Relative: resolved against the working directory first.
+    expect(problemsOf({ DATA_DIR: 'd'.repeat(90) })[0]).to.match(/^DATA_DIR: too long: the admin socket \/srv\/gw\/d+\/admin\.sock would be 109 bytes/);
+    // On PostgreSQL there is no admin socket.
+    expect(loadConfig({ DATA_DIR: `${longest}x`, DATABASE_URL: 'postgres://u@h/db' }, '/srv/gw').dataDir).to.equal(`${longest}x`);
+  });
+
   it('reads the retention settings; inbound requests outlive waiting tasks, and 0 keeps for good', () => {
     const read = (env: Record<string, string>) => loadConfig(env, '/srv/gw').retention;
     expect(
