@@ -14,13 +14,14 @@ import { terminalField } from './terminal-text.js';
  */
 export const checkCrons = async ({ values }: ParsedCommand, io: CliIo): Promise<number> => {
   const config = await readConfig();
-  const [{ checkScheduleFile }, { EnvironmentSecretStore }, { AI_PROVIDERS }, { shownPath }, { CronParserCronCalendar }] = await Promise.all([
-    import('../container/config-files.js'),
-    import('../adapters/secrets/environment-secret-store.js'),
-    import('../adapters/ai/ai-providers.js'),
-    import('../adapters/triggerfile/shown-path.js'),
-    import('../adapters/schedule/cron-parser-cron-calendar.js'),
-  ]);
+  const [{ checkScheduleFile, commandScriptWarnings }, { EnvironmentSecretStore }, { AI_PROVIDERS }, { shownPath }, { CronParserCronCalendar }] =
+    await Promise.all([
+      import('../container/config-files.js'),
+      import('../adapters/secrets/environment-secret-store.js'),
+      import('../adapters/ai/ai-providers.js'),
+      import('../adapters/triggerfile/shown-path.js'),
+      import('../adapters/schedule/cron-parser-cron-calendar.js'),
+    ]);
   const given = typeof values.file === 'string';
   const file = given ? resolve(values.file as string) : config.cronsFile;
   const checked = await checkScheduleFile(
@@ -50,5 +51,7 @@ export const checkCrons = async ({ values }: ParsedCommand, io: CliIo): Promise<
       `  ${schedule.enabled ? 'on ' : 'off'}  ${terminalField(schedule.name)}  ${terminalField(schedule.schedule)}${schedule.timezone ? ` (${terminalField(schedule.timezone)})` : ''}  ${schedule.actions.map((a) => a.type).join(' → ')}${next ? `  next ${next.toISOString()}` : ''}\n`,
     );
   }
+  // Warnings (stderr, exit code 0): a command whose script is missing in TRIGGERS_DIR or not executable.
+  for (const warning of commandScriptWarnings(schedules, config.triggersDir, file, 'schedule')) io.err.write(`warning: ${terminalField(warning)}\n`);
   return 0;
 };

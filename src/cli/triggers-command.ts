@@ -11,12 +11,13 @@ import { terminalField } from './terminal-text.js';
  * when a command action runs there. A file named with --file must exist; the configured one
  * may not (the service then runs with no triggers). Warnings (stderr, exit code 0): an enabled
  * trigger on a chat endpoint open to every chat, a trigger reading a header no trigger ever sees
- * (a credential). Every value from the file or the environment is printed through
+ * (a credential), a command whose script (a relative path) is missing in TRIGGERS_DIR or not
+ * executable (it may be deployed after the file). Every value from the file or the environment is printed through
  * terminalField: a name cannot drive the terminal or forge a row.
  */
 export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promise<number> => {
   const config = await readConfig();
-  const [{ checkTriggerFile }, { EnvironmentSecretStore }, { AI_PROVIDERS }, { shownPath }] = await Promise.all([
+  const [{ checkTriggerFile, commandScriptWarnings }, { EnvironmentSecretStore }, { AI_PROVIDERS }, { shownPath }] = await Promise.all([
     import('../container/config-files.js'),
     import('../adapters/secrets/environment-secret-store.js'),
     import('../adapters/ai/ai-providers.js'),
@@ -53,6 +54,7 @@ export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promi
     import('../container/channels/index.js'),
   ]);
   for (const warning of chatTriggerWarnings(checked.entries)) io.err.write(`warning: ${terminalField(warning)}\n`);
+  for (const warning of commandScriptWarnings(checked.entries, config.triggersDir, file, 'trigger')) io.err.write(`warning: ${terminalField(warning)}\n`);
   for (const { message } of withheldHeaderWarnings(checked.entries, shownPath(file), channelCredentialHeaders()))
     io.err.write(`warning: ${terminalField(message)}\n`);
   return 0;

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { loadScheduleFile } from '../adapters/triggerfile/json-schedule-file.js';
 import { loadTriggerFile } from '../adapters/triggerfile/json-trigger-file.js';
 import { shownPath } from '../adapters/triggerfile/shown-path.js';
@@ -38,6 +39,44 @@ export const triggersDirProblems = (entries: readonly Entry[], triggersDir: stri
   entries.some((entry) => entry.actions.some((action) => action.type === 'command')) && !existsSync(triggersDir)
     ? [`TRIGGERS_DIR: ${triggersDir} does not exist (command actions run there)`]
     : [];
+
+/** The script a command starts when its first word is a relative path (`./deploy.sh`, `bin/x`), else undefined (a name on PATH, an absolute path, a template). */
+const relativeScript = (command: string): string | undefined => {
+  // Assignments before the command (`FOO=1 ./x.sh`) are skipped.
+  const first = command
+    .trim()
+    .split(/\s+/)
+    .find((word) => !/^[A-Za-z_]\w*=/.test(word));
+  if (first === undefined || !first.includes('/') || isAbsolute(first) || /[{}'"$`\\*?~;|&<>()]/.test(first)) return undefined;
+  return first;
+};
+
+/**
+ * Warnings, not problems (a script may be deployed after the file): each enabled command action
+ * whose first word is a relative path to a file that is missing in TRIGGERS_DIR (the shell
+ * would answer exit code 127) or not executable (126), naming the entry, the action and the fix.
+ */
+export const commandScriptWarnings = (entries: readonly Entry[], triggersDir: string, file: string, kind: 'trigger' | 'schedule'): string[] =>
+  entries.flatMap((entry, index) =>
+    entry.actions.flatMap((action, i) => {
+      if (!entry.enabled || action.type !== 'command') return [];
+      const script = relativeScript(action.command);
+      if (script === undefined) return [];
+      const path = join(triggersDir, script);
+      const where = `${shownPath(file)}: ${kind} #${index} "${entry.name}": actions[${i}].command: ${script}`;
+      let mode: number;
+      try {
+        const found = statSync(path);
+        if (!found.isFile()) return [`${where} is not a file in TRIGGERS_DIR (${path}): the command would fail (exit code 126)`];
+        mode = found.mode;
+      } catch {
+        return [`${where} does not exist in TRIGGERS_DIR (${path}): the command fails (exit code 127, command not found) until it is deployed there`];
+      }
+      return mode & 0o111
+        ? []
+        : [`${where} is not executable (mode ${(mode & 0o7777).toString(8).padStart(4, '0')}): the command would fail (exit code 126); chmod +x ${path}`];
+    }),
+  );
 
 /**
  * What a file's valid entries still need: each enabled agent action's provider secret (with

@@ -156,6 +156,16 @@ const storable = (outcome: Outcome): Outcome => ({
 });
 
 /**
+ * What the shell means by the exit codes it gives itself: a command (or a script's path, relative
+ * to TRIGGERS_DIR) it cannot find, or a file it cannot execute (a script without its x bit).
+ * Said in the run's error, which otherwise was a bare "exit code 127".
+ */
+const SHELL_EXIT_MEANINGS: Readonly<Record<number, string>> = {
+  126: ' (not executable: found, but without execute permission — chmod +x the script — or no program)',
+  127: ' (command not found: a ./path is relative to TRIGGERS_DIR, a bare name is looked up on PATH)',
+};
+
+/**
  * Runs the actions of one fired trigger, one after another in file order: each starts
  * when the previous one has finished, whatever its outcome. Every action run is recorded.
  * When a task is run again (its worker died), actions already recorded are not repeated: their
@@ -685,7 +695,7 @@ export class RunTrigger {
       ? `stopped: ${signal ? reasonOf(signal) : 'aborted'}`
       : result.timedOut
         ? `timed out after ${timeoutMs} ms`
-        : `exit code ${result.exitCode}`;
+        : `exit code ${result.exitCode}${SHELL_EXIT_MEANINGS[result.exitCode ?? -1] ?? ''}`;
     return {
       status: ok ? 'succeeded' : 'failed',
       attempts,

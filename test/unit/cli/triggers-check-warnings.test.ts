@@ -105,6 +105,37 @@ describe('triggers check: triggers reading a credential header', () => {
     expect((await check(file)).code).to.equal(0);
   });
 
+  it('warns, without refusing, of a command whose script is missing in TRIGGERS_DIR or not executable, naming the trigger, the action and the fix', async () => {
+    // Both passed unsaid; each run then failed with a bare "exit code 127" or "exit code 126".
+    await writeFile(join(dir, 'noexec.sh'), '#!/bin/sh\necho hi\n', { mode: 0o644 });
+    await writeFile(join(dir, 'ok.sh'), '#!/bin/sh\necho hi\n', { mode: 0o755 });
+    await writeFile(
+      file,
+      JSON.stringify([
+        { name: 'deploy', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: './deploy.sh {{body.ref}}' }] },
+        {
+          name: 'mixed',
+          watch_path: '/webhook',
+          enabled: true,
+          actions: [
+            { type: 'command', command: 'echo hi' },
+            { type: 'command', command: '/bin/true' },
+            { type: 'command', command: './ok.sh' },
+            { type: 'command', command: 'STAGE=prod ./noexec.sh now' },
+          ],
+        },
+        { name: 'later', watch_path: '/webhook', enabled: false, actions: [{ type: 'command', command: './later.sh' }] },
+      ]),
+    );
+    const { code, out, err } = await check(file);
+    expect(code).to.equal(0);
+    expect(out).to.match(/TRIGGERS\.json: 3 triggers valid \(2 enabled\)\n/);
+    expect(err.trimEnd().split('\n')).to.deep.equal([
+      `warning: ${file}: trigger #0 "deploy": actions[0].command: ./deploy.sh does not exist in TRIGGERS_DIR (${join(dir, 'deploy.sh')}): the command fails (exit code 127, command not found) until it is deployed there`,
+      `warning: ${file}: trigger #1 "mixed": actions[3].command: ./noexec.sh is not executable (mode 0644): the command would fail (exit code 126); chmod +x ${join(dir, 'noexec.sh')}`,
+    ]);
+  });
+
   it('refuses a trigger on the public /ping (anyone could fire it), naming the file, the trigger and the field, and exits 1', async () => {
     await writeFile(
       file,

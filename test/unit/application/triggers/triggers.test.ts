@@ -633,6 +633,18 @@ describe('RunTrigger', () => {
     expect(runs.runs[4].status).to.equal('succeeded');
   });
 
+  it('says what the shell means by exit codes 127 and 126: command not found, not executable', async () => {
+    // Before: a bare "exit code 127" for a script that was not there, "exit code 126" for one without its x bit.
+    for (const [code, meaning] of [
+      [127, 'exit code 127 (command not found: a ./path is relative to TRIGGERS_DIR, a bare name is looked up on PATH)'],
+      [126, 'exit code 126 (not executable: found, but without execute permission — chmod +x the script — or no program)'],
+    ] as const) {
+      const { runner, runs } = make(new ScriptedShell([code]));
+      await runner.execute(task);
+      expect(runs.runs[0]).to.include({ status: 'failed', error: meaning });
+    }
+  });
+
   it('retries a command only as configured', async () => {
     const { runner, runs, shell } = make(new ScriptedShell([0, 1, 1]));
     await runner.execute(task);
