@@ -255,7 +255,7 @@ describe('e2e: the Schedules page and schedule metrics', function () {
       const shown = await (await client.get(path, cookie)).text();
       expect(shown, path).to.contain('The last reload was refused');
       expect(shown, path).to.contain('schedule #0 &quot;broken&quot;: schedule: &quot;* * *&quot; has 3 fields');
-      expect(shown, path).to.contain('schedule #0 &quot;broken&quot;: actions: required, a non-empty array');
+      expect(shown, path).to.contain('schedule #0 &quot;broken&quot;: actions: must be a non-empty array, found an empty array');
     }
     // The running schedule stays.
     expect(await (await client.get('/settings/schedules', cookie)).text()).to.contain('every-second');

@@ -3,6 +3,7 @@ import type { TriggerAction } from '../triggers/trigger.js';
 import { unprintableNameProblem, validateAction } from '../triggers/validate-triggers.js';
 import type { Schedule } from './schedule.js';
 import { findNonScheduleTokens, fromRequestTokens, toRequestTokens } from './schedule-tokens.js';
+import { describeValue, requiredAs } from '../triggers/found-value.js';
 
 /** What a schedule file is checked against, given by the composition root. */
 export interface ScheduleCatalog {
@@ -20,7 +21,6 @@ export interface ScheduleValidation {
 
 type Fields = Record<string, unknown>;
 const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
-const describe = (value: unknown): string => (Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`);
 
 const SCHEDULE_FIELDS = ['name', 'schedule', 'timezone', 'enabled', 'catch_up', 'actions'];
 /** Template fields of each action type: where `{{now}}` and `{{schedule.name}}` may stand. */
@@ -72,7 +72,7 @@ const unsupportedCronSyntax = (fields: readonly string[]): string | undefined =>
 export const MAX_SCHEDULE_NAME = 195;
 
 export const validateSchedules = (raw: unknown, file: string, catalog: ScheduleCatalog): ScheduleValidation => {
-  if (!Array.isArray(raw)) return { schedules: [], problems: [`${file}: must be a JSON array of schedules, found ${describe(raw)}`] };
+  if (!Array.isArray(raw)) return { schedules: [], problems: [`${file}: must be a JSON array of schedules, found ${describeValue(raw)}`] };
   const problems: string[] = [];
   const schedules: Schedule[] = [];
   const seen = new Map<string, number>();
@@ -83,12 +83,12 @@ export const validateSchedules = (raw: unknown, file: string, catalog: ScheduleC
     const where = `${file}: schedule #${index}${name === undefined ? '' : ` "${shownInput(name, SHOWN_LENGTH)}"`}`;
     const problem = (field: string, message: string): void => void problems.push(`${where}: ${field}: ${message}`);
     if (!isObject(entry)) {
-      problems.push(`${where}: must be an object, found ${describe(entry)}`);
+      problems.push(`${where}: must be an object, found ${describeValue(entry)}`);
       return;
     }
     const before = problems.length;
 
-    if (name === undefined) problem('name', 'required, a non-empty string');
+    if (name === undefined) problem('name', requiredAs(isObject(entry) ? entry.name : undefined, 'a non-empty string'));
     // Stored with every occurrence, and as `cron:<name>` with every action record (200 characters): a longer one could never run.
     else if (name.length > MAX_SCHEDULE_NAME) problem('name', `at most ${MAX_SCHEDULE_NAME} characters`);
     else if (unprintableNameProblem(name) !== undefined) problem('name', unprintableNameProblem(name) as string);
@@ -98,7 +98,8 @@ export const validateSchedules = (raw: unknown, file: string, catalog: ScheduleC
     const timezone = entry.timezone;
     if (timezone !== undefined && (typeof timezone !== 'string' || timezone.trim() === '')) problem('timezone', 'an IANA time zone name, e.g. Europe/Berlin');
     const expression = entry.schedule;
-    if (typeof expression !== 'string' || expression.trim() === '') problem('schedule', 'required, a cron expression of 5 fields (or 6, seconds first)');
+    if (typeof expression !== 'string' || expression.trim() === '')
+      problem('schedule', requiredAs(expression, 'a cron expression of 5 fields (or 6, seconds first)'));
     else {
       const parts = expression.trim().split(/\s+/);
       const fields = parts.length;
@@ -112,12 +113,12 @@ export const validateSchedules = (raw: unknown, file: string, catalog: ScheduleC
       }
     }
 
-    if (typeof entry.enabled !== 'boolean') problem('enabled', 'required, true or false');
+    if (typeof entry.enabled !== 'boolean') problem('enabled', requiredAs(entry.enabled, 'true or false'));
     if (entry.catch_up !== undefined && typeof entry.catch_up !== 'boolean') problem('catch_up', 'true or false (default true)');
     for (const field of Object.keys(entry)) if (!SCHEDULE_FIELDS.includes(field)) problem(field, 'unknown field');
 
     const actions: TriggerAction[] = [];
-    if (!Array.isArray(entry.actions) || entry.actions.length === 0) problem('actions', 'required, a non-empty array');
+    if (!Array.isArray(entry.actions) || entry.actions.length === 0) problem('actions', requiredAs(entry.actions, 'a non-empty array'));
     else
       entry.actions.forEach((action: unknown, i) => {
         const report = (field: string, message: string) => problem(`actions[${i}]${field ? `.${field}` : ''}`, fromRequestTokens(message));

@@ -8,6 +8,12 @@ const ANY_TOKEN = /\{\{[^{}]*\}\}/g;
 /** Tokens that are not one of the SPEC 2.4 forms, for the trigger file's validation. */
 export const findUnknownTokens = (template: string): string[] => (template.match(ANY_TOKEN) ?? []).filter((token) => token.replace(TOKEN, '') !== '');
 
+/**
+ * Each `{{` no `}}` closes (`./deploy.sh {{body.ref`), shown with what follows it up to the next
+ * space (at most 40 characters): it would be sent as written, never as a value.
+ */
+export const findUnclosedTokens = (template: string): string[] => template.replace(ANY_TOKEN, '').match(/\{\{[^\s{}]{0,40}/g) ?? [];
+
 /** A field of an object or an item of an array; a number kept as its text (exact-json.ts) has none. */
 const own = (value: unknown, key: string): unknown => {
   if (Array.isArray(value)) return /^\d+$/.test(key) ? value[Number(key)] : undefined;

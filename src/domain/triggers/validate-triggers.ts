@@ -1,6 +1,7 @@
 import { modelProblem } from '../jobs/job-request.js';
 import { findTokenPlaces } from '../templates/shell-contexts.js';
-import { findUnknownTokens } from '../templates/template-tokens.js';
+import { findUnclosedTokens, findUnknownTokens } from '../templates/template-tokens.js';
+import { describeValue, requiredAs } from './found-value.js';
 import type { Trigger, TriggerAction } from './trigger.js';
 import { type TriggerCondition, validateWhen } from './trigger-filter.js';
 
@@ -27,7 +28,6 @@ export interface TriggerValidation {
 
 type Fields = Record<string, unknown>;
 const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
-const describe = (value: unknown): string => (Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`);
 
 const TRIGGER_FIELDS = ['name', 'watch_path', 'enabled', 'when', 'actions', 'concurrency'];
 /** The most lanes a trigger may have: each is a queue group of its own. */
@@ -77,7 +77,7 @@ export const unprintableNameProblem = (name: string): string | undefined => {
 };
 
 export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCatalog): TriggerValidation => {
-  if (!Array.isArray(raw)) return { triggers: [], problems: [`${file}: must be a JSON array of triggers, found ${describe(raw)}`] };
+  if (!Array.isArray(raw)) return { triggers: [], problems: [`${file}: must be a JSON array of triggers, found ${describeValue(raw)}`] };
   const problems: string[] = [];
   const triggers: Trigger[] = [];
   const seen = new Map<string, number>();
@@ -87,12 +87,12 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
     const where = `${file}: trigger #${index}${name === undefined ? '' : ` "${name}"`}`;
     const problem = (field: string, message: string): void => void problems.push(`${where}: ${field}: ${message}`);
     if (!isObject(entry)) {
-      problems.push(`${where}: must be an object, found ${describe(entry)}`);
+      problems.push(`${where}: must be an object, found ${describeValue(entry)}`);
       return;
     }
     const before = problems.length;
 
-    if (name === undefined) problem('name', 'required, a non-empty string');
+    if (name === undefined) problem('name', requiredAs(isObject(entry) ? entry.name : undefined, 'a non-empty string'));
     // Stored with every run and action record (200 characters): a longer one could never run.
     else if (name.length > MAX_TRIGGER_NAME) problem('name', `at most ${MAX_TRIGGER_NAME} characters`);
     else if (unprintableNameProblem(name) !== undefined) problem('name', unprintableNameProblem(name) as string);
@@ -100,7 +100,7 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
     else seen.set(name, index);
 
     const watchPath = entry.watch_path;
-    if (typeof watchPath !== 'string' || !watchPath.startsWith('/')) problem('watch_path', 'required, a path starting with /');
+    if (typeof watchPath !== 'string' || !watchPath.startsWith('/')) problem('watch_path', requiredAs(watchPath, 'a path starting with /'));
     else if (watchPath === '/api' || watchPath.startsWith('/api/')) problem('watch_path', `write it without the /api prefix: ${watchPath.slice(4) || '/'}`);
     // Checked first, so a catalog that listed a public endpoint among the watchable ones still refuses it.
     else if (catalog.publicWatchPaths?.includes(watchPath))
@@ -110,7 +110,7 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
       );
     else if (!catalog.watchPaths.includes(watchPath)) problem('watch_path', `${watchPath} is not an endpoint; one of ${catalog.watchPaths.join(', ')}`);
 
-    if (typeof entry.enabled !== 'boolean') problem('enabled', 'required, true or false');
+    if (typeof entry.enabled !== 'boolean') problem('enabled', requiredAs(entry.enabled, 'true or false'));
     const concurrency = entry.concurrency;
     if (concurrency !== undefined && (typeof concurrency !== 'number' || !Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY))
       problem(
@@ -126,7 +126,7 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
     const when: TriggerCondition[] | undefined = entry.when === undefined ? undefined : validateWhen(entry.when, problem);
 
     const actions: TriggerAction[] = [];
-    if (!Array.isArray(entry.actions) || entry.actions.length === 0) problem('actions', 'required, a non-empty array');
+    if (!Array.isArray(entry.actions) || entry.actions.length === 0) problem('actions', requiredAs(entry.actions, 'a non-empty array'));
     else
       entry.actions.forEach((action: unknown, i) => {
         const parsed = validateAction(action, catalog, (field, message) => problem(`actions[${i}]${field ? `.${field}` : ''}`, message));
@@ -152,12 +152,14 @@ export type Report = (field: string, message: string) => void;
 const requiredText = (fields: Fields, field: string, report: Report): string | undefined => {
   const value = fields[field];
   if (typeof value === 'string' && value.trim() !== '') return value;
-  report(field, 'required, a non-empty string');
+  report(field, requiredAs(value, 'a non-empty string'));
   return undefined;
 };
 
 const checkTokens = (text: string | undefined, field: string, report: Report): void => {
   for (const token of findUnknownTokens(text ?? '')) report(field, `unknown template token ${token}; tokens are {{body…}}, {{query…}}, {{headers…}}`);
+  // Rendered as written, never as a value: a token missing its }} is a typo, not text.
+  for (const opened of findUnclosedTokens(text ?? '')) report(field, `unclosed template token ${opened}: a token ends with }}, e.g. {{body.ref}}`);
 };
 
 /** Tokens of a command where no value may stand (comments, arithmetic, …): see shell-contexts.ts. */
@@ -178,12 +180,12 @@ export const validateAction = (action: unknown, catalog: TriggerCatalog, report:
 
 const validateActionFields = (action: unknown, catalog: TriggerCatalog, report: Report): TriggerAction | undefined => {
   if (!isObject(action)) {
-    report('', `must be an object, found ${describe(action)}`);
+    report('', `must be an object, found ${describeValue(action)}`);
     return undefined;
   }
   const type = action.type;
   if (type !== 'agent' && type !== 'command' && type !== 'webhook') {
-    report('type', 'required, one of agent, command, webhook');
+    report('type', requiredAs(type, 'one of agent, command, webhook'));
     return undefined;
   }
   let valid = true;

@@ -74,12 +74,12 @@ describe('validateSchedules', () => {
       'config/CRONS.json: schedule #0 "nightly": schedule: "0 3 * *" has 4 fields; a cron expression has 5 (or 6, seconds first)',
       'config/CRONS.json: schedule #1 "nightly": name: duplicate of schedule #0',
       'config/CRONS.json: schedule #1 "nightly": timezone: "Nowhere/City" is not an IANA time zone (e.g. Europe/Berlin, UTC)',
-      'config/CRONS.json: schedule #1 "nightly": enabled: required, true or false',
+      'config/CRONS.json: schedule #1 "nightly": enabled: must be true or false, found the string "yes"',
       'config/CRONS.json: schedule #1 "nightly": catch_up: true or false (default true)',
       'config/CRONS.json: schedule #1 "nightly": extra: unknown field',
       'config/CRONS.json: schedule #2 "request": actions[0].job: unknown template token {{body.text}}; a schedule\'s tokens are {{now}} and {{schedule.name}} (there is no request)',
       'config/CRONS.json: schedule #2 "request": actions[0].job: unknown template token {{query.who}}; a schedule\'s tokens are {{now}} and {{schedule.name}} (there is no request)',
-      'config/CRONS.json: schedule #3 "empty": actions: required, a non-empty array',
+      'config/CRONS.json: schedule #3 "empty": actions: must be a non-empty array, found an empty array',
     ]);
   });
 
@@ -190,7 +190,7 @@ describe('validateSchedules', () => {
       expect(
         validateSchedules([{ name: 'c', schedule: '* * * * *', enabled: true, actions: [{ type: hostile }] }], 'config/CRONS.json', catalog).problems,
         label,
-      ).to.deep.equal(['config/CRONS.json: schedule #0 "c": actions[0].type: required, one of agent, command, webhook']);
+      ).to.deep.equal(['config/CRONS.json: schedule #0 "c": actions[0].type: must be one of agent, command, webhook, found an object']);
       for (const field of ['name', 'schedule', 'timezone', 'enabled', 'catch_up', 'actions']) {
         const found = validateSchedules([entry({ [field]: hostile })], 'config/CRONS.json', catalog).problems;
         expect(found.length, `${label} in ${field}`).to.be.above(0);
@@ -239,6 +239,6 @@ describe('validateSchedules', () => {
   });
 
   it('refuses a file that is not an array', () => {
-    expect(validateSchedules({}, 'CRONS.json', catalog).problems).to.deep.equal(['CRONS.json: must be a JSON array of schedules, found a object']);
+    expect(validateSchedules({}, 'CRONS.json', catalog).problems).to.deep.equal(['CRONS.json: must be a JSON array of schedules, found an object']);
   });
 });

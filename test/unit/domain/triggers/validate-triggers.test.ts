@@ -109,7 +109,7 @@ describe('validateTriggers', () => {
   });
 
   it('needs an array', () => {
-    expect(problems({ name: 'x' })).to.deep.equal([`${FILE}: must be a JSON array of triggers, found a object`]);
+    expect(problems({ name: 'x' })).to.deep.equal([`${FILE}: must be a JSON array of triggers, found an object`]);
   });
 
   describe('a name with a control or invisible character', () => {
@@ -139,12 +139,16 @@ describe('validateTriggers', () => {
   });
 
   const cases: Array<[string, unknown, string]> = [
-    ['a trigger that is not an object', ['x'], `${FILE}: trigger #0: must be an object, found a string`],
+    ['a trigger that is not an object', ['x'], `${FILE}: trigger #0: must be an object, found the string "x"`],
     ['a missing name', [valid({ name: undefined })], `${FILE}: trigger #0: name: required, a non-empty string`],
-    ['an empty name', [valid({ name: ' ' })], `${FILE}: trigger #0: name: required, a non-empty string`],
+    ['an empty name', [valid({ name: ' ' })], `${FILE}: trigger #0: name: must be a non-empty string, found the string " "`],
     ['a duplicate name', [valid(), valid()], `${FILE}: trigger #1 "deploy": name: duplicate of trigger #0`],
     ['a name longer than its records keep', [valid({ name: 'd'.repeat(201) })], `${FILE}: trigger #0 "${'d'.repeat(201)}": name: at most 200 characters`],
-    ['a watch_path without a slash', [valid({ watch_path: 'webhook' })], `${FILE}: trigger #0 "deploy": watch_path: required, a path starting with /`],
+    [
+      'a watch_path without a slash',
+      [valid({ watch_path: 'webhook' })],
+      `${FILE}: trigger #0 "deploy": watch_path: must be a path starting with /, found the string "webhook"`,
+    ],
     ['a watch_path with /api', [valid({ watch_path: '/api/webhook' })], `${FILE}: trigger #0 "deploy": watch_path: write it without the /api prefix: /webhook`],
     [
       'a watch_path that is no endpoint',
@@ -156,13 +160,28 @@ describe('validateTriggers', () => {
       [valid({ watch_path: '/ping' })],
       `${FILE}: trigger #0 "deploy": watch_path: /ping is public (no authentication): a trigger on it would run for anyone; watch an authenticated endpoint such as /webhook`,
     ],
-    ['a non-boolean enabled', [valid({ enabled: 'yes' })], `${FILE}: trigger #0 "deploy": enabled: required, true or false`],
+    // A wrong type is not a missing field: what was found is said ("required" was said for both).
+    ['enabled written as a string', [valid({ enabled: 'true' })], `${FILE}: trigger #0 "deploy": enabled: must be true or false, found the string "true"`],
+    ['a missing enabled', [valid({ enabled: undefined })], `${FILE}: trigger #0 "deploy": enabled: required, true or false`],
+    ['a numeric name', [valid({ name: 7 })], `${FILE}: trigger #0: name: must be a non-empty string, found the number 7`],
+    // Sent as written before: "./deploy.sh {{body.ref" ran with the literal text.
+    [
+      'an unclosed template token',
+      [valid({ actions: [{ type: 'command', command: './deploy.sh {{body.ref' }] })],
+      `${FILE}: trigger #0 "deploy": actions[0].command: unclosed template token {{body.ref: a token ends with }}, e.g. {{body.ref}}`,
+    ],
+    [
+      'an unclosed token beside a closed one in a job',
+      [valid({ actions: [{ type: 'agent', job: 'Deploy {{body.ref}} to {{ body.env }' }] })],
+      `${FILE}: trigger #0 "deploy": actions[0].job: unclosed template token {{: a token ends with }}, e.g. {{body.ref}}`,
+    ],
+    ['a non-boolean enabled', [valid({ enabled: 'yes' })], `${FILE}: trigger #0 "deploy": enabled: must be true or false, found the string "yes"`],
     ['an unknown trigger field', [valid({ trigger_when: 'always' })], `${FILE}: trigger #0 "deploy": trigger_when: unknown field`],
-    ['no actions', [valid({ actions: [] })], `${FILE}: trigger #0 "deploy": actions: required, a non-empty array`],
+    ['no actions', [valid({ actions: [] })], `${FILE}: trigger #0 "deploy": actions: must be a non-empty array, found an empty array`],
     [
       'an unknown action type',
       [valid({ actions: [{ type: 'email' }] })],
-      `${FILE}: trigger #0 "deploy": actions[0].type: required, one of agent, command, webhook`,
+      `${FILE}: trigger #0 "deploy": actions[0].type: must be one of agent, command, webhook, found the string "email"`,
     ],
     ['an agent without job', [valid({ actions: [{ type: 'agent' }] })], `${FILE}: trigger #0 "deploy": actions[0].job: required, a non-empty string`],
     [
@@ -173,7 +192,7 @@ describe('validateTriggers', () => {
     [
       'a command that is not a string',
       [valid({ actions: [{ type: 'command', command: ['ls'] }] })],
-      `${FILE}: trigger #0 "deploy": actions[0].command: required, a non-empty string`,
+      `${FILE}: trigger #0 "deploy": actions[0].command: must be a non-empty string, found an array`,
     ],
     [
       'a bad timeout',
@@ -410,7 +429,7 @@ describe('validateTriggers with values whose conversion to text throws', () => {
   it('names such an object in any field of a trigger, of an action and of `when`, never converting it', () => {
     for (const [label, hostile] of hostiles) {
       expect(problems([valid({ actions: [{ type: hostile }] })]), `${label} in type`).to.deep.equal([
-        `${FILE}: trigger #0 "deploy": actions[0].type: required, one of agent, command, webhook`,
+        `${FILE}: trigger #0 "deploy": actions[0].type: must be one of agent, command, webhook, found an object`,
       ]);
       for (const field of ['name', 'watch_path', 'enabled', 'when', 'actions', 'concurrency'])
         expect(problems([valid({ [field]: hostile })]).join('\n'), `${label} in ${field}`).to.include(`: ${field}`);
