@@ -147,6 +147,14 @@ describe('e2e: start-up failures end the process with one line naming the settin
     );
   });
 
+  it('a DATA_DIR that is a file: exit 1, "DATA_DIR: … is a file, not a directory" (it said EEXIST)', async () => {
+    const file = join(await tempDir('startup-datadir-file'), 'a-file');
+    await writeFile(file, 'not a directory');
+    const result = await startGatewayExpectingExit({ DATA_DIR: file, TRIGGERS_FILE: triggersFile });
+    const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expectOneLineFailure(result, new RegExp(`^DATA_DIR: ${escaped} is a file, not a directory: remove it or choose another DATA_DIR$`));
+  });
+
   it('an invalid trigger file: exit 1 naming the file, the trigger and the field, before the database is opened', async () => {
     const dir = await tempDir('startup-bad-triggers');
     const bad = join(dir, 'TRIGGERS.json');

@@ -37,7 +37,7 @@ export const foreignOwnedEntries = async (dir: string, me: number): Promise<Fore
     if (uid === me) continue;
     count++;
     owners.add(uid);
-    if (first.length < NAMED) first.push(relative(dir, path) || '.');
+    if (first.length < NAMED) first.push(relative(dir, path) || 'the directory itself');
   }
   return count === 0 ? undefined : { count, owners: [...owners].sort((a, b) => a - b), first };
 };

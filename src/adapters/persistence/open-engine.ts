@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -193,6 +194,9 @@ const dataDirError = (error: unknown, dataDir: string): DatabaseOpenError => {
   if (error instanceof EmbeddedDatabaseBusy) return new DatabaseOpenError('dataDir', error.message, undefined, { cause: error });
   const { code, message } = error as NodeJS.ErrnoException;
   if (code === undefined) return new DatabaseOpenError('dataDir', message, undefined, { cause: error });
+  // mkdir of a path that is a file says EEXIST, which reads as if the directory were fine.
+  if ((code === 'EEXIST' || code === 'ENOTDIR') && statSync(dataDir, { throwIfNoEntry: false })?.isFile())
+    return new DatabaseOpenError('dataDir', `${dataDir} is a file, not a directory: remove it or choose another DATA_DIR`, undefined, { cause: error });
   // Node's file errors say `EACCES: permission denied, mkdir '…'`: the code and its words suffice.
   return new DatabaseOpenError('dataDir', `cannot use ${dataDir} for the embedded database (${message.split(',')[0]})`, undefined, { cause: error });
 };

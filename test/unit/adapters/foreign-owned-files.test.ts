@@ -27,13 +27,13 @@ describe('persistence: files of another account in DATA_DIR', () => {
 
   it('counts every entry of another owner, the directory itself included, and names the first three, in order', async () => {
     const found = await foreignOwnedEntries(dir, other);
-    expect(found).to.deep.equal({ count: 5, owners: [mine], first: ['.', 'pglite', join('pglite', 'PG_VERSION')] });
+    expect(found).to.deep.equal({ count: 5, owners: [mine], first: ['the directory itself', 'pglite', join('pglite', 'PG_VERSION')] });
   });
 
   it('says how many, whose, the first few, and the chown that gives them back, in one line', async () => {
     const reason = await foreignOwnedReason(dir, other);
     expect(reason).to.equal(
-      `5 entries in ${dir} belong to another account than this process's (uid ${other}): uid ${mine}${mine === 0 ? ' (root)' : ''} — ., pglite, pglite/PG_VERSION, …. ` +
+      `5 entries in ${dir} belong to another account than this process's (uid ${other}): uid ${mine}${mine === 0 ? ' (root)' : ''} — the directory itself, pglite, pglite/PG_VERSION, …. ` +
         `A process run as that account wrote them (a command or the service run as root, a restore); give them back to this account: chown -R ${other} ${dir}`,
     );
   });
