@@ -160,9 +160,11 @@ const parseFor = (command: CommandSpec, args: readonly string[]): Resolved => {
     }
   }
   const { help: _help, ...values } = parsed.values;
-  const problem = command.check?.({ values, positionals: parsed.positionals });
+  // An id pasted with a space around it ("<uuid> ") is the id.
+  const positionals = parsed.positionals.map((positional) => positional.trim());
+  const problem = command.check?.({ values, positionals });
   if (problem !== undefined) throw new UsageError(problem, commandUsage(command, { brief: true }));
-  return { kind: 'run', command, parsed: { values, positionals: parsed.positionals } };
+  return { kind: 'run', command, parsed: { values, positionals } };
 };
 
 /**

@@ -5,6 +5,7 @@ import type { ParsedCommand } from './command-line.js';
 import { databaseOfCommand } from './command-context.js';
 import { connectToServer, withAdministration } from './database-access.js';
 import { terminalSafe } from './terminal-text.js';
+import { BadArgument } from './usage-error.js';
 
 /** Runs `work` on the keys wherever they are: through the running server, or on the database opened here. */
 const withKeys = async <T>(io: CliIo, work: (keys: KeyAdministration) => Promise<T>): Promise<T> => {
@@ -25,8 +26,14 @@ const row = (key: ApiKeySummary) => ({
 /** `keys create --name NAME [--json]`: the key is printed once. */
 export const createKey = async ({ values }: ParsedCommand, io: CliIo): Promise<number> => {
   // A name that cannot be stored fails here, before the database is opened (or created).
-  const { validateKeyName } = await import('../domain/auth/key-name.js');
-  const name = validateKeyName(values.name);
+  const [{ validateKeyName }, { isDomainError }] = await Promise.all([import('../domain/auth/key-name.js'), import('../domain/errors/domain-error.js')]);
+  let name: string;
+  try {
+    name = validateKeyName(values.name);
+  } catch (error) {
+    // The command line's value: exit code 2 with the usage, as for a missing --name.
+    throw isDomainError(error) ? new BadArgument(error.message) : error;
+  }
   const created = await withKeys(io, (keys) => keys.create(name));
   if (values.json === true) {
     io.out.write(`${JSON.stringify({ id: created.id, name: created.name, key: created.key, created_at: created.createdAt.toISOString() })}\n`);

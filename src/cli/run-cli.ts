@@ -1,7 +1,7 @@
 import type { CliIo } from './cli-io.js';
-import { resolveCommandLine } from './command-line.js';
+import { commandUsage, resolveCommandLine } from './command-line.js';
 import { commands, SERVING } from './commands.js';
-import { CliFailure, UsageError } from './usage-error.js';
+import { BadArgument, CliFailure, UsageError } from './usage-error.js';
 
 export { SERVING } from './commands.js';
 
@@ -19,7 +19,13 @@ export const runCli = async (argv: readonly string[], io: CliIo = processIo()): 
       io.out.write(resolved.text);
       return 0;
     }
-    const code = await resolved.command.run(resolved.parsed);
+    let code: number;
+    try {
+      code = await resolved.command.run(resolved.parsed);
+    } catch (error) {
+      if (error instanceof BadArgument) throw new UsageError(error.message, commandUsage(resolved.command, { brief: true }));
+      throw error;
+    }
     return code === SERVING ? SERVING : code;
   } catch (error) {
     return report(error, io.err);

@@ -126,8 +126,17 @@ describe('e2e: the agent-gateway command', function () {
     });
 
     it('refuses a key name, a password or a --limit that could never be used before any database is opened or created', async () => {
+      // A --name the command refuses is a command line that cannot be used: exit code 2 and the usage, as without --name.
+      for (const [name, reason] of [
+        ['  ', 'Missing key name'],
+        ['x'.repeat(101), 'Key name is longer than 100 characters'],
+      ] as const) {
+        const refused = await runCli(['keys', 'create', '--name', name], env);
+        expect(refused.code, refused.stderr).to.equal(2);
+        expect(lines(refused.stderr).slice(0, 3)).to.deep.equal([reason, '', 'Usage: agent-gateway keys create --name NAME [--json]']);
+        expect(refused.stderr).not.to.contain('creating it');
+      }
       for (const [argv, input, reason] of [
-        [['keys', 'create', '--name', '  '], undefined, 'Missing key name'],
         [['admin', 'set-password'], 'short\n', 'The password must have at least 12 characters'],
         [['deliveries', 'list', '--limit', '0'], undefined, 'limit must be a whole number from 1 to 500'],
         [['deliveries', 'list', '--limit', '501'], undefined, 'limit must be a whole number from 1 to 500'],
@@ -252,8 +261,9 @@ describe('e2e: the agent-gateway command', function () {
       const dataDir = await migratedDataDir('cli-name');
       const name = 'ci\u202egnp.exe\u009b2J';
       const refused = await runCli(['keys', 'create', '--name', name], { DATA_DIR: dataDir });
-      expect(refused.code).to.equal(1);
-      expect(refused.stderr).to.contain('Key name holds U+202E');
+      // The command line's value: exit code 2 with the usage.
+      expect(refused.code).to.equal(2);
+      expect(refused.stderr).to.contain('Key name holds U+202E').and.contain('Usage: agent-gateway keys create');
       const created = await runCli(['keys', 'create', '--name', 'ci'], { DATA_DIR: dataDir });
       expect(created.code, created.stderr).to.equal(0);
       // A name stored before names were checked (9fa743d): written as such a version stored it.
@@ -328,8 +338,10 @@ describe('e2e: the agent-gateway command', function () {
       const listed = await runCli(['keys', 'list'], { DATA_DIR: dataDir });
       expect(listed.stdout).to.include(id);
       expect(listed.stderr).to.equal(`${through()}\n`);
-      const revoked = await runCli(['keys', 'revoke', id], { DATA_DIR: dataDir });
+      // Pasted with a space after it, as a shell quotes a copied id: the id.
+      const revoked = await runCli(['keys', 'revoke', ` ${id} `], { DATA_DIR: dataDir });
       expect(revoked.code, revoked.stderr).to.equal(0);
+      expect(revoked.stdout).to.equal(`Revoked key ${id}\n`);
       expect((await fetch(`${gateway!.url}/api/jobs/status`, { headers: { 'x-api-key': key } })).status).to.equal(401);
     });
 

@@ -138,6 +138,9 @@ describe('the CLI command line', () => {
     expect(created.parsed.values).to.deep.equal({ name: 'ci bot', json: true });
     expect(ran('keys', 'create', '--name=x').parsed.values).to.deep.equal({ name: 'x' });
     expect(ran('keys', 'revoke', ID).parsed.positionals).to.deep.equal([ID]);
+    // an id pasted with spaces around it (`keys revoke "<uuid> "`) is the id
+    expect(ran('keys', 'revoke', ` ${ID} `).parsed.positionals).to.deep.equal([ID]);
+    expect(ran('deliveries', 'show', `${ID}\n`).parsed.positionals).to.deep.equal([ID]);
     // an argument after `--`, and a value that looks like an option after `=`
     expect(ran('deliveries', 'show', '--', ID).parsed.positionals).to.deep.equal([ID]);
     expect(ran('keys', 'create', '--name=-odd').parsed.values).to.deep.equal({ name: '-odd' });
@@ -148,7 +151,7 @@ describe('the CLI command line', () => {
   });
 
   it('refuses an ID that cannot be an id, whatever the command would have worked on', () => {
-    for (const id of ['', 'nope', '..', '.', '../status', `${ID}/replay`, ` ${ID}`, ID.slice(1)]) {
+    for (const id of ['', ' ', 'nope', '..', '.', '../status', `${ID}/replay`, `${ID} x`, ID.slice(1)]) {
       expect(refusal('keys', 'revoke', id).message, id).to.equal('Key id must be a UUID (see keys list)');
       expect(refusal('deliveries', 'show', id).message, id).to.equal('Request id must be a UUID (see deliveries list)');
       expect(refusal('deliveries', 'replay', id).message, id).to.equal('Request id must be a UUID (see deliveries list)');
