@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { isCurrent } from './build.mjs';
 
 if (!isCurrent()) {
+  // A few seconds without a word otherwise, before the service's first line.
+  process.stderr.write('sources changed since the last build: building (src/build.mjs)…\n');
   const built = spawnSync(process.execPath, [fileURLToPath(new URL('./build.mjs', import.meta.url))], { stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
