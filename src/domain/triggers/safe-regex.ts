@@ -7,9 +7,13 @@
  * - no back-references (`\1`, `\k<name>`);
  * - no quantifier on a group that holds a quantifier or an alternation (`(a+)+`, `(a|ab)*`):
  *   the exponential cases. The flags go up through every enclosing group, so one more pair of
- *   parentheses (`((a|ab))*`, `(?:(?:a+))+`) hides nothing;
- * - at most MAX_ALTERNATIVE_PATHS ways through its alternatives, which multiply in a sequence
- *   (`(a|a)(a|a)…` backtracks through every combination: 2^k without any quantifier);
+ *   parentheses (`((a|ab))*`, `(?:(?:a+))+`) hides nothing. A group that holds a quantifier may
+ *   be repeated by `?` or `{n,m}` with m at most MAX_GROUP_REPEAT (once per nesting), which is no
+ *   repetition that can nest: regexSteps counts it written out (`(X){1,3}` as `X(?:X(?:X)?)?`);
+ * - at most MAX_ALTERNATIVE_PATHS ways through groups of alternatives in a sequence, which
+ *   multiply (`(a|a)(a|a)…` backtracks through every combination: 2^k without any quantifier),
+ *   and at most MAX_GROUP_WAYS through one group, whose alternatives add up (each is tried once
+ *   per way in: `^(main|develop|…17 names)$` is cheap);
  * - at most MAX_REGEX_STEPS steps in the worst case on a MAX_REGEX_INPUT value, by the cost model
  *   of regexSteps: the polynomial cases. Each quantifier of variable length whose lengths can all
  *   go on multiplies the ways the rest is tried by up to 513, and so does an unanchored start
@@ -17,10 +21,13 @@
  *   `^.*.*x`, `.*x`, `.*fix.*` (a final quantifier's first length is a match) and
  *   `^v[0-9]+\.[0-9]+\.[0-9]+$` (no digit run can end anywhere but before its `.`) are accepted.
  *   Measured on the worst values we built for accepted patterns: at most 12 ms (1.8 million
- *   counted steps of \p{L}); refused `.*.*x` took 146-236 ms.
+ *   counted steps of \p{L}); refused `.*.*x` took 146-236 ms. Groups under `?`/`{n,m}` and long
+ *   single groups of alternatives: at most 9.3 ms (`(?<=\p{L}*)` x5 then `(\p{L}*)?!`).
  */
 export const MAX_REGEX_LENGTH = 200;
 export const MAX_ALTERNATIVE_PATHS = 16;
+export const MAX_GROUP_WAYS = 256;
+export const MAX_GROUP_REPEAT = 4;
 /** Values longer than this (in UTF-16 code units) never match a `regex` test. */
 export const MAX_REGEX_INPUT = 512;
 
@@ -45,13 +52,28 @@ export const checkRegex = (source: string): string | undefined => {
 interface Group {
   quantified: boolean; // holds a quantifier, at any depth
   alternation: boolean; // holds a |, at any depth
+  repeated: boolean; // holds, at any depth, a group that holds a quantifier repeated up to 2-MAX_GROUP_REPEAT times
   paths: number; // ways through the alternatives closed so far (the branches before the last |)
   branch: number; // ways through the branch under way (the product of its groups' ways)
+  factors: number; // groups of more than one way in the branch under way
+  product: number; // the largest product of two or more groups' ways in a sequence, at any depth
+  widest: number; // the most ways through one group, at any depth
 }
 
-const newGroup = (): Group => ({ quantified: false, alternation: false, paths: 0, branch: 1 });
+const newGroup = (): Group => ({ quantified: false, alternation: false, repeated: false, paths: 0, branch: 1, factors: 0, product: 0, widest: 0 });
 /** Ways through a group's alternatives, capped so that a product never overflows. */
 const waysThrough = (group: Group): number => Math.min(group.paths + group.branch, Number.MAX_SAFE_INTEGER);
+/** Records the branch under way: alternatives in a sequence multiply, one group's alternatives add up. */
+const endBranch = (group: Group): void => {
+  if (group.factors >= 2) group.product = Math.max(group.product, group.branch);
+};
+/** The most times a quantifier repeats its atom: 1 for ?, m for {n,m}, Infinity for *, + and {n,}. */
+const maxRepetitions = (quantifier: string): number => {
+  if (quantifier.startsWith('?')) return 1;
+  const bounds = /^\{(\d+)(,(\d*))?\}/.exec(quantifier);
+  if (bounds === null) return Infinity;
+  return bounds[2] === undefined ? Number(bounds[1]) : bounds[3] === '' ? Infinity : Number(bounds[3]);
+};
 
 /** Walks the (already valid) pattern once, tracking groups; character classes are skipped whole. */
 const checkShape = (source: string): string | undefined => {
@@ -85,10 +107,16 @@ const checkShape = (source: string): string | undefined => {
     if (char === ')') {
       const group = groups.pop() as Group;
       const parent = groups[groups.length - 1];
-      // Both flags go up: a group quantified later holds what any group inside it holds.
+      endBranch(group);
+      // The flags go up: a group quantified later holds what any group inside it holds.
       parent.quantified ||= group.quantified;
       parent.alternation ||= group.alternation;
-      parent.branch = Math.min(parent.branch * waysThrough(group), Number.MAX_SAFE_INTEGER);
+      parent.repeated ||= group.repeated;
+      const ways = waysThrough(group);
+      parent.product = Math.max(parent.product, group.product);
+      parent.widest = Math.max(parent.widest, group.widest, ways);
+      parent.branch = Math.min(parent.branch * ways, Number.MAX_SAFE_INTEGER);
+      if (ways > 1) parent.factors += 1;
       lastClosed = group;
       i += 1;
       continue;
@@ -96,24 +124,34 @@ const checkShape = (source: string): string | undefined => {
     if (char === '|') {
       const group = groups[groups.length - 1];
       group.alternation = true;
+      endBranch(group);
       group.paths = waysThrough(group);
       group.branch = 1;
+      group.factors = 0;
       i += 1;
       continue;
     }
     const quantifier = /^(?:[*+?]|\{\d+(?:,\d*)?\})\??/.exec(source.slice(i))?.[0];
     if (quantifier !== undefined) {
-      if (closed?.quantified) return 'a quantifier on a group that holds a quantifier (like (a+)+) can take exponential time';
+      const max = maxRepetitions(quantifier);
+      if (closed?.quantified && (max > MAX_GROUP_REPEAT || (max > 1 && closed.repeated)))
+        return `a quantifier on a group that holds a quantifier (like (a+)+) can take exponential time; only ? or {n,m} with m at most ${MAX_GROUP_REPEAT} may repeat such a group, not nested in another {n,m}`;
       if (closed?.alternation) return 'a quantifier on a group with alternatives (like (a|ab)*) can take exponential time';
-      groups[groups.length - 1].quantified = true;
+      const group = groups[groups.length - 1];
+      group.quantified = true;
+      if (closed?.quantified && max > 1) group.repeated = true;
       i += quantifier.length;
       continue;
     }
     i += 1;
   }
-  const paths = waysThrough(groups[0]);
-  if (paths > MAX_ALTERNATIVE_PATHS)
-    return `at most ${MAX_ALTERNATIVE_PATHS} ways through the alternatives (they multiply: (a|b)(c|d) has 4), found ${paths} that matching may all try`;
+  const top = groups[0];
+  endBranch(top);
+  const ways = waysThrough(top);
+  if (top.product > MAX_ALTERNATIVE_PATHS)
+    return `at most ${MAX_ALTERNATIVE_PATHS} ways through the alternatives (they multiply: (a|b)(c|d) has 4), found ${top.product} that matching may all try`;
+  if (Math.max(ways, top.widest) > MAX_GROUP_WAYS)
+    return `at most ${MAX_GROUP_WAYS} ways through one group's alternatives, found ${Math.max(ways, top.widest)}: use in for a longer list of values`;
   const steps = regexSteps(source);
   if (steps > MAX_REGEX_STEPS)
     return `${TOO_SLOW} (${millions(steps)} steps on a ${MAX_REGEX_INPUT}-character value, at most ${MAX_REGEX_STEPS / 1e6} million): ${INSTEAD}`;
@@ -167,9 +205,11 @@ class Parser {
     if (match === null) return node;
     this.#i += match[0].length;
     const [, symbol, low, comma, high] = match;
-    if (symbol !== undefined) return { kind: 'quantified', body: node, min: symbol === '+' ? 1 : 0, max: symbol === '?' ? 1 : Infinity };
-    const min = Number(low);
-    const max = comma === undefined ? min : high === '' ? Infinity : Number(high);
+    const min = symbol !== undefined ? (symbol === '+' ? 1 : 0) : Number(low);
+    const max = symbol !== undefined ? (symbol === '?' ? 1 : Infinity) : comma === undefined ? min : high === '' ? Infinity : Number(high);
+    // checkShape lets only ? and {n,m} with a small m repeat a group that holds a quantifier: it
+    // is counted as written out, (X){1,3} as X(?:X(?:X)?)?, so each copy's ways multiply the rest.
+    if (node.kind === 'group' && holdsQuantifier(node) && max <= MAX_GROUP_REPEAT) return writtenOut(node, min, max);
     return { kind: 'quantified', body: node, min, max };
   }
 
@@ -222,6 +262,16 @@ class Parser {
   }
 }
 
+const holdsQuantifier = (node: Node): boolean =>
+  node.kind === 'quantified' || (node.kind === 'group' && node.alternatives.some((sequence) => sequence.some(holdsQuantifier)));
+
+/** (X){min,max} as the sequence matching tries: X min times, then max - min nested optional copies (X? is (?:X|)). */
+const writtenOut = (body: Node, min: number, max: number): Node => {
+  let optional: Node[] = [];
+  for (let k = min; k < max; k++) optional = [{ kind: 'group', type: 'plain', alternatives: [[body, ...optional], []] }];
+  return { kind: 'group', type: 'plain', alternatives: [[...Array<Node>(min).fill(body), ...optional]] };
+};
+
 const CONTROL_ESCAPES: Record<string, number> = { n: 10, t: 9, r: 13, f: 12, v: 11, '0': 0 };
 
 /** The code point a literal or a one-character escape stands for, or undefined for a class escape (`\d`, `\w`, `\p{L}`…). */
@@ -273,19 +323,34 @@ const classMembers = (text: string): number[] | undefined => {
   return members;
 };
 
-/** What may come right after a quantifier, as far as it decides how many of its lengths go on. */
-type Next = { kind: 'end' } | { kind: 'dollar' } | { kind: 'set'; members: number[] } | { kind: 'unknown' };
+/** What may come right after a quantifier, as far as it decides how many of its lengths go on: the end of the pattern, characters (`$`: none), or unknown. */
+type Next = { kind: 'end' } | { kind: 'set'; members: number[] } | { kind: 'unknown' };
 
 /** The next element of `sequence` from `index` (a mandatory character, the end of the value or pattern), else unknown. */
 type Follow = () => Next;
 
+/** What either of two places may start with: characters of both, else unknown. */
+const either = (a: Next, b: Next): Next =>
+  a.kind === 'set' && b.kind === 'set' ? { kind: 'set', members: [...a.members, ...b.members] } : { kind: 'unknown' };
+
 const nextOf = (sequence: Node[], index: number, follow: Follow): Next => {
   if (index >= sequence.length) return follow();
   const node = sequence[index];
-  if (node.kind === 'assert') return node.which === '$' ? { kind: 'dollar' } : { kind: 'unknown' };
-  const atom = node.kind === 'quantified' && node.min >= 1 ? node.body : node;
-  if (atom.kind === 'atom' && atom.members !== undefined) return { kind: 'set', members: atom.members };
-  return { kind: 'unknown' };
+  if (node.kind === 'assert') return node.which === '$' ? { kind: 'set', members: [] } : { kind: 'unknown' };
+  let after: Next | undefined; // what follows the node, computed once (alternatives share it)
+  const rest: Follow = () => {
+    after ??= nextOf(sequence, index + 1, follow);
+    return after;
+  };
+  if (node.kind === 'group') {
+    // A plain group (such as X? written out): the first characters of its alternatives, or what follows an empty one.
+    if (node.type !== 'plain') return { kind: 'unknown' };
+    return node.alternatives.map((alternative) => nextOf(alternative, 0, rest)).reduce(either);
+  }
+  const atom = node.kind === 'quantified' ? node.body : node;
+  if (atom.kind !== 'atom' || atom.members === undefined) return { kind: 'unknown' };
+  const first: Next = { kind: 'set', members: atom.members };
+  return node.kind === 'quantified' && node.min === 0 ? either(first, rest()) : first;
 };
 
 /** True when no character of `members` matches the atom (so that a run of the atom ends where the next character begins). */
@@ -379,7 +444,7 @@ const walkSequence = (sequence: Node[], ways: Omit<Walk, 'cost'>, atStart: boole
     cost = cap(cost + entries * repetitions * bodyCost);
     if (node.min === node.max) continue;
     const lengths = Math.min(node.max - node.min, N) + 1;
-    if (body.kind === 'atom' && (next.kind === 'dollar' || (next.kind === 'set' && disjoint(body, next.members)))) {
+    if (body.kind === 'atom' && next.kind === 'set' && disjoint(body, next.members)) {
       // One way out per way in, but ways in at several positions may end at the same one.
       spread = Math.min(entries, cap(spread * lengths));
       continue;

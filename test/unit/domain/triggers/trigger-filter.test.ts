@@ -162,6 +162,42 @@ describe('trigger filters (when)', () => {
       );
     });
 
+    it('lets ? or a small {n,m} repeat a group that holds a quantifier, never *, + or {n,}', () => {
+      // (X)? is X or nothing, (X){1,3} is X(?:X(?:X)?)?: no repetition that can nest, and the step
+      // count weighs each copy. Repeated without a small bound, or in sequence unanchored, refused.
+      for (const pattern of [
+        '((a|aa)+)?',
+        '(a*)*',
+        '(a+)+',
+        '((a+)?)+',
+        '((a+)?)*',
+        '(a+){5}',
+        '(a+){2,}',
+        '((a+){2}){2}',
+        '^release/[0-9]+\\.[0-9]+(\\.[0-9]+)*$',
+      ]) {
+        expect(checkRegex(pattern), pattern)
+          .to.be.a('string')
+          .and.match(/exponential time/);
+      }
+      for (const pattern of ['(a+)?(a+)?x', '(a+){0,4}x', '^(a+){0,4}x']) {
+        expect(checkRegex(pattern), pattern)
+          .to.be.a('string')
+          .and.match(/can block the gateway/);
+      }
+      expect(checkRegex('(a+)+')).to.equal(
+        'a quantifier on a group that holds a quantifier (like (a+)+) can take exponential time; only ? or {n,m} with m at most 4 may repeat such a group, not nested in another {n,m}',
+      );
+    });
+
+    it('adds up the alternatives of one group and multiplies only groups in a sequence', () => {
+      for (const pattern of ['^(main|develop)(a|b|c|d|e|f|g|h|i)$', '^(x|y)(main|develop|staging|prod|release|hotfix|qa|uat|demo)$']) {
+        expect(checkRegex(pattern), pattern).to.equal(
+          'at most 16 ways through the alternatives (they multiply: (a|b)(c|d) has 4), found 18 that matching may all try',
+        );
+      }
+    });
+
     it('refuses patterns whose quantifiers of variable length multiply into polynomial backtracking on a 512-character value', () => {
       // Each was accepted with at most 2 quantifiers of variable length; each backtracks through
       // n^3 ways on a hostile value (.*.*x took 146-236 ms, fix\p{L}*\p{L}*! 122 ms, \s*\s*x 34 ms
@@ -210,6 +246,11 @@ describe('trigger filters (when)', () => {
         ['[A-Z]+-[0-9]+', ['A', 'A-']],
         ['^[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}$', ['a', 'a@', 'a.', '@a.']],
         ['^v[0-9]+\\.[0-9]+\\.[0-9]+$', ['0', '0.', 'v0.']],
+        // A group that holds a quantifier, under ? or {n}.
+        ['^release/[0-9]+\\.[0-9]+(\\.[0-9]+)?$', ['0', '0.', 'release/0.']],
+        ['^([0-9]+\\.){3}[0-9]+$', ['0', '0.']],
+        ['^(\\p{L}*)?\\p{L}*!', ['é', 'a']],
+        ['(.*a)?x', ['a', 'ax']],
       ];
       for (const [pattern, alphabets] of cases) {
         expect(checkRegex(pattern), pattern).to.equal(undefined);
@@ -255,6 +296,15 @@ describe('trigger filters (when)', () => {
         'release.*candidate',
         '^.*release.*candidate',
         'deploy.*production',
+        // A group that holds a quantifier under ? or a small {n,m} (refused before).
+        '^release/[0-9]+\\.[0-9]+(\\.[0-9]+)?$',
+        '(a+)?',
+        '^v[0-9]+(\\.[0-9]+){0,2}$',
+        '^([0-9]+\\.){3}[0-9]+$',
+        // One group's alternatives add up: more than 16 names in one group (refused before).
+        '^(main|develop|staging|prod|release|hotfix|qa|uat|demo|preview|canary|beta|alpha|nightly|lts|edge|stable)$',
+        '(main|develop|staging|prod|release|hotfix|qa|uat|demo|preview|canary|beta|alpha|nightly|lts|edge|stable)',
+        '^refs/heads/(main|develop|staging|prod|release|hotfix|qa|uat|demo|preview|canary|beta|alpha|nightly|lts|edge|stable)(/.*)?$',
       ]) {
         expect(checkRegex(pattern), pattern).to.equal(undefined);
       }
