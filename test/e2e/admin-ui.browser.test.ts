@@ -271,8 +271,8 @@ suite(title, function () {
       });
       expect((await answered).status()).to.equal(403);
       await gateway.logLine(
-        (line) => line.msg === 'admin form from another site refused' && line.by === 'login nonce',
-        '"admin form from another site refused" (by the login nonce)',
+        (line) => line.msg === 'admin login without the nonce of its page refused' && line.by === 'login nonce',
+        '"admin login without the nonce of its page refused"',
       );
       // The login page's own form, posted under the same conditions (Origin: null, no Sec-Fetch-Site), logs in.
       await tab.page.goto(`${gatewayByName}/settings/login`);
