@@ -6,7 +6,7 @@ import type { ParsedCommand } from './command-line.js';
 import { databaseOfCommand } from './command-context.js';
 import { terminalField, terminalSafe } from './terminal-text.js';
 import { connectToServer, withAdministration } from './database-access.js';
-import { CliFailure } from './usage-error.js';
+import { BadArgument, CliFailure } from './usage-error.js';
 
 /** What the server or the database answered, as JSON: times are ISO text on both ways. */
 type Json = Record<string, unknown>;
@@ -52,8 +52,17 @@ const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[
 export const listDeliveries = async ({ values }: ParsedCommand, io: CliIo): Promise<number> => {
   const raw: Record<string, string> = {};
   for (const name of ['path', 'trigger', 'before', 'limit']) if (typeof values[name] === 'string') raw[name] = values[name] as string;
-  const { parseDeliveryFilter } = await import('../application/triggers/delivery-history.js');
-  const filter = parseDeliveryFilter(raw); // a malformed option fails here, before the database is opened
+  const [{ parseDeliveryFilter }, { isDomainError }] = await Promise.all([
+    import('../application/triggers/delivery-history.js'),
+    import('../domain/errors/domain-error.js'),
+  ]);
+  let filter: ReturnType<typeof parseDeliveryFilter>;
+  try {
+    filter = parseDeliveryFilter(raw); // a malformed option fails here, before the database is opened
+  } catch (error) {
+    // An option value the command cannot take (--limit 0): a command line that cannot be used (exit code 2, docs/cli.md).
+    throw isDomainError(error) ? new BadArgument(error.message) : error;
+  }
   const rows = await onDeliveries(io, {
     server: (client) => client.deliveries(new URLSearchParams(raw).toString()),
     direct: async (container) => list(asJson({ list: await (await history(container)).list(filter) }).list),

@@ -174,7 +174,7 @@ describe('e2e: the delivery log and its replay (embedded database)', function ()
       expect(result.stderr).to.contain(`No stored request with id ${unknown}`);
     }
     const bad = await runCli(['deliveries', 'list', '--limit', '0'], setup.env);
-    expect(bad.code).to.equal(1);
+    expect(bad.code, 'a value the command cannot take: a usage error').to.equal(2);
     expect(bad.stderr).to.contain('limit must be a whole number from 1 to 500');
   });
 });
