@@ -35,6 +35,19 @@ export interface ChatInput {
    * chat: an answer that is never made again), every call creates a job.
    */
   readonly answerKey?: string;
+  /**
+   * Told of each job this answer's `create_job` calls created (or got back, for an answer made
+   * again: see `answerKey`), as soon as the call returns it. An answer that fails afterwards (the
+   * model's next step errs or times out) has still created it: the caller can name it to the user.
+   */
+  readonly jobCreated?: (job: AnswerJob) => void;
+}
+
+/** A job an answer's `create_job` created: what a reply names of it. */
+export interface AnswerJob {
+  readonly jobId: string;
+  readonly branch: string;
+  readonly status: string;
 }
 
 export interface ChatSettings {
@@ -129,7 +142,7 @@ export class ChatAgent {
     const response = await this.ai.generate({
       system,
       messages: [...history.map(frame), current],
-      tools: this.#tools(input.threadId, nonce, input.answerKey),
+      tools: this.#tools(input.threadId, nonce, input.answerKey, input.jobCreated),
       maxSteps: this.settings.maxSteps,
     });
     await input.whenRoom?.();
@@ -141,7 +154,7 @@ export class ChatAgent {
     return reply;
   }
 
-  #tools(threadId: string, nonce: string, answerKey: string | undefined): AiTool[] {
+  #tools(threadId: string, nonce: string, answerKey: string | undefined, jobCreated: ChatInput['jobCreated']): AiTool[] {
     const framed = (text: string | null, source: string): string | null => (text === null ? null : untrustedBlock(text, source, nonce));
     const view = (job: { id: string; status: string; branch: string; prUrl: string | null; summary: string | null; error: string | null; job: string }) => ({
       job_id: job.id,
@@ -193,6 +206,7 @@ export class ChatAgent {
         },
         execute: failSoft(async (input) => {
           const created = await createJob(input);
+          jobCreated?.({ jobId: created.jobId, branch: created.branch, status: created.status });
           return { job_id: created.jobId, branch: created.branch, status: created.status };
         }),
       },

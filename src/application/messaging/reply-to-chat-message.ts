@@ -12,12 +12,34 @@ import type { Logger } from '../../ports/logger.js';
 import type { MessagingChannel, OutgoingMessage, ReplyTarget } from '../../ports/messaging-channel.js';
 import type { RunningTask } from '../../ports/task-queue.js';
 import type { Timer } from '../../ports/timer.js';
-import type { ChatAgent } from './chat-agent.js';
+import type { AnswerJob, ChatAgent } from './chat-agent.js';
 import type { ChatChannel, MessagingChannels } from './messaging-channels.js';
 import { albumKey, type ChatMessageTask } from './receive-messaging-update.js';
 import { isSpeech, transcribeSpeech, type VoiceTranscription } from './transcribe-speech.js';
 
 export const APOLOGY = 'Sorry, I encountered an error processing your message.';
+
+/** Job statuses after which no notice is to come. */
+const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
+
+/**
+ * The reply when the answer failed after its `create_job` created jobs (the model's next step
+ * erred or timed out): the apology (SPEC 4.4), then each job the answer created — its id,
+ * status and branch, as literal Markdown (the gateway's own line) — and how to follow it: the
+ * chat gets a notice when a job it created finishes, and the model can be asked for its status.
+ * Without it, the user would not know that a job runs (the task is not run again: the jobs
+ * are not created twice).
+ */
+export const apologyWithJobs = (jobs: readonly AnswerJob[]): string => {
+  if (jobs.length === 0) return APOLOGY;
+  const named = jobs.map((job) => `job ${markdownLiteral(job.jobId)} (${markdownLiteral(job.status)}, branch ${markdownLiteral(job.branch)})`);
+  const one = jobs.length === 1;
+  const created = one ? `The job was created all the same: ${named[0]}.` : `These jobs were created all the same: ${named.join('; ')}.`;
+  const follow = jobs.some((job) => !FINISHED.has(job.status))
+    ? ` You will get a message here when ${one ? 'it finishes' : 'each one finishes'}; meanwhile you can ask me for ${one ? 'its' : 'their'} status.`
+    : ` You can ask me for ${one ? 'its' : 'their'} status.`;
+  return `${APOLOGY}\n\n${created}${follow}`;
+};
 
 /** How long the reply's last part waits for a typing refresh under way (see #keepTyping). */
 export const TYPING_SETTLE_MS = 1000;
@@ -145,6 +167,8 @@ export class ReplyToChatMessage {
     try {
       const { text, remembered, images, unreadable, transcripts, voiceProblems } = await this.#content(platform, token, message, log);
       let reply: string;
+      // The jobs this answer's create_job calls created: named in the reply should the answer fail after them.
+      const jobs = new Map<string, AnswerJob>();
       if (voiceProblems.length > 0 && message.text.trim() === '' && message.attachments.every(isSpeech) && transcripts.length === 0) {
         // Nothing but recordings, none of which could be heard: nothing for the model to answer.
         reply = [...new Set(voiceProblems)].join('\n');
@@ -160,13 +184,15 @@ export class ReplyToChatMessage {
             ...(this.headroom && { whenRoom: () => this.headroom!.wait() }),
             // The task's id: a later attempt of the task gets the jobs this one created (ChatAgent).
             ...(running !== undefined && { answerKey: `task:${running.id}` }),
+            jobCreated: (job) => jobs.set(job.jobId, job),
           });
           // A file's name is the sender's text: literal, so that no link of theirs shows in the gateway's own line.
           if (unreadable.length > 0) reply = `(I could not read ${unreadable.map(markdownLiteral).join(', ')}.)\n\n${reply}`;
           if (voiceProblems.length > 0) reply = `(${[...new Set(voiceProblems)].join(' ')})\n\n${reply}`;
         } catch (error) {
-          log.error({ err: error, reason: aiFailureReason(error) }, 'AI call failed');
-          reply = APOLOGY;
+          log.error({ err: error, reason: aiFailureReason(error), jobsCreated: jobs.size }, 'AI call failed');
+          // A job created before the failure runs: the user is told which, and how to follow it.
+          reply = apologyWithJobs([...jobs.values()]);
         }
       }
       const parts = platform.formatReply(reply);

@@ -7,7 +7,8 @@ import { CreateJobOnce } from '../../../../src/application/jobs/create-job-once.
 import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js';
 import { ChatAgent } from '../../../../src/application/messaging/chat-agent.js';
 import { MessagingChannels, type ChatChannel } from '../../../../src/application/messaging/messaging-channels.js';
-import { APOLOGY, ReplyToChatMessage, replyKey } from '../../../../src/application/messaging/reply-to-chat-message.js';
+import { APOLOGY, ReplyToChatMessage, apologyWithJobs, replyKey } from '../../../../src/application/messaging/reply-to-chat-message.js';
+import { AiCallFailed } from '../../../../src/domain/ai/ai-call-failed.js';
 import type { ChannelMessage } from '../../../../src/domain/messaging/channel-message.js';
 import type { AiClient, AiRequest, AiResponse } from '../../../../src/ports/ai-client.js';
 import { FakeMessagingChannel } from '../../../fakes/fake-messaging-channel.js';
@@ -204,6 +205,49 @@ describe('A chat answer made again (its task run again after a kill) creates no 
       await killed;
       expect(platform.sent.map((sent) => sent.message.plain)).to.deep.equal([`Started ${first.id}.`]);
       expect(platform.sent.map((sent) => sent.message.plain)).to.not.include(APOLOGY);
+    });
+
+    it('the model failing after its create_job ran: the reply says the answer failed and names the job (status, branch, how to follow it); an attempt run again names the same job and creates none', async () => {
+      // Each attempt: create_job runs, then the model's next step times out.
+      const failingAfter =
+        (ai: StepAi, job: string): Step =>
+        async (request) => {
+          await ai.call(request, 'create_job', { job });
+          throw new AiCallFailed('timeout', 'no answer within 120 s');
+        };
+      // A reply log that keeps nothing: the first attempt's reply is as if a kill came before it was recorded.
+      const forgetful = new InMemoryDeliveryLog();
+      forgetful.recordFirst = async () => true;
+      forgetful.recorded = async () => false;
+      const { jobs, platform, reply } = replying((ai) => [failingAfter(ai, 'Fix the login bug'), failingAfter(ai, 'Repair the login form')], forgetful);
+      await reply.execute({ message }, { id: 'task-4', attempt: 1 });
+      expect(jobs.jobs.size).to.equal(1);
+      const [job] = [...jobs.jobs.values()];
+      await reply.execute({ message }, { id: 'task-4', attempt: 2 });
+      expect(jobs.jobs.size).to.equal(1);
+
+      const sent = platform.sent.map((one) => one.message.plain);
+      expect(sent).to.have.length(2);
+      for (const text of sent) {
+        expect(text.startsWith(`${APOLOGY}\n\n`), text).to.equal(true);
+        expect(text).to.include(`job ${job.id} (queued, branch job/${job.id})`);
+        expect(text).to.include('You will get a message here when it finishes; meanwhile you can ask me for its status.');
+      }
+      expect(sent[1]).to.equal(sent[0]);
+    });
+
+    it('the apology names every job the answer created, and no follow-up notice for jobs already finished; without a job it is the fixed text', () => {
+      expect(apologyWithJobs([])).to.equal(APOLOGY);
+      const two = apologyWithJobs([
+        { jobId: 'a1', branch: 'job/a1', status: 'queued' },
+        { jobId: 'b2', branch: 'job/b2', status: 'running' },
+      ]);
+      expect(two).to.equal(
+        `${APOLOGY}\n\nThese jobs were created all the same: job a1 (queued, branch job/a1); job b2 (running, branch job/b2). You will get a message here when each one finishes; meanwhile you can ask me for their status.`,
+      );
+      expect(apologyWithJobs([{ jobId: 'c3', branch: 'job/c3', status: 'succeeded' }])).to.equal(
+        `${APOLOGY}\n\nThe job was created all the same: job c3 (succeeded, branch job/c3). You can ask me for its status.`,
+      );
     });
 
     it('a task run again after its reply went out (killed before the queue took its end in) asks the model nothing and sends nothing', async () => {
