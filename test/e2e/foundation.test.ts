@@ -197,7 +197,7 @@ const describeFoundation = (engine: Engine, makeEnv: () => Promise<EngineSetup>)
         expect(get.headers.get('allow')).to.equal('POST');
         const post = await send('/api/ping', { method: 'POST' });
         expectResponse(post, 405, { error: 'Method POST is not allowed on /api/ping' }, 'POST /api/ping');
-        expect(post.headers.get('allow')).to.equal('GET');
+        expect(post.headers.get('allow')).to.equal('GET, HEAD');
       });
 
       it('answers 404 {error:"Not found"} for a path outside /api', async () => {

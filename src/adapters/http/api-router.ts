@@ -100,7 +100,12 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
     if (ctx.path !== API_PREFIX && !ctx.path.startsWith(`${API_PREFIX}/`)) return next();
     return routes(ctx as Parameters<typeof routes>[0], async () => {
       const found = lookupRoute(ctx.method, ctx.path, options.routes);
-      if (found.kind === 'wrong-method') return answerMethodNotAllowed(ctx, found.allowed);
+      // A GET endpoint answers HEAD too (the router does): Allow says so, as /metrics' and the probes' `GET, HEAD`.
+      if (found.kind === 'wrong-method')
+        return answerMethodNotAllowed(
+          ctx,
+          found.allowed.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])),
+        );
       throw new DomainError('not_found', 'Not found');
     });
   };

@@ -127,6 +127,20 @@ describe('the /api router (Koa on a loopback server)', () => {
     expect(requests.requests.size, 'no request stored for a trigger').to.equal(0);
   });
 
+  it('answers another method with 405 and an Allow header listing HEAD beside GET, which a GET endpoint also answers', async () => {
+    const head = await fetch(`${url}/api/ping`, { method: 'HEAD' });
+    expect(head.status, 'HEAD /api/ping').to.equal(200);
+    for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
+      const response = await fetch(`${url}/api/ping`, { method });
+      expect(response.status, method).to.equal(405);
+      expect(response.headers.get('allow'), method).to.equal('GET, HEAD');
+      expect(await response.json()).to.deep.equal({ error: `Method ${method} is not allowed on /api/ping` });
+    }
+    const get = await fetch(`${url}/api/webhook`);
+    expect(get.status).to.equal(405);
+    expect(get.headers.get('allow'), 'a POST endpoint').to.equal('POST');
+  });
+
   it("keeps a registration's bot token out of what its triggers see and store, on both its paths", async () => {
     live = watching('/messaging/telegram/register');
     for (const path of ['/api/messaging/telegram/register', '/api/messaging/register']) {
