@@ -12,8 +12,6 @@ import { SCHEDULE_RUN_QUEUE, type ScheduleRunTask } from './run-schedule.js';
 const MAX_WAIT_MS = 60_000;
 /** After a failed enqueue, the next attempt (the occurrences are not lost: `since` stays). */
 const RETRY_MS = 1000;
-/** Occurrences enqueued at most per schedule and look (after a stall, the latest ones). */
-const MAX_PER_LOOK = 10;
 /** Missed occurrences counted at most for the catch-up's log line. */
 const MAX_COUNTED = 1000;
 /**
@@ -116,7 +114,11 @@ export class Scheduler {
   #since: Date | undefined;
   #cancel: (() => void) | undefined;
   #running = false;
-  /** When the planned look should come (ms); a look much later follows a stall. */
+  /**
+   * When the first look not yet done should have come (ms); a look much later follows a stall. A
+   * failed look's retries, and a reload's new plan, keep it: a database outage longer than
+   * STALL_MS is judged as a stall when the database is back, not stepped through.
+   */
   #plannedAt: number | undefined;
   /** A look after a stall failed: its retry judges the occurrences as after a stall too. */
   #stalled = false;
@@ -142,6 +144,8 @@ export class Scheduler {
   async start(): Promise<void> {
     this.#since = this.clock.now();
     this.#running = true;
+    this.#plannedAt = undefined;
+    this.#stalled = false;
     this.#reloadedAt.clear();
     this.#definitions = this.#enabledDefinitions();
     try {
@@ -283,8 +287,10 @@ export class Scheduler {
   }
 
   /**
-   * Enqueues the occurrences after `since` up to and including `until` (per schedule the last
-   * MAX_PER_LOOK; past MAX_WALK of them, the last one only); returns how many this call stored.
+   * Enqueues every occurrence after `since` up to and including `until` (past MAX_WALK of them,
+   * the last one only, logged); returns how many this call stored. The loop calls it only for a
+   * look that came at most STALL_MS later than planned, so the span is at most two minutes: a
+   * later look is judged as after a stall (#catchUpStall) instead.
    */
   async enqueueDue(since: Date, until: Date): Promise<number> {
     let stored = 0;
@@ -303,7 +309,6 @@ export class Scheduler {
           break;
         }
         due.push(at);
-        if (due.length > MAX_PER_LOOK) due.shift();
         at = this.calendar.next(schedule.schedule, schedule.timezone, at);
       }
       for (const occurrence of due) if (await this.#enqueue(schedule, occurrence, false)) stored++;
@@ -350,15 +355,15 @@ export class Scheduler {
       else await this.enqueueDue(since, now);
       this.#since = now;
       this.#stalled = false;
+      this.#plannedAt = undefined;
       for (const [name, at] of this.#reloadedAt) if (at <= now) this.#reloadedAt.delete(name);
       this.#plan();
     } catch (error) {
       this.logger.warn({ err: error }, 'could not enqueue due schedule runs; trying again');
       this.#cancel?.();
-      if (this.#running) {
-        this.#plannedAt = this.clock.now().getTime() + RETRY_MS;
-        this.#cancel = this.timer.after(RETRY_MS, () => void this.tick());
-      }
+      // #plannedAt stays that of the look that failed: a retry more than STALL_MS after it (the
+      // database down for minutes) judges what fell due meanwhile as after a stall.
+      if (this.#running) this.#cancel = this.timer.after(RETRY_MS, () => void this.tick());
     }
   }
 
@@ -370,7 +375,8 @@ export class Scheduler {
     // One timer at a time: a reload planned one while a tick waited on the database, and this
     // plan (the tick's) replaces it rather than starting a second loop beside it.
     this.#cancel?.();
-    this.#plannedAt = now.getTime() + wait;
+    // A look still to be done (a reload re-plans while a failed look is retried) keeps its time.
+    this.#plannedAt = Math.min(this.#plannedAt ?? Number.POSITIVE_INFINITY, now.getTime() + wait);
     this.#cancel = this.timer.after(wait, () => void this.tick());
   }
 

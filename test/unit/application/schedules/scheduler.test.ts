@@ -108,6 +108,64 @@ describe('Scheduler', () => {
     });
   });
 
+  describe('while the database is down (schedules attacker pass)', () => {
+    /**
+     * A scheduler started at noon whose enqueues fail for `outageMs` (each look retried a second
+     * later, as the loop does); returns the tasks stored once the database is back, and what was
+     * recorded and logged.
+     */
+    const outage = async (overrides: Partial<Schedule>, outageMs: number) => {
+      const { scheduler, timer, clock, queue, runs, logger, tasks } = setup([schedule(overrides)], '2026-06-01T12:00:00.500Z');
+      await scheduler.start();
+      let down = true;
+      const enqueue = queue.enqueue.bind(queue);
+      queue.enqueue = async (...args: Parameters<typeof queue.enqueue>) => {
+        if (down) throw new Error('connection refused');
+        return enqueue(...args);
+      };
+      const add = runs.add.bind(runs);
+      runs.add = async (...args: Parameters<typeof runs.add>) => {
+        if (down) throw new Error('connection refused');
+        return add(...args);
+      };
+      const back = clock.now().getTime() + outageMs;
+      while (clock.now().getTime() < back) {
+        clock.advance(Math.max(1, timer.waits.at(-1) ?? 1000));
+        await scheduler.tick();
+      }
+      down = false;
+      clock.advance(Math.max(1, timer.waits.at(-1) ?? 1000));
+      await scheduler.tick();
+      scheduler.stop();
+      return { tasks: tasks().map((task) => [task.occurrence, task.catchUp]), runs, logger };
+    };
+
+    it('judges a 15-minute outage as a stall once the database is back: the last occurrence runs once, as a catch-up, not the last ten at once with the first five dropped', async () => {
+      const { tasks, logger } = await outage({ schedule: '* * * * *' }, 15 * 60_000);
+      expect(tasks).to.deep.equal([['2026-06-01T12:15:00.000Z', true]]);
+      expect(logger.entries.find((entry) => entry.message.includes('(catch-up)'))?.fields).to.deep.include({ missed: 15 });
+    });
+
+    it('with catch_up false runs none of what a 15-minute outage missed, and records the last as missed', async () => {
+      const { tasks, runs } = await outage({ schedule: '* * * * *', catchUp: false }, 15 * 60_000);
+      expect(tasks).to.deep.equal([]);
+      const [last] = await runs.forSchedule('nightly', 10);
+      expect([last.occurrence.toISOString(), last.status, last.error]).to.deep.equal([
+        '2026-06-01T12:15:00.000Z',
+        'missed',
+        'missed while the service was stalled (15 occurrences); catch_up is false',
+      ]);
+    });
+
+    it('enqueues every occurrence of a seconds schedule that fell due during an outage shorter than a minute, none dropped', async () => {
+      const { tasks } = await outage({ schedule: '*/2 * * * * *' }, 30_000);
+      expect(tasks.map(([occurrence]) => occurrence)).to.deep.equal(
+        Array.from({ length: 16 }, (_, i) => new Date(Date.parse('2026-06-01T12:00:02Z') + i * 2000).toISOString()),
+      );
+      expect(tasks.every(([, catchUp]) => catchUp === false)).to.equal(true);
+    });
+  });
+
   describe('after a stall (a clock jump forward, a suspended VM, a stopped process) (attacker pass, S1)', () => {
     /** A scheduler on a calendar that counts its next() calls, started at noon, then stalled for `hours`, and its late look. */
     const stall = async (overrides: Partial<Schedule>, hours: number) => {
