@@ -19,6 +19,11 @@ const count = (value: unknown): number | undefined => (typeof value === 'number'
 const ANSWERED_EVENTS = new Set(['message', 'app_mention']);
 /** Message subtypes that are still a person's new message: one with files, a thread reply also sent to the channel. */
 const PERSON_SUBTYPES = new Set(['file_share', 'thread_broadcast']);
+/**
+ * Slack's own bot user: its reminders and notices (a channel's `/remind` goes out as a Slackbot
+ * message, without `bot_id` nor a subtype) are no person's messages.
+ */
+const SLACKBOT = 'USLACKBOT';
 /** A Slack message timestamp: its id within the channel. */
 const TS = /^\d{1,12}\.\d{1,9}$/;
 /** A mention of someone at the start of a text (`<@U0123ABC>` or `<@U0123ABC|name>`): the app's, in a mention event. */
@@ -88,8 +93,9 @@ export interface SlackMessage {
  * Turns an Events API `event_callback` (parsed JSON, any shape) into a channel message (SPEC
  * 2.5), or `null` when there is nothing to answer: another envelope or event type, a bot's
  * message (`bot_id`, `subtype: bot_message`), an edit, a deletion or any other subtype but a
- * person's message with files or a thread reply also sent to the channel, and a message with
- * neither text nor a file. Never throws.
+ * person's message with files or a thread reply also sent to the channel, a message of the
+ * app's own bot user (as `authorizations` names it) or of Slackbot even without `bot_id`, and a
+ * message with neither text nor a file. Never throws.
  *
  * The chat is the Slack channel (`C…`, `G…`, `D…` for a DM), the message id its `ts`, and its
  * thread (`topicId`) the thread it is in (`thread_ts`), else the one its reply starts (its own
@@ -111,12 +117,16 @@ export const parseEvent = (body: unknown, channel: ChannelIdentity): SlackMessag
 
     const chatId = nonEmpty(field(event, 'channel'));
     const ts = nonEmpty(field(event, 'ts'));
-    if (chatId === undefined || ts === undefined || !TS.test(ts) || nonEmpty(field(event, 'user')) === undefined) return null;
+    const user = nonEmpty(field(event, 'user'));
+    if (chatId === undefined || ts === undefined || !TS.test(ts) || user === undefined) return null;
+    const bot = botUserOf(body);
+    // The app's own messages (a file it shares comes as its bot user's `file_share`, without
+    // `bot_id`) and Slackbot's: answering them could answer the gateway's own replies, a loop.
+    if (user === bot || user === SLACKBOT) return null;
     const threadTs = nonEmpty(field(event, 'thread_ts'));
     const thread = threadTs !== undefined && TS.test(threadTs) ? threadTs : undefined;
 
     const rawText = typeof field(event, 'text') === 'string' ? (field(event, 'text') as string) : '';
-    const bot = botUserOf(body);
     const mentionsApp = type === 'app_mention' || (bot !== undefined && rawText.trimStart().startsWith(`<@${bot}`));
     const text = unescapeSlack(mentionsApp ? rawText.replace(LEADING_MENTION, '') : rawText);
     const attachments = attachmentsOf(event);

@@ -91,6 +91,18 @@ describe('parseEvent (Slack Events API)', () => {
     for (const body of nothing) expect(parseEvent(body, channel), JSON.stringify(body)).to.equal(null);
   });
 
+  it("finds nothing to answer in a message of the app's own bot user or of Slackbot, though it carries no bot_id nor subtype (no loop on its own messages)", () => {
+    // The bot user as the envelope's `authorizations` name it: a file the app shares comes as its `file_share`, without bot_id.
+    expect(parseEvent(envelope({ user: 'U0BOT', text: 'my own reply' }), channel)).to.equal(null);
+    expect(parseEvent(envelope({ user: 'U0BOT', subtype: 'file_share', files: [{ id: 'F1', name: 'a.txt' }] }), channel)).to.equal(null);
+    expect(parseEvent(envelope({ type: 'app_mention', user: 'U0BOT', text: '<@U0BOT> hi' }), channel)).to.equal(null);
+    // A channel reminder (`/remind #channel …`) goes out as Slackbot.
+    expect(parseEvent(envelope({ user: 'USLACKBOT', text: 'Reminder: deploy.' }), channel)).to.equal(null);
+    // A person of the workspace is answered, also when the installing user's token (is_bot: false) is named too.
+    const withUser = { ...envelope(), authorizations: [{ team_id: 'T0001', user_id: 'U0ADA', is_bot: false }] };
+    expect(parseEvent(withUser, channel)?.message.text).to.equal('What is the weather?');
+  });
+
   it('reads the event id, and a url_verification challenge', () => {
     expect(eventIdOf(envelope())).to.equal('Ev08MFMKH6J');
     for (const body of [{}, null, [], { event_id: '' }, { event_id: 7 }, { event_id: 'a b' }]) expect(eventIdOf(body)).to.equal(undefined);
