@@ -51,6 +51,30 @@ describe('acceptJsonValue (the edge rules for JSON bodies)', () => {
     expect(JSON.stringify(acceptJsonValue(atLimit))).to.include('12345678901234567');
   });
 
+  it('refuses a long body nested too deep before parsing it, whether or not its brackets close (JSON.parse takes seconds on megabytes of them)', () => {
+    for (const text of [
+      '['.repeat(200_000),
+      `${'{"a":'.repeat(2_000)}1${'}'.repeat(2_000)}`,
+      `{"s":"${'x'.repeat(5_000)}","a":${'['.repeat(65)}${']'.repeat(65)}}`,
+    ]) {
+      expect(() => parseJson(Buffer.from(text)), text.slice(0, 20))
+        .to.throw(DomainError)
+        .that.includes({ code: 'invalid_input', message: 'JSON body is nested deeper than 64 levels' });
+    }
+    // A long body at the limit is parsed; brackets inside its strings are no nesting.
+    const long = `{"s":"${'[{'.repeat(5_000)}","a":${'['.repeat(63)}1${']'.repeat(63)}}`;
+    expect(acceptJsonValue(parseJson(Buffer.from(long)))).to.have.property('s', '[{'.repeat(5_000));
+  });
+
+  it('says a __proto__ key is what is refused (the JSON is valid)', () => {
+    for (const text of ['{"__proto__":{"admin":true}}', '{"a":[{"\\u005f_proto__":1}]}']) {
+      expect(() => parseJson(Buffer.from(text)), text)
+        .to.throw(DomainError)
+        .that.includes({ code: 'invalid_input', message: 'Invalid JSON body: a "__proto__" key is not allowed' });
+    }
+    expect(() => parseJson(Buffer.from('{"a":'))).to.throw(DomainError, /^Invalid JSON body$/);
+  });
+
   it('takes a GitHub-style payload, far below the limit, unchanged', () => {
     const push = { ref: 'refs/heads/main', commits: [{ id: 'a', author: { name: 'é', email: 'x@y' }, added: ['f'] }], repository: { owner: { login: 'o' } } };
     expect(acceptJsonValue(structuredClone(push))).to.deep.equal(push);

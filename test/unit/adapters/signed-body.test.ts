@@ -92,7 +92,7 @@ describe('signedBody middleware (Koa on a loopback server)', () => {
     expect(await send(port, '/verified', JSON_TYPE, bytesOf('{"a":'))).to.deep.equal({ status: 400, body: { error: 'Invalid JSON body' } });
     expect(await send(port, '/verified', JSON_TYPE, bytesOf('{"__proto__": {"admin": true}}'))).to.deep.equal({
       status: 400,
-      body: { error: 'Invalid JSON body' },
+      body: { error: 'Invalid JSON body: a "__proto__" key is not allowed' },
     });
     expect(await send(port, '/verified', JSON_TYPE, bytesOf('{"n":"r', [0xe9], '"}'))).to.deep.equal({
       status: 400,
