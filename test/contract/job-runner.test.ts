@@ -835,6 +835,68 @@ describe('GithubActionsJobRunner against GitHub REST faked with nock', () => {
       expect(waits).to.deep.equal([]);
     });
 
+    it('stops its calls once its signal aborts (the task taken back): none after the one under way, which is given up', async () => {
+      const controller = new AbortController();
+      nock(api).get('/repos/acme/app').reply(200, { default_branch: 'main' });
+      // The take-back comes while the default branch's head is asked for: its answer is never used.
+      nock(api)
+        .get('/repos/acme/app/git/ref/heads/main')
+        .reply(() => {
+          controller.abort(new Error('the task queue took this task back: its claim was lost'));
+          return [200, { object: { sha: 'abc' } }];
+        });
+      commitOnMain();
+      const refs = nock(api).post('/repos/acme/app/git/refs').reply(201, { ref: 'refs/heads/job/x' });
+      const reports: JobChange[] = [];
+      const error = await make([])
+        .run(contractJob('x'), async (change) => void reports.push(change), controller.signal)
+        .catch((e: Error) => e);
+      expect(error).to.be.instanceOf(Error);
+      expect(refs.isDone(), 'no branch made').to.equal(false);
+      expect(nock.pendingMocks(), 'no call after the take-back').to.have.length(4);
+      expect(reports).to.deep.equal([]);
+    });
+
+    it('gives up a call still waiting for its answer, and a wait between attempts, once its signal aborts', async () => {
+      // A call whose answer does not come: only the abort ends it.
+      const stalled = new AbortController();
+      let asked!: () => void;
+      const askedNow = new Promise<void>((resolve) => (asked = resolve));
+      nock(api)
+        .get('/repos/acme/app')
+        .reply(() => {
+          asked();
+          return new Promise<never>(() => undefined) as never;
+        });
+      const hung = make([]).run(contractJob('x'), async () => undefined, stalled.signal);
+      await askedNow;
+      stalled.abort(new Error('taken back'));
+      expect(await hung.catch((e: Error) => e)).to.be.instanceOf(Error);
+      // A 503 whose wait before the next attempt does not end by itself: the abort ends it, and no second attempt is made.
+      nock.cleanAll();
+      const waiting = new AbortController();
+      let waited!: () => void;
+      const waitStarted = new Promise<void>((resolve) => (waited = resolve));
+      const runner = new GithubActionsJobRunner(
+        new GithubClient({
+          token: 'ghp_test',
+          repo: 'acme/app',
+          apiUrl: api,
+          sleep: () => {
+            waited();
+            return new Promise<void>(() => undefined);
+          },
+        }),
+      );
+      nock(api).get('/repos/acme/app').reply(503, { message: 'Service Unavailable' });
+      const second = nock(api).get('/repos/acme/app').reply(200, { default_branch: 'main' });
+      const run = runner.run(contractJob('x'), async () => undefined, waiting.signal);
+      await waitStarted;
+      waiting.abort(new Error('taken back'));
+      expect(((await run.catch((e: Error) => e)) as Error).message).to.equal('taken back');
+      expect(second.isDone(), 'no attempt after the abort').to.equal(false);
+    });
+
     it('does not try a refusal again (a 404, a 401)', async () => {
       const waits: number[] = [];
       nock(api).get('/repos/acme/app').reply(404, { message: 'Not Found' });

@@ -61,23 +61,42 @@ export class GithubActionsJobRunner implements JobRunner {
     private readonly workflow = 'agent-job.yml',
   ) {}
 
-  async run(job: Job, report: JobReport): Promise<void> {
-    const { default_branch: base } = await this.github.request<{ default_branch: string }>('GET', '');
-    const ref = await this.github.request<{ object: { sha: string } }>('GET', `/git/ref/heads/${encodeURIComponent(base)}`);
+  /**
+   * Hands the job over. `signal` (the job-run task's: the queue took the task back, or the job was
+   * cancelled or the service stops) ends the hand-over where it is: the call under way is given up
+   * and no other is made; it then rejects. A hand-over stopped midway is done again by the next one
+   * (the branch made, if any, is taken as its own).
+   */
+  async run(job: Job, report: JobReport, signal?: AbortSignal): Promise<void> {
+    const options = { signal };
+    const { default_branch: base } = await this.github.request<{ default_branch: string }>('GET', '', undefined, options);
+    const ref = await this.github.request<{ object: { sha: string } }>('GET', `/git/ref/heads/${encodeURIComponent(base)}`, undefined, options);
     const parent = ref.object.sha;
     // The branch appears with job.md in one push: the commit is made first (Git Data API), then
     // the ref pointing at it. Creating the ref at the base and adding the file in a second commit
     // made two pushes, and the workflow run of the first (no job.md) failed, which could mark the
     // job failed before the real run.
-    const { tree: baseTree } = await this.github.request<{ tree: { sha: string } }>('GET', `/git/commits/${encodeURIComponent(parent)}`);
-    const tree = await this.github.request<{ sha: string }>('POST', '/git/trees', {
-      base_tree: baseTree.sha,
-      tree: [{ path: `logs/${job.id}/job.md`, mode: '100644', type: 'blob', content: jobFile(job) }],
-    });
-    const commit = await this.github.request<{ sha: string }>('POST', '/git/commits', { message: `job ${job.id}: start`, tree: tree.sha, parents: [parent] });
+    const { tree: baseTree } = await this.github.request<{ tree: { sha: string } }>('GET', `/git/commits/${encodeURIComponent(parent)}`, undefined, options);
+    const tree = await this.github.request<{ sha: string }>(
+      'POST',
+      '/git/trees',
+      {
+        base_tree: baseTree.sha,
+        tree: [{ path: `logs/${job.id}/job.md`, mode: '100644', type: 'blob', content: jobFile(job) }],
+      },
+      options,
+    );
+    const commit = await this.github.request<{ sha: string }>(
+      'POST',
+      '/git/commits',
+      { message: `job ${job.id}: start`, tree: tree.sha, parents: [parent] },
+      options,
+    );
     // A ref already there was made by an earlier hand-over of the same job (a call answered after
     // its caller gave up, a task run again), the same way: pointing at a commit with job.md.
-    await this.github.request('POST', '/git/refs', { ref: `refs/heads/${job.branch}`, sha: commit.sha }).catch(madeBefore(/reference already exists/i));
+    await this.github
+      .request('POST', '/git/refs', { ref: `refs/heads/${job.branch}`, sha: commit.sha }, options)
+      .catch(madeBefore(/reference already exists/i));
     await report({ summary: `Handed to GitHub Actions on ${job.branch}` });
   }
 

@@ -48,6 +48,29 @@ export class GithubError extends Error {
   }
 }
 
+/** Resolves after `wait`, or rejects with the signal's reason once it aborts (a wait between attempts stops with its call). */
+const abortable = (wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> => {
+  if (signal === undefined) return wait;
+  signal.throwIfAborted();
+  return new Promise<void>((resolve, reject) => {
+    const stop = (): void => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    wait.then(
+      () => {
+        signal.removeEventListener('abort', stop);
+        resolve();
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', stop);
+        reject(error);
+      },
+    );
+  });
+};
+
+/** The longest a single call may take before it is given up. */
+const CALL_TIMEOUT_MS = 30_000;
+
 /** The few GitHub REST calls the job runner needs (API version 2022-11-28). */
 export class GithubClient {
   constructor(private readonly settings: GithubSettings) {}
@@ -56,22 +79,26 @@ export class GithubClient {
    * One REST call. An answer of passing trouble (a rate limit, a 5xx) is tried again, up to
    * `attempts`, after the wait GitHub asks for (at most MAX_RATE_LIMIT_WAIT_MS: a longer one
    * fails at once, for a later try). Throws GithubError for any other failure.
+   * `signal`: the caller's; once it aborts, the call under way is given up and no other attempt
+   * is made (a wait between attempts ends at once): it rejects with the signal's reason, or the
+   * fetch's abort error.
    */
-  async request<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
+  async request<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, { signal }: { readonly signal?: AbortSignal } = {}): Promise<T> {
     const attempts = this.settings.attempts ?? 3;
     const sleep = this.settings.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
     for (let attempt = 1; ; attempt++) {
+      signal?.throwIfAborted();
       try {
-        return await this.#once<T>(method, path, body);
+        return await this.#once<T>(method, path, body, signal);
       } catch (error) {
         if (!(error instanceof GithubError) || error.retryAfterMs === undefined || attempt >= attempts || error.retryAfterMs > MAX_RATE_LIMIT_WAIT_MS)
           throw error;
-        await sleep(error.retryAfterMs > 0 ? error.retryAfterMs : 1000 * 2 ** (attempt - 1));
+        await abortable(sleep(error.retryAfterMs > 0 ? error.retryAfterMs : 1000 * 2 ** (attempt - 1)), signal);
       }
     }
   }
 
-  async #once<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
+  async #once<T>(method: 'GET' | 'POST' | 'PUT', path: string, body: unknown, signal: AbortSignal | undefined): Promise<T> {
     const url = `${this.settings.apiUrl.replace(/\/$/, '')}/repos/${this.settings.repo}${path}`;
     const response = await fetch(url, {
       method,
@@ -83,7 +110,7 @@ export class GithubClient {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
+      signal: signal === undefined ? AbortSignal.timeout(CALL_TIMEOUT_MS) : AbortSignal.any([signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]),
     });
     const text = await response.text();
     if (!response.ok) {

@@ -14,6 +14,8 @@ const SHUTDOWN = 'shutdown';
 const TAKEN_BACK = 'taken back';
 /** The error of a job whose task the queue took back while it ran: `why` is the queue's reason. */
 export const takenBackError = (why: string): string => `The job was stopped: ${why}`;
+/** Why a signal aborted, as a line. */
+const reasonOf = (signal: AbortSignal | undefined): string => (signal?.reason instanceof Error ? signal.reason.message : String(signal?.reason));
 /** How often a running job's status is read, to see a cancellation made on another replica. */
 export const CANCEL_WATCH_MS = 5_000;
 
@@ -25,7 +27,9 @@ export const CANCEL_WATCH_MS = 5_000;
  * cancelled it (its status is read that often while it runs). The task's `signal` (the queue took
  * it back: its time limit, or its claim lost on a replica cut off from the database) stops it at
  * once too, its work kept as on a cancel, and marks it failed: the task's next attempt, here or on
- * another replica, finds a stopped run, never one whose agent still works beside it.
+ * another replica, finds a stopped run, never one whose agent still works beside it. A hand-over
+ * (a runner with `poll`) gets the signal too: taken back, its calls stop, and the job stays
+ * running for the task's next attempt to hand it over again (the runner takes what it made as its own).
  */
 export class RunJob {
   readonly #running = new Map<string, AbortController>();
@@ -53,7 +57,7 @@ export class RunJob {
       // hand-over is done again: it takes what the first one made as its own (the runner's
       // contract), so a job handed over stays as it is and one that was not is handed over now.
       log.info({}, 'job found running on a repeated task; handing it over again');
-      return this.#handOver(job, log);
+      return this.#handOver(job, log, signal);
     }
     if (job.status === 'running') {
       // A first delivery finding the job running is a second task of the job (RequeueStrandedJobs
@@ -82,8 +86,13 @@ export class RunJob {
     try {
       await this.runner.run(started, (change) => this.#report(job.id, change), controller.signal);
     } catch (error) {
-      log.error({ err: error }, 'job failed to run');
-      await this.#report(job.id, { status: 'failed', error: error instanceof Error ? error.message : String(error) });
+      // A run stopped by its abort (a cancel, a take-back, a stop of the service) may throw
+      // (a hand-over's call given up): what follows records why it stopped, not that abort's error.
+      if (controller.signal.aborted) log.info({ err: error, reason: controller.signal.reason }, 'job run stopped by its abort');
+      else {
+        log.error({ err: error }, 'job failed to run');
+        await this.#report(job.id, { status: 'failed', error: error instanceof Error ? error.message : String(error) });
+      }
     } finally {
       stopWatching();
       signal?.removeEventListener('abort', takeBack);
@@ -93,8 +102,13 @@ export class RunJob {
       await this.#report(job.id, { status: 'failed', error: INTERRUPTED });
       log.warn({}, 'job stopped by a stop of the service; marked failed');
     }
-    if (controller.signal.aborted && controller.signal.reason === TAKEN_BACK) {
-      const why = signal?.reason instanceof Error ? signal.reason.message : String(signal?.reason);
+    if (controller.signal.aborted && controller.signal.reason === TAKEN_BACK && this.runner.poll !== undefined) {
+      // A hand-over (no agent works here): the task's next attempt finds the job running and hands
+      // it over again, taking what this one made as its own. Failing it would drop a job whose
+      // branch, and so its workflow run, may be made already.
+      log.warn({ reason: reasonOf(signal) }, 'job hand-over stopped: the queue took its task back; its next attempt hands it over again');
+    } else if (controller.signal.aborted && controller.signal.reason === TAKEN_BACK) {
+      const why = reasonOf(signal);
       // Unless it ended meanwhile (the next attempt may have marked it failed as interrupted already).
       await this.jobs.modify(job.id, (stored) =>
         stored.status === 'running' ? applyChange(stored, { status: 'failed', error: takenBackError(why) }, this.clock.now()) : stored,
@@ -105,10 +119,12 @@ export class RunJob {
     log.info({ status: finished?.status }, 'job runner returned');
   }
 
-  async #handOver(job: Job, log: Logger): Promise<void> {
+  /** Hands a running job over again; `signal` (the task's) stops it, the job left running for the task's next attempt. */
+  async #handOver(job: Job, log: Logger, signal: AbortSignal | undefined): Promise<void> {
     try {
-      await this.runner.run(job, (change) => this.#report(job.id, change), new AbortController().signal);
+      await this.runner.run(job, (change) => this.#report(job.id, change), signal ?? new AbortController().signal);
     } catch (error) {
+      if (signal?.aborted) return log.warn({ reason: reasonOf(signal) }, 'job hand-over stopped: the queue took its task back; its next attempt hands it over again');
       log.error({ err: error }, 'job failed to run');
       await this.#report(job.id, { status: 'failed', error: error instanceof Error ? error.message : String(error) });
     }

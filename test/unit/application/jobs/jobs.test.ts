@@ -462,6 +462,38 @@ describe('RunJob: a task the queue takes back', () => {
   });
 });
 
+describe('RunJob: a hand-over (a runner that polls) whose task the queue takes back', () => {
+  it("stops the hand-over's calls (its signal aborts), leaves the job running, and the next attempt hands it over again with that attempt's signal", async () => {
+    const { create, jobs, clock } = setup();
+    const { jobId } = await create.execute({ job: 'x' });
+    const signals: AbortSignal[] = [];
+    // A hand-over that works until its signal aborts, then throws as a call given up does.
+    const runner = Object.assign(
+      new ScriptedRunner(async (report, signal) => {
+        signals.push(signal);
+        if (signals.length > 1) return report({ summary: 'Handed over' });
+        await new Promise<void>((done) => signal.addEventListener('abort', () => done(), { once: true }));
+        throw new Error('This operation was aborted');
+      }),
+      { poll: async () => null },
+    );
+    const runJob = new RunJob(jobs, runner, clock, new RecordingLogger());
+    const takenBack = new AbortController();
+    const first = runJob.execute({ jobId }, { attempt: 1, signal: takenBack.signal });
+    await waitFor(() => signals.length === 1, 5_000, 'the hand-over to start');
+    takenBack.abort(new Error('the task queue took this task back: its claim was lost'));
+    await first;
+    expect(signals[0]?.aborted, "the hand-over's signal aborted with the task's").to.equal(true);
+    expect(jobs.jobs.get(jobId)).to.include({ status: 'running', error: null });
+    const next = new AbortController();
+    await runJob.execute({ jobId }, { attempt: 2, signal: next.signal });
+    expect(runner.started).to.deep.equal([jobId, jobId]);
+    expect(jobs.jobs.get(jobId)).to.include({ status: 'running', error: null, summary: 'Handed over' });
+    // The second hand-over ran under the task's own signal: a take-back of that attempt stops it too.
+    expect(signals[1]).to.equal(next.signal);
+  });
+});
+
 describe('RunJob#abortAll', () => {
   it('stops running jobs for a stop of the service and marks them failed as interrupted', async () => {
     const { create, jobs, clock } = setup();
