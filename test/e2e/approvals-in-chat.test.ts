@@ -55,8 +55,8 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
     await tg?.close();
   });
 
-  /** Fires the trigger with `id` and waits for the question in the approval chat; returns its buttons' data. */
-  const ask = async (id: string): Promise<{ approve: string; deny: string; messageId: number }> => {
+  /** Fires the trigger with `id` and waits for the question in the approval chat; returns its buttons' data, its keyboard and its message id. */
+  const ask = async (id: string): Promise<{ approve: string; deny: string; keyboard: unknown; messageId: number }> => {
     const fired = await send(`${gateway!.url}/api/webhook`, {
       method: 'POST',
       headers: { 'x-api-key': key, 'content-type': 'application/json' },
@@ -72,10 +72,16 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
     expect(String(question.body.text)).to.contain('Approval needed: trigger "release", action 0 (command)');
     const [[approve, deny]] = (question.body.reply_markup as { inline_keyboard: Array<Array<{ text: string; callback_data: string }>> }).inline_keyboard;
     expect([approve.text, deny.text]).to.deep.equal(['Approve', 'Deny']);
-    return { approve: approve.callback_data, deny: deny.callback_data, messageId: tg!.of('sendMessage').indexOf(question) + 1 };
+    return {
+      approve: approve.callback_data,
+      deny: deny.callback_data,
+      keyboard: question.body.reply_markup,
+      messageId: tg!.of('sendMessage').indexOf(question) + 1,
+    };
   };
 
-  const press = (data: string, chatId: number, messageId: number, username = 'ada') =>
+  /** A press as Telegram delivers it: the message pressed comes along, with its keyboard as the bot sent it (`keyboard`). */
+  const press = (data: string, chatId: number, messageId: number, keyboard: unknown, username = 'ada') =>
     send(`${gateway!.url}/api/messaging/telegram/webhook`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET },
@@ -84,7 +90,7 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
         callback_query: {
           id: `cq-${updateId}`,
           from: { id: 42, is_bot: false, first_name: 'Ada', username },
-          message: { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'supergroup' } },
+          message: { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'supergroup' }, reply_markup: keyboard },
           chat_instance: 'ci',
           data,
         },
@@ -95,8 +101,8 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
 
   it('Approve in the approval chat runs the action once, answers the press, takes the buttons off and says who approved', async () => {
     const id = `chat-${randomUUID()}`;
-    const { approve, messageId } = await ask(id);
-    expect((await press(approve, APPROVAL_CHAT, messageId)).status).to.equal(200);
+    const { approve, keyboard, messageId } = await ask(id);
+    expect((await press(approve, APPROVAL_CHAT, messageId, keyboard)).status).to.equal(200);
     await waitFor(async () => (await releasedIn(dir)).includes(id), 20_000, 'the approved command');
     const answer = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the answered press');
     expect(String(answer.body.text)).to.equal('Approved by Telegram @ada: trigger "release", action 0 runs now.');
@@ -106,7 +112,7 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
       'the buttons taken off',
     );
     // A second press (another person, later) decides nothing.
-    await press(approve, APPROVAL_CHAT, messageId, 'bob');
+    await press(approve, APPROVAL_CHAT, messageId, keyboard, 'bob');
     const second = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the second press answered');
     expect(String(second.body.text)).to.equal('This approval was approved already by Telegram @ada');
     expect((await releasedIn(dir)).filter((line) => line === id)).to.have.length(1);
@@ -114,14 +120,14 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
 
   it('a press Telegram no longer lets it answer (fetched late) is decided once, answered 200, and its outcome still said', async () => {
     const id = `late-${randomUUID()}`;
-    const { approve, messageId } = await ask(id);
+    const { approve, keyboard, messageId } = await ask(id);
     const late = {
       status: 400,
       body: { ok: false, error_code: 400, description: 'Bad Request: query is too old and response timeout expired or query ID is invalid' },
     };
     tg!.failNext('answerCallbackQuery', late);
     tg!.failNext('editMessageReplyMarkup', { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: message is not modified' } });
-    expect((await press(approve, APPROVAL_CHAT, messageId)).status).to.equal(200);
+    expect((await press(approve, APPROVAL_CHAT, messageId, keyboard)).status).to.equal(200);
     await waitFor(async () => (await releasedIn(dir)).includes(id), 20_000, 'the approved command');
     const said = await waitFor(
       () =>
@@ -140,15 +146,34 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
 
   it('Deny decides it without running; a press from another chat decides nothing', async () => {
     const id = `deny-${randomUUID()}`;
-    const { approve, deny, messageId } = await ask(id);
-    await press(approve, OTHER_CHAT, messageId);
+    const { approve, deny, keyboard, messageId } = await ask(id);
+    await press(approve, OTHER_CHAT, messageId, keyboard);
     const refused = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the press from another chat answered');
     expect(String(refused.body.text)).to.equal('Approvals are decided in the approval chat only (TELEGRAM_APPROVAL_CHAT_ID).');
-    await press(deny, APPROVAL_CHAT, messageId);
+    await press(deny, APPROVAL_CHAT, messageId, keyboard);
     const denied = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the denial answered');
     expect(String(denied.body.text)).to.equal('Denied by Telegram @ada: trigger "release", action 0 and those after it will not run.');
     // A denial queues nothing: once it is answered, nothing is left to run.
     expect(await releasedIn(dir)).to.not.include(id);
+  });
+
+  it("a press whose data is another approval's, not a button of the message pressed (a modified client's), decides nothing and leaves that message's buttons", async () => {
+    const one = await ask(`one-${randomUUID()}`);
+    const twoId = `two-${randomUUID()}`;
+    const two = await ask(twoId);
+    // On the question of one, with the Approve data of two: acknowledged (its processing is over once answered), ignored.
+    expect((await press(two.approve, APPROVAL_CHAT, one.messageId, one.keyboard)).status).to.equal(200);
+    const forged = `cq-${updateId}`;
+    // Two is still undecided: its own Deny decides it.
+    await press(two.deny, APPROVAL_CHAT, two.messageId, two.keyboard);
+    const denied = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the denial of two answered');
+    expect(String(denied.body.text)).to.equal('Denied by Telegram @ada: trigger "release", action 0 and those after it will not run.');
+    expect(answerOf(forged), 'the forged press answered').to.equal(undefined);
+    expect(
+      tg!.of('editMessageReplyMarkup').some((call) => call.body.message_id === one.messageId),
+      "one's buttons taken off",
+    ).to.equal(false);
+    expect(await releasedIn(dir)).to.not.include(twoId);
   });
 });
 

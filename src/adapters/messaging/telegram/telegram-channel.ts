@@ -366,7 +366,31 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
   }
 }
 
-/** A press of an inline keyboard button (`callback_query` with its data and message), or undefined. */
+/** The `callback_data` of every button of a message's inline keyboard (`reply_markup`), as Telegram hands the message back. */
+const keyboardData = (markup: unknown): string[] => {
+  const rows = typeof markup === 'object' && markup !== null ? (markup as { inline_keyboard?: unknown }).inline_keyboard : undefined;
+  if (!Array.isArray(rows)) return [];
+  return rows.flatMap((row: unknown) =>
+    Array.isArray(row)
+      ? row.flatMap((button: unknown) => {
+          const data = typeof button === 'object' && button !== null ? (button as { callback_data?: unknown }).callback_data : undefined;
+          return typeof data === 'string' ? [data] : [];
+        })
+      : [],
+  );
+};
+
+/**
+ * A press of an inline keyboard button (`callback_query` with its data and message), or undefined.
+ * Telegram passes on the data a client sends, and a modified client can send any data for any
+ * message of the bot it sees ("a bad client can send arbitrary data in this field"): a press
+ * counts only when its message's keyboard, which Telegram hands back with the message, has a
+ * button with that data. Otherwise an approval could be decided from the message of another
+ * (taking that one's buttons off), or one the chat was given no buttons for (too long to show
+ * whole) decided in the chat. A press whose data is on no button of its message is no press
+ * (acknowledged, ignored). A message too old for Telegram to hand back its content (`date` 0, an
+ * InaccessibleMessage) cannot be checked: its press is taken as it comes.
+ */
 const choiceOf = (update: unknown): ChoiceMade | undefined => {
   if (typeof update !== 'object' || update === null) return undefined;
   const query = (update as { callback_query?: unknown }).callback_query;
@@ -375,12 +399,14 @@ const choiceOf = (update: unknown): ChoiceMade | undefined => {
     id?: unknown;
     data?: unknown;
     from?: { id?: unknown; username?: unknown };
-    message?: { message_id?: unknown; chat?: { id?: unknown } };
+    message?: { message_id?: unknown; date?: unknown; chat?: { id?: unknown }; reply_markup?: unknown };
   };
   const chatId = message?.chat?.id;
   const messageId = message?.message_id;
   if (typeof id !== 'string' || typeof data !== 'string' || typeof from?.id !== 'number' || typeof chatId !== 'number' || typeof messageId !== 'number')
     return undefined;
+  const inaccessible = message?.date === 0;
+  if (!inaccessible && !keyboardData(message?.reply_markup).includes(data)) return undefined;
   return {
     data,
     chatId: String(chatId),

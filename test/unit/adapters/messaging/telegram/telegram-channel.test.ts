@@ -48,6 +48,56 @@ describe('TelegramChannel (without the Bot API)', () => {
     expect(channel.parse({ update_id: 12, edited_channel_post: post })).to.deep.equal({ deliveryId: '12', message: null });
   });
 
+  describe('a button press (callback_query): its data must be on a button of the message pressed', () => {
+    const ONE = 'agw-approve:11111111-1111-4111-8111-111111111111';
+    const ONE_DENY = 'agw-deny:11111111-1111-4111-8111-111111111111';
+    const TWO = 'agw-approve:22222222-2222-4222-8222-222222222222';
+    /** The approval question of ONE as Telegram hands it back with a press: its keyboard included. */
+    const question = (extra: Record<string, unknown> = {}) => ({
+      message_id: 70,
+      date: 1767225600,
+      chat: { id: -100555, type: 'supergroup', title: 'Approvers' },
+      from: { id: 999, is_bot: true, first_name: 'Gateway' },
+      text: 'Approval needed: …',
+      reply_markup: {
+        inline_keyboard: [
+          [
+            { text: 'Approve', callback_data: ONE },
+            { text: 'Deny', callback_data: ONE_DENY },
+          ],
+        ],
+      },
+      ...extra,
+    });
+    const press = (data: string, message: Record<string, unknown>) =>
+      channel.parse({
+        update_id: 30,
+        callback_query: { id: 'cq-1', from: { id: 7, is_bot: false, first_name: 'Ada', username: 'ada' }, chat_instance: '-1', data, message },
+      });
+
+    it("takes a press of one of the message's buttons", () => {
+      expect(press(ONE_DENY, question()).choice).to.deep.equal({
+        data: ONE_DENY,
+        chatId: '-100555',
+        userId: '7',
+        userName: '@ada',
+        messageId: '70',
+        pressId: 'cq-1',
+      });
+    });
+
+    it("refuses data that is on no button of the message (a modified client's): another approval's, on a message with no buttons left, on one without a keyboard", () => {
+      for (const message of [question(), question({ reply_markup: { inline_keyboard: [] } }), question({ reply_markup: undefined })]) {
+        expect(press(TWO, message), JSON.stringify(message.reply_markup)).to.deep.equal({ deliveryId: '30', message: null });
+      }
+      expect(press(ONE, question({ reply_markup: { inline_keyboard: [] } }))).to.deep.equal({ deliveryId: '30', message: null });
+    });
+
+    it('takes a press on a message too old for Telegram to hand back (an InaccessibleMessage, date 0) as it comes: nothing to check it against', () => {
+      expect(press(TWO, { message_id: 70, date: 0, chat: { id: -100555, type: 'supergroup' } }).choice?.data).to.equal(TWO);
+    });
+  });
+
   it("gives the messages of one album one message key (answered once), each chat's albums their own, a message in no album none", () => {
     const part = (updateId: number, chat: number, group: string, extra: Record<string, unknown> = {}) =>
       channel.parse({
