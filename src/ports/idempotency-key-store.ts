@@ -10,6 +10,9 @@ export interface IdempotencyRecord {
   readonly createdAt: Date;
 }
 
+/** Which scopes a retention delete is about: one scope, or every scope but one. */
+export type ScopeFilter = { readonly scope: string } | { readonly notScope: string };
+
 /** Remembers which job each idempotency key created (POST /api/create-job, `Idempotency-Key`). */
 export interface IdempotencyKeyStore {
   /**
@@ -22,6 +25,11 @@ export interface IdempotencyKeyStore {
   claim(record: IdempotencyRecord, notBefore: Date): Promise<IdempotencyRecord>;
   /** Forgets the key when it still names `jobId` (its job could not be created); idempotent. */
   release(scope: string, key: string, jobId: string): Promise<void>;
-  /** Retention: forgets up to `limit` records created before `cutoff`, oldest first; returns how many. */
-  deleteOlderThan(cutoff: Date, limit: number): Promise<number>;
+  /**
+   * Retention: forgets up to `limit` records created before `cutoff`, oldest first, of the scopes
+   * `which` names (`scope`: that one only; `notScope`: every other one; absent: all); returns
+   * how many. Scopes are kept for different times: a chat answer's keys as long as its task may
+   * still run (see SweepExpiredData), an API caller's for their 24 hours.
+   */
+  deleteOlderThan(cutoff: Date, limit: number, which?: ScopeFilter): Promise<number>;
 }

@@ -99,6 +99,24 @@ export const describeIdempotencyKeyStoreContract = (name: string, open: () => Pr
       expect(await store.claim(record({ key: 'recent', jobId: JOB_B }), new Date(0))).to.include({ jobId: JOB_A });
     });
 
+    it("deletes old records of one scope only, or of every scope but one (a chat answer's keys are kept longer than a caller's)", async () => {
+      for (const scope of [SCOPE, OTHER_SCOPE, 'chat']) {
+        await store.claim(record({ scope, key: 'old', createdAt: new Date(NOW.getTime() - 30 * HOUR) }), new Date(0));
+        await store.claim(record({ scope, key: 'recent', createdAt: new Date(NOW.getTime() - HOUR) }), new Date(0));
+      }
+      const held = async (scope: string, key: string) => (await store.claim(record({ scope, key, jobId: JOB_B }), new Date(0))).jobId === JOB_A;
+      expect(await store.deleteOlderThan(WINDOW_START, 10, { notScope: 'chat' })).to.equal(2);
+      expect(await held('chat', 'old')).to.equal(true);
+      expect(await held('chat', 'recent')).to.equal(true);
+      expect(await held(SCOPE, 'recent')).to.equal(true);
+      expect(await held(SCOPE, 'old')).to.equal(false); // claimed anew, now: kept
+      await store.release(SCOPE, 'old', JOB_B);
+      expect(await store.deleteOlderThan(WINDOW_START, 10, { scope: OTHER_SCOPE })).to.equal(0);
+      expect(await store.deleteOlderThan(WINDOW_START, 10, { scope: 'chat' })).to.equal(1);
+      expect(await held('chat', 'old')).to.equal(false);
+      expect(await held('chat', 'recent')).to.equal(true);
+    });
+
     it('sees a key claimed through another replica', async () => {
       const other = harness.replica ?? store;
       await other.claim(record(), WINDOW_START);

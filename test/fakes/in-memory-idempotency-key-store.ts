@@ -1,4 +1,4 @@
-import type { IdempotencyKeyStore, IdempotencyRecord } from '../../src/ports/idempotency-key-store.js';
+import type { IdempotencyKeyStore, IdempotencyRecord, ScopeFilter } from '../../src/ports/idempotency-key-store.js';
 
 /** IdempotencyKeyStore in a Map; passes the same contract suite as the database adapter. */
 export class InMemoryIdempotencyKeyStore implements IdempotencyKeyStore {
@@ -18,9 +18,10 @@ export class InMemoryIdempotencyKeyStore implements IdempotencyKeyStore {
     if (this.records.get(id)?.jobId === jobId) this.records.delete(id);
   }
 
-  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+  async deleteOlderThan(cutoff: Date, limit: number, which?: ScopeFilter): Promise<number> {
+    const inScope = (scope: string): boolean => (which === undefined ? true : 'scope' in which ? scope === which.scope : scope !== which.notScope);
     const old = [...this.records]
-      .filter(([, record]) => record.createdAt < cutoff)
+      .filter(([, record]) => record.createdAt < cutoff && inScope(record.scope))
       .sort(([, a], [, b]) => a.createdAt.getTime() - b.createdAt.getTime())
       .slice(0, limit);
     for (const [id] of old) this.records.delete(id);

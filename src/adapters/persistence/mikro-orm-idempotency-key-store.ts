@@ -1,4 +1,4 @@
-import type { IdempotencyKeyStore, IdempotencyRecord } from '../../ports/idempotency-key-store.js';
+import type { IdempotencyKeyStore, IdempotencyRecord, ScopeFilter } from '../../ports/idempotency-key-store.js';
 import type { Database } from './database.js';
 import { IdempotencyKeyEntity } from './entities/idempotency-key-entity.js';
 
@@ -49,12 +49,13 @@ export class MikroOrmIdempotencyKeyStore implements IdempotencyKeyStore {
     await this.db.orm.em.fork().nativeDelete(IdempotencyKeyEntity, { scope, key, jobId });
   }
 
-  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+  async deleteOlderThan(cutoff: Date, limit: number, which?: ScopeFilter): Promise<number> {
+    const [scoped, scope] = which === undefined ? ['', []] : 'scope' in which ? [' and scope = ?', [which.scope]] : [' and scope <> ?', [which.notScope]];
     const rows = (await this.db.orm.em.getConnection().execute(
       `delete from idempotency_keys where (scope, idempotency_key) in
-         (select scope, idempotency_key from idempotency_keys where created_at < ? order by created_at limit ?)
+         (select scope, idempotency_key from idempotency_keys where created_at < ?${scoped} order by created_at limit ?)
        returning scope`,
-      [cutoff, limit],
+      [cutoff, ...scope, limit],
     )) as Row[];
     return rows.length;
   }

@@ -23,6 +23,11 @@ export interface ChatMessageTask {
   readonly message: ChannelMessage;
   /** Set on the task that only tells a chat it is not allowed (its message holds ids only): never a question for the model. */
   readonly notice?: 'not-allowed';
+  /**
+   * When the task was stored (ISO 8601): an attempt run again later than the chat's job keys are
+   * kept is not answered (ReplyToChatMessage). Absent on tasks stored before it was recorded.
+   */
+  readonly queuedAt?: string;
 }
 
 /**
@@ -195,7 +200,7 @@ export class ReceiveMessagingUpdate {
         // (the first of its messages does): the answer reads every message stored for the album.
         const album = albumKey(platform.id, message);
         if (album !== undefined && this.albums !== undefined) await this.albums.add(album, message.metadata.messageId, message, this.clock.now());
-        queued = await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message } satisfies ChatMessageTask, {
+        queued = await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message, queuedAt: this.clock.now().toISOString() } satisfies ChatMessageTask, {
           group: `${platform.id}:${delivery.message.threadId}`,
           // One message carried by two deliveries (a mention of the bot) is answered once.
           key: delivery.messageKey === undefined ? deliveryKey : `${platform.id}:message:${delivery.messageKey}`,

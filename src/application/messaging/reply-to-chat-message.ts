@@ -53,6 +53,19 @@ export const MAX_ALBUM_WAIT_MS = 30_000;
  */
 export const replyKey = (channel: string, taskId: string): string => `${channel}:reply:${taskId}`;
 
+/** How long a chat task may be run again after it was stored (see ReplyToChatMessage `lateRuns`). */
+export interface LateRuns {
+  readonly clock: Clock;
+  /**
+   * How long the chat's job keys are kept (RetentionPolicy `chatJobKeysDays`): an attempt run again
+   * later than this, less LATE_RUN_MARGIN_MS, is not answered, as its jobs' keys may be forgotten.
+   */
+  readonly keysKeptMs: number;
+}
+
+/** Room for the clocks of replicas that differ: the key is dated by the one that created it. */
+export const LATE_RUN_MARGIN_MS = 60 * 60 * 1000;
+
 /** How an album's messages are gathered for its one answer. */
 export interface AlbumSettling {
   /** Where ReceiveMessagingUpdate stored each message of an album. */
@@ -109,6 +122,11 @@ export class ReplyToChatMessage {
      * a task run again sends its reply again.
      */
     private readonly replies?: DeliveryLog,
+    /**
+     * Without it, a task run again however late is answered. With it, an attempt after the first
+     * of a task stored longer ago than its jobs' keys are kept is not: it could create its jobs again.
+     */
+    private readonly lateRuns?: LateRuns,
   ) {}
 
   /**
@@ -128,6 +146,15 @@ export class ReplyToChatMessage {
     // queue took its end in): answered already, nothing more is asked of the model or sent.
     if (sentKey !== undefined && running!.attempt > 1 && (await this.replies!.recorded(sentKey))) {
       return log.info({ taskId: running!.id, attempt: running!.attempt }, 'chat task run again after its reply was sent; nothing more to do');
+    }
+    // A task run again after an outage of days: the keys naming the jobs its first attempt created
+    // may be forgotten (the retention sweep), so asking the model again could create them again.
+    // (The queue drops a task that waited longer than they are kept: this is the margin's edge.)
+    if (this.#tooLate(task, running)) {
+      return log.warn(
+        { taskId: running!.id, attempt: running!.attempt, queuedAt: task.queuedAt },
+        'chat task run again later than its job keys are kept; not answered, so that no job of it is created twice',
+      );
     }
     const target: ReplyTarget = { chatId: queued.threadId, ...(queued.metadata.topicId !== undefined && { topicId: queued.metadata.topicId }) };
 
@@ -215,6 +242,14 @@ export class ReplyToChatMessage {
     } finally {
       void typing.stop();
     }
+  }
+
+  /** Whether this is an attempt after the first of a task stored longer ago than its jobs' keys are surely kept. */
+  #tooLate(task: ChatMessageTask, running: Pick<RunningTask, 'attempt'> | undefined): boolean {
+    if (this.lateRuns === undefined || running === undefined || running.attempt <= 1 || task.queuedAt === undefined) return false;
+    const queuedAt = Date.parse(task.queuedAt);
+    if (Number.isNaN(queuedAt)) return false;
+    return this.lateRuns.clock.now().getTime() - queuedAt > this.lateRuns.keysKeptMs - LATE_RUN_MARGIN_MS;
   }
 
   /** Records the reply as sent; false when an earlier attempt did. A log that fails is no reason not to reply (true). */

@@ -7,6 +7,7 @@ import type { DeliveryLog } from '../../ports/delivery-log.js';
 import type { ApprovalStore } from '../../ports/approval-store.js';
 import type { IdempotencyKeyStore } from '../../ports/idempotency-key-store.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../../domain/jobs/idempotency.js';
+import { KEYED_CHAT_SCOPE } from '../jobs/create-job-once.js';
 import type { InboundRequestStore } from '../../ports/inbound-request-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { LoginAttempts } from '../../ports/login-attempts.js';
@@ -27,6 +28,14 @@ export interface RetentionPolicy {
   readonly inboundRequestsDays: number;
   /** The admin login limit's window: attempts are forgotten once their window ended. */
   readonly loginWindowMs: number;
+  /**
+   * The keys of the jobs chat answers created (CreateJobOnce.keyed, scope `chat`): kept as long as
+   * the answer's task may still run, so that an attempt of it run late (after an outage of days)
+   * gets the job its first attempt created instead of creating it again — the queue's longest
+   * wait for a task, which its retries do not lengthen, and a day (see docs/chat.md).
+   * ReplyToChatMessage does not answer a task run again later than that.
+   */
+  readonly chatJobKeysDays: number;
 }
 
 export interface RetentionStores {
@@ -36,7 +45,10 @@ export interface RetentionStores {
   readonly chatTurns: ConversationStore;
   readonly actionRuns: ActionRunRepository;
   readonly inboundRequests: InboundRequestStore;
-  /** Create-job idempotency keys: forgotten once their 24-hour window ended, whatever the policy. */
+  /**
+   * Create-job idempotency keys: a caller's forgotten once their 24-hour window ended, whatever the
+   * policy; a chat answer's after `chatJobKeysDays`.
+   */
   readonly idempotencyKeys: IdempotencyKeyStore;
   /** Decided and expired approvals: kept as long as the action runs they decided. */
   readonly approvals?: ApprovalStore;
@@ -57,7 +69,7 @@ export type SweepReport = Record<string, { readonly deleted: number; readonly mo
 
 /**
  * One retention sweep: deletes what outlived its retention (expired admin sessions, ended
- * login windows, idempotency keys past their 24 hours, old deliveries, chat turns, action runs and inbound requests), each kind in
+ * login windows, idempotency keys past their 24 hours (a chat answer's past `chatJobKeysDays`), old deliveries, chat turns, action runs and inbound requests), each kind in
  * short statements of a bounded batch, with a bounded number of batches per sweep, so the
  * database is never held long; what is left goes at the next sweep. One kind failing does
  * not stop the others; the sweep then rejects (naming the kinds) so the queue retries it.
@@ -99,7 +111,16 @@ export class SweepExpiredData {
     const kinds: Array<[string, number, (limit: number) => Promise<number>]> = [
       ['adminSessions', 1, (limit) => stores.adminSessions.deleteExpiredSessions(now, limit)],
       ['loginAttempts', 1, (limit) => stores.loginAttempts.deleteEnded(now, policy.loginWindowMs, limit)],
-      ['idempotencyKeys', 1, (limit) => stores.idempotencyKeys.deleteOlderThan(new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS), limit)],
+      [
+        'idempotencyKeys',
+        1,
+        (limit) => stores.idempotencyKeys.deleteOlderThan(new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS), limit, { notScope: KEYED_CHAT_SCOPE }),
+      ],
+      [
+        'chatJobKeys',
+        policy.chatJobKeysDays,
+        (limit) => stores.idempotencyKeys.deleteOlderThan(before(policy.chatJobKeysDays), limit, { scope: KEYED_CHAT_SCOPE }),
+      ],
       ['deliveries', policy.deliveriesDays, (limit) => stores.deliveries.deleteOlderThan(before(policy.deliveriesDays), limit)],
       ['chatTurns', policy.chatTurnsDays, (limit) => stores.chatTurns.deleteOlderThan(before(policy.chatTurnsDays), limit)],
       ['actionRuns', policy.actionRunsDays, (limit) => stores.actionRuns.deleteOlderThan(before(policy.actionRunsDays), limit)],

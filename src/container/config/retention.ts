@@ -49,6 +49,12 @@ export const retentionSchema = z
       finishedTaskSeconds: env.RETENTION_FINISHED_TASKS_DAYS * DAY_S,
       /** pg-boss drops a task still waiting this long after it was stored. */
       waitingTaskSeconds: WAITING_TASK_DAYS * DAY_S,
+      /**
+       * The chat's job keys (scope `chat`) outlive any attempt of the chat task that made them: a
+       * task is dropped once it waited WAITING_TASK_DAYS after it was stored (its retries do not
+       * lengthen that), and a day covers the attempt's own run and the queue's sweep (docs/chat.md).
+       */
+      chatJobKeysDays: WAITING_TASK_DAYS + 1,
       sweepIntervalMs: env.RETENTION_SWEEP_MINUTES * 60_000,
     },
   }));

@@ -105,7 +105,7 @@ const describeOn = (engine: Engine): void => {
       const logger = new RecordingLogger();
       const sweep = new SweepExpiredData(
         stores,
-        { deliveriesDays: 7, chatTurnsDays: 90, actionRunsDays: 30, inboundRequestsDays: 30, loginWindowMs: WINDOW },
+        { deliveriesDays: 7, chatTurnsDays: 90, actionRunsDays: 30, inboundRequestsDays: 30, loginWindowMs: WINDOW, chatJobKeysDays: 15 },
         new FixedClock(NOW),
         logger,
         { batchSize: 1, maxBatches: 5 },
@@ -116,6 +116,7 @@ const describeOn = (engine: Engine): void => {
         adminSessions: 1,
         loginAttempts: 1,
         idempotencyKeys: 1,
+        chatJobKeys: 0,
         deliveries: 1,
         chatTurns: 1,
         actionRuns: 1,

@@ -83,6 +83,7 @@ describe('loadConfig', () => {
         inboundRequestsDays: 30,
         finishedTaskSeconds: 7 * 86_400,
         waitingTaskSeconds: 14 * 86_400,
+        chatJobKeysDays: 15,
         sweepIntervalMs: 3_600_000,
       },
     });
@@ -133,6 +134,7 @@ describe('loadConfig', () => {
       inboundRequestsDays: 60,
       finishedTaskSeconds: 3 * 86_400,
       waitingTaskSeconds: 14 * 86_400,
+      chatJobKeysDays: 15,
       sweepIntervalMs: 15 * 60_000,
     });
     // A queued trigger run can wait 14 days for its request: requests stay 15 days even when action runs go sooner.
@@ -311,6 +313,7 @@ describe('loadConfig', () => {
       apiUrl: 'https://api.github.com',
       workflow: 'agent-job.yml',
       pollSeconds: 60,
+      runStartSeconds: 1800,
       autoMerge: undefined,
     });
     expect(loadConfig({ CODEHOST_TOKEN: 'ghp_x', CODEHOST_REPO: 'acme/app', CODEHOST_WORKFLOW: 'agents.yaml' }).codehost?.workflow).to.equal('agents.yaml');

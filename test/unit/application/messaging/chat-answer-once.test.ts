@@ -7,7 +7,14 @@ import { CreateJobOnce } from '../../../../src/application/jobs/create-job-once.
 import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js';
 import { ChatAgent } from '../../../../src/application/messaging/chat-agent.js';
 import { MessagingChannels, type ChatChannel } from '../../../../src/application/messaging/messaging-channels.js';
-import { APOLOGY, ReplyToChatMessage, apologyWithJobs, replyKey } from '../../../../src/application/messaging/reply-to-chat-message.js';
+import {
+  APOLOGY,
+  LATE_RUN_MARGIN_MS,
+  type LateRuns,
+  ReplyToChatMessage,
+  apologyWithJobs,
+  replyKey,
+} from '../../../../src/application/messaging/reply-to-chat-message.js';
 import { AiCallFailed } from '../../../../src/domain/ai/ai-call-failed.js';
 import type { ChannelMessage } from '../../../../src/domain/messaging/channel-message.js';
 import type { AiClient, AiRequest, AiResponse } from '../../../../src/ports/ai-client.js';
@@ -163,7 +170,7 @@ describe('A chat answer made again (its task run again after a kill) creates no 
       attachments: [],
       metadata: { userId: 'fake', chatTitle: 'Fake', updateId: '1', messageId: '10', edited: false },
     };
-    const replying = (steps: (ai: StepAi) => Step[], replies: InMemoryDeliveryLog | undefined = new InMemoryDeliveryLog()) => {
+    const replying = (steps: (ai: StepAi) => Step[], replies: InMemoryDeliveryLog | undefined = new InMemoryDeliveryLog(), lateRuns?: LateRuns) => {
       const made = setup(steps);
       const platform = new FakeMessagingChannel({ maxMessageLength: 4096 });
       const channel: ChatChannel = {
@@ -176,8 +183,8 @@ describe('A chat answer made again (its task run again after a kill) creates no 
         },
       };
       const logger = new RecordingLogger();
-      const reply = new ReplyToChatMessage(new MessagingChannels([channel]), made.agent, logger, undefined, undefined, undefined, undefined, replies);
-      return { ...made, platform, reply, replies };
+      const reply = new ReplyToChatMessage(new MessagingChannels([channel]), made.agent, logger, undefined, undefined, undefined, undefined, replies, lateRuns);
+      return { ...made, platform, reply, replies, logger };
     };
 
     it('a task killed while the model holds after its create_job runs again: the same job, one reply; the first attempt, should it still run, sends nothing', async () => {
@@ -258,6 +265,30 @@ describe('A chat answer made again (its task run again after a kill) creates no 
       expect(ai.requests).to.have.length(1);
       expect(jobs.jobs.size).to.equal(1);
       expect(platform.sent).to.have.length(1);
+    });
+
+    it('a task run again later than its job keys are kept (an outage of days) is not answered — no model call, no job, no reply, a warning — while one run again in time, or a first attempt however late, is', async () => {
+      const DAY = 86_400_000;
+      const clock = new FixedClock(new Date('2026-06-20T00:00:00Z'));
+      const keysKeptMs = 15 * DAY;
+      const queuedAgo = (ms: number) => new Date(clock.now().getTime() - ms).toISOString();
+      const { ai, jobs, platform, reply, logger } = replying(
+        (ai) => [creating(ai, 'Fix the login bug'), creating(ai, 'Fix the login bug')],
+        new InMemoryDeliveryLog(),
+        { clock, keysKeptMs },
+      );
+      await reply.execute({ message, queuedAt: queuedAgo(keysKeptMs - LATE_RUN_MARGIN_MS + 1) }, { id: 'task-late', attempt: 2 });
+      expect(ai.requests).to.have.length(0);
+      expect(jobs.jobs.size).to.equal(0);
+      expect(platform.sent).to.have.length(0);
+      expect(logger.entries.find((entry) => entry.level === 'warn')).to.deep.include({
+        message: 'chat task run again later than its job keys are kept; not answered, so that no job of it is created twice',
+      });
+
+      await reply.execute({ message, queuedAt: queuedAgo(keysKeptMs - LATE_RUN_MARGIN_MS - 1) }, { id: 'task-in-time', attempt: 2 });
+      await reply.execute({ message, queuedAt: queuedAgo(20 * DAY) }, { id: 'task-first', attempt: 1 });
+      expect(ai.requests).to.have.length(2);
+      expect(platform.sent).to.have.length(2);
     });
 
     it('a reply log that fails does not keep the reply from going out', async () => {

@@ -17,7 +17,14 @@ import { RecordingLogger } from '../../../fakes/recording-logger.js';
 const DAY = 86_400_000;
 const NOW = new Date('2026-06-01T12:00:00Z');
 const ago = (ms: number): Date => new Date(NOW.getTime() - ms);
-const POLICY: RetentionPolicy = { deliveriesDays: 7, chatTurnsDays: 90, actionRunsDays: 30, inboundRequestsDays: 30, loginWindowMs: 15 * 60_000 };
+const POLICY: RetentionPolicy = {
+  deliveriesDays: 7,
+  chatTurnsDays: 90,
+  actionRunsDays: 30,
+  inboundRequestsDays: 30,
+  loginWindowMs: 15 * 60_000,
+  chatJobKeysDays: 15,
+};
 
 let n = 0;
 const uuid = (): string => `50000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
@@ -75,6 +82,13 @@ describe('SweepExpiredData', () => {
     ] as const) {
       await stores.idempotencyKeys.claim({ scope: 's', key, fingerprint: 'f', jobId: key, createdAt: ago(age) }, new Date(0));
     }
+    // A chat answer's job keys: kept as long as its task may still run (chatJobKeysDays), not 24 hours.
+    for (const [key, age] of [
+      ['task:expired#1', 15 * DAY + 1],
+      ['task:live#1', 15 * DAY - 1],
+    ] as const) {
+      await stores.idempotencyKeys.claim({ scope: 'chat', key, fingerprint: 'f', jobId: key, createdAt: ago(age) }, new Date(0));
+    }
   };
 
   it('deletes what outlived its retention as of the clock, and keeps what did not', async () => {
@@ -86,6 +100,7 @@ describe('SweepExpiredData', () => {
       adminSessions: 1,
       loginAttempts: 1,
       idempotencyKeys: 1,
+      chatJobKeys: 1,
       deliveries: 1,
       chatTurns: 1,
       actionRuns: 1,
@@ -97,7 +112,24 @@ describe('SweepExpiredData', () => {
     expect([...stores.chatTurns.threads.keys()]).to.deep.equal(['telegram:recent']);
     expect(stores.actionRuns.runs.map((run) => run.finishedAt)).to.deep.equal([ago(30 * DAY - 1)]);
     expect([...stores.inboundRequests.requests.values()].map((r) => r.receivedAt)).to.deep.equal([ago(30 * DAY - 1)]);
-    expect([...stores.idempotencyKeys.records.values()].map((r) => r.key)).to.deep.equal(['live']);
+    expect([...stores.idempotencyKeys.records.values()].map((r) => r.key)).to.deep.equal(['live', 'task:live#1']);
+  });
+
+  it("keeps a chat answer's job keys past the 24 hours of a caller's key, as long as the answer's task may still run (chatJobKeysDays)", async () => {
+    const setup = make();
+    const { stores, sweep } = setup;
+    for (const [scope, key, age] of [
+      ['s', 'caller', 2 * DAY],
+      ['chat', 'task:two-days-old#1', 2 * DAY],
+      ['chat', 'task:fourteen-days-old#1', 14 * DAY],
+    ] as const) {
+      await stores.idempotencyKeys.claim({ scope, key, fingerprint: 'f', jobId: key, createdAt: ago(age) }, new Date(0));
+    }
+    await sweep.execute();
+    expect([...stores.idempotencyKeys.records.values()].map((r) => r.key)).to.deep.equal(['task:two-days-old#1', 'task:fourteen-days-old#1']);
+    setup.clock.current = new Date(NOW.getTime() + 2 * DAY);
+    await sweep.execute();
+    expect([...stores.idempotencyKeys.records.values()].map((r) => r.key)).to.deep.equal(['task:two-days-old#1']);
   });
 
   it('forgets the stored messages of chat albums after a day, whatever the policy (they are needed for seconds)', async () => {
@@ -111,7 +143,7 @@ describe('SweepExpiredData', () => {
     });
     await chatAlbums.add('telegram:42:g', '1', photo('1'), ago(DAY + 1));
     await chatAlbums.add('telegram:42:g', '2', photo('2'), ago(DAY - 1));
-    const keepingAll = { deliveriesDays: 0, chatTurnsDays: 0, actionRunsDays: 0, inboundRequestsDays: 0, loginWindowMs: 15 * 60_000 };
+    const keepingAll = { deliveriesDays: 0, chatTurnsDays: 0, actionRunsDays: 0, inboundRequestsDays: 0, loginWindowMs: 15 * 60_000, chatJobKeysDays: 0 };
     const report = await new SweepExpiredData({ ...stores, chatAlbums }, keepingAll, clock, logger).execute();
     expect(report.chatAlbums).to.deep.equal({ deleted: 1, more: false });
     expect((await chatAlbums.read('telegram:42:g')).items.map((item) => item.metadata.messageId)).to.deep.equal(['2']);
@@ -132,7 +164,7 @@ describe('SweepExpiredData', () => {
     const setup = make({ ...POLICY, chatTurnsDays: 0, actionRunsDays: 0 });
     await fill(setup);
     const report = await setup.sweep.execute();
-    expect(Object.keys(report)).to.deep.equal(['adminSessions', 'loginAttempts', 'idempotencyKeys', 'deliveries', 'inboundRequests']);
+    expect(Object.keys(report)).to.deep.equal(['adminSessions', 'loginAttempts', 'idempotencyKeys', 'chatJobKeys', 'deliveries', 'inboundRequests']);
     expect(setup.stores.chatTurns.threads.size).to.equal(2);
     expect(setup.stores.actionRuns.runs).to.have.length(2);
   });
@@ -167,7 +199,7 @@ describe('SweepExpiredData', () => {
     const [first, second] = setup.logger.entries.filter((entry) => entry.message.startsWith('retention sweep'));
     expect(first.level).to.equal('info');
     expect(first.fields).to.deep.include({
-      deleted: { adminSessions: 1, loginAttempts: 1, idempotencyKeys: 1, deliveries: 1, chatTurns: 1, actionRuns: 1, inboundRequests: 1 },
+      deleted: { adminSessions: 1, loginAttempts: 1, idempotencyKeys: 1, chatJobKeys: 1, deliveries: 1, chatTurns: 1, actionRuns: 1, inboundRequests: 1 },
     });
     expect(second.level).to.equal('debug');
   });
