@@ -66,6 +66,13 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
   // presses (interactivity) as `payload=<JSON>`, signed like its events.
   const signed = signedBody(options.bodyLimit);
   const signedJsonOrForm = signedBody(options.bodyLimit, { forms: true });
+  // The code host's webhook: GitHub's form content type (its default) posts `payload=<JSON>`.
+  const signedReader = (route: ApiRoute): Middleware =>
+    route.jsonFormField !== undefined
+      ? signedBody(options.bodyLimit, { jsonInForm: route.jsonFormField })
+      : route.channel !== undefined
+        ? signedJsonOrForm
+        : signed;
   const auth = apiKeyAuth(options.authenticate);
   const recheck = apiKeyRecheck(options.authenticate);
   for (const route of options.routes) {
@@ -75,7 +82,7 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
     if (route.auth === 'api-key') chain.push(auth);
     const beforeBody = options.beforeBody?.[route.name];
     if (beforeBody !== undefined) chain.push(beforeBody);
-    if (route.method === 'POST') chain.push(route.auth !== 'platform-secret' ? body : route.channel !== undefined ? signedJsonOrForm : signed);
+    if (route.method === 'POST') chain.push(route.auth !== 'platform-secret' ? body : signedReader(route));
     // The key again once the body is in: one revoked while the body was arriving fires nothing.
     if (route.auth === 'api-key' && route.method === 'POST') chain.push(recheck);
     // No trigger fires for a public route (ping): it authenticates no one, so anyone could run

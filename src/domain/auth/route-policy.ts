@@ -35,6 +35,12 @@ export interface ApiRoute {
    * (request-snapshot.ts, snapshotRequest).
    */
   readonly credentialFields?: readonly string[];
+  /**
+   * A `platform-secret` endpoint that also takes an `application/x-www-form-urlencoded` body whose
+   * field of this name holds the JSON body: the code host's (GitHub's form content type, its
+   * default, posts `payload=<JSON>`).
+   */
+  readonly jsonFormField?: string;
 }
 
 /** A messaging channel's endpoints: `/api/messaging/<id>/webhook`, and `/api/messaging/<id>/register` where the platform has registration. */
@@ -57,7 +63,7 @@ const FIXED_ROUTES: readonly ApiRoute[] = [
   { name: 'ping', method: 'GET', path: '/api/ping', auth: 'public' },
   { name: 'create-job', method: 'POST', path: '/api/create-job', auth: 'api-key' },
   { name: 'job-status', method: 'GET', path: '/api/jobs/status', auth: 'api-key' },
-  { name: 'codehost-webhook', method: 'POST', path: '/api/codehost/webhook', auth: 'platform-secret' },
+  { name: 'codehost-webhook', method: 'POST', path: '/api/codehost/webhook', auth: 'platform-secret', jsonFormField: 'payload' },
   { name: 'webhook', method: 'POST', path: '/api/webhook', auth: 'api-key' },
 ];
 

@@ -1,7 +1,8 @@
 import type { Context, Middleware } from 'koa';
 import { acceptJsonValue } from './accept-json-value.js';
 import { bodyBytesReader, hasBody } from './body-stream.js';
-import { checkFormHeaders, parseFormBytes } from './form-body.js';
+import { DomainError } from '../../../domain/errors/domain-error.js';
+import { checkFormHeaders, parseFormBytes, type Form } from './form-body.js';
 import { checkJsonHeaders } from './json-body.js';
 import { parseJson } from './parse-json.js';
 
@@ -11,6 +12,19 @@ import { parseJson } from './parse-json.js';
  * ASCII under a single-byte charset label (body-text.ts).
  */
 export type BodyParser = () => unknown;
+
+/**
+ * The JSON a form carries in its field `field` (GitHub's form content type: `payload=<JSON>`),
+ * parsed as a JSON body is.
+ * @throws DomainError `invalid_input`: the field missing or sent twice, its text not JSON (the
+ *   rules of any JSON body: parseJson, acceptJsonValue).
+ */
+const jsonInFormField = (form: Form, field: string): unknown => {
+  const text = Object.hasOwn(form, field) ? form[field] : undefined;
+  if (text === undefined) throw new DomainError('invalid_input', `Invalid form body: no field "${field}" holding the JSON payload`);
+  if (typeof text !== 'string') throw new DomainError('invalid_input', `Invalid form body: the field "${field}" is sent more than once`);
+  return acceptJsonValue(parseJson(Buffer.from(text, 'utf8')));
+};
 
 /**
  * For a route whose body a signature covers (a code host's or a chat platform's webhook): reads
@@ -23,9 +37,12 @@ export type BodyParser = () => unknown;
  * the ASCII-compatible labels, which wait for the bytes), is a 415; a body over `limit` bytes
  * (also after decompression) a 413.
  * `forms`: the route also takes `application/x-www-form-urlencoded` (Slack's interactivity
- * posts `payload=<JSON>`, signed like its events); else JSON only.
+ * posts `payload=<JSON>`, signed like its events), whose value is the form; else JSON only.
+ * `jsonInForm`: the route also takes a form whose field of this name holds the JSON body (GitHub's
+ * form content type, `payload=<JSON>`, signed as sent): its value is that JSON, as if it had been
+ * sent as the body (a form without the field, or with it twice, is a 400 once verified).
  */
-export const signedBody = (limit: number, { forms = false } = {}): Middleware => {
+export const signedBody = (limit: number, { forms = false, jsonInForm }: { readonly forms?: boolean; readonly jsonInForm?: string } = {}): Middleware => {
   const read = bodyBytesReader(limit);
   return async (ctx: Context, next) => {
     if (!hasBody(ctx.req.headers)) {
@@ -33,11 +50,14 @@ export const signedBody = (limit: number, { forms = false } = {}): Middleware =>
       setParser(ctx, () => undefined);
       return next();
     }
-    if (forms && ctx.request.is('application/x-www-form-urlencoded')) {
+    const takesForms = forms || jsonInForm !== undefined;
+    if (takesForms && ctx.request.is('application/x-www-form-urlencoded')) {
       checkFormHeaders(ctx);
       const bytes = await read(ctx);
-      setParser(ctx, () => parseFormBytes(bytes));
+      setParser(ctx, jsonInForm === undefined ? () => parseFormBytes(bytes) : () => jsonInFormField(parseFormBytes(bytes), jsonInForm));
     } else {
+      if (takesForms && ctx.req.headers['content-type'] !== 'application/json' && !ctx.request.is('application/json', '+json'))
+        throw new DomainError('unsupported_media_type', 'Content-Type must be application/json or application/x-www-form-urlencoded');
       const asciiUnder = checkJsonHeaders(ctx);
       const bytes = await read(ctx);
       setParser(ctx, () => acceptJsonValue(parseJson(bytes, asciiUnder)));
