@@ -105,7 +105,7 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
     expect((await press(approve, APPROVAL_CHAT, messageId, keyboard)).status).to.equal(200);
     await waitFor(async () => (await releasedIn(dir)).includes(id), 20_000, 'the approved command');
     const answer = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the answered press');
-    expect(String(answer.body.text)).to.equal('Approved by Telegram @ada: trigger "release", action 0 runs now.');
+    expect(String(answer.body.text)).to.equal('Approved by Telegram @ada (42): trigger "release", action 0 runs now.');
     await waitFor(
       () => tg!.of('editMessageReplyMarkup').some((call) => call.body.message_id === messageId && call.body.chat_id === String(APPROVAL_CHAT)),
       10_000,
@@ -114,7 +114,7 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
     // A second press (another person, later) decides nothing.
     await press(approve, APPROVAL_CHAT, messageId, keyboard, 'bob');
     const second = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the second press answered');
-    expect(String(second.body.text)).to.equal('This approval was approved already by Telegram @ada');
+    expect(String(second.body.text)).to.equal('This approval was approved already by Telegram @ada (42)');
     expect((await releasedIn(dir)).filter((line) => line === id)).to.have.length(1);
   });
 
@@ -140,7 +140,7 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
       10_000,
       'the outcome said in the chat',
     );
-    expect(String(said.body.text)).to.equal('Approved by Telegram @ada: trigger "release", action 0 runs now.');
+    expect(String(said.body.text)).to.equal('Approved by Telegram @ada (42): trigger "release", action 0 runs now.');
     expect((await releasedIn(dir)).filter((line) => line === id)).to.have.length(1);
   });
 
@@ -152,7 +152,7 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
     expect(String(refused.body.text)).to.equal('Approvals are decided in the approval chat only (TELEGRAM_APPROVAL_CHAT_ID).');
     await press(deny, APPROVAL_CHAT, messageId, keyboard);
     const denied = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the denial answered');
-    expect(String(denied.body.text)).to.equal('Denied by Telegram @ada: trigger "release", action 0 and those after it will not run.');
+    expect(String(denied.body.text)).to.equal('Denied by Telegram @ada (42): trigger "release", action 0 and those after it will not run.');
     // A denial queues nothing: once it is answered, nothing is left to run.
     expect(await releasedIn(dir)).to.not.include(id);
   });
@@ -167,7 +167,7 @@ describe('e2e: approvals decided with chat buttons (Telegram)', function () {
     // Two is still undecided: its own Deny decides it.
     await press(two.deny, APPROVAL_CHAT, two.messageId, two.keyboard);
     const denied = await waitFor(() => answerOf(`cq-${updateId}`), 10_000, 'the denial of two answered');
-    expect(String(denied.body.text)).to.equal('Denied by Telegram @ada: trigger "release", action 0 and those after it will not run.');
+    expect(String(denied.body.text)).to.equal('Denied by Telegram @ada (42): trigger "release", action 0 and those after it will not run.');
     expect(answerOf(forged), 'the forged press answered').to.equal(undefined);
     expect(
       tg!.of('editMessageReplyMarkup').some((call) => call.body.message_id === one.messageId),
@@ -259,7 +259,7 @@ describe('e2e: approvals decided with chat buttons (Slack)', function () {
     const update = await waitFor(() => slack!.of('chat.update').find((call) => call.body.ts === ts), 10_000, 'the message updated');
     expect(String(update.body.text))
       .to.contain('Approval needed: trigger "release"')
-      .and.to.contain('Approved by Slack @ada: trigger "release", action 0 runs now.');
+      .and.to.contain('Approved by Slack @ada (U0ADA): trigger "release", action 0 runs now.');
     expect(JSON.stringify(update.body.blocks)).to.not.contain('"actions"');
     expect((await releasedIn(dir)).filter((line) => line === id)).to.have.length(1);
   });

@@ -145,7 +145,10 @@ export class DecideApprovalInChat {
     const token = await channel.credentials.current();
     if (buttons === undefined || token === undefined) return;
     const match = BUTTON.exec(choice.data);
-    const who = `${platform.title} ${choice.userName ?? choice.userId}`;
+    // The platform's id of the person too: a handle can be taken up by someone else once given
+    // up (Telegram), or be the same as a person's of another organization in a shared channel
+    // (Slack Connect); the record of who decided must tell them apart.
+    const who = `${platform.title} ${choice.userName === undefined ? choice.userId : `${choice.userName} (${choice.userId})`}`;
     let outcome: string;
     if (match === null) outcome = 'This button is not one of the gateway’s.';
     else if (settings.approvalChatId === undefined || choice.chatId !== settings.approvalChatId)

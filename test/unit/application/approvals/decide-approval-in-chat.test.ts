@@ -41,18 +41,47 @@ describe('DecideApprovalInChat', () => {
     const decided: string[] = [];
     const inChat = new DecideApprovalInChat(
       {
-        execute: async ({ id, decision }) => {
-          decided.push(`${id}:${decision}`);
+        execute: async ({ id, decision, by }) => {
+          decided.push(`${id}:${decision}:${by}`);
           return { trigger: 'deploy', actionIndex: 1 } as Approval;
         },
       },
       new RecordingLogger(),
     );
     await inChat.execute(channel, { data: `agw-approve:${APPROVAL}`, chatId: '7', userId: '1', userName: '@ada', messageId: '9' });
-    expect(decided).to.deep.equal([`${APPROVAL}:approved`]);
+    expect(decided).to.deep.equal([`${APPROVAL}:approved:Fake @ada (1)`]);
     expect(buttons.settled, 'not told yet: its answer hangs').to.deep.equal([]);
     buttons.answer();
     await inChat.told();
-    expect(buttons.settled).to.deep.equal(['Approved by Fake @ada: trigger "deploy", action 1 runs now.']);
+    expect(buttons.settled).to.deep.equal(['Approved by Fake @ada (1): trigger "deploy", action 1 runs now.']);
+  });
+
+  it("records who decided by the platform's id of the person as well as the handle (a handle can be another person's): by the id alone without a handle", async () => {
+    const platform = Object.assign(new FakeMessagingChannel(), { buttons: { ask: async () => undefined, settle: async () => undefined } });
+    const channel = {
+      platform,
+      credentials: new InMemoryBotTokenStore('bot-token'),
+      settings: {
+        webhookSecret: 's',
+        allowedChatIds: new Set<string>(),
+        approvalChatId: 'C0APPROVE',
+        variables: { botToken: 'B', webhookSecret: 'S', allowedChats: 'C' },
+      },
+    } as unknown as ChatChannel;
+    const by: string[] = [];
+    const inChat = new DecideApprovalInChat(
+      {
+        execute: async (input) => {
+          by.push(input.by);
+          return { trigger: 'deploy', actionIndex: 0 } as Approval;
+        },
+      },
+      new RecordingLogger(),
+    );
+    const press = { data: `agw-deny:${APPROVAL}`, chatId: 'C0APPROVE', messageId: '9' };
+    await inChat.execute(channel, { ...press, userId: 'U0EXTERNAL', userName: '@ada' });
+    await inChat.execute(channel, { ...press, userId: 'U0ADA', userName: '@ada' });
+    await inChat.execute(channel, { ...press, userId: 'U0NOHANDLE' });
+    expect(by).to.deep.equal(['Fake @ada (U0EXTERNAL)', 'Fake @ada (U0ADA)', 'Fake U0NOHANDLE']);
   });
 });
