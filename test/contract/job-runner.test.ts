@@ -4,7 +4,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import nock from 'nock';
-import { GithubActionsJobRunner } from '../../src/adapters/codehost/github-actions-job-runner.js';
+import { GithubActionsJobRunner, noRunError } from '../../src/adapters/codehost/github-actions-job-runner.js';
+import { PollJobs } from '../../src/application/jobs/poll-jobs.js';
+import { FixedClock } from '../fakes/fixed-clock.js';
+import { InMemoryJobRepository } from '../fakes/in-memory-job-repository.js';
+import { RecordingLogger } from '../fakes/recording-logger.js';
 import { GithubClient } from '../../src/adapters/codehost/github-client.js';
 import { VercelAiClient } from '../../src/adapters/ai/vercel-ai-client.js';
 import { CommandAgent } from '../../src/adapters/jobs/command-agent.js';
@@ -778,6 +782,76 @@ describe('GithubActionsJobRunner against GitHub REST faked with nock', () => {
     const error = await runner.run(contractJob('x'), async () => undefined, new AbortController().signal).catch((e: Error) => e);
     expect((error as Error).message).to.equal('GitHub GET /repos/acme/app answered 401: Bad credentials');
     expect((error as Error).message).not.to.contain('ghp_secret_token');
+  });
+
+  describe('a job whose workflow run never appears', () => {
+    const api = 'https://api.github.test';
+    const RUN_START_MS = 10 * 60_000;
+    const runsPath = '/repos/acme/app/actions/workflows/agent-job.yml/runs';
+    const noRuns = () => nock(api).get(runsPath).query(true).reply(200, { total_count: 0, workflow_runs: [] });
+    const make = (clock: FixedClock) =>
+      new GithubActionsJobRunner(new GithubClient({ token: 'ghp_test', repo: 'acme/app', apiUrl: api, attempts: 1 }), 'agent-job.yml', {
+        clock,
+        runStartMs: RUN_START_MS,
+      });
+
+    it('ends failed through the poll once no run appeared for CODEHOST_RUN_START_SECONDS since the hand-over, the error naming what to check', async () => {
+      const handedOver = new Date('2026-12-01T09:00:00Z');
+      const clock = new FixedClock(handedOver);
+      const jobs = new InMemoryJobRepository();
+      const job = { ...contractJob('x'), createdAt: handedOver, updatedAt: handedOver };
+      await jobs.add(job);
+      const poll = new PollJobs(jobs, make(clock), clock, new RecordingLogger());
+      noRuns();
+      clock.advance(RUN_START_MS - 1);
+      expect(await poll.execute(), 'still within the time').to.equal(0);
+      expect((await jobs.get(job.id))?.status).to.equal('running');
+      noRuns();
+      clock.advance(1);
+      expect(await poll.execute()).to.equal(1);
+      const failed = await jobs.get(job.id);
+      expect(failed).to.include({ status: 'failed', error: noRunError('agent-job.yml', 'acme/app', job.branch, RUN_START_MS) });
+      expect(failed?.error).to.equal(
+        `No run of the workflow agent-job.yml appeared on ${job.branch} within 10 minutes of the hand-off (CODEHOST_RUN_START_SECONDS): ` +
+          'check that .github/workflows/agent-job.yml exists on the default branch of acme/app and runs on pushes to job/** ' +
+          '(CODEHOST_WORKFLOW names the file), that GitHub Actions are enabled for acme/app, and that CODEHOST_TOKEN may read Actions and write contents',
+      );
+      expect(nock.pendingMocks()).to.deep.equal([]);
+    });
+
+    it('leaves a job alone whose run an event reported (its run URL) or whose pull request came, however long ago', async () => {
+      const clock = new FixedClock(new Date('2026-12-01T09:00:00Z'));
+      const runner = make(clock);
+      const job = { ...contractJob('x'), updatedAt: clock.now() };
+      clock.advance(24 * 3_600_000);
+      noRuns();
+      expect(await runner.poll({ ...job, runUrl: 'https://github.test/acme/app/actions/runs/1' })).to.equal(null);
+      noRuns();
+      expect(await runner.poll({ ...job, prUrl: 'https://github.test/acme/app/pull/1' })).to.equal(null);
+    });
+
+    it("fails it naming GitHub's refusal to list the workflow's runs (404: no such workflow file), which until then is thrown as before; passing trouble never fails it", async () => {
+      const clock = new FixedClock(new Date('2026-12-01T09:00:00Z'));
+      const runner = make(clock);
+      const job = { ...contractJob('x'), updatedAt: clock.now() };
+      nock(api).get(runsPath).query(true).reply(404, { message: 'Not Found' });
+      expect(((await runner.poll(job).catch((e: Error) => e)) as Error).message).to.match(/answered 404: Not Found$/);
+      clock.advance(RUN_START_MS);
+      nock(api).get(runsPath).query(true).reply(503, { message: 'Service Unavailable' });
+      expect(((await runner.poll(job).catch((e: Error) => e)) as Error).message).to.match(/answered 503/);
+      nock(api).get(runsPath).query(true).reply(404, { message: 'Not Found' });
+      const change = await runner.poll(job);
+      expect(change?.status).to.equal('failed');
+      expect(change?.error).to.equal(
+        noRunError(
+          'agent-job.yml',
+          'acme/app',
+          job.branch,
+          RUN_START_MS,
+          'GitHub refused to list its runs (GitHub GET /repos/acme/app/actions/workflows/agent-job.yml/runs answered 404: Not Found)',
+        ),
+      );
+    });
   });
 
   describe('#run against passing trouble and an earlier hand-over', () => {

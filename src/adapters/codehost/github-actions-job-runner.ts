@@ -1,5 +1,7 @@
 import type { Job, JobChange } from '../../domain/jobs/job.js';
+import type { Clock } from '../../ports/clock.js';
 import type { JobReport, JobRunner } from '../../ports/job-runner.js';
+import { SystemClock } from '../system/system-clock.js';
 import { GithubError, type GithubClient } from './github-client.js';
 
 interface WorkflowRun {
@@ -45,6 +47,40 @@ export const statusOfConclusion = (conclusion: string | null): JobChange['status
 export const jobFile = (job: Job): string =>
   [`# Job ${job.id}`, '', `- llm_provider: ${job.llmProvider ?? 'default'}`, `- llm_model: ${job.llmModel ?? 'default'}`, '', job.job, ''].join('\n');
 
+/** How long a job handed over waits for a run of the agent's workflow before it is failed (CODEHOST_RUN_START_SECONDS). */
+export const DEFAULT_RUN_START_MS = 30 * 60_000;
+
+/** `ms` in words: whole hours, whole minutes or seconds. */
+const duration = (ms: number): string => {
+  const [amount, unit] = ms % 3_600_000 === 0 ? [ms / 3_600_000, 'hour'] : ms % 60_000 === 0 ? [ms / 60_000, 'minute'] : [Math.round(ms / 1000), 'second'];
+  return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
+};
+
+/**
+ * The error of a job whose workflow run never appeared, naming what to check. `answer`: GitHub's
+ * refusal of the question for the workflow's runs (404 when no such workflow file is on the
+ * default branch, 403 or 401 for a token that may not read them), when it refused.
+ */
+export const noRunError = (workflow: string, repo: string, branch: string, waitedMs: number, answer?: string): string =>
+  `No run of the workflow ${workflow} appeared on ${branch} within ${duration(waitedMs)} of the hand-off (CODEHOST_RUN_START_SECONDS)` +
+  `${answer === undefined ? '' : ` and ${answer}`}: check that .github/workflows/${workflow} exists on the default branch of ${repo} and runs on ` +
+  `pushes to job/** (CODEHOST_WORKFLOW names the file), that GitHub Actions are enabled for ${repo}, and that CODEHOST_TOKEN may read ` +
+  'Actions and write contents';
+
+/** A refusal of GitHub's that waiting does not change (not a rate limit, not a 5xx): the workflow or the permission is missing. */
+const isRefusal = (error: unknown): error is GithubError =>
+  error instanceof GithubError && error.retryAfterMs === undefined && (error.status === 401 || error.status === 403 || error.status === 404);
+
+export interface GithubActionsJobRunnerOptions {
+  /** Tells how long a job has waited for its run (tests set the time). */
+  readonly clock?: Clock;
+  /**
+   * How long a job handed over may go without a run of the workflow (none found, none reported by
+   * an event) before `poll` fails it: DEFAULT_RUN_START_MS unless set.
+   */
+  readonly runStartMs?: number;
+}
+
 /** Lets a 422 saying the thing exists pass (it was made by an earlier try); rethrows anything else. */
 const madeBefore =
   (says: RegExp) =>
@@ -55,11 +91,18 @@ const madeBefore =
 export class GithubActionsJobRunner implements JobRunner {
   readonly kind = 'github-actions';
 
+  readonly #clock: Clock;
+  readonly #runStartMs: number;
+
   /** `workflow`: the agent's workflow file (CODEHOST_WORKFLOW), whose runs tell a job's outcome. */
   constructor(
     private readonly github: GithubClient,
     private readonly workflow = 'agent-job.yml',
-  ) {}
+    options: GithubActionsJobRunnerOptions = {},
+  ) {
+    this.#clock = options.clock ?? new SystemClock();
+    this.#runStartMs = options.runStartMs ?? DEFAULT_RUN_START_MS;
+  }
 
   /**
    * Hands the job over. `signal` (the job-run task's: the queue took the task back, or the job was
@@ -104,12 +147,32 @@ export class GithubActionsJobRunner implements JobRunner {
    * The branch's latest run of the agent's workflow started by a push, as that workflow is: the
    * repository's other workflows (its CI) run on the branch too, and a fork's pull request from a
    * branch of the same name starts runs here by `pull_request`; neither is the job's.
+   * A job that has had no run at all (none found, no run or pull request of it reported by an event)
+   * for `runStartMs` since its last change (its hand-over) is failed, naming what to check: the
+   * workflow never started (no such file, or it does not run on pushes to job/**; Actions disabled;
+   * a token that cannot create the branch or read the runs). A refusal of the question for the
+   * runs (404: no such workflow; 403, 401) is thrown as before until then, and named in that error.
    */
   async poll(job: Job): Promise<JobChange | null> {
-    const latest = await this.#latestRun(job);
-    if (!latest) return null;
+    let latest: WorkflowRun | undefined;
+    try {
+      latest = await this.#latestRun(job);
+    } catch (error) {
+      if (isRefusal(error) && this.#noRunFor(job)) return this.#noRun(job, `GitHub refused to list its runs (${error.message})`);
+      throw error;
+    }
+    if (!latest) return this.#noRunFor(job) ? this.#noRun(job) : null;
     if (latest.status !== 'completed') return { runUrl: latest.html_url };
     return { runUrl: latest.html_url, status: statusOfConclusion(latest.conclusion) };
+  }
+
+  /** Whether the job has waited for its first run for `runStartMs` or more. */
+  #noRunFor(job: Job): boolean {
+    return job.runUrl === null && job.prUrl === null && this.#clock.now().getTime() - job.updatedAt.getTime() >= this.#runStartMs;
+  }
+
+  #noRun(job: Job, answer?: string): JobChange {
+    return { status: 'failed', error: noRunError(this.workflow, this.github.repo, job.branch, this.#runStartMs, answer) };
   }
 
   /**

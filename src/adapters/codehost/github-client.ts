@@ -75,6 +75,11 @@ const CALL_TIMEOUT_MS = 30_000;
 export class GithubClient {
   constructor(private readonly settings: GithubSettings) {}
 
+  /** `owner/name` of the repository the calls are about. */
+  get repo(): string {
+    return this.settings.repo;
+  }
+
   /**
    * One REST call. An answer of passing trouble (a rate limit, a 5xx) is tried again, up to
    * `attempts`, after the wait GitHub asks for (at most MAX_RATE_LIMIT_WAIT_MS: a longer one

@@ -74,8 +74,12 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
     [TOKENS.MessagingChannels, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.JobRunner).toResolvedValue(
-    (shell: ShellExecutor, secrets: SecretStore, ai: AiClient) => {
-      if (config.codehost) return new GithubActionsJobRunner(new GithubClient(config.codehost), config.codehost.workflow);
+    (shell: ShellExecutor, secrets: SecretStore, ai: AiClient, clock: Clock) => {
+      if (config.codehost)
+        return new GithubActionsJobRunner(new GithubClient(config.codehost), config.codehost.workflow, {
+          clock,
+          runStartMs: config.codehost.runStartSeconds * 1000,
+        });
       // JOB_SANDBOX=bwrap confines the agents' commands only (the runner's own git commands and
       // trigger and schedule commands run as before); start-up checked that bwrap works.
       const agentShell =
@@ -97,7 +101,7 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
           : new LoopAgent(ai, agentShell, secrets, config.jobs.maxSteps, config.jobs.timeoutMs);
       return new LocalJobRunner({ repoDir: config.jobs.repoDir, worktreesDir: join(config.dataDir, 'worktrees') }, agent, shell);
     },
-    [TOKENS.ShellExecutor, TOKENS.SecretStore, TOKENS.AiClient],
+    [TOKENS.ShellExecutor, TOKENS.SecretStore, TOKENS.AiClient, TOKENS.Clock],
   );
   c.bind(TOKENS.CreateJob).toResolvedValue(
     (jobs, queue, secrets, ids, clock, logger) =>

@@ -56,6 +56,8 @@ export const codehostSchema = z
       if (!/^[A-Za-z0-9._-]+\.ya?ml$/.test(value)) ctx.addIssue({ code: 'custom', message: `"${value}" is not a workflow file name such as agent-job.yml` });
     }),
     CODEHOST_POLL_SECONDS: integer(60, 5, 86_400),
+    // A job handed over with no run of the workflow for this long is failed, naming what to check.
+    CODEHOST_RUN_START_SECONDS: integer(1800, 60, 604_800),
     AUTO_MERGE: flag(false),
     ALLOWED_PATHS: text('logs/**').transform((value, ctx) => {
       const globs = value
@@ -94,6 +96,8 @@ export const codehostSchema = z
             /** The agent's workflow file in .github/workflows: the runs that tell a job's outcome. */
             workflow: env.CODEHOST_WORKFLOW,
             pollSeconds: env.CODEHOST_POLL_SECONDS,
+            /** How long a job handed over may go without a run of the workflow before the poll fails it. */
+            runStartSeconds: env.CODEHOST_RUN_START_SECONDS,
             /** AUTO_MERGE: merge a succeeded job's pull request when its files are all under ALLOWED_PATHS and its checks passed. */
             autoMerge: env.AUTO_MERGE ? { allowedPaths: env.ALLOWED_PATHS } : undefined,
           }
