@@ -105,6 +105,11 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
   const routes = router.routes();
   return (ctx, next) => {
     if (ctx.path !== API_PREFIX && !ctx.path.startsWith(`${API_PREFIX}/`)) return next();
+    // Every answer is for its caller alone (a job's status, what a key's request fired, a 401):
+    // a cache in front (Varnish keeps an answer without Cache-Control for two minutes, and the
+    // key travels in `x-api-key`, which caches do not take for a credential as they do
+    // `Authorization`) must neither keep one nor give it to another caller.
+    ctx.res.setHeader('cache-control', 'no-store');
     return routes(ctx as Parameters<typeof routes>[0], async () => {
       const found = lookupRoute(ctx.method, ctx.path, options.routes);
       // A GET endpoint answers HEAD too (the router does): Allow says so, as /metrics' and the probes' `GET, HEAD`.

@@ -141,6 +141,23 @@ describe('the /api router (Koa on a loopback server)', () => {
     expect(get.headers.get('allow'), 'a POST endpoint').to.equal('POST');
   });
 
+  it("marks every /api answer Cache-Control: no-store, so that no cache in front keeps one for another caller: a key's answers, its refusals, the public ones", async () => {
+    const answers = [
+      await fetch(`${url}/api/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: '{}' }),
+      await fetch(`${url}/api/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      await fetch(`${url}/api/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: '{' }),
+      await fetch(`${url}/api/ping`),
+      await fetch(`${url}/api/nothing-here`),
+    ];
+    expect(answers.map((answer) => [answer.status, answer.headers.get('cache-control')])).to.deep.equal([
+      [200, 'no-store'],
+      [401, 'no-store'],
+      [400, 'no-store'],
+      [200, 'no-store'],
+      [404, 'no-store'],
+    ]);
+  });
+
   it("keeps a registration's bot token out of what its triggers see and store, on both its paths", async () => {
     live = watching('/messaging/telegram/register');
     for (const path of ['/api/messaging/telegram/register', '/api/messaging/register']) {
