@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { stat } from 'node:fs/promises';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { AdminSocketClient } from '../../src/adapters/http/admin-socket/admin-socket-client.js';
-import { AdminSocketServer } from '../../src/adapters/http/admin-socket/admin-socket-server.js';
+import { AdminSocketServer, type ReloadReport } from '../../src/adapters/http/admin-socket/admin-socket-server.js';
 import type { KeyAdministration } from '../../src/application/auth/api-key-administration.js';
 import type { CreatedApiKey } from '../../src/application/auth/create-api-key.js';
 import type { ApiKeySummary } from '../../src/domain/auth/api-key-record.js';
@@ -158,6 +159,63 @@ describe('admin socket (server and client over a Unix socket)', () => {
     });
     expect((await raw(socket, 'POST', { 'content-type': 'text/plain' }, 'name=x')).status).to.equal(415);
     expect(keys.keys).to.deep.equal([]);
+  });
+
+  describe('closing with clients connected (schedules attacker pass)', () => {
+    /** A raw connection that sent `bytes` and waits; resolves once the server dropped it. */
+    const stuckClient = async (bytes: string): Promise<{ dropped: Promise<void> }> => {
+      const connection = connect(socket);
+      connection.on('error', () => undefined);
+      await new Promise((connected) => connection.once('connect', connected));
+      const dropped = new Promise<void>((done) => connection.once('close', () => done()));
+      if (bytes !== '') connection.write(bytes);
+      // The server has read what was sent once it answers another request after it.
+      await client.status();
+      return { dropped };
+    };
+
+    for (const [what, bytes] of [
+      ['sent nothing', ''],
+      ['sent half a request', 'POST /reload HTTP/1.1\r\nHost: localhost\r\n'],
+    ] as const)
+      it(`drops at once a client that ${what}: a stuck CLI does not hold the service's stop`, async () => {
+        const { dropped } = await stuckClient(bytes);
+        await server?.close(60_000);
+        server = undefined;
+        await dropped;
+      });
+
+    it('lets a request being answered finish, and drops one whose body never comes after the grace period', async () => {
+      await server?.close();
+      let finish!: (report: ReloadReport) => void;
+      const reloading = new Promise<ReloadReport>((resolve) => (finish = resolve));
+      let asked!: () => void;
+      const reloadAsked = new Promise<void>((resolve) => (asked = resolve));
+      server = await AdminSocketServer.listen(
+        socket,
+        keys,
+        {
+          setAdminPassword: notUsedHere,
+          migrations: notUsedHere,
+          reload: () => {
+            asked();
+            return reloading;
+          },
+          deliveries: { list: notUsedHere, show: notUsedHere },
+          replay: notUsedHere,
+        },
+        logger,
+      );
+      const answer = raw(socket, 'POST', {}, '', '/reload');
+      await reloadAsked;
+      const { dropped } = await stuckClient('POST /keys HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na');
+      const closing = server.close(200);
+      server = undefined;
+      finish({ ok: true, problems: [], triggers: 1, schedules: 2 });
+      expect(await answer).to.deep.equal({ status: 200, body: { ok: true, problems: [], triggers: 1, schedules: 2 } });
+      await dropped;
+      await closing;
+    });
   });
 
   it('takes only a string as the admin password: a number too large for a double (kept as its text) is no password, not a crash', async () => {

@@ -1,5 +1,6 @@
 import { chmod, unlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { KeyAdministration } from '../../../application/auth/api-key-administration.js';
@@ -39,6 +40,8 @@ export interface ReloadReport {
 }
 
 const MAX_BODY = 16 * 1024;
+/** How long close() lets a request being answered finish before it drops the connection. */
+const CLOSE_GRACE_MS = 5000;
 
 const fieldsOf = (body: unknown): Record<string, unknown> =>
   typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
@@ -110,10 +113,26 @@ const adminSocketApp = (admin: KeyAdministration, operations: AdminOperations, l
  * inside an owner-only directory: only the account running the service can use it.
  */
 export class AdminSocketServer {
+  /** Every open connection, and those with a request being answered. */
+  readonly #sockets = new Set<Socket>();
+  readonly #answering = new Set<Socket>();
+
   private constructor(
     private readonly server: Server,
     private readonly path: string,
-  ) {}
+  ) {
+    server.on('connection', (socket: Socket) => {
+      this.#sockets.add(socket);
+      socket.once('close', () => {
+        this.#sockets.delete(socket);
+        this.#answering.delete(socket);
+      });
+    });
+    server.on('request', (request, response) => {
+      this.#answering.add(request.socket);
+      response.once('close', () => this.#answering.delete(request.socket));
+    });
+  }
 
   static async listen(path: string, admin: KeyAdministration, operations: AdminOperations, logger: Logger): Promise<AdminSocketServer> {
     await unlink(path).catch(() => undefined);
@@ -134,8 +153,24 @@ export class AdminSocketServer {
     return new AdminSocketServer(server, path);
   }
 
-  async close(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  /**
+   * Stops listening, lets the requests being answered finish (for at most `graceMs`), and drops
+   * every other connection at once: one that sent nothing or half a request (a CLI stopped
+   * mid-way) would otherwise hold the service's stop for good, since Node stops timing out
+   * a closing server's connections.
+   */
+  async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const socket of this.#sockets) if (!this.#answering.has(socket)) socket.destroy();
+    // A connection whose answer is sent is idle: dropped once it is, not kept alive.
+    const idle = setInterval(() => this.server.closeIdleConnections(), 100);
+    const overdue = setTimeout(() => this.server.closeAllConnections(), graceMs);
+    try {
+      await closed;
+    } finally {
+      clearInterval(idle);
+      clearTimeout(overdue);
+    }
     await unlink(this.path).catch(() => undefined);
   }
 }
