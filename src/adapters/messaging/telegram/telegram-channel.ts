@@ -3,6 +3,7 @@ import fetch from 'node-fetch';
 import pRetry from 'p-retry';
 import { DomainError, isDomainError } from '../../../domain/errors/domain-error.js';
 import { fileTooLarge, readAtMost } from '../bounded-body.js';
+import { headOf } from '../../../domain/text/cut-text.js';
 import type {
   ChoiceButton,
   ChoiceButtons,
@@ -149,7 +150,7 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
     await this.#call(token, 'sendMessage', {
       chat_id: target.chatId,
       ...topic(target),
-      text: text.slice(0, this.maxMessageLength),
+      text: headOf(text, this.maxMessageLength),
       link_preview_options: { is_disabled: true },
       reply_markup: { inline_keyboard: [buttons.map((button) => ({ text: button.label, callback_data: button.data }))] },
     });
@@ -164,12 +165,14 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
       if (!(error instanceof MessagingError && error.status === 400)) throw error;
     };
     if (choice.pressId !== undefined)
-      await this.#call(token, 'answerCallbackQuery', { callback_query_id: choice.pressId, text: outcome.slice(0, 200) }).catch(refusedOnly);
+      // At most 200 characters, never half of a surrogate pair (an emoji of a trigger's name at the
+      // cut): Telegram refuses text that is not UTF-8 with a 400, and the press went unanswered.
+      await this.#call(token, 'answerCallbackQuery', { callback_query_id: choice.pressId, text: headOf(outcome, 200) }).catch(refusedOnly);
     const message = { chat_id: choice.chatId, message_id: telegramNumber(choice.messageId) };
     await this.#call(token, 'editMessageReplyMarkup', { ...message, reply_markup: { inline_keyboard: [] } }).catch(refusedOnly);
     await this.#call(token, 'sendMessage', {
       chat_id: choice.chatId,
-      text: outcome.slice(0, this.maxMessageLength),
+      text: headOf(outcome, this.maxMessageLength),
       reply_parameters: { message_id: message.message_id },
     });
   }
