@@ -70,6 +70,8 @@ export const earlyIntakeListener = (options: EarlyIntakeListenerOptions): ((req:
         res.writeHead(status, {
           'content-type': 'application/json; charset=utf-8',
           'content-length': Buffer.byteLength(text),
+          // As every /api answer (api-router.ts).
+          'cache-control': 'no-store',
           ...(status === 503 ? { 'retry-after': '1' } : {}),
         });
         res.end(text);

@@ -74,6 +74,7 @@ describe('earlyIntakeListener on the starting server', () => {
     const answer = await post('{"id": 7}', { 'x-request-id': 'caller-1', 'x-telegram-bot-api-secret-token': 'hush' });
     expect(answer.status).to.equal(200);
     expect(answer.headers.get('x-request-id')).to.equal('caller-1');
+    expect(answer.headers.get('cache-control'), 'as every /api answer').to.equal('no-store');
     expect(await answer.json()).to.deep.equal({ ok: true, triggers: ['run'] });
     expect(journal.entries).to.have.length(1);
     const stored = journal.entries[0].request.request;
