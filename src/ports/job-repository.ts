@@ -1,5 +1,21 @@
 import type { Job, JobStatus } from '../domain/jobs/job.js';
 
+/** Where a page of jobs taken oldest first ended: the last job's creation time and id. */
+export interface JobCursor {
+  readonly createdAt: Date;
+  readonly id: string;
+}
+
+/** What `listOldestFirst` lists. */
+export interface OldestFirstFilter {
+  readonly statuses: readonly JobStatus[];
+  /** Only the jobs after this one in the order (a keyset page: the last job of the page before). */
+  readonly after?: JobCursor;
+  /** Only the jobs created before this time. */
+  readonly createdBefore?: Date;
+  readonly limit: number;
+}
+
 /** Where jobs are stored. */
 export interface JobRepository {
   /**
@@ -22,6 +38,13 @@ export interface JobRepository {
 
   /** Jobs with one of `statuses`, newest first (equal creation times: highest id first), at most `limit`. */
   list(filter: { readonly statuses: readonly JobStatus[]; readonly limit: number }): Promise<Job[]>;
+
+  /**
+   * Jobs with one of `statuses`, oldest first (equal creation times: lowest id first), at most
+   * `limit`: a page of all of them, however many, read one page after another (`after`: the last
+   * job of the page before), each a bounded query on the status and creation time.
+   */
+  listOldestFirst(filter: OldestFirstFilter): Promise<Job[]>;
 
   /** How many jobs are in each status (statuses without jobs may be absent or 0). */
   countByStatus(): Promise<Partial<Record<JobStatus, number>>>;

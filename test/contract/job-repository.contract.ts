@@ -193,6 +193,40 @@ export const describeJobRepositoryContract = (name: string, open: () => Promise<
       expect((await jobs.list({ statuses: ['succeeded'], limit: 1 }))[0]).to.deep.equal(done);
     });
 
+    it('lists the jobs in the given statuses oldest first (ties by id, lowest first), page after page by the last one listed, created before a time when given', async () => {
+      const same = new Date(T0 + 5_000_000);
+      // More jobs than a page, three of them created at the same time (the ids order them).
+      const queued = Array.from({ length: 7 }, (_, n) => job({ createdAt: new Date(T0 + n * 1000) }));
+      const tied = ['30000000-0000-4000-8000-b00000000003', '30000000-0000-4000-8000-b00000000001', '30000000-0000-4000-8000-b00000000002'].map((id) =>
+        job({ id, createdAt: same }),
+      );
+      const running = job({ status: 'running', createdAt: new Date(T0 + 2500) });
+      const done = job({ status: 'succeeded', createdAt: new Date(T0 + 500) });
+      for (const one of [...tied, done, ...queued.slice().reverse(), running]) await jobs.add(one);
+      const statuses: JobStatus[] = ['queued', 'running'];
+      const all = [queued[0], queued[1], queued[2], running, queued[3], queued[4], queued[5], queued[6], ...[tied[1], tied[2], tied[0]]].map((one) => one.id);
+      const listed: string[] = [];
+      let after: { createdAt: Date; id: string } | undefined;
+      for (let pages = 0; pages < 10; pages++) {
+        const page = await jobs.listOldestFirst({ statuses, after, limit: 3 });
+        listed.push(...page.map((one) => one.id));
+        if (page.length < 3) break;
+        const last = page[page.length - 1];
+        after = { createdAt: last.createdAt, id: last.id };
+      }
+      expect(listed).to.deep.equal(all);
+      // A page that begins between two jobs created at the same time.
+      expect((await jobs.listOldestFirst({ statuses, after: { createdAt: same, id: tied[1].id }, limit: 5 })).map((one) => one.id)).to.deep.equal([
+        tied[2].id,
+        tied[0].id,
+      ]);
+      expect((await jobs.listOldestFirst({ statuses, createdBefore: new Date(T0 + 2500), limit: 10 })).map((one) => one.id)).to.deep.equal(
+        queued.slice(0, 3).map((one) => one.id),
+      );
+      expect((await jobs.listOldestFirst({ statuses: ['succeeded'], limit: 10 }))[0]).to.deep.equal(done);
+      expect(await jobs.listOldestFirst({ statuses: [], limit: 10 })).to.deep.equal([]);
+    });
+
     it('counts the jobs in each status (a status without jobs is absent or 0)', async () => {
       for (const status of ['queued', 'queued', 'running', 'failed', 'queued'] as const) await jobs.add(job({ status }));
       const counts = await jobs.countByStatus();

@@ -1,5 +1,5 @@
 import { isFinished, type Job, type JobStatus } from '../../src/domain/jobs/job.js';
-import type { JobRepository } from '../../src/ports/job-repository.js';
+import type { JobRepository, OldestFirstFilter } from '../../src/ports/job-repository.js';
 import { storableJob } from '../../src/domain/jobs/storable-job.js';
 
 /** JobRepository in a Map; passes the same contract suite as the database adapter. */
@@ -34,6 +34,20 @@ export class InMemoryJobRepository implements JobRepository {
     return [...this.jobs.values()]
       .filter((job) => filter.statuses.includes(job.status))
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .slice(0, filter.limit);
+  }
+  /** Listed calls, for tests that count the queries. */
+  oldestFirstCalls = 0;
+  async listOldestFirst(filter: OldestFirstFilter): Promise<Job[]> {
+    this.oldestFirstCalls++;
+    const { after, createdBefore } = filter;
+    const order = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number =>
+      a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    return [...this.jobs.values()]
+      .filter((job) => filter.statuses.includes(job.status))
+      .filter((job) => createdBefore === undefined || job.createdAt.getTime() < createdBefore.getTime())
+      .filter((job) => after === undefined || order(job, after) > 0)
+      .sort(order)
       .slice(0, filter.limit);
   }
   async listAwaitingNotice(filter: { readonly changedBefore: Date; readonly limit: number }): Promise<Job[]> {

@@ -1,6 +1,6 @@
 import { LockMode, raw } from '@mikro-orm/core';
 import { FINISHED, type Job, type JobSource, type JobStatus } from '../../domain/jobs/job.js';
-import type { JobRepository } from '../../ports/job-repository.js';
+import type { JobRepository, OldestFirstFilter } from '../../ports/job-repository.js';
 import type { Database } from './database.js';
 import { JobEntity } from './entities/job-entity.js';
 import { isUuid } from '../../domain/ids/is-uuid.js';
@@ -91,6 +91,24 @@ export class MikroOrmJobRepository implements JobRepository {
     const rows = await this.db.orm.em
       .fork()
       .find(JobEntity, { status: { $in: [...filter.statuses] } }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: filter.limit });
+    return rows.map(toJob);
+  }
+
+  async listOldestFirst(filter: OldestFirstFilter): Promise<Job[]> {
+    const { after, createdBefore } = filter;
+    // (created_at, id) > (after): written with created_at >= after first, so that the index on
+    // (status, created_at) bounds the scan.
+    const rows = await this.db.orm.em.fork().find(
+      JobEntity,
+      {
+        status: { $in: [...filter.statuses] },
+        ...(createdBefore !== undefined && { createdAt: { $lt: createdBefore } }),
+        ...(after !== undefined && {
+          $and: [{ createdAt: { $gte: after.createdAt } }, { $or: [{ createdAt: { $gt: after.createdAt } }, { id: { $gt: after.id } }] }],
+        }),
+      },
+      { orderBy: { createdAt: 'asc', id: 'asc' }, limit: filter.limit },
+    );
     return rows.map(toJob);
   }
 

@@ -1,5 +1,5 @@
 import { isFinished, type Job, type JobStatus } from '../../domain/jobs/job.js';
-import type { JobRepository } from '../../ports/job-repository.js';
+import type { JobRepository, OldestFirstFilter } from '../../ports/job-repository.js';
 import type { Logger } from '../../ports/logger.js';
 
 /** Told when a job created from a chat has just finished. */
@@ -26,6 +26,9 @@ export class NotifyingJobRepository implements JobRepository {
   }
   list(filter: { readonly statuses: readonly JobStatus[]; readonly limit: number }): Promise<Job[]> {
     return this.inner.list(filter);
+  }
+  listOldestFirst(filter: OldestFirstFilter): Promise<Job[]> {
+    return this.inner.listOldestFirst(filter);
   }
   countByStatus(): Promise<Partial<Record<JobStatus, number>>> {
     return this.inner.countByStatus();

@@ -5,12 +5,16 @@ import type { JobRepository } from '../../ports/job-repository.js';
 import type { JobRunner } from '../../ports/job-runner.js';
 import type { Logger } from '../../ports/logger.js';
 import type { PollerLease } from '../../ports/poller-lease.js';
+import { JobScan } from './job-scan.js';
 
 /** The lease (PollerLease) that lets one replica at a time poll the runner about running jobs. */
 export const JOB_POLL_LEASE = 'jobs:poll';
 
 /** How many jobs a poll asks about between two renewals of its lease (a long poll keeps it). */
 export const JOBS_PER_RENEWAL = 20;
+
+/** The most running jobs one poll asks the runner about: with more, the next poll goes on where it stopped (JobScan). */
+export const JOBS_PER_POLL = 200;
 
 /** Who polls: one replica at a time across replicas, by a lease renewed while it polls. */
 export interface JobPollLease {
@@ -27,12 +31,15 @@ export interface JobPollLease {
  * N replicas polling would make N times the API calls, against the code host's rate limit). The
  * lease is renewed as a poll starts and every JOBS_PER_RENEWAL jobs, and a poll that lost it
  * (another replica took it over) stops there. A poll still running when the next one is due is
- * not doubled.
+ * not doubled. A poll asks about at most JOBS_PER_POLL jobs, oldest first, the next going on after
+ * the last one asked about: with more running jobs than that, each is still asked about every
+ * few polls.
  */
 export class PollJobs {
   /** The poll under way, if any. */
   #polling: Promise<number> | undefined;
   #stopped = false;
+  readonly #scan: JobScan;
 
   constructor(
     private readonly jobs: JobRepository,
@@ -42,7 +49,9 @@ export class PollJobs {
     /** Called with each job a poll updated, as stored afterwards (auto-merge: RequestAutoMerge). */
     private readonly afterJobUpdate?: (job: Job) => Promise<void>,
     private readonly lease?: JobPollLease,
-  ) {}
+  ) {
+    this.#scan = new JobScan(jobs, ['running'], JOBS_PER_POLL);
+  }
 
   get needed(): boolean {
     return this.runner.poll !== undefined;
@@ -82,7 +91,7 @@ export class PollJobs {
     if (!(await this.#hold())) return 0;
     let updated = 0;
     let asked = 0;
-    for (const job of await this.jobs.list({ statuses: ['running'], limit: 200 })) {
+    for await (const job of this.#scan.pass()) {
       if (this.#stopped) break;
       if (++asked % JOBS_PER_RENEWAL === 0 && !(await this.#hold().catch(() => false))) {
         this.logger.info({ asked }, 'job poll stopped: its lease went to another replica');

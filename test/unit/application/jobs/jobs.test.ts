@@ -3,7 +3,7 @@ import { CancelJob } from '../../../../src/application/jobs/cancel-job.js';
 import { CreateJob, JOB_RUN_QUEUE, type CreateJobSettings, type JobRunTask } from '../../../../src/application/jobs/create-job.js';
 import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js';
 import { CANCEL_WATCH_MS, INTERRUPTED, RunJob, takenBackError } from '../../../../src/application/jobs/run-job.js';
-import { RequeueStrandedJobs, STRANDED_AFTER_MS } from '../../../../src/application/jobs/requeue-stranded-jobs.js';
+import { RequeueStrandedJobs, STRANDED_AFTER_MS, STRANDED_PER_PASS } from '../../../../src/application/jobs/requeue-stranded-jobs.js';
 import { EnvironmentSecretStore } from '../../../../src/adapters/secrets/environment-secret-store.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
 import { applyChange, type Job } from '../../../../src/domain/jobs/job.js';
@@ -527,5 +527,39 @@ describe('RequeueStrandedJobs', () => {
     expect(tasksOf()).to.deep.equal([withTask, stranded.id]);
     expect(await requeue.execute(), 'once').to.equal(0);
     expect(logger.entries.filter((entry) => entry.level === 'warn').map((entry) => entry.fields)).to.deep.equal([{ jobId: stranded.id }]);
+  });
+
+  it('queues the task of every stranded job, however many are queued: at most STRANDED_PER_PASS looked at a pass, the next pass going on where it stopped', async () => {
+    const { jobs, queue, clock } = setup();
+    const requeue = new RequeueStrandedJobs(jobs, queue, clock, new RecordingLogger());
+    const total = STRANDED_PER_PASS + 150;
+    const base = clock.now().getTime();
+    // All stored without their task, the oldest first.
+    for (let n = 0; n < total; n++) {
+      const id = `91000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+      await jobs.add({
+        id,
+        job: 'x',
+        status: 'queued',
+        source: { kind: 'api' },
+        llmProvider: null,
+        llmModel: null,
+        branch: `job/${id}`,
+        prUrl: null,
+        runUrl: null,
+        summary: null,
+        error: null,
+        log: null,
+        createdAt: new Date(base + n),
+        updatedAt: new Date(base + n),
+      });
+    }
+    clock.advance(STRANDED_AFTER_MS + total);
+    const reads = jobs.oldestFirstCalls;
+    expect(await requeue.execute(), 'the first pass: STRANDED_PER_PASS of them').to.equal(STRANDED_PER_PASS);
+    expect(jobs.oldestFirstCalls - reads, 'a pass reads a few pages').to.be.at.most(Math.ceil(STRANDED_PER_PASS / 100) + 1);
+    expect(await requeue.execute(), 'the next: the rest').to.equal(150);
+    expect(new Set(queue.tasks.filter((task) => task.queue === JOB_RUN_QUEUE).map((task) => (task.payload as { jobId: string }).jobId)).size).to.equal(total);
+    expect(await requeue.execute(), 'each once').to.equal(0);
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { JOB_POLL_LEASE, JOBS_PER_RENEWAL, PollJobs } from '../../../../src/application/jobs/poll-jobs.js';
+import { JOB_POLL_LEASE, JOBS_PER_POLL, JOBS_PER_RENEWAL, PollJobs } from '../../../../src/application/jobs/poll-jobs.js';
 import type { Job, JobStatus } from '../../../../src/domain/jobs/job.js';
 import type { JobRunner } from '../../../../src/ports/job-runner.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
@@ -150,6 +150,58 @@ describe('PollJobs', () => {
     await a.execute();
     expect(runner.polls).to.be.below(JOBS_PER_RENEWAL + 1);
     expect(lease.rows.get(JOB_POLL_LEASE)?.holder).to.equal('replica-b');
+  });
+
+  it('asks about every running job, however many: at most JOBS_PER_POLL a poll, each poll going on after the last job the one before asked about', async () => {
+    const jobs = new InMemoryJobRepository();
+    const total = 2 * JOBS_PER_POLL + 50;
+    const at = (n: number) => new Date(Date.UTC(2026, 10, 30, 10, 0, 0) + n * 1000);
+    for (let n = 0; n < total; n++) await jobs.add({ ...job('running', `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`), createdAt: at(n) });
+    const asked: string[][] = [];
+    const runner: JobRunner = {
+      kind: 'remote',
+      run: async () => undefined,
+      poll: async (polled) => {
+        asked.at(-1)?.push(polled.id);
+        return null;
+      },
+    };
+    const poll = new PollJobs(jobs, runner, new FixedClock(), new RecordingLogger());
+    const reads: number[] = [];
+    for (let n = 0; n < 3; n++) {
+      asked.push([]);
+      const before = jobs.oldestFirstCalls;
+      await poll.execute();
+      reads.push(jobs.oldestFirstCalls - before);
+    }
+    for (const one of asked) {
+      expect(one, 'a poll asks about JOBS_PER_POLL jobs').to.have.length(JOBS_PER_POLL);
+      expect(new Set(one).size, 'none twice in a poll').to.equal(JOBS_PER_POLL);
+    }
+    expect(new Set(asked.flat()).size, 'every running job asked about within three polls').to.equal(total);
+    // The oldest first; the third poll goes round, from the newest 50 to the oldest.
+    expect(asked[0][0]).to.equal('00000000-0000-4000-8000-000000000000');
+    expect(asked[2].slice(49, 51)).to.deep.equal([`00000000-0000-4000-8000-${String(total - 1).padStart(12, '0')}`, '00000000-0000-4000-8000-000000000000']);
+    expect(Math.max(...reads), 'a poll reads a few pages, never all the jobs').to.be.at.most(Math.ceil(JOBS_PER_POLL / 100) + 2);
+  });
+
+  it('asks about each running job once per poll, oldest first, when there are fewer than JOBS_PER_POLL', async () => {
+    const jobs = new InMemoryJobRepository();
+    for (let n = 1; n <= 5; n++)
+      await jobs.add({ ...job('running', `00000000-0000-4000-8000-00000000000${n}`), createdAt: new Date(Date.UTC(2026, 10, 30, 10, 0, n)) });
+    const asked: string[] = [];
+    const runner: JobRunner = {
+      kind: 'remote',
+      run: async () => undefined,
+      poll: async (polled) => {
+        asked.push(polled.id);
+        return null;
+      },
+    };
+    const poll = new PollJobs(jobs, runner, new FixedClock(), new RecordingLogger());
+    await poll.execute();
+    await poll.execute();
+    expect(asked.map((id) => id.slice(-1)).join('')).to.equal('1234512345');
   });
 
   it('updates a job the runner reports finished', async () => {
