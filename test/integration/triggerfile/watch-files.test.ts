@@ -1,4 +1,4 @@
-import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { watchFiles } from '../../../src/adapters/triggerfile/watch-files.js';
 import { tempDir } from '../../support/gateway-process.js';
@@ -57,5 +57,50 @@ describe('watchFiles (the configuration files, on the real file system)', () => 
     } finally {
       stop();
     }
+  });
+  describe('a file that is a symbolic link to one elsewhere (schedules attacker pass)', () => {
+    /** `config/CRONS.json` → `release-1/CRONS.json`, both in a directory of the test's own. */
+    const linked = async (label: string) => {
+      const dir = await tempDir(label);
+      await mkdir(join(dir, 'config'));
+      await mkdir(join(dir, 'release-1'));
+      await writeFile(join(dir, 'release-1', 'CRONS.json'), '[]');
+      await symlink(join(dir, 'release-1', 'CRONS.json'), join(dir, 'config', 'CRONS.json'));
+      return { dir, file: join(dir, 'config', 'CRONS.json') };
+    };
+
+    it('sees the file it points at written in place, and replaced by rename', async () => {
+      const { dir, file } = await linked('watch-link');
+      await writeFile(join(dir, 'release-1', 'CRONS.json.tmp'), '[  ]');
+      let changes = 0;
+      const stop = watchFiles([file], () => changes++, 20);
+      try {
+        await writeFile(join(dir, 'release-1', 'CRONS.json'), '[ ]');
+        await waitFor(() => changes >= 1, 15_000, 'the write where the link points');
+        const seen = changes;
+        await rename(join(dir, 'release-1', 'CRONS.json.tmp'), join(dir, 'release-1', 'CRONS.json'));
+        await waitFor(() => changes > seen, 15_000, 'the rename where the link points');
+      } finally {
+        stop();
+      }
+    });
+
+    it('follows the link pointed elsewhere: a later write there is seen', async () => {
+      const { dir, file } = await linked('watch-relink');
+      await mkdir(join(dir, 'release-2'));
+      await writeFile(join(dir, 'release-2', 'CRONS.json'), '[]');
+      let changes = 0;
+      const stop = watchFiles([file], () => changes++, 20);
+      try {
+        await unlink(file);
+        await symlink(join(dir, 'release-2', 'CRONS.json'), file);
+        await waitFor(() => changes >= 1, 15_000, 'the link pointed elsewhere');
+        const seen = changes;
+        await writeFile(join(dir, 'release-2', 'CRONS.json'), '[ ]');
+        await waitFor(() => changes > seen, 15_000, 'the write where the link now points');
+      } finally {
+        stop();
+      }
+    });
   });
 });
