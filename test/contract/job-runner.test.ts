@@ -971,6 +971,20 @@ describe('GithubActionsJobRunner against GitHub REST faked with nock', () => {
       expect(second.isDone(), 'no attempt after the abort').to.equal(false);
     });
 
+    it('clears the timer of its wait between attempts once its signal aborts: none is left to hold a stop of the service', async () => {
+      const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+      const client = new GithubClient({ token: 'ghp_test', repo: 'acme/app', apiUrl: api });
+      nock(api).get('/repos/acme/app').reply(503, { message: 'Service Unavailable' }, { 'retry-after': '50' });
+      const controller = new AbortController();
+      const before = timers();
+      const call = client.request('GET', '', undefined, { signal: controller.signal }).catch((e: Error) => e);
+      // The call's own time limit (AbortSignal.timeout, unref'd) and the wait of 50 s before the next attempt.
+      const during = await waitFor(() => (nock.isDone() && timers() >= before + 2 ? timers() : 0), 5_000, 'the wait before the next attempt');
+      controller.abort(new Error('taken back'));
+      expect(((await call) as Error).message).to.equal('taken back');
+      expect(timers(), "the wait's timer cleared").to.equal(during - 1);
+    });
+
     it('does not try a refusal again (a 404, a 401)', async () => {
       const waits: number[] = [];
       nock(api).get('/repos/acme/app').reply(404, { message: 'Not Found' });

@@ -8,8 +8,8 @@ export interface GithubSettings {
   readonly apiUrl: string;
   /** Attempts of a call GitHub answered as passing trouble (default 3). */
   readonly attempts?: number;
-  /** How a wait between attempts is waited (tests record it instead). */
-  readonly sleep?: (ms: number) => Promise<void>;
+  /** How a wait between attempts is waited (tests record it instead); `signal` ends it early. */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** The longest wait for a rate limit to lift before a call gives up (the caller tries again later: the poller, a task's retry). */
@@ -48,14 +48,26 @@ export class GithubError extends Error {
   }
 }
 
-/** Resolves after `wait`, or rejects with the signal's reason once it aborts (a wait between attempts stops with its call). */
-const abortable = (wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> => {
-  if (signal === undefined) return wait;
+/** Waits `ms`, or less once `signal` aborts: its timer is cleared then, holding no stop of the process. */
+const wait = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/** Resolves after `waiting`, or rejects with the signal's reason once it aborts (a wait between attempts stops with its call). */
+const abortable = (waiting: Promise<void>, signal: AbortSignal | undefined): Promise<void> => {
+  if (signal === undefined) return waiting;
   signal.throwIfAborted();
   return new Promise<void>((resolve, reject) => {
     const stop = (): void => reject(signal.reason);
     signal.addEventListener('abort', stop, { once: true });
-    wait.then(
+    waiting.then(
       () => {
         signal.removeEventListener('abort', stop);
         resolve();
@@ -90,7 +102,7 @@ export class GithubClient {
    */
   async request<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, { signal }: { readonly signal?: AbortSignal } = {}): Promise<T> {
     const attempts = this.settings.attempts ?? 3;
-    const sleep = this.settings.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    const sleep = this.settings.sleep ?? wait;
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
       try {
@@ -98,7 +110,7 @@ export class GithubClient {
       } catch (error) {
         if (!(error instanceof GithubError) || error.retryAfterMs === undefined || attempt >= attempts || error.retryAfterMs > MAX_RATE_LIMIT_WAIT_MS)
           throw error;
-        await abortable(sleep(error.retryAfterMs > 0 ? error.retryAfterMs : 1000 * 2 ** (attempt - 1)), signal);
+        await abortable(sleep(error.retryAfterMs > 0 ? error.retryAfterMs : 1000 * 2 ** (attempt - 1), signal), signal);
       }
     }
   }
