@@ -8,7 +8,7 @@ import type { AppConfig } from './config.js';
 import { shownPath } from '../adapters/triggerfile/shown-path.js';
 import { readConfigFiles } from './config-files.js';
 import type { Swappable } from './swappable.js';
-import { channelCredentialHeaders } from './channels/index.js';
+import { channelCredentialHeaders, chatIdFieldsByWatchPath } from './channels/index.js';
 
 /** A validated set as text to compare: a `when` regex (a RegExp, which JSON.stringify writes as `{}`) as its source and flags. */
 const comparable = (entries: readonly unknown[]): string =>
@@ -102,7 +102,7 @@ export class ConfigReloader {
     this.#problems = [];
     this.onReloaded();
     this.logger.info({ reason, triggers: files.triggers.length, schedules: files.schedules.length }, 'configuration reloaded');
-    for (const warning of chatTriggerWarnings(files.triggers)) this.logger.warn({ reason }, warning);
+    for (const warning of chatTriggerWarnings(files.triggers, chatIdFieldsByWatchPath())) this.logger.warn({ reason }, warning);
     for (const { trigger, field, header, message } of withheldHeaderWarnings(files.triggers, shownPath(this.config.triggersFile), channelCredentialHeaders()))
       this.logger.warn({ reason, file: this.config.triggersFile, trigger, field, header }, message);
     return { ok: true, problems: [], triggers: files.triggers.length, schedules: files.schedules.length };

@@ -4,7 +4,7 @@ import { chatTriggerWarnings } from '../domain/triggers/chat-trigger-warnings.js
 import type { Trigger } from '../domain/triggers/trigger.js';
 import { withheldHeaderWarnings } from '../domain/triggers/withheld-header-warnings.js';
 import type { Logger } from '../ports/logger.js';
-import { channelCredentialHeaders } from './channels/index.js';
+import { channelCredentialHeaders, chatIdFieldsByWatchPath } from './channels/index.js';
 import { ConfigError, type AppConfig } from './config.js';
 import { triggersDirProblems } from './config-files.js';
 import { triggerCatalog } from './trigger-catalog.js';
@@ -16,7 +16,7 @@ export const loadTriggers = async (config: AppConfig, logger: Logger): Promise<r
   if (loaded.missing) logger.info({ file: config.triggersFile }, 'no trigger file; no triggers');
   const directory = triggersDirProblems(loaded.triggers, config.triggersDir);
   if (directory.length > 0) throw new ConfigError(directory);
-  for (const warning of chatTriggerWarnings(loaded.triggers)) logger.warn({ file: config.triggersFile }, warning);
+  for (const warning of chatTriggerWarnings(loaded.triggers, chatIdFieldsByWatchPath())) logger.warn({ file: config.triggersFile }, warning);
   for (const { trigger, field, header, message } of withheldHeaderWarnings(loaded.triggers, shownPath(config.triggersFile), channelCredentialHeaders()))
     logger.warn({ file: config.triggersFile, trigger, field, header }, message);
   return loaded.triggers;

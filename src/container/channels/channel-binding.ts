@@ -16,6 +16,12 @@ export interface ChannelBinding<Id extends string = string, Settings = unknown> 
   readonly credentialHeaders: readonly string[];
   /** The body fields of its webhook that carry credentials (ChannelRoutes `webhookCredentialFields`): kept out of trigger snapshots. */
   readonly webhookCredentialFields?: readonly string[];
+  /**
+   * The request fields of its webhook that name the chat an update comes from (`body.…`), the
+   * one to suggest first: a trigger on the webhook with no `when` on one of them fires for every
+   * chat, and is warned about (chat-trigger-warnings.ts).
+   */
+  readonly chatIdFields: readonly string[];
   /** The channel's variables, validated: a problem names the variable (docs/configuration.md lists them). */
   readonly schema: z.ZodType<Settings, Readonly<Record<string, string | undefined>>>;
   /** The channel, built once the service starts (the adapter's modules are loaded then, not before). */

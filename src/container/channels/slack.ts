@@ -63,6 +63,7 @@ export const slackBinding: ChannelBinding<'slack', SlackConfig> = {
   id: SLACK.id,
   registers: SLACK.registers,
   credentialHeaders: SLACK.credentialHeaders,
+  chatIdFields: SLACK.chatIdFields,
   webhookCredentialFields: SLACK.webhookCredentialFields,
   schema,
   async create(config) {

@@ -91,6 +91,7 @@ export const telegramBinding: ChannelBinding<'telegram', TelegramConfig> = {
   id: TELEGRAM.id,
   registers: TELEGRAM.registers,
   credentialHeaders: TELEGRAM.credentialHeaders,
+  chatIdFields: TELEGRAM.chatIdFields,
   schema,
   async create(config, { database }) {
     const [{ TelegramChannel }, { MikroOrmBotTokenStore }] = await Promise.all([

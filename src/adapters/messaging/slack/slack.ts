@@ -9,6 +9,8 @@ export const SLACK = {
   registers: false,
   /** The request signature Slack sends with every event (its timestamp is no secret). */
   credentialHeaders: ['x-slack-signature'] as readonly string[],
+  /** The webhook's field naming the channel an event comes from (the chat-endpoint trigger warning's). */
+  chatIdFields: ['body.event.channel'] as readonly string[],
   /**
    * What the webhook's bodies carry that works as a credential, kept out of what triggers see
    * (so out of stored deliveries, the admin pages and forwarded bodies). `token`: the app's

@@ -9,4 +9,16 @@ export const TELEGRAM = {
   registers: true,
   /** The webhook secret Telegram sends with every update. */
   credentialHeaders: ['x-telegram-bot-api-secret-token'] as readonly string[],
+  /**
+   * The webhook's fields naming the chat an update comes from (the chat-endpoint trigger
+   * warning's, the first suggested): a message's, an edit's, a channel post's (and its edit's),
+   * the message of a button press (the updates the bot asks for, telegram-channel.ts).
+   */
+  chatIdFields: [
+    'body.message.chat.id',
+    'body.edited_message.chat.id',
+    'body.channel_post.chat.id',
+    'body.edited_channel_post.chat.id',
+    'body.callback_query.message.chat.id',
+  ] as readonly string[],
 } as const;
