@@ -9,7 +9,9 @@
  *   the exponential cases. The flags go up through every enclosing group, so one more pair of
  *   parentheses (`((a|ab))*`, `(?:(?:a+))+`) hides nothing. A group that holds a quantifier may
  *   be repeated by `?` or `{n,m}` with m at most MAX_GROUP_REPEAT (once per nesting), which is no
- *   repetition that can nest: regexSteps counts it written out (`(X){1,3}` as `X(?:X(?:X)?)?`);
+ *   repetition that can nest: regexSteps counts it written out (`(X){1,3}` as `X(?:X(?:X)?)?`).
+ *   A group that holds an alternation may be made optional (`?`, `{0,1}`), never repeated:
+ *   `(a|b)?` is `(?:a|b|)`, one more alternative, counted so in the ways and the steps;
  * - at most MAX_ALTERNATIVE_PATHS ways through groups of alternatives in a sequence, which
  *   multiply (`(a|a)(a|a)…` backtracks through every combination: 2^k without any quantifier),
  *   and at most MAX_GROUP_WAYS through one group, whose alternatives add up (each is tried once
@@ -23,6 +25,9 @@
  *   Measured on the worst values we built for accepted patterns: at most 12 ms (1.8 million
  *   counted steps of \p{L}); refused `.*.*x` took 146-236 ms. Groups under `?`/`{n,m}` and long
  *   single groups of alternatives: at most 9.3 ms (`(?<=\p{L}*)` x5 then `(\p{L}*)?!`).
+ *   Alternatives that cannot both match from one position (`feat|fix|chore`: they differ at a
+ *   character after as many single characters) give the ways of one of them, not their sum:
+ *   `(feat|fix|chore).*urgent` counts as `feat.*urgent` plus each word's own steps.
  */
 export const MAX_REGEX_LENGTH = 200;
 export const MAX_ALTERNATIVE_PATHS = 16;
@@ -67,6 +72,12 @@ const waysThrough = (group: Group): number => Math.min(group.paths + group.branc
 const endBranch = (group: Group): void => {
   if (group.factors >= 2) group.product = Math.max(group.product, group.branch);
 };
+/** A closed group's ways in its parent's branch: a sequence's groups multiply their ways. */
+const addWays = (parent: Group, ways: number): void => {
+  parent.widest = Math.max(parent.widest, ways);
+  parent.branch = Math.min(parent.branch * ways, Number.MAX_SAFE_INTEGER);
+  if (ways > 1) parent.factors += 1;
+};
 /** The most times a quantifier repeats its atom: 1 for ?, m for {n,m}, Infinity for *, + and {n,}. */
 const maxRepetitions = (quantifier: string): number => {
   if (quantifier.startsWith('?')) return 1;
@@ -84,6 +95,9 @@ const checkShape = (source: string): string | undefined => {
     const char = source[i];
     const closed = lastClosed;
     lastClosed = undefined;
+    const quantifier = /^(?:[*+?]|\{\d+(?:,\d*)?\})\??/.exec(source.slice(i))?.[0];
+    // A group just closed counts its ways in the enclosing one now, when no quantifier follows it.
+    if (closed !== undefined && quantifier === undefined) addWays(groups[groups.length - 1], waysThrough(closed));
     if (char === '\\') {
       const next = source[i + 1] ?? '';
       if (/[1-9]/.test(next) || next === 'k') return 'back-references (\\1, \\k<name>) are not allowed';
@@ -112,12 +126,9 @@ const checkShape = (source: string): string | undefined => {
       parent.quantified ||= group.quantified;
       parent.alternation ||= group.alternation;
       parent.repeated ||= group.repeated;
-      const ways = waysThrough(group);
       parent.product = Math.max(parent.product, group.product);
-      parent.widest = Math.max(parent.widest, group.widest, ways);
-      parent.branch = Math.min(parent.branch * ways, Number.MAX_SAFE_INTEGER);
-      if (ways > 1) parent.factors += 1;
-      lastClosed = group;
+      parent.widest = Math.max(parent.widest, group.widest);
+      lastClosed = group; // its ways go to the parent with the next token, once a quantifier is known
       i += 1;
       continue;
     }
@@ -131,21 +142,24 @@ const checkShape = (source: string): string | undefined => {
       i += 1;
       continue;
     }
-    const quantifier = /^(?:[*+?]|\{\d+(?:,\d*)?\})\??/.exec(source.slice(i))?.[0];
     if (quantifier !== undefined) {
       const max = maxRepetitions(quantifier);
       if (closed?.quantified && (max > MAX_GROUP_REPEAT || (max > 1 && closed.repeated)))
         return `a quantifier on a group that holds a quantifier (like (a+)+) can take exponential time; only ? or {n,m} with m at most ${MAX_GROUP_REPEAT} may repeat such a group, not nested in another {n,m}`;
-      if (closed?.alternation) return 'a quantifier on a group with alternatives (like (a|ab)*) can take exponential time';
+      // A group with alternatives may be optional: (a|b)? is (?:a|b|), one more alternative, never repeated.
+      if (closed?.alternation && max > 1) return 'a quantifier on a group with alternatives (like (a|ab)*) can take exponential time';
       const group = groups[groups.length - 1];
       group.quantified = true;
       if (closed?.quantified && max > 1) group.repeated = true;
+      // Optional, a group's ways gain one: passing it by.
+      if (closed !== undefined) addWays(group, waysThrough(closed) > 1 && !/^\{[1-9]/.test(quantifier) ? waysThrough(closed) + 1 : waysThrough(closed));
       i += quantifier.length;
       continue;
     }
     i += 1;
   }
   const top = groups[0];
+  if (lastClosed !== undefined) addWays(top, waysThrough(lastClosed));
   endBranch(top);
   const ways = waysThrough(top);
   if (top.product > MAX_ALTERNATIVE_PATHS)
@@ -207,9 +221,11 @@ class Parser {
     const [, symbol, low, comma, high] = match;
     const min = symbol !== undefined ? (symbol === '+' ? 1 : 0) : Number(low);
     const max = symbol !== undefined ? (symbol === '?' ? 1 : Infinity) : comma === undefined ? min : high === '' ? Infinity : Number(high);
-    // checkShape lets only ? and {n,m} with a small m repeat a group that holds a quantifier: it
-    // is counted as written out, (X){1,3} as X(?:X(?:X)?)?, so each copy's ways multiply the rest.
-    if (node.kind === 'group' && holdsQuantifier(node) && max <= MAX_GROUP_REPEAT) return writtenOut(node, min, max);
+    // checkShape lets only ? and {n,m} with a small m repeat a group that holds a quantifier, and
+    // only ? (at most once) a group that holds an alternation: it is counted as written out,
+    // (X){1,3} as X(?:X(?:X)?)?, so each copy's ways multiply the rest, and (a|b)? as (?:(a|b)|),
+    // one more alternative whose ways add up with the group's.
+    if (node.kind === 'group' && holdsChoice(node) && max <= MAX_GROUP_REPEAT) return writtenOut(node, min, max);
     return { kind: 'quantified', body: node, min, max };
   }
 
@@ -262,8 +278,9 @@ class Parser {
   }
 }
 
-const holdsQuantifier = (node: Node): boolean =>
-  node.kind === 'quantified' || (node.kind === 'group' && node.alternatives.some((sequence) => sequence.some(holdsQuantifier)));
+/** Whether a node holds, at any depth (lookarounds too), a quantifier or a group of several alternatives: what checkShape flags. */
+const holdsChoice = (node: Node): boolean =>
+  node.kind === 'quantified' || (node.kind === 'group' && (node.alternatives.length > 1 || node.alternatives.some((sequence) => sequence.some(holdsChoice))));
 
 /** (X){min,max} as the sequence matching tries: X min times, then max - min nested optional copies (X? is (?:X|)). */
 const writtenOut = (body: Node, min: number, max: number): Node => {
@@ -376,7 +393,8 @@ const literal = (node: Node): number | undefined => (node.kind === 'atom' && nod
  * take, and a quantifier of variable length multiplies the ways on by its lengths, unless only one of
  * them can go on: its atom cannot match the mandatory character that follows it (`[^/]*\/`,
  * `[0-9]+\.`), or `$` follows it, or it ends the pattern (its first length is a match). Alternatives
- * add up their ways; a lookaround, which never backtracks once done, gives back the ways it was given.
+ * add up their ways, unless no two can match from one position (exclusive: then the most of one);
+ * a lookaround, which never backtracks once done, gives back the ways it was given.
  * An unanchored pattern is tried from each of N+1 positions.
  *
  * A run of literal characters (`candidate`) costs one step per way for its first character, and
@@ -459,6 +477,38 @@ const walkSequence = (sequence: Node[], ways: Omit<Walk, 'cost'>, atStart: boole
   return { cost, entries, spread };
 };
 
+/** The characters each of a sequence's first elements must match, while they are single characters (undefined: not listed). */
+const leadingCharacters = (sequence: Node[]): (Set<number> | undefined)[] => {
+  const leading: (Set<number> | undefined)[] = [];
+  for (const node of sequence) {
+    if (node.kind !== 'atom') break;
+    leading.push(node.members === undefined ? undefined : new Set(node.members));
+  }
+  return leading;
+};
+
+/**
+ * Whether no two alternatives can match from the same position: for each pair, after the same
+ * number of single characters (each atom matches exactly one code point with the `u` flag), one
+ * must match a character the other cannot (`feat|fix|chore`: `e` or `i` second, `f` or `c` first).
+ * This is what `entries` relies on: such a group's ways out are those of one alternative; and
+ * as each alternative begins with a character, its ways out are proportional to its ways in
+ * (no `^` at its start resets them).
+ */
+const exclusive = (alternatives: Node[][]): boolean => {
+  if (alternatives.length < 2) return false;
+  const leading = alternatives.map(leadingCharacters);
+  const apart = (a: (Set<number> | undefined)[], b: (Set<number> | undefined)[]): boolean => {
+    for (let k = 0; k < Math.min(a.length, b.length); k++) {
+      const x = a[k];
+      const y = b[k];
+      if (x !== undefined && y !== undefined && [...x].every((c) => !y.has(c))) return true;
+    }
+    return false;
+  };
+  return leading.every((a, i) => leading.every((b, j) => j <= i || apart(a, b)));
+};
+
 const walkGroup = (
   group: Extract<Node, { kind: 'group' }>,
   ways: Omit<Walk, 'cost'>,
@@ -469,6 +519,10 @@ const walkGroup = (
 ): Walk => {
   const look = group.type === 'look' || group.type === 'lookbehind';
   const inner: Follow = group.type === 'plain' && !inLook ? follow : () => ({ kind: 'unknown' });
+  // Alternatives that cannot both match from one position: each way in goes on through one of them
+  // at most, so the ways out are those of the one that gives the most per way in (the others
+  // still cost their steps). Without (?i:…) or a lookbehind, where characters compare otherwise.
+  const oneOf = group.type === 'plain' && !inLook && !backwards && exclusive(group.alternatives);
   let cost = 0;
   let entries = 0;
   let spread = 0;
@@ -483,7 +537,7 @@ const walkGroup = (
       backwards || group.type === 'lookbehind',
     );
     cost = cap(cost + walk.cost);
-    entries = cap(entries + walk.entries);
+    entries = oneOf ? Math.max(entries, walk.entries) : cap(entries + walk.entries);
     spread = cap(spread + walk.spread);
   }
   return { cost, entries, spread: Math.min(spread, entries) };
