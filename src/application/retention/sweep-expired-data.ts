@@ -58,11 +58,28 @@ export interface RetentionStores {
   readonly chatAlbums?: AlbumStore;
 }
 
-/** Each delete statement removes at most `batchSize` rows; a sweep runs at most `maxBatches` of them per kind. */
+/**
+ * Each delete statement removes at most `batchSize` rows; a sweep runs up to `maxBatches` of them
+ * per kind, then, for `backlogMs`, more of each kind left with a backlog.
+ */
 export interface SweepLimits {
   readonly batchSize: number;
   readonly maxBatches: number;
+  /**
+   * After its `maxBatches`, a kind with more expired goes on, a batch at a time in turn with the
+   * others so left, until the sweep has run this long (ms), waiting after each batch as long as
+   * it took: the sweep has the database at most half the time. Absent or 0: no such phase. Without
+   * it a sweep per hour deletes at most 20 000 rows of a kind, and a service storing more than
+   * that per hour (5.6 trigger requests a second) would grow for ever.
+   */
+  readonly backlogMs?: number;
+  /** Waits `ms` between the backlog's batches (tests pass one that returns at once). */
+  readonly pause?: (ms: number) => Promise<void>;
 }
+
+/** Rounds of backlog batches at most per sweep, whatever the clock says (a clock that stands still). */
+const MAX_BACKLOG_ROUNDS = 10_000;
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Per kind of record: how many were deleted, and whether expired ones were left for the next sweep. */
 export type SweepReport = Record<string, { readonly deleted: number; readonly more: boolean }>;
@@ -70,8 +87,9 @@ export type SweepReport = Record<string, { readonly deleted: number; readonly mo
 /**
  * One retention sweep: deletes what outlived its retention (expired admin sessions, ended
  * login windows, idempotency keys past their 24 hours (a chat answer's past `chatJobKeysDays`), old deliveries, chat turns, action runs and inbound requests), each kind in
- * short statements of a bounded batch, with a bounded number of batches per sweep, so the
- * database is never held long; what is left goes at the next sweep. One kind failing does
+ * short statements of a bounded batch, with a bounded number of batches per sweep, then a
+ * backlog phase bounded in time that pauses between its batches (SweepLimits), so the database
+ * is never held long; what is left goes at the next sweep. One kind failing does
  * not stop the others; the sweep then rejects (naming the kinds) so the queue retries it.
  */
 export class SweepExpiredData {
@@ -80,14 +98,15 @@ export class SweepExpiredData {
     private readonly policy: RetentionPolicy,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly limits: SweepLimits = { batchSize: 1000, maxBatches: 20 },
+    private readonly limits: SweepLimits = { batchSize: 1000, maxBatches: 20, backlogMs: 30_000 },
   ) {}
 
   async execute(): Promise<SweepReport> {
     const now = this.clock.now();
     const report: Record<string, { deleted: number; more: boolean }> = {};
     const failed: string[] = [];
-    for (const [kind, deleteBatch] of this.#kinds(now)) {
+    const kinds = this.#kinds(now);
+    for (const [kind, deleteBatch] of kinds) {
       try {
         report[kind] = await this.#sweep(deleteBatch);
       } catch (error) {
@@ -95,6 +114,7 @@ export class SweepExpiredData {
         this.logger.error({ err: error, kind }, 'retention sweep could not delete expired records');
       }
     }
+    await this.#backlog(kinds, report, failed, now);
     const deleted = Object.fromEntries(Object.entries(report).map(([kind, outcome]) => [kind, outcome.deleted]));
     const more = Object.keys(report).filter((kind) => report[kind].more);
     const fields = { deleted, ...(more.length > 0 ? { more } : {}), durationMs: this.clock.now().getTime() - now.getTime() };
@@ -133,6 +153,42 @@ export class SweepExpiredData {
     const chatAlbums = stores.chatAlbums;
     if (chatAlbums) kinds.push(['chatAlbums', 1, (limit) => chatAlbums.deleteOlderThan(before(1), limit)]);
     return kinds.filter(([, days]) => days > 0).map(([kind, , deleteBatch]) => [kind, deleteBatch]);
+  }
+
+  /**
+   * The backlog phase (SweepLimits.backlogMs): the kinds left with more go on, one batch each in
+   * turn, pausing after each as long as it took, until none is left or the time is up. Schedule
+   * occurrences are not among them: their batch counts the rows it looked at, kept ones too
+   * (ScheduleRunRepository.deleteOlderThan), so "more" may mean none deletable; and one row per
+   * occurrence never outgrows the regular batches.
+   */
+  async #backlog(
+    kinds: Array<[string, (limit: number) => Promise<number>]>,
+    report: Record<string, { deleted: number; more: boolean }>,
+    failed: string[],
+    started: Date,
+  ): Promise<void> {
+    const { batchSize, backlogMs = 0, pause = sleep } = this.limits;
+    if (backlogMs <= 0) return;
+    let left = kinds.filter(([kind]) => kind !== 'scheduleRuns' && report[kind]?.more);
+    for (let round = 0; left.length > 0 && round < MAX_BACKLOG_ROUNDS; round++) {
+      for (const [kind, deleteBatch] of left) {
+        if (this.clock.now().getTime() - started.getTime() >= backlogMs) return;
+        const before = this.clock.now().getTime();
+        try {
+          const count = await deleteBatch(batchSize);
+          report[kind] = { deleted: report[kind].deleted + count, more: count >= batchSize };
+        } catch (error) {
+          report[kind] = { ...report[kind], more: true };
+          failed.push(kind);
+          this.logger.error({ err: error, kind }, 'retention sweep could not delete expired records');
+          left = left.filter(([other]) => other !== kind);
+          continue;
+        }
+        await pause(Math.max(0, this.clock.now().getTime() - before));
+      }
+      left = left.filter(([kind]) => report[kind].more);
+    }
   }
 
   /** Deletes batch after batch until one comes back short (nothing left) or the sweep's share is used up. */

@@ -191,6 +191,43 @@ describe('SweepExpiredData', () => {
     expect(stores.deliveries.seen.size).to.equal(0);
   });
 
+  describe('a backlog larger than the regular batches (schedules attacker pass)', () => {
+    /** `count` deliveries ten days old, straight into the fake's map (recordFirst stamps now). */
+    const oldDeliveries = (stores: ReturnType<typeof make>['stores'], count: number) => {
+      for (let i = 0; i < count; i++) stores.deliveries.seen.set(`d-${i}`, { event: 'push', receivedAt: ago(10 * DAY + i) });
+    };
+
+    it('by default works off more than 20 batches of a kind in one sweep: a service storing over 20 000 a kind an hour no longer grows for ever', async () => {
+      const stores = make().stores;
+      oldDeliveries(stores, 25_000);
+      const sweep = new SweepExpiredData(stores, POLICY, new FixedClock(NOW), new RecordingLogger());
+      expect((await sweep.execute()).deliveries).to.deep.equal({ deleted: 25_000, more: false });
+      expect(stores.deliveries.seen.size).to.equal(0);
+    });
+
+    it('goes on a batch at a time after its regular share, pausing after each as long as it took, until its time is up', async () => {
+      const clock = new FixedClock(NOW);
+      const pauses: number[] = [];
+      const setup = make();
+      const { stores } = setup;
+      oldDeliveries(stores, 9);
+      const deleteOlderThan = stores.deliveries.deleteOlderThan.bind(stores.deliveries);
+      stores.deliveries.deleteOlderThan = async (cutoff, limit) => {
+        clock.advance(10);
+        return deleteOlderThan(cutoff, limit);
+      };
+      const limits = { batchSize: 2, maxBatches: 1, backlogMs: 25, pause: async (ms: number) => void pauses.push(ms) };
+      const sweep = new SweepExpiredData(stores, POLICY, clock, setup.logger, limits);
+      // The regular batch ends at 10 ms, a backlog batch at 20 and one at 30 ms: 25 ms are up then.
+      expect((await sweep.execute()).deliveries).to.deep.equal({ deleted: 6, more: true });
+      expect(pauses).to.deep.equal([10, 10]);
+      expect((await new SweepExpiredData(stores, POLICY, clock, setup.logger, { ...limits, backlogMs: 1000 }).execute()).deliveries).to.deep.equal({
+        deleted: 3,
+        more: false,
+      });
+    });
+  });
+
   it('logs what it deleted at info, and a sweep that found nothing only at debug', async () => {
     const setup = make();
     await fill(setup);
