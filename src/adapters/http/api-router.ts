@@ -68,8 +68,12 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
   const signedJsonOrForm = signedBody(options.bodyLimit, { forms: true });
   // The code host's webhook: GitHub's form content type (its default) posts `payload=<JSON>`.
   const signedReader = (route: ApiRoute): Middleware =>
-    route.jsonFormField !== undefined
-      ? signedBody(options.bodyLimit, { jsonInForm: route.jsonFormField })
+    route.jsonFormField !== undefined || route.callerKnownAfterBody === true
+      ? signedBody(options.bodyLimit, {
+          jsonInForm: route.jsonFormField,
+          forms: route.channel !== undefined,
+          uncompressedOnly: route.callerKnownAfterBody === true,
+        })
       : route.channel !== undefined
         ? signedJsonOrForm
         : signed;

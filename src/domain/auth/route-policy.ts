@@ -41,6 +41,13 @@ export interface ApiRoute {
    * default, posts `payload=<JSON>`).
    */
   readonly jsonFormField?: string;
+  /**
+   * A `platform-secret` endpoint whose caller is known only once its body is read (a signature
+   * over the body, no secret header): a compressed body is refused before it is read, or a caller
+   * without the secret could send a kilobyte of gzip that inflates to the body limit and have the
+   * service hold it while the rest never comes (the code host's: GitHub never compresses).
+   */
+  readonly callerKnownAfterBody?: true;
 }
 
 /** A messaging channel's endpoints: `/api/messaging/<id>/webhook`, and `/api/messaging/<id>/register` where the platform has registration. */
@@ -63,7 +70,7 @@ const FIXED_ROUTES: readonly ApiRoute[] = [
   { name: 'ping', method: 'GET', path: '/api/ping', auth: 'public' },
   { name: 'create-job', method: 'POST', path: '/api/create-job', auth: 'api-key' },
   { name: 'job-status', method: 'GET', path: '/api/jobs/status', auth: 'api-key' },
-  { name: 'codehost-webhook', method: 'POST', path: '/api/codehost/webhook', auth: 'platform-secret', jsonFormField: 'payload' },
+  { name: 'codehost-webhook', method: 'POST', path: '/api/codehost/webhook', auth: 'platform-secret', jsonFormField: 'payload', callerKnownAfterBody: true },
   { name: 'webhook', method: 'POST', path: '/api/webhook', auth: 'api-key' },
 ];
 

@@ -2,6 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { acceptJsonValue } from './accept-json-value.js';
 import { bodyBytesReader, hasBody } from './body-stream.js';
 import { DomainError } from '../../../domain/errors/domain-error.js';
+import { shownInput } from '../../../domain/errors/shown-input.js';
 import { checkFormHeaders, parseFormBytes, type Form } from './form-body.js';
 import { checkJsonHeaders } from './json-body.js';
 import { parseJson } from './parse-json.js';
@@ -41,8 +42,16 @@ const jsonInFormField = (form: Form, field: string): unknown => {
  * `jsonInForm`: the route also takes a form whose field of this name holds the JSON body (GitHub's
  * form content type, `payload=<JSON>`, signed as sent): its value is that JSON, as if it had been
  * sent as the body (a form without the field, or with it twice, is a 400 once verified).
+ * `uncompressedOnly`: a body with a Content-Encoding (other than `identity`) is refused with a 415
+ * before it is read — for a route whose caller is known only once its body is read (ApiRoute
+ * `callerKnownAfterBody`): else anyone could send a kilobyte of gzip that inflates to `limit`
+ * bytes, and stall, and the service would hold those bytes until the request timeout, a thousand
+ * times what the caller sent, for as many connections as it opens.
  */
-export const signedBody = (limit: number, { forms = false, jsonInForm }: { readonly forms?: boolean; readonly jsonInForm?: string } = {}): Middleware => {
+export const signedBody = (
+  limit: number,
+  { forms = false, jsonInForm, uncompressedOnly = false }: { readonly forms?: boolean; readonly jsonInForm?: string; readonly uncompressedOnly?: boolean } = {},
+): Middleware => {
   const read = bodyBytesReader(limit);
   return async (ctx: Context, next) => {
     if (!hasBody(ctx.req.headers)) {
@@ -50,6 +59,7 @@ export const signedBody = (limit: number, { forms = false, jsonInForm }: { reado
       setParser(ctx, () => undefined);
       return next();
     }
+    if (uncompressedOnly) refuseContentEncoding(ctx);
     const takesForms = forms || jsonInForm !== undefined;
     if (takesForms && ctx.request.is('application/x-www-form-urlencoded')) {
       checkFormHeaders(ctx);
@@ -64,6 +74,16 @@ export const signedBody = (limit: number, { forms = false, jsonInForm }: { reado
     }
     return next();
   };
+};
+
+/** A Content-Encoding other than `identity` (any case, with white space), refused before the body is read (signedBody's `uncompressedOnly`). */
+const refuseContentEncoding = (ctx: Context): void => {
+  const coding = ctx.req.headers['content-encoding']?.trim().toLowerCase();
+  if (coding === undefined || coding === '' || coding === 'identity') return;
+  throw new DomainError(
+    'unsupported_media_type',
+    `This webhook takes no compressed body (Content-Encoding ${shownInput(coding)}): send it uncompressed, as the platform does`,
+  );
 };
 
 /** `parse`, run at the first call only: later calls give the same value, or throw the same error. */
