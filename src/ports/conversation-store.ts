@@ -3,6 +3,12 @@ export interface ConversationTurn {
   readonly text: string;
 }
 
+/** What appendAnswer did: stored the exchange now, or found one of its key (whose answer is `answer`). */
+export interface StoredAnswer {
+  readonly stored: boolean;
+  readonly answer: string;
+}
+
 /** Per-thread conversation memory of the chat agent. Thread ids are namespaced by channel (`<channel>:<chat>`). */
 export interface ConversationStore {
   /** The last `limit` turns of the thread, oldest first. */
@@ -12,6 +18,17 @@ export interface ConversationStore {
    * NUL and each lone surrogate (which a database refuses) is kept as U+FFFD.
    */
   append(threadId: string, turns: readonly ConversationTurn[]): Promise<void>;
+  /**
+   * Appends the exchange of one answer, identified across its attempts by `answerKey` (a chat
+   * task's `task:<id>`, up to 255 characters, unique across threads): as `append`, in one
+   * statement with the key, unless the thread holds an exchange of that key already — then
+   * nothing is stored. `turns` is one user turn and one assistant turn. Atomic across replicas:
+   * of appends of one key at once, exactly one stores its turns. Returns whether they were
+   * stored, and the assistant text the key names afterwards (this one, or the one found).
+   */
+  appendAnswer(threadId: string, turns: readonly ConversationTurn[], answerKey: string): Promise<StoredAnswer>;
+  /** The assistant text of the exchange stored under `answerKey` in the thread (appendAnswer), or undefined. */
+  answerOf(threadId: string, answerKey: string): Promise<string | undefined>;
   /** Forgets the thread (a fresh conversation starts). */
   clear(threadId: string): Promise<void>;
   /**

@@ -130,6 +130,53 @@ export const describeConversationStoreContract = (name: string, open: () => Prom
       expect(await store.recent('telegram:new', 10)).to.deep.equal([turn('new')]);
     });
 
+    it("stores an answer's exchange once: an append of a key stored before stores nothing and gives the stored answer", async () => {
+      const { store } = harness;
+      const exchange = (question: string, answer: string) => [
+        { role: 'user' as const, text: question },
+        { role: 'assistant' as const, text: answer },
+      ];
+      expect(await store.answerOf('telegram:1', 'task:a')).to.equal(undefined);
+      expect(await store.appendAnswer('telegram:1', exchange('fix it', 'Started job 1.'), 'task:a')).to.deep.equal({ stored: true, answer: 'Started job 1.' });
+      expect(await store.recent('telegram:1', 20)).to.have.length(2); // read once, so that a cache holds the thread
+      expect(await store.appendAnswer('telegram:1', exchange('fix it', 'Started job 1, worded anew.'), 'task:a')).to.deep.equal({
+        stored: false,
+        answer: 'Started job 1.',
+      });
+      expect(await store.answerOf('telegram:1', 'task:a')).to.equal('Started job 1.');
+      await store.append('telegram:1', [{ role: 'user', text: 'thanks' }]);
+      expect(await store.appendAnswer('telegram:1', exchange('and the docs', 'Done\u0000.'), 'task:b')).to.deep.equal({ stored: true, answer: 'Done\ufffd.' });
+      expect(await store.recent('telegram:1', 20)).to.deep.equal([
+        ...exchange('fix it', 'Started job 1.'),
+        { role: 'user', text: 'thanks' },
+        ...exchange('and the docs', 'Done\ufffd.'),
+      ]);
+      expect(await store.answerOf('telegram:2', 'task:c')).to.equal(undefined);
+    });
+
+    it('of appends of one answer at once, exactly one stores its exchange; every one gets its answer', async () => {
+      const { store } = harness;
+      const results = await Promise.all(
+        ['one', 'two', 'three'].map((n) =>
+          store.appendAnswer(
+            'telegram:1',
+            [
+              { role: 'user', text: 'fix it' },
+              { role: 'assistant', text: `answer ${n}` },
+            ],
+            'task:same',
+          ),
+        ),
+      );
+      expect(results.filter((result) => result.stored)).to.have.length(1);
+      const answer = (await store.answerOf('telegram:1', 'task:same')) as string;
+      expect(results.map((result) => result.answer)).to.deep.equal([answer, answer, answer]);
+      expect(await store.recent('telegram:1', 20)).to.deep.equal([
+        { role: 'user', text: 'fix it' },
+        { role: 'assistant', text: answer },
+      ]);
+    });
+
     it('appending no turns changes nothing', async () => {
       const { store } = harness;
       await store.append('telegram:1', [{ role: 'user', text: 'a' }]);

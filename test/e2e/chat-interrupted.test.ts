@@ -4,7 +4,9 @@ import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-open-ai.js';
 import { startFakeTelegram, type FakeTelegram } from '../support/fake-telegram.js';
 import { startGateway, tempDir, type GatewayProcess } from '../support/gateway-process.js';
 import { migratedDataDir } from '../support/data-dirs.js';
+import pg from 'pg';
 import { createKey, queuesDrained, send, waitFor } from '../support/http.js';
+import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../support/postgres.js';
 
 /*
  * End-to-end on the BUILT server with the embedded database: a chat message whose answer is cut
@@ -114,5 +116,121 @@ describe('e2e: a chat answer killed after its create_job ran is answered again w
       jobs.push(...listed.body.jobs.map((job) => job.job_id));
     }
     expect(jobs).to.deep.equal([created]);
+  });
+});
+
+/*
+ * The narrower window: a kill after the answer's exchange was stored in the conversation and
+ * before its reply was recorded as sent (nothing is sent then). On PostgreSQL, the test holds a
+ * lock on the delivery log's table so that the reply's record waits, sees the exchange stored,
+ * kills the gateway and ends the waiting insert (as the kill would have). The gateway restarted
+ * sends the stored answer: one reply, the model not asked again, the exchange stored once.
+ */
+describeWithPostgres('e2e: a chat answer killed after its exchange was stored, before its reply was recorded', function () {
+  this.timeout(120_000);
+
+  let tg: FakeTelegram | undefined;
+  let llm: FakeOpenAi | undefined;
+  let database: ScratchDatabase | undefined;
+  let first: GatewayProcess | undefined;
+  let second: GatewayProcess | undefined;
+  let locker: pg.Client | undefined;
+  let watcher: pg.Client | undefined;
+
+  after(async () => {
+    await locker?.query('rollback').catch(() => undefined);
+    await Promise.all([locker?.end().catch(() => undefined), watcher?.end().catch(() => undefined)]);
+    await first?.kill();
+    await second?.stop();
+    await Promise.all([tg?.close(), llm?.close()]);
+    await database?.drop();
+  });
+
+  it('the restarted gateway sends the stored answer once, asks the model nothing, and the conversation holds the exchange once', async () => {
+    [tg, llm, database] = await Promise.all([startFakeTelegram([TOKEN]), startFakeOpenAi(), createScratchDatabase()]);
+    const env = {
+      DATABASE_URL: database.url,
+      DATA_DIR: await tempDir('e2e-chat-exchange-kill'),
+      TRIGGERS_FILE: join(await tempDir('e2e-chat-exchange-kill-notriggers'), 'NONE.json'),
+      MESSAGING_BOT_TOKEN: TOKEN,
+      MESSAGING_WEBHOOK_SECRET: SECRET,
+      MESSAGING_API_URL: tg.url,
+      MESSAGING_ALLOWED_CHAT_IDS: String(CHAT),
+      JOB_AGENT_COMMAND: 'echo done',
+      LLM_PROVIDER: 'custom',
+      LLM_BASE_URL: llm.baseUrl,
+      LLM_MODEL: 'fake-model',
+      CUSTOM_API_KEY: 'sk-fake-custom-key',
+      LLM_MAX_RETRIES: '0',
+      QUEUE_SUPERVISE_SECONDS: '1',
+    };
+    first = await startGateway(env);
+    watcher = new pg.Client({ connectionString: database.url });
+    locker = new pg.Client({ connectionString: database.url });
+    await Promise.all([watcher.connect(), locker.connect()]);
+    const count = async (query: string): Promise<number> => Number((await watcher!.query(query)).rows[0].n);
+
+    llm.script([{ toolCalls: [{ name: 'create_job', arguments: { job: 'Fix the login bug' } }] }, { text: 'Job started' }]);
+    const releaseModel = llm.hold();
+    const update = {
+      update_id: 900_000_101,
+      message: {
+        message_id: 8,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: CHAT, type: 'private', first_name: 'Ada' },
+        from: { id: CHAT, is_bot: false, first_name: 'Ada' },
+        text: 'Please fix the login bug',
+      },
+    };
+    const answer = await send(`${first.url}/api/messaging/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET },
+      body: JSON.stringify(update),
+    });
+    expect(answer.status).to.equal(200);
+    await waitFor(() => llm!.requests.length >= 1, 20_000, "the model's first request");
+    // The update is recorded; from now on nothing is recorded in the delivery log until the lock goes.
+    await locker.query('begin');
+    await locker.query('lock table codehost_deliveries in share mode');
+    releaseModel();
+
+    const waitingRecord = "select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%insert into \"codehost_deliveries\"%'";
+    let stored = 0;
+    let waiting = 0;
+    await waitFor(
+      async () => {
+        stored = await count('select count(*) as n from chat_turns');
+        waiting = await count(waitingRecord);
+        return stored === 2 && waiting > 0;
+      },
+      30_000,
+      'the exchange stored and the reply record waiting',
+    );
+    const asked = llm.requests.length;
+    expect(
+      tg.of('sendMessage').filter((call) => String(call.body.chat_id) === String(CHAT)),
+      'nothing sent before the kill',
+    ).to.deep.equal([]);
+
+    await first.kill();
+    first = undefined;
+    // The killed process's insert would run once the lock goes: it is ended as the kill ends it.
+    await watcher.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%insert into \"codehost_deliveries\"%'",
+    );
+    await locker.query('rollback');
+
+    // Should the model be asked again, it would word the job anew.
+    llm.script([{ toolCalls: [{ name: 'create_job', arguments: { job: 'Repair the login form' } }] }, { text: 'Job started again' }]);
+    second = await startGateway(env);
+    const replies = () =>
+      tg!.of('sendMessage').filter((call) => String(call.body.chat_id) === String(CHAT) && !/^Job [0-9a-f-]{36} /.test(String(call.body.text)));
+    await waitFor(() => replies().length >= 1, 60_000, 'the reply of the attempt run again');
+    await queuesDrained(second.url);
+
+    expect(replies().map((call) => call.body.text)).to.deep.equal(['Job started']);
+    expect(llm.requests.length, 'the model was not asked again').to.equal(asked);
+    expect(await count('select count(*) as n from chat_turns')).to.equal(2);
+    expect(await count('select count(*) as n from jobs')).to.equal(1);
   });
 });

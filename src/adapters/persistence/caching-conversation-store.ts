@@ -1,5 +1,5 @@
 import { storableText } from '../../domain/text/storable-text.js';
-import type { ConversationStore, ConversationTurn } from '../../ports/conversation-store.js';
+import type { ConversationStore, ConversationTurn, StoredAnswer } from '../../ports/conversation-store.js';
 
 /** Threads whose turns are kept in memory; the least recently used is dropped beyond this. */
 const MAX_THREADS = 1000;
@@ -45,6 +45,25 @@ export class CachingConversationStore implements ConversationStore {
       this.#threads.delete(threadId);
       throw error;
     });
+    this.#appended(threadId, turns);
+  }
+
+  /** The store decides whether the answer's turns are stored; the cache takes them in only then. */
+  async appendAnswer(threadId: string, turns: readonly ConversationTurn[], answerKey: string): Promise<StoredAnswer> {
+    this.#writes++;
+    const result = await this.inner.appendAnswer(threadId, turns, answerKey).catch((error: unknown) => {
+      this.#threads.delete(threadId);
+      throw error;
+    });
+    if (result.stored) this.#appended(threadId, turns);
+    return result;
+  }
+
+  async answerOf(threadId: string, answerKey: string): Promise<string | undefined> {
+    return this.inner.answerOf(threadId, answerKey);
+  }
+
+  #appended(threadId: string, turns: readonly ConversationTurn[]): void {
     const cached = this.#threads.get(threadId);
     if (cached === undefined) return;
     // The cache holds what the store holds.

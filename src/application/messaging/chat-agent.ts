@@ -36,6 +36,14 @@ export interface ChatInput {
    */
   readonly answerKey?: string;
   /**
+   * Whether an earlier attempt of this answer may have run (a chat task's attempt after the
+   * first), with `answerKey`: the answer an earlier attempt stored with its exchange is then the
+   * answer — the model is not asked again, nothing more is stored. (Its exchange and its answer
+   * are stored in one statement, so an attempt killed after storing them, before its reply was
+   * recorded as sent, leaves the answer to send, not a question to answer again.)
+   */
+  readonly retried?: boolean;
+  /**
    * Told of each job this answer's `create_job` calls created (or got back, for an answer made
    * again: see `answerKey`), as soon as the call returns it. An answer that fails afterwards (the
    * model's next step errs or times out) has still created it: the caller can name it to the user.
@@ -121,6 +129,10 @@ export class ChatAgent {
       await this.conversations.clear(input.threadId);
       return NEW_THREAD_REPLY;
     }
+    if (input.answerKey !== undefined && input.retried === true) {
+      const stored = await this.conversations.answerOf(input.threadId, input.answerKey);
+      if (stored !== undefined) return stored;
+    }
     const history = await this.conversations.recent(input.threadId, this.settings.historyTurns);
     // The user's turns reach the model inside untrusted blocks of this request's nonce (earlier
     // turns too: they are stored as written and framed anew each time).
@@ -147,11 +159,18 @@ export class ChatAgent {
     });
     await input.whenRoom?.();
     const reply = response.text.trim() || 'Done.';
-    await this.conversations.append(input.threadId, [
+    const exchange = [
       { role: 'user', text: [input.remembered ?? input.text, ...transcripts.map(rememberedTranscript)].filter((part) => part !== '').join('\n\n') },
       { role: 'assistant', text: reply },
-    ]);
-    return reply;
+    ] as const;
+    if (input.answerKey === undefined) {
+      await this.conversations.append(input.threadId, exchange);
+      return reply;
+    }
+    // Stored with its key, once: an attempt that ran alongside (one the queue took back while it
+    // still ran) and stored its exchange first gives the answer; this one's is not kept.
+    const stored = await this.conversations.appendAnswer(input.threadId, exchange, input.answerKey);
+    return stored.stored ? reply : stored.answer;
   }
 
   #tools(threadId: string, nonce: string, answerKey: string | undefined, jobCreated: ChatInput['jobCreated']): AiTool[] {

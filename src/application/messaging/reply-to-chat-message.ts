@@ -210,7 +210,7 @@ export class ReplyToChatMessage {
             metadata: { userId: platform.id, chatTitle: platform.title },
             ...(this.headroom && { whenRoom: () => this.headroom!.wait() }),
             // The task's id: a later attempt of the task gets the jobs this one created (ChatAgent).
-            ...(running !== undefined && { answerKey: `task:${running.id}` }),
+            ...(running !== undefined && { answerKey: `task:${running.id}`, retried: running.attempt > 1 }),
             jobCreated: (job) => jobs.set(job.jobId, job),
           });
           // A file's name is the sender's text: literal, so that no link of theirs shows in the gateway's own line.

@@ -19,6 +19,7 @@ import { Migration20261130100000_chat_album_items } from './Migration20261130100
 import { Migration20261130200000_codehost_delivery_bodies } from './Migration20261130200000_codehost_delivery_bodies.js';
 import { Migration20261130300000_schedule_run_fingerprints } from './Migration20261130300000_schedule_run_fingerprints.js';
 import { Migration20261201000000_admin_session_password } from './Migration20261201000000_admin_session_password.js';
+import { Migration20261201120000_chat_turn_answer_keys } from './Migration20261201120000_chat_turn_answer_keys.js';
 
 /**
  * Every migration, oldest first. Append new ones; never edit or reorder a released one:
@@ -46,4 +47,5 @@ export const MIGRATIONS = [
   Migration20261130200000_codehost_delivery_bodies,
   Migration20261130300000_schedule_run_fingerprints,
   Migration20261201000000_admin_session_password,
+  Migration20261201120000_chat_turn_answer_keys,
 ];

@@ -119,11 +119,11 @@ describe('A chat answer made again (its task run again after a kill) creates no 
       creating(ai, 'Fix the login bug'),
       creating(ai, 'Repair the login form (users cannot sign in)'),
     ]);
-    const append = conversations.append.bind(conversations);
+    const appendAnswer = conversations.appendAnswer.bind(conversations);
     let appends = 0;
-    conversations.append = async (thread, turns) => {
+    conversations.appendAnswer = async (thread, turns, key) => {
       if (appends++ === 0) throw new Error('database gone');
-      return append(thread, turns);
+      return appendAnswer(thread, turns, key);
     };
     expect((await rejection(agent.execute(input('please fix login', 'task:t1')))).message).to.equal('database gone');
     expect(jobs.jobs.size).to.equal(1);
@@ -255,6 +255,53 @@ describe('A chat answer made again (its task run again after a kill) creates no 
       expect(apologyWithJobs([{ jobId: 'c3', branch: 'job/c3', status: 'succeeded' }])).to.equal(
         `${APOLOGY}\n\nThe job was created all the same: job c3 (succeeded, branch job/c3). You can ask me for its status.`,
       );
+    });
+
+    it('a task killed after its exchange was stored, before its reply was recorded, runs again: the stored answer is sent once; the model is not asked again, no job is created, the history holds the exchange once', async () => {
+      const log = new InMemoryDeliveryLog();
+      const record = log.recordFirst.bind(log);
+      let killed = true;
+      // The first attempt stops for good where it would record its reply (the kill).
+      log.recordFirst = (id, event) => (killed ? new Promise<boolean>(() => undefined) : record(id, event));
+      const { ai, jobs, platform, reply, conversations } = replying((ai) => [creating(ai, 'Fix the login bug'), creating(ai, 'Repair the login form')], log);
+      void reply.execute({ message }, { id: 'task-5', attempt: 1 });
+      const turns = () => [...conversations.threads.values()].flat();
+      while (turns().length < 2) await new Promise((resolve) => setImmediate(resolve));
+      const [job] = [...jobs.jobs.values()];
+      expect(platform.sent).to.have.length(0);
+
+      killed = false;
+      await reply.execute({ message }, { id: 'task-5', attempt: 2 });
+      expect(ai.requests).to.have.length(1);
+      expect(jobs.jobs.size).to.equal(1);
+      expect(platform.sent.map((sent) => sent.message.plain)).to.deep.equal([`Started ${job.id}.`]);
+      expect(turns().map(({ role, text }) => ({ role, text }))).to.deep.equal([
+        { role: 'user', text: 'please fix the login bug' },
+        { role: 'assistant', text: `Started ${job.id}.` },
+      ]);
+      expect(await log.recorded(replyKey('fake', 'task-5'))).to.equal(true);
+    });
+
+    it('two attempts of a task at once (one taken back while it still ran) store one exchange, and the later one to store gets the answer stored first', async () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const { agent, conversations, jobs } = setup((ai) => [
+        async (request) => {
+          await held;
+          await ai.call(request, 'create_job', { job: 'Fix the login bug' });
+          return { text: 'The late answer.', steps: 2, toolCalls: [] };
+        },
+        creating(ai, 'Repair the login form'),
+      ]);
+      const first = agent.execute(input('please fix login', 'task:t9'));
+      // The second attempt runs to its end while the first one's model holds.
+      const second = await agent.execute({ ...input('please fix login', 'task:t9'), retried: true });
+      const [job] = [...jobs.jobs.values()];
+      expect(second).to.equal(`Started ${job.id}.`);
+      release();
+      expect(await first).to.equal(`Started ${job.id}.`);
+      expect(jobs.jobs.size).to.equal(1);
+      expect([...conversations.threads.values()].flat().map((turn) => turn.text)).to.deep.equal(['please fix login', `Started ${job.id}.`]);
     });
 
     it('a task run again after its reply went out (killed before the queue took its end in) asks the model nothing and sends nothing', async () => {
