@@ -61,6 +61,11 @@ export interface ChannelRoutes {
    * route (and its alias) here, so the handler and the snapshot need to know no platform.
    */
   readonly webhookCredentialFields?: readonly string[];
+  /**
+   * The platform signs its webhook's body and sends no secret header (Slack): the caller is known
+   * only once the body is read, and the webhook route (and its alias) is `callerKnownAfterBody`.
+   */
+  readonly webhookCallerKnownAfterBody?: true;
 }
 
 export const API_PREFIX = '/api';
@@ -98,7 +103,12 @@ export const apiRoutes = (channels: readonly ChannelRoutes[], aliasChannel?: str
     const watch = (own: string, alias: string): readonly string[] | undefined => (aliased ? [own, alias].map(toWatchPath) : undefined);
     const common = { method: 'POST', channel: channel.id } as const;
     const fields = channel.webhookCredentialFields ?? [];
-    const receiving = { ...common, auth: 'platform-secret', ...(fields.length > 0 ? { credentialFields: fields } : {}) } as const;
+    const receiving = {
+      ...common,
+      auth: 'platform-secret',
+      ...(fields.length > 0 ? { credentialFields: fields } : {}),
+      ...(channel.webhookCallerKnownAfterBody === true ? { callerKnownAfterBody: true as const } : {}),
+    } as const;
     routes.push({ ...receiving, name: `messaging-webhook:${channel.id}`, path: webhook, watchPaths: watch(webhook, ALIAS_WEBHOOK) });
     if (aliased) routes.push({ ...receiving, name: 'messaging-webhook', path: ALIAS_WEBHOOK, watchPaths: watch(ALIAS_WEBHOOK, webhook) });
     if (channel.registers) {

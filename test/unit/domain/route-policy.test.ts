@@ -57,6 +57,18 @@ describe('routePolicy', () => {
     expect(fields['/api/webhook']).to.equal(undefined);
   });
 
+  it("marks the code host's webhook, and a channel's that declares it (a body signed, no secret header), and its alias path, as knowing its caller only once the body is read", () => {
+    const declared = apiRoutes(
+      [
+        { id: 'chat-a', registers: true, webhookCallerKnownAfterBody: true },
+        { id: 'chat-b', registers: false },
+      ],
+      'chat-a',
+    );
+    const marked = declared.filter((route) => route.callerKnownAfterBody === true).map((route) => route.path);
+    expect(marked).to.deep.equal(['/api/codehost/webhook', '/api/messaging/chat-a/webhook', '/api/messaging/webhook']);
+  });
+
   it('refuses a channel id that is no path segment', () => {
     for (const id of ['', 'Chat', 'a/b', '../x', 'a b', '1abc']) expect(() => apiRoutes([{ id, registers: false }]), id).to.throw(/Invalid channel id/);
   });
