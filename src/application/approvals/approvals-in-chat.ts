@@ -4,7 +4,7 @@ import type { ApprovalStore } from '../../ports/approval-store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { ChoiceMade } from '../../ports/messaging-channel.js';
 import type { ChatChannel, MessagingChannels } from '../messaging/messaging-channels.js';
-import type { DecideApproval } from './decide-approval.js';
+import { type DecideApproval, whyNothingRuns } from './decide-approval.js';
 
 const BUTTON = /^agw-(approve|deny):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 /** The note approvalSummary writes where it leaves part of a value or of a prompt out. */
@@ -157,10 +157,13 @@ export class DecideApprovalInChat {
       const decision = match[1] === 'approve' ? 'approved' : 'denied';
       try {
         const decided = await this.decide.execute({ id: match[2], decision, by: who });
+        const why = whyNothingRuns(decided);
         outcome =
-          decision === 'approved'
-            ? `Approved by ${who}: trigger "${decided.trigger}", action ${decided.actionIndex} runs now.`
-            : `Denied by ${who}: trigger "${decided.trigger}", action ${decided.actionIndex} and those after it will not run.`;
+          decision === 'denied'
+            ? `Denied by ${who}: trigger "${decided.trigger}", action ${decided.actionIndex} and those after it will not run.`
+            : why === undefined
+              ? `Approved by ${who}: trigger "${decided.trigger}", action ${decided.actionIndex} runs now.`
+              : `Approved by ${who}, but ${why}: nothing runs.`;
       } catch (error) {
         if (!isDomainError(error) || (error.code !== 'conflict' && error.code !== 'not_found')) throw error;
         outcome = error.message;

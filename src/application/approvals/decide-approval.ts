@@ -5,7 +5,7 @@ import type { ActionRunRepository } from '../../ports/action-run-repository.js';
 import type { ApprovalStore } from '../../ports/approval-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
-import type { FireTriggers } from '../triggers/fire-triggers.js';
+import type { FireTriggers, ResumeOutcome } from '../triggers/fire-triggers.js';
 
 export interface DecideApprovalInput {
   readonly id: string;
@@ -13,6 +13,33 @@ export interface DecideApprovalInput {
   /** Who decides, as the record shows it: `admin UI`, or a channel's user. */
   readonly by: string;
 }
+
+/** An approval as a decision left it. */
+export type DecidedApproval = Approval & {
+  /**
+   * Approved: whether the action runs (`runs`), or why nothing does (FireTriggers.resume: a reload
+   * removed or disabled the trigger, or changed or removed the action, since it asked). Absent
+   * when denied.
+   */
+  readonly resumed?: ResumeOutcome;
+};
+
+/**
+ * Why an approved action runs nothing, for the person who approved it (the chat's answer, the
+ * admin UI's notice); undefined when it runs (or was denied).
+ */
+export const whyNothingRuns = (decided: DecidedApproval): string | undefined => {
+  switch (decided.resumed) {
+    case 'trigger-removed':
+      return `trigger "${decided.trigger}" is no longer configured`;
+    case 'trigger-disabled':
+      return `trigger "${decided.trigger}" is disabled`;
+    case 'action-changed':
+      return `action ${decided.actionIndex} of trigger "${decided.trigger}" was changed or removed since it asked`;
+    default:
+      return undefined;
+  }
+};
 
 /** The record of an action that will never run: denied by a person, or expired undecided. */
 /** The error an expired approval's action record gives. */
@@ -48,7 +75,7 @@ export class DecideApproval {
   /**
    * @throws DomainError not_found for an unknown approval; conflict for one decided already or expired.
    */
-  async execute(input: DecideApprovalInput): Promise<Approval> {
+  async execute(input: DecideApprovalInput): Promise<DecidedApproval> {
     const now = this.clock.now();
     const decided = await this.approvals.decide(input.id, input.decision, input.by, now);
     if (decided === null) {
@@ -57,7 +84,7 @@ export class DecideApproval {
       const status = effectiveStatus(found, now);
       // Approved, but its run may never have been queued (the queue failed right after the
       // decision was stored, and the caller saw an error): queued now, which the queue stores once.
-      if (status === 'approved') await this.fire.resume(found);
+      if (status === 'approved') await this.#resume(found);
       // Denied, but the action's record may still say it waits (the record failed to save right
       // after the decision was stored): closed now (saving the same record again changes nothing).
       if (status === 'denied' && found.decidedAt !== null)
@@ -72,12 +99,19 @@ export class DecideApproval {
     }
     const log = { approvalId: decided.id, trigger: decided.trigger, runId: decided.runId, action: decided.actionIndex, by: decided.decidedBy };
     if (decided.status === 'approved') {
-      await this.fire.resume(decided);
-      this.logger.info(log, 'trigger action approved; the run resumes');
-    } else {
-      await this.runs.save(closedRun(decided, 'denied', `denied by ${input.by}`, now));
-      this.logger.info(log, 'trigger action denied; the run ends');
+      const resumed = await this.#resume(decided);
+      this.logger.info({ ...log, resumed }, resumed === 'runs' ? 'trigger action approved; the run resumes' : 'trigger action approved; nothing runs');
+      return { ...decided, resumed };
     }
+    await this.runs.save(closedRun(decided, 'denied', `denied by ${input.by}`, now));
+    this.logger.info(log, 'trigger action denied; the run ends');
     return decided;
+  }
+
+  /** Queues the approved run, telling it the action approved: its fingerprint, as its record kept it when it asked. */
+  async #resume(approval: Approval): Promise<ResumeOutcome> {
+    const record = (await this.runs.forRun(approval.runId)).find((run) => run.actionIndex === approval.actionIndex);
+    const fingerprint = record?.detail.action;
+    return this.fire.resume(approval, typeof fingerprint === 'string' ? fingerprint : undefined);
   }
 }

@@ -1,5 +1,6 @@
 import type { Approval } from '../../domain/approvals/approval.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
+import { actionFingerprint } from '../../domain/triggers/action-fingerprint.js';
 import { parseStoredSnapshot, type RequestSnapshot } from '../../domain/templates/request-snapshot.js';
 import { filterTriggers, matchTriggers, watchesAny } from '../../domain/triggers/match-triggers.js';
 import type { Trigger } from '../../domain/triggers/trigger.js';
@@ -204,16 +205,17 @@ export class FireTriggers {
 
   /**
    * Queues the rest of a run whose action a person approved: it resumes at that action, on the
-   * same queue (and lanes) as its trigger's runs. A trigger no longer configured queues nothing.
+   * same queue (and lanes) as its trigger's runs. Returns whether the approved action runs: a
+   * reload may since have removed or disabled the trigger, or changed or removed the action
+   * (`action`: its fingerprint, recorded when it asked; without one, the action at its index),
+   * and then nothing runs — the run is queued all the same, and closes the record that waited.
    */
-  async resume(approval: Approval): Promise<void> {
+  async resume(approval: Approval, action?: string): Promise<ResumeOutcome> {
     const trigger = currentTriggers(this.triggers).find((candidate) => candidate.name === approval.trigger);
-    if (trigger === undefined || !trigger.enabled) {
+    const outcome = resumeOutcome(trigger, approval, action);
+    if (outcome !== 'runs') {
       // Queued all the same: its run runs nothing, and closes the record that waited (RunTrigger).
-      this.logger.warn(
-        { trigger: approval.trigger, runId: approval.runId },
-        trigger === undefined ? 'approved action of a trigger no longer configured; nothing runs' : 'approved action of a trigger disabled since; nothing runs',
-      );
+      this.logger.warn({ trigger: approval.trigger, runId: approval.runId, action: approval.actionIndex }, NOTHING_RUNS[outcome]);
     }
     await queueTriggerRun(
       this.queue,
@@ -230,8 +232,32 @@ export class FireTriggers {
       // Queued once per approval, however often it is resumed (see DecideApproval).
       { key: `approved:${approval.id}` },
     );
+    return outcome;
   }
 }
+
+/**
+ * What resuming an approved run does: `runs` (it goes on at the approved action), or why nothing
+ * runs — a reload since removed the trigger, disabled it, or changed or removed the action.
+ */
+export type ResumeOutcome = 'runs' | 'trigger-removed' | 'trigger-disabled' | 'action-changed';
+
+/** Whether the approved action runs as `trigger` is now (undefined: no longer configured). */
+const resumeOutcome = (trigger: Trigger | undefined, approval: Approval, action: string | undefined): ResumeOutcome => {
+  if (trigger === undefined) return 'trigger-removed';
+  if (!trigger.enabled) return 'trigger-disabled';
+  // Found by what it is, as the resumed run finds it (RunTrigger's matchRecords); a record from
+  // before fingerprints were kept, by its place.
+  const there =
+    action === undefined ? approval.actionIndex < trigger.actions.length : trigger.actions.some((candidate) => actionFingerprint(candidate) === action);
+  return there ? 'runs' : 'action-changed';
+};
+
+const NOTHING_RUNS: Record<Exclude<ResumeOutcome, 'runs'>, string> = {
+  'trigger-removed': 'approved action of a trigger no longer configured; nothing runs',
+  'trigger-disabled': 'approved action of a trigger disabled since; nothing runs',
+  'action-changed': 'approved action changed or removed since it asked; nothing runs',
+};
 
 /** A trigger a replay did not fire, and why: `disabled or removed`, `no longer watches <path>`, `its when no longer matches`. */
 export interface SkippedTrigger {

@@ -1,4 +1,5 @@
 import { effectiveStatus } from '../../../domain/approvals/approval.js';
+import { whyNothingRuns } from '../../../application/approvals/decide-approval.js';
 import { isDomainError } from '../../../domain/errors/domain-error.js';
 import { NOTICE, notFound, seeOther, showPage, signedIn, uuidParameter, type AdminRouter, type AdminTools } from './admin-http.js';
 import { setFlash } from './flash.js';
@@ -56,10 +57,13 @@ export const registerApprovalPages = (router: AdminRouter, tools: AdminTools): v
       const secret = signedIn(ctx).session.csrfToken;
       try {
         const decided = await decideApproval.execute({ id, decision, by: ADMIN_UI });
+        const why = whyNothingRuns(decided);
         const text =
-          decision === 'approved'
-            ? `Approved: ${decided.trigger}, action ${decided.actionIndex} runs now.`
-            : `Denied: ${decided.trigger}, action ${decided.actionIndex} and those after it will not run.`;
+          decision === 'denied'
+            ? `Denied: ${decided.trigger}, action ${decided.actionIndex} and those after it will not run.`
+            : why === undefined
+              ? `Approved: ${decided.trigger}, action ${decided.actionIndex} runs now.`
+              : `Approved, but ${why}: nothing runs.`;
         setFlash(ctx, NOTICE, secret, { kind: 'notice', text });
       } catch (error) {
         if (!isDomainError(error)) throw error;

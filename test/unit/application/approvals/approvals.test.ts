@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DecideApproval } from '../../../../src/application/approvals/decide-approval.js';
+import { DecideApproval, whyNothingRuns } from '../../../../src/application/approvals/decide-approval.js';
 import { ExpireApprovals } from '../../../../src/application/approvals/expire-approvals.js';
 import { FireTriggers, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
 import { APPROVAL_TIMEOUT_MS, RunTrigger } from '../../../../src/application/triggers/run-trigger.js';
@@ -203,7 +203,7 @@ describe('Approvals', () => {
       return approval.id;
     };
     const same = await make();
-    await same.decide.execute({ id: await asBefore(same), decision: 'approved', by: 'admin UI' });
+    expect(await same.decide.execute({ id: await asBefore(same), decision: 'approved', by: 'admin UI' })).to.have.property('resumed', 'runs');
     await same.runQueued();
     expect(await statuses(same.runs)).to.deep.equal(['0:succeeded', '1:succeeded', '2:succeeded']);
     expect(same.shell.commands[1]).to.equal('deploy "${AGW_ARG_1}" [AGW_ARG_1=main; rm -rf /]');
@@ -224,7 +224,7 @@ describe('Approvals', () => {
     await runner.execute(task);
     const [approval] = await approvals.list({ limit: 1 });
     const decided = await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' });
-    expect(decided).to.deep.include({ status: 'approved', decidedBy: 'admin UI' });
+    expect(decided).to.deep.include({ status: 'approved', decidedBy: 'admin UI', resumed: 'runs' });
     await runQueued();
     expect(shell.commands).to.deep.equal([
       'echo build "${AGW_ARG_1}" [AGW_ARG_1=main; rm -rf /]',
@@ -340,7 +340,8 @@ describe('Approvals', () => {
       await runner.execute(task);
       const [approval] = await approvals.list({ limit: 1 });
       reload(withAction(action));
-      await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' });
+      const decided = await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' });
+      expect(decided.resumed, `${what}: the decision says nothing runs`).to.equal('action-changed');
       await runQueued();
       expect(shell.commands, what).to.deep.equal(['echo build "${AGW_ARG_1}" [AGW_ARG_1=main; rm -rf /]']);
       expect(await statuses(runs), what).to.deep.equal(['0:succeeded', '1:failed']);
@@ -411,7 +412,7 @@ describe('Approvals', () => {
     await runner.execute(task);
     const [approval] = await approvals.list({ limit: 1 });
     reload([{ ...triggers[0], actions: [...triggers[0].actions] }]);
-    await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' });
+    expect(await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' })).to.have.property('resumed', 'runs');
     await runQueued();
     expect(shell.commands).to.have.length(3);
     expect(await statuses(runs)).to.deep.equal(['0:succeeded', '1:succeeded', '2:succeeded']);
@@ -423,7 +424,7 @@ describe('Approvals', () => {
     const [approval] = await approvals.list({ limit: 1 });
     const check = { type: 'command', command: 'echo check' } as TriggerAction;
     reload([{ ...triggers[0], actions: [check, ...triggers[0].actions] }]);
-    await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' });
+    expect(await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' })).to.have.property('resumed', 'runs');
     await runQueued();
     expect(shell.commands.map((line) => line.split(' [')[0])).to.deep.equal([
       'echo build "${AGW_ARG_1}"',
@@ -441,7 +442,9 @@ describe('Approvals', () => {
     await runner.execute(task);
     const [approval] = await approvals.list({ limit: 1 });
     reload([{ ...triggers[0], enabled: false }]);
-    await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' });
+    const decided = await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' });
+    expect(decided.resumed, 'the decision says nothing runs').to.equal('trigger-disabled');
+    expect(whyNothingRuns(decided)).to.equal('trigger "deploy" is disabled');
     await runQueued();
     expect(shell.commands).to.have.length(1);
     expect(logger.entries.map((e) => e.message)).to.include('approved action of a trigger disabled since; nothing runs');
@@ -450,6 +453,43 @@ describe('Approvals', () => {
       '0:succeeded:null',
       '1:failed:not run: the trigger was disabled',
     ]);
+  });
+
+  it('approved after a reload removed its trigger, or the action: the decision says nothing runs, and nothing does', async () => {
+    const cases: Array<[string, readonly Trigger[], string, string]> = [
+      ['the trigger removed', [], 'trigger-removed', 'trigger "deploy" is no longer configured'],
+      [
+        'the action removed',
+        [{ ...triggers[0], actions: [triggers[0].actions[0], triggers[0].actions[2]] }],
+        'action-changed',
+        'action 1 of trigger "deploy" was changed or removed since it asked',
+      ],
+    ];
+    for (const [what, next, resumed, why] of cases) {
+      const { runner, shell, runs, approvals, decide, runQueued, reload, logger } = await make();
+      await runner.execute(task);
+      const [approval] = await approvals.list({ limit: 1 });
+      reload(next);
+      const decided = await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' });
+      expect(decided, what).to.deep.include({ status: 'approved', resumed });
+      expect(whyNothingRuns(decided), what).to.equal(why);
+      expect(
+        logger.entries.map((e) => e.message),
+        what,
+      ).to.include('trigger action approved; nothing runs');
+      await runQueued();
+      expect(shell.commands, what).to.have.length(1);
+      expect((await statuses(runs)).slice(0, 2), what).to.deep.equal(['0:succeeded', '1:failed']);
+    }
+  });
+
+  it('says nothing of what runs for a denial', async () => {
+    const { runner, approvals, decide } = await make();
+    await runner.execute(task);
+    const [approval] = await approvals.list({ limit: 1 });
+    const decided = await decide.execute({ id: approval.id, decision: 'denied', by: 'admin UI' });
+    expect(decided).to.not.have.property('resumed');
+    expect(whyNothingRuns(decided)).to.equal(undefined);
   });
 
   it('is not_found for an unknown approval', async () => {
