@@ -278,8 +278,35 @@ export class PgliteThread implements EmbeddedPglite {
     if (pending === undefined) return;
     this.#pending.delete(reply.id);
     if (this.#pending.size === 0) this.#worker.unref();
-    if (reply.ok) pending.resolve(reply.result);
-    else pending.reject(fromPortableError(reply.error));
+    if (reply.ok) {
+      pending.resolve(reply.result);
+      return;
+    }
+    const error = fromPortableError(reply.error);
+    pending.reject(error);
+    if (reply.error.fields.severity === 'PANIC') this.#panicked(error);
+  }
+
+  /**
+   * PostgreSQL stopped with a PANIC (a write of its log that failed: the disk full, an I/O
+   * error). A server would end every session and recover from its log at once; PGlite's single
+   * process goes on instead, with its state left halfway, and the next statement never answered
+   * (measured: `could not write to file "pg_wal/xlogtemp.42": No space left on device`, then every
+   * statement waited for ever, freeing space changed nothing, and a SIGTERM could not stop the
+   * service). The thread is therefore taken as failed, like one that died: every statement waiting
+   * and every later one is refused with the cause, `onFailure` is told (the service stops, for its
+   * supervisor to start it again: the start recovers what was committed from the log), and the
+   * thread, which may be spinning in the stuck statement, is ended.
+   */
+  #panicked(cause: Error): void {
+    const full = (cause as { code?: unknown }).code === '53100'; // disk_full
+    this.#fail(
+      new Error(
+        `The embedded database stopped after a PANIC: ${cause.message}${full ? ': free space on the disk that holds DATA_DIR, then start the service again' : ''}`,
+        { cause },
+      ),
+    );
+    void this.#worker.terminate();
   }
 
   /** The thread is gone: every outstanding and later request fails with `error`. */

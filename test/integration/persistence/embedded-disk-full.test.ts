@@ -1,0 +1,91 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { SERVICE_SETTINGS } from '../../../src/adapters/persistence/open-engine.js';
+import { PgliteThread } from '../../../src/adapters/persistence/pglite/pglite-thread.js';
+import { emptyPgliteDir } from '../../support/data-dirs.js';
+
+/** Whether this process may mount a small tmpfs (root with CAP_SYS_ADMIN): a disk that fills up for real. */
+const canMountTmpfs = ((): boolean => {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(join(tmpdir(), 'agw-tmpfs-probe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+})();
+
+/** The size of a directory tree in MB, rounded up. */
+const megabytes = (dir: string): number => Number(execFileSync('du', ['-sm', dir], { encoding: 'utf8' }).split('\t')[0]);
+
+/** Rejects with `TIMEOUT` when `promise` has not settled within `ms`: a statement left unanswered fails the test clearly. */
+const within = <T>(promise: Promise<T>, ms: number): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`TIMEOUT: no answer within ${ms} ms`)), ms))),
+  ]);
+};
+
+(canMountTmpfs ? describe : describe.skip)(
+  `The embedded database on a disk that fills up${canMountTmpfs ? '' : ' — pending: needs root with CAP_SYS_ADMIN on Linux, to mount a small tmpfs'}`,
+  function () {
+    this.timeout(120_000);
+    let mountPoint: string | undefined;
+    let db: PgliteThread | undefined;
+
+    afterEach(async () => {
+      // Bounded: a thread left stuck (without the fix) never answers its close.
+      if (db !== undefined) await within(db.close(), 10_000).catch(() => undefined);
+      db = undefined;
+      if (mountPoint !== undefined) {
+        execFileSync('umount', ['-l', mountPoint], { stdio: 'ignore' });
+        rmSync(mountPoint, { recursive: true, force: true });
+        mountPoint = undefined;
+      }
+    });
+
+    it('refuses every statement after PostgreSQL PANICs on a full disk, naming the cause, and tells onFailure once, instead of leaving them unanswered for ever', async () => {
+      const template = await emptyPgliteDir('disk-full');
+      mountPoint = mkdtempSync(join(tmpdir(), 'agw-disk-full-'));
+      // Room for the cluster and a little more: the write-ahead log's next segment (16 MB) cannot be made.
+      execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${megabytes(template) + 8}m,mode=700`, 'tmpfs', mountPoint]);
+      const dir = join(mountPoint, 'pglite');
+      mkdirSync(dir, { mode: 0o700 });
+      await cp(template, dir, { recursive: true });
+      const failures: Error[] = [];
+      db = await PgliteThread.open(dir, (error) => failures.push(error), SERVICE_SETTINGS);
+      await db.exec('create table fill (body text not null)');
+
+      let panic: (Error & { severity?: string }) | undefined;
+      for (let row = 0; row < 5_000 && panic === undefined; row++) {
+        try {
+          // Random text: PostgreSQL cannot compress it, so every row takes its room in the log.
+          await within(db.query('insert into fill (body) values ($1)', [randomBytes(30_000).toString('base64')]), 30_000);
+        } catch (error) {
+          if ((error as { severity?: string }).severity === 'PANIC') panic = error as Error;
+          else if (!/No space left on device/.test((error as Error).message)) throw error;
+        }
+      }
+      expect(panic?.message).to.match(/No space left on device/);
+
+      // The statement after the PANIC is refused at once, with the cause and what to do.
+      const next = await within(db.query('select 1'), 10_000).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      expect(next?.message).to.match(/^The embedded database stopped after a PANIC: .*No space left on device.*free space on the disk that holds DATA_DIR/);
+      expect(failures.map((error) => error.message)).to.deep.equal([next?.message]);
+      expect(db.closed).to.equal(true);
+    });
+  },
+);
