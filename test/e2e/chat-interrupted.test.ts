@@ -234,3 +234,66 @@ describeWithPostgres('e2e: a chat answer killed after its exchange was stored, b
     expect(await count('select count(*) as n from jobs')).to.equal(1);
   });
 });
+
+/*
+ * The model failing after its create_job ran (its next step answered 500, no retries): the job
+ * runs all the same, and the reply says so — the apology, then the job's id and how to follow it.
+ */
+describe('e2e: a chat answer whose model fails after its create_job ran names the job it created', function () {
+  this.timeout(90_000);
+
+  let tg: FakeTelegram | undefined;
+  let llm: FakeOpenAi | undefined;
+  let gateway: GatewayProcess | undefined;
+
+  after(async () => {
+    await gateway?.stop();
+    await Promise.all([tg?.close(), llm?.close()]);
+  });
+
+  it('the reply is the apology with the job id, status and branch, and how to follow it; one job', async () => {
+    [tg, llm] = await Promise.all([startFakeTelegram([TOKEN]), startFakeOpenAi()]);
+    gateway = await startGateway({
+      DATA_DIR: await migratedDataDir('e2e-chat-answer-failed'),
+      TRIGGERS_FILE: join(await tempDir('e2e-chat-answer-failed-notriggers'), 'NONE.json'),
+      MESSAGING_BOT_TOKEN: TOKEN,
+      MESSAGING_WEBHOOK_SECRET: SECRET,
+      MESSAGING_API_URL: tg.url,
+      MESSAGING_ALLOWED_CHAT_IDS: String(CHAT),
+      JOB_AGENT_COMMAND: 'sleep 30',
+      LLM_PROVIDER: 'custom',
+      LLM_BASE_URL: llm.baseUrl,
+      LLM_MODEL: 'fake-model',
+      CUSTOM_API_KEY: 'sk-fake-custom-key',
+      LLM_MAX_RETRIES: '0',
+    });
+    llm.script([{ toolCalls: [{ name: 'create_job', arguments: { job: 'Fix the login bug' } }] }, { status: 500 }]);
+    const answer = await send(`${gateway.url}/api/messaging/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET },
+      body: JSON.stringify({
+        update_id: 900_000_201,
+        message: {
+          message_id: 9,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: CHAT, type: 'private', first_name: 'Ada' },
+          from: { id: CHAT, is_bot: false, first_name: 'Ada' },
+          text: 'Please fix the login bug',
+        },
+      }),
+    });
+    expect(answer.status).to.equal(200);
+    const replies = () => tg!.of('sendMessage').filter((call) => String(call.body.chat_id) === String(CHAT));
+    await waitFor(() => replies().length >= 1, 30_000, 'the reply');
+    const [created] = toolJobIds(llm.requests);
+    expect(created).to.match(UUID);
+    const text = String(replies()[0].body.text);
+    expect(text).to.include('Sorry, I encountered an error processing your message.');
+    expect(text).to.include(`job ${created} (queued, branch job/${created})`);
+    expect(text).to.include('You will get a message here when it finishes');
+
+    const key = await createKey(gateway.env, 'chat-answer-failed');
+    const listed = await send<{ jobs: Array<{ job_id: string }> }>(`${gateway.url}/api/jobs/status`, { headers: { 'x-api-key': key } });
+    expect(listed.body.jobs.map((job) => job.job_id)).to.deep.equal([created]);
+  });
+});
