@@ -30,6 +30,40 @@ describe('SnapshottedKeyRepository', () => {
     expect(await keys.findByHash(record(2).keyHash)).to.deep.include({ id: record(2).id });
   });
 
+  it('takes a key out of the snapshot before it takes it out of the store: a stop between the two never leaves a revoked key in the snapshot', async () => {
+    const snapshot = new InMemoryKeyDigestSnapshot();
+    const inner = new InMemoryKeyRepository();
+    const atRemoval: Array<readonly unknown[] | undefined> = [];
+    const remove = inner.remove.bind(inner);
+    inner.remove = async (id) => {
+      atRemoval.push(snapshot.keys);
+      return remove(id);
+    };
+    const keys = new SnapshottedKeyRepository(inner, snapshot, new RecordingLogger());
+    await keys.add(record(1));
+    await keys.add(record(2));
+    expect(await keys.remove(record(1).id)).to.equal(true);
+    expect(atRemoval).to.deep.equal([[{ id: record(2).id, keyHash: record(2).keyHash }]]);
+    expect(snapshot.keys).to.deep.equal([{ id: record(2).id, keyHash: record(2).keyHash }]);
+    // A key that is not stored changes nothing.
+    expect(await keys.remove(record(3).id)).to.equal(false);
+    expect(snapshot.keys).to.deep.equal([{ id: record(2).id, keyHash: record(2).keyHash }]);
+  });
+
+  it('writes the snapshot again from the store when the removal itself fails: the key, still stored, is listed again', async () => {
+    const snapshot = new InMemoryKeyDigestSnapshot();
+    const inner = new InMemoryKeyRepository();
+    const keys = new SnapshottedKeyRepository(inner, snapshot, new RecordingLogger());
+    await keys.add(record(1));
+    inner.remove = () => Promise.reject(new Error('connection lost'));
+    let failure: unknown;
+    await keys.remove(record(1).id).catch((error: unknown) => {
+      failure = error;
+    });
+    expect(failure).to.have.property('message', 'connection lost');
+    expect(snapshot.keys).to.deep.equal([{ id: record(1).id, keyHash: record(1).keyHash }]);
+  });
+
   it('removes the snapshot when a removal cannot be written to it: no removed key is admitted early', async () => {
     const { snapshot, keys, logger } = make();
     await keys.add(record(1));
