@@ -125,20 +125,26 @@ ${WHERE}`,
   },
   {
     words: ['deliveries', 'list'],
-    synopsis: '[--path P] [--trigger T] [--before TIME] [--limit N] [--json]',
+    synopsis: '[--path P] [--trigger T] [--before TIME [--before-id ID]] [--limit N] [--json]',
     summary: 'list stored requests that fired triggers, newest first',
     description: `Lists the delivery log: every request that fired a trigger (webhooks, code-host and chat
 deliveries), kept for RETENTION_ACTION_RUNS_DAYS and never less than 15 days (for good when it
-is 0), newest first: id, time, path, the triggers it fired and, for a replay, the request it
-replays. With --json prints an array of {"id",
-"received_at", "path", "triggers", "replay_of"}. --before takes the RECEIVED time of the last
-line to show the next page.
+is 0), newest first (by time, then id): id, time, path, the triggers it fired and, for a
+replay, the request it replays. With --json prints an array of {"id", "received_at", "path",
+"triggers", "replay_of"}. The next page:
+--before the RECEIVED time and --before-id the ID of the last line shown (--before alone lists
+what was received before that time, and skips the other requests of its millisecond).
 
 ${WHERE}`,
     options: {
       path: { type: 'string', value: 'P', help: "only requests to this endpoint, as the list shows it or without /api (e.g. '/api/webhook' or '/webhook')" },
       trigger: { type: 'string', value: 'T', help: 'only requests that fired the trigger named T' },
       before: { type: 'string', value: 'TIME', help: 'only requests received before TIME (e.g. 2026-11-24T10:00:00Z)' },
+      'before-id': {
+        type: 'string',
+        value: 'ID',
+        help: 'with --before: the requests after the one with this ID received at TIME, in the list order (the next page)',
+      },
       limit: { type: 'string', value: 'N', help: 'at most N requests (1–500, default 50)' },
       json: JSON_OPTION,
     },

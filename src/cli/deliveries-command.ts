@@ -48,10 +48,30 @@ const history = async (container: Container) => {
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
 
-/** `deliveries list [--path P] [--trigger T] [--before TIME] [--limit N] [--json]`, newest first. */
-export const listDeliveries = async ({ values }: ParsedCommand, io: CliIo): Promise<number> => {
+/**
+ * The list's filter as the parameters parseDeliveryFilter and the admin socket take (a query
+ * string): `--before-id` is `before_id`.
+ */
+export const deliveryListQuery = (values: ParsedCommand['values']): Record<string, string> => {
   const raw: Record<string, string> = {};
-  for (const name of ['path', 'trigger', 'before', 'limit']) if (typeof values[name] === 'string') raw[name] = values[name] as string;
+  for (const [option, name] of [
+    ['path', 'path'],
+    ['trigger', 'trigger'],
+    ['before', 'before'],
+    ['before-id', 'before_id'],
+    ['limit', 'limit'],
+  ] as const)
+    if (typeof values[option] === 'string') raw[name] = values[option] as string;
+  return raw;
+};
+
+/**
+ * `deliveries list [--path P] [--trigger T] [--before TIME [--before-id ID]] [--limit N] [--json]`,
+ * newest first (received time, then id): the next page is `--before` the RECEIVED time and
+ * `--before-id` the ID of the last line shown.
+ */
+export const listDeliveries = async ({ values }: ParsedCommand, io: CliIo): Promise<number> => {
+  const raw = deliveryListQuery(values);
   const [{ parseDeliveryFilter }, { isDomainError }] = await Promise.all([
     import('../application/triggers/delivery-history.js'),
     import('../domain/errors/domain-error.js'),

@@ -29,8 +29,15 @@ export interface InboundRequestFilter {
   readonly watchPath?: string;
   /** Requests that fired the trigger with this name. */
   readonly trigger?: string;
-  /** Received strictly before this time (the next page of a list). */
+  /**
+   * The next page of a list: received strictly before this time; with `beforeId`, instead, after
+   * the request (`before`, `beforeId`) in the list's order (received time, then id, both
+   * descending): requests received in the same millisecond as the last one shown are on the next
+   * page, each once.
+   */
   readonly before?: Date;
+  /** The id of the last request shown (a lower-case UUID); only with `before`, its received time. */
+  readonly beforeId?: string;
   /** At most this many (1–500). */
   readonly limit: number;
 }
@@ -57,8 +64,9 @@ export interface InboundRequestStore {
   /** The request with this id; null when none is stored (never stored, or since removed). */
   find(id: string): Promise<InboundRequest | null>;
   /**
-   * Stored requests matching the filter, newest first (received time, then id), without their
-   * `request` text (empty string) to keep a list light; `find` gives the whole record.
+   * Stored requests matching the filter, newest first (received time, then id, both descending:
+   * a stable order, which `before` with `beforeId` pages through), without their `request` text
+   * (empty string) to keep a list light; `find` gives the whole record.
    */
   list(filter: InboundRequestFilter): Promise<InboundRequest[]>;
   /**

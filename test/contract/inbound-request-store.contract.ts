@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import type { InboundRequest, InboundRequestStore } from '../../src/ports/inbound-request-store.js';
 
 export interface InboundRequestStoreHarness {
@@ -198,6 +199,34 @@ export const describeInboundRequestStoreContract = (name: string, open: () => Pr
         await harness.store.record(second);
         const page = await harness.store.list({ watchPath, before: second.receivedAt, limit: 10 });
         expect(page.map((one) => one.id)).to.deep.equal([first.id]);
+      });
+
+      it('pages with `before` and `beforeId` through many requests of one millisecond, each listed exactly once, in the list order', async () => {
+        const watchPath = ownPath();
+        const same = new Date('2026-11-24T10:00:00.123Z');
+        const stored = [
+          request({ watchPath, receivedAt: new Date('2026-11-24T10:00:00.124Z') }),
+          // Recorded at once, as under load: one millisecond, ids in no order (as the service makes them).
+          ...Array.from({ length: 23 }, () => request({ id: randomUUID(), watchPath, receivedAt: same })),
+          request({ watchPath, receivedAt: new Date('2026-11-24T10:00:00.122Z') }),
+        ];
+        await Promise.all(stored.map((one) => harness.store.record(one)));
+        const all = (await harness.store.list({ watchPath, limit: 500 })).map((one) => one.id);
+        const byId = (a: InboundRequest, b: InboundRequest) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+        const expected = [stored[0], ...stored.slice(1, -1).sort(byId), stored.at(-1)!].map((one) => one.id);
+        expect(all).to.deep.equal(expected);
+        for (const limit of [1, 2, 5, 7]) {
+          const paged: string[] = [];
+          let page = await harness.store.list({ watchPath, limit });
+          while (page.length > 0) {
+            paged.push(...page.map((one) => one.id));
+            const last = page.at(-1)!;
+            page = await harness.store.list({ watchPath, before: last.receivedAt, beforeId: last.id, limit });
+          }
+          expect(paged, `pages of ${limit}`).to.deep.equal(expected);
+        }
+        // `before` alone: received strictly before that time, as before.
+        expect((await harness.store.list({ watchPath, before: same, limit: 500 })).map((one) => one.id)).to.deep.equal([stored.at(-1)!.id]);
       });
 
       it('filters by a trigger the request fired, a hostile name matching nothing and changing nothing', async () => {

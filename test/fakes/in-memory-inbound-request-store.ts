@@ -7,6 +7,12 @@ const copy = (request: InboundRequest): InboundRequest => ({
   runs: request.runs.map((run) => ({ ...run })),
 });
 
+/** Earlier in the list's order (received time, then id, descending) than (`before`, `beforeId`); without an id, received before `before`. */
+const isBefore = (request: InboundRequest, before: Date, beforeId: string | undefined): boolean => {
+  const time = request.receivedAt.getTime() - before.getTime();
+  return time < 0 || (time === 0 && beforeId !== undefined && request.id < beforeId);
+};
+
 export class InMemoryInboundRequestStore implements InboundRequestStore {
   readonly requests = new Map<string, InboundRequest>();
   /** Ids of the requests whose runs are not known to be queued. */
@@ -59,7 +65,7 @@ export class InMemoryInboundRequestStore implements InboundRequestStore {
     return [...this.requests.values()]
       .filter((request) => filter.watchPath === undefined || request.watchPath === filter.watchPath)
       .filter((request) => filter.trigger === undefined || request.triggers.includes(filter.trigger))
-      .filter((request) => filter.before === undefined || request.receivedAt < filter.before)
+      .filter((request) => filter.before === undefined || isBefore(request, filter.before, filter.beforeId))
       .sort((a, b) => b.receivedAt.getTime() - a.receivedAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
       .slice(0, Math.min(Math.max(Math.trunc(filter.limit), 1), 500))
       .map((request) => ({ ...copy(request), request: '' }));

@@ -117,7 +117,11 @@ export class MikroOrmInboundRequestStore implements InboundRequestStore {
       .orderBy({ receivedAt: 'desc', id: 'desc' })
       .limit(Math.min(Math.max(Math.trunc(filter.limit), 1), 500));
     if (filter.watchPath !== undefined) query.andWhere({ watchPath: storableText(filter.watchPath) });
-    if (filter.before !== undefined) query.andWhere({ receivedAt: { $lt: filter.before } });
+    // Keyset paging on the list's order: the pair compared as one (the received_at index serves it).
+    if (filter.before !== undefined && filter.beforeId !== undefined) {
+      if (!isUuid(filter.beforeId)) return [];
+      query.andWhere('(received_at, id) < (?::timestamptz, ?::uuid)', [filter.before.toISOString(), filter.beforeId]);
+    } else if (filter.before !== undefined) query.andWhere({ receivedAt: { $lt: filter.before } });
     // jsonb containment: the fired names hold this one (a parameter, never spliced into SQL).
     if (filter.trigger !== undefined) query.andWhere('triggers @> ?::jsonb', [JSON.stringify([storableText(filter.trigger)])]);
     const rows = await query.getResultList();

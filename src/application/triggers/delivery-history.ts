@@ -1,4 +1,5 @@
 import { DomainError } from '../../domain/errors/domain-error.js';
+import { isUuid } from '../../domain/ids/is-uuid.js';
 import type { ActionRun } from '../../domain/triggers/action-run.js';
 import type { ActionRunRepository } from '../../ports/action-run-repository.js';
 import type { InboundRequest, InboundRequestFilter, InboundRequestStore } from '../../ports/inbound-request-store.js';
@@ -22,9 +23,11 @@ export const DEFAULT_DELIVERIES = 50;
 /**
  * A list filter from text parameters (a query string, the CLI's options): `path` (the endpoint's
  * path, with or without `/api`: `/api/webhook` is `/webhook`, as the list shows it and a trigger's
- * watch_path writes it, which never starts with /api), `trigger`, `before` (a time), `limit`
- * (default 50). Empty means absent.
- * @throws DomainError invalid_input naming the parameter that is malformed or repeated.
+ * watch_path writes it, which never starts with /api), `trigger`, `before` (a time) and
+ * `before_id` (the id of the delivery received at `before`: the next page starts after it, in the
+ * list's order), `limit` (default 50). Empty means absent.
+ * @throws DomainError invalid_input naming the parameter that is malformed or repeated, or
+ * `before_id` without `before`.
  */
 export const parseDeliveryFilter = (raw: Readonly<Record<string, string | readonly string[] | undefined>>): InboundRequestFilter => {
   const one = (name: string): string | undefined => {
@@ -40,6 +43,9 @@ export const parseDeliveryFilter = (raw: Readonly<Record<string, string | readon
   // A year the database cannot hold (0000, +200000) is refused here, not by the database's error.
   if (beforeDate !== undefined && (Number.isNaN(beforeDate.getTime()) || beforeDate.getUTCFullYear() < 1 || beforeDate.getUTCFullYear() > 9999))
     throw new DomainError('invalid_input', 'before must be a time such as 2026-11-24T10:00:00Z');
+  const beforeId = one('before_id');
+  if (beforeId !== undefined && !isUuid(beforeId)) throw new DomainError('invalid_input', 'before_id must be the id of a delivery (a UUID)');
+  if (beforeId !== undefined && beforeDate === undefined) throw new DomainError('invalid_input', 'before_id needs before: the received time of that delivery');
   const limit = one('limit');
   if (limit !== undefined && !(/^\d{1,3}$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_DELIVERIES))
     throw new DomainError('invalid_input', `limit must be a whole number from 1 to ${MAX_DELIVERIES}`);
@@ -47,6 +53,7 @@ export const parseDeliveryFilter = (raw: Readonly<Record<string, string | readon
     ...(path === undefined ? {} : { watchPath: path }),
     ...(trigger === undefined ? {} : { trigger }),
     ...(beforeDate === undefined ? {} : { before: beforeDate }),
+    ...(beforeId === undefined ? {} : { beforeId: beforeId.toLowerCase() }),
     limit: limit === undefined ? DEFAULT_DELIVERIES : Number(limit),
   };
 };

@@ -48,14 +48,26 @@ export const registerDeliveryPages = (router: AdminRouter, tools: AdminTools): v
   const { deliveries, fireTriggers } = tools.deps;
 
   router.get('/settings/deliveries', async (ctx) => {
-    const raw = { path: queryText(ctx.query.path), trigger: queryText(ctx.query.trigger), before: queryText(ctx.query.before) };
-    const filter = parseDeliveryFilter(raw); // a malformed `before` is a 400 page
+    const raw = {
+      path: queryText(ctx.query.path),
+      trigger: queryText(ctx.query.trigger),
+      before: queryText(ctx.query.before),
+      before_id: queryText(ctx.query.before_id),
+    };
+    const filter = parseDeliveryFilter(raw); // a malformed `before` or `before_id` is a 400 page
     const now = new Date();
     const found = await deliveries.list(filter);
     const last = found.at(-1);
+    // The next page starts after the last row shown, by its time and id: the rows received in the
+    // same millisecond as that one are on it too (a time alone would skip them).
     const next =
       last !== undefined && found.length === filter.limit
-        ? `/settings/deliveries?${new URLSearchParams({ ...(raw.path ? { path: raw.path } : {}), ...(raw.trigger ? { trigger: raw.trigger } : {}), before: last.receivedAt.toISOString() })}`
+        ? `/settings/deliveries?${new URLSearchParams({
+            ...(raw.path ? { path: raw.path } : {}),
+            ...(raw.trigger ? { trigger: raw.trigger } : {}),
+            before: last.receivedAt.toISOString(),
+            before_id: last.id,
+          })}`
         : null;
     showPage(ctx, tools, 'deliveries', 'Deliveries', 'deliveries', {
       filter: raw,

@@ -84,6 +84,20 @@ describe('parseDeliveryFilter', () => {
     expect(parseDeliveryFilter({ path: '/apiary' })).to.deep.equal({ watchPath: '/apiary', limit: 50 });
   });
 
+  it('reads before_id, the id of the last delivery shown, with before (its time): the next page in the list order', () => {
+    expect(parseDeliveryFilter({ before: '2026-11-24T10:00:00.123Z', before_id: 'ABCDEF00-0000-4000-8000-00000000000A', limit: '2' })).to.deep.equal({
+      before: new Date('2026-11-24T10:00:00.123Z'),
+      // As the database writes ids (lower case), so that every store orders it as its ids.
+      beforeId: 'abcdef00-0000-4000-8000-00000000000a',
+      limit: 2,
+    });
+    expect(parseDeliveryFilter({ before: '2026-11-24T10:00:00Z', before_id: '' })).to.deep.equal({ before: new Date('2026-11-24T10:00:00Z'), limit: 50 });
+    expect(() => parseDeliveryFilter({ before_id: '20000000-0000-4000-8000-000000000001' })).to.throw(DomainError, /^before_id needs before/);
+    for (const id of ['yesterday', '20000000-0000-4000-8000-00000000000', "' or 1=1 --"])
+      expect(() => parseDeliveryFilter({ before: '2026-11-24T10:00:00Z', before_id: id }), id).to.throw(DomainError, /^before_id must be the id of a delivery/);
+    expect(() => parseDeliveryFilter({ before: '2026-11-24T10:00:00Z', before_id: ['a', 'b'] })).to.throw(DomainError, /^before_id may be given once/);
+  });
+
   it('names the parameter that is malformed or repeated', () => {
     expect(() => parseDeliveryFilter({ before: 'yesterday' })).to.throw(DomainError, /^before must be a time/);
     // Times JavaScript reads but the database cannot hold: a 400, not the database's error (a 500).
