@@ -131,7 +131,7 @@ ${WHERE}`,
 deliveries), kept for RETENTION_ACTION_RUNS_DAYS and never less than 15 days (for good when it
 is 0), newest first (by time, then id): id, time, path, the triggers it fired and, for a
 replay, the request it replays. With --json prints an array of {"id", "received_at", "path",
-"triggers", "replay_of"}. The next page:
+"triggers", "replay_of"}, the path as the list shows it (/api/webhook). The next page:
 --before the RECEIVED time and --before-id the ID of the last line shown (--before alone lists
 what was received before that time, and skips the other requests of its millisecond).
 

@@ -87,21 +87,66 @@ export const listDeliveries = async ({ values }: ParsedCommand, io: CliIo): Prom
     server: (client) => client.deliveries(new URLSearchParams(raw).toString()),
     direct: async (container) => list(asJson({ list: await (await history(container)).list(filter) }).list),
   });
-  const shown = rows.map((row) => ({
-    id: text(row.id),
-    received_at: text(row.receivedAt),
-    path: text(row.watchPath),
-    triggers: Array.isArray(row.triggers) ? row.triggers.map(String) : [],
-    replay_of: typeof row.replayOf === 'string' ? row.replayOf : null,
-  }));
+  const shown = rows.map(deliveryRow);
   if (values.json === true) io.out.write(`${JSON.stringify(shown)}\n`);
   else if (shown.length === 0) io.out.write('No stored deliveries match.\n');
   else {
     io.out.write(`${['ID', 'RECEIVED', 'PATH', 'TRIGGERS', 'REPLAY OF'].join('\t')}\n`);
     for (const row of shown)
-      io.out.write(terminalSafe(`${[row.id, row.received_at, `/api${row.path}`, row.triggers.join(',') || '-', row.replay_of ?? '-'].join('\t')}\n`));
+      io.out.write(terminalSafe(`${[row.id, row.received_at, row.path, row.triggers.join(',') || '-', row.replay_of ?? '-'].join('\t')}\n`));
   }
   return 0;
+};
+
+/**
+ * A stored request as `deliveries list --json` prints it, and as `deliveries show --json` begins:
+ * snake_case, the path as called (`/api/webhook`, as the plain text shows it).
+ */
+export const deliveryRow = (request: Json) => ({
+  id: text(request.id),
+  received_at: text(request.receivedAt),
+  path: `/api${text(request.watchPath)}`,
+  triggers: Array.isArray(request.triggers) ? request.triggers.map(String) : [],
+  replay_of: typeof request.replayOf === 'string' ? request.replayOf : null,
+});
+
+const numberOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+const textOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/**
+ * `deliveries show --json`: the list's row, the request as stored (parsed JSON) and each trigger
+ * run with its actions, snake_case. An action's outcome is given by the fields an operator reads
+ * (null when the action has none); the details the service keeps for itself (the fingerprints a
+ * run finds its records by, the stored request's id again, its start marks) are left out.
+ */
+export const deliveryJson = (delivery: Json) => {
+  const request = delivery.request as Json;
+  return {
+    ...deliveryRow(request),
+    request: parsedRequest(text(request.request)),
+    runs: list(delivery.runs).map((run) => ({
+      trigger: text(run.trigger),
+      run_id: text(run.runId),
+      actions: list(run.actions).map((action) => {
+        const detail = (action.detail ?? {}) as Json;
+        return {
+          action_index: numberOrNull(action.actionIndex),
+          type: text(action.type),
+          status: text(action.status),
+          attempts: numberOrNull(action.attempts),
+          started_at: textOrNull(action.startedAt),
+          finished_at: textOrNull(action.finishedAt),
+          error: textOrNull(action.error),
+          exit_code: numberOrNull(detail.exitCode),
+          command_ms: numberOrNull(detail.commandMs),
+          http_status: numberOrNull(detail.httpStatus),
+          job_id: textOrNull(detail.jobId),
+          approval_id: textOrNull(detail.approvalId),
+          output: textOrNull(detail.output),
+        };
+      }),
+    })),
+  };
 };
 
 /** `deliveries show ID [--json]`: the stored request, the triggers it fired and how their actions went. */
@@ -111,9 +156,8 @@ export const showDelivery = async ({ values, positionals }: ParsedCommand, io: C
     server: (client) => client.delivery(id),
     direct: async (container) => asJson(await (await history(container)).show(id)),
   });
-  const request = delivery.request as Json;
   if (values.json === true) {
-    io.out.write(`${JSON.stringify({ ...delivery, request: { ...request, request: parsedRequest(text(request.request)) } })}\n`);
+    io.out.write(`${JSON.stringify(deliveryJson(delivery))}\n`);
     return 0;
   }
   writeDelivery(delivery, (line) => io.out.write(line));

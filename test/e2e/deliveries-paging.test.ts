@@ -12,7 +12,8 @@ import { runCli, startGateway, tempDir, type GatewayProcess } from '../support/g
  * `deliveries list` pages with the RECEIVED time and the ID of the last line shown (--before,
  * --before-id): every stored delivery is listed exactly once across the pages, also those
  * received in the same millisecond (common under load), on the database opened by the CLI and
- * through the running server's admin socket alike.
+ * through the running server's admin socket alike. Its JSON gives the path as the plain text
+ * does; `deliveries show --json` has the same fields, snake_case, and no internal ones.
  */
 
 interface Row {
@@ -75,7 +76,7 @@ const everyPage = async (env: Record<string, string>, limit: number): Promise<st
 /** The ids in the list's order: newest first, then by id, descending. */
 const inOrder = (ids: readonly string[]): string[] => [ids[0], ids[1], ...ids.slice(2, -1).toSorted().reverse(), ids.at(-1)!];
 
-describe('e2e: `deliveries list` pages', function () {
+describe('e2e: `deliveries list` pages and JSON', function () {
   this.timeout(180_000);
   let gateway: GatewayProcess | undefined;
   afterEach(async () => {
@@ -96,5 +97,22 @@ describe('e2e: `deliveries list` pages', function () {
     const refused = await runCli(['deliveries', 'list', '--before-id', ids[0]], env);
     expect(refused.code).to.equal(2);
     expect(refused.stderr).to.contain('before_id needs before');
+  });
+
+  it('prints the path as the plain text does in both JSON outputs, snake_case, and show --json without internal fields', async () => {
+    const { env, ids } = await prepare();
+    const [row] = await list(env, ['--limit', '1']);
+    expect(row).to.deep.equal({
+      id: ids[0],
+      received_at: new Date(SAME.getTime() + 5).toISOString(),
+      path: '/api/webhook',
+      triggers: ['record'],
+      replay_of: null,
+    });
+    const text = await runCli(['deliveries', 'list', '--limit', '1'], env);
+    expect(text.stdout.split('\n')[1].split('\t')).to.deep.equal([row.id, row.received_at, row.path, 'record', '-']);
+    const shown = await runCli(['deliveries', 'show', ids[0], '--json'], env);
+    expect(shown.code, shown.stderr).to.equal(0);
+    expect(JSON.parse(shown.stdout)).to.deep.equal({ ...row, request: { body: { at: row.received_at }, query: {}, headers: {} }, runs: [] });
   });
 });

@@ -71,7 +71,7 @@ const deliver = async (gateway: GatewayProcess, key: string, dir: string, id: st
   return waitFor(async () => {
     for (const row of JSON.parse(listed.stdout) as Array<{ id: string }>) {
       const shown = await runCli(['deliveries', 'show', row.id, '--json'], env);
-      if ((JSON.parse(shown.stdout) as { request: { request: { body: { id?: string } } } }).request.request.body.id === id) return row.id;
+      if ((JSON.parse(shown.stdout) as { request: { body: { id?: string } } }).request.body.id === id) return row.id;
     }
     return undefined;
   });
@@ -153,14 +153,41 @@ describe('e2e: the delivery log and its replay (embedded database)', function ()
     await waitFor(async () => countOf(await runLines(setup.dir), value) === 2, 20_000, 'the replayed command');
     const listed = JSON.parse((await runCli(['deliveries', 'list', '--json', '--trigger', 'record'], setup.env)).stdout) as Array<{
       id: string;
+      path: string;
+      triggers: string[];
       replay_of: string | null;
     }>;
     expect(listed.find((row) => row.id === replayId)).to.deep.include({ replay_of: original });
+    expect(listed.find((row) => row.id === replayId)).to.deep.include({ path: '/api/webhook', triggers: ['record'] });
     const replayShown = JSON.parse((await runCli(['deliveries', 'show', replayId, '--json'], setup.env)).stdout) as {
-      request: { request: unknown; replayOf: string };
+      request: unknown;
+      replay_of: string;
     };
-    const originalShown = JSON.parse((await runCli(['deliveries', 'show', original, '--json'], setup.env)).stdout) as { request: { request: unknown } };
-    expect(replayShown.request.request).to.deep.equal(originalShown.request.request);
+    expect(replayShown.replay_of).to.equal(original);
+    const originalShown = JSON.parse((await runCli(['deliveries', 'show', original, '--json'], setup.env)).stdout) as {
+      request: unknown;
+      runs: Array<{ trigger: string; run_id: string; actions: Array<Record<string, unknown>> }>;
+    };
+    expect(replayShown.request).to.deep.equal(originalShown.request);
+    // The action as an operator reads it, snake_case; the service's own details (its fingerprints) left out.
+    const [run] = originalShown.runs;
+    expect(run.trigger).to.equal('record');
+    expect(Object.keys(run.actions[0])).to.deep.equal([
+      'action_index',
+      'type',
+      'status',
+      'attempts',
+      'started_at',
+      'finished_at',
+      'error',
+      'exit_code',
+      'command_ms',
+      'http_status',
+      'job_id',
+      'approval_id',
+      'output',
+    ]);
+    expect(run.actions[0]).to.deep.include({ action_index: 0, type: 'command', status: 'succeeded', exit_code: 0, http_status: null, error: null });
   });
 
   it('`deliveries` fails with one line and exit code 1 for an unknown id or a bad option', async () => {
