@@ -122,12 +122,18 @@ describe('e2e: trigger filters (when) on the built server', function () {
       JSON.stringify([
         { name: 'open-to-all', watch_path: '/messaging/telegram/webhook', enabled: true, actions: action },
         { name: 'ops-only', watch_path: '/messaging/telegram/webhook', enabled: true, when: { 'body.message.chat.id': { in: [42] } }, actions: action },
+        { name: 'open-slack', watch_path: '/messaging/slack/webhook', enabled: true, actions: action },
+        { name: 'ops-slack', watch_path: '/messaging/slack/webhook', enabled: true, when: { 'body.event.channel': { in: ['C0OPS'] } }, actions: action },
       ]),
     );
     const checked = await runCli(['triggers', 'check', '--file', file], { DATA_DIR: join(dir, 'data-check-chat'), TRIGGERS_DIR: dir });
     expect(checked.code, checked.stderr).to.equal(0);
-    expect(checked.stdout).to.contain('2 triggers valid');
+    expect(checked.stdout).to.contain('4 triggers valid');
     expect(checked.stderr).to.contain('warning: trigger "open-to-all" watches the chat endpoint /messaging/telegram/webhook');
     expect(checked.stderr).not.to.contain('ops-only');
+    // Each channel's warning suggests its own chat field: Telegram's never fires on Slack.
+    const slack = checked.stderr.split('\n').find((line) => line.includes('"open-slack"'));
+    expect(slack).to.contain('"when": {"body.event.channel": {"in": [<your chat ids>]}}').and.not.to.contain('chat.id');
+    expect(checked.stderr).not.to.contain('ops-slack');
   });
 });
