@@ -175,7 +175,12 @@ export const withOpenDatabase = async <T>(
     throw explainDatabaseFailure(error);
   }
   try {
-    return await work({ database, pino, applied: await database.migrate() });
+    // A migration that fails, or a database of a newer version, is a DatabaseOpenError: said as
+    // the setting to look at (`DATABASE_URL: …`, `DATA_DIR: …`), as a database that cannot be opened.
+    const applied = await database.migrate().catch((error: unknown) => {
+      throw explainDatabaseFailure(error);
+    });
+    return await work({ database, pino, applied });
   } finally {
     await database.close();
   }

@@ -4,6 +4,7 @@ import type { AbstractSqlDriver } from '@mikro-orm/sql';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../../ports/logger.js';
+import { DatabaseOpenError } from './database-open-error.js';
 import type { EmbeddedLock } from './embedded-lock.js';
 import { closeEngine, openEngine, type DatabaseOptions, type OpenEngine } from './open-engine.js';
 import type { EmbeddedPglite } from './pglite/pglite-thread.js';
@@ -99,12 +100,52 @@ export class Database {
    * turns: the migration runs under an advisory lock, and a process that waited for it finds
    * the migrations applied and applies none (the migrator takes no lock of its own: the second
    * process failed on "relation already exists").
+   *
+   * A database that records migrations this version does not have was migrated by a newer
+   * version (refuseNewer). Migrations that fail are all rolled back (they run all or nothing)
+   * and reported as a DatabaseOpenError naming the cause (migrationFailure).
    */
   async migrate(): Promise<string[]> {
-    if (await this.#upToDate()) return [];
-    const apply = async (): Promise<string[]> => (await this.orm.migrator.up()).map((migration) => migration.name);
-    if (this.pglite !== undefined) return apply();
-    return withAdvisoryLock(this.options.databaseUrl as string, MIGRATION_LOCK, async () => ((await this.#upToDate()) ? [] : apply()));
+    const recorded = await this.#recorded();
+    this.#refuseNewer(recorded);
+    if (allApplied(recorded)) return [];
+    const apply = async (pending: readonly string[]): Promise<string[]> => {
+      try {
+        return (await this.orm.migrator.up()).map((migration) => migration.name);
+      } catch (error) {
+        throw migrationFailure(error, pending, this.engine);
+      }
+    };
+    if (this.pglite !== undefined) return apply(pendingOf(recorded));
+    return withAdvisoryLock(this.options.databaseUrl as string, MIGRATION_LOCK, async () => {
+      const now = await this.#recorded();
+      return allApplied(now) ? [] : apply(pendingOf(now));
+    });
+  }
+
+  /**
+   * A database migrated by a newer version of the gateway (it records migrations this version
+   * does not have). The embedded database is opened by one process at a time, so this is a
+   * downgrade: refused, before anything is written, naming the migrations and what to do — the
+   * version would otherwise write to tables whose newer rules it does not know. On PostgreSQL
+   * old and new replicas run side by side while a rolling upgrade goes through them
+   * (docs/deployment.md, Upgrades): a warning then.
+   */
+  #refuseNewer(recorded: ReadonlySet<string> | undefined): void {
+    const unknown = [...(recorded ?? [])].filter((name) => !KNOWN_MIGRATIONS.has(name));
+    if (unknown.length === 0) return;
+    const records = `it records ${unknown.length === 1 ? 'a migration' : `${unknown.length} migrations`} this version does not have (${unknown.join(', ')})`;
+    if (this.engine === 'pglite') {
+      throw new DatabaseOpenError(
+        'dataDir',
+        `The embedded database in ${this.options.dataDir} was migrated by a newer version of agent-gateway: ${records}. ` +
+          'Start that version (or a later one) again, or restore the backup taken before the upgrade; this version stops without writing to it',
+      );
+    }
+    this.options.logger.warn(
+      { migrations: unknown },
+      `the database was migrated by a newer version of agent-gateway (${records}): this one runs beside it, as during a rolling upgrade; upgrade it`,
+    );
   }
 
   /** The migrations the database records as applied, oldest first (what the CLI's `migrate` reports through a running server). */
@@ -114,17 +155,15 @@ export class Database {
   }
 
   /**
-   * True when every migration is recorded as applied: one query, where the migrator's own
-   * check costs several statements and a DDL (most of the migration step of a start-up).
-   * False when the table is missing (a new database) or anything is pending.
+   * The names of the migrations recorded as applied, in one query (the migrator's own check costs
+   * several statements and a DDL: most of the migration step of a start-up); undefined when the
+   * table is missing (a new database).
    */
-  async #upToDate(): Promise<boolean> {
+  async #recorded(): Promise<ReadonlySet<string> | undefined> {
     try {
-      const rows = (await this.orm.em.getConnection().execute('select name from mikro_orm_migrations')) as Array<{ name: string }>;
-      const applied = new Set(rows.map((row) => row.name.replace(/\.[jt]s$/, '')));
-      return MIGRATIONS.every((migration) => applied.has(migration.name));
+      return new Set(await this.recordedMigrations());
     } catch {
-      return false;
+      return undefined;
     }
   }
 
@@ -191,6 +230,41 @@ export class Database {
 
 /** The advisory lock key of migrations (any constant of the gateway's own; pg_advisory_lock takes a bigint). */
 const MIGRATION_LOCK = 0x61677700; // "agw\0"
+
+const KNOWN_MIGRATIONS: ReadonlySet<string> = new Set(MIGRATIONS.map((migration) => migration.name));
+
+/** True when every migration of this version is recorded as applied (false for a new database). */
+const allApplied = (recorded: ReadonlySet<string> | undefined): boolean =>
+  recorded !== undefined && MIGRATIONS.every((migration) => recorded.has(migration.name));
+
+/** The migrations of this version not recorded as applied, oldest first. */
+const pendingOf = (recorded: ReadonlySet<string> | undefined): string[] =>
+  MIGRATIONS.map((migration) => migration.name).filter((name) => recorded?.has(name) !== true);
+
+/** SQLSTATEs of an object that exists already: a table, an object (trigger, index), a function, a schema. */
+const ALREADY_EXISTS: ReadonlySet<string> = new Set(['42P07', '42710', '42723', '42P06']);
+
+/**
+ * A failed migration as one line naming the cause. The migrations run in one transaction (all
+ * or nothing), so none of them was applied. On PostgreSQL, an object that exists already means
+ * that the database holds tables of another application (or of an unrelated older install):
+ * the gateway's migrations create tables with plain names (`jobs`, `api_keys`, `settings`), and
+ * need a database of their own.
+ */
+const migrationFailure = (error: unknown, pending: readonly string[], engine: DatabaseEngine): DatabaseOpenError => {
+  const { message, code } = error as { message?: string; code?: unknown };
+  const which = pending.length === 1 ? `its pending migration ${pending[0]}` : `its ${pending.length} pending migrations (${pending[0]} to ${pending.at(-1)})`;
+  const exists = engine === 'postgresql' && typeof code === 'string' && ALREADY_EXISTS.has(code);
+  const hint = exists
+    ? ': the database holds tables or other objects that agent-gateway did not create; give agent-gateway a database of its own (an empty one: DATABASE_CREATE=true creates it)'
+    : '';
+  return new DatabaseOpenError(
+    engine === 'postgresql' ? 'postgresql' : 'dataDir',
+    `Migrating the database failed, and none of ${which} was applied: ${message ?? String(error)}${hint}`,
+    undefined,
+    { cause: error },
+  );
+};
 
 /**
  * Runs `work` holding a session-level advisory lock, on a connection of its own: the lock is

@@ -8,6 +8,7 @@ import { sql } from '../../support/databases.js';
 import { MikroOrmJobRepository } from '../../../src/adapters/persistence/mikro-orm-job-repository.js';
 import { MikroOrmScheduleRunRepository } from '../../../src/adapters/persistence/mikro-orm-schedule-run-repository.js';
 import { MikroOrmAdminStore } from '../../../src/adapters/persistence/mikro-orm-admin-store.js';
+import type { Logger } from '../../../src/ports/logger.js';
 
 const logger = new PinoLogger(createPino('silent'));
 const ALL = MIGRATIONS.map((migration) => migration.name);
@@ -16,15 +17,34 @@ const ADMIN = 'Migration20261123040000_admin';
 const NOTICE_QUEUED = 'Migration20261130000000_jobs_notice_queued';
 const FINGERPRINTS = 'Migration20261130300000_schedule_run_fingerprints';
 const SESSION_PASSWORD = 'Migration20261201000000_admin_session_password';
+/** A migration of a version newer than this one, as that version records it. */
+const FUTURE = 'Migration20991231000000_of_a_newer_version';
 
-const engines: Array<{ name: string; available: boolean; reason: string; open(): Promise<{ open(): Promise<Database>; cleanup(): Promise<void> }> }> = [
+/** A logger that keeps its warnings. */
+const recordingLogger = (warnings: string[]): Logger => {
+  const self: Logger = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (_fields, message) => void warnings.push(message),
+    error: () => undefined,
+    child: () => self,
+  };
+  return self;
+};
+
+const engines: Array<{
+  name: string;
+  available: boolean;
+  reason: string;
+  open(): Promise<{ open(log?: Logger): Promise<Database>; cleanup(): Promise<void> }>;
+}> = [
   {
     name: 'PGlite',
     available: true,
     reason: '',
     open: async () => {
       const dataDir = await tempDir('migrate');
-      return { open: () => Database.open({ databaseUrl: undefined, dataDir, logger }), cleanup: async () => undefined };
+      return { open: (log = logger) => Database.open({ databaseUrl: undefined, dataDir, logger: log }), cleanup: async () => undefined };
     },
   },
   {
@@ -34,7 +54,7 @@ const engines: Array<{ name: string; available: boolean; reason: string; open():
     open: async () => {
       const scratch: ScratchDatabase = await createScratchDatabase();
       const dataDir = await tempDir('migrate-pg');
-      return { open: () => Database.open({ databaseUrl: scratch.url, dataDir, logger }), cleanup: () => scratch.drop() };
+      return { open: (log = logger) => Database.open({ databaseUrl: scratch.url, dataDir, logger: log }), cleanup: () => scratch.drop() };
     },
   },
 ];
@@ -42,7 +62,7 @@ const engines: Array<{ name: string; available: boolean; reason: string; open():
 for (const engine of engines) {
   (engine.available ? describe : describe.skip)(`Database.migrate on ${engine.name}${engine.available ? '' : ` — pending: ${engine.reason}`}`, function () {
     this.timeout(60_000);
-    let target: { open(): Promise<Database>; cleanup(): Promise<void> };
+    let target: { open(log?: Logger): Promise<Database>; cleanup(): Promise<void> };
     let database: Database | undefined;
     beforeEach(async () => {
       target = await engine.open();
@@ -59,6 +79,60 @@ for (const engine of engines) {
       await database.close();
       database = await target.open();
       expect(await database.migrate()).to.deep.equal([]);
+    });
+
+    it(`${engine.name === 'PGlite' ? 'refuses a database migrated by a newer version, naming its migration and what to do, and writes nothing' : 'goes on with a database migrated by a newer version (a rolling upgrade), and warns'}`, async () => {
+      database = await target.open();
+      await database.migrate();
+      await sql(database, 'insert into mikro_orm_migrations (name) values (?)', [FUTURE]);
+      await sql(database, "insert into settings (key, value, updated_at) values ('kept', 'yes', now())");
+      await database.close();
+      const warnings: string[] = [];
+      database = await target.open(recordingLogger(warnings));
+      if (engine.name === 'PGlite') {
+        const error = await database.migrate().then(
+          () => undefined,
+          (failure: Error) => failure,
+        );
+        expect(error?.name).to.equal('DatabaseOpenError');
+        expect(error?.message).to.match(
+          new RegExp(
+            `^The embedded database in .* was migrated by a newer version of agent-gateway: it records a migration this version does not have \\(${FUTURE}\\)\\. Start that version .* or restore the backup taken before the upgrade`,
+          ),
+        );
+      } else {
+        expect(await database.migrate()).to.deep.equal([]);
+        expect(warnings).to.have.length(1);
+        expect(warnings[0]).to.match(
+          new RegExp(
+            `^the database was migrated by a newer version of agent-gateway \\(it records a migration this version does not have \\(${FUTURE}\\)\\): this one runs beside it`,
+          ),
+        );
+      }
+      expect(await database.recordedMigrations()).to.deep.equal([...ALL, FUTURE]);
+      expect(await sql(database, "select value from settings where key = 'kept'")).to.deep.equal([{ value: 'yes' }]);
+    });
+
+    it('says which migrations failed and that none was applied, and on PostgreSQL that the database holds tables of another application', async () => {
+      database = await target.open();
+      // Another application's table, named as one of the gateway's.
+      await sql(database, 'create table jobs (id serial primary key, title text)');
+      await sql(database, "insert into jobs (title) values ('of another application')");
+      const error = await database.migrate().then(
+        () => undefined,
+        (failure: Error) => failure,
+      );
+      expect(error?.name).to.equal('DatabaseOpenError');
+      expect(error?.message).to.include(
+        `Migrating the database failed, and none of its ${ALL.length} pending migrations (${ALL[0]} to ${ALL.at(-1)}) was applied: relation "jobs" already exists`,
+      );
+      if (engine.name === 'PostgreSQL')
+        expect(error?.message).to.match(
+          /: the database holds tables or other objects that agent-gateway did not create; give agent-gateway a database of its own/,
+        );
+      // All or nothing: the other application's table as it was, none of the gateway's.
+      expect(await sql(database, 'select title from jobs')).to.deep.equal([{ title: 'of another application' }]);
+      expect(await sql(database, "select count(*)::int as n from information_schema.tables where table_name = 'api_keys'")).to.deep.equal([{ n: 0 }]);
     });
 
     it('applies a migration that is not recorded yet (an upgrade), and only that one', async () => {
