@@ -57,8 +57,10 @@ export const replyKey = (channel: string, taskId: string): string => `${channel}
 export interface LateRuns {
   readonly clock: Clock;
   /**
-   * How long the chat's job keys are kept (RetentionPolicy `chatJobKeysDays`): an attempt run again
-   * later than this, less LATE_RUN_MARGIN_MS, is not answered, as its jobs' keys may be forgotten.
+   * How long a chat answer is surely remembered (config `chatAnswerRememberedDays`: the shortest
+   * of its job keys', its reply record's and its saved exchange's retention): an attempt run again
+   * later than this, less LATE_RUN_MARGIN_MS, is not answered, as its jobs' keys, its reply record
+   * or its saved answer may be forgotten (a second job or a second reply).
    */
   readonly keysKeptMs: number;
 }
@@ -153,7 +155,7 @@ export class ReplyToChatMessage {
     if (this.#tooLate(task, running)) {
       return log.warn(
         { taskId: running!.id, attempt: running!.attempt, queuedAt: task.queuedAt },
-        'chat task run again later than its job keys are kept; not answered, so that no job of it is created twice',
+        'chat task run again later than its answer is surely remembered; not answered, so that no job of it is created twice nor its reply sent again',
       );
     }
     const target: ReplyTarget = { chatId: queued.threadId, ...(queued.metadata.topicId !== undefined && { topicId: queued.metadata.topicId }) };

@@ -137,8 +137,8 @@ export const bindChat = (c: Container, config: AppConfig): void => {
         new NodeTimer(),
         { store: new MikroOrmAlbumStore(db), clock, settleMs: config.chat.albumSettleMs },
         deliveries,
-        // A task run again later than its job keys are kept is not answered (docs/chat.md).
-        { clock, keysKeptMs: config.retention.chatJobKeysDays * 86_400_000 },
+        // A task run again later than its answer is surely remembered is not answered (docs/chat.md).
+        { clock, keysKeptMs: config.retention.chatAnswerRememberedDays * 86_400_000 },
       ),
     [TOKENS.MessagingChannels, TOKENS.ChatAgent, TOKENS.Logger, TOKENS.SecretStore, TOKENS.Headroom, TOKENS.Database, TOKENS.Clock, TOKENS.DeliveryLog],
   );

@@ -55,6 +55,13 @@ export const retentionSchema = z
        * lengthen that), and a day covers the attempt's own run and the queue's sweep (docs/chat.md).
        */
       chatJobKeysDays: WAITING_TASK_DAYS + 1,
+      /**
+       * How long a chat answer is surely remembered: its job keys, its reply record (a delivery)
+       * and its saved exchange (a chat turn) — the shortest of the three (0 keeps one for good). A
+       * chat task run again later than this is not answered (ReplyToChatMessage `lateRuns`): past
+       * it, the attempt could create the answer's job again or send its reply a second time.
+       */
+      chatAnswerRememberedDays: Math.min(WAITING_TASK_DAYS + 1, ...[env.RETENTION_DELIVERIES_DAYS, env.RETENTION_CHAT_TURNS_DAYS].filter((days) => days > 0)),
       sweepIntervalMs: env.RETENTION_SWEEP_MINUTES * 60_000,
     },
   }));

@@ -84,6 +84,7 @@ describe('loadConfig', () => {
         finishedTaskSeconds: 7 * 86_400,
         waitingTaskSeconds: 14 * 86_400,
         chatJobKeysDays: 15,
+        chatAnswerRememberedDays: 7,
         sweepIntervalMs: 3_600_000,
       },
     });
@@ -135,8 +136,14 @@ describe('loadConfig', () => {
       finishedTaskSeconds: 3 * 86_400,
       waitingTaskSeconds: 14 * 86_400,
       chatJobKeysDays: 15,
+      chatAnswerRememberedDays: 2,
       sweepIntervalMs: 15 * 60_000,
     });
+    // A chat answer is remembered by its job keys (15 days), its reply record (deliveries) and its
+    // saved exchange (chat turns): a task run again is answered only within the shortest of them.
+    expect(read({})).to.include({ chatAnswerRememberedDays: 7 });
+    expect(read({ RETENTION_DELIVERIES_DAYS: '30', RETENTION_CHAT_TURNS_DAYS: '3' })).to.include({ chatAnswerRememberedDays: 3 });
+    expect(read({ RETENTION_DELIVERIES_DAYS: '0', RETENTION_CHAT_TURNS_DAYS: '0' })).to.include({ chatAnswerRememberedDays: 15 });
     // A queued trigger run can wait 14 days for its request: requests stay 15 days even when action runs go sooner.
     expect(read({ RETENTION_ACTION_RUNS_DAYS: '7' })).to.include({ actionRunsDays: 7, inboundRequestsDays: 15 });
     // Deliveries remembered longer, or for good, keep no request longer: an old delivery sent again runs nothing (ReceiveCodehostEvent).

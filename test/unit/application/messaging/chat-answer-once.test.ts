@@ -329,7 +329,7 @@ describe('A chat answer made again (its task run again after a kill) creates no 
       expect(jobs.jobs.size).to.equal(0);
       expect(platform.sent).to.have.length(0);
       expect(logger.entries.find((entry) => entry.level === 'warn')).to.deep.include({
-        message: 'chat task run again later than its job keys are kept; not answered, so that no job of it is created twice',
+        message: 'chat task run again later than its answer is surely remembered; not answered, so that no job of it is created twice nor its reply sent again',
       });
 
       await reply.execute({ message, queuedAt: queuedAgo(keysKeptMs - LATE_RUN_MARGIN_MS - 1) }, { id: 'task-in-time', attempt: 2 });
