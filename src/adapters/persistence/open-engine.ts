@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { Logger } from '../../ports/logger.js';
@@ -185,8 +185,34 @@ export const closeEngine = async (open: OpenEngine): Promise<void> => {
 const explainedDataDirError = async (error: unknown, dataDir: string): Promise<DatabaseOpenError> => {
   if (error instanceof EmbeddedDatabaseBusy) return dataDirError(error, dataDir);
   const foreign = await foreignOwnedReason(dataDir).catch(() => undefined);
-  if (foreign === undefined) return dataDirError(error, dataDir);
-  return new DatabaseOpenError('dataDir', `Cannot open the embedded database: ${foreign}`, undefined, { cause: error });
+  if (foreign !== undefined) return new DatabaseOpenError('dataDir', `Cannot open the embedded database: ${foreign}`, undefined, { cause: error });
+  const plain = dataDirError(error, dataDir);
+  const free = await freeBytes(dataDir);
+  if (free === undefined || free >= LOW_SPACE_BYTES) return plain;
+  return new DatabaseOpenError(
+    'dataDir',
+    `${plain.message}: the disk that holds ${dataDir} is full or nearly (${(free / 1024 / 1024).toFixed(1)} MB free); free space there, then start again (what was committed is kept)`,
+    undefined,
+    { cause: error },
+  );
+};
+
+/**
+ * Below this much free space on DATA_DIR's file system, a failure to open the embedded database
+ * is said to be the full disk's: PostgreSQL needs a new 16 MB segment of its log to recover or
+ * to start writing, and a new database needs about 40 MB. PGlite itself says no more than
+ * `ErrnoError (errno 51)` (WASI's ENOSPC) or `PGlite failed to initialize properly` then.
+ */
+const LOW_SPACE_BYTES = 64 * 1024 * 1024;
+
+/** The bytes this process may still write on the file system of `dir`; undefined when that cannot be told. */
+const freeBytes = async (dir: string): Promise<number | undefined> => {
+  try {
+    const { bavail, bsize } = await statfs(dir);
+    return bavail * bsize;
+  } catch {
+    return undefined;
+  }
 };
 
 /** The embedded database's directory cannot be used: one line naming it and why. */

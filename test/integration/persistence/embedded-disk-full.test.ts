@@ -5,7 +5,8 @@ import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { SERVICE_SETTINGS } from '../../../src/adapters/persistence/open-engine.js';
+import { createPino, PinoLogger } from '../../../src/adapters/logging/pino-logger.js';
+import { openEngine, SERVICE_SETTINGS } from '../../../src/adapters/persistence/open-engine.js';
 import { PgliteThread } from '../../../src/adapters/persistence/pglite/pglite-thread.js';
 import { emptyPgliteDir } from '../../support/data-dirs.js';
 
@@ -52,6 +53,22 @@ const within = <T>(promise: Promise<T>, ms: number): Promise<T> => {
         rmSync(mountPoint, { recursive: true, force: true });
         mountPoint = undefined;
       }
+    });
+
+    it('says that the disk is full when the embedded database cannot be created or opened for lack of space (PGlite says only ErrnoError (errno 51))', async () => {
+      mountPoint = mkdtempSync(join(tmpdir(), 'agw-disk-full-'));
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m,mode=700', 'tmpfs', mountPoint]);
+      const dataDir = join(mountPoint, 'data');
+      const error = await openEngine({ databaseUrl: undefined, dataDir, logger: new PinoLogger(createPino('silent')), shortLived: true }).then(
+        () => undefined,
+        (failure: Error) => failure,
+      );
+      expect(error?.name).to.equal('DatabaseOpenError');
+      expect(error?.message).to.match(
+        new RegExp(
+          `^Cannot open the embedded database in ${dataDir}/pglite: .*: the disk that holds ${dataDir} is full or nearly \\([0-9.]+ MB free\\); free space there, then start again`,
+        ),
+      );
     });
 
     it('refuses every statement after PostgreSQL PANICs on a full disk, naming the cause, and tells onFailure once, instead of leaving them unanswered for ever', async () => {
