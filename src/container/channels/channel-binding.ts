@@ -17,6 +17,13 @@ export interface ChannelBinding<Id extends string = string, Settings = unknown> 
   /** The body fields of its webhook that carry credentials (ChannelRoutes `webhookCredentialFields`): kept out of trigger snapshots. */
   readonly webhookCredentialFields?: readonly string[];
   /**
+   * The platform signs its webhook's body and sends no secret header (ChannelRoutes
+   * `webhookCallerKnownAfterBody`): the caller is known only once the body is read, so the
+   * webhook (and its alias) refuses a compressed body with a 415 before reading it. Set only for
+   * a platform that never compresses what it posts.
+   */
+  readonly webhookCallerKnownAfterBody?: true;
+  /**
    * The request fields of its webhook that name the chat an update comes from (`body.…`), the
    * one to suggest first: a trigger on the webhook with no `when` on one of them fires for every
    * chat, and is warned about (chat-trigger-warnings.ts).

@@ -24,7 +24,7 @@ export const channelCredentialHeaders = (): string[] => [...new Set(CHANNEL_BIND
  * too): what chatTriggerWarnings checks a chat endpoint's triggers against. Loads no adapter.
  */
 export const chatIdFieldsByWatchPath = (
-  bindings: readonly Pick<ChannelBinding, 'id' | 'registers' | 'webhookCredentialFields' | 'chatIdFields'>[] = CHANNEL_BINDINGS,
+  bindings: readonly Pick<ChannelBinding, 'id' | 'registers' | 'webhookCredentialFields' | 'webhookCallerKnownAfterBody' | 'chatIdFields'>[] = CHANNEL_BINDINGS,
   aliasChannel: string = ALIAS_CHANNEL,
 ): ReadonlyMap<string, readonly string[]> => {
   const fields = new Map<string, readonly string[]>(bindings.map((binding) => [binding.id, binding.chatIdFields]));

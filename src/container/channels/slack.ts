@@ -65,6 +65,10 @@ export const slackBinding: ChannelBinding<'slack', SlackConfig> = {
   credentialHeaders: SLACK.credentialHeaders,
   chatIdFields: SLACK.chatIdFields,
   webhookCredentialFields: SLACK.webhookCredentialFields,
+  // Slack signs the body (X-Slack-Signature) and sends no secret header; it posts its events as
+  // plain JSON and its interactivity as a plain form, never compressed: a compressed body is
+  // refused before it is read, or anyone could have a kilobyte of gzip inflate to BODY_LIMIT.
+  webhookCallerKnownAfterBody: true,
   schema,
   async create(config) {
     const [{ SlackChannel }, { EnvironmentBotTokenStore }] = await Promise.all([
