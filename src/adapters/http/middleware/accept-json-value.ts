@@ -1,12 +1,9 @@
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import { isRawJson } from '../../../domain/templates/exact-json.js';
+import { MAX_JSON_DEPTH } from '../../shared/json-depth.js';
 
-/**
- * Deepest nesting of arrays and objects a JSON body may have (the top-level object or array is
- * level 1). GitHub and Telegram payloads stay under 10; everything that handles a body later —
- * JSON.stringify, structured cloning, logging — recurses, and fails around a few thousand.
- */
-export const MAX_JSON_DEPTH = 64;
+/** Deepest nesting a JSON body may have: one limit with Slack's interactivity payload (adapters/shared/json-depth.ts). */
+export { MAX_JSON_DEPTH };
 
 type Container = Record<string, unknown> | unknown[];
 

@@ -1,33 +1,8 @@
 import { parse as parseRefusingProto } from '@hapi/bourne';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import { exactNumbersReviver } from '../../../domain/templates/exact-json.js';
-import { MAX_JSON_DEPTH } from './accept-json-value.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../shared/json-depth.js';
 import { looksLikeUtf16Or32, utf8Text } from './body-text.js';
-
-/**
- * Whether the JSON text opens more than `limit` arrays or objects inside one another, read from
- * the text (brackets in strings do not count) without recursion. A body that does is refused for
- * its depth before it is parsed: the reviver that keeps exact numbers recurses once per level (a
- * body some thousands of levels deep would exhaust the stack in it and read as invalid JSON), and
- * JSON.parse itself takes time that grows faster than the depth (a megabyte of `[` held the event
- * loop 0.4 to 1.2 s, four megabytes 4 s, whether or not the brackets are ever closed).
- */
-const nestedDeeperThan = (text: string, limit: number): boolean => {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text.charCodeAt(i);
-    if (inString) {
-      // A backslash: the character after it is escaped.
-      if (char === 0x5c) i++;
-      else if (char === 0x22) inString = false;
-    } else if (char === 0x22) inString = true;
-    else if (char === 0x5b || char === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (char === 0x5d || char === 0x7d) depth--;
-  }
-  return false;
-};
 
 /**
  * Texts up to this many characters are parsed without looking for their depth first (unless a
