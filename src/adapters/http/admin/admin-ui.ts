@@ -10,7 +10,7 @@ import {
   LOGIN_NONCE_COOKIE,
   loginNonceMatches,
   loginPage,
-  readForm,
+  readLoginForm,
   requireSession,
   sessionToken,
   startSession,
@@ -131,7 +131,7 @@ const publicRoutes = (tools: AdminTools): Router => {
     sendPage(ctx, 200, loginPage(ctx, tools.views, error));
   });
   router.post('/settings/login', async (ctx) => {
-    const form = await readForm(ctx);
+    const form = await readLoginForm(ctx);
     // Before the password is checked or counted: only the login page's own form has the nonce
     // of the browser's cookie (see LOGIN_NONCE_COOKIE).
     if (!loginNonceMatches(ctx, form)) return refuseForeignForm(ctx, tools, 'login nonce');
