@@ -1,6 +1,6 @@
 import type { Job, JobStatus } from '../domain/jobs/job.js';
 
-/** Where a page of jobs taken oldest first ended: the last job's creation time and id. */
+/** Where a page of jobs ended: the last job's creation time and id. */
 export interface JobCursor {
   readonly createdAt: Date;
   readonly id: string;
@@ -13,6 +13,14 @@ export interface OldestFirstFilter {
   readonly after?: JobCursor;
   /** Only the jobs created before this time. */
   readonly createdBefore?: Date;
+  readonly limit: number;
+}
+
+/** What `list` lists. */
+export interface NewestFirstFilter {
+  readonly statuses: readonly JobStatus[];
+  /** Only the jobs after this one in the order, newest first (a keyset page: the last job of the page before). */
+  readonly before?: JobCursor;
   readonly limit: number;
 }
 
@@ -36,8 +44,13 @@ export interface JobRepository {
    */
   modify(id: string, change: (job: Job) => Job): Promise<Job | null>;
 
-  /** Jobs with one of `statuses`, newest first (equal creation times: highest id first), at most `limit`. */
-  list(filter: { readonly statuses: readonly JobStatus[]; readonly limit: number }): Promise<Job[]>;
+  /**
+   * Jobs with one of `statuses`, newest first (equal creation times: highest id first), at most
+   * `limit`: a page of all of them, however many, read one page after another (`before`: the last
+   * job of the page before; jobs created in the same millisecond are each listed once), each a
+   * bounded query on the status and creation time.
+   */
+  list(filter: NewestFirstFilter): Promise<Job[]>;
 
   /**
    * Jobs with one of `statuses`, oldest first (equal creation times: lowest id first), at most

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type { Job, JobStatus } from '../../src/domain/jobs/job.js';
 import type { JobRepository } from '../../src/ports/job-repository.js';
@@ -191,6 +192,46 @@ export const describeJobRepositoryContract = (name: string, open: () => Promise<
       expect(await ids(['cancelled'], 10)).to.deep.equal([]);
       expect(await ids([], 10)).to.deep.equal([]);
       expect((await jobs.list({ statuses: ['succeeded'], limit: 1 }))[0]).to.deep.equal(done);
+    });
+
+    it('lists the jobs newest first page after page by the last one listed (before): each once, however many share a millisecond across the pages', async () => {
+      const same = new Date(T0 + 9_000_000);
+      // 20 jobs created in one millisecond, ids in no particular order (hex letters and digits
+      // anywhere: the database's order of uuids is the order of their lower-case text).
+      const idOf = (n: number): string => {
+        const hex = createHash('sha256').update(`tied ${n}`).digest('hex');
+        return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+      };
+      const tied = Array.from({ length: 20 }, (_, n) => job({ id: idOf(n), status: n % 4 === 0 ? 'running' : 'queued', createdAt: same }));
+      const older = [job({ createdAt: new Date(same.getTime() - 1) }), job({ status: 'running', createdAt: new Date(T0) })];
+      const newer = [job({ createdAt: new Date(same.getTime() + 1) }), job({ createdAt: new Date(same.getTime() + 60_000) })];
+      // Jobs in other statuses, also in that millisecond: never listed.
+      const others = [job({ status: 'succeeded', createdAt: same }), job({ status: 'failed', createdAt: same })];
+      for (const one of [...tied.slice(10), ...others, ...newer, ...older, ...tied.slice(0, 10)]) await jobs.add(one);
+      const statuses: JobStatus[] = ['queued', 'running'];
+      const byId = (a: Job, b: Job): number => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+      const all = [newer[1], newer[0], ...tied.slice().sort(byId), older[0], older[1]].map((one) => one.id);
+      for (const limit of [1, 3, 7, 20, 50]) {
+        const listed: string[] = [];
+        let before: { createdAt: Date; id: string } | undefined;
+        for (let pages = 0; pages <= all.length; pages++) {
+          const page = await jobs.list({ statuses, before, limit });
+          listed.push(...page.map((one) => one.id));
+          if (page.length < limit) break;
+          const last = page[page.length - 1];
+          before = { createdAt: last.createdAt, id: last.id };
+        }
+        expect(listed, `pages of ${limit}`).to.deep.equal(all);
+      }
+      // A page that begins between two jobs created at the same time.
+      const sorted = tied.slice().sort(byId);
+      expect((await jobs.list({ statuses, before: { createdAt: same, id: sorted[4].id }, limit: 3 })).map((one) => one.id)).to.deep.equal(
+        sorted.slice(5, 8).map((one) => one.id),
+      );
+      expect((await jobs.list({ statuses: ['running'], before: { createdAt: same, id: sorted[0].id }, limit: 50 })).map((one) => one.id)).to.deep.equal(
+        [...sorted.slice(1).filter((one) => one.status === 'running'), older[1]].map((one) => one.id),
+      );
+      expect(await jobs.list({ statuses, before: { createdAt: new Date(T0), id: older[1].id }, limit: 10 })).to.deep.equal([]);
     });
 
     it('lists the jobs in the given statuses oldest first (ties by id, lowest first), page after page by the last one listed, created before a time when given', async () => {

@@ -87,9 +87,10 @@ class Client {
   }
 
   async list(query = ''): Promise<JobView[]> {
-    const response = await this.status<{ jobs: JobView[] }>(query);
+    const response = await this.status<{ jobs: JobView[]; next_before?: string }>(query);
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
-    expect(response.body).to.have.all.keys('jobs');
+    // next_before only when more jobs follow than the page holds.
+    expect(response.body).to.have.all.keys(...(response.body.next_before !== undefined ? ['jobs', 'next_before'] : ['jobs']));
     return response.body.jobs;
   }
 
@@ -347,6 +348,9 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
         '?limit=200.0',
         '?status=__proto__',
         '?status=queued&status=running',
+        '?before=%00',
+        '?before[]=1',
+        '?before=a&before=b',
         '?job_id=00000000-0000-0000-0000-000000000000',
       ];
       for (const query of queries) {
@@ -389,12 +393,18 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
         JSON.stringify(queued),
       ).to.equal(true);
       expect((await main.list('?limit=1')).map((j) => j.job_id)).to.deep.equal([second]);
+      // The next page after the cursor of the first: the older job, and no cursor after it.
+      const firstPage = await main.status<{ jobs: JobView[]; next_before?: string }>('?limit=1');
+      expect(firstPage.body.next_before, JSON.stringify(firstPage.body)).to.be.a('string');
+      const nextPage = await main.status<{ jobs: JobView[]; next_before?: string }>(`?limit=1&before=${firstPage.body.next_before}`);
+      expect(nextPage.body.jobs.map((j) => j.job_id)).to.deep.equal([first]);
+      expect(nextPage.body).to.have.all.keys('jobs');
 
-      for (const query of ['?limit=0', '?limit=201', '?limit=abc', '?limit=1.5', '?status=bogus']) {
+      for (const query of ['?limit=0', '?limit=201', '?limit=abc', '?limit=1.5', '?status=bogus', '?before=bogus']) {
         const response = await main.status<Record<string, unknown>>(query);
         expect(response.status, query).to.equal(400);
         expect(response.body, query).to.have.all.keys('error');
-        expect(response.body.error, query).to.include(query.includes('limit') ? 'limit' : 'status');
+        expect(response.body.error, query).to.include(query.slice(1).split('=')[0]);
       }
 
       // Running: the older one first (one at a time), and it is listed as running.

@@ -1,5 +1,5 @@
 import { isFinished, type Job, type JobStatus } from '../../src/domain/jobs/job.js';
-import type { JobRepository, OldestFirstFilter } from '../../src/ports/job-repository.js';
+import type { JobRepository, NewestFirstFilter, OldestFirstFilter } from '../../src/ports/job-repository.js';
 import { storableJob } from '../../src/domain/jobs/storable-job.js';
 
 /** JobRepository in a Map; passes the same contract suite as the database adapter. */
@@ -30,10 +30,14 @@ export class InMemoryJobRepository implements JobRepository {
     for (const job of this.jobs.values()) counts[job.status] = (counts[job.status] ?? 0) + 1;
     return counts;
   }
-  async list(filter: { statuses: readonly JobStatus[]; limit: number }): Promise<Job[]> {
+  async list(filter: NewestFirstFilter): Promise<Job[]> {
+    const { before } = filter;
+    const order = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number =>
+      b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
     return [...this.jobs.values()]
       .filter((job) => filter.statuses.includes(job.status))
-      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .filter((job) => before === undefined || order(job, before) > 0)
+      .sort(order)
       .slice(0, filter.limit);
   }
   /** Listed calls, for tests that count the queries. */

@@ -115,7 +115,9 @@ export const apiHandlers = (deps: HandlerDependencies): Record<string, RouteHand
   },
   'job-status': async (ctx) => {
     const result = await deps.getJobStatus.execute(ctx.query);
-    ctx.body = result.kind === 'one' ? jobView(result.job) : { jobs: result.jobs.map(jobView) };
+    // `next_before` only when another page follows: a last (or only) page is answered as before paging.
+    ctx.body =
+      result.kind === 'one' ? jobView(result.job) : { jobs: result.jobs.map(jobView), ...(result.nextBefore !== null && { next_before: result.nextBefore }) };
   },
   webhook: (ctx) => {
     ctx.body = { ok: true, triggers: (ctx.state.firedTriggers as string[] | undefined) ?? [] };

@@ -1,6 +1,6 @@
 import { LockMode, raw } from '@mikro-orm/core';
 import { FINISHED, type Job, type JobSource, type JobStatus } from '../../domain/jobs/job.js';
-import type { JobRepository, OldestFirstFilter } from '../../ports/job-repository.js';
+import type { JobRepository, NewestFirstFilter, OldestFirstFilter } from '../../ports/job-repository.js';
 import type { Database } from './database.js';
 import { JobEntity } from './entities/job-entity.js';
 import { isUuid } from '../../domain/ids/is-uuid.js';
@@ -87,10 +87,20 @@ export class MikroOrmJobRepository implements JobRepository {
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
   }
 
-  async list(filter: { readonly statuses: readonly JobStatus[]; readonly limit: number }): Promise<Job[]> {
-    const rows = await this.db.orm.em
-      .fork()
-      .find(JobEntity, { status: { $in: [...filter.statuses] } }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: filter.limit });
+  async list(filter: NewestFirstFilter): Promise<Job[]> {
+    const { before } = filter;
+    // (created_at, id) < (before): written with created_at <= before first, so that the index on
+    // (status, created_at) bounds the scan.
+    const rows = await this.db.orm.em.fork().find(
+      JobEntity,
+      {
+        status: { $in: [...filter.statuses] },
+        ...(before !== undefined && {
+          $and: [{ createdAt: { $lte: before.createdAt } }, { $or: [{ createdAt: { $lt: before.createdAt } }, { id: { $lt: before.id } }] }],
+        }),
+      },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: filter.limit },
+    );
     return rows.map(toJob);
   }
 

@@ -1,5 +1,5 @@
 import { isFinished, type Job, type JobStatus } from '../../domain/jobs/job.js';
-import type { JobRepository, OldestFirstFilter } from '../../ports/job-repository.js';
+import type { JobRepository, NewestFirstFilter, OldestFirstFilter } from '../../ports/job-repository.js';
 import type { Logger } from '../../ports/logger.js';
 
 /** Told when a job created from a chat has just finished. */
@@ -24,7 +24,7 @@ export class NotifyingJobRepository implements JobRepository {
   get(id: string): Promise<Job | null> {
     return this.inner.get(id);
   }
-  list(filter: { readonly statuses: readonly JobStatus[]; readonly limit: number }): Promise<Job[]> {
+  list(filter: NewestFirstFilter): Promise<Job[]> {
     return this.inner.list(filter);
   }
   listOldestFirst(filter: OldestFirstFilter): Promise<Job[]> {
