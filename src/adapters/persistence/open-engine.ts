@@ -9,6 +9,7 @@ import { ensurePostgresDatabase } from './ensure-postgres-database.js';
 import { foreignOwnedReason } from './foreign-owned-files.js';
 import { checkPrivateDataDir, checkPrivateDataDirIfAny } from './private-data-dir.js';
 import { SERVICE_CHECKPOINTS } from './pglite/checkpoints.js';
+import { beginCreation, endCreation } from './pglite/creation.js';
 import { type EmbeddedPglite, PgliteThread } from './pglite/pglite-thread.js';
 
 export interface DatabaseOptions {
@@ -138,7 +139,11 @@ export const startEngine = async (options: DatabaseOptions): Promise<{ readonly 
   } catch (error) {
     throw await explainedDataDirError(error, options.dataDir);
   }
+  let creation: { readonly created: boolean };
   try {
+    // A new database is created under a mark, and one whose creation was interrupted is created
+    // again (pglite/creation.ts).
+    creation = await beginCreation(dir);
     await mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
     await lock.release();
@@ -146,28 +151,35 @@ export const startEngine = async (options: DatabaseOptions): Promise<{ readonly 
   }
   const boot = async (): Promise<OpenEngine> => {
     try {
-      const pglite = options.shortLived
-        ? await (await import('./pglite/pglite-here.js')).openPgliteHere(dir, SHORT_LIVED_SETTINGS)
-        : await PgliteThread.open(
-            dir,
-            (error) => {
-              options.logger.error({ err: error }, 'the embedded database stopped: every request that needs it fails until the service restarts');
-              options.onEngineFailure?.(error);
-            },
-            SERVICE_SETTINGS,
-            {
-              ...SERVICE_CHECKPOINTS,
-              onError: (error) =>
-                options.logger.warn({ err: error }, 'the embedded database could not checkpoint: its write-ahead log grows until a checkpoint succeeds'),
-              onCheckpoint: () => options.logger.debug({}, 'the embedded database checkpointed'),
-            },
-          );
+      const pglite = await bootPglite();
+      if (creation.created)
+        await endCreation(dir).catch(async (error: unknown) => {
+          await pglite.close().catch(() => undefined);
+          throw error;
+        });
       return { engine: 'pglite', pglite, lock };
     } catch (error) {
       await lock.release();
       throw await explainedDataDirError(error, options.dataDir);
     }
   };
+  const bootPglite = async (): Promise<EmbeddedPglite> =>
+    options.shortLived
+      ? await (await import('./pglite/pglite-here.js')).openPgliteHere(dir, SHORT_LIVED_SETTINGS)
+      : await PgliteThread.open(
+          dir,
+          (error) => {
+            options.logger.error({ err: error }, 'the embedded database stopped: every request that needs it fails until the service restarts');
+            options.onEngineFailure?.(error);
+          },
+          SERVICE_SETTINGS,
+          {
+            ...SERVICE_CHECKPOINTS,
+            onError: (error) =>
+              options.logger.warn({ err: error }, 'the embedded database could not checkpoint: its write-ahead log grows until a checkpoint succeeds'),
+            onCheckpoint: () => options.logger.debug({}, 'the embedded database checkpointed'),
+          },
+        );
   return { opened: boot() };
 };
 
