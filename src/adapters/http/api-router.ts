@@ -5,6 +5,7 @@ import type { FireTriggers } from '../../application/triggers/fire-triggers.js';
 import { API_PREFIX, lookupRoute, watchPathsOf, type ApiRoute } from '../../domain/auth/route-policy.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { snapshotRequest, type RequestSnapshot } from '../../domain/templates/request-snapshot.js';
+import { PLATFORM_SECRET_CHALLENGE, setChallenge } from './auth-challenge.js';
 import { apiKeyAuth, apiKeyRecheck } from './middleware/api-key-auth.js';
 import { respondWithError } from './middleware/error-responder.js';
 import { jsonBody } from './middleware/json-body.js';
@@ -104,6 +105,15 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
         respondWithError(ctx, error);
       }
     });
+    // A 401 of a platform's webhook names the platform's secret, not the API key (auth-challenge.ts):
+    // set by its first middleware (no layer more), before any of its checks can refuse it.
+    if (route.auth === 'platform-secret') {
+      const first = chain[0];
+      chain[0] = (ctx, next) => {
+        setChallenge(ctx, PLATFORM_SECRET_CHALLENGE);
+        return first(ctx, next);
+      };
+    }
     router.register(route.path, [route.method], chain, { name: route.name });
   }
   const routes = router.routes();

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import Koa from 'koa';
 import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
 import { apiRouter } from '../../../src/adapters/http/api-router.js';
+import { API_KEY_CHALLENGE, PLATFORM_SECRET_CHALLENGE } from '../../../src/adapters/http/auth-challenge.js';
 import { requestLog } from '../../../src/adapters/http/middleware/request-log.js';
 import { createPino } from '../../../src/adapters/logging/pino-logger.js';
 import { rethrowAsFailedToCreateJob } from '../../../src/adapters/http/handlers.js';
@@ -12,6 +13,7 @@ import { CreateApiKey } from '../../../src/application/auth/create-api-key.js';
 import { FireTriggers } from '../../../src/application/triggers/fire-triggers.js';
 import { triggerCatalog } from '../../../src/container/trigger-catalog.js';
 import { apiRoutes } from '../../../src/domain/auth/route-policy.js';
+import { DomainError } from '../../../src/domain/errors/domain-error.js';
 import type { Trigger } from '../../../src/domain/triggers/trigger.js';
 import { validateTriggers } from '../../../src/domain/triggers/validate-triggers.js';
 import { FixedClock } from '../../fakes/fixed-clock.js';
@@ -89,6 +91,14 @@ describe('the /api router (Koa on a loopback server)', () => {
             ctx.body = { ok: true, triggers: ctx.state.firedTriggers ?? [] };
           },
           'create-job': () => Promise.reject(new Error('connection terminated')).catch(rethrowAsFailedToCreateJob),
+          // A platform's webhook whose signature, checked once the body is in, does not verify.
+          'messaging-webhook:telegram': () => Promise.reject(new DomainError('unauthorized', 'Unauthorized')),
+        },
+        // A platform's webhook whose secret header is wrong: refused before its body is read.
+        beforeBody: {
+          'messaging-webhook': () => {
+            throw new DomainError('unauthorized', 'Unauthorized');
+          },
         },
         bodyLimit: 64 * 1024,
         failures: { 'create-job': rethrowAsFailedToCreateJob },
@@ -158,6 +168,49 @@ describe('the /api router (Koa on a loopback server)', () => {
     ]);
   });
 
+  it('names how to authenticate in every 401 (WWW-Authenticate, RFC 9110 11.6.1): the API key on its endpoints, the platform secret on a webhook; no other answer has one', async () => {
+    const json = { 'content-type': 'application/json' };
+    const refused = [
+      await fetch(`${url}/api/webhook`, { method: 'POST', headers: json, body: '{}' }),
+      await fetch(`${url}/api/webhook`, { method: 'POST', headers: { ...json, 'x-api-key': 'agw_not-a-key' }, body: '{}' }),
+      await fetch(`${url}/api/create-job`, { method: 'POST', headers: { ...json, 'x-api-key': `${key}, ${key}` }, body: '{}' }),
+      await fetch(`${url}/api/jobs/status`),
+      await fetch(`${url}/api/messaging/register/`, { method: 'POST', headers: json, body: '{}' }),
+    ];
+    for (const answer of refused) {
+      expect(answer.status, answer.url).to.equal(401);
+      expect(answer.headers.get('www-authenticate'), answer.url).to.equal('ApiKey realm="agent-gateway", header="x-api-key"');
+      expect(await answer.json(), answer.url).to.deep.equal({ error: 'Unauthorized' });
+    }
+    const platform = [
+      // Refused by what its headers tell, before the body is read; refused once its body is in.
+      await fetch(`${url}/api/messaging/webhook`, { method: 'POST', headers: json, body: '{}' }),
+      await fetch(`${url}/api/messaging/telegram/webhook`, { method: 'POST', headers: { ...json, 'x-api-key': key }, body: '{}' }),
+    ];
+    for (const answer of platform) {
+      expect(answer.status, answer.url).to.equal(401);
+      expect(answer.headers.get('www-authenticate'), answer.url).to.equal('PlatformSecret realm="agent-gateway"');
+    }
+    expect([API_KEY_CHALLENGE, PLATFORM_SECRET_CHALLENGE]).to.deep.equal([
+      'ApiKey realm="agent-gateway", header="x-api-key"',
+      'PlatformSecret realm="agent-gateway"',
+    ]);
+    const others = [
+      await fetch(`${url}/api/webhook`, { method: 'POST', headers: { ...json, 'x-api-key': key }, body: '{}' }),
+      await fetch(`${url}/api/webhook`, { method: 'POST', headers: { ...json, 'x-api-key': key }, body: '{' }),
+      await fetch(`${url}/api/ping`),
+      await fetch(`${url}/api/nothing-here`),
+      await fetch(`${url}/api/ping`, { method: 'POST' }),
+    ];
+    expect(others.map((answer) => [answer.status, answer.headers.get('www-authenticate')])).to.deep.equal([
+      [200, null],
+      [400, null],
+      [200, null],
+      [404, null],
+      [405, null],
+    ]);
+  });
+
   it("keeps a registration's bot token out of what its triggers see and store, on both its paths", async () => {
     live = watching('/messaging/telegram/register');
     for (const path of ['/api/messaging/telegram/register', '/api/messaging/register']) {
@@ -196,7 +249,12 @@ describe('the /api router (Koa on a loopback server)', () => {
    * key passed its first check (its use recorded) — `between`, then the rest. Returns the status
    * line and body of the answer.
    */
-  const postInTwoParts = (path: string, body: string, early: number, between: () => Promise<void>): Promise<{ status: number; body: string }> =>
+  const postInTwoParts = (
+    path: string,
+    body: string,
+    early: number,
+    between: () => Promise<void>,
+  ): Promise<{ status: number; body: string; challenge: string | undefined }> =>
     new Promise((resolve, reject) => {
       const socket = connect(Number(new URL(url).port), '127.0.0.1');
       const chunks: Buffer[] = [];
@@ -204,7 +262,11 @@ describe('the /api router (Koa on a loopback server)', () => {
       socket.on('error', reject);
       socket.on('close', () => {
         const [head, ...rest] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
-        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), body: rest.join('\r\n\r\n') });
+        resolve({
+          status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0),
+          body: rest.join('\r\n\r\n'),
+          challenge: /\r\nwww-authenticate: ([^\r]*)/i.exec(head)?.[1],
+        });
       });
       socket.write(
         `POST ${path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\nx-api-key: ${key}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, early)}`,
@@ -219,7 +281,7 @@ describe('the /api router (Koa on a loopback server)', () => {
       while (keys.touches === 0) await new Promise((resolve) => setImmediate(resolve));
       expect(await keys.remove(keyId)).to.equal(true);
     });
-    expect(answer).to.deep.equal({ status: 401, body: '{"error":"Unauthorized"}' });
+    expect(answer).to.deep.equal({ status: 401, body: '{"error":"Unauthorized"}', challenge: 'ApiKey realm="agent-gateway", header="x-api-key"' });
     expect(requests.requests.size, 'no request stored for a trigger').to.equal(0);
   });
 
@@ -228,7 +290,7 @@ describe('the /api router (Koa on a loopback server)', () => {
     const answer = await postInTwoParts('/api/webhook', '{"deploy":"main"}', 5, async () => {
       while (keys.touches === 0) await new Promise((resolve) => setImmediate(resolve));
     });
-    expect(answer).to.deep.equal({ status: 200, body: '{"ok":true,"triggers":["t0"]}' });
+    expect(answer).to.deep.equal({ status: 200, body: '{"ok":true,"triggers":["t0"]}', challenge: undefined });
     expect(keys.touches, "the request's use is recorded once").to.equal(1);
   });
 });

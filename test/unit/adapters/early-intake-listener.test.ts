@@ -8,6 +8,12 @@ import { gzipSync } from 'node:zlib';
 import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
 import { earlyIntakeListener } from '../../../src/adapters/http/early-intake-listener.js';
 import { HttpServer } from '../../../src/adapters/http/http-server.js';
+import { apiRouter } from '../../../src/adapters/http/api-router.js';
+import { requestLog } from '../../../src/adapters/http/middleware/request-log.js';
+import { AuthenticateApiKey } from '../../../src/application/auth/authenticate-api-key.js';
+import type { FireTriggers } from '../../../src/application/triggers/fire-triggers.js';
+import { apiRoutes } from '../../../src/domain/auth/route-policy.js';
+import { InMemoryKeyRepository } from '../../fakes/in-memory-key-repository.js';
 import { FileIntakeJournal } from '../../../src/adapters/intake/file-intake-journal.js';
 import { EarlyIntake } from '../../../src/application/triggers/early-intake.js';
 import { createPino } from '../../../src/adapters/logging/pino-logger.js';
@@ -173,6 +179,31 @@ describe('earlyIntakeListener on the starting server', () => {
     server.serve(app);
     const answers = await Promise.all(held);
     for (const answer of answers) expect(((await answer.json()) as { app?: boolean }).app).to.equal(true);
+    expect(journal.entries).to.deep.equal([]);
+  });
+
+  it('never answers a 401 itself: a key the snapshot does not know (none, unknown, sent twice) waits for the app, whose 401 names the API key (WWW-Authenticate)', async () => {
+    const { server, journal, post } = await start();
+    const held = [post('{}', { 'x-api-key': '' }), post('{}', { 'x-api-key': crypto.mint() }), post('{}', { 'x-api-key': `${KEY}, ${KEY}` })];
+    await waitFor(() => server.waiting === held.length, 10_000, 'every request held');
+    const app = new Koa();
+    app.use(requestLog(createPino('silent')));
+    app.use(
+      apiRouter({
+        routes: apiRoutes([]),
+        credentialHeaders: [],
+        authenticate: new AuthenticateApiKey(new InMemoryKeyRepository(), crypto, new FixedClock(), new RecordingLogger()),
+        fireTriggers: {} as FireTriggers,
+        handlers: {},
+        bodyLimit: 1000,
+      }),
+    );
+    server.serve(app);
+    for (const answer of await Promise.all(held)) {
+      expect(answer.status).to.equal(401);
+      expect(answer.headers.get('www-authenticate')).to.equal('ApiKey realm="agent-gateway", header="x-api-key"');
+      expect(await answer.json()).to.deep.equal({ error: 'Unauthorized' });
+    }
     expect(journal.entries).to.deep.equal([]);
   });
 
