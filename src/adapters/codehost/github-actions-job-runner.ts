@@ -1,7 +1,7 @@
 import type { Job, JobChange } from '../../domain/jobs/job.js';
 import type { Clock } from '../../ports/clock.js';
+import { RateLimitReached } from '../../domain/jobs/rate-limit-reached.js';
 import type { JobReport, JobRunner } from '../../ports/job-runner.js';
-import { SystemClock } from '../system/system-clock.js';
 import { GithubError, type GithubClient } from './github-client.js';
 
 interface WorkflowRun {
@@ -67,6 +67,23 @@ export const noRunError = (workflow: string, repo: string, branch: string, waite
   `pushes to job/** (CODEHOST_WORKFLOW names the file), that GitHub Actions are enabled for ${repo}, and that CODEHOST_TOKEN may read ` +
   'Actions and write contents';
 
+/** How long the poll pauses for a rate limit whose answer named no time (no retry-after, no x-ratelimit-reset). */
+export const RATE_LIMIT_PAUSE_MS = 60_000;
+
+/** The longest pause for a rate limit: GitHub's primary limit resets within the hour. */
+export const MAX_RATE_LIMIT_PAUSE_MS = 3_600_000;
+
+/**
+ * GitHub's answer that the token's rate limit is reached (429, or a 403 with
+ * x-ratelimit-remaining 0, retry-after or "rate limit": GithubClient gives such an answer a wait),
+ * as the pause until it lifts; undefined for any other error.
+ */
+const rateLimitOf = (error: unknown, now: Date): RateLimitReached | undefined => {
+  if (!(error instanceof GithubError) || error.retryAfterMs === undefined || (error.status !== 403 && error.status !== 429)) return undefined;
+  const pause = Math.min(error.retryAfterMs > 0 ? error.retryAfterMs : RATE_LIMIT_PAUSE_MS, MAX_RATE_LIMIT_PAUSE_MS);
+  return new RateLimitReached(new Date(now.getTime() + pause), error.message, { cause: error });
+};
+
 /** A refusal of GitHub's that waiting does not change (not a rate limit, not a 5xx): the workflow or the permission is missing. */
 const isRefusal = (error: unknown): error is GithubError =>
   error instanceof GithubError && error.retryAfterMs === undefined && (error.status === 401 || error.status === 403 || error.status === 404);
@@ -100,7 +117,7 @@ export class GithubActionsJobRunner implements JobRunner {
     private readonly workflow = 'agent-job.yml',
     options: GithubActionsJobRunnerOptions = {},
   ) {
-    this.#clock = options.clock ?? new SystemClock();
+    this.#clock = options.clock ?? { now: () => new Date() };
     this.#runStartMs = options.runStartMs ?? DEFAULT_RUN_START_MS;
   }
 
@@ -152,6 +169,8 @@ export class GithubActionsJobRunner implements JobRunner {
    * workflow never started (no such file, or it does not run on pushes to job/**; Actions disabled;
    * a token that cannot create the branch or read the runs). A refusal of the question for the
    * runs (404: no such workflow; 403, 401) is thrown as before until then, and named in that error.
+   * GitHub's rate limit reached (beyond the wait GithubClient makes for one that lifts within
+   * MAX_RATE_LIMIT_WAIT_MS) is thrown as RateLimitReached, until its reset: the poll stops there.
    */
   async poll(job: Job): Promise<JobChange | null> {
     let latest: WorkflowRun | undefined;
@@ -159,7 +178,7 @@ export class GithubActionsJobRunner implements JobRunner {
       latest = await this.#latestRun(job);
     } catch (error) {
       if (isRefusal(error) && this.#noRunFor(job)) return this.#noRun(job, `GitHub refused to list its runs (${error.message})`);
-      throw error;
+      throw rateLimitOf(error, this.#clock.now()) ?? error;
     }
     if (!latest) return this.#noRunFor(job) ? this.#noRun(job) : null;
     if (latest.status !== 'completed') return { runUrl: latest.html_url };

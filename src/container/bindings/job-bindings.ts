@@ -141,7 +141,10 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
       // One replica polls, renewing its lease at every poll; another takes over a few polls
       // after the holder died (or at once when it stopped and gave the lease up).
       const lease = { lease: new MikroOrmPollerLease(database), holder: ids.next(), ttlMs: Math.max(3 * (config.codehost?.pollSeconds ?? 60), 60) * 1000 };
-      return new PollJobs(jobs, runner, clock, logger, autoMerge && ((job) => autoMerge.execute(job)), lease);
+      // A poll asks about as many jobs as keep an hour's polls within the code host's budget (POLL_CALLS_PER_HOUR).
+      return new PollJobs(jobs, runner, clock, logger, autoMerge && ((job) => autoMerge.execute(job)), lease, {
+        intervalMs: (config.codehost?.pollSeconds ?? 60) * 1000,
+      });
     },
     [TOKENS.JobRepository, TOKENS.JobRunner, TOKENS.Clock, TOKENS.Logger, TOKENS.TaskQueue, TOKENS.Database, TOKENS.IdGenerator],
   );

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { JOB_POLL_LEASE, JOBS_PER_POLL, JOBS_PER_RENEWAL, PollJobs } from '../../../../src/application/jobs/poll-jobs.js';
+import { JOB_POLL_LEASE, JOBS_PER_POLL, JOBS_PER_RENEWAL, jobsPerPoll, POLL_CALLS_PER_HOUR, PollJobs } from '../../../../src/application/jobs/poll-jobs.js';
 import type { Job, JobStatus } from '../../../../src/domain/jobs/job.js';
+import { RateLimitReached } from '../../../../src/domain/jobs/rate-limit-reached.js';
 import type { JobRunner } from '../../../../src/ports/job-runner.js';
 import { FixedClock } from '../../../fakes/fixed-clock.js';
 import { InMemoryJobRepository } from '../../../fakes/in-memory-job-repository.js';
@@ -211,5 +212,94 @@ describe('PollJobs', () => {
     const lease = new InMemoryPollerLease();
     expect(await new PollJobs(jobs, runner, new FixedClock(), new RecordingLogger(), undefined, { lease, holder: 'a', ttlMs: TTL }).execute()).to.equal(1);
     expect((await jobs.get(ID))?.status).to.equal('succeeded');
+  });
+});
+
+describe('PollJobs: the code host’s budget', () => {
+  const T0 = new Date('2026-12-01T09:00:00Z');
+  const idOf = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  const runningJobs = async (count: number): Promise<InMemoryJobRepository> => {
+    const jobs = new InMemoryJobRepository();
+    for (let n = 0; n < count; n++) await jobs.add({ ...job('running', idOf(n)), createdAt: new Date(T0.getTime() - (count - n) * 1000) });
+    return jobs;
+  };
+
+  it('a poll asks about as many jobs as keep an hour of polls within POLL_CALLS_PER_HOUR, at every interval CODEHOST_POLL_SECONDS allows', () => {
+    expect(POLL_CALLS_PER_HOUR).to.be.at.most(3000);
+    expect(jobsPerPoll(60_000), 'the default: every 60 s').to.equal(50);
+    expect(jobsPerPoll(5_000), 'the shortest: every 5 s').to.equal(4);
+    expect(jobsPerPoll(3_600_000), 'at most JOBS_PER_POLL').to.equal(JOBS_PER_POLL);
+    for (let seconds = 5; seconds <= 86_400; seconds += seconds < 600 ? 1 : 97) {
+      const perPoll = jobsPerPoll(seconds * 1000);
+      // perPoll × (3 600 / seconds) polls an hour, compared in whole numbers.
+      expect(perPoll * 3600, `every ${seconds} s`).to.be.at.most(POLL_CALLS_PER_HOUR * seconds);
+      expect(perPoll, `every ${seconds} s`).to.be.within(1, JOBS_PER_POLL);
+    }
+  });
+
+  it('with 200 running jobs polled every 60 s: 50 a poll, under POLL_CALLS_PER_HOUR in an hour, each job asked about every 4 polls', async () => {
+    const jobs = await runningJobs(JOBS_PER_POLL);
+    const clock = new FixedClock(T0);
+    const asked: string[][] = [];
+    const runner: JobRunner = {
+      kind: 'remote',
+      run: async () => undefined,
+      poll: async (polled) => {
+        asked.at(-1)?.push(polled.id);
+        return null;
+      },
+    };
+    const poll = new PollJobs(jobs, runner, clock, new RecordingLogger(), undefined, undefined, { intervalMs: 60_000 });
+    expect(poll.perPoll).to.equal(50);
+    for (let minute = 0; minute < 60; minute++) {
+      asked.push([]);
+      await poll.execute();
+      clock.advance(60_000);
+    }
+    expect(asked.flat().length, 'calls in an hour').to.equal(3000);
+    expect(asked.flat().length).to.be.at.most(POLL_CALLS_PER_HOUR);
+    expect(asked.every((one) => one.length === 50)).to.equal(true);
+    for (let n = 0; n + 4 <= asked.length; n += 4) expect(new Set(asked.slice(n, n + 4).flat()).size, `polls ${n} to ${n + 3}`).to.equal(JOBS_PER_POLL);
+  });
+
+  it('stops a poll when the code host’s rate limit is reached, asks nothing until it lifts (keeping the lease), then goes on with the job it was asking about', async () => {
+    const jobs = await runningJobs(10);
+    const clock = new FixedClock(T0);
+    const lease = new InMemoryPollerLease();
+    const logger = new RecordingLogger();
+    const asked: string[] = [];
+    let limitedAt: string | undefined = idOf(3);
+    const reset = new Date(T0.getTime() + 15 * 60_000);
+    const runner: JobRunner = {
+      kind: 'remote',
+      run: async () => undefined,
+      poll: async (polled) => {
+        asked.push(polled.id);
+        if (polled.id === limitedAt) {
+          limitedAt = undefined;
+          throw new RateLimitReached(reset, 'GitHub GET /repos/acme/app/actions/workflows/agent-job.yml/runs answered 403: API rate limit exceeded');
+        }
+        return null;
+      },
+    };
+    const ttlMs = 180_000;
+    const a = new PollJobs(jobs, runner, clock, logger, undefined, { lease, holder: 'replica-a', ttlMs }, { intervalMs: 60_000 });
+    await a.execute();
+    expect(asked, 'the poll stopped at the limit').to.deep.equal([0, 1, 2, 3].map(idOf));
+    const paused = logger.entries.filter((entry) => entry.level === 'warn');
+    expect(paused.map((entry) => entry.message)).to.deep.equal(["job poll paused: the code host's rate limit is reached; polls resume once it lifts"]);
+    expect(paused[0].fields).to.include({ until: reset.toISOString(), asked: 3 });
+
+    // Polls until the reset ask nothing, and the lease stays with this replica.
+    for (let minute = 1; minute < 15; minute++) {
+      clock.advance(60_000);
+      expect(await a.execute()).to.equal(0);
+      expect(asked).to.have.length(4);
+      expect(await lease.acquire(JOB_POLL_LEASE, 'replica-b', clock.now(), ttlMs), `minute ${minute}: another replica`).to.equal(false);
+    }
+    clock.advance(60_000);
+    await a.execute();
+    expect(asked.slice(4), 'from the job it was asking about on').to.deep.equal([3, 4, 5, 6, 7, 8, 9, 0, 1, 2].map(idOf));
+    expect(logger.entries.filter((entry) => entry.level === 'warn')).to.have.length(1);
   });
 });
