@@ -35,3 +35,26 @@ describe('CronParserCronCalendar where the clocks skip midnight (America/Santiag
     expect(searched).to.equal(0);
   });
 });
+
+describe('CronParserCronCalendar the day before the clocks go back half an hour at 02:00 (Australia/Lord_Howe, 5 April 2026) (schedules attacker pass)', () => {
+  // cron-parser's next() iterates for seconds and gives up (throws) for `0,30 2 * * *` from the
+  // 4 April 02:30 (15:30Z on the 3rd) until the change (15:00Z on the 4th): the schedule had no
+  // next run for a day, each look of the loop blocking the event loop for seconds, and a check
+  // of the file then refused it.
+  const expression = '0,30 2 * * *';
+  const zone = 'Australia/Lord_Howe';
+
+  it('gives the 02:00 after the change (15:30Z), from anywhere that day, and the 02:30 after it', () => {
+    const calendar = new CronParserCronCalendar();
+    const next = (at: string) => calendar.next(expression, zone, new Date(at))?.toISOString();
+    expect(next('2026-04-03T15:30:00Z')).to.equal('2026-04-04T15:30:00.000Z');
+    expect(next('2026-04-04T12:00:00Z')).to.equal('2026-04-04T15:30:00.000Z');
+    expect(next('2026-04-04T14:59:59Z')).to.equal('2026-04-04T15:30:00.000Z');
+    expect(next('2026-04-04T15:30:00Z')).to.equal('2026-04-04T16:00:00.000Z');
+  });
+
+  it('finds no problem with the expression on that day', () => {
+    const calendar = new CronParserCronCalendar(() => new Date('2026-04-04T12:00:00Z'));
+    expect(calendar.problem(expression, zone)).to.equal(undefined);
+  });
+});
