@@ -14,9 +14,27 @@ export interface KeyRepositoryHarness {
   readonly replica?: KeyRepository;
   /** Statements the repository sent to its store so far, when they can be counted. */
   readonly queries?: () => number;
+  /**
+   * Holds, from now on, the change notifications the repository gets (a notice still on its way),
+   * and the answer of its next lookup of `digest` once its store has answered it (`queried`): a
+   * lookup that read a record and is answered later, with what happened meanwhile not yet
+   * notified. `answer` lets that lookup's answer through; `release` lets everything through
+   * (also the notifications), and `reset` does too. When the adapter has such a way.
+   */
+  readonly holdLookup?: (digest: string) => HeldLookup;
   /** Empties the store between tests. */
   reset(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A lookup held by KeyRepositoryHarness.holdLookup. */
+export interface HeldLookup {
+  /** Resolves once the store answered the held lookup (its answer not yet given to the repository). */
+  readonly queried: Promise<void>;
+  /** Gives the held lookup its answer. */
+  answer(): void;
+  /** Gives the held lookup its answer, and the repository the notifications held since. */
+  release(): void;
 }
 
 let counter = 0;
@@ -202,6 +220,25 @@ export const describeKeyRepositoryContract = (
       await harness.deleteElsewhere!(gone.id);
       expect(await eventually(async () => (await keys.findByHash(gone.keyHash)) === null)).to.equal(true);
       expect(await keys.findByHash(kept.keyHash)).to.deep.equal(kept);
+    });
+
+    it('forgets a record removed while a lookup of it was under way: the lookup read it before the remove and got its answer after, before the remove was notified', async function () {
+      if (harness.holdLookup === undefined) return this.skip();
+      const added = record();
+      const held = harness.holdLookup(added.keyHash);
+      try {
+        await keys.add(added);
+        const lookup = keys.findByHash(added.keyHash);
+        await held.queried;
+        expect(await keys.remove(added.id)).to.equal(true);
+        held.answer();
+        expect(await lookup, 'the lookup that started before the remove').to.deep.equal(added);
+        expect(keys.knownByHash(added.keyHash), 'known from memory after the remove').to.equal(undefined);
+        expect(await keys.findByHash(added.keyHash), 'found after the remove').to.equal(null);
+        expect(keys.knownByHash(added.keyHash), 'known from memory after the remove and a lookup').to.equal(undefined);
+      } finally {
+        held.release();
+      }
     });
 
     it('forgets a record deleted behind its back (another process, plain SQL)', async () => {

@@ -7,7 +7,7 @@ import { MikroOrmKeyRepository } from '../../src/adapters/persistence/mikro-orm-
 import { InMemoryKeyRepository } from '../fakes/in-memory-key-repository.js';
 import { tempDir } from '../support/gateway-process.js';
 import { createScratchDatabase, postgres } from '../support/postgres.js';
-import { describeKeyRepositoryContract } from './key-repository.contract.js';
+import { describeKeyRepositoryContract, type HeldLookup } from './key-repository.contract.js';
 import { sql } from '../support/databases.js';
 
 const logger = new PinoLogger(createPino('silent'));
@@ -25,6 +25,60 @@ const countQueries = (database: Database): (() => number) => {
     return execute(...args);
   };
   return () => count;
+};
+
+/**
+ * KeyRepositoryHarness.holdLookup on `database`: wraps its ORM connection (the repository's
+ * statements) and its notification listener, before the repository is started on it. Returns
+ * the hold, and the release of whatever is held (for reset).
+ */
+const lookupHolding = (database: Database): { readonly hold: (digest: string) => HeldLookup; readonly releaseAll: () => void } => {
+  let notices: Array<() => void> | undefined;
+  const releaseNotices = (): void => {
+    const held = notices ?? [];
+    notices = undefined;
+    for (const deliver of held) deliver();
+  };
+  const listen = database.listen.bind(database);
+  database.listen = (channel, listener) =>
+    listen(channel, {
+      ...listener,
+      onMessage: (payload) => (notices === undefined ? listener.onMessage(payload) : notices.push(() => listener.onMessage(payload))),
+    });
+  const connection = database.orm.em.getConnection() as unknown as { execute: (...args: unknown[]) => Promise<unknown> };
+  const execute = connection.execute.bind(connection);
+  let next: { readonly digest: string; readonly queried: () => void; readonly answered: Promise<void> } | undefined;
+  let answerHeld = (): void => undefined;
+  connection.execute = async (...args: unknown[]) => {
+    const lookup = next;
+    const text = String(args[0]);
+    if (
+      lookup === undefined ||
+      !/^\s*select\b/i.test(text) ||
+      !/\bapi_keys\b/.test(text) ||
+      !`${text} ${JSON.stringify(args[1] ?? [])}`.includes(lookup.digest)
+    )
+      return execute(...args);
+    next = undefined;
+    const result = await execute(...args);
+    lookup.queried();
+    await lookup.answered;
+    return result;
+  };
+  const releaseAll = (): void => {
+    next = undefined;
+    answerHeld();
+    releaseNotices();
+  };
+  const hold = (digest: string): HeldLookup => {
+    releaseAll();
+    notices = [];
+    let queried = (): void => undefined;
+    const answered = new Promise<void>((resolve) => (answerHeld = resolve));
+    next = { digest, queried: () => queried(), answered };
+    return { queried: new Promise<void>((resolve) => (queried = resolve)), answer: () => answerHeld(), release: releaseAll };
+  };
+  return { hold, releaseAll };
 };
 
 /** A started repository on its own database handle (another replica). */
@@ -53,17 +107,22 @@ describeKeyRepositoryContract(
     const database = await Database.open({ databaseUrl: undefined, dataDir: await migratedPgliteDataDir('keys'), logger });
     await database.migrate();
     const queries = countQueries(database);
+    const holding = lookupHolding(database);
     const repository = await startedOn(database);
     const replica = await startedOn(database);
     return {
       repository,
       replica,
       queries,
+      holdLookup: holding.hold,
       // PGlite is single-process: "elsewhere" is raw SQL on the same database, outside the repository.
       deleteElsewhere: async (id) => void (await sql(database, 'delete from api_keys where id = ?', [id])),
       insertElsewhere: async (r) => void (await sql(database, INSERT.replace(/\$\d/g, '?'), insertValues(r))),
       // Row by row (not truncate): a truncate's notification would reset the caches at some later moment.
-      reset: async () => void (await sql(database, 'delete from api_keys')),
+      reset: async () => {
+        holding.releaseAll();
+        await sql(database, 'delete from api_keys');
+      },
       close: async () => {
         await repository.stop();
         await replica.stop();
@@ -83,6 +142,7 @@ if (postgres.available) {
       await database.migrate();
       const other = await Database.open({ databaseUrl: scratch.url, dataDir: await tempDir('keys'), logger });
       const queries = countQueries(database);
+      const holding = lookupHolding(database);
       const repository = await startedOn(database);
       const replica = await startedOn(other);
       const elsewhere = async (sql: string, params: unknown[]): Promise<void> => {
@@ -95,9 +155,13 @@ if (postgres.available) {
         repository,
         replica,
         queries,
+        holdLookup: holding.hold,
         deleteElsewhere: (id) => elsewhere('delete from api_keys where id = $1', [id]),
         insertElsewhere: (r) => elsewhere(INSERT, insertValues(r)),
-        reset: async () => void (await sql(database, 'delete from api_keys')),
+        reset: async () => {
+          holding.releaseAll();
+          await sql(database, 'delete from api_keys');
+        },
         close: async () => {
           await repository.stop();
           await replica.stop();

@@ -124,11 +124,24 @@ export class MikroOrmKeyRepository implements KeyRepository {
     return rows.map(toRecord);
   }
 
+  /**
+   * Deletes the key, and forgets its digest here once the delete is done — not only when it was
+   * cached: a lookup of it under way (its query read the row before the delete, its answer comes
+   * after) would otherwise cache the deleted record until the notification arrives (milliseconds
+   * on PostgreSQL, with a pool). The digest is read first for that; forgetting it bumps the
+   * generation a lookup started under, so such a lookup caches nothing (#query), and drops the
+   * shared lookup, so a caller after the remove asks the database again.
+   */
   async remove(id: string): Promise<boolean> {
-    const removed = await this.db.orm.em.fork().nativeDelete(ApiKeyEntity, { id });
-    // The notification evicts too; evicting here as well makes our own deletions synchronous.
-    for (const [hash, record] of this.#cache) if (record.id === id) this.#changed(hash);
-    return removed > 0;
+    const em = this.db.orm.em.fork();
+    const row: { key_hash: string } | undefined = await em.createQueryBuilder(ApiKeyEntity).select('keyHash').where({ id }).execute('get', false);
+    try {
+      return (await em.nativeDelete(ApiKeyEntity, { id })) > 0;
+    } finally {
+      // The notification evicts too; evicting here as well makes our own deletions synchronous.
+      if (row !== undefined) this.#changed(row.key_hash);
+      for (const [hash, record] of this.#cache) if (record.id === id) this.#changed(hash);
+    }
   }
 
   async touch(id: string, at: Date): Promise<void> {
