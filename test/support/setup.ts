@@ -1,4 +1,7 @@
 import 'reflect-metadata';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import nock from 'nock';
 import { killSurvivors, removeTempDirs, survivors } from './gateway-process.js';
 
@@ -23,4 +26,19 @@ export const mochaHooks = {
     }
     await removeTempDirs();
   },
+};
+
+/**
+ * Mocha global fixtures, run once in the process that starts the run (before its parallel
+ * workers, which inherit the environment): a directory the whole run shares, where the database
+ * templates are made once for all workers (data-dirs.ts, sharedOnce), removed after the run.
+ */
+export const mochaGlobalSetup = async (): Promise<void> => {
+  process.env.AGW_TEST_SHARED_DIR = await mkdtemp(join(tmpdir(), 'agw-shared-'));
+};
+
+export const mochaGlobalTeardown = async (): Promise<void> => {
+  const dir = process.env.AGW_TEST_SHARED_DIR;
+  delete process.env.AGW_TEST_SHARED_DIR;
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true, maxRetries: 3 });
 };
