@@ -75,8 +75,8 @@ export const MAX_RATE_LIMIT_PAUSE_MS = 3_600_000;
 
 /**
  * GitHub's answer that the token's rate limit is reached (429, or a 403 with
- * x-ratelimit-remaining 0, retry-after or "rate limit": GithubClient gives such an answer a wait),
- * as the pause until it lifts; undefined for any other error.
+ * x-ratelimit-remaining 0, retry-after or "rate limit": GithubClient gives such an answer a
+ * wait, retryAfterMs), as the pause until it lifts; undefined for any other error.
  */
 const rateLimitOf = (error: unknown, now: Date): RateLimitReached | undefined => {
   if (!(error instanceof GithubError) || error.retryAfterMs === undefined || (error.status !== 403 && error.status !== 429)) return undefined;
@@ -169,13 +169,14 @@ export class GithubActionsJobRunner implements JobRunner {
    * workflow never started (no such file, or it does not run on pushes to job/**; Actions disabled;
    * a token that cannot create the branch or read the runs). A refusal of the question for the
    * runs (404: no such workflow; 403, 401) is thrown as before until then, and named in that error.
-   * GitHub's rate limit reached (beyond the wait GithubClient makes for one that lifts within
-   * MAX_RATE_LIMIT_WAIT_MS) is thrown as RateLimitReached, until its reset: the poll stops there.
+   * The question is asked once, never tried again (the next poll asks again): a poll makes one
+   * call per job. GitHub's rate limit reached is thrown as RateLimitReached, until GitHub's reset
+   * (or retry-after): the poll stops there.
    */
   async poll(job: Job): Promise<JobChange | null> {
     let latest: WorkflowRun | undefined;
     try {
-      latest = await this.#latestRun(job);
+      latest = await this.#latestRun(job, { attempts: 1 });
     } catch (error) {
       if (isRefusal(error) && this.#noRunFor(job)) return this.#noRun(job, `GitHub refused to list its runs (${error.message})`);
       throw rateLimitOf(error, this.#clock.now()) ?? error;
@@ -215,10 +216,12 @@ export class GithubActionsJobRunner implements JobRunner {
    * job's, with a token that starts workflows: docs/jobs.md) starts the workflow again, whose jobs
    * all skip (`[agent-done]`), and that run says nothing of the job.
    */
-  async #latestRun(job: Job): Promise<WorkflowRun | undefined> {
+  async #latestRun(job: Job, options: { readonly attempts?: number } = {}): Promise<WorkflowRun | undefined> {
     const { workflow_runs: runs } = await this.github.request<{ workflow_runs: WorkflowRun[] }>(
       'GET',
       `/actions/workflows/${encodeURIComponent(this.workflow)}/runs?branch=${encodeURIComponent(job.branch)}&event=push&per_page=${RUNS_LOOKED_AT}`,
+      undefined,
+      options,
     );
     return runs.find((run) => !isSkippedRun({ conclusion: run.conclusion, headCommitMessage: run.head_commit?.message }));
   }

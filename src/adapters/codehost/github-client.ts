@@ -98,10 +98,15 @@ export class GithubClient {
    * fails at once, for a later try). Throws GithubError for any other failure.
    * `signal`: the caller's; once it aborts, the call under way is given up and no other attempt
    * is made (a wait between attempts ends at once): it rejects with the signal's reason, or the
-   * fetch's abort error.
+   * fetch's abort error. `attempts`: this call's, instead of the settings' (1: never tried again).
    */
-  async request<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, { signal }: { readonly signal?: AbortSignal } = {}): Promise<T> {
-    const attempts = this.settings.attempts ?? 3;
+  async request<T>(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: unknown,
+    { signal, attempts: callAttempts }: { readonly signal?: AbortSignal; readonly attempts?: number } = {},
+  ): Promise<T> {
+    const attempts = callAttempts ?? this.settings.attempts ?? 3;
     const sleep = this.settings.sleep ?? wait;
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();

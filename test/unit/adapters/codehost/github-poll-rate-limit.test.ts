@@ -78,7 +78,7 @@ describe('the GitHub runner’s poll at the rate limit', () => {
     expect(nock.pendingMocks()).to.deep.equal([]);
   });
 
-  it('throws RateLimitReached for retry-after seconds for a 429 that asks for more than a minute; a minute without a time given; at most an hour', async () => {
+  it('throws RateLimitReached for retry-after seconds (429, or a secondary limit of a few seconds, never waited through); a minute without a time given; at most an hour', async () => {
     const clock = new FixedClock(T0);
     nock(API).get(RUNS).query(true).reply(429, { message: 'Too many requests' }, { 'retry-after': '120' });
     expect(
@@ -88,14 +88,24 @@ describe('the GitHub runner’s poll at the rate limit', () => {
           .catch((e: unknown) => e)) as RateLimitReached
       ).until,
     ).to.deep.equal(new Date(T0.getTime() + 120_000));
-    // A secondary limit without a time, after the client's three attempts (its back-off waits).
+    // A secondary limit without a time: one call, no back-off.
     const sleeps: number[] = [];
-    nock(API).get(RUNS).query(true).times(3).reply(403, { message: 'You have exceeded a secondary rate limit.' });
+    nock(API).get(RUNS).query(true).reply(403, { message: 'You have exceeded a secondary rate limit.' });
     const untimed = await runner(clock, sleeps)
       .poll(running(1))
       .catch((e: unknown) => e);
-    expect(sleeps).to.deep.equal([1000, 2000]);
+    expect(sleeps).to.deep.equal([]);
     expect((untimed as RateLimitReached).until).to.deep.equal(new Date(T0.getTime() + RATE_LIMIT_PAUSE_MS));
+    // A limit lifting within the minute (which the client waits through for other calls): the poll pauses instead.
+    nock(API).get(RUNS).query(true).reply(403, { message: 'You have exceeded a secondary rate limit.' }, { 'retry-after': '5' });
+    expect(
+      (
+        (await runner(clock, sleeps)
+          .poll(running(1))
+          .catch((e: unknown) => e)) as RateLimitReached
+      ).until,
+    ).to.deep.equal(new Date(T0.getTime() + 5000));
+    expect(sleeps).to.deep.equal([]);
     nock(API).get(RUNS).query(true).reply(429, {}, { 'retry-after': '86400' });
     expect(
       (
@@ -106,7 +116,7 @@ describe('the GitHub runner’s poll at the rate limit', () => {
     ).to.deep.equal(new Date(T0.getTime() + MAX_RATE_LIMIT_PAUSE_MS));
   });
 
-  it('throws any other failure as it was: a 403 of permissions, a 5xx', async () => {
+  it('throws any other failure as it was: a 403 of permissions, a 5xx (asked once: one call per job and poll)', async () => {
     const clock = new FixedClock(T0);
     nock(API).get(RUNS).query(true).reply(403, { message: 'Resource not accessible by integration' });
     const refused = await runner(clock)
@@ -114,12 +124,15 @@ describe('the GitHub runner’s poll at the rate limit', () => {
       .catch((e: unknown) => e);
     expect(refused).to.be.instanceOf(GithubError);
     expect(refused).not.to.be.instanceOf(RateLimitReached);
-    nock(API).get(RUNS).query(true).times(3).reply(503, { message: 'Service Unavailable' });
-    const unavailable = await runner(clock, [])
+    // One call, not tried again: the next poll asks again (a poll makes one call per job).
+    const sleeps: number[] = [];
+    nock(API).get(RUNS).query(true).reply(503, { message: 'Service Unavailable' });
+    const unavailable = await runner(clock, sleeps)
       .poll(running(1))
       .catch((e: unknown) => e);
     expect(unavailable).to.be.instanceOf(GithubError);
     expect((unavailable as GithubError).status).to.equal(503);
+    expect(sleeps).to.deep.equal([]);
   });
 
   it('a job poll stops at the limit: no more calls to GitHub until the reset, then it goes on with the job that met the limit', async () => {
