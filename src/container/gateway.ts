@@ -24,6 +24,7 @@ import { SCHEDULE_RUN_QUEUE, type ScheduleRunTask } from '../application/schedul
 import type { ReloadOutcome } from './config-reloader.js';
 import { RELOAD_CHANNEL, reloadListener } from './reload-channel.js';
 import { openDatabase } from './open-database.js';
+import { explainDatabaseFailure } from './explain-database-failure.js';
 import { startRetentionSchedule } from './retention-schedule.js';
 import { StartupError } from './startup-error.js';
 import { TOKENS } from './tokens.js';
@@ -90,7 +91,10 @@ export class Gateway {
       if (head === undefined) await checkJobSandbox(config);
       const database = await openDatabase(config, logger, head?.engine);
       opened.push(() => database.close());
-      const applied = await database.migrate();
+      // Refused or failed migrations say which setting to look at (DATA_DIR: / DATABASE_URL:), as the CLI's do.
+      const applied = await database.migrate().catch((error: unknown) => {
+        throw explainDatabaseFailure(error);
+      });
       if (applied.length > 0) pino.info({ migrations: applied }, 'database migrated');
       const container = buildContainer(config, { pino, database, triggers, schedules, env: process.env });
       // Stops the task queue (and its pollers, which would otherwise keep the process alive).
