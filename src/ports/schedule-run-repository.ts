@@ -50,10 +50,10 @@ export interface ScheduleRunRepository {
   /** The occurrences of one schedule, latest first, at most `limit` (markers left out). */
   forSchedule(schedule: string, limit: number): Promise<ScheduleRun[]>;
   /**
-   * Retention: deletes records before `cutoff`, oldest first, looking at up to `limit` of
-   * them, but never a schedule's latest occurrence (the admin UI shows it) nor its latest record
-   * (start-up judges what was missed from it). Returns how many it looked at (fewer than
-   * `limit`: none is left).
+   * Retention: deletes up to `limit` records before `cutoff`, oldest first, but never a
+   * schedule's latest occurrence (the admin UI shows it) nor its latest record (start-up judges
+   * what was missed from it). Returns how many it deleted (fewer than `limit`: none deletable is
+   * left, however many kept records come before the others).
    */
   deleteOlderThan(cutoff: Date, limit: number): Promise<number>;
   /** How many occurrences of each schedule ended in each status (markers left out). */

@@ -115,7 +115,7 @@ export const describeScheduleRunRepositoryContract = (name: string, open: () => 
       await harness.runs.add(run(a, '2001-01-03T00:00:00Z'));
       await harness.runs.add(run(b, '2001-01-01T12:00:00Z'));
       const cutoff = new Date('2001-02-01T00:00:00Z');
-      expect(await harness.runs.deleteOlderThan(cutoff, 1000)).to.equal(4);
+      expect(await harness.runs.deleteOlderThan(cutoff, 1000), 'deleted').to.equal(2);
       expect((await harness.runs.forSchedule(a, 10)).map((r) => r.occurrence.toISOString())).to.deep.equal(['2001-01-03T00:00:00.000Z']);
       expect(await harness.runs.forSchedule(b, 10)).to.have.length(1);
     });
@@ -129,6 +129,21 @@ export const describeScheduleRunRepositoryContract = (name: string, open: () => 
       await harness.runs.deleteOlderThan(new Date('2001-02-01T00:00:00Z'), 1000);
       expect((await harness.runs.forSchedule(schedule, 10)).map((r) => r.occurrence.toISOString())).to.deep.equal(['2001-01-02T00:00:00.000Z']);
       expect((await harness.runs.lastSeen()).get(schedule)?.occurrence.toISOString()).to.equal('2001-01-04T00:00:00.000Z');
+    });
+
+    it('retention counts and limits deleted records only: kept records before the expired ones never stop it', async () => {
+      // Five schedules retired long ago keep their last record each, older than everything else;
+      // a batch of 3 still reaches the expired occurrences after them, and says how many it deleted.
+      const retired = [nextName(), nextName(), nextName(), nextName(), nextName()];
+      for (const [i, schedule] of retired.entries()) await harness.runs.add(run(schedule, `2000-01-0${i + 1}T00:00:00Z`, { status: 'disabled', runId: null }));
+      const active = nextName();
+      for (const day of ['01', '02', '03', '04', '05']) await harness.runs.add(run(active, `2000-02-${day}T00:00:00Z`));
+      const cutoff = new Date('2000-03-01T00:00:00Z');
+      expect(await harness.runs.deleteOlderThan(cutoff, 3), 'first batch').to.equal(3);
+      expect(await harness.runs.deleteOlderThan(cutoff, 3), 'second batch: what is left').to.equal(1);
+      expect(await harness.runs.deleteOlderThan(cutoff, 3), 'nothing deletable left').to.equal(0);
+      expect((await harness.runs.forSchedule(active, 10)).map((r) => r.occurrence.toISOString())).to.deep.equal(['2000-02-05T00:00:00.000Z']);
+      for (const schedule of retired) expect((await harness.runs.lastSeen()).get(schedule)?.status, schedule).to.equal('disabled');
     });
   });
 };

@@ -49,12 +49,12 @@ export class InMemoryScheduleRunRepository implements ScheduleRunRepository {
 
   async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
     const [latest, lastSeen] = await Promise.all([this.latest(), this.lastSeen()]);
-    const old = [...this.#runs.values()]
-      .filter((run) => run.occurrence < cutoff)
+    const expired = [...this.#runs.values()]
+      .filter((run) => run.occurrence < cutoff && latest.get(run.schedule) !== run && lastSeen.get(run.schedule) !== run)
       .sort((a, b) => a.occurrence.getTime() - b.occurrence.getTime())
       .slice(0, limit);
-    for (const run of old) if (latest.get(run.schedule) !== run && lastSeen.get(run.schedule) !== run) this.#runs.delete(this.#key(run));
-    return old.length;
+    for (const run of expired) this.#runs.delete(this.#key(run));
+    return expired.length;
   }
 
   async countByStatus(): Promise<Array<{ schedule: string; status: ScheduleRunStatus; count: number }>> {

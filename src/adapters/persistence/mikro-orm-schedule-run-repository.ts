@@ -77,19 +77,26 @@ export class MikroOrmScheduleRunRepository implements ScheduleRunRepository {
   }
 
   async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
-    const em = this.db.orm.em.fork();
-    const old = await em.find(
-      ScheduleRunEntity,
-      { occurrence: { $lt: cutoff } },
-      { orderBy: { occurrence: 'asc' }, limit, fields: ['schedule', 'occurrence'] },
-    );
-    if (old.length === 0) return 0;
-    const [latest, lastSeen] = await Promise.all([this.latest(), this.lastSeen()]);
-    const kept = (row: { schedule: string; occurrence: Date }, last: Map<string, ScheduleRun>) =>
-      last.get(row.schedule)?.occurrence.getTime() === row.occurrence.getTime();
-    const expired = old.filter((row) => !kept(row, latest) && !kept(row, lastSeen));
-    if (expired.length > 0) await em.nativeDelete(ScheduleRunEntity, { $or: expired.map((row) => ({ schedule: row.schedule, occurrence: row.occurrence })) });
-    return old.length;
+    // The rows to keep are left out in the statement itself — a schedule's latest record and its
+    // latest occurrence (markers aside) — so that `limit` counts deletable rows only: picking the
+    // oldest rows first and sparing the kept ones among them made every batch start at the same
+    // kept rows (one per schedule disabled or removed for longer than the retention), and past
+    // `limit` of those a batch deleted nothing, for good.
+    const markers = [...SCHEDULE_MARKER_STATUSES];
+    const inMarkers = markers.map(() => '?').join(', ');
+    const rows = (await this.db.orm.em.getConnection().execute(
+      `delete from schedule_runs where (schedule, occurrence) in (
+         select s.schedule, s.occurrence from schedule_runs s
+          where s.occurrence < ?
+            and s.occurrence < (select max(l.occurrence) from schedule_runs l where l.schedule = s.schedule)
+            and (s.status in (${inMarkers})
+                 or s.occurrence < (select max(l.occurrence) from schedule_runs l where l.schedule = s.schedule and l.status not in (${inMarkers})))
+          order by s.occurrence
+          limit ?
+       ) returning 1`,
+      [cutoff, ...markers, ...markers, limit],
+    )) as unknown[];
+    return rows.length;
   }
 
   async countByStatus(): Promise<Array<{ schedule: string; status: ScheduleRunStatus; count: number }>> {

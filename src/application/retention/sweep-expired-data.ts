@@ -157,10 +157,7 @@ export class SweepExpiredData {
 
   /**
    * The backlog phase (SweepLimits.backlogMs): the kinds left with more go on, one batch each in
-   * turn, pausing after each as long as it took, until none is left or the time is up. Schedule
-   * occurrences are not among them: their batch counts the rows it looked at, kept ones too
-   * (ScheduleRunRepository.deleteOlderThan), so "more" may mean none deletable; and one row per
-   * occurrence never outgrows the regular batches.
+   * turn, pausing after each as long as it took, until none is left or the time is up.
    */
   async #backlog(
     kinds: Array<[string, (limit: number) => Promise<number>]>,
@@ -170,7 +167,7 @@ export class SweepExpiredData {
   ): Promise<void> {
     const { batchSize, backlogMs = 0, pause = sleep } = this.limits;
     if (backlogMs <= 0) return;
-    let left = kinds.filter(([kind]) => kind !== 'scheduleRuns' && report[kind]?.more);
+    let left = kinds.filter(([kind]) => report[kind]?.more);
     for (let round = 0; left.length > 0 && round < MAX_BACKLOG_ROUNDS; round++) {
       for (const [kind, deleteBatch] of left) {
         if (this.clock.now().getTime() - started.getTime() >= backlogMs) return;
