@@ -1,3 +1,4 @@
+import { refuseFileAsDataDir } from './data-dir-check.js';
 import type { EmbeddedPglite } from './pglite-thread.js';
 import { fromPortableError, toPortableError } from './protocol.js';
 
@@ -14,6 +15,7 @@ import { fromPortableError, toPortableError } from './protocol.js';
  * directory and why, in the same words.
  */
 export const openPgliteHere = async (dataDir: string, settings: Readonly<Record<string, string>> = {}): Promise<EmbeddedPglite> => {
+  await refuseFileAsDataDir(dataDir);
   const [{ PGlite }, { DurableNodeFS, durableStartParams }] = await Promise.all([import('@electric-sql/pglite'), import('./durable-node-fs.js')]);
   let db: InstanceType<typeof PGlite>;
   try {

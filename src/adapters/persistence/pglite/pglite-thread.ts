@@ -2,6 +2,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { checkpointIfDue, type CheckpointPolicy } from './checkpoints.js';
+import { refuseFileAsDataDir } from './data-dir-check.js';
 import { fromPortableError, type Notification, type Opened, type PortableQueryOptions, type Reply, type Request, type ThreadData } from './protocol.js';
 
 export interface QueryResults<T = Record<string, unknown>> {
@@ -134,6 +135,7 @@ export class PgliteThread implements EmbeddedPglite {
     settings: Readonly<Record<string, string>> = {},
     checkpoints?: ThreadCheckpoints,
   ): Promise<PgliteThread> {
+    await refuseFileAsDataDir(dataDir);
     const extension = extname(fileURLToPath(import.meta.url)); // .ts under tsx (tests), .js when built
     const worker = new Worker(new URL(`./pglite-worker${extension}`, import.meta.url), {
       // Under tsx (the tests) the thread would load tsx's loader too: about 0.4 s of each open.
