@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
-import { link, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname, uptime } from 'node:os';
 import { join } from 'node:path';
 
-/** Thrown when another live process has the embedded database open. */
+/**
+ * Thrown when another live process has the embedded database open. When the lock file was
+ * written for another directory (`copiedFrom`: a live process of this machine holds that one),
+ * this directory is most likely a copy made with its lock file, and the message says so: naming
+ * only the process would send the operator to stop the service that runs on the original.
+ */
 export class EmbeddedDatabaseBusy extends Error {
   constructor(
     readonly pid: number,
@@ -13,10 +18,17 @@ export class EmbeddedDatabaseBusy extends Error {
     readonly file: string = join(dataDir, 'embedded.pid'),
     /** The holder's host, when it runs elsewhere (another machine, container or pid namespace): its pid means nothing here. */
     readonly host?: string,
+    /** The directory the lock file was written for, when that is not `dataDir` (a copy's lock file). */
+    readonly copiedFrom?: string,
   ) {
     super(
-      `The embedded database in ${dataDir} is in use by process ${pid}` +
-        (host === undefined ? ` (lock file ${file})` : ` on host ${host} (lock file ${file}; it is renewed while that process runs)`),
+      copiedFrom !== undefined
+        ? `The embedded database in ${dataDir} looks in use by process ${pid}, but its lock file ${file} was written by that process for ${copiedFrom}: ` +
+            `${dataDir} is most likely a copy of that directory, made with its lock file. If process ${pid} runs on ${copiedFrom} only ` +
+            `(its "agent gateway listening" log line names its dataDir), remove ${file} and start again; a copy made while that process ran ` +
+            'may be inconsistent: copy a stopped DATA_DIR, or a snapshot'
+        : `The embedded database in ${dataDir} is in use by process ${pid}` +
+            (host === undefined ? ` (lock file ${file})` : ` on host ${host} (lock file ${file}; it is renewed while that process runs)`),
     );
     this.name = 'EmbeddedDatabaseBusy';
   }
@@ -165,7 +177,19 @@ interface Whereabouts {
   readonly boot: string | null;
   readonly pidns: string | null;
   readonly start: string | null;
+  /**
+   * The directory the lock was taken for: its real path (for the message) and its device and
+   * inode (`dev:ino`, which tell it from a copy however it is reached); null in a file of an
+   * older version.
+   */
+  readonly dir: { readonly path: string; readonly id: string } | null;
 }
+
+/** The data directory as a lock file records it (see Whereabouts.dir). */
+const directoryOf = async (dataDir: string): Promise<{ readonly path: string; readonly id: string }> => {
+  const { dev, ino } = await stat(dataDir);
+  return { path: await realpath(dataDir), id: `${dev}:${ino}` };
+};
 
 /**
  * The lock file as read: its pid (NaN when it holds none), where that pid lives (undefined in a
@@ -207,7 +231,9 @@ const parseWhereabouts = (line: string | undefined): Whereabouts | undefined => 
     const parsed = JSON.parse(line) as Partial<Record<keyof Whereabouts, unknown>>;
     const orNull = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
     if (typeof parsed.host !== 'string') return undefined;
-    return { host: parsed.host, boot: orNull(parsed.boot), pidns: orNull(parsed.pidns), start: orNull(parsed.start) };
+    const dir = parsed.dir as { path?: unknown; id?: unknown } | null | undefined;
+    const recorded = typeof dir?.path === 'string' && typeof dir.id === 'string' ? { path: dir.path, id: dir.id } : null;
+    return { host: parsed.host, boot: orNull(parsed.boot), pidns: orNull(parsed.pidns), start: orNull(parsed.start), dir: recorded };
   } catch {
     return undefined; // partly written (only without hard links): judged by its pid, as a file of an older version
   }
@@ -281,9 +307,10 @@ export class EmbeddedLock {
 
   async acquire(): Promise<void> {
     await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
+    const dir = await directoryOf(this.dataDir);
     const nonce = randomUUID();
     const mine = join(this.dataDir, `embedded.pid.${this.#self.pid}.${nonce}`);
-    const text = this.#contents(nonce);
+    const text = this.#contents(nonce, dir);
     await writeFile(mine, text, { flag: 'wx', mode: 0o600 });
     // Long enough for a takeover guard left by a process that died holding it to turn stale
     // (plus the time spent watching leases).
@@ -307,12 +334,12 @@ export class EmbeddedLock {
         const found = await this.#read(this.#file);
         if (found === null) continue; // released meanwhile: try again
         const holder = this.#judge(found);
-        if (holder?.sure) throw new EmbeddedDatabaseBusy(holder.pid, this.dataDir, this.#file, holder.host);
+        if (holder?.sure) throw this.#busy(holder, found, dir);
         if (holder !== null && !(unrenewed !== undefined && unrenewed.ino === found.ino && unrenewed.mtimeMs === found.mtimeMs)) {
           const started = Date.now();
           const seen = await this.#watch(found);
           giveUpAt += Date.now() - started;
-          if (seen === 'renewed') throw new EmbeddedDatabaseBusy(holder.pid, this.dataDir, this.#file, holder.host);
+          if (seen === 'renewed') throw this.#busy(holder, found, dir);
           if (seen === 'replaced') continue;
           unrenewed = found;
         }
@@ -324,11 +351,22 @@ export class EmbeddedLock {
     throw new Error(`Could not lock the embedded database in ${this.dataDir}: other processes kept taking the lock file over`);
   }
 
-  /** The lock file's contents: the pid, then where it lives and (`lock`) which acquisition this is. */
-  #contents(nonce: string): string {
+  /** The lock file's contents: the pid, then where it lives, the directory it locks and (`lock`) which acquisition this is. */
+  #contents(nonce: string, dir: Whereabouts['dir']): string {
     const { host, boot, pidns, pid, startOf } = this.#self;
-    const where: Whereabouts & { readonly lock: string } = { host, boot, pidns, start: startOf(pid), lock: nonce };
+    const where: Whereabouts & { readonly lock: string } = { host, boot, pidns, start: startOf(pid), dir, lock: nonce };
     return `${pid}\n${JSON.stringify(where)}\n`;
+  }
+
+  /**
+   * The refusal for a live `holder` of `file`: a holder of this machine that wrote the file for
+   * another directory than this one (`dir`) holds that one, and this is a copy of it made with its
+   * lock file (the holder is still refused: whether it uses this directory too cannot be proved).
+   */
+  #busy(holder: Holder, file: LockFile, dir: NonNullable<Whereabouts['dir']>): EmbeddedDatabaseBusy {
+    const recorded = file.where?.dir;
+    const copiedFrom = holder.host === undefined && recorded != null && recorded.id !== dir.id ? recorded.path : undefined;
+    return new EmbeddedDatabaseBusy(holder.pid, this.dataDir, this.#file, holder.host, copiedFrom);
   }
 
   /** The lock file made the way of a file system without hard links; its inode, null when one exists. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readdir, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, realpath, stat, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   EmbeddedDatabaseBusy,
@@ -151,6 +151,8 @@ describe('the embedded database lock', () => {
     await lock.acquire();
     expect(await pidIn(dataDir)).to.equal('1000');
     expect(await whereIn(dataDir)).to.deep.include({ host: 'here', boot: 'boot-1', pidns: 'pid:[1]', start: 'T1000' });
+    const { dev, ino } = await stat(dataDir);
+    expect((await whereIn(dataDir)).dir, 'the directory it locks').to.deep.equal({ path: await realpath(dataDir), id: `${dev}:${ino}` });
     expect((await whereIn(dataDir)).lock, 'a nonce of this acquisition').to.match(/^[0-9a-f-]{36}$/);
     await lock.release();
   });
@@ -409,6 +411,29 @@ describe('the embedded database lock', () => {
       const error = await busy(unrenewed(dataDir, { pid: 1000 }));
       expect(error.message).to.equal(`The embedded database in ${dataDir} is in use by process 1001 (lock file ${lockFile(dataDir)})`);
       expect(error.host).to.equal(undefined);
+      await holder.release();
+    });
+
+    it("says that a copied directory's lock file came with the copy, naming the original, instead of only the original's process", async () => {
+      const original = await tempDir('lock-original');
+      const holder = unrenewed(original, { pid: 1001 });
+      await holder.acquire();
+      // The directory copied while its service ran, lock file and all (cp -a keeps its mtime).
+      const copy = await tempDir('lock-copy');
+      await cp(lockFile(original), lockFile(copy), { preserveTimestamps: true });
+      const error = await busy(unrenewed(copy, { pid: 1000 }));
+      expect(error.message).to.equal(
+        `The embedded database in ${copy} looks in use by process 1001, but its lock file ${lockFile(copy)} was written by that process for ${await realpath(original)}: ` +
+          `${copy} is most likely a copy of that directory, made with its lock file. If process 1001 runs on ${await realpath(original)} only ` +
+          `(its "agent gateway listening" log line names its dataDir), remove ${lockFile(copy)} and start again; a copy made while that process ran may be inconsistent: copy a stopped DATA_DIR, or a snapshot`,
+      );
+      expect(error.copiedFrom).to.equal(await realpath(original));
+      // The original itself, reached by another path (a symbolic link), is no copy.
+      const link = join(await tempDir('lock-link'), 'data');
+      await symlink(original, link);
+      expect((await busy(unrenewed(link, { pid: 1000 }))).message).to.equal(
+        `The embedded database in ${link} is in use by process 1001 (lock file ${lockFile(link)})`,
+      );
       await holder.release();
     });
 
