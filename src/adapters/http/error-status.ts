@@ -11,12 +11,26 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   unsupported_media_type: 415,
   internal: 500,
   not_configured: 501,
+  unavailable: 503,
 };
 
 /** The only texts a 500 may carry besides `Internal server error`: SPEC 7's fixed messages. */
 const SPEC_SERVER_MESSAGES: ReadonlySet<string> = new Set(['Failed to create job', 'Failed to register webhook']);
 
 const INTERNAL = 'Internal server error';
+
+/**
+ * What a 503 of `unavailable` says: its error's own text names what failed (a PANIC's file, a
+ * server's host), which is for the log only.
+ */
+const UNAVAILABLE = 'Database unavailable; try again shortly';
+
+/**
+ * The seconds a 503 of `unavailable` asks the caller to wait (`Retry-After`): an embedded
+ * database that failed stops the service for its supervisor to start it again (a few seconds),
+ * and a PostgreSQL server that dropped its connections is usually back as soon.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** What a caller is told of a failure, and what goes to the request's log line. */
 export interface ErrorAnswer {
@@ -26,6 +40,8 @@ export interface ErrorAnswer {
   readonly message: string;
   /** The failure to log at error level (server-side failures only). */
   readonly logged?: unknown;
+  /** Set on a 503: how long the caller should wait before trying again (`Retry-After`). */
+  readonly retryAfterSeconds?: number;
 }
 
 /**
@@ -33,13 +49,26 @@ export interface ErrorAnswer {
  * the caller for 4xx and 501 (our own texts naming what is wrong or not configured); a 500 says
  * `Internal server error` unless it is one of SPEC 7's fixed texts, so a provider's or a
  * library's error text (which may quote a request, a token or a URL) never reaches the caller.
- * Anything that is not a domain error is a 500; its detail goes to the log only.
+ * Anything that is not a domain error is a 500; its detail goes to the log only. A failure caused
+ * by the database's being unavailable (an `unavailable` error, also as the cause of another, such
+ * as a use case's fixed 500 or a library's wrapping) is a 503 with `Retry-After`: nothing is wrong
+ * with the request, and the same request is likely to succeed shortly.
  */
 export const answerFor = (error: unknown): ErrorAnswer => {
+  const unavailable = unavailableIn(error);
+  if (unavailable !== undefined)
+    return { status: 503, code: 'unavailable', message: UNAVAILABLE, logged: unavailable, retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS };
   if (!isDomainError(error)) return { status: 500, code: 'internal', message: INTERNAL, logged: error };
   const status = STATUS_BY_CODE[error.code];
   if (error.code !== 'internal') return { status, code: error.code, message: error.message };
   return { status, code: error.code, message: SPEC_SERVER_MESSAGES.has(error.message) ? error.message : INTERNAL, logged: error.cause ?? error };
+};
+
+/** The `unavailable` error that `error` is, or that caused it (its chain of causes, a few deep). */
+const unavailableIn = (error: unknown): DomainError | undefined => {
+  let cause = error;
+  for (let depth = 0; depth < 8 && cause instanceof Error; depth++, cause = cause.cause) if (isDomainError(cause) && cause.code === 'unavailable') return cause;
+  return undefined;
 };
 
 /** The fields by which raw-body, inflation, co-body and zlib say what went wrong. */

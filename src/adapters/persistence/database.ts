@@ -5,6 +5,7 @@ import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../../ports/logger.js';
 import { DatabaseOpenError } from './database-open-error.js';
+import { DatabaseUnavailable, guardPool, unavailableOr } from './database-unavailable.js';
 import type { EmbeddedLock } from './embedded-lock.js';
 import { closeEngine, openEngine, type DatabaseOptions, type OpenEngine } from './open-engine.js';
 import type { EmbeddedPglite } from './pglite/pglite-thread.js';
@@ -20,6 +21,23 @@ export interface ChannelListener {
   onMessage(payload: string): void;
   onLiveChange(live: boolean): void;
 }
+
+/**
+ * Has the ORM's exception converter, which turns the errors of some of its paths (find, flush,
+ * count) into its DriverException (a 500), pass DatabaseUnavailable on as it is (a 503), and turn
+ * a lost PostgreSQL connection into one. Its query builder and raw `execute` throw the driver's
+ * errors unconverted: the embedded database's thread throws DatabaseUnavailable itself, and
+ * guardPool translates pg's.
+ */
+const passUnavailable = <T extends MikroORM<AbstractSqlDriver>>(orm: T): T => {
+  const converter = orm.em.getPlatform().getExceptionConverter();
+  const convert = converter.convertException.bind(converter);
+  converter.convertException = (exception) => {
+    const translated = unavailableOr(exception);
+    return (translated instanceof DatabaseUnavailable ? translated : convert(exception)) as ReturnType<typeof convert>;
+  };
+  return orm;
+};
 
 /** One open database — PGlite in-process or a PostgreSQL pool — with its ORM and migrations. */
 export class Database {
@@ -80,7 +98,10 @@ export class Database {
     // PGlite's JavaScript (about 1 MB) into the main thread, which PostgreSQL mode never runs.
     if (options.databaseUrl !== undefined) {
       const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
-      return MikroORM.init({ ...common, driver: PostgreSqlDriver, clientUrl: options.databaseUrl });
+      // A server that cannot be reached or ends the connection: statements reject with
+      // DatabaseUnavailable (503, retried) instead of pg's error (a 500).
+      const driverOptions = { onPoolCreated: (pool: Parameters<typeof guardPool>[0]) => guardPool(pool) };
+      return passUnavailable(await MikroORM.init({ ...common, driver: PostgreSqlDriver, clientUrl: options.databaseUrl, driverOptions }));
     }
     // Handed over as a function: MikroORM deep-copies connection options, and a copy of the
     // object would lose its private state. The ORM asks for it at its first query, after open
@@ -91,7 +112,7 @@ export class Database {
     });
     pglite.catch(() => undefined);
     const { PgliteDriver } = await import('@mikro-orm/pglite');
-    return MikroORM.init({ ...common, driver: PgliteDriver, dbName: 'agent_gateway', driverOptions: { pglite: () => pglite } });
+    return passUnavailable(await MikroORM.init({ ...common, driver: PgliteDriver, dbName: 'agent_gateway', driverOptions: { pglite: () => pglite } }));
   }
 
   /**

@@ -11,6 +11,8 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'not_configured'
+  /** The database the service needs cannot be used for now (it failed, or cannot be reached): worth trying again shortly. */
+  | 'unavailable'
   | 'internal';
 
 /** Codes that are the caller's mistake: expected, answered, never investigated. */

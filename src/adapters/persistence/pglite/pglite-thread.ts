@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { DatabaseUnavailable } from '../database-unavailable.js';
 import { checkpointIfDue, type CheckpointPolicy } from './checkpoints.js';
 import { refuseFileAsDataDir } from './data-dir-check.js';
 import { fromPortableError, type Notification, type Opened, type PortableQueryOptions, type Reply, type Request, type ThreadData } from './protocol.js';
@@ -97,8 +98,8 @@ export class PgliteThread implements EmbeddedPglite {
       if ('subscription' in message) this.#listeners.get(message.subscription)?.(message.payload);
       else this.#settle(message);
     });
-    worker.on('error', (error) => this.#fail(new Error(`The embedded database thread failed: ${error.message}`, { cause: error })));
-    worker.on('exit', (code) => this.#fail(new Error(`The embedded database thread stopped (exit code ${code})`)));
+    worker.on('error', (error) => this.#fail(new DatabaseUnavailable(`The embedded database thread failed: ${error.message}`, { cause: error })));
+    worker.on('exit', (code) => this.#fail(new DatabaseUnavailable(`The embedded database thread stopped (exit code ${code})`)));
     worker.unref();
   }
 
@@ -303,7 +304,7 @@ export class PgliteThread implements EmbeddedPglite {
   #panicked(cause: Error): void {
     const full = (cause as { code?: unknown }).code === '53100'; // disk_full
     this.#fail(
-      new Error(
+      new DatabaseUnavailable(
         `The embedded database stopped after a PANIC: ${cause.message}${full ? ': free space on the disk that holds DATA_DIR, then start the service again' : ''}`,
         { cause },
       ),
@@ -311,8 +312,11 @@ export class PgliteThread implements EmbeddedPglite {
     void this.#worker.terminate();
   }
 
-  /** The thread is gone: every outstanding and later request fails with `error`. */
-  #fail(error: Error): void {
+  /**
+   * The thread is gone: every outstanding and later request fails with `error`, a
+   * DatabaseUnavailable (a 503 while the service stops for its supervisor to start it again).
+   */
+  #fail(error: DatabaseUnavailable): void {
     if (this.#closed || this.#failure !== undefined) return;
     this.#failure = error;
     clearInterval(this.#checkpointTimer);

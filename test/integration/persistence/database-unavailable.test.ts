@@ -1,0 +1,136 @@
+import { createServer, type Server, Socket } from 'node:net';
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import pg from 'pg';
+import { answerFor } from '../../../src/adapters/http/error-status.js';
+import { createPino, PinoLogger } from '../../../src/adapters/logging/pino-logger.js';
+import { Database } from '../../../src/adapters/persistence/database.js';
+import { ApiKeyEntity } from '../../../src/adapters/persistence/entities/api-key-entity.js';
+import { MikroOrmKeyRepository } from '../../../src/adapters/persistence/mikro-orm-key-repository.js';
+import { migratedDataDir } from '../../support/data-dirs.js';
+import { sql } from '../../support/databases.js';
+import { tempDir } from '../../support/gateway-process.js';
+import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../../support/postgres.js';
+
+const logger = new PinoLogger(createPino('silent'));
+
+/** What `promise` rejected with (the test fails if it resolved). */
+const refusal = (promise: Promise<unknown>): Promise<Error> =>
+  promise.then(
+    () => expect.fail('the database answered'),
+    (error: Error) => error,
+  );
+
+/** A 503 `Database unavailable` with Retry-After, as the API answers a failure. */
+const expectUnavailable = (error: unknown, what: string): void => {
+  const answer = answerFor(error);
+  expect({ status: answer.status, message: answer.message, retryAfter: answer.retryAfterSeconds }, `${what}: ${String(error)}`).to.deep.equal({
+    status: 503,
+    message: 'Database unavailable; try again shortly',
+    retryAfter: 5,
+  });
+  expect(answer.logged, what).to.be.instanceOf(Error);
+};
+
+describe('Statements on an embedded database whose thread failed', function () {
+  this.timeout(120_000);
+  let database: Database | undefined;
+
+  afterEach(async () => {
+    await database?.close().catch(() => undefined);
+    database = undefined;
+  });
+
+  it('are refused with an error answered 503 Database unavailable with Retry-After (the service stops meanwhile), by every path of the ORM', async () => {
+    const dataDir = await migratedDataDir('unavailable-pglite');
+    const failures: Error[] = [];
+    database = await Database.open({ databaseUrl: undefined, dataDir, logger, onEngineFailure: (error) => failures.push(error) });
+    await sql(database, 'create table fill (n int)');
+    // The write-ahead log's directory replaced by a file: the next segment cannot be made, and
+    // PostgreSQL stops with a PANIC, as on a full disk (embedded-disk-full.test.ts, which needs root).
+    const wal = join(dataDir, 'pglite', 'pg_wal');
+    await rename(wal, `${wal}.away`);
+    await writeFile(wal, 'not a directory');
+    const panic = await refusal(sql(database, 'insert into fill select generate_series(1, 1000000)'));
+    expect((panic as { severity?: string }).severity).to.equal('PANIC');
+    expect(failures.map((error) => error.message)).to.have.length(1);
+    expect(failures[0].message).to.match(/^The embedded database stopped after a PANIC/);
+
+    // The query builder and raw statements (what the adapters use), the entity manager (converted by the ORM), a repository.
+    expectUnavailable(await refusal(sql(database, 'select 1')), 'raw statement');
+    expectUnavailable(await refusal(database.orm.em.fork().createQueryBuilder(ApiKeyEntity).select('id').execute('all')), 'query builder');
+    expectUnavailable(await refusal(database.orm.em.fork().find(ApiKeyEntity, {})), 'entity manager');
+    expectUnavailable(await refusal(new MikroOrmKeyRepository(database).list()), 'repository');
+  });
+});
+
+describeWithPostgres('Statements on a PostgreSQL server that ended the connection or cannot be reached', function () {
+  this.timeout(60_000);
+  let scratch: ScratchDatabase | undefined;
+  let database: Database | undefined;
+  let proxy: { server: Server; sockets: Set<Socket> } | undefined;
+
+  afterEach(async () => {
+    for (const socket of proxy?.sockets ?? []) socket.destroy();
+    await new Promise<void>((resolve) => (proxy ? proxy.server.close(() => resolve()) : resolve()));
+    proxy = undefined;
+    await database?.close().catch(() => undefined);
+    database = undefined;
+    await scratch?.drop();
+    scratch = undefined;
+  });
+
+  it('are refused with an error answered 503 Database unavailable with Retry-After; after a session ended, the next statement connects again', async () => {
+    scratch = await createScratchDatabase();
+    const target = new URL(scratch.url);
+    // The gateway reaches the server through a proxy this test can take away: a server gone.
+    const sockets = new Set<Socket>();
+    const server = createServer((client) => {
+      const upstream = new Socket();
+      upstream.connect(Number(target.port || 5432), target.hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        socket.on('error', () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    proxy = { server, sockets };
+    const via = new URL(scratch.url);
+    via.hostname = '127.0.0.1';
+    via.port = String((server.address() as { port: number }).port);
+    database = await Database.open({ databaseUrl: via.toString(), dataDir: await tempDir('unavailable-pg'), logger });
+    await database.migrate();
+
+    // A statement whose session the server ends (a fast shutdown, pg_terminate_backend): 57P01.
+    const running = refusal(sql(database, 'select pg_sleep(30)'));
+    const admin = new pg.Client({ connectionString: scratch.url });
+    await admin.connect();
+    try {
+      for (let i = 0; i < 100; i++) {
+        const ended = await admin.query(
+          "select pg_terminate_backend(pid) from pg_stat_activity where query = 'select pg_sleep(30)' and pid <> pg_backend_pid()",
+        );
+        if (ended.rowCount !== 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await admin.end();
+    }
+    expectUnavailable(await running, 'statement whose session ended');
+    // The pool connects again: the next statement is answered.
+    expect(await sql(database, 'select 1 as one')).to.deep.equal([{ one: 1 }]);
+
+    // The server gone: its connections cut, new ones refused (ECONNREFUSED).
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      for (const socket of sockets) socket.destroy();
+    });
+    proxy = undefined;
+    expectUnavailable(await refusal(sql(database, 'select 1')), 'raw statement, server gone');
+    expectUnavailable(await refusal(database.orm.em.fork().find(ApiKeyEntity, {})), 'entity manager, server gone');
+    expectUnavailable(await refusal(new MikroOrmKeyRepository(database).list()), 'repository, server gone');
+  });
+});
