@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { mkdir, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import type { Logger } from '../../ports/logger.js';
 import { DatabaseOpenError } from './database-open-error.js';
@@ -33,7 +34,19 @@ export interface DatabaseOptions {
    * supervisor to start it again.
    */
   readonly onEngineFailure?: (error: Error) => void;
+  /**
+   * How long a service (not a short-lived opening) waits for the embedded database held by
+   * another process of this machine before it gives up (BUSY_WAIT); tests shorten it.
+   */
+  readonly busyWait?: { readonly ms: number; readonly pollMs: number };
 }
+
+/**
+ * A CLI command holds the embedded database for about half a second (`keys list`): a service
+ * started meanwhile waits up to 5 s for it instead of stopping with "in use by process N". A
+ * process holding it longer (another service) is still refused, 5 s later.
+ */
+export const BUSY_WAIT = { ms: 5_000, pollMs: 100 } as const;
 
 /**
  * PostgreSQL settings for a process that opens the embedded database for one short task. PGlite
@@ -98,6 +111,29 @@ export type OpenEngine =
 export const openEngine = async (options: DatabaseOptions): Promise<OpenEngine> => (await startEngine(options)).opened;
 
 /**
+ * Takes the lock, waiting while a process of this machine holds it (a CLI command, for a
+ * moment) up to `options.busyWait` (BUSY_WAIT), saying so once in the log; then the holder's
+ * EmbeddedDatabaseBusy as before. A holder on another host (its lease renewed over a shared
+ * file system) is not waited for.
+ */
+const acquireWaiting = async (lock: EmbeddedLock, options: DatabaseOptions): Promise<void> => {
+  const { ms, pollMs } = options.busyWait ?? BUSY_WAIT;
+  const deadline = Date.now() + ms;
+  for (let told = false; ; ) {
+    try {
+      return await lock.acquire();
+    } catch (error) {
+      if (!(error instanceof EmbeddedDatabaseBusy) || error.host !== undefined || error.copiedFrom !== undefined || Date.now() >= deadline) throw error;
+      if (!told) {
+        options.logger.warn({ pid: error.pid, waitMs: ms }, 'the embedded database is in use by another process (a CLI command?): waiting for it');
+        told = true;
+      }
+      await delay(pollMs);
+    }
+  }
+};
+
+/**
  * openEngine in two steps: resolves once what fails fast has been checked — the PostgreSQL
  * server answered, the embedded database's directory is locked — with the rest (PGlite's
  * boot, a second or more) still under way in `opened`.
@@ -135,7 +171,8 @@ export const startEngine = async (options: DatabaseOptions): Promise<{ readonly 
     // (private-data-dir.ts), checked before the lock or anything else is written in it.
     await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
     await checkPrivateDataDir(options.dataDir);
-    await lock.acquire();
+    if (options.shortLived === true) await lock.acquire();
+    else await acquireWaiting(lock, options);
   } catch (error) {
     throw await explainedDataDirError(error, options.dataDir);
   }
