@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,22 @@ import { SHORT_LIVED_SETTINGS } from '../../../src/adapters/persistence/open-eng
 import { openPgliteHere } from '../../../src/adapters/persistence/pglite/pglite-here.js';
 import type { EmbeddedPglite, PgliteThread, PgliteTransaction } from '../../../src/adapters/persistence/pglite/pglite-thread.js';
 import { emptyPgliteDir, openPglite } from '../../support/data-dirs.js';
+
+/** What `promise` rejected with (the test fails if it resolved). */
+const refusal = (promise: Promise<unknown>): Promise<Error> =>
+  promise.then(
+    () => expect.fail('the database answered'),
+    (error: Error) => error,
+  );
+
+/** Rejects with `TIMEOUT` when `promise` has not settled within `ms`: a statement left unanswered fails the test clearly. */
+const within = <T>(promise: Promise<T>, ms: number): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`TIMEOUT: no answer within ${ms} ms`)), ms))),
+  ]);
+};
 
 /** What the embedded database does wherever its statements run; `open` boots it on a data directory. */
 const describeEmbeddedDatabase = (name: string, open: (dir: string) => Promise<EmbeddedPglite>): Mocha.Suite =>
@@ -168,6 +184,27 @@ const describeEmbeddedDatabase = (name: string, open: (dir: string) => Promise<E
         expect((await second.query('select v from kept')).rows).to.deep.equal([{ v: 'still here' }]);
       } finally {
         await second.close();
+      }
+    });
+
+    it('refuses every statement after PostgreSQL stopped with a PANIC, naming the cause, instead of leaving them unanswered', async () => {
+      const panicking = await emptyPgliteDir('pglite-panic');
+      const other = await open(panicking);
+      try {
+        await other.exec('create table fill (n int)');
+        // The write-ahead log's directory replaced by a file: the next segment cannot be made, and
+        // PostgreSQL stops with a PANIC, as on a full disk (embedded-disk-full.test.ts, which needs root).
+        await rename(join(panicking, 'pg_wal'), join(panicking, 'pg_wal.away'));
+        await writeFile(join(panicking, 'pg_wal'), 'not a directory');
+        // In a transaction: it ends without another statement (a rollback would wait for ever too).
+        const panic = await within(refusal(other.transaction((tx) => tx.query('insert into fill select generate_series(1, 1000000)'))), 30_000);
+        expect((panic as { severity?: string }).severity === 'PANIC' || /^The embedded database stopped after a PANIC: /.test(panic.message), String(panic)).to
+          .be.true;
+        for (const next of [other.query('select 1'), other.exec('select 1'), other.transaction((tx) => tx.query('select 1'))])
+          expect((await within(refusal(next), 10_000)).message).to.match(/^The embedded database stopped after a PANIC: /);
+        expect(other.closed).to.equal(true);
+      } finally {
+        await within(other.close(), 10_000);
       }
     });
 

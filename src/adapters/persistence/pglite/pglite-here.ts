@@ -1,5 +1,7 @@
 import { refuseFileAsDataDir } from './data-dir-check.js';
-import type { EmbeddedPglite } from './pglite-thread.js';
+import type { DatabaseUnavailable } from '../database-unavailable.js';
+import { panicFailure } from './panic.js';
+import type { EmbeddedPglite, PgliteTransaction } from './pglite-thread.js';
 import { fromPortableError, toPortableError } from './protocol.js';
 
 /**
@@ -26,20 +28,93 @@ export const openPgliteHere = async (dataDir: string, settings: Readonly<Record<
     throw new Error(`Cannot open the embedded database in ${dataDir}: ${cause.message}`, { cause });
   }
   let closing: Promise<void> | undefined;
+  // After a PANIC nothing more is sent to PGlite (panicFailure): it would leave the statement
+  // unanswered and the command waiting for ever. That statement rejects with the PANIC, every
+  // later one (and the rollback of the transaction it was in) with the failure.
+  let failure: DatabaseUnavailable | undefined;
+  const guarded = async <T>(statement: () => Promise<T>): Promise<T> => {
+    if (failure !== undefined) throw failure;
+    try {
+      return await statement();
+    } catch (error) {
+      failure ??= panicFailure(error, 'run the command again');
+      throw error;
+    }
+  };
+  // Transactions are made here rather than by PGlite's own transaction(), which rolls back by
+  // itself when its callback throws, also after a PANIC. One at a time; a statement from outside
+  // waits until the transaction open has ended, as PGlite's own would.
+  let transactions: Promise<void> = Promise.resolve();
+  const outside = async <T>(statement: () => Promise<T>): Promise<T> => {
+    await transactions;
+    return guarded(statement);
+  };
+  const transaction = async <T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T> => {
+    const before = transactions;
+    let ended!: () => void;
+    transactions = new Promise((resolve) => (ended = resolve));
+    try {
+      await before;
+      await guarded(() => db.exec('BEGIN'));
+      let closed = false;
+      const open = (): void => {
+        if (closed) throw new Error('Transaction is closed');
+      };
+      const tx: PgliteTransaction = {
+        query: async (sql, params, options) => {
+          open();
+          return guarded(() => db.query(sql, params, options));
+        },
+        exec: async (sql) => {
+          open();
+          return guarded(() => db.exec(sql));
+        },
+        rollback: async () => {
+          open();
+          await guarded(() => db.exec('ROLLBACK'));
+          closed = true;
+        },
+        get closed() {
+          return closed;
+        },
+      };
+      let result: T;
+      try {
+        result = await callback(tx);
+      } catch (error) {
+        if (!closed) {
+          closed = true;
+          if (failure === undefined) await guarded(() => db.exec('ROLLBACK'));
+        }
+        throw error;
+      }
+      if (!closed) {
+        closed = true;
+        await guarded(() => db.exec('COMMIT'));
+      }
+      return result;
+    } finally {
+      ended();
+    }
+  };
   return {
     get ready() {
       return db.ready;
     },
     waitReady: db.waitReady,
     get closed() {
-      return db.closed;
+      return db.closed || failure !== undefined;
     },
-    query: (sql, params, options) => db.query(sql, params, options),
-    exec: (sql) => db.exec(sql),
-    transaction: (callback) => db.transaction(callback),
-    listen: (channel, callback) => db.listen(channel, callback),
+    query: (sql, params, options) => outside(() => db.query(sql, params, options)),
+    exec: (sql) => outside(() => db.exec(sql)),
+    transaction,
+    listen: async (channel, callback) => {
+      const unsubscribe = await outside(() => db.listen(channel, callback));
+      return () => guarded(unsubscribe);
+    },
     close: () => {
-      closing ??= db.closed ? Promise.resolve() : db.close();
+      // After a PANIC PGlite is left as it is (closing it would not end either): the process exits.
+      closing ??= db.closed || failure !== undefined ? Promise.resolve() : db.close();
       return closing;
     },
     // The statements run on this thread: its own event loop is the database's.

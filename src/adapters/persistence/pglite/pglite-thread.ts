@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { DatabaseUnavailable } from '../database-unavailable.js';
 import { checkpointIfDue, type CheckpointPolicy } from './checkpoints.js';
 import { refuseFileAsDataDir } from './data-dir-check.js';
+import { panicFailure } from './panic.js';
 import { fromPortableError, type Notification, type Opened, type PortableQueryOptions, type Reply, type Request, type ThreadData } from './protocol.js';
 
 export interface QueryResults<T = Record<string, unknown>> {
@@ -287,28 +288,20 @@ export class PgliteThread implements EmbeddedPglite {
     }
     const error = fromPortableError(reply.error);
     pending.reject(error);
-    if (reply.error.fields.severity === 'PANIC') this.#panicked(error);
+    const panic = panicFailure(error, 'start the service again');
+    if (panic !== undefined) this.#panicked(panic);
   }
 
   /**
-   * PostgreSQL stopped with a PANIC (a write of its log that failed: the disk full, an I/O
-   * error). A server would end every session and recover from its log at once; PGlite's single
-   * process goes on instead, with its state left halfway, and the next statement never answered
-   * (measured: `could not write to file "pg_wal/xlogtemp.42": No space left on device`, then every
-   * statement waited for ever, freeing space changed nothing, and a SIGTERM could not stop the
-   * service). The thread is therefore taken as failed, like one that died: every statement waiting
-   * and every later one is refused with the cause, `onFailure` is told (the service stops, for its
-   * supervisor to start it again: the start recovers what was committed from the log), and the
-   * thread, which may be spinning in the stuck statement, is ended.
+   * PostgreSQL stopped with a PANIC (panicFailure: PGlite would leave the next statement
+   * unanswered; a SIGTERM could not stop the service then). The thread is taken as failed, like
+   * one that died: every statement waiting and every later one is refused with the cause,
+   * `onFailure` is told (the service stops, for its supervisor to start it again: the start
+   * recovers what was committed from the log), and the thread, which may be spinning in the stuck
+   * statement, is ended.
    */
-  #panicked(cause: Error): void {
-    const full = (cause as { code?: unknown }).code === '53100'; // disk_full
-    this.#fail(
-      new DatabaseUnavailable(
-        `The embedded database stopped after a PANIC: ${cause.message}${full ? ': free space on the disk that holds DATA_DIR, then start the service again' : ''}`,
-        { cause },
-      ),
-    );
+  #panicked(failure: DatabaseUnavailable): void {
+    this.#fail(failure);
     void this.#worker.terminate();
   }
 
