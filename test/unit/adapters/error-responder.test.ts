@@ -23,6 +23,12 @@ const FAILURES: Record<string, () => never> = {
   '/caller': () => {
     throw new DomainError('invalid_input', 'Missing job field');
   },
+  '/database-unavailable': () => {
+    // As a use case wraps it (SPEC 7's fixed text): the database's failure decides the answer.
+    throw new DomainError('internal', 'Failed to create job', {
+      cause: new DomainError('unavailable', `The embedded database stopped after a PANIC: could not write to file "pg_wal/xlogtemp.42" ${SECRET}`),
+    });
+  },
   '/not-configured': () => {
     throw new DomainError('not_configured', 'Jobs are not configured: set JOB_AGENT_COMMAND');
   },
@@ -84,6 +90,18 @@ describe('the request log answering failures (respondWithError)', () => {
       status: 501,
       body: { error: 'Jobs are not configured: set JOB_AGENT_COMMAND' },
     });
+  });
+
+  it('answers a database that is unavailable with 503 Database unavailable and Retry-After, and logs the cause', async () => {
+    const response = await fetch(`${url}/database-unavailable`);
+    expect({ status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() }).to.deep.equal({
+      status: 503,
+      retryAfter: '5',
+      body: { error: 'Database unavailable; try again shortly' },
+    });
+    const line = lines.find((entry) => entry.path === '/database-unavailable');
+    expect(line?.level).to.equal(50);
+    expect(JSON.stringify(line?.err)).to.contain('stopped after a PANIC');
   });
 });
 
