@@ -124,7 +124,8 @@ export class RunJob {
     try {
       await this.runner.run(job, (change) => this.#report(job.id, change), signal ?? new AbortController().signal);
     } catch (error) {
-      if (signal?.aborted) return log.warn({ reason: reasonOf(signal) }, 'job hand-over stopped: the queue took its task back; its next attempt hands it over again');
+      if (signal?.aborted)
+        return log.warn({ reason: reasonOf(signal) }, 'job hand-over stopped: the queue took its task back; its next attempt hands it over again');
       log.error({ err: error }, 'job failed to run');
       await this.#report(job.id, { status: 'failed', error: error instanceof Error ? error.message : String(error) });
     }
