@@ -18,6 +18,7 @@ import { bindJobs } from '../../../src/container/bindings/job-bindings.js';
 import { TOKENS } from '../../../src/container/tokens.js';
 import type { Job, JobChange } from '../../../src/domain/jobs/job.js';
 import { describeShellExecutorContract } from '../../contract/shell-executor.contract.js';
+import { FixedClock } from '../../fakes/fixed-clock.js';
 import { tempDir } from '../../support/gateway-process.js';
 
 /*
@@ -290,6 +291,8 @@ if (BWRAP === undefined) {
             run: (command: string, options: ShellOptions) => (scripts.push(command), real.run(command, options)),
           });
           c.bind(TOKENS.SecretStore).toConstantValue(new EnvironmentSecretStore({}, AI_PROVIDERS));
+          // The runners read the time (a GitHub job's time without a run, since 44d31bc).
+          c.bind(TOKENS.Clock).toConstantValue(new FixedClock());
           bindJobs(c, config);
           const runner = await c.getAsync(TOKENS.JobRunner);
           const id = '40000000-0000-4000-8000-0000000000b1';
