@@ -259,7 +259,12 @@ echo ok > done.txt`;
       expect(response.body).to.deep.equal({ ok: true, triggers: WEBHOOK_TRIGGERS });
       // answered before the slow action finished: its file was not there yet
       expect(existsSync(join(dir, 'ff', 'slow.txt')), 'slow.txt already there when the answer arrived').to.equal(false);
-      await waitFor(() => existsSync(join(dir, 'ff', 'slow.txt')), 15_000, 'ff/slow.txt');
+      // The shell creates the file when it opens it for the redirect, and writes `done` after: wait for the content.
+      await waitFor(
+        async () => existsSync(join(dir, 'ff', 'slow.txt')) && (await readText(join(dir, 'ff', 'slow.txt'))) === 'done\n',
+        15_000,
+        'ff/slow.txt with done',
+      );
       expect(await readText(join(dir, 'ff', 'slow.txt'))).to.equal('done\n');
     });
 

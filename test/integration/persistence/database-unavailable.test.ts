@@ -120,8 +120,17 @@ describeWithPostgres('Statements on a PostgreSQL server that ended the connectio
       await admin.end();
     }
     expectUnavailable(await running, 'statement whose session ended');
-    // The pool connects again: the next statement is answered.
-    expect(await sql(database, 'select 1 as one')).to.deep.equal([{ one: 1 }]);
+    // The pool connects again: a statement is answered. The pool may first hand out the client
+    // whose session ended (before its end was noticed): that statement is refused as unavailable too.
+    let answered: unknown;
+    for (let attempt = 0; attempt < 3 && answered === undefined; attempt++) {
+      try {
+        answered = await sql(database, 'select 1 as one');
+      } catch (error) {
+        expectUnavailable(error, `statement ${attempt + 1} after the session ended`);
+      }
+    }
+    expect(answered).to.deep.equal([{ one: 1 }]);
 
     // The server gone: its connections cut, new ones refused (ECONNREFUSED).
     await new Promise<void>((resolve) => {
