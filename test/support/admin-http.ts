@@ -33,14 +33,17 @@ export const cookieFrom = (response: Response, name: string): string | undefined
 export const setCookieLine = (response: Response, name: string): string | undefined =>
   response.headers.getSetCookie().find((line) => line.startsWith(`${name}=`));
 
-/** What the login page gives a browser for its form: the nonce cookie (`name=value`) and the form's `nonce` field. */
+/**
+ * What the login page gives a browser for its form: the nonce cookie (`name=value`; named
+ * `__Host-agw_login_nonce` over HTTPS, `agw_login_nonce` over plain HTTP) and the form's `nonce` field.
+ */
 export const loginNonce = async (baseUrl: string, headers: Record<string, string> = {}): Promise<{ cookie: string; nonce: string }> => {
   const page = await fetch(`${baseUrl}/settings/login`, { headers, redirect: 'manual' });
   expect(page.status).to.equal(200);
-  const cookie = cookieFrom(page, 'agw_login_nonce');
+  const cookie = cookieFrom(page, 'agw_login_nonce') ?? cookieFrom(page, '__Host-agw_login_nonce');
   const nonce = /name="nonce" value="([^"]+)"/.exec(await page.text())?.[1];
   expect(cookie, 'the login page sets its nonce cookie').not.to.equal(undefined);
-  expect(cookie).to.equal(`agw_login_nonce=${nonce}`);
+  expect(cookie).to.be.oneOf([`agw_login_nonce=${nonce}`, `__Host-agw_login_nonce=${nonce}`]);
   return { cookie: cookie!, nonce: nonce! };
 };
 

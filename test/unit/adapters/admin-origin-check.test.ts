@@ -93,9 +93,13 @@ describe('admin UI: forms posted from another site', () => {
       req.end(body);
     });
 
-  /** A login as the login page's form posts it: with the nonce (cookie and field) of that page. */
+  /**
+   * A login as the login page's form posts it: with the nonce (cookie and field) of that page,
+   * fetched over the same scheme (a proxy's X-Forwarded-Proto: over HTTPS it is a __Host- cookie).
+   */
   const login = async (password: string, headers: Record<string, string> = {}) => {
-    const { cookie, nonce } = await loginNonce(`http://127.0.0.1:${port}`);
+    const proto = headers['x-forwarded-proto'];
+    const { cookie, nonce } = await loginNonce(`http://127.0.0.1:${port}`, proto === undefined ? {} : { 'x-forwarded-proto': proto });
     return post('/settings/login', { password, nonce }, { cookie, ...headers });
   };
   const own = () => `http://127.0.0.1:${port}`;

@@ -5,39 +5,43 @@ import { DomainError } from '../../../domain/errors/domain-error.js';
 import { shownInput } from '../../../domain/errors/shown-input.js';
 import type { AdminSession } from '../../../ports/admin-store.js';
 import { formBody, formField, type Form } from '../middleware/form-body.js';
+import { adminCookie, clearAdminCookie, setAdminCookie, type AdminCookie } from './admin-cookie.js';
 import type { AdminViews } from './admin-views.js';
 
-/** The session cookie: HttpOnly, SameSite=Strict, limited to /settings, Secure over HTTPS. */
-export const SESSION_COOKIE = 'agw_session';
+/**
+ * The session cookie: HttpOnly, SameSite=Strict; over plain HTTP `agw_session` limited to
+ * /settings, over HTTPS `__Host-agw_session`, Secure, on `/` (setAdminCookie).
+ */
+export const SESSION_COOKIE: AdminCookie = { name: 'agw_session', path: '/settings' };
 
 /** Admin forms are small: at most this many bytes, also after decompression (413 beyond). */
 export const FORM_LIMIT = 16 * 1024;
 
-export const sessionToken = (ctx: Context): string | undefined => ctx.cookies.get(SESSION_COOKIE);
+export const sessionToken = (ctx: Context): string | undefined => adminCookie(ctx, SESSION_COOKIE);
 
 /**
- * The login form's nonce: a random value in an HttpOnly, SameSite=Strict cookie (Secure over
- * HTTPS, limited to /settings, ending with the browser session), also in a hidden field of the
+ * The login form's nonce: a random value in an HttpOnly, SameSite=Strict cookie (over plain
+ * HTTP limited to /settings, over HTTPS `__Host-`, Secure, on `/`; ending with the browser session), also in a hidden field of the
  * login form. A login whose field does not match the cookie is refused before its password is
  * checked or counted: a page of another site can neither read the value nor get the cookie sent,
  * whatever the browser says (or does not say: no Sec-Fetch-Site over plain HTTP, `Origin: null`)
  * of the form's origin.
  */
-export const LOGIN_NONCE_COOKIE = 'agw_login_nonce';
+export const LOGIN_NONCE_COOKIE: AdminCookie = { name: 'agw_login_nonce', path: '/settings' };
 const NONCE = /^[\w-]{43}$/;
 
 /** The nonce for a login form: the browser's own when it has one, else a new one, set as its cookie. */
 export const loginNonce = (ctx: Context): string => {
-  const current = ctx.cookies.get(LOGIN_NONCE_COOKIE);
+  const current = adminCookie(ctx, LOGIN_NONCE_COOKIE);
   if (current !== undefined && NONCE.test(current)) return current;
   const nonce = randomBytes(32).toString('base64url');
-  ctx.cookies.set(LOGIN_NONCE_COOKIE, nonce, { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: '/settings', overwrite: true });
+  setAdminCookie(ctx, LOGIN_NONCE_COOKIE, nonce);
   return nonce;
 };
 
 /** Whether a login form's `nonce` field is the one of the browser's cookie (in constant time). */
 export const loginNonceMatches = (ctx: Context, form: Form): boolean => {
-  const cookie = ctx.cookies.get(LOGIN_NONCE_COOKIE);
+  const cookie = adminCookie(ctx, LOGIN_NONCE_COOKIE);
   const given = formField(form, 'nonce');
   if (cookie === undefined || !NONCE.test(cookie) || given === undefined) return false;
   const [a, b] = [Buffer.from(cookie), Buffer.from(given)];
@@ -49,18 +53,11 @@ export const loginPage = (ctx: Context, views: AdminViews, error?: string): stri
   views.page('login', { title: 'Log in' }, { error, nonce: loginNonce(ctx) });
 
 export const startSession = (ctx: Context, started: StartedSession): void => {
-  ctx.cookies.set(SESSION_COOKIE, started.token, {
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: ctx.secure,
-    path: '/settings',
-    expires: started.session.expiresAt,
-    overwrite: true,
-  });
+  setAdminCookie(ctx, SESSION_COOKIE, started.token, { expires: started.session.expiresAt });
 };
 
 export const endSession = (ctx: Context): void => {
-  ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: '/settings', expires: new Date(0), overwrite: true });
+  clearAdminCookie(ctx, SESSION_COOKIE);
 };
 
 const parseForm = formBody(FORM_LIMIT);

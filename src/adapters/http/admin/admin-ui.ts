@@ -17,9 +17,10 @@ import {
 } from './admin-session.js';
 import { AdminViews } from './admin-views.js';
 import { registerChatPages } from './chat-pages.js';
+import { adminCookie, adminCookieName, setAdminCookie } from './admin-cookie.js';
 import { clearFlash, type FlashCookie } from './flash.js';
 import { registerJobPages } from './job-pages.js';
-import { NEW_KEY, registerKeyPages } from './key-pages.js';
+import { clearOldNewKeyCookie, registerKeyPages } from './key-pages.js';
 import { loadStaticFiles } from './static-files.js';
 import { registerStatusPages } from './status-pages.js';
 import { registerTriggerPages } from './trigger-pages.js';
@@ -115,7 +116,7 @@ const refuseForeignForm = (ctx: Context, tools: AdminTools, by: 'origin' | 'logi
   const message =
     by === 'origin'
       ? 'The form was not sent from this admin page (its origin is another site). Open the admin page and try again.'
-      : `The login form's nonce is missing or does not match its cookie (${LOGIN_NONCE_COOKIE}): load /settings/login first and send its form. ` +
+      : `The login form's nonce is missing or does not match its cookie (${adminCookieName(ctx, LOGIN_NONCE_COOKIE)}): load /settings/login first and send its form. ` +
         'A script keeps the cookie that page sets and posts its nonce field with the password (see docs/admin-ui.md).';
   sendPage(ctx, 403, tools.views.page('error', { title: 'Refused' }, { message, back: BACK }));
 };
@@ -125,7 +126,7 @@ const publicRoutes = (tools: AdminTools): Router => {
   const router = new Router();
   const { auth } = tools.deps;
   router.get('/settings/login', (ctx) => {
-    const code = ctx.cookies.get(LOGIN_REFUSED.name);
+    const code = adminCookie(ctx, LOGIN_REFUSED);
     if (code !== undefined) clearFlash(ctx, LOGIN_REFUSED);
     const error = code !== undefined && Object.hasOwn(REFUSALS, code) ? REFUSALS[code] : undefined;
     sendPage(ctx, 200, loginPage(ctx, tools.views, error));
@@ -144,14 +145,7 @@ const publicRoutes = (tools: AdminTools): Router => {
       const reason = error instanceof LoginBusy ? 'busy' : error.code;
       // Refused (wrong password, or the limit): back to the form with the reason, so that a
       // reload does not send the password again (it would count as another attempt).
-      ctx.cookies.set(LOGIN_REFUSED.name, reason, {
-        httpOnly: true,
-        sameSite: 'strict',
-        secure: ctx.secure,
-        path: LOGIN_REFUSED.path,
-        maxAge: 120_000,
-        overwrite: true,
-      });
+      setAdminCookie(ctx, LOGIN_REFUSED, reason, { maxAge: 120_000 });
       // The answer is a 303 either way: the request's log line does not tell a refusal.
       tools.deps.logger.warn({ reqId: ctx.state.requestId as string | undefined, reason }, 'admin login refused');
       seeOther(ctx, '/settings/login');
@@ -180,7 +174,7 @@ const sessionRoutes = (tools: AdminTools): Router => {
     await tools.deps.auth.logout(sessionToken(ctx));
     endSession(ctx);
     clearFlash(ctx, NOTICE);
-    clearFlash(ctx, NEW_KEY);
+    clearOldNewKeyCookie(ctx);
     seeOther(ctx, '/settings/login');
   });
   registerKeyPages(router, tools);

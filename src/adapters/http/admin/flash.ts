@@ -1,38 +1,28 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
+import { adminCookie, clearAdminCookie, setAdminCookie, type AdminCookie } from './admin-cookie.js';
 
 /** How long a flash waits for the page after a redirect. */
 const FLASH_SECONDS = 120;
 
-export interface FlashCookie {
-  /** Cookie name. */
-  readonly name: string;
-  /** The path the cookie is sent to: the page that shows it. */
-  readonly path: string;
-}
+/** A flash's cookie: its path (over plain HTTP) is the page that shows it. */
+export type FlashCookie = AdminCookie;
 
 const mac = (secret: string, payload: string): Buffer => createHmac('sha256', secret).update(payload).digest();
 
 /**
  * Leaves a value for the next page (Post/Redirect/Get): a short-lived HttpOnly, SameSite=Strict
- * cookie (Secure over HTTPS) on `cookie.path`, signed with the session's CSRF token so that only
+ * cookie on `cookie.path` (over HTTPS `__Host-`, Secure, on `/`: setAdminCookie), signed with the session's CSRF token so that only
  * this session's own pages wrote it. Nothing is stored on the server, so it works on any replica.
  */
 export const setFlash = (ctx: Context, cookie: FlashCookie, secret: string, value: unknown): void => {
   const payload = Buffer.from(JSON.stringify(value)).toString('base64url');
-  ctx.cookies.set(cookie.name, `${payload}.${mac(secret, payload).toString('base64url')}`, {
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: ctx.secure,
-    path: cookie.path,
-    maxAge: FLASH_SECONDS * 1000,
-    overwrite: true,
-  });
+  setAdminCookie(ctx, cookie, `${payload}.${mac(secret, payload).toString('base64url')}`, { maxAge: FLASH_SECONDS * 1000 });
 };
 
 /** Ends a flash cookie. */
 export const clearFlash = (ctx: Context, cookie: FlashCookie): void => {
-  ctx.cookies.set(cookie.name, '', { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: cookie.path, expires: new Date(0), overwrite: true });
+  clearAdminCookie(ctx, cookie);
 };
 
 /**
@@ -40,7 +30,7 @@ export const clearFlash = (ctx: Context, cookie: FlashCookie): void => {
  * that is malformed or not signed with this session's token is ignored.
  */
 export const takeFlash = (ctx: Context, cookie: FlashCookie, secret: string): unknown => {
-  const raw = ctx.cookies.get(cookie.name);
+  const raw = adminCookie(ctx, cookie);
   if (raw === undefined || raw === '') return undefined;
   clearFlash(ctx, cookie);
   const [payload, signature] = raw.split('.');

@@ -5,7 +5,7 @@ import { shownLines } from '../../../domain/triggers/approval-summary.js';
 import { unprintableNameProblem } from '../../../domain/triggers/validate-triggers.js';
 import { answerFor } from '../error-status.js';
 import { field, frame, NOTICE, notFound, pathParameter, seeOther, sendPage, showPage, signedIn, type AdminRouter, type AdminTools } from './admin-http.js';
-import { setFlash, type FlashCookie } from './flash.js';
+import { setFlash } from './flash.js';
 import { stamp } from './present.js';
 
 /**
@@ -14,7 +14,15 @@ import { stamp } from './present.js';
  * recorded. Nothing sets it any more (the form's own answer shows the key); logging out still
  * clears one a browser may hold from before an upgrade (admin-ui.ts).
  */
-export const NEW_KEY: FlashCookie = { name: 'agw_new_key', path: '/settings/keys' };
+const NEW_KEY = { name: 'agw_new_key', path: '/settings/keys' } as const;
+
+/**
+ * Ends the NEW_KEY cookie a browser may still hold: under its old name and path (it was never
+ * set with the `__Host-` prefix that the admin cookies take over HTTPS).
+ */
+export const clearOldNewKeyCookie = (ctx: Context): void => {
+  ctx.cookies.set(NEW_KEY.name, '', { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: NEW_KEY.path, expires: new Date(0), overwrite: true });
+};
 
 /**
  * A key's name as the pages show it: one made before names were checked (validateKeyName) may
