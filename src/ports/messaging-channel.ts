@@ -58,10 +58,30 @@ export interface ChoiceButton {
   readonly data: string;
 }
 
+/**
+ * A part of a message's text. `verbatim` marks data (a request's values, a trigger's name): the
+ * platform shows it exactly as it is, inert — never as formatting, a link, a mention, a command,
+ * a hashtag, an address or a phone number the reader could press — set off as code, `inline` within
+ * its line or as a `block` of its own. Without it, the text is the gateway's own words, plain.
+ */
+export interface ChatTextPart {
+  readonly text: string;
+  readonly verbatim?: 'inline' | 'block';
+}
+
+/** The text of a message the gateway writes, data in it marked (ChatTextPart). */
+export type ChatText = readonly ChatTextPart[];
+
+/** The text of `parts` as the reader sees it: its parts one after the other. */
+export const chatTextString = (parts: ChatText): string => parts.map((part) => part.text).join('');
+
 /** Messages with buttons a person presses (Telegram inline keyboards, Slack block buttons). */
 export interface ChoiceButtons {
-  /** Sends `text` (plain, at most `maxMessageLength`) with one row of buttons. */
-  ask(token: string, target: ReplyTarget, text: string, buttons: readonly ChoiceButton[]): Promise<void>;
+  /**
+   * Sends `text` (at most `maxMessageLength` characters in all; no link previews) with one row of
+   * `buttons` — none: a message without buttons. Its verbatim parts are shown as ChatTextPart says.
+   */
+  ask(token: string, target: ReplyTarget, text: ChatText, buttons: readonly ChoiceButton[]): Promise<void>;
   /** Answers a press: takes the buttons off its message and says `outcome` there (the decision, or why it was refused). */
   settle(token: string, choice: ChoiceMade, outcome: string): Promise<void>;
 }

@@ -2,7 +2,7 @@ import type { Approval } from '../../domain/approvals/approval.js';
 import { isDomainError } from '../../domain/errors/domain-error.js';
 import type { ApprovalStore } from '../../ports/approval-store.js';
 import type { Logger } from '../../ports/logger.js';
-import type { ChoiceMade } from '../../ports/messaging-channel.js';
+import { type ChatText, type ChatTextPart, type ChoiceMade, chatTextString } from '../../ports/messaging-channel.js';
 import type { ChatChannel, MessagingChannels } from '../messaging/messaging-channels.js';
 import { type DecideApproval, whyNothingRuns } from './decide-approval.js';
 
@@ -19,14 +19,32 @@ const stampText = (date: Date): string => `${date.toISOString().slice(0, 16).rep
 const approvalsPage = (publicUrl: string | undefined): string =>
   publicUrl === undefined ? `${APPROVALS_PAGE} on the gateway's address` : `${publicUrl.replace(/\/+$/, '')}${APPROVALS_PAGE}`;
 
-const heading = (approval: Approval): string =>
-  `Approval needed: trigger "${approval.trigger}", action ${approval.actionIndex} (${approval.actionType}), fired by /api${approval.watchPath}.`;
+/** The heading: the trigger's name and the path that fired it are data (verbatim, inline). */
+const heading = (approval: Approval): ChatText => [
+  { text: 'Approval needed: trigger "' },
+  { text: approval.trigger, verbatim: 'inline' },
+  { text: `", action ${approval.actionIndex} (${approval.actionType}), fired by ` },
+  { text: `/api${approval.watchPath}`, verbatim: 'inline' },
+  { text: '.' },
+];
 
-/** What an approval chat is sent: the text, and whether it carries the Approve and Deny buttons. */
+const PARAGRAPH: ChatTextPart = { text: '\n\n' };
+
+/**
+ * What an approval chat is sent: the text (`parts`, its data marked verbatim: the request's values
+ * in the summary, which the chat must show inert — no link, mention or command to press — and
+ * `text`, the same as one string), and whether it carries the Approve and Deny buttons.
+ */
 export interface ApprovalMessage {
+  readonly parts: ChatText;
   readonly text: string;
   readonly buttons: boolean;
 }
+
+const message = (paragraphs: readonly ChatText[], buttons: boolean): ApprovalMessage => {
+  const parts = paragraphs.flatMap((paragraph, i) => (i === 0 ? paragraph : [PARAGRAPH, ...paragraph]));
+  return { parts, text: chatTextString(parts), buttons };
+};
 
 /**
  * The question as a chat shows it: which trigger and action, the action as it would run (its
@@ -40,21 +58,30 @@ export interface ApprovalMessage {
 export const approvalMessage = (approval: Approval, maxLength: number, publicUrl?: string): ApprovalMessage => {
   const page = approvalsPage(publicUrl);
   const until = `Decide before ${stampText(approval.expiresAt)}; after that it never runs.`;
-  const question = [heading(approval), approval.summary, `${until} The request and the whole action are on the admin UI's Approvals page (${page}).`].join(
-    '\n\n',
+  const question = message(
+    [
+      heading(approval),
+      [{ text: approval.summary, verbatim: 'block' }],
+      [{ text: `${until} The request and the whole action are on the admin UI's Approvals page (${page}).` }],
+    ],
+    true,
   );
   // A summary that leaves part of a value or of the prompt out (approvalSummary) hides it from
   // the chat too: only the page shows the request whole. Request text that merely looks like the
   // note counts as well, which only ever sends the decision to the page.
-  const tooLong = question.length > maxLength;
-  if (!tooLong && !LEFT_OUT.test(approval.summary)) return { text: question, buttons: true };
+  const tooLong = question.text.length > maxLength;
+  if (!tooLong && !LEFT_OUT.test(approval.summary)) return question;
   const why = tooLong
     ? `The action is too long to review in this chat (${approval.summary.length} characters as the Approvals page shows it)`
     : 'Parts of the action are left out of this message (its longest values or prompt are shown by their beginning and end)';
-  return {
-    text: [heading(approval), `${why}, so it cannot be approved here: review and decide it on the admin UI's Approvals page (${page}).`, until].join('\n\n'),
-    buttons: false,
-  };
+  return message(
+    [
+      heading(approval),
+      [{ text: `${why}, so it cannot be approved here: review and decide it on the admin UI's Approvals page (${page}).` }],
+      [{ text: until }],
+    ],
+    false,
+  );
 };
 
 /**
@@ -80,15 +107,14 @@ export class AnnounceApproval {
           if (token === undefined) return;
           const target = { chatId: settings.approvalChatId };
           const message = approvalMessage(approval, platform.maxMessageLength, this.publicUrl);
-          if (!message.buttons) {
-            // Plain text: neither platform formats it (Telegram without parse_mode, Slack with mrkdwn off).
-            await platform.sendMessage(token, target, { plain: message.text });
-            return;
-          }
-          await platform.buttons.ask(token, target, message.text, [
-            { label: 'Approve', data: `agw-approve:${approval.id}` },
-            { label: 'Deny', data: `agw-deny:${approval.id}` },
-          ]);
+          // Without buttons too through `ask`: its data (the trigger's name, the path) are shown inert there.
+          const buttons = message.buttons
+            ? [
+                { label: 'Approve', data: `agw-approve:${approval.id}` },
+                { label: 'Deny', data: `agw-deny:${approval.id}` },
+              ]
+            : [];
+          await platform.buttons.ask(token, target, message.parts, buttons);
         } catch (error) {
           this.logger.warn({ err: error, channel: platform.id, approvalId: approval.id }, 'could not ask the approval chat; the admin UI still can decide');
         }

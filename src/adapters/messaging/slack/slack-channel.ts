@@ -1,15 +1,17 @@
 import { DomainError } from '../../../domain/errors/domain-error.js';
-import type {
-  ChoiceButton,
-  ChoiceButtons,
-  ChoiceMade,
-  DownloadedFile,
-  InboundRequest,
-  MessagingChannel,
-  OutgoingMessage,
-  ParsedDelivery,
-  ReplyTarget,
-  SendOptions,
+import {
+  type ChatText,
+  chatTextString,
+  type ChoiceButton,
+  type ChoiceButtons,
+  type ChoiceMade,
+  type DownloadedFile,
+  type InboundRequest,
+  type MessagingChannel,
+  type OutgoingMessage,
+  type ParsedDelivery,
+  type ReplyTarget,
+  type SendOptions,
 } from '../../../ports/messaging-channel.js';
 import { fileTooLarge } from '../bounded-body.js';
 import { splitMarkdown } from '../markdown/split-markdown.js';
@@ -101,11 +103,24 @@ export class SlackChannel implements MessagingChannel {
   }
 
   /**
-   * The question in `plain_text` sections (Slack formats nothing there: `*`, `_`, `~`, `<@…>`
-   * and `:emoji:` show as typed), as many as its length needs, cut at line breaks; the
-   * buttons under them. The notification's `text` goes escaped with formatting off.
+   * The question in `plain_text` sections (Slack formats nothing there, verbatim parts or not:
+   * `*`, `_`, `~`, `<@…>`, `<!channel>`, `<url|label>` and `:emoji:` show as typed), as many as
+   * its length needs, cut at line breaks; the buttons under them, when there are any. The
+   * notification's `text` goes escaped (`&`, `<`, `>`: no mention or link sequence) with
+   * formatting off. No unfurling.
    */
-  async ask(token: string, target: ReplyTarget, text: string, buttons: readonly ChoiceButton[]): Promise<void> {
+  async ask(token: string, target: ReplyTarget, question: ChatText, buttons: readonly ChoiceButton[]): Promise<void> {
+    const text = chatTextString(question);
+    const actions = {
+      type: 'actions',
+      elements: buttons.map((button, i) => ({
+        type: 'button',
+        action_id: `agw-${i}`,
+        text: { type: 'plain_text', text: button.label },
+        value: button.data,
+        ...(i === 0 ? { style: 'primary' } : { style: 'danger' }),
+      })),
+    };
     await this.#api.call(token, 'chat.postMessage', {
       channel: target.chatId,
       ...(target.topicId !== undefined && { thread_ts: target.topicId }),
@@ -113,19 +128,7 @@ export class SlackChannel implements MessagingChannel {
       mrkdwn: false,
       unfurl_links: false,
       unfurl_media: false,
-      blocks: [
-        ...plainSections(text),
-        {
-          type: 'actions',
-          elements: buttons.map((button, i) => ({
-            type: 'button',
-            action_id: `agw-${i}`,
-            text: { type: 'plain_text', text: button.label },
-            value: button.data,
-            ...(i === 0 ? { style: 'primary' } : { style: 'danger' }),
-          })),
-        },
-      ],
+      blocks: [...plainSections(text), ...(buttons.length > 0 ? [actions] : [])],
     });
   }
 

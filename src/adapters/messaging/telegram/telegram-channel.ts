@@ -5,6 +5,7 @@ import { DomainError, isDomainError } from '../../../domain/errors/domain-error.
 import { fileTooLarge, readAtMost } from '../bounded-body.js';
 import { headOf } from '../../../domain/text/cut-text.js';
 import type {
+  ChatText,
   ChoiceButton,
   ChoiceButtons,
   ChoiceMade,
@@ -23,6 +24,7 @@ import type {
 import { splitMarkdown } from '../markdown/split-markdown.js';
 import { albumOf, normalizeUpdate, updateIdOf } from './normalize-update.js';
 import { TELEGRAM } from './telegram.js';
+import { telegramEntities } from './telegram-entities.js';
 import { markdownToTelegramHtml } from './telegram-html.js';
 
 /** A Bot API answer that is not `ok`. The message never contains the token. */
@@ -146,13 +148,20 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
     return { deliveryId: String(updateId), message, ...(album !== undefined && { messageKey: `album:${album}` }) };
   }
 
-  async ask(token: string, target: ReplyTarget, text: string, buttons: readonly ChoiceButton[]): Promise<void> {
+  /**
+   * The text goes without parse_mode, its verbatim parts marked by `entities` (telegramEntities):
+   * data never passes through a markup to be escaped, and Telegram detects no link, mention,
+   * command, hashtag, address or number inside a code entity. No link preview.
+   */
+  async ask(token: string, target: ReplyTarget, text: ChatText, buttons: readonly ChoiceButton[]): Promise<void> {
+    const { shown, entities } = telegramEntities(text, this.maxMessageLength);
     await this.#call(token, 'sendMessage', {
       chat_id: target.chatId,
       ...topic(target),
-      text: headOf(text, this.maxMessageLength),
+      text: shown,
+      ...(entities.length > 0 && { entities }),
       link_preview_options: { is_disabled: true },
-      reply_markup: { inline_keyboard: [buttons.map((button) => ({ text: button.label, callback_data: button.data }))] },
+      ...(buttons.length > 0 && { reply_markup: { inline_keyboard: [buttons.map((button) => ({ text: button.label, callback_data: button.data }))] } }),
     });
   }
 

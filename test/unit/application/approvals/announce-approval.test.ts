@@ -6,16 +6,16 @@ import type { Approval } from '../../../../src/domain/approvals/approval.js';
 import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
 import { approvalSummary } from '../../../../src/domain/triggers/approval-summary.js';
 import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
-import type { ChoiceButton, ChoiceButtons, ReplyTarget } from '../../../../src/ports/messaging-channel.js';
+import { type ChatText, type ChoiceButton, type ChoiceButtons, type ReplyTarget, chatTextString } from '../../../../src/ports/messaging-channel.js';
 import { FakeMessagingChannel } from '../../../fakes/fake-messaging-channel.js';
 import { InMemoryBotTokenStore } from '../../../fakes/in-memory-bot-token-store.js';
 import { RecordingLogger } from '../../../fakes/recording-logger.js';
 
 /** Buttons that record each question asked. */
 class RecordingButtons implements ChoiceButtons {
-  readonly asked: Array<{ target: ReplyTarget; text: string; buttons: readonly ChoiceButton[] }> = [];
-  async ask(_token: string, target: ReplyTarget, text: string, buttons: readonly ChoiceButton[]): Promise<void> {
-    this.asked.push({ target, text, buttons });
+  readonly asked: Array<{ target: ReplyTarget; text: string; parts: ChatText; buttons: readonly ChoiceButton[] }> = [];
+  async ask(_token: string, target: ReplyTarget, parts: ChatText, buttons: readonly ChoiceButton[]): Promise<void> {
+    this.asked.push({ target, text: chatTextString(parts), parts, buttons });
   }
   async settle(): Promise<void> {}
 }
@@ -64,7 +64,13 @@ const announce = async (approval: Approval, options: { maxMessageLength?: number
   };
   const logger = new RecordingLogger();
   await new AnnounceApproval(new MessagingChannels([channel]), logger, options.publicUrl).execute(approval);
-  return { asked: buttons.asked, sent: platform.sent.map((sent) => sent.message), logger };
+  // A question without buttons (the chat is sent to the Approvals page) is `told`.
+  return {
+    asked: buttons.asked.filter((one) => one.buttons.length > 0),
+    told: buttons.asked.filter((one) => one.buttons.length === 0),
+    sent: platform.sent.map((sent) => sent.message),
+    logger,
+  };
 };
 
 describe('AnnounceApproval: what the approval chat is shown', () => {
@@ -80,6 +86,26 @@ describe('AnnounceApproval: what the approval chat is shown', () => {
     // What the chat shows of the action is what the admin UI shows: the summary whole.
     expect(asked[0].text).to.contain(approval.summary);
     expect(asked[0].text.length).to.be.at.most(4096);
+  });
+
+  it('request values that Telegram would make pressable (mention, URL, command, hashtag, address, phone) are in the verbatim block, and no word outside a verbatim part is the request’s', async () => {
+    const hostile = '@someone https://evil.example/login /start #tag root@evil.example +1 555 0100 <b>x</b> *y* 🚀';
+    const approval = approvalOf({ type: 'command', approval: true, command: 'deploy {{body.to}}' }, { to: hostile });
+    const { asked } = await announce(approval, { publicUrl: 'https://gw.example' });
+    expect(asked).to.have.length(1);
+    expect(approval.summary).to.contain(`AGW_ARG_1=${JSON.stringify(hostile)}`);
+    const { parts, text } = asked[0];
+    expect(parts.filter((part) => part.verbatim !== undefined)).to.deep.equal([
+      { text: 'deploy', verbatim: 'inline' },
+      { text: '/api/webhook', verbatim: 'inline' },
+      { text: approval.summary, verbatim: 'block' },
+    ]);
+    const ownWords = parts
+      .filter((part) => part.verbatim === undefined)
+      .map((part) => part.text)
+      .join('');
+    for (const piece of hostile.split(' ')) expect(ownWords).not.to.contain(piece);
+    expect(text).to.equal(parts.map((part) => part.text).join(''));
   });
 
   it('a command of many arguments, each shown whole: the end of each one is in the question, with the buttons', async () => {
@@ -101,33 +127,37 @@ describe('AnnounceApproval: what the approval chat is shown', () => {
     expect(approval.summary).to.contain('characters left out');
     const prompt = await announce(approval);
     expect(prompt.asked, 'no question with buttons').to.deep.equal([]);
-    expect(prompt.sent).to.have.length(1);
-    expect(prompt.sent[0].plain).to.contain('Parts of the action are left out of this message');
-    expect(prompt.sent[0].plain).to.contain("decide it on the admin UI's Approvals page (/settings/approvals on the gateway's address)");
+    expect(prompt.told).to.have.length(1);
+    expect(prompt.told[0].text).to.contain('Parts of the action are left out of this message');
+    expect(prompt.told[0].text).to.contain("decide it on the admin UI's Approvals page (/settings/approvals on the gateway's address)");
     const command = approvalOf(
       { type: 'command', approval: true, command: 'deploy {{body.a}}' },
       { a: `${'harmless '.repeat(40)}${PAYLOAD}${' harmless'.repeat(40)}` },
     );
     const commanded = await announce(command);
     expect(commanded.asked).to.deep.equal([]);
-    expect(commanded.sent[0].plain).to.contain('Parts of the action are left out of this message');
+    expect(commanded.told[0].text).to.contain('Parts of the action are left out of this message');
   });
 
-  it('an action too long for one message: no buttons, a plain message saying so and pointing to the Approvals page (under PUBLIC_URL)', async () => {
+  it('an action too long for one message: no buttons, a message saying so and pointing to the Approvals page (under PUBLIC_URL)', async () => {
     const values = Array.from({ length: 16 }, (_, i) => `${'v'.repeat(400)}-${i}`);
     const body = Object.fromEntries(values.map((value, i) => [`a${i}`, value]));
     const command = `deploy ${values.map((_, i) => `{{body.a${i}}}`).join(' ')}`;
     const approval = approvalOf({ type: 'command', approval: true, command }, body);
     expect(approval.summary.length).to.be.above(4096);
-    const { asked, sent } = await announce(approval, { publicUrl: 'https://gw.example/' });
+    const { asked, told, sent } = await announce(approval, { publicUrl: 'https://gw.example/' });
     expect(asked, 'no question with buttons').to.deep.equal([]);
-    expect(sent).to.have.length(1);
-    expect(sent[0].formatted).to.equal(undefined);
-    expect(sent[0].plain).to.contain('Approval needed: trigger "deploy", action 0 (command)');
-    expect(sent[0].plain).to.contain('too long to review in this chat');
-    expect(sent[0].plain).to.contain("admin UI's Approvals page (https://gw.example/settings/approvals)");
-    expect(sent[0].plain).to.contain('Decide before 2026-11-30 12:30 UTC');
-    expect(sent[0].plain).not.to.contain('vvvvvvvvvv');
+    expect(sent, 'nothing through sendMessage').to.deep.equal([]);
+    expect(told).to.have.length(1);
+    expect(told[0].parts.filter((part) => part.verbatim !== undefined)).to.deep.equal([
+      { text: 'deploy', verbatim: 'inline' },
+      { text: '/api/webhook', verbatim: 'inline' },
+    ]);
+    expect(told[0].text).to.contain('Approval needed: trigger "deploy", action 0 (command)');
+    expect(told[0].text).to.contain('too long to review in this chat');
+    expect(told[0].text).to.contain("admin UI's Approvals page (https://gw.example/settings/approvals)");
+    expect(told[0].text).to.contain('Decide before 2026-11-30 12:30 UTC');
+    expect(told[0].text).not.to.contain('vvvvvvvvvv');
   });
 
   it('the limit is the platform’s: a question that fits Telegram’s 4 096 but not a 3 500-character platform gets no buttons there; without PUBLIC_URL the page’s path', async () => {
@@ -139,6 +169,6 @@ describe('AnnounceApproval: what the approval chat is shown', () => {
     expect(telegram.asked[0].text).to.contain("admin UI's Approvals page (/settings/approvals on the gateway's address)");
     const slack = await announce(approval, { maxMessageLength: 3500 });
     expect(slack.asked).to.deep.equal([]);
-    expect(slack.sent[0].plain).to.contain("decide it on the admin UI's Approvals page (/settings/approvals on the gateway's address)");
+    expect(slack.told[0].text).to.contain("decide it on the admin UI's Approvals page (/settings/approvals on the gateway's address)");
   });
 });

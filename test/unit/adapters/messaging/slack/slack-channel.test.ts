@@ -88,7 +88,7 @@ describe('SlackChannel against a loopback fake Web API', () => {
 
     it('the question arrives as plain text: request-made *bold* ~strike~ _x_, mentions and emoji codes are shown as typed, not formatted', async () => {
       const question = 'Approval needed.\n\nAGW_ARG_1="*bold* ~strike~ _x_ <!channel> <@U1> & :tada:"';
-      await channel.ask(TOKEN, { chatId: 'C1' }, question, BUTTONS);
+      await channel.ask(TOKEN, { chatId: 'C1' }, [{ text: question }], BUTTONS);
       const [call] = fake.of('chat.postMessage');
       expect(sections(call.body.blocks)).to.deep.equal([{ type: 'plain_text', text: question, emoji: false }]);
       // The notification text: escaped, with formatting off.
@@ -101,11 +101,48 @@ describe('SlackChannel against a loopback fake Web API', () => {
       ]);
     });
 
+    it('hostile request values (mentions, links, entities) in a verbatim part: the exact request — plain_text sections, escaped notification text, formatting and unfurling off', async () => {
+      const value = '@here <!channel> <!everyone> <@U1> <https://evil.example/login|Approve> https://evil.example &amp; & < > #general :tada: *b*';
+      const question = [
+        { text: 'Approval needed: trigger "' },
+        { text: 'deploy', verbatim: 'inline' as const },
+        { text: '".\n\n' },
+        { text: `AGW_ARG_1="${value}"`, verbatim: 'block' as const },
+      ];
+      await channel.ask(TOKEN, { chatId: 'C1', topicId: '1700000000.000100' }, question, BUTTONS);
+      const [call] = fake.of('chat.postMessage');
+      const shown = `Approval needed: trigger "deploy".\n\nAGW_ARG_1="${value}"`;
+      expect(call.body).to.deep.equal({
+        channel: 'C1',
+        thread_ts: '1700000000.000100',
+        text: 'Approval needed: trigger "deploy".\n\nAGW_ARG_1="@here &lt;!channel&gt; &lt;!everyone&gt; &lt;@U1&gt; &lt;https://evil.example/login|Approve&gt; https://evil.example &amp;amp; &amp; &lt; &gt; #general :tada: *b*"',
+        mrkdwn: false,
+        unfurl_links: false,
+        unfurl_media: false,
+        blocks: [
+          { type: 'section', text: { type: 'plain_text', text: shown, emoji: false } },
+          {
+            type: 'actions',
+            elements: [
+              { type: 'button', action_id: 'agw-0', text: { type: 'plain_text', text: 'Approve' }, value: 'agw-approve:1', style: 'primary' },
+              { type: 'button', action_id: 'agw-1', text: { type: 'plain_text', text: 'Deny' }, value: 'agw-deny:1', style: 'danger' },
+            ],
+          },
+        ],
+      });
+    });
+
+    it('a question without buttons has no actions block', async () => {
+      await channel.ask(TOKEN, { chatId: 'C1' }, [{ text: 'Review it on the Approvals page.' }], []);
+      const [call] = fake.of('chat.postMessage');
+      expect((call.body.blocks as Block[]).map((block) => block.type)).to.deep.equal(['section']);
+    });
+
     it('a question longer than one section (3 000 characters) goes whole, in sections cut at line breaks', async () => {
       const lines = Array.from({ length: 12 }, (_, i) => `AGW_ARG_${i + 1}="${'v'.repeat(270)}" end-${i + 1}`);
       const question = lines.join('\n');
       expect(question.length).to.be.within(3000, 3500);
-      await channel.ask(TOKEN, { chatId: 'C1' }, question, BUTTONS);
+      await channel.ask(TOKEN, { chatId: 'C1' }, [{ text: question }], BUTTONS);
       const shown = sections(fake.of('chat.postMessage')[0].body.blocks);
       expect(shown.length).to.equal(2);
       for (const section of shown) expect(section.text.length).to.be.at.most(3000);
