@@ -2,6 +2,7 @@ import { type Db, PgBoss, fromPglite, type JobInsert, type PGliteLike } from 'pg
 import { type Headroom, NO_WAIT } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
 import { isUuid } from '../../domain/ids/is-uuid.js';
+import { unavailableOr } from '../persistence/database-unavailable.js';
 import { GroupCommit } from '../shared/group-commit.js';
 import { RepeatedWarnings } from './repeated-warnings.js';
 import { keyedTaskId, orderedTaskId } from './task-ids.js';
@@ -346,7 +347,7 @@ export class PgBossTaskQueue implements TaskQueue {
    * from falling behind.
    */
   enqueue(queue: string, payload: object, options: EnqueueOptions = {}): Promise<string | null> {
-    if (!this.#started) return this.#start().then(() => this.enqueue(queue, payload, options));
+    if (!this.#started) return this.#start().then(() => this.enqueue(queue, payload, options), rethrowUnavailable);
     if (options.id !== undefined && (options.key !== undefined || !isUuid(options.id)))
       return Promise.reject(new Error(`Task id ${JSON.stringify(options.id)} refused: an id is a UUID from newTaskId(), given without a key`));
     const id = options.id ?? (options.key === undefined ? orderedTaskId() : keyedTaskId(queue, options.key));
@@ -373,17 +374,19 @@ export class PgBossTaskQueue implements TaskQueue {
     const unique = tasks.filter((task) => !ids.has(task.id) && ids.add(task.id));
     const order = [...unique].sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0)).map((task) => task.id);
     const stored = new Set(
-      (await this.boss.insert(
-        queue,
-        unique.map((task) => task.job),
-        {
-          returnId: true,
-          db: inOrder(this.boss.getDb(), order, this.#newest.get(queue), (newest) => {
-            // The largest: inserts of one queue run one at a time, but a batch that failed is tried again task by task at once.
-            if (newest > (this.#newest.get(queue) ?? 0n)) this.#newest.set(queue, newest);
-          }),
-        },
-      )) ?? [],
+      (await this.boss
+        .insert(
+          queue,
+          unique.map((task) => task.job),
+          {
+            returnId: true,
+            db: inOrder(this.boss.getDb(), order, this.#newest.get(queue), (newest) => {
+              // The largest: inserts of one queue run one at a time, but a batch that failed is tried again task by task at once.
+              if (newest > (this.#newest.get(queue) ?? 0n)) this.#newest.set(queue, newest);
+            }),
+          },
+        )
+        .catch(rethrowUnavailable)) ?? [],
     );
     // Committed: this process's worker of the queue fetches now rather than after its polling
     // interval (up to a second later); a worker in the middle of a batch fetches again as soon
@@ -758,11 +761,12 @@ export class PgBossTaskQueue implements TaskQueue {
    * (and longer) ago: a drained queue could show tasks, a busy one none.
    */
   async depth(): Promise<Record<string, number>> {
-    if (!this.#started) await this.#start();
+    if (!this.#started) await this.#start().catch(rethrowUnavailable);
     const names = this.#names;
     const { rows } = (await this.boss
       .getDb()
-      .executeSql(`SELECT name, count(*)::int AS n FROM ${SCHEMA}.job WHERE name = ANY($1::text[]) AND state < 'completed' GROUP BY name`, [names])) as {
+      .executeSql(`SELECT name, count(*)::int AS n FROM ${SCHEMA}.job WHERE name = ANY($1::text[]) AND state < 'completed' GROUP BY name`, [names])
+      .catch(rethrowUnavailable)) as {
       rows: Array<{ name: string; n: number }>;
     };
     const result: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
@@ -771,10 +775,10 @@ export class PgBossTaskQueue implements TaskQueue {
   }
 
   async failed(): Promise<Record<string, number>> {
-    if (!this.#started) await this.#start();
+    if (!this.#started) await this.#start().catch(rethrowUnavailable);
     const result: Record<string, number> = {};
     for (const name of this.#names) {
-      const [stats] = await this.boss.getQueueStats(name);
+      const [stats] = await this.boss.getQueueStats(name).catch(rethrowUnavailable);
       result[name] = stats?.failedCount ?? 0;
     }
     return result;
@@ -804,5 +808,16 @@ export class PgBossTaskQueue implements TaskQueue {
     await this.boss.stop({ graceful: true, timeout: Math.max(timeoutMs, 1), close: true });
   }
 }
+
+/**
+ * pg-boss runs its statements on a pool of its own (pg's, on PostgreSQL), not the ORM's, whose
+ * errors database-unavailable.ts translates: a server that cannot be reached or ended the session
+ * (ECONNREFUSED, `Connection terminated`, 57P01, 53300, …) is translated here the same way, to
+ * DatabaseUnavailable (503 with Retry-After, not a 500). The embedded database's thread throws
+ * DatabaseUnavailable itself, which passes as it is.
+ */
+const rethrowUnavailable = (error: unknown): never => {
+  throw unavailableOr(error);
+};
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -1,0 +1,178 @@
+import { rename, writeFile } from 'node:fs/promises';
+import { createServer, type Server, Socket } from 'node:net';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import pg from 'pg';
+import { answerFor } from '../../../src/adapters/http/error-status.js';
+import { createPino, PinoLogger } from '../../../src/adapters/logging/pino-logger.js';
+import { Database } from '../../../src/adapters/persistence/database.js';
+import { PgBossTaskQueue, type QueueSettings } from '../../../src/adapters/queue/pg-boss-task-queue.js';
+import { migratedDataDir } from '../../support/data-dirs.js';
+import { sql } from '../../support/databases.js';
+import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../../support/postgres.js';
+
+const logger = new PinoLogger(createPino('silent'));
+
+const settings: QueueSettings = {
+  queues: ['q'],
+  concurrency: 1,
+  heartbeatSeconds: 10,
+  superviseIntervalSeconds: 1,
+  pollingIntervalSeconds: 1,
+  retryLimit: 0,
+};
+
+/** What `promise` rejected with (the test fails if it resolved). */
+const refusal = (promise: Promise<unknown>): Promise<Error> =>
+  promise.then(
+    () => expect.fail('the task queue answered'),
+    (error: Error) => error,
+  );
+
+/** A 503 `Database unavailable` with Retry-After, as the API answers a failure (also as another error's cause). */
+const expectUnavailable = (error: unknown, what: string): void => {
+  for (const [how, failure] of [
+    ['as it is', error],
+    ['as a use case wraps it', new Error('Failed to create job', { cause: error })],
+  ] as const) {
+    const answer = answerFor(failure);
+    expect({ status: answer.status, message: answer.message, retryAfter: answer.retryAfterSeconds }, `${what}, ${how}: ${String(error)}`).to.deep.equal({
+      status: 503,
+      message: 'Database unavailable; try again shortly',
+      retryAfter: 5,
+    });
+  }
+};
+
+describeWithPostgres(
+  "The task queue's statements on a PostgreSQL server that ended the session or cannot be reached (its own pool, not the ORM's)",
+  function () {
+    this.timeout(60_000);
+    let scratch: ScratchDatabase | undefined;
+    let queue: PgBossTaskQueue | undefined;
+    let proxy: { server: Server; sockets: Set<Socket> } | undefined;
+    const clients: pg.Client[] = [];
+
+    afterEach(async () => {
+      for (const client of clients.splice(0)) await client.end().catch(() => undefined);
+      for (const socket of proxy?.sockets ?? []) socket.destroy();
+      await new Promise<void>((resolve) => (proxy ? proxy.server.close(() => resolve()) : resolve()));
+      proxy = undefined;
+      await queue?.stop(100).catch(() => undefined);
+      queue = undefined;
+      await scratch?.drop();
+      scratch = undefined;
+    });
+
+    /** A client of the scratch database, ended after the test. */
+    const adminClient = async (): Promise<pg.Client> => {
+      const client = new pg.Client({ connectionString: scratch!.url });
+      clients.push(client);
+      await client.connect();
+      return client;
+    };
+
+    /** The queue started on the scratch database through a proxy this test can take away: a server gone. */
+    const startBehindProxy = async (): Promise<PgBossTaskQueue> => {
+      const target = new URL(scratch!.url);
+      const sockets = new Set<Socket>();
+      const server = createServer((client) => {
+        const upstream = new Socket();
+        upstream.connect(Number(target.port || 5432), target.hostname);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('close', () => sockets.delete(socket));
+          socket.on('error', () => undefined);
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      proxy = { server, sockets };
+      const via = new URL(scratch!.url);
+      via.hostname = '127.0.0.1';
+      via.port = String((server.address() as { port: number }).port);
+      return PgBossTaskQueue.start({ connectionString: via.toString() }, settings, logger);
+    };
+
+    it('an insert whose session the server ends (57P01: a fast shutdown, pg_terminate_backend) is refused with an error answered 503 with Retry-After', async () => {
+      scratch = await createScratchDatabase();
+      queue = await startBehindProxy();
+      expect(await queue.enqueue('q', { n: 1 })).to.be.a('string');
+      // The insert is held by a lock, then its session is ended.
+      const locker = await adminClient();
+      await locker.query('begin');
+      await locker.query('lock table pgboss.job in access exclusive mode');
+      const held = refusal(queue.enqueue('q', { n: 2 }));
+      const admin = await adminClient();
+      let ended = 0;
+      for (let i = 0; i < 200 && ended === 0; i++) {
+        ended =
+          (
+            await admin.query(
+              "select pg_terminate_backend(pid) from pg_stat_activity where wait_event_type = 'Lock' and query like '%INSERT INTO pgboss.job%' and pid <> pg_backend_pid()",
+            )
+          ).rowCount ?? 0;
+        if (ended === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(ended, 'the held insert was found').to.equal(1);
+      await locker.query('rollback');
+      const error = await held;
+      expect((error.cause as { code?: string } | undefined)?.code, String(error)).to.equal('57P01');
+      expectUnavailable(error, 'insert whose session ended');
+    });
+
+    it('an insert or a count while the server is gone (connections cut, new ones refused) is refused with an error answered 503 with Retry-After', async () => {
+      scratch = await createScratchDatabase();
+      queue = await startBehindProxy();
+      expect(await queue.enqueue('q', { n: 1 })).to.be.a('string');
+      await new Promise<void>((resolve) => {
+        proxy!.server.close(() => resolve());
+        for (const socket of proxy!.sockets) socket.destroy();
+      });
+      proxy = undefined;
+      // The first may meet a pooled connection that was cut (`Connection terminated …`), later ones are refused (ECONNREFUSED).
+      for (let i = 1; i <= 3; i++) expectUnavailable(await refusal(queue.enqueue('q', { n: i + 1 })), `insert ${i}, server gone`);
+      expectUnavailable(await refusal(queue.depth()), 'count of waiting tasks, server gone');
+      expectUnavailable(await refusal(queue.failed()), 'count of failed tasks, server gone');
+    });
+
+    it('an insert that starts the queue while the server cannot be reached is refused with an error answered 503 with Retry-After', async () => {
+      // A port where nothing listens: a server closed at once.
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as { port: number }).port;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      queue = PgBossTaskQueue.open({ connectionString: `postgres://postgres@127.0.0.1:${port}/none` }, settings, logger);
+      const error = await refusal(queue.enqueue('q', { n: 1 }));
+      expectUnavailable(error, 'insert starting the queue');
+    });
+  },
+);
+
+describe("The task queue's statements on an embedded database whose thread failed", function () {
+  this.timeout(120_000);
+  let database: Database | undefined;
+  let queue: PgBossTaskQueue | undefined;
+
+  afterEach(async () => {
+    await queue?.stop(100).catch(() => undefined);
+    queue = undefined;
+    await database?.close().catch(() => undefined);
+    database = undefined;
+  });
+
+  it('an insert is refused with an error answered 503 with Retry-After, as the ORM statements are', async () => {
+    const dataDir = await migratedDataDir('queue-unavailable-pglite');
+    database = await Database.open({ databaseUrl: undefined, dataDir, logger, onEngineFailure: () => undefined });
+    queue = await PgBossTaskQueue.start({ pglite: database.pglite! }, settings, logger);
+    expect(await queue.enqueue('q', { n: 1 })).to.be.a('string');
+    await sql(database, 'create table fill (n int)');
+    // The write-ahead log's directory replaced by a file: PostgreSQL stops with a PANIC (see database-unavailable.test.ts).
+    const wal = join(dataDir, 'pglite', 'pg_wal');
+    await rename(wal, `${wal}.away`);
+    await writeFile(wal, 'not a directory');
+    await refusal(sql(database, 'insert into fill select generate_series(1, 1000000)'));
+    expectUnavailable(await refusal(queue.enqueue('q', { n: 2 })), 'insert after a PANIC');
+    expectUnavailable(await refusal(queue.depth()), 'count after a PANIC');
+  });
+});
