@@ -146,6 +146,15 @@ export const describeShellExecutorContract = <T extends ShellExecutor>(
       await allGone(mark);
     });
 
+    it('kills at the timeout what a command left running in the background, though its shell ended before', async () => {
+      const { env, mark } = markedEnv();
+      // The background sleep keeps no output open: the run ends with its shell.
+      const run = await shell.run('sleep 30 >/dev/null 2>&1 & echo $! > pids.txt', { cwd, timeoutMs: 1000, env });
+      expect(run).to.include({ exitCode: 0, timedOut: false, aborted: false });
+      // Within the timeout (and the 15 s allGone waits), not the 30 s the sleep would take.
+      await allGone(mark);
+    });
+
     it('kills a command and what it started when the caller aborts, and says so', async () => {
       const controller = new AbortController();
       const { env, mark } = markedEnv();

@@ -28,6 +28,41 @@ const startFailure = (error: NodeJS.ErrnoException): Error =>
     ? new Error('the command could not start: its environment (the request values it was given) is larger than the system allows (E2BIG)', { cause: error })
     : error;
 
+/**
+ * How often the group of a command whose shell has ended is looked at until its timeout: once
+ * the group is empty nothing is left to kill, and its id is no longer looked at (another group
+ * may take it later).
+ */
+const LEFTOVER_CHECK_MS = 1000;
+
+/**
+ * After the shell ended on its own: kills at `deadline` (performance.now()) what the command left
+ * running in its process group (`sleep 1000 &`, `./deploy.sh &`), which would otherwise outlive
+ * its timeout without a bound. Stops looking once the group is empty. A process that left the
+ * group (`setsid`) is not reached, as at a timeout.
+ */
+const killLeftoversAt = (group: number, deadline: number): void => {
+  const check = (): void => {
+    try {
+      // Signal 0: only whether a process of the group is still there.
+      process.kill(-group, 0);
+    } catch {
+      return;
+    }
+    const left = deadline - performance.now();
+    if (left > 0) {
+      setTimeout(check, Math.min(left, LEFTOVER_CHECK_MS)).unref();
+      return;
+    }
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // Ended meanwhile.
+    }
+  };
+  check();
+};
+
 /** Carries the start mark's path to the shell (a variable: a path is never spliced into the script). */
 const MARK_VARIABLE = 'AGW_START_MARK';
 /** Carries what the mark holds: the attempt's number above 1, else nothing (see ShellOptions.startAttempt). */
@@ -45,7 +80,8 @@ const markText = (attempt: number | undefined): string => (attempt !== undefined
 
 /**
  * Runs `command` with `settings.shell -c` in a process group of its own, so that a timeout or an
- * abort kills everything the command started. The command's environment is exactly
+ * abort kills everything the command started (at the timeout also what it left running after its
+ * shell ended: killLeftoversAt). The command's environment is exactly
  * `options.env`: the caller's own is never passed on. Rejects only when the shell cannot start.
  */
 /** keep: {head, tail}: the output whole when nothing was dropped, else its first and last characters around the count left out. */
@@ -111,6 +147,8 @@ export const runShell = (command: string, options: ShellOptions, settings: Shell
       child.stdout.destroy();
       child.stderr.destroy();
       const killed = timedOut || aborted;
+      // The command's time limit binds what it started too, also once its shell has ended.
+      if (!killed && child.pid !== undefined) killLeftoversAt(child.pid, started + options.timeoutMs);
       const kept = typeof options.keep === 'object' ? keptEnds(output, end, seen, options.keep.tail) : output;
       resolve({ exitCode: killed ? null : code, timedOut, aborted, durationMs: Math.round(performance.now() - started), output: kept });
     };
