@@ -1,7 +1,8 @@
 import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { databaseOfCommand } from './command-context.js';
-import { connectToServer, withAdministration } from './database-access.js';
+import { withAdministration } from './database-access.js';
+import { onDatabase } from './on-database.js';
 import { readNewPassword } from './password-prompt.js';
 
 /**
@@ -15,12 +16,13 @@ export const setAdminPassword = async (_parsed: ParsedCommand, io: CliIo): Promi
   const password = await readNewPassword(io.input, io.err);
   // A password that cannot be set fails here, before the database is opened (or created).
   (await import('../application/auth/admin-authentication.js')).checkNewPassword(password);
-  if (target.kind === 'server') {
-    await (await connectToServer(target, io)).setAdminPassword(password);
-  } else {
-    const { TOKENS } = await import('../container/tokens.js');
-    await withAdministration(config, target, io, async (container) => (await container.getAsync(TOKENS.AdminAuthentication)).setPassword(password));
-  }
+  await onDatabase(io, target, {
+    server: (client) => client.setAdminPassword(password),
+    direct: async (direct) => {
+      const { TOKENS } = await import('../container/tokens.js');
+      await withAdministration(config, direct, io, async (container) => (await container.getAsync(TOKENS.AdminAuthentication)).setPassword(password));
+    },
+  });
   io.out.write('Admin password set; every admin session has ended. Open /settings to log in.\n');
   return 0;
 };

@@ -1,3 +1,5 @@
+import type { DatabaseTarget } from './database-target.js';
+
 /** A terminal's input: Node's `process.stdin` when it is one (`isTTY`, `setRawMode`). */
 export interface CliInput extends NodeJS.ReadableStream {
   readonly isTTY?: boolean;
@@ -9,4 +11,10 @@ export interface CliIo {
   readonly out: NodeJS.WritableStream;
   readonly err: NodeJS.WritableStream;
   readonly input: CliInput;
+  /**
+   * Test seam: awaited once a command that uses the database has looked for a server holding it
+   * (and said which database on `err`), before it reaches the database — where a server that
+   * starts meanwhile races the command (on-database.ts). Unset outside tests.
+   */
+  readonly afterLook?: (target: DatabaseTarget) => Promise<void>;
 }

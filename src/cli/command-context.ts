@@ -14,5 +14,6 @@ export const databaseOfCommand = async (io: CliIo): Promise<{ readonly config: A
   const config = await readConfig();
   const target = await findDatabaseTarget(config);
   io.err.write(`${describeTarget(target)}\n`);
+  await io.afterLook?.(target);
   return { config, target };
 };

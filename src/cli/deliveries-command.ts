@@ -5,7 +5,8 @@ import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { databaseOfCommand } from './command-context.js';
 import { terminalField, terminalSafe } from './terminal-text.js';
-import { connectToServer, withAdministration } from './database-access.js';
+import { withAdministration } from './database-access.js';
+import { onDatabase } from './on-database.js';
 import { BadArgument, CliFailure } from './usage-error.js';
 
 /** What the server or the database answered, as JSON: times are ISO text on both ways. */
@@ -14,8 +15,8 @@ type Json = Record<string, unknown>;
 const asJson = <T>(value: T): Json => JSON.parse(JSON.stringify(value)) as Json;
 
 /**
- * Runs a delivery-log command wherever the database is: through the running server's admin
- * socket, or on the database opened here with the deliveries container. A replay opened here
+ * Runs a delivery-log command wherever the database is (onDatabase): through the running server's
+ * admin socket, or on the database opened here with the deliveries container. A replay opened here
  * needs the trigger file (`firesTriggers`): the tasks it queues run when the service runs.
  */
 const onDeliveries = async <T>(
@@ -24,19 +25,24 @@ const onDeliveries = async <T>(
   firesTriggers = false,
 ): Promise<T> => {
   const { config, target } = await databaseOfCommand(io);
-  if (target.kind === 'server') return work.server(await connectToServer(target, io));
-  let triggers: Awaited<ReturnType<typeof import('../container/load-triggers.js').loadTriggers>> | undefined;
-  if (firesTriggers) {
-    const [{ loadTriggers }, { PinoLogger }, { pino }] = await Promise.all([
-      import('../container/load-triggers.js'),
-      import('../adapters/logging/pino-logger.js'),
-      import('pino'),
-    ]);
-    triggers = await loadTriggers(config, new PinoLogger(pino({ level: 'warn' }, pino.destination(2))));
-  }
-  return withAdministration(config, target, io, work.direct, {
-    load: async () => (await import('../container/build-deliveries-container.js')).buildDeliveriesContainer,
-    ...(triggers ? { triggers } : {}),
+  return onDatabase(io, target, {
+    server: work.server,
+    direct: async (direct) => {
+      // Read only: a server that takes the database before the open below leaves nothing done here.
+      let triggers: Awaited<ReturnType<typeof import('../container/load-triggers.js').loadTriggers>> | undefined;
+      if (firesTriggers) {
+        const [{ loadTriggers }, { PinoLogger }, { pino }] = await Promise.all([
+          import('../container/load-triggers.js'),
+          import('../adapters/logging/pino-logger.js'),
+          import('pino'),
+        ]);
+        triggers = await loadTriggers(config, new PinoLogger(pino({ level: 'warn' }, pino.destination(2))));
+      }
+      return withAdministration(config, direct, io, work.direct, {
+        load: async () => (await import('../container/build-deliveries-container.js')).buildDeliveriesContainer,
+        ...(triggers ? { triggers } : {}),
+      });
+    },
   });
 };
 

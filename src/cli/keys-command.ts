@@ -1,62 +1,23 @@
-import { adminSocketPath } from '../adapters/http/admin-socket/admin-socket-path.js';
-import type { EmbeddedDatabaseBusy } from '../adapters/persistence/embedded-lock.js';
 import type { KeyAdministration } from '../application/auth/api-key-administration.js';
-import type { AppConfig } from '../container/config.js';
 import type { ApiKeySummary } from '../domain/auth/api-key-record.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { databaseOfCommand } from './command-context.js';
-import { connectToServer, withAdministration } from './database-access.js';
-import type { DatabaseTarget } from './database-target.js';
+import { withAdministration } from './database-access.js';
+import { onDatabase } from './on-database.js';
 import { terminalSafe } from './terminal-text.js';
 import { BadArgument } from './usage-error.js';
 
-type ServerTarget = Extract<DatabaseTarget, { kind: 'server' }>;
-
-/**
- * The server that took the embedded database in `dataDir` after this command looked at its lock
- * file and before it opened the database itself (a server starting then): what the open failed
- * with names it (EmbeddedDatabaseBusy, the cause of the DATA_DIR error). Undefined for any other
- * failure, and for a holder on another host (its admin socket is not this machine's).
- */
-const serverThatTookOver = (error: unknown, dataDir: string): ServerTarget | undefined => {
-  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
-    // By its name, not instanceof: the database modules are imported dynamically, and where this
-    // module was required instead (under the test runner) the lock's module is loaded twice, as
-    // two classes.
-    if (cause.name === 'EmbeddedDatabaseBusy') {
-      const busy = cause as EmbeddedDatabaseBusy;
-      const local = busy.host === undefined && busy.dataDir === dataDir && Number.isInteger(busy.pid);
-      return local ? { kind: 'server', dataDir, pid: busy.pid, socketPath: adminSocketPath(dataDir) } : undefined;
-    }
-  }
-  return undefined;
-};
-
-/**
- * Runs `work` on the keys of `target`: through the running server, or on the database opened
- * here. A server that starts between the look at the lock file and the open (the open then fails:
- * the database is in use by it) is gone through instead: its admin socket opens at the end of its
- * start, and connectToServer waits for it (up to SERVER_WAIT_MS, saying so on stderr). Nothing was
- * done on the database before the open failed, so the work runs once.
- */
-export const withKeysAt = async <T>(io: CliIo, config: AppConfig, target: DatabaseTarget, work: (keys: KeyAdministration) => Promise<T>): Promise<T> => {
-  if (target.kind === 'server') return work(await connectToServer(target, io));
-  const { TOKENS } = await import('../container/tokens.js');
-  try {
-    return await withAdministration(config, target, io, async (container) => work(await container.getAsync(TOKENS.KeyAdministration)));
-  } catch (error) {
-    const server = target.kind === 'embedded' ? serverThatTookOver(error, target.dataDir) : undefined;
-    if (server === undefined) throw error;
-    io.err.write(`a server (pid ${server.pid}) took the embedded database in ${server.dataDir} meanwhile (it is starting): going through it instead\n`);
-    return work(await connectToServer(server, io));
-  }
-};
-
-/** Runs `work` on the keys wherever they are (withKeysAt, on the database of the command's configuration). */
+/** Runs `work` on the keys wherever they are: through the running server, or on the database opened here (onDatabase). */
 const withKeys = async <T>(io: CliIo, work: (keys: KeyAdministration) => Promise<T>): Promise<T> => {
   const { config, target } = await databaseOfCommand(io);
-  return withKeysAt(io, config, target, work);
+  return onDatabase(io, target, {
+    server: (client) => work(client),
+    direct: async (direct) => {
+      const { TOKENS } = await import('../container/tokens.js');
+      return withAdministration(config, direct, io, async (container) => work(await container.getAsync(TOKENS.KeyAdministration)));
+    },
+  });
 };
 
 const row = (key: ApiKeySummary) => ({

@@ -1,7 +1,8 @@
 import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { databaseOfCommand } from './command-context.js';
-import { connectToServer, countOf, withOpenDatabase } from './database-access.js';
+import { countOf, withOpenDatabase } from './database-access.js';
+import { onDatabase } from './on-database.js';
 import { CliFailure } from './usage-error.js';
 
 /** `Applied 5 migrations: a, b, …` (what was applied) or `Database is up to date` (nothing was). */
@@ -16,20 +17,21 @@ export const migrationMessage = (applied: readonly string[], by = ''): string =>
  */
 export const migrate = async (_parsed: ParsedCommand, io: CliIo): Promise<number> => {
   const { config, target } = await databaseOfCommand(io);
-  if (target.kind !== 'server') {
-    const applied = await withOpenDatabase(config, target, io, async (opened) => opened.applied);
-    io.out.write(`${migrationMessage(applied)}\n`);
-    return 0;
-  }
-  const report = await (await connectToServer(target, io)).migrations();
-  const { MIGRATIONS } = await import('../adapters/persistence/migrations/index.js');
-  const recorded = new Set(report.recorded);
-  const missing = MIGRATIONS.map((migration) => migration.name).filter((name) => !recorded.has(name));
-  if (missing.length > 0) {
-    throw new CliFailure(
-      `The running server (pid ${target.pid}) has not applied ${countOf(missing.length, 'migration')} of this version: ${missing.join(', ')}; restart it with this version to apply them`,
-    );
-  }
-  io.out.write(`${migrationMessage(report.appliedAtStart, ` (by the running server, pid ${target.pid}, at its start)`)}\n`);
+  const message = await onDatabase(io, target, {
+    direct: async (direct) => migrationMessage(await withOpenDatabase(config, direct, io, async (opened) => opened.applied)),
+    server: async (client, server) => {
+      const report = await client.migrations();
+      const { MIGRATIONS } = await import('../adapters/persistence/migrations/index.js');
+      const recorded = new Set(report.recorded);
+      const missing = MIGRATIONS.map((migration) => migration.name).filter((name) => !recorded.has(name));
+      if (missing.length > 0) {
+        throw new CliFailure(
+          `The running server (pid ${server.pid}) has not applied ${countOf(missing.length, 'migration')} of this version: ${missing.join(', ')}; restart it with this version to apply them`,
+        );
+      }
+      return migrationMessage(report.appliedAtStart, ` (by the running server, pid ${server.pid}, at its start)`);
+    },
+  });
+  io.out.write(`${message}\n`);
   return 0;
 };

@@ -300,9 +300,24 @@ export class EmbeddedLock {
    * a server of another account may hold the database, which is not "nobody".
    */
   async holder(): Promise<number | null> {
+    return (await this.holding())?.pid ?? null;
+  }
+
+  /**
+   * holder(), and whether the lock file was written for another directory than this one
+   * (`copiedFrom`, that directory's real path): a holder of this machine that holds that one —
+   * this directory is most likely a copy made with its lock file (see EmbeddedDatabaseBusy), and
+   * what the holder serves (its admin socket) is the original's.
+   * @throws EmbeddedLockUnreadable as holder().
+   */
+  async holding(): Promise<{ readonly pid: number; readonly copiedFrom?: string } | null> {
     const file = await this.#read(this.#file, true);
     const verdict = file === null ? null : this.#judge(file);
-    return verdict?.sure ? verdict.pid : null;
+    if (file === null || !verdict?.sure) return null;
+    const recorded = file.where?.dir;
+    if (verdict.host !== undefined || recorded == null) return { pid: verdict.pid };
+    const dir = await directoryOf(this.dataDir);
+    return recorded.id === dir.id ? { pid: verdict.pid } : { pid: verdict.pid, copiedFrom: recorded.path };
   }
 
   async acquire(): Promise<void> {
