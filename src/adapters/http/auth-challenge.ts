@@ -16,6 +16,24 @@ export const API_KEY_CHALLENGE = 'ApiKey realm="agent-gateway", header="x-api-ke
  */
 export const PLATFORM_SECRET_CHALLENGE = 'PlatformSecret realm="agent-gateway"';
 
+/**
+ * The challenge of a 401 of `/metrics` behind METRICS_TOKEN: the token as a bearer token
+ * (RFC 6750 §3), with `error="invalid_token"` when a bearer token was sent that is not it (none
+ * when no bearer credentials came, as §3.1 asks). A realm of its own: the metrics token is not an
+ * API key.
+ */
+export const metricsChallenge = (bearerSent: boolean): string =>
+  bearerSent ? 'Bearer realm="agent-gateway metrics", error="invalid_token"' : 'Bearer realm="agent-gateway metrics"';
+
+/**
+ * The challenge of a 401 of the admin UI: a session cookie, which the login form at
+ * `/settings/login` sets (`cookieName`: `agw_session`, or over HTTPS `__Host-agw_session`). No
+ * registered scheme says so; this is the `Cookie` scheme of draft-broyer-http-cookie-auth, whose
+ * parameters name the form and the cookie.
+ */
+export const adminSessionChallenge = (cookieName: string): string =>
+  `Cookie realm="agent-gateway admin", form-action="/settings/login", cookie-name="${cookieName}"`;
+
 /** Where a route that is not authenticated by an API key leaves its challenge (the api router sets it). */
 const CHALLENGE = Symbol('authentication challenge');
 

@@ -4,6 +4,7 @@ import { Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client
 import type { CollectOperationalFigures } from '../../application/operations/collect-operational-figures.js';
 import { JOB_STATUSES } from '../../domain/jobs/job.js';
 import { ACTION_RUN_STATUSES } from '../../domain/triggers/action-run.js';
+import { metricsChallenge } from './auth-challenge.js';
 import { answerMethodNotAllowed } from './method-not-allowed.js';
 import { RequestFigures } from './request-figures.js';
 
@@ -100,6 +101,8 @@ export class PrometheusMetrics {
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return answerMethodNotAllowed(ctx, ['GET', 'HEAD']);
       if (this.token !== undefined && !bearerMatches(ctx.get('authorization'), this.token)) {
         ctx.status = 401;
+        // A 401 names how to authenticate (RFC 9110 §11.6.1).
+        ctx.set('www-authenticate', metricsChallenge(BEARER.test(ctx.get('authorization'))));
         ctx.body = { error: 'Unauthorized' };
         return;
       }
@@ -109,6 +112,9 @@ export class PrometheusMetrics {
   }
 }
 
+/** Bearer credentials in `Authorization` (the scheme's name in any case), the token captured. */
+const BEARER = /^bearer +(\S+) *$/i;
+
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 
 /**
@@ -117,6 +123,6 @@ const digest = (text: string): Buffer => createHash('sha256').update(text).diges
  * in constant time whatever their lengths.
  */
 const bearerMatches = (authorization: string, token: string): boolean => {
-  const credentials = /^bearer +(\S+) *$/i.exec(authorization);
+  const credentials = BEARER.exec(authorization);
   return credentials !== null && timingSafeEqual(digest(credentials[1]), digest(token));
 };

@@ -59,6 +59,34 @@ describe('PrometheusMetrics endpoint (GET /metrics behind the token)', () => {
     }
   });
 
+  it('names the bearer token in WWW-Authenticate on every 401 (RFC 9110 §11.6.1), invalid_token when a bearer token was sent that is not it (RFC 6750 §3)', async () => {
+    const challenges: Record<string, string | null> = {};
+    for (const authorization of [undefined, 'Basic scrape-me', 'Bearer', 'Bearer wrong', 'bearer scrape-me-not']) {
+      for (const method of ['GET', 'HEAD']) {
+        const response = await fetch(url, { method, headers: authorization === undefined ? {} : { authorization } });
+        expect(response.status, `${method} ${authorization}`).to.equal(401);
+        challenges[`${method} ${authorization ?? '(none)'}`] = response.headers.get('www-authenticate');
+      }
+    }
+    const none = 'Bearer realm="agent-gateway metrics"';
+    const invalid = 'Bearer realm="agent-gateway metrics", error="invalid_token"';
+    expect(challenges).to.deep.equal({
+      'GET (none)': none,
+      'HEAD (none)': none,
+      'GET Basic scrape-me': none,
+      'HEAD Basic scrape-me': none,
+      'GET Bearer': none,
+      'HEAD Bearer': none,
+      'GET Bearer wrong': invalid,
+      'HEAD Bearer wrong': invalid,
+      'GET bearer scrape-me-not': invalid,
+      'HEAD bearer scrape-me-not': invalid,
+    });
+    const allowed = await fetch(url, { headers: { authorization: 'Bearer scrape-me' } });
+    expect(allowed.status).to.equal(200);
+    expect(allowed.headers.get('www-authenticate')).to.equal(null);
+  });
+
   it('answers HEAD like GET, without a body', async () => {
     const head = await fetch(url, { method: 'HEAD', headers: { authorization: 'Bearer scrape-me' } });
     expect(head.status).to.equal(200);
