@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { LoginBusy } from '../../../application/auth/admin-authentication.js';
 import { isDomainError } from '../../../domain/errors/domain-error.js';
+import { adminSessionChallenge } from '../auth-challenge.js';
 import { answerFor } from '../error-status.js';
 import { NOTICE, seeOther, sendPage, signedIn, type AdminTools, type AdminUiDependencies } from './admin-http.js';
 import {
@@ -12,6 +13,7 @@ import {
   loginPage,
   readLoginForm,
   requireSession,
+  SESSION_COOKIE,
   sessionToken,
   startSession,
 } from './admin-session.js';
@@ -42,6 +44,7 @@ const ERROR_TITLES: Readonly<Record<number, string>> = {
   429: 'Too many attempts',
   500: 'Something went wrong',
   501: 'Not configured',
+  503: 'Database unavailable',
 };
 
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -251,7 +254,12 @@ export const adminUi = (deps: AdminUiDependencies): Middleware => {
     } catch (error) {
       const answer = answerFor(error);
       if (answer.logged !== undefined) ctx.state.error = answer.logged;
+      // The database unavailable (503): the browser is told when to try again, as the API's callers are.
+      if (answer.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(answer.retryAfterSeconds));
       sendPage(ctx, answer.status, views.page('error', { title: ERROR_TITLES[answer.status] ?? 'Error' }, { message: answer.message, back: BACK }));
     }
+    // Every 401 (a form or an htmx request without a live session) names how to authenticate
+    // (RFC 9110 §11.6.1): the session cookie of the login form. A page is redirected to it instead.
+    if (ctx.status === 401) ctx.set('WWW-Authenticate', adminSessionChallenge(adminCookieName(ctx, SESSION_COOKIE)));
   };
 };
