@@ -11,6 +11,7 @@ import type { RegisterMessagingWebhook } from '../../application/messaging/regis
 import { API_PREFIX, type ApiRoute } from '../../domain/auth/route-policy.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { apiRouter } from './api-router.js';
+import { adminHostGuard, type AdminHosts } from './admin/admin-host.js';
 import { adminUi, type AdminUiDependencies } from './admin/admin-ui.js';
 import { answerMethodNotAllowed } from './method-not-allowed.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
@@ -36,6 +37,11 @@ export interface HttpAppDependencies {
   readonly bodyLimit: number;
   /** Reverse proxies in front (TRUST_PROXY): their headers are trusted, and the client address is the one the outermost appended. */
   readonly trustedProxies: number;
+  /**
+   * The host names the admin UI answers under besides IP addresses and `localhost` (ADMIN_HOSTS,
+   * PUBLIC_URL's host); behind a trusted proxy, any (admin-host.ts).
+   */
+  readonly adminHosts: AdminHosts;
 }
 
 /**
@@ -86,7 +92,10 @@ export const createHttpApp = (deps: HttpAppDependencies): Koa => {
     bodyLimit: deps.bodyLimit,
     failures: { 'create-job': rethrowAsFailedToCreateJob },
   });
-  const admin = adminUi(deps.admin);
+  const adminPages = adminUi(deps.admin);
+  // A request under a name that is not the service's (DNS rebinding) never reaches the admin UI.
+  const adminHost = adminHostGuard(deps.adminHosts, deps.admin.logger);
+  const admin: Koa.Middleware = (ctx, next) => adminHost(ctx, () => adminPages(ctx, next));
   const metrics = deps.metrics.endpoint();
   const probes = operations(deps.checkReadiness);
   app.use(requestLog(deps.pino, (route, method, status, seconds) => deps.metrics.observe(route, method, status, seconds)));

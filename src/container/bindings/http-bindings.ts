@@ -111,6 +111,12 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
         metrics,
         bodyLimit: config.bodyLimit,
         trustedProxies: config.trustedProxies,
+        // Behind a trusted proxy, the proxy chooses the names that reach the service (its TLS
+        // certificate refuses a rebound name); without one, only the service's own names.
+        adminHosts: {
+          names: [...config.adminHosts, ...(config.publicUrl === undefined ? [] : [new URL(config.publicUrl).hostname])],
+          any: config.adminHosts.includes('*') || config.trustedProxies > 0,
+        },
       }),
     [
       TOKENS.Pino,

@@ -1,13 +1,19 @@
 import { resolve } from 'node:path';
 import { adminSocketPath } from '../../adapters/http/admin-socket/admin-socket-path.js';
 import { z } from 'zod';
-import { flag, integer, oneOf, optionalText, optionalUrl, path, proxyHops, secret, size, text } from './fields.js';
+import { flag, integer, list, oneOf, optionalText, optionalUrl, path, proxyHops, secret, size, text } from './fields.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** The longest path of a Unix socket: sun_path holds 108 bytes on Linux, 104 on macOS, with its terminating NUL. */
 const SOCKET_PATH_LIMIT = process.platform === 'linux' ? 107 : 103;
+
+/** A host name as ADMIN_HOSTS takes it: letters, digits, hyphens and dots, no scheme, port or path; or `*`. */
+const adminHostName = (name: string): string | undefined =>
+  name === '*' || /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i.test(name)
+    ? undefined
+    : `"${name}" is not a host name (write gateway.example.com: no scheme, port or path), nor *`;
 
 const isPostgresUrl = (value: string): boolean => {
   try {
@@ -38,6 +44,7 @@ export const serverSchema = (cwd: string) =>
       DATABASE_CREATE: flag(false),
       SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
       TRUST_PROXY: proxyHops(),
+      ADMIN_HOSTS: list(adminHostName),
       PUBLIC_URL: optionalUrl().superRefine((value, ctx) => {
         if (value !== undefined && !value.startsWith('https://'))
           ctx.addIssue({ code: 'custom', message: 'must be an https:// URL (the platforms deliver webhooks over HTTPS only)' });
@@ -88,6 +95,11 @@ export const serverSchema = (cwd: string) =>
        * service cannot tell its own address from another's; RegisterMessagingWebhook). No trailing slash.
        */
       publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
+      /**
+       * Host names the admin UI answers under besides IP addresses, `localhost` and PUBLIC_URL's
+       * host (lower-case, no trailing dot); `*` for any name. Behind a trusted proxy, any name.
+       */
+      adminHosts: (env.ADMIN_HOSTS as readonly string[]).map((name) => name.toLowerCase().replace(/\.$/, '')),
       /** Bearer token required by GET /metrics; unset leaves it open. Never logged. */
       metricsToken: env.METRICS_TOKEN,
       bodyLimit: env.BODY_LIMIT,

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       metricsToken: undefined,
       publicUrl: undefined,
       trustedProxies: 0,
+      adminHosts: [],
       commandTimeoutMs: 60_000,
       commandEnv: [],
       webhook: { timeoutMs: 10_000, attempts: 4, backoffMs: 1000 },
