@@ -18,7 +18,8 @@ export interface DecideApprovalInput {
 export type DecidedApproval = Approval & {
   /**
    * Approved: whether the action runs (`runs`), or why nothing does (FireTriggers.resume: a reload
-   * removed or disabled the trigger, or changed or removed the action, since it asked). Absent
+   * removed or disabled the trigger, changed or removed the action, or changed the trigger's
+   * `when` so that the request no longer passes it, since it asked). Absent
    * when denied.
    */
   readonly resumed?: ResumeOutcome;
@@ -36,6 +37,8 @@ export const whyNothingRuns = (decided: DecidedApproval): string | undefined => 
       return `trigger "${decided.trigger}" is disabled`;
     case 'action-changed':
       return `action ${decided.actionIndex} of trigger "${decided.trigger}" was changed or removed since it asked`;
+    case 'when-changed':
+      return `the "when" of trigger "${decided.trigger}" no longer matches the request that fired it`;
     default:
       return undefined;
   }

@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/errors/domain-error.js';
 import { actionFingerprint } from '../../domain/triggers/action-fingerprint.js';
 import { parseStoredSnapshot, type RequestSnapshot } from '../../domain/templates/request-snapshot.js';
 import { filterTriggers, matchTriggers, watchesAny } from '../../domain/triggers/match-triggers.js';
+import { passesWhen } from '../../domain/triggers/trigger-filter.js';
 import type { Trigger } from '../../domain/triggers/trigger.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
@@ -208,11 +209,15 @@ export class FireTriggers {
    * same queue (and lanes) as its trigger's runs. Returns whether the approved action runs: a
    * reload may since have removed or disabled the trigger, or changed or removed the action
    * (`action`: its fingerprint, recorded when it asked; without one, the action at its index),
-   * and then nothing runs — the run is queued all the same, and closes the record that waited.
+   * or changed its `when` so that the request that fired the run no longer passes it, and then
+   * nothing runs — the run is queued all the same, and closes the record that waited.
+   * @throws when the stored request cannot be read (a trigger with a `when` only): the decision
+   * is stored, and deciding again queues the run (DecideApproval).
    */
   async resume(approval: Approval, action?: string): Promise<ResumeOutcome> {
     const trigger = currentTriggers(this.triggers).find((candidate) => candidate.name === approval.trigger);
-    const outcome = resumeOutcome(trigger, approval, action);
+    let outcome = resumeOutcome(trigger, approval, action);
+    if (outcome === 'runs' && trigger?.when !== undefined && !(await this.#passesWhenNow(trigger, approval))) outcome = 'when-changed';
     if (outcome !== 'runs') {
       // Queued all the same: its run runs nothing, and closes the record that waited (RunTrigger).
       this.logger.warn({ trigger: approval.trigger, runId: approval.runId, action: approval.actionIndex }, NOTHING_RUNS[outcome]);
@@ -234,13 +239,25 @@ export class FireTriggers {
     );
     return outcome;
   }
+
+  /**
+   * Whether the request that fired an approved run passes its trigger's `when` as configured
+   * now, as the resumed run tests it (RunTrigger drops it otherwise). A request no longer stored
+   * (or a run of none) is not held against it: the run records why it cannot run.
+   */
+  async #passesWhenNow(trigger: Trigger, approval: Approval): Promise<boolean> {
+    if (approval.requestId === null) return true;
+    const stored = await this.requests.find(approval.requestId);
+    return stored === null || passesWhen(trigger.when, parseStoredSnapshot(stored.request));
+  }
 }
 
 /**
  * What resuming an approved run does: `runs` (it goes on at the approved action), or why nothing
- * runs — a reload since removed the trigger, disabled it, or changed or removed the action.
+ * runs — a reload since removed the trigger, disabled it, changed or removed the action, or
+ * changed its `when` so that the request that fired the run no longer passes it.
  */
-export type ResumeOutcome = 'runs' | 'trigger-removed' | 'trigger-disabled' | 'action-changed';
+export type ResumeOutcome = 'runs' | 'trigger-removed' | 'trigger-disabled' | 'action-changed' | 'when-changed';
 
 /** Whether the approved action runs as `trigger` is now (undefined: no longer configured). */
 const resumeOutcome = (trigger: Trigger | undefined, approval: Approval, action: string | undefined): ResumeOutcome => {
@@ -257,6 +274,7 @@ const NOTHING_RUNS: Record<Exclude<ResumeOutcome, 'runs'>, string> = {
   'trigger-removed': 'approved action of a trigger no longer configured; nothing runs',
   'trigger-disabled': 'approved action of a trigger disabled since; nothing runs',
   'action-changed': 'approved action changed or removed since it asked; nothing runs',
+  'when-changed': 'approved action of a trigger whose when no longer matches the request that fired it (reloaded since); nothing runs',
 };
 
 /** A trigger a replay did not fire, and why: `disabled or removed`, `no longer watches <path>`, `its when no longer matches`. */

@@ -5,6 +5,7 @@ import { renderPrompt } from '../../domain/templates/render-prompt.js';
 import { renderText } from '../../domain/templates/template-tokens.js';
 import { approvalSummary, unquotedApprovalSummary } from '../../domain/triggers/approval-summary.js';
 import { actionFingerprint } from '../../domain/triggers/action-fingerprint.js';
+import { passesWhen } from '../../domain/triggers/trigger-filter.js';
 import { storableText } from '../../domain/text/storable-text.js';
 import { type NamedSecret, redactSecrets } from '../../domain/jobs/redact-secrets.js';
 import type { AgentAction, CommandAction, TriggerAction, WebhookAction } from '../../domain/triggers/trigger.js';
@@ -85,6 +86,13 @@ export const INTERRUPTED = 'interrupted: the service stopped while this action r
 
 const CHANGED_SINCE_APPROVED =
   'not run: the action changed since it was approved (the trigger file was reloaded), so what was approved is not what would run; fire the trigger again to be asked again';
+
+/**
+ * Why a queued run is dropped whose trigger's `when` (as reloaded since it fired) the request
+ * that fired it no longer passes.
+ */
+export const WHEN_NO_LONGER_MATCHES =
+  "not run: the trigger's when, as the trigger file was reloaded since the run was queued, no longer matches the request that fired it";
 
 /** Why an action found running is closed without running again though a reload removed or changed it. */
 const GONE = 'the trigger file was reloaded since, and this action is no longer in the trigger as it was (changed or removed)';
@@ -224,6 +232,17 @@ export class RunTrigger {
     }
     const signal = from.signal;
     const request = await this.#request(task);
+    // A run takes the trigger as it is configured when it runs, `when` included (as a disabled
+    // trigger's run is dropped above): a reload that tightened the filter after a request fired
+    // the trigger — the run waiting in the queue, in a lane, for an approval, or for a start after
+    // a stop — drops the run, as it would not fire the trigger now. Unchanged, the test passes
+    // again (the stored request is the one the trigger was matched with).
+    if (typeof request !== 'string' && !passesWhen(trigger.when, request)) {
+      log.warn({ requestId: task.requestId }, "the trigger's when no longer matches the request that fired it (reloaded since); its queued run is dropped");
+      await this.#closeOpen(task.runId, WHEN_NO_LONGER_MATCHES, log);
+      await this.#recordNotRun(task, trigger.actions, WHEN_NO_LONGER_MATCHES, log);
+      return;
+    }
     await this.runActions({ runId: task.runId, name: trigger.name, actions: trigger.actions, request, requestId: task.requestId, task, signal }, log);
   }
 
@@ -237,6 +256,39 @@ export class RunTrigger {
     for (const run of open) {
       const error = run.status === 'running' ? `${INTERRUPTED}; ${why}` : why;
       await this.#record({ ...run, status: 'failed', finishedAt: this.clock.now(), error }, log);
+    }
+  }
+
+  /**
+   * Records the actions of a dropped run that have no record yet as `not_runnable` with `why`,
+   * so that the run's page and its delivery say why nothing ran (without a record a run looks as
+   * if it still waited in the queue). Records that exist (actions an earlier attempt ran, those
+   * #closeOpen closed) are kept. A record that cannot be saved is logged (#record).
+   */
+  async #recordNotRun(task: TriggerRunTask, actions: readonly TriggerAction[], why: string, log: Logger): Promise<void> {
+    const matched = matchRecords(actions, await this.runs.forRun(task.runId));
+    const now = this.clock.now();
+    for (const [position, action] of actions.entries()) {
+      if (matched.records[position] !== undefined) continue;
+      await this.#record(
+        {
+          runId: task.runId,
+          trigger: task.trigger,
+          actionIndex: matched.indexes[position],
+          type: action.type,
+          status: 'not_runnable',
+          attempts: 0,
+          startedAt: now,
+          finishedAt: now,
+          error: why,
+          detail: {
+            ...(task.requestId === undefined ? {} : { requestId: task.requestId }),
+            action: matched.fingerprints[position],
+            actions: matched.fingerprints,
+          },
+        },
+        log,
+      );
     }
   }
 

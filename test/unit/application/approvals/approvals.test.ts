@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { DecideApproval, whyNothingRuns } from '../../../../src/application/approvals/decide-approval.js';
 import { ExpireApprovals } from '../../../../src/application/approvals/expire-approvals.js';
 import { FireTriggers, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
-import { APPROVAL_TIMEOUT_MS, RunTrigger } from '../../../../src/application/triggers/run-trigger.js';
+import { APPROVAL_TIMEOUT_MS, RunTrigger, WHEN_NO_LONGER_MATCHES } from '../../../../src/application/triggers/run-trigger.js';
 import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
 import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
@@ -453,6 +453,61 @@ describe('Approvals', () => {
       '0:succeeded:null',
       '1:failed:not run: the trigger was disabled',
     ]);
+  });
+
+  /** `deploy` as reloaded with this `when` (validated as the trigger file's). */
+  const deployWhen = (when: Record<string, unknown>): Trigger[] => {
+    const made = validateTriggers(
+      [
+        {
+          name: 'deploy',
+          watch_path: '/webhook',
+          enabled: true,
+          when,
+          actions: [
+            { type: 'command', command: 'echo build {{body.branch}}' },
+            { type: 'command', command: 'deploy {{body.branch}}', approval: true },
+            { type: 'command', command: 'echo notify' },
+          ],
+        },
+      ],
+      'test',
+      triggerCatalog(),
+    );
+    expect(made.problems).to.deep.equal([]);
+    return made.triggers;
+  };
+
+  it("approved after a reload changed its trigger's `when` so that the request no longer passes it: the decision says nothing runs, and the records say why", async () => {
+    const { runner, shell, runs, approvals, decide, runQueued, reload, logger } = await make();
+    await runner.execute(task);
+    const [approval] = await approvals.list({ limit: 1 });
+    reload(deployWhen({ 'body.branch': { equals: 'release' } }));
+    const decided = await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' });
+    expect(decided.resumed, 'the decision says nothing runs').to.equal('when-changed');
+    expect(whyNothingRuns(decided)).to.equal('the "when" of trigger "deploy" no longer matches the request that fired it');
+    await runQueued();
+    expect(shell.commands, 'only the action before the approval ran').to.have.length(1);
+    expect(logger.entries.map((e) => e.message)).to.include(
+      "the trigger's when no longer matches the request that fired it (reloaded since); its queued run is dropped",
+    );
+    const records = await runs.forRun(RUN_ID);
+    expect(records.map((run) => `${run.actionIndex}:${run.status}:${run.error}`)).to.deep.equal([
+      '0:succeeded:null',
+      `1:failed:${WHEN_NO_LONGER_MATCHES}`,
+      `2:not_runnable:${WHEN_NO_LONGER_MATCHES}`,
+    ]);
+  });
+
+  it("approved after a reload changed its trigger's `when` to one the request still passes: it runs, and the rest", async () => {
+    const { runner, shell, runs, approvals, decide, runQueued, reload } = await make();
+    await runner.execute(task);
+    const [approval] = await approvals.list({ limit: 1 });
+    reload(deployWhen({ 'body.branch': { prefix: 'main' } }));
+    expect(await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' })).to.have.property('resumed', 'runs');
+    await runQueued();
+    expect(shell.commands).to.have.length(3);
+    expect(await statuses(runs)).to.deep.equal(['0:succeeded', '1:succeeded', '2:succeeded']);
   });
 
   it('approved after a reload removed its trigger, or the action: the decision says nothing runs, and nothing does', async () => {

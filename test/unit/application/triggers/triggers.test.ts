@@ -8,11 +8,13 @@ import {
   REQUEST_POLL_MS,
   REQUEST_WAIT_MS,
   RunTrigger,
+  WHEN_NO_LONGER_MATCHES,
 } from '../../../../src/application/triggers/run-trigger.js';
 import type { TriggerSource } from '../../../../src/application/triggers/trigger-source.js';
 import type { Timer } from '../../../../src/ports/timer.js';
 import { InMemoryStartMarks } from '../../../fakes/in-memory-start-marks.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
+import { parseExactJson } from '../../../../src/domain/templates/exact-json.js';
 import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
 import { untrustedJobNotice } from '../../../../src/domain/templates/render-prompt.js';
 import { validateTriggers } from '../../../../src/domain/triggers/validate-triggers.js';
@@ -1478,5 +1480,143 @@ describe('RunTrigger', () => {
     await runner.execute({ ...task, trigger: 'removed' });
     expect(runs.runs).to.deep.equal([]);
     expect(logger.entries.map((e) => e.message)).to.include('trigger is no longer configured; its queued run is dropped');
+  });
+
+  describe("a run queued before a reload changed its trigger's `when`", () => {
+    /** `deploy` with this `when` (absent: none), validated as the trigger file's. */
+    const deploy = (when?: Record<string, unknown>): Trigger[] => {
+      const made = validateTriggers(
+        [
+          {
+            name: 'deploy',
+            watch_path: '/webhook',
+            enabled: true,
+            ...(when === undefined ? {} : { when }),
+            actions: [
+              { type: 'command', command: 'deploy {{body.branch}}' },
+              { type: 'webhook', url: 'https://hooks.test/deployed' },
+            ],
+          },
+        ],
+        'test',
+        triggerCatalog(),
+      );
+      expect(made.problems).to.deep.equal([]);
+      return made.triggers;
+    };
+    const DROPPED = "the trigger's when no longer matches the request that fired it (reloaded since); its queued run is dropped";
+
+    /** Fires `deploy` for `body` under `before`, reloads `after`, then runs what was queued, as the worker would. */
+    const firedThenReloaded = async (body: unknown, before: readonly Trigger[], after: readonly Trigger[]) => {
+      const queue = new InMemoryTaskQueue();
+      const requests = new InMemoryInboundRequestStore();
+      const runs = new InMemoryActionRunRepository();
+      const shell = new ScriptedShell();
+      const forwarder = new RecordingForwarder();
+      const logger = new RecordingLogger();
+      let configured = before;
+      const live: TriggerSource = { current: () => configured };
+      const fire = new FireTriggers(live, requests, queue, new SequentialIds(), new FixedClock(), logger, new InMemoryTriggerLanes());
+      const fired = await executed(fire, { watchPath: '/webhook', request: snapshotRequest(body, {}, {}) });
+      configured = after;
+      const runner = new RunTrigger(live, runs, requests, shell, forwarder, new RecordingJobs(), new SequentialIds(), new FixedClock(), logger, {
+        triggersDir: '/srv/triggers',
+        commandTimeoutMs: 60_000,
+        commandEnv: COMMAND_ENV,
+      });
+      for (const queued of queue.tasks.splice(0)) await runner.execute(queued.payload as TriggerRunTask);
+      return { fired, runs, shell, forwarder, logger, requests };
+    };
+
+    it('is dropped when the request no longer passes the `when` in force: nothing runs, each action is recorded not run with why, and a warning says so', async () => {
+      const cases: Array<[string, Record<string, unknown> | undefined, Record<string, unknown>]> = [
+        ['a `when` added', undefined, { 'body.branch': { equals: 'release' } }],
+        ['the `when` tightened', { 'body.branch': { prefix: 'ma' } }, { 'body.branch': { equals: 'release' } }],
+        ['a regex test changed', { 'body.branch': { regex: '^main$' } }, { 'body.branch': { regex: '^(fix|hotfix)/' } }],
+      ];
+      for (const [what, before, after] of cases) {
+        const { fired, runs, shell, forwarder, logger, requests } = await firedThenReloaded({ branch: 'main' }, deploy(before), deploy(after));
+        expect(fired, what).to.deep.equal(['deploy']);
+        expect(shell.commands, what).to.deep.equal([]);
+        expect(forwarder.sent, what).to.deep.equal([]);
+        const [stored] = requests.requests.values();
+        expect(
+          runs.runs.map((run) => [run.actionIndex, run.type, run.status, run.attempts, run.error, run.detail.requestId]),
+          what,
+        ).to.deep.equal([
+          [0, 'command', 'not_runnable', 0, WHEN_NO_LONGER_MATCHES, stored.id],
+          [1, 'webhook', 'not_runnable', 0, WHEN_NO_LONGER_MATCHES, stored.id],
+        ]);
+        expect(
+          logger.entries.filter((e) => e.message === DROPPED).map((e) => [e.level, (e.fields as { trigger?: string }).trigger]),
+          what,
+        ).to.deep.equal([['warn', 'deploy']]);
+      }
+    });
+
+    it('runs as before when the request still passes the `when` in force (unchanged, loosened, or removed)', async () => {
+      const cases: Array<[string, Record<string, unknown> | undefined, Record<string, unknown> | undefined]> = [
+        ['unchanged', { 'body.branch': { equals: 'main' } }, { 'body.branch': { equals: 'main' } }],
+        ['loosened', { 'body.branch': { equals: 'main' } }, { 'body.branch': { in: ['main', 'release'] } }],
+        ['removed', { 'body.branch': { equals: 'main' } }, undefined],
+        ['a 64-bit id kept exact', { 'body.id': { equals: '12345678901234567891' } }, { 'body.id': { in: ['12345678901234567891'] } }],
+      ];
+      for (const [what, before, after] of cases) {
+        const body = what.startsWith('a 64-bit') ? parseExactJson('{"branch":"main","id":12345678901234567891}') : { branch: 'main' };
+        const { fired, runs, shell, forwarder, logger } = await firedThenReloaded(body, deploy(before), deploy(after));
+        expect(fired, what).to.deep.equal(['deploy']);
+        expect(shell.commands, what).to.have.length(1);
+        expect(forwarder.sent, what).to.have.length(1);
+        expect(
+          runs.runs.map((run) => run.status),
+          what,
+        ).to.deep.equal(['succeeded', 'succeeded']);
+        expect(
+          logger.entries.map((e) => e.message),
+          what,
+        ).not.to.include(DROPPED);
+      }
+    });
+
+    it('a run under way (its worker died after the first action) that a reload filtered out: what ran keeps its record, the action left running is closed as interrupted with why, the rest is not run', async () => {
+      const runs = new InMemoryActionRunRepository();
+      const requests = new InMemoryInboundRequestStore();
+      await requests.record(STORED);
+      const configured = deploy({ 'body.branch': { equals: 'release' } });
+      const [first, second] = configured[0].actions;
+      const fingerprints = [actionFingerprint(first), actionFingerprint(second)];
+      await runs.save({
+        runId: task.runId,
+        trigger: 'deploy',
+        actionIndex: 0,
+        type: 'command',
+        status: 'running',
+        attempts: 0,
+        startedAt: new Date(),
+        finishedAt: new Date(),
+        error: null,
+        detail: { requestId: REQUEST_ID, action: fingerprints[0], actions: fingerprints },
+      });
+      const shell = new ScriptedShell();
+      const forwarder = new RecordingForwarder();
+      await new RunTrigger(
+        { current: () => configured },
+        runs,
+        requests,
+        shell,
+        forwarder,
+        new RecordingJobs(),
+        new SequentialIds(),
+        new FixedClock(),
+        new RecordingLogger(),
+        { triggersDir: '/srv/triggers', commandTimeoutMs: 60_000, commandEnv: COMMAND_ENV },
+      ).execute({ ...task, trigger: 'deploy' });
+      expect(shell.commands).to.deep.equal([]);
+      expect(forwarder.sent).to.deep.equal([]);
+      expect(runs.runs.map((run) => [run.actionIndex, run.status, run.error])).to.deep.equal([
+        [0, 'failed', `${INTERRUPTED}; ${WHEN_NO_LONGER_MATCHES}`],
+        [1, 'not_runnable', WHEN_NO_LONGER_MATCHES],
+      ]);
+    });
   });
 });
