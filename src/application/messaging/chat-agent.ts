@@ -1,10 +1,12 @@
 import { untrustedBlock, untrustedNonce, untrustedTag } from '../../domain/prompts/untrusted-input.js';
-import type { AiClient, AiImage, AiMessage, AiTool } from '../../ports/ai-client.js';
+import type { AiClient, AiImage, AiMessage, AiResponse, AiTool } from '../../ports/ai-client.js';
 import type { ConversationStore } from '../../ports/conversation-store.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
+import type { Logger } from '../../ports/logger.js';
 import type { CreateJob } from '../jobs/create-job.js';
 import { KEYED_CHAT_SCOPE, type CreateJobOnce } from '../jobs/create-job-once.js';
 import type { GetJobStatus } from '../jobs/get-job-status.js';
+import { type AnswerJob, apologyWithJobs } from './chat-apology.js';
 
 export interface ChatInput {
   /** The channel-namespaced conversation (`<channel>:<chat>`, see domain/messaging/chatThread; `web:…`). */
@@ -51,12 +53,7 @@ export interface ChatInput {
   readonly jobCreated?: (job: AnswerJob) => void;
 }
 
-/** A job an answer's `create_job` created: what a reply names of it. */
-export interface AnswerJob {
-  readonly jobId: string;
-  readonly branch: string;
-  readonly status: string;
-}
+export type { AnswerJob } from './chat-apology.js';
 
 export interface ChatSettings {
   /** Turns of history sent with each message. */
@@ -122,6 +119,8 @@ export class ChatAgent {
     private readonly settings: ChatSettings,
     /** Creates the jobs of an answer with an `answerKey` once (see ChatInput); without it, they are created as any other. */
     private readonly jobsOnce?: CreateJobOnce,
+    /** Where a failed answer's exchange that could not be kept is told; without it, that goes unlogged. */
+    private readonly logger?: Logger,
   ) {}
 
   async execute(input: ChatInput): Promise<string> {
@@ -151,26 +150,69 @@ export class ChatAgent {
       ].join('\n\n'),
       images: input.images,
     };
-    const response = await this.ai.generate({
-      system,
-      messages: [...history.map(frame), current],
-      tools: this.#tools(input.threadId, nonce, input.answerKey, input.jobCreated),
-      maxSteps: this.settings.maxSteps,
-    });
+    // The jobs this answer created, named in what is kept of it should the model fail afterwards.
+    const jobs = new Map<string, AnswerJob>();
+    const jobCreated = (job: AnswerJob): void => {
+      jobs.set(job.jobId, job);
+      input.jobCreated?.(job);
+    };
+    let response: AiResponse;
+    try {
+      response = await this.ai.generate({
+        system,
+        messages: [...history.map(frame), current],
+        tools: this.#tools(input.threadId, nonce, input.answerKey, jobCreated),
+        maxSteps: this.settings.maxSteps,
+      });
+    } catch (error) {
+      // The message is kept all the same, with the reply the user is sent (the apology, naming the
+      // jobs created before the failure): the next message's model knows what was asked and what
+      // came of it — a job included — and the conversation holds no question without its answer.
+      const answer = await this.#keepFailure(input, [...jobs.values()]);
+      // An attempt that ran alongside stored its answer first: that is the answer.
+      if (answer !== undefined) return answer;
+      throw error;
+    }
     await input.whenRoom?.();
-    const reply = response.text.trim() || 'Done.';
+    return this.#keep(input, response.text.trim() || 'Done.');
+  }
+
+  /**
+   * Stores the exchange of `input` with `reply` (with its key, once: see ChatInput `answerKey`)
+   * and returns the answer: `reply`, or the one an attempt that ran alongside (one the queue
+   * took back while it still ran) stored first — this one's is then not kept.
+   */
+  async #keep(input: ChatInput, reply: string): Promise<string> {
     const exchange = [
-      { role: 'user', text: [input.remembered ?? input.text, ...transcripts.map(rememberedTranscript)].filter((part) => part !== '').join('\n\n') },
+      {
+        role: 'user',
+        text: [input.remembered ?? input.text, ...(input.transcripts ?? []).map(rememberedTranscript)].filter((part) => part !== '').join('\n\n'),
+      },
       { role: 'assistant', text: reply },
     ] as const;
     if (input.answerKey === undefined) {
       await this.conversations.append(input.threadId, exchange);
       return reply;
     }
-    // Stored with its key, once: an attempt that ran alongside (one the queue took back while it
-    // still ran) and stored its exchange first gives the answer; this one's is not kept.
     const stored = await this.conversations.appendAnswer(input.threadId, exchange, input.answerKey);
     return stored.stored ? reply : stored.answer;
+  }
+
+  /**
+   * Keeps the exchange of an answer the model failed to make, its reply the apology the user is
+   * sent (apologyWithJobs). An attempt of the task run again finds it (`retried`) and sends the same.
+   * Returns the answer an earlier attempt stored instead, if one did; undefined otherwise, also
+   * when the exchange could not be stored (logged: the apology goes out all the same).
+   */
+  async #keepFailure(input: ChatInput, jobs: readonly AnswerJob[]): Promise<string | undefined> {
+    const apology = apologyWithJobs(jobs);
+    try {
+      const answer = await this.#keep(input, apology);
+      return answer === apology ? undefined : answer;
+    } catch (error) {
+      this.logger?.warn({ err: error, threadId: input.threadId }, 'the model failed, and its message could not be kept in the conversation either');
+      return undefined;
+    }
   }
 
   #tools(threadId: string, nonce: string, answerKey: string | undefined, jobCreated: ChatInput['jobCreated']): AiTool[] {

@@ -12,34 +12,14 @@ import type { Logger } from '../../ports/logger.js';
 import type { MessagingChannel, OutgoingMessage, ReplyTarget } from '../../ports/messaging-channel.js';
 import type { RunningTask } from '../../ports/task-queue.js';
 import type { Timer } from '../../ports/timer.js';
-import type { AnswerJob, ChatAgent } from './chat-agent.js';
+import type { ChatAgent } from './chat-agent.js';
+import { type AnswerJob, apologyWithJobs } from './chat-apology.js';
 import type { ChatChannel, MessagingChannels } from './messaging-channels.js';
 import { albumKey, type ChatMessageTask } from './receive-messaging-update.js';
 import { isSpeech, transcribeSpeech, type VoiceTranscription } from './transcribe-speech.js';
 
-export const APOLOGY = 'Sorry, I encountered an error processing your message.';
-
-/** Job statuses after which no notice is to come. */
-const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
-
-/**
- * The reply when the answer failed after its `create_job` created jobs (the model's next step
- * erred or timed out): the apology (SPEC 4.4), then each job the answer created — its id,
- * status and branch, as literal Markdown (the gateway's own line) — and how to follow it: the
- * chat gets a notice when a job it created finishes, and the model can be asked for its status.
- * Without it, the user would not know that a job runs (the task is not run again: the jobs
- * are not created twice).
- */
-export const apologyWithJobs = (jobs: readonly AnswerJob[]): string => {
-  if (jobs.length === 0) return APOLOGY;
-  const named = jobs.map((job) => `job ${markdownLiteral(job.jobId)} (${markdownLiteral(job.status)}, branch ${markdownLiteral(job.branch)})`);
-  const one = jobs.length === 1;
-  const created = one ? `The job was created all the same: ${named[0]}.` : `These jobs were created all the same: ${named.join('; ')}.`;
-  const follow = jobs.some((job) => !FINISHED.has(job.status))
-    ? ` You will get a message here when ${one ? 'it finishes' : 'each one finishes'}; meanwhile you can ask me for ${one ? 'its' : 'their'} status.`
-    : ` You can ask me for ${one ? 'its' : 'their'} status.`;
-  return `${APOLOGY}\n\n${created}${follow}`;
-};
+// The apology lives with the agent, which keeps it as a failed answer's reply: the same text is sent.
+export { APOLOGY, apologyWithJobs } from './chat-apology.js';
 
 /** How long the reply's last part waits for a typing refresh under way (see #keepTyping). */
 export const TYPING_SETTLE_MS = 1000;

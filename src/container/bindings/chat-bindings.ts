@@ -94,6 +94,7 @@ export const bindChat = (c: Container, config: AppConfig): void => {
           llmProviders: AI_PROVIDER_NAMES,
         },
         createJobOnce,
+        logger,
       ),
     [TOKENS.AiClient, TOKENS.ConversationStore, TOKENS.CreateJob, TOKENS.GetJobStatus, TOKENS.IdGenerator, TOKENS.Logger, TOKENS.CreateJobOnce],
   );

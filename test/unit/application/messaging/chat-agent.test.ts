@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ChatAgent, NEW_THREAD_REPLY, untrustedChatNotice } from '../../../../src/application/messaging/chat-agent.js';
+import { APOLOGY } from '../../../../src/application/messaging/chat-apology.js';
 import { CreateJob } from '../../../../src/application/jobs/create-job.js';
 import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js';
 import { EnvironmentSecretStore } from '../../../../src/adapters/secrets/environment-secret-store.js';
@@ -173,10 +174,12 @@ describe('ChatAgent', () => {
     expect(ai.requests[1].messages[0].text).to.equal(`<${next} source="chat message">${forged}</${next}>`);
   });
 
-  it('lets an AI failure through for the channel to handle, remembering nothing', async () => {
-    const { agent, conversations } = setup([new Error('model down')]);
-    const error = await agent.execute(input('hi')).catch((e: Error) => e);
+  it('lets an AI failure through for the channel to handle, and remembers the message with the apology it is answered with: the next turn’s model knows of both', async () => {
+    const { ai, agent, conversations } = setup([new Error('model down'), { text: 'Sorry about that: it is Tuesday.' }]);
+    const error = await agent.execute(input('which day is it?')).catch((e: Error) => e);
     expect((error as Error).message).to.equal('model down');
-    expect(conversations.threads.size).to.equal(0);
+    expect((await conversations.recent('telegram:42', 10)).map((t) => t.text)).to.deep.equal(['which day is it?', APOLOGY]);
+    await agent.execute(input('did you get my question?'));
+    expect(turns(ai.requests[1])).to.deep.equal(['user:which day is it?', `assistant:${APOLOGY}`, 'user:did you get my question?']);
   });
 });

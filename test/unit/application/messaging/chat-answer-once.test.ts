@@ -85,6 +85,7 @@ const setup = (steps: (ai: StepAi) => Step[]) => {
   const ai = new StepAi();
   ai.steps.push(...steps(ai));
   const conversations = new InMemoryConversationStore();
+  const agentLog = new RecordingLogger();
   const agent = new ChatAgent(
     ai,
     conversations,
@@ -93,8 +94,9 @@ const setup = (steps: (ai: StepAi) => Step[]) => {
     ids,
     { historyTurns: 10, maxSteps: 5, systemPrompt: async () => 'You are the bot.', llmProviders: AI_PROVIDER_NAMES },
     once,
+    agentLog,
   );
-  return { ai, agent, jobs, queue, conversations };
+  return { ai, agent, jobs, queue, conversations, agentLog };
 };
 
 const input = (text: string, answerKey?: string) => ({
@@ -241,6 +243,79 @@ describe('A chat answer made again (its task run again after a kill) creates no 
         expect(text).to.include('You will get a message here when it finishes; meanwhile you can ask me for its status.');
       }
       expect(sent[1]).to.equal(sent[0]);
+    });
+
+    it('the model failing after its create_job ran: the message and the apology naming the job are kept once; the next message’s model reads them; an attempt run again sends the kept apology without asking the model', async () => {
+      const failingAfter =
+        (ai: StepAi, job: string): Step =>
+        async (request) => {
+          await ai.call(request, 'create_job', { job });
+          throw new AiCallFailed('timeout', 'no answer within 120 s');
+        };
+      const forgetful = new InMemoryDeliveryLog();
+      forgetful.recordFirst = async () => true;
+      forgetful.recorded = async () => false;
+      const { ai, jobs, platform, reply, conversations } = replying(
+        (ai) => [failingAfter(ai, 'Fix the login bug'), async () => ({ text: 'It is queued.', steps: 1, toolCalls: [] })],
+        forgetful,
+      );
+      await reply.execute({ message }, { id: 'task-6', attempt: 1 });
+      const [job] = [...jobs.jobs.values()];
+      const apology = apologyWithJobs([{ jobId: job.id, branch: job.branch, status: 'queued' }]);
+      const kept = () => [...conversations.threads.values()].flat().map(({ role, text }) => ({ role, text }));
+      expect(kept()).to.deep.equal([
+        { role: 'user', text: 'please fix the login bug' },
+        { role: 'assistant', text: apology },
+      ]);
+      // Killed before its reply was recorded: run again, it sends what was kept — the model is not asked, nothing is kept twice.
+      await reply.execute({ message }, { id: 'task-6', attempt: 2 });
+      expect(ai.requests).to.have.length(1);
+      expect(platform.sent.map((sent) => sent.message.plain)).to.deep.equal([apology, apology]);
+      expect(kept()).to.have.length(2);
+
+      await reply.execute(
+        { message: { ...message, text: 'what happened to my request?', metadata: { ...message.metadata, updateId: '2', messageId: '11' } } },
+        { id: 'task-7', attempt: 1 },
+      );
+      const next = ai.requests[1].messages;
+      expect(next.map((turn) => turn.role)).to.deep.equal(['user', 'assistant', 'user']);
+      expect(next[0].text).to.contain('please fix the login bug');
+      expect(next[1].text).to.equal(apology).and.contain(job.id);
+      expect(jobs.jobs.size).to.equal(1);
+    });
+
+    it('a model failure whose exchange cannot be kept (the conversation store is down) is still answered with the apology, and the store’s failure is logged', async () => {
+      const { platform, reply, conversations, logger, agentLog } = replying(() => [
+        async () => {
+          throw new AiCallFailed('unavailable', 'overloaded');
+        },
+      ]);
+      conversations.appendAnswer = async () => {
+        throw new Error('database gone');
+      };
+      await reply.execute({ message }, { id: 'task-8', attempt: 1 });
+      expect(platform.sent.map((sent) => sent.message.plain)).to.deep.equal([APOLOGY]);
+      expect(logger.entries.find((entry) => entry.message === 'AI call failed')?.fields).to.include({ reason: 'unavailable' });
+      expect(agentLog.entries.map((entry) => [entry.level, entry.message])).to.deep.equal([
+        ['warn', 'the model failed, and its message could not be kept in the conversation either'],
+      ]);
+    });
+
+    it('ChatAgent: an attempt whose model fails after another attempt of the answer stored its answer gives that answer, and keeps no apology', async () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const { agent, conversations } = setup(() => [
+        async () => {
+          await held;
+          throw new AiCallFailed('timeout', 'no answer within 120 s');
+        },
+        async () => ({ text: 'Here it is.', steps: 1, toolCalls: [] }),
+      ]);
+      const first = agent.execute(input('please answer', 'task:t10'));
+      expect(await agent.execute({ ...input('please answer', 'task:t10'), retried: true })).to.equal('Here it is.');
+      release();
+      expect(await first).to.equal('Here it is.');
+      expect([...conversations.threads.values()].flat().map((turn) => turn.text)).to.deep.equal(['please answer', 'Here it is.']);
     });
 
     it('the apology names every job the answer created, and no follow-up notice for jobs already finished; without a job it is the fixed text', () => {
