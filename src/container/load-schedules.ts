@@ -4,6 +4,7 @@ import type { Logger } from '../ports/logger.js';
 import { ConfigError, type AppConfig } from './config.js';
 import { triggersDirProblems } from './config-files.js';
 import { scheduleCatalog } from './schedule-catalog.js';
+import { zonelessWarning } from './zoneless-schedules.js';
 
 /** The schedule file (CRONS_FILE), validated as a whole: any problem stops start-up with every problem listed. */
 export const loadSchedules = async (config: AppConfig, logger: Logger): Promise<readonly Schedule[]> => {
@@ -12,5 +13,7 @@ export const loadSchedules = async (config: AppConfig, logger: Logger): Promise<
   if (loaded.missing) logger.debug({ file: config.cronsFile }, 'no schedule file; no schedules');
   const directory = triggersDirProblems(loaded.schedules, config.triggersDir);
   if (directory.length > 0) throw new ConfigError(directory);
+  const zoneless = zonelessWarning(loaded.schedules);
+  if (zoneless !== null) logger.warn({ file: config.cronsFile }, zoneless);
   return loaded.schedules;
 };

@@ -1,4 +1,7 @@
-/** Reads cron expressions (5 fields, or 6 with seconds first) in a time zone. */
+/**
+ * Reads cron expressions (5 fields, or 6 with seconds first) in a time zone; `undefined` is UTC
+ * (DEFAULT_SCHEDULE_ZONE), never the zone of the process.
+ */
 export interface CronCalendar {
   /**
    * Why the expression or the time zone is refused, or undefined when both are valid. A message

@@ -86,11 +86,12 @@ export const describeCronCalendarContract = (name: string, make: () => CronCalen
       expect(iso(calendar.previous('0 9 * * *', 'Europe/Berlin', at('2026-06-01T12:00:00Z')))).to.equal('2026-06-01T07:00:00.000Z');
     });
 
-    it("reads it in the service's zone when none is named", () => {
+    it("reads it in UTC when none is named, whatever the process's zone", () => {
       const saved = process.env.TZ;
       try {
         process.env.TZ = 'Asia/Tokyo';
-        expect(iso(calendar.next('0 9 * * *', undefined, at('2026-06-01T00:00:00Z'))), 'Asia/Tokyo (UTC+9)').to.equal('2026-06-02T00:00:00.000Z');
+        expect(iso(calendar.next('0 9 * * *', undefined, at('2026-06-01T00:00:00Z'))), 'TZ=Asia/Tokyo').to.equal('2026-06-01T09:00:00.000Z');
+        expect(iso(calendar.previous('0 9 * * *', undefined, at('2026-06-01T12:00:00Z'))), 'TZ=Asia/Tokyo').to.equal('2026-06-01T09:00:00.000Z');
         process.env.TZ = 'UTC';
         expect(iso(calendar.next('0 9 * * *', undefined, at('2026-06-01T00:00:00Z'))), 'UTC').to.equal('2026-06-01T09:00:00.000Z');
       } finally {

@@ -1,5 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 import { shownInput } from '../../domain/errors/shown-input.js';
+import { DEFAULT_SCHEDULE_ZONE } from '../../domain/schedules/schedule.js';
 import type { CronCalendar } from '../../ports/cron-calendar.js';
 
 /** The most characters of a refused expression or time zone (or of the library's reason) a problem repeats. */
@@ -15,7 +16,7 @@ const FALLBACK_SPANS_MS = [2, 32, 367, 8 * 366].map((days) => days * 86_400_000)
 const MAX_FALLBACKS = 1000;
 /**
  * Answers kept per expression and zone: the loop asks both for the day's occurrence and for the
- * one before the clocks changed (see the Scheduler's #loopOccurrence), and prev() fails for both.
+ * one before the clocks changed (see loopOccurrence in scheduled-run.ts), and prev() fails for both.
  */
 const FALLBACKS_PER_KEY = 4;
 type Fallback = { occurrence: Date; following: Date | null };
@@ -96,8 +97,9 @@ export class CronParserCronCalendar implements CronCalendar {
   /** `now`: the moment a check looks for the next occurrence from (tests give one). */
   constructor(private readonly now: () => Date = () => new Date()) {}
 
-  problem(expression: string, timezone: string | undefined): string | undefined {
-    const refused = timezone === undefined ? undefined : zoneProblem(timezone);
+  problem(expression: string, given: string | undefined): string | undefined {
+    const timezone = given ?? DEFAULT_SCHEDULE_ZONE;
+    const refused = zoneProblem(timezone);
     if (refused !== undefined) return refused;
     try {
       CronExpressionParser.parse(expression, { tz: timezone, strict: false, currentDate: this.now() }).next();
@@ -110,8 +112,9 @@ export class CronParserCronCalendar implements CronCalendar {
     }
   }
 
-  next(expression: string, timezone: string | undefined, after: Date): Date | null {
-    const key = `${timezone ?? ''}\n${expression}`;
+  next(expression: string, given: string | undefined, after: Date): Date | null {
+    const timezone = given ?? DEFAULT_SCHEDULE_ZONE;
+    const key = `${timezone}\n${expression}`;
     const kept = this.#nextFallbacks.get(key) ?? [];
     const known = kept.find(({ from, occurrence }) => from <= after && after < occurrence);
     if (known !== undefined) return known.occurrence;
@@ -167,8 +170,9 @@ export class CronParserCronCalendar implements CronCalendar {
     }
   }
 
-  previous(expression: string, timezone: string | undefined, at: Date): Date | null {
-    const key = `${timezone ?? ''}\n${expression}`;
+  previous(expression: string, given: string | undefined, at: Date): Date | null {
+    const timezone = given ?? DEFAULT_SCHEDULE_ZONE;
+    const key = `${timezone}\n${expression}`;
     const kept = this.#fallbacks.get(key) ?? [];
     const known = kept.find(({ occurrence, following }) => occurrence <= at && (following === null || at < following));
     if (known !== undefined) return known.occurrence;

@@ -5,7 +5,7 @@ export interface Schedule {
   readonly name: string;
   /** A cron expression: five fields, or six with seconds first. */
   readonly schedule: string;
-  /** An IANA time zone the expression is read in; the service's zone (UTC in containers) when absent. */
+  /** An IANA time zone the expression is read in; UTC when absent (scheduleZone). */
   readonly timezone?: string;
   readonly enabled: boolean;
   /**
@@ -17,6 +17,16 @@ export interface Schedule {
   /** The action types of triggers, their templates read with `scheduleSnapshot` (see there). */
   readonly actions: readonly TriggerAction[];
 }
+
+/** The zone a schedule without `timezone` is read in. */
+export const DEFAULT_SCHEDULE_ZONE = 'UTC';
+
+/**
+ * The zone the schedule's expression is read in: its `timezone`, else UTC — never the zone of
+ * the process that asks (the service's `TZ`, a replica's, or the shell's of `crons check`), so
+ * that every replica and the check find the same occurrences.
+ */
+export const scheduleZone = (schedule: Pick<Schedule, 'timezone'>): string => schedule.timezone ?? DEFAULT_SCHEDULE_ZONE;
 
 /** The idempotency key of one occurrence: the same on every replica, so it is enqueued once. */
 export const occurrenceKey = (name: string, occurrence: Date): string => `cron:${name}:${occurrence.toISOString()}`;

@@ -64,6 +64,19 @@ describe('Scheduler', () => {
       ]);
     });
 
+    it('reads a schedule without timezone in UTC, whatever the process’s TZ (every replica, and crons check, find the same times)', async () => {
+      const saved = process.env.TZ;
+      try {
+        process.env.TZ = 'America/New_York';
+        const { scheduler, tasks } = setup([schedule({ schedule: '0 9 * * *' })]);
+        await scheduler.enqueueDue(new Date('2026-12-01T00:00:00Z'), new Date('2026-12-02T00:00:00Z'));
+        expect(tasks().map((task) => task.occurrence)).to.deep.equal(['2026-12-01T09:00:00.000Z']);
+      } finally {
+        if (saved === undefined) delete process.env.TZ;
+        else process.env.TZ = saved;
+      }
+    });
+
     it('ignores disabled schedules', async () => {
       const { scheduler, tasks } = setup([schedule({ schedule: '* * * * * *', enabled: false })]);
       expect(await scheduler.enqueueDue(new Date('2026-03-01T12:00:00Z'), new Date('2026-03-01T12:01:00Z'))).to.equal(0);
