@@ -102,11 +102,18 @@ problem and exit code 1 when it is invalid.`,
   },
   {
     words: ['crons', 'check'],
-    synopsis: '[--file F]',
+    synopsis: '[--file F] [--json]',
     summary: 'validate the schedule file (CRONS_FILE by default)',
     description: `Validates the schedule file as start-up does, without starting anything: one line per
-problem and exit code 1 when it is invalid; when valid, each schedule with its next run.`,
-    options: { file: { type: 'string', value: 'F', help: 'the file to check (default: CRONS_FILE, config/CRONS.json)' } },
+problem and exit code 1 when it is invalid; when valid, each schedule with its next run as the
+scheduler runs it (daylight-saving changes included), in the schedule's time zone and in UTC
+(UTC alone for a schedule without "timezone": the service reads those in UTC, whatever TZ is).
+--json prints an array of {"name", "enabled", "schedule", "timezone", "zone", "catch_up",
+"actions", "next", "next_local"}: "next" in UTC, "next_local" with the zone's offset.`,
+    options: {
+      file: { type: 'string', value: 'F', help: 'the file to check (default: CRONS_FILE, config/CRONS.json)' },
+      json: JSON_OPTION,
+    },
     run: async (parsed) => (await import('./crons-command.js')).checkCrons(parsed, io),
   },
   {

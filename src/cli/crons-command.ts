@@ -4,24 +4,57 @@ import type { ParsedCommand } from './command-line.js';
 import { readConfig } from './command-context.js';
 import { countOf } from './database-access.js';
 import { terminalField } from './terminal-text.js';
+import { describeInZone, zonedIso } from './zoned-time.js';
+
+/** One schedule as `crons check --json` prints it. */
+interface CheckedSchedule {
+  readonly name: string;
+  readonly enabled: boolean;
+  readonly schedule: string;
+  /** As the file gives it; null when absent (read in UTC). */
+  readonly timezone: string | null;
+  /** The zone the expression is read in: `timezone`, else UTC. */
+  readonly zone: string;
+  readonly catch_up: boolean;
+  readonly actions: readonly string[];
+  /** The next run as the scheduler runs it, ISO 8601 in UTC; null when disabled or none will come. */
+  readonly next: string | null;
+  /** The same instant with the zone's offset (`2026-12-02T09:00:00+01:00`); null likewise. */
+  readonly next_local: string | null;
+}
 
 /**
- * `crons check [--file F]`: the start-up validation of the schedule file, without starting
+ * `crons check [--file F] [--json]`: the start-up validation of the schedule file, without starting
  * anything: the file itself, each enabled agent action's provider secret and jobs, and TRIGGERS_DIR
  * when a command action runs there. A file named with --file must exist; the configured one
- * may not (the service then runs with no schedules). Every value from the file or the
- * environment is printed through terminalField: a name cannot drive the terminal or forge a row.
+ * may not (the service then runs with no schedules). Each schedule's next run is the one the
+ * scheduler runs (nextScheduledRun: its daylight-saving handling, UTC for a schedule without
+ * `timezone` whatever this process's TZ), shown in the schedule's zone and in UTC. Every value
+ * from the file or the environment is printed through terminalField: a name cannot drive the
+ * terminal or forge a row. `now`: the moment the next runs are found from (tests give one).
  */
-export const checkCrons = async ({ values }: ParsedCommand, io: CliIo): Promise<number> => {
+export const checkCrons = async ({ values }: ParsedCommand, io: CliIo, now: () => Date = () => new Date()): Promise<number> => {
   const config = await readConfig();
-  const [{ checkScheduleFile, commandScriptWarnings }, { EnvironmentSecretStore }, { AI_PROVIDERS }, { shownPath }, { CronParserCronCalendar }] =
-    await Promise.all([
-      import('../container/config-files.js'),
-      import('../adapters/secrets/environment-secret-store.js'),
-      import('../adapters/ai/ai-providers.js'),
-      import('../adapters/triggerfile/shown-path.js'),
-      import('../adapters/schedule/cron-parser-cron-calendar.js'),
-    ]);
+  const [
+    { checkScheduleFile, commandScriptWarnings },
+    { EnvironmentSecretStore },
+    { AI_PROVIDERS },
+    { shownPath },
+    { CronParserCronCalendar },
+    { nextScheduledRun },
+    { scheduleZone },
+    { zonelessWarning },
+  ] = await Promise.all([
+    import('../container/config-files.js'),
+    import('../adapters/secrets/environment-secret-store.js'),
+    import('../adapters/ai/ai-providers.js'),
+    import('../adapters/triggerfile/shown-path.js'),
+    import('../adapters/schedule/cron-parser-cron-calendar.js'),
+    import('../application/schedules/scheduled-run.js'),
+    import('../domain/schedules/schedule.js'),
+    import('../container/zoneless-schedules.js'),
+  ]);
+  const json = values.json === true;
   const given = typeof values.file === 'string';
   const file = given ? resolve(values.file as string) : config.cronsFile;
   const checked = await checkScheduleFile(
@@ -36,22 +69,44 @@ export const checkCrons = async ({ values }: ParsedCommand, io: CliIo): Promise<
     io.err.write(`${countOf(problems.length, 'problem')} found\n`);
     return 1;
   }
+  // With --json, stdout holds the JSON alone: what is said besides goes to stderr.
+  const said = json ? io.err : io.out;
   if (checked.missing) {
-    io.out.write(`${terminalField(shownPath(file))} does not exist: the service runs with no schedules (CRONS_FILE)\n`);
+    said.write(`${terminalField(shownPath(file))} does not exist: the service runs with no schedules (CRONS_FILE)\n`);
+    if (json) io.out.write('[]\n');
     return 0;
   }
   const schedules = checked.entries;
   const enabled = schedules.filter((s) => s.enabled).length;
-  io.out.write(`${terminalField(shownPath(file))}: ${countOf(schedules.length, 'schedule')} valid (${enabled} enabled)\n`);
-  const calendar = new CronParserCronCalendar();
-  const now = new Date();
-  for (const schedule of schedules) {
-    const next = schedule.enabled ? calendar.next(schedule.schedule, schedule.timezone, now) : null;
-    io.out.write(
-      `  ${schedule.enabled ? 'on ' : 'off'}  ${terminalField(schedule.name)}  ${terminalField(schedule.schedule)}${schedule.timezone ? ` (${terminalField(schedule.timezone)})` : ''}  ${schedule.actions.map((a) => a.type).join(' → ')}${next ? `  next ${next.toISOString()}` : ''}\n`,
-    );
-  }
-  // Warnings (stderr, exit code 0): a command whose script is missing in TRIGGERS_DIR or not executable.
-  for (const warning of commandScriptWarnings(schedules, config.triggersDir, file, 'schedule')) io.err.write(`warning: ${terminalField(warning)}\n`);
+  said.write(`${terminalField(shownPath(file))}: ${countOf(schedules.length, 'schedule')} valid (${enabled} enabled)\n`);
+  const calendar = new CronParserCronCalendar(now);
+  const from = now();
+  const listed: CheckedSchedule[] = schedules.map((schedule) => {
+    const zone = scheduleZone(schedule);
+    const next = schedule.enabled ? nextScheduledRun(calendar, schedule, from) : null;
+    return {
+      name: schedule.name,
+      enabled: schedule.enabled,
+      schedule: schedule.schedule,
+      timezone: schedule.timezone ?? null,
+      zone,
+      catch_up: schedule.catchUp,
+      actions: schedule.actions.map((a) => a.type),
+      next: next?.toISOString() ?? null,
+      next_local: next === null ? null : zonedIso(next, zone),
+    };
+  });
+  if (json) io.out.write(`${JSON.stringify(listed)}\n`);
+  else
+    for (const entry of listed) {
+      const next = entry.next === null ? null : describeInZone(new Date(entry.next), entry.zone);
+      io.out.write(
+        `  ${entry.enabled ? 'on ' : 'off'}  ${terminalField(entry.name)}  ${terminalField(entry.schedule)}${entry.timezone ? ` (${terminalField(entry.timezone)})` : ''}  ${entry.actions.join(' → ')}${next ? `  next ${terminalField(next)}` : ''}\n`,
+      );
+    }
+  // Warnings (stderr, exit code 0): a command whose script is missing in TRIGGERS_DIR or not
+  // executable; schedules without a zone while this shell's is not UTC (they run in UTC).
+  const warnings = [...commandScriptWarnings(schedules, config.triggersDir, file, 'schedule'), ...[zonelessWarning(schedules)].filter((w) => w !== null)];
+  for (const warning of warnings) io.err.write(`warning: ${terminalField(warning)}\n`);
   return 0;
 };

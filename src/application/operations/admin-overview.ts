@@ -19,6 +19,7 @@ import type { LiveSet } from '../../ports/live-set.js';
 import type { ScheduleRun, ScheduleRunRepository } from '../../ports/schedule-run-repository.js';
 import { currentTriggers, type TriggerSource } from '../triggers/trigger-source.js';
 import type { ChatChannelSettings, MessagingChannels } from '../messaging/messaging-channels.js';
+import { nextScheduledRun } from '../schedules/scheduled-run.js';
 
 export interface ServiceFacts {
   readonly version: string;
@@ -127,7 +128,7 @@ export class AdminOverview {
     const latest = await sources.runs.latest();
     return sources.list.current().map((schedule) => ({
       schedule,
-      next: schedule.enabled ? sources.calendar.next(schedule.schedule, schedule.timezone, now) : null,
+      next: schedule.enabled ? nextScheduledRun(sources.calendar, schedule, now) : null,
       last: latest.get(schedule.name) ?? null,
     }));
   }

@@ -1,4 +1,4 @@
-import { occurrenceKey, type Schedule, scheduleDefinition } from '../../domain/schedules/schedule.js';
+import { occurrenceKey, type Schedule, scheduleDefinition, scheduleZone } from '../../domain/schedules/schedule.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CronCalendar } from '../../ports/cron-calendar.js';
 import type { LiveSet } from '../../ports/live-set.js';
@@ -7,6 +7,7 @@ import type { ScheduleMarkerStatus, ScheduleRun, ScheduleRunRepository } from '.
 import type { TaskQueue } from '../../ports/task-queue.js';
 import type { Timer } from '../../ports/timer.js';
 import { SCHEDULE_RUN_QUEUE, type ScheduleRunTask } from './run-schedule.js';
+import { loopOccurrence, nextScheduledRun } from './scheduled-run.js';
 
 /** The longest wait before the next look: a clock change or a missed timer is noticed within it. */
 const MAX_WAIT_MS = 60_000;
@@ -22,11 +23,6 @@ const MAX_COUNTED = 1000;
 const STALL_MS = 60_000;
 /** Occurrences a look steps through at most per schedule; past them it takes the last one due directly. */
 const MAX_WALK = 1000;
-/**
- * How far back a time zone's clocks may have gone for an occurrence to lie in the repeated
- * hour: a daylight-saving change repeats at most an hour (two in Antarctica/Troll).
- */
-const REPEAT_SPAN_MS = 2 * 3_600_000;
 
 const fingerprints = new Map<string, string>();
 /**
@@ -56,52 +52,6 @@ const notCaughtUp = (last: ScheduleRun | undefined, fingerprint: string): string
   if (last.status === 'disabled') return 'enabled again';
   if (last.fingerprint != null && last.fingerprint !== fingerprint) return 'definition changed';
   return null;
-};
-
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
-/** The zone's offset from UTC at `at` (whole seconds), in ms; the process's zone when none is given. */
-const zoneOffset = (timezone: string | undefined, at: number): number => {
-  let format = offsetFormats.get(timezone ?? '');
-  if (format === undefined) {
-    const numeric = 'numeric';
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: timezone,
-      hourCycle: 'h23',
-      year: numeric,
-      month: numeric,
-      day: numeric,
-      hour: numeric,
-      minute: numeric,
-      second: numeric,
-    });
-    offsetFormats.set(timezone ?? '', format);
-  }
-  const part = Object.fromEntries(format.formatToParts(at).map((item) => [item.type, Number(item.value)]));
-  const second = Math.floor(at / 1000) * 1000;
-  return Date.UTC(part.year, part.month - 1, part.day, part.hour, part.minute, part.second) - second;
-};
-
-/**
- * The instant in `(at - REPEAT_SPAN_MS, at]` at which the zone's clocks changed (went back: the
- * start of the repeated hour's second pass; or forward: the end of the skipped time); null when
- * they did not (or the zone is unknown).
- */
-const clocksChanged = (timezone: string | undefined, at: number): number | null => {
-  try {
-    let before = Math.floor((at - REPEAT_SPAN_MS) / 1000) * 1000;
-    let after = Math.floor(at / 1000) * 1000;
-    const old = zoneOffset(timezone, before);
-    if (zoneOffset(timezone, after) === old) return null;
-    // Zones change on whole seconds: the first second with the new offset.
-    while (after - before > 1000) {
-      const middle = before + Math.floor((after - before) / 2000) * 1000;
-      if (zoneOffset(timezone, middle) === old) before = middle;
-      else after = middle;
-    }
-    return after;
-  } catch {
-    return null;
-  }
 };
 
 /**
@@ -298,7 +248,7 @@ export class Scheduler {
       let due: Date[] = [];
       let walked = 0;
       const from = this.#sinceFor(schedule, since);
-      for (let at = this.#nextAfter(schedule, from); at !== null && at <= until; ) {
+      for (let at = nextScheduledRun(this.calendar, schedule, from); at !== null && at <= until; ) {
         if (++walked > MAX_WALK) {
           const last = this.#lastDue(schedule, from, until);
           due = last === null ? [] : [last];
@@ -309,7 +259,7 @@ export class Scheduler {
           break;
         }
         due.push(at);
-        at = this.calendar.next(schedule.schedule, schedule.timezone, at);
+        at = this.calendar.next(schedule.schedule, scheduleZone(schedule), at);
       }
       for (const occurrence of due) if (await this.#enqueue(schedule, occurrence, false)) stored++;
     }
@@ -337,7 +287,7 @@ export class Scheduler {
   nextOccurrence(after: Date): Date | null {
     let first: Date | null = null;
     for (const schedule of this.#enabled()) {
-      const next = this.#nextAfter(schedule, this.#sinceFor(schedule, after));
+      const next = nextScheduledRun(this.calendar, schedule, this.#sinceFor(schedule, after));
       if (next !== null && (first === null || next < first)) first = next;
     }
     return first;
@@ -381,57 +331,19 @@ export class Scheduler {
   }
 
   /**
-   * The schedule's first occurrence after `after` as the loop runs them: found by `next()` from
-   * its last occurrence at or before `after` (see #loopOccurrence), not from `after` itself. A
-   * search that starts inside a daylight-saving change (which `after`, the last look, moves
-   * into) skips the day's occurrence of a time the change skips, or finds the repeated hour's
-   * time a second time; one that starts from such an occurrence does neither (an interval
-   * schedule still runs in both repeated hours, as cron does).
-   */
-  #nextAfter(schedule: Schedule, after: Date): Date | null {
-    const from = this.#loopOccurrence(schedule, after);
-    if (from === null) return this.calendar.next(schedule.schedule, schedule.timezone, after);
-    let at = this.calendar.next(schedule.schedule, schedule.timezone, from);
-    while (at !== null && at <= after) at = this.calendar.next(schedule.schedule, schedule.timezone, at);
-    return at;
-  }
-
-  /**
    * The schedule's last occurrence at or before `now` as the loop runs them, when later than
    * `last` (the last recorded one); null when there is none.
    */
   #lastDue(schedule: Schedule, last: Date, now: Date): Date | null {
-    let due = this.#loopOccurrence(schedule, now);
+    let due = loopOccurrence(this.calendar, schedule, now);
     if (due === null) return null;
     // On the day the clocks go forward, next() runs a time the change skips (02:30 at 03:30),
     // which previous() does not find: it lies between previous()'s answer and now.
-    for (let at = this.calendar.next(schedule.schedule, schedule.timezone, due); at !== null && at <= now; ) {
+    for (let at = this.calendar.next(schedule.schedule, scheduleZone(schedule), due); at !== null && at <= now; ) {
       due = at;
-      at = this.calendar.next(schedule.schedule, schedule.timezone, at);
+      at = this.calendar.next(schedule.schedule, scheduleZone(schedule), at);
     }
     return due > last ? due : null;
-  }
-
-  /**
-   * An occurrence at or before `at` that the loop runs, the last one previous() finds apart from
-   * those the loop never runs; null when previous() finds none. The loop walks with `next()`,
-   * which on the night the clocks go back steps from the first pass of the repeated hour over the
-   * second for a schedule of fixed hours (a daily 02:30 runs once, a `0,30 2` twice, not four
-   * times), while previous() finds the second pass's times too (and, where the clocks go forward
-   * by half an hour, as on Lord Howe Island, next() steps over the first time after the change
-   * that previous() finds). Taken as occurrences, they would run a second time that day under
-   * keys of their own (or be recorded as missed).
-   */
-  #loopOccurrence(schedule: Schedule, at: Date): Date | null {
-    const found = this.calendar.previous(schedule.schedule, schedule.timezone, at);
-    if (found === null) return null;
-    const change = clocksChanged(schedule.timezone, found.getTime());
-    if (change === null) return found;
-    // The loop goes from the last occurrence before the change to its next(): what lies between, it never runs.
-    const before = this.calendar.previous(schedule.schedule, schedule.timezone, new Date(change - 1));
-    if (before === null) return found;
-    const resumed = this.calendar.next(schedule.schedule, schedule.timezone, before);
-    return resumed !== null && found < resumed ? before : found;
   }
 
   #enabled(): Schedule[] {
@@ -459,9 +371,9 @@ export class Scheduler {
 
   #count(schedule: Schedule, after: Date, until: Date): number {
     let count = 0;
-    for (let at = this.calendar.next(schedule.schedule, schedule.timezone, after); at !== null && at <= until && count < MAX_COUNTED; ) {
+    for (let at = this.calendar.next(schedule.schedule, scheduleZone(schedule), after); at !== null && at <= until && count < MAX_COUNTED; ) {
       count++;
-      at = this.calendar.next(schedule.schedule, schedule.timezone, at);
+      at = this.calendar.next(schedule.schedule, scheduleZone(schedule), at);
     }
     return count;
   }
