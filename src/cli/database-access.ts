@@ -7,7 +7,7 @@ import type { OpenEngine } from '../adapters/persistence/open-engine.js';
 import type { AppConfig } from '../container/config.js';
 import type { Infrastructure } from '../container/infrastructure.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
-import type { DatabaseTarget } from './database-target.js';
+import { copiedDataDir, type DatabaseTarget } from './database-target.js';
 import type { CliIo } from './cli-io.js';
 import { CliFailure } from './usage-error.js';
 
@@ -42,7 +42,9 @@ const connectionCode = (error: unknown): string | undefined => {
  *   DATA_DIR's owner when the CLI runs as root (sudo beside a service account) — (AdminSocketClient's
  *   `owners`): a socket's owner is the account that bound it, which no other account can forge.
  * - The server that answers must be the process the lock file names (`/status` answers its
- *   pid): not a server of an older start, or of another DATA_DIR.
+ *   pid): not a server of an older start, or of another DATA_DIR; and it must serve this
+ *   DATA_DIR (`/status` answers its directory's device and inode): not the original's server
+ *   reached from a copy of its directory made with a link to its socket (copiedDataDir).
  * Each failure is one line naming the path and what to do; nothing is sent before these pass.
  */
 export const connectToServer = async (
@@ -50,9 +52,10 @@ export const connectToServer = async (
   io: CliIo,
   options: { readonly waitMs?: number; readonly pollMs?: number; readonly alive?: (pid: number) => boolean } = {},
 ): Promise<AdminSocketClient> => {
-  const [{ AdminSocketClient, UntrustedAdminSocket }, { checkPrivateDataDir, currentUid, UnsafeDataDir }] = await Promise.all([
+  const [{ AdminSocketClient, UntrustedAdminSocket }, { checkPrivateDataDir, currentUid, UnsafeDataDir }, { servedDirectory }] = await Promise.all([
     import('../adapters/http/admin-socket/admin-socket-client.js'),
     import('../adapters/persistence/private-data-dir.js'),
+    import('../adapters/http/admin-socket/served-directory.js'),
   ]);
   const me = currentUid();
   let dir: Awaited<ReturnType<typeof checkPrivateDataDir>>;
@@ -68,7 +71,7 @@ export const connectToServer = async (
   const alive = options.alive ?? isAlive;
   let waiting = false;
   for (;;) {
-    let answered: { pid: number };
+    let answered: Awaited<ReturnType<typeof client.status>>;
     try {
       answered = await client.status();
     } catch (error) {
@@ -99,6 +102,14 @@ export const connectToServer = async (
       throw new CliFailure(
         `The admin socket ${target.socketPath} answers for process ${answered.pid}, but the lock file ${join(target.dataDir, 'embedded.pid')} names process ${target.pid}: nothing was sent to it; run the command again, and if this persists stop the server and restart it`,
       );
+    }
+    // A server of an older version does not say which directory it serves.
+    if (answered.dataDir !== undefined && answered.dataDir.id !== (await servedDirectory(target.dataDir)).id) {
+      const lockFile = join(target.dataDir, 'embedded.pid');
+      throw copiedDataDir(target.dataDir, answered.dataDir.path, answered.pid, `a link to its admin socket ${target.socketPath}`, [
+        target.socketPath,
+        lockFile,
+      ]);
     }
     return client;
   }

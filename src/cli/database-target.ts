@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { adminSocketPath } from '../adapters/http/admin-socket/admin-socket-path.js';
 import { EmbeddedLock, EmbeddedLockUnreadable } from '../adapters/persistence/embedded-lock.js';
 import { dataDirOfAnotherAccount } from './data-dir-owner.js';
+import { CliFailure } from './usage-error.js';
 
 /**
  * Which database a CLI command works on, decided the way the server decides it (DATABASE_URL
@@ -21,19 +22,37 @@ const unreadableCode = (error: unknown): string | undefined => {
 };
 
 /**
+ * DATA_DIR is a copy of `original`, made with what its server left there (`found`: the lock
+ * file, the admin socket), which name or reach the server of `original`: nothing is sent to that
+ * server (it would work on the original's database), and the line says what to do.
+ */
+export const copiedDataDir = (dataDir: string, original: string, pid: number, found: string, leftovers: readonly string[]): CliFailure =>
+  new CliFailure(
+    `DATA_DIR: ${dataDir} is most likely a copy of ${original}, made with ${found}: process ${pid} serves ${original}, not this directory, and nothing was sent to it. ` +
+      `If process ${pid} runs on ${original} only (its "agent gateway listening" log line names its dataDir), remove ${leftovers.join(' and ')} and run the command again; ` +
+      'a copy made while that process ran may be inconsistent: copy a stopped DATA_DIR, or a snapshot',
+  );
+
+/**
  * @throws DataDirOfAnotherAccount (a CliFailure) when this account cannot read the lock file or
  * the database in DATA_DIR: a server of the account owning it may hold the database.
+ * @throws CliFailure (copiedDataDir) when the lock file was written for another directory by the
+ * live process it names: DATA_DIR is a copy, and that process serves the original.
  */
 export const findDatabaseTarget = async (config: { readonly databaseUrl: string | undefined; readonly dataDir: string }): Promise<DatabaseTarget> => {
   if (config.databaseUrl !== undefined) return { kind: 'postgresql', url: config.databaseUrl };
-  let pid: number | null;
+  let held: Awaited<ReturnType<EmbeddedLock['holding']>>;
   try {
-    pid = await new EmbeddedLock(config.dataDir).holder();
+    held = await new EmbeddedLock(config.dataDir).holding();
   } catch (error) {
     if (error instanceof EmbeddedLockUnreadable) throw await dataDirOfAnotherAccount(config.dataDir, `its lock file ${error.file} (${error.code})`, error);
     throw error;
   }
-  if (pid !== null) return { kind: 'server', dataDir: config.dataDir, pid, socketPath: adminSocketPath(config.dataDir) };
+  if (held?.copiedFrom !== undefined) {
+    const lockFile = join(config.dataDir, 'embedded.pid');
+    throw copiedDataDir(config.dataDir, held.copiedFrom, held.pid, `its lock file ${lockFile}`, [lockFile]);
+  }
+  if (held !== null) return { kind: 'server', dataDir: config.dataDir, pid: held.pid, socketPath: adminSocketPath(config.dataDir) };
   const version = join(config.dataDir, 'pglite', 'PG_VERSION');
   let exists: boolean;
   try {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { AdminSocketClient } from '../../src/adapters/http/admin-socket/admin-socket-client.js';
 import { AdminSocketServer, type ReloadReport } from '../../src/adapters/http/admin-socket/admin-socket-server.js';
 import type { KeyAdministration } from '../../src/application/auth/api-key-administration.js';
@@ -91,8 +91,10 @@ describe('admin socket (server and client over a Unix socket)', () => {
     expect(keys.passwords).to.deep.equal(['a long admin password']);
   });
 
-  it('says which process answers, and what the server applied at its start and the database records', async () => {
-    expect(await client.status()).to.deep.equal({ pid: process.pid });
+  it('says which process answers and which data directory it serves, and what the server applied at its start and the database records', async () => {
+    // The directory the socket is in (adminSocketPath puts it in DATA_DIR): its real path and dev:ino.
+    const dir = await stat(dirname(socket));
+    expect(await client.status()).to.deep.equal({ pid: process.pid, dataDir: { path: await realpath(dirname(socket)), id: `${dir.dev}:${dir.ino}` } });
     expect(await client.migrations()).to.deep.equal({ appliedAtStart: ['Migration2_b'], recorded: ['Migration1_a', 'Migration2_b'] });
   });
 

@@ -3,10 +3,15 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { CliIo } from '../../src/cli/cli-io.js';
 import type { DatabaseTarget } from '../../src/cli/database-target.js';
-import { runCli } from '../../src/cli/run-cli.js';
 import { type StartingServer, startStandInServer } from '../support/starting-server.js';
 import { tempDir } from '../support/gateway-process.js';
 
+/**
+ * The CLI's entry, imported as the CLI imports the commands' modules (dynamically), so that both
+ * share one copy of each module: under the test runner a static import loads another, whose
+ * CliFailure the commands' is not (run-cli.ts would print it as an unexpected 'Error: …').
+ */
+const cliEntry = () => import('../../src/cli/run-cli.js');
 /*
  * Every command that uses the embedded database, while a server on it is starting: the command
  * found no server holding the database (its lock file not yet written), so it went to open the
@@ -66,7 +71,7 @@ describe('the CLI commands and a server that starts meanwhile', function () {
         server = await startStandInServer(dataDir);
       },
     };
-    const code = await runCli(argv, io);
+    const code = await (await cliEntry()).runCli(argv, io);
     return { code, out, err, looked };
   };
 

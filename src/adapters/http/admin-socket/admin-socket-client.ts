@@ -6,6 +6,7 @@ import type { CreatedApiKey } from '../../../application/auth/create-api-key.js'
 import type { ApiKeySummary } from '../../../domain/auth/api-key-record.js';
 import { DomainError, type ErrorCode } from '../../../domain/errors/domain-error.js';
 import type { MigrationReport, ReloadReport } from './admin-socket-server.js';
+import type { ServedDirectory } from './served-directory.js';
 
 type Wire = Record<string, unknown>;
 
@@ -87,10 +88,13 @@ export class AdminSocketClient implements KeyAdministration {
     }
   }
 
-  /** The answering server's process id. */
-  async status(): Promise<{ pid: number }> {
-    const { pid } = await this.call('GET', '/status');
-    return { pid: Number(pid) };
+  /** The answering server's process id and the data directory it serves (undefined from a server of an older version). */
+  async status(): Promise<{ pid: number; dataDir?: ServedDirectory }> {
+    const { pid, dataDir } = await this.call('GET', '/status');
+    const served = dataDir as Partial<Record<keyof ServedDirectory, unknown>> | undefined;
+    return typeof served?.path === 'string' && typeof served.id === 'string'
+      ? { pid: Number(pid), dataDir: { path: served.path, id: served.id } }
+      : { pid: Number(pid) };
   }
 
   /** What the server applied at its start and what the database records now. */

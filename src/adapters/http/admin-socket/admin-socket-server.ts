@@ -1,5 +1,6 @@
 import { chmod, unlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { dirname } from 'node:path';
 import type { Socket } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -10,6 +11,7 @@ import { DomainError } from '../../../domain/errors/domain-error.js';
 import type { Logger } from '../../../ports/logger.js';
 import { answerFor } from '../error-status.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { type ServedDirectory, servedDirectory } from './served-directory.js';
 
 /** The migrations as the running server knows them (the CLI's `migrate` reports it). */
 export interface MigrationReport {
@@ -50,7 +52,7 @@ const fieldsOf = (body: unknown): Record<string, unknown> =>
  * The socket's Koa app: the same JSON body parser and error table as the API. Errors answer
  * `{code, error}` so the CLI can rebuild the domain error; a 500's detail goes to the log.
  */
-const adminSocketApp = (admin: KeyAdministration, operations: AdminOperations, logger: Logger): Koa => {
+const adminSocketApp = (admin: KeyAdministration, operations: AdminOperations, logger: Logger, served: ServedDirectory): Koa => {
   const app = new Koa();
   app.silent = true;
   app.use(async (ctx, next) => {
@@ -65,9 +67,10 @@ const adminSocketApp = (admin: KeyAdministration, operations: AdminOperations, l
   });
   const body = jsonBody(MAX_BODY);
   const router = new Router();
-  // Who answers: the CLI checks that the server is up (and which process it is).
+  // Who answers: the CLI checks that the server is up, which process it is and which data
+  // directory it serves (a copy of DATA_DIR made with a link to this socket reaches this server).
   router.get('/status', (ctx) => {
-    ctx.body = { pid: process.pid };
+    ctx.body = { pid: process.pid, dataDir: served };
   });
   router.get('/migrations', async (ctx) => {
     ctx.body = await operations.migrations();
@@ -136,7 +139,9 @@ export class AdminSocketServer {
 
   static async listen(path: string, admin: KeyAdministration, operations: AdminOperations, logger: Logger): Promise<AdminSocketServer> {
     await unlink(path).catch(() => undefined);
-    const server = createServer(adminSocketApp(admin, operations, logger).callback());
+    // The socket is made in the data directory it serves (adminSocketPath).
+    const served = await servedDirectory(dirname(path));
+    const server = createServer(adminSocketApp(admin, operations, logger, served).callback());
     // Created owner-only (the umask in force while it is made), not made so after: in between,
     // with a permissive umask and a DATA_DIR the operator made readable, another account could
     // connect and set the admin password. The chmod after is for file systems that ignore it.
