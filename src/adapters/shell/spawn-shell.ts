@@ -161,7 +161,24 @@ export const runShell = (command: string, options: ShellOptions, settings: Shell
       // The shell ended already and something outside its group holds the output: done now.
       if (exitCode !== undefined) finish(exitCode);
     };
+    /**
+     * At the timeout while only what the shell left holds its output (the drain): the command
+     * ended in time, and its outcome stands — recorded as timed out, it failed (and a trigger's
+     * `retries` ran it again); what it left is killed. False while the shell runs. (An abort
+     * still says aborted: its caller stops what would follow, a job's commit.)
+     */
+    const endedInTime = (): boolean => {
+      if (exitCode === undefined) return false;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Nothing of the group left.
+      }
+      finish(exitCode);
+      return true;
+    };
     const timer = setTimeout(() => {
+      if (endedInTime()) return;
       timedOut = true;
       killGroup();
     }, options.timeoutMs);
