@@ -5,7 +5,7 @@ import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../../ports/logger.js';
 import { DatabaseOpenError } from './database-open-error.js';
-import { DatabaseUnavailable, guardPool, unavailableOr } from './database-unavailable.js';
+import { DatabaseUnavailable, guardPool, unavailableOr } from '../shared/database-unavailable.js';
 import type { EmbeddedLock } from './embedded-lock.js';
 import { closeEngine, openEngine, type DatabaseOptions, type OpenEngine } from './open-engine.js';
 import type { EmbeddedPglite } from './pglite/pglite-thread.js';

@@ -2,7 +2,7 @@ import { type Db, PgBoss, fromPglite, type JobInsert, type PGliteLike } from 'pg
 import { type Headroom, NO_WAIT } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
 import { isUuid } from '../../domain/ids/is-uuid.js';
-import { unavailableOr } from '../persistence/database-unavailable.js';
+import { unavailableOr } from '../shared/database-unavailable.js';
 import { GroupCommit } from '../shared/group-commit.js';
 import { RepeatedWarnings } from './repeated-warnings.js';
 import { keyedTaskId, orderedTaskId } from './task-ids.js';

@@ -5,7 +5,7 @@ import Koa from 'koa';
 import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
 import { ScryptPasswordHasher } from '../../../src/adapters/crypto/scrypt-password-hasher.js';
 import { adminUi, type AdminUiDependencies } from '../../../src/adapters/http/admin/admin-ui.js';
-import { DatabaseUnavailable } from '../../../src/adapters/persistence/database-unavailable.js';
+import { DatabaseUnavailable } from '../../../src/adapters/shared/database-unavailable.js';
 import { AdminAuthentication } from '../../../src/application/auth/admin-authentication.js';
 import { FixedClock } from '../../fakes/fixed-clock.js';
 import { InMemoryAdminStore } from '../../fakes/in-memory-admin-store.js';

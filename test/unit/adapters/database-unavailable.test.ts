@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { answerFor } from '../../../src/adapters/http/error-status.js';
-import { DatabaseUnavailable, unavailableOr } from '../../../src/adapters/persistence/database-unavailable.js';
+import { DatabaseUnavailable, unavailableOr } from '../../../src/adapters/shared/database-unavailable.js';
 
 /*
  * Which errors of a PostgreSQL driver (pg, under the ORM and under the task queue's pg-boss) say

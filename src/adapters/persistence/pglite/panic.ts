@@ -1,4 +1,4 @@
-import { DatabaseUnavailable } from '../database-unavailable.js';
+import { DatabaseUnavailable } from '../../shared/database-unavailable.js';
 
 /**
  * The embedded database's failure when `error` is PostgreSQL's PANIC (a write of its log that

@@ -1,5 +1,5 @@
 import { refuseFileAsDataDir } from './data-dir-check.js';
-import type { DatabaseUnavailable } from '../database-unavailable.js';
+import type { DatabaseUnavailable } from '../../shared/database-unavailable.js';
 import { panicFailure } from './panic.js';
 import type { EmbeddedPglite, PgliteTransaction } from './pglite-thread.js';
 import { fromPortableError, toPortableError } from './protocol.js';

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { DatabaseUnavailable } from '../database-unavailable.js';
+import { DatabaseUnavailable } from '../../shared/database-unavailable.js';
 import { checkpointIfDue, type CheckpointPolicy } from './checkpoints.js';
 import { refuseFileAsDataDir } from './data-dir-check.js';
 import { panicFailure } from './panic.js';
