@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { createPino, PinoLogger } from '../../../src/adapters/logging/pino-logger.js';
 import { Database } from '../../../src/adapters/persistence/database.js';
 import { MIGRATIONS } from '../../../src/adapters/persistence/migrations/index.js';
+import { dirname, join } from 'node:path';
 import { tempDir } from '../../support/gateway-process.js';
+import { copyTree, emptyPgliteDir } from '../../support/data-dirs.js';
 import { createScratchDatabase, postgres, type ScratchDatabase } from '../../support/postgres.js';
 import { sql } from '../../support/databases.js';
 import { MikroOrmJobRepository } from '../../../src/adapters/persistence/mikro-orm-job-repository.js';
@@ -32,18 +34,54 @@ const recordingLogger = (warnings: string[]): Logger => {
   return self;
 };
 
+/** A database of an engine (engines[].open made it new or migrated): `open` opens it as the service does. */
+type Target = { open(log?: Logger): Promise<Database>; cleanup(): Promise<void> };
+
+let migratedPglite: Promise<string> | undefined;
+
+/**
+ * An embedded database with every migration applied, made once in this process (a copy of the
+ * empty cluster, migrated): each test that starts from a migrated database copies it, instead of
+ * creating a cluster and applying every migration itself (4–7 s each, under load).
+ */
+const migratedPgliteDir = (): Promise<string> => {
+  migratedPglite ??= (async () => {
+    const dataDir = dirname(await emptyPgliteDir('migrate-template'));
+    const database = await Database.open({ databaseUrl: undefined, dataDir, logger });
+    try {
+      expect(await database.migrate()).to.deep.equal(ALL);
+    } finally {
+      await database.close();
+    }
+    return join(dataDir, 'pglite');
+  })();
+  migratedPglite.catch(() => {
+    migratedPglite = undefined;
+  });
+  return migratedPglite;
+};
+
 const engines: Array<{
   name: string;
   available: boolean;
   reason: string;
-  open(): Promise<{ open(log?: Logger): Promise<Database>; cleanup(): Promise<void> }>;
+  /** A new database: no migration applied, or with `migrated` every migration (as a first start leaves it). */
+  open(state?: 'migrated'): Promise<Target>;
 }> = [
   {
     name: 'PGlite',
     available: true,
     reason: '',
-    open: async () => {
-      const dataDir = await tempDir('migrate');
+    // A copy of the empty cluster made once per run (data-dirs.ts): creating the cluster is
+    // embedded-creation.test.ts's subject, not this file's.
+    open: async (state) => {
+      const dataDir =
+        state === 'migrated'
+          ? await tempDir('migrate').then(async (dir) => {
+              await copyTree(await migratedPgliteDir(), join(dir, 'pglite'));
+              return dir;
+            })
+          : dirname(await emptyPgliteDir('migrate'));
       return { open: (log = logger) => Database.open({ databaseUrl: undefined, dataDir, logger: log }), cleanup: async () => undefined };
     },
   },
@@ -51,10 +89,19 @@ const engines: Array<{
     name: 'PostgreSQL',
     available: postgres.available,
     reason: postgres.reason,
-    open: async () => {
+    open: async (state) => {
       const scratch: ScratchDatabase = await createScratchDatabase();
       const dataDir = await tempDir('migrate-pg');
-      return { open: (log = logger) => Database.open({ databaseUrl: scratch.url, dataDir, logger: log }), cleanup: () => scratch.drop() };
+      const open = (log = logger) => Database.open({ databaseUrl: scratch.url, dataDir, logger: log });
+      if (state === 'migrated') {
+        const database = await open();
+        try {
+          expect(await database.migrate()).to.deep.equal(ALL);
+        } finally {
+          await database.close();
+        }
+      }
+      return { open, cleanup: () => scratch.drop() };
     },
   },
 ];
@@ -62,33 +109,41 @@ const engines: Array<{
 for (const engine of engines) {
   (engine.available ? describe : describe.skip)(`Database.migrate on ${engine.name}${engine.available ? '' : ` — pending: ${engine.reason}`}`, function () {
     this.timeout(60_000);
-    let target: { open(log?: Logger): Promise<Database>; cleanup(): Promise<void> };
+    let target: Target | undefined;
     let database: Database | undefined;
-    beforeEach(async () => {
-      target = await engine.open();
-    });
+    /** A new database of the engine (`migrated`: with every migration applied), opened. */
+    const openTarget = async (state?: 'migrated'): Promise<Database> => {
+      target = await engine.open(state);
+      return target.open();
+    };
+    /** The database openTarget made, opened again (as by the next start). */
+    const reopen = (log?: Logger): Promise<Database> => {
+      if (target === undefined) throw new Error('no database was opened yet');
+      return target.open(log);
+    };
     afterEach(async () => {
       await database?.close();
       database = undefined;
-      await target.cleanup();
+      await target?.cleanup();
+      target = undefined;
     });
 
     it('applies every migration to a new database, then none on the next start', async () => {
-      database = await target.open();
+      database = await openTarget();
       expect(await database.migrate()).to.deep.equal(ALL);
       await database.close();
-      database = await target.open();
+      database = await reopen();
       expect(await database.migrate()).to.deep.equal([]);
     });
 
     it(`${engine.name === 'PGlite' ? 'refuses a database migrated by a newer version, naming its migration and what to do, and writes nothing' : 'goes on with a database migrated by a newer version (a rolling upgrade), and warns'}`, async () => {
-      database = await target.open();
-      await database.migrate();
+      database = await openTarget('migrated');
+      expect(await database.recordedMigrations()).to.deep.equal(ALL);
       await sql(database, 'insert into mikro_orm_migrations (name) values (?)', [FUTURE]);
       await sql(database, "insert into settings (key, value, updated_at) values ('kept', 'yes', now())");
       await database.close();
       const warnings: string[] = [];
-      database = await target.open(recordingLogger(warnings));
+      database = await reopen(recordingLogger(warnings));
       if (engine.name === 'PGlite') {
         const error = await database.migrate().then(
           () => undefined,
@@ -114,7 +169,7 @@ for (const engine of engines) {
     });
 
     it('says which migrations failed and that none was applied, and on PostgreSQL that the database holds tables of another application', async () => {
-      database = await target.open();
+      database = await openTarget();
       // Another application's table, named as one of the gateway's.
       await sql(database, 'create table jobs (id serial primary key, title text)');
       await sql(database, "insert into jobs (title) values ('of another application')");
@@ -136,20 +191,20 @@ for (const engine of engines) {
     });
 
     it('applies a migration that is not recorded yet (an upgrade), and only that one', async () => {
-      database = await target.open();
-      await database.migrate();
+      database = await openTarget('migrated');
+      expect(await database.recordedMigrations()).to.deep.equal(ALL);
       // As if the database predated the admin migration.
       await sql(database, 'drop table admin_sessions');
       await sql(database, 'delete from mikro_orm_migrations where name = ?', [ADMIN]);
       await database.close();
-      database = await target.open();
+      database = await reopen();
       expect(await database.migrate()).to.deep.equal([ADMIN]);
       expect(await sql(database, 'select count(*)::int as n from admin_sessions')).to.deep.equal([{ n: 0 }]);
     });
 
     it('counts the chat jobs finished before the upgrade as notified, so that none gets its notice again; those finishing after get theirs', async () => {
-      database = await target.open();
-      await database.migrate();
+      database = await openTarget('migrated');
+      expect(await database.recordedMigrations()).to.deep.equal(ALL);
       // As if the database predated the notice marks, with jobs of the old version in it.
       await sql(database, 'alter table jobs drop column notice_queued_at');
       await sql(database, 'delete from mikro_orm_migrations where name = ?', [NOTICE_QUEUED]);
@@ -164,7 +219,7 @@ for (const engine of engines) {
           [id, status, `job/${id}`],
         );
       await database.close();
-      database = await target.open();
+      database = await reopen();
       expect(await database.migrate()).to.deep.equal([NOTICE_QUEUED]);
       const jobs = new MikroOrmJobRepository(database);
       const awaiting = async () => (await jobs.listAwaitingNotice({ changedBefore: new Date(Date.now() + 60_000), limit: 10 })).map((job) => job.id);
@@ -174,8 +229,8 @@ for (const engine of engines) {
     });
 
     it('keeps the schedule runs recorded before fingerprints, with a null (unknown) fingerprint', async () => {
-      database = await target.open();
-      await database.migrate();
+      database = await openTarget('migrated');
+      expect(await database.recordedMigrations()).to.deep.equal(ALL);
       // As if the database predated the fingerprints, with a run of the old version in it.
       await sql(database, 'alter table schedule_runs drop column fingerprint');
       await sql(database, 'delete from mikro_orm_migrations where name = ?', [FINGERPRINTS]);
@@ -184,7 +239,7 @@ for (const engine of engines) {
         "insert into schedule_runs (schedule, occurrence, status, catch_up, updated_at) values ('nightly', '2026-03-01T03:00:00Z', 'succeeded', false, now())",
       );
       await database.close();
-      database = await target.open();
+      database = await reopen();
       expect(await database.migrate()).to.deep.equal([FINGERPRINTS]);
       const last = (await new MikroOrmScheduleRunRepository(database).lastSeen()).get('nightly');
       expect(last).to.deep.include({ status: 'succeeded', fingerprint: null });
@@ -192,8 +247,8 @@ for (const engine of engines) {
     });
 
     it('keeps the admin password and ends the sessions made before sessions recorded their password (the admin logs in again)', async () => {
-      database = await target.open();
-      await database.migrate();
+      database = await openTarget('migrated');
+      expect(await database.recordedMigrations()).to.deep.equal(ALL);
       // As if the database predated the sessions' password digests, with a session of the old version in it.
       await sql(database, 'alter table admin_sessions drop column password_digest');
       await sql(database, 'delete from mikro_orm_migrations where name = ?', [SESSION_PASSWORD]);
@@ -202,7 +257,7 @@ for (const engine of engines) {
       await sql(database, "insert into settings (key, value, updated_at) values ('admin.password', ?, now())", [hash]);
       await sql(database, "insert into admin_sessions (token_hash, csrf_token, expires_at) values (?, 'csrf', now() + interval '1 hour')", [old]);
       await database.close();
-      database = await target.open();
+      database = await reopen();
       expect(await database.migrate()).to.deep.equal([SESSION_PASSWORD]);
       const store = new MikroOrmAdminStore(database);
       expect(await store.passwordHash()).to.equal(hash);
