@@ -43,6 +43,11 @@ export const REFUSED = {
   shellVariable:
     'in an assignment to BASH_ENV, ENV, PS0, PS1, PS2, PS4, PROMPT_COMMAND, SHELLOPTS, BASHOPTS, PATH, GCONV_PATH or an LD_ variable (also given to export or env), which a shell expands and runs, or which choose the program or library that runs: a shell started with it would run the value as code',
   trap: 'as an argument of trap, whose action the shell runs as a command when the signal comes (a value expanded into it becomes code)',
+  evaluated:
+    'as an argument of eval, let, source, . or alias, which run it (or the file it names, or the alias where it is used) as shell code or evaluate it as arithmetic that can run commands',
+  commandName: 'as (part of) a command name: the value would choose the program that runs',
+  shellScript:
+    'as an option or the script of a shell (sh, bash, dash, ash, ksh, mksh, zsh): -c runs its operand as code, and without -c the first operand is the file run; pass values after the script, as its positional parameters (sh -c \'…"$1"…\' sh {{…}})',
 } as const;
 
 /**
@@ -69,7 +74,11 @@ const assignedRefusal = (name: string): string | undefined =>
 /** Builtins whose arguments bash reads as names (with subscripts), assignments and options. */
 const DECLARATIONS = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
 /** Words after which the next word still names the command. */
-const COMMAND_PREFIXES = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', 'time', '!', '{', 'command', 'builtin', 'coproc']);
+const COMMAND_PREFIXES = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', 'time', '!', '{', 'command', 'builtin', 'coproc', 'exec']);
+/** Builtins that run their arguments (or the file the first names, or an alias where it is used) as shell code, or evaluate them as arithmetic. */
+const EVALUATING = new Set(['eval', 'let', 'source', '.', 'alias']);
+/** Shells, by the last part of the name they are run under: their options and first operand are code or the file of code run. */
+const SHELLS = new Set(['sh', 'bash', 'dash', 'ash', 'ksh', 'mksh', 'zsh']);
 
 /**
  * Builtins that store into a variable named by an argument, and bash evaluates a subscript in
@@ -103,6 +112,8 @@ interface CommandState {
   testing?: { next: boolean };
   /** Inside the arguments of env, whose NAME=value words set the environment of the command it runs. */
   environment?: boolean;
+  /** Inside the arguments of a shell (SHELLS), before its first operand: options, then the script or the -c command string. */
+  shell?: boolean;
 }
 
 /** The fixed text at the start of a word, its quotes removed, up to the first expansion or token; `whole` when that is the whole word. */
@@ -118,6 +129,8 @@ interface Heredoc {
 }
 
 const WORD_END = /[ \t\n;&|()<>]/;
+/** The start of a word bash may read as an array subscript: `name[…` or, in a compound assignment, `[…]=`. */
+const SUBSCRIPT_START = /^(?:[A-Za-z_][A-Za-z0-9_]*\[|\[[^\s[\]])/;
 const isWordEnd = (c: string | undefined): boolean => c === undefined || WORD_END.test(c);
 
 /**
@@ -200,6 +213,7 @@ class Scanner {
       state.naming = undefined;
       state.testing = undefined;
       state.environment = undefined;
+      state.shell = undefined;
     };
     while (this.#i < this.#end) {
       const i = this.#i;
@@ -277,7 +291,7 @@ class Scanner {
         this.#i += 2;
         this.#evaluated(REFUSED.doubleBracket, () => this.#command(']]'));
         wordStart = true;
-      } else if (wordStart && /^(?:[A-Za-z_][A-Za-z0-9_]*\[|\[[^\s[\]])/.test(s.slice(i, i + 256))) {
+      } else if (wordStart && SUBSCRIPT_START.test(s.slice(i, i + 256))) {
         // `name[…]=…` and `([…]=…)`: bash evaluates an indexed array's subscript as arithmetic.
         this.#i = s.indexOf('[', i) + 1;
         this.#evaluated(REFUSED.subscript, () => this.#arithmetic(']'));
@@ -320,10 +334,24 @@ class Scanner {
     }
     if (state.environment) {
       // Any NAME=value word of env's arguments (a later one errs toward refusing); BASH_FUNC_… defines a function for a child bash.
-      const fixed = /^([A-Za-z_][A-Za-z0-9_]*)(?:=|%%=)/.exec(this.#literal().text);
-      return fixed !== null && (isShellVariable(fixed[1]!) || fixed[1]!.startsWith('BASH_FUNC_')) && this.#refuseWord(REFUSED.shellVariable, false);
+      const literal = this.#literal();
+      const fixed = /^([A-Za-z_][A-Za-z0-9_]*)(?:=|%%=)/.exec(literal.text);
+      if (fixed !== null) return (isShellVariable(fixed[1]!) || fixed[1]!.startsWith('BASH_FUNC_')) && this.#refuseWord(REFUSED.shellVariable, false);
+      if (literal.whole && literal.text.startsWith('-')) return false;
+      // The command env runs (or what an option takes, erring toward refusing): named by a token, or a shell.
+      state.environment = undefined;
+      if (!literal.whole) return this.#refuseWord(REFUSED.commandName, false);
+      if (SHELLS.has(literal.text.slice(literal.text.lastIndexOf('/') + 1))) state.shell = true;
+      return false;
     }
     if (state.refusing) return this.#refuseWord(state.refusing, false);
+    if (state.shell) {
+      const literal = this.#literal();
+      // A fixed option (`-c`, `-eu`, `--`, `+x`) holds no token; a word with one, or the first operand, is refused.
+      if (literal.whole && /^[-+]/.test(literal.text)) return false;
+      state.shell = undefined;
+      return this.#refuseWord(REFUSED.shellScript, false);
+    }
     if (state.naming) return this.#namingWord(state.naming);
     if (state.testing) {
       const name = state.testing.next;
@@ -355,11 +383,16 @@ class Scanner {
     state.prefix = undefined;
     // An assignment (unquoted name, then = or a subscript) comes before the command name.
     state.commandPosition = assignment !== null;
-    if (word === undefined || assignment !== null) return false;
+    if (assignment !== null) return false;
+    // A command name with a token in it (`{{…}}`, `./bin/{{…}}`, `"$(echo {{…}})"`): the value chooses the program.
+    // (A word bash may read as a subscript, `a[…]` or `[…]=`, is refused as one by #command.)
+    if (word === undefined) return !SUBSCRIPT_START.test(head) && this.#refuseWord(REFUSED.commandName, false);
     if (DECLARATIONS.has(word)) state.declaring = { values: false, command: word };
     else if (word === 'compgen' || word === 'complete') state.refusing = REFUSED.completion;
     else if (word === 'mapfile' || word === 'readarray') state.refusing = REFUSED.arrayBuiltin;
     else if (word === 'trap') state.refusing = REFUSED.trap;
+    else if (EVALUATING.has(word)) state.refusing = REFUSED.evaluated;
+    else if (SHELLS.has(word.slice(word.lastIndexOf('/') + 1))) state.shell = true;
     else if (word === 'env') state.environment = true;
     else if (NAMING[word]) state.naming = { command: word, options: true, operands: 0 };
     else if (word === 'test' || word === '[') state.testing = { next: false };

@@ -71,7 +71,7 @@ describe('findTokenPlaces', () => {
     ['quotes of the other kind inside quotes', `echo "it's {{body.v}}" 'say "{{body.v}}"'`, ['double', 'single']],
     ['escaped quotes', `echo "a\\"{{body.v}}" \\' {{body.v}}`, ['double', 'unquoted']],
     ['a $(…) inside "…" restarts the quoting', `echo "$(echo '{{body.v}}' "{{body.v}}" {{body.v}})" {{body.v}}`, ['single', 'double', 'unquoted', 'unquoted']],
-    ['nested $(…) with parentheses and a case statement', `x=$(case a in a) (echo {{body.v}});; esac) "{{body.v}}"`, ['unquoted', 'double']],
+    ['nested $(…) with parentheses and a case statement', `x=$(case a in a) (echo {{body.v}});; esac); echo "{{body.v}}"`, ['unquoted', 'double']],
     ['backticks, also inside "…"', 'echo `echo {{body.v}}` "`echo \'{{body.v}}\'`"', ['unquoted', 'single']],
     [
       '${…} words take the quoting around them',
@@ -133,6 +133,16 @@ describe('findTokenPlaces', () => {
       'assignments to variables no shell runs, and values that only look like assignments to BASH_ENV, PATH, LD_…',
       'IFS={{body.v}} CDPATH={{body.v}} GLOBIGNORE={{body.v}} MYPATH={{body.v}} LD={{body.v}}; echo PATH={{body.v}} trap {{body.v}}; docker run -e LD_PRELOAD={{body.v}} img; env FOO={{body.v}} OPTIND={{body.v}} cmd',
       ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
+      "values after a shell's script, as its positional parameters, and words that only name eval, let, source or a shell",
+      `sh -c 'echo "$1"' sh {{body.v}}; bash -eu ./deploy.sh {{body.v}}; /bin/sh -- x.sh "{{body.v}}"; echo eval {{body.v}} let {{body.v}} sh {{body.v}}; git tag source {{body.v}}`,
+      ['unquoted', 'unquoted', 'double', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
+      'arguments of a fixed command name, after assignments, exec and other prefixes',
+      'X=1 ./bin/deploy {{body.v}}; exec ./run.sh -- {{body.v}}; if ./check "{{body.v}}"; then echo {{body.v}}; fi',
+      ['unquoted', 'unquoted', 'double', 'unquoted'],
     ],
     [
       'name-taking builtins only where they name the command',
@@ -251,6 +261,25 @@ describe('findTokenPlaces', () => {
     ['as the action of trap', 'trap {{body.v}} EXIT', REFUSED.trap],
     ['inside a quoted trap action', 'trap "rm -f {{body.v}}" EXIT', REFUSED.trap],
     ['as a signal of command trap', "command trap 'cleanup' {{body.v}}", REFUSED.trap],
+    ['as an argument of eval', 'eval {{body.v}}', REFUSED.evaluated],
+    ['inside a quoted argument of eval, after a fixed one', 'eval "$cmd" "echo {{body.v}}"', REFUSED.evaluated],
+    ['as an argument of let', 'let "n = {{body.v}} + 1"', REFUSED.evaluated],
+    ['as the file of source', 'source {{body.v}}', REFUSED.evaluated],
+    ['as the file of .', 'if true; then . ./lib/{{body.v}}.sh; fi', REFUSED.evaluated],
+    ['as the value of an alias', 'alias ll={{body.v}}', REFUSED.evaluated],
+    ['as the command name', '{{body.v}} --version', REFUSED.commandName],
+    ['as part of the command name', './bin/{{body.v}} run', REFUSED.commandName],
+    ['as the quoted command name after an assignment', 'X=1 "{{body.v}}"', REFUSED.commandName],
+    ['as the command name after exec', 'exec {{body.v}}', REFUSED.commandName],
+    ['as the command name after then', 'if true; then {{body.v}}; fi', REFUSED.commandName],
+    ['in a command substitution that names the command', '$(printf %s {{body.v}}) arg', REFUSED.commandName],
+    ['as the command string of sh -c', "sh -c 'echo {{body.v}}'", REFUSED.shellScript],
+    ['as the command string of bash -ec, double-quoted', 'bash -ec "make {{body.v}}"', REFUSED.shellScript],
+    ['as the script of /bin/bash', '/bin/bash {{body.v}} a b', REFUSED.shellScript],
+    ['as an option of zsh', 'zsh -{{body.v}} x.sh', REFUSED.shellScript],
+    ['as the command string of sh -c after env', 'env -i sh -c {{body.v}}', REFUSED.shellScript],
+    ['as the command env runs', 'env FOO=1 {{body.v}}', REFUSED.commandName],
+    ['as the string env -S splits into a command', 'env -S {{body.v}}', REFUSED.commandName],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {

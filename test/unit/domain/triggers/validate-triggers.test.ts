@@ -361,6 +361,17 @@ describe('validateTriggers', () => {
         'trap {{body.v}} EXIT; make',
         'as an argument of trap, whose action the shell runs as a command when the signal comes (a value expanded into it becomes code)',
       ],
+      [
+        'as an argument of eval',
+        'eval "deploy --env {{body.v}}"',
+        'as an argument of eval, let, source, . or alias, which run it (or the file it names, or the alias where it is used) as shell code or evaluate it as arithmetic that can run commands',
+      ],
+      ['as the command name', '{{body.v}} --dry-run', 'as (part of) a command name: the value would choose the program that runs'],
+      [
+        'as the command string of sh -c',
+        'sh -c "make {{body.v}}"',
+        'as an option or the script of a shell (sh, bash, dash, ash, ksh, mksh, zsh): -c runs its operand as code, and without -c the first operand is the file run; pass values after the script, as its positional parameters (sh -c \'…"$1"…\' sh {{…}})',
+      ],
     ];
     for (const [label, command, why] of refusals) {
       it(label, () => {
