@@ -1,11 +1,12 @@
 import { expect } from 'chai';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chown, mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { itAsRoot, NOBODY } from '../support/accounts.js';
 import {
@@ -18,7 +19,7 @@ import {
   type ExitedProcess,
   type GatewayProcess,
 } from '../support/gateway-process.js';
-import { migratedDataDir, openPglite } from '../support/data-dirs.js';
+import { emptyPgliteDir, migratedDataDir, openPglite } from '../support/data-dirs.js';
 import { send, waitFor } from '../support/http.js';
 import { closedPort, occupyPort } from '../support/ports.js';
 import { createScratchDatabase, describeWithPostgres, postgres } from '../support/postgres.js';
@@ -219,15 +220,11 @@ describe('e2e: start-up failures end the process with one line naming the settin
     'files of another account (root) in the embedded database: exit 1 naming how many, whose, the first, and the chown that gives them back',
     async () => {
       // PGlite said no more than "Aborted()" (a CLI run as root had written files there).
-      const parent = await tempDir('startup-foreign');
-      const dataDir = join(parent, 'data');
-      await mkdir(dataDir, { mode: 0o700 });
-      await chown(parent, NOBODY, NOBODY);
-      await chown(dataDir, NOBODY, NOBODY);
-      const made = await runToExit('cli', ['migrate'], { DATA_DIR: dataDir }, { asAccount: NOBODY });
-      expect(made.code, made.stderr).to.equal(0);
+      // A migrated DATA_DIR (a copy of the template) given to the account, as one it made itself.
+      const dataDir = await migratedDataDir('startup-foreign');
+      await promisify(execFile)('chown', ['-R', `${NOBODY}:${NOBODY}`, dataDir]);
       await chown(join(dataDir, 'pglite', 'global', 'pg_control'), 0, 0);
-      const result = await startGatewayExpectingExit({ DATA_DIR: dataDir, TRIGGERS_FILE: join(parent, 'none.json') }, { asAccount: NOBODY });
+      const result = await startGatewayExpectingExit({ DATA_DIR: dataDir, TRIGGERS_FILE: join(dataDir, 'none.json') }, { asAccount: NOBODY });
       expectOneLineFailure(
         result,
         new RegExp(
@@ -395,10 +392,11 @@ describe('e2e: a stop right after the start', function () {
   });
 
   it('a SIGTERM while it still starts (requests answered, the task queue not started yet) stops it gracefully once started: exit 0, the database closed', async () => {
-    // A new database: pg-boss creates its schema after the first requests are answered, so the
-    // start goes on for a while after the first 200. Before, the signal ended the process there
-    // and then, and the embedded database went through crash recovery at the next start.
-    const dir = await tempDir('startup-stop-while-starting');
+    // A database with nothing in it yet (a copy of the empty cluster): pg-boss creates its schema
+    // after the first requests are answered, so the start goes on for a while after the first 200.
+    // Before, the signal ended the process there and then, and the embedded database went through
+    // crash recovery at the next start.
+    const dir = dirname(await emptyPgliteDir('startup-stop-while-starting'));
     const port = await closedPort();
     let signalled: Promise<void> | undefined;
     const signalOnFirstAnswer = async (child: ChildProcess): Promise<void> => {
