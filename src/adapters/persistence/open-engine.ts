@@ -1,6 +1,7 @@
-import { statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { mkdir, statfs } from 'node:fs/promises';
-import { join } from 'node:path';
+import { userInfo } from 'node:os';
+import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import type { Logger } from '../../ports/logger.js';
@@ -236,6 +237,8 @@ const explainedDataDirError = async (error: unknown, dataDir: string): Promise<D
   const foreign = await foreignOwnedReason(dataDir).catch(() => undefined);
   if (foreign !== undefined) return new DatabaseOpenError('dataDir', `Cannot open the embedded database: ${foreign}`, undefined, { cause: error });
   const plain = dataDirError(error, dataDir);
+  // A directory that may not be written is said so whatever space is left (a small read-only mount).
+  if (unwritableExplained(error as NodeJS.ErrnoException, dataDir) !== undefined) return plain;
   const free = await freeBytes(dataDir);
   if (free === undefined || free >= LOW_SPACE_BYTES) return plain;
   return new DatabaseOpenError(
@@ -272,6 +275,76 @@ const dataDirError = (error: unknown, dataDir: string): DatabaseOpenError => {
   // mkdir of a path that is a file says EEXIST, which reads as if the directory were fine.
   if ((code === 'EEXIST' || code === 'ENOTDIR') && statSync(dataDir, { throwIfNoEntry: false })?.isFile())
     return new DatabaseOpenError('dataDir', `${dataDir} is a file, not a directory: remove it or choose another DATA_DIR`, undefined, { cause: error });
-  // Node's file errors say `EACCES: permission denied, mkdir '…'`: the code and its words suffice.
+  const unwritable = unwritableExplained(error as NodeJS.ErrnoException, dataDir);
+  if (unwritable !== undefined)
+    return new DatabaseOpenError('dataDir', `cannot use ${dataDir} for the embedded database (${unwritable.error}): ${unwritable.reason}`, undefined, {
+      cause: error,
+    });
+  // Node's file errors say `ENOSPC: no space left on device, write`: the code and its words suffice.
   return new DatabaseOpenError('dataDir', `cannot use ${dataDir} for the embedded database (${message.split(',')[0]})`, undefined, { cause: error });
+};
+
+/** `path` if it exists, else the nearest directory above it that does (where it would be created). */
+const nearestExisting = (path: string): string => {
+  const found = (at: string): boolean => {
+    try {
+      return statSync(at, { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return false; // a directory above it may not be searched
+    }
+  };
+  let where = path;
+  while (!found(where) && dirname(where) !== where) where = dirname(where);
+  return where;
+};
+
+/**
+ * What to say when this account may not write where DATA_DIR needs it (EACCES, EPERM) or the
+ * file system is read-only (EROFS): `error`, Node's message, which names the call and the path
+ * (`EACCES: permission denied, mkdir '/srv/agw/data'`), and `reason`: the place to look at — the
+ * path itself when it exists, else the nearest directory above it that does (where the missing
+ * one would be created) — the account, and what to do. A recursive mkdir on a read-only file
+ * system says ENOENT (Node), which would send the operator looking for a missing directory: the
+ * nearest existing directory is asked whether it may be written, and its answer is said
+ * instead. Undefined for any other error.
+ */
+export const unwritableExplained = (
+  error: NodeJS.ErrnoException,
+  dataDir: string,
+  uid: number | undefined = process.getuid?.(),
+): { readonly error: string; readonly reason: string } | undefined => {
+  if (typeof error !== 'object' || error === null) return undefined;
+  let cause = error;
+  if (error.code === 'ENOENT' && error.syscall === 'mkdir') {
+    try {
+      accessSync(nearestExisting(error.path ?? dataDir), constants.W_OK);
+      return undefined;
+    } catch (refusal) {
+      cause = refusal as NodeJS.ErrnoException;
+    }
+  }
+  if (cause.code !== 'EACCES' && cause.code !== 'EPERM' && cause.code !== 'EROFS') return undefined;
+  const where = nearestExisting(cause.path ?? dataDir);
+  if (cause.code === 'EROFS') return { error: cause.message, reason: `${where} is on a read-only file system; choose a DATA_DIR on a writable one` };
+  const account = uid === undefined ? "this process's account" : `this process's account (uid ${uid}${accountName(uid)})`;
+  let place = `in ${where}`;
+  try {
+    if (!statSync(where).isDirectory()) place = where;
+  } catch {
+    // not to be looked at: named as a directory
+  }
+  return {
+    error: cause.message,
+    reason: `${account} may not write ${place}; run the service as the account that owns it, give that account a directory of its own (owner-only: chmod 700), or choose another DATA_DIR`,
+  };
+};
+
+/** `, name` for this process's uid when it has a name in the account database, else nothing. */
+const accountName = (uid: number): string => {
+  try {
+    const { username } = userInfo();
+    return process.getuid?.() === uid && username !== '' ? `, ${username}` : '';
+  } catch {
+    return '';
+  }
 };
