@@ -47,6 +47,20 @@ export const statusOfConclusion = (conclusion: string | null): JobChange['status
 export const jobFile = (job: Job): string =>
   [`# Job ${job.id}`, '', `- llm_provider: ${job.llmProvider ?? 'default'}`, `- llm_model: ${job.llmModel ?? 'default'}`, '', job.job, ''].join('\n');
 
+/**
+ * Bytes kept for job.md's lines before the prompt: the id, the provider and a model of 200
+ * characters (3 bytes of UTF-8 each at most) take under 700.
+ */
+const JOB_FILE_HEADER_ROOM = 1024;
+
+/**
+ * The longest prompt, in bytes of UTF-8, the workflow template's agent can be given: its "Run the
+ * agent" step exports job.md whole as JOB_PROMPT, and Linux refuses to start a program with one
+ * environment string over 128 KiB (MAX_ARG_STRLEN, `JOB_PROMPT=<job.md>` and its NUL): the step
+ * would fail with "Argument list too long" before the agent ran. CreateJob refuses a longer one.
+ */
+export const GITHUB_ACTIONS_MAX_PROMPT_BYTES = 128 * 1024 - 'JOB_PROMPT='.length - 1 - JOB_FILE_HEADER_ROOM;
+
 /** How long a job handed over waits for a run of the agent's workflow before it is failed (CODEHOST_RUN_START_SECONDS). */
 export const DEFAULT_RUN_START_MS = 30 * 60_000;
 

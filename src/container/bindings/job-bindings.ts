@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Container } from 'inversify';
 import { AI_PROVIDER_NAMES } from '../../adapters/ai/ai-providers.js';
 import { VercelAiClient } from '../../adapters/ai/vercel-ai-client.js';
-import { GithubActionsJobRunner } from '../../adapters/codehost/github-actions-job-runner.js';
+import { GITHUB_ACTIONS_MAX_PROMPT_BYTES, GithubActionsJobRunner } from '../../adapters/codehost/github-actions-job-runner.js';
 import { GithubClient } from '../../adapters/codehost/github-client.js';
 import { COMMAND_AGENT_MAX_PROMPT_BYTES, CommandAgent } from '../../adapters/jobs/command-agent.js';
 import { LocalJobRunner } from '../../adapters/jobs/local-job-runner.js';
@@ -110,6 +110,7 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
         defaultProvider: config.llm.provider,
         defaultModel: config.llm.model,
         unavailableReason: jobsUnavailableReason(config),
+        ...(config.jobs.queueLimit !== undefined && { queueLimit: { jobs: config.jobs.queueLimit, setting: 'JOB_QUEUE_LIMIT' } }),
         ...(config.codehost === undefined &&
           config.jobs.agentCommand !== undefined && {
             promptLimit: {
@@ -117,6 +118,12 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
               why: 'JOB_AGENT_COMMAND gets it in the JOB_PROMPT environment variable, which the system limits',
             },
           }),
+        ...(config.codehost !== undefined && {
+          promptLimit: {
+            bytes: GITHUB_ACTIONS_MAX_PROMPT_BYTES,
+            why: "the workflow's agent gets job.md in the JOB_PROMPT environment variable (docs/templates/agent-job.yml), which the system limits",
+          },
+        }),
       }),
     [TOKENS.JobRepository, TOKENS.TaskQueue, TOKENS.SecretStore, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Logger],
   );

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { chmod, cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { jobFile } from '../../../src/adapters/codehost/github-actions-job-runner.js';
+import { GITHUB_ACTIONS_MAX_PROMPT_BYTES, jobFile } from '../../../src/adapters/codehost/github-actions-job-runner.js';
+import { MAX_MODEL_LENGTH } from '../../../src/domain/jobs/job-request.js';
 import type { Job } from '../../../src/domain/jobs/job.js';
 import { contractJob } from '../../contract/job-runner.contract.js';
 import { ROOT, tempDir } from '../../support/gateway-process.js';
@@ -141,6 +142,33 @@ describe('the agent-job workflow template (docs/templates/agent-job.yml)', () =>
         ),
         file,
       ).to.equal(false);
+  });
+
+  it('hands the agent the longest prompt the gateway takes in JOB_PROMPT, with the longest model; a longer job.md stops the step before the agent runs', async () => {
+    /** Runs "Run the agent" on a job.md of `job`, its agent printing how many bytes JOB_PROMPT has. */
+    const run = async (job: ReturnType<typeof contractJob>) => {
+      const dir = await tempDir('agent-job-workflow-prompt');
+      await mkdir(join(dir, 'logs', job.id), { recursive: true });
+      await writeFile(join(dir, 'logs', job.id, 'job.md'), jobFile(job));
+      await mkdir(join(dir, 'scripts'));
+      await writeFile(join(dir, 'scripts', 'agent.sh'), '#!/bin/sh\nprintf %s "$JOB_PROMPT" | wc -c\n');
+      await chmod(join(dir, 'scripts', 'agent.sh'), 0o755);
+      try {
+        return { ok: true, output: await runStep('agent', 'Run the agent', dir, { JOB_ID: job.id }) };
+      } catch (error) {
+        return { ok: false, output: String((error as { stderr?: string }).stderr) };
+      }
+    };
+    // 3 bytes of UTF-8 a character: the longest model name in bytes.
+    const longest = { ...contractJob('p'.repeat(GITHUB_ACTIONS_MAX_PROMPT_BYTES)), llmProvider: 'anthropic', llmModel: '€'.repeat(MAX_MODEL_LENGTH) };
+    const taken = await run(longest);
+    expect(taken.ok, taken.output).to.equal(true);
+    // job.md whole, but its last newline (the command substitution drops it).
+    expect(Number(taken.output.trim())).to.equal(Buffer.byteLength(jobFile(longest)) - 1);
+    // A prompt the gateway took before it refused longer ones (only its body limit bounded it).
+    const refused = await run(contractJob('p'.repeat(140_000)));
+    expect(refused.ok).to.equal(false);
+    expect(refused.output).to.contain('Argument list too long');
   });
 
   it('refuses a branch that is not job/<id>, reading nothing', async () => {
