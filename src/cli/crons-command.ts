@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { readConfig } from './command-context.js';
+import { hasSettingsProblems, SETTINGS_NOTE } from './settings-note.js';
 import { countOf } from './database-access.js';
 import { terminalField } from './terminal-text.js';
 import { describeInZone, zonedIso } from './zoned-time.js';
@@ -67,6 +68,7 @@ export const checkCrons = async ({ values }: ParsedCommand, io: CliIo, now: () =
   if (problems.length > 0) {
     for (const problem of problems) io.err.write(`${terminalField(problem)}\n`);
     io.err.write(`${countOf(problems.length, 'problem')} found\n`);
+    if (!checked.missing && hasSettingsProblems(problems, (await checkScheduleFile(file, config.triggersDir)).problems)) io.err.write(`${SETTINGS_NOTE}\n`);
     return 1;
   }
   // With --json, stdout holds the JSON alone: what is said besides goes to stderr.

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { readConfig } from './command-context.js';
+import { hasSettingsProblems, SETTINGS_NOTE } from './settings-note.js';
 import { countOf } from './database-access.js';
 import { terminalField } from './terminal-text.js';
 
@@ -35,6 +36,7 @@ export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promi
   if (problems.length > 0) {
     for (const problem of problems) io.err.write(`${terminalField(problem)}\n`);
     io.err.write(`${countOf(problems.length, 'problem')} found\n`);
+    if (!checked.missing && hasSettingsProblems(problems, (await checkTriggerFile(file, config.triggersDir)).problems)) io.err.write(`${SETTINGS_NOTE}\n`);
     return 1;
   }
   if (checked.missing) {

@@ -3,6 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { checkCrons } from '../../../src/cli/crons-command.js';
+import { SETTINGS_NOTE } from '../../../src/cli/settings-note.js';
 import { checkTriggers } from '../../../src/cli/triggers-command.js';
 
 /*
@@ -99,10 +101,40 @@ describe('triggers check: triggers reading a credential header', () => {
     expect(code).to.equal(1);
     expect(out).to.equal('');
     expect(err).to.equal(
-      `${file}: trigger #1 "triage": actions[0]: an agent action needs jobs, which this gateway does not run: set JOB_AGENT_COMMAND or LLM_PROVIDER, or CODEHOST_TOKEN and CODEHOST_REPO (see docs/jobs.md)\n1 problem found\n`,
+      `${file}: trigger #1 "triage": actions[0]: an agent action needs jobs, which this gateway does not run: set JOB_AGENT_COMMAND or LLM_PROVIDER, or CODEHOST_TOKEN and CODEHOST_REPO (see docs/jobs.md)\n1 problem found\n` +
+        `${SETTINGS_NOTE}\n`,
     );
     process.env.JOB_AGENT_COMMAND = './agent.sh';
     expect((await check(file)).code).to.equal(0);
+  });
+
+  it("says under a problem of the settings (not of the file) that they are this command's, which a server started with JOB_AGENT_COMMAND=… npm start does not share; not under the file's own problems", async () => {
+    // A newcomer following docs/first-hour.md starts the server with JOB_AGENT_COMMAND on its
+    // command line, then checks in another terminal: the check refused the agent action saying
+    // only "which this gateway does not run", while the gateway ran it.
+    for (const name of ['JOB_AGENT_COMMAND', 'LLM_PROVIDER', 'CODEHOST_TOKEN', 'CODEHOST_REPO']) {
+      if (!(name in saved)) saved[name] = process.env[name];
+      delete process.env[name];
+    }
+    expect(SETTINGS_NOTE).to.equal(
+      "note: an agent action's jobs and provider key are checked with this command's settings (its environment, then .env in this directory), which must be the server's: a setting given to the server alone (JOB_AGENT_COMMAND=… npm start) is not seen here (docs/cli.md)",
+    );
+    const agent = { type: 'agent', job: 'Review {{body.ref}}' };
+    await writeFile(file, JSON.stringify([{ name: 'review', watch_path: '/webhook', enabled: true, actions: [agent] }]));
+    expect((await check(file)).err.trimEnd().split('\n').at(-1)).to.equal(SETTINGS_NOTE);
+    const crons = join(dir, 'CRONS.json');
+    await writeFile(crons, JSON.stringify([{ name: 'nightly', schedule: '0 3 * * *', enabled: true, actions: [{ type: 'agent', job: 'Tidy up' }] }]));
+    const err = new PassThrough();
+    expect(await checkCrons({ values: { file: crons }, positionals: [] }, { out: new PassThrough(), err, input: new PassThrough() })).to.equal(1);
+    err.end();
+    const said = String(err.read());
+    expect(said, said).to.contain('schedule #0 "nightly": actions[0]: an agent action needs jobs');
+    expect(said.trimEnd().split('\n').at(-1)).to.equal(SETTINGS_NOTE);
+    // The file's own problem (a field misspelt) is not the settings': no note, also beside an agent action.
+    await writeFile(file, JSON.stringify([{ name: 'review', watch_path: '/webhook', enabeld: true, actions: [agent] }]));
+    const { code, err: fileProblems } = await check(file);
+    expect(code).to.equal(1);
+    expect(fileProblems).to.contain('enabeld: unknown field').and.not.to.contain('note:');
   });
 
   it('warns, without refusing, of a command whose script is missing in TRIGGERS_DIR or not executable, naming the trigger, the action and the fix', async () => {
