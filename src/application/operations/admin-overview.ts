@@ -3,6 +3,7 @@ import { commandTokenValues, type CommandTokenValue } from '../../domain/templat
 import { parseStoredSnapshot } from '../../domain/templates/request-snapshot.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
 import { actionFingerprint } from '../../domain/triggers/action-fingerprint.js';
+import { shownWebhookTarget } from '../../domain/triggers/webhook-target.js';
 import type { ActionRun } from '../../domain/triggers/action-run.js';
 import type { Trigger, TriggerAction } from '../../domain/triggers/trigger.js';
 import type { ActionRunRepository } from '../../ports/action-run-repository.js';
@@ -63,12 +64,13 @@ export interface AdminOverviewSources {
 
 /**
  * An action as it ran, rendered for one request: a command's template and the value each of
- * its tokens gave the command; a webhook's method and URL (its headers may hold secrets and
- * are not shown); an agent action's job.
+ * its tokens gave the command; a webhook's method and target — its URL as shownWebhookTarget
+ * shows it (the path and query of a webhook URL often are its secret; its headers may hold
+ * secrets and are not shown); an agent action's job.
  */
 export type RenderedAction =
   | { readonly type: 'command'; readonly template: string; readonly values: readonly CommandTokenValue[] | null }
-  | { readonly type: 'webhook'; readonly method: string; readonly url: string }
+  | { readonly type: 'webhook'; readonly method: string; readonly target: string }
   | { readonly type: 'agent'; readonly template: string; readonly jobId: string | null };
 
 /**
@@ -274,7 +276,7 @@ const render = (action: TriggerAction, run: ActionRun, request: RequestSnapshot 
     case 'command':
       return { type: 'command', template: action.command, values: request === null ? null : commandTokenValues(action.command, request) };
     case 'webhook':
-      return { type: 'webhook', method: action.method, url: action.url };
+      return { type: 'webhook', method: action.method, target: shownWebhookTarget(action.url) };
     case 'agent':
       return { type: 'agent', template: action.job, jobId: typeof run.detail.jobId === 'string' ? run.detail.jobId : null };
   }

@@ -58,7 +58,7 @@ const pages: Array<[Parameters<AdminViews['page']>[0], object]> = [
           httpStatus: 200,
           error: null,
           output: null,
-          rendered: { type: 'webhook', method: 'POST', url: HOSTILE },
+          rendered: { type: 'webhook', method: 'POST', target: HOSTILE },
         },
         {
           index: 2,

@@ -1,4 +1,5 @@
 import type { TriggerAction } from '../../../domain/triggers/trigger.js';
+import { shownWebhookTarget } from '../../../domain/triggers/webhook-target.js';
 import type { AdminRouter, AdminTools } from './admin-http.js';
 import { showPage } from './admin-http.js';
 import { badge, excerpt, maybeStamp, stamp } from './present.js';
@@ -8,7 +9,7 @@ const describeAction = (action: TriggerAction): string => {
   const asWritten = (text: string) => text.replaceAll('{{body.now}}', '{{now}}').replaceAll('{{body.schedule.name}}', '{{schedule.name}}');
   switch (action.type) {
     case 'webhook':
-      return `webhook ${action.method} ${action.url}`;
+      return `webhook ${action.method} ${shownWebhookTarget(action.url)}`;
     case 'command':
       return `command: ${excerpt(asWritten(action.command), 120)}`;
     case 'agent':

@@ -1,6 +1,7 @@
 import type { ActionRunView } from '../../../application/operations/admin-overview.js';
 import { shownLines } from '../../../domain/triggers/approval-summary.js';
 import type { TriggerAction } from '../../../domain/triggers/trigger.js';
+import { shownWebhookTarget } from '../../../domain/triggers/webhook-target.js';
 import { describeCondition } from '../../../domain/triggers/trigger-filter.js';
 import { notFound, showPage, uuidParameter, type AdminRouter, type AdminTools } from './admin-http.js';
 import { badge, duration, excerpt, maybeStamp, stamp } from './present.js';
@@ -9,7 +10,7 @@ import { badge, duration, excerpt, maybeStamp, stamp } from './present.js';
 const describeAction = (action: TriggerAction): string => {
   switch (action.type) {
     case 'webhook':
-      return `webhook ${action.method} ${action.url}`;
+      return `webhook ${action.method} ${shownWebhookTarget(action.url)}`;
     case 'command':
       return `command: ${excerpt(action.command, 120)}`;
     case 'agent':

@@ -30,7 +30,7 @@ const { triggers } = validateTriggers(
       enabled: true,
       actions: [
         { type: 'command', command: 'deploy --branch {{body.branch}} --by "{{headers.x-user}}"' },
-        { type: 'webhook', url: 'https://hooks.test/done', headers: { authorization: 'Bearer secret-token' } },
+        { type: 'webhook', url: 'https://hooks.test/services/T0/B0/url-secret-path?token=url-secret-query', headers: { authorization: 'Bearer secret-token' } },
         { type: 'agent', job: 'Summarize {{body.branch}}' },
       ],
     },
@@ -92,8 +92,9 @@ describe('AdminOverview#triggerRun', () => {
         { token: '{{headers.x-user}}', variable: 'AGW_ARG_2', value: 'ada' },
       ],
     });
-    expect(webhook.rendered).to.deep.equal({ type: 'webhook', method: 'POST', url: 'https://hooks.test/done' });
-    expect(JSON.stringify(view)).to.not.contain('secret-token').and.to.not.contain('agw_secret');
+    // Its URL as shownWebhookTarget shows it: the path and query of a webhook URL may be its secret.
+    expect(webhook.rendered).to.deep.equal({ type: 'webhook', method: 'POST', target: 'https://hooks.test/…' });
+    expect(JSON.stringify(view)).to.not.contain('secret-token').and.to.not.contain('agw_secret').and.to.not.contain('url-secret');
     expect(agent.rendered).to.deep.equal({ type: 'agent', template: 'Summarize {{body.branch}}', jobId: 'job-7' });
   });
 

@@ -37,7 +37,7 @@ const RUN = `<% layout('@layout') %>
 <% } else if (action.rendered.values.length > 0) { %><div class="table-wrap"><table class="stack"><caption class="visually-hidden">Values the command got</caption><thead><tr><th scope="col">Token</th><th scope="col">Variable</th><th scope="col">Value</th></tr></thead><tbody>
 <% for (const value of action.rendered.values) { %><tr><td data-label="Token"><code><%= value.token %></code></td><td data-label="Variable"><code><%= value.variable %></code></td><td data-label="Value"><pre><%= value.value %></pre></td></tr>
 <% } %></tbody></table></div>
-<% } %><% } else if (action.rendered && action.rendered.type === 'webhook') { %><h3>Webhook</h3><p><code><%= action.rendered.method %> <%= action.rendered.url %></code></p>
+<% } %><% } else if (action.rendered && action.rendered.type === 'webhook') { %><h3>Webhook</h3><p><code><%= action.rendered.method %> <%= action.rendered.target %></code></p>
 <% } else if (action.rendered && action.rendered.type === 'agent') { %><h3>Agent job</h3>
 <p><% if (action.rendered.jobId) { %><a href="/settings/jobs/<%= action.rendered.jobId %>">Job <code><%= action.rendered.jobId %></code></a><% } else { %>No job was started.<% } %></p>
 <pre><%= action.rendered.template %></pre>
