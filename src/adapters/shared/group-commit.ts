@@ -1,3 +1,5 @@
+import { DatabaseUnavailable } from './database-unavailable.js';
+
 /** How a GroupCommit writes: `parallel` writes at once (default 1), each carrying at most `maxItems`. */
 export interface GroupCommitSettings<T> {
   /**
@@ -49,7 +51,9 @@ interface Batch<T, R> {
  *
  * `write` stores the items in one statement and returns one result per item, in order. A write of
  * several items that fails is tried again item by item, so that an item the database refuses
- * fails its own caller only, never the requests that happened to share its statement.
+ * fails its own caller only, never the requests that happened to share its statement — unless it
+ * failed because the database cannot be used now (DatabaseUnavailable, also as another error's
+ * cause): that is no item's fault, and every caller of the write is rejected with it at once.
  */
 export class GroupCommit<T, R> {
   /** Batches not started yet, oldest first; new items join the last one. */
@@ -103,7 +107,10 @@ export class GroupCommit<T, R> {
         const results = await this.write(items);
         for (const [i, waiter] of waiters.entries()) waiter.resolve(results[i]);
       } catch (error) {
-        if (items.length === 1) waiters[0].reject(error);
+        // A database that cannot be used now (unreachable, the session ended, the embedded thread
+        // failed) would refuse each item too: every caller is answered with it at once (a 503),
+        // instead of one more statement per item, each waiting for a connection that fails.
+        if (items.length === 1 || unavailableIn(error)) for (const waiter of waiters) waiter.reject(error);
         else
           await Promise.all(
             items.map((item, i) =>
@@ -117,3 +124,10 @@ export class GroupCommit<T, R> {
     this.#running--;
   }
 }
+
+/** Whether `error` is DatabaseUnavailable, or was caused by it (its chain of causes, a few deep). */
+const unavailableIn = (error: unknown): boolean => {
+  let cause = error;
+  for (let depth = 0; depth < 8 && cause instanceof Error; depth++, cause = cause.cause) if (cause instanceof DatabaseUnavailable) return true;
+  return false;
+};

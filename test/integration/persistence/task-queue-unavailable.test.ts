@@ -50,7 +50,7 @@ describeWithPostgres(
     this.timeout(60_000);
     let scratch: ScratchDatabase | undefined;
     let queue: PgBossTaskQueue | undefined;
-    let proxy: { server: Server; sockets: Set<Socket> } | undefined;
+    let proxy: { server: Server; sockets: Set<Socket>; connections: number; refusing: boolean } | undefined;
     const clients: pg.Client[] = [];
 
     afterEach(async () => {
@@ -72,11 +72,22 @@ describeWithPostgres(
       return client;
     };
 
-    /** The queue started on the scratch database through a proxy this test can take away: a server gone. */
-    const startBehindProxy = async (): Promise<PgBossTaskQueue> => {
+    /**
+     * The queue started on the scratch database through a proxy this test can take away: a server
+     * gone. The proxy counts the connections made to it (`connections`); while `refusing`, it ends
+     * each one at once, before the server is reached (`Connection terminated unexpectedly`).
+     */
+    const startBehindProxy = async (queueSettings: QueueSettings = settings): Promise<PgBossTaskQueue> => {
       const target = new URL(scratch!.url);
       const sockets = new Set<Socket>();
       const server = createServer((client) => {
+        const state = proxy!;
+        state.connections++;
+        if (state.refusing) {
+          client.on('error', () => undefined);
+          client.destroy();
+          return;
+        }
         const upstream = new Socket();
         upstream.connect(Number(target.port || 5432), target.hostname);
         for (const socket of [client, upstream]) {
@@ -87,12 +98,52 @@ describeWithPostgres(
         client.pipe(upstream).pipe(client);
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      proxy = { server, sockets };
+      proxy = { server, sockets, connections: 0, refusing: false };
       const via = new URL(scratch!.url);
       via.hostname = '127.0.0.1';
       via.port = String((server.address() as { port: number }).port);
-      return PgBossTaskQueue.start({ connectionString: via.toString() }, settings, logger);
+      return PgBossTaskQueue.start({ connectionString: via.toString() }, queueSettings, logger);
     };
+
+    /** No background statement of pg-boss's own (supervise, monitor) while a test counts connections. */
+    const quiet: QueueSettings = { ...settings, superviseIntervalSeconds: 600, pollingIntervalSeconds: 600 };
+
+    it('the tasks of one insert while the server is gone are all refused by that insert, with an error answered 503: no task is tried again on its own (at most one connection attempt, not one per task)', async () => {
+      scratch = await createScratchDatabase();
+      queue = await startBehindProxy(quiet);
+      expect(await queue.enqueue('q', { n: 0 })).to.be.a('string');
+      // Gone: the pool's connections cut, every new one ended at once.
+      proxy!.refusing = true;
+      for (const socket of proxy!.sockets) socket.destroy();
+      const before = proxy!.connections;
+      const tasks = 50;
+      // Enqueued in one turn of the event loop: one insert carries them all.
+      const refusals = await Promise.all(Array.from({ length: tasks }, (_, n) => refusal(queue!.enqueue('q', { n: n + 1 }))));
+      const attempts = proxy!.connections - before;
+      for (const [n, error] of refusals.entries()) expectUnavailable(error, `task ${n + 1} of the insert`);
+      expect(new Set(refusals).size, 'tasks refused by one error (the insert that carried them)').to.equal(1);
+      // The insert's own (none when it met a pooled connection that was cut), and pg-boss's
+      // heartbeat could add one; each task tried again on its own would add 50.
+      expect(attempts, 'connections tried while the server is gone').to.be.at.most(2);
+    });
+
+    it('a task the database refuses for its own content fails alone: the other tasks of its insert are tried again on their own and stored', async () => {
+      scratch = await createScratchDatabase();
+      queue = await startBehindProxy(quiet);
+      // jsonb refuses the NUL character (22P05): the insert that carries this task fails as a whole.
+      const [first, bad, last] = await Promise.all([
+        queue.enqueue('q', { n: 1 }),
+        queue.enqueue('q', { text: 'a\u0000b' }).then(
+          () => expect.fail('the task with a NUL character was stored'),
+          (error: Error) => error,
+        ),
+        queue.enqueue('q', { n: 3 }),
+      ]);
+      expect(first).to.be.a('string');
+      expect(last).to.be.a('string');
+      expect(answerFor(bad).status, String(bad)).to.equal(500);
+      expect(await queue.depth()).to.deep.equal({ q: 2 });
+    });
 
     it('an insert whose session the server ends (57P01: a fast shutdown, pg_terminate_backend) is refused with an error answered 503 with Retry-After', async () => {
       scratch = await createScratchDatabase();

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { DatabaseUnavailable } from '../../../src/adapters/shared/database-unavailable.js';
 import { GroupCommit } from '../../../src/adapters/shared/group-commit.js';
 
 /** A write the test settles by hand: each call is recorded with its items. */
@@ -109,6 +110,53 @@ describe('GroupCommit', () => {
     expect(await Promise.all(answers)).to.deep.equal(['stored a', 'refused: poison', 'stored b']);
     expect(tried[0]).to.deep.equal(['a', 'poison', 'b']);
     expect(tried.slice(1).sort()).to.deep.equal([['a'], ['b'], ['poison']]);
+  });
+
+  for (const [how, failure] of [
+    ['DatabaseUnavailable', () => new DatabaseUnavailable('The PostgreSQL server cannot be used for now: connect ECONNREFUSED')],
+    ['an error caused by DatabaseUnavailable', () => new Error('insert failed', { cause: new DatabaseUnavailable('The embedded database thread stopped') })],
+  ] as const)
+    it(`answers every caller of a write of several items that failed with ${how} at once, without trying each item again`, async () => {
+      const tried: string[][] = [];
+      let down = true;
+      const group = new GroupCommit(
+        async (items: readonly string[]) => {
+          tried.push([...items]);
+          if (down) throw failure();
+          return items.map((item) => `stored ${item}`);
+        },
+        { parallel: 1, maxItems: 500 },
+      );
+      const items = Array.from({ length: 500 }, (_, i) => `item ${i}`);
+      const refusals = await Promise.all(
+        items.map((item) =>
+          group.add(item).then(
+            () => undefined,
+            (error: Error) => error,
+          ),
+        ),
+      );
+      expect(tried, 'writes tried').to.deep.equal([items]);
+      const error = refusals[0];
+      expect(refusals.every((each) => each === error) && error instanceof Error, "every caller rejected with the write's error").to.equal(true);
+      // The next write is tried as usual (a database back meanwhile).
+      down = false;
+      expect(await Promise.all(['a', 'b'].map((item) => group.add(item)))).to.deep.equal(['stored a', 'stored b']);
+      expect(tried).to.have.length(2);
+    });
+
+  it('still tries a write of several items again item by item when it failed for another reason than the database being unavailable', async () => {
+    const tried: string[][] = [];
+    const group = new GroupCommit(
+      async (items: readonly string[]) => {
+        tried.push([...items]);
+        if (items.length > 1) throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+        return items.map((item) => `stored ${item}`);
+      },
+      { parallel: 1, maxItems: 10 },
+    );
+    expect(await Promise.all(['a', 'b', 'c'].map((item) => group.add(item)))).to.deep.equal(['stored a', 'stored b', 'stored c']);
+    expect(tried).to.have.length(4);
   });
 
   it('rejects each caller when the database refuses every write, and writes again afterwards', async () => {
