@@ -63,9 +63,16 @@ const version = (): string => (JSON.parse(readFileSync(new URL('../../package.js
 const name = (command: CommandSpec): string => command.words.join(' ');
 const line = (command: CommandSpec): string => [name(command), command.synopsis].filter((part) => part !== '').join(' ');
 
+/**
+ * Longer left cells than this get their text on the next line: padded to the longest one
+ * (`deliveries list` and its options, 97 characters), every line of the program's usage ran to
+ * 190 characters and wrapped into a jumble on an 80-column terminal.
+ */
+const WIDEST_COLUMN = 34;
+
 const table = (rows: ReadonlyArray<readonly [string, string]>): string => {
-  const width = Math.max(...rows.map(([left]) => left.length));
-  return rows.map(([left, right]) => `  ${left.padEnd(width)}   ${right}`).join('\n');
+  const width = Math.max(0, ...rows.map(([left]) => left.length).filter((length) => length <= WIDEST_COLUMN));
+  return rows.map(([left, right]) => (left.length <= width ? `  ${left.padEnd(width)}   ${right}` : `  ${left}\n  ${''.padEnd(width)}   ${right}`)).join('\n');
 };
 
 /** The overall usage: every command with its summary. */

@@ -73,6 +73,19 @@ describe('the CLI command line', () => {
     }
   });
 
+  it('keeps the help readable on a terminal: a command or option too long for the column (deliveries list) has its text on the next line, not every line padded to it', () => {
+    // Padded to `deliveries list [--path P] …` (97 characters), every line ran to 190.
+    for (const argv of [['--help'], ['deliveries', '--help'], ['keys', 'create', '--help']]) {
+      const lines = helpText(...argv).split('\n');
+      for (const line of lines) expect(line.length, `${argv.join(' ')}: ${line}`).to.be.at.most(120);
+    }
+    const lines = helpText('--help').split('\n');
+    const at = lines.findIndex((line) => line.startsWith('  deliveries list '));
+    expect(lines[at]).to.equal('  deliveries list [--path P] [--trigger T] [--before TIME [--before-id ID]] [--limit N] [--json]');
+    expect(lines[at + 1]).to.match(/^ {37}list stored requests that fired triggers, newest first$/);
+    expect(lines.find((line) => line.startsWith('  serve '))).to.match(/^ {2}serve {30}start the service \(what npm start does\)$/);
+  });
+
   it('says how long a stored request is kept as the retention sweep does (RETENTION_ACTION_RUNS_DAYS, never less than 15 days), in deliveries list --help and the docs', async () => {
     const least = retentionSchema.parse({ RETENTION_ACTION_RUNS_DAYS: '2' }).retention.inboundRequestsDays;
     expect(least).to.equal(15);
