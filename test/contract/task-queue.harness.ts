@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { PgBossTaskQueue, type QueueConnection } from '../../src/adapters/queue/pg-boss-task-queue.js';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
-import { copyTree, emptyPgliteDir, openPglite } from '../support/data-dirs.js';
+import { copyTree, emptyPgliteDir, openPglite, sharedOnce } from '../support/data-dirs.js';
 import { tempDir } from '../support/gateway-process.js';
 import { createScratchDatabase } from '../support/postgres.js';
 import { waitFor } from '../support/http.js';
@@ -62,9 +62,11 @@ let storeTemplate: Promise<string> | undefined;
 /**
  * A PGlite directory of its own for each test, where the task queue's schema and queues already
  * exist: the queue was started once on a template (then stopped, no task stored), which is copied.
+ * The template is made once per test run (sharedOnce: task-queue.test.ts and
+ * task-queue-pglite.test.ts run in different workers), not once per file.
  */
 export const queueStoreDir = async (): Promise<string> => {
-  storeTemplate ??= (async () => {
+  storeTemplate ??= sharedOnce('template-queue', async () => {
     const dir = await emptyPgliteDir('queue-template');
     const pglite = await openPglite(dir);
     try {
@@ -73,7 +75,7 @@ export const queueStoreDir = async (): Promise<string> => {
       await pglite.close();
     }
     return dir;
-  })();
+  });
   const dir = join(await tempDir('queue'), 'pglite');
   await copyTree(await storeTemplate, dir);
   return dir;

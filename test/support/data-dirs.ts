@@ -42,7 +42,7 @@ const SHARED_WAIT_MS = 180_000;
  * for it (polling the file system: the template is there or its maker said it failed). A maker
  * that fails writes `<name>.failed` and each process then makes its own, as without sharing.
  */
-const sharedOnce = async (name: string, make: () => Promise<string>): Promise<string> => {
+export const sharedOnce = async (name: string, make: () => Promise<string>): Promise<string> => {
   if (SHARED_DIR === undefined) return make();
   const ready = join(SHARED_DIR, name);
   const failed = join(SHARED_DIR, `${name}.failed`);
