@@ -90,12 +90,30 @@ export const checkEnvFile = (text: string, known: KnownNames): EnvFileCheck => {
       else warnings.push(`.env line ${number}${word === undefined ? '' : ` (${word}…)`} is not NAME=value nor a # comment: it is ignored`);
       continue;
     }
-    // A quoted value may go on over the next lines, up to its closing quote.
+    // A quoted value goes on over the next lines, up to the next line that holds its quote (as
+    // Node reads it): settings on the lines between are part of the value, and are not set. A
+    // quote no later line closes is kept as part of the value (a command `"echo …` then fails
+    // with a shell syntax error when it runs), and the lines after it are read as usual.
     const value = body.slice(equals + 1).trimStart();
     const quote = value[0];
     if (quote !== undefined && QUOTES.has(quote) && !value.slice(1).includes(quote)) {
-      while (index + 1 < lines.length && !lines[index + 1]!.includes(quote)) index++;
-      index++;
+      let close = index + 1;
+      while (close < lines.length && !lines[close]!.includes(quote)) close++;
+      if (close === lines.length)
+        problems.push(
+          `.env line ${number}: the value of ${name} opens a ${quote} that no later line closes, so the ${quote} would be part of the value; close it on line ${number}, or remove it`,
+        );
+      else {
+        const swallowed = lines
+          .slice(index + 1, close + 1)
+          .map((line) => /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1])
+          .filter((word): word is string => word !== undefined && known.settings.has(word));
+        if (swallowed.length > 0)
+          problems.push(
+            `.env line ${number}: the value of ${name} opens a ${quote} that only line ${close + 1} closes, so lines ${number + 1}–${close + 1} are part of that value and ${swallowed.join(', ')} would not be set; close the ${quote} on line ${number}`,
+          );
+        index = close;
+      }
     }
     const before = firstLine.get(name);
     if (before !== undefined) warnings.push(`.env line ${number}: ${name} is given again (line ${before}): the last value counts`);

@@ -74,6 +74,27 @@ describe('configFromEnvironment: what .env holds that Node would ignore without 
     expect(problems.join('\n')).to.not.include('secret');
   });
 
+  it('a quote that no later line closes stops it, naming the line and the setting, never the value: Node keeps the quote in the value', () => {
+    // JOB_AGENT_COMMAND="echo … without its closing quote started the service, and every job's
+    // command then failed with a shell syntax error; the lines after it went unchecked.
+    withEnvFile('JOB_AGENT_COMMAND="echo secret-ish\nPROT=3001\n');
+    const problems = refusal();
+    expect(problems).to.deep.equal([
+      '.env line 1: the value of JOB_AGENT_COMMAND opens a " that no later line closes, so the " would be part of the value; close it on line 1, or remove it',
+      '.env line 2: PROT is not a setting; did you mean PORT? (a variable of your own for command actions goes in COMMAND_ENV)',
+    ]);
+    expect(problems.join('\n')).to.not.include('secret-ish');
+  });
+
+  it('a quote closed only lines later, with settings between, stops it naming the settings that would not be set; a value over several lines without settings in it passes', () => {
+    withEnvFile(["JOB_AGENT_COMMAND='echo hi", 'PORT=3001', 'LOG_LEVEL=debug', "TELEGRAM_ALLOWED_CHAT_IDS='42'", ''].join('\n'));
+    expect(refusal()).to.deep.equal([
+      ".env line 1: the value of JOB_AGENT_COMMAND opens a ' that only line 4 closes, so lines 2–4 are part of that value and PORT, LOG_LEVEL, TELEGRAM_ALLOWED_CHAT_IDS would not be set; close the ' on line 1",
+    ]);
+    withEnvFile(['LLM_MODEL="a', 'b"', 'LOG_LEVEL=warn', ''].join('\n'));
+    expect(configFromEnvironment(dir, () => undefined).logLevel).to.equal('warn');
+  });
+
   it('warns, one line each, of a name far from every setting, a line that does not parse and a name given twice; quoted lines and own variables pass', () => {
     withEnvFile(
       [
