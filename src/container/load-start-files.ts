@@ -30,6 +30,14 @@ export const loadStartFiles = async (config: AppConfig, logger: Logger): Promise
   }
   // The service's secret store reads the same environment (basic-bindings.ts).
   const secrets = new EnvironmentSecretStore(process.env, AI_PROVIDERS);
+  // The default provider without its key: the service started, and every chat message ("Sorry, I
+  // encountered an error") and every job that names no provider (create-job: 400 "has no secret
+  // configured") failed; refused here, naming the variable.
+  const provider = config.llm.provider;
+  if (provider !== undefined && !secrets.hasUsableSecret(provider))
+    throw new ConfigError([
+      `${secrets.secretName(provider)}: required when LLM_PROVIDER is ${provider} (the chat and every job that names no llm_provider use it); set it, or unset LLM_PROVIDER`,
+    ]);
   // An agent action where no job runs would only be recorded not_runnable: refused as well.
   const jobs = jobsUnavailableReason(config);
   const secretProblems = [
