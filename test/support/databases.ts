@@ -1,4 +1,4 @@
-import { copyTree } from './data-dirs.js';
+import { copyTree, emptyPgliteDir, sharedOnce } from './data-dirs.js';
 import { join } from 'node:path';
 import { PinoLogger, createPino } from '../../src/adapters/logging/pino-logger.js';
 import { Database } from '../../src/adapters/persistence/database.js';
@@ -22,10 +22,16 @@ export interface TestDatabase {
 
 let migratedTemplate: Promise<string> | undefined;
 
-/** A data directory holding a migrated embedded database of its own: a copy of one migrated once per test process. */
+/**
+ * A data directory holding a migrated embedded database of its own: a copy of one migrated once
+ * per test run (sharedOnce; once per test process outside the configured run). The template
+ * starts from a copy of the empty cluster (emptyPgliteDir), so that only the migrations run:
+ * each mocha worker created a cluster (~11 s of CPU on the 2-core machine) and migrated it.
+ */
 export const migratedPgliteDataDir = async (name: string): Promise<string> => {
-  migratedTemplate ??= (async () => {
+  migratedTemplate ??= sharedOnce('template-migrated', async () => {
     const dir = await processTempDir('template-migrated');
+    await copyTree(await emptyPgliteDir('template-migrated-cluster'), join(dir, 'pglite'));
     const database = await Database.open({ databaseUrl: undefined, dataDir: dir, logger });
     try {
       await database.migrate();
@@ -33,7 +39,7 @@ export const migratedPgliteDataDir = async (name: string): Promise<string> => {
       await database.close();
     }
     return dir;
-  })();
+  });
   let source: string;
   try {
     source = await migratedTemplate;
