@@ -52,6 +52,7 @@ import type { ScheduleRunRepository } from '../ports/schedule-run-repository.js'
 import type { ConfigReloader } from './config-reloader.js';
 import type { Swappable } from './swappable.js';
 import type { ActionRunRepository } from '../ports/action-run-repository.js';
+import type { FingerprintKey } from '../ports/fingerprint-key.js';
 import type { ApiKeyCrypto } from '../ports/api-key-crypto.js';
 import type { DeliveryLog } from '../ports/delivery-log.js';
 import type { InboundRequestStore } from '../ports/inbound-request-store.js';
@@ -120,6 +121,7 @@ export const TOKENS = {
   Headroom: token<Headroom>('Headroom'),
   DeliveryHistory: token<DeliveryHistory>('DeliveryHistory'),
   RunTrigger: token<RunTrigger>('RunTrigger'),
+  FingerprintKey: token<FingerprintKey>('FingerprintKey'),
   ReceiveCodehostEvent: token<ReceiveCodehostEvent>('ReceiveCodehostEvent'),
   SecretStore: token<SecretStore>('SecretStore'),
   JobRepository: token<JobRepository>('JobRepository'),

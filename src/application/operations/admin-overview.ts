@@ -2,7 +2,7 @@ import { JOB_STATUSES, type Job } from '../../domain/jobs/job.js';
 import { commandTokenValues, type CommandTokenValue } from '../../domain/templates/render-command.js';
 import { parseStoredSnapshot } from '../../domain/templates/request-snapshot.js';
 import type { RequestSnapshot } from '../../domain/templates/request-snapshot.js';
-import { actionFingerprint } from '../../domain/triggers/action-fingerprint.js';
+import { type FingerprintMac, isFingerprintOf } from '../../domain/triggers/action-fingerprint.js';
 import { shownWebhookTarget } from '../../domain/triggers/webhook-target.js';
 import type { ActionRun } from '../../domain/triggers/action-run.js';
 import type { Trigger, TriggerAction } from '../../domain/triggers/trigger.js';
@@ -60,6 +60,8 @@ export interface AdminOverviewSources {
   readonly channels: MessagingChannels;
   readonly conversations: ConversationStore;
   readonly facts: ServiceFacts;
+  /** The installation's key the runs' fingerprints are made with (RunTriggerSettings.fingerprintKey); none in tests. */
+  readonly fingerprintKey?: FingerprintMac;
 }
 
 /**
@@ -168,7 +170,7 @@ export class AdminOverview {
       configured: trigger !== undefined,
       request,
       actions: runs.map((run) => {
-        const action = configuredAction(trigger?.actions, run);
+        const action = configuredAction(trigger?.actions, run, this.sources.fingerprintKey);
         return { run, rendered: action === undefined ? null : render(action, run, snapshot) };
       }),
     };
@@ -196,7 +198,7 @@ export class AdminOverview {
     return {
       schedule,
       actions: runs.map((run) => {
-        const action = configuredAction(schedule?.actions, run);
+        const action = configuredAction(schedule?.actions, run, this.sources.fingerprintKey);
         return { run, rendered: action === undefined ? null : asWritten(render(action, run, snapshot)) };
       }),
     };
@@ -255,10 +257,10 @@ export class AdminOverview {
  * not be the action's place now (RunTrigger's matchRecords). A record written before
  * fingerprints were kept is of the action at its index, if that one is still of its type.
  */
-const configuredAction = (actions: readonly TriggerAction[] | undefined, run: ActionRun): TriggerAction | undefined => {
+const configuredAction = (actions: readonly TriggerAction[] | undefined, run: ActionRun, key: FingerprintMac | undefined): TriggerAction | undefined => {
   if (actions === undefined) return undefined;
   const fingerprint = run.detail.action;
-  if (typeof fingerprint === 'string') return actions.find((action) => actionFingerprint(action) === fingerprint);
+  if (typeof fingerprint === 'string') return actions.find((action) => isFingerprintOf(fingerprint, action, key));
   const action = actions[run.actionIndex];
   return action !== undefined && action.type === run.type ? action : undefined;
 };

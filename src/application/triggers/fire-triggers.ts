@@ -1,6 +1,6 @@
 import type { Approval } from '../../domain/approvals/approval.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
-import { actionFingerprint } from '../../domain/triggers/action-fingerprint.js';
+import { type FingerprintMac, isFingerprintOf } from '../../domain/triggers/action-fingerprint.js';
 import { parseStoredSnapshot, type RequestSnapshot } from '../../domain/templates/request-snapshot.js';
 import { filterTriggers, matchTriggers, watchesAny } from '../../domain/triggers/match-triggers.js';
 import { passesWhen } from '../../domain/triggers/trigger-filter.js';
@@ -75,6 +75,8 @@ export class FireTriggers {
     private readonly endpointPaths: (watchPath: string) => readonly string[] = (watchPath) => [watchPath],
     /** Where a request is made durable before its answer when it can be, instead of the store (JournaledIntake); by default nowhere. */
     private readonly intake: RequestIntake = NO_INTAKE,
+    /** The installation's key the runs' fingerprints are made with (RunTriggerSettings.fingerprintKey); the same one, or none in both. */
+    private readonly fingerprintKey?: FingerprintMac,
   ) {}
 
   /** Resolves once the runs of every request fired so far are queued (or failed to be: a sweep retries them). */
@@ -216,7 +218,7 @@ export class FireTriggers {
    */
   async resume(approval: Approval, action?: string): Promise<ResumeOutcome> {
     const trigger = currentTriggers(this.triggers).find((candidate) => candidate.name === approval.trigger);
-    let outcome = resumeOutcome(trigger, approval, action);
+    let outcome = resumeOutcome(trigger, approval, action, this.fingerprintKey);
     if (outcome === 'runs' && trigger?.when !== undefined && !(await this.#passesWhenNow(trigger, approval))) outcome = 'when-changed';
     if (outcome !== 'runs') {
       // Queued all the same: its run runs nothing, and closes the record that waited (RunTrigger).
@@ -260,13 +262,13 @@ export class FireTriggers {
 export type ResumeOutcome = 'runs' | 'trigger-removed' | 'trigger-disabled' | 'action-changed' | 'when-changed';
 
 /** Whether the approved action runs as `trigger` is now (undefined: no longer configured). */
-const resumeOutcome = (trigger: Trigger | undefined, approval: Approval, action: string | undefined): ResumeOutcome => {
+const resumeOutcome = (trigger: Trigger | undefined, approval: Approval, action: string | undefined, key: FingerprintMac | undefined): ResumeOutcome => {
   if (trigger === undefined) return 'trigger-removed';
   if (!trigger.enabled) return 'trigger-disabled';
   // Found by what it is, as the resumed run finds it (RunTrigger's matchRecords); a record from
   // before fingerprints were kept, by its place.
   const there =
-    action === undefined ? approval.actionIndex < trigger.actions.length : trigger.actions.some((candidate) => actionFingerprint(candidate) === action);
+    action === undefined ? approval.actionIndex < trigger.actions.length : trigger.actions.some((candidate) => isFingerprintOf(action, candidate, key));
   return there ? 'runs' : 'action-changed';
 };
 

@@ -4,7 +4,7 @@ import { renderCommand } from '../../domain/templates/render-command.js';
 import { renderPrompt } from '../../domain/templates/render-prompt.js';
 import { renderText } from '../../domain/templates/template-tokens.js';
 import { approvalSummary, unquotedApprovalSummary } from '../../domain/triggers/approval-summary.js';
-import { actionFingerprint } from '../../domain/triggers/action-fingerprint.js';
+import { actionFingerprint, type FingerprintMac, isFingerprintOf } from '../../domain/triggers/action-fingerprint.js';
 import { passesWhen } from '../../domain/triggers/trigger-filter.js';
 import { storableText } from '../../domain/text/storable-text.js';
 import { type NamedSecret, redactSecrets } from '../../domain/jobs/redact-secrets.js';
@@ -67,6 +67,11 @@ export interface RunTriggerSettings {
   readonly redacted?: readonly NamedSecret[];
   /** How long an action with `approval: true` waits for a decision. */
   readonly approvalTimeoutMs?: number;
+  /**
+   * The installation's key its records' fingerprints are made with (actionFingerprint); the
+   * service always has one. Without it (tests), the fingerprints leave secrets out.
+   */
+  readonly fingerprintKey?: FingerprintMac;
 }
 
 /** How long a task that finds no request waits for it, and how often it reads again (see RunTrigger.#storedRequest). */
@@ -110,21 +115,24 @@ export const RELOADED_UNDER_WAY =
  * (`detail.action`) — not by its place, which a reload of the trigger file between two attempts
  * may have changed (an action inserted, removed, moved). Equal actions (one fingerprint) take
  * the records in order. A record from before fingerprints were kept belongs to the action at its
- * index. `indexes`: the index each action is recorded under — its record's, else its place in
- * `actions` when no record holds it, else the next after every index in use. `used`: the records that
- * belong to an action; the others are of actions no longer in the list.
+ * index. A fingerprint is compared in the form it was recorded in (isFingerprintOf: keyed with
+ * `key`, or as an earlier version wrote it). `indexes`: the index each action is recorded
+ * under — its record's, else its place in `actions` when no record holds it, else the next after
+ * every index in use. `used`: the records that belong to an action; the others are of actions no
+ * longer in the list.
  */
 export const matchRecords = (
   actions: readonly TriggerAction[],
   records: readonly ActionRun[],
+  key?: FingerprintMac,
 ): { records: (ActionRun | undefined)[]; indexes: number[]; fingerprints: string[]; used: Set<ActionRun> } => {
-  const fingerprints = actions.map(actionFingerprint);
+  const fingerprints = actions.map((action) => actionFingerprint(action, key));
   const used = new Set<ActionRun>();
   const fingerprintOf = (run: ActionRun): string | undefined => (typeof run.detail.action === 'string' ? run.detail.action : undefined);
   const byPlace = new Map(records.filter((run) => fingerprintOf(run) === undefined).map((run) => [run.actionIndex, run]));
   const inOrder = records.filter((run) => fingerprintOf(run) !== undefined).sort((a, b) => a.actionIndex - b.actionIndex);
-  const found = fingerprints.map((fingerprint, place) => {
-    const run = byPlace.get(place) ?? inOrder.find((candidate) => !used.has(candidate) && fingerprintOf(candidate) === fingerprint);
+  const found = actions.map((action, place) => {
+    const run = byPlace.get(place) ?? inOrder.find((candidate) => !used.has(candidate) && isFingerprintOf(fingerprintOf(candidate)!, action, key));
     if (run !== undefined) used.add(run);
     return run;
   });
@@ -266,7 +274,7 @@ export class RunTrigger {
    * #closeOpen closed) are kept. A record that cannot be saved is logged (#record).
    */
   async #recordNotRun(task: TriggerRunTask, actions: readonly TriggerAction[], why: string, log: Logger): Promise<void> {
-    const matched = matchRecords(actions, await this.runs.forRun(task.runId));
+    const matched = matchRecords(actions, await this.runs.forRun(task.runId), this.settings.fingerprintKey);
     const now = this.clock.now();
     for (const [position, action] of actions.entries()) {
       if (matched.records[position] !== undefined) continue;
@@ -307,7 +315,7 @@ export class RunTrigger {
     const records = await this.runs.forRun(input.runId);
     // Each action's record of an earlier attempt, found by what the action is (the trigger file
     // may have been reloaded between two attempts), and the index it is recorded under.
-    const matched = matchRecords(input.actions, records);
+    const matched = matchRecords(input.actions, records, this.settings.fingerprintKey);
     // An action recorded before that is no longer in the trigger as it was (changed or removed).
     const gone = records.filter((run) => !matched.used.has(run));
     for (const run of gone) if (run.status === 'running') await this.#closeGone(run, input, log);
@@ -332,7 +340,9 @@ export class RunTrigger {
     // be one action, changed: whether it ran cannot be told, so the new ones are not run (they
     // could run twice). Records from before fingerprints were kept tell nothing of this.
     const known = new Set(
-      records.flatMap((run) => (Array.isArray(run.detail.actions) ? run.detail.actions.filter((fingerprint) => typeof fingerprint === 'string') : [])),
+      records.flatMap((run) =>
+        Array.isArray(run.detail.actions) ? run.detail.actions.filter((fingerprint): fingerprint is string => typeof fingerprint === 'string') : [],
+      ),
     );
     const ambiguous = gone.some(
       (run) => typeof run.detail.action === 'string' && run.status !== 'awaiting_approval' && run.status !== 'denied' && run.status !== 'expired',
@@ -359,7 +369,11 @@ export class RunTrigger {
         throw new Error(`the run was stopped before action ${index}: ${reasonOf(input.signal)}`);
       }
       const startedAt = this.clock.now();
-      if (ambiguous && matched.records[position] === undefined && !known.has(ran.action)) {
+      if (
+        ambiguous &&
+        matched.records[position] === undefined &&
+        ![...known].some((fingerprint) => isFingerprintOf(fingerprint, action, this.settings.fingerprintKey))
+      ) {
         await this.#record(
           this.#finished(input, index, action.type, startedAt, { status: 'failed', attempts: 0, error: RELOADED_UNDER_WAY, detail: {} }, ran),
           log,
@@ -536,7 +550,7 @@ export class RunTrigger {
     const changed = CHANGED_SINCE_APPROVED;
     // The action's fingerprint, recorded when it asked: any change of its definition shows.
     const asked = waiting?.detail.action;
-    if (typeof asked === 'string') return asked === actionFingerprint(action) ? undefined : changed;
+    if (typeof asked === 'string') return isFingerprintOf(asked, action, this.settings.fingerprintKey) ? undefined : changed;
     // A record from before fingerprints: what the approval showed (some changes do not show there),
     // as the version that asked wrote it — values unquoted then, quoted since.
     const approvalId = waiting?.detail.approvalId;
@@ -579,7 +593,12 @@ export class RunTrigger {
       status: 'awaiting_approval',
       attempts: 0,
       error: null,
-      detail: { ...requestDetail, approvalId: approval.id, expiresAt: approval.expiresAt.toISOString(), action: actionFingerprint(action) },
+      detail: {
+        ...requestDetail,
+        approvalId: approval.id,
+        expiresAt: approval.expiresAt.toISOString(),
+        action: actionFingerprint(action, this.settings.fingerprintKey),
+      },
     };
   }
 
@@ -800,6 +819,9 @@ export class RunTrigger {
       if (isDomainError(error) && error.code === 'not_configured') {
         return { status: 'not_runnable', attempts: 0, error: error.message, detail: {} };
       }
+      // JOB_QUEUE_LIMIT reached: recorded failed with the reason, never tried again (a trigger
+      // fired by the jobs' own pull requests would otherwise keep adding to the backlog).
+      if (isDomainError(error) && error.code === 'busy') return { status: 'failed', attempts: 0, error: error.message, detail: {} };
       throw error;
     }
   }

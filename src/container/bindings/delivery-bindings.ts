@@ -1,6 +1,9 @@
 import type { Container } from 'inversify';
 import type { Database } from '../../adapters/persistence/database.js';
 import { MikroOrmActionRunRepository } from '../../adapters/persistence/mikro-orm-action-run-repository.js';
+import { HmacFingerprintKey } from '../../adapters/crypto/hmac-fingerprint-key.js';
+import { MikroOrmFingerprintKeyStore } from '../../adapters/persistence/mikro-orm-fingerprint-key-store.js';
+import type { FingerprintKey } from '../../ports/fingerprint-key.js';
 import { MikroOrmInboundRequestStore } from '../../adapters/persistence/mikro-orm-inbound-request-store.js';
 import { MikroOrmTriggerLanes } from '../../adapters/persistence/mikro-orm-trigger-lanes.js';
 import { DeliveryHistory } from '../../application/triggers/delivery-history.js';
@@ -45,6 +48,11 @@ const RUNNING_JOURNAL_MAX_BYTES = 16 * 1024 * 1024;
  */
 export const bindDeliveries = (c: Container): void => {
   c.bind(TOKENS.ActionRunRepository).toResolvedValue((db: Database) => new MikroOrmActionRunRepository(db), [TOKENS.Database]);
+  // What the action runs' fingerprints are made with: the installation's key, made once and kept in the database.
+  c.bind(TOKENS.FingerprintKey).toResolvedValue(
+    async (db: Database) => new HmacFingerprintKey(await new MikroOrmFingerprintKeyStore(db).key()),
+    [TOKENS.Database],
+  );
   c.bind(TOKENS.InboundRequestStore).toResolvedValue((db: Database) => new MikroOrmInboundRequestStore(db), [TOKENS.Database]);
   c.bind(TOKENS.TriggerLanes).toResolvedValue((db: Database) => new MikroOrmTriggerLanes(db), [TOKENS.Database]);
   c.bind(TOKENS.DispatchTriggerRuns)
@@ -68,8 +76,8 @@ export const bindDeliveries = (c: Container): void => {
     [TOKENS.IntakeJournals, TOKENS.InboundRequestStore, TOKENS.DispatchTriggerRuns, TOKENS.Logger],
   );
   c.bind(TOKENS.FireTriggers).toResolvedValue(
-    (...deps: [...FireTriggersDeps, JournaledIntake | null]) =>
-      new FireTriggers(...(deps.slice(0, 8) as FireTriggersDeps), endpointPaths, deps[8] ?? NO_INTAKE),
+    (...deps: [...FireTriggersDeps, JournaledIntake | null, FingerprintKey]) =>
+      new FireTriggers(...(deps.slice(0, 8) as FireTriggersDeps), endpointPaths, deps[8] ?? NO_INTAKE, deps[9]),
     [
       TOKENS.Triggers,
       TOKENS.InboundRequestStore,
@@ -80,6 +88,7 @@ export const bindDeliveries = (c: Container): void => {
       TOKENS.TriggerLanes,
       TOKENS.DispatchTriggerRuns,
       TOKENS.JournaledIntake,
+      TOKENS.FingerprintKey,
     ],
   );
   // Its readers see a request answered from the journal once it is stored, and wait for it.

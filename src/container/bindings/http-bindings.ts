@@ -27,7 +27,22 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
   );
   const startedAt = new Date();
   c.bind(TOKENS.AdminOverview).toResolvedValue(
-    (triggers, runs, requests, jobs, queue, channels, conversations, db: Database, runner: JobRunner, schedules, scheduleRuns, calendar, reloader) =>
+    (
+      triggers,
+      runs,
+      requests,
+      jobs,
+      queue,
+      channels,
+      conversations,
+      db: Database,
+      runner: JobRunner,
+      schedules,
+      scheduleRuns,
+      calendar,
+      reloader,
+      fingerprintKey,
+    ) =>
       new AdminOverview({
         triggers,
         schedules: { list: schedules, runs: scheduleRuns, calendar, reloadProblems: () => reloader.problems },
@@ -39,6 +54,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
         channels,
         conversations,
         facts: { version: packageVersion(), startedAt, databaseEngine: db.engine, jobRunner: runner.kind },
+        fingerprintKey,
       }),
     [
       TOKENS.Triggers,
@@ -54,6 +70,7 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
       TOKENS.ScheduleRunRepository,
       TOKENS.CronCalendar,
       TOKENS.ConfigReloader,
+      TOKENS.FingerprintKey,
     ],
   );
   c.bind(TOKENS.Metrics).toResolvedValue(

@@ -45,7 +45,7 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
     [TOKENS.ApprovalStore, TOKENS.ActionRunRepository, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.RunTrigger).toResolvedValue(
-    (triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, approvals, startMarks, queue, lanes, secrets) => {
+    (triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, approvals, startMarks, queue, lanes, secrets, fingerprintKey) => {
       // Redacted from recorded command output: what COMMAND_ENV passes, and the service's own
       // credentials (with the agents' secrets) that a command could read where it runs.
       const redacted = [...commandEnvSecrets(infra.env, config.commandEnv), ...secrets.redactedSecrets()];
@@ -59,7 +59,7 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
         ids,
         clock,
         logger,
-        { ...runSettings, redacted },
+        { ...runSettings, redacted, fingerprintKey },
         approvals,
         startMarks,
         new NodeTimer(),
@@ -81,6 +81,7 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
       TOKENS.TaskQueue,
       TOKENS.TriggerLanes,
       TOKENS.SecretStore,
+      TOKENS.FingerprintKey,
     ],
   );
   c.bind(TOKENS.CodehostSignatureVerifier).toConstantValue(new GithubSignatureVerifier(config.codehostWebhookSecret));

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { HmacFingerprintKey } from '../../../../src/adapters/crypto/hmac-fingerprint-key.js';
 import { AdminOverview } from '../../../../src/application/operations/admin-overview.js';
 import { CollectOperationalFigures } from '../../../../src/application/operations/collect-operational-figures.js';
 import { MessagingChannels } from '../../../../src/application/messaging/messaging-channels.js';
@@ -39,6 +40,9 @@ const { triggers } = validateTriggers(
   triggerCatalog(),
 );
 
+/** The installation's key, as the service gives it to the runs and to the overview. */
+const fingerprintKey = new HmacFingerprintKey('k'.repeat(43));
+
 const setup = () => {
   // The trigger file as loaded: a test replaces it as a reload would.
   const source = new Swappable<readonly Trigger[]>(triggers);
@@ -55,6 +59,7 @@ const setup = () => {
     triggersDir: '/tmp',
     commandTimeoutMs: 1000,
     commandEnv: {},
+    fingerprintKey,
   });
   const fire = new FireTriggers(source, requests, queue, ids, new FixedClock(), new RecordingLogger(), new InMemoryTriggerLanes());
   const overview = new AdminOverview({
@@ -67,6 +72,7 @@ const setup = () => {
     channels: new MessagingChannels([]),
     conversations: new InMemoryConversationStore(),
     facts: { version: 'test', startedAt: new Date(0), databaseEngine: 'memory', jobRunner: 'none' },
+    fingerprintKey,
   });
   return { overview, fire, runner, queue, runs, source };
 };

@@ -662,7 +662,7 @@ describe('RunTrigger', () => {
       httpStatus: 503,
       requestId: REQUEST_ID,
       action: actionFingerprint(triggers[0].actions[2]),
-      actions: triggers[0].actions.map(actionFingerprint),
+      actions: triggers[0].actions.map((action) => actionFingerprint(action)),
     });
   });
 
@@ -880,7 +880,7 @@ describe('RunTrigger', () => {
         requestId: REQUEST_ID,
         startMark: marks.place(task.runId, 0).where,
         action: actionFingerprint(triggers[0].actions[0]),
-        actions: triggers[0].actions.map(actionFingerprint),
+        actions: triggers[0].actions.map((action) => actionFingerprint(action)),
       });
       expect(runs.runs.find((run) => run.actionIndex === 0)).to.include({ status: 'succeeded' });
       expect([...marks.made]).to.deep.equal([]);
