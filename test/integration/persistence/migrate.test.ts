@@ -2,11 +2,11 @@ import { expect } from 'chai';
 import { createPino, PinoLogger } from '../../../src/adapters/logging/pino-logger.js';
 import { Database } from '../../../src/adapters/persistence/database.js';
 import { MIGRATIONS } from '../../../src/adapters/persistence/migrations/index.js';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { tempDir } from '../../support/gateway-process.js';
-import { copyTree, emptyPgliteDir } from '../../support/data-dirs.js';
+import { emptyPgliteDir } from '../../support/data-dirs.js';
 import { createScratchDatabase, postgres, type ScratchDatabase } from '../../support/postgres.js';
-import { sql } from '../../support/databases.js';
+import { migratedPgliteDataDir, sql } from '../../support/databases.js';
 import { MikroOrmJobRepository } from '../../../src/adapters/persistence/mikro-orm-job-repository.js';
 import { MikroOrmScheduleRunRepository } from '../../../src/adapters/persistence/mikro-orm-schedule-run-repository.js';
 import { MikroOrmAdminStore } from '../../../src/adapters/persistence/mikro-orm-admin-store.js';
@@ -37,30 +37,6 @@ const recordingLogger = (warnings: string[]): Logger => {
 /** A database of an engine (engines[].open made it new or migrated): `open` opens it as the service does. */
 type Target = { open(log?: Logger): Promise<Database>; cleanup(): Promise<void> };
 
-let migratedPglite: Promise<string> | undefined;
-
-/**
- * An embedded database with every migration applied, made once in this process (a copy of the
- * empty cluster, migrated): each test that starts from a migrated database copies it, instead of
- * creating a cluster and applying every migration itself (4–7 s each, under load).
- */
-const migratedPgliteDir = (): Promise<string> => {
-  migratedPglite ??= (async () => {
-    const dataDir = dirname(await emptyPgliteDir('migrate-template'));
-    const database = await Database.open({ databaseUrl: undefined, dataDir, logger });
-    try {
-      expect(await database.migrate()).to.deep.equal(ALL);
-    } finally {
-      await database.close();
-    }
-    return join(dataDir, 'pglite');
-  })();
-  migratedPglite.catch(() => {
-    migratedPglite = undefined;
-  });
-  return migratedPglite;
-};
-
 const engines: Array<{
   name: string;
   available: boolean;
@@ -72,16 +48,11 @@ const engines: Array<{
     name: 'PGlite',
     available: true,
     reason: '',
-    // A copy of the empty cluster made once per run (data-dirs.ts): creating the cluster is
-    // embedded-creation.test.ts's subject, not this file's.
+    // Copies of the empty cluster, or of the migrated one, each made once per run (data-dirs.ts,
+    // databases.ts): creating the cluster is embedded-creation.test.ts's subject, not this file's,
+    // and a test of an upgrade need not apply every migration first.
     open: async (state) => {
-      const dataDir =
-        state === 'migrated'
-          ? await tempDir('migrate').then(async (dir) => {
-              await copyTree(await migratedPgliteDir(), join(dir, 'pglite'));
-              return dir;
-            })
-          : dirname(await emptyPgliteDir('migrate'));
+      const dataDir = state === 'migrated' ? await migratedPgliteDataDir('migrate') : dirname(await emptyPgliteDir('migrate'));
       return { open: (log = logger) => Database.open({ databaseUrl: undefined, dataDir, logger: log }), cleanup: async () => undefined };
     },
   },
