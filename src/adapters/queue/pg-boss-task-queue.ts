@@ -4,6 +4,7 @@ import type { Logger } from '../../ports/logger.js';
 import { isUuid } from '../../domain/ids/is-uuid.js';
 import { unavailableOr } from '../shared/database-unavailable.js';
 import { GroupCommit } from '../shared/group-commit.js';
+import { QueueErrors } from './queue-errors.js';
 import { RepeatedWarnings } from './repeated-warnings.js';
 import { keyedTaskId, orderedTaskId } from './task-ids.js';
 import type { EnqueueOptions, RunningTask, TaskQueue, WorkOptions } from '../../ports/task-queue.js';
@@ -200,6 +201,8 @@ export class PgBossTaskQueue implements TaskQueue {
     private readonly logger: Logger,
     /** Each task waits here before it starts: while the service is busy, requests go first. */
     private readonly headroom: Headroom,
+    /** pg-boss's errors in the log: a database that cannot be reached once, not at every interval of each of its loops. */
+    private readonly errors: QueueErrors,
   ) {
     this.#ordered = new Set(settings.orderedQueues ?? []);
   }
@@ -278,10 +281,11 @@ export class PgBossTaskQueue implements TaskQueue {
       'pglite' in connection
         ? new PgBoss({ ...common, db: fromPglite(connection.pglite) })
         : new PgBoss({ ...common, connectionString: connection.connectionString, max: 10 });
-    boss.on('error', (error: unknown) => logger.error({ err: error }, 'task queue error'));
+    const errors = new QueueErrors(logger);
+    boss.on('error', (error: unknown) => errors.report(error));
     const warnings = new RepeatedWarnings(logger);
     boss.on('warning', (warning: unknown) => warnings.report(warning));
-    return new PgBossTaskQueue(boss, 'pglite' in connection, settings, logger, headroom);
+    return new PgBossTaskQueue(boss, 'pglite' in connection, settings, logger, headroom, errors);
   }
 
   /** `open`, resolved once the queue has started (rejected with the start's error). */
@@ -388,6 +392,7 @@ export class PgBossTaskQueue implements TaskQueue {
         )
         .catch(rethrowUnavailable)) ?? [],
     );
+    this.#reachable();
     // Committed: this process's worker of the queue fetches now rather than after its polling
     // interval (up to a second later); a worker in the middle of a batch fetches again as soon
     // as the batch has finished, so wake-ups while it is busy cost one fetch, not one each.
@@ -591,8 +596,7 @@ export class PgBossTaskQueue implements TaskQueue {
                        WHERE j.name = q.name AND j.state < 'active' AND NOT j.blocked AND j.start_after <= ${SCHEMA}.job_now())`,
         [[...this.#workers.keys()]],
       )) as { rows: Array<{ name: string }> };
-      if (this.#lookFailing) this.logger.info({}, 'the task queue is reachable again');
-      this.#lookFailing = false;
+      this.#reachable();
       for (const { name } of rows) this.#wake(name);
     } catch (error) {
       // A look cut off by the queue's own stop is no failure.
@@ -602,6 +606,13 @@ export class PgBossTaskQueue implements TaskQueue {
     } finally {
       this.#lookInFlight = false;
     }
+  }
+
+  /** A statement succeeded: said once when looks had failed or pg-boss had reported the database unreachable. */
+  #reachable(): void {
+    const leftOut = this.errors.reachable();
+    if (this.#lookFailing || leftOut !== undefined) this.logger.info(leftOut ? { errorsLeftOut: leftOut } : {}, 'the task queue is reachable again');
+    this.#lookFailing = false;
   }
 
   /**

@@ -7,6 +7,8 @@ import { answerFor } from '../../../src/adapters/http/error-status.js';
 import { createPino, PinoLogger } from '../../../src/adapters/logging/pino-logger.js';
 import { Database } from '../../../src/adapters/persistence/database.js';
 import { PgBossTaskQueue, type QueueSettings } from '../../../src/adapters/queue/pg-boss-task-queue.js';
+import type { Logger } from '../../../src/ports/logger.js';
+import { RecordingLogger } from '../../fakes/recording-logger.js';
 import { migratedDataDir } from '../../support/data-dirs.js';
 import { sql } from '../../support/databases.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../../support/postgres.js';
@@ -77,7 +79,7 @@ describeWithPostgres(
      * gone. The proxy counts the connections made to it (`connections`); while `refusing`, it ends
      * each one at once, before the server is reached (`Connection terminated unexpectedly`).
      */
-    const startBehindProxy = async (queueSettings: QueueSettings = settings): Promise<PgBossTaskQueue> => {
+    const startBehindProxy = async (queueSettings: QueueSettings = settings, log: Logger = logger): Promise<PgBossTaskQueue> => {
       const target = new URL(scratch!.url);
       const sockets = new Set<Socket>();
       const server = createServer((client) => {
@@ -102,8 +104,41 @@ describeWithPostgres(
       const via = new URL(scratch!.url);
       via.hostname = '127.0.0.1';
       via.port = String((server.address() as { port: number }).port);
-      return PgBossTaskQueue.start({ connectionString: via.toString() }, queueSettings, logger);
+      return PgBossTaskQueue.start({ connectionString: via.toString() }, queueSettings, log);
     };
+
+    /** Resolves once `done` holds, looked at every 20 ms (fails the test past `what`'s timeout). */
+    const until = async (done: () => boolean, what: string): Promise<void> => {
+      for (let i = 0; !done(); i++) {
+        if (i > 1500) expect.fail(`waited 30 s for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+
+    it("pg-boss's errors while the server is gone are logged once, not at every interval of each of its loops, and once it is back the log says how many were left out", async () => {
+      scratch = await createScratchDatabase();
+      const recorded = new RecordingLogger();
+      queue = await startBehindProxy({ ...settings, queues: ['q', 'r'], concurrency: 2 }, recorded);
+      for (const name of ['q', 'r']) await queue.work(name, async () => undefined);
+      expect(await queue.enqueue('q', { n: 0 })).to.be.a('string');
+      const errors = () => recorded.entries.filter((entry) => entry.level === 'error');
+      expect(errors(), 'errors before the server went').to.deep.equal([]);
+      proxy!.refusing = true;
+      for (const socket of proxy!.sockets) socket.destroy();
+      const before = proxy!.connections;
+      // Every cut pooled connection reports, and pg-boss's loops (its supervision every second,
+      // its flow poll, its heartbeat) and the adapter's look for due tasks fail at each interval.
+      await until(() => proxy!.connections - before >= 8, 'eight connections tried while the server is gone');
+      expect(
+        errors().map((entry) => entry.message),
+        'error lines',
+      ).to.deep.equal(['task queue error: the database cannot be reached; further such errors are logged once every 10 minutes until it is reachable again']);
+      proxy!.refusing = false;
+      await until(() => recorded.entries.some((entry) => entry.message === 'the task queue is reachable again'), 'the queue reachable again');
+      const back = recorded.entries.find((entry) => entry.message === 'the task queue is reachable again')!;
+      expect((back.fields as { errorsLeftOut?: number }).errorsLeftOut, 'errors left out').to.be.at.least(1);
+      expect(errors(), 'error lines').to.have.length(1);
+    });
 
     /** No background statement of pg-boss's own (supervise, monitor) while a test counts connections. */
     const quiet: QueueSettings = { ...settings, superviseIntervalSeconds: 600, pollingIntervalSeconds: 600 };
