@@ -33,6 +33,16 @@ export interface JobRepository {
    */
   add(job: Job): Promise<void>;
 
+  /**
+   * Stores a new job as `add` does, unless `limit` or more jobs are `queued` (JOB_QUEUE_LIMIT):
+   * then it stores nothing and returns false. Exact on every replica: calls of it are taken one
+   * after the other, each counting the jobs the ones before stored, so that of two calls at
+   * `limit - 1` only one stores its job (a job added by `add` meanwhile is not held back). The
+   * count reads at most `limit` entries of the index on the status, however many jobs there are.
+   * @throws as `add` does (a job with the same id, the store failing); a `limit` below 1 is a bug.
+   */
+  addWithinQueueLimit(job: Job, limit: number): Promise<boolean>;
+
   /** The job, or null when no job has that id (also for a string that is no UUID: never an error). */
   get(id: string): Promise<Job | null>;
 

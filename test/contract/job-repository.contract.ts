@@ -92,6 +92,53 @@ export const describeJobRepositoryContract = (name: string, open: () => Promise<
       expect(await jobs.get(first.id)).to.deep.equal(first);
     });
 
+    describe('#addWithinQueueLimit (JOB_QUEUE_LIMIT)', () => {
+      it('stores a job while fewer than the limit are queued, and nothing once as many are (false); only queued jobs count', async () => {
+        for (const status of ['running', 'succeeded', 'failed', 'cancelled'] as const) await jobs.add(job({ status }));
+        const first = job({ source: { kind: 'trigger', name: 'issues' } });
+        expect(await jobs.addWithinQueueLimit(first, 2)).to.equal(true);
+        expect(await jobs.get(first.id)).to.deep.equal(first);
+        expect(await jobs.addWithinQueueLimit(job(), 2)).to.equal(true);
+        const third = job();
+        expect(await jobs.addWithinQueueLimit(third, 2)).to.equal(false);
+        expect(await jobs.get(third.id)).to.equal(null);
+        expect((await jobs.countByStatus()).queued).to.equal(2);
+        // One started: room for one more.
+        await jobs.modify(first.id, (stored) => ({ ...stored, status: 'running' }));
+        expect(await jobs.addWithinQueueLimit(third, 2)).to.equal(true);
+        expect(await jobs.addWithinQueueLimit(job(), 2)).to.equal(false);
+      });
+
+      it('refuses (false) when more than the limit are queued already (a limit lowered since)', async () => {
+        for (let i = 0; i < 3; i++) await jobs.add(job());
+        expect(await jobs.addWithinQueueLimit(job(), 1)).to.equal(false);
+        expect((await jobs.countByStatus()).queued).to.equal(3);
+      });
+
+      it('stores the texts as add does, and refuses a second job with the same id as add does, keeping the first', async () => {
+        const first = job({ summary: 'a\u0000b' });
+        expect(await jobs.addWithinQueueLimit(first, 10)).to.equal(true);
+        expect((await jobs.get(first.id))?.summary).to.equal('a\ufffdb');
+        expect(await rejection(jobs.addWithinQueueLimit({ ...first, job: 'another' }, 10))).to.be.instanceOf(Error);
+        expect((await jobs.get(first.id))?.job).to.equal(first.job);
+      });
+
+      it('of creations made at once at the limit less one, also through another replica, stores one', async () => {
+        const other = harness.replica ?? jobs;
+        await jobs.add(job());
+        const atOnce = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? jobs : other).addWithinQueueLimit(job(), 2)));
+        expect(atOnce.filter(Boolean)).to.have.length(1);
+        expect((await jobs.countByStatus()).queued).to.equal(2);
+      });
+
+      it('of creations made at once with none queued, also through another replica, stores exactly the limit', async () => {
+        const other = harness.replica ?? jobs;
+        const fromNone = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? jobs : other).addWithinQueueLimit(job(), 5)));
+        expect(fromNone.filter(Boolean)).to.have.length(5);
+        expect((await jobs.countByStatus()).queued).to.equal(5);
+      });
+    });
+
     it('modifies a job: stores and returns what the change made of it', async () => {
       const added = job();
       await jobs.add(added);

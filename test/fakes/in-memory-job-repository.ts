@@ -14,6 +14,16 @@ export class InMemoryJobRepository implements JobRepository {
     if (this.jobs.has(job.id)) throw new Error(`A job with id ${job.id} exists`);
     this.jobs.set(job.id, storableJob(job));
   }
+  /** Atomic as the port requires: the count and the insert happen in one synchronous step. */
+  async addWithinQueueLimit(job: Job, limit: number): Promise<boolean> {
+    if (this.failAdd) throw new Error('database down');
+    if (!(limit >= 1)) throw new Error(`limit must be at least 1, not ${limit}`);
+    let queued = 0;
+    for (const stored of this.jobs.values()) if (stored.status === 'queued') queued++;
+    if (queued >= limit) return false;
+    await this.add(job);
+    return true;
+  }
   async get(id: string): Promise<Job | null> {
     return this.jobs.get(id) ?? null;
   }

@@ -12,6 +12,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   internal: 500,
   not_configured: 501,
   unavailable: 503,
+  busy: 503,
 };
 
 /** The only texts a 500 may carry besides `Internal server error`: SPEC 7's fixed messages. */
@@ -32,6 +33,12 @@ const UNAVAILABLE = 'Database unavailable; try again shortly';
  */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
+/**
+ * The seconds a 503 of `busy` (JOB_QUEUE_LIMIT reached) asks the caller to wait: jobs run for
+ * minutes to hours, so the backlog goes down slowly, and asking again sooner only adds refusals.
+ */
+export const BUSY_RETRY_AFTER_SECONDS = 60;
+
 /** What a caller is told of a failure, and what goes to the request's log line. */
 export interface ErrorAnswer {
   readonly status: number;
@@ -40,7 +47,7 @@ export interface ErrorAnswer {
   readonly message: string;
   /** The failure to log at error level (server-side failures only). */
   readonly logged?: unknown;
-  /** Set on a 503: how long the caller should wait before trying again (`Retry-After`). */
+  /** Set on a 503 (`unavailable`, `busy`): how long the caller should wait before trying again (`Retry-After`). */
   readonly retryAfterSeconds?: number;
 }
 
@@ -60,6 +67,8 @@ export const answerFor = (error: unknown): ErrorAnswer => {
     return { status: 503, code: 'unavailable', message: UNAVAILABLE, logged: unavailable, retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS };
   if (!isDomainError(error)) return { status: 500, code: 'internal', message: INTERNAL, logged: error };
   const status = STATUS_BY_CODE[error.code];
+  // The service's own limit (not the caller's rate: RFC 9110 15.6.4, not RFC 6585's 429), named in the message.
+  if (error.code === 'busy') return { status, code: error.code, message: error.message, retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
   if (error.code !== 'internal') return { status, code: error.code, message: error.message };
   return { status, code: error.code, message: SPEC_SERVER_MESSAGES.has(error.message) ? error.message : INTERNAL, logged: error.cause ?? error };
 };

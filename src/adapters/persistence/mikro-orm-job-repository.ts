@@ -50,6 +50,13 @@ const toRow = (job: Job) => ({
   updatedAt: job.updatedAt,
 });
 
+/**
+ * The advisory lock that takes the creations within the queue limit one after the other, on
+ * every replica: the pair (the gateway's own "agw\0", "jobs"). A key of two integers is apart
+ * from the one-bigint keys (the migrations' lock, pg-boss's) whatever their values.
+ */
+const QUEUE_LIMIT_LOCK = [0x61677700, 0x6a6f6273] as const;
+
 export class MikroOrmJobRepository implements JobRepository {
   constructor(private readonly db: Database) {}
 
@@ -57,6 +64,25 @@ export class MikroOrmJobRepository implements JobRepository {
     const em = this.db.orm.em.fork();
     em.create(JobEntity, toRow(storableJob(job)));
     await em.flush();
+  }
+
+  async addWithinQueueLimit(job: Job, limit: number): Promise<boolean> {
+    if (!(Number.isInteger(limit) && limit >= 1)) throw new Error(`limit must be a whole number of at least 1, not ${limit}`);
+    return this.db.orm.em.fork().transactional(async (em) => {
+      // Held until the transaction ends: the next creation (on any replica) counts after this
+      // one's job is committed or given up. Each statement of READ COMMITTED reads anew, so the
+      // count below sees every job stored by the creations that held the lock before.
+      await em.execute('select pg_advisory_xact_lock(?, ?)', [...QUEUE_LIMIT_LOCK]);
+      // At most `limit` entries of jobs_status_created_idx, however long the backlog.
+      const [row] = await em.execute<Array<{ queued: number | string }>>(
+        'select count(*) as queued from (select 1 from jobs where status = ? limit ?) as waiting',
+        ['queued', limit],
+      );
+      if (Number(row?.queued ?? 0) >= limit) return false;
+      em.create(JobEntity, toRow(storableJob(job)));
+      await em.flush();
+      return true;
+    });
   }
 
   async get(id: string): Promise<Job | null> {

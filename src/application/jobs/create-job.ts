@@ -35,13 +35,21 @@ export interface CreateJobSettings {
   readonly unavailableReason: string | undefined;
   /** The longest prompt the agent can be given, in bytes of UTF-8, and why; unset, no limit but the body's. */
   readonly promptLimit?: { readonly bytes: number; readonly why: string };
+  /**
+   * The most jobs that may wait to run (`queued`), and the setting that says so (JOB_QUEUE_LIMIT):
+   * a job past it is refused (`busy`), whoever creates it. Unset, no limit.
+   */
+  readonly queueLimit?: { readonly jobs: number; readonly setting: string };
 }
 
 /**
  * Creates a job (SPEC 4.1): validates the request, checks the provider has its secret,
  * stores the job as `queued` and enqueues its run durably. Any failure past validation is
  * `Failed to create job`, with the cause kept for the log. Also the JobLauncher of
- * trigger `agent` actions.
+ * trigger `agent` actions. With a queue limit, a job is stored only while fewer than that many
+ * wait to run (counted and stored in one step: JobRepository.addWithinQueueLimit); past it, the
+ * job is refused as `busy`, naming the limit and its setting — for the API, trigger and schedule
+ * actions and the chat alike, each creation of a job passing here.
  */
 export class CreateJob implements JobLauncher {
   constructor(
@@ -106,14 +114,24 @@ export class CreateJob implements JobLauncher {
       createdAt: now,
       updatedAt: now,
     };
+    const queueLimit = this.settings.queueLimit;
+    let stored = true;
     try {
-      await this.jobs.add(job);
+      if (queueLimit === undefined) await this.jobs.add(job);
+      else stored = await this.jobs.addWithinQueueLimit(job, queueLimit.jobs);
     } catch (error) {
       if (isDomainError(error) && error.code !== 'internal') throw error;
       // A job of the chosen id stored meanwhile (an idempotent request taken over) is not this one's to touch.
       if (chosenId !== undefined && (await this.jobs.get(id).catch(() => null)) !== null) throw new DomainError('conflict', `Job ${id} exists already`);
       this.logger.error({ err: error, jobId: id }, 'could not create job');
       throw new DomainError('internal', 'Failed to create job', { cause: error });
+    }
+    if (!stored && queueLimit !== undefined) {
+      this.logger.warn({ source: source.kind, limit: queueLimit.jobs }, 'job refused: the job queue is full');
+      throw new DomainError(
+        'busy',
+        `Job queue full: ${queueLimit.jobs === 1 ? '1 job is' : `${queueLimit.jobs} jobs are`} already waiting to run (${queueLimit.setting}=${queueLimit.jobs}); try again once some have started`,
+      );
     }
     try {
       await this.queue.enqueue(JOB_RUN_QUEUE, { jobId: id } satisfies JobRunTask, { key: jobRunKey(id) });

@@ -21,6 +21,9 @@ export class NotifyingJobRepository implements JobRepository {
   add(job: Job): Promise<void> {
     return this.inner.add(job);
   }
+  addWithinQueueLimit(job: Job, limit: number): Promise<boolean> {
+    return this.inner.addWithinQueueLimit(job, limit);
+  }
   get(id: string): Promise<Job | null> {
     return this.inner.get(id);
   }

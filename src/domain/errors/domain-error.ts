@@ -13,6 +13,12 @@ export type ErrorCode =
   | 'not_configured'
   /** The database the service needs cannot be used for now (it failed, or cannot be reached): worth trying again shortly. */
   | 'unavailable'
+  /**
+   * The service has as much work waiting as it takes (a bound an operator set, such as
+   * JOB_QUEUE_LIMIT): nothing is wrong with the request, and the same request is likely to be
+   * taken once the waiting work has gone down.
+   */
+  | 'busy'
   | 'internal';
 
 /** Codes that are the caller's mistake: expected, answered, never investigated. */

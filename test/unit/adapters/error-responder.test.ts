@@ -29,6 +29,9 @@ const FAILURES: Record<string, () => never> = {
       cause: new DomainError('unavailable', `The embedded database stopped after a PANIC: could not write to file "pg_wal/xlogtemp.42" ${SECRET}`),
     });
   },
+  '/busy': () => {
+    throw new DomainError('busy', 'Job queue full: 100 jobs are already waiting to run (JOB_QUEUE_LIMIT=100); try again once some have started');
+  },
   '/not-configured': () => {
     throw new DomainError('not_configured', 'Jobs are not configured: set JOB_AGENT_COMMAND');
   },
@@ -102,6 +105,34 @@ describe('the request log answering failures (respondWithError)', () => {
     const line = lines.find((entry) => entry.path === '/database-unavailable');
     expect(line?.level).to.equal(50);
     expect(JSON.stringify(line?.err)).to.contain('stopped after a PANIC');
+  });
+});
+
+describe('the request log answering a full job queue (busy)', () => {
+  let server: Server;
+  const lines: Array<Record<string, unknown>> = [];
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('answers 503 with its message and Retry-After: 60, logged as a request (no error: nothing failed)', async () => {
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
+        done();
+      },
+    });
+    const app = new Koa();
+    app.silent = true;
+    app.use(requestLog(pino({ level: 'info' }, sink)));
+    app.use(() => FAILURES['/busy']());
+    server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/busy`);
+    expect({ status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() }).to.deep.equal({
+      status: 503,
+      retryAfter: '60',
+      body: { error: 'Job queue full: 100 jobs are already waiting to run (JOB_QUEUE_LIMIT=100); try again once some have started' },
+    });
+    expect(lines.map((line) => line.level)).to.deep.equal([30]);
   });
 });
 

@@ -17,7 +17,7 @@ export const respondWithError = (ctx: Context, error: unknown): void => {
     const challenge = challengeOf(ctx);
     if (challenge !== undefined) ctx.set('www-authenticate', challenge);
   }
-  // A 503 (the database unavailable) says when to try again.
+  // A 503 (the database unavailable, a full job queue) says when to try again.
   if (answer.retryAfterSeconds !== undefined) ctx.set('retry-after', String(answer.retryAfterSeconds));
   ctx.body = { error: answer.message };
   if (answer.logged !== undefined) ctx.state.error = answer.logged;

@@ -16,14 +16,20 @@ import { SequentialIds } from '../../../fakes/sequential-ids.js';
 const CALLER = 'key-1';
 const HOUR = 3_600_000;
 
-const setup = () => {
+const setup = (queueLimit?: number) => {
   const jobs = new InMemoryJobRepository();
   const queue = new InMemoryTaskQueue();
   const clock = new FixedClock();
   const ids = new SequentialIds();
   const keys = new InMemoryIdempotencyKeyStore();
   const secrets = new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk' }, AI_PROVIDERS);
-  const settings = { llmProviders: AI_PROVIDER_NAMES, defaultProvider: undefined, defaultModel: undefined, unavailableReason: undefined };
+  const settings = {
+    llmProviders: AI_PROVIDER_NAMES,
+    defaultProvider: undefined,
+    defaultModel: undefined,
+    unavailableReason: undefined,
+    ...(queueLimit !== undefined && { queueLimit: { jobs: queueLimit, setting: 'JOB_QUEUE_LIMIT' } }),
+  };
   const createJob = new CreateJob(jobs, queue, secrets, ids, clock, new RecordingLogger(), settings);
   const once = new CreateJobOnce(createJob, keys, jobs, new NodeApiKeyCrypto(), ids, clock);
   const create = (body: unknown, idempotencyKey?: string | string[], apiKeyId = CALLER) => once.execute({ body, idempotencyKey, apiKeyId });
@@ -106,6 +112,24 @@ describe('CreateJobOnce', () => {
     expect(later).to.include({ replayed: false });
     expect(later.jobId).to.not.equal(first.jobId);
     expect(jobs.jobs.size).to.equal(2);
+  });
+
+  it('answers a request repeated with its key with its job when the queue is full (JOB_QUEUE_LIMIT): only new jobs are refused', async () => {
+    const { create, jobs } = setup(2);
+    const first = await create({ job: 'Fix it' }, 'order-1');
+    await create({ job: 'Other' });
+    const refused = await failure(create({ job: 'Third' }, 'order-2'));
+    expect(refused).to.include({ code: 'busy' });
+    expect(await create({ job: 'Fix it' }, 'order-1')).to.deep.equal({ ...first, replayed: true });
+    expect(jobs.jobs.size).to.equal(2);
+  });
+
+  it('releases the key of a request refused as the queue was full: sent again once there is room, it creates its job', async () => {
+    const { create, jobs } = setup(1);
+    const waiting = await create({ job: 'Waiting' });
+    expect((await failure(create({ job: 'Fix it' }, 'order-2'))).code).to.equal('busy');
+    await jobs.modify(waiting.jobId, (job) => ({ ...job, status: 'running' }));
+    expect(await create({ job: 'Fix it' }, 'order-2')).to.include({ replayed: false, status: 'queued' });
   });
 
   it('refuses a bad key with 400: empty, longer than 255, not printable ASCII, sent twice', async () => {
@@ -249,6 +273,16 @@ describe('CreateJobOnce.keyed (a step of the gateway that may run again: the cha
     expect(keys.records.size).to.equal(0);
     expect(await keyed(once, { job: 'Fix it' })).to.include({ replayed: false });
     expect(jobs.jobs.size).to.equal(1);
+  });
+
+  it('gets the job of its key when the queue is full, and releases the key of one refused as it was full', async () => {
+    const { once, jobs } = setup(1);
+    const first = await keyed(once, { job: 'Fix it' });
+    const refused = await failure(keyed(once, { job: 'Another' }, 'task:t1#2'));
+    expect(refused.code).to.equal('busy');
+    expect(await keyed(once, { job: 'Fix it, worded anew' })).to.deep.equal({ ...first, replayed: true });
+    await jobs.modify(first.jobId, (job) => ({ ...job, status: 'running' }));
+    expect(await keyed(once, { job: 'Another' }, 'task:t1#2')).to.include({ replayed: false, status: 'queued' });
   });
 
   it('answers with the job stored under the key when it could not be queued (failed), and keeps the key naming it', async () => {

@@ -126,6 +126,53 @@ describe('CreateJob', () => {
     expect(jobs.jobs.get(id)?.source).to.deep.equal({ kind: 'trigger', name: 'issues' });
   });
 
+  describe('with a queue limit (JOB_QUEUE_LIMIT)', () => {
+    const limited = () => setup({ queueLimit: { jobs: 2, setting: 'JOB_QUEUE_LIMIT' } });
+    const FULL = 'Job queue full: 2 jobs are already waiting to run (JOB_QUEUE_LIMIT=2); try again once some have started';
+
+    it('refuses (busy) a job past the limit of queued jobs, naming the limit and its setting, storing and queueing nothing', async () => {
+      const { create, jobs, queue } = limited();
+      await create.execute({ job: 'one' });
+      await create.execute({ job: 'two' });
+      const error = await failure(create.execute({ job: 'three' }));
+      expect(error).to.include({ code: 'busy', message: FULL });
+      expect(jobs.jobs.size).to.equal(2);
+      expect(queue.tasks).to.have.length(2);
+    });
+
+    it('refuses trigger and chat jobs (launch) past it too', async () => {
+      const { create, jobs } = limited();
+      await create.launch({ job: 'one', source: { kind: 'trigger', name: 't' } });
+      await create.execute({ job: 'two' }, { kind: 'chat', thread: 'c' });
+      expect(await failure(create.launch({ job: 'three', source: { kind: 'trigger', name: 't' } }))).to.include({ code: 'busy', message: FULL });
+      expect(await failure(create.execute({ job: 'three' }, { kind: 'chat', thread: 'c' }))).to.include({ code: 'busy' });
+      expect(jobs.jobs.size).to.equal(2);
+    });
+
+    it('counts only the jobs waiting to run: once one has started (or ended), the next is taken', async () => {
+      const { create, jobs, clock } = limited();
+      const first = await create.execute({ job: 'one' });
+      await create.execute({ job: 'two' });
+      await jobs.modify(first.jobId, (job) => applyChange(job, { status: 'running' }, clock.now()));
+      expect((await create.execute({ job: 'three' })).status).to.equal('queued');
+      expect((await failure(create.execute({ job: 'four' }))).code).to.equal('busy');
+    });
+
+    it('of creations made at once at the limit less one, takes one only', async () => {
+      const { create, jobs } = limited();
+      await create.execute({ job: 'one' });
+      const outcomes = await Promise.allSettled([create.execute({ job: 'a' }), create.execute({ job: 'b' }), create.execute({ job: 'c' })]);
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).to.have.length(1);
+      expect(jobs.jobs.size).to.equal(2);
+    });
+
+    it('without a limit, stores however many wait', async () => {
+      const { create, jobs } = setup();
+      for (let i = 0; i < 5; i++) await create.execute({ job: `job ${i}` });
+      expect(jobs.jobs.size).to.equal(5);
+    });
+  });
+
   it('refuses a launched job whose rendered prompt holds a NUL, storing nothing', async () => {
     const { create, jobs } = setup();
     const error = await failure(create.launch({ job: 'from body: \u0000', source: { kind: 'trigger', name: 'issues' } }));

@@ -14,7 +14,7 @@ import { ScriptedAiClient } from '../../../fakes/scripted-ai-client.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
 import { AI_PROVIDERS, AI_PROVIDER_NAMES } from '../../../../src/adapters/ai/ai-providers.js';
 
-const setup = (script: ConstructorParameters<typeof ScriptedAiClient>[0], historyTurns = 4) => {
+const setup = (script: ConstructorParameters<typeof ScriptedAiClient>[0], historyTurns = 4, queueLimit?: number) => {
   const ai = new ScriptedAiClient(script);
   const conversations = new InMemoryConversationStore();
   const jobs = new InMemoryJobRepository();
@@ -30,6 +30,7 @@ const setup = (script: ConstructorParameters<typeof ScriptedAiClient>[0], histor
       defaultProvider: undefined,
       defaultModel: undefined,
       unavailableReason: undefined,
+      ...(queueLimit !== undefined && { queueLimit: { jobs: queueLimit, setting: 'JOB_QUEUE_LIMIT' } }),
     },
   );
   const agent = new ChatAgent(ai, conversations, createJob, new GetJobStatus(jobs), new SequentialIds(), {
@@ -150,6 +151,31 @@ describe('ChatAgent', () => {
     const { ai, agent } = setup([{ text: 'Sorry.', calls: [{ name: 'create_job', input: {} }] }]);
     expect(await agent.execute(input('do something'))).to.equal('Sorry.');
     expect(ai.toolResults[0]).to.deep.equal({ error: 'Missing job field' });
+  });
+
+  it('tells the model that the job queue is full (JOB_QUEUE_LIMIT), naming the limit, and creates no job', async () => {
+    const { ai, agent, jobs } = setup([{ text: 'The queue is full; try later.', calls: [{ name: 'create_job', input: { job: 'Fix it' } }] }], 4, 1);
+    await jobs.add({
+      id: '00000000-0000-4000-8000-0000000000bb',
+      job: 'Waiting',
+      status: 'queued',
+      source: { kind: 'api' },
+      llmProvider: null,
+      llmModel: null,
+      branch: 'job/00000000-0000-4000-8000-0000000000bb',
+      prUrl: null,
+      runUrl: null,
+      summary: null,
+      error: null,
+      log: null,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    expect(await agent.execute(input('fix it'))).to.equal('The queue is full; try later.');
+    expect(ai.toolResults[0]).to.deep.equal({
+      error: 'Job queue full: 1 job is already waiting to run (JOB_QUEUE_LIMIT=1); try again once some have started',
+    });
+    expect(jobs.jobs.size).to.equal(1);
   });
 
   it('frames a prompt-injection message as untrusted: the system prompt explains the block, the message sits inside it unaltered', async () => {
