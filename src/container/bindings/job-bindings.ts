@@ -111,6 +111,7 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
         defaultModel: config.llm.model,
         unavailableReason: jobsUnavailableReason(config),
         ...(config.jobs.queueLimit !== undefined && { queueLimit: { jobs: config.jobs.queueLimit, setting: 'JOB_QUEUE_LIMIT' } }),
+        ...(config.jobs.queueLimit !== undefined && { queueLimit: { jobs: config.jobs.queueLimit, setting: 'JOB_QUEUE_LIMIT' } }),
         ...(config.codehost === undefined &&
           config.jobs.agentCommand !== undefined && {
             promptLimit: {

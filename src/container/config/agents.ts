@@ -110,7 +110,10 @@ export const LONGEST_JOB_SECONDS = 86_400 - 600;
 /** JOB_SANDBOX: how the local agents' commands are confined (docs/deployment.md, "Sandboxing local jobs"). */
 export const JOB_SANDBOXES = ['none', 'bwrap'] as const;
 
-/** Agent jobs run on this host (when no code host runs them). */
+/** The most JOB_QUEUE_LIMIT may be: each creation counts up to this many waiting jobs (an index range). */
+export const LARGEST_JOB_QUEUE_LIMIT = 100_000;
+
+/** Agent jobs run on this host (when no code host runs them), and how many may wait to run on any runner. */
 export const jobsSchema = (cwd: string, dataDir: string) =>
   z
     .object({
@@ -121,6 +124,8 @@ export const jobsSchema = (cwd: string, dataDir: string) =>
       JOB_CONCURRENCY: integer(1, 1, 64),
       JOB_AGENT_MAX_STEPS: integer(30, 1, 500),
       JOB_SANDBOX: oneOf(JOB_SANDBOXES, 'none'),
+      // 0: no limit.
+      JOB_QUEUE_LIMIT: integer(100, 0, LARGEST_JOB_QUEUE_LIMIT),
     })
     .transform((env) => ({
       jobs: {
@@ -133,5 +138,7 @@ export const jobsSchema = (cwd: string, dataDir: string) =>
         maxSteps: env.JOB_AGENT_MAX_STEPS,
         /** Where the agents' commands run: `bwrap` in a bubblewrap sandbox (checked at start-up), `none` as the service's user. */
         sandbox: env.JOB_SANDBOX,
+        /** The most jobs that may wait to run (`queued`), from every source; undefined: no limit (JOB_QUEUE_LIMIT=0). */
+        queueLimit: env.JOB_QUEUE_LIMIT === 0 ? undefined : env.JOB_QUEUE_LIMIT,
       },
     }));

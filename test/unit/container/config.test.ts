@@ -76,7 +76,15 @@ describe('loadConfig', () => {
         timeoutMs: 120_000,
         maxRetries: 2,
       },
-      jobs: { repoDir: '/srv/gw/data/jobs-repo', agentCommand: undefined, timeoutMs: 3_600_000, concurrency: 1, maxSteps: 30, sandbox: 'none' },
+      jobs: {
+        repoDir: '/srv/gw/data/jobs-repo',
+        agentCommand: undefined,
+        timeoutMs: 3_600_000,
+        concurrency: 1,
+        maxSteps: 30,
+        sandbox: 'none',
+        queueLimit: 100,
+      },
       retention: {
         deliveriesDays: 7,
         chatTurnsDays: 90,
@@ -257,6 +265,14 @@ describe('loadConfig', () => {
   it('takes JOB_SANDBOX none or bwrap, and refuses anything else naming the variable', () => {
     expect(loadConfig({ JOB_SANDBOX: 'bwrap' }, '/srv/gw').jobs.sandbox).to.equal('bwrap');
     expect(problemsOf({ JOB_SANDBOX: 'docker' })).to.deep.equal(['JOB_SANDBOX: "docker" is not one of none, bwrap']);
+  });
+
+  it('reads JOB_QUEUE_LIMIT (default 100; 0: no limit) and stops start-up naming it for a value that is no whole number from 0 to 100000', () => {
+    expect(loadConfig({ JOB_QUEUE_LIMIT: '5' }, '/srv/gw').jobs.queueLimit).to.equal(5);
+    expect(loadConfig({ JOB_QUEUE_LIMIT: '100000' }, '/srv/gw').jobs.queueLimit).to.equal(100_000);
+    expect(loadConfig({ JOB_QUEUE_LIMIT: '0' }, '/srv/gw').jobs.queueLimit).to.equal(undefined);
+    for (const value of ['-1', '100001', 'ten', '1.5', 'unlimited'])
+      expect(problemsOf({ JOB_QUEUE_LIMIT: value }), value).to.deep.equal([`JOB_QUEUE_LIMIT: "${value}" is not a whole number between 0 and 100000`]);
   });
 
   it('keeps JOB_TIMEOUT_SECONDS within what the task queue lets a job run (24 hours, less 10 minutes)', () => {
