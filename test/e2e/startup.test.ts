@@ -241,7 +241,7 @@ describe('e2e: start-up failures end the process with one line naming the settin
     try {
       first = await startGateway({ DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile });
       const result = await startGatewayExpectingExit({ DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile });
-      expectOneLineFailure(result, /^DATA_DIR: The embedded database in .* is in use by process \d+ \(lock file .*\/embedded\.pid\)$/);
+      expectOneLineFailure(result, /^DATA_DIR: The embedded database in .* is in use by process \d+ \(lock file .*\/embedded\.pid\): stop that process first, or give this one another DATA_DIR \(one process at a time opens an embedded database\)$/);
       expect((await send(`${first.url}/api/ping`)).status, 'the first gateway still answers').to.equal(200);
     } finally {
       await first?.stop();

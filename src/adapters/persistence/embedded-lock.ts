@@ -28,7 +28,8 @@ export class EmbeddedDatabaseBusy extends Error {
             `(its "agent gateway listening" log line names its dataDir), remove ${file} and start again; a copy made while that process ran ` +
             'may be inconsistent: copy a stopped DATA_DIR, or a snapshot'
         : `The embedded database in ${dataDir} is in use by process ${pid}` +
-            (host === undefined ? ` (lock file ${file})` : ` on host ${host} (lock file ${file}; it is renewed while that process runs)`),
+            (host === undefined ? ` (lock file ${file})` : ` on host ${host} (lock file ${file}; it is renewed while that process runs)`) +
+            ': stop that process first, or give this one another DATA_DIR (one process at a time opens an embedded database)',
     );
     this.name = 'EmbeddedDatabaseBusy';
   }

@@ -61,6 +61,9 @@ const containerB = { pid: 1, host: 'container-b', pidns: 'pid:[B]' } as const;
 const lockFile = (dataDir: string): string => join(dataDir, 'embedded.pid');
 const pidIn = async (dataDir: string): Promise<string> => (await readFile(lockFile(dataDir), 'utf8')).split('\n')[0];
 const whereIn = async (dataDir: string): Promise<Record<string, unknown>> => JSON.parse((await readFile(lockFile(dataDir), 'utf8')).split('\n')[1]);
+/** What an EmbeddedDatabaseBusy message ends with: what to do. */
+const WHAT_TO_DO = ': stop that process first, or give this one another DATA_DIR (one process at a time opens an embedded database)';
+
 const ageBy = async (dataDir: string, ms: number): Promise<void> => {
   const then = new Date(Date.now() - ms);
   await utimes(lockFile(dataDir), then, then);
@@ -173,7 +176,7 @@ describe('the embedded database lock', () => {
         const second = unrenewed(dataDir, { pid: 1, ...theirs });
         const error = await busy(second);
         expect(error.message, name).to.equal(
-          `The embedded database in ${dataDir} is in use by process 1 on host container-a (lock file ${lockFile(dataDir)}; it is renewed while that process runs)`,
+          `The embedded database in ${dataDir} is in use by process 1 on host container-a (lock file ${lockFile(dataDir)}; it is renewed while that process runs): stop that process first, or give this one another DATA_DIR (one process at a time opens an embedded database)`,
         );
         expect(error.host, name).to.equal('container-a');
         expect(await second.holder(), name).to.equal(1);
@@ -409,7 +412,7 @@ describe('the embedded database lock', () => {
       await holder.acquire();
       await ageBy(dataDir, HOUR); // no lease here: the process is checked
       const error = await busy(unrenewed(dataDir, { pid: 1000 }));
-      expect(error.message).to.equal(`The embedded database in ${dataDir} is in use by process 1001 (lock file ${lockFile(dataDir)})`);
+      expect(error.message).to.equal(`The embedded database in ${dataDir} is in use by process 1001 (lock file ${lockFile(dataDir)})${WHAT_TO_DO}`);
       expect(error.host).to.equal(undefined);
       await holder.release();
     });
@@ -432,7 +435,7 @@ describe('the embedded database lock', () => {
       const link = join(await tempDir('lock-link'), 'data');
       await symlink(original, link);
       expect((await busy(unrenewed(link, { pid: 1000 }))).message).to.equal(
-        `The embedded database in ${link} is in use by process 1001 (lock file ${lockFile(link)})`,
+        `The embedded database in ${link} is in use by process 1001 (lock file ${lockFile(link)})${WHAT_TO_DO}`,
       );
       await holder.release();
     });
@@ -461,7 +464,7 @@ describe('the embedded database lock', () => {
       await ageBy(dataDir, HOUR);
       const [lock] = processes(dataDir, 1);
       expect(await lock.holder()).to.equal(1001);
-      expect((await busy(lock)).message).to.equal(`The embedded database in ${dataDir} is in use by process 1001 (lock file ${lockFile(dataDir)})`);
+      expect((await busy(lock)).message).to.equal(`The embedded database in ${dataDir} is in use by process 1001 (lock file ${lockFile(dataDir)})${WHAT_TO_DO}`);
       await writeFile(lockFile(dataDir), String(DEAD));
       expect(await lock.holder()).to.equal(null);
       await lock.acquire();
