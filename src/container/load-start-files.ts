@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { AI_PROVIDERS } from '../adapters/ai/ai-providers.js';
 import { EnvironmentSecretStore } from '../adapters/secrets/environment-secret-store.js';
-import { checkBwrap, findBwrap } from '../adapters/shell/bwrap-sandboxed-shell.js';
+import { checkBwrap, checkBwrapNetwork, findBwrap } from '../adapters/shell/bwrap-sandboxed-shell.js';
 import { shownPath } from '../adapters/triggerfile/shown-path.js';
 import { checkAgentActionsRunnable } from '../application/triggers/check-agent-actions.js';
 import { checkTriggerSecrets } from '../application/triggers/check-trigger-secrets.js';
@@ -55,11 +55,15 @@ export const loadStartFiles = async (config: AppConfig, logger: Logger): Promise
 
 /**
  * JOB_SANDBOX=bwrap: a sandbox that cannot be built stops start-up (before the database is
- * opened, and before any request is answered), not the first job.
+ * opened, and before any request is answered), not the first job; so does one that cannot get a
+ * network namespace of its own when JOB_SANDBOX_NETWORK is none (the built-in agent's default).
  */
 export const checkJobSandbox = async (config: AppConfig): Promise<void> => {
   if (config.jobs.sandbox === 'bwrap' && config.codehost === undefined) {
-    const problem = await checkBwrap(findBwrap(process.env.PATH));
+    const bwrap = findBwrap(process.env.PATH);
+    const problem = await checkBwrap(bwrap);
     if (problem !== undefined) throw new StartupError('JOB_SANDBOX', problem);
+    const networkProblem = bwrap !== undefined && config.jobs.sandboxNetwork === 'none' ? await checkBwrapNetwork(bwrap) : undefined;
+    if (networkProblem !== undefined) throw new StartupError('JOB_SANDBOX_NETWORK', networkProblem);
   }
 };

@@ -21,14 +21,22 @@ export interface BwrapSandboxPaths {
   readonly hiddenFiles: readonly string[];
   /** JOBS_REPO: writable (a worktree's .git points into it, and agents run git), even when it is inside a hidden directory. */
   readonly repoDir: string;
+  /**
+   * JOB_SANDBOX_NETWORK. `none`: a network namespace of the command's own, with a loopback of its
+   * own only (no host, no localhost services: the database, the gateway's API, cloud metadata),
+   * and /run and /var/run hidden (the Unix sockets of local services: PostgreSQL's
+   * /run/postgresql, which a network namespace leaves reachable, Docker's, the system bus).
+   * `host`: the host's network, localhost included, and /run. Unset: `host`.
+   */
+  readonly network?: 'none' | 'host';
 }
 
 /** The variables that carry the command and every path to the fixed script below (a value is never spliced into it). */
-const HIDE_SLOTS = 5;
+const HIDE_SLOTS = 7;
 const FILE_SLOTS = 3;
 const hideVariables = Array.from({ length: HIDE_SLOTS }, (_, i) => `AGW_SB_HIDE_${i + 1}`);
 const fileVariables = Array.from({ length: FILE_SLOTS }, (_, i) => `AGW_SB_FILE_${i + 1}`);
-const VARIABLES = ['AGW_SB_BWRAP', ...hideVariables, ...fileVariables, 'AGW_SB_REPO', 'AGW_SB_CWD', 'AGW_SB_SCRIPT'] as const;
+const VARIABLES = ['AGW_SB_BWRAP', 'AGW_SB_NO_NET', ...hideVariables, ...fileVariables, 'AGW_SB_REPO', 'AGW_SB_CWD', 'AGW_SB_SCRIPT'] as const;
 /** Where an unused file slot binds /dev/null: over the sandbox's own /dev/null (changes nothing; writable, as it was). */
 const NO_FILE = '/dev/null';
 
@@ -41,7 +49,9 @@ const NO_FILE = '/dev/null';
  * with nothing to hide repeats a harmless path (/tmp, /dev/null). `exec`: bwrap replaces the
  * shell, so it is the process group's leader that a timeout or an abort kills, and --die-with-parent with the PID
  * namespace takes every process of the command with it (one started with `setsid` included).
- * The network stays: the agent calls its model.
+ * AGW_SB_NO_NET non-empty adds the fixed word `--unshare-net` (its value is never used): the
+ * command gets a network namespace of its own (JOB_SANDBOX_NETWORK=none); empty, it keeps the
+ * host's network (an external agent calls its model).
  *
  * The jobs repository is read-only: the agent reads its history (git log, diff, status) but
  * writes nothing in it — the runner commits the worktree itself, outside the sandbox. Writable,
@@ -51,7 +61,7 @@ const NO_FILE = '/dev/null';
  * file of the service's, which the runner's commit appends to).
  */
 export const BWRAP_SCRIPT = [
-  'exec "$AGW_SB_BWRAP" --die-with-parent --unshare-pid --unshare-ipc --new-session',
+  'exec "$AGW_SB_BWRAP" --die-with-parent --unshare-pid --unshare-ipc ${AGW_SB_NO_NET:+--unshare-net} --new-session',
   '--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp',
   ...hideVariables.map((name) => `--tmpfs "$${name}"`),
   '--ro-bind "$AGW_SB_REPO" "$AGW_SB_REPO" --bind "$AGW_SB_CWD" "$AGW_SB_CWD"',
@@ -94,7 +104,7 @@ const within = (dir: string, path: string): boolean => {
  * DATA_DIR, HOME, working directory, XDG_RUNTIME_DIR and TRIGGERS_DIR empty, TRIGGERS_FILE,
  * CRONS_FILE and `.env` empty, /tmp a fresh tmpfs, only the job's worktree and the
  * jobs repository writable, its own PID namespace (no other process's /proc, nothing outlives
- * the command). The inner executor's process-group kill, timeout, output limits and start mark
+ * the command), and with `network: 'none'` its own network namespace. The inner executor's process-group kill, timeout, output limits and start mark
  * work unchanged: they apply to the bwrap process.
  */
 export class BwrapSandboxedShell implements ShellExecutor {
@@ -106,8 +116,12 @@ export class BwrapSandboxedShell implements ShellExecutor {
   run(command: string, options: ShellOptions): Promise<ShellRun> {
     // Parents before what is inside them; a directory not there (yet) has nothing to hide, and
     // its place is taken by /tmp (a tmpfs already: mounting another there changes nothing).
+    // Without a network, local services are cut off at their Unix sockets too (/var/run: a link to /run, or not).
+    const offline = this.paths.network === 'none' ? ['/run', '/var/run'] : [];
     const hidden = [
-      ...new Set([this.paths.serviceHome, this.paths.dataDir, this.paths.serviceCwd, this.paths.runtimeDir, this.paths.triggersDir].map(existingDir)),
+      ...new Set(
+        [this.paths.serviceHome, this.paths.dataDir, this.paths.serviceCwd, this.paths.runtimeDir, this.paths.triggersDir, ...offline].map(existingDir),
+      ),
     ]
       .filter((dir): dir is string => dir !== undefined)
       .sort((a, b) => a.length - b.length);
@@ -124,6 +138,7 @@ export class BwrapSandboxedShell implements ShellExecutor {
     const env: Record<string, string> = {
       ...options.env,
       AGW_SB_BWRAP: this.paths.bwrap,
+      AGW_SB_NO_NET: this.paths.network === 'none' ? '1' : '',
       ...Object.fromEntries(hideVariables.map((name, i) => [name, hidden[i] ?? '/tmp'])),
       ...Object.fromEntries(fileVariables.map((name, i) => [name, files[i] ?? NO_FILE])),
       // The repository as the worktree's .git names it; the worktree itself when there is none.
@@ -153,6 +168,18 @@ export const findBwrap = (path: string | undefined): string | undefined => {
 /** The arguments of the start-up check: the namespaces and mounts every sandboxed command needs. */
 export const BWRAP_CHECK_ARGS = ['--ro-bind', '/', '/', '--unshare-pid', '--proc', '/proc', '--dev', '/dev', 'true'] as const;
 
+/** The same with the network namespace of JOB_SANDBOX_NETWORK=none (bwrap also brings up its loopback). */
+export const BWRAP_NET_CHECK_ARGS = ['--unshare-net', ...BWRAP_CHECK_ARGS] as const;
+
+/** Runs bwrap with `args`: undefined when it succeeded, else the first lines of what it said. */
+const tryBwrap = (bwrap: string, args: readonly string[], timeoutMs: number): Promise<string | undefined> =>
+  new Promise((done) => {
+    execFile(bwrap, [...args], { timeout: timeoutMs, env: { PATH: '/usr/bin:/bin' } }, (error, _stdout, stderr) => {
+      if (error === null) return done(undefined);
+      done(stderr.trim().split('\n').slice(0, 3).join(' ') || (error.killed ? `no answer within ${timeoutMs} ms` : error.message));
+    });
+  });
+
 /**
  * Whether bwrap can build a sandbox here (JOB_SANDBOX=bwrap, at start-up): undefined when it
  * can, else what failed (not installed, or refused: a container without user namespaces or
@@ -160,11 +187,18 @@ export const BWRAP_CHECK_ARGS = ['--ro-bind', '/', '/', '--unshare-pid', '--proc
  */
 export const checkBwrap = async (bwrap: string | undefined, timeoutMs = 10_000): Promise<string | undefined> => {
   if (bwrap === undefined) return 'bwrap (Debian package bubblewrap) is not installed: no bwrap on PATH';
-  return new Promise((done) => {
-    execFile(bwrap, [...BWRAP_CHECK_ARGS], { timeout: timeoutMs, env: { PATH: '/usr/bin:/bin' } }, (error, _stdout, stderr) => {
-      if (error === null) return done(undefined);
-      const why = stderr.trim().split('\n').slice(0, 3).join(' ') || (error.killed ? `no answer within ${timeoutMs} ms` : error.message);
-      done(`${bwrap} cannot build a sandbox here (${why}); see docs/deployment.md, "Sandboxing local jobs"`);
-    });
-  });
+  const why = await tryBwrap(bwrap, BWRAP_CHECK_ARGS, timeoutMs);
+  return why === undefined ? undefined : `${bwrap} cannot build a sandbox here (${why}); see docs/deployment.md, "Sandboxing local jobs"`;
+};
+
+/**
+ * Whether bwrap, which builds a sandbox here (checkBwrap), can also give it a network namespace
+ * of its own (JOB_SANDBOX_NETWORK=none, at start-up): undefined when it can, else what failed.
+ */
+export const checkBwrapNetwork = async (bwrap: string, timeoutMs = 10_000): Promise<string | undefined> => {
+  const why = await tryBwrap(bwrap, BWRAP_NET_CHECK_ARGS, timeoutMs);
+  return why === undefined
+    ? undefined
+    : `${bwrap} builds a sandbox but cannot give it a network namespace of its own (${why}); allow it (see docs/deployment.md, ` +
+        `"Sandboxing local jobs"), or set JOB_SANDBOX_NETWORK=host to leave the agents' commands the host's network, localhost included`;
 };

@@ -74,7 +74,7 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
     [TOKENS.MessagingChannels, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.JobRunner).toResolvedValue(
-    (shell: ShellExecutor, secrets: SecretStore, ai: AiClient, clock: Clock) => {
+    (shell: ShellExecutor, secrets: SecretStore, ai: AiClient, clock: Clock, logger: Logger) => {
       if (config.codehost)
         return new GithubActionsJobRunner(new GithubClient(config.codehost), config.codehost.workflow, {
           clock,
@@ -93,15 +93,25 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
               triggersDir: config.triggersDir,
               hiddenFiles: [config.triggersFile, config.cronsFile, join(process.cwd(), '.env')],
               repoDir: config.jobs.repoDir,
+              network: config.jobs.sandboxNetwork,
             })
           : shell;
+      const commandsOffline = config.jobs.agentCommand === undefined && config.jobs.sandbox === 'bwrap' && config.jobs.sandboxNetwork === 'none';
+      // AGENT_* secrets (a deploy token, a registry password, a search key) are mostly for commands
+      // that call a service: said once at start-up, not found out by a failing job.
+      const secretNames = secrets.agentVariables().map((variable) => variable.name);
+      if (commandsOffline && secretNames.length > 0)
+        logger.warn(
+          { secrets: secretNames },
+          "the built-in agent's commands have no network (JOB_SANDBOX_NETWORK=none, its default): set JOB_SANDBOX_NETWORK=host if they call services with these AGENT_* secrets",
+        );
       const agent =
         config.jobs.agentCommand !== undefined
           ? new CommandAgent(config.jobs.agentCommand, config.jobs.timeoutMs, agentShell, secrets)
-          : new LoopAgent(ai, agentShell, secrets, config.jobs.maxSteps, config.jobs.timeoutMs);
+          : new LoopAgent(ai, agentShell, secrets, config.jobs.maxSteps, config.jobs.timeoutMs, { commandsOffline });
       return new LocalJobRunner({ repoDir: config.jobs.repoDir, worktreesDir: join(config.dataDir, 'worktrees') }, agent, shell);
     },
-    [TOKENS.ShellExecutor, TOKENS.SecretStore, TOKENS.AiClient, TOKENS.Clock],
+    [TOKENS.ShellExecutor, TOKENS.SecretStore, TOKENS.AiClient, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.CreateJob).toResolvedValue(
     (jobs, queue, secrets, ids, clock, logger) =>
@@ -110,7 +120,6 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
         defaultProvider: config.llm.provider,
         defaultModel: config.llm.model,
         unavailableReason: jobsUnavailableReason(config),
-        ...(config.jobs.queueLimit !== undefined && { queueLimit: { jobs: config.jobs.queueLimit, setting: 'JOB_QUEUE_LIMIT' } }),
         ...(config.jobs.queueLimit !== undefined && { queueLimit: { jobs: config.jobs.queueLimit, setting: 'JOB_QUEUE_LIMIT' } }),
         ...(config.codehost === undefined &&
           config.jobs.agentCommand !== undefined && {

@@ -110,6 +110,9 @@ export const LONGEST_JOB_SECONDS = 86_400 - 600;
 /** JOB_SANDBOX: how the local agents' commands are confined (docs/deployment.md, "Sandboxing local jobs"). */
 export const JOB_SANDBOXES = ['none', 'bwrap'] as const;
 
+/** JOB_SANDBOX_NETWORK: `none`, a network namespace of the sandbox's own (a loopback only); `host`, the host's network, localhost included. */
+export const JOB_SANDBOX_NETWORKS = ['none', 'host'] as const;
+
 /** The most JOB_QUEUE_LIMIT may be: each creation counts up to this many waiting jobs (an index range). */
 export const LARGEST_JOB_QUEUE_LIMIT = 100_000;
 
@@ -124,8 +127,19 @@ export const jobsSchema = (cwd: string, dataDir: string) =>
       JOB_CONCURRENCY: integer(1, 1, 64),
       JOB_AGENT_MAX_STEPS: integer(30, 1, 500),
       JOB_SANDBOX: oneOf(JOB_SANDBOXES, 'none'),
+      JOB_SANDBOX_NETWORK: optionalOneOf(JOB_SANDBOX_NETWORKS),
       // 0: no limit.
       JOB_QUEUE_LIMIT: integer(100, 0, LARGEST_JOB_QUEUE_LIMIT),
+    })
+    .superRefine((env, ctx) => {
+      // Without the sandbox, commands have the host's network whatever this says: refused, not taken as done.
+      if (env.JOB_SANDBOX_NETWORK !== undefined && env.JOB_SANDBOX !== 'bwrap') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['JOB_SANDBOX_NETWORK'],
+          message: `applies to the bubblewrap sandbox only: set JOB_SANDBOX=bwrap, or unset JOB_SANDBOX_NETWORK (without the sandbox, commands have the host's network)`,
+        });
+      }
     })
     .transform((env) => ({
       jobs: {
@@ -138,6 +152,12 @@ export const jobsSchema = (cwd: string, dataDir: string) =>
         maxSteps: env.JOB_AGENT_MAX_STEPS,
         /** Where the agents' commands run: `bwrap` in a bubblewrap sandbox (checked at start-up), `none` as the service's user. */
         sandbox: env.JOB_SANDBOX,
+        /**
+         * The network the agents' commands have: with JOB_SANDBOX=bwrap, `none` by default for the
+         * built-in agent (the gateway calls its model itself, outside the sandbox) and `host` for
+         * JOB_AGENT_COMMAND (which calls its model itself); without the sandbox, always `host`.
+         */
+        sandboxNetwork: env.JOB_SANDBOX !== 'bwrap' ? ('host' as const) : (env.JOB_SANDBOX_NETWORK ?? (env.JOB_AGENT_COMMAND !== undefined ? 'host' : 'none')),
         /** The most jobs that may wait to run (`queued`), from every source; undefined: no limit (JOB_QUEUE_LIMIT=0). */
         queueLimit: env.JOB_QUEUE_LIMIT === 0 ? undefined : env.JOB_QUEUE_LIMIT,
       },

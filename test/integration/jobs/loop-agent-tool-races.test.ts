@@ -48,7 +48,7 @@ describe('the built-in agent’s tool calls and a path swapped under them', func
   });
 
   const agent = (ai: AiClient, beforeOpen?: (path: string) => Promise<void>) =>
-    new LoopAgent(ai, new ChildProcessShellExecutor(), new EnvironmentSecretStore({}, AI_PROVIDERS), 20, 30_000, beforeOpen);
+    new LoopAgent(ai, new ChildProcessShellExecutor(), new EnvironmentSecretStore({}, AI_PROVIDERS), 20, 30_000, { beforeOpen });
 
   it('runs the tool calls of one step one after the other: a file tool starts once the command before it has ended', async () => {
     const worktree = await dir('loop-order');

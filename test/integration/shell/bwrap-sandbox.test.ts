@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { basename, join } from 'node:path';
-import { BwrapSandboxedShell, type BwrapSandboxPaths, checkBwrap, findBwrap } from '../../../src/adapters/shell/bwrap-sandboxed-shell.js';
+import { BwrapSandboxedShell, type BwrapSandboxPaths, checkBwrap, checkBwrapNetwork, findBwrap } from '../../../src/adapters/shell/bwrap-sandboxed-shell.js';
 import { ChildProcessShellExecutor } from '../../../src/adapters/shell/child-process-shell-executor.js';
 import { SpawnerShellExecutor } from '../../../src/adapters/shell/spawner/spawner-shell-executor.js';
 import { loadConfig } from '../../../src/container/config.js';
@@ -19,6 +20,8 @@ import { TOKENS } from '../../../src/container/tokens.js';
 import type { Job, JobChange } from '../../../src/domain/jobs/job.js';
 import { describeShellExecutorContract } from '../../contract/shell-executor.contract.js';
 import { FixedClock } from '../../fakes/fixed-clock.js';
+import { RecordingLogger } from '../../fakes/recording-logger.js';
+import { ScriptedAiClient } from '../../fakes/scripted-ai-client.js';
 import { tempDir } from '../../support/gateway-process.js';
 
 /*
@@ -58,6 +61,29 @@ const serviceLayout = (root: string): BwrapSandboxPaths & { readonly worktree: s
     mkdirSync(dir, { recursive: true });
   return layout;
 };
+
+/** A loopback TCP server of the test process that greets whoever connects. */
+const greetingServer = async (): Promise<{ server: Server; port: number }> => {
+  const server = createServer((connection) => connection.end('hello from the host\n'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return { server, port: address.port };
+};
+
+/**
+ * A command that connects to $TARGET (`host:port`, or a Unix socket's path) with this test's own
+ * node (a real connect, whatever tools the machine has), printing what it read or why it could not.
+ */
+const CONNECT = `"$NODE" -e '
+  const [host, port] = process.env.TARGET.split(":");
+  const socket = require("net").connect(port === undefined ? { path: host } : { host, port: Number(port) });
+  socket.setTimeout(5000, () => { console.log("no answer"); process.exit(0); });
+  socket.on("connect", () => { console.log("connected"); socket.end(); });
+  socket.on("data", (data) => process.stdout.write(String(data)));
+  socket.on("error", (error) => console.log("refused " + error.code));
+  socket.on("close", () => socket.destroy());
+'`;
 
 /** The processes whose environment holds `mark` (a variable given to one command only), wherever their PID namespace. */
 const runningWith = async (mark: string): Promise<number[]> => {
@@ -273,6 +299,73 @@ if (BWRAP === undefined) {
       });
     });
 
+    describe('JOB_SANDBOX_NETWORK: what a command can reach on the network', () => {
+      let root: string;
+      let layout: ReturnType<typeof serviceLayout>;
+      let host: Server;
+      let port: number;
+      const connect = async (network: 'none' | 'host', target: string) =>
+        new BwrapSandboxedShell(new ChildProcessShellExecutor(), { ...layout, network }).run(CONNECT, {
+          cwd: layout.worktree,
+          timeoutMs: 20_000,
+          env: { ...ENV, NODE: process.execPath, TARGET: target },
+        });
+
+      beforeEach(async () => {
+        root = mkdtempSync('/var/tmp/agw-sandbox-net-');
+        layout = serviceLayout(root);
+        ({ server: host, port } = await greetingServer());
+      });
+      afterEach(async () => {
+        await new Promise((resolve) => host.close(resolve));
+        rmSync(root, { recursive: true, force: true });
+      });
+
+      it("none: cannot connect to a server on the host's loopback, nor to PostgreSQL's 127.0.0.1:5432", async () => {
+        const toTest = await connect('none', `127.0.0.1:${port}`);
+        expect(toTest, toTest.output).to.include({ exitCode: 0 });
+        expect(toTest.output).to.equal('refused ECONNREFUSED\n');
+        const toDatabase = await connect('none', '127.0.0.1:5432');
+        expect(toDatabase.output).to.equal('refused ECONNREFUSED\n');
+      });
+
+      it('host: connects to the same server (the host network, localhost included)', async () => {
+        const result = await connect('host', `127.0.0.1:${port}`);
+        expect(result, result.output).to.include({ exitCode: 0 });
+        expect(result.output).to.equal('connected\nhello from the host\n');
+      });
+
+      it('none: has a loopback of its own, nothing else', async () => {
+        const shell = new BwrapSandboxedShell(new ChildProcessShellExecutor(), { ...layout, network: 'none' });
+        // A server and its client inside the sandbox: its own 127.0.0.1 works.
+        const result = await shell.run(
+          `"$NODE" -e 'const net = require("net"); const s = net.createServer((c) => c.end("inside\\n")).listen(0, "127.0.0.1", () => net.connect(s.address().port, "127.0.0.1").on("data", (d) => { process.stdout.write(String(d)); s.close(); }));'; cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' '`,
+          { cwd: layout.worktree, timeoutMs: 20_000, env: { ...ENV, NODE: process.execPath } },
+        );
+        expect(result, result.output).to.include({ exitCode: 0 });
+        expect(result.output).to.equal('inside\nlo\n');
+      });
+
+      it("none: hides /run, where local services' Unix sockets are (PostgreSQL's, which a network namespace leaves reachable)", async () => {
+        const listing = (network: 'none' | 'host') =>
+          new BwrapSandboxedShell(new ChildProcessShellExecutor(), { ...layout, network }).run('ls -A /run /var/run/', {
+            cwd: layout.worktree,
+            timeoutMs: 20_000,
+            env: ENV,
+          });
+        const without = await listing('none');
+        expect(without, without.output).to.include({ exitCode: 0 });
+        expect(without.output).to.equal('/run:\n\n/var/run/:\n');
+        expect((await listing('host')).output).not.to.equal(without.output);
+        // Where this machine's PostgreSQL listens on its socket, it is reachable with the host network only.
+        const socket = ['/run/postgresql/.s.PGSQL.5432', '/var/run/postgresql/.s.PGSQL.5432'].find((path) => existsSync(path));
+        if (socket !== undefined) {
+          expect((await connect('host', socket)).output).to.equal('connected\n');
+          expect((await connect('none', socket)).output).to.equal('refused ENOENT\n');
+        }
+      });
+    });
+
     describe('the binding (JOB_SANDBOX=bwrap, JOB_AGENT_COMMAND)', () => {
       it("sandboxes the agent's command and only it: the runner's own git commands run as before", async () => {
         const root = mkdtempSync('/var/tmp/agw-sandbox-binding-');
@@ -293,6 +386,7 @@ if (BWRAP === undefined) {
           c.bind(TOKENS.SecretStore).toConstantValue(new EnvironmentSecretStore({}, AI_PROVIDERS));
           // The runners read the time (a GitHub job's time without a run, since 44d31bc).
           c.bind(TOKENS.Clock).toConstantValue(new FixedClock());
+          c.bind(TOKENS.Logger).toConstantValue(new RecordingLogger());
           bindJobs(c, config);
           const runner = await c.getAsync(TOKENS.JobRunner);
           const id = '40000000-0000-4000-8000-0000000000b1';
@@ -320,9 +414,136 @@ if (BWRAP === undefined) {
       });
     });
 
+    describe('the binding: JOB_SANDBOX_NETWORK by default', () => {
+      /** Whether the test's server is seen listening from the command's network namespace (no tool needed: /proc/net/tcp). */
+      const listening = () =>
+        `grep -qi ":${port.toString(16).padStart(4, '0')} 00000000:0000 0A" /proc/net/tcp && echo port-listening || echo port-not-listening`;
+      let host: Server;
+      let port: number;
+      let root: string;
+      beforeEach(async () => {
+        ({ server: host, port } = await greetingServer());
+        root = mkdtempSync('/var/tmp/agw-sandbox-net-binding-');
+      });
+      afterEach(async () => {
+        await new Promise((resolve) => host.close(resolve));
+        rmSync(root, { recursive: true, force: true });
+      });
+
+      /** The local runner as bound for `env`, run on one job; what it logged and what the model was given and got back. */
+      const runJob = async (env: Record<string, string>, agentSecrets: Record<string, string> = {}) => {
+        const config = loadConfig({ DATA_DIR: join(root, 'data'), JOB_SANDBOX: 'bwrap', ...env }, root);
+        const logger = new RecordingLogger();
+        const ai = new ScriptedAiClient([
+          {
+            text: '',
+            calls: [
+              { name: 'run_command', input: { command: listening() } },
+              { name: 'run_command', input: { command: 'echo "curl: (6) Could not resolve host: example.com" >&2; exit 6' } },
+            ],
+          },
+          { text: 'Done.' },
+        ]);
+        const c = new Container();
+        c.bind(TOKENS.ShellExecutor).toConstantValue(new ChildProcessShellExecutor());
+        c.bind(TOKENS.SecretStore).toConstantValue(new EnvironmentSecretStore(agentSecrets, AI_PROVIDERS));
+        c.bind(TOKENS.Clock).toConstantValue(new FixedClock());
+        c.bind(TOKENS.Logger).toConstantValue(logger);
+        bindJobs(c, config);
+        (await c.rebind(TOKENS.AiClient)).toConstantValue(ai);
+        const runner = await c.getAsync(TOKENS.JobRunner);
+        const id = '40000000-0000-4000-8000-0000000000b2';
+        const job = {
+          id,
+          job: 'Look around',
+          status: 'running',
+          source: { kind: 'api' },
+          llmProvider: null,
+          llmModel: null,
+          branch: `job/${id}`,
+        } as unknown as Job;
+        const changes: JobChange[] = [];
+        await runner.run(job, async (change) => void changes.push(change), new AbortController().signal);
+        return { finished: changes.at(-1)!, ai, warnings: logger.entries.filter((entry) => entry.level === 'warn') };
+      };
+
+      it("none for the built-in agent: its command does not see the host's loopback, and the model is told it has no network", async () => {
+        const { finished, ai, warnings } = await runJob({});
+        expect(warnings).to.deep.equal([]);
+        expect(finished.status, String(finished.log)).to.equal('succeeded');
+        const [seen, failed] = ai.toolResults as Array<{ exitCode: number; output: string; note?: string }>;
+        expect(seen).to.deep.equal({ exitCode: 0, timedOut: false, output: 'port-not-listening\n' });
+        // A failed command's result says why a download or a fetch may have failed.
+        expect(failed).to.include({ exitCode: 6 });
+        expect(failed?.note).to.contain('without a network');
+        expect(ai.requests[0]?.system).to.contain('Your commands have no network');
+        expect(ai.requests[0]?.tools?.find((tool) => tool.name === 'run_command')?.description).to.contain('no network');
+      });
+
+      it('host for JOB_AGENT_COMMAND (it calls its model itself): its command sees the host network', async () => {
+        const { finished } = await runJob({ JOB_AGENT_COMMAND: listening() });
+        expect(finished.status, String(finished.log)).to.equal('succeeded');
+        expect(finished.log).to.contain('port-listening').and.not.to.contain('port-not-listening');
+      });
+
+      it('says at start-up, naming them, that AGENT_* secrets meet commands without a network', async () => {
+        const { warnings } = await runJob({}, { AGENT_DEPLOY_TOKEN: 'dpl-secret-value', AGENT_LLM_SEARCH_KEY: 'srch-value' });
+        expect(warnings).to.have.lengthOf(1);
+        expect(warnings[0]?.message).to.contain('JOB_SANDBOX_NETWORK=host');
+        expect(warnings[0]?.fields).to.deep.equal({ secrets: ['AGENT_DEPLOY_TOKEN', 'AGENT_LLM_SEARCH_KEY'] });
+        // Not with the host network.
+        expect((await runJob({ JOB_SANDBOX_NETWORK: 'host' }, { AGENT_DEPLOY_TOKEN: 'dpl-secret-value' })).warnings).to.deep.equal([]);
+      });
+
+      it('none for JOB_AGENT_COMMAND when JOB_SANDBOX_NETWORK=none', async () => {
+        const { finished } = await runJob({ JOB_AGENT_COMMAND: listening(), JOB_SANDBOX_NETWORK: 'none' });
+        expect(finished.log).to.contain('port-not-listening');
+      });
+    });
+
     describe('the start-up check', () => {
       it('passes where bwrap can build a sandbox', async () => {
         expect(await checkBwrap(BWRAP)).to.equal(undefined);
+      });
+
+      it('passes where bwrap can give the sandbox a network namespace of its own (JOB_SANDBOX_NETWORK=none)', async () => {
+        expect(await checkBwrapNetwork(BWRAP)).to.equal(undefined);
+      });
+
+      it('says, naming JOB_SANDBOX_NETWORK=host as the way out, when bwrap builds a sandbox but no network namespace', async () => {
+        const dir = await tempDir('bwrap-without-net');
+        await mkdir(join(dir, 'bin'));
+        // A bwrap that builds sandboxes but is refused the network namespace (as a seccomp profile may).
+        await writeFile(
+          join(dir, 'bin', 'bwrap'),
+          `#!/bin/sh\nif [ "$1" = --unshare-net ]; then echo "bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted" >&2; exit 1; fi\nexec ${BWRAP} "$@"\n`,
+          { mode: 0o755 },
+        );
+        const bwrap = findBwrap(join(dir, 'bin'));
+        expect(await checkBwrap(bwrap)).to.equal(undefined);
+        const problem = await checkBwrapNetwork(bwrap!);
+        expect(problem)
+          .to.contain('cannot give it a network namespace of its own')
+          .and.to.contain('Failed RTM_NEWADDR')
+          .and.to.contain('JOB_SANDBOX_NETWORK=host');
+        // At start-up, before anything is opened: the gateway names JOB_SANDBOX_NETWORK.
+        const dataDir = await tempDir('sandbox-net-start');
+        const config = loadConfig({ DATA_DIR: dataDir, JOB_SANDBOX: 'bwrap', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' }, dataDir);
+        const path = process.env.PATH;
+        // The fake bwrap first; the rest of PATH as it was (git for the jobs repository).
+        process.env.PATH = `${join(dir, 'bin')}:${path}`;
+        let error: unknown;
+        try {
+          // Started (without the check), it is stopped again: the assertion below says what went wrong.
+          const started = await Gateway.start(config).catch((e: unknown) => void (error = e));
+          await started?.stop();
+        } finally {
+          process.env.PATH = path;
+        }
+        expect(error).to.be.instanceOf(StartupError);
+        expect((error as Error).message).to.match(/^JOB_SANDBOX_NETWORK: .* cannot give it a network namespace of its own/);
+        // With the host's network (JOB_AGENT_COMMAND's default), the same bwrap passes the start-up check.
+        expect(loadConfig({ JOB_SANDBOX: 'bwrap', JOB_AGENT_COMMAND: 'agent' }, dataDir).jobs.sandboxNetwork).to.equal('host');
       });
 
       it('says bwrap is not installed when there is none on PATH', async () => {

@@ -83,6 +83,7 @@ describe('loadConfig', () => {
         concurrency: 1,
         maxSteps: 30,
         sandbox: 'none',
+        sandboxNetwork: 'host',
         queueLimit: 100,
       },
       retention: {
