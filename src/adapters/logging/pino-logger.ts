@@ -76,6 +76,24 @@ const withoutStatements = (value: unknown, texts: readonly string[], depth = 0):
 };
 
 /**
+ * An error's message followed by those of its causes, as pino's serializer writes it, but with
+ * a cause's message left out when the message so far already holds it: errors that wrap another
+ * quote it (`The custom model call failed: Cannot connect to API: …`, the SDK's error quoting its
+ * own cause), and pino appended the same text again for each cause — three times in one line.
+ * Undefined for a value that is no error.
+ */
+const messageWithNewCauses = (value: unknown): string | undefined => {
+  if (!(value instanceof Error)) return undefined;
+  let message = value.message;
+  const seen = new Set<unknown>([value]);
+  for (let cause: unknown = value.cause; cause instanceof Error && !seen.has(cause); cause = cause.cause) {
+    seen.add(cause);
+    if (cause.message !== '' && !message.includes(cause.message)) message = `${message}: ${cause.message}`;
+  }
+  return message;
+};
+
+/**
  * pino's error serializer (type, message and stack of the error and of its causes; its other
  * fields), minus the statements and values a database error carries. Only the fields of errors
  * are touched: a log line's own fields stay as the caller wrote them.
@@ -83,6 +101,8 @@ const withoutStatements = (value: unknown, texts: readonly string[], depth = 0):
 const serializeError = (value: unknown): unknown => {
   const serialized: unknown = pino.stdSerializers.err(value as Error);
   if (serialized === value) return value;
+  const message = messageWithNewCauses(value);
+  if (message !== undefined) (serialized as { message: string }).message = message;
   // Longest first: a text that holds another is hidden whole.
   const texts = [...statementTexts(value)].sort((a, b) => b.length - a.length);
   return withoutStatements(serialized, texts);

@@ -48,6 +48,19 @@ describe('the service logger and the errors it prints', () => {
     expect(err).to.not.have.any.keys('query', 'sql', 'params', 'parameters', 'values', 'detail', 'where', 'internalQuery', 'queryOptions');
   });
 
+  it('writes a cause’s message once: not again after a message that already quotes it (the AI SDK’s errors)', () => {
+    const { logger, lines } = capture();
+    const refused = new Error('connect ECONNREFUSED 127.0.0.1:1');
+    const sdk = new Error(`Cannot connect to API: ${refused.message}`, { cause: refused });
+    const failed = new Error(`The custom model call failed: ${sdk.message}`, { cause: sdk });
+    logger.error({ err: failed }, 'AI call failed');
+    logger.error({ err: new Error('could not register the webhook', { cause: new Error('getaddrinfo ENOTFOUND api.telegram.org') }) }, 'x');
+    const [ai, other] = lines().map((line) => (line.err as Record<string, unknown>).message);
+    expect(ai).to.equal('The custom model call failed: Cannot connect to API: connect ECONNREFUSED 127.0.0.1:1');
+    // A cause the message does not quote is still appended, as pino does.
+    expect(other).to.equal('could not register the webhook: getaddrinfo ENOTFOUND api.telegram.org');
+  });
+
   it('leaves the statement out of the causes, of errors held in fields, and of an error logged alone', () => {
     const { logger, lines, text } = capture();
     const wrapped = new Error('could not register the webhook', { cause: new DriverException(pgliteError()) });
