@@ -16,12 +16,24 @@ export const listenHttp = async (config: AppConfig): Promise<HttpServer> => {
       case 'EADDRINUSE':
         throw new StartupError('PORT', `${where} is already in use (EADDRINUSE); stop the other process or choose another PORT`, { cause: error });
       case 'EACCES':
-        throw new StartupError('PORT', `not allowed to listen on ${where} (EACCES; ports below 1024 need privileges)`, { cause: error });
+        throw new StartupError(
+          'PORT',
+          `not allowed to listen on ${where} (EACCES; ports below 1024 need privileges): choose a PORT from 1024 up, behind a reverse proxy for 80 or 443`,
+          { cause: error },
+        );
       case 'EADDRNOTAVAIL':
-        throw new StartupError('HOST', `${config.host} is not an address of this machine (EADDRNOTAVAIL)`, { cause: error });
+        throw new StartupError(
+          'HOST',
+          `${config.host} is not an address of this machine (EADDRNOTAVAIL): use one of its addresses, 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)`,
+          { cause: error },
+        );
       case 'ENOTFOUND':
       case 'EAI_AGAIN':
-        throw new StartupError('HOST', `${config.host} cannot be resolved (${code})`, { cause: error });
+        throw new StartupError(
+          'HOST',
+          `${config.host} cannot be resolved (${code}): give an address of this machine, 127.0.0.1 (this machine only), 0.0.0.0 (every interface) or a name it resolves, such as localhost`,
+          { cause: error },
+        );
       default:
         throw new StartupError('PORT', `cannot listen on ${where} (${message})`, { cause: error });
     }
