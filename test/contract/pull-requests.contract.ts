@@ -54,6 +54,15 @@ export const describePullRequestsContract = (name: string, open: () => Promise<P
       expect(await prs.forBranch('job/none')).to.equal(null);
     });
 
+    it("finds only a pull request from the repository's own branch: never a fork's of the same name, even a fork of the same owner (within the organisation)", async () => {
+      harness.pulls.set(7, pull());
+      harness.pulls.set(8, pull({ number: 8, sha: 'fork8', headRepo: 'acme/app-fork' }));
+      harness.pulls.set(9, pull({ number: 9, sha: 'fork9', headRepo: 'mallory/app' }));
+      expect(await prs.forBranch(pull().branch)).to.include({ number: 7, headSha: 'head7' });
+      harness.pulls.delete(7);
+      expect(await prs.forBranch(pull().branch)).to.equal(null);
+    });
+
     it("tells the branch a pull request merges into, and the repository's default branch", async () => {
       harness.pulls.set(7, pull({ base: 'release' }));
       expect(await prs.forBranch(pull().branch)).to.include({ number: 7, base: 'release', defaultBranch: 'main' });

@@ -12,7 +12,10 @@ export class InMemoryPullRequests implements PullRequests {
   readonly commitFiles = new Map<string, FakeFiles>();
 
   async forBranch(branch: string): Promise<PullRequest | null> {
-    const [pull] = [...this.pulls.values()].filter((candidate) => candidate.branch === branch).sort((a, b) => b.number - a.number);
+    // The repository's own branch only, never a fork's of the same name.
+    const [pull] = [...this.pulls.values()]
+      .filter((candidate) => candidate.branch === branch && (candidate.headRepo ?? 'acme/app') === 'acme/app')
+      .sort((a, b) => b.number - a.number);
     return pull
       ? {
           number: pull.number,

@@ -26,6 +26,8 @@ export interface FakePull {
   readonly statuses?: ReadonlyArray<{ readonly context: string; readonly state: string }>;
   /** The branch it merges into (`base.ref`); `main`, the default branch, unless set. */
   readonly base?: string;
+  /** The repository of its head branch (`head.repo.full_name`): `acme/app` unless set (a fork's). */
+  readonly headRepo?: string;
   open: boolean;
   merged: boolean;
   /** A merge refusal GitHub would answer with (405 not mergeable), instead of merging. */
@@ -207,7 +209,8 @@ export const startFakeGithub = async (): Promise<FakeGithub> => {
         const head = url.searchParams.get('head');
         const state = url.searchParams.get('state') ?? 'open';
         const found = [...pulls.values()]
-          .filter((pull) => head === null || `acme:${pull.branch}` === head)
+          // GitHub's head filter is `owner:branch`: a fork of another owner is left out, one of the same owner is not.
+          .filter((pull) => head === null || `${(pull.headRepo ?? 'acme/app').split('/')[0]}:${pull.branch}` === head)
           .filter((pull) => state === 'all' || (state === 'open') === pull.open)
           .sort((a, b) => b.number - a.number);
         return json(
@@ -217,7 +220,7 @@ export const startFakeGithub = async (): Promise<FakeGithub> => {
             html_url: `https://github.com/acme/app/pull/${pull.number}`,
             state: pull.open ? 'open' : 'closed',
             merged_at: pull.merged ? '2026-11-24T12:00:00Z' : null,
-            head: { ref: pull.branch, sha: pull.sha },
+            head: { ref: pull.branch, sha: pull.sha, repo: { full_name: pull.headRepo ?? 'acme/app' } },
             base: { ref: pull.base ?? 'main' },
           })),
         );

@@ -6,7 +6,8 @@ interface ListedPull {
   readonly html_url: string;
   readonly state: string;
   readonly merged_at: string | null;
-  readonly head: { readonly sha: string };
+  /** `repo` is null when the head's repository (a fork) was deleted. */
+  readonly head: { readonly sha: string; readonly repo: { readonly full_name: string } | null };
   readonly base: { readonly ref: string };
 }
 
@@ -46,14 +47,21 @@ export class GithubPullRequests implements PullRequests {
 
   constructor(
     private readonly github: GithubClient,
-    repo: string,
+    private readonly repo: string,
   ) {
     this.owner = repo.split('/')[0];
   }
 
+  /**
+   * The newest pull request whose head is `branch` of the repository itself: GitHub's `head`
+   * filter names the owner only, and a fork of the same owner (one within the organisation) can
+   * have a branch of the same name; its pull request is never the job's (auto-merge would merge it).
+   */
   async forBranch(branch: string): Promise<PullRequest | null> {
     const head = encodeURIComponent(`${this.owner}:${branch}`);
-    const [pull] = await this.github.request<ListedPull[]>('GET', `/pulls?head=${head}&state=all&sort=created&direction=desc&per_page=1`);
+    const pulls = await this.github.request<ListedPull[]>('GET', `/pulls?head=${head}&state=all&sort=created&direction=desc&per_page=${PER_PAGE}`);
+    const ours = this.repo.toLowerCase();
+    const pull = pulls.find((candidate) => candidate.head.repo?.full_name.toLowerCase() === ours);
     if (!pull) return null;
     // Asked each time: the repository's default branch can be renamed or changed.
     const { default_branch: defaultBranch } = await this.github.request<{ default_branch: string }>('GET', '');
