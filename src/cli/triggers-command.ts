@@ -50,12 +50,15 @@ export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promi
       `  ${trigger.enabled ? 'on ' : 'off'}  ${terminalField(trigger.name)}  ${terminalField(trigger.watchPath)}  ${trigger.actions.map((a) => a.type).join(' → ')}\n`,
     );
   }
-  const [{ chatTriggerWarnings }, { withheldHeaderWarnings }, { channelCredentialHeaders, chatIdFieldsByWatchPath }] = await Promise.all([
-    import('../domain/triggers/chat-trigger-warnings.js'),
-    import('../domain/triggers/withheld-header-warnings.js'),
-    import('../container/channels/index.js'),
-  ]);
+  const [{ chatTriggerWarnings }, { withheldHeaderWarnings }, { channelCredentialHeaders, chatIdFieldsByWatchPath }, { codehostTriggerWarnings }] =
+    await Promise.all([
+      import('../domain/triggers/chat-trigger-warnings.js'),
+      import('../domain/triggers/withheld-header-warnings.js'),
+      import('../container/channels/index.js'),
+      import('../domain/triggers/codehost-trigger-warnings.js'),
+    ]);
   for (const warning of chatTriggerWarnings(checked.entries, chatIdFieldsByWatchPath())) io.err.write(`warning: ${terminalField(warning)}\n`);
+  for (const warning of codehostTriggerWarnings(checked.entries)) io.err.write(`warning: ${terminalField(warning)}\n`);
   for (const warning of commandScriptWarnings(checked.entries, config.triggersDir, file, 'trigger')) io.err.write(`warning: ${terminalField(warning)}\n`);
   for (const { message } of withheldHeaderWarnings(checked.entries, shownPath(file), channelCredentialHeaders()))
     io.err.write(`warning: ${terminalField(message)}\n`);

@@ -1,4 +1,5 @@
 import { chatTriggerWarnings } from '../domain/triggers/chat-trigger-warnings.js';
+import { codehostTriggerWarnings } from '../domain/triggers/codehost-trigger-warnings.js';
 import type { Schedule } from '../domain/schedules/schedule.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
 import { withheldHeaderWarnings } from '../domain/triggers/withheld-header-warnings.js';
@@ -103,6 +104,7 @@ export class ConfigReloader {
     this.onReloaded();
     this.logger.info({ reason, triggers: files.triggers.length, schedules: files.schedules.length }, 'configuration reloaded');
     for (const warning of chatTriggerWarnings(files.triggers, chatIdFieldsByWatchPath())) this.logger.warn({ reason }, warning);
+    for (const warning of codehostTriggerWarnings(files.triggers)) this.logger.warn({ reason }, warning);
     for (const { trigger, field, header, message } of withheldHeaderWarnings(files.triggers, shownPath(this.config.triggersFile), channelCredentialHeaders()))
       this.logger.warn({ reason, file: this.config.triggersFile, trigger, field, header }, message);
     return { ok: true, problems: [], triggers: files.triggers.length, schedules: files.schedules.length };

@@ -1,6 +1,7 @@
 import { loadTriggerFile } from '../adapters/triggerfile/json-trigger-file.js';
 import { shownPath } from '../adapters/triggerfile/shown-path.js';
 import { chatTriggerWarnings } from '../domain/triggers/chat-trigger-warnings.js';
+import { codehostTriggerWarnings } from '../domain/triggers/codehost-trigger-warnings.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
 import { withheldHeaderWarnings } from '../domain/triggers/withheld-header-warnings.js';
 import type { Logger } from '../ports/logger.js';
@@ -17,6 +18,7 @@ export const loadTriggers = async (config: AppConfig, logger: Logger): Promise<r
   const directory = triggersDirProblems(loaded.triggers, config.triggersDir);
   if (directory.length > 0) throw new ConfigError(directory);
   for (const warning of chatTriggerWarnings(loaded.triggers, chatIdFieldsByWatchPath())) logger.warn({ file: config.triggersFile }, warning);
+  for (const warning of codehostTriggerWarnings(loaded.triggers)) logger.warn({ file: config.triggersFile }, warning);
   for (const { trigger, field, header, message } of withheldHeaderWarnings(loaded.triggers, shownPath(config.triggersFile), channelCredentialHeaders()))
     logger.warn({ file: config.triggersFile, trigger, field, header }, message);
   return loaded.triggers;

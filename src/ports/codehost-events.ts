@@ -26,4 +26,12 @@ export interface CodehostEvents {
    * the (unsigned) header names: renaming the event must not make a unique payload repeatable.
    */
   bodyIsUnique(event: string, payload: unknown): boolean;
+  /**
+   * The gateway's own job branch (`job/<id>` of the jobs' repository, never a fork's) an event
+   * that the jobs' own work causes is about — a push to it, its creation, its pull request, a run
+   * or check on it — or undefined. Such an event fires no agent action (docs/triggers.md): each
+   * job's own events would otherwise start another job, without end. Without `event` (a stored
+   * request without its event header), any event the payload can be of.
+   */
+  ownJobBranch(event: string | undefined, payload: unknown): string | undefined;
 }

@@ -73,3 +73,52 @@ describe("GitHub's workflow_run events of a run on the agent's own commit ([agen
     });
   });
 });
+
+describe("GitHub's events of the gateway's own job branches (ownJobBranch: they run no agent action)", () => {
+  const JOB = '4f1c2a3b-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+  const BRANCH = `job/${JOB}`;
+  const events = new GithubEvents({ repo: 'Acme/App', workflow: 'agent-job.yml' });
+  const repository = (name = 'acme/app') => ({ repository: { full_name: name } });
+
+  it('names the job branch of a push, its creation and deletion, its pull request, runs, workflow jobs, checks, deployments and statuses', () => {
+    const cases: Array<[string, object]> = [
+      ['push', { ref: `refs/heads/${BRANCH}`, commits: [], ...repository() }],
+      ['create', { ref: BRANCH, ref_type: 'branch', ...repository() }],
+      ['delete', { ref: BRANCH, ref_type: 'branch', ...repository() }],
+      ['pull_request', { pull_request: { head: { ref: BRANCH, repo: { full_name: 'ACME/app' } } }, ...repository() }],
+      ['workflow_run', { workflow_run: { head_branch: BRANCH, head_repository: { full_name: 'acme/app' } }, ...repository() }],
+      ['workflow_job', { workflow_job: { head_branch: BRANCH }, ...repository() }],
+      ['check_suite', { check_suite: { head_branch: BRANCH }, ...repository() }],
+      ['check_run', { check_run: { check_suite: { head_branch: BRANCH } }, ...repository() }],
+      ['deployment', { deployment: { ref: BRANCH }, ...repository() }],
+      ['deployment_status', { deployment: { ref: BRANCH }, deployment_status: {}, ...repository() }],
+      ['status', { branches: [{ name: BRANCH }], ...repository() }],
+    ];
+    for (const [event, payload] of cases) expect(events.ownJobBranch(event, payload), event).to.equal(BRANCH);
+  });
+
+  it("names none for another branch, a tag, a fork's branch, another repository's, or an event people cause (a review)", () => {
+    expect(events.ownJobBranch('push', { ref: 'refs/heads/main', ...repository() })).to.equal(undefined);
+    expect(events.ownJobBranch('push', { ref: `refs/tags/${BRANCH}`, ...repository() })).to.equal(undefined);
+    expect(events.ownJobBranch('push', { ref: 'refs/heads/job/not-a-uuid', ...repository() })).to.equal(undefined);
+    expect(events.ownJobBranch('create', { ref: BRANCH, ref_type: 'tag', ...repository() })).to.equal(undefined);
+    expect(events.ownJobBranch('push', { ref: `refs/heads/${BRANCH}`, ...repository('acme/other') })).to.equal(undefined);
+    expect(events.ownJobBranch('pull_request', { pull_request: { head: { ref: BRANCH, repo: { full_name: 'mallory/app' } } }, ...repository() })).to.equal(
+      undefined,
+    );
+    expect(events.ownJobBranch('pull_request', { pull_request: { head: { ref: BRANCH, repo: null } }, ...repository() })).to.equal(undefined);
+    expect(
+      events.ownJobBranch('workflow_run', { workflow_run: { head_branch: BRANCH, head_repository: { full_name: 'mallory/app' } }, ...repository() }),
+    ).to.equal(undefined);
+    expect(events.ownJobBranch('status', { branches: [{ name: BRANCH }, { name: 'main' }], ...repository() })).to.equal(undefined);
+    expect(events.ownJobBranch('pull_request_review', { pull_request: { head: { ref: BRANCH, repo: { full_name: 'acme/app' } } }, ...repository() })).to.equal(
+      undefined,
+    );
+  });
+
+  it("tells the event from the payload when its name is not known, and any repository's own branch when none is configured", () => {
+    expect(events.ownJobBranch(undefined, { ref: `refs/heads/${BRANCH}`, commits: [], ...repository() })).to.equal(BRANCH);
+    expect(events.ownJobBranch(undefined, { zen: 'z', hook_id: 1, ...repository() })).to.equal(undefined);
+    expect(new GithubEvents().ownJobBranch('push', { ref: `refs/heads/${BRANCH}`, ...repository('someone/else') })).to.equal(BRANCH);
+  });
+});

@@ -22,6 +22,57 @@ const inJobsRepository = (payload: unknown, expected: string | undefined, headRe
   return headRepository === undefined || text(headRepository.of)?.toLowerCase() === repository;
 };
 
+/**
+ * Where each event the jobs' own work causes names its branch (and, for a pull request or a run,
+ * the branch's own repository): the push creating `job/<id>` and any later one, the branch's
+ * creation and deletion, its pull request (opened, synchronized, closed...), the runs, jobs,
+ * check suites and check runs on it, a deployment of it. Events people cause on a job's pull
+ * request (a review, a review comment, a comment) are not listed: they may well fire an agent.
+ */
+const OWN_BRANCH_OF: Readonly<Record<string, (payload: unknown) => { branch: unknown; head?: { of: unknown } } | undefined>> = {
+  push: (payload) => {
+    const ref = text(field(payload, 'ref'));
+    return ref?.startsWith('refs/heads/') ? { branch: ref.slice('refs/heads/'.length) } : undefined;
+  },
+  create: (payload) => (field(payload, 'ref_type') === 'branch' ? { branch: field(payload, 'ref') } : undefined),
+  delete: (payload) => (field(payload, 'ref_type') === 'branch' ? { branch: field(payload, 'ref') } : undefined),
+  pull_request: (payload) => ({
+    branch: field(payload, 'pull_request', 'head', 'ref'),
+    head: { of: field(payload, 'pull_request', 'head', 'repo', 'full_name') },
+  }),
+  workflow_run: (payload) => ({
+    branch: field(payload, 'workflow_run', 'head_branch'),
+    head: { of: field(payload, 'workflow_run', 'head_repository', 'full_name') },
+  }),
+  workflow_job: (payload) => ({ branch: field(payload, 'workflow_job', 'head_branch') }),
+  check_suite: (payload) => ({ branch: field(payload, 'check_suite', 'head_branch') }),
+  check_run: (payload) => ({ branch: field(payload, 'check_run', 'check_suite', 'head_branch') }),
+  deployment: (payload) => ({ branch: field(payload, 'deployment', 'ref') }),
+  deployment_status: (payload) => ({ branch: field(payload, 'deployment', 'ref') }),
+  status: (payload) => {
+    // A commit status names the branches whose head the commit is: the job's, when it is its only one.
+    const branches = field(payload, 'branches');
+    const names = Array.isArray(branches) ? branches.map((branch) => text(field(branch, 'name'))) : [];
+    return names.length > 0 && names.every((name) => jobOf(name) !== undefined) ? { branch: names[0] } : undefined;
+  },
+};
+
+/**
+ * The `job/<id>` branch of the jobs' repository (`repo`; unset, the event's repository's own
+ * branch, never a fork's) an event the jobs' own work causes is about (OWN_BRANCH_OF), or undefined.
+ */
+export const ownJobBranchOf = (event: string | undefined, payload: unknown, repo: string | undefined): string | undefined => {
+  // Without the event's name (a stored request that lost its header), each event the payload can be of.
+  if (event === undefined)
+    return Object.keys(OWN_BRANCH_OF)
+      .filter((candidate) => githubEventMismatch(candidate, payload) === undefined)
+      .map((candidate) => ownJobBranchOf(candidate, payload, repo))
+      .find((branch) => branch !== undefined);
+  const found = Object.hasOwn(OWN_BRANCH_OF, event) ? OWN_BRANCH_OF[event]?.(payload) : undefined;
+  if (found === undefined || jobOf(found.branch) === undefined || !inJobsRepository(payload, repo, found.head)) return undefined;
+  return text(found.branch);
+};
+
 /** Which runs tell a job's outcome: those of the agent's workflow in the jobs' repository. */
 export interface JobsRepository {
   /** owner/name (CODEHOST_REPO). */
@@ -86,6 +137,10 @@ export class GithubEvents implements CodehostEvents {
     return githubBodyIsUnique(event, payload);
   }
 
+  ownJobBranch(event: string | undefined, payload: unknown): string | undefined {
+    return ownJobBranchOf(event, payload, this.repo);
+  }
+
   /** The run's workflow file (`.github/workflows/agent-job.yml`) is the agent's; any, when none is configured. */
   #isAgentWorkflow(path: string | undefined): boolean {
     if (this.workflow === undefined) return true;
@@ -110,5 +165,10 @@ export class NoJobEvents implements CodehostEvents {
 
   bodyIsUnique(event: string, payload: unknown): boolean {
     return githubBodyIsUnique(event, payload);
+  }
+
+  /** Local jobs push their `job/<id>` branches to the repository too (the agent may): any repository's own. */
+  ownJobBranch(event: string | undefined, payload: unknown): string | undefined {
+    return ownJobBranchOf(event, payload, undefined);
   }
 }

@@ -8,6 +8,7 @@ import type { ReceiveMessagingUpdate } from '../../application/messaging/receive
 import type { RegisterMessagingWebhook } from '../../application/messaging/register-messaging-webhook.js';
 import { watchPathsOf, type ApiRoute } from '../../domain/auth/route-policy.js';
 import { DomainError, isDomainError } from '../../domain/errors/domain-error.js';
+import { CODEHOST_WATCH_PATH } from '../../domain/triggers/codehost-trigger-warnings.js';
 import { requestSnapshot, type RouteHandler } from './api-router.js';
 import { rawBodyOf } from './middleware/body-stream.js';
 import { respondWithError } from './middleware/error-responder.js';
@@ -24,8 +25,6 @@ export interface HandlerDependencies {
   readonly registerMessagingWebhook: RegisterMessagingWebhook;
   readonly receiveMessagingUpdate: ReceiveMessagingUpdate;
 }
-
-const CODEHOST_WATCH_PATH = '/codehost/webhook';
 
 /** The public shape of a job (GET /api/jobs/status). */
 const jobView = (job: Job) => ({

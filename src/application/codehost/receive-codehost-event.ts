@@ -8,6 +8,8 @@ import type { DeliveryLog } from '../../ports/delivery-log.js';
 import type { Logger } from '../../ports/logger.js';
 import type { WebhookSignatureVerifier } from '../../ports/webhook-signature-verifier.js';
 import type { FireTriggers } from '../triggers/fire-triggers.js';
+import type { AgentActionsGuard } from '../triggers/run-trigger.js';
+import { CODEHOST_WATCH_PATH, ownJobBranchReason } from '../../domain/triggers/codehost-trigger-warnings.js';
 
 /** The longest delivery id kept (GitHub's are UUIDs). */
 const MAX_DELIVERY_ID_LENGTH = 200;
@@ -135,6 +137,13 @@ export class ReceiveCodehostEvent {
       const job = await this.#updateJob(event, body);
       if (job && this.afterJobUpdate) await this.afterJobUpdate(job, deliveryKey);
       const triggers = await this.fireTriggers.execute({ watchPath: delivery.watchPath, request: delivery.request, keep: true, deliveryKey });
+      const ownBranch = triggers.length > 0 ? this.events.ownJobBranch(event, body) : undefined;
+      if (ownBranch !== undefined)
+        // Once per event (RunTrigger records each agent action not run, with ownJobBranchReason).
+        this.logger.info(
+          { event, deliveryId: id, branch: ownBranch, triggers },
+          "code-host event on a branch of the gateway's own jobs: the triggers it fired run no agent action (each job's own events would start another job, without end); their other actions run",
+        );
       if (!first) {
         this.logger.info({ event, deliveryId: id }, 'code-host redelivery acknowledged, not run again');
         return { ok: true, triggers: [], duplicate: true };
@@ -171,3 +180,20 @@ export class ReceiveCodehostEvent {
     }
   }
 }
+
+/**
+ * The agent actions fired by a code-host event of the gateway's own job branches do not run
+ * (RunTrigger): each job's own push, pull request and runs would start another job, without
+ * end. Told from the stored request (its event header and body) when the run runs, so a replay
+ * or an approved action of such an event runs no agent either. Other endpoints' requests, and
+ * other events, run them.
+ */
+export const codehostAgentGuard =
+  (events: CodehostEvents, watchPath: string = CODEHOST_WATCH_PATH): AgentActionsGuard =>
+  (firedAt, request) => {
+    if (firedAt !== watchPath) return undefined;
+    const header = Object.hasOwn(request.headers, 'x-github-event') ? request.headers['x-github-event'] : undefined;
+    const event = typeof header === 'string' && header !== '' ? header : undefined;
+    const branch = events.ownJobBranch(event, request.body);
+    return branch === undefined ? undefined : ownJobBranchReason(event, branch);
+  };

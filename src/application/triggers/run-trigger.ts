@@ -74,6 +74,13 @@ export interface RunTriggerSettings {
   readonly fingerprintKey?: FingerprintMac;
 }
 
+/**
+ * Why the agent actions of a trigger run fired by this request (at this watch path) do not run,
+ * or undefined when they do: a code-host event of the gateway's own job branches (each job's own
+ * push, pull request and runs would start another job, without end). The other actions run.
+ */
+export type AgentActionsGuard = (watchPath: string, request: RequestSnapshot) => string | undefined;
+
 /** How long a task that finds no request waits for it, and how often it reads again (see RunTrigger.#storedRequest). */
 export const REQUEST_WAIT_MS = 10_000;
 export const REQUEST_POLL_MS = 20;
@@ -215,6 +222,8 @@ export class RunTrigger {
     private readonly timer?: Timer,
     /** Where runs of triggers with `concurrency` are queued (see `execute`); without it a run is never moved. */
     private readonly lanes?: { readonly queue: TaskQueue; readonly lanes: TriggerLanes },
+    /** Why a request's agent actions do not run (a code-host event of a job's own branch); without it they always do. */
+    private readonly agentGuard?: AgentActionsGuard,
   ) {}
 
   /**
@@ -380,6 +389,16 @@ export class RunTrigger {
         );
         log.warn({ action: index, type: action.type }, 'trigger action not run: the trigger file was reloaded while the run was under way');
         statuses.push('failed');
+        continue;
+      }
+      // Checked again at each run (a replay, an approval's): the stored request tells.
+      const refused =
+        action.type === 'agent' && input.task !== undefined && typeof request !== 'string' ? this.agentGuard?.(input.task.watchPath, request) : undefined;
+      if (refused !== undefined) {
+        const detail = task.requestId === undefined ? {} : { requestId: task.requestId };
+        await this.#record(this.#finished(input, index, action.type, startedAt, { status: 'not_runnable', attempts: 0, error: refused, detail }, ran), log);
+        log.info({ action: index, type: action.type, reason: refused }, 'trigger agent action not run');
+        statuses.push('not_runnable');
         continue;
       }
       if (task.approvedAction === index && typeof request !== 'string') {

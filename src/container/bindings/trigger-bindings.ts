@@ -2,7 +2,7 @@ import type { Container } from 'inversify';
 import { GithubEvents, NoJobEvents } from '../../adapters/codehost/github-events.js';
 import { GithubSignatureVerifier } from '../../adapters/codehost/github-signature-verifier.js';
 import { NodeTimer } from '../../adapters/system/node-timer.js';
-import { ReceiveCodehostEvent } from '../../application/codehost/receive-codehost-event.js';
+import { codehostAgentGuard, ReceiveCodehostEvent } from '../../application/codehost/receive-codehost-event.js';
 import { RequestAutoMerge } from '../../application/jobs/auto-merge-job.js';
 import { RunTrigger, type RunTriggerSettings } from '../../application/triggers/run-trigger.js';
 import { AnnounceApproval, AnnouncingApprovalStore } from '../../application/approvals/approvals-in-chat.js';
@@ -45,7 +45,7 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
     [TOKENS.ApprovalStore, TOKENS.ActionRunRepository, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.RunTrigger).toResolvedValue(
-    (triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, approvals, startMarks, queue, lanes, secrets, fingerprintKey) => {
+    (triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, approvals, startMarks, queue, lanes, secrets, fingerprintKey, events) => {
       // Redacted from recorded command output: what COMMAND_ENV passes, and the service's own
       // credentials (with the agents' secrets) that a command could read where it runs.
       const redacted = [...commandEnvSecrets(infra.env, config.commandEnv), ...secrets.redactedSecrets()];
@@ -64,6 +64,8 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
         startMarks,
         new NodeTimer(),
         { queue, lanes },
+        // A code-host event of the jobs' own branches runs no agent action (no job feedback loop).
+        codehostAgentGuard(events),
       );
     },
     [
@@ -82,6 +84,7 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
       TOKENS.TriggerLanes,
       TOKENS.SecretStore,
       TOKENS.FingerprintKey,
+      TOKENS.CodehostEvents,
     ],
   );
   c.bind(TOKENS.CodehostSignatureVerifier).toConstantValue(new GithubSignatureVerifier(config.codehostWebhookSecret));

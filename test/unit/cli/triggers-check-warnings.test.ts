@@ -184,3 +184,46 @@ describe('triggers check: triggers reading a credential header', () => {
     );
   });
 });
+
+describe('triggers check: a code-host trigger with an agent action and no when', () => {
+  let dir: string;
+  const saved: Record<string, string | undefined> = {};
+  afterEach(async () => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+      delete saved[name];
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('warns that every event of the repository starts a job, lists the file as valid and exits 0', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agw-triggers-check-codehost-'));
+    const file = join(dir, 'TRIGGERS.json');
+    // Jobs run (an agent command): an agent action is valid.
+    const env = { DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: file, CRONS_FILE: join(dir, 'CRONS.json'), TRIGGERS_DIR: dir, JOB_AGENT_COMMAND: 'true' };
+    for (const [name, value] of Object.entries(env)) {
+      saved[name] = process.env[name];
+      process.env[name] = value;
+    }
+    await writeFile(
+      file,
+      JSON.stringify([
+        { name: 'every-event', watch_path: '/codehost/webhook', enabled: true, actions: [{ type: 'agent', job: 'Look at {{body.ref}}' }] },
+        {
+          name: 'issues',
+          watch_path: '/codehost/webhook',
+          enabled: true,
+          when: { 'headers.x-github-event': { equals: 'issues' } },
+          actions: [{ type: 'agent', job: 'Fix {{body.issue.title}}' }],
+        },
+      ]),
+    );
+    const { code, out, err } = await check(file);
+    expect(code, err).to.equal(0);
+    expect(out).to.include('2 triggers valid');
+    const warnings = err.split('\n').filter((line) => line.includes('code-host endpoint'));
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]).to.match(/^warning: trigger "every-event" watches the code-host endpoint \/codehost\/webhook with an agent action and no "when"/);
+  });
+});
