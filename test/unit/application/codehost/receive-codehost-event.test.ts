@@ -506,6 +506,22 @@ describe('code-host events for jobs', () => {
     expect(await jobs.get(JOB)).to.include({ status: 'running', prUrl: null, runUrl: null });
   });
 
+  it("keeps a job's pull request link and outcome when a stranger opens one from a fork's job/<id> branch into any base branch", async () => {
+    const { jobs, send } = await setup('Acme/App');
+    await send('pull_request', pr);
+    await send('workflow_run', run('completed', 'success'));
+    const before = await jobs.get(JOB);
+    expect(before).to.include({ status: 'succeeded', prUrl: 'https://github.test/pull/3' });
+    const stranger = pullRequest('https://github.test/pull/66', 'acme/app', 'Mallory/app');
+    for (const base of ['main', 'release']) {
+      const opened = { ...stranger, pull_request: { ...stranger.pull_request, base: { ref: base, repo: { full_name: 'acme/app' } } } };
+      expect((await send('pull_request', opened)).job).to.equal(undefined);
+      expect((await send('pull_request', { ...opened, action: 'synchronize' })).job).to.equal(undefined);
+    }
+    expect((await send('workflow_run', run('completed', 'failure', `job/${JOB}`, 'acme/app', 'mallory/app'))).job).to.equal(undefined);
+    expect(await jobs.get(JOB)).to.deep.equal(before);
+  });
+
   it("leaves a job alone for another repository whose webhook shares the secret (an organisation's), and for an event naming no repository", async () => {
     const { jobs, send } = await setup('acme/app');
     expect((await send('pull_request', pullRequest('https://github.test/other/pull/1', 'acme/other'))).job).to.equal(undefined);
