@@ -43,6 +43,12 @@ export interface CreateJobSettings {
 }
 
 /**
+ * How often a full job queue is logged: a flood of refused creations (a client retrying, a
+ * trigger fired in a loop) would otherwise write a line each. The next line counts those left out.
+ */
+export const QUEUE_FULL_LOG_EVERY_MS = 60_000;
+
+/**
  * Creates a job (SPEC 4.1): validates the request, checks the provider has its secret,
  * stores the job as `queued` and enqueues its run durably. Any failure past validation is
  * `Failed to create job`, with the cause kept for the log. Also the JobLauncher of
@@ -52,6 +58,10 @@ export interface CreateJobSettings {
  * actions and the chat alike, each creation of a job passing here.
  */
 export class CreateJob implements JobLauncher {
+  /** When a full queue was last logged, and the refusals since (see QUEUE_FULL_LOG_EVERY_MS). */
+  #queueFullLogged: number | undefined;
+  #refusedSinceLogged = 0;
+
   constructor(
     private readonly jobs: JobRepository,
     private readonly queue: TaskQueue,
@@ -127,7 +137,7 @@ export class CreateJob implements JobLauncher {
       throw new DomainError('internal', 'Failed to create job', { cause: error });
     }
     if (!stored && queueLimit !== undefined) {
-      this.logger.warn({ source: source.kind, limit: queueLimit.jobs }, 'job refused: the job queue is full');
+      this.#logQueueFull(source, queueLimit.jobs);
       throw new DomainError(
         'busy',
         `Job queue full: ${queueLimit.jobs === 1 ? '1 job is' : `${queueLimit.jobs} jobs are`} already waiting to run (${queueLimit.setting}=${queueLimit.jobs}); try again once some have started`,
@@ -142,5 +152,14 @@ export class CreateJob implements JobLauncher {
     }
     this.logger.info({ jobId: id, source: source.kind, provider: job.llmProvider }, 'job created');
     return job;
+  }
+
+  #logQueueFull(source: JobSource, limit: number): void {
+    this.#refusedSinceLogged++;
+    const now = this.clock.now().getTime();
+    if (this.#queueFullLogged !== undefined && now - this.#queueFullLogged < QUEUE_FULL_LOG_EVERY_MS) return;
+    this.logger.warn({ source: source.kind, limit, refused: this.#refusedSinceLogged }, 'job refused: the job queue is full');
+    this.#queueFullLogged = now;
+    this.#refusedSinceLogged = 0;
   }
 }

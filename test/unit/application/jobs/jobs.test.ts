@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { CancelJob } from '../../../../src/application/jobs/cancel-job.js';
-import { CreateJob, JOB_RUN_QUEUE, type CreateJobSettings, type JobRunTask } from '../../../../src/application/jobs/create-job.js';
+import { CreateJob, JOB_RUN_QUEUE, QUEUE_FULL_LOG_EVERY_MS, type CreateJobSettings, type JobRunTask } from '../../../../src/application/jobs/create-job.js';
 import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js';
 import { CANCEL_WATCH_MS, INTERRUPTED, RunJob, takenBackError } from '../../../../src/application/jobs/run-job.js';
 import { RequeueStrandedJobs, STRANDED_AFTER_MS, STRANDED_PER_PASS } from '../../../../src/application/jobs/requeue-stranded-jobs.js';
@@ -30,22 +30,15 @@ const setup = (settings: Partial<CreateJobSettings> = {}) => {
   const jobs = new InMemoryJobRepository();
   const queue = new InMemoryTaskQueue();
   const clock = new FixedClock();
-  const create = new CreateJob(
-    jobs,
-    queue,
-    new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk' }, AI_PROVIDERS),
-    new SequentialIds(),
-    clock,
-    new RecordingLogger(),
-    {
-      llmProviders: AI_PROVIDER_NAMES,
-      defaultProvider: undefined,
-      defaultModel: undefined,
-      unavailableReason: undefined,
-      ...settings,
-    },
-  );
-  return { jobs, queue, clock, create };
+  const logger = new RecordingLogger();
+  const create = new CreateJob(jobs, queue, new EnvironmentSecretStore({ OPENAI_API_KEY: 'sk' }, AI_PROVIDERS), new SequentialIds(), clock, logger, {
+    llmProviders: AI_PROVIDER_NAMES,
+    defaultProvider: undefined,
+    defaultModel: undefined,
+    unavailableReason: undefined,
+    ...settings,
+  });
+  return { jobs, queue, clock, logger, create };
 };
 
 describe('CreateJob', () => {
@@ -164,6 +157,22 @@ describe('CreateJob', () => {
       const outcomes = await Promise.allSettled([create.execute({ job: 'a' }), create.execute({ job: 'b' }), create.execute({ job: 'c' })]);
       expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).to.have.length(1);
       expect(jobs.jobs.size).to.equal(2);
+    });
+
+    it('logs a full queue at warn at most once a minute, the next line counting the refusals since', async () => {
+      const { create, clock, logger } = limited();
+      await create.execute({ job: 'one' });
+      await create.execute({ job: 'two' });
+      for (let i = 0; i < 3; i++) await failure(create.execute({ job: 'more' }));
+      const warned = () => logger.entries.filter((entry) => entry.message === 'job refused: the job queue is full').map((entry) => entry.fields);
+      expect(warned()).to.deep.equal([{ source: 'api', limit: 2, refused: 1 }]);
+      clock.advance(QUEUE_FULL_LOG_EVERY_MS);
+      await failure(create.launch({ job: 'more', source: { kind: 'trigger', name: 't' } }));
+      expect(warned()).to.deep.equal([
+        { source: 'api', limit: 2, refused: 1 },
+        { source: 'trigger', limit: 2, refused: 3 },
+      ]);
+      expect(logger.entries.filter((entry) => entry.level === 'warn')).to.have.length(2);
     });
 
     it('without a limit, stores however many wait', async () => {
