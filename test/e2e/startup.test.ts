@@ -108,7 +108,10 @@ describe('e2e: start-up failures end the process with one line naming the settin
   it('a HOST that is not an address of this machine: exit 1, "HOST: … (EADDRNOTAVAIL)"', async () => {
     // 192.0.2.0/24 is TEST-NET-1 (RFC 5737): never assigned to a machine.
     const result = await startGatewayExpectingExit({ DATA_DIR: await tempDir('startup-host'), TRIGGERS_FILE: triggersFile, HOST: '192.0.2.1' });
-    expectOneLineFailure(result, /^HOST: 192\.0\.2\.1 is not an address of this machine \(EADDRNOTAVAIL\): use one of its addresses, 127\.0\.0\.1 \(this machine only\) or 0\.0\.0\.0 \(every interface\)$/);
+    expectOneLineFailure(
+      result,
+      /^HOST: 192\.0\.2\.1 is not an address of this machine \(EADDRNOTAVAIL\): use one of its addresses, 127\.0\.0\.1 \(this machine only\) or 0\.0\.0\.0 \(every interface\)$/,
+    );
   });
 
   it('an unreachable database: exit 1, "DATABASE_URL: cannot connect to 127.0.0.1:N (ECONNREFUSED)", never the password', async () => {
@@ -241,7 +244,10 @@ describe('e2e: start-up failures end the process with one line naming the settin
     try {
       first = await startGateway({ DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile });
       const result = await startGatewayExpectingExit({ DATA_DIR: dataDir, TRIGGERS_FILE: triggersFile });
-      expectOneLineFailure(result, /^DATA_DIR: The embedded database in .* is in use by process \d+ \(lock file .*\/embedded\.pid\): stop that process first, or give this one another DATA_DIR \(one process at a time opens an embedded database\)$/);
+      expectOneLineFailure(
+        result,
+        /^DATA_DIR: The embedded database in .* is in use by process \d+ \(lock file .*\/embedded\.pid\): stop that process first, or give this one another DATA_DIR \(one process at a time opens an embedded database\)$/,
+      );
       expect((await send(`${first.url}/api/ping`)).status, 'the first gateway still answers').to.equal(200);
     } finally {
       await first?.stop();

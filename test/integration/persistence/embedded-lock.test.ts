@@ -464,7 +464,9 @@ describe('the embedded database lock', () => {
       await ageBy(dataDir, HOUR);
       const [lock] = processes(dataDir, 1);
       expect(await lock.holder()).to.equal(1001);
-      expect((await busy(lock)).message).to.equal(`The embedded database in ${dataDir} is in use by process 1001 (lock file ${lockFile(dataDir)})${WHAT_TO_DO}`);
+      expect((await busy(lock)).message).to.equal(
+        `The embedded database in ${dataDir} is in use by process 1001 (lock file ${lockFile(dataDir)})${WHAT_TO_DO}`,
+      );
       await writeFile(lockFile(dataDir), String(DEAD));
       expect(await lock.holder()).to.equal(null);
       await lock.acquire();
