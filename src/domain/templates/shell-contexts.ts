@@ -79,6 +79,13 @@ const COMMAND_PREFIXES = new Set(['if', 'then', 'else', 'elif', 'do', 'while', '
 const EVALUATING = new Set(['eval', 'let', 'source', '.', 'alias']);
 /** Shells, by the last part of the name they are run under: their options and first operand are code or the file of code run. */
 const SHELLS = new Set(['sh', 'bash', 'dash', 'ash', 'ksh', 'mksh', 'zsh']);
+/** Long options of a shell that take the next word as their argument. */
+const SHELL_LONG_OPTIONS_WITH_ARGUMENT = new Set(['--rcfile', '--init-file']);
+/** Options of env that take the next word as their argument (GNU coreutils); `-S` splits it into the command and its arguments. */
+const ENV_OPTIONS_WITH_ARGUMENT = new Set(['-u', '--unset', '-C', '--chdir', '-a', '--argv0', '-S', '--split-string']);
+/** The options that may follow exec before the command name; `-a` takes the next word as the name it is run under. */
+const EXEC_OPTIONS = /^-[cl]*a?[cl]*$/;
+const isShell = (name: string): boolean => SHELLS.has(name.slice(name.lastIndexOf('/') + 1));
 
 /**
  * Builtins that store into a variable named by an argument, and bash evaluates a subscript in
@@ -111,9 +118,11 @@ interface CommandState {
   /** Inside the arguments of test or [: the next word is a name (after -v or -R). */
   testing?: { next: boolean };
   /** Inside the arguments of env, whose NAME=value words set the environment of the command it runs. */
-  environment?: boolean;
-  /** Inside the arguments of a shell (SHELLS), before its first operand: options, then the script or the -c command string. */
-  shell?: boolean;
+  environment?: boolean | 'split';
+  /** Inside the arguments of a shell (SHELLS), before its first operand: options, then the script or the -c command string; `arguments` words still belong to options (`-o pipefail`). */
+  shell?: { arguments: number };
+  /** The next word is the argument of an option of env (`-u NAME`, `-C DIR`) or exec (`-a NAME`), not the command it runs. */
+  optionArgument?: boolean;
 }
 
 /** The fixed text at the start of a word, its quotes removed, up to the first expansion or token; `whole` when that is the whole word. */
@@ -214,6 +223,7 @@ class Scanner {
       state.testing = undefined;
       state.environment = undefined;
       state.shell = undefined;
+      state.optionArgument = undefined;
     };
     while (this.#i < this.#end) {
       const i = this.#i;
@@ -333,22 +343,47 @@ class Scanner {
       return this.#refuseWord(refusal, true);
     }
     if (state.environment) {
-      // Any NAME=value word of env's arguments (a later one errs toward refusing); BASH_FUNC_… defines a function for a child bash.
       const literal = this.#literal();
+      if (state.optionArgument) {
+        // The word an option of env takes (a token in it errs toward refusing); what -S splits names the command.
+        state.optionArgument = undefined;
+        if (!literal.whole) return this.#refuseWord(REFUSED.commandName, false);
+        if (state.environment === 'split') {
+          state.environment = undefined;
+          if (literal.text.split(/\s+/).some((part) => isShell(part) || EVALUATING.has(part))) state.refusing = REFUSED.shellScript;
+        } else state.environment = true;
+        return false;
+      }
+      // Any NAME=value word of env's arguments (a later one errs toward refusing); BASH_FUNC_… defines a function for a child bash.
       const fixed = /^([A-Za-z_][A-Za-z0-9_]*)(?:=|%%=)/.exec(literal.text);
       if (fixed !== null) return (isShellVariable(fixed[1]!) || fixed[1]!.startsWith('BASH_FUNC_')) && this.#refuseWord(REFUSED.shellVariable, false);
-      if (literal.whole && literal.text.startsWith('-')) return false;
-      // The command env runs (or what an option takes, erring toward refusing): named by a token, or a shell.
+      if (literal.whole && literal.text.startsWith('-')) {
+        if (ENV_OPTIONS_WITH_ARGUMENT.has(literal.text)) {
+          state.optionArgument = true;
+          if (literal.text === '-S' || literal.text === '--split-string') state.environment = 'split';
+        }
+        return false;
+      }
+      // The command env runs: named by a token, or a shell.
       state.environment = undefined;
       if (!literal.whole) return this.#refuseWord(REFUSED.commandName, false);
-      if (SHELLS.has(literal.text.slice(literal.text.lastIndexOf('/') + 1))) state.shell = true;
+      if (isShell(literal.text)) state.shell = { arguments: 0 };
       return false;
     }
     if (state.refusing) return this.#refuseWord(state.refusing, false);
     if (state.shell) {
       const literal = this.#literal();
+      if (state.shell.arguments > 0) {
+        // The argument of -o, -O (also in a group, `-eo pipefail`), --rcfile or --init-file; the script comes after it.
+        state.shell.arguments--;
+        return this.#refuseWord(REFUSED.shellScript, false);
+      }
       // A fixed option (`-c`, `-eu`, `--`, `+x`) holds no token; a word with one, or the first operand, is refused.
-      if (literal.whole && /^[-+]/.test(literal.text)) return false;
+      if (literal.whole && /^[-+]/.test(literal.text)) {
+        if (SHELL_LONG_OPTIONS_WITH_ARGUMENT.has(literal.text)) state.shell.arguments++;
+        else if (/^[-+][A-Za-z]+$/.test(literal.text)) state.shell.arguments += (literal.text.match(/[oO]/g) ?? []).length;
+        return false;
+      }
       state.shell = undefined;
       return this.#refuseWord(REFUSED.shellScript, false);
     }
@@ -377,6 +412,11 @@ class Scanner {
       return this.#refuseWord(REFUSED.declaredName, false);
     }
     if (!state.commandPosition) return false;
+    if (state.optionArgument) {
+      // exec -a NAME: the name the command runs under; the command name comes next.
+      state.optionArgument = undefined;
+      return this.#refuseWord(REFUSED.commandName, false);
+    }
     const literal = this.#literal();
     const word = literal.whole ? literal.text : undefined;
     const prefix = state.prefix;
@@ -392,12 +432,16 @@ class Scanner {
     else if (word === 'mapfile' || word === 'readarray') state.refusing = REFUSED.arrayBuiltin;
     else if (word === 'trap') state.refusing = REFUSED.trap;
     else if (EVALUATING.has(word)) state.refusing = REFUSED.evaluated;
-    else if (SHELLS.has(word.slice(word.lastIndexOf('/') + 1))) state.shell = true;
+    else if (isShell(word)) state.shell = { arguments: 0 };
     else if (word === 'env') state.environment = true;
     else if (NAMING[word]) state.naming = { command: word, options: true, operands: 0 };
     else if (word === 'test' || word === '[') state.testing = { next: false };
     else if (word === '-p' && (prefix === 'time' || prefix === 'command')) state.commandPosition = true;
-    else if (COMMAND_PREFIXES.has(word)) {
+    else if (prefix === 'exec' && word !== '-' && EXEC_OPTIONS.test(word)) {
+      state.commandPosition = true;
+      state.prefix = 'exec';
+      state.optionArgument = word.includes('a');
+    } else if (COMMAND_PREFIXES.has(word)) {
       state.commandPosition = true;
       state.prefix = word;
     }

@@ -145,6 +145,11 @@ describe('findTokenPlaces', () => {
       ['unquoted', 'unquoted', 'double', 'unquoted'],
     ],
     [
+      "values after a shell's script or a command, past options that take an argument",
+      'bash -o pipefail ./x.sh {{body.v}}; bash -o pipefail -c \'echo "$1"\' bash {{body.v}}; env -u HOME ./x {{body.v}}; exec -a name ./x {{body.v}}',
+      ['unquoted', 'unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
       'name-taking builtins only where they name the command',
       'echo unset {{body.v}} read {{body.v}}; git tag mapfile {{body.v}}',
       ['unquoted', 'unquoted', 'unquoted'],
@@ -280,6 +285,13 @@ describe('findTokenPlaces', () => {
     ['as the command string of sh -c after env', 'env -i sh -c {{body.v}}', REFUSED.shellScript],
     ['as the command env runs', 'env FOO=1 {{body.v}}', REFUSED.commandName],
     ['as the string env -S splits into a command', 'env -S {{body.v}}', REFUSED.commandName],
+    ['as the command string of bash -c after -o and its argument', 'bash -o pipefail -c {{body.v}}', REFUSED.shellScript],
+    ['as the command string of bash -c after a group of options with -o', 'bash -eo pipefail -c "make {{body.v}}"', REFUSED.shellScript],
+    ['as the command string of bash -c after -O and --rcfile', 'bash -O extglob --rcfile x -c {{body.v}}', REFUSED.shellScript],
+    ['as the command env runs after -u and its name', 'env -u HOME {{body.v}}', REFUSED.commandName],
+    ['as the command string of sh -c after env -C and its directory', 'env -C /tmp sh -c {{body.v}}', REFUSED.shellScript],
+    ['as the command string of a shell env -S names', "env -S 'sh -c' {{body.v}}", REFUSED.shellScript],
+    ['as the command name after exec -a and its name', 'exec -a name {{body.v}}', REFUSED.commandName],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
