@@ -86,7 +86,10 @@ const messageWithNewCauses = (value: unknown): string | undefined => {
   if (!(value instanceof Error)) return undefined;
   let message = value.message;
   const seen = new Set<unknown>([value]);
-  for (let cause: unknown = value.cause; cause instanceof Error && !seen.has(cause); cause = cause.cause) {
+  // Error-like causes too (an object with a string message, as pino takes them: a copied error, another realm's).
+  const errorLike = (cause: unknown): cause is { message: string; cause?: unknown } =>
+    typeof cause === 'object' && cause !== null && typeof (cause as { message?: unknown }).message === 'string';
+  for (let cause: unknown = value.cause; errorLike(cause) && !seen.has(cause); cause = cause.cause) {
     seen.add(cause);
     if (cause.message !== '' && !message.includes(cause.message)) message = `${message}: ${cause.message}`;
   }

@@ -61,6 +61,12 @@ describe('the service logger and the errors it prints', () => {
     expect(other).to.equal('could not register the webhook: getaddrinfo ENOTFOUND api.telegram.org');
   });
 
+  it('still appends a cause that is no Error but has a message, as pino does (a copied error)', () => {
+    const { logger, lines } = capture();
+    logger.error({ err: new Error('could not send', { cause: { message: 'socket hang up', code: 'ECONNRESET' } }) }, 'x');
+    expect((lines()[0]!.err as Record<string, unknown>).message).to.equal('could not send: socket hang up');
+  });
+
   it('leaves the statement out of the causes, of errors held in fields, and of an error logged alone', () => {
     const { logger, lines, text } = capture();
     const wrapped = new Error('could not register the webhook', { cause: new DriverException(pgliteError()) });
