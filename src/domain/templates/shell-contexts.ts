@@ -86,6 +86,57 @@ const ENV_OPTIONS_WITH_ARGUMENT = new Set(['-u', '--unset', '-C', '--chdir', '-a
 /** The options that may follow exec before the command name; `-a` takes the next word as the name it is run under. */
 const EXEC_OPTIONS = /^-[cl]*a?[cl]*$/;
 const isShell = (name: string): boolean => SHELLS.has(name.slice(name.lastIndexOf('/') + 1));
+/**
+ * Programs that run the command their arguments name (after their options, some taking the next
+ * word, and `operands` fixed operands of their own): that word is read as a command name, so a
+ * token there, or a shell's -c string after it, is refused as it would be at the start.
+ */
+const WRAPPERS: Readonly<Record<string, { readonly arguments: readonly string[]; readonly operands: number }>> = {
+  nohup: { arguments: [], operands: 0 },
+  setsid: { arguments: [], operands: 0 },
+  busybox: { arguments: [], operands: 0 },
+  nice: { arguments: ['-n', '--adjustment'], operands: 0 },
+  ionice: { arguments: ['-c', '--class', '-n', '--classdata', '-p', '--pid', '-P', '--pgid', '-u', '--uid'], operands: 0 },
+  stdbuf: { arguments: ['-i', '--input', '-o', '--output', '-e', '--error'], operands: 0 },
+  timeout: { arguments: ['-s', '--signal', '-k', '--kill-after'], operands: 1 },
+  chroot: { arguments: ['--userspec', '--groups'], operands: 1 },
+  taskset: { arguments: [], operands: 1 },
+  chrt: { arguments: ['-T', '--sched-runtime', '-P', '--sched-period', '-D', '--sched-deadline'], operands: 1 },
+  sudo: {
+    arguments: [
+      '-u',
+      '--user',
+      '-g',
+      '--group',
+      '-C',
+      '--close-from',
+      '-D',
+      '--chdir',
+      '-h',
+      '--host',
+      '-p',
+      '--prompt',
+      '-r',
+      '--role',
+      '-t',
+      '--type',
+      '-T',
+      '--command-timeout',
+      '-U',
+      '--other-user',
+    ],
+    operands: 0,
+  },
+  doas: { arguments: ['-u', '-C'], operands: 0 },
+  xargs: {
+    arguments: ['-a', '--arg-file', '-d', '--delimiter', '-E', '-I', '-L', '-n', '--max-args', '-P', '--max-procs', '-s', '--max-chars', '--process-slot-var'],
+    operands: 0,
+  },
+};
+const wrapperOf = (name: string): string | undefined => {
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  return Object.hasOwn(WRAPPERS, base) ? base : undefined;
+};
 
 /**
  * Builtins that store into a variable named by an argument, and bash evaluates a subscript in
@@ -121,6 +172,8 @@ interface CommandState {
   environment?: boolean | 'split';
   /** Inside the arguments of a shell (SHELLS), before its first operand: options, then the script or the -c command string; `arguments` words still belong to options (`-o pipefail`). */
   shell?: { arguments: number };
+  /** Inside the arguments of a program of WRAPPERS, before the command it runs: `operands` of its own still to come; `argument` when the next word is an option's. */
+  wrapper?: { command: string; operands: number; argument: boolean };
   /** The next word is the argument of an option of env (`-u NAME`, `-C DIR`) or exec (`-a NAME`), not the command it runs. */
   optionArgument?: boolean;
 }
@@ -224,6 +277,7 @@ class Scanner {
       state.environment = undefined;
       state.shell = undefined;
       state.optionArgument = undefined;
+      state.wrapper = undefined;
     };
     while (this.#i < this.#end) {
       const i = this.#i;
@@ -364,11 +418,30 @@ class Scanner {
         }
         return false;
       }
-      // The command env runs: named by a token, or a shell.
+      // The command env runs: read as a command name (below).
       state.environment = undefined;
-      if (!literal.whole) return this.#refuseWord(REFUSED.commandName, false);
-      if (isShell(literal.text)) state.shell = { arguments: 0 };
-      return false;
+      state.commandPosition = true;
+    }
+    if (state.wrapper) {
+      const wrapper = state.wrapper;
+      const literal = this.#literal();
+      if (wrapper.argument) {
+        // The word an option of the wrapper takes (a token in it errs toward refusing).
+        wrapper.argument = false;
+        return !literal.whole && this.#refuseWord(REFUSED.commandName, false);
+      }
+      if (literal.whole && literal.text.startsWith('-') && literal.text !== '-') {
+        wrapper.argument = WRAPPERS[wrapper.command]!.arguments.includes(literal.text);
+        return false;
+      }
+      if (wrapper.operands > 0) {
+        // Its own operand (timeout's duration, chroot's directory): a value there chooses no program.
+        wrapper.operands--;
+        return false;
+      }
+      // The command the wrapper runs: read as a command name (below).
+      state.wrapper = undefined;
+      state.commandPosition = true;
     }
     if (state.refusing) return this.#refuseWord(state.refusing, false);
     if (state.shell) {
@@ -433,7 +506,8 @@ class Scanner {
     else if (word === 'trap') state.refusing = REFUSED.trap;
     else if (EVALUATING.has(word)) state.refusing = REFUSED.evaluated;
     else if (isShell(word)) state.shell = { arguments: 0 };
-    else if (word === 'env') state.environment = true;
+    else if (word === 'env' || word.endsWith('/env')) state.environment = true;
+    else if (wrapperOf(word) !== undefined) state.wrapper = { command: wrapperOf(word)!, operands: WRAPPERS[wrapperOf(word)!]!.operands, argument: false };
     else if (NAMING[word]) state.naming = { command: word, options: true, operands: 0 };
     else if (word === 'test' || word === '[') state.testing = { next: false };
     else if (word === '-p' && (prefix === 'time' || prefix === 'command')) state.commandPosition = true;

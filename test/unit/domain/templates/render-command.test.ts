@@ -150,6 +150,11 @@ describe('findTokenPlaces', () => {
       ['unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
+      'arguments of the command a wrapper runs, and its own operands',
+      'nohup ./x {{body.v}}; timeout {{body.v}} ./deploy.sh {{body.v}}; nice -n 10 make {{body.v}}; sudo -u deploy ./x {{body.v}}; echo nohup {{body.v}}',
+      ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
       'name-taking builtins only where they name the command',
       'echo unset {{body.v}} read {{body.v}}; git tag mapfile {{body.v}}',
       ['unquoted', 'unquoted', 'unquoted'],
@@ -292,6 +297,12 @@ describe('findTokenPlaces', () => {
     ['as the command string of sh -c after env -C and its directory', 'env -C /tmp sh -c {{body.v}}', REFUSED.shellScript],
     ['as the command string of a shell env -S names', "env -S 'sh -c' {{body.v}}", REFUSED.shellScript],
     ['as the command name after exec -a and its name', 'exec -a name {{body.v}}', REFUSED.commandName],
+    ['as the command nohup runs', 'nohup {{body.v}}', REFUSED.commandName],
+    ['as the command timeout runs, after its options and duration', 'timeout -s KILL 5 {{body.v}}', REFUSED.commandName],
+    ['as the command string of sh -c under nice -n', 'nice -n 10 sh -c {{body.v}}', REFUSED.shellScript],
+    ['as the command xargs runs', 'xargs -n 1 {{body.v}}', REFUSED.commandName],
+    ['as the command string of bash -c under sudo -u', 'sudo -u deploy bash -c "make {{body.v}}"', REFUSED.shellScript],
+    ['as the command string of sh -c under /usr/bin/env and nohup', '/usr/bin/env nohup sh -c {{body.v}}', REFUSED.shellScript],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
