@@ -1,5 +1,6 @@
 import { occurrenceKey, type Schedule, scheduleDefinition, scheduleZone } from '../../domain/schedules/schedule.js';
 import type { Clock } from '../../ports/clock.js';
+import type { FingerprintKey } from '../../ports/fingerprint-key.js';
 import type { CronCalendar } from '../../ports/cron-calendar.js';
 import type { LiveSet } from '../../ports/live-set.js';
 import type { Logger } from '../../ports/logger.js';
@@ -7,6 +8,7 @@ import type { ScheduleMarkerStatus, ScheduleRun, ScheduleRunRepository } from '.
 import type { TaskQueue } from '../../ports/task-queue.js';
 import type { Timer } from '../../ports/timer.js';
 import { SCHEDULE_RUN_QUEUE, type ScheduleRunTask } from './run-schedule.js';
+import { isLegacyScheduleFingerprint, isScheduleFingerprintOf, scheduleFingerprint } from './schedule-fingerprint.js';
 import { loopOccurrence, nextScheduledRun } from './scheduled-run.js';
 
 /** The longest wait before the next look: a clock change or a missed timer is noticed within it. */
@@ -24,33 +26,17 @@ const STALL_MS = 60_000;
 /** Occurrences a look steps through at most per schedule; past them it takes the last one due directly. */
 const MAX_WALK = 1000;
 
-const fingerprints = new Map<string, string>();
-/**
- * The fingerprint of a schedule's definition (scheduleDefinition): SHA-256 of its canonical JSON,
- * in hex. A hash, not the definition: a webhook action's headers may hold secrets.
- */
-export const scheduleFingerprint = async (schedule: Schedule): Promise<string> => {
-  const definition = scheduleDefinition(schedule);
-  let fingerprint = fingerprints.get(definition);
-  if (fingerprint === undefined) {
-    const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(definition));
-    fingerprint = Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
-    if (fingerprints.size >= 1000) fingerprints.clear();
-    fingerprints.set(definition, fingerprint);
-  }
-  return fingerprint;
-};
-
 /**
  * Why an enabled schedule's missed occurrences are not caught up, judged from its latest record
- * (`lastSeen`); null when they are: the record is of the same definition, enabled (a run, or
- * a baseline), or of unknown definition (recorded before fingerprints were: caught up as before,
- * once, and a baseline recorded).
+ * (`lastSeen`); null when they are: the record is of the same definition (its fingerprint
+ * keyed, or unkeyed as versions up to 2026-12-01 recorded it), enabled (a run, or a baseline),
+ * or of unknown definition (recorded before fingerprints were: caught up as before, once, and a
+ * baseline recorded).
  */
-const notCaughtUp = (last: ScheduleRun | undefined, fingerprint: string): string | null => {
+const notCaughtUp = async (last: ScheduleRun | undefined, schedule: Schedule, key: FingerprintKey): Promise<string | null> => {
   if (last === undefined) return 'new';
   if (last.status === 'disabled') return 'enabled again';
-  if (last.fingerprint != null && last.fingerprint !== fingerprint) return 'definition changed';
+  if (last.fingerprint != null && !(await isScheduleFingerprintOf(last.fingerprint, schedule, key))) return 'definition changed';
   return null;
 };
 
@@ -88,6 +74,8 @@ export class Scheduler {
     private readonly clock: Clock,
     private readonly timer: Timer,
     private readonly logger: Logger,
+    /** The installation's key the fingerprints are made with (scheduleFingerprint): the triggers' one. */
+    private readonly fingerprintKey: FingerprintKey,
   ) {}
 
   /** Catches up on what was missed while no replica ran, then looks for due occurrences from now on. */
@@ -148,16 +136,19 @@ export class Scheduler {
   async catchUp(now: Date): Promise<void> {
     const seen = await this.runs.lastSeen();
     for (const schedule of this.#enabled()) {
-      const fingerprint = await scheduleFingerprint(schedule);
+      const fingerprint = this.#fingerprint(schedule);
       const last = seen.get(schedule.name);
-      const reason = notCaughtUp(last, fingerprint);
+      const reason = await notCaughtUp(last, schedule, this.fingerprintKey);
       if (last === undefined || reason !== null) {
         await this.#baseline(schedule.name, fingerprint, reason ?? 'new', now);
         continue;
       }
       await this.#catchUpOne(schedule, fingerprint, last, now);
-      // Recorded before fingerprints were: caught up as before this once; judged by fingerprint from now on.
-      if (last.fingerprint == null) await this.#mark(schedule.name, 'baseline', fingerprint, now);
+      // Recorded before fingerprints were: caught up as before this once; judged by fingerprint
+      // from now on. Recorded with an unkeyed fingerprint (up to 2026-12-01): the latest record
+      // holds the keyed one from now on, and the retention sweep removes the unkeyed ones in time
+      // (it keeps each schedule's latest record for good).
+      if (last.fingerprint == null || isLegacyScheduleFingerprint(last.fingerprint)) await this.#mark(schedule.name, 'baseline', fingerprint, now);
     }
     await this.#markDisabled(seen, now);
   }
@@ -170,9 +161,8 @@ export class Scheduler {
   async markSeen(now: Date): Promise<void> {
     const seen = await this.runs.lastSeen();
     for (const schedule of this.#enabled()) {
-      const fingerprint = await scheduleFingerprint(schedule);
-      const reason = notCaughtUp(seen.get(schedule.name), fingerprint);
-      if (reason !== null) await this.#baseline(schedule.name, fingerprint, reason, now);
+      const reason = await notCaughtUp(seen.get(schedule.name), schedule, this.fingerprintKey);
+      if (reason !== null) await this.#baseline(schedule.name, this.#fingerprint(schedule), reason, now);
     }
     await this.#markDisabled(seen, now);
   }
@@ -222,7 +212,7 @@ export class Scheduler {
     for (const [name, last] of seen) {
       const schedule = configured.get(name);
       if (last.status === 'disabled' || schedule?.enabled) continue;
-      await this.#mark(name, 'disabled', schedule ? await scheduleFingerprint(schedule) : null, now);
+      await this.#mark(name, 'disabled', schedule ? this.#fingerprint(schedule) : null, now);
     }
   }
 
@@ -279,7 +269,7 @@ export class Scheduler {
       const missed = this.#count(schedule, from, due);
       const fields = { schedule: schedule.name, occurrence: due.toISOString(), since: since.toISOString(), missed };
       const counted = `${missed}${missed >= MAX_COUNTED ? '+' : ''} occurrence${missed === 1 ? '' : 's'}`;
-      await this.#runOrRecordMissed(schedule, due, counted, fields, now, await scheduleFingerprint(schedule), 'stalled');
+      await this.#runOrRecordMissed(schedule, due, counted, fields, now, this.#fingerprint(schedule), 'stalled');
     }
   }
 
@@ -361,12 +351,16 @@ export class Scheduler {
   }
 
   async #enqueue(schedule: Schedule, occurrence: Date, catchUp: boolean): Promise<boolean> {
-    const fingerprint = await scheduleFingerprint(schedule);
+    const fingerprint = this.#fingerprint(schedule);
     const task: ScheduleRunTask = { schedule: schedule.name, occurrence: occurrence.toISOString(), catchUp, fingerprint };
     const id = await this.queue.enqueue(SCHEDULE_RUN_QUEUE, task, { key: occurrenceKey(schedule.name, occurrence) });
     if (id === null) return false;
     await this.runs.add({ schedule: schedule.name, occurrence, status: 'queued', catchUp, runId: id, updatedAt: this.clock.now(), error: null, fingerprint });
     return true;
+  }
+
+  #fingerprint(schedule: Schedule): string {
+    return scheduleFingerprint(schedule, this.fingerprintKey);
   }
 
   #count(schedule: Schedule, after: Date, until: Date): number {

@@ -22,8 +22,10 @@ export const bindSchedules = (c: Container, config: AppConfig, infra: Infrastruc
   );
   c.bind(TOKENS.Scheduler)
     .toResolvedValue(
-      (schedules, calendar, queue, runs, clock, logger) => new Scheduler(schedules, calendar, queue, runs, clock, new NodeTimer(), logger),
-      [TOKENS.Schedules, TOKENS.CronCalendar, TOKENS.TaskQueue, TOKENS.ScheduleRunRepository, TOKENS.Clock, TOKENS.Logger],
+      // The fingerprints of the schedules' definitions are made with the key of the triggers' action fingerprints.
+      (schedules, calendar, queue, runs, clock, logger, fingerprintKey) =>
+        new Scheduler(schedules, calendar, queue, runs, clock, new NodeTimer(), logger, fingerprintKey),
+      [TOKENS.Schedules, TOKENS.CronCalendar, TOKENS.TaskQueue, TOKENS.ScheduleRunRepository, TOKENS.Clock, TOKENS.Logger, TOKENS.FingerprintKey],
     )
     .onDeactivation((scheduler) => scheduler.stop());
   c.bind(TOKENS.ConfigReloader).toResolvedValue(

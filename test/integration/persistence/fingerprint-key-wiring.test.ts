@@ -19,7 +19,7 @@ describe('the installation fingerprint key in the service', () => {
   });
   after(async () => opened?.close());
 
-  it('is the stored key, given to the runs, to firing (approvals resume there) and to the admin overview', async () => {
+  it('is the stored key, given to the runs, to firing (approvals resume there), to the admin overview and to the scheduler (schedule fingerprints)', async () => {
     const dir = await tempDir('fingerprint-key-wiring');
     const container = buildContainer(loadConfig({ DATA_DIR: dir }, dir), {
       pino: pino({ level: 'silent' }),
@@ -38,6 +38,8 @@ describe('the installation fingerprint key in the service', () => {
       expect(runTrigger.settings.fingerprintKey).to.equal(key);
       expect(fire.fingerprintKey).to.equal(key);
       expect(overview.sources.fingerprintKey).to.equal(key);
+      const scheduler = (await container.getAsync(TOKENS.Scheduler)) as unknown as { fingerprintKey?: unknown };
+      expect(scheduler.fingerprintKey).to.equal(key);
     } finally {
       await container.unbindAllAsync();
     }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { HmacFingerprintKey } from '../../../../src/adapters/crypto/hmac-fingerprint-key.js';
 import { CronParserCronCalendar } from '../../../../src/adapters/schedule/cron-parser-cron-calendar.js';
 import { SCHEDULE_RUN_QUEUE, type ScheduleRunTask } from '../../../../src/application/schedules/run-schedule.js';
 import { Scheduler } from '../../../../src/application/schedules/scheduler.js';
@@ -8,6 +9,8 @@ import { InMemoryScheduleRunRepository } from '../../../fakes/in-memory-schedule
 import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
 import { ManualTimer } from '../../../fakes/manual-timer.js';
 import { RecordingLogger } from '../../../fakes/recording-logger.js';
+
+const fingerprintKey = new HmacFingerprintKey('k'.repeat(43));
 
 const schedule = (overrides: Partial<Schedule> = {}): Schedule => ({
   name: 'nightly',
@@ -24,7 +27,7 @@ const setup = (schedules: Schedule[], at = '2026-03-01T12:00:00Z', shared?: { qu
   const runs = shared?.runs ?? new InMemoryScheduleRunRepository();
   const timer = new ManualTimer();
   const logger = new RecordingLogger();
-  const scheduler = new Scheduler({ current: () => schedules }, new CronParserCronCalendar(), queue, runs, clock, timer, logger);
+  const scheduler = new Scheduler({ current: () => schedules }, new CronParserCronCalendar(), queue, runs, clock, timer, logger, fingerprintKey);
   const tasks = () => queue.tasks.filter((task) => task.queue === SCHEDULE_RUN_QUEUE).map((task) => task.payload as ScheduleRunTask);
   return { clock, queue, runs, timer, logger, scheduler, tasks };
 };
@@ -197,7 +200,7 @@ describe('Scheduler', () => {
           return real.next(expression, timezone, after);
         },
       };
-      const scheduler = new Scheduler({ current: () => [schedule(overrides)] }, calendar, queue, runs, clock, timer, logger);
+      const scheduler = new Scheduler({ current: () => [schedule(overrides)] }, calendar, queue, runs, clock, timer, logger, fingerprintKey);
       await scheduler.start();
       clock.advance(hours * 3_600_000);
       calls = 0;
@@ -325,6 +328,7 @@ describe('Scheduler', () => {
         clock,
         timer,
         new RecordingLogger(),
+        fingerprintKey,
       );
       const tasks = () => queue.tasks.map((task) => task.payload as ScheduleRunTask).map((task) => `${task.schedule} ${task.occurrence}`);
       await scheduler.start();
