@@ -1,5 +1,6 @@
 import type { Container } from 'inversify';
 import { createHttpApp } from '../../adapters/http/http-app.js';
+import { adminHostsOf } from '../../adapters/http/admin/admin-host.js';
 import { PrometheusMetrics } from '../../adapters/http/prometheus-metrics.js';
 import type { Database } from '../../adapters/persistence/database.js';
 import { CheckReadiness } from '../../application/operations/check-readiness.js';
@@ -128,12 +129,8 @@ export const bindHttp = (c: Container, config: AppConfig): void => {
         metrics,
         bodyLimit: config.bodyLimit,
         trustedProxies: config.trustedProxies,
-        // Behind a trusted proxy, the proxy chooses the names that reach the service (its TLS
-        // certificate refuses a rebound name); without one, only the service's own names.
-        adminHosts: {
-          names: [...config.adminHosts, ...(config.publicUrl === undefined ? [] : [new URL(config.publicUrl).hostname])],
-          any: config.adminHosts.includes('*') || config.trustedProxies > 0,
-        },
+        // The service's own names; behind a trusted proxy any, unless ADMIN_HOSTS names some.
+        adminHosts: adminHostsOf(config),
       }),
     [
       TOKENS.Pino,

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
 import { ScryptPasswordHasher } from '../../../src/adapters/crypto/scrypt-password-hasher.js';
-import { isAdminHost, type AdminHosts } from '../../../src/adapters/http/admin/admin-host.js';
+import { adminHostsOf, isAdminHost, type AdminHosts } from '../../../src/adapters/http/admin/admin-host.js';
 import type { AdminUiDependencies } from '../../../src/adapters/http/admin/admin-ui.js';
 import { createHttpApp, type HttpAppDependencies } from '../../../src/adapters/http/http-app.js';
 import { AdminAuthentication } from '../../../src/application/auth/admin-authentication.js';
@@ -73,6 +73,22 @@ describe('admin UI: the host names it answers under', () => {
 
     it('takes any name when told so (ADMIN_HOSTS=*, or behind a trusted proxy)', () => {
       expect(isAdminHost(`${EVIL}:3000`, { names: [], any: true })).to.equal(true);
+    });
+  });
+
+  describe('adminHostsOf', () => {
+    it("takes the names of ADMIN_HOSTS and PUBLIC_URL's host; any name behind a trusted proxy only when ADMIN_HOSTS lists none", () => {
+      const publicUrl = 'https://Gw.Example.com';
+      expect(adminHostsOf({ adminHosts: ['gateway.lan'], publicUrl, trustedProxies: 0 })).to.deep.equal({
+        names: ['gateway.lan', 'gw.example.com'],
+        any: false,
+      });
+      expect(adminHostsOf({ adminHosts: [], trustedProxies: 1 }).any).to.equal(true);
+      expect(adminHostsOf({ adminHosts: ['*'], trustedProxies: 0 }).any).to.equal(true);
+      // Names given behind a proxy are kept: a rebound name passed on by the proxy is refused.
+      const behindProxy = adminHostsOf({ adminHosts: ['admin.example.com'], trustedProxies: 1 });
+      expect(isAdminHost(`${EVIL}:80`, behindProxy)).to.equal(false);
+      expect(isAdminHost('admin.example.com', behindProxy)).to.equal(true);
     });
   });
 

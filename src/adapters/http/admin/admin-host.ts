@@ -11,6 +11,22 @@ export interface AdminHosts {
 }
 
 /**
+ * The names the admin UI answers under, from the settings: ADMIN_HOSTS (`*`: any), PUBLIC_URL's
+ * host; behind a trusted proxy (TRUST_PROXY) any name when ADMIN_HOSTS lists none — the proxy
+ * chooses which names reach the service (over HTTPS its certificate refuses a rebound name) —,
+ * but ADMIN_HOSTS when it lists some: a proxy that passes any `Host` on (a plain-HTTP listener,
+ * a catch-all server) is no guard, and the names given are not to be ignored.
+ */
+export const adminHostsOf = (settings: {
+  readonly adminHosts: readonly string[];
+  readonly publicUrl?: string;
+  readonly trustedProxies: number;
+}): AdminHosts => ({
+  names: [...settings.adminHosts, ...(settings.publicUrl === undefined ? [] : [new URL(settings.publicUrl).hostname.toLowerCase()])],
+  any: settings.adminHosts.includes('*') || (settings.trustedProxies > 0 && settings.adminHosts.length === 0),
+});
+
+/**
  * The host name of a `Host` header (`gateway.lan:3000` → `gateway.lan`, `[::1]:3000` → `[::1]`),
  * lower-case and without a trailing dot, as a browser would have written it; undefined when it is
  * no host at all.
