@@ -6,7 +6,7 @@ import { followNpm } from './follow-npm.js';
 
 /**
  * Starts the service (on what the entry opened first, if anything) and stops it gracefully on SIGTERM/SIGINT
- * (and, started by npm, when the process npm ran it under ends: follow-npm.ts).
+ * (and, started by npx, when the process npx ran it under ends: follow-npm.ts).
  *
  * The handlers are in place before the start completes. The service answers requests before its
  * start has finished (the task queue's start, on a new database pg-boss's schema, comes after),
@@ -64,7 +64,7 @@ export const serve = async (
   process.once('SIGTERM', onSigterm);
   process.once('SIGINT', onSigint);
   process.on('SIGHUP', onSighup);
-  // Started by npm (npx runs the service through a shell that does not pass a signal on): stop with it.
+  // Started by npx (which runs the service through a shell that does not pass a signal on): stop with it.
   const unfollow = followNpm();
   try {
     gateway = await Gateway.start(config, options.pino, options.head);

@@ -67,7 +67,7 @@ describe('e2e: `npx agent-gateway serve` stops on a SIGTERM sent to npx', functi
     await waitFor(async () => logged('stopped') !== undefined, 30_000, `"stopped" from the service; its output:\n${what()}`);
     expect(
       lines.some(
-        (line) => typeof line === 'string' && /the process that started the service under npm exec \(pid \d+\) has ended: stopping as on SIGTERM/.test(line),
+        (line) => typeof line === 'string' && /the process that started the service under npx \(pid \d+\) has ended: stopping as on SIGTERM/.test(line),
       ),
       what(),
     ).to.equal(true);
