@@ -19,6 +19,13 @@ export interface BwrapSandboxPaths {
   readonly triggersDir: string;
   /** TRIGGERS_FILE, CRONS_FILE (they may hold webhook secrets) and the `.env` file: each reads as empty. */
   readonly hiddenFiles: readonly string[];
+  /**
+   * The directories of the gateway's PostgreSQL Unix socket (postgresSocketDirs: /run/postgresql,
+   * /var/run/postgresql, DATABASE_URL's and PGHOST's when a directory). Hidden whatever `network`:
+   * through the socket, with `peer` authentication (Debian's default for local connections), a
+   * command running as the service's user is let into the gateway's database without a password.
+   */
+  readonly databaseSocketDirs: readonly string[];
   /** JOBS_REPO: writable (a worktree's .git points into it, and agents run git), even when it is inside a hidden directory. */
   readonly repoDir: string;
   /**
@@ -26,13 +33,14 @@ export interface BwrapSandboxPaths {
    * own only (no host, no localhost services: the database, the gateway's API, cloud metadata),
    * and /run and /var/run hidden (the Unix sockets of local services: PostgreSQL's
    * /run/postgresql, which a network namespace leaves reachable, Docker's, the system bus).
-   * `host`: the host's network, localhost included, and /run. Unset: `host`.
+   * `host`: the host's network, localhost included, and /run (but for the database's socket
+   * directories, `databaseSocketDirs`). Unset: `host`.
    */
   readonly network?: 'none' | 'host';
 }
 
 /** The variables that carry the command and every path to the fixed script below (a value is never spliced into it). */
-const HIDE_SLOTS = 7;
+const HIDE_SLOTS = 10;
 const FILE_SLOTS = 3;
 const hideVariables = Array.from({ length: HIDE_SLOTS }, (_, i) => `AGW_SB_HIDE_${i + 1}`);
 const fileVariables = Array.from({ length: FILE_SLOTS }, (_, i) => `AGW_SB_FILE_${i + 1}`);
@@ -101,8 +109,8 @@ const within = (dir: string, path: string): boolean => {
 /**
  * Runs the agents' commands (JOB_AGENT_COMMAND, the built-in agent's run_command) inside
  * bubblewrap, through the executor it decorates: the whole filesystem read-only, the service's
- * DATA_DIR, HOME, working directory, XDG_RUNTIME_DIR and TRIGGERS_DIR empty, TRIGGERS_FILE,
- * CRONS_FILE and `.env` empty, /tmp a fresh tmpfs, only the job's worktree and the
+ * DATA_DIR, HOME, working directory, XDG_RUNTIME_DIR, TRIGGERS_DIR and the database's Unix
+ * socket directories empty, TRIGGERS_FILE, CRONS_FILE and `.env` empty, /tmp a fresh tmpfs, only the job's worktree and the
  * jobs repository writable, its own PID namespace (no other process's /proc, nothing outlives
  * the command), and with `network: 'none'` its own network namespace. The inner executor's process-group kill, timeout, output limits and start mark
  * work unchanged: they apply to the bwrap process.
@@ -118,13 +126,21 @@ export class BwrapSandboxedShell implements ShellExecutor {
     // its place is taken by /tmp (a tmpfs already: mounting another there changes nothing).
     // Without a network, local services are cut off at their Unix sockets too (/var/run: a link to /run, or not).
     const offline = this.paths.network === 'none' ? ['/run', '/var/run'] : [];
-    const hidden = [
-      ...new Set(
-        [this.paths.serviceHome, this.paths.dataDir, this.paths.serviceCwd, this.paths.runtimeDir, this.paths.triggersDir, ...offline].map(existingDir),
-      ),
-    ]
+    const candidates = [
+      this.paths.serviceHome,
+      this.paths.dataDir,
+      this.paths.serviceCwd,
+      this.paths.runtimeDir,
+      this.paths.triggersDir,
+      ...offline,
+      // The database's socket directories, in every mode: a network namespace does not cut a Unix socket off.
+      ...this.paths.databaseSocketDirs,
+    ];
+    // Each as the kernel sees it (/var/run/postgresql is /run/postgresql); one inside another hidden one is hidden with it.
+    const hidden = [...new Set(candidates.map(existingDir))]
       .filter((dir): dir is string => dir !== undefined)
-      .sort((a, b) => a.length - b.length);
+      .sort((a, b) => a.length - b.length)
+      .filter((dir, i, dirs) => !dirs.slice(0, i).some((outer) => within(outer, dir)));
     // bwrap's mount points are made where the command would see them: a symbolic link in the
     // worktree's path (DATA_DIR a link) would make it fail every command ("Can't mkdir parents").
     const cwd = existingDir(resolve(options.cwd)) ?? resolve(options.cwd);

@@ -10,6 +10,7 @@ import { LoopAgent } from '../../adapters/jobs/loop-agent.js';
 import type { Database } from '../../adapters/persistence/database.js';
 import { MikroOrmJobRepository } from '../../adapters/persistence/mikro-orm-job-repository.js';
 import { MikroOrmPollerLease } from '../../adapters/persistence/mikro-orm-poller-lease.js';
+import { postgresSocketDirs } from '../../adapters/persistence/postgres-socket-dirs.js';
 import { BwrapSandboxedShell, findBwrap } from '../../adapters/shell/bwrap-sandboxed-shell.js';
 import { NodeTimer } from '../../adapters/system/node-timer.js';
 import { CancelJob } from '../../application/jobs/cancel-job.js';
@@ -91,6 +92,7 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
               serviceCwd: process.cwd(),
               runtimeDir: process.env.XDG_RUNTIME_DIR,
               triggersDir: config.triggersDir,
+              databaseSocketDirs: postgresSocketDirs(config.databaseUrl, process.env.PGHOST),
               hiddenFiles: [config.triggersFile, config.cronsFile, join(process.cwd(), '.env')],
               repoDir: config.jobs.repoDir,
               network: config.jobs.sandboxNetwork,

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { basename, join } from 'node:path';
 import { BwrapSandboxedShell, type BwrapSandboxPaths, checkBwrap, checkBwrapNetwork, findBwrap } from '../../../src/adapters/shell/bwrap-sandboxed-shell.js';
+import { postgresSocketDirs } from '../../../src/adapters/persistence/postgres-socket-dirs.js';
 import { ChildProcessShellExecutor } from '../../../src/adapters/shell/child-process-shell-executor.js';
 import { SpawnerShellExecutor } from '../../../src/adapters/shell/spawner/spawner-shell-executor.js';
 import { loadConfig } from '../../../src/container/config.js';
@@ -43,6 +44,8 @@ const serviceLayout = (root: string): BwrapSandboxPaths & { readonly worktree: s
     serviceCwd: join(root, 'service'),
     runtimeDir: join(root, 'run-user'),
     triggersDir: join(root, 'triggers'),
+    // As the binding has them without DATABASE_URL (/run/postgresql, /var/run/postgresql).
+    databaseSocketDirs: postgresSocketDirs(undefined, undefined),
     // Outside every hidden directory, as they may be (TRIGGERS_FILE=/etc/agw/triggers.json).
     hiddenFiles: [join(root, 'config', 'triggers.json'), join(root, 'config', 'crons.json'), join(root, 'config', '.env')],
     repoDir: join(dataDir, 'jobs-repo'),
@@ -357,11 +360,118 @@ if (BWRAP === undefined) {
         expect(without, without.output).to.include({ exitCode: 0 });
         expect(without.output).to.equal('/run:\n\n/var/run/:\n');
         expect((await listing('host')).output).not.to.equal(without.output);
-        // Where this machine's PostgreSQL listens on its socket, it is reachable with the host network only.
+        // Where this machine's PostgreSQL listens on its socket, it is not reachable (nor with the host network: below).
         const socket = ['/run/postgresql/.s.PGSQL.5432', '/var/run/postgresql/.s.PGSQL.5432'].find((path) => existsSync(path));
-        if (socket !== undefined) {
-          expect((await connect('host', socket)).output).to.equal('connected\n');
-          expect((await connect('none', socket)).output).to.equal('refused ENOENT\n');
+        if (socket !== undefined) expect((await connect('none', socket)).output).to.equal('refused ENOENT\n');
+      });
+    });
+
+    describe("the database's Unix socket, hidden whatever JOB_SANDBOX_NETWORK (peer authentication lets the service's user in)", () => {
+      const LOCAL_SOCKET = ['/run/postgresql/.s.PGSQL.5432', '/var/run/postgresql/.s.PGSQL.5432'].find((path) => existsSync(path));
+      let root: string;
+      let layout: ReturnType<typeof serviceLayout>;
+      const run = (paths: BwrapSandboxPaths, command: string, env: Record<string, string> = {}) =>
+        new BwrapSandboxedShell(new ChildProcessShellExecutor(), paths).run(command, {
+          cwd: layout.worktree,
+          timeoutMs: 20_000,
+          env: { ...ENV, NODE: process.execPath, ...env },
+        });
+
+      beforeEach(() => {
+        root = mkdtempSync('/var/tmp/agw-sandbox-db-');
+        layout = serviceLayout(root);
+      });
+      afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+      (LOCAL_SOCKET === undefined ? it.skip : it)(
+        `host: /run/postgresql and /var/run/postgresql are empty, and this machine's PostgreSQL cannot be connected to through its socket${LOCAL_SOCKET === undefined ? ' — pending: no local PostgreSQL socket here' : ''}`,
+        async () => {
+          const socket = LOCAL_SOCKET as string;
+          // Outside the sandbox the socket answers: what the sandbox hides is there.
+          const outside = await new ChildProcessShellExecutor().run(CONNECT, {
+            cwd: layout.worktree,
+            timeoutMs: 20_000,
+            env: { ...ENV, NODE: process.execPath, TARGET: socket },
+          });
+          expect(outside.output).to.equal('connected\n');
+          for (const network of ['host', 'none'] as const) {
+            const listing = await run({ ...layout, network }, 'ls -A /run/postgresql/ /var/run/postgresql/ 2>&1; echo end');
+            expect(listing.output, network).to.not.contain('.s.PGSQL');
+            for (const target of ['/run/postgresql/.s.PGSQL.5432', '/var/run/postgresql/.s.PGSQL.5432'])
+              expect((await run({ ...layout, network }, CONNECT, { TARGET: target })).output, `${network} ${target}`).to.equal('refused ENOENT\n');
+          }
+          // Under host, the directory is there and empty (an empty tmpfs, like the other hidden directories).
+          expect((await run({ ...layout, network: 'host' }, 'ls -A /run/postgresql/; echo end')).output).to.equal('end\n');
+        },
+      );
+
+      it('hides the socket directory DATABASE_URL names (host=, through a symbolic link), under host and none; the real directory too', async () => {
+        const real = join(root, 'pg-socket');
+        const link = join(root, 'pg-socket-link');
+        mkdirSync(real);
+        symlinkSync(real, link);
+        const server = createServer((connection) => connection.end('database\n'));
+        await new Promise<void>((resolve) => server.listen(join(real, '.s.PGSQL.5432'), resolve));
+        try {
+          const paths = { ...layout, databaseSocketDirs: postgresSocketDirs(`postgres:///gateway?host=${link}`, undefined) };
+          // Not named, the server is reachable from the sandbox: what hides it is the directory named.
+          const notNamed = await run({ ...layout, network: 'host' }, CONNECT, { TARGET: join(link, '.s.PGSQL.5432') });
+          expect(notNamed.output).to.equal('connected\ndatabase\n');
+          for (const network of ['host', 'none'] as const)
+            for (const target of [join(link, '.s.PGSQL.5432'), join(real, '.s.PGSQL.5432')])
+              expect((await run({ ...paths, network }, CONNECT, { TARGET: target })).output, `${network} ${target}`).to.equal('refused ENOENT\n');
+          expect((await run({ ...paths, network: 'host' }, `ls -A "${real}"; echo end`)).output).to.equal('end\n');
+        } finally {
+          await new Promise((resolve) => server.close(resolve));
+        }
+      });
+
+      it("the binding hides DATABASE_URL's socket directory and /run/postgresql from JOB_AGENT_COMMAND (host network by default)", async () => {
+        const real = join(root, 'pg-socket');
+        mkdirSync(real);
+        const server = createServer((connection) => connection.end('database\n'));
+        await new Promise<void>((resolve) => server.listen(join(real, '.s.PGSQL.5432'), resolve));
+        try {
+          const probe = [join(real, '.s.PGSQL.5432'), ...(LOCAL_SOCKET === undefined ? [] : [LOCAL_SOCKET])]
+            .map((socket) => `test -S ${socket} && echo "visible ${socket}" || echo "hidden ${socket}"`)
+            .join('; ');
+          const config = loadConfig(
+            {
+              DATA_DIR: join(root, 'data'),
+              DATABASE_URL: `postgresql:///gateway?host=${encodeURIComponent(real)}`,
+              JOB_SANDBOX: 'bwrap',
+              JOB_AGENT_COMMAND: probe,
+            },
+            root,
+          );
+          expect(config.jobs.sandboxNetwork).to.equal('host');
+          const c = new Container();
+          c.bind(TOKENS.ShellExecutor).toConstantValue(new ChildProcessShellExecutor());
+          c.bind(TOKENS.SecretStore).toConstantValue(new EnvironmentSecretStore({}, AI_PROVIDERS));
+          c.bind(TOKENS.Clock).toConstantValue(new FixedClock());
+          c.bind(TOKENS.Logger).toConstantValue(new RecordingLogger());
+          bindJobs(c, config);
+          const runner = await c.getAsync(TOKENS.JobRunner);
+          const id = '40000000-0000-4000-8000-0000000000b3';
+          const job = {
+            id,
+            job: 'Look around',
+            status: 'running',
+            source: { kind: 'api' },
+            llmProvider: null,
+            llmModel: null,
+            branch: `job/${id}`,
+          } as unknown as Job;
+          const changes: JobChange[] = [];
+          await runner.run(job, async (change) => void changes.push(change), new AbortController().signal);
+          const finished = changes.at(-1)!;
+          expect(finished.status, String(finished.log)).to.equal('succeeded');
+          expect(finished.log)
+            .to.contain(`hidden ${join(real, '.s.PGSQL.5432')}`)
+            .and.not.to.contain('visible');
+          if (LOCAL_SOCKET !== undefined) expect(finished.log).to.contain(`hidden ${LOCAL_SOCKET}`);
+        } finally {
+          await new Promise((resolve) => server.close(resolve));
         }
       });
     });
