@@ -10,8 +10,13 @@
  *   parentheses (`((a|ab))*`, `(?:(?:a+))+`) hides nothing. A group that holds a quantifier may
  *   be repeated by `?` or `{n,m}` with m at most MAX_GROUP_REPEAT (once per nesting), which is no
  *   repetition that can nest: regexSteps counts it written out (`(X){1,3}` as `X(?:X(?:X)?)?`).
- *   A group that holds an alternation may be made optional (`?`, `{0,1}`), never repeated:
- *   `(a|b)?` is `(?:a|b|)`, one more alternative, counted so in the ways and the steps;
+ *   A group that holds an alternation may be made optional (`?`, `{0,1}`): `(a|b)?` is
+ *   `(?:a|b|)`, one more alternative, counted so in the ways and the steps. It may be repeated
+ *   only when its alternatives are words of single characters no two of which can match from
+ *   one position (deterministicWords: `(a|b)+`, `(ab|cd)*`, `([a-z]|[0-9]){2,}`), compared as
+ *   written (not in `(?i:…)` nor a lookbehind): a repetition then goes on in one way only, as
+ *   `[ab]+` does, and is counted as a quantifier of one character is (each repetition paying
+ *   its words' steps and one more); `(a|a)+`, `(a|ab)+`, `(a|)+`, `(\w|\d)+` stay refused;
  * - at most MAX_ALTERNATIVE_PATHS ways through groups of alternatives in a sequence, which
  *   multiply (`(a|a)(a|a)…` backtracks through every combination: 2^k without any quantifier),
  *   and at most MAX_GROUP_WAYS through one group, whose alternatives add up (each is tried once
@@ -27,7 +32,12 @@
  *   single groups of alternatives: at most 9.3 ms (`(?<=\p{L}*)` x5 then `(\p{L}*)?!`).
  *   Alternatives that cannot both match from one position (`feat|fix|chore`: they differ at a
  *   character after as many single characters) give the ways of one of them, not their sum:
- *   `(feat|fix|chore).*urgent` counts as `feat.*urgent` plus each word's own steps.
+ *   `(feat|fix|chore).*urgent` counts as `feat.*urgent` plus each word's own steps. A word of
+ *   single characters lets on at most the ways at the places it can occur (`occurrences`: once
+ *   per its period, `fix` 170 times in 512 characters), which bounds alternatives that can both
+ *   match (`fix|fixup`: 272 ways on, not 1 026): `(fix|fixup).*(urgent|asap).+` is accepted.
+ *   Measured (docs/triggers.md), the slowest of these shapes took 0.9-1.2 times the 1.8-million-step
+ *   reference above.
  */
 export const MAX_REGEX_LENGTH = 200;
 export const MAX_ALTERNATIVE_PATHS = 16;
@@ -55,6 +65,9 @@ export const checkRegex = (source: string): string | undefined => {
 };
 
 interface Group {
+  start: number; // the index of its opening parenthesis (0 for the pattern)
+  end: number; // the index after its closing parenthesis, once closed
+  kind: 'plain' | 'look' | 'lookbehind' | 'modifier';
   quantified: boolean; // holds a quantifier, at any depth
   alternation: boolean; // holds a |, at any depth
   repeated: boolean; // holds, at any depth, a group that holds a quantifier repeated up to 2-MAX_GROUP_REPEAT times
@@ -65,7 +78,26 @@ interface Group {
   widest: number; // the most ways through one group, at any depth
 }
 
-const newGroup = (): Group => ({ quantified: false, alternation: false, repeated: false, paths: 0, branch: 1, factors: 0, product: 0, widest: 0 });
+const newGroup = (start = 0, kind: Group['kind'] = 'plain'): Group => ({
+  start,
+  end: 0,
+  kind,
+  quantified: false,
+  alternation: false,
+  repeated: false,
+  paths: 0,
+  branch: 1,
+  factors: 0,
+  product: 0,
+  widest: 0,
+});
+/** What a group opening (`(`, `(?:`, `(?<name>`, `(?=`, `(?<=`, `(?i:`…) makes of its content. */
+const groupKind = (source: string, at: number): Group['kind'] => {
+  if (source[at + 1] !== '?') return 'plain';
+  if (source.startsWith('(?<=', at) || source.startsWith('(?<!', at)) return 'lookbehind';
+  if (source.startsWith('(?=', at) || source.startsWith('(?!', at)) return 'look';
+  return source.startsWith('(?:', at) || source.startsWith('(?<', at) ? 'plain' : 'modifier';
+};
 /** Ways through a group's alternatives, capped so that a product never overflows. */
 const waysThrough = (group: Group): number => Math.min(group.paths + group.branch, Number.MAX_SAFE_INTEGER);
 /** Records the branch under way: alternatives in a sequence multiply, one group's alternatives add up. */
@@ -109,7 +141,7 @@ const checkShape = (source: string): string | undefined => {
       continue;
     }
     if (char === '(') {
-      groups.push(newGroup());
+      groups.push(newGroup(i, groupKind(source, i)));
       i +=
         source.startsWith('(?<', i) && !source.startsWith('(?<=', i) && !source.startsWith('(?<!', i)
           ? source.indexOf('>', i) + 1 - i
@@ -121,6 +153,7 @@ const checkShape = (source: string): string | undefined => {
     if (char === ')') {
       const group = groups.pop() as Group;
       const parent = groups[groups.length - 1];
+      group.end = i + 1;
       endBranch(group);
       // The flags go up: a group quantified later holds what any group inside it holds.
       parent.quantified ||= group.quantified;
@@ -146,8 +179,14 @@ const checkShape = (source: string): string | undefined => {
       const max = maxRepetitions(quantifier);
       if (closed?.quantified && (max > MAX_GROUP_REPEAT || (max > 1 && closed.repeated)))
         return `a quantifier on a group that holds a quantifier (like (a+)+) can take exponential time; only ? or {n,m} with m at most ${MAX_GROUP_REPEAT} may repeat such a group, not nested in another {n,m}`;
-      // A group with alternatives may be optional: (a|b)? is (?:a|b|), one more alternative, never repeated.
-      if (closed?.alternation && max > 1) return 'a quantifier on a group with alternatives (like (a|ab)*) can take exponential time';
+      // A group with alternatives may be optional: (a|b)? is (?:a|b|), one more alternative; repeated
+      // only when its alternatives are words no two of which can match from one position (repeatableChoice).
+      if (
+        closed?.alternation &&
+        max > 1 &&
+        !(closed.kind === 'plain' && !closed.quantified && comparedPlainly(groups) && repeatableChoice(source.slice(closed.start, closed.end)))
+      )
+        return 'a quantifier on a group with alternatives (like (a|ab)*) can take exponential time, unless they are words of single characters no two of which can match from one position (like (a|b)+ or (ab|cd)+)';
       const group = groups[groups.length - 1];
       group.quantified = true;
       if (closed?.quantified && max > 1) group.repeated = true;
@@ -171,6 +210,9 @@ const checkShape = (source: string): string | undefined => {
     return `${TOO_SLOW} (${millions(steps)} steps on a ${MAX_REGEX_INPUT}-character value, at most ${MAX_REGEX_STEPS / 1e6} million): ${INSTEAD}`;
   return undefined;
 };
+
+/** Whether characters compare as written inside these groups: in none of them case-insensitively (`(?i:…)`) or backwards (a lookbehind). */
+const comparedPlainly = (groups: readonly Group[]): boolean => groups.every((group) => group.kind !== 'modifier' && group.kind !== 'lookbehind');
 
 /** The index after the character class opening at `start` (`[]` is the empty class with `u`). */
 const endOfClass = (source: string, start: number): number => {
@@ -278,6 +320,45 @@ class Parser {
   }
 }
 
+/** A sequence as the single characters it must match, through plain groups of one alternative (`a(bc)`); undefined when it holds anything else. */
+const charactersOf = (sequence: readonly Node[]): Node[] | undefined => {
+  const characters: Node[] = [];
+  for (const node of sequence) {
+    if (node.kind === 'atom') characters.push(node);
+    else if (node.kind === 'group' && node.type === 'plain' && node.alternatives.length === 1) {
+      const inner = charactersOf(node.alternatives[0]);
+      if (inner === undefined) return undefined;
+      characters.push(...inner);
+    } else return undefined;
+  }
+  return characters;
+};
+
+/**
+ * The alternatives of a plain group as words of single characters, when a repetition of the
+ * group has at most one way on from any position: each word non-empty (a repetition moves on),
+ * and either one word, or words no two of which can match from one position (`exclusive`: after
+ * as many single characters, one must match a character the other cannot). Matching such a
+ * repetition is then deterministic, as that of a single character is — the repetitions end at
+ * one position each — so `(a|b)+` and `(ab|cd)+` backtrack as `[ab]+` does, never exponentially.
+ * Undefined otherwise (`(a|ab)+`: ab and a both match from a position of `ab`; `(a|a)+`).
+ * Only where characters compare as written: not in `(?i:…)` nor backwards (checkShape, walkSequence).
+ */
+const deterministicWords = (node: Node): Node[][] | undefined => {
+  if (node.kind !== 'group' || node.type !== 'plain') return undefined;
+  if (node.alternatives.length === 1 && node.alternatives[0].length === 1 && node.alternatives[0][0].kind === 'group')
+    return deterministicWords(node.alternatives[0][0]);
+  const words = node.alternatives.map(charactersOf);
+  if (!words.every((word): word is Node[] => word !== undefined && word.length > 0)) return undefined;
+  return words.length === 1 || exclusive(words) ? words : undefined;
+};
+
+/** Whether a group's text (`(ab|cd)`) is one whose repetition checkShape lets through: its alternatives are deterministicWords. */
+const repeatableChoice = (text: string): boolean => {
+  const [sequence] = new Parser(text).parse();
+  return sequence.length === 1 && deterministicWords(sequence[0]) !== undefined;
+};
+
 /** Whether a node holds, at any depth (lookarounds too), a quantifier or a group of several alternatives: what checkShape flags. */
 const holdsChoice = (node: Node): boolean =>
   node.kind === 'quantified' || (node.kind === 'group' && (node.alternatives.length > 1 || node.alternatives.some((sequence) => sequence.some(holdsChoice))));
@@ -365,6 +446,14 @@ const nextOf = (sequence: Node[], index: number, follow: Follow): Next => {
     return node.alternatives.map((alternative) => nextOf(alternative, 0, rest)).reduce(either);
   }
   const atom = node.kind === 'quantified' ? node.body : node;
+  const words = node.kind === 'quantified' ? deterministicWords(atom) : undefined;
+  if (words !== undefined) {
+    // A repetition of words begins with the first character of one of them.
+    const firsts = words.map((word) => (word[0].kind === 'atom' ? word[0].members : undefined));
+    if (firsts.some((members) => members === undefined)) return { kind: 'unknown' };
+    const first: Next = { kind: 'set', members: firsts.flat() as number[] };
+    return (node as { min: number }).min === 0 ? either(first, rest()) : first;
+  }
   if (atom.kind !== 'atom' || atom.members === undefined) return { kind: 'unknown' };
   const first: Next = { kind: 'set', members: atom.members };
   return node.kind === 'quantified' && node.min === 0 ? either(first, rest()) : first;
@@ -380,7 +469,30 @@ interface Walk {
   cost: number; // steps, at most
   entries: number; // ways matching may reach the end of the walked part, each of which the rest is tried from
   spread: number; // of those ways, the most that may be at one same position of the value
+  /**
+   * `entries` as a multiple of the ways in only (without the bound of a word's occurrences, which
+   * does not grow with them): what exclusive alternatives take the most of (walkGroup).
+   */
+  free: number;
 }
+
+/**
+ * The most positions a word of single characters can occur at in a value of N characters: two
+ * occurrences are at least its period apart (the least p with word[k] = word[k + p]): `fix` 170
+ * times, `fixup` 102, `aaaa` 509.
+ */
+const occurrences = (word: readonly number[]): number => {
+  if (word.length > N) return 0;
+  // The longest proper border of each prefix (Knuth-Morris-Pratt); the period is the length minus the word's.
+  const border = [0];
+  for (let k = 1, b = 0; k < word.length; k++) {
+    while (b > 0 && word[k] !== word[b]) b = border[b - 1];
+    if (word[k] === word[b]) b += 1;
+    border.push(b);
+  }
+  const period = word.length - border[word.length - 1];
+  return Math.floor((N - word.length) / period) + 1;
+};
 
 const cap = (x: number): number => Math.min(x, Number.MAX_SAFE_INTEGER);
 
@@ -404,16 +516,20 @@ const literal = (node: Node): number | undefined => (node.kind === 'atom' && nod
  */
 const walkSequence = (sequence: Node[], ways: Omit<Walk, 'cost'>, atStart: boolean, follow: Follow, inLook: boolean, backwards: boolean): Walk => {
   let cost = 0;
-  let { entries, spread } = ways;
+  let { entries, spread, free } = ways;
   const order = backwards ? [...sequence.keys()].reverse() : [...sequence.keys()];
   let run: Map<number, number> | undefined; // the literal characters of the run under way, counted
   let runLength = 0;
+  const word: number[] = []; // the run's characters, in order
   const endRun = () => {
     if (run === undefined) return;
     const repeats = Math.max(...run.values());
     cost = cap(cost + Math.min(entries * runLength, entries + spread * N * repeats));
+    // A way goes on past the run only from a position where the word occurs: at most `spread` ways at each of its occurrences.
+    entries = Math.min(entries, cap(spread * occurrences(word)));
     run = undefined;
     runLength = 0;
+    word.length = 0;
   };
   for (const index of order) {
     const node = sequence[index];
@@ -423,6 +539,7 @@ const walkSequence = (sequence: Node[], ways: Omit<Walk, 'cost'>, atStart: boole
       run ??= new Map();
       run.set(char, (run.get(char) ?? 0) + 1);
       runLength += 1;
+      word.push(char);
       atStart = false;
       continue;
     }
@@ -432,6 +549,7 @@ const walkSequence = (sequence: Node[], ways: Omit<Walk, 'cost'>, atStart: boole
       if (node.which === '^' && atStart) {
         entries = 1;
         spread = 1;
+        free = 1;
       }
       continue;
     }
@@ -441,17 +559,27 @@ const walkSequence = (sequence: Node[], ways: Omit<Walk, 'cost'>, atStart: boole
       continue;
     }
     if (node.kind === 'group') {
-      const inner = walkGroup(node, { entries, spread }, atStart, rest, inLook, backwards);
+      const inner = walkGroup(node, { entries, spread, free }, atStart, rest, inLook, backwards);
       cost = cap(cost + inner.cost);
-      if (node.type === 'plain' || node.type === 'modifier') ({ entries, spread } = inner);
+      if (node.type === 'plain' || node.type === 'modifier') ({ entries, spread, free } = inner);
       atStart = false;
       continue;
     }
     // A quantified atom or group: a group under a quantifier holds neither quantifier nor alternative.
     const body = node.body;
+    // A repetition tries each alternative of a group once at most: those after the one that
+    // matched only when it is taken back; and one step more for the choice it keeps (measured: a
+    // repetition of alternatives costs more per step than a run of one character does).
+    const choice = body.kind === 'group' && body.alternatives.length > 1 ? 1 : 0;
     const bodyCost =
-      body.kind === 'group' ? Math.max(1, walkGroup(body, { entries: 1, spread: 1 }, false, () => ({ kind: 'unknown' }), true, backwards).cost) : 1;
-    const repetitions = Math.min(node.max, N + 1);
+      body.kind === 'group'
+        ? choice + Math.max(1, walkGroup(body, { entries: 1, spread: 1, free: 1 }, false, () => ({ kind: 'unknown' }), true, backwards).cost)
+        : 1;
+    // Words of which at most one matches from a position (deterministicWords) repeat as one character does.
+    const words = inLook || backwards ? undefined : deterministicWords(body);
+    // No more repetitions of words than of their shortest fit in a value.
+    const most = words === undefined ? N : Math.floor(N / Math.min(...words.map((word) => word.length)));
+    const repetitions = Math.min(node.max, most + 1);
     atStart = false;
     const next: Next = inLook || backwards ? { kind: 'unknown' } : rest();
     if (next.kind === 'end' && node.min !== node.max) {
@@ -461,20 +589,24 @@ const walkSequence = (sequence: Node[], ways: Omit<Walk, 'cost'>, atStart: boole
     }
     cost = cap(cost + entries * repetitions * bodyCost);
     if (node.min === node.max) continue;
-    const lengths = Math.min(node.max - node.min, N) + 1;
-    if (body.kind === 'atom' && next.kind === 'set' && disjoint(body, next.members)) {
+    const lengths = Math.min(node.max - node.min, most) + 1;
+    const endsBefore = (members: number[]): boolean =>
+      body.kind === 'atom' ? disjoint(body, members) : words?.every((word) => disjoint(word[0] as { source: string }, members)) === true;
+    if (next.kind === 'set' && endsBefore(next.members)) {
       // One way out per way in, but ways in at several positions may end at the same one.
       spread = Math.min(entries, cap(spread * lengths));
       continue;
     }
     const before = entries;
     entries = cap(entries * lengths);
-    // Each length of one character at a time ends at its own position: one way in gives at most
-    // one way out per position. A group's repetitions might match nothing: no such bound.
-    spread = body.kind === 'atom' ? Math.min(before, entries) : entries;
+    free = cap(free * lengths);
+    // Each length of one character (or one word of deterministicWords) at a time ends at its own
+    // position: one way in gives at most one way out per position. Another group's repetitions
+    // might match nothing, or end at one position in several ways: no such bound.
+    spread = body.kind === 'atom' || words !== undefined ? Math.min(before, entries) : entries;
   }
   endRun();
-  return { cost, entries, spread };
+  return { cost, entries, spread, free };
 };
 
 /** The characters each of a sequence's first elements must match, while they are single characters (undefined: not listed). */
@@ -526,6 +658,7 @@ const walkGroup = (
   let cost = 0;
   let entries = 0;
   let spread = 0;
+  let free = 0;
   for (const alternative of group.alternatives) {
     // `^` pins matching to the value's first position only outside a lookaround and (?m:…).
     const walk = walkSequence(
@@ -537,10 +670,14 @@ const walkGroup = (
       backwards || group.type === 'lookbehind',
     );
     cost = cap(cost + walk.cost);
-    entries = oneOf ? Math.max(entries, walk.entries) : cap(entries + walk.entries);
+    // Exclusive: the most of one per way in (`free`, proportional to the ways in), but never more
+    // than they all give (`entries`, which may be bounded by the occurrences of their words).
+    entries = cap(entries + walk.entries);
+    free = oneOf ? Math.max(free, walk.free) : cap(free + walk.free);
     spread = cap(spread + walk.spread);
   }
-  return { cost, entries, spread: Math.min(spread, entries) };
+  entries = oneOf ? Math.min(entries, free) : entries;
+  return { cost, entries, spread: Math.min(spread, entries), free };
 };
 
 /** The most steps matching one pattern may take on a MAX_REGEX_INPUT value: about 13 ms at the slowest steps measured (\p{L}, Node 24). */
@@ -549,5 +686,5 @@ export const MAX_REGEX_STEPS = 2_000_000;
 /** An upper bound on the steps matching `source` (valid, of the shape checkShape accepts) takes on a value of MAX_REGEX_INPUT characters. */
 export const regexSteps = (source: string): number => {
   const top = { kind: 'group' as const, type: 'plain' as const, alternatives: new Parser(source).parse() };
-  return walkGroup(top, { entries: N + 1, spread: 1 }, true, () => ({ kind: 'end' }), false, false).cost;
+  return walkGroup(top, { entries: N + 1, spread: 1, free: N + 1 }, true, () => ({ kind: 'end' }), false, false).cost;
 };
