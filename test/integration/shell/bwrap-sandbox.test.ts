@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -78,6 +78,27 @@ const greetingServer = async (): Promise<{ server: Server; port: number }> => {
  * A command that connects to $TARGET (`host:port`, or a Unix socket's path) with this test's own
  * node (a real connect, whatever tools the machine has), printing what it read or why it could not.
  */
+/**
+ * A Node.js the sandbox can run for the tests' small clients: the test's own, unless it lives
+ * under /tmp — a clean clone's CI installs Node 24 in its `.ci/.node`, and the clone is under
+ * /tmp, which the sandbox replaces with an empty tmpfs — then a copy under /var/tmp (removed
+ * after the tests).
+ */
+let nodeCopies: string | undefined;
+const sandboxNode = (): string => {
+  if (!process.execPath.startsWith('/tmp/')) return process.execPath;
+  nodeCopies ??= mkdtempSync('/var/tmp/agw-sandbox-node-');
+  const copy = join(nodeCopies, 'node');
+  if (!existsSync(copy)) {
+    copyFileSync(process.execPath, copy);
+    chmodSync(copy, 0o755);
+  }
+  return copy;
+};
+after(() => {
+  if (nodeCopies !== undefined) rmSync(nodeCopies, { recursive: true, force: true });
+});
+
 const CONNECT = `"$NODE" -e '
   const [host, port] = process.env.TARGET.split(":");
   const socket = require("net").connect(port === undefined ? { path: host } : { host, port: Number(port) });
@@ -311,7 +332,7 @@ if (BWRAP === undefined) {
         new BwrapSandboxedShell(new ChildProcessShellExecutor(), { ...layout, network }).run(CONNECT, {
           cwd: layout.worktree,
           timeoutMs: 20_000,
-          env: { ...ENV, NODE: process.execPath, TARGET: target },
+          env: { ...ENV, NODE: sandboxNode(), TARGET: target },
         });
 
       beforeEach(async () => {
@@ -343,7 +364,7 @@ if (BWRAP === undefined) {
         // A server and its client inside the sandbox: its own 127.0.0.1 works.
         const result = await shell.run(
           `"$NODE" -e 'const net = require("net"); const s = net.createServer((c) => c.end("inside\\n")).listen(0, "127.0.0.1", () => net.connect(s.address().port, "127.0.0.1").on("data", (d) => { process.stdout.write(String(d)); s.close(); }));'; cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' '`,
-          { cwd: layout.worktree, timeoutMs: 20_000, env: { ...ENV, NODE: process.execPath } },
+          { cwd: layout.worktree, timeoutMs: 20_000, env: { ...ENV, NODE: sandboxNode() } },
         );
         expect(result, result.output).to.include({ exitCode: 0 });
         expect(result.output).to.equal('inside\nlo\n');
@@ -374,7 +395,7 @@ if (BWRAP === undefined) {
         new BwrapSandboxedShell(new ChildProcessShellExecutor(), paths).run(command, {
           cwd: layout.worktree,
           timeoutMs: 20_000,
-          env: { ...ENV, NODE: process.execPath, ...env },
+          env: { ...ENV, NODE: sandboxNode(), ...env },
         });
 
       beforeEach(() => {
@@ -391,7 +412,7 @@ if (BWRAP === undefined) {
           const outside = await new ChildProcessShellExecutor().run(CONNECT, {
             cwd: layout.worktree,
             timeoutMs: 20_000,
-            env: { ...ENV, NODE: process.execPath, TARGET: socket },
+            env: { ...ENV, NODE: sandboxNode(), TARGET: socket },
           });
           expect(outside.output).to.equal('connected\n');
           for (const network of ['host', 'none'] as const) {
