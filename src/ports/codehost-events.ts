@@ -34,4 +34,13 @@ export interface CodehostEvents {
    * request without its event header), any event the payload can be of.
    */
   ownJobBranch(event: string | undefined, payload: unknown): string | undefined;
+  /**
+   * The commits an event of the jobs' repository names — a push's head (`after`, first) and each commit
+   * it brings, a run's, check's, status's or deployment's head commit (a status's parents too) —
+   * lower case, or none. An event of a commit recorded for a job's auto-merge
+   * (JobRepository.jobOfMergeCommit: the merge commit, or the job's head the push of the merge
+   * brings) is the job's own and fires no agent action, as ownJobBranch's. Without `event`, any
+   * event the payload can be of.
+   */
+  commits(event: string | undefined, payload: unknown): string[];
 }

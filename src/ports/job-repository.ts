@@ -86,4 +86,19 @@ export interface JobRepository {
    * no UUID) is ignored. Changes none of the job's fields.
    */
   markNoticeQueued(id: string, at: Date): Promise<void>;
+
+  /**
+   * Records commits of the job's auto-merge: the job's head a merge is asked for (before asking:
+   * the push of the merge may come back before the answer) and the merge commit (the answer, or
+   * the push bringing the head into the base branch). Insert-only and idempotent: a commit
+   * recorded before (for this job or another) is kept as it is. Commits are compared in lower case;
+   * a string that is no commit id (40 or 64 hex digits) is not recorded.
+   */
+  recordMergeCommits(id: string, shas: readonly string[], at: Date): Promise<void>;
+
+  /**
+   * The id of the job one of `shas` is a recorded merge commit of (`recordMergeCommits`), or null
+   * (also for no commits). Any case.
+   */
+  jobOfMergeCommit(shas: readonly string[]): Promise<string | null>;
 }

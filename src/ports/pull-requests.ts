@@ -37,7 +37,8 @@ export type ChecksOutcome =
   | { readonly state: 'pending'; readonly pending: readonly string[] }
   | { readonly state: 'failed'; readonly failed: readonly string[] };
 
-export type MergeOutcome = { readonly merged: true } | { readonly merged: false; readonly reason: string };
+/** A merge made (with the merge commit the host answered with, when it named one), or refused. */
+export type MergeOutcome = { readonly merged: true; readonly sha?: string } | { readonly merged: false; readonly reason: string };
 
 /** What auto-merge needs of the code host's pull requests. Every method throws when the host cannot be asked. */
 export interface PullRequests {

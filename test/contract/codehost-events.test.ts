@@ -122,3 +122,42 @@ describe("GitHub's events of the gateway's own job branches (ownJobBranch: they 
     expect(new GithubEvents().ownJobBranch('push', { ref: `refs/heads/${BRANCH}`, ...repository('someone/else') })).to.equal(BRANCH);
   });
 });
+
+describe("GitHub's events of the commits of an auto-merge (commits: an event of a recorded merge commit runs no agent action)", () => {
+  const events = new GithubEvents({ repo: 'Acme/App', workflow: 'agent-job.yml' });
+  const repository = (name = 'acme/app') => ({ repository: { full_name: name } });
+  const HEAD = 'AB'.repeat(20);
+  const MERGE = 'cd'.repeat(20);
+  const BEFORE = 'ef'.repeat(20);
+
+  it("names a push's head first, then each commit it brings (once, lower case); the head commit of runs, jobs, checks, statuses (and their parents) and deployments", () => {
+    const push = { ref: 'refs/heads/main', before: BEFORE, after: MERGE, commits: [{ id: HEAD }, { id: MERGE }], ...repository() };
+    expect(events.commits('push', push)).to.deep.equal([MERGE, HEAD.toLowerCase()]);
+    const cases: Array<[string, object]> = [
+      ['workflow_run', { workflow_run: { head_branch: 'main', head_sha: MERGE }, ...repository() }],
+      ['workflow_job', { workflow_job: { head_branch: 'main', head_sha: MERGE }, ...repository() }],
+      ['check_suite', { check_suite: { head_branch: 'main', head_sha: MERGE }, ...repository() }],
+      ['check_run', { check_run: { head_sha: MERGE, check_suite: { head_branch: 'main', head_sha: MERGE } }, ...repository() }],
+      ['deployment', { deployment: { ref: 'main', sha: MERGE }, ...repository() }],
+      ['deployment_status', { deployment: { ref: 'main', sha: MERGE }, deployment_status: {}, ...repository() }],
+    ];
+    for (const [event, payload] of cases) expect(events.commits(event, payload), event).to.deep.equal([MERGE]);
+    expect(events.commits('status', { sha: MERGE, commit: { parents: [{ sha: BEFORE }, { sha: HEAD }] }, ...repository() })).to.deep.equal([
+      MERGE,
+      BEFORE,
+      HEAD.toLowerCase(),
+    ]);
+    expect(events.commits(undefined, push), 'told from the payload').to.include(MERGE);
+  });
+
+  it("names none for a push deleting a branch, what is no commit id, another repository's event, or an event naming no commit (an issue)", () => {
+    expect(events.commits('push', { ref: 'refs/heads/main', before: MERGE, after: '0'.repeat(40), commits: [{ id: HEAD }], ...repository() })).to.deep.equal(
+      [],
+    );
+    expect(events.commits('push', { ref: 'refs/heads/main', after: 'm3rg3d', commits: [{ id: HEAD }], ...repository() })).to.deep.equal([]);
+    expect(events.commits('push', { ref: 'refs/heads/main', after: MERGE, commits: [{ id: 'x' }, { id: 7 }], ...repository() })).to.deep.equal([MERGE]);
+    expect(events.commits('push', { ref: 'refs/heads/main', after: MERGE, commits: [], ...repository('mallory/app') })).to.deep.equal([]);
+    expect(events.commits('issues', { action: 'opened', issue: { number: 1 }, ...repository() })).to.deep.equal([]);
+    expect(new GithubEvents().commits('push', { ref: 'refs/heads/main', after: MERGE, commits: [], ...repository('someone/else') })).to.deep.equal([MERGE]);
+  });
+});

@@ -378,5 +378,41 @@ export const describeJobRepositoryContract = (name: string, open: () => Promise<
       expect(await jobs.list({ statuses: ['queued'], limit: 5 })).to.deep.equal([]);
       expect(await jobs.listAwaitingNotice({ changedBefore: new Date(T0 + 86_400_000), limit: 5 })).to.deep.equal([]);
     });
+
+    describe("#recordMergeCommits and #jobOfMergeCommit (an auto-merge's commits: its events run no agent action)", () => {
+      const HEAD = 'a1'.repeat(20);
+      const MERGE = 'b2'.repeat(20);
+      const SHA256 = 'c3'.repeat(32);
+
+      it('finds the job of any recorded commit among those asked, in any case, also through another replica; none for others', async () => {
+        const merged = job({ status: 'succeeded' });
+        await jobs.add(merged);
+        expect(await jobs.jobOfMergeCommit([HEAD])).to.equal(null);
+        await jobs.recordMergeCommits(merged.id, [HEAD.toUpperCase()], new Date(T0));
+        await jobs.recordMergeCommits(merged.id, [MERGE, SHA256], new Date(T0 + 1000));
+        expect(await jobs.jobOfMergeCommit(['f'.repeat(40), HEAD])).to.equal(merged.id);
+        expect(await jobs.jobOfMergeCommit([MERGE.toUpperCase()])).to.equal(merged.id);
+        expect(await (harness.replica ?? jobs).jobOfMergeCommit([SHA256])).to.equal(merged.id);
+        expect(await jobs.jobOfMergeCommit(['f'.repeat(40)])).to.equal(null);
+        expect(await jobs.jobOfMergeCommit([])).to.equal(null);
+        // Recording changes none of the job's fields.
+        expect(await jobs.get(merged.id)).to.deep.equal(merged);
+      });
+
+      it('keeps the first record of a commit (a second attempt, another job), and records no string that is no commit id', async () => {
+        const first = job({ status: 'succeeded' });
+        const second = job({ status: 'succeeded' });
+        await jobs.add(first);
+        await jobs.add(second);
+        await jobs.recordMergeCommits(first.id, [HEAD], new Date(T0));
+        await jobs.recordMergeCommits(first.id, [HEAD, MERGE], new Date(T0 + 1000));
+        await (harness.replica ?? jobs).recordMergeCommits(second.id, [MERGE], new Date(T0 + 2000));
+        expect(await jobs.jobOfMergeCommit([MERGE])).to.equal(first.id);
+        await jobs.recordMergeCommits(second.id, ['m3rg3d', 'abc', `${HEAD}0`, '', "'; drop table jobs; --"], new Date(T0));
+        expect(await jobs.jobOfMergeCommit(['m3rg3d', 'abc', `${HEAD}0`, ''])).to.equal(null);
+        await jobs.recordMergeCommits(second.id, [], new Date(T0));
+        expect(await jobs.get(second.id)).to.deep.equal(second);
+      });
+    });
   });
 };

@@ -20,7 +20,7 @@ const onDatabase = async (engine: Engine) => {
   return {
     repository: new MikroOrmJobRepository(opened.database),
     replica: new MikroOrmJobRepository(opened.replica),
-    reset: async () => void (await sql(opened.database, 'delete from jobs')),
+    reset: async () => void (await sql(opened.database, 'delete from jobs'), await sql(opened.database, 'delete from job_merge_commits')),
     close: () => opened.close(),
   };
 };
@@ -35,7 +35,7 @@ describeJobRepositoryContract('notifying decorator (chat jobs) over MikroORM on 
   return {
     repository: notifying(opened.database),
     replica: notifying(opened.replica),
-    reset: async () => void (await sql(opened.database, 'delete from jobs')),
+    reset: async () => void (await sql(opened.database, 'delete from jobs'), await sql(opened.database, 'delete from job_merge_commits')),
     close: () => opened.close(),
   };
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { PullRequests } from '../../src/ports/pull-requests.js';
-import type { FakeFiles, FakePull } from '../support/fake-github.js';
+import { type FakeFiles, type FakePull, mergeCommitOf } from '../support/fake-github.js';
 
 export interface PullRequestsHarness {
   readonly pullRequests: PullRequests;
@@ -180,7 +180,8 @@ export const describePullRequestsContract = (name: string, open: () => Promise<P
       harness.pulls.set(7, pull());
       expect(await prs.merge(7, 'moved')).to.deep.include({ merged: false });
       expect((await prs.forBranch(pull().branch))?.merged).to.equal(false);
-      expect(await prs.merge(7, 'head7')).to.deep.equal({ merged: true });
+      // With the merge commit (the code host's answer names it).
+      expect(await prs.merge(7, 'head7')).to.deep.equal({ merged: true, sha: mergeCommitOf({ number: 7, sha: 'head7' }) });
       expect(await prs.forBranch(pull().branch)).to.include({ merged: true, open: false });
       harness.pulls.set(8, pull({ number: 8, branch: 'job/x', sha: 'h8', refuseMerge: { status: 405, message: 'Pull Request is not mergeable' } }));
       const refused = await prs.merge(8, 'h8');

@@ -2,12 +2,17 @@ import { isFinished, type Job, type JobStatus } from '../../src/domain/jobs/job.
 import type { JobRepository, NewestFirstFilter, OldestFirstFilter } from '../../src/ports/job-repository.js';
 import { storableJob } from '../../src/domain/jobs/storable-job.js';
 
+/** A commit id as the database stores it (40 or 64 hex digits, lower case); anything else is not recorded. */
+const COMMIT = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/;
+
 /** JobRepository in a Map; passes the same contract suite as the database adapter. */
 export class InMemoryJobRepository implements JobRepository {
   readonly jobs = new Map<string, Job>();
   /** When each job's chat notice was recorded as queued (markNoticeQueued). */
   readonly noticesQueued = new Map<string, Date>();
   failAdd = false;
+  /** Recorded merge commits (recordMergeCommits): commit → job id. */
+  readonly mergeCommits = new Map<string, string>();
 
   async add(job: Job): Promise<void> {
     if (this.failAdd) throw new Error('database down');
@@ -73,5 +78,15 @@ export class InMemoryJobRepository implements JobRepository {
   }
   async markNoticeQueued(id: string, at: Date): Promise<void> {
     if (this.jobs.has(id) && !this.noticesQueued.has(id)) this.noticesQueued.set(id, at);
+  }
+  async recordMergeCommits(id: string, shas: readonly string[], _at: Date): Promise<void> {
+    for (const sha of shas.map((given) => given.toLowerCase())) if (COMMIT.test(sha) && !this.mergeCommits.has(sha)) this.mergeCommits.set(sha, id);
+  }
+  async jobOfMergeCommit(shas: readonly string[]): Promise<string | null> {
+    for (const sha of shas) {
+      const id = this.mergeCommits.get(sha.toLowerCase());
+      if (id !== undefined) return id;
+    }
+    return null;
   }
 }

@@ -1,5 +1,6 @@
 import type { ChangedFiles, ChecksOutcome, MergeOutcome, PullRequest, PullRequests } from '../../src/ports/pull-requests.js';
 import type { FakeFiles, FakePull } from '../support/fake-github.js';
+import { mergeCommitOf } from '../support/fake-github.js';
 
 const PASSING = ['success', 'neutral', 'skipped'];
 /** The most changed files of a comparison the code host lists (GitHub's compare limit). */
@@ -67,6 +68,6 @@ export class InMemoryPullRequests implements PullRequests {
     if (pull.sha !== sha) return { merged: false, reason: 'Head branch was modified. Review and try the merge again.' };
     pull.merged = true;
     pull.open = false;
-    return { merged: true };
+    return { merged: true, sha: mergeCommitOf(pull) };
   }
 }

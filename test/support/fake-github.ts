@@ -73,6 +73,9 @@ const shaOf = (kind: string, value: unknown): string =>
     .update(`${kind}\0${JSON.stringify(value)}`)
     .digest('hex');
 
+/** The merge commit the fake answers a merge of `pull` with (40 hex digits, as GitHub's). */
+export const mergeCommitOf = (pull: Pick<FakePull, 'number' | 'sha'>): string => shaOf('merge', [pull.number, pull.sha]);
+
 export const startFakeGithub = async (): Promise<FakeGithub> => {
   const calls: FakeGithubCall[] = [];
   const pulls = new Map<number, FakePull>();
@@ -285,7 +288,7 @@ export const startFakeGithub = async (): Promise<FakeGithub> => {
         if (body.sha !== undefined && body.sha !== pull.sha) return json(409, { message: 'Head branch was modified. Review and try the merge again.' });
         pull.merged = true;
         pull.open = false;
-        return json(200, { sha: 'm3rg3d', merged: true, message: 'Pull Request successfully merged' });
+        return json(200, { sha: mergeCommitOf(pull), merged: true, message: 'Pull Request successfully merged' });
       }
       json(404, { message: 'Not Found' });
     });

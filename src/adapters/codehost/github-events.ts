@@ -73,6 +73,60 @@ export const ownJobBranchOf = (event: string | undefined, payload: unknown, repo
   return text(found.branch);
 };
 
+/** A commit id: 40 (SHA-1) or 64 (SHA-256) hex digits. */
+const COMMIT = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+/** The all-zero `after` of a push deleting a branch. */
+const NO_COMMIT = /^0+$/;
+
+/** The longest list of a push's commits looked at (GitHub lists at most 2048). */
+const MAX_PUSH_COMMITS = 2048;
+
+/**
+ * The commits each event that an auto-merge of a job causes names: the push of the merge (its
+ * head `after`, and each commit it brings into the branch: the merge commit and the job's
+ * commits, among them the job's head, the merge commit's second parent), and the workflow runs,
+ * workflow jobs, check suites, check runs, statuses and deployments on the merge commit (their
+ * head commit; a status also names the commit's parents).
+ */
+const COMMITS_OF: Readonly<Record<string, (payload: unknown) => unknown[]>> = {
+  push: (payload) => {
+    // Its head first; none for a push deleting a branch (its `after` is all zeros).
+    const after = text(field(payload, 'after'));
+    if (after === undefined || !COMMIT.test(after) || NO_COMMIT.test(after)) return [];
+    const commits = field(payload, 'commits');
+    return [after, ...(Array.isArray(commits) ? commits.slice(0, MAX_PUSH_COMMITS).map((commit) => field(commit, 'id')) : [])];
+  },
+  workflow_run: (payload) => [field(payload, 'workflow_run', 'head_sha')],
+  workflow_job: (payload) => [field(payload, 'workflow_job', 'head_sha')],
+  check_suite: (payload) => [field(payload, 'check_suite', 'head_sha')],
+  check_run: (payload) => [field(payload, 'check_run', 'head_sha'), field(payload, 'check_run', 'check_suite', 'head_sha')],
+  status: (payload) => {
+    const parents = field(payload, 'commit', 'parents');
+    return [field(payload, 'sha'), ...(Array.isArray(parents) ? parents.map((parent) => field(parent, 'sha')) : [])];
+  },
+  deployment: (payload) => [field(payload, 'deployment', 'sha')],
+  deployment_status: (payload) => [field(payload, 'deployment', 'sha')],
+};
+
+/**
+ * The commits an event of the jobs' repository (`repo`; unset, any) names (COMMITS_OF), each
+ * once, lower case, a push's head first; none for another event, or another repository's.
+ */
+export const commitsOf = (event: string | undefined, payload: unknown, repo: string | undefined): string[] => {
+  // Without the event's name (a stored request that lost its header), each event the payload can be of.
+  if (event === undefined)
+    return [
+      ...new Set(
+        Object.keys(COMMITS_OF)
+          .filter((candidate) => githubEventMismatch(candidate, payload) === undefined)
+          .flatMap((candidate) => commitsOf(candidate, payload, repo)),
+      ),
+    ];
+  if (!Object.hasOwn(COMMITS_OF, event) || !inJobsRepository(payload, repo)) return [];
+  const named = (COMMITS_OF[event]?.(payload) ?? []).map(text).filter((sha): sha is string => sha !== undefined && COMMIT.test(sha) && !NO_COMMIT.test(sha));
+  return [...new Set(named.map((sha) => sha.toLowerCase()))];
+};
+
 /** Which runs tell a job's outcome: those of the agent's workflow in the jobs' repository. */
 export interface JobsRepository {
   /** owner/name (CODEHOST_REPO). */
@@ -141,6 +195,10 @@ export class GithubEvents implements CodehostEvents {
     return ownJobBranchOf(event, payload, this.repo);
   }
 
+  commits(event: string | undefined, payload: unknown): string[] {
+    return commitsOf(event, payload, this.repo);
+  }
+
   /** The run's workflow file (`.github/workflows/agent-job.yml`) is the agent's; any, when none is configured. */
   #isAgentWorkflow(path: string | undefined): boolean {
     if (this.workflow === undefined) return true;
@@ -170,5 +228,9 @@ export class NoJobEvents implements CodehostEvents {
   /** Local jobs push their `job/<id>` branches to the repository too (the agent may): any repository's own. */
   ownJobBranch(event: string | undefined, payload: unknown): string | undefined {
     return ownJobBranchOf(event, payload, undefined);
+  }
+
+  commits(event: string | undefined, payload: unknown): string[] {
+    return commitsOf(event, payload, undefined);
   }
 }

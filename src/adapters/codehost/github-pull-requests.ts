@@ -130,8 +130,10 @@ export class GithubPullRequests implements PullRequests {
 
   async merge(number: number, sha: string): Promise<MergeOutcome> {
     try {
-      const answer = await this.github.request<{ merged?: boolean; message?: string }>('PUT', `/pulls/${number}/merge`, { sha });
-      return answer.merged === false ? { merged: false, reason: answer.message ?? 'not merged' } : { merged: true };
+      // The default merge method, "merge": a merge commit whose second parent is the head `sha`.
+      const answer = await this.github.request<{ merged?: boolean; message?: string; sha?: unknown }>('PUT', `/pulls/${number}/merge`, { sha });
+      if (answer.merged === false) return { merged: false, reason: answer.message ?? 'not merged' };
+      return typeof answer.sha === 'string' && answer.sha !== '' ? { merged: true, sha: answer.sha } : { merged: true };
     } catch (error) {
       // 405 not mergeable, 409 head moved, 422 invalid: refusals, not failures of the call.
       if (error instanceof GithubError && [405, 409, 422].includes(error.status)) return { merged: false, reason: error.message };

@@ -3,10 +3,16 @@ import { FINISHED, type Job, type JobSource, type JobStatus } from '../../domain
 import type { JobRepository, NewestFirstFilter, OldestFirstFilter } from '../../ports/job-repository.js';
 import type { Database } from './database.js';
 import { JobEntity } from './entities/job-entity.js';
+import { JobMergeCommitEntity } from './entities/job-merge-commit-entity.js';
 import { isUuid } from '../../domain/ids/is-uuid.js';
 import { storableJob } from '../../domain/jobs/storable-job.js';
 
 type Row = InstanceType<typeof JobEntity.class>;
+
+/** A commit id as stored (`job_merge_commits.sha`, varchar(64)): SHA-1 or SHA-256 hex, lower case; anything else is no commit. */
+const commitsOf = (shas: readonly string[]): string[] => [
+  ...new Set(shas.map((sha) => sha.toLowerCase()).filter((sha) => /^[0-9a-f]{40}$|^[0-9a-f]{64}$/.test(sha))),
+];
 
 const sourceOf = (row: Row): JobSource =>
   row.sourceKind === 'trigger'
@@ -163,5 +169,25 @@ export class MikroOrmJobRepository implements JobRepository {
   async markNoticeQueued(id: string, at: Date): Promise<void> {
     if (!isUuid(id)) return;
     await this.db.orm.em.fork().nativeUpdate(JobEntity, { id, noticeQueuedAt: null }, { noticeQueuedAt: at });
+  }
+
+  async recordMergeCommits(id: string, shas: readonly string[], at: Date): Promise<void> {
+    const commits = commitsOf(shas);
+    if (commits.length === 0) return;
+    // One statement; a commit recorded before (another attempt, another replica) is kept.
+    await this.db.orm.em
+      .fork()
+      .createQueryBuilder(JobMergeCommitEntity)
+      .insert(commits.map((sha) => ({ sha, jobId: id, createdAt: at })))
+      .onConflict('sha')
+      .ignore()
+      .execute();
+  }
+
+  async jobOfMergeCommit(shas: readonly string[]): Promise<string | null> {
+    const commits = commitsOf(shas);
+    if (commits.length === 0) return null;
+    const row = await this.db.orm.em.fork().findOne(JobMergeCommitEntity, { sha: { $in: commits } }, { fields: ['jobId'] });
+    return row?.jobId ?? null;
   }
 }

@@ -9,6 +9,7 @@ import type { Database } from './database.js';
 export const SERVICE_TABLES: readonly string[] = [
   'api_keys',
   'jobs',
+  'job_merge_commits',
   'idempotency_keys',
   'action_runs',
   'inbound_requests',

@@ -9,7 +9,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { WebhookSignatureVerifier } from '../../ports/webhook-signature-verifier.js';
 import type { FireTriggers } from '../triggers/fire-triggers.js';
 import type { AgentActionsGuard } from '../triggers/run-trigger.js';
-import { CODEHOST_WATCH_PATH, ownJobBranchReason } from '../../domain/triggers/codehost-trigger-warnings.js';
+import { CODEHOST_WATCH_PATH, ownJobBranchReason, ownMergeReason } from '../../domain/triggers/codehost-trigger-warnings.js';
 
 /** The longest delivery id kept (GitHub's are UUIDs). */
 const MAX_DELIVERY_ID_LENGTH = 200;
@@ -136,13 +136,23 @@ export class ReceiveCodehostEvent {
       const deliveryKey = `codehost:${id}`;
       const job = await this.#updateJob(event, body);
       if (job && this.afterJobUpdate) await this.afterJobUpdate(job, deliveryKey);
+      const ownBranch = this.events.ownJobBranch(event, body);
+      // Before the triggers fire: the runs and checks on the merge commit then find it recorded.
+      const merged = ownBranch === undefined ? await this.#recordMergeOfPush(event, body) : undefined;
       const triggers = await this.fireTriggers.execute({ watchPath: delivery.watchPath, request: delivery.request, keep: true, deliveryKey });
-      const ownBranch = triggers.length > 0 ? this.events.ownJobBranch(event, body) : undefined;
-      if (ownBranch !== undefined)
+      if (triggers.length > 0 && ownBranch !== undefined)
         // Once per event (RunTrigger records each agent action not run, with ownJobBranchReason).
         this.logger.info(
           { event, deliveryId: id, branch: ownBranch, triggers },
           "code-host event on a branch of the gateway's own jobs: the triggers it fired run no agent action (each job's own events would start another job, without end); their other actions run",
+        );
+      const mergedJob =
+        triggers.length > 0 && ownBranch === undefined ? (merged ?? (await this.jobs.jobOfMergeCommit(this.events.commits(event, body)))) : null;
+      if (mergedJob !== undefined && mergedJob !== null)
+        // Once per event (RunTrigger records each agent action not run, with ownMergeReason).
+        this.logger.info(
+          { event, deliveryId: id, jobId: mergedJob, triggers },
+          "code-host event of the gateway's own merge of a job's pull request: the triggers it fired run no agent action (each merged job would start another job, without end); their other actions run",
         );
       if (!first) {
         this.logger.info({ event, deliveryId: id }, 'code-host redelivery acknowledged, not run again');
@@ -165,6 +175,21 @@ export class ReceiveCodehostEvent {
     throw new DomainError('unauthorized', 'Unauthorized');
   }
 
+  /**
+   * A push bringing a job's head recorded for its auto-merge into a branch (the merge, whose answer
+   * may not be recorded yet) records the pushed head (the merge commit) for that job: the runs
+   * and checks on it are the job's own too. Returns the job's id, or undefined.
+   */
+  async #recordMergeOfPush(event: string, payload: unknown): Promise<string | undefined> {
+    if (event !== 'push') return undefined;
+    const commits = this.events.commits(event, payload);
+    if (commits.length === 0) return undefined;
+    const jobId = await this.jobs.jobOfMergeCommit(commits);
+    if (jobId === null) return undefined;
+    await this.jobs.recordMergeCommits(jobId, commits.slice(0, 1), this.clock.now());
+    return jobId;
+  }
+
   async #updateJob(event: string, payload: unknown): Promise<Job | undefined> {
     const update = this.events.jobUpdate(event, payload);
     if (!update) return undefined;
@@ -184,16 +209,21 @@ export class ReceiveCodehostEvent {
 /**
  * The agent actions fired by a code-host event of the gateway's own job branches do not run
  * (RunTrigger): each job's own push, pull request and runs would start another job, without
- * end. Told from the stored request (its event header and body) when the run runs, so a replay
- * or an approved action of such an event runs no agent either. Other endpoints' requests, and
- * other events, run them.
+ * end. Nor those fired by an event of a commit recorded for a job's auto-merge (`jobs`: the push
+ * of the merge into the base branch, the runs and checks on the merge commit): each merged job
+ * would start the next. Told from the stored request (its event header and body) when the run
+ * runs, so a replay or an approved action of such an event runs no agent either. Other
+ * endpoints' requests, and other events, run them.
  */
 export const codehostAgentGuard =
-  (events: CodehostEvents, watchPath: string = CODEHOST_WATCH_PATH): AgentActionsGuard =>
-  (firedAt, request) => {
+  (events: CodehostEvents, jobs?: Pick<JobRepository, 'jobOfMergeCommit'>, watchPath: string = CODEHOST_WATCH_PATH): AgentActionsGuard =>
+  async (firedAt, request) => {
     if (firedAt !== watchPath) return undefined;
     const header = Object.hasOwn(request.headers, 'x-github-event') ? request.headers['x-github-event'] : undefined;
     const event = typeof header === 'string' && header !== '' ? header : undefined;
     const branch = events.ownJobBranch(event, request.body);
-    return branch === undefined ? undefined : ownJobBranchReason(event, branch);
+    if (branch !== undefined) return ownJobBranchReason(event, branch);
+    const commits = jobs === undefined ? [] : events.commits(event, request.body);
+    const merged = commits.length === 0 ? null : await jobs?.jobOfMergeCommit(commits);
+    return merged === undefined || merged === null ? undefined : ownMergeReason(event, merged);
   };

@@ -87,9 +87,15 @@ export class AutoMergeJob {
       return this.#note(job, `waiting for checks of pull request #${pr.number}: ${waitingFor}`, prUrl);
     }
 
+    // Recorded before the merge is asked for: the push of the merge to the base branch (which
+    // brings this head in) may come back, and fire triggers, before the answer below is recorded.
+    // Its events are the job's own and run no agent action (docs/triggers.md).
+    await this.jobs.recordMergeCommits(job.id, [pr.headSha], this.clock.now());
     const merged = await this.pullRequests.merge(pr.number, pr.headSha);
     if (merged.merged) {
-      log.info({ pr: pr.number }, 'job pull request merged automatically');
+      // The merge commit: the runs and checks on it are the job's own too.
+      if (merged.sha !== undefined) await this.jobs.recordMergeCommits(job.id, [merged.sha], this.clock.now());
+      log.info({ pr: pr.number, mergeCommit: merged.sha }, 'job pull request merged automatically');
       return this.#note(job, `merged pull request #${pr.number}`, prUrl);
     }
     // Another attempt (another replica) may have merged it meanwhile.

@@ -42,6 +42,12 @@ export class NotifyingJobRepository implements JobRepository {
   markNoticeQueued(id: string, at: Date): Promise<void> {
     return this.inner.markNoticeQueued(id, at);
   }
+  recordMergeCommits(id: string, shas: readonly string[], at: Date): Promise<void> {
+    return this.inner.recordMergeCommits(id, shas, at);
+  }
+  jobOfMergeCommit(shas: readonly string[]): Promise<string | null> {
+    return this.inner.jobOfMergeCommit(shas);
+  }
 
   async modify(id: string, change: (job: Job) => Job): Promise<Job | null> {
     let before: JobStatus | undefined;

@@ -72,14 +72,21 @@ export interface RunTriggerSettings {
    * service always has one. Without it (tests), the fingerprints leave secrets out.
    */
   readonly fingerprintKey?: FingerprintMac;
+  /**
+   * Every watch path naming the endpoint of a run's path, its own first (a channel's endpoint and
+   * its alias path), as FireTriggers fires them: a queued run whose trigger watches none of them
+   * any more is dropped (see `execute`). By default only the path itself.
+   */
+  readonly endpointPaths?: (watchPath: string) => readonly string[];
 }
 
 /**
  * Why the agent actions of a trigger run fired by this request (at this watch path) do not run,
- * or undefined when they do: a code-host event of the gateway's own job branches (each job's own
- * push, pull request and runs would start another job, without end). The other actions run.
+ * or undefined when they do: a code-host event of the gateway's own job branches, or of the
+ * commits of a job's auto-merge (each job's own push, pull request, runs and merge would start
+ * another job, without end). The other actions run.
  */
-export type AgentActionsGuard = (watchPath: string, request: RequestSnapshot) => string | undefined;
+export type AgentActionsGuard = (watchPath: string, request: RequestSnapshot) => string | undefined | Promise<string | undefined>;
 
 /** How long a task that finds no request waits for it, and how often it reads again (see RunTrigger.#storedRequest). */
 export const REQUEST_WAIT_MS = 10_000;
@@ -105,6 +112,19 @@ const CHANGED_SINCE_APPROVED =
  */
 export const WHEN_NO_LONGER_MATCHES =
   "not run: the trigger's when, as the trigger file was reloaded since the run was queued, no longer matches the request that fired it";
+
+/** Why a queued run of a trigger disabled since it was queued is dropped. */
+export const TRIGGER_DISABLED = 'not run: the trigger was disabled';
+
+/** Why a queued run of a trigger removed since it was queued is dropped. */
+export const TRIGGER_REMOVED = 'not run: the trigger is no longer configured';
+
+/**
+ * Why a queued run is dropped whose trigger (as reloaded since it fired) no longer watches the
+ * path of the request that fired it.
+ */
+export const noLongerWatches = (watchPath: string): string =>
+  `not run: the trigger, as the trigger file was reloaded since the run was queued, no longer watches ${watchPath}, the path of the request that fired it`;
 
 /** Why an action found running is closed without running again though a reload removed or changed it. */
 const GONE = 'the trigger file was reloaded since, and this action is no longer in the trigger as it was (changed or removed)';
@@ -236,8 +256,19 @@ export class RunTrigger {
     const trigger = currentTriggers(this.triggers).find((candidate) => candidate.name === task.trigger);
     if (!trigger?.enabled) {
       // Disabling a trigger (and reloading) stops its runs still queued, as it stops new ones.
-      log.warn({}, trigger ? 'trigger is disabled; its queued run is dropped' : 'trigger is no longer configured; its queued run is dropped');
-      await this.#closeOpen(task.runId, trigger ? 'not run: the trigger was disabled' : 'not run: the trigger is no longer configured', log);
+      if (trigger) await this.#drop(task, trigger.actions, TRIGGER_DISABLED, log, 'trigger is disabled; its queued run is dropped');
+      else await this.#drop(task, undefined, TRIGGER_REMOVED, log, 'trigger is no longer configured; its queued run is dropped');
+      return;
+    }
+    // So does moving it to another endpoint: a run takes the trigger as it is configured when it
+    // runs, and a trigger that no longer watches the request's path would not fire for it now (a
+    // replay skips it too). The path's other names (a channel's alias) still count, as at firing.
+    if (!(this.settings.endpointPaths?.(task.watchPath) ?? [task.watchPath]).includes(trigger.watchPath)) {
+      const why = noLongerWatches(task.watchPath);
+      await this.#drop(task, trigger.actions, why, log, 'the trigger no longer watches the path of the request that fired it (reloaded since); its queued run is dropped', {
+        watchPath: task.watchPath,
+        watching: trigger.watchPath,
+      });
       return;
     }
     if (this.lanes !== undefined && from.taskId !== undefined) {
@@ -255,12 +286,60 @@ export class RunTrigger {
     // a stop — drops the run, as it would not fire the trigger now. Unchanged, the test passes
     // again (the stored request is the one the trigger was matched with).
     if (typeof request !== 'string' && !passesWhen(trigger.when, request)) {
-      log.warn({ requestId: task.requestId }, "the trigger's when no longer matches the request that fired it (reloaded since); its queued run is dropped");
-      await this.#closeOpen(task.runId, WHEN_NO_LONGER_MATCHES, log);
-      await this.#recordNotRun(task, trigger.actions, WHEN_NO_LONGER_MATCHES, log);
+      await this.#drop(task, trigger.actions, WHEN_NO_LONGER_MATCHES, log, "the trigger's when no longer matches the request that fired it (reloaded since); its queued run is dropped");
       return;
     }
     await this.runActions({ runId: task.runId, name: trigger.name, actions: trigger.actions, request, requestId: task.requestId, task, signal }, log);
+  }
+
+  /**
+   * Drops a queued run that its trigger, as reloaded since, would not run (disabled, removed, no
+   * longer watching the request's path, its `when` no longer passed): nothing more of it runs, a
+   * warning says so, the records that said it goes on are closed and each action it had not run
+   * is recorded `not_runnable` with `why` — without a record the run would look queued for good
+   * (the admin UI, `deliveries show`). `actions`: the trigger's as configured now; undefined for
+   * a trigger no longer configured, whose actions are not known any more (#recordUnknownNotRun).
+   */
+  async #drop(
+    task: TriggerRunTask,
+    actions: readonly TriggerAction[] | undefined,
+    why: string,
+    log: Logger,
+    message: string,
+    fields: Record<string, unknown> = {},
+  ): Promise<void> {
+    log.warn({ ...(task.requestId === undefined ? {} : { requestId: task.requestId }), ...fields }, message);
+    await this.#closeOpen(task.runId, why, log);
+    if (actions === undefined) await this.#recordUnknownNotRun(task, why, log);
+    else await this.#recordNotRun(task, actions, why, log);
+  }
+
+  /**
+   * For a dropped run of a trigger no longer configured, whose actions are not known any more:
+   * one `not_runnable` record (type `unknown`) with `why`, standing for the actions it had not
+   * run, after every index in use — when it has no record at all, or when its records name more
+   * actions (`detail.actions`, as the attempt that wrote them ran them) than it has records.
+   */
+  async #recordUnknownNotRun(task: TriggerRunTask, why: string, log: Logger): Promise<void> {
+    const records = await this.runs.forRun(task.runId);
+    const named = Math.max(0, ...records.map((run) => (Array.isArray(run.detail.actions) ? run.detail.actions.length : 0)));
+    if (records.length > 0 && named <= records.length) return;
+    const now = this.clock.now();
+    await this.#record(
+      {
+        runId: task.runId,
+        trigger: task.trigger,
+        actionIndex: Math.max(-1, ...records.map((run) => run.actionIndex)) + 1,
+        type: 'unknown',
+        status: 'not_runnable',
+        attempts: 0,
+        startedAt: now,
+        finishedAt: now,
+        error: why,
+        detail: task.requestId === undefined ? {} : { requestId: task.requestId },
+      },
+      log,
+    );
   }
 
   /**
@@ -393,7 +472,7 @@ export class RunTrigger {
       }
       // Checked again at each run (a replay, an approval's): the stored request tells.
       const refused =
-        action.type === 'agent' && input.task !== undefined && typeof request !== 'string' ? this.agentGuard?.(input.task.watchPath, request) : undefined;
+        action.type === 'agent' && input.task !== undefined && typeof request !== 'string' ? await this.agentGuard?.(input.task.watchPath, request) : undefined;
       if (refused !== undefined) {
         const detail = task.requestId === undefined ? {} : { requestId: task.requestId };
         await this.#record(this.#finished(input, index, action.type, startedAt, { status: 'not_runnable', attempts: 0, error: refused, detail }, ran), log);

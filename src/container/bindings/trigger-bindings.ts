@@ -17,7 +17,7 @@ import type { AppConfig } from '../config.js';
 import type { Infrastructure } from '../infrastructure.js';
 import { Swappable } from '../swappable.js';
 import { TOKENS } from '../tokens.js';
-import { bindDeliveries } from './delivery-bindings.js';
+import { bindDeliveries, endpointPaths } from './delivery-bindings.js';
 
 /** Triggers and their actions, and the code-host webhook that fires them. */
 export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastructure): void => {
@@ -29,6 +29,8 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
     commandTimeoutMs: config.commandTimeoutMs,
     commandEnv: commandEnvironment(infra.env, config.commandEnv),
     approvalTimeoutMs: config.approvalTimeoutMs,
+    // A queued run whose trigger no longer watches its request's endpoint (by any of its names) is dropped.
+    endpointPaths,
   };
   // Each new approval also asks the channels' approval chats (buttons), where configured.
   c.bind(TOKENS.ApprovalStore).toResolvedValue(
@@ -45,7 +47,25 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
     [TOKENS.ApprovalStore, TOKENS.ActionRunRepository, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind(TOKENS.RunTrigger).toResolvedValue(
-    (triggers, runs, requests, shell, forwarder, jobs, ids, clock, logger, approvals, startMarks, queue, lanes, secrets, fingerprintKey, events) => {
+    (
+      triggers,
+      runs,
+      requests,
+      shell,
+      forwarder,
+      jobs,
+      ids,
+      clock,
+      logger,
+      approvals,
+      startMarks,
+      queue,
+      lanes,
+      secrets,
+      fingerprintKey,
+      events,
+      jobRepository,
+    ) => {
       // Redacted from recorded command output: what COMMAND_ENV passes, and the service's own
       // credentials (with the agents' secrets) that a command could read where it runs.
       const redacted = [...commandEnvSecrets(infra.env, config.commandEnv), ...secrets.redactedSecrets()];
@@ -64,8 +84,9 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
         startMarks,
         new NodeTimer(),
         { queue, lanes },
-        // A code-host event of the jobs' own branches runs no agent action (no job feedback loop).
-        codehostAgentGuard(events),
+        // A code-host event of the jobs' own branches, or of a job's auto-merge (its push to main,
+        // the runs and checks on the merge commit), runs no agent action (no job feedback loop).
+        codehostAgentGuard(events, jobRepository),
       );
     },
     [
@@ -85,6 +106,7 @@ export const bindTriggers = (c: Container, config: AppConfig, infra: Infrastruct
       TOKENS.SecretStore,
       TOKENS.FingerprintKey,
       TOKENS.CodehostEvents,
+      TOKENS.JobRepository,
     ],
   );
   c.bind(TOKENS.CodehostSignatureVerifier).toConstantValue(new GithubSignatureVerifier(config.codehostWebhookSecret));

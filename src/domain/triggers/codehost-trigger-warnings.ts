@@ -11,6 +11,14 @@ export const ownJobBranchReason = (event: string | undefined, branch: string): s
   `not run: a code-host event${event === undefined ? '' : ` (${event})`} on ${branch}, a branch of the gateway's own jobs, runs no agent action (each job's own push, pull request and runs would start another job, without end); its other actions run`;
 
 /**
+ * Why an agent action fired by a code-host event of a commit of the gateway's own merge of job
+ * `jobId`'s pull request (AUTO_MERGE: the push of the merge, the runs and checks on the merge
+ * commit) does not run: each merged job would start another job, whose merge would start the next.
+ */
+export const ownMergeReason = (event: string | undefined, jobId: string): string =>
+  `not run: a code-host event${event === undefined ? '' : ` (${event})`} of the gateway's own merge of the pull request of job ${jobId} (AUTO_MERGE) runs no agent action (each merged job would start another job, without end); its other actions run`;
+
+/**
  * Warnings (not problems: the file is valid) about enabled triggers on the code-host endpoint
  * with an agent action and no `when`: every event of the repository (each push, pull request,
  * run, check, comment…) starts a job. The events of the jobs' own branches run no agent action

@@ -9,6 +9,7 @@ import { CodehostDeliveryEntity } from './codehost-delivery-entity.js';
 import { IdempotencyKeyEntity } from './idempotency-key-entity.js';
 import { InboundRequestEntity } from './inbound-request-entity.js';
 import { JobEntity } from './job-entity.js';
+import { JobMergeCommitEntity } from './job-merge-commit-entity.js';
 import { PollerLeaseEntity } from './poller-lease-entity.js';
 import { ScheduleRunEntity } from './schedule-run-entity.js';
 import { SettingEntity } from './setting-entity.js';
@@ -30,6 +31,7 @@ export const ENTITIES = [
   IdempotencyKeyEntity,
   InboundRequestEntity,
   JobEntity,
+  JobMergeCommitEntity,
   PollerLeaseEntity,
   ScheduleRunEntity,
   SettingEntity,

@@ -20,6 +20,7 @@ import { Migration20261130200000_codehost_delivery_bodies } from './Migration202
 import { Migration20261130300000_schedule_run_fingerprints } from './Migration20261130300000_schedule_run_fingerprints.js';
 import { Migration20261201000000_admin_session_password } from './Migration20261201000000_admin_session_password.js';
 import { Migration20261201120000_chat_turn_answer_keys } from './Migration20261201120000_chat_turn_answer_keys.js';
+import { Migration20261201130000_job_merge_commits } from './Migration20261201130000_job_merge_commits.js';
 
 /**
  * Every migration, oldest first. Append new ones; never edit or reorder a released one:
@@ -48,4 +49,5 @@ export const MIGRATIONS = [
   Migration20261130300000_schedule_run_fingerprints,
   Migration20261201000000_admin_session_password,
   Migration20261201120000_chat_turn_answer_keys,
+  Migration20261201130000_job_merge_commits,
 ];

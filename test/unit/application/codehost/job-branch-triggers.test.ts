@@ -198,6 +198,8 @@ describe("code-host events of the gateway's own job branches and triggers' agent
     await fire.execute({ watchPath: '/webhook', request: snapshotRequest(body, {}, { 'x-github-event': 'push' }) });
     await runQueued();
     expect(launches).to.have.length(1);
-    expect(codehostAgentGuard(new GithubEvents({ repo: REPO, workflow: 'agent-job.yml' }))('/webhook', snapshotRequest(body, {}, {}))).to.equal(undefined);
+    expect(await codehostAgentGuard(new GithubEvents({ repo: REPO, workflow: 'agent-job.yml' }))('/webhook', snapshotRequest(body, {}, {}))).to.equal(
+      undefined,
+    );
   });
 });

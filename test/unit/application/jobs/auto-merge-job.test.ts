@@ -166,6 +166,33 @@ describe('AutoMergeJob', () => {
     expect(await summary()).to.contain('Auto-merge: not merged: the code host refused to merge pull request #5: Pull Request is not mergeable');
   });
 
+  it("records the head it merges before asking for the merge, and the merge commit the code host answers with (their events are the job's own)", async () => {
+    const { prs, run, jobs } = await setup();
+    const head = 'ab'.repeat(20);
+    const merge = 'cd'.repeat(20);
+    prs.pr = { ...OPEN_PR, headSha: head };
+    prs.otherFiles.set(head, ['logs/1/job.md']);
+    prs.mergeOutcome = { merged: true, sha: merge };
+    let recordedWhenAsked: string | null | undefined;
+    const merge0 = prs.merge.bind(prs);
+    prs.merge = async (number, sha) => ((recordedWhenAsked = await jobs.jobOfMergeCommit([head])), merge0(number, sha));
+    await run();
+    expect(prs.merges).to.deep.equal([[5, head]]);
+    expect(recordedWhenAsked, 'the head, before the merge is asked for').to.equal(ID);
+    expect(await jobs.jobOfMergeCommit([merge])).to.equal(ID);
+    expect([...jobs.mergeCommits.keys()].sort()).to.deep.equal([head, merge]);
+  });
+
+  it('records no merge commit when the code host refuses the merge (the head it asked for only)', async () => {
+    const { prs, run, jobs } = await setup();
+    const head = 'ab'.repeat(20);
+    prs.pr = { ...OPEN_PR, headSha: head };
+    prs.otherFiles.set(head, ['logs/1/job.md']);
+    prs.mergeOutcome = { merged: false, reason: 'Pull Request is not mergeable' };
+    await run();
+    expect([...jobs.mergeCommits.keys()]).to.deep.equal([head]);
+  });
+
   it('does nothing for a job that did not succeed, or a pull request already merged', async () => {
     for (const status of ['running', 'failed', 'cancelled'] as const) {
       const { prs, run, summary } = await setup(status);
