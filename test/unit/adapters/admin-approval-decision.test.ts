@@ -1,27 +1,17 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import Koa from 'koa';
-import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
-import { ScryptPasswordHasher } from '../../../src/adapters/crypto/scrypt-password-hasher.js';
-import { adminUi, type AdminUiDependencies } from '../../../src/adapters/http/admin/admin-ui.js';
 import { DecideApproval } from '../../../src/application/approvals/decide-approval.js';
-import { AdminAuthentication } from '../../../src/application/auth/admin-authentication.js';
 import { FireTriggers } from '../../../src/application/triggers/fire-triggers.js';
 import { triggerCatalog } from '../../../src/container/trigger-catalog.js';
 import { actionFingerprint } from '../../../src/domain/triggers/action-fingerprint.js';
 import type { Trigger } from '../../../src/domain/triggers/trigger.js';
 import { validateTriggers } from '../../../src/domain/triggers/validate-triggers.js';
-import { adminClient } from '../../support/admin-http.js';
+import { adminAuthentication, adminSession, type LoopbackServer, serveAdminUi } from '../../support/admin-ui.js';
 import { FixedClock } from '../../fakes/fixed-clock.js';
 import { InMemoryActionRunRepository } from '../../fakes/in-memory-action-run-repository.js';
-import { InMemoryAdminStore } from '../../fakes/in-memory-admin-store.js';
 import { InMemoryApprovalStore } from '../../fakes/in-memory-approval-store.js';
 import { InMemoryInboundRequestStore } from '../../fakes/in-memory-inbound-request-store.js';
-import { InMemoryLoginAttempts } from '../../fakes/in-memory-login-attempts.js';
 import { InMemoryTaskQueue } from '../../fakes/in-memory-task-queue.js';
 import { InMemoryTriggerLanes } from '../../fakes/in-memory-trigger-lanes.js';
-import { ManualTimer } from '../../fakes/manual-timer.js';
 import { RecordingLogger } from '../../fakes/recording-logger.js';
 import { SequentialIds } from '../../fakes/sequential-ids.js';
 
@@ -30,7 +20,6 @@ import { SequentialIds } from '../../fakes/sequential-ids.js';
  * removed or disabled its trigger (or changed the action) since it asked.
  */
 
-const PASSWORD = 'correct horse battery';
 const APPROVAL = '10000000-0000-4000-8000-000000000001';
 const RUN = '30000000-0000-4000-8000-000000000001';
 
@@ -41,7 +30,7 @@ const { triggers } = validateTriggers(
 );
 
 describe('admin UI: approving an action', () => {
-  let server: Server;
+  let server: LoopbackServer;
   let base: string;
   let cookie: string;
   let csrf: string;
@@ -50,16 +39,7 @@ describe('admin UI: approving an action', () => {
   beforeEach(async () => {
     const ids = new SequentialIds();
     const clock = new FixedClock();
-    const auth = new AdminAuthentication(
-      new InMemoryAdminStore(),
-      new InMemoryLoginAttempts(),
-      new ScryptPasswordHasher(2 ** 10),
-      new NodeApiKeyCrypto(),
-      ids,
-      clock,
-      new ManualTimer(),
-    );
-    await auth.setPassword(PASSWORD);
+    const auth = await adminAuthentication({ ids, clock });
     live = triggers;
     const approvals = new InMemoryApprovalStore();
     const runs = new InMemoryActionRunRepository();
@@ -101,27 +81,20 @@ describe('admin UI: approving an action', () => {
       logger,
       new InMemoryTriggerLanes(),
     );
-    const deps = {
+    server = await serveAdminUi({
       auth,
       logger,
       approvals,
       approvalTimeoutMs: 60_000,
       decideApproval: new DecideApproval(approvals, runs, fire, clock, logger),
-    } as Partial<AdminUiDependencies> as AdminUiDependencies;
-    const app = new Koa();
-    app.silent = true;
-    app.use(adminUi(deps));
-    server = createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const login = await adminClient(base).post('/settings/login', { password: PASSWORD });
-    expect(login.status).to.equal(303);
-    const token = /agw_session=([^;]+)/.exec(login.headers.getSetCookie().join('\n'))?.[1] as string;
-    cookie = `agw_session=${token}`;
-    csrf = (await auth.session(token))!.csrfToken;
+    });
+    base = server.base;
+    const session = await adminSession(base);
+    cookie = session.cookie;
+    csrf = (await auth.session(session.token))!.csrfToken;
   });
 
-  afterEach(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterEach(() => server.close());
 
   /** Approves the action and returns the page the answer leads to, with its notice. */
   const approve = async (): Promise<string> => {

@@ -1,23 +1,13 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { request as httpRequest, createServer, type Server } from 'node:http';
-import { request as httpsRequest, createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import Koa from 'koa';
-import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
-import { ScryptPasswordHasher } from '../../../src/adapters/crypto/scrypt-password-hasher.js';
-import { adminUi, type AdminUiDependencies } from '../../../src/adapters/http/admin/admin-ui.js';
-import { AdminAuthentication } from '../../../src/application/auth/admin-authentication.js';
-import { FixedClock } from '../../fakes/fixed-clock.js';
-import { InMemoryAdminStore } from '../../fakes/in-memory-admin-store.js';
-import { InMemoryLoginAttempts } from '../../fakes/in-memory-login-attempts.js';
-import { ManualTimer } from '../../fakes/manual-timer.js';
-import { RecordingLogger } from '../../fakes/recording-logger.js';
-import { SequentialIds } from '../../fakes/sequential-ids.js';
+import type { AdminAuthentication } from '../../../src/application/auth/admin-authentication.js';
+import { ADMIN_PASSWORD as PASSWORD, adminAuthentication, type LoopbackServer, serveAdminUi } from '../../support/admin-ui.js';
 
 /*
  * Over HTTPS (the connection's own TLS, or a trusted proxy's X-Forwarded-Proto: https) every
@@ -26,8 +16,6 @@ import { SequentialIds } from '../../fakes/sequential-ids.js';
  * a refusal reason. Over plain HTTP (localhost), where browsers refuse the prefix without Secure,
  * the cookies keep their bare names on their own paths, as before.
  */
-
-const PASSWORD = 'correct horse battery';
 
 interface Answer {
   readonly status: number;
@@ -40,34 +28,19 @@ const pair = (answer: Answer, name: string): string | undefined => answer.cookie
 const line = (answer: Answer, name: string): string | undefined => answer.cookies.find((each) => each.startsWith(`${name}=`));
 
 describe('admin UI: cookie names and attributes by scheme', () => {
-  let server: Server;
+  let server: LoopbackServer;
   let port: number;
   let auth: AdminAuthentication;
   let secureTransport: { key: Buffer; cert: Buffer } | undefined;
 
   const start = async (how: 'http' | 'proxy' | 'tls'): Promise<void> => {
-    auth = new AdminAuthentication(
-      new InMemoryAdminStore(),
-      new InMemoryLoginAttempts(),
-      new ScryptPasswordHasher(2 ** 10),
-      new NodeApiKeyCrypto(),
-      new SequentialIds(),
-      new FixedClock(),
-      new ManualTimer(),
-    );
-    await auth.setPassword(PASSWORD);
+    auth = await adminAuthentication();
     // Only the login, its page and the logout are used here: the other parts are never reached.
-    const deps = { auth, logger: new RecordingLogger() } as Partial<AdminUiDependencies> as AdminUiDependencies;
-    const app = new Koa();
-    app.silent = true;
-    app.proxy = how === 'proxy';
-    app.use(adminUi(deps));
-    server = how === 'tls' ? createHttpsServer(secureTransport!, app.callback()) : createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    server = await serveAdminUi({ auth }, { proxy: how === 'proxy', tls: how === 'tls' ? secureTransport! : undefined });
+    port = server.port;
   };
 
-  afterEach(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterEach(() => server.close());
 
   /** A request with exactly these headers; over TLS trusting the test's own certificate. */
   const send = (tls: boolean, method: string, path: string, headers: Record<string, string>, form?: Record<string, string>): Promise<Answer> =>

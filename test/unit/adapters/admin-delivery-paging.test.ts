@@ -1,22 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import Koa from 'koa';
-import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
-import { ScryptPasswordHasher } from '../../../src/adapters/crypto/scrypt-password-hasher.js';
-import { adminUi, type AdminUiDependencies } from '../../../src/adapters/http/admin/admin-ui.js';
-import { AdminAuthentication } from '../../../src/application/auth/admin-authentication.js';
 import { DeliveryHistory } from '../../../src/application/triggers/delivery-history.js';
-import { adminClient } from '../../support/admin-http.js';
-import { FixedClock } from '../../fakes/fixed-clock.js';
+import { adminAuthentication, adminSession, type LoopbackServer, serveAdminUi } from '../../support/admin-ui.js';
 import { InMemoryActionRunRepository } from '../../fakes/in-memory-action-run-repository.js';
-import { InMemoryAdminStore } from '../../fakes/in-memory-admin-store.js';
 import { InMemoryInboundRequestStore } from '../../fakes/in-memory-inbound-request-store.js';
-import { InMemoryLoginAttempts } from '../../fakes/in-memory-login-attempts.js';
-import { ManualTimer } from '../../fakes/manual-timer.js';
-import { RecordingLogger } from '../../fakes/recording-logger.js';
-import { SequentialIds } from '../../fakes/sequential-ids.js';
 
 /*
  * The Deliveries page's "Older deliveries" link goes on right after the last row shown, by its
@@ -24,43 +11,20 @@ import { SequentialIds } from '../../fakes/sequential-ids.js';
  * on the next page, and every stored delivery is listed once across the pages.
  */
 
-const PASSWORD = 'correct horse battery';
-
 describe('admin UI: paging the deliveries', () => {
-  let server: Server;
+  let server: LoopbackServer;
   let base: string;
   let requests: InMemoryInboundRequestStore;
   let cookie: string;
 
   beforeEach(async () => {
-    const auth = new AdminAuthentication(
-      new InMemoryAdminStore(),
-      new InMemoryLoginAttempts(),
-      new ScryptPasswordHasher(2 ** 10),
-      new NodeApiKeyCrypto(),
-      new SequentialIds(),
-      new FixedClock(),
-      new ManualTimer(),
-    );
-    await auth.setPassword(PASSWORD);
     requests = new InMemoryInboundRequestStore();
-    const deps = {
-      auth,
-      logger: new RecordingLogger(),
-      deliveries: new DeliveryHistory(requests, new InMemoryActionRunRepository()),
-    } as Partial<AdminUiDependencies> as AdminUiDependencies;
-    const app = new Koa();
-    app.silent = true;
-    app.use(adminUi(deps));
-    server = createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const login = await adminClient(base).post('/settings/login', { password: PASSWORD });
-    expect(login.status).to.equal(303);
-    cookie = `agw_session=${/agw_session=([^;]+)/.exec(login.headers.getSetCookie().join('\n'))?.[1] as string}`;
+    server = await serveAdminUi({ auth: await adminAuthentication(), deliveries: new DeliveryHistory(requests, new InMemoryActionRunRepository()) });
+    base = server.base;
+    ({ cookie } = await adminSession(base));
   });
 
-  afterEach(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterEach(() => server.close());
 
   const record = (receivedAt: Date, watchPath = '/webhook') =>
     requests.record({ id: randomUUID(), watchPath, receivedAt, request: '{}', triggers: ['deploy'], runs: [], replayOf: null });

@@ -1,25 +1,15 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import Koa from 'koa';
-import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
-import { ScryptPasswordHasher } from '../../../src/adapters/crypto/scrypt-password-hasher.js';
-import { adminUi, type AdminUiDependencies } from '../../../src/adapters/http/admin/admin-ui.js';
-import { AdminAuthentication } from '../../../src/application/auth/admin-authentication.js';
 import { DeliveryHistory } from '../../../src/application/triggers/delivery-history.js';
 import { FireTriggers, type TriggerRunTask } from '../../../src/application/triggers/fire-triggers.js';
 import { snapshotRequest } from '../../../src/domain/templates/request-snapshot.js';
 import { validateTriggers } from '../../../src/domain/triggers/validate-triggers.js';
 import { triggerCatalog } from '../../../src/container/trigger-catalog.js';
-import { adminClient } from '../../support/admin-http.js';
+import { adminAuthentication, adminSession, type LoopbackServer, serveAdminUi } from '../../support/admin-ui.js';
 import { FixedClock } from '../../fakes/fixed-clock.js';
 import { InMemoryActionRunRepository } from '../../fakes/in-memory-action-run-repository.js';
-import { InMemoryAdminStore } from '../../fakes/in-memory-admin-store.js';
 import { InMemoryInboundRequestStore } from '../../fakes/in-memory-inbound-request-store.js';
-import { InMemoryLoginAttempts } from '../../fakes/in-memory-login-attempts.js';
 import { InMemoryTaskQueue } from '../../fakes/in-memory-task-queue.js';
 import { InMemoryTriggerLanes } from '../../fakes/in-memory-trigger-lanes.js';
-import { ManualTimer } from '../../fakes/manual-timer.js';
 import { RecordingLogger } from '../../fakes/recording-logger.js';
 import { SequentialIds } from '../../fakes/sequential-ids.js';
 
@@ -29,10 +19,8 @@ import { SequentialIds } from '../../fakes/sequential-ids.js';
  * shows the replay it made. A form without a nonce (a page shown before) replays as before.
  */
 
-const PASSWORD = 'correct horse battery';
-
 describe('admin UI: replaying a delivery', () => {
-  let server: Server;
+  let server: LoopbackServer;
   let base: string;
   let requests: InMemoryInboundRequestStore;
   let queue: InMemoryTaskQueue;
@@ -43,16 +31,7 @@ describe('admin UI: replaying a delivery', () => {
   beforeEach(async () => {
     const ids = new SequentialIds();
     const clock = new FixedClock();
-    const auth = new AdminAuthentication(
-      new InMemoryAdminStore(),
-      new InMemoryLoginAttempts(),
-      new ScryptPasswordHasher(2 ** 10),
-      new NodeApiKeyCrypto(),
-      ids,
-      clock,
-      new ManualTimer(),
-    );
-    await auth.setPassword(PASSWORD);
+    const auth = await adminAuthentication({ ids, clock });
     const triggers = validateTriggers(
       [{ name: 'build', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: 'true' }] }],
       'test',
@@ -64,26 +43,14 @@ describe('admin UI: replaying a delivery', () => {
     await fireTriggers.execute({ watchPath: '/webhook', request: snapshotRequest({ ref: 'main' }, {}, {}) });
     await fireTriggers.dispatched();
     [original] = requests.requests.keys();
-    const deps = {
-      auth,
-      logger: new RecordingLogger(),
-      deliveries: new DeliveryHistory(requests, new InMemoryActionRunRepository()),
-      fireTriggers,
-    } as Partial<AdminUiDependencies> as AdminUiDependencies;
-    const app = new Koa();
-    app.silent = true;
-    app.use(adminUi(deps));
-    server = createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const login = await adminClient(base).post('/settings/login', { password: PASSWORD });
-    expect(login.status).to.equal(303);
-    const token = /agw_session=([^;]+)/.exec(login.headers.getSetCookie().join('\n'))?.[1] as string;
-    cookie = `agw_session=${token}`;
-    csrf = (await auth.session(token))!.csrfToken;
+    server = await serveAdminUi({ auth, deliveries: new DeliveryHistory(requests, new InMemoryActionRunRepository()), fireTriggers });
+    base = server.base;
+    const session = await adminSession(base);
+    cookie = session.cookie;
+    csrf = (await auth.session(session.token))!.csrfToken;
   });
 
-  afterEach(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterEach(() => server.close());
 
   /** The nonce of the replay form on the delivery's page, as shown now. */
   const shownNonce = async (id: string): Promise<string> => {

@@ -2,19 +2,13 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
-import { ScryptPasswordHasher } from '../../../src/adapters/crypto/scrypt-password-hasher.js';
 import { adminHostsOf, isAdminHost, type AdminHosts } from '../../../src/adapters/http/admin/admin-host.js';
 import type { AdminUiDependencies } from '../../../src/adapters/http/admin/admin-ui.js';
 import { createHttpApp, type HttpAppDependencies } from '../../../src/adapters/http/http-app.js';
-import { AdminAuthentication } from '../../../src/application/auth/admin-authentication.js';
 import { ConfigError, loadConfig } from '../../../src/container/config.js';
-import { FixedClock } from '../../fakes/fixed-clock.js';
-import { InMemoryAdminStore } from '../../fakes/in-memory-admin-store.js';
+import { ADMIN_PASSWORD as PASSWORD, adminAuthentication } from '../../support/admin-ui.js';
 import { InMemoryLoginAttempts } from '../../fakes/in-memory-login-attempts.js';
-import { ManualTimer } from '../../fakes/manual-timer.js';
 import { RecordingLogger } from '../../fakes/recording-logger.js';
-import { SequentialIds } from '../../fakes/sequential-ids.js';
 
 /*
  * DNS rebinding: a page of another site (`http://evil.example:3000`) whose DNS answers the
@@ -25,7 +19,6 @@ import { SequentialIds } from '../../fakes/sequential-ids.js';
  * What gives it away is its name in `Host`: the admin UI answers only under its own names.
  */
 
-const PASSWORD = 'correct horse battery';
 const EVIL = 'evil.example';
 
 const ONLY_OWN: AdminHosts = { names: [], any: false };
@@ -123,16 +116,7 @@ describe('admin UI: the host names it answers under', () => {
     const start = async (adminHosts: AdminHosts): Promise<void> => {
       attempts = new InMemoryLoginAttempts();
       logger = new RecordingLogger();
-      const auth = new AdminAuthentication(
-        new InMemoryAdminStore(),
-        attempts,
-        new ScryptPasswordHasher(2 ** 10),
-        new NodeApiKeyCrypto(),
-        new SequentialIds(),
-        new FixedClock(),
-        new ManualTimer(),
-      );
-      await auth.setPassword(PASSWORD);
+      const auth = await adminAuthentication({ attempts });
       // The service's own app: only the login page and the login are reached here.
       const admin = { auth, logger } as Partial<AdminUiDependencies> as AdminUiDependencies;
       const deps = {

@@ -1,19 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { constants, createGzip, gzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import Koa from 'koa';
-import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
-import { ScryptPasswordHasher } from '../../../src/adapters/crypto/scrypt-password-hasher.js';
-import { adminUi, type AdminUiDependencies } from '../../../src/adapters/http/admin/admin-ui.js';
-import { AdminAuthentication } from '../../../src/application/auth/admin-authentication.js';
-import { FixedClock } from '../../fakes/fixed-clock.js';
-import { InMemoryAdminStore } from '../../fakes/in-memory-admin-store.js';
-import { InMemoryLoginAttempts } from '../../fakes/in-memory-login-attempts.js';
-import { ManualTimer } from '../../fakes/manual-timer.js';
-import { RecordingLogger } from '../../fakes/recording-logger.js';
-import { SequentialIds } from '../../fakes/sequential-ids.js';
 import { loginNonce } from '../../support/admin-http.js';
+import { ADMIN_PASSWORD as PASSWORD, adminAuthentication, type LoopbackServer, serveAdminUi } from '../../support/admin-ui.js';
+import { InMemoryLoginAttempts } from '../../fakes/in-memory-login-attempts.js';
 
 /*
  * The admin login is read before anyone is signed in: a compressed form (which no browser sends)
@@ -22,8 +12,6 @@ import { loginNonce } from '../../support/admin-http.js';
  * connection until the request timeout.
  */
 
-const PASSWORD = 'correct horse battery';
-
 interface Answer {
   readonly status: number;
   readonly head: string;
@@ -31,37 +19,22 @@ interface Answer {
 }
 
 describe('admin UI: a compressed login form', () => {
-  let server: Server;
+  let server: LoopbackServer;
   let port: number;
   let attempts: InMemoryLoginAttempts;
   const opened = new Set<Socket>();
 
   beforeEach(async () => {
     attempts = new InMemoryLoginAttempts();
-    const auth = new AdminAuthentication(
-      new InMemoryAdminStore(),
-      attempts,
-      new ScryptPasswordHasher(2 ** 10),
-      new NodeApiKeyCrypto(),
-      new SequentialIds(),
-      new FixedClock(),
-      new ManualTimer(),
-    );
-    await auth.setPassword(PASSWORD);
     // Only the login is posted here: the other parts are never reached.
-    const deps = { auth, logger: new RecordingLogger() } as Partial<AdminUiDependencies> as AdminUiDependencies;
-    const app = new Koa();
-    app.silent = true;
-    app.use(adminUi(deps));
-    server = createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    server = await serveAdminUi({ auth: await adminAuthentication({ attempts }) });
+    port = server.port;
   });
 
   afterEach(async () => {
     for (const socket of opened) socket.destroy();
     opened.clear();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.close();
   });
 
   /** The first answer written on a connection, read as soon as it is whole: the connection may stay open. */

@@ -1,18 +1,9 @@
-import { request as httpRequest, createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
-import Koa from 'koa';
-import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
-import { ScryptPasswordHasher } from '../../../src/adapters/crypto/scrypt-password-hasher.js';
-import { adminUi, type AdminUiDependencies } from '../../../src/adapters/http/admin/admin-ui.js';
-import { AdminAuthentication, MAX_FAILURES } from '../../../src/application/auth/admin-authentication.js';
-import { FixedClock } from '../../fakes/fixed-clock.js';
-import { InMemoryAdminStore } from '../../fakes/in-memory-admin-store.js';
-import { InMemoryLoginAttempts } from '../../fakes/in-memory-login-attempts.js';
-import { ManualTimer } from '../../fakes/manual-timer.js';
-import { RecordingLogger } from '../../fakes/recording-logger.js';
-import { SequentialIds } from '../../fakes/sequential-ids.js';
+import { type AdminAuthentication, MAX_FAILURES } from '../../../src/application/auth/admin-authentication.js';
 import { loginNonce } from '../../support/admin-http.js';
+import { ADMIN_PASSWORD as PASSWORD, adminAuthentication, type LoopbackServer, serveAdminUi } from '../../support/admin-ui.js';
+import { InMemoryLoginAttempts } from '../../fakes/in-memory-login-attempts.js';
 
 /*
  * The admin UI refuses a form POST that a browser says comes from another site (Sec-Fetch-Site,
@@ -23,8 +14,6 @@ import { loginNonce } from '../../support/admin-http.js';
  * posts, and posts without either header (curl, old clients) with the nonce, are taken as before.
  */
 
-const PASSWORD = 'correct horse battery';
-
 interface Answer {
   readonly status: number;
   readonly location: string | undefined;
@@ -33,35 +22,20 @@ interface Answer {
 }
 
 describe('admin UI: forms posted from another site', () => {
-  let server: Server;
+  let server: LoopbackServer;
   let port: number;
   let attempts: InMemoryLoginAttempts;
   let auth: AdminAuthentication;
 
   const start = async (trustProxy: boolean): Promise<void> => {
     attempts = new InMemoryLoginAttempts();
-    auth = new AdminAuthentication(
-      new InMemoryAdminStore(),
-      attempts,
-      new ScryptPasswordHasher(2 ** 10),
-      new NodeApiKeyCrypto(),
-      new SequentialIds(),
-      new FixedClock(),
-      new ManualTimer(),
-    );
-    await auth.setPassword(PASSWORD);
+    auth = await adminAuthentication({ attempts });
     // Only the login and the logout are posted here: the other parts are never reached.
-    const deps = { auth, logger: new RecordingLogger() } as Partial<AdminUiDependencies> as AdminUiDependencies;
-    const app = new Koa();
-    app.silent = true;
-    app.proxy = trustProxy;
-    app.use(adminUi(deps));
-    server = createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    server = await serveAdminUi({ auth }, { proxy: trustProxy });
+    port = server.port;
   };
 
-  afterEach(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterEach(() => server.close());
 
   /** A form POST with exactly these headers (node:http: Host and Sec-Fetch-Site as a browser would send them). */
   const post = (path: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Answer> =>

@@ -1,18 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import Koa from 'koa';
-import { NodeApiKeyCrypto } from '../../../src/adapters/crypto/node-api-key-crypto.js';
-import { ScryptPasswordHasher } from '../../../src/adapters/crypto/scrypt-password-hasher.js';
-import { adminUi, type AdminUiDependencies } from '../../../src/adapters/http/admin/admin-ui.js';
 import { DatabaseUnavailable } from '../../../src/adapters/shared/database-unavailable.js';
-import { AdminAuthentication } from '../../../src/application/auth/admin-authentication.js';
-import { FixedClock } from '../../fakes/fixed-clock.js';
-import { InMemoryAdminStore } from '../../fakes/in-memory-admin-store.js';
-import { InMemoryLoginAttempts } from '../../fakes/in-memory-login-attempts.js';
-import { ManualTimer } from '../../fakes/manual-timer.js';
-import { RecordingLogger } from '../../fakes/recording-logger.js';
-import { SequentialIds } from '../../fakes/sequential-ids.js';
+import type { AdminAuthentication } from '../../../src/application/auth/admin-authentication.js';
+import { adminAuthentication, type LoopbackServer, serveAdminUi } from '../../support/admin-ui.js';
 
 /*
  * The admin UI's answers a browser gets without a session and while the database is unavailable:
@@ -22,42 +11,22 @@ import { SequentialIds } from '../../fakes/sequential-ids.js';
  * API's callers get a 503 `{error}` with it.
  */
 
-const PASSWORD = 'correct horse battery';
-
 describe('admin UI: 401 challenges and the database unavailable', () => {
-  let server: Server | undefined;
+  let server: LoopbackServer | undefined;
   let base: string;
 
   const serve = async (auth: AdminAuthentication, trustProxy = false): Promise<void> => {
     // Only the session check and the login page are reached here: the other parts are never used.
-    const deps = { auth, logger: new RecordingLogger() } as Partial<AdminUiDependencies> as AdminUiDependencies;
-    const app = new Koa();
-    app.silent = true;
-    app.proxy = trustProxy;
-    app.use(adminUi(deps));
-    server = createServer(app.callback());
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await serveAdminUi({ auth }, { proxy: trustProxy });
+    base = server.base;
   };
 
   afterEach(async () => {
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await server?.close();
     server = undefined;
   });
 
-  const realAuth = async (): Promise<AdminAuthentication> => {
-    const auth = new AdminAuthentication(
-      new InMemoryAdminStore(),
-      new InMemoryLoginAttempts(),
-      new ScryptPasswordHasher(2 ** 10),
-      new NodeApiKeyCrypto(),
-      new SequentialIds(),
-      new FixedClock(),
-      new ManualTimer(),
-    );
-    await auth.setPassword(PASSWORD);
-    return auth;
-  };
+  const realAuth = () => adminAuthentication();
 
   const CHALLENGE = 'Cookie realm="agent-gateway admin", form-action="/settings/login", cookie-name="agw_session"';
 
