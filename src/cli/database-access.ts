@@ -52,10 +52,10 @@ export const connectToServer = async (
   io: CliIo,
   options: { readonly waitMs?: number; readonly pollMs?: number; readonly alive?: (pid: number) => boolean } = {},
 ): Promise<AdminSocketClient> => {
-  const [{ AdminSocketClient, UntrustedAdminSocket }, { checkPrivateDataDir, currentUid, UnsafeDataDir }, { servedDirectory }] = await Promise.all([
+  const [{ AdminSocketClient, UntrustedAdminSocket }, { checkPrivateDataDir, currentUid, UnsafeDataDir }, { directoryIdentity }] = await Promise.all([
     import('../adapters/http/admin-socket/admin-socket-client.js'),
     import('../adapters/persistence/private-data-dir.js'),
-    import('../adapters/http/admin-socket/served-directory.js'),
+    import('../adapters/shared/directory-identity.js'),
   ]);
   const me = currentUid();
   let dir: Awaited<ReturnType<typeof checkPrivateDataDir>>;
@@ -104,7 +104,7 @@ export const connectToServer = async (
       );
     }
     // A server of an older version does not say which directory it serves.
-    if (answered.dataDir !== undefined && answered.dataDir.id !== (await servedDirectory(target.dataDir)).id) {
+    if (answered.dataDir !== undefined && answered.dataDir.id !== (await directoryIdentity(target.dataDir)).id) {
       const lockFile = join(target.dataDir, 'embedded.pid');
       throw copiedDataDir(target.dataDir, answered.dataDir.path, answered.pid, `a link to its admin socket ${target.socketPath}`, [
         target.socketPath,

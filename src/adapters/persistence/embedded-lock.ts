@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
-import { link, mkdir, open, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname, uptime } from 'node:os';
 import { join } from 'node:path';
+import { type DirectoryIdentity, directoryIdentity } from '../shared/directory-identity.js';
 
 /**
  * Thrown when another live process has the embedded database open. When the lock file was
@@ -180,17 +181,11 @@ interface Whereabouts {
   readonly start: string | null;
   /**
    * The directory the lock was taken for: its real path (for the message) and its device and
-   * inode (`dev:ino`, which tell it from a copy however it is reached); null in a file of an
-   * older version.
+   * inode (`dev:ino`, which tell it from a copy however it is reached: directoryIdentity, the
+   * same as the admin socket reports); null in a file of an older version.
    */
-  readonly dir: { readonly path: string; readonly id: string } | null;
+  readonly dir: DirectoryIdentity | null;
 }
-
-/** The data directory as a lock file records it (see Whereabouts.dir). */
-const directoryOf = async (dataDir: string): Promise<{ readonly path: string; readonly id: string }> => {
-  const { dev, ino } = await stat(dataDir);
-  return { path: await realpath(dataDir), id: `${dev}:${ino}` };
-};
 
 /**
  * The lock file as read: its pid (NaN when it holds none), where that pid lives (undefined in a
@@ -317,13 +312,13 @@ export class EmbeddedLock {
     if (file === null || !verdict?.sure) return null;
     const recorded = file.where?.dir;
     if (verdict.host !== undefined || recorded == null) return { pid: verdict.pid };
-    const dir = await directoryOf(this.dataDir);
+    const dir = await directoryIdentity(this.dataDir);
     return recorded.id === dir.id ? { pid: verdict.pid } : { pid: verdict.pid, copiedFrom: recorded.path };
   }
 
   async acquire(): Promise<void> {
     await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
-    const dir = await directoryOf(this.dataDir);
+    const dir = await directoryIdentity(this.dataDir);
     const nonce = randomUUID();
     const mine = join(this.dataDir, `embedded.pid.${this.#self.pid}.${nonce}`);
     const text = this.#contents(nonce, dir);

@@ -6,7 +6,7 @@ import type { CreatedApiKey } from '../../../application/auth/create-api-key.js'
 import type { ApiKeySummary } from '../../../domain/auth/api-key-record.js';
 import { DomainError, type ErrorCode } from '../../../domain/errors/domain-error.js';
 import type { MigrationReport, ReloadReport } from './admin-socket-server.js';
-import type { ServedDirectory } from './served-directory.js';
+import type { DirectoryIdentity } from '../../shared/directory-identity.js';
 
 type Wire = Record<string, unknown>;
 
@@ -89,9 +89,9 @@ export class AdminSocketClient implements KeyAdministration {
   }
 
   /** The answering server's process id and the data directory it serves (undefined from a server of an older version). */
-  async status(): Promise<{ pid: number; dataDir?: ServedDirectory }> {
+  async status(): Promise<{ pid: number; dataDir?: DirectoryIdentity }> {
     const { pid, dataDir } = await this.call('GET', '/status');
-    const served = dataDir as Partial<Record<keyof ServedDirectory, unknown>> | undefined;
+    const served = dataDir as Partial<Record<keyof DirectoryIdentity, unknown>> | undefined;
     return typeof served?.path === 'string' && typeof served.id === 'string'
       ? { pid: Number(pid), dataDir: { path: served.path, id: served.id } }
       : { pid: Number(pid) };

@@ -11,7 +11,7 @@ import { DomainError } from '../../../domain/errors/domain-error.js';
 import type { Logger } from '../../../ports/logger.js';
 import { answerFor } from '../error-status.js';
 import { jsonBody } from '../middleware/json-body.js';
-import { type ServedDirectory, servedDirectory } from './served-directory.js';
+import { type DirectoryIdentity, directoryIdentity } from '../../shared/directory-identity.js';
 
 /** The migrations as the running server knows them (the CLI's `migrate` reports it). */
 export interface MigrationReport {
@@ -52,7 +52,7 @@ const fieldsOf = (body: unknown): Record<string, unknown> =>
  * The socket's Koa app: the same JSON body parser and error table as the API. Errors answer
  * `{code, error}` so the CLI can rebuild the domain error; a 500's detail goes to the log.
  */
-const adminSocketApp = (admin: KeyAdministration, operations: AdminOperations, logger: Logger, served: ServedDirectory): Koa => {
+const adminSocketApp = (admin: KeyAdministration, operations: AdminOperations, logger: Logger, served: DirectoryIdentity): Koa => {
   const app = new Koa();
   app.silent = true;
   app.use(async (ctx, next) => {
@@ -140,7 +140,7 @@ export class AdminSocketServer {
   static async listen(path: string, admin: KeyAdministration, operations: AdminOperations, logger: Logger): Promise<AdminSocketServer> {
     await unlink(path).catch(() => undefined);
     // The socket is made in the data directory it serves (adminSocketPath).
-    const served = await servedDirectory(dirname(path));
+    const served = await directoryIdentity(dirname(path));
     const server = createServer(adminSocketApp(admin, operations, logger, served).callback());
     // Created owner-only (the umask in force while it is made), not made so after: in between,
     // with a permissive umask and a DATA_DIR the operator made readable, another account could
