@@ -18,9 +18,9 @@ export interface DecideApprovalInput {
 export type DecidedApproval = Approval & {
   /**
    * Approved: whether the action runs (`runs`), or why nothing does (FireTriggers.resume: a reload
-   * removed or disabled the trigger, changed or removed the action, or changed the trigger's
-   * `when` so that the request no longer passes it, since it asked). Absent
-   * when denied.
+   * removed or disabled the trigger, changed or removed the action, changed the trigger's
+   * `watch_path` so that it no longer watches the request's path, or its `when` so that the
+   * request no longer passes it, since it asked). Absent when denied.
    */
   readonly resumed?: ResumeOutcome;
 };
@@ -37,6 +37,8 @@ export const whyNothingRuns = (decided: DecidedApproval): string | undefined => 
       return `trigger "${decided.trigger}" is disabled`;
     case 'action-changed':
       return `action ${decided.actionIndex} of trigger "${decided.trigger}" was changed or removed since it asked`;
+    case 'watch-changed':
+      return `trigger "${decided.trigger}" no longer watches ${decided.watchPath}, the path of the request that fired it`;
     case 'when-changed':
       return `the "when" of trigger "${decided.trigger}" no longer matches the request that fired it`;
     default:

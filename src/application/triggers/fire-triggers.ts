@@ -211,14 +211,16 @@ export class FireTriggers {
    * same queue (and lanes) as its trigger's runs. Returns whether the approved action runs: a
    * reload may since have removed or disabled the trigger, or changed or removed the action
    * (`action`: its fingerprint, recorded when it asked; without one, the action at its index),
-   * or changed its `when` so that the request that fired the run no longer passes it, and then
-   * nothing runs — the run is queued all the same, and closes the record that waited.
+   * moved the trigger so that it no longer watches the path of the request that fired the run,
+   * or changed its `when` so that that request no longer passes it, and then nothing runs — the run is queued all the same, and closes the record that waited.
    * @throws when the stored request cannot be read (a trigger with a `when` only): the decision
    * is stored, and deciding again queues the run (DecideApproval).
    */
   async resume(approval: Approval, action?: string): Promise<ResumeOutcome> {
     const trigger = currentTriggers(this.triggers).find((candidate) => candidate.name === approval.trigger);
     let outcome = resumeOutcome(trigger, approval, action, this.fingerprintKey);
+    // As the resumed run tests them (RunTrigger): the request's endpoint, by any of its names, then `when`.
+    if (outcome === 'runs' && trigger !== undefined && !this.endpointPaths(approval.watchPath).includes(trigger.watchPath)) outcome = 'watch-changed';
     if (outcome === 'runs' && trigger?.when !== undefined && !(await this.#passesWhenNow(trigger, approval))) outcome = 'when-changed';
     if (outcome !== 'runs') {
       // Queued all the same: its run runs nothing, and closes the record that waited (RunTrigger).
@@ -256,10 +258,11 @@ export class FireTriggers {
 
 /**
  * What resuming an approved run does: `runs` (it goes on at the approved action), or why nothing
- * runs — a reload since removed the trigger, disabled it, changed or removed the action, or
- * changed its `when` so that the request that fired the run no longer passes it.
+ * runs — a reload since removed the trigger, disabled it, changed or removed the action, changed
+ * its `watch_path` so that it no longer watches the path of the request that fired the run, or
+ * changed its `when` so that that request no longer passes it.
  */
-export type ResumeOutcome = 'runs' | 'trigger-removed' | 'trigger-disabled' | 'action-changed' | 'when-changed';
+export type ResumeOutcome = 'runs' | 'trigger-removed' | 'trigger-disabled' | 'action-changed' | 'watch-changed' | 'when-changed';
 
 /** Whether the approved action runs as `trigger` is now (undefined: no longer configured). */
 const resumeOutcome = (trigger: Trigger | undefined, approval: Approval, action: string | undefined, key: FingerprintMac | undefined): ResumeOutcome => {
@@ -276,6 +279,7 @@ const NOTHING_RUNS: Record<Exclude<ResumeOutcome, 'runs'>, string> = {
   'trigger-removed': 'approved action of a trigger no longer configured; nothing runs',
   'trigger-disabled': 'approved action of a trigger disabled since; nothing runs',
   'action-changed': 'approved action changed or removed since it asked; nothing runs',
+  'watch-changed': 'approved action of a trigger that no longer watches the path of the request that fired it (reloaded since); nothing runs',
   'when-changed': 'approved action of a trigger whose when no longer matches the request that fired it (reloaded since); nothing runs',
 };
 

@@ -265,10 +265,17 @@ export class RunTrigger {
     // replay skips it too). The path's other names (a channel's alias) still count, as at firing.
     if (!(this.settings.endpointPaths?.(task.watchPath) ?? [task.watchPath]).includes(trigger.watchPath)) {
       const why = noLongerWatches(task.watchPath);
-      await this.#drop(task, trigger.actions, why, log, 'the trigger no longer watches the path of the request that fired it (reloaded since); its queued run is dropped', {
-        watchPath: task.watchPath,
-        watching: trigger.watchPath,
-      });
+      await this.#drop(
+        task,
+        trigger.actions,
+        why,
+        log,
+        'the trigger no longer watches the path of the request that fired it (reloaded since); its queued run is dropped',
+        {
+          watchPath: task.watchPath,
+          watching: trigger.watchPath,
+        },
+      );
       return;
     }
     if (this.lanes !== undefined && from.taskId !== undefined) {
@@ -286,7 +293,13 @@ export class RunTrigger {
     // a stop — drops the run, as it would not fire the trigger now. Unchanged, the test passes
     // again (the stored request is the one the trigger was matched with).
     if (typeof request !== 'string' && !passesWhen(trigger.when, request)) {
-      await this.#drop(task, trigger.actions, WHEN_NO_LONGER_MATCHES, log, "the trigger's when no longer matches the request that fired it (reloaded since); its queued run is dropped");
+      await this.#drop(
+        task,
+        trigger.actions,
+        WHEN_NO_LONGER_MATCHES,
+        log,
+        "the trigger's when no longer matches the request that fired it (reloaded since); its queued run is dropped",
+      );
       return;
     }
     await this.runActions({ runId: task.runId, name: trigger.name, actions: trigger.actions, request, requestId: task.requestId, task, signal }, log);

@@ -29,8 +29,8 @@ import { TOKENS } from '../tokens.js';
 
 type FireTriggersDeps = [TriggerSource, InboundRequestStore, TaskQueue, IdGenerator, Clock, Logger, TriggerLanes, DispatchTriggerRuns];
 
-/** Every watch path naming the endpoint of a stored request's path (a channel's and its alias), for replays. */
-const endpointPaths = (watchPath: string): readonly string[] => {
+/** Every watch path naming the endpoint of a stored request's path (a channel's and its alias), for replays and queued runs. */
+export const endpointPaths = (watchPath: string): readonly string[] => {
   const route = routeTable().find((candidate) => watchPathOf(candidate) === watchPath);
   return route === undefined ? [watchPath] : watchPathsOf(route);
 };

@@ -21,7 +21,12 @@ export interface ActionRun {
    * holds that place (RunTrigger's matchRecords).
    */
   readonly actionIndex: number;
-  readonly type: TriggerAction['type'];
+  /**
+   * The action's type; `unknown` in the one record of a queued run dropped because its trigger
+   * was removed since: its actions are not known any more, the record stands for those it had
+   * not run (RunTrigger).
+   */
+  readonly type: TriggerAction['type'] | 'unknown';
   readonly status: ActionRunStatus;
   readonly attempts: number;
   readonly startedAt: Date;

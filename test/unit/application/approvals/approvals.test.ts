@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import { DecideApproval, whyNothingRuns } from '../../../../src/application/approvals/decide-approval.js';
 import { ExpireApprovals } from '../../../../src/application/approvals/expire-approvals.js';
 import { FireTriggers, type TriggerRunTask } from '../../../../src/application/triggers/fire-triggers.js';
-import { APPROVAL_TIMEOUT_MS, RunTrigger, WHEN_NO_LONGER_MATCHES } from '../../../../src/application/triggers/run-trigger.js';
+import {
+  APPROVAL_TIMEOUT_MS,
+  noLongerWatches,
+  RunTrigger,
+  TRIGGER_DISABLED,
+  TRIGGER_REMOVED,
+  WHEN_NO_LONGER_MATCHES,
+} from '../../../../src/application/triggers/run-trigger.js';
 import { triggerCatalog } from '../../../../src/container/trigger-catalog.js';
 import { DomainError } from '../../../../src/domain/errors/domain-error.js';
 import { snapshotRequest } from '../../../../src/domain/templates/request-snapshot.js';
@@ -58,7 +65,10 @@ const RUN_ID = '30000000-0000-4000-8000-000000000001';
 const task: TriggerRunTask = { runId: RUN_ID, trigger: 'deploy', watchPath: '/webhook', firedAt: '2026-01-01T00:00:00.000Z', requestId: REQUEST_ID };
 
 /** `options`: other triggers in force, another request body (the run and its trigger are `deploy`'s). */
-const make = async (withApprovals = true, options: { readonly triggers?: readonly Trigger[]; readonly body?: unknown } = {}) => {
+const make = async (
+  withApprovals = true,
+  options: { readonly triggers?: readonly Trigger[]; readonly body?: unknown; readonly endpointPaths?: (watchPath: string) => readonly string[] } = {},
+) => {
   const clock = new FixedClock();
   const runs = new InMemoryActionRunRepository();
   const requests = new InMemoryInboundRequestStore();
@@ -91,10 +101,10 @@ const make = async (withApprovals = true, options: { readonly triggers?: readonl
     new SequentialIds(),
     clock,
     logger,
-    { triggersDir: '/srv', commandTimeoutMs: 1000, commandEnv: {}, approvalTimeoutMs: 60_000 },
+    { triggersDir: '/srv', commandTimeoutMs: 1000, commandEnv: {}, approvalTimeoutMs: 60_000, endpointPaths: options.endpointPaths },
     withApprovals ? approvals : undefined,
   );
-  const fire = new FireTriggers(source, requests, queue, new SequentialIds(), clock, logger, new InMemoryTriggerLanes());
+  const fire = new FireTriggers(source, requests, queue, new SequentialIds(), clock, logger, new InMemoryTriggerLanes(), undefined, options.endpointPaths);
   const decide = new DecideApproval(approvals, runs, fire, clock, logger);
   const expire = new ExpireApprovals(approvals, runs, clock, logger);
   /** Runs the task the decision queued, as the worker would. */
@@ -437,7 +447,7 @@ describe('Approvals', () => {
     expect(await statuses(runs)).to.deep.equal(['0:succeeded', '1:succeeded', '3:succeeded', '4:succeeded']);
   });
 
-  it('approved after its trigger was disabled: nothing more runs, and the record that waited says why', async () => {
+  it('approved after its trigger was disabled: nothing more runs, the record that waited and those of the actions after it say why', async () => {
     const { runner, shell, runs, approvals, decide, runQueued, reload, logger } = await make();
     await runner.execute(task);
     const [approval] = await approvals.list({ limit: 1 });
@@ -449,10 +459,62 @@ describe('Approvals', () => {
     expect(shell.commands).to.have.length(1);
     expect(logger.entries.map((e) => e.message)).to.include('approved action of a trigger disabled since; nothing runs');
     const records = await runs.forRun(RUN_ID);
+    // Before, the action after it had no record: the run looked as if it still waited.
     expect(records.map((run) => `${run.actionIndex}:${run.status}:${run.error}`)).to.deep.equal([
       '0:succeeded:null',
-      '1:failed:not run: the trigger was disabled',
+      `1:failed:${TRIGGER_DISABLED}`,
+      `2:not_runnable:${TRIGGER_DISABLED}`,
     ]);
+  });
+
+  it('approved after its trigger was removed: nothing more runs, the record that waited says why, and one record says the rest (not known any more) did not run', async () => {
+    const { runner, shell, runs, approvals, decide, runQueued, reload } = await make();
+    await runner.execute(task);
+    const [approval] = await approvals.list({ limit: 1 });
+    reload([]);
+    expect(await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' })).to.have.property('resumed', 'trigger-removed');
+    await runQueued();
+    expect(shell.commands).to.have.length(1);
+    expect((await runs.forRun(RUN_ID)).map((run) => `${run.actionIndex}:${run.type}:${run.status}:${run.error}`)).to.deep.equal([
+      '0:command:succeeded:null',
+      `1:command:failed:${TRIGGER_REMOVED}`,
+      `2:unknown:not_runnable:${TRIGGER_REMOVED}`,
+    ]);
+  });
+
+  it('approved after a reload moved its trigger to another path: the decision says nothing runs, and the records say why', async () => {
+    const { runner, shell, runs, approvals, decide, runQueued, reload, logger } = await make();
+    await runner.execute(task);
+    const [approval] = await approvals.list({ limit: 1 });
+    reload([{ ...triggers[0], watchPath: '/jobs/status' }]);
+    const decided = await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' });
+    expect(decided.resumed, 'the decision says nothing runs').to.equal('watch-changed');
+    expect(whyNothingRuns(decided)).to.equal('trigger "deploy" no longer watches /webhook, the path of the request that fired it');
+    expect(logger.entries.map((e) => e.message)).to.include(
+      'approved action of a trigger that no longer watches the path of the request that fired it (reloaded since); nothing runs',
+    );
+    await runQueued();
+    expect(shell.commands, 'only the action before the approval ran').to.have.length(1);
+    expect(logger.entries.map((e) => e.message)).to.include(
+      'the trigger no longer watches the path of the request that fired it (reloaded since); its queued run is dropped',
+    );
+    expect((await runs.forRun(RUN_ID)).map((run) => `${run.actionIndex}:${run.status}:${run.error}`)).to.deep.equal([
+      '0:succeeded:null',
+      `1:failed:${noLongerWatches('/webhook')}`,
+      `2:not_runnable:${noLongerWatches('/webhook')}`,
+    ]);
+  });
+
+  it("approved after a reload moved its trigger to another name of the same endpoint (a channel's alias path): it runs, and the rest", async () => {
+    const aliases = (path: string) => (path === '/webhook' ? ['/webhook', '/webhook-alias'] : [path]);
+    const { runner, shell, runs, approvals, decide, runQueued, reload } = await make(true, { endpointPaths: aliases });
+    await runner.execute(task);
+    const [approval] = await approvals.list({ limit: 1 });
+    reload([{ ...triggers[0], watchPath: '/webhook-alias' }]);
+    expect(await decide.execute({ id: approval.id, decision: 'approved', by: 'admin UI' })).to.have.property('resumed', 'runs');
+    await runQueued();
+    expect(shell.commands).to.have.length(3);
+    expect(await statuses(runs)).to.deep.equal(['0:succeeded', '1:succeeded', '2:succeeded']);
   });
 
   /** `deploy` as reloaded with this `when` (validated as the trigger file's). */

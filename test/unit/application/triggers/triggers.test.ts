@@ -7,9 +7,13 @@ import {
   RELOADED_UNDER_WAY,
   REQUEST_POLL_MS,
   REQUEST_WAIT_MS,
+  noLongerWatches,
   RunTrigger,
+  TRIGGER_DISABLED,
+  TRIGGER_REMOVED,
   WHEN_NO_LONGER_MATCHES,
 } from '../../../../src/application/triggers/run-trigger.js';
+import { endpointPaths } from '../../../../src/container/bindings/delivery-bindings.js';
 import type { TriggerSource } from '../../../../src/application/triggers/trigger-source.js';
 import type { Timer } from '../../../../src/ports/timer.js';
 import { InMemoryStartMarks } from '../../../fakes/in-memory-start-marks.js';
@@ -1467,19 +1471,159 @@ describe('RunTrigger', () => {
     });
   });
 
-  it('drops, with a warning, a queued run of a trigger disabled since it was queued, running none of its actions', async () => {
+  // These two asserted before that a dropped run left no record (only the log line): its run then
+  // looked queued for good. Its actions are now recorded not run, with why, as for a `when`.
+  it('drops, with a warning, a queued run of a trigger disabled since it was queued, running none of its actions and recording each not run, with why', async () => {
     const { runner, runs, shell, logger } = make();
     await runner.execute({ ...task, trigger: 'off' });
     expect(shell.commands).to.deep.equal([]);
-    expect(runs.runs).to.deep.equal([]);
-    expect(logger.entries.map((e) => e.message)).to.include('trigger is disabled; its queued run is dropped');
+    expect(runs.runs.map((run) => [run.actionIndex, run.type, run.status, run.attempts, run.error, run.detail.requestId])).to.deep.equal([
+      [0, 'command', 'not_runnable', 0, TRIGGER_DISABLED, REQUEST_ID],
+    ]);
+    expect(logger.entries.filter((e) => e.message === 'trigger is disabled; its queued run is dropped').map((e) => e.level)).to.deep.equal(['warn']);
   });
 
-  it('drops, with a warning, a queued run of a trigger that is no longer configured', async () => {
+  it('drops, with a warning, a queued run of a trigger that is no longer configured, recording that its actions (not known any more) did not run, with why', async () => {
     const { runner, runs, logger } = make();
     await runner.execute({ ...task, trigger: 'removed' });
-    expect(runs.runs).to.deep.equal([]);
-    expect(logger.entries.map((e) => e.message)).to.include('trigger is no longer configured; its queued run is dropped');
+    expect(runs.runs.map((run) => [run.actionIndex, run.type, run.status, run.attempts, run.error, run.detail.requestId])).to.deep.equal([
+      [0, 'unknown', 'not_runnable', 0, TRIGGER_REMOVED, REQUEST_ID],
+    ]);
+    expect(logger.entries.filter((e) => e.message === 'trigger is no longer configured; its queued run is dropped').map((e) => e.level)).to.deep.equal([
+      'warn',
+    ]);
+  });
+
+  it('a run under way whose trigger was removed since: what ran keeps its record, the action left running is closed, and one record says the rest did not run; nothing is added when nothing was left', async () => {
+    const [first, second] = [actionFingerprint({ type: 'command', command: './a.sh' }), actionFingerprint({ type: 'command', command: './b.sh' })];
+    const record = (runId: string, status: ActionRun['status'], actions: string[]): ActionRun => ({
+      runId,
+      trigger: 'removed',
+      actionIndex: 0,
+      type: 'command',
+      status,
+      attempts: 1,
+      startedAt: new Date(),
+      finishedAt: new Date(),
+      error: null,
+      detail: { requestId: REQUEST_ID, action: first, actions },
+    });
+    const runs = new InMemoryActionRunRepository();
+    const leftOver = '30000000-0000-4000-8000-000000000002';
+    const allRan = '30000000-0000-4000-8000-000000000003';
+    await runs.save(record(task.runId, 'succeeded', [first, second]));
+    await runs.save(record(leftOver, 'running', [first, second]));
+    await runs.save(record(allRan, 'running', [first]));
+    const { runner } = make(undefined, undefined, undefined, undefined, runs);
+    for (const runId of [task.runId, leftOver, allRan]) await runner.execute({ ...task, runId, trigger: 'removed' });
+    const of = async (runId: string) => (await runs.forRun(runId)).map((run) => [run.actionIndex, run.type, run.status, run.error]);
+    expect(await of(task.runId)).to.deep.equal([
+      [0, 'command', 'succeeded', null],
+      [1, 'unknown', 'not_runnable', TRIGGER_REMOVED],
+    ]);
+    expect(await of(leftOver)).to.deep.equal([
+      [0, 'command', 'failed', `${INTERRUPTED}; ${TRIGGER_REMOVED}`],
+      [1, 'unknown', 'not_runnable', TRIGGER_REMOVED],
+    ]);
+    expect(await of(allRan)).to.deep.equal([[0, 'command', 'failed', `${INTERRUPTED}; ${TRIGGER_REMOVED}`]]);
+  });
+
+  describe("a run queued before a reload changed its trigger's `watch_path`", () => {
+    /** `deploy` watching this path. */
+    const deploy = (watchPath: string): Trigger[] => {
+      const made = validateTriggers(
+        [
+          {
+            name: 'deploy',
+            watch_path: watchPath,
+            enabled: true,
+            actions: [
+              { type: 'command', command: 'deploy {{body.branch}}' },
+              { type: 'webhook', url: 'https://hooks.test/deployed' },
+            ],
+          },
+        ],
+        'test',
+        triggerCatalog(),
+      );
+      expect(made.problems).to.deep.equal([]);
+      return made.triggers;
+    };
+    const DROPPED = 'the trigger no longer watches the path of the request that fired it (reloaded since); its queued run is dropped';
+
+    /** Fires `deploy` for a request at `path` (and the other names of its endpoint), watching `before`, reloads it watching `after`, then runs what was queued. */
+    const firedThenMoved = async (path: string, before: string, after: string) => {
+      const queue = new InMemoryTaskQueue();
+      const requests = new InMemoryInboundRequestStore();
+      const runs = new InMemoryActionRunRepository();
+      const shell = new ScriptedShell();
+      const forwarder = new RecordingForwarder();
+      const logger = new RecordingLogger();
+      let configured = deploy(before);
+      const live: TriggerSource = { current: () => configured };
+      const fire = new FireTriggers(live, requests, queue, new SequentialIds(), new FixedClock(), logger, new InMemoryTriggerLanes());
+      const [watchPath, ...sameEndpointAs] = endpointPaths(path);
+      const fired = await executed(fire, { watchPath, sameEndpointAs, request: snapshotRequest({ branch: 'main' }, {}, {}) });
+      configured = deploy(after);
+      const runner = new RunTrigger(live, runs, requests, shell, forwarder, new RecordingJobs(), new SequentialIds(), new FixedClock(), logger, {
+        triggersDir: '/srv/triggers',
+        commandTimeoutMs: 60_000,
+        commandEnv: COMMAND_ENV,
+        endpointPaths,
+      });
+      for (const queued of queue.tasks.splice(0)) await runner.execute(queued.payload as TriggerRunTask);
+      return { fired, runs, shell, forwarder, logger, requests };
+    };
+
+    it('is dropped when the trigger no longer watches the path of the request that fired it: nothing runs, each action is recorded not run with why, and a warning says so', async () => {
+      const cases: Array<[string, string, string]> = [
+        ['/webhook', '/webhook', '/jobs/status'],
+        ['/messaging/telegram/webhook', '/messaging/telegram/webhook', '/messaging/slack/webhook'],
+        ['/messaging/telegram/webhook', '/messaging/webhook', '/messaging/register'],
+      ];
+      for (const [path, before, after] of cases) {
+        const what = `${path}: ${before} -> ${after}`;
+        const { fired, runs, shell, forwarder, logger, requests } = await firedThenMoved(path, before, after);
+        expect(fired, what).to.deep.equal(['deploy']);
+        expect(shell.commands, what).to.deep.equal([]);
+        expect(forwarder.sent, what).to.deep.equal([]);
+        const [stored] = requests.requests.values();
+        expect(
+          runs.runs.map((run) => [run.actionIndex, run.type, run.status, run.attempts, run.error, run.detail.requestId]),
+          what,
+        ).to.deep.equal([
+          [0, 'command', 'not_runnable', 0, noLongerWatches(path), stored.id],
+          [1, 'webhook', 'not_runnable', 0, noLongerWatches(path), stored.id],
+        ]);
+        expect(
+          logger.entries.filter((e) => e.message === DROPPED).map((e) => [e.level, (e.fields as { watching?: string }).watching]),
+          what,
+        ).to.deep.equal([['warn', after]]);
+      }
+    });
+
+    it("runs as before when the trigger still watches the request's endpoint (unchanged, or by another of its names)", async () => {
+      const cases: Array<[string, string, string]> = [
+        ['/webhook', '/webhook', '/webhook'],
+        ['/messaging/telegram/webhook', '/messaging/telegram/webhook', '/messaging/webhook'],
+        ['/messaging/telegram/webhook', '/messaging/webhook', '/messaging/telegram/webhook'],
+      ];
+      for (const [path, before, after] of cases) {
+        const what = `${path}: ${before} -> ${after}`;
+        const { fired, runs, shell, forwarder, logger } = await firedThenMoved(path, before, after);
+        expect(fired, what).to.deep.equal(['deploy']);
+        expect(shell.commands, what).to.have.length(1);
+        expect(forwarder.sent, what).to.have.length(1);
+        expect(
+          runs.runs.map((run) => run.status),
+          what,
+        ).to.deep.equal(['succeeded', 'succeeded']);
+        expect(
+          logger.entries.map((e) => e.message),
+          what,
+        ).not.to.include(DROPPED);
+      }
+    });
   });
 
   describe("a run queued before a reload changed its trigger's `when`", () => {
