@@ -1,6 +1,3 @@
-import { createServer, type Server, Socket } from 'node:net';
-import { rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import pg from 'pg';
 import { answerFor } from '../../../src/adapters/http/error-status.js';
@@ -12,6 +9,7 @@ import { migratedDataDir } from '../../support/data-dirs.js';
 import { sql } from '../../support/databases.js';
 import { tempDir } from '../../support/gateway-process.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../../support/postgres.js';
+import { endSessions, panicEmbeddedDatabase, type PostgresProxy, startPostgresProxy } from '../../support/postgres-outage.js';
 
 const logger = new PinoLogger(createPino('silent'));
 
@@ -46,13 +44,7 @@ describe('Statements on an embedded database whose thread failed', function () {
     const dataDir = await migratedDataDir('unavailable-pglite');
     const failures: Error[] = [];
     database = await Database.open({ databaseUrl: undefined, dataDir, logger, onEngineFailure: (error) => failures.push(error) });
-    await sql(database, 'create table fill (n int)');
-    // The write-ahead log's directory replaced by a file: the next segment cannot be made, and
-    // PostgreSQL stops with a PANIC, as on a full disk (embedded-disk-full.test.ts, which needs root).
-    const wal = join(dataDir, 'pglite', 'pg_wal');
-    await rename(wal, `${wal}.away`);
-    await writeFile(wal, 'not a directory');
-    const panic = await refusal(sql(database, 'insert into fill select generate_series(1, 1000000)'));
+    const panic = await panicEmbeddedDatabase(database, dataDir);
     expect((panic as { severity?: string }).severity).to.equal('PANIC');
     expect(failures.map((error) => error.message)).to.have.length(1);
     expect(failures[0].message).to.match(/^The embedded database stopped after a PANIC/);
@@ -69,11 +61,10 @@ describeWithPostgres('Statements on a PostgreSQL server that ended the connectio
   this.timeout(60_000);
   let scratch: ScratchDatabase | undefined;
   let database: Database | undefined;
-  let proxy: { server: Server; sockets: Set<Socket> } | undefined;
+  let proxy: PostgresProxy | undefined;
 
   afterEach(async () => {
-    for (const socket of proxy?.sockets ?? []) socket.destroy();
-    await new Promise<void>((resolve) => (proxy ? proxy.server.close(() => resolve()) : resolve()));
+    await proxy?.close();
     proxy = undefined;
     await database?.close().catch(() => undefined);
     database = undefined;
@@ -83,25 +74,9 @@ describeWithPostgres('Statements on a PostgreSQL server that ended the connectio
 
   it('are refused with an error answered 503 Database unavailable with Retry-After; after a session ended, the next statement connects again', async () => {
     scratch = await createScratchDatabase();
-    const target = new URL(scratch.url);
     // The gateway reaches the server through a proxy this test can take away: a server gone.
-    const sockets = new Set<Socket>();
-    const server = createServer((client) => {
-      const upstream = new Socket();
-      upstream.connect(Number(target.port || 5432), target.hostname);
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
-        socket.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    proxy = { server, sockets };
-    const via = new URL(scratch.url);
-    via.hostname = '127.0.0.1';
-    via.port = String((server.address() as { port: number }).port);
-    database = await Database.open({ databaseUrl: via.toString(), dataDir: await tempDir('unavailable-pg'), logger });
+    proxy = await startPostgresProxy(scratch.url);
+    database = await Database.open({ databaseUrl: proxy.url, dataDir: await tempDir('unavailable-pg'), logger });
     await database.migrate();
 
     // A statement whose session the server ends (a fast shutdown, pg_terminate_backend): 57P01.
@@ -109,13 +84,7 @@ describeWithPostgres('Statements on a PostgreSQL server that ended the connectio
     const admin = new pg.Client({ connectionString: scratch.url });
     await admin.connect();
     try {
-      for (let i = 0; i < 100; i++) {
-        const ended = await admin.query(
-          "select pg_terminate_backend(pid) from pg_stat_activity where query = 'select pg_sleep(30)' and pid <> pg_backend_pid()",
-        );
-        if (ended.rowCount !== 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await endSessions(admin, "query = 'select pg_sleep(30)'");
     } finally {
       await admin.end();
     }
@@ -133,10 +102,7 @@ describeWithPostgres('Statements on a PostgreSQL server that ended the connectio
     expect(answered).to.deep.equal([{ one: 1 }]);
 
     // The server gone: its connections cut, new ones refused (ECONNREFUSED).
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      for (const socket of sockets) socket.destroy();
-    });
+    await proxy.close();
     proxy = undefined;
     expectUnavailable(await refusal(sql(database, 'select 1')), 'raw statement, server gone');
     expectUnavailable(await refusal(database.orm.em.fork().find(ApiKeyEntity, {})), 'entity manager, server gone');

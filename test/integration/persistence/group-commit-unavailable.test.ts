@@ -1,6 +1,3 @@
-import { rename, writeFile } from 'node:fs/promises';
-import { createServer, type Server, Socket } from 'node:net';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { answerFor } from '../../../src/adapters/http/error-status.js';
 import { createPino, PinoLogger } from '../../../src/adapters/logging/pino-logger.js';
@@ -9,9 +6,9 @@ import { MikroOrmInboundRequestStore } from '../../../src/adapters/persistence/m
 import type { InboundRequest } from '../../../src/ports/inbound-request-store.js';
 import { randomUUID } from 'node:crypto';
 import { migratedDataDir } from '../../support/data-dirs.js';
-import { sql } from '../../support/databases.js';
 import { tempDir } from '../../support/gateway-process.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../../support/postgres.js';
+import { panicEmbeddedDatabase, type PostgresProxy, startPostgresProxy } from '../../support/postgres-outage.js';
 
 const logger = new PinoLogger(createPino('silent'));
 
@@ -61,11 +58,10 @@ describeWithPostgres("The ORM's group commits on a PostgreSQL server that cannot
   this.timeout(60_000);
   let scratch: ScratchDatabase | undefined;
   let database: Database | undefined;
-  let proxy: { server: Server; sockets: Set<Socket> } | undefined;
+  let proxy: PostgresProxy | undefined;
 
   afterEach(async () => {
-    for (const socket of proxy?.sockets ?? []) socket.destroy();
-    await new Promise<void>((resolve) => (proxy ? proxy.server.close(() => resolve()) : resolve()));
+    await proxy?.close();
     proxy = undefined;
     await database?.close().catch(() => undefined);
     database = undefined;
@@ -75,35 +71,13 @@ describeWithPostgres("The ORM's group commits on a PostgreSQL server that cannot
 
   it('refuse every request of one insert with its error (503), without an insert per request', async () => {
     scratch = await createScratchDatabase();
-    const target = new URL(scratch.url);
-    const sockets = new Set<Socket>();
-    let refusing = false;
-    const server = createServer((client) => {
-      client.on('error', () => undefined);
-      if (refusing) {
-        client.destroy();
-        return;
-      }
-      const upstream = new Socket();
-      upstream.connect(Number(target.port || 5432), target.hostname);
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
-        socket.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    proxy = { server, sockets };
-    const via = new URL(scratch.url);
-    via.hostname = '127.0.0.1';
-    via.port = String((server.address() as { port: number }).port);
-    database = await Database.open({ databaseUrl: via.toString(), dataDir: await tempDir('group-commit-unavailable-pg'), logger });
+    proxy = await startPostgresProxy(scratch.url);
+    database = await Database.open({ databaseUrl: proxy.url, dataDir: await tempDir('group-commit-unavailable-pg'), logger });
     await database.migrate();
     expect(await new MikroOrmInboundRequestStore(database).record(request(0))).to.equal(true);
     // Gone: the pool's connections cut, every new one ended at once.
-    refusing = true;
-    for (const socket of sockets) socket.destroy();
+    proxy.refusing = true;
+    proxy.cut();
     await expectOneRefusal(database);
   });
 });
@@ -121,15 +95,7 @@ describe("The ORM's group commits on an embedded database whose thread failed", 
     const dataDir = await migratedDataDir('group-commit-unavailable-pglite');
     database = await Database.open({ databaseUrl: undefined, dataDir, logger, onEngineFailure: () => undefined });
     expect(await new MikroOrmInboundRequestStore(database).record(request(0))).to.equal(true);
-    await sql(database, 'create table fill (n int)');
-    // The write-ahead log's directory replaced by a file: PostgreSQL stops with a PANIC (see database-unavailable.test.ts).
-    const wal = join(dataDir, 'pglite', 'pg_wal');
-    await rename(wal, `${wal}.away`);
-    await writeFile(wal, 'not a directory');
-    await sql(database, 'insert into fill select generate_series(1, 1000000)').then(
-      () => expect.fail('the insert survived a missing write-ahead log'),
-      () => undefined,
-    );
+    await panicEmbeddedDatabase(database, dataDir);
     await expectOneRefusal(database);
   });
 });

@@ -1,11 +1,10 @@
-import { createServer, type Server, Socket } from 'node:net';
 import { expect } from 'chai';
-import pg from 'pg';
 import { loadConfig } from '../../../src/container/config.js';
 import { Gateway } from '../../../src/container/gateway.js';
 import { TOKENS } from '../../../src/container/tokens.js';
 import { tempDir } from '../../support/gateway-process.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../../support/postgres.js';
+import { endHeldQueueInsert, type PostgresProxy, startPostgresProxy } from '../../support/postgres-outage.js';
 
 /*
  * The whole service on PostgreSQL, in this process, reaching the server through a proxy that the
@@ -21,13 +20,10 @@ describeWithPostgres('The service while PostgreSQL cannot be used (API and admin
   this.timeout(90_000);
   let scratch: ScratchDatabase | undefined;
   let gateway: Gateway | undefined;
-  let proxy: { server: Server; sockets: Set<Socket> } | undefined;
-  const clients: pg.Client[] = [];
+  let proxy: PostgresProxy | undefined;
 
   afterEach(async () => {
-    for (const client of clients.splice(0)) await client.end().catch(() => undefined);
-    for (const socket of proxy?.sockets ?? []) socket.destroy();
-    await new Promise<void>((resolve) => (proxy ? proxy.server.close(() => resolve()) : resolve()));
+    await proxy?.close();
     proxy = undefined;
     await gateway?.stop().catch(() => undefined);
     gateway = undefined;
@@ -35,37 +31,14 @@ describeWithPostgres('The service while PostgreSQL cannot be used (API and admin
     scratch = undefined;
   });
 
-  const adminClient = async (): Promise<pg.Client> => {
-    const client = new pg.Client({ connectionString: scratch!.url });
-    clients.push(client);
-    await client.connect();
-    return client;
-  };
-
   /** The service on the scratch database through the proxy; its base URL. */
   const start = async (): Promise<string> => {
     scratch = await createScratchDatabase();
-    const target = new URL(scratch.url);
-    const sockets = new Set<Socket>();
-    const server = createServer((client) => {
-      const upstream = new Socket();
-      upstream.connect(Number(target.port || 5432), target.hostname);
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
-        socket.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    proxy = { server, sockets };
-    const via = new URL(scratch.url);
-    via.hostname = '127.0.0.1';
-    via.port = String((server.address() as { port: number }).port);
+    proxy = await startPostgresProxy(scratch.url);
     const dataDir = await tempDir('service-database-unavailable');
     const config = loadConfig(
       // A local agent command: jobs can be created (the job's run is never waited for here).
-      { DATA_DIR: dataDir, DATABASE_URL: via.toString(), LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', JOB_AGENT_COMMAND: 'true' },
+      { DATA_DIR: dataDir, DATABASE_URL: proxy.url, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', JOB_AGENT_COMMAND: 'true' },
       dataDir,
     );
     gateway = await Gateway.start(config);
@@ -73,10 +46,7 @@ describeWithPostgres('The service while PostgreSQL cannot be used (API and admin
   };
 
   const serverGone = async (): Promise<void> => {
-    await new Promise<void>((resolve) => {
-      proxy!.server.close(() => resolve());
-      for (const socket of proxy!.sockets) socket.destroy();
-    });
+    await proxy!.close();
     proxy = undefined;
   };
 
@@ -87,24 +57,7 @@ describeWithPostgres('The service while PostgreSQL cannot be used (API and admin
       fetch(`${base}/api/create-job`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ job }) });
     expect((await createJob('first')).status).to.equal(200);
     // The queue's insert is held by a lock, then its session is ended; the ORM's statements are untouched.
-    const locker = await adminClient();
-    await locker.query('begin');
-    await locker.query('lock table pgboss.job in access exclusive mode');
-    const answer = createJob('second');
-    const admin = await adminClient();
-    let ended = 0;
-    for (let i = 0; i < 400 && ended === 0; i++) {
-      ended =
-        (
-          await admin.query(
-            "select pg_terminate_backend(pid) from pg_stat_activity where wait_event_type = 'Lock' and query like '%INSERT INTO pgboss.job%' and pid <> pg_backend_pid()",
-          )
-        ).rowCount ?? 0;
-      if (ended === 0) await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    expect(ended, 'the held insert was found').to.equal(1);
-    await locker.query('rollback');
-    const response = await answer;
+    const response = await endHeldQueueInsert(scratch!.url, () => createJob('second'));
     expect(response.status).to.equal(503);
     expect(response.headers.get('retry-after')).to.equal('5');
     expect(await response.json()).to.deep.equal({ error: 'Database unavailable; try again shortly' });

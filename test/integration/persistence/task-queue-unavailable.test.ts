@@ -1,8 +1,5 @@
-import { rename, writeFile } from 'node:fs/promises';
-import { createServer, type Server, Socket } from 'node:net';
-import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { expect } from 'chai';
-import pg from 'pg';
 import { answerFor } from '../../../src/adapters/http/error-status.js';
 import { createPino, PinoLogger } from '../../../src/adapters/logging/pino-logger.js';
 import { Database } from '../../../src/adapters/persistence/database.js';
@@ -10,8 +7,8 @@ import { PgBossTaskQueue, type QueueSettings } from '../../../src/adapters/queue
 import type { Logger } from '../../../src/ports/logger.js';
 import { RecordingLogger } from '../../fakes/recording-logger.js';
 import { migratedDataDir } from '../../support/data-dirs.js';
-import { sql } from '../../support/databases.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../../support/postgres.js';
+import { endHeldQueueInsert, panicEmbeddedDatabase, type PostgresProxy, startPostgresProxy } from '../../support/postgres-outage.js';
 
 const logger = new PinoLogger(createPino('silent'));
 
@@ -52,13 +49,10 @@ describeWithPostgres(
     this.timeout(60_000);
     let scratch: ScratchDatabase | undefined;
     let queue: PgBossTaskQueue | undefined;
-    let proxy: { server: Server; sockets: Set<Socket>; connections: number; refusing: boolean } | undefined;
-    const clients: pg.Client[] = [];
+    let proxy: PostgresProxy | undefined;
 
     afterEach(async () => {
-      for (const client of clients.splice(0)) await client.end().catch(() => undefined);
-      for (const socket of proxy?.sockets ?? []) socket.destroy();
-      await new Promise<void>((resolve) => (proxy ? proxy.server.close(() => resolve()) : resolve()));
+      await proxy?.close();
       proxy = undefined;
       await queue?.stop(100).catch(() => undefined);
       queue = undefined;
@@ -66,45 +60,14 @@ describeWithPostgres(
       scratch = undefined;
     });
 
-    /** A client of the scratch database, ended after the test. */
-    const adminClient = async (): Promise<pg.Client> => {
-      const client = new pg.Client({ connectionString: scratch!.url });
-      clients.push(client);
-      await client.connect();
-      return client;
-    };
-
     /**
      * The queue started on the scratch database through a proxy this test can take away: a server
      * gone. The proxy counts the connections made to it (`connections`); while `refusing`, it ends
      * each one at once, before the server is reached (`Connection terminated unexpectedly`).
      */
     const startBehindProxy = async (queueSettings: QueueSettings = settings, log: Logger = logger): Promise<PgBossTaskQueue> => {
-      const target = new URL(scratch!.url);
-      const sockets = new Set<Socket>();
-      const server = createServer((client) => {
-        const state = proxy!;
-        state.connections++;
-        if (state.refusing) {
-          client.on('error', () => undefined);
-          client.destroy();
-          return;
-        }
-        const upstream = new Socket();
-        upstream.connect(Number(target.port || 5432), target.hostname);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on('close', () => sockets.delete(socket));
-          socket.on('error', () => undefined);
-        }
-        client.pipe(upstream).pipe(client);
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      proxy = { server, sockets, connections: 0, refusing: false };
-      const via = new URL(scratch!.url);
-      via.hostname = '127.0.0.1';
-      via.port = String((server.address() as { port: number }).port);
-      return PgBossTaskQueue.start({ connectionString: via.toString() }, queueSettings, log);
+      proxy = await startPostgresProxy(scratch!.url);
+      return PgBossTaskQueue.start({ connectionString: proxy.url }, queueSettings, log);
     };
 
     /** Resolves once `done` holds, looked at every 20 ms (fails the test past `what`'s timeout). */
@@ -124,7 +87,7 @@ describeWithPostgres(
       const errors = () => recorded.entries.filter((entry) => entry.level === 'error');
       expect(errors(), 'errors before the server went').to.deep.equal([]);
       proxy!.refusing = true;
-      for (const socket of proxy!.sockets) socket.destroy();
+      proxy!.cut();
       const before = proxy!.connections;
       // Every cut pooled connection reports, and pg-boss's loops (its supervision every second,
       // its flow poll, its heartbeat) and the adapter's look for due tasks fail at each interval.
@@ -149,7 +112,7 @@ describeWithPostgres(
       expect(await queue.enqueue('q', { n: 0 })).to.be.a('string');
       // Gone: the pool's connections cut, every new one ended at once.
       proxy!.refusing = true;
-      for (const socket of proxy!.sockets) socket.destroy();
+      proxy!.cut();
       const before = proxy!.connections;
       const tasks = 50;
       // Enqueued in one turn of the event loop: one insert carries them all.
@@ -185,24 +148,7 @@ describeWithPostgres(
       queue = await startBehindProxy();
       expect(await queue.enqueue('q', { n: 1 })).to.be.a('string');
       // The insert is held by a lock, then its session is ended.
-      const locker = await adminClient();
-      await locker.query('begin');
-      await locker.query('lock table pgboss.job in access exclusive mode');
-      const held = refusal(queue.enqueue('q', { n: 2 }));
-      const admin = await adminClient();
-      let ended = 0;
-      for (let i = 0; i < 200 && ended === 0; i++) {
-        ended =
-          (
-            await admin.query(
-              "select pg_terminate_backend(pid) from pg_stat_activity where wait_event_type = 'Lock' and query like '%INSERT INTO pgboss.job%' and pid <> pg_backend_pid()",
-            )
-          ).rowCount ?? 0;
-        if (ended === 0) await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      expect(ended, 'the held insert was found').to.equal(1);
-      await locker.query('rollback');
-      const error = await held;
+      const error = await endHeldQueueInsert(scratch.url, () => refusal(queue!.enqueue('q', { n: 2 })));
       expect((error.cause as { code?: string } | undefined)?.code, String(error)).to.equal('57P01');
       expectUnavailable(error, 'insert whose session ended');
     });
@@ -211,10 +157,7 @@ describeWithPostgres(
       scratch = await createScratchDatabase();
       queue = await startBehindProxy();
       expect(await queue.enqueue('q', { n: 1 })).to.be.a('string');
-      await new Promise<void>((resolve) => {
-        proxy!.server.close(() => resolve());
-        for (const socket of proxy!.sockets) socket.destroy();
-      });
+      await proxy!.close();
       proxy = undefined;
       // The first may meet a pooled connection that was cut (`Connection terminated …`), later ones are refused (ECONNREFUSED).
       for (let i = 1; i <= 3; i++) expectUnavailable(await refusal(queue.enqueue('q', { n: i + 1 })), `insert ${i}, server gone`);
@@ -252,12 +195,7 @@ describe("The task queue's statements on an embedded database whose thread faile
     database = await Database.open({ databaseUrl: undefined, dataDir, logger, onEngineFailure: () => undefined });
     queue = await PgBossTaskQueue.start({ pglite: database.pglite! }, settings, logger);
     expect(await queue.enqueue('q', { n: 1 })).to.be.a('string');
-    await sql(database, 'create table fill (n int)');
-    // The write-ahead log's directory replaced by a file: PostgreSQL stops with a PANIC (see database-unavailable.test.ts).
-    const wal = join(dataDir, 'pglite', 'pg_wal');
-    await rename(wal, `${wal}.away`);
-    await writeFile(wal, 'not a directory');
-    await refusal(sql(database, 'insert into fill select generate_series(1, 1000000)'));
+    await panicEmbeddedDatabase(database, dataDir);
     expectUnavailable(await refusal(queue.enqueue('q', { n: 2 })), 'insert after a PANIC');
     expectUnavailable(await refusal(queue.depth()), 'count after a PANIC');
   });
