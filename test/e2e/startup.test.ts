@@ -1,18 +1,19 @@
 import { expect } from 'chai';
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chown, mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { itAsRoot, NOBODY } from '../support/accounts.js';
 import {
   GatewayStartFailure,
-  ROOT,
+  type NpmStartedService,
+  processGone,
   runToExit,
+  startUnderNpm,
   startGateway,
   startGatewayExpectingExit,
   tempDir,
@@ -491,48 +492,17 @@ describe('e2e: `npm start` stops on a SIGTERM sent to npm', function () {
   // the SIGTERM npm forwards ends the shell, and node, reparented, goes on serving. The npm
   // process is the leader of a process group of its own, so that whatever it started is killed
   // with it after the test, whatever the test saw.
-  let group: number | undefined;
+  let started: NpmStartedService | undefined;
   afterEach(() => {
-    if (group === undefined) return;
-    try {
-      process.kill(-group, 'SIGKILL');
-    } catch {
-      // the group has ended
-    }
-    group = undefined;
+    started?.killGroup();
+    started = undefined;
   });
 
   it('kill -TERM <npm pid>: the service logs "shutting down" and exits, npm exits, the port is free; the listening line names the pid and DATA_DIR', async () => {
     const dir = await tempDir('startup-npm-start');
-    const npm = spawn('npm', ['run', 'start', '--silent'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? dir,
-        DATA_DIR: dir,
-        TRIGGERS_FILE: join(dir, 'none.json'),
-        HOST: '127.0.0.1',
-        PORT: '0',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    group = npm.pid;
-    const lines: Array<Record<string, unknown> | string> = [];
-    const read = (line: string): void => {
-      try {
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        lines.push(line);
-      }
-    };
-    createInterface({ input: npm.stdout! }).on('line', read);
-    createInterface({ input: npm.stderr! }).on('line', read);
-    const logged = (msg: string): Record<string, unknown> | undefined =>
-      lines.find((line): line is Record<string, unknown> => typeof line === 'object' && line.msg === msg);
-    const what = (): string => lines.map((line) => JSON.stringify(line)).join('\n');
-    const npmExited = new Promise<number | null>((resolveExit) => npm.once('exit', (code) => resolveExit(code)));
+    started = startUnderNpm('npm', ['run', 'start', '--silent'], dir);
+    const { npm, logged, what } = started;
+    const npmExited = started.exited();
 
     await waitFor(async () => logged('agent gateway listening') !== undefined, 90_000, 'the "agent gateway listening" line');
     const listening = logged('agent gateway listening')!;
@@ -544,15 +514,7 @@ describe('e2e: `npm start` stops on a SIGTERM sent to npm', function () {
     await waitFor(async () => logged('stopped') !== undefined, 30_000, `"shutting down" and "stopped" from the service; its output:\n${what()}`);
     expect(logged('shutting down'), what()).to.not.equal(undefined);
     await npmExited;
-    const gone = (): boolean => {
-      try {
-        process.kill(listening.pid as number, 0);
-        return false;
-      } catch (error) {
-        return (error as NodeJS.ErrnoException).code === 'ESRCH';
-      }
-    };
-    await waitFor(async () => gone(), 10_000, `the service (pid ${listening.pid}) to exit`);
+    await waitFor(async () => processGone(listening.pid as number), 10_000, `the service (pid ${listening.pid}) to exit`);
     // The port is free again: another program can bind it.
     const server = createServer();
     await new Promise<void>((resolveListen, reject) => {

@@ -114,6 +114,24 @@ export interface GatewayProcess {
   kill(): Promise<void>;
 }
 
+/** A line a process wrote: parsed when it is JSON (a log line), else its text. */
+export type OutputLine = Record<string, unknown> | string;
+
+/** Calls `onLine` with each line the child writes on stdout and stderr, parsed when it is JSON. */
+const readLines = (child: ChildProcess, onLine: (line: OutputLine) => void): void => {
+  const read = (text: string): void => {
+    let line: OutputLine = text;
+    try {
+      line = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      // plain text line
+    }
+    onLine(line);
+  };
+  createInterface({ input: child.stdout! }).on('line', read);
+  createInterface({ input: child.stderr! }).on('line', read);
+};
+
 const exited = (child: ChildProcess): Promise<number | null> =>
   child.exitCode !== null || child.signalCode !== null ? Promise.resolve(child.exitCode) : new Promise((done) => child.once('exit', (code) => done(code)));
 
@@ -148,22 +166,14 @@ export const startGateway = async (env: Record<string, string>, options: StartOp
       timedOut = true;
       child.kill('SIGKILL');
     }, options.startTimeoutMs ?? 60_000);
-    const onLine = (line: string): void => {
-      let entry: Record<string, unknown> | string = line;
-      try {
-        entry = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        // plain text line
-      }
+    readLines(child, (entry) => {
       logs.push(entry);
       for (const waiter of lineWaiters) waiter(entry);
       if (typeof entry === 'object' && entry.msg === 'agent gateway listening') {
         clearTimeout(timer);
         resolvePort(entry.port as number);
       }
-    };
-    createInterface({ input: child.stdout! }).on('line', onLine);
-    createInterface({ input: child.stderr! }).on('line', onLine);
+    });
     child.once('exit', (code) => {
       clearTimeout(timer);
       const what = timedOut ? `did not start in time (killed after ${options.startTimeoutMs ?? 60_000} ms)` : `exited with ${code}`;
@@ -363,3 +373,70 @@ export const runToExit = (
  */
 export const startGatewayExpectingExit = (env: Record<string, string>, options: RunOptions = {}): Promise<ExitedProcess> =>
   runToExit('service', [], { LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env }, options);
+
+/** Whether no process has the id `pid` any more (kill -0 answers ESRCH). */
+export const processGone = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+};
+
+/** The service started by an npm command (`npm run start`, `npx agent-gateway serve`), as docs/first-hour.md starts it. */
+export interface NpmStartedService {
+  /** The npm (or npx) process: the leader of a process group of its own. */
+  readonly npm: ChildProcess;
+  /** Every line written on stdout and stderr (npm's and the service's), parsed when JSON. */
+  readonly lines: OutputLine[];
+  /** The first log line whose `msg` is `msg`, if written yet. */
+  logged(msg: string): Record<string, unknown> | undefined;
+  /** Every line so far, for failure messages. */
+  what(): string;
+  /** Resolves with npm's exit code once it has exited. */
+  exited(): Promise<number | null>;
+  /** SIGKILLs the whole process group: whatever npm started, re-parented or not. For afterEach. */
+  killGroup(): void;
+}
+
+/**
+ * Runs `command args` (npm or npx, from the repository) detached, in a process group of its own,
+ * with a service environment on the data directory `dir` (no triggers file, a free port on
+ * 127.0.0.1, info logs) and the caller's PATH and HOME.
+ */
+export const startUnderNpm = (command: 'npm' | 'npx', args: readonly string[], dir: string): NpmStartedService => {
+  const npm = track(
+    spawn(command, args, {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? dir,
+        DATA_DIR: dir,
+        TRIGGERS_FILE: join(dir, 'none.json'),
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    }),
+  );
+  const lines: OutputLine[] = [];
+  readLines(npm, (line) => lines.push(line));
+  return {
+    npm,
+    lines,
+    logged: (msg) => lines.find((line): line is Record<string, unknown> => typeof line === 'object' && line.msg === msg),
+    what: () => lines.map((line) => JSON.stringify(line)).join('\n'),
+    exited: () => exited(npm),
+    killGroup: () => {
+      if (npm.pid === undefined) return;
+      try {
+        process.kill(-npm.pid, 'SIGKILL');
+      } catch {
+        // the group has ended
+      }
+    },
+  };
+};
