@@ -18,7 +18,7 @@
 //    them: the start loads them one at a time, letting the early intake answer in between
 //    (src/cli/load-in-steps.ts).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +71,14 @@ if (runAsScript && !(process.argv.includes('--if-stale') && isCurrent())) {
   const built = spawnSync(process.execPath, [tsc, '-b', join(ROOT, 'tsconfig.json')], { stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
   await bundleDependencies();
+  // The package's commands (`bin`: dist/cli/main.js) are run as programs: by npx through the
+  // link npm made to them once — a later build of a fresh clone at the same path is not linked
+  // again, and the compiler writes files without the execute bit (`sh: agent-gateway: Permission
+  // denied`) — and by `./dist/cli/main.js`.
+  for (const bin of typeof pkg.bin === 'string' ? [pkg.bin] : Object.values(pkg.bin ?? {})) {
+    const path = join(ROOT, bin);
+    if (existsSync(path)) chmodSync(path, statSync(path).mode | 0o111);
+  }
   writeFileSync(STAMP, `${started.toISOString()}\n`);
   utimesSync(STAMP, started, started);
 }

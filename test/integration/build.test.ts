@@ -44,6 +44,7 @@ const makeProject = async ({ dependencies = [], source = 'export const version: 
       type: 'module',
       private: true,
       engines: { node: '>=22.12.0' },
+      bin: { fixture: 'dist/main.js' },
       dependencies: Object.fromEntries(dependencies.map((name) => [name, '*'])),
     }),
   );
@@ -128,6 +129,12 @@ describe('src/build.mjs: build once, then only when a source changed', function 
     const again = project.build('--if-stale');
     expect(again.code, again.stderr).to.equal(0);
     expect(await mtime(join(project.dir, 'dist', 'main.js'))).to.equal(built);
+  });
+
+  it("makes the package's bin executable (npx runs it through a link made once; the compiler writes no execute bit)", async () => {
+    const project = await makeProject();
+    expect(project.build()).to.include({ code: 0 });
+    expect((await stat(join(project.dir, 'dist', 'main.js'))).mode & 0o111).to.equal(0o111);
   });
 
   it('with --if-stale compiles again after a source changed, a file was added or dist/ was removed', async () => {
