@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import type { CliIo } from '../../../src/cli/cli-io.js';
+import type { ParsedCommand } from '../../../src/cli/command-line.js';
 import { checkCrons } from '../../../src/cli/crons-command.js';
 import { reload } from '../../../src/cli/reload-command.js';
 import { checkTriggers } from '../../../src/cli/triggers-command.js';
+import { type CliFilesDir, cliFilesDir, runCommand } from '../../support/cli-checks.js';
 
 /*
  * `triggers check`, `crons check` and `reload` print what a file holds — names, paths, field and
@@ -19,38 +19,16 @@ const HOSTILE = 'ok\u001b]52;c;cHduZWQ=\u0007\u001b[2J';
 /** What a terminal acts on: the C0 controls (line feed aside), DEL, C1, bidirectional controls. */
 const ACTED_ON = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
-const run = async (command: (parsed: { values: Record<string, string>; positionals: string[] }, io: CliIo) => Promise<number>, file: string) => {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const code = await command({ values: { file }, positionals: [] }, { out, err, input: new PassThrough() });
-  out.end();
-  err.end();
-  return { code, out: String(out.read() ?? ''), err: String(err.read() ?? '') };
-};
+const run = (command: (parsed: ParsedCommand, io: CliIo) => Promise<number>, file: string) => runCommand(command, { file });
 
 describe('triggers check, crons check and reload: what the files hold reaches the terminal as escapes', () => {
   let dir: string;
-  const saved: Record<string, string | undefined> = {};
-  const setEnv = (values: Record<string, string>): void => {
-    for (const [name, value] of Object.entries(values)) {
-      if (!(name in saved)) saved[name] = process.env[name];
-      process.env[name] = value;
-    }
-  };
+  let files: CliFilesDir;
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'agw-cli-escapes-'));
-    setEnv({ DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: join(dir, 'TRIGGERS.json'), CRONS_FILE: join(dir, 'CRONS.json'), TRIGGERS_DIR: dir });
-    await writeFile(join(dir, 'TRIGGERS.json'), '[]');
-    await writeFile(join(dir, 'CRONS.json'), '[]');
+    files = await cliFilesDir('agw-cli-escapes-', { 'TRIGGERS.json': '[]', 'CRONS.json': '[]' });
+    dir = files.dir;
   });
-  afterEach(async () => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-      delete saved[name];
-    }
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterEach(() => files.restore());
 
   const hostileTriggers = JSON.stringify([
     { name: HOSTILE, watch_path: `/nowhere${HOSTILE}`, enabled: true, actions: [{ type: 'command', command: 'true' }] },

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { checkCrons } from '../../../src/cli/crons-command.js';
+import { type CliFilesDir, cliFilesDir, runCommand } from '../../support/cli-checks.js';
 
 /*
  * `crons check` prints each schedule's next run as the scheduler runs it (the same function,
@@ -15,40 +14,19 @@ import { checkCrons } from '../../../src/cli/crons-command.js';
 const at = (iso: string) => () => new Date(iso);
 
 describe('crons check: the next run the scheduler runs, in the schedule’s zone and in UTC', () => {
-  let dir: string;
-  const saved: Record<string, string | undefined> = {};
-  const setEnv = (values: Record<string, string>): void => {
-    for (const [name, value] of Object.entries(values)) {
-      if (!(name in saved)) saved[name] = process.env[name];
-      process.env[name] = value;
-    }
-  };
+  let files: CliFilesDir;
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'agw-crons-next-'));
-    setEnv({ DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: join(dir, 'TRIGGERS.json'), CRONS_FILE: join(dir, 'CRONS.json'), TRIGGERS_DIR: dir });
-    await writeFile(join(dir, 'TRIGGERS.json'), '[]');
+    files = await cliFilesDir('agw-crons-next-', { 'TRIGGERS.json': '[]' });
   });
-  afterEach(async () => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-      delete saved[name];
-    }
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterEach(() => files.restore());
 
   /** Checks a file of these schedules (each with one command action) at `now`; --json when asked. */
   const check = async (schedules: object[], now: () => Date, json = false) => {
-    const file = join(dir, 'CRONS.json');
+    const file = join(files.dir, 'CRONS.json');
     await writeFile(file, JSON.stringify(schedules.map((entry) => ({ enabled: true, actions: [{ type: 'command', command: 'true' }], ...entry }))));
-    const out = new PassThrough();
-    const err = new PassThrough();
     const values: Record<string, string | boolean> = { file };
     if (json) values.json = true;
-    const code = await checkCrons({ values, positionals: [] } as never, { out, err, input: new PassThrough() }, now);
-    out.end();
-    err.end();
-    return { code, out: String(out.read() ?? ''), err: String(err.read() ?? '') };
+    return runCommand(checkCrons, values, now);
   };
 
   it('shows the next run in the schedule’s zone with the UTC time beside it, and both in JSON', async () => {
@@ -104,7 +82,7 @@ describe('crons check: the next run the scheduler runs, in the schedule’s zone
   });
 
   it('a schedule without timezone is read in UTC, as the service reads it, whatever TZ the shell has', async () => {
-    setEnv({ TZ: 'America/New_York' });
+    files.setEnv({ TZ: 'America/New_York' });
     const schedules = [{ name: 'plain', schedule: '0 9 * * *' }];
     const { out, err } = await check(schedules, at('2026-12-01T12:00:00Z'));
     expect(out).to.include('next 2026-12-02 09:00 UTC');
@@ -116,9 +94,9 @@ describe('crons check: the next run the scheduler runs, in the schedule’s zone
   });
 
   it('warns of no schedule without timezone when this process runs in UTC, nor of one with a zone', async () => {
-    setEnv({ TZ: 'UTC' });
+    files.setEnv({ TZ: 'UTC' });
     expect((await check([{ name: 'plain', schedule: '0 9 * * *' }], at('2026-12-01T12:00:00Z'))).err).not.to.include('warning');
-    setEnv({ TZ: 'America/New_York' });
+    files.setEnv({ TZ: 'America/New_York' });
     expect((await check([{ name: 'zoned', schedule: '0 9 * * *', timezone: 'Europe/Berlin' }], at('2026-12-01T12:00:00Z'))).err).not.to.include('warning');
   });
 

@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { checkCrons } from '../../../src/cli/crons-command.js';
 import { SETTINGS_NOTE } from '../../../src/cli/settings-note.js';
 import { checkTriggers } from '../../../src/cli/triggers-command.js';
+import { type CliFilesDir, cliFilesDir, runCommand } from '../../support/cli-checks.js';
 
 /*
  * `triggers check` on a valid file whose triggers read headers no trigger ever sees (credentials
@@ -13,36 +12,18 @@ import { checkTriggers } from '../../../src/cli/triggers-command.js';
  * trigger, the field and the header, the file listed as valid and exit code 0.
  */
 
-const check = async (file: string) => {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const code = await checkTriggers({ values: { file }, positionals: [] }, { out, err, input: new PassThrough() });
-  out.end();
-  err.end();
-  return { code, out: String(out.read() ?? ''), err: String(err.read() ?? '') };
-};
+const check = (file: string) => runCommand(checkTriggers, { file });
 
 describe('triggers check: triggers reading a credential header', () => {
   let dir: string;
   let file: string;
-  const saved: Record<string, string | undefined> = {};
+  let files: CliFilesDir;
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'agw-triggers-check-'));
+    files = await cliFilesDir('agw-triggers-check-');
+    dir = files.dir;
     file = join(dir, 'TRIGGERS.json');
-    const env = { DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: file, CRONS_FILE: join(dir, 'CRONS.json'), TRIGGERS_DIR: dir };
-    for (const [name, value] of Object.entries(env)) {
-      saved[name] = process.env[name];
-      process.env[name] = value;
-    }
   });
-  afterEach(async () => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-      delete saved[name];
-    }
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterEach(() => files.restore());
 
   it('warns of each, naming the file, the trigger, the field and the header, and exits 0', async () => {
     await writeFile(
@@ -86,10 +67,7 @@ describe('triggers check: triggers reading a credential header', () => {
   });
 
   it('refuses an enabled agent action where jobs are not configured, naming the trigger, the action and the settings that enable jobs, and exits 1', async () => {
-    for (const name of ['JOB_AGENT_COMMAND', 'LLM_PROVIDER', 'CODEHOST_TOKEN', 'CODEHOST_REPO']) {
-      if (!(name in saved)) saved[name] = process.env[name];
-      delete process.env[name];
-    }
+    files.setEnv({ JOB_AGENT_COMMAND: undefined, LLM_PROVIDER: undefined, CODEHOST_TOKEN: undefined, CODEHOST_REPO: undefined });
     await writeFile(
       file,
       JSON.stringify([
@@ -112,10 +90,7 @@ describe('triggers check: triggers reading a credential header', () => {
     // A newcomer following docs/first-hour.md starts the server with JOB_AGENT_COMMAND on its
     // command line, then checks in another terminal: the check refused the agent action saying
     // only "which this gateway does not run", while the gateway ran it.
-    for (const name of ['JOB_AGENT_COMMAND', 'LLM_PROVIDER', 'CODEHOST_TOKEN', 'CODEHOST_REPO']) {
-      if (!(name in saved)) saved[name] = process.env[name];
-      delete process.env[name];
-    }
+    files.setEnv({ JOB_AGENT_COMMAND: undefined, LLM_PROVIDER: undefined, CODEHOST_TOKEN: undefined, CODEHOST_REPO: undefined });
     expect(SETTINGS_NOTE).to.equal(
       "note: an agent action's jobs and provider key are checked with this command's settings (its environment, then .env in this directory), which must be the server's: a setting given to the server alone (JOB_AGENT_COMMAND=… npm start) is not seen here (docs/cli.md)",
     );
@@ -124,10 +99,8 @@ describe('triggers check: triggers reading a credential header', () => {
     expect((await check(file)).err.trimEnd().split('\n').at(-1)).to.equal(SETTINGS_NOTE);
     const crons = join(dir, 'CRONS.json');
     await writeFile(crons, JSON.stringify([{ name: 'nightly', schedule: '0 3 * * *', enabled: true, actions: [{ type: 'agent', job: 'Tidy up' }] }]));
-    const err = new PassThrough();
-    expect(await checkCrons({ values: { file: crons }, positionals: [] }, { out: new PassThrough(), err, input: new PassThrough() })).to.equal(1);
-    err.end();
-    const said = String(err.read());
+    const { code: cronsCode, err: said } = await runCommand(checkCrons, { file: crons });
+    expect(cronsCode).to.equal(1);
     expect(said, said).to.contain('schedule #0 "nightly": actions[0]: an agent action needs jobs');
     expect(said.trimEnd().split('\n').at(-1)).to.equal(SETTINGS_NOTE);
     // The file's own problem (a field misspelt) is not the settings': no note, also beside an agent action.
@@ -186,26 +159,16 @@ describe('triggers check: triggers reading a credential header', () => {
 });
 
 describe('triggers check: a code-host trigger with an agent action and no when', () => {
-  let dir: string;
-  const saved: Record<string, string | undefined> = {};
+  let files: CliFilesDir | undefined;
   afterEach(async () => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-      delete saved[name];
-    }
-    await rm(dir, { recursive: true, force: true });
+    await files?.restore();
+    files = undefined;
   });
 
   it('warns that every event of the repository starts a job, lists the file as valid and exits 0', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'agw-triggers-check-codehost-'));
-    const file = join(dir, 'TRIGGERS.json');
     // Jobs run (an agent command): an agent action is valid.
-    const env = { DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: file, CRONS_FILE: join(dir, 'CRONS.json'), TRIGGERS_DIR: dir, JOB_AGENT_COMMAND: 'true' };
-    for (const [name, value] of Object.entries(env)) {
-      saved[name] = process.env[name];
-      process.env[name] = value;
-    }
+    files = await cliFilesDir('agw-triggers-check-codehost-', {}, { JOB_AGENT_COMMAND: 'true' });
+    const file = join(files.dir, 'TRIGGERS.json');
     await writeFile(
       file,
       JSON.stringify([

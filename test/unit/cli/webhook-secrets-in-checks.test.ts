@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import type { CliIo } from '../../../src/cli/cli-io.js';
+import type { ParsedCommand } from '../../../src/cli/command-line.js';
 import { checkCrons } from '../../../src/cli/crons-command.js';
 import { checkTriggers } from '../../../src/cli/triggers-command.js';
+import { type CliFilesDir, cliFilesDir, runCommand } from '../../support/cli-checks.js';
 
 /*
  * `triggers check` and `crons check` list what a file holds and say what is wrong with it: a
@@ -26,36 +26,19 @@ const refused = [
   { type: 'webhook', url: 'ftp://hooks.example.com/QUERYSECRET' },
 ];
 
-const run = async (command: (parsed: { values: Record<string, string>; positionals: string[] }, io: CliIo) => Promise<number>, file: string) => {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const code = await command({ values: { file }, positionals: [] }, { out, err, input: new PassThrough() });
-  out.end();
-  err.end();
-  return { code, text: `${String(out.read() ?? '')}${String(err.read() ?? '')}` };
+const run = async (command: (parsed: ParsedCommand, io: CliIo) => Promise<number>, file: string) => {
+  const { code, out, err } = await runCommand(command, { file });
+  return { code, text: `${out}${err}` };
 };
 
 describe('triggers check and crons check: webhook secrets never printed', () => {
   let dir: string;
-  const saved: Record<string, string | undefined> = {};
+  let files: CliFilesDir;
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'agw-cli-webhook-secrets-'));
-    const values = { DATA_DIR: join(dir, 'data'), TRIGGERS_FILE: join(dir, 'TRIGGERS.json'), CRONS_FILE: join(dir, 'CRONS.json'), TRIGGERS_DIR: dir };
-    for (const [name, value] of Object.entries(values)) {
-      if (!(name in saved)) saved[name] = process.env[name];
-      process.env[name] = value;
-    }
-    await writeFile(join(dir, 'TRIGGERS.json'), '[]');
-    await writeFile(join(dir, 'CRONS.json'), '[]');
+    files = await cliFilesDir('agw-cli-webhook-secrets-', { 'TRIGGERS.json': '[]', 'CRONS.json': '[]' });
+    dir = files.dir;
   });
-  afterEach(async () => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-      delete saved[name];
-    }
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterEach(() => files.restore());
 
   const cases = [
     ['triggers check', checkTriggers, 'TRIGGERS.json', (actions: unknown[]) => [{ name: 'notify', watch_path: '/webhook', enabled: true, actions }]],
