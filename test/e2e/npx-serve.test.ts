@@ -24,7 +24,13 @@ describe('e2e: `npx agent-gateway serve` stops on a SIGTERM sent to npx', functi
     started = startUnderNpm('npx', ['agent-gateway', 'serve'], dir);
     const { npm: npx, lines, logged, what } = started;
 
-    await waitFor(async () => logged('agent gateway listening') !== undefined, 90_000, 'the "agent gateway listening" line');
+    // npx ending first (a command it cannot run) fails the test at once, with what it printed.
+    let npxEnded = false;
+    void started.exited().then(() => {
+      npxEnded = true;
+    });
+    await waitFor(async () => logged('agent gateway listening') !== undefined || npxEnded, 90_000, 'the "agent gateway listening" line');
+    expect(npxEnded, `npx ended before the service listened; its output:\n${what()}`).to.equal(false);
     const listening = logged('agent gateway listening')!;
     const pid = listening.pid as number;
     expect(pid, what()).to.be.a('number').and.not.equal(npx.pid);
