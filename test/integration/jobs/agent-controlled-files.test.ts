@@ -14,6 +14,7 @@ import { AI_PROVIDERS } from '../../../src/adapters/ai/ai-providers.js';
 import { ScriptedAiClient } from '../../fakes/scripted-ai-client.js';
 import { tempDir } from '../../support/gateway-process.js';
 import { contractJob } from '../../contract/job-runner.contract.js';
+import { within } from '../../support/time-limit.js';
 
 /**
  * Files of the job's worktree are the agent's: a FIFO it made there must not stall the service
@@ -23,15 +24,6 @@ import { contractJob } from '../../contract/job-runner.contract.js';
 
 /** A running job of the API (contractJob: unique ids across the test run). */
 const job = contractJob;
-
-/** `work`, or a failure naming `what` when it has not settled within `ms`. */
-const within = <T>(ms: number, what: string, work: Promise<T>): Promise<T> => {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-};
 
 const FIFOS = ['f1', 'f2', 'f3', 'f4', 'f5'];
 

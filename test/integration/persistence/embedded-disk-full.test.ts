@@ -9,6 +9,7 @@ import { createPino, PinoLogger } from '../../../src/adapters/logging/pino-logge
 import { openEngine, SERVICE_SETTINGS } from '../../../src/adapters/persistence/open-engine.js';
 import { PgliteThread } from '../../../src/adapters/persistence/pglite/pglite-thread.js';
 import { emptyPgliteDir } from '../../support/data-dirs.js';
+import { within } from '../../support/time-limit.js';
 
 /** Whether this process may mount a small tmpfs (root with CAP_SYS_ADMIN): a disk that fills up for real. */
 const canMountTmpfs = ((): boolean => {
@@ -28,15 +29,6 @@ const canMountTmpfs = ((): boolean => {
 /** The size of a directory tree in MB, rounded up. */
 const megabytes = (dir: string): number => Number(execFileSync('du', ['-sm', dir], { encoding: 'utf8' }).split('\t')[0]);
 
-/** Rejects with `TIMEOUT` when `promise` has not settled within `ms`: a statement left unanswered fails the test clearly. */
-const within = <T>(promise: Promise<T>, ms: number): Promise<T> => {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`TIMEOUT: no answer within ${ms} ms`)), ms))),
-  ]);
-};
-
 (canMountTmpfs ? describe : describe.skip)(
   `The embedded database on a disk that fills up${canMountTmpfs ? '' : ' — pending: needs root with CAP_SYS_ADMIN on Linux, to mount a small tmpfs'}`,
   function () {
@@ -46,7 +38,7 @@ const within = <T>(promise: Promise<T>, ms: number): Promise<T> => {
 
     afterEach(async () => {
       // Bounded: a thread left stuck (without the fix) never answers its close.
-      if (db !== undefined) await within(db.close(), 10_000).catch(() => undefined);
+      if (db !== undefined) await within(10_000, 'a statement', db.close()).catch(() => undefined);
       db = undefined;
       if (mountPoint !== undefined) {
         execFileSync('umount', ['-l', mountPoint], { stdio: 'ignore' });
@@ -87,7 +79,7 @@ const within = <T>(promise: Promise<T>, ms: number): Promise<T> => {
       for (let row = 0; row < 5_000 && panic === undefined; row++) {
         try {
           // Random text: PostgreSQL cannot compress it, so every row takes its room in the log.
-          await within(db.query('insert into fill (body) values ($1)', [randomBytes(30_000).toString('base64')]), 30_000);
+          await within(30_000, 'a statement', db.query('insert into fill (body) values ($1)', [randomBytes(30_000).toString('base64')]));
         } catch (error) {
           if ((error as { severity?: string }).severity === 'PANIC') panic = error as Error;
           else if (!/No space left on device/.test((error as Error).message)) throw error;
@@ -96,7 +88,7 @@ const within = <T>(promise: Promise<T>, ms: number): Promise<T> => {
       expect(panic?.message).to.match(/No space left on device/);
 
       // The statement after the PANIC is refused at once, with the cause and what to do.
-      const next = await within(db.query('select 1'), 10_000).then(
+      const next = await within(10_000, 'a statement', db.query('select 1')).then(
         () => undefined,
         (error: Error) => error,
       );

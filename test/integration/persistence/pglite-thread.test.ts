@@ -8,6 +8,7 @@ import { SHORT_LIVED_SETTINGS } from '../../../src/adapters/persistence/open-eng
 import { openPgliteHere } from '../../../src/adapters/persistence/pglite/pglite-here.js';
 import type { EmbeddedPglite, PgliteThread, PgliteTransaction } from '../../../src/adapters/persistence/pglite/pglite-thread.js';
 import { emptyPgliteDir, openPglite } from '../../support/data-dirs.js';
+import { within } from '../../support/time-limit.js';
 
 /** What `promise` rejected with (the test fails if it resolved). */
 const refusal = (promise: Promise<unknown>): Promise<Error> =>
@@ -15,15 +16,6 @@ const refusal = (promise: Promise<unknown>): Promise<Error> =>
     () => expect.fail('the database answered'),
     (error: Error) => error,
   );
-
-/** Rejects with `TIMEOUT` when `promise` has not settled within `ms`: a statement left unanswered fails the test clearly. */
-const within = <T>(promise: Promise<T>, ms: number): Promise<T> => {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`TIMEOUT: no answer within ${ms} ms`)), ms))),
-  ]);
-};
 
 /** What the embedded database does wherever its statements run; `open` boots it on a data directory. */
 const describeEmbeddedDatabase = (name: string, open: (dir: string) => Promise<EmbeddedPglite>): Mocha.Suite =>
@@ -197,14 +189,14 @@ const describeEmbeddedDatabase = (name: string, open: (dir: string) => Promise<E
         await rename(join(panicking, 'pg_wal'), join(panicking, 'pg_wal.away'));
         await writeFile(join(panicking, 'pg_wal'), 'not a directory');
         // In a transaction: it ends without another statement (a rollback would wait for ever too).
-        const panic = await within(refusal(other.transaction((tx) => tx.query('insert into fill select generate_series(1, 1000000)'))), 30_000);
+        const panic = await within(30_000, 'a statement', refusal(other.transaction((tx) => tx.query('insert into fill select generate_series(1, 1000000)'))));
         expect((panic as { severity?: string }).severity === 'PANIC' || /^The embedded database stopped after a PANIC: /.test(panic.message), String(panic)).to
           .be.true;
         for (const next of [other.query('select 1'), other.exec('select 1'), other.transaction((tx) => tx.query('select 1'))])
-          expect((await within(refusal(next), 10_000)).message).to.match(/^The embedded database stopped after a PANIC: /);
+          expect((await within(10_000, 'a statement', refusal(next))).message).to.match(/^The embedded database stopped after a PANIC: /);
         expect(other.closed).to.equal(true);
       } finally {
-        await within(other.close(), 10_000);
+        await within(10_000, 'a statement', other.close());
       }
     });
 
