@@ -1,5 +1,7 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { expect } from 'chai';
-import { type NpmStartedService, processGone, startUnderNpm, tempDir } from '../support/gateway-process.js';
+import { type NpmStartedService, processGone, ROOT, startUnderNpm, tempDir } from '../support/gateway-process.js';
 import { waitFor } from '../support/http.js';
 
 /*
@@ -21,6 +23,10 @@ describe('e2e: `npx agent-gateway serve` stops on a SIGTERM sent to npx', functi
 
   it('kill -TERM <npx pid>: the service says why, logs "stopped" and exits, the port free', async () => {
     const dir = await tempDir('npx-serve');
+    // npx runs the package's `prepare` (src/build.mjs) the first time: a build that is current is
+    // left alone (a full build replaced dist/vendor under the services other tests were starting).
+    const stamp = join(ROOT, 'dist', '.build-stamp');
+    const built = (await stat(stamp)).mtimeMs;
     started = startUnderNpm('npx', ['agent-gateway', 'serve'], dir);
     const { npm: npx, lines, logged, what } = started;
 
@@ -34,6 +40,7 @@ describe('e2e: `npx agent-gateway serve` stops on a SIGTERM sent to npx', functi
     const listening = logged('agent gateway listening')!;
     const pid = listening.pid as number;
     expect(pid, what()).to.be.a('number').and.not.equal(npx.pid);
+    expect((await stat(stamp)).mtimeMs, 'dist/ was built again').to.equal(built);
 
     process.kill(npx.pid!, 'SIGTERM');
     await waitFor(async () => logged('stopped') !== undefined, 30_000, `"stopped" from the service; its output:\n${what()}`);
