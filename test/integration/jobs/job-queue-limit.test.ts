@@ -5,6 +5,7 @@ import { Gateway } from '../../../src/container/gateway.js';
 import { TOKENS } from '../../../src/container/tokens.js';
 import { branchOf, type Job } from '../../../src/domain/jobs/job.js';
 import { tempDir } from '../../support/gateway-process.js';
+import { waitFor } from '../../support/http.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../../support/postgres.js';
 
 /*
@@ -89,7 +90,11 @@ describeWithPostgres('POST /api/create-job while the job queue is full (JOB_QUEU
     await addWaitingJob();
     const created = await post({ job: 'Fix the flaky test' }, 'order-1');
     expect(created.status).to.equal(200);
-    // Full now, whatever became of the job created (it may have started already).
+    // The job created starts by itself (its agent is `true`): once it has left the queue, the
+    // count stays what the waiting jobs make it (it started between two requests otherwise, and
+    // the second was let in).
+    const jobs = await gateway!.container.getAsync(TOKENS.JobRepository);
+    await waitFor(async () => (await jobs.get(created.body.job_id as string))?.status !== 'queued', 30_000, 'the job created to leave the queue');
     while ((await queued()) < 2) await addWaitingJob();
     const before = await queued();
 
