@@ -70,6 +70,11 @@ const UNPRINTABLE_IN_NAME = /(?![\u200C\u200D])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 
 /** Why `name` cannot name a trigger or a schedule for its characters (the first refused one, as U+XXXX); undefined when it can. */
 export const unprintableNameProblem = (name: string): string | undefined => {
+  // A lone surrogate (`\ud800` in JSON) is no character: records keep the name as JSON, which
+  // the database refuses with it (every run of the trigger failed to be queued, for good).
+  const lone = /\p{Cs}/u.exec(name);
+  if (lone !== null)
+    return `holds U+${(lone[0].codePointAt(0) as number).toString(16).toUpperCase()}, half of a surrogate pair without its other half (a \\u escape in the file): no character, and the database cannot store it; write the character itself`;
   const found = UNPRINTABLE_IN_NAME.exec(name);
   if (found === null) return undefined;
   const code = found[0].codePointAt(0) as number;

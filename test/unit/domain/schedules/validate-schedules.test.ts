@@ -59,6 +59,12 @@ describe('validateSchedules', () => {
     expect(validateSchedules([entry({ name: 'nightly backup — café' })], 'config/CRONS.json', catalog).problems).to.deep.equal([]);
   });
 
+  it('refuses a name holding a lone surrogate (a \\udc00 escape), which the database cannot store with its records', () => {
+    const problems = validateSchedules([entry({ name: 'nightly\udc00' })], 'config/CRONS.json', catalog).problems;
+    expect(problems).to.have.length(1);
+    expect(problems[0]).to.include(': name: holds U+DC00, half of a surrogate pair without its other half');
+  });
+
   it('names the file, the entry and the field of every problem at once', () => {
     const { problems } = validateSchedules(
       [

@@ -130,6 +130,16 @@ describe('validateTriggers', () => {
         expect(problems([valid({ name })])).to.deep.equal([`${FILE}: trigger #0 "${name}": name: holds U+${code}; ${RULE}`]);
       });
     }
+    it('refuses a lone surrogate (a \\ud800 escape), which no database keeps, and takes a whole pair', () => {
+      for (const [name, code] of [
+        ['lone\ud800x', 'D800'],
+        ['x\udc00', 'DC00'],
+      ] as const)
+        expect(problems([valid({ name })]), code).to.deep.equal([
+          `${FILE}: trigger #0 "${name}": name: holds U+${code}, half of a surrogate pair without its other half (a \\u escape in the file): no character, and the database cannot store it; write the character itself`,
+        ]);
+      expect(problems([valid({ name: JSON.parse('"ok \\ud83c\\udf89"') })])).to.deep.equal([]);
+    });
     it('accepts letters, spaces, punctuation and emoji of any script', () => {
       expect(problems([valid({ name: 'Déploiement — main 🎉 (نشر)' })])).to.deep.equal([]);
     });
