@@ -50,6 +50,26 @@ const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
  */
 const TRANSPORT_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect'];
 const isTransportHeader = (name: string): boolean => TRANSPORT_HEADERS.includes(name.toLowerCase()) || name.toLowerCase().startsWith('proxy-');
+/**
+ * How deep `vars` may nest, the object itself being the first level: the limit of a JSON request
+ * body (MAX_JSON_DEPTH at the edge). The request a webhook action sends is written with
+ * JSON.stringify, which runs out of stack a few thousand levels down: such vars were accepted
+ * and every send failed (so did a check of the file against the running set at start-up).
+ */
+export const MAX_VARS_DEPTH = 64;
+
+/** Whether `value` has objects or arrays nested more than `limit` levels deep; without recursion, so any depth is measured. */
+const nestedDeeperThan = (value: unknown, limit: number): boolean => {
+  const pending: Array<readonly [unknown, number]> = [[value, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [node, depth] = next;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > limit) return true;
+    for (const inner of Object.values(node)) if (typeof inner === 'object' && inner !== null) pending.push([inner, depth + 1]);
+  }
+  return false;
+};
+
 /** Names an object of headers cannot hold as its own entry (`__proto__` is dropped on the way, `constructor` is the object's). */
 const OBJECT_INTERNAL_NAMES = ['__proto__', 'constructor'];
 
@@ -283,6 +303,11 @@ const validateActionFields = (action: unknown, catalog: TriggerCatalog, report: 
   const vars = action.vars ?? {};
   if (!isObject(vars)) fail('vars', 'must be an object');
   else if ('data' in vars) fail('vars.data', 'is reserved for the original request body');
+  else if (nestedDeeperThan(vars, MAX_VARS_DEPTH))
+    fail(
+      'vars',
+      `nested deeper than ${MAX_VARS_DEPTH} levels (objects and arrays inside one another), as no request body may be; the request could not be written`,
+    );
   return valid
     ? { type, url: url!, method: method as 'GET' | 'POST', headers: headers as Record<string, string>, vars: vars as Record<string, unknown> }
     : undefined;

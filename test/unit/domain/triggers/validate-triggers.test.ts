@@ -444,6 +444,30 @@ describe('matchTriggers', () => {
   });
 });
 
+describe("validateTriggers: how deep a webhook action's vars may nest", () => {
+  const nested = (depth: number): unknown => JSON.parse(`${'{"a":'.repeat(depth - 1)}[]${'}'.repeat(depth - 1)}`);
+  const withVars = (vars: unknown) => [valid({ actions: [{ type: 'webhook', url: 'https://example.com/', vars }] })];
+  const refused = `${FILE}: trigger #0 "deploy": actions[0].vars: nested deeper than 64 levels (objects and arrays inside one another), as no request body may be; the request could not be written`;
+
+  it('takes 64 levels, as a request body, and the request it sends can be written', () => {
+    const validation = validateTriggers(withVars(nested(64)), FILE, triggerCatalog());
+    expect(validation.problems).to.deep.equal([]);
+    const action = validation.triggers[0]!.actions[0]!;
+    expect(() => JSON.stringify(action.type === 'webhook' ? { ...action.vars, data: {} } : undefined)).to.not.throw();
+  });
+
+  it('refuses 65 levels and more, through arrays too, naming the field', () => {
+    expect(problems(withVars(nested(65)))).to.deep.equal([refused]);
+    expect(problems(withVars({ list: JSON.parse(`${'['.repeat(64)}${']'.repeat(64)}`) }))).to.deep.equal([refused]);
+  });
+
+  it('refuses vars nested past what JSON.stringify can write (they were taken, and every send failed), without running out of stack itself', () => {
+    const deep = nested(200_000);
+    expect(() => JSON.stringify(deep)).to.throw(RangeError);
+    expect(problems(withVars(deep))).to.deep.equal([refused]);
+  });
+});
+
 describe('validateTriggers with values whose conversion to text throws', () => {
   const hostiles = UNCONVERTIBLE_VALUES;
 
