@@ -33,6 +33,13 @@ export interface TriggerRunTask {
    */
   readonly lane?: number;
   /**
+   * The types of the trigger's actions, in order, as it was configured when the run was queued:
+   * what a run of a trigger removed before it ran records as not run (RunTrigger). Absent in
+   * tasks queued before it was written, and in resumed runs (their actions' types then read
+   * `unknown`).
+   */
+  readonly actionTypes?: readonly Trigger['actions'][number]['type'][];
+  /**
    * Only in tasks queued before requests were stored once (upgrades): the RequestSnapshot as
    * JSON text, inline. Still read, never written.
    */
@@ -265,7 +272,14 @@ export class DispatchTriggerRuns {
           this.queue,
           this.lanes,
           configured,
-          { runId, trigger, watchPath: request.watchPath, firedAt, requestId: request.id },
+          {
+            runId,
+            trigger,
+            watchPath: request.watchPath,
+            firedAt,
+            requestId: request.id,
+            ...(configured === undefined ? {} : { actionTypes: configured.actions.map((action) => action.type) }),
+          },
           { id: runId },
         );
         runs.push(run);

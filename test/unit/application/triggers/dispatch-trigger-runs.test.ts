@@ -92,6 +92,8 @@ describe('DispatchTriggerRuns', () => {
         watchPath: '/webhook',
         firedAt: request.receivedAt.toISOString(),
         requestId: request.id,
+        // The types of its trigger's actions as queued: what a run of a trigger removed before it ran records.
+        actionTypes: ['command'],
         // A run in a lane names it (see relane).
         ...(trigger === 'pair' ? { lane: 0 } : {}),
       })),

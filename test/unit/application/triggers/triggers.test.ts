@@ -1494,6 +1494,16 @@ describe('RunTrigger', () => {
     ]);
   });
 
+  it('a queued run of a trigger removed before it ran records each action not run with its type as queued (a task from before types were queued: one `unknown` record)', async () => {
+    const { runner, runs } = make();
+    await runner.execute({ ...task, trigger: 'removed', actionTypes: ['command', 'agent'] });
+    // Before, the task's action types were not read: one record of type `unknown` stood for both.
+    expect(runs.runs.map((run) => [run.actionIndex, run.type, run.status, run.attempts, run.error, run.detail.requestId])).to.deep.equal([
+      [0, 'command', 'not_runnable', 0, TRIGGER_REMOVED, REQUEST_ID],
+      [1, 'agent', 'not_runnable', 0, TRIGGER_REMOVED, REQUEST_ID],
+    ]);
+  });
+
   it('a run under way whose trigger was removed since: what ran keeps its record, the action left running is closed, and one record says the rest did not run; nothing is added when nothing was left', async () => {
     const [first, second] = [actionFingerprint({ type: 'command', command: './a.sh' }), actionFingerprint({ type: 'command', command: './b.sh' })];
     const record = (runId: string, status: ActionRun['status'], actions: string[]): ActionRun => ({
