@@ -32,7 +32,12 @@ export const configFromEnvironment = (cwd: string = process.cwd(), warn: (line: 
       const code = (error as NodeJS.ErrnoException).code;
       throw new ConfigError([`.env (${file}) cannot be read${typeof code === 'string' ? ` (${code})` : ''}: ${(error as Error).message}`]);
     }
-    const merged = { ...parseEnv(text), ...process.env };
+    // A byte-order mark (Windows editors write one) is no part of the first name: Node's parser
+    // kept it there, so the first line's setting (DATABASE_URL: a new embedded database) was
+    // silently not set, while the check below, which trims it, found nothing wrong.
+    if (text.startsWith('\uFEFF')) text = text.slice(1);
+    const parsed = parseEnv(text);
+    const merged = { ...parsed, ...process.env };
     const commandEnv = (merged.COMMAND_ENV ?? '').split(',').map((name) => name.trim());
     const { problems, warnings } = checkEnvFile(text, {
       settings: settingNames(merged, cwd),
@@ -41,12 +46,8 @@ export const configFromEnvironment = (cwd: string = process.cwd(), warn: (line: 
     });
     if (problems.length > 0) throw new ConfigError(problems);
     for (const line of warnings) warn(line);
-    try {
-      process.loadEnvFile(file);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new ConfigError([`.env (${file}) cannot be read${typeof code === 'string' ? ` (${code})` : ''}: ${(error as Error).message}`]);
-    }
+    // As process.loadEnvFile sets them (a variable already in the environment wins), from the text read above.
+    for (const [name, value] of Object.entries(parsed)) if (process.env[name] === undefined) process.env[name] = value;
   }
   return loadConfig(process.env, cwd);
 };

@@ -95,6 +95,30 @@ describe('configFromEnvironment: what .env holds that Node would ignore without 
     expect(configFromEnvironment(dir, () => undefined).logLevel).to.equal('warn');
   });
 
+  it('skips a byte-order mark before the first line (Windows editors write one): its setting is set, not silently dropped', () => {
+    // Node's parser kept the mark as part of the first name ("\uFEFFREQUEST_TIMEOUT_MS"), so the
+    // setting was not set, and the check, which trimmed it away, said nothing.
+    expect(process.env.REQUEST_TIMEOUT_MS).to.equal(undefined);
+    withEnvFile('\uFEFFREQUEST_TIMEOUT_MS=4321\nSHUTDOWN_TIMEOUT_MS=1234\n');
+    written.push('REQUEST_TIMEOUT_MS');
+    const warnings: string[] = [];
+    const config = configFromEnvironment(dir, (line) => warnings.push(line));
+    expect(warnings).to.deep.equal([]);
+    expect(config.requestTimeoutMs).to.equal(4321);
+    expect(config.shutdownTimeoutMs).to.equal(1234);
+    expect(Object.keys(process.env).filter((name) => name.startsWith('\uFEFF'))).to.deep.equal([]);
+  });
+
+  it("leaves a variable already set in the environment as it is, as Node's loader did", () => {
+    withEnvFile('SHUTDOWN_TIMEOUT_MS=1234\n');
+    process.env.SHUTDOWN_TIMEOUT_MS = '2345';
+    try {
+      expect(configFromEnvironment(dir, () => undefined).shutdownTimeoutMs).to.equal(2345);
+    } finally {
+      delete process.env.SHUTDOWN_TIMEOUT_MS;
+    }
+  });
+
   it('warns, one line each, of a name far from every setting, a line that does not parse and a name given twice; quoted lines and own variables pass', () => {
     withEnvFile(
       [
