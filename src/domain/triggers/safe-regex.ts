@@ -13,7 +13,8 @@
  *   A group that holds an alternation may be made optional (`?`, `{0,1}`): `(a|b)?` is
  *   `(?:a|b|)`, one more alternative, counted so in the ways and the steps. It may be repeated
  *   only when its alternatives are words of single characters no two of which can match from
- *   one position (deterministicWords: `(a|b)+`, `(ab|cd)*`, `([a-z]|[0-9]){2,}`), compared as
+ *   one position (deterministicWords: `(a|b)+`, `(ab|cd)*`, `([a-z]|[0-9]){2,}`; groups of
+ *   alternatives inside written out, `((a|b)(c|d))+` as `(ac|ad|bc|bd)+`), compared as
  *   written (not in `(?i:…)` nor a lookbehind): a repetition then goes on in one way only, as
  *   `[ab]+` does, and is counted as a quantifier of one character is (each repetition paying
  *   its words' steps and one more); `(a|a)+`, `(a|ab)+`, `(a|)+`, `(\w|\d)+` stay refused;
@@ -320,18 +321,27 @@ class Parser {
   }
 }
 
-/** A sequence as the single characters it must match, through plain groups of one alternative (`a(bc)`); undefined when it holds anything else. */
-const charactersOf = (sequence: readonly Node[]): Node[] | undefined => {
-  const characters: Node[] = [];
+/** The most words a repeated group's alternatives are written out to (wordsOf) to be compared: those of one group of alternatives at most. */
+const MAX_WORDS = MAX_GROUP_WAYS;
+
+/**
+ * A sequence as the words of single characters it may match, through plain groups (`a(bc)` is
+ * abc; `(a|b)(c|d)` is ac, ad, bc, bd; `(a|)b` is ab, b), at most MAX_WORDS of them; undefined
+ * when it holds anything else (a quantifier, an assertion, a lookaround, `(?i:…)`).
+ */
+const wordsOf = (sequence: readonly Node[]): Node[][] | undefined => {
+  let words: Node[][] = [[]];
   for (const node of sequence) {
-    if (node.kind === 'atom') characters.push(node);
-    else if (node.kind === 'group' && node.type === 'plain' && node.alternatives.length === 1) {
-      const inner = charactersOf(node.alternatives[0]);
-      if (inner === undefined) return undefined;
-      characters.push(...inner);
-    } else return undefined;
+    let choices: Node[][] = [[node]];
+    if (node.kind === 'group' && node.type === 'plain') {
+      const inner = node.alternatives.map(wordsOf);
+      if (!inner.every((alternative): alternative is Node[][] => alternative !== undefined)) return undefined;
+      choices = inner.flat();
+    } else if (node.kind !== 'atom') return undefined;
+    if (words.length * choices.length > MAX_WORDS) return undefined;
+    words = words.flatMap((word) => choices.map((choice) => [...word, ...choice]));
   }
-  return characters;
+  return words;
 };
 
 /**
@@ -341,15 +351,15 @@ const charactersOf = (sequence: readonly Node[]): Node[] | undefined => {
  * as many single characters, one must match a character the other cannot). Matching such a
  * repetition is then deterministic, as that of a single character is — the repetitions end at
  * one position each — so `(a|b)+` and `(ab|cd)+` backtrack as `[ab]+` does, never exponentially.
+ * Groups of alternatives inside are written out (wordsOf) and compared so: `((a|b)(c|d))+` is
+ * `(ac|ad|bc|bd)+`, accepted; `((a|ab)c)+` is `(ac|abc)+`, accepted; `((a|b)(a|b)|a)+` is not.
  * Undefined otherwise (`(a|ab)+`: ab and a both match from a position of `ab`; `(a|a)+`).
  * Only where characters compare as written: not in `(?i:…)` nor backwards (checkShape, walkSequence).
  */
 const deterministicWords = (node: Node): Node[][] | undefined => {
   if (node.kind !== 'group' || node.type !== 'plain') return undefined;
-  if (node.alternatives.length === 1 && node.alternatives[0].length === 1 && node.alternatives[0][0].kind === 'group')
-    return deterministicWords(node.alternatives[0][0]);
-  const words = node.alternatives.map(charactersOf);
-  if (!words.every((word): word is Node[] => word !== undefined && word.length > 0)) return undefined;
+  const words = wordsOf([node]);
+  if (words === undefined || !words.every((word) => word.length > 0)) return undefined;
   return words.length === 1 || exclusive(words) ? words : undefined;
 };
 

@@ -141,7 +141,6 @@ describe('trigger filters (when)', () => {
         '((?<n>a|aa))*',
         '((?=a|aa)b)*',
         '((?<=a|aa)b)+',
-        '((?:a|b)c){2,}',
         '((a|aa)){3}',
         '(?:(?:(?:a+)))+',
       ]) {
@@ -191,7 +190,28 @@ describe('trigger filters (when)', () => {
     });
 
     it('keeps refusing the classic catastrophic patterns, and a group of alternatives repeated more than once', () => {
-      for (const pattern of ['(a|aa)*$', '(a|a?)+', '((a|aa))*', '(\\w|\\d)+$', '.*.*x', '(x+x+)+y']) {
+      for (const pattern of [
+        '(a|aa)*$',
+        '(a|a?)+',
+        '((a|aa))*',
+        '(\\w|\\d)+$',
+        '.*.*x',
+        '(x+x+)+y',
+        '(a+)+',
+        '(a|a)+',
+        '(a|ab)+',
+        '(a*)*',
+        '(\\w+\\s?)+',
+        '([a-z]+[a-z0-9]*)+',
+        '(\\d+\\w*)*x',
+        '((a|b)+(a|c))+',
+        // By the step count while n is at most 4 (written out), by its shape above.
+        '(.*a){2}',
+        '(.*a){3}',
+        '(.*a){4}',
+        '(.*a){9}',
+        '^(.*a){3}$',
+      ]) {
         expect(checkRegex(pattern), pattern).to.be.a('string');
       }
       // ? on a group of alternatives is one more alternative; anything that repeats it stays refused
@@ -351,6 +371,18 @@ describe('trigger filters (when)', () => {
         '(a|b)+(c|d)+x',
         '^(a|b)+(a|b)+x',
         '(?=(a|b)+x)',
+        // Groups of alternatives inside, written out as words: ((a|b)(c|d)) is ac|ad|bc|bd, no
+        // two of which match from one position (refused before, though it is ([ab][cd])+).
+        '((a|b)(c|d))+',
+        '(?:(?:a|b)(?:c|d))+$',
+        '((a|b)c|(a|b)d)+',
+        '((a|b)c|d)+',
+        '((?:a|b)c){2,}',
+        '((a|ab)c)+x',
+        '((ab|cd)(e|f))*x',
+        '((a|)b)+x',
+        '((a|b)(c|d)){2,}x',
+        '(\\p{L}(a|b))+!',
       ]) {
         expect(checkRegex(pattern), pattern).to.equal(undefined);
         expect(regexSteps(pattern), pattern).to.be.at.most(MAX_REGEX_STEPS);
@@ -370,7 +402,14 @@ describe('trigger filters (when)', () => {
         '(a|b?)+',
         '(a\\b|c)+',
         '(a(?=b)|c)+',
-        '((a|b)c|d)+',
+        // Written out, words that can both match from one position: aa|ab|ba|bb|a, ab|ab, a|b|a…
+        '((a|b)(a|b)|a)+',
+        '((a|a)b)+',
+        '(((a|b)|(a|c))d)+',
+        '((a|)|b)+',
+        '((a|b)(.|d))+',
+        '((a|b)(c|d)|\\w)+',
+        '(?i:((a|b)(c|d))+)',
         '(?i:(a|b)+)',
         '(?i:a|b)+',
         '(?<=(a|b)+)x',
@@ -399,6 +438,9 @@ describe('trigger filters (when)', () => {
         ['(a|b)+x', ['', 'b'], ['a', 'ab', 'ba']],
         ['(ab|cd)+x', ['', 'c'], ['ab', 'cd', 'abc', 'a']],
         ['(a|b)+(c|d)+x', ['', 'a'], ['a', 'ac', 'c', 'ca']],
+        ['((a|b)(c|d))+x', ['', 'a'], ['ac', 'bd', 'a', 'acb', 'ad']],
+        ['((a|ab)c)+x', ['', 'a'], ['ac', 'abc', 'ab', 'a']],
+        ['((a|b)c|d)+x', ['', 'c'], ['ac', 'd', 'bcd', 'a']],
         ['^(a|b)+(a|b)+x', ['', 'a'], ['a', 'ab']],
         ['(\\p{L}a|\\p{L}b)+!', ['', 'é'], ['éa', 'ab', 'aa']],
         ['(fix|fixup).*(urgent|asap).+', ['', 'fix'], ['fix', 'fixup', 'fixupurgen', 'fixu', 'asa']],
