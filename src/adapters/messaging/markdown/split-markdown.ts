@@ -7,6 +7,8 @@ interface Block {
   readonly end: number;
   /** The fenced code block's token, when the stretch is one. */
   readonly code?: Tokens.Code;
+  /** Whether the stretch is a block quote. */
+  readonly quote?: true;
 }
 
 const LEADING_BLANK_LINES = /^(?:[ \t]*\n)+/;
@@ -33,7 +35,7 @@ const blocksOf = (text: string): Block[] => {
   const add = (token: Token | Tokens.ListItem, at: number): void => {
     if (token.type === 'space' || trimmedLength(token.raw) === 0) return;
     const code = token.type === 'code' && (token as Tokens.Code).codeBlockStyle !== 'indented' ? (token as Tokens.Code) : undefined;
-    blocks.push({ start: at, end: at + trimmedLength(token.raw), ...(code && { code }) });
+    blocks.push({ start: at, end: at + trimmedLength(token.raw), ...(code && { code }), ...(token.type === 'blockquote' && { quote: true as const }) });
   };
   for (const token of tokens) {
     const items = token.type === 'list' ? (token as Tokens.List).items : [];
@@ -148,6 +150,22 @@ const splitCode = (text: string, code: Tokens.Code, limit: number): string[] => 
   return pieces.map((body, index) => `${header}${body}${closed || index < pieces.length - 1 ? footer : ''}`);
 };
 
+/** A line of a block quote: its `>` marker, after at most three spaces. */
+const QUOTE_LINE = /^ {0,3}>/;
+const QUOTE_MARKER = '> ';
+
+/**
+ * Cuts a block quote longer than `limit` as text (splitText), each part after the first that
+ * does not start with a quote line — the rest of a line cut inside it, or a lazy continuation
+ * line — opened again with `> `: otherwise the rest of the line would show outside the quote in
+ * the next message, as ordinary text (a job notice quotes its agent's summary so that none of it
+ * can pass for the gateway's own lines).
+ */
+const splitQuote = (text: string, limit: number): string[] => {
+  if (limit <= QUOTE_MARKER.length + 1) return splitText(text, limit);
+  return splitText(text, limit - QUOTE_MARKER.length).map((part, index) => (index === 0 || QUOTE_LINE.test(part) ? part : `${QUOTE_MARKER}${part}`));
+};
+
 /**
  * Splits a Markdown reply into parts of at most `limit` characters (JavaScript string length,
  * UTF-16 code units) for sending as consecutive messages, on the blocks the `marked` lexer
@@ -158,10 +176,10 @@ const splitCode = (text: string, code: Tokens.Code, limit: number): string[] => 
  * closing the fence at the end of each part and opening it again (with its language) at the
  * start of the next; any other block at its last blank line, else line break, else space that
  * fits, and only as a last resort inside a word — never between the two halves of a surrogate
- * pair. So a code block is never cut unless it alone is longer than the limit. Line breaks are
- * `\n` (a `\r\n` becomes `\n`). Each part is stripped of leading blank lines and trailing
- * whitespace (the first line's indentation is kept); parts are never empty, and whitespace-only
- * text gives none.
+ * pair; a block quote cut inside a line goes on as a quote (`> `) in the next part. So a code
+ * block is never cut unless it alone is longer than the limit. Line breaks are `\n` (a `\r\n`
+ * becomes `\n`). Each part is stripped of leading blank lines and trailing whitespace (the first
+ * line's indentation is kept); parts are never empty, and whitespace-only text gives none.
  */
 export const splitMarkdown = (markdown: string, limit: number): string[] => {
   if (!Number.isSafeInteger(limit) || limit < 2) throw new RangeError(`splitMarkdown: limit must be an integer of at least 2, got ${limit}`);
@@ -189,7 +207,7 @@ export const splitMarkdown = (markdown: string, limit: number): string[] => {
       current = body;
       continue;
     }
-    const pieces = block.code !== undefined ? splitCode(body, block.code, limit) : splitText(body, limit);
+    const pieces = block.code !== undefined ? splitCode(body, block.code, limit) : block.quote === true ? splitQuote(body, limit) : splitText(body, limit);
     parts.push(...pieces.slice(0, -1));
     current = pieces.at(-1) ?? '';
   }
