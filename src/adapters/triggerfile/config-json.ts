@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { shownInput } from '../../domain/errors/shown-input.js';
 
@@ -146,17 +147,52 @@ const jsonProblem = (error: Error, text: string): string => {
 };
 
 /**
+ * Where the first byte sequence that is not UTF-8 stands (`line 3 column 14`, the column counted
+ * in characters up to it), for a file that isUtf8 refused.
+ */
+const firstNonUtf8 = (bytes: Buffer): string => {
+  let start = 0;
+  let line = 1;
+  for (;;) {
+    const end = bytes.indexOf(0x0a, start);
+    const row = bytes.subarray(start, end === -1 ? bytes.length : end);
+    if (!isUtf8(row)) {
+      // Character by character (its length from its lead byte, its bytes checked by isUtf8) up to the first that is none.
+      let at = 0;
+      for (;;) {
+        const lead = row[at] as number;
+        const size = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+        if (size === 0 || at + size > row.length || !isUtf8(row.subarray(at, at + size))) break;
+        at += size;
+      }
+      return `line ${line} column ${row.subarray(0, at).toString('utf8').length + 1}`;
+    }
+    if (end === -1) return `line ${line}`;
+    start = end + 1;
+    line++;
+  }
+};
+
+/**
  * Reads a JSON configuration file (triggers, schedules). A byte-order mark, which editors on
- * Windows write, is skipped; a problem names the file as `shown`.
+ * Windows write, is skipped; a file that is not UTF-8 (saved as Latin-1 or UTF-16) is refused,
+ * naming where: read as UTF-8 each such byte became U+FFFD, so a command, a prompt or a header
+ * would run other than written, without a word. A problem names the file as `shown`.
  */
 export const readConfigJson = async (path: string, shown: string): Promise<ConfigJson> => {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
     return { kind: 'problem', problem: `${shown}: cannot be read (${(error as Error).message})` };
   }
+  if (!isUtf8(bytes))
+    return {
+      kind: 'problem',
+      problem: `${shown}: not UTF-8 text (the bytes at ${firstNonUtf8(bytes)} are none; a file saved as Latin-1 or UTF-16?): save it as UTF-8`,
+    };
+  let text = bytes.toString('utf8');
   if (text.startsWith('\uFEFF')) text = text.slice(1);
   try {
     const value: unknown = JSON.parse(text);

@@ -19,6 +19,30 @@ describe('configuration JSON files (triggers, schedules)', () => {
     expect(await read('\uFEFF[{"name":"a"}]')).to.deep.equal({ kind: 'parsed', value: [{ name: 'a' }], duplicates: [] });
   });
 
+  it('refuses a file that is not UTF-8, naming the line and column of the first byte that is none, never quoting the file', async () => {
+    // Read as UTF-8, each such byte became U+FFFD without a word: a command saved as Latin-1 ran other than written.
+    const file = join(await tempDir('config-json'), 'TRIGGERS.json');
+    const latin1 = (text: string) => Buffer.from(text, 'latin1');
+    const problem = (where: string) => ({
+      kind: 'problem',
+      problem: `config/TRIGGERS.json: not UTF-8 text (the bytes at ${where} are none; a file saved as Latin-1 or UTF-16?): save it as UTF-8`,
+    });
+    await writeFile(file, Buffer.concat([Buffer.from('[\n  {"name": "café ✓", "x": "'), latin1('echo caf\u00e9 secret'), Buffer.from('"}\n]')]));
+    expect(await readConfigJson(file, 'config/TRIGGERS.json')).to.deep.equal(problem('line 2 column 36'));
+    // A character cut short, an overlong form, a surrogate written in UTF-8, and UTF-16 with its mark.
+    for (const [bytes, where] of [
+      [Buffer.from([0x5b, 0x22, 0xe2, 0x9c, 0x22, 0x5d]), 'line 1 column 3'],
+      [Buffer.from([0x5b, 0x22, 0xc0, 0xaf, 0x22, 0x5d]), 'line 1 column 3'],
+      [Buffer.from([0x5b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x5d]), 'line 1 column 3'],
+      [Buffer.from('\uFEFF[]', 'utf16le'), 'line 1 column 1'],
+    ] as const) {
+      await writeFile(file, bytes);
+      expect(await readConfigJson(file, 'config/TRIGGERS.json'), where).to.deep.equal(problem(where));
+    }
+    const { problems } = await loadTriggerFile(file, triggerCatalog(), '/');
+    expect(problems).to.have.length(1);
+  });
+
   it('names the line and column of a trailing comma, and calls it one, without quoting the file', async () => {
     const text = `[\n  {"name": "a", "secret": "${'x'.repeat(40)}"},\n]`;
     expect(await read(text)).to.deep.equal({
