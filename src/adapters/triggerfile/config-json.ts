@@ -66,6 +66,16 @@ export const firstMisplacedToken = (text: string): number | undefined => {
       // A number or a literal: its characters up to the next delimiter.
       if (expect !== 'value' && expect !== 'value-or-close') return at;
       while (i < text.length && !WHITESPACE.has(text[i]) && !',:{}[]"'.includes(text[i])) i++;
+      const word = text.slice(at, i);
+      // A word that is none (a value written without its quotes, `Bearer abc`; `tru`): where it
+      // stops being one of the literals (V8's unexpected token), or its start.
+      if (!/^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)$/.test(word)) {
+        const literal = ['true', 'false', 'null'].find((candidate) => candidate[0] === word[0]);
+        if (literal === undefined) return at;
+        let same = 0;
+        while (same < word.length && word[same] === literal[same]) same++;
+        return at + same;
+      }
       expect = afterValue();
     }
   }
@@ -138,8 +148,9 @@ const lineAndColumn = (text: string, offset: number): string => {
  */
 const jsonProblem = (error: Error, text: string): string => {
   if (!/ is not valid JSON$/.test(error.message)) return error.message;
-  // V8 quotes the text (or, when long, a cut of it around the token, between "...").
-  const head = error.message.replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '');
+  // V8 quotes the text (or, when long, a cut of it: `"start"...`, `..."around the token"...`,
+  // `..."end"`): never repeated, it may hold a secret (a header value written without quotes).
+  const head = error.message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '');
   const at = firstMisplacedToken(text);
   if (at === undefined) return head;
   const trailingComma = (text[at] === ']' || text[at] === '}') && /,\s*$/.test(text.slice(0, at));

@@ -54,6 +54,23 @@ describe('configuration JSON files (triggers, schedules)', () => {
       .that.contains('at line 1 column 13 (a comma before');
   });
 
+  it('never repeats the cut of the file V8 quotes around an unexpected token (a header value written without quotes), and names its place instead', async () => {
+    const action = (value: string) =>
+      `[\n  {\n    "name": "fwd",\n    "watch_path": "/webhook",\n    "enabled": true,\n    "actions": [{ "type": "webhook", "url": "https://hooks.example.com/x", "headers": { "Authorization": ${value} } }]\n  }\n]\n`;
+    // In the middle of a long file V8 quotes `..."ization": Bearer sk-"...`; at its start `"x"Bearer S"...`.
+    for (const [text, message] of [
+      [action('Bearer sk-live-abcdef123456'), "Unexpected token 'B' at line 6 column 106"],
+      [action('sk-live-abcdef123456'), "Unexpected token 's' at line 6 column 106"],
+      [action('tru'), "Unexpected token ' ' at line 6 column 109"],
+      [`x"Bearer sk-live-abcdef123456"${' '.repeat(500)}`, "Unexpected token 'x' at line 1 column 1"],
+      [`[{"a": SECRET-abcdef}]`, "Unexpected token 'S' at line 1 column 8"],
+    ]) {
+      const problem = ((await read(text)) as { problem: string }).problem;
+      expect(problem, text.slice(0, 40)).to.equal(`config/TRIGGERS.json: not valid JSON (${message})`);
+      expect(problem).to.not.match(/sk-|Bear|SECRET/);
+    }
+  });
+
   it("keeps V8's own message where it names the position, and says when the file is missing", async () => {
     expect(((await read('{"a" 1}')) as { problem: string }).problem).to.match(
       /^config\/TRIGGERS\.json: not valid JSON \(Expected ':' after property name .*line 1 column 6/,
