@@ -11,6 +11,13 @@ import { type AnswerJob, apologyWithJobs } from './chat-apology.js';
 export interface ChatInput {
   /** The channel-namespaced conversation (`<channel>:<chat>`, see domain/messaging/chatThread; `web:…`). */
   readonly threadId: string;
+  /**
+   * Where a job this answer creates announces itself when it finishes (its source's thread):
+   * `threadId` unless told. A channel whose threads share their chat's conversation (Telegram's
+   * forum topics) names the chat and the thread the message was in, so that the notice goes
+   * there and not to the chat's first thread (a forum's General topic).
+   */
+  readonly jobThreadId?: string;
   readonly text: string;
   /**
    * What the conversation keeps of `text` when not all of it (undefined: all of it): a message's
@@ -161,7 +168,7 @@ export class ChatAgent {
       response = await this.ai.generate({
         system,
         messages: [...history.map(frame), current],
-        tools: this.#tools(input.threadId, nonce, input.answerKey, jobCreated),
+        tools: this.#tools(input.jobThreadId ?? input.threadId, nonce, input.answerKey, jobCreated),
         maxSteps: this.settings.maxSteps,
       });
     } catch (error) {

@@ -185,6 +185,7 @@ export class ReplyToChatMessage {
         try {
           reply = await this.agent.execute({
             threadId: conversationOf(channel, message),
+            jobThreadId: jobThreadOf(channel, message),
             text,
             remembered,
             images,
@@ -439,7 +440,18 @@ const describe = (attachment: Attachment): string => {
   }
 };
 
-/** The agent's conversation of a message: its chat, or its thread where threads are conversations of their own (also a created job's source). */
+/**
+ * Where a job created from a message announces itself when it finishes: the chat and the thread
+ * (forum topic) the message was in, also where threads share the chat's conversation.
+ */
+export const jobThreadOf = (channel: ChatChannel, message: ChannelMessage): string =>
+  chatThreadKey({
+    channel: channel.platform.id,
+    chatId: message.threadId,
+    ...(message.metadata.topicId !== undefined && { topicId: message.metadata.topicId }),
+  });
+
+/** The agent's conversation of a message: its chat, or its thread where threads are conversations of their own. */
 export const conversationOf = (channel: ChatChannel, message: ChannelMessage): string =>
   chatThreadKey({
     channel: channel.platform.id,

@@ -351,6 +351,26 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
       expect(notice.message.plain).to.contain(`Job ${job.id} succeeded.`).and.contain('Pull request: https\\://example.com/pr/1');
     });
 
+    it("announces a finished job in the thread (forum topic) it was asked in, also where threads are not conversations of their own (Telegram's topics share the chat's)", async () => {
+      // Before, the job's source was the conversation (`fake:42`) alone: its notice went to the
+      // chat without its topic, which on Telegram is the forum's General topic, not the one asked in.
+      const { platform, jobs, notify, reply, conversations } = setup([{ text: 'Started', calls: [{ name: 'create_job', input: { job: 'Fix it' } }] }], {
+        maxMessageLength: 500,
+      });
+      await reply.execute({ message: message('please fix it', { topicId: 't9' }) });
+      expect((await conversations.recent('fake:42', 10)).map((turn) => turn.text)).to.deep.equal(['please fix it', 'Started']);
+      const [job] = jobs.jobs.values();
+      await notify.execute({ ...job, status: 'succeeded', prUrl: 'https://example.com/pr/1' } as Job);
+      expect(platform.sent.at(-1)!.target).to.deep.equal({ chatId: '42', topicId: 't9' });
+      // A message in no topic: the chat, as before.
+      const plain = setup([{ text: 'Started', calls: [{ name: 'create_job', input: { job: 'Fix it' } }] }], { maxMessageLength: 500 });
+      await plain.reply.execute({ message: message('please fix it') });
+      const [other] = plain.jobs.jobs.values();
+      expect(other.source).to.deep.equal({ kind: 'chat', thread: 'fake:42' });
+      await plain.notify.execute({ ...other, status: 'succeeded', prUrl: null } as Job);
+      expect(plain.platform.sent.at(-1)!.target).to.deep.equal({ chatId: '42' });
+    });
+
     it('announces nothing for a job of another source or of a channel it does not have', async () => {
       const { platform, notify } = setup([]);
       const base = { id: 'j1', status: 'succeeded', branch: 'job/j1', prUrl: null, summary: null, error: null } as unknown as Job;
