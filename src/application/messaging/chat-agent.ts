@@ -1,4 +1,5 @@
 import { untrustedBlock, untrustedNonce, untrustedTag } from '../../domain/prompts/untrusted-input.js';
+import { headOf } from '../../domain/text/cut-text.js';
 import type { AiClient, AiImage, AiMessage, AiResponse, AiTool } from '../../ports/ai-client.js';
 import type { ConversationStore } from '../../ports/conversation-store.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
@@ -231,7 +232,9 @@ export class ChatAgent {
       pr_url: job.prUrl,
       summary: framed(job.summary, JOB_TEXT_SOURCE.summary),
       error: framed(job.error, JOB_TEXT_SOURCE.error),
-      prompt: framed(job.job.slice(0, 200), JOB_TEXT_SOURCE.prompt),
+      // Its beginning, never half of a surrogate pair (an emoji at the cut): the model would read
+      // a lone surrogate, which a strict JSON parser of a provider refuses.
+      prompt: framed(headOf(job.job, 200), JOB_TEXT_SOURCE.prompt),
     });
     const failSoft = (run: (input: Record<string, unknown>) => Promise<unknown>) => async (input: Record<string, unknown>) => {
       try {
