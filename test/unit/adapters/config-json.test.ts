@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { duplicateKeys, firstMisplacedToken, readConfigJson } from '../../../src/adapters/triggerfile/config-json.js';
 import { loadScheduleFile } from '../../../src/adapters/triggerfile/json-schedule-file.js';
@@ -41,6 +42,37 @@ describe('configuration JSON files (triggers, schedules)', () => {
     }
     const { problems } = await loadTriggerFile(file, triggerCatalog(), '/');
     expect(problems).to.have.length(1);
+  });
+
+  it('refuses what is no regular file at once (a FIFO was waited on for good, /dev/zero read until memory ran out) and a file past 16 MiB', async () => {
+    const dir = await tempDir('config-json');
+    const fifo = join(dir, 'fifo.json');
+    execFileSync('mkfifo', [fifo]);
+    expect(await readConfigJson(fifo, 'config/TRIGGERS.json')).to.deep.equal({
+      kind: 'problem',
+      problem: 'config/TRIGGERS.json: is not a regular file (a FIFO, a socket or a device): write the configuration to a file',
+    });
+    expect(await readConfigJson('/dev/zero', 'config/TRIGGERS.json')).to.deep.equal({
+      kind: 'problem',
+      problem: 'config/TRIGGERS.json: is not a regular file (a FIFO, a socket or a device): write the configuration to a file',
+    });
+    await mkdir(join(dir, 'dir.json'));
+    expect(await readConfigJson(join(dir, 'dir.json'), 'config/TRIGGERS.json')).to.deep.equal({
+      kind: 'problem',
+      problem: 'config/TRIGGERS.json: is a directory, not a file',
+    });
+    // Sparse: no disk is used. Past what a string holds (512 MiB), reading it threw out of the loader.
+    const large = join(dir, 'large.json');
+    await writeFile(large, '[]');
+    await truncate(large, 600 * 1024 * 1024);
+    expect(await readConfigJson(large, 'config/TRIGGERS.json')).to.deep.equal({
+      kind: 'problem',
+      problem: `config/TRIGGERS.json: is ${600 * 1024 * 1024} bytes, more than the 16777216 a configuration file may have`,
+    });
+    await truncate(large, 16 * 1024 * 1024);
+    expect(await readConfigJson(large, 'config/TRIGGERS.json'))
+      .to.have.property('kind', 'problem')
+      .that.does.not.include('bytes');
   });
 
   it('names the line and column of a trailing comma, and calls it one, without quoting the file', async () => {
