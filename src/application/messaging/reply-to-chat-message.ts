@@ -75,6 +75,22 @@ const MAX_TEXT_FILE_BYTES = 512 * 1024;
  */
 export const MAX_IMAGE_BYTES_PER_ANSWER = 2 * MAX_IMAGE_BYTES;
 export const MAX_TEXT_BYTES_PER_ANSWER = 2 * MAX_TEXT_FILE_BYTES;
+/**
+ * The image types sent to the model: those every provider of the registry reads (Anthropic's API
+ * takes image/jpeg, png, gif and webp only, OpenAI's the same) — another (HEIC, SVG, BMP, TIFF)
+ * would have the whole request refused, and the message answered with the apology. A file of
+ * another image type is named as one the model cannot read. A photo without a type is a JPEG
+ * (Telegram's).
+ */
+const MODEL_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+const modelImageType = (attachment: Attachment): string | undefined => {
+  const type = attachment.mimeType
+    ?.trim()
+    .toLowerCase()
+    .replace(/^image\/jpg$/, 'image/jpeg');
+  if (attachment.kind === 'photo' && type === undefined) return 'image/jpeg';
+  return type !== undefined && MODEL_IMAGE_TYPES.has(type) && (attachment.kind === 'photo' || attachment.kind === 'document') ? type : undefined;
+};
 const TEXT_TYPES = /^(text\/|application\/(json|xml|x-yaml|yaml|javascript|x-sh|toml|csv|sql))/;
 const TEXT_NAMES = /\.(txt|md|json|ya?ml|xml|csv|log|ts|js|py|go|rs|java|c|h|cpp|sh|toml|ini|sql|html|css)$/i;
 
@@ -377,13 +393,14 @@ export class ReplyToChatMessage {
         continue;
       }
       try {
-        if (attachment.kind === 'photo' || (attachment.kind === 'document' && attachment.mimeType?.startsWith('image/'))) {
+        const imageType = modelImageType(attachment);
+        if (imageType !== undefined) {
           const limit = Math.min(MAX_IMAGE_BYTES, imageRoom);
           if (limit <= 0 || (attachment.size ?? 0) > limit) throw new Error(limit < MAX_IMAGE_BYTES ? "past the answer's total for images" : 'too large');
           // The limit holds also when the platform did not say the size: the download stops past it.
           const file = await platform.download(token, attachment.fileId, limit);
           imageRoom -= file.data.byteLength;
-          images.push({ mediaType: attachment.mimeType ?? 'image/jpeg', data: file.data });
+          images.push({ mediaType: imageType, data: file.data });
           continue;
         }
         if (attachment.kind === 'document' && (TEXT_TYPES.test(attachment.mimeType ?? '') || TEXT_NAMES.test(attachment.fileName ?? ''))) {

@@ -148,6 +148,30 @@ describe('ReplyToChatMessage and NotifyChatOfJob, on any channel of the registry
     expect(mrkdwn).to.not.match(/<https?:/);
   });
 
+  it('sends the model only images of the types every provider reads (JPEG, PNG, GIF, WebP); a file of another image type is named as one it could not read', async () => {
+    // Before, any `image/*` file went to the model as an image: Anthropic's API takes
+    // image/jpeg, png, gif and webp only, OpenAI's the same, and refuses the whole request for
+    // another (an iPhone's HEIC sent as a file, an SVG, a BMP, a TIFF), so the message got the
+    // apology instead of an answer.
+    const { ai, platform, reply } = setup([{ text: 'ok' }], { maxMessageLength: 4096 });
+    const bytes = new Uint8Array([1, 2, 3, 4]);
+    const attachments = [
+      { kind: 'document' as const, fileId: platform.addFile('documents/drawing.svg', bytes), fileName: 'drawing.svg', mimeType: 'image/svg+xml' },
+      { kind: 'document' as const, fileId: platform.addFile('documents/IMG_1.HEIC', bytes), fileName: 'IMG_1.HEIC', mimeType: 'image/heic' },
+      { kind: 'document' as const, fileId: platform.addFile('documents/scan.tiff', bytes), fileName: 'scan.tiff', mimeType: 'image/tiff' },
+      { kind: 'document' as const, fileId: platform.addFile('documents/chart.png', bytes), fileName: 'chart.png', mimeType: 'image/png' },
+      { kind: 'photo' as const, fileId: platform.addFile('photos/p.jpg', bytes) },
+      // Slack's files of any image type come as photos.
+      { kind: 'photo' as const, fileId: platform.addFile('files/logo.svg', bytes), fileName: 'logo.svg', mimeType: 'image/svg+xml' },
+      { kind: 'photo' as const, fileId: platform.addFile('files/anim.gif', bytes), fileName: 'anim.gif', mimeType: 'image/gif' },
+    ];
+    await reply.execute({ message: { ...message('look'), attachments } });
+    expect(ai.requests[0].messages.at(-1)?.images?.map((image) => image.mediaType)).to.deep.equal(['image/png', 'image/jpeg', 'image/gif']);
+    expect(platform.sent[0].message.plain.split('\n')[0]).to.equal(
+      '(I could not read a file "drawing.svg", a file "IMG\\_1.HEIC", a file "scan.tiff", a photo "logo.svg".)',
+    );
+  });
+
   it("sends an attached text file's content with its message only: the conversation keeps the typed text and a note naming the file and its size", async () => {
     const { ai, platform, conversations, reply } = setup([{ text: 'read it' }, { text: 'ok' }], { maxMessageLength: 4096 });
     const content = `${'log line\n'.repeat(50 * 1024)}THE END`;
