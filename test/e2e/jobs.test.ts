@@ -151,15 +151,43 @@ const expectSucceeded = (job: JobView, id: string, extra: Partial<JobView> = {})
 
 /**
  * The scripted agent: writes the prompt to prompt.txt and what it can see of its environment to
- * env.txt, then acts on the prompt (FAIL: exit 3, SLOW: 2 s, else a short pause so that
- * `running` can be observed) and prints its summary last.
+ * env.txt, then acts on the prompt (FAIL: exit 3; HELD: runs until the test lets it go, see
+ * `Gates`; else a short pause) and prints its summary last.
  */
-const AGENT = [
-  `printf '%s' "$JOB_PROMPT" > prompt.txt`,
-  'echo "openai=${OPENAI_API_KEY:-unset} anthropic=${ANTHROPIC_API_KEY:-unset} codehost=${CODEHOST_WEBHOOK_SECRET:-unset} dburl=${DATABASE_URL:-unset} datadir=${DATA_DIR:-unset} agentcmd=${JOB_AGENT_COMMAND:-unset} provider=${LLM_PROVIDER:-none} id=$JOB_ID branch=$JOB_BRANCH" > env.txt',
-  'case "$JOB_PROMPT" in *FAIL*) echo "about to fail"; exit 3 ;; *SLOW*) sleep 2 ;; *) sleep 0.4 ;; esac',
-  'echo "Did the thing"',
-].join('\n');
+const agent = (gates: string): string =>
+  [
+    `printf '%s' "$JOB_PROMPT" > prompt.txt`,
+    'echo "openai=${OPENAI_API_KEY:-unset} anthropic=${ANTHROPIC_API_KEY:-unset} codehost=${CODEHOST_WEBHOOK_SECRET:-unset} dburl=${DATABASE_URL:-unset} datadir=${DATA_DIR:-unset} agentcmd=${JOB_AGENT_COMMAND:-unset} provider=${LLM_PROVIDER:-none} id=$JOB_ID branch=$JOB_BRANCH" > env.txt',
+    `case "$JOB_PROMPT" in *FAIL*) echo "about to fail"; exit 3 ;; *HELD*) until [ -e '${gates}'/"$JOB_ID" ]; do sleep 0.05; done ;; *) sleep 0.4 ;; esac`,
+    'echo "Did the thing"',
+  ].join('\n');
+
+/**
+ * The jobs of the scripted agent whose prompt says HELD: each runs until the test lets it go (a
+ * file named after the job in `dir`), so that a test sees it running, and the one queued behind
+ * it queued, for as long as it looks — not for a fixed time a loaded machine may use up before
+ * the test has looked (it listed a 2 s job as finished, and ran the one queued behind it).
+ * Every job held is let go after each test, also one that failed, so that none blocks the
+ * gateway's only job slot for the next test.
+ */
+class Gates {
+  readonly #held = new Set<string>();
+  constructor(readonly dir: string) {}
+
+  held(id: string): string {
+    this.#held.add(id);
+    return id;
+  }
+
+  async release(id: string): Promise<void> {
+    this.#held.delete(id);
+    await writeFile(join(this.dir, id), '');
+  }
+
+  async releaseAll(): Promise<void> {
+    await Promise.all([...this.#held].map((id) => this.release(id)));
+  }
+}
 
 const OPENAI_SECRET = 'sk-e2e-openai-secret';
 const ANTHROPIC_SECRET = 'sk-ant-e2e-secret';
@@ -195,16 +223,19 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
   let mainRepo: string;
   let slow: Client;
   let none: Client;
+  let gates: Gates;
   /** Every gateway started, also when another failed to start: all are stopped at the end. */
   const started: GatewayProcess[] = [];
 
   before(async () => {
-    const [mainData, slowData, noneData, triggersDir] = await Promise.all([
+    const [mainData, slowData, noneData, triggersDir, gatesDir] = await Promise.all([
       migratedDataDir('e2e-jobs-main'),
       migratedDataDir('e2e-jobs-timeout'),
       migratedDataDir('e2e-jobs-none'),
       tempDir('e2e-jobs-triggers'),
+      tempDir('e2e-jobs-gates'),
     ]);
+    gates = new Gates(gatesDir);
     mainRepo = join(mainData, 'jobs-repo');
     const triggersFile = join(triggersDir, 'TRIGGERS.json');
     await writeFile(
@@ -220,7 +251,7 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
       start({
         DATA_DIR: mainData,
         TRIGGERS_FILE: triggersFile,
-        JOB_AGENT_COMMAND: AGENT,
+        JOB_AGENT_COMMAND: agent(gates.dir),
         JOB_CONCURRENCY: '1',
         OPENAI_API_KEY: OPENAI_SECRET,
         ANTHROPIC_API_KEY: ANTHROPIC_SECRET,
@@ -236,16 +267,34 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
     ]);
   });
 
+  afterEach(async () => {
+    await gates.releaseAll();
+  });
+
   after(async () => {
     await Promise.all(started.map((gateway) => gateway.stop()));
   });
 
   describe('a job that works (main gateway)', () => {
     it("create-job answers 200 {job_id, branch, status: queued}; the job moves queued → running → succeeded with the agent's summary", async () => {
-      const id = await main.create({ job: 'Write the greeting' });
-      const { job, seen } = await main.finished(id);
+      const id = gates.held(await main.create({ job: 'HELD: write the greeting' }));
+      // The agent runs until it is let go: running is seen however slowly the polls come.
+      const seen: string[] = [];
+      await waitFor(
+        async () => {
+          const { status } = await main.job(id);
+          if (seen.at(-1) !== status) seen.push(status);
+          return status === 'running';
+        },
+        20_000,
+        'the job to run',
+      );
+      await gates.release(id);
+      const finished = await main.finished(id);
+      const { job } = finished;
       expectSucceeded(job, id);
-      // Polled every 50 ms while the agent pauses 0.4 s: running is seen, and statuses only move forward.
+      // Statuses only move forward.
+      for (const status of finished.seen) if (seen.at(-1) !== status) seen.push(status);
       expect(seen, `statuses seen: ${seen.join(' → ')}`).to.include('running');
       const order = ['queued', 'running', 'succeeded'];
       const steps = seen.map((s) => order.indexOf(s));
@@ -373,11 +422,11 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
     });
 
     it('jobs/status without job_id lists the unfinished jobs newest first; status narrows, limit caps, bad values are 400', async () => {
-      const first = await main.create({ job: 'SLOW one' });
+      const first = gates.held(await main.create({ job: 'HELD one' }));
       await sleep(20);
-      const second = await main.create({ job: 'SLOW two' });
+      const second = gates.held(await main.create({ job: 'HELD two' }));
 
-      // JOB_CONCURRENCY=1 and 2 s per job: both are unfinished for a while.
+      // JOB_CONCURRENCY=1 and the first job held: both are unfinished until it is let go.
       const all = await main.list();
       expect(all.map((j) => j.job_id)).to.deep.equal([second, first]);
       for (const job of all) {
@@ -417,6 +466,8 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
         'a running job',
       );
       expect(running.map((j) => j.job_id)).to.deep.equal([first]);
+      await gates.release(first);
+      await gates.release(second);
 
       expectSucceeded((await main.finished(first)).job, first);
       expectSucceeded((await main.finished(second)).job, second);
@@ -429,7 +480,7 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
 
   describe('code-host events and local jobs (main gateway)', () => {
     it("a signed workflow_run for a local job's branch moves nothing: the job ends as its agent ended (no code host runs local jobs)", async () => {
-      const id = await main.create({ job: 'SLOW work, then done' });
+      const id = gates.held(await main.create({ job: 'HELD work, then done' }));
       await waitFor(async () => (await main.job(id)).status === 'running', 20_000, 'the job to run');
       const body = JSON.stringify({
         action: 'completed',
@@ -453,6 +504,8 @@ describe('e2e: agent jobs on the built server (local runner, embedded database)'
         body,
       });
       expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+      expect((await main.job(id)).status, 'the job still runs after the event').to.equal('running');
+      await gates.release(id);
       // Before, the event failed the running job, and the agent's own result was then dropped.
       const { job } = await main.finished(id);
       expectSucceeded(job, id);
@@ -592,7 +645,9 @@ describe('e2e: agent jobs survive a restart (local runner, embedded database)', 
       DATA_DIR: dataDir,
       TRIGGERS_FILE: await noTriggers(),
       // The agent notes its process id (the leader of its process group) outside the worktree.
-      JOB_AGENT_COMMAND: `echo $$ > ${marks}/$JOB_ID.pid; printf '%s' "$JOB_PROMPT" > prompt.txt; sleep 2; echo "Did the thing"`,
+      // The first job's never ends by itself (it slept 2 s, which a loaded machine could use up
+      // before the stop, and the job then succeeded): only the service's stop ends it.
+      JOB_AGENT_COMMAND: `echo $$ > ${marks}/$JOB_ID.pid; printf '%s' "$JOB_PROMPT" > prompt.txt; case "$JOB_PROMPT" in Interrupted*) while :; do sleep 0.05; done ;; esac; echo "Did the thing"`,
       JOB_CONCURRENCY: '1',
       SHUTDOWN_TIMEOUT_MS: '500',
     };
