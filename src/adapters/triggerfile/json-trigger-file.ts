@@ -1,7 +1,8 @@
 import type { Trigger } from '../../domain/triggers/trigger.js';
 import { duplicateKeyProblems, readConfigJson } from './config-json.js';
 import { shownPath } from './shown-path.js';
-import { validateTriggers, type TriggerCatalog } from '../../domain/triggers/validate-triggers.js';
+import { shownInput } from '../../domain/errors/shown-input.js';
+import { MAX_TRIGGER_NAME, validateTriggers, type TriggerCatalog } from '../../domain/triggers/validate-triggers.js';
 
 export interface LoadedTriggers {
   readonly triggers: Trigger[];
@@ -22,7 +23,7 @@ export const loadTriggerFile = async (path: string, catalog: TriggerCatalog, cwd
   const duplicates = duplicateKeyProblems(read.duplicates, shown, (index) => {
     const entry = entries[index] as { name?: unknown } | undefined;
     const name = typeof entry?.name === 'string' && entry.name.trim() !== '' ? entry.name : undefined;
-    return `${shown}: trigger #${index}${name === undefined ? '' : ` "${name}"`}`;
+    return `${shown}: trigger #${index}${name === undefined ? '' : ` "${shownInput(name, MAX_TRIGGER_NAME)}"`}`;
   });
   return { triggers: duplicates.length > 0 ? [] : validation.triggers, problems: [...duplicates, ...validation.problems], missing: false };
 };

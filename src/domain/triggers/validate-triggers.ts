@@ -1,3 +1,4 @@
+import { shownInput } from '../errors/shown-input.js';
 import { modelProblem } from '../jobs/job-request.js';
 import { findTokenPlaces } from '../templates/shell-contexts.js';
 import { findUnclosedTokens, findUnknownTokens } from '../templates/template-tokens.js';
@@ -109,7 +110,8 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
 
   raw.forEach((entry: unknown, index) => {
     const name = isObject(entry) && typeof entry.name === 'string' && entry.name.trim() !== '' ? entry.name : undefined;
-    const where = `${file}: trigger #${index}${name === undefined ? '' : ` "${name}"`}`;
+    // Cut as a schedule's: a valid name is whole, a refused long one is not repeated by every problem of its entry.
+    const where = `${file}: trigger #${index}${name === undefined ? '' : ` "${shownInput(name, MAX_TRIGGER_NAME)}"`}`;
     const problem = (field: string, message: string): void => void problems.push(`${where}: ${field}: ${message}`);
     if (!isObject(entry)) {
       problems.push(`${where}: must be an object, found ${describeValue(entry)}`);

@@ -155,6 +155,14 @@ describe('configuration JSON files (triggers, schedules)', () => {
       expect(loaded.triggers).to.deep.equal([]);
     });
 
+    it('names a trigger entry with a field given twice by its name cut to 200 characters', async () => {
+      const { dir, path } = await file('TRIGGERS.json', `[{"name": "${'N'.repeat(100_000)}", "enabled": true, "enabled": true}]`);
+      const { problems } = await loadTriggerFile(path, triggerCatalog(), dir);
+      expect(problems[0]).to.equal(
+        `TRIGGERS.json: trigger #0 "${'N'.repeat(200)}…": enabled: given twice; JSON keeps only the last one, so write each field once`,
+      );
+    });
+
     it('refuses a schedule entry with a field given twice, as the schedule file names its entries', async () => {
       const { dir, path } = await file(
         'CRONS.json',

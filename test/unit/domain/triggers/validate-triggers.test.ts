@@ -153,7 +153,7 @@ describe('validateTriggers', () => {
     ['a missing name', [valid({ name: undefined })], `${FILE}: trigger #0: name: required, a non-empty string`],
     ['an empty name', [valid({ name: ' ' })], `${FILE}: trigger #0: name: must be a non-empty string, found the string " "`],
     ['a duplicate name', [valid(), valid()], `${FILE}: trigger #1 "deploy": name: duplicate of trigger #0`],
-    ['a name longer than its records keep', [valid({ name: 'd'.repeat(201) })], `${FILE}: trigger #0 "${'d'.repeat(201)}": name: at most 200 characters`],
+    ['a name longer than its records keep', [valid({ name: 'd'.repeat(201) })], `${FILE}: trigger #0 "${'d'.repeat(200)}…": name: at most 200 characters`],
     [
       'a watch_path without a slash',
       [valid({ watch_path: 'webhook' })],
@@ -441,6 +441,16 @@ describe('matchTriggers', () => {
   it('compares whole paths', () => {
     expect(matchTriggers(triggers, '/webhook/')).to.deep.equal([]);
     expect(matchTriggers(triggers, '/codehost/webhook').map((t) => t.name)).to.deep.equal(['other-path']);
+  });
+});
+
+describe('validateTriggers: a refused long name', () => {
+  it("is repeated cut to 200 characters by each problem of its entry, as a schedule's (a 1 000 000-character name made 5 MB of problems)", () => {
+    const name = 'N'.repeat(1_000_000);
+    const found = problems([valid({ name, watch_path: '/nowhere', enabled: 'yes' })]);
+    expect(found).to.have.length(3);
+    for (const problem of found) expect(problem.startsWith(`${FILE}: trigger #0 "${'N'.repeat(200)}…": `), problem.slice(0, 300)).to.equal(true);
+    expect(found.join('\n').length).to.be.below(2_000);
   });
 });
 
