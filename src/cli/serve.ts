@@ -1,4 +1,6 @@
 import type { Logger as Pino } from 'pino';
+import { createPino } from '../adapters/logging/pino-logger.js';
+import { channelCredentialHeaders } from '../container/channels/index.js';
 import { Gateway } from '../container/gateway.js';
 import type { AppConfig } from '../container/config.js';
 import type { HeadStart } from '../container/head-start.js';
@@ -14,6 +16,11 @@ import { followNpm } from './follow-npm.js';
  * is over, closing the database as any stop does (the embedded database otherwise goes through
  * PostgreSQL's crash recovery at the next start). A second signal during the start ends the
  * process at once, as a signal without a handler does.
+ *
+ * What it says of a signal is a log line (pino, JSON on stdout) as every other line of the
+ * service, so that log collectors parse it: `received a signal while starting…` with `signal`
+ * (one the entry held too, start-signals.ts), then the stop's `shutting down` with `signal`; so
+ * is the line that says the process npx started it under has ended (follow-npm.ts).
  */
 export const serve = async (
   config: AppConfig,
@@ -24,9 +31,13 @@ export const serve = async (
     readonly heldSignal?: () => NodeJS.Signals | undefined;
   } = {},
 ): Promise<void> => {
+  const pino = options.pino ?? createPino(config.logLevel, undefined, channelCredentialHeaders());
+  const whileStarting = (signal: NodeJS.Signals): void =>
+    pino.info({ signal }, 'received a signal while starting: shutting down once started (send it again to end at once)');
   let gateway: Gateway | undefined;
   // Taken over in the same turn as the handlers below are put in place: no signal falls between.
   let requested: NodeJS.Signals | undefined = options.heldSignal?.();
+  if (requested !== undefined) whileStarting(requested);
   const stop = (signal: NodeJS.Signals): void => {
     if (requested !== undefined) {
       // The same signal again (re-armed below): what it would have done without a handler.
@@ -37,19 +48,19 @@ export const serve = async (
     }
     requested = signal;
     if (gateway === undefined) {
-      process.stderr.write(`received ${signal} while starting, shutting down once started (send it again to end at once)\n`);
+      whileStarting(signal);
       process.once(signal, signal === 'SIGTERM' ? onSigterm : onSigint);
       return;
     }
     shutDown(gateway, signal);
   };
   const shutDown = (started: Gateway, signal: NodeJS.Signals): void => {
-    process.stderr.write(`received ${signal}, shutting down\n`);
-    started.stop().then(
+    // The stop's first line, `shutting down`, names the signal.
+    started.stop(signal).then(
       // 0, or the code a stop for a restart set (stop-for-restart.ts).
       () => process.exit(),
       (error: unknown) => {
-        process.stderr.write(`shutdown failed: ${String(error)}\n`);
+        pino.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );
@@ -64,10 +75,16 @@ export const serve = async (
   process.once('SIGTERM', onSigterm);
   process.once('SIGINT', onSigint);
   process.on('SIGHUP', onSighup);
-  // Started by npx (which runs the service through a shell that does not pass a signal on): stop with it.
-  const unfollow = followNpm();
+  // Started by npx (which runs the service through a shell that does not pass a signal on): stop
+  // with it, as on SIGTERM, saying so in a log line.
+  const unfollow = followNpm({
+    stop: (message) => {
+      pino.info({}, message);
+      process.kill(process.pid, 'SIGTERM');
+    },
+  });
   try {
-    gateway = await Gateway.start(config, options.pino, options.head);
+    gateway = await Gateway.start(config, pino, options.head);
   } catch (error) {
     unfollow();
     process.removeListener('SIGTERM', onSigterm);

@@ -18,8 +18,8 @@ const onSignal = (signal: NodeJS.Signals): void => {
     process.kill(process.pid, signal);
     return;
   }
+  // Said by serve() when it takes the signal over, in a log line (there is no logger yet here).
   received = signal;
-  process.stderr.write(`received ${signal} while starting, shutting down once started (send it again to end at once)\n`);
 };
 
 /** Holds SIGTERM, SIGINT and SIGHUP until releaseStartSignals. */

@@ -357,10 +357,11 @@ export class Gateway {
   /**
    * Graceful stop: no new connections, in-flight requests finish; running background tasks
    * get SHUTDOWN_TIMEOUT_MS, then running jobs are stopped (marked failed as interrupted) and
-   * whatever is still queued stays for the next start; then the database closes.
+   * whatever is still queued stays for the next start; then the database closes. `signal`: the
+   * one that asked for the stop (serve.ts), named in its `shutting down` line.
    */
-  async stop(): Promise<void> {
-    this.pino.info({}, 'shutting down');
+  async stop(signal?: NodeJS.Signals): Promise<void> {
+    this.pino.info(signal === undefined ? {} : { signal }, 'shutting down');
     if (this.poller) {
       clearInterval(this.poller);
       // Its poll under way ends before its next job, and its lease is given up: another replica polls at once.

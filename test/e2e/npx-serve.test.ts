@@ -44,12 +44,18 @@ describe('e2e: `npx agent-gateway serve` stops on a SIGTERM sent to npx', functi
 
     process.kill(npx.pid!, 'SIGTERM');
     await waitFor(async () => logged('stopped') !== undefined, 30_000, `"stopped" from the service; its output:\n${what()}`);
+    // Log lines (JSON), as every line of the service: before, this one and `received SIGTERM, shutting down` were plain text on stderr.
     expect(
       lines.some(
-        (line) => typeof line === 'string' && /the process that started the service under npx \(pid \d+\) has ended: stopping as on SIGTERM/.test(line),
+        (line) =>
+          typeof line === 'object' && /^the process that started the service under npx \(pid \d+\) has ended: stopping as on SIGTERM$/.test(String(line.msg)),
       ),
       what(),
     ).to.equal(true);
+    expect(
+      lines.filter((line) => typeof line === 'object' && line.msg === 'shutting down').map((line) => (line as { signal?: unknown }).signal),
+      what(),
+    ).to.deep.equal(['SIGTERM']);
     await waitFor(async () => processGone(pid), 10_000, `the service (pid ${pid}) to exit`);
   });
 });

@@ -385,6 +385,24 @@ const logMessages = (stdout: string): string[] =>
     .filter((line) => line.startsWith('{'))
     .map((line) => (JSON.parse(line) as { msg: string }).msg);
 
+const WHILE_STARTING = 'received a signal while starting: shutting down once started (send it again to end at once)';
+
+/**
+ * What the service says of a signal that stops it, as log lines (JSON on stdout) that name it —
+ * `shutting down`, and the line of a signal that came while it started — and nothing of it on
+ * stderr: before, it wrote `received SIGTERM, shutting down` there, a line log collectors cannot parse.
+ */
+const expectSignalLogged = (result: { stdout: string; stderr: string }, signal: string, options: { whileStarting?: boolean } = {}): void => {
+  const entries = result.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { msg: string; signal?: string });
+  const said = (msg: string) => entries.filter((entry) => entry.msg === msg).map((entry) => entry.signal);
+  expect(said('shutting down'), result.stdout).to.deep.equal([signal]);
+  expect(said(WHILE_STARTING), result.stdout).to.deep.equal(options.whileStarting === true ? [signal] : []);
+  expect(result.stderr, 'nothing of the signal on stderr').to.not.match(/SIG|shutting down|shutdown/);
+};
+
 describe('e2e: a stop right after the start', function () {
   this.timeout(60_000);
 
@@ -395,6 +413,12 @@ describe('e2e: a stop right after the start', function () {
     const code = await gateway.stop();
     expect(code, JSON.stringify(gateway.logs.slice(-3))).to.equal(0);
     expect(gateway.logs.some((line) => typeof line === 'object' && line.msg === 'stopped')).to.equal(true);
+    // Every line it wrote is JSON (a log collector parses each), the signal named in `shutting down`:
+    // before, a plain `received SIGTERM, shutting down` went to stderr as well.
+    expect(gateway.logs.filter((line) => typeof line === 'string')).to.deep.equal([]);
+    expect(
+      gateway.logs.filter((line) => typeof line === 'object' && line.msg === 'shutting down').map((line) => (line as { signal?: string }).signal),
+    ).to.deep.equal(['SIGTERM']);
     expect(existsSync(join(dir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
   });
 
@@ -417,9 +441,9 @@ describe('e2e: a stop right after the start', function () {
       { onSpawn: (child) => void (signalled = signalOnFirstAnswer(child)), timeoutMs: 100_000 },
     );
     await signalled;
-    expect(result.stderr).to.include('received SIGTERM while starting, shutting down once started');
     expect(result.signal, result.stderr).to.equal(null);
     expect(result.code, result.stderr).to.equal(0);
+    expectSignalLogged(result, 'SIGTERM', { whileStarting: true });
     const messages = logMessages(result.stdout);
     expect(messages.filter((msg) => msg !== 'request').slice(-3)).to.deep.equal(['agent gateway listening', 'shutting down', 'stopped']);
     expect(existsSync(join(dir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
@@ -453,7 +477,7 @@ describe('e2e: a stop right after the start', function () {
     // It stops as on SIGTERM: requests under way are answered first (the steps that need the
     // database then fail: "shutdown failed", exit code 1 either way).
     expect(messages, result.stderr).to.include('shutting down');
-    expect(result.stderr).to.include('received SIGTERM, shutting down');
+    expectSignalLogged(result, 'SIGTERM');
     // Its lock released although steps of the stop failed: a new container opens it at once.
     expect(existsSync(join(dir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
     // The next start opens it.
@@ -478,7 +502,7 @@ describe('e2e: a stop right after the start', function () {
     );
     expect(result.signal, result.stderr).to.equal(null);
     expect(result.code, result.stderr).to.equal(0);
-    expect(result.stderr).to.include('received SIGTERM while starting, shutting down once started');
+    expectSignalLogged(result, 'SIGTERM', { whileStarting: true });
     const messages = logMessages(result.stdout);
     expect(messages.slice(-2)).to.deep.equal(['shutting down', 'stopped']);
     expect(existsSync(join(dir, 'embedded.pid')), 'the embedded database is still locked').to.equal(false);
