@@ -111,11 +111,17 @@ const isHttpUrl = (value: string): boolean => {
   }
 };
 
+/**
+ * A refused URL as a problem repeats it: a user and password (`user:secret@`), a query
+ * (`?api-key=…`) and a fragment are replaced by `…`, since a base URL may carry a credential there.
+ */
+const shownUrl = (value: string): string => value.replace(/^([^:/?#\s]*:?\/\/)[^/?#]*@/, '$1…@').replace(/[?#].*$/s, (rest) => `${rest[0]}…`);
+
 /** An http(s) URL, or undefined when unset. */
 export const optionalUrl = () =>
   raw.transform((value, ctx) => {
     if (value === undefined || isHttpUrl(value)) return value;
-    ctx.addIssue({ code: 'custom', message: `"${value}" is not an http(s) URL` });
+    ctx.addIssue({ code: 'custom', message: `"${shownUrl(value)}" is not an http(s) URL` });
     return z.NEVER;
   });
 

@@ -239,6 +239,17 @@ describe('loadConfig', () => {
       expect(problemsOf({ TELEGRAM_API_URL: bad }), bad).to.deep.equal([`TELEGRAM_API_URL: "${bad}" is not an http(s) URL`]);
     }
     expect(problemsOf({ CODEHOST_API_URL: 'ftp://x' })).to.deep.equal(['CODEHOST_API_URL: "ftp://x" is not an http(s) URL']);
+    // A refused URL's user, password, query and fragment are not repeated: a base URL may carry a credential there.
+    for (const [bad, shown] of [
+      ['https://user:s3cr3t-pass@llm.example.com /v1', 'https://…@llm.example.com /v1'],
+      ['ftp://user:s3cr3t-pass@llm.example.com/v1', 'ftp://…@llm.example.com/v1'],
+      ['https://user:s3cr3t-pass@/v1', 'https://…@/v1'],
+      ['https://llm.example.com/v1?api-key=s3cr3t-key&x= 1', 'https://llm.example.com/v1?…'],
+      ['https://llm example.com/v1#s3cr3t-frag', 'https://llm example.com/v1#…'],
+    ]) {
+      expect(problemsOf({ LLM_BASE_URL: bad }), bad).to.deep.equal([`LLM_BASE_URL: "${shown}" is not an http(s) URL`]);
+      expect(problemsOf({ PUBLIC_URL: bad }).join('\n'), bad).to.not.include('s3cr3t');
+    }
     // A secret of spaces alone is refused (as a key it is guessable), never taken, and not echoed.
     for (const name of ['CODEHOST_WEBHOOK_SECRET']) {
       expect(problemsOf({ [name]: '   ' }), name).to.deep.equal([`${name}: is only whitespace: set the secret, or leave the variable unset`]);
