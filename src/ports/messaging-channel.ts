@@ -184,6 +184,12 @@ export interface MessagingChannel {
   readonly polling?: DeliveryPolling;
   /** Where the platform has buttons a person can press: approvals are asked there. */
   readonly buttons?: ChoiceButtons;
+  /**
+   * The bot's own name (without `@`) on a platform where a command is addressed to a bot by name
+   * (`/new@name`, Telegram), so that one meant for another bot is not taken as this one's;
+   * undefined when it cannot be told now. Absent on a platform without such commands.
+   */
+  botName?(token: string): Promise<string | undefined>;
 
   /**
    * What the headers alone tell of a webhook request, checked before its body is read: with a

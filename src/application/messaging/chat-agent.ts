@@ -29,6 +29,13 @@ export interface ChatInput {
   readonly images: readonly AiImage[];
   /** Transcripts of the message's voice messages and audio: machine-made, given to the model in blocks of their own. */
   readonly transcripts?: readonly string[];
+  /**
+   * The bot's own name on a platform where commands are addressed to a bot by name (`/new@name`):
+   * asked only for such a command, which is this bot's when the name is its own (any case). A
+   * command naming another bot is a message like any other. Without it, or when the name cannot
+   * be told, any name is taken as this bot's.
+   */
+  readonly botName?: () => Promise<string | undefined>;
   /** SPEC 2.5: `userId` = the channel's id, `chatTitle` = its display name. */
   readonly metadata: { readonly userId: string; readonly chatTitle: string };
   /**
@@ -132,7 +139,7 @@ export class ChatAgent {
   ) {}
 
   async execute(input: ChatInput): Promise<string> {
-    if (input.text.trim().split(/\s+/)[0]?.split('@')[0] === NEW_THREAD_COMMAND) {
+    if (await this.#isNewThreadCommand(input)) {
       await this.conversations.clear(input.threadId);
       return NEW_THREAD_REPLY;
     }
@@ -183,6 +190,15 @@ export class ChatAgent {
     }
     await input.whenRoom?.();
     return this.#keep(input, response.text.trim() || 'Done.');
+  }
+
+  /** Whether the message is `/new`, or `/new@<name>` with this bot's name (ChatInput `botName`). */
+  async #isNewThreadCommand(input: ChatInput): Promise<boolean> {
+    const [command, ...named] = (input.text.trim().split(/\s+/)[0] ?? '').split('@');
+    if (command !== NEW_THREAD_COMMAND) return false;
+    if (named.length === 0) return true;
+    const own = await input.botName?.().catch(() => undefined);
+    return own === undefined || named.join('@').toLowerCase() === own.toLowerCase();
   }
 
   /**

@@ -207,6 +207,8 @@ export class ReplyToChatMessage {
             images,
             transcripts,
             metadata: { userId: platform.id, chatTitle: platform.title },
+            // Looked up only for a command addressed to a bot by name (ChatAgent).
+            ...(platform.botName !== undefined && { botName: () => platform.botName!(token) }),
             ...(this.headroom && { whenRoom: () => this.headroom!.wait() }),
             // The task's id: a later attempt of the task gets the jobs this one created (ChatAgent).
             ...(running !== undefined && { answerKey: `task:${running.id}`, retried: running.attempt > 1 }),

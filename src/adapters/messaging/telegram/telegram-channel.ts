@@ -121,6 +121,23 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
 
   constructor(private readonly settings: TelegramSettings) {}
 
+  /** The bot's username by token, as getMe told it (a failed look-up is not kept). */
+  readonly #botNames = new Map<string, string>();
+
+  /** `getMe`'s username, asked once per token (one attempt); undefined when it cannot be told. */
+  async botName(token: string): Promise<string | undefined> {
+    const known = this.#botNames.get(token);
+    if (known !== undefined) return known;
+    try {
+      const me = await this.#call<{ username?: unknown }>(token, 'getMe', {}, undefined, 1);
+      if (typeof me?.username !== 'string' || me.username === '') return undefined;
+      this.#botNames.set(token, me.username);
+      return me.username;
+    } catch {
+      return undefined;
+    }
+  }
+
   checkHeaders(headers: InboundRequest['headers'], secret: string): boolean {
     return sameSecret(headers[SECRET_HEADER], secret);
   }
