@@ -1,6 +1,8 @@
 import type { CliIo } from './cli-io.js';
 import { commandUsage, resolveCommandLine } from './command-line.js';
 import { commands, SERVING } from './commands.js';
+import type { ConfigError } from '../container/config.js';
+import { failureText } from './terminal-text.js';
 import { BadArgument, CliFailure, UsageError } from './usage-error.js';
 
 export { SERVING } from './commands.js';
@@ -43,20 +45,25 @@ const report = async (error: unknown, err: NodeJS.WritableStream): Promise<numbe
     err.write(`${error.message}\n\n${error.usage}`);
     return 2;
   }
-  if (error instanceof CliFailure || (await isKnownFailure(error))) {
-    err.write(`${(error as Error).message}\n`);
+  const known = error instanceof CliFailure ? 'known' : await knownFailure(error);
+  if (known !== undefined) {
+    err.write(`${failureText((error as Error).message, known === 'known' ? undefined : known)}\n`);
     return 1;
   }
-  err.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+  err.write(`Error: ${failureText(error instanceof Error ? error.message : String(error))}\n`);
   return 1;
 };
 
-/** Known failures of the modules a command loaded (loaded here only when something failed). */
-const isKnownFailure = async (error: unknown): Promise<boolean> => {
+/**
+ * Whether `error` is a known failure of the modules a command loaded (loaded here only when
+ * something failed): the ConfigError itself, to print its problems line by line, or 'known'.
+ */
+const knownFailure = async (error: unknown): Promise<ConfigError | 'known' | undefined> => {
   const [{ ConfigError }, { StartupError }, { isDomainError }] = await Promise.all([
     import('../container/config.js'),
     import('../container/startup-error.js'),
     import('../domain/errors/domain-error.js'),
   ]);
-  return error instanceof ConfigError || error instanceof StartupError || isDomainError(error);
+  if (error instanceof ConfigError) return error;
+  return error instanceof StartupError || isDomainError(error) ? 'known' : undefined;
 };

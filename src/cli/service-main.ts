@@ -5,6 +5,7 @@ import { beginStart } from '../container/head-start.js';
 import { StartupError } from '../container/startup-error.js';
 import { channelCredentialHeaders } from '../container/channels/index.js';
 import { loadInSteps } from './load-in-steps.js';
+import { failureText } from './terminal-text.js';
 import { releaseStartSignals } from './start-signals.js';
 
 /**
@@ -20,7 +21,10 @@ import { releaseStartSignals } from './start-signals.js';
  */
 const fail = (error: unknown): never => {
   const known = error instanceof ConfigError || error instanceof StartupError;
-  process.stderr.write(`${known ? error.message : `Error: ${error instanceof Error ? error.message : String(error)}`}\n`);
+  const text = known
+    ? failureText(error.message, error instanceof ConfigError ? error : undefined)
+    : `Error: ${failureText(error instanceof Error ? error.message : String(error))}`;
+  process.stderr.write(`${text}\n`);
   process.exit(1);
 };
 

@@ -22,3 +22,14 @@ export const terminalSafe = (text: string): string =>
  * as a whole, several lines (a job's output).
  */
 export const terminalField = (text: string): string => terminalSafe(text).replace(/[\n\t]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+
+/**
+ * Why a command or the service's start failed, as printed on stderr: with `problems` (a
+ * ConfigError's), the heading and one line per problem, each a terminalField (a problem repeats
+ * a value of the environment or of a configuration file: a control character there must not
+ * rewrite the terminal, a line break must not forge the next line); else the message, terminalSafe.
+ */
+export const failureText = (message: string, problems?: { readonly heading: string; readonly problems: readonly string[] }): string =>
+  problems === undefined
+    ? terminalSafe(message)
+    : `${terminalField(problems.heading)}:\n${problems.problems.map((problem) => `  - ${terminalField(problem)}`).join('\n')}`;

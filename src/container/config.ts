@@ -16,7 +16,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export class ConfigError extends Error {
   constructor(
     readonly problems: readonly string[],
-    heading = 'Invalid configuration',
+    readonly heading = 'Invalid configuration',
   ) {
     super(`${heading}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';

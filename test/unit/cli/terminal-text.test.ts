@@ -1,5 +1,9 @@
 import { expect } from 'chai';
-import { terminalField, terminalSafe } from '../../../src/cli/terminal-text.js';
+import { PassThrough } from 'node:stream';
+import { runCli } from '../../../src/cli/run-cli.js';
+import { failureText, terminalField, terminalSafe } from '../../../src/cli/terminal-text.js';
+import { ConfigError } from '../../../src/container/config.js';
+import { cliFilesDir } from '../../support/cli-checks.js';
 
 describe('terminalSafe', () => {
   it('shows escape sequences, carriage returns and bidirectional overrides as escapes; keeps lines, tabs and text', () => {
@@ -16,5 +20,41 @@ describe('terminalField', () => {
     expect(terminalField('deploy\n  on   forged\t/x')).to.equal('deploy\\x0a  on   forged\\x09/x');
     expect(terminalField('ok\u001b[2J\u202e')).to.equal('ok\\x1b[2J\\u202e');
     expect(terminalField('plain name ü 🎉')).to.equal('plain name ü 🎉');
+  });
+});
+
+describe('failureText: a failed command or start, as printed on stderr', () => {
+  it('prints a configuration error line by line, each problem a terminalField: a value of the environment or of a file cannot rewrite the terminal or forge a line', () => {
+    const problems = [
+      'PORT: "80\u001b[2J\nFAKE" is not a whole number between 0 and 65535',
+      'TRIGGERS.json: trigger #0 "a": watch_path: /x\u001b]52;c;eA==\u0007 is not an endpoint',
+    ];
+    expect(failureText(new ConfigError(problems).message, new ConfigError(problems))).to.equal(
+      [
+        'Invalid configuration:',
+        '  - PORT: "80\\x1b[2J\\x0aFAKE" is not a whole number between 0 and 65535',
+        '  - TRIGGERS.json: trigger #0 "a": watch_path: /x\\x1b]52;c;eA==\\x07 is not an endpoint',
+      ].join('\n'),
+    );
+    expect(failureText(new ConfigError(['x'], 'Invalid trigger file').message, new ConfigError(['x'], 'Invalid trigger file'))).to.equal(
+      'Invalid trigger file:\n  - x',
+    );
+  });
+
+  it('prints another message terminalSafe, its lines kept', () => {
+    expect(failureText('DATABASE_URL: cannot connect\nto \u001b[31mhost')).to.equal('DATABASE_URL: cannot connect\nto \\x1b[31mhost');
+  });
+
+  it('is what the CLI prints for a setting holding an escape sequence and a line break (they reached the terminal as they were)', async () => {
+    const files = await cliFilesDir('failure-text-', {}, { PORT: '80\u001b[2J\nFAKE' });
+    try {
+      const err = new PassThrough();
+      const code = await runCli(['triggers', 'check'], { out: new PassThrough(), err, input: new PassThrough() });
+      err.end();
+      expect(code).to.equal(1);
+      expect(String(err.read())).to.equal('Invalid configuration:\n  - PORT: "80\\x1b[2J\\x0aFAKE" is not a whole number between 0 and 65535\n');
+    } finally {
+      await files.restore();
+    }
   });
 });
