@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { loadScheduleFile } from '../adapters/triggerfile/json-schedule-file.js';
 import { loadTriggerFile } from '../adapters/triggerfile/json-trigger-file.js';
@@ -34,11 +34,16 @@ export interface CheckedFile<T> {
 type FileSettings = Pick<AppConfig, 'triggersFile' | 'cronsFile' | 'triggersDir'> & JobSettings;
 type Entry = Pick<Trigger, 'name' | 'enabled' | 'actions'>;
 
-/** TRIGGERS_DIR's problem when a command action would run there and it does not exist. */
-export const triggersDirProblems = (entries: readonly Entry[], triggersDir: string): string[] =>
-  entries.some((entry) => entry.actions.some((action) => action.type === 'command')) && !existsSync(triggersDir)
-    ? [`TRIGGERS_DIR: ${triggersDir} does not exist (command actions run there)`]
-    : [];
+/**
+ * TRIGGERS_DIR's problem when a command action would run there and it does not exist, or is no
+ * directory (a file: every command failed with 'spawn ENOTDIR', the file accepted).
+ */
+export const triggersDirProblems = (entries: readonly Entry[], triggersDir: string): string[] => {
+  if (!entries.some((entry) => entry.actions.some((action) => action.type === 'command'))) return [];
+  const found = statSync(triggersDir, { throwIfNoEntry: false });
+  if (found === undefined) return [`TRIGGERS_DIR: ${triggersDir} does not exist (command actions run there)`];
+  return found.isDirectory() ? [] : [`TRIGGERS_DIR: ${triggersDir} is not a directory (command actions run there)`];
+};
 
 /** The script a command starts when its first word is a relative path (`./deploy.sh`, `bin/x`), else undefined (a name on PATH, an absolute path, a template). */
 const relativeScript = (command: string): string | undefined => {
