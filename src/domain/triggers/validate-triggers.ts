@@ -1,7 +1,7 @@
 import { shownInput } from '../errors/shown-input.js';
 import { modelProblem } from '../jobs/job-request.js';
 import { findTokenPlaces } from '../templates/shell-contexts.js';
-import { findUnclosedTokens, findUnknownTokens } from '../templates/template-tokens.js';
+import { findUnclosedTokens, findUnknownTokens, TOKEN } from '../templates/template-tokens.js';
 import { describeValue, requiredAs } from './found-value.js';
 import type { Trigger, TriggerAction } from './trigger.js';
 import { type TriggerCondition, validateWhen } from './trigger-filter.js';
@@ -189,6 +189,13 @@ const checkTokens = (text: string | undefined, field: string, report: Report): v
   for (const opened of findUnclosedTokens(text ?? '')) report(field, `unclosed template token ${opened}: a token ends with }}, e.g. {{body.ref}}`);
 };
 
+/**
+ * Why a request token in a webhook action's url or header value is refused: nothing renders
+ * there, so it was sent as written (`https://h/items/{{body.id}}` called that very path) without a word.
+ */
+const notRendered = (token: string): string =>
+  `${token} is not rendered here (tokens are rendered in a command and in an agent's job only): it would be sent as written; the request body is sent as the webhook's data field`;
+
 /** Tokens of a command where no value may stand (comments, arithmetic, …): see shell-contexts.ts. */
 const checkCommandPlaces = (command: string | undefined, report: Report): void => {
   for (const token of findTokenPlaces(command ?? '')) if ('refused' in token.place) report('command', `${token.token} stands ${token.place.refused}`);
@@ -276,6 +283,7 @@ const validateActionFields = (action: unknown, catalog: TriggerCatalog, report: 
     if (protocol !== 'http:' && protocol !== 'https:') fail('url', 'must be an absolute http:// or https:// URL');
     // Fetch refuses such a URL at every delivery: say so at start-up instead.
     else if (credentials) fail('url', 'must not hold a user or password (user:password@): send credentials in a header, e.g. Authorization');
+    for (const token of url.match(TOKEN) ?? []) fail('url', notRendered(token));
   }
   const method = action.method ?? 'POST';
   if (method !== 'GET' && method !== 'POST') fail('method', 'must be GET or POST');
@@ -292,6 +300,7 @@ const validateActionFields = (action: unknown, catalog: TriggerCatalog, report: 
       // What HTTP lets a header value hold (Node refuses the rest at every send): no line breaks, no NUL, nothing past U+00FF.
       else if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(value))
         fail(`headers.${header}`, 'holds a character a header value cannot (a line break, a control character, or one past U+00FF)');
+      else for (const token of value.match(TOKEN) ?? []) fail(`headers.${header}`, notRendered(token));
       if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header)) fail(`headers.${header}`, 'is not a valid header name');
       else if (isTransportHeader(header))
         fail(

@@ -444,6 +444,31 @@ describe('matchTriggers', () => {
   });
 });
 
+describe("validateTriggers: request tokens in a webhook action's url or headers", () => {
+  const WHY =
+    "is not rendered here (tokens are rendered in a command and in an agent's job only): it would be sent as written; the request body is sent as the webhook's data field";
+  it('refuses each, naming the field and the token: nothing renders them, so they were sent as written without a word', () => {
+    expect(
+      problems([
+        valid({
+          actions: [{ type: 'webhook', url: 'https://h.example.com/items/{{body.id}}?ref={{ query.ref }}', headers: { 'X-Ref': 'v-{{headers.x-ref}}' } }],
+        }),
+      ]),
+    ).to.deep.equal([
+      `${FILE}: trigger #0 "deploy": actions[0].url: {{body.id}} ${WHY}`,
+      `${FILE}: trigger #0 "deploy": actions[0].url: {{ query.ref }} ${WHY}`,
+      `${FILE}: trigger #0 "deploy": actions[0].headers.X-Ref: {{headers.x-ref}} ${WHY}`,
+    ]);
+  });
+  it("takes other braces, and tokens in vars (values of the caller's own templates, sent as written)", () => {
+    expect(
+      problems([
+        valid({ actions: [{ type: 'webhook', url: 'https://h.example.com/{x}', headers: { 'X-T': '{{name}}' }, vars: { template: 'Hi {{body.name}}' } }] }),
+      ]),
+    ).to.deep.equal([]);
+  });
+});
+
 describe('validateTriggers: a refused long name', () => {
   it("is repeated cut to 200 characters by each problem of its entry, as a schedule's (a 1 000 000-character name made 5 MB of problems)", () => {
     const name = 'N'.repeat(1_000_000);
