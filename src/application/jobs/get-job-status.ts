@@ -32,6 +32,9 @@ export const decodeJobCursor = (text: string): JobCursor | undefined => {
   const createdAt = new Date(match[1]);
   // A time that does not exist (2026-02-30) or text that is not what was given (padding bits).
   if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== match[1] || !isUuid(match[2])) return undefined;
+  // Year 0000 is a Date (1 BC) but no year the database reads ('date/time field value out of
+  // range', a 500): no job was created then, so it is no cursor this service gave.
+  if (createdAt.getUTCFullYear() < 1) return undefined;
   if (encodeJobCursor({ createdAt, id: match[2] }) !== text) return undefined;
   return { createdAt, id: match[2] };
 };

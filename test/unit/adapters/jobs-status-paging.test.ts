@@ -178,6 +178,10 @@ describe('GET /api/jobs/status pages the listing (before / next_before)', () => 
       b64('2026-12-01T09:00:00Z 50000000-0000-4000-8000-000000000001'),
       b64('2026-12-01T09:00:00.000Z 50000000-0000-4000-8000-00000000000G'),
       b64(' 2026-12-01T09:00:00.000Z 50000000-0000-4000-8000-000000000001'),
+      // Year 0000: a JavaScript Date (1 BC), but no year PostgreSQL reads ('date/time field value
+      // out of range'): the database's error was a 500. No job was created then.
+      b64('0000-01-01T00:00:00.000Z 50000000-0000-4000-8000-000000000001'),
+      b64('0000-12-31T23:59:59.999Z 50000000-0000-4000-8000-000000000001'),
       '2026-12-01T09:00:00.000Z',
       'x'.repeat(5000),
     ];
