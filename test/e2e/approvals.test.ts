@@ -138,7 +138,7 @@ describe('e2e: an approval that expires', function () {
   let running: Running | undefined;
 
   before(async () => {
-    running = await start({ APPROVAL_TIMEOUT_SECONDS: '3' });
+    running = await start({ APPROVAL_TIMEOUT_SECONDS: '1' });
   });
   after(() => running?.gateway.stop());
 
@@ -148,7 +148,7 @@ describe('e2e: an approval that expires', function () {
     const value = `late-${randomUUID()}`;
     await post(running!, value);
     // The approval's id from the action's record (the approvals page lists it only while it waits,
-    // which with three seconds to decide may be over before the page is read).
+    // which with one second to decide may be over before the page is read).
     const approval = await waitFor(async () => (await actionRecord(running!, value))?.detail.approvalId, 20_000, 'the approval');
     await waitFor(async () => (await actionStatus(running!, value)) === 'expired', 20_000, 'the expiry');
     const late = await admin.post(`/settings/approvals/${approval}/approve`, { csrf }, cookie);

@@ -180,7 +180,20 @@ cat > b-heredoc.txt <<EOF
 EOF
 echo ok > done.txt`;
       const triggers = [
-        { name: 'slow', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: `${gate('slow')}sleep 3; echo done > slow.txt` }] },
+        {
+          name: 'slow',
+          watch_path: '/webhook',
+          enabled: true,
+          // Held until the test has its answer and lets it go (the file `proceed`; 30 s at most): an
+          // answer that waited for its actions would never come, where a fixed `sleep 3` only made
+          // it late, and every run of the test waited those 3 s.
+          actions: [
+            {
+              type: 'command',
+              command: `${gate('slow')}i=0; until [ -e proceed ] || [ $i -ge 600 ]; do sleep 0.05; i=$((i + 1)); done; echo done > slow.txt`,
+            },
+          ],
+        },
         { name: 'render', watch_path: '/webhook', enabled: true, actions: [{ type: 'command', command: render }] },
         { name: 'disabled', watch_path: '/webhook', enabled: false, actions: [{ type: 'command', command: 'touch DISABLED_TRIGGER_RAN' }] },
         {
@@ -259,6 +272,8 @@ echo ok > done.txt`;
       expect(response.body).to.deep.equal({ ok: true, triggers: WEBHOOK_TRIGGERS });
       // answered before the slow action finished: its file was not there yet
       expect(existsSync(join(dir, 'ff', 'slow.txt')), 'slow.txt already there when the answer arrived').to.equal(false);
+      // Only now may the slow action finish.
+      await writeFile(join(dir, 'ff', 'proceed'), '');
       // The shell creates the file when it opens it for the redirect, and writes `done` after: wait for the content.
       await waitFor(
         async () => existsSync(join(dir, 'ff', 'slow.txt')) && (await readText(join(dir, 'ff', 'slow.txt'))) === 'done\n',
