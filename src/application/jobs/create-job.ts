@@ -114,7 +114,10 @@ export class CreateJob implements JobLauncher {
       status: 'queued',
       source,
       llmProvider: provider ?? null,
-      llmModel: model ?? (providerName === undefined ? (this.settings.defaultModel ?? null) : null),
+      // LLM_MODEL is the model of the configured provider, also when a request names that
+      // provider: `custom` has no model of its own, and a job naming it without llm_model failed
+      // when it ran ("No model is configured for custom (LLM_MODEL)") where one naming none ran.
+      llmModel: model ?? (providerName === undefined || providerName === this.settings.defaultProvider ? (this.settings.defaultModel ?? null) : null),
       branch: branchOf(id),
       prUrl: null,
       runUrl: null,

@@ -77,6 +77,22 @@ describe('CreateJob', () => {
     expect(jobs.jobs.get(jobId)).to.include({ llmProvider: 'openai', llmModel: 'gpt-d' });
   });
 
+  it('uses the default model when the request names the default provider and no model (LLM_PROVIDER=custom has no model but LLM_MODEL)', async () => {
+    // A job naming `custom` without a model, on a gateway whose LLM_PROVIDER is custom and
+    // LLM_MODEL llama3, was stored with no model and failed when it ran: "No model is configured
+    // for custom (LLM_MODEL)", while the same request without llm_provider ran on llama3.
+    const { create, jobs } = setup({ defaultProvider: 'custom', defaultModel: 'llama3' });
+    const named = await create.execute({ job: 'x', llm_provider: 'custom' });
+    expect(jobs.jobs.get(named.jobId)).to.include({ llmProvider: 'custom', llmModel: 'llama3' });
+    const launched = await create.launch({ job: 'y', llmProvider: 'custom', source: { kind: 'trigger', name: 't' } });
+    expect(jobs.jobs.get(launched)).to.include({ llmProvider: 'custom', llmModel: 'llama3' });
+    // Its own model wins; another provider does not get the default provider's model.
+    const own = await create.execute({ job: 'x', llm_provider: 'custom', llm_model: 'qwen' });
+    expect(jobs.jobs.get(own.jobId)).to.include({ llmProvider: 'custom', llmModel: 'qwen' });
+    const other = await create.execute({ job: 'x', llm_provider: 'openai' });
+    expect(jobs.jobs.get(other.jobId)).to.include({ llmProvider: 'openai', llmModel: null });
+  });
+
   it('answers not_configured when no agent can run jobs', async () => {
     const { create } = setup({ unavailableReason: 'set JOB_AGENT_COMMAND' });
     const error = await failure(create.execute({ job: 'x' }));
