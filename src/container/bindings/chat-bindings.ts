@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { Container } from 'inversify';
 import { AI_PROVIDER_NAMES } from '../../adapters/ai/ai-providers.js';
 import type { Database } from '../../adapters/persistence/database.js';
@@ -40,6 +41,38 @@ const cachedFor = <T>(ms: number, read: () => Promise<T>): (() => Promise<T>) =>
 
 const DEFAULT_SYSTEM_PROMPT = 'You are a helpful assistant.';
 
+/** The largest system prompt file read: far more than a model's context takes. */
+const MAX_SYSTEM_PROMPT_BYTES = 1024 * 1024;
+
+/** An error with a code, as the file system's are (the warning names it). */
+const codedError = (code: string, message: string): NodeJS.ErrnoException => Object.assign(new Error(message), { code });
+
+/**
+ * The prompt file's text. Opened without blocking and checked before it is read: a FIFO was read
+ * for good (every chat answer waited on it, and each look took one more of libuv's four
+ * threads), a device such as /dev/zero never ends. Such a file throws ENOTREG, one past
+ * MAX_SYSTEM_PROMPT_BYTES EFBIG.
+ */
+const readPromptFile = async (path: string): Promise<string> => {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const found = await handle.stat();
+    if (!found.isFile()) throw codedError('ENOTREG', `${path} is not a regular file`);
+    if (found.size > MAX_SYSTEM_PROMPT_BYTES) throw codedError('EFBIG', `${path} is more than ${MAX_SYSTEM_PROMPT_BYTES} bytes`);
+    const buffer = Buffer.allocUnsafe(MAX_SYSTEM_PROMPT_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > MAX_SYSTEM_PROMPT_BYTES) throw codedError('EFBIG', `${path} is more than ${MAX_SYSTEM_PROMPT_BYTES} bytes`);
+    }
+    return buffer.toString('utf8', 0, length);
+  } finally {
+    await handle.close();
+  }
+};
+
 /**
  * The chat's system prompt from CHAT_SYSTEM_PROMPT_FILE, read again every
  * SYSTEM_PROMPT_REREAD_MS so that an edit applies without a restart. An empty file, or the
@@ -51,7 +84,7 @@ export const systemPromptOf = (chat: AppConfig['chat'], logger: Logger, rereadMs
   let failing = false;
   return cachedFor(rereadMs, async () => {
     try {
-      kept = (await readFile(chat.systemPromptFile, 'utf8')).trim() || DEFAULT_SYSTEM_PROMPT;
+      kept = (await readPromptFile(chat.systemPromptFile)).trim() || DEFAULT_SYSTEM_PROMPT;
       failing = false;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
