@@ -33,6 +33,12 @@ export interface CreateJobSettings {
   readonly defaultModel: string | undefined;
   /** Why no job can run here, when none can (no runner/agent configured). */
   readonly unavailableReason: string | undefined;
+  /**
+   * Why a job of this provider and model (undefined: none named, none configured) could not run
+   * on this gateway's agent, or undefined when it can: the built-in agent's `custom` needs a
+   * server URL and a model. Such a job is refused (400) rather than failing when it runs.
+   */
+  readonly providerProblem?: (provider: string, model: string | undefined) => string | undefined;
   /** The longest prompt the agent can be given, in bytes of UTF-8, and why; unset, no limit but the body's. */
   readonly promptLimit?: { readonly bytes: number; readonly why: string };
   /**
@@ -99,6 +105,12 @@ export class CreateJob implements JobLauncher {
     if (this.settings.unavailableReason !== undefined) {
       throw new DomainError('not_configured', `Jobs are not configured: ${this.settings.unavailableReason}`);
     }
+    // LLM_MODEL is the model of the configured provider, also when a request names that
+    // provider: `custom` has no model of its own, and a job naming it without llm_model failed
+    // when it ran ("No model is configured for custom (LLM_MODEL)") where one naming none ran.
+    const jobModel = model ?? (providerName === undefined || providerName === this.settings.defaultProvider ? this.settings.defaultModel : undefined);
+    const providerProblem = provider === undefined ? undefined : this.settings.providerProblem?.(provider, jobModel);
+    if (providerProblem !== undefined) throw new DomainError('invalid_input', `llm_provider ${provider} cannot run here: ${providerProblem}`);
     const limit = this.settings.promptLimit;
     if (limit !== undefined && prompt.length > limit.bytes / 3) {
       const bytes = new TextEncoder().encode(prompt).length;
@@ -114,10 +126,7 @@ export class CreateJob implements JobLauncher {
       status: 'queued',
       source,
       llmProvider: provider ?? null,
-      // LLM_MODEL is the model of the configured provider, also when a request names that
-      // provider: `custom` has no model of its own, and a job naming it without llm_model failed
-      // when it ran ("No model is configured for custom (LLM_MODEL)") where one naming none ran.
-      llmModel: model ?? (providerName === undefined || providerName === this.settings.defaultProvider ? (this.settings.defaultModel ?? null) : null),
+      llmModel: jobModel ?? null,
       branch: branchOf(id),
       prUrl: null,
       runUrl: null,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Container } from 'inversify';
-import { AI_PROVIDER_NAMES } from '../../adapters/ai/ai-providers.js';
+import { AI_PROVIDER_NAMES, AI_PROVIDERS } from '../../adapters/ai/ai-providers.js';
 import { VercelAiClient } from '../../adapters/ai/vercel-ai-client.js';
 import { GITHUB_ACTIONS_MAX_PROMPT_BYTES, GithubActionsJobRunner } from '../../adapters/codehost/github-actions-job-runner.js';
 import { GithubClient } from '../../adapters/codehost/github-client.js';
@@ -39,6 +39,21 @@ import type { ShellExecutor } from '../../ports/shell-executor.js';
 import type { AppConfig } from '../config.js';
 import { TOKENS } from '../tokens.js';
 import { jobsUnavailableReason } from '../jobs-availability.js';
+
+/**
+ * Why the built-in agent could not run a job of this provider and model: a provider that needs a
+ * server of one's own (`custom`) without its URL, or without a model (it has no default one).
+ */
+export const builtInAgentProblem =
+  (config: AppConfig) =>
+  (provider: string, model: string | undefined): string | undefined => {
+    const known = AI_PROVIDERS.find((candidate) => candidate.name === provider);
+    if (known === undefined) return undefined;
+    if (known.needsBaseUrl && config.llm.baseUrls[provider] === undefined)
+      return `the built-in agent has no server URL for it (set ${known.baseUrlVariable} or LLM_BASE_URL)`;
+    if (known.defaultModel === undefined && model === undefined) return 'it has no default model: name one in llm_model';
+    return undefined;
+  };
 
 /** The AI layer, agent jobs and their runner (GitHub Actions when a code host is configured, else local). */
 export const bindJobs = (c: Container, config: AppConfig): void => {
@@ -122,6 +137,8 @@ export const bindJobs = (c: Container, config: AppConfig): void => {
         defaultProvider: config.llm.provider,
         defaultModel: config.llm.model,
         unavailableReason: jobsUnavailableReason(config),
+        // The built-in agent calls the provider itself: one it cannot call is refused at creation.
+        ...(config.codehost === undefined && config.jobs.agentCommand === undefined && { providerProblem: builtInAgentProblem(config) }),
         ...(config.jobs.queueLimit !== undefined && { queueLimit: { jobs: config.jobs.queueLimit, setting: 'JOB_QUEUE_LIMIT' } }),
         ...(config.codehost === undefined &&
           config.jobs.agentCommand !== undefined && {

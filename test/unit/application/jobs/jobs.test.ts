@@ -93,6 +93,37 @@ describe('CreateJob', () => {
     expect(jobs.jobs.get(other.jobId)).to.include({ llmProvider: 'openai', llmModel: null });
   });
 
+  it("refuses (400) a job whose provider this gateway's agent cannot run, naming why, before storing it", async () => {
+    // The built-in agent's `custom` without a server URL: the job was stored, answered 200, and
+    // failed when it ran ("The custom provider needs LLM_BASE_URL").
+    const asked: Array<[string, string | undefined]> = [];
+    const { create, jobs } = setup({
+      defaultProvider: 'openai',
+      defaultModel: 'gpt-d',
+      providerProblem: (provider, model) => {
+        asked.push([provider, model]);
+        return provider === 'custom' ? 'the built-in agent has no server URL for it (set CUSTOM_BASE_URL or LLM_BASE_URL)' : undefined;
+      },
+    });
+    const error = await failure(create.execute({ job: 'x', llm_provider: 'custom', llm_model: 'm' }));
+    expect(error).to.include({
+      code: 'invalid_input',
+      message: 'llm_provider custom cannot run here: the built-in agent has no server URL for it (set CUSTOM_BASE_URL or LLM_BASE_URL)',
+    });
+    expect((await failure(create.launch({ job: 'x', llmProvider: 'custom', source: { kind: 'trigger', name: 't' } }))).code).to.equal('invalid_input');
+    expect(jobs.jobs.size).to.equal(0);
+    // The model the job would run on is the one asked about: its own, else the default provider's.
+    await create.execute({ job: 'x' });
+    await create.execute({ job: 'x', llm_provider: 'openai', llm_model: 'gpt-own' });
+    expect(asked).to.deep.equal([
+      ['custom', 'm'],
+      ['custom', undefined],
+      ['openai', 'gpt-d'],
+      ['openai', 'gpt-own'],
+    ]);
+    expect(jobs.jobs.size).to.equal(2);
+  });
+
   it('answers not_configured when no agent can run jobs', async () => {
     const { create } = setup({ unavailableReason: 'set JOB_AGENT_COMMAND' });
     const error = await failure(create.execute({ job: 'x' }));
