@@ -24,6 +24,9 @@ export const configFromEnvironment = (cwd: string = process.cwd(), warn: (line: 
   const file = resolve(cwd, '.env');
   const found = statSync(file, { throwIfNoEntry: false });
   if (found?.isDirectory()) throw new ConfigError([`.env (${file}) is a directory, not a file of NAME=value lines: remove it or put the file in its place`]);
+  // A FIFO was read for good (start-up and every CLI command hung without a word), a device such as /dev/zero without end.
+  if (found !== undefined && !found.isFile())
+    throw new ConfigError([`.env (${file}) is not a regular file (a FIFO, a socket or a device): write the NAME=value lines to a file`]);
   if (found !== undefined) {
     let text: string;
     try {

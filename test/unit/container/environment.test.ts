@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,21 @@ describe('configFromEnvironment', () => {
     expect((error as ConfigError).problems).to.deep.equal([
       `.env (${join(dir, '.env')}) is a directory, not a file of NAME=value lines: remove it or put the file in its place`,
     ]);
+  });
+});
+
+describe('configFromEnvironment: a .env that is no regular file', () => {
+  it('refuses a FIFO at once, naming it, instead of waiting on it for good (start-up hung without a word)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'env-file-'));
+    try {
+      execFileSync('mkfifo', [join(dir, '.env')]);
+      expect(() => configFromEnvironment(dir))
+        .to.throw(ConfigError)
+        .with.property('problems')
+        .that.deep.equals([`.env (${join(dir, '.env')}) is not a regular file (a FIFO, a socket or a device): write the NAME=value lines to a file`]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
