@@ -1,6 +1,6 @@
 import { shownInput } from '../errors/shown-input.js';
 import type { TriggerAction } from '../triggers/trigger.js';
-import { unprintableNameProblem, validateAction } from '../triggers/validate-triggers.js';
+import { duplicateNameProblem, unprintableNameProblem, validateAction } from '../triggers/validate-triggers.js';
 import type { Schedule } from './schedule.js';
 import { findNonScheduleTokens, fromRequestTokens, toRequestTokens } from './schedule-tokens.js';
 import { describeValue, requiredAs } from '../triggers/found-value.js';
@@ -75,7 +75,7 @@ export const validateSchedules = (raw: unknown, file: string, catalog: ScheduleC
   if (!Array.isArray(raw)) return { schedules: [], problems: [`${file}: must be a JSON array of schedules, found ${describeValue(raw)}`] };
   const problems: string[] = [];
   const schedules: Schedule[] = [];
-  const seen = new Map<string, number>();
+  const seen = new Map<string, { index: number; name: string }>();
   const actionCatalog = { watchPaths: [], llmProviders: catalog.llmProviders };
 
   raw.forEach((entry: unknown, index) => {
@@ -92,8 +92,10 @@ export const validateSchedules = (raw: unknown, file: string, catalog: ScheduleC
     // Stored with every occurrence, and as `cron:<name>` with every action record (200 characters): a longer one could never run.
     else if (name.length > MAX_SCHEDULE_NAME) problem('name', `at most ${MAX_SCHEDULE_NAME} characters`);
     else if (unprintableNameProblem(name) !== undefined) problem('name', unprintableNameProblem(name) as string);
-    else if (seen.has(name)) problem('name', `duplicate of schedule #${seen.get(name)}`);
-    else seen.set(name, index);
+    else {
+      const duplicate = duplicateNameProblem(name, index, seen, 'schedule');
+      if (duplicate !== undefined) problem('name', duplicate);
+    }
 
     const timezone = entry.timezone;
     if (timezone !== undefined && (typeof timezone !== 'string' || timezone.trim() === '')) problem('timezone', 'an IANA time zone name, e.g. Europe/Berlin');

@@ -89,6 +89,24 @@ export const MAX_TRIGGER_NAME = 200;
  */
 const UNPRINTABLE_IN_NAME = /(?![\u200C\u200D])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 
+/**
+ * Why `name` is refused beside the names `seen` before it (each by its NFC form: the entry's
+ * index and the name as written): the same name, or one written with other code points for the
+ * same characters (`café` as e and a combining accent), which reads the same everywhere it is
+ * shown. Undefined when it is new; then it is added.
+ */
+export const duplicateNameProblem = (name: string, index: number, seen: Map<string, { index: number; name: string }>, kind: string): string | undefined => {
+  const key = name.normalize('NFC');
+  const before = seen.get(key);
+  if (before === undefined) {
+    seen.set(key, { index, name });
+    return undefined;
+  }
+  return before.name === name
+    ? `duplicate of ${kind} #${before.index}`
+    : `reads the same as ${kind} #${before.index}'s name (the same characters, written with other code points): give it another name, or write both alike`;
+};
+
 /** Why `name` cannot name a trigger or a schedule for its characters (the first refused one, as U+XXXX); undefined when it can. */
 export const unprintableNameProblem = (name: string): string | undefined => {
   // A lone surrogate (`\ud800` in JSON) is no character: records keep the name as JSON, which
@@ -97,16 +115,20 @@ export const unprintableNameProblem = (name: string): string | undefined => {
   if (lone !== null)
     return `holds U+${(lone[0].codePointAt(0) as number).toString(16).toUpperCase()}, half of a surrogate pair without its other half (a \\u escape in the file): no character, and the database cannot store it; write the character itself`;
   const found = UNPRINTABLE_IN_NAME.exec(name);
-  if (found === null) return undefined;
-  const code = found[0].codePointAt(0) as number;
-  return `holds U+${code.toString(16).toUpperCase().padStart(4, '0')}; a name may hold no control character (line breaks and tabs included) and no invisible one (bidirectional controls, zero-width characters)`;
+  if (found !== null) {
+    const code = found[0].codePointAt(0) as number;
+    return `holds U+${code.toString(16).toUpperCase().padStart(4, '0')}; a name may hold no control character (line breaks and tabs included) and no invisible one (bidirectional controls, zero-width characters)`;
+  }
+  // A space before or after reads like none: `deploy ` and `deploy` would be two names that look one.
+  if (name !== name.trim()) return 'starts or ends with white space, which no one sees where the name is shown: write the name without it';
+  return undefined;
 };
 
 export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCatalog): TriggerValidation => {
   if (!Array.isArray(raw)) return { triggers: [], problems: [`${file}: must be a JSON array of triggers, found ${describeValue(raw)}`] };
   const problems: string[] = [];
   const triggers: Trigger[] = [];
-  const seen = new Map<string, number>();
+  const seen = new Map<string, { index: number; name: string }>();
 
   raw.forEach((entry: unknown, index) => {
     const name = isObject(entry) && typeof entry.name === 'string' && entry.name.trim() !== '' ? entry.name : undefined;
@@ -123,8 +145,10 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
     // Stored with every run and action record (200 characters): a longer one could never run.
     else if (name.length > MAX_TRIGGER_NAME) problem('name', `at most ${MAX_TRIGGER_NAME} characters`);
     else if (unprintableNameProblem(name) !== undefined) problem('name', unprintableNameProblem(name) as string);
-    else if (seen.has(name)) problem('name', `duplicate of trigger #${seen.get(name)}`);
-    else seen.set(name, index);
+    else {
+      const duplicate = duplicateNameProblem(name, index, seen, 'trigger');
+      if (duplicate !== undefined) problem('name', duplicate);
+    }
 
     const watchPath = entry.watch_path;
     if (typeof watchPath !== 'string' || !watchPath.startsWith('/')) problem('watch_path', requiredAs(watchPath, 'a path starting with /'));

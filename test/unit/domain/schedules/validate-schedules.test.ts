@@ -65,6 +65,18 @@ describe('validateSchedules', () => {
     expect(problems[0]).to.include(': name: holds U+DC00, half of a surrogate pair without its other half');
   });
 
+  it('refuses a name with white space around it, and one that reads as another once Unicode-normalized', () => {
+    const { problems } = validateSchedules(
+      [entry({ name: 'nightly ' }), entry({ name: 'caf\u00e9' }), entry({ name: 'cafe\u0301' })],
+      'config/CRONS.json',
+      catalog,
+    );
+    expect(problems).to.deep.equal([
+      'config/CRONS.json: schedule #0 "nightly ": name: starts or ends with white space, which no one sees where the name is shown: write the name without it',
+      `config/CRONS.json: schedule #2 "cafe\u0301": name: reads the same as schedule #1's name (the same characters, written with other code points): give it another name, or write both alike`,
+    ]);
+  });
+
   it('names the file, the entry and the field of every problem at once', () => {
     const { problems } = validateSchedules(
       [

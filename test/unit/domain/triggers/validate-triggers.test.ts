@@ -469,6 +469,27 @@ describe("validateTriggers: request tokens in a webhook action's url or headers"
   });
 });
 
+describe('validateTriggers: names that read alike', () => {
+  it('refuses a name with white space before or after it, and one written with other code points for the same characters (NFC), naming the trigger it reads as', () => {
+    expect(
+      problems([
+        valid({ name: 'deploy' }),
+        valid({ name: 'deploy ' }),
+        valid({ name: '\u00a0deploy' }),
+        valid({ name: 'caf\u00e9' }),
+        valid({ name: 'cafe\u0301' }),
+      ]),
+    ).to.deep.equal([
+      `${FILE}: trigger #1 "deploy ": name: starts or ends with white space, which no one sees where the name is shown: write the name without it`,
+      `${FILE}: trigger #2 "\u00a0deploy": name: starts or ends with white space, which no one sees where the name is shown: write the name without it`,
+      `${FILE}: trigger #4 "cafe\u0301": name: reads the same as trigger #3's name (the same characters, written with other code points): give it another name, or write both alike`,
+    ]);
+  });
+  it('takes names that differ in case or in inner spaces, as they read differently', () => {
+    expect(problems([valid({ name: 'deploy' }), valid({ name: 'Deploy' }), valid({ name: 'de ploy' }), valid({ name: 'cafe\u0301 only' })])).to.deep.equal([]);
+  });
+});
+
 describe('validateTriggers: a refused long name', () => {
   it("is repeated cut to 200 characters by each problem of its entry, as a schedule's (a 1 000 000-character name made 5 MB of problems)", () => {
     const name = 'N'.repeat(1_000_000);
