@@ -35,6 +35,14 @@ export const MAX_MODEL_LENGTH = 200;
 const CONTROL_OR_LINE_BREAK = /[\p{Cc}\u2028\u2029]/u;
 
 /**
+ * What would take a model name out of its place in a URL: Google's API names the model in the
+ * request's path (`…/models/<model>:generateContent`), so `x/../../other?alt=1#` made the gateway
+ * post, with its provider key, to `/other?alt=1` on the provider's host. `%` would be decoded
+ * into the same; a backslash is a `/` to URL parsers; whitespace is in no model's name.
+ */
+const URL_ESCAPE = /[?#%\\\s]/;
+
+/**
  * The 400 for a model name a job cannot take: longer than it keeps, or holding a control
  * character (a line break would start a line of its own in the job file a code host's
  * workflow reads); undefined when it is fine.
@@ -44,6 +52,11 @@ export const modelProblem = (model: string | undefined): DomainError | undefined
   if (model.length > MAX_MODEL_LENGTH) return new DomainError('invalid_input', `Field llm_model must be at most ${MAX_MODEL_LENGTH} characters`);
   if (CONTROL_OR_LINE_BREAK.test(model))
     return new DomainError('invalid_input', 'Field llm_model must not contain control characters (line breaks, tabs, NUL)');
+  if (URL_ESCAPE.test(model) || model.split('/').some((part) => part === '' || part === '.' || part === '..'))
+    return new DomainError(
+      'invalid_input',
+      'Field llm_model must be a model name: no "?", "#", "%", "\\" or whitespace, and no empty, "." or ".." part between "/" (the model is a part of the provider\'s URL)',
+    );
   return undefined;
 };
 

@@ -68,6 +68,46 @@ describe('parseJobRequest', () => {
     }
   });
 
+  it('refuses a model name that would leave its place in a provider URL (Google puts the model in the path: ../, ?, #, %, \\)', () => {
+    // With LLM_PROVIDER=google, llm_model "x/../../../other?alt=1#" made the gateway POST to
+    // /other?alt=1 on the provider's host with GOOGLE_API_KEY: a caller chose the path.
+    const message =
+      'Field llm_model must be a model name: no "?", "#", "%", "\\" or whitespace, and no empty, "." or ".." part between "/" (the model is a part of the provider\'s URL)';
+    for (const model of [
+      '../../evil',
+      'x/../../../other?alt=1#',
+      'gemini?alt=sse',
+      'gemini#x',
+      '%2e%2e/%2e%2e/enc',
+      'a\\..\\b',
+      '.',
+      '..',
+      'models/./x',
+      'a//b',
+      '/abs',
+      'trailing/',
+      'two words',
+    ]) {
+      expect(failure({ job: 'x', llm_model: model }).message, JSON.stringify(model)).to.equal(message);
+    }
+    // The names providers use stay accepted: Hugging Face and OpenRouter paths, Ollama tags,
+    // Bedrock and Vertex ids, Google's tuned models, dots in versions.
+    for (const model of [
+      'gpt-4.1',
+      'claude-sonnet-4-5',
+      'gemini-2.5-pro',
+      'tunedModels/my-model-123',
+      'meta-llama/Llama-3.1-8B-Instruct',
+      'anthropic/claude-3.5-sonnet:beta',
+      'llama3.1:8b-instruct-q4_K_M',
+      'anthropic.claude-3-5-sonnet-20240620-v1:0',
+      'claude-3-5-sonnet@20240620',
+      'é-model',
+    ]) {
+      expect(parseJobRequest({ job: 'x', llm_model: model }).llmModel, model).to.equal(model);
+    }
+  });
+
   it('names an override of the wrong type', () => {
     expect(failure({ job: 'x', llm_model: 3 }).message).to.equal('Field llm_model must be a non-empty string');
   });
