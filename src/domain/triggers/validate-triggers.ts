@@ -90,13 +90,15 @@ export const MAX_TRIGGER_NAME = 200;
 const UNPRINTABLE_IN_NAME = /(?![\u200C\u200D])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 
 /**
- * Why `name` is refused beside the names `seen` before it (each by its NFC form: the entry's
- * index and the name as written): the same name, or one written with other code points for the
- * same characters (`café` as e and a combining accent), which reads the same everywhere it is
- * shown. Undefined when it is new; then it is added.
+ * Why `name` is refused beside the names `seen` before it (each by its NFC form without white
+ * space before or after: the entry's index and the name as written): the same name, or one that
+ * reads the same everywhere it is shown — written with other code points for the same characters
+ * (`café` as e and a combining accent), or with white space around it (`deploy ` beside
+ * `deploy`). Undefined when it is new; then it is added. A name alone is never refused for
+ * either (one kept from an earlier version names its stored runs and occurrences).
  */
 export const duplicateNameProblem = (name: string, index: number, seen: Map<string, { index: number; name: string }>, kind: string): string | undefined => {
-  const key = name.normalize('NFC');
+  const key = name.trim().normalize('NFC');
   const before = seen.get(key);
   if (before === undefined) {
     seen.set(key, { index, name });
@@ -104,7 +106,7 @@ export const duplicateNameProblem = (name: string, index: number, seen: Map<stri
   }
   return before.name === name
     ? `duplicate of ${kind} #${before.index}`
-    : `reads the same as ${kind} #${before.index}'s name (the same characters, written with other code points): give it another name, or write both alike`;
+    : `reads the same as ${kind} #${before.index}'s name (the same characters, written with other code points or with white space around them): give it another name, or write both alike`;
 };
 
 /** Why `name` cannot name a trigger or a schedule for its characters (the first refused one, as U+XXXX); undefined when it can. */
@@ -119,8 +121,6 @@ export const unprintableNameProblem = (name: string): string | undefined => {
     const code = found[0].codePointAt(0) as number;
     return `holds U+${code.toString(16).toUpperCase().padStart(4, '0')}; a name may hold no control character (line breaks and tabs included) and no invisible one (bidirectional controls, zero-width characters)`;
   }
-  // A space before or after reads like none: `deploy ` and `deploy` would be two names that look one.
-  if (name !== name.trim()) return 'starts or ends with white space, which no one sees where the name is shown: write the name without it';
   return undefined;
 };
 
