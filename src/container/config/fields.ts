@@ -114,8 +114,15 @@ const isHttpUrl = (value: string): boolean => {
 /**
  * A refused URL as a problem repeats it: a user and password (`user:secret@`), a query
  * (`?api-key=…`) and a fragment are replaced by `…`, since a base URL may carry a credential there.
+ * A refused URL is malformed, often in its credentials themselves (a `/`, `?` or `#` in the
+ * password, not percent-encoded; the scheme forgotten or written `https:/`): everything after
+ * the scheme up to the last `@` is hidden, wherever the parts would be.
  */
-const shownUrl = (value: string): string => value.replace(/^([^:/?#\s]*:?\/\/)[^/?#]*@/, '$1…@').replace(/[?#].*$/s, (rest) => `${rest[0]}…`);
+const shownUrl = (value: string): string => {
+  const at = value.lastIndexOf('@');
+  const hidden = at === -1 ? value : `${/^[A-Za-z][A-Za-z0-9+.-]*:[/\\]*/.exec(value)?.[0] ?? ''}…${value.slice(at)}`;
+  return hidden.replace(/[?#].*$/s, (rest) => `${rest[0]}…`);
+};
 
 /** An http(s) URL, or undefined when unset. */
 export const optionalUrl = () =>

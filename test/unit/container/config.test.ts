@@ -246,6 +246,12 @@ describe('loadConfig', () => {
       ['https://user:s3cr3t-pass@/v1', 'https://…@/v1'],
       ['https://llm.example.com/v1?api-key=s3cr3t-key&x= 1', 'https://llm.example.com/v1?…'],
       ['https://llm example.com/v1#s3cr3t-frag', 'https://llm example.com/v1#…'],
+      // Refused for the credentials themselves: a '/', '?' or '#' in the password, a scheme forgotten or cut.
+      ['https://user:pa/s3cr3t@llm.example.com', 'https://…@llm.example.com'],
+      ['https://user:p#s3cr3t@llm.example.com', 'https://…@llm.example.com'],
+      ['https://user:p?s3cr3t@llm.example.com', 'https://…@llm.example.com'],
+      ['https:/user:s3cr3t@llm.example.com', 'https:/…@llm.example.com'],
+      ['user:s3cr3t@llm.example.com', 'user:…@llm.example.com'],
     ]) {
       expect(problemsOf({ LLM_BASE_URL: bad }), bad).to.deep.equal([`LLM_BASE_URL: "${shown}" is not an http(s) URL`]);
       expect(problemsOf({ PUBLIC_URL: bad }).join('\n'), bad).to.not.include('s3cr3t');
