@@ -1,9 +1,12 @@
-import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { AI_PROVIDERS } from '../adapters/ai/ai-providers.js';
+import { type BoundedFile, readBoundedFileSync } from '../adapters/shared/bounded-file.js';
 import { ConfigError, loadConfig, settingNames, type AppConfig } from './config.js';
 import { checkEnvFile, PROCESS_VARIABLES } from './env-file-check.js';
+
+/** The largest `.env` read: a file of settings is a few kB (a log named by mistake is refused). */
+const MAX_ENV_FILE_BYTES = 1024 * 1024;
 
 /** Where a warning about `.env` goes: one line on stderr. */
 const toStderr = (line: string): void => {
@@ -22,19 +25,22 @@ const toStderr = (line: string): void => {
  */
 export const configFromEnvironment = (cwd: string = process.cwd(), warn: (line: string) => void = toStderr): AppConfig => {
   const file = resolve(cwd, '.env');
-  const found = statSync(file, { throwIfNoEntry: false });
-  if (found?.isDirectory()) throw new ConfigError([`.env (${file}) is a directory, not a file of NAME=value lines: remove it or put the file in its place`]);
-  // A FIFO was read for good (start-up and every CLI command hung without a word), a device such as /dev/zero without end.
-  if (found !== undefined && !found.isFile())
-    throw new ConfigError([`.env (${file}) is not a regular file (a FIFO, a socket or a device): write the NAME=value lines to a file`]);
-  if (found !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new ConfigError([`.env (${file}) cannot be read${typeof code === 'string' ? ` (${code})` : ''}: ${(error as Error).message}`]);
-    }
+  let read: BoundedFile | undefined;
+  try {
+    read = readBoundedFileSync(file, MAX_ENV_FILE_BYTES);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') throw new ConfigError([`.env (${file}) cannot be read${typeof code === 'string' ? ` (${code})` : ''}: ${(error as Error).message}`]);
+  }
+  if (read?.kind === 'directory')
+    throw new ConfigError([`.env (${file}) is a directory, not a file of NAME=value lines: remove it or put the file in its place`]);
+  // A FIFO was read for good (start-up and every CLI command hung without a word), a device such
+  // as /dev/zero without end; /dev/null (mounted over a baked-in .env to blank it) reads empty.
+  if (read?.kind === 'pipe')
+    throw new ConfigError([`.env (${file}) is a FIFO or a socket, which would be waited on for good: write the NAME=value lines to a file`]);
+  if (read?.kind === 'too-large') throw new ConfigError([`.env (${file}) is more than ${MAX_ENV_FILE_BYTES} bytes: a file of NAME=value lines is far smaller`]);
+  if (read?.kind === 'bytes') {
+    let text = read.bytes.toString('utf8');
     // A byte-order mark (Windows editors write one) is no part of the first name: Node's parser
     // kept it there, so the first line's setting (DATABASE_URL: a new embedded database) was
     // silently not set, while the check below, which trims it, found nothing wrong.

@@ -1,7 +1,6 @@
 import { isUtf8 } from 'node:buffer';
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { shownInput } from '../../domain/errors/shown-input.js';
+import { type BoundedFile, readBoundedFile } from '../shared/bounded-file.js';
 
 /** Where a value stands in a JSON document: object keys and array indexes from the top. */
 export type JsonPath = ReadonlyArray<string | number>;
@@ -188,32 +187,13 @@ const firstNonUtf8 = (bytes: Buffer): string => {
 /** The largest configuration file read: thousands of entries fit; more is a file named by mistake (a log, a dump). */
 export const MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024;
 
-/**
- * The file's bytes, or why they are not read: it is no regular file (a FIFO, whose reading waits
- * for a writer for good and held start-up and every later reload; a device such as /dev/zero,
- * which never ends; a directory) or it is larger than MAX_CONFIG_FILE_BYTES. Opened without
- * blocking, so a FIFO is told, not waited on.
- */
-const readBounded = async (path: string, shown: string): Promise<Buffer | string> => {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const found = await handle.stat();
-    if (found.isDirectory()) return `${shown}: is a directory, not a file`;
-    if (!found.isFile()) return `${shown}: is not a regular file (a FIFO, a socket or a device): write the configuration to a file`;
-    if (found.size > MAX_CONFIG_FILE_BYTES) return `${shown}: is ${found.size} bytes, more than the ${MAX_CONFIG_FILE_BYTES} a configuration file may have`;
-    // Read up to one byte past the limit: a file growing meanwhile is still bounded.
-    const buffer = Buffer.allocUnsafe(MAX_CONFIG_FILE_BYTES + 1);
-    let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length > MAX_CONFIG_FILE_BYTES) return `${shown}: is more than the ${MAX_CONFIG_FILE_BYTES} bytes a configuration file may have`;
-    }
-    return Buffer.from(buffer.subarray(0, length));
-  } finally {
-    await handle.close();
-  }
+/** Why a configuration file's bytes were not read (readBoundedFile). */
+const notRead = (read: Exclude<BoundedFile, { kind: 'bytes' }>): string => {
+  if (read.kind === 'directory') return 'is a directory, not a file';
+  if (read.kind === 'pipe') return 'is not a regular file (a FIFO or a socket, which would be waited on for good): write the configuration to a file';
+  return read.size === undefined
+    ? `is more than the ${MAX_CONFIG_FILE_BYTES} bytes a configuration file may have`
+    : `is ${read.size} bytes, more than the ${MAX_CONFIG_FILE_BYTES} a configuration file may have`;
 };
 
 /**
@@ -225,9 +205,9 @@ const readBounded = async (path: string, shown: string): Promise<Buffer | string
 export const readConfigJson = async (path: string, shown: string): Promise<ConfigJson> => {
   let bytes: Buffer;
   try {
-    const read = await readBounded(path, shown);
-    if (typeof read === 'string') return { kind: 'problem', problem: read };
-    bytes = read;
+    const read = await readBoundedFile(path, MAX_CONFIG_FILE_BYTES);
+    if (read.kind !== 'bytes') return { kind: 'problem', problem: `${shown}: ${notRead(read)}` };
+    bytes = read.bytes;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
     return { kind: 'problem', problem: `${shown}: cannot be read (${(error as Error).message})` };

@@ -1,7 +1,6 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import type { Container } from 'inversify';
 import { AI_PROVIDER_NAMES } from '../../adapters/ai/ai-providers.js';
+import { readBoundedFile } from '../../adapters/shared/bounded-file.js';
 import type { Database } from '../../adapters/persistence/database.js';
 import { CachingConversationStore } from '../../adapters/persistence/caching-conversation-store.js';
 import { MikroOrmAlbumStore } from '../../adapters/persistence/mikro-orm-album-store.js';
@@ -48,29 +47,16 @@ const MAX_SYSTEM_PROMPT_BYTES = 1024 * 1024;
 const codedError = (code: string, message: string): NodeJS.ErrnoException => Object.assign(new Error(message), { code });
 
 /**
- * The prompt file's text. Opened without blocking and checked before it is read: a FIFO was read
- * for good (every chat answer waited on it, and each look took one more of libuv's four
- * threads), a device such as /dev/zero never ends. Such a file throws ENOTREG, one past
+ * The prompt file's text, read bounded (readBoundedFile): a FIFO was read for good (every chat
+ * answer waited on it, and each look took one more of libuv's four threads), a device such as
+ * /dev/zero never ends. A FIFO, a socket or a directory throws ENOTREG, a file past
  * MAX_SYSTEM_PROMPT_BYTES EFBIG.
  */
 const readPromptFile = async (path: string): Promise<string> => {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const found = await handle.stat();
-    if (!found.isFile()) throw codedError('ENOTREG', `${path} is not a regular file`);
-    if (found.size > MAX_SYSTEM_PROMPT_BYTES) throw codedError('EFBIG', `${path} is more than ${MAX_SYSTEM_PROMPT_BYTES} bytes`);
-    const buffer = Buffer.allocUnsafe(MAX_SYSTEM_PROMPT_BYTES + 1);
-    let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length > MAX_SYSTEM_PROMPT_BYTES) throw codedError('EFBIG', `${path} is more than ${MAX_SYSTEM_PROMPT_BYTES} bytes`);
-    }
-    return buffer.toString('utf8', 0, length);
-  } finally {
-    await handle.close();
-  }
+  const read = await readBoundedFile(path, MAX_SYSTEM_PROMPT_BYTES);
+  if (read.kind === 'too-large') throw codedError('EFBIG', `${path} is more than ${MAX_SYSTEM_PROMPT_BYTES} bytes`);
+  if (read.kind !== 'bytes') throw codedError('ENOTREG', `${path} is not a regular file`);
+  return read.bytes.toString('utf8');
 };
 
 /**

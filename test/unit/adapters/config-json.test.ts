@@ -8,6 +8,7 @@ import { loadTriggerFile } from '../../../src/adapters/triggerfile/json-trigger-
 import { scheduleCatalog } from '../../../src/container/schedule-catalog.js';
 import { triggerCatalog } from '../../../src/container/trigger-catalog.js';
 import { tempDir } from '../../support/gateway-process.js';
+import { within } from '../../support/time-limit.js';
 
 describe('configuration JSON files (triggers, schedules)', () => {
   const read = async (text: string) => {
@@ -44,18 +45,19 @@ describe('configuration JSON files (triggers, schedules)', () => {
     expect(problems).to.have.length(1);
   });
 
-  it('refuses what is no regular file at once (a FIFO was waited on for good, /dev/zero read until memory ran out) and a file past 16 MiB', async () => {
+  it('refuses a FIFO at once (it was waited on for good), reads a device bounded (/dev/zero was read until memory ran out) and refuses a file past 16 MiB', async () => {
     const dir = await tempDir('config-json');
     const fifo = join(dir, 'fifo.json');
     execFileSync('mkfifo', [fifo]);
-    expect(await readConfigJson(fifo, 'config/TRIGGERS.json')).to.deep.equal({
+    expect(await within(10_000, 'the FIFO refused', readConfigJson(fifo, 'config/TRIGGERS.json'))).to.deep.equal({
       kind: 'problem',
-      problem: 'config/TRIGGERS.json: is not a regular file (a FIFO, a socket or a device): write the configuration to a file',
+      problem: 'config/TRIGGERS.json: is not a regular file (a FIFO or a socket, which would be waited on for good): write the configuration to a file',
     });
-    expect(await readConfigJson('/dev/zero', 'config/TRIGGERS.json')).to.deep.equal({
+    expect(await within(10_000, '/dev/zero refused', readConfigJson('/dev/zero', 'config/TRIGGERS.json'))).to.deep.equal({
       kind: 'problem',
-      problem: 'config/TRIGGERS.json: is not a regular file (a FIFO, a socket or a device): write the configuration to a file',
+      problem: 'config/TRIGGERS.json: is more than the 16777216 bytes a configuration file may have',
     });
+    expect(await readConfigJson('/dev/null', 'config/TRIGGERS.json')).to.have.property('kind', 'problem');
     await mkdir(join(dir, 'dir.json'));
     expect(await readConfigJson(join(dir, 'dir.json'), 'config/TRIGGERS.json')).to.deep.equal({
       kind: 'problem',
@@ -69,10 +71,11 @@ describe('configuration JSON files (triggers, schedules)', () => {
       kind: 'problem',
       problem: `config/TRIGGERS.json: is ${600 * 1024 * 1024} bytes, more than the 16777216 a configuration file may have`,
     });
+    // Exactly 16 MiB is read (as JSON it is '[]' and NUL bytes: refused for what it holds, not for its size).
     await truncate(large, 16 * 1024 * 1024);
-    expect(await readConfigJson(large, 'config/TRIGGERS.json'))
-      .to.have.property('kind', 'problem')
-      .that.does.not.include('bytes');
+    const atTheLimit = await readConfigJson(large, 'config/TRIGGERS.json');
+    expect(atTheLimit.kind).to.equal('problem');
+    expect((atTheLimit as { problem: string }).problem).to.not.include('bytes');
   });
 
   it('names the line and column of a trailing comma, and calls it one, without quoting the file', async () => {

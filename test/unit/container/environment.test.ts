@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../../src/container/config.js';
@@ -36,7 +36,23 @@ describe('configFromEnvironment: a .env that is no regular file', () => {
       expect(() => configFromEnvironment(dir))
         .to.throw(ConfigError)
         .with.property('problems')
-        .that.deep.equals([`.env (${join(dir, '.env')}) is not a regular file (a FIFO, a socket or a device): write the NAME=value lines to a file`]);
+        .that.deep.equals([`.env (${join(dir, '.env')}) is a FIFO or a socket, which would be waited on for good: write the NAME=value lines to a file`]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads /dev/null as an empty .env (mounted over a baked-in one to blank it), and refuses /dev/zero once past the bound instead of reading it without end', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'env-file-'));
+    try {
+      symlinkSync('/dev/null', join(dir, '.env'));
+      expect(() => configFromEnvironment(dir, () => undefined)).to.not.throw();
+      rmSync(join(dir, '.env'));
+      symlinkSync('/dev/zero', join(dir, '.env'));
+      expect(() => configFromEnvironment(dir, () => undefined))
+        .to.throw(ConfigError)
+        .with.property('problems')
+        .that.deep.equals([`.env (${join(dir, '.env')}) is more than 1048576 bytes: a file of NAME=value lines is far smaller`]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
