@@ -329,53 +329,37 @@ export class RunTrigger {
 
   /**
    * For a dropped run of a trigger no longer configured, whose actions are not known any more.
-   * A run that has no record yet and whose task names its actions' types as queued
-   * (`actionTypes`): one `not_runnable` record per action, at its place, of its type, with `why`.
-   * Otherwise one `not_runnable` record (type `unknown`) with `why`, standing for the actions it
-   * had not run, after every index in use — when it has no record at all, or when its records name
-   * more actions (`detail.actions`, as the attempt that wrote them ran them) than it has records.
+   * A run that no attempt began (its records, if any, are this method's own `not_runnable` ones:
+   * an earlier try stopped part way) and whose task names its actions' types as queued
+   * (`actionTypes`): one `not_runnable` record per action, at its place, of its type, with `why`,
+   * for each action that has none yet. Otherwise one `not_runnable` record (type `unknown`) with
+   * `why`, standing for the actions it had not run, after every index in use — when it has no
+   * record at all, or when its records name more actions (`detail.actions`, as the attempt that
+   * wrote them ran them) than it has records.
    */
   async #recordUnknownNotRun(task: TriggerRunTask, why: string, log: Logger): Promise<void> {
     const records = await this.runs.forRun(task.runId);
-    const detail = task.requestId === undefined ? {} : { requestId: task.requestId };
-    if (records.length === 0 && task.actionTypes !== undefined && task.actionTypes.length > 0) {
-      const now = this.clock.now();
-      for (const [actionIndex, type] of task.actionTypes.entries())
-        await this.#record(
-          {
-            runId: task.runId,
-            trigger: task.trigger,
-            actionIndex,
-            type,
-            status: 'not_runnable',
-            attempts: 0,
-            startedAt: now,
-            finishedAt: now,
-            error: why,
-            detail,
-          },
-          log,
-        );
+    const now = this.clock.now();
+    const notRun = (actionIndex: number, type: ActionRun['type']): ActionRun => ({
+      runId: task.runId,
+      trigger: task.trigger,
+      actionIndex,
+      type,
+      status: 'not_runnable',
+      attempts: 0,
+      startedAt: now,
+      finishedAt: now,
+      error: why,
+      detail: task.requestId === undefined ? {} : { requestId: task.requestId },
+    });
+    if (task.actionTypes !== undefined && task.actionTypes.length > 0 && records.every((run) => run.status === 'not_runnable')) {
+      const recorded = new Set(records.map((run) => run.actionIndex));
+      for (const [actionIndex, type] of task.actionTypes.entries()) if (!recorded.has(actionIndex)) await this.#record(notRun(actionIndex, type), log);
       return;
     }
     const named = Math.max(0, ...records.map((run) => (Array.isArray(run.detail.actions) ? run.detail.actions.length : 0)));
     if (records.length > 0 && named <= records.length) return;
-    const now = this.clock.now();
-    await this.#record(
-      {
-        runId: task.runId,
-        trigger: task.trigger,
-        actionIndex: Math.max(-1, ...records.map((run) => run.actionIndex)) + 1,
-        type: 'unknown',
-        status: 'not_runnable',
-        attempts: 0,
-        startedAt: now,
-        finishedAt: now,
-        error: why,
-        detail,
-      },
-      log,
-    );
+    await this.#record(notRun(Math.max(-1, ...records.map((run) => run.actionIndex)) + 1, 'unknown'), log);
   }
 
   /**

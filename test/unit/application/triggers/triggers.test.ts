@@ -1504,6 +1504,31 @@ describe('RunTrigger', () => {
     ]);
   });
 
+  it("a removed trigger's queued run whose records were written part way (the process ended after the first) records the rest when tried again, each once", async () => {
+    const runs = new InMemoryActionRunRepository();
+    await runs.save({
+      runId: task.runId,
+      trigger: 'removed',
+      actionIndex: 0,
+      type: 'command',
+      status: 'not_runnable',
+      attempts: 0,
+      startedAt: new Date(),
+      finishedAt: new Date(),
+      error: TRIGGER_REMOVED,
+      detail: { requestId: REQUEST_ID },
+    });
+    const { runner } = make(undefined, undefined, undefined, undefined, runs);
+    const again = { ...task, trigger: 'removed', actionTypes: ['command', 'agent', 'webhook'] as const };
+    await runner.execute(again);
+    await runner.execute(again);
+    expect((await runs.forRun(task.runId)).map((run) => [run.actionIndex, run.type, run.status, run.error])).to.deep.equal([
+      [0, 'command', 'not_runnable', TRIGGER_REMOVED],
+      [1, 'agent', 'not_runnable', TRIGGER_REMOVED],
+      [2, 'webhook', 'not_runnable', TRIGGER_REMOVED],
+    ]);
+  });
+
   it('a run under way whose trigger was removed since: what ran keeps its record, the action left running is closed, and one record says the rest did not run; nothing is added when nothing was left', async () => {
     const [first, second] = [actionFingerprint({ type: 'command', command: './a.sh' }), actionFingerprint({ type: 'command', command: './b.sh' })];
     const record = (runId: string, status: ActionRun['status'], actions: string[]): ActionRun => ({
