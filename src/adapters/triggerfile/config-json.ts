@@ -158,6 +158,26 @@ const jsonProblem = (error: Error, text: string): string => {
 };
 
 /**
+ * Whether the `size - 1` bytes after the lead byte at `at` complete a UTF-8 character: each a
+ * continuation byte (0x80–0xBF), the second narrowed after E0 (no overlong form), ED (no
+ * surrogate), F0 (no overlong form) and F4 (nothing past U+10FFFF), as the Unicode standard's
+ * table of well-formed sequences says.
+ */
+const wellFormedAfterLead = (bytes: Buffer, at: number, size: number): boolean => {
+  for (let i = 1; i < size; i++) {
+    const byte = bytes[at + i] as number;
+    if (byte < 0x80 || byte > 0xbf) return false;
+  }
+  if (size < 3) return true;
+  const [lead, second] = [bytes[at] as number, bytes[at + 1] as number];
+  if (lead === 0xe0) return second >= 0xa0;
+  if (lead === 0xed) return second <= 0x9f;
+  if (lead === 0xf0) return second >= 0x90;
+  if (lead === 0xf4) return second <= 0x8f;
+  return true;
+};
+
+/**
  * Where the first byte sequence that is not UTF-8 stands (`line 3 column 14`, the column counted
  * in characters up to it), for a file that isUtf8 refused.
  */
@@ -168,12 +188,13 @@ const firstNonUtf8 = (bytes: Buffer): string => {
     const end = bytes.indexOf(0x0a, start);
     const row = bytes.subarray(start, end === -1 ? bytes.length : end);
     if (!isUtf8(row)) {
-      // Character by character (its length from its lead byte, its bytes checked by isUtf8) up to the first that is none.
+      // Character by character (its length from its lead byte, its other bytes checked in place:
+      // an isUtf8 call per character took ~2 s on a 16 MiB line) up to the first that is none.
       let at = 0;
       for (;;) {
         const lead = row[at] as number;
         const size = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
-        if (size === 0 || at + size > row.length || !isUtf8(row.subarray(at, at + size))) break;
+        if (size === 0 || at + size > row.length || !wellFormedAfterLead(row, at, size)) break;
         at += size;
       }
       return `line ${line} column ${row.subarray(0, at).toString('utf8').length + 1}`;
