@@ -1,14 +1,10 @@
 import { expect } from 'chai';
-import { AI_PROVIDERS, AI_PROVIDER_NAMES } from '../../../../src/adapters/ai/ai-providers.js';
-import { EnvironmentSecretStore } from '../../../../src/adapters/secrets/environment-secret-store.js';
-import { CreateJob } from '../../../../src/application/jobs/create-job.js';
+import { AI_PROVIDER_NAMES } from '../../../../src/adapters/ai/ai-providers.js';
 import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js';
 import { ChatAgent } from '../../../../src/application/messaging/chat-agent.js';
-import { FixedClock } from '../../../fakes/fixed-clock.js';
 import { InMemoryConversationStore } from '../../../fakes/in-memory-conversation-store.js';
 import { InMemoryJobRepository } from '../../../fakes/in-memory-job-repository.js';
-import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
-import { RecordingLogger } from '../../../fakes/recording-logger.js';
+import { createJobOnFakes } from '../../../fakes/fake-create-job.js';
 import { ScriptedAiClient } from '../../../fakes/scripted-ai-client.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
 
@@ -51,20 +47,7 @@ describe('ChatAgent job tools: a prompt shown by its beginning', () => {
         ],
       },
     ]);
-    const createJob = new CreateJob(
-      jobs,
-      new InMemoryTaskQueue(),
-      new EnvironmentSecretStore({}, AI_PROVIDERS),
-      new SequentialIds(),
-      new FixedClock(),
-      new RecordingLogger(),
-      {
-        llmProviders: AI_PROVIDER_NAMES,
-        defaultProvider: undefined,
-        defaultModel: undefined,
-        unavailableReason: undefined,
-      },
-    );
+    const createJob = createJobOnFakes(jobs);
     const agent = new ChatAgent(ai, new InMemoryConversationStore(), createJob, new GetJobStatus(jobs), new SequentialIds(), {
       historyTurns: 4,
       maxSteps: 5,

@@ -1,22 +1,19 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AI_PROVIDERS, AI_PROVIDER_NAMES } from '../../../../src/adapters/ai/ai-providers.js';
+import { AI_PROVIDER_NAMES } from '../../../../src/adapters/ai/ai-providers.js';
 import { TelegramChannel } from '../../../../src/adapters/messaging/telegram/telegram-channel.js';
-import { EnvironmentSecretStore } from '../../../../src/adapters/secrets/environment-secret-store.js';
-import { CreateJob } from '../../../../src/application/jobs/create-job.js';
 import { GetJobStatus } from '../../../../src/application/jobs/get-job-status.js';
 import { ChatAgent, NEW_THREAD_REPLY } from '../../../../src/application/messaging/chat-agent.js';
 import { MessagingChannels } from '../../../../src/application/messaging/messaging-channels.js';
 import { ReplyToChatMessage } from '../../../../src/application/messaging/reply-to-chat-message.js';
 import type { ChannelMessage } from '../../../../src/domain/messaging/channel-message.js';
 import { FakeMessagingChannel } from '../../../fakes/fake-messaging-channel.js';
-import { FixedClock } from '../../../fakes/fixed-clock.js';
 import { InMemoryBotTokenStore } from '../../../fakes/in-memory-bot-token-store.js';
 import { InMemoryConversationStore } from '../../../fakes/in-memory-conversation-store.js';
 import { InMemoryJobRepository } from '../../../fakes/in-memory-job-repository.js';
-import { InMemoryTaskQueue } from '../../../fakes/in-memory-task-queue.js';
 import { RecordingLogger } from '../../../fakes/recording-logger.js';
+import { createJobOnFakes } from '../../../fakes/fake-create-job.js';
 import { ScriptedAiClient } from '../../../fakes/scripted-ai-client.js';
 import { SequentialIds } from '../../../fakes/sequential-ids.js';
 
@@ -29,20 +26,7 @@ import { SequentialIds } from '../../../fakes/sequential-ids.js';
 
 const agentWith = (ai: ScriptedAiClient, conversations = new InMemoryConversationStore()) => {
   const jobs = new InMemoryJobRepository();
-  const createJob = new CreateJob(
-    jobs,
-    new InMemoryTaskQueue(),
-    new EnvironmentSecretStore({}, AI_PROVIDERS),
-    new SequentialIds(),
-    new FixedClock(),
-    new RecordingLogger(),
-    {
-      llmProviders: AI_PROVIDER_NAMES,
-      defaultProvider: undefined,
-      defaultModel: undefined,
-      unavailableReason: undefined,
-    },
-  );
+  const createJob = createJobOnFakes(jobs);
   return new ChatAgent(ai, conversations, createJob, new GetJobStatus(jobs), new SequentialIds(), {
     historyTurns: 10,
     maxSteps: 5,
