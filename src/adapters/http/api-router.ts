@@ -127,11 +127,14 @@ export const apiRouter = (options: ApiRouterOptions): Middleware => {
     return routes(ctx as Parameters<typeof routes>[0], async () => {
       const found = lookupRoute(ctx.method, ctx.path, options.routes);
       // A GET endpoint answers HEAD too (the router does): Allow says so, as /metrics' and the probes' `GET, HEAD`.
-      if (found.kind === 'wrong-method')
+      // Logged and counted under the route of its path (a declared name), as /metrics' and the probes' 405s.
+      if (found.kind === 'wrong-method') {
+        ctx.state.routeName = found.name;
         return answerMethodNotAllowed(
           ctx,
           found.allowed.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])),
         );
+      }
       throw new DomainError('not_found', 'Not found');
     });
   };

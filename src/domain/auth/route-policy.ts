@@ -125,7 +125,8 @@ const normalizePath = (path: string): string => (path.length > 1 && path.endsWit
 
 export type RouteLookup =
   | { readonly kind: 'found'; readonly route: ApiRoute }
-  | { readonly kind: 'wrong-method'; readonly allowed: readonly HttpMethod[] }
+  /** `name`: the route on the path (the first, when several methods share it), for logs and metrics. */
+  | { readonly kind: 'wrong-method'; readonly name: string; readonly allowed: readonly HttpMethod[] }
   | { readonly kind: 'unknown' };
 
 /** Finds the route for a request in `routes`; HEAD is answered like GET. */
@@ -137,7 +138,7 @@ export const lookupRoute = (method: string, path: string, routes: readonly ApiRo
   if (onPath.length === 0) return { kind: 'unknown' };
   const effective = method === 'HEAD' ? 'GET' : method;
   const route = onPath.find((candidate) => candidate.method === effective);
-  return route ? { kind: 'found', route } : { kind: 'wrong-method', allowed: onPath.map((r) => r.method) };
+  return route ? { kind: 'found', route } : { kind: 'wrong-method', name: onPath[0].name, allowed: onPath.map((r) => r.method) };
 };
 
 const toWatchPath = (path: string): string => path.slice(API_PREFIX.length);

@@ -87,7 +87,7 @@ describe('routePolicy', () => {
     });
 
     it('finds a path in any case, as the router matches it: a wrong method there is told apart from an unknown path', () => {
-      expect(lookupRoute('GET', '/api/Webhook', routes)).to.deep.equal({ kind: 'wrong-method', allowed: ['POST'] });
+      expect(lookupRoute('GET', '/api/Webhook', routes)).to.deep.equal({ kind: 'wrong-method', name: 'webhook', allowed: ['POST'] });
       expect(lookupRoute('GET', '/API/PING/', routes).kind).to.equal('found');
     });
 
@@ -96,7 +96,7 @@ describe('routePolicy', () => {
     });
 
     it('tells a known path with the wrong method from an unknown path', () => {
-      expect(lookupRoute('GET', '/api/create-job', routes)).to.deep.equal({ kind: 'wrong-method', allowed: ['POST'] });
+      expect(lookupRoute('GET', '/api/create-job', routes)).to.deep.equal({ kind: 'wrong-method', name: 'create-job', allowed: ['POST'] });
       expect(lookupRoute('GET', '/api/nothing-here', routes)).to.deep.equal({ kind: 'unknown' });
       expect(lookupRoute('GET', '/api', routes)).to.deep.equal({ kind: 'unknown' });
       expect(lookupRoute('POST', '/api/messaging/chat-b/register', routes)).to.deep.equal({ kind: 'unknown' });
