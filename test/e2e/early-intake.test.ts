@@ -74,7 +74,7 @@ describe('e2e: webhooks answered while the embedded database opens (early intake
     }
     const broken = await post('{"id": ');
     expect(broken.status).to.equal(400);
-    expect(await broken.json()).to.deep.equal({ error: 'Invalid JSON body' });
+    expect(await broken.json()).to.deep.equal({ error: 'Invalid JSON body: unexpected end of the body at line 1 column 8' });
     // What it does not take waits for the service (here: for a start that never comes).
     const unknownKey = post(JSON.stringify({ id: 'never' }), { 'x-api-key': `agw_${'A'.repeat(43)}` });
     await waitFor(() => head.http.waiting === 1, 10_000, 'the request with an unknown key held');

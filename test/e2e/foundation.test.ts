@@ -250,9 +250,14 @@ const describeFoundation = (engine: Engine, makeEnv: () => Promise<EngineSetup>)
     });
 
     describe('request bodies', () => {
-      it('answers 400 {error:"Invalid JSON body"} for malformed JSON with a valid key', async () => {
-        expectResponse(await createJob('{"job": ', key), 400, { error: 'Invalid JSON body' }, 'truncated JSON');
-        expectResponse(await createJob('{job: "x"}', key), 400, { error: 'Invalid JSON body' }, 'unquoted field name');
+      it('answers 400 {error:"Invalid JSON body: …"} naming the place of the fault for malformed JSON with a valid key', async () => {
+        expectResponse(await createJob('{"job": ', key), 400, { error: 'Invalid JSON body: unexpected end of the body at line 1 column 9' }, 'truncated JSON');
+        expectResponse(
+          await createJob('{job: "x"}', key),
+          400,
+          { error: "Invalid JSON body: expected property name or '}' at line 1 column 2" },
+          'unquoted field name',
+        );
       });
 
       it(`answers 413 naming the limit for a body over BODY_LIMIT (${BODY_LIMIT} bytes)`, async () => {

@@ -154,7 +154,10 @@ describe('admin socket (server and client over a Unix socket)', () => {
 
   it('refuses malformed JSON (400), a body over 16 KiB (413) and another content type (415)', async () => {
     const json = { 'content-type': 'application/json' };
-    expect(await raw(socket, 'POST', json, '{"name":')).to.deep.equal({ status: 400, body: { code: 'invalid_input', error: 'Invalid JSON body' } });
+    expect(await raw(socket, 'POST', json, '{"name":')).to.deep.equal({
+      status: 400,
+      body: { code: 'invalid_input', error: 'Invalid JSON body: unexpected end of the body at line 1 column 9' },
+    });
     expect(await raw(socket, 'POST', json, JSON.stringify({ name: 'x'.repeat(17 * 1024) }))).to.deep.equal({
       status: 413,
       body: { code: 'payload_too_large', error: 'Request body is larger than 16384 bytes' },

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { shownInput } from '../../domain/errors/shown-input.js';
 import { type BoundedFile, readBoundedFile } from '../shared/bounded-file.js';
+import { afterTrailingComma, firstMisplacedToken, lineAndColumn } from '../shared/json-fault.js';
 
 /** Where a value stands in a JSON document: object keys and array indexes from the top. */
 export type JsonPath = ReadonlyArray<string | number>;
@@ -14,73 +15,6 @@ export type ConfigJson =
   | { readonly kind: 'missing' }
   | { readonly kind: 'problem'; readonly problem: string }
   | { readonly kind: 'parsed'; readonly value: unknown; readonly duplicates: readonly JsonPath[] };
-
-const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
-
-/**
- * Where the first token out of place is, for JSON that JSON.parse refused without saying where
- * ("Unexpected token ']'" after a trailing comma): the offset of that token, by a scan that
- * knows JSON's grammar only as far as needed to find it.
- */
-export const firstMisplacedToken = (text: string): number | undefined => {
-  // What may come next: a value, a key, a colon, a comma or a closer, or nothing more.
-  type Expect = 'value' | 'value-or-close' | 'key' | 'key-or-close' | 'colon' | 'comma-or-close' | 'end';
-  const stack: string[] = [];
-  let expect: Expect = 'value';
-  const afterValue = (): Expect => (stack.length === 0 ? 'end' : 'comma-or-close');
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (WHITESPACE.has(c)) {
-      i++;
-      continue;
-    }
-    const at = i;
-    if (c === '"') {
-      for (i++; i < text.length && text[i] !== '"'; i += text[i] === '\\' ? 2 : 1);
-      if (i >= text.length) return at;
-      i++;
-      if (expect === 'key' || expect === 'key-or-close') expect = 'colon';
-      else if (expect === 'value' || expect === 'value-or-close') expect = afterValue();
-      else return at;
-    } else if (c === '{' || c === '[') {
-      if (expect !== 'value' && expect !== 'value-or-close') return at;
-      stack.push(c);
-      expect = c === '{' ? 'key-or-close' : 'value-or-close';
-      i++;
-    } else if (c === '}' || c === ']') {
-      const open = c === '}' ? '{' : '[';
-      if (stack.at(-1) !== open || !(expect === 'comma-or-close' || expect === (open === '{' ? 'key-or-close' : 'value-or-close'))) return at;
-      stack.pop();
-      expect = afterValue();
-      i++;
-    } else if (c === ',') {
-      if (expect !== 'comma-or-close') return at;
-      expect = stack.at(-1) === '{' ? 'key' : 'value';
-      i++;
-    } else if (c === ':') {
-      if (expect !== 'colon') return at;
-      expect = 'value';
-      i++;
-    } else {
-      // A number or a literal: its characters up to the next delimiter.
-      if (expect !== 'value' && expect !== 'value-or-close') return at;
-      while (i < text.length && !WHITESPACE.has(text[i]) && !',:{}[]"'.includes(text[i])) i++;
-      const word = text.slice(at, i);
-      // A word that is none (a value written without its quotes, `Bearer abc`; `tru`): where it
-      // stops being one of the literals (V8's unexpected token), or its start.
-      if (!/^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)$/.test(word)) {
-        const literal = ['true', 'false', 'null'].find((candidate) => candidate[0] === word[0]);
-        if (literal === undefined) return at;
-        let same = 0;
-        while (same < word.length && word[same] === literal[same]) same++;
-        return at + same;
-      }
-      expect = afterValue();
-    }
-  }
-  return undefined;
-};
 
 /**
  * The keys of valid JSON `text` written a second (or further) time in the same object, by their
@@ -136,11 +70,6 @@ export const duplicateKeyProblems = (duplicates: readonly JsonPath[], file: stri
     return `${typeof path[0] === 'number' ? where(path[0]) : file}: ${shownInput(field, 200)}: given twice; JSON keeps only the last one, so write each field once`;
   });
 
-const lineAndColumn = (text: string, offset: number): string => {
-  const before = text.slice(0, offset).split('\n');
-  return `line ${before.length} column ${before.at(-1)!.length + 1}`;
-};
-
 /**
  * Why `text` is not JSON, in one line: V8's message names the position for most mistakes;
  * where it quotes the whole text instead (an unexpected token), the quote is replaced by the
@@ -153,8 +82,7 @@ const jsonProblem = (error: Error, text: string): string => {
   const head = error.message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '');
   const at = firstMisplacedToken(text);
   if (at === undefined) return head;
-  const trailingComma = (text[at] === ']' || text[at] === '}') && /,\s*$/.test(text.slice(0, at));
-  return `${head} at ${lineAndColumn(text, at)}${trailingComma ? ' (a comma before a closing bracket)' : ''}`;
+  return `${head} at ${lineAndColumn(text, at)}${afterTrailingComma(text, at) ? ' (a comma before a closing bracket)' : ''}`;
 };
 
 /**

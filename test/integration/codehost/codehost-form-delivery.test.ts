@@ -80,7 +80,10 @@ describe("the code-host webhook with GitHub's form content type (payload=<JSON>)
       status: 400,
       body: { error: 'Invalid form body: the field "payload" is sent more than once' },
     });
-    expect(await deliver(asForm('{"ref":'), 'push')).to.deep.equal({ status: 400, body: { error: 'Invalid JSON body' } });
+    expect(await deliver(asForm('{"ref":'), 'push')).to.deep.equal({
+      status: 400,
+      body: { error: 'Invalid JSON body: unexpected end of the body at line 1 column 8' },
+    });
     expect(await deliver(asForm('{"__proto__":{"x":1}}'), 'push')).to.deep.equal({
       status: 400,
       body: { error: 'Invalid JSON body: a "__proto__" key is not allowed' },

@@ -121,10 +121,30 @@ describe('jsonBody middleware (Koa on a loopback server)', () => {
   });
 
   it('answers 400 for malformed JSON and for JSON that sets __proto__', async () => {
-    expect(await send(port, ...json('{"a":'))).to.deep.equal({ status: 400, body: { error: 'Invalid JSON body' } });
+    expect(await send(port, ...json('{"a":'))).to.deep.equal({
+      status: 400,
+      body: { error: 'Invalid JSON body: unexpected end of the body at line 1 column 6' },
+    });
     const proto = { status: 400, body: { error: 'Invalid JSON body: a "__proto__" key is not allowed' } };
     expect(await send(port, ...json('{"__proto__": {"admin": true}}'))).to.deep.equal(proto);
     expect(await send(port, ...json('{"a":{"\\u005f_proto__": {"admin": true}}}'))).to.deep.equal(proto);
+  });
+
+  it('names the line and column of the first fault in malformed JSON, and never a character of the body (it may hold a secret)', async () => {
+    for (const [text, error] of [
+      ['{\n "t": Bearer sk-1\n}', 'Invalid JSON body: unexpected character at line 2 column 7'],
+      ['{"t":\n  sk-live-1}', 'Invalid JSON body: unexpected character at line 2 column 3'],
+      ['[1,\n 2,\n]', 'Invalid JSON body: unexpected character at line 3 column 1 (a comma before a closing bracket)'],
+      ['{"a" 1}', "Invalid JSON body: expected ':' after property name at line 1 column 6"],
+      ['{"k":"v"}\n}', 'Invalid JSON body: unexpected non-whitespace character after JSON at line 2 column 1'],
+      ['{"k":"a\u0001"}', 'Invalid JSON body: bad control character in string literal at line 1 column 8'],
+      ['{"k": tru', 'Invalid JSON body: unexpected end of the body at line 1 column 10'],
+      ['{"k": "s3cr3t', 'Invalid JSON body: unterminated string at line 1 column 14'],
+    ]) {
+      const answer = await send(port, ...json(text));
+      expect(answer, text).to.deep.equal({ status: 400, body: { error } });
+      expect(answer.body.error, text).not.to.match(/Bear|sk-|s3cr|tru\b/);
+    }
   });
 
   it(`answers 413 for a body over the limit (${LIMIT} bytes), declared or chunked`, async () => {
@@ -234,7 +254,7 @@ describe('jsonBody middleware (Koa on a loopback server)', () => {
     const onlyBom = await send(port, ...jsonBytes(Buffer.from([0xef, 0xbb, 0xbf])));
     expect(onlyBom.body.type).to.equal('undefined');
     const twice = await send(port, ...jsonBytes(bytesOf([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf], '{}')));
-    expect(twice).to.deep.equal({ status: 400, body: { error: 'Invalid JSON body' } });
+    expect(twice).to.deep.equal({ status: 400, body: { error: 'Invalid JSON body: unexpected character at line 1 column 1' } });
   });
 
   it('takes a charset parameter that means UTF-8, however it is written', async () => {
