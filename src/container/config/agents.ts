@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { shownInput } from '../../domain/errors/shown-input.js';
 import { AI_PROVIDER_NAMES, AI_PROVIDERS } from '../../adapters/ai/ai-providers.js';
 import { checkGlob } from '../../domain/jobs/allowed-paths.js';
 import { flag, integer, oneOf, optionalOneOf, optionalPath, optionalText, optionalUrl, text, url } from './fields.js';
@@ -48,12 +49,14 @@ export const codehostSchema = z
   .object({
     CODEHOST_TOKEN: optionalText(),
     CODEHOST_REPO: optionalText().superRefine((value, ctx) => {
-      if (value !== undefined && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(value)) ctx.addIssue({ code: 'custom', message: `"${value}" is not owner/name` });
+      if (value !== undefined && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(value))
+        ctx.addIssue({ code: 'custom', message: `"${shownInput(value)}" is not owner/name` });
     }),
     CODEHOST_API_URL: url('https://api.github.com'),
     // The agent's workflow (docs/templates/agent-job.yml): only its runs tell a job's outcome.
     CODEHOST_WORKFLOW: text('agent-job.yml').superRefine((value, ctx) => {
-      if (!/^[A-Za-z0-9._-]+\.ya?ml$/.test(value)) ctx.addIssue({ code: 'custom', message: `"${value}" is not a workflow file name such as agent-job.yml` });
+      if (!/^[A-Za-z0-9._-]+\.ya?ml$/.test(value))
+        ctx.addIssue({ code: 'custom', message: `"${shownInput(value)}" is not a workflow file name such as agent-job.yml` });
     }),
     CODEHOST_POLL_SECONDS: integer(60, 5, 86_400),
     // A job handed over with no run of the workflow for this long is failed, naming what to check.
@@ -64,7 +67,7 @@ export const codehostSchema = z
         .split(',')
         .map((glob) => glob.trim())
         .filter((glob) => glob !== '');
-      if (globs.length === 0) ctx.addIssue({ code: 'custom', message: `"${value}" holds no glob` });
+      if (globs.length === 0) ctx.addIssue({ code: 'custom', message: `"${shownInput(value)}" holds no glob` });
       for (const glob of globs) {
         const problem = checkGlob(glob);
         if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });

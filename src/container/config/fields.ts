@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { shownInput } from '../../domain/errors/shown-input.js';
 
 /**
  * Zod fields for environment variables. Each reads the raw string (unset and blank are the
@@ -53,7 +54,7 @@ export const integer = (fallback: number, min: number, max: number) =>
     if (value === undefined) return fallback;
     const number = Number(value);
     if (/^\d+$/.test(value) && number >= min && number <= max) return number;
-    ctx.addIssue({ code: 'custom', message: `"${value}" is not a whole number between ${min} and ${max}` });
+    ctx.addIssue({ code: 'custom', message: `"${shownInput(value)}" is not a whole number between ${min} and ${max}` });
     return z.NEVER;
   });
 
@@ -64,7 +65,7 @@ export const flag = (fallback: boolean) =>
     const lower = value.toLowerCase();
     if (lower === 'true' || lower === '1') return true;
     if (lower === 'false' || lower === '0') return false;
-    ctx.addIssue({ code: 'custom', message: `"${value}" is not true or false` });
+    ctx.addIssue({ code: 'custom', message: `"${shownInput(value)}" is not true or false` });
     return z.NEVER;
   });
 
@@ -76,7 +77,7 @@ export const proxyHops = () =>
     if (lower === 'false' || lower === '0') return 0;
     if (lower === 'true') return 1;
     if (/^\d{1,2}$/.test(value) && Number(value) >= 1 && Number(value) <= 10) return Number(value);
-    ctx.addIssue({ code: 'custom', message: `"${value}" is not true, false or a number of proxies from 1 to 10` });
+    ctx.addIssue({ code: 'custom', message: `"${shownInput(value)}" is not true, false or a number of proxies from 1 to 10` });
     return z.NEVER;
   });
 
@@ -87,7 +88,7 @@ export const oneOf = <T extends string>(choices: readonly T[], fallback: T) =>
     const lower = value.toLowerCase();
     const found = choices.find((choice) => choice === lower);
     if (found !== undefined) return found;
-    ctx.addIssue({ code: 'custom', message: `"${value}" is not one of ${choices.join(', ')}` });
+    ctx.addIssue({ code: 'custom', message: `"${shownInput(value)}" is not one of ${choices.join(', ')}` });
     return z.NEVER;
   });
 
@@ -97,7 +98,7 @@ export const optionalOneOf = <T extends string>(choices: readonly T[]) =>
     if (value === undefined) return undefined;
     const found = choices.find((choice) => choice === value);
     if (found !== undefined) return found;
-    ctx.addIssue({ code: 'custom', message: `"${value}" is not one of ${choices.join(', ')}` });
+    ctx.addIssue({ code: 'custom', message: `"${shownInput(value)}" is not one of ${choices.join(', ')}` });
     return z.NEVER;
   });
 
@@ -124,11 +125,14 @@ const shownUrl = (value: string): string => {
   return hidden.replace(/[?#].*$/s, (rest) => `${rest[0]}…`);
 };
 
+/** The most characters of a refused URL a problem repeats (once its credentials are hidden): a base URL is longer than a number. */
+const URL_SHOWN_LENGTH = 200;
+
 /** An http(s) URL, or undefined when unset. */
 export const optionalUrl = () =>
   raw.transform((value, ctx) => {
     if (value === undefined || isHttpUrl(value)) return value;
-    ctx.addIssue({ code: 'custom', message: `"${shownUrl(value)}" is not an http(s) URL` });
+    ctx.addIssue({ code: 'custom', message: `"${shownInput(shownUrl(value), URL_SHOWN_LENGTH)}" is not an http(s) URL` });
     return z.NEVER;
   });
 
@@ -160,8 +164,8 @@ export const size = (fallback: string) =>
       code: 'custom',
       message:
         bytes === undefined || bytes < 1
-          ? `"${value}" is not a size such as 1048576, 512kb or 1mb`
-          : `"${value}" is more than the largest size taken, 1gb (${MAX_SIZE_BYTES} bytes)`,
+          ? `"${shownInput(value)}" is not a size such as 1048576, 512kb or 1mb`
+          : `"${shownInput(value)}" is more than the largest size taken, 1gb (${MAX_SIZE_BYTES} bytes)`,
     });
     return z.NEVER;
   });

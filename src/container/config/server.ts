@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { adminSocketPath } from '../../adapters/http/admin-socket/admin-socket-path.js';
 import { z } from 'zod';
+import { shownInput } from '../../domain/errors/shown-input.js';
 import { flag, integer, list, oneOf, optionalText, optionalUrl, path, proxyHops, secret, size, text } from './fields.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -13,7 +14,7 @@ const SOCKET_PATH_LIMIT = process.platform === 'linux' ? 107 : 103;
 const adminHostName = (name: string): string | undefined =>
   name === '*' || /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i.test(name)
     ? undefined
-    : `"${name}" is not a host name (write gateway.example.com: no scheme, port or path), nor *`;
+    : `"${shownInput(name)}" is not a host name (write gateway.example.com: no scheme, port or path), nor *`;
 
 const isPostgresUrl = (value: string): boolean => {
   try {

@@ -1,11 +1,12 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { shownInput } from '../../domain/errors/shown-input.js';
 import { TOKEN_VARIABLE_PREFIX } from '../../domain/templates/render-command.js';
 import { flag, integer, list, path } from './fields.js';
 
 const commandEnvName = (name: string): string | undefined => {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `"${name}" is not a variable name (letters, digits and _, not starting with a digit)`;
-  if (name.startsWith(TOKEN_VARIABLE_PREFIX)) return `"${name}" starts with ${TOKEN_VARIABLE_PREFIX}, which is reserved for template values`;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `"${shownInput(name)}" is not a variable name (letters, digits and _, not starting with a digit)`;
+  if (name.startsWith(TOKEN_VARIABLE_PREFIX)) return `"${shownInput(name)}" starts with ${TOKEN_VARIABLE_PREFIX}, which is reserved for template values`;
   return undefined;
 };
 

@@ -266,7 +266,7 @@ describe('loadConfig', () => {
     for (const name of ['BODY_LIMIT', 'TRANSCRIBE_MAX_SIZE']) {
       for (const bad of ['9'.repeat(400), '9007199254740993', '1025mb', '2gb', '1073741825']) {
         expect(problemsOf({ [name]: bad }), `${name}=${bad.slice(0, 20)}`).to.deep.equal([
-          `${name}: "${bad}" is more than the largest size taken, 1gb (1073741824 bytes)`,
+          `${name}: "${bad.length > 40 ? `${bad.slice(0, 40)}…` : bad}" is more than the largest size taken, 1gb (1073741824 bytes)`,
         ]);
       }
       expect(loadConfig({ [name]: '1gb' }, '/srv'), name).to.not.equal(undefined);
@@ -324,6 +324,29 @@ describe('loadConfig', () => {
       'COMMAND_ENV: "WITH-DASH" is not a variable name (letters, digits and _, not starting with a digit)',
       'COMMAND_ENV: "AGW_ARG_1" starts with AGW_ARG_, which is reserved for template values',
     ]);
+  });
+
+  it('repeats at most the first 40 characters of a refused value (200 of a URL): a megabyte-long PORT or BODY_LIMIT was printed whole', () => {
+    const long = (head: string) => `${head}${'x'.repeat(1024 * 1024)}`;
+    const cut = (head: string) => `${long(head).slice(0, 40)}…`;
+    expect(problemsOf({ PORT: long('80') })).to.deep.equal([`PORT: "${cut('80')}" is not a whole number between 0 and 65535`]);
+    expect(problemsOf({ BODY_LIMIT: long('1mb') })).to.deep.equal([`BODY_LIMIT: "${cut('1mb')}" is not a size such as 1048576, 512kb or 1mb`]);
+    expect(problemsOf({ BODY_LIMIT: '9'.repeat(1024 * 1024) })).to.deep.equal([
+      `BODY_LIMIT: "${'9'.repeat(40)}…" is more than the largest size taken, 1gb (1073741824 bytes)`,
+    ]);
+    expect(problemsOf({ REQUEST_TIMEOUT_MS: long('6') })).to.deep.equal([`REQUEST_TIMEOUT_MS: "${cut('6')}" is not a whole number between 1000 and 3600000`]);
+    expect(problemsOf({ TRUST_PROXY: long('t') })).to.deep.equal([`TRUST_PROXY: "${cut('t')}" is not true, false or a number of proxies from 1 to 10`]);
+    expect(problemsOf({ DATABASE_CREATE: long('y') })).to.deep.equal([`DATABASE_CREATE: "${cut('y')}" is not true or false`]);
+    expect(problemsOf({ LOG_LEVEL: long('l') })[0]).to.equal(`LOG_LEVEL: "${cut('l')}" is not one of fatal, error, warn, info, debug, trace, silent`);
+    expect(problemsOf({ LLM_BASE_URL: long('https://llm example.com/') })).to.deep.equal([
+      `LLM_BASE_URL: "${long('https://llm example.com/').slice(0, 200)}…" is not an http(s) URL`,
+    ]);
+    expect(problemsOf({ ADMIN_HOSTS: long('a b') })[0]).to.equal(
+      `ADMIN_HOSTS: "${cut('a b')}" is not a host name (write gateway.example.com: no scheme, port or path), nor *`,
+    );
+    expect(problemsOf({ COMMAND_ENV: long('1') })[0]).to.match(new RegExp(`^COMMAND_ENV: "${cut('1')}" is not a variable name`));
+    // A value cut in the middle of a surrogate pair drops the half.
+    expect(problemsOf({ PORT: `${'8'.repeat(39)}🎉${'0'.repeat(100)}` })[0]).to.equal(`PORT: "${'8'.repeat(39)}…" is not a whole number between 0 and 65535`);
   });
 
   it('reports every bad variable at once', () => {
