@@ -67,6 +67,38 @@ const unsupportedCronSyntax = (fields: readonly string[]): string | undefined =>
   return undefined;
 };
 
+/** How many values each field has, and which (second to day-of-week). */
+const FIELD_VALUES: Record<string, { readonly count: number; readonly values: string }> = {
+  second: { count: 60, values: '0-59' },
+  minute: { count: 60, values: '0-59' },
+  hour: { count: 24, values: '0-23' },
+  'day-of-month': { count: 31, values: '1-31' },
+  month: { count: 12, values: '1-12' },
+  'day-of-week': { count: 7, values: '0-6, Sunday also 7' },
+};
+
+/**
+ * The first field with a step (after a `/`) that is not a whole number from 1 to the field's
+ * count of values written in plain digits, with why; undefined when there is none. The cron
+ * library converts a step as JavaScript converts a number and takes any size: a step past the
+ * field's values (`0/90` in the minute field) ran once an hour, not every 90 minutes; a month or
+ * weekday name as a step (`1/mar`, `1/mon`) was read as its number; a space after the slash
+ * (splitting the field) was refused as "cannot repeat at every 0 time"; `1e1`, `1.5` or `0x10`
+ * as "Invalid characters". A step as large as the count says what it does (`0/60`: minute 0).
+ */
+const stepProblem = (fields: readonly string[]): string | undefined => {
+  const names = fields.length === 6 ? ['second', ...FIELD_NAMES] : FIELD_NAMES;
+  for (const [i, field] of fields.entries()) {
+    const { count, values } = FIELD_VALUES[names[i]];
+    for (const item of field.split(','))
+      for (const step of item.split('/').slice(1)) {
+        if (/^[0-9]+$/.test(step) && Number(step) >= 1 && Number(step) <= count) continue;
+        return `${names[i]} field "${shownInput(field, SHOWN_LENGTH)}" has the step "${shownInput(step, SHOWN_LENGTH)}"; a step is a whole number from 1 to ${count} written in digits (the field has ${count} values: ${values})`;
+      }
+  }
+  return undefined;
+};
+
 /** Validates a parsed schedule file as a whole, reporting every problem at once. */
 /** The longest schedule name its records keep (`cron:` and the name in 200 characters). */
 export const MAX_SCHEDULE_NAME = 195;
@@ -105,7 +137,7 @@ export const validateSchedules = (raw: unknown, file: string, catalog: ScheduleC
     else {
       const parts = expression.trim().split(/\s+/);
       const fields = parts.length;
-      const unsupported = unsupportedCronSyntax(parts);
+      const unsupported = unsupportedCronSyntax(parts) ?? (fields === 5 || fields === 6 ? stepProblem(parts) : undefined);
       if (fields !== 5 && fields !== 6)
         problem('schedule', `"${shownInput(expression, SHOWN_LENGTH)}" has ${fields} fields; a cron expression has 5 (or 6, seconds first)`);
       else if (unsupported !== undefined) problem('schedule', `"${shownInput(expression, SHOWN_LENGTH)}": ${unsupported}`);

@@ -176,6 +176,46 @@ describe('validateSchedules', () => {
     );
   });
 
+  it("refuses a step that is no whole number in digits from 1 to the field's count of values, naming file, entry and field", () => {
+    // Accepted before: the step past the field's values ran once an hour (minute 0), a name as a step was read as its number.
+    const refused: Array<[string, string, string, string, string]> = [
+      ['*/1e20 * * * *', 'minute', '*/1e20', '1e20', '60 values: 0-59'],
+      ['*/1.5 * * * *', 'minute', '*/1.5', '1.5', '60 values: 0-59'],
+      ['*/0x10 * * * *', 'minute', '*/0x10', '0x10', '60 values: 0-59'],
+      ['*/ 5 * * *', 'minute', '*/', '', '60 values: 0-59'],
+      ['*/90 * * * *', 'minute', '*/90', '90', '60 values: 0-59'],
+      ['0-30/61 * * * *', 'minute', '0-30/61', '61', '60 values: 0-59'],
+      ['0 1,2/0 * * *', 'hour', '1,2/0', '0', '24 values: 0-23'],
+      ['0 */25 * * *', 'hour', '*/25', '25', '24 values: 0-23'],
+      ['0 0 */32 * *', 'day-of-month', '*/32', '32', '31 values: 1-31'],
+      ['0 0 1 1/mar *', 'month', '1/mar', 'mar', '12 values: 1-12'],
+      ['0 0 * * 1/mon', 'day-of-week', '1/mon', 'mon', '7 values: 0-6, Sunday also 7'],
+      ['0 0 * * */8', 'day-of-week', '*/8', '8', '7 values: 0-6, Sunday also 7'],
+      ['*/+5 0 0 * * *', 'second', '*/+5', '+5', '60 values: 0-59'],
+      ['*/-1 0 0 * * *', 'second', '*/-1', '-1', '60 values: 0-59'],
+    ];
+    const { problems, schedules } = validateSchedules(
+      refused.map(([schedule], i) => entry({ name: `s${i}`, schedule })),
+      'config/CRONS.json',
+      catalog,
+    );
+    expect(schedules).to.deep.equal([]);
+    expect(problems).to.deep.equal(
+      refused.map(
+        ([schedule, field, text, step, values], i) =>
+          `config/CRONS.json: schedule #${i} "s${i}": schedule: "${schedule}": ${field} field "${text}" has the step "${step}"; a step is a whole number from 1 to ${values.split(' ')[0]} written in digits (the field has ${values})`,
+      ),
+    );
+    const accepted = ['*/5 * * * *', '*/60 * * * *', '0-30/05 */24 * * *', '0 0 */31 */12 */7', '0 0 1-15/2 JAN-JUN/3 MON-FRI/2', '*/1 */59 * * * *'];
+    const taken = validateSchedules(
+      accepted.map((schedule, i) => entry({ name: `s${i}`, schedule })),
+      'CRONS.json',
+      catalog,
+    );
+    expect(taken.problems).to.deep.equal([]);
+    expect(taken.schedules.map((schedule) => schedule.schedule)).to.deep.equal(accepted);
+  });
+
   it('still takes month and weekday names holding an h (THU, thu, MAR-DEC, mon-thu) and L, #, ? with a time zone', () => {
     // (cron-parser reads no W: `15W` is refused by the calendar, as before.)
     const accepted = ['0 0 * * THU', '0 0 * * thu', '0 0 * MAR-DEC *', '0 0 1 mar mon-thu', '0 0 * * THU#2', '0 0 * * thuL', '0 0 L MAR ?', '0 0 0 ? * THU'];
