@@ -9,6 +9,7 @@ import type { Infrastructure } from '../container/infrastructure.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
 import { copiedDataDir, type DatabaseTarget } from './database-target.js';
 import type { CliIo } from './cli-io.js';
+import { terminalField } from './terminal-text.js';
 import { CliFailure } from './usage-error.js';
 
 /**
@@ -158,8 +159,8 @@ export const withOpenDatabase = async <T>(
     // Before anything is opened: run as root, it becomes DATA_DIR's owner (data-dir-owner.ts).
     const uid = await (await import('./data-dir-owner.js')).actAsDataDirOwner(target.dataDir);
     if (uid !== undefined)
-      io.err.write(`running as uid ${uid}, the owner of ${target.dataDir}, so that the files this command writes there stay the service's\n`);
-    if (!target.exists) io.err.write(`no database in ${target.dataDir} yet: creating it (set DATABASE_URL to use PostgreSQL instead)\n`);
+      io.err.write(`running as uid ${uid}, the owner of ${terminalField(target.dataDir)}, so that the files this command writes there stay the service's\n`);
+    if (!target.exists) io.err.write(`no database in ${terminalField(target.dataDir)} yet: creating it (set DATABASE_URL to use PostgreSQL instead)\n`);
   }
   const [pino, { PinoLogger }, { startEngine, closeEngine }, { explainDatabaseFailure }] = await Promise.all([
     cliLogger(config),

@@ -25,11 +25,12 @@ export const terminalField = (text: string): string => terminalSafe(text).replac
 
 /**
  * Why a command or the service's start failed, as printed on stderr: with `problems` (a
- * ConfigError's), the heading and one line per problem, each a terminalField (a problem repeats
- * a value of the environment or of a configuration file: a control character there must not
- * rewrite the terminal, a line break must not forge the next line); else the message, terminalSafe.
+ * ConfigError's), the heading and one line per problem; else the message, as one line. Each is
+ * a terminalField: a problem or a message repeats a value of the environment or of a
+ * configuration file (a StartupError's DATA_DIR, a path in Node's own error), and a control
+ * character there must not rewrite the terminal, nor a line break forge the next line.
  */
 export const failureText = (message: string, problems?: { readonly heading: string; readonly problems: readonly string[] }): string =>
   problems === undefined
-    ? terminalSafe(message)
+    ? terminalField(message)
     : `${terminalField(problems.heading)}:\n${problems.problems.map((problem) => `  - ${terminalField(problem)}`).join('\n')}`;

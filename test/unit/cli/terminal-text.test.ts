@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../../src/cli/run-cli.js';
 import { failureText, terminalField, terminalSafe } from '../../../src/cli/terminal-text.js';
@@ -41,8 +43,49 @@ describe('failureText: a failed command or start, as printed on stderr', () => {
     );
   });
 
-  it('prints another message terminalSafe, its lines kept', () => {
-    expect(failureText('DATABASE_URL: cannot connect\nto \u001b[31mhost')).to.equal('DATABASE_URL: cannot connect\nto \\x1b[31mhost');
+  it('prints another message as one line, a terminalField: a value of the environment in it cannot forge the next line', () => {
+    expect(failureText('DATABASE_URL: cannot connect\nto \u001b[31mhost')).to.equal('DATABASE_URL: cannot connect\\x0ato \\x1b[31mhost');
+  });
+
+  it('is what the CLI prints for a DATA_DIR that cannot be used, holding an escape sequence and a line break (the line break forged a line), its notes before included', async () => {
+    const files = await cliFilesDir('failure-text-');
+    const forged = 'data\u001b[2J\nFORGED: all fine';
+    try {
+      // A file where the directory should be: the database cannot be opened there (a StartupError naming DATA_DIR).
+      await writeFile(join(files.dir, forged), 'not a directory');
+      files.setEnv({ DATABASE_URL: undefined, DATA_DIR: join(files.dir, forged) });
+      const err = new PassThrough();
+      const code = await runCli(['keys', 'list'], { out: new PassThrough(), err, input: new PassThrough() });
+      err.end();
+      expect(code).to.equal(1);
+      const shown = join(files.dir, 'data\\x1b[2J\\x0aFORGED: all fine');
+      expect(String(err.read())).to.equal(
+        [
+          `using the embedded database in ${shown} (not in use by a server)`,
+          `no database in ${shown} yet: creating it (set DATABASE_URL to use PostgreSQL instead)`,
+          `DATA_DIR: ${shown} is a file, not a directory: remove it or choose another DATA_DIR`,
+          '',
+        ].join('\n'),
+      );
+    } finally {
+      await files.restore();
+    }
+  });
+
+  it("prints an unexpected failure naming such a DATA_DIR (Node's ENOTDIR under a file) on one line too", async () => {
+    const files = await cliFilesDir('failure-text-', { file: 'not a directory' });
+    try {
+      files.setEnv({ DATABASE_URL: undefined, DATA_DIR: join(files.dir, 'file', 'data\u001b[2J\nFORGED: all fine') });
+      const err = new PassThrough();
+      const code = await runCli(['keys', 'list'], { out: new PassThrough(), err, input: new PassThrough() });
+      err.end();
+      expect(code).to.equal(1);
+      const printed = String(err.read());
+      expect(printed).to.include(`${join(files.dir, 'file', 'data')}\\x1b[2J\\x0aFORGED: all fine`);
+      expect(printed).not.to.match(/\u001b|\nFORGED/);
+    } finally {
+      await files.restore();
+    }
   });
 
   it('is what the CLI prints for a setting holding an escape sequence and a line break (they reached the terminal as they were)', async () => {
