@@ -26,8 +26,9 @@ interface CheckedSchedule {
 
 /**
  * `crons check [--file F] [--json]`: the start-up validation of the schedule file, without starting
- * anything: the file itself, each enabled agent action's provider secret and jobs, and TRIGGERS_DIR
- * when a command action runs there. A file named with --file must exist; the configured one
+ * anything: the file itself, each enabled agent action's provider secret and jobs, TRIGGERS_DIR
+ * when a command action runs there, and that no trigger of TRIGGERS_FILE is named as a schedule's
+ * runs are recorded (`cron:<name>`). A file named with --file must exist; the configured one
  * may not (the service then runs with no schedules). Each schedule's next run is the one the
  * scheduler runs (nextScheduledRun: its daylight-saving handling, UTC for a schedule without
  * `timezone` whatever this process's TZ), shown in the schedule's zone and in UTC. Every value
@@ -37,7 +38,7 @@ interface CheckedSchedule {
 export const checkCrons = async ({ values }: ParsedCommand, io: CliIo, now: () => Date = () => new Date()): Promise<number> => {
   const config = await readConfig();
   const [
-    { checkScheduleFile, commandScriptWarnings },
+    { checkScheduleFile, checkTriggerFile, commandScriptWarnings, runNameProblems },
     { EnvironmentSecretStore },
     { AI_PROVIDERS },
     { shownPath },
@@ -69,6 +70,13 @@ export const checkCrons = async ({ values }: ParsedCommand, io: CliIo, now: () =
     for (const problem of problems) io.err.write(`${terminalField(problem)}\n`);
     io.err.write(`${countOf(problems.length, 'problem')} found\n`);
     if (!checked.missing && hasSettingsProblems(problems, (await checkScheduleFile(file, config.triggersDir)).problems)) io.err.write(`${SETTINGS_NOTE}\n`);
+    return 1;
+  }
+  // Start-up refuses a trigger of TRIGGERS_FILE named as a schedule's runs are (cron:<name>) beside that schedule.
+  const clashes = runNameProblems(await checkTriggerFile(config.triggersFile, config.triggersDir), checked, config.triggersFile, file);
+  if (clashes.length > 0) {
+    for (const problem of clashes) io.err.write(`${terminalField(problem)}\n`);
+    io.err.write(`${countOf(clashes.length, 'problem')} found\n`);
     return 1;
   }
   // With --json, stdout holds the JSON alone: what is said besides goes to stderr.

@@ -9,7 +9,8 @@ import { terminalField } from './terminal-text.js';
 /**
  * `triggers check [--file F]`: the start-up validation of the trigger file, without starting
  * anything: the file itself, each enabled agent action's provider secret and jobs, and TRIGGERS_DIR
- * when a command action runs there. A file named with --file must exist; the configured one
+ * when a command action runs there, and that no trigger is named as the runs of a schedule of
+ * CRONS_FILE are recorded (`cron:<name>`). A file named with --file must exist; the configured one
  * may not (the service then runs with no triggers). Warnings (stderr, exit code 0): an enabled
  * trigger on a chat endpoint open to every chat, a trigger reading a header no trigger ever sees
  * (a credential), a command whose script (a relative path) is missing in TRIGGERS_DIR or not
@@ -18,12 +19,13 @@ import { terminalField } from './terminal-text.js';
  */
 export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promise<number> => {
   const config = await readConfig();
-  const [{ checkTriggerFile, commandScriptWarnings }, { EnvironmentSecretStore }, { AI_PROVIDERS }, { shownPath }] = await Promise.all([
-    import('../container/config-files.js'),
-    import('../adapters/secrets/environment-secret-store.js'),
-    import('../adapters/ai/ai-providers.js'),
-    import('../adapters/triggerfile/shown-path.js'),
-  ]);
+  const [{ checkTriggerFile, checkScheduleFile, commandScriptWarnings, runNameProblems }, { EnvironmentSecretStore }, { AI_PROVIDERS }, { shownPath }] =
+    await Promise.all([
+      import('../container/config-files.js'),
+      import('../adapters/secrets/environment-secret-store.js'),
+      import('../adapters/ai/ai-providers.js'),
+      import('../adapters/triggerfile/shown-path.js'),
+    ]);
   const given = typeof values.file === 'string';
   const file = given ? resolve(values.file as string) : config.triggersFile;
   const checked = await checkTriggerFile(
@@ -37,6 +39,13 @@ export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promi
     for (const problem of problems) io.err.write(`${terminalField(problem)}\n`);
     io.err.write(`${countOf(problems.length, 'problem')} found\n`);
     if (!checked.missing && hasSettingsProblems(problems, (await checkTriggerFile(file, config.triggersDir)).problems)) io.err.write(`${SETTINGS_NOTE}\n`);
+    return 1;
+  }
+  // Start-up refuses a trigger named as a schedule's runs are (cron:<name>) beside that schedule of CRONS_FILE.
+  const clashes = runNameProblems(checked, await checkScheduleFile(config.cronsFile, config.triggersDir), file, config.cronsFile);
+  if (clashes.length > 0) {
+    for (const problem of clashes) io.err.write(`${terminalField(problem)}\n`);
+    io.err.write(`${countOf(clashes.length, 'problem')} found\n`);
     return 1;
   }
   if (checked.missing) {

@@ -5,6 +5,7 @@ import { loadTriggerFile } from '../adapters/triggerfile/json-trigger-file.js';
 import { shownPath } from '../adapters/triggerfile/shown-path.js';
 import { checkAgentActionsRunnable } from '../application/triggers/check-agent-actions.js';
 import { checkTriggerSecrets } from '../application/triggers/check-trigger-secrets.js';
+import { runNameClashes } from '../domain/schedules/run-name-clash.js';
 import type { Schedule } from '../domain/schedules/schedule.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
 import type { SecretStore } from '../ports/secret-store.js';
@@ -116,9 +117,25 @@ export const checkScheduleFile = async (file: string, triggersDir: string, secre
 };
 
 /**
+ * A trigger named as a schedule's runs are recorded (`cron:<name>`) beside that schedule, one
+ * problem each naming both files and entries (runNameClashes); checked when both files have no
+ * problem of their own (their entries then are the files' entries, by index).
+ */
+export const runNameProblems = (
+  triggers: CheckedFile<Pick<Trigger, 'name'>>,
+  schedules: CheckedFile<Pick<Schedule, 'name'>>,
+  triggersFile: string,
+  cronsFile: string,
+): string[] =>
+  triggers.problems.length > 0 || schedules.problems.length > 0
+    ? []
+    : runNameClashes(triggers.entries, schedules.entries, shownPath(triggersFile), shownPath(cronsFile));
+
+/**
  * Reads and validates both files; with `secrets`, also that each enabled agent action's
- * provider has its secret; that jobs run when an enabled agent action needs them; and that
- * TRIGGERS_DIR exists when a command action needs it.
+ * provider has its secret; that jobs run when an enabled agent action needs them; that
+ * TRIGGERS_DIR exists when a command action needs it; and that no trigger is named as a
+ * schedule's runs are (runNameProblems).
  */
 export const readConfigFiles = async (config: FileSettings, secrets?: SecretStore): Promise<ConfigFiles> => {
   const jobs = jobsUnavailableReason(config);
@@ -127,7 +144,7 @@ export const readConfigFiles = async (config: FileSettings, secrets?: SecretStor
     checkScheduleFile(config.cronsFile, config.triggersDir, secrets, jobs),
   ]);
   // Both files' commands need TRIGGERS_DIR: said once.
-  const problems = [...new Set([...triggers.problems, ...schedules.problems])];
+  const problems = [...new Set([...triggers.problems, ...schedules.problems]), ...runNameProblems(triggers, schedules, config.triggersFile, config.cronsFile)];
   return {
     triggers: triggers.entries,
     schedules: schedules.entries,

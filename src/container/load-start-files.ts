@@ -5,6 +5,7 @@ import { checkBwrap, checkBwrapNetwork, findBwrap } from '../adapters/shell/bwra
 import { shownPath } from '../adapters/triggerfile/shown-path.js';
 import { checkAgentActionsRunnable } from '../application/triggers/check-agent-actions.js';
 import { checkTriggerSecrets } from '../application/triggers/check-trigger-secrets.js';
+import { runNameClashes } from '../domain/schedules/run-name-clash.js';
 import type { Schedule } from '../domain/schedules/schedule.js';
 import type { Trigger } from '../domain/triggers/trigger.js';
 import type { Logger } from '../ports/logger.js';
@@ -16,8 +17,8 @@ import { StartupError } from './startup-error.js';
 
 /**
  * The files start-up reads before anything is opened: the trigger and schedule files (validated
- * as a whole), and the chat's system prompt when CHAT_SYSTEM_PROMPT_FILE names one — a prompt
- * file set on purpose and missing would otherwise leave the chat on the default prompt unsaid.
+ * as a whole, and together: no trigger named as a schedule's runs are, see runNameClashes), and
+ * the chat's system prompt when CHAT_SYSTEM_PROMPT_FILE names one — a prompt file set on purpose and missing would otherwise leave the chat on the default prompt unsaid.
  * Each enabled agent action's provider override must have its secret in the environment (SPEC
  * 2.3), and jobs must run (jobsUnavailableReason): checked here too, so that such a file stops start-up before any request is answered (the
  * early intake, head-start.ts), not once the database is open.
@@ -25,6 +26,8 @@ import { StartupError } from './startup-error.js';
 export const loadStartFiles = async (config: AppConfig, logger: Logger): Promise<{ triggers: readonly Trigger[]; schedules: readonly Schedule[] }> => {
   const triggers = await loadTriggers(config, logger);
   const schedules = await loadSchedules(config, logger);
+  const clashes = runNameClashes(triggers, schedules, shownPath(config.triggersFile), shownPath(config.cronsFile));
+  if (clashes.length > 0) throw new ConfigError(clashes, 'Invalid trigger and schedule files');
   if (config.chat.systemPromptFileGiven && !existsSync(config.chat.systemPromptFile)) {
     throw new ConfigError([`CHAT_SYSTEM_PROMPT_FILE: ${config.chat.systemPromptFile} does not exist`]);
   }
