@@ -7,13 +7,22 @@ import type { Logger } from '../ports/logger.js';
 import type { SecretStore } from '../ports/secret-store.js';
 import type { AppConfig } from './config.js';
 import { shownPath } from '../adapters/triggerfile/shown-path.js';
-import { readConfigFiles } from './config-files.js';
+import { type ConfigFiles, readConfigFiles } from './config-files.js';
 import type { Swappable } from './swappable.js';
 import { channelCredentialHeaders, chatIdFieldsByWatchPath } from './channels/index.js';
 
 /** A validated set as text to compare: a `when` regex (a RegExp, which JSON.stringify writes as `{}`) as its source and flags. */
 const comparable = (entries: readonly unknown[]): string =>
   JSON.stringify(entries, (_key, value: unknown) => (value instanceof RegExp ? `/${value.source}/${value.flags}` : value));
+
+/** A reload waiting for the running one to end, and the requests it answers. */
+interface PendingReload {
+  /** Each distinct reason of the requests, logged together. */
+  readonly reasons: string[];
+  /** True while every request only asked for a reload when the files changed (reloadIfChanged). */
+  onlyIfChanged: boolean;
+  readonly outcome: Promise<ReloadOutcome | undefined>;
+}
 
 /** What a reload did: the new counts, or every problem (the running set was kept). */
 export interface ReloadOutcome {
@@ -30,11 +39,19 @@ export interface ReloadOutcome {
  * against the old set or the new one, never a mix. When either is invalid — or gone while its
  * entries run — nothing changes, every
  * problem is logged at error level and kept for the admin UI until a reload succeeds.
- * Reloads run one at a time.
+ *
+ * Reloads run one at a time, and requests made while one runs are coalesced: however many come
+ * (a burst of SIGHUPs, file change events, `reload` calls), at most one more reload follows the
+ * running one, reading the files as they are when it starts, and each of those requests is
+ * answered with its outcome — a reload that started after the request, never the one running
+ * when it came (which may have read the files before they changed).
  */
 export class ConfigReloader {
   #problems: readonly string[] = [];
-  #last: Promise<unknown> = Promise.resolve();
+  /** The reload running now (settled, never rejected, once it ends); undefined when none runs. */
+  #running: Promise<void> | undefined;
+  /** The reload that follows the running one, with the requests it answers; undefined when none waits. */
+  #next: PendingReload | undefined;
 
   constructor(
     private readonly config: AppConfig,
@@ -44,6 +61,8 @@ export class ConfigReloader {
     private readonly logger: Logger,
     /** Called after the schedules were replaced (the scheduler re-plans). */
     private readonly onReloaded: () => void,
+    /** Reads and checks both files (tests count the reads). */
+    private readonly read: (config: AppConfig, secrets: SecretStore) => Promise<ConfigFiles> = readConfigFiles,
   ) {}
 
   /** The problems of the last failed reload; empty after a successful one. */
@@ -52,32 +71,68 @@ export class ConfigReloader {
   }
 
   reload(reason: string): Promise<ReloadOutcome> {
-    const run = this.#last.then(() => this.#reload(reason));
-    this.#last = run.catch(() => undefined);
-    return run;
+    // A request for a whole reload makes the waiting one whole: its outcome is a ReloadOutcome.
+    return this.#request(reason, false) as Promise<ReloadOutcome>;
   }
 
   /**
    * Reloads only when the files no longer hold what runs (undefined when they do). Start-up
    * reads the files before its watcher and its NOTIFY listener are in place: a change in between
    * (a deploy writing the file, `agent-gateway reload` from another replica) would otherwise be
-   * missed until the next one. Called once both are in place.
+   * missed until the next one. Called once both are in place. Coalesced as reload() is: joining a
+   * waiting whole reload, it is answered with that reload's outcome.
    */
   reloadIfChanged(reason: string): Promise<ReloadOutcome | undefined> {
-    const run = this.#last.then(async () => {
-      const read = await readConfigFiles(this.config, this.secrets);
-      const same =
-        read.problems.length === 0 &&
-        comparable(read.triggers) === comparable(this.triggers.current()) &&
-        comparable(read.schedules) === comparable(this.schedules.current());
-      return same ? undefined : this.#reload(reason);
+    return this.#request(reason, true);
+  }
+
+  /** Starts a reload now when none runs; else joins (or sets up) the one reload that follows the running one. */
+  #request(reason: string, onlyIfChanged: boolean): Promise<ReloadOutcome | undefined> {
+    const waiting = this.#next;
+    if (waiting !== undefined) {
+      if (!waiting.reasons.includes(reason)) waiting.reasons.push(reason);
+      waiting.onlyIfChanged &&= onlyIfChanged;
+      return waiting.outcome;
+    }
+    if (this.#running === undefined) return this.#start([reason], onlyIfChanged);
+    const pending: { reasons: string[]; onlyIfChanged: boolean } = { reasons: [reason], onlyIfChanged };
+    const outcome = this.#running.then(() => {
+      this.#next = undefined;
+      return this.#start(pending.reasons, pending.onlyIfChanged);
     });
-    this.#last = run.catch(() => undefined);
-    return run;
+    this.#next = Object.assign(pending, { outcome });
+    return outcome;
+  }
+
+  #start(reasons: readonly string[], onlyIfChanged: boolean): Promise<ReloadOutcome | undefined> {
+    const reason = reasons.join(', ');
+    const outcome = onlyIfChanged ? this.#reloadIfChanged(reason) : this.#reload(reason);
+    const running = outcome.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#running = running;
+    void running.then(() => {
+      if (this.#running === running) this.#running = undefined;
+    });
+    return outcome;
+  }
+
+  async #reloadIfChanged(reason: string): Promise<ReloadOutcome | undefined> {
+    const read = await this.read(this.config, this.secrets);
+    const same =
+      read.problems.length === 0 &&
+      comparable(read.triggers) === comparable(this.triggers.current()) &&
+      comparable(read.schedules) === comparable(this.schedules.current());
+    // Applied as read: what was compared is what runs.
+    return same ? undefined : this.#apply(reason, read);
   }
 
   async #reload(reason: string): Promise<ReloadOutcome> {
-    const read = await readConfigFiles(this.config, this.secrets);
+    return this.#apply(reason, await this.read(this.config, this.secrets));
+  }
+
+  #apply(reason: string, read: ConfigFiles): ReloadOutcome {
     // A file that is gone while its entries run is a file being replaced (a move, a deploy tool
     // writing it anew) or removed by mistake, not "none": refused like an invalid one. An empty
     // list (`[]`) removes them all.
