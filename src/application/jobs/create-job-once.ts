@@ -1,7 +1,7 @@
 import { canonicalJson, IDEMPOTENCY_WINDOW_MS, parseIdempotencyKey } from '../../domain/jobs/idempotency.js';
 import { parseJobRequest, readJobRequest } from '../../domain/jobs/job-request.js';
 import { DomainError, isDomainError } from '../../domain/errors/domain-error.js';
-import type { JobSource } from '../../domain/jobs/job.js';
+import type { Job, JobSource } from '../../domain/jobs/job.js';
 import type { ApiKeyCrypto } from '../../ports/api-key-crypto.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdempotencyKeyStore, IdempotencyRecord } from '../../ports/idempotency-key-store.js';
@@ -46,7 +46,11 @@ export const ORPHANED_CLAIM_MS = 60_000;
  * a key creates the job; the same key and body within 24 hours answers with that job and creates
  * nothing; the same key with another body is a conflict. The key is claimed, naming the new job's
  * id, before the job is created — so of concurrent duplicates only one creates it — and released
- * when the job could not be created, so the caller may retry with the same key. A duplicate that
+ * when the job is known not to be stored (refused, or its insert failed), so the caller may retry
+ * with the same key. A job stored whose task could not be queued (the request answered 503) is
+ * kept `queued` under the key: the retry answers with it and queues its task, one job whatever
+ * failed in between; a key whose job's storing is unknown (the database failed on the look) is
+ * kept too, and taken over as below should its job be missing. A duplicate that
  * arrives while the first is still creating the job is a conflict (409, try again) rather than an
  * answer naming a job that may yet fail to be created. A claim whose job is still missing a
  * minute on is taken over: the job is created under the claim's id, so that should its first
@@ -85,7 +89,7 @@ export class CreateJobOnce {
       throw new DomainError('conflict', `Idempotency-Key ${JSON.stringify(key)} was already used with a different request body`);
     }
     const job = await this.jobs.get(held.jobId);
-    if (job) return { jobId: job.id, branch: job.branch, status: job.status, replayed: true };
+    if (job) return this.#answer(job);
     // Its claimer stopped (killed) between the claim and the job's insert, or is that slow: the
     // job is created here under the claim's id (the slow one's insert of it then fails).
     if (now.getTime() - held.createdAt.getTime() > ORPHANED_CLAIM_MS) return this.#create(input.body, held, key);
@@ -103,8 +107,8 @@ export class CreateJobOnce {
    * not expire while it is kept (24 hours: the retention sweep). A claim whose job is missing —
    * its claimer stopped between the claim and the job's insert, or is still inserting — is
    * taken over at once: the job is created under the claim's id, so that of two attempts at
-   * once only one stores it and both get it. A call that creates no job (a body refused, the
-   * store failing) releases the key: the caller's next call with it may create the job.
+   * once only one stores it and both get it. A call that stores no job (a body refused, the
+   * insert failing) releases the key: the caller's next call with it may create the job.
    */
   async keyed(input: KeyedJobInput): Promise<CreateJobOnceResult> {
     parseJobRequest(input.body); // a bad body claims nothing
@@ -114,27 +118,40 @@ export class CreateJobOnce {
     const held = await this.keys.claim(claim, new Date(0));
     if (held.jobId !== claim.jobId) {
       const job = await this.jobs.get(held.jobId);
-      if (job) return { jobId: job.id, branch: job.branch, status: job.status, replayed: true };
+      if (job) return this.#answer(job);
     }
     return this.#create(input.body, held, input.key, input.source, true);
   }
 
   /**
    * Creates the job under the claim's id. When it cannot be, the key is released (the caller
-   * may retry with it), unless another request stored the job under that id meanwhile: that
-   * one is the answer then. `keyed`: a job stored under the id whatever the failure is the
-   * answer — one taken over and created by another attempt, or this one's, stored but failed
-   * as it could not be queued (its status says so) — and the key is kept naming it.
+   * may retry with it) only once the job is known not to be stored under that id: a job stored is
+   * kept under the key — the answer, when another request stored it meanwhile (a claim taken
+   * over) or the insert's answer was lost; else the failure is thrown, the job kept `queued` for
+   * the caller's retry (API keys), or `failed` as it could not be queued (`keyed`: its status says
+   * so, and it is the answer). Whether it is stored not known (the look failed), the key is kept:
+   * a retry finds the job, or takes the claim over (`execute`: once a minute old).
    */
   async #create(body: unknown, claim: IdempotencyRecord, key: string, source: JobSource = { kind: 'api' }, keyed = false): Promise<CreateJobOnceResult> {
     try {
-      return { ...(await this.createJob.execute(body, source, claim.jobId)), replayed: false };
+      return { ...(await this.createJob.execute(body, source, claim.jobId, keyed ? 'fail' : 'keep')), replayed: false };
     } catch (error) {
-      const look = keyed || (isDomainError(error) && error.code === 'conflict');
-      const stored = look ? await this.jobs.get(claim.jobId).catch(() => null) : null;
-      if (stored) return { jobId: stored.id, branch: stored.branch, status: stored.status, replayed: true };
-      await this.keys.release(claim.scope, key, claim.jobId).catch(() => undefined);
+      const stored = await this.jobs.get(claim.jobId).then(
+        (job) => job,
+        () => undefined,
+      );
+      if (stored === null) await this.keys.release(claim.scope, key, claim.jobId).catch(() => undefined);
+      if (stored && (keyed || (isDomainError(error) && error.code === 'conflict'))) return this.#answer(stored);
       throw error;
     }
+  }
+
+  /**
+   * The answer naming `job`, stored before: a job still `queued` gets its task, should the
+   * request that stored it have failed to queue it (a task stored already is not stored again).
+   */
+  async #answer(job: Job): Promise<CreateJobOnceResult> {
+    if (job.status === 'queued') await this.createJob.queueTask(job.id);
+    return { jobId: job.id, branch: job.branch, status: job.status, replayed: true };
   }
 }

@@ -78,11 +78,38 @@ export class CreateJob implements JobLauncher {
     private readonly settings: CreateJobSettings,
   ) {}
 
-  /** `id`: the new job's id when the caller chose it (an idempotency key names it before the job exists). */
-  async execute(body: unknown, source: JobSource = { kind: 'api' }, id?: string): Promise<CreateJobResult> {
+  /**
+   * `id`: the new job's id when the caller chose it (an idempotency key names it before the job
+   * exists). `unqueued`: what becomes of a job stored whose task could not be queued — `fail`
+   * marks it failed (`Could not be queued`), so that it never runs; `keep` leaves it `queued`, for
+   * the request sent again under its key to get it and queue its task (`queueTask`): a client's
+   * `Idempotency-Key` (CreateJobOnce), whose retry must find the job its first attempt stored
+   * rather than create a second one. Should no retry come, RequeueStrandedJobs queues it.
+   */
+  async execute(body: unknown, source: JobSource = { kind: 'api' }, id?: string, unqueued: 'fail' | 'keep' = 'fail'): Promise<CreateJobResult> {
     const request = parseJobRequest(body);
-    const job = await this.#create(request.job, request.llmProvider, request.llmModel, source, id);
+    const job = await this.#create(request.job, request.llmProvider, request.llmModel, source, id, unqueued);
     return { jobId: job.id, branch: job.branch, status: job.status };
+  }
+
+  /**
+   * Queues the run of the stored, `queued` job `jobId` under the job's own key: nothing is
+   * stored when its task is (a task per job). For a job whose first request stored it but could
+   * not queue its task (`unqueued: 'keep'`), when that request comes again.
+   * @throws `Failed to create job` (internal), caused by the queue's failure.
+   */
+  async queueTask(jobId: string): Promise<void> {
+    if ((await this.#enqueue(jobId)) !== null) this.logger.info({ jobId }, 'job queued by its request sent again');
+  }
+
+  /** The task's id, or null when the job's task was stored already. */
+  async #enqueue(jobId: string): Promise<string | null> {
+    try {
+      return await this.queue.enqueue(JOB_RUN_QUEUE, { jobId } satisfies JobRunTask, { key: jobRunKey(jobId) });
+    } catch (error) {
+      this.logger.error({ err: error, jobId }, 'could not queue job');
+      throw new DomainError('internal', 'Failed to create job', { cause: error });
+    }
   }
 
   async launch(launch: JobLaunch): Promise<string> {
@@ -93,7 +120,14 @@ export class CreateJob implements JobLauncher {
     return (await this.#create(refuseNul('job', launch.job), launch.llmProvider, launch.llmModel, launch.source)).id;
   }
 
-  async #create(prompt: string, providerName: string | undefined, model: string | undefined, source: JobSource, chosenId?: string): Promise<Job> {
+  async #create(
+    prompt: string,
+    providerName: string | undefined,
+    model: string | undefined,
+    source: JobSource,
+    chosenId?: string,
+    unqueued: 'fail' | 'keep' = 'fail',
+  ): Promise<Job> {
     const known = this.settings.llmProviders;
     if (providerName !== undefined && !known.includes(providerName)) {
       throw new DomainError('invalid_input', `Unknown llm_provider: ${shownInput(providerName)} (one of ${known.join(', ')})`);
@@ -156,11 +190,13 @@ export class CreateJob implements JobLauncher {
       );
     }
     try {
-      await this.queue.enqueue(JOB_RUN_QUEUE, { jobId: id } satisfies JobRunTask, { key: jobRunKey(id) });
+      await this.#enqueue(id);
     } catch (error) {
-      this.logger.error({ err: error, jobId: id }, 'could not queue job');
-      await this.jobs.modify(id, (stored) => applyChange(stored, { status: 'failed', error: 'Could not be queued' }, this.clock.now())).catch(() => undefined);
-      throw new DomainError('internal', 'Failed to create job', { cause: error });
+      if (unqueued === 'fail')
+        await this.jobs
+          .modify(id, (stored) => applyChange(stored, { status: 'failed', error: 'Could not be queued' }, this.clock.now()))
+          .catch(() => undefined);
+      throw error;
     }
     this.logger.info({ jobId: id, source: source.kind, provider: job.llmProvider }, 'job created');
     return job;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import pg from 'pg';
 import { loadConfig } from '../../../src/container/config.js';
 import { Gateway } from '../../../src/container/gateway.js';
 import { TOKENS } from '../../../src/container/tokens.js';
@@ -61,6 +62,42 @@ describeWithPostgres('The service while PostgreSQL cannot be used (API and admin
     expect(response.status).to.equal(503);
     expect(response.headers.get('retry-after')).to.equal('5');
     expect(await response.json()).to.deep.equal({ error: 'Database unavailable; try again shortly' });
+  });
+
+  it('creates one job for a request answered 503 as its task could not be stored, sent again with its Idempotency-Key: the retry answers with the job the first attempt stored and queues its task', async () => {
+    const base = await start();
+    const { key } = await (await gateway!.container.getAsync(TOKENS.KeyAdministration)).create('test');
+    const createJob = () =>
+      fetch(`${base}/api/create-job`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key, 'idempotency-key': 'order-7' },
+        body: JSON.stringify({ job: 'Fix the login form' }),
+      });
+    // The queue's insert is held by a lock, then its session is ended (57P01): the job is stored by then.
+    const first = await endHeldQueueInsert(scratch!.url, createJob);
+    expect(first.status).to.equal(503);
+    expect(first.headers.get('retry-after')).to.equal('5');
+
+    const retried = await createJob();
+    expect(retried.status).to.equal(200);
+    const { job_id: jobId } = (await retried.json()) as { job_id: string };
+    const admin = new pg.Client({ connectionString: scratch!.url });
+    await admin.connect();
+    try {
+      const jobs = await admin.query("select id from jobs where job = 'Fix the login form'");
+      expect(jobs.rows, 'job records of the request').to.deep.equal([{ id: jobId }]);
+      const tasks = await admin.query("select id from pgboss.job where name = 'job-run' and data->>'jobId' = $1", [jobId]);
+      expect(tasks.rowCount, 'run tasks of the job').to.equal(1);
+    } finally {
+      await admin.end();
+    }
+    const again = await createJob();
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(((await again.json()) as { job_id: string }).job_id).to.equal(jobId);
+    // Stopped while the server is there: the job may be running now, and a stop after the proxy
+    // is gone at times waited for it past the hook's 90 s (seen 1 run in 4, not looked into).
+    await gateway!.stop();
+    gateway = undefined;
   });
 
   it('answers the admin pages, a live part and a login with a 503 page titled "Database unavailable", with Retry-After', async () => {

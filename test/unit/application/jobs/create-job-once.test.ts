@@ -158,6 +158,76 @@ describe('CreateJobOnce', () => {
     expect(jobs.jobs.size).to.equal(1);
   });
 
+  describe('one job per key whatever fails part way (a database outage answered 503)', () => {
+    const outage = () => new DomainError('unavailable', 'Connection terminated unexpectedly');
+
+    it('keeps the job stored whose task could not be queued `queued` under its key: sent again, the request gets it and queues its task — one job, one task', async () => {
+      const { create, jobs, queue, keys } = setup();
+      queue.failNext = true;
+      const first = await failure(create({ job: 'Fix it' }, 'k'));
+      expect(first).to.include({ code: 'internal', message: 'Failed to create job' });
+      expect([...jobs.jobs.values()].map((job) => job.status)).to.deep.equal(['queued']);
+      expect(queue.tasks).to.have.length(0);
+      expect(keys.records.size).to.equal(1);
+
+      const retried = await create({ job: 'Fix it' }, 'k');
+      expect(retried).to.deep.include({ jobId: [...jobs.jobs.keys()][0], status: 'queued' });
+      expect(jobs.jobs.size).to.equal(1);
+      expect(queue.tasks.map((task) => task.payload)).to.deep.equal([{ jobId: retried.jobId }]);
+      expect(await create({ job: 'Fix it' }, 'k')).to.include({ jobId: retried.jobId, replayed: true });
+      expect(queue.tasks).to.have.length(1);
+      // The key names that job: another body under it is refused, as for a job created at once.
+      expect((await failure(create({ job: 'Something else' }, 'k'))).code).to.equal('conflict');
+      expect(jobs.jobs.size).to.equal(1);
+    });
+
+    it('answers a retry with the job whose insert was stored though it failed (its answer lost), and queues its task', async () => {
+      const { create, jobs, queue } = setup();
+      const add = jobs.add.bind(jobs);
+      jobs.add = async (job) => {
+        jobs.add = add;
+        await add(job);
+        throw outage();
+      };
+      expect((await failure(create({ job: 'Fix it' }, 'k'))).code).to.equal('unavailable');
+      const retried = await create({ job: 'Fix it' }, 'k');
+      expect([...jobs.jobs.keys()]).to.deep.equal([retried.jobId]);
+      expect(queue.tasks).to.have.length(1);
+    });
+
+    it('keeps the key when whether the job was stored is not known (the look fails too): the retry finds the job', async () => {
+      const { create, jobs, queue } = setup();
+      const add = jobs.add.bind(jobs);
+      const get = jobs.get.bind(jobs);
+      jobs.add = async (job) => {
+        jobs.add = add;
+        await add(job);
+        jobs.get = async () => {
+          jobs.get = get;
+          throw outage();
+        };
+        throw outage();
+      };
+      expect((await failure(create({ job: 'Fix it' }, 'k'))).code).to.equal('unavailable');
+      const retried = await create({ job: 'Fix it' }, 'k');
+      expect([...jobs.jobs.keys()]).to.deep.equal([retried.jobId]);
+      expect(queue.tasks).to.have.length(1);
+    });
+
+    it('releases the key of a job whose insert failed and is known not stored: the retry creates the job', async () => {
+      const { create, jobs, keys } = setup();
+      const add = jobs.add.bind(jobs);
+      jobs.add = async () => {
+        jobs.add = add;
+        throw outage();
+      };
+      expect((await failure(create({ job: 'Fix it' }, 'k'))).code).to.equal('unavailable');
+      expect(keys.records.size).to.equal(0);
+      expect(await create({ job: 'Something else' }, 'k')).to.include({ replayed: false, status: 'queued' });
+      expect(jobs.jobs.size).to.equal(1);
+    });
+  });
+
   it('takes over a key whose claimer stopped before it stored the job, once the claim is a minute old', async () => {
     const { create, clock, keys, jobs } = setup();
     const orphan = '00000000-0000-4000-8000-00000000dead';
