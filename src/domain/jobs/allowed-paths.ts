@@ -1,3 +1,5 @@
+import { shownInput } from '../errors/shown-input.js';
+
 /**
  * ALLOWED_PATHS of auto-merge: globs over repository paths. `**` matches any number of path
  * segments (also none; as the last segment, at least one), `*` anything within one segment,
@@ -18,14 +20,15 @@ export interface MatchSteps {
 
 const ANY = '**';
 
-/** A glob's problem, or undefined when it is usable. */
+/** A glob's problem, or undefined when it is usable. The problem repeats the glob cut (shownInput), as other refused values are. */
 export const checkGlob = (glob: string): string | undefined => {
-  if (glob.startsWith('/')) return `"${glob}" starts with /: paths are relative to the repository root`;
+  const shown = `"${shownInput(glob)}"`;
+  if (glob.startsWith('/')) return `${shown} starts with /: paths are relative to the repository root`;
   const segments = glob.split('/');
-  if (segments.some((segment) => segment === '..' || segment === '.')) return `"${glob}" has . or .. segments`;
-  if (/\*\*[^/]|[^/]\*\*/.test(glob)) return `"${glob}": ** must be a whole path segment (logs/** or **/x.md)`;
+  if (segments.some((segment) => segment === '..' || segment === '.')) return `${shown} has . or .. segments`;
+  if (/\*\*[^/]|[^/]\*\*/.test(glob)) return `${shown}: ** must be a whole path segment (logs/** or **/x.md)`;
   // One ** already spans any number of segments: more in a row add nothing but matching work.
-  if (segments.some((segment, i) => segment === ANY && segments[i + 1] === ANY)) return `"${glob}" has ** twice in a row: one ** spans any number of segments`;
+  if (segments.some((segment, i) => segment === ANY && segments[i + 1] === ANY)) return `${shown} has ** twice in a row: one ** spans any number of segments`;
   return undefined;
 };
 

@@ -402,6 +402,11 @@ describe('loadConfig', () => {
     expect(problemsOf({ ...github, AUTO_MERGE: 'true', ALLOWED_PATHS: 'logs/**,docs/**/**/**/x.md' })).to.deep.equal([
       'ALLOWED_PATHS: "docs/**/**/**/x.md" has ** twice in a row: one ** spans any number of segments',
     ]);
+    // A refused glob is repeated cut, as other refused values: a megabyte-long one was repeated whole.
+    const long = `/logs/${'x'.repeat(1024 * 1024)}`;
+    expect(problemsOf({ ...github, AUTO_MERGE: 'true', ALLOWED_PATHS: `logs/**,${long}` })).to.deep.equal([
+      `ALLOWED_PATHS: "${long.slice(0, 40)}…" starts with /: paths are relative to the repository root`,
+    ]);
   });
 
   it('needs LLM_BASE_URL and LLM_MODEL for the custom provider and uses the URL for the default provider only', () => {

@@ -31,6 +31,22 @@ describe('ALLOWED_PATHS globs', () => {
     expect(checkGlob('logs/a**')).to.match(/whole path segment/);
   });
 
+  it('repeats a refused glob cut to its first 40 characters and …, as other refused values (a megabyte-long glob was repeated whole)', () => {
+    const tail = 'x'.repeat(1024 * 1024);
+    const cut = (glob: string) => `"${glob.slice(0, 40)}…"`;
+    for (const [glob, problem] of [
+      [`/logs/${tail}`, 'starts with /: paths are relative to the repository root'],
+      [`logs/../${tail}`, 'has . or .. segments'],
+      [`logs/a**${tail}`, ': ** must be a whole path segment (logs/** or **/x.md)'],
+      [`**/**/${tail}`, 'has ** twice in a row: one ** spans any number of segments'],
+    ]) {
+      expect(checkGlob(glob)).to.equal(`${cut(glob)}${problem.startsWith(':') ? '' : ' '}${problem}`);
+    }
+    // Never half of a surrogate pair.
+    expect(checkGlob(`/${'a'.repeat(38)}🎉b`)).to.equal(`"/${'a'.repeat(38)}…" starts with /: paths are relative to the repository root`);
+    expect(checkGlob('/logs/**')).to.equal('"/logs/**" starts with /: paths are relative to the repository root');
+  });
+
   it('refuses ** twice in a row, anywhere in the glob; ** apart is fine', () => {
     for (const glob of ['**/**', 'a/**/**/b', '**/**/**/x.md', 'logs/**/**']) expect(checkGlob(glob), glob).to.match(/\*\* twice in a row/);
     expect(checkGlob('**/x/**')).to.equal(undefined);
