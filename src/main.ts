@@ -24,7 +24,11 @@ if (args.length > 0) {
     'node dist/main.js (npm start) starts the service and takes no arguments: its settings come from the environment and .env (docs/configuration.md).\n' +
     'Commands (keys, migrate, triggers check, …) are the CLI\'s: agent-gateway <command>, or node dist/cli/main.js <command>; "agent-gateway help" lists them.\n';
   if (help) process.stdout.write(text);
-  else process.stderr.write(`Unexpected argument "${args[0]}". ${text}`);
+  else {
+    // The argument escaped, on one line: it cannot rewrite the terminal nor forge a line of stderr.
+    const { terminalField } = await import('./cli/terminal-text.js');
+    process.stderr.write(`Unexpected argument "${terminalField(args[0])}". ${text}`);
+  }
   process.exit(help ? 0 : 2);
 }
 // Node keeps the compiled code of the modules loaded next in its cache directory (under the

@@ -2,7 +2,7 @@ import type { CliIo } from './cli-io.js';
 import { commandUsage, resolveCommandLine } from './command-line.js';
 import { commands, SERVING } from './commands.js';
 import type { ConfigError } from '../container/config.js';
-import { failureText } from './terminal-text.js';
+import { failureText, terminalField } from './terminal-text.js';
 import { BadArgument, CliFailure, UsageError } from './usage-error.js';
 
 export { SERVING } from './commands.js';
@@ -42,7 +42,9 @@ export const runCli = async (argv: readonly string[], io: CliIo = processIo()): 
  */
 const report = async (error: unknown, err: NodeJS.WritableStream): Promise<number> => {
   if (error instanceof UsageError) {
-    err.write(`${error.message}\n\n${error.usage}`);
+    // The problem repeats the command line's words (`unknown command <x>`): escaped, one line,
+    // an argument cannot rewrite the terminal nor forge the next line. The usage is the CLI's own.
+    err.write(`${terminalField(error.message)}\n\n${error.usage}`);
     return 2;
   }
   const known = error instanceof CliFailure ? 'known' : await knownFailure(error);

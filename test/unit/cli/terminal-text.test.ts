@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../../src/cli/run-cli.js';
@@ -99,5 +100,42 @@ describe('failureText: a failed command or start, as printed on stderr', () => {
     } finally {
       await files.restore();
     }
+  });
+});
+
+describe('a command line that cannot be understood, as printed on stderr', () => {
+  const forged = 'x\u001b[2J\u001b]52;c;cHduZWQ=\u0007\rok\nFORGED: all fine';
+  const shown = 'x\\x1b[2J\\x1b]52;c;cHduZWQ=\\x07\\x0dok\\x0aFORGED: all fine';
+
+  const usageErrorOf = async (argv: string[]): Promise<{ code: number; printed: string }> => {
+    const err = new PassThrough();
+    const code = await runCli(argv, { out: new PassThrough(), err, input: new PassThrough() });
+    err.end();
+    return { code, printed: String(err.read()) };
+  };
+
+  it('repeats an unknown command, sub-command, option or stray argument escaped, on its one line (escape sequences and a line break in it reached the terminal)', async () => {
+    for (const [argv, problem] of [
+      [[forged], `unknown command ${shown}`],
+      [[`-${forged}`], `unknown option -${shown} (options follow the command)`],
+      [['keys', forged], `unknown keys command ${shown}`],
+      [['keys', 'list', forged], `unexpected argument ${shown}`],
+      // parseArgs takes what follows '=' for the option's value.
+      [['keys', 'list', `--${forged}`], `unknown option --${shown.split('=')[0]}`],
+    ] as const) {
+      const { code, printed } = await usageErrorOf([...argv]);
+      expect(code, problem).to.equal(2);
+      const [first, second] = printed.split('\n');
+      expect(first, problem).to.include(problem);
+      expect(second, problem).to.equal('');
+      expect(printed, problem).not.to.match(/[\u001b\u0007\r]|\nFORGED/);
+    }
+  });
+
+  it('node dist/main.js (the service) given an argument repeats it escaped, on its one line', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', forged], { encoding: 'utf8', timeout: 60_000, env: { ...process.env } });
+    expect(result.status, result.stderr).to.equal(2);
+    expect(result.stderr.split('\n')[0]).to.match(new RegExp(`^Unexpected argument "${shown.replace(/[\\[\]().*+?^$|{}]/g, '\\$&')}"\\. node dist/main\\.js`));
+    expect(result.stderr).not.to.match(/[\u001b\u0007\r]|\nFORGED/);
   });
 });
