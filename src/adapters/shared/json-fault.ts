@@ -90,3 +90,32 @@ export const lineAndColumn = (text: string, offset: number): string => {
   }
   return `line ${line} column ${offset - lineStart + 1}`;
 };
+
+/**
+ * V8's message for a fault it names the position of (`Expected ',' or ']' after array element in
+ * JSON at position 9 (line 1 column 10)`, `Unexpected non-whitespace character after JSON at
+ * position 2`): its reason, in V8's words, which hold letters and JSON's punctuation only, and
+ * the offset.
+ */
+const POSITIONED = /^([A-Za-z][A-Za-z ',:\]}-]*?)(?: in JSON)? at position (\d+)/;
+
+/**
+ * What is wrong with JSON `text` that JSON.parse refused with `error`, and where (`expected ':'
+ * after property name at line 1 column 6`, `unexpected character at line 6 column 106`,
+ * `unexpected end of the file at line 3 column 1`), without a character of the text: it may
+ * hold a secret (a token or a header value written without quotes), which V8 quotes, with the
+ * text around it, for an unexpected token. Such a token's place is found by one scan of the text
+ * (firstMisplacedToken). `input` names the text in the words for its end (`the body`, `the
+ * file`). Undefined when no place is found.
+ */
+export const jsonFault = (error: unknown, text: string, input: 'body' | 'file'): string | undefined => {
+  const message = error instanceof Error ? error.message : '';
+  const positioned = POSITIONED.exec(message);
+  // An older V8 wrote the token into this form (`Unexpected token a in JSON at position 0`).
+  if (positioned !== null && !positioned[1].startsWith('Unexpected token'))
+    return `${positioned[1][0].toLowerCase()}${positioned[1].slice(1)} at ${lineAndColumn(text, Number(positioned[2]))}`;
+  if (message === 'Unexpected end of JSON input') return `unexpected end of the ${input} at ${lineAndColumn(text, text.length)}`;
+  const at = firstMisplacedToken(text);
+  if (at === undefined) return undefined;
+  return `unexpected character at ${lineAndColumn(text, at)}${afterTrailingComma(text, at) ? ' (a comma before a closing bracket)' : ''}`;
+};

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { shownInput } from '../../domain/errors/shown-input.js';
 import { type BoundedFile, readBoundedFile } from '../shared/bounded-file.js';
-import { afterTrailingComma, firstMisplacedToken, lineAndColumn } from '../shared/json-fault.js';
+import { jsonFault } from '../shared/json-fault.js';
 
 /** Where a value stands in a JSON document: object keys and array indexes from the top. */
 export type JsonPath = ReadonlyArray<string | number>;
@@ -69,21 +69,6 @@ export const duplicateKeyProblems = (duplicates: readonly JsonPath[], file: stri
       .join('');
     return `${typeof path[0] === 'number' ? where(path[0]) : file}: ${shownInput(field, 200)}: given twice; JSON keeps only the last one, so write each field once`;
   });
-
-/**
- * Why `text` is not JSON, in one line: V8's message names the position for most mistakes;
- * where it quotes the whole text instead (an unexpected token), the quote is replaced by the
- * position of the token, and a comma before a closing bracket is called what it is.
- */
-const jsonProblem = (error: Error, text: string): string => {
-  if (!/ is not valid JSON$/.test(error.message)) return error.message;
-  // V8 quotes the text (or, when long, a cut of it: `"start"...`, `..."around the token"...`,
-  // `..."end"`): never repeated, it may hold a secret (a header value written without quotes).
-  const head = error.message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '');
-  const at = firstMisplacedToken(text);
-  if (at === undefined) return head;
-  return `${head} at ${lineAndColumn(text, at)}${afterTrailingComma(text, at) ? ' (a comma before a closing bracket)' : ''}`;
-};
 
 /**
  * Whether the `size - 1` bytes after the lead byte at `at` complete a UTF-8 character: each a
@@ -172,6 +157,8 @@ export const readConfigJson = async (path: string, shown: string): Promise<Confi
     const value: unknown = JSON.parse(text);
     return { kind: 'parsed', value, duplicates: duplicateKeys(text) };
   } catch (error) {
-    return { kind: 'problem', problem: `${shown}: not valid JSON (${jsonProblem(error as Error, text)})` };
+    // Named by place, never by the file's text (jsonFault): a header value written without its quotes is a secret.
+    const where = jsonFault(error, text, 'file');
+    return { kind: 'problem', problem: `${shown}: not valid JSON${where === undefined ? '' : ` (${where})`}` };
   }
 };

@@ -2,7 +2,7 @@ import { parse as parseRefusingProto } from '@hapi/bourne';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import { exactNumbersReviver } from '../../../domain/templates/exact-json.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../shared/json-depth.js';
-import { afterTrailingComma, firstMisplacedToken, lineAndColumn } from '../../shared/json-fault.js';
+import { jsonFault } from '../../shared/json-fault.js';
 import { looksLikeUtf16Or32, utf8Text } from './body-text.js';
 
 /**
@@ -14,32 +14,6 @@ const DEPTH_SCAN_FROM = 4096;
 
 /** @hapi/bourne's error for a `__proto__` key (valid JSON, refused): told apart from a syntax error. */
 const FORBIDDEN_PROTO = 'Object contains forbidden prototype property';
-
-/**
- * V8's message for a fault it names the position of (`Expected ',' or ']' after array element in
- * JSON at position 9 (line 1 column 10)`, `Unexpected non-whitespace character after JSON at
- * position 2`): its reason, in V8's words, which hold letters and JSON's punctuation only, and
- * the offset.
- */
-const POSITIONED = /^([A-Za-z][A-Za-z ',:\]}-]*?)(?: in JSON)? at position (\d+)/;
-
-/**
- * What is wrong with a body JSON.parse refused and where (`expected ':' after property name at
- * line 1 column 6`), without a character of the body: it may hold a secret (a token written
- * without quotes), which V8 quotes, with the text around it, for an unexpected token. Such a
- * token's place is found by one scan of the text (firstMisplacedToken); undefined when none is.
- */
-const whereNotJson = (error: unknown, text: string): string | undefined => {
-  const message = error instanceof Error ? error.message : '';
-  const positioned = POSITIONED.exec(message);
-  // An older V8 wrote the token into this form (`Unexpected token a in JSON at position 0`).
-  if (positioned !== null && !positioned[1].startsWith('Unexpected token'))
-    return `${positioned[1][0].toLowerCase()}${positioned[1].slice(1)} at ${lineAndColumn(text, Number(positioned[2]))}`;
-  if (message === 'Unexpected end of JSON input') return `unexpected end of the body at ${lineAndColumn(text, text.length)}`;
-  const at = firstMisplacedToken(text);
-  if (at === undefined) return undefined;
-  return `unexpected character at ${lineAndColumn(text, at)}${afterTrailingComma(text, at) ? ' (a comma before a closing bracket)' : ''}`;
-};
 
 /**
  * The value of a JSON body's bytes (undefined for none), parsed as co-body would: with
@@ -64,7 +38,7 @@ export const parseJson = (bytes: Buffer, asciiUnder?: string): unknown => {
     if (error instanceof SyntaxError && error.message === FORBIDDEN_PROTO)
       throw new DomainError('invalid_input', 'Invalid JSON body: a "__proto__" key is not allowed');
     if (looksLikeUtf16Or32(bytes)) throw new DomainError('invalid_input', 'Invalid JSON body: it looks like UTF-16 or UTF-32; send it as UTF-8');
-    const where = whereNotJson(error, text);
+    const where = jsonFault(error, text, 'body');
     throw new DomainError('invalid_input', where === undefined ? 'Invalid JSON body' : `Invalid JSON body: ${where}`);
   }
 };
