@@ -11,8 +11,10 @@ export const STRANDED_AFTER_MS = 2 * 60_000;
 export const STRANDED_PER_PASS = 500;
 
 /**
- * A job is stored, then its task is queued: a process killed between the two left the job
- * `queued` for good, and an idempotent retry of its request was answered "queued" too. Each pass
+ * A job is stored, then its task is queued: a process killed between the two, or a task insert
+ * that failed for a request with an Idempotency-Key (CreateJobOnce keeps that job `queued`, for
+ * the retry with the key to get it and queue its task), leaves the job `queued` with no task
+ * until its request comes again — if it ever does. Each pass
  * (at start-up and every few minutes, on any replica) queues the task of every job `queued` for
  * over STRANDED_AFTER_MS again, under the job's own key: a job whose task is stored (the usual
  * case: it waits for a free worker) gets no second one. A job whose task was queued before tasks
