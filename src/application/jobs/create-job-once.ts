@@ -41,6 +41,9 @@ export const KEYED_CHAT_SCOPE = 'chat';
 /** A claim whose job is still not stored this long after it was made names no job: its claimer stopped in between. */
 export const ORPHANED_CLAIM_MS = 60_000;
 
+/** What CreateJob refuses before it inserts the job (a provider without its secret, jobs not configured, a full queue). */
+const REFUSED_UNSTORED: ReadonlySet<string> = new Set(['invalid_input', 'not_configured', 'busy']);
+
 /**
  * POST /api/create-job with an optional `Idempotency-Key` (docs/api.md): the first request with
  * a key creates the job; the same key and body within 24 hours answers with that job and creates
@@ -140,7 +143,11 @@ export class CreateJobOnce {
         (job) => job,
         () => undefined,
       );
-      if (stored === null) await this.keys.release(claim.scope, key, claim.jobId).catch(() => undefined);
+      // A request refused before its insert (REFUSED_UNSTORED) stored nothing itself: its key is
+      // released when the look fails too (another attempt storing the job under the claim's id
+      // meanwhile is found by a look that answers).
+      const refused = isDomainError(error) && REFUSED_UNSTORED.has(error.code);
+      if (stored === null || (stored === undefined && refused)) await this.keys.release(claim.scope, key, claim.jobId).catch(() => undefined);
       if (stored && (keyed || (isDomainError(error) && error.code === 'conflict'))) return this.#answer(stored);
       throw error;
     }

@@ -226,6 +226,20 @@ describe('CreateJobOnce', () => {
       expect(await create({ job: 'Something else' }, 'k')).to.include({ replayed: false, status: 'queued' });
       expect(jobs.jobs.size).to.equal(1);
     });
+
+    it('releases the key of a request refused before anything was stored (a provider without its secret) even when the look for its job fails: the corrected request with the key creates it', async () => {
+      const { create, jobs, keys } = setup();
+      const get = jobs.get.bind(jobs);
+      jobs.get = async () => {
+        jobs.get = get;
+        throw outage();
+      };
+      const refused = await failure(create({ job: 'Fix it', llm_provider: 'anthropic' }, 'k'));
+      expect(refused.code).to.equal('invalid_input');
+      expect(keys.records.size).to.equal(0);
+      expect(await create({ job: 'Fix it', llm_provider: 'openai' }, 'k')).to.include({ replayed: false, status: 'queued' });
+      expect(jobs.jobs.size).to.equal(1);
+    });
   });
 
   it('takes over a key whose claimer stopped before it stored the job, once the claim is a minute old', async () => {
