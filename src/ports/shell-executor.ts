@@ -17,8 +17,16 @@ export interface ShellOptions {
    * own environment (its secrets, DATABASE_URL) never reaches a command by default.
    */
   readonly env: Readonly<Record<string, string>>;
-  /** Aborting kills the command like a timeout does (the result says `aborted`). */
+  /** Aborting kills the command like a timeout does (the result says `aborted`); one aborted already is never started (notStarted). */
   readonly signal?: AbortSignal;
+  /**
+   * For a sandbox that runs the command in a PID namespace of its own (BwrapSandboxedShell): the
+   * shell's fd 3 gets the sandbox's report of that namespace's first process (`{"child-pid": N}`,
+   * bubblewrap's --info-fd 3). A kill (timeout, abort) kills that process first — its namespace,
+   * the command included, goes with it — and one that comes before the report waits for it (at
+   * most SANDBOX_REPORT_WAIT_MS): killed while it made the namespace, bwrap left it running.
+   */
+  readonly sandboxReport?: boolean;
   /**
    * A file the shell creates before it runs the command (StartMarks): it exists if and only if
    * the command was started. When it cannot be created the command is not run (exit code 125,

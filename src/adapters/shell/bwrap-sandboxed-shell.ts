@@ -56,7 +56,9 @@ const NO_FILE = '/dev/null';
  * last (they read as empty; what is written to them is gone, the file itself untouched). A slot
  * with nothing to hide repeats a harmless path (/tmp, /dev/null). `exec`: bwrap replaces the
  * shell, so it is the process group's leader that a timeout or an abort kills, and --die-with-parent with the PID
- * namespace takes every process of the command with it (one started with `setsid` included).
+ * namespace takes every process of the command with it (one started with `setsid` included);
+ * `--info-fd 3` reports the namespace's first process, which a kill takes first (sandboxReport):
+ * --die-with-parent alone let a kill landing while bwrap made the namespace leave it running.
  * AGW_SB_NO_NET non-empty adds the fixed word `--unshare-net` (its value is never used): the
  * command gets a network namespace of its own (JOB_SANDBOX_NETWORK=none); empty, it keeps the
  * host's network (an external agent calls its model).
@@ -69,7 +71,7 @@ const NO_FILE = '/dev/null';
  * file of the service's, which the runner's commit appends to).
  */
 export const BWRAP_SCRIPT = [
-  'exec "$AGW_SB_BWRAP" --die-with-parent --unshare-pid --unshare-ipc ${AGW_SB_NO_NET:+--unshare-net} --new-session',
+  'exec "$AGW_SB_BWRAP" --info-fd 3 --die-with-parent --unshare-pid --unshare-ipc ${AGW_SB_NO_NET:+--unshare-net} --new-session',
   '--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp',
   ...hideVariables.map((name) => `--tmpfs "$${name}"`),
   '--ro-bind "$AGW_SB_REPO" "$AGW_SB_REPO" --bind "$AGW_SB_CWD" "$AGW_SB_CWD"',
@@ -162,7 +164,7 @@ export class BwrapSandboxedShell implements ShellExecutor {
       AGW_SB_CWD: cwd,
       AGW_SB_SCRIPT: command,
     };
-    return this.inner.run(BWRAP_SCRIPT, { ...options, cwd, env });
+    return this.inner.run(BWRAP_SCRIPT, { ...options, cwd, env, sandboxReport: true });
   }
 }
 

@@ -20,6 +20,9 @@ export interface ShellSettings {
   readonly drainMs: number;
 }
 
+/** The longest a kill waits for a sandbox's report of its namespace (ShellOptions.sandboxReport): bwrap writes it right after making the namespace. */
+export const SANDBOX_REPORT_WAIT_MS = 2000;
+
 export const DEFAULT_SHELL_SETTINGS: ShellSettings = { shell: '/bin/sh', outputLimit: 64 * 1024, drainMs: 1000 };
 
 /** A shell that could not start; an environment too large for the system is named as such. */
@@ -84,6 +87,13 @@ const markText = (attempt: number | undefined): string => (attempt !== undefined
  * shell ended: killLeftoversAt). The command's environment is exactly
  * `options.env`: the caller's own is never passed on. Rejects only when the shell cannot start.
  */
+/**
+ * The outcome of a command whose caller aborted before it was handed over: nothing is started.
+ * Starting it to kill it at once raced the sandbox's own start (bubblewrap): a kill landing while
+ * bwrap made its PID namespace left the namespace's processes running, the command included.
+ */
+export const notStarted = (): ShellRun => ({ exitCode: null, timedOut: false, aborted: true, durationMs: 0, output: '' });
+
 /** keep: {head, tail}: the output whole when nothing was dropped, else its first and last characters around the count left out. */
 const keptEnds = (start: string, end: string, seen: number, tail: number): string => {
   if (seen <= start.length + tail) return start + end;
@@ -94,6 +104,7 @@ const keptEnds = (start: string, end: string, seen: number, tail: number): strin
 };
 
 export const runShell = (command: string, options: ShellOptions, settings: ShellSettings = DEFAULT_SHELL_SETTINGS): Promise<ShellRun> => {
+  if (options.signal?.aborted) return Promise.resolve(notStarted());
   const started = performance.now();
   return new Promise((resolve, reject) => {
     let child: ChildProcessByStdio<null, Readable, Readable>;
@@ -102,7 +113,12 @@ export const runShell = (command: string, options: ShellOptions, settings: Shell
         options.startMark === undefined
           ? [command, { ...options.env }]
           : [`${MARK_START}${command}`, { ...options.env, [MARK_VARIABLE]: options.startMark, [ATTEMPT_VARIABLE]: markText(options.startAttempt) }];
-      child = spawn(settings.shell, ['-c', script], { cwd: options.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(settings.shell, ['-c', script], {
+        cwd: options.cwd,
+        env,
+        detached: true,
+        stdio: options.sandboxReport === true ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+      }) as ChildProcessByStdio<null, Readable, Readable>;
     } catch (error) {
       return reject(startFailure(error as NodeJS.ErrnoException));
     }
@@ -152,7 +168,29 @@ export const runShell = (command: string, options: ShellOptions, settings: Shell
       const kept = typeof options.keep === 'object' ? keptEnds(output, end, seen, options.keep.tail) : output;
       resolve({ exitCode: killed ? null : code, timedOut, aborted, durationMs: Math.round(performance.now() - started), output: kept });
     };
+    // sandboxReport: the pid the sandbox reports on fd 3 (its namespace's first process), and
+    // whether the report is in (fd 3 closed: bwrap closes it once written, or exited).
+    let sandboxPid: number | undefined;
+    let reported = options.sandboxReport !== true;
+    let killWhenReported: NodeJS.Timeout | undefined;
     const killGroup = (): void => {
+      if (!reported) {
+        // Killed now, bwrap may have made the namespace but not yet tied it to itself: wait
+        // for its report (milliseconds), bounded, then kill as without one.
+        killWhenReported ??= setTimeout(() => {
+          reported = true;
+          killGroup();
+        }, SANDBOX_REPORT_WAIT_MS);
+        return;
+      }
+      clearTimeout(killWhenReported);
+      if (sandboxPid !== undefined) {
+        try {
+          process.kill(sandboxPid, 'SIGKILL');
+        } catch {
+          // Ended already.
+        }
+      }
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
@@ -161,6 +199,27 @@ export const runShell = (command: string, options: ShellOptions, settings: Shell
       // The shell ended already and something outside its group holds the output: done now.
       if (exitCode !== undefined) finish(exitCode);
     };
+    const report = (child.stdio as unknown as Array<Readable | null>)[3];
+    if (report) {
+      let text = '';
+      report.setEncoding('utf8');
+      const reportIn = (): void => {
+        if (reported) return;
+        reported = true;
+        if (killWhenReported !== undefined) killGroup();
+      };
+      report.on('data', (chunk: string) => {
+        if (reported || text.length > 4096) return;
+        text += chunk;
+        // Taken as soon as the number is whole: the fd may stay open (a process given it).
+        const pid = /"child-pid"\s*:\s*(\d+)\s*[,}]/.exec(text)?.[1];
+        if (pid === undefined) return;
+        sandboxPid = Number(pid);
+        reportIn();
+      });
+      report.once('close', reportIn);
+      report.on('error', () => undefined);
+    }
     /**
      * At the timeout while only what the shell left holds its output (the drain): the command
      * ended in time, and its outcome stands — recorded as timed out, it failed (and a trigger's
@@ -190,6 +249,7 @@ export const runShell = (command: string, options: ShellOptions, settings: Shell
     else options.signal?.addEventListener('abort', onAbort, { once: true });
     const done = (): void => {
       clearTimeout(timer);
+      clearTimeout(killWhenReported);
       options.signal?.removeEventListener('abort', onAbort);
     };
     child.once('error', (error: NodeJS.ErrnoException) => {

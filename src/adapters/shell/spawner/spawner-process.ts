@@ -27,10 +27,10 @@ process.on('message', (request: SpawnerRequest) => {
     running.get(request.id)?.abort();
     return;
   }
-  const { id, command, cwd, timeoutMs, env, startMark, startAttempt, keep } = request;
+  const { id, command, cwd, timeoutMs, env, startMark, startAttempt, keep, sandboxReport } = request;
   const controller = new AbortController();
   running.set(id, controller);
-  runShell(command, { cwd, timeoutMs, env, startMark, startAttempt, keep, signal: controller.signal }, settings)
+  runShell(command, { cwd, timeoutMs, env, startMark, startAttempt, keep, sandboxReport, signal: controller.signal }, settings)
     .then(
       (run) => {
         if (!alone) return reply({ id, run });

@@ -14,6 +14,7 @@ export type SpawnerRequest =
       readonly startMark?: string;
       readonly startAttempt?: number;
       readonly keep?: ShellOptions['keep'];
+      readonly sandboxReport?: boolean;
     }
   | { readonly type: 'abort'; readonly id: number };
 

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ShellExecutor, ShellOptions, ShellRun } from '../../../ports/shell-executor.js';
-import { DEFAULT_SHELL_SETTINGS, type ShellSettings } from '../spawn-shell.js';
+import { DEFAULT_SHELL_SETTINGS, notStarted, type ShellSettings } from '../spawn-shell.js';
 import type { SpawnerReply, SpawnerRequest } from './spawner-protocol.js';
 
 interface Pending {
@@ -41,6 +41,8 @@ export class SpawnerShellExecutor implements ShellExecutor {
   constructor(private readonly settings: ShellSettings = DEFAULT_SHELL_SETTINGS) {}
 
   run(command: string, options: ShellOptions): Promise<ShellRun> {
+    // Never handed over: the spawner would start it and kill it at once (notStarted).
+    if (options.signal?.aborted) return Promise.resolve(notStarted());
     const child = this.#spawner();
     const id = this.#next++;
     return new Promise<ShellRun>((resolve, reject) => {
@@ -74,6 +76,7 @@ export class SpawnerShellExecutor implements ShellExecutor {
         startMark: options.startMark,
         startAttempt: options.startAttempt,
         keep: options.keep,
+        sandboxReport: options.sandboxReport,
       };
       child.send(request, (error) => {
         if (error) this.#settle(id, new Error(`the command could not be handed to the spawner process: ${error.message}`, { cause: error }));
