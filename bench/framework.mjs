@@ -146,7 +146,7 @@ const scenario = {
   report({ rows, skipped }) {
     const meta = runMeta();
     console.log(
-      `\nOwn cost over the framework (issue 15.4): gateway vs reference app (koa + @koa/router + koa-bodyparser + SHA-256 key lookup), ${RUNS} alternating runs of ${SETTINGS.seconds} s per case and server, ${SETTINGS.connections} connections; Node ${meta.node}, ${meta.cpus} CPUs, load ${meta.loadavg.map((l) => l.toFixed(2)).join(' ')}`,
+      `\nOwn cost over the framework (issue 15.4): gateway vs reference app (koa + @koa/router + koa-bodyparser + SHA-256 key lookup), ${RUNS} alternating runs of ${SETTINGS.seconds} s per case and server, ${SETTINGS.connections} connections; Node ${meta.node}, ${meta.cpus} CPUs, load ${meta.loadavg.map((l) => l.toFixed(2)).join(' ')}${meta.serverCpus === undefined ? '' : `; servers pinned to CPU ${meta.serverCpus}`}`,
     );
     console.table(
       rows.map((r) => ({

@@ -91,14 +91,29 @@ export const restartablePort = async () => {
 };
 
 /**
+ * BENCH_SERVER_CPUS (a taskset CPU list, e.g. `1`): where the measured servers run. With the
+ * bench itself started under `taskset -c 0`, the load generator and the server under test no
+ * longer take turns on the same cores (bench/README.md, "Pinned").
+ */
+const SERVER_CPUS = (() => {
+  const cpus = process.env.BENCH_SERVER_CPUS;
+  if (cpus === undefined || cpus === '') return undefined;
+  if (!/^[0-9]+([-,][0-9]+)*$/.test(cpus)) throw new Error(`BENCH_SERVER_CPUS: "${cpus}" is not a CPU list such as 1 or 1-3`);
+  return cpus;
+})();
+
+/**
  * Starts a node child process. Its output is kept (last 8 kB, `child.output`) for error
  * messages; with `logFile`, all of it is also written there and its pino lines of level warn
  * or above are tallied in `child.problems` (see summarizeProblems).
  */
-export const startChild = (args, env, { logFile } = {}) => {
+export const startChild = (args, env, { logFile, server = false } = {}) => {
   // BENCH_NODE_OPTIONS reaches every child (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the gateway).
   const nodeOptions = process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {};
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...nodeOptions, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_SERVER_CPUS: the servers measured (gateway, reference, baselines) run on these CPUs only
+  // (taskset, which execs node: the child's pid stays node's), every thread of theirs included.
+  const [command, commandArgs] = server && SERVER_CPUS !== undefined ? ['taskset', ['-c', SERVER_CPUS, process.execPath, ...args]] : [process.execPath, args];
+  const child = spawn(command, commandArgs, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...nodeOptions, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.output = '';
   child.problems = new Map(); // "level msg: error" -> { level, msg, error, count, first }
   const file = logFile ? createWriteStream(logFile) : undefined;
@@ -261,7 +276,7 @@ export const tallyDeliveries = (accepted, counts = {}) => {
 /** Starts bench/baseline.mjs (`mode` 'bare', 'koa-router' or 'reference', plus `env`) on a free port; resolves once it answers. */
 export const startBaseline = async (mode = 'bare', env = {}) => {
   const port = await freePort();
-  const child = startChild([join(ROOT, 'bench', 'baseline.mjs')], { ...env, PORT: String(port), MODE: mode });
+  const child = startChild([join(ROOT, 'bench', 'baseline.mjs')], { ...env, PORT: String(port), MODE: mode }, { server: true });
   await waitReady(`http://127.0.0.1:${port}${mode === 'bare' ? '/' : '/api/ping'}`, child);
   return { url: `http://127.0.0.1:${port}`, child };
 };
@@ -321,9 +336,7 @@ export const startGateway = async (label, env) => {
     // BENCH_GATEWAY_NODE_FLAGS (e.g. "--trace-gc") reach the gateway only, not the fakes and load generators.
     [...SERVICE_NODE_FLAGS, ...(process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(ROOT, 'dist', 'main.js')],
     { ...SERVICE_ENV, LOG_LEVEL: 'warn', ...env, ...GATEWAY_ENV, HOST: '127.0.0.1', PORT: String(port) },
-    {
-      logFile,
-    },
+    { logFile, server: true },
   );
   await waitReady(`http://127.0.0.1:${port}/readyz`, child);
   return { url: `http://127.0.0.1:${port}`, child, label, logFile };
@@ -505,6 +518,7 @@ export const runMeta = () => ({
   seconds: SETTINGS.seconds,
   connections: SETTINGS.connections,
   warmupSeconds: SETTINGS.warmupSeconds,
+  ...(SERVER_CPUS !== undefined && { serverCpus: SERVER_CPUS }),
 });
 
 /**
