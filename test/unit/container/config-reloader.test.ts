@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EnvironmentSecretStore } from '../../../src/adapters/secrets/environment-secret-store.js';
 import { AI_PROVIDERS } from '../../../src/adapters/ai/ai-providers.js';
@@ -11,6 +11,7 @@ import type { Schedule } from '../../../src/domain/schedules/schedule.js';
 import type { Trigger } from '../../../src/domain/triggers/trigger.js';
 import { RecordingLogger } from '../../fakes/recording-logger.js';
 import { tempDir } from '../../support/gateway-process.js';
+import { reloaderConfigIn } from '../../support/reloader-config.js';
 
 const trigger = (name: string) => ({ name, watch_path: '/webhook', enabled: true, actions: [{ type: 'webhook', url: 'https://hooks.example/' }] });
 
@@ -18,15 +19,7 @@ describe('ConfigReloader', () => {
   /** Jobs run (a coding agent command) unless `jobs` is false. */
   const setup = async (jobs = true) => {
     const dir = await tempDir('reloader');
-    await mkdir(join(dir, 'triggers'));
-    const config = {
-      triggersFile: join(dir, 'TRIGGERS.json'),
-      cronsFile: join(dir, 'CRONS.json'),
-      triggersDir: join(dir, 'triggers'),
-      codehost: undefined,
-      jobs: { agentCommand: jobs ? './agent.sh' : undefined },
-      llm: { provider: undefined },
-    } as never;
+    const config = await reloaderConfigIn(dir, { jobs });
     const triggers = new Swappable<readonly Trigger[]>([]);
     const schedules = new Swappable<readonly Schedule[]>([]);
     const logger = new RecordingLogger();

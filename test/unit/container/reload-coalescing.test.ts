@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AI_PROVIDERS } from '../../../src/adapters/ai/ai-providers.js';
 import { EnvironmentSecretStore } from '../../../src/adapters/secrets/environment-secret-store.js';
@@ -12,6 +12,7 @@ import type { Trigger } from '../../../src/domain/triggers/trigger.js';
 import type { SecretStore } from '../../../src/ports/secret-store.js';
 import { RecordingLogger } from '../../fakes/recording-logger.js';
 import { tempDir } from '../../support/gateway-process.js';
+import { reloaderConfigIn } from '../../support/reloader-config.js';
 
 const trigger = (name: string) => ({ name, watch_path: '/webhook', enabled: true, actions: [{ type: 'webhook', url: 'https://hooks.example/' }] });
 
@@ -37,15 +38,7 @@ class GatedReader {
 describe('ConfigReloader: a burst of reload requests', () => {
   const setup = async (read?: GatedReader) => {
     const dir = await tempDir('reload-burst');
-    await mkdir(join(dir, 'triggers'));
-    const config = {
-      triggersFile: join(dir, 'TRIGGERS.json'),
-      cronsFile: join(dir, 'CRONS.json'),
-      triggersDir: join(dir, 'triggers'),
-      codehost: undefined,
-      jobs: { agentCommand: './agent.sh' },
-      llm: { provider: undefined },
-    } as never;
+    const config = await reloaderConfigIn(dir);
     const triggers = new Swappable<readonly Trigger[]>([]);
     const logger = new RecordingLogger();
     const secrets = new EnvironmentSecretStore({}, AI_PROVIDERS);
