@@ -71,7 +71,7 @@ export const serverSchema = (cwd: string) =>
         ctx.addIssue({
           code: 'custom',
           path: ['DATA_DIR'],
-          message: `too long: the admin socket ${socket} would be ${bytes} bytes, and a Unix socket's path holds at most ${SOCKET_PATH_LIMIT}; choose a DATA_DIR of at most ${SOCKET_PATH_LIMIT - (bytes - Buffer.byteLength(resolve(cwd, env.DATA_DIR)))} bytes`,
+          message: `too long: the admin socket "${shownInput(socket)}" would be ${bytes} bytes, and a Unix socket's path holds at most ${SOCKET_PATH_LIMIT}; choose a DATA_DIR of at most ${SOCKET_PATH_LIMIT - (bytes - Buffer.byteLength(resolve(cwd, env.DATA_DIR)))} bytes`,
         });
     })
     .transform((env) => ({

@@ -120,10 +120,13 @@ describe('loadConfig', () => {
     const longest = `/srv/${'d'.repeat(107 - '/srv/'.length - '/admin.sock'.length)}`;
     expect(loadConfig({ DATA_DIR: longest }, '/srv/gw').dataDir).to.equal(longest);
     expect(problemsOf({ DATA_DIR: `${longest}x` })).to.deep.equal([
-      `DATA_DIR: too long: the admin socket ${longest}x/admin.sock would be 108 bytes, and a Unix socket's path holds at most 107; choose a DATA_DIR of at most 96 bytes`,
+      // The path cut as other refused values are (its first 40 characters and …), its length in bytes said.
+      `DATA_DIR: too long: the admin socket "${`${longest}x/admin.sock`.slice(0, 40)}…" would be 108 bytes, and a Unix socket's path holds at most 107; choose a DATA_DIR of at most 96 bytes`,
     ]);
     // Relative: resolved against the working directory first.
-    expect(problemsOf({ DATA_DIR: 'd'.repeat(90) })[0]).to.match(/^DATA_DIR: too long: the admin socket \/srv\/gw\/d+\/admin\.sock would be 109 bytes/);
+    expect(problemsOf({ DATA_DIR: 'd'.repeat(90) })[0]).to.match(/^DATA_DIR: too long: the admin socket "\/srv\/gw\/d{32}…" would be 109 bytes/);
+    // However long the path, the problem stays one short line.
+    expect(problemsOf({ DATA_DIR: `/srv/${'d'.repeat(100_000)}` })[0]).to.have.length.below(250);
     // On PostgreSQL there is no admin socket.
     expect(loadConfig({ DATA_DIR: `${longest}x`, DATABASE_URL: 'postgres://u@h/db' }, '/srv/gw').dataDir).to.equal(`${longest}x`);
   });
