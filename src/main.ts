@@ -25,9 +25,10 @@ if (args.length > 0) {
     'Commands (keys, migrate, triggers check, …) are the CLI\'s: agent-gateway <command>, or node dist/cli/main.js <command>; "agent-gateway help" lists them.\n';
   if (help) process.stdout.write(text);
   else {
-    // The argument escaped, on one line: it cannot rewrite the terminal nor forge a line of stderr.
-    const { terminalField } = await import('./cli/terminal-text.js');
-    process.stderr.write(`Unexpected argument "${terminalField(args[0])}". ${text}`);
+    // The argument cut as other refused values are (its first 40 characters and …), then
+    // escaped, on one line: it cannot rewrite the terminal, forge a line of stderr nor fill it.
+    const [{ terminalField }, { shownInput }] = await Promise.all([import('./cli/terminal-text.js'), import('./domain/errors/shown-input.js')]);
+    process.stderr.write(`Unexpected argument "${terminalField(shownInput(args[0]))}". ${text}`);
   }
   process.exit(help ? 0 : 2);
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { shownInput } from '../domain/errors/shown-input.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -7,8 +8,11 @@ import { UsageError } from './usage-error.js';
  * text and the function that runs it. This module parses argv against that table with
  * `node:util`'s parseArgs in strict mode — an unknown command, sub-command or option, a
  * missing value or a stray argument is a UsageError carrying the usage of the command that
- * was meant (exit code 2). It imports nothing but node:util and node:fs: parsing, `--help`,
- * `--version` and usage errors cost no module loading.
+ * was meant (exit code 2). It imports nothing but node:util, node:fs and shownInput (a module
+ * of no imports): parsing, `--help`, `--version` and usage errors cost no module loading. An
+ * argument a usage error repeats is cut as other refused values are (its first 40 characters
+ * and `…`, never half a surrogate pair); run-cli.ts escapes the cut text, so a cut never
+ * splits an escape.
  */
 
 export interface OptionSpec {
@@ -119,9 +123,9 @@ const parseProblem = (error: Error & { code?: string }): string => {
   const quoted = /'([^']*)'/.exec(error.message)?.[1];
   switch (error.code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return `unknown option ${quoted ?? ''}`.trim();
+      return `unknown option ${shownInput(quoted ?? '')}`.trim();
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
-      return `unexpected argument ${quoted ?? ''}`.trim();
+      return `unexpected argument ${shownInput(quoted ?? '')}`.trim();
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       // "Option '--name <value>' argument missing" / "Option '--json' does not take an argument"
       return /does not take/.test(error.message) ? `${(quoted ?? '').split(' ')[0]} takes no value` : `${(quoted ?? '').split(' ')[0]} needs a value`;
@@ -158,7 +162,7 @@ const parseFor = (command: CommandSpec, args: readonly string[]): Resolved => {
     throw new UsageError(`${name(command)} needs ${expected.slice(parsed.positionals.length).join(' ')}`, commandUsage(command, { brief: true }));
   }
   if (parsed.positionals.length > expected.length) {
-    throw new UsageError(`unexpected argument ${parsed.positionals[expected.length]}`, commandUsage(command, { brief: true }));
+    throw new UsageError(`unexpected argument ${shownInput(parsed.positionals[expected.length])}`, commandUsage(command, { brief: true }));
   }
   for (const option of command.required ?? []) {
     if (parsed.values[option] === undefined) {
@@ -201,11 +205,11 @@ export const resolveCommandLine = (argv: readonly string[], commands: readonly C
   const [first, second, ...rest] = argv;
   if (first === undefined) throw new UsageError('no command given', programUsage(commands));
   if (isHelp(first)) {
-    if (argv.length > 1) throw new UsageError(`unexpected argument ${second}`, programUsage(commands));
+    if (argv.length > 1) throw new UsageError(`unexpected argument ${shownInput(second)}`, programUsage(commands));
     return { kind: 'help', text: programUsage(commands) };
   }
   if (isVersion(first)) {
-    if (argv.length > 1) throw new UsageError(`unexpected argument ${second}`, programUsage(commands));
+    if (argv.length > 1) throw new UsageError(`unexpected argument ${shownInput(second)}`, programUsage(commands));
     return { kind: 'help', text: `${PROGRAM} ${version()}\n` };
   }
   if (first === 'help') {
@@ -213,22 +217,25 @@ export const resolveCommandLine = (argv: readonly string[], commands: readonly C
     if (argv.length === 1) return { kind: 'help', text: programUsage(commands) };
     return resolveCommandLine([...argv.slice(1), '--help'], commands);
   }
-  if (first.startsWith('-')) throw new UsageError(`unknown option ${first} (options follow the command)`, programUsage(commands));
+  if (first.startsWith('-')) throw new UsageError(`unknown option ${shownInput(first)} (options follow the command)`, programUsage(commands));
   const single = commands.find((c) => c.words.length === 1 && c.words[0] === first);
   if (single) return parseFor(single, argv.slice(1));
   const members = commands.filter((c) => c.words.length === 2 && c.words[0] === first);
-  if (members.length === 0) throw new UsageError(`unknown command ${first}`, programUsage(commands));
+  if (members.length === 0) throw new UsageError(`unknown command ${shownInput(first)}`, programUsage(commands));
   const usage = groupUsage(first, commands);
   const choices = members.map((c) => c.words[1]);
   const choiceList = `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;
   if (second === undefined) throw new UsageError(`${first} needs a command: ${choices.length === 1 ? choices[0] : choiceList}`, usage);
   if (isHelp(second)) {
-    if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`, usage);
+    if (rest.length > 0) throw new UsageError(`unexpected argument ${shownInput(rest[0])}`, usage);
     return { kind: 'help', text: usage };
   }
   const member = members.find((c) => c.words[1] === second);
   if (member === undefined) {
-    throw new UsageError(second.startsWith('-') ? `unknown option ${second} (options follow the command)` : `unknown ${first} command ${second}`, usage);
+    throw new UsageError(
+      second.startsWith('-') ? `unknown option ${shownInput(second)} (options follow the command)` : `unknown ${first} command ${shownInput(second)}`,
+      usage,
+    );
   }
   return parseFor(member, rest);
 };

@@ -42,8 +42,9 @@ export const runCli = async (argv: readonly string[], io: CliIo = processIo()): 
  */
 const report = async (error: unknown, err: NodeJS.WritableStream): Promise<number> => {
   if (error instanceof UsageError) {
-    // The problem repeats the command line's words (`unknown command <x>`): escaped, one line,
-    // an argument cannot rewrite the terminal nor forge the next line. The usage is the CLI's own.
+    // The problem repeats the command line's words (`unknown command <x>`), each cut to 40
+    // characters (command-line.ts), then escaped: one line, an argument cannot rewrite the
+    // terminal nor forge the next line, nor fill the screen. The usage is the CLI's own.
     err.write(`${terminalField(error.message)}\n\n${error.usage}`);
     return 2;
   }

@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import type { CliIo } from '../../../src/cli/cli-io.js';
 import { resolveCommandLine, type Resolved } from '../../../src/cli/command-line.js';
 import { commands } from '../../../src/cli/commands.js';
+import { runCli } from '../../../src/cli/run-cli.js';
 import { UsageError } from '../../../src/cli/usage-error.js';
 import { retentionSchema } from '../../../src/container/config/retention.js';
 
@@ -143,6 +144,28 @@ describe('the CLI command line', () => {
     expect(refusal('keys', 'revoke', 'a', 'b').message).to.equal('unexpected argument b');
     expect(refusal('keys', 'list', 'extra').message).to.equal('unexpected argument extra');
     expect(refusal('migrate', 'now').message).to.equal('unexpected argument now');
+  });
+
+  it('cuts an argument a usage error repeats to its first 40 characters and … (never half a surrogate pair), however long; escaped after the cut, so never half an escape', async () => {
+    const long = 'x'.repeat(100_000);
+    const cut = `${'x'.repeat(40)}…`;
+    expect(refusal(long).message).to.equal(`unknown command ${cut}`);
+    expect(refusal(`-${long}`).message).to.equal(`unknown option -${'x'.repeat(39)}… (options follow the command)`);
+    expect(refusal('keys', long).message).to.equal(`unknown keys command ${cut}`);
+    expect(refusal('keys', `-${long}`).message).to.equal(`unknown option -${'x'.repeat(39)}… (options follow the command)`);
+    expect(refusal('keys', 'list', `--${long}`).message).to.equal(`unknown option --${'x'.repeat(38)}…`);
+    expect(refusal('keys', 'list', long).message).to.equal(`unexpected argument ${cut}`);
+    expect(refusal('keys', 'revoke', ID, long).message).to.equal(`unexpected argument ${cut}`);
+    expect(refusal('--version', long).message).to.equal(`unexpected argument ${cut}`);
+    expect(refusal('keys', '--help', long).message).to.equal(`unexpected argument ${cut}`);
+    // A surrogate pair across the 40th character is left out whole.
+    expect(refusal(`${'x'.repeat(39)}🎉tail`).message).to.equal(`unknown command ${'x'.repeat(39)}…`);
+    // As printed: the 40 characters kept, each escaped whole.
+    const err = new PassThrough();
+    const code = await runCli(['\u001b'.repeat(100), 'list'], { out: new PassThrough(), err, input: new PassThrough() });
+    err.end();
+    expect(code).to.equal(2);
+    expect(String(err.read()).split('\n')[0]).to.equal(`unknown command ${'\\x1b'.repeat(40)}…`);
   });
 
   it('hands the parsed options and arguments to the command', () => {

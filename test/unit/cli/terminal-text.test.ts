@@ -104,8 +104,9 @@ describe('failureText: a failed command or start, as printed on stderr', () => {
 });
 
 describe('a command line that cannot be understood, as printed on stderr', () => {
-  const forged = 'x\u001b[2J\u001b]52;c;cHduZWQ=\u0007\rok\nFORGED: all fine';
-  const shown = 'x\\x1b[2J\\x1b]52;c;cHduZWQ=\\x07\\x0dok\\x0aFORGED: all fine';
+  // Short enough to be repeated whole (40 characters at most, with -- before it).
+  const forged = 'x\u001b[2J\u001b]52;c;cHduZWQ=\u0007\rok\nFORGED';
+  const shown = 'x\\x1b[2J\\x1b]52;c;cHduZWQ=\\x07\\x0dok\\x0aFORGED';
 
   const usageErrorOf = async (argv: string[]): Promise<{ code: number; printed: string }> => {
     const err = new PassThrough();
@@ -137,5 +138,15 @@ describe('a command line that cannot be understood, as printed on stderr', () =>
     expect(result.status, result.stderr).to.equal(2);
     expect(result.stderr.split('\n')[0]).to.match(new RegExp(`^Unexpected argument "${shown.replace(/[\\[\]().*+?^$|{}]/g, '\\$&')}"\\. node dist/main\\.js`));
     expect(result.stderr).not.to.match(/[\u001b\u0007\r]|\nFORGED/);
+  });
+
+  it('node dist/main.js given a long argument repeats its first 40 characters and …, each escaped whole', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', `${'\u001b'.repeat(40)}${'x'.repeat(100_000)}`], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env },
+    });
+    expect(result.status, result.stderr).to.equal(2);
+    expect(result.stderr.split('\n')[0]).to.match(new RegExp(`^Unexpected argument "${'\\\\x1b'.repeat(40)}…"\\. node dist/main\\.js`));
   });
 });
