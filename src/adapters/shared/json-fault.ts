@@ -80,7 +80,25 @@ export const afterTrailingComma = (text: string, at: number): boolean => {
   return text[i] === ',';
 };
 
-/** `line 3 column 14` (both from 1, the column in UTF-16 code units as JavaScript counts a string's length) of `offset` in `text`. */
+/**
+ * How many characters (code points) `text` holds from `start` up to `end`: a surrogate pair (an
+ * emoji) counts one, as an editor's column does, not two as a string's length. One pass.
+ */
+const codePointsBetween = (text: string, start: number, end: number): number => {
+  let count = 0;
+  for (let i = start; i < end; i++) {
+    const unit = text.charCodeAt(i);
+    // The second half of a pair was counted with its first.
+    if (!(unit >= 0xdc00 && unit <= 0xdfff && i > start && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff)) count++;
+  }
+  return count;
+};
+
+/**
+ * `line 3 column 14` of `offset` (a UTF-16 index, as JSON.parse and the scans here give it) in
+ * `text`: both from 1, the column in characters (code points) as an editor shows it, so an emoji
+ * before the fault counts one. One pass over the text up to `offset`.
+ */
 export const lineAndColumn = (text: string, offset: number): string => {
   let line = 1;
   let lineStart = 0;
@@ -88,7 +106,7 @@ export const lineAndColumn = (text: string, offset: number): string => {
     line++;
     lineStart = at + 1;
   }
-  return `line ${line} column ${offset - lineStart + 1}`;
+  return `line ${line} column ${codePointsBetween(text, lineStart, offset) + 1}`;
 };
 
 /**

@@ -120,6 +120,9 @@ describe('configuration JSON files (triggers, schedules)', () => {
       [action('tru'), 'line 6 column 109'],
       [`x"Bearer sk-live-abcdef123456"${' '.repeat(500)}`, 'line 1 column 1'],
       [`[{"a": SECRET-abcdef}]`, 'line 1 column 8'],
+      // The column in characters (code points), as an editor shows it: an emoji before the fault counts one.
+      [`[{"name": "🎉 deploy", "x": Bearer sk-live-1}]`, 'line 1 column 28'],
+      [`[\n  {"🎉🎉": "a", "b": SECRET-abcdef}]`, 'line 2 column 20'],
     ]) {
       const problem = ((await read(text)) as { problem: string }).problem;
       expect(problem, text.slice(0, 40)).to.equal(`config/TRIGGERS.json: not valid JSON (unexpected character at ${where})`);

@@ -140,6 +140,11 @@ describe('jsonBody middleware (Koa on a loopback server)', () => {
       ['{"k":"a\u0001"}', 'Invalid JSON body: bad control character in string literal at line 1 column 8'],
       ['{"k": tru', 'Invalid JSON body: unexpected end of the body at line 1 column 10'],
       ['{"k": "s3cr3t', 'Invalid JSON body: unterminated string at line 1 column 14'],
+      // The column in characters (code points), as an editor shows it: an emoji before the fault counts one.
+      ['{"k": "🎉", Bearer sk-1}', 'Invalid JSON body: expected double-quoted property name at line 1 column 12'],
+      ['["🎉🎉" 1]', "Invalid JSON body: expected ',' or ']' after array element at line 1 column 7"],
+      ['{"k": 1}\n{"🎉": tru', 'Invalid JSON body: unexpected non-whitespace character after JSON at line 2 column 1'],
+      ['{\n "🎉": tru', 'Invalid JSON body: unexpected end of the body at line 2 column 10'],
     ]) {
       const answer = await send(port, ...json(text));
       expect(answer, text).to.deep.equal({ status: 400, body: { error } });
