@@ -92,7 +92,8 @@ const wellFormedAfterLead = (bytes: Buffer, at: number, size: number): boolean =
 
 /**
  * Where the first byte sequence that is not UTF-8 stands (`line 3 column 14`, the column counted
- * in characters up to it), for a file that isUtf8 refused.
+ * in characters (code points) up to it, as lineAndColumn counts a JSON fault's), for a file that
+ * isUtf8 refused.
  */
 const firstNonUtf8 = (bytes: Buffer): string => {
   let start = 0;
@@ -103,14 +104,17 @@ const firstNonUtf8 = (bytes: Buffer): string => {
     if (!isUtf8(row)) {
       // Character by character (its length from its lead byte, its other bytes checked in place:
       // an isUtf8 call per character took ~2 s on a 16 MiB line) up to the first that is none.
+      // Counted in characters (code points) as an editor shows them: an emoji counts one.
       let at = 0;
+      let characters = 0;
       for (;;) {
         const lead = row[at] as number;
         const size = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
         if (size === 0 || at + size > row.length || !wellFormedAfterLead(row, at, size)) break;
         at += size;
+        characters++;
       }
-      return `line ${line} column ${row.subarray(0, at).toString('utf8').length + 1}`;
+      return `line ${line} column ${characters + 1}`;
     }
     if (end === -1) return `line ${line}`;
     start = end + 1;
