@@ -105,7 +105,8 @@ const firstNonUtf8 = (bytes: Buffer): string => {
       // Character by character (its length from its lead byte, its other bytes checked in place:
       // an isUtf8 call per character took ~2 s on a 16 MiB line) up to the first that is none.
       // Counted in characters (code points) as an editor shows them: an emoji counts one.
-      let at = 0;
+      // A byte-order mark opening the file is no column (an editor shows none; the text is read without it).
+      let at = line === 1 && row[0] === 0xef && row[1] === 0xbb && row[2] === 0xbf ? 3 : 0;
       let characters = 0;
       for (;;) {
         const lead = row[at] as number;

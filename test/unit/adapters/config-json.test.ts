@@ -43,6 +43,8 @@ describe('configuration JSON files (triggers, schedules)', () => {
       [Buffer.from([0x5b, 0x22, 0xc3, 0xa9, 0xe2, 0x9c, 0x93, 0xff, 0x22, 0x5d]), 'line 1 column 5'],
       // The column in characters (code points): an emoji (four bytes, two UTF-16 code units) counts one.
       [Buffer.concat([Buffer.from('["🎉🎉'), Buffer.from([0xff, 0x22, 0x5d])]), 'line 1 column 5'],
+      // A byte-order mark opening the file is no column (an editor shows none): as without it.
+      [Buffer.concat([Buffer.from('\uFEFF["🎉🎉'), Buffer.from([0xff, 0x22, 0x5d])]), 'line 1 column 5'],
       [Buffer.from('\uFEFF[]', 'utf16le'), 'line 1 column 1'],
     ] as const) {
       await writeFile(file, bytes);
