@@ -1,3 +1,7 @@
+import type { CliIo } from './cli-io.js';
+import { countOf } from './database-access.js';
+import { terminalField } from './terminal-text.js';
+
 /**
  * Said under the problems of `triggers check` and `crons check` when some of them come from the
  * settings rather than the file (an agent action where jobs are not configured, a provider
@@ -11,3 +15,9 @@ export const SETTINGS_NOTE =
 /** Whether some of `problems` come from the settings: those the file alone (`fileOnly`, checked without settings) does not give. */
 export const hasSettingsProblems = (problems: readonly string[], fileOnly: readonly string[]): boolean =>
   problems.some((problem) => !fileOnly.includes(problem));
+
+/** `triggers check` / `crons check`: each problem on a line of stderr (escaped), then how many. */
+export const writeProblems = (io: CliIo, problems: readonly string[]): void => {
+  for (const problem of problems) io.err.write(`${terminalField(problem)}\n`);
+  io.err.write(`${countOf(problems.length, 'problem')} found\n`);
+};

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { CliIo } from './cli-io.js';
 import type { ParsedCommand } from './command-line.js';
 import { readConfig } from './command-context.js';
-import { hasSettingsProblems, SETTINGS_NOTE } from './settings-note.js';
+import { hasSettingsProblems, SETTINGS_NOTE, writeProblems } from './settings-note.js';
 import { countOf } from './database-access.js';
 import { terminalField } from './terminal-text.js';
 
@@ -36,16 +36,14 @@ export const checkTriggers = async ({ values }: ParsedCommand, io: CliIo): Promi
   );
   const problems = checked.missing && given ? [`${shownPath(file)}: does not exist`] : checked.problems;
   if (problems.length > 0) {
-    for (const problem of problems) io.err.write(`${terminalField(problem)}\n`);
-    io.err.write(`${countOf(problems.length, 'problem')} found\n`);
+    writeProblems(io, problems);
     if (!checked.missing && hasSettingsProblems(problems, (await checkTriggerFile(file, config.triggersDir)).problems)) io.err.write(`${SETTINGS_NOTE}\n`);
     return 1;
   }
   // Start-up refuses a trigger named as a schedule's runs are (cron:<name>) beside that schedule of CRONS_FILE.
   const clashes = runNameProblems(checked, await checkScheduleFile(config.cronsFile, config.triggersDir), file, config.cronsFile);
   if (clashes.length > 0) {
-    for (const problem of clashes) io.err.write(`${terminalField(problem)}\n`);
-    io.err.write(`${countOf(clashes.length, 'problem')} found\n`);
+    writeProblems(io, clashes);
     return 1;
   }
   if (checked.missing) {
