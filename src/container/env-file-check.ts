@@ -1,3 +1,5 @@
+import { editDistance as distance } from '../domain/text/nearest-name.js';
+
 /**
  * What `.env` holds that the service would silently ignore: a name that is no setting (a typo
  * such as DATABSE_URL starts the service on a new embedded database), a line that is not
@@ -31,26 +33,6 @@ export const PROCESS_VARIABLES: readonly string[] = ['NODE_OPTIONS', 'NODE_ENV',
 
 const QUOTES = new Set(['"', "'", '`']);
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** Optimal string alignment distance (a swap of two neighbours counts one edit), capped at `max + 1`. */
-const distance = (a: string, b: string, max: number): number => {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) {
-    rows.push([i]);
-    for (let j = 1; j <= b.length; j++) {
-      if (i === 0) {
-        rows[0]![j] = j;
-        continue;
-      }
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = best;
-    }
-  }
-  return rows[a.length]![b.length]!;
-};
 
 /** The setting `name` is most likely a misspelling of: the same but for case, or one or two edits away (one for a short name). */
 export const nearestSetting = (name: string, settings: ReadonlySet<string>): string | undefined => {

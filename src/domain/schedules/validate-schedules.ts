@@ -2,6 +2,7 @@ import { shownInput } from '../errors/shown-input.js';
 import type { TriggerAction } from '../triggers/trigger.js';
 import { duplicateNameProblem, unprintableNameProblem, validateAction } from '../triggers/validate-triggers.js';
 import type { Schedule } from './schedule.js';
+import { didYouMean } from '../text/nearest-name.js';
 import { findNonScheduleTokens, fromRequestTokens, toRequestTokens } from './schedule-tokens.js';
 import { describeValue, requiredAs } from '../triggers/found-value.js';
 
@@ -149,7 +150,7 @@ export const validateSchedules = (raw: unknown, file: string, catalog: ScheduleC
 
     if (typeof entry.enabled !== 'boolean') problem('enabled', requiredAs(entry.enabled, 'true or false'));
     if (entry.catch_up !== undefined && typeof entry.catch_up !== 'boolean') problem('catch_up', 'true or false (default true)');
-    for (const field of Object.keys(entry)) if (!SCHEDULE_FIELDS.includes(field)) problem(field, 'unknown field');
+    for (const field of Object.keys(entry)) if (!SCHEDULE_FIELDS.includes(field)) problem(field, `unknown field${didYouMean(field, SCHEDULE_FIELDS)}`);
 
     const actions: TriggerAction[] = [];
     if (!Array.isArray(entry.actions) || entry.actions.length === 0) problem('actions', requiredAs(entry.actions, 'a non-empty array'));

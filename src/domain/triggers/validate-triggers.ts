@@ -1,5 +1,6 @@
 import { shownInput } from '../errors/shown-input.js';
 import { modelProblem } from '../jobs/job-request.js';
+import { didYouMean, nearestName } from '../text/nearest-name.js';
 import { findTokenPlaces } from '../templates/shell-contexts.js';
 import { findUnclosedTokens, findUnknownTokens, TOKEN } from '../templates/template-tokens.js';
 import { describeValue, requiredAs } from './found-value.js';
@@ -159,7 +160,13 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
         'watch_path',
         `${watchPath} is public (no authentication): a trigger on it would run for anyone; watch an authenticated endpoint such as /webhook`,
       );
-    else if (!catalog.watchPaths.includes(watchPath)) problem('watch_path', `${watchPath} is not an endpoint; one of ${catalog.watchPaths.join(', ')}`);
+    else if (!catalog.watchPaths.includes(watchPath)) {
+      const meant = nearestName(watchPath, catalog.watchPaths);
+      problem(
+        'watch_path',
+        `${watchPath} is not an endpoint${meant === undefined ? '' : ` (did you mean ${meant}?)`}; one of ${catalog.watchPaths.join(', ')}`,
+      );
+    }
 
     if (typeof entry.enabled !== 'boolean') problem('enabled', requiredAs(entry.enabled, 'true or false'));
     const concurrency = entry.concurrency;
@@ -172,7 +179,7 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
         }`,
       );
 
-    for (const field of Object.keys(entry)) if (!TRIGGER_FIELDS.includes(field)) problem(field, 'unknown field');
+    for (const field of Object.keys(entry)) if (!TRIGGER_FIELDS.includes(field)) problem(field, `unknown field${didYouMean(field, TRIGGER_FIELDS)}`);
 
     const when: TriggerCondition[] | undefined = entry.when === undefined ? undefined : validateWhen(entry.when, problem);
 
@@ -251,7 +258,8 @@ const validateActionFields = (action: unknown, catalog: TriggerCatalog, report: 
     valid = false;
     report(field, message);
   };
-  for (const field of Object.keys(action)) if (!ACTION_FIELDS[type].includes(field)) fail(field, `unknown field for a ${type} action`);
+  for (const field of Object.keys(action))
+    if (!ACTION_FIELDS[type].includes(field)) fail(field, `unknown field for a ${type} action${didYouMean(field, ACTION_FIELDS[type])}`);
 
   if (type === 'agent') {
     const job = requiredText(action, 'job', fail);

@@ -101,6 +101,14 @@ describe('validateSchedules', () => {
     ]);
   });
 
+  it('names the field a misspelled one most likely meant', () => {
+    const { problems } = validateSchedules([entry({ timezon: 'UTC', catchup: false })], 'CRONS.json', catalog);
+    expect(problems).to.deep.equal([
+      'CRONS.json: schedule #0 "nightly": timezon: unknown field; did you mean timezone?',
+      'CRONS.json: schedule #0 "nightly": catchup: unknown field; did you mean catch_up?',
+    ]);
+  });
+
   it('refuses approval on a schedule action (nobody is asked at a schedule’s time)', () => {
     const { problems } = validateSchedules([entry({ actions: [{ type: 'command', command: 'true', approval: true }] })], 'CRONS.json', catalog);
     expect(problems).to.deep.equal(['CRONS.json: schedule #0 "nightly": actions[0].approval: not available for schedule actions (approvals are for triggers)']);

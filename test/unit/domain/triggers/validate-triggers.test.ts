@@ -267,6 +267,22 @@ describe('validateTriggers', () => {
     });
   }
 
+  it('names the field a misspelled one most likely meant (a trigger’s, an action’s) and the endpoint a misspelled watch_path meant', () => {
+    expect(problems([{ name: 'deploy', watch_path: '/webhok', enable: true, actions: [{ type: 'command', comand: 'ls', timout: 5 }] }])).to.deep.equal([
+      `${FILE}: trigger #0 "deploy": watch_path: /webhok is not an endpoint (did you mean /webhook?); one of ${triggerCatalog().watchPaths.join(', ')}`,
+      `${FILE}: trigger #0 "deploy": enabled: required, true or false`,
+      `${FILE}: trigger #0 "deploy": enable: unknown field; did you mean enabled?`,
+      `${FILE}: trigger #0 "deploy": actions[0].comand: unknown field for a command action; did you mean command?`,
+      `${FILE}: trigger #0 "deploy": actions[0].timout: unknown field for a command action; did you mean timeout?`,
+      `${FILE}: trigger #0 "deploy": actions[0].command: required, a non-empty string`,
+    ]);
+  });
+
+  it('names the field an unknown one differs from in case only, and none for one far from every field', () => {
+    expect(problems([valid({ Enabled: true })])).to.deep.equal([`${FILE}: trigger #0 "deploy": Enabled: unknown field; did you mean enabled?`]);
+    expect(problems([valid({ trigger_when: 'always' })])).to.deep.equal([`${FILE}: trigger #0 "deploy": trigger_when: unknown field`]);
+  });
+
   it('accepts unsafe_raw on an agent action as a boolean only, and keeps it only when true', () => {
     const { triggers, problems: found } = validateTriggers(
       [
