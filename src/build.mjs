@@ -17,6 +17,8 @@
 //    (dist/cli/serve.js and everything it imports statically), in the order Node evaluates
 //    them: the start loads them one at a time, letting the early intake answer in between
 //    (src/cli/load-in-steps.ts).
+// 5. Every built module is made plain ASCII (`asciiOnly`), so that V8 keeps its source as
+//    one byte per character.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
@@ -71,6 +73,7 @@ if (runAsScript && !(process.argv.includes('--if-stale') && isCurrent())) {
   const built = spawnSync(process.execPath, [tsc, '-b', join(ROOT, 'tsconfig.json')], { stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
   await bundleDependencies();
+  asciiOnly(join(ROOT, 'dist'));
   // The package's commands (`bin`: dist/cli/main.js) are run as programs: by npx through the
   // link npm made to them once — a later build of a fresh clone at the same path is not linked
   // again, and the compiler writes files without the execute bit (`sh: agent-gateway: Permission
@@ -216,6 +219,41 @@ async function bundleDependencies() {
   // Step 4: the order of the service's modules after its head start.
   const steps = scan === undefined ? [] : loadOrder(importGraph(scan.metafile, bundled, vendorFiles), 'dist/cli/serve.js');
   writeFileSync(join(ROOT, 'dist', 'load-steps.json'), `${JSON.stringify(steps)}\n`);
+}
+
+/**
+ * Step 5. V8 holds a module's source as one byte per character only when every character is
+ * Latin-1; one `—` in a comment and the whole file is read, decoded, hashed for the compile
+ * cache and kept for the life of the process at two bytes per character. Of the 4 MB of
+ * source `keys list` loaded, 2.9 MB were such files (esbuild escapes strings but keeps some
+ * comments as written; tsc keeps texts as written); the service's idle RSS was ~12 MB more
+ * for it (bench/README.md, "Measurements behind the code"). So each character above U+007F is
+ * written as its `\uXXXX` escape (a pair of them above U+FFFF): in a string, a template, a
+ * regular expression or an identifier the escape stands for the same character, in a comment
+ * it is only text. A character after a backslash (`\—`, an escape of the character itself)
+ * would become a different text, so it stops the build, naming the file and line.
+ */
+export function asciiOnly(dir) {
+  const files = (path) =>
+    readdirSync(path, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? files(join(path, entry.name)) : entry.name.endsWith('.js') ? [join(path, entry.name)] : [],
+    );
+  for (const file of files(dir)) {
+    const text = readFileSync(file, 'utf8');
+    if (!/[^\x00-\x7f]/.test(text)) continue;
+    // Without the `u` flag each half of a surrogate pair is matched, and escaped, on its own.
+    const ascii = text.replace(/(\\*)([^\x00-\x7f])/g, (_match, backslashes, char, offset) => {
+      if (backslashes.length % 2 === 1) {
+        const line = text.slice(0, offset).split('\n').length;
+        process.stderr.write(
+          `src/build.mjs: ${relative(ROOT, file)}:${line} escapes a character above U+007F with a backslash; write it as \\u${char.charCodeAt(0).toString(16).padStart(4, '0')}\n`,
+        );
+        process.exit(1);
+      }
+      return `${backslashes}\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    });
+    writeFileSync(file, ascii);
+  }
 }
 
 /**

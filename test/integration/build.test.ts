@@ -264,6 +264,49 @@ describe('src/build.mjs: the ES-module dependencies our code imports are bundled
     expect(await readdir(join(project.dir, 'dist', 'vendor'))).to.deep.equal(['modules.json']);
   });
 
+  it('writes every built module as plain ASCII (one byte per character in V8), each text, pattern and name the same as written', async () => {
+    const project = await makeProject({
+      dependencies: ['zod'],
+      source: [
+        "import { z } from 'zod';",
+        '// A comment — with a dash, an ellipsis … and 😀.',
+        "export const dash = 'a — b … c é';",
+        "export const emoji = '😀 ok';",
+        'export const template = `${dash} — ${emoji.length}`;',
+        'export const pattern = /[à-ÿ]+—😀/u;',
+        'export const legacy = /😀|é/;',
+        'export const café = 1;',
+        'export const schema = z.string();',
+        '',
+      ].join('\n'),
+    });
+    const built = project.build();
+    expect(built.code, built.stderr).to.equal(0);
+    const files = async (dir: string): Promise<string[]> =>
+      (await readdir(dir, { withFileTypes: true })).flatMap((entry) => (entry.isDirectory() ? [] : entry.name.endsWith('.js') ? [join(dir, entry.name)] : []));
+    const builtFiles = [...(await files(join(project.dir, 'dist'))), ...(await files(join(project.dir, 'dist', 'vendor')))];
+    expect(builtFiles.map((file) => file.slice(project.dir.length + 1)))
+      .to.include('dist/main.js')
+      .and.to.satisfy((names: string[]) => names.some((name) => name.startsWith('dist/vendor/')));
+    for (const file of builtFiles) expect(/[^\x00-\x7f]/.test(await readFile(file, 'utf8')), file).to.equal(false);
+    const module = (await import(pathToFileURL(join(project.dir, 'dist', 'main.js')).href)) as Record<string, unknown>;
+    expect(module.dash).to.equal('a — b … c é');
+    expect(module.emoji).to.equal('😀 ok');
+    expect(module.template).to.equal('a — b … c é — 5');
+    expect((module.pattern as RegExp).test('àÿ—😀')).to.equal(true);
+    expect((module.pattern as RegExp).test('a—😀')).to.equal(false);
+    expect((module.legacy as RegExp).test('😀')).to.equal(true);
+    expect(module.café).to.equal(1);
+    expect((module.schema as { parse(value: unknown): unknown }).parse('ü — ok')).to.equal('ü — ok');
+  });
+
+  it('stops the build, naming the file and line, where a backslash escapes a character above U+007F (its escape would be another text)', async () => {
+    const project = await makeProject({ source: "export const plain = 'ok';\nexport const odd = '\\é';\n" });
+    const built = project.build();
+    expect(built.code).to.equal(1);
+    expect(built.stderr).to.equal('src/build.mjs: dist/main.js:2 escapes a character above U+007F with a backslash; write it as \\u00e9\n');
+  });
+
   it('fails the build, naming it, when a package of the list is CommonJS (its bundle would lose the named exports)', async () => {
     const project = await makeProject({
       dependencies: ['p-retry'],
