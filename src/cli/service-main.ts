@@ -29,7 +29,7 @@ const fail = (error: unknown): never => {
 };
 
 try {
-  const config = configFromEnvironment();
+  const config = configFromEnvironment(process.cwd(), undefined, { checkEnvironment: true });
   const pino = createPino(config.logLevel, undefined, channelCredentialHeaders());
   const head = await beginStart(config, new PinoLogger(pino), pino);
   await import('reflect-metadata');

@@ -108,3 +108,18 @@ export const checkEnvFile = (text: string, known: KnownNames): EnvFileCheck => {
   }
   return { problems, warnings };
 };
+
+/**
+ * The environment's own names (not `.env`'s) that are near-misses of a setting's, one warning
+ * each: `LOG_LEVL=debug npm start` ran at `info` without a word. Only names that could be a
+ * setting's (letters, digits, `_`) are looked at, so no line holds a control character.
+ */
+export const checkEnvironmentNames = (names: Iterable<string>, known: KnownNames): string[] => {
+  const warnings: string[] = [];
+  for (const name of names) {
+    if (!NAME.test(name) || known.settings.has(name) || known.others.has(name) || known.prefixes.some((prefix) => name.startsWith(prefix))) continue;
+    const meant = nearestSetting(name, known.settings);
+    if (meant !== undefined) warnings.push(`environment: ${name} is not a setting; did you mean ${meant}? It is ignored`);
+  }
+  return warnings;
+};

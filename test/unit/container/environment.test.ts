@@ -178,3 +178,45 @@ describe('configFromEnvironment: what .env holds that Node would ignore without 
     expect(config.logLevel).to.equal('error');
   });
 });
+
+describe('configFromEnvironment: a setting misspelled in the environment itself', () => {
+  let dir: string;
+  const set = (values: Record<string, string>): void => {
+    for (const [name, value] of Object.entries(values)) process.env[name] = value;
+  };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'env-names-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+    for (const name of ['LOG_LEVL', 'DATABSE_URL', 'port', 'MY_TOOL_HOME', 'AGENT_LOG_LEVL', 'LOG_LEVEL']) delete process.env[name];
+  });
+
+  it('warns at the service’s start, one line each, naming the setting meant (LOG_LEVL=debug npm start ran at info without a word), and starts', () => {
+    set({ LOG_LEVL: 'debug', DATABSE_URL: 'postgres://u:secret@h/db', port: '3001', MY_TOOL_HOME: '/opt', AGENT_LOG_LEVL: 'x' });
+    const warnings: string[] = [];
+    const config = configFromEnvironment(dir, (line) => warnings.push(line), { checkEnvironment: true });
+    expect(warnings).to.have.members([
+      'environment: LOG_LEVL is not a setting; did you mean LOG_LEVEL? It is ignored',
+      'environment: DATABSE_URL is not a setting; did you mean DATABASE_URL? It is ignored',
+      'environment: port is not a setting; did you mean PORT? It is ignored',
+    ]);
+    expect(warnings.join('\n')).to.not.include('secret');
+    expect(config.logLevel).to.equal('info');
+  });
+
+  it('checks the environment’s names beside a .env as well', () => {
+    writeFileSync(join(dir, '.env'), 'LOG_LEVEL=warn\n');
+    set({ LOG_LEVL: 'debug' });
+    const warnings: string[] = [];
+    expect(configFromEnvironment(dir, (line) => warnings.push(line), { checkEnvironment: true }).logLevel).to.equal('warn');
+    expect(warnings).to.deep.equal(['environment: LOG_LEVL is not a setting; did you mean LOG_LEVEL? It is ignored']);
+  });
+
+  it('says nothing of the environment for a CLI command (no checkEnvironment)', () => {
+    set({ LOG_LEVL: 'debug' });
+    const warnings: string[] = [];
+    configFromEnvironment(dir, (line) => warnings.push(line));
+    expect(warnings).to.deep.equal([]);
+  });
+});
