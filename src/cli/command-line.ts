@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { shownInput } from '../domain/errors/shown-input.js';
+import { didYouMean, nearestName } from '../domain/text/nearest-name.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -119,11 +120,14 @@ ${brief ? `\nRun "${PROGRAM} ${name(command)} --help" for more.\n` : ''}`;
 };
 
 /** A parse error of node:util as one short line (its own messages run to three sentences). */
-const parseProblem = (error: Error & { code?: string }): string => {
+const parseProblem = (error: Error & { code?: string }, command: CommandSpec): string => {
   const quoted = /'([^']*)'/.exec(error.message)?.[1];
   switch (error.code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return `unknown option ${shownInput(quoted ?? '')}`.trim();
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      // A long option one or two letters off (`--nam`) names the one meant.
+      const meant = quoted?.startsWith('--') ? nearestName(quoted.slice(2), Object.keys(command.options)) : undefined;
+      return `unknown option ${shownInput(quoted ?? '')}`.trim() + (meant === undefined ? '' : `; did you mean --${meant}?`);
+    }
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
       return `unexpected argument ${shownInput(quoted ?? '')}`.trim();
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
@@ -153,7 +157,7 @@ const parseFor = (command: CommandSpec, args: readonly string[]): Resolved => {
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
-      throw new UsageError(parseProblem(error as Error), commandUsage(command, { brief: true }));
+      throw new UsageError(parseProblem(error as Error, command), commandUsage(command, { brief: true }));
     throw error;
   }
   if (parsed.values.help === true) return { kind: 'help', text: commandUsage(command) };
@@ -221,7 +225,11 @@ export const resolveCommandLine = (argv: readonly string[], commands: readonly C
   const single = commands.find((c) => c.words.length === 1 && c.words[0] === first);
   if (single) return parseFor(single, argv.slice(1));
   const members = commands.filter((c) => c.words.length === 2 && c.words[0] === first);
-  if (members.length === 0) throw new UsageError(`unknown command ${shownInput(first)}`, programUsage(commands));
+  if (members.length === 0)
+    throw new UsageError(
+      `unknown command ${shownInput(first)}${didYouMean(first, new Set(commands.flatMap((c) => c.words.slice(0, 1))))}`,
+      programUsage(commands),
+    );
   const usage = groupUsage(first, commands);
   const choices = members.map((c) => c.words[1]);
   const choiceList = `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;
@@ -233,7 +241,12 @@ export const resolveCommandLine = (argv: readonly string[], commands: readonly C
   const member = members.find((c) => c.words[1] === second);
   if (member === undefined) {
     throw new UsageError(
-      second.startsWith('-') ? `unknown option ${shownInput(second)} (options follow the command)` : `unknown ${first} command ${shownInput(second)}`,
+      second.startsWith('-')
+        ? `unknown option ${shownInput(second)} (options follow the command)`
+        : `unknown ${first} command ${shownInput(second)}${didYouMean(
+            second,
+            members.flatMap((c) => c.words.slice(1, 2)),
+          )}`,
       usage,
     );
   }

@@ -162,7 +162,7 @@ describe('e2e: the agent-gateway command', function () {
     it('refuses unknown commands and sub-commands, and a missing command, with exit code 2 and the usage', async () => {
       const unknown = await runCli(['keyz', 'list'], env);
       expect(unknown.code).to.equal(2);
-      expect(lines(unknown.stderr).slice(0, 3)).to.deep.equal(['unknown command keyz', '', 'Usage: agent-gateway <command> [options]']);
+      expect(lines(unknown.stderr).slice(0, 3)).to.deep.equal(['unknown command keyz; did you mean keys?', '', 'Usage: agent-gateway <command> [options]']);
       const sub = await runCli(['keys', 'delete', 'x'], env);
       expect(sub.code).to.equal(2);
       expect(lines(sub.stderr).slice(0, 3)).to.deep.equal(['unknown keys command delete', '', 'Usage: agent-gateway keys <command> [options]']);

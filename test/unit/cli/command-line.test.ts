@@ -137,6 +137,18 @@ describe('the CLI command line', () => {
     expect(refusal().message).to.equal('no command given');
   });
 
+  it('names the command, sub-command or option a misspelled one most likely meant, and none for one far from all', () => {
+    expect(refusal('key', 'list').message).to.equal('unknown command key; did you mean keys?');
+    expect(refusal('delivries', 'list').message).to.equal('unknown command delivries; did you mean deliveries?');
+    expect(refusal('keys', 'lst').message).to.equal('unknown keys command lst; did you mean list?');
+    expect(refusal('triggers', 'chek').message).to.equal('unknown triggers command chek; did you mean check?');
+    expect(refusal('keys', 'create', '--nam', 'x').message).to.equal('unknown option --nam; did you mean --name?');
+    expect(refusal('deliveries', 'list', '--limt', '3').message).to.equal('unknown option --limt; did you mean --limit?');
+    expect(refusal('keys', 'list', '--JSON').message).to.equal('unknown option --JSON; did you mean --json?');
+    expect(refusal('keys', 'delete', 'x').message).to.equal('unknown keys command delete');
+    expect(refusal('keys', 'list', '--bogus').message).to.equal('unknown option --bogus');
+  });
+
   it('refuses a missing option value, a missing required option, missing and stray arguments', () => {
     expect(refusal('keys', 'create', '--name').message).to.equal('--name needs a value');
     expect(refusal('keys', 'create', '--json').message).to.equal('keys create needs --name NAME');
