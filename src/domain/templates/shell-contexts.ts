@@ -258,11 +258,13 @@ class Scanner {
     else this.#i += 2;
   }
 
-  /** Command text (the top level, `$(…)`, backticks, `[[ … ]]`), up to its `closer`. */
-  #command(closer: '' | ')' | '`' | ']]'): void {
+  /** Command text (the top level, `$(…)`, backticks, `[[ … ]]`, `${ …; }`), up to its `closer`. */
+  #command(closer: '' | ')' | '`' | ']]' | '}'): void {
     const s = this.#s;
     let wordStart = true;
     let depth = 0;
+    // The `{ …; }` groups open inside a `${ …; }`: only a `}` word outside them closes it.
+    let groups = 0;
     let cases = 0;
     // After <, > or <<<, the word is a file or a here-string, no argument of the command.
     let redirect = false;
@@ -303,6 +305,14 @@ class Scanner {
       if (closer === ']]' && wordStart && s.startsWith(']]', i) && isWordEnd(s[i + 2])) {
         this.#i += 2;
         return;
+      }
+      if (closer === '}' && wordStart && c === '{' && isWordEnd(s[i + 1])) groups++;
+      if (closer === '}' && wordStart && c === '}') {
+        if (groups === 0) {
+          this.#i++;
+          return;
+        }
+        groups--;
       }
       if (wordStart && (s.startsWith('case', i) || s.startsWith('esac', i)) && isWordEnd(s[i + 4])) {
         // Inside `case … esac` a pattern's `)` does not close a `$(…)`.
@@ -684,6 +694,11 @@ class Scanner {
     } else if (s.startsWith('$(', i)) {
       this.#i += 2;
       this.#command(')');
+    } else if (s.startsWith('${', i) && /[ \t\n|]/.test(s[i + 2] ?? '')) {
+      // `${ …; }` and `${| …; }` are no parameter: bash 5.3, ksh93 and mksh run their text as
+      // commands in the current shell (dash refuses them), so it is read as `$(…)` is.
+      this.#i += s[i + 2] === '|' ? 3 : 2;
+      this.#command('}');
     } else if (s.startsWith('${', i)) {
       this.#i += 2;
       this.#parameter(context);

@@ -86,6 +86,11 @@ describe('findTokenPlaces', () => {
     ['<<- with tab-indented terminator', 'cat <<-END\n\t{{body.v}}\n\tEND\necho {{body.v}}', ['heredoc', 'unquoted']],
     ['two here-documents on one line', "cat <<A <<'B'\n{{body.v}}\nA\nfixed\nB\necho {{body.v}}", ['heredoc', 'unquoted']],
     ['a here-document inside $(…)', 'x=$(cat <<EOF\n{{body.v}}\nEOF\n); echo "{{body.v}}"', ['heredoc', 'double']],
+    [
+      'a ${ …; } command substitution read as commands, with a { …; } group inside, and the quoting after it',
+      'x=${ { git describe {{body.v}}; }; }; echo "{{body.v}}" ${x:-{{body.v}}}',
+      ['unquoted', 'double', 'unquoted'],
+    ],
     ['a here-string, pipes, && and a subshell', 'cat <<< {{body.v}} | tr a b && (echo "{{body.v}}") || echo {{body.v}}', ['unquoted', 'double', 'unquoted']],
     ['arithmetic elsewhere in the template', 'n=$((1 + 2)); (( n > 1 )) && echo "$n {{body.v}}"', ['double']],
     ['a comment before the token ends at its line', 'echo a # note\necho {{body.v}}', ['unquoted']],
@@ -303,6 +308,10 @@ describe('findTokenPlaces', () => {
     ['as the command xargs runs', 'xargs -n 1 {{body.v}}', REFUSED.commandName],
     ['as the command string of bash -c under sudo -u', 'sudo -u deploy bash -c "make {{body.v}}"', REFUSED.shellScript],
     ['as the command string of sh -c under /usr/bin/env and nohup', '/usr/bin/env nohup sh -c {{body.v}}', REFUSED.shellScript],
+    // `${ …; }` and `${| …; }` run their text as commands in bash 5.3, ksh93 and mksh (dash refuses them).
+    ['as the command of a ${ …; } command substitution', 'echo ${ {{body.v}}; }', REFUSED.commandName],
+    ['as an argument of eval in a ${ …; } inside "…"', 'echo "tag: ${ eval {{body.v}}; }"', REFUSED.evaluated],
+    ['as the command string of sh -c in a ${| …; } value substitution', 'echo ${| sh -c {{body.v}}; }', REFUSED.shellScript],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
