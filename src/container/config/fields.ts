@@ -24,7 +24,11 @@ export const optionalText = () => raw;
  * systemd EnvironmentFile — and it was taken as a directory named `~` in the working directory.
  */
 const refuseTilde = (value: string | undefined, ctx: z.RefinementCtx): void => {
-  if (value?.startsWith('~')) ctx.addIssue({ code: 'custom', message: '~ is not expanded (.env is not a shell); write the full path' });
+  if (value?.startsWith('~'))
+    ctx.addIssue({
+      code: 'custom',
+      message: '~ is not expanded (nothing here does: not .env, not a systemd EnvironmentFile, not a shell in quotes); write the full path',
+    });
 };
 
 /** A file or directory path with a default, relative to the working directory; `~` is refused. */

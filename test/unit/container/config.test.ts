@@ -108,7 +108,7 @@ describe('loadConfig', () => {
   });
 
   it('refuses a path setting that starts with ~ (nothing expands it: it was a directory named ~ in the working directory)', () => {
-    const TILDE = '~ is not expanded (.env is not a shell); write the full path';
+    const TILDE = '~ is not expanded (nothing here does: not .env, not a systemd EnvironmentFile, not a shell in quotes); write the full path';
     expect(problemsOf({ DATA_DIR: '~/agw-data' })).to.deep.equal([`DATA_DIR: ${TILDE}`]);
     expect(
       problemsOf({ TRIGGERS_FILE: '~/t.json', TRIGGERS_DIR: '~', CRONS_FILE: '~x/c.json', CHAT_SYSTEM_PROMPT_FILE: '~/p.md', JOBS_REPO: '~/repo' }),
