@@ -360,6 +360,8 @@ class Scanner {
         else if (depth > 0) depth--;
         this.#i++;
         wordStart = true;
+        // After < or >, a ( opens a process substitution (`<(…)`, `>(…)`): its first word is a command name, no file.
+        redirect = false;
         endCommand();
       } else if (wordStart && s.startsWith('[[', i) && isWordEnd(s[i + 2])) {
         this.#i += 2;
@@ -520,7 +522,11 @@ class Scanner {
     else if (wrapperOf(word) !== undefined) state.wrapper = { command: wrapperOf(word)!, operands: WRAPPERS[wrapperOf(word)!]!.operands, argument: false };
     else if (NAMING[word]) state.naming = { command: word, options: true, operands: 0 };
     else if (word === 'test' || word === '[') state.testing = { next: false };
-    else if (word === '-p' && (prefix === 'time' || prefix === 'command')) state.commandPosition = true;
+    else if ((word === '-p' || word === '--') && (prefix === 'time' || prefix === 'command')) {
+      // `command -p -- x`, `time -- x`: the name follows the end of the options.
+      state.commandPosition = true;
+      if (word === '-p') state.prefix = prefix;
+    } else if (prefix === 'exec' && word === '--') state.commandPosition = true;
     else if (prefix === 'exec' && word !== '-' && EXEC_OPTIONS.test(word)) {
       state.commandPosition = true;
       state.prefix = 'exec';

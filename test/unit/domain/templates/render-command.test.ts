@@ -312,6 +312,12 @@ describe('findTokenPlaces', () => {
     ['as the command of a ${ …; } command substitution', 'echo ${ {{body.v}}; }', REFUSED.commandName],
     ['as an argument of eval in a ${ …; } inside "…"', 'echo "tag: ${ eval {{body.v}}; }"', REFUSED.evaluated],
     ['as the command string of sh -c in a ${| …; } value substitution', 'echo ${| sh -c {{body.v}}; }', REFUSED.shellScript],
+    ['as the command of a <(…) process substitution', 'diff <({{body.v}}) expected.txt', REFUSED.commandName],
+    ['as the command string of sh -c in a >(…) process substitution after <', 'tee >(sh -c {{body.v}}) < <(cat f)', REFUSED.shellScript],
+    ['as the command name after command --', 'command -- {{body.v}}', REFUSED.commandName],
+    ['as an argument of eval after command -p --', 'command -p -- eval {{body.v}}', REFUSED.evaluated],
+    ['as the command string of sh -c after time --', 'time -- sh -c {{body.v}}', REFUSED.shellScript],
+    ['as the command name after exec --', 'exec -- {{body.v}}', REFUSED.commandName],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
