@@ -59,7 +59,7 @@ const schema = withFormerNames(FORMER_NAMES, (nameOf) =>
         ctx.addIssue({
           code: 'custom',
           path: ['TELEGRAM_WEBHOOK_SECRET'],
-          message: `required when ${nameOf('TELEGRAM_BOT_TOKEN')} is set (the webhook must be able to tell the platform from anyone else)`,
+          message: `required when ${nameOf('TELEGRAM_BOT_TOKEN')} is set (the webhook must be able to tell the platform from anyone else): set it, e.g. to the output of openssl rand -hex 32, or set ${nameOf('TELEGRAM_MODE')}=polling where the service has no public HTTPS address`,
         });
       }
     })

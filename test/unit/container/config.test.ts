@@ -449,7 +449,7 @@ describe('loadConfig', () => {
 
   it("requires a Telegram webhook secret with a bot token, in the platform's alphabet, and numeric chat ids", () => {
     expect(problemsOf({ TELEGRAM_BOT_TOKEN: '123:abc' })).to.deep.equal([
-      'TELEGRAM_WEBHOOK_SECRET: required when TELEGRAM_BOT_TOKEN is set (the webhook must be able to tell the platform from anyone else)',
+      'TELEGRAM_WEBHOOK_SECRET: required when TELEGRAM_BOT_TOKEN is set (the webhook must be able to tell the platform from anyone else): set it, e.g. to the output of openssl rand -hex 32, or set TELEGRAM_MODE=polling where the service has no public HTTPS address',
     ]);
     expect(problemsOf({ TELEGRAM_WEBHOOK_SECRET: 'has space' })[0]).to.match(/^TELEGRAM_WEBHOOK_SECRET: must be 1 to 256/);
     expect(problemsOf({ TELEGRAM_ALLOWED_CHAT_IDS: '12, abc' })).to.deep.equal([
@@ -486,7 +486,7 @@ describe('loadConfig', () => {
   describe('the former MESSAGING_* names of the Telegram variables', () => {
     it('are read when the TELEGRAM_* names are not set, and named in problems and hints', () => {
       expect(problemsOf({ MESSAGING_BOT_TOKEN: '123:abc' })).to.deep.equal([
-        'MESSAGING_WEBHOOK_SECRET: required when MESSAGING_BOT_TOKEN is set (the webhook must be able to tell the platform from anyone else)',
+        'MESSAGING_WEBHOOK_SECRET: required when MESSAGING_BOT_TOKEN is set (the webhook must be able to tell the platform from anyone else): set it, e.g. to the output of openssl rand -hex 32, or set MESSAGING_MODE=polling where the service has no public HTTPS address',
       ]);
       expect(problemsOf({ MESSAGING_WEBHOOK_SECRET: 'has space' })[0]).to.match(/^MESSAGING_WEBHOOK_SECRET: must be 1 to 256/);
       expect(problemsOf({ MESSAGING_ALLOWED_CHAT_IDS: '12, abc' })).to.deep.equal([
