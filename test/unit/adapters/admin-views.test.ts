@@ -161,6 +161,13 @@ describe('AdminViews', () => {
     expect(html).to.contain('<a href="/settings/chat" aria-current="page">Chat</a>');
   });
 
+  it('tells on the closed page to set the password with the server’s DATA_DIR or DATABASE_URL (set on another database, it opens nothing)', () => {
+    const text = views.page('closed', { title: 'Admin UI closed' }, {}).replace(/<[^>]*>/g, '');
+    expect(text).to.contain('npx agent-gateway admin set-password');
+    expect(text).to.contain("Run it with the server's DATA_DIR or DATABASE_URL");
+    expect(text).to.contain('Set elsewhere, the password does not open this page.');
+  });
+
   it('loads no script on a page without a session, the copy script on signed-in pages, htmx only where asked', () => {
     expect(views.page('login', { title: 'Log in' }, {})).not.to.contain('<script');
     const signedIn = views.page('chat', { title: 'Chat', csrf: 'c', section: 'chat' }, { turns: [], csrf: 'c' });

@@ -2,7 +2,8 @@
 
 const CLOSED = `<% layout('@layout') %>
 <p>The admin UI opens once an admin password is set. On the server, run:</p>
-<pre>npx agent-gateway admin set-password</pre>`;
+<pre>npx agent-gateway admin set-password</pre>
+<p>Run it with the server's <code>DATA_DIR</code> or <code>DATABASE_URL</code> (from its directory, for <code>.env</code>): the command says first which database it uses, which must be this server's (<code>through the running server</code> on the embedded database). Set elsewhere, the password does not open this page.</p>`;
 
 const LOGIN = `<% layout('@layout') %>
 <% if (it.error) { %><p class="error" role="alert"><%= it.error %></p>
