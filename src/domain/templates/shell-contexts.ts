@@ -46,6 +46,8 @@ export const REFUSED = {
   evaluated:
     'as an argument of eval, let, source, . or alias, which run it (or the file it names, or the alias where it is used) as shell code or evaluate it as arithmetic that can run commands',
   commandName: 'as (part of) a command name: the value would choose the program that runs',
+  shellInput:
+    'in a here-document or here-string that a shell reads as its script (sh <<EOF, bash <<< …, no -c and no script file): the shell runs the value as code; give the script with -c and the values after it, as its positional parameters (sh -c \'…"$1"…\' sh {{…}})',
   shellScript:
     'as an option or the script of a shell (sh, bash, dash, ash, ksh, mksh, zsh): -c runs its operand as code, and without -c the first operand is the file run; pass values after the script, as its positional parameters (sh -c \'…"$1"…\' sh {{…}})',
 } as const;
@@ -86,6 +88,8 @@ const ENV_OPTIONS_WITH_ARGUMENT = new Set(['-u', '--unset', '-C', '--chdir', '-a
 /** The options that may follow exec before the command name; `-a` takes the next word as the name it is run under. */
 const EXEC_OPTIONS = /^-[cl]*a?[cl]*$/;
 const isShell = (name: string): boolean => SHELLS.has(name.slice(name.lastIndexOf('/') + 1));
+/** A shell named as the command, before any script file and without -c: it reads its script from its input. */
+const readsScript = (state: CommandState): boolean => state.shell !== undefined && state.shell.command !== true;
 /**
  * Programs that run the command their arguments name (after their options, some taking the next
  * word, and `operands` fixed operands of their own): that word is read as a command name, so a
@@ -171,7 +175,7 @@ interface CommandState {
   /** Inside the arguments of env, whose NAME=value words set the environment of the command it runs. */
   environment?: boolean | 'split';
   /** Inside the arguments of a shell (SHELLS), before its first operand: options, then the script or the -c command string; `arguments` words still belong to options (`-o pipefail`). */
-  shell?: { arguments: number };
+  shell?: { arguments: number; command?: boolean };
   /** Inside the arguments of a program of WRAPPERS, before the command it runs: `operands` of its own still to come; `argument` when the next word is an option's. */
   wrapper?: { command: string; operands: number; argument: boolean };
   /** The next word is the argument of an option of env (`-u NAME`, `-C DIR`) or exec (`-a NAME`), not the command it runs. */
@@ -188,6 +192,8 @@ interface Heredoc {
   readonly delimiter: string;
   readonly stripTabs: boolean;
   readonly quoted: boolean;
+  /** The input of a shell that reads its script from it (shellInput). */
+  readonly script: boolean;
 }
 
 const WORD_END = /[ \t\n;&|()<>]/;
@@ -376,9 +382,15 @@ class Scanner {
         this.#i += 3;
         wordStart = true;
         redirect = true;
+        if (readsScript(state)) {
+          while (s[this.#i] === ' ' || s[this.#i] === '\t') this.#i++;
+          this.#refuseWord(REFUSED.shellInput, false);
+          wordStart = false;
+          redirect = false;
+        }
       } else if (s.startsWith('<<', i)) {
         this.#i += 2;
-        this.#heredocOperator();
+        this.#heredocOperator(readsScript(state));
         wordStart = true;
       } else {
         this.#i++;
@@ -465,6 +477,7 @@ class Scanner {
       }
       // A fixed option (`-c`, `-eu`, `--`, `+x`) holds no token; a word with one, or the first operand, is refused.
       if (literal.whole && /^[-+]/.test(literal.text)) {
+        if (/^-[A-Za-z]*c/.test(literal.text)) state.shell.command = true;
         if (SHELL_LONG_OPTIONS_WITH_ARGUMENT.has(literal.text)) state.shell.arguments++;
         else if (/^[-+][A-Za-z]+$/.test(literal.text)) state.shell.arguments += (literal.text.match(/[oO]/g) ?? []).length;
         return false;
@@ -796,7 +809,7 @@ class Scanner {
   }
 
   /** After `<<`: `-`, blanks, and the delimiter word, quoted or not; the body follows the next newline. */
-  #heredocOperator(): void {
+  #heredocOperator(script: boolean): void {
     const s = this.#s;
     const stripTabs = s[this.#i] === '-';
     if (stripTabs) this.#i++;
@@ -823,7 +836,7 @@ class Scanner {
         this.#i++;
       }
     }
-    this.#pending.push({ delimiter, stripTabs, quoted });
+    this.#pending.push({ delimiter, stripTabs, quoted, script });
   }
 
   /** After a newline of command text: the bodies of the here-documents opened on its line. */
@@ -854,7 +867,8 @@ class Scanner {
           if (this.#tokens.has(this.#i)) this.#place(this.#i, { refused: REFUSED.quotedHeredoc });
           else this.#i++;
         }
-      } else this.#expanding('heredoc', '');
+      } else if (heredoc.script) this.#evaluated(REFUSED.shellInput, () => this.#expanding('heredoc', ''));
+      else this.#expanding('heredoc', '');
       this.#end = outerEnd;
       this.#i = next;
     }

@@ -91,6 +91,11 @@ describe('findTokenPlaces', () => {
       'x=${ { git describe {{body.v}}; }; }; echo "{{body.v}}" ${x:-{{body.v}}}',
       ['unquoted', 'double', 'unquoted'],
     ],
+    [
+      "here-documents and here-strings that are a shell's data, not its script: after -c, after a script file, quoted",
+      'sh -c \'read -r b; echo "$b"\' <<EOF\n{{body.v}}\nEOF\nbash ./deploy.sh <<< {{body.v}}; sh -ec \'cat\' <<< "{{body.v}}"',
+      ['heredoc', 'unquoted', 'double'],
+    ],
     ['a here-string, pipes, && and a subshell', 'cat <<< {{body.v}} | tr a b && (echo "{{body.v}}") || echo {{body.v}}', ['unquoted', 'double', 'unquoted']],
     ['arithmetic elsewhere in the template', 'n=$((1 + 2)); (( n > 1 )) && echo "$n {{body.v}}"', ['double']],
     ['a comment before the token ends at its line', 'echo a # note\necho {{body.v}}', ['unquoted']],
@@ -318,6 +323,9 @@ describe('findTokenPlaces', () => {
     ['as an argument of eval after command -p --', 'command -p -- eval {{body.v}}', REFUSED.evaluated],
     ['as the command string of sh -c after time --', 'time -- sh -c {{body.v}}', REFUSED.shellScript],
     ['as the command name after exec --', 'exec -- {{body.v}}', REFUSED.commandName],
+    ['in a here-document a shell reads as its script', 'sh <<EOF\ngit checkout {{body.v}}\nEOF', REFUSED.shellInput],
+    ['in a here-document bash -s reads as its script, under sudo', 'sudo bash -s <<-EOF\n\tcd /srv && make "{{body.v}}"\n\tEOF', REFUSED.shellInput],
+    ['in a here-string a shell reads as its script', 'bash <<< "deploy {{body.v}}"', REFUSED.shellInput],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
