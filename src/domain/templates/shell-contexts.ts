@@ -275,7 +275,28 @@ class Scanner {
     // After <, > or <<<, the word is a file or a here-string, no argument of the command.
     let redirect = false;
     const state: CommandState = { commandPosition: true };
-    const endCommand = (): void => {
+    // The places of the pipeline under way start at `pipeline`, those of its current command at
+    // `commandStart`; `piped` when that command reads what the one before it writes (`|`, `|&`).
+    let pipeline = this.#places.length;
+    let commandStart = pipeline;
+    let piped = false;
+    // The here-documents of the pipeline under way (their bodies come after the line): from this index of #pending.
+    let pipelineHeredocs = this.#pending.length;
+    /** Ends a command: `pipe` before a `|`, `list` before anything else that starts a command, `same` for a `>&`/`<&` (still the same command). */
+    const endCommand = (next: 'pipe' | 'list' | 'same' = 'list'): void => {
+      if (next !== 'same') {
+        // A shell that reads its script from its input runs what the commands before it in the pipe write.
+        if (piped && readsScript(state)) {
+          this.#refuseSince(pipeline, commandStart, REFUSED.shellInput);
+          this.#pending = this.#pending.map((heredoc, k) => (k >= pipelineHeredocs ? { ...heredoc, script: true } : heredoc));
+        }
+        piped = next === 'pipe';
+        if (!piped) {
+          pipeline = this.#places.length;
+          pipelineHeredocs = this.#pending.length;
+        }
+        commandStart = this.#places.length;
+      }
       state.commandPosition = true;
       state.prefix = undefined;
       state.declaring = undefined;
@@ -306,6 +327,7 @@ class Scanner {
       }
       if ((closer === ')' && c === ')' && depth === 0 && cases === 0) || (closer === '`' && c === '`')) {
         this.#i++;
+        endCommand();
         return;
       }
       if (closer === ']]' && wordStart && s.startsWith(']]', i) && isWordEnd(s[i + 2])) {
@@ -316,6 +338,7 @@ class Scanner {
       if (closer === '}' && wordStart && c === '}') {
         if (groups === 0) {
           this.#i++;
+          endCommand();
           return;
         }
         groups--;
@@ -330,9 +353,13 @@ class Scanner {
       }
       if (c === '\n') {
         this.#i++;
-        this.#heredocs();
-        wordStart = true;
+        // The command ends before the here-documents' bodies are read: a shell it pipes them to makes them its script.
         endCommand();
+        this.#heredocs();
+        pipelineHeredocs = 0;
+        pipeline = this.#places.length;
+        commandStart = pipeline;
+        wordStart = true;
       } else if (c === ' ' || c === '\t') {
         this.#i++;
         wordStart = true;
@@ -395,9 +422,20 @@ class Scanner {
       } else {
         this.#i++;
         wordStart = /[;&|<>]/.test(c);
-        if (/[;&|]/.test(c)) endCommand();
+        if (c === '|') endCommand(s[i + 1] === '|' || s[i - 1] === '|' ? 'list' : 'pipe');
+        else if (c === '&') endCommand(s[i - 1] === '|' || s[i - 1] === '>' || s[i - 1] === '<' ? 'same' : 'list');
+        else if (c === ';') endCommand();
         else if (/[<>]/.test(c)) redirect = true;
       }
+    }
+    endCommand();
+  }
+
+  /** Refuses, for `reason`, the tokens placed from `from` up to `to` that were taken. */
+  #refuseSince(from: number, to: number, reason: string): void {
+    for (let k = from; k < to; k++) {
+      const taken = this.#places[k]!;
+      if ('context' in taken.place) this.#places[k] = { ...taken, place: { refused: reason } };
     }
   }
 

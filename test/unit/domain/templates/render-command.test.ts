@@ -96,6 +96,11 @@ describe('findTokenPlaces', () => {
       'sh -c \'read -r b; echo "$b"\' <<EOF\n{{body.v}}\nEOF\nbash ./deploy.sh <<< {{body.v}}; sh -ec \'cat\' <<< "{{body.v}}"',
       ['heredoc', 'unquoted', 'double'],
     ],
+    [
+      "pipes to a shell's -c string or to a script file, a shell after || or ;, and the here-document of an earlier line",
+      'cat <<A\n{{body.v}}\nA\necho {{body.v}} | sh -c cat; echo {{body.v}} | ./x.sh; echo {{body.v}} || sh; echo {{body.v}}; cat <<B | sh\nfixed\nB',
+      ['heredoc', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
+    ],
     ['a here-string, pipes, && and a subshell', 'cat <<< {{body.v}} | tr a b && (echo "{{body.v}}") || echo {{body.v}}', ['unquoted', 'double', 'unquoted']],
     ['arithmetic elsewhere in the template', 'n=$((1 + 2)); (( n > 1 )) && echo "$n {{body.v}}"', ['double']],
     ['a comment before the token ends at its line', 'echo a # note\necho {{body.v}}', ['unquoted']],
@@ -326,6 +331,8 @@ describe('findTokenPlaces', () => {
     ['in a here-document a shell reads as its script', 'sh <<EOF\ngit checkout {{body.v}}\nEOF', REFUSED.shellInput],
     ['in a here-document bash -s reads as its script, under sudo', 'sudo bash -s <<-EOF\n\tcd /srv && make "{{body.v}}"\n\tEOF', REFUSED.shellInput],
     ['in a here-string a shell reads as its script', 'bash <<< "deploy {{body.v}}"', REFUSED.shellInput],
+    ['written into a pipe to a shell that reads its script from it', 'printf "git checkout %s\\n" {{body.v}} 2>&1 | grep -v x | bash -s', REFUSED.shellInput],
+    ['in a here-document piped to a shell', 'cat <<EOF | sh\nmake {{body.v}}\nEOF', REFUSED.shellInput],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
