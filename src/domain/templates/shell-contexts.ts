@@ -560,6 +560,15 @@ class Scanner {
     // An assignment (unquoted name, then = or a subscript) comes before the command name.
     state.commandPosition = assignment !== null;
     if (assignment !== null) return false;
+    if (
+      prefix === 'function' ||
+      (prefix === 'coproc' && word !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(word) && /^[ \t]*(?:\{[ \t\n]|\()/.test(head.slice(word.length)))
+    ) {
+      // The name of a function (`function NAME { …; }`) or of a coprocess (`coproc NAME { …; }`):
+      // the body that follows (after an optional `()`) is commands.
+      state.commandPosition = true;
+      return word === undefined && this.#refuseWord(REFUSED.commandName, false);
+    }
     // A command name with a token in it (`{{…}}`, `./bin/{{…}}`, `"$(echo {{…}})"`): the value chooses the program.
     // (A word bash may read as a subscript, `a[…]` or `[…]=`, is refused as one by #command.)
     if (word === undefined) return !SUBSCRIPT_START.test(head) && this.#refuseWord(REFUSED.commandName, false);
@@ -582,7 +591,7 @@ class Scanner {
       state.commandPosition = true;
       state.prefix = 'exec';
       state.optionArgument = word.includes('a');
-    } else if (COMMAND_PREFIXES.has(word)) {
+    } else if (COMMAND_PREFIXES.has(word) || word === 'function') {
       state.commandPosition = true;
       state.prefix = word;
     }

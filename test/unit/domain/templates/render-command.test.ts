@@ -333,6 +333,9 @@ describe('findTokenPlaces', () => {
     ['in a here-string a shell reads as its script', 'bash <<< "deploy {{body.v}}"', REFUSED.shellInput],
     ['written into a pipe to a shell that reads its script from it', 'printf "git checkout %s\\n" {{body.v}} 2>&1 | grep -v x | bash -s', REFUSED.shellInput],
     ['in a here-document piped to a shell', 'cat <<EOF | sh\nmake {{body.v}}\nEOF', REFUSED.shellInput],
+    ['as the command name in a function defined with the function keyword', 'function deploy { {{body.v}}; }; deploy', REFUSED.commandName],
+    ['as the function name after the function keyword', 'function {{body.v}} { :; }', REFUSED.commandName],
+    ['as an argument of eval in a named coprocess', 'coproc worker { eval {{body.v}}; }', REFUSED.evaluated],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
