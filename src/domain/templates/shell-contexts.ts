@@ -282,21 +282,19 @@ class Scanner {
     let piped = false;
     // The here-documents of the pipeline under way (their bodies come after the line): from this index of #pending.
     let pipelineHeredocs = this.#pending.length;
-    /** Ends a command: `pipe` before a `|`, `list` before anything else that starts a command, `same` for a `>&`/`<&` (still the same command). */
-    const endCommand = (next: 'pipe' | 'list' | 'same' = 'list'): void => {
-      if (next !== 'same') {
-        // A shell that reads its script from its input runs what the commands before it in the pipe write.
-        if (piped && readsScript(state)) {
-          this.#refuseSince(pipeline, commandStart, REFUSED.shellInput);
-          this.#pending = this.#pending.map((heredoc, k) => (k >= pipelineHeredocs ? { ...heredoc, script: true } : heredoc));
-        }
-        piped = next === 'pipe';
-        if (!piped) {
-          pipeline = this.#places.length;
-          pipelineHeredocs = this.#pending.length;
-        }
-        commandStart = this.#places.length;
+    /** Ends a command: `pipe` before a `|`, `list` before anything else that starts a command. */
+    const endCommand = (next: 'pipe' | 'list' = 'list'): void => {
+      // A shell that reads its script from its input runs what the commands before it in the pipe write.
+      if (piped && readsScript(state)) {
+        this.#refuseSince(pipeline, commandStart, REFUSED.shellInput);
+        this.#pending = this.#pending.map((heredoc, k) => (k >= pipelineHeredocs ? { ...heredoc, script: true } : heredoc));
       }
+      piped = next === 'pipe';
+      if (!piped) {
+        pipeline = this.#places.length;
+        pipelineHeredocs = this.#pending.length;
+      }
+      commandStart = this.#places.length;
       state.commandPosition = true;
       state.prefix = undefined;
       state.declaring = undefined;
@@ -423,8 +421,10 @@ class Scanner {
         this.#i++;
         wordStart = /[;&|<>]/.test(c);
         if (c === '|') endCommand(s[i + 1] === '|' || s[i - 1] === '|' ? 'list' : 'pipe');
-        else if (c === '&') endCommand(s[i - 1] === '|' || s[i - 1] === '>' || s[i - 1] === '<' ? 'same' : 'list');
-        else if (c === ';') endCommand();
+        // The & of `>&`, `<&`, `&>` and `|&` is part of a redirection or of the pipe: the command goes on.
+        else if (c === '&') {
+          if (!/[|<>]/.test(s[i - 1] ?? '') && s[i + 1] !== '>') endCommand();
+        } else if (c === ';') endCommand();
         else if (/[<>]/.test(c)) redirect = true;
       }
     }
@@ -452,6 +452,8 @@ class Scanner {
    */
   #startWord(state: CommandState): boolean {
     const head = this.#s.slice(this.#i, this.#i + 256);
+    // A redirection of a numbered or named descriptor (`2>/dev/null`, `3>&1`, `{fd}>file`), wherever it stands: no word of the command.
+    if (/^(?:[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})[<>]/.test(head)) return false;
     const assignment = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=|\[)/.exec(head);
     const refusal = assignment ? assignedRefusal(assignment[1]!) : undefined;
     if (state.commandPosition && refusal !== undefined) {

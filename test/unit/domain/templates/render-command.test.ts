@@ -101,6 +101,7 @@ describe('findTokenPlaces', () => {
       'cat <<A\n{{body.v}}\nA\necho {{body.v}} | sh -c cat; echo {{body.v}} | ./x.sh; echo {{body.v}} || sh; echo {{body.v}}; cat <<B | sh\nfixed\nB',
       ['heredoc', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
+    ['arguments after >&, 2>&1 and &> redirections', 'echo hi 2>&1 {{body.v}} >&2 "{{body.v}}" &>/dev/null {{body.v}}', ['unquoted', 'double', 'unquoted']],
     ['a here-string, pipes, && and a subshell', 'cat <<< {{body.v}} | tr a b && (echo "{{body.v}}") || echo {{body.v}}', ['unquoted', 'double', 'unquoted']],
     ['arithmetic elsewhere in the template', 'n=$((1 + 2)); (( n > 1 )) && echo "$n {{body.v}}"', ['double']],
     ['a comment before the token ends at its line', 'echo a # note\necho {{body.v}}', ['unquoted']],
@@ -336,6 +337,9 @@ describe('findTokenPlaces', () => {
     ['as the command name in a function defined with the function keyword', 'function deploy { {{body.v}}; }; deploy', REFUSED.commandName],
     ['as the function name after the function keyword', 'function {{body.v}} { :; }', REFUSED.commandName],
     ['as an argument of eval in a named coprocess', 'coproc worker { eval {{body.v}}; }', REFUSED.evaluated],
+    ['as the command name after a redirection of a numbered descriptor', '2>/dev/null {{body.v}} --quiet', REFUSED.commandName],
+    ['as the command name exec runs after its redirections', 'exec 3>&1 2>>log {{body.v}}', REFUSED.commandName],
+    ['in a here-document of a shell whose other descriptors are redirected', 'sh 2>&1 &>log <<EOF\n{{body.v}}\nEOF', REFUSED.shellInput],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
