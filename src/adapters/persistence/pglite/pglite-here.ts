@@ -18,7 +18,11 @@ import { fromPortableError, toPortableError } from './protocol.js';
  */
 export const openPgliteHere = async (dataDir: string, settings: Readonly<Record<string, string>> = {}): Promise<EmbeddedPglite> => {
   await refuseFileAsDataDir(dataDir);
-  const [{ PGlite }, { DurableNodeFS, durableStartParams }] = await Promise.all([import('@electric-sql/pglite'), import('./durable-node-fs.js')]);
+  const [{ PGlite }, { DurableNodeFS, durableStartParams }, { PreparedQueries }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('./durable-node-fs.js'),
+    import('./prepared-queries.js'),
+  ]);
   let db: InstanceType<typeof PGlite>;
   try {
     db = await PGlite.create({ dataDir, fs: new DurableNodeFS(dataDir), startParams: durableStartParams(settings) });
@@ -27,6 +31,9 @@ export const openPgliteHere = async (dataDir: string, settings: Readonly<Record<
     const cause = error instanceof Error ? error : fromPortableError(toPortableError(error));
     throw new Error(`Cannot open the embedded database in ${dataDir}: ${cause.message}`, { cause });
   }
+  // Statements with values, as db.query runs them (PGlite's own transaction() is not used here,
+  // so each is a statement outside one for PGlite, as before).
+  const prepared = new PreparedQueries(db);
   let closing: Promise<void> | undefined;
   // After a PANIC nothing more is sent to PGlite (panicFailure): it would leave the statement
   // unanswered and the command waiting for ever. That statement rejects with the PANIC, every
@@ -63,7 +70,7 @@ export const openPgliteHere = async (dataDir: string, settings: Readonly<Record<
       const tx: PgliteTransaction = {
         query: async (sql, params, options) => {
           open();
-          return guarded(() => db.query(sql, params, options));
+          return guarded(() => prepared.query(sql, params, options));
         },
         exec: async (sql) => {
           open();
@@ -105,7 +112,7 @@ export const openPgliteHere = async (dataDir: string, settings: Readonly<Record<
     get closed() {
       return db.closed || failure !== undefined;
     },
-    query: (sql, params, options) => outside(() => db.query(sql, params, options)),
+    query: (sql, params, options) => outside(() => prepared.query(sql, params, options)),
     exec: (sql) => outside(() => db.exec(sql)),
     transaction,
     listen: async (channel, callback) => {

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { DurableNodeFS, durableStartParams } from './durable-node-fs.ts';
+import { PreparedQueries } from './prepared-queries.ts';
 import { toPortableError, type Notification, type Opened, type Reply, type Request, type ThreadData } from './protocol.ts';
 
 interface OpenTransaction {
@@ -37,6 +38,9 @@ const begin = (db: PGlite): Promise<number> =>
     ended.catch(failed);
   });
 
+/** Set once the database is open: each statement with its values runs through it (PreparedQueries). */
+let prepared!: PreparedQueries;
+
 const target = (db: PGlite, tx: number | undefined): PGlite | Transaction => {
   if (tx === undefined) return db;
   const open = transactions.get(tx);
@@ -46,8 +50,12 @@ const target = (db: PGlite, tx: number | undefined): PGlite | Transaction => {
 
 const perform = async (db: PGlite, request: Request): Promise<unknown> => {
   switch (request.op) {
-    case 'query':
-      return await target(db, request.tx).query(request.sql, request.params, request.options);
+    case 'query': {
+      // As PGlite's own `query` of the transaction, or of the database (which waits for an open transaction to end).
+      const tx = target(db, request.tx);
+      if (tx !== db && (tx as Transaction).closed) throw new Error('Transaction is closed');
+      return await prepared.query(request.sql, request.params, request.options, tx !== db);
+    }
     case 'exec':
       return await target(db, request.tx).exec(request.sql);
     case 'begin':
@@ -83,6 +91,7 @@ const perform = async (db: PGlite, request: Request): Promise<unknown> => {
 };
 
 const serve = (db: PGlite): void => {
+  prepared = new PreparedQueries(db);
   port.on('message', (request: Request) => {
     perform(db, request).then(
       (result) => port.postMessage({ id: request.id, ok: true, result } satisfies Reply),

@@ -1,0 +1,148 @@
+/**
+ * Runs a statement with parameters on the embedded database as PGlite's `query` does, with the
+ * same locks, results and errors, in one round trip into PostgreSQL instead of six, and without
+ * parsing and planning again a statement it has run before.
+ *
+ * PGlite's `query` sends Parse, Describe, Bind, Describe, Execute and Sync each in a call of its
+ * own into the WebAssembly, each a turn of PostgreSQL's main loop and of PGlite's message handling;
+ * an insert of one row took ~330–570 µs of the database's thread that way, ~95–130 µs with the same
+ * messages in one call, and ~45–95 µs with the statement prepared once (bench/README.md,
+ * "Measurements behind the code"). Here a statement is prepared under a name of its own the first
+ * time its text is run (Parse and Describe, in one call: the parameters' types decide how each
+ * value is written, with PGlite's own serializers), and then each run is Bind, Describe, Execute
+ * and Sync in one call. Parameters are bound, never written into the text, as before.
+ *
+ * At most PREPARED_LIMIT statements are kept, the least recently run closed first (with the next
+ * call). A statement PostgreSQL no longer has, or whose result's columns changed since it was
+ * prepared (a migration), is prepared again and, outside a transaction, run again once; inside a
+ * transaction the error stands (the transaction has failed by then) and the statement is prepared
+ * again at its next run.
+ *
+ * Runs on the database's own thread, whose file is loaded with its types stripped only: no
+ * parameter properties, no enums.
+ */
+import { type PGlite, parse, protocol, type QueryOptions, type Results } from '@electric-sql/pglite';
+
+/** How many prepared statements are kept; the service runs a few dozen distinct texts. */
+export const PREPARED_LIMIT = 100;
+
+interface Prepared {
+  readonly name: string;
+  /** The parameters' types, as PostgreSQL described them. */
+  readonly types: readonly number[];
+}
+
+/**
+ * A statement that must be prepared again: PostgreSQL no longer has it (26000), or its result's
+ * columns changed since it was prepared (0A000, "cached plan must not change result type").
+ */
+const isStale = (error: unknown): boolean => {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '26000' || (code === '0A000' && typeof message === 'string' && message.includes('cached plan must not change result type'));
+};
+
+const joined = (parts: readonly Uint8Array[]): Uint8Array => {
+  if (parts.length === 1) return parts[0] as Uint8Array;
+  const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+};
+
+export class PreparedQueries {
+  readonly #db: PGlite;
+  /** By the statement's text (and its given parameter types); in the order they were last run. */
+  readonly #statements = new Map<string, Prepared>();
+  /** Statements to close with the next call (evicted, or found stale). */
+  #closing: string[] = [];
+  #next = 1;
+  readonly #limit: number;
+
+  constructor(db: PGlite, limit: number = PREPARED_LIMIT) {
+    this.#db = db;
+    this.#limit = limit;
+  }
+
+  /**
+   * What `db.query(sql, params, options)` answers, outside a transaction (`inTransaction`
+   * false: it waits for one that is open to end, as PGlite's own does) or as a statement of the
+   * transaction PGlite's `transaction()` holds open (true).
+   */
+  async query<T = Record<string, unknown>>(
+    sql: string,
+    params: readonly unknown[] = [],
+    options: QueryOptions = {},
+    inTransaction = false,
+  ): Promise<Results<T>> {
+    await this.#db._checkReady();
+    if (inTransaction) return this.#db._runExclusiveQuery(() => this.#run<T>(sql, params, options, true));
+    return this.#db._runExclusiveTransaction(() => this.#db._runExclusiveQuery(() => this.#run<T>(sql, params, options, false)));
+  }
+
+  /** How many statements are prepared (for tests). */
+  get size(): number {
+    return this.#statements.size;
+  }
+
+  async #run<T>(sql: string, params: readonly unknown[], options: QueryOptions, inTransaction: boolean): Promise<Results<T>> {
+    const key = options.paramTypes === undefined ? sql : `${sql}\u0000${options.paramTypes.join(',')}`;
+    let messages: Awaited<ReturnType<PGlite['execProtocolStream']>>;
+    try {
+      messages = await this.#execute(key, sql, params, options);
+    } catch (error) {
+      if (!isStale(error)) throw error;
+      this.#forget(key);
+      if (inTransaction) throw error;
+      messages = await this.#execute(key, sql, params, options);
+    }
+    // As PGlite's query: the file system hears of each statement that is not in a transaction.
+    if (!inTransaction) await this.#db.syncToFs();
+    return parse.parseResults(messages, this.#db.parsers, options)[0] as Results<T>;
+  }
+
+  async #execute(key: string, sql: string, params: readonly unknown[], options: QueryOptions): Promise<Awaited<ReturnType<PGlite['execProtocolStream']>>> {
+    const { serialize } = protocol;
+    const parts: Uint8Array[] = this.#closing.map((name) => serialize.close({ type: 'S', name }));
+    this.#closing = [];
+    let statement = this.#statements.get(key);
+    if (statement === undefined) {
+      const name = `agw_${this.#next++}`;
+      const described = await this.#db.execProtocolStream(
+        joined([...parts, serialize.parse({ name, text: sql, types: options.paramTypes }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+        { syncToFs: false },
+      );
+      parts.length = 0;
+      statement = { name, types: parse.parseDescribeStatementResults(described) };
+      this.#statements.set(key, statement);
+      if (this.#statements.size > this.#limit) {
+        const [oldest] = this.#statements.keys();
+        if (oldest !== undefined) this.#forget(oldest);
+      }
+    } else {
+      // Most recently run last.
+      this.#statements.delete(key);
+      this.#statements.set(key, statement);
+    }
+    const { types } = statement;
+    const serializers = this.#db.serializers;
+    const values = params.map((value, index) => {
+      if (value === null || value === undefined) return null;
+      const write = serializers[types[index] as number];
+      return write ? write(value) : (value as { toString(): string }).toString();
+    });
+    return this.#db.execProtocolStream(
+      joined([...parts, serialize.bind({ statement: statement.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
+      { syncToFs: false },
+    );
+  }
+
+  #forget(key: string): void {
+    const statement = this.#statements.get(key);
+    if (statement === undefined) return;
+    this.#statements.delete(key);
+    this.#closing.push(statement.name);
+  }
+}
