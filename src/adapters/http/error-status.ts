@@ -108,6 +108,7 @@ export const bodyFailure = (error: unknown): DomainError => {
   }
   if (failure.status === 415) return new DomainError('unsupported_media_type', 'Unsupported body encoding');
   // zlib (Z_DATA_ERROR, Z_BUF_ERROR, …) and brotli (ERR_BROTLI_…, ERR__ERROR_…): a corrupt compressed body.
-  if (typeof failure.code === 'string' && /^(Z_|ERR_BROTLI|ERR__)/.test(failure.code)) return new DomainError('invalid_input', 'Invalid request body');
+  if (typeof failure.code === 'string' && /^(Z_|ERR_BROTLI|ERR__)/.test(failure.code))
+    return new DomainError('invalid_input', 'Invalid request body: it does not decompress as its Content-Encoding says');
   return new DomainError('internal', 'Could not read the request body', { cause: error });
 };

@@ -187,13 +187,13 @@ describe('jsonBody middleware (Koa on a loopback server)', () => {
     const unknown = await send(port, { 'content-type': 'application/json', 'content-encoding': 'zstd', 'content-length': '2' }, '{}');
     expect(unknown).to.deep.equal({ status: 415, body: { error: 'Unsupported body encoding' } });
     const corrupt = await send(port, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': '9' }, 'not gzip!');
-    expect(corrupt).to.deep.equal({ status: 400, body: { error: 'Invalid request body' } });
+    expect(corrupt).to.deep.equal({ status: 400, body: { error: 'Invalid request body: it does not decompress as its Content-Encoding says' } });
   });
 
   it('answers 400 for a corrupt deflate or br body, and takes x-gzip and upper-case codings as gzip', async () => {
     for (const encoding of ['deflate', 'br']) {
       const corrupt = await send(port, { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': '9' }, 'not zip!!');
-      expect(corrupt, encoding).to.deep.equal({ status: 400, body: { error: 'Invalid request body' } });
+      expect(corrupt, encoding).to.deep.equal({ status: 400, body: { error: 'Invalid request body: it does not decompress as its Content-Encoding says' } });
     }
     const packed = gzipSync('{"zipped":1}');
     for (const encoding of ['x-gzip', 'GZIP', ' gzip ']) {

@@ -71,6 +71,10 @@ export class SlackChannel implements MessagingChannel {
   handshake(body: unknown): unknown {
     const challenge = challengeOf(body);
     if (challenge !== undefined) return { challenge };
+    // Slack's check of the Request URL: without its challenge there is nothing to answer it with.
+    if (typeof body === 'object' && body !== null && (body as Record<string, unknown>).type === 'url_verification') {
+      throw new DomainError('invalid_input', 'Missing challenge: a url_verification carries its challenge as a string');
+    }
     return typeof body === 'object' && body !== null && (body as Record<string, unknown>).type === 'app_rate_limited' ? { ok: true } : undefined;
   }
 

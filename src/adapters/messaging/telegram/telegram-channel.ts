@@ -152,7 +152,10 @@ export class TelegramChannel implements MessagingChannel, WebhookRegistration, D
 
   parse(body: unknown): ParsedDelivery {
     const updateId = updateIdOf(body);
-    if (updateId === undefined) throw new DomainError('invalid_input', 'Missing update_id');
+    if (updateId === undefined) {
+      const given = typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, 'update_id');
+      throw new DomainError('invalid_input', given ? 'Invalid update_id: a whole number of 0 or more is expected' : 'Missing update_id');
+    }
     const choice = choiceOf(body);
     if (choice !== undefined) return { deliveryId: String(updateId), message: null, choice };
     const message = normalizeUpdate(body, { userId: this.id, chatTitle: this.title });

@@ -72,6 +72,13 @@ describe('SlackChannel against a loopback fake Web API', () => {
   it('answers a url_verification with its challenge and acknowledges app_rate_limited, and nothing else', () => {
     expect(channel.handshake({ type: 'url_verification', token: 't', challenge: 'abc123' })).to.deep.equal({ challenge: 'abc123' });
     expect(channel.handshake({ type: 'event_callback', event_id: 'Ev1' })).to.equal(undefined);
+    // A url_verification without its challenge: a 400 naming it, not "Missing event_id".
+    for (const body of [
+      { type: 'url_verification', token: 't' },
+      { type: 'url_verification', challenge: 7 },
+    ]) {
+      expect(() => channel.handshake(body), JSON.stringify(body)).to.throw(/^Missing challenge: a url_verification carries its challenge as a string$/);
+    }
     // Slack's notice that it held events back for a while: acknowledged, nothing to run.
     expect(channel.handshake({ token: 't', type: 'app_rate_limited', team_id: 'T1', minute_rate_limited: 1518467820, api_app_id: 'A1' })).to.deep.equal({
       ok: true,

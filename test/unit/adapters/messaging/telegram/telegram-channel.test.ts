@@ -21,9 +21,12 @@ describe('TelegramChannel (without the Bot API)', () => {
     expect(channel.credentialHeaders).to.deep.equal([header]);
   });
 
-  it("refuses an update without a whole, non-negative update_id with Telegram's message", () => {
-    for (const body of [{}, { update_id: 'x' }, { update_id: -1 }, { update_id: 1.5 }, [], 'text', null, undefined]) {
-      expect(() => channel.parse(body), JSON.stringify(body)).to.throw('Missing update_id');
+  it('refuses an update without a whole, non-negative update_id, saying whether it is missing or not a whole number', () => {
+    for (const body of [{}, { message: {} }, [], 'text', null, undefined]) {
+      expect(() => channel.parse(body), JSON.stringify(body)).to.throw(/^Missing update_id$/);
+    }
+    for (const body of [{ update_id: 'x' }, { update_id: -1 }, { update_id: 1.5 }, { update_id: null }]) {
+      expect(() => channel.parse(body), JSON.stringify(body)).to.throw(/^Invalid update_id: a whole number of 0 or more is expected$/);
     }
     expect(channel.parse({ update_id: 9, my_chat_member: {} })).to.deep.equal({ deliveryId: '9', message: null });
   });
