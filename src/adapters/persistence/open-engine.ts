@@ -126,7 +126,10 @@ const acquireWaiting = async (lock: EmbeddedLock, options: DatabaseOptions): Pro
     } catch (error) {
       if (!(error instanceof EmbeddedDatabaseBusy) || error.host !== undefined || error.copiedFrom !== undefined || Date.now() >= deadline) throw error;
       if (!told) {
-        options.logger.warn({ pid: error.pid, waitMs: ms }, 'the embedded database is in use by another process (a CLI command?): waiting for it');
+        options.logger.warn(
+          { pid: error.pid, waitMs: ms },
+          `the embedded database is in use by another process (pid ${error.pid}): waiting up to ${ms / 1000} s for it to let go (a CLI command does; another server on this DATA_DIR does not)`,
+        );
         told = true;
       }
       await delay(pollMs);

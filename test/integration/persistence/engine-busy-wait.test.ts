@@ -45,7 +45,12 @@ describe('the embedded database held by a process of this machine when a service
     );
     await waitFor(() => logger.entries.some((entry) => entry.level === 'warn' && /in use by another process/.test(entry.message)), 20_000, 'the warning');
     expect(settled, 'the open ended while the command held the database').to.equal(false);
-    expect(logger.entries.filter((entry) => entry.level === 'warn')[0].fields).to.include({ pid: command!.pid });
+    const warning = logger.entries.filter((entry) => entry.level === 'warn')[0];
+    expect(warning.fields).to.include({ pid: command!.pid });
+    // Says how long, and that another server would not let go (not only "a CLI command?").
+    expect(warning.message).to.equal(
+      `the embedded database is in use by another process (pid ${command!.pid}): waiting up to 50 s for it to let go (a CLI command does; another server on this DATA_DIR does not)`,
+    );
     await holder.release();
     const open = await opening;
     try {
