@@ -47,9 +47,9 @@ export const REFUSED = {
     'as an argument of eval, let, source, . or alias, which run it (or the file it names, or the alias where it is used) as shell code or evaluate it as arithmetic that can run commands',
   commandName: 'as (part of) a command name: the value would choose the program that runs',
   shellInput:
-    'in a here-document or here-string that a shell reads as its script (sh <<EOF, bash <<< …, no -c and no script file): the shell runs the value as code; give the script with -c and the values after it, as its positional parameters (sh -c \'…"$1"…\' sh {{…}})',
+    'in a here-document, here-string or pipe that a shell reads as its script (sh <<EOF, bash <<< …, … | sh, no -c and no script file; also bash /dev/stdin, source /dev/stdin, { sh; } <<EOF): the shell runs the value as code; give the script with -c and the values after it, as its positional parameters (sh -c \'…"$1"…\' sh {{…}})',
   shellScript:
-    'as an option or the script of a shell (sh, bash, dash, ash, ksh, mksh, zsh): -c runs its operand as code, and without -c the first operand is the file run; pass values after the script, as its positional parameters (sh -c \'…"$1"…\' sh {{…}})',
+    'as an option or the script of a shell (sh, bash, dash, ash, ksh, mksh, zsh, rbash…): -c runs its operand as code, and without -c the first operand is the file run; pass values after the script, as its positional parameters (sh -c \'…"$1"…\' sh {{…}})',
 } as const;
 
 /**
@@ -80,7 +80,9 @@ const COMMAND_PREFIXES = new Set(['if', 'then', 'else', 'elif', 'do', 'while', '
 /** Builtins that run their arguments (or the file the first names, or an alias where it is used) as shell code, or evaluate them as arithmetic. */
 const EVALUATING = new Set(['eval', 'let', 'source', '.', 'alias']);
 /** Shells, by the last part of the name they are run under: their options and first operand are code or the file of code run. */
-const SHELLS = new Set(['sh', 'bash', 'dash', 'ash', 'ksh', 'mksh', 'zsh']);
+const SHELLS = new Set(['sh', 'bash', 'rbash', 'dash', 'ash', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'posh', 'yash', 'zsh']);
+/** Names of the standard input as a file: a shell given one as its script, or source given one, reads its script from its input. */
+const STANDARD_INPUT = /^(?:-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
 /** Long options of a shell that take the next word as their argument. */
 const SHELL_LONG_OPTIONS_WITH_ARGUMENT = new Set(['--rcfile', '--init-file']);
 /** Options of env that take the next word as their argument (GNU coreutils); `-S` splits it into the command and its arguments. */
@@ -88,8 +90,8 @@ const ENV_OPTIONS_WITH_ARGUMENT = new Set(['-u', '--unset', '-C', '--chdir', '-a
 /** The options that may follow exec before the command name; `-a` takes the next word as the name it is run under. */
 const EXEC_OPTIONS = /^-[cl]*a?[cl]*$/;
 const isShell = (name: string): boolean => SHELLS.has(name.slice(name.lastIndexOf('/') + 1));
-/** A shell named as the command, before any script file and without -c: it reads its script from its input. */
-const readsScript = (state: CommandState): boolean => state.shell !== undefined && state.shell.command !== true;
+/** A shell named as the command, before any script file and without -c, or a command that reads shell code from its input (`input`). */
+const readsScript = (state: CommandState): boolean => state.input === true || (state.shell !== undefined && state.shell.command !== true);
 /**
  * Programs that run the command their arguments name (after their options, some taking the next
  * word, and `operands` fixed operands of their own): that word is read as a command name, so a
@@ -180,6 +182,11 @@ interface CommandState {
   wrapper?: { command: string; operands: number; argument: boolean };
   /** The next word is the argument of an option of env (`-u NAME`, `-C DIR`) or exec (`-a NAME`), not the command it runs. */
   optionArgument?: boolean;
+  /**
+   * The command runs what it reads from its input as shell code, though it is no shell still
+   * before its script: a shell or source given /dev/stdin as its file (`bash /dev/stdin`).
+   */
+  input?: boolean;
 }
 
 /** The fixed text at the start of a word, its quotes removed, up to the first expansion or token; `whole` when that is the whole word. */
@@ -303,6 +310,7 @@ class Scanner {
       state.testing = undefined;
       state.environment = undefined;
       state.shell = undefined;
+      state.input = undefined;
       state.optionArgument = undefined;
       state.wrapper = undefined;
     };
@@ -507,7 +515,12 @@ class Scanner {
       state.wrapper = undefined;
       state.commandPosition = true;
     }
-    if (state.refusing) return this.#refuseWord(state.refusing, false);
+    if (state.refusing) {
+      // `source /dev/stdin`, `. /dev/fd/0`: the file run is the command's input.
+      const literal = this.#literal();
+      if (state.refusing === REFUSED.evaluated && literal.whole && STANDARD_INPUT.test(literal.text)) state.input = true;
+      return this.#refuseWord(state.refusing, false);
+    }
     if (state.shell) {
       const literal = this.#literal();
       if (state.shell.arguments > 0) {
@@ -522,6 +535,8 @@ class Scanner {
         else if (/^[-+][A-Za-z]+$/.test(literal.text)) state.shell.arguments += (literal.text.match(/[oO]/g) ?? []).length;
         return false;
       }
+      // The script file: `bash /dev/stdin` reads it from its input as `bash -s` does; later words are its positional parameters.
+      state.input = literal.whole && STANDARD_INPUT.test(literal.text);
       state.shell = undefined;
       return this.#refuseWord(REFUSED.shellScript, false);
     }

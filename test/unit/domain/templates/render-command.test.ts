@@ -171,6 +171,11 @@ describe('findTokenPlaces', () => {
       ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
+      'here-documents and pipes given to a shell or source that read a file, not their input: /dev/stdin as a positional parameter',
+      'bash ./x.sh /dev/stdin <<EOF\n{{body.v}}\nEOF\necho {{body.v}} | sh -c \'cat "$1"\' sh /dev/stdin; source ./lib.sh <<< {{body.v}}',
+      ['heredoc', 'unquoted', 'unquoted'],
+    ],
+    [
       'name-taking builtins only where they name the command',
       'echo unset {{body.v}} read {{body.v}}; git tag mapfile {{body.v}}',
       ['unquoted', 'unquoted', 'unquoted'],
@@ -340,6 +345,13 @@ describe('findTokenPlaces', () => {
     ['as the command name after a redirection of a numbered descriptor', '2>/dev/null {{body.v}} --quiet', REFUSED.commandName],
     ['as the command name exec runs after its redirections', 'exec 3>&1 2>>log {{body.v}}', REFUSED.commandName],
     ['in a here-document of a shell whose other descriptors are redirected', 'sh 2>&1 &>log <<EOF\n{{body.v}}\nEOF', REFUSED.shellInput],
+    ['as the command string of rbash -c', 'rbash -c "make {{body.v}}"', REFUSED.shellScript],
+    ['as the command string of yash -c under nohup', 'nohup yash -c {{body.v}}', REFUSED.shellScript],
+    ['in a here-document bash reads through /dev/stdin', 'bash /dev/stdin <<EOF\nmake {{body.v}}\nEOF', REFUSED.shellInput],
+    ['in a here-string sh reads through /dev/fd/0, with positional parameters after it', 'sh /dev/fd/0 a b <<< "echo {{body.v}}"', REFUSED.shellInput],
+    ['written into a pipe to sh /dev/stdin', 'echo {{body.v}} | sh /dev/stdin', REFUSED.shellInput],
+    ['in a here-document source reads through /dev/stdin', 'source /dev/stdin <<EOF\ndeploy {{body.v}}\nEOF', REFUSED.shellInput],
+    ['in a here-string . reads through /dev/stdin', '. /dev/stdin <<< "deploy {{body.v}}"', REFUSED.shellInput],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
