@@ -184,7 +184,8 @@ interface CommandState {
   optionArgument?: boolean;
   /**
    * The command runs what it reads from its input as shell code, though it is no shell still
-   * before its script: a shell or source given /dev/stdin as its file (`bash /dev/stdin`).
+   * before its script: a shell or source given /dev/stdin as its file (`bash /dev/stdin`), or a
+   * compound command that holds such a command (`{ sh; }`, `(cd /srv && sh)`, `while …; do sh; done`).
    */
   input?: boolean;
 }
@@ -204,6 +205,9 @@ interface Heredoc {
 }
 
 const WORD_END = /[ \t\n;&|()<>]/;
+/** The reserved words that open a compound command, with the word that closes it; `(` and `)` are operators, handled apart. */
+const COMPOUND_CLOSERS: Readonly<Record<string, string>> = { '{': '}', if: 'fi', while: 'done', until: 'done', for: 'done', select: 'done', case: 'esac' };
+const COMPOUND_WORD = /^(?:\{|\}|if|fi|while|until|for|select|done|case|esac)(?=[ \t\n;&|()<>]|$)/;
 /** The start of a word bash may read as an array subscript: `name[…` or, in a compound assignment, `[…]=`. */
 const SUBSCRIPT_START = /^(?:[A-Za-z_][A-Za-z0-9_]*\[|\[[^\s[\]])/;
 const isWordEnd = (c: string | undefined): boolean => c === undefined || WORD_END.test(c);
@@ -289,8 +293,31 @@ class Scanner {
     let piped = false;
     // The here-documents of the pipeline under way (their bodies come after the line): from this index of #pending.
     let pipelineHeredocs = this.#pending.length;
+    // The compound commands open (`{`, `(`, `if`, loops, `case`), innermost last, with the word that
+    // closes each: `script` once a command inside reads its script from its input, which is the
+    // compound's input unless redirected (`{ sh; } <<EOF`, `… | (cd /srv && bash)`). Each keeps
+    // the pipeline it stands in, which the commands inside end: its closer takes it up again.
+    interface Compound {
+      readonly closer: string;
+      script: boolean;
+      readonly pipeline: number;
+      readonly commandStart: number;
+      readonly piped: boolean;
+      readonly pipelineHeredocs: number;
+    }
+    const compounds: Compound[] = [];
+    const openCompound = (closer: string, at: Omit<Compound, 'closer' | 'script'>): void => {
+      compounds.push({ closer, script: false, ...at });
+    };
+    /** At the closer of the innermost compound command: the command it is goes on, its input the script of a shell inside or not. */
+    const closeCompound = (): void => {
+      const open = compounds.pop()!;
+      ({ pipeline, commandStart, piped, pipelineHeredocs } = open);
+      state.input = open.script;
+    };
     /** Ends a command: `pipe` before a `|`, `list` before anything else that starts a command. */
     const endCommand = (next: 'pipe' | 'list' = 'list'): void => {
+      if (readsScript(state)) for (const open of compounds) open.script = true;
       // A shell that reads its script from its input runs what the commands before it in the pipe write.
       if (piped && readsScript(state)) {
         this.#refuseSince(pipeline, commandStart, REFUSED.shellInput);
@@ -319,12 +346,18 @@ class Scanner {
       const c = s[i];
       // Inside [[ … ]] every token is refused already.
       if (wordStart && closer !== ']]' && !isWordEnd(c) && c !== '#' && !(closer === '`' && c === '`')) {
+        const atCommand = !redirect && state.commandPosition;
         const consumed = !redirect && this.#startWord(state);
         redirect = false;
         if (consumed) {
           wordStart = false;
           continue;
         }
+        const reserved = atCommand ? COMPOUND_WORD.exec(s.slice(i, i + 7))?.[0] : undefined;
+        if (reserved !== undefined && Object.hasOwn(COMPOUND_CLOSERS, reserved))
+          openCompound(COMPOUND_CLOSERS[reserved]!, { pipeline, commandStart, piped, pipelineHeredocs });
+        // Its redirections and a pipe into it (read after this word) reach the commands inside.
+        else if (reserved !== undefined && compounds.at(-1)?.closer === reserved) closeCompound();
       }
       if (this.#tokens.has(i)) {
         this.#place(i, 'unquoted');
@@ -399,9 +432,14 @@ class Scanner {
         else if (depth > 0) depth--;
         this.#i++;
         wordStart = true;
+        const at = { pipeline, commandStart, piped, pipelineHeredocs };
+        endCommand();
+        // A subshell's redirections and a pipe into it reach the commands inside; a process substitution's input is not the command's.
+        if (c === '(') openCompound(redirect ? '' : ')', at);
+        else if (compounds.at(-1)?.closer === ')') closeCompound();
+        else if (compounds.at(-1)?.closer === '') compounds.pop();
         // After < or >, a ( opens a process substitution (`<(…)`, `>(…)`): its first word is a command name, no file.
         redirect = false;
-        endCommand();
       } else if (wordStart && s.startsWith('[[', i) && isWordEnd(s[i + 2])) {
         this.#i += 2;
         this.#evaluated(REFUSED.doubleBracket, () => this.#command(']]'));

@@ -171,6 +171,11 @@ describe('findTokenPlaces', () => {
       ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
+      "here-documents and pipes given to groups, subshells and loops that run no shell reading its input, and a group's earlier here-document",
+      'while read -r l; do echo "$l"; done <<EOF\n{{body.v}}\nEOF\n{ sh -c \'cat\'; } <<< {{body.v}}; echo {{body.v}} | (cd /srv && cat); { sh; } <<A\nfixed\nA\necho {{body.v}} | { read -r x; }',
+      ['heredoc', 'unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
       'here-documents and pipes given to a shell or source that read a file, not their input: /dev/stdin as a positional parameter',
       'bash ./x.sh /dev/stdin <<EOF\n{{body.v}}\nEOF\necho {{body.v}} | sh -c \'cat "$1"\' sh /dev/stdin; source ./lib.sh <<< {{body.v}}',
       ['heredoc', 'unquoted', 'unquoted'],
@@ -352,6 +357,16 @@ describe('findTokenPlaces', () => {
     ['written into a pipe to sh /dev/stdin', 'echo {{body.v}} | sh /dev/stdin', REFUSED.shellInput],
     ['in a here-document source reads through /dev/stdin', 'source /dev/stdin <<EOF\ndeploy {{body.v}}\nEOF', REFUSED.shellInput],
     ['in a here-string . reads through /dev/stdin', '. /dev/stdin <<< "deploy {{body.v}}"', REFUSED.shellInput],
+    ['in a here-document given to a group whose shell reads it as its script', '{ sh; } <<EOF\nmake {{body.v}}\nEOF', REFUSED.shellInput],
+    [
+      'in a here-document given to a subshell whose shell reads it, after other commands',
+      '(cd /srv && bash -s) <<EOF\nmake {{body.v}}\nEOF',
+      REFUSED.shellInput,
+    ],
+    ['in a here-string given to nested groups over several lines', '{\n  { echo start; sh; }\n} 2>&1 <<< "make {{body.v}}"', REFUSED.shellInput],
+    ['in a here-document given to a loop that runs a shell', 'while read -r host; do sh; done <<EOF\n{{body.v}}\nEOF', REFUSED.shellInput],
+    ['written into a pipe to a subshell that runs a shell', 'printf "%s\\n" {{body.v}} | (cd /srv && bash)', REFUSED.shellInput],
+    ['written into a pipe to a group that runs a shell', 'echo {{body.v}} | { cd /srv; sh -s; }', REFUSED.shellInput],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
