@@ -248,6 +248,30 @@ describe('SpawnerShellExecutor: its spawner process', function () {
     expect(await waitUntilGone(early.spawnerPid), 'the spawner exits once they ended').to.equal(true);
   });
 
+  it("close with a wait still answers a command without a start mark that its caller cannot abort (a job's git step as the grace period ends): once it ends its caller gets the outcome, then the spawner exits", async () => {
+    const shell = new SpawnerShellExecutor();
+    const cwd = await tempDir('spawner');
+    // waits for the file go (at most 10 s: it must not outlive a failed test), then ends with 0
+    const step = shell.run('echo $PPID $$ > started.txt; i=0; while [ ! -e go ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; echo committed', {
+      cwd,
+      timeoutMs: 20_000,
+      env: ENV,
+    });
+    const [spawnerPid, command] = (await startedLine(cwd)).split(' ').map(Number);
+    started.push(spawnerPid);
+    groups.push(command);
+    await shell.close(200);
+    await writeFile(join(cwd, 'go'), '');
+    // Bounded: unanswered, its caller (the job's runner) would wait for good, and the task queue's stop with it.
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([step, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 10_000)))]).finally(() =>
+      clearTimeout(timer),
+    );
+    expect(outcome, "the step's outcome").to.not.equal(null);
+    expect(outcome).to.include({ exitCode: 0, output: 'committed\n' });
+    expect(await waitUntilGone(spawnerPid), 'the spawner exits once its command ended').to.equal(true);
+  });
+
   it('close also waits for a command its caller starts the moment the one before ended (steps of one job), and cuts none off', async () => {
     const shell = new SpawnerShellExecutor();
     const cwd = await tempDir('spawner');

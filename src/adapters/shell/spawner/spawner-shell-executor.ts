@@ -9,8 +9,11 @@ import type { SpawnerReply, SpawnerRequest } from './spawner-protocol.js';
 interface Pending {
   /** The spawner the command was sent to. */
   readonly child: ChildProcess;
-  /** Its caller can abort it and it has no start mark (a job's agent): a spawner let go is kept connected until it ends (#release). */
-  readonly abortable: boolean;
+  /**
+   * It has no start mark, so its caller is the only one to learn its outcome (a job's agent, a
+   * job's git step): a spawner let go is kept connected until it ends (#release).
+   */
+  readonly awaited: boolean;
   resolve(run: ShellRun): void;
   reject(error: Error): void;
 }
@@ -54,8 +57,10 @@ export class SpawnerShellExecutor implements ShellExecutor {
         child,
         // A command with a start mark (a trigger's or a schedule's) is left to finish alone when
         // let go, its outcome beside its mark for the next start (the queue's signal is never
-        // aborted at a stop); only one without (a job's agent) keeps its spawner connected.
-        abortable: options.signal !== undefined && options.startMark === undefined,
+        // aborted at a stop); one without keeps its spawner connected: a job's agent, and a job's
+        // git step too, whose runner, unanswered, waited until the task queue's stop gave up on it
+        // (15 s past the grace period) instead of going on to commit and record the job.
+        awaited: options.startMark === undefined,
         resolve: (run) => {
           done();
           resolve(run);
@@ -94,9 +99,10 @@ export class SpawnerShellExecutor implements ShellExecutor {
    * outcome; the records say `running`, and the next start records the outcome left (or, when
    * there is none yet, takes them as interrupted), never starting them again. A stop then ends in time instead of
    * lasting as long as the longest command (until the service manager kills it).
-   * A command its caller can abort (a job's agent, which the service stops itself once the grace
-   * period is over) still gets its outcome: the spawner stays connected until those have ended
-   * (#release), and an abort coming after the wait still kills the command and answers its caller.
+   * A command without a start mark (a job's agent, which the service stops itself once the grace
+   * period is over, and a job's git step) still gets its outcome: the spawner stays connected
+   * until those have ended (#release), and an abort coming after the wait still kills the command
+   * and answers its caller.
    */
   async close(waitMs?: number): Promise<void> {
     const deadline = waitMs === undefined ? undefined : Date.now() + waitMs;
@@ -144,16 +150,16 @@ export class SpawnerShellExecutor implements ShellExecutor {
 
   /**
    * Disconnects a spawner that was let go, its commands left to finish on their own and their
-   * callers given no outcome — once no command of it that its caller can abort runs any more.
+   * callers given no outcome — once no command of it without a start mark runs any more.
    * Until then it stays connected (not holding the service): aborting such a command still
    * reaches it and kills the command, and its caller (a job stopped when the grace period ended,
-   * whose runner then commits what the agent did and records the job as interrupted) gets its
-   * outcome instead of waiting for it until the task queue's stop gives up on it. Commands of
-   * it that end meanwhile are answered too.
+   * whose runner then commits what the agent did and records the job as interrupted; or a job's
+   * runner in one of its git steps then) gets its outcome instead of waiting for it until the
+   * task queue's stop gives up on it. Commands of it that end meanwhile are answered too.
    */
   #release(child: ChildProcess): void {
     const commands = [...this.#pending].filter(([, pending]) => pending.child === child);
-    if (commands.some(([, pending]) => pending.abortable)) return;
+    if (commands.some(([, pending]) => pending.awaited)) return;
     for (const [id] of commands) this.#pending.delete(id);
     this.#letGone.delete(child);
     child.removeAllListeners('exit');
