@@ -55,6 +55,12 @@ export const unavailableOr = (error: unknown): unknown => {
 interface QueryingClient {
   query(...args: unknown[]): unknown;
 }
+/** A client as the pool hands it out: `release` gives it back (once per checkout). */
+interface CheckedOutClient extends QueryingClient {
+  release(error?: unknown): unknown;
+  once(event: 'end', listener: () => void): unknown;
+  removeListener(event: 'end', listener: () => void): unknown;
+}
 interface ConnectingPool {
   connect(...args: unknown[]): unknown;
 }
@@ -66,15 +72,17 @@ const GUARDED = Symbol('agw.unavailableGuarded');
  * server cannot be reached or ends the connection: a connection that cannot be made, and a
  * statement whose connection was lost. The ORM passes most errors on as the driver threw them
  * (its query builder does not convert them), so they are translated where they arise. Callback
- * calls (pg-pool's own `query`) are left as they are.
+ * calls (pg-pool's own `query`) are left as they are. A client whose connection is lost while
+ * checked out is given back to the pool (releaseWhenLost).
  */
 export const guardPool = (pool: ConnectingPool): void => {
   const connect = pool.connect.bind(pool);
   pool.connect = (...args: unknown[]): unknown => {
     if (args.length > 0) return connect(...args);
-    return (connect() as Promise<QueryingClient>).then(
+    return (connect() as Promise<CheckedOutClient>).then(
       (client) => {
         guardClient(client);
+        releaseWhenLost(client);
         return client;
       },
       (error: unknown) => {
@@ -95,5 +103,30 @@ const guardClient = (client: QueryingClient & { [GUARDED]?: true }): void => {
           throw unavailableOr(error);
         })
       : result;
+  };
+};
+
+/**
+ * Gives a checked-out client back to the pool, which drops it, the moment its connection is lost
+ * (pg's `end`: the server ended the session, the connection was cut); its holder's own release
+ * after that does nothing. The ORM's query builder (kysely) gives a transaction's client back only
+ * when its BEGIN, COMMIT or ROLLBACK succeeds, and on a lost connection none can: the client
+ * stayed checked out for good, one connection of the pool lost per transaction cut off, and the
+ * pool's end — the database's close, the last step of a stop — waited for it forever.
+ */
+const releaseWhenLost = (client: CheckedOutClient): void => {
+  const release = client.release;
+  let released = false;
+  const lost = (): void => {
+    if (released) return;
+    released = true;
+    release.call(client, new Error('the connection to the PostgreSQL server was lost while the client was checked out'));
+  };
+  client.once('end', lost);
+  client.release = (error?: unknown): unknown => {
+    client.removeListener('end', lost);
+    if (released) return undefined;
+    released = true;
+    return release.call(client, error);
   };
 };

@@ -1,6 +1,7 @@
+import { EventEmitter } from 'node:events';
 import { expect } from 'chai';
 import { answerFor } from '../../../src/adapters/http/error-status.js';
-import { DatabaseUnavailable, unavailableOr } from '../../../src/adapters/shared/database-unavailable.js';
+import { DatabaseUnavailable, guardPool, unavailableOr } from '../../../src/adapters/shared/database-unavailable.js';
 
 /*
  * Which errors of a PostgreSQL driver (pg, under the ORM and under the task queue's pg-boss) say
@@ -51,5 +52,40 @@ describe('unavailableOr (the database cannot be used for now)', () => {
     const once = new DatabaseUnavailable('already');
     expect(unavailableOr(once)).to.equal(once);
     expect(unavailableOr('ECONNREFUSED')).to.equal('ECONNREFUSED');
+  });
+});
+
+describe('guardPool', () => {
+  /** A pool handing out one client, recording each release (pg-pool throws at a second one per checkout). */
+  const fakePool = () => {
+    const releases: unknown[] = [];
+    const client = Object.assign(new EventEmitter(), {
+      query: async () => ({ rows: [] }),
+      release: (error?: unknown) => {
+        if (releases.length > 0) throw new Error('Release called on client which has already been released to the pool.');
+        releases.push(error ?? 'released');
+      },
+    });
+    const pool = { connect: async (..._args: unknown[]) => client };
+    guardPool(pool);
+    return { pool, releases };
+  };
+
+  it('gives a checked-out client whose connection was lost back to the pool, with an error (a transaction cut off never releases it); its holder releasing it then does nothing', async () => {
+    const { pool, releases } = fakePool();
+    const client = (await pool.connect()) as EventEmitter & { release(error?: unknown): void };
+    client.emit('end');
+    expect(releases).to.have.length(1);
+    expect(String(releases[0])).to.contain('lost while the client was checked out');
+    client.release();
+    expect(releases).to.have.length(1);
+  });
+
+  it('leaves a client its holder released alone when its connection ends later (the pool ending it)', async () => {
+    const { pool, releases } = fakePool();
+    const client = (await pool.connect()) as EventEmitter & { release(error?: unknown): void };
+    client.release();
+    client.emit('end');
+    expect(releases).to.deep.equal(['released']);
   });
 });
