@@ -47,7 +47,7 @@ export const REFUSED = {
     'as an argument of eval, let, source, . or alias, which run it (or the file it names, or the alias where it is used) as shell code or evaluate it as arithmetic that can run commands',
   commandName: 'as (part of) a command name: the value would choose the program that runs',
   shellInput:
-    'in a here-document, here-string or pipe that a shell reads as its script (sh <<EOF, bash <<< …, … | sh, no -c and no script file; also bash /dev/stdin, source /dev/stdin, { sh; } <<EOF): the shell runs the value as code; give the script with -c and the values after it, as its positional parameters (sh -c \'…"$1"…\' sh {{…}})',
+    "in a here-document, here-string or pipe that a shell reads as its script (sh <<EOF, bash <<< …, … | sh, no -c and no script file; also bash /dev/stdin, source /dev/stdin, { sh; } <<EOF, … | xargs sh -c, … | xargs -I{} sh -c '…{}…'): the shell runs the value as code; give the script with -c and the values after it, as its positional parameters (sh -c '…\"$1\"…' sh {{…}})",
   shellScript:
     'as an option or the script of a shell (sh, bash, dash, ash, ksh, mksh, zsh, rbash…): -c runs its operand as code, and without -c the first operand is the file run; pass values after the script, as its positional parameters (sh -c \'…"$1"…\' sh {{…}})',
 } as const;
@@ -90,8 +90,13 @@ const ENV_OPTIONS_WITH_ARGUMENT = new Set(['-u', '--unset', '-C', '--chdir', '-a
 /** The options that may follow exec before the command name; `-a` takes the next word as the name it is run under. */
 const EXEC_OPTIONS = /^-[cl]*a?[cl]*$/;
 const isShell = (name: string): boolean => SHELLS.has(name.slice(name.lastIndexOf('/') + 1));
-/** A shell named as the command, before any script file and without -c, or a command that reads shell code from its input (`input`). */
-const readsScript = (state: CommandState): boolean => state.input === true || (state.shell !== undefined && state.shell.command !== true);
+/**
+ * A shell named as the command, before any script file and without -c (or with -c but run by
+ * xargs, which gives it the command string from its input), or a command that reads shell code
+ * from its input (`input`).
+ */
+const readsScript = (state: CommandState): boolean =>
+  state.input === true || (state.shell !== undefined && (state.shell.command !== true || state.xargs !== undefined));
 /**
  * Programs that run the command their arguments name (after their options, some taking the next
  * word, and `operands` fixed operands of their own): that word is read as a command name, so a
@@ -185,9 +190,12 @@ interface CommandState {
   /**
    * The command runs what it reads from its input as shell code, though it is no shell still
    * before its script: a shell or source given /dev/stdin as its file (`bash /dev/stdin`), or a
-   * compound command that holds such a command (`{ sh; }`, `(cd /srv && sh)`, `while …; do sh; done`).
+   * compound command that holds such a command (`{ sh; }`, `(cd /srv && sh)`, `while …; do sh; done`),
+   * or xargs putting what it reads into a shell's -c string (`xargs -I{} sh -c 'echo {}'`).
    */
   input?: boolean;
+  /** The command is run by xargs, which adds the words it reads to its arguments, or puts them where its `replace` string (-I, -i) stands. */
+  xargs?: { replace?: string; replaceNext?: boolean };
 }
 
 /** The fixed text at the start of a word, its quotes removed, up to the first expansion or token; `whole` when that is the whole word. */
@@ -338,6 +346,7 @@ class Scanner {
       state.environment = undefined;
       state.shell = undefined;
       state.input = undefined;
+      state.xargs = undefined;
       state.optionArgument = undefined;
       state.wrapper = undefined;
     };
@@ -538,10 +547,17 @@ class Scanner {
       if (wrapper.argument) {
         // The word an option of the wrapper takes (a token in it errs toward refusing).
         wrapper.argument = false;
+        if (state.xargs?.replaceNext) state.xargs = { replace: literal.text };
         return !literal.whole && this.#refuseWord(REFUSED.commandName, false);
       }
       if (literal.whole && literal.text.startsWith('-') && literal.text !== '-') {
         wrapper.argument = WRAPPERS[wrapper.command]!.arguments.includes(literal.text);
+        if (state.xargs !== undefined) {
+          // xargs -I R, -IR, -i[R], --replace[=R]: R (by default {}) stands for each line read.
+          const replace = /^(?:-I(.+)|-i(.*)|--replace(?:=(.*))?)$/.exec(literal.text);
+          if (literal.text === '-I') state.xargs = { replaceNext: true };
+          else if (replace !== null) state.xargs = { replace: replace[1] || replace[2] || replace[3] || '{}' };
+        }
         return false;
       }
       if (wrapper.operands > 0) {
@@ -574,9 +590,13 @@ class Scanner {
         return false;
       }
       // The script file: `bash /dev/stdin` reads it from its input as `bash -s` does; later words are its positional parameters.
-      state.input = literal.whole && STANDARD_INPUT.test(literal.text);
+      // Under xargs -I, a script or -c string holding the replace string gets what xargs reads spliced into it.
+      const start = this.#i;
+      const replace = state.xargs?.replace;
       state.shell = undefined;
-      return this.#refuseWord(REFUSED.shellScript, false);
+      this.#refuseWord(REFUSED.shellScript, false);
+      state.input = (literal.whole && STANDARD_INPUT.test(literal.text)) || (replace !== undefined && this.#s.slice(start, this.#i).includes(replace));
+      return true;
     }
     if (state.naming) return this.#namingWord(state.naming);
     if (state.testing) {
@@ -634,8 +654,10 @@ class Scanner {
     else if (EVALUATING.has(word)) state.refusing = REFUSED.evaluated;
     else if (isShell(word)) state.shell = { arguments: 0 };
     else if (word === 'env' || word.endsWith('/env')) state.environment = true;
-    else if (wrapperOf(word) !== undefined) state.wrapper = { command: wrapperOf(word)!, operands: WRAPPERS[wrapperOf(word)!]!.operands, argument: false };
-    else if (NAMING[word]) state.naming = { command: word, options: true, operands: 0 };
+    else if (wrapperOf(word) !== undefined) {
+      state.wrapper = { command: wrapperOf(word)!, operands: WRAPPERS[wrapperOf(word)!]!.operands, argument: false };
+      if (state.wrapper.command === 'xargs') state.xargs = {};
+    } else if (NAMING[word]) state.naming = { command: word, options: true, operands: 0 };
     else if (word === 'test' || word === '[') state.testing = { next: false };
     else if ((word === '-p' || word === '--') && (prefix === 'time' || prefix === 'command')) {
       // `command -p -- x`, `time -- x`: the name follows the end of the options.

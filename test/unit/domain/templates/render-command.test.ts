@@ -176,6 +176,11 @@ describe('findTokenPlaces', () => {
       ['heredoc', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
+      'pipes to xargs that give what they carry to a command or a shell script as arguments, not into a -c string',
+      'echo {{body.v}} | xargs -I{} echo {}; echo {{body.v}} | xargs sh -c \'make -- "$@"\' sh; echo {{body.v}} | xargs -I{} sh -c \'make -- "$1"\' sh {}; echo {{body.v}} | xargs -n1 ./deploy.sh',
+      ['unquoted', 'unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
       'here-documents and pipes given to a shell or source that read a file, not their input: /dev/stdin as a positional parameter',
       'bash ./x.sh /dev/stdin <<EOF\n{{body.v}}\nEOF\necho {{body.v}} | sh -c \'cat "$1"\' sh /dev/stdin; source ./lib.sh <<< {{body.v}}',
       ['heredoc', 'unquoted', 'unquoted'],
@@ -367,6 +372,14 @@ describe('findTokenPlaces', () => {
     ['in a here-document given to a loop that runs a shell', 'while read -r host; do sh; done <<EOF\n{{body.v}}\nEOF', REFUSED.shellInput],
     ['written into a pipe to a subshell that runs a shell', 'printf "%s\\n" {{body.v}} | (cd /srv && bash)', REFUSED.shellInput],
     ['written into a pipe to a group that runs a shell', 'echo {{body.v}} | { cd /srv; sh -s; }', REFUSED.shellInput],
+    ['written into a pipe to xargs running sh -c without its command string', 'echo {{body.v}} | xargs sh -c', REFUSED.shellInput],
+    ["written into a pipe to xargs -I{} putting it into sh -c's string", "echo {{body.v}} | xargs -I{} sh -c 'make {}'", REFUSED.shellInput],
+    ["in a here-string given to xargs -I % putting it into bash -c's string under sudo", "xargs -I % sudo bash -c 'make %' <<< {{body.v}}", REFUSED.shellInput],
+    [
+      "written into a pipe to xargs --replace=@ putting it into sh -c's string",
+      "printf '%s\\n' {{body.v}} | xargs -n1 --replace=@ sh -c 'make @'",
+      REFUSED.shellInput,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
