@@ -177,6 +177,8 @@ interface CommandState {
   refusing?: string;
   /** Inside the arguments of a builtin of NAMING: how far its options and operands went. */
   naming?: { command: string; options: boolean; operands: number; next?: 'name' | 'data' };
+  /** Inside the arguments of find, whose -exec, -execdir, -ok and -okdir run the command that follows, up to `;` or `+`. */
+  finding?: boolean;
   /** Inside the arguments of test or [: the next word is a name (after -v or -R). */
   testing?: { next: boolean };
   /** Inside the arguments of env, whose NAME=value words set the environment of the command it runs. */
@@ -219,6 +221,18 @@ const COMPOUND_WORD = /^(?:\{|\}|if|fi|while|until|for|select|done|case|esac)(?=
 /** The start of a word bash may read as an array subscript: `name[…` or, in a compound assignment, `[…]=`. */
 const SUBSCRIPT_START = /^(?:[A-Za-z_][A-Za-z0-9_]*\[|\[[^\s[\]])/;
 const isWordEnd = (c: string | undefined): boolean => c === undefined || WORD_END.test(c);
+/** What find -exec … `;` clears of the command it ran, so that the next -exec starts afresh (find itself is still `finding`). */
+const FOUND_COMMAND_ENDED: Partial<CommandState> = {
+  prefix: undefined,
+  declaring: undefined,
+  refusing: undefined,
+  naming: undefined,
+  testing: undefined,
+  environment: undefined,
+  shell: undefined,
+  wrapper: undefined,
+  optionArgument: undefined,
+};
 
 /**
  * Reports the place of every token in a command template: a small shell lexer (POSIX sh, plus
@@ -347,6 +361,7 @@ class Scanner {
       state.shell = undefined;
       state.input = undefined;
       state.xargs = undefined;
+      state.finding = undefined;
       state.optionArgument = undefined;
       state.wrapper = undefined;
     };
@@ -515,6 +530,19 @@ class Scanner {
       // Before the command name, with a command after it or not (bash in POSIX mode, as /bin/sh, keeps the assignment).
       return this.#refuseWord(refusal, true);
     }
+    if (state.finding) {
+      const literal = this.#literal();
+      if (literal.whole && /^-(?:exec|execdir|ok|okdir)$/.test(literal.text)) {
+        // The next word names the command find runs (a shell's -c string after it is code).
+        Object.assign(state, { ...FOUND_COMMAND_ENDED, commandPosition: true });
+        return false;
+      }
+      if (literal.whole && (literal.text === ';' || literal.text === '+')) {
+        // The end of that command (`\;`, `';'`, `+`): find's own arguments go on.
+        Object.assign(state, { ...FOUND_COMMAND_ENDED, commandPosition: false });
+        return false;
+      }
+    }
     if (state.environment) {
       const literal = this.#literal();
       if (state.optionArgument) {
@@ -659,6 +687,7 @@ class Scanner {
       if (state.wrapper.command === 'xargs') state.xargs = {};
     } else if (NAMING[word]) state.naming = { command: word, options: true, operands: 0 };
     else if (word === 'test' || word === '[') state.testing = { next: false };
+    else if (word === 'find' || word.endsWith('/find')) state.finding = true;
     else if ((word === '-p' || word === '--') && (prefix === 'time' || prefix === 'command')) {
       // `command -p -- x`, `time -- x`: the name follows the end of the options.
       state.commandPosition = true;

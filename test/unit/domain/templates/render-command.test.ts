@@ -181,6 +181,11 @@ describe('findTokenPlaces', () => {
       ['unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
+      "find's own arguments and the arguments of the command -exec runs, also after sh -c's string",
+      'find /srv -name {{body.v}} -exec grep -l -- {{body.v}} {} + -newer {{body.v}}; find . -execdir sh -c \'gzip -- "$1"\' sh {{body.v}} \\; -print',
+      ['unquoted', 'unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
       'here-documents and pipes given to a shell or source that read a file, not their input: /dev/stdin as a positional parameter',
       'bash ./x.sh /dev/stdin <<EOF\n{{body.v}}\nEOF\necho {{body.v}} | sh -c \'cat "$1"\' sh /dev/stdin; source ./lib.sh <<< {{body.v}}',
       ['heredoc', 'unquoted', 'unquoted'],
@@ -380,6 +385,9 @@ describe('findTokenPlaces', () => {
       "printf '%s\\n' {{body.v}} | xargs -n1 --replace=@ sh -c 'make @'",
       REFUSED.shellInput,
     ],
+    ['in the command string of sh -c that find -exec runs', "find /srv -name '*.log' -exec sh -c 'gzip {{body.v}}' \\;", REFUSED.shellScript],
+    ['as the command find -exec runs, after an earlier -exec', 'find . -name x -exec rm {} \\; -exec {{body.v}} {} +', REFUSED.commandName],
+    ['in the command string of bash -c that sudo find -ok runs', 'sudo find /srv -ok bash -c "rm {{body.v}}" \';\'', REFUSED.shellScript],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
