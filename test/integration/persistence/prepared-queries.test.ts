@@ -132,6 +132,50 @@ describe('PreparedQueries (the embedded database’s statements with values)', f
     expect(Object.keys((await queries.query(all, [1])).rows[0] as object)).to.not.include('added');
   });
 
+  it('runs a statement whose parameter’s column changed type (a migration) as PGlite’s query does', async () => {
+    const queries = new PreparedQueries(db);
+    const insert = 'insert into item (name, doc) values ($1, $2) returning doc';
+    await queries.query(insert, ['jsonb first', { a: 0 }]);
+    // Prepared with $2 as jsonb; the column becomes text: the old statement binds 'plain words' as jsonb (22P02).
+    await db.exec('alter table item alter column doc type text using doc::text');
+    expect((await queries.query(insert, ['text after', 'plain words'])).rows).to.deep.equal((await db.query(insert, ['theirs', 'plain words'])).rows);
+    await db.exec('alter table item alter column doc type jsonb using to_jsonb(doc)');
+    expect((await queries.query(insert, ['jsonb again', { a: 1 }])).rows).to.deep.equal([{ doc: { a: 1 } }]);
+    // A statement that is wrong still fails as PGlite’s fails.
+    expect(await errorOf(() => queries.query(insert, ['first', null]))).to.deep.equal(await errorOf(() => db.query(insert, ['first', null])));
+  });
+
+  it('leaves the error of a stale statement in a transaction block PGlite was not told of (BEGIN through exec)', async () => {
+    const queries = new PreparedQueries(db);
+    const all = 'select * from item where id = $1';
+    await queries.query(all, [1]);
+    await db.exec('alter table item add column added int');
+    await db.exec('begin');
+    try {
+      // Not 25P02 (a second run in the failed block): the error that failed it.
+      expect(await errorOf(() => queries.query(all, [1]))).to.include({ code: '0A000' });
+    } finally {
+      await db.exec('rollback');
+    }
+    expect((await queries.query(all, [1])).rows[0]).to.include({ name: 'first', added: null });
+  });
+
+  it('closes the statements it let go also when a value cannot be written', async () => {
+    const queries = new PreparedQueries(db, 1);
+    const select = 'select 1 as a where $1::int = 1';
+    await queries.query('select 2 as b where $1::int = 1', [1]);
+    // agw_1 let go, to be closed with the next call: the one whose value cannot be written.
+    await queries.query(select, [1]);
+    const unwritable = {
+      toString(): string {
+        throw new Error('this value cannot be written');
+      },
+    };
+    expect(await errorOf(() => queries.query(select, [unwritable]))).to.deep.equal(await errorOf(() => db.query(select, [unwritable])));
+    await queries.query(select, [1]);
+    expect(await prepared(db)).to.deep.equal(['agw_2']);
+  });
+
   it('runs a statement of the open transaction in it, and one from outside after the transaction ended', async () => {
     const queries = new PreparedQueries(db);
     const order: string[] = [];

@@ -13,10 +13,15 @@
  * and Sync in one call. Parameters are bound, never written into the text, as before.
  *
  * At most PREPARED_LIMIT statements are kept, the least recently run closed first (with the next
- * call). A statement PostgreSQL no longer has, or whose result's columns changed since it was
- * prepared (a migration), is prepared again and, outside a transaction, run again once; inside a
- * transaction the error stands (the transaction has failed by then) and the statement is prepared
- * again at its next run.
+ * call). A prepared statement keeps the parameters' types and the columns PostgreSQL found when it
+ * was prepared, and a migration can make either wrong: a result's columns changed fail with 0A000,
+ * but a column whose type changed fails otherwise (text → jsonb: 42804, "expression is of type
+ * text"; int → text: 22P02 for the value), with an error PGlite's query, which prepares each time,
+ * would not give. So a statement prepared before this call that fails is forgotten (prepared again
+ * at its next run) and, outside a transaction block, run once more, prepared afresh: its failed run
+ * changed nothing (bar a sequence's value), and the second run answers what PGlite's query
+ * answers, the same error for a statement that is wrong. Inside a transaction block the error
+ * stands: the transaction has failed by then.
  *
  * Runs on the database's own thread, whose file is loaded with its types stripped only: no
  * parameter properties, no enums.
@@ -32,14 +37,8 @@ interface Prepared {
   readonly types: readonly number[];
 }
 
-/**
- * A statement that must be prepared again: PostgreSQL no longer has it (26000), or its result's
- * columns changed since it was prepared (0A000, "cached plan must not change result type").
- */
-const isStale = (error: unknown): boolean => {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return code === '26000' || (code === '0A000' && typeof message === 'string' && message.includes('cached plan must not change result type'));
-};
+/** An error PostgreSQL answered (PGlite's DatabaseError carries its SQLSTATE as `code`). */
+const isDatabaseError = (error: unknown): boolean => typeof (error as { code?: unknown } | null)?.code === 'string';
 
 const joined = (parts: readonly Uint8Array[]): Uint8Array => {
   if (parts.length === 1) return parts[0] as Uint8Array;
@@ -89,13 +88,17 @@ export class PreparedQueries {
 
   async #run<T>(sql: string, params: readonly unknown[], options: QueryOptions, inTransaction: boolean): Promise<Results<T>> {
     const key = options.paramTypes === undefined ? sql : `${sql}\u0000${options.paramTypes.join(',')}`;
+    const preparedBefore = this.#statements.has(key);
     let messages: Awaited<ReturnType<PGlite['execProtocolStream']>>;
     try {
       messages = await this.#execute(key, sql, params, options);
     } catch (error) {
-      if (!isStale(error)) throw error;
+      if (!preparedBefore || !isDatabaseError(error)) throw error;
       this.#forget(key);
-      if (inTransaction) throw error;
+      // PostgreSQL's own state, not `inTransaction`: pglite-here runs its transactions' statements
+      // as statements outside one for PGlite, and a second run in a failed block would only answer
+      // 25P02 in place of the error that failed it.
+      if (inTransaction || this.#db.isInTransaction()) throw error;
       messages = await this.#execute(key, sql, params, options);
     }
     // As PGlite's query: the file system hears of each statement that is not in a transaction.
@@ -105,16 +108,13 @@ export class PreparedQueries {
 
   async #execute(key: string, sql: string, params: readonly unknown[], options: QueryOptions): Promise<Awaited<ReturnType<PGlite['execProtocolStream']>>> {
     const { serialize } = protocol;
-    const parts: Uint8Array[] = this.#closing.map((name) => serialize.close({ type: 'S', name }));
-    this.#closing = [];
     let statement = this.#statements.get(key);
     if (statement === undefined) {
       const name = `agw_${this.#next++}`;
       const described = await this.#db.execProtocolStream(
-        joined([...parts, serialize.parse({ name, text: sql, types: options.paramTypes }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+        joined([...this.#closes(), serialize.parse({ name, text: sql, types: options.paramTypes }), serialize.describe({ type: 'S', name }), serialize.sync()]),
         { syncToFs: false },
       );
-      parts.length = 0;
       statement = { name, types: parse.parseDescribeStatementResults(described) };
       this.#statements.set(key, statement);
       if (this.#statements.size > this.#limit) {
@@ -133,10 +133,25 @@ export class PreparedQueries {
       const write = serializers[types[index] as number];
       return write ? write(value) : (value as { toString(): string }).toString();
     });
+    // The statements to close are taken only now: a value its serializer refuses (an invalid Date)
+    // throws above, and they stay for the next call instead of staying prepared for good.
     return this.#db.execProtocolStream(
-      joined([...parts, serialize.bind({ statement: statement.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
+      joined([
+        ...this.#closes(),
+        serialize.bind({ statement: statement.name, values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
       { syncToFs: false },
     );
+  }
+
+  /** Close messages for the statements to close, which are then no longer pending. */
+  #closes(): Uint8Array[] {
+    const closes = this.#closing.map((name) => protocol.serialize.close({ type: 'S', name }));
+    this.#closing = [];
+    return closes;
   }
 
   #forget(key: string): void {
