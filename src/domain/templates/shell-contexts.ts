@@ -46,6 +46,8 @@ export const REFUSED = {
   evaluated:
     'as an argument of eval, let, source, . or alias, which run it (or the file it names, or the alias where it is used) as shell code or evaluate it as arithmetic that can run commands',
   commandName: 'as (part of) a command name: the value would choose the program that runs',
+  awkProgram:
+    'in an awk program (its first operand, or what -e, -f, -i, -l, -E, --source, --file, --include, --load or --exec take), which awk runs as code (system() and | run commands): pass the value with -v name={{…}} (awk reads its backslash escapes) or in the environment (X={{…}} awk \'…ENVIRON["X"]…\')',
   shellInput:
     "in a here-document, here-string or pipe that a shell reads as its script (sh <<EOF, bash <<< …, … | sh, no -c and no script file; also bash /dev/stdin, source /dev/stdin, { sh; } <<EOF, … | xargs sh -c, … | xargs -I{} sh -c '…{}…'): the shell runs the value as code; give the script with -c and the values after it, as its positional parameters (sh -c '…\"$1\"…' sh {{…}})",
   shellScript:
@@ -83,6 +85,30 @@ const EVALUATING = new Set(['eval', 'let', 'source', '.', 'alias']);
 const SHELLS = new Set(['sh', 'bash', 'rbash', 'dash', 'ash', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'posh', 'yash', 'zsh']);
 /** Names of the standard input as a file: a shell given one as its script, or source given one, reads its script from its input. */
 const STANDARD_INPUT = /^(?:-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
+/** awk, by the last part of the name; busybox awk is awk run by a wrapper. */
+const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk', 'original-awk']);
+/**
+ * The options of awk (POSIX, gawk, mawk) that take a value: `code` when it is program text or a
+ * file of it (-e/--source text, -f/--file, -i/--include, -E/--exec files, -l/--load a library),
+ * `data` for a field separator, a -v assignment or mawk's -W option. Options not listed take none.
+ */
+const AWK_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
+  F: 'data',
+  'field-separator': 'data',
+  v: 'data',
+  assign: 'data',
+  W: 'data',
+  f: 'code',
+  file: 'code',
+  e: 'code',
+  source: 'code',
+  E: 'code',
+  exec: 'code',
+  i: 'code',
+  include: 'code',
+  l: 'code',
+  load: 'code',
+};
 /** Long options of a shell that take the next word as their argument. */
 const SHELL_LONG_OPTIONS_WITH_ARGUMENT = new Set(['--rcfile', '--init-file']);
 /** Options of env that take the next word as their argument (GNU coreutils); `-S` splits it into the command and its arguments. */
@@ -179,6 +205,8 @@ interface CommandState {
   naming?: { command: string; options: boolean; operands: number; next?: 'name' | 'data' };
   /** Inside the arguments of find, whose -exec, -execdir, -ok and -okdir run the command that follows, up to `;` or `+`. */
   finding?: boolean;
+  /** Inside the arguments of awk: whether options may still come, whether the program was given by an option, and what the next word is (an option's). */
+  awk?: { options: boolean; program: boolean; next?: 'code' | 'data' };
   /** Inside the arguments of test or [: the next word is a name (after -v or -R). */
   testing?: { next: boolean };
   /** Inside the arguments of env, whose NAME=value words set the environment of the command it runs. */
@@ -228,6 +256,7 @@ const FOUND_COMMAND_ENDED: Partial<CommandState> = {
   refusing: undefined,
   naming: undefined,
   testing: undefined,
+  awk: undefined,
   environment: undefined,
   shell: undefined,
   wrapper: undefined,
@@ -362,6 +391,7 @@ class Scanner {
       state.input = undefined;
       state.xargs = undefined;
       state.finding = undefined;
+      state.awk = undefined;
       state.optionArgument = undefined;
       state.wrapper = undefined;
     };
@@ -627,6 +657,7 @@ class Scanner {
       return true;
     }
     if (state.naming) return this.#namingWord(state.naming);
+    if (state.awk) return this.#awkWord(state.awk);
     if (state.testing) {
       const name = state.testing.next;
       const literal = this.#literal();
@@ -688,6 +719,7 @@ class Scanner {
     } else if (NAMING[word]) state.naming = { command: word, options: true, operands: 0 };
     else if (word === 'test' || word === '[') state.testing = { next: false };
     else if (word === 'find' || word.endsWith('/find')) state.finding = true;
+    else if (AWKS.has(word.slice(word.lastIndexOf('/') + 1))) state.awk = { options: true, program: false };
     else if ((word === '-p' || word === '--') && (prefix === 'time' || prefix === 'command')) {
       // `command -p -- x`, `time -- x`: the name follows the end of the options.
       state.commandPosition = true;
@@ -732,6 +764,39 @@ class Scanner {
     naming.options = false;
     naming.operands++;
     return spec.operands(naming.operands) && this.#refuseWord(REFUSED.variableName, false);
+  }
+
+  /**
+   * An argument of awk: refuses it (consuming it, returning true) where it is program text or
+   * names a file of it; the values of -v and -F, and operands after the program (files and
+   * name=value assignments), are data.
+   */
+  #awkWord(awk: NonNullable<CommandState['awk']>): boolean {
+    if (awk.next) {
+      const next = awk.next;
+      awk.next = undefined;
+      return next === 'code' && this.#refuseWord(REFUSED.awkProgram, false);
+    }
+    const literal = this.#literal();
+    if (awk.options && literal.text.startsWith('-') && literal.text !== '-') {
+      if (literal.whole && literal.text === '--') {
+        awk.options = false;
+        return false;
+      }
+      const long = /^--([a-z-]+)(=?)/.exec(literal.text);
+      const option = long ? long[1]! : literal.text[1];
+      const kind = option === undefined ? undefined : AWK_OPTIONS[option];
+      if (kind === undefined) return !literal.whole && this.#refuseWord(REFUSED.awkProgram, false);
+      if (kind === 'code' && option !== 'i' && option !== 'include' && option !== 'l' && option !== 'load') awk.program = true;
+      // The value in the same word (`-F,`, `--file=x`), or the next word.
+      if (long ? long[2] === '=' : literal.text.length > 2 || !literal.whole) return kind === 'code' && this.#refuseWord(REFUSED.awkProgram, false);
+      awk.next = kind;
+      return false;
+    }
+    awk.options = false;
+    if (awk.program) return false;
+    awk.program = true;
+    return this.#refuseWord(REFUSED.awkProgram, false);
   }
 
   /** Refuses every token of the word at the scanner's position, for `reason`, and consumes the word. */

@@ -186,6 +186,11 @@ describe('findTokenPlaces', () => {
       ['unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
+      "awk's -v and -F values, operands after the program or after -f, and a value awk reads from the environment",
+      "awk -v name={{body.v}} -F {{body.v}} '{ print name }' data.txt; gawk -f prog.awk {{body.v}} n={{body.v}}; X={{body.v}} awk 'BEGIN { print ENVIRON[\"X\"] }'",
+      ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
       'here-documents and pipes given to a shell or source that read a file, not their input: /dev/stdin as a positional parameter',
       'bash ./x.sh /dev/stdin <<EOF\n{{body.v}}\nEOF\necho {{body.v}} | sh -c \'cat "$1"\' sh /dev/stdin; source ./lib.sh <<< {{body.v}}',
       ['heredoc', 'unquoted', 'unquoted'],
@@ -388,6 +393,11 @@ describe('findTokenPlaces', () => {
     ['in the command string of sh -c that find -exec runs', "find /srv -name '*.log' -exec sh -c 'gzip {{body.v}}' \\;", REFUSED.shellScript],
     ['as the command find -exec runs, after an earlier -exec', 'find . -name x -exec rm {} \\; -exec {{body.v}} {} +', REFUSED.commandName],
     ['in the command string of bash -c that sudo find -ok runs', 'sudo find /srv -ok bash -c "rm {{body.v}}" \';\'', REFUSED.shellScript],
+    ['in an awk program, double-quoted', 'awk "{ print {{body.v}} }" data.txt', REFUSED.awkProgram],
+    ['in an awk program, single-quoted, after -F and -v', 'awk -F, -v n=1 \'$1 == "{{body.v}}" { print $2 }\' data.csv', REFUSED.awkProgram],
+    ['in the program of gawk --source', 'gawk --source="BEGIN { x = {{body.v}} }" data.txt', REFUSED.awkProgram],
+    ['as the program file of awk -f', 'awk -f {{body.v}} data.txt', REFUSED.awkProgram],
+    ['in the program of busybox awk after --', 'busybox awk -- \'{ print "{{body.v}}" }\'', REFUSED.awkProgram],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
