@@ -51,7 +51,7 @@ export const REFUSED = {
   shellInput:
     "in a here-document, here-string or pipe that a shell reads as its script (sh <<EOF, bash <<< …, … | sh, no -c and no script file; also bash /dev/stdin, source /dev/stdin, { sh; } <<EOF, … | xargs sh -c, … | xargs -I{} sh -c '…{}…'): the shell runs the value as code; give the script with -c and the values after it, as its positional parameters (sh -c '…\"$1\"…' sh {{…}})",
   shellScript:
-    'as an option or the script of a shell (sh, bash, dash, ash, ksh, mksh, zsh, rbash…): -c runs its operand as code, and without -c the first operand is the file run; pass values after the script, as its positional parameters (sh -c \'…"$1"…\' sh {{…}})',
+    'as an option or the script of a shell (sh, bash, dash, ash, ksh, mksh, zsh): -c runs its operand as code, and without -c the first operand is the file run; pass values after the script, as its positional parameters (sh -c \'…"$1"…\' sh {{…}})',
 } as const;
 
 /**
