@@ -108,4 +108,34 @@ describeWithPostgres('Statements on a PostgreSQL server that ended the connectio
     expectUnavailable(await refusal(database.orm.em.fork().find(ApiKeyEntity, {})), 'entity manager, server gone');
     expectUnavailable(await refusal(new MikroOrmKeyRepository(database).list()), 'repository, server gone');
   });
+
+  it('gives back the connection of a transaction cut off: after more of them than the pool holds (10), a statement is still answered, and the database closes', async () => {
+    scratch = await createScratchDatabase();
+    proxy = await startPostgresProxy(scratch.url);
+    database = await Database.open({ databaseUrl: proxy.url, dataDir: await tempDir('unavailable-pg'), logger });
+    await database.migrate();
+    // Bounded: before, each kept its connection checked out for good, the tenth transaction
+    // waited for one for ever, and the pool's end (the close) waited for them.
+    const within = <T>(promise: Promise<T>, what: string): Promise<T> => {
+      let timer: NodeJS.Timeout | undefined;
+      return Promise.race([
+        promise,
+        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} still waiting after 20 s`)), 20_000))),
+      ]).finally(() => clearTimeout(timer));
+    };
+    for (let i = 0; i < 12; i++) {
+      // Its connection cut while it runs: the next statement and the rollback fail on it.
+      const cut = database.orm.em.fork().transactional(async (em) => {
+        await em.getConnection().execute('select 1');
+        proxy!.cut();
+        await em.getConnection().execute('select 1');
+      });
+      expectUnavailable(await within(refusal(cut), `transaction ${i + 1}`), `transaction ${i + 1} cut off`);
+    }
+    expect(await within(sql(database, 'select 1 as one'), 'a statement')).to.deep.equal([{ one: 1 }]);
+    proxy.refusing = true;
+    proxy.cut();
+    await within(database.close(), 'the close');
+    database = undefined;
+  });
 });
