@@ -83,6 +83,8 @@ const COMMAND_PREFIXES = new Set(['if', 'then', 'else', 'elif', 'do', 'while', '
 const EVALUATING = new Set(['eval', 'let', 'source', '.', 'alias']);
 /** Shells, by the last part of the name they are run under: their options and first operand are code or the file of code run. */
 const SHELLS = new Set(['sh', 'bash', 'rbash', 'dash', 'ash', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'posh', 'yash', 'zsh']);
+/** A command substitution in a word: what it runs may read the command's input (`eval "$(cat)"`). */
+const SUBSTITUTION = /\$\(|`/;
 /** Names of the standard input as a file: a shell given one as its script, or source given one, reads its script from its input. */
 const STANDARD_INPUT = /^(?:-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
 /** awk, by the last part of the name; busybox awk is awk run by a wrapper. */
@@ -122,7 +124,7 @@ const isShell = (name: string): boolean => SHELLS.has(name.slice(name.lastIndexO
  * from its input (`input`).
  */
 const readsScript = (state: CommandState): boolean =>
-  state.input === true || (state.shell !== undefined && (state.shell.command !== true || state.xargs !== undefined));
+  state.input !== undefined || (state.shell !== undefined && (state.shell.command !== true || state.xargs !== undefined));
 /**
  * Programs that run the command their arguments name (after their options, some taking the next
  * word, and `operands` fixed operands of their own): that word is read as a command name, so a
@@ -222,8 +224,11 @@ interface CommandState {
    * before its script: a shell or source given /dev/stdin as its file (`bash /dev/stdin`), or a
    * compound command that holds such a command (`{ sh; }`, `(cd /srv && sh)`, `while …; do sh; done`),
    * or xargs putting what it reads into a shell's -c string (`xargs -I{} sh -c 'echo {}'`).
+   * `substitution` when a command substitution in its code reads the input (`eval "$(cat)"`,
+   * `sh -c "$(cat)"`): words are expanded before the command's own redirections are made, so
+   * only a pipe into it or the input of a compound command around it reaches the substitution.
    */
-  input?: boolean;
+  input?: true | 'substitution';
   /** The command is run by xargs, which adds the words it reads to its arguments, or puts them where its `replace` string (-I, -i) stands. */
   xargs?: { replace?: string; replaceNext?: boolean };
 }
@@ -364,7 +369,7 @@ class Scanner {
     const closeCompound = (): void => {
       const open = compounds.pop()!;
       ({ pipeline, commandStart, piped, pipelineHeredocs } = open);
-      state.input = open.script;
+      state.input = open.script ? true : undefined;
     };
     /** Ends a command: `pipe` before a `|`, `list` before anything else that starts a command. */
     const endCommand = (next: 'pipe' | 'list' = 'list'): void => {
@@ -507,7 +512,7 @@ class Scanner {
         this.#i += 3;
         wordStart = true;
         redirect = true;
-        if (readsScript(state)) {
+        if (readsScript(state) && state.input !== 'substitution') {
           while (s[this.#i] === ' ' || s[this.#i] === '\t') this.#i++;
           this.#refuseWord(REFUSED.shellInput, false);
           wordStart = false;
@@ -515,7 +520,7 @@ class Scanner {
         }
       } else if (s.startsWith('<<', i)) {
         this.#i += 2;
-        this.#heredocOperator(readsScript(state));
+        this.#heredocOperator(readsScript(state) && state.input !== 'substitution');
         wordStart = true;
       } else {
         this.#i++;
@@ -628,10 +633,12 @@ class Scanner {
       state.commandPosition = true;
     }
     if (state.refusing) {
-      // `source /dev/stdin`, `. /dev/fd/0`: the file run is the command's input.
       const literal = this.#literal();
-      if (state.refusing === REFUSED.evaluated && literal.whole && STANDARD_INPUT.test(literal.text)) state.input = true;
-      return this.#refuseWord(state.refusing, false);
+      const start = this.#i;
+      this.#refuseWord(state.refusing, false);
+      // `source /dev/stdin`, `. /dev/fd/0`: the file run is the command's input; `eval "$(cat)"`: what runs is what a substitution read from it.
+      if (state.refusing === REFUSED.evaluated) this.#readsInput(state, literal, this.#s.slice(start, this.#i), true);
+      return true;
     }
     if (state.shell) {
       const literal = this.#literal();
@@ -649,11 +656,15 @@ class Scanner {
       }
       // The script file: `bash /dev/stdin` reads it from its input as `bash -s` does; later words are its positional parameters.
       // Under xargs -I, a script or -c string holding the replace string gets what xargs reads spliced into it.
+      // A -c string built by a substitution (`sh -c "$(cat)"`) runs what that read from the shell's input.
       const start = this.#i;
       const replace = state.xargs?.replace;
+      const command = state.shell.command === true;
       state.shell = undefined;
       this.#refuseWord(REFUSED.shellScript, false);
-      state.input = (literal.whole && STANDARD_INPUT.test(literal.text)) || (replace !== undefined && this.#s.slice(start, this.#i).includes(replace));
+      const text = this.#s.slice(start, this.#i);
+      if (replace !== undefined && text.includes(replace)) state.input = true;
+      this.#readsInput(state, literal, text, command);
       return true;
     }
     if (state.naming) return this.#namingWord(state.naming);
@@ -711,6 +722,8 @@ class Scanner {
     else if (word === 'mapfile' || word === 'readarray') state.refusing = REFUSED.arrayBuiltin;
     else if (word === 'trap') state.refusing = REFUSED.trap;
     else if (EVALUATING.has(word)) state.refusing = REFUSED.evaluated;
+    // hash -p PATH NAME chooses the program NAME runs; enable -f FILE loads a builtin from a library, enable -n turns one off.
+    else if (word === 'hash' || word === 'enable') state.refusing = REFUSED.commandName;
     else if (isShell(word)) state.shell = { arguments: 0 };
     else if (word === 'env' || word.endsWith('/env')) state.environment = true;
     else if (wrapperOf(word) !== undefined) {
@@ -797,6 +810,12 @@ class Scanner {
     if (awk.program) return false;
     awk.program = true;
     return this.#refuseWord(REFUSED.awkProgram, false);
+  }
+
+  /** Notes, for the code or file word `text` of a shell or of eval/source, whether the command reads its input as code: it names the input as a file, or (when `code`) a substitution in it may read the input. */
+  #readsInput(state: CommandState, literal: Literal, text: string, code: boolean): void {
+    if (literal.whole && STANDARD_INPUT.test(literal.text)) state.input = true;
+    else if (code && state.input === undefined && SUBSTITUTION.test(text)) state.input = 'substitution';
   }
 
   /** Refuses every token of the word at the scanner's position, for `reason`, and consumes the word. */

@@ -191,6 +191,11 @@ describe('findTokenPlaces', () => {
       ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
+      'a here-document of eval "$(cat)" itself (words are expanded before redirections are made, so cat never reads it), of a later command, of eval without a substitution; values after sh -c\'s substituted string',
+      'eval "$(cat)" <<EOF\n{{body.v}}\nEOF\neval "$(ssh-agent -s)"; cat <<EOF\n{{body.v}}\nEOF\neval "$cmd" <<< {{body.v}}; bash -c "$(cat ./deploy.sh)" sh {{body.v}}; echo hash {{body.v}}',
+      ['heredoc', 'heredoc', 'unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
       'here-documents and pipes given to a shell or source that read a file, not their input: /dev/stdin as a positional parameter',
       'bash ./x.sh /dev/stdin <<EOF\n{{body.v}}\nEOF\necho {{body.v}} | sh -c \'cat "$1"\' sh /dev/stdin; source ./lib.sh <<< {{body.v}}',
       ['heredoc', 'unquoted', 'unquoted'],
@@ -398,6 +403,11 @@ describe('findTokenPlaces', () => {
     ['in the program of gawk --source', 'gawk --source="BEGIN { x = {{body.v}} }" data.txt', REFUSED.awkProgram],
     ['as the program file of awk -f', 'awk -f {{body.v}} data.txt', REFUSED.awkProgram],
     ['in the program of busybox awk after --', 'busybox awk -- \'{ print "{{body.v}}" }\'', REFUSED.awkProgram],
+    ['in a here-document given to a group whose eval runs "$(cat)"', '{ eval "$(cat)"; } <<EOF\nmake {{body.v}}\nEOF', REFUSED.shellInput],
+    ['written into a pipe to eval "$(cat)"', 'printf \'make %s\\n\' {{body.v}} | eval "$(cat)"', REFUSED.shellInput],
+    ['written into a pipe to sh -c "$(cat)"', 'echo {{body.v}} | sh -c "$(cat)"', REFUSED.shellInput],
+    ['as the path hash -p gives a command name', 'hash -p {{body.v}} make; make', REFUSED.commandName],
+    ['as the library enable -f loads a builtin from', 'enable -f {{body.v}} deploy', REFUSED.commandName],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
