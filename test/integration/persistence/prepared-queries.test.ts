@@ -160,6 +160,18 @@ describe('PreparedQueries (the embedded database’s statements with values)', f
     expect((await queries.query(all, [1])).rows[0]).to.include({ name: 'first', added: null });
   });
 
+  it('fails a COMMIT run through it that fails (a deferred constraint), also once its text is prepared', async () => {
+    const queries = new PreparedQueries(db);
+    await db.exec('drop table if exists part; create table part (n int unique deferrable initially deferred)');
+    await db.exec('begin');
+    await queries.query('commit');
+    await db.exec('begin');
+    await queries.query('insert into part (n) values ($1), ($1)', [1]);
+    // Run again outside the block the failed COMMIT ended, it would succeed and hide the failure.
+    expect(await errorOf(() => queries.query('commit'))).to.include({ code: '23505' });
+    expect((await db.query('select count(*)::int as n from part')).rows).to.deep.equal([{ n: 0 }]);
+  });
+
   it('closes the statements it let go also when a value cannot be written', async () => {
     const queries = new PreparedQueries(db, 1);
     const select = 'select 1 as a where $1::int = 1';

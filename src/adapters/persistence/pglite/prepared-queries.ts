@@ -89,16 +89,18 @@ export class PreparedQueries {
   async #run<T>(sql: string, params: readonly unknown[], options: QueryOptions, inTransaction: boolean): Promise<Results<T>> {
     const key = options.paramTypes === undefined ? sql : `${sql}\u0000${options.paramTypes.join(',')}`;
     const preparedBefore = this.#statements.has(key);
+    // Asked of PostgreSQL, not only `inTransaction`: pglite-here runs its transactions' statements
+    // as statements outside one for PGlite, and a second run in a failed block would only answer
+    // 25P02 in place of the error that failed it. Asked before the run: a COMMIT that fails ends
+    // its block, and run again it would succeed (with a warning) and hide the failure.
+    const inBlock = inTransaction || this.#db.isInTransaction();
     let messages: Awaited<ReturnType<PGlite['execProtocolStream']>>;
     try {
       messages = await this.#execute(key, sql, params, options);
     } catch (error) {
       if (!preparedBefore || !isDatabaseError(error)) throw error;
       this.#forget(key);
-      // PostgreSQL's own state, not `inTransaction`: pglite-here runs its transactions' statements
-      // as statements outside one for PGlite, and a second run in a failed block would only answer
-      // 25P02 in place of the error that failed it.
-      if (inTransaction || this.#db.isInTransaction()) throw error;
+      if (inBlock) throw error;
       messages = await this.#execute(key, sql, params, options);
     }
     // As PGlite's query: the file system hears of each statement that is not in a transaction.
