@@ -231,6 +231,8 @@ interface CommandState {
   input?: true | 'substitution';
   /** The command is run by xargs, which adds the words it reads to its arguments, or puts them where its `replace` string (-I, -i) stands. */
   xargs?: { replace?: string; replaceNext?: boolean };
+  /** The command's standard input is redirected (`< file`, `<<EOF`, `<<<`, `<&3`): a pipe into it, or the input of a compound around it, does not reach it. */
+  ownInput?: boolean;
 }
 
 /** The fixed text at the start of a word, its quotes removed, up to the first expansion or token; `whole` when that is the whole word. */
@@ -371,11 +373,13 @@ class Scanner {
       ({ pipeline, commandStart, piped, pipelineHeredocs } = open);
       state.input = open.script ? true : undefined;
     };
+    /** Whether the redirection whose `<` is at `at` is of the standard input (no descriptor number before it, or 0). */
+    const fromStandardInput = (at: number): boolean => /(?:^|[ \t\n;&|()<>])(?:0?)$/.test(s.slice(Math.max(0, at - 12), at)) || at === 0;
     /** Ends a command: `pipe` before a `|`, `list` before anything else that starts a command. */
     const endCommand = (next: 'pipe' | 'list' = 'list'): void => {
-      if (readsScript(state)) for (const open of compounds) open.script = true;
+      if (readsScript(state) && !state.ownInput) for (const open of compounds) open.script = true;
       // A shell that reads its script from its input runs what the commands before it in the pipe write.
-      if (piped && readsScript(state)) {
+      if (piped && readsScript(state) && !state.ownInput) {
         this.#refuseSince(pipeline, commandStart, REFUSED.shellInput);
         this.#pending = this.#pending.map((heredoc, k) => (k >= pipelineHeredocs ? { ...heredoc, script: true } : heredoc));
       }
@@ -395,6 +399,7 @@ class Scanner {
       state.shell = undefined;
       state.input = undefined;
       state.xargs = undefined;
+      state.ownInput = undefined;
       state.finding = undefined;
       state.awk = undefined;
       state.optionArgument = undefined;
@@ -413,8 +418,15 @@ class Scanner {
           continue;
         }
         const reserved = atCommand ? COMPOUND_WORD.exec(s.slice(i, i + 7))?.[0] : undefined;
-        if (reserved !== undefined && Object.hasOwn(COMPOUND_CLOSERS, reserved))
+        if (reserved !== undefined && Object.hasOwn(COMPOUND_CLOSERS, reserved)) {
           openCompound(COMPOUND_CLOSERS[reserved]!, { pipeline, commandStart, piped, pipelineHeredocs });
+          // The commands inside `{`, `if` and `while`/`until` start here, outside the pipeline (its closer takes that up
+          // again); `for` and `case` words before `do` and `in` are no commands (`case {{…}} in` stays a value).
+          if (/^(?:\{|if|while|until)$/.test(reserved)) {
+            endCommand();
+            state.prefix = reserved;
+          }
+        }
         // Its redirections and a pipe into it (read after this word) reach the commands inside.
         else if (reserved !== undefined && compounds.at(-1)?.closer === reserved) closeCompound();
       }
@@ -509,6 +521,7 @@ class Scanner {
         this.#evaluated(REFUSED.subscript, () => this.#arithmetic(']'));
         wordStart = false;
       } else if (s.startsWith('<<<', i)) {
+        if (fromStandardInput(i)) state.ownInput = true;
         this.#i += 3;
         wordStart = true;
         redirect = true;
@@ -519,6 +532,7 @@ class Scanner {
           redirect = false;
         }
       } else if (s.startsWith('<<', i)) {
+        if (fromStandardInput(i)) state.ownInput = true;
         this.#i += 2;
         this.#heredocOperator(readsScript(state) && state.input !== 'substitution');
         wordStart = true;
@@ -530,7 +544,10 @@ class Scanner {
         else if (c === '&') {
           if (!/[|<>]/.test(s[i - 1] ?? '') && s[i + 1] !== '>') endCommand();
         } else if (c === ';') endCommand();
-        else if (/[<>]/.test(c)) redirect = true;
+        else if (/[<>]/.test(c)) {
+          redirect = true;
+          if (c === '<' && s[i + 1] !== '(' && fromStandardInput(i)) state.ownInput = true;
+        }
       }
     }
     endCommand();

@@ -196,6 +196,11 @@ describe('findTokenPlaces', () => {
       ['heredoc', 'heredoc', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
+      'here-documents and pipes given to a shell, group or loop whose shell has its own input redirected (< file, 0<, <<EOF)',
+      'while read -r h; do bash -s < deploy.sh; done <<EOF\n{{body.v}}\nEOF\necho {{body.v}} | bash -s 0< deploy.sh; echo {{body.v}} | { sh; } < deploy.sh; echo {{body.v}} | sh <<A\nfixed\nA',
+      ['heredoc', 'unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
       'here-documents and pipes given to a shell or source that read a file, not their input: /dev/stdin as a positional parameter',
       'bash ./x.sh /dev/stdin <<EOF\n{{body.v}}\nEOF\necho {{body.v}} | sh -c \'cat "$1"\' sh /dev/stdin; source ./lib.sh <<< {{body.v}}',
       ['heredoc', 'unquoted', 'unquoted'],
@@ -408,6 +413,11 @@ describe('findTokenPlaces', () => {
     ['written into a pipe to sh -c "$(cat)"', 'echo {{body.v}} | sh -c "$(cat)"', REFUSED.shellInput],
     ['as the path hash -p gives a command name', 'hash -p {{body.v}} make; make', REFUSED.commandName],
     ['as the library enable -f loads a builtin from', 'enable -f {{body.v}} deploy', REFUSED.commandName],
+    [
+      'in a here-document given to a loop whose shell reads another descriptor from a file',
+      'while read -r h; do sh 3< hosts.txt; done <<EOF\n{{body.v}}\nEOF',
+      REFUSED.shellInput,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
