@@ -193,21 +193,53 @@ describe('PreparedQueries (the embedded database’s statements with values)', f
     const order: string[] = [];
     let inside!: () => void;
     const insideDone = new Promise<void>((resolve) => (inside = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     const transaction = db.transaction(async (tx) => {
       await queries.query('insert into item (name) values ($1)', ['in the transaction'], {}, true);
       inside();
-      // The statement from outside is waiting now; it must not run before this ends.
-      await new Promise((resolve) => setImmediate(resolve));
+      await released;
       order.push('transaction ends');
       await tx.rollback();
     });
     await insideDone;
-    const outside = queries.query('select count(*)::int as n from item', []).then((result) => {
+    // Sent while the transaction is open: one session, so run now it would count the row the
+    // transaction inserted (2); run after the rollback, 1.
+    const outside = queries.query<{ n: number }>('select count(*)::int as n from item', []).then((result) => {
       order.push('outside runs');
       return result.rows;
     });
+    // A statement of the transaction sent after it: it runs, and the one from outside has not.
+    expect((await queries.query('select count(*)::int as n from item', [], {}, true)).rows).to.deep.equal([{ n: 2 }]);
+    expect(order).to.deep.equal([]);
+    release();
     await transaction;
     expect(await outside).to.deep.equal([{ n: 1 }]);
     expect(order).to.deep.equal(['transaction ends', 'outside runs']);
+  });
+
+  it('lets every prepared statement go after a statement that may change the schema, run through it or elsewhere', async () => {
+    const queries = new PreparedQueries(db);
+    const byName = 'select doc from item where name = $1';
+    await queries.query(byName, ['first']);
+    await queries.query('select 1 as one where $1::int = 1', [1]);
+    expect(queries.size).to.equal(2);
+    // Through PGlite's exec (a migration): jsonb → text would otherwise still cast the value to jsonb silently.
+    await db.exec('alter table item alter column doc type text using doc::text; update item set doc = \'{ "b": 1,  "a": 2 }\'');
+    queries.ranElsewhere('alter table item alter column doc type text using doc::text; update item set doc = \'{ "b": 1,  "a": 2 }\'');
+    expect(queries.size).to.equal(0);
+    // The text as stored, not as jsonb would normalise it.
+    expect((await queries.query(byName, ['first'])).rows).to.deep.equal([{ doc: '{ "b": 1,  "a": 2 }' }]);
+    // Through it: a statement that changes the schema lets the others go too.
+    await queries.query('select 1 as one where $1::int = 1', [1]);
+    await queries.query('create index item_size on item (size) where size > $1', [0]).catch(() => undefined);
+    await queries.query('comment on table item is $$items$$', []);
+    expect(queries.size).to.equal(0);
+    // Statements that only read or write rows keep theirs.
+    queries.ranElsewhere('CHECKPOINT');
+    queries.ranElsewhere("insert into item (name) values ('created_on')");
+    await queries.query(byName, ['first']);
+    queries.ranElsewhere('CHECKPOINT');
+    expect(queries.size).to.equal(1);
   });
 });

@@ -74,7 +74,7 @@ export const openPgliteHere = async (dataDir: string, settings: Readonly<Record<
         },
         exec: async (sql) => {
           open();
-          return guarded(() => db.exec(sql));
+          return guarded(() => db.exec(sql)).finally(() => prepared.ranElsewhere(sql));
         },
         rollback: async () => {
           open();
@@ -113,7 +113,7 @@ export const openPgliteHere = async (dataDir: string, settings: Readonly<Record<
       return db.closed || failure !== undefined;
     },
     query: (sql, params, options) => outside(() => prepared.query(sql, params, options)),
-    exec: (sql) => outside(() => db.exec(sql)),
+    exec: (sql) => outside(() => db.exec(sql)).finally(() => prepared.ranElsewhere(sql)),
     transaction,
     listen: async (channel, callback) => {
       const unsubscribe = await outside(() => db.listen(channel, callback));

@@ -57,7 +57,12 @@ const perform = async (db: PGlite, request: Request): Promise<unknown> => {
       return await prepared.query(request.sql, request.params, request.options, tx !== db);
     }
     case 'exec':
-      return await target(db, request.tx).exec(request.sql);
+      try {
+        return await target(db, request.tx).exec(request.sql);
+      } finally {
+        // Also when it failed: the statements before the failing one may have run.
+        prepared.ranElsewhere(request.sql);
+      }
     case 'begin':
       return await begin(db);
     case 'rollback':
