@@ -150,7 +150,8 @@ export const validateSchedules = (raw: unknown, file: string, catalog: ScheduleC
 
     if (typeof entry.enabled !== 'boolean') problem('enabled', requiredAs(entry.enabled, 'true or false'));
     if (entry.catch_up !== undefined && typeof entry.catch_up !== 'boolean') problem('catch_up', 'true or false (default true)');
-    for (const field of Object.keys(entry)) if (!SCHEDULE_FIELDS.includes(field)) problem(field, `unknown field${didYouMean(field, SCHEDULE_FIELDS)}`);
+    for (const field of Object.keys(entry))
+      if (!SCHEDULE_FIELDS.includes(field)) problem(field, `unknown field${didYouMean(field, SCHEDULE_FIELDS, Object.keys(entry))}`);
 
     const actions: TriggerAction[] = [];
     if (!Array.isArray(entry.actions) || entry.actions.length === 0) problem('actions', requiredAs(entry.actions, 'a non-empty array'));

@@ -26,28 +26,32 @@ export const editDistance = (a: string, b: string, max: number): number => {
 
 /**
  * The known name `name` is one or two edits away from (one for a known name of up to 4
- * characters, where two edits reach unrelated words), or the same but for case; the nearest
- * when several are, the first listed among equals. Undefined when none is that near, or when
- * `name` is itself known.
+ * characters, where two edits reach unrelated words), case aside (`COMAND` → `command`); the
+ * nearest when several are, the first listed among equals. Undefined when none is that near, when
+ * `name` is itself known (exactly: case counts for that), or when the nearest is one of `given`.
+ * `given` is the names the object already has: in `{"command": …, "comand": …}` the stray field
+ * is no misspelling of a missing `command`, and naming it would send the reader to a field that is
+ * there.
  */
-export const nearestName = (name: string, known: Iterable<string>): string | undefined => {
+export const nearestName = (name: string, known: Iterable<string>, given: Iterable<string> = []): string | undefined => {
   const lower = name.toLowerCase();
   let nearest: string | undefined;
   let nearestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of known) {
     if (candidate === name) return undefined;
     const max = candidate.length <= 4 ? 1 : 2;
-    const found = candidate.toLowerCase() === lower ? 0 : editDistance(name, candidate, max);
+    const found = editDistance(lower, candidate.toLowerCase(), max);
     if (found <= max && found < nearestDistance) {
       nearest = candidate;
       nearestDistance = found;
     }
   }
+  if (nearest !== undefined && [...given].includes(nearest)) return undefined;
   return nearest;
 };
 
-/** `; did you mean X?` to end a problem with, or nothing when no known name is near. */
-export const didYouMean = (name: string, known: Iterable<string>): string => {
-  const meant = nearestName(name, known);
+/** `; did you mean X?` to end a problem with, or nothing when no known name is near (or the nearest is one of `given`). */
+export const didYouMean = (name: string, known: Iterable<string>, given: Iterable<string> = []): string => {
+  const meant = nearestName(name, known, given);
   return meant === undefined ? '' : `; did you mean ${meant}?`;
 };

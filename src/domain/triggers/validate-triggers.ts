@@ -179,7 +179,8 @@ export const validateTriggers = (raw: unknown, file: string, catalog: TriggerCat
         }`,
       );
 
-    for (const field of Object.keys(entry)) if (!TRIGGER_FIELDS.includes(field)) problem(field, `unknown field${didYouMean(field, TRIGGER_FIELDS)}`);
+    for (const field of Object.keys(entry))
+      if (!TRIGGER_FIELDS.includes(field)) problem(field, `unknown field${didYouMean(field, TRIGGER_FIELDS, Object.keys(entry))}`);
 
     const when: TriggerCondition[] | undefined = entry.when === undefined ? undefined : validateWhen(entry.when, problem);
 
@@ -259,7 +260,7 @@ const validateActionFields = (action: unknown, catalog: TriggerCatalog, report: 
     report(field, message);
   };
   for (const field of Object.keys(action))
-    if (!ACTION_FIELDS[type].includes(field)) fail(field, `unknown field for a ${type} action${didYouMean(field, ACTION_FIELDS[type])}`);
+    if (!ACTION_FIELDS[type].includes(field)) fail(field, `unknown field for a ${type} action${didYouMean(field, ACTION_FIELDS[type], Object.keys(action))}`);
 
   if (type === 'agent') {
     const job = requiredText(action, 'job', fail);

@@ -101,6 +101,14 @@ describe('validateSchedules', () => {
     ]);
   });
 
+  it('names no field the entry already has, and the field a misspelling that also changes case meant', () => {
+    const { problems } = validateSchedules([entry({ timezone: 'UTC', timezon: 'Europe/Berlin', CATCHUP: false })], 'CRONS.json', catalog);
+    expect(problems).to.deep.equal([
+      'CRONS.json: schedule #0 "nightly": timezon: unknown field',
+      'CRONS.json: schedule #0 "nightly": CATCHUP: unknown field; did you mean catch_up?',
+    ]);
+  });
+
   it('names the field a misspelled one most likely meant', () => {
     const { problems } = validateSchedules([entry({ timezon: 'UTC', catchup: false })], 'CRONS.json', catalog);
     expect(problems).to.deep.equal([

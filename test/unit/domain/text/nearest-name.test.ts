@@ -16,6 +16,20 @@ describe('nearestName', () => {
     expect(nearestName('TYPE', fields)).to.equal('type');
   });
 
+  it('finds the name a misspelling that also changes case meant (COMAND, Comand, TIMOEUT)', () => {
+    expect(nearestName('COMAND', fields)).to.equal('command');
+    expect(nearestName('Comand', fields)).to.equal('command');
+    expect(nearestName('TIMOEUT', fields)).to.equal('timeout');
+    expect(nearestName('TYP', fields)).to.equal('type');
+  });
+
+  it('names none the object already has: in {command, comand} the stray field is no misspelling of a missing command', () => {
+    expect(nearestName('comand', fields, ['type', 'command'])).to.equal(undefined);
+    expect(nearestName('Command', fields, ['command'])).to.equal(undefined);
+    expect(didYouMean('comand', fields, ['type', 'command'])).to.equal('');
+    expect(nearestName('comand', fields, ['type', 'timeout'])).to.equal('command');
+  });
+
   it('allows one edit only against a short name, where two reach unrelated words', () => {
     expect(nearestName('typ', fields)).to.equal('type');
     expect(nearestName('url', fields)).to.equal(undefined);

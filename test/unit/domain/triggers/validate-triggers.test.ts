@@ -278,8 +278,30 @@ describe('validateTriggers', () => {
     ]);
   });
 
+  it('names no field the entry or action already has: {command, comand} says comand is unknown, not "did you mean command?"', () => {
+    expect(problems([valid({ enabled: true, enable: false, actions: [{ type: 'command', command: 'make', comand: 'make test' }] })])).to.deep.equal([
+      `${FILE}: trigger #0 "deploy": enable: unknown field`,
+      `${FILE}: trigger #0 "deploy": actions[0].comand: unknown field for a command action`,
+    ]);
+  });
+
+  it('names the field a misspelling that also changes case meant (COMAND, Enabel), and still accepts only the exact name', () => {
+    const { enabled: _enabled, ...withoutEnabled } = valid({ Enabel: true, actions: [{ type: 'command', COMAND: 'make' }] });
+    expect(problems([withoutEnabled])).to.deep.equal([
+      `${FILE}: trigger #0 "deploy": enabled: required, true or false`,
+      `${FILE}: trigger #0 "deploy": Enabel: unknown field; did you mean enabled?`,
+      `${FILE}: trigger #0 "deploy": actions[0].COMAND: unknown field for a command action; did you mean command?`,
+      `${FILE}: trigger #0 "deploy": actions[0].command: required, a non-empty string`,
+    ]);
+  });
+
   it('names the field an unknown one differs from in case only, and none for one far from every field', () => {
-    expect(problems([valid({ Enabled: true })])).to.deep.equal([`${FILE}: trigger #0 "deploy": Enabled: unknown field; did you mean enabled?`]);
+    const { enabled: _enabled, ...withoutEnabled } = valid({ Enabled: true });
+    expect(problems([withoutEnabled])).to.deep.equal([
+      `${FILE}: trigger #0 "deploy": enabled: required, true or false`,
+      `${FILE}: trigger #0 "deploy": Enabled: unknown field; did you mean enabled?`,
+    ]);
+    expect(problems([valid({ Enabled: true })])).to.deep.equal([`${FILE}: trigger #0 "deploy": Enabled: unknown field`]);
     expect(problems([valid({ trigger_when: 'always' })])).to.deep.equal([`${FILE}: trigger #0 "deploy": trigger_when: unknown field`]);
   });
 
