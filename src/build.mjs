@@ -226,33 +226,54 @@ async function bundleDependencies() {
  * Latin-1; one `—` in a comment and the whole file is read, decoded, hashed for the compile
  * cache and kept for the life of the process at two bytes per character. Of the 4 MB of
  * source `keys list` loaded, 2.9 MB were such files (esbuild escapes strings but keeps some
- * comments as written; tsc keeps texts as written); the service's idle RSS was ~12 MB more
+ * comments as written; tsc keeps texts as written); the service's idle RSS was ~10 MB more
  * for it (bench/README.md, "Measurements behind the code"). So each character above U+007F is
- * written as its `\uXXXX` escape (a pair of them above U+FFFF): in a string, a template, a
- * regular expression or an identifier the escape stands for the same character, in a comment
- * it is only text. A character after a backslash (`\—`, an escape of the character itself)
- * would become a different text, so it stops the build, naming the file and line.
+ * written as its `\uXXXX` escape (a pair of them above U+FFFF): in a string, a template's
+ * value, a regular expression or an identifier the escape stands for the same character, in a
+ * comment it is only text. A character escaped with a backslash (`\—`, the character itself)
+ * loses that backslash: `\u2014` is the same character there too. What changes: a template's
+ * raw text (`String.raw`, a tag reading `.raw`) shows the escape, and a source map's columns
+ * after such a character on its line. A file that does not parse once written so (an identifier
+ * above U+FFFF, which takes no pair of escapes) is left as it was, and the build says so.
  */
 export function asciiOnly(dir) {
   const files = (path) =>
     readdirSync(path, { withFileTypes: true }).flatMap((entry) =>
       entry.isDirectory() ? files(join(path, entry.name)) : entry.name.endsWith('.js') ? [join(path, entry.name)] : [],
     );
+  const written = new Map();
   for (const file of files(dir)) {
     const text = readFileSync(file, 'utf8');
     if (!/[^\x00-\x7f]/.test(text)) continue;
     // Without the `u` flag each half of a surrogate pair is matched, and escaped, on its own.
-    const ascii = text.replace(/(\\*)([^\x00-\x7f])/g, (_match, backslashes, char, offset) => {
-      if (backslashes.length % 2 === 1) {
-        const line = text.slice(0, offset).split('\n').length;
-        process.stderr.write(
-          `src/build.mjs: ${relative(ROOT, file)}:${line} escapes a character above U+007F with a backslash; write it as \\u${char.charCodeAt(0).toString(16).padStart(4, '0')}\n`,
-        );
-        process.exit(1);
-      }
-      return `${backslashes}\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    const ascii = text.replace(/(\\*)([^\x00-\x7f])/g, (_match, backslashes, char) => {
+      const escape = `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+      return `${backslashes.length % 2 === 1 ? backslashes.slice(1) : backslashes}${escape}`;
     });
     writeFileSync(file, ascii);
+    written.set(file, text);
+  }
+  if (written.size === 0) return;
+  // V8 itself, in one process for all of them, says which of the files written does not parse.
+  const check = spawnSync(
+    process.execPath,
+    [
+      '--experimental-vm-modules',
+      '--no-warnings',
+      '--input-type=module',
+      '-e',
+      "import { readFileSync } from 'node:fs'; import { SourceTextModule } from 'node:vm'; for (const file of JSON.parse(process.argv[1])) { try { new SourceTextModule(readFileSync(file, 'utf8')); } catch { console.log(file); } }",
+      JSON.stringify([...written.keys()]),
+    ],
+    { encoding: 'utf8' },
+  );
+  if (check.status !== 0) {
+    process.stderr.write(`src/build.mjs: the check of the files written as ASCII failed: ${check.stderr.trim()}\n`);
+    process.exit(1);
+  }
+  for (const file of check.stdout.split('\n').filter(Boolean)) {
+    writeFileSync(file, written.get(file));
+    process.stderr.write(`src/build.mjs: ${relative(ROOT, file)} is left with its characters above U+007F: written as escapes it does not parse\n`);
   }
 }
 

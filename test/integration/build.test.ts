@@ -300,11 +300,26 @@ describe('src/build.mjs: the ES-module dependencies our code imports are bundled
     expect((module.schema as { parse(value: unknown): unknown }).parse('ü — ok')).to.equal('ü — ok');
   });
 
-  it('stops the build, naming the file and line, where a backslash escapes a character above U+007F (its escape would be another text)', async () => {
-    const project = await makeProject({ source: "export const plain = 'ok';\nexport const odd = '\\é';\n" });
+  it('writes a character escaped with a backslash as its escape alone, and leaves a file that would not parse as it was, saying so', async () => {
+    const project = await makeProject({
+      source: "export const odd = '\\é \\\\é';\nexport const pattern = /\\é/;\nexport const 𝑥 = 'astral name';\n",
+    });
     const built = project.build();
-    expect(built.code).to.equal(1);
-    expect(built.stderr).to.equal('src/build.mjs: dist/main.js:2 escapes a character above U+007F with a backslash; write it as \\u00e9\n');
+    expect(built.code, built.stderr).to.equal(0);
+    // An identifier above U+FFFF takes no pair of escapes: the file stays as written.
+    expect(built.stderr).to.equal('src/build.mjs: dist/main.js is left with its characters above U+007F: written as escapes it does not parse\n');
+    const module = (await import(pathToFileURL(join(project.dir, 'dist', 'main.js')).href)) as Record<string, unknown>;
+    expect(module['𝑥']).to.equal('astral name');
+
+    await writeFile(join(project.dir, 'src', 'main.ts'), "export const odd = '\\é \\\\é';\nexport const pattern = /\\é/;\n");
+    const again = project.build();
+    expect(again.code, again.stderr).to.equal(0);
+    expect(again.stderr).to.equal('');
+    const text = await output(project);
+    expect(/[^\x00-\x7f]/.test(text), text).to.equal(false);
+    const rebuilt = (await import(`${pathToFileURL(join(project.dir, 'dist', 'main.js')).href}?again`)) as Record<string, unknown>;
+    expect(rebuilt.odd).to.equal('é \\é');
+    expect((rebuilt.pattern as RegExp).test('é')).to.equal(true);
   });
 
   it('fails the build, naming it, when a package of the list is CommonJS (its bundle would lose the named exports)', async () => {
