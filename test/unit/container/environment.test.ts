@@ -6,6 +6,29 @@ import { join } from 'node:path';
 import { ConfigError } from '../../../src/container/config.js';
 import { configFromEnvironment } from '../../../src/container/environment.js';
 
+/**
+ * Registers hooks that save, clear and put back `names` in process.env around each test of the
+ * suite: the machine's environment may hold any of them (a developer's LOG_LEVEL=debug), and a
+ * test's own value must not leak into the next. Call it after the suite's own afterEach, so that
+ * the values are put back last.
+ */
+const isolateEnvironment = (names: readonly string[]): void => {
+  const saved = new Map<string, string | undefined>();
+  beforeEach(() => {
+    for (const name of names) {
+      saved.set(name, process.env[name]);
+      delete process.env[name];
+    }
+  });
+  afterEach(() => {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    saved.clear();
+  });
+};
+
 describe('configFromEnvironment', () => {
   let dir: string;
   beforeEach(() => {
@@ -85,6 +108,25 @@ describe('configFromEnvironment: what .env holds that Node would ignore without 
     rmSync(dir, { recursive: true, force: true });
     for (const name of written.splice(0)) delete process.env[name];
   });
+  isolateEnvironment([
+    'DATABSE_URL',
+    'PROT',
+    'log_level',
+    'PORT',
+    'TELEGRAM_BOT_TOKEN',
+    'JOB_AGENT_COMMAND',
+    'LOG_LEVEL',
+    'TELEGRAM_ALLOWED_CHAT_IDS',
+    'LLM_MODEL',
+    'REQUEST_TIMEOUT_MS',
+    'SHUTDOWN_TIMEOUT_MS',
+    'MY_NOTE',
+    'COMMAND_ENV',
+    'PORTS',
+    'DEPLOY_TOKEN',
+    'AGENT_LLM_SEARCH_KEY',
+    'OPENAI_API_KEY',
+  ]);
 
   it('a near-miss of a setting (DATABSE_URL, PROT, log_level) stops it with "did you mean", before anything is set', () => {
     withEnvFile(`# mine\nDATABSE_URL=postgres://u@h/db\nPROT=3001\nlog_level=debug\n`);
@@ -180,23 +222,26 @@ describe('configFromEnvironment: what .env holds that Node would ignore without 
 });
 
 describe('configFromEnvironment: a setting misspelled in the environment itself', () => {
+  // The machine's environment may hold near-misses of its own (another tool's DATABASE_URI, a
+  // platform's LOGLEVEL), each warned of too: only the warnings about the names a test sets are
+  // compared.
+  const TOUCHED = ['LOG_LEVL', 'DATABSE_URL', 'port', 'MY_TOOL_HOME', 'AGENT_LOG_LEVL', 'LOG_LEVEL'];
   let dir: string;
   const set = (values: Record<string, string>): void => {
     for (const [name, value] of Object.entries(values)) process.env[name] = value;
   };
+  const about = (warnings: readonly string[]): string[] => warnings.filter((line) => TOUCHED.some((name) => line.startsWith(`environment: ${name} `)));
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'env-names-'));
   });
-  afterEach(() => {
-    rmSync(dir, { recursive: true, force: true });
-    for (const name of ['LOG_LEVL', 'DATABSE_URL', 'port', 'MY_TOOL_HOME', 'AGENT_LOG_LEVL', 'LOG_LEVEL']) delete process.env[name];
-  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  isolateEnvironment(TOUCHED);
 
   it('warns at the service’s start, one line each, naming the setting meant (LOG_LEVL=debug npm start ran at info without a word), and starts', () => {
     set({ LOG_LEVL: 'debug', DATABSE_URL: 'postgres://u:secret@h/db', port: '3001', MY_TOOL_HOME: '/opt', AGENT_LOG_LEVL: 'x' });
     const warnings: string[] = [];
     const config = configFromEnvironment(dir, (line) => warnings.push(line), { checkEnvironment: true });
-    expect(warnings).to.have.members([
+    expect(about(warnings)).to.have.members([
       'environment: LOG_LEVL is not a setting; did you mean LOG_LEVEL? It is ignored',
       'environment: DATABSE_URL is not a setting; did you mean DATABASE_URL? It is ignored',
       'environment: port is not a setting; did you mean PORT? It is ignored',
@@ -210,7 +255,7 @@ describe('configFromEnvironment: a setting misspelled in the environment itself'
     set({ LOG_LEVL: 'debug' });
     const warnings: string[] = [];
     expect(configFromEnvironment(dir, (line) => warnings.push(line), { checkEnvironment: true }).logLevel).to.equal('warn');
-    expect(warnings).to.deep.equal(['environment: LOG_LEVL is not a setting; did you mean LOG_LEVEL? It is ignored']);
+    expect(about(warnings)).to.deep.equal(['environment: LOG_LEVL is not a setting; did you mean LOG_LEVEL? It is ignored']);
   });
 
   it('says nothing of the environment for a CLI command (no checkEnvironment)', () => {
