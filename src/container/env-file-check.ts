@@ -110,16 +110,29 @@ export const checkEnvFile = (text: string, known: KnownNames): EnvFileCheck => {
 };
 
 /**
+ * Whether `name` is `setting` numbered or in the plural (PORT0, PORT1, PORTS): how other programs
+ * name variables of their own beside a setting's (Marathon sets PORT0…PORTn and PORTS with PORT on
+ * every task), where a typo seldom only adds digits or an S at the end.
+ */
+const numberedOrPlural = (name: string, setting: string): boolean => {
+  const upper = name.toUpperCase();
+  return upper.startsWith(setting) && /^(?:[0-9]+|S)$/.test(upper.slice(setting.length));
+};
+
+/**
  * The environment's own names (not `.env`'s) that are near-misses of a setting's, one warning
  * each: `LOG_LEVL=debug npm start` ran at `info` without a word. Only names that could be a
- * setting's (letters, digits, `_`) are looked at, so no line holds a control character.
+ * setting's (letters, digits, `_`) are looked at, so no line holds a control character. A name
+ * that is the setting meant numbered or in the plural (PORT0, PORTS) is another program's, not
+ * warned of: on a platform that sets it, the line would come at every start and mean nothing
+ * (.env, written for the service, still refuses it).
  */
 export const checkEnvironmentNames = (names: Iterable<string>, known: KnownNames): string[] => {
   const warnings: string[] = [];
   for (const name of names) {
     if (!NAME.test(name) || known.settings.has(name) || known.others.has(name) || known.prefixes.some((prefix) => name.startsWith(prefix))) continue;
     const meant = nearestSetting(name, known.settings);
-    if (meant !== undefined) warnings.push(`environment: ${name} is not a setting; did you mean ${meant}? It is ignored`);
+    if (meant !== undefined && !numberedOrPlural(name, meant)) warnings.push(`environment: ${name} is not a setting; did you mean ${meant}? It is ignored`);
   }
   return warnings;
 };

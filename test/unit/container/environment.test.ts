@@ -123,6 +123,7 @@ describe('configFromEnvironment: what .env holds that Node would ignore without 
     'MY_NOTE',
     'COMMAND_ENV',
     'PORTS',
+    'PORT0',
     'DEPLOY_TOKEN',
     'AGENT_LLM_SEARCH_KEY',
     'OPENAI_API_KEY',
@@ -136,6 +137,14 @@ describe('configFromEnvironment: what .env holds that Node would ignore without 
       '.env line 4: log_level is not a setting; did you mean LOG_LEVEL? (a variable of your own for command actions goes in COMMAND_ENV)',
     ]);
     expect(process.env.DATABSE_URL).to.equal(undefined);
+  });
+
+  it('refuses a setting’s name numbered or in the plural (PORT0, PORTS) in .env, which is written for the service (the environment only warns of other names)', () => {
+    withEnvFile('PORT0=3001\nPORTS=3001\n');
+    expect(refusal()).to.deep.equal([
+      '.env line 1: PORT0 is not a setting; did you mean PORT? (a variable of your own for command actions goes in COMMAND_ENV)',
+      '.env line 2: PORTS is not a setting; did you mean PORT? (a variable of your own for command actions goes in COMMAND_ENV)',
+    ]);
   });
 
   it('a line that is not NAME=value but starts with a setting (PORT:39557) stops it naming the line, never the value', () => {
@@ -225,7 +234,22 @@ describe('configFromEnvironment: a setting misspelled in the environment itself'
   // The machine's environment may hold near-misses of its own (another tool's DATABASE_URI, a
   // platform's LOGLEVEL), each warned of too: only the warnings about the names a test sets are
   // compared.
-  const TOUCHED = ['LOG_LEVL', 'DATABSE_URL', 'port', 'MY_TOOL_HOME', 'AGENT_LOG_LEVL', 'LOG_LEVEL'];
+  const TOUCHED = [
+    'LOG_LEVL',
+    'DATABSE_URL',
+    'port',
+    'MY_TOOL_HOME',
+    'AGENT_LOG_LEVL',
+    'LOG_LEVEL',
+    'PORT0',
+    'PORT1',
+    'PORT12',
+    'PORTS',
+    'port0',
+    'DATABASE_URL2',
+    'PROT',
+    'LOGLEVEL',
+  ];
   let dir: string;
   const set = (values: Record<string, string>): void => {
     for (const [name, value] of Object.entries(values)) process.env[name] = value;
@@ -248,6 +272,27 @@ describe('configFromEnvironment: a setting misspelled in the environment itself'
     ]);
     expect(warnings.join('\n')).to.not.include('secret');
     expect(config.logLevel).to.equal('info');
+  });
+
+  it('does not warn of a setting’s name numbered or in the plural (PORT0, PORT1, PORTS: Marathon sets them with PORT on every task), and still of a typo beside it', () => {
+    set({
+      PORT0: '31000',
+      PORT1: '31001',
+      PORT12: '31012',
+      PORTS: '31000,31001',
+      port0: '1',
+      DATABASE_URL2: 'postgres://u:secret@h/other',
+      PROT: '3001',
+      LOGLEVEL: 'debug',
+      LOG_LEVL: 'debug',
+    });
+    const warnings: string[] = [];
+    configFromEnvironment(dir, (line) => warnings.push(line), { checkEnvironment: true });
+    expect(about(warnings)).to.have.members([
+      'environment: PROT is not a setting; did you mean PORT? It is ignored',
+      'environment: LOGLEVEL is not a setting; did you mean LOG_LEVEL? It is ignored',
+      'environment: LOG_LEVL is not a setting; did you mean LOG_LEVEL? It is ignored',
+    ]);
   });
 
   it('checks the environment’s names beside a .env as well', () => {
