@@ -247,8 +247,8 @@ export function asciiOnly(dir) {
     if (!/[^\x00-\x7f]/.test(text)) continue;
     // Without the `u` flag each half of a surrogate pair is matched, and escaped, on its own.
     const ascii = text.replace(/(\\*)([^\x00-\x7f])/g, (_match, backslashes, char) => {
-      const escape = `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
-      return `${backslashes.length % 2 === 1 ? backslashes.slice(1) : backslashes}${escape}`;
+      const unicode = `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+      return `${backslashes.length % 2 === 1 ? backslashes.slice(1) : backslashes}${unicode}`;
     });
     writeFileSync(file, ascii);
     written.set(file, text);

@@ -309,7 +309,7 @@ describe('src/build.mjs: the ES-module dependencies our code imports are bundled
     // An identifier above U+FFFF takes no pair of escapes: the file stays as written.
     expect(built.stderr).to.equal('src/build.mjs: dist/main.js is left with its characters above U+007F: written as escapes it does not parse\n');
     const module = (await import(pathToFileURL(join(project.dir, 'dist', 'main.js')).href)) as Record<string, unknown>;
-    expect(module['𝑥']).to.equal('astral name');
+    expect(module.𝑥).to.equal('astral name');
 
     await writeFile(join(project.dir, 'src', 'main.ts'), "export const odd = '\\é \\\\é';\nexport const pattern = /\\é/;\n");
     const again = project.build();
