@@ -50,6 +50,12 @@ export const REFUSED = {
     'in an awk program (its first operand, or what -e, -f, -i, -l, -E, --source, --file, --include, --load or --exec take), which awk runs as code (system() and | run commands): pass the value with -v name={{…}} (awk reads its backslash escapes) or in the environment (X={{…}} awk \'…ENVIRON["X"]…\')',
   shellInput:
     "in a here-document, here-string or pipe that a shell reads as its script (sh <<EOF, bash <<< …, … | sh, no -c and no script file; also bash /dev/stdin, source /dev/stdin, { sh; } <<EOF, … | xargs sh -c, … | xargs -I{} sh -c '…{}…'): the shell runs the value as code; give the script with -c and the values after it, as its positional parameters (sh -c '…\"$1\"…' sh {{…}})",
+  remoteCommand:
+    "in the command ssh runs on the remote host (any word after the destination: ssh joins them with spaces and the remote user's shell parses the result), at the start of the destination (a value there can be an option such as -oProxyCommand=…), or in what -o, -F, -J or -I take (ProxyCommand, a configuration file, a jump host, a library): pass the value on the remote command's input (printf '%s\\n' {{…}} | ssh host 'read -r v && ./deploy \"$v\"')",
+  runsCommand:
+    'as an argument of a program that runs a command string through a shell or chooses the program it runs (su, runuser, script, watch, parallel; flock -c, rsync -e/--rsh/--rsync-path, scp -S/-o/-F/-J, a container command after docker/podman/kubectl): the value would run as code',
+  sedScript:
+    'in a sed script (its first operand, or what -e, -f, --expression or --file take): GNU sed runs commands with e and s///e and writes files with w; give sed --sandbox (it refuses e, r and w) or keep the value out of the script',
   shellScript:
     'as an option or the script of a shell (sh, bash, dash, ash, ksh, mksh, zsh): -c runs its operand as code, and without -c the first operand is the file run; pass values after the script, as its positional parameters (sh -c \'…"$1"…\' sh {{…}})',
 } as const;
@@ -111,6 +117,91 @@ const AWK_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
   l: 'code',
   load: 'code',
 };
+/**
+ * The options of ssh (OpenSSH) that take a value: `code` where the value runs a command or
+ * chooses what ssh loads or runs (-o ProxyCommand=…/LocalCommand=…, -F a configuration file that
+ * can hold them, -J a jump host ssh turns into a ProxyCommand, -I a PKCS#11 library), `data` for
+ * the others (a port, a user, an identity file, a forwarding).
+ */
+const SSH_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
+  b: 'data',
+  c: 'data',
+  D: 'data',
+  E: 'data',
+  e: 'data',
+  F: 'code',
+  I: 'code',
+  i: 'data',
+  J: 'code',
+  L: 'data',
+  l: 'data',
+  m: 'data',
+  O: 'data',
+  o: 'code',
+  p: 'data',
+  Q: 'data',
+  R: 'data',
+  S: 'data',
+  W: 'data',
+  w: 'data',
+};
+/**
+ * Programs some of whose options take a command string (run through a shell) or the program to
+ * run, by name: a token in that value is refused (runsCommand); their other arguments are data.
+ * Short options may be bundled (`rsync -avze 'ssh -p 22'`).
+ */
+const COMMAND_OPTIONS: Readonly<Record<string, { readonly code: readonly string[]; readonly data: readonly string[] }>> = {
+  rsync: {
+    code: ['-e', '--rsh', '--rsync-path'],
+    data: [
+      '-B',
+      '-f',
+      '-T',
+      '-M',
+      '--block-size',
+      '--filter',
+      '--temp-dir',
+      '--remote-option',
+      '--exclude',
+      '--include',
+      '--exclude-from',
+      '--include-from',
+      '--files-from',
+      '--chmod',
+      '--chown',
+      '--usermap',
+      '--groupmap',
+      '--log-file',
+      '--log-file-format',
+      '--out-format',
+      '--backup-dir',
+      '--suffix',
+      '--compare-dest',
+      '--copy-dest',
+      '--link-dest',
+      '--partial-dir',
+      '--timeout',
+      '--contimeout',
+      '--bwlimit',
+      '--port',
+      '--password-file',
+      '--max-size',
+      '--min-size',
+      '--max-delete',
+      '--modify-window',
+      '--info',
+      '--debug',
+    ],
+  },
+  scp: { code: ['-S', '-o', '-F', '-J', '-D'], data: ['-c', '-i', '-l', '-P', '-X'] },
+  // sftp -s names the server program the remote shell runs.
+  sftp: { code: ['-S', '-o', '-F', '-J', '-D', '-s'], data: ['-B', '-b', '-c', '-i', '-l', '-P', '-R', '-X'] },
+};
+/** Programs that run a command string through a shell, or the program their arguments name, wherever a value stands among their arguments: su and runuser without -u (-c, -s, or arguments given to the user's shell), script (-c), watch (joins its arguments and runs them with sh -c), parallel (its command and its ::: inputs). */
+const COMMAND_RUNNERS = new Set(['su', 'script', 'watch', 'parallel']);
+/** Container tools whose arguments end in a command run in the container: a shell named among them reads its options and script as a shell does, and after a `--` the next word names the program. */
+const CONTAINER_TOOLS = new Set(['docker', 'podman', 'kubectl', 'nerdctl', 'oc', 'lxc-attach', 'nsenter', 'systemd-run', 'machinectl']);
+const baseName = (name: string): string => name.slice(name.lastIndexOf('/') + 1);
 /** Long options of a shell that take the next word as their argument. */
 const SHELL_LONG_OPTIONS_WITH_ARGUMENT = new Set(['--rcfile', '--init-file']);
 /** Options of env that take the next word as their argument (GNU coreutils); `-S` splits it into the command and its arguments. */
@@ -130,8 +221,16 @@ const readsScript = (state: CommandState): boolean =>
  * word, and `operands` fixed operands of their own): that word is read as a command name, so a
  * token there, or a shell's -c string after it, is refused as it would be at the start.
  */
-const WRAPPERS: Readonly<Record<string, { readonly arguments: readonly string[]; readonly operands: number }>> = {
+const WRAPPERS: Readonly<Record<string, { readonly arguments: readonly string[]; readonly operands: number; readonly code?: readonly string[] }>> = {
   nohup: { arguments: [], operands: 0 },
+  // flock FILE COMMAND… runs COMMAND; flock FILE -c STRING runs STRING with sh -c. -c may follow FILE.
+  flock: { arguments: ['-w', '--wait', '--timeout', '-E', '--conflict-exit-code'], operands: 1, code: ['-c', '--command'] },
+  // runuser -u USER [--] COMMAND… runs COMMAND itself (only with -u: without it, as su, its arguments go to the user's shell).
+  runuser: {
+    arguments: ['-u', '--user', '-g', '--group', '-G', '--supp-group', '-w', '--whitelist-environment'],
+    operands: 0,
+    code: ['-c', '--command', '--session-command', '-s', '--shell'],
+  },
   setsid: { arguments: [], operands: 0 },
   busybox: { arguments: [], operands: 0 },
   nice: { arguments: ['-n', '--adjustment'], operands: 0 },
@@ -216,7 +315,17 @@ interface CommandState {
   /** Inside the arguments of a shell (SHELLS), before its first operand: options, then the script or the -c command string; `arguments` words still belong to options (`-o pipefail`). */
   shell?: { arguments: number; command?: boolean };
   /** Inside the arguments of a program of WRAPPERS, before the command it runs: `operands` of its own still to come; `argument` when the next word is an option's. */
-  wrapper?: { command: string; operands: number; argument: boolean };
+  wrapper?: { command: string; operands: number; argument: boolean; code?: boolean };
+  /** Inside the arguments of ssh: options (and what the next word is, an option's value), then the destination, then the remote command's words (`remote`, their fixed text; `undefined` in it where a word is not fixed). */
+  ssh?: { options: boolean; destination: boolean; next?: 'code' | 'data'; remote?: (string | undefined)[] };
+  /** Inside the arguments of sed: whether options may still come, the script was given, --sandbox was given, and what the next word is. */
+  sed?: { options: boolean; program: boolean; sandbox: boolean; next?: 'code' | 'data' };
+  /** Inside the arguments of a program of COMMAND_OPTIONS; `next` when the next word is an option's value (`code` when it is code). */
+  commandOptions?: { command: string; next?: 'code' | 'data'; ended?: boolean };
+  /** Inside the arguments of a container tool: a shell named among them starts a shell's arguments. */
+  container?: boolean;
+  /** The command defines a function (`NAME()`, `function NAME`): its body's compound records whether it runs a shell reading its input. */
+  defining?: string;
   /** The next word is the argument of an option of env (`-u NAME`, `-C DIR`) or exec (`-a NAME`), not the command it runs. */
   optionArgument?: boolean;
   /**
@@ -268,6 +377,10 @@ const FOUND_COMMAND_ENDED: Partial<CommandState> = {
   shell: undefined,
   wrapper: undefined,
   optionArgument: undefined,
+  ssh: undefined,
+  sed: undefined,
+  commandOptions: undefined,
+  container: undefined,
 };
 
 /**
@@ -294,6 +407,10 @@ class Scanner {
   #pending: Heredoc[] = [];
   /** Reasons of the evaluating constructs the scanner is inside, outermost first. */
   readonly #evaluating: string[] = [];
+  /** Functions the template defines whose body runs a shell reading its script from its input (`f() { sh; }`): calling one reads it too. */
+  readonly #scriptFunctions = new Set<string>();
+  /** The name of the function being defined, until its body opens. */
+  #defining: string | undefined;
   #i = 0;
   #end: number;
 
@@ -362,16 +479,21 @@ class Scanner {
       readonly commandStart: number;
       readonly piped: boolean;
       readonly pipelineHeredocs: number;
+      /** The function whose body it is: it runs when the function is called, not here. */
+      readonly function?: string;
     }
     const compounds: Compound[] = [];
-    const openCompound = (closer: string, at: Omit<Compound, 'closer' | 'script'>): void => {
-      compounds.push({ closer, script: false, ...at });
+    const openCompound = (closer: string, at: Omit<Compound, 'closer' | 'script' | 'function'>): void => {
+      const name = this.#defining;
+      this.#defining = undefined;
+      compounds.push({ closer, script: false, ...at, ...(name === undefined ? {} : { function: name }) });
     };
     /** At the closer of the innermost compound command: the command it is goes on, its input the script of a shell inside or not. */
     const closeCompound = (): void => {
       const open = compounds.pop()!;
       ({ pipeline, commandStart, piped, pipelineHeredocs } = open);
-      state.input = open.script ? true : undefined;
+      if (open.function !== undefined && open.script) this.#scriptFunctions.add(open.function);
+      state.input = open.script && open.function === undefined ? true : undefined;
     };
     /** Whether the redirection whose `<` is at `at` is of the standard input (no descriptor number before it, or 0). */
     const fromStandardInput = (at: number): boolean => /(?:^|[ \t\n;&|()<>])(?:0?)$/.test(s.slice(Math.max(0, at - 12), at)) || at === 0;
@@ -404,6 +526,10 @@ class Scanner {
       state.awk = undefined;
       state.optionArgument = undefined;
       state.wrapper = undefined;
+      state.ssh = undefined;
+      state.sed = undefined;
+      state.commandOptions = undefined;
+      state.container = undefined;
     };
     while (this.#i < this.#end) {
       const i = this.#i;
@@ -504,7 +630,13 @@ class Scanner {
         this.#i++;
         wordStart = true;
         const at = { pipeline, commandStart, piped, pipelineHeredocs };
+        // The () of a function definition (`f() { …; }`) opens no body: the compound after it is.
+        const definition = c === '(' && this.#defining !== undefined && /^[ \t]*\)/.test(s.slice(i + 1, i + 16));
         endCommand();
+        if (definition) {
+          this.#i = s.indexOf(')', i) + 1;
+          continue;
+        }
         // A subshell's redirections and a pipe into it reach the commands inside; a process substitution's input is not the command's.
         if (c === '(') openCompound(redirect ? '' : ')', at);
         else if (compounds.at(-1)?.closer === ')') closeCompound();
@@ -624,6 +756,11 @@ class Scanner {
     if (state.wrapper) {
       const wrapper = state.wrapper;
       const literal = this.#literal();
+      if (wrapper.code) {
+        // The command string flock -c runs with sh -c.
+        wrapper.code = false;
+        return this.#refuseWord(REFUSED.runsCommand, false);
+      }
       if (wrapper.argument) {
         // The word an option of the wrapper takes (a token in it errs toward refusing).
         wrapper.argument = false;
@@ -632,6 +769,7 @@ class Scanner {
       }
       if (literal.whole && literal.text.startsWith('-') && literal.text !== '-') {
         wrapper.argument = WRAPPERS[wrapper.command]!.arguments.includes(literal.text);
+        wrapper.code = WRAPPERS[wrapper.command]!.code?.includes(literal.text);
         if (state.xargs !== undefined) {
           // xargs -I R, -IR, -i[R], --replace[=R]: R (by default {}) stands for each line read.
           const replace = /^(?:-I(.+)|-i(.*)|--replace(?:=(.*))?)$/.exec(literal.text);
@@ -641,7 +779,8 @@ class Scanner {
         return false;
       }
       if (wrapper.operands > 0) {
-        // Its own operand (timeout's duration, chroot's directory): a value there chooses no program.
+        // Its own operand (timeout's duration, chroot's directory, flock's file): a value there chooses no program.
+        // (flock finds its -c by position, after the file: a value `-cCMD` there is taken for an option and runs nothing.)
         wrapper.operands--;
         return false;
       }
@@ -686,6 +825,22 @@ class Scanner {
     }
     if (state.naming) return this.#namingWord(state.naming);
     if (state.awk) return this.#awkWord(state.awk);
+    if (state.ssh) return this.#sshWord(state, state.ssh);
+    if (state.sed) return this.#sedWord(state.sed);
+    if (state.commandOptions) return this.#commandOptionsWord(state.commandOptions);
+    if (state.container) {
+      const literal = this.#literal();
+      if (literal.whole && isShell(literal.text)) {
+        // The shell run in the container (`docker exec c sh -c …`, `kubectl exec pod -- bash -c …`): its options and script follow.
+        state.container = undefined;
+        state.shell = { arguments: 0 };
+      } else if (literal.whole && literal.text === '--') {
+        // kubectl exec POD -- COMMAND, nsenter … -- COMMAND: the next word names the program run.
+        state.container = undefined;
+        state.commandPosition = true;
+      }
+      return false;
+    }
     if (state.testing) {
       const name = state.testing.next;
       const literal = this.#literal();
@@ -729,6 +884,7 @@ class Scanner {
       // The name of a function (`function NAME { …; }`) or of a coprocess (`coproc NAME { …; }`):
       // the body that follows (after an optional `()`) is commands.
       state.commandPosition = true;
+      if (prefix === 'function' && word !== undefined) this.#defining = word;
       return word === undefined && this.#refuseWord(REFUSED.commandName, false);
     }
     // A command name with a token in it (`{{…}}`, `./bin/{{…}}`, `"$(echo {{…}})"`): the value chooses the program.
@@ -743,6 +899,17 @@ class Scanner {
     else if (word === 'hash' || word === 'enable') state.refusing = REFUSED.commandName;
     else if (isShell(word)) state.shell = { arguments: 0 };
     else if (word === 'env' || word.endsWith('/env')) state.environment = true;
+    else if (baseName(word) === 'ssh') state.ssh = { options: true, destination: false };
+    else if (baseName(word) === 'sed' || baseName(word) === 'gsed') state.sed = { options: true, program: false, sandbox: false };
+    else if (Object.hasOwn(COMMAND_OPTIONS, baseName(word))) state.commandOptions = { command: baseName(word) };
+    else if (COMMAND_RUNNERS.has(baseName(word))) {
+      state.refusing = REFUSED.runsCommand;
+      // Without a command, parallel runs each line it reads as one.
+      if (baseName(word) === 'parallel') state.input = true;
+    } else if (CONTAINER_TOOLS.has(baseName(word))) state.container = true;
+    else if (this.#scriptFunctions.has(word)) state.input = true;
+    else if (/^[ \t]*\([ \t]*\)/.test(head.slice(word.length)) && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(word)) this.#defining = word;
+    else if (wrapperOf(word) === 'runuser' && !/^\S*(?:[ \t]+[^;&|\n]*?)?[ \t](?:-u|--user)(?:[ \t=]|$)/m.test(head)) state.refusing = REFUSED.runsCommand;
     else if (wrapperOf(word) !== undefined) {
       state.wrapper = { command: wrapperOf(word)!, operands: WRAPPERS[wrapperOf(word)!]!.operands, argument: false };
       if (state.wrapper.command === 'xargs') state.xargs = {};
@@ -827,6 +994,151 @@ class Scanner {
     if (awk.program) return false;
     awk.program = true;
     return this.#refuseWord(REFUSED.awkProgram, false);
+  }
+
+  /**
+   * An argument of ssh: refuses it (consuming it, returning true) where the value would run as
+   * code — in the remote command (every word after the destination that is no option of ssh's:
+   * ssh joins them and the remote user's shell parses them), at the start of the destination
+   * before `--` (an option there, `-oProxyCommand=…`, runs locally), in what -o, -F, -J or -I
+   * take. Notes whether the remote side reads its input as its script: with no command (the
+   * remote shell reads it), or a command that is a shell without -c, eval or xargs.
+   */
+  #sshWord(state: CommandState, ssh: NonNullable<CommandState['ssh']>): boolean {
+    if (ssh.next) {
+      const next = ssh.next;
+      ssh.next = undefined;
+      return next === 'code' && this.#refuseWord(REFUSED.remoteCommand, false);
+    }
+    const literal = this.#literal();
+    // ssh reads options before the destination and again after it, up to the first other word or --.
+    if (ssh.remote === undefined && ssh.options && literal.text.startsWith('-') && literal.text !== '-') {
+      if (literal.whole && literal.text === '--') {
+        ssh.options = false;
+        return false;
+      }
+      for (let k = 1; k < literal.text.length; k++) {
+        const kind = SSH_OPTIONS[literal.text[k]!];
+        if (kind === undefined) continue;
+        // The value in the same word (`-p22`, `-oProxyCommand={{…}}`), or the next word.
+        if (k + 1 < literal.text.length || !literal.whole) return kind === 'code' && !literal.whole && this.#refuseWord(REFUSED.remoteCommand, false);
+        ssh.next = kind;
+        return false;
+      }
+      // Options that take no value, unless an expansion adds more.
+      return !literal.whole && this.#refuseWord(REFUSED.remoteCommand, false);
+    }
+    if (!ssh.destination) {
+      // No command yet: the remote shell would read its script from ssh's input.
+      ssh.destination = true;
+      state.input = true;
+      return ssh.options && literal.text === '' && !literal.whole && this.#refuseWord(REFUSED.remoteCommand, false);
+    }
+    ssh.remote ??= [];
+    ssh.remote.push(literal.whole ? literal.text : undefined);
+    this.#refuseWord(REFUSED.remoteCommand, false);
+    // A word not fixed (`"$cmd"`) could be anything, a shell among them.
+    const words = ssh.remote.flatMap((word) => (word === undefined ? [undefined] : word.split(/[\s;&|()]+/).filter((w) => w !== '')));
+    const fixed = words.filter((word): word is string => word !== undefined);
+    // A shell with -c runs its string; one built by a substitution (`sh -c "$(cat)"`) runs what that read.
+    const shellRuns =
+      fixed.some(isShell) && (!fixed.some((w) => /^-[A-Za-z]*c[A-Za-z]*$/.test(w)) || ssh.remote.some((word) => word !== undefined && SUBSTITUTION.test(word)));
+    const reads = words.includes(undefined) || shellRuns || fixed.some((w) => w === 'eval' || w === 'xargs' || w === 'parallel' || STANDARD_INPUT.test(w));
+    state.input = reads ? true : undefined;
+    return true;
+  }
+
+  /**
+   * An argument of sed: refuses it (consuming it, returning true) where it is script text or
+   * names a file of it — GNU sed's e command and s///e flag run commands, w writes files —
+   * unless --sandbox came before, which makes sed refuse e, r and w. Other operands are files.
+   */
+  #sedWord(sed: NonNullable<CommandState['sed']>): boolean {
+    if (sed.next) {
+      const next = sed.next;
+      sed.next = undefined;
+      return next === 'code' && this.#refuseWord(REFUSED.sedScript, false);
+    }
+    const literal = this.#literal();
+    if (sed.options && literal.text.startsWith('-') && literal.text !== '-') {
+      if (literal.whole && literal.text === '--') {
+        sed.options = false;
+        return false;
+      }
+      if (literal.whole && literal.text === '--sandbox') {
+        sed.sandbox = true;
+        return false;
+      }
+      const long = /^--([a-z-]+)(=?)/.exec(literal.text);
+      if (long) {
+        const kind = long[1] === 'expression' || long[1] === 'file' ? 'code' : long[1] === 'line-length' ? 'data' : undefined;
+        if (kind === 'code') sed.program = true;
+        // The value after = of --line-length or --in-place is data; a token before = could make another option.
+        const refused = kind === 'code' ? !(sed.sandbox && long[1] === 'expression') : long[2] !== '=';
+        if (long[2] === '=' || !literal.whole) return refused && !literal.whole && this.#refuseWord(REFUSED.sedScript, false);
+        sed.next = kind;
+        return false;
+      }
+      // Short options bundled in one word: -e and -f take the rest of it or the next word, -l a number, -i an attached suffix.
+      for (let k = 1; k < literal.text.length; k++) {
+        const option = literal.text[k]!;
+        if (option === 'i') break;
+        if (option !== 'e' && option !== 'f' && option !== 'l') continue;
+        const kind = option === 'l' ? 'data' : 'code';
+        if (kind === 'code') sed.program = true;
+        if (k + 1 < literal.text.length || !literal.whole)
+          return kind === 'code' && !literal.whole && !(option === 'e' && sed.sandbox) && this.#refuseWord(REFUSED.sedScript, false);
+        sed.next = kind === 'code' && option === 'e' && sed.sandbox ? 'data' : kind;
+        return false;
+      }
+      return !literal.whole && this.#refuseWord(REFUSED.sedScript, false);
+    }
+    sed.options = false;
+    if (sed.program) return false;
+    sed.program = true;
+    return !sed.sandbox && this.#refuseWord(REFUSED.sedScript, false);
+  }
+
+  /**
+   * An argument of a program of COMMAND_OPTIONS: refuses it (consuming it, returning true) in
+   * the value of an option that takes a command (rsync -e, scp -S…), or at the start of an
+   * operand before `--`, where a value could be such an option (`-e…`, `-oProxyCommand=…`).
+   */
+  #commandOptionsWord(options: NonNullable<CommandState['commandOptions']>): boolean {
+    if (options.next) {
+      const next = options.next;
+      options.next = undefined;
+      return next === 'code' && this.#refuseWord(REFUSED.runsCommand, false);
+    }
+    const spec = COMMAND_OPTIONS[options.command]!;
+    const kindOf = (option: string): 'code' | 'data' | undefined => (spec.code.includes(option) ? 'code' : spec.data.includes(option) ? 'data' : undefined);
+    const literal = this.#literal();
+    if (!options.ended && literal.whole && literal.text === '--') {
+      options.ended = true;
+      return false;
+    }
+    if (options.ended || !literal.text.startsWith('-') || literal.text === '-') {
+      // An operand is a local path only where a / comes before any : (`./{{…}}`, `/srv/{{…}}`); otherwise the value can make
+      // it remote (`host:…`), and rsync before 3.2.4 and scp -O (the default before OpenSSH 9.0) give a remote path to the
+      // remote shell, which runs a $(…) in it; before --, a value at its start could be an option (`-e…`).
+      return !literal.whole && !/^[^:]*\//.test(literal.text) && this.#refuseWord(REFUSED.runsCommand, false);
+    }
+    const long = /^(--[a-z-]+)(=?)/.exec(literal.text);
+    if (long) {
+      const kind = kindOf(long[1]!);
+      // The value after = (`--exclude={{…}}`) is the option's; a token before it could make another option.
+      if (long[2] === '=' || !literal.whole) return (kind === 'code' || long[2] !== '=') && !literal.whole && this.#refuseWord(REFUSED.runsCommand, false);
+      options.next = kind;
+      return false;
+    }
+    for (let k = 1; k < literal.text.length; k++) {
+      const kind = kindOf(`-${literal.text[k]}`);
+      if (kind === undefined) continue;
+      if (k + 1 < literal.text.length || !literal.whole) return kind === 'code' && !literal.whole && this.#refuseWord(REFUSED.runsCommand, false);
+      options.next = kind;
+      return false;
+    }
+    return !literal.whole && this.#refuseWord(REFUSED.runsCommand, false);
   }
 
   /** Notes, for the code or file word `text` of a shell or of eval/source, whether the command reads its input as code: it names the input as a file, or (when `code`) a substitution in it may read the input. */
