@@ -243,3 +243,47 @@ describe('why assignments to BASH_ENV, ENV, prompts, PROMPT_COMMAND, env BASH_FU
     );
   }
 });
+
+/*
+ * Programs that run a value as code although no shell parses it in the template: ssh (its
+ * destination read as an option), rsync (an operand read as its -e option), flock -c, script -c,
+ * GNU sed's e command, and a shell reached through a function. Each runs the command in the
+ * value under /bin/sh and bash, and the template is refused. (ssh's remote command needs a
+ * server: the remote user's shell parses it, as docs/triggers.md says.)
+ */
+describe('why ssh, rsync, flock -c, script -c, sed scripts and functions that run a shell are refused: the value runs as code', () => {
+  const running: Array<{ template: string; script: string; value: string; tool: string }> = [
+    { template: 'ssh -o BatchMode=yes {{body.v}} true', script: 'ssh -o BatchMode=yes "${AGW_ARG_1}" true', value: '-oProxyCommand=touch canary', tool: 'ssh' },
+    {
+      template: 'ssh -o {{body.v}} -o BatchMode=yes host true',
+      script: 'ssh -o "${AGW_ARG_1}" -o BatchMode=yes host true',
+      value: 'ProxyCommand=touch canary',
+      tool: 'ssh',
+    },
+    { template: 'rsync -a {{body.v}} host:/srv/', script: 'rsync -a "${AGW_ARG_1}" host:/srv/', value: "-esh -c 'touch canary'", tool: 'rsync' },
+    { template: 'flock ./lock -c "echo {{body.v}}"', script: 'flock ./lock -c "echo ${AGW_ARG_1}"', value: 'x; touch canary', tool: 'flock' },
+    { template: 'script -qc "echo {{body.v}}" /dev/null', script: 'script -qc "echo ${AGW_ARG_1}" /dev/null', value: 'x; touch canary', tool: 'script' },
+    { template: 'echo a | sed "s/a/{{body.v}}/"', script: 'echo a | sed "s/a/${AGW_ARG_1}/"', value: 'b/\ne touch canary\ns/x/y', tool: 'sed' },
+    { template: 'f() { sh; }; f <<EOF\necho {{body.v}}\nEOF', script: 'f() { sh; }; f <<EOF\necho ${AGW_ARG_1}\nEOF', value: 'x; touch canary', tool: 'sh' },
+    { template: 'f() { sh; }\necho {{body.v}} | f', script: 'f() { sh; }\necho "${AGW_ARG_1}" | f', value: 'touch canary', tool: 'sh' },
+  ];
+  const available = (tool: string): boolean => (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, tool)));
+  for (const [shellName, shellPath] of [
+    ['/bin/sh', '/bin/sh'],
+    ['bash', '/usr/bin/bash'],
+  ] as const) {
+    for (const { template, script, value, tool } of running) {
+      const runs = existsSync(shellPath) && available(tool);
+      (runs ? it : it.skip)(
+        `${JSON.stringify(template)} runs the command in ${JSON.stringify(value)} under ${shellName}, so the template is refused${runs ? '' : ` — pending: no ${shellName} or ${tool} here`}`,
+        async () => {
+          const cwd = await tempDir('runs-code');
+          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
+          await shell.run(script, { cwd, timeoutMs: 10_000, env: { PATH: process.env.PATH ?? '', AGW_ARG_1: value } });
+          expect(existsSync(join(cwd, 'canary')), script).to.equal(true);
+          expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
+        },
+      );
+    }
+  }
+});
