@@ -411,6 +411,10 @@ class Scanner {
   readonly #scriptFunctions = new Set<string>();
   /** The name of the function being defined, until its body opens. */
   #defining: string | undefined;
+  /** The command names each function's body runs (another function, defined before or after it, may run the shell). */
+  readonly #functionCalls = new Map<string, Set<string>>();
+  /** The functions whose bodies the scanner is in, innermost last. */
+  readonly #inFunctions: string[] = [];
   #i = 0;
   #end: number;
 
@@ -481,18 +485,36 @@ class Scanner {
       readonly pipelineHeredocs: number;
       /** The function whose body it is: it runs when the function is called, not here. */
       readonly function?: string;
+      /** How many here-documents were pending when it opened: those from `pipelineHeredocs` on are written into the pipe to it. */
+      readonly heredocsBefore: number;
+      /** The places of the bodies of those here-documents, once read (`cat <<EOF | {` with the body on the next line): its input. */
+      readonly fed: Array<[number, number]>;
+      /** Until the end of the line it opened on, whose here-documents' bodies follow that line. */
+      sameLine: boolean;
     }
     const compounds: Compound[] = [];
-    const openCompound = (closer: string, at: Omit<Compound, 'closer' | 'script' | 'function'>): void => {
+    const openCompound = (closer: string, at: Omit<Compound, 'closer' | 'script' | 'function' | 'heredocsBefore' | 'fed' | 'sameLine'>): void => {
       const name = this.#defining;
       this.#defining = undefined;
-      compounds.push({ closer, script: false, ...at, ...(name === undefined ? {} : { function: name }) });
+      if (name !== undefined) this.#inFunctions.push(name);
+      compounds.push({
+        closer,
+        script: false,
+        ...at,
+        heredocsBefore: this.#pending.length,
+        fed: [],
+        sameLine: true,
+        ...(name === undefined ? {} : { function: name }),
+      });
     };
     /** At the closer of the innermost compound command: the command it is goes on, its input the script of a shell inside or not. */
     const closeCompound = (): void => {
       const open = compounds.pop()!;
       ({ pipeline, commandStart, piped, pipelineHeredocs } = open);
+      if (open.function !== undefined) this.#inFunctions.pop();
       if (open.function !== undefined && open.script) this.#scriptFunctions.add(open.function);
+      // Here-documents written into the pipe to it whose bodies came before the shell inside was seen are its script too.
+      if (open.script && open.function === undefined) for (const [from, to] of open.fed) this.#refuseSince(from, to, REFUSED.shellInput);
       state.input = open.script && open.function === undefined ? true : undefined;
     };
     /** Whether the redirection whose `<` is at `at` is of the standard input (no descriptor number before it, or 0). */
@@ -591,7 +613,12 @@ class Scanner {
         this.#i++;
         // The command ends before the here-documents' bodies are read: a shell it pipes them to makes them its script.
         endCommand();
-        this.#heredocs();
+        const bodies = this.#heredocs();
+        // A compound still open that these here-documents are piped into (`cat <<EOF | {`, the shell on a later line) gets their bodies as its input.
+        for (const open of compounds) {
+          if (open.piped && open.sameLine) for (let k = open.pipelineHeredocs; k < open.heredocsBefore && k < bodies.length; k++) open.fed.push(bodies[k]!);
+          open.sameLine = false;
+        }
         pipelineHeredocs = 0;
         pipeline = this.#places.length;
         commandStart = pipeline;
@@ -890,6 +917,10 @@ class Scanner {
     // A command name with a token in it (`{{…}}`, `./bin/{{…}}`, `"$(echo {{…}})"`): the value chooses the program.
     // (A word bash may read as a subscript, `a[…]` or `[…]=`, is refused as one by #command.)
     if (word === undefined) return !SUBSCRIPT_START.test(head) && this.#refuseWord(REFUSED.commandName, false);
+    for (const name of this.#inFunctions) {
+      if (!this.#functionCalls.has(name)) this.#functionCalls.set(name, new Set());
+      this.#functionCalls.get(name)!.add(word);
+    }
     if (DECLARATIONS.has(word)) state.declaring = { values: false, command: word };
     else if (word === 'compgen' || word === 'complete') state.refusing = REFUSED.completion;
     else if (word === 'mapfile' || word === 'readarray') state.refusing = REFUSED.arrayBuiltin;
@@ -907,7 +938,7 @@ class Scanner {
       // Without a command, parallel runs each line it reads as one.
       if (baseName(word) === 'parallel') state.input = true;
     } else if (CONTAINER_TOOLS.has(baseName(word))) state.container = true;
-    else if (this.#scriptFunctions.has(word)) state.input = true;
+    else if (this.#callsScript(word, new Set())) state.input = true;
     else if (/^[ \t]*\([ \t]*\)/.test(head.slice(word.length)) && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(word)) this.#defining = word;
     else if (wrapperOf(word) === 'runuser' && !/^\S*(?:[ \t]+[^;&|\n]*?)?[ \t](?:-u|--user)(?:[ \t=]|$)/m.test(head)) state.refusing = REFUSED.runsCommand;
     else if (wrapperOf(word) !== undefined) {
@@ -1139,6 +1170,14 @@ class Scanner {
       return false;
     }
     return !literal.whole && this.#refuseWord(REFUSED.runsCommand, false);
+  }
+
+  /** Whether calling the function `name` runs a shell reading its input: its body runs one, or calls a function that does. */
+  #callsScript(name: string, seen: Set<string>): boolean {
+    if (this.#scriptFunctions.has(name)) return true;
+    if (seen.has(name)) return false;
+    seen.add(name);
+    return [...(this.#functionCalls.get(name) ?? [])].some((called) => this.#callsScript(called, seen));
   }
 
   /** Notes, for the code or file word `text` of a shell or of eval/source, whether the command reads its input as code: it names the input as a file, or (when `code`) a substitution in it may read the input. */
@@ -1406,7 +1445,8 @@ class Scanner {
   }
 
   /** After a newline of command text: the bodies of the here-documents opened on its line. */
-  #heredocs(): void {
+  #heredocs(): Array<[number, number]> {
+    const bodies: Array<[number, number]> = [];
     const pending = this.#pending;
     this.#pending = [];
     const s = this.#s;
@@ -1428,6 +1468,7 @@ class Scanner {
       }
       const outerEnd = this.#end;
       this.#end = bodyEnd;
+      const from = this.#places.length;
       if (heredoc.quoted) {
         for (; this.#i < bodyEnd; ) {
           if (this.#tokens.has(this.#i)) this.#place(this.#i, { refused: REFUSED.quotedHeredoc });
@@ -1435,8 +1476,10 @@ class Scanner {
         }
       } else if (heredoc.script) this.#evaluated(REFUSED.shellInput, () => this.#expanding('heredoc', ''));
       else this.#expanding('heredoc', '');
+      bodies.push([from, this.#places.length]);
       this.#end = outerEnd;
       this.#i = next;
     }
+    return bodies;
   }
 }

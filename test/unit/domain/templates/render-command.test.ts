@@ -221,9 +221,9 @@ describe('findTokenPlaces', () => {
       ['unquoted', 'double', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
-      'a here-document or pipe given to a function whose body runs no shell reading its input',
-      "f() { cat; }; f <<EOF\n{{body.v}}\nEOF\ng() { sh -c 'cat'; }; echo {{body.v}} | g",
-      ['heredoc', 'unquoted'],
+      'a here-document or pipe given to a function whose body (or a function it calls) runs no shell reading its input, and a here-document piped into a group that runs none, or written before a group',
+      "f() { cat; }; f <<EOF\n{{body.v}}\nEOF\ng() { sh -c 'cat'; }; echo {{body.v}} | g; h() { g; }; echo {{body.v}} | h; r() { r; }; echo {{body.v}} | r\ncat <<EOF | {\n{{body.v}}\nEOF\n  cat\n}\ncat <<EOF; {\n{{body.v}}\nEOF\n  sh\n} < /dev/null",
+      ['heredoc', 'unquoted', 'unquoted', 'unquoted', 'heredoc', 'heredoc'],
     ],
     [
       'name-taking builtins only where they name the command',
@@ -481,6 +481,21 @@ describe('findTokenPlaces', () => {
     ['in a here-document given to a function that runs a shell', 'f() { sh; }; f <<EOF\ndeploy {{body.v}}\nEOF', REFUSED.shellInput],
     ['written into a pipe to a function, defined on an earlier line, that runs a shell', 'f() {\n  cd /srv && sh\n}\necho {{body.v}} | f', REFUSED.shellInput],
     ['in a here-string given to a function defined with function that runs bash -s', 'function g { bash -s; }; g <<< {{body.v}}', REFUSED.shellInput],
+    [
+      'written into a pipe to a function that calls a function, defined after it, that runs a shell',
+      'f() { cd /srv && g; }\ng() { sh; }\necho {{body.v}} | f',
+      REFUSED.shellInput,
+    ],
+    [
+      'in a here-document piped into a group whose shell comes on a line after the body',
+      'cat <<EOF | {\necho {{body.v}}\nEOF\n  cd /srv\n  sh\n}',
+      REFUSED.shellInput,
+    ],
+    [
+      'in a here-document piped into a loop whose shell comes after the body',
+      'cat <<EOF | while read -r l; do\n{{body.v}}\nEOF\n  sh\ndone',
+      REFUSED.shellInput,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
