@@ -1069,12 +1069,36 @@ class Scanner {
     ssh.remote.push(literal.whole ? literal.text : undefined);
     this.#refuseWord(REFUSED.remoteCommand, false);
     // A word not fixed (`"$cmd"`) could be anything, a shell among them.
-    const words = ssh.remote.flatMap((word) => (word === undefined ? [undefined] : word.split(/[\s;&|()]+/).filter((w) => w !== '')));
+    // The remote command's words, with its operators (`;`, `&&`, `|`…) kept as ';' so that a shell's operands end at them.
+    const words = ssh.remote.flatMap((word) =>
+      word === undefined
+        ? [undefined]
+        : word
+            .split(/(\s+|[;&|()]+)/)
+            .map((w) => (/^[;&|()]+$/.test(w) ? ';' : w.trim()))
+            .filter((w) => w !== ''),
+    );
     const fixed = words.filter((word): word is string => word !== undefined);
-    // A shell with -c runs its string; one built by a substitution (`sh -c "$(cat)"`) runs what that read.
-    const shellRuns =
-      fixed.some(isShell) && (!fixed.some((w) => /^-[A-Za-z]*c[A-Za-z]*$/.test(w)) || ssh.remote.some((word) => word !== undefined && SUBSTITUTION.test(word)));
-    const reads = words.includes(undefined) || shellRuns || fixed.some((w) => w === 'eval' || w === 'xargs' || w === 'parallel' || STANDARD_INPUT.test(w));
+    const substitution = ssh.remote.some((word) => word !== undefined && SUBSTITUTION.test(word));
+    // A shell reads its input as its script unless -c gives the script (and no substitution in it reads the input) or a
+    // script file comes before the command ends; -s or /dev/stdin make it read its input.
+    const shellReads = (k: number): boolean => {
+      for (let j = k + 1; j < fixed.length && fixed[j] !== ';'; j++) {
+        const w = fixed[j]!;
+        if (/^[-+][A-Za-z]*$/.test(w)) {
+          if (/^-[A-Za-z]*s/.test(w)) return true;
+          if (/^-[A-Za-z]*c/.test(w)) return substitution;
+          // -o and -O take the next word (`sh -o pipefail -s`).
+          j += (w.match(/[oO]/g) ?? []).length;
+          continue;
+        }
+        return STANDARD_INPUT.test(w);
+      }
+      return true;
+    };
+    const reads =
+      words.includes(undefined) ||
+      fixed.some((w, k) => (isShell(w) && shellReads(k)) || w === 'eval' || w === 'xargs' || w === 'parallel' || STANDARD_INPUT.test(w));
     state.input = reads ? true : undefined;
     return true;
   }

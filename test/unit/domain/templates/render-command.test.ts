@@ -211,6 +211,11 @@ describe('findTokenPlaces', () => {
       ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'heredoc'],
     ],
     [
+      'a value piped to a remote shell that runs a script file or a -c string, or to a remote command reading data',
+      "echo {{body.v}} | ssh host 'cd /srv && sh ./deploy.sh'; echo {{body.v}} | ssh host 'sh -c \"./deploy\"'; echo {{body.v}} | ssh host tee /tmp/x; ssh host 'cat > /tmp/f' <<< {{body.v}}",
+      ['unquoted', 'unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
       "rsync, scp, flock and runuser -u arguments that are data: option values, local paths, a flock file and the command's arguments",
       'rsync -av --exclude {{body.v}} --exclude={{body.v}} ./src/{{body.v}} /srv/{{body.v}}; scp -P {{body.v}} ./{{body.v}} host:/tmp/; flock -w 5 /tmp/{{body.v}}.lock ./deploy {{body.v}}; flock {{body.v}} ./deploy; runuser -u deploy -- ./deploy {{body.v}}',
       ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
@@ -453,6 +458,12 @@ describe('findTokenPlaces', () => {
     ['written into a pipe to a remote eval "$(cat)"', 'echo {{body.v}} | ssh host \'eval "$(cat)"\'', REFUSED.shellInput],
     ['written into a pipe to a remote sh -c "$(cat)"', 'echo {{body.v}} | ssh host \'sh -c "$(cat)"\'', REFUSED.shellInput],
     ['written into a pipe to ssh with a remote command not fixed', 'echo {{body.v}} | ssh host "$CMD"', REFUSED.shellInput],
+    [
+      'written into a pipe to a remote shell after another command, past -o and its argument',
+      'echo {{body.v}} | ssh host "cd /srv; sh -o pipefail -s"',
+      REFUSED.shellInput,
+    ],
+    ['written into a pipe to a remote shell after one that runs a script file', 'echo {{body.v}} | ssh host "sh ./a.sh && bash"', REFUSED.shellInput],
     ['in the string of rsync -e', "rsync -av -e 'ssh -p {{body.v}}' src host:dst", REFUSED.runsCommand],
     ['in the string of rsync -e bundled with other options', 'rsync -avze "ssh {{body.v}}" src host:dst', REFUSED.runsCommand],
     ['in the value of rsync --rsync-path', 'rsync --rsync-path={{body.v}} src host:dst', REFUSED.runsCommand],
