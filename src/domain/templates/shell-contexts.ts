@@ -46,6 +46,7 @@ export const REFUSED = {
   evaluated:
     'as an argument of eval, let, source, . or alias, which run it (or the file it names, or the alias where it is used) as shell code or evaluate it as arithmetic that can run commands',
   commandName: 'as (part of) a command name: the value would choose the program that runs',
+  nestedBackticks: 'inside a backtick substitution nested in another (`… \\`…\\` …`), whose text the shell reads as commands a second time: write $(…) instead',
   awkProgram:
     'in an awk program (its first operand, or what -e, -f, -i, -l, -E, --source, --file, --include, --load or --exec take), which awk runs as code (system() and | run commands): pass the value with -v name={{…}} (awk reads its backslash escapes) or in the environment (X={{…}} awk \'…ENVIRON["X"]…\')',
   shellInput:
@@ -313,7 +314,7 @@ interface CommandState {
   /** Inside the arguments of env, whose NAME=value words set the environment of the command it runs. */
   environment?: boolean | 'split';
   /** Inside the arguments of a shell (SHELLS), before its first operand: options, then the script or the -c command string; `arguments` words still belong to options (`-o pipefail`). */
-  shell?: { arguments: number; command?: boolean };
+  shell?: { arguments: number; command?: boolean; stdin?: boolean; endOfOptions?: boolean };
   /** Inside the arguments of a program of WRAPPERS, before the command it runs: `operands` of its own still to come; `argument` when the next word is an option's. */
   wrapper?: { command: string; operands: number; argument: boolean; code?: boolean };
   /** Inside the arguments of ssh: options (and what the next word is, an option's value), then the destination, then the remote command's words (`remote`, their fixed text; `undefined` in it where a word is not fixed). */
@@ -416,6 +417,11 @@ class Scanner {
   /** The functions whose bodies the scanner is in, innermost last. */
   readonly #inFunctions: string[] = [];
   #i = 0;
+  /**
+   * How many backtick command substitutions the scanner is in: there an unescaped backtick ends
+   * the word as well as the substitution (`echo \`pwd\` x`), and is no start of another one.
+   */
+  #backticks = 0;
   #end: number;
 
   constructor(template: string) {
@@ -450,12 +456,35 @@ class Scanner {
 
   /** Skips a backslash and the character it escapes; a token there is refused. */
   #backslash(): void {
+    if (this.#backticks > 0 && this.#s[this.#i + 1] === '`') {
+      // Inside backticks, \` opens (or closes) a substitution nested in it: the shell takes the
+      // backslashes away and reads the text as commands once more (`echo \`eval {{…}}\``), which
+      // this check does not follow, nor where the outer one ends. Every token from here on is refused.
+      while (this.#i < this.#end) {
+        if (this.#tokens.has(this.#i)) this.#place(this.#i, { refused: REFUSED.nestedBackticks });
+        else this.#i++;
+      }
+      return;
+    }
     if (this.#tokens.has(this.#i + 1)) this.#place(this.#i + 1, { refused: REFUSED.backslash });
     else this.#i += 2;
   }
 
   /** Command text (the top level, `$(…)`, backticks, `[[ … ]]`, `${ …; }`), up to its `closer`. */
   #command(closer: '' | ')' | '`' | ']]' | '}'): void {
+    if (closer !== '`') {
+      this.#commandText(closer);
+      return;
+    }
+    this.#backticks++;
+    try {
+      this.#commandText(closer);
+    } finally {
+      this.#backticks--;
+    }
+  }
+
+  #commandText(closer: '' | ')' | '`' | ']]' | '}'): void {
     const s = this.#s;
     let wordStart = true;
     let depth = 0;
@@ -831,11 +860,23 @@ class Scanner {
         return this.#refuseWord(REFUSED.shellScript, false);
       }
       // A fixed option (`-c`, `-eu`, `--`, `+x`) holds no token; a word with one, or the first operand, is refused.
-      if (literal.whole && /^[-+]/.test(literal.text)) {
+      if (literal.whole && /^[-+]/.test(literal.text) && !state.shell.endOfOptions) {
         if (/^-[A-Za-z]*c/.test(literal.text)) state.shell.command = true;
+        if (/^-[A-Za-z]*s/.test(literal.text)) state.shell.stdin = true;
+        if (literal.text === '--') state.shell.endOfOptions = true;
         if (SHELL_LONG_OPTIONS_WITH_ARGUMENT.has(literal.text)) state.shell.arguments++;
         else if (/^[-+][A-Za-z]+$/.test(literal.text)) state.shell.arguments += (literal.text.match(/[oO]/g) ?? []).length;
         return false;
+      }
+      // With -s the operands are the positional parameters of a script the shell reads from its
+      // input, which stays its script (`sh -s -- prod <<EOF`, `… | bash -s x`). After `--` they are
+      // values (`curl … | bash -s -- {{…}}`); before it a value `-c` would make the next operand
+      // the command string, so a token in the first operand is refused.
+      if (state.shell.stdin && state.shell.command !== true) {
+        const endOfOptions = state.shell.endOfOptions === true;
+        state.shell = undefined;
+        state.input = true;
+        return !endOfOptions && this.#refuseWord(REFUSED.shellScript, false);
       }
       // The script file: `bash /dev/stdin` reads it from its input as `bash -s` does; later words are its positional parameters.
       // Under xargs -I, a script or -c string holding the replace string gets what xargs reads spliced into it.
@@ -1222,7 +1263,7 @@ class Scanner {
     let text = '';
     for (let j = this.#i; ; ) {
       const c = s[j];
-      if (isWordEnd(c)) return { text, whole: true };
+      if (isWordEnd(c) || (c === '`' && this.#backticks > 0)) return { text, whole: true };
       if (this.#tokens.has(j) || c === '$' || c === '`') return { text, whole: false };
       if (c === '\\') {
         if (s[j + 1] !== '\n') text += s[j + 1] ?? '';
@@ -1253,7 +1294,7 @@ class Scanner {
       else if (compound && c === '(' && s[this.#i - 1] === '=') {
         this.#i++;
         this.#command(')');
-      } else if (isWordEnd(c)) return;
+      } else if (isWordEnd(c) || (c === '`' && this.#backticks > 0)) return;
       else if (c === "'") this.#single();
       else if (c === '"') this.#double();
       else if (c === '\\') {

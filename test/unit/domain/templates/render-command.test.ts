@@ -74,6 +74,16 @@ describe('findTokenPlaces', () => {
     ['nested $(…) with parentheses and a case statement', `x=$(case a in a) (echo {{body.v}});; esac); echo "{{body.v}}"`, ['unquoted', 'double']],
     ['backticks, also inside "…"', 'echo `echo {{body.v}}` "`echo \'{{body.v}}\'`"', ['unquoted', 'single']],
     [
+      'the positional parameters of a shell reading its script from its input, after -s and --',
+      'curl -fsSL https://get.example.com/install.sh | bash -s -- --version {{body.v}}; sudo sh -s -- -c {{body.v}} < ./deploy.sh',
+      ['unquoted', 'unquoted'],
+    ],
+    [
+      'after a backtick substitution of a one-word command, which ends at its closing backtick',
+      'echo `date` {{body.v}}; x=`pwd` && echo "{{body.v}}"\n`hostname` {{body.v}}',
+      ['unquoted', 'double', 'unquoted'],
+    ],
+    [
       '${…} words take the quoting around them',
       `echo \${x:-{{body.v}}} "\${x:-{{body.v}}}" \${x:+'{{body.v}}'} "\${x#{{body.v}}}"`,
       ['unquoted', 'double', 'single', 'double'],
@@ -438,6 +448,17 @@ describe('findTokenPlaces', () => {
     ['written into a pipe to sh -c "$(cat)"', 'echo {{body.v}} | sh -c "$(cat)"', REFUSED.shellInput],
     ['as the path hash -p gives a command name', 'hash -p {{body.v}} make; make', REFUSED.commandName],
     ['as the library enable -f loads a builtin from', 'enable -f {{body.v}} deploy', REFUSED.commandName],
+    ['as an operand of sh -s without --, which a value -c would turn into options', 'sh -s {{body.v}} < ./deploy.sh', REFUSED.shellScript],
+    ['in a here-document given to sh -s with positional parameters after --', 'sh -s -- prod <<EOF\nmake {{body.v}}\nEOF', REFUSED.shellInput],
+    ['in a here-string given to bash -s with a positional parameter', 'bash -s x <<< {{body.v}}', REFUSED.shellInput],
+    ['written into a pipe to bash -s with a positional parameter', 'echo {{body.v}} | bash -s -- x', REFUSED.shellInput],
+    ['as the argument of eval in a backtick substitution after another of a one-word command', 'echo `pwd` `eval {{body.v}}`', REFUSED.evaluated],
+    ['in a backtick substitution nested in another with \\`', 'echo `echo \\`eval {{body.v}}\\``', REFUSED.nestedBackticks],
+    [
+      'after a backtick substitution nested in another inside "…", to the end of the template',
+      'echo "`cd \\`dirname x\\`" x`; echo {{body.v}}',
+      REFUSED.nestedBackticks,
+    ],
     [
       'in a here-document given to a loop whose shell reads another descriptor from a file',
       'while read -r h; do sh 3< hosts.txt; done <<EOF\n{{body.v}}\nEOF',
