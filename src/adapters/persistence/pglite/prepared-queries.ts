@@ -49,7 +49,16 @@ interface Prepared {
 }
 
 /** An error PostgreSQL answered (PGlite's DatabaseError carries its SQLSTATE as `code`). */
-const isDatabaseError = (error: unknown): boolean => typeof (error as { code?: unknown } | null)?.code === 'string';
+/**
+ * An error PostgreSQL answered for the statement alone (PGlite's DatabaseError carries its
+ * SQLSTATE as `code` and its severity): after a FATAL or a PANIC PostgreSQL is gone, and a
+ * statement sent to it again would never be answered (panicFailure, on the main thread, then
+ * refuses every later one).
+ */
+const isStatementError = (error: unknown): boolean => {
+  const { code, severity } = (error ?? {}) as { code?: unknown; severity?: unknown };
+  return typeof code === 'string' && severity === 'ERROR';
+};
 
 const joined = (parts: readonly Uint8Array[]): Uint8Array => {
   if (parts.length === 1) return parts[0] as Uint8Array;
@@ -119,7 +128,7 @@ export class PreparedQueries {
     try {
       messages = await this.#execute(key, sql, params, options);
     } catch (error) {
-      if (!preparedBefore || !isDatabaseError(error)) throw error;
+      if (!preparedBefore || !isStatementError(error)) throw error;
       this.#forget(key);
       if (inBlock) throw error;
       messages = await this.#execute(key, sql, params, options);
