@@ -1,4 +1,4 @@
-import { editDistance as distance } from '../domain/text/nearest-name.js';
+import { nearestName } from '../domain/text/nearest-name.js';
 
 /**
  * What `.env` holds that the service would silently ignore: a name that is no setting (a typo
@@ -37,18 +37,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The setting `name` is most likely a misspelling of: the same but for case, or one or two edits away (one for a short name). */
 export const nearestSetting = (name: string, settings: ReadonlySet<string>): string | undefined => {
   const upper = name.toUpperCase();
-  let nearest: string | undefined;
-  let nearestDistance = Number.POSITIVE_INFINITY;
-  for (const setting of settings) {
-    if (setting === upper) return setting;
-    const max = setting.length <= 4 ? 1 : 2;
-    const found = distance(upper, setting, max);
-    if (found <= max && found < nearestDistance) {
-      nearest = setting;
-      nearestDistance = found;
-    }
-  }
-  return nearest;
+  return settings.has(upper) ? upper : nearestName(upper, settings);
 };
 
 /** Checks the text of a `.env` file (as Node reads it: NAME=value lines, `export ` allowed, # comments, quoted values over several lines). */
