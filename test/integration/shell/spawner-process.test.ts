@@ -58,6 +58,9 @@ const userProcess = (mode: 'exit' | 'hang') => {
   return { child, firstLine, exited };
 };
 
+/** Records the spawner's and its own pid in started.txt, then waits for the file go (at most 10 s: it must not outlive a failed test). */
+const WAITS_FOR_GO = 'echo $PPID $$ > started.txt; i=0; while [ ! -e go ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; ';
+
 describe('SpawnerShellExecutor: its spawner process', function () {
   this.timeout(60_000);
   const started: number[] = [];
@@ -130,7 +133,7 @@ describe('SpawnerShellExecutor: its spawner process', function () {
     try {
       const cwd = await tempDir('spawner');
       // waits for the file go, at most 10 s (it must not outlive a failed test)
-      const running = shell.run('echo $PPID $$ > started.txt; i=0; while [ ! -e go ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; echo finished', {
+      const running = shell.run(`${WAITS_FOR_GO}echo finished`, {
         cwd,
         timeoutMs: 20_000,
         env: ENV,
@@ -174,10 +177,13 @@ describe('SpawnerShellExecutor: its spawner process', function () {
       // with no reader left, the shell would die of SIGPIPE there and never write finished.txt
       let settled = false;
       void shell
-        .run(
-          'echo $PPID $$ > started.txt; i=0; while [ ! -e go ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; echo "output after the stop"; echo finished > finished.txt; exit 3',
-          { cwd, timeoutMs: 20_000, env: ENV, startMark: mark, ...(signal === undefined ? {} : { signal }) },
-        )
+        .run(`${WAITS_FOR_GO}echo "output after the stop"; echo finished > finished.txt; exit 3`, {
+          cwd,
+          timeoutMs: 20_000,
+          env: ENV,
+          startMark: mark,
+          ...(signal === undefined ? {} : { signal }),
+        })
         .finally(() => (settled = true));
       const [spawnerPid, command] = (await startedLine(cwd)).split(' ').map(Number);
       started.push(spawnerPid);
@@ -252,7 +258,7 @@ describe('SpawnerShellExecutor: its spawner process', function () {
     const shell = new SpawnerShellExecutor();
     const cwd = await tempDir('spawner');
     // waits for the file go (at most 10 s: it must not outlive a failed test), then ends with 0
-    const step = shell.run('echo $PPID $$ > started.txt; i=0; while [ ! -e go ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; echo committed', {
+    const step = shell.run(`${WAITS_FOR_GO}echo committed`, {
       cwd,
       timeoutMs: 20_000,
       env: ENV,
