@@ -8,6 +8,7 @@ import { MikroOrmKeyRepository } from '../../../src/adapters/persistence/mikro-o
 import { migratedDataDir } from '../../support/data-dirs.js';
 import { sql } from '../../support/databases.js';
 import { tempDir } from '../../support/gateway-process.js';
+import { within } from '../../support/time-limit.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../../support/postgres.js';
 import { endSessions, panicEmbeddedDatabase, type PostgresProxy, startPostgresProxy } from '../../support/postgres-outage.js';
 
@@ -116,13 +117,6 @@ describeWithPostgres('Statements on a PostgreSQL server that ended the connectio
     await database.migrate();
     // Bounded: before, each kept its connection checked out for good, the tenth transaction
     // waited for one for ever, and the pool's end (the close) waited for them.
-    const within = <T>(promise: Promise<T>, what: string): Promise<T> => {
-      let timer: NodeJS.Timeout | undefined;
-      return Promise.race([
-        promise,
-        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} still waiting after 20 s`)), 20_000))),
-      ]).finally(() => clearTimeout(timer));
-    };
     for (let i = 0; i < 12; i++) {
       // Its connection cut while it runs: the next statement and the rollback fail on it.
       const cut = database.orm.em.fork().transactional(async (em) => {
@@ -130,12 +124,12 @@ describeWithPostgres('Statements on a PostgreSQL server that ended the connectio
         proxy!.cut();
         await em.getConnection().execute('select 1');
       });
-      expectUnavailable(await within(refusal(cut), `transaction ${i + 1}`), `transaction ${i + 1} cut off`);
+      expectUnavailable(await within(20_000, `transaction ${i + 1}`, refusal(cut)), `transaction ${i + 1} cut off`);
     }
-    expect(await within(sql(database, 'select 1 as one'), 'a statement')).to.deep.equal([{ one: 1 }]);
+    expect(await within(20_000, 'a statement', sql(database, 'select 1 as one'))).to.deep.equal([{ one: 1 }]);
     proxy.refusing = true;
     proxy.cut();
-    await within(database.close(), 'the close');
+    await within(20_000, 'the close', database.close());
     database = undefined;
   });
 });

@@ -7,6 +7,7 @@ import { readOutcome } from '../../../src/adapters/shell/left-outcome.js';
 import { SpawnerShellExecutor } from '../../../src/adapters/shell/spawner/spawner-shell-executor.js';
 import { ROOT, tempDir } from '../../support/gateway-process.js';
 import { waitFor } from '../../support/http.js';
+import { within } from '../../support/time-limit.js';
 
 const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 /** The spawner's pid (the shell's parent) and the names of the variables in the spawner's own environment. */
@@ -269,11 +270,7 @@ describe('SpawnerShellExecutor: its spawner process', function () {
     await shell.close(200);
     await writeFile(join(cwd, 'go'), '');
     // Bounded: unanswered, its caller (the job's runner) would wait for good, and the task queue's stop with it.
-    let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([step, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 10_000)))]).finally(() =>
-      clearTimeout(timer),
-    );
-    expect(outcome, "the step's outcome").to.not.equal(null);
+    const outcome = await within(10_000, "the step's outcome", step);
     expect(outcome).to.include({ exitCode: 0, output: 'committed\n' });
     expect(await waitUntilGone(spawnerPid), 'the spawner exits once its command ended').to.equal(true);
   });
