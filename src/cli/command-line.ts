@@ -119,13 +119,27 @@ ${table(options)}
 ${brief ? `\nRun "${PROGRAM} ${name(command)} --help" for more.\n` : ''}`;
 };
 
+/** The long names of the options `args` already give (`--json`, `--name=x`, `-j`), to suggest none of them again. */
+const givenOptions = (command: CommandSpec, args: readonly string[]): Set<string> => {
+  const given = new Set<string>();
+  for (const arg of args) {
+    if (arg === '--') break;
+    if (arg.startsWith('--')) given.add(arg.slice(2).split('=')[0]);
+    else if (arg.startsWith('-') && arg.length > 1)
+      for (const [option, spec] of Object.entries(command.options)) if (spec.short !== undefined && arg.slice(1).includes(spec.short)) given.add(option);
+  }
+  return given;
+};
+
 /** A parse error of node:util as one short line (its own messages run to three sentences). */
-const parseProblem = (error: Error & { code?: string }, command: CommandSpec): string => {
+const parseProblem = (error: Error & { code?: string }, command: CommandSpec, args: readonly string[]): string => {
   const quoted = /'([^']*)'/.exec(error.message)?.[1];
   switch (error.code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
-      // A long option one or two letters off (`--nam`) names the one meant.
-      const meant = quoted?.startsWith('--') ? nearestName(quoted.slice(2), Object.keys(command.options)) : undefined;
+      // A long option one or two letters off (`--nam`) names the one meant, unless it is given already (`--json --jsn`).
+      const given = givenOptions(command, args);
+      const candidates = Object.keys(command.options).filter((option) => !given.has(option));
+      const meant = quoted?.startsWith('--') ? nearestName(quoted.slice(2), candidates) : undefined;
       return `unknown option ${shownInput(quoted ?? '')}`.trim() + (meant === undefined ? '' : `; did you mean --${meant}?`);
     }
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
@@ -157,7 +171,7 @@ const parseFor = (command: CommandSpec, args: readonly string[]): Resolved => {
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
-      throw new UsageError(parseProblem(error as Error, command), commandUsage(command, { brief: true }));
+      throw new UsageError(parseProblem(error as Error, command, args), commandUsage(command, { brief: true }));
     throw error;
   }
   if (parsed.values.help === true) return { kind: 'help', text: commandUsage(command) };

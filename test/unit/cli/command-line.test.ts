@@ -149,6 +149,12 @@ describe('the CLI command line', () => {
     expect(refusal('keys', 'list', '--bogus').message).to.equal('unknown option --bogus');
   });
 
+  it('does not suggest an option the command line already gives', () => {
+    expect(refusal('keys', 'list', '--json', '--jsn').message).to.equal('unknown option --jsn');
+    expect(refusal('keys', 'create', '--name=x', '--nam', 'y').message).to.equal('unknown option --nam');
+    expect(refusal('keys', 'create', '--name', 'x', '--jsn').message).to.equal('unknown option --jsn; did you mean --json?');
+  });
+
   it('refuses a missing option value, a missing required option, missing and stray arguments', () => {
     expect(refusal('keys', 'create', '--name').message).to.equal('--name needs a value');
     expect(refusal('keys', 'create', '--json').message).to.equal('keys create needs --name NAME');
