@@ -50,7 +50,9 @@ export const REFUSED = {
   awkProgram:
     'in an awk program (its first operand, or what -e, -f, -i, -l, -E, --source, --file, --include, --load or --exec take), which awk runs as code (system() and | run commands): pass the value with -v name={{…}} (awk reads its backslash escapes) or in the environment (X={{…}} awk \'…ENVIRON["X"]…\')',
   shellInput:
-    "in a here-document, here-string or pipe that a shell reads as its script (sh <<EOF, bash <<< …, … | sh, no -c and no script file; also bash /dev/stdin, source /dev/stdin, { sh; } <<EOF, … | xargs sh -c, … | xargs -I{} sh -c '…{}…', f() { sh; }; f <<EOF, ssh host <<EOF, … | ssh host sh): the shell runs the value as code; give the script with -c and the values after it, as its positional parameters (sh -c '…\"$1\"…' sh {{…}}), or to ssh a remote command that reads the value from its input as data (printf '%s\\n' {{…}} | ssh host 'read -r v && ./deploy \"$v\"')",
+    "in a here-document, here-string or pipe that a shell or another interpreter reads as its program (sh <<EOF, bash <<< …, … | sh, python3 <<EOF, python3 - <<EOF, … | perl, node < /dev/stdin, … | psql, sqlite3 db <<EOF: no -c, -e or other program and no script file; also bash /dev/stdin, source /dev/stdin, { sh; } <<EOF, … | xargs sh -c, … | xargs -I{} sh -c '…{}…', f() { sh; }; f <<EOF, ssh host <<EOF, … | ssh host sh): the shell or interpreter runs the value as code; give the script with -c and the values after it, as its positional parameters (sh -c '…\"$1\"…' sh {{…}}), give an interpreter its program (-c, -e or a script file) and the value as an argument after it (python3 ./script.py {{…}}, or printf '%s\\n' {{…}} | python3 ./script.py, which reads it as data), or to ssh a remote command that reads the value from its input as data (printf '%s\\n' {{…}} | ssh host 'read -r v && ./deploy \"$v\"')",
+  interpreterProgram:
+    "in the program of an interpreter or what chooses it: what python -c or -m, perl -e/-E, ruby -e, node -e/-p/--eval/--print, php -r, lua -e, Rscript -e, pwsh -c/-Command, osascript -e, deno eval, bun -e, psql -c/-f, mysql -e/--execute take, sqlite3's SQL operands (after the database), the script file an interpreter runs (its first operand: python3 {{…}}), an interpreter's options (-M, -r, --require, -o, -cmd…), or a word where it still reads options (perl -e '…' {{…}}: a value -e… adds code; psql {{…}}: a value -c… is a command): the interpreter runs the value as code (psql's \\!, mysql's system and sqlite3's .shell run shell commands); pass the value as an argument after the program and after -- (python3 -c 'import sys; print(sys.argv[1])' {{…}}, perl -e 'print $ARGV[0]' -- {{…}}), in the environment (X={{…}} python3 -c 'import os; print(os.environ[\"X\"])'), or as a psql variable (psql -v v={{…}} -f ./query.sql, with :'v' in the file)",
   remoteCommand:
     "in the command ssh runs on the remote host (any word after the destination: ssh joins them with spaces and the remote user's shell parses the result), at the start of the destination (a value there can be an option such as -oProxyCommand=…), or in what -o, -F, -J or -I take (ProxyCommand, a configuration file, a jump host, a library): pass the value on the remote command's input (printf '%s\\n' {{…}} | ssh host 'read -r v && ./deploy \"$v\"')",
   runsCommand:
@@ -203,6 +205,277 @@ const COMMAND_RUNNERS = new Set(['su', 'script', 'watch', 'parallel']);
 /** Container tools whose arguments end in a command run in the container: a shell named among them reads its options and script as a shell does, and after a `--` the next word names the program. */
 const CONTAINER_TOOLS = new Set(['docker', 'podman', 'kubectl', 'nerdctl', 'oc', 'lxc-attach', 'nsenter', 'systemd-run', 'machinectl']);
 const baseName = (name: string): string => name.slice(name.lastIndexOf('/') + 1);
+/**
+ * An interpreter that runs a program given on its command line, in a file its first operand
+ * names, or read from its input: which options give the program (their value is code: `-c`,
+ * `-e`…) and which others take a value (the next word, or the rest of the word), and what its
+ * operands are. A token in an option is refused unless it stands in a value listed as `data`
+ * (or `assignment`: after the fixed `name=` of psql -v). Beyond that the lists only say where
+ * the operands start: an option missing from them is taken for one without a value.
+ */
+interface Interpreter {
+  /** Options that give the program: their value is program text, or the file (or module) of it run. */
+  readonly code: readonly string[];
+  /** Other options that take a value (loading code, -M, -r, --require, or data, -W, -h, -v). */
+  readonly arguments: readonly string[];
+  /** The values of `arguments` a token may stand in: `data`, or `assignment` (only after its fixed `name=`). */
+  readonly data?: Readonly<Record<string, 'data' | 'assignment'>>;
+  /**
+   * Its operands: `script` the first is the file run (unless an option gave the program) and the
+   * others its arguments; `command` the first starts a command made of every word after it
+   * (powershell); `sql` the first is a database and the others SQL run (sqlite3); `data` none is
+   * code (psql's database and user).
+   */
+  readonly operands: 'script' | 'command' | 'sql' | 'data';
+  /** The code options after which every word is the program's argument (python -c and -m; pwsh -File): no more options. */
+  readonly ends?: readonly string[];
+  /** The options whose value and every word after it are code (pwsh -Command joins them). */
+  readonly rest?: readonly string[];
+  /** A code option runs its value and leaves the first operand the script (lua -e). */
+  readonly keepsScript?: boolean;
+  /** Options may follow operands (getopt permutes them: psql mydb -c …, sqlite3 db 'select 1' -cmd …). */
+  readonly permutes?: boolean;
+  /** Options are whole words, never bundled (-cmd, -Command), read in any case when `caseless`. */
+  readonly words?: boolean;
+  readonly caseless?: boolean;
+  /**
+   * Short options that take the rest of their word, if any, and no next word (perl -i.bak, -x),
+   * or only digits after them (`digits`: perl -l, -0777), read in a bundle (`-lne`).
+   */
+  readonly attached?: Readonly<Record<string, 'rest' | 'digits'>>;
+  /** Subcommands named by the first operand, after which the next operand is the program (a file run, or its text: deno eval). */
+  readonly subcommands?: readonly string[];
+}
+
+const POWERSHELL_OPTIONS = {
+  code: ['-f', '-file', '-e', '-ec', '-en', '-enc', '-encodedcommand'],
+  rest: ['-c', '-co', '-com', '-comm', '-comma', '-comman', '-command'],
+  arguments: [
+    '-ex',
+    '-ep',
+    '-executionpolicy',
+    '-wd',
+    '-workingdirectory',
+    '-of',
+    '-outputformat',
+    '-if',
+    '-inputformat',
+    '-w',
+    '-windowstyle',
+    '-config',
+    '-configurationname',
+    '-configurationfile',
+    '-custompipename',
+    '-settingsfile',
+    '-psconsolefile',
+  ],
+  ends: ['-f', '-file'],
+  words: true,
+  caseless: true,
+} as const;
+
+/** The interpreters, by the name their program is run under (interpreterOf maps the others: python3.11, nodejs, mariadb). */
+const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
+  python: { code: ['-c', '-m'], arguments: ['-W', '-X', '--check-hash-based-pycs'], operands: 'script', ends: ['-c', '-m'] },
+  perl: {
+    code: ['-e', '-E'],
+    arguments: ['-I', '-M', '-m'],
+    operands: 'script',
+    attached: { i: 'rest', x: 'rest', d: 'rest', D: 'rest', C: 'digits', l: 'digits', '0': 'digits' },
+  },
+  ruby: {
+    code: ['-e'],
+    arguments: ['-r', '-I', '-C', '-E', '-F', '--encoding', '--external-encoding', '--internal-encoding', '--enable', '--disable'],
+    operands: 'script',
+    attached: { i: 'rest', x: 'rest', W: 'rest', T: 'digits', '0': 'digits' },
+  },
+  node: {
+    code: ['-e', '--eval', '-p', '--print'],
+    arguments: [
+      '-r',
+      '--require',
+      '--import',
+      '--loader',
+      '--experimental-loader',
+      '-C',
+      '--conditions',
+      '--env-file',
+      '--env-file-if-exists',
+      '--input-type',
+      '--title',
+      '--inspect-port',
+      '--debug-port',
+      '--redirect-warnings',
+      '--diagnostic-dir',
+      '--report-dir',
+      '--report-directory',
+      '--report-filename',
+      '--report-signal',
+      '--openssl-config',
+      '--icu-data-dir',
+      '--heapsnapshot-signal',
+      '--unhandled-rejections',
+      '--watch-path',
+      '--experimental-config-file',
+      '--disable-warning',
+      '--localstorage-file',
+    ],
+    operands: 'script',
+    subcommands: ['inspect'],
+  },
+  php: { code: ['-r', '-B', '-R', '-E', '-f', '-F'], arguments: ['-c', '-d', '-z', '-t', '-S'], operands: 'script' },
+  lua: { code: ['-e'], arguments: ['-l'], operands: 'script', keepsScript: true },
+  Rscript: { code: ['-e'], arguments: [], operands: 'script' },
+  pwsh: { ...POWERSHELL_OPTIONS, operands: 'script' },
+  powershell: { ...POWERSHELL_OPTIONS, operands: 'command' },
+  osascript: { code: ['-e'], arguments: ['-l', '-s'], operands: 'script' },
+  tclsh: {
+    code: [],
+    arguments: ['-encoding', '-display', '-geometry', '-name', '-use', '-visual', '-colormap', '-class'],
+    operands: 'script',
+    words: true,
+  },
+  bun: {
+    code: ['-e', '--eval', '-p', '--print'],
+    arguments: ['-r', '--preload', '--require', '--import', '--cwd', '-c', '--config', '--env-file', '--tsconfig-override', '-d', '--define'],
+    operands: 'script',
+    subcommands: ['run', 'x', 'exec'],
+  },
+  deno: {
+    code: [],
+    arguments: ['-c', '--config', '--import-map', '--lock', '--cert', '--location', '--seed', '--preload', '--import', '--env-file'],
+    operands: 'script',
+    subcommands: ['eval', 'run', 'x'],
+  },
+  psql: {
+    code: ['-c', '--command', '-f', '--file'],
+    arguments: [
+      '-d',
+      '--dbname',
+      '-h',
+      '--host',
+      '-p',
+      '--port',
+      '-U',
+      '--username',
+      '-v',
+      '--set',
+      '--variable',
+      '-F',
+      '--field-separator',
+      '-R',
+      '--record-separator',
+      '-T',
+      '--table-attr',
+      '-L',
+      '--log-file',
+      '-o',
+      '--output',
+      '-P',
+      '--pset',
+    ],
+    data: {
+      '-d': 'data',
+      '--dbname': 'data',
+      '-h': 'data',
+      '--host': 'data',
+      '-p': 'data',
+      '--port': 'data',
+      '-U': 'data',
+      '--username': 'data',
+      '-F': 'data',
+      '--field-separator': 'data',
+      '-R': 'data',
+      '--record-separator': 'data',
+      '-T': 'data',
+      '--table-attr': 'data',
+      '-L': 'data',
+      '--log-file': 'data',
+      '-v': 'assignment',
+      '--set': 'assignment',
+      '--variable': 'assignment',
+    },
+    operands: 'data',
+    permutes: true,
+  },
+  mysql: {
+    code: ['-e', '--execute'],
+    arguments: [
+      '-u',
+      '--user',
+      '-h',
+      '--host',
+      '-P',
+      '--port',
+      '-D',
+      '--database',
+      '-S',
+      '--socket',
+      '--protocol',
+      '--default-character-set',
+      '--connect-timeout',
+      '--pager',
+      '--tee',
+      '--init-command',
+      '--defaults-file',
+      '--defaults-extra-file',
+      '--defaults-group-suffix',
+      '--plugin-dir',
+      '--default-auth',
+      '--ssl-ca',
+      '--ssl-cert',
+      '--ssl-key',
+      '--character-sets-dir',
+      '--delimiter',
+      '--load-data-local-dir',
+    ],
+    data: {
+      '-u': 'data',
+      '--user': 'data',
+      '-h': 'data',
+      '--host': 'data',
+      '-P': 'data',
+      '--port': 'data',
+      '-D': 'data',
+      '--database': 'data',
+      '-S': 'data',
+      '--socket': 'data',
+      '--protocol': 'data',
+      '--default-character-set': 'data',
+      '--connect-timeout': 'data',
+    },
+    operands: 'data',
+    permutes: true,
+  },
+  sqlite3: {
+    code: [],
+    arguments: ['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-mmap', '-vfs', '-maxsize', '-escape', '-A'],
+    data: { '-separator': 'data', '-newline': 'data', '-nullvalue': 'data', '-mmap': 'data', '-maxsize': 'data' },
+    operands: 'sql',
+    permutes: true,
+    words: true,
+  },
+};
+/** The interpreter a command name runs, by the last part of the name and without a version (python3.11, perl5.36, php8.2, lua5.4, tclsh8.6). */
+const interpreterOf = (name: string): string | undefined => {
+  const base = baseName(name);
+  const match = /^(python|pypy|perl|ruby|php|lua|tclsh|wish)(?:[0-9]+(?:\.[0-9]+)*)?$/.exec(base);
+  if (match) return match[1] === 'pypy' ? 'python' : match[1] === 'wish' ? 'tclsh' : match[1];
+  if (base === 'nodejs') return 'node';
+  if (base === 'luajit') return 'lua';
+  if (base === 'mariadb') return 'mysql';
+  if (base === 'pwsh-preview') return 'pwsh';
+  return Object.hasOwn(INTERPRETERS, base) ? base : undefined;
+};
+/** The state of an interpreter named as the command, before its first argument. */
+const newInterpreter = (name: string): NonNullable<CommandState['interpreter']> => ({
+  name,
+  options: true,
+  given: false,
+  script: INTERPRETERS[name]!.operands === 'script',
+  subcommand: INTERPRETERS[name]!.subcommands !== undefined,
+  operands: 0,
+});
 /** Long options of a shell that take the next word as their argument. */
 const SHELL_LONG_OPTIONS_WITH_ARGUMENT = new Set(['--rcfile', '--init-file']);
 /** Options of env that take the next word as their argument (GNU coreutils); `-S` splits it into the command and its arguments. */
@@ -212,11 +485,14 @@ const EXEC_OPTIONS = /^-[cl]*a?[cl]*$/;
 const isShell = (name: string): boolean => SHELLS.has(name.slice(name.lastIndexOf('/') + 1));
 /**
  * A shell named as the command, before any script file and without -c (or with -c but run by
- * xargs, which gives it the command string from its input), or a command that reads shell code
- * from its input (`input`).
+ * xargs, which gives it the command string from its input), an interpreter given no program
+ * (or told to read it from its input: `python3 -`, `psql -f -`), or a command that reads shell
+ * code from its input (`input`).
  */
 const readsScript = (state: CommandState): boolean =>
-  state.input !== undefined || (state.shell !== undefined && (state.shell.command !== true || state.xargs !== undefined));
+  state.input !== undefined ||
+  (state.shell !== undefined && (state.shell.command !== true || state.xargs !== undefined)) ||
+  (state.interpreter !== undefined && (state.interpreter.stdin === true || !state.interpreter.given));
 /**
  * Programs that run the command their arguments name (after their options, some taking the next
  * word, and `operands` fixed operands of their own): that word is read as a command name, so a
@@ -315,6 +591,24 @@ interface CommandState {
   environment?: boolean | 'split';
   /** Inside the arguments of a shell (SHELLS), before its first operand: options, then the script or the -c command string; `arguments` words still belong to options (`-o pipefail`). */
   shell?: { arguments: number; command?: boolean; stdin?: boolean; endOfOptions?: boolean };
+  /**
+   * Inside the arguments of an interpreter (INTERPRETERS): whether options may still come, whether
+   * its program is `given` (by an option or its script operand: its input is no program then,
+   * unless `stdin`), whether the next operand is the script file (or a subcommand, `subcommand`),
+   * how many operands came, what the next word is (an option's value: `code` the program,
+   * `option` a value no token may stand in), and `rest` once every word is code (pwsh -Command).
+   */
+  interpreter?: {
+    name: string;
+    options: boolean;
+    given: boolean;
+    stdin?: boolean;
+    script: boolean;
+    subcommand: boolean;
+    operands: number;
+    next?: 'code' | 'data' | 'assignment' | 'option';
+    rest?: boolean;
+  };
   /** Inside the arguments of a program of WRAPPERS, before the command it runs: `operands` of its own still to come; `argument` when the next word is an option's. */
   wrapper?: { command: string; operands: number; argument: boolean; code?: boolean };
   /** Inside the arguments of ssh: options (and what the next word is, an option's value), then the destination, then the remote command's words (`remote`, their fixed text; `undefined` in it where a word is not fixed). */
@@ -376,6 +670,7 @@ const FOUND_COMMAND_ENDED: Partial<CommandState> = {
   awk: undefined,
   environment: undefined,
   shell: undefined,
+  interpreter: undefined,
   wrapper: undefined,
   optionArgument: undefined,
   ssh: undefined,
@@ -570,6 +865,7 @@ class Scanner {
       state.testing = undefined;
       state.environment = undefined;
       state.shell = undefined;
+      state.interpreter = undefined;
       state.input = undefined;
       state.xargs = undefined;
       state.ownInput = undefined;
@@ -734,7 +1030,9 @@ class Scanner {
         } else if (c === ';') endCommand();
         else if (/[<>]/.test(c)) {
           redirect = true;
-          if (c === '<' && s[i + 1] !== '(' && fromStandardInput(i)) state.ownInput = true;
+          // `< /dev/stdin` and `<&0` open the input the command had: a pipe into it still reaches it (`… | node < /dev/stdin`).
+          const again = /^(?:&0|[ \t]*(?:\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0))(?=[ \t\n;&|()<>]|$)/.test(s.slice(i + 1, i + 40));
+          if (c === '<' && s[i + 1] !== '(' && fromStandardInput(i) && !again) state.ownInput = true;
         }
       }
     }
@@ -791,7 +1089,9 @@ class Scanner {
         if (!literal.whole) return this.#refuseWord(REFUSED.commandName, false);
         if (state.environment === 'split') {
           state.environment = undefined;
-          if (literal.text.split(/\s+/).some((part) => isShell(part) || EVALUATING.has(part))) state.refusing = REFUSED.shellScript;
+          const parts = literal.text.split(/\s+/);
+          if (parts.some((part) => isShell(part) || EVALUATING.has(part))) state.refusing = REFUSED.shellScript;
+          else if (parts.some((part) => interpreterOf(part) !== undefined)) state.refusing = REFUSED.interpreterProgram;
         } else state.environment = true;
         return false;
       }
@@ -891,6 +1191,7 @@ class Scanner {
       this.#readsInput(state, literal, text, command);
       return true;
     }
+    if (state.interpreter) return this.#interpreterWord(state, state.interpreter);
     if (state.naming) return this.#namingWord(state.naming);
     if (state.awk) return this.#awkWord(state.awk);
     if (state.ssh) return this.#sshWord(state, state.ssh);
@@ -902,6 +1203,10 @@ class Scanner {
         // The shell run in the container (`docker exec c sh -c …`, `kubectl exec pod -- bash -c …`): its options and script follow.
         state.container = undefined;
         state.shell = { arguments: 0 };
+      } else if (literal.whole && interpreterOf(literal.text) !== undefined) {
+        // An interpreter run in the container (`docker exec app python3 -c …`): its options and program follow.
+        state.container = undefined;
+        state.interpreter = newInterpreter(interpreterOf(literal.text)!);
       } else if (literal.whole && literal.text === '--') {
         // kubectl exec POD -- COMMAND, nsenter … -- COMMAND: the next word names the program run.
         state.container = undefined;
@@ -970,6 +1275,7 @@ class Scanner {
     // hash -p PATH NAME chooses the program NAME runs; enable -f FILE loads a builtin from a library, enable -n turns one off.
     else if (word === 'hash' || word === 'enable') state.refusing = REFUSED.commandName;
     else if (isShell(word)) state.shell = { arguments: 0 };
+    else if (interpreterOf(word) !== undefined) state.interpreter = newInterpreter(interpreterOf(word)!);
     else if (word === 'env' || word.endsWith('/env')) state.environment = true;
     else if (baseName(word) === 'ssh') state.ssh = { options: true, destination: false };
     else if (baseName(word) === 'sed' || baseName(word) === 'gsed') state.sed = { options: true, program: false, sandbox: false };
@@ -1003,6 +1309,126 @@ class Scanner {
       state.prefix = word;
     }
     return false;
+  }
+
+  /**
+   * An argument of an interpreter: refuses it (consuming it, returning true) where the value would
+   * run as its program or choose it — the value of an option that gives the program (`-c`, `-e`,
+   * `--eval`…), the first operand when it is the script file (or a subcommand), sqlite3's SQL
+   * operands, every word after pwsh -Command, a token in any option but those that take data
+   * (psql -h, -v name=…), and a word a value could make an option while the interpreter still
+   * reads options (`perl -e '…' {{…}}`: perl reads `-e…` there as more code). Notes whether the
+   * program is given, so that an interpreter given none reads it from its input (readsScript).
+   */
+  #interpreterWord(state: CommandState, it: NonNullable<CommandState['interpreter']>): boolean {
+    const spec = INTERPRETERS[it.name]!;
+    const literal = this.#literal();
+    if (it.rest) {
+      if (literal.whole && STANDARD_INPUT.test(literal.text)) it.stdin = true;
+      return this.#programWord(state);
+    }
+    if (it.next) {
+      const next = it.next;
+      it.next = undefined;
+      if (next === 'code') {
+        if (literal.whole && STANDARD_INPUT.test(literal.text)) it.stdin = true;
+        return this.#programWord(state);
+      }
+      if (next === 'data') return false;
+      // psql -v name=value: a value may follow a fixed name and =; before it, it would name the variable.
+      return !literal.whole && !(next === 'assignment' && literal.text.includes('=')) && this.#refuseWord(REFUSED.interpreterProgram, false);
+    }
+    // A value at the start of a word where options are read could be one (`-e…`, `--eval=…`, psql `-c\! …`): refused, as an option or an operand.
+    const optionLike = it.options && !literal.whole && (literal.text === '' || literal.text.startsWith('-'));
+    if (it.options && literal.text.startsWith('-') && (literal.text !== '-' || !literal.whole)) {
+      if (literal.whole && literal.text === '--') {
+        it.options = false;
+        return false;
+      }
+      return this.#interpreterOption(state, it, spec, literal);
+    }
+    if (!spec.permutes) it.options = false;
+    if (it.subcommand) {
+      it.subcommand = false;
+      if (literal.whole && spec.subcommands!.includes(literal.text)) {
+        // deno eval CODE, bun run FILE: options may come before the program, which the next operand is.
+        it.options = true;
+        return false;
+      }
+    }
+    it.operands++;
+    if (spec.operands === 'command' && !it.given) {
+      // powershell's first operand starts the command it runs, every word after it part of it.
+      it.given = true;
+      it.rest = true;
+      return this.#programWord(state);
+    }
+    if (spec.operands === 'sql' && it.operands > 1) {
+      it.given = true;
+      return this.#programWord(state);
+    }
+    if (spec.operands === 'script' && it.script) {
+      // The script file (`python3 {{…}}`), or its input (`python3 -`, `perl /dev/stdin`); the words after it are its arguments.
+      it.script = false;
+      it.given = true;
+      if (literal.whole && STANDARD_INPUT.test(literal.text)) it.stdin = true;
+      return this.#programWord(state);
+    }
+    return optionLike && this.#refuseWord(REFUSED.interpreterProgram, false);
+  }
+
+  /** An option of an interpreter (`literal` starts with `-`): notes a program it gives and what its value is, refusing a token in it where the value is no data. */
+  #interpreterOption(state: CommandState, it: NonNullable<CommandState['interpreter']>, spec: Interpreter, literal: Literal): boolean {
+    const text = spec.caseless ? literal.text.toLowerCase() : literal.text;
+    /** The option `option` takes a value: in this word (`attached`, its fixed start `value`), or the next word. */
+    const takes = (option: string, attached: boolean, value: string): boolean => {
+      const code = spec.code.includes(option) || (spec.rest?.includes(option) ?? false);
+      if (code) {
+        it.given = true;
+        if (!spec.keepsScript) it.script = false;
+        if (spec.ends?.includes(option)) it.options = false;
+        if (spec.rest?.includes(option)) it.rest = true;
+        if (!attached) {
+          it.next = spec.rest?.includes(option) ? undefined : 'code';
+          return false;
+        }
+        if (literal.whole && STANDARD_INPUT.test(value)) it.stdin = true;
+        return this.#programWord(state);
+      }
+      const data = spec.data?.[option];
+      if (!attached) {
+        it.next = data ?? 'option';
+        return false;
+      }
+      return !literal.whole && data !== 'data' && !(data === 'assignment' && value.includes('=')) && this.#refuseWord(REFUSED.interpreterProgram, false);
+    };
+    const isOption = (option: string): boolean => spec.code.includes(option) || spec.arguments.includes(option) || (spec.rest?.includes(option) ?? false);
+    if (text.startsWith('--') || spec.words) {
+      // A whole option, or one with its value after = (a token before the = could make another option).
+      const [, option = '', equals] = /^(-{1,2}[^=]*)(=?)/.exec(text) ?? [];
+      if (isOption(option) && (equals === '=' || literal.whole)) return takes(option, equals === '=', text.slice(option.length + 1));
+      return !literal.whole && this.#refuseWord(REFUSED.interpreterProgram, false);
+    }
+    // Short options bundled in one word (`-uc`, `-lne`): one that takes a value takes the rest of the word or the next word.
+    for (let k = 1; k < text.length; k++) {
+      const option = `-${text[k]}`;
+      if (isOption(option)) return takes(option, k + 1 < text.length || !literal.whole, text.slice(k + 1));
+      const attached = spec.attached?.[text[k]!];
+      if (attached === 'rest') break;
+      if (attached === 'digits') while (/[0-9]/.test(text[k + 1] ?? '')) k++;
+    }
+    return !literal.whole && this.#refuseWord(REFUSED.interpreterProgram, false);
+  }
+
+  /** The program of an interpreter, or the file or module of it: refuses a token in it, and notes whether what runs is what the command reads (`xargs -I{} python3 -c '…{}…'`, `python3 -c "$(cat)"`). */
+  #programWord(state: CommandState): true {
+    const start = this.#i;
+    this.#refuseWord(REFUSED.interpreterProgram, false);
+    const text = this.#s.slice(start, this.#i);
+    const replace = state.xargs?.replace;
+    if (replace !== undefined && text.includes(replace)) state.input = true;
+    else if (state.input === undefined && SUBSTITUTION.test(text)) state.input = 'substitution';
+    return true;
   }
 
   /** An argument of a builtin of NAMING: refuses it (consuming it, returning true) where it is a variable name. */
@@ -1137,9 +1563,37 @@ class Scanner {
       }
       return true;
     };
+    // An interpreter reads its input as its program unless an option gives the program, or a script file (no /dev/stdin) or SQL operand comes.
+    const interpreterReads = (k: number): boolean => {
+      const spec = INTERPRETERS[interpreterOf(fixed[k]!)!]!;
+      let operands = 0;
+      for (let j = k + 1; j < fixed.length && fixed[j] !== ';'; j++) {
+        const w = fixed[j]!;
+        if (w === '--') continue;
+        if (w.startsWith('-') && w !== '-') {
+          const name = (spec.caseless ? w.toLowerCase() : w).replace(/=.*$/s, '');
+          const bundled = (o: string): boolean => !spec.words && o.length === 2 && /^-[A-Za-z0-9]+$/.test(name) && name.includes(o[1]!);
+          if ([...spec.code, ...(spec.rest ?? [])].some((o) => name === o || bundled(o))) return false;
+          if (spec.arguments.includes(name)) j++;
+          continue;
+        }
+        operands++;
+        if (spec.operands === 'script') return STANDARD_INPUT.test(w);
+        if (spec.operands === 'command' || (spec.operands === 'sql' && operands > 1)) return false;
+      }
+      return true;
+    };
     const reads =
       words.includes(undefined) ||
-      fixed.some((w, k) => (isShell(w) && shellReads(k)) || w === 'eval' || w === 'xargs' || w === 'parallel' || STANDARD_INPUT.test(w));
+      fixed.some(
+        (w, k) =>
+          (isShell(w) && shellReads(k)) ||
+          (interpreterOf(w) !== undefined && interpreterReads(k)) ||
+          w === 'eval' ||
+          w === 'xargs' ||
+          w === 'parallel' ||
+          STANDARD_INPUT.test(w),
+      );
     state.input = reads ? true : undefined;
     return true;
   }

@@ -287,3 +287,103 @@ describe('why ssh, rsync, flock -c, script -c, sed scripts and functions that ru
     }
   }
 });
+
+/*
+ * Interpreters that run a value as their program: given with -c or -e, as the script file, on
+ * their input, or as an option they still read after -e (perl and node read `-e…` and
+ * `--eval=…` there as more code). Each runs the command in the value under /bin/sh and bash,
+ * and the template is refused; the SQL clients run shell commands through \!, .shell and
+ * system. (psql needs a server: TEST_DATABASE_URL, as the other tests.)
+ */
+describe('why python, perl, node, psql, sqlite3 and tclsh programs built from a value are refused: the interpreter runs the value as code', () => {
+  const touch = 'open("canary", "w")';
+  const nodeTouch = 'require("fs").writeFileSync("canary", "")';
+  const running: Array<{ template: string; script: string; value: string; tool: string; env?: Record<string, string> }> = [
+    { template: 'python3 -c {{body.v}}', script: 'python3 -c "${AGW_ARG_1}"', value: touch, tool: 'python3' },
+    { template: `python3 -c "print('{{body.v}}')"`, script: `python3 -c "print('\${AGW_ARG_1}')"`, value: `'); ${touch}; print('`, tool: 'python3' },
+    {
+      template: `printf '%s\\n' '${touch}' > other.py; python3 {{body.v}}`,
+      script: `printf '%s\\n' '${touch}' > other.py; python3 "\${AGW_ARG_1}"`,
+      value: 'other.py',
+      tool: 'python3',
+    },
+    {
+      template: 'python3 <<EOF\nprint("{{body.v}}")\nEOF',
+      script: 'python3 <<EOF\nprint("${AGW_ARG_1}")\nEOF',
+      value: `")\n${touch}\nprint("`,
+      tool: 'python3',
+    },
+    {
+      template: 'python3 - x <<EOF\nprint("{{body.v}}")\nEOF',
+      script: 'python3 - x <<EOF\nprint("${AGW_ARG_1}")\nEOF',
+      value: `")\n${touch}\nprint("`,
+      tool: 'python3',
+    },
+    {
+      template: 'echo {{body.v}} | xargs -I{} python3 -c "print({})"',
+      script: 'echo "${AGW_ARG_1}" | xargs -I{} python3 -c "print({})"',
+      value: 'open(chr(99)+chr(97)+chr(110)+chr(97)+chr(114)+chr(121),chr(119))',
+      tool: 'python3',
+    },
+    { template: `perl -e "print '{{body.v}}'"`, script: `perl -e "print '\${AGW_ARG_1}'"`, value: `'; open(F, ">canary"); print '`, tool: 'perl' },
+    { template: "perl -e 'print $ARGV[0]' {{body.v}}", script: 'perl -e \'print $ARGV[0]\' "${AGW_ARG_1}"', value: '-e;open(F, ">canary")', tool: 'perl' },
+    { template: 'echo {{body.v}} | perl', script: 'echo "${AGW_ARG_1}" | perl', value: 'open(F, ">canary");', tool: 'perl' },
+    { template: 'node -e {{body.v}}', script: 'node -e "${AGW_ARG_1}"', value: nodeTouch, tool: 'node' },
+    {
+      template: "node -e 'console.log(process.argv[1])' {{body.v}}",
+      script: 'node -e \'console.log(process.argv[1])\' "${AGW_ARG_1}"',
+      value: `--eval=${nodeTouch}`,
+      tool: 'node',
+    },
+    { template: 'echo {{body.v}} | node < /dev/stdin', script: 'echo "${AGW_ARG_1}" | node < /dev/stdin', value: nodeTouch, tool: 'node' },
+    { template: 'sqlite3 x.db {{body.v}}', script: 'sqlite3 x.db "${AGW_ARG_1}"', value: '.shell touch canary', tool: 'sqlite3' },
+    {
+      template: "sqlite3 x.db <<EOF\nselect '{{body.v}}';\nEOF",
+      script: "sqlite3 x.db <<EOF\nselect '${AGW_ARG_1}';\nEOF",
+      value: "';\n.shell touch canary\nselect '",
+      tool: 'sqlite3',
+    },
+    { template: 'tclsh <<EOF\nputs {{body.v}}\nEOF', script: 'tclsh <<EOF\nputs ${AGW_ARG_1}\nEOF', value: '[exec touch canary]', tool: 'tclsh' },
+    ...(process.env.TEST_DATABASE_URL === undefined
+      ? []
+      : [
+          {
+            template: 'psql "$PGURL" -c {{body.v}}',
+            script: 'psql "$PGURL" -c "${AGW_ARG_1}"',
+            value: '\\! touch canary',
+            tool: 'psql',
+            env: { PGURL: process.env.TEST_DATABASE_URL },
+          },
+          {
+            template: 'psql "$PGURL" {{body.v}}',
+            script: 'psql "$PGURL" "${AGW_ARG_1}"',
+            value: '-c\\! touch canary',
+            tool: 'psql',
+            env: { PGURL: process.env.TEST_DATABASE_URL },
+          },
+        ]),
+  ];
+  const available = (tool: string): boolean => (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, tool)));
+  for (const [shellName, shellPath] of [
+    ['/bin/sh', '/bin/sh'],
+    ['bash', '/usr/bin/bash'],
+  ] as const) {
+    for (const { template, script, value, tool, env } of running) {
+      const runs = existsSync(shellPath) && available(tool);
+      (runs ? it : it.skip)(
+        `${JSON.stringify(template)} runs the code in ${JSON.stringify(value)} under ${shellName}, so the template is refused${runs ? '' : ` — pending: ${tool} not installed (or no ${shellName})`}`,
+        async () => {
+          const cwd = await tempDir('interpreter');
+          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
+          const run = await shell.run(script, { cwd, timeoutMs: 10_000, env: { PATH: process.env.PATH ?? '', ...env, AGW_ARG_1: value } });
+          expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
+          expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
+        },
+      );
+    }
+  }
+  // The mysql client runs -e (and its system command) only once connected to a server.
+  it.skip('"mysql -e {{body.v}}" runs the shell command in "system touch canary", so the template is refused — pending: no MySQL server here (mysql connects before it runs -e)', () => {
+    expect(() => renderCommand('mysql -e {{body.v}}', requestWith('system touch canary'))).to.throw(/\{\{body\.v\}\} stands /);
+  });
+});
