@@ -41,7 +41,7 @@ export const REFUSED = {
     'as a variable name given to unset, read, getopts, printf -v, wait -p or test -v/-R, which bash reads as a name with a subscript it evaluates as arithmetic that can run commands',
   arrayBuiltin: 'as an argument of mapfile or readarray, which read an array name with a subscript bash evaluates and run -C as a command',
   shellVariable:
-    'in an assignment to BASH_ENV, ENV, PS0, PS1, PS2, PS4, PROMPT_COMMAND, SHELLOPTS, BASHOPTS, PATH, GCONV_PATH or an LD_ variable (also given to export or env), which a shell expands and runs, or which choose the program or library that runs: a shell started with it would run the value as code',
+    'in an assignment to BASH_ENV, ENV, PS0, PS1, PS2, PS4, PROMPT_COMMAND, SHELLOPTS, BASHOPTS, PATH, GCONV_PATH or an LD_ variable, which a shell expands and runs, or which choose the program or library that runs, or to a variable another program runs as a command or loads code from (NODE_OPTIONS, NODE_PATH, PYTHONPATH, PYTHONSTARTUP, PERL5OPT, PERL5LIB, RUBYOPT, GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF, GIT_CONFIG_…, EDITOR, PAGER, LESSOPEN…) (also given to export or env): a shell or program started with it would run the value as code; pass it under a name of your own (DEPLOY_REF={{…}} ./deploy.sh)',
   trap: 'as an argument of trap, whose action the shell runs as a command when the signal comes (a value expanded into it becomes code)',
   evaluated:
     'as an argument of eval, let, source, . or alias, which run it (or the file it names, or the alias where it is used) as shell code or evaluate it as arithmetic that can run commands',
@@ -57,6 +57,8 @@ export const REFUSED = {
     "in the command ssh runs on the remote host (any word after the destination: ssh joins them with spaces and the remote user's shell parses the result), at the start of the destination (a value there can be an option such as -oProxyCommand=…), or in what -o, -F, -J or -I take (ProxyCommand, a configuration file, a jump host, a library): pass the value on the remote command's input (printf '%s\\n' {{…}} | ssh host 'read -r v && ./deploy \"$v\"')",
   runsCommand:
     'as an argument of a program that runs a command string through a shell or chooses the program it runs (su, runuser, script, watch, parallel; flock -c, rsync -e/--rsh/--rsync-path, scp -S/-o/-F/-J, a container command after docker/podman/kubectl): the value would run as code',
+  gitOption:
+    "in git's options before its subcommand, or as the subcommand: a -c or --config-env value (core.sshCommand, core.pager, core.fsmonitor, alias.x=!… and other keys run commands, and a value could end the key and name one of them), --exec-path= (the directory git runs its programs from), or a word a value could make one of these options: pass the value to the subcommand, after its options (git checkout -- {{…}}), or in a variable git reads as data (GIT_AUTHOR_NAME={{…}} git commit …)",
   sedScript:
     'in a sed script (its first operand, or what -e, -f, --expression or --file take): GNU sed runs commands with e and s///e and writes files with w; give sed --sandbox (it refuses e, r and w) or keep the value out of the script',
   shellScript:
@@ -80,7 +82,54 @@ const INTEGER_VARIABLES = new Set(['RANDOM', 'SRANDOM', 'OPTIND', 'HISTCMD', 'SE
  * unquoted words split, where cd goes and which files a glob lists, never run anything.
  */
 const SHELL_VARIABLES = new Set(['BASH_ENV', 'ENV', 'PS0', 'PS1', 'PS2', 'PS4', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'PATH', 'GCONV_PATH']);
-const isShellVariable = (name: string): boolean => SHELL_VARIABLES.has(name) || name.startsWith('LD_');
+/**
+ * The variables other programs run as a command (through a shell: GIT_SSH_COMMAND, PAGER,
+ * EDITOR, LESSOPEN…) or load code from (NODE_OPTIONS --require/--import, PERL5OPT -M, RUBYOPT
+ * -r, PYTHONPATH, PYTHONSTARTUP, NODE_PATH, PERL5LIB…), and those that set git configuration
+ * (GIT_CONFIG_PARAMETERS, GIT_CONFIG_KEY_n/VALUE_n, GIT_CONFIG_GLOBAL…), where core.sshCommand,
+ * core.pager or an alias run commands. The list cannot be complete; docs/triggers.md says so.
+ */
+const PROGRAM_VARIABLES = new Set([
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'PYTHONPATH',
+  'PYTHONSTARTUP',
+  'PYTHONHOME',
+  'PERL5OPT',
+  'PERL5LIB',
+  'PERLLIB',
+  'PERL5DB',
+  'RUBYOPT',
+  'RUBYLIB',
+  'GIT_SSH',
+  'GIT_SSH_COMMAND',
+  'GIT_EXTERNAL_DIFF',
+  'GIT_PAGER',
+  'GIT_EDITOR',
+  'GIT_SEQUENCE_EDITOR',
+  'GIT_ASKPASS',
+  'GIT_PROXY_COMMAND',
+  'GIT_EXEC_PATH',
+  'GIT_TEMPLATE_DIR',
+  'GIT_CONFIG',
+  'GIT_CONFIG_GLOBAL',
+  'GIT_CONFIG_SYSTEM',
+  'GIT_CONFIG_PARAMETERS',
+  'EDITOR',
+  'VISUAL',
+  'PAGER',
+  'MANPAGER',
+  'PSQL_PAGER',
+  'SYSTEMD_PAGER',
+  'LESSOPEN',
+  'LESSCLOSE',
+  'SSH_ASKPASS',
+  'SUDO_ASKPASS',
+  'PSQLRC',
+  'BROWSER',
+]);
+const isShellVariable = (name: string): boolean =>
+  SHELL_VARIABLES.has(name) || PROGRAM_VARIABLES.has(name) || name.startsWith('LD_') || /^GIT_CONFIG_(?:KEY|VALUE)_/.test(name);
 /** Why a token may not be assigned to `name` (by name=, export, declare… or env), or undefined. */
 const assignedRefusal = (name: string): string | undefined =>
   INTEGER_VARIABLES.has(name) ? REFUSED.integerVariable : isShellVariable(name) ? REFUSED.shellVariable : undefined;
@@ -467,6 +516,10 @@ const interpreterOf = (name: string): string | undefined => {
   if (base === 'pwsh-preview') return 'pwsh';
   return Object.hasOwn(INTERPRETERS, base) ? base : undefined;
 };
+/** git's options before its subcommand that take a value that is data: a directory, a namespace. */
+const GIT_DATA_OPTIONS = new Set(['-C', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--attr-source', '--list-cmds']);
+/** git's options before its subcommand whose value (the next word) is configuration, whose values can be commands. */
+const GIT_CONFIG_OPTIONS = new Set(['-c', '--config-env']);
 /** The state of an interpreter named as the command, before its first argument. */
 const newInterpreter = (name: string): NonNullable<CommandState['interpreter']> => ({
   name,
@@ -609,6 +662,8 @@ interface CommandState {
     next?: 'code' | 'data' | 'assignment' | 'option';
     rest?: boolean;
   };
+  /** Inside git's options, before its subcommand: the next word is an option's value (`code` for -c and --config-env). */
+  git?: { next?: 'code' | 'data' };
   /** Inside the arguments of a program of WRAPPERS, before the command it runs: `operands` of its own still to come; `argument` when the next word is an option's. */
   wrapper?: { command: string; operands: number; argument: boolean; code?: boolean };
   /** Inside the arguments of ssh: options (and what the next word is, an option's value), then the destination, then the remote command's words (`remote`, their fixed text; `undefined` in it where a word is not fixed). */
@@ -671,6 +726,7 @@ const FOUND_COMMAND_ENDED: Partial<CommandState> = {
   environment: undefined,
   shell: undefined,
   interpreter: undefined,
+  git: undefined,
   wrapper: undefined,
   optionArgument: undefined,
   ssh: undefined,
@@ -866,6 +922,7 @@ class Scanner {
       state.environment = undefined;
       state.shell = undefined;
       state.interpreter = undefined;
+      state.git = undefined;
       state.input = undefined;
       state.xargs = undefined;
       state.ownInput = undefined;
@@ -1192,6 +1249,7 @@ class Scanner {
       return true;
     }
     if (state.interpreter) return this.#interpreterWord(state, state.interpreter);
+    if (state.git) return this.#gitWord(state, state.git);
     if (state.naming) return this.#namingWord(state.naming);
     if (state.awk) return this.#awkWord(state.awk);
     if (state.ssh) return this.#sshWord(state, state.ssh);
@@ -1277,6 +1335,7 @@ class Scanner {
     else if (isShell(word)) state.shell = { arguments: 0 };
     else if (interpreterOf(word) !== undefined) state.interpreter = newInterpreter(interpreterOf(word)!);
     else if (word === 'env' || word.endsWith('/env')) state.environment = true;
+    else if (baseName(word) === 'git') state.git = {};
     else if (baseName(word) === 'ssh') state.ssh = { options: true, destination: false };
     else if (baseName(word) === 'sed' || baseName(word) === 'gsed') state.sed = { options: true, program: false, sandbox: false };
     else if (Object.hasOwn(COMMAND_OPTIONS, baseName(word))) state.commandOptions = { command: baseName(word) };
@@ -1429,6 +1488,33 @@ class Scanner {
     if (replace !== undefined && text.includes(replace)) state.input = true;
     else if (state.input === undefined && SUBSTITUTION.test(text)) state.input = 'substitution';
     return true;
+  }
+
+  /**
+   * A word of git before its subcommand, or the subcommand: refuses it (consuming it, returning
+   * true) where a value would set configuration (-c, --config-env: core.sshCommand, core.pager,
+   * alias.x=!… run commands), choose the directory git runs its programs from (--exec-path=), or
+   * be read as such an option or as the subcommand. -C, --git-dir and the like take data.
+   */
+  #gitWord(state: CommandState, git: NonNullable<CommandState['git']>): boolean {
+    if (git.next) {
+      const next = git.next;
+      git.next = undefined;
+      return next === 'code' && this.#refuseWord(REFUSED.gitOption, false);
+    }
+    const literal = this.#literal();
+    if (literal.text.startsWith('-') || (literal.text === '' && !literal.whole)) {
+      const [, option = '', equals] = /^(-{1,2}[A-Za-z-]*)(=?)/.exec(literal.text) ?? [];
+      if (literal.whole) {
+        if (equals !== '=') git.next = GIT_CONFIG_OPTIONS.has(option) ? 'code' : GIT_DATA_OPTIONS.has(option) ? 'data' : undefined;
+        return false;
+      }
+      // A token in an option word: in the value after = of an option that takes data (--git-dir=…), or refused.
+      return !(equals === '=' && GIT_DATA_OPTIONS.has(option)) && this.#refuseWord(REFUSED.gitOption, false);
+    }
+    // The subcommand: a value there would choose what git runs.
+    state.git = undefined;
+    return !literal.whole && this.#refuseWord(REFUSED.gitOption, false);
   }
 
   /** An argument of a builtin of NAMING: refuses it (consuming it, returning true) where it is a variable name. */

@@ -387,3 +387,52 @@ describe('why python, perl, node, psql, sqlite3 and tclsh programs built from a 
     expect(() => renderCommand('mysql -e {{body.v}}', requestWith('system touch canary'))).to.throw(/\{\{body\.v\}\} stands /);
   });
 });
+
+/*
+ * Configuration and variables that make git, node and perl run a command or load code: a git -c
+ * value (core.sshCommand, an alias), GIT_SSH_COMMAND, NODE_OPTIONS, PERL5OPT. Each runs the
+ * command in the value under /bin/sh and bash, and the template is refused.
+ */
+describe('why git -c values, GIT_SSH_COMMAND, NODE_OPTIONS and PERL5OPT from a value are refused: the program runs it', () => {
+  const running: Array<{ template: string; script: string; value: string; tool: string }> = [
+    {
+      template: 'git -c core.sshCommand={{body.v}} ls-remote ssh://example.invalid/x',
+      script: 'git -c core.sshCommand="${AGW_ARG_1}" ls-remote ssh://example.invalid/x',
+      value: 'touch canary; false',
+      tool: 'git',
+    },
+    { template: 'git -c alias.deploy={{body.v}} deploy', script: 'git -c alias.deploy="${AGW_ARG_1}" deploy', value: '!touch canary', tool: 'git' },
+    {
+      template: 'GIT_SSH_COMMAND={{body.v}} git ls-remote ssh://example.invalid/x',
+      script: 'GIT_SSH_COMMAND="${AGW_ARG_1}" git ls-remote ssh://example.invalid/x',
+      value: 'touch canary; false',
+      tool: 'git',
+    },
+    {
+      template: 'NODE_OPTIONS={{body.v}} node -e 1',
+      script: 'NODE_OPTIONS="${AGW_ARG_1}" node -e 1',
+      value: "--import=data:text/javascript,import{writeFileSync}from'fs';writeFileSync('canary','')",
+      tool: 'node',
+    },
+    { template: 'PERL5OPT={{body.v}} perl -e 1', script: 'PERL5OPT="${AGW_ARG_1}" perl -e 1', value: '-Mstrict;system(q(touch),q(canary))', tool: 'perl' },
+  ];
+  const available = (tool: string): boolean => (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, tool)));
+  for (const [shellName, shellPath] of [
+    ['/bin/sh', '/bin/sh'],
+    ['bash', '/usr/bin/bash'],
+  ] as const) {
+    for (const { template, script, value, tool } of running) {
+      const runs = existsSync(shellPath) && available(tool);
+      (runs ? it : it.skip)(
+        `${JSON.stringify(template)} runs the command in ${JSON.stringify(value)} under ${shellName}, so the template is refused${runs ? '' : ` — pending: ${tool} not installed (or no ${shellName})`}`,
+        async () => {
+          const cwd = await tempDir('program-config');
+          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
+          const run = await shell.run(script, { cwd, timeoutMs: 10_000, env: { PATH: process.env.PATH ?? '', AGW_ARG_1: value } });
+          expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
+          expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
+        },
+      );
+    }
+  }
+});

@@ -261,6 +261,16 @@ describe('findTokenPlaces', () => {
       ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
+      "git's options that take data, -c with a fixed value, arguments after the subcommand (its own -c), and git variables that are data",
+      'git -C {{body.v}} --git-dir={{body.v}} --work-tree {{body.v}} log -c {{body.v}}; git commit -c {{body.v}}; GIT_AUTHOR_NAME={{body.v}} git commit -m {{body.v}}; git -c user.name=deploy pull origin {{body.v}}',
+      ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
+      'assignments to variables that only look like those programs run or load code from',
+      'NODE_ENV={{body.v}} node app.js; PYTHONUNBUFFERED={{body.v}} python3 x.py; GIT_DIR_X={{body.v}} true; MYPAGER={{body.v}} true; env GIT_COMMITTER_NAME={{body.v}} git commit -m x',
+      ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
       'name-taking builtins only where they name the command',
       'echo unset {{body.v}} read {{body.v}}; git tag mapfile {{body.v}}',
       ['unquoted', 'unquoted', 'unquoted'],
@@ -610,6 +620,20 @@ describe('findTokenPlaces', () => {
     ['in a here-document given to a group whose python3 reads it', '{ cd /srv; python3; } <<EOF\nprint("{{body.v}}")\nEOF', REFUSED.shellInput],
     ['in a here-document given to a remote python3 over ssh', 'ssh host python3 <<EOF\nprint("{{body.v}}")\nEOF', REFUSED.shellInput],
     ['written into a pipe to a remote perl given no program', "echo {{body.v}} | ssh host 'cd /srv && perl'", REFUSED.shellInput],
+    ['in a git -c value', 'git -c core.sshCommand={{body.v}} fetch', REFUSED.gitOption],
+    ['in a git -c value, whatever the key (a value could end it and start another)', 'git -c user.name={{body.v}} commit -m x', REFUSED.gitOption],
+    ['in a git -c alias', "git -c alias.x='!{{body.v}}' x", REFUSED.gitOption],
+    ['in git --config-env', 'git --config-env=core.pager={{body.v}} log', REFUSED.gitOption],
+    ['in git --exec-path=', 'git --exec-path={{body.v}} status', REFUSED.gitOption],
+    ['as the git subcommand', 'git {{body.v}}', REFUSED.gitOption],
+    ['at the start of a word before the git subcommand, where it could be an option', 'git -C /srv {{body.v}} pull', REFUSED.gitOption],
+    ['assigned to GIT_SSH_COMMAND', 'GIT_SSH_COMMAND={{body.v}} git fetch', REFUSED.shellVariable],
+    ['given to env as NODE_OPTIONS', 'env NODE_OPTIONS={{body.v}} node app.js', REFUSED.shellVariable],
+    ['assigned to PERL5OPT by export', 'export PERL5OPT={{body.v}}', REFUSED.shellVariable],
+    ['assigned to PYTHONPATH', 'PYTHONPATH={{body.v}} python3 x.py', REFUSED.shellVariable],
+    ['assigned to GIT_CONFIG_VALUE_0', 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0={{body.v}} git log', REFUSED.shellVariable],
+    ['assigned to EDITOR', 'EDITOR="{{body.v}}" git commit', REFUSED.shellVariable],
+    ['assigned to RUBYOPT by declare -x', 'declare -x RUBYOPT={{body.v}}', REFUSED.shellVariable],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
