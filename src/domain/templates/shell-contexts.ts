@@ -54,7 +54,7 @@ export const REFUSED = {
   interpreterProgram:
     "in the program of an interpreter or what chooses it: what python -c or -m, perl -e/-E, ruby -e, node -e/-p/--eval/--print, php -r, lua -e, Rscript -e, pwsh -c/-Command, osascript -e, deno eval, bun -e, psql -c/-f, mysql -e/--execute take, sqlite3's SQL operands (after the database), the script file an interpreter runs (its first operand: python3 {{…}}), an interpreter's options (-M, -r, --require, -o, -cmd…), or a word where it still reads options (perl -e '…' {{…}}: a value -e… adds code; psql {{…}}: a value -c… is a command): the interpreter runs the value as code (psql's \\!, mysql's system and sqlite3's .shell run shell commands); pass the value as an argument after the program and after -- (python3 -c 'import sys; print(sys.argv[1])' {{…}}, perl -e 'print $ARGV[0]' -- {{…}}), in the environment (X={{…}} python3 -c 'import os; print(os.environ[\"X\"])'), or as a psql variable (psql -v v={{…}} -f ./query.sql, with :'v' in the file)",
   remoteCommand:
-    "in the command ssh runs on the remote host (any word after the destination: ssh joins them with spaces and the remote user's shell parses the result), at the start of the destination (a value there can be an option such as -oProxyCommand=…), or in what -o, -F, -J or -I take (ProxyCommand, a configuration file, a jump host, a library): pass the value on the remote command's input (printf '%s\\n' {{…}} | ssh host 'read -r v && ./deploy \"$v\"')",
+    "in the command ssh runs on the remote host (any word after the destination: ssh joins them with spaces and the remote user's shell parses the result), in the destination or the user -l takes (a value at the start of the destination can be an option such as -oProxyCommand=…, and ssh_config's ProxyCommand and Match exec put the host and user where %h and %r stand, shell metacharacters included on an OpenSSH before 9.6 without the fix of CVE-2023-51385), or in what -o, -F, -J or -I take (ProxyCommand, a configuration file, a jump host, a library): pass the value on the remote command's input (printf '%s\\n' {{…}} | ssh host 'read -r v && ./deploy \"$v\"'), and choose a host among fixed ones (case {{…}} in prod) ssh deploy@prod.example.com …;; esac)",
   runsCommand:
     'as an argument of a program that runs a command string through a shell or chooses the program it runs (su, runuser, script, watch, parallel; flock -c, rsync -e/--rsh/--rsync-path, scp -S/-o/-F/-J, a container command after docker/podman/kubectl): the value would run as code',
   gitOption:
@@ -186,7 +186,7 @@ const SSH_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
   i: 'data',
   J: 'code',
   L: 'data',
-  l: 'data',
+  l: 'code',
   m: 'data',
   O: 'data',
   o: 'code',
@@ -1583,10 +1583,12 @@ class Scanner {
   /**
    * An argument of ssh: refuses it (consuming it, returning true) where the value would run as
    * code — in the remote command (every word after the destination that is no option of ssh's:
-   * ssh joins them and the remote user's shell parses them), at the start of the destination
-   * before `--` (an option there, `-oProxyCommand=…`, runs locally), in what -o, -F, -J or -I
-   * take. Notes whether the remote side reads its input as its script: with no command (the
-   * remote shell reads it), or a command that is a shell without -c, eval or xargs.
+   * ssh joins them and the remote user's shell parses them), anywhere in the destination (at its
+   * start an option, `-oProxyCommand=…`, runs locally; as the host or user, ssh_config's
+   * ProxyCommand and Match exec get it through %h and %r) and in the user -l takes, in what -o,
+   * -F, -J or -I take. Notes whether the remote side reads its input as its script: with no
+   * command (the remote shell reads it), or a command that is a shell without -c, an
+   * interpreter given no program, eval or xargs.
    */
   #sshWord(state: CommandState, ssh: NonNullable<CommandState['ssh']>): boolean {
     if (ssh.next) {
@@ -1616,7 +1618,8 @@ class Scanner {
       // No command yet: the remote shell would read its script from ssh's input.
       ssh.destination = true;
       state.input = true;
-      return ssh.options && literal.text === '' && !literal.whole && this.#refuseWord(REFUSED.remoteCommand, false);
+      // A token anywhere in it: at its start it could be an option; as the host or user, ssh_config can hand it to a shell (%h, %r).
+      return !literal.whole && this.#refuseWord(REFUSED.remoteCommand, false);
     }
     ssh.remote ??= [];
     ssh.remote.push(literal.whole ? literal.text : undefined);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -434,5 +435,41 @@ describe('why git -c values, GIT_SSH_COMMAND, NODE_OPTIONS and PERL5OPT from a v
         },
       );
     }
+  }
+});
+
+/*
+ * A host or user name from a value reaches ssh_config's ProxyCommand (and Match exec) through %h
+ * and %r, which ssh runs with the user's shell: an OpenSSH before 9.6 without the fix of
+ * CVE-2023-51385 puts shell metacharacters there as they are. Where this ssh has the fix (it
+ * then refuses such names: "hostname contains invalid characters"), the run cannot be shown.
+ */
+describe('why a token in the ssh destination or -l is refused: ssh_config can hand the host and user to a shell', () => {
+  const probe = spawnSync('ssh', ['-G', 'a$(x)'], { encoding: 'utf8' });
+  const unfixed = probe.error === undefined && !/invalid characters/.test(probe.stderr);
+  const cases: Array<{ template: string; script: string; value: string }> = [
+    {
+      template: 'ssh -F ./ssh_config -o BatchMode=yes deploy@{{body.v}} true',
+      script: 'ssh -F ./ssh_config -o BatchMode=yes deploy@"${AGW_ARG_1}" true',
+      value: 'x$(touch canary)',
+    },
+    {
+      template: 'ssh -F ./ssh_config -o BatchMode=yes -l {{body.v}} host true',
+      script: 'ssh -F ./ssh_config -o BatchMode=yes -l "${AGW_ARG_1}" host true',
+      value: 'u$(touch canary)',
+    },
+  ];
+  for (const { template, script, value } of cases) {
+    (unfixed ? it : it.skip)(
+      `${JSON.stringify(template)} runs the command in ${JSON.stringify(value)} through a ProxyCommand with %h and %r, so the template is refused${unfixed ? '' : ` — pending: ${probe.error === undefined ? 'this OpenSSH refuses such names (CVE-2023-51385 fixed)' : 'ssh not installed'}`}`,
+      async () => {
+        const cwd = await tempDir('ssh-destination');
+        const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: '/bin/sh' });
+        const config = `printf 'Host *\\n  ProxyCommand true %%h %%r\\n' > ssh_config; `;
+        const run = await shell.run(config + script, { cwd, timeoutMs: 10_000, env: { PATH: process.env.PATH ?? '', AGW_ARG_1: value } });
+        expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
+        expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
+      },
+    );
   }
 });

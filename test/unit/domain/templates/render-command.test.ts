@@ -216,9 +216,9 @@ describe('findTokenPlaces', () => {
       ['heredoc', 'unquoted', 'unquoted'],
     ],
     [
-      "ssh's own option values and a destination after a fixed prefix or --, and a value on the input of a remote command that reads it as data",
-      "ssh -i {{body.v}} -l {{body.v}} -p {{body.v}} deploy@{{body.v}} uptime; ssh -- {{body.v}} uptime; printf '%s\\n' {{body.v}} | ssh host 'read -r ref && ./deploy \"$ref\"'; ssh host ./deploy <<EOF\n{{body.v}}\nEOF",
-      ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'heredoc'],
+      "ssh's own option values (an identity file, a port), and a value on the input of a remote command that reads it as data",
+      "ssh -i {{body.v}} -p {{body.v}} deploy@web1 uptime; printf '%s\\n' {{body.v}} | ssh host 'read -r ref && ./deploy \"$ref\"'; ssh host ./deploy <<EOF\n{{body.v}}\nEOF",
+      ['unquoted', 'unquoted', 'unquoted', 'heredoc'],
     ],
     [
       'a value piped to a remote shell that runs a script file or a -c string, or to a remote command reading data',
@@ -634,6 +634,14 @@ describe('findTokenPlaces', () => {
     ['assigned to GIT_CONFIG_VALUE_0', 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0={{body.v}} git log', REFUSED.shellVariable],
     ['assigned to EDITOR', 'EDITOR="{{body.v}}" git commit', REFUSED.shellVariable],
     ['assigned to RUBYOPT by declare -x', 'declare -x RUBYOPT={{body.v}}', REFUSED.shellVariable],
+    ['in the host of the ssh destination', 'ssh deploy@{{body.v}} uptime', REFUSED.remoteCommand],
+    ['in the user of the ssh destination', 'ssh {{body.v}}@web1 uptime', REFUSED.remoteCommand],
+    ['as the ssh destination after --', 'ssh -- {{body.v}} uptime', REFUSED.remoteCommand],
+    ['as the user ssh -l takes', 'ssh -l {{body.v}} web1 uptime', REFUSED.remoteCommand],
+    ['as the user ssh -l takes in the same word', 'ssh -l{{body.v}} web1 uptime', REFUSED.remoteCommand],
+    ['in the host part of an scp operand', 'scp ./f deploy@{{body.v}}:/tmp/', REFUSED.runsCommand],
+    ['in the host part of an rsync operand, quoted', 'rsync -a ./dist/ "{{body.v}}:/srv/"', REFUSED.runsCommand],
+    ['in the host of sftp', 'sftp deploy@{{body.v}}', REFUSED.runsCommand],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
