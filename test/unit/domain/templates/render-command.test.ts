@@ -618,6 +618,13 @@ describe('findTokenPlaces', () => {
     ['written into a pipe to xargs giving python3 its script file', 'echo {{body.v}} | xargs python3', REFUSED.shellInput],
     ["written into a pipe to xargs -I{} putting it into python3 -c's program", "echo {{body.v}} | xargs -I{} python3 -c 'print({})'", REFUSED.shellInput],
     ['in a here-document given to a group whose python3 reads it', '{ cd /srv; python3; } <<EOF\nprint("{{body.v}}")\nEOF', REFUSED.shellInput],
+    [
+      'in a here-document given to a function whose body runs python3 given no program',
+      'f() { python3; }; f <<EOF\nprint({{body.v}})\nEOF',
+      REFUSED.shellInput,
+    ],
+    ['written into a pipe to a subshell that runs node given no program', 'echo {{body.v}} | (cd /srv && node)', REFUSED.shellInput],
+    ['written into a pipe to a remote psql given no -c or -f', 'echo {{body.v}} | ssh host psql app', REFUSED.shellInput],
     ['in a here-document given to a remote python3 over ssh', 'ssh host python3 <<EOF\nprint("{{body.v}}")\nEOF', REFUSED.shellInput],
     ['written into a pipe to a remote perl given no program', "echo {{body.v}} | ssh host 'cd /srv && perl'", REFUSED.shellInput],
     ['in a git -c value', 'git -c core.sshCommand={{body.v}} fetch', REFUSED.gitOption],
