@@ -20,6 +20,14 @@ export interface PostgresProxy {
   readonly connections: number;
   /** While true, each new connection is ended at once, before the server is reached (`Connection terminated unexpectedly`). */
   refusing: boolean;
+  /**
+   * While true, the server has stopped answering without closing anything (a network partition, a
+   * firewall dropping packets, a hung server): every connection stays open but no byte goes through
+   * in either direction, nor its end; a new connection is taken but reaches nothing. Set back to
+   * false, what was held goes through, as TCP delivers it once a partition heals, and new connections
+   * reach the server again.
+   */
+  silent: boolean;
   /** Cuts every connection through the proxy (a pool's connections); new ones are made as before (or refused while `refusing`). */
   cut(): void;
   /** The server gone: the proxy stops listening (new connections: ECONNREFUSED) and its connections are cut. Idempotent. */
@@ -30,29 +38,78 @@ export interface PostgresProxy {
 export const startPostgresProxy = async (databaseUrl: string): Promise<PostgresProxy> => {
   const target = new URL(databaseUrl);
   const sockets = new Set<Socket>();
+  /** The connections through the proxy, each its client's socket and the server's. */
+  const pairs = new Set<readonly [Socket, Socket]>();
+  /** Connections taken while silent, reaching the server once it answers again. */
+  const held = new Set<Socket>();
   let connections = 0;
   let closed = false;
+  let silent = false;
+  const track = (socket: Socket): void => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+  };
+  const reach = (client: Socket): void => {
+    const upstream = new Socket({ allowHalfOpen: true });
+    upstream.connect(Number(target.port || 5432), target.hostname);
+    track(upstream);
+    const pair = [client, upstream] as const;
+    pairs.add(pair);
+    upstream.on('close', () => pairs.delete(pair));
+    // A side closed or reset closes the other (at once, or once the silence ends), as the peer's
+    // reset reaches the other end when a partition heals.
+    client.on('close', () => silent || upstream.destroy());
+    upstream.on('close', () => silent || client.destroy());
+    client.pipe(upstream).pipe(client);
+  };
   const proxy = {
     refusing: false,
     get connections() {
       return connections;
     },
-  } as { refusing: boolean; readonly connections: number };
-  const server = createServer((client) => {
+    get silent() {
+      return silent;
+    },
+    set silent(value: boolean) {
+      if (value === silent) return;
+      silent = value;
+      for (const [client, upstream] of pairs) {
+        if (value) {
+          // Nothing read, so nothing forwarded: the bytes (and an end) wait in the sockets' buffers.
+          client.unpipe(upstream);
+          upstream.unpipe(client);
+          client.pause();
+          upstream.pause();
+        } else if (client.destroyed || upstream.destroyed) {
+          client.destroy();
+          upstream.destroy();
+        } else {
+          client.pipe(upstream);
+          upstream.pipe(client);
+        }
+      }
+      if (!value) {
+        for (const client of held) if (!client.destroyed) reach(client);
+        held.clear();
+      }
+    },
+  } as { refusing: boolean; silent: boolean; readonly connections: number };
+  // Half-open allowed: a client's end is passed on (or held while silent), not answered by the proxy itself.
+  const server = createServer({ allowHalfOpen: true }, (client) => {
     connections++;
     client.on('error', () => undefined);
     if (proxy.refusing) {
       client.destroy();
       return;
     }
-    const upstream = new Socket();
-    upstream.connect(Number(target.port || 5432), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => undefined);
+    track(client);
+    if (silent) {
+      client.pause();
+      held.add(client);
+      return;
     }
-    client.pipe(upstream).pipe(client);
+    reach(client);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const via = new URL(databaseUrl);

@@ -35,9 +35,13 @@ const CONNECTION_CODES: ReadonlySet<string> = new Set([
  */
 const SERVER_CODES: ReadonlySet<string> = new Set(['57P01', '57P02', '57P03', '53300']);
 
-/** pg's own texts for a connection lost or never made (they carry no code). */
+/**
+ * pg's own texts for a connection lost or never made (they carry no code); `timeout expired` is a
+ * connection not made within its connectionTimeoutMillis. A statement not answered within its
+ * bound (database-bounds.ts) carries ETIMEDOUT.
+ */
 const PG_CONNECTION_TEXTS =
-  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable|Connection terminated unexpectedly)/;
+  /^(Connection terminated|timeout exceeded when trying to connect|timeout expired$|Client has encountered a connection error and is not queryable|Connection terminated unexpectedly)/;
 
 /**
  * `error` as DatabaseUnavailable when it says that the PostgreSQL server cannot be reached or

@@ -1,0 +1,140 @@
+import type pg from 'pg';
+
+/**
+ * How long a connection to the PostgreSQL server may take to be made (also: to be taken from a
+ * full pool, and to be closed), and how long a statement may wait for its answer
+ * (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS).
+ */
+export interface DatabaseTimeouts {
+  readonly connectMs: number;
+  readonly queryMs: number;
+}
+
+/**
+ * The defaults. A connection is made in milliseconds on a network, and 5 s is what start-up
+ * already gave a server that does not answer. The service's statements take milliseconds; the
+ * longest (the retention sweep's deletes, pg-boss's maintenance) seconds on large tables: 30 s
+ * leaves them room, and bounds a request's wait on a server gone silent well below the hours
+ * the kernel takes to give up on its connection. Migrations are not bounded (`unbounded`).
+ */
+export const DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 5_000, queryMs: 30_000 };
+
+/**
+ * TCP keepalive's first probe on an idle connection (the kernel's default is two hours): a NAT or
+ * firewall that forgets an idle connection, or a server gone, shows on a connection nobody uses.
+ */
+export const KEEPALIVE_DELAY_MS = 10_000;
+
+/** A statement that got no answer within the bound: its connection was closed. Code ETIMEDOUT: the database counts as unavailable (503). */
+export class StatementUnanswered extends Error {
+  readonly code = 'ETIMEDOUT';
+  constructor(ms: number) {
+    super(`the PostgreSQL server did not answer a statement within ${ms} ms (DATABASE_QUERY_TIMEOUT_MS); its connection was closed`);
+    this.name = 'StatementUnanswered';
+  }
+}
+
+/** The pg pool options and the client class that bound one pool's connections; `unbounded` lifts the statements' bound for a while. */
+export interface BoundedConnections {
+  /** For pg's Pool: connection timeout, TCP keepalive, and the client class that bounds statements and ends. */
+  readonly poolOptions: {
+    readonly connectionTimeoutMillis: number;
+    readonly keepAlive: true;
+    readonly keepAliveInitialDelayMillis: number;
+    readonly Client: typeof pg.Client;
+  };
+  /** Runs `work` with no bound on the statements of this pool's connections (migrations, which can take long on large tables). */
+  unbounded<T>(work: () => Promise<T>): Promise<T>;
+}
+
+type Callback = (error: Error | null, result?: unknown) => void;
+
+/**
+ * Statements that change the schema or maintain tables, which may rightly take minutes on large
+ * tables: pg-boss's background migrations and index rebuilds (CREATE INDEX CONCURRENTLY, REINDEX),
+ * VACUUM. They are not bounded (their connections are, by keepalive).
+ */
+const MAINTENANCE = /^\s*(?:create|alter|drop|reindex|vacuum|analyze|cluster|refresh|do)\b/i;
+
+/** The text of a statement as pg's `query` takes it (a string or a config). */
+const statementText = (first: unknown): string | undefined =>
+  typeof first === 'string' ? first : typeof (first as { text?: unknown } | null)?.text === 'string' ? (first as { text: string }).text : undefined;
+type Streamed = { connection?: { stream?: { destroy(error?: Error): void } } };
+
+/**
+ * The connections of one pool bounded by `timeouts`: a connection not made within `connectMs`
+ * fails (pg's connectionTimeoutMillis, which also bounds the wait for a connection of a full
+ * pool); an idle connection is probed by TCP keepalive; a statement (and what was queued behind it
+ * on its connection) not answered within `queryMs` fails with StatementUnanswered, and its
+ * connection is closed — a server that stops answering without closing the connection (a network
+ * partition, packets dropped by a firewall, a hung server) would otherwise have it wait until the
+ * kernel gives up on the connection, hours with the defaults; a connection whose end the server
+ * does not answer is let go after `connectMs` (a pool's end, a stop, waited for it as long).
+ * Schema and maintenance statements (MAINTENANCE) are not bounded.
+ *
+ * `Base`: pg's Client (passed in: this module is loaded by start-up's first phase, which on the
+ * embedded database never loads pg). pg's own `query_timeout` is not used: it leaves the timed-out
+ * statement on its connection, which the pool hands out again and whose next statements wait
+ * behind it; and it cannot be lifted for the migrations.
+ */
+export const boundedConnections = (timeouts: DatabaseTimeouts, Base: typeof pg.Client): BoundedConnections => {
+  let unbounded = 0;
+  class BoundedClient extends Base {
+    constructor(config?: pg.ClientConfig) {
+      super(config);
+      // A connection closed below emits `error` (and its statements reject with it): never
+      // an uncaught exception, whoever holds the client.
+      this.on('error', () => undefined);
+    }
+
+    // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (promise, callback, submittable) are passed through as they are.
+    override query(...args: any[]): any {
+      const ms = unbounded > 0 ? 0 : timeouts.queryMs;
+      const query = super.query as (...a: unknown[]) => unknown;
+      // A submittable (a cursor) is read in steps by its holder, and a callback inside the
+      // statement's config cannot be seen ending: neither is bounded here (the service uses neither).
+      if (ms <= 0 || typeof args[0]?.submit === 'function' || typeof args[0]?.callback === 'function' || MAINTENANCE.test(statementText(args[0]) ?? ''))
+        return query.apply(this, args);
+      const timer = setTimeout(() => (this as unknown as Streamed).connection?.stream?.destroy(new StatementUnanswered(ms)), ms);
+      const answered = (): void => clearTimeout(timer);
+      const last = args.length - 1;
+      const callback = args[last] as Callback | undefined;
+      if (typeof callback === 'function') {
+        args[last] = (error: Error | null, result?: unknown) => {
+          answered();
+          callback(error, result);
+        };
+      }
+      let result: unknown;
+      try {
+        result = query.apply(this, args);
+      } catch (error) {
+        answered();
+        throw error;
+      }
+      if (result instanceof Promise) result.then(answered, answered);
+      else if (typeof callback !== 'function') answered();
+      return result;
+    }
+
+    // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (promise, callback).
+    override end(...args: any[]): any {
+      const timer = setTimeout(() => (this as unknown as Streamed).connection?.stream?.destroy(), timeouts.connectMs);
+      timer.unref();
+      const ended = (super.end as (...a: unknown[]) => unknown).apply(this, args);
+      this.once('end', () => clearTimeout(timer));
+      return ended;
+    }
+  }
+  return {
+    poolOptions: { connectionTimeoutMillis: timeouts.connectMs, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS, Client: BoundedClient },
+    unbounded: async (work) => {
+      unbounded++;
+      try {
+        return await work();
+      } finally {
+        unbounded--;
+      }
+    },
+  };
+};

@@ -1,0 +1,101 @@
+import { expect } from 'chai';
+import pg from 'pg';
+import { boundedConnections, StatementUnanswered } from '../../../src/adapters/shared/database-bounds.js';
+import { within } from '../../support/time-limit.js';
+import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../../support/postgres.js';
+import { type PostgresProxy, startPostgresProxy } from '../../support/postgres-outage.js';
+
+/*
+ * The bounds of a pool's connections (database-bounds.ts) on a real server, on its own: a
+ * statement not answered in time fails and its connection is replaced, not handed out again with
+ * the statement still waiting on it; migrations (`unbounded`) and schema statements are not cut;
+ * a connection whose end the server does not answer is let go.
+ */
+
+const TIMEOUTS = { connectMs: 500, queryMs: 400 };
+/** Far longer than the bounds: a wait that ends within it ended by a bound. */
+const BOUND_MS = 10_000;
+
+describeWithPostgres('Bounded PostgreSQL connections', function () {
+  this.timeout(60_000);
+  let scratch: ScratchDatabase | undefined;
+  let proxy: PostgresProxy | undefined;
+  let pool: pg.Pool | undefined;
+
+  afterEach(async () => {
+    if (proxy) proxy.silent = false;
+    await pool?.end().catch(() => undefined);
+    pool = undefined;
+    await proxy?.close();
+    proxy = undefined;
+    await scratch?.drop();
+    scratch = undefined;
+  });
+
+  const open = async (viaProxy = false): Promise<{ pool: pg.Pool; unbounded: <T>(work: () => Promise<T>) => Promise<T> }> => {
+    scratch = await createScratchDatabase();
+    if (viaProxy) proxy = await startPostgresProxy(scratch.url);
+    const bounds = boundedConnections(TIMEOUTS, pg.Client);
+    pool = new pg.Pool({ connectionString: proxy?.url ?? scratch.url, max: 1, ...bounds.poolOptions });
+    pool.on('error', () => undefined);
+    return { pool, unbounded: bounds.unbounded };
+  };
+
+  it("fails a statement not answered within the bound (promise and callback), and the pool's next statement runs on a new connection", async () => {
+    const { pool } = await open();
+    const first = (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid;
+
+    const failed = await within(BOUND_MS, 'a statement past its bound', pool.query('select pg_sleep(5)')).then(
+      () => null,
+      (error: Error) => error,
+    );
+    expect(failed).to.be.instanceOf(StatementUnanswered);
+    expect((failed as StatementUnanswered).code).to.equal('ETIMEDOUT');
+
+    // One connection in the pool: the statement's connection was closed, not handed out with the sleep still on it.
+    const next = (await within(BOUND_MS, 'the next statement', pool.query<{ pid: number }>('select pg_backend_pid() as pid'))).rows[0].pid;
+    expect(next).to.not.equal(first);
+
+    const viaCallback = await within(
+      BOUND_MS,
+      'a statement past its bound, with a callback',
+      new Promise<Error | null>((resolve) => {
+        pool.query('select pg_sleep(5)', (error: Error | undefined) => resolve(error ?? null));
+      }),
+    );
+    expect(viaCallback).to.be.instanceOf(StatementUnanswered);
+  });
+
+  it('leaves statements unbounded inside `unbounded` (migrations) and schema statements, but not the others after it', async () => {
+    const { pool, unbounded } = await open();
+    const rows = await within(
+      BOUND_MS,
+      'an unbounded statement',
+      unbounded(() => pool.query('select pg_sleep(0.8) as slept')),
+    );
+    expect(rows.rowCount).to.equal(1);
+    await within(BOUND_MS, 'a schema statement', pool.query('do $$ begin perform pg_sleep(0.8); end $$'));
+    const failed = await within(BOUND_MS, 'a statement after it', pool.query('select pg_sleep(0.8)')).then(
+      () => null,
+      (error: Error) => error,
+    );
+    expect(failed).to.be.instanceOf(StatementUnanswered);
+  });
+
+  it('gives up a new connection, and the end of one, that a silent server does not answer', async () => {
+    const { pool } = await open(true);
+    const client = await pool.connect();
+    proxy!.silent = true;
+    // The end waits for the server's goodbye, which never comes while it is silent.
+    await within(BOUND_MS, "a client's end while the server is silent", client.end());
+    client.release();
+    const failed = await within(BOUND_MS, 'a new connection while the server is silent', pool.connect()).then(
+      () => null,
+      (error: Error) => error,
+    );
+    expect(failed?.message).to.match(/timeout/);
+    proxy!.silent = false;
+    const answered = await within(BOUND_MS, 'a statement once the server answers again', pool.query('select 1 as one'));
+    expect(answered.rows).to.deep.equal([{ one: 1 }]);
+  });
+});
