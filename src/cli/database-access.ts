@@ -168,7 +168,14 @@ export const withOpenDatabase = async <T>(
     import('../adapters/persistence/open-engine.js'),
     import('../container/explain-database-failure.js'),
   ]);
-  const options = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger: new PinoLogger(pino), create: config.databaseCreate, shortLived: true };
+  const options = {
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    logger: new PinoLogger(pino),
+    create: config.databaseCreate,
+    shortLived: true,
+    timeouts: config.databaseTimeouts,
+  };
   let engine: Promise<OpenEngine>;
   try {
     engine = (await startEngine(options)).opened;

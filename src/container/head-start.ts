@@ -46,6 +46,7 @@ export const beginStart = async (config: AppConfig, logger: Logger, pino?: Pino)
       logger,
       create: config.databaseCreate,
       onEngineFailure: stopForRestart,
+      timeouts: config.databaseTimeouts,
     });
     // Awaited by Gateway.start; until then a rejection is not unhandled.
     opened.catch(() => undefined);

@@ -12,7 +12,14 @@ import { stopForRestart } from './stop-for-restart.js';
 export const openDatabase = async (config: AppConfig, logger: Logger, engine?: Promise<OpenEngine>): Promise<Database> => {
   try {
     return await Database.open(
-      { databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, create: config.databaseCreate, onEngineFailure: stopForRestart },
+      {
+        databaseUrl: config.databaseUrl,
+        dataDir: config.dataDir,
+        logger,
+        create: config.databaseCreate,
+        onEngineFailure: stopForRestart,
+        timeouts: config.databaseTimeouts,
+      },
       engine,
     );
   } catch (error) {

@@ -5,6 +5,7 @@ import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../../ports/logger.js';
 import { DatabaseOpenError } from './database-open-error.js';
+import { type BoundedConnections, boundedConnections, DATABASE_TIMEOUTS, KEEPALIVE_DELAY_MS } from '../shared/database-bounds.js';
 import { DatabaseUnavailable, guardPool, unavailableOr } from '../shared/database-unavailable.js';
 import type { EmbeddedLock } from './embedded-lock.js';
 import { closeEngine, openEngine, type DatabaseOptions, type OpenEngine } from './open-engine.js';
@@ -49,6 +50,8 @@ export class Database {
     /** The embedded database (the service's on its own thread), shared with the task queue in embedded mode. */
     readonly pglite: EmbeddedPglite | undefined,
     private readonly lock: EmbeddedLock | undefined,
+    /** PostgreSQL: the bounds of the ORM's connections (database-bounds.ts), lifted while migrations run. */
+    private readonly bounds: BoundedConnections | undefined,
   ) {}
 
   /**
@@ -60,7 +63,8 @@ export class Database {
     // MikroORM 7 connects at the first query, not in `init`: the driver's import and the
     // discovery of the entities (~80 ms of the main thread) run while the engine is still
     // opening (PGlite booting on its thread, or recovering after a crash), not after it.
-    const initialised = Database.#initOrm(options, engine);
+    const bounds = options.databaseUrl === undefined ? undefined : boundedConnections(options.timeouts ?? DATABASE_TIMEOUTS, pg.Client);
+    const initialised = Database.#initOrm(options, engine, bounds);
     let open: OpenEngine;
     try {
       open = await engine;
@@ -74,15 +78,15 @@ export class Database {
     try {
       const orm = await initialised;
       return open.engine === 'postgresql'
-        ? new Database(orm, 'postgresql', options, undefined, undefined)
-        : new Database(orm, 'pglite', options, open.pglite, open.lock);
+        ? new Database(orm, 'postgresql', options, undefined, undefined, bounds)
+        : new Database(orm, 'pglite', options, open.pglite, open.lock, undefined);
     } catch (error) {
       await closeEngine(open);
       throw error;
     }
   }
 
-  static async #initOrm(options: DatabaseOptions, engine: Promise<OpenEngine>): Promise<MikroORM<AbstractSqlDriver>> {
+  static async #initOrm(options: DatabaseOptions, engine: Promise<OpenEngine>, bounds: BoundedConnections | undefined): Promise<MikroORM<AbstractSqlDriver>> {
     const common = {
       entities: [...ENTITIES],
       extensions: [Migrator],
@@ -96,11 +100,20 @@ export class Database {
     };
     // Each engine's driver is loaded only when it is the one used: the embedded one brings
     // PGlite's JavaScript (about 1 MB) into the main thread, which PostgreSQL mode never runs.
-    if (options.databaseUrl !== undefined) {
+    if (options.databaseUrl !== undefined && bounds !== undefined) {
       const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
       // A server that cannot be reached or ends the connection: statements reject with
-      // DatabaseUnavailable (503, retried) instead of pg's error (a 500).
-      const driverOptions = { onPoolCreated: (pool: Parameters<typeof guardPool>[0]) => guardPool(pool) };
+      // DatabaseUnavailable (503, retried) instead of pg's error (a 500). One that stops
+      // answering: connections and statements are bounded (database-bounds.ts), the pool's
+      // clients being of the bounded class (set on the pool: MikroORM copies its options).
+      const { Client, ...bounded } = bounds.poolOptions;
+      const driverOptions = {
+        ...bounded,
+        onPoolCreated: (pool: Parameters<typeof guardPool>[0]) => {
+          Object.assign(pool, { Client });
+          guardPool(pool);
+        },
+      };
       return passUnavailable(await MikroORM.init({ ...common, driver: PostgreSqlDriver, clientUrl: options.databaseUrl, driverOptions }));
     }
     // Handed over as a function: MikroORM deep-copies connection options, and a copy of the
@@ -127,6 +140,12 @@ export class Database {
    * and reported as a DatabaseOpenError naming the cause (migrationFailure).
    */
   async migrate(): Promise<string[]> {
+    // A migration may take long on large tables (an index, a rewritten column): its statements
+    // are not bounded by DATABASE_QUERY_TIMEOUT_MS. Connections still are.
+    return this.bounds === undefined ? this.#migrate() : this.bounds.unbounded(() => this.#migrate());
+  }
+
+  async #migrate(): Promise<string[]> {
     const recorded = await this.#recorded();
     this.#refuseNewer(recorded);
     if (allApplied(recorded)) return [];
@@ -138,7 +157,7 @@ export class Database {
       }
     };
     if (this.pglite !== undefined) return apply(pendingOf(recorded));
-    return withAdvisoryLock(this.options.databaseUrl as string, MIGRATION_LOCK, async () => {
+    return withAdvisoryLock(this.options.databaseUrl as string, this.options.timeouts ?? DATABASE_TIMEOUTS, MIGRATION_LOCK, async () => {
       const now = await this.#recorded();
       return allApplied(now) ? [] : apply(pendingOf(now));
     });
@@ -200,7 +219,9 @@ export class Database {
       listener.onLiveChange(true);
       return unsubscribe;
     }
-    return listenOnPostgres(this.options.databaseUrl as string, channel, listener, this.options.logger, LISTEN_LIVENESS);
+    // Its end, when the server does not answer it (gone silent), is let go after the connection bound, as the pools' are.
+    const endMs = (this.options.timeouts ?? DATABASE_TIMEOUTS).connectMs;
+    return listenOnPostgres(this.options.databaseUrl as string, channel, listener, this.options.logger, { ...LISTEN_LIVENESS, endMs });
   }
 
   /**
@@ -291,8 +312,14 @@ const migrationFailure = (error: unknown, pending: readonly string[], engine: Da
  * Runs `work` holding a session-level advisory lock, on a connection of its own: the lock is
  * the connection's, so it is released when `work` ends, and also if this process dies.
  */
-const withAdvisoryLock = async <T>(url: string, key: number, work: () => Promise<T>): Promise<T> => {
-  const client = new pg.Client({ connectionString: url });
+const withAdvisoryLock = async <T>(url: string, timeouts: { readonly connectMs: number }, key: number, work: () => Promise<T>): Promise<T> => {
+  // Its wait for the lock is not bounded (another process's migrations); its connection is.
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: timeouts.connectMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+  });
   client.on('error', () => undefined); // a lost connection fails the query below, or ends the lock
   await client.connect();
   try {
@@ -318,7 +345,7 @@ export const listenOnPostgres = async (
   channel: string,
   listener: ChannelListener,
   logger: Logger,
-  liveness: { readonly everyMs: number; readonly timeoutMs: number } = LISTEN_LIVENESS,
+  liveness: { readonly everyMs: number; readonly timeoutMs: number; readonly endMs?: number } = LISTEN_LIVENESS,
 ): Promise<() => Promise<void>> => {
   let stopped = false;
   let client: pg.Client | undefined;
@@ -349,7 +376,7 @@ export const listenOnPostgres = async (
         () => true,
         () => true,
       ),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), liveness.timeoutMs))),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), liveness.endMs ?? liveness.timeoutMs))),
     ]);
     clearTimeout(timer);
     if (!ended) (which as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();

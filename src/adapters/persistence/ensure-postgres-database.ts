@@ -1,8 +1,9 @@
 import type { Logger } from '../../ports/logger.js';
+import { DATABASE_TIMEOUTS } from '../shared/database-bounds.js';
 import { DatabaseOpenError } from './database-open-error.js';
 
-/** How long start-up waits for a PostgreSQL server that does not answer (a firewalled host). */
-export const CONNECT_TIMEOUT_MS = 5_000;
+/** How long start-up waits for a PostgreSQL server that does not answer (a firewalled host), unless told (DATABASE_CONNECT_TIMEOUT_MS). */
+export const CONNECT_TIMEOUT_MS = DATABASE_TIMEOUTS.connectMs;
 
 /** PostgreSQL's `invalid_catalog_name`: the database named in the URL does not exist. */
 const NO_SUCH_DATABASE = '3D000';
@@ -18,18 +19,18 @@ type ConnectError = Error & { code?: string };
  * is it created (on the same server, through its `postgres` database). Throws
  * DatabaseOpenError naming the server as host:port, never the URL.
  */
-export const ensurePostgresDatabase = async (url: string, create: boolean, logger: Logger): Promise<void> => {
+export const ensurePostgresDatabase = async (url: string, create: boolean, logger: Logger, connectMs = CONNECT_TIMEOUT_MS): Promise<void> => {
   // Loaded here, not at the top: this module is part of the service's first, light phase
   // (container/head-start.ts), which on the embedded database never needs pg.
   const { default: pg } = await import('pg');
-  const probe = clientFor(pg.Client, url);
+  const probe = clientFor(pg.Client, url, connectMs);
   const server = `${probe.host}:${probe.port}`;
   const database = probe.database ?? '';
   try {
     await probe.connect();
     return;
   } catch (error) {
-    if ((error as ConnectError).code !== NO_SUCH_DATABASE) throw explain(error as ConnectError, server, database);
+    if ((error as ConnectError).code !== NO_SUCH_DATABASE) throw explain(error as ConnectError, server, database, connectMs);
     if (!create) {
       throw new DatabaseOpenError('postgresql', `database "${database}" does not exist on ${server}`, database, { cause: error });
     }
@@ -40,7 +41,7 @@ export const ensurePostgresDatabase = async (url: string, create: boolean, logge
   // separate options, hence a changed URL).
   const adminUrl = new URL(url);
   adminUrl.pathname = '/postgres';
-  const admin = clientFor(pg.Client, adminUrl.toString());
+  const admin = clientFor(pg.Client, adminUrl.toString(), connectMs);
   try {
     await admin.connect();
     await admin.query(`create database ${admin.escapeIdentifier(database)}`);
@@ -70,9 +71,9 @@ const FILE_PARAMETERS = ['sslrootcert', 'sslcert', 'sslkey'];
  * path and the system's code (`cannot read sslrootcert /etc/ca.pem (ENOENT)`) — never the
  * URL, which may hold a password.
  */
-const clientFor = <C>(Client: new (config: { connectionString: string; connectionTimeoutMillis: number }) => C, url: string): C => {
+const clientFor = <C>(Client: new (config: { connectionString: string; connectionTimeoutMillis: number }) => C, url: string, connectMs: number): C => {
   try {
-    return new Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    return new Client({ connectionString: url, connectionTimeoutMillis: connectMs });
   } catch (error) {
     const { code, path } = error as ConnectError & { path?: string };
     let parameters: URLSearchParams | undefined;
@@ -90,12 +91,12 @@ const clientFor = <C>(Client: new (config: { connectionString: string; connectio
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'ENOENT', 'EACCES']);
 
 /** One line for a failed connection: the server, and PostgreSQL's or the network's reason. */
-const explain = (error: ConnectError, server: string, database: string): DatabaseOpenError => {
+const explain = (error: ConnectError, server: string, database: string, connectMs: number): DatabaseOpenError => {
   const code = error.code;
   if (code !== undefined && NETWORK_CODES.has(code))
     return new DatabaseOpenError('postgresql', `cannot connect to ${server} (${code})`, undefined, { cause: error });
   if (/timeout/i.test(error.message)) {
-    return new DatabaseOpenError('postgresql', `cannot connect to ${server} (no answer within ${CONNECT_TIMEOUT_MS / 1000} s)`, undefined, { cause: error });
+    return new DatabaseOpenError('postgresql', `cannot connect to ${server} (no answer within ${connectMs / 1000} s)`, undefined, { cause: error });
   }
   if (code === '28P01' || code === '28000') {
     return new DatabaseOpenError('postgresql', `${server} refused the login (${code} ${error.message})`, undefined, { cause: error });

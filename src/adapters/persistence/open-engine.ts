@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import type { Logger } from '../../ports/logger.js';
+import type { DatabaseTimeouts } from '../shared/database-bounds.js';
 import { DatabaseOpenError } from './database-open-error.js';
 import { EmbeddedDatabaseBusy, EmbeddedLock } from './embedded-lock.js';
 import { ensurePostgresDatabase } from './ensure-postgres-database.js';
@@ -40,6 +41,8 @@ export interface DatabaseOptions {
    * another process of this machine before it gives up (BUSY_WAIT); tests shorten it.
    */
   readonly busyWait?: { readonly ms: number; readonly pollMs: number };
+  /** PostgreSQL: the bounds of a connection and a statement (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS); DATABASE_TIMEOUTS when unset. */
+  readonly timeouts?: DatabaseTimeouts;
 }
 
 /**
@@ -154,7 +157,7 @@ export const startEngine = async (options: DatabaseOptions): Promise<{ readonly 
         throw dataDirError(error, options.dataDir);
       }
     }
-    await ensurePostgresDatabase(options.databaseUrl, options.create ?? false, options.logger);
+    await ensurePostgresDatabase(options.databaseUrl, options.create ?? false, options.logger, options.timeouts?.connectMs);
     return { opened: Promise.resolve({ engine: 'postgresql', url: options.databaseUrl }) };
   }
   keepWebAssemblyOnBaseline();

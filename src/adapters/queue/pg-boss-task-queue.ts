@@ -1,7 +1,9 @@
-import { type Db, PgBoss, fromPglite, type JobInsert, type PGliteLike } from 'pg-boss';
+import pg from 'pg';
+import { type ConstructorOptions, type Db, PgBoss, fromPglite, type JobInsert, type PGliteLike } from 'pg-boss';
 import { type Headroom, NO_WAIT } from '../../ports/headroom.js';
 import type { Logger } from '../../ports/logger.js';
 import { isUuid } from '../../domain/ids/is-uuid.js';
+import { type BoundedConnections, boundedConnections, DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../shared/database-bounds.js';
 import { unavailableOr } from '../shared/database-unavailable.js';
 import { GroupCommit } from '../shared/group-commit.js';
 import { QueueErrors } from './queue-errors.js';
@@ -55,7 +57,8 @@ export interface QueueSettings {
   readonly manageQueues?: boolean;
 }
 
-export type QueueConnection = { readonly pglite: PGliteLike } | { readonly connectionString: string };
+/** The embedded database, or a PostgreSQL server with the bounds of the queue's connections and statements (DATABASE_TIMEOUTS when unset). */
+export type QueueConnection = { readonly pglite: PGliteLike } | { readonly connectionString: string; readonly timeouts?: DatabaseTimeouts };
 
 const SCHEMA = 'pgboss';
 const DAY_S = 86_400;
@@ -203,6 +206,8 @@ export class PgBossTaskQueue implements TaskQueue {
     private readonly headroom: Headroom,
     /** pg-boss's errors in the log: a database that cannot be reached once, not at every interval of each of its loops. */
     private readonly errors: QueueErrors,
+    /** PostgreSQL: the bounds of pg-boss's connections (database-bounds.ts), lifted while pg-boss starts (its schema's migrations). */
+    private readonly bounds: BoundedConnections | undefined,
   ) {
     this.#ordered = new Set(settings.orderedQueues ?? []);
   }
@@ -277,15 +282,18 @@ export class PgBossTaskQueue implements TaskQueue {
     // PostgreSQL: 10 connections (pg-boss's default). With 4, an HTTP request's insert waited
     // for a connection behind the workers' fetch, complete and heartbeat queries under load
     // (bench/README.md, "Measurements behind the code").
+    // A server that stops answering: connections and statements bounded (database-bounds.ts),
+    // passed on to pg's pool, whose client class is the bounded one.
+    const bounds = 'pglite' in connection ? undefined : boundedConnections(connection.timeouts ?? DATABASE_TIMEOUTS, pg.Client);
     const boss =
       'pglite' in connection
         ? new PgBoss({ ...common, db: fromPglite(connection.pglite) })
-        : new PgBoss({ ...common, connectionString: connection.connectionString, max: 10 });
+        : new PgBoss({ ...common, connectionString: connection.connectionString, max: 10, ...(bounds?.poolOptions as ConstructorOptions) });
     const errors = new QueueErrors(logger);
     boss.on('error', (error: unknown) => errors.report(error));
     const warnings = new RepeatedWarnings(logger);
     boss.on('warning', (warning: unknown) => warnings.report(warning));
-    return new PgBossTaskQueue(boss, 'pglite' in connection, settings, logger, headroom, errors);
+    return new PgBossTaskQueue(boss, 'pglite' in connection, settings, logger, headroom, errors, bounds);
   }
 
   /** `open`, resolved once the queue has started (rejected with the start's error). */
@@ -299,7 +307,9 @@ export class PgBossTaskQueue implements TaskQueue {
   async #prepare(): Promise<void> {
     const { boss, settings, logger } = this;
     try {
-      await boss.start();
+      // pg-boss's start migrates its schema when its version changed, which may take long on a
+      // large job table: not bounded (connections are).
+      await (this.bounds === undefined ? boss.start() : this.bounds.unbounded(() => boss.start()));
       const ordered = this.#ordered;
       const names = this.#names;
       // One look at every queue; a queue whose settings are already those asked for is left

@@ -59,7 +59,7 @@ export const bindTaskQueue = (c: Container, config: AppConfig, { manageQueues = 
     .toResolvedValue(
       (db: Database, logger: Logger, headroom: Headroom) =>
         PgBossTaskQueue.open(
-          db.pglite ? { pglite: db.pglite } : { connectionString: config.databaseUrl as string },
+          db.pglite ? { pglite: db.pglite } : { connectionString: config.databaseUrl as string, timeouts: config.databaseTimeouts },
           {
             queues: [
               TRIGGER_RUN_QUEUE,

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { adminSocketPath } from '../../adapters/http/admin-socket/admin-socket-path.js';
 import { z } from 'zod';
+import { DATABASE_TIMEOUTS } from '../../adapters/shared/database-bounds.js';
 import { shownInput } from '../../domain/errors/shown-input.js';
 import { flag, integer, list, oneOf, optionalText, optionalUrl, path, proxyHops, secret, size, text } from './fields.js';
 
@@ -43,6 +44,8 @@ export const serverSchema = (cwd: string) =>
         if (value !== undefined && !isPostgresUrl(value)) ctx.addIssue({ code: 'custom', message: 'not a postgres:// or postgresql:// URL' });
       }),
       DATABASE_CREATE: flag(false),
+      DATABASE_CONNECT_TIMEOUT_MS: integer(DATABASE_TIMEOUTS.connectMs, 1_000, 600_000),
+      DATABASE_QUERY_TIMEOUT_MS: integer(DATABASE_TIMEOUTS.queryMs, 1_000, 3_600_000),
       SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
       TRUST_PROXY: proxyHops(),
       ADMIN_HOSTS: list(adminHostName),
@@ -82,6 +85,12 @@ export const serverSchema = (cwd: string) =>
       databaseUrl: env.DATABASE_URL,
       /** Create the database DATABASE_URL names when it does not exist (otherwise start-up stops). */
       databaseCreate: env.DATABASE_CREATE,
+      /**
+       * PostgreSQL: how long a connection may take to be made (or taken from a full pool), and a
+       * statement to be answered, before it fails as the database being unavailable (503): a
+       * server that stops answering without closing the connection (database-bounds.ts).
+       */
+      databaseTimeouts: { connectMs: env.DATABASE_CONNECT_TIMEOUT_MS, queryMs: env.DATABASE_QUERY_TIMEOUT_MS },
       shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
       /**
        * How many reverse proxies stand in front (0: none). Their X-Forwarded-Proto/For are trusted

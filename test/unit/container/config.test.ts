@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       dataDir: '/srv/gw/data',
       databaseUrl: undefined,
       databaseCreate: false,
+      databaseTimeouts: { connectMs: 5_000, queryMs: 30_000 },
       bodyLimit: 1024 * 1024,
       requestTimeoutMs: 60_000,
       logLevel: 'info',
@@ -276,6 +277,15 @@ describe('loadConfig', () => {
     }
     expect(loadConfig({ BODY_LIMIT: '1gb' }, '/srv').bodyLimit).to.equal(1024 ** 3);
     expect(problemsOf({ REQUEST_TIMEOUT_MS: '500' })).to.deep.equal(['REQUEST_TIMEOUT_MS: "500" is not a whole number between 1000 and 3600000']);
+    // Milliseconds, at least a second: a value meant as seconds ("30") is refused, not taken as 30 ms.
+    expect(problemsOf({ DATABASE_QUERY_TIMEOUT_MS: '30', DATABASE_CONNECT_TIMEOUT_MS: '5s' })).to.deep.equal([
+      'DATABASE_CONNECT_TIMEOUT_MS: "5s" is not a whole number between 1000 and 600000',
+      'DATABASE_QUERY_TIMEOUT_MS: "30" is not a whole number between 1000 and 3600000',
+    ]);
+    expect(loadConfig({ DATABASE_QUERY_TIMEOUT_MS: '120000', DATABASE_CONNECT_TIMEOUT_MS: '2000' }, '/srv').databaseTimeouts).to.deep.equal({
+      connectMs: 2_000,
+      queryMs: 120_000,
+    });
     expect(problemsOf({ LOG_LEVEL: 'loud' })[0]).to.match(/^LOG_LEVEL: "loud" is not one of fatal, error/);
     expect(problemsOf({ DATABASE_CREATE: 'yes' })).to.deep.equal(['DATABASE_CREATE: "yes" is not true or false']);
     // As written, not lower-cased.
