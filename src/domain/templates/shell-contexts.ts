@@ -253,6 +253,10 @@ const COMMAND_OPTIONS: Readonly<Record<string, { readonly code: readonly string[
 const COMMAND_RUNNERS = new Set(['su', 'script', 'watch', 'parallel']);
 /** Container tools whose arguments end in a command run in the container: a shell named among them reads its options and script as a shell does, and after a `--` the next word names the program. */
 const CONTAINER_TOOLS = new Set(['docker', 'podman', 'kubectl', 'nerdctl', 'oc', 'lxc-attach', 'nsenter', 'systemd-run', 'machinectl']);
+/** The container tools with subcommands, most of which run no command (`docker logs node`): an interpreter among their words is one only after a subcommand that runs one. */
+const RUNNING_TOOLS = new Set(['docker', 'podman', 'kubectl', 'nerdctl', 'oc']);
+/** The subcommands of those tools that run a command (`docker exec`, `docker run`, `docker compose run`, `kubectl debug`, `oc rsh`). */
+const RUNNING_SUBCOMMANDS = new Set(['exec', 'run', 'debug', 'rsh', 'attach']);
 const baseName = (name: string): string => name.slice(name.lastIndexOf('/') + 1);
 /**
  * An interpreter that runs a program given on its command line, in a file its first operand
@@ -643,7 +647,7 @@ interface CommandState {
   /** Inside the arguments of env, whose NAME=value words set the environment of the command it runs. */
   environment?: boolean | 'split';
   /** Inside the arguments of a shell (SHELLS), before its first operand: options, then the script or the -c command string; `arguments` words still belong to options (`-o pipefail`). */
-  shell?: { arguments: number; command?: boolean; stdin?: boolean; endOfOptions?: boolean };
+  shell?: { arguments: number; command?: boolean; stdin?: boolean; endOfOptions?: boolean; container?: boolean };
   /**
    * Inside the arguments of an interpreter (INTERPRETERS): whether options may still come, whether
    * its program is `given` (by an option or its script operand: its input is no program then,
@@ -661,6 +665,8 @@ interface CommandState {
     operands: number;
     next?: 'code' | 'data' | 'assignment' | 'option';
     rest?: boolean;
+    /** Named among a container tool's words, where the container may bear its name: a first operand naming an interpreter or shell starts afresh. */
+    container?: boolean;
   };
   /** Inside git's options, before its subcommand: the next word is an option's value (`code` for -c and --config-env). */
   git?: { next?: 'code' | 'data' };
@@ -672,8 +678,12 @@ interface CommandState {
   sed?: { options: boolean; program: boolean; sandbox: boolean; next?: 'code' | 'data' };
   /** Inside the arguments of a program of COMMAND_OPTIONS; `next` when the next word is an option's value (`code` when it is code). */
   commandOptions?: { command: string; next?: 'code' | 'data'; ended?: boolean };
-  /** Inside the arguments of a container tool: a shell named among them starts a shell's arguments. */
-  container?: boolean;
+  /**
+   * Inside the arguments of a container tool: a shell named among them starts a shell's arguments;
+   * `runs` once a word says it runs a command (`exec`, `run`…, or a tool that always does, nsenter),
+   * after which an interpreter named among them starts an interpreter's (`docker logs node --tail …` runs none).
+   */
+  container?: { runs: boolean };
   /** The command defines a function (`NAME()`, `function NAME`): its body's compound records whether it runs a shell reading its input. */
   defining?: string;
   /** The next word is the argument of an option of env (`-u NAME`, `-C DIR`) or exec (`-a NAME`), not the command it runs. */
@@ -1225,6 +1235,12 @@ class Scanner {
         else if (/^[-+][A-Za-z]+$/.test(literal.text)) state.shell.arguments += (literal.text.match(/[oO]/g) ?? []).length;
         return false;
       }
+      if (state.shell.container && literal.whole && (isShell(literal.text) || interpreterOf(literal.text) !== undefined)) {
+        // The container bore the shell's name (`docker exec sh sh -c …`): the command run starts here.
+        state.shell = isShell(literal.text) ? { arguments: 0 } : undefined;
+        if (!isShell(literal.text)) state.interpreter = newInterpreter(interpreterOf(literal.text)!);
+        return false;
+      }
       // With -s the operands are the positional parameters of a script the shell reads from its
       // input, which stays its script (`sh -s -- prod <<EOF`, `… | bash -s x`). After `--` they are
       // values (`curl … | bash -s -- {{…}}`); before it a value `-c` would make the next operand
@@ -1260,16 +1276,17 @@ class Scanner {
       if (literal.whole && isShell(literal.text)) {
         // The shell run in the container (`docker exec c sh -c …`, `kubectl exec pod -- bash -c …`): its options and script follow.
         state.container = undefined;
-        state.shell = { arguments: 0 };
-      } else if (literal.whole && interpreterOf(literal.text) !== undefined) {
-        // An interpreter run in the container (`docker exec app python3 -c …`): its options and program follow.
+        state.shell = { arguments: 0, container: true };
+      } else if (literal.whole && state.container.runs && interpreterOf(literal.text) !== undefined) {
+        // An interpreter run in the container (`docker exec app python3 -c …`): its options and program follow. The
+        // container may bear its name (`docker exec python python3 -c …`): an interpreter or shell as its first operand starts afresh.
         state.container = undefined;
-        state.interpreter = newInterpreter(interpreterOf(literal.text)!);
+        state.interpreter = { ...newInterpreter(interpreterOf(literal.text)!), container: true };
       } else if (literal.whole && literal.text === '--') {
         // kubectl exec POD -- COMMAND, nsenter … -- COMMAND: the next word names the program run.
         state.container = undefined;
         state.commandPosition = true;
-      }
+      } else if (literal.whole && RUNNING_SUBCOMMANDS.has(literal.text)) state.container.runs = true;
       return false;
     }
     if (state.testing) {
@@ -1343,7 +1360,7 @@ class Scanner {
       state.refusing = REFUSED.runsCommand;
       // Without a command, parallel runs each line it reads as one.
       if (baseName(word) === 'parallel') state.input = true;
-    } else if (CONTAINER_TOOLS.has(baseName(word))) state.container = true;
+    } else if (CONTAINER_TOOLS.has(baseName(word))) state.container = { runs: !RUNNING_TOOLS.has(baseName(word)) };
     else if (this.#callsScript(word, new Set())) state.input = true;
     else if (/^[ \t]*\([ \t]*\)/.test(head.slice(word.length)) && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(word)) this.#defining = word;
     else if (wrapperOf(word) === 'runuser' && !/^\S*(?:[ \t]+[^;&|\n]*?)?[ \t](?:-u|--user)(?:[ \t=]|$)/m.test(head)) state.refusing = REFUSED.runsCommand;
@@ -1405,6 +1422,12 @@ class Scanner {
         return false;
       }
       return this.#interpreterOption(state, it, spec, literal);
+    }
+    if (it.container && it.operands === 0 && literal.whole && (isShell(literal.text) || interpreterOf(literal.text) !== undefined)) {
+      // The container bore the interpreter's name (`docker exec python python3 -c …`): the command run starts here.
+      state.interpreter = isShell(literal.text) ? undefined : newInterpreter(interpreterOf(literal.text)!);
+      if (isShell(literal.text)) state.shell = { arguments: 0 };
+      return false;
     }
     if (!spec.permutes) it.options = false;
     if (it.subcommand) {

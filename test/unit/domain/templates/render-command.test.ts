@@ -271,6 +271,11 @@ describe('findTokenPlaces', () => {
       ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
+      "a container tool's arguments where it runs no command, though a word names an interpreter (docker logs mysql, docker restart node)",
+      'docker logs mysql --tail {{body.v}}; docker restart node {{body.v}}; kubectl logs python --since={{body.v}}',
+      ['unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
       'name-taking builtins only where they name the command',
       'echo unset {{body.v}} read {{body.v}}; git tag mapfile {{body.v}}',
       ['unquoted', 'unquoted', 'unquoted'],
@@ -625,6 +630,8 @@ describe('findTokenPlaces', () => {
     ],
     ['written into a pipe to a subshell that runs node given no program', 'echo {{body.v}} | (cd /srv && node)', REFUSED.shellInput],
     ['written into a pipe to a remote psql given no -c or -f', 'echo {{body.v}} | ssh host psql app', REFUSED.shellInput],
+    ['as the program of python3 -c in a container named python', 'docker exec python python3 -c {{body.v}}', REFUSED.interpreterProgram],
+    ['as the command string of sh -c in a container named sh', 'docker exec sh sh -c {{body.v}}', REFUSED.shellScript],
     ['in a here-document given to a remote python3 over ssh', 'ssh host python3 <<EOF\nprint("{{body.v}}")\nEOF', REFUSED.shellInput],
     ['written into a pipe to a remote perl given no program', "echo {{body.v}} | ssh host 'cd /srv && perl'", REFUSED.shellInput],
     ['in a git -c value', 'git -c core.sshCommand={{body.v}} fetch', REFUSED.gitOption],
