@@ -58,7 +58,7 @@ export const REFUSED = {
   runsCommand:
     'as an argument of a program that runs a command string through a shell or chooses the program it runs (su, runuser, script, watch, parallel; flock -c, rsync -e/--rsh/--rsync-path, scp -S/-o/-F/-J, a container command after docker/podman/kubectl): the value would run as code',
   gitOption:
-    "in git's options before its subcommand, or as the subcommand: a -c or --config-env value (core.sshCommand, core.pager, core.fsmonitor, alias.x=!… and other keys run commands, and a value could end the key and name one of them), --exec-path= (the directory git runs its programs from), or a word a value could make one of these options: pass the value to the subcommand, after its options (git checkout -- {{…}}), or in a variable git reads as data (GIT_AUTHOR_NAME={{…}} git commit …)",
+    "in git's options before its subcommand, or as the subcommand: a -c or --config-env value (core.sshCommand, core.pager, core.fsmonitor, alias.x=!… and other keys run commands, and a value could end the key and name one of them), --exec-path= (the directory git runs its programs from), or a word a value could make one of these options; or in a key or value git config writes (git config core.sshCommand {{…}}), which later git commands run as well: pass the value to the subcommand, after its options (git checkout -- {{…}}), or in a variable git reads as data (GIT_AUTHOR_NAME={{…}} git commit …)",
   sedScript:
     'in a sed script (its first operand, or what -e, -f, --expression or --file take): GNU sed runs commands with e and s///e and writes files with w; give sed --sandbox (it refuses e, r and w) or keep the value out of the script',
   shellScript:
@@ -524,6 +524,11 @@ const interpreterOf = (name: string): string | undefined => {
 const GIT_DATA_OPTIONS = new Set(['-C', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--attr-source', '--list-cmds']);
 /** git's options before its subcommand whose value (the next word) is configuration, whose values can be commands. */
 const GIT_CONFIG_OPTIONS = new Set(['-c', '--config-env']);
+/** The options of git config that make it read, list or remove, writing no value. */
+const GIT_CONFIG_READING =
+  /^(?:-l|--list|--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|--unset|--unset-all|--remove-section|--rename-section)$/;
+/** The options of git config that take the next word: a file, a type, a default, a comment. */
+const GIT_CONFIG_VALUE_OPTIONS = new Set(['-f', '--file', '--blob', '-t', '--type', '--default', '--comment', '--value']);
 /** The state of an interpreter named as the command, before its first argument. */
 const newInterpreter = (name: string): NonNullable<CommandState['interpreter']> => ({
   name,
@@ -669,7 +674,7 @@ interface CommandState {
     container?: boolean;
   };
   /** Inside git's options, before its subcommand: the next word is an option's value (`code` for -c and --config-env). */
-  git?: { next?: 'code' | 'data' };
+  git?: { next?: 'code' | 'data'; config?: { reading: boolean; operands: number } };
   /** Inside the arguments of a program of WRAPPERS, before the command it runs: `operands` of its own still to come; `argument` when the next word is an option's. */
   wrapper?: { command: string; operands: number; argument: boolean; code?: boolean };
   /** Inside the arguments of ssh: options (and what the next word is, an option's value), then the destination, then the remote command's words (`remote`, their fixed text; `undefined` in it where a word is not fixed). */
@@ -1526,6 +1531,7 @@ class Scanner {
       return next === 'code' && this.#refuseWord(REFUSED.gitOption, false);
     }
     const literal = this.#literal();
+    if (git.config) return this.#gitConfigWord(git, git.config, literal);
     if (literal.text.startsWith('-') || (literal.text === '' && !literal.whole)) {
       const [, option = '', equals] = /^(-{1,2}[A-Za-z-]*)(=?)/.exec(literal.text) ?? [];
       if (literal.whole) {
@@ -1535,9 +1541,28 @@ class Scanner {
       // A token in an option word: in the value after = of an option that takes data (--git-dir=…), or refused.
       return !(equals === '=' && GIT_DATA_OPTIONS.has(option)) && this.#refuseWord(REFUSED.gitOption, false);
     }
-    // The subcommand: a value there would choose what git runs.
-    state.git = undefined;
+    // The subcommand: a value there would choose what git runs; git config writes configuration later commands run.
+    if (literal.whole && literal.text === 'config') git.config = { reading: false, operands: 0 };
+    else state.git = undefined;
     return !literal.whole && this.#refuseWord(REFUSED.gitOption, false);
+  }
+
+  /**
+   * An argument of git config: refuses a token in the key or value it writes (any key, as for
+   * git -c: core.sshCommand, alias.x=!… run commands in later git commands), unless an option or
+   * subcommand makes it read (--get, --list, get, list…); the values of -f, --type and the like are data.
+   */
+  #gitConfigWord(git: NonNullable<CommandState['git']>, config: NonNullable<NonNullable<CommandState['git']>['config']>, literal: Literal): boolean {
+    if (literal.text.startsWith('-') || (literal.text === '' && !literal.whole)) {
+      if (!literal.whole) return !config.reading && this.#refuseWord(REFUSED.gitOption, false);
+      if (GIT_CONFIG_READING.test(literal.text)) config.reading = true;
+      if (GIT_CONFIG_VALUE_OPTIONS.has(literal.text)) git.next = 'data';
+      return false;
+    }
+    config.operands++;
+    if (config.operands === 1 && literal.whole && /^(?:get|list|unset|remove-section|rename-section)$/.test(literal.text)) config.reading = true;
+    if (config.operands === 1 && literal.whole && /^(?:get|list|unset|remove-section|rename-section|set|edit)$/.test(literal.text)) return false;
+    return !config.reading && this.#refuseWord(REFUSED.gitOption, false);
   }
 
   /** An argument of a builtin of NAMING: refuses it (consuming it, returning true) where it is a variable name. */

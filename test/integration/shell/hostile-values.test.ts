@@ -391,14 +391,21 @@ describe('why python, perl, node, psql, sqlite3 and tclsh programs built from a 
 
 /*
  * Configuration and variables that make git, node and perl run a command or load code: a git -c
- * value (core.sshCommand, an alias), GIT_SSH_COMMAND, NODE_OPTIONS, PERL5OPT. Each runs the
+ * value (core.sshCommand, an alias), one git config writes for later commands, GIT_SSH_COMMAND,
+ * NODE_OPTIONS, PERL5OPT. Each runs the
  * command in the value under /bin/sh and bash, and the template is refused.
  */
-describe('why git -c values, GIT_SSH_COMMAND, NODE_OPTIONS and PERL5OPT from a value are refused: the program runs it', () => {
+describe('why git -c and git config values, GIT_SSH_COMMAND, NODE_OPTIONS and PERL5OPT from a value are refused: the program runs it', () => {
   const running: Array<{ template: string; script: string; value: string; tool: string }> = [
     {
       template: 'git -c core.sshCommand={{body.v}} ls-remote ssh://example.invalid/x',
       script: 'git -c core.sshCommand="${AGW_ARG_1}" ls-remote ssh://example.invalid/x',
+      value: 'touch canary; false',
+      tool: 'git',
+    },
+    {
+      template: 'git init -q && git config core.sshCommand {{body.v}} && git ls-remote ssh://example.invalid/x',
+      script: 'git init -q && git config core.sshCommand "${AGW_ARG_1}" && git ls-remote ssh://example.invalid/x',
       value: 'touch canary; false',
       tool: 'git',
     },

@@ -276,6 +276,11 @@ describe('findTokenPlaces', () => {
       ['unquoted', 'unquoted', 'unquoted'],
     ],
     [
+      'git config reading, listing or removing a key, and the file it reads',
+      'git config --get {{body.v}}; git config get user.{{body.v}}; git config --file {{body.v}} --list; git config --unset {{body.v}}',
+      ['unquoted', 'unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
       'name-taking builtins only where they name the command',
       'echo unset {{body.v}} read {{body.v}}; git tag mapfile {{body.v}}',
       ['unquoted', 'unquoted', 'unquoted'],
@@ -640,6 +645,10 @@ describe('findTokenPlaces', () => {
     ['in git --config-env', 'git --config-env=core.pager={{body.v}} log', REFUSED.gitOption],
     ['in git --exec-path=', 'git --exec-path={{body.v}} status', REFUSED.gitOption],
     ['as the git subcommand', 'git {{body.v}}', REFUSED.gitOption],
+    ['in the value git config writes to core.sshCommand', 'git config core.sshCommand {{body.v}}', REFUSED.gitOption],
+    ['in an alias git config --global writes', "git config --global alias.deploy '!{{body.v}}'", REFUSED.gitOption],
+    ['in the value git config set writes, whatever the key', 'git config set user.name {{body.v}}', REFUSED.gitOption],
+    ['as the key git config writes', 'git -C /srv config {{body.v}} x', REFUSED.gitOption],
     ['at the start of a word before the git subcommand, where it could be an option', 'git -C /srv {{body.v}} pull', REFUSED.gitOption],
     ['assigned to GIT_SSH_COMMAND', 'GIT_SSH_COMMAND={{body.v}} git fetch', REFUSED.shellVariable],
     ['given to env as NODE_OPTIONS', 'env NODE_OPTIONS={{body.v}} node app.js', REFUSED.shellVariable],
