@@ -52,9 +52,51 @@ type Callback = (error: Error | null, result?: unknown) => void;
 /**
  * Statements that change the schema or maintain tables, which may rightly take minutes on large
  * tables: pg-boss's background migrations and index rebuilds (CREATE INDEX CONCURRENTLY, REINDEX),
- * VACUUM. They are not bounded (their connections are, by keepalive).
+ * VACUUM. They are not bounded (their connections are, by keepalive). Their first word, after
+ * whitespace and comments (`leadingEnd`): pg-boss's background migrations send their commands
+ * behind a tag, `/* pgboss bam 7 *\/` and a line break (bam.js), which the start of the text alone
+ * would take for a statement to bound, cutting an index build on a large job table after the bound.
  */
-const MAINTENANCE = /^\s*(?:create|alter|drop|reindex|vacuum|analyze|cluster|refresh|do)\b/i;
+const MAINTENANCE = /(?:create|alter|drop|reindex|vacuum|analyze|cluster|refresh|do)\b/iy;
+
+/** Whitespace as PostgreSQL's scanner skips it: space, tab, line feed, carriage return, form feed, vertical tab. */
+const isSpace = (code: number): boolean => code === 32 || (code >= 9 && code <= 13);
+
+/**
+ * Where `text`'s first word begins, past whitespace, `--` line comments and `/* *\/` block comments
+ * (nested, as PostgreSQL reads them); `text.length` when a comment is not closed. A loop, not a
+ * regular expression: one over comments and dashes backtracks for long when no word follows.
+ */
+const leadingEnd = (text: string): number => {
+  let at = 0;
+  for (;;) {
+    while (at < text.length && isSpace(text.charCodeAt(at))) at++;
+    if (text.startsWith('--', at)) {
+      const end = text.indexOf('\n', at);
+      if (end < 0) return text.length;
+      at = end + 1;
+    } else if (text.startsWith('/*', at)) {
+      let depth = 1;
+      at += 2;
+      while (depth > 0) {
+        if (at >= text.length) return text.length;
+        if (text.startsWith('/*', at)) {
+          depth++;
+          at += 2;
+        } else if (text.startsWith('*/', at)) {
+          depth--;
+          at += 2;
+        } else at++;
+      }
+    } else return at;
+  }
+};
+
+/** Whether `text` is a schema or maintenance statement (MAINTENANCE), whatever whitespace and comments come first. */
+const isMaintenance = (text: string): boolean => {
+  MAINTENANCE.lastIndex = leadingEnd(text);
+  return MAINTENANCE.test(text);
+};
 
 /** The text of a statement as pg's `query` takes it (a string or a config). */
 const statementText = (first: unknown): string | undefined =>
@@ -93,7 +135,7 @@ export const boundedConnections = (timeouts: DatabaseTimeouts, Base: typeof pg.C
       const query = super.query as (...a: unknown[]) => unknown;
       // A submittable (a cursor) is read in steps by its holder, and a callback inside the
       // statement's config cannot be seen ending: neither is bounded here (the service uses neither).
-      if (ms <= 0 || typeof args[0]?.submit === 'function' || typeof args[0]?.callback === 'function' || MAINTENANCE.test(statementText(args[0]) ?? ''))
+      if (ms <= 0 || typeof args[0]?.submit === 'function' || typeof args[0]?.callback === 'function' || isMaintenance(statementText(args[0]) ?? ''))
         return query.apply(this, args);
       const timer = setTimeout(() => (this as unknown as Streamed).connection?.stream?.destroy(new StatementUnanswered(ms)), ms);
       const answered = (): void => clearTimeout(timer);

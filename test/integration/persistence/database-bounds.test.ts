@@ -82,6 +82,34 @@ describeWithPostgres('Bounded PostgreSQL connections', function () {
     expect(failed).to.be.instanceOf(StatementUnanswered);
   });
 
+  it('leaves a schema statement unbounded behind leading comments (pg-boss tags its background index builds so), and bounds the others whatever comes first', async () => {
+    const { pool } = await open();
+    // Each sleeps twice the bound: cut if bounded.
+    const schema = [
+      // pg-boss's background migrations (bam.js): `${bamCommandTag(id)}\n${command}`, a CREATE INDEX CONCURRENTLY.
+      '/* pgboss bam 7 */\ndo $$ begin perform pg_sleep(0.8); end $$',
+      '-- a line comment\n  DO $$ begin perform pg_sleep(0.8); end $$',
+      '/* outer /* nested */ still a comment */ do $$ begin perform pg_sleep(0.8); end $$',
+    ];
+    for (const text of schema) await within(BOUND_MS, `a schema statement: ${text}`, pool.query(text));
+    // Not exempted by accident: a comment, or a common table expression, before a statement that is not one.
+    const others = [
+      '/* create */ select pg_sleep(0.8)',
+      '-- drop\nselect pg_sleep(0.8)',
+      '/* unclosed comment, do',
+      'with slept as (select pg_sleep(0.8)) select * from slept',
+    ];
+    for (const text of others) {
+      const failed = await within(BOUND_MS, `a statement: ${text}`, pool.query(text)).then(
+        () => null,
+        (error: Error) => error,
+      );
+      // An unclosed comment is a syntax error the server answers at once: answered, not cut.
+      if (text.startsWith('/* unclosed')) expect(failed?.message, text).to.match(/syntax|unterminated/i);
+      else expect(failed, text).to.be.instanceOf(StatementUnanswered);
+    }
+  });
+
   it('gives up a new connection, and the end of one, that a silent server does not answer', async () => {
     const { pool } = await open(true);
     const client = await pool.connect();
