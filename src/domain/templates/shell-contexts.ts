@@ -50,7 +50,7 @@ export const REFUSED = {
   awkProgram:
     'in an awk program (its first operand, or what -e, -f, -i, -l, -E, --source, --file, --include, --load or --exec take), which awk runs as code (system() and | run commands): pass the value with -v name={{…}} (awk reads its backslash escapes) or in the environment (X={{…}} awk \'…ENVIRON["X"]…\')',
   shellInput:
-    "in a here-document, here-string or pipe that a shell or another interpreter reads as its program (sh <<EOF, bash <<< …, … | sh, python3 <<EOF, python3 - <<EOF, … | perl, node < /dev/stdin, … | psql, sqlite3 db <<EOF: no -c, -e or other program and no script file; also bash /dev/stdin, source /dev/stdin, { sh; } <<EOF, … | xargs sh -c, … | xargs -I{} sh -c '…{}…', f() { sh; }; f <<EOF, ssh host <<EOF, … | ssh host sh): the shell or interpreter runs the value as code; give the script with -c and the values after it, as its positional parameters (sh -c '…\"$1\"…' sh {{…}}), give an interpreter its program (-c, -e or a script file) and the value as an argument after it (python3 ./script.py {{…}}, or printf '%s\\n' {{…}} | python3 ./script.py, which reads it as data), or to ssh a remote command that reads the value from its input as data (printf '%s\\n' {{…}} | ssh host 'read -r v && ./deploy \"$v\"')",
+    "in a here-document, here-string or pipe that a shell or another interpreter reads as its program (sh <<EOF, bash <<< …, … | sh, python3 <<EOF, python3 - <<EOF, … | perl, node < /dev/stdin, … | psql, sqlite3 db <<EOF: no -c, -e or other program and no script file, or one given -i or -d, which read their input as code after the program: … | python3 -i ./x.py, … | node -i -e …, … | perl -d ./x.pl; also bash /dev/stdin, source /dev/stdin, { sh; } <<EOF, … | xargs sh -c, … | xargs -I{} sh -c '…{}…', f() { sh; }; f <<EOF, ssh host <<EOF, … | ssh host sh): the shell or interpreter runs the value as code; give the script with -c and the values after it, as its positional parameters (sh -c '…\"$1\"…' sh {{…}}), give an interpreter its program (-c, -e or a script file) and the value as an argument after it (python3 ./script.py {{…}}, or printf '%s\\n' {{…}} | python3 ./script.py, which reads it as data), or to ssh a remote command that reads the value from its input as data (printf '%s\\n' {{…}} | ssh host 'read -r v && ./deploy \"$v\"')",
   interpreterProgram:
     "in the program of an interpreter or what chooses it: what python -c or -m, perl -e/-E, ruby -e, node -e/-p/--eval/--print, php -r, lua -e, Rscript -e, pwsh -c/-Command, osascript -e, deno eval, bun -e, psql -c/-f, mysql -e/--execute take, sqlite3's SQL operands (after the database), the script file an interpreter runs (its first operand: python3 {{…}}), an interpreter's options (-M, -r, --require, -o, -cmd…), or a word where it still reads options (perl -e '…' {{…}}: a value -e… adds code; psql {{…}}: a value -c… is a command): the interpreter runs the value as code (psql's \\!, mysql's system and sqlite3's .shell run shell commands); pass the value as an argument after the program and after -- (python3 -c 'import sys; print(sys.argv[1])' {{…}}, perl -e 'print $ARGV[0]' -- {{…}}), in the environment (X={{…}} python3 -c 'import os; print(os.environ[\"X\"])'), or as a psql variable (psql -v v={{…}} -f ./query.sql, with :'v' in the file)",
   remoteCommand:
@@ -298,6 +298,12 @@ interface Interpreter {
   readonly attached?: Readonly<Record<string, 'rest' | 'digits'>>;
   /** Subcommands named by the first operand, after which the next operand is the program (a file run, or its text: deno eval). */
   readonly subcommands?: readonly string[];
+  /**
+   * Options that make it read its input as code once its program ran (python -i, node -i with -e,
+   * lua -i, pwsh -NoExit) or as debugger commands that run code (perl -d, not -d:Module): its
+   * input is its program then, whatever program it was given.
+   */
+  readonly interactive?: readonly string[];
 }
 
 const POWERSHELL_OPTIONS = {
@@ -323,18 +329,20 @@ const POWERSHELL_OPTIONS = {
     '-psconsolefile',
   ],
   ends: ['-f', '-file'],
+  interactive: ['-noe', '-noexit'],
   words: true,
   caseless: true,
 } as const;
 
 /** The interpreters, by the name their program is run under (interpreterOf maps the others: python3.11, nodejs, mariadb). */
 const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
-  python: { code: ['-c', '-m'], arguments: ['-W', '-X', '--check-hash-based-pycs'], operands: 'script', ends: ['-c', '-m'] },
+  python: { code: ['-c', '-m'], arguments: ['-W', '-X', '--check-hash-based-pycs'], operands: 'script', ends: ['-c', '-m'], interactive: ['-i'] },
   perl: {
     code: ['-e', '-E'],
     arguments: ['-I', '-M', '-m'],
     operands: 'script',
     attached: { i: 'rest', x: 'rest', d: 'rest', D: 'rest', C: 'digits', l: 'digits', '0': 'digits' },
+    interactive: ['-d'],
   },
   ruby: {
     code: ['-e'],
@@ -375,9 +383,10 @@ const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
     ],
     operands: 'script',
     subcommands: ['inspect'],
+    interactive: ['-i', '--interactive'],
   },
   php: { code: ['-r', '-B', '-R', '-E', '-f', '-F'], arguments: ['-c', '-d', '-z', '-t', '-S'], operands: 'script' },
-  lua: { code: ['-e'], arguments: ['-l'], operands: 'script', keepsScript: true },
+  lua: { code: ['-e'], arguments: ['-l'], operands: 'script', keepsScript: true, interactive: ['-i'] },
   Rscript: { code: ['-e'], arguments: [], operands: 'script' },
   pwsh: { ...POWERSHELL_OPTIONS, operands: 'script' },
   powershell: { ...POWERSHELL_OPTIONS, operands: 'command' },
@@ -1467,6 +1476,10 @@ class Scanner {
   /** An option of an interpreter (`literal` starts with `-`): notes a program it gives and what its value is, refusing a token in it where the value is no data. */
   #interpreterOption(state: CommandState, it: NonNullable<CommandState['interpreter']>, spec: Interpreter, literal: Literal): boolean {
     const text = spec.caseless ? literal.text.toLowerCase() : literal.text;
+    // python3 -i, node -i, perl -d (not -d:Module): its input is code too, whatever program it is given.
+    const interactive = (option: string, rest: string): void => {
+      if (spec.interactive?.includes(option) && !rest.includes(':')) it.stdin = true;
+    };
     /** The option `option` takes a value: in this word (`attached`, its fixed start `value`), or the next word. */
     const takes = (option: string, attached: boolean, value: string): boolean => {
       const code = spec.code.includes(option) || (spec.rest?.includes(option) ?? false);
@@ -1493,6 +1506,7 @@ class Scanner {
     if (text.startsWith('--') || spec.words) {
       // A whole option, or one with its value after = (a token before the = could make another option).
       const [, option = '', equals] = /^(-{1,2}[^=]*)(=?)/.exec(text) ?? [];
+      if (literal.whole && equals !== '=') interactive(option, '');
       if (isOption(option) && (equals === '=' || literal.whole)) return takes(option, equals === '=', text.slice(option.length + 1));
       return !literal.whole && this.#refuseWord(REFUSED.interpreterProgram, false);
     }
@@ -1501,6 +1515,7 @@ class Scanner {
       const option = `-${text[k]}`;
       if (isOption(option)) return takes(option, k + 1 < text.length || !literal.whole, text.slice(k + 1));
       const attached = spec.attached?.[text[k]!];
+      interactive(option, attached === 'rest' ? text.slice(k + 1) : '');
       if (attached === 'rest') break;
       if (attached === 'digits') while (/[0-9]/.test(text[k + 1] ?? '')) k++;
     }
@@ -1710,6 +1725,7 @@ class Scanner {
         if (w.startsWith('-') && w !== '-') {
           const name = (spec.caseless ? w.toLowerCase() : w).replace(/=.*$/s, '');
           const bundled = (o: string): boolean => !spec.words && o.length === 2 && /^-[A-Za-z0-9]+$/.test(name) && name.includes(o[1]!);
+          if (spec.interactive?.some((o) => name === o || bundled(o))) return true;
           if ([...spec.code, ...(spec.rest ?? [])].some((o) => name === o || bundled(o))) return false;
           if (spec.arguments.includes(name)) j++;
           continue;

@@ -480,3 +480,51 @@ describe('why a token in the ssh destination or -l is refused: ssh_config can ha
     );
   }
 });
+
+/*
+ * An interpreter given its program still reads its input as code with python3 -i, node -i -e
+ * (a REPL once the program ran) or perl -d (the debugger runs the commands it reads). Each
+ * runs the code piped into it under /bin/sh and bash, and the template is refused.
+ */
+describe('why a pipe into python3 -i, node -i or perl -d is refused: the interpreter runs its input after the program', () => {
+  const running: Array<{ template: string; script: string; value: string; tool: string }> = [
+    {
+      template: "printf 'x = 1\\n' > s.py; echo {{body.v}} | python3 -i s.py",
+      script: `printf 'x = 1\\n' > s.py; echo "\${AGW_ARG_1}" | python3 -i s.py`,
+      value: 'open("canary", "w")',
+      tool: 'python3',
+    },
+    { template: "echo {{body.v}} | python3 -ic 'x = 1'", script: `echo "\${AGW_ARG_1}" | python3 -ic 'x = 1'`, value: 'open("canary", "w")', tool: 'python3' },
+    {
+      template: 'echo {{body.v}} | node -i -e 1',
+      script: 'echo "${AGW_ARG_1}" | node -i -e 1',
+      value: 'require("fs").writeFileSync("canary", "")',
+      tool: 'node',
+    },
+    {
+      template: "printf '1;\\n' > s.pl; echo {{body.v}} | perl -d s.pl",
+      script: `printf '1;\\n' > s.pl; echo "\${AGW_ARG_1}" | perl -d s.pl`,
+      value: 'open(F, ">canary")',
+      tool: 'perl',
+    },
+  ];
+  const available = (tool: string): boolean => (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, tool)));
+  for (const [shellName, shellPath] of [
+    ['/bin/sh', '/bin/sh'],
+    ['bash', '/usr/bin/bash'],
+  ] as const) {
+    for (const { template, script, value, tool } of running) {
+      const runs = existsSync(shellPath) && available(tool);
+      (runs ? it : it.skip)(
+        `${JSON.stringify(template)} runs the code in ${JSON.stringify(value)} under ${shellName}, so the template is refused${runs ? '' : ` — pending: ${tool} not installed (or no ${shellName})`}`,
+        async () => {
+          const cwd = await tempDir('interactive');
+          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
+          const run = await shell.run(script, { cwd, timeoutMs: 10_000, env: { PATH: process.env.PATH ?? '', HOME: cwd, AGW_ARG_1: value } });
+          expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
+          expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
+        },
+      );
+    }
+  }
+});
