@@ -619,6 +619,16 @@ const WRAPPERS: Readonly<Record<string, { readonly arguments: readonly string[];
     operands: 0,
   },
 };
+/**
+ * The option of a word of short options bundled getopt-style (`-Eu`, `-iC`, `-nu`) that takes the
+ * next word as its value: the last letter, when it takes one and no letter before it took the
+ * rest of the word as its value. `takes` says which options take a value.
+ */
+const bundledLastOption = (word: string, takes: (option: string) => boolean): string | undefined => {
+  if (!/^-[A-Za-z0-9]{2,}$/.test(word)) return undefined;
+  for (let k = 1; k < word.length; k++) if (takes(`-${word[k]}`)) return k === word.length - 1 ? `-${word[k]}` : undefined;
+  return undefined;
+};
 const wrapperOf = (name: string): string | undefined => {
   const base = name.slice(name.lastIndexOf('/') + 1);
   return Object.hasOwn(WRAPPERS, base) ? base : undefined;
@@ -1180,9 +1190,11 @@ class Scanner {
       const fixed = /^([A-Za-z_][A-Za-z0-9_]*)(?:=|%%=)/.exec(literal.text);
       if (fixed !== null) return (isShellVariable(fixed[1]!) || fixed[1]!.startsWith('BASH_FUNC_')) && this.#refuseWord(REFUSED.shellVariable, false);
       if (literal.whole && literal.text.startsWith('-')) {
-        if (ENV_OPTIONS_WITH_ARGUMENT.has(literal.text)) {
+        // `-u NAME`, or bundled after options that take none (`env -iC /srv`, `env -iS 'sh -c'`).
+        const option = ENV_OPTIONS_WITH_ARGUMENT.has(literal.text) ? literal.text : bundledLastOption(literal.text, (o) => ENV_OPTIONS_WITH_ARGUMENT.has(o));
+        if (option !== undefined) {
           state.optionArgument = true;
-          if (literal.text === '-S' || literal.text === '--split-string') state.environment = 'split';
+          if (option === '-S' || option === '--split-string') state.environment = 'split';
         }
         return false;
       }
@@ -1205,12 +1217,15 @@ class Scanner {
         return !literal.whole && this.#refuseWord(REFUSED.commandName, false);
       }
       if (literal.whole && literal.text.startsWith('-') && literal.text !== '-') {
-        wrapper.argument = WRAPPERS[wrapper.command]!.arguments.includes(literal.text);
-        wrapper.code = WRAPPERS[wrapper.command]!.code?.includes(literal.text);
+        // An option that takes the next word, alone or last in a bundle (`sudo -Eu deploy`, `doas -nu deploy`).
+        const spec = WRAPPERS[wrapper.command]!;
+        const option = bundledLastOption(literal.text, (o) => spec.arguments.includes(o) || (spec.code?.includes(o) ?? false)) ?? literal.text;
+        wrapper.argument = spec.arguments.includes(option);
+        wrapper.code = spec.code?.includes(option);
         if (state.xargs !== undefined) {
-          // xargs -I R, -IR, -i[R], --replace[=R]: R (by default {}) stands for each line read.
-          const replace = /^(?:-I(.+)|-i(.*)|--replace(?:=(.*))?)$/.exec(literal.text);
-          if (literal.text === '-I') state.xargs = { replaceNext: true };
+          // xargs -I R, -IR, -i[R], --replace[=R], also after options that take no value (-0I R, -rI{}): R (by default {}) stands for each line read.
+          const replace = /^(?:-[0rtpxo]*I(.+)|-[0rtpxo]*i(.*)|--replace(?:=(.*))?)$/.exec(literal.text);
+          if (option === '-I') state.xargs = { replaceNext: true };
           else if (replace !== null) state.xargs = { replace: replace[1] || replace[2] || replace[3] || '{}' };
         }
         return false;

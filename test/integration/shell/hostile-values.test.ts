@@ -528,3 +528,37 @@ describe('why a pipe into python3 -i, node -i or perl -d is refused: the interpr
     }
   }
 });
+
+/*
+ * A wrapper's option that takes the next word, bundled after options that take none (env -iC
+ * DIR, env -iS STRING, xargs -0I R): the word after it is its value, and the command after that
+ * runs the value. Each runs the value under /bin/sh and bash, and the template is refused.
+ */
+describe('why bundled wrapper options (env -iC, env -iS, xargs -0I) do not hide the shell they run', () => {
+  const running: Array<{ template: string; script: string; value: string }> = [
+    { template: 'env -iC ./ sh -c {{body.v}}', script: 'env -iC ./ sh -c "${AGW_ARG_1}"', value: 'touch canary' },
+    { template: "env -iS 'sh -c' {{body.v}}", script: `env -iS 'sh -c' "\${AGW_ARG_1}"`, value: 'touch canary' },
+    {
+      template: "printf '%s' {{body.v}} | xargs -0I {} sh -c 'echo {}'",
+      script: `printf '%s' "\${AGW_ARG_1}" | xargs -0I {} sh -c 'echo {}'`,
+      value: 'x; touch canary',
+    },
+  ];
+  for (const [shellName, shellPath] of [
+    ['/bin/sh', '/bin/sh'],
+    ['bash', '/usr/bin/bash'],
+  ] as const) {
+    for (const { template, script, value } of running) {
+      (existsSync(shellPath) ? it : it.skip)(
+        `${JSON.stringify(template)} runs the command in ${JSON.stringify(value)} under ${shellName}, so the template is refused${existsSync(shellPath) ? '' : ` — pending: no ${shellName}`}`,
+        async () => {
+          const cwd = await tempDir('bundled');
+          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
+          const run = await shell.run(script, { cwd, timeoutMs: 10_000, env: { PATH: process.env.PATH ?? '', AGW_ARG_1: value } });
+          expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
+          expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
+        },
+      );
+    }
+  }
+});
