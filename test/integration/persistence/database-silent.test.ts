@@ -23,6 +23,8 @@ const TIMEOUTS = { connectMs: 500, queryMs: 1_000 };
 const SHUTDOWN_TIMEOUT_MS = 2_000;
 /** Longer than any wait the bounds allow (a request's statements, a stop's steps), far shorter than the kernel's. */
 const BOUND_MS = 15_000;
+/** A stop's: twice the grace period and many statements' bounds (see the test), with room to spare. */
+const STOP_BOUND_MS = 40_000;
 
 describeWithPostgres('The service while PostgreSQL stops answering without closing its connections', function () {
   this.timeout(90_000);
@@ -127,12 +129,15 @@ describeWithPostgres('The service while PostgreSQL stops answering without closi
       (error: Error) => error.message,
     );
     const began = performance.now();
-    await within(BOUND_MS, 'the stop while the server is silent', gateway!.stop());
+    await within(STOP_BOUND_MS, 'the stop while the server is silent', gateway!.stop());
     const tookMs = performance.now() - began;
     gateway = undefined;
     expect(await underWay, 'the request under way at the stop').to.equal(503);
-    // Measured: about 3.5 s (the grace period, then a statement or two given up on).
-    expect(tookMs, 'the stop (ms), its grace period 2000 ms, statements bounded at 1000 ms').to.be.below(SHUTDOWN_TIMEOUT_MS + 5 * TIMEOUTS.queryMs);
+    // The requests' grace period, the running tasks' (the queue's graceful stop), then the queue's
+    // last statements, each given up on after its bound, one after the other: measured 3.5 to
+    // 10.6 s (up to five such statements, as many as were under way). Without the bounds it never
+    // ends (the kernel's hours): the margin here is for a loaded machine, not a closer estimate.
+    expect(tookMs, 'the stop (ms), its grace period 2000 ms, statements bounded at 1000 ms').to.be.below(2 * SHUTDOWN_TIMEOUT_MS + 16 * TIMEOUTS.queryMs);
 
     proxy!.silent = false;
     expect((await stored()).before, 'the job stored before the silence, and its task').to.equal(1);
