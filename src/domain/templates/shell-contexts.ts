@@ -58,7 +58,7 @@ export const REFUSED = {
   runsCommand:
     'as an argument of a program that runs a command string through a shell or chooses the program it runs (su, runuser, script, watch, parallel; flock -c, rsync -e/--rsh/--rsync-path, scp -S/-o/-F/-J, a container command after docker/podman/kubectl): the value would run as code',
   gitOption:
-    "in git's options before its subcommand, or as the subcommand: a -c or --config-env value (core.sshCommand, core.pager, core.fsmonitor, alias.x=!… and other keys run commands, and a value could end the key and name one of them), --exec-path= (the directory git runs its programs from), or a word a value could make one of these options; or in a key or value git config writes (git config core.sshCommand {{…}}), which later git commands run as well: pass the value to the subcommand, after its options (git checkout -- {{…}}), or in a variable git reads as data (GIT_AUTHOR_NAME={{…}} git commit …)",
+    "in git's options before its subcommand, or as the subcommand: a -c or --config-env value (core.sshCommand, core.pager, core.fsmonitor, alias.x=!… and other keys run commands, and a value could end the key and name one of them), --exec-path= (the directory git runs its programs from), or a word a value could make one of these options; or in a key or value git config writes (git config core.sshCommand {{…}}), which later git commands run as well; or in what a subcommand's option runs or configures (clone -c/--config, --upload-pack, --receive-pack, --template, rebase --exec, grep -O, difftool -x, filter-branch's filters, send-email's --sendmail-cmd, submodule foreach, bisect run), or at the start of a word before -- where a value could be such an option (git push origin {{…}}: a value --receive-pack=… runs a command, here for a local path or on the server of an ssh remote): pass the value to the subcommand after -- (git push origin -- {{…}}, git fetch origin -- {{…}}, git clone -- {{…}} ./dir) or as the value of an option that takes data (git clone -b {{…}} …, git grep -e {{…}}), or in a variable git reads as data (GIT_AUTHOR_NAME={{…}} git commit …)",
   sedScript:
     'in a sed script (its first operand, or what -e, -f, --expression or --file take): GNU sed runs commands with e and s///e and writes files with w; give sed --sandbox (it refuses e, r and w) or keep the value out of the script',
   shellScript:
@@ -538,6 +538,95 @@ const GIT_CONFIG_READING =
   /^(?:-l|--list|--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|--unset|--unset-all|--remove-section|--rename-section)$/;
 /** The options of git config that take the next word: a file, a type, a default, a comment. */
 const GIT_CONFIG_VALUE_OPTIONS = new Set(['-f', '--file', '--blob', '-t', '--type', '--default', '--comment', '--value']);
+/**
+ * git subcommands some of whose options take a command git runs (rebase --exec, grep -O, difftool
+ * -x, filter-branch's filters, send-email's --sendmail-cmd…), the program run at the other end of
+ * the connection (--upload-pack, --receive-pack: for a local path or an ssh remote, a shell runs
+ * it), configuration (clone -c, whose core.sshCommand runs) or the hooks' directory (--template):
+ * `code`. git reads their options anywhere before `--`, so a value at the start of any other word
+ * there could be one (`git push origin {{…}}`: a value `--receive-pack=…`). `values` are the
+ * options that take the next word as data (`-b`, `--depth`…); an option missing from them is taken
+ * for one without, and the word after it is refused where a value could be an option, erring
+ * toward refusing. `runs`: the operand after which every word is a command (submodule foreach,
+ * bisect run).
+ */
+const GIT_SUBCOMMANDS: Readonly<Record<string, { readonly code: readonly string[]; readonly values?: readonly string[]; readonly runs?: string }>> = {
+  clone: {
+    code: ['-u', '--upload-pack', '-c', '--config', '--template'],
+    values: [
+      '-b',
+      '--branch',
+      '-o',
+      '--origin',
+      '--depth',
+      '--reference',
+      '--reference-if-able',
+      '--separate-git-dir',
+      '-j',
+      '--jobs',
+      '--filter',
+      '--shallow-since',
+      '--shallow-exclude',
+      '--server-option',
+      '--bundle-uri',
+      '--ref-format',
+      '--revision',
+    ],
+  },
+  fetch: {
+    code: ['--upload-pack'],
+    values: [
+      '--depth',
+      '--deepen',
+      '--shallow-since',
+      '--shallow-exclude',
+      '-j',
+      '--jobs',
+      '--negotiation-tip',
+      '--filter',
+      '-o',
+      '--server-option',
+      '--refmap',
+    ],
+  },
+  pull: {
+    code: ['--upload-pack'],
+    values: [
+      '--depth',
+      '--deepen',
+      '--shallow-since',
+      '--shallow-exclude',
+      '-j',
+      '--jobs',
+      '--negotiation-tip',
+      '-o',
+      '--server-option',
+      '-s',
+      '--strategy',
+      '-X',
+      '--strategy-option',
+    ],
+  },
+  'ls-remote': { code: ['-u', '--upload-pack'], values: ['--sort', '-o', '--server-option'] },
+  push: { code: ['--receive-pack', '--exec'], values: ['--repo', '-o', '--push-option'] },
+  archive: { code: ['--exec'], values: ['--format', '-o', '--output', '--prefix', '--remote', '--add-file', '--add-virtual-file', '--mtime'] },
+  rebase: { code: ['-x', '--exec'], values: ['--onto', '-s', '--strategy', '-X', '--strategy-option', '-C', '--whitespace', '--empty'] },
+  grep: {
+    code: ['-O', '--open-files-in-pager'],
+    values: ['-e', '-f', '-A', '-B', '-C', '--after-context', '--before-context', '--context', '--max-depth', '-m', '--max-count', '--threads'],
+  },
+  difftool: { code: ['-x', '--extcmd'], values: ['-t', '--tool'] },
+  'filter-branch': {
+    code: ['--setup', '--env-filter', '--tree-filter', '--index-filter', '--parent-filter', '--msg-filter', '--commit-filter', '--tag-name-filter'],
+    values: ['--subdirectory-filter', '--original', '-d', '--state-branch'],
+  },
+  'send-email': { code: ['--sendmail-cmd', '--smtp-server', '--to-cmd', '--cc-cmd', '--header-cmd'] },
+  init: { code: ['--template'], values: ['--separate-git-dir', '-b', '--initial-branch', '--object-format', '--ref-format', '--shared'] },
+  submodule: { code: [], runs: 'foreach' },
+  bisect: { code: [], runs: 'run' },
+};
+/** The options of those subcommands whose value is optional and only ever in the same word (`grep -O[pager]`): alone, they take no next word. */
+const GIT_ATTACHED_ONLY = new Set(['-O', '--open-files-in-pager']);
 /** The state of an interpreter named as the command, before its first argument. */
 const newInterpreter = (name: string): NonNullable<CommandState['interpreter']> => ({
   name,
@@ -693,7 +782,12 @@ interface CommandState {
     container?: boolean;
   };
   /** Inside git's options, before its subcommand: the next word is an option's value (`code` for -c and --config-env). */
-  git?: { next?: 'code' | 'data'; config?: { reading: boolean; operands: number } };
+  git?: {
+    next?: 'code' | 'data';
+    config?: { reading: boolean; operands: number };
+    /** After a subcommand of GIT_SUBCOMMANDS: whether options may still come (before `--`), how many operands came, and `runs` once every word is a command. */
+    subcommand?: { name: string; options: boolean; operands: number; runs?: boolean };
+  };
   /** Inside the arguments of a program of WRAPPERS, before the command it runs: `operands` of its own still to come; `argument` when the next word is an option's. */
   wrapper?: { command: string; operands: number; argument: boolean; code?: boolean };
   /** Inside the arguments of ssh: options (and what the next word is, an option's value), then the destination, then the remote command's words (`remote`, their fixed text; `undefined` in it where a word is not fixed). */
@@ -1562,6 +1656,7 @@ class Scanner {
     }
     const literal = this.#literal();
     if (git.config) return this.#gitConfigWord(git, git.config, literal);
+    if (git.subcommand) return this.#gitSubcommandWord(git, git.subcommand, literal);
     if (literal.text.startsWith('-') || (literal.text === '' && !literal.whole)) {
       const [, option = '', equals] = /^(-{1,2}[A-Za-z-]*)(=?)/.exec(literal.text) ?? [];
       if (literal.whole) {
@@ -1573,6 +1668,7 @@ class Scanner {
     }
     // The subcommand: a value there would choose what git runs; git config writes configuration later commands run.
     if (literal.whole && literal.text === 'config') git.config = { reading: false, operands: 0 };
+    else if (literal.whole && Object.hasOwn(GIT_SUBCOMMANDS, literal.text)) git.subcommand = { name: literal.text, options: true, operands: 0 };
     else state.git = undefined;
     return !literal.whole && this.#refuseWord(REFUSED.gitOption, false);
   }
@@ -1593,6 +1689,54 @@ class Scanner {
     if (config.operands === 1 && literal.whole && /^(?:get|list|unset|remove-section|rename-section)$/.test(literal.text)) config.reading = true;
     if (config.operands === 1 && literal.whole && /^(?:get|list|unset|remove-section|rename-section|set|edit)$/.test(literal.text)) return false;
     return !config.reading && this.#refuseWord(REFUSED.gitOption, false);
+  }
+
+  /**
+   * An argument of a git subcommand of GIT_SUBCOMMANDS: refuses it (consuming it, returning true)
+   * in the value of an option that runs a command or sets what runs (`clone -c`, `--upload-pack`,
+   * `rebase --exec`), in an option word a value could turn into one, at the start of a word
+   * before `--` where a value could be one (`git push origin {{…}}`), and in every word of the
+   * command `submodule foreach` or `bisect run` runs. The values of `-b`, `--depth` and the like
+   * and everything after `--` are data.
+   */
+  #gitSubcommandWord(git: NonNullable<CommandState['git']>, sub: NonNullable<NonNullable<CommandState['git']>['subcommand']>, literal: Literal): boolean {
+    const spec = GIT_SUBCOMMANDS[sub.name]!;
+    if (sub.runs) return this.#refuseWord(REFUSED.gitOption, false);
+    const text = literal.text;
+    if (sub.options && text.startsWith('-') && text !== '-') {
+      if (literal.whole && text === '--') {
+        sub.options = false;
+        return false;
+      }
+      const long = /^(--[A-Za-z0-9-]+)(=?)/.exec(text);
+      if (long !== null) {
+        const [, option = '', equals] = long;
+        // `--upload-pack={{…}}` is refused, `--branch={{…}}` is data; a token before the = could make another option.
+        if (equals === '=') return spec.code.includes(option) && !literal.whole && this.#refuseWord(REFUSED.gitOption, false);
+        if (!literal.whole) return this.#refuseWord(REFUSED.gitOption, false);
+        if (GIT_ATTACHED_ONLY.has(option)) return false;
+        git.next = spec.code.includes(option) ? 'code' : spec.values?.includes(option) ? 'data' : undefined;
+        return false;
+      }
+      // Short options, bundled: one that takes a value takes the rest of the word or, last, the next word.
+      for (let k = 1; k < text.length; k++) {
+        const option = `-${text[k]}`;
+        const code = spec.code.includes(option);
+        if (!code && !spec.values?.includes(option)) continue;
+        if (k + 1 < text.length || !literal.whole) return code && !literal.whole && this.#refuseWord(REFUSED.gitOption, false);
+        if (!GIT_ATTACHED_ONLY.has(option)) git.next = code ? 'code' : 'data';
+        return false;
+      }
+      // Options that take no value, unless an expansion adds more: a token there could add one that runs a command.
+      return !literal.whole && this.#refuseWord(REFUSED.gitOption, false);
+    }
+    if (spec.runs !== undefined && sub.operands === 0 && literal.whole && text === spec.runs) {
+      sub.runs = true;
+      return false;
+    }
+    sub.operands++;
+    // A value at the start of a word where git still reads options could be one (`--upload-pack=…`).
+    return sub.options && spec.code.length > 0 && !literal.whole && text === '' && this.#refuseWord(REFUSED.gitOption, false);
   }
 
   /** An argument of a builtin of NAMING: refuses it (consuming it, returning true) where it is a variable name. */

@@ -562,3 +562,60 @@ describe('why bundled wrapper options (env -iC, env -iS, xargs -0I) do not hide 
     }
   }
 });
+
+/*
+ * git subcommands' options that run a command: clone -c core.sshCommand, fetch and push to a
+ * local remote with --upload-pack / --receive-pack (a shell runs it; over ssh, the server's), and
+ * a value at the start of a word before -- read as such an option. Each runs the command in the
+ * value under /bin/sh and bash, and the template is refused.
+ */
+describe("why a git subcommand's --upload-pack, --receive-pack, clone -c and a value before -- are refused: git runs the command", () => {
+  const setup = 'git init -q src && git -C src -c user.email=a@b -c user.name=a commit -q --allow-empty -m x && git clone -q src work && cd work && ';
+  const running: Array<{ template: string; script: string; value: (cwd: string) => string }> = [
+    {
+      template: 'git clone -q -c core.sshCommand={{body.v}} ssh://example.invalid/x d',
+      script: 'git clone -q -c core.sshCommand="${AGW_ARG_1}" ssh://example.invalid/x d',
+      value: (cwd) => `touch ${cwd}/canary; false`,
+    },
+    {
+      template: `${setup}git fetch -q origin {{body.v}}`,
+      script: `${setup}git fetch -q origin "\${AGW_ARG_1}"`,
+      value: (cwd) => `--upload-pack=touch ${cwd}/canary; false`,
+    },
+    { template: `${setup}git pull -q {{body.v}}`, script: `${setup}git pull -q "\${AGW_ARG_1}"`, value: (cwd) => `--upload-pack=touch ${cwd}/canary; false` },
+    {
+      template: `${setup}git push -q origin {{body.v}} HEAD:refs/heads/x`,
+      script: `${setup}git push -q origin "\${AGW_ARG_1}" HEAD:refs/heads/x`,
+      value: (cwd) => `--receive-pack=touch ${cwd}/canary; false`,
+    },
+  ];
+  const available = (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, 'git')));
+  for (const [shellName, shellPath] of [
+    ['/bin/sh', '/bin/sh'],
+    ['bash', '/usr/bin/bash'],
+  ] as const) {
+    for (const { template, script, value } of running) {
+      const runs = existsSync(shellPath) && available;
+      (runs ? it : it.skip)(
+        `${JSON.stringify(template)} runs the command in the value under ${shellName}, so the template is refused${runs ? '' : ' — pending: git not installed (or no shell)'}`,
+        async () => {
+          const cwd = await tempDir('git-subcommand');
+          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
+          const env = { PATH: process.env.PATH ?? '', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1', AGW_ARG_1: value(cwd) };
+          const run = await shell.run(script, { cwd, timeoutMs: 20_000, env });
+          expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
+          expect(() => renderCommand(template, requestWith(value(cwd)))).to.throw(/\{\{body\.v\}\} stands /);
+        },
+      );
+    }
+  }
+  it('git push origin -- {{body.v}}, git fetch origin -- {{body.v}} take the value as a refspec, and the templates are accepted', async () => {
+    const cwd = await tempDir('git-subcommand');
+    const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: '/bin/sh' });
+    const value = `--receive-pack=touch ${cwd}/canary; false`;
+    const template = `${setup}git push -q origin -- {{body.v}}; git fetch -q origin -- {{body.v}}`;
+    const rendered = renderCommand(template, requestWith(value));
+    await shell.run(rendered.script, { cwd, timeoutMs: 20_000, env: { PATH: process.env.PATH ?? '', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1', ...rendered.env } });
+    expect(existsSync(join(cwd, 'canary'))).to.equal(false);
+  });
+});

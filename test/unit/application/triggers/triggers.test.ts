@@ -124,7 +124,7 @@ const { triggers } = validateTriggers(
       watch_path: '/webhook',
       enabled: true,
       actions: [
-        { type: 'command', command: 'git pull {{body.branch}}' },
+        { type: 'command', command: 'git pull origin -- {{body.branch}}' },
         { type: 'command', command: 'make', timeout: 5, retries: 1 },
         { type: 'webhook', url: 'https://hooks.test/x', headers: { 'x-token': 't' }, vars: { env: 'prod' } },
         { type: 'webhook', url: 'https://hooks.test/y', method: 'GET', vars: { ignored: true } },
@@ -578,7 +578,7 @@ describe('RunTrigger', () => {
   it('runs every action in order, in the triggers directory, with values passed as variables, never in the command line', async () => {
     const { runner, runs, shell, forwarder, jobs } = make();
     await runner.execute(task);
-    expect(shell.commands).to.deep.equal(['/srv/triggers$ git pull "${AGW_ARG_1}" (60000)', '/srv/triggers$ make (5000)']);
+    expect(shell.commands).to.deep.equal(['/srv/triggers$ git pull origin -- "${AGW_ARG_1}" (60000)', '/srv/triggers$ make (5000)']);
     expect(forwarder.sent).to.deep.equal([
       { url: 'https://hooks.test/x', method: 'POST', headers: { 'x-token': 't' }, json: { env: 'prod', data: { branch: 'main; rm -rf /' } } },
       { url: 'https://hooks.test/y', method: 'GET', headers: {}, json: undefined },

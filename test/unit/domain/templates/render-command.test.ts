@@ -10,8 +10,8 @@ const places = (template: string): string[] => findTokenPlaces(template).map((t)
 
 describe('renderCommand', () => {
   it('puts a reference to a per-run variable where each token stood, and the values in env', () => {
-    const rendered = renderCommand('git pull {{body.v}} && echo {{query.q}} {{headers.X-H}} {{body.v}}', withValue('main; rm -rf /'));
-    expect(rendered.script).to.equal('git pull "${AGW_ARG_1}" && echo "${AGW_ARG_2}" "${AGW_ARG_3}" "${AGW_ARG_4}"');
+    const rendered = renderCommand('git pull origin -- {{body.v}} && echo {{query.q}} {{headers.X-H}} {{body.v}}', withValue('main; rm -rf /'));
+    expect(rendered.script).to.equal('git pull origin -- "${AGW_ARG_1}" && echo "${AGW_ARG_2}" "${AGW_ARG_3}" "${AGW_ARG_4}"');
     expect(rendered.env).to.deep.equal({ AGW_ARG_1: 'main; rm -rf /', AGW_ARG_2: 'query value', AGW_ARG_3: 'header value', AGW_ARG_4: 'main; rm -rf /' });
   });
 
@@ -52,7 +52,7 @@ describe('renderCommand', () => {
 
 describe('commandTokenValues', () => {
   it('gives each token, in template order, the variable and the value renderCommand passes the command', () => {
-    const template = 'git pull {{body.v}} && echo "{{query.q}}" {{body.missing}} {{body.v}}';
+    const template = 'git pull origin -- {{body.v}} && echo "{{query.q}}" {{body.missing}} {{body.v}}';
     const request = withValue('main\u0000; rm -rf /');
     const values = commandTokenValues(template, request);
     expect(values).to.deep.equal([
@@ -272,7 +272,7 @@ describe('findTokenPlaces', () => {
     ],
     [
       "git's options that take data, -c with a fixed value, arguments after the subcommand (its own -c), and git variables that are data",
-      'git -C {{body.v}} --git-dir={{body.v}} --work-tree {{body.v}} log -c {{body.v}}; git commit -c {{body.v}}; GIT_AUTHOR_NAME={{body.v}} git commit -m {{body.v}}; git -c user.name=deploy pull origin {{body.v}}',
+      'git -C {{body.v}} --git-dir={{body.v}} --work-tree {{body.v}} log -c {{body.v}}; git commit -c {{body.v}}; GIT_AUTHOR_NAME={{body.v}} git commit -m {{body.v}}; git -c user.name=deploy pull origin -- {{body.v}}',
       ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
@@ -284,6 +284,11 @@ describe('findTokenPlaces', () => {
       "a container tool's arguments where it runs no command, though a word names an interpreter (docker logs mysql, docker restart node)",
       'docker logs mysql --tail {{body.v}}; docker restart node {{body.v}}; kubectl logs python --since={{body.v}}',
       ['unquoted', 'unquoted', 'unquoted'],
+    ],
+    [
+      "git subcommands' words after --, values of their options that take data, and subcommands without options that run commands",
+      'git push origin -- {{body.v}}; git fetch origin -- {{body.v}}; git -C /srv pull origin -- {{body.v}}; git clone -b {{body.v}} --depth 1 https://example.com/r /srv/r; git clone --branch={{body.v}} -- https://example.com/{{body.v}} /srv/r; git push origin refs/heads/{{body.v}}; git rebase --onto {{body.v}} a b; git grep -e {{body.v}}; git checkout {{body.v}}; git log {{body.v}}',
+      ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
       'git config reading, listing or removing a key, and the file it reads',
@@ -677,6 +682,23 @@ describe('findTokenPlaces', () => {
     ['in the value git config set writes, whatever the key', 'git config set user.name {{body.v}}', REFUSED.gitOption],
     ['as the key git config writes', 'git -C /srv config {{body.v}} x', REFUSED.gitOption],
     ['at the start of a word before the git subcommand, where it could be an option', 'git -C /srv {{body.v}} pull', REFUSED.gitOption],
+    ['in the git clone -c value, core.sshCommand', 'git clone -c core.sshCommand={{body.v}} ssh://git.example.com/r /srv/r', REFUSED.gitOption],
+    ['in the git clone --config value, the next word', 'git clone --config core.sshCommand={{body.v}} ssh://git.example.com/r /srv/r', REFUSED.gitOption],
+    ['in git clone --upload-pack=', 'git clone --upload-pack={{body.v}} /srv/src /srv/r', REFUSED.gitOption],
+    ['in git clone --template= (the hooks it installs)', 'git clone --template={{body.v}} https://example.com/r /srv/r', REFUSED.gitOption],
+    ['in git ls-remote --upload-pack, the next word', 'git ls-remote --upload-pack {{body.v}} origin', REFUSED.gitOption],
+    ['in git push --receive-pack=, quoted', 'git push --receive-pack="{{body.v}}" origin main', REFUSED.gitOption],
+    ['in git archive --exec=', 'git archive --remote=origin --exec={{body.v}} HEAD', REFUSED.gitOption],
+    ['in git rebase --exec', 'git rebase --exec {{body.v}} main', REFUSED.gitOption],
+    ['in git rebase -x, attached', 'git rebase -x{{body.v}} main', REFUSED.gitOption],
+    ['in the pager git grep -O runs', 'git grep -O{{body.v}} TODO', REFUSED.gitOption],
+    ['in git difftool -x', 'git difftool -x {{body.v}} HEAD', REFUSED.gitOption],
+    ['in the command git submodule foreach runs', "git submodule foreach 'make {{body.v}}'", REFUSED.gitOption],
+    ['in the command git bisect run runs, any word', 'git bisect run ./test.sh {{body.v}}', REFUSED.gitOption],
+    ['at the start of a git fetch word before --, where a value --upload-pack=… is an option', 'git -C /srv/app fetch origin {{body.v}}', REFUSED.gitOption],
+    ['at the start of a git pull word before --', 'git pull {{body.v}}', REFUSED.gitOption],
+    ['at the start of a git push word before -- (a value --receive-pack=…)', 'git push origin {{body.v}}', REFUSED.gitOption],
+    ['in a bundle of git fetch short options, which a value could extend', 'git fetch -q{{body.v}} origin', REFUSED.gitOption],
     ['assigned to GIT_SSH_COMMAND', 'GIT_SSH_COMMAND={{body.v}} git fetch', REFUSED.shellVariable],
     ['given to env as NODE_OPTIONS', 'env NODE_OPTIONS={{body.v}} node app.js', REFUSED.shellVariable],
     ['assigned to PERL5OPT by export', 'export PERL5OPT={{body.v}}', REFUSED.shellVariable],
