@@ -50,7 +50,7 @@ export const REFUSED = {
   awkProgram:
     'in an awk program (its first operand, or what -e, -f, -i, -l, -E, --source, --file, --include, --load or --exec take), which awk runs as code (system() and | run commands): pass the value with -v name={{…}} (awk reads its backslash escapes) or in the environment (X={{…}} awk \'…ENVIRON["X"]…\')',
   shellInput:
-    "in a here-document, here-string or pipe that a shell or another interpreter reads as its program (sh <<EOF, bash <<< …, … | sh, python3 <<EOF, python3 - <<EOF, … | perl, node < /dev/stdin, … | psql, sqlite3 db <<EOF: no -c, -e or other program and no script file, or one given -i or -d, which read their input as code after the program: … | python3 -i ./x.py, … | node -i -e …, … | perl -d ./x.pl; also bash /dev/stdin, source /dev/stdin, { sh; } <<EOF, … | xargs sh -c, … | xargs -I{} sh -c '…{}…', f() { sh; }; f <<EOF, ssh host <<EOF, … | ssh host sh): the shell or interpreter runs the value as code; give the script with -c and the values after it, as its positional parameters (sh -c '…\"$1\"…' sh {{…}}), give an interpreter its program (-c, -e or a script file) and the value as an argument after it (python3 ./script.py {{…}}, or printf '%s\\n' {{…}} | python3 ./script.py, which reads it as data), or to ssh a remote command that reads the value from its input as data (printf '%s\\n' {{…}} | ssh host 'read -r v && ./deploy \"$v\"')",
+    "in a here-document, here-string or pipe that a shell or another interpreter reads as its program (sh <<EOF, bash <<< …, … | sh, python3 <<EOF, python3 - <<EOF, … | perl, node < /dev/stdin, … | psql, sqlite3 db <<EOF, python3 <(…), python3 < <(…), … | tee >(sh), python3 /dev/fd/3 3<<EOF: no -c, -e or other program and no script file, or one given -i or -d, which read their input as code after the program: … | python3 -i ./x.py, … | node -i -e …, … | perl -d ./x.pl; also bash /dev/stdin, source /dev/stdin, { sh; } <<EOF, … | xargs sh -c, … | xargs -I{} sh -c '…{}…', f() { sh; }; f <<EOF, ssh host <<EOF, … | ssh host sh): the shell or interpreter runs the value as code; give the script with -c and the values after it, as its positional parameters (sh -c '…\"$1\"…' sh {{…}}), give an interpreter its program (-c, -e or a script file) and the value as an argument after it (python3 ./script.py {{…}}, or printf '%s\\n' {{…}} | python3 ./script.py, which reads it as data), or to ssh a remote command that reads the value from its input as data (printf '%s\\n' {{…}} | ssh host 'read -r v && ./deploy \"$v\"')",
   interpreterProgram:
     "in the program of an interpreter or what chooses it: what python -c or -m, perl -e/-E, ruby -e, node -e/-p/--eval/--print, php -r, lua -e, Rscript -e, pwsh -c/-Command, osascript -e, deno eval, bun -e, psql -c/-f, mysql -e/--execute take, sqlite3's SQL operands (after the database), the script file an interpreter runs (its first operand: python3 {{…}}), an interpreter's options (-M, -r, --require, -o, -cmd…), or a word where it still reads options (perl -e '…' {{…}}: a value -e… adds code; psql {{…}}: a value -c… is a command): the interpreter runs the value as code (psql's \\!, mysql's system and sqlite3's .shell run shell commands); pass the value as an argument after the program and after -- (python3 -c 'import sys; print(sys.argv[1])' {{…}}, perl -e 'print $ARGV[0]' -- {{…}}), in the environment (X={{…}} python3 -c 'import os; print(os.environ[\"X\"])'), or as a psql variable (psql -v v={{…}} -f ./query.sql, with :'v' in the file)",
   remoteCommand:
@@ -143,8 +143,11 @@ const EVALUATING = new Set(['eval', 'let', 'source', '.', 'alias']);
 const SHELLS = new Set(['sh', 'bash', 'rbash', 'dash', 'ash', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'posh', 'yash', 'zsh']);
 /** A command substitution in a word: what it runs may read the command's input (`eval "$(cat)"`). */
 const SUBSTITUTION = /\$\(|`/;
-/** Names of the standard input as a file: a shell given one as its script, or source given one, reads its script from its input. */
-const STANDARD_INPUT = /^(?:-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
+/**
+ * Names of the standard input as a file: a shell given one as its script, or source given one, reads its script from its input.
+ * Another descriptor (`/dev/fd/3`) is counted as one too: a here-document or here-string on it (`python3 /dev/fd/3 3<<EOF`) is its script.
+ */
+const STANDARD_INPUT = /^(?:-|\/dev\/stdin|\/dev\/fd\/[0-9]+|\/proc\/self\/fd\/[0-9]+)$/;
 /** awk, by the last part of the name; busybox awk is awk run by a wrapper. */
 const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk', 'original-awk']);
 /**
@@ -654,6 +657,28 @@ const readsScript = (state: CommandState): boolean =>
   (state.shell !== undefined && (state.shell.command !== true || state.xargs !== undefined)) ||
   (state.interpreter !== undefined && (state.interpreter.stdin === true || !state.interpreter.given));
 /**
+ * Whether the next word of the command is a file it runs as code: a shell's options and script
+ * (`sh <(…)`), an interpreter's script or program file or a value of its options (`python3 <(…)`,
+ * `psql -f <(…)`, `node -r <(…)`), what source, `.` or eval run, an awk or sed program file.
+ */
+const nextFileIsCode = (state: CommandState): boolean => {
+  const it = state.interpreter;
+  const spec = it === undefined ? undefined : INTERPRETERS[it.name]!;
+  return (
+    state.shell !== undefined ||
+    (it !== undefined &&
+      (it.next === 'code' ||
+        it.next === 'option' ||
+        it.rest === true ||
+        it.subcommand ||
+        (it.script && spec!.operands === 'script') ||
+        spec!.operands !== 'script')) ||
+    state.refusing === REFUSED.evaluated ||
+    (state.awk !== undefined && (state.awk.next === 'code' || !state.awk.program)) ||
+    (state.sed !== undefined && (state.sed.next === 'code' || !state.sed.program))
+  );
+};
+/**
  * Programs that run the command their arguments name (after their options, some taking the next
  * word, and `operands` fixed operands of their own): that word is read as a command name, so a
  * token there, or a shell's -c string after it, is refused as it would be at the start.
@@ -999,6 +1024,11 @@ class Scanner {
       readonly fed: Array<[number, number]>;
       /** Until the end of the line it opened on, whose here-documents' bodies follow that line. */
       sameLine: boolean;
+      /**
+       * A process substitution: `input` (`<(…)`, the command reads what it writes) or `output` (`>(…)`, it reads what the
+       * command writes), the first place inside it, and `runs` when the command runs what it reads as code.
+       */
+      substitution?: { kind: 'input' | 'output'; from: number; runs: boolean };
     }
     const compounds: Compound[] = [];
     const openCompound = (closer: string, at: Omit<Compound, 'closer' | 'script' | 'function' | 'heredocsBefore' | 'fed' | 'sameLine'>): void => {
@@ -1167,6 +1197,11 @@ class Scanner {
         this.#i++;
         wordStart = true;
         const at = { pipeline, commandStart, piped, pipelineHeredocs };
+        // A process substitution `<(…)` is a file the command reads: its script or program (`python3 <(…)`, `source <(…)`,
+        // `psql -f <(…)`), or its input (`python3 < <(…)`) where it reads its program from its input.
+        const substitution = c === '(' && redirect ? (s[i - 1] === '>' ? 'output' : 'input') : undefined;
+        const stdinRedirect = substitution === 'input' && /(?:^|[^<0-9])0?<[ \t]*<$/.test(s.slice(Math.max(0, i - 16), i));
+        const runs = substitution === 'input' && (stdinRedirect ? readsScript(state) : nextFileIsCode(state));
         // The () of a function definition (`f() { …; }`) opens no body: the compound after it is.
         const definition = c === '(' && this.#defining !== undefined && /^[ \t]*\)/.test(s.slice(i + 1, i + 16));
         endCommand();
@@ -1175,9 +1210,16 @@ class Scanner {
           continue;
         }
         // A subshell's redirections and a pipe into it reach the commands inside; a process substitution's input is not the command's.
-        if (c === '(') openCompound(redirect ? '' : ')', at);
-        else if (compounds.at(-1)?.closer === ')') closeCompound();
-        else if (compounds.at(-1)?.closer === '') compounds.pop();
+        if (c === '(') {
+          openCompound(redirect ? '' : ')', at);
+          if (substitution !== undefined) compounds.at(-1)!.substitution = { kind: substitution, from: this.#places.length, runs };
+        } else if (compounds.at(-1)?.closer === ')') closeCompound();
+        else if (compounds.at(-1)?.closer === '') {
+          const open = compounds.pop()!;
+          // `python3 <(echo {{…}})`: what it writes is the program. `echo {{…}} | tee >(sh)`: a command inside that reads its script from its input reads what the pipeline writes.
+          if (open.substitution?.runs) this.#refuseSince(open.substitution.from, this.#places.length, REFUSED.shellInput);
+          if (open.substitution?.kind === 'output' && open.script) this.#refuseSince(open.pipeline, open.substitution.from, REFUSED.shellInput);
+        }
         // After < or >, a ( opens a process substitution (`<(…)`, `>(…)`): its first word is a command name, no file.
         redirect = false;
       } else if (wordStart && s.startsWith('[[', i) && isWordEnd(s[i + 2])) {

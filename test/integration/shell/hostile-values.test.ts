@@ -619,3 +619,39 @@ describe("why a git subcommand's --upload-pack, --receive-pack, clone -c and a v
     expect(existsSync(join(cwd, 'canary'))).to.equal(false);
   });
 });
+
+/*
+ * A file the command runs as its script or program, written by a process substitution from a
+ * value (bash: `python3 <(…)`, `sh <(…)`, `. <(…)`, `python3 < <(…)`), or a here-document on the
+ * descriptor a script file names (`python3 /dev/fd/3 3<<EOF`, also under dash). Each runs the
+ * value, and the template is refused.
+ */
+describe('why a process substitution or a /dev/fd/N here-document that becomes a program is refused: the value runs as code', () => {
+  const touch = 'open("canary", "w")';
+  const running: Array<{ template: string; script: string; value: string; shells: ReadonlyArray<'/bin/sh' | 'bash'> }> = [
+    { template: 'python3 <(echo {{body.v}})', script: 'python3 <(echo "${AGW_ARG_1}")', value: touch, shells: ['bash'] },
+    { template: 'python3 < <(echo {{body.v}})', script: 'python3 < <(echo "${AGW_ARG_1}")', value: touch, shells: ['bash'] },
+    { template: 'sh <(echo {{body.v}})', script: 'sh <(echo "${AGW_ARG_1}")', value: 'touch canary', shells: ['bash'] },
+    { template: '. <(echo {{body.v}})', script: '. <(echo "${AGW_ARG_1}")', value: 'touch canary', shells: ['bash'] },
+    { template: 'python3 /dev/fd/3 3<<EOF\n{{body.v}}\nEOF', script: 'python3 /dev/fd/3 3<<EOF\n${AGW_ARG_1}\nEOF', value: touch, shells: ['/bin/sh', 'bash'] },
+  ];
+  const available = (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, 'python3')));
+  for (const [shellName, shellPath] of [
+    ['/bin/sh', '/bin/sh'],
+    ['bash', '/usr/bin/bash'],
+  ] as const) {
+    for (const { template, script, value } of running.filter((r) => r.shells.includes(shellName))) {
+      const runs = existsSync(shellPath) && available;
+      (runs ? it : it.skip)(
+        `${JSON.stringify(template)} runs the code in ${JSON.stringify(value)} under ${shellName}, so the template is refused${runs ? '' : ` — pending: python3 not installed (or no ${shellName})`}`,
+        async () => {
+          const cwd = await tempDir('substitution');
+          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
+          const run = await shell.run(script, { cwd, timeoutMs: 10_000, env: { PATH: process.env.PATH ?? '', AGW_ARG_1: value } });
+          expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
+          expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
+        },
+      );
+    }
+  }
+});
