@@ -61,6 +61,8 @@ export const REFUSED = {
     "where git reads the value as configuration, as an option that runs a command, or as the subcommand — before its subcommand: a -c or --config-env value (core.sshCommand, core.pager, core.fsmonitor, alias.x=!… and other keys run commands, and a value could end the key and name one of them), --exec-path= (the directory git runs its programs from), or a word a value could make one of these options; or in a key or value git config writes (git config core.sshCommand {{…}}), which later git commands run as well; after it: what a subcommand's option runs or configures (clone -c/--config, --upload-pack, --receive-pack, --template, rebase --exec, grep -O, difftool -x, filter-branch's filters, send-email's --sendmail-cmd, submodule foreach, bisect run), or at the start of a word before -- where a value could be such an option (git push origin {{…}}: a value --receive-pack=… runs a command, here for a local path or on the server of an ssh remote): pass the value to the subcommand after -- (git push origin -- {{…}}, git fetch origin -- {{…}}, git clone -- {{…}} ./dir) or as the value of an option that takes data (git clone -b {{…}} …, git grep -e {{…}}), or in a variable git reads as data (GIT_AUTHOR_NAME={{…}} git commit …)",
   sedScript:
     'in a sed script (its first operand, or what -e, -f, --expression or --file take): GNU sed runs commands with e and s///e and writes files with w; give sed --sandbox (it refuses e, r and w) or keep the value out of the script',
+  packageCode:
+    'where a package manager reads the package, module or version it installs or runs (npx {{…}}, npm install, pip install, go run…), or an option of its: the package\'s code (install scripts, setup.py, its program) would run; choose among fixed packages and versions (docs/triggers.md, "Package managers")',
   shellScript:
     'as an option or the script of a shell (sh, bash, dash, ash, ksh, mksh, zsh): -c runs its operand as code, and without -c the first operand is the file run; pass values after the script, as its positional parameters (sh -c \'…"$1"…\' sh {{…}})',
 } as const;
@@ -340,6 +342,8 @@ const POWERSHELL_OPTIONS = {
 /** The interpreters, by the name their program is run under (interpreterOf maps the others: python3.11, nodejs, mariadb). */
 const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
   python: { code: ['-c', '-m'], arguments: ['-W', '-X', '--check-hash-based-pycs'], operands: 'script', ends: ['-c', '-m'], interactive: ['-i'] },
+  // IPython reads its options (--profile=…, --InteractiveShellApp.exec_lines=… runs code) after its script too.
+  ipython: { code: ['-c', '-m'], arguments: [], operands: 'script', ends: ['-c', '-m'], interactive: ['-i'], permutes: true },
   perl: {
     code: ['-e', '-E'],
     arguments: ['-I', '-M', '-m'],
@@ -512,6 +516,66 @@ const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
     operands: 'data',
     permutes: true,
   },
+  // pgcli (4.3.1+: -c/--command, -f/--file) and mycli, clients like psql and mysql; click reads options after operands too.
+  pgcli: {
+    code: ['-c', '--command', '-f', '--file'],
+    arguments: ['-h', '--host', '-p', '--port', '-U', '--username', '-u', '--user', '-d', '--dbname', '-D', '--dsn', '--pgclirc', '--log-file'],
+    data: {
+      '-h': 'data',
+      '--host': 'data',
+      '-p': 'data',
+      '--port': 'data',
+      '-U': 'data',
+      '--username': 'data',
+      '-u': 'data',
+      '--user': 'data',
+      '-d': 'data',
+      '--dbname': 'data',
+    },
+    operands: 'data',
+    permutes: true,
+  },
+  mycli: {
+    code: ['-e', '--execute', '--init-command'],
+    arguments: [
+      '-h',
+      '--host',
+      '-P',
+      '--port',
+      '-u',
+      '--user',
+      '-S',
+      '--socket',
+      '-D',
+      '--database',
+      '-p',
+      '--password',
+      '--myclirc',
+      '--defaults-file',
+      '--dsn',
+      '-l',
+      '--logfile',
+      '--charset',
+      '--ssl-ca',
+      '--ssl-cert',
+      '--ssl-key',
+      '--login-path',
+    ],
+    data: {
+      '-h': 'data',
+      '--host': 'data',
+      '-P': 'data',
+      '--port': 'data',
+      '-u': 'data',
+      '--user': 'data',
+      '-S': 'data',
+      '--socket': 'data',
+      '-D': 'data',
+      '--database': 'data',
+    },
+    operands: 'data',
+    permutes: true,
+  },
   sqlite3: {
     code: [],
     arguments: ['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-mmap', '-vfs', '-maxsize', '-escape', '-A'],
@@ -524,10 +588,12 @@ const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
 /** The interpreter a command name runs, by the last part of the name and without a version (python3.11, perl5.36, php8.2, lua5.4, tclsh8.6). */
 const interpreterOf = (name: string): string | undefined => {
   const base = baseName(name);
-  const match = /^(python|pypy|perl|ruby|php|lua|tclsh|wish)(?:[0-9]+(?:\.[0-9]+)*)?$/.exec(base);
-  if (match) return match[1] === 'pypy' ? 'python' : match[1] === 'wish' ? 'tclsh' : match[1];
-  if (base === 'nodejs') return 'node';
-  if (base === 'luajit') return 'lua';
+  // A version (node20, node-20, python3.12, perl5.36.0, lua5.4, luajit-2.1) and a variant (python3-dbg, python3.12d, perl5.36-x86_64-linux-gnu).
+  const match =
+    /^(python|pypy|ipython|perl|ruby|php|lua|luajit|tclsh|wish|nodejs|node)(?:-?[0-9]+(?:\.[0-9]+)*)?(?:-dbg|-debug|d|m|dm|-[A-Za-z0-9_]+-linux-gnu[A-Za-z]*)?$/.exec(
+      base,
+    );
+  if (match) return ({ pypy: 'python', wish: 'tclsh', nodejs: 'node', luajit: 'lua' } as Record<string, string>)[match[1]!] ?? match[1];
   if (base === 'mariadb') return 'mysql';
   if (base === 'pwsh-preview') return 'pwsh';
   return Object.hasOwn(INTERPRETERS, base) ? base : undefined;
@@ -630,6 +696,102 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, { readonly code: readonly string[
 };
 /** The options of those subcommands whose value is optional and only ever in the same word (`grep -O[pager]`): alone, they take no next word. */
 const GIT_ATTACHED_ONLY = new Set(['-O', '--open-files-in-pager']);
+/**
+ * The options of docker run/create, podman run/create and docker compose run that take the next word
+ * as their value (CONTAINER_RUN_FLAGS take none): read to find the image after an --entrypoint.
+ */
+const CONTAINER_RUN_VALUES = new Set([
+  ...['-a', '-c', '-e', '-h', '-l', '-m', '-p', '-u', '-v', '-w'],
+  ...['--add-host', '--annotation', '--attach', '--blkio-weight', '--blkio-weight-device', '--cap-add', '--cap-drop', '--cgroup-parent'],
+  ...['--cgroupns', '--cgroups', '--cidfile', '--cpu-count', '--cpu-percent', '--cpu-period', '--cpu-quota', '--cpu-rt-period'],
+  ...['--cpu-rt-runtime', '--cpu-shares', '--cpus', '--cpuset-cpus', '--cpuset-mems', '--detach-keys', '--device', '--device-cgroup-rule'],
+  ...['--device-read-bps', '--device-read-iops', '--device-write-bps', '--device-write-iops', '--dns', '--dns-option', '--dns-search'],
+  ...['--domainname', '--entrypoint', '--env', '--env-file', '--expose', '--gpus', '--group-add', '--hostname', '--ip', '--ip6', '--ipc'],
+  ...['--isolation', '--kernel-memory', '--label', '--label-file', '--link', '--link-local-ip', '--log-driver', '--log-opt', '--mac-address'],
+  ...['--memory', '--memory-reservation', '--memory-swap', '--memory-swappiness', '--mount', '--name', '--network', '--net', '--network-alias'],
+  ...['--net-alias', '--oom-score-adj', '--pid', '--pids-limit', '--platform', '--publish', '--pull', '--restart', '--runtime', '--security-opt'],
+  ...['--shm-size', '--stop-signal', '--stop-timeout', '--storage-opt', '--sysctl', '--tmpfs', '--user', '--userns', '--ulimit', '--uts'],
+  ...['--volume', '--volume-driver', '--volumes-from', '--workdir', '--pod', '--secret', '--arch', '--os', '--variant', '--tz', '--umask'],
+  ...['--unsetenv', '--pidfile', '--uidmap', '--gidmap', '--subuidname', '--subgidname', '--hostuser', '--requires', '--sdnotify'],
+  ...['--seccomp-policy', '--timeout', '--authfile', '--creds', '--cert-dir', '--decryption-key', '--image-volume', '--init-path'],
+  ...['--passwd-entry', '--group-entry', '--chrootdirs', '--cgroup-conf', '--conmon-pidfile', '--preserve-fds', '--retry', '--retry-delay'],
+  ...['--personality', '--rdt-class', '--hosts-file', '--health-interval', '--health-retries', '--health-start-period', '--health-timeout'],
+]);
+const CONTAINER_RUN_FLAGS = new Set([
+  ...['-d', '-i', '-t', '-P', '-q', '-T', '--detach', '--interactive', '--tty', '--publish-all', '--quiet', '--rm', '--init', '--privileged'],
+  ...['--read-only', '--sig-proxy', '--no-healthcheck', '--oom-kill-disable', '--disable-content-trust', '--use-api-socket', '--no-deps'],
+  ...['--service-ports', '--use-aliases', '--build', '--remove-orphans', '--no-TTY', '--replace', '--no-hosts', '--read-only-tmpfs', '--http-proxy'],
+  ...['--env-host', '--rmi', '--tls-verify', '--systemd', '--pull-always'],
+]);
+/** What an --entrypoint value runs, when it is a shell or an interpreter (or a JSON array, podman's form, of one: uncertain). */
+const entrypointOf = (value: string): NonNullable<NonNullable<CommandState['container']>['entrypoint']> | undefined => {
+  if (value.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (Array.isArray(parsed))
+        return typeof parsed[0] === 'string' && (isShell(parsed[0]) || interpreterOf(parsed[0]) !== undefined) ? { program: 'uncertain' } : undefined;
+    } catch {
+      // Not JSON: podman takes the text for the program's name.
+    }
+  }
+  if (isShell(value)) return { program: { shell: true } };
+  const interpreter = interpreterOf(value);
+  return interpreter === undefined ? undefined : { program: { interpreter } };
+};
+/**
+ * Package managers and the runners of packages, by name (pip3.11 and pip-3 read as pip): the
+ * subcommands whose every operand names a package (or a version, a URL, a path, a requirement)
+ * installed or built, whose install scripts, setup.py, build.rs or gem extensions run (`all`),
+ * those whose first operand is the package (or script, or program) run (`runs`; `runner`: the
+ * tool itself, npx), and whether the words after that package are its arguments (`restData`),
+ * not the tool's options. These tools read options before `--` anywhere (npm's --script-shell,
+ * --node-options, --registry, pip's --index-url, go's -toolexec run or choose code): a token in
+ * an option, in the word after an option not known to take none, or at the start of a word
+ * before `--` is refused, as is a token naming the subcommand.
+ */
+const PACKAGE_TOOLS: Readonly<
+  Record<string, { readonly all?: readonly string[]; readonly runs?: readonly string[]; readonly runner?: boolean; readonly restData?: boolean }>
+> = {
+  npx: { runner: true, restData: true },
+  pnpx: { runner: true },
+  bunx: { runner: true },
+  uvx: { runner: true, restData: true },
+  npm: {
+    all: ['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isnta', 'isntal', 'isntall', 'add', 'install-test', 'it', 'create', 'init', 'innit'],
+    runs: ['exec', 'x'],
+  },
+  pnpm: { all: ['add', 'install', 'i', 'create', 'update', 'up'], runs: ['dlx', 'exec'] },
+  yarn: { all: ['add', 'create', 'global', 'up', 'upgrade'], runs: ['dlx', 'exec', 'run'] },
+  bun: { all: ['add', 'a', 'install', 'i', 'create', 'c', 'update', 'link'], runs: ['x', 'exec'] },
+  pip: { all: ['install', 'download', 'wheel'] },
+  pipx: { all: ['install', 'inject', 'install-all', 'runpip', 'upgrade', 'reinstall'], runs: ['run'], restData: true },
+  uv: { all: ['add', 'pip', 'tool', 'sync'], runs: ['run'], restData: true },
+  gem: { all: ['install', 'i', 'exec', 'update', 'build'] },
+  cargo: { all: ['install'] },
+  go: { all: ['install', 'get'], runs: ['run'], restData: true },
+};
+/** Subcommands of the package managers that write configuration later commands obey (npm config set script-shell …): every operand refused. */
+const PACKAGE_CONFIG = new Set(['config', 'c', 'set']);
+/** Options of the package managers known to take no value: the word after them is no option's value. */
+const PACKAGE_FLAGS = new Set([
+  ...['-y', '--yes', '--no', '-q', '--quiet', '-s', '--silent', '-v', '--verbose', '-g', '--global', '-D', '--save-dev', '-S', '--save', '-E'],
+  ...['--save-exact', '-O', '--save-optional', '--no-save', '--save-peer', '--ignore-scripts', '--legacy-peer-deps', '--force', '-f', '--dry-run'],
+  ...['--prefer-offline', '--offline', '--no-audit', '--no-fund', '--if-present', '--production', '--frozen-lockfile', '--user', '-U', '--upgrade'],
+  ...['--no-deps', '--pre', '--no-cache-dir', '--break-system-packages', '--force-reinstall', '--no-build-isolation', '--require-hashes'],
+  ...['--no-input', '--disable-pip-version-check', '-I', '--ignore-installed', '--locked', '--frozen', '--release', '--all-features', '--no-sync'],
+  ...['-x', '-n', '-a', '-race', '--no-document', '-N', '--user-install', '--isolated', '--system'],
+]);
+/** The state of a package manager named as the command (or run as python -m pip), before its first argument. */
+const newPackages = (tool: string): NonNullable<CommandState['packages']> => {
+  const spec = PACKAGE_TOOLS[tool]!;
+  return { tool, subcommand: !spec.runner, options: true, operands: spec.runner ? 'runs' : undefined };
+};
+/** The package manager a command name runs: pip3, pip3.11, pip-3 are pip. */
+const packageToolOf = (name: string): string | undefined => {
+  const base = baseName(name);
+  if (/^pip-?[0-9]*(?:\.[0-9]+)*$/.test(base)) return 'pip';
+  return Object.hasOwn(PACKAGE_TOOLS, base) && base !== 'bun' ? base : undefined;
+};
 /** The state of an interpreter named as the command, before its first argument. */
 const newInterpreter = (name: string): NonNullable<CommandState['interpreter']> => ({
   name,
@@ -805,6 +967,8 @@ interface CommandState {
     rest?: boolean;
     /** Named among a container tool's words, where the container may bear its name: a first operand naming an interpreter or shell starts afresh. */
     container?: boolean;
+    /** The next word is the module python -m runs (pip, pipx, uv: a package manager's operands follow). */
+    module?: boolean;
   };
   /** Inside git's options, before its subcommand: the next word is an option's value (`code` for -c and --config-env). */
   git?: {
@@ -826,7 +990,24 @@ interface CommandState {
    * `runs` once a word says it runs a command (`exec`, `run`…, or a tool that always does, nsenter),
    * after which an interpreter named among them starts an interpreter's (`docker logs node --tail …` runs none).
    */
-  container?: { runs: boolean };
+  container?: {
+    runs: boolean;
+    /** The next word is the value of --entrypoint. */
+    entrypointNext?: boolean;
+    /**
+     * A shell or interpreter given by --entrypoint, which the words after the image go to (`docker run --entrypoint sh img -c …`),
+     * with `value` when the next word is a docker option's value; `uncertain` when the check cannot tell which word is the image
+     * (an option it does not know) or what runs (a JSON array): every later word is refused.
+     */
+    entrypoint?: { program: { shell: true } | { interpreter: string } | 'uncertain'; value?: boolean };
+  };
+  /**
+   * Inside the arguments of a package manager (PACKAGE_TOOLS): whether its subcommand is still to
+   * come, whether options may (before `--`), whether the next word may be an option's `value`, what
+   * its operands are (`all` packages installed, `runs` the first the package run), whether that
+   * package came (`ran`), and `rest` once every word is the run package's argument.
+   */
+  packages?: { tool: string; subcommand: boolean; options: boolean; value?: boolean; operands?: 'all' | 'runs'; ran?: boolean; rest?: boolean };
   /** The command defines a function (`NAME()`, `function NAME`): its body's compound records whether it runs a shell reading its input. */
   defining?: string;
   /** The next word is the argument of an option of env (`-u NAME`, `-C DIR`) or exec (`-a NAME`), not the command it runs. */
@@ -886,6 +1067,7 @@ const FOUND_COMMAND_ENDED: Partial<CommandState> = {
   sed: undefined,
   commandOptions: undefined,
   container: undefined,
+  packages: undefined,
 };
 
 /**
@@ -1092,6 +1274,7 @@ class Scanner {
       state.sed = undefined;
       state.commandOptions = undefined;
       state.container = undefined;
+      state.packages = undefined;
     };
     while (this.#i < this.#end) {
       const i = this.#i;
@@ -1436,8 +1619,22 @@ class Scanner {
     if (state.ssh) return this.#sshWord(state, state.ssh);
     if (state.sed) return this.#sedWord(state.sed);
     if (state.commandOptions) return this.#commandOptionsWord(state.commandOptions);
+    if (state.packages) return this.#packageWord(state.packages);
     if (state.container) {
       const literal = this.#literal();
+      if (state.container.entrypoint) return this.#entrypointWord(state, state.container.entrypoint, literal);
+      if (state.container.entrypointNext || literal.text.startsWith('--entrypoint=')) {
+        // The program the container's arguments go to: a value there chooses it.
+        state.container.entrypointNext = false;
+        if (!literal.whole) return this.#refuseWord(REFUSED.commandName, false);
+        state.container.entrypoint = entrypointOf(literal.text.replace(/^--entrypoint=/, ''));
+        if (state.container.entrypoint === undefined) delete state.container.entrypoint;
+        return false;
+      }
+      if (literal.whole && literal.text === '--entrypoint') {
+        state.container.entrypointNext = true;
+        return false;
+      }
       if (literal.whole && isShell(literal.text)) {
         // The shell run in the container (`docker exec c sh -c …`, `kubectl exec pod -- bash -c …`): its options and script follow.
         state.container = undefined;
@@ -1516,6 +1713,7 @@ class Scanner {
     else if (word === 'hash' || word === 'enable') state.refusing = REFUSED.commandName;
     else if (isShell(word)) state.shell = { arguments: 0 };
     else if (interpreterOf(word) !== undefined) state.interpreter = newInterpreter(interpreterOf(word)!);
+    else if (packageToolOf(word) !== undefined) state.packages = newPackages(packageToolOf(word)!);
     else if (word === 'env' || word.endsWith('/env')) state.environment = true;
     else if (baseName(word) === 'git') state.git = {};
     else if (baseName(word) === 'ssh') state.ssh = { options: true, destination: false };
@@ -1553,6 +1751,95 @@ class Scanner {
   }
 
   /**
+   * A word of docker/podman run or create (or compose run) after an --entrypoint that is a shell or
+   * an interpreter, up to the image: the options of the tool (some taking the next word as their
+   * value, data), then the image, after which the words are the entry point's arguments, read as
+   * a shell's or an interpreter's. An option the check does not know could take the next word or
+   * not, so which word is the image is uncertain: every later token is refused.
+   */
+  #entrypointWord(state: CommandState, entrypoint: NonNullable<NonNullable<CommandState['container']>['entrypoint']>, literal: Literal): boolean {
+    if (entrypoint.program === 'uncertain') return this.#refuseWord(REFUSED.runsCommand, false);
+    if (entrypoint.value) {
+      entrypoint.value = false;
+      return false;
+    }
+    const text = literal.text;
+    if (text.startsWith('-') && text !== '-') {
+      const long = /^(--[A-Za-z0-9-]+)(=?)/.exec(text);
+      if (long !== null) {
+        const [, option = '', equals] = long;
+        // `--env=…`, `--name=…`: data; a token before the = could make another option.
+        if (equals === '=') return !CONTAINER_RUN_VALUES.has(option) && !literal.whole && this.#refuseWord(REFUSED.runsCommand, false);
+        if (!literal.whole) return this.#refuseWord(REFUSED.runsCommand, false);
+        if (CONTAINER_RUN_VALUES.has(option)) entrypoint.value = true;
+        else if (!CONTAINER_RUN_FLAGS.has(option)) entrypoint.program = 'uncertain';
+        return false;
+      }
+      // Short options, bundled (`-it`, `-itu 0`): one that takes a value takes the rest of the word or, last, the next word.
+      for (let k = 1; k < text.length; k++) {
+        const option = `-${text[k]}`;
+        if (CONTAINER_RUN_VALUES.has(option)) {
+          if (k + 1 === text.length && literal.whole) entrypoint.value = true;
+          return false;
+        }
+        if (!CONTAINER_RUN_FLAGS.has(option)) {
+          entrypoint.program = 'uncertain';
+          return false;
+        }
+      }
+      return !literal.whole && this.#refuseWord(REFUSED.runsCommand, false);
+    }
+    // The image: a value at its start could be an option, and the image the word after it.
+    if (!literal.whole && text === '') return this.#refuseWord(REFUSED.runsCommand, false);
+    const program = entrypoint.program;
+    state.container = undefined;
+    if ('shell' in program) state.shell = { arguments: 0 };
+    else state.interpreter = newInterpreter(program.interpreter);
+    return false;
+  }
+
+  /**
+   * An argument of a package manager (PACKAGE_TOOLS): refuses it (consuming it, returning true)
+   * where a value would name the package, module or version installed or run, the subcommand, an
+   * option or an option's value (before `--`), or start a word that could be an option.
+   */
+  #packageWord(p: NonNullable<CommandState['packages']>): boolean {
+    const spec = PACKAGE_TOOLS[p.tool]!;
+    const literal = this.#literal();
+    const text = literal.text;
+    if (p.rest) return false;
+    if (p.value) {
+      // Maybe an option's value (--registry, --index-url, --with, -p): a package, an index, a program.
+      p.value = false;
+      if (!literal.whole) return this.#refuseWord(REFUSED.packageCode, false);
+    }
+    if (p.options && text.startsWith('-') && text !== '-') {
+      if (literal.whole && text === '--') {
+        p.options = false;
+        return false;
+      }
+      if (!literal.whole) return this.#refuseWord(REFUSED.packageCode, false);
+      p.value = !text.includes('=') && !PACKAGE_FLAGS.has(text);
+      return false;
+    }
+    // A value at the start of a word where options are read could be one.
+    if (p.options && !literal.whole && text === '') return this.#refuseWord(REFUSED.packageCode, false);
+    if (p.subcommand) {
+      p.subcommand = false;
+      if (!literal.whole) return this.#refuseWord(REFUSED.packageCode, false);
+      p.operands = spec.all?.includes(text) || PACKAGE_CONFIG.has(text) ? 'all' : spec.runs?.includes(text) ? 'runs' : undefined;
+      return false;
+    }
+    if (p.operands === 'all') return !literal.whole && this.#refuseWord(REFUSED.packageCode, false);
+    if (p.operands === 'runs' && !p.ran) {
+      p.ran = true;
+      if (spec.restData) p.rest = true;
+      return !literal.whole && this.#refuseWord(REFUSED.packageCode, false);
+    }
+    return false;
+  }
+
+  /**
    * An argument of an interpreter: refuses it (consuming it, returning true) where the value would
    * run as its program or choose it — the value of an option that gives the program (`-c`, `-e`,
    * `--eval`…), the first operand when it is the script file (or a subcommand), sqlite3's SQL
@@ -1573,6 +1860,12 @@ class Scanner {
       it.next = undefined;
       if (next === 'code') {
         if (literal.whole && STANDARD_INPUT.test(literal.text)) it.stdin = true;
+        if (it.module && literal.whole && packageToolOf(literal.text) !== undefined) {
+          // python3 -m pip install …: pip's operands.
+          state.interpreter = undefined;
+          state.packages = newPackages(packageToolOf(literal.text)!);
+          return false;
+        }
         return this.#programWord(state);
       }
       if (next === 'data') return false;
@@ -1597,6 +1890,12 @@ class Scanner {
     if (!spec.permutes) it.options = false;
     if (it.subcommand) {
       it.subcommand = false;
+      if (it.name === 'bun' && literal.whole && PACKAGE_TOOLS.bun!.all!.includes(literal.text)) {
+        // bun add, bun install…: a package manager's operands.
+        state.interpreter = undefined;
+        state.packages = { tool: 'bun', subcommand: false, options: true, operands: 'all' };
+        return false;
+      }
       if (literal.whole && spec.subcommands!.includes(literal.text)) {
         // deno eval CODE, bun run FILE: options may come before the program, which the next operand is.
         it.options = true;
@@ -1641,6 +1940,13 @@ class Scanner {
         if (spec.rest?.includes(option)) it.rest = true;
         if (!attached) {
           it.next = spec.rest?.includes(option) ? undefined : 'code';
+          it.module = it.name === 'python' && option === '-m';
+          return false;
+        }
+        if (it.name === 'python' && option === '-m' && literal.whole && packageToolOf(value) !== undefined) {
+          // python3 -mpip install …
+          state.interpreter = undefined;
+          state.packages = newPackages(packageToolOf(value)!);
           return false;
         }
         if (literal.whole && STANDARD_INPUT.test(value)) it.stdin = true;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ChildProcessShellExecutor } from '../../../src/adapters/shell/child-process-shell-executor.js';
 import { DEFAULT_SHELL_SETTINGS } from '../../../src/adapters/shell/spawn-shell.js';
@@ -650,6 +650,69 @@ describe('why a process substitution or a /dev/fd/N here-document that becomes a
           const run = await shell.run(script, { cwd, timeoutMs: 10_000, env: { PATH: process.env.PATH ?? '', AGW_ARG_1: value } });
           expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
           expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
+        },
+      );
+    }
+  }
+});
+
+/*
+ * A package manager given a version from a value installs what the value names: npm reads
+ * `pkg@file:…` (also `npm:other@1`, a git URL) as another package, and pip reads a requirement
+ * `pkg==0/../x.tar.gz` (a `/` and an archive suffix) as the path of an archive. Installing runs
+ * the package's install script or build backend. Each runs the code of a package the test writes
+ * (no network), under /bin/sh and bash, and the template is refused.
+ */
+describe('why a package version from a value is refused: npm and pip install what it names, and its code runs', () => {
+  const onPath = (name: string): boolean => (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, name)));
+  const running: Array<{ tool: string; template: string; script: string; value: (cwd: string) => string; prepare: (cwd: string) => Promise<void> }> = [
+    {
+      tool: 'npm',
+      template: 'cd run && npm i --no-save --offline --no-audit --no-fund --no-update-notifier left-pad@{{body.v}}',
+      script: 'cd run && npm i --no-save --offline --no-audit --no-fund --no-update-notifier left-pad@"${AGW_ARG_1}"',
+      value: (cwd) => `file:${cwd}/evil.tgz`,
+      prepare: async (cwd) => {
+        await mkdir(join(cwd, 'evil', 'package'), { recursive: true });
+        await mkdir(join(cwd, 'run'));
+        await writeFile(join(cwd, 'run', 'package.json'), '{"name":"app","version":"1.0.0"}');
+        await writeFile(
+          join(cwd, 'evil', 'package', 'package.json'),
+          JSON.stringify({ name: 'evil', version: '1.0.0', scripts: { install: `touch ${cwd}/canary` } }),
+        );
+        spawnSync('tar', ['czf', join(cwd, 'evil.tgz'), 'package'], { cwd: join(cwd, 'evil') });
+      },
+    },
+    {
+      tool: 'pip',
+      template: 'cd run && pip install --no-index --dry-run six=={{body.v}}',
+      script: 'cd run && pip install --no-index --dry-run six=="${AGW_ARG_1}"',
+      value: () => '0/../../evil.tar.gz',
+      prepare: async (cwd) => {
+        await mkdir(join(cwd, 'evil-1.0', 'backend'), { recursive: true });
+        await mkdir(join(cwd, 'run'));
+        await writeFile(join(cwd, 'evil-1.0', 'pyproject.toml'), '[build-system]\nrequires = []\nbuild-backend = "evil"\nbackend-path = ["backend"]\n');
+        await writeFile(join(cwd, 'evil-1.0', 'backend', 'evil.py'), `open(${JSON.stringify(`${cwd}/canary`)}, "w")\n`);
+        spawnSync('tar', ['czf', join(cwd, 'evil.tar.gz'), 'evil-1.0'], { cwd });
+      },
+    },
+  ];
+  for (const [shellName, shellPath] of [
+    ['/bin/sh', '/bin/sh'],
+    ['bash', '/usr/bin/bash'],
+  ] as const) {
+    for (const { tool, template, script, value, prepare } of running) {
+      const runs = existsSync(shellPath) && onPath(tool) && onPath('tar');
+      (runs ? it : it.skip)(
+        `${JSON.stringify(template)} runs the install code of the package the value names under ${shellName}, so the template is refused${runs ? '' : ` — pending: ${tool} or tar not installed (or no ${shellName})`}`,
+        async () => {
+          const cwd = await tempDir('package-version');
+          await prepare(cwd);
+          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
+          // HOME stays the user's: pip may be a pyenv shim, which finds its Python there.
+          const env = { ...process.env, npm_config_cache: join(cwd, 'npm-cache'), PIP_NO_CACHE_DIR: '1', AGW_ARG_1: value(cwd) } as Record<string, string>;
+          const run = await shell.run(script, { cwd, timeoutMs: 60_000, env });
+          expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
+          expect(() => renderCommand(template, requestWith(value(cwd)))).to.throw(/\{\{body\.v\}\} stands /);
         },
       );
     }

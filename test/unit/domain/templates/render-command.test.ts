@@ -267,8 +267,8 @@ describe('findTokenPlaces', () => {
     ],
     [
       "other interpreters' arguments after their program, and subcommands that run no program of the value",
-      'tclsh ./x.tcl {{body.v}}; pwsh -File ./x.ps1 {{body.v}}; deno run --allow-net ./main.ts {{body.v}}; bun install {{body.v}}; ruby ./x.rb {{body.v}}; php ./artisan {{body.v}}; lua ./x.lua {{body.v}}; docker exec app python3 manage.py migrate {{body.v}}',
-      ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
+      'tclsh ./x.tcl {{body.v}}; pwsh -File ./x.ps1 {{body.v}}; deno run --allow-net ./main.ts {{body.v}}; bun install; ruby ./x.rb {{body.v}}; php ./artisan {{body.v}}; lua ./x.lua {{body.v}}; docker exec app python3 manage.py migrate {{body.v}}',
+      ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
       "git's options that take data, -c with a fixed value, arguments after the subcommand (its own -c), and git variables that are data",

@@ -1,0 +1,120 @@
+import { expect } from 'chai';
+import { findTokenPlaces, REFUSED } from '../../../../src/domain/templates/shell-contexts.js';
+
+/** The place of every token of a template: its context, or `refused: <reason>`. */
+const places = (template: string): string[] => findTokenPlaces(template).map((t) => ('context' in t.place ? t.place.context : `refused: ${t.place.refused}`));
+
+/**
+ * Programs that launch another program the template does not name directly: a container's entry
+ * point, interpreters under versioned or variant names, and package managers whose operands name
+ * a package they install or run (its install scripts, setup.py or bin run).
+ */
+describe('findTokenPlaces: launchers', () => {
+  const refused: Array<[string, string, string]> = [
+    // The entry point receives the container's arguments: sh -c, python3 -c after the image.
+    ['after a shell entry point, as its -c string', 'docker run --entrypoint sh img -c {{body.v}}', REFUSED.shellScript],
+    [
+      'after a shell entry point given by path, with docker options between',
+      'docker run --rm --entrypoint /bin/bash -v /srv:/srv -w /srv -e A=1 registry.example.com/app:1 -c {{body.v}}',
+      REFUSED.shellScript,
+    ],
+    ['after a shell entry point, as the script file', 'docker run --entrypoint sh img {{body.v}}', REFUSED.shellScript],
+    ['after an interpreter entry point given with =, as its -c program', 'docker run --entrypoint=python3 img -c {{body.v}}', REFUSED.interpreterProgram],
+    ['after an interpreter entry point, as its script file', 'podman run --entrypoint python3 -e X=1 img {{body.v}}', REFUSED.interpreterProgram],
+    ['after a podman entry point, bundled short options', 'podman run -it --entrypoint node -u 1000 img -e {{body.v}}', REFUSED.interpreterProgram],
+    ['after a docker create entry point', 'docker create --name job --entrypoint sh img -c {{body.v}}', REFUSED.shellScript],
+    ['after a docker compose run entry point', 'docker compose run --rm --entrypoint sh web -c {{body.v}}', REFUSED.shellScript],
+    ['in the entry point itself', 'docker run --entrypoint {{body.v}} img', REFUSED.commandName],
+    ['in the entry point given with =', 'docker run --entrypoint={{body.v}} img', REFUSED.commandName],
+    ['after a podman entry point given as a JSON array', `podman run --entrypoint '["sh","-c"]' img {{body.v}}`, REFUSED.runsCommand],
+    [
+      'after an option the check does not know, where the image could be either word',
+      'docker run --entrypoint sh --frobnicate x img -c {{body.v}}',
+      REFUSED.runsCommand,
+    ],
+    ['at the start of the image word after an entry point (a value could be an option)', 'docker run --entrypoint sh {{body.v}} ./x.sh', REFUSED.runsCommand],
+    [
+      'in a here-document given to an interpreter entry point given no program',
+      'docker run -i --entrypoint python3 img <<EOF\nprint("{{body.v}}")\nEOF',
+      REFUSED.shellInput,
+    ],
+    // Interpreters under versioned or variant names.
+    ['in node20 -e', 'node20 -e {{body.v}}', REFUSED.interpreterProgram],
+    ['in node-20 -e', 'node-20 -e {{body.v}}', REFUSED.interpreterProgram],
+    ['in python3-dbg -c', 'python3-dbg -c {{body.v}}', REFUSED.interpreterProgram],
+    ['in python3.12-dbg -c', 'python3.12-dbg -c {{body.v}}', REFUSED.interpreterProgram],
+    ['in python3.12 -c', 'python3.12 -c {{body.v}}', REFUSED.interpreterProgram],
+    ['in perl5.36-x86_64-linux-gnu -e', 'perl5.36-x86_64-linux-gnu -e {{body.v}}', REFUSED.interpreterProgram],
+    ['in ipython -c', 'ipython -c {{body.v}}', REFUSED.interpreterProgram],
+    ['in ipython3 script operand', 'ipython3 {{body.v}}', REFUSED.interpreterProgram],
+    ['in a here-document given to ipython3 given no program', 'ipython3 <<EOF\n{{body.v}}\nEOF', REFUSED.shellInput],
+    ['in pgcli -c', 'pgcli "$DATABASE_URL" -c {{body.v}}', REFUSED.interpreterProgram],
+    ['in mycli -e', 'mycli -u app -e {{body.v}} app', REFUSED.interpreterProgram],
+    ['in php8.2 -r', 'php8.2 -r {{body.v}}', REFUSED.interpreterProgram],
+    ['in ruby3.1 -e', 'ruby3.1 -e {{body.v}}', REFUSED.interpreterProgram],
+    ['in perl5.36.0 -e', 'perl5.36.0 -e {{body.v}}', REFUSED.interpreterProgram],
+    ['in lua5.4 -e', 'lua5.4 -e {{body.v}}', REFUSED.interpreterProgram],
+    ['in luajit-2.1 -e', 'luajit-2.1 -e {{body.v}}', REFUSED.interpreterProgram],
+    ['in /usr/lib/postgresql/15/bin/psql -c', '/usr/lib/postgresql/15/bin/psql -c {{body.v}}', REFUSED.interpreterProgram],
+    // Package managers: the package (or version) installed or run.
+    ['as the package npx runs', 'npx {{body.v}}', REFUSED.packageCode],
+    ['as the package npx -p installs', 'npx -p {{body.v}} cowsay hi', REFUSED.packageCode],
+    ['as a package npm install installs', 'npm install --no-save left-pad {{body.v}}', REFUSED.packageCode],
+    ['as the version npm i installs (npm:, file:, git and URL specs)', 'npm i left-pad@{{body.v}}', REFUSED.packageCode],
+    ['as the package npm exec runs', 'npm exec -- {{body.v}}', REFUSED.packageCode],
+    ['as the initializer npm init runs', 'npm init {{body.v}}', REFUSED.packageCode],
+    ['as the npm subcommand', 'npm {{body.v}}', REFUSED.packageCode],
+    ['at the start of an npm word before -- (a value --script-shell=… or --node-options=…)', 'npm run build {{body.v}}', REFUSED.packageCode],
+    ['in an npm option', 'npm --registry={{body.v}} ci', REFUSED.packageCode],
+    ['in an npm config set', 'npm config set script-shell {{body.v}}', REFUSED.packageCode],
+    ['as the package pnpm dlx runs', 'pnpm dlx {{body.v}}', REFUSED.packageCode],
+    ['as a package pnpm add installs', 'pnpm add -D {{body.v}}', REFUSED.packageCode],
+    ['as the package yarn dlx runs', 'yarn dlx {{body.v}}', REFUSED.packageCode],
+    ['as a package yarn add installs', 'yarn add {{body.v}}', REFUSED.packageCode],
+    ['as the package bunx runs', 'bunx {{body.v}}', REFUSED.packageCode],
+    ['as a package bun add installs', 'bun add left-pad {{body.v}}', REFUSED.packageCode],
+    ['as a package bun install installs', 'bun install {{body.v}}', REFUSED.packageCode],
+    ['as a package pip install installs', 'pip install {{body.v}}', REFUSED.packageCode],
+    ['as the version pip3 install installs (a value 0/../x.tar.gz makes it a path)', 'pip3 install requests=={{body.v}}', REFUSED.packageCode],
+    ['as a package python3 -m pip install installs', 'python3 -m pip install --user {{body.v}}', REFUSED.packageCode],
+    ['as a package pip3.11 download builds', 'pip3.11 download -d /tmp/d {{body.v}}', REFUSED.packageCode],
+    ['as the package pipx run runs', 'pipx run {{body.v}}', REFUSED.packageCode],
+    ['as the package uvx runs', 'uvx {{body.v}}', REFUSED.packageCode],
+    ['as the package uv run --with adds', 'uv run --with {{body.v}} ./x.py', REFUSED.packageCode],
+    ['as the script uv run runs', 'uv run {{body.v}}', REFUSED.packageCode],
+    ['as a package uv pip install installs', 'uv pip install {{body.v}}', REFUSED.packageCode],
+    ['as a gem gem install installs', 'gem install {{body.v}}', REFUSED.packageCode],
+    ['as a crate cargo install builds', 'cargo install --locked {{body.v}}', REFUSED.packageCode],
+    ['as the package go run builds and runs', 'go run {{body.v}}', REFUSED.packageCode],
+    ['as the module go install builds', 'go install example.com/tool@{{body.v}}', REFUSED.packageCode],
+    ['in a go option (-toolexec, -exec run programs)', 'go test -exec={{body.v}} ./...', REFUSED.packageCode],
+  ];
+  for (const [label, template, reason] of refused) {
+    it(`refuses a token ${label}`, () => {
+      expect(places(template)).to.deep.equal([`refused: ${reason}`]);
+    });
+  }
+
+  const accepted: Array<[string, string]> = [
+    ['arguments after the image of a shell entry point given a script', 'docker run --rm --entrypoint sh img ./deploy.sh {{body.v}}'],
+    ['positional parameters after a shell entry point -c string', `docker run --entrypoint sh img -c 'echo "$1"' sh {{body.v}}`],
+    ['arguments of a script given to an interpreter entry point', 'docker run --entrypoint python3 -v /srv:/srv img /srv/x.py {{body.v}}'],
+    [
+      'docker options that take data, and arguments of an entry point the check does not know',
+      'docker run --rm -e REF={{body.v}} --entrypoint /app/deploy img {{body.v}}',
+    ],
+    ['an image tag after an entry point', 'docker run --entrypoint sh registry.example.com/app:{{body.v}} ./deploy.sh'],
+    ['npm run arguments after --', 'npm run build -- --env={{body.v}}'],
+    ['npm test arguments after --', 'npm test -- {{body.v}}'],
+    ['npx arguments after the package it runs', 'npx --yes eslint --fix {{body.v}}'],
+    ['pip arguments of subcommands that install nothing', 'pip show -- {{body.v}}; pip uninstall -y -- {{body.v}}'],
+    ['go run arguments after the package', 'go run ./cmd/deploy --ref {{body.v}}'],
+    ['uv run arguments after the script', 'uv run ./deploy.py {{body.v}}'],
+    ['cargo run arguments after --', 'cargo run --release -- {{body.v}}'],
+  ];
+  for (const [label, template] of accepted) {
+    it(`accepts ${label}`, () => {
+      expect(places(template).every((p) => !p.startsWith('refused'))).to.equal(true, places(template).join('\n'));
+    });
+  }
+});
