@@ -402,7 +402,7 @@ describe('validateTriggers', () => {
       [
         'assigned to BASH_ENV before a bash script',
         'BASH_ENV={{body.v}} ./deploy.sh',
-        'in an assignment to BASH_ENV, ENV, PS0, PS1, PS2, PS4, PROMPT_COMMAND, SHELLOPTS, BASHOPTS, PATH, GCONV_PATH or an LD_ variable, which a shell expands and runs, or which choose the program or library that runs, or to a variable another program runs as a command or loads code from (NODE_OPTIONS, NODE_PATH, PYTHONPATH, PYTHONSTARTUP, PERL5OPT, PERL5LIB, RUBYOPT, GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF, GIT_CONFIG_…, EDITOR, PAGER, LESSOPEN…) (also given to export or env): a shell or program started with it would run the value as code; pass it under a name of your own (DEPLOY_REF={{…}} ./deploy.sh)',
+        'in an assignment (also by export or env) to a variable a shell or another program runs or loads code from (BASH_ENV, PATH, LD_PRELOAD, NODE_OPTIONS, GIT_SSH_COMMAND, EDITOR…): pass it under a name of your own (DEPLOY_REF={{…}} ./deploy.sh) (docs/triggers.md, "Places a token may not stand": variables)',
       ],
       [
         'as the action of trap',
