@@ -781,6 +781,16 @@ const PACKAGE_FLAGS = new Set([
   ...['--no-input', '--disable-pip-version-check', '-I', '--ignore-installed', '--locked', '--frozen', '--release', '--all-features', '--no-sync'],
   ...['-x', '-n', '-a', '-race', '--no-document', '-N', '--user-install', '--isolated', '--system'],
 ]);
+/**
+ * Options of a package manager whose value (the next word) is data, by tool: a test name or
+ * pattern, a count, an output path, a feature, a target directory (go's flag package and optparse
+ * take the next word whatever it starts with; clap refuses one that looks like an option).
+ */
+const PACKAGE_DATA_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  go: new Set(['-run', '-bench', '-skip', '-count', '-timeout', '-tags', '-o', '-parallel', '-cpu', '-benchtime', '-coverprofile', '-shuffle']),
+  cargo: new Set(['--features', '-F', '--bin', '--example', '--test', '--target', '--target-dir', '--profile', '--jobs', '-j']),
+  pip: new Set(['--target', '-t', '--root', '--prefix']),
+};
 /** The state of a package manager named as the command (or run as python -m pip), before its first argument. */
 const newPackages = (tool: string): NonNullable<CommandState['packages']> => {
   const spec = PACKAGE_TOOLS[tool]!;
@@ -817,7 +827,12 @@ const isShell = (name: string): boolean => SHELLS.has(name.slice(name.lastIndexO
 const readsScript = (state: CommandState): boolean =>
   state.input !== undefined ||
   (state.shell !== undefined && (state.shell.command !== true || state.xargs !== undefined)) ||
-  (state.interpreter !== undefined && (state.interpreter.stdin === true || !state.interpreter.given));
+  (state.interpreter !== undefined && (state.interpreter.stdin === true || !state.interpreter.given)) ||
+  // xargs adding what it reads to a package manager's words where they name a package or could be an option (`… | xargs npm i`).
+  (state.xargs !== undefined &&
+    state.packages !== undefined &&
+    !state.packages.rest &&
+    (state.packages.options || state.packages.operands === 'all' || (state.packages.operands === 'runs' && !state.packages.ran)));
 /**
  * Whether the next word of the command is a file it runs as code: a shell's options and script
  * (`sh <(…)`), an interpreter's script or program file or a value of its options (`python3 <(…)`,
@@ -1007,7 +1022,7 @@ interface CommandState {
    * its operands are (`all` packages installed, `runs` the first the package run), whether that
    * package came (`ran`), and `rest` once every word is the run package's argument.
    */
-  packages?: { tool: string; subcommand: boolean; options: boolean; value?: boolean; operands?: 'all' | 'runs'; ran?: boolean; rest?: boolean };
+  packages?: { tool: string; subcommand: boolean; options: boolean; value?: 'data' | 'maybe'; operands?: 'all' | 'runs'; ran?: boolean; rest?: boolean };
   /** The command defines a function (`NAME()`, `function NAME`): its body's compound records whether it runs a shell reading its input. */
   defining?: string;
   /** The next word is the argument of an option of env (`-u NAME`, `-C DIR`) or exec (`-a NAME`), not the command it runs. */
@@ -1619,7 +1634,7 @@ class Scanner {
     if (state.ssh) return this.#sshWord(state, state.ssh);
     if (state.sed) return this.#sedWord(state.sed);
     if (state.commandOptions) return this.#commandOptionsWord(state.commandOptions);
-    if (state.packages) return this.#packageWord(state.packages);
+    if (state.packages) return this.#packageWord(state, state.packages);
     if (state.container) {
       const literal = this.#literal();
       if (state.container.entrypoint) return this.#entrypointWord(state, state.container.entrypoint, literal);
@@ -1803,38 +1818,49 @@ class Scanner {
    * where a value would name the package, module or version installed or run, the subcommand, an
    * option or an option's value (before `--`), or start a word that could be an option.
    */
-  #packageWord(p: NonNullable<CommandState['packages']>): boolean {
+  #packageWord(state: CommandState, p: NonNullable<CommandState['packages']>): boolean {
     const spec = PACKAGE_TOOLS[p.tool]!;
     const literal = this.#literal();
     const text = literal.text;
+    // Under xargs -I R, R in a word stands for what xargs reads (`… | xargs -I{} npm i {}`): where a token is refused, so is R.
+    const replace = state.xargs?.replace;
+    const refuse = (): boolean => {
+      if (replace !== undefined && text.includes(replace)) state.input = true;
+      return !literal.whole && this.#refuseWord(REFUSED.packageCode, false);
+    };
     if (p.rest) return false;
-    if (p.value) {
-      // Maybe an option's value (--registry, --index-url, --with, -p): a package, an index, a program.
-      p.value = false;
-      if (!literal.whole) return this.#refuseWord(REFUSED.packageCode, false);
+    if (p.value !== undefined) {
+      // An option's value: data (go test -run, pip --target), or maybe a package, an index, a program (--registry, --index-url, --with, -p).
+      const value = p.value;
+      p.value = undefined;
+      if (value === 'data') return false;
+      if (refuse()) return true;
     }
     if (p.options && text.startsWith('-') && text !== '-') {
       if (literal.whole && text === '--') {
         p.options = false;
         return false;
       }
-      if (!literal.whole) return this.#refuseWord(REFUSED.packageCode, false);
-      p.value = !text.includes('=') && !PACKAGE_FLAGS.has(text);
+      if (refuse()) return true;
+      p.value = text.includes('=') || PACKAGE_FLAGS.has(text) ? undefined : PACKAGE_DATA_OPTIONS[p.tool]?.has(text) ? 'data' : 'maybe';
       return false;
     }
     // A value at the start of a word where options are read could be one.
-    if (p.options && !literal.whole && text === '') return this.#refuseWord(REFUSED.packageCode, false);
+    if (p.options && ((!literal.whole && text === '') || (replace !== undefined && text.startsWith(replace)))) {
+      if (replace !== undefined && text.startsWith(replace)) state.input = true;
+      return !literal.whole && this.#refuseWord(REFUSED.packageCode, false);
+    }
     if (p.subcommand) {
       p.subcommand = false;
-      if (!literal.whole) return this.#refuseWord(REFUSED.packageCode, false);
+      if (refuse()) return true;
       p.operands = spec.all?.includes(text) || PACKAGE_CONFIG.has(text) ? 'all' : spec.runs?.includes(text) ? 'runs' : undefined;
       return false;
     }
-    if (p.operands === 'all') return !literal.whole && this.#refuseWord(REFUSED.packageCode, false);
+    if (p.operands === 'all') return refuse();
     if (p.operands === 'runs' && !p.ran) {
       p.ran = true;
       if (spec.restData) p.rest = true;
-      return !literal.whole && this.#refuseWord(REFUSED.packageCode, false);
+      return refuse();
     }
     return false;
   }

@@ -683,6 +683,22 @@ describe('why a package version from a value is refused: npm and pip install wha
       },
     },
     {
+      tool: 'npm',
+      template: "cd run && printf '%s\\n' {{body.v}} | xargs npm i --no-save --offline --no-audit --no-fund --no-update-notifier",
+      script: `cd run && printf '%s\\n' "\${AGW_ARG_1}" | xargs npm i --no-save --offline --no-audit --no-fund --no-update-notifier`,
+      value: (cwd) => `left-pad@file:${cwd}/evil.tgz`,
+      prepare: async (cwd) => {
+        await mkdir(join(cwd, 'evil', 'package'), { recursive: true });
+        await mkdir(join(cwd, 'run'));
+        await writeFile(join(cwd, 'run', 'package.json'), '{"name":"app","version":"1.0.0"}');
+        await writeFile(
+          join(cwd, 'evil', 'package', 'package.json'),
+          JSON.stringify({ name: 'evil', version: '1.0.0', scripts: { install: `touch ${cwd}/canary` } }),
+        );
+        spawnSync('tar', ['czf', join(cwd, 'evil.tgz'), 'package'], { cwd: join(cwd, 'evil') });
+      },
+    },
+    {
       tool: 'pip',
       template: 'cd run && pip install --no-index --dry-run six=={{body.v}}',
       script: 'cd run && pip install --no-index --dry-run six=="${AGW_ARG_1}"',

@@ -87,6 +87,9 @@ describe('findTokenPlaces: launchers', () => {
     ['as a crate cargo install builds', 'cargo install --locked {{body.v}}', REFUSED.packageCode],
     ['as the package go run builds and runs', 'go run {{body.v}}', REFUSED.packageCode],
     ['as the module go install builds', 'go install example.com/tool@{{body.v}}', REFUSED.packageCode],
+    ['written into a pipe to xargs npm install, which adds what it reads to the packages', 'echo {{body.v}} | xargs npm install', REFUSED.shellInput],
+    ['written into a pipe to xargs -I{} pip install {}', 'echo {{body.v}} | xargs -I{} pip install {}', REFUSED.shellInput],
+    ['written into a pipe to xargs npm run build, where what it adds could be an npm option', 'echo {{body.v}} | xargs npm run build', REFUSED.shellInput],
     ['in a go option (-toolexec, -exec run programs)', 'go test -exec={{body.v}} ./...', REFUSED.packageCode],
   ];
   for (const [label, template, reason] of refused) {
@@ -111,6 +114,11 @@ describe('findTokenPlaces: launchers', () => {
     ['go run arguments after the package', 'go run ./cmd/deploy --ref {{body.v}}'],
     ['uv run arguments after the script', 'uv run ./deploy.py {{body.v}}'],
     ['cargo run arguments after --', 'cargo run --release -- {{body.v}}'],
+    [
+      'values of options that take data (go test -run, cargo --features, pip --target)',
+      'go test ./... -run {{body.v}}; cargo build --features {{body.v}}; pip install -r r.txt --target ./vendor/{{body.v}}',
+    ],
+    ['xargs giving a package run its arguments', 'echo {{body.v}} | xargs npx eslint; echo {{body.v}} | xargs -I{} npm run build -- {}'],
   ];
   for (const [label, template] of accepted) {
     it(`accepts ${label}`, () => {
