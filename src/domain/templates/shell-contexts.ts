@@ -129,9 +129,28 @@ const PROGRAM_VARIABLES = new Set([
   'SUDO_ASKPASS',
   'PSQLRC',
   'BROWSER',
+  // The JVM loads the agents and options these give; pip, uv and go fetch packages from the index or run the program they name.
+  'JAVA_TOOL_OPTIONS',
+  '_JAVA_OPTIONS',
+  'JDK_JAVA_OPTIONS',
+  'PIP_INDEX_URL',
+  'PIP_EXTRA_INDEX_URL',
+  'PIP_FIND_LINKS',
+  'UV_INDEX',
+  'UV_INDEX_URL',
+  'UV_EXTRA_INDEX_URL',
+  'UV_DEFAULT_INDEX',
+  'UV_FIND_LINKS',
+  'GOFLAGS',
+  'RUSTC_WRAPPER',
 ]);
 const isShellVariable = (name: string): boolean =>
-  SHELL_VARIABLES.has(name) || PROGRAM_VARIABLES.has(name) || name.startsWith('LD_') || /^GIT_CONFIG_(?:KEY|VALUE)_/.test(name);
+  SHELL_VARIABLES.has(name) ||
+  PROGRAM_VARIABLES.has(name) ||
+  name.startsWith('LD_') ||
+  /^GIT_CONFIG_(?:KEY|VALUE)_/.test(name) ||
+  // npm (and pnpm, yarn 1) read any npm_config_… variable, in any case, as configuration: script-shell, node-options, registry.
+  /^npm_config_/i.test(name);
 /** Why a token may not be assigned to `name` (by name=, export, declare… or env), or undefined. */
 const assignedRefusal = (name: string): string | undefined =>
   INTEGER_VARIABLES.has(name) ? REFUSED.integerVariable : isShellVariable(name) ? REFUSED.shellVariable : undefined;

@@ -90,6 +90,11 @@ describe('findTokenPlaces: launchers', () => {
     ['written into a pipe to xargs npm install, which adds what it reads to the packages', 'echo {{body.v}} | xargs npm install', REFUSED.shellInput],
     ['written into a pipe to xargs -I{} pip install {}', 'echo {{body.v}} | xargs -I{} pip install {}', REFUSED.shellInput],
     ['written into a pipe to xargs npm run build, where what it adds could be an npm option', 'echo {{body.v}} | xargs npm run build', REFUSED.shellInput],
+    ['assigned to npm_config_script_shell', 'npm_config_script_shell={{body.v}} npm run build', REFUSED.shellVariable],
+    ['assigned to NPM_CONFIG_NODE_OPTIONS by env', 'env NPM_CONFIG_NODE_OPTIONS={{body.v}} npm test', REFUSED.shellVariable],
+    ['assigned to PIP_INDEX_URL by export', 'export PIP_INDEX_URL={{body.v}}', REFUSED.shellVariable],
+    ['assigned to GOFLAGS', 'GOFLAGS={{body.v}} go build ./...', REFUSED.shellVariable],
+    ['assigned to JAVA_TOOL_OPTIONS', 'JAVA_TOOL_OPTIONS={{body.v}} java -jar app.jar', REFUSED.shellVariable],
     ['in a go option (-toolexec, -exec run programs)', 'go test -exec={{body.v}} ./...', REFUSED.packageCode],
   ];
   for (const [label, template, reason] of refused) {
