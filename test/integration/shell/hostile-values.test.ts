@@ -741,31 +741,39 @@ describe('why a package version from a value is refused: npm and pip install wha
  * a module (here one the test wrote) into the script's node, under /bin/sh and bash, and the
  * template is refused.
  */
-describe('why npm_config_… variables are refused: npm passes node-options to its scripts and runs them with script-shell', () => {
+describe("why npm_config_… variables and a value before npm's -- are refused: npm passes node-options to its scripts and runs them with script-shell", () => {
   const available = (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, 'npm')));
-  const template = 'npm_config_node_options={{body.v}} npm run --silent build';
-  const script = 'npm_config_node_options="${AGW_ARG_1}" npm run --silent build';
+  const forms = [
+    {
+      template: 'npm_config_node_options={{body.v}} npm run --silent build',
+      script: 'npm_config_node_options="${AGW_ARG_1}" npm run --silent build',
+      option: '',
+    },
+    // npm reads its options anywhere before --: a value --node-options=… after the script's name is one.
+    { template: 'npm run --silent build {{body.v}}', script: 'npm run --silent build "${AGW_ARG_1}"', option: '--node-options=' },
+  ];
   for (const [shellName, shellPath] of [
     ['/bin/sh', '/bin/sh'],
     ['bash', '/usr/bin/bash'],
-  ] as const) {
-    const runs = existsSync(shellPath) && available;
-    (runs ? it : it.skip)(
-      `${JSON.stringify(template)} loads the module the value names into the script's node under ${shellName}, so the template is refused${runs ? '' : ` — pending: npm not installed (or no ${shellName})`}`,
-      async () => {
-        const cwd = await tempDir('npm-config');
-        await writeFile(join(cwd, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', scripts: { build: 'node -e 0' } }));
-        await writeFile(join(cwd, 'evil.cjs'), `require("node:fs").writeFileSync(${JSON.stringify(join(cwd, 'canary'))}, "")\n`);
-        const value = `--require=${join(cwd, 'evil.cjs')}`;
-        const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
-        const env = { ...process.env, npm_config_cache: join(cwd, 'npm-cache'), npm_config_update_notifier: 'false', AGW_ARG_1: value } as Record<
-          string,
-          string
-        >;
-        const run = await shell.run(script, { cwd, timeoutMs: 60_000, env });
-        expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
-        expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
-      },
-    );
-  }
+  ] as const)
+    for (const { template, script, option } of forms) {
+      const runs = existsSync(shellPath) && available;
+      (runs ? it : it.skip)(
+        `${JSON.stringify(template)} loads the module the value names into the script's node under ${shellName}, so the template is refused${runs ? '' : ` — pending: npm not installed (or no ${shellName})`}`,
+        async () => {
+          const cwd = await tempDir('npm-config');
+          await writeFile(join(cwd, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', scripts: { build: 'node -e 0' } }));
+          await writeFile(join(cwd, 'evil.cjs'), `require("node:fs").writeFileSync(${JSON.stringify(join(cwd, 'canary'))}, "")\n`);
+          const value = `${option}--require=${join(cwd, 'evil.cjs')}`;
+          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
+          const env = { ...process.env, npm_config_cache: join(cwd, 'npm-cache'), npm_config_update_notifier: 'false', AGW_ARG_1: value } as Record<
+            string,
+            string
+          >;
+          const run = await shell.run(script, { cwd, timeoutMs: 60_000, env });
+          expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
+          expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
+        },
+      );
+    }
 });
