@@ -755,7 +755,9 @@ const entrypointOf = (value: string): NonNullable<NonNullable<CommandState['cont
   }
   if (isShell(value)) return { program: { shell: true } };
   const interpreter = interpreterOf(value);
-  return interpreter === undefined ? undefined : { program: { interpreter } };
+  if (interpreter !== undefined) return { program: { interpreter } };
+  const packages = packageToolOf(value);
+  return packages === undefined ? undefined : { program: { packages } };
 };
 /**
  * Package managers and the runners of packages, by name (pip3.11 and pip-3 read as pip): the
@@ -1033,7 +1035,7 @@ interface CommandState {
      * with `value` when the next word is a docker option's value; `uncertain` when the check cannot tell which word is the image
      * (an option it does not know) or what runs (a JSON array): every later word is refused.
      */
-    entrypoint?: { program: { shell: true } | { interpreter: string } | 'uncertain'; value?: boolean };
+    entrypoint?: { program: { shell: true } | { interpreter: string } | { packages: string } | 'uncertain'; value?: boolean };
   };
   /**
    * Inside the arguments of a package manager (PACKAGE_TOOLS): whether its subcommand is still to
@@ -1678,6 +1680,10 @@ class Scanner {
         // container may bear its name (`docker exec python python3 -c …`): an interpreter or shell as its first operand starts afresh.
         state.container = undefined;
         state.interpreter = { ...newInterpreter(interpreterOf(literal.text)!), container: true };
+      } else if (literal.whole && state.container.runs && packageToolOf(literal.text) !== undefined) {
+        // A package manager run in the container (`docker exec app npm install …`): its subcommand and operands follow.
+        state.container = undefined;
+        state.packages = newPackages(packageToolOf(literal.text)!);
       } else if (literal.whole && literal.text === '--') {
         // kubectl exec POD -- COMMAND, nsenter … -- COMMAND: the next word names the program run.
         state.container = undefined;
@@ -1828,6 +1834,7 @@ class Scanner {
     const program = entrypoint.program;
     state.container = undefined;
     if ('shell' in program) state.shell = { arguments: 0 };
+    else if ('packages' in program) state.packages = newPackages(program.packages);
     else state.interpreter = newInterpreter(program.interpreter);
     return false;
   }

@@ -95,6 +95,10 @@ describe('findTokenPlaces: launchers', () => {
     ['assigned to PIP_INDEX_URL by export', 'export PIP_INDEX_URL={{body.v}}', REFUSED.shellVariable],
     ['assigned to GOFLAGS', 'GOFLAGS={{body.v}} go build ./...', REFUSED.shellVariable],
     ['assigned to JAVA_TOOL_OPTIONS', 'JAVA_TOOL_OPTIONS={{body.v}} java -jar app.jar', REFUSED.shellVariable],
+    ['as a package npm install installs in a container', 'docker exec app npm install {{body.v}}', REFUSED.packageCode],
+    ['as a package python3 -m pip installs in a container', 'docker compose exec web python3 -m pip install {{body.v}}', REFUSED.packageCode],
+    ['as the package an npx entry point runs', 'docker run --rm --entrypoint npx node:22 {{body.v}}', REFUSED.packageCode],
+    ['as a package pip installs through sudo', 'sudo -u deploy pip3 install {{body.v}}', REFUSED.packageCode],
     ['in a go option (-toolexec, -exec run programs)', 'go test -exec={{body.v}} ./...', REFUSED.packageCode],
   ];
   for (const [label, template, reason] of refused) {
@@ -122,6 +126,10 @@ describe('findTokenPlaces: launchers', () => {
     [
       'values of options that take data (go test -run, cargo --features, pip --target)',
       'go test ./... -run {{body.v}}; cargo build --features {{body.v}}; pip install -r r.txt --target ./vendor/{{body.v}}',
+    ],
+    [
+      'npm run in a container with the arguments after --, and docker logs of a container named npm',
+      'docker exec app npm run build -- {{body.v}}; docker logs npm --tail {{body.v}}',
     ],
     ['xargs giving a package run its arguments', 'echo {{body.v}} | xargs npx eslint; echo {{body.v}} | xargs -I{} npm run build -- {}'],
   ];
