@@ -362,6 +362,9 @@ export class Gateway {
    */
   async stop(signal?: NodeJS.Signals): Promise<void> {
     this.pino.info(signal === undefined ? {} : { signal }, 'shutting down');
+    // A statement held by a PostgreSQL server that stopped answering is given up on within the
+    // connection bound, not the statement bound; one a working server is slow to answer is not.
+    this.database.stopping();
     if (this.poller) {
       clearInterval(this.poller);
       // Its poll under way ends before its next job, and its lease is given up: another replica polls at once.

@@ -256,6 +256,15 @@ export class Database {
     };
   }
 
+  /**
+   * The service is stopping: on PostgreSQL, a statement that waits long while the server answers
+   * nothing has the server tried, and is given up on when it is silent, rather than after
+   * DATABASE_QUERY_TIMEOUT_MS (database-bounds.ts, `stopping`).
+   */
+  stopping(): void {
+    this.bounds?.stopping();
+  }
+
   /** Closes the ORM and the engine, and releases the embedded database's lock whatever failed (a dead engine's close may). */
   async close(): Promise<void> {
     try {

@@ -820,6 +820,10 @@ export class PgBossTaskQueue implements TaskQueue {
     );
     if (!started) return;
     this.#stopping = true;
+    // A server that stopped answering: pg-boss's statements under way and its last ones (the
+    // running tasks' failure, the instance's end) are each given up on within about the connection
+    // bound, not the statement bound (database-bounds.ts, `stopping`).
+    this.bounds?.stopping();
     // Tasks that ended beside a long one are settled now, before the stop's wait can run out.
     for (const release of [...this.#holds]) release();
     clearInterval(this.#looking);

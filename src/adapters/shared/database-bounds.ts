@@ -25,11 +25,19 @@ export const DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 5_000, queryMs: 
  */
 export const KEEPALIVE_DELAY_MS = 10_000;
 
-/** A statement that got no answer within the bound: its connection was closed. Code ETIMEDOUT: the database counts as unavailable (503). */
+/**
+ * A statement that got no answer within its bound: its connection was closed. Code ETIMEDOUT: the
+ * database counts as unavailable (503). `setting`: the bound's, DATABASE_QUERY_TIMEOUT_MS, or
+ * DATABASE_CONNECT_TIMEOUT_MS when the server was known not to answer (see `boundedConnections`).
+ */
 export class StatementUnanswered extends Error {
   readonly code = 'ETIMEDOUT';
-  constructor(ms: number) {
-    super(`the PostgreSQL server did not answer a statement within ${ms} ms (DATABASE_QUERY_TIMEOUT_MS); its connection was closed`);
+  constructor(ms: number, setting: 'DATABASE_QUERY_TIMEOUT_MS' | 'DATABASE_CONNECT_TIMEOUT_MS' = 'DATABASE_QUERY_TIMEOUT_MS') {
+    super(
+      setting === 'DATABASE_QUERY_TIMEOUT_MS'
+        ? `the PostgreSQL server did not answer a statement within ${ms} ms (DATABASE_QUERY_TIMEOUT_MS); its connection was closed`
+        : `the PostgreSQL server did not answer a statement within ${ms} ms while it answered no other (DATABASE_CONNECT_TIMEOUT_MS); its connection was closed`,
+    );
     this.name = 'StatementUnanswered';
   }
 }
@@ -45,6 +53,14 @@ export interface BoundedConnections {
   };
   /** Runs `work` with no bound on the statements of this pool's connections (migrations, which can take long on large tables). */
   unbounded<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * The service is stopping: from now on a statement unanswered for `connectMs`, while the server
+   * answered nothing else of the pool meanwhile, has the server tried with a new connection; when
+   * that gets no answer within `connectMs` either, the server is known silent and the statement is
+   * given up on (see `boundedConnections`). A server that takes the connection is slow, not
+   * silent: its statements keep `queryMs`.
+   */
+  stopping(): void;
 }
 
 type Callback = (error: Error | null, result?: unknown) => void;
@@ -101,7 +117,18 @@ const isMaintenance = (text: string): boolean => {
 /** The text of a statement as pg's `query` takes it (a string or a config). */
 const statementText = (first: unknown): string | undefined =>
   typeof first === 'string' ? first : typeof (first as { text?: unknown } | null)?.text === 'string' ? (first as { text: string }).text : undefined;
-type Streamed = { connection?: { stream?: { destroy(error?: Error): void } } };
+type Streamed = { connection?: { stream?: { destroy(error?: Error): void }; on(event: 'readyForQuery', listener: () => void): unknown } };
+
+/** A bounded statement under way: when it was sent, its timer, and what its timer is for. */
+interface Pending {
+  readonly start: number;
+  readonly client: Streamed;
+  timer: NodeJS.Timeout | undefined;
+  /** What the timer does: give the statement up, or (stopping) see whether the server still answers. */
+  next: 'cut' | 'check';
+  /** Whether it had the server checked already (stopping). */
+  checked: boolean;
+}
 
 /**
  * The connections of one pool bounded by `timeouts`: a connection not made within `connectMs`
@@ -114,36 +141,165 @@ type Streamed = { connection?: { stream?: { destroy(error?: Error): void } } };
  * does not answer is let go after `connectMs` (a pool's end, a stop, waited for it as long).
  * Schema and maintenance statements (MAINTENANCE) are not bounded.
  *
+ * Once a statement was given up on, the server is known silent, since that statement was sent or
+ * since the server's last answer on any connection of the pool, whichever is later: until it
+ * answers again (a statement's answer on any connection of the pool, a new connection made), a
+ * statement is given up on once it has waited `connectMs` of that silence — the requests that
+ * follow are answered 503 within the connection bound, not each after the statement bound, and a
+ * stop's last statements end in seconds. A server that is only slow (one statement cut for
+ * taking longer than `queryMs`) ends that at its next answer, within milliseconds on a busy pool:
+ * until then the pool's other statements have `connectMs`, from that last answer, to be answered.
+ *
+ * `stopping` (the service's stop): a statement unanswered for `connectMs` has the server tried
+ * with a new connection, unless the server answered something since it was sent, within the last
+ * `connectMs`; no answer to that within `connectMs` either, and the server is known silent as
+ * above. A slow statement of a server that answers is left its `queryMs`: a stop still lets the
+ * work under way end within its grace period.
+ *
  * `Base`: pg's Client (passed in: this module is loaded by start-up's first phase, which on the
  * embedded database never loads pg). pg's own `query_timeout` is not used: it leaves the timed-out
  * statement on its connection, which the pool hands out again and whose next statements wait
  * behind it; and it cannot be lifted for the migrations.
  */
 export const boundedConnections = (timeouts: DatabaseTimeouts, Base: typeof pg.Client): BoundedConnections => {
+  const { connectMs, queryMs } = timeouts;
   let unbounded = 0;
+  let stopping = false;
+  /** The bounded statements under way. */
+  const pending = new Set<Pending>();
+  /** When the server last answered on a connection of the pool (ReadyForQuery: a statement answered, a connection made). */
+  let lastAnswer = Number.NEGATIVE_INFINITY;
+  /** Since when the server is known silent (a statement was given up on, or a check got no answer); undefined while it answers. */
+  let silentSince: number | undefined;
+  /** The server's check under way (`stopping`). */
+  let checking: Promise<void> | undefined;
+  /** The connection settings of the pool's clients, for the check's connection. */
+  let settings: pg.ClientConfig | undefined;
+
+  /** When `statement` is given up on: `queryMs` after it was sent, or `connectMs` of the server's silence if sooner. */
+  const deadline = (statement: Pending): number =>
+    silentSince === undefined ? statement.start + queryMs : Math.min(statement.start + queryMs, Math.max(statement.start, silentSince) + connectMs);
+
+  const schedule = (statement: Pending): void => {
+    clearTimeout(statement.timer);
+    let at = deadline(statement);
+    statement.next = 'cut';
+    if (stopping && silentSince === undefined && !statement.checked && statement.start + connectMs < at) {
+      at = statement.start + connectMs;
+      statement.next = 'check';
+    }
+    statement.timer = setTimeout(fire, Math.max(0, at - performance.now()), statement);
+  };
+  const rescheduleAll = (): void => {
+    for (const statement of pending) schedule(statement);
+  };
+
+  const silent = (since: number): void => {
+    if (silentSince !== undefined) return;
+    silentSince = since;
+    rescheduleAll();
+  };
+  const answered = (): void => {
+    lastAnswer = performance.now();
+    if (silentSince === undefined) return;
+    silentSince = undefined;
+    rescheduleAll();
+  };
+
+  const cut = (statement: Pending): void => {
+    pending.delete(statement);
+    const error =
+      silentSince === undefined || statement.start + queryMs <= Math.max(statement.start, silentSince) + connectMs
+        ? new StatementUnanswered(queryMs)
+        : new StatementUnanswered(connectMs, 'DATABASE_CONNECT_TIMEOUT_MS');
+    silent(Math.max(statement.start, lastAnswer));
+    statement.client.connection?.stream?.destroy(error);
+  };
+
+  /** Whether the server takes a new connection within `connectMs` (one refused or failing otherwise is an answer too). */
+  const reaches = async (): Promise<boolean> => {
+    const client = new Base({ ...settings, connectionTimeoutMillis: 0, keepAlive: false });
+    client.on('error', () => undefined);
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      (client as unknown as Streamed).connection?.stream?.destroy();
+    }, connectMs);
+    try {
+      await client.connect();
+    } catch {
+      return !late;
+    } finally {
+      clearTimeout(timer);
+    }
+    const ended = setTimeout(() => (client as unknown as Streamed).connection?.stream?.destroy(), connectMs);
+    ended.unref();
+    client.end().then(
+      () => clearTimeout(ended),
+      () => clearTimeout(ended),
+    );
+    return true;
+  };
+  /** Tries the server once at a time; silent when it takes no new connection and answered nothing meanwhile. */
+  const check = (): Promise<void> =>
+    (checking ??= (async () => {
+      const since = lastAnswer;
+      const began = performance.now();
+      if (await reaches()) answered();
+      else if (lastAnswer === since) silent(Math.max(began - connectMs, lastAnswer));
+    })().finally(() => {
+      checking = undefined;
+      rescheduleAll();
+    }));
+
+  function fire(statement: Pending): void {
+    if (!pending.has(statement)) return;
+    statement.timer = undefined;
+    if (statement.next === 'cut') cut(statement);
+    else {
+      statement.checked = true;
+      // The server answered something since, within the last connectMs: slow, not silent.
+      if (lastAnswer > Math.max(statement.start, performance.now() - connectMs)) schedule(statement);
+      else void check();
+    }
+  }
+
   class BoundedClient extends Base {
     constructor(config?: pg.ClientConfig) {
       super(config);
+      settings ??= config;
       // A connection closed below emits `error` (and its statements reject with it): never
       // an uncaught exception, whoever holds the client.
       this.on('error', () => undefined);
+      // The server answered (a statement, or the connection made): not silent.
+      (this as unknown as Streamed).connection?.on('readyForQuery', answered);
     }
 
     // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (promise, callback, submittable) are passed through as they are.
     override query(...args: any[]): any {
-      const ms = unbounded > 0 ? 0 : timeouts.queryMs;
       const query = super.query as (...a: unknown[]) => unknown;
       // A submittable (a cursor) is read in steps by its holder, and a callback inside the
       // statement's config cannot be seen ending: neither is bounded here (the service uses neither).
-      if (ms <= 0 || typeof args[0]?.submit === 'function' || typeof args[0]?.callback === 'function' || isMaintenance(statementText(args[0]) ?? ''))
+      if (
+        unbounded > 0 ||
+        queryMs <= 0 ||
+        typeof args[0]?.submit === 'function' ||
+        typeof args[0]?.callback === 'function' ||
+        isMaintenance(statementText(args[0]) ?? '')
+      )
         return query.apply(this, args);
-      const timer = setTimeout(() => (this as unknown as Streamed).connection?.stream?.destroy(new StatementUnanswered(ms)), ms);
-      const answered = (): void => clearTimeout(timer);
+      const statement: Pending = { start: performance.now(), client: this as unknown as Streamed, timer: undefined, next: 'cut', checked: false };
+      pending.add(statement);
+      schedule(statement);
+      const settled = (): void => {
+        clearTimeout(statement.timer);
+        pending.delete(statement);
+      };
       const last = args.length - 1;
       const callback = args[last] as Callback | undefined;
       if (typeof callback === 'function') {
         args[last] = (error: Error | null, result?: unknown) => {
-          answered();
+          settled();
           callback(error, result);
         };
       }
@@ -151,17 +307,17 @@ export const boundedConnections = (timeouts: DatabaseTimeouts, Base: typeof pg.C
       try {
         result = query.apply(this, args);
       } catch (error) {
-        answered();
+        settled();
         throw error;
       }
-      if (result instanceof Promise) result.then(answered, answered);
-      else if (typeof callback !== 'function') answered();
+      if (result instanceof Promise) result.then(settled, settled);
+      else if (typeof callback !== 'function') settled();
       return result;
     }
 
     // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (promise, callback).
     override end(...args: any[]): any {
-      const timer = setTimeout(() => (this as unknown as Streamed).connection?.stream?.destroy(), timeouts.connectMs);
+      const timer = setTimeout(() => (this as unknown as Streamed).connection?.stream?.destroy(), connectMs);
       timer.unref();
       const ended = (super.end as (...a: unknown[]) => unknown).apply(this, args);
       this.once('end', () => clearTimeout(timer));
@@ -169,7 +325,7 @@ export const boundedConnections = (timeouts: DatabaseTimeouts, Base: typeof pg.C
     }
   }
   return {
-    poolOptions: { connectionTimeoutMillis: timeouts.connectMs, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS, Client: BoundedClient },
+    poolOptions: { connectionTimeoutMillis: connectMs, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS, Client: BoundedClient },
     unbounded: async (work) => {
       unbounded++;
       try {
@@ -177,6 +333,11 @@ export const boundedConnections = (timeouts: DatabaseTimeouts, Base: typeof pg.C
       } finally {
         unbounded--;
       }
+    },
+    stopping: () => {
+      if (stopping) return;
+      stopping = true;
+      rescheduleAll();
     },
   };
 };

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { boundedConnections, StatementUnanswered } from '../../../src/adapters/shared/database-bounds.js';
+import { type BoundedConnections, boundedConnections, type DatabaseTimeouts, StatementUnanswered } from '../../../src/adapters/shared/database-bounds.js';
 import { within } from '../../support/time-limit.js';
 import { createScratchDatabase, describeWithPostgres, type ScratchDatabase } from '../../support/postgres.js';
 import { type PostgresProxy, startPostgresProxy } from '../../support/postgres-outage.js';
@@ -32,13 +32,26 @@ describeWithPostgres('Bounded PostgreSQL connections', function () {
     scratch = undefined;
   });
 
-  const open = async (viaProxy = false): Promise<{ pool: pg.Pool; unbounded: <T>(work: () => Promise<T>) => Promise<T> }> => {
+  const open = async (
+    viaProxy = false,
+    { timeouts = TIMEOUTS, max = 1 }: { timeouts?: DatabaseTimeouts; max?: number } = {},
+  ): Promise<{ pool: pg.Pool } & BoundedConnections> => {
     scratch = await createScratchDatabase();
     if (viaProxy) proxy = await startPostgresProxy(scratch.url);
-    const bounds = boundedConnections(TIMEOUTS, pg.Client);
-    pool = new pg.Pool({ connectionString: proxy?.url ?? scratch.url, max: 1, ...bounds.poolOptions });
+    const bounds = boundedConnections(timeouts, pg.Client);
+    pool = new pg.Pool({ connectionString: proxy?.url ?? scratch.url, max, ...bounds.poolOptions });
     pool.on('error', () => undefined);
-    return { pool, unbounded: bounds.unbounded };
+    return { pool, ...bounds };
+  };
+
+  /** A statement's failure (null when it succeeded) and how long it took, in ms. */
+  const failureOf = async (what: string, statement: Promise<unknown>): Promise<{ failed: Error | null; tookMs: number }> => {
+    const began = performance.now();
+    const failed = await within(BOUND_MS, what, statement).then(
+      () => null,
+      (error: Error) => error,
+    );
+    return { failed, tookMs: performance.now() - began };
   };
 
   it("fails a statement not answered within the bound (promise and callback), and the pool's next statement runs on a new connection", async () => {
@@ -125,5 +138,52 @@ describeWithPostgres('Bounded PostgreSQL connections', function () {
     proxy!.silent = false;
     const answered = await within(BOUND_MS, 'a statement once the server answers again', pool.query('select 1 as one'));
     expect(answered.rows).to.deep.equal([{ one: 1 }]);
+  });
+  /** Far apart, so that which of them ended a wait shows: the connection bound, then the statement bound. */
+  const APART = { connectMs: 400, queryMs: 3_000 };
+
+  it("bounds the pool's statements by the connection bound once one went unanswered, until the server answers again", async () => {
+    const { pool } = await open(true, { timeouts: APART, max: 2 });
+    // Two connections made, both idle in the pool: the next two statements need no new connection.
+    await Promise.all([pool.query('select 1'), pool.query('select 1')]);
+    expect(proxy!.connections).to.equal(2);
+
+    proxy!.silent = true;
+    const first = await failureOf('the first statement while the server is silent', pool.query('select 1'));
+    expect(first.failed).to.be.instanceOf(StatementUnanswered);
+    expect(first.failed?.message).to.contain('DATABASE_QUERY_TIMEOUT_MS');
+    expect(first.tookMs, 'the first statement (ms), given up after the statement bound').to.be.at.least(APART.queryMs - 50);
+    // On the other connection, made before the silence: the server is known silent now.
+    const second = await failureOf('the second statement while the server is silent', pool.query('select 1'));
+    expect(second.failed).to.be.instanceOf(StatementUnanswered);
+    expect(second.failed?.message).to.contain('DATABASE_CONNECT_TIMEOUT_MS');
+    expect(second.tookMs, 'the second statement (ms): the connection bound, 400 ms, not the statement bound, 3000 ms').to.be.below(APART.queryMs / 2);
+    expect(proxy!.connections, 'no other connection was tried').to.equal(2);
+
+    proxy!.silent = false;
+    expect((await within(BOUND_MS, 'a statement once the server answers again', pool.query('select 1 as one'))).rows).to.deep.equal([{ one: 1 }]);
+    // Answered again: the statement bound is back, and a statement slower than the connection bound is not cut.
+    const slow = await failureOf('a statement of 1 s once the server answers again', pool.query('select pg_sleep(1)'));
+    expect(slow.failed).to.equal(null);
+  });
+
+  it('gives up a statement within twice the connection bound while stopping when the server takes no new connection either, and leaves a slow one of a server that does', async () => {
+    const { pool, stopping } = await open(true, { timeouts: APART });
+    await pool.query('select 1');
+    expect(proxy!.connections).to.equal(1);
+    stopping();
+
+    // A working server, slow to answer: tried with a new connection, which it takes; not cut.
+    const slow = await failureOf('a statement of 1 s while stopping', pool.query('select pg_sleep(1)'));
+    expect(slow.failed).to.equal(null);
+    expect(proxy!.connections, "the server tried with a connection of the check's own").to.equal(2);
+
+    proxy!.silent = true;
+    const unanswered = await failureOf('a statement while stopping and the server is silent', pool.query('select 1'));
+    expect(unanswered.failed).to.be.instanceOf(StatementUnanswered);
+    expect(unanswered.failed?.message).to.contain('DATABASE_CONNECT_TIMEOUT_MS');
+    // Its wait (400 ms), the check's connection (400 ms): not the statement bound (3000 ms).
+    expect(unanswered.tookMs, 'the statement (ms), given up within twice the connection bound').to.be.below(APART.queryMs / 2);
+    expect(proxy!.connections, "the server tried again, with a connection of the check's own").to.equal(3);
   });
 });

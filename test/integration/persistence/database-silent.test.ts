@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
+import type { DatabaseTimeouts } from '../../../src/adapters/shared/database-bounds.js';
 import { loadConfig } from '../../../src/container/config.js';
 import { Gateway } from '../../../src/container/gateway.js';
 import { TOKENS } from '../../../src/container/tokens.js';
@@ -18,12 +19,14 @@ import { type PostgresProxy, startPostgresProxy } from '../../support/postgres-o
  */
 
 /** The bounds given to the service here (the settings take 1000 ms at least; the test sets them directly). */
-const TIMEOUTS = { connectMs: 500, queryMs: 1_000 };
+const TIMEOUTS: DatabaseTimeouts = { connectMs: 500, queryMs: 1_000 };
+/** The connection bound far below the statement bound, so that which of them ended a wait shows. */
+const APART: DatabaseTimeouts = { connectMs: 500, queryMs: 4_000 };
 /** The grace period: longer than a statement's bound, so that a request under way at a stop is answered within it. */
 const SHUTDOWN_TIMEOUT_MS = 2_000;
 /** Longer than any wait the bounds allow (a request's statements, a stop's steps), far shorter than the kernel's. */
 const BOUND_MS = 15_000;
-/** A stop's: twice the grace period and many statements' bounds (see the test), with room to spare. */
+/** A stop's: longer than the statement bound it is given (30 s), so that a stop that waits for it fails the test's own limit first. */
 const STOP_BOUND_MS = 40_000;
 
 describeWithPostgres('The service while PostgreSQL stops answering without closing its connections', function () {
@@ -42,8 +45,8 @@ describeWithPostgres('The service while PostgreSQL stops answering without closi
     scratch = undefined;
   });
 
-  /** The service on the scratch database through the proxy, with the short bounds; its base URL and an API key. */
-  const start = async (): Promise<{ base: string; key: string }> => {
+  /** The service on the scratch database through the proxy, with short bounds; its base URL and an API key. */
+  const start = async (timeouts: DatabaseTimeouts = TIMEOUTS): Promise<{ base: string; key: string }> => {
     scratch = await createScratchDatabase();
     proxy = await startPostgresProxy(scratch.url);
     const dataDir = await tempDir('database-silent');
@@ -59,7 +62,7 @@ describeWithPostgres('The service while PostgreSQL stops answering without closi
       },
       dataDir,
     );
-    gateway = await Gateway.start({ ...config, databaseTimeouts: TIMEOUTS });
+    gateway = await Gateway.start({ ...config, databaseTimeouts: timeouts });
     const { key } = await (await gateway.container.getAsync(TOKENS.KeyAdministration)).create('test');
     return { base: `http://127.0.0.1:${gateway.port}`, key };
   };
@@ -103,6 +106,31 @@ describeWithPostgres('The service while PostgreSQL stops answering without closi
     expect(jobs.after, 'the job stored after it, and its task').to.equal(1);
   });
 
+  it('answers the next requests 503 within the connection bound once a statement went unanswered, and bounds statements as before once the server answers', async () => {
+    const { base, key } = await start(APART);
+    expect((await createJob(base, key, 'before')).status).to.equal(200);
+
+    proxy!.silent = true;
+    const first = await within(BOUND_MS, 'the first request while the server is silent', createJob(base, key, 'first'));
+    expect(first.status).to.equal(503);
+    // The server known silent now: the next request is not held for the statement bound.
+    const began = performance.now();
+    const second = await within(BOUND_MS, 'the second request while the server is silent', createJob(base, key, 'second'));
+    const tookMs = performance.now() - began;
+    expect(second.status).to.equal(503);
+    expect(await second.json()).to.deep.equal({ error: 'Database unavailable; try again shortly' });
+    expect(tookMs, 'the second answer (ms): the connection bound, 500 ms, not the statement bound, 4000 ms').to.be.below(APART.queryMs / 2);
+
+    proxy!.silent = false;
+    const after = await within(BOUND_MS, 'a request once the server answers again', createJob(base, key, 'after'));
+    expect(after.status, 'the first request once the server answers again').to.equal(200);
+    // The server answers again: a statement slower than the connection bound, within the statement bound, is not cut.
+    const database = await gateway!.container.getAsync(TOKENS.Database);
+    const slept = await within(BOUND_MS, 'a statement of 1.5 s', database.orm.em.fork().getConnection().execute('select pg_sleep(1.5) as slept'));
+    expect(slept).to.have.length(1);
+    expect((await stored()).after, 'the job stored once the server answers again, and its task').to.equal(1);
+  });
+
   it('rejects a task the queue cannot store (its own connections) within the bounds as the database being unavailable, and stores the next once the server answers', async () => {
     await start();
     const queue = await gateway!.container.getAsync(TOKENS.TaskQueue);
@@ -119,8 +147,21 @@ describeWithPostgres('The service while PostgreSQL stops answering without closi
     expect(await within(BOUND_MS, "the queue's insert once the server answers again", queue.enqueue('retention-sweep', { n: 3 }))).to.be.a('string');
   });
 
-  it('ends a stop within its grace period and the bounds while the server is silent, a request under way answered 503', async () => {
-    const { base, key } = await start();
+  it('lets a statement a working server is slow to answer end during a stop, slower than the connection bound', async () => {
+    await start(APART);
+    const database = await gateway!.container.getAsync(TOKENS.Database);
+    const slow = database.orm.em.fork().getConnection().execute('select pg_sleep(1.5) as slept');
+    const stopped = gateway!.stop();
+    // Unanswered for 500 ms, the server was tried with a new connection, which it took: slow, not silent.
+    expect(await within(BOUND_MS, 'a statement of 1.5 s under way at a stop', slow)).to.have.length(1);
+    await within(BOUND_MS, 'the stop', stopped);
+    gateway = undefined;
+  });
+
+  it('ends a stop within its grace periods and a few connection bounds while the server is silent, a request under way answered 503', async () => {
+    // The statement bound is the default's (30 s): a stop that waited for it would fail the limit below.
+    const timeouts = { connectMs: 500, queryMs: 30_000 };
+    const { base, key } = await start(timeouts);
     expect((await createJob(base, key, 'before')).status).to.equal(200);
 
     proxy!.silent = true;
@@ -132,12 +173,16 @@ describeWithPostgres('The service while PostgreSQL stops answering without closi
     await within(STOP_BOUND_MS, 'the stop while the server is silent', gateway!.stop());
     const tookMs = performance.now() - began;
     gateway = undefined;
+    // Its statement waited 500 ms, the server was tried with a new connection for 500 ms more: 503 within the grace period.
     expect(await underWay, 'the request under way at the stop').to.equal(503);
-    // The requests' grace period, the running tasks' (the queue's graceful stop), then the queue's
-    // last statements, each given up on after its bound, one after the other: measured 3.5 to
-    // 10.6 s (up to five such statements, as many as were under way). Without the bounds it never
-    // ends (the kernel's hours): the margin here is for a loaded machine, not a closer estimate.
-    expect(tookMs, 'the stop (ms), its grace period 2000 ms, statements bounded at 1000 ms').to.be.below(2 * SHUTDOWN_TIMEOUT_MS + 16 * TIMEOUTS.queryMs);
+    // The steps, one after the other: the requests' grace period (2000 ms), the running tasks'
+    // (2000 ms, the queue's graceful stop), and the steps that meet the silent server, each
+    // within the connection bound once a statement waited for it and the server took no new
+    // connection either (two bounds): a step before the requests' close, the requeue pass,
+    // pg-boss's last statements and the connections each needs (up to five and one measured),
+    // the pools' ends — about ten bounds. Measured 3.5 to 8.2 s; 2 × grace + 20 bounds is for a
+    // loaded machine. A stop that waits for the statement bound (30 s) on any step fails it.
+    expect(tookMs, 'the stop (ms), its grace period 2000 ms, connections bounded at 500 ms').to.be.below(2 * SHUTDOWN_TIMEOUT_MS + 20 * timeouts.connectMs);
 
     proxy!.silent = false;
     expect((await stored()).before, 'the job stored before the silence, and its task').to.equal(1);
