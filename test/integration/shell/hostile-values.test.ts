@@ -94,10 +94,73 @@ const CONSTRUCTS: Array<{ file: string; template: string; expected: (v: string) 
 
 const requestWith = (value: string): RequestSnapshot => snapshotRequest({ v: value }, { v: value }, { 'X-V': value });
 
-for (const [shellName, shellPath] of [
+const SHELLS = [
   ['/bin/sh', '/bin/sh'],
   ['bash', '/usr/bin/bash'],
-] as const) {
+] as const;
+type ShellName = (typeof SHELLS)[number][0];
+
+const onPath = (name: string): boolean => (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, name)));
+
+/** A template with a token where a program runs the value, and the same command reading the value from AGW_ARG_1. */
+interface RunsTheValue {
+  template: string;
+  script: string;
+  /** The value; a function of the test's directory where it names a file there. */
+  value: string | ((cwd: string) => string);
+  /** Variables the case adds to the run's environment. */
+  env?: Record<string, string>;
+  /** Writes what the run needs into the test's directory. */
+  prepare?: (cwd: string) => Promise<void>;
+  /** The shells that run the case: both unless given. */
+  shells?: ReadonlyArray<ShellName>;
+}
+
+/**
+ * One test per shell (/bin/sh, bash) and case: `script`, run in a fresh directory with AGW_ARG_1
+ * set to the value, creates the file `canary` there (the value ran), and the template is refused.
+ * Where the shell or a program the case needs is missing, the test is pending and says why. The
+ * title reads `"<template>" <does> under <shell>, so the template is refused`.
+ */
+function itRunsTheValueAsCode<C extends RunsTheValue>(
+  cases: ReadonlyArray<C>,
+  options: {
+    /** What the title says the command does with the value. */
+    does: (c: C) => string;
+    /** Whether the programs the case needs are here (the shell aside): all are unless given. */
+    available?: (c: C) => boolean;
+    /** Why the test is pending, when the shell or a program is missing. */
+    pending: (c: C, shellName: ShellName) => string;
+    /** The prefix of the test's directory. */
+    tempDir: string;
+    /** The run's environment besides the case's env and AGW_ARG_1: PATH alone unless given. */
+    env?: (cwd: string) => Record<string, string>;
+    timeoutMs?: number;
+  },
+): void {
+  for (const [shellName, shellPath] of SHELLS) {
+    for (const c of cases.filter(({ shells }) => shells?.includes(shellName) ?? true)) {
+      const runs = existsSync(shellPath) && (options.available?.(c) ?? true);
+      (runs ? it : it.skip)(
+        `${JSON.stringify(c.template)} ${options.does(c)} under ${shellName}, so the template is refused${runs ? '' : ` — pending: ${options.pending(c, shellName)}`}`,
+        async () => {
+          const cwd = await tempDir(options.tempDir);
+          await c.prepare?.(cwd);
+          const value = typeof c.value === 'string' ? c.value : c.value(cwd);
+          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
+          const env = { ...(options.env?.(cwd) ?? { PATH: process.env.PATH ?? '' }), ...c.env, AGW_ARG_1: value };
+          const run = await shell.run(c.script, { cwd, timeoutMs: options.timeoutMs ?? 10_000, env });
+          expect(existsSync(join(cwd, 'canary')), `${c.script}\n${run.output}`).to.equal(true);
+          expect(() => renderCommand(c.template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
+        },
+      );
+    }
+  }
+}
+
+const notInstalled = ({ tool }: { tool: string }, shellName: ShellName): string => `${tool} not installed (or no ${shellName})`;
+
+for (const [shellName, shellPath] of SHELLS) {
   const describeShell = existsSync(shellPath) ? describe : describe.skip;
   describeShell(`hostile values through command templates, run by ${shellName}`, function () {
     this.timeout(60_000);
@@ -268,25 +331,12 @@ describe('why ssh, rsync, flock -c, script -c, sed scripts and functions that ru
     { template: 'f() { sh; }; f <<EOF\necho {{body.v}}\nEOF', script: 'f() { sh; }; f <<EOF\necho ${AGW_ARG_1}\nEOF', value: 'x; touch canary', tool: 'sh' },
     { template: 'f() { sh; }\necho {{body.v}} | f', script: 'f() { sh; }\necho "${AGW_ARG_1}" | f', value: 'touch canary', tool: 'sh' },
   ];
-  const available = (tool: string): boolean => (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, tool)));
-  for (const [shellName, shellPath] of [
-    ['/bin/sh', '/bin/sh'],
-    ['bash', '/usr/bin/bash'],
-  ] as const) {
-    for (const { template, script, value, tool } of running) {
-      const runs = existsSync(shellPath) && available(tool);
-      (runs ? it : it.skip)(
-        `${JSON.stringify(template)} runs the command in ${JSON.stringify(value)} under ${shellName}, so the template is refused${runs ? '' : ` — pending: no ${shellName} or ${tool} here`}`,
-        async () => {
-          const cwd = await tempDir('runs-code');
-          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
-          await shell.run(script, { cwd, timeoutMs: 10_000, env: { PATH: process.env.PATH ?? '', AGW_ARG_1: value } });
-          expect(existsSync(join(cwd, 'canary')), script).to.equal(true);
-          expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
-        },
-      );
-    }
-  }
+  itRunsTheValueAsCode(running, {
+    does: ({ value }) => `runs the command in ${JSON.stringify(value)}`,
+    available: ({ tool }) => onPath(tool),
+    pending: ({ tool }, shellName) => `no ${shellName} or ${tool} here`,
+    tempDir: 'runs-code',
+  });
 });
 
 /*
@@ -364,25 +414,12 @@ describe('why python, perl, node, psql, sqlite3 and tclsh programs built from a 
           },
         ]),
   ];
-  const available = (tool: string): boolean => (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, tool)));
-  for (const [shellName, shellPath] of [
-    ['/bin/sh', '/bin/sh'],
-    ['bash', '/usr/bin/bash'],
-  ] as const) {
-    for (const { template, script, value, tool, env } of running) {
-      const runs = existsSync(shellPath) && available(tool);
-      (runs ? it : it.skip)(
-        `${JSON.stringify(template)} runs the code in ${JSON.stringify(value)} under ${shellName}, so the template is refused${runs ? '' : ` — pending: ${tool} not installed (or no ${shellName})`}`,
-        async () => {
-          const cwd = await tempDir('interpreter');
-          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
-          const run = await shell.run(script, { cwd, timeoutMs: 10_000, env: { PATH: process.env.PATH ?? '', ...env, AGW_ARG_1: value } });
-          expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
-          expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
-        },
-      );
-    }
-  }
+  itRunsTheValueAsCode(running, {
+    does: ({ value }) => `runs the code in ${JSON.stringify(value)}`,
+    available: ({ tool }) => onPath(tool),
+    pending: notInstalled,
+    tempDir: 'interpreter',
+  });
   // The mysql client runs -e (and its system command) only once connected to a server.
   it.skip('"mysql -e {{body.v}}" runs the shell command in "system touch canary", so the template is refused — pending: no MySQL server here (mysql connects before it runs -e)', () => {
     expect(() => renderCommand('mysql -e {{body.v}}', requestWith('system touch canary'))).to.throw(/\{\{body\.v\}\} stands /);
@@ -424,25 +461,12 @@ describe('why git -c and git config values, GIT_SSH_COMMAND, NODE_OPTIONS and PE
     },
     { template: 'PERL5OPT={{body.v}} perl -e 1', script: 'PERL5OPT="${AGW_ARG_1}" perl -e 1', value: '-Mstrict;system(q(touch),q(canary))', tool: 'perl' },
   ];
-  const available = (tool: string): boolean => (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, tool)));
-  for (const [shellName, shellPath] of [
-    ['/bin/sh', '/bin/sh'],
-    ['bash', '/usr/bin/bash'],
-  ] as const) {
-    for (const { template, script, value, tool } of running) {
-      const runs = existsSync(shellPath) && available(tool);
-      (runs ? it : it.skip)(
-        `${JSON.stringify(template)} runs the command in ${JSON.stringify(value)} under ${shellName}, so the template is refused${runs ? '' : ` — pending: ${tool} not installed (or no ${shellName})`}`,
-        async () => {
-          const cwd = await tempDir('program-config');
-          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
-          const run = await shell.run(script, { cwd, timeoutMs: 10_000, env: { PATH: process.env.PATH ?? '', AGW_ARG_1: value } });
-          expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
-          expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
-        },
-      );
-    }
-  }
+  itRunsTheValueAsCode(running, {
+    does: ({ value }) => `runs the command in ${JSON.stringify(value)}`,
+    available: ({ tool }) => onPath(tool),
+    pending: notInstalled,
+    tempDir: 'program-config',
+  });
 });
 
 /*
@@ -508,25 +532,13 @@ describe('why a pipe into python3 -i, node -i or perl -d is refused: the interpr
       tool: 'perl',
     },
   ];
-  const available = (tool: string): boolean => (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, tool)));
-  for (const [shellName, shellPath] of [
-    ['/bin/sh', '/bin/sh'],
-    ['bash', '/usr/bin/bash'],
-  ] as const) {
-    for (const { template, script, value, tool } of running) {
-      const runs = existsSync(shellPath) && available(tool);
-      (runs ? it : it.skip)(
-        `${JSON.stringify(template)} runs the code in ${JSON.stringify(value)} under ${shellName}, so the template is refused${runs ? '' : ` — pending: ${tool} not installed (or no ${shellName})`}`,
-        async () => {
-          const cwd = await tempDir('interactive');
-          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
-          const run = await shell.run(script, { cwd, timeoutMs: 10_000, env: { PATH: process.env.PATH ?? '', HOME: cwd, AGW_ARG_1: value } });
-          expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
-          expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
-        },
-      );
-    }
-  }
+  itRunsTheValueAsCode(running, {
+    does: ({ value }) => `runs the code in ${JSON.stringify(value)}`,
+    available: ({ tool }) => onPath(tool),
+    pending: notInstalled,
+    tempDir: 'interactive',
+    env: (cwd) => ({ PATH: process.env.PATH ?? '', HOME: cwd }),
+  });
 });
 
 /*
@@ -544,23 +556,11 @@ describe('why bundled wrapper options (env -iC, env -iS, xargs -0I) do not hide 
       value: 'x; touch canary',
     },
   ];
-  for (const [shellName, shellPath] of [
-    ['/bin/sh', '/bin/sh'],
-    ['bash', '/usr/bin/bash'],
-  ] as const) {
-    for (const { template, script, value } of running) {
-      (existsSync(shellPath) ? it : it.skip)(
-        `${JSON.stringify(template)} runs the command in ${JSON.stringify(value)} under ${shellName}, so the template is refused${existsSync(shellPath) ? '' : ` — pending: no ${shellName}`}`,
-        async () => {
-          const cwd = await tempDir('bundled');
-          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
-          const run = await shell.run(script, { cwd, timeoutMs: 10_000, env: { PATH: process.env.PATH ?? '', AGW_ARG_1: value } });
-          expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
-          expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
-        },
-      );
-    }
-  }
+  itRunsTheValueAsCode(running, {
+    does: ({ value }) => `runs the command in ${JSON.stringify(value)}`,
+    pending: (_, shellName) => `no ${shellName}`,
+    tempDir: 'bundled',
+  });
 });
 
 /*
@@ -589,26 +589,14 @@ describe("why a git subcommand's --upload-pack, --receive-pack, clone -c and a v
       value: (cwd) => `--receive-pack=touch ${cwd}/canary; false`,
     },
   ];
-  const available = (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, 'git')));
-  for (const [shellName, shellPath] of [
-    ['/bin/sh', '/bin/sh'],
-    ['bash', '/usr/bin/bash'],
-  ] as const) {
-    for (const { template, script, value } of running) {
-      const runs = existsSync(shellPath) && available;
-      (runs ? it : it.skip)(
-        `${JSON.stringify(template)} runs the command in the value under ${shellName}, so the template is refused${runs ? '' : ' — pending: git not installed (or no shell)'}`,
-        async () => {
-          const cwd = await tempDir('git-subcommand');
-          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
-          const env = { PATH: process.env.PATH ?? '', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1', AGW_ARG_1: value(cwd) };
-          const run = await shell.run(script, { cwd, timeoutMs: 20_000, env });
-          expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
-          expect(() => renderCommand(template, requestWith(value(cwd)))).to.throw(/\{\{body\.v\}\} stands /);
-        },
-      );
-    }
-  }
+  itRunsTheValueAsCode(running, {
+    does: () => 'runs the command in the value',
+    available: () => onPath('git'),
+    pending: () => 'git not installed (or no shell)',
+    tempDir: 'git-subcommand',
+    env: (cwd) => ({ PATH: process.env.PATH ?? '', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' }),
+    timeoutMs: 20_000,
+  });
   it('git push origin -- {{body.v}}, git fetch origin -- {{body.v}} take the value as a refspec, and the templates are accepted', async () => {
     const cwd = await tempDir('git-subcommand');
     const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: '/bin/sh' });
@@ -635,25 +623,12 @@ describe('why a process substitution or a /dev/fd/N here-document that becomes a
     { template: '. <(echo {{body.v}})', script: '. <(echo "${AGW_ARG_1}")', value: 'touch canary', shells: ['bash'] },
     { template: 'python3 /dev/fd/3 3<<EOF\n{{body.v}}\nEOF', script: 'python3 /dev/fd/3 3<<EOF\n${AGW_ARG_1}\nEOF', value: touch, shells: ['/bin/sh', 'bash'] },
   ];
-  const available = (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, 'python3')));
-  for (const [shellName, shellPath] of [
-    ['/bin/sh', '/bin/sh'],
-    ['bash', '/usr/bin/bash'],
-  ] as const) {
-    for (const { template, script, value } of running.filter((r) => r.shells.includes(shellName))) {
-      const runs = existsSync(shellPath) && available;
-      (runs ? it : it.skip)(
-        `${JSON.stringify(template)} runs the code in ${JSON.stringify(value)} under ${shellName}, so the template is refused${runs ? '' : ` — pending: python3 not installed (or no ${shellName})`}`,
-        async () => {
-          const cwd = await tempDir('substitution');
-          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
-          const run = await shell.run(script, { cwd, timeoutMs: 10_000, env: { PATH: process.env.PATH ?? '', AGW_ARG_1: value } });
-          expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
-          expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
-        },
-      );
-    }
-  }
+  itRunsTheValueAsCode(running, {
+    does: ({ value }) => `runs the code in ${JSON.stringify(value)}`,
+    available: () => onPath('python3'),
+    pending: (_, shellName) => `python3 not installed (or no ${shellName})`,
+    tempDir: 'substitution',
+  });
 });
 
 /*
@@ -664,39 +639,31 @@ describe('why a process substitution or a /dev/fd/N here-document that becomes a
  * (no network), under /bin/sh and bash, and the template is refused.
  */
 describe('why a package version from a value is refused: npm and pip install what it names, and its code runs', () => {
-  const onPath = (name: string): boolean => (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, name)));
+  /** An app in run/ and, in evil.tgz, a package whose install script creates the canary. */
+  const npmPackageTouchingCanary = async (cwd: string): Promise<void> => {
+    await mkdir(join(cwd, 'evil', 'package'), { recursive: true });
+    await mkdir(join(cwd, 'run'));
+    await writeFile(join(cwd, 'run', 'package.json'), '{"name":"app","version":"1.0.0"}');
+    await writeFile(
+      join(cwd, 'evil', 'package', 'package.json'),
+      JSON.stringify({ name: 'evil', version: '1.0.0', scripts: { install: `touch ${cwd}/canary` } }),
+    );
+    spawnSync('tar', ['czf', join(cwd, 'evil.tgz'), 'package'], { cwd: join(cwd, 'evil') });
+  };
   const running: Array<{ tool: string; template: string; script: string; value: (cwd: string) => string; prepare: (cwd: string) => Promise<void> }> = [
     {
       tool: 'npm',
       template: 'cd run && npm i --no-save --offline --no-audit --no-fund --no-update-notifier left-pad@{{body.v}}',
       script: 'cd run && npm i --no-save --offline --no-audit --no-fund --no-update-notifier left-pad@"${AGW_ARG_1}"',
       value: (cwd) => `file:${cwd}/evil.tgz`,
-      prepare: async (cwd) => {
-        await mkdir(join(cwd, 'evil', 'package'), { recursive: true });
-        await mkdir(join(cwd, 'run'));
-        await writeFile(join(cwd, 'run', 'package.json'), '{"name":"app","version":"1.0.0"}');
-        await writeFile(
-          join(cwd, 'evil', 'package', 'package.json'),
-          JSON.stringify({ name: 'evil', version: '1.0.0', scripts: { install: `touch ${cwd}/canary` } }),
-        );
-        spawnSync('tar', ['czf', join(cwd, 'evil.tgz'), 'package'], { cwd: join(cwd, 'evil') });
-      },
+      prepare: npmPackageTouchingCanary,
     },
     {
       tool: 'npm',
       template: "cd run && printf '%s\\n' {{body.v}} | xargs npm i --no-save --offline --no-audit --no-fund --no-update-notifier",
       script: `cd run && printf '%s\\n' "\${AGW_ARG_1}" | xargs npm i --no-save --offline --no-audit --no-fund --no-update-notifier`,
       value: (cwd) => `left-pad@file:${cwd}/evil.tgz`,
-      prepare: async (cwd) => {
-        await mkdir(join(cwd, 'evil', 'package'), { recursive: true });
-        await mkdir(join(cwd, 'run'));
-        await writeFile(join(cwd, 'run', 'package.json'), '{"name":"app","version":"1.0.0"}');
-        await writeFile(
-          join(cwd, 'evil', 'package', 'package.json'),
-          JSON.stringify({ name: 'evil', version: '1.0.0', scripts: { install: `touch ${cwd}/canary` } }),
-        );
-        spawnSync('tar', ['czf', join(cwd, 'evil.tgz'), 'package'], { cwd: join(cwd, 'evil') });
-      },
+      prepare: npmPackageTouchingCanary,
     },
     {
       tool: 'pip',
@@ -712,27 +679,15 @@ describe('why a package version from a value is refused: npm and pip install wha
       },
     },
   ];
-  for (const [shellName, shellPath] of [
-    ['/bin/sh', '/bin/sh'],
-    ['bash', '/usr/bin/bash'],
-  ] as const) {
-    for (const { tool, template, script, value, prepare } of running) {
-      const runs = existsSync(shellPath) && onPath(tool) && onPath('tar');
-      (runs ? it : it.skip)(
-        `${JSON.stringify(template)} runs the install code of the package the value names under ${shellName}, so the template is refused${runs ? '' : ` — pending: ${tool} or tar not installed (or no ${shellName})`}`,
-        async () => {
-          const cwd = await tempDir('package-version');
-          await prepare(cwd);
-          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
-          // HOME stays the user's: pip may be a pyenv shim, which finds its Python there.
-          const env = { ...process.env, npm_config_cache: join(cwd, 'npm-cache'), PIP_NO_CACHE_DIR: '1', AGW_ARG_1: value(cwd) } as Record<string, string>;
-          const run = await shell.run(script, { cwd, timeoutMs: 60_000, env });
-          expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
-          expect(() => renderCommand(template, requestWith(value(cwd)))).to.throw(/\{\{body\.v\}\} stands /);
-        },
-      );
-    }
-  }
+  itRunsTheValueAsCode(running, {
+    does: () => 'runs the install code of the package the value names',
+    available: ({ tool }) => onPath(tool) && onPath('tar'),
+    pending: ({ tool }, shellName) => `${tool} or tar not installed (or no ${shellName})`,
+    tempDir: 'package-version',
+    // HOME stays the user's: pip may be a pyenv shim, which finds its Python there.
+    env: (cwd) => ({ ...process.env, npm_config_cache: join(cwd, 'npm-cache'), PIP_NO_CACHE_DIR: '1' }) as Record<string, string>,
+    timeoutMs: 60_000,
+  });
 });
 
 /*
@@ -742,38 +697,32 @@ describe('why a package version from a value is refused: npm and pip install wha
  * template is refused.
  */
 describe("why npm_config_… variables and a value before npm's -- are refused: npm passes node-options to its scripts and runs them with script-shell", () => {
-  const available = (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, 'npm')));
+  /** An app whose build script runs node, and the module evil.cjs that creates the canary. */
+  const prepare = async (cwd: string): Promise<void> => {
+    await writeFile(join(cwd, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', scripts: { build: 'node -e 0' } }));
+    await writeFile(join(cwd, 'evil.cjs'), `require("node:fs").writeFileSync(${JSON.stringify(join(cwd, 'canary'))}, "")\n`);
+  };
   const forms = [
     {
       template: 'npm_config_node_options={{body.v}} npm run --silent build',
       script: 'npm_config_node_options="${AGW_ARG_1}" npm run --silent build',
-      option: '',
+      value: (cwd: string) => `--require=${join(cwd, 'evil.cjs')}`,
+      prepare,
     },
     // npm reads its options anywhere before --: a value --node-options=… after the script's name is one.
-    { template: 'npm run --silent build {{body.v}}', script: 'npm run --silent build "${AGW_ARG_1}"', option: '--node-options=' },
+    {
+      template: 'npm run --silent build {{body.v}}',
+      script: 'npm run --silent build "${AGW_ARG_1}"',
+      value: (cwd: string) => `--node-options=--require=${join(cwd, 'evil.cjs')}`,
+      prepare,
+    },
   ];
-  for (const [shellName, shellPath] of [
-    ['/bin/sh', '/bin/sh'],
-    ['bash', '/usr/bin/bash'],
-  ] as const)
-    for (const { template, script, option } of forms) {
-      const runs = existsSync(shellPath) && available;
-      (runs ? it : it.skip)(
-        `${JSON.stringify(template)} loads the module the value names into the script's node under ${shellName}, so the template is refused${runs ? '' : ` — pending: npm not installed (or no ${shellName})`}`,
-        async () => {
-          const cwd = await tempDir('npm-config');
-          await writeFile(join(cwd, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', scripts: { build: 'node -e 0' } }));
-          await writeFile(join(cwd, 'evil.cjs'), `require("node:fs").writeFileSync(${JSON.stringify(join(cwd, 'canary'))}, "")\n`);
-          const value = `${option}--require=${join(cwd, 'evil.cjs')}`;
-          const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: shellPath });
-          const env = { ...process.env, npm_config_cache: join(cwd, 'npm-cache'), npm_config_update_notifier: 'false', AGW_ARG_1: value } as Record<
-            string,
-            string
-          >;
-          const run = await shell.run(script, { cwd, timeoutMs: 60_000, env });
-          expect(existsSync(join(cwd, 'canary')), `${script}\n${run.output}`).to.equal(true);
-          expect(() => renderCommand(template, requestWith(value))).to.throw(/\{\{body\.v\}\} stands /);
-        },
-      );
-    }
+  itRunsTheValueAsCode(forms, {
+    does: () => "loads the module the value names into the script's node",
+    available: () => onPath('npm'),
+    pending: (_, shellName) => `npm not installed (or no ${shellName})`,
+    tempDir: 'npm-config',
+    env: (cwd) => ({ ...process.env, npm_config_cache: join(cwd, 'npm-cache'), npm_config_update_notifier: 'false' }) as Record<string, string>,
+    timeoutMs: 60_000,
+  });
 });
