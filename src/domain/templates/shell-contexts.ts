@@ -626,6 +626,8 @@ const GIT_CONFIG_READING =
   /^(?:-l|--list|--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|--unset|--unset-all|--remove-section|--rename-section)$/;
 /** The options of git config that take the next word: a file, a type, a default, a comment. */
 const GIT_CONFIG_VALUE_OPTIONS = new Set(['-f', '--file', '--blob', '-t', '--type', '--default', '--comment', '--value']);
+/** The options git fetch and git pull (which fetches) both take with the next word as data. */
+const GIT_FETCH_VALUES = ['--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--negotiation-tip', '-o', '--server-option'];
 /**
  * git subcommands some of whose options take a command git runs (rebase --exec, grep -O, difftool
  * -x, filter-branch's filters, send-email's --sendmail-cmd…), the program run at the other end of
@@ -661,40 +663,8 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, { readonly code: readonly string[
       '--revision',
     ],
   },
-  fetch: {
-    code: ['--upload-pack'],
-    values: [
-      '--depth',
-      '--deepen',
-      '--shallow-since',
-      '--shallow-exclude',
-      '-j',
-      '--jobs',
-      '--negotiation-tip',
-      '--filter',
-      '-o',
-      '--server-option',
-      '--refmap',
-    ],
-  },
-  pull: {
-    code: ['--upload-pack'],
-    values: [
-      '--depth',
-      '--deepen',
-      '--shallow-since',
-      '--shallow-exclude',
-      '-j',
-      '--jobs',
-      '--negotiation-tip',
-      '-o',
-      '--server-option',
-      '-s',
-      '--strategy',
-      '-X',
-      '--strategy-option',
-    ],
-  },
+  fetch: { code: ['--upload-pack'], values: [...GIT_FETCH_VALUES, '--filter', '--refmap'] },
+  pull: { code: ['--upload-pack'], values: [...GIT_FETCH_VALUES, '-s', '--strategy', '-X', '--strategy-option'] },
   'ls-remote': { code: ['-u', '--upload-pack'], values: ['--sort', '-o', '--server-option'] },
   push: { code: ['--receive-pack', '--exec'], values: ['--repo', '-o', '--push-option'] },
   archive: { code: ['--exec'], values: ['--format', '-o', '--output', '--prefix', '--remote', '--add-file', '--add-virtual-file', '--mtime'] },
