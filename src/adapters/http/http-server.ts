@@ -65,6 +65,13 @@ const continueOnFirstRead = (req: IncomingMessage, res: ServerResponse): void =>
   };
 };
 
+/**
+ * A server-side connection and the answer it is giving now: Node's own `_httpMessage`, set while
+ * a response is under way and cleared once it is out (`detachSocket`), unchanged since Node 0.x.
+ * Read only when the server closes; a Node without it leaves the close as it was (the grace period).
+ */
+type AnsweringSocket = Socket & { _httpMessage?: ServerResponse | null };
+
 interface Held {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
@@ -78,6 +85,9 @@ export class HttpServer {
   #early: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   readonly #held = new Set<Held>();
   #observeRejection: RejectionObserver | undefined;
+  /** The open connections (added once per connection, not per request): close() ends each once its answer is out. */
+  readonly #sockets = new Set<AnsweringSocket>();
+  #closing = false;
 
   private constructor(
     private readonly server: Server,
@@ -115,7 +125,13 @@ export class HttpServer {
     });
     server.keepAliveTimeout = 65_000;
     const http = new HttpServer(server, hold);
+    server.on('connection', (socket: AnsweringSocket) => {
+      http.#sockets.add(socket);
+      socket.once('close', () => http.#sockets.delete(socket));
+    });
     const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+      // Stopping: this answer ends its connection (a keep-alive client sends no more on it).
+      if (http.#closing) res.setHeader('connection', 'close');
       if (missingHost(req)) http.#rejected(answerRejected(res, 400, 'MISSING_HOST', 'Missing Host header (required by HTTP/1.1)'));
       else if (unsupportedTransferEncoding(req))
         http.#rejected(answerRejected(res, 501, 'UNSUPPORTED_TRANSFER_ENCODING', 'Unsupported Transfer-Encoding (only chunked is)'));
@@ -194,9 +210,20 @@ export class HttpServer {
    * for a start that did not complete are answered 503.
    */
   async close(timeoutMs: number): Promise<void> {
+    this.#closing = true;
     for (const held of [...this.#held]) this.#release(held, 'The service stopped before it was ready');
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeIdleConnections();
+    // Node keeps a keep-alive connection open after the answer it was giving when the server
+    // closed (its answer even says `Connection: keep-alive`), so the close waited for the whole
+    // grace period whenever a caller with a kept-alive connection had a request under way. Such
+    // an answer now says `Connection: close` and ends its connection once it is out.
+    for (const socket of this.#sockets) {
+      const answering = socket._httpMessage;
+      if (answering === undefined || answering === null || answering.writableEnded) continue;
+      if (!answering.headersSent) answering.setHeader('connection', 'close');
+      else answering.once('finish', () => socket.end());
+    }
     const timer = setTimeout(() => this.server.closeAllConnections(), timeoutMs);
     timer.unref();
     await closed;

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import { Agent, get, type IncomingMessage } from 'node:http';
 import Koa from 'koa';
 import { HttpServer } from '../../../src/adapters/http/http-server.js';
 import { waitFor } from '../../support/http.js';
+import { within } from '../../support/time-limit.js';
 
 /** An app that answers each request with its path and counts what it ran. */
 const countingApp = (): { app: Koa; ran: string[] } => {
@@ -97,6 +99,44 @@ describe('HttpServer', () => {
     const answer = await waiting;
     expect(answer.status).to.equal(503);
     expect(await answer.json()).to.deep.equal({ error: 'The service stopped before it was ready' });
+  });
+
+  it('ends a kept-alive connection once the answer it was giving when closed is out (Connection: close), instead of holding the close for the whole grace period', async () => {
+    server = await HttpServer.listen(0, '127.0.0.1');
+    let release: () => void = () => undefined;
+    let entered: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const app = new Koa();
+    app.use(async (ctx) => {
+      entered();
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      ctx.body = { ok: true };
+    });
+    server.serve(app);
+    const agent = new Agent({ keepAlive: true });
+    try {
+      const answered = new Promise<IncomingMessage>((resolve, reject) => {
+        get({ host: '127.0.0.1', port: server?.port, path: '/slow', agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res));
+        }).on('error', reject);
+      });
+      await started;
+      // A grace period far beyond the test's limit: the close must end because the connection did.
+      const closing = server.close(60_000);
+      server = undefined;
+      release();
+      const res = await answered;
+      expect(res.statusCode).to.equal(200);
+      expect(res.headers.connection).to.equal('close');
+      await within(10_000, 'the close, once the only answer under way was out', closing);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('rejects with the listen error (code EADDRINUSE) when the port is taken', async () => {
