@@ -5,8 +5,8 @@ import type { Trigger } from '../domain/triggers/trigger.js';
 import type { Logger } from '../ports/logger.js';
 import type { Logger as Pino } from 'pino';
 import type { EarlyIntakeStart } from './early-intake-start.js';
-import { stopForRestart } from './stop-for-restart.js';
 import type { AppConfig } from './config.js';
+import { serviceDatabaseOptions } from './database-options.js';
 import { explainDatabaseFailure } from './explain-database-failure.js';
 import { listenHttp } from './listen-http.js';
 import { checkJobSandbox, loadStartFiles } from './load-start-files.js';
@@ -40,14 +40,7 @@ export const beginStart = async (config: AppConfig, logger: Logger, pino?: Pino)
     await checkJobSandbox(config);
     // What fails fast (a PostgreSQL server that refuses, a data directory that cannot be
     // locked) is awaited here, so that it stops start-up before the rest is loaded.
-    const { opened } = await startEngine({
-      databaseUrl: config.databaseUrl,
-      dataDir: config.dataDir,
-      logger,
-      create: config.databaseCreate,
-      onEngineFailure: stopForRestart,
-      timeouts: config.databaseTimeouts,
-    });
+    const { opened } = await startEngine(serviceDatabaseOptions(config, logger));
     // Awaited by Gateway.start; until then a rejection is not unhandled.
     opened.catch(() => undefined);
     // The embedded database's lock is held now: its journal is this process's.

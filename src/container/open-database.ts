@@ -2,8 +2,8 @@ import { Database } from '../adapters/persistence/database.js';
 import type { OpenEngine } from '../adapters/persistence/open-engine.js';
 import type { Logger } from '../ports/logger.js';
 import type { AppConfig } from './config.js';
+import { serviceDatabaseOptions } from './database-options.js';
 import { explainDatabaseFailure } from './explain-database-failure.js';
-import { stopForRestart } from './stop-for-restart.js';
 
 /**
  * Opens the configured database (on `engine`, when its opening was started earlier); a
@@ -11,17 +11,7 @@ import { stopForRestart } from './stop-for-restart.js';
  */
 export const openDatabase = async (config: AppConfig, logger: Logger, engine?: Promise<OpenEngine>): Promise<Database> => {
   try {
-    return await Database.open(
-      {
-        databaseUrl: config.databaseUrl,
-        dataDir: config.dataDir,
-        logger,
-        create: config.databaseCreate,
-        onEngineFailure: stopForRestart,
-        timeouts: config.databaseTimeouts,
-      },
-      engine,
-    );
+    return await Database.open(serviceDatabaseOptions(config, logger), engine);
   } catch (error) {
     throw explainDatabaseFailure(error);
   }
