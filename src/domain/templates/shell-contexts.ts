@@ -56,7 +56,9 @@ export const REFUSED = {
   remoteCommand:
     "in what ssh runs or connects through (the remote command, the destination, -l, -o, -F, -J): the remote shell or a ProxyCommand runs the value; pass it on the command's input (printf '%s\\n' {{…}} | ssh host 'read -r v && ./deploy \"$v\"') (docs/triggers.md, \"Places a token may not stand\": ssh)",
   runsCommand:
-    'as an argument of a program that runs a command string through a shell or chooses the program it runs (su, watch, flock -c, rsync -e, scp -o, a container command or entry point): the value would run as code (docs/triggers.md, "Places a token may not stand": programs that run commands)',
+    'as an argument of a program that runs a command string through a shell or chooses the program it runs (su, watch, flock -c, rsync -e, scp -o): the value would run as code (docs/triggers.md, "Places a token may not stand": programs that run commands)',
+  entrypoint:
+    'after a --entrypoint that is a shell, an interpreter or a package manager, in a docker option, at the start of the image or after an option the check does not know: the value could become code the entry point runs; pass it after a script (--entrypoint sh img ./deploy.sh {{…}}) (docs/triggers.md, "Places a token may not stand": containers)',
   gitOption:
     'where git reads the value as configuration, as an option that runs a command, or as the subcommand (git -c, git config, --upload-pack; git push origin {{…}}, where a value --receive-pack=… runs): pass it after -- (git push origin -- {{…}}) (docs/triggers.md, "Places a token may not stand": git)',
   sedScript:
@@ -760,6 +762,9 @@ const PACKAGE_TOOLS: Readonly<
   gem: { all: ['install', 'i', 'exec', 'update', 'build'] },
   cargo: { all: ['install'] },
   go: { all: ['install', 'get'], runs: ['run'], restData: true },
+  // corepack runs the package manager its first operand names (`corepack pnpm@9.1.0 add …`): read from there as that one; use,
+  // install, prepare fetch the one named (a version, or a URL to an archive).
+  corepack: { all: ['use', 'install', 'prepare', 'hydrate'] },
 };
 /** Subcommands of the package managers that write configuration later commands obey (npm config set script-shell …): every operand refused. */
 const PACKAGE_CONFIG = new Set(['config', 'c', 'set']);
@@ -1768,19 +1773,20 @@ class Scanner {
    * not, so which word is the image is uncertain: every later token is refused.
    */
   #entrypointWord(state: CommandState, entrypoint: NonNullable<NonNullable<CommandState['container']>['entrypoint']>, literal: Literal): boolean {
-    if (entrypoint.program === 'uncertain') return this.#refuseWord(REFUSED.runsCommand, false);
+    if (entrypoint.program === 'uncertain') return this.#refuseWord(REFUSED.entrypoint, false);
     if (entrypoint.value) {
       entrypoint.value = false;
       return false;
     }
     const text = literal.text;
-    if (text.startsWith('-') && text !== '-') {
+    // `-{{…}}`: a value after the dash makes an option of docker's, not the image.
+    if (text.startsWith('-') && (text !== '-' || !literal.whole)) {
       const long = /^(--[A-Za-z0-9-]+)(=?)/.exec(text);
       if (long !== null) {
         const [, option = '', equals] = long;
         // `--env=…`, `--name=…`: data; a token before the = could make another option.
-        if (equals === '=') return !CONTAINER_RUN_VALUES.has(option) && !literal.whole && this.#refuseWord(REFUSED.runsCommand, false);
-        if (!literal.whole) return this.#refuseWord(REFUSED.runsCommand, false);
+        if (equals === '=') return !CONTAINER_RUN_VALUES.has(option) && !literal.whole && this.#refuseWord(REFUSED.entrypoint, false);
+        if (!literal.whole) return this.#refuseWord(REFUSED.entrypoint, false);
         if (CONTAINER_RUN_VALUES.has(option)) entrypoint.value = true;
         else if (!CONTAINER_RUN_FLAGS.has(option)) entrypoint.program = 'uncertain';
         return false;
@@ -1793,14 +1799,15 @@ class Scanner {
           return false;
         }
         if (!CONTAINER_RUN_FLAGS.has(option)) {
+          // An option the check does not know (`--{{…}}`: the value names it).
           entrypoint.program = 'uncertain';
-          return false;
+          return !literal.whole && this.#refuseWord(REFUSED.entrypoint, false);
         }
       }
-      return !literal.whole && this.#refuseWord(REFUSED.runsCommand, false);
+      return !literal.whole && this.#refuseWord(REFUSED.entrypoint, false);
     }
     // The image: a value at its start could be an option, and the image the word after it.
-    if (!literal.whole && text === '') return this.#refuseWord(REFUSED.runsCommand, false);
+    if (!literal.whole && text === '') return this.#refuseWord(REFUSED.entrypoint, false);
     const program = entrypoint.program;
     state.container = undefined;
     if ('shell' in program) state.shell = { arguments: 0 };
@@ -1849,6 +1856,11 @@ class Scanner {
     if (p.subcommand) {
       p.subcommand = false;
       if (refuse()) return true;
+      const managed = p.tool === 'corepack' && literal.whole ? packageToolOf(text.replace(/@.*$/, '')) : undefined;
+      if (managed !== undefined && managed !== 'corepack') {
+        state.packages = newPackages(managed);
+        return false;
+      }
       p.operands = spec.all?.includes(text) || PACKAGE_CONFIG.has(text) ? 'all' : spec.runs?.includes(text) ? 'runs' : undefined;
       return false;
     }

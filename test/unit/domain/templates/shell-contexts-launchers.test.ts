@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { findTokenPlaces, REFUSED } from '../../../../src/domain/templates/shell-contexts.js';
 
@@ -26,13 +27,14 @@ describe('findTokenPlaces: launchers', () => {
     ['after a docker compose run entry point', 'docker compose run --rm --entrypoint sh web -c {{body.v}}', REFUSED.shellScript],
     ['in the entry point itself', 'docker run --entrypoint {{body.v}} img', REFUSED.commandName],
     ['in the entry point given with =', 'docker run --entrypoint={{body.v}} img', REFUSED.commandName],
-    ['after a podman entry point given as a JSON array', `podman run --entrypoint '["sh","-c"]' img {{body.v}}`, REFUSED.runsCommand],
+    ['after a podman entry point given as a JSON array', `podman run --entrypoint '["sh","-c"]' img {{body.v}}`, REFUSED.entrypoint],
     [
       'after an option the check does not know, where the image could be either word',
       'docker run --entrypoint sh --frobnicate x img -c {{body.v}}',
-      REFUSED.runsCommand,
+      REFUSED.entrypoint,
     ],
-    ['at the start of the image word after an entry point (a value could be an option)', 'docker run --entrypoint sh {{body.v}} ./x.sh', REFUSED.runsCommand],
+    ['at the start of the image word after an entry point (a value could be an option)', 'docker run --entrypoint sh {{body.v}} ./x.sh', REFUSED.entrypoint],
+    ['in a docker option after an entry point', 'docker run --entrypoint sh --{{body.v}} img ./x.sh', REFUSED.entrypoint],
     [
       'in a here-document given to an interpreter entry point given no program',
       'docker run -i --entrypoint python3 img <<EOF\nprint("{{body.v}}")\nEOF',
@@ -100,6 +102,14 @@ describe('findTokenPlaces: launchers', () => {
     ['as the package an npx entry point runs', 'docker run --rm --entrypoint npx node:22 {{body.v}}', REFUSED.packageCode],
     ['as a package pip installs through sudo', 'sudo -u deploy pip3 install {{body.v}}', REFUSED.packageCode],
     ['in a go option (-toolexec, -exec run programs)', 'go test -exec={{body.v}} ./...', REFUSED.packageCode],
+    // corepack runs the package manager named by its first operand (pnpm@9.1.0 with a version) with the words after it.
+    ['as a package corepack npm install installs', 'corepack npm install {{body.v}}', REFUSED.packageCode],
+    ['as a package corepack pnpm@9 add installs', 'corepack pnpm@9.1.0 add -D {{body.v}}', REFUSED.packageCode],
+    ['as the package corepack yarn dlx runs', 'corepack yarn dlx {{body.v}}', REFUSED.packageCode],
+    ['at the start of a word of corepack pnpm before -- (a value could be a pnpm option)', 'corepack pnpm run deploy {{body.v}}', REFUSED.packageCode],
+    ['as the package manager corepack runs', 'corepack {{body.v}} install', REFUSED.packageCode],
+    ['as the version of the package manager corepack use fetches', 'corepack use pnpm@{{body.v}}', REFUSED.packageCode],
+    ['as a package corepack npm install installs through sudo', 'sudo corepack npm i {{body.v}}', REFUSED.packageCode],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -131,6 +141,7 @@ describe('findTokenPlaces: launchers', () => {
       'npm run in a container with the arguments after --, and docker logs of a container named npm',
       'docker exec app npm run build -- {{body.v}}; docker logs npm --tail {{body.v}}',
     ],
+    ['corepack pnpm run arguments after --', 'corepack enable && corepack pnpm run deploy -- {{body.v}}'],
     ['xargs giving a package run its arguments', 'echo {{body.v}} | xargs npx eslint; echo {{body.v}} | xargs -I{} npm run build -- {}'],
   ];
   for (const [label, template] of accepted) {
@@ -138,4 +149,19 @@ describe('findTokenPlaces: launchers', () => {
       expect(places(template).every((p) => !p.startsWith('refused'))).to.equal(true, places(template).join('\n'));
     });
   }
+
+  it('refuses a token after the dash of a docker option after an entry point, and reads the next word as the image', () => {
+    // docker reads -{{…}} as its option (a value -rm is --rm): img is the image, and -c's operand sh's command string.
+    expect(places('docker run --entrypoint sh -{{body.flag}} img -c {{body.v}}')).to.deep.equal([
+      `refused: ${REFUSED.entrypoint}`,
+      `refused: ${REFUSED.shellScript}`,
+    ]);
+  });
+
+  it('points a refusal after an entry point to the containers bullet of docs/triggers.md, which explains it', () => {
+    const pointer = /\(docs\/triggers\.md, "Places a token may not stand": ([^)]+)\)$/.exec(REFUSED.entrypoint);
+    expect(pointer?.[1]).to.equal('containers');
+    const bullet = /^- \*\*containers\*\*:[\s\S]*?(?=^- )/m.exec(readFileSync(new URL('../../../../docs/triggers.md', import.meta.url), 'utf8'));
+    expect(bullet?.[0]).to.include('an option the check does').and.include('--entrypoint');
+  });
 });
