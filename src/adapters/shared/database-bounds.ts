@@ -55,7 +55,7 @@ export interface BoundedConnections {
   unbounded<T>(work: () => Promise<T>): Promise<T>;
   /**
    * The service is stopping: from now on a statement unanswered for `connectMs`, while the server
-   * answered nothing else of the pool meanwhile, has the server tried with a new connection; when
+   * answered nothing of the pool for `connectMs`, has the server tried with a new connection; when
    * that gets no answer within `connectMs` either, the server is known silent and the statement is
    * given up on (see `boundedConnections`). A server that takes the connection is slow, not
    * silent: its statements keep `queryMs`.
@@ -141,20 +141,22 @@ interface Pending {
  * does not answer is let go after `connectMs` (a pool's end, a stop, waited for it as long).
  * Schema and maintenance statements (MAINTENANCE) are not bounded.
  *
- * Once a statement was given up on, the server is known silent, since that statement was sent or
- * since the server's last answer on any connection of the pool, whichever is later: until it
- * answers again (a statement's answer on any connection of the pool, a new connection made), a
- * statement is given up on once it has waited `connectMs` of that silence — the requests that
- * follow are answered 503 within the connection bound, not each after the statement bound, and a
- * stop's last statements end in seconds. A server that is only slow (one statement cut for
- * taking longer than `queryMs`) ends that at its next answer, within milliseconds on a busy pool:
- * until then the pool's other statements have `connectMs`, from that last answer, to be answered.
+ * Once a statement was given up on, the server is tried with a new connection (`check`, one at a
+ * time): when that gets no answer within `connectMs` either, and the server answered nothing else
+ * meanwhile, it is known silent, since `connectMs` before the check began or its last answer on
+ * any connection of the pool, whichever is later. Until it answers again (a statement's answer on
+ * any connection of the pool, a new connection made), a statement is given up on once it has
+ * waited `connectMs` of that silence — the requests that follow are answered 503 within about the
+ * connection bound, not each after the statement bound, and a stop's last statements end in
+ * seconds. A working server whose statement waited for a lock or ran long takes the check's
+ * connection (or refuses it: an answer too): it is not taken for silent, and the pool's other
+ * statements under way keep their `queryMs`.
  *
- * `stopping` (the service's stop): a statement unanswered for `connectMs` has the server tried
- * with a new connection, unless the server answered something since it was sent, within the last
- * `connectMs`; no answer to that within `connectMs` either, and the server is known silent as
- * above. A slow statement of a server that answers is left its `queryMs`: a stop still lets the
- * work under way end within its grace period.
+ * `stopping` (the service's stop): a statement unanswered for `connectMs`, while the server
+ * answered nothing for `connectMs`, has the server tried the same way; a server that answers is
+ * looked at again `connectMs` after its last answer. A slow statement of a server that takes the
+ * check's connection is left its `queryMs`: a stop still lets the work under way end within its
+ * grace period.
  *
  * `Base`: pg's Client (passed in: this module is loaded by start-up's first phase, which on the
  * embedded database never loads pg). pg's own `query_timeout` is not used: it leaves the timed-out
@@ -184,8 +186,11 @@ export const boundedConnections = (timeouts: DatabaseTimeouts, Base: typeof pg.C
     clearTimeout(statement.timer);
     let at = deadline(statement);
     statement.next = 'cut';
-    if (stopping && silentSince === undefined && !statement.checked && statement.start + connectMs < at) {
-      at = statement.start + connectMs;
+    // Stopping: the server is tried once the statement has waited connectMs since it was sent
+    // and since the server's last answer.
+    const look = Math.max(statement.start, lastAnswer) + connectMs;
+    if (stopping && silentSince === undefined && !statement.checked && look < at) {
+      at = look;
       statement.next = 'check';
     }
     statement.timer = setTimeout(fire, Math.max(0, at - performance.now()), statement);
@@ -212,7 +217,10 @@ export const boundedConnections = (timeouts: DatabaseTimeouts, Base: typeof pg.C
       silentSince === undefined || statement.start + queryMs <= Math.max(statement.start, silentSince) + connectMs
         ? new StatementUnanswered(queryMs)
         : new StatementUnanswered(connectMs, 'DATABASE_CONNECT_TIMEOUT_MS');
-    silent(Math.max(statement.start, lastAnswer));
+    // Known silent only once the server takes no new connection either (`check`): a working
+    // server whose statement waited for a lock, or ran long, answers it at once, and its other
+    // statements under way keep their bound.
+    if (silentSince === undefined) void check();
     statement.client.connection?.stream?.destroy(error);
   };
 
@@ -247,20 +255,24 @@ export const boundedConnections = (timeouts: DatabaseTimeouts, Base: typeof pg.C
       const began = performance.now();
       if (await reaches()) answered();
       else if (lastAnswer === since) silent(Math.max(began - connectMs, lastAnswer));
-    })().finally(() => {
-      checking = undefined;
-      rescheduleAll();
-    }));
+    })()
+      // A client that cannot even be made (never with the settings the pool's clients were made with): nothing learned.
+      .catch(() => undefined)
+      .finally(() => {
+        checking = undefined;
+        rescheduleAll();
+      }));
 
   function fire(statement: Pending): void {
     if (!pending.has(statement)) return;
     statement.timer = undefined;
     if (statement.next === 'cut') cut(statement);
+    // The server answered something within the last connectMs: slow, not silent; looked at again
+    // connectMs after that answer.
+    else if (lastAnswer > performance.now() - connectMs) schedule(statement);
     else {
       statement.checked = true;
-      // The server answered something since, within the last connectMs: slow, not silent.
-      if (lastAnswer > Math.max(statement.start, performance.now() - connectMs)) schedule(statement);
-      else void check();
+      void check();
     }
   }
 

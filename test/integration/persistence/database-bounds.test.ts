@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import pg from 'pg';
 import { type BoundedConnections, boundedConnections, type DatabaseTimeouts, StatementUnanswered } from '../../../src/adapters/shared/database-bounds.js';
@@ -153,12 +154,13 @@ describeWithPostgres('Bounded PostgreSQL connections', function () {
     expect(first.failed).to.be.instanceOf(StatementUnanswered);
     expect(first.failed?.message).to.contain('DATABASE_QUERY_TIMEOUT_MS');
     expect(first.tookMs, 'the first statement (ms), given up after the statement bound').to.be.at.least(APART.queryMs - 50);
-    // On the other connection, made before the silence: the server is known silent now.
+    // On the other connection, made before the silence: the server is known silent now (it took no new connection either).
     const second = await failureOf('the second statement while the server is silent', pool.query('select 1'));
     expect(second.failed).to.be.instanceOf(StatementUnanswered);
     expect(second.failed?.message).to.contain('DATABASE_CONNECT_TIMEOUT_MS');
     expect(second.tookMs, 'the second statement (ms): the connection bound, 400 ms, not the statement bound, 3000 ms').to.be.below(APART.queryMs / 2);
-    expect(proxy!.connections, 'no other connection was tried').to.equal(2);
+    // The pool's own connections were not replaced: one other connection, the check's, tried when the first was given up on.
+    expect(proxy!.connections, "the check's connection, no other").to.equal(3);
 
     proxy!.silent = false;
     expect((await within(BOUND_MS, 'a statement once the server answers again', pool.query('select 1 as one'))).rows).to.deep.equal([{ one: 1 }]);
@@ -185,5 +187,52 @@ describeWithPostgres('Bounded PostgreSQL connections', function () {
     // Its wait (400 ms), the check's connection (400 ms): not the statement bound (3000 ms).
     expect(unanswered.tookMs, 'the statement (ms), given up within twice the connection bound').to.be.below(APART.queryMs / 2);
     expect(proxy!.connections, "the server tried again, with a connection of the check's own").to.equal(3);
+  });
+
+  it('takes a working server that answers a new connection for slow, not silent, when a statement waited out the statement bound: a slower one under way is not cut', async () => {
+    const { pool } = await open(false, { timeouts: { connectMs: 400, queryMs: 4_000 }, max: 2 });
+    const holder = new pg.Client({ connectionString: scratch!.url });
+    await holder.connect();
+    try {
+      await holder.query('select pg_advisory_lock(1)');
+      // Waits behind the lock longer than the statement bound: given up on, on a working server.
+      const blocked = failureOf('a statement waiting for a lock', pool.query('select pg_advisory_lock(1)'));
+      // Spacing only: the next statement is sent 2 s later, on a new connection, and is answered
+      // after the first was given up on (4 s), within its own bound (6 s).
+      await delay(2_000);
+      const slow = failureOf('a statement of 3 s', pool.query('select pg_sleep(3)'));
+      const first = await blocked;
+      expect(first.failed).to.be.instanceOf(StatementUnanswered);
+      expect(first.failed?.message).to.contain('DATABASE_QUERY_TIMEOUT_MS');
+      // The server took the check's connection: not known silent, so the other statement, already
+      // past the connection bound since the server's last answer, keeps its statement bound.
+      expect((await slow).failed, 'the slower statement under way').to.equal(null);
+    } finally {
+      await holder.end();
+    }
+  });
+
+  it('while stopping, tries the server once it answered nothing for the connection bound, also when it answered another statement after this one was sent', async () => {
+    const timeouts = { connectMs: 1_000, queryMs: 8_000 };
+    const { pool, stopping } = await open(true, { timeouts, max: 2 });
+    await Promise.all([pool.query('select 1'), pool.query('select 1')]);
+    stopping();
+    const holder = new pg.Client({ connectionString: scratch!.url });
+    await holder.connect();
+    try {
+      await holder.query('select pg_advisory_lock(2)');
+      // Held by the server behind the lock, on one connection...
+      const waiting = failureOf('a statement while stopping, then the server silent', pool.query('select pg_advisory_lock(2)'));
+      // ...while the other is answered, after it was sent; then the server stops answering.
+      await pool.query('select 1');
+      proxy!.silent = true;
+      const { failed, tookMs } = await waiting;
+      expect(failed).to.be.instanceOf(StatementUnanswered);
+      expect(failed?.message).to.contain('DATABASE_CONNECT_TIMEOUT_MS');
+      // A connection bound after the last answer, the check's connection (a bound): about 2 s, not 8 s.
+      expect(tookMs, 'the statement (ms), given up within about twice the connection bound').to.be.below(timeouts.queryMs / 2);
+    } finally {
+      await holder.end();
+    }
   });
 });
