@@ -787,6 +787,13 @@ const PACKAGE_DATA_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
   cargo: new Set(['--features', '-F', '--bin', '--example', '--test', '--target', '--target-dir', '--profile', '--jobs', '-j']),
   pip: new Set(['--target', '-t', '--root', '--prefix']),
 };
+/**
+ * Options of a package manager whose value is text (npm version's commit message): data, but npm
+ * reads a value starting with `-`, the next word or after `=`, as an option of its own
+ * (`-m --script-shell=…` and `--message=--script-shell=…` run that shell), so a token is refused
+ * where it starts the value.
+ */
+const PACKAGE_TEXT_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = { npm: new Set(['-m', '--message']) };
 /** The state of a package manager named as the command (or run as python -m pip), before its first argument. */
 const newPackages = (tool: string): NonNullable<CommandState['packages']> => {
   const spec = PACKAGE_TOOLS[tool]!;
@@ -1018,7 +1025,15 @@ interface CommandState {
    * its operands are (`all` packages installed, `runs` the first the package run), whether that
    * package came (`ran`), and `rest` once every word is the run package's argument.
    */
-  packages?: { tool: string; subcommand: boolean; options: boolean; value?: 'data' | 'maybe'; operands?: 'all' | 'runs'; ran?: boolean; rest?: boolean };
+  packages?: {
+    tool: string;
+    subcommand: boolean;
+    options: boolean;
+    value?: 'data' | 'text' | 'maybe';
+    operands?: 'all' | 'runs';
+    ran?: boolean;
+    rest?: boolean;
+  };
   /** The command defines a function (`NAME()`, `function NAME`): its body's compound records whether it runs a shell reading its input. */
   defining?: string;
   /** The next word is the argument of an option of env (`-u NAME`, `-C DIR`) or exec (`-a NAME`), not the command it runs. */
@@ -1837,6 +1852,7 @@ class Scanner {
       const value = p.value;
       p.value = undefined;
       if (value === 'data') return false;
+      if (value === 'text') return !literal.whole && (text === '' || text.startsWith('-')) && this.#refuseWord(REFUSED.packageCode, false);
       if (refuse()) return true;
     }
     if (p.options && text.startsWith('-') && text !== '-') {
@@ -1844,8 +1860,18 @@ class Scanner {
         p.options = false;
         return false;
       }
+      const attached = /^(-[^=]*)=/.exec(text);
+      const after = text.slice(attached?.[0].length);
+      if (attached !== null && PACKAGE_TEXT_OPTIONS[p.tool]?.has(attached[1]!) && after !== '' && !after.startsWith('-')) return false;
       if (refuse()) return true;
-      p.value = text.includes('=') || PACKAGE_FLAGS.has(text) ? undefined : PACKAGE_DATA_OPTIONS[p.tool]?.has(text) ? 'data' : 'maybe';
+      p.value =
+        text.includes('=') || PACKAGE_FLAGS.has(text)
+          ? undefined
+          : PACKAGE_DATA_OPTIONS[p.tool]?.has(text)
+            ? 'data'
+            : PACKAGE_TEXT_OPTIONS[p.tool]?.has(text)
+              ? 'text'
+              : 'maybe';
       return false;
     }
     // A value at the start of a word where options are read could be one.

@@ -108,6 +108,14 @@ describe('findTokenPlaces: launchers', () => {
     ['as the package corepack yarn dlx runs', 'corepack yarn dlx {{body.v}}', REFUSED.packageCode],
     ['at the start of a word of corepack pnpm before -- (a value could be a pnpm option)', 'corepack pnpm run deploy {{body.v}}', REFUSED.packageCode],
     ['as the package manager corepack runs', 'corepack {{body.v}} install', REFUSED.packageCode],
+    // npm reads a word starting with - after -m as its own option (-m --script-shell=… runs a shell it names), not as the message.
+    ['as the start of npm version -m message', 'npm version patch -m {{body.v}}', REFUSED.packageCode],
+    ['after a dash starting npm version -m message', 'npm version patch -m "-{{body.v}}"', REFUSED.packageCode],
+    [
+      'as the start of npm version --message= (npm reads a value --script-shell=… there as its option)',
+      'npm version patch --message={{body.v}}',
+      REFUSED.packageCode,
+    ],
     ['as the version of the package manager corepack use fetches', 'corepack use pnpm@{{body.v}}', REFUSED.packageCode],
     ['as a package corepack npm install installs through sudo', 'sudo corepack npm i {{body.v}}', REFUSED.packageCode],
   ];
@@ -140,6 +148,10 @@ describe('findTokenPlaces: launchers', () => {
     [
       'npm run in a container with the arguments after --, and docker logs of a container named npm',
       'docker exec app npm run build -- {{body.v}}; docker logs npm --tail {{body.v}}',
+    ],
+    [
+      'an npm version commit message that starts with fixed text',
+      `npm version patch -m "Release %s for {{body.v}}"; npm version minor --message='Deploy {{body.v}}'`,
     ],
     ['corepack pnpm run arguments after --', 'corepack enable && corepack pnpm run deploy -- {{body.v}}'],
     ['xargs giving a package run its arguments', 'echo {{body.v}} | xargs npx eslint; echo {{body.v}} | xargs -I{} npm run build -- {}'],
