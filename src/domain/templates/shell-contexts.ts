@@ -58,7 +58,7 @@ export const REFUSED = {
   runsCommand:
     'as an argument of a program that runs a command string through a shell or chooses the program it runs (su, watch, flock -c, rsync -e, scp -o): the value would run as code (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   entrypoint:
-    'after a --entrypoint that is a shell, an interpreter or a package manager, in a docker option, at the start of the image or after an option the check does not know: the value could become code the entry point runs; pass it after a script (--entrypoint sh img ./deploy.sh {{…}}) (docs/triggers.md, "Places a token may not stand": containers)',
+    'after a shell, interpreter or package manager --entrypoint: in a docker option, at the start of the image or after an option the check does not know, where the value could become code it runs; pass it after a script (--entrypoint sh img ./deploy.sh {{…}}) (docs/triggers.md, "Places a token may not stand": containers)',
   gitOption:
     'where git reads the value as configuration, as an option that runs a command, or as the subcommand (git -c, git config, --upload-pack; git push origin {{…}}, where a value --receive-pack=… runs): pass it after -- (git push origin -- {{…}}) (docs/triggers.md, "Places a token may not stand": git)',
   sedScript:
