@@ -65,6 +65,9 @@ export interface BoundedConnections {
 
 type Callback = (error: Error | null, result?: unknown) => void;
 
+/** A connection's errors for want of a route to the server's host: no answer of the server's (`boundedConnections`, its check). */
+const NO_ROUTE: ReadonlySet<unknown> = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN']);
+
 /**
  * Statements that change the schema or maintain tables, which may rightly take minutes on large
  * tables: pg-boss's background migrations and index rebuilds (CREATE INDEX CONCURRENTLY, REINDEX),
@@ -149,8 +152,8 @@ interface Pending {
  * waited `connectMs` of that silence — the requests that follow are answered 503 within about the
  * connection bound, not each after the statement bound, and a stop's last statements end in
  * seconds. A working server whose statement waited for a lock or ran long takes the check's
- * connection (or refuses it: an answer too): it is not taken for silent, and the pool's other
- * statements under way keep their `queryMs`.
+ * connection (or refuses it: an answer too, but not a failure for want of a route to its host): it
+ * is not taken for silent, and the pool's other statements under way keep their `queryMs`.
  *
  * `stopping` (the service's stop): a statement unanswered for `connectMs`, while the server
  * answered nothing for `connectMs`, has the server tried the same way; a server that answers is
@@ -224,7 +227,11 @@ export const boundedConnections = (timeouts: DatabaseTimeouts, Base: typeof pg.C
     statement.client.connection?.stream?.destroy(error);
   };
 
-  /** Whether the server takes a new connection within `connectMs` (one refused or failing otherwise is an answer too). */
+  /**
+   * Whether the server takes a new connection within `connectMs`. One refused, or failing
+   * otherwise, is an answer too, except a failure for want of a route to the server's host (a
+   * host down on the local network, a router's "unreachable"): nothing answered there.
+   */
   const reaches = async (): Promise<boolean> => {
     const client = new Base({ ...settings, connectionTimeoutMillis: 0, keepAlive: false });
     client.on('error', () => undefined);
@@ -235,8 +242,8 @@ export const boundedConnections = (timeouts: DatabaseTimeouts, Base: typeof pg.C
     }, connectMs);
     try {
       await client.connect();
-    } catch {
-      return !late;
+    } catch (error) {
+      return !late && !NO_ROUTE.has((error as { code?: unknown } | null)?.code);
     } finally {
       clearTimeout(timer);
     }

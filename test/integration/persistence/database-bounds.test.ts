@@ -35,11 +35,11 @@ describeWithPostgres('Bounded PostgreSQL connections', function () {
 
   const open = async (
     viaProxy = false,
-    { timeouts = TIMEOUTS, max = 1 }: { timeouts?: DatabaseTimeouts; max?: number } = {},
+    { timeouts = TIMEOUTS, max = 1, Base = pg.Client }: { timeouts?: DatabaseTimeouts; max?: number; Base?: typeof pg.Client } = {},
   ): Promise<{ pool: pg.Pool } & BoundedConnections> => {
     scratch = await createScratchDatabase();
     if (viaProxy) proxy = await startPostgresProxy(scratch.url);
-    const bounds = boundedConnections(timeouts, pg.Client);
+    const bounds = boundedConnections(timeouts, Base);
     pool = new pg.Pool({ connectionString: proxy?.url ?? scratch.url, max, ...bounds.poolOptions });
     pool.on('error', () => undefined);
     return { pool, ...bounds };
@@ -234,5 +234,32 @@ describeWithPostgres('Bounded PostgreSQL connections', function () {
     } finally {
       await holder.end();
     }
+  });
+
+  it("takes the server for silent when the check's connection finds no route to its host (a host down on the local network): no answer of the server's", async () => {
+    let noRoute = false;
+    /** pg's Client, whose connection for the check (the one made without keepalive) fails at once with EHOSTUNREACH while `noRoute`. */
+    class NoRouteClient extends pg.Client {
+      readonly #check: boolean;
+      constructor(config?: pg.ClientConfig) {
+        super(config);
+        this.#check = config?.keepAlive === false;
+      }
+      // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (promise, callback).
+      override connect(...args: any[]): any {
+        if (noRoute && this.#check) return Promise.reject(Object.assign(new Error('connect EHOSTUNREACH 10.0.0.1:5432'), { code: 'EHOSTUNREACH' }));
+        return (super.connect as (...a: unknown[]) => unknown).apply(this, args);
+      }
+    }
+    const { pool } = await open(true, { timeouts: APART, max: 2, Base: NoRouteClient });
+    await Promise.all([pool.query('select 1'), pool.query('select 1')]);
+    proxy!.silent = true;
+    noRoute = true;
+    const first = await failureOf('the first statement while the server is silent', pool.query('select 1'));
+    expect(first.failed?.message).to.contain('DATABASE_QUERY_TIMEOUT_MS');
+    const second = await failureOf('the second statement while the server is silent', pool.query('select 1'));
+    expect(second.failed).to.be.instanceOf(StatementUnanswered);
+    expect(second.failed?.message).to.contain('DATABASE_CONNECT_TIMEOUT_MS');
+    expect(second.tookMs, 'the second statement (ms): the connection bound, 400 ms, not the statement bound, 3000 ms').to.be.below(APART.queryMs / 2);
   });
 });
