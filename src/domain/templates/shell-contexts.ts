@@ -609,12 +609,16 @@ const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
 /** The interpreter a command name runs, by the last part of the name and without a version (python3.11, perl5.36, php8.2, lua5.4, tclsh8.6). */
 const interpreterOf = (name: string): string | undefined => {
   const base = baseName(name);
-  // A version (node20, node-20, python3.12, perl5.36.0, lua5.4, luajit-2.1) and a variant (python3-dbg, python3.12d, perl5.36-x86_64-linux-gnu).
+  // A version (node20, node-20, python3.12, perl5.36.0, lua5.4, luajit-2.1) and a variant (python3-dbg, python3.12d, the
+  // free-threaded python3.13t and python3.13td, perl5.36-x86_64-linux-gnu). tsx and ts-node run node with a TypeScript loader.
   const match =
-    /^(python|pypy|ipython|perl|ruby|php|lua|luajit|tclsh|wish|nodejs|node)(?:-?[0-9]+(?:\.[0-9]+)*)?(?:-dbg|-debug|d|m|dm|-[A-Za-z0-9_]+-linux-gnu[A-Za-z]*)?$/.exec(
+    /^(python|pypy|ipython|perl|ruby|php|lua|luajit|tclsh|wish|nodejs|node|tsx|ts-node(?:-esm|-script)?)(?:-?[0-9]+(?:\.[0-9]+)*)?(?:t?(?:-dbg|-debug|d|m|dm)|t|-[A-Za-z0-9_]+-linux-gnu[A-Za-z]*)?$/.exec(
       base,
     );
-  if (match) return ({ pypy: 'python', wish: 'tclsh', nodejs: 'node', luajit: 'lua' } as Record<string, string>)[match[1]!] ?? match[1];
+  if (match)
+    return match[1] === 'tsx' || match[1]!.startsWith('ts-node')
+      ? 'node'
+      : (({ pypy: 'python', wish: 'tclsh', nodejs: 'node', luajit: 'lua' } as Record<string, string>)[match[1]!] ?? match[1]);
   if (base === 'mariadb') return 'mysql';
   if (base === 'pwsh-preview') return 'pwsh';
   return Object.hasOwn(INTERPRETERS, base) ? base : undefined;

@@ -52,6 +52,14 @@ describe('findTokenPlaces: launchers', () => {
     ['in a here-document given to ipython3 given no program', 'ipython3 <<EOF\n{{body.v}}\nEOF', REFUSED.shellInput],
     ['in pgcli -c', 'pgcli "$DATABASE_URL" -c {{body.v}}', REFUSED.interpreterProgram],
     ['in mycli -e', 'mycli -u app -e {{body.v}} app', REFUSED.interpreterProgram],
+    // Free-threaded CPython builds (python.org, deadsnakes, Debian's python3.13-nogil) install python3.13t, debug python3.13td.
+    ['in python3.13t -c', 'python3.13t -c {{body.v}}', REFUSED.interpreterProgram],
+    ['in /usr/bin/python3.13td -c', '/usr/bin/python3.13td -c {{body.v}}', REFUSED.interpreterProgram],
+    ['in python3.14t-dbg -c', 'python3.14t-dbg -c {{body.v}}', REFUSED.interpreterProgram],
+    // tsx and ts-node run node with a TypeScript loader and take node's -e, -p and script file.
+    ['in tsx -e', 'tsx -e {{body.v}}', REFUSED.interpreterProgram],
+    ['in ts-node --eval', 'ts-node --eval {{body.v}}', REFUSED.interpreterProgram],
+    ['as the script tsx runs', 'tsx {{body.v}}', REFUSED.interpreterProgram],
     ['in php8.2 -r', 'php8.2 -r {{body.v}}', REFUSED.interpreterProgram],
     ['in ruby3.1 -e', 'ruby3.1 -e {{body.v}}', REFUSED.interpreterProgram],
     ['in perl5.36.0 -e', 'perl5.36.0 -e {{body.v}}', REFUSED.interpreterProgram],
@@ -153,6 +161,7 @@ describe('findTokenPlaces: launchers', () => {
       'an npm version commit message that starts with fixed text',
       `npm version patch -m "Release %s for {{body.v}}"; npm version minor --message='Deploy {{body.v}}'`,
     ],
+    ['arguments after a script given to tsx and ts-node', 'tsx scripts/deploy.ts {{body.v}}; ts-node ./deploy.ts {{body.v}}'],
     ['corepack pnpm run arguments after --', 'corepack enable && corepack pnpm run deploy -- {{body.v}}'],
     ['xargs giving a package run its arguments', 'echo {{body.v}} | xargs npx eslint; echo {{body.v}} | xargs -I{} npm run build -- {}'],
   ];
