@@ -179,6 +179,13 @@ describe('findTokenPlaces: launchers', () => {
     ]);
   });
 
+  it('names in every refusal message that points to docs/triggers.md a bullet that exists there', () => {
+    const docs = readFileSync(new URL('../../../../docs/triggers.md', import.meta.url), 'utf8');
+    const named = Object.values(REFUSED).flatMap((text) => /"Places a token may not stand": ([^)]+)\)$/.exec(text)?.[1] ?? []);
+    expect(named.length).to.be.greaterThan(7);
+    for (const name of named) expect(docs.includes(`\n- **${name}**: `), `no bullet "- **${name}**:" in docs/triggers.md`).to.equal(true);
+  });
+
   it('points a refusal after an entry point to the containers bullet of docs/triggers.md, which explains it', () => {
     const pointer = /\(docs\/triggers\.md, "Places a token may not stand": ([^)]+)\)$/.exec(REFUSED.entrypoint);
     expect(pointer?.[1]).to.equal('containers');
