@@ -145,12 +145,22 @@ const PROGRAM_VARIABLES = new Set([
   'UV_FIND_LINKS',
   'GOFLAGS',
   'RUSTC_WRAPPER',
+  // cargo runs these programs (CARGO_BUILD_… is its configuration's build.…); a target's runner and linker are matched below.
+  'RUSTC_WORKSPACE_WRAPPER',
+  'CARGO_BUILD_RUSTC_WRAPPER',
+  'CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER',
+  'RUSTC',
+  'CARGO_BUILD_RUSTC',
+  'RUSTDOC',
+  'CARGO_BUILD_RUSTDOC',
 ]);
 const isShellVariable = (name: string): boolean =>
   SHELL_VARIABLES.has(name) ||
   PROGRAM_VARIABLES.has(name) ||
   name.startsWith('LD_') ||
   /^GIT_CONFIG_(?:KEY|VALUE)_/.test(name) ||
+  // cargo splits target.<triple>.runner at spaces and runs it with the program built (cargo run, cargo test), and runs the linker.
+  /^CARGO_TARGET_[A-Z0-9_]+_(?:RUNNER|LINKER)$/.test(name) ||
   // npm (and pnpm, yarn 1) read any npm_config_… variable, in any case, as configuration: script-shell, node-options, registry.
   /^npm_config_/i.test(name);
 /** Why a token may not be assigned to `name` (by name=, export, declare… or env), or undefined. */

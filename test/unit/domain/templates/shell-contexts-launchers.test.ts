@@ -105,6 +105,11 @@ describe('findTokenPlaces: launchers', () => {
     ['assigned to PIP_INDEX_URL by export', 'export PIP_INDEX_URL={{body.v}}', REFUSED.shellVariable],
     ['assigned to GOFLAGS', 'GOFLAGS={{body.v}} go build ./...', REFUSED.shellVariable],
     ['assigned to JAVA_TOOL_OPTIONS', 'JAVA_TOOL_OPTIONS={{body.v}} java -jar app.jar', REFUSED.shellVariable],
+    // cargo splits a target's runner at spaces and runs it with the program (cargo run: `python3 -c …` runs), and runs the compiler and wrappers named.
+    ['assigned to a cargo target runner', 'CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER={{body.v}} cargo run', REFUSED.shellVariable],
+    ['assigned to a cargo target linker by export', 'export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER={{body.v}}', REFUSED.shellVariable],
+    ['assigned to CARGO_BUILD_RUSTC_WRAPPER (RUSTC_WRAPPER in cargo configuration)', 'CARGO_BUILD_RUSTC_WRAPPER={{body.v}} cargo build', REFUSED.shellVariable],
+    ['assigned to RUSTC by env', 'env RUSTC={{body.v}} cargo build', REFUSED.shellVariable],
     ['as a package npm install installs in a container', 'docker exec app npm install {{body.v}}', REFUSED.packageCode],
     ['as a package python3 -m pip installs in a container', 'docker compose exec web python3 -m pip install {{body.v}}', REFUSED.packageCode],
     ['as the package an npx entry point runs', 'docker run --rm --entrypoint npx node:22 {{body.v}}', REFUSED.packageCode],
@@ -162,6 +167,7 @@ describe('findTokenPlaces: launchers', () => {
       `npm version patch -m "Release %s for {{body.v}}"; npm version minor --message='Deploy {{body.v}}'`,
     ],
     ['arguments after a script given to tsx and ts-node', 'tsx scripts/deploy.ts {{body.v}}; ts-node ./deploy.ts {{body.v}}'],
+    ['cargo variables that choose no program', 'CARGO_TARGET_DIR=/tmp/{{body.v}} CARGO_TERM_COLOR={{body.v}} cargo build'],
     ['corepack pnpm run arguments after --', 'corepack enable && corepack pnpm run deploy -- {{body.v}}'],
     ['xargs giving a package run its arguments', 'echo {{body.v}} | xargs npx eslint; echo {{body.v}} | xargs -I{} npm run build -- {}'],
   ];
