@@ -728,6 +728,17 @@ const CONTAINER_RUN_FLAGS = new Set([
   ...['--service-ports', '--use-aliases', '--build', '--remove-orphans', '--no-TTY', '--replace', '--no-hosts', '--read-only-tmpfs', '--http-proxy'],
   ...['--env-host', '--rmi', '--tls-verify', '--systemd', '--pull-always'],
 ]);
+/**
+ * Why a token in the value of a container tool's -e/--env (NAME=value) is refused, or undefined: the program in the
+ * container reads NAME as it would outside (`-e NODE_OPTIONS={{…}}`). `known` when the word is surely the tool's
+ * option value (after an --entrypoint, where its options are read): a token at its start could name the variable.
+ */
+const containerEnvRefusal = (literal: Literal, known: boolean): string | undefined => {
+  if (literal.whole) return undefined;
+  const name = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(literal.text)?.[1];
+  if (name === undefined) return known && !literal.text.includes('=') ? REFUSED.shellVariable : undefined;
+  return isShellVariable(name) ? REFUSED.shellVariable : undefined;
+};
 /** What an --entrypoint value runs, when it is a shell or an interpreter (or a JSON array, podman's form, of one: uncertain). */
 const entrypointOf = (value: string): NonNullable<NonNullable<CommandState['container']>['entrypoint']> | undefined => {
   if (value.startsWith('[')) {
@@ -1026,12 +1037,14 @@ interface CommandState {
     runs: boolean;
     /** The next word is the value of --entrypoint. */
     entrypointNext?: boolean;
+    /** The next word is the value of -e/--env. */
+    envNext?: boolean;
     /**
      * A shell or interpreter given by --entrypoint, which the words after the image go to (`docker run --entrypoint sh img -c …`),
      * with `value` when the next word is a docker option's value; `uncertain` when the check cannot tell which word is the image
      * (an option it does not know) or what runs (a JSON array): every later word is refused.
      */
-    entrypoint?: { program: { shell: true } | { interpreter: string } | { packages: string } | 'uncertain'; value?: boolean };
+    entrypoint?: { program: { shell: true } | { interpreter: string } | { packages: string } | 'uncertain'; value?: boolean | 'env' };
   };
   /**
    * Inside the arguments of a package manager (PACKAGE_TOOLS): whether its subcommand is still to
@@ -1663,6 +1676,20 @@ class Scanner {
     if (state.container) {
       const literal = this.#literal();
       if (state.container.entrypoint) return this.#entrypointWord(state, state.container.entrypoint, literal);
+      if (state.container.envNext) {
+        state.container.envNext = false;
+        const refusal = containerEnvRefusal(literal, false);
+        return refusal !== undefined && this.#refuseWord(refusal, false);
+      }
+      if (state.container.runs && (literal.text === '-e' || literal.text === '--env') && literal.whole) {
+        state.container.envNext = true;
+        return false;
+      }
+      const attachedEnv = state.container.runs ? /^(?:--env=|-e(?=[A-Za-z_]))/.exec(literal.text) : null;
+      if (attachedEnv !== null) {
+        const refusal = containerEnvRefusal({ ...literal, text: literal.text.slice(attachedEnv[0].length) }, false);
+        if (refusal !== undefined) return this.#refuseWord(refusal, false);
+      }
       if (state.container.entrypointNext || literal.text.startsWith('--entrypoint=')) {
         // The program the container's arguments go to: a value there chooses it.
         state.container.entrypointNext = false;
@@ -1804,8 +1831,10 @@ class Scanner {
   #entrypointWord(state: CommandState, entrypoint: NonNullable<NonNullable<CommandState['container']>['entrypoint']>, literal: Literal): boolean {
     if (entrypoint.program === 'uncertain') return this.#refuseWord(REFUSED.entrypoint, false);
     if (entrypoint.value) {
+      const env = entrypoint.value === 'env';
       entrypoint.value = false;
-      return false;
+      const refusal = env ? containerEnvRefusal(literal, true) : undefined;
+      return refusal !== undefined && this.#refuseWord(refusal, false);
     }
     const text = literal.text;
     // `-{{…}}`: a value after the dash makes an option of docker's, not the image.
@@ -1814,9 +1843,13 @@ class Scanner {
       if (long !== null) {
         const [, option = '', equals] = long;
         // `--env=…`, `--name=…`: data; a token before the = could make another option.
+        if (equals === '=' && option === '--env') {
+          const refusal = containerEnvRefusal({ ...literal, text: text.slice('--env='.length) }, true);
+          return refusal !== undefined && this.#refuseWord(refusal, false);
+        }
         if (equals === '=') return !CONTAINER_RUN_VALUES.has(option) && !literal.whole && this.#refuseWord(REFUSED.entrypoint, false);
         if (!literal.whole) return this.#refuseWord(REFUSED.entrypoint, false);
-        if (CONTAINER_RUN_VALUES.has(option)) entrypoint.value = true;
+        if (CONTAINER_RUN_VALUES.has(option)) entrypoint.value = option === '--env' ? 'env' : true;
         else if (!CONTAINER_RUN_FLAGS.has(option)) entrypoint.program = 'uncertain';
         return false;
       }
@@ -1824,8 +1857,10 @@ class Scanner {
       for (let k = 1; k < text.length; k++) {
         const option = `-${text[k]}`;
         if (CONTAINER_RUN_VALUES.has(option)) {
-          if (k + 1 === text.length && literal.whole) entrypoint.value = true;
-          return false;
+          if (k + 1 === text.length && literal.whole) entrypoint.value = option === '-e' ? 'env' : true;
+          // -e's value in the same word (`-eNAME=…`, `-e{{…}}`).
+          const refusal = option === '-e' ? containerEnvRefusal({ ...literal, text: text.slice(k + 1) }, true) : undefined;
+          return refusal !== undefined && this.#refuseWord(refusal, false);
         }
         if (!CONTAINER_RUN_FLAGS.has(option)) {
           // An option the check does not know (`--{{…}}`: the value names it).

@@ -105,6 +105,22 @@ describe('findTokenPlaces: launchers', () => {
     ['assigned to PIP_INDEX_URL by export', 'export PIP_INDEX_URL={{body.v}}', REFUSED.shellVariable],
     ['assigned to GOFLAGS', 'GOFLAGS={{body.v}} go build ./...', REFUSED.shellVariable],
     ['assigned to JAVA_TOOL_OPTIONS', 'JAVA_TOOL_OPTIONS={{body.v}} java -jar app.jar', REFUSED.shellVariable],
+    // A container tool's -e/--env sets the variable for the program in the container, as NAME=… would outside it.
+    ['assigned to LD_PRELOAD by docker run -e (it was accepted)', 'docker run -e LD_PRELOAD={{body.v}} img', REFUSED.shellVariable],
+    ['assigned to NODE_OPTIONS by docker run -e', 'docker run --rm -e NODE_OPTIONS={{body.v}} node:22 node app.js', REFUSED.shellVariable],
+    ['assigned to BASH_ENV by docker exec --env=', 'docker exec --env=BASH_ENV={{body.v}} app bash ./deploy.sh', REFUSED.shellVariable],
+    ['assigned to LD_PRELOAD by podman run -e attached', 'podman run -eLD_PRELOAD={{body.v}} img ./app', REFUSED.shellVariable],
+    [
+      'assigned to npm_config_script_shell by docker compose run --env',
+      'docker compose run --env npm_config_script_shell={{body.v}} web npm test',
+      REFUSED.shellVariable,
+    ],
+    [
+      'naming the variable -e sets after an entry point (a value NODE_OPTIONS=…)',
+      'docker run --entrypoint node -e {{body.v}} img ./app.js',
+      REFUSED.shellVariable,
+    ],
+    ['assigned to PYTHONPATH by -e after an entry point', 'docker run --entrypoint python3 -e PYTHONPATH={{body.v}} img ./x.py', REFUSED.shellVariable],
     // cargo splits a target's runner at spaces and runs it with the program (cargo run: `python3 -c …` runs), and runs the compiler and wrappers named.
     ['assigned to a cargo target runner', 'CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER={{body.v}} cargo run', REFUSED.shellVariable],
     ['assigned to a cargo target linker by export', 'export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER={{body.v}}', REFUSED.shellVariable],
@@ -168,6 +184,14 @@ describe('findTokenPlaces: launchers', () => {
     ],
     ['arguments after a script given to tsx and ts-node', 'tsx scripts/deploy.ts {{body.v}}; ts-node ./deploy.ts {{body.v}}'],
     ['cargo variables that choose no program', 'CARGO_TARGET_DIR=/tmp/{{body.v}} CARGO_TERM_COLOR={{body.v}} cargo build'],
+    [
+      "variables of names of the template's own set by a container tool's -e",
+      'docker run --rm -e REF={{body.v}} --env=MODE={{body.v}} -eX={{body.v}} img ./deploy.sh; docker exec -e RANDOM={{body.v}} app ./x',
+    ],
+    [
+      "a -e that may be the command's in the container (where the check cannot tell docker's options from the command's)",
+      'docker exec app ./deploy -e {{body.v}}; docker run --rm img ./deploy -e {{body.v}}',
+    ],
     ['corepack pnpm run arguments after --', 'corepack enable && corepack pnpm run deploy -- {{body.v}}'],
     ['xargs giving a package run its arguments', 'echo {{body.v}} | xargs npx eslint; echo {{body.v}} | xargs -I{} npm run build -- {}'],
   ];
