@@ -1057,7 +1057,8 @@ interface CommandState {
     subcommand: boolean;
     options: boolean;
     value?: 'data' | 'text' | 'maybe';
-    operands?: 'all' | 'runs';
+    /** `shell`: npm explore's words after the package, joined into a command string run with sh -c. */
+    operands?: 'all' | 'runs' | 'shell';
     ran?: boolean;
     rest?: boolean;
   };
@@ -1936,9 +1937,18 @@ class Scanner {
         state.packages = newPackages(managed);
         return false;
       }
-      p.operands = spec.all?.includes(text) || PACKAGE_CONFIG.has(text) ? 'all' : spec.runs?.includes(text) ? 'runs' : undefined;
+      p.operands =
+        spec.all?.includes(text) || PACKAGE_CONFIG.has(text)
+          ? 'all'
+          : spec.runs?.includes(text)
+            ? 'runs'
+            : p.tool === 'npm' && literal.whole && text === 'explore'
+              ? 'shell'
+              : undefined;
       return false;
     }
+    // npm explore PKG -- CMD…: npm joins the words into one command string it runs with sh -c (its script-shell).
+    if (p.operands === 'shell') return !literal.whole && this.#refuseWord(REFUSED.runsCommand, false);
     if (p.operands === 'all') return refuse();
     if (p.operands === 'runs' && !p.ran) {
       p.ran = true;

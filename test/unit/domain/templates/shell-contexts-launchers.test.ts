@@ -131,6 +131,11 @@ describe('findTokenPlaces: launchers', () => {
     ['as the package an npx entry point runs', 'docker run --rm --entrypoint npx node:22 {{body.v}}', REFUSED.packageCode],
     ['as a package pip installs through sudo', 'sudo -u deploy pip3 install {{body.v}}', REFUSED.packageCode],
     ['in a go option (-toolexec, -exec run programs)', 'go test -exec={{body.v}} ./...', REFUSED.packageCode],
+    // npm explore joins the words after the package into one command string it runs with sh -c.
+    ['in the command npm explore runs (joined, through a shell)', 'npm explore foo -- {{body.v}}', REFUSED.runsCommand],
+    ['in a later word of the command npm explore runs', 'npm explore foo -- ls {{body.v}}', REFUSED.runsCommand],
+    ['in a quoted command npm explore runs', 'npm explore foo -- "ls {{body.v}}"', REFUSED.runsCommand],
+    ['in the command npm explore runs in a container', 'docker exec app npm explore foo -- ls {{body.v}}', REFUSED.runsCommand],
     // corepack runs the package manager named by its first operand (pnpm@9.1.0 with a version) with the words after it.
     ['as a package corepack npm install installs', 'corepack npm install {{body.v}}', REFUSED.packageCode],
     ['as a package corepack pnpm@9 add installs', 'corepack pnpm@9.1.0 add -D {{body.v}}', REFUSED.packageCode],
@@ -192,6 +197,7 @@ describe('findTokenPlaces: launchers', () => {
       "a -e that may be the command's in the container (where the check cannot tell docker's options from the command's)",
       'docker exec app ./deploy -e {{body.v}}; docker run --rm img ./deploy -e {{body.v}}',
     ],
+    ["a value npm explore's command reads from the environment", `REF={{body.v}} npm explore foo -- './deploy.sh "$REF"'`],
     ['corepack pnpm run arguments after --', 'corepack enable && corepack pnpm run deploy -- {{body.v}}'],
     ['xargs giving a package run its arguments', 'echo {{body.v}} | xargs npx eslint; echo {{body.v}} | xargs -I{} npm run build -- {}'],
   ];
