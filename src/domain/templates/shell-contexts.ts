@@ -63,6 +63,8 @@ export const REFUSED = {
     'where git reads the value as configuration, as an option that runs a command, or as the subcommand (git -c, git config, --upload-pack; git push origin {{…}}, where a value --receive-pack=… runs): pass it after -- (git push origin -- {{…}}) (docs/triggers.md, "Places a token may not stand": git)',
   sedScript:
     'in a sed script (its first operand, or what -e, -f, --expression or --file take): GNU sed runs commands with e and s///e and writes files with w; give sed --sandbox (it refuses e, r and w) or keep the value out of the script',
+  makeCode:
+    'in make\'s command line (a variable REF={{…}}, --eval, -f, or a word a value could make one): make expands $(shell …) in it, also when it only exports it to a recipe; pass it in the environment, read as "$$REF" in the recipe (REF={{…}} make deploy) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   packageCode:
     'where a package manager reads the package, version or option it installs or runs (npx {{…}}, npm i pkg@{{…}}, npm run x {{…}}): its install scripts or program would run; pass script arguments after -- (npm run x -- {{…}}) (docs/triggers.md, "Places a token may not stand": package managers)',
   shellScript:
@@ -238,6 +240,30 @@ const SSH_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
  * run, by name: a token in that value is refused (runsCommand); their other arguments are data.
  * Short options may be bundled (`rsync -avze 'ssh -p 22'`).
  */
+/**
+ * make (GNU, by these names) and its options that take the next word: `code` where the value is
+ * makefile text or chooses it (-f, -E/--eval, -I), `data` a directory or a file name. -j and -l
+ * take a number only if one follows: flags here, so that the word after them is read as an operand.
+ */
+const MAKES = new Set(['make', 'gmake']);
+const MAKE_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
+  '-f': 'code',
+  '--file': 'code',
+  '--makefile': 'code',
+  '-E': 'code',
+  '--eval': 'code',
+  '-I': 'code',
+  '--include-dir': 'code',
+  '-C': 'data',
+  '--directory': 'data',
+  '-o': 'data',
+  '--old-file': 'data',
+  '--assume-old': 'data',
+  '-W': 'data',
+  '--what-if': 'data',
+  '--new-file': 'data',
+  '--assume-new': 'data',
+};
 const COMMAND_OPTIONS: Readonly<Record<string, { readonly code: readonly string[]; readonly data: readonly string[] }>> = {
   rsync: {
     code: ['-e', '--rsh', '--rsync-path'],
@@ -1791,6 +1817,7 @@ class Scanner {
     else if (baseName(word) === 'ssh') state.ssh = { options: true, destination: false };
     else if (baseName(word) === 'sed' || baseName(word) === 'gsed') state.sed = { options: true, program: false, sandbox: false };
     else if (Object.hasOwn(COMMAND_OPTIONS, baseName(word))) state.commandOptions = { command: baseName(word) };
+    else if (MAKES.has(baseName(word))) state.commandOptions = { command: 'make' };
     else if (COMMAND_RUNNERS.has(baseName(word))) {
       state.refusing = REFUSED.runsCommand;
       // Without a command, parallel runs each line it reads as one.
@@ -2434,6 +2461,7 @@ class Scanner {
    * operand before `--`, where a value could be such an option (`-e…`, `-oProxyCommand=…`).
    */
   #commandOptionsWord(options: NonNullable<CommandState['commandOptions']>): boolean {
+    if (options.command === 'make') return this.#makeWord(options);
     if (options.next) {
       const next = options.next;
       options.next = undefined;
@@ -2468,6 +2496,43 @@ class Scanner {
       return false;
     }
     return !literal.whole && this.#refuseWord(REFUSED.runsCommand, false);
+  }
+
+  /**
+   * A word of make's command line: refuses a token in a variable assignment (make expands `$(shell …)` in its value, and
+   * exports it expanded to the recipes), in what --eval, -f or -I take, in an option, and at the start of a word, where a
+   * value could make either (`--eval=…`, `REF=…`); targets and -C's directory are data.
+   */
+  #makeWord(options: NonNullable<CommandState['commandOptions']>): boolean {
+    const literal = this.#literal();
+    const text = literal.text;
+    const refuse = (): boolean => !literal.whole && this.#refuseWord(REFUSED.makeCode, false);
+    if (options.next) {
+      const next = options.next;
+      options.next = undefined;
+      return next === 'code' && refuse();
+    }
+    if (!options.ended && literal.whole && text === '--') {
+      options.ended = true;
+      return false;
+    }
+    if (options.ended || !text.startsWith('-') || text === '-') return (text === '' || text.includes('=')) && refuse();
+    const long = /^(--[a-z-]+)(=?)/.exec(text);
+    if (long) {
+      const kind = MAKE_OPTIONS[long[1]!];
+      if (long[2] === '=' || !literal.whole) return (kind === 'code' || long[2] !== '=') && refuse();
+      options.next = kind;
+      return false;
+    }
+    for (let k = 1; k < text.length; k++) {
+      const kind = MAKE_OPTIONS[`-${text[k]}`];
+      if (kind === undefined) continue;
+      // The value in the same word (`-C/srv/{{…}}`, `-f{{…}}`).
+      if (k + 1 < text.length || !literal.whole) return kind === 'code' && refuse();
+      options.next = kind;
+      return false;
+    }
+    return refuse();
   }
 
   /** Whether calling the function `name` runs a shell reading its input: its body runs one, or calls a function that does. */

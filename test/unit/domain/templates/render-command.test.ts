@@ -137,7 +137,7 @@ describe('findTokenPlaces', () => {
     ],
     [
       'arguments that only look like assignments to an integer variable',
-      'echo SECONDS={{body.v}}; docker run -e RANDOM={{body.v}} img; make SECONDS="{{body.v}}"; env OPTIND={{body.v}} cmd',
+      'echo SECONDS={{body.v}}; docker run -e RANDOM={{body.v}} img; ./build.sh SECONDS="{{body.v}}"; env OPTIND={{body.v}} cmd',
       ['unquoted', 'unquoted', 'double', 'unquoted'],
     ],
     [
@@ -177,7 +177,7 @@ describe('findTokenPlaces', () => {
     ],
     [
       'arguments of the command a wrapper runs, and its own operands',
-      'nohup ./x {{body.v}}; timeout {{body.v}} ./deploy.sh {{body.v}}; nice -n 10 make {{body.v}}; sudo -u deploy ./x {{body.v}}; echo nohup {{body.v}}',
+      'nohup ./x {{body.v}}; timeout {{body.v}} ./deploy.sh {{body.v}}; nice -n 10 ./build.sh {{body.v}}; sudo -u deploy ./x {{body.v}}; echo nohup {{body.v}}',
       ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [

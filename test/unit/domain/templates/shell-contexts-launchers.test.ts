@@ -136,6 +136,14 @@ describe('findTokenPlaces: launchers', () => {
     ['in a later word of the command npm explore runs', 'npm explore foo -- ls {{body.v}}', REFUSED.runsCommand],
     ['in a quoted command npm explore runs', 'npm explore foo -- "ls {{body.v}}"', REFUSED.runsCommand],
     ['in the command npm explore runs in a container', 'docker exec app npm explore foo -- ls {{body.v}}', REFUSED.runsCommand],
+    // make expands $(shell …) in a command-line variable's value, also when it exports it to a recipe that reads "$$REF".
+    ["in a variable given on make's command line", 'make deploy REF={{body.v}}', REFUSED.makeCode],
+    ['in a := variable given to make -C', 'make -C /srv/app REF:={{body.v}} deploy', REFUSED.makeCode],
+    ['in a variable given to make after --', 'make -- REF={{body.v}}', REFUSED.makeCode],
+    ['at the start of a make word (a value --eval=… or NAME=…)', 'make -s {{body.v}}', REFUSED.makeCode],
+    ['in what make --eval takes', 'make --eval={{body.v}} deploy', REFUSED.makeCode],
+    ['in the makefile make -f reads', 'make -f {{body.v}} deploy', REFUSED.makeCode],
+    ['in a variable given to make -j 4 through sudo', 'sudo make -j 4 deploy REF={{body.v}}', REFUSED.makeCode],
     // corepack runs the package manager named by its first operand (pnpm@9.1.0 with a version) with the words after it.
     ['as a package corepack npm install installs', 'corepack npm install {{body.v}}', REFUSED.packageCode],
     ['as a package corepack pnpm@9 add installs', 'corepack pnpm@9.1.0 add -D {{body.v}}', REFUSED.packageCode],
@@ -198,6 +206,10 @@ describe('findTokenPlaces: launchers', () => {
       'docker exec app ./deploy -e {{body.v}}; docker run --rm img ./deploy -e {{body.v}}',
     ],
     ["a value npm explore's command reads from the environment", `REF={{body.v}} npm explore foo -- './deploy.sh "$REF"'`],
+    [
+      "a value make's recipe reads from the environment, a target after fixed text and make -C's directory",
+      'REF={{body.v}} make deploy; make deploy-{{body.v}}; make -C /srv/{{body.v}} deploy',
+    ],
     ['corepack pnpm run arguments after --', 'corepack enable && corepack pnpm run deploy -- {{body.v}}'],
     ['xargs giving a package run its arguments', 'echo {{body.v}} | xargs npx eslint; echo {{body.v}} | xargs -I{} npm run build -- {}'],
   ];
