@@ -726,3 +726,104 @@ describe("why npm_config_… variables and a value before npm's -- are refused: 
     timeoutMs: 60_000,
   });
 });
+
+/*
+ * Places the review of the package-manager work found accepted, each proved by a run (offline,
+ * under /bin/sh and bash, in a fresh directory): npm explore joins its command's words and runs
+ * them with sh -c; make expands $(shell …) in a command-line variable, also one the recipe
+ * only reads as "$$REF" (make exports it expanded), and in --eval's value; npm version reads a
+ * message starting with - as its own option (the shell script-shell names then runs the version
+ * scripts); cargo splits a target's runner at spaces and runs it with the program; tsx -e and a
+ * free-threaded python3.13t -c run their program. Each template is refused.
+ */
+describe('why npm explore, make variables, npm version -m, a cargo runner, tsx -e and python3.13t -c are refused: the value runs as code', () => {
+  const tsxBin = join(process.cwd(), 'node_modules', '.bin');
+  const running: Array<RunsTheValue & { tool: string; does: string }> = [
+    {
+      tool: 'npm',
+      does: 'runs the value with sh -c in the package directory',
+      template: 'npm explore foo -- {{body.v}}',
+      script: 'npm explore foo -- "${AGW_ARG_1}"',
+      value: (cwd) => `x; touch ${cwd}/canary`,
+      prepare: async (cwd) => {
+        await mkdir(join(cwd, 'node_modules', 'foo'), { recursive: true });
+        await writeFile(join(cwd, 'package.json'), '{"name":"app","version":"1.0.0"}');
+        await writeFile(join(cwd, 'node_modules', 'foo', 'package.json'), '{"name":"foo","version":"1.0.0"}');
+      },
+    },
+    {
+      tool: 'npm',
+      does: 'runs the version scripts with the shell a value --script-shell=… names',
+      template: 'npm version patch --no-git-tag-version -m {{body.v}}',
+      script: 'npm version patch --no-git-tag-version -m "${AGW_ARG_1}"',
+      value: (cwd) => `--script-shell=${cwd}/evil.sh`,
+      prepare: async (cwd) => {
+        await writeFile(join(cwd, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', scripts: { preversion: 'true' } }));
+        await writeFile(join(cwd, 'evil.sh'), `#!/bin/sh\ntouch ${cwd}/canary\nexec /bin/sh "$@"\n`, { mode: 0o755 });
+      },
+    },
+    {
+      tool: 'make',
+      does: 'expands $(shell …) in a variable the recipe reads only as "$$REF"',
+      template: 'make -s deploy REF={{body.v}}',
+      script: 'make -s deploy REF="${AGW_ARG_1}"',
+      value: '$(shell touch canary)',
+      prepare: (cwd) => writeFile(join(cwd, 'Makefile'), 'deploy:\n\t@printf \'%s\\n\' "$$REF"\n'),
+    },
+    {
+      tool: 'make',
+      does: 'evaluates a value --eval=… as makefile text',
+      template: 'make -s {{body.v}} deploy',
+      script: 'make -s "${AGW_ARG_1}" deploy',
+      value: '--eval=$(shell touch canary)',
+      prepare: (cwd) => writeFile(join(cwd, 'Makefile'), 'deploy:\n\t@true\n'),
+    },
+    {
+      tool: 'cargo',
+      does: "splits the value at spaces and runs it as the target's runner",
+      template: 'CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER={{body.v}} cargo run -q',
+      script: 'CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="${AGW_ARG_1}" cargo run -q',
+      value: "python3 -c __import__('os').system('touch${IFS}canary')",
+      env: { CARGO_NET_OFFLINE: 'true' },
+      prepare: async (cwd) => {
+        await mkdir(join(cwd, 'src'));
+        await writeFile(join(cwd, 'Cargo.toml'), '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n');
+        await writeFile(join(cwd, 'src', 'main.rs'), 'fn main() {}\n');
+      },
+    },
+    {
+      tool: 'tsx',
+      does: 'runs the program',
+      template: 'tsx -e {{body.v}}',
+      script: 'tsx -e "${AGW_ARG_1}"',
+      value: 'require("node:fs").writeFileSync("canary", "")',
+      env: { PATH: `${tsxBin}:${process.env.PATH ?? ''}` },
+    },
+    {
+      // python3.13t is the free-threaded build's name; here a link to python3 under that name, which the check reads.
+      tool: 'python3',
+      does: 'runs the program',
+      template: 'python3.13t -c {{body.v}}',
+      script: 'PATH="$PWD/bin:$PATH" python3.13t -c "${AGW_ARG_1}"',
+      value: 'open("canary", "w")',
+      prepare: async (cwd) => {
+        await mkdir(join(cwd, 'bin'));
+        const python = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim();
+        spawnSync('ln', ['-s', python, join(cwd, 'bin', 'python3.13t')]);
+      },
+    },
+  ];
+  itRunsTheValueAsCode(running, {
+    does: ({ does }) => does,
+    available: ({ tool }) =>
+      tool === 'tsx'
+        ? existsSync(join(tsxBin, 'tsx'))
+        : tool === 'cargo'
+          ? onPath('cargo') && onPath('python3') && process.platform === 'linux' && process.arch === 'x64'
+          : onPath(tool),
+    pending: notInstalled,
+    tempDir: 'review-places',
+    env: (cwd) => ({ ...process.env, npm_config_cache: join(cwd, 'npm-cache'), npm_config_update_notifier: 'false' }) as Record<string, string>,
+    timeoutMs: 120_000,
+  });
+});
