@@ -882,6 +882,8 @@ const readsScript = (state: CommandState): boolean =>
   state.input !== undefined ||
   (state.shell !== undefined && (state.shell.command !== true || state.xargs !== undefined)) ||
   (state.interpreter !== undefined && (state.interpreter.stdin === true || !state.interpreter.given)) ||
+  // xargs adding what it reads to make's words, where a value could be a variable or an option (`… | xargs make deploy`).
+  (state.xargs !== undefined && state.xargs.replace === undefined && state.commandOptions?.command === 'make') ||
   // xargs adding what it reads to a package manager's words where they name a package or could be an option (`… | xargs npm i`).
   (state.xargs !== undefined &&
     state.packages !== undefined &&
@@ -1698,7 +1700,8 @@ class Scanner {
     if (state.awk) return this.#awkWord(state.awk);
     if (state.ssh) return this.#sshWord(state, state.ssh);
     if (state.sed) return this.#sedWord(state.sed);
-    if (state.commandOptions) return this.#commandOptionsWord(state.commandOptions);
+    if (state.commandOptions)
+      return state.commandOptions.command === 'make' ? this.#makeWord(state, state.commandOptions) : this.#commandOptionsWord(state.commandOptions);
     if (state.packages) return this.#packageWord(state, state.packages);
     if (state.container) {
       const literal = this.#literal();
@@ -2461,7 +2464,6 @@ class Scanner {
    * operand before `--`, where a value could be such an option (`-e…`, `-oProxyCommand=…`).
    */
   #commandOptionsWord(options: NonNullable<CommandState['commandOptions']>): boolean {
-    if (options.command === 'make') return this.#makeWord(options);
     if (options.next) {
       const next = options.next;
       options.next = undefined;
@@ -2503,10 +2505,15 @@ class Scanner {
    * exports it expanded to the recipes), in what --eval, -f or -I take, in an option, and at the start of a word, where a
    * value could make either (`--eval=…`, `REF=…`); targets and -C's directory are data.
    */
-  #makeWord(options: NonNullable<CommandState['commandOptions']>): boolean {
+  #makeWord(state: CommandState, options: NonNullable<CommandState['commandOptions']>): boolean {
     const literal = this.#literal();
     const text = literal.text;
-    const refuse = (): boolean => !literal.whole && this.#refuseWord(REFUSED.makeCode, false);
+    // Under xargs -I R, R in a word stands for what xargs reads (`… | xargs -I{} make deploy REF={}`): where a token is refused, so is R.
+    const replace = state.xargs?.replace;
+    const refuse = (): boolean => {
+      if (replace !== undefined && text.includes(replace)) state.input = true;
+      return !literal.whole && this.#refuseWord(REFUSED.makeCode, false);
+    };
     if (options.next) {
       const next = options.next;
       options.next = undefined;
@@ -2516,7 +2523,8 @@ class Scanner {
       options.ended = true;
       return false;
     }
-    if (options.ended || !text.startsWith('-') || text === '-') return (text === '' || text.includes('=')) && refuse();
+    if (options.ended || !text.startsWith('-') || text === '-')
+      return (text === '' || text.includes('=') || (replace !== undefined && text.startsWith(replace))) && refuse();
     const long = /^(--[a-z-]+)(=?)/.exec(text);
     if (long) {
       const kind = MAKE_OPTIONS[long[1]!];

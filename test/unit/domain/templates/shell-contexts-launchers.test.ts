@@ -144,6 +144,12 @@ describe('findTokenPlaces: launchers', () => {
     ['in what make --eval takes', 'make --eval={{body.v}} deploy', REFUSED.makeCode],
     ['in the makefile make -f reads', 'make -f {{body.v}} deploy', REFUSED.makeCode],
     ['in a variable given to make -j 4 through sudo', 'sudo make -j 4 deploy REF={{body.v}}', REFUSED.makeCode],
+    [
+      "written into a pipe to xargs make, which adds what it reads to make's words (a value X=$(shell …))",
+      'echo {{body.v}} | xargs make deploy',
+      REFUSED.shellInput,
+    ],
+    ['written into a pipe to xargs -I{} make … REF={}', "printf '%s\\n' {{body.v}} | xargs -I{} make deploy REF={}", REFUSED.shellInput],
     // corepack runs the package manager named by its first operand (pnpm@9.1.0 with a version) with the words after it.
     ['as a package corepack npm install installs', 'corepack npm install {{body.v}}', REFUSED.packageCode],
     ['as a package corepack pnpm@9 add installs', 'corepack pnpm@9.1.0 add -D {{body.v}}', REFUSED.packageCode],
@@ -210,6 +216,7 @@ describe('findTokenPlaces: launchers', () => {
       "a value make's recipe reads from the environment, a target after fixed text and make -C's directory",
       'REF={{body.v}} make deploy; make deploy-{{body.v}}; make -C /srv/{{body.v}} deploy',
     ],
+    ['xargs -I{} giving make a target after fixed text', 'echo {{body.v}} | xargs -I{} make deploy-{}'],
     ['corepack pnpm run arguments after --', 'corepack enable && corepack pnpm run deploy -- {{body.v}}'],
     ['xargs giving a package run its arguments', 'echo {{body.v}} | xargs npx eslint; echo {{body.v}} | xargs -I{} npm run build -- {}'],
   ];
