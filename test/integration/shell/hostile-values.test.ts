@@ -687,7 +687,8 @@ describe('why a package version from a value is refused: npm and pip install wha
     // HOME stays the user's: pip may be a pyenv shim, which finds its Python there. Debian's own
     // pip refuses any install outside a virtual environment (PEP 668) before it reads the
     // package: allowed here, for a --dry-run that installs nothing.
-    env: (cwd) => ({ ...process.env, npm_config_cache: join(cwd, 'npm-cache'), PIP_NO_CACHE_DIR: '1', PIP_BREAK_SYSTEM_PACKAGES: '1' }) as Record<string, string>,
+    env: (cwd) =>
+      ({ ...process.env, npm_config_cache: join(cwd, 'npm-cache'), PIP_NO_CACHE_DIR: '1', PIP_BREAK_SYSTEM_PACKAGES: '1' }) as Record<string, string>,
     timeoutMs: 60_000,
   });
 });
