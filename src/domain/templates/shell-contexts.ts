@@ -1920,12 +1920,8 @@ class Scanner {
     const spec = PACKAGE_TOOLS[p.tool]!;
     const literal = this.#literal();
     const text = literal.text;
-    // Under xargs -I R, R in a word stands for what xargs reads (`… | xargs -I{} npm i {}`): where a token is refused, so is R.
+    const refuse = (): boolean => this.#refuseWordOrReplaced(state, literal, REFUSED.packageCode);
     const replace = state.xargs?.replace;
-    const refuse = (): boolean => {
-      if (replace !== undefined && text.includes(replace)) state.input = true;
-      return !literal.whole && this.#refuseWord(REFUSED.packageCode, false);
-    };
     if (p.rest) return false;
     if (p.value !== undefined) {
       // An option's value: data (go test -run, pip --target), or maybe a package, an index, a program (--registry, --index-url, --with, -p).
@@ -2508,12 +2504,8 @@ class Scanner {
   #makeWord(state: CommandState, options: NonNullable<CommandState['commandOptions']>): boolean {
     const literal = this.#literal();
     const text = literal.text;
-    // Under xargs -I R, R in a word stands for what xargs reads (`… | xargs -I{} make deploy REF={}`): where a token is refused, so is R.
+    const refuse = (): boolean => this.#refuseWordOrReplaced(state, literal, REFUSED.makeCode);
     const replace = state.xargs?.replace;
-    const refuse = (): boolean => {
-      if (replace !== undefined && text.includes(replace)) state.input = true;
-      return !literal.whole && this.#refuseWord(REFUSED.makeCode, false);
-    };
     if (options.next) {
       const next = options.next;
       options.next = undefined;
@@ -2555,6 +2547,17 @@ class Scanner {
   #readsInput(state: CommandState, literal: Literal, text: string, code: boolean): void {
     if (literal.whole && STANDARD_INPUT.test(literal.text)) state.input = true;
     else if (code && state.input === undefined && SUBSTITUTION.test(text)) state.input = 'substitution';
+  }
+
+  /**
+   * Refuses the current word for `reason` where it holds a token (#refuseWord); under xargs -I R, a
+   * word holding R stands for what xargs reads (`… | xargs -I{} npm i {}`), so the command's input
+   * is refused as well. False for a word without a token.
+   */
+  #refuseWordOrReplaced(state: CommandState, literal: Literal, reason: string): boolean {
+    const replace = state.xargs?.replace;
+    if (replace !== undefined && literal.text.includes(replace)) state.input = true;
+    return !literal.whole && this.#refuseWord(reason, false);
   }
 
   /** Refuses every token of the word at the scanner's position, for `reason`, and consumes the word. */
