@@ -358,8 +358,16 @@ interface Interpreter {
    * or only digits after them (`digits`: perl -l, -0777), read in a bundle (`-lne`).
    */
   readonly attached?: Readonly<Record<string, 'rest' | 'digits'>>;
-  /** Subcommands named by the first operand, after which the next operand is the program (a file run, or its text: deno eval). */
+  /**
+   * Subcommands named by the first operand, after which the next operand is the program (a file run, or its text: deno eval),
+   * or, for those of `commands`, the next word names a command it runs (R CMD BATCH, R CMD INSTALL: R's tools or any program).
+   */
   readonly subcommands?: readonly string[];
+  readonly commands?: readonly string[];
+  /** A word besides `--` after which every word is an argument of the program (R's --args). */
+  readonly endsOptions?: string;
+  /** A first word `+name` chooses the version run (julia +1.10 …, through juliaup): no operand. */
+  readonly channels?: boolean;
   /**
    * Options that make it read its input as code once its program ran (python -i, node -i with -e,
    * lua -i, pwsh -NoExit) or as debugger commands that run code (perl -d, not -d:Module): its
@@ -452,6 +460,28 @@ const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
   php: { code: ['-r', '-B', '-R', '-E', '-f', '-F'], arguments: ['-c', '-d', '-z', '-t', '-S'], operands: 'script' },
   lua: { code: ['-e'], arguments: ['-l'], operands: 'script', keepsScript: true, interactive: ['-i'] },
   Rscript: { code: ['-e'], arguments: [], operands: 'script' },
+  // R reads its program from -e, -f/--file or its input, ignoring operands, and options anywhere before --args; R CMD runs the tool named.
+  R: {
+    code: ['-e', '-f', '--file'],
+    arguments: ['-d', '--debugger', '-g', '--gui'],
+    operands: 'data',
+    permutes: true,
+    subcommands: ['CMD'],
+    commands: ['CMD'],
+    endsOptions: '--args',
+  },
+  julia: {
+    code: ['-e', '--eval', '-E', '--print', '-m', '--module'],
+    arguments: [
+      ...['-L', '--load', '-J', '--sysimage', '-C', '--cpu-target', '-H', '--home', '--machine-file', '--bug-report'],
+      ...['-p', '--procs', '-t', '--threads', '--gcthreads', '--heap-size-hint'],
+    ],
+    data: { '-p': 'data', '--procs': 'data', '-t': 'data', '--threads': 'data', '--gcthreads': 'data', '--heap-size-hint': 'data' },
+    operands: 'script',
+    ends: ['-m', '--module'],
+    interactive: ['-i'],
+    channels: true,
+  },
   pwsh: { ...POWERSHELL_OPTIONS, operands: 'script' },
   powershell: { ...POWERSHELL_OPTIONS, operands: 'command' },
   osascript: { code: ['-e'], arguments: ['-l', '-s'], operands: 'script' },
@@ -648,7 +678,7 @@ const interpreterOf = (name: string): string | undefined => {
   // A version (node20, node-20, python3.12, perl5.36.0, lua5.4, luajit-2.1) and a variant (python3-dbg, python3.12d, the
   // free-threaded python3.13t and python3.13td, perl5.36-x86_64-linux-gnu). tsx and ts-node run node with a TypeScript loader.
   const match =
-    /^(python|pypy|ipython|perl|ruby|php|lua|luajit|tclsh|wish|nodejs|node|tsx|ts-node(?:-esm|-script)?)(?:-?[0-9]+(?:\.[0-9]+)*)?(?:t?(?:-dbg|-debug|d|m|dm)|t|-[A-Za-z0-9_]+-linux-gnu[A-Za-z]*)?$/.exec(
+    /^(python|pypy|ipython|perl|ruby|php|lua|luajit|tclsh|wish|julia|nodejs|node|tsx|ts-node(?:-esm|-script)?)(?:-?[0-9]+(?:\.[0-9]+)*)?(?:t?(?:-dbg|-debug|d|m|dm)|t|-[A-Za-z0-9_]+-linux-gnu[A-Za-z]*)?$/.exec(
       base,
     );
   if (match)
@@ -1001,7 +1031,7 @@ const NAMING: Readonly<Record<string, { readonly values: Readonly<Record<string,
 interface CommandState {
   /** The next word names the command (only assignments and prefixes such as `then` came before). */
   commandPosition: boolean;
-  /** The word before, when it was `time` or `command`, whose `-p` the command name may follow. */
+  /** The word before, when it was `time` or `command`, whose `-p` the command name may follow (or `exec`; `R CMD`, whose tools BATCH and INSTALL are known). */
   prefix?: string;
   /** Inside the arguments of a declaration builtin; `values` once it was given -n or -i (or -a, -A). */
   declaring?: { values: boolean; command: string };
@@ -1805,7 +1835,11 @@ class Scanner {
       if (!this.#functionCalls.has(name)) this.#functionCalls.set(name, new Set());
       this.#functionCalls.get(name)!.add(word);
     }
-    if (DECLARATIONS.has(word)) state.declaring = { values: false, command: word };
+    // R CMD BATCH runs R on its file operand, read as Rscript's; R's other tools (INSTALL, build) and any program follow below.
+    if (prefix === 'R CMD' && word === 'BATCH') state.interpreter = newInterpreter('Rscript');
+    // R CMD INSTALL, build, check: the package built, whose configure script, R code and tests run.
+    else if (prefix === 'R CMD' && /^(?:INSTALL|build|check)$/.test(word)) state.refusing = REFUSED.packageCode;
+    else if (DECLARATIONS.has(word)) state.declaring = { values: false, command: word };
     else if (word === 'compgen' || word === 'complete') state.refusing = REFUSED.completion;
     else if (word === 'mapfile' || word === 'readarray') state.refusing = REFUSED.arrayBuiltin;
     else if (word === 'trap') state.refusing = REFUSED.trap;
@@ -2020,12 +2054,14 @@ class Scanner {
     // A value at the start of a word where options are read could be one (`-e…`, `--eval=…`, psql `-c\! …`): refused, as an option or an operand.
     const optionLike = it.options && !literal.whole && (literal.text === '' || literal.text.startsWith('-'));
     if (it.options && literal.text.startsWith('-') && (literal.text !== '-' || !literal.whole)) {
-      if (literal.whole && literal.text === '--') {
+      if (literal.whole && (literal.text === '--' || literal.text === spec.endsOptions)) {
         it.options = false;
         return false;
       }
       return this.#interpreterOption(state, it, spec, literal);
     }
+    // julia +1.10: the version juliaup runs.
+    if (spec.channels && it.options && it.operands === 0 && literal.whole && literal.text.startsWith('+')) return false;
     if (it.container && it.operands === 0 && literal.whole && (isShell(literal.text) || interpreterOf(literal.text) !== undefined)) {
       // The container bore the interpreter's name (`docker exec python python3 -c …`): the command run starts here.
       state.interpreter = isShell(literal.text) ? undefined : newInterpreter(interpreterOf(literal.text)!);
@@ -2039,6 +2075,13 @@ class Scanner {
         // bun add, bun install…: a package manager's operands.
         state.interpreter = undefined;
         state.packages = { tool: 'bun', subcommand: false, options: true, operands: 'all' };
+        return false;
+      }
+      if (literal.whole && spec.commands?.includes(literal.text)) {
+        // R CMD BATCH FILE, R CMD INSTALL PKG, R CMD ANY-PROGRAM: the next word names the command run.
+        state.interpreter = undefined;
+        state.commandPosition = true;
+        state.prefix = `${it.name} ${literal.text}`;
         return false;
       }
       if (literal.whole && spec.subcommands!.includes(literal.text)) {

@@ -346,7 +346,7 @@ describe('why ssh, rsync, flock -c, script -c, sed scripts and functions that ru
  * and the template is refused; the SQL clients run shell commands through \!, .shell and
  * system. (psql needs a server: TEST_DATABASE_URL, as the other tests.)
  */
-describe('why python, perl, node, psql, sqlite3 and tclsh programs built from a value are refused: the interpreter runs the value as code', () => {
+describe('why python, perl, node, psql, sqlite3, tclsh, R and julia programs built from a value are refused: the interpreter runs the value as code', () => {
   const touch = 'open("canary", "w")';
   const nodeTouch = 'require("fs").writeFileSync("canary", "")';
   const running: Array<{ template: string; script: string; value: string; tool: string; env?: Record<string, string> }> = [
@@ -395,6 +395,9 @@ describe('why python, perl, node, psql, sqlite3 and tclsh programs built from a 
       tool: 'sqlite3',
     },
     { template: 'tclsh <<EOF\nputs {{body.v}}\nEOF', script: 'tclsh <<EOF\nputs ${AGW_ARG_1}\nEOF', value: '[exec touch canary]', tool: 'tclsh' },
+    { template: 'R --vanilla -e {{body.v}}', script: 'R --vanilla -e "${AGW_ARG_1}"', value: 'file.create("canary")', tool: 'R' },
+    { template: 'R CMD BATCH {{body.v}}', script: `printf '%s\\n' 'file.create("canary")' > x.R; R CMD BATCH "\${AGW_ARG_1}"`, value: 'x.R', tool: 'R' },
+    { template: 'julia -e {{body.v}}', script: 'julia -e "${AGW_ARG_1}"', value: 'touch("canary")', tool: 'julia' },
     ...(process.env.TEST_DATABASE_URL === undefined
       ? []
       : [
