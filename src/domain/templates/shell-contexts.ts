@@ -818,13 +818,28 @@ const entrypointOf = (value: string): NonNullable<NonNullable<CommandState['cont
  * installed or built, whose install scripts, setup.py, build.rs or gem extensions run (`all`),
  * those whose first operand is the package (or script, or program) run (`runs`; `runner`: the
  * tool itself, npx), and whether the words after that package are its arguments (`restData`),
- * not the tool's options. These tools read options before `--` anywhere (npm's --script-shell,
- * --node-options, --registry, pip's --index-url, go's -toolexec run or choose code): a token in
- * an option, in the word after an option not known to take none, or at the start of a word
- * before `--` is refused, as is a token naming the subcommand.
+ * not the tool's options; those whose first operand names the program run in the project's
+ * environment (`commands`: bundle exec rake, poetry run pytest, conda run -n env python3), read
+ * as a command name, the words after it as that program's (`uv run python3 -c …` as python3's);
+ * and the options that take the next word though PACKAGE_FLAGS lists them for others (`values`:
+ * conda run -n ENV), whose value, like that of an option not known, chooses the program. These
+ * tools read options before `--` anywhere (npm's --script-shell, --node-options, --registry,
+ * pip's --index-url, go's -toolexec run or choose code): a token in an option, in the word after
+ * an option not known to take none, or at the start of a word before `--` is refused, as is a
+ * token naming the subcommand.
  */
 const PACKAGE_TOOLS: Readonly<
-  Record<string, { readonly all?: readonly string[]; readonly runs?: readonly string[]; readonly runner?: boolean; readonly restData?: boolean }>
+  Record<
+    string,
+    {
+      readonly all?: readonly string[];
+      readonly runs?: readonly string[];
+      readonly runner?: boolean;
+      readonly restData?: boolean;
+      readonly commands?: readonly string[];
+      readonly values?: readonly string[];
+    }
+  >
 > = {
   npx: { runner: true, restData: true },
   pnpx: { runner: true },
@@ -839,13 +854,22 @@ const PACKAGE_TOOLS: Readonly<
   bun: { all: ['add', 'a', 'install', 'i', 'create', 'c', 'update', 'link'], runs: ['x', 'exec'] },
   pip: { all: ['install', 'download', 'wheel'] },
   pipx: { all: ['install', 'inject', 'install-all', 'runpip', 'upgrade', 'reinstall'], runs: ['run'], restData: true },
-  uv: { all: ['add', 'pip', 'tool', 'sync'], runs: ['run'], restData: true },
+  uv: { all: ['add', 'pip', 'tool', 'sync'], commands: ['run'] },
   gem: { all: ['install', 'i', 'exec', 'update', 'build'] },
   cargo: { all: ['install'] },
   go: { all: ['install', 'get'], runs: ['run'], restData: true },
   // corepack runs the package manager its first operand names (`corepack pnpm@9.1.0 add …`): read from there as that one; use,
   // install, prepare fetch the one named (a version, or a URL to an archive).
   corepack: { all: ['use', 'install', 'prepare', 'hydrate'] },
+  // bundle exec and the run subcommands of Python's project tools and conda's: the program their first operand names.
+  bundle: { commands: ['exec'] },
+  poetry: { commands: ['run'] },
+  pipenv: { commands: ['run'] },
+  pdm: { commands: ['run'] },
+  hatch: { commands: ['run'] },
+  conda: { commands: ['run'], values: ['-n', '--name', '-p', '--prefix'] },
+  mamba: { commands: ['run'], values: ['-n', '--name', '-p', '--prefix'] },
+  micromamba: { commands: ['run'], values: ['-n', '--name', '-p', '--prefix', '-r', '--root-prefix'] },
 };
 /** Subcommands of the package managers that write configuration later commands obey (npm config set script-shell …): every operand refused. */
 const PACKAGE_CONFIG = new Set(['config', 'c', 'set']);
@@ -884,6 +908,7 @@ const newPackages = (tool: string): NonNullable<CommandState['packages']> => {
 const packageToolOf = (name: string): string | undefined => {
   const base = baseName(name);
   if (/^pip-?[0-9]*(?:\.[0-9]+)*$/.test(base)) return 'pip';
+  if (base === 'bundler') return 'bundle';
   return Object.hasOwn(PACKAGE_TOOLS, base) && base !== 'bun' ? base : undefined;
 };
 /** The state of an interpreter named as the command, before its first argument. */
@@ -918,7 +943,10 @@ const readsScript = (state: CommandState): boolean =>
   (state.xargs !== undefined &&
     state.packages !== undefined &&
     !state.packages.rest &&
-    (state.packages.options || state.packages.operands === 'all' || (state.packages.operands === 'runs' && !state.packages.ran)));
+    (state.packages.options ||
+      state.packages.operands === 'all' ||
+      state.packages.operands === 'command' ||
+      (state.packages.operands === 'runs' && !state.packages.ran)));
 /**
  * Whether the next word of the command is a file it runs as code: a shell's options and script
  * (`sh <(…)`), an interpreter's script or program file or a value of its options (`python3 <(…)`,
@@ -1115,8 +1143,8 @@ interface CommandState {
     subcommand: boolean;
     options: boolean;
     value?: 'data' | 'text' | 'maybe';
-    /** `shell`: npm explore's words after the package, joined into a command string run with sh -c. */
-    operands?: 'all' | 'runs' | 'shell';
+    /** `shell`: npm explore's words after the package, joined into a command string run with sh -c; `command`: the next names the program run. */
+    operands?: 'all' | 'runs' | 'shell' | 'command';
     ran?: boolean;
     rest?: boolean;
   };
@@ -1732,7 +1760,11 @@ class Scanner {
     if (state.sed) return this.#sedWord(state.sed);
     if (state.commandOptions)
       return state.commandOptions.command === 'make' ? this.#makeWord(state, state.commandOptions) : this.#commandOptionsWord(state.commandOptions);
-    if (state.packages) return this.#packageWord(state, state.packages);
+    if (state.packages) {
+      // Past the subcommand that runs a program (bundle exec, poetry run), the word is read as a command name, below.
+      const consumed = this.#packageWord(state, state.packages);
+      if (consumed || !state.commandPosition) return consumed;
+    }
     if (state.container) {
       const literal = this.#literal();
       if (state.container.entrypoint) return this.#entrypointWord(state, state.container.entrypoint, literal);
@@ -1964,6 +1996,9 @@ class Scanner {
       if (value === 'data') return false;
       if (value === 'text') return !literal.whole && (text === '' || text.startsWith('-')) && this.#refuseWord(REFUSED.packageCode, false);
       if (refuse()) return true;
+      // Before the program of bundle exec, conda run…: the option's value (`-n env`), or, if it took none, the program, and
+      // then the word read as the program next is its argument: erring toward refusing.
+      if (p.operands === 'command') return false;
     }
     if (p.options && text.startsWith('-') && text !== '-') {
       if (literal.whole && text === '--') {
@@ -1974,8 +2009,9 @@ class Scanner {
       const after = text.slice(attached?.[0].length);
       if (attached !== null && PACKAGE_TEXT_OPTIONS[p.tool]?.has(attached[1]!) && after !== '' && !after.startsWith('-')) return false;
       if (refuse()) return true;
-      p.value =
-        text.includes('=') || PACKAGE_FLAGS.has(text)
+      p.value = spec.values?.includes(text)
+        ? 'maybe'
+        : text.includes('=') || PACKAGE_FLAGS.has(text)
           ? undefined
           : PACKAGE_DATA_OPTIONS[p.tool]?.has(text)
             ? 'data'
@@ -2002,9 +2038,18 @@ class Scanner {
           ? 'all'
           : spec.runs?.includes(text)
             ? 'runs'
-            : p.tool === 'npm' && literal.whole && text === 'explore'
-              ? 'shell'
-              : undefined;
+            : spec.commands?.includes(text)
+              ? 'command'
+              : p.tool === 'npm' && literal.whole && text === 'explore'
+                ? 'shell'
+                : undefined;
+      return false;
+    }
+    if (p.operands === 'command') {
+      // The program bundle exec, poetry run, conda run… run: a value would choose it; a fixed one is read as a command name.
+      if (refuse()) return true;
+      state.packages = undefined;
+      state.commandPosition = true;
       return false;
     }
     // npm explore PKG -- CMD…: npm joins the words into one command string it runs with sh -c (its script-shell).

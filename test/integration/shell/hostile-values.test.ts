@@ -833,3 +833,30 @@ describe('why npm explore, make variables, npm version -m, a cargo runner, tsx -
     timeoutMs: 120_000,
   });
 });
+
+/*
+ * Programs a template reaches through a runner (uv run, conda run). Each runs the code in the
+ * value under /bin/sh and bash, and the template is refused.
+ */
+describe("why a runner's program is refused: the value runs as code", () => {
+  const touch = 'open("canary", "w")';
+  const running: Array<RunsTheValue & { tool: string; does: string }> = [
+    // uv run and conda run run python3 as it runs outside them.
+    { tool: 'uv', does: 'runs the program of python3 -c', template: 'uv run python3 -c {{body.v}}', script: 'uv run python3 -c "${AGW_ARG_1}"', value: touch },
+    {
+      tool: 'conda',
+      does: 'runs the program of python -c',
+      template: 'conda run -n base python -c {{body.v}}',
+      script: 'conda run -n base python -c "${AGW_ARG_1}"',
+      value: touch,
+    },
+  ];
+  itRunsTheValueAsCode(running, {
+    does: ({ does }) => does,
+    available: ({ tool }) => onPath(tool),
+    pending: notInstalled,
+    tempDir: 'runners',
+    env: (cwd) => ({ ...process.env, npm_config_cache: join(cwd, 'npm-cache'), npm_config_update_notifier: 'false' }) as Record<string, string>,
+    timeoutMs: 120_000,
+  });
+});

@@ -188,6 +188,27 @@ describe('findTokenPlaces: launchers', () => {
     ],
     ['as the version of the package manager corepack use fetches', 'corepack use pnpm@{{body.v}}', REFUSED.packageCode],
     ['as a package corepack npm install installs through sudo', 'sudo corepack npm i {{body.v}}', REFUSED.packageCode],
+    // bundle exec, poetry run, conda run… run the program their first operand names; the words after it are that program's.
+    ['as the program bundle exec runs', 'bundle exec {{body.v}}', REFUSED.packageCode],
+    ['as the program bundler exec runs, after a path', 'bundler exec ./bin/{{body.v}}', REFUSED.packageCode],
+    ['as the program of ruby -e that bundle exec runs', 'bundle exec ruby -e {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program poetry run runs', 'poetry run {{body.v}}', REFUSED.packageCode],
+    ['as the program of python -c that poetry run runs', 'poetry run python -c {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program pipenv run runs', 'pipenv run {{body.v}} --check', REFUSED.packageCode],
+    ['as the command string of sh -c that pipenv run runs', 'pipenv run sh -c {{body.v}}', REFUSED.shellScript],
+    ['as the program of python3 -c that uv run runs (it was accepted as an argument)', 'uv run python3 -c {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program of python3 -c that uv run --with runs', 'uv run --with requests python3 -c {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program pdm run runs', 'pdm run {{body.v}}', REFUSED.packageCode],
+    ['as the module python -m runs under pdm run -p', 'pdm run -p /srv/app python -m {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program hatch run runs', 'hatch run {{body.v}}', REFUSED.packageCode],
+    ['as the program conda run runs', 'conda run {{body.v}}', REFUSED.packageCode],
+    ['as the environment conda run -n chooses', 'conda run -n {{body.v}} python ./x.py', REFUSED.packageCode],
+    ['as the program of python -c that conda run -n runs', 'conda run -n base python -c {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program mamba run -n runs', 'mamba run -n base {{body.v}}', REFUSED.packageCode],
+    ['as the program of node -e that micromamba run -p runs', 'micromamba run -p /opt/env node -e {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program of ruby -e that bundle exec runs under sudo', 'sudo -u deploy bundle exec ruby -e {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program of python -c that poetry run runs in a container', 'docker exec app poetry run python -c {{body.v}}', REFUSED.interpreterProgram],
+    ['written into a pipe to xargs poetry run, which adds what it reads as the program', 'echo {{body.v}} | xargs poetry run', REFUSED.shellInput],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -246,6 +267,14 @@ describe('findTokenPlaces: launchers', () => {
     ['xargs -I{} giving make a target after fixed text', 'echo {{body.v}} | xargs -I{} make deploy-{}'],
     ['corepack pnpm run arguments after --', 'corepack enable && corepack pnpm run deploy -- {{body.v}}'],
     ['xargs giving a package run its arguments', 'echo {{body.v}} | xargs npx eslint; echo {{body.v}} | xargs -I{} npm run build -- {}'],
+    [
+      'arguments of the program bundle exec, poetry run, pipenv run, pdm run and hatch run run',
+      'bundle exec rake deploy {{body.v}}; poetry run pytest -k {{body.v}}; pipenv run ./deploy.py {{body.v}}; pdm run deploy {{body.v}}; hatch run test:cov {{body.v}}',
+    ],
+    [
+      'arguments of the program conda run, micromamba run and uv run run, and of a script after python -c',
+      `conda run -n base python ./x.py {{body.v}}; micromamba run -n env ./deploy {{body.v}}; uv run --with requests ./x.py {{body.v}}; poetry run python -c 'import sys; print(sys.argv[1])' {{body.v}}`,
+    ],
   ];
   for (const [label, template] of accepted) {
     it(`accepts ${label}`, () => {
