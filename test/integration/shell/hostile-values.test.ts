@@ -835,10 +835,11 @@ describe('why npm explore, make variables, npm version -m, a cargo runner, tsx -
 });
 
 /*
- * Programs a template reaches through a runner (uv run, conda run). Each runs the code in the
- * value under /bin/sh and bash, and the template is refused.
+ * Programs a template reaches through a runner (uv run, conda run), and the node options npx gives
+ * the program it runs. Each runs the code in the value under /bin/sh and bash, and the template is
+ * refused.
  */
-describe("why a runner's program is refused: the value runs as code", () => {
+describe("why a runner's program and npx's node options are refused: the value runs as code", () => {
   const touch = 'open("canary", "w")';
   const running: Array<RunsTheValue & { tool: string; does: string }> = [
     // uv run and conda run run python3 as it runs outside them.
@@ -849,6 +850,20 @@ describe("why a runner's program is refused: the value runs as code", () => {
       template: 'conda run -n base python -c {{body.v}}',
       script: 'conda run -n base python -c "${AGW_ARG_1}"',
       value: touch,
+    },
+    {
+      // npx runs a bin of the project's with NODE_OPTIONS set to what --node-options gives: --require loads a file.
+      tool: 'npx',
+      does: 'gives node the options in the value, whose --require runs a file',
+      template: 'npx --node-options {{body.v}} hello',
+      script: 'npx --node-options "${AGW_ARG_1}" hello',
+      value: (cwd) => `--require=${cwd}/evil.js`,
+      prepare: async (cwd) => {
+        await mkdir(join(cwd, 'node_modules', '.bin'), { recursive: true });
+        await writeFile(join(cwd, 'package.json'), '{"name":"app","version":"1.0.0"}');
+        await writeFile(join(cwd, 'node_modules', '.bin', 'hello'), '#!/usr/bin/env node\n', { mode: 0o755 });
+        await writeFile(join(cwd, 'evil.js'), `require("node:fs").writeFileSync(${JSON.stringify(join(cwd, 'canary'))}, "");\n`);
+      },
     },
   ];
   itRunsTheValueAsCode(running, {

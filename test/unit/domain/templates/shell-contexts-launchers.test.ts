@@ -91,6 +91,12 @@ describe('findTokenPlaces: launchers', () => {
     // Package managers: the package (or version) installed or run.
     ['as the package npx runs', 'npx {{body.v}}', REFUSED.packageCode],
     ['as the package npx -p installs', 'npx -p {{body.v}} cowsay hi', REFUSED.packageCode],
+    // npx -n (npm 6's --node-arg) and --node-options give node options to the program run: --require loads code.
+    ['in what npx -n gives node', 'npx -n {{body.v}} cowsay hi', REFUSED.packageCode],
+    ['in what npx --node-options gives node', 'npx --node-options {{body.v}} cowsay hi', REFUSED.packageCode],
+    ['in what npx --node-options= gives node', 'npx --node-options={{body.v}} cowsay hi', REFUSED.packageCode],
+    ['in what npx -n gives node, alone', 'npx -n {{body.v}}', REFUSED.packageCode],
+    ['in what npm exec --node-options gives node', 'npm exec --node-options {{body.v}} -- cowsay hi', REFUSED.packageCode],
     ['as a package npm install installs', 'npm install --no-save left-pad {{body.v}}', REFUSED.packageCode],
     ['as the version npm i installs (npm:, file:, git and URL specs)', 'npm i left-pad@{{body.v}}', REFUSED.packageCode],
     ['as the package npm exec runs', 'npm exec -- {{body.v}}', REFUSED.packageCode],
