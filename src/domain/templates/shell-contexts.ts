@@ -948,6 +948,13 @@ const readsScript = (state: CommandState): boolean =>
       state.packages.operands === 'command' ||
       (state.packages.operands === 'runs' && !state.packages.ran)));
 /**
+ * Whether a redirection of input is made on `exec` before any command name (`exec <<EOF`, `exec 3<<< …`,
+ * `exec < <(…)`): it stays the shell's for every later command, and a shell or an interpreter given no
+ * program there (`python3`, `sh`) reads it as its program. A command name may still follow the
+ * redirection (`exec <<EOF cat`): refused too, erring toward refusing.
+ */
+const execInput = (state: CommandState): boolean => state.prefix === 'exec' && state.commandPosition;
+/**
  * Whether the next word of the command is a file it runs as code: a shell's options and script
  * (`sh <(…)`), an interpreter's script or program file or a value of its options (`python3 <(…)`,
  * `psql -f <(…)`, `node -r <(…)`), what source, `.` or eval run, an awk or sed program file.
@@ -1524,7 +1531,7 @@ class Scanner {
         // `psql -f <(…)`), or its input (`python3 < <(…)`) where it reads its program from its input.
         const substitution = c === '(' && redirect ? (s[i - 1] === '>' ? 'output' : 'input') : undefined;
         const stdinRedirect = substitution === 'input' && /(?:^|[^<0-9])0?<[ \t]*<$/.test(s.slice(Math.max(0, i - 16), i));
-        const runs = substitution === 'input' && (stdinRedirect ? readsScript(state) : nextFileIsCode(state));
+        const runs = substitution === 'input' && ((stdinRedirect ? readsScript(state) : nextFileIsCode(state)) || execInput(state));
         // The () of a function definition (`f() { …; }`) opens no body: the compound after it is.
         const definition = c === '(' && this.#defining !== undefined && /^[ \t]*\)/.test(s.slice(i + 1, i + 16));
         endCommand();
@@ -1559,7 +1566,7 @@ class Scanner {
         this.#i += 3;
         wordStart = true;
         redirect = true;
-        if (readsScript(state) && state.input !== 'substitution') {
+        if ((readsScript(state) && state.input !== 'substitution') || execInput(state)) {
           while (s[this.#i] === ' ' || s[this.#i] === '\t') this.#i++;
           this.#refuseWord(REFUSED.shellInput, false);
           wordStart = false;
@@ -1568,7 +1575,7 @@ class Scanner {
       } else if (s.startsWith('<<', i)) {
         if (fromStandardInput(i)) state.ownInput = true;
         this.#i += 2;
-        this.#heredocOperator(readsScript(state) && state.input !== 'substitution');
+        this.#heredocOperator((readsScript(state) && state.input !== 'substitution') || execInput(state));
         wordStart = true;
       } else {
         this.#i++;

@@ -835,11 +835,11 @@ describe('why npm explore, make variables, npm version -m, a cargo runner, tsx -
 });
 
 /*
- * Programs a template reaches through a runner (uv run, conda run), and the node options npx gives
- * the program it runs. Each runs the code in the value under /bin/sh and bash, and the template is
- * refused.
+ * Programs a template reaches through a runner (uv run, conda run), the node options npx gives
+ * the program it runs, and a here-document exec leaves as the input of the commands after it.
+ * Each runs the code in the value under /bin/sh and bash, and the template is refused.
  */
-describe("why a runner's program and npx's node options are refused: the value runs as code", () => {
+describe("why a runner's program, npx's node options and exec's here-documents are refused: the value runs as code", () => {
   const touch = 'open("canary", "w")';
   const running: Array<RunsTheValue & { tool: string; does: string }> = [
     // uv run and conda run run python3 as it runs outside them.
@@ -864,6 +864,14 @@ describe("why a runner's program and npx's node options are refused: the value r
         await writeFile(join(cwd, 'node_modules', '.bin', 'hello'), '#!/usr/bin/env node\n', { mode: 0o755 });
         await writeFile(join(cwd, 'evil.js'), `require("node:fs").writeFileSync(${JSON.stringify(join(cwd, 'canary'))}, "");\n`);
       },
+    },
+    {
+      // exec without a command makes the here-document the script's input: python3, given no program, reads it as one.
+      tool: 'python3',
+      does: 'leaves the here-document as the input python3 reads its program from',
+      template: 'exec <<EOF\n{{body.v}}\nEOF\npython3',
+      script: 'exec <<EOF\n${AGW_ARG_1}\nEOF\npython3',
+      value: touch,
     },
   ];
   itRunsTheValueAsCode(running, {

@@ -215,6 +215,12 @@ describe('findTokenPlaces: launchers', () => {
     ['as the program of ruby -e that bundle exec runs under sudo', 'sudo -u deploy bundle exec ruby -e {{body.v}}', REFUSED.interpreterProgram],
     ['as the program of python -c that poetry run runs in a container', 'docker exec app poetry run python -c {{body.v}}', REFUSED.interpreterProgram],
     ['written into a pipe to xargs poetry run, which adds what it reads as the program', 'echo {{body.v}} | xargs poetry run', REFUSED.shellInput],
+    // exec without a command keeps its redirections for the shell: every later command reads them, python3 given no program as its program.
+    ['in a here-document given to exec, which a later python3 reads as its program', 'exec <<EOF\n{{body.v}}\nEOF\npython3', REFUSED.shellInput],
+    ['in a here-string given to exec', 'exec <<< {{body.v}}; sh', REFUSED.shellInput],
+    ['in a here-document exec gives another descriptor', 'exec 3<<EOF\n{{body.v}}\nEOF\npython3 /dev/fd/3', REFUSED.shellInput],
+    ['in a process substitution exec makes the input of later commands', 'exec < <(echo {{body.v}}); node', REFUSED.shellInput],
+    ['in a here-document given to exec after another redirection', 'exec 2>/dev/null <<-EOF\n\t{{body.v}}\n\tEOF\nperl', REFUSED.shellInput],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -273,6 +279,7 @@ describe('findTokenPlaces: launchers', () => {
     ['xargs -I{} giving make a target after fixed text', 'echo {{body.v}} | xargs -I{} make deploy-{}'],
     ['corepack pnpm run arguments after --', 'corepack enable && corepack pnpm run deploy -- {{body.v}}'],
     ['xargs giving a package run its arguments', 'echo {{body.v}} | xargs npx eslint; echo {{body.v}} | xargs -I{} npm run build -- {}'],
+    ['a here-document given to a command exec runs, which reads it as data', 'exec ./deploy.sh <<EOF\n{{body.v}}\nEOF\nexec cat <<< {{body.v}}'],
     [
       'arguments of the program bundle exec, poetry run, pipenv run, pdm run and hatch run run',
       'bundle exec rake deploy {{body.v}}; poetry run pytest -k {{body.v}}; pipenv run ./deploy.py {{body.v}}; pdm run deploy {{body.v}}; hatch run test:cov {{body.v}}',
