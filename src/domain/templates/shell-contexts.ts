@@ -319,6 +319,12 @@ const CONTAINER_TOOLS = new Set(['docker', 'podman', 'kubectl', 'nerdctl', 'oc',
 const RUNNING_TOOLS = new Set(['docker', 'podman', 'kubectl', 'nerdctl', 'oc']);
 /** The subcommands of those tools that run a command (`docker exec`, `docker run`, `docker compose run`, `kubectl debug`, `oc rsh`). */
 const RUNNING_SUBCOMMANDS = new Set(['exec', 'run', 'debug', 'rsh', 'attach']);
+/**
+ * The tools whose run, create and exec (also docker compose run, docker container run) take the options of
+ * CONTAINER_RUN_VALUES and CONTAINER_RUN_FLAGS, then the image or container, then the program run in it.
+ */
+const PROGRAM_TOOLS = new Set(['docker', 'podman', 'nerdctl']);
+const PROGRAM_SUBCOMMANDS = new Set(['run', 'create', 'exec']);
 const baseName = (name: string): string => name.slice(name.lastIndexOf('/') + 1);
 /**
  * An interpreter that runs a program given on its command line, in a file its first operand
@@ -1128,6 +1134,14 @@ interface CommandState {
    */
   container?: {
     runs: boolean;
+    /** The tool, by the last part of its name. */
+    tool: string;
+    /**
+     * After run, create or exec of a tool of PROGRAM_TOOLS: how many operands came (the image or container, then the
+     * program), whether the next word is an option's value, and how many options the check does not know came, each of
+     * which may have taken the next word (the program may be that many words later).
+     */
+    run?: { operands: number; value: boolean; uncertain: number };
     /** The next word is the value of --entrypoint. */
     entrypointNext?: boolean;
     /** The next word is the value of -e/--env. */
@@ -1792,6 +1806,8 @@ class Scanner {
       if (state.container.entrypointNext || literal.text.startsWith('--entrypoint=')) {
         // The program the container's arguments go to: a value there chooses it.
         state.container.entrypointNext = false;
+        // The words after the image are the entry point's arguments, no program.
+        delete state.container.run;
         if (!literal.whole) return this.#refuseWord(REFUSED.commandName, false);
         state.container.entrypoint = entrypointOf(literal.text.replace(/^--entrypoint=/, ''));
         if (state.container.entrypoint === undefined) delete state.container.entrypoint;
@@ -1801,6 +1817,7 @@ class Scanner {
         state.container.entrypointNext = true;
         return false;
       }
+      if (state.container.run !== undefined && this.#containerRunWord(state.container.run, literal)) return true;
       if (literal.whole && isShell(literal.text)) {
         // The shell run in the container (`docker exec c sh -c …`, `kubectl exec pod -- bash -c …`): its options and script follow.
         state.container = undefined;
@@ -1818,7 +1835,14 @@ class Scanner {
         // kubectl exec POD -- COMMAND, nsenter … -- COMMAND: the next word names the program run.
         state.container = undefined;
         state.commandPosition = true;
-      } else if (literal.whole && RUNNING_SUBCOMMANDS.has(literal.text)) state.container.runs = true;
+      } else if (
+        literal.whole &&
+        (RUNNING_SUBCOMMANDS.has(literal.text) || (PROGRAM_TOOLS.has(state.container.tool) && PROGRAM_SUBCOMMANDS.has(literal.text)))
+      ) {
+        state.container.runs = true;
+        if (PROGRAM_TOOLS.has(state.container.tool) && PROGRAM_SUBCOMMANDS.has(literal.text))
+          state.container.run ??= { operands: 0, value: false, uncertain: 0 };
+      }
       return false;
     }
     if (state.testing) {
@@ -1898,7 +1922,7 @@ class Scanner {
       state.refusing = REFUSED.runsCommand;
       // Without a command, parallel runs each line it reads as one.
       if (baseName(word) === 'parallel') state.input = true;
-    } else if (CONTAINER_TOOLS.has(baseName(word))) state.container = { runs: !RUNNING_TOOLS.has(baseName(word)) };
+    } else if (CONTAINER_TOOLS.has(baseName(word))) state.container = { runs: !RUNNING_TOOLS.has(baseName(word)), tool: baseName(word) };
     else if (this.#callsScript(word, new Set())) state.input = true;
     else if (/^[ \t]*\([ \t]*\)/.test(head.slice(word.length)) && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(word)) this.#defining = word;
     else if (wrapperOf(word) === 'runuser' && !/^\S*(?:[ \t]+[^;&|\n]*?)?[ \t](?:-u|--user)(?:[ \t=]|$)/m.test(head)) state.refusing = REFUSED.runsCommand;
@@ -1982,6 +2006,49 @@ class Scanner {
     else if ('packages' in program) state.packages = newPackages(program.packages);
     else state.interpreter = newInterpreter(program.interpreter);
     return false;
+  }
+
+  /**
+   * A word of docker, podman or nerdctl run, create or exec (before an --entrypoint): their options, some taking the
+   * next word, then the image or container, then the program run in it, a command name: refuses a token in that word
+   * (consuming it, returning true), or in any of the words after the image that could be it when options the check
+   * does not know came before. The shell or interpreter that word names is read by the caller.
+   */
+  #containerRunWord(run: NonNullable<NonNullable<CommandState['container']>['run']>, literal: Literal): boolean {
+    const text = literal.text;
+    if (run.value) {
+      run.value = false;
+      return false;
+    }
+    if (run.operands === 0 && text.startsWith('-') && !(literal.whole && (text === '-' || text === '--'))) {
+      const long = /^(--[A-Za-z0-9-]+)(=?)/.exec(text);
+      if (long?.[2] === '=') return false;
+      if (!literal.whole) {
+        // A value naming the option (`--{{…}}`, `-{{…}}`): it may take the next word.
+        run.uncertain++;
+        return false;
+      }
+      if (long !== null) {
+        if (CONTAINER_RUN_VALUES.has(long[1]!)) run.value = true;
+        else if (!CONTAINER_RUN_FLAGS.has(long[1]!)) run.uncertain++;
+        return false;
+      }
+      // Short options, bundled (`-it`, `-itu 0`): one that takes a value takes the rest of the word or, last, the next word.
+      for (let k = 1; k < text.length; k++) {
+        const option = `-${text[k]}`;
+        if (CONTAINER_RUN_VALUES.has(option)) {
+          run.value = k + 1 === text.length;
+          return false;
+        }
+        if (!CONTAINER_RUN_FLAGS.has(option)) {
+          run.uncertain++;
+          return false;
+        }
+      }
+      return false;
+    }
+    run.operands++;
+    return run.operands >= 2 && run.operands <= 2 + run.uncertain && !literal.whole && this.#refuseWord(REFUSED.commandName, false);
   }
 
   /**

@@ -221,6 +221,21 @@ describe('findTokenPlaces: launchers', () => {
     ['in a here-document exec gives another descriptor', 'exec 3<<EOF\n{{body.v}}\nEOF\npython3 /dev/fd/3', REFUSED.shellInput],
     ['in a process substitution exec makes the input of later commands', 'exec < <(echo {{body.v}}); node', REFUSED.shellInput],
     ['in a here-document given to exec after another redirection', 'exec 2>/dev/null <<-EOF\n\t{{body.v}}\n\tEOF\nperl', REFUSED.shellInput],
+    // The first word after the image (run, create) or the container (exec) is the program run in the container.
+    ['as the program docker run runs after the image (it was accepted)', 'docker run --rm -v /srv:/srv img {{body.v}}', REFUSED.commandName],
+    ['as the program docker exec runs after the container', 'docker exec -it -u 0 app {{body.v}} --verbose', REFUSED.commandName],
+    ['as part of the program podman exec runs', 'podman exec -w /srv app ./bin/{{body.v}}', REFUSED.commandName],
+    ['as the program nerdctl run runs, with options bundled and attached', 'nerdctl run -itp8080:80 --name=web img {{body.v}}', REFUSED.commandName],
+    ['as the program docker create gives the container', 'docker create --name job img {{body.v}}', REFUSED.commandName],
+    ['as the program docker compose exec runs', 'docker compose exec -T web {{body.v}}', REFUSED.commandName],
+    ['as the program docker container run runs', 'docker container run --rm img {{body.v}}', REFUSED.commandName],
+    ['as the program of python3 -c that docker create gives the container', 'docker create img python3 -c {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program of python3 -c that podman exec --latest runs (no container named)', 'podman exec -l python3 -c {{body.v}}', REFUSED.interpreterProgram],
+    [
+      'one word later than the program after an option the check does not know (it may have taken the next word)',
+      'docker run --frobnicate x img {{body.v}}',
+      REFUSED.commandName,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -281,6 +296,10 @@ describe('findTokenPlaces: launchers', () => {
     ['xargs giving a package run its arguments', 'echo {{body.v}} | xargs npx eslint; echo {{body.v}} | xargs -I{} npm run build -- {}'],
     ['a here-document given to a command exec runs, which reads it as data', 'exec ./deploy.sh <<EOF\n{{body.v}}\nEOF\nexec cat <<< {{body.v}}'],
     [
+      'arguments of the program docker run and exec run, option values, and an image or container named by a value',
+      'docker run --rm --name {{body.v}} -v /srv:/srv img ./deploy.sh {{body.v}}; docker exec -u 0 app ./deploy {{body.v}}; docker exec {{body.v}} ./x; podman run img:{{body.v}} ./x',
+    ],
+    [
       'arguments of the program bundle exec, poetry run, pipenv run, pdm run and hatch run run',
       'bundle exec rake deploy {{body.v}}; poetry run pytest -k {{body.v}}; pipenv run ./deploy.py {{body.v}}; pdm run deploy {{body.v}}; hatch run test:cov {{body.v}}',
     ],
@@ -300,6 +319,16 @@ describe('findTokenPlaces: launchers', () => {
     expect(places('docker run --entrypoint sh -{{body.flag}} img -c {{body.v}}')).to.deep.equal([
       `refused: ${REFUSED.entrypoint}`,
       `refused: ${REFUSED.shellScript}`,
+    ]);
+  });
+
+  it('refuses a token one word later than the program after a docker run option a value names, which may take the next word', () => {
+    // A value -v makes x its value, img the image and the token the program; a value --rm makes img the program.
+    expect(places('docker run --{{body.flag}} x img {{body.v}}; docker run --{{body.flag}} x img ./deploy.sh {{body.v}}')).to.deep.equal([
+      'unquoted',
+      `refused: ${REFUSED.commandName}`,
+      'unquoted',
+      'unquoted',
     ]);
   });
 
