@@ -887,6 +887,8 @@ const PACKAGE_FLAGS = new Set([
   ...['--no-deps', '--pre', '--no-cache-dir', '--break-system-packages', '--force-reinstall', '--no-build-isolation', '--require-hashes'],
   ...['--no-input', '--disable-pip-version-check', '-I', '--ignore-installed', '--locked', '--frozen', '--release', '--all-features', '--no-sync'],
   ...['-x', '-n', '-a', '-race', '--no-document', '-N', '--user-install', '--isolated', '--system'],
+  // uv run's and conda run's.
+  ...['--no-project', '--all-extras', '--no-dev', '--script', '--no-capture-output', '--live-stream'],
 ]);
 /**
  * Options of a package manager whose value (the next word) is data, by tool: a test name or
@@ -2071,8 +2073,8 @@ class Scanner {
       if (value === 'text') return !literal.whole && (text === '' || text.startsWith('-')) && this.#refuseWord(REFUSED.packageCode, false);
       if (refuse()) return true;
       // Before the program of bundle exec, conda run…: the option's value (`-n env`), or, if it took none, the program, and
-      // then the word read as the program next is its argument: erring toward refusing.
-      if (p.operands === 'command') return false;
+      // then the word read as the program next is its argument: erring toward refusing. A word like an option is one.
+      if (p.operands === 'command' && !text.startsWith('-')) return false;
     }
     if (p.options && text.startsWith('-') && text !== '-') {
       if (literal.whole && text === '--') {

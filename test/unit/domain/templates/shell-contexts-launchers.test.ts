@@ -212,6 +212,11 @@ describe('findTokenPlaces: launchers', () => {
     ['as the program of python -c that conda run -n runs', 'conda run -n base python -c {{body.v}}', REFUSED.interpreterProgram],
     ['as the program mamba run -n runs', 'mamba run -n base {{body.v}}', REFUSED.packageCode],
     ['as the program of node -e that micromamba run -p runs', 'micromamba run -p /opt/env node -e {{body.v}}', REFUSED.interpreterProgram],
+    [
+      'as the program of python -c that conda run runs after an option not known and -n',
+      'conda run --frobnicate -n base python -c {{body.v}}',
+      REFUSED.interpreterProgram,
+    ],
     ['as the program of ruby -e that bundle exec runs under sudo', 'sudo -u deploy bundle exec ruby -e {{body.v}}', REFUSED.interpreterProgram],
     ['as the program of python -c that poetry run runs in a container', 'docker exec app poetry run python -c {{body.v}}', REFUSED.interpreterProgram],
     ['written into a pipe to xargs poetry run, which adds what it reads as the program', 'echo {{body.v}} | xargs poetry run', REFUSED.shellInput],
@@ -306,6 +311,10 @@ describe('findTokenPlaces: launchers', () => {
     [
       'arguments of the program conda run, micromamba run and uv run run, and of a script after python -c',
       `conda run -n base python ./x.py {{body.v}}; micromamba run -n env ./deploy {{body.v}}; uv run --with requests ./x.py {{body.v}}; poetry run python -c 'import sys; print(sys.argv[1])' {{body.v}}`,
+    ],
+    [
+      'arguments after python -c run by conda run --no-capture-output and uv run --no-project, flags that take no value',
+      `conda run --no-capture-output -n base python -c 'import sys' {{body.v}}; uv run --no-project python3 -c 'import sys' {{body.v}}`,
     ],
   ];
   for (const [label, template] of accepted) {
