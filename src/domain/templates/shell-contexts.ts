@@ -2134,7 +2134,15 @@ class Scanner {
     if (p.operands === 'runs' && !p.ran) {
       p.ran = true;
       if (spec.restData) p.rest = true;
-      return refuse();
+      if (refuse()) return true;
+      // An interpreter's or shell's package (npx tsx -e …, uvx python@3.12 -c …), no path (go run ./cmd/node): its words are its own.
+      const name = text.replace(/(?<=.)@.*$/, '');
+      if (spec.restData && literal.whole && !name.includes('/') && (isShell(name) || interpreterOf(name) !== undefined)) {
+        state.packages = undefined;
+        if (isShell(name)) state.shell = { arguments: 0 };
+        else state.interpreter = newInterpreter(interpreterOf(name)!);
+      }
+      return false;
     }
     return false;
   }

@@ -220,6 +220,11 @@ describe('findTokenPlaces: launchers', () => {
     ['as the program of ruby -e that bundle exec runs under sudo', 'sudo -u deploy bundle exec ruby -e {{body.v}}', REFUSED.interpreterProgram],
     ['as the program of python -c that poetry run runs in a container', 'docker exec app poetry run python -c {{body.v}}', REFUSED.interpreterProgram],
     ['written into a pipe to xargs poetry run, which adds what it reads as the program', 'echo {{body.v}} | xargs poetry run', REFUSED.shellInput],
+    // npx, uvx and pipx run an interpreter's package with the words after it, its options and program.
+    ['as the program of tsx -e that npx runs', 'npx tsx -e {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program of tsx -e that npx --yes runs, with a version', 'npx --yes tsx@4 -e {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program of python -c that uvx runs, with a version', 'uvx python@3.12 -c {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program of ipython -c that pipx run runs', 'pipx run ipython -c {{body.v}}', REFUSED.interpreterProgram],
     // exec without a command keeps its redirections for the shell: every later command reads them, python3 given no program as its program.
     ['in a here-document given to exec, which a later python3 reads as its program', 'exec <<EOF\n{{body.v}}\nEOF\npython3', REFUSED.shellInput],
     ['in a here-string given to exec', 'exec <<< {{body.v}}; sh', REFUSED.shellInput],
@@ -260,6 +265,10 @@ describe('findTokenPlaces: launchers', () => {
     ['npm run arguments after --', 'npm run build -- --env={{body.v}}'],
     ['npm test arguments after --', 'npm test -- {{body.v}}'],
     ['npx arguments after the package it runs', 'npx --yes eslint --fix {{body.v}}'],
+    [
+      "arguments of the script an interpreter's package run by npx or uvx runs, and of go run's packages that bear an interpreter's name",
+      'npx tsx ./deploy.ts {{body.v}}; uvx python ./x.py {{body.v}}; go run ./cmd/node {{body.v}}; go run . {{body.v}}',
+    ],
     ['pip arguments of subcommands that install nothing', 'pip show -- {{body.v}}; pip uninstall -y -- {{body.v}}'],
     ['go run arguments after the package', 'go run ./cmd/deploy --ref {{body.v}}'],
     ['uv run arguments after the script', 'uv run ./deploy.py {{body.v}}'],
