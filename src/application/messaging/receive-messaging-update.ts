@@ -161,24 +161,28 @@ export class ReceiveMessagingUpdate {
   }
 
   /**
-   * Takes a verified delivery in: recorded by its id first, then its message stored as a task of
-   * its chat, then the triggers fired. Both are stored under names made from the delivery's id
-   * (the task's key, the request's id), so they are stored once however often the delivery
-   * comes: a repeat stores them again (nothing new), since a stop between recording the
-   * delivery and storing its work would otherwise lose the message for good. When the work
-   * cannot be stored, the delivery is forgotten again so that the platform's retry runs.
+   * Takes a verified delivery in: recorded by its id, its message stored as a task of its chat,
+   * and the triggers fired. A message's three writes go out together and the answer waits for the
+   * slowest, not for each in turn (one round trip to the database instead of three; bench/README.md,
+   * "Measurements behind the code"): each is stored once however often the delivery comes — the
+   * record and the task by the delivery's id (the task's key), the fired request by the id named
+   * from it —, so none needs another to be stored first, and a repeat stores them again (nothing
+   * new), since a stop between them would otherwise lose the message for good. When the work
+   * cannot be stored, the delivery is forgotten again so that the platform's retry runs. A button
+   * press is recorded first: it is decided once, by the delivery that recorded it.
    */
   async accept(channel: ChatChannel, parsed: ParsedDelivery, triggers?: DeliveryTriggers): Promise<void> {
     const { platform } = channel;
     const delivery = storableDelivery(parsed);
     const deliveryKey = `${platform.id}:update:${delivery.deliveryId}`;
-    const first = await this.deliveries.recordFirst(deliveryKey, 'update');
-    if (!first && delivery.choice !== undefined) {
-      // A press is decided once; one lost to a stop is pressed again (a new update).
-      this.logger.info({ channel: platform.id, updateId: delivery.deliveryId }, 'repeated update acknowledged, not processed again');
-      return;
-    }
+    const recording = this.deliveries.recordFirst(deliveryKey, 'update');
     if (delivery.choice !== undefined) {
+      const first = await recording;
+      if (!first) {
+        // A press is decided once; one lost to a stop is pressed again (a new update).
+        this.logger.info({ channel: platform.id, updateId: delivery.deliveryId }, 'repeated update acknowledged, not processed again');
+        return;
+      }
       // A button press is no message: it fires no trigger and is not answered by the agent.
       try {
         await this.onChoice?.(channel, delivery.choice);
@@ -188,40 +192,47 @@ export class ReceiveMessagingUpdate {
       }
       return;
     }
-    let queued: string | null = null;
-    try {
-      // The chat task first: it is idempotent by its key, so if the triggers cannot be stored
-      // and the platform redelivers, the message is still stored (and answered) once.
-      if (delivery.message !== null && !channel.settings.allowedChatIds.has(delivery.message.threadId)) {
-        queued = await this.#queueNotAllowedNotice(channel, delivery.message);
-      } else if (delivery.message !== null) {
-        const { message } = delivery;
-        // A message of an album is stored first, whether or not it queues the album's answer
-        // (the first of its messages does): the answer reads every message stored for the album.
-        const album = albumKey(platform.id, message);
-        if (album !== undefined && this.albums !== undefined) await this.albums.add(album, message.metadata.messageId, message, this.clock.now());
-        queued = await this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message, queuedAt: this.clock.now().toISOString() } satisfies ChatMessageTask, {
-          group: `${platform.id}:${delivery.message.threadId}`,
-          // One message carried by two deliveries (a mention of the bot) is answered once.
-          key: delivery.messageKey === undefined ? deliveryKey : `${platform.id}:message:${delivery.messageKey}`,
-        });
-      }
+    const [recorded, task, fired] = await Promise.allSettled([
+      recording,
+      this.#storeTask(channel, delivery, deliveryKey),
       // Kept in the delivery log whether or not a trigger fires (a third write per update: its
       // cost is in bench/README.md, "Measurements behind the code").
-      if (triggers !== undefined) await this.fireTriggers.execute({ ...triggers, keep: true, deliveryKey });
-    } catch (error) {
-      // Nothing was (fully) stored: forget the delivery so the platform's retry is accepted.
-      if (first) await this.deliveries.forget(deliveryKey).catch(() => undefined);
-      throw error;
+      triggers === undefined ? undefined : this.fireTriggers.execute({ ...triggers, keep: true, deliveryKey }),
+    ]);
+    const failed = [task, fired, recorded].find((outcome) => outcome.status === 'rejected');
+    if (failed !== undefined) {
+      // Not (fully) stored: forget the delivery so the platform's retry is accepted. The parts
+      // that were stored are found again by that retry, and stored once.
+      if (recorded.status === 'fulfilled' && recorded.value) await this.deliveries.forget(deliveryKey).catch(() => undefined);
+      throw failed.reason;
     }
-    if (!first) {
+    if (recorded.status === 'fulfilled' && !recorded.value) {
+      const stored = task.status === 'fulfilled' && task.value !== null;
       this.logger.info(
-        { channel: platform.id, updateId: delivery.deliveryId, stored: queued !== null },
-        queued !== null
-          ? 'repeated update: its message was not stored before (a stop came between), stored now'
-          : 'repeated update acknowledged, not processed again',
+        { channel: platform.id, updateId: delivery.deliveryId, stored },
+        stored ? 'repeated update: its message was not stored before (a stop came between), stored now' : 'repeated update acknowledged, not processed again',
       );
     }
+  }
+
+  /**
+   * A delivery's message stored as a task of its chat (idempotent by its key): its id, or null when
+   * nothing was stored (stored before, a chat told already that it is not allowed, no message).
+   */
+  async #storeTask(channel: ChatChannel, delivery: ParsedDelivery, deliveryKey: string): Promise<string | null> {
+    const { platform } = channel;
+    const { message } = delivery;
+    if (message === null) return null;
+    if (!channel.settings.allowedChatIds.has(message.threadId)) return this.#queueNotAllowedNotice(channel, message);
+    // A message of an album is stored first, whether or not it queues the album's answer (the
+    // first of its messages does): the answer reads every message stored for the album.
+    const album = albumKey(platform.id, message);
+    if (album !== undefined && this.albums !== undefined) await this.albums.add(album, message.metadata.messageId, message, this.clock.now());
+    return this.queue.enqueue(CHAT_MESSAGE_QUEUE, { message, queuedAt: this.clock.now().toISOString() } satisfies ChatMessageTask, {
+      group: `${platform.id}:${message.threadId}`,
+      // One message carried by two deliveries (a mention of the bot) is answered once.
+      key: delivery.messageKey === undefined ? deliveryKey : `${platform.id}:message:${delivery.messageKey}`,
+    });
   }
 
   /**

@@ -208,6 +208,45 @@ describe('ReceiveMessagingUpdate', () => {
     expect(triggerRuns()).to.have.length(1);
   });
 
+  it("stores a message's task and its request while the delivery is being recorded: the answer waits for one write, not three in turn", async () => {
+    const { deliver, chatTasks, requests, deliveries } = make();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const record = deliveries.recordFirst.bind(deliveries);
+    deliveries.recordFirst = async (id, event) => {
+      await held;
+      return record(id, event);
+    };
+    const answered = deliver(update(12));
+    // The record is held: the task and the request are stored meanwhile (a bounded wait for them, not a sleep).
+    for (let turn = 0; turn < 100 && (chatTasks().length === 0 || requests.requests.size === 0); turn++) await new Promise(setImmediate);
+    expect(chatTasks().map((m) => m.metadata.updateId)).to.deep.equal(['12']);
+    expect(requests.requests.size).to.equal(1);
+    expect(deliveries.seen.size).to.equal(0);
+    release();
+    expect(await answered).to.deep.equal({ kind: 'ok' });
+    expect([...deliveries.seen.keys()]).to.deep.equal(['fake:update:12']);
+  });
+
+  it("answers an error when the delivery's record fails, and the platform's retry stores nothing twice: one task, one firing", async () => {
+    const { deliver, chatTasks, triggerRuns, deliveries } = make();
+    const record = deliveries.recordFirst.bind(deliveries);
+    let fail = true;
+    deliveries.recordFirst = async (id, event) => {
+      if (!fail) return record(id, event);
+      fail = false;
+      throw new Error('database unavailable');
+    };
+    expect(await failure(deliver(update(13)))).to.have.property('message', 'database unavailable');
+    expect(await deliver(update(13))).to.deep.equal({ kind: 'ok' });
+    expect(await deliver(update(13))).to.deep.equal({ kind: 'ok' });
+    expect(chatTasks().map((m) => m.metadata.updateId)).to.deep.equal(['13']);
+    expect(triggerRuns()).to.deep.equal(['on-chat']);
+    expect([...deliveries.seen.keys()]).to.deep.equal(['fake:update:13']);
+  });
+
   describe('a channel whose platform signs the body (a signature with a timestamp, checked after the body is read)', () => {
     const signed = { channel: { signed: true } };
 
