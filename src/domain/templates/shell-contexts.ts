@@ -410,6 +410,19 @@ const POWERSHELL_OPTIONS = {
   caseless: true,
 } as const;
 
+/**
+ * julia's options whose value, a setting or a file written, is data: getopt_long gives each the next word when no `=`
+ * follows (`julia --startup-file no x.jl`), so the script run is the word after it.
+ */
+const JULIA_SETTINGS = [
+  ...['-p', '--procs', '-t', '--threads', '--gcthreads', '--heap-size-hint', '-O', '-g', '--banner', '--color', '--history-file'],
+  ...['--startup-file', '--compile', '--check-bounds', '--depwarn', '--warn-overwrite', '--warn-scope', '--inline', '--polly'],
+  ...['--math-mode', '--handle-signals', '--compiled-modules', '--pkgimages', '--sysimage-native-code', '--output-incremental'],
+  ...['--task-metrics', '--permalloc-pkgimg', '--compress-sysimage', '--hard-heap-limit', '--heap-target-increment', '--trace-compile'],
+  ...['--trace-dispatch', '--timeout-for-safepoint-straggler', '--target-sanitize', '--bind-to', '--output-o', '--output-ji'],
+  ...['--output-bc', '--output-unopt-bc', '--output-asm'],
+];
+
 /** The interpreters, by the name their program is run under (interpreterOf maps the others: python3.11, nodejs, mariadb). */
 const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
   python: { code: ['-c', '-m'], arguments: ['-W', '-X', '--check-hash-based-pycs'], operands: 'script', ends: ['-c', '-m'], interactive: ['-i'] },
@@ -478,14 +491,11 @@ const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
   },
   julia: {
     code: ['-e', '--eval', '-E', '--print', '-m', '--module'],
-    arguments: [
-      ...['-L', '--load', '-J', '--sysimage', '-C', '--cpu-target', '-H', '--home', '--machine-file', '--bug-report'],
-      ...['-p', '--procs', '-t', '--threads', '--gcthreads', '--heap-size-hint'],
-    ],
-    data: { '-p': 'data', '--procs': 'data', '-t': 'data', '--threads': 'data', '--gcthreads': 'data', '--heap-size-hint': 'data' },
+    arguments: [...['-L', '--load', '-J', '--sysimage', '-C', '--cpu-target', '-H', '--home', '--machine-file', '--bug-report'], ...JULIA_SETTINGS],
+    data: Object.fromEntries(JULIA_SETTINGS.map((option) => [option, 'data' as const])),
     operands: 'script',
     ends: ['-m', '--module'],
-    interactive: ['-i'],
+    interactive: ['-i', '--interactive'],
     channels: true,
   },
   pwsh: { ...POWERSHELL_OPTIONS, operands: 'script' },
@@ -1808,10 +1818,12 @@ class Scanner {
       if (state.container.entrypointNext || literal.text.startsWith('--entrypoint=')) {
         // The program the container's arguments go to: a value there chooses it.
         state.container.entrypointNext = false;
-        // The words after the image are the entry point's arguments, no program.
-        delete state.container.run;
+        const entrypoint = literal.text.replace(/^--entrypoint=/, '');
+        // The words after the image are the entry point's arguments, no program; an empty one (`--entrypoint ""`) clears the
+        // image's, and the first of them is the program run.
+        if (entrypoint !== '') delete state.container.run;
         if (!literal.whole) return this.#refuseWord(REFUSED.commandName, false);
-        state.container.entrypoint = entrypointOf(literal.text.replace(/^--entrypoint=/, ''));
+        state.container.entrypoint = entrypointOf(entrypoint);
         if (state.container.entrypoint === undefined) delete state.container.entrypoint;
         return false;
       }
@@ -1833,8 +1845,8 @@ class Scanner {
         // A package manager run in the container (`docker exec app npm install …`): its subcommand and operands follow.
         state.container = undefined;
         state.packages = newPackages(packageToolOf(literal.text)!);
-      } else if (literal.whole && literal.text === '--') {
-        // kubectl exec POD -- COMMAND, nsenter … -- COMMAND: the next word names the program run.
+      } else if (literal.whole && literal.text === '--' && state.container.run?.operands !== 0) {
+        // kubectl exec POD -- COMMAND, nsenter … -- COMMAND: the next word names the program run (docker run -- IMAGE: the image).
         state.container = undefined;
         state.commandPosition = true;
       } else if (
@@ -1939,8 +1951,8 @@ class Scanner {
       // `command -p -- x`, `time -- x`: the name follows the end of the options.
       state.commandPosition = true;
       if (word === '-p') state.prefix = prefix;
-    } else if (prefix === 'exec' && word === '--') state.commandPosition = true;
-    else if (prefix === 'exec' && word !== '-' && EXEC_OPTIONS.test(word)) {
+    } else if (prefix === 'exec' && (word === '--' || (word !== '-' && EXEC_OPTIONS.test(word)))) {
+      // `exec -c -a name -- …`: still exec's, whose redirections without a command stay the shell's (execInput).
       state.commandPosition = true;
       state.prefix = 'exec';
       state.optionArgument = word.includes('a');
@@ -2022,7 +2034,9 @@ class Scanner {
       run.value = false;
       return false;
     }
-    if (run.operands === 0 && text.startsWith('-') && !(literal.whole && (text === '-' || text === '--'))) {
+    // `--` ends the options: the image or container follows.
+    if (run.operands === 0 && literal.whole && text === '--') return false;
+    if (run.operands === 0 && text.startsWith('-') && !(literal.whole && text === '-')) {
       const long = /^(--[A-Za-z0-9-]+)(=?)/.exec(text);
       if (long?.[2] === '=') return false;
       if (!literal.whole) {
@@ -2185,6 +2199,8 @@ class Scanner {
     if (it.options && literal.text.startsWith('-') && (literal.text !== '-' || !literal.whole)) {
       if (literal.whole && (literal.text === '--' || literal.text === spec.endsOptions)) {
         it.options = false;
+        // After R's --args no word is a subcommand either (`R -e '…' --args CMD {{…}}`: data).
+        if (literal.text === spec.endsOptions) it.subcommand = false;
         return false;
       }
       return this.#interpreterOption(state, it, spec, literal);

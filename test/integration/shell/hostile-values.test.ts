@@ -873,6 +873,15 @@ describe("why a runner's program, npx's node options and exec's here-documents a
       script: 'exec <<EOF\n${AGW_ARG_1}\nEOF\npython3',
       value: touch,
     },
+    {
+      // exec -- is exec without a command too, in bash (dash's exec takes -- for the command's name and fails).
+      tool: 'python3',
+      shells: ['bash'],
+      does: 'leaves the here-document given to exec -- as the input python3 reads its program from',
+      template: 'exec -- <<EOF\n{{body.v}}\nEOF\npython3',
+      script: 'exec -- <<EOF\n${AGW_ARG_1}\nEOF\npython3',
+      value: touch,
+    },
   ];
   itRunsTheValueAsCode(running, {
     does: ({ does }) => does,

@@ -88,6 +88,9 @@ describe('findTokenPlaces: launchers', () => {
     ['written into a pipe to julia given no program', 'echo {{body.v}} | julia --startup-file=no', REFUSED.shellInput],
     ['in julia -e under sudo', 'sudo -u deploy julia -e {{body.v}}', REFUSED.interpreterProgram],
     ['in julia-1.10 -e', 'julia-1.10 -e {{body.v}}', REFUSED.interpreterProgram],
+    // julia's getopt_long gives an option its next word when no = follows: the script is the word after.
+    ['as the script julia runs after --startup-file and its value', 'julia --startup-file no {{body.v}}', REFUSED.interpreterProgram],
+    ['as the script julia runs after -O and its value', 'julia -O 3 --color yes {{body.v}}', REFUSED.interpreterProgram],
     // Package managers: the package (or version) installed or run.
     ['as the package npx runs', 'npx {{body.v}}', REFUSED.packageCode],
     ['as the package npx -p installs', 'npx -p {{body.v}} cowsay hi', REFUSED.packageCode],
@@ -231,6 +234,7 @@ describe('findTokenPlaces: launchers', () => {
     ['in a here-document exec gives another descriptor', 'exec 3<<EOF\n{{body.v}}\nEOF\npython3 /dev/fd/3', REFUSED.shellInput],
     ['in a process substitution exec makes the input of later commands', 'exec < <(echo {{body.v}}); node', REFUSED.shellInput],
     ['in a here-document given to exec after another redirection', 'exec 2>/dev/null <<-EOF\n\t{{body.v}}\n\tEOF\nperl', REFUSED.shellInput],
+    ['in a here-document given to exec after --, which ends its options', 'exec -- <<EOF\n{{body.v}}\nEOF\npython3', REFUSED.shellInput],
     // The first word after the image (run, create) or the container (exec) is the program run in the container.
     ['as the program docker run runs after the image (it was accepted)', 'docker run --rm -v /srv:/srv img {{body.v}}', REFUSED.commandName],
     ['as the program docker exec runs after the container', 'docker exec -it -u 0 app {{body.v}} --verbose', REFUSED.commandName],
@@ -241,6 +245,13 @@ describe('findTokenPlaces: launchers', () => {
     ['as the program docker container run runs', 'docker container run --rm img {{body.v}}', REFUSED.commandName],
     ['as the program of python3 -c that docker create gives the container', 'docker create img python3 -c {{body.v}}', REFUSED.interpreterProgram],
     ['as the program of python3 -c that podman exec --latest runs (no container named)', 'podman exec -l python3 -c {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program docker run runs after --, which ends its options', 'docker run --rm -- img {{body.v}}', REFUSED.commandName],
+    [
+      "as the program docker run runs after an empty --entrypoint, which clears the image's",
+      'docker run --rm --entrypoint "" img {{body.v}}',
+      REFUSED.commandName,
+    ],
+    ['as the program docker run runs after an empty --entrypoint=', 'docker run --entrypoint= img {{body.v}}', REFUSED.commandName],
     [
       'one word later than the program after an option the check does not know (it may have taken the next word)',
       'docker run --frobnicate x img {{body.v}}',
@@ -291,6 +302,10 @@ describe('findTokenPlaces: launchers', () => {
       "R --vanilla -e 'commandArgs(TRUE)' --args {{body.v}}; Rscript ./x.R {{body.v}}; julia script.jl {{body.v}}; julia -e 'println(ARGS)' -- {{body.v}}",
     ],
     ['the output file of R CMD BATCH and julia -t threads', 'R CMD BATCH ./job.R ./logs/{{body.v}}.log; julia -t {{body.v}} ./x.jl'],
+    [
+      "arguments of julia's script after options that take the next word, and a word CMD after R's --args",
+      "julia --startup-file no -O3 ./x.jl {{body.v}}; julia --color=yes ./x.jl {{body.v}}; R -e 'commandArgs(TRUE)' --args CMD {{body.v}}",
+    ],
     ['cargo variables that choose no program', 'CARGO_TARGET_DIR=/tmp/{{body.v}} CARGO_TERM_COLOR={{body.v}} cargo build'],
     [
       "variables of names of the template's own set by a container tool's -e",
@@ -311,7 +326,7 @@ describe('findTokenPlaces: launchers', () => {
     ['a here-document given to a command exec runs, which reads it as data', 'exec ./deploy.sh <<EOF\n{{body.v}}\nEOF\nexec cat <<< {{body.v}}'],
     [
       'arguments of the program docker run and exec run, option values, and an image or container named by a value',
-      'docker run --rm --name {{body.v}} -v /srv:/srv img ./deploy.sh {{body.v}}; docker exec -u 0 app ./deploy {{body.v}}; docker exec {{body.v}} ./x; podman run img:{{body.v}} ./x',
+      'docker run --rm --name {{body.v}} -v /srv:/srv img ./deploy.sh {{body.v}}; docker exec -u 0 app ./deploy {{body.v}}; docker exec {{body.v}} ./x; podman run img:{{body.v}} ./x; docker run --rm -- img ./deploy.sh {{body.v}}',
     ],
     [
       'arguments of the program bundle exec, poetry run, pipenv run, pdm run and hatch run run',
