@@ -2086,9 +2086,10 @@ class Scanner {
       if (value === 'data') return false;
       if (value === 'text') return !literal.whole && (text === '' || text.startsWith('-')) && this.#refuseWord(REFUSED.packageCode, false);
       if (refuse()) return true;
-      // Before the program of bundle exec, conda run…: the option's value (`-n env`), or, if it took none, the program, and
-      // then the word read as the program next is its argument: erring toward refusing. A word like an option is one.
-      if (p.operands === 'command' && !text.startsWith('-')) return false;
+      // Before the program of bundle exec, conda run… (or the package npx, uvx, pipx run run, whose words are its own): the
+      // option's value (`-n env`, `uvx --python 3.12 python -c …`), or, if it took none, the program, and then the word read
+      // as the program next is its argument: erring toward refusing. A word like an option is one.
+      if ((p.operands === 'command' || (p.operands === 'runs' && spec.restData && !p.ran)) && !text.startsWith('-')) return false;
     }
     if (p.options && text.startsWith('-') && text !== '-') {
       if (literal.whole && text === '--') {

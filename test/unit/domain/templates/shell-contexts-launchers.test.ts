@@ -228,6 +228,10 @@ describe('findTokenPlaces: launchers', () => {
     ['as the program of tsx -e that npx --yes runs, with a version', 'npx --yes tsx@4 -e {{body.v}}', REFUSED.interpreterProgram],
     ['as the program of python -c that uvx runs, with a version', 'uvx python@3.12 -c {{body.v}}', REFUSED.interpreterProgram],
     ['as the program of ipython -c that pipx run runs', 'pipx run ipython -c {{body.v}}', REFUSED.interpreterProgram],
+    // An option's value before the package is no package: the interpreter's package follows it.
+    ['as the program of python -c that uvx --python 3.12 runs', 'uvx --python 3.12 python -c {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program of tsx -e that npx -p tsx runs', 'npx -p tsx tsx -e {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program of python -c that pipx run --spec runs', 'pipx run --spec python3 python -c {{body.v}}', REFUSED.interpreterProgram],
     // exec without a command keeps its redirections for the shell: every later command reads them, python3 given no program as its program.
     ['in a here-document given to exec, which a later python3 reads as its program', 'exec <<EOF\n{{body.v}}\nEOF\npython3', REFUSED.shellInput],
     ['in a here-string given to exec', 'exec <<< {{body.v}}; sh', REFUSED.shellInput],
