@@ -314,16 +314,16 @@ const COMMAND_OPTIONS: Readonly<Record<string, { readonly code: readonly string[
 /** Programs that run a command string through a shell, or the program their arguments name, wherever a value stands among their arguments: su and runuser without -u (-c, -s, or arguments given to the user's shell), script (-c), watch (joins its arguments and runs them with sh -c), parallel (its command and its ::: inputs). */
 const COMMAND_RUNNERS = new Set(['su', 'script', 'watch', 'parallel']);
 /** Container tools whose arguments end in a command run in the container: a shell named among them reads its options and script as a shell does, and after a `--` the next word names the program. */
-const CONTAINER_TOOLS = new Set(['docker', 'podman', 'kubectl', 'nerdctl', 'oc', 'lxc-attach', 'nsenter', 'systemd-run', 'machinectl']);
+const CONTAINER_TOOLS = new Set(['docker', 'docker-compose', 'podman', 'kubectl', 'nerdctl', 'oc', 'lxc-attach', 'nsenter', 'systemd-run', 'machinectl']);
 /** The container tools with subcommands, most of which run no command (`docker logs node`): an interpreter among their words is one only after a subcommand that runs one. */
-const RUNNING_TOOLS = new Set(['docker', 'podman', 'kubectl', 'nerdctl', 'oc']);
+const RUNNING_TOOLS = new Set(['docker', 'docker-compose', 'podman', 'kubectl', 'nerdctl', 'oc']);
 /** The subcommands of those tools that run a command (`docker exec`, `docker run`, `docker compose run`, `kubectl debug`, `oc rsh`). */
 const RUNNING_SUBCOMMANDS = new Set(['exec', 'run', 'debug', 'rsh', 'attach']);
 /**
- * The tools whose run, create and exec (also docker compose run, docker container run) take the options of
+ * The tools whose run, create and exec (also docker compose run, docker-compose run, docker container run) take the options of
  * CONTAINER_RUN_VALUES and CONTAINER_RUN_FLAGS, then the image or container, then the program run in it.
  */
-const PROGRAM_TOOLS = new Set(['docker', 'podman', 'nerdctl']);
+const PROGRAM_TOOLS = new Set(['docker', 'docker-compose', 'podman', 'nerdctl']);
 const PROGRAM_SUBCOMMANDS = new Set(['run', 'create', 'exec']);
 const baseName = (name: string): string => name.slice(name.lastIndexOf('/') + 1);
 /**

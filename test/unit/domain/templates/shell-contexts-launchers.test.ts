@@ -247,6 +247,8 @@ describe('findTokenPlaces: launchers', () => {
     ['as the program docker create gives the container', 'docker create --name job img {{body.v}}', REFUSED.commandName],
     ['as the program docker compose exec runs', 'docker compose exec -T web {{body.v}}', REFUSED.commandName],
     ['as the program docker container run runs', 'docker container run --rm img {{body.v}}', REFUSED.commandName],
+    ['as the program docker-compose run runs (the standalone v1 binary)', 'docker-compose run --rm -T web {{body.v}}', REFUSED.commandName],
+    ['as the command string of sh -c that docker-compose exec runs', 'docker-compose exec -T web sh -c {{body.v}}', REFUSED.shellScript],
     ['as the program of python3 -c that docker create gives the container', 'docker create img python3 -c {{body.v}}', REFUSED.interpreterProgram],
     ['as the program of python3 -c that podman exec --latest runs (no container named)', 'podman exec -l python3 -c {{body.v}}', REFUSED.interpreterProgram],
     ['as the program docker run runs after --, which ends its options', 'docker run --rm -- img {{body.v}}', REFUSED.commandName],
@@ -330,7 +332,7 @@ describe('findTokenPlaces: launchers', () => {
     ['a here-document given to a command exec runs, which reads it as data', 'exec ./deploy.sh <<EOF\n{{body.v}}\nEOF\nexec cat <<< {{body.v}}'],
     [
       'arguments of the program docker run and exec run, option values, and an image or container named by a value',
-      'docker run --rm --name {{body.v}} -v /srv:/srv img ./deploy.sh {{body.v}}; docker exec -u 0 app ./deploy {{body.v}}; docker exec {{body.v}} ./x; podman run img:{{body.v}} ./x; docker run --rm -- img ./deploy.sh {{body.v}}',
+      'docker run --rm --name {{body.v}} -v /srv:/srv img ./deploy.sh {{body.v}}; docker exec -u 0 app ./deploy {{body.v}}; docker exec {{body.v}} ./x; podman run img:{{body.v}} ./x; docker run --rm -- img ./deploy.sh {{body.v}}; docker-compose run --rm web ./deploy.sh {{body.v}}; docker-compose logs {{body.v}}',
     ],
     [
       'arguments of the program bundle exec, poetry run, pipenv run, pdm run and hatch run run',
