@@ -844,6 +844,8 @@ const entrypointOf = (value: string): NonNullable<NonNullable<CommandState['cont
  * an option not known to take none, or at the start of a word before `--` is refused, as is a
  * token naming the subcommand.
  */
+/** The subcommands of conda, mamba and micromamba that install packages (a package's link scripts run): every operand refused. */
+const CONDA_INSTALLS = ['install', 'create', 'update', 'upgrade', 'env'];
 const PACKAGE_TOOLS: Readonly<
   Record<
     string,
@@ -877,15 +879,16 @@ const PACKAGE_TOOLS: Readonly<
   // corepack runs the package manager its first operand names (`corepack pnpm@9.1.0 add …`): read from there as that one; use,
   // install, prepare fetch the one named (a version, or a URL to an archive).
   corepack: { all: ['use', 'install', 'prepare', 'hydrate'] },
-  // bundle exec and the run subcommands of Python's project tools and conda's: the program their first operand names.
-  bundle: { commands: ['exec'] },
-  poetry: { commands: ['run'] },
-  pipenv: { commands: ['run'] },
-  pdm: { commands: ['run'] },
+  // bundle exec and the run subcommands of Python's project tools and conda's: the program their first operand names; their
+  // add and install subcommands, a package, version or source to install (whose build or link scripts run), or a plugin.
+  bundle: { all: ['add', 'install', 'update', 'plugin'], commands: ['exec'] },
+  poetry: { all: ['add', 'install', 'update', 'self', 'source'], commands: ['run'] },
+  pipenv: { all: ['install', 'update', 'upgrade', 'sync'], commands: ['run'] },
+  pdm: { all: ['add', 'install', 'update', 'sync', 'self', 'plugin'], commands: ['run'] },
   hatch: { commands: ['run'] },
-  conda: { commands: ['run'], values: ['-n', '--name', '-p', '--prefix'] },
-  mamba: { commands: ['run'], values: ['-n', '--name', '-p', '--prefix'] },
-  micromamba: { commands: ['run'], values: ['-n', '--name', '-p', '--prefix', '-r', '--root-prefix'] },
+  conda: { all: CONDA_INSTALLS, commands: ['run'], values: ['-n', '--name', '-p', '--prefix'] },
+  mamba: { all: CONDA_INSTALLS, commands: ['run'], values: ['-n', '--name', '-p', '--prefix'] },
+  micromamba: { all: CONDA_INSTALLS, commands: ['run'], values: ['-n', '--name', '-p', '--prefix', '-r', '--root-prefix'] },
 };
 /** Subcommands of the package managers that write configuration later commands obey (npm config set script-shell …): every operand refused. */
 const PACKAGE_CONFIG = new Set(['config', 'c', 'set']);

@@ -223,6 +223,16 @@ describe('findTokenPlaces: launchers', () => {
     ['as the program of ruby -e that bundle exec runs under sudo', 'sudo -u deploy bundle exec ruby -e {{body.v}}', REFUSED.interpreterProgram],
     ['as the program of python -c that poetry run runs in a container', 'docker exec app poetry run python -c {{body.v}}', REFUSED.interpreterProgram],
     ['written into a pipe to xargs poetry run, which adds what it reads as the program', 'echo {{body.v}} | xargs poetry run', REFUSED.shellInput],
+    // Their add and install subcommands install a package (its build or link scripts run): a value after fixed text is its version or source.
+    ['as the version poetry add installs', 'poetry add requests@{{body.v}}', REFUSED.packageCode],
+    ['as the plugin poetry self add installs', 'poetry self add poetry-plugin-{{body.v}}', REFUSED.packageCode],
+    ['as the package index poetry source add names', 'poetry source add extra https://pypi.example/{{body.v}}', REFUSED.packageCode],
+    ['as the version pipenv install installs', 'pipenv install requests=={{body.v}}', REFUSED.packageCode],
+    ['as the version pdm add installs', 'pdm add requests=={{body.v}}', REFUSED.packageCode],
+    ['as the version bundle add adds', 'bundle add rails-{{body.v}}', REFUSED.packageCode],
+    ['as the version conda install installs', 'conda install -y numpy={{body.v}}', REFUSED.packageCode],
+    ['as a package of the environment mamba create makes', 'mamba create -n x python={{body.v}}', REFUSED.packageCode],
+    ['as the version micromamba install installs', 'micromamba install -y pkg={{body.v}}', REFUSED.packageCode],
     // npx, uvx and pipx run an interpreter's package with the words after it, its options and program.
     ['as the program of tsx -e that npx runs', 'npx tsx -e {{body.v}}', REFUSED.interpreterProgram],
     ['as the program of tsx -e that npx --yes runs, with a version', 'npx --yes tsx@4 -e {{body.v}}', REFUSED.interpreterProgram],
