@@ -855,6 +855,8 @@ const PACKAGE_TOOLS: Readonly<
       readonly runner?: boolean;
       readonly restData?: boolean;
       readonly commands?: readonly string[];
+      /** Subcommands whose words are joined into a command string a shell runs (npm explore PKG -- CMD…, pixi run CMD…). */
+      readonly shells?: readonly string[];
       readonly values?: readonly string[];
     }
   >
@@ -866,6 +868,7 @@ const PACKAGE_TOOLS: Readonly<
   npm: {
     all: ['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isnta', 'isntal', 'isntall', 'add', 'install-test', 'it', 'create', 'init', 'innit'],
     runs: ['exec', 'x'],
+    shells: ['explore'],
   },
   pnpm: { all: ['add', 'install', 'i', 'create', 'update', 'up'], runs: ['dlx', 'exec'] },
   yarn: { all: ['add', 'create', 'global', 'up', 'upgrade'], runs: ['dlx', 'exec', 'run'] },
@@ -886,6 +889,9 @@ const PACKAGE_TOOLS: Readonly<
   pipenv: { all: ['install', 'update', 'upgrade', 'sync'], commands: ['run'] },
   pdm: { all: ['add', 'install', 'update', 'sync', 'self', 'plugin'], commands: ['run'] },
   hatch: { commands: ['run'] },
+  rye: { all: ['add', 'install', 'sync', 'tools'], commands: ['run'] },
+  // pixi run joins its words into a command its task shell runs (a task's name or a command line); pixi exec runs a program.
+  pixi: { all: ['add', 'install', 'global', 'upgrade', 'update'], commands: ['exec'], shells: ['run'] },
   conda: { all: CONDA_INSTALLS, commands: ['run'], values: ['-n', '--name', '-p', '--prefix'] },
   mamba: { all: CONDA_INSTALLS, commands: ['run'], values: ['-n', '--name', '-p', '--prefix'] },
   micromamba: { all: CONDA_INSTALLS, commands: ['run'], values: ['-n', '--name', '-p', '--prefix', '-r', '--root-prefix'] },
@@ -1013,6 +1019,18 @@ const WRAPPERS: Readonly<Record<string, { readonly arguments: readonly string[];
     code: ['-c', '--command', '--session-command', '-s', '--shell'],
   },
   setsid: { arguments: [], operands: 0 },
+  // Tracers, sandboxes and the like that run the command after their options (strace -f -o log CMD…, xvfb-run -a CMD…).
+  strace: { arguments: ['-e', '-o', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-P', '-S', '-X', '-U'], operands: 0 },
+  ltrace: { arguments: ['-e', '-o', '-p', '-s', '-u', '-n', '-a', '-A', '-D', '-F', '-l', '-L', '-w', '-x'], operands: 0 },
+  valgrind: { arguments: [], operands: 0 },
+  unshare: { arguments: ['-S', '--setuid', '-G', '--setgid', '-R', '--root', '-w', '--wd', '--propagation', '--setgroups'], operands: 0 },
+  'xvfb-run': {
+    arguments: ['-n', '--server-num', '-s', '--server-args', '-e', '--error-file', '-f', '--auth-file', '-p', '--xauth-protocol', '-w', '--wait'],
+    operands: 0,
+  },
+  unbuffer: { arguments: [], operands: 0 },
+  numactl: { arguments: ['-N', '--cpunodebind', '-m', '--membind', '-C', '--physcpubind', '-i', '--interleave', '-p', '--preferred'], operands: 0 },
+  prlimit: { arguments: ['-p', '--pid'], operands: 0 },
   busybox: { arguments: [], operands: 0 },
   nice: { arguments: ['-n', '--adjustment'], operands: 0 },
   ionice: { arguments: ['-c', '--class', '-n', '--classdata', '-p', '--pid', '-P', '--pgid', '-u', '--uid'], operands: 0 },
@@ -2134,7 +2152,7 @@ class Scanner {
             ? 'runs'
             : spec.commands?.includes(text)
               ? 'command'
-              : p.tool === 'npm' && literal.whole && text === 'explore'
+              : literal.whole && spec.shells?.includes(text)
                 ? 'shell'
                 : undefined;
       return false;
@@ -2146,7 +2164,7 @@ class Scanner {
       state.commandPosition = true;
       return false;
     }
-    // npm explore PKG -- CMD…: npm joins the words into one command string it runs with sh -c (its script-shell).
+    // npm explore PKG -- CMD…, pixi run CMD…: the words are joined into one command string a shell runs (npm's script-shell, pixi's task shell).
     if (p.operands === 'shell') return !literal.whole && this.#refuseWord(REFUSED.runsCommand, false);
     if (p.operands === 'all') return refuse();
     if (p.operands === 'runs' && !p.ran) {

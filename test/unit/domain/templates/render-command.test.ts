@@ -177,8 +177,8 @@ describe('findTokenPlaces', () => {
     ],
     [
       'arguments of the command a wrapper runs, and its own operands',
-      'nohup ./x {{body.v}}; timeout {{body.v}} ./deploy.sh {{body.v}}; nice -n 10 ./build.sh {{body.v}}; sudo -u deploy ./x {{body.v}}; echo nohup {{body.v}}',
-      ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
+      'nohup ./x {{body.v}}; timeout {{body.v}} ./deploy.sh {{body.v}}; nice -n 10 ./build.sh {{body.v}}; sudo -u deploy ./x {{body.v}}; echo nohup {{body.v}}; strace -f -o log ./deploy.sh {{body.v}}',
+      ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
       "here-documents and pipes given to groups, subshells and loops that run no shell reading its input, and a group's earlier here-document",
@@ -444,6 +444,11 @@ describe('findTokenPlaces', () => {
     ['as the command string of a shell env -S names', "env -S 'sh -c' {{body.v}}", REFUSED.shellScript],
     ['as the command name after exec -a and its name', 'exec -a name {{body.v}}', REFUSED.commandName],
     ['as the command nohup runs', 'nohup {{body.v}}', REFUSED.commandName],
+    ['as the command strace runs, after -o and its file (it was accepted)', 'strace -f -o log {{body.v}}', REFUSED.commandName],
+    ['as the command string of sh -c under xvfb-run (it was accepted)', 'xvfb-run -a sh -c {{body.v}}', REFUSED.shellScript],
+    ['as the command unshare runs (it was accepted)', 'unshare -r {{body.v}}', REFUSED.commandName],
+    ['as the command valgrind runs', 'valgrind --tool=memcheck {{body.v}}', REFUSED.commandName],
+    ['as the command numactl runs after -N and its node', 'numactl -N 0 {{body.v}}', REFUSED.commandName],
     ['as the command timeout runs, after its options and duration', 'timeout -s KILL 5 {{body.v}}', REFUSED.commandName],
     ['as the command string of sh -c under nice -n', 'nice -n 10 sh -c {{body.v}}', REFUSED.shellScript],
     ['as the command xargs runs', 'xargs -n 1 {{body.v}}', REFUSED.commandName],

@@ -233,6 +233,12 @@ describe('findTokenPlaces: launchers', () => {
     ['as the version conda install installs', 'conda install -y numpy={{body.v}}', REFUSED.packageCode],
     ['as a package of the environment mamba create makes', 'mamba create -n x python={{body.v}}', REFUSED.packageCode],
     ['as the version micromamba install installs', 'micromamba install -y pkg={{body.v}}', REFUSED.packageCode],
+    ['as the program rye run runs (it was accepted)', 'rye run {{body.v}}', REFUSED.packageCode],
+    ['as the program of python -c that rye run runs', 'rye run python -c {{body.v}}', REFUSED.interpreterProgram],
+    ['as the version rye add adds', 'rye add requests=={{body.v}}', REFUSED.packageCode],
+    ['in the command line pixi run joins for its task shell (it was accepted)', 'pixi run deploy -- {{body.v}}', REFUSED.runsCommand],
+    ['as the program of python -c that pixi exec runs', 'pixi exec python -c {{body.v}}', REFUSED.interpreterProgram],
+    ['as the version pixi add adds', 'pixi add numpy={{body.v}}', REFUSED.packageCode],
     // npx, uvx and pipx run an interpreter's package with the words after it, its options and program.
     ['as the program of tsx -e that npx runs', 'npx tsx -e {{body.v}}', REFUSED.interpreterProgram],
     ['as the program of tsx -e that npx --yes runs, with a version', 'npx --yes tsx@4 -e {{body.v}}', REFUSED.interpreterProgram],
@@ -346,7 +352,7 @@ describe('findTokenPlaces: launchers', () => {
     ],
     [
       'arguments of the program bundle exec, poetry run, pipenv run, pdm run and hatch run run',
-      'bundle exec rake deploy {{body.v}}; poetry run pytest -k {{body.v}}; pipenv run ./deploy.py {{body.v}}; pdm run deploy {{body.v}}; hatch run test:cov {{body.v}}',
+      'bundle exec rake deploy {{body.v}}; poetry run pytest -k {{body.v}}; pipenv run ./deploy.py {{body.v}}; pdm run deploy {{body.v}}; hatch run test:cov {{body.v}}; rye run ./x.py {{body.v}}',
     ],
     [
       'arguments of the program conda run, micromamba run and uv run run, and of a script after python -c',
