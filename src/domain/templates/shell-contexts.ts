@@ -931,6 +931,12 @@ const newPackages = (tool: string): NonNullable<CommandState['packages']> => {
   const spec = PACKAGE_TOOLS[tool]!;
   return { tool, subcommand: !spec.runner, options: true, operands: spec.runner ? 'runs' : undefined };
 };
+/** The words after a shell's or interpreter's package a package manager runs (npx tsx -e …) are that program's. */
+const runPackageProgram = (state: CommandState, name: string): void => {
+  state.packages = undefined;
+  if (isShell(name)) state.shell = { arguments: 0 };
+  else state.interpreter = newInterpreter(interpreterOf(name)!);
+};
 /** The package manager a command name runs: pip3, pip3.11, pip-3 are pip. */
 const packageToolOf = (name: string): string | undefined => {
   const base = baseName(name);
@@ -1197,6 +1203,8 @@ interface CommandState {
     subcommand: boolean;
     options: boolean;
     value?: 'data' | 'text' | 'maybe';
+    /** The shell or interpreter the package run names (npm exec tsx …), whose words are its own after `--`. */
+    program?: string;
     /** `shell`: npm explore's words after the package, joined into a command string run with sh -c; `command`: the next names the program run. */
     operands?: 'all' | 'runs' | 'shell' | 'command';
     ran?: boolean;
@@ -2115,6 +2123,7 @@ class Scanner {
     if (p.options && text.startsWith('-') && text !== '-') {
       if (literal.whole && text === '--') {
         p.options = false;
+        if (p.program !== undefined) runPackageProgram(state, p.program);
         return false;
       }
       const attached = /^(-[^=]*)=/.exec(text);
@@ -2171,12 +2180,13 @@ class Scanner {
       p.ran = true;
       if (spec.restData) p.rest = true;
       if (refuse()) return true;
-      // An interpreter's or shell's package (npx tsx -e …, uvx python@3.12 -c …), no path (go run ./cmd/node): its words are its own.
+      // An interpreter's or shell's package (npx tsx -e …, uvx python@3.12 -c …), no path (go run ./cmd/node): its words are its
+      // own — at once for a runner that passes every later word on, and after -- (npm exec -- tsx -e …); before --, npm exec,
+      // pnpm dlx… still read options among them (a token there is refused as one), and the words after -- are the program's.
       const name = text.replace(/(?<=.)@.*$/, '');
-      if (spec.restData && literal.whole && !name.includes('/') && (isShell(name) || interpreterOf(name) !== undefined)) {
-        state.packages = undefined;
-        if (isShell(name)) state.shell = { arguments: 0 };
-        else state.interpreter = newInterpreter(interpreterOf(name)!);
+      if (literal.whole && !name.includes('/') && (isShell(name) || interpreterOf(name) !== undefined)) {
+        if (spec.restData || !p.options) runPackageProgram(state, name);
+        else p.program = name;
       }
       return false;
     }

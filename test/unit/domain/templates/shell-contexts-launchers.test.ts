@@ -244,6 +244,9 @@ describe('findTokenPlaces: launchers', () => {
     ['as the program of tsx -e that npx --yes runs, with a version', 'npx --yes tsx@4 -e {{body.v}}', REFUSED.interpreterProgram],
     ['as the program of python -c that uvx runs, with a version', 'uvx python@3.12 -c {{body.v}}', REFUSED.interpreterProgram],
     ['as the program of ipython -c that pipx run runs', 'pipx run ipython -c {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program of tsx -e that npm exec runs after -- (it was accepted)', 'npm exec -- tsx -e {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program of tsx -e that npm exec gives its words after -- (it was accepted)', 'npm exec tsx -- -e {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program of node -e that pnpm dlx gives its words after --', 'pnpm dlx node -- -e {{body.v}}', REFUSED.interpreterProgram],
     // An option's value before the package is no package: the interpreter's package follows it.
     ['as the program of python -c that uvx --python 3.12 runs', 'uvx --python 3.12 python -c {{body.v}}', REFUSED.interpreterProgram],
     ['as the program of tsx -e that npx -p tsx runs', 'npx -p tsx tsx -e {{body.v}}', REFUSED.interpreterProgram],
@@ -344,6 +347,7 @@ describe('findTokenPlaces: launchers', () => {
     ],
     ['xargs -I{} giving make a target after fixed text', 'echo {{body.v}} | xargs -I{} make deploy-{}'],
     ['corepack pnpm run arguments after --', 'corepack enable && corepack pnpm run deploy -- {{body.v}}'],
+    ['arguments after the script of an interpreter npm exec runs', 'npm exec -- tsx ./x.ts {{body.v}}; npm exec tsx -- ./x.ts {{body.v}}'],
     ['xargs giving a package run its arguments', 'echo {{body.v}} | xargs npx eslint; echo {{body.v}} | xargs -I{} npm run build -- {}'],
     ['a here-document given to a command exec runs, which reads it as data', 'exec ./deploy.sh <<EOF\n{{body.v}}\nEOF\nexec cat <<< {{body.v}}'],
     [
