@@ -24,7 +24,7 @@ export interface ShellOptions {
    * shell's fd 3 gets the sandbox's report of that namespace's first process (`{"child-pid": N}`,
    * bubblewrap's --info-fd 3). A kill (timeout, abort) kills that process first — its namespace,
    * the command included, goes with it — and one that comes before the report waits for it (at
-   * most SANDBOX_REPORT_WAIT_MS): killed while it made the namespace, bwrap left it running.
+   * most the executor's sandboxReportWaitMs, 2 s by default): killed while it made the namespace, bwrap left it running.
    */
   readonly sandboxReport?: boolean;
   /**

@@ -18,9 +18,14 @@ export interface ShellSettings {
    * past the shell's end, past its timeout and its abort.
    */
   readonly drainMs: number;
+  /**
+   * The longest a kill waits for a sandbox's report of its namespace (ShellOptions.sandboxReport):
+   * bwrap writes it right after making the namespace. Absent: SANDBOX_REPORT_WAIT_MS.
+   */
+  readonly sandboxReportWaitMs?: number;
 }
 
-/** The longest a kill waits for a sandbox's report of its namespace (ShellOptions.sandboxReport): bwrap writes it right after making the namespace. */
+/** The longest a kill waits for a sandbox's report of its namespace by default (ShellSettings.sandboxReportWaitMs). */
 export const SANDBOX_REPORT_WAIT_MS = 2000;
 
 export const DEFAULT_SHELL_SETTINGS: ShellSettings = { shell: '/bin/sh', outputLimit: 64 * 1024, drainMs: 1000 };
@@ -180,7 +185,7 @@ export const runShell = (command: string, options: ShellOptions, settings: Shell
         killWhenReported ??= setTimeout(() => {
           reported = true;
           killGroup();
-        }, SANDBOX_REPORT_WAIT_MS);
+        }, settings.sandboxReportWaitMs ?? SANDBOX_REPORT_WAIT_MS);
         return;
       }
       clearTimeout(killWhenReported);

@@ -69,7 +69,11 @@ const marked = async (mark: string): Promise<string[]> => {
  * between missed it (3 of 60 runs aborted 0–7 ms after their start, with the real bwrap at load
  * 7). A kill now waits for bwrap's report of that process (--info-fd 3) and kills it first. The
  * moment is made certain here by a stand-in for bwrap that starts its "namespace" (a `setsid`
- * process) and reports it only a moment later.
+ * process) and reports it only once half a second has passed (after the 300 ms timeout) and the
+ * test has seen the namespace (its file `go`). The executor waits for the report however long the
+ * machine takes (sandboxReportWaitMs): with the default 2 s, a stand-in started more than 2.3 s
+ * after its spawn on a loaded machine was killed before it made its namespace, and the test
+ * waited for a namespace that never came.
  */
 describe('BwrapSandboxedShell: a kill while the sandbox is being made', () => {
   let shell: SpawnerShellExecutor;
@@ -83,11 +87,21 @@ describe('BwrapSandboxedShell: a kill while the sandbox is being made', () => {
       const fakeBwrap = join(root, 'bwrap');
       await writeFile(
         fakeBwrap,
-        '#!/bin/sh\nsetsid sleep 30 3>&- &\nnamespace=$!\nsleep 0.5\nprintf \'{\\n    "child-pid": %s\\n}\\n\' "$namespace" >&3\nexec 3>&-\nwait\n',
+        [
+          '#!/bin/sh',
+          'setsid sleep 30 3>&- &',
+          'namespace=$!',
+          'sleep 0.5',
+          `while [ ! -e '${join(root, 'go')}' ]; do sleep 0.05; done`,
+          'printf \'{\\n    "child-pid": %s\\n}\\n\' "$namespace" >&3',
+          'exec 3>&-',
+          'wait',
+          '',
+        ].join('\n'),
       );
       await chmod(fakeBwrap, 0o755);
       for (const dir of ['data', 'home', 'service', 'triggers', 'worktree']) await mkdir(join(root, dir));
-      shell = new SpawnerShellExecutor();
+      shell = new SpawnerShellExecutor({ ...DEFAULT_SHELL_SETTINGS, sandboxReportWaitMs: 600_000 });
       const sandboxed = new BwrapSandboxedShell(shell, {
         bwrap: fakeBwrap,
         dataDir: join(root, 'data'),
@@ -110,8 +124,9 @@ describe('BwrapSandboxedShell: a kill while the sandbox is being made', () => {
         signal: controller.signal,
       });
       // The "namespace" is up, not yet reported.
-      await waitFor(async () => (await marked(mark)).some((process) => process.endsWith(' sleep')), 10_000, 'the stand-in to start its namespace');
+      await waitFor(async () => (await marked(mark)).some((process) => process.endsWith(' sleep')), 30_000, 'the stand-in to start its namespace');
       if (cause === 'abort') controller.abort();
+      await writeFile(join(root, 'go'), '');
       const run = await running;
       expect(run).to.include(cause === 'abort' ? { aborted: true, exitCode: null } : { timedOut: true, exitCode: null });
       try {
