@@ -159,6 +159,8 @@ describe('e2e: admin pages', function () {
   });
 
   describe("web chat failures: a specific message naming what to check, never the provider's text; the cause logged under the request id", () => {
+    /** The page's flash (what a failed assertion prints): the message the user was shown. */
+    const shown = (page: string): string => /<p class="(?:error|notice)" role="(?:alert|status)">([\s\S]*?)<\/p>/.exec(page)?.[1] ?? 'no message on the page';
     const chatFailure = async (): Promise<{ page: string; requestId: string }> => {
       const { cookie, csrf } = await login();
       const sent = await client().post('/settings/chat', { csrf, message: 'Are you there?' }, cookie);
@@ -172,7 +174,7 @@ describe('e2e: admin pages', function () {
         { status: 401, body: { error: { message: 'Incorrect API key provided: sk-secret-1234', type: 'invalid_request_error', code: 'invalid_api_key' } } },
       ]);
       const { page, requestId } = await chatFailure();
-      expect(page).to.contain('The AI provider refused the request (HTTP 401). Check the API key').and.to.contain('LLM_MODEL');
+      expect(page, shown(page)).to.contain('The AI provider refused the request (HTTP 401). Check the API key').and.to.contain('LLM_MODEL');
       expect(page).to.contain(`request id ${requestId}`);
       expect(page).not.to.contain('Incorrect API key').and.not.to.contain('sk-secret');
       expect(await logLine('web chat message could not be answered', requestId)).to.include({ reason: 'refused', httpStatus: 401 });
@@ -181,7 +183,7 @@ describe('e2e: admin pages', function () {
     it('an overloaded provider (503): try again later', async () => {
       llm.script([{ status: 503, body: { error: { message: 'overloaded', type: 'server_error', code: null } } }]);
       const { page, requestId } = await chatFailure();
-      expect(page).to.contain('The AI provider is overloaded or failing (HTTP 503)');
+      expect(page, shown(page)).to.contain('The AI provider is overloaded or failing (HTTP 503)');
       expect(await logLine('web chat message could not be answered', requestId)).to.include({ reason: 'unavailable', httpStatus: 503 });
     });
 
@@ -209,7 +211,7 @@ describe('e2e: admin pages', function () {
         expect(sent.status).to.equal(303);
         const requestId = sent.headers.get('x-request-id')!;
         const page = await text(other.get('/settings/chat', `${cookie}; ${cookieFrom(sent, 'agw_flash')}`));
-        expect(page).to.contain('The AI provider could not be reached. Check its base URL (LLM_BASE_URL');
+        expect(page, shown(page)).to.contain('The AI provider could not be reached. Check its base URL (LLM_BASE_URL');
         expect(page).to.contain(`request id ${requestId}`);
         const logged = await unreachable!.logLine(
           (line) => line.msg === 'web chat message could not be answered' && line.reqId === requestId,
