@@ -1090,6 +1090,29 @@ const wrapperOf = (name: string): string | undefined => {
   const base = name.slice(name.lastIndexOf('/') + 1);
   return Object.hasOwn(WRAPPERS, base) ? base : undefined;
 };
+/**
+ * A command name after which the words are read by rules of their own (a wrapper or env runs the command they name, git
+ * and make read code from options, ssh and the runners run commands): one a container may run where the check cannot
+ * tell which word is the program.
+ */
+const runsByRules = (name: string): boolean => {
+  const base = baseName(name);
+  return (
+    wrapperOf(name) !== undefined ||
+    base === 'env' ||
+    base === 'git' ||
+    base === 'ssh' ||
+    base === 'sed' ||
+    base === 'gsed' ||
+    base === 'find' ||
+    AWKS.has(base) ||
+    MAKES.has(base) ||
+    COMMAND_RUNNERS.has(base) ||
+    CONTAINER_TOOLS.has(base) ||
+    EVALUATING.has(base) ||
+    Object.hasOwn(COMMAND_OPTIONS, base)
+  );
+};
 
 /**
  * Builtins that store into a variable named by an argument, and bash evaluates a subscript in
@@ -1178,9 +1201,10 @@ interface CommandState {
     /**
      * After run, create or exec of a tool of PROGRAM_TOOLS: how many operands came (the image or container, then the
      * program), whether the next word is an option's value, and how many options the check does not know came, each of
-     * which may have taken the next word (the program may be that many words later).
+     * which may have taken the next word (the program may be that many words later). `latest` for podman exec (undefined
+     * elsewhere), true once its -l/--latest named the container, after which the first operand is the program.
      */
-    run?: { operands: number; value: boolean; uncertain: number };
+    run?: { operands: number; value: boolean; uncertain: number; latest?: boolean };
     /** The next word is the value of --entrypoint. */
     entrypointNext?: boolean;
     /** The next word is the value of -e/--env. */
@@ -1860,7 +1884,13 @@ class Scanner {
         state.container.entrypointNext = true;
         return false;
       }
-      if (state.container.run !== undefined && this.#containerRunWord(state.container.run, literal)) return true;
+      const run = state.container.run;
+      const operandsBefore = run?.operands;
+      if (run !== undefined && this.#containerRunWord(run, literal)) return true;
+      // The word is an operand of run, create or exec at the place of the program, or at one of the places it may be.
+      const first = run?.latest ? 1 : 2;
+      let named = false;
+      const program = run !== undefined && literal.whole && run.operands !== operandsBefore && run.operands >= first && run.operands <= first + run.uncertain;
       if (literal.whole && isShell(literal.text)) {
         // The shell run in the container (`docker exec c sh -c …`, `kubectl exec pod -- bash -c …`): its options and script follow.
         state.container = undefined;
@@ -1878,15 +1908,32 @@ class Scanner {
         // kubectl exec POD -- COMMAND, nsenter … -- COMMAND: the next word names the program run (docker run -- IMAGE: the image).
         state.container = undefined;
         state.commandPosition = true;
+      } else if (program && run.uncertain === 0) {
+        // Surely the program run in the container (`docker exec app timeout 5 …`, `docker run img env …`): read as a command
+        // name, below, with every rule of the host (a wrapper's or env's command, git's options, make's variables).
+        state.container = undefined;
+        state.commandPosition = true;
+        named = true;
+      } else if (program && runsByRules(literal.text)) {
+        // Perhaps the program (an option the check does not know may have taken a word before): it could run the command a
+        // later word names, or read one as code, and which word is which the check cannot tell: every later token is refused.
+        state.refusing = REFUSED.runsCommand;
+        return false;
       } else if (
         literal.whole &&
         (RUNNING_SUBCOMMANDS.has(literal.text) || (PROGRAM_TOOLS.has(state.container.tool) && PROGRAM_SUBCOMMANDS.has(literal.text)))
       ) {
         state.container.runs = true;
         if (PROGRAM_TOOLS.has(state.container.tool) && PROGRAM_SUBCOMMANDS.has(literal.text))
-          state.container.run ??= { operands: 0, value: false, uncertain: 0 };
+          state.container.run ??= {
+            operands: 0,
+            value: false,
+            uncertain: 0,
+            latest: state.container.tool === 'podman' && literal.text === 'exec' ? false : undefined,
+          };
       }
-      return false;
+      // The program surely named falls through to be read as a command name.
+      if (!named) return false;
     }
     if (state.testing) {
       const name = state.testing.next;
@@ -2074,6 +2121,11 @@ class Scanner {
         return false;
       }
       if (long !== null) {
+        // podman exec --latest (-l): the container last started, no operand names it.
+        if (run.latest !== undefined && long[1] === '--latest') {
+          run.latest = true;
+          return false;
+        }
         if (CONTAINER_RUN_VALUES.has(long[1]!)) run.value = true;
         else if (!CONTAINER_RUN_FLAGS.has(long[1]!)) run.uncertain++;
         return false;
@@ -2081,6 +2133,10 @@ class Scanner {
       // Short options, bundled (`-it`, `-itu 0`): one that takes a value takes the rest of the word or, last, the next word.
       for (let k = 1; k < text.length; k++) {
         const option = `-${text[k]}`;
+        if (option === '-l' && run.latest !== undefined) {
+          run.latest = true;
+          continue;
+        }
         if (CONTAINER_RUN_VALUES.has(option)) {
           run.value = k + 1 === text.length;
           return false;
@@ -2093,7 +2149,8 @@ class Scanner {
       return false;
     }
     run.operands++;
-    return run.operands >= 2 && run.operands <= 2 + run.uncertain && !literal.whole && this.#refuseWord(REFUSED.commandName, false);
+    const first = run.latest ? 1 : 2;
+    return run.operands >= first && run.operands <= first + run.uncertain && !literal.whole && this.#refuseWord(REFUSED.commandName, false);
   }
 
   /**

@@ -277,6 +277,31 @@ describe('findTokenPlaces: launchers', () => {
       REFUSED.commandName,
     ],
     ['as the program docker run runs after an empty --entrypoint=', 'docker run --entrypoint= img {{body.v}}', REFUSED.commandName],
+    // The program run in the container is read as a command name with the host's rules: a wrapper's or env's command, git's and make's options.
+    ['as the command timeout runs in a container (it was accepted)', 'docker exec app timeout 5 {{body.v}}', REFUSED.commandName],
+    ['as the command env runs in a container (it was accepted)', 'docker exec app env {{body.v}}', REFUSED.commandName],
+    ['as the command env -u NAME runs in a container', 'docker exec app env -u HOME {{body.v}}', REFUSED.commandName],
+    ['as the command nice runs in a container started by docker run (it was accepted)', 'docker run --rm img nice -n 5 {{body.v}}', REFUSED.commandName],
+    ['as the command sudo runs in a container', 'docker exec -u 0 app sudo -u deploy {{body.v}}', REFUSED.commandName],
+    ['as the command timeout runs in a container after --', 'docker run --rm -- img timeout 5 {{body.v}}', REFUSED.commandName],
+    ['as the command timeout runs in a container docker compose exec runs', 'docker compose exec -T web timeout 5 {{body.v}}', REFUSED.commandName],
+    ['as the command timeout runs in a container named timeout', 'docker exec timeout timeout 5 {{body.v}}', REFUSED.commandName],
+    ['as the command string of sh -c that env runs in a container', 'podman exec app env X=1 sh -c {{body.v}}', REFUSED.shellScript],
+    ['as the command string of sh -c that timeout runs in a container', 'docker exec app timeout 5 sh -c {{body.v}}', REFUSED.shellScript],
+    ['assigned to PATH by env in a container', 'docker exec app env PATH={{body.v}} ./deploy', REFUSED.shellVariable],
+    ['in a git -c value in a container (it was accepted)', 'docker exec app git -c {{body.v}} status', REFUSED.gitOption],
+    ["in make's command line in a container (it was accepted)", 'docker exec app make {{body.v}}', REFUSED.makeCode],
+    // podman exec -l/--latest names no container: the first operand is the program.
+    ['as the program podman exec -l runs (it was accepted)', 'podman exec -l {{body.v}}', REFUSED.commandName],
+    ['as the program podman exec --latest runs (it was accepted)', 'podman exec -it --latest {{body.v}}', REFUSED.commandName],
+    ['as the command env runs under podman exec -il', 'podman exec -il env {{body.v}}', REFUSED.commandName],
+    // After an option the check does not know, a wrapper or env that may be the program could run a later word: every one is refused.
+    [
+      'after a wrapper that may be the program, past an option the check does not know',
+      'docker run --frobnicate x img timeout 5 {{body.v}}',
+      REFUSED.runsCommand,
+    ],
+    ['after env that may be the program, past an option the check does not know', 'docker run --frobnicate x img env ./x {{body.v}}', REFUSED.runsCommand],
     [
       'one word later than the program after an option the check does not know (it may have taken the next word)',
       'docker run --frobnicate x img {{body.v}}',
@@ -353,6 +378,14 @@ describe('findTokenPlaces: launchers', () => {
     [
       'arguments of the program docker run and exec run, option values, and an image or container named by a value',
       'docker run --rm --name {{body.v}} -v /srv:/srv img ./deploy.sh {{body.v}}; docker exec -u 0 app ./deploy {{body.v}}; docker exec {{body.v}} ./x; podman run img:{{body.v}} ./x; docker run --rm -- img ./deploy.sh {{body.v}}; docker-compose run --rm web ./deploy.sh {{body.v}}; docker-compose logs {{body.v}}',
+    ],
+    [
+      'arguments of the command a wrapper or env runs in a container, of a container named timeout, and env values of names of their own',
+      'docker exec app timeout 5 ./deploy.sh {{body.v}}; docker run --rm img nice -n 5 ./x {{body.v}}; docker exec app env REF={{body.v}} ./deploy; docker exec timeout ./x {{body.v}}; podman exec -l ./x {{body.v}}',
+    ],
+    [
+      'arguments of a program run in a container that name a shell or a wrapper, as on the host, and of one after an option the check does not know',
+      'docker exec app ./deploy.sh sh -c {{body.v}}; docker run img echo timeout {{body.v}}; docker run --frobnicate x img ./deploy.sh {{body.v}}; docker exec app git log -- {{body.v}}',
     ],
     [
       'arguments of the program bundle exec, poetry run, pipenv run, pdm run and hatch run run',
