@@ -888,7 +888,8 @@ const PACKAGE_TOOLS: Readonly<
   poetry: { all: ['add', 'install', 'update', 'self', 'source'], commands: ['run'] },
   pipenv: { all: ['install', 'update', 'upgrade', 'sync'], commands: ['run'] },
   pdm: { all: ['add', 'install', 'update', 'sync', 'self', 'plugin'], commands: ['run'] },
-  hatch: { commands: ['run'] },
+  // hatch run [ENV:]CMD…, and hatch env run [-e ENV] [--] CMD… (its env group names a subcommand of its own).
+  hatch: { commands: ['run'], values: ['-e', '--env', '-i', '--include', '-x', '--exclude', '--filter'] },
   rye: { all: ['add', 'install', 'sync', 'tools'], commands: ['run'] },
   // pixi run joins its words into a command its task shell runs (a task's name or a command line); pixi exec runs a program.
   pixi: { all: ['add', 'install', 'global', 'upgrade', 'update'], commands: ['exec'], shells: ['run'] },
@@ -1233,6 +1234,8 @@ interface CommandState {
     operands?: 'all' | 'runs' | 'shell' | 'command';
     ran?: boolean;
     rest?: boolean;
+    /** The group of subcommands the subcommand came from (hatch env run). */
+    group?: string;
   };
   /** The command defines a function (`NAME()`, `function NAME`): its body's compound records whether it runs a shell reading its input. */
   defining?: string;
@@ -1965,9 +1968,10 @@ class Scanner {
       return this.#refuseWord(REFUSED.commandName, false);
     }
     const literal = this.#literal();
-    const word = literal.whole ? literal.text : undefined;
     const prefix = state.prefix;
     state.prefix = undefined;
+    // hatch run ENV:CMD runs CMD in the environment ENV.
+    const word = literal.whole ? (prefix === 'hatch run' ? literal.text.replace(/^[^:/]+:(?=.)/, '') : literal.text) : undefined;
     // An assignment (unquoted name, then = or a subscript) comes before the command name.
     state.commandPosition = assignment !== null;
     if (assignment !== null) return false;
@@ -2206,6 +2210,12 @@ class Scanner {
     if (p.subcommand) {
       p.subcommand = false;
       if (refuse()) return true;
+      if (p.tool === 'hatch' && p.group === undefined && text === 'env') {
+        // hatch env run …: the subcommand of its env group follows.
+        p.subcommand = true;
+        p.group = text;
+        return false;
+      }
       const managed = p.tool === 'corepack' && literal.whole ? packageToolOf(text.replace(/@.*$/, '')) : undefined;
       if (managed !== undefined && managed !== 'corepack') {
         state.packages = newPackages(managed);
@@ -2226,8 +2236,12 @@ class Scanner {
     if (p.operands === 'command') {
       // The program bundle exec, poetry run, conda run… run: a value would choose it; a fixed one is read as a command name.
       if (refuse()) return true;
+      // hatch run's matrix filters before it (`+py=3.12`).
+      if (p.tool === 'hatch' && text.startsWith('+')) return false;
       state.packages = undefined;
       state.commandPosition = true;
+      // hatch run env:python …: the program after the environment's name (hatch env run takes it with -e).
+      if (p.tool === 'hatch' && p.group === undefined) state.prefix = 'hatch run';
       return false;
     }
     // npm explore PKG -- CMD…, pixi run CMD…: the words are joined into one command string a shell runs (npm's script-shell, pixi's task shell).

@@ -210,6 +210,22 @@ describe('findTokenPlaces: launchers', () => {
     ['as the program pdm run runs', 'pdm run {{body.v}}', REFUSED.packageCode],
     ['as the module python -m runs under pdm run -p', 'pdm run -p /srv/app python -m {{body.v}}', REFUSED.interpreterProgram],
     ['as the program hatch run runs', 'hatch run {{body.v}}', REFUSED.packageCode],
+    // hatch run takes the environment as a prefix of the program (ENV:CMD); hatch env run takes it with -e, the command after it.
+    [
+      'as the program of python -c that hatch run runs in an environment named before it (it was accepted)',
+      'hatch run env:python -c {{body.v}}',
+      REFUSED.interpreterProgram,
+    ],
+    ['as the command string of sh -c that hatch run runs in an environment', 'hatch run test:sh -c {{body.v}}', REFUSED.shellScript],
+    [
+      'as the program of python -c that hatch run runs after a matrix filter (it was accepted)',
+      'hatch run +py=3.12 python -c {{body.v}}',
+      REFUSED.interpreterProgram,
+    ],
+    ['as the program of python -c that hatch env run runs after -- (it was accepted)', 'hatch env run -- python -c {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program of python -c that hatch env run -e runs', 'hatch env run -e test -- python -c {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program hatch env run runs', 'hatch env run -- {{body.v}}', REFUSED.packageCode],
+    ['as the environment hatch run names before the program', 'hatch run {{body.v}}:cov', REFUSED.packageCode],
     ['as the program conda run runs', 'conda run {{body.v}}', REFUSED.packageCode],
     ['as the environment conda run -n chooses', 'conda run -n {{body.v}} python ./x.py', REFUSED.packageCode],
     ['as the program of python -c that conda run -n runs', 'conda run -n base python -c {{body.v}}', REFUSED.interpreterProgram],
@@ -390,6 +406,10 @@ describe('findTokenPlaces: launchers', () => {
     [
       'arguments of the program bundle exec, poetry run, pipenv run, pdm run and hatch run run',
       'bundle exec rake deploy {{body.v}}; poetry run pytest -k {{body.v}}; pipenv run ./deploy.py {{body.v}}; pdm run deploy {{body.v}}; hatch run test:cov {{body.v}}; rye run ./x.py {{body.v}}',
+    ],
+    [
+      'arguments of a script or program hatch run and hatch env run run in an environment',
+      'hatch run test:pytest -k {{body.v}}; hatch run env:python ./x.py {{body.v}}; hatch env run -e test -- ./deploy.sh {{body.v}}',
     ],
     [
       'arguments of the program conda run, micromamba run and uv run run, and of a script after python -c',
