@@ -894,8 +894,9 @@ const PACKAGE_TOOLS: Readonly<
   // pixi run joins its words into a command its task shell runs (a task's name or a command line); pixi exec runs a program.
   pixi: { all: ['add', 'install', 'global', 'upgrade', 'update'], commands: ['exec'], shells: ['run'] },
   conda: { all: CONDA_INSTALLS, commands: ['run'], values: ['-n', '--name', '-p', '--prefix'] },
-  mamba: { all: CONDA_INSTALLS, commands: ['run'], values: ['-n', '--name', '-p', '--prefix'] },
-  micromamba: { all: CONDA_INSTALLS, commands: ['run'], values: ['-n', '--name', '-p', '--prefix', '-r', '--root-prefix'] },
+  // micromamba run -a/--attach (and mamba 2's, micromamba's) takes the next word, also an empty one (`-a ""`: attach none).
+  mamba: { all: CONDA_INSTALLS, commands: ['run'], values: ['-n', '--name', '-p', '--prefix', '-a', '--attach'] },
+  micromamba: { all: CONDA_INSTALLS, commands: ['run'], values: ['-n', '--name', '-p', '--prefix', '-r', '--root-prefix', '-a', '--attach'] },
 };
 /** Subcommands of the package managers that write configuration later commands obey (npm config set script-shell …): every operand refused. */
 const PACKAGE_CONFIG = new Set(['config', 'c', 'set']);

@@ -231,6 +231,19 @@ describe('findTokenPlaces: launchers', () => {
     ['as the program of python -c that conda run -n runs', 'conda run -n base python -c {{body.v}}', REFUSED.interpreterProgram],
     ['as the program mamba run -n runs', 'mamba run -n base {{body.v}}', REFUSED.packageCode],
     ['as the program of node -e that micromamba run -p runs', 'micromamba run -p /opt/env node -e {{body.v}}', REFUSED.interpreterProgram],
+    // micromamba run -a/--attach takes the next word, also an empty one: the program comes after it.
+    [
+      'as the program of python -c that micromamba run runs after an empty -a (it was accepted)',
+      'micromamba run -a "" -n base python -c {{body.v}}',
+      REFUSED.interpreterProgram,
+    ],
+    [
+      'as the program of python -c that micromamba run runs after -a stdout (it was accepted)',
+      'micromamba run -a stdout python -c {{body.v}}',
+      REFUSED.interpreterProgram,
+    ],
+    ['as the program of python -c that mamba run runs after an empty -a', "mamba run -a '' -n base python -c {{body.v}}", REFUSED.interpreterProgram],
+    ['as the program micromamba run runs after an empty -a', 'micromamba run -a "" -n base {{body.v}}', REFUSED.packageCode],
     [
       'as the program of python -c that conda run runs after an option not known and -n',
       'conda run --frobnicate -n base python -c {{body.v}}',
@@ -413,7 +426,7 @@ describe('findTokenPlaces: launchers', () => {
     ],
     [
       'arguments of the program conda run, micromamba run and uv run run, and of a script after python -c',
-      `conda run -n base python ./x.py {{body.v}}; micromamba run -n env ./deploy {{body.v}}; uv run --with requests ./x.py {{body.v}}; poetry run python -c 'import sys; print(sys.argv[1])' {{body.v}}`,
+      `conda run -n base python ./x.py {{body.v}}; micromamba run -n env ./deploy {{body.v}}; micromamba run -a "" -n env python ./x.py {{body.v}}; uv run --with requests ./x.py {{body.v}}; poetry run python -c 'import sys; print(sys.argv[1])' {{body.v}}`,
     ],
     [
       'arguments after python -c run by conda run --no-capture-output and uv run --no-project, flags that take no value',
