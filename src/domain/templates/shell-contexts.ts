@@ -498,6 +498,11 @@ const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
     interactive: ['-i', '--interactive'],
     channels: true,
   },
+  // rails runner CODE|FILE (r) evaluates its first operand as Ruby code or runs the file it names; rails console (c) and
+  // dbconsole (db) read Ruby, or SQL whose client runs shell commands, from their input (RAILS_COMMANDS). -e names the
+  // environment, whose file config/environments/ENV.rb rails loads (a value ../../x loads another).
+  'rails runner': { code: [], arguments: ['-e', '--environment'], operands: 'script' },
+  'rails console': { code: [], arguments: ['-e', '--environment'], operands: 'data' },
   pwsh: { ...POWERSHELL_OPTIONS, operands: 'script' },
   powershell: { ...POWERSHELL_OPTIONS, operands: 'command' },
   osascript: { code: ['-e'], arguments: ['-l', '-s'], operands: 'script' },
@@ -704,6 +709,15 @@ const interpreterOf = (name: string): string | undefined => {
   if (base === 'mariadb') return 'mysql';
   if (base === 'pwsh-preview') return 'pwsh';
   return Object.hasOwn(INTERPRETERS, base) ? base : undefined;
+};
+/** The commands of rails (also bin/rails) that run code: read as the interpreters of INTERPRETERS named after them. */
+const RAILS_COMMANDS: Readonly<Record<string, string>> = {
+  runner: 'rails runner',
+  r: 'rails runner',
+  console: 'rails console',
+  c: 'rails console',
+  dbconsole: 'rails console',
+  db: 'rails console',
 };
 /** git's options before its subcommand that take a value that is data: a directory, a namespace. */
 const GIT_DATA_OPTIONS = new Set(['-C', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--attr-source', '--list-cmds']);
@@ -1993,6 +2007,11 @@ class Scanner {
       if (!this.#functionCalls.has(name)) this.#functionCalls.set(name, new Set());
       this.#functionCalls.get(name)!.add(word);
     }
+    if (prefix === 'rails') {
+      // The command of rails: runner evaluates its operand as Ruby code, console reads code from its input; the others run none of the value.
+      if (Object.hasOwn(RAILS_COMMANDS, word)) state.interpreter = newInterpreter(RAILS_COMMANDS[word]!);
+      return false;
+    }
     // R CMD BATCH runs R on its file operand, read as Rscript's; R's other tools (INSTALL, build) and any program follow below.
     if (prefix === 'R CMD' && word === 'BATCH') state.interpreter = newInterpreter('Rscript');
     // R CMD INSTALL, build, check: the package built, whose configure script, R code and tests run.
@@ -2037,6 +2056,10 @@ class Scanner {
       state.commandPosition = true;
       state.prefix = 'exec';
       state.optionArgument = word.includes('a');
+    } else if (baseName(word) === 'rails') {
+      // rails, bin/rails: the next word names the command it runs (a value there chooses it).
+      state.commandPosition = true;
+      state.prefix = 'rails';
     } else if (COMMAND_PREFIXES.has(word) || word === 'function') {
       state.commandPosition = true;
       state.prefix = word;

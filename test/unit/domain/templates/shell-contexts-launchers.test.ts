@@ -249,6 +249,16 @@ describe('findTokenPlaces: launchers', () => {
       'conda run --frobnicate -n base python -c {{body.v}}',
       REFUSED.interpreterProgram,
     ],
+    // rails runner (r) evaluates its first operand as Ruby code (or runs the file it names); console and dbconsole read code from their input.
+    ['as the code bundle exec rails runner evaluates (it was accepted)', 'bundle exec rails runner {{body.v}}', REFUSED.interpreterProgram],
+    ['as the code rails runner evaluates (it was accepted)', 'rails runner \'Deploy.run("{{body.v}}")\'', REFUSED.interpreterProgram],
+    ['as the code rails r evaluates', 'rails r {{body.v}}', REFUSED.interpreterProgram],
+    ['as the code bin/rails runner evaluates after -e and the environment', './bin/rails runner -e production {{body.v}}', REFUSED.interpreterProgram],
+    ['as the environment rails runner loads the file of', 'bin/rails runner -e {{body.v}} ./x.rb', REFUSED.interpreterProgram],
+    ['as the code rails runner evaluates in a container', 'docker exec app bin/rails runner {{body.v}}', REFUSED.interpreterProgram],
+    ['as the command rails runs', 'rails {{body.v}}', REFUSED.commandName],
+    ['written into a pipe to rails console', 'echo {{body.v}} | bin/rails console', REFUSED.shellInput],
+    ['in a here-document rails runner - reads as its code', 'rails runner - <<EOF\n{{body.v}}\nEOF', REFUSED.shellInput],
     ['as the program of ruby -e that bundle exec runs under sudo', 'sudo -u deploy bundle exec ruby -e {{body.v}}', REFUSED.interpreterProgram],
     ['as the program of python -c that poetry run runs in a container', 'docker exec app poetry run python -c {{body.v}}', REFUSED.interpreterProgram],
     ['written into a pipe to xargs poetry run, which adds what it reads as the program', 'echo {{body.v}} | xargs poetry run', REFUSED.shellInput],
@@ -419,6 +429,10 @@ describe('findTokenPlaces: launchers', () => {
     [
       'arguments of the program bundle exec, poetry run, pipenv run, pdm run and hatch run run',
       'bundle exec rake deploy {{body.v}}; poetry run pytest -k {{body.v}}; pipenv run ./deploy.py {{body.v}}; pdm run deploy {{body.v}}; hatch run test:cov {{body.v}}; rye run ./x.py {{body.v}}',
+    ],
+    [
+      "arguments after rails runner's code or file, and of rails commands that run no code",
+      "rails runner ./script/deploy.rb {{body.v}}; bundle exec rails runner 'puts ARGV[0]' {{body.v}}; rails generate model {{body.v}}; rails test test/x_test.rb:{{body.v}}; rails server -p {{body.v}}; rails runner ./x.rb <<EOF\n{{body.v}}\nEOF",
     ],
     [
       'arguments of a script or program hatch run and hatch env run run in an environment',
