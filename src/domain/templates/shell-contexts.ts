@@ -2016,6 +2016,11 @@ class Scanner {
     if (prefix === 'R CMD' && word === 'BATCH') state.interpreter = newInterpreter('Rscript');
     // R CMD INSTALL, build, check: the package built, whose configure script, R code and tests run.
     else if (prefix === 'R CMD' && /^(?:INSTALL|build|check)$/.test(word)) state.refusing = REFUSED.packageCode;
+    // R CMD SHLIB, COMPILE: make and the compilers on the files named (their Makevars, a make variable CC=… an argument);
+    // LINK: the link command its arguments are; javareconf: the Java and compilers named (JAVA=…), in configure tests; texify: TeX.
+    else if (prefix === 'R CMD' && /^(?:SHLIB|COMPILE|LINK|javareconf|texify)$/.test(word)) state.refusing = REFUSED.runsCommand;
+    // R CMD Sweave, Stangle: the R code of the file named runs; Rd2pdf, Rdconv, Rd2txt: an Rd file's \Sexpr{} runs R code.
+    else if (prefix === 'R CMD' && /^(?:Sweave|Stangle|Rd2pdf|Rdconv|Rd2txt)$/.test(word)) state.refusing = REFUSED.interpreterProgram;
     else if (DECLARATIONS.has(word)) state.declaring = { values: false, command: word };
     else if (word === 'compgen' || word === 'complete') state.refusing = REFUSED.completion;
     else if (word === 'mapfile' || word === 'readarray') state.refusing = REFUSED.arrayBuiltin;

@@ -76,6 +76,14 @@ describe('findTokenPlaces: launchers', () => {
     ['as the file R CMD BATCH runs', 'R CMD BATCH --no-timing {{body.v}} out.log', REFUSED.interpreterProgram],
     ['as the command R CMD runs', 'R CMD {{body.v}} x', REFUSED.commandName],
     ['as the package R CMD INSTALL builds', 'R CMD INSTALL --library=/srv/lib {{body.v}}', REFUSED.packageCode],
+    // R CMD SHLIB, COMPILE, LINK and javareconf run make, compilers and configure tests on what they are given; Sweave runs a file's R code.
+    ['as a file R CMD SHLIB compiles (it was accepted)', 'R CMD SHLIB -o x.so src/{{body.v}}.c', REFUSED.runsCommand],
+    ['in an argument of R CMD javareconf (it was accepted)', 'R CMD javareconf {{body.v}}', REFUSED.runsCommand],
+    ['as the Java R CMD javareconf runs', 'R CMD javareconf JAVA={{body.v}}', REFUSED.runsCommand],
+    ['as a file R CMD COMPILE compiles', 'R CMD COMPILE {{body.v}}', REFUSED.runsCommand],
+    ['in the link command R CMD LINK runs', 'R CMD LINK {{body.v}} -o x.so x.o', REFUSED.runsCommand],
+    ['as the file whose R code R CMD Sweave runs', 'R CMD Sweave ./reports/{{body.v}}.Rnw', REFUSED.interpreterProgram],
+    ['as the Rd file R CMD Rd2pdf renders (\\Sexpr runs R code)', 'R CMD Rd2pdf {{body.v}}', REFUSED.interpreterProgram],
     // julia runs what -e/--eval, -E/--print give, its script operand, and its input without them.
     ['in julia -e', 'julia -e {{body.v}}', REFUSED.interpreterProgram],
     ['in julia -E', 'julia --startup-file=no -E {{body.v}}', REFUSED.interpreterProgram],
@@ -391,6 +399,7 @@ describe('findTokenPlaces: launchers', () => {
       "R --vanilla -e 'commandArgs(TRUE)' --args {{body.v}}; Rscript ./x.R {{body.v}}; julia script.jl {{body.v}}; julia -e 'println(ARGS)' -- {{body.v}}",
     ],
     ['the output file of R CMD BATCH and julia -t threads', 'R CMD BATCH ./job.R ./logs/{{body.v}}.log; julia -t {{body.v}} ./x.jl'],
+    ['arguments of R CMD tools that run no code of theirs', 'R CMD REMOVE -l /srv/lib {{body.v}}; R CMD config {{body.v}}; R CMD Rprof ./{{body.v}}.out'],
     [
       "arguments of julia's script after options that take the next word, and a word CMD after R's --args",
       "julia --startup-file no -O3 ./x.jl {{body.v}}; julia --color=yes ./x.jl {{body.v}}; R -e 'commandArgs(TRUE)' --args CMD {{body.v}}",
