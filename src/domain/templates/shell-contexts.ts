@@ -375,6 +375,11 @@ interface Interpreter {
   /** A first word `+name` chooses the version run (julia +1.10 …, through juliaup): no operand. */
   readonly channels?: boolean;
   /**
+   * Its long options taking no value, when it reads them with getopt_long, which takes an unambiguous prefix of a long
+   * option's name for it (`julia --ev`, `--pri`, `--lo`): with those of `code` and `arguments`, every long option.
+   */
+  readonly abbreviated?: readonly string[];
+  /**
    * Options that make it read its input as code once its program ran (python -i, node -i with -e,
    * lua -i, pwsh -NoExit) or as debugger commands that run code (perl -d, not -d:Module): its
    * input is its program then, whatever program it was given.
@@ -420,8 +425,35 @@ const JULIA_SETTINGS = [
   ...['--math-mode', '--handle-signals', '--compiled-modules', '--pkgimages', '--sysimage-native-code', '--output-incremental'],
   ...['--task-metrics', '--permalloc-pkgimg', '--compress-sysimage', '--hard-heap-limit', '--heap-target-increment', '--trace-compile'],
   ...['--trace-dispatch', '--timeout-for-safepoint-straggler', '--target-sanitize', '--bind-to', '--output-o', '--output-ji'],
-  ...['--output-bc', '--output-unopt-bc', '--output-asm'],
+  ...['--output-bc', '--output-unopt-bc', '--output-asm', '--output-jit-bc', '--precompiled', '--compilecache'],
 ];
+/**
+ * julia's long options that take no next word: flags, and those whose value, optional, is only ever after `=` (`--project=…`).
+ * With the others, its every long option, whose unambiguous prefixes getopt_long accepts (`--ev` is `--eval`).
+ */
+const JULIA_LONG_FLAGS = [
+  ...['--version', '--help', '--help-hidden', '--quiet', '--interactive', '--lisp', '--image-codegen', '--rr-detach', '--strip-metadata'],
+  ...['--strip-ir', '--trace-compile-timing', '--gc-sweep-always-full', '--experimental', '--project', '--code-coverage', '--track-allocation'],
+  ...['--optimize', '--min-optlevel', '--debug-info', '--worker', '--trim', '--no-history-file', '--no-startup'],
+];
+
+/**
+ * The long option getopt_long reads `written` as: itself, or the one long option whose name starts with it. Where several
+ * do (getopt_long refuses the prefix then, but which options an interpreter has changes between its versions), one that
+ * gives the program, else one that takes a value that is no data, else one that takes data: erring toward refusing.
+ */
+const unabbreviated = (spec: Interpreter, flags: readonly string[], written: string): string => {
+  const options = [...spec.code, ...spec.arguments, ...flags].filter((option) => option.startsWith('--'));
+  if (!written.startsWith('--') || written === '--' || options.includes(written)) return written;
+  const matches = options.filter((option) => option.startsWith(written));
+  return (
+    matches.find((option) => spec.code.includes(option)) ??
+    matches.find((option) => spec.arguments.includes(option) && spec.data?.[option] === undefined) ??
+    matches.find((option) => spec.arguments.includes(option)) ??
+    matches[0] ??
+    written
+  );
+};
 
 /** The interpreters, by the name their program is run under (interpreterOf maps the others: python3.11, nodejs, mariadb). */
 const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
@@ -490,13 +522,15 @@ const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
     endsOptions: '--args',
   },
   julia: {
-    code: ['-e', '--eval', '-E', '--print', '-m', '--module'],
+    // -P/--post-boot: julia 0.6's -i -e.
+    code: ['-e', '--eval', '-E', '--print', '-m', '--module', '-P', '--post-boot'],
     arguments: [...['-L', '--load', '-J', '--sysimage', '-C', '--cpu-target', '-H', '--home', '--machine-file', '--bug-report'], ...JULIA_SETTINGS],
     data: Object.fromEntries(JULIA_SETTINGS.map((option) => [option, 'data' as const])),
     operands: 'script',
     ends: ['-m', '--module'],
     interactive: ['-i', '--interactive'],
     channels: true,
+    abbreviated: JULIA_LONG_FLAGS,
   },
   // rails runner CODE|FILE (r) evaluates its first operand as Ruby code or runs the file it names; rails console (c) and
   // dbconsole (db) read Ruby, or SQL whose client runs shell commands, from their input (RAILS_COMMANDS). -e names the
@@ -2427,7 +2461,8 @@ class Scanner {
     const isOption = (option: string): boolean => spec.code.includes(option) || spec.arguments.includes(option) || (spec.rest?.includes(option) ?? false);
     if (text.startsWith('--') || spec.words) {
       // A whole option, or one with its value after = (a token before the = could make another option).
-      const [, option = '', equals] = /^(-{1,2}[^=]*)(=?)/.exec(text) ?? [];
+      const [, written = '', equals] = /^(-{1,2}[^=]*)(=?)/.exec(text) ?? [];
+      const option = spec.abbreviated === undefined ? written : unabbreviated(spec, spec.abbreviated, written);
       if (literal.whole && equals !== '=') interactive(option, '');
       if (isOption(option) && (equals === '=' || literal.whole)) return takes(option, equals === '=', text.slice(option.length + 1));
       return !literal.whole && this.#refuseWord(REFUSED.interpreterProgram, false);

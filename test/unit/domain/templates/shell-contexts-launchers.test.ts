@@ -99,6 +99,19 @@ describe('findTokenPlaces: launchers', () => {
     // julia's getopt_long gives an option its next word when no = follows: the script is the word after.
     ['as the script julia runs after --startup-file and its value', 'julia --startup-file no {{body.v}}', REFUSED.interpreterProgram],
     ['as the script julia runs after -O and its value', 'julia -O 3 --color yes {{body.v}}', REFUSED.interpreterProgram],
+    // julia's getopt_long takes an unambiguous prefix of a long option for it: --ev is --eval, --startup --startup-file.
+    ['where julia still reads options after --ev, its --eval (it was accepted)', "julia --ev 'println(ARGS[1])' {{body.v}}", REFUSED.interpreterProgram],
+    ['in julia --eva=', 'julia --eva="println({{body.v}})"', REFUSED.interpreterProgram],
+    ['in julia --pri, its --print', 'julia --pri {{body.v}}', REFUSED.interpreterProgram],
+    ['in the file julia --lo loads', 'julia --lo {{body.v}} ./x.jl', REFUSED.interpreterProgram],
+    [
+      'as the script julia runs after --startup, its --startup-file, and a value (it was accepted)',
+      'julia --startup no {{body.v}}',
+      REFUSED.interpreterProgram,
+    ],
+    ['as the script julia runs after --thr 4, its --threads (it was accepted)', 'julia --thr 4 {{body.v}}', REFUSED.interpreterProgram],
+    ['as the script julia runs after --output-jit-bc and its file (it was accepted)', 'julia --output-jit-bc x.bc {{body.v}}', REFUSED.interpreterProgram],
+    ['written into a pipe to julia --inter, its --interactive (it was accepted)', 'echo {{body.v}} | julia --inter ./x.jl', REFUSED.shellInput],
     // Package managers: the package (or version) installed or run.
     ['as the package npx runs', 'npx {{body.v}}', REFUSED.packageCode],
     ['as the package npx -p installs', 'npx -p {{body.v}} cowsay hi', REFUSED.packageCode],
@@ -397,6 +410,10 @@ describe('findTokenPlaces: launchers', () => {
     [
       'arguments after the program of R, Rscript and julia',
       "R --vanilla -e 'commandArgs(TRUE)' --args {{body.v}}; Rscript ./x.R {{body.v}}; julia script.jl {{body.v}}; julia -e 'println(ARGS)' -- {{body.v}}",
+    ],
+    [
+      "arguments of julia's script after abbreviated options and their values, and after an optional value given with =",
+      'julia --startup no ./x.jl {{body.v}}; julia --thr 4 ./x.jl {{body.v}}; julia --q ./x.jl {{body.v}}; julia --proj=. ./x.jl {{body.v}}; julia --lo ./lib.jl ./x.jl {{body.v}}',
     ],
     ['the output file of R CMD BATCH and julia -t threads', 'R CMD BATCH ./job.R ./logs/{{body.v}}.log; julia -t {{body.v}} ./x.jl'],
     ['arguments of R CMD tools that run no code of theirs', 'R CMD REMOVE -l /srv/lib {{body.v}}; R CMD config {{body.v}}; R CMD Rprof ./{{body.v}}.out'],
