@@ -60,7 +60,7 @@ export const REFUSED = {
   entrypoint:
     'after a shell, interpreter or package manager --entrypoint: in a docker option, at the start of the image or after an option the check does not know, where the value could become code it runs; pass it after a script (--entrypoint sh img ./deploy.sh {{…}}) (docs/triggers.md, "Places a token may not stand": containers)',
   gitOption:
-    'where git reads the value as configuration, as an option that runs a command, or as the subcommand (git -c, git config, --upload-pack; git push origin {{…}}, where a value --receive-pack=… runs): pass it after -- (git push origin -- {{…}}) (docs/triggers.md, "Places a token may not stand": git)',
+    'where git reads the value as configuration or the repository it reads it from, as an option that runs a command, or as the subcommand (git -c, git -C, --git-dir, git config, --upload-pack; git push origin {{…}}, where a value --receive-pack=… runs): pass it after -- (git push origin -- {{…}}) (docs/triggers.md, "Places a token may not stand": git)',
   sedScript:
     'in a sed script (its first operand, or what -e, -f, --expression or --file take): GNU sed runs commands with e and s///e and writes files with w; give sed --sandbox (it refuses e, r and w) or keep the value out of the script',
   makeCode:
@@ -121,6 +121,10 @@ const PROGRAM_VARIABLES = new Set([
   'GIT_CONFIG_GLOBAL',
   'GIT_CONFIG_SYSTEM',
   'GIT_CONFIG_PARAMETERS',
+  // The repository (and so the configuration: core.fsmonitor, core.hooksPath run commands) or work tree git works in, as git -C, --git-dir, --work-tree.
+  'GIT_DIR',
+  'GIT_COMMON_DIR',
+  'GIT_WORK_TREE',
   'EDITOR',
   'VISUAL',
   'PAGER',
@@ -753,10 +757,14 @@ const RAILS_COMMANDS: Readonly<Record<string, string>> = {
   dbconsole: 'rails console',
   db: 'rails console',
 };
-/** git's options before its subcommand that take a value that is data: a directory, a namespace. */
-const GIT_DATA_OPTIONS = new Set(['-C', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--attr-source', '--list-cmds']);
-/** git's options before its subcommand whose value (the next word) is configuration, whose values can be commands. */
-const GIT_CONFIG_OPTIONS = new Set(['-c', '--config-env']);
+/** git's options before its subcommand that take a value that is data: a namespace, a tree's attributes. */
+const GIT_DATA_OPTIONS = new Set(['--namespace', '--super-prefix', '--attr-source', '--list-cmds']);
+/**
+ * git's options before its subcommand whose value (the next word) is configuration, whose values can be commands, or chooses the
+ * repository git reads its configuration from (-C, --git-dir: a repository planted there runs its core.fsmonitor, its hooks)
+ * or the work tree (where a relative core.hooksPath finds the hooks run).
+ */
+const GIT_CONFIG_OPTIONS = new Set(['-c', '--config-env', '-C', '--git-dir', '--work-tree']);
 /** The options of git config that make it read, list or remove, writing no value. */
 const GIT_CONFIG_READING =
   /^(?:-l|--list|--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|--unset|--unset-all|--remove-section|--rename-section)$/;
@@ -2511,7 +2519,7 @@ class Scanner {
         if (equals !== '=') git.next = GIT_CONFIG_OPTIONS.has(option) ? 'code' : GIT_DATA_OPTIONS.has(option) ? 'data' : undefined;
         return false;
       }
-      // A token in an option word: in the value after = of an option that takes data (--git-dir=…), or refused.
+      // A token in an option word: in the value after = of an option that takes data (--namespace=…), or refused.
       return !(equals === '=' && GIT_DATA_OPTIONS.has(option)) && this.#refuseWord(REFUSED.gitOption, false);
     }
     // The subcommand: a value there would choose what git runs; git config writes configuration later commands run.

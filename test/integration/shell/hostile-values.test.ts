@@ -612,6 +612,55 @@ describe("why a git subcommand's --upload-pack, --receive-pack, clone -c and a v
 });
 
 /*
+ * The repository git works in, chosen by a value: git -C, --git-dir and GIT_DIR make git read that repository's
+ * configuration, and a repository planted there (or reached with ../) whose core.fsmonitor names a command has git status
+ * run it. Each runs the command under /bin/sh and bash, and the template is refused.
+ */
+describe('why a value choosing the repository git -C, --git-dir or GIT_DIR works in is refused: its configuration runs a command', () => {
+  const plant = async (cwd: string): Promise<void> => {
+    const env = { PATH: process.env.PATH ?? '', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' };
+    for (const args of [
+      ['init', '-q', 'planted'],
+      ['-C', 'planted', 'config', 'core.fsmonitor', `touch '${cwd}/canary'; false`],
+    ]) {
+      const run = spawnSync('git', args, { cwd, env });
+      expect(run.status, String(run.stderr)).to.equal(0);
+    }
+  };
+  const running: Array<{ template: string; script: string; value: string; prepare: (cwd: string) => Promise<void> }> = [
+    { template: 'git -C {{body.v}} status', script: 'git -C "${AGW_ARG_1}" status', value: 'planted', prepare: plant },
+    {
+      template: 'git -C ./repos/{{body.v}} status',
+      script: 'git -C ./repos/"${AGW_ARG_1}" status',
+      value: '../planted',
+      prepare: async (cwd) => {
+        await plant(cwd);
+        await mkdir(join(cwd, 'repos'));
+      },
+    },
+    { template: 'git --git-dir={{body.v}} status', script: 'git --git-dir="${AGW_ARG_1}" status', value: 'planted/.git', prepare: plant },
+    { template: 'GIT_DIR={{body.v}} git status', script: 'GIT_DIR="${AGW_ARG_1}" git status', value: 'planted/.git', prepare: plant },
+  ];
+  itRunsTheValueAsCode(running, {
+    does: ({ value }) => `runs the core.fsmonitor command of the repository planted at ${JSON.stringify(value)}`,
+    available: () => onPath('git'),
+    pending: () => 'git not installed (or no shell)',
+    tempDir: 'git-repository',
+    env: (cwd) => ({ PATH: process.env.PATH ?? '', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' }),
+    timeoutMs: 20_000,
+  });
+  it('git -C ./app status -- {{body.v}}, a fixed directory and a value after -- as a path, runs no planted configuration: the template is accepted', async () => {
+    const cwd = await tempDir('git-repository');
+    await plant(cwd);
+    spawnSync('git', ['init', '-q', 'app'], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' } });
+    const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: '/bin/sh' });
+    const rendered = renderCommand('git -C ./app status -- {{body.v}}', requestWith('../planted'));
+    await shell.run(rendered.script, { cwd, timeoutMs: 20_000, env: { PATH: process.env.PATH ?? '', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1', ...rendered.env } });
+    expect(existsSync(join(cwd, 'canary'))).to.equal(false);
+  });
+});
+
+/*
  * A file the command runs as its script or program, written by a process substitution from a
  * value (bash: `python3 <(…)`, `sh <(…)`, `. <(…)`, `python3 < <(…)`), or a here-document on the
  * descriptor a script file names (`python3 /dev/fd/3 3<<EOF`, also under dash). Each runs the

@@ -271,9 +271,9 @@ describe('findTokenPlaces', () => {
       ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
-      "git's options that take data, -c with a fixed value, arguments after the subcommand (its own -c), and git variables that are data",
-      'git -C {{body.v}} --git-dir={{body.v}} --work-tree {{body.v}} log -c {{body.v}}; git commit -c {{body.v}}; GIT_AUTHOR_NAME={{body.v}} git commit -m {{body.v}}; git -c user.name=deploy pull origin -- {{body.v}}',
-      ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
+      "git's options that take data, a fixed -C and -c, arguments after the subcommand (its own -c), and git variables that are data",
+      'git -C /srv/app --namespace={{body.v}} --attr-source {{body.v}} log -c {{body.v}}; git commit -c {{body.v}}; GIT_AUTHOR_NAME={{body.v}} git commit -m {{body.v}}; git -c user.name=deploy pull origin -- {{body.v}}',
+      ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
       'assignments to variables that only look like those programs run or load code from',
@@ -691,6 +691,14 @@ describe('findTokenPlaces', () => {
     ['in an alias git config --global writes', "git config --global alias.deploy '!{{body.v}}'", REFUSED.gitOption],
     ['in the value git config set writes, whatever the key', 'git config set user.name {{body.v}}', REFUSED.gitOption],
     ['as the key git config writes', 'git -C /srv config {{body.v}} x', REFUSED.gitOption],
+    // The repository git works in chooses the configuration it reads (core.fsmonitor, core.hooksPath run commands): -C, --git-dir, --work-tree.
+    ['as the directory git -C works in (it was accepted)', 'git -C {{body.v}} status', REFUSED.gitOption],
+    ['in the directory git -C works in, after fixed text (a value ../x leaves it)', 'git -C /srv/repos/{{body.v}} log -1', REFUSED.gitOption],
+    ['as the repository git --git-dir= names (it was accepted)', 'git --git-dir={{body.v}} status', REFUSED.gitOption],
+    ['as the repository git --git-dir names, the next word', 'git --git-dir {{body.v}} log', REFUSED.gitOption],
+    ['as the work tree git --work-tree names (it was accepted)', 'git --work-tree {{body.v}} status', REFUSED.gitOption],
+    ['assigned to GIT_DIR', 'GIT_DIR={{body.v}} git status', REFUSED.shellVariable],
+    ['assigned to GIT_WORK_TREE by env', 'env GIT_WORK_TREE={{body.v}} git status', REFUSED.shellVariable],
     ['at the start of a word before the git subcommand, where it could be an option', 'git -C /srv {{body.v}} pull', REFUSED.gitOption],
     ['in a process substitution a shell runs as its script', 'sh <(echo {{body.v}})', REFUSED.shellInput],
     ['in a process substitution python3 runs as its script', "python3 <(printf '%s' {{body.v}})", REFUSED.shellInput],
