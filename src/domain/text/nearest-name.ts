@@ -4,24 +4,35 @@
  * trigger or schedule file, an endpoint a trigger watches.
  */
 
-/** Optimal string alignment distance (a swap of two neighbours counts one edit), capped at `max + 1`. */
+/**
+ * Optimal string alignment distance (a swap of two neighbours counts one edit), capped at `max + 1`.
+ * Three rows, and it stops once two rows in a row are past `max` (every alignment crosses one of
+ * them: a swap skips a row, never two): start-up compares each variable of its environment with
+ * every setting's name, and a full table for each pair cost a start some 30 ms.
+ */
 export const editDistance = (a: string, b: string, max: number): number => {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) {
-    rows.push([i]);
-    for (let j = 1; j <= b.length; j++) {
-      if (i === 0) {
-        rows[0]![j] = j;
-        continue;
-      }
+  const width = b.length + 1;
+  let older = new Int32Array(width);
+  let previous = new Int32Array(width);
+  let current = new Int32Array(width);
+  for (let j = 0; j < width; j++) previous[j] = j;
+  let previousMin = 0;
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let rowMin = i;
+    for (let j = 1; j < width; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = best;
+      let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, older[j - 2]! + 1);
+      current[j] = best;
+      if (best < rowMin) rowMin = best;
     }
+    if (rowMin > max && previousMin > max) return max + 1;
+    previousMin = rowMin;
+    [older, previous, current] = [previous, current, older];
   }
-  return rows[a.length]![b.length]!;
+  return Math.min(previous[b.length]!, max + 1);
 };
 
 /**
@@ -40,6 +51,8 @@ export const nearestName = (name: string, known: Iterable<string>, given: Iterab
   for (const candidate of known) {
     if (candidate === name) return undefined;
     const max = candidate.length <= 4 ? 1 : 2;
+    // Most names are too long or too short to be near: no lower-casing, no table for them.
+    if (Math.abs(candidate.length - lower.length) > max) continue;
     const found = editDistance(lower, candidate.toLowerCase(), max);
     if (found <= max && found < nearestDistance) {
       nearest = candidate;

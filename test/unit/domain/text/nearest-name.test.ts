@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { didYouMean, nearestName } from '../../../../src/domain/text/nearest-name.js';
+import { didYouMean, editDistance, nearestName } from '../../../../src/domain/text/nearest-name.js';
 
 describe('nearestName', () => {
   const fields = ['type', 'command', 'timeout', 'retries', 'approval'];
@@ -44,5 +44,29 @@ describe('nearestName', () => {
   it('writes the hint to end a problem with, or nothing', () => {
     expect(didYouMean('comand', fields)).to.equal('; did you mean command?');
     expect(didYouMean('url', fields)).to.equal('');
+  });
+});
+
+describe('editDistance (optimal string alignment, capped)', () => {
+  it('counts an insertion, a deletion, a change and a swap of neighbours as one edit each', () => {
+    expect(editDistance('comand', 'command', 2)).to.equal(1);
+    expect(editDistance('commandd', 'command', 2)).to.equal(1);
+    expect(editDistance('commend', 'command', 2)).to.equal(1);
+    expect(editDistance('tiemout', 'timeout', 2)).to.equal(1);
+    expect(editDistance('tiemuot', 'timeout', 2)).to.equal(2);
+  });
+
+  it('counts a swap of neighbours as one edit wherever it stands, and two swaps as two', () => {
+    expect(editDistance('ba', 'ab', 1)).to.equal(1);
+    expect(editDistance('xbay', 'xaby', 1)).to.equal(1);
+    expect(editDistance('bacd', 'abdc', 2)).to.equal(2);
+  });
+
+  it('answers max + 1 for anything farther, however far: early rows past the cap end the count', () => {
+    expect(editDistance('DATABASE_URL', 'LOG_LEVELS__', 2)).to.equal(3);
+    expect(editDistance('abcdef', 'uvwxyz', 1)).to.equal(2);
+    expect(editDistance('abc', 'abcdef', 2)).to.equal(3);
+    expect(editDistance('', '', 1)).to.equal(0);
+    expect(editDistance('', 'ab', 2)).to.equal(2);
   });
 });
