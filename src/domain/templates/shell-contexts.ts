@@ -1853,6 +1853,13 @@ class Scanner {
       if (state.refusing === REFUSED.evaluated) this.#readsInput(state, literal, this.#s.slice(start, this.#i), true);
       return true;
     }
+    if (this.#containerNamedLikeProgram(state)) {
+      // A container or image named like a shell or interpreter (`docker exec sh timeout 5 …`, `docker run node env …`), and
+      // the program run in it, a wrapper, env, git…: read as a command name, below.
+      state.shell = undefined;
+      state.interpreter = undefined;
+      state.commandPosition = true;
+    }
     if (state.shell) {
       const literal = this.#literal();
       if (state.shell.arguments > 0) {
@@ -1951,15 +1958,17 @@ class Scanner {
       const first = run?.latest ? 1 : 2;
       let named = false;
       const program = run !== undefined && literal.whole && run.operands !== operandsBefore && run.operands >= first && run.operands <= first + run.uncertain;
+      // A shell or interpreter not surely the program may have been the container's or image's name (`docker exec sh sh -c …`).
+      const container = !(program && run.uncertain === 0);
       if (literal.whole && isShell(literal.text)) {
         // The shell run in the container (`docker exec c sh -c …`, `kubectl exec pod -- bash -c …`): its options and script follow.
         state.container = undefined;
-        state.shell = { arguments: 0, container: true };
+        state.shell = { arguments: 0, container };
       } else if (literal.whole && state.container.runs && interpreterOf(literal.text) !== undefined) {
         // An interpreter run in the container (`docker exec app python3 -c …`): its options and program follow. The
         // container may bear its name (`docker exec python python3 -c …`): an interpreter or shell as its first operand starts afresh.
         state.container = undefined;
-        state.interpreter = { ...newInterpreter(interpreterOf(literal.text)!), container: true };
+        state.interpreter = { ...newInterpreter(interpreterOf(literal.text)!), container };
       } else if (literal.whole && state.container.runs && packageToolOf(literal.text) !== undefined) {
         // A package manager run in the container (`docker exec app npm install …`): its subcommand and operands follow.
         state.container = undefined;
@@ -2112,6 +2121,22 @@ class Scanner {
       state.prefix = word;
     }
     return false;
+  }
+
+  /**
+   * Whether the word is a command with rules of its own (runsByRules: a wrapper, env, git…) right after a container tool's
+   * word read as a shell or an interpreter that may have been the container's or image's name (`docker exec sh timeout 5 …`),
+   * before any option of it: the program run in the container.
+   */
+  #containerNamedLikeProgram(state: CommandState): boolean {
+    const shell = state.shell;
+    const it = state.interpreter;
+    const fresh =
+      (shell?.container === true && shell.arguments === 0 && shell.command === undefined && shell.stdin === undefined && !shell.endOfOptions) ||
+      (it?.container === true && it.operands === 0 && it.options && !it.given && it.next === undefined);
+    if (!fresh) return false;
+    const literal = this.#literal();
+    return literal.whole && !literal.text.startsWith('-') && runsByRules(literal.text);
   }
 
   /**

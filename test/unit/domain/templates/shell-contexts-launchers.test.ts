@@ -351,6 +351,15 @@ describe('findTokenPlaces: launchers', () => {
     ['assigned to PATH by env in a container', 'docker exec app env PATH={{body.v}} ./deploy', REFUSED.shellVariable],
     ['in a git -c value in a container (it was accepted)', 'docker exec app git -c {{body.v}} status', REFUSED.gitOption],
     ["in make's command line in a container (it was accepted)", 'docker exec app make {{body.v}}', REFUSED.makeCode],
+    // A container or image named like a shell or interpreter, then the program: a wrapper, env or git read as on the host.
+    ['as the command timeout runs in a container named sh (it was accepted)', 'docker exec sh timeout 5 {{body.v}}', REFUSED.commandName],
+    ['as the command env runs in an image named node (it was accepted)', 'docker run --rm node env {{body.v}}', REFUSED.commandName],
+    ['in a git -c value in a container named python3', 'docker exec python3 git -c {{body.v}} status', REFUSED.gitOption],
+    [
+      "as node's -e program in an image named node, whose entry point runs node with arguments starting with -",
+      'docker run --rm node -e {{body.v}}',
+      REFUSED.interpreterProgram,
+    ],
     // podman exec -l/--latest names no container: the first operand is the program.
     ['as the program podman exec -l runs (it was accepted)', 'podman exec -l {{body.v}}', REFUSED.commandName],
     ['as the program podman exec --latest runs (it was accepted)', 'podman exec -it --latest {{body.v}}', REFUSED.commandName],
@@ -447,6 +456,10 @@ describe('findTokenPlaces: launchers', () => {
     [
       'arguments of the command a wrapper or env runs in a container, of a container named timeout, and env values of names of their own',
       'docker exec app timeout 5 ./deploy.sh {{body.v}}; docker run --rm img nice -n 5 ./x {{body.v}}; docker exec app env REF={{body.v}} ./deploy; docker exec timeout ./x {{body.v}}; podman exec -l ./x {{body.v}}',
+    ],
+    [
+      'arguments of a script a shell or interpreter run in a container runs, though the script bears the name of a wrapper',
+      'docker exec app sh timeout 5 {{body.v}}; docker exec app python3 env {{body.v}}; kubectl exec pod -- sh timeout 5 {{body.v}}',
     ],
     [
       'arguments of a program run in a container that name a shell or a wrapper, as on the host, and of one after an option the check does not know',
