@@ -1163,6 +1163,7 @@ const runsByRules = (name: string): boolean => {
     base === 'sed' ||
     base === 'gsed' ||
     base === 'find' ||
+    base === 'rails' ||
     AWKS.has(base) ||
     MAKES.has(base) ||
     COMMAND_RUNNERS.has(base) ||

@@ -372,6 +372,11 @@ describe('findTokenPlaces: launchers', () => {
     ],
     ['after env that may be the program, past an option the check does not know', 'docker run --frobnicate x img env ./x {{body.v}}', REFUSED.runsCommand],
     [
+      'after rails that may be the program, past an option the check does not know',
+      'docker run --frobnicate x img rails runner {{body.v}}',
+      REFUSED.runsCommand,
+    ],
+    [
       'one word later than the program after an option the check does not know (it may have taken the next word)',
       'docker run --frobnicate x img {{body.v}}',
       REFUSED.commandName,
