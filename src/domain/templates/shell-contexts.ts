@@ -2446,6 +2446,13 @@ class Scanner {
       it.given = true;
       return this.#programWord(state);
     }
+    if (it.name === 'ruby' && it.script && literal.whole && baseName(literal.text) === 'rails') {
+      // ruby bin/rails runner …: rails's words, as after bin/rails.
+      state.interpreter = undefined;
+      state.commandPosition = true;
+      state.prefix = 'rails';
+      return false;
+    }
     if (spec.operands === 'script' && it.script) {
       // The script file (`python3 {{…}}`), or its input (`python3 -`, `perl /dev/stdin`); the words after it are its arguments.
       it.script = false;

@@ -278,6 +278,7 @@ describe('findTokenPlaces: launchers', () => {
     ['as the environment rails runner loads the file of', 'bin/rails runner -e {{body.v}} ./x.rb', REFUSED.interpreterProgram],
     ['as the code rails runner evaluates in a container', 'docker exec app bin/rails runner {{body.v}}', REFUSED.interpreterProgram],
     ['as the command rails runs', 'rails {{body.v}}', REFUSED.commandName],
+    ['as the code rails runner evaluates, rails run by ruby', 'ruby bin/rails runner {{body.v}}', REFUSED.interpreterProgram],
     ['written into a pipe to rails console', 'echo {{body.v}} | bin/rails console', REFUSED.shellInput],
     ['in a here-document rails runner - reads as its code', 'rails runner - <<EOF\n{{body.v}}\nEOF', REFUSED.shellInput],
     ['as the program of ruby -e that bundle exec runs under sudo', 'sudo -u deploy bundle exec ruby -e {{body.v}}', REFUSED.interpreterProgram],
@@ -476,7 +477,7 @@ describe('findTokenPlaces: launchers', () => {
     ],
     [
       "arguments after rails runner's code or file, and of rails commands that run no code",
-      "rails runner ./script/deploy.rb {{body.v}}; bundle exec rails runner 'puts ARGV[0]' {{body.v}}; rails generate model {{body.v}}; rails test test/x_test.rb:{{body.v}}; rails server -p {{body.v}}; rails runner ./x.rb <<EOF\n{{body.v}}\nEOF",
+      "rails runner ./script/deploy.rb {{body.v}}; bundle exec rails runner 'puts ARGV[0]' {{body.v}}; rails generate model {{body.v}}; rails test test/x_test.rb:{{body.v}}; rails server -p {{body.v}}; ruby bin/rails runner ./x.rb {{body.v}}; ruby ./x.rb runner {{body.v}}; rails runner ./x.rb <<EOF\n{{body.v}}\nEOF",
     ],
     [
       'arguments of a script or program hatch run and hatch env run run in an environment',
