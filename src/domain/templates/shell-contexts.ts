@@ -1150,13 +1150,14 @@ const wrapperOf = (name: string): string | undefined => {
 };
 /**
  * A command name after which the words are read by rules of their own (a wrapper or env runs the command they name, git
- * and make read code from options, ssh and the runners run commands): one a container may run where the check cannot
- * tell which word is the program.
+ * and make read code from options, ssh and the runners run commands, a package manager installs or runs a package or
+ * program): one a container may run where the check cannot tell which word is the program.
  */
 const runsByRules = (name: string): boolean => {
   const base = baseName(name);
   return (
     wrapperOf(name) !== undefined ||
+    packageToolOf(name) !== undefined ||
     base === 'env' ||
     base === 'git' ||
     base === 'ssh' ||

@@ -356,6 +356,14 @@ describe('findTokenPlaces: launchers', () => {
     ['as the command timeout runs in a container named sh (it was accepted)', 'docker exec sh timeout 5 {{body.v}}', REFUSED.commandName],
     ['as the command env runs in an image named node (it was accepted)', 'docker run --rm node env {{body.v}}', REFUSED.commandName],
     ['in a git -c value in a container named python3', 'docker exec python3 git -c {{body.v}} status', REFUSED.gitOption],
+    // A package manager as that program, too: the image named node runs npx, the one named python pip (they were accepted).
+    ['as the command npx -c runs in an image named node', 'docker run --rm node npx -c {{body.v}}', REFUSED.packageCode],
+    ['as the package pip installs in an image named python', 'docker run --rm python pip install {{body.v}}', REFUSED.packageCode],
+    [
+      'as the program of ruby -e that bundle exec runs in an image named ruby',
+      'docker run --rm ruby bundle exec ruby -e {{body.v}}',
+      REFUSED.interpreterProgram,
+    ],
     [
       "as node's -e program in an image named node, whose entry point runs node with arguments starting with -",
       'docker run --rm node -e {{body.v}}',
@@ -412,6 +420,10 @@ describe('findTokenPlaces: launchers', () => {
     [
       'values of options that take data (go test -run, cargo --features, pip --target)',
       'go test ./... -run {{body.v}}; cargo build --features {{body.v}}; pip install -r r.txt --target ./vendor/{{body.v}}',
+    ],
+    [
+      'arguments of a script a package manager runs in an image named like an interpreter',
+      'docker run --rm node npm run deploy -- {{body.v}}; docker run --rm ruby bundle exec ./bin/deploy {{body.v}}',
     ],
     [
       'npm run in a container with the arguments after --, and docker logs of a container named npm',
