@@ -2038,8 +2038,9 @@ class Scanner {
     const literal = this.#literal();
     const prefix = state.prefix;
     state.prefix = undefined;
-    // hatch run ENV:CMD runs CMD in the environment ENV.
-    const word = literal.whole ? (prefix === 'hatch run' ? literal.text.replace(/^[^:/]+:(?=.)/, '') : literal.text) : undefined;
+    // hatch run ENV:CMD runs CMD in the environment ENV, split at the last colon (`a:b:python` runs python; `:python` too, in
+    // the system environment).
+    const word = literal.whole ? (prefix === 'hatch run' ? literal.text.replace(/^.*:(?=.)/, '') : literal.text) : undefined;
     // An assignment (unquoted name, then = or a subscript) comes before the command name.
     state.commandPosition = assignment !== null;
     if (assignment !== null) return false;

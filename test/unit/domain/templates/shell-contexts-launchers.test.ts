@@ -238,6 +238,10 @@ describe('findTokenPlaces: launchers', () => {
       REFUSED.interpreterProgram,
     ],
     ['as the command string of sh -c that hatch run runs in an environment', 'hatch run test:sh -c {{body.v}}', REFUSED.shellScript],
+    // hatch splits ENV:CMD at the last colon, and an empty name is the system environment (they were accepted).
+    ['as the program of python -c that hatch run runs in the system environment', 'hatch run :python -c {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program of python -c that hatch run runs after a name with a colon', 'hatch run a:b:python -c {{body.v}}', REFUSED.interpreterProgram],
+    ['as the program of python -c that hatch run runs after a name with a slash', 'hatch run ci/x:python -c {{body.v}}', REFUSED.interpreterProgram],
     [
       'as the program of python -c that hatch run runs after a matrix filter (it was accepted)',
       'hatch run +py=3.12 python -c {{body.v}}',
