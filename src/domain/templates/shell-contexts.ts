@@ -2217,7 +2217,11 @@ class Scanner {
     if (run.operands === 0 && literal.whole && text === '--') return false;
     if (run.operands === 0 && text.startsWith('-') && !(literal.whole && text === '-')) {
       const long = /^(--[A-Za-z0-9-]+)(=?)/.exec(text);
-      if (long?.[2] === '=') return false;
+      if (long?.[2] === '=') {
+        // podman exec --latest=true (a boolean flag takes a value after =): as --latest; --latest=false names none.
+        if (run.latest !== undefined && long[1] === '--latest') run.latest = !/^--latest=(?:false|f|0)$/i.test(text);
+        return false;
+      }
       if (!literal.whole) {
         // A value naming the option (`--{{…}}`, `-{{…}}`): it may take the next word.
         run.uncertain++;

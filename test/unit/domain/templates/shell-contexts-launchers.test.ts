@@ -377,6 +377,7 @@ describe('findTokenPlaces: launchers', () => {
     ['as the program podman exec -l runs (it was accepted)', 'podman exec -l {{body.v}}', REFUSED.commandName],
     ['as the program podman exec --latest runs (it was accepted)', 'podman exec -it --latest {{body.v}}', REFUSED.commandName],
     ['as the command env runs under podman exec -il', 'podman exec -il env {{body.v}}', REFUSED.commandName],
+    ['as the command timeout runs under podman exec --latest=true (it was accepted)', 'podman exec --latest=true timeout 5 {{body.v}}', REFUSED.commandName],
     // After an option the check does not know, a wrapper or env that may be the program could run a later word: every one is refused.
     [
       'after a wrapper that may be the program, past an option the check does not know',
