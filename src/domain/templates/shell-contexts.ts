@@ -2062,8 +2062,11 @@ class Scanner {
       this.#functionCalls.get(name)!.add(word);
     }
     if (prefix === 'rails') {
-      // The command of rails: runner evaluates its operand as Ruby code, console reads code from its input; the others run none of the value.
+      // The command of rails: runner evaluates its operand as Ruby code, console reads code from its input.
       if (Object.hasOwn(RAILS_COMMANDS, word)) state.interpreter = newInterpreter(RAILS_COMMANDS[word]!);
+      // rails new and plugin new apply the application template -m/--template names, app:template the one LOCATION= names:
+      // Ruby code, from a file or a URL. rails new reads its options among its operands too (`rails new app --template=…`).
+      else if (word === 'new' || word === 'plugin' || word === 'app:template') state.refusing = REFUSED.interpreterProgram;
       return false;
     }
     // R CMD BATCH runs R on its file operand, read as Rscript's; R's other tools (INSTALL, build) and any program follow below.

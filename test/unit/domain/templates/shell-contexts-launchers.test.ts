@@ -285,6 +285,15 @@ describe('findTokenPlaces: launchers', () => {
     ['as the code rails runner evaluates, rails run by ruby', 'ruby bin/rails runner {{body.v}}', REFUSED.interpreterProgram],
     ['written into a pipe to rails console', 'echo {{body.v}} | bin/rails console', REFUSED.shellInput],
     ['in a here-document rails runner - reads as its code', 'rails runner - <<EOF\n{{body.v}}\nEOF', REFUSED.shellInput],
+    // An application template is Ruby code, from a file or a URL (they were accepted).
+    ['as the template rails new applies', 'rails new app -m {{body.v}}', REFUSED.interpreterProgram],
+    [
+      'as the name of the application rails new makes, where a value --template=… is read as its option',
+      'bin/rails new {{body.v}}',
+      REFUSED.interpreterProgram,
+    ],
+    ['as the template rails plugin new applies', 'rails plugin new engine --template={{body.v}}', REFUSED.interpreterProgram],
+    ['as the template rails app:template applies', 'bin/rails app:template LOCATION={{body.v}}', REFUSED.interpreterProgram],
     ['as the program of ruby -e that bundle exec runs under sudo', 'sudo -u deploy bundle exec ruby -e {{body.v}}', REFUSED.interpreterProgram],
     ['as the program of python -c that poetry run runs in a container', 'docker exec app poetry run python -c {{body.v}}', REFUSED.interpreterProgram],
     ['written into a pipe to xargs poetry run, which adds what it reads as the program', 'echo {{body.v}} | xargs poetry run', REFUSED.shellInput],
