@@ -2297,6 +2297,8 @@ class Scanner {
       const after = text.slice(attached?.[0].length);
       if (attached !== null && PACKAGE_TEXT_OPTIONS[p.tool]?.has(attached[1]!) && after !== '' && !after.startsWith('-')) return false;
       if (refuse()) return true;
+      // hatch run's matrix exclusions before the program (`-py=3.11`, `-x`) take no value: -e, -i, -x take one in hatch env run.
+      if (p.tool === 'hatch' && p.operands === 'command' && p.group === undefined) return false;
       p.value = spec.values?.includes(text)
         ? 'maybe'
         : text.includes('=') || PACKAGE_FLAGS.has(text)

@@ -249,6 +249,8 @@ describe('findTokenPlaces: launchers', () => {
     ],
     ['as the program of python -c that hatch env run runs after -- (it was accepted)', 'hatch env run -- python -c {{body.v}}', REFUSED.interpreterProgram],
     ['as the program of python -c that hatch env run -e runs', 'hatch env run -e test -- python -c {{body.v}}', REFUSED.interpreterProgram],
+    // hatch run's -x, -e, -i before the program are matrix exclusions, taking no value (it was accepted: -x took timeout for its value).
+    ['as the command timeout runs under hatch run after a matrix exclusion', 'hatch run -x timeout 5 {{body.v}}', REFUSED.commandName],
     ['as the program hatch env run runs', 'hatch env run -- {{body.v}}', REFUSED.packageCode],
     ['as the environment hatch run names before the program', 'hatch run {{body.v}}:cov', REFUSED.packageCode],
     ['as the program conda run runs', 'conda run {{body.v}}', REFUSED.packageCode],
@@ -507,7 +509,7 @@ describe('findTokenPlaces: launchers', () => {
     ],
     [
       'arguments of a script or program hatch run and hatch env run run in an environment',
-      'hatch run test:pytest -k {{body.v}}; hatch run env:python ./x.py {{body.v}}; hatch env run -e test -- ./deploy.sh {{body.v}}',
+      'hatch run test:pytest -k {{body.v}}; hatch run env:python ./x.py {{body.v}}; hatch env run -e test -- ./deploy.sh {{body.v}}; hatch run -x test:pytest -k {{body.v}}',
     ],
     [
       'arguments of the program conda run, micromamba run and uv run run, and of a script after python -c',
