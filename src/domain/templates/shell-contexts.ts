@@ -882,7 +882,9 @@ const entrypointOf = (value: string): NonNullable<NonNullable<CommandState['cont
   const interpreter = interpreterOf(value);
   if (interpreter !== undefined) return { program: { interpreter } };
   const packages = packageToolOf(value);
-  return packages === undefined ? undefined : { program: { packages } };
+  if (packages !== undefined) return { program: { packages } };
+  // A wrapper, env, git, make… (`--entrypoint timeout img 5 …`): the container's arguments are its, read by rules of their own.
+  return runsByRules(value) ? { program: { runs: true } } : undefined;
 };
 /**
  * Package managers and the runners of packages, by name (pip3.11 and pip-3 read as pip): the
@@ -1274,7 +1276,7 @@ interface CommandState {
      * with `value` when the next word is a docker option's value; `uncertain` when the check cannot tell which word is the image
      * (an option it does not know) or what runs (a JSON array): every later word is refused.
      */
-    entrypoint?: { program: { shell: true } | { interpreter: string } | { packages: string } | 'uncertain'; value?: boolean | 'env' };
+    entrypoint?: { program: { shell: true } | { interpreter: string } | { packages: string } | { runs: true } | 'uncertain'; value?: boolean | 'env' };
   };
   /**
    * Inside the arguments of a package manager (PACKAGE_TOOLS): whether its subcommand is still to
@@ -2200,6 +2202,8 @@ class Scanner {
     state.container = undefined;
     if ('shell' in program) state.shell = { arguments: 0 };
     else if ('packages' in program) state.packages = newPackages(program.packages);
+    // The arguments of a wrapper, env, git, make… entry point: which of them it runs or reads as code, the check does not follow.
+    else if ('runs' in program) state.refusing = REFUSED.runsCommand;
     else state.interpreter = newInterpreter(program.interpreter);
     return false;
   }

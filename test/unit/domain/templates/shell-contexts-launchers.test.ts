@@ -26,6 +26,10 @@ describe('findTokenPlaces: launchers', () => {
     ['after a docker create entry point', 'docker create --name job --entrypoint sh img -c {{body.v}}', REFUSED.shellScript],
     ['after a docker compose run entry point', 'docker compose run --rm --entrypoint sh web -c {{body.v}}', REFUSED.shellScript],
     ['in the entry point itself', 'docker run --entrypoint {{body.v}} img', REFUSED.commandName],
+    // An entry point that is a wrapper, env, git, make…: the container's arguments are its (they were accepted).
+    ['after a wrapper entry point, as the command it runs', 'docker run --rm --entrypoint timeout img 5 {{body.v}}', REFUSED.runsCommand],
+    ['after a git entry point, in its -c value', 'docker run --rm --entrypoint git img -c {{body.v}} status', REFUSED.runsCommand],
+    ['after an env entry point of docker compose run', 'docker compose run --rm --entrypoint /usr/bin/env web {{body.v}}', REFUSED.runsCommand],
     ['in the entry point given with =', 'docker run --entrypoint={{body.v}} img', REFUSED.commandName],
     ['after a podman entry point given as a JSON array', `podman run --entrypoint '["sh","-c"]' img {{body.v}}`, REFUSED.entrypoint],
     [
@@ -422,6 +426,7 @@ describe('findTokenPlaces: launchers', () => {
       'docker run --rm -e REF={{body.v}} --entrypoint /app/deploy img {{body.v}}',
     ],
     ['an image tag after an entry point', 'docker run --entrypoint sh registry.example.com/app:{{body.v}} ./deploy.sh'],
+    ['docker options that take data before the image of a wrapper entry point', 'docker run --rm --entrypoint timeout -e REF={{body.v}} img 5 ./deploy.sh'],
     ['npm run arguments after --', 'npm run build -- --env={{body.v}}'],
     ['npm test arguments after --', 'npm test -- {{body.v}}'],
     ['npx arguments after the package it runs', 'npx --yes eslint --fix {{body.v}}'],
