@@ -854,7 +854,7 @@ const CONTAINER_RUN_FLAGS = new Set([
   ...['-d', '-i', '-t', '-P', '-q', '-T', '--detach', '--interactive', '--tty', '--publish-all', '--quiet', '--rm', '--init', '--privileged'],
   ...['--read-only', '--sig-proxy', '--no-healthcheck', '--oom-kill-disable', '--disable-content-trust', '--use-api-socket', '--no-deps'],
   ...['--service-ports', '--use-aliases', '--build', '--remove-orphans', '--no-TTY', '--replace', '--no-hosts', '--read-only-tmpfs', '--http-proxy'],
-  ...['--env-host', '--rmi', '--tls-verify', '--systemd', '--pull-always'],
+  ...['--env-host', '--rmi', '--tls-verify', '--systemd', '--pull-always', '--quiet-pull'],
 ]);
 /**
  * Why a token in the value of a container tool's -e/--env (NAME=value) is refused, or undefined: the program in the

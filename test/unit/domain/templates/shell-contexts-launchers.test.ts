@@ -427,6 +427,7 @@ describe('findTokenPlaces: launchers', () => {
     ],
     ['an image tag after an entry point', 'docker run --entrypoint sh registry.example.com/app:{{body.v}} ./deploy.sh'],
     ['docker options that take data before the image of a wrapper entry point', 'docker run --rm --entrypoint timeout -e REF={{body.v}} img 5 ./deploy.sh'],
+    ['arguments of a script docker compose run --quiet-pull runs (it was refused)', 'docker compose run --rm --quiet-pull web ./deploy.sh {{body.v}}'],
     ['npm run arguments after --', 'npm run build -- --env={{body.v}}'],
     ['npm test arguments after --', 'npm test -- {{body.v}}'],
     ['npx arguments after the package it runs', 'npx --yes eslint --fix {{body.v}}'],
