@@ -65,6 +65,8 @@ export const REFUSED = {
     'in a sed script (its first operand, or what -e, -f, --expression or --file take): GNU sed runs commands with e and s///e and writes files with w; give sed --sandbox (it refuses e, r and w) or keep the value out of the script',
   makeCode:
     'in make\'s command line (a variable REF={{…}}, --eval, -f, or a word a value could make one): make expands $(shell …) in it, also when it only exports it to a recipe; pass it in the environment, read as "$$REF" in the recipe (REF={{…}} make deploy) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
+  rakeCode:
+    'in rake\'s command line (a task name, an option such as --execute=… or -f, or a word a value could make one; rake reads options among its tasks): rake runs the task, the Ruby code or the file it names; pass the value as a task argument (rake "deploy[{{…}}]") or in the environment (REF={{…}} rake deploy) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   packageCode:
     'where a package manager reads the package, version or option it installs or runs (npx {{…}}, npm i pkg@{{…}}, npm run x {{…}}): its install scripts or program would run; pass script arguments after -- (npm run x -- {{…}}) (docs/triggers.md, "Places a token may not stand": package managers)',
   shellScript:
@@ -267,6 +269,33 @@ const MAKE_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
   '--what-if': 'data',
   '--new-file': 'data',
   '--assume-new': 'data',
+};
+/**
+ * rake's options that take the next word (bin/rake, bundle exec rake, and `rails db:seed`…, the
+ * tasks rails hands to rake): `code` where the value is Ruby code run or the file or directory
+ * code is loaded from (-e, -p, -E, -r, -f, -I, -R), `data` otherwise. An option whose value is
+ * optional (-j [N], -T [PATTERN]) takes the next word only when it does not look like an option,
+ * so it is not here: the word after it is read as any other. Ruby's OptionParser reads
+ * options anywhere among the words up to `--`; the other words are the tasks run (arguments in
+ * `task[…]`) and NAME=value settings of rake's environment, which its tasks' commands inherit.
+ */
+const RAKE_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
+  '-e': 'code',
+  '--execute': 'code',
+  '-p': 'code',
+  '--execute-print': 'code',
+  '-E': 'code',
+  '--execute-continue': 'code',
+  '-r': 'code',
+  '--require': 'code',
+  '-f': 'code',
+  '--rakefile': 'code',
+  '-I': 'code',
+  '--libdir': 'code',
+  '-R': 'code',
+  '--rakelibdir': 'code',
+  '--rakelib': 'code',
+  '--suppress-backtrace': 'data',
 };
 const COMMAND_OPTIONS: Readonly<Record<string, { readonly code: readonly string[]; readonly data: readonly string[] }>> = {
   rsync: {
@@ -1167,6 +1196,7 @@ const runsByRules = (name: string): boolean => {
     base === 'gsed' ||
     base === 'find' ||
     base === 'rails' ||
+    base === 'rake' ||
     AWKS.has(base) ||
     MAKES.has(base) ||
     COMMAND_RUNNERS.has(base) ||
@@ -1916,7 +1946,11 @@ class Scanner {
     if (state.ssh) return this.#sshWord(state, state.ssh);
     if (state.sed) return this.#sedWord(state.sed);
     if (state.commandOptions)
-      return state.commandOptions.command === 'make' ? this.#makeWord(state, state.commandOptions) : this.#commandOptionsWord(state.commandOptions);
+      return state.commandOptions.command === 'make'
+        ? this.#makeWord(state, state.commandOptions)
+        : state.commandOptions.command === 'rake'
+          ? this.#rakeWord(state, state.commandOptions)
+          : this.#commandOptionsWord(state.commandOptions);
     if (state.packages) {
       // Past the subcommand that runs a program (bundle exec, poetry run), the word is read as a command name, below.
       const consumed = this.#packageWord(state, state.packages);
@@ -2069,6 +2103,8 @@ class Scanner {
       // rails new and plugin new apply the application template -m/--template names, app:template the one LOCATION= names:
       // Ruby code, from a file or a URL. rails new reads its options among its operands too (`rails new app --template=…`).
       else if (word === 'new' || word === 'plugin' || word === 'app:template') state.refusing = REFUSED.interpreterProgram;
+      // A task (db:seed, assets:precompile…): rails hands it and the words after it to rake, which reads them as its own.
+      else if (word.includes(':')) state.commandOptions = { command: 'rake' };
       return false;
     }
     // R CMD BATCH runs R on its file operand, read as Rscript's; R's other tools (INSTALL, build) and any program follow below.
@@ -2096,6 +2132,7 @@ class Scanner {
     else if (baseName(word) === 'sed' || baseName(word) === 'gsed') state.sed = { options: true, program: false, sandbox: false };
     else if (Object.hasOwn(COMMAND_OPTIONS, baseName(word))) state.commandOptions = { command: baseName(word) };
     else if (MAKES.has(baseName(word))) state.commandOptions = { command: 'make' };
+    else if (baseName(word) === 'rake') state.commandOptions = { command: 'rake' };
     else if (COMMAND_RUNNERS.has(baseName(word))) {
       state.refusing = REFUSED.runsCommand;
       // Without a command, parallel runs each line it reads as one.
@@ -2939,6 +2976,53 @@ class Scanner {
       const kind = MAKE_OPTIONS[`-${text[k]}`];
       if (kind === undefined) continue;
       // The value in the same word (`-C/srv/{{…}}`, `-f{{…}}`).
+      if (k + 1 < text.length || !literal.whole) return kind === 'code' && refuse();
+      options.next = kind;
+      return false;
+    }
+    return refuse();
+  }
+
+  /**
+   * A word of rake's command line: refuses a token in what -e, -f, -r… take, in an option, in a
+   * task's name and at the start of a word, where a value could make an option (`--execute=…`),
+   * a task (`db:drop`) or a setting; a task's arguments (`deploy[{{…}}]`) and the value of a
+   * setting of a fixed name (`REF={{…}}`, not RUBYOPT=…) are data.
+   */
+  #rakeWord(state: CommandState, options: NonNullable<CommandState['commandOptions']>): boolean {
+    const literal = this.#literal();
+    const text = literal.text;
+    const refuse = (): boolean => this.#refuseWordOrReplaced(state, literal, REFUSED.rakeCode);
+    if (options.next) {
+      const next = options.next;
+      options.next = undefined;
+      return next === 'code' && refuse();
+    }
+    if (!options.ended && literal.whole && text === '--') {
+      options.ended = true;
+      return false;
+    }
+    if (options.ended || !text.startsWith('-') || text === '-') {
+      const setting = /^([A-Za-z_]\w*)=/.exec(text);
+      if (setting) {
+        const refusal = assignedRefusal(setting[1]!);
+        return refusal !== undefined && !literal.whole && this.#refuseWord(refusal, false);
+      }
+      // A task's name with its arguments fixed before the token: the value is an argument.
+      if (/^[^\s[]+\[/.test(text)) return false;
+      return refuse();
+    }
+    const long = /^(--[a-z-]+)(=?)/.exec(text);
+    if (long) {
+      const kind = RAKE_OPTIONS[long[1]!];
+      if (long[2] === '=' || !literal.whole) return (kind === 'code' || long[2] !== '=') && refuse();
+      options.next = kind;
+      return false;
+    }
+    for (let k = 1; k < text.length; k++) {
+      const kind = RAKE_OPTIONS[`-${text[k]}`];
+      if (kind === undefined) continue;
+      // The value in the same word (`-e{{…}}`, `-j{{…}}`).
       if (k + 1 < text.length || !literal.whole) return kind === 'code' && refuse();
       options.next = kind;
       return false;

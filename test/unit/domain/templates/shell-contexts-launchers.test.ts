@@ -206,6 +206,19 @@ describe('findTokenPlaces: launchers', () => {
       REFUSED.shellInput,
     ],
     ['written into a pipe to xargs -I{} make … REF={}', "printf '%s\\n' {{body.v}} | xargs -I{} make deploy REF={}", REFUSED.shellInput],
+    // rake reads options among its tasks up to -- (Ruby's OptionParser): a value --execute=… runs Ruby code, a task name runs that task.
+    ['at the start of a word of rake (a value --execute=… or a task)', 'rake deploy {{body.v}}', REFUSED.rakeCode],
+    ['at the start of a word of bundle exec rake', 'bundle exec rake deploy {{body.v}}', REFUSED.rakeCode],
+    ['at the start of a word of bin/rake in a container', 'docker exec app bin/rake deploy {{body.v}}', REFUSED.rakeCode],
+    ['as the task rake runs after --', 'rake -- {{body.v}}', REFUSED.rakeCode],
+    ["in a task's name", 'rake deploy:{{body.v}}', REFUSED.rakeCode],
+    ['in the Ruby code rake -e runs', 'rake -e {{body.v}}', REFUSED.rakeCode],
+    ['in the Ruby code rake --execute= runs', 'rake --execute={{body.v}}', REFUSED.rakeCode],
+    ['in the Rakefile rake -f loads', 'rake -f Rakefile.{{body.v}} deploy', REFUSED.rakeCode],
+    ['in the library rake -r requires (in the same word)', 'rake -r./lib/{{body.v}} deploy', REFUSED.rakeCode],
+    ['after rake -j, whose number is optional (a value --execute=… is read as an option)', 'rake -j {{body.v}} deploy', REFUSED.rakeCode],
+    ['at the start of a word of a task rails hands to rake', 'bin/rails db:seed {{body.v}}', REFUSED.rakeCode],
+    ['in a setting rake gives its tasks of a variable that loads code', 'rake deploy RUBYOPT={{body.v}}', REFUSED.shellVariable],
     // corepack runs the package manager named by its first operand (pnpm@9.1.0 with a version) with the words after it.
     ['as a package corepack npm install installs', 'corepack npm install {{body.v}}', REFUSED.packageCode],
     ['as a package corepack pnpm@9 add installs', 'corepack pnpm@9.1.0 add -D {{body.v}}', REFUSED.packageCode],
@@ -418,6 +431,10 @@ describe('findTokenPlaces: launchers', () => {
   }
 
   const accepted: Array<[string, string]> = [
+    [
+      "a rake task's arguments, a setting of a name of rake's caller's own, the environment, what --jobs= and --suppress-backtrace take, and rails commands that are no task",
+      'rake "deploy[{{body.v}}]"; rake -q -- "deploy[{{body.v}}]"; rake deploy REF={{body.v}}; REF={{body.v}} rake deploy; rake --jobs={{body.v}} deploy; rake --suppress-backtrace {{body.v}} deploy; bin/rails db:migrate VERSION={{body.v}}; rails generate model {{body.v}}; echo {{body.v}} | rake deploy',
+    ],
     ['arguments after the image of a shell entry point given a script', 'docker run --rm --entrypoint sh img ./deploy.sh {{body.v}}'],
     ['positional parameters after a shell entry point -c string', `docker run --entrypoint sh img -c 'echo "$1"' sh {{body.v}}`],
     ['arguments of a script given to an interpreter entry point', 'docker run --entrypoint python3 -v /srv:/srv img /srv/x.py {{body.v}}'],
@@ -507,7 +524,7 @@ describe('findTokenPlaces: launchers', () => {
     ],
     [
       'arguments of the program bundle exec, poetry run, pipenv run, pdm run and hatch run run',
-      'bundle exec rake deploy {{body.v}}; poetry run pytest -k {{body.v}}; pipenv run ./deploy.py {{body.v}}; pdm run deploy {{body.v}}; hatch run test:cov {{body.v}}; rye run ./x.py {{body.v}}',
+      'bundle exec rake "deploy[{{body.v}}]"; poetry run pytest -k {{body.v}}; pipenv run ./deploy.py {{body.v}}; pdm run deploy {{body.v}}; hatch run test:cov {{body.v}}; rye run ./x.py {{body.v}}',
     ],
     [
       "arguments after rails runner's code or file, and of rails commands that run no code",
