@@ -65,6 +65,8 @@ export const REFUSED = {
     'in a sed script (its first operand, or what -e, -f, --expression or --file take): GNU sed runs commands with e and s///e and writes files with w; give sed --sandbox (it refuses e, r and w) or keep the value out of the script',
   makeCode:
     'in make\'s command line (a variable REF={{…}}, --eval, -f, or a word a value could make one): make expands $(shell …) in it, also when it only exports it to a recipe; pass it in the environment, read as "$$REF" in the recipe (REF={{…}} make deploy) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
+  containerOption:
+    'in a container option that chooses what the container runs or loads or what it may reach (-w/--workdir, --env-file, -v/--volume, --mount, --cap-add, --security-opt, --device, --pid, --network…), or in a word a value could make such an option (--{{…}}): a planted script or file would run, or the container would lose its isolation; pass the value in the environment (-e REF={{…}}) (docs/triggers.md, "Places a token may not stand": containers)',
   rakeCode:
     'in rake\'s command line (a task name, an option such as --execute=… or -f, or a word a value could make one; rake reads options among its tasks): rake runs the task, the Ruby code or the file it names; pass the value as a task argument (rake "deploy[{{…}}]") or in the environment (REF={{…}} rake deploy) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   packageCode:
@@ -879,6 +881,16 @@ const CONTAINER_RUN_VALUES = new Set([
   ...['--passwd-entry', '--group-entry', '--chrootdirs', '--cgroup-conf', '--conmon-pidfile', '--preserve-fds', '--retry', '--retry-delay'],
   ...['--personality', '--rdt-class', '--hosts-file', '--health-interval', '--health-retries', '--health-start-period', '--health-timeout'],
 ]);
+/**
+ * Options of docker, podman and nerdctl run, create and exec whose value chooses a file or directory the
+ * container runs or loads code from (the working directory of `./deploy.sh`, an --env-file's LD_PRELOAD…, a
+ * mounted host directory) or takes away its isolation (capabilities, seccomp and AppArmor, devices, the host's
+ * PID, IPC, user or network namespace, --privileged=true): a token in such a value is refused.
+ */
+const CONTAINER_CHOOSING = new Set([
+  ...['-w', '--workdir', '--env-file', '-v', '--volume', '--mount', '--volumes-from', '--cap-add', '--security-opt', '--device'],
+  ...['--pid', '--ipc', '--userns', '--uts', '--network', '--net', '--cgroupns', '--privileged', '--runtime'],
+]);
 const CONTAINER_RUN_FLAGS = new Set([
   ...['-d', '-i', '-t', '-P', '-q', '-T', '--detach', '--interactive', '--tty', '--publish-all', '--quiet', '--rm', '--init', '--privileged'],
   ...['--read-only', '--sig-proxy', '--no-healthcheck', '--oom-kill-disable', '--disable-content-trust', '--use-api-socket', '--no-deps'],
@@ -1296,7 +1308,7 @@ interface CommandState {
      * which may have taken the next word (the program may be that many words later). `latest` for podman exec (undefined
      * elsewhere), true once its -l/--latest named the container, after which the first operand is the program.
      */
-    run?: { operands: number; value: boolean; uncertain: number; latest?: boolean };
+    run?: { operands: number; value: boolean | 'choosing'; uncertain: number; latest?: boolean };
     /** The next word is the value of --entrypoint. */
     entrypointNext?: boolean;
     /** The next word is the value of -e/--env. */
@@ -1959,18 +1971,20 @@ class Scanner {
     if (state.container) {
       const literal = this.#literal();
       if (state.container.entrypoint) return this.#entrypointWord(state, state.container.entrypoint, literal);
+      // Surely the tool's own option (docker run, create, exec before the image): a token at the start of -e's value names the variable.
+      const known = state.container.run?.operands === 0;
       if (state.container.envNext) {
         state.container.envNext = false;
-        const refusal = containerEnvRefusal(literal, false);
+        const refusal = containerEnvRefusal(literal, known);
         return refusal !== undefined && this.#refuseWord(refusal, false);
       }
       if (state.container.runs && (literal.text === '-e' || literal.text === '--env') && literal.whole) {
         state.container.envNext = true;
         return false;
       }
-      const attachedEnv = state.container.runs ? /^(?:--env=|-e(?=[A-Za-z_]))/.exec(literal.text) : null;
+      const attachedEnv = state.container.runs ? /^(?:--env=|-e(?=[A-Za-z_]|$))/.exec(literal.text) : null;
       if (attachedEnv !== null) {
-        const refusal = containerEnvRefusal({ ...literal, text: literal.text.slice(attachedEnv[0].length) }, false);
+        const refusal = containerEnvRefusal({ ...literal, text: literal.text.slice(attachedEnv[0].length) }, known);
         if (refusal !== undefined) return this.#refuseWord(refusal, false);
       }
       if (state.container.entrypointNext || literal.text.startsWith('--entrypoint=')) {
@@ -2254,8 +2268,9 @@ class Scanner {
   #containerRunWord(run: NonNullable<NonNullable<CommandState['container']>['run']>, literal: Literal): boolean {
     const text = literal.text;
     if (run.value) {
+      const choosing = run.value === 'choosing';
       run.value = false;
-      return false;
+      return choosing && !literal.whole && this.#refuseWord(REFUSED.containerOption, false);
     }
     // `--` ends the options: the image or container follows.
     if (run.operands === 0 && literal.whole && text === '--') return false;
@@ -2264,12 +2279,17 @@ class Scanner {
       if (long?.[2] === '=') {
         // podman exec --latest=true (a boolean flag takes a value after =): as --latest; --latest=false names none.
         if (run.latest !== undefined && long[1] === '--latest') run.latest = !/^--latest=(?:false|f|0)$/i.test(text);
-        return false;
+        return CONTAINER_CHOOSING.has(long[1]!) && !literal.whole && this.#refuseWord(REFUSED.containerOption, false);
       }
       if (!literal.whole) {
-        // A value naming the option (`--{{…}}`, `-{{…}}`): it may take the next word.
-        run.uncertain++;
-        return false;
+        // Short options with a value attached (`-w{{…}}`, `-eREF={{…}}`): that option's value.
+        for (const letter of /^-([A-Za-z0-9]+)/.exec(text)?.[1] ?? '') {
+          const option = `-${letter}`;
+          if (CONTAINER_RUN_VALUES.has(option)) return CONTAINER_CHOOSING.has(option) && this.#refuseWord(REFUSED.containerOption, false);
+          if (!CONTAINER_RUN_FLAGS.has(option)) break;
+        }
+        // A value naming the option (`--{{…}}`, `-{{…}}`, `-it{{…}}`): it could make any, --privileged or -v /:/host among them.
+        return this.#refuseWord(REFUSED.containerOption, false);
       }
       if (long !== null) {
         // podman exec --latest (-l): the container last started, no operand names it.
@@ -2277,7 +2297,7 @@ class Scanner {
           run.latest = true;
           return false;
         }
-        if (CONTAINER_RUN_VALUES.has(long[1]!)) run.value = true;
+        if (CONTAINER_RUN_VALUES.has(long[1]!)) run.value = CONTAINER_CHOOSING.has(long[1]!) ? 'choosing' : true;
         else if (!CONTAINER_RUN_FLAGS.has(long[1]!)) run.uncertain++;
         return false;
       }
@@ -2289,7 +2309,7 @@ class Scanner {
           continue;
         }
         if (CONTAINER_RUN_VALUES.has(option)) {
-          run.value = k + 1 === text.length;
+          run.value = k + 1 === text.length && (CONTAINER_CHOOSING.has(option) ? 'choosing' : true);
           return false;
         }
         if (!CONTAINER_RUN_FLAGS.has(option)) {

@@ -182,6 +182,17 @@ describe('findTokenPlaces: launchers', () => {
     ['assigned to a cargo target linker by export', 'export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER={{body.v}}', REFUSED.shellVariable],
     ['assigned to CARGO_BUILD_RUSTC_WRAPPER (RUSTC_WRAPPER in cargo configuration)', 'CARGO_BUILD_RUSTC_WRAPPER={{body.v}} cargo build', REFUSED.shellVariable],
     ['assigned to RUSTC by env', 'env RUSTC={{body.v}} cargo build', REFUSED.shellVariable],
+    ['in the working directory docker exec -w gives a script (a planted ./deploy.sh)', 'docker exec -w {{body.v}} app ./deploy.sh', REFUSED.containerOption],
+    ['in a working directory attached to -w, after fixed text', 'docker run --rm -w/srv/{{body.v}} img ./deploy.sh', REFUSED.containerOption],
+    ['in the env file docker run reads (LD_PRELOAD=…)', 'docker run --env-file {{body.v}} img ./x', REFUSED.containerOption],
+    ['in the host directory docker run mounts', 'docker run -v {{body.v}}:/data img ./x', REFUSED.containerOption],
+    ['in a --mount after =', 'docker run --mount=type=bind,src=/srv/{{body.v}},dst=/d img ./x', REFUSED.containerOption],
+    ['in what --cap-add adds', 'podman run --cap-add {{body.v}} img ./x', REFUSED.containerOption],
+    ['in --privileged=', 'docker run --privileged={{body.v}} img ./x', REFUSED.containerOption],
+    ['in the network docker run joins (host)', 'docker run --network {{body.v}} img ./x', REFUSED.containerOption],
+    ["as the name of a variable docker run's -e sets (LD_PRELOAD=…)", 'docker run -e {{body.v}} img ./x', REFUSED.shellVariable],
+    ["as the name of a variable attached to docker run's -e", 'docker run -e{{body.v}} img ./x', REFUSED.shellVariable],
+    ['as the name of a variable docker exec --env= sets', 'docker exec --env={{body.v}} app ./x', REFUSED.shellVariable],
     ['as a package npm install installs in a container', 'docker exec app npm install {{body.v}}', REFUSED.packageCode],
     ['as a package python3 -m pip installs in a container', 'docker compose exec web python3 -m pip install {{body.v}}', REFUSED.packageCode],
     ['as the package an npx entry point runs', 'docker run --rm --entrypoint npx node:22 {{body.v}}', REFUSED.packageCode],
@@ -432,6 +443,10 @@ describe('findTokenPlaces: launchers', () => {
 
   const accepted: Array<[string, string]> = [
     [
+      "values of docker run's options that choose neither what runs nor what the container reaches",
+      'docker run --rm -e REF={{body.ref}} img ./deploy.sh; docker run -eREF={{body.v}} img ./x; docker run --name job-{{body.v}} img ./x; docker run --label x={{body.v}} img ./x; docker run -m{{body.v}} img ./x; docker logs -e{{body.v}} app',
+    ],
+    [
       "a rake task's arguments, a setting of a name of rake's caller's own, the environment, what --jobs= and --suppress-backtrace take, and rails commands that are no task",
       'rake "deploy[{{body.v}}]"; rake -q -- "deploy[{{body.v}}]"; rake deploy REF={{body.v}}; REF={{body.v}} rake deploy; rake --jobs={{body.v}} deploy; rake --suppress-backtrace {{body.v}} deploy; bin/rails db:migrate VERSION={{body.v}}; rails generate model {{body.v}}; echo {{body.v}} | rake deploy',
     ],
@@ -557,13 +572,10 @@ describe('findTokenPlaces: launchers', () => {
     ]);
   });
 
-  it('refuses a token one word later than the program after a docker run option a value names, which may take the next word', () => {
-    // A value -v makes x its value, img the image and the token the program; a value --rm makes img the program.
-    expect(places('docker run --{{body.flag}} x img {{body.v}}; docker run --{{body.flag}} x img ./deploy.sh {{body.v}}')).to.deep.equal([
-      'unquoted',
-      `refused: ${REFUSED.commandName}`,
-      'unquoted',
-      'unquoted',
+  it('refuses a token that could name a docker run option (--{{…}}, -it{{…}}): a value --privileged or --volume=/:/host takes the isolation away', () => {
+    expect(places('docker run --{{body.flag}} x img ./x; docker run -it{{body.flag}} img ./x')).to.deep.equal([
+      `refused: ${REFUSED.containerOption}`,
+      `refused: ${REFUSED.containerOption}`,
     ]);
   });
 
