@@ -67,6 +67,8 @@ export const REFUSED = {
     'in make\'s command line (a variable REF={{…}}, --eval, -f, or a word a value could make one): make expands $(shell …) in it, also when it only exports it to a recipe; pass it in the environment, read as "$$REF" in the recipe (REF={{…}} make deploy) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   containerOption:
     'in a container option that chooses what the container runs or loads or what it may reach (-w/--workdir, --env-file, -v/--volume, --mount, --cap-add, --security-opt, --device, --pid, --network…), or in a word a value could make such an option (--{{…}}): a planted script or file would run, or the container would lose its isolation; pass the value in the environment (-e REF={{…}}) (docs/triggers.md, "Places a token may not stand": containers)',
+  positionalCode:
+    'as a positional parameter of a shell -c string that runs it as code or as a command (sh -c \'"$@"\' sh {{…}}, sh -c \'eval "$1"\' sh {{…}}, sh -c \'python3 -c "$1"\' sh {{…}}): pass it where the string uses it as data (sh -c \'./deploy.sh "$1"\' sh {{…}})',
   rakeCode:
     'in rake\'s command line (a task name, an option such as --execute=… or -f, or a word a value could make one; rake reads options among its tasks): rake runs the task, the Ruby code or the file it names; pass the value as a task argument (rake "deploy[{{…}}]") or in the environment (REF={{…}} rake deploy) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   packageCode:
@@ -1419,6 +1421,27 @@ const FOUND_COMMAND_ENDED: Partial<CommandState> = {
  */
 export const findTokenPlaces = (template: string): TokenPlace[] => new Scanner(template).scan();
 
+/** A reference to a positional parameter (`$1`, `${2}`, `${1:-x}`, `$@`, `"$*"`; `$0` too, the first word after a -c string). */
+const POSITIONAL = /\$\{[0-9@*][^}]*\}|\$[0-9@*]/g;
+
+/**
+ * Whether a fixed shell -c string puts a positional parameter where the check refuses a token:
+ * each reference read as a token stands for the words after the string (`"$@"` as a command, `eval
+ * "$1"`, `python3 -c "$1"`, and `make -- "$1"`, where make reads a value X=$(shell …) as a variable), which its
+ * `shift` and `set --` may move. A string that only uses them as data (`./deploy.sh "$1"`) is no such string. The
+ * check reads the string as a template of its own.
+ */
+const runsPositional = (script: string): boolean => {
+  if (!POSITIONAL.test(script)) return false;
+  POSITIONAL.lastIndex = 0;
+  try {
+    return findTokenPlaces(script.replace(POSITIONAL, '{{body.positional}}')).some((place) => 'refused' in place.place);
+  } catch {
+    // A string the check cannot read (an unclosed quote): its parameters' use is unknown.
+    return true;
+  }
+};
+
 class Scanner {
   readonly #s: string;
   readonly #tokens = new Map<number, RegExpExecArray>();
@@ -1949,6 +1972,13 @@ class Scanner {
       const text = this.#s.slice(start, this.#i);
       if (replace !== undefined && text.includes(replace)) state.input = true;
       this.#readsInput(state, literal, text, command);
+      // A fixed -c string that runs its positional parameters as code or as a command (`sh -c '"$@"' sh {{…}}`,
+      // `sh -c 'eval "$1"' sh {{…}}`): the words after it are what it runs.
+      // Under xargs, its positional parameters are what xargs reads (`… | xargs sh -c 'eval "$1"' sh`): that input too.
+      if (command && literal.whole && runsPositional(literal.text)) {
+        state.refusing = REFUSED.positionalCode;
+        if (state.xargs !== undefined) state.input = true;
+      }
       return true;
     }
     if (state.interpreter) return this.#interpreterWord(state, state.interpreter);

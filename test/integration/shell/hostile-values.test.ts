@@ -791,7 +791,7 @@ describe("why npm_config_… variables and a value before npm's -- are refused: 
  * scripts); cargo splits a target's runner at spaces and runs it with the program; tsx -e and a
  * free-threaded python3.13t -c run their program. Each template is refused.
  */
-describe('why npm explore, make variables, npm version -m, a cargo runner, tsx -e and python3.13t -c are refused: the value runs as code', () => {
+describe('why npm explore, make variables, a -c string running its parameters, npm version -m, a cargo runner, tsx -e and python3.13t -c are refused: the value runs as code', () => {
   const tsxBin = join(process.cwd(), 'node_modules', '.bin');
   const running: Array<RunsTheValue & { tool: string; does: string }> = [
     {
@@ -832,6 +832,21 @@ describe('why npm explore, make variables, npm version -m, a cargo runner, tsx -
       script: 'make -s "${AGW_ARG_1}" deploy',
       value: '--eval=$(shell touch canary)',
       prepare: (cwd) => writeFile(join(cwd, 'Makefile'), 'deploy:\n\t@true\n'),
+    },
+    {
+      tool: 'make',
+      does: 'reads a value X=$(shell …) after the -- a -c string gives make as a variable, and expands it',
+      template: `sh -c 'make -s -- "$1"' sh {{body.v}}`,
+      script: `sh -c 'make -s -- "$1"' sh "\${AGW_ARG_1}"`,
+      value: 'X=$(shell touch canary)',
+      prepare: (cwd) => writeFile(join(cwd, 'Makefile'), 'all:\n\t@true\n'),
+    },
+    {
+      tool: 'sh',
+      does: 'evaluates the positional parameter its -c string gives eval',
+      template: `sh -c 'eval "$1"' sh {{body.v}}`,
+      script: `sh -c 'eval "$1"' sh "\${AGW_ARG_1}"`,
+      value: 'touch canary',
     },
     {
       tool: 'cargo',

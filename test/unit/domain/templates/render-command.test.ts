@@ -187,7 +187,7 @@ describe('findTokenPlaces', () => {
     ],
     [
       'pipes to xargs that give what they carry to a command or a shell script as arguments, not into a -c string',
-      'echo {{body.v}} | xargs -I{} echo {}; echo {{body.v}} | xargs sh -c \'make -- "$@"\' sh; echo {{body.v}} | xargs -I{} sh -c \'make -- "$1"\' sh {}; echo {{body.v}} | xargs -n1 ./deploy.sh',
+      'echo {{body.v}} | xargs -I{} echo {}; echo {{body.v}} | xargs sh -c \'./deploy.sh "$@"\' sh; echo {{body.v}} | xargs -I{} sh -c \'./deploy.sh "$1"\' sh {}; echo {{body.v}} | xargs -n1 ./deploy.sh',
       ['unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
@@ -232,7 +232,7 @@ describe('findTokenPlaces', () => {
     ],
     [
       "sed's file operands and values after --sandbox, and a container command's arguments after sh -c's string",
-      'sed -E \'s/a/b/\' -- {{body.v}}; sed --sandbox "s/x/{{body.v}}/" f; docker exec app sh -c \'make -- "$1"\' sh {{body.v}}; kubectl exec pod -- ./deploy {{body.v}}; docker run --rm -e X={{body.v}} img ./deploy',
+      'sed -E \'s/a/b/\' -- {{body.v}}; sed --sandbox "s/x/{{body.v}}/" f; docker exec app sh -c \'./deploy.sh "$1"\' sh {{body.v}}; kubectl exec pod -- ./deploy {{body.v}}; docker run --rm -e X={{body.v}} img ./deploy',
       ['unquoted', 'double', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [

@@ -182,6 +182,14 @@ describe('findTokenPlaces: launchers', () => {
     ['assigned to a cargo target linker by export', 'export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER={{body.v}}', REFUSED.shellVariable],
     ['assigned to CARGO_BUILD_RUSTC_WRAPPER (RUSTC_WRAPPER in cargo configuration)', 'CARGO_BUILD_RUSTC_WRAPPER={{body.v}} cargo build', REFUSED.shellVariable],
     ['assigned to RUSTC by env', 'env RUSTC={{body.v}} cargo build', REFUSED.shellVariable],
+    // A fixed -c string that runs its positional parameters: the words after it are its code.
+    ['as a positional parameter a -c string runs as a command', `sh -c '"$@"' sh {{body.v}}`, REFUSED.positionalCode],
+    ['as a positional parameter a -c string evaluates', `sh -c 'eval "$1"' sh {{body.v}}`, REFUSED.positionalCode],
+    ['as a positional parameter a -c string gives python3 -c', `bash -c 'python3 -c "$1"' bash {{body.v}}`, REFUSED.positionalCode],
+    ['as a positional parameter a -c string gives make after -- (X=$(shell …) is a variable)', `sh -c 'make -- "$1"' sh {{body.v}}`, REFUSED.positionalCode],
+    ['as a positional parameter that shift moves into the command', `sh -c 'shift; exec "$@"' sh x {{body.v}}`, REFUSED.positionalCode],
+    ['as a positional parameter of a -c string run in a container', `docker exec app sh -c '\${1}' sh {{body.v}}`, REFUSED.positionalCode],
+    ['written into a pipe to xargs giving a -c string that evaluates its parameters', `echo {{body.v}} | xargs sh -c 'eval "$1"' sh`, REFUSED.shellInput],
     ['in the working directory docker exec -w gives a script (a planted ./deploy.sh)', 'docker exec -w {{body.v}} app ./deploy.sh', REFUSED.containerOption],
     ['in a working directory attached to -w, after fixed text', 'docker run --rm -w/srv/{{body.v}} img ./deploy.sh', REFUSED.containerOption],
     ['in the env file docker run reads (LD_PRELOAD=…)', 'docker run --env-file {{body.v}} img ./x', REFUSED.containerOption],
@@ -442,6 +450,10 @@ describe('findTokenPlaces: launchers', () => {
   }
 
   const accepted: Array<[string, string]> = [
+    [
+      "positional parameters a fixed -c string uses as data (echo, a script's argument, a loop's list, cd's default), and $0 and $#",
+      `sh -c 'echo "$1"' sh {{body.v}}; sh -c './deploy.sh "$1"' sh {{body.v}}; sh -c 'for f in "$@"; do ./x "$f"; done' sh {{body.v}}; sh -c 'cd "\${1:-/srv}" && ./deploy.sh' sh {{body.v}}; sh -c 'echo $# $0' sh {{body.v}}; echo {{body.v}} | xargs sh -c './deploy.sh "$@"' sh`,
+    ],
     [
       "values of docker run's options that choose neither what runs nor what the container reaches",
       'docker run --rm -e REF={{body.ref}} img ./deploy.sh; docker run -eREF={{body.v}} img ./x; docker run --name job-{{body.v}} img ./x; docker run --label x={{body.v}} img ./x; docker run -m{{body.v}} img ./x; docker logs -e{{body.v}} app',
