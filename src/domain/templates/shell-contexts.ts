@@ -264,8 +264,8 @@ const MAKE_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
   '--eval': 'code',
   '-I': 'code',
   '--include-dir': 'code',
-  '-C': 'data',
-  '--directory': 'data',
+  '-C': 'code',
+  '--directory': 'code',
   '-o': 'data',
   '--old-file': 'data',
   '--assume-old': 'data',
@@ -299,6 +299,8 @@ const RAKE_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
   '-R': 'code',
   '--rakelibdir': 'code',
   '--rakelib': 'code',
+  '-C': 'code',
+  '--directory': 'code',
   '--suppress-backtrace': 'data',
 };
 const COMMAND_OPTIONS: Readonly<Record<string, { readonly code: readonly string[]; readonly data: readonly string[] }>> = {
@@ -781,6 +783,16 @@ const interpreterOf = (name: string): string | undefined => {
   if (base === 'pwsh-preview') return 'pwsh';
   return Object.hasOwn(INTERPRETERS, base) ? base : undefined;
 };
+/**
+ * The commands rails has itself (Rails 7; those of RAILS_COMMANDS, new, plugin and app:template are read apart): any other
+ * it hands to rake as a task, with the words after it (`rails db:seed …`, `rails deploy …`).
+ */
+const RAILS_OWN_COMMANDS = new Set([
+  ...['generate', 'g', 'destroy', 'd', 'server', 's', 'test', 't', 'test:system', 'test:all', 'routes', 'notes', 'about', 'stats'],
+  ...['middleware', 'initializers', 'version', 'secret', 'help', 'boot', 'restart', 'devcontainer', 'unused_routes', 'dev:cache'],
+  ...['credentials:edit', 'credentials:show', 'credentials:diff', 'credentials:fetch', 'encrypted:edit', 'encrypted:show'],
+  ...['secrets:edit', 'secrets:show', 'secrets:setup', 'db:system:change', '-h', '--help', '-v', '--version'],
+]);
 /** The commands of rails (also bin/rails) that run code: read as the interpreters of INTERPRETERS named after them. */
 const RAILS_COMMANDS: Readonly<Record<string, string>> = {
   runner: 'rails runner',
@@ -1310,7 +1322,7 @@ interface CommandState {
      * which may have taken the next word (the program may be that many words later). `latest` for podman exec (undefined
      * elsewhere), true once its -l/--latest named the container, after which the first operand is the program.
      */
-    run?: { operands: number; value: boolean | 'choosing'; uncertain: number; latest?: boolean };
+    run?: { operands: number; value: boolean | 'choosing'; uncertain: number; latest?: boolean; image?: boolean };
     /** The next word is the value of --entrypoint. */
     entrypointNext?: boolean;
     /** The next word is the value of -e/--env. */
@@ -1432,6 +1444,9 @@ const POSITIONAL = /\$\{[0-9@*][^}]*\}|\$[0-9@*]/g;
  * check reads the string as a template of its own.
  */
 const runsPositional = (script: string): boolean => {
+  // bash's own ways to reach them the check does not read: indirection (`${!1}` evaluates a subscript in the value),
+  // BASH_ARGV (bash -c fills it with them), a `for` loop without `in` (over "$@").
+  if (/\$\{!|BASH_ARGV|\bfor[ \t]+[A-Za-z_]\w*[ \t]*(?:;|\n|do\b)/.test(script)) return true;
   if (!POSITIONAL.test(script)) return false;
   POSITIONAL.lastIndex = 0;
   try {
@@ -2012,7 +2027,7 @@ class Scanner {
         state.container.envNext = true;
         return false;
       }
-      const attachedEnv = state.container.runs ? /^(?:--env=|-e(?=[A-Za-z_]|$))/.exec(literal.text) : null;
+      const attachedEnv = state.container.runs ? /^(?:--env=|-e=?(?=[A-Za-z_]|$))/.exec(literal.text) : null;
       if (attachedEnv !== null) {
         const refusal = containerEnvRefusal({ ...literal, text: literal.text.slice(attachedEnv[0].length) }, known);
         if (refusal !== undefined) return this.#refuseWord(refusal, false);
@@ -2081,6 +2096,7 @@ class Scanner {
             value: false,
             uncertain: 0,
             latest: state.container.tool === 'podman' && literal.text === 'exec' ? false : undefined,
+            image: literal.text !== 'exec',
           };
       }
       // The program surely named falls through to be read as a command name.
@@ -2147,8 +2163,9 @@ class Scanner {
       // rails new and plugin new apply the application template -m/--template names, app:template the one LOCATION= names:
       // Ruby code, from a file or a URL. rails new reads its options among its operands too (`rails new app --template=…`).
       else if (word === 'new' || word === 'plugin' || word === 'app:template') state.refusing = REFUSED.interpreterProgram;
-      // A task (db:seed, assets:precompile…): rails hands it and the words after it to rake, which reads them as its own.
-      else if (word.includes(':')) state.commandOptions = { command: 'rake' };
+      // A command it does not have itself (db:seed, assets:precompile, deploy…): rails hands it and the words after it to
+      // rake, which reads them as its own.
+      else if (!RAILS_OWN_COMMANDS.has(word)) state.commandOptions = { command: 'rake' };
       return false;
     }
     // R CMD BATCH runs R on its file operand, read as Rscript's; R's other tools (INSTALL, build) and any program follow below.
@@ -2313,9 +2330,17 @@ class Scanner {
       }
       if (!literal.whole) {
         // Short options with a value attached (`-w{{…}}`, `-eREF={{…}}`): that option's value.
-        for (const letter of /^-([A-Za-z0-9]+)/.exec(text)?.[1] ?? '') {
-          const option = `-${letter}`;
-          if (CONTAINER_RUN_VALUES.has(option)) return CONTAINER_CHOOSING.has(option) && this.#refuseWord(REFUSED.containerOption, false);
+        const letters = /^-([A-Za-z0-9]+)/.exec(text)?.[1] ?? '';
+        for (let k = 0; k < letters.length; k++) {
+          const option = `-${letters[k]}`;
+          if (CONTAINER_RUN_VALUES.has(option)) {
+            // -e's value, bundled (`-ite{{…}}`, `-iteREF={{…}}`): the variable's name and value.
+            if (option === '-e') {
+              const refusal = containerEnvRefusal({ ...literal, text: text.slice(k + 2) }, true);
+              return refusal !== undefined && this.#refuseWord(refusal, false);
+            }
+            return CONTAINER_CHOOSING.has(option) && this.#refuseWord(REFUSED.containerOption, false);
+          }
           if (!CONTAINER_RUN_FLAGS.has(option)) break;
         }
         // A value naming the option (`--{{…}}`, `-{{…}}`, `-it{{…}}`): it could make any, --privileged or -v /:/host among them.
@@ -2350,6 +2375,9 @@ class Scanner {
       return false;
     }
     run.operands++;
+    // A value at the start of the image of run or create (`docker run {{…}} ./deploy.sh`): it names the image run, whose
+    // code runs, or an option (--workdir=…). The container of exec, by a value, is one of those already there.
+    if (run.operands === 1 && run.image === true && !literal.whole && text === '') return this.#refuseWord(REFUSED.containerOption, false);
     const first = run.latest ? 1 : 2;
     return run.operands >= first && run.operands <= first + run.uncertain && !literal.whole && this.#refuseWord(REFUSED.commandName, false);
   }
@@ -3004,6 +3032,24 @@ class Scanner {
     const text = literal.text;
     const refuse = (): boolean => this.#refuseWordOrReplaced(state, literal, REFUSED.makeCode);
     const replace = state.xargs?.replace;
+    const option = this.#tableOption(options, MAKE_OPTIONS, literal, refuse);
+    if (option !== undefined) return option;
+    return (text === '' || text.includes('=') || (replace !== undefined && text.startsWith(replace))) && refuse();
+  }
+
+  /**
+   * A word of make's or rake's command line that is an option or an option's value (undefined for
+   * an operand, which the caller reads): `table` says which options take the next word, `code`
+   * where a token in the value is refused. A token in an option's name, or in a value attached to
+   * a `code` option (`-f{{…}}`, `--eval={{…}}`), is refused; `--` ends the options.
+   */
+  #tableOption(
+    options: NonNullable<CommandState['commandOptions']>,
+    table: Readonly<Record<string, 'code' | 'data'>>,
+    literal: Literal,
+    refuse: () => boolean,
+  ): boolean | undefined {
+    const text = literal.text;
     if (options.next) {
       const next = options.next;
       options.next = undefined;
@@ -3013,17 +3059,19 @@ class Scanner {
       options.ended = true;
       return false;
     }
-    if (options.ended || !text.startsWith('-') || text === '-')
-      return (text === '' || text.includes('=') || (replace !== undefined && text.startsWith(replace))) && refuse();
+    if (options.ended || !text.startsWith('-') || text === '-') return undefined;
     const long = /^(--[a-z-]+)(=?)/.exec(text);
     if (long) {
-      const kind = MAKE_OPTIONS[long[1]!];
+      // getopt_long and Ruby's OptionParser take a long option's unambiguous start for it (`--ev=` is --eval): a
+      // start some option of the table has is read as the most dangerous of those it could be.
+      const starting = Object.keys(table).filter((name) => name.startsWith('--') && name.startsWith(long[1]!));
+      const kind = table[long[1]!] ?? (starting.some((name) => table[name] === 'code') ? 'code' : starting.length > 0 ? 'data' : undefined);
       if (long[2] === '=' || !literal.whole) return (kind === 'code' || long[2] !== '=') && refuse();
       options.next = kind;
       return false;
     }
     for (let k = 1; k < text.length; k++) {
-      const kind = MAKE_OPTIONS[`-${text[k]}`];
+      const kind = table[`-${text[k]}`];
       if (kind === undefined) continue;
       // The value in the same word (`-C/srv/{{…}}`, `-f{{…}}`).
       if (k + 1 < text.length || !literal.whole) return kind === 'code' && refuse();
@@ -3043,40 +3091,15 @@ class Scanner {
     const literal = this.#literal();
     const text = literal.text;
     const refuse = (): boolean => this.#refuseWordOrReplaced(state, literal, REFUSED.rakeCode);
-    if (options.next) {
-      const next = options.next;
-      options.next = undefined;
-      return next === 'code' && refuse();
+    const option = this.#tableOption(options, RAKE_OPTIONS, literal, refuse);
+    if (option !== undefined) return option;
+    const setting = /^([A-Za-z_]\w*)=/.exec(text);
+    if (setting) {
+      const refusal = assignedRefusal(setting[1]!);
+      return refusal !== undefined && !literal.whole && this.#refuseWord(refusal, false);
     }
-    if (!options.ended && literal.whole && text === '--') {
-      options.ended = true;
-      return false;
-    }
-    if (options.ended || !text.startsWith('-') || text === '-') {
-      const setting = /^([A-Za-z_]\w*)=/.exec(text);
-      if (setting) {
-        const refusal = assignedRefusal(setting[1]!);
-        return refusal !== undefined && !literal.whole && this.#refuseWord(refusal, false);
-      }
-      // A task's name with its arguments fixed before the token: the value is an argument.
-      if (/^[^\s[]+\[/.test(text)) return false;
-      return refuse();
-    }
-    const long = /^(--[a-z-]+)(=?)/.exec(text);
-    if (long) {
-      const kind = RAKE_OPTIONS[long[1]!];
-      if (long[2] === '=' || !literal.whole) return (kind === 'code' || long[2] !== '=') && refuse();
-      options.next = kind;
-      return false;
-    }
-    for (let k = 1; k < text.length; k++) {
-      const kind = RAKE_OPTIONS[`-${text[k]}`];
-      if (kind === undefined) continue;
-      // The value in the same word (`-e{{…}}`, `-j{{…}}`).
-      if (k + 1 < text.length || !literal.whole) return kind === 'code' && refuse();
-      options.next = kind;
-      return false;
-    }
+    // A task's name with its arguments fixed before the token: the value is an argument.
+    if (/^[^\s[]+\[/.test(text)) return false;
     return refuse();
   }
 

@@ -214,6 +214,17 @@ describe('findTokenPlaces: launchers', () => {
     // make expands $(shell …) in a command-line variable's value, also when it exports it to a recipe that reads "$$REF".
     ["in a variable given on make's command line", 'make deploy REF={{body.v}}', REFUSED.makeCode],
     ['in a := variable given to make -C', 'make -C /srv/app REF:={{body.v}} deploy', REFUSED.makeCode],
+    ['in the directory make -C reads a Makefile in (a planted one)', 'make -C /srv/{{body.v}} deploy', REFUSED.makeCode],
+    ['in an abbreviated make --eval (getopt_long)', 'make --ev={{body.v}} deploy', REFUSED.makeCode],
+    ['in an abbreviated rake --require (OptionParser)', 'rake --req={{body.v}} deploy', REFUSED.rakeCode],
+    ['in the directory rake -C reads a Rakefile in', 'rake -C {{body.v}} deploy', REFUSED.rakeCode],
+    ['at the start of a word of a rails command rails hands to rake', 'bin/rails deploy {{body.v}}', REFUSED.rakeCode],
+    ["as the name of a variable docker's -e= sets", 'docker run -e={{body.v}} img ./x', REFUSED.shellVariable],
+    ['as the name of a variable a bundled -e sets', 'docker run -ite{{body.v}} img ./x', REFUSED.shellVariable],
+    ['at the start of the image docker run runs (a value --workdir=… or the image)', 'docker run {{body.v}} img ./deploy.sh', REFUSED.containerOption],
+    ['as a positional parameter bash indirection evaluates', `bash -c 'echo "\${!1}"' bash {{body.v}}`, REFUSED.positionalCode],
+    ['as a positional parameter reached through BASH_ARGV', `bash -c 'eval "$BASH_ARGV"' bash {{body.v}}`, REFUSED.positionalCode],
+    ['as a positional parameter a for loop without in evaluates', `sh -c 'for a; do eval "$a"; done' sh {{body.v}}`, REFUSED.positionalCode],
     ['in a variable given to make after --', 'make -- REF={{body.v}}', REFUSED.makeCode],
     ['at the start of a make word (a value --eval=… or NAME=…)', 'make -s {{body.v}}', REFUSED.makeCode],
     ['in what make --eval takes', 'make --eval={{body.v}} deploy', REFUSED.makeCode],
@@ -456,7 +467,7 @@ describe('findTokenPlaces: launchers', () => {
     ],
     [
       "values of docker run's options that choose neither what runs nor what the container reaches",
-      'docker run --rm -e REF={{body.ref}} img ./deploy.sh; docker run -eREF={{body.v}} img ./x; docker run --name job-{{body.v}} img ./x; docker run --label x={{body.v}} img ./x; docker run -m{{body.v}} img ./x; docker logs -e{{body.v}} app',
+      'docker run --rm -e REF={{body.ref}} img ./deploy.sh; docker run -eREF={{body.v}} img ./x; docker run --name job-{{body.v}} img ./x; docker run --label x={{body.v}} img ./x; docker run -m{{body.v}} img ./x; docker logs -e{{body.v}} app; docker run -iteREF={{body.v}} img ./x; docker run img:{{body.v}} ./deploy.sh; docker exec app-{{body.v}} ./deploy.sh; rails generate model {{body.v}}; rake --jobs={{body.v}} deploy',
     ],
     [
       "a rake task's arguments, a setting of a name of rake's caller's own, the environment, what --jobs= and --suppress-backtrace take, and rails commands that are no task",
@@ -525,8 +536,8 @@ describe('findTokenPlaces: launchers', () => {
     ],
     ["a value npm explore's command reads from the environment", `REF={{body.v}} npm explore foo -- './deploy.sh "$REF"'`],
     [
-      "a value make's recipe reads from the environment, a target after fixed text and make -C's directory",
-      'REF={{body.v}} make deploy; make deploy-{{body.v}}; make -C /srv/{{body.v}} deploy',
+      "a value make's recipe reads from the environment, a target after fixed text, and a target in a fixed make -C directory",
+      'REF={{body.v}} make deploy; make deploy-{{body.v}}; make -C /srv/app deploy-{{body.v}}',
     ],
     ['xargs -I{} giving make a target after fixed text', 'echo {{body.v}} | xargs -I{} make deploy-{}'],
     ['corepack pnpm run arguments after --', 'corepack enable && corepack pnpm run deploy -- {{body.v}}'],
