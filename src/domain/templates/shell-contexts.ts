@@ -70,7 +70,7 @@ export const REFUSED = {
   positionalCode:
     'as a positional parameter of a shell -c string that runs it as code or as a command (sh -c \'"$@"\' sh {{…}}, sh -c \'eval "$1"\' sh {{…}}, sh -c \'python3 -c "$1"\' sh {{…}}): pass it where the string uses it as data (sh -c \'./deploy.sh "$1"\' sh {{…}})',
   rakeCode:
-    'in rake\'s command line (a task name, an option such as --execute=… or -f, or a word a value could make one; rake reads options among its tasks): rake runs the task, the Ruby code or the file it names; pass the value as a task argument (rake "deploy[{{…}}]") or in the environment (REF={{…}} rake deploy) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
+    'in rake\'s command line (a task name, an option such as --execute=… or -f, or a word a value could make one; rake reads options among its tasks): rake runs the task, the Ruby code or the file it names; pass the value in the environment (REF={{…}} rake deploy) or as a setting of a name of your own (rake deploy REF={{…}}), not as a task argument (deploy[{{…}}]: a line REF=… in it is a setting) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   packageCode:
     'where a package manager reads the package, version or option it installs or runs (npx {{…}}, npm i pkg@{{…}}, npm run x {{…}}): its install scripts or program would run; pass script arguments after -- (npm run x -- {{…}}) (docs/triggers.md, "Places a token may not stand": package managers)',
   shellScript:
@@ -3083,9 +3083,9 @@ class Scanner {
 
   /**
    * A word of rake's command line: refuses a token in what -e, -f, -r… take, in an option, in a
-   * task's name and at the start of a word, where a value could make an option (`--execute=…`),
-   * a task (`db:drop`) or a setting; a task's arguments (`deploy[{{…}}]`) and the value of a
-   * setting of a fixed name (`REF={{…}}`, not RUBYOPT=…) are data.
+   * task's name or arguments and at the start of a word, where a value could make an option
+   * (`--execute=…`), a task (`db:drop`) or a setting; the value of a setting of a fixed name
+   * (`REF={{…}}`, not RUBYOPT=… or RAKEOPT=…) is data (the first `NAME=` takes the whole word).
    */
   #rakeWord(state: CommandState, options: NonNullable<CommandState['commandOptions']>): boolean {
     const literal = this.#literal();
@@ -3095,11 +3095,12 @@ class Scanner {
     if (option !== undefined) return option;
     const setting = /^([A-Za-z_]\w*)=/.exec(text);
     if (setting) {
-      const refusal = assignedRefusal(setting[1]!);
+      // RAKEOPT: the options a rake its tasks start reads (-e code among them).
+      const refusal = setting[1] === 'RAKEOPT' ? REFUSED.rakeCode : assignedRefusal(setting[1]!);
       return refusal !== undefined && !literal.whole && this.#refuseWord(refusal, false);
     }
-    // A task's name with its arguments fixed before the token: the value is an argument.
-    if (/^[^\s[]+\[/.test(text)) return false;
+    // A task's name, or its arguments (`deploy[{{…}}]`): rake reads each line of a word that is no setting as one
+    // (`^NAME=` matches at a line's start), so a value `x\nGIT_SSH_COMMAND=…` there sets that variable for the tasks.
     return refuse();
   }
 

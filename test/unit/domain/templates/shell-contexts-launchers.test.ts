@@ -245,6 +245,9 @@ describe('findTokenPlaces: launchers', () => {
     ['in the Ruby code rake -e runs', 'rake -e {{body.v}}', REFUSED.rakeCode],
     ['in the Ruby code rake --execute= runs', 'rake --execute={{body.v}}', REFUSED.rakeCode],
     ['in the Rakefile rake -f loads', 'rake -f Rakefile.{{body.v}} deploy', REFUSED.rakeCode],
+    ["in a rake task's arguments (a line REF=… in the value would be a setting: x\\nGIT_SSH_COMMAND=…)", 'rake "deploy[{{body.v}}]"', REFUSED.rakeCode],
+    ["in a rake task's arguments after --", 'rake -q -- "deploy[{{body.v}}]"', REFUSED.rakeCode],
+    ['in RAKEOPT, the options of a rake the tasks start', 'rake deploy RAKEOPT={{body.v}}', REFUSED.rakeCode],
     ['in the library rake -r requires (in the same word)', 'rake -r./lib/{{body.v}} deploy', REFUSED.rakeCode],
     ['after rake -j, whose number is optional (a value --execute=… is read as an option)', 'rake -j {{body.v}} deploy', REFUSED.rakeCode],
     ['at the start of a word of a task rails hands to rake', 'bin/rails db:seed {{body.v}}', REFUSED.rakeCode],
@@ -470,8 +473,8 @@ describe('findTokenPlaces: launchers', () => {
       'docker run --rm -e REF={{body.ref}} img ./deploy.sh; docker run -eREF={{body.v}} img ./x; docker run --name job-{{body.v}} img ./x; docker run --label x={{body.v}} img ./x; docker run -m{{body.v}} img ./x; docker logs -e{{body.v}} app; docker run -iteREF={{body.v}} img ./x; docker run img:{{body.v}} ./deploy.sh; docker exec app-{{body.v}} ./deploy.sh; rails generate model {{body.v}}; rake --jobs={{body.v}} deploy',
     ],
     [
-      "a rake task's arguments, a setting of a name of rake's caller's own, the environment, what --jobs= and --suppress-backtrace take, and rails commands that are no task",
-      'rake "deploy[{{body.v}}]"; rake -q -- "deploy[{{body.v}}]"; rake deploy REF={{body.v}}; REF={{body.v}} rake deploy; rake --jobs={{body.v}} deploy; rake --suppress-backtrace {{body.v}} deploy; bin/rails db:migrate VERSION={{body.v}}; rails generate model {{body.v}}; echo {{body.v}} | rake deploy',
+      "a setting of a name of rake's caller's own (the first NAME= takes the whole word), the environment, what --jobs= and --suppress-backtrace take, and rails commands that are no task",
+      'rake deploy REF={{body.v}}; rake -q -- deploy REF={{body.v}}; REF={{body.v}} rake deploy; rake --jobs={{body.v}} deploy; rake --suppress-backtrace {{body.v}} deploy; bin/rails db:migrate VERSION={{body.v}}; rails generate model {{body.v}}; echo {{body.v}} | rake deploy',
     ],
     ['arguments after the image of a shell entry point given a script', 'docker run --rm --entrypoint sh img ./deploy.sh {{body.v}}'],
     ['positional parameters after a shell entry point -c string', `docker run --entrypoint sh img -c 'echo "$1"' sh {{body.v}}`],
@@ -562,7 +565,7 @@ describe('findTokenPlaces: launchers', () => {
     ],
     [
       'arguments of the program bundle exec, poetry run, pipenv run, pdm run and hatch run run',
-      'bundle exec rake "deploy[{{body.v}}]"; poetry run pytest -k {{body.v}}; pipenv run ./deploy.py {{body.v}}; pdm run deploy {{body.v}}; hatch run test:cov {{body.v}}; rye run ./x.py {{body.v}}',
+      'bundle exec rake deploy REF={{body.v}}; poetry run pytest -k {{body.v}}; pipenv run ./deploy.py {{body.v}}; pdm run deploy {{body.v}}; hatch run test:cov {{body.v}}; rye run ./x.py {{body.v}}',
     ],
     [
       "arguments after rails runner's code or file, and of rails commands that run no code",
