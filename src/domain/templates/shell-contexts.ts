@@ -898,12 +898,14 @@ const CONTAINER_RUN_VALUES = new Set([
 /**
  * Options of docker, podman and nerdctl run, create and exec whose value chooses a file or directory the
  * container runs or loads code from (the working directory of `./deploy.sh`, an --env-file's LD_PRELOAD…, a
- * mounted host directory) or takes away its isolation (capabilities, seccomp and AppArmor, devices, the host's
- * PID, IPC, user or network namespace, --privileged=true): a token in such a value is refused.
+ * mounted host directory) or takes away its isolation (capabilities, seccomp and AppArmor, devices,
+ * the host's PID, IPC, user or network namespace, the user and groups it runs as, --privileged=true): a token in such
+ * a value is refused.
  */
 const CONTAINER_CHOOSING = new Set([
   ...['-w', '--workdir', '--env-file', '-v', '--volume', '--mount', '--volumes-from', '--cap-add', '--security-opt', '--device'],
   ...['--pid', '--ipc', '--userns', '--uts', '--network', '--net', '--cgroupns', '--privileged', '--runtime'],
+  ...['-u', '--user', '--group-add', '--device-cgroup-rule'],
 ]);
 const CONTAINER_RUN_FLAGS = new Set([
   ...['-d', '-i', '-t', '-P', '-q', '-T', '--detach', '--interactive', '--tty', '--publish-all', '--quiet', '--rm', '--init', '--privileged'],
