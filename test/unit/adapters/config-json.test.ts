@@ -65,8 +65,10 @@ describe('configuration JSON files (triggers, schedules)', () => {
     const read = await readConfigJson(file, 'config/TRIGGERS.json');
     const { user, system } = process.cpuUsage(cpu);
     expect((read as { problem: string }).problem).to.include(`the bytes at line 1 column ${length + 3} are none`);
-    // ~0.09 s of CPU here; the scan it replaced 1.3–1.9 s.
-    expect((user + system) / 1000).to.be.below(400);
+    // ~0.09 s of CPU on a quiet machine, 0.43 s once in a loaded clean-clone run (the worker's whole process is
+    // counted); the scan it replaced took 1.3–1.9 s on a faster machine. The bound guards against that scan coming
+    // back, not against a slow machine: it sits between the two.
+    expect((user + system) / 1000).to.be.below(1000);
   });
 
   it('refuses a FIFO at once (it was waited on for good), reads a device bounded (/dev/zero was read until memory ran out) and refuses a file past 16 MiB', async () => {
