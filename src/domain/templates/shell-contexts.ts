@@ -1449,10 +1449,10 @@ const runsPositional = (script: string): boolean => {
   // bash's own ways to reach them the check does not read: indirection (`${!1}` evaluates a subscript in the value),
   // BASH_ARGV (bash -c fills it with them), a `for` loop without `in` (over "$@").
   if (/\$\{!|BASH_ARGV|\bfor[ \t]+[A-Za-z_]\w*[ \t]*(?:;|\n|do\b)/.test(script)) return true;
-  if (!POSITIONAL.test(script)) return false;
-  POSITIONAL.lastIndex = 0;
+  const marked = script.replace(POSITIONAL, '{{body.positional}}');
+  if (marked === script) return false;
   try {
-    return findTokenPlaces(script.replace(POSITIONAL, '{{body.positional}}')).some((place) => 'refused' in place.place);
+    return findTokenPlaces(marked).some((place) => 'refused' in place.place);
   } catch {
     // A string the check cannot read (an unclosed quote): its parameters' use is unknown.
     return true;
