@@ -96,8 +96,12 @@ const send = async (url: string, init: RequestInit): Promise<JsonResponse> => {
 
 const sign = (secret: string, raw: string): string => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 
-/** The first lines of a command template: act only when the body names an existing run directory. */
-const gate = (field: string): string => `test -d {{body.${field}}} || exit 0; cd {{body.${field}}}; `;
+/**
+ * The first lines of a command template: act only when the body names an existing run directory, and work in it. The
+ * check refuses a token as cd's directory (a value could name any directory), so the run directory is chosen among
+ * those there by comparing each with the value.
+ */
+const gate = (field: string): string => `for d in */; do [ "$d" = {{body.${field}}}/ ] && break; d=; done; [ -n "$d" ] || exit 0; cd -- "$d" || exit 0; `;
 
 // ---------------------------------------------------------------------------------------------
 

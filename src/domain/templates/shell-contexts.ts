@@ -42,6 +42,8 @@ export const REFUSED = {
   arrayBuiltin: 'as an argument of mapfile or readarray, which read an array name with a subscript bash evaluates and run -C as a command',
   shellVariable:
     'in an assignment (also by export or env) to a variable a shell or another program runs or loads code from (BASH_ENV, PATH, LD_PRELOAD, NODE_OPTIONS, GIT_SSH_COMMAND, EDITOR…): pass it under a name of your own (DEPLOY_REF={{…}} ./deploy.sh) (docs/triggers.md, "Places a token may not stand": variables)',
+  directory:
+    'as an argument of cd or pushd, also after fixed text (cd /srv/{{…}}): the commands after it run in the directory the value names, where a planted ./deploy.sh, Makefile or package.json (reached with ../) runs, as with make -C and git -C; choose among fixed directories (case {{…}} in app) cd /srv/app;; esac) and pass the value to the commands run there',
   trap: 'as an argument of trap, whose action the shell runs as a command when the signal comes (a value expanded into it becomes code)',
   evaluated:
     'as an argument of eval, let, source, . or alias, which run it (or the file it names, or the alias where it is used) as shell code or evaluate it as arithmetic that can run commands',
@@ -50,7 +52,7 @@ export const REFUSED = {
   awkProgram:
     'in an awk program (its first operand, or what -e, -f… take), which awk runs as code (system() runs commands): pass the value with -v name={{…}} or in the environment (X={{…}} awk \'…ENVIRON["X"]…\')',
   shellInput:
-    'in a here-document, here-string or pipe that a shell or another interpreter reads as its program (sh <<EOF, … | python3, ssh host <<EOF): it runs the value as code; give it a script and the value as an argument (bash ./deploy.sh {{…}}) (docs/triggers.md, "Places a token may not stand": input read as a program)',
+    'in a here-document, here-string or pipe that a shell or another interpreter reads as its program (sh <<EOF, … | python3, ssh host <<EOF), or pip or uv as a requirements file (… | pip install -r -, whose lines may be options such as --index-url or a local project whose setup.py runs): it runs the value as code or installs what it names; give it a script and the value as an argument (bash ./deploy.sh {{…}}) (docs/triggers.md, "Places a token may not stand": input read as a program)',
   interpreterProgram:
     'in the program of an interpreter or what chooses it (python3 -c, node -e, psql -c, its script file, an option): the interpreter runs it as code; pass the value as an argument after the program (python3 ./x.py {{…}}, perl -e \'…\' -- {{…}}) (docs/triggers.md, "Places a token may not stand": interpreters)',
   remoteCommand:
@@ -66,9 +68,9 @@ export const REFUSED = {
   makeCode:
     'in make\'s command line (a variable REF={{…}}, --eval, -f, or a word a value could make one): make expands $(shell …) in it, also when it only exports it to a recipe; pass it in the environment, read as "$$REF" in the recipe (REF={{…}} make deploy) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   containerOption:
-    'in a container option that chooses what the container runs or loads or what it may reach (-w/--workdir, --env-file, -v/--volume, --mount, --cap-add, --security-opt, --device, --pid, --network…), or in a word a value could make such an option (--{{…}}): a planted script or file would run, or the container would lose its isolation; pass the value in the environment (-e REF={{…}}) (docs/triggers.md, "Places a token may not stand": containers)',
+    'in a container option that chooses what the container runs or loads, what it may reach or a file it writes on the host (-w/--workdir, --env-file, -v/--volume, --mount, --cap-add, --security-opt, --device, --pid, --network, --cidfile…, or the directory after podman --rootfs, the container\'s whole filesystem), or in a word a value could make such an option (--{{…}}): a planted script or file would run, the container would lose its isolation, or a file of the value\'s choosing would be written; pass the value in the environment (-e REF={{…}}) (docs/triggers.md, "Places a token may not stand": containers)',
   positionalCode:
-    'as a positional parameter of a shell -c string that runs it as code or as a command (sh -c \'"$@"\' sh {{…}}, sh -c \'eval "$1"\' sh {{…}}, sh -c \'python3 -c "$1"\' sh {{…}}): pass it where the string uses it as data (sh -c \'./deploy.sh "$1"\' sh {{…}})',
+    "as a positional parameter of a shell -c string that runs it as code or as a command, or puts it (or a variable it copies it into) where a token is refused (sh -c '\"$@\"' sh {{…}}, sh -c 'eval \"$1\"' sh {{…}}, sh -c 'python3 -c \"$1\"' sh {{…}}, sh -c 'x=$1; $x' sh {{…}}, sh -c 'cd \"$1\" && make' sh {{…}}): pass it where the string uses it as data (sh -c './deploy.sh \"$1\"' sh {{…}})",
   rakeCode:
     'in rake\'s command line (a task name, an option such as --execute=… or -f, or a word a value could make one; rake reads options among its tasks): rake runs the task, the Ruby code or the file it names; pass the value in the environment (REF={{…}} rake deploy) or as a setting of a name of your own (rake deploy REF={{…}}), not as a task argument (deploy[{{…}}]: a line REF=… in it is a setting) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   packageCode:
@@ -90,10 +92,11 @@ const INTEGER_VARIABLES = new Set(['RANDOM', 'SRANDOM', 'OPTIND', 'HISTCMD', 'SE
  * prompts (PS4 at every line traced by set -x) and PROMPT_COMMAND run; SHELLOPTS and BASHOPTS
  * set a child bash's options (xtrace, and with it PS4); PATH chooses the program every later
  * command name runs; the loader loads the libraries LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT… name,
- * glibc the modules of GCONV_PATH. IFS, CDPATH and GLOBIGNORE are not among them: they change how
- * unquoted words split, where cd goes and which files a glob lists, never run anything.
+ * glibc the modules of GCONV_PATH; CDPATH chooses the directory `cd app` goes to, where the later commands run (as a
+ * token in cd's operand would: a planted ./deploy.sh or Makefile). IFS and GLOBIGNORE are not among them: they change how
+ * unquoted words split and which files a glob lists, never run anything.
  */
-const SHELL_VARIABLES = new Set(['BASH_ENV', 'ENV', 'PS0', 'PS1', 'PS2', 'PS4', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'PATH', 'GCONV_PATH']);
+const SHELL_VARIABLES = new Set(['BASH_ENV', 'ENV', 'PS0', 'PS1', 'PS2', 'PS4', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'PATH', 'GCONV_PATH', 'CDPATH']);
 /**
  * The variables other programs run as a command (through a shell: GIT_SSH_COMMAND, PAGER,
  * EDITOR, LESSOPEN…) or load code from (NODE_OPTIONS --require/--import, PERL5OPT -M, RUBYOPT
@@ -165,6 +168,12 @@ const PROGRAM_VARIABLES = new Set([
   'CARGO_BUILD_RUSTC',
   'RUSTDOC',
   'CARGO_BUILD_RUSTDOC',
+  // The code a Ruby or Python project runs: the Gemfile bundler loads (its Ruby runs), and the environment whose file Rails
+  // and Rack load (config/environments/<value>.rb: a value ../../tmp/x names a planted file) or whose commands hatch runs.
+  'BUNDLE_GEMFILE',
+  'RAILS_ENV',
+  'RACK_ENV',
+  'HATCH_ENV',
 ]);
 const isShellVariable = (name: string): boolean =>
   SHELL_VARIABLES.has(name) ||
@@ -899,14 +908,33 @@ const CONTAINER_RUN_VALUES = new Set([
  * Options of docker, podman and nerdctl run, create and exec whose value chooses a file or directory the
  * container runs or loads code from (the working directory of `./deploy.sh`, an --env-file's LD_PRELOAD…, a
  * mounted host directory) or takes away its isolation (capabilities, seccomp and AppArmor, devices,
- * the host's PID, IPC, user or network namespace, the user and groups it runs as, --privileged=true): a token in such
- * a value is refused.
+ * the host's PID, IPC, user or network namespace, the user and groups it runs as, --privileged=true), or names a
+ * file the tool writes on the host (--cidfile, podman's --pidfile and --conmon-pidfile: a value names the file
+ * created or overwritten, `../../home/deploy/.bashrc`): a token in such a value is refused.
  */
 const CONTAINER_CHOOSING = new Set([
   ...['-w', '--workdir', '--env-file', '-v', '--volume', '--mount', '--volumes-from', '--cap-add', '--security-opt', '--device'],
   ...['--pid', '--ipc', '--userns', '--uts', '--network', '--net', '--cgroupns', '--privileged', '--runtime'],
-  ...['-u', '--user', '--group-add', '--device-cgroup-rule'],
+  ...['-u', '--user', '--group-add', '--device-cgroup-rule', '--cidfile', '--pidfile', '--conmon-pidfile'],
 ]);
+/**
+ * The options of kubectl exec (and oc exec, oc rsh), its own and kubectl's global ones, that take the next word as their value
+ * (KUBECTL_EXEC_FLAGS take none): kubectl reads them anywhere before `--`, after the pod too, and without `--` the first
+ * other word after the pod is the program run in it (`kubectl exec pod timeout 5 …`). -f/--filename names the pod's file,
+ * after which the first operand is the program. The others read to find that word; the kubeconfig (whose exec credential
+ * plugin is a command kubectl runs on the host) and the files kubectl writes are KUBECTL_EXEC_CHOOSING.
+ */
+const KUBECTL_EXEC_VALUES = new Set([
+  ...['-c', '--container', '-f', '--filename', '--pod-running-timeout', '-n', '--namespace', '--context', '--cluster', '--user', '--kubeconfig'],
+  ...['-s', '--server', '--token', '--as', '--as-group', '--as-uid', '--request-timeout', '--certificate-authority', '--client-certificate'],
+  ...['--client-key', '--tls-server-name', '--cache-dir', '-v', '--v', '--vmodule', '--profile', '--profile-output', '--log-file', '--log-dir'],
+  ...['--username', '--password', '--log-flush-frequency', '--shell', '--timeout'],
+]);
+const KUBECTL_EXEC_FLAGS = new Set([
+  ...['-i', '-t', '-q', '-T', '-Q', '--stdin', '--tty', '--quiet', '--no-tty', '--insecure-skip-tls-verify', '--match-server-version'],
+  ...['--warnings-as-errors', '--disable-compression'],
+]);
+const KUBECTL_EXEC_CHOOSING = new Set(['--kubeconfig', '--cache-dir', '--profile-output', '--log-file', '--log-dir']);
 const CONTAINER_RUN_FLAGS = new Set([
   ...['-d', '-i', '-t', '-P', '-q', '-T', '--detach', '--interactive', '--tty', '--publish-all', '--quiet', '--rm', '--init', '--privileged'],
   ...['--read-only', '--sig-proxy', '--no-healthcheck', '--oom-kill-disable', '--disable-content-trust', '--use-api-socket', '--no-deps'],
@@ -1043,6 +1071,33 @@ const PACKAGE_DATA_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
  * where it starts the value.
  */
 const PACKAGE_TEXT_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = { npm: new Set(['-m', '--message']) };
+/**
+ * The long options of pip and uv that name a requirements, constraints or overrides file, whose lines may be options
+ * (--index-url, --extra-index-url, -e git+…) or local projects whose setup.py runs: given the standard input (`-r -`,
+ * `-r /dev/stdin`), what a pipe, here-document or here-string gives it chooses what is installed and from where, as a
+ * program read from the input does. pip (optparse) takes an unambiguous start of a long option for it (`--requir`).
+ */
+const REQUIREMENTS_OPTIONS = [
+  '--requirement',
+  '--requirements',
+  '--constraint',
+  '--constraints',
+  '--override',
+  '--overrides',
+  '--build-constraint',
+  '--build-constraints',
+];
+/**
+ * The value of a requirements option of pip or uv in `word` (-r, -c, uv's -b, also bundled after flags, `-Ur`, or a long
+ * one of REQUIREMENTS_OPTIONS), '' when it is the next word; undefined when the word is no such option.
+ */
+const requirementsValue = (word: string): string | undefined => {
+  const long = /^(--[A-Za-z-]{3,})(?:=([\s\S]*))?$/.exec(word);
+  if (long !== null) return REQUIREMENTS_OPTIONS.some((option) => option.startsWith(long[1]!)) ? (long[2] ?? '') : undefined;
+  return /^-[A-Za-z]*?[rcb]([\s\S]*)$/.exec(word)?.[1];
+};
+/** A requirements file that is the standard input (STANDARD_INPUT, also as a file: URL, which pip reads). */
+const requirementsFromInput = (value: string): boolean => STANDARD_INPUT.test(value.replace(/^file:(?:\/\/[^/]*)?(?=\/)/, ''));
 /** The state of a package manager named as the command (or run as python -m pip), before its first argument. */
 const newPackages = (tool: string): NonNullable<CommandState['packages']> => {
   const spec = PACKAGE_TOOLS[tool]!;
@@ -1224,6 +1279,7 @@ const runsByRules = (name: string): boolean => {
     base === 'gsed' ||
     base === 'find' ||
     base === 'rails' ||
+    base === 'spring' ||
     base === 'rake' ||
     AWKS.has(base) ||
     MAKES.has(base) ||
@@ -1324,7 +1380,7 @@ interface CommandState {
      * which may have taken the next word (the program may be that many words later). `latest` for podman exec (undefined
      * elsewhere), true once its -l/--latest named the container, after which the first operand is the program.
      */
-    run?: { operands: number; value: boolean | 'choosing'; uncertain: number; latest?: boolean; image?: boolean };
+    run?: { operands: number; value: boolean | 'choosing'; uncertain: number; latest?: boolean; image?: boolean; rootfs?: boolean; kubectl?: boolean };
     /** The next word is the value of --entrypoint. */
     entrypointNext?: boolean;
     /** The next word is the value of -e/--env. */
@@ -1352,6 +1408,8 @@ interface CommandState {
     /** `shell`: npm explore's words after the package, joined into a command string run with sh -c; `command`: the next names the program run. */
     operands?: 'all' | 'runs' | 'shell' | 'command';
     ran?: boolean;
+    /** The next word is the file a requirements option of pip or uv takes (-r, -c…): read from the input when it names it. */
+    requirements?: boolean;
     rest?: boolean;
     /** The group of subcommands the subcommand came from (hatch env run). */
     group?: string;
@@ -1438,18 +1496,47 @@ export const findTokenPlaces = (template: string): TokenPlace[] => new Scanner(t
 /** A reference to a positional parameter (`$1`, `${2}`, `${1:-x}`, `$@`, `"$*"`; `$0` too, the first word after a -c string). */
 const POSITIONAL = /\$\{[0-9@*][^}]*\}|\$[0-9@*]/g;
 
+/** What a reference to a positional parameter, or to a variable holding one, is read as in a -c string: a token. */
+const POSITIONAL_TOKEN = '{{body.positional}}';
+/**
+ * An assignment in a -c string (`x=$1`, `x="${1}"`, `local x=$1`, `x=$(printf %s "$1")`), at the start of the string or
+ * after a space or an operator: the name and the value, up to its end (quotes and a simple `$(…)` kept whole).
+ */
+const ASSIGNMENT = /(?<![^\s;&|(!{])([A-Za-z_][A-Za-z0-9_]*)=((?:"[^"]*"|'[^']*'|\$\([^)]*\)|\\.|[^\s;&|()'"\\])*)/g;
+/** A for loop's variable and its list (`for x in "$@"; do …`). */
+const FOR_IN = /\bfor[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+in[ \t]([^;\n]*)/g;
+
+/**
+ * The -c string with every reference to a positional parameter, and to a variable the string copies one into (by an
+ * assignment or a for loop, also through another such variable: `x=$1; y=$x`), written as a token. `read` and the like
+ * are not followed.
+ */
+const markPositional = (script: string): string => {
+  let marked = script.replace(POSITIONAL, POSITIONAL_TOKEN);
+  const copies = new Set<string>();
+  for (;;) {
+    const known = copies.size;
+    for (const pattern of [ASSIGNMENT, FOR_IN]) for (const m of marked.matchAll(pattern)) if (m[2]!.includes(POSITIONAL_TOKEN)) copies.add(m[1]!);
+    if (copies.size === known) return marked;
+    // `$x`, `${x}`, `${x:-…}`, `${x#…}`, not `${#x}` (its length) or `$xy`.
+    for (const name of copies)
+      marked = marked.replace(new RegExp(`\\$\\{${name}(?:[^A-Za-z0-9_}][^}]*)?\\}|\\$${name}(?![A-Za-z0-9_])`, 'g'), POSITIONAL_TOKEN);
+  }
+};
+
 /**
  * Whether a fixed shell -c string puts a positional parameter where the check refuses a token:
  * each reference read as a token stands for the words after the string (`"$@"` as a command, `eval
  * "$1"`, `python3 -c "$1"`, and `make -- "$1"`, where make reads a value X=$(shell …) as a variable), which its
- * `shift` and `set --` may move. A string that only uses them as data (`./deploy.sh "$1"`) is no such string. The
- * check reads the string as a template of its own.
+ * `shift` and `set --` may move, and so does a reference to a variable the string copies one into (`x=$1; $x`). A
+ * string that only uses them as data (`./deploy.sh "$1"`, `x=$1; echo "$x"`) is no such string. The check reads the
+ * string as a template of its own.
  */
 const runsPositional = (script: string): boolean => {
   // bash's own ways to reach them the check does not read: indirection (`${!1}` evaluates a subscript in the value),
   // BASH_ARGV (bash -c fills it with them), a `for` loop without `in` (over "$@").
   if (/\$\{!|BASH_ARGV|\bfor[ \t]+[A-Za-z_]\w*[ \t]*(?:;|\n|do\b)/.test(script)) return true;
-  const marked = script.replace(POSITIONAL, '{{body.positional}}');
+  const marked = markPositional(script);
   if (marked === script) return false;
   try {
     return findTokenPlaces(marked).some((place) => 'refused' in place.place);
@@ -2092,6 +2179,10 @@ class Scanner {
         (RUNNING_SUBCOMMANDS.has(literal.text) || (PROGRAM_TOOLS.has(state.container.tool) && PROGRAM_SUBCOMMANDS.has(literal.text)))
       ) {
         state.container.runs = true;
+        // kubectl exec POD COMMAND… (without `--`; oc exec and oc rsh alike): the pod, then the program run in it, read as
+        // the program of docker exec is, with kubectl's options among them.
+        if ((state.container.tool === 'kubectl' || state.container.tool === 'oc') && (literal.text === 'exec' || literal.text === 'rsh'))
+          state.container.run ??= { operands: 0, value: false, uncertain: 0, image: false, kubectl: true };
         if (PROGRAM_TOOLS.has(state.container.tool) && PROGRAM_SUBCOMMANDS.has(literal.text))
           state.container.run ??= {
             operands: 0,
@@ -2183,6 +2274,8 @@ class Scanner {
     else if (word === 'compgen' || word === 'complete') state.refusing = REFUSED.completion;
     else if (word === 'mapfile' || word === 'readarray') state.refusing = REFUSED.arrayBuiltin;
     else if (word === 'trap') state.refusing = REFUSED.trap;
+    // cd and pushd choose the directory every later command runs in (its ./deploy.sh, Makefile, package.json, .git).
+    else if (word === 'cd' || word === 'pushd') state.refusing = REFUSED.directory;
     else if (EVALUATING.has(word)) state.refusing = REFUSED.evaluated;
     // hash -p PATH NAME chooses the program NAME runs; enable -f FILE loads a builtin from a library, enable -n turns one off.
     else if (word === 'hash' || word === 'enable') state.refusing = REFUSED.commandName;
@@ -2224,6 +2317,10 @@ class Scanner {
       // rails, bin/rails: the next word names the command it runs (a value there chooses it).
       state.commandPosition = true;
       state.prefix = 'rails';
+    } else if (baseName(word) === 'spring') {
+      // spring, bin/spring: the Rails preloader runs the command its next word names (rails, rake, rspec…), read as a
+      // command name with its rules (`spring rails runner …` as rails runner; a value there chooses the command).
+      state.commandPosition = true;
     } else if (COMMAND_PREFIXES.has(word) || word === 'function') {
       state.commandPosition = true;
       state.prefix = word;
@@ -2316,34 +2413,41 @@ class Scanner {
    */
   #containerRunWord(run: NonNullable<NonNullable<CommandState['container']>['run']>, literal: Literal): boolean {
     const text = literal.text;
+    const takesValue = run.kubectl ? KUBECTL_EXEC_VALUES : CONTAINER_RUN_VALUES;
+    const flags = run.kubectl ? KUBECTL_EXEC_FLAGS : CONTAINER_RUN_FLAGS;
+    const choosing = run.kubectl ? KUBECTL_EXEC_CHOOSING : CONTAINER_CHOOSING;
     if (run.value) {
-      const choosing = run.value === 'choosing';
+      const chosen = run.value === 'choosing';
       run.value = false;
-      return choosing && !literal.whole && this.#refuseWord(REFUSED.containerOption, false);
+      return chosen && !literal.whole && this.#refuseWord(REFUSED.containerOption, false);
     }
     // `--` ends the options: the image or container follows.
     if (run.operands === 0 && literal.whole && text === '--') return false;
-    if (run.operands === 0 && text.startsWith('-') && !(literal.whole && text === '-')) {
+    // kubectl reads its options after the pod too, up to the program.
+    if ((run.operands === 0 || run.kubectl) && text.startsWith('-') && !(literal.whole && text === '-') && !(literal.whole && text === '--')) {
       const long = /^(--[A-Za-z0-9-]+)(=?)/.exec(text);
       if (long?.[2] === '=') {
         // podman exec --latest=true (a boolean flag takes a value after =): as --latest; --latest=false names none.
         if (run.latest !== undefined && long[1] === '--latest') run.latest = !/^--latest=(?:false|f|0)$/i.test(text);
-        return CONTAINER_CHOOSING.has(long[1]!) && !literal.whole && this.#refuseWord(REFUSED.containerOption, false);
+        // podman --rootfs=true, as --rootfs (a value after the = may make it true).
+        if (long[1] === '--rootfs') run.rootfs = !literal.whole || !/^--rootfs=(?:false|f|0)$/i.test(text);
+        if (run.kubectl && long[1] === '--filename') run.latest = true;
+        return choosing.has(long[1]!) && !literal.whole && this.#refuseWord(REFUSED.containerOption, false);
       }
       if (!literal.whole) {
         // Short options with a value attached (`-w{{…}}`, `-eREF={{…}}`): that option's value.
         const letters = /^-([A-Za-z0-9]+)/.exec(text)?.[1] ?? '';
         for (let k = 0; k < letters.length; k++) {
           const option = `-${letters[k]}`;
-          if (CONTAINER_RUN_VALUES.has(option)) {
+          if (takesValue.has(option)) {
             // -e's value, bundled (`-ite{{…}}`, `-iteREF={{…}}`): the variable's name and value.
             if (option === '-e') {
               const refusal = containerEnvRefusal({ ...literal, text: text.slice(k + 2) }, true);
               return refusal !== undefined && this.#refuseWord(refusal, false);
             }
-            return CONTAINER_CHOOSING.has(option) && this.#refuseWord(REFUSED.containerOption, false);
+            return choosing.has(option) && this.#refuseWord(REFUSED.containerOption, false);
           }
-          if (!CONTAINER_RUN_FLAGS.has(option)) break;
+          if (!flags.has(option)) break;
         }
         // A value naming the option (`--{{…}}`, `-{{…}}`, `-it{{…}}`): it could make any, --privileged or -v /:/host among them.
         return this.#refuseWord(REFUSED.containerOption, false);
@@ -2354,8 +2458,16 @@ class Scanner {
           run.latest = true;
           return false;
         }
-        if (CONTAINER_RUN_VALUES.has(long[1]!)) run.value = CONTAINER_CHOOSING.has(long[1]!) ? 'choosing' : true;
-        else if (!CONTAINER_RUN_FLAGS.has(long[1]!)) run.uncertain++;
+        // podman run --rootfs: the first operand is a directory on the host, the container's whole filesystem, no image.
+        // (After an --entrypoint it stays an option the check does not know: every later token is refused there.)
+        if (long[1] === '--rootfs') {
+          run.rootfs = true;
+          return false;
+        }
+        // kubectl exec -f FILE: the file names the pod, no operand does.
+        if (run.kubectl && long[1] === '--filename') run.latest = true;
+        if (takesValue.has(long[1]!)) run.value = choosing.has(long[1]!) ? 'choosing' : true;
+        else if (!flags.has(long[1]!)) run.uncertain++;
         return false;
       }
       // Short options, bundled (`-it`, `-itu 0`): one that takes a value takes the rest of the word or, last, the next word.
@@ -2365,11 +2477,12 @@ class Scanner {
           run.latest = true;
           continue;
         }
-        if (CONTAINER_RUN_VALUES.has(option)) {
-          run.value = k + 1 === text.length && (CONTAINER_CHOOSING.has(option) ? 'choosing' : true);
+        if (takesValue.has(option)) {
+          run.value = k + 1 === text.length && (choosing.has(option) ? 'choosing' : true);
+          if (run.kubectl && option === '-f') run.latest = true;
           return false;
         }
-        if (!CONTAINER_RUN_FLAGS.has(option)) {
+        if (!flags.has(option)) {
           run.uncertain++;
           return false;
         }
@@ -2379,7 +2492,12 @@ class Scanner {
     run.operands++;
     // A value at the start of the image of run or create (`docker run {{…}} ./deploy.sh`): it names the image run, whose
     // code runs, or an option (--workdir=…). The container of exec, by a value, is one of those already there.
-    if (run.operands === 1 && run.image === true && !literal.whole && text === '') return this.#refuseWord(REFUSED.containerOption, false);
+    // kubectl reads options among its operands, so a value at the start of the pod could be one too (--kubeconfig=…, whose
+    // credential plugin runs on the host).
+    if (run.operands === 1 && (run.image === true || run.kubectl === true) && !literal.whole && text === '')
+      return this.#refuseWord(REFUSED.containerOption, false);
+    // The directory podman --rootfs runs, anywhere in the word: a value (`/srv/roots/../../tmp/planted`) chooses every program in it.
+    if (run.operands === 1 && run.rootfs === true && !literal.whole) return this.#refuseWord(REFUSED.containerOption, false);
     const first = run.latest ? 1 : 2;
     return run.operands >= first && run.operands <= first + run.uncertain && !literal.whole && this.#refuseWord(REFUSED.commandName, false);
   }
@@ -2396,6 +2514,11 @@ class Scanner {
     const refuse = (): boolean => this.#refuseWordOrReplaced(state, literal, REFUSED.packageCode);
     const replace = state.xargs?.replace;
     if (p.rest) return false;
+    if (p.requirements) {
+      // `pip install -r -`, `-r /dev/stdin`: pip reads the requirements (and the options in them) from its input.
+      p.requirements = undefined;
+      if (literal.whole && requirementsFromInput(text)) state.input = true;
+    }
     if (p.value !== undefined) {
       // An option's value: data (go test -run, pip --target), or maybe a package, an index, a program (--registry, --index-url, --with, -p).
       const value = p.value;
@@ -2418,6 +2541,9 @@ class Scanner {
       const after = text.slice(attached?.[0].length);
       if (attached !== null && PACKAGE_TEXT_OPTIONS[p.tool]?.has(attached[1]!) && after !== '' && !after.startsWith('-')) return false;
       if (refuse()) return true;
+      const requirements = (p.tool === 'pip' || p.tool === 'uv') && literal.whole ? requirementsValue(text) : undefined;
+      if (requirements === '') p.requirements = true;
+      else if (requirements !== undefined && requirementsFromInput(requirements)) state.input = true;
       // hatch run's matrix exclusions before the program (`-py=3.11`, `-x`) take no value: -e, -i, -x take one in hatch env run.
       if (p.tool === 'hatch' && p.operands === 'command' && p.group === undefined) return false;
       p.value = spec.values?.includes(text)
@@ -2583,6 +2709,12 @@ class Scanner {
       state.interpreter = undefined;
       state.commandPosition = true;
       state.prefix = 'rails';
+      return false;
+    }
+    if (it.name === 'ruby' && it.script && literal.whole && baseName(literal.text) === 'spring') {
+      // ruby bin/spring rails runner …: the command spring runs, as after bin/spring.
+      state.interpreter = undefined;
+      state.commandPosition = true;
       return false;
     }
     if (spec.operands === 'script' && it.script) {

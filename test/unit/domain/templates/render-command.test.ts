@@ -157,7 +157,7 @@ describe('findTokenPlaces', () => {
     ],
     [
       'assignments to variables no shell runs, and values that only look like assignments to BASH_ENV, PATH, LD_…',
-      'IFS={{body.v}} CDPATH={{body.v}} GLOBIGNORE={{body.v}} MYPATH={{body.v}} LD={{body.v}}; echo PATH={{body.v}} trap {{body.v}}; docker run -e LD={{body.v}} img; env FOO={{body.v}} OPTIND={{body.v}} cmd',
+      'IFS={{body.v}} TZ={{body.v}} GLOBIGNORE={{body.v}} MYPATH={{body.v}} LD={{body.v}}; echo PATH={{body.v}} trap {{body.v}}; docker run -e LD={{body.v}} img; env FOO={{body.v}} OPTIND={{body.v}} cmd',
       ['unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted', 'unquoted'],
     ],
     [
@@ -521,7 +521,7 @@ describe('findTokenPlaces', () => {
     ['in a backtick substitution nested in another with \\`', 'echo `echo \\`eval {{body.v}}\\``', REFUSED.nestedBackticks],
     [
       'after a backtick substitution nested in another inside "…", to the end of the template',
-      'echo "`cd \\`dirname x\\`" x`; echo {{body.v}}',
+      'echo "`ls \\`dirname x\\`" x`; echo {{body.v}}',
       REFUSED.nestedBackticks,
     ],
     [

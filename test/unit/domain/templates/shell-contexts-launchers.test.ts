@@ -468,8 +468,8 @@ describe('findTokenPlaces: launchers', () => {
 
   const accepted: Array<[string, string]> = [
     [
-      "positional parameters a fixed -c string uses as data (echo, a script's argument, a loop's list, cd's default), and $0 and $#",
-      `sh -c 'echo "$1"' sh {{body.v}}; sh -c './deploy.sh "$1"' sh {{body.v}}; sh -c 'for f in "$@"; do ./x "$f"; done' sh {{body.v}}; sh -c 'cd "\${1:-/srv}" && ./deploy.sh' sh {{body.v}}; sh -c 'echo $# $0' sh {{body.v}}; echo {{body.v}} | xargs sh -c './deploy.sh "$@"' sh`,
+      "positional parameters a fixed -c string uses as data (echo, a script's argument, a loop's list, a default), and $0 and $#",
+      `sh -c 'echo "$1"' sh {{body.v}}; sh -c './deploy.sh "$1"' sh {{body.v}}; sh -c 'for f in "$@"; do ./x "$f"; done' sh {{body.v}}; sh -c 'cd /srv && ./deploy.sh "\${1:-main}"' sh {{body.v}}; sh -c 'echo $# $0' sh {{body.v}}; echo {{body.v}} | xargs sh -c './deploy.sh "$@"' sh`,
     ],
     [
       "values of docker run's options that choose neither what runs nor what the container reaches",

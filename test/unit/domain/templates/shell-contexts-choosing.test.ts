@@ -1,0 +1,132 @@
+import { expect } from 'chai';
+import { findTokenPlaces, REFUSED } from '../../../../src/domain/templates/shell-contexts.js';
+
+/** The place of every token of a template: its context, or `refused: <reason>`. */
+const places = (template: string): string[] => findTokenPlaces(template).map((t) => ('context' in t.place ? t.place.context : `refused: ${t.place.refused}`));
+
+/**
+ * Places where a value is no code itself but chooses the code that runs: the directory later commands run in, the
+ * environment whose files a framework loads, the program a container runs, the requirements pip reads from its input,
+ * a variable a -c string copies a positional parameter into, the command a preloader runs, a file a container tool writes.
+ */
+describe('findTokenPlaces: values that choose the code that runs', () => {
+  const refused: Array<[string, string, string]> = [
+    // cd and pushd: the commands after them run in the directory the value names (a planted ./deploy.sh, Makefile, package.json).
+    ['as the directory cd changes to before make', 'cd {{body.v}} && make', REFUSED.directory],
+    ['in the directory cd changes to, after fixed text (a value ../../tmp/planted leaves it)', 'cd /srv/{{body.v}} && npm test', REFUSED.directory],
+    ['as the directory pushd changes to', 'pushd {{body.v}}', REFUSED.directory],
+    ['as the directory cd changes to after its options, quoted', 'cd -P -- "/srv/{{body.v}}"; ./deploy.sh', REFUSED.directory],
+    ['as the directory cd changes to in a subshell', '(cd {{body.v}}; make deploy)', REFUSED.directory],
+    ['as the directory cd changes to through builtin', 'builtin cd {{body.v}} && make', REFUSED.directory],
+    ['in a command substitution that gives cd its directory', 'cd "$(printf %s {{body.v}})" && make', REFUSED.directory],
+    ['assigned to CDPATH, which chooses the directory cd app goes to', 'CDPATH={{body.v}} cd app && make', REFUSED.shellVariable],
+    ['as a positional parameter a -c string gives cd', `sh -c 'cd "$1" && make' sh {{body.v}}`, REFUSED.positionalCode],
+    // Variables that choose the code a Ruby or Python project runs.
+    ['assigned to BUNDLE_GEMFILE (the Gemfile bundler loads is Ruby)', 'BUNDLE_GEMFILE={{body.v}} bundle exec rake deploy', REFUSED.shellVariable],
+    ['assigned to RAILS_ENV (config/environments/<value>.rb is loaded)', 'RAILS_ENV={{body.v}} bin/rails db:migrate', REFUSED.shellVariable],
+    ['assigned to RACK_ENV through env', 'env RACK_ENV={{body.v}} bundle exec rackup', REFUSED.shellVariable],
+    ['assigned to HATCH_ENV (the environment whose commands hatch runs)', 'HATCH_ENV={{body.v}} hatch run test', REFUSED.shellVariable],
+    ['assigned to RAILS_ENV by export', 'export RAILS_ENV={{body.v}}; bin/rails runner ./x.rb', REFUSED.shellVariable],
+    ['given to a container as RAILS_ENV', 'docker exec -e RAILS_ENV={{body.v}} app bin/rails db:migrate', REFUSED.shellVariable],
+    // kubectl exec POD COMMAND… without --: the first word after the pod that is no option is the program run.
+    ['as the command a wrapper runs in kubectl exec without --', 'kubectl exec pod timeout 5 {{body.v}}', REFUSED.commandName],
+    ['as the program kubectl exec runs without --', 'kubectl exec pod {{body.v}}', REFUSED.commandName],
+    ['as the command env runs in kubectl exec with options around the pod', 'kubectl exec -it pod -c app env {{body.v}}', REFUSED.commandName],
+    ['in the -c value of git run by kubectl exec without --', 'kubectl exec pod git -c {{body.v}} status', REFUSED.gitOption],
+    ['as the command a wrapper runs in kubectl exec -f, which names no pod', 'kubectl exec -f pod.yaml timeout 5 {{body.v}}', REFUSED.commandName],
+    ['as the command a wrapper runs in oc exec and oc rsh', 'oc rsh pod timeout 5 {{body.v}}', REFUSED.commandName],
+    [
+      'in the kubeconfig of kubectl exec (its credential plugin runs on the host)',
+      'kubectl exec --kubeconfig /tmp/{{body.v}} pod -- ./x',
+      REFUSED.containerOption,
+    ],
+    ['at the start of the pod of kubectl exec, where a value could be an option', 'kubectl exec {{body.v}} -- ./deploy.sh', REFUSED.containerOption],
+    // pip (and uv) reading a requirements file from its input: its lines may be options (--index-url) or local projects.
+    ['written into a pipe to pip install -r /dev/stdin', 'echo {{body.v}} | pip install -r /dev/stdin', REFUSED.shellInput],
+    ['written into a pipe to pip install -r -', 'echo {{body.v}} | pip install -r -', REFUSED.shellInput],
+    ['written into a pipe to pip3 install --requirement=-', "printf '%s\\n' {{body.v}} | pip3 install --requirement=-", REFUSED.shellInput],
+    ['written into a pipe to pip install -c - (constraints)', 'echo {{body.v}} | pip install -c - requests', REFUSED.shellInput],
+    ['written into a pipe to python3 -m pip install -r -', 'echo {{body.v}} | python3 -m pip install -r -', REFUSED.shellInput],
+    ['written into a pipe to uv pip install -r -', 'echo {{body.v}} | uv pip install -r -', REFUSED.shellInput],
+    [
+      'written into a pipe to pip install -Ur - (bundled) and --requir - (abbreviated)',
+      'echo {{body.v}} | pip install -Ur -; echo {{body.v}} | pip install --requir -',
+      REFUSED.shellInput,
+    ],
+    ['in a here-document pip install -r /dev/stdin reads', 'pip install -r /dev/stdin <<EOF\n{{body.v}}\nEOF', REFUSED.shellInput],
+    ['in a here-string pip install -r - reads', 'pip install -r - <<< {{body.v}}', REFUSED.shellInput],
+    // A variable a -c string copies a positional parameter into stands where the parameter would.
+    ['as a positional parameter copied into a variable run as a command', `sh -c 'x=$1; $x' sh {{body.v}}`, REFUSED.positionalCode],
+    ['as a positional parameter copied into a variable eval runs', `sh -c 'x=$1; eval "$x"' sh {{body.v}}`, REFUSED.positionalCode],
+    ['as a positional parameter copied into a variable given to python3 -c', `sh -c 'x=$1; python3 -c "$x"' sh {{body.v}}`, REFUSED.positionalCode],
+    [
+      'as a positional parameter copied, quoted and in braces, into a variable run as a command',
+      `sh -c 'x="\${1}"; \${x}' sh {{body.v}}`,
+      REFUSED.positionalCode,
+    ],
+    ['as a positional parameter copied through two variables', `bash -c 'x=$1; y=$x; eval "$y"' bash {{body.v}}`, REFUSED.positionalCode],
+    ['as a positional parameter a for loop gives its variable, run as a command', `sh -c 'for c in "$@"; do $c; done' sh {{body.v}}`, REFUSED.positionalCode],
+    [
+      'as a positional parameter copied into a variable by a command substitution',
+      `sh -c 'x=$(printf %s "$1"); sh -c "$x"' sh {{body.v}}`,
+      REFUSED.positionalCode,
+    ],
+    // spring (bin/spring), the Rails preloader, runs the command its next word names.
+    ['as the code spring rails runner evaluates', 'spring rails runner {{body.v}}', REFUSED.interpreterProgram],
+    ['as the code bin/spring rails runner evaluates', 'bin/spring rails runner \'Deploy.run("{{body.v}}")\'', REFUSED.interpreterProgram],
+    ['as the code ruby bin/spring rails r evaluates', 'ruby bin/spring rails r {{body.v}}', REFUSED.interpreterProgram],
+    ['as the command spring runs', 'spring {{body.v}}', REFUSED.commandName],
+    ["in spring rake's command line", 'bundle exec spring rake deploy {{body.v}}', REFUSED.rakeCode],
+    ['written into a pipe to spring rails console', 'echo {{body.v}} | bin/spring rails console', REFUSED.shellInput],
+    // Files a container tool writes, and the directory podman --rootfs runs.
+    ['in the file docker run --cidfile writes', 'docker run --cidfile /tmp/{{body.v}} img ./x', REFUSED.containerOption],
+    ['in the file docker run --cidfile= writes', 'docker run --cidfile={{body.v}} img', REFUSED.containerOption],
+    ['in the file podman run --pidfile writes', 'podman run --pidfile /run/{{body.v}}.pid img ./x', REFUSED.containerOption],
+    ['in the directory podman run --rootfs runs, after fixed text', 'podman run --rm --rootfs /srv/roots/{{body.v}} ./deploy.sh', REFUSED.containerOption],
+    ['in the directory podman create --rootfs=true runs', 'podman create --rootfs=true /srv/{{body.v}}:O ./x', REFUSED.containerOption],
+  ];
+  for (const [label, template, reason] of refused) {
+    it(`refuses a token ${label}`, () => {
+      const found = places(template);
+      expect(found).to.not.be.empty;
+      expect(found).to.deep.equal(found.map(() => `refused: ${reason}`));
+    });
+  }
+
+  const accepted: Array<[string, string]> = [
+    [
+      'arguments of commands run after cd to a fixed directory, and cd run by no command',
+      'cd /srv/app && ./deploy.sh {{body.v}}; cd /srv; make deploy-{{body.v}}; popd; echo cd {{body.v}}',
+    ],
+    ['a directory chosen among fixed ones', 'case {{body.v}} in app) cd /srv/app;; api) cd /srv/api;; esac'],
+    [
+      'variables of the environment of names that choose no code',
+      'NODE_ENV={{body.v}} node app.js; DEPLOY_ENV={{body.v}} bin/rails runner ./x.rb; RAILS_ENV=production REF={{body.v}} bin/rails db:seed',
+    ],
+    [
+      'arguments of a script kubectl exec runs, with or without --, and the values of its options that choose no code',
+      'kubectl exec pod ./deploy.sh {{body.v}}; kubectl exec -n {{body.v}} pod -c app -- ./deploy.sh; kubectl exec pod timeout 5 ./deploy.sh {{body.v}}; kubectl exec pod-{{body.v}} -- ./x; kubectl exec -f pod.yaml ./deploy.sh {{body.v}}; kubectl logs pod --tail {{body.v}}',
+    ],
+    [
+      'pip and uv reading requirements from files while a pipe writes to them, and values given to pip as data',
+      'echo {{body.v}} | pip install -r requirements.txt; echo {{body.v}} | uv pip install -r reqs.txt -c constraints.txt; pip install -r r.txt --target ./vendor/{{body.v}}',
+    ],
+    [
+      'positional parameters a -c string copies into variables it uses as data',
+      `sh -c 'x=$1; echo "$x"' sh {{body.v}}; sh -c 'ref="$1"; git push origin -- "$ref"' sh {{body.v}}; bash -c 'a=$1 b=$2; ./deploy "$a" "$b"' bash {{body.v}} {{body.v}}; sh -c 'x=$1; echo "\${#x} $xy \${x:-none}"' sh {{body.v}}; sh -c 'for f in "$@"; do ./x "$f"; done' sh {{body.v}}; sh -c 'x=fixed; $x "$1"' sh {{body.v}}`,
+    ],
+    [
+      'arguments after the code or file spring rails runner runs, and of spring commands that run none',
+      'spring rails runner ./script/deploy.rb {{body.v}}; bin/spring rails generate model {{body.v}}; spring rake deploy REF={{body.v}}; spring stop; echo {{body.v}}',
+    ],
+    [
+      'values of container options that write no file of the value and choose nothing run, and arguments after a --rootfs directory',
+      'docker run --name job-{{body.v}} img ./x; podman run --rootfs /srv/roots/app ./deploy.sh {{body.v}}; podman run --rootfs=false img:{{body.v}} ./x',
+    ],
+  ];
+  for (const [label, template] of accepted) {
+    it(`accepts ${label}`, () => {
+      expect(places(template).every((p) => !p.startsWith('refused'))).to.equal(true, places(template).join('\n'));
+    });
+  }
+});
