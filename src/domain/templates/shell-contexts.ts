@@ -43,7 +43,7 @@ export const REFUSED = {
   shellVariable:
     'in an assignment (also by export or env) to a variable a shell or another program runs or loads code from (BASH_ENV, PATH, LD_PRELOAD, NODE_OPTIONS, GIT_SSH_COMMAND, EDITOR…): pass it under a name of your own (DEPLOY_REF={{…}} ./deploy.sh) (docs/triggers.md, "Places a token may not stand": variables)',
   directory:
-    'as an argument of cd or pushd, also after fixed text (cd /srv/{{…}}): the commands after it run in the directory the value names, where a planted ./deploy.sh, Makefile or package.json (reached with ../) runs, as with make -C and git -C; choose among fixed directories (case {{…}} in app) cd /srv/app;; esac) and pass the value to the commands run there',
+    'as an argument of cd or pushd, or the directory chroot makes the root, also after fixed text (cd /srv/{{…}}): the commands after it run in (or from) the directory the value names, where a planted ./deploy.sh, Makefile or package.json (reached with ../) runs, as with make -C and git -C; choose among fixed directories (case {{…}} in app) cd /srv/app;; esac) and pass the value to the commands run there',
   trap: 'as an argument of trap, whose action the shell runs as a command when the signal comes (a value expanded into it becomes code)',
   evaluated:
     'as an argument of eval, let, source, . or alias, which run it (or the file it names, or the alias where it is used) as shell code or evaluate it as arithmetic that can run commands',
@@ -168,6 +168,8 @@ const PROGRAM_VARIABLES = new Set([
   'CARGO_BUILD_RUSTC',
   'RUSTDOC',
   'CARGO_BUILD_RUSTDOC',
+  // kubectl runs the command of the exec credential plugin the kubeconfig names, on the host (as --kubeconfig).
+  'KUBECONFIG',
   // The code a Ruby or Python project runs: the Gemfile bundler loads (its Ruby runs), and the environment whose file Rails
   // and Rack load (config/environments/<value>.rb: a value ../../tmp/x names a planted file) or whose commands hatch runs.
   'BUNDLE_GEMFILE',
@@ -935,6 +937,12 @@ const KUBECTL_EXEC_FLAGS = new Set([
   ...['--warnings-as-errors', '--disable-compression'],
 ]);
 const KUBECTL_EXEC_CHOOSING = new Set(['--kubeconfig', '--cache-dir', '--profile-output', '--log-file', '--log-dir']);
+/** Options of kubectl's other subcommands (logs, get, rollout…) that take the next word as their value, besides KUBECTL_EXEC_VALUES. */
+const KUBECTL_VALUES = new Set([
+  ...KUBECTL_EXEC_VALUES,
+  ...['--tail', '--since', '--since-time', '-l', '--selector', '-o', '--output', '--field-selector', '--replicas', '--image', '--to-revision'],
+  ...['--sort-by', '--template', '-L', '--label-columns', '--max-log-requests', '--limit-bytes', '--grace-period', '--type', '--revision'],
+]);
 const CONTAINER_RUN_FLAGS = new Set([
   ...['-d', '-i', '-t', '-P', '-q', '-T', '--detach', '--interactive', '--tty', '--publish-all', '--quiet', '--rm', '--init', '--privileged'],
   ...['--read-only', '--sig-proxy', '--no-healthcheck', '--oom-kill-disable', '--disable-content-trust', '--use-api-socket', '--no-deps'],
@@ -1383,6 +1391,8 @@ interface CommandState {
     run?: { operands: number; value: boolean | 'choosing'; uncertain: number; latest?: boolean; image?: boolean; rootfs?: boolean; kubectl?: boolean };
     /** The next word is the value of --entrypoint. */
     entrypointNext?: boolean;
+    /** kubectl's or oc's next word is the value of one of its options: `choosing` when one of KUBECTL_EXEC_CHOOSING. */
+    kubectlValue?: boolean | 'choosing';
     /** The next word is the value of -e/--env. */
     envNext?: boolean;
     /**
@@ -2009,10 +2019,11 @@ class Scanner {
         return false;
       }
       if (wrapper.operands > 0) {
-        // Its own operand (timeout's duration, chroot's directory, flock's file): a value there chooses no program.
-        // (flock finds its -c by position, after the file: a value `-cCMD` there is taken for an option and runs nothing.)
+        // Its own operand (timeout's duration, flock's file): a value there chooses no program. (flock finds its -c by
+        // position, after the file: a value `-cCMD` there is taken for an option and runs nothing.) chroot's directory
+        // is the root every program it runs is found in, as cd's is the directory later commands run in.
         wrapper.operands--;
-        return false;
+        return wrapper.command === 'chroot' && !literal.whole && this.#refuseWord(REFUSED.directory, false);
       }
       // The command the wrapper runs: read as a command name (below).
       state.wrapper = undefined;
@@ -2121,6 +2132,13 @@ class Scanner {
         const refusal = containerEnvRefusal({ ...literal, text: literal.text.slice(attachedEnv[0].length) }, known);
         if (refusal !== undefined) return this.#refuseWord(refusal, false);
       }
+      // kubectl and oc read their options anywhere before `--`, before their subcommand too (exec's are read below).
+      if (
+        (state.container.tool === 'kubectl' || state.container.tool === 'oc') &&
+        state.container.run === undefined &&
+        this.#kubectlWord(state.container, literal)
+      )
+        return true;
       if (state.container.entrypointNext || literal.text.startsWith('--entrypoint=')) {
         // The program the container's arguments go to: a value there chooses it.
         state.container.entrypointNext = false;
@@ -2342,6 +2360,30 @@ class Scanner {
     if (!fresh) return false;
     const literal = this.#literal();
     return literal.whole && !literal.text.startsWith('-') && runsByRules(literal.text);
+  }
+
+  /**
+   * A word of kubectl or oc outside exec's options (before the subcommand, or any word of another subcommand, before `--`):
+   * kubectl reads its options anywhere there, so a token in the value of one of KUBECTL_EXEC_CHOOSING (a kubeconfig, whose
+   * credential plugin is a command kubectl runs on the host, or a file it writes) is refused, as is one where a value could
+   * make an option (`kubectl logs {{…}}`: `--kubeconfig=…`), unless the word is the value of an option known to take one
+   * (`kubectl logs -n {{…}} pod`). Consumes a refused word and returns true.
+   */
+  #kubectlWord(container: NonNullable<CommandState['container']>, literal: Literal): boolean {
+    const text = literal.text;
+    if (container.kubectlValue) {
+      const choosing = container.kubectlValue === 'choosing';
+      container.kubectlValue = undefined;
+      return choosing && !literal.whole && this.#refuseWord(REFUSED.containerOption, false);
+    }
+    if (literal.whole) {
+      if (KUBECTL_VALUES.has(text)) container.kubectlValue = KUBECTL_EXEC_CHOOSING.has(text) ? 'choosing' : true;
+      return false;
+    }
+    const attached = /^(--[A-Za-z0-9-]+)=/.exec(text)?.[1];
+    if (attached !== undefined) return KUBECTL_EXEC_CHOOSING.has(attached) && this.#refuseWord(REFUSED.containerOption, false);
+    // A short option with its value in the word (`-n{{…}}`) names no option; `{{…}}`, `--{{…}}`, `-{{…}}` could.
+    return !/^-[A-Za-z]/.test(text) && (text === '' || text.startsWith('-')) && this.#refuseWord(REFUSED.containerOption, false);
   }
 
   /**

@@ -41,6 +41,15 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       REFUSED.containerOption,
     ],
     ['at the start of the pod of kubectl exec, where a value could be an option', 'kubectl exec {{body.v}} -- ./deploy.sh', REFUSED.containerOption],
+    ['in the kubeconfig given to kubectl before its subcommand', 'kubectl --kubeconfig /tmp/{{body.v}} get pods', REFUSED.containerOption],
+    ['in the kubeconfig given to kubectl with =', 'kubectl --kubeconfig={{body.v}} exec pod -- ./x', REFUSED.containerOption],
+    [
+      'at the start of a word of kubectl logs, where a value could be --kubeconfig=…',
+      'kubectl logs {{body.v}}; oc logs --{{body.v}} pod',
+      REFUSED.containerOption,
+    ],
+    ['assigned to KUBECONFIG', 'KUBECONFIG={{body.v}} kubectl get pods', REFUSED.shellVariable],
+    ['in the directory chroot makes the root of the program it runs', 'sudo chroot /srv/roots/{{body.v}} ./deploy.sh', REFUSED.directory],
     // pip (and uv) reading a requirements file from its input: its lines may be options (--index-url) or local projects.
     ['written into a pipe to pip install -r /dev/stdin', 'echo {{body.v}} | pip install -r /dev/stdin', REFUSED.shellInput],
     ['written into a pipe to pip install -r -', 'echo {{body.v}} | pip install -r -', REFUSED.shellInput],
@@ -98,14 +107,17 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'arguments of commands run after cd to a fixed directory, and cd run by no command',
       'cd /srv/app && ./deploy.sh {{body.v}}; cd /srv; make deploy-{{body.v}}; popd; echo cd {{body.v}}',
     ],
-    ['a directory chosen among fixed ones', 'case {{body.v}} in app) cd /srv/app;; api) cd /srv/api;; esac'],
+    [
+      'a directory chosen among fixed ones, and arguments of a program run in a fixed root',
+      'case {{body.v}} in app) cd /srv/app;; api) cd /srv/api;; esac; chroot /srv/root ./deploy.sh {{body.v}}',
+    ],
     [
       'variables of the environment of names that choose no code',
       'NODE_ENV={{body.v}} node app.js; DEPLOY_ENV={{body.v}} bin/rails runner ./x.rb; RAILS_ENV=production REF={{body.v}} bin/rails db:seed',
     ],
     [
       'arguments of a script kubectl exec runs, with or without --, and the values of its options that choose no code',
-      'kubectl exec pod ./deploy.sh {{body.v}}; kubectl exec -n {{body.v}} pod -c app -- ./deploy.sh; kubectl exec pod timeout 5 ./deploy.sh {{body.v}}; kubectl exec pod-{{body.v}} -- ./x; kubectl exec -f pod.yaml ./deploy.sh {{body.v}}; kubectl logs pod --tail {{body.v}}',
+      'kubectl exec pod ./deploy.sh {{body.v}}; kubectl exec -n {{body.v}} pod -c app -- ./deploy.sh; kubectl exec pod timeout 5 ./deploy.sh {{body.v}}; kubectl exec pod-{{body.v}} -- ./x; kubectl exec -f pod.yaml ./deploy.sh {{body.v}}; kubectl logs pod --tail {{body.v}}; kubectl -n {{body.v}} logs pod-{{body.v}} --namespace={{body.v}} -c{{body.v}}; kubectl rollout restart deployment/{{body.v}}',
     ],
     [
       'pip and uv reading requirements from files while a pipe writes to them, and values given to pip as data',
