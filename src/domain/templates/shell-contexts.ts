@@ -73,6 +73,8 @@ export const REFUSED = {
     "as a positional parameter of a shell -c string that runs it as code or as a command, or puts it (or a variable it copies it into) where a token is refused (sh -c '\"$@\"' sh {{…}}, sh -c 'eval \"$1\"' sh {{…}}, sh -c 'python3 -c \"$1\"' sh {{…}}, sh -c 'x=$1; $x' sh {{…}}, sh -c 'cd \"$1\" && make' sh {{…}}): pass it where the string uses it as data (sh -c './deploy.sh \"$1\"' sh {{…}})",
   rakeCode:
     'in rake\'s command line (a task name, an option such as --execute=… or -f, or a word a value could make one; rake reads options among its tasks): rake runs the task, the Ruby code or the file it names; pass the value in the environment (REF={{…}} rake deploy) or as a setting of a name of your own (rake deploy REF={{…}}), not as a task argument (deploy[{{…}}]: a line REF=… in it is a setting) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
+  railsOption:
+    'in an option of a rails command that chooses a file it loads, runs or writes (-e/--environment: config/environments/<value>.rb, where a value ../../tmp/x names a planted file; server -c, -u, -P), at the start of a word where a value could be one (rails server {{…}}), or in a test file rails test loads (rails test test/{{…}}): choose the environment among fixed ones (case {{…}} in staging) bin/rails server -e staging;; esac) (docs/triggers.md, "Places a token may not stand": interpreters)',
   packageCode:
     'where a package manager reads the package, version or option it installs or runs (npx {{…}}, npm i pkg@{{…}}, npm run x {{…}}): its install scripts or program would run; pass script arguments after -- (npm run x -- {{…}}) (docs/triggers.md, "Places a token may not stand": package managers)',
   shellScript:
@@ -92,11 +94,25 @@ const INTEGER_VARIABLES = new Set(['RANDOM', 'SRANDOM', 'OPTIND', 'HISTCMD', 'SE
  * prompts (PS4 at every line traced by set -x) and PROMPT_COMMAND run; SHELLOPTS and BASHOPTS
  * set a child bash's options (xtrace, and with it PS4); PATH chooses the program every later
  * command name runs; the loader loads the libraries LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT… name,
- * glibc the modules of GCONV_PATH; CDPATH chooses the directory `cd app` goes to, where the later commands run (as a
- * token in cd's operand would: a planted ./deploy.sh or Makefile). IFS and GLOBIGNORE are not among them: they change how
+ * glibc the modules of GCONV_PATH; CDPATH chooses the directory `cd app` goes to, and OLDPWD the one `cd -` goes to,
+ * where the later commands run (as a token in cd's operand would: a planted ./deploy.sh or Makefile). IFS and GLOBIGNORE are not among them: they change how
  * unquoted words split and which files a glob lists, never run anything.
  */
-const SHELL_VARIABLES = new Set(['BASH_ENV', 'ENV', 'PS0', 'PS1', 'PS2', 'PS4', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'PATH', 'GCONV_PATH', 'CDPATH']);
+const SHELL_VARIABLES = new Set([
+  'BASH_ENV',
+  'ENV',
+  'PS0',
+  'PS1',
+  'PS2',
+  'PS4',
+  'PROMPT_COMMAND',
+  'SHELLOPTS',
+  'BASHOPTS',
+  'PATH',
+  'GCONV_PATH',
+  'CDPATH',
+  'OLDPWD',
+]);
 /**
  * The variables other programs run as a command (through a shell: GIT_SSH_COMMAND, PAGER,
  * EDITOR, LESSOPEN…) or load code from (NODE_OPTIONS --require/--import, PERL5OPT -M, RUBYOPT
@@ -170,6 +186,12 @@ const PROGRAM_VARIABLES = new Set([
   'CARGO_BUILD_RUSTDOC',
   // kubectl runs the command of the exec credential plugin the kubeconfig names, on the host (as --kubeconfig).
   'KUBECONFIG',
+  // The directories programs read their configuration from (git's ~/.gitconfig and $XDG_CONFIG_HOME/git/config, whose
+  // core.fsmonitor and aliases run commands; npm's ~/.npmrc, its script-shell; pip's pip.conf, its index), `cd`'s
+  // directory without an operand; and pip's configuration file itself.
+  'HOME',
+  'XDG_CONFIG_HOME',
+  'PIP_CONFIG_FILE',
   // The code a Ruby or Python project runs: the Gemfile bundler loads (its Ruby runs), and the environment whose file Rails
   // and Rack load (config/environments/<value>.rb: a value ../../tmp/x names a planted file) or whose commands hatch runs.
   'BUNDLE_GEMFILE',
@@ -804,6 +826,33 @@ const RAILS_OWN_COMMANDS = new Set([
   ...['credentials:edit', 'credentials:show', 'credentials:diff', 'credentials:fetch', 'encrypted:edit', 'encrypted:show'],
   ...['secrets:edit', 'secrets:show', 'secrets:setup', 'db:system:change', '-h', '--help', '-v', '--version'],
 ]);
+/** rails's own commands whose options choose no file loaded (a generator's options and operands are read as data). */
+const RAILS_DATA_COMMANDS = new Set(['generate', 'g', 'destroy', 'd', 'help', 'version', '-h', '--help', '-v', '--version']);
+/**
+ * The options of rails's other own commands (server, test, routes, credentials:edit…), which load the application, that
+ * take the next word: `code` where the value chooses a file loaded, run or written — -e/--environment
+ * (config/environments/<value>.rb), server's -c/--config (the rackup file, Ruby), -u/--using (the Rack server, required
+ * by its name) and -P/--pid (a file written) —, `data` otherwise. They read options among their operands.
+ */
+const RAILS_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
+  '-e': 'code',
+  '--environment': 'code',
+  '-c': 'code',
+  '--config': 'code',
+  '-u': 'code',
+  '--using': 'code',
+  '-P': 'code',
+  '--pid': 'code',
+  '-p': 'data',
+  '--port': 'data',
+  '-b': 'data',
+  '--binding': 'data',
+  '-n': 'data',
+  '--name': 'data',
+  '-s': 'data',
+  '--seed': 'data',
+  '--exclude': 'data',
+};
 /** The commands of rails (also bin/rails) that run code: read as the interpreters of INTERPRETERS named after them. */
 const RAILS_COMMANDS: Readonly<Record<string, string>> = {
   runner: 'rails runner',
@@ -924,7 +973,8 @@ const CONTAINER_CHOOSING = new Set([
  * (KUBECTL_EXEC_FLAGS take none): kubectl reads them anywhere before `--`, after the pod too, and without `--` the first
  * other word after the pod is the program run in it (`kubectl exec pod timeout 5 …`). -f/--filename names the pod's file,
  * after which the first operand is the program. The others read to find that word; the kubeconfig (whose exec credential
- * plugin is a command kubectl runs on the host) and the files kubectl writes are KUBECTL_EXEC_CHOOSING.
+ * plugin is a command kubectl runs on the host), the files kubectl writes and oc rsh's --shell (the program run in the pod) are
+ * KUBECTL_EXEC_CHOOSING.
  */
 const KUBECTL_EXEC_VALUES = new Set([
   ...['-c', '--container', '-f', '--filename', '--pod-running-timeout', '-n', '--namespace', '--context', '--cluster', '--user', '--kubeconfig'],
@@ -936,7 +986,7 @@ const KUBECTL_EXEC_FLAGS = new Set([
   ...['-i', '-t', '-q', '-T', '-Q', '--stdin', '--tty', '--quiet', '--no-tty', '--insecure-skip-tls-verify', '--match-server-version'],
   ...['--warnings-as-errors', '--disable-compression'],
 ]);
-const KUBECTL_EXEC_CHOOSING = new Set(['--kubeconfig', '--cache-dir', '--profile-output', '--log-file', '--log-dir']);
+const KUBECTL_EXEC_CHOOSING = new Set(['--kubeconfig', '--cache-dir', '--profile-output', '--log-file', '--log-dir', '--shell']);
 /** Options of kubectl's other subcommands (logs, get, rollout…) that take the next word as their value, besides KUBECTL_EXEC_VALUES. */
 const KUBECTL_VALUES = new Set([
   ...KUBECTL_EXEC_VALUES,
@@ -1170,7 +1220,7 @@ const execInput = (state: CommandState): boolean => state.prefix === 'exec' && s
 /**
  * Whether the next word of the command is a file it runs as code: a shell's options and script
  * (`sh <(…)`), an interpreter's script or program file or a value of its options (`python3 <(…)`,
- * `psql -f <(…)`, `node -r <(…)`), what source, `.` or eval run, an awk or sed program file.
+ * `psql -f <(…)`, `node -r <(…)`), what source, `.` or eval run, an awk or sed program file, pip's requirements file.
  */
 const nextFileIsCode = (state: CommandState): boolean => {
   const it = state.interpreter;
@@ -1185,6 +1235,8 @@ const nextFileIsCode = (state: CommandState): boolean => {
         (it.script && spec!.operands === 'script') ||
         spec!.operands !== 'script')) ||
     state.refusing === REFUSED.evaluated ||
+    // The requirements file pip -r or -c takes (`pip install -r <(echo …)`): its lines may be options and local projects.
+    state.packages?.requirements === true ||
     (state.awk !== undefined && (state.awk.next === 'code' || !state.awk.program)) ||
     (state.sed !== undefined && (state.sed.next === 'code' || !state.sed.program))
   );
@@ -1400,7 +1452,10 @@ interface CommandState {
      * with `value` when the next word is a docker option's value; `uncertain` when the check cannot tell which word is the image
      * (an option it does not know) or what runs (a JSON array): every later word is refused.
      */
-    entrypoint?: { program: { shell: true } | { interpreter: string } | { packages: string } | { runs: true } | 'uncertain'; value?: boolean | 'env' };
+    entrypoint?: {
+      program: { shell: true } | { interpreter: string } | { packages: string } | { runs: true } | 'uncertain';
+      value?: boolean | 'env' | 'choosing';
+    };
   };
   /**
    * Inside the arguments of a package manager (PACKAGE_TOOLS): whether its subcommand is still to
@@ -2107,7 +2162,9 @@ class Scanner {
         ? this.#makeWord(state, state.commandOptions)
         : state.commandOptions.command === 'rake'
           ? this.#rakeWord(state, state.commandOptions)
-          : this.#commandOptionsWord(state.commandOptions);
+          : state.commandOptions.command.startsWith('rails')
+            ? this.#railsWord(state, state.commandOptions)
+            : this.#commandOptionsWord(state.commandOptions);
     if (state.packages) {
       // Past the subcommand that runs a program (bundle exec, poetry run), the word is read as a command name, below.
       const consumed = this.#packageWord(state, state.packages);
@@ -2277,6 +2334,8 @@ class Scanner {
       // A command it does not have itself (db:seed, assets:precompile, deploy…): rails hands it and the words after it to
       // rake, which reads them as its own.
       else if (!RAILS_OWN_COMMANDS.has(word)) state.commandOptions = { command: 'rake' };
+      // Its own commands that load the application (server, test, routes…): -e chooses the environment file loaded.
+      else if (!RAILS_DATA_COMMANDS.has(word)) state.commandOptions = { command: /^(?:test|t|test:system|test:all)$/.test(word) ? 'rails test' : 'rails' };
       return false;
     }
     // R CMD BATCH runs R on its file operand, read as Rscript's; R's other tools (INSTALL, build) and any program follow below.
@@ -2396,9 +2455,10 @@ class Scanner {
   #entrypointWord(state: CommandState, entrypoint: NonNullable<NonNullable<CommandState['container']>['entrypoint']>, literal: Literal): boolean {
     if (entrypoint.program === 'uncertain') return this.#refuseWord(REFUSED.entrypoint, false);
     if (entrypoint.value) {
-      const env = entrypoint.value === 'env';
+      const value = entrypoint.value;
       entrypoint.value = false;
-      const refusal = env ? containerEnvRefusal(literal, true) : undefined;
+      // The value of an option of CONTAINER_CHOOSING (-w, -v, --cidfile…), as before an --entrypoint.
+      const refusal = value === 'env' ? containerEnvRefusal(literal, true) : value === 'choosing' && !literal.whole ? REFUSED.containerOption : undefined;
       return refusal !== undefined && this.#refuseWord(refusal, false);
     }
     const text = literal.text;
@@ -2412,9 +2472,10 @@ class Scanner {
           const refusal = containerEnvRefusal({ ...literal, text: text.slice('--env='.length) }, true);
           return refusal !== undefined && this.#refuseWord(refusal, false);
         }
+        if (equals === '=' && CONTAINER_CHOOSING.has(option) && !literal.whole) return this.#refuseWord(REFUSED.containerOption, false);
         if (equals === '=') return !CONTAINER_RUN_VALUES.has(option) && !literal.whole && this.#refuseWord(REFUSED.entrypoint, false);
         if (!literal.whole) return this.#refuseWord(REFUSED.entrypoint, false);
-        if (CONTAINER_RUN_VALUES.has(option)) entrypoint.value = option === '--env' ? 'env' : true;
+        if (CONTAINER_RUN_VALUES.has(option)) entrypoint.value = option === '--env' ? 'env' : CONTAINER_CHOOSING.has(option) ? 'choosing' : true;
         else if (!CONTAINER_RUN_FLAGS.has(option)) entrypoint.program = 'uncertain';
         return false;
       }
@@ -2422,9 +2483,14 @@ class Scanner {
       for (let k = 1; k < text.length; k++) {
         const option = `-${text[k]}`;
         if (CONTAINER_RUN_VALUES.has(option)) {
-          if (k + 1 === text.length && literal.whole) entrypoint.value = option === '-e' ? 'env' : true;
-          // -e's value in the same word (`-eNAME=…`, `-e{{…}}`).
-          const refusal = option === '-e' ? containerEnvRefusal({ ...literal, text: text.slice(k + 1) }, true) : undefined;
+          if (k + 1 === text.length && literal.whole) entrypoint.value = option === '-e' ? 'env' : CONTAINER_CHOOSING.has(option) ? 'choosing' : true;
+          // -e's value in the same word (`-eNAME=…`, `-e{{…}}`), or a choosing option's (`-w/tmp/{{…}}`).
+          const refusal =
+            option === '-e'
+              ? containerEnvRefusal({ ...literal, text: text.slice(k + 1) }, true)
+              : CONTAINER_CHOOSING.has(option) && !literal.whole
+                ? REFUSED.containerOption
+                : undefined;
           return refusal !== undefined && this.#refuseWord(refusal, false);
         }
         if (!CONTAINER_RUN_FLAGS.has(option)) {
@@ -3278,6 +3344,21 @@ class Scanner {
     // A task's name, or its arguments (`deploy[{{…}}]`): rake reads each line of a word that is no setting as one
     // (`^NAME=` matches at a line's start), so a value `x\nGIT_SSH_COMMAND=…` there sets that variable for the tasks.
     return refuse();
+  }
+
+  /**
+   * A word of one of rails's own commands that load the application (rails server, test, routes…): refuses a token in
+   * what -e/--environment, -c, -u and -P take, in an option, and at the start of an operand, where a value could be one
+   * (`rails server {{…}}`: `-e../../tmp/x`), and in a test file rails test loads (Ruby: `rails test test/{{…}}`, a value
+   * `../../tmp/x.rb`), unless after a fixed `file:` (`rails test test/x_test.rb:{{…}}`, the line run).
+   */
+  #railsWord(state: CommandState, options: NonNullable<CommandState['commandOptions']>): boolean {
+    const literal = this.#literal();
+    const refuse = (): boolean => this.#refuseWordOrReplaced(state, literal, REFUSED.railsOption);
+    const option = this.#tableOption(options, RAILS_OPTIONS, literal, refuse);
+    if (option !== undefined) return option;
+    if (options.command === 'rails test') return !literal.whole && !literal.text.includes(':') && refuse();
+    return !options.ended && literal.text === '' && refuse();
   }
 
   /** Whether calling the function `name` runs a shell reading its input: its body runs one, or calls a function that does. */

@@ -93,6 +93,31 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ['in the file podman run --pidfile writes', 'podman run --pidfile /run/{{body.v}}.pid img ./x', REFUSED.containerOption],
     ['in the directory podman run --rootfs runs, after fixed text', 'podman run --rm --rootfs /srv/roots/{{body.v}} ./deploy.sh', REFUSED.containerOption],
     ['in the directory podman create --rootfs=true runs', 'podman create --rootfs=true /srv/{{body.v}}:O ./x', REFUSED.containerOption],
+    // The same options after an --entrypoint, where docker's options were read for the image alone (they were accepted).
+    ['in the working directory of docker run after an entry point', 'docker run --entrypoint sh -w /tmp/{{body.v}} img ./deploy.sh', REFUSED.containerOption],
+    ['in the file --cidfile= writes after an entry point', 'docker run --entrypoint sh --cidfile=/tmp/{{body.v}} img ./x', REFUSED.containerOption],
+    ['in a volume given in the same word after an entry point', 'docker run --entrypoint sh -v/{{body.v}}:/x img ./x', REFUSED.containerOption],
+    ['in the user of a bundle after an entry point', 'docker run --entrypoint sh -itu {{body.v}} img ./x', REFUSED.containerOption],
+    ['in the shell oc rsh runs in the pod', 'oc rsh --shell {{body.v}} pod', REFUSED.containerOption],
+    // pip's requirements from a process substitution.
+    ['in a process substitution pip install -r reads as its requirements', 'pip install -r <(echo {{body.v}})', REFUSED.shellInput],
+    // rails's own commands: -e chooses config/environments/<value>.rb, as RAILS_ENV does; rails test loads its files.
+    ['as the environment rails server loads', 'rails server -e {{body.v}}', REFUSED.railsOption],
+    ['as the environment given with = to bin/rails server', 'bin/rails server --environment={{body.v}}', REFUSED.railsOption],
+    [
+      'as the environment rails test, routes and credentials:edit load',
+      'rails test -e {{body.v}}; rails routes -e{{body.v}}; bin/rails credentials:edit -e {{body.v}}',
+      REFUSED.railsOption,
+    ],
+    ['as the environment spring rails server loads', 'spring rails server -e {{body.v}}', REFUSED.railsOption],
+    ['at the start of a word of rails server, where a value could be -e…', 'rails server {{body.v}}', REFUSED.railsOption],
+    ["in rails server's rackup file and Rack server", 'rails server -c /srv/{{body.v}}.ru; rails server -u {{body.v}}', REFUSED.railsOption],
+    ['in a test file rails test loads', 'rails test test/{{body.v}}; rails t -- {{body.v}}', REFUSED.railsOption],
+    // Variables that choose where programs read their configuration from, and where cd - goes.
+    ['assigned to HOME (git reads ~/.gitconfig, whose core.fsmonitor runs)', 'HOME={{body.v}} git status', REFUSED.shellVariable],
+    ['assigned to XDG_CONFIG_HOME', 'XDG_CONFIG_HOME=/tmp/{{body.v}} git status', REFUSED.shellVariable],
+    ['assigned to PIP_CONFIG_FILE', 'PIP_CONFIG_FILE={{body.v}} pip install requests', REFUSED.shellVariable],
+    ['assigned to OLDPWD, where cd - goes', 'OLDPWD={{body.v}} cd - && make', REFUSED.shellVariable],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -135,6 +160,15 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'values of container options that write no file of the value and choose nothing run, and arguments after a --rootfs directory',
       'docker run --name job-{{body.v}} img ./x; podman run --rootfs /srv/roots/app ./deploy.sh {{body.v}}; podman run --rootfs=false img:{{body.v}} ./x',
     ],
+    [
+      'values of docker options that choose nothing run after an entry point, and arguments of a script oc rsh runs with a fixed shell',
+      'docker run --entrypoint sh --name {{body.v}} -e REF={{body.v}} -w /srv img ./deploy.sh {{body.v}}; oc rsh --shell /bin/bash pod ./x {{body.v}}',
+    ],
+    [
+      "rails's own commands' data: a port, a test's name and line, and a generator's operands",
+      'rails server -b 0.0.0.0 -p {{body.v}}; rails test -n {{body.v}} test/models; rails test test/x_test.rb:{{body.v}}; rails generate model {{body.v}}',
+    ],
+    ['variables of names that only start like those refused', 'HOMEPAGE={{body.v}} ./x; PIP_CONFIG={{body.v}} ./y'],
   ];
   for (const [label, template] of accepted) {
     it(`accepts ${label}`, () => {
