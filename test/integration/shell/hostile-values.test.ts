@@ -956,3 +956,76 @@ describe("why a runner's program, npx's node options and exec's here-documents a
     timeoutMs: 120_000,
   });
 });
+
+/*
+ * A value that chooses the code that runs without being code itself: the directory cd goes to (a planted ./deploy.sh
+ * runs there), a -c string's parameter copied into a variable run as a command, and a requirements file pip reads from
+ * its input (a line naming a local project whose build backend runs). Each runs code of the value's choosing, under
+ * /bin/sh and bash, and the template is refused.
+ */
+describe('why cd to a value, a variable a -c string copies its parameter into, and pip -r /dev/stdin are refused: the value chooses what runs', () => {
+  /** planted/deploy.sh, which creates the canary, and an empty apps/ beside it. */
+  const plantScript = async (cwd: string): Promise<void> => {
+    await mkdir(join(cwd, 'planted'));
+    await mkdir(join(cwd, 'apps'));
+    await writeFile(join(cwd, 'planted', 'deploy.sh'), `#!/bin/sh\ntouch '${cwd}/canary'\n`, { mode: 0o755 });
+  };
+  /** evil-1.0, a local project whose build backend creates the canary when pip reads its metadata. */
+  const plantProject = async (cwd: string): Promise<void> => {
+    await mkdir(join(cwd, 'evil-1.0', 'backend'), { recursive: true });
+    await writeFile(join(cwd, 'evil-1.0', 'pyproject.toml'), '[build-system]\nrequires = []\nbuild-backend = "evil"\nbackend-path = ["backend"]\n');
+    await writeFile(join(cwd, 'evil-1.0', 'backend', 'evil.py'), `open(${JSON.stringify(`${cwd}/canary`)}, "w")\n`);
+  };
+  const running: Array<{
+    tool: string;
+    does: string;
+    template: string;
+    script: string;
+    value: string | ((cwd: string) => string);
+    prepare?: (cwd: string) => Promise<void>;
+  }> = [
+    {
+      tool: 'sh',
+      does: 'runs the deploy.sh planted in the directory the value leads cd to',
+      template: 'cd ./apps/{{body.v}} && ./deploy.sh',
+      script: 'cd ./apps/"${AGW_ARG_1}" && ./deploy.sh',
+      value: '../planted',
+      prepare: plantScript,
+    },
+    {
+      tool: 'sh',
+      does: 'runs the value a -c string copies into a variable and runs as a command',
+      template: `sh -c 'x=$1; $x' sh {{body.v}}`,
+      script: `sh -c 'x=$1; $x' sh "\${AGW_ARG_1}"`,
+      value: 'touch canary',
+    },
+    {
+      tool: 'pip',
+      does: 'builds the local project a requirements line from its input names, whose build backend runs',
+      template: "printf '%s\\n' {{body.v}} | pip install --no-index --dry-run -r /dev/stdin",
+      script: `printf '%s\\n' "\${AGW_ARG_1}" | pip install --no-index --dry-run -r /dev/stdin`,
+      value: (cwd) => join(cwd, 'evil-1.0'),
+      prepare: plantProject,
+    },
+  ];
+  itRunsTheValueAsCode(running, {
+    does: ({ does }) => does,
+    available: ({ tool }) => onPath(tool),
+    pending: notInstalled,
+    tempDir: 'chosen-code',
+    // HOME stays the user's: pip may be a pyenv shim, which finds its Python there (as for the package versions above).
+    env: () => ({ ...process.env, PIP_NO_CACHE_DIR: '1', PIP_BREAK_SYSTEM_PACKAGES: '1' }) as Record<string, string>,
+    timeoutMs: 60_000,
+  });
+  it("cd ./apps/app && ./deploy.sh {{body.v}}, a fixed directory and the value as the script's argument, runs no planted script: the template is accepted", async () => {
+    const cwd = await tempDir('chosen-code');
+    await plantScript(cwd);
+    await mkdir(join(cwd, 'apps', 'app'));
+    await writeFile(join(cwd, 'apps', 'app', 'deploy.sh'), '#!/bin/sh\nprintf %s "$1" > ref.txt\n', { mode: 0o755 });
+    const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: '/bin/sh' });
+    const rendered = renderCommand('cd ./apps/app && ./deploy.sh {{body.v}}', requestWith('../planted'));
+    await shell.run(rendered.script, { cwd, timeoutMs: 10_000, env: { PATH: process.env.PATH ?? '', ...rendered.env } });
+    expect(existsSync(join(cwd, 'canary'))).to.equal(false);
+    expect(await readFile(join(cwd, 'apps', 'app', 'ref.txt'), 'utf8')).to.equal('../planted');
+  });
+});
