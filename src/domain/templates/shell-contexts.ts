@@ -1131,9 +1131,10 @@ const PACKAGE_DATA_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
 const PACKAGE_TEXT_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = { npm: new Set(['-m', '--message']) };
 /**
  * The long options of pip and uv that name a requirements, constraints or overrides file, whose lines may be options
- * (--index-url, --extra-index-url, -e git+…) or local projects whose setup.py runs: given the standard input (`-r -`,
- * `-r /dev/stdin`), what a pipe, here-document or here-string gives it chooses what is installed and from where, as a
- * program read from the input does. pip (optparse) takes an unambiguous start of a long option for it (`--requir`).
+ * (--index-url, --extra-index-url, -e git+…) or local projects whose setup.py runs: given the standard input (pip's
+ * `-r /dev/stdin`, uv's `-r -`, uv run's `--with-requirements -`), what a pipe, here-document or here-string gives it
+ * chooses what is installed and from where, as a program read from the input does. pip (optparse) takes an unambiguous
+ * start of a long option for it (`--requir`).
  */
 const REQUIREMENTS_OPTIONS = [
   '--requirement',
@@ -1144,6 +1145,7 @@ const REQUIREMENTS_OPTIONS = [
   '--overrides',
   '--build-constraint',
   '--build-constraints',
+  '--with-requirements',
 ];
 /**
  * The value of a requirements option of pip or uv in `word` (-r, -c, uv's -b, also bundled after flags, `-Ur`, or a long
@@ -2709,6 +2711,8 @@ class Scanner {
     }
     // npm explore PKG -- CMD…, pixi run CMD…: the words are joined into one command string a shell runs (npm's script-shell, pixi's task shell).
     if (p.operands === 'shell') return !literal.whole && this.#refuseWord(REFUSED.runsCommand, false);
+    // uv pip compile -, uv pip sync -: uv reads a requirements file named `-` from its input.
+    if (p.operands === 'all' && p.tool === 'uv' && literal.whole && requirementsFromInput(text)) state.input = true;
     if (p.operands === 'all') return refuse();
     if (p.operands === 'runs' && !p.ran) {
       p.ran = true;

@@ -101,6 +101,11 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ['in the shell oc rsh runs in the pod', 'oc rsh --shell {{body.v}} pod', REFUSED.containerOption],
     // pip's requirements from a process substitution.
     ['in a process substitution pip install -r reads as its requirements', 'pip install -r <(echo {{body.v}})', REFUSED.shellInput],
+    [
+      'written into a pipe to uv pip compile -, uv pip sync /dev/stdin and uv run --with-requirements - (uv reads - as its input)',
+      'echo {{body.v}} | uv pip compile -; echo {{body.v}} | uv pip sync /dev/stdin; echo {{body.v}} | uv run --with-requirements - ./x.py',
+      REFUSED.shellInput,
+    ],
     // rails's own commands: -e chooses config/environments/<value>.rb, as RAILS_ENV does; rails test loads its files.
     ['as the environment rails server loads', 'rails server -e {{body.v}}', REFUSED.railsOption],
     ['as the environment given with = to bin/rails server', 'bin/rails server --environment={{body.v}}', REFUSED.railsOption],
@@ -146,7 +151,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       'pip and uv reading requirements from files while a pipe writes to them, and values given to pip as data',
-      'echo {{body.v}} | pip install -r requirements.txt; echo {{body.v}} | uv pip install -r reqs.txt -c constraints.txt; pip install -r r.txt --target ./vendor/{{body.v}}',
+      'echo {{body.v}} | pip install -r requirements.txt; echo {{body.v}} | uv pip install -r reqs.txt -c constraints.txt; pip install -r r.txt --target ./vendor/{{body.v}}; echo {{body.v}} | uv pip compile requirements.in; echo {{body.v}} | uv run ./x.py -',
     ],
     [
       'positional parameters a -c string copies into variables it uses as data',
