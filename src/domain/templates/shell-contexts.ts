@@ -95,8 +95,8 @@ const INTEGER_VARIABLES = new Set(['RANDOM', 'SRANDOM', 'OPTIND', 'HISTCMD', 'SE
  * set a child bash's options (xtrace, and with it PS4); PATH chooses the program every later
  * command name runs; the loader loads the libraries LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT… name,
  * glibc the modules of GCONV_PATH; CDPATH chooses the directory `cd app` goes to, and OLDPWD the one `cd -` goes to,
- * where the later commands run (as a token in cd's operand would: a planted ./deploy.sh or Makefile). IFS and GLOBIGNORE are not among them: they change how
- * unquoted words split and which files a glob lists, never run anything.
+ * where the later commands run (as a token in cd's operand would: a planted ./deploy.sh or Makefile). IFS and
+ * GLOBIGNORE are not among them: they change how unquoted words split and which files a glob lists, never run anything.
  */
 const SHELL_VARIABLES = new Set([
   'BASH_ENV',
@@ -1440,7 +1440,9 @@ interface CommandState {
      * After run, create or exec of a tool of PROGRAM_TOOLS: how many operands came (the image or container, then the
      * program), whether the next word is an option's value, and how many options the check does not know came, each of
      * which may have taken the next word (the program may be that many words later). `latest` for podman exec (undefined
-     * elsewhere), true once its -l/--latest named the container, after which the first operand is the program.
+     * elsewhere), true once its -l/--latest named the container (or kubectl exec's -f the pod), after which the first
+     * operand is the program. `rootfs` once podman's --rootfs made the first operand a host directory; `kubectl` for
+     * kubectl and oc exec and oc rsh, whose options are kubectl's and come after the pod too.
      */
     run?: { operands: number; value: boolean | 'choosing'; uncertain: number; latest?: boolean; image?: boolean; rootfs?: boolean; kubectl?: boolean };
     /** The next word is the value of --entrypoint. */
