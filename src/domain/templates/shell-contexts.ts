@@ -68,7 +68,7 @@ export const REFUSED = {
   makeCode:
     'in make\'s command line (a variable REF={{…}}, --eval, -f, or a word a value could make one): make expands $(shell …) in it, also when it only exports it to a recipe; pass it in the environment, read as "$$REF" in the recipe (REF={{…}} make deploy) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   containerOption:
-    'in a container option that chooses what the container runs or loads, what it may reach or a file it writes on the host (-w/--workdir, --env-file, -v/--volume, --mount, --cap-add, --security-opt, --device, --pid, --network, --cidfile…, or the directory after podman --rootfs, the container\'s whole filesystem), or in a word a value could make such an option (--{{…}}): a planted script or file would run, the container would lose its isolation, or a file of the value\'s choosing would be written; pass the value in the environment (-e REF={{…}}) (docs/triggers.md, "Places a token may not stand": containers)',
+    'in a container option that chooses what the container runs or loads, what it may reach or a file it writes on the host (-w/--workdir, --env-file, -v/--volume, --mount, --cap-add, --security-opt, --device, --pid, --network, --cidfile…, or the directory after podman --rootfs, the container\'s whole filesystem), or in a word a value could make such an option (--{{…}}): a planted script or file would run, the container would lose its isolation, or a file of the value\'s choosing would be written; pass the value in the environment (-e REF={{…}}); to kubectl, after fixed text or its `--` (kubectl logs pod/{{…}}, kubectl exec pod -- ./deploy.sh {{…}}) (docs/triggers.md, "Places a token may not stand": containers)',
   positionalCode:
     "as a positional parameter of a shell -c string that runs it as code or as a command, or puts it (or a variable it copies it into) where a token is refused (sh -c '\"$@\"' sh {{…}}, sh -c 'eval \"$1\"' sh {{…}}, sh -c 'python3 -c \"$1\"' sh {{…}}, sh -c 'x=$1; $x' sh {{…}}, sh -c 'cd \"$1\" && make' sh {{…}}): pass it where the string uses it as data (sh -c './deploy.sh \"$1\"' sh {{…}})",
   rakeCode:
@@ -1447,8 +1447,10 @@ interface CommandState {
     run?: { operands: number; value: boolean | 'choosing'; uncertain: number; latest?: boolean; image?: boolean; rootfs?: boolean; kubectl?: boolean };
     /** The next word is the value of --entrypoint. */
     entrypointNext?: boolean;
-    /** kubectl's or oc's next word is the value of one of its options: `choosing` when one of KUBECTL_EXEC_CHOOSING. */
-    kubectlValue?: boolean | 'choosing';
+    /** kubectl's or oc's next word is the value of one of its options: `choosing` when one of KUBECTL_EXEC_CHOOSING, `image` for --image. */
+    kubectlValue?: boolean | 'choosing' | 'image';
+    /** kubectl's or oc's subcommand (its first word that is no option or option's value: `logs`, whose -f takes no value). */
+    kubectlSubcommand?: string;
     /** The next word is the value of -e/--env. */
     envNext?: boolean;
     /**
@@ -1497,6 +1499,12 @@ interface CommandState {
    * only a pipe into it or the input of a compound command around it reaches the substitution.
    */
   input?: true | 'substitution';
+  /**
+   * After the program of kubectl exec (oc exec, oc rsh) named without `--`: kubectl still reads a word that is an option
+   * (`--kubeconfig=…`) as its own, after the program too (it parses options anywhere up to a `--`), and at a `--` drops the
+   * words before it and runs the words after it. `kubectlValue` as in `container`.
+   */
+  kubectlTail?: { kubectlValue?: boolean | 'choosing' | 'image' };
   /** The command is run by xargs, which adds the words it reads to its arguments, or puts them where its `replace` string (-I, -i) stands. */
   xargs?: { replace?: string; replaceNext?: boolean };
   /** The command's standard input is redirected (`< file`, `<<EOF`, `<<<`, `<&3`): a pipe into it, or the input of a compound around it, does not reach it. */
@@ -1542,6 +1550,7 @@ const FOUND_COMMAND_ENDED: Partial<CommandState> = {
   sed: undefined,
   commandOptions: undefined,
   container: undefined,
+  kubectlTail: undefined,
   packages: undefined,
 };
 
@@ -1802,6 +1811,7 @@ class Scanner {
       state.sed = undefined;
       state.commandOptions = undefined;
       state.container = undefined;
+      state.kubectlTail = undefined;
       state.packages = undefined;
     };
     while (this.#i < this.#end) {
@@ -2000,6 +2010,17 @@ class Scanner {
     const head = this.#s.slice(this.#i, this.#i + 256);
     // A redirection of a numbered or named descriptor (`2>/dev/null`, `3>&1`, `{fd}>file`), wherever it stands: no word of the command.
     if (/^(?:[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})[<>]/.test(head)) return false;
+    if (state.kubectlTail) {
+      // After the program of kubectl exec without `--`: kubectl reads an option among its words as its own (a value
+      // `--kubeconfig=…` there, whose credential plugin runs on the host), and runs what follows a `--` instead of them.
+      const literal = this.#literal();
+      if (literal.whole && literal.text === '--' && !state.kubectlTail.kubectlValue) {
+        Object.assign(state, { ...FOUND_COMMAND_ENDED, commandPosition: true });
+        this.#wordToEnd(false);
+        return true;
+      }
+      if (this.#kubectlWord(state.kubectlTail, literal)) return true;
+    }
     const assignment = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=|\[)/.exec(head);
     const refusal = assignment ? assignedRefusal(assignment[1]!) : undefined;
     if (state.commandPosition && refusal !== undefined) {
@@ -2194,12 +2215,13 @@ class Scanner {
         if (refusal !== undefined) return this.#refuseWord(refusal, false);
       }
       // kubectl and oc read their options anywhere before `--`, before their subcommand too (exec's are read below).
-      if (
-        (state.container.tool === 'kubectl' || state.container.tool === 'oc') &&
-        state.container.run === undefined &&
-        this.#kubectlWord(state.container, literal)
-      )
-        return true;
+      const kubectl = state.container.tool === 'kubectl' || state.container.tool === 'oc';
+      if (kubectl && !state.container.runs && literal.whole && literal.text === '--' && !state.container.kubectlValue) {
+        // After `--` the words of a subcommand that runs no command are its operands, never options (`kubectl get pods -- {{…}}`).
+        state.container = undefined;
+        return false;
+      }
+      if (kubectl && state.container.run === undefined && this.#kubectlWord(state.container, literal)) return true;
       if (state.container.entrypointNext || literal.text.startsWith('--entrypoint=')) {
         // The program the container's arguments go to: a value there chooses it.
         state.container.entrypointNext = false;
@@ -2223,29 +2245,36 @@ class Scanner {
       const first = run?.latest ? 1 : 2;
       let named = false;
       const program = run !== undefined && literal.whole && run.operands !== operandsBefore && run.operands >= first && run.operands <= first + run.uncertain;
+      // kubectl exec POD PROGRAM… without `--`: kubectl goes on reading options among the program's words.
+      const tail = run?.kubectl === true && run.operands !== operandsBefore ? {} : undefined;
       // A shell or interpreter not surely the program may have been the container's or image's name (`docker exec sh sh -c …`).
       const container = !(program && run.uncertain === 0);
       if (literal.whole && isShell(literal.text)) {
         // The shell run in the container (`docker exec c sh -c …`, `kubectl exec pod -- bash -c …`): its options and script follow.
         state.container = undefined;
+        state.kubectlTail = tail;
         state.shell = { arguments: 0, container };
       } else if (literal.whole && state.container.runs && interpreterOf(literal.text) !== undefined) {
         // An interpreter run in the container (`docker exec app python3 -c …`): its options and program follow. The
         // container may bear its name (`docker exec python python3 -c …`): an interpreter or shell as its first operand starts afresh.
         state.container = undefined;
+        state.kubectlTail = tail;
         state.interpreter = { ...newInterpreter(interpreterOf(literal.text)!), container };
       } else if (literal.whole && state.container.runs && packageToolOf(literal.text) !== undefined) {
         // A package manager run in the container (`docker exec app npm install …`): its subcommand and operands follow.
         state.container = undefined;
+        state.kubectlTail = tail;
         state.packages = newPackages(packageToolOf(literal.text)!);
-      } else if (literal.whole && literal.text === '--' && state.container.run?.operands !== 0) {
-        // kubectl exec POD -- COMMAND, nsenter … -- COMMAND: the next word names the program run (docker run -- IMAGE: the image).
+      } else if (literal.whole && literal.text === '--' && (state.container.run?.operands !== 0 || state.container.run.latest === true)) {
+        // kubectl exec POD -- COMMAND, nsenter … -- COMMAND, and after kubectl exec -f FILE or podman exec -l, which name no
+        // container: the next word names the program run (docker run -- IMAGE: the image).
         state.container = undefined;
         state.commandPosition = true;
       } else if (program && run.uncertain === 0) {
         // Surely the program run in the container (`docker exec app timeout 5 …`, `docker run img env …`): read as a command
         // name, below, with every rule of the host (a wrapper's or env's command, git's options, make's variables).
         state.container = undefined;
+        state.kubectlTail = tail;
         state.commandPosition = true;
         named = true;
       } else if (program && runsByRules(literal.text)) {
@@ -2430,20 +2459,28 @@ class Scanner {
    * kubectl reads its options anywhere there, so a token in the value of one of KUBECTL_EXEC_CHOOSING (a kubeconfig, whose
    * credential plugin is a command kubectl runs on the host, or a file it writes) is refused, as is one where a value could
    * make an option (`kubectl logs {{…}}`: `--kubeconfig=…`), unless the word is the value of an option known to take one
-   * (`kubectl logs -n {{…}} pod`). Consumes a refused word and returns true.
+   * (`kubectl logs -n {{…}} pod`; `-f` takes none in `kubectl logs`, where it is --follow). Also the words after the program of
+   * kubectl exec named without `--` (`kubectl exec pod ./deploy.sh {{…}}`), given `kubectlTail`. Consumes a refused word and
+   * returns true.
    */
-  #kubectlWord(container: NonNullable<CommandState['container']>, literal: Literal): boolean {
+  #kubectlWord(options: { kubectlValue?: boolean | 'choosing' | 'image'; kubectlSubcommand?: string }, literal: Literal): boolean {
     const text = literal.text;
-    if (container.kubectlValue) {
-      const choosing = container.kubectlValue === 'choosing';
-      container.kubectlValue = undefined;
-      return choosing && !literal.whole && this.#refuseWord(REFUSED.containerOption, false);
+    if (options.kubectlValue) {
+      const value = options.kubectlValue;
+      options.kubectlValue = undefined;
+      // The image kubectl run or debug runs (`--image {{…}}`), whole: a tag after fixed text (`--image app:{{…}}`) chooses no other.
+      const chosen = value === 'choosing' || (value === 'image' && text === '');
+      return chosen && !literal.whole && this.#refuseWord(REFUSED.containerOption, false);
     }
     if (literal.whole) {
-      if (KUBECTL_VALUES.has(text)) container.kubectlValue = KUBECTL_EXEC_CHOOSING.has(text) ? 'choosing' : true;
+      const follow = text === '-f' && options.kubectlSubcommand === 'logs';
+      if (text === '--image') options.kubectlValue = 'image';
+      else if (KUBECTL_VALUES.has(text) && !follow) options.kubectlValue = KUBECTL_EXEC_CHOOSING.has(text) ? 'choosing' : true;
+      else if (!text.startsWith('-')) options.kubectlSubcommand ??= text;
       return false;
     }
     const attached = /^(--[A-Za-z0-9-]+)=/.exec(text)?.[1];
+    if (attached === '--image') return text === '--image=' && this.#refuseWord(REFUSED.containerOption, false);
     if (attached !== undefined) return KUBECTL_EXEC_CHOOSING.has(attached) && this.#refuseWord(REFUSED.containerOption, false);
     // A short option with its value in the word (`-n{{…}}`) names no option; `{{…}}`, `--{{…}}`, `-{{…}}` could.
     return !/^-[A-Za-z]/.test(text) && (text === '' || text.startsWith('-')) && this.#refuseWord(REFUSED.containerOption, false);

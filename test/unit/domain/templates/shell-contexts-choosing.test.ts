@@ -29,12 +29,43 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ['assigned to RAILS_ENV by export', 'export RAILS_ENV={{body.v}}; bin/rails runner ./x.rb', REFUSED.shellVariable],
     ['given to a container as RAILS_ENV', 'docker exec -e RAILS_ENV={{body.v}} app bin/rails db:migrate', REFUSED.shellVariable],
     // kubectl exec POD COMMAND… without --: the first word after the pod that is no option is the program run.
-    ['as the command a wrapper runs in kubectl exec without --', 'kubectl exec pod timeout 5 {{body.v}}', REFUSED.commandName],
+    ['as the command a wrapper runs in kubectl exec without --', 'kubectl exec pod timeout 5 ./{{body.v}}', REFUSED.commandName],
     ['as the program kubectl exec runs without --', 'kubectl exec pod {{body.v}}', REFUSED.commandName],
-    ['as the command env runs in kubectl exec with options around the pod', 'kubectl exec -it pod -c app env {{body.v}}', REFUSED.commandName],
+    ['as the command env runs in kubectl exec with options around the pod', 'kubectl exec -it pod -c app env ./{{body.v}}', REFUSED.commandName],
     ['in the -c value of git run by kubectl exec without --', 'kubectl exec pod git -c {{body.v}} status', REFUSED.gitOption],
-    ['as the command a wrapper runs in kubectl exec -f, which names no pod', 'kubectl exec -f pod.yaml timeout 5 {{body.v}}', REFUSED.commandName],
-    ['as the command a wrapper runs in oc exec and oc rsh', 'oc rsh pod timeout 5 {{body.v}}', REFUSED.commandName],
+    ['as the command a wrapper runs in kubectl exec -f, which names no pod', 'kubectl exec -f pod.yaml timeout 5 ./{{body.v}}', REFUSED.commandName],
+    ['as the command a wrapper runs in oc exec and oc rsh', 'oc rsh pod timeout 5 ./{{body.v}}', REFUSED.commandName],
+    // kubectl reads options anywhere up to `--`, after the program too: a value `--kubeconfig=…` there is kubectl's.
+    [
+      'at the start of an argument of the program kubectl exec runs without -- (kubectl reads it as its own option)',
+      'kubectl exec pod ./deploy.sh {{body.v}}; kubectl exec pod timeout 5 ./deploy.sh {{body.v}}; kubectl exec -f pod.yaml ./deploy.sh "{{body.v}}"',
+      REFUSED.containerOption,
+    ],
+    [
+      'in the kubeconfig given after the program of kubectl exec without --',
+      'kubectl exec pod ./deploy.sh --kubeconfig /tmp/{{body.v}}',
+      REFUSED.containerOption,
+    ],
+    [
+      'at the start of an argument of an interpreter or shell kubectl exec runs without --',
+      `oc exec pod python3 ./x.py {{body.v}}; kubectl exec pod sh -c './x "$1"' sh {{body.v}}`,
+      REFUSED.containerOption,
+    ],
+    [
+      'as the command kubectl exec runs after a -- that follows the program (kubectl drops the words before it)',
+      'kubectl exec pod ./deploy.sh -- {{body.v}}',
+      REFUSED.commandName,
+    ],
+    [
+      'at the start of the pod of kubectl logs -f (--follow, which takes no value)',
+      'kubectl logs -f {{body.v}}; oc logs -f {{body.v}}',
+      REFUSED.containerOption,
+    ],
+    [
+      'at the start of the image kubectl run and kubectl debug run',
+      'kubectl run job --image {{body.v}}; kubectl debug -it pod --image={{body.v}}',
+      REFUSED.containerOption,
+    ],
     [
       'in the kubeconfig of kubectl exec (its credential plugin runs on the host)',
       'kubectl exec --kubeconfig /tmp/{{body.v}} pod -- ./x',
@@ -147,7 +178,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       'arguments of a script kubectl exec runs, with or without --, and the values of its options that choose no code',
-      'kubectl exec pod ./deploy.sh {{body.v}}; kubectl exec -n {{body.v}} pod -c app -- ./deploy.sh; kubectl exec pod timeout 5 ./deploy.sh {{body.v}}; kubectl exec pod-{{body.v}} -- ./x; kubectl exec -f pod.yaml ./deploy.sh {{body.v}}; kubectl logs pod --tail {{body.v}}; kubectl -n {{body.v}} logs pod-{{body.v}} --namespace={{body.v}} -c{{body.v}}; kubectl rollout restart deployment/{{body.v}}',
+      'kubectl exec pod -- ./deploy.sh {{body.v}}; kubectl exec -n {{body.v}} pod -c app -- ./deploy.sh; kubectl exec pod -- timeout 5 ./deploy.sh {{body.v}}; kubectl exec pod-{{body.v}} -- ./x; kubectl exec -f pod.yaml -- ./deploy.sh {{body.v}}; kubectl exec pod ./deploy.sh ref-{{body.v}} -c {{body.v}}; kubectl exec pod ./x -- ./deploy.sh {{body.v}}; kubectl logs pod --tail {{body.v}}; kubectl -n {{body.v}} logs pod-{{body.v}} --namespace={{body.v}} -c{{body.v}}; kubectl rollout restart deployment/{{body.v}}',
     ],
     [
       'pip and uv reading requirements from files while a pipe writes to them, and values given to pip as data',
@@ -174,6 +205,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'rails server -b 0.0.0.0 -p {{body.v}}; rails test -n {{body.v}} test/models; rails test test/x_test.rb:{{body.v}}; rails generate model {{body.v}}',
     ],
     ['variables of names that only start like those refused', 'HOMEPAGE={{body.v}} ./x; PIP_CONFIG={{body.v}} ./y'],
+    [
+      "operands of kubectl's subcommands that run no command after its --, the pod of kubectl logs -f after fixed text, and an image's tag",
+      'kubectl get pods -- {{body.v}}; kubectl top pod -- {{body.v}}; kubectl logs -f deploy/{{body.v}}; kubectl run job --image=registry.example.com/app:{{body.v}} -- ./x {{body.v}}',
+    ],
   ];
   for (const [label, template] of accepted) {
     it(`accepts ${label}`, () => {
