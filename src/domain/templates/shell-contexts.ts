@@ -2098,6 +2098,10 @@ class Scanner {
         }
         return false;
       }
+      // sudo [VAR=value…] COMMAND sets the variables for the command it runs (sudoers lets it for a command matched by ALL
+      // or tagged SETENV, even ones it would otherwise strip), as env does: `sudo PATH={{…}} ls`, `sudo HOME={{…}} git status`.
+      const assigned = wrapper.command === 'sudo' ? /^([A-Za-z_][A-Za-z0-9_]*)(?:=|%%=)/.exec(literal.text)?.[1] : undefined;
+      if (assigned !== undefined) return (isShellVariable(assigned) || assigned.startsWith('BASH_FUNC_')) && this.#refuseWord(REFUSED.shellVariable, false);
       if (wrapper.operands > 0) {
         // Its own operand (timeout's duration, flock's file): a value there chooses no program. (flock finds its -c by
         // position, after the file: a value `-cCMD` there is taken for an option and runs nothing.) chroot's directory

@@ -154,6 +154,12 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ['assigned to XDG_CONFIG_HOME', 'XDG_CONFIG_HOME=/tmp/{{body.v}} git status', REFUSED.shellVariable],
     ['assigned to PIP_CONFIG_FILE', 'PIP_CONFIG_FILE={{body.v}} pip install requests', REFUSED.shellVariable],
     ['assigned to OLDPWD, where cd - goes', 'OLDPWD={{body.v}} cd - && make', REFUSED.shellVariable],
+    // sudo VAR=value COMMAND sets the variable for the command, as env does (sudoers lets a command matched by ALL set any).
+    [
+      'given to sudo before the command it runs',
+      'sudo PATH={{body.v}} ls; sudo -u deploy HOME={{body.v}} git status; sudo -E LD_PRELOAD=/tmp/{{body.v}} ./x; sudo -- "RAILS_ENV={{body.v}}" bin/rails db:migrate',
+      REFUSED.shellVariable,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -204,7 +210,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       "rails's own commands' data: a port, a test's name and line, and a generator's operands",
       'rails server -b 0.0.0.0 -p {{body.v}}; rails test -n {{body.v}} test/models; rails test test/x_test.rb:{{body.v}}; rails generate model {{body.v}}',
     ],
-    ['variables of names that only start like those refused', 'HOMEPAGE={{body.v}} ./x; PIP_CONFIG={{body.v}} ./y'],
+    [
+      'variables of names that only start like those refused, also given to sudo, and arguments named like variables',
+      'HOMEPAGE={{body.v}} ./x; PIP_CONFIG={{body.v}} ./y; sudo -u deploy REF={{body.v}} HOME=/srv/app ./deploy.sh {{body.v}}; sudo ./deploy.sh PATH={{body.v}}',
+    ],
     [
       "operands of kubectl's subcommands that run no command after its --, the pod of kubectl logs -f after fixed text, and an image's tag",
       'kubectl get pods -- {{body.v}}; kubectl top pod -- {{body.v}}; kubectl logs -f deploy/{{body.v}}; kubectl run job --image=registry.example.com/app:{{body.v}} -- ./x {{body.v}}',
