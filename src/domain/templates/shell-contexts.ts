@@ -1580,25 +1580,49 @@ const POSITIONAL_TOKEN = '{{body.positional}}';
  * An assignment in a -c string (`x=$1`, `x="${1}"`, `local x=$1`, `x=$(printf %s "$1")`), at the start of the string or
  * after a space or an operator: the name and the value, up to its end (quotes and a simple `$(…)` kept whole).
  */
-const ASSIGNMENT = /(?<![^\s;&|(!{])([A-Za-z_][A-Za-z0-9_]*)=((?:"[^"]*"|'[^']*'|\$\([^)]*\)|\\.|[^\s;&|()'"\\])*)/g;
+const ASSIGNMENT = /(?<![^\s;&|(!{])([A-Za-z_][A-Za-z0-9_]*)=((?:"[^"]*"|'[^']*'|\$\([^)]*\)|`[^`]*`|\\.|[^\s;&|()'"\\])*)/g;
 /** A for loop's variable and its list (`for x in "$@"; do …`). */
 const FOR_IN = /\bfor[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+in[ \t]([^;\n]*)/g;
+/**
+ * The variables builtins set from what they read or format (`read -r x <<<"$1"`, `… done <<EOF` with `$1` in the body,
+ * `printf -v x %s "$1"`, `mapfile -t a`): the words after read, mapfile or readarray that are names (an option's value
+ * named like one errs toward refusing), and printf's -v name.
+ */
+const READ_INTO =
+  /(?<![^\s;&|(!{])(?:read|mapfile|readarray)((?:[ \t]+[^\s;&|<>()]+)*)|(?<![^\s;&|(!{])printf[ \t]+(?:-[^\sv]*[ \t]+)*-v[ \t]*([A-Za-z_][A-Za-z0-9_]*)/g;
+
+/** The names read, mapfile and readarray (`read -r x`, `mapfile -t a`) and, with `printf`, printf -v set in a -c string. */
+const readNames = (script: string, printf: boolean): Set<string> => {
+  const names = new Set<string>();
+  for (const m of script.matchAll(READ_INTO))
+    for (const name of m[2] !== undefined ? (printf ? [m[2]] : []) : m[1]!.split(/[ \t]+/)) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) names.add(name);
+  return names;
+};
 
 /**
- * The -c string with every reference to a positional parameter, and to a variable the string copies one into (by an
- * assignment or a for loop, also through another such variable: `x=$1; y=$x`), written as a token. `read` and the like
- * are not followed.
+ * `marked` (a -c string where what a value reaches is written as a token) with every reference to a variable of `copies`,
+ * and to one the string copies a token into (by an assignment or a for loop, also through another such variable:
+ * `x=$1; y=$x`), written as a token too.
  */
-const markPositional = (script: string): string => {
-  let marked = script.replace(POSITIONAL, POSITIONAL_TOKEN);
-  const copies = new Set<string>();
+const markCopies = (marked: string, copies: Set<string>): string => {
+  // How many copies the references were written as tokens for: once no new copy is found, none is left to follow.
+  let followed = 0;
   for (;;) {
-    const known = copies.size;
     for (const pattern of [ASSIGNMENT, FOR_IN]) for (const m of marked.matchAll(pattern)) if (m[2]!.includes(POSITIONAL_TOKEN)) copies.add(m[1]!);
-    if (copies.size === known) return marked;
+    if (copies.size === followed) return marked;
+    followed = copies.size;
     // `$x`, `${x}`, `${x:-…}`, `${x#…}`, not `${#x}` (its length) or `$xy`.
     for (const name of copies)
       marked = marked.replace(new RegExp(`\\$\\{${name}(?:[^A-Za-z0-9_}][^}]*)?\\}|\\$${name}(?![A-Za-z0-9_])`, 'g'), POSITIONAL_TOKEN);
+  }
+};
+
+/** Whether the check refuses a token of `marked` (a -c string with tokens written in); one it cannot read (an unclosed quote) errs toward refusing. */
+const refusesMarked = (marked: string): boolean => {
+  try {
+    return findTokenPlaces(marked).some((place) => 'refused' in place.place);
+  } catch {
+    return true;
   }
 };
 
@@ -1606,22 +1630,28 @@ const markPositional = (script: string): string => {
  * Whether a fixed shell -c string puts a positional parameter where the check refuses a token:
  * each reference read as a token stands for the words after the string (`"$@"` as a command, `eval
  * "$1"`, `python3 -c "$1"`, and `make -- "$1"`, where make reads a value X=$(shell …) as a variable), which its
- * `shift` and `set --` may move, and so does a reference to a variable the string copies one into (`x=$1; $x`). A
- * string that only uses them as data (`./deploy.sh "$1"`, `x=$1; echo "$x"`) is no such string. The check reads the
- * string as a template of its own.
+ * `shift` and `set --` may move, and so does a reference to a variable the string copies one into (`x=$1; $x`). What
+ * read, mapfile and printf -v set is taken for such a copy whenever the string reaches a positional parameter at all
+ * (whether their input holds it the check does not follow: `read -r x <<<"$1"; $x`). A string that only uses them as
+ * data (`./deploy.sh "$1"`, `x=$1; echo "$x"`) is no such string. The check reads the string as a template of its own.
  */
 const runsPositional = (script: string): boolean => {
   // bash's own ways to reach them the check does not read: indirection (`${!1}` evaluates a subscript in the value),
   // BASH_ARGV (bash -c fills it with them), a `for` loop without `in` (over "$@").
   if (/\$\{!|BASH_ARGV|\bfor[ \t]+[A-Za-z_]\w*[ \t]*(?:;|\n|do\b)/.test(script)) return true;
-  const marked = markPositional(script);
-  if (marked === script) return false;
-  try {
-    return findTokenPlaces(marked).some((place) => 'refused' in place.place);
-  } catch {
-    // A string the check cannot read (an unclosed quote): its parameters' use is unknown.
-    return true;
-  }
+  const positional = script.replace(POSITIONAL, POSITIONAL_TOKEN);
+  if (positional === script) return false;
+  return refusesMarked(markCopies(positional, readNames(positional, true)));
+};
+
+/**
+ * Whether a fixed shell -c string puts what it reads from its input where the check refuses a token (`read -r x; $x`,
+ * `mapfile -t a; "${a[@]}"`): a here-document, here-string or pipe given to it is then its code, as one given to `sh -s`.
+ * `read -r b; ./deploy.sh "$b"` uses it as data.
+ */
+const runsInput = (script: string): boolean => {
+  const names = readNames(script, false);
+  return names.size > 0 && refusesMarked(markCopies(script, names));
 };
 
 class Scanner {
@@ -2174,6 +2204,8 @@ class Scanner {
       // A fixed -c string that runs its positional parameters as code or as a command (`sh -c '"$@"' sh {{…}}`,
       // `sh -c 'eval "$1"' sh {{…}}`): the words after it are what it runs.
       // Under xargs, its positional parameters are what xargs reads (`… | xargs sh -c 'eval "$1"' sh`): that input too.
+      // One that runs what it reads from its input (`sh -c 'read -r x; $x'`): that input is code, as for sh -s.
+      if (command && literal.whole && runsInput(literal.text)) state.input = true;
       if (command && literal.whole && runsPositional(literal.text)) {
         state.refusing = REFUSED.positionalCode;
         if (state.xargs !== undefined) state.input = true;

@@ -111,6 +111,21 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       `sh -c 'x=$(printf %s "$1"); sh -c "$x"' sh {{body.v}}`,
       REFUSED.positionalCode,
     ],
+    // What read, mapfile and printf -v set, and a backquoted substitution, copy a parameter too.
+    [
+      'as a positional parameter read, printf -v or mapfile copy into a variable run as a command',
+      `sh -c 'read -r x <<<"$1"; $x' sh {{body.v}}; bash -c 'printf -v x %s "$1"; eval "$x"' bash {{body.v}}; bash -c 'mapfile -t a <<<"$1"; "\${a[@]}"' bash {{body.v}}`,
+      REFUSED.positionalCode,
+    ],
+    [
+      'as a positional parameter a here-document gives a read loop that runs it',
+      `sh -c 'while read -r x; do $x; done <<EOF\n$1\nEOF' sh {{body.v}}`,
+      REFUSED.positionalCode,
+    ],
+    ['as a positional parameter copied by a backquoted substitution', 'sh -c \'x=`printf %s "$1"`; $x\' sh {{body.v}}', REFUSED.positionalCode],
+    // A -c string that runs what it reads from its input: a pipe or here-string into it is its code.
+    ['written into a pipe to a -c string that reads a line and runs it', `echo {{body.v}} | sh -c 'read -r x; $x'`, REFUSED.shellInput],
+    ['in a here-string given to a -c string that reads a line and evaluates it', `bash -c 'read -r x; eval "$x"' <<< {{body.v}}`, REFUSED.shellInput],
     // spring (bin/spring), the Rails preloader, runs the command its next word names.
     ['as the code spring rails runner evaluates', 'spring rails runner {{body.v}}', REFUSED.interpreterProgram],
     ['as the code bin/spring rails runner evaluates', 'bin/spring rails runner \'Deploy.run("{{body.v}}")\'', REFUSED.interpreterProgram],
@@ -193,6 +208,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       'positional parameters a -c string copies into variables it uses as data',
       `sh -c 'x=$1; echo "$x"' sh {{body.v}}; sh -c 'ref="$1"; git push origin -- "$ref"' sh {{body.v}}; bash -c 'a=$1 b=$2; ./deploy "$a" "$b"' bash {{body.v}} {{body.v}}; sh -c 'x=$1; echo "\${#x} $xy \${x:-none}"' sh {{body.v}}; sh -c 'for f in "$@"; do ./x "$f"; done' sh {{body.v}}; sh -c 'x=fixed; $x "$1"' sh {{body.v}}`,
+    ],
+    [
+      'what a -c string reads from its input or its parameters and uses as data',
+      `sh -c 'read -r b; ./deploy.sh "$b"' <<EOF\n{{body.v}}\nEOF\nsh -c 'read -r line; ./deploy "$line" "$1"' sh {{body.v}}; sh -c 'x=\`date\`; ./x "$x" "$1"' sh {{body.v}}; echo {{body.v}} | sh -c 'while read -r f; do ./x "$f"; done'`,
     ],
     [
       'arguments after the code or file spring rails runner runs, and of spring commands that run none',
