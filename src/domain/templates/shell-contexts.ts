@@ -186,6 +186,12 @@ const PROGRAM_VARIABLES = new Set([
   'CARGO_BUILD_RUSTDOC',
   // kubectl runs the command of the exec credential plugin the kubeconfig names, on the host (as --kubeconfig).
   'KUBECONFIG',
+  // docker's configuration directory (its cli-plugins run as docker's subcommands, its credential helpers at a pull), and
+  // podman's containers.conf and storage.conf (the OCI runtime, conmon, hooks it runs), as --config and --runtime are.
+  'DOCKER_CONFIG',
+  'CONTAINERS_CONF',
+  'CONTAINERS_CONF_OVERRIDE',
+  'CONTAINERS_STORAGE_CONF',
   // The directories programs read their configuration from (git's ~/.gitconfig and $XDG_CONFIG_HOME/git/config, whose
   // core.fsmonitor and aliases run commands; npm's ~/.npmrc, its script-shell; pip's pip.conf, its index), `cd`'s
   // directory without an operand; and pip's configuration file itself.
@@ -987,6 +993,16 @@ const KUBECTL_EXEC_FLAGS = new Set([
   ...['--warnings-as-errors', '--disable-compression'],
 ]);
 const KUBECTL_EXEC_CHOOSING = new Set(['--kubeconfig', '--cache-dir', '--profile-output', '--log-file', '--log-dir', '--shell']);
+/**
+ * The options of docker, podman and nerdctl themselves, before their subcommand, whose value chooses a program or plugin the
+ * tool runs on the host: docker's --config (the directory whose cli-plugins/docker-compose runs at `docker compose`, and whose
+ * config.json names the credential helpers run), podman's OCI runtime, conmon, hooks, network and storage (whose images and
+ * containers.conf module choose what runs), nerdctl's CNI plugins and data root.
+ */
+const CONTAINER_TOOL_CHOOSING = new Set([
+  ...['--config', '--runtime', '--conmon', '--hooks-dir', '--network-cmd-path', '--module', '--root', '--runroot', '--imagestore'],
+  ...['--storage-opt', '--cni-config-dir', '--volumepath', '--cni-path', '--cni-netconfpath', '--data-root'],
+]);
 /** Options of kubectl's other subcommands (logs, get, rollout…) that take the next word as their value, besides KUBECTL_EXEC_VALUES. */
 const KUBECTL_VALUES = new Set([
   ...KUBECTL_EXEC_VALUES,
@@ -1449,6 +1465,8 @@ interface CommandState {
     entrypointNext?: boolean;
     /** kubectl's or oc's next word is the value of one of its options: `choosing` when one of KUBECTL_EXEC_CHOOSING, `image` for --image. */
     kubectlValue?: boolean | 'choosing' | 'image';
+    /** The next word is the value of an option of docker, podman or nerdctl of CONTAINER_TOOL_CHOOSING, before the subcommand. */
+    toolValue?: boolean;
     /** kubectl's or oc's subcommand (its first word that is no option or option's value: `logs`, whose -f takes no value). */
     kubectlSubcommand?: string;
     /** The next word is the value of -e/--env. */
@@ -2258,6 +2276,14 @@ class Scanner {
         return false;
       }
       if (kubectl && state.container.run === undefined && this.#kubectlWord(state.container, literal)) return true;
+      if (PROGRAM_TOOLS.has(state.container.tool) && state.container.run === undefined && !state.container.runs) {
+        // docker --config {{…}} ps, podman --runtime {{…}} run img: the tool's own option, before its subcommand.
+        const value = state.container.toolValue;
+        state.container.toolValue = literal.whole && CONTAINER_TOOL_CHOOSING.has(literal.text);
+        const attached = /^(--[A-Za-z-]+)=/.exec(literal.text)?.[1];
+        if ((value || (attached !== undefined && CONTAINER_TOOL_CHOOSING.has(attached))) && !literal.whole)
+          return this.#refuseWord(REFUSED.containerOption, false);
+      }
       if (state.container.entrypointNext || literal.text.startsWith('--entrypoint=')) {
         // The program the container's arguments go to: a value there chooses it.
         state.container.entrypointNext = false;

@@ -145,6 +145,17 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ['in a volume given in the same word after an entry point', 'docker run --entrypoint sh -v/{{body.v}}:/x img ./x', REFUSED.containerOption],
     ['in the user of a bundle after an entry point', 'docker run --entrypoint sh -itu {{body.v}} img ./x', REFUSED.containerOption],
     ['in the shell oc rsh runs in the pod', 'oc rsh --shell {{body.v}} pod', REFUSED.containerOption],
+    // The options of docker, podman and nerdctl themselves that choose a program they run on the host.
+    [
+      'in an option of the container tool itself that chooses a program it runs on the host',
+      'podman --runtime {{body.v}} run img; podman --conmon=/opt/{{body.v}} ps; podman --hooks-dir /etc/{{body.v}} run img; docker --config {{body.v}} compose up; nerdctl --cni-path=/opt/{{body.v}} run img',
+      REFUSED.containerOption,
+    ],
+    [
+      'assigned to DOCKER_CONFIG and CONTAINERS_CONF',
+      'DOCKER_CONFIG={{body.v}} docker compose up; CONTAINERS_CONF=/etc/{{body.v}} podman run img',
+      REFUSED.shellVariable,
+    ],
     // pip's requirements from a process substitution.
     ['in a process substitution pip install -r reads as its requirements', 'pip install -r <(echo {{body.v}})', REFUSED.shellInput],
     [
@@ -216,6 +227,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       'arguments after the code or file spring rails runner runs, and of spring commands that run none',
       'spring rails runner ./script/deploy.rb {{body.v}}; bin/spring rails generate model {{body.v}}; spring rake deploy REF={{body.v}}; spring stop; echo {{body.v}}',
+    ],
+    [
+      "values of the container tool's own options that choose nothing it runs, and fixed ones that do",
+      'docker --context {{body.v}} ps; docker --config /etc/docker run --rm img ./deploy.sh {{body.v}}; podman --root /var/lib/x run --rm img ./x {{body.v}}',
     ],
     [
       'values of container options that write no file of the value and choose nothing run, and arguments after a --rootfs directory',
