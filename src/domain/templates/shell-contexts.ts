@@ -858,6 +858,9 @@ const RAILS_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
   '-s': 'data',
   '--seed': 'data',
   '--exclude': 'data',
+  // rails routes -g/--grep: the pattern the routes listed match.
+  '-g': 'data',
+  '--grep': 'data',
 };
 /** The commands of rails (also bin/rails) that run code: read as the interpreters of INTERPRETERS named after them. */
 const RAILS_COMMANDS: Readonly<Record<string, string>> = {

@@ -241,8 +241,8 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'docker run --entrypoint sh --name {{body.v}} -e REF={{body.v}} -w /srv img ./deploy.sh {{body.v}}; oc rsh --shell /bin/bash pod ./x {{body.v}}',
     ],
     [
-      "rails's own commands' data: a port, a test's name and line, and a generator's operands",
-      'rails server -b 0.0.0.0 -p {{body.v}}; rails test -n {{body.v}} test/models; rails test test/x_test.rb:{{body.v}}; rails generate model {{body.v}}',
+      "rails's own commands' data: a port, a test's name and line, a generator's operands and the pattern rails routes lists",
+      'rails server -b 0.0.0.0 -p {{body.v}}; rails test -n {{body.v}} test/models; rails test test/x_test.rb:{{body.v}}; rails generate model {{body.v}}; bin/rails routes --expanded -g {{body.v}}; bin/rails routes --grep={{body.v}}',
     ],
     [
       'variables of names that only start like those refused, also given to sudo, and arguments named like variables',
