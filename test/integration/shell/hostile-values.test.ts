@@ -960,10 +960,11 @@ describe("why a runner's program, npx's node options and exec's here-documents a
 /*
  * A value that chooses the code that runs without being code itself: the directory cd goes to (a planted ./deploy.sh
  * runs there), a -c string's parameter copied into a variable run as a command, and a requirements file pip reads from
- * its input (a line naming a local project whose build backend runs). Each runs code of the value's choosing, under
+ * its input (a line naming a local project whose build backend runs), a line a -c string reads and runs, and a word kubectl
+ * reads as its own --kubeconfig (whose credential plugin runs on the host). Each runs code of the value's choosing, under
  * /bin/sh and bash, and the template is refused.
  */
-describe('why cd to a value, a variable a -c string copies its parameter into, and pip -r /dev/stdin are refused: the value chooses what runs', () => {
+describe('why cd to a value, a variable a -c string copies its parameter or input into, pip -r /dev/stdin and a value kubectl reads as an option are refused: the value chooses what runs', () => {
   /** planted/deploy.sh, which creates the canary, and an empty apps/ beside it. */
   const plantScript = async (cwd: string): Promise<void> => {
     await mkdir(join(cwd, 'planted'));
@@ -975,6 +976,14 @@ describe('why cd to a value, a variable a -c string copies its parameter into, a
     await mkdir(join(cwd, 'evil-1.0', 'backend'), { recursive: true });
     await writeFile(join(cwd, 'evil-1.0', 'pyproject.toml'), '[build-system]\nrequires = []\nbuild-backend = "evil"\nbackend-path = ["backend"]\n');
     await writeFile(join(cwd, 'evil-1.0', 'backend', 'evil.py'), `open(${JSON.stringify(`${cwd}/canary`)}, "w")\n`);
+  };
+  /** kubeconfig, whose user's exec credential plugin creates the canary (its server, port 9, answers nothing). */
+  const plantKubeconfig = async (cwd: string): Promise<void> => {
+    const plugin = `{ apiVersion: client.authentication.k8s.io/v1beta1, command: /bin/sh, args: ["-c", "touch '${cwd}/canary'; exit 1"], interactiveMode: Never }`;
+    await writeFile(
+      join(cwd, 'kubeconfig'),
+      `apiVersion: v1\nkind: Config\nclusters: [{ name: c, cluster: { server: "https://127.0.0.1:9" } }]\ncontexts: [{ name: c, context: { cluster: c, user: u } }]\ncurrent-context: c\nusers: [{ name: u, user: { exec: ${plugin} } }]\n`,
+    );
   };
   const running: Array<{
     tool: string;
@@ -1007,6 +1016,36 @@ describe('why cd to a value, a variable a -c string copies its parameter into, a
       value: (cwd) => join(cwd, 'evil-1.0'),
       prepare: plantProject,
     },
+    {
+      tool: 'sh',
+      does: 'runs the line a -c string reads from the pipe into it and runs as a command',
+      template: "printf '%s\\n' {{body.v}} | sh -c 'read -r x; $x'",
+      script: `printf '%s\\n' "\${AGW_ARG_1}" | sh -c 'read -r x; $x'`,
+      value: 'touch canary',
+    },
+    {
+      tool: 'sh',
+      does: 'runs the value a read loop over a here-document holding its parameter runs as a command',
+      template: `sh -c 'while read -r x; do $x; done <<EOF\n$1\nEOF' sh {{body.v}}`,
+      script: `sh -c 'while read -r x; do $x; done <<EOF\n$1\nEOF' sh "\${AGW_ARG_1}"`,
+      value: 'touch canary',
+    },
+    {
+      tool: 'kubectl',
+      does: 'reads the value after the program as its own --kubeconfig, whose credential plugin it runs on the host (before it finds no server or refuses exec without --)',
+      template: 'kubectl exec pod ./deploy.sh {{body.v}}',
+      script: 'kubectl exec pod ./deploy.sh "${AGW_ARG_1}"',
+      value: (cwd) => `--kubeconfig=${join(cwd, 'kubeconfig')}`,
+      prepare: plantKubeconfig,
+    },
+    {
+      tool: 'kubectl',
+      does: 'reads the value after logs -f (--follow, which takes no value) as its own --kubeconfig, whose credential plugin it runs',
+      template: 'kubectl logs -f {{body.v}}',
+      script: 'kubectl logs -f "${AGW_ARG_1}"',
+      value: (cwd) => `--kubeconfig=${join(cwd, 'kubeconfig')}`,
+      prepare: plantKubeconfig,
+    },
   ];
   itRunsTheValueAsCode(running, {
     does: ({ does }) => does,
@@ -1017,6 +1056,19 @@ describe('why cd to a value, a variable a -c string copies its parameter into, a
     env: () => ({ ...process.env, PIP_NO_CACHE_DIR: '1', PIP_BREAK_SYSTEM_PACKAGES: '1' }) as Record<string, string>,
     timeoutMs: 60_000,
   });
+  (onPath('kubectl') ? it : it.skip)(
+    `kubectl get pods -- {{body.v}} reads no value after its -- as an option (no credential plugin of its choosing runs): the template is accepted${onPath('kubectl') ? '' : ' — pending: kubectl not installed'}`,
+    async () => {
+      const cwd = await tempDir('chosen-code');
+      await plantKubeconfig(cwd);
+      const value = `--kubeconfig=${join(cwd, 'kubeconfig')}`;
+      const shell = new ChildProcessShellExecutor({ ...DEFAULT_SHELL_SETTINGS, shell: '/bin/sh' });
+      const rendered = renderCommand('kubectl get pods -- {{body.v}}', requestWith(value));
+      // The environment's own kubeconfig is one that does not exist, so kubectl reaches no cluster of this machine.
+      await shell.run(rendered.script, { cwd, timeoutMs: 20_000, env: { PATH: process.env.PATH ?? '', KUBECONFIG: join(cwd, 'none'), ...rendered.env } });
+      expect(existsSync(join(cwd, 'canary'))).to.equal(false);
+    },
+  );
   it("cd ./apps/app && ./deploy.sh {{body.v}}, a fixed directory and the value as the script's argument, runs no planted script: the template is accepted", async () => {
     const cwd = await tempDir('chosen-code');
     await plantScript(cwd);
