@@ -996,16 +996,49 @@ const KUBECTL_EXEC_FLAGS = new Set([
   ...['--warnings-as-errors', '--disable-compression'],
 ]);
 const KUBECTL_EXEC_CHOOSING = new Set(['--kubeconfig', '--cache-dir', '--profile-output', '--log-file', '--log-dir', '--shell']);
-/**
- * The options of docker, podman and nerdctl themselves, before their subcommand, whose value chooses a program or plugin the
- * tool runs on the host: docker's --config (the directory whose cli-plugins/docker-compose runs at `docker compose`, and whose
- * config.json names the credential helpers run), podman's OCI runtime, conmon, hooks, network and storage (whose images and
- * containers.conf module choose what runs), nerdctl's CNI plugins and data root.
- */
-const CONTAINER_TOOL_CHOOSING = new Set([
+const CONTAINER_TOOL_GLOBAL_CHOOSING = [
   ...['--config', '--runtime', '--conmon', '--hooks-dir', '--network-cmd-path', '--module', '--root', '--runroot', '--imagestore'],
   ...['--storage-opt', '--cni-config-dir', '--volumepath', '--cni-path', '--cni-netconfpath', '--data-root'],
-]);
+] as const;
+/**
+ * Options of container tools whose value chooses what runs or where: `choosing`, a token anywhere in the value is refused;
+ * `env`, a NAME=value the program run gets (as docker's -e). Of docker, podman and nerdctl themselves, before their subcommand:
+ * docker's --config (the directory whose cli-plugins/docker-compose runs at `docker compose`, and whose config.json names the
+ * credential helpers run), podman's OCI runtime, conmon, hooks, network and storage (whose images and containers.conf module
+ * choose what runs), nerdctl's CNI plugins and data root. Of nsenter, systemd-run and lxc-attach, before the program: the
+ * directory it runs in or the root it sees (a planted ./deploy.sh, as with cd and chroot), the process whose namespaces it
+ * enters, the user it runs as, systemd-run's unit properties (ExecStartPre=, WorkingDirectory=, Environment=… run or
+ * place it) and lxc-attach's container configuration (whose hooks run on the host).
+ */
+const CONTAINER_TOOL_OPTIONS: Readonly<Record<string, Readonly<Record<string, 'choosing' | 'env'>>>> = {
+  docker: Object.fromEntries(CONTAINER_TOOL_GLOBAL_CHOOSING.map((option) => [option, 'choosing'])),
+  podman: Object.fromEntries(CONTAINER_TOOL_GLOBAL_CHOOSING.map((option) => [option, 'choosing'])),
+  nerdctl: Object.fromEntries(CONTAINER_TOOL_GLOBAL_CHOOSING.map((option) => [option, 'choosing'])),
+  nsenter: Object.fromEntries(
+    ['-w', '--wd', '-r', '--root', '-S', '--setuid', '-G', '--setgid', '-t', '--target', '-W', '--wdns', '--env'].map((option) => [option, 'choosing']),
+  ),
+  'systemd-run': {
+    ...Object.fromEntries(
+      [
+        '-p',
+        '--property',
+        '--path-property',
+        '--socket-property',
+        '--timer-property',
+        '--working-directory',
+        '--uid',
+        '--gid',
+        '-M',
+        '--machine',
+        '-H',
+        '--host',
+      ].map((option) => [option, 'choosing']),
+    ),
+    '-E': 'env',
+    '--setenv': 'env',
+  },
+  'lxc-attach': { '-P': 'choosing', '--lxcpath': 'choosing', '-f': 'choosing', '--rcfile': 'choosing', '-v': 'env', '--set-var': 'env' },
+};
 /** Options of kubectl's other subcommands (logs, get, rollout…) that take the next word as their value, besides KUBECTL_EXEC_VALUES. */
 const KUBECTL_VALUES = new Set([
   ...KUBECTL_EXEC_VALUES,
@@ -1468,8 +1501,8 @@ interface CommandState {
     entrypointNext?: boolean;
     /** kubectl's or oc's next word is the value of one of its options: `choosing` when one of KUBECTL_EXEC_CHOOSING, `image` for --image. */
     kubectlValue?: boolean | 'choosing' | 'image';
-    /** The next word is the value of an option of docker, podman or nerdctl of CONTAINER_TOOL_CHOOSING, before the subcommand. */
-    toolValue?: boolean;
+    /** The next word is the value of an option of the tool of CONTAINER_TOOL_OPTIONS, of that kind. */
+    toolValue?: 'choosing' | 'env';
     /** kubectl's or oc's subcommand (its first word that is no option or option's value: `logs`, whose -f takes no value). */
     kubectlSubcommand?: string;
     /** The next word is the value of -e/--env. */
@@ -2279,14 +2312,15 @@ class Scanner {
         return false;
       }
       if (kubectl && state.container.run === undefined && this.#kubectlWord(state.container, literal)) return true;
-      if (PROGRAM_TOOLS.has(state.container.tool) && state.container.run === undefined && !state.container.runs) {
-        // docker --config {{…}} ps, podman --runtime {{…}} run img: the tool's own option, before its subcommand.
-        const value = state.container.toolValue;
-        state.container.toolValue = literal.whole && CONTAINER_TOOL_CHOOSING.has(literal.text);
-        const attached = /^(--[A-Za-z-]+)=/.exec(literal.text)?.[1];
-        if ((value || (attached !== undefined && CONTAINER_TOOL_CHOOSING.has(attached))) && !literal.whole)
-          return this.#refuseWord(REFUSED.containerOption, false);
-      }
+      // docker --config {{…}} ps, podman --runtime {{…}} run img (their own options, before the subcommand), nsenter --wd={{…}},
+      // systemd-run -p ExecStartPre={{…}}, lxc-attach -v PATH={{…}}.
+      const toolOptions = CONTAINER_TOOL_OPTIONS[state.container.tool];
+      if (
+        toolOptions !== undefined &&
+        (!PROGRAM_TOOLS.has(state.container.tool) || (state.container.run === undefined && !state.container.runs)) &&
+        this.#toolOptionWord(state.container, toolOptions, literal)
+      )
+        return true;
       if (state.container.entrypointNext || literal.text.startsWith('--entrypoint=')) {
         // The program the container's arguments go to: a value there chooses it.
         state.container.entrypointNext = false;
@@ -2517,6 +2551,32 @@ class Scanner {
     if (!fresh) return false;
     const literal = this.#literal();
     return literal.whole && !literal.text.startsWith('-') && runsByRules(literal.text);
+  }
+
+  /**
+   * A word of a container tool with options of CONTAINER_TOOL_OPTIONS: refuses a token in the value of a `choosing` one (the
+   * next word, after `=`, or attached to a short one: `nsenter -w/srv/{{…}}`) and a refused variable, or a token naming one, in
+   * an `env` one's (`systemd-run -E PATH={{…}}`, `-E {{…}}`). Consumes a refused word and returns true.
+   */
+  #toolOptionWord(container: NonNullable<CommandState['container']>, table: Readonly<Record<string, 'choosing' | 'env'>>, literal: Literal): boolean {
+    const text = literal.text;
+    const pending = container.toolValue;
+    container.toolValue = undefined;
+    let kind: 'choosing' | 'env' | undefined = pending;
+    let value: Literal = literal;
+    if (kind === undefined) {
+      const option = /^--[A-Za-z-]+(?==|$)|^-[A-Za-z]/.exec(text)?.[0];
+      kind = option === undefined ? undefined : table[option];
+      if (kind === undefined || option === undefined) return false;
+      const rest = text.slice(option.length).replace(/^=/, '');
+      if (literal.whole && rest === '') {
+        container.toolValue = kind;
+        return false;
+      }
+      value = { text: rest, whole: literal.whole };
+    }
+    const refusal = kind === 'env' ? containerEnvRefusal(value, true) : value.whole ? undefined : REFUSED.containerOption;
+    return refusal !== undefined && this.#refuseWord(refusal, false);
   }
 
   /**

@@ -151,6 +151,23 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'podman --runtime {{body.v}} run img; podman --conmon=/opt/{{body.v}} ps; podman --hooks-dir /etc/{{body.v}} run img; docker --config {{body.v}} compose up; nerdctl --cni-path=/opt/{{body.v}} run img',
       REFUSED.containerOption,
     ],
+    // nsenter, systemd-run and lxc-attach: the directory, root, process, user, unit properties and variables of what they run.
+    [
+      'in the directory or root nsenter runs the program in, or the process whose namespaces it enters',
+      'nsenter -t 1 -m --wd={{body.v}} ./deploy.sh; nsenter -t 1 -m -w/srv/{{body.v}} ./x; nsenter -t 1 -m --root /srv/{{body.v}} ./x; nsenter -t {{body.v}} -m ./x',
+      REFUSED.containerOption,
+    ],
+    [
+      "in a property of systemd-run's unit (ExecStartPre= runs a command) or its working directory",
+      'systemd-run -p ExecStartPre={{body.v}} ./x; systemd-run --property=WorkingDirectory=/srv/{{body.v}} ./deploy.sh; systemd-run --working-directory {{body.v}} ./x',
+      REFUSED.containerOption,
+    ],
+    ['in the configuration lxc-attach reads (its hooks run on the host)', 'lxc-attach -n app -P /var/lib/{{body.v}} -- ./x', REFUSED.containerOption],
+    [
+      'given to systemd-run -E and lxc-attach -v as a refused variable, or as the name',
+      'systemd-run -E PATH={{body.v}} ./x; systemd-run --setenv=LD_PRELOAD={{body.v}} ./x; systemd-run -E {{body.v}} ./x; lxc-attach -n c -v BASH_ENV={{body.v}} -- ./x',
+      REFUSED.shellVariable,
+    ],
     [
       'assigned to DOCKER_CONFIG and CONTAINERS_CONF',
       'DOCKER_CONFIG={{body.v}} docker compose up; CONTAINERS_CONF=/etc/{{body.v}} podman run img',
@@ -227,6 +244,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       'arguments after the code or file spring rails runner runs, and of spring commands that run none',
       'spring rails runner ./script/deploy.rb {{body.v}}; bin/spring rails generate model {{body.v}}; spring rake deploy REF={{body.v}}; spring stop; echo {{body.v}}',
+    ],
+    [
+      'variables of names of your own given to systemd-run and lxc-attach, names, and arguments of the program they run',
+      'systemd-run -E REF={{body.v}} --unit deploy-{{body.v}} -p CPUQuota=50% ./deploy.sh {{body.v}}; nsenter -t 1 -m -- ./x {{body.v}}; lxc-attach -n {{body.v}} --set-var REF={{body.v}} -- ./x {{body.v}}',
     ],
     [
       "values of the container tool's own options that choose nothing it runs, and fixed ones that do",
