@@ -996,10 +996,13 @@ const KUBECTL_EXEC_FLAGS = new Set([
   ...['--warnings-as-errors', '--disable-compression'],
 ]);
 const KUBECTL_EXEC_CHOOSING = new Set(['--kubeconfig', '--cache-dir', '--profile-output', '--log-file', '--log-dir', '--shell']);
-const CONTAINER_TOOL_GLOBAL_CHOOSING = [
+/** The options named, each `choosing` (a table of CONTAINER_TOOL_OPTIONS). */
+const choosingOptions = (names: readonly string[]): Readonly<Record<string, 'choosing'>> => Object.fromEntries(names.map((name) => [name, 'choosing']));
+/** docker's, podman's and nerdctl's own options of CONTAINER_TOOL_OPTIONS (each tool rejects the others'). */
+const CONTAINER_TOOL_GLOBAL = choosingOptions([
   ...['--config', '--runtime', '--conmon', '--hooks-dir', '--network-cmd-path', '--module', '--root', '--runroot', '--imagestore'],
   ...['--storage-opt', '--cni-config-dir', '--volumepath', '--cni-path', '--cni-netconfpath', '--data-root'],
-] as const;
+]);
 /**
  * Options of container tools whose value chooses what runs or where: `choosing`, a token anywhere in the value is refused;
  * `env`, a NAME=value the program run gets (as docker's -e). Of docker, podman and nerdctl themselves, before their subcommand:
@@ -1011,29 +1014,15 @@ const CONTAINER_TOOL_GLOBAL_CHOOSING = [
  * place it) and lxc-attach's container configuration (whose hooks run on the host).
  */
 const CONTAINER_TOOL_OPTIONS: Readonly<Record<string, Readonly<Record<string, 'choosing' | 'env'>>>> = {
-  docker: Object.fromEntries(CONTAINER_TOOL_GLOBAL_CHOOSING.map((option) => [option, 'choosing'])),
-  podman: Object.fromEntries(CONTAINER_TOOL_GLOBAL_CHOOSING.map((option) => [option, 'choosing'])),
-  nerdctl: Object.fromEntries(CONTAINER_TOOL_GLOBAL_CHOOSING.map((option) => [option, 'choosing'])),
-  nsenter: Object.fromEntries(
-    ['-w', '--wd', '-r', '--root', '-S', '--setuid', '-G', '--setgid', '-t', '--target', '-W', '--wdns', '--env'].map((option) => [option, 'choosing']),
-  ),
+  docker: CONTAINER_TOOL_GLOBAL,
+  podman: CONTAINER_TOOL_GLOBAL,
+  nerdctl: CONTAINER_TOOL_GLOBAL,
+  nsenter: choosingOptions(['-w', '--wd', '-r', '--root', '-S', '--setuid', '-G', '--setgid', '-t', '--target', '-W', '--wdns']),
   'systemd-run': {
-    ...Object.fromEntries(
-      [
-        '-p',
-        '--property',
-        '--path-property',
-        '--socket-property',
-        '--timer-property',
-        '--working-directory',
-        '--uid',
-        '--gid',
-        '-M',
-        '--machine',
-        '-H',
-        '--host',
-      ].map((option) => [option, 'choosing']),
-    ),
+    ...choosingOptions([
+      ...['-p', '--property', '--path-property', '--socket-property', '--timer-property', '--working-directory'],
+      ...['--uid', '--gid', '-M', '--machine', '-H', '--host'],
+    ]),
     '-E': 'env',
     '--setenv': 'env',
   },
