@@ -71,6 +71,8 @@ export const REFUSED = {
     'in a container option that chooses what the container runs or loads, what it may reach or a file it writes on the host (-w/--workdir, --env-file, -v/--volume, --mount, --cap-add, --security-opt, --device, --pid, --network, --cidfile…, or the directory after podman --rootfs, the container\'s whole filesystem), or in a word a value could make such an option (--{{…}}): a planted script or file would run, the container would lose its isolation, or a file of the value\'s choosing would be written; pass the value in the environment (-e REF={{…}}); to kubectl, after fixed text or its `--` (kubectl logs pod/{{…}}, kubectl exec pod -- ./deploy.sh {{…}}) (docs/triggers.md, "Places a token may not stand": containers)',
   positionalCode:
     "as a positional parameter of a shell -c string that runs it as code or as a command, or puts it (or a variable it copies it into) where a token is refused (sh -c '\"$@\"' sh {{…}}, sh -c 'eval \"$1\"' sh {{…}}, sh -c 'python3 -c \"$1\"' sh {{…}}, sh -c 'x=$1; $x' sh {{…}}, sh -c 'cd \"$1\" && make' sh {{…}}): pass it where the string uses it as data (sh -c './deploy.sh \"$1\"' sh {{…}})",
+  copiedValue:
+    'in a variable (x={{…}}, REF={{…}} before sh -c, docker\'s -e REF={{…}}, for x in {{…}}) that the template or a shell -c string then puts, itself or through a copy, where a token is refused (x={{…}}; eval "$x", x={{…}}; cd "$x" && make, REF={{…}} sh -c \'eval "$REF"\'): the value reaches that place as the token would; use the variable only as data (REF={{…}} sh -c \'./deploy.sh "$REF"\')',
   rakeCode:
     'in rake\'s command line (a task name, an option such as --execute=… or -f, or a word a value could make one; rake reads options among its tasks): rake runs the task, the Ruby code or the file it names; pass the value in the environment (REF={{…}} rake deploy) or as a setting of a name of your own (rake deploy REF={{…}}), not as a task argument (deploy[{{…}}]: a line REF=… in it is a setting) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   railsOption:
@@ -1647,7 +1649,11 @@ const readNames = (script: string, printf: boolean): Set<string> => {
  * and to one the string copies a token into (by an assignment or a for loop, also through another such variable:
  * `x=$1; y=$x`), written as a token too.
  */
-const markCopies = (marked: string, copies: Set<string>): string => {
+const markCopies = (
+  marked: string,
+  copies: Set<string>,
+  replace = (text: string, reference: RegExp): string => text.replace(reference, POSITIONAL_TOKEN),
+): string => {
   // How many copies the references were written as tokens for: once no new copy is found, none is left to follow.
   let followed = 0;
   for (;;) {
@@ -1655,9 +1661,31 @@ const markCopies = (marked: string, copies: Set<string>): string => {
     if (copies.size === followed) return marked;
     followed = copies.size;
     // `$x`, `${x}`, `${x:-…}`, `${x#…}`, not `${#x}` (its length) or `$xy`.
-    for (const name of copies)
-      marked = marked.replace(new RegExp(`\\$\\{${name}(?:[^A-Za-z0-9_}][^}]*)?\\}|\\$${name}(?![A-Za-z0-9_])`, 'g'), POSITIONAL_TOKEN);
+    for (const name of copies) marked = replace(marked, new RegExp(`\\$\\{${name}(?:[^A-Za-z0-9_}][^}]*)?\\}|\\$${name}(?![A-Za-z0-9_])`, 'g'));
   }
+};
+
+/**
+ * `text` with the matches of `reference` written as a token where the shell expands them: outside single quotes (a -c string
+ * in single quotes is read on its own, as the string of the shell it goes to).
+ */
+const markOutsideSingleQuotes = (text: string, reference: RegExp): string => {
+  let out = '';
+  let double = false;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === '"') double = !double;
+    else if (c === "'" && !double) {
+      const end = text.indexOf("'", i + 1);
+      if (end < 0) break;
+      out += text.slice(from, i).replace(reference, POSITIONAL_TOKEN) + text.slice(i, end + 1);
+      from = end + 1;
+      i = end;
+    }
+  }
+  return out + text.slice(from).replace(reference, POSITIONAL_TOKEN);
 };
 
 /** Whether the check refuses a token of `marked` (a -c string with tokens written in); one it cannot read (an unclosed quote) errs toward refusing. */
@@ -1697,10 +1725,27 @@ const runsInput = (script: string): boolean => {
   return names.size > 0 && refusesMarked(markCopies(script, names));
 };
 
+/**
+ * The variables of `names` (each holding a token's value) that a fixed shell -c string puts where the check refuses a token,
+ * itself or through a copy (`eval "$REF"`, `x=$REF; $x`); `./deploy.sh "$REF"` uses one as data.
+ */
+const runsVariables = (script: string, names: ReadonlySet<string>): string[] =>
+  [...names].filter((name) => new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`).test(script) && refusesMarked(markCopies(script, new Set([name]))));
+
+/**
+ * The name of the variable the token at `at` is assigned to, when it stands in the value of a NAME= word (`REF={{…}}`,
+ * `REF=v-{{…}}`, `export REF="{{…}}"`, docker's `-e REF={{…}}`, `-eREF=…`, `--env=REF=…`), before the value's first
+ * unquoted space.
+ */
+const assignedName = (template: string, at: number): string | undefined =>
+  /(?:^|[\s;&|(]|-e|--env=)([A-Za-z_][A-Za-z0-9_]*)=(?:"[^"]*|'[^']*|[^\s;&|()'"])*$/.exec(template.slice(Math.max(0, at - 400), at))?.[1];
+
 class Scanner {
   readonly #s: string;
   readonly #tokens = new Map<number, RegExpExecArray>();
   readonly #places: TokenPlace[] = [];
+  /** The variables a -c string reads from its environment where a token is refused, whose value is a token's (REF={{…}} sh -c 'eval "$REF"'). */
+  readonly #runVariables = new Set<string>();
   #pending: Heredoc[] = [];
   /** Reasons of the evaluating constructs the scanner is inside, outermost first. */
   readonly #evaluating: string[] = [];
@@ -1720,7 +1765,11 @@ class Scanner {
   #backticks = 0;
   #end: number;
 
-  constructor(template: string) {
+  /** Whether the variables the template assigns a token to are followed to their uses (not in the scan that follows them). */
+  readonly #follow: boolean;
+
+  constructor(template: string, follow = true) {
+    this.#follow = follow;
     this.#s = template;
     this.#end = template.length;
     const tokens = new RegExp(TOKEN.source, 'g');
@@ -1729,7 +1778,32 @@ class Scanner {
 
   scan(): TokenPlace[] {
     this.#command('');
-    return this.#places;
+    if (!this.#follow) return this.#places;
+    // The template's own uses of such a variable (`x={{…}}; eval "$x"`), each read with its references (and those of its
+    // copies) written as a token, by a scan that follows no variable.
+    for (const name of this.#tokenVariables())
+      if (new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`).test(this.#s)) {
+        const marked = markCopies(this.#s, new Set([name]), markOutsideSingleQuotes);
+        if (new Scanner(marked, false).scan().some((place) => place.token === POSITIONAL_TOKEN && 'refused' in place.place)) this.#runVariables.add(name);
+      }
+    if (this.#runVariables.size === 0) return this.#places;
+    // A token assigned to such a variable anywhere (`REF={{…}}`, `export REF={{…}}`, `-e REF={{…}}`, `for x in {{…}}`) is refused.
+    return this.#places.map((place) => {
+      const names = this.#assignedNames(place.index);
+      return names.some((name) => this.#runVariables.has(name)) && 'context' in place.place ? { ...place, place: { refused: REFUSED.copiedValue } } : place;
+    });
+  }
+
+  /** The variables the token at `at` is assigned to: by a NAME= word (assignedName), or as a word of a for loop's list. */
+  #assignedNames(at: number): string[] {
+    const name = assignedName(this.#s, at);
+    const loops = [...this.#s.slice(0, at).matchAll(FOR_IN)].filter((m) => m.index + m[0].length >= at).map((m) => m[1]!);
+    return name === undefined ? loops : [name, ...loops];
+  }
+
+  /** The variables a token of the template is assigned to. */
+  #tokenVariables(): Set<string> {
+    return new Set([...this.#tokens.keys()].flatMap((at) => this.#assignedNames(at)));
   }
 
   /** Records the token at `at` (refused when inside an evaluating construct) and moves past it. */
@@ -2249,6 +2323,7 @@ class Scanner {
       // Under xargs, its positional parameters are what xargs reads (`… | xargs sh -c 'eval "$1"' sh`): that input too.
       // One that runs what it reads from its input (`sh -c 'read -r x; $x'`): that input is code, as for sh -s.
       if (command && literal.whole && runsInput(literal.text)) state.input = true;
+      if (command && literal.whole) for (const name of runsVariables(literal.text, this.#tokenVariables())) this.#runVariables.add(name);
       if (command && literal.whole && runsPositional(literal.text)) {
         state.refusing = REFUSED.positionalCode;
         if (state.xargs !== undefined) state.input = true;

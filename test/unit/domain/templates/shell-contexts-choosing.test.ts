@@ -126,6 +126,17 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     // A -c string that runs what it reads from its input: a pipe or here-string into it is its code.
     ['written into a pipe to a -c string that reads a line and runs it', `echo {{body.v}} | sh -c 'read -r x; $x'`, REFUSED.shellInput],
     ['in a here-string given to a -c string that reads a line and evaluates it', `bash -c 'read -r x; eval "$x"' <<< {{body.v}}`, REFUSED.shellInput],
+    // A variable the template assigns a token to stands where the token would, in the template and in a -c string it runs.
+    [
+      "in a variable the template then runs, evaluates or cd's to, itself or through a copy",
+      'x={{body.v}}; eval "$x"; y={{body.v}}; $y; d=prefix-{{body.v}}; cd "/srv/$d" && make; a={{body.v}}; b="$a"; python3 -c "$b"; for f in {{body.v}}; do $f; done',
+      REFUSED.copiedValue,
+    ],
+    [
+      'in a variable of the environment a -c string runs or evaluates',
+      `REF={{body.v}} sh -c 'eval "$REF"'; export D={{body.v}}; sh -c 'cd "$D" && make'; docker run -e C={{body.v}} img sh -c '$C'; X={{body.v}}; bash -c "eval $X"`,
+      REFUSED.copiedValue,
+    ],
     // spring (bin/spring), the Rails preloader, runs the command its next word names.
     ['as the code spring rails runner evaluates', 'spring rails runner {{body.v}}', REFUSED.interpreterProgram],
     ['as the code bin/spring rails runner evaluates', 'bin/spring rails runner \'Deploy.run("{{body.v}}")\'', REFUSED.interpreterProgram],
@@ -236,6 +247,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       'positional parameters a -c string copies into variables it uses as data',
       `sh -c 'x=$1; echo "$x"' sh {{body.v}}; sh -c 'ref="$1"; git push origin -- "$ref"' sh {{body.v}}; bash -c 'a=$1 b=$2; ./deploy "$a" "$b"' bash {{body.v}} {{body.v}}; sh -c 'x=$1; echo "\${#x} $xy \${x:-none}"' sh {{body.v}}; sh -c 'for f in "$@"; do ./x "$f"; done' sh {{body.v}}; sh -c 'x=fixed; $x "$1"' sh {{body.v}}`,
+    ],
+    [
+      'variables the template assigns a token to and uses as data, also in a -c string',
+      `REF={{body.v}}; git fetch origin -- "$REF"; x={{body.v}}; echo "$x" >> log; for f in {{body.v}}; do ./lint "$f"; done; DEPLOY_REF={{body.v}} sh -c './deploy.sh "$DEPLOY_REF"'; docker run -e REF={{body.v}} --entrypoint sh img -c './deploy.sh "$REF"'; REF={{body.v}} npm explore foo -- './x "$REF"'; x={{body.v}}; echo '$x' | sh`,
     ],
     [
       'what a -c string reads from its input or its parameters and uses as data',
