@@ -1031,6 +1031,21 @@ describe('why cd to a value, a variable a -c string copies its parameter or inpu
       value: 'touch canary',
     },
     {
+      tool: 'sh',
+      does: 'runs the deploy.sh planted where a variable the template assigns the value to leads cd',
+      template: 'd={{body.v}}; cd "./apps/$d" && ./deploy.sh',
+      script: 'd="${AGW_ARG_1}"; cd "./apps/$d" && ./deploy.sh',
+      value: '../planted',
+      prepare: plantScript,
+    },
+    {
+      tool: 'sh',
+      does: 'evaluates the variable of its environment the value is assigned to',
+      template: `REF={{body.v}} sh -c 'eval "$REF"'`,
+      script: `REF="\${AGW_ARG_1}" sh -c 'eval "$REF"'`,
+      value: 'touch canary',
+    },
+    {
       tool: 'kubectl',
       does: 'reads the value after the program as its own --kubeconfig, whose credential plugin it runs on the host (before it finds no server or refuses exec without --)',
       template: 'kubectl exec pod ./deploy.sh {{body.v}}',
