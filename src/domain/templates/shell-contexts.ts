@@ -176,6 +176,12 @@ const PROGRAM_VARIABLES = new Set([
   'UV_EXTRA_INDEX_URL',
   'UV_DEFAULT_INDEX',
   'UV_FIND_LINKS',
+  // The requirements and constraints files pip and uv read as if given -r / -c (their lines may be options and local projects).
+  'PIP_REQUIREMENT',
+  'PIP_CONSTRAINT',
+  'UV_CONSTRAINT',
+  'UV_OVERRIDE',
+  'UV_BUILD_CONSTRAINT',
   'GOFLAGS',
   'RUSTC_WRAPPER',
   // cargo runs these programs (CARGO_BUILD_… is its configuration's build.…); a target's runner and linker are matched below.
@@ -2170,6 +2176,11 @@ class Scanner {
     }
     const assignment = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=|\[)/.exec(head);
     const refusal = assignment ? assignedRefusal(assignment[1]!) : undefined;
+    // PIP_REQUIREMENT=/dev/stdin pip install: pip reads its requirements from its input, as with -r /dev/stdin.
+    if (state.commandPosition && assignment && /^(?:PIP_REQUIREMENT|PIP_CONSTRAINT|UV_CONSTRAINT|UV_OVERRIDE|UV_BUILD_CONSTRAINT)$/.test(assignment[1]!)) {
+      const value = /^[A-Za-z_][A-Za-z0-9_]*=(\S*)/.exec(head)?.[1] ?? '';
+      if (requirementsFromInput(value.replace(/^["']|["']$/g, ''))) state.input = true;
+    }
     if (state.commandPosition && refusal !== undefined) {
       // Before the command name, with a command after it or not (bash in POSIX mode, as /bin/sh, keeps the assignment).
       return this.#refuseWord(refusal, true);

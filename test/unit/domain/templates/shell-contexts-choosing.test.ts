@@ -95,6 +95,16 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     ['in a here-document pip install -r /dev/stdin reads', 'pip install -r /dev/stdin <<EOF\n{{body.v}}\nEOF', REFUSED.shellInput],
     ['in a here-string pip install -r - reads', 'pip install -r - <<< {{body.v}}', REFUSED.shellInput],
+    [
+      'written into a pipe to pip told by PIP_REQUIREMENT or PIP_CONSTRAINT to read its input',
+      'echo {{body.v}} | PIP_REQUIREMENT=/dev/stdin pip install; echo {{body.v}} | PIP_CONSTRAINT=- pip install x',
+      REFUSED.shellInput,
+    ],
+    [
+      'assigned to PIP_REQUIREMENT and UV_CONSTRAINT (a requirements file, as -r names)',
+      'PIP_REQUIREMENT={{body.v}} pip install; UV_CONSTRAINT=/tmp/{{body.v}} uv pip install x',
+      REFUSED.shellVariable,
+    ],
     // A variable a -c string copies a positional parameter into stands where the parameter would.
     ['as a positional parameter copied into a variable run as a command', `sh -c 'x=$1; $x' sh {{body.v}}`, REFUSED.positionalCode],
     ['as a positional parameter copied into a variable eval runs', `sh -c 'x=$1; eval "$x"' sh {{body.v}}`, REFUSED.positionalCode],
@@ -242,7 +252,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       'pip and uv reading requirements from files while a pipe writes to them, and values given to pip as data',
-      'echo {{body.v}} | pip install -r requirements.txt; echo {{body.v}} | uv pip install -r reqs.txt -c constraints.txt; pip install -r r.txt --target ./vendor/{{body.v}}; echo {{body.v}} | uv pip compile requirements.in; echo {{body.v}} | uv run ./x.py -',
+      'echo {{body.v}} | PIP_REQUIREMENT=requirements.txt pip install; echo {{body.v}} | pip install -r requirements.txt; echo {{body.v}} | uv pip install -r reqs.txt -c constraints.txt; pip install -r r.txt --target ./vendor/{{body.v}}; echo {{body.v}} | uv pip compile requirements.in; echo {{body.v}} | uv run ./x.py -',
     ],
     [
       'positional parameters a -c string copies into variables it uses as data',
