@@ -1491,9 +1491,10 @@ interface CommandState {
      * which may have taken the next word (the program may be that many words later). `latest` for podman exec (undefined
      * elsewhere), true once its -l/--latest named the container (or kubectl exec's -f the pod), after which the first
      * operand is the program. `rootfs` once podman's --rootfs made the first operand a host directory; `kubectl` for
-     * kubectl and oc exec and oc rsh, whose options are kubectl's and come after the pod too.
+     * kubectl and oc exec, whose options are kubectl's and come after the pod too (up to `--`), `rsh` for oc rsh, which
+     * reads none after the pod (its words from there on are the command).
      */
-    run?: { operands: number; value: boolean | 'choosing'; uncertain: number; latest?: boolean; image?: boolean; rootfs?: boolean; kubectl?: boolean };
+    run?: { operands: number; value: boolean | 'choosing'; uncertain: number; latest?: boolean; image?: boolean; rootfs?: boolean; kubectl?: boolean | 'rsh' };
     /** The next word is the value of --entrypoint. */
     entrypointNext?: boolean;
     /** kubectl's or oc's next word is the value of one of its options: `choosing` when one of KUBECTL_EXEC_CHOOSING, `image` for --image. */
@@ -2414,7 +2415,10 @@ class Scanner {
       }
       const run = state.container.run;
       const operandsBefore = run?.operands;
+      // The word an option of run, create or exec takes (`--name sh`, `oc rsh --shell /bin/bash`): no shell or program run.
+      const optionValue = run !== undefined && run.value !== false;
       if (run !== undefined && this.#containerRunWord(run, literal)) return true;
+      if (optionValue) return false;
       // The word is an operand of run, create or exec at the place of the program, or at one of the places it may be.
       const first = run?.latest ? 1 : 2;
       let named = false;
@@ -2464,7 +2468,7 @@ class Scanner {
         // kubectl exec POD COMMAND… (without `--`; oc exec and oc rsh alike): the pod, then the program run in it, read as
         // the program of docker exec is, with kubectl's options among them.
         if ((state.container.tool === 'kubectl' || state.container.tool === 'oc') && (literal.text === 'exec' || literal.text === 'rsh'))
-          state.container.run ??= { operands: 0, value: false, uncertain: 0, image: false, kubectl: true };
+          state.container.run ??= { operands: 0, value: false, uncertain: 0, image: false, kubectl: literal.text === 'exec' ? true : 'rsh' };
         if (PROGRAM_TOOLS.has(state.container.tool) && PROGRAM_SUBCOMMANDS.has(literal.text))
           state.container.run ??= {
             operands: 0,
@@ -2773,7 +2777,7 @@ class Scanner {
     // `--` ends the options: the image or container follows.
     if (run.operands === 0 && literal.whole && text === '--') return false;
     // kubectl reads its options after the pod too, up to the program.
-    if ((run.operands === 0 || run.kubectl) && text.startsWith('-') && !(literal.whole && text === '-') && !(literal.whole && text === '--')) {
+    if ((run.operands === 0 || run.kubectl === true) && text.startsWith('-') && !(literal.whole && text === '-') && !(literal.whole && text === '--')) {
       const long = /^(--[A-Za-z0-9-]+)(=?)/.exec(text);
       if (long?.[2] === '=') {
         // podman exec --latest=true (a boolean flag takes a value after =): as --latest; --latest=false names none.
@@ -2843,7 +2847,7 @@ class Scanner {
     // code runs, or an option (--workdir=…). The container of exec, by a value, is one of those already there.
     // kubectl reads options among its operands, so a value at the start of the pod could be one too (--kubeconfig=…, whose
     // credential plugin runs on the host).
-    if (run.operands === 1 && (run.image === true || run.kubectl === true) && !literal.whole && text === '')
+    if (run.operands === 1 && (run.image === true || run.kubectl !== undefined) && !literal.whole && text === '')
       return this.#refuseWord(REFUSED.containerOption, false);
     // The directory podman --rootfs runs, anywhere in the word: a value (`/srv/roots/../../tmp/planted`) chooses every program in it.
     if (run.operands === 1 && run.rootfs === true && !literal.whole) return this.#refuseWord(REFUSED.containerOption, false);

@@ -166,6 +166,13 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ['in a volume given in the same word after an entry point', 'docker run --entrypoint sh -v/{{body.v}}:/x img ./x', REFUSED.containerOption],
     ['in the user of a bundle after an entry point', 'docker run --entrypoint sh -itu {{body.v}} img ./x', REFUSED.containerOption],
     ['in the shell oc rsh runs in the pod', 'oc rsh --shell {{body.v}} pod', REFUSED.containerOption],
+    // An option's value named like an interpreter or shell is no program run (it was taken for one, and the real one for its script).
+    ['as the program of an interpreter run after a container named like one', 'docker run --name python img python3 -c {{body.v}}', REFUSED.interpreterProgram],
+    [
+      'at the start of an argument of a program kubectl exec runs in a container named like a shell',
+      'kubectl exec -c sh pod ./deploy.sh {{body.v}}',
+      REFUSED.containerOption,
+    ],
     // The options of docker, podman and nerdctl themselves that choose a program they run on the host.
     [
       'in an option of the container tool itself that chooses a program it runs on the host',
@@ -283,8 +290,8 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'docker run --name job-{{body.v}} img ./x; podman run --rootfs /srv/roots/app ./deploy.sh {{body.v}}; podman run --rootfs=false img:{{body.v}} ./x',
     ],
     [
-      'values of docker options that choose nothing run after an entry point, and arguments of a script oc rsh runs with a fixed shell',
-      'docker run --entrypoint sh --name {{body.v}} -e REF={{body.v}} -w /srv img ./deploy.sh {{body.v}}; oc rsh --shell /bin/bash pod ./x {{body.v}}',
+      'values of docker options that choose nothing run after an entry point, options named like a shell, and arguments of what oc rsh runs (it reads no option after the pod)',
+      'docker run --entrypoint sh --name {{body.v}} -e REF={{body.v}} -w /srv img ./deploy.sh {{body.v}}; oc rsh --shell /bin/bash pod ./x {{body.v}}; oc rsh pod ./x {{body.v}} -c {{body.v}}; docker run --name sh img ./x {{body.v}}',
     ],
     [
       "rails's own commands' data: a port, a test's name and line, a generator's operands and the pattern rails routes lists",
