@@ -2683,6 +2683,9 @@ class Scanner {
       else if (!text.startsWith('-')) options.kubectlSubcommand ??= text;
       return false;
     }
+    // kubectl set env RESOURCE NAME=value (also -e/--env=): the pods' programs get the variable, as docker -e gives it.
+    const env = options.kubectlSubcommand === 'set' ? containerEnvRefusal({ ...literal, text: text.replace(/^(?:--env=|-e)/, '') }, false) : undefined;
+    if (env !== undefined) return this.#refuseWord(env, false);
     const attached = /^(--[A-Za-z0-9-]+)=/.exec(text)?.[1];
     if (attached === '--image') return text === '--image=' && this.#refuseWord(REFUSED.containerOption, false);
     if (attached !== undefined) return KUBECTL_EXEC_CHOOSING.has(attached) && this.#refuseWord(REFUSED.containerOption, false);

@@ -80,6 +80,11 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       REFUSED.containerOption,
     ],
     ['assigned to KUBECONFIG', 'KUBECONFIG={{body.v}} kubectl get pods', REFUSED.shellVariable],
+    [
+      "given to kubectl set env as a refused variable (the pods' programs get it, as with docker -e)",
+      'kubectl set env deployment/app LD_PRELOAD={{body.v}}; kubectl set env deployment/app --env=NODE_OPTIONS={{body.v}}; kubectl -n prod set env deployment/app -e PATH={{body.v}}',
+      REFUSED.shellVariable,
+    ],
     ['in the directory chroot makes the root of the program it runs', 'sudo chroot /srv/roots/{{body.v}} ./deploy.sh', REFUSED.directory],
     // pip (and uv) reading a requirements file from its input: its lines may be options (--index-url) or local projects.
     ['written into a pipe to pip install -r /dev/stdin', 'echo {{body.v}} | pip install -r /dev/stdin', REFUSED.shellInput],
@@ -302,8 +307,8 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'HOMEPAGE={{body.v}} ./x; PIP_CONFIG={{body.v}} ./y; sudo -u deploy REF={{body.v}} HOME=/srv/app ./deploy.sh {{body.v}}; sudo ./deploy.sh PATH={{body.v}}',
     ],
     [
-      "operands of kubectl's subcommands that run no command after its --, the pod of kubectl logs -f after fixed text, and an image's tag",
-      'kubectl get pods -- {{body.v}}; kubectl top pod -- {{body.v}}; kubectl logs -f deploy/{{body.v}}; kubectl run job --image=registry.example.com/app:{{body.v}} -- ./x {{body.v}}',
+      "operands of kubectl's subcommands that run no command after its --, the pod of kubectl logs -f after fixed text, an image's tag, and a variable of your own given to kubectl set env",
+      'kubectl set env deployment/app REF={{body.v}}; kubectl get pods -l app={{body.v}}; kubectl get pods -- {{body.v}}; kubectl top pod -- {{body.v}}; kubectl logs -f deploy/{{body.v}}; kubectl run job --image=registry.example.com/app:{{body.v}} -- ./x {{body.v}}',
     ],
   ];
   for (const [label, template] of accepted) {
