@@ -2680,12 +2680,15 @@ class Scanner {
       const follow = text === '-f' && options.kubectlSubcommand === 'logs';
       if (text === '--image') options.kubectlValue = 'image';
       else if (KUBECTL_VALUES.has(text) && !follow) options.kubectlValue = KUBECTL_EXEC_CHOOSING.has(text) ? 'choosing' : true;
-      else if (!text.startsWith('-')) options.kubectlSubcommand ??= text;
+      // `set` and the word after it (`set env`, `set image`): what its NAME=value operands are.
+      else if (!text.startsWith('-')) options.kubectlSubcommand = options.kubectlSubcommand === 'set' ? `set ${text}` : (options.kubectlSubcommand ?? text);
       return false;
     }
     // kubectl set env RESOURCE NAME=value (also -e/--env=): the pods' programs get the variable, as docker -e gives it.
-    const env = options.kubectlSubcommand === 'set' ? containerEnvRefusal({ ...literal, text: text.replace(/^(?:--env=|-e)/, '') }, false) : undefined;
+    const env = options.kubectlSubcommand === 'set env' ? containerEnvRefusal({ ...literal, text: text.replace(/^(?:--env=|-e)/, '') }, false) : undefined;
     if (env !== undefined) return this.#refuseWord(env, false);
+    // kubectl set image RESOURCE CONTAINER={{…}}: the image the pods run, whole (a tag after fixed text chooses no other).
+    if (options.kubectlSubcommand === 'set image' && /^[^=]+=$/.test(text)) return this.#refuseWord(REFUSED.containerOption, false);
     const attached = /^(--[A-Za-z0-9-]+)=/.exec(text)?.[1];
     if (attached === '--image') return text === '--image=' && this.#refuseWord(REFUSED.containerOption, false);
     if (attached !== undefined) return KUBECTL_EXEC_CHOOSING.has(attached) && this.#refuseWord(REFUSED.containerOption, false);

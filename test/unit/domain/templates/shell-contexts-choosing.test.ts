@@ -62,8 +62,8 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       REFUSED.containerOption,
     ],
     [
-      'at the start of the image kubectl run and kubectl debug run',
-      'kubectl run job --image {{body.v}}; kubectl debug -it pod --image={{body.v}}',
+      'at the start of the image kubectl run, kubectl debug and kubectl set image run',
+      'kubectl run job --image {{body.v}}; kubectl debug -it pod --image={{body.v}}; kubectl -n prod set image deployment/app app={{body.v}}',
       REFUSED.containerOption,
     ],
     [
@@ -308,7 +308,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       "operands of kubectl's subcommands that run no command after its --, the pod of kubectl logs -f after fixed text, an image's tag, and a variable of your own given to kubectl set env",
-      'kubectl set env deployment/app REF={{body.v}}; kubectl get pods -l app={{body.v}}; kubectl get pods -- {{body.v}}; kubectl top pod -- {{body.v}}; kubectl logs -f deploy/{{body.v}}; kubectl run job --image=registry.example.com/app:{{body.v}} -- ./x {{body.v}}',
+      'kubectl set env deployment/app REF={{body.v}}; kubectl set image deployment/app app=registry/app:{{body.v}}; kubectl set selector svc/app app={{body.v}}; kubectl get pods -l app={{body.v}}; kubectl get pods -- {{body.v}}; kubectl top pod -- {{body.v}}; kubectl logs -f deploy/{{body.v}}; kubectl run job --image=registry.example.com/app:{{body.v}} -- ./x {{body.v}}',
     ],
   ];
   for (const [label, template] of accepted) {
