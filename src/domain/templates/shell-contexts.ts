@@ -1753,6 +1753,7 @@ class Scanner {
   readonly #places: TokenPlace[] = [];
   /** The variables a -c string reads from its environment where a token is refused, whose value is a token's (REF={{…}} sh -c 'eval "$REF"'). */
   readonly #runVariables = new Set<string>();
+  #tokenNames: ReadonlySet<string> | undefined;
   #pending: Heredoc[] = [];
   /** Reasons of the evaluating constructs the scanner is inside, outermost first. */
   readonly #evaluating: string[] = [];
@@ -1786,13 +1787,15 @@ class Scanner {
   scan(): TokenPlace[] {
     this.#command('');
     if (!this.#follow) return this.#places;
-    // The template's own uses of such a variable (`x={{…}}; eval "$x"`), each read with its references (and those of its
-    // copies) written as a token, by a scan that follows no variable.
-    for (const name of this.#tokenVariables())
-      if (new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`).test(this.#s)) {
-        const marked = markCopies(this.#s, new Set([name]), markOutsideSingleQuotes);
-        if (new Scanner(marked, false).scan().some((place) => place.token === POSITIONAL_TOKEN && 'refused' in place.place)) this.#runVariables.add(name);
-      }
+    // The template's own uses of such a variable (`x={{…}}; eval "$x"`): read with its references (and those of its
+    // copies) written as a token, by a scan that follows no variable; all of them at once first, and only when that finds
+    // one where a token is refused, each alone, to tell which.
+    const used = [...this.#tokenVariables()].filter((name) => new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`).test(this.#s));
+    const refusesCopies = (names: string[]): boolean =>
+      new Scanner(markCopies(this.#s, new Set(names), markOutsideSingleQuotes), false)
+        .scan()
+        .some((place) => place.token === POSITIONAL_TOKEN && 'refused' in place.place);
+    if (used.length > 0 && refusesCopies(used)) for (const name of used) if (used.length === 1 || refusesCopies([name])) this.#runVariables.add(name);
     if (this.#runVariables.size === 0) return this.#places;
     // A token assigned to such a variable anywhere (`REF={{…}}`, `export REF={{…}}`, `-e REF={{…}}`, `for x in {{…}}`) is refused.
     return this.#places.map((place) => {
@@ -1808,9 +1811,10 @@ class Scanner {
     return name === undefined ? loops : [name, ...loops];
   }
 
-  /** The variables a token of the template is assigned to. */
-  #tokenVariables(): Set<string> {
-    return new Set([...this.#tokens.keys()].flatMap((at) => this.#assignedNames(at)));
+  /** The variables a token of the template is assigned to (the template does not change: found once). */
+  #tokenVariables(): ReadonlySet<string> {
+    this.#tokenNames ??= new Set([...this.#tokens.keys()].flatMap((at) => this.#assignedNames(at)));
+    return this.#tokenNames;
   }
 
   /** Records the token at `at` (refused when inside an evaluating construct) and moves past it. */
