@@ -1,6 +1,6 @@
 import { DomainError } from '../errors/domain-error.js';
 import type { RequestSnapshot } from './request-snapshot.js';
-import { findTokenPlaces, type TokenContext } from './shell-contexts.js';
+import { findTokenPlaces, type TokenContext, type TokenPlace } from './shell-contexts.js';
 import { tokenValue } from './template-tokens.js';
 
 /** A command ready for `/bin/sh -c`: the script and the variables its references expand to. */
@@ -22,6 +22,29 @@ const REFERENCE: Record<TokenContext, (name: string) => string> = {
   double: (name) => `\${${name}}`,
   single: (name) => `'"\${${name}}"'`,
   heredoc: (name) => `\${${name}}`,
+};
+
+/** How many templates' token places `placesOf` keeps before it starts over. */
+const PLACES_KEPT = 256;
+const knownPlaces = new Map<string, readonly TokenPlace[]>();
+
+/**
+ * The places of a template's tokens (findTokenPlaces), found once per template instead of at
+ * every run: a command action's template is fixed in the trigger file, and finding its places
+ * reads the whole template as the shell and the programs it starts would read it — tens of
+ * microseconds for a one-line command, milliseconds for one whose variables hold values, on the
+ * main thread (bench/README.md, "Measurements behind the code"). The places depend on the
+ * template alone and are read-only. Bounded: once PLACES_KEPT templates are known (trigger files
+ * reloaded with other commands many times), it starts over.
+ */
+const placesOf = (template: string): readonly TokenPlace[] => {
+  let places = knownPlaces.get(template);
+  if (places === undefined) {
+    if (knownPlaces.size >= PLACES_KEPT) knownPlaces.clear();
+    places = findTokenPlaces(template);
+    knownPlaces.set(template, places);
+  }
+  return places;
 };
 
 const utf8Length = (text: string): number => {
@@ -47,7 +70,7 @@ export const renderCommand = (template: string, request: RequestSnapshot): Rende
   let script = '';
   let at = 0;
   const env: Record<string, string> = {};
-  for (const [n, token] of findTokenPlaces(template).entries()) {
+  for (const [n, token] of placesOf(template).entries()) {
     if ('refused' in token.place) throw new DomainError('invalid_input', `${token.token} stands ${token.place.refused}`);
     const name = `${TOKEN_VARIABLE_PREFIX}${n + 1}`;
     const value = tokenValue(token.source, token.path, request).replace(/\0/g, '');
@@ -79,7 +102,7 @@ export interface CommandTokenValue {
  * exactly as renderCommand passes them (NUL removed): for operators looking at a run.
  */
 export const commandTokenValues = (template: string, request: RequestSnapshot): CommandTokenValue[] =>
-  findTokenPlaces(template).map((token, n) => ({
+  placesOf(template).map((token, n) => ({
     token: token.token,
     variable: `${TOKEN_VARIABLE_PREFIX}${n + 1}`,
     value: tokenValue(token.source, token.path, request).replace(/\0/g, ''),

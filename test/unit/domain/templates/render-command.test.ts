@@ -35,6 +35,20 @@ describe('renderCommand', () => {
     expect(renderCommand('echo {{body.v}}', withValue(value)).env.AGW_ARG_1).to.equal(value.replace('\u0000', ''));
   });
 
+  it('renders one template for many requests, each run with its own values (the places are found once per template)', () => {
+    const template = 'REF={{body.v}}; git fetch origin -- "$REF" && ./deploy.sh "$REF" {{query.q}}';
+    const runs = ['main', 'v2; rm -rf /', 'third'].map((value) => renderCommand(template, snapshotRequest({ v: value }, { q: `q-${value}` }, {})));
+    expect(new Set(runs.map((run) => run.script)).size).to.equal(1);
+    expect(runs.map((run) => run.env)).to.deep.equal([
+      { AGW_ARG_1: 'main', AGW_ARG_2: 'q-main' },
+      { AGW_ARG_1: 'v2; rm -rf /', AGW_ARG_2: 'q-v2; rm -rf /' },
+      { AGW_ARG_1: 'third', AGW_ARG_2: 'q-third' },
+    ]);
+    expect(commandTokenValues(template, snapshotRequest({ v: 'fourth' }, {}, {})).map((token) => token.value)).to.deep.equal(['fourth', '']);
+    // A refused template is refused at every run, not only the first.
+    for (let run = 0; run < 2; run++) expect(() => renderCommand('echo x # {{body.v}}', withValue('y'))).to.throw(`{{body.v}} stands ${REFUSED.comment}`);
+  });
+
   it('refuses (throws) a token where no value may stand, as a second line of defence', () => {
     expect(() => renderCommand('echo x # {{body.v}}', withValue('y'))).to.throw(`{{body.v}} stands ${REFUSED.comment}`);
     expect(() => renderCommand('echo $(( {{body.v}} ))', withValue('1'))).to.throw(`{{body.v}} stands ${REFUSED.arithmetic}`);
