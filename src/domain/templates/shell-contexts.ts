@@ -1628,11 +1628,17 @@ const POSITIONAL = /\$\{[0-9@*][^}]*\}|\$[0-9@*]/g;
 
 /** What a reference to a positional parameter, or to a variable holding one, is read as in a -c string: a token. */
 const POSITIONAL_TOKEN = '{{body.positional}}';
+/** What an escaped reference (`\\$x`) to a variable holding a value is read as in the template: a token, the backslash taken away. */
+const ESCAPED_TOKEN = '{{body.escaped}}';
+/** A reference after a backslash (`\\$x`, `\\${x}`, `\\$1`): the name or digit it names. */
+const ESCAPED_REFERENCE = /\\\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])/g;
 /**
  * An assignment in a -c string (`x=$1`, `x="${1}"`, `local x=$1`, `x=$(printf %s "$1")`), at the start of the string or
  * after a space or an operator: the name and the value, up to its end (quotes and a simple `$(…)` kept whole).
  */
 const ASSIGNMENT = /(?<![^\s;&|(!{])([A-Za-z_][A-Za-z0-9_]*)=((?:"[^"]*"|'[^']*'|\$\([^)]*\)|`[^`]*`|\\.|[^\s;&|()'"\\])*)/g;
+/** A reference to a variable in an assignment's value (`$x`, `${x}`, `${x:-…}`; not `${#x}` or `${!x}`): its name. */
+const REFERENCED_NAME = /\$\{?([A-Za-z_][A-Za-z0-9_]*)/g;
 /** A for loop's variable and its list (`for x in "$@"; do …`). */
 const FOR_IN = /\bfor[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+in[ \t]([^;\n]*)/g;
 /**
@@ -1661,15 +1667,31 @@ const markCopies = (
   copies: Set<string>,
   replace = (text: string, reference: RegExp): string => text.replace(reference, POSITIONAL_TOKEN),
 ): string => {
-  // How many copies the references were written as tokens for: once no new copy is found, none is left to follow.
-  let followed = 0;
-  for (;;) {
-    for (const pattern of [ASSIGNMENT, FOR_IN]) for (const m of marked.matchAll(pattern)) if (m[2]!.includes(POSITIONAL_TOKEN)) copies.add(m[1]!);
-    if (copies.size === followed) return marked;
-    followed = copies.size;
-    // `$x`, `${x}`, `${x:-…}`, `${x#…}`, not `${#x}` (its length) or `$xy`.
-    for (const name of copies) marked = replace(marked, new RegExp(`\\$\\{${name}(?:[^A-Za-z0-9_}][^}]*)?\\}|\\$${name}(?![A-Za-z0-9_])`, 'g'));
+  // Each assignment and for loop, with the variables its value references: a copy is one whose value holds a token or
+  // references a copy. Followed as a graph (each assignment read once), not by marking the text again for each copy
+  // found, which took seconds for a chain of a few hundred (`v1=$v0`, `v2=$v1`…).
+  const readers = new Map<string, string[]>();
+  const pending = [...copies];
+  for (const pattern of [ASSIGNMENT, FOR_IN])
+    for (const m of marked.matchAll(pattern)) {
+      if (m[2]!.includes(POSITIONAL_TOKEN)) pending.push(m[1]!);
+      for (const [, read] of m[2]!.matchAll(REFERENCED_NAME)) {
+        const names = readers.get(read!);
+        if (names === undefined) readers.set(read!, [m[1]!]);
+        else names.push(m[1]!);
+      }
+    }
+  const followed = new Set<string>();
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (followed.has(name)) continue;
+    followed.add(name);
+    copies.add(name);
+    for (const reader of readers.get(name) ?? []) if (!followed.has(reader)) pending.push(reader);
   }
+  if (copies.size === 0) return marked;
+  // `$x`, `${x}`, `${x:-…}`, `${x#…}`, not `${#x}` (its length) or `$xy`.
+  const names = [...copies].join('|');
+  return replace(marked, new RegExp(`\\$\\{(?:${names})(?:[^A-Za-z0-9_}][^}]*)?\\}|\\$(?:${names})(?![A-Za-z0-9_])`, 'g'));
 };
 
 /**
@@ -1687,12 +1709,30 @@ const markOutsideSingleQuotes = (text: string, reference: RegExp): string => {
     else if (c === "'" && !double) {
       const end = text.indexOf("'", i + 1);
       if (end < 0) break;
-      out += text.slice(from, i).replace(reference, POSITIONAL_TOKEN) + text.slice(i, end + 1);
+      out += markUnescaped(text.slice(from, i), reference) + text.slice(i, end + 1);
       from = end + 1;
       i = end;
     }
   }
-  return out + text.slice(from).replace(reference, POSITIONAL_TOKEN);
+  return out + markUnescaped(text.slice(from), reference);
+};
+
+/**
+ * `text` with the matches of `reference` written as a token; one after a backslash (`"\$REF"`) is no expansion here but the
+ * text `$REF`, which only what reads the text again expands (`eval "\$REF"`, `sh -c "eval \$REF"`): it is written, the
+ * backslash taken away, as ESCAPED_TOKEN, where only what reads its argument again as code refuses it (see `scan`).
+ */
+const markUnescaped = (text: string, reference: RegExp): string => {
+  let out = '';
+  let from = 0;
+  for (const m of text.matchAll(reference)) {
+    let backslashes = 0;
+    while (text[m.index - backslashes - 1] === '\\') backslashes++;
+    const escaped = backslashes % 2 === 1;
+    out += text.slice(from, escaped ? m.index - 1 : m.index) + (escaped ? ESCAPED_TOKEN : POSITIONAL_TOKEN);
+    from = m.index + m[0].length;
+  }
+  return out + text.slice(from);
 };
 
 /** Whether the check refuses a token of `marked` (a -c string with tokens written in); one it cannot read (an unclosed quote) errs toward refusing. */
@@ -1737,7 +1777,12 @@ const runsInput = (script: string): boolean => {
  * itself or through a copy (`eval "$REF"`, `x=$REF; $x`); `./deploy.sh "$REF"` uses one as data.
  */
 const runsVariables = (script: string, names: ReadonlySet<string>): string[] =>
-  [...names].filter((name) => new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`).test(script) && refusesMarked(markCopies(script, new Set([name]))));
+  referencedNames(script, names).filter((name) => refusesMarked(markCopies(script, new Set([name]))));
+
+/** The variables of `names` that `text` references (`$x`, `${x}`, `${x:-…}`), found in one pass whatever their number. */
+const referencedNames = (text: string, names: ReadonlySet<string>): string[] => [
+  ...new Set([...text.matchAll(REFERENCED_NAME)].map((m) => m[1]!).filter((name) => names.has(name))),
+];
 
 /**
  * The name of the variable the token at `at` is assigned to, when it stands in the value of a NAME= word (`REF={{…}}`,
@@ -1790,12 +1835,33 @@ class Scanner {
     // The template's own uses of such a variable (`x={{…}}; eval "$x"`): read with its references (and those of its
     // copies) written as a token, by a scan that follows no variable; all of them at once first, and only when that finds
     // one where a token is refused, each alone, to tell which.
-    const used = [...this.#tokenVariables()].filter((name) => new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`).test(this.#s));
+    const used = referencedNames(this.#s, this.#tokenVariables());
     const refusesCopies = (names: string[]): boolean =>
-      new Scanner(markCopies(this.#s, new Set(names), markOutsideSingleQuotes), false)
-        .scan()
-        .some((place) => place.token === POSITIONAL_TOKEN && 'refused' in place.place);
-    if (used.length > 0 && refusesCopies(used)) for (const name of used) if (used.length === 1 || refusesCopies([name])) this.#runVariables.add(name);
+      new Scanner(markCopies(this.#s, new Set(names), markOutsideSingleQuotes), false).scan().some(
+        (place) =>
+          'refused' in place.place &&
+          (place.token === POSITIONAL_TOKEN ||
+            // An escaped reference is text `$x`: refused where it is read again as code (eval, trap, source…), not where it is
+            // text for another shell, which has no such variable unless exported (a fixed -c string is then read with it) or
+            // a remote one.
+            (place.token === ESCAPED_TOKEN &&
+              place.place.refused !== REFUSED.shellScript &&
+              place.place.refused !== REFUSED.remoteCommand &&
+              place.place.refused !== REFUSED.awkProgram)),
+      );
+    // Which of `names` (whose scan together refuses) are refused: by halves, so a template of n such variables takes about
+    // log n scans per refused one rather than n. When neither half refuses alone (only their uses together do: `$x$y`),
+    // all of them are.
+    const find = (names: string[]): void => {
+      if (names.length === 1) {
+        this.#runVariables.add(names[0]!);
+        return;
+      }
+      const halves = [names.slice(0, names.length >> 1), names.slice(names.length >> 1)].filter((half) => refusesCopies(half));
+      if (halves.length === 0) for (const name of names) this.#runVariables.add(name);
+      for (const half of halves) find(half);
+    };
+    if (used.length > 0 && refusesCopies(used)) find(used);
     if (this.#runVariables.size === 0) return this.#places;
     // A token assigned to such a variable anywhere (`REF={{…}}`, `export REF={{…}}`, `-e REF={{…}}`, `for x in {{…}}`) is refused.
     return this.#places.map((place) => {
@@ -2340,7 +2406,11 @@ class Scanner {
       // One that runs what it reads from its input (`sh -c 'read -r x; $x'`): that input is code, as for sh -s.
       if (command && literal.whole && runsInput(literal.text)) state.input = true;
       if (command && literal.whole) for (const name of runsVariables(literal.text, this.#tokenVariables())) this.#runVariables.add(name);
-      if (command && literal.whole && runsPositional(literal.text)) {
+      // One in double quotes that also expands something of the template's (`sh -c "eval \$1 $PWD"`) is not read: an escaped
+      // reference in it to a positional parameter or to a variable holding a value errs toward running it.
+      if (command && !literal.whole)
+        for (const [, name] of text.matchAll(ESCAPED_REFERENCE)) if (this.#tokenVariables().has(name!)) this.#runVariables.add(name!);
+      if (command && (literal.whole ? runsPositional(literal.text) : /\\\$\{?[0-9@*]/.test(text))) {
         state.refusing = REFUSED.positionalCode;
         if (state.xargs !== undefined) state.input = true;
       }
@@ -3660,12 +3730,23 @@ class Scanner {
       if (c === '\\') {
         if (s[j + 1] !== '\n') text += s[j + 1] ?? '';
         j += 2;
-      } else if (c === "'" || c === '"') {
+      } else if (c === "'") {
+        let k = j + 1;
+        for (; k < this.#end && s[k] !== c; k++) if (this.#tokens.has(k)) return { text: text + s.slice(j + 1, k), whole: false };
+        text += s.slice(j + 1, k);
+        j = k + 1;
+      } else if (c === '"') {
+        // Inside "…" a backslash escapes $, `, ", \ and a newline (taken away) and is kept before any other character: a -c
+        // string "eval \$1" is the fixed text eval $1, read as the -c string it is.
         let k = j + 1;
         for (; k < this.#end && s[k] !== c; k++) {
-          if (this.#tokens.has(k) || (c === '"' && /[$`\\]/.test(s[k]!))) return { text: text + s.slice(j + 1, k), whole: false };
+          if (this.#tokens.has(k) || s[k] === '$' || s[k] === '`') return { text, whole: false };
+          if (s[k] === '\\' && this.#tokens.has(k + 1)) return { text, whole: false };
+          if (s[k] === '\\' && /[$`"\\\n]/.test(s[k + 1] ?? '')) {
+            if (s[k + 1] !== '\n') text += s[k + 1];
+            k++;
+          } else text += s[k];
         }
-        text += s.slice(j + 1, k);
         j = k + 1;
       } else {
         text += c;

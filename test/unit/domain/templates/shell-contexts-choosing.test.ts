@@ -236,6 +236,18 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'sudo PATH={{body.v}} ls; sudo -u deploy HOME={{body.v}} git status; sudo -E LD_PRELOAD=/tmp/{{body.v}} ./x; sudo -- "RAILS_ENV={{body.v}}" bin/rails db:migrate',
       REFUSED.shellVariable,
     ],
+    // A -c string in double quotes whose references are escaped (\$1, \$X) is the fixed text the shell it goes to reads.
+    [
+      'as a positional parameter a -c string in double quotes runs or gives cd, its references escaped',
+      'sh -c "eval \\$1" sh {{body.v}}; sh -c "cd \\"\\$1\\" && make" sh {{body.v}}; bash -c "\\"\\$@\\"" bash {{body.v}}; sh -c "eval \\$1 $PWD" sh {{body.v}}',
+      REFUSED.positionalCode,
+    ],
+    [
+      'in a variable a -c string in double quotes or eval runs, its reference escaped',
+      'X={{body.v}} bash -c "eval \\$X"; export Y={{body.v}}; sh -c "cd \\$Y && make"; export Z={{body.v}}; sh -c "eval \\$Z $PWD"; R={{body.v}}; eval "\\$R"',
+      REFUSED.copiedValue,
+    ],
+    ['written into a pipe to a -c string in double quotes that runs what it reads', 'echo {{body.v}} | sh -c "read -r x; \\$x"', REFUSED.shellInput],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -310,6 +322,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       "operands of kubectl's subcommands that run no command after its --, the pod of kubectl logs -f after fixed text, an image's tag, and a variable of your own given to kubectl set env",
       'kubectl set env deployment/app REF={{body.v}}; kubectl set image deployment/app app=registry/app:{{body.v}}; kubectl set selector svc/app app={{body.v}}; kubectl get pods -l app={{body.v}}; kubectl get pods -- {{body.v}}; kubectl top pod -- {{body.v}}; kubectl logs -f deploy/{{body.v}}; kubectl run job --image=registry.example.com/app:{{body.v}} -- ./x {{body.v}}',
     ],
+    [
+      'escaped references to a variable holding a value (the text $REF, no expansion), and a -c string in double quotes that uses its parameters as data',
+      'REF={{body.v}}; echo "\\$REF is $REF"; awk "{ print \\$REF }" log; sh -c "./deploy.sh \\"\\$1\\"" sh {{body.v}}; X={{body.v}} sh -c "./deploy.sh \\"\\$X\\""',
+    ],
   ];
   for (const [label, template] of accepted) {
     it(`accepts ${label}`, () => {
@@ -318,4 +334,16 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       expect(found.every((p) => !p.startsWith('refused'))).to.equal(true, found.join('\n'));
     });
   }
+
+  it('follows a chain of hundreds of variables copying a value, and finds the one refused among hundreds, in linear time', () => {
+    // Marking the text again for each copy found took seconds for such a chain (2.5 s for 400), and finding the refused
+    // variable scanned the template once for each of them.
+    const chain = `v0={{body.v}}\n${Array.from({ length: 500 }, (_, i) => `v${i + 1}=$v${i}`).join('\n')}`;
+    const many = Array.from({ length: 300 }, (_, i) => `v${i}={{body.v}}; ./deploy.sh "$v${i}"`).join('\n');
+    const start = performance.now();
+    expect(places(`${chain}\n./deploy.sh "$v500"`).every((p) => !p.startsWith('refused'))).to.equal(true);
+    expect(places(`${chain}\neval "$v500"`)).to.deep.equal([`refused: ${REFUSED.copiedValue}`]);
+    expect(places(`${many}\neval "$v7"`).filter((p) => p.startsWith('refused'))).to.deep.equal([`refused: ${REFUSED.copiedValue}`]);
+    expect(performance.now() - start).to.be.below(1000);
+  });
 });
