@@ -1657,6 +1657,31 @@ const readNames = (script: string, printf: boolean): Set<string> => {
   return names;
 };
 
+/** For each variable, those an assignment or a for loop of `text` copies it into (`y=$x`, `y="pre-${x}"`, `for y in $x`). */
+const copyReaders = (text: string): Map<string, string[]> => {
+  const readers = new Map<string, string[]>();
+  for (const pattern of [ASSIGNMENT, FOR_IN])
+    for (const m of text.matchAll(pattern))
+      for (const [, read] of m[2]!.matchAll(REFERENCED_NAME)) {
+        const names = readers.get(read!);
+        if (names === undefined) readers.set(read!, [m[1]!]);
+        else names.push(m[1]!);
+      }
+  return readers;
+};
+
+/** `names` and every variable they are copied into, through any number of copies, by the graph of `copyReaders`. */
+const copiesOf = (readers: ReadonlyMap<string, readonly string[]>, names: Iterable<string>): Set<string> => {
+  const copies = new Set<string>();
+  const pending = [...names];
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (copies.has(name)) continue;
+    copies.add(name);
+    for (const reader of readers.get(name) ?? []) if (!copies.has(reader)) pending.push(reader);
+  }
+  return copies;
+};
+
 /**
  * `marked` (a -c string where what a value reaches is written as a token) with every reference to a variable of `copies`,
  * and to one the string copies a token into (by an assignment or a for loop, also through another such variable:
@@ -1667,27 +1692,12 @@ const markCopies = (
   copies: Set<string>,
   replace = (text: string, reference: RegExp): string => text.replace(reference, POSITIONAL_TOKEN),
 ): string => {
-  // Each assignment and for loop, with the variables its value references: a copy is one whose value holds a token or
-  // references a copy. Followed as a graph (each assignment read once), not by marking the text again for each copy
-  // found, which took seconds for a chain of a few hundred (`v1=$v0`, `v2=$v1`…).
-  const readers = new Map<string, string[]>();
+  // A copy is a variable whose assignment or for loop holds a token or references a copy: followed as a graph (each
+  // assignment read once), not by marking the text again for each copy found, which took seconds for a chain of a few
+  // hundred (`v1=$v0`, `v2=$v1`…).
   const pending = [...copies];
-  for (const pattern of [ASSIGNMENT, FOR_IN])
-    for (const m of marked.matchAll(pattern)) {
-      if (m[2]!.includes(POSITIONAL_TOKEN)) pending.push(m[1]!);
-      for (const [, read] of m[2]!.matchAll(REFERENCED_NAME)) {
-        const names = readers.get(read!);
-        if (names === undefined) readers.set(read!, [m[1]!]);
-        else names.push(m[1]!);
-      }
-    }
-  const followed = new Set<string>();
-  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
-    if (followed.has(name)) continue;
-    followed.add(name);
-    copies.add(name);
-    for (const reader of readers.get(name) ?? []) if (!followed.has(reader)) pending.push(reader);
-  }
+  for (const pattern of [ASSIGNMENT, FOR_IN]) for (const m of marked.matchAll(pattern)) if (m[2]!.includes(POSITIONAL_TOKEN)) pending.push(m[1]!);
+  for (const name of copiesOf(copyReaders(marked), pending)) copies.add(name);
   if (copies.size === 0) return marked;
   // `$x`, `${x}`, `${x:-…}`, `${x#…}`, not `${#x}` (its length) or `$xy`.
   const names = [...copies].join('|');
@@ -1786,11 +1796,17 @@ const referencedNames = (text: string, names: ReadonlySet<string>): string[] => 
 
 /**
  * The name of the variable the token at `at` is assigned to, when it stands in the value of a NAME= word (`REF={{…}}`,
- * `REF=v-{{…}}`, `export REF="{{…}}"`, docker's `-e REF={{…}}`, `-eREF=…`, `--env=REF=…`), before the value's first
- * unquoted space.
+ * `REF=v-{{…}}`, `export REF="{{…}}"`, docker's `-e REF={{…}}`, `-eREF=…`, `--env=REF=…`, also `a[0]=…`, `x+=…` and
+ * `x=$(printf %s {{…}})`, whose output the value chooses), before the value's first unquoted space, or in the default
+ * `${x:=…}` or `${x=…}` assigns.
  */
-const assignedName = (template: string, at: number): string | undefined =>
-  /(?:^|[\s;&|(]|-e|--env=)([A-Za-z_][A-Za-z0-9_]*)=(?:"[^"]*|'[^']*|[^\s;&|()'"])*$/.exec(template.slice(Math.max(0, at - 400), at))?.[1];
+const assignedName = (template: string, at: number): string | undefined => {
+  const m =
+    /(?:(?:^|[\s;&|(]|-e|--env=)([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]\s]*\])?\+?=(?:"[^"]*|'[^']*|\$\([^)]*|`[^`]*|[^\s;&|()'"`])*|\$\{([A-Za-z_][A-Za-z0-9_]*):?=[^}]*)$/.exec(
+      template.slice(Math.max(0, at - 400), at),
+    );
+  return m?.[1] ?? m?.[2];
+};
 
 class Scanner {
   readonly #s: string;
@@ -1799,6 +1815,7 @@ class Scanner {
   /** The variables a -c string reads from its environment where a token is refused, whose value is a token's (REF={{…}} sh -c 'eval "$REF"'). */
   readonly #runVariables = new Set<string>();
   #tokenNames: ReadonlySet<string> | undefined;
+  #copied: Map<string, string[]> | undefined;
   #pending: Heredoc[] = [];
   /** Reasons of the evaluating constructs the scanner is inside, outermost first. */
   readonly #evaluating: string[] = [];
@@ -1851,12 +1868,15 @@ class Scanner {
       );
     // Which of `names` (whose scan together refuses) are refused: by halves, so a template of n such variables takes about
     // log n scans per refused one rather than n. When neither half refuses alone (only their uses together do: `$x$y`),
-    // all of them are.
+    // all of them are; and so are all those left once 32 scans are spent (a template where most of hundreds of variables
+    // reach a refused place: `v2={{…}}$v1`… then `eval "$v400"`), erring toward refusing rather than taking seconds.
+    let scans = 32;
     const find = (names: string[]): void => {
-      if (names.length === 1) {
-        this.#runVariables.add(names[0]!);
+      if (names.length === 1 || scans <= 0) {
+        for (const name of names) this.#runVariables.add(name);
         return;
       }
+      scans -= 2;
       const halves = [names.slice(0, names.length >> 1), names.slice(names.length >> 1)].filter((half) => refusesCopies(half));
       if (halves.length === 0) for (const name of names) this.#runVariables.add(name);
       for (const half of halves) find(half);
@@ -1875,6 +1895,24 @@ class Scanner {
     const name = assignedName(this.#s, at);
     const loops = [...this.#s.slice(0, at).matchAll(FOR_IN)].filter((m) => m.index + m[0].length >= at).map((m) => m[1]!);
     return name === undefined ? loops : [name, ...loops];
+  }
+
+  /**
+   * The variables a token of the template is assigned to and those the template copies them into (`REF2=$REF sh -c …`,
+   * docker's `-e X="$REF"`), each with the former it holds the value of (found once, when a -c string is read).
+   */
+  #copiedVariables(): ReadonlyMap<string, readonly string[]> {
+    if (this.#copied === undefined) {
+      const readers = copyReaders(this.#s);
+      this.#copied = new Map();
+      for (const origin of this.#tokenVariables())
+        for (const name of copiesOf(readers, [origin])) {
+          const origins = this.#copied.get(name);
+          if (origins === undefined) this.#copied.set(name, [origin]);
+          else origins.push(origin);
+        }
+    }
+    return this.#copied;
   }
 
   /** The variables a token of the template is assigned to (the template does not change: found once). */
@@ -2405,11 +2443,13 @@ class Scanner {
       // Under xargs, its positional parameters are what xargs reads (`… | xargs sh -c 'eval "$1"' sh`): that input too.
       // One that runs what it reads from its input (`sh -c 'read -r x; $x'`): that input is code, as for sh -s.
       if (command && literal.whole && runsInput(literal.text)) state.input = true;
-      if (command && literal.whole) for (const name of runsVariables(literal.text, this.#tokenVariables())) this.#runVariables.add(name);
+      if (command && literal.whole)
+        for (const name of runsVariables(literal.text, new Set(this.#copiedVariables().keys())))
+          for (const origin of this.#copiedVariables().get(name)!) this.#runVariables.add(origin);
       // One in double quotes that also expands something of the template's (`sh -c "eval \$1 $PWD"`) is not read: an escaped
       // reference in it to a positional parameter or to a variable holding a value errs toward running it.
       if (command && !literal.whole)
-        for (const [, name] of text.matchAll(ESCAPED_REFERENCE)) if (this.#tokenVariables().has(name!)) this.#runVariables.add(name!);
+        for (const [, name] of text.matchAll(ESCAPED_REFERENCE)) for (const origin of this.#copiedVariables().get(name!) ?? []) this.#runVariables.add(origin);
       if (command && (literal.whole ? runsPositional(literal.text) : /\\\$\{?[0-9@*]/.test(text))) {
         state.refusing = REFUSED.positionalCode;
         if (state.xargs !== undefined) state.input = true;

@@ -248,6 +248,16 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       REFUSED.copiedValue,
     ],
     ['written into a pipe to a -c string in double quotes that runs what it reads', 'echo {{body.v}} | sh -c "read -r x; \\$x"', REFUSED.shellInput],
+    [
+      'assigned to a variable other than by NAME= (${x:=…}, ${x=…}, a[0]=, x+=, x=$(…)) that the template then runs',
+      ': "${x:={{body.v}}}"; eval "$x"; : ${y=pre-{{body.v}}}; $y; a[0]={{body.v}}; eval "${a[0]}"; z=ok; z+={{body.v}}; eval "$z"; w=$(printf %s {{body.v}}); eval "$w"; u=`echo {{body.v}}`; $u',
+      REFUSED.copiedValue,
+    ],
+    [
+      'in a variable the template copies into one a -c string then runs (REF2=$REF sh -c, docker -e X="$REF")',
+      `REF={{body.v}}; REF2=$REF sh -c 'eval "$REF2"'; R={{body.v}}; docker run -e X="v-$R" img sh -c 'eval "$X"'`,
+      REFUSED.copiedValue,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -326,6 +336,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'escaped references to a variable holding a value (the text $REF, no expansion), and a -c string in double quotes that uses its parameters as data',
       'REF={{body.v}}; echo "\\$REF is $REF"; awk "{ print \\$REF }" log; sh -c "./deploy.sh \\"\\$1\\"" sh {{body.v}}; X={{body.v}} sh -c "./deploy.sh \\"\\$X\\""',
     ],
+    [
+      'variables assigned a value other than by NAME= and copied into a -c string, used as data',
+      `: "\${x:={{body.v}}}"; ./deploy.sh "$x"; a[0]={{body.v}}; ./deploy.sh "\${a[0]}"; w=$(git rev-parse {{body.v}}); ./deploy.sh "$w"; ./deploy.sh "\${REF:-{{body.v}}}"; R={{body.v}}; X="v-$R" sh -c './deploy.sh "$X"'`,
+    ],
   ];
   for (const [label, template] of accepted) {
     it(`accepts ${label}`, () => {
@@ -345,5 +359,15 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     expect(places(`${chain}\neval "$v500"`)).to.deep.equal([`refused: ${REFUSED.copiedValue}`]);
     expect(places(`${many}\neval "$v7"`).filter((p) => p.startsWith('refused'))).to.deep.equal([`refused: ${REFUSED.copiedValue}`]);
     expect(performance.now() - start).to.be.below(1000);
+  });
+
+  it('bounds the scans that tell which of hundreds of variables reach a refused place, erring toward refusing', () => {
+    // Each variable copies the one before and a token: all of them reach eval, and telling each apart took a scan for each.
+    const template = `v0={{body.v}}\n${Array.from({ length: 600 }, (_, i) => `v${i + 1}={{body.v}}$v${i}`).join('\n')}\neval "$v600"`;
+    const start = performance.now();
+    const found = places(template);
+    expect(performance.now() - start).to.be.below(1000);
+    expect(found).to.have.length(601);
+    expect(found.every((p) => p === `refused: ${REFUSED.copiedValue}`)).to.equal(true);
   });
 });
