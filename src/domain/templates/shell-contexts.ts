@@ -72,7 +72,7 @@ export const REFUSED = {
   positionalCode:
     "as a positional parameter of a shell -c string that runs it as code or as a command, or puts it (or a variable it copies it into) where a token is refused (sh -c '\"$@\"' sh {{…}}, sh -c 'eval \"$1\"' sh {{…}}, sh -c 'python3 -c \"$1\"' sh {{…}}, sh -c 'x=$1; $x' sh {{…}}, sh -c 'cd \"$1\" && make' sh {{…}}): pass it where the string uses it as data (sh -c './deploy.sh \"$1\"' sh {{…}})",
   copiedValue:
-    'in a variable (x={{…}}, REF={{…}} before sh -c, docker\'s -e REF={{…}}, for x in {{…}}) that the template or a shell -c string then puts, itself or through a copy, where a token is refused (x={{…}}; eval "$x", x={{…}}; cd "$x" && make, REF={{…}} sh -c \'eval "$REF"\'): the value reaches that place as the token would; use the variable only as data (REF={{…}} sh -c \'./deploy.sh "$REF"\')',
+    'in a variable (x={{…}}, REF={{…}} before sh -c, docker\'s -e REF={{…}}, for x in {{…}}) or a positional parameter of the template (set -- {{…}}, a function\'s argument: f {{…}}) that the template or a shell -c string then puts, itself or through a copy, where a token is refused (x={{…}}; eval "$x", x={{…}}; cd "$x" && make, REF={{…}} sh -c \'eval "$REF"\'): the value reaches that place as the token would; use the variable only as data (REF={{…}} sh -c \'./deploy.sh "$REF"\')',
   rakeCode:
     'in rake\'s command line (a task name, an option such as --execute=… or -f, or a word a value could make one; rake reads options among its tasks): rake runs the task, the Ruby code or the file it names; pass the value in the environment (REF={{…}} rake deploy) or as a setting of a name of your own (rake deploy REF={{…}}), not as a task argument (deploy[{{…}}]: a line REF=… in it is a setting) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   railsOption:
@@ -1808,6 +1808,31 @@ const assignedName = (template: string, at: number): string | undefined => {
   return m?.[1] ?? m?.[2];
 };
 
+/**
+ * Whether a scan of `marked` (the template with references to what holds a value written as a token) refuses one of them:
+ * an escaped reference is the text `$x`, refused where it is read again as code (eval, trap, source…), not where it is
+ * text for another shell, which has no such variable unless exported (a fixed -c string is then read with it), a remote
+ * one, or awk's field.
+ */
+const refusesMarkedReference = (marked: string): boolean =>
+  new Scanner(marked, false)
+    .scan()
+    .some(
+      (place) =>
+        'refused' in place.place &&
+        (place.token === POSITIONAL_TOKEN ||
+          (place.token === ESCAPED_TOKEN &&
+            place.place.refused !== REFUSED.shellScript &&
+            place.place.refused !== REFUSED.remoteCommand &&
+            place.place.refused !== REFUSED.awkProgram)),
+    );
+
+/**
+ * A template that sets its positional parameters (`set -- …`, `set x y`, not `set -e` alone) or defines a function (`f() {`,
+ * `function f`), whose body reads its arguments as them.
+ */
+const SETS_POSITIONAL = /(?<![^\s;&|(!{])(?:set(?:[ \t]+[-+][A-Za-z]+)*[ \t]+(?:--|[^-+\s;&|)])|function[ \t]+[^\s;&|()]|[A-Za-z_][\w.:-]*[ \t]*\([ \t]*\))/;
+
 class Scanner {
   readonly #s: string;
   readonly #tokens = new Map<number, RegExpExecArray>();
@@ -1853,19 +1878,7 @@ class Scanner {
     // copies) written as a token, by a scan that follows no variable; all of them at once first, and only when that finds
     // one where a token is refused, each alone, to tell which.
     const used = referencedNames(this.#s, this.#tokenVariables());
-    const refusesCopies = (names: string[]): boolean =>
-      new Scanner(markCopies(this.#s, new Set(names), markOutsideSingleQuotes), false).scan().some(
-        (place) =>
-          'refused' in place.place &&
-          (place.token === POSITIONAL_TOKEN ||
-            // An escaped reference is text `$x`: refused where it is read again as code (eval, trap, source…), not where it is
-            // text for another shell, which has no such variable unless exported (a fixed -c string is then read with it) or
-            // a remote one.
-            (place.token === ESCAPED_TOKEN &&
-              place.place.refused !== REFUSED.shellScript &&
-              place.place.refused !== REFUSED.remoteCommand &&
-              place.place.refused !== REFUSED.awkProgram)),
-      );
+    const refusesCopies = (names: string[]): boolean => refusesMarkedReference(markCopies(this.#s, new Set(names), markOutsideSingleQuotes));
     // Which of `names` (whose scan together refuses) are refused: by halves, so a template of n such variables takes about
     // log n scans per refused one rather than n. When neither half refuses alone (only their uses together do: `$x$y`),
     // all of them are; and so are all those left once 32 scans are spent (a template where most of hundreds of variables
@@ -1882,6 +1895,15 @@ class Scanner {
       for (const half of halves) find(half);
     };
     if (used.length > 0 && refusesCopies(used)) find(used);
+    // The template's positional parameters, once it sets them (`set -- {{…}}`) or defines a function, whose arguments they
+    // are in its body (`f() { eval "$1"; }; f {{…}}`): read the same way, with `$1`, `$@`… (and the variables it copies
+    // them into: `local x=$1`) written as a token. The check does not follow which words become which parameter: when
+    // one reaches a refused place, every token of the template is refused.
+    if (this.#places.length > 0 && SETS_POSITIONAL.test(this.#s)) {
+      const positional = markOutsideSingleQuotes(this.#s, POSITIONAL);
+      if (positional !== this.#s && refusesMarkedReference(markCopies(positional, new Set(), markOutsideSingleQuotes)))
+        return this.#places.map((place) => ('context' in place.place ? { ...place, place: { refused: REFUSED.copiedValue } } : place));
+    }
     if (this.#runVariables.size === 0) return this.#places;
     // A token assigned to such a variable anywhere (`REF={{…}}`, `export REF={{…}}`, `-e REF={{…}}`, `for x in {{…}}`) is refused.
     return this.#places.map((place) => {

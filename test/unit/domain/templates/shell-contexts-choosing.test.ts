@@ -258,6 +258,17 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       `REF={{body.v}}; REF2=$REF sh -c 'eval "$REF2"'; R={{body.v}}; docker run -e X="v-$R" img sh -c 'eval "$X"'`,
       REFUSED.copiedValue,
     ],
+    // The template's own positional parameters: set by set, or a function's arguments in its body.
+    [
+      'as a positional parameter set -- gives the template, which it then runs',
+      'set -- {{body.v}}; eval "$1"; set x "{{body.v}}"; cd "$2" && make',
+      REFUSED.copiedValue,
+    ],
+    [
+      "as a function's argument, which its body runs or copies into a variable it runs",
+      `f() { eval "$1"; }; f {{body.v}}; function g { "$@"; }; g {{body.v}}; h() { local x=$1; cd "$x" && make; }; h "{{body.v}}"`,
+      REFUSED.copiedValue,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -339,6 +350,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       'variables assigned a value other than by NAME= and copied into a -c string, used as data',
       `: "\${x:={{body.v}}}"; ./deploy.sh "$x"; a[0]={{body.v}}; ./deploy.sh "\${a[0]}"; w=$(git rev-parse {{body.v}}); ./deploy.sh "$w"; ./deploy.sh "\${REF:-{{body.v}}}"; R={{body.v}}; X="v-$R" sh -c './deploy.sh "$X"'`,
+    ],
+    [
+      "a function's arguments and the template's positional parameters used as data, and set's options",
+      `deploy() { ./deploy.sh "$1"; }; deploy {{body.v}}; set -- {{body.v}}; ./deploy.sh "$@"; set -euo pipefail; git fetch origin -- {{body.v}}; f() { awk "{ print \\$1 }" "$1"; sh -c 'eval "$1"' sh fixed; }; f {{body.v}}`,
     ],
   ];
   for (const [label, template] of accepted) {
