@@ -1708,7 +1708,7 @@ const markCopies = (
  * `text` with the matches of `reference` written as a token where the shell expands them: outside single quotes (a -c string
  * in single quotes is read on its own, as the string of the shell it goes to).
  */
-const markOutsideSingleQuotes = (text: string, reference: RegExp): string => {
+const markOutsideSingleQuotes = (text: string, reference: RegExp, token = POSITIONAL_TOKEN): string => {
   let out = '';
   let double = false;
   let from = 0;
@@ -1719,12 +1719,12 @@ const markOutsideSingleQuotes = (text: string, reference: RegExp): string => {
     else if (c === "'" && !double) {
       const end = text.indexOf("'", i + 1);
       if (end < 0) break;
-      out += markUnescaped(text.slice(from, i), reference) + text.slice(i, end + 1);
+      out += markUnescaped(text.slice(from, i), reference, token) + text.slice(i, end + 1);
       from = end + 1;
       i = end;
     }
   }
-  return out + markUnescaped(text.slice(from), reference);
+  return out + markUnescaped(text.slice(from), reference, token);
 };
 
 /**
@@ -1732,14 +1732,14 @@ const markOutsideSingleQuotes = (text: string, reference: RegExp): string => {
  * text `$REF`, which only what reads the text again expands (`eval "\$REF"`, `sh -c "eval \$REF"`): it is written, the
  * backslash taken away, as ESCAPED_TOKEN, where only what reads its argument again as code refuses it (see `scan`).
  */
-const markUnescaped = (text: string, reference: RegExp): string => {
+const markUnescaped = (text: string, reference: RegExp, token = POSITIONAL_TOKEN): string => {
   let out = '';
   let from = 0;
   for (const m of text.matchAll(reference)) {
     let backslashes = 0;
     while (text[m.index - backslashes - 1] === '\\') backslashes++;
     const escaped = backslashes % 2 === 1;
-    out += text.slice(from, escaped ? m.index - 1 : m.index) + (escaped ? ESCAPED_TOKEN : POSITIONAL_TOKEN);
+    out += text.slice(from, escaped ? m.index - 1 : m.index) + (escaped ? ESCAPED_TOKEN : token);
     from = m.index + m[0].length;
   }
   return out + text.slice(from);
@@ -1827,6 +1827,16 @@ const refusesMarkedReference = (marked: string): boolean =>
             place.place.refused !== REFUSED.awkProgram)),
     );
 
+/** What the bare name of a variable holding a value (`n` in `$((n+1))`) is written as, to be read where it stands. */
+const BARE_TOKEN = '{{body.bare}}';
+/** Where a bare name is evaluated as arithmetic (bash evaluates a variable's value there) or read as a variable name (`${!n}`). */
+const EVALUATES_NAME = new Set<string>([REFUSED.arithmetic, REFUSED.doubleBracket, REFUSED.subscript, REFUSED.substring, REFUSED.evaluated, REFUSED.name]);
+/**
+ * A variable's name standing bare: not after `$`, `${`, `${#`, a letter, digit or `_`, nor assigned (`n=`, `n+=`) or a for
+ * loop's variable; `${!n}` is bare (bash expands the variable n names).
+ */
+const bareName = (name: string): string => `(?<![A-Za-z0-9_$#]|\\$\\{|\\b(?:for|select)[ \\t]+)${name}(?![A-Za-z0-9_]|\\+?=)`;
+
 /**
  * A template that sets its positional parameters (`set -- …`, `set x y`, not `set -e` alone) or defines a function (`f() {`,
  * `function f`), whose body reads its arguments as them.
@@ -1895,6 +1905,17 @@ class Scanner {
       for (const half of halves) find(half);
     };
     if (used.length > 0 && refusesCopies(used)) find(used);
+    // Its name, without `$`, where bash evaluates arithmetic (`$((n+1))`, `((n > 1))`, `[[ n -gt 1 ]]`, `let m=n`,
+    // `${a[n]}`, `${s:n}`) or reads it as a variable name to expand (`${!n}`): bash evaluates the value as arithmetic, whose
+    // subscripts run commands (a value `a[$(touch x)]`). Read with each such bare name written as a token of its own.
+    const bare = [...this.#tokenVariables()].filter((name) => new RegExp(bareName(name)).test(this.#s));
+    const refusesBare = (names: string[]): boolean =>
+      new Scanner(markOutsideSingleQuotes(this.#s, new RegExp(names.map(bareName).join('|'), 'g'), BARE_TOKEN), false)
+        .scan()
+        .some((place) => place.token === BARE_TOKEN && 'refused' in place.place && EVALUATES_NAME.has(place.place.refused));
+    // Each alone when there are a few, to tell which (a name bare in `echo x` is no use of it); all of them beyond 16.
+    if (bare.length > 0 && /\(\(|\$\[|\[\[|\blet\b|\$\{[!A-Za-z_]/.test(this.#s) && refusesBare(bare))
+      for (const name of bare) if (bare.length === 1 || bare.length > 16 || refusesBare([name])) this.#runVariables.add(name);
     // The template's positional parameters, once it sets them (`set -- {{…}}`) or defines a function, whose arguments they
     // are in its body (`f() { eval "$1"; }; f {{…}}`): read the same way, with `$1`, `$@`… (and the variables it copies
     // them into: `local x=$1`) written as a token. The check does not follow which words become which parameter: when

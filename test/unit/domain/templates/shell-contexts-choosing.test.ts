@@ -269,6 +269,11 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       `f() { eval "$1"; }; f {{body.v}}; function g { "$@"; }; g {{body.v}}; h() { local x=$1; cd "$x" && make; }; h "{{body.v}}"`,
       REFUSED.copiedValue,
     ],
+    [
+      "as a variable's value bash evaluates where its bare name stands in arithmetic or is expanded by name",
+      'n={{body.v}}; echo $((n+1)); m={{body.v}}; ((m > 1)); k={{body.v}}; let j=k+1; i={{body.v}}; echo "${a[i]}"; h={{body.v}}; echo "${!h}"; g={{body.v}}; [[ g -eq 1 ]]',
+      REFUSED.copiedValue,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -354,6 +359,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       "a function's arguments and the template's positional parameters used as data, and set's options",
       `deploy() { ./deploy.sh "$1"; }; deploy {{body.v}}; set -- {{body.v}}; ./deploy.sh "$@"; set -euo pipefail; git fetch origin -- {{body.v}}; f() { awk "{ print \\$1 }" "$1"; sh -c 'eval "$1"' sh fixed; }; f {{body.v}}`,
+    ],
+    [
+      "a variable's name standing bare where nothing evaluates it, its length, and arithmetic on other names",
+      `x={{body.v}}; echo x "\${#x}"; ./x.sh "$x"; echo $((1+2)); i=0; while (( i < 3 )); do ./y "$x"; i=$((i+1)); done; m=$(expr "$x" + 1); ./z "$m"`,
     ],
   ];
   for (const [label, template] of accepted) {
