@@ -1649,6 +1649,9 @@ const FOR_IN = /\bfor[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+in[ \t]([^;\n]*)/g;
 const READ_INTO =
   /(?<![^\s;&|(!{])(?:read|mapfile|readarray)((?:[ \t]+[^\s;&|<>()]+)*)|(?<![^\s;&|(!{])printf[ \t]+(?:-[^\sv]*[ \t]+)*-v[ \t]*([A-Za-z_][A-Za-z0-9_]*)/g;
 
+/** A read, mapfile or readarray command whose input is a file (`read -r h < hostfile`), up to its end. */
+const READ_FROM_FILE = /(?<![^\s;&|(!{])(?:read|mapfile|readarray)(?:[ \t]+[^\s;&|<>()]+)*[ \t]*<(?![<(&])[^;&|\n]*/g;
+
 /** The names read, mapfile and readarray (`read -r x`, `mapfile -t a`) and, with `printf`, printf -v set in a -c string. */
 const readNames = (script: string, printf: boolean): Set<string> => {
   const names = new Set<string>();
@@ -1922,8 +1925,20 @@ class Scanner {
     // one reaches a refused place, every token of the template is refused.
     if (this.#places.length > 0 && SETS_POSITIONAL.test(this.#s)) {
       const positional = markOutsideSingleQuotes(this.#s, POSITIONAL);
-      if (positional !== this.#s && refusesMarkedReference(markCopies(positional, new Set(), markOutsideSingleQuotes)))
-        return this.#places.map((place) => ('context' in place.place ? { ...place, place: { refused: REFUSED.copiedValue } } : place));
+      if (positional !== this.#s && refusesMarkedReference(markCopies(positional, new Set(), markOutsideSingleQuotes))) return this.#refuse(() => true);
+    }
+    // What read, mapfile and printf -v set on a line holding a token (`read -r x <<< {{…}}; $x`, `printf -v x %s {{…}}`,
+    // `echo {{…}} | { read -r d; cd "$d"; }`): read as such a variable; the check does not follow which token is their
+    // input, so every token of those lines is refused when one of them reaches a refused place.
+    // A read from a file (`read -r host < hostfile`) reads no token.
+    const tokenReads = (line: string): Set<string> => readNames(line.replace(READ_FROM_FILE, ''), true);
+    const readLines = [...this.#s.matchAll(/[^\n]*/g)].filter((line) => line[0].includes('{{') && tokenReads(line[0]).size > 0);
+    if (readLines.length > 0) {
+      const names = new Set(readLines.flatMap((line) => [...tokenReads(line[0])]));
+      if (refusesMarkedReference(markCopies(this.#s, names, markOutsideSingleQuotes))) {
+        const onLine = (at: number): boolean => readLines.some((line) => at >= line.index && at < line.index + line[0].length);
+        return this.#refuse(onLine);
+      }
     }
     if (this.#runVariables.size === 0) return this.#places;
     // A token assigned to such a variable anywhere (`REF={{…}}`, `export REF={{…}}`, `-e REF={{…}}`, `for x in {{…}}`) is refused.
@@ -1931,6 +1946,15 @@ class Scanner {
       const names = this.#assignedNames(place.index);
       return names.some((name) => this.#runVariables.has(name)) && 'context' in place.place ? { ...place, place: { refused: REFUSED.copiedValue } } : place;
     });
+  }
+
+  /** The places found, with those `at` whose index, not refused yet, refused as copiedValue (with those of #runVariables). */
+  #refuse(at: (index: number) => boolean): TokenPlace[] {
+    return this.#places.map((place) =>
+      'context' in place.place && (at(place.index) || this.#assignedNames(place.index).some((name) => this.#runVariables.has(name)))
+        ? { ...place, place: { refused: REFUSED.copiedValue } }
+        : place,
+    );
   }
 
   /** The variables the token at `at` is assigned to: by a NAME= word (assignedName), or as a word of a for loop's list. */

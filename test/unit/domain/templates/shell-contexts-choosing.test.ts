@@ -274,6 +274,11 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'n={{body.v}}; echo $((n+1)); m={{body.v}}; ((m > 1)); k={{body.v}}; let j=k+1; i={{body.v}}; echo "${a[i]}"; h={{body.v}}; echo "${!h}"; g={{body.v}}; [[ g -eq 1 ]]',
       REFUSED.copiedValue,
     ],
+    [
+      'read, mapfile or printf -v into a variable the template then runs, on the line of the token',
+      'read -r x <<< {{body.v}}; $x\nprintf -v y %s "{{body.v}}"; eval "$y"\necho {{body.v}} | { read -r d; cd "$d"; make; }\nwhile read -r w; do eval "$w"; done <<< {{body.v}}\nmapfile -t a <<< {{body.v}}; "${a[@]}"',
+      REFUSED.copiedValue,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -363,6 +368,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       "a variable's name standing bare where nothing evaluates it, its length, and arithmetic on other names",
       `x={{body.v}}; echo x "\${#x}"; ./x.sh "$x"; echo $((1+2)); i=0; while (( i < 3 )); do ./y "$x"; i=$((i+1)); done; m=$(expr "$x" + 1); ./z "$m"`,
+    ],
+    [
+      'what read or printf -v sets from a token used as data, and a read from a file on the line of a token',
+      `read -r x <<< {{body.v}}; ./deploy.sh "$x"; printf -v y %s {{body.v}}; echo "$y" >> log\nread -r host < hostfile; ./deploy.sh {{body.v}}; ssh "$host" uptime`,
     ],
   ];
   for (const [label, template] of accepted) {
