@@ -1911,14 +1911,17 @@ class Scanner {
     // Its name, without `$`, where bash evaluates arithmetic (`$((n+1))`, `((n > 1))`, `[[ n -gt 1 ]]`, `let m=n`,
     // `${a[n]}`, `${s:n}`) or reads it as a variable name to expand (`${!n}`): bash evaluates the value as arithmetic, whose
     // subscripts run commands (a value `a[$(touch x)]`). Read with each such bare name written as a token of its own.
-    const bare = [...this.#tokenVariables()].filter((name) => new RegExp(bareName(name)).test(this.#s));
+    // Its copies' names too (`y=$x; ((y > 1))`).
+    const bare = [...this.#copiedVariables().keys()].filter((name) => new RegExp(bareName(name)).test(this.#s));
     const refusesBare = (names: string[]): boolean =>
       new Scanner(markOutsideSingleQuotes(this.#s, new RegExp(names.map(bareName).join('|'), 'g'), BARE_TOKEN), false)
         .scan()
         .some((place) => place.token === BARE_TOKEN && 'refused' in place.place && EVALUATES_NAME.has(place.place.refused));
     // Each alone when there are a few, to tell which (a name bare in `echo x` is no use of it); all of them beyond 16.
     if (bare.length > 0 && /\(\(|\$\[|\[\[|\blet\b|\$\{[!A-Za-z_]/.test(this.#s) && refusesBare(bare))
-      for (const name of bare) if (bare.length === 1 || bare.length > 16 || refusesBare([name])) this.#runVariables.add(name);
+      for (const name of bare)
+        if (bare.length === 1 || bare.length > 16 || refusesBare([name]))
+          for (const origin of this.#copiedVariables().get(name)!) this.#runVariables.add(origin);
     // The template's positional parameters, once it sets them (`set -- {{…}}`) or defines a function, whose arguments they
     // are in its body (`f() { eval "$1"; }; f {{…}}`): read the same way, with `$1`, `$@`… (and the variables it copies
     // them into: `local x=$1`) written as a token. The check does not follow which words become which parameter: when
@@ -1966,7 +1969,7 @@ class Scanner {
 
   /**
    * The variables a token of the template is assigned to and those the template copies them into (`REF2=$REF sh -c …`,
-   * docker's `-e X="$REF"`), each with the former it holds the value of (found once, when a -c string is read).
+   * docker's `-e X="$REF"`), each with the former it holds the value of (found once).
    */
   #copiedVariables(): ReadonlyMap<string, readonly string[]> {
     if (this.#copied === undefined) {

@@ -271,7 +271,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       "as a variable's value bash evaluates where its bare name stands in arithmetic or is expanded by name",
-      'n={{body.v}}; echo $((n+1)); m={{body.v}}; ((m > 1)); k={{body.v}}; let j=k+1; i={{body.v}}; echo "${a[i]}"; h={{body.v}}; echo "${!h}"; g={{body.v}}; [[ g -eq 1 ]]',
+      'n={{body.v}}; echo $((n+1)); m={{body.v}}; ((m > 1)); k={{body.v}}; let j=k+1; i={{body.v}}; echo "${a[i]}"; h={{body.v}}; echo "${!h}"; g={{body.v}}; [[ g -eq 1 ]]; f={{body.v}}; e=$f; ((e > 1))',
       REFUSED.copiedValue,
     ],
     [
