@@ -1308,6 +1308,33 @@ const WRAPPERS: Readonly<Record<string, { readonly arguments: readonly string[];
     code: ['-c', '--command', '--session-command', '-s', '--shell'],
   },
   setsid: { arguments: [], operands: 0 },
+  // Programs that run the command after their options as another user, with other privileges or in a session of their
+  // own (pkexec --user root CMD…, setpriv --reuid 1000 CMD…, ssh-agent -t 60 CMD…, firejail --net=none CMD…).
+  pkexec: { arguments: ['--user'], operands: 0 },
+  setpriv: {
+    arguments: [
+      '--reuid',
+      '--regid',
+      '--ruid',
+      '--rgid',
+      '--euid',
+      '--egid',
+      '--groups',
+      '--inh-caps',
+      '--ambient-caps',
+      '--bounding-set',
+      '--securebits',
+      '--pdeathsig',
+      '--selinux-label',
+      '--apparmor-profile',
+      '--landlock-access',
+      '--landlock-rule',
+    ],
+    operands: 0,
+  },
+  'ssh-agent': { arguments: ['-a', '-E', '-O', '-P', '-t'], operands: 0 },
+  firejail: { arguments: [], operands: 0 },
+  'dbus-run-session': { arguments: [], operands: 0 },
   // Tracers, sandboxes and the like that run the command after their options (strace -f -o log CMD…, xvfb-run -a CMD…).
   strace: { arguments: ['-e', '-o', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-P', '-S', '-X', '-U'], operands: 0 },
   ltrace: { arguments: ['-e', '-o', '-p', '-s', '-u', '-n', '-a', '-A', '-D', '-F', '-l', '-L', '-w', '-x'], operands: 0 },

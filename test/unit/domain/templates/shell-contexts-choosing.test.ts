@@ -279,6 +279,11 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'read -r x <<< {{body.v}}; $x\nprintf -v y %s "{{body.v}}"; eval "$y"\necho {{body.v}} | { read -r d; cd "$d"; make; }\nwhile read -r w; do eval "$w"; done <<< {{body.v}}\nmapfile -t a <<< {{body.v}}; "${a[@]}"',
       REFUSED.copiedValue,
     ],
+    [
+      'as the command pkexec, setpriv, ssh-agent, firejail and dbus-run-session run after their options',
+      'pkexec {{body.v}}; pkexec --user root ./{{body.v}}; setpriv --reuid 1000 {{body.v}}; ssh-agent -t 60 {{body.v}}; firejail --net=none {{body.v}}; dbus-run-session -- {{body.v}}',
+      REFUSED.commandName,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -372,6 +377,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       'what read or printf -v sets from a token used as data, and a read from a file on the line of a token',
       `read -r x <<< {{body.v}}; ./deploy.sh "$x"; printf -v y %s {{body.v}}; echo "$y" >> log\nread -r host < hostfile; ./deploy.sh {{body.v}}; ssh "$host" uptime`,
+    ],
+    [
+      'arguments of the command pkexec, setpriv, ssh-agent and firejail run',
+      'pkexec --user deploy ./deploy.sh {{body.v}}; setpriv --reuid 1000 ./x {{body.v}}; ssh-agent ./x {{body.v}}; firejail --net=none ./x {{body.v}}',
     ],
   ];
   for (const [label, template] of accepted) {
