@@ -1046,6 +1046,27 @@ describe('why cd to a value, a variable a -c string copies its parameter or inpu
       value: 'touch canary',
     },
     {
+      tool: 'sh',
+      does: 'evaluates the parameter a -c string in double quotes references escaped',
+      template: `sh -c "eval \\$1" sh {{body.v}}`,
+      script: `sh -c "eval \\$1" sh "\${AGW_ARG_1}"`,
+      value: 'touch canary',
+    },
+    {
+      tool: 'sh',
+      does: "evaluates the argument of the template's own function",
+      template: `f() { eval "$1"; }; f {{body.v}}`,
+      script: `f() { eval "$1"; }; f "\${AGW_ARG_1}"`,
+      value: 'touch canary',
+    },
+    {
+      tool: 'sh',
+      does: 'runs as a command the line read from a pipe holding the value',
+      template: "printf '%s\\n' {{body.v}} | { read -r x; $x; }",
+      script: `printf '%s\\n' "\${AGW_ARG_1}" | { read -r x; $x; }`,
+      value: 'touch canary',
+    },
+    {
       tool: 'kubectl',
       does: 'reads the value after the program as its own --kubeconfig, whose credential plugin it runs on the host (before it finds no server or refuses exec without --)',
       template: 'kubectl exec pod ./deploy.sh {{body.v}}',
