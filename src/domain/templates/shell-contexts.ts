@@ -68,7 +68,7 @@ export const REFUSED = {
   makeCode:
     'in make\'s command line (a variable REF={{…}}, --eval, -f, or a word a value could make one): make expands $(shell …) in it, also when it only exports it to a recipe; pass it in the environment, read as "$$REF" in the recipe (REF={{…}} make deploy) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   containerOption:
-    'in a container option that chooses what the container runs or loads, what it may reach or a file it writes on the host (-w/--workdir, --env-file, -v/--volume, --mount, --cap-add, --security-opt, --device, --pid, --network, --cidfile…, or the directory after podman --rootfs, the container\'s whole filesystem), or in a word a value could make such an option (--{{…}}): a planted script or file would run, the container would lose its isolation, or a file of the value\'s choosing would be written; pass the value in the environment (-e REF={{…}}); to kubectl, after fixed text or its `--` (kubectl logs pod/{{…}}, kubectl exec pod -- ./deploy.sh {{…}}) (docs/triggers.md, "Places a token may not stand": containers)',
+    "in a container option that chooses what the container runs or loads, what it may reach or a file it writes on the host (-w/--workdir, --env-file, -v/--volume, --mount, --cap-add, --security-opt, --device, --pid, --network, --cidfile…, or the directory after podman --rootfs, the container's whole filesystem; docker compose's -f, --project-directory and --env-file, the compose file read), or in a word a value could make such an option (--{{…}}): a planted script or file would run, the container would lose its isolation, or a file of the value's choosing would be written; pass the value in the environment (-e REF={{…}}); to kubectl, after fixed text or its `--` (kubectl logs pod/{{…}}, kubectl exec pod -- ./deploy.sh {{…}}) (docs/triggers.md, \"Places a token may not stand\": containers)",
   positionalCode:
     "as a positional parameter of a shell -c string that runs it as code or as a command, or puts it (or a variable it copies it into) where a token is refused (sh -c '\"$@\"' sh {{…}}, sh -c 'eval \"$1\"' sh {{…}}, sh -c 'python3 -c \"$1\"' sh {{…}}, sh -c 'x=$1; $x' sh {{…}}, sh -c 'cd \"$1\" && make' sh {{…}}): pass it where the string uses it as data (sh -c './deploy.sh \"$1\"' sh {{…}})",
   copiedValue:
@@ -1036,6 +1036,24 @@ const CONTAINER_TOOL_OPTIONS: Readonly<Record<string, Readonly<Record<string, 'c
   },
   'lxc-attach': { '-P': 'choosing', '--lxcpath': 'choosing', '-f': 'choosing', '--rcfile': 'choosing', '-v': 'env', '--set-var': 'env' },
 };
+/**
+ * The options of docker compose (docker-compose, podman compose…) before its subcommand that take the next word: `choosing`
+ * where the value names the compose file read (-f/--file: the images, host directories mounted, privileges and commands of
+ * every service, or `-` for the input), the project directory (whose compose.yaml and .env are read) or an env file (whose
+ * COMPOSE_FILE, COMPOSE_PROFILES… choose the file too, and whose variables the file interpolates), `data` otherwise.
+ */
+const COMPOSE_OPTIONS: Readonly<Record<string, 'choosing' | 'data'>> = {
+  '-f': 'choosing',
+  '--file': 'choosing',
+  '--project-directory': 'choosing',
+  '--env-file': 'choosing',
+  '-p': 'data',
+  '--project-name': 'data',
+  '--profile': 'data',
+  '--ansi': 'data',
+  '--progress': 'data',
+  '--parallel': 'data',
+};
 /** Options of kubectl's other subcommands (logs, get, rollout…) that take the next word as their value, besides KUBECTL_EXEC_VALUES. */
 const KUBECTL_VALUES = new Set([
   ...KUBECTL_EXEC_VALUES,
@@ -1528,6 +1546,11 @@ interface CommandState {
     kubectlValue?: boolean | 'choosing' | 'image';
     /** The next word is the value of an option of the tool of CONTAINER_TOOL_OPTIONS, of that kind. */
     toolValue?: 'choosing' | 'env';
+    /**
+     * After docker compose (or docker-compose) before its own subcommand: its options are read (COMPOSE_OPTIONS), `choosing`
+     * or `data` when the next word is the value of one.
+     */
+    compose?: { next?: 'choosing' | 'data' };
     /** kubectl's or oc's subcommand (its first word that is no option or option's value: `logs`, whose -f takes no value). */
     kubectlSubcommand?: string;
     /** The next word is the value of -e/--env. */
@@ -2575,6 +2598,21 @@ class Scanner {
     if (state.container) {
       const literal = this.#literal();
       if (state.container.entrypoint) return this.#entrypointWord(state, state.container.entrypoint, literal);
+      // docker compose's options before its subcommand (`docker compose -f {{…}} up`); the subcommand is read below.
+      if (state.container.compose) {
+        const consumed = this.#composeWord(state.container.compose, literal);
+        if (consumed !== undefined) return consumed;
+        state.container.compose = undefined;
+      } else if (
+        PROGRAM_TOOLS.has(state.container.tool) &&
+        state.container.run === undefined &&
+        !state.container.runs &&
+        literal.whole &&
+        literal.text === 'compose'
+      ) {
+        state.container.compose = {};
+        return false;
+      }
       // Surely the tool's own option (docker run, create, exec before the image): a token at the start of -e's value names the variable.
       const known = state.container.run?.operands === 0;
       if (state.container.envNext) {
@@ -2792,7 +2830,8 @@ class Scanner {
       state.refusing = REFUSED.runsCommand;
       // Without a command, parallel runs each line it reads as one.
       if (baseName(word) === 'parallel') state.input = true;
-    } else if (CONTAINER_TOOLS.has(baseName(word))) state.container = { runs: !RUNNING_TOOLS.has(baseName(word)), tool: baseName(word) };
+    } else if (CONTAINER_TOOLS.has(baseName(word)))
+      state.container = { runs: !RUNNING_TOOLS.has(baseName(word)), tool: baseName(word), ...(baseName(word) === 'docker-compose' ? { compose: {} } : {}) };
     else if (this.#callsScript(word, new Set())) state.input = true;
     else if (/^[ \t]*\([ \t]*\)/.test(head.slice(word.length)) && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(word)) this.#defining = word;
     else if (wrapperOf(word) === 'runuser' && !/^\S*(?:[ \t]+[^;&|\n]*?)?[ \t](?:-u|--user)(?:[ \t=]|$)/m.test(head)) state.refusing = REFUSED.runsCommand;
@@ -2867,6 +2906,32 @@ class Scanner {
     }
     const refusal = kind === 'env' ? containerEnvRefusal(value, true) : value.whole ? undefined : REFUSED.containerOption;
     return refusal !== undefined && this.#refuseWord(refusal, false);
+  }
+
+  /**
+   * A word of docker compose (docker-compose) before its subcommand: refuses a token in what -f/--file, --project-directory
+   * and --env-file take (the compose file read: the images, host directories, privileges and commands of its services), in
+   * an option or the subcommand, and at the start of a word, where a value could be an option (`docker compose {{…}} up`:
+   * `--file=…`); the values of -p, --profile… are data. Consumes a refused word and returns true; undefined for the
+   * subcommand, which the caller reads.
+   */
+  #composeWord(compose: NonNullable<NonNullable<CommandState['container']>['compose']>, literal: Literal): boolean | undefined {
+    const text = literal.text;
+    if (compose.next !== undefined) {
+      const next = compose.next;
+      compose.next = undefined;
+      return next === 'choosing' && !literal.whole && this.#refuseWord(REFUSED.containerOption, false);
+    }
+    if (!literal.whole) {
+      // A data option's value in the same word (`-pjob-{{…}}`, `--profile={{…}}`); anything else could name an option or the subcommand.
+      const attached = /^(--[A-Za-z-]+)=|^(-[A-Za-z])(?=.)/.exec(text);
+      return COMPOSE_OPTIONS[attached?.[1] ?? attached?.[2] ?? ''] !== 'data' && this.#refuseWord(REFUSED.containerOption, false);
+    }
+    if (text.startsWith('-') && text !== '-') {
+      if (!text.includes('=')) compose.next = COMPOSE_OPTIONS[text];
+      return false;
+    }
+    return undefined;
   }
 
   /**

@@ -284,6 +284,17 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'pkexec {{body.v}}; pkexec --user root ./{{body.v}}; setpriv --reuid 1000 {{body.v}}; ssh-agent -t 60 {{body.v}}; firejail --net=none {{body.v}}; dbus-run-session -- {{body.v}}',
       REFUSED.commandName,
     ],
+    // docker compose reads its services (images, host directories mounted, privileges, commands) from the file its options name.
+    [
+      'in the compose file, project directory or env file docker compose and docker-compose read',
+      'docker compose -f {{body.v}} up; docker compose --project-directory /srv/{{body.v}} up -d; docker compose --env-file={{body.v}} up; docker-compose -f /srv/{{body.v}}.yml up; podman compose --file {{body.v}} up',
+      REFUSED.containerOption,
+    ],
+    [
+      'at the start of a word of docker compose before its subcommand (a value could be --file=…), or in its option',
+      'docker compose {{body.v}} up; docker-compose -f{{body.v}} up; docker compose -p app --{{body.v}} up',
+      REFUSED.containerOption,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -381,6 +392,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       'arguments of the command pkexec, setpriv, ssh-agent and firejail run',
       'pkexec --user deploy ./deploy.sh {{body.v}}; setpriv --reuid 1000 ./x {{body.v}}; ssh-agent ./x {{body.v}}; firejail --net=none ./x {{body.v}}',
+    ],
+    [
+      "values of docker compose's options that choose no file, and arguments of its subcommands",
+      'docker compose -p job-{{body.v}} --profile {{body.v}} up; docker compose -f compose.yml up -d {{body.v}}; docker compose logs -f {{body.v}}; docker-compose -f x.yml run --rm web ./deploy.sh {{body.v}}; docker compose exec web ./x {{body.v}}',
     ],
   ];
   for (const [label, template] of accepted) {
