@@ -68,7 +68,7 @@ export const REFUSED = {
   makeCode:
     'in make\'s command line (a variable REF={{…}}, --eval, -f, or a word a value could make one): make expands $(shell …) in it, also when it only exports it to a recipe; pass it in the environment, read as "$$REF" in the recipe (REF={{…}} make deploy) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   containerOption:
-    "in a container option that chooses what the container runs or loads, what it may reach or a file it writes on the host (-w/--workdir, --env-file, -v/--volume, --mount, --cap-add, --security-opt, --device, --pid, --network, --cidfile…, or the directory after podman --rootfs, the container's whole filesystem; docker compose's -f, --project-directory and --env-file, the compose file read), or in a word a value could make such an option (--{{…}}): a planted script or file would run, the container would lose its isolation, or a file of the value's choosing would be written; pass the value in the environment (-e REF={{…}}); to kubectl, after fixed text or its `--` (kubectl logs pod/{{…}}, kubectl exec pod -- ./deploy.sh {{…}}) (docs/triggers.md, \"Places a token may not stand\": containers)",
+    "in a container option that chooses what the container runs or loads, what it may reach or a file it writes on the host (-w/--workdir, --env-file, -v/--volume, --mount, --cap-add, --security-opt, --device, --pid, --network, --cidfile…, or the directory after podman --rootfs, the container's whole filesystem; docker compose's -f, --project-directory and --env-file, the compose file read; the manifest kubectl apply, create or replace -f or -k take), or in a word a value could make such an option (--{{…}}): a planted script or file would run, the container would lose its isolation, or a file of the value's choosing would be written; pass the value in the environment (-e REF={{…}}); to kubectl, after fixed text or its `--` (kubectl logs pod/{{…}}, kubectl exec pod -- ./deploy.sh {{…}}) (docs/triggers.md, \"Places a token may not stand\": containers)",
   positionalCode:
     "as a positional parameter of a shell -c string that runs it as code or as a command, or puts it (or a variable it copies it into) where a token is refused (sh -c '\"$@\"' sh {{…}}, sh -c 'eval \"$1\"' sh {{…}}, sh -c 'python3 -c \"$1\"' sh {{…}}, sh -c 'x=$1; $x' sh {{…}}, sh -c 'cd \"$1\" && make' sh {{…}}): pass it where the string uses it as data (sh -c './deploy.sh \"$1\"' sh {{…}})",
   copiedValue:
@@ -1003,6 +1003,12 @@ const KUBECTL_EXEC_FLAGS = new Set([
   ...['-i', '-t', '-q', '-T', '-Q', '--stdin', '--tty', '--quiet', '--no-tty', '--insecure-skip-tls-verify', '--match-server-version'],
   ...['--warnings-as-errors', '--disable-compression'],
 ]);
+/**
+ * kubectl's subcommands that create or change resources from the manifests -f/--filename and -k/--kustomize name (a file, a
+ * directory, a URL): the manifest chooses the images, commands, host paths and privileges of the pods that run.
+ */
+const KUBECTL_MANIFEST_SUBCOMMANDS = new Set(['apply', 'create', 'replace']);
+const KUBECTL_MANIFEST_OPTIONS = new Set(['-f', '--filename', '-k', '--kustomize']);
 const KUBECTL_EXEC_CHOOSING = new Set(['--kubeconfig', '--cache-dir', '--profile-output', '--log-file', '--log-dir', '--shell']);
 /** The options named, each `choosing` (a table of CONTAINER_TOOL_OPTIONS). */
 const choosingOptions = (names: readonly string[]): Readonly<Record<string, 'choosing'>> => Object.fromEntries(names.map((name) => [name, 'choosing']));
@@ -2952,9 +2958,11 @@ class Scanner {
       const chosen = value === 'choosing' || (value === 'image' && text === '');
       return chosen && !literal.whole && this.#refuseWord(REFUSED.containerOption, false);
     }
+    const manifest = KUBECTL_MANIFEST_SUBCOMMANDS.has(options.kubectlSubcommand ?? '');
     if (literal.whole) {
       const follow = text === '-f' && options.kubectlSubcommand === 'logs';
       if (text === '--image') options.kubectlValue = 'image';
+      else if (manifest && KUBECTL_MANIFEST_OPTIONS.has(text)) options.kubectlValue = 'choosing';
       else if (KUBECTL_VALUES.has(text) && !follow) options.kubectlValue = KUBECTL_EXEC_CHOOSING.has(text) ? 'choosing' : true;
       // `set` and the word after it (`set env`, `set image`): what its NAME=value operands are.
       else if (!text.startsWith('-')) options.kubectlSubcommand = options.kubectlSubcommand === 'set' ? `set ${text}` : (options.kubectlSubcommand ?? text);
@@ -2965,6 +2973,8 @@ class Scanner {
     if (env !== undefined) return this.#refuseWord(env, false);
     // kubectl set image RESOURCE CONTAINER={{…}}: the image the pods run, whole (a tag after fixed text chooses no other).
     if (options.kubectlSubcommand === 'set image' && /^[^=]+=$/.test(text)) return this.#refuseWord(REFUSED.containerOption, false);
+    // kubectl apply -f/srv/{{…}}, --filename={{…}}, -k={{…}}: the manifest applied, anywhere in the value.
+    if (manifest && /^(?:-[fk]|--filename=|--kustomize=)/.test(text)) return this.#refuseWord(REFUSED.containerOption, false);
     const attached = /^(--[A-Za-z0-9-]+)=/.exec(text)?.[1];
     if (attached === '--image') return text === '--image=' && this.#refuseWord(REFUSED.containerOption, false);
     if (attached !== undefined) return KUBECTL_EXEC_CHOOSING.has(attached) && this.#refuseWord(REFUSED.containerOption, false);

@@ -295,6 +295,12 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'docker compose {{body.v}} up; docker-compose -f{{body.v}} up; docker compose -p app --{{body.v}} up',
       REFUSED.containerOption,
     ],
+    // kubectl apply, create and replace run the pods the manifests name (their images, commands, host paths, privileges).
+    [
+      'in the manifest kubectl apply, create or replace reads (-f, --filename, -k, --kustomize), also after fixed text',
+      'kubectl apply -f {{body.v}}; kubectl apply -k /srv/{{body.v}}; kubectl apply --filename /srv/{{body.v}}.yaml; kubectl apply --kustomize={{body.v}}; kubectl -n prod create -f ./k8s/{{body.v}}; kubectl replace -f/srv/{{body.v}}; oc apply -f k8s/{{body.v}}.yaml',
+      REFUSED.containerOption,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -396,6 +402,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       "values of docker compose's options that choose no file, and arguments of its subcommands",
       'docker compose -p job-{{body.v}} --profile {{body.v}} up; docker compose -f compose.yml up -d {{body.v}}; docker compose logs -f {{body.v}}; docker-compose -f x.yml run --rm web ./deploy.sh {{body.v}}; docker compose exec web ./x {{body.v}}',
+    ],
+    [
+      'values of kubectl apply options that choose no manifest, fixed manifests, and the manifests of subcommands that run nothing',
+      'kubectl apply -f k8s/ --prune -l app={{body.v}}; kubectl apply -n {{body.v}} -f k8s/app.yaml; kubectl delete -f ./k8s/{{body.v}}.yaml; kubectl create deployment app-{{body.v}} --image=registry/app:{{body.v}}',
     ],
   ];
   for (const [label, template] of accepted) {
