@@ -75,6 +75,8 @@ export const REFUSED = {
     'in a variable (x={{…}}, REF={{…}} before sh -c, docker\'s -e REF={{…}}, for x in {{…}}) or a positional parameter of the template (set -- {{…}}, a function\'s argument: f {{…}}) that the template or a shell -c string then puts, itself or through a copy, where a token is refused (x={{…}}; eval "$x", x={{…}}; cd "$x" && make, REF={{…}} sh -c \'eval "$REF"\'): the value reaches that place as the token would; use the variable only as data (REF={{…}} sh -c \'./deploy.sh "$REF"\')',
   rakeCode:
     'in rake\'s command line (a task name, an option such as --execute=… or -f, or a word a value could make one; rake reads options among its tasks): rake runs the task, the Ruby code or the file it names; pass the value in the environment (REF={{…}} rake deploy) or as a setting of a name of your own (rake deploy REF={{…}}), not as a task argument (deploy[{{…}}]: a line REF=… in it is a setting) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
+  buildCode:
+    'in the command line of mvn or gradle (also ./mvnw, ./gradlew) where the value names the build read or where it is found (-f/--file, -p/--project-dir, -b/--build-file, -c/--settings-file, -s/--settings, -I/--init-script, -g/--gradle-user-home…), or in a word a value could make one (mvn {{…}}: -f…, -D{{…}}): Maven and Gradle run the plugins and build code of that project (a value ../../tmp/x names a planted one); pass the value as a property of a name of your own (mvn deploy -Dref={{…}}, ./gradlew deploy -Pref={{…}}) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   railsOption:
     'in an option of a rails command that chooses a file it loads, runs or writes (-e/--environment: config/environments/<value>.rb, where a value ../../tmp/x names a planted file; server -c, -u, -P), at the start of a word where a value could be one (rails server {{…}}), or in a test file rails test loads (rails test test/{{…}}): choose the environment among fixed ones (case {{…}} in staging) bin/rails server -e staging;; esac) (docs/triggers.md, "Places a token may not stand": interpreters)',
   packageCode:
@@ -212,6 +214,13 @@ const PROGRAM_VARIABLES = new Set([
   'RAILS_ENV',
   'RACK_ENV',
   'HATCH_ENV',
+  // The options mvn reads as if given on its command line (-f, -s) and the JVM options of mvn and gradle (-javaagent), the
+  // user home whose init.d scripts gradle runs, and the JDK whose java they run.
+  'MAVEN_ARGS',
+  'MAVEN_OPTS',
+  'GRADLE_OPTS',
+  'GRADLE_USER_HOME',
+  'JAVA_HOME',
 ]);
 const isShellVariable = (name: string): boolean =>
   SHELL_VARIABLES.has(name) ||
@@ -349,6 +358,58 @@ const RAKE_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
   '-C': 'code',
   '--directory': 'code',
   '--suppress-backtrace': 'data',
+};
+/**
+ * Maven (mvn, mvnw, mvnd) and Gradle (gradle, gradlew), by the name they are run under, and their options that take the next
+ * word (or, for a long one, what follows `=`): `code` where the value names the build read — the pom or build script, whose
+ * plugins and code run, the project directory (its pom.xml, .mvn/, build.gradle, settings.gradle), a settings file (the
+ * repositories plugins come from), a toolchain, an init script, Gradle's user home (whose init.d scripts run) —, `data`
+ * otherwise. Their options are whole words, never bundled (`-pl`, `-rf`, `-gs` are options of their own); a `-D` or `-P`
+ * word holds a property, `-Dname=value`.
+ */
+const BUILD_TOOLS: Readonly<Record<string, 'mvn' | 'gradle'>> = { mvn: 'mvn', mvnw: 'mvn', mvnd: 'mvn', gradle: 'gradle', gradlew: 'gradle' };
+const BUILD_TOOL_OPTIONS: Readonly<Record<'mvn' | 'gradle', Readonly<Record<string, 'code' | 'data'>>>> = {
+  mvn: {
+    ...Object.fromEntries(
+      ['-f', '--file', '-s', '--settings', '-gs', '--global-settings', '-t', '--toolchains', '-gt', '--global-toolchains'].map((o) => [o, 'code' as const]),
+    ),
+    ...Object.fromEntries(
+      [
+        '-pl',
+        '--projects',
+        '-rf',
+        '--resume-from',
+        '-l',
+        '--log-file',
+        '-T',
+        '--threads',
+        '-P',
+        '--activate-profiles',
+        '-D',
+        '--define',
+        '-b',
+        '--builder',
+      ].map((o) => [o, 'data' as const]),
+    ),
+  },
+  gradle: {
+    ...Object.fromEntries(
+      [
+        ...['-p', '--project-dir', '-b', '--build-file', '-c', '--settings-file', '-I', '--init-script', '-g', '--gradle-user-home'],
+        ...['--include-build', '--project-cache-dir'],
+      ].map((o) => [o, 'code' as const]),
+    ),
+    ...Object.fromEntries(
+      [
+        ...['-x', '--exclude-task', '--console', '--warning-mode', '-D', '--system-prop', '-P', '--project-prop', '--max-workers', '--priority'],
+        ...['-M', '--write-verification-metadata', '-F', '--dependency-verification', '--tests', '--configuration', '--dependency'],
+      ].map((o) => [o, 'data' as const]),
+    ),
+  },
+};
+const buildToolOf = (name: string): 'mvn' | 'gradle' | undefined => {
+  const base = baseName(name);
+  return Object.hasOwn(BUILD_TOOLS, base) ? BUILD_TOOLS[base] : undefined;
 };
 const COMMAND_OPTIONS: Readonly<Record<string, { readonly code: readonly string[]; readonly data: readonly string[] }>> = {
   rsync: {
@@ -1443,6 +1504,7 @@ const runsByRules = (name: string): boolean => {
     base === 'rails' ||
     base === 'spring' ||
     base === 'rake' ||
+    buildToolOf(name) !== undefined ||
     AWKS.has(base) ||
     MAKES.has(base) ||
     COMMAND_RUNNERS.has(base) ||
@@ -2595,7 +2657,9 @@ class Scanner {
           ? this.#rakeWord(state, state.commandOptions)
           : state.commandOptions.command.startsWith('rails')
             ? this.#railsWord(state, state.commandOptions)
-            : this.#commandOptionsWord(state.commandOptions);
+            : state.commandOptions.command === 'mvn' || state.commandOptions.command === 'gradle'
+              ? this.#buildToolWord(state, state.commandOptions)
+              : this.#commandOptionsWord(state.commandOptions);
     if (state.packages) {
       // Past the subcommand that runs a program (bundle exec, poetry run), the word is read as a command name, below.
       const consumed = this.#packageWord(state, state.packages);
@@ -2831,6 +2895,7 @@ class Scanner {
     else if (baseName(word) === 'sed' || baseName(word) === 'gsed') state.sed = { options: true, program: false, sandbox: false };
     else if (Object.hasOwn(COMMAND_OPTIONS, baseName(word))) state.commandOptions = { command: baseName(word) };
     else if (MAKES.has(baseName(word))) state.commandOptions = { command: 'make' };
+    else if (buildToolOf(word) !== undefined) state.commandOptions = { command: buildToolOf(word)! };
     else if (baseName(word) === 'rake') state.commandOptions = { command: 'rake' };
     else if (COMMAND_RUNNERS.has(baseName(word))) {
       state.refusing = REFUSED.runsCommand;
@@ -3898,6 +3963,34 @@ class Scanner {
     if (option !== undefined) return option;
     if (options.command === 'rails test') return !literal.whole && !literal.text.includes(':') && refuse();
     return !options.ended && literal.text === '' && refuse();
+  }
+
+  /**
+   * A word of mvn's or gradle's command line: refuses a token in what an option of BUILD_TOOL_OPTIONS that names the build
+   * read takes (`mvn -f {{…}}`, `gradle -p /srv/{{…}}`, `--build-file={{…}}`), in an option's name (`-D{{…}}`, `--{{…}}`) and
+   * at the start of a word, where a value could be an option (`mvn {{…}}`: `-f…`, or a goal naming a plugin to fetch and
+   * run); the value of a property of a fixed name (`-Dref={{…}}`, `-Pref={{…}}`), of a data option and a goal or task after
+   * fixed text are data.
+   */
+  #buildToolWord(state: CommandState, options: NonNullable<CommandState['commandOptions']>): boolean {
+    const table = BUILD_TOOL_OPTIONS[options.command as 'mvn' | 'gradle'];
+    const literal = this.#literal();
+    const text = literal.text;
+    const refuse = (): boolean => this.#refuseWordOrReplaced(state, literal, REFUSED.buildCode);
+    if (options.next) {
+      const next = options.next;
+      options.next = undefined;
+      return next === 'code' && refuse();
+    }
+    if (!text.startsWith('-') || text === '-') return text === '' && refuse();
+    if (literal.whole) {
+      if (!text.includes('=')) options.next = table[text];
+      return false;
+    }
+    // A property of a fixed name (`-Dref=…`, `-Pref=…`), or a data option's value after `=` (`--console=…`).
+    const equals = text.indexOf('=');
+    if (equals > 0 && (/^-[DP][^=]/.test(text) || table[text.slice(0, equals)] === 'data')) return false;
+    return refuse();
   }
 
   /** Whether calling the function `name` runs a shell reading its input: its body runs one, or calls a function that does. */

@@ -1117,3 +1117,39 @@ describe('why cd to a value, a variable a -c string copies its parameter or inpu
     expect(await readFile(join(cwd, 'apps', 'app', 'ref.txt'), 'utf8')).to.equal('../planted');
   });
 });
+
+describe('why mvn -f, a tar option at the start of an operand and variables a heredoc read, getopts, a nameref or ${y:=…} fill are refused: the value chooses what runs', () => {
+  /** agent.jar, a Java agent that creates the canary in the directory the JVM starts in, and planted/.mvn/jvm.config loading it. */
+  const plantMavenProject = async (cwd: string): Promise<void> => {
+    await mkdir(join(cwd, 'apps'));
+    await mkdir(join(cwd, 'planted', '.mvn'), { recursive: true });
+    await writeFile(join(cwd, 'planted', 'pom.xml'), '');
+    await writeFile(
+      join(cwd, 'Agent.java'),
+      'public class Agent { public static void premain(String a) throws Exception { new java.io.File(System.getProperty("user.dir"), "canary").createNewFile(); } }\n',
+    );
+    await writeFile(join(cwd, 'manifest.txt'), 'Premain-Class: Agent\n');
+    expect(spawnSync('javac', ['Agent.java'], { cwd }).status).to.equal(0);
+    expect(spawnSync('jar', ['cfm', 'agent.jar', 'manifest.txt', 'Agent.class'], { cwd }).status).to.equal(0);
+    await writeFile(join(cwd, 'planted', '.mvn', 'jvm.config'), `-javaagent:${join(cwd, 'agent.jar')}\n`);
+  };
+  const running: Array<RunsTheValue & { tool: string; does: string; needs?: readonly string[] }> = [
+    {
+      tool: 'mvn',
+      needs: ['javac', 'jar'],
+      does: 'starts its JVM with the options of the .mvn/jvm.config of the project the value leads -f to (a planted agent runs)',
+      template: 'mvn -q -o -f ./apps/{{body.v}}/pom.xml validate',
+      script: 'mvn -q -o -f ./apps/"${AGW_ARG_1}"/pom.xml validate',
+      value: '../planted',
+      prepare: plantMavenProject,
+    },
+  ];
+  itRunsTheValueAsCode(running, {
+    does: ({ does }) => does,
+    available: ({ tool, needs }) => onPath(tool) && (needs ?? []).every(onPath),
+    pending: ({ tool, needs }, shellName) => `${[tool, ...(needs ?? [])].join(', ')} not all installed (or no ${shellName})`,
+    tempDir: 'chosen-code-2',
+    env: () => ({ ...process.env }) as Record<string, string>,
+    timeoutMs: 60_000,
+  });
+});

@@ -301,6 +301,22 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'kubectl apply -f {{body.v}}; kubectl apply -k /srv/{{body.v}}; kubectl apply --filename /srv/{{body.v}}.yaml; kubectl apply --kustomize={{body.v}}; kubectl -n prod create -f ./k8s/{{body.v}}; kubectl replace -f/srv/{{body.v}}; oc apply -f k8s/{{body.v}}.yaml',
       REFUSED.containerOption,
     ],
+    // Maven and Gradle run the plugins and build code of the project their options point them at.
+    [
+      'in the build file, project directory, settings or init script mvn and gradle (also ./mvnw, ./gradlew) read',
+      'mvn -f {{body.v}} package; mvn --file /srv/{{body.v}}/pom.xml package; ./mvnw --file={{body.v}} package; mvn -s settings-{{body.v}}.xml deploy; gradle -p {{body.v}} build; gradle --project-dir /srv/{{body.v}} build; ./gradlew -b {{body.v}}; gradle --build-file={{body.v}}; gradle -c {{body.v}}; ./gradlew --settings-file /srv/{{body.v}} build; gradle -I /tmp/{{body.v}}.gradle build',
+      REFUSED.buildCode,
+    ],
+    [
+      'at the start of a word of mvn or gradle (a value could be -f…) or in the name of a property',
+      'mvn {{body.v}}; ./gradlew build {{body.v}}; mvn -D{{body.v}} package; docker run --rm maven mvn -f {{body.v}} package',
+      REFUSED.buildCode,
+    ],
+    [
+      'assigned to MAVEN_ARGS, MAVEN_OPTS, GRADLE_OPTS, GRADLE_USER_HOME or JAVA_HOME',
+      'MAVEN_ARGS={{body.v}} mvn package; JAVA_HOME=/opt/{{body.v}} ./gradlew build; GRADLE_USER_HOME={{body.v}} gradle build',
+      REFUSED.shellVariable,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -406,6 +422,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       'values of kubectl apply options that choose no manifest, fixed manifests, and the manifests of subcommands that run nothing',
       'kubectl apply -f k8s/ --prune -l app={{body.v}}; kubectl apply -n {{body.v}} -f k8s/app.yaml; kubectl delete -f ./k8s/{{body.v}}.yaml; kubectl create deployment app-{{body.v}} --image=registry/app:{{body.v}}',
+    ],
+    [
+      'properties of names of your own given to mvn and gradle, the values of their options that choose no build, and goals and tasks after fixed text',
+      'mvn -f pom.xml deploy -Dref={{body.v}}; ./gradlew deploy -Pref={{body.v}}; mvn -pl {{body.v}} -rf :{{body.v}} -T {{body.v}} package; gradle test --tests {{body.v}} -x {{body.v}}; mvn release:prepare-{{body.v}}; ./gradlew --console={{body.v}} build',
     ],
   ];
   for (const [label, template] of accepted) {
