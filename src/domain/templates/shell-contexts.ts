@@ -43,7 +43,7 @@ export const REFUSED = {
   shellVariable:
     'in an assignment (also by export or env) to a variable a shell or another program runs or loads code from (BASH_ENV, PATH, LD_PRELOAD, NODE_OPTIONS, GIT_SSH_COMMAND, EDITOR…): pass it under a name of your own (DEPLOY_REF={{…}} ./deploy.sh) (docs/triggers.md, "Places a token may not stand": variables)',
   directory:
-    'as an argument of cd or pushd, or the directory chroot makes the root, also after fixed text (cd /srv/{{…}}): the commands after it run in (or from) the directory the value names, where a planted ./deploy.sh, Makefile or package.json (reached with ../) runs, as with make -C and git -C; choose among fixed directories (case {{…}} in app) cd /srv/app;; esac) and pass the value to the commands run there',
+    'as an argument of cd or pushd, the directory chroot makes the root, direnv exec loads the .envrc of (bash code) or chpst takes with -e (an envdir), -/ or -C, also after fixed text (cd /srv/{{…}}): the commands after it run in (or from) the directory the value names, where a planted ./deploy.sh, Makefile or package.json (reached with ../) runs, as with make -C and git -C; choose among fixed directories (case {{…}} in app) cd /srv/app;; esac) and pass the value to the commands run there',
   trap: 'as an argument of trap, whose action the shell runs as a command when the signal comes (a value expanded into it becomes code)',
   evaluated:
     'as an argument of eval, let, source, . or alias, which run it (or the file it names, or the alias where it is used) as shell code or evaluate it as arithmetic that can run commands',
@@ -1382,7 +1382,12 @@ const nextFileIsCode = (state: CommandState): boolean => {
  * word, and `operands` fixed operands of their own): that word is read as a command name, so a
  * token there, or a shell's -c string after it, is refused as it would be at the start.
  */
-const WRAPPERS: Readonly<Record<string, { readonly arguments: readonly string[]; readonly operands: number; readonly code?: readonly string[] }>> = {
+const WRAPPERS: Readonly<
+  Record<
+    string,
+    { readonly arguments: readonly string[]; readonly operands: number; readonly code?: readonly string[]; readonly directories?: readonly string[] }
+  >
+> = {
   nohup: { arguments: [], operands: 0 },
   // flock FILE COMMAND… runs COMMAND; flock FILE -c STRING runs STRING with sh -c. -c may follow FILE.
   flock: { arguments: ['-w', '--wait', '--timeout', '-E', '--conflict-exit-code'], operands: 1, code: ['-c', '--command'] },
@@ -1419,6 +1424,17 @@ const WRAPPERS: Readonly<Record<string, { readonly arguments: readonly string[];
   },
   'ssh-agent': { arguments: ['-a', '-E', '-O', '-P', '-t'], operands: 0 },
   firejail: { arguments: [], operands: 0 },
+  // direnv exec DIR COMMAND… sources DIR's .envrc (bash) and runs COMMAND in the environment it exports: its operands are the
+  // subcommand and the directory (refused as cd's is); another subcommand runs no command (allow, permit, grant trust the
+  // .envrc of the directory their operand names: refused as cd's directory is).
+  direnv: { arguments: [], operands: 2 },
+  // chpst (runit) runs the command after its options; -e names an envdir whose files set its environment (PATH, LD_PRELOAD…),
+  // -/ the root it chroots to, -C the directory it runs in: `directories`, refused as cd's directory is.
+  chpst: {
+    arguments: ['-u', '-U', '-b', '-n', '-l', '-L', '-m', '-d', '-o', '-p', '-f', '-c', '-e', '-/', '-C'],
+    operands: 0,
+    directories: ['-e', '-/', '-C'],
+  },
   'dbus-run-session': { arguments: [], operands: 0 },
   // Tracers, sandboxes and the like that run the command after their options (strace -f -o log CMD…, xvfb-run -a CMD…).
   strace: { arguments: ['-e', '-o', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-P', '-S', '-X', '-U'], operands: 0 },
@@ -1582,7 +1598,7 @@ interface CommandState {
     subcommand?: { name: string; options: boolean; operands: number; runs?: boolean };
   };
   /** Inside the arguments of a program of WRAPPERS, before the command it runs: `operands` of its own still to come; `argument` when the next word is an option's. */
-  wrapper?: { command: string; operands: number; argument: boolean; code?: boolean };
+  wrapper?: { command: string; operands: number; argument: boolean; code?: boolean; directory?: boolean };
   /** Inside the arguments of ssh: options (and what the next word is, an option's value), then the destination, then the remote command's words (`remote`, their fixed text; `undefined` in it where a word is not fixed). */
   ssh?: { options: boolean; destination: boolean; next?: 'code' | 'data'; remote?: (string | undefined)[] };
   /** Inside the arguments of sed: whether options may still come, the script was given, --sandbox was given, and what the next word is. */
@@ -2537,7 +2553,7 @@ class Scanner {
         // The word an option of the wrapper takes (a token in it errs toward refusing).
         wrapper.argument = false;
         if (state.xargs?.replaceNext) state.xargs = { replace: literal.text };
-        return !literal.whole && this.#refuseWord(REFUSED.commandName, false);
+        return !literal.whole && this.#refuseWord(wrapper.directory ? REFUSED.directory : REFUSED.commandName, false);
       }
       if (literal.whole && literal.text.startsWith('-') && literal.text !== '-') {
         // An option that takes the next word, alone or last in a bundle (`sudo -Eu deploy`, `doas -nu deploy`).
@@ -2545,6 +2561,7 @@ class Scanner {
         const option = bundledLastOption(literal.text, (o) => spec.arguments.includes(o) || (spec.code?.includes(o) ?? false)) ?? literal.text;
         wrapper.argument = spec.arguments.includes(option);
         wrapper.code = spec.code?.includes(option);
+        wrapper.directory = spec.directories?.includes(option);
         if (state.xargs !== undefined) {
           // xargs -I R, -IR, -i[R], --replace[=R], also after options that take no value (-0I R, -rI{}): R (by default {}) stands for each line read.
           const replace = /^(?:-[0rtpxo]*I(.+)|-[0rtpxo]*i(.*)|--replace(?:=(.*))?)$/.exec(literal.text);
@@ -2562,7 +2579,16 @@ class Scanner {
         // position, after the file: a value `-cCMD` there is taken for an option and runs nothing.) chroot's directory
         // is the root every program it runs is found in, as cd's is the directory later commands run in.
         wrapper.operands--;
-        return wrapper.command === 'chroot' && !literal.whole && this.#refuseWord(REFUSED.directory, false);
+        if (wrapper.command === 'direnv' && wrapper.operands === 1) {
+          // direnv's subcommand: exec runs the command after the directory; allow, permit and grant trust the .envrc of theirs.
+          if (!literal.whole) return this.#refuseWord(REFUSED.commandName, false);
+          if (literal.text !== 'exec') {
+            state.wrapper = undefined;
+            if (/^(?:allow|permit|grant)$/.test(literal.text)) state.refusing = REFUSED.directory;
+          }
+          return false;
+        }
+        return (wrapper.command === 'chroot' || wrapper.command === 'direnv') && !literal.whole && this.#refuseWord(REFUSED.directory, false);
       }
       // The command the wrapper runs: read as a command name (below).
       state.wrapper = undefined;

@@ -317,6 +317,17 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'MAVEN_ARGS={{body.v}} mvn package; JAVA_HOME=/opt/{{body.v}} ./gradlew build; GRADLE_USER_HOME={{body.v}} gradle build',
       REFUSED.shellVariable,
     ],
+    // direnv exec sources the directory's .envrc (bash); chpst -e reads an envdir (PATH, LD_PRELOAD…), -/ and -C choose the root and directory.
+    [
+      'in the directory direnv exec loads the .envrc of, or direnv allow trusts, and the directories chpst -e, -/ and -C take',
+      'direnv exec {{body.v}} ./deploy.sh; direnv exec /srv/{{body.v}} make; direnv allow /srv/{{body.v}}; chpst -e {{body.v}} ./x; chpst -/ /srv/{{body.v}} ./x; chpst -C {{body.v}} ./x; sudo chpst -u app -e ./env/{{body.v}} ./run',
+      REFUSED.directory,
+    ],
+    [
+      'as the command direnv exec and chpst run, or the subcommand of direnv',
+      'direnv exec . {{body.v}}; chpst -u app {{body.v}}; direnv {{body.v}} . ./x',
+      REFUSED.commandName,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -426,6 +437,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       'properties of names of your own given to mvn and gradle, the values of their options that choose no build, and goals and tasks after fixed text',
       'mvn -f pom.xml deploy -Dref={{body.v}}; ./gradlew deploy -Pref={{body.v}}; mvn -pl {{body.v}} -rf :{{body.v}} -T {{body.v}} package; gradle test --tests {{body.v}} -x {{body.v}}; mvn release:prepare-{{body.v}}; ./gradlew --console={{body.v}} build',
+    ],
+    [
+      'arguments of the command direnv exec and chpst run in fixed directories, and of direnv subcommands that run none',
+      'direnv exec /srv/app ./deploy.sh {{body.v}}; chpst -u app -e /etc/sv/app/env ./x {{body.v}}; direnv status {{body.v}}',
     ],
   ];
   for (const [label, template] of accepted) {
