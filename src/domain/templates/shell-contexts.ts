@@ -75,6 +75,8 @@ export const REFUSED = {
     'in a variable (x={{…}}, REF={{…}} before sh -c, docker\'s -e REF={{…}}, for x in {{…}}) or a positional parameter of the template (set -- {{…}}, a function\'s argument: f {{…}}) that the template or a shell -c string then puts, itself or through a copy, where a token is refused (x={{…}}; eval "$x", x={{…}}; cd "$x" && make, REF={{…}} sh -c \'eval "$REF"\'): the value reaches that place as the token would; use the variable only as data (REF={{…}} sh -c \'./deploy.sh "$REF"\')',
   rakeCode:
     'in rake\'s command line (a task name, an option such as --execute=… or -f, or a word a value could make one; rake reads options among its tasks): rake runs the task, the Ruby code or the file it names; pass the value in the environment (REF={{…}} rake deploy) or as a setting of a name of your own (rake deploy REF={{…}}), not as a task argument (deploy[{{…}}]: a line REF=… in it is a setting) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
+  rspecCode:
+    'in rspec\'s command line (also bin/rspec, bundle exec rspec, spring rspec): a spec file it loads (rspec spec/{{…}}, a value ../../tmp/x_spec.rb names a planted one), what -r/--require, -I, -O/--options, -P/--pattern, --default-path, -f/--format (a formatter required by name) or -o take, or a word a value could make an option (a value --require=…): rspec loads the Ruby they name; run fixed files and pass the value in the environment (REF={{…}} bin/rspec spec/deploy_spec.rb), or choose a line of a fixed file (rspec spec/deploy_spec.rb:{{…}}) (docs/triggers.md, "Places a token may not stand": interpreters)',
   buildCode:
     'in the command line of mvn or gradle (also ./mvnw, ./gradlew) where the value names the build read or where it is found (-f/--file, -p/--project-dir, -b/--build-file, -c/--settings-file, -s/--settings, -I/--init-script, -g/--gradle-user-home…), or in a word a value could make one (mvn {{…}}: -f…, -D{{…}}): Maven and Gradle run the plugins and build code of that project (a value ../../tmp/x names a planted one); pass the value as a property of a name of your own (mvn deploy -Dref={{…}}, ./gradlew deploy -Pref={{…}}) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   railsOption:
@@ -931,6 +933,39 @@ const RAILS_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
   '-g': 'data',
   '--grep': 'data',
 };
+/**
+ * rspec's options that take the next word (Ruby's OptionParser: bundled, attached, abbreviated): `code` where the value names
+ * Ruby loaded — a file required (-r), a load path (-I), an options file (-O, whose lines are options: --require), the
+ * pattern or directory of the spec files loaded (-P, --default-path), a formatter (-f: one not built in is required by its
+ * name) — or a file written (-o), `data` otherwise: an example's name, a tag, a seed.
+ */
+const RSPEC_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
+  '-r': 'code',
+  '--require': 'code',
+  '-I': 'code',
+  '-O': 'code',
+  '--options': 'code',
+  '-P': 'code',
+  '--pattern': 'code',
+  '--default-path': 'code',
+  '-f': 'code',
+  '--format': 'code',
+  '--formatter': 'code',
+  '-o': 'code',
+  '--out': 'code',
+  '-e': 'data',
+  '--example': 'data',
+  '-E': 'data',
+  '--example-matches': 'data',
+  '-t': 'data',
+  '--tag': 'data',
+  '--seed': 'data',
+  '--order': 'data',
+  '--exclude-pattern': 'data',
+  '--failure-exit-code': 'data',
+  '--error-exit-code': 'data',
+  '--drb-port': 'data',
+};
 /** The commands of rails (also bin/rails) that run code: read as the interpreters of INTERPRETERS named after them. */
 const RAILS_COMMANDS: Readonly<Record<string, string>> = {
   runner: 'rails runner',
@@ -1521,6 +1556,7 @@ const runsByRules = (name: string): boolean => {
     base === 'spring' ||
     base === 'rake' ||
     buildToolOf(name) !== undefined ||
+    base === 'rspec' ||
     AWKS.has(base) ||
     MAKES.has(base) ||
     COMMAND_RUNNERS.has(base) ||
@@ -2683,9 +2719,11 @@ class Scanner {
           ? this.#rakeWord(state, state.commandOptions)
           : state.commandOptions.command.startsWith('rails')
             ? this.#railsWord(state, state.commandOptions)
-            : state.commandOptions.command === 'mvn' || state.commandOptions.command === 'gradle'
-              ? this.#buildToolWord(state, state.commandOptions)
-              : this.#commandOptionsWord(state.commandOptions);
+            : state.commandOptions.command === 'rspec'
+              ? this.#rspecWord(state, state.commandOptions)
+              : state.commandOptions.command === 'mvn' || state.commandOptions.command === 'gradle'
+                ? this.#buildToolWord(state, state.commandOptions)
+                : this.#commandOptionsWord(state.commandOptions);
     if (state.packages) {
       // Past the subcommand that runs a program (bundle exec, poetry run), the word is read as a command name, below.
       const consumed = this.#packageWord(state, state.packages);
@@ -2922,6 +2960,7 @@ class Scanner {
     else if (Object.hasOwn(COMMAND_OPTIONS, baseName(word))) state.commandOptions = { command: baseName(word) };
     else if (MAKES.has(baseName(word))) state.commandOptions = { command: 'make' };
     else if (buildToolOf(word) !== undefined) state.commandOptions = { command: buildToolOf(word)! };
+    else if (baseName(word) === 'rspec') state.commandOptions = { command: 'rspec' };
     else if (baseName(word) === 'rake') state.commandOptions = { command: 'rake' };
     else if (COMMAND_RUNNERS.has(baseName(word))) {
       state.refusing = REFUSED.runsCommand;
@@ -4017,6 +4056,20 @@ class Scanner {
     const equals = text.indexOf('=');
     if (equals > 0 && (/^-[DP][^=]/.test(text) || table[text.slice(0, equals)] === 'data')) return false;
     return refuse();
+  }
+
+  /**
+   * A word of rspec's command line (also spring rspec, bundle exec rspec): refuses a token in what -r, -I, -O, -P, -f… take,
+   * in an option, at the start of a word, where a value could be one (`--require=…`), and in a spec file or directory it
+   * loads (Ruby: `rspec spec/{{…}}`, a value `../../tmp/x_spec.rb`), unless after a fixed `file:` or `file[` (the line or
+   * example run: `rspec spec/x_spec.rb:{{…}}`).
+   */
+  #rspecWord(state: CommandState, options: NonNullable<CommandState['commandOptions']>): boolean {
+    const literal = this.#literal();
+    const refuse = (): boolean => this.#refuseWordOrReplaced(state, literal, REFUSED.rspecCode);
+    const option = this.#tableOption(options, RSPEC_OPTIONS, literal, refuse);
+    if (option !== undefined) return option;
+    return !literal.whole && !/[:[]/.test(literal.text) && refuse();
   }
 
   /** Whether calling the function `name` runs a shell reading its input: its body runs one, or calls a function that does. */

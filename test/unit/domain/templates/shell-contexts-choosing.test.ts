@@ -328,6 +328,12 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'direnv exec . {{body.v}}; chpst -u app {{body.v}}; direnv {{body.v}} . ./x',
       REFUSED.commandName,
     ],
+    // rspec loads the spec files and the Ruby its options name, alone and through spring as rails test and rake are.
+    [
+      "in rspec's command line (a spec file it loads, -r, -f, a word a value could make an option), alone, through spring or bundle exec",
+      'spring rspec {{body.v}}; bin/spring rspec spec/{{body.v}}_spec.rb; rspec {{body.v}}; bundle exec rspec -r {{body.v}} spec; bin/rspec --require=./{{body.v}}; rspec -f {{body.v}} spec; rspec --req {{body.v}}; rspec -- {{body.v}}',
+      REFUSED.rspecCode,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -441,6 +447,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       'arguments of the command direnv exec and chpst run in fixed directories, and of direnv subcommands that run none',
       'direnv exec /srv/app ./deploy.sh {{body.v}}; chpst -u app -e /etc/sv/app/env ./x {{body.v}}; direnv status {{body.v}}',
+    ],
+    [
+      'a line or example of a fixed spec file rspec runs (also through spring), an example name, a tag, a seed, and a variable of your own',
+      'spring rspec spec/deploy_spec.rb:{{body.v}}; rspec spec/x_spec.rb[{{body.v}}]; rspec -e {{body.v}} spec/x_spec.rb; rspec --tag {{body.v}} --seed {{body.v}}; REF={{body.v}} bin/rspec spec/deploy_spec.rb',
     ],
   ];
   for (const [label, template] of accepted) {
