@@ -261,6 +261,8 @@ describe('e2e: a chat answer whose model fails after its create_job ran names th
       MESSAGING_API_URL: tg.url,
       MESSAGING_ALLOWED_CHAT_IDS: String(CHAT),
       JOB_AGENT_COMMAND: 'sleep 30',
+      // The job still runs at the end: the stop gives it 1 s, not the default 10, before it is ended.
+      SHUTDOWN_TIMEOUT_MS: '1000',
       LLM_PROVIDER: 'custom',
       LLM_BASE_URL: llm.baseUrl,
       LLM_MODEL: 'fake-model',
