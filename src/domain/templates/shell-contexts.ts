@@ -1811,6 +1811,13 @@ const ASSIGNMENT = /(?<![^\s;&|(!{])([A-Za-z_][A-Za-z0-9_]*)=((?:"[^"]*"|'[^']*'
 const REFERENCED_NAME = /\$\{?([A-Za-z_][A-Za-z0-9_]*)/g;
 /** A for loop's variable and its list (`for x in "$@"; do …`). */
 const FOR_IN = /\bfor[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+in[ \t]([^;\n]*)/g;
+/** An assignment by a parameter expansion (`${y:=$x}`, `${y=$x}`, bash assigns the word when y is unset or empty): the name and the word. */
+const DEFAULT_ASSIGNMENT = /\$\{([A-Za-z_][A-Za-z0-9_]*):?=([^}]*)/g;
+/** A name reference (`declare -n ref=x`, `typeset -n`, `local -n`, also `-rn`): the reference and the variable it names, each the other. */
+const NAMEREF =
+  /(?<![^\s;&|(!{])(?:declare|typeset|local)[ \t]+(?:[-+][A-Za-z]*[ \t]+)*?-[A-Za-z]*n[A-Za-z]*[ \t]+(?:[-+][A-Za-z]+[ \t]+)*["']?([A-Za-z_][A-Za-z0-9_]*)=["']?([A-Za-z_][A-Za-z0-9_]*)/g;
+/** getopts and the variable it sets the option found into (`getopts a: opt`); it sets OPTARG to the option's value. */
+const GETOPTS = /(?<![^\s;&|(!{])getopts[ \t]+[^\s;&|<>()]+[ \t]+([A-Za-z_][A-Za-z0-9_]*)/g;
 /**
  * The variables builtins set from what they read or format (`read -r x <<<"$1"`, `… done <<EOF` with `$1` in the body,
  * `printf -v x %s "$1"`, `mapfile -t a`): the words after read, mapfile or readarray that are names (an option's value
@@ -1822,24 +1829,36 @@ const READ_INTO =
 /** A read, mapfile or readarray command whose input is a file (`read -r h < hostfile`), up to its end. */
 const READ_FROM_FILE = /(?<![^\s;&|(!{])(?:read|mapfile|readarray)(?:[ \t]+[^\s;&|<>()]+)*[ \t]*<(?![<(&])[^;&|\n]*/g;
 
-/** The names read, mapfile and readarray (`read -r x`, `mapfile -t a`) and, with `printf`, printf -v set in a -c string. */
+/**
+ * The names read, mapfile and readarray (`read -r x`, `mapfile -t a`) and, with `printf`, those set from no input, printf -v
+ * and getopts (its name and OPTARG, from the positional parameters or its own arguments), set in a -c string.
+ */
 const readNames = (script: string, printf: boolean): Set<string> => {
   const names = new Set<string>();
   for (const m of script.matchAll(READ_INTO))
     for (const name of m[2] !== undefined ? (printf ? [m[2]] : []) : m[1]!.split(/[ \t]+/)) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) names.add(name);
+  if (printf) for (const name of getoptsNames(script)) names.add(name);
   return names;
 };
+
+/** The variables getopts sets in `script` (the name it is given, and OPTARG), none without getopts. */
+const getoptsNames = (script: string): string[] => [...script.matchAll(GETOPTS)].flatMap((m) => [m[1]!, 'OPTARG']);
 
 /** For each variable, those an assignment or a for loop of `text` copies it into (`y=$x`, `y="pre-${x}"`, `for y in $x`). */
 const copyReaders = (text: string): Map<string, string[]> => {
   const readers = new Map<string, string[]>();
-  for (const pattern of [ASSIGNMENT, FOR_IN])
-    for (const m of text.matchAll(pattern))
-      for (const [, read] of m[2]!.matchAll(REFERENCED_NAME)) {
-        const names = readers.get(read!);
-        if (names === undefined) readers.set(read!, [m[1]!]);
-        else names.push(m[1]!);
-      }
+  const add = (read: string, name: string): void => {
+    const names = readers.get(read);
+    if (names === undefined) readers.set(read, [name]);
+    else names.push(name);
+  };
+  for (const pattern of [ASSIGNMENT, FOR_IN, DEFAULT_ASSIGNMENT])
+    for (const m of text.matchAll(pattern)) for (const [, read] of m[2]!.matchAll(REFERENCED_NAME)) add(read!, m[1]!);
+  // A name reference reads and writes the variable it names: each is the other's copy (`declare -n ref=x; $ref`, `ref=…; $x`).
+  for (const m of text.matchAll(NAMEREF)) {
+    add(m[2]!, m[1]!);
+    add(m[1]!, m[2]!);
+  }
   return readers;
 };
 
@@ -1869,7 +1888,8 @@ const markCopies = (
   // assignment read once), not by marking the text again for each copy found, which took seconds for a chain of a few
   // hundred (`v1=$v0`, `v2=$v1`…).
   const pending = [...copies];
-  for (const pattern of [ASSIGNMENT, FOR_IN]) for (const m of marked.matchAll(pattern)) if (m[2]!.includes(POSITIONAL_TOKEN)) pending.push(m[1]!);
+  for (const pattern of [ASSIGNMENT, FOR_IN, DEFAULT_ASSIGNMENT])
+    for (const m of marked.matchAll(pattern)) if (m[2]!.includes(POSITIONAL_TOKEN)) pending.push(m[1]!);
   for (const name of copiesOf(copyReaders(marked), pending)) copies.add(name);
   if (copies.size === 0) return marked;
   // `$x`, `${x}`, `${x:-…}`, `${x#…}`, not `${#x}` (its length) or `$xy`.
@@ -1941,7 +1961,8 @@ const runsPositional = (script: string): boolean => {
   // BASH_ARGV (bash -c fills it with them), a `for` loop without `in` (over "$@").
   if (/\$\{!|BASH_ARGV|\bfor[ \t]+[A-Za-z_]\w*[ \t]*(?:;|\n|do\b)/.test(script)) return true;
   const positional = script.replace(POSITIONAL, POSITIONAL_TOKEN);
-  if (positional === script) return false;
+  // getopts reads them without naming them (`getopts a: o; eval "$OPTARG"`).
+  if (positional === script && getoptsNames(script).length === 0) return false;
   return refusesMarked(markCopies(positional, readNames(positional, true)));
 };
 
@@ -2060,7 +2081,8 @@ class Scanner {
     // The template's own uses of such a variable (`x={{…}}; eval "$x"`): read with its references (and those of its
     // copies) written as a token, by a scan that follows no variable; all of them at once first, and only when that finds
     // one where a token is refused, each alone, to tell which.
-    const used = referencedNames(this.#s, this.#tokenVariables());
+    // Those referenced through a copy too (`declare -n ref=x; $ref`, where `$x` is not).
+    const used = [...new Set(referencedNames(this.#s, new Set(this.#copiedVariables().keys())).flatMap((name) => this.#copiedVariables().get(name)!))];
     const refusesCopies = (names: string[]): boolean => refusesMarkedReference(markCopies(this.#s, new Set(names), markOutsideSingleQuotes));
     // Which of `names` (whose scan together refuses) are refused: by halves, so a template of n such variables takes about
     // log n scans per refused one rather than n. When neither half refuses alone (only their uses together do: `$x$y`),
@@ -2096,9 +2118,12 @@ class Scanner {
     // are in its body (`f() { eval "$1"; }; f {{…}}`): read the same way, with `$1`, `$@`… (and the variables it copies
     // them into: `local x=$1`) written as a token. The check does not follow which words become which parameter: when
     // one reaches a refused place, every token of the template is refused.
+    // What getopts sets from them is such a copy (`set -- {{…}}; getopts a: o; eval "$OPTARG"`).
     if (this.#places.length > 0 && SETS_POSITIONAL.test(this.#s)) {
       const positional = markOutsideSingleQuotes(this.#s, POSITIONAL);
-      if (positional !== this.#s && refusesMarkedReference(markCopies(positional, new Set(), markOutsideSingleQuotes))) return this.#refuse(() => true);
+      const getopts = new Set(getoptsNames(this.#s));
+      if ((positional !== this.#s || getopts.size > 0) && refusesMarkedReference(markCopies(positional, getopts, markOutsideSingleQuotes)))
+        return this.#refuse(() => true);
     }
     // What read, mapfile and printf -v set on a line holding a token (`read -r x <<< {{…}}; $x`, `printf -v x %s {{…}}`,
     // `echo {{…}} | { read -r d; cd "$d"; }`): read as such a variable; the check does not follow which token is their
@@ -2112,6 +2137,15 @@ class Scanner {
         const onLine = (at: number): boolean => readLines.some((line) => at >= line.index && at < line.index + line[0].length);
         return this.#refuse(onLine);
       }
+    }
+    // What read and mapfile set anywhere in the template, when a here-document body holds a token: the body is the input of a
+    // command on another line (`while read -r x; do $x; done <<EOF`, the read on a line before the one of `<<EOF`). The check
+    // does not follow which here-document feeds which read: every here-document token is refused when one of them reaches a
+    // refused place.
+    const inHeredocs = new Set(this.#places.filter((place) => 'context' in place.place && place.place.context === 'heredoc').map((place) => place.index));
+    if (inHeredocs.size > 0) {
+      const names = readNames(this.#s.replace(READ_FROM_FILE, ''), false);
+      if (names.size > 0 && refusesMarkedReference(markCopies(this.#s, names, markOutsideSingleQuotes))) return this.#refuse((at) => inHeredocs.has(at));
     }
     if (this.#runVariables.size === 0) return this.#places;
     // A token assigned to such a variable anywhere (`REF={{…}}`, `export REF={{…}}`, `-e REF={{…}}`, `for x in {{…}}`) is refused.

@@ -1143,6 +1143,35 @@ describe('why mvn -f, a tar option at the start of an operand and variables a he
       value: '../planted',
       prepare: plantMavenProject,
     },
+    {
+      tool: 'sh',
+      does: 'runs as a command the line a read loop reads from a here-document holding the value',
+      template: 'while read -r x; do $x; done <<EOF\n{{body.v}}\nEOF',
+      script: 'while read -r x; do $x; done <<EOF\n${AGW_ARG_1}\nEOF',
+      value: 'touch canary',
+    },
+    {
+      tool: 'sh',
+      does: 'evaluates the option value getopts reads from a positional parameter into OPTARG',
+      template: 'set -- -a {{body.v}}; getopts a: o; eval "$OPTARG"',
+      script: 'set -- -a "${AGW_ARG_1}"; getopts a: o; eval "$OPTARG"',
+      value: 'touch canary',
+    },
+    {
+      tool: 'sh',
+      does: 'runs as a command the variable ${y:=$x} assigns the value to',
+      template: 'x={{body.v}}; : "${y:=$x}"; $y',
+      script: 'x="${AGW_ARG_1}"; : "${y:=$x}"; $y',
+      value: 'touch canary',
+    },
+    {
+      tool: 'bash',
+      does: 'runs as a command the name reference to the variable the value is assigned to',
+      template: 'x={{body.v}}; declare -n ref=x; $ref',
+      script: 'x="${AGW_ARG_1}"; declare -n ref=x; $ref',
+      value: 'touch canary',
+      shells: ['bash'],
+    },
   ];
   itRunsTheValueAsCode(running, {
     does: ({ does }) => does,

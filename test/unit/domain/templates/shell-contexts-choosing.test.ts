@@ -334,6 +334,32 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'spring rspec {{body.v}}; bin/spring rspec spec/{{body.v}}_spec.rb; rspec {{body.v}}; bundle exec rspec -r {{body.v}} spec; bin/rspec --require=./{{body.v}}; rspec -f {{body.v}} spec; rspec --req {{body.v}}; rspec -- {{body.v}}',
       REFUSED.rspecCode,
     ],
+    // Variables set from a value in ways of bash's own: a read fed by a here-document on another line, getopts, a name reference, ${y:=…}.
+    [
+      'in a here-document a read on another line reads into a variable the template runs',
+      'while read -r x; do $x; done <<EOF\n{{body.v}}\nEOF\nwhile read -r y; do\n  eval "$y"\ndone <<-END\n\t{{body.v}}\n\tEND',
+      REFUSED.copiedValue,
+    ],
+    [
+      'in a positional parameter or argument getopts reads into OPTARG, which the template runs',
+      'set -- -a {{body.v}}; getopts a: o; eval "$OPTARG"\nset -- {{body.v}}; while getopts a: o; do $OPTARG; done\ngetopts a: o -a {{body.v}}; $OPTARG\nf() { getopts a: o; eval "$OPTARG"; }; f -a {{body.v}}',
+      REFUSED.copiedValue,
+    ],
+    [
+      'as a positional parameter a -c string reads with getopts and runs',
+      `sh -c 'getopts a: o; eval "$OPTARG"' sh -a {{body.v}}; sh -c ': "\${y:=$1}"; eval "$y"' sh {{body.v}}`,
+      REFUSED.positionalCode,
+    ],
+    [
+      'in a variable a name reference (declare -n, typeset -n, local -n) names, or assigned through one, which the template runs',
+      'x={{body.v}}; declare -n ref=x; $ref; a={{body.v}}; typeset -n r=a; eval "$r"; declare -n q=b; b={{body.v}}; $q; declare -n p=c; p={{body.v}}; eval "$c"; f() { local -n l=d; $l; }; d={{body.v}}; f',
+      REFUSED.copiedValue,
+    ],
+    [
+      'in a variable copied by an assignment of a parameter expansion (${y:=$x}), which the template runs',
+      'x={{body.v}}; : "${y:=$x}"; $y; v={{body.v}}; : ${w:=pre-$v}; eval "$w"',
+      REFUSED.copiedValue,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -451,6 +477,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       'a line or example of a fixed spec file rspec runs (also through spring), an example name, a tag, a seed, and a variable of your own',
       'spring rspec spec/deploy_spec.rb:{{body.v}}; rspec spec/x_spec.rb[{{body.v}}]; rspec -e {{body.v}} spec/x_spec.rb; rspec --tag {{body.v}} --seed {{body.v}}; REF={{body.v}} bin/rspec spec/deploy_spec.rb',
+    ],
+    [
+      'what a read fed by a here-document, getopts, a name reference or ${y:=…} set from a value, used as data',
+      'while read -r x; do ./deploy.sh "$x"; done <<EOF\n{{body.v}}\nEOF\nset -- -a {{body.v}}; getopts a: o; ./deploy.sh "$OPTARG"\nx={{body.v}}; declare -n ref=x; ./deploy.sh "$ref"; : "${y:=$x}"; ./deploy.sh "$y"\nread -r h < hostfile; $h; cat > notes <<EOF\n{{body.v}}\nEOF',
     ],
   ];
   for (const [label, template] of accepted) {
