@@ -77,6 +77,8 @@ export const REFUSED = {
     'in rake\'s command line (a task name, an option such as --execute=… or -f, or a word a value could make one; rake reads options among its tasks): rake runs the task, the Ruby code or the file it names; pass the value in the environment (REF={{…}} rake deploy) or as a setting of a name of your own (rake deploy REF={{…}}), not as a task argument (deploy[{{…}}]: a line REF=… in it is a setting) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   rspecCode:
     'in rspec\'s command line (also bin/rspec, bundle exec rspec, spring rspec): a spec file it loads (rspec spec/{{…}}, a value ../../tmp/x_spec.rb names a planted one), what -r/--require, -I, -O/--options, -P/--pattern, --default-path, -f/--format (a formatter required by name) or -o take, or a word a value could make an option (a value --require=…): rspec loads the Ruby they name; run fixed files and pass the value in the environment (REF={{…}} bin/rspec spec/deploy_spec.rb), or choose a line of a fixed file (rspec spec/deploy_spec.rb:{{…}}) (docs/triggers.md, "Places a token may not stand": interpreters)',
+  tarOption:
+    'in tar\'s command line where the value chooses a command it runs or the archive it reads: what --to-command, -I/--use-compress-program, --rsh-command, -F/--info-script or --checkpoint-action take, an archive -f names that is no local path after fixed text holding a / (a value host:x makes tar run a remote shell, - its input), or a word a value could make an option (tar -xf ./a.tar {{…}}: a value --to-command=… runs for each file; tar reads options among its operands); pass operands after -- (tar -xf ./a.tar -- {{…}}) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   buildCode:
     'in the command line of mvn or gradle (also ./mvnw, ./gradlew) where the value names the build read or where it is found (-f/--file, -p/--project-dir, -b/--build-file, -c/--settings-file, -s/--settings, -I/--init-script, -g/--gradle-user-home…), or in a word a value could make one (mvn {{…}}: -f…, -D{{…}}): Maven and Gradle run the plugins and build code of that project (a value ../../tmp/x names a planted one); pass the value as a property of a name of your own (mvn deploy -Dref={{…}}, ./gradlew deploy -Pref={{…}}) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   railsOption:
@@ -223,6 +225,9 @@ const PROGRAM_VARIABLES = new Set([
   'GRADLE_OPTS',
   'GRADLE_USER_HOME',
   'JAVA_HOME',
+  // The options GNU tar reads before its command line's (--to-command=…), and the archive it reads without -f (host:path runs a remote shell).
+  'TAR_OPTIONS',
+  'TAPE',
 ]);
 const isShellVariable = (name: string): boolean =>
   SHELL_VARIABLES.has(name) ||
@@ -412,6 +417,35 @@ const BUILD_TOOL_OPTIONS: Readonly<Record<'mvn' | 'gradle', Readonly<Record<stri
 const buildToolOf = (name: string): 'mvn' | 'gradle' | undefined => {
   const base = baseName(name);
   return Object.hasOwn(BUILD_TOOLS, base) ? BUILD_TOOLS[base] : undefined;
+};
+/**
+ * GNU tar's options that take a value (the next word, the rest of a short one's word, or after `=` of a long one, which may
+ * be abbreviated): `code` where tar runs it as a command (--to-command, -I/--use-compress-program, --rsh-command, the
+ * -F/--info-script run at each volume, --checkpoint-action=exec=…), `file` for the archive -f names (a value `host:path`
+ * before any / makes tar run a remote shell on host, `-` is its input), `directory` for -C (where it extracts files: a
+ * value chooses where they are written, as cd's directory chooses where commands run), `data` otherwise. Options are read
+ * among the operands up to `--`; the first word may be a bundle without its dash (`tar xzf a.tgz`).
+ */
+const TAR_OPTIONS: Readonly<Record<string, 'code' | 'data' | 'file' | 'directory'>> = {
+  '--to-command': 'code',
+  '-I': 'code',
+  '--use-compress-program': 'code',
+  '--rsh-command': 'code',
+  '-F': 'code',
+  '--info-script': 'code',
+  '--new-volume-script': 'code',
+  '--checkpoint-action': 'code',
+  '-f': 'file',
+  '--file': 'file',
+  '-C': 'directory',
+  '--directory': 'directory',
+  ...Object.fromEntries(
+    [
+      ...['-b', '--blocking-factor', '-g', '--listed-incremental', '-H', '--format', '-K', '--starting-file', '-L', '--tape-length'],
+      ...['-N', '--newer', '--after-date', '-T', '--files-from', '-V', '--label', '-X', '--exclude-from', '--exclude', '--owner'],
+      ...['--group', '--mode', '--mtime', '--strip-components', '--transform', '--xform', '--suffix', '--record-size', '--volno-file'],
+    ].map((o) => [o, 'data' as const]),
+  ),
 };
 const COMMAND_OPTIONS: Readonly<Record<string, { readonly code: readonly string[]; readonly data: readonly string[] }>> = {
   rsync: {
@@ -1557,6 +1591,7 @@ const runsByRules = (name: string): boolean => {
     base === 'rake' ||
     buildToolOf(name) !== undefined ||
     base === 'rspec' ||
+    base === 'tar' ||
     AWKS.has(base) ||
     MAKES.has(base) ||
     COMMAND_RUNNERS.has(base) ||
@@ -1640,7 +1675,7 @@ interface CommandState {
   /** Inside the arguments of sed: whether options may still come, the script was given, --sandbox was given, and what the next word is. */
   sed?: { options: boolean; program: boolean; sandbox: boolean; next?: 'code' | 'data' };
   /** Inside the arguments of a program of COMMAND_OPTIONS; `next` when the next word is an option's value (`code` when it is code). */
-  commandOptions?: { command: string; next?: 'code' | 'data'; ended?: boolean };
+  commandOptions?: { command: string; next?: 'code' | 'data' | 'file' | 'directory'; ended?: boolean; started?: boolean };
   /**
    * Inside the arguments of a container tool: a shell named among them starts a shell's arguments;
    * `runs` once a word says it runs a command (`exec`, `run`…, or a tool that always does, nsenter),
@@ -2755,9 +2790,11 @@ class Scanner {
             ? this.#railsWord(state, state.commandOptions)
             : state.commandOptions.command === 'rspec'
               ? this.#rspecWord(state, state.commandOptions)
-              : state.commandOptions.command === 'mvn' || state.commandOptions.command === 'gradle'
-                ? this.#buildToolWord(state, state.commandOptions)
-                : this.#commandOptionsWord(state.commandOptions);
+              : state.commandOptions.command === 'tar'
+                ? this.#tarWord(state, state.commandOptions)
+                : state.commandOptions.command === 'mvn' || state.commandOptions.command === 'gradle'
+                  ? this.#buildToolWord(state, state.commandOptions)
+                  : this.#commandOptionsWord(state.commandOptions);
     if (state.packages) {
       // Past the subcommand that runs a program (bundle exec, poetry run), the word is read as a command name, below.
       const consumed = this.#packageWord(state, state.packages);
@@ -2995,6 +3032,7 @@ class Scanner {
     else if (MAKES.has(baseName(word))) state.commandOptions = { command: 'make' };
     else if (buildToolOf(word) !== undefined) state.commandOptions = { command: buildToolOf(word)! };
     else if (baseName(word) === 'rspec') state.commandOptions = { command: 'rspec' };
+    else if (baseName(word) === 'tar' || baseName(word) === 'gtar') state.commandOptions = { command: 'tar' };
     else if (baseName(word) === 'rake') state.commandOptions = { command: 'rake' };
     else if (COMMAND_RUNNERS.has(baseName(word))) {
       state.refusing = REFUSED.runsCommand;
@@ -3300,10 +3338,11 @@ class Scanner {
     }
     run.operands++;
     // A value at the start of the image of run or create (`docker run {{…}} ./deploy.sh`): it names the image run, whose
-    // code runs, or an option (--workdir=…). The container of exec, by a value, is one of those already there.
-    // kubectl reads options among its operands, so a value at the start of the pod could be one too (--kubeconfig=…, whose
-    // credential plugin runs on the host).
-    if (run.operands === 1 && (run.image === true || run.kubectl !== undefined) && !literal.whole && text === '')
+    // code runs, or an option (--workdir=…). At the start of the container of exec (`docker exec {{…}} app ./x`), it names
+    // the container the program runs in, or an option (--user=root, --workdir=/tmp/planted) that makes the next word the
+    // container and the one after it the program. kubectl reads options among its operands, so a value at the start of the
+    // pod could be one too (--kubeconfig=…, whose credential plugin runs on the host).
+    if (run.operands === 1 && ((run.image !== undefined && !run.latest) || run.kubectl !== undefined) && !literal.whole && text === '')
       return this.#refuseWord(REFUSED.containerOption, false);
     // The directory podman --rootfs runs, anywhere in the word: a value (`/srv/roots/../../tmp/planted`) chooses every program in it.
     if (run.operands === 1 && run.rootfs === true && !literal.whole) return this.#refuseWord(REFUSED.containerOption, false);
@@ -3990,15 +4029,15 @@ class Scanner {
    */
   #tableOption(
     options: NonNullable<CommandState['commandOptions']>,
-    table: Readonly<Record<string, 'code' | 'data'>>,
+    table: Readonly<Record<string, 'code' | 'data' | 'file' | 'directory'>>,
     literal: Literal,
-    refuse: () => boolean,
+    refuse: (kind: 'code' | 'file' | 'directory', value: string) => boolean,
   ): boolean | undefined {
     const text = literal.text;
     if (options.next) {
       const next = options.next;
       options.next = undefined;
-      return next === 'code' && refuse();
+      return next !== 'data' && refuse(next, text);
     }
     if (!options.ended && literal.whole && text === '--') {
       options.ended = true;
@@ -4010,8 +4049,10 @@ class Scanner {
       // getopt_long and Ruby's OptionParser take a long option's unambiguous start for it (`--ev=` is --eval): a
       // start some option of the table has is read as the most dangerous of those it could be.
       const starting = Object.keys(table).filter((name) => name.startsWith('--') && name.startsWith(long[1]!));
-      const kind = table[long[1]!] ?? (starting.some((name) => table[name] === 'code') ? 'code' : starting.length > 0 ? 'data' : undefined);
-      if (long[2] === '=' || !literal.whole) return (kind === 'code' || long[2] !== '=') && refuse();
+      const riskiest = starting.find((name) => table[name] === 'code') ?? starting.find((name) => table[name] !== 'data') ?? starting[0];
+      const kind = table[long[1]!] ?? (riskiest === undefined ? undefined : table[riskiest]);
+      if (long[2] === '=') return kind !== undefined && kind !== 'data' && refuse(kind, text.slice(long[0].length));
+      if (!literal.whole) return refuse('code', text);
       options.next = kind;
       return false;
     }
@@ -4019,11 +4060,11 @@ class Scanner {
       const kind = table[`-${text[k]}`];
       if (kind === undefined) continue;
       // The value in the same word (`-C/srv/{{…}}`, `-f{{…}}`).
-      if (k + 1 < text.length || !literal.whole) return kind === 'code' && refuse();
+      if (k + 1 < text.length || !literal.whole) return kind !== 'data' && refuse(kind, text.slice(k + 1));
       options.next = kind;
       return false;
     }
-    return refuse();
+    return refuse('code', text);
   }
 
   /**
@@ -4104,6 +4145,26 @@ class Scanner {
     const option = this.#tableOption(options, RSPEC_OPTIONS, literal, refuse);
     if (option !== undefined) return option;
     return !literal.whole && !/[:[]/.test(literal.text) && refuse();
+  }
+
+  /**
+   * A word of tar's command line: refuses a token in what a `code` option of TAR_OPTIONS takes (`--to-command={{…}}`), in the
+   * directory -C takes, in the archive -f names unless it is a local path (a / before any :, after fixed text:
+   * `-f /backups/{{…}}.tgz`), in an option, and at the start of a word before `--`, where a value could be an option
+   * (`tar -xf ./a.tar {{…}}`: `--to-command=…`). A first word without a dash is a bundle of options (`tar xzf …`).
+   */
+  #tarWord(state: CommandState, options: NonNullable<CommandState['commandOptions']>): boolean {
+    let literal = this.#literal();
+    if (!options.started) {
+      options.started = true;
+      if (literal.whole && /^[A-Za-z]+$/.test(literal.text)) literal = { text: `-${literal.text}`, whole: true };
+    }
+    const word = literal;
+    const refuse = (kind: 'code' | 'file' | 'directory', value: string): boolean =>
+      !(kind === 'file' && /^[^:]*\//.test(value)) && this.#refuseWordOrReplaced(state, word, kind === 'directory' ? REFUSED.directory : REFUSED.tarOption);
+    const option = this.#tableOption(options, TAR_OPTIONS, literal, refuse);
+    if (option !== undefined) return option;
+    return !options.ended && literal.text === '' && refuse('code', '');
   }
 
   /** Whether calling the function `name` runs a shell reading its input: its body runs one, or calls a function that does. */

@@ -1172,6 +1172,17 @@ describe('why mvn -f, a tar option at the start of an operand and variables a he
       value: 'touch canary',
       shells: ['bash'],
     },
+    {
+      tool: 'tar',
+      does: 'reads the value among its operands as its --to-command option, and runs it for the file it extracts',
+      template: 'tar -xf ./a.tar {{body.v}}',
+      script: 'tar -xf ./a.tar "${AGW_ARG_1}"',
+      value: '--to-command=touch canary',
+      prepare: async (cwd) => {
+        await writeFile(join(cwd, 'm.txt'), 'x');
+        expect(spawnSync('tar', ['-cf', 'a.tar', 'm.txt'], { cwd }).status).to.equal(0);
+      },
+    },
   ];
   itRunsTheValueAsCode(running, {
     does: ({ does }) => does,

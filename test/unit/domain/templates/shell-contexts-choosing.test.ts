@@ -360,6 +360,20 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'x={{body.v}}; : "${y:=$x}"; $y; v={{body.v}}; : ${w:=pre-$v}; eval "$w"',
       REFUSED.copiedValue,
     ],
+    // docker exec's container: a value at its start could be an option (--user=root, --workdir=…), the next word the container.
+    [
+      'at the start of the container docker, podman or nerdctl exec (also docker compose exec) runs the program in',
+      'docker exec {{body.v}} app ./x; docker exec -it {{body.v}} ./x; nerdctl exec {{body.v}} ./x; docker compose exec {{body.v}} ./x',
+      REFUSED.containerOption,
+    ],
+    // GNU tar runs what --to-command, -I, --checkpoint-action… take, and reads options among its operands.
+    [
+      "in tar's command line where the value chooses a command it runs, a remote or standard-input archive, or an option",
+      'tar --to-command={{body.v}} -xf a.tar; tar -I {{body.v}} -xf a.tar; tar --use-compress-program {{body.v}} -xf a.tar; tar --checkpoint-action=exec={{body.v}} -cf a.tar .; tar --to-com={{body.v}} -xf a.tar; tar -xf {{body.v}}; tar -czf backup-{{body.v}}.tgz .; tar -xvf{{body.v}}; tar xzf {{body.v}}; tar -xf a.tar {{body.v}}; tar -cf a.tar {{body.v}}',
+      REFUSED.tarOption,
+    ],
+    ['as the directory tar -C extracts into', 'tar -C {{body.v}} -xf a.tar; tar -xzf a.tgz --directory=/srv/{{body.v}}', REFUSED.directory],
+    ['assigned to TAR_OPTIONS or TAPE', 'TAR_OPTIONS={{body.v}} tar -xf a.tar; TAPE={{body.v}} tar -x', REFUSED.shellVariable],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -481,6 +495,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       'what a read fed by a here-document, getopts, a name reference or ${y:=…} set from a value, used as data',
       'while read -r x; do ./deploy.sh "$x"; done <<EOF\n{{body.v}}\nEOF\nset -- -a {{body.v}}; getopts a: o; ./deploy.sh "$OPTARG"\nx={{body.v}}; declare -n ref=x; ./deploy.sh "$ref"; : "${y:=$x}"; ./deploy.sh "$y"\nread -r h < hostfile; $h; cat > notes <<EOF\n{{body.v}}\nEOF',
+    ],
+    [
+      "tar's local archives after fixed text holding a /, its operands after -- or after fixed text, and the values of its data options",
+      'tar -xf /srv/{{body.v}}.tar; tar -czf /backups/{{body.v}}.tgz .; tar xzf ./{{body.v}}.tgz; tar -xf a.tar -- {{body.v}}; tar -xf a.tar ./{{body.v}}; tar -xf a.tar --exclude {{body.v}} --strip-components {{body.v}}; tar -xf a.tar --transform=s/x/{{body.v}}/',
     ],
   ];
   for (const [label, template] of accepted) {

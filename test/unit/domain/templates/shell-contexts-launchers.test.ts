@@ -551,8 +551,8 @@ describe('findTokenPlaces: launchers', () => {
     ['xargs giving a package run its arguments', 'echo {{body.v}} | xargs npx eslint; echo {{body.v}} | xargs -I{} npm run build -- {}'],
     ['a here-document given to a command exec runs, which reads it as data', 'exec ./deploy.sh <<EOF\n{{body.v}}\nEOF\nexec cat <<< {{body.v}}'],
     [
-      'arguments of the program docker run and exec run, option values, and an image or container named by a value',
-      'docker run --rm --name {{body.v}} -v /srv:/srv img ./deploy.sh {{body.v}}; docker exec -u 0 app ./deploy {{body.v}}; docker exec {{body.v}} ./x; podman run img:{{body.v}} ./x; docker run --rm -- img ./deploy.sh {{body.v}}; docker-compose run --rm web ./deploy.sh {{body.v}}; docker-compose logs {{body.v}}',
+      'arguments of the program docker run and exec run, option values, and an image or container named by a value after fixed text',
+      'docker run --rm --name {{body.v}} -v /srv:/srv img ./deploy.sh {{body.v}}; docker exec -u 0 app ./deploy {{body.v}}; docker exec app-{{body.v}} ./x; podman run img:{{body.v}} ./x; docker run --rm -- img ./deploy.sh {{body.v}}; docker-compose run --rm web ./deploy.sh {{body.v}}; docker-compose logs {{body.v}}',
     ],
     [
       'arguments of the command a wrapper or env runs in a container, of a container named timeout, and env values of names of their own',
