@@ -52,7 +52,7 @@ export const REFUSED = {
   awkProgram:
     'in an awk program (its first operand, or what -e, -f… take), which awk runs as code (system() runs commands): pass the value with -v name={{…}} or in the environment (X={{…}} awk \'…ENVIRON["X"]…\')',
   shellInput:
-    'in a here-document, here-string or pipe that a shell or another interpreter reads as its program (sh <<EOF, … | python3, ssh host <<EOF), or pip or uv as a requirements file (… | pip install -r -, whose lines may be options such as --index-url or a local project whose setup.py runs): it runs the value as code or installs what it names; give it a script and the value as an argument (bash ./deploy.sh {{…}}) (docs/triggers.md, "Places a token may not stand": input read as a program)',
+    'in a here-document, here-string or pipe that a shell or another interpreter reads as its program (sh <<EOF, … | python3, ssh host <<EOF), or pip or uv as a requirements file (… | pip install -r -, whose lines may be options such as --index-url or a local project whose setup.py runs), or kubectl apply -f - or docker compose -f - as the manifest or compose file (whose pods or services it runs): it runs the value as code or installs what it names; give it a script and the value as an argument (bash ./deploy.sh {{…}}) (docs/triggers.md, "Places a token may not stand": input read as a program)',
   interpreterProgram:
     'in the program of an interpreter or what chooses it (python3 -c, node -e, psql -c, its script file, an option): the interpreter runs it as code; pass the value as an argument after the program (python3 ./x.py {{…}}, perl -e \'…\' -- {{…}}) (docs/triggers.md, "Places a token may not stand": interpreters)',
   remoteCommand:
@@ -228,6 +228,9 @@ const PROGRAM_VARIABLES = new Set([
   // The options GNU tar reads before its command line's (--to-command=…), and the archive it reads without -f (host:path runs a remote shell).
   'TAR_OPTIONS',
   'TAPE',
+  // The compose files and env files docker compose reads, as -f and --env-file name them.
+  'COMPOSE_FILE',
+  'COMPOSE_ENV_FILES',
 ]);
 const isShellVariable = (name: string): boolean =>
   SHELL_VARIABLES.has(name) ||
@@ -1698,7 +1701,7 @@ interface CommandState {
     /** The next word is the value of --entrypoint. */
     entrypointNext?: boolean;
     /** kubectl's or oc's next word is the value of one of its options: `choosing` when one of KUBECTL_EXEC_CHOOSING, `image` for --image. */
-    kubectlValue?: boolean | 'choosing' | 'image';
+    kubectlValue?: boolean | 'choosing' | 'image' | 'manifest';
     /** The next word is the value of an option of the tool of CONTAINER_TOOL_OPTIONS, of that kind. */
     toolValue?: 'choosing' | 'env';
     /**
@@ -1761,7 +1764,7 @@ interface CommandState {
    * (`--kubeconfig=…`) as its own, after the program too (it parses options anywhere up to a `--`), and at a `--` drops the
    * words before it and runs the words after it. `kubectlValue` as in `container`.
    */
-  kubectlTail?: { kubectlValue?: boolean | 'choosing' | 'image' };
+  kubectlTail?: { kubectlValue?: boolean | 'choosing' | 'image' | 'manifest' };
   /** The command is run by xargs, which adds the words it reads to its arguments, or puts them where its `replace` string (-I, -i) stands. */
   xargs?: { replace?: string; replaceNext?: boolean };
   /** The command's standard input is redirected (`< file`, `<<EOF`, `<<<`, `<&3`): a pipe into it, or the input of a compound around it, does not reach it. */
@@ -2590,7 +2593,7 @@ class Scanner {
         this.#wordToEnd(false);
         return true;
       }
-      if (this.#kubectlWord(state.kubectlTail, literal)) return true;
+      if (this.#kubectlWord(state, state.kubectlTail, literal)) return true;
     }
     const assignment = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=|\[)/.exec(head);
     const refusal = assignment ? assignedRefusal(assignment[1]!) : undefined;
@@ -2805,7 +2808,7 @@ class Scanner {
       if (state.container.entrypoint) return this.#entrypointWord(state, state.container.entrypoint, literal);
       // docker compose's options before its subcommand (`docker compose -f {{…}} up`); the subcommand is read below.
       if (state.container.compose) {
-        const consumed = this.#composeWord(state.container.compose, literal);
+        const consumed = this.#composeWord(state, state.container.compose, literal);
         if (consumed !== undefined) return consumed;
         state.container.compose = undefined;
       } else if (
@@ -2841,7 +2844,7 @@ class Scanner {
         state.container = undefined;
         return false;
       }
-      if (kubectl && state.container.run === undefined && this.#kubectlWord(state.container, literal)) return true;
+      if (kubectl && state.container.run === undefined && this.#kubectlWord(state, state.container, literal)) return true;
       // docker --config {{…}} ps, podman --runtime {{…}} run img (their own options, before the subcommand), nsenter --wd={{…}},
       // systemd-run -p ExecStartPre={{…}}, lxc-attach -v PATH={{…}}.
       const toolOptions = CONTAINER_TOOL_OPTIONS[state.container.tool];
@@ -3123,11 +3126,13 @@ class Scanner {
    * `--file=…`); the values of -p, --profile… are data. Consumes a refused word and returns true; undefined for the
    * subcommand, which the caller reads.
    */
-  #composeWord(compose: NonNullable<NonNullable<CommandState['container']>['compose']>, literal: Literal): boolean | undefined {
+  #composeWord(state: CommandState, compose: NonNullable<NonNullable<CommandState['container']>['compose']>, literal: Literal): boolean | undefined {
     const text = literal.text;
     if (compose.next !== undefined) {
       const next = compose.next;
       compose.next = undefined;
+      // A compose file read from the input (`docker compose -f - up`): what a pipe or here-document gives it chooses the services.
+      if (next === 'choosing' && literal.whole && STANDARD_INPUT.test(text)) state.input = true;
       return next === 'choosing' && !literal.whole && this.#refuseWord(REFUSED.containerOption, false);
     }
     if (!literal.whole) {
@@ -3137,6 +3142,7 @@ class Scanner {
     }
     if (text.startsWith('-') && text !== '-') {
       if (!text.includes('=')) compose.next = COMPOSE_OPTIONS[text];
+      if (STANDARD_INPUT.test(/^(?:-f=?|--file=)([\s\S]*)$/.exec(text)?.[1] ?? '')) state.input = true;
       return false;
     }
     return undefined;
@@ -3151,20 +3157,27 @@ class Scanner {
    * kubectl exec named without `--` (`kubectl exec pod ./deploy.sh {{…}}`), given `kubectlTail`. Consumes a refused word and
    * returns true.
    */
-  #kubectlWord(options: { kubectlValue?: boolean | 'choosing' | 'image'; kubectlSubcommand?: string }, literal: Literal): boolean {
+  #kubectlWord(
+    state: CommandState,
+    options: { kubectlValue?: boolean | 'choosing' | 'image' | 'manifest'; kubectlSubcommand?: string },
+    literal: Literal,
+  ): boolean {
     const text = literal.text;
     if (options.kubectlValue) {
       const value = options.kubectlValue;
       options.kubectlValue = undefined;
+      // A manifest read from the input (`kubectl apply -f -`): what a pipe or here-document gives it chooses the pods, as a program read from it runs.
+      if (value === 'manifest' && literal.whole && STANDARD_INPUT.test(text)) state.input = true;
       // The image kubectl run or debug runs (`--image {{…}}`), whole: a tag after fixed text (`--image app:{{…}}`) chooses no other.
-      const chosen = value === 'choosing' || (value === 'image' && text === '');
+      const chosen = value === 'choosing' || value === 'manifest' || (value === 'image' && text === '');
       return chosen && !literal.whole && this.#refuseWord(REFUSED.containerOption, false);
     }
     const manifest = KUBECTL_MANIFEST_SUBCOMMANDS.has(options.kubectlSubcommand ?? '');
     if (literal.whole) {
       const follow = text === '-f' && options.kubectlSubcommand === 'logs';
       if (text === '--image') options.kubectlValue = 'image';
-      else if (manifest && KUBECTL_MANIFEST_OPTIONS.has(text)) options.kubectlValue = 'choosing';
+      else if (manifest && KUBECTL_MANIFEST_OPTIONS.has(text)) options.kubectlValue = 'manifest';
+      else if (manifest && STANDARD_INPUT.test(/^(?:-[fk]=?|--filename=|--kustomize=)([\s\S]*)$/.exec(text)?.[1] ?? '')) state.input = true;
       else if (KUBECTL_VALUES.has(text) && !follow) options.kubectlValue = KUBECTL_EXEC_CHOOSING.has(text) ? 'choosing' : true;
       // `set` and the word after it (`set env`, `set image`): what its NAME=value operands are.
       else if (!text.startsWith('-')) options.kubectlSubcommand = options.kubectlSubcommand === 'set' ? `set ${text}` : (options.kubectlSubcommand ?? text);

@@ -374,6 +374,16 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     ['as the directory tar -C extracts into', 'tar -C {{body.v}} -xf a.tar; tar -xzf a.tgz --directory=/srv/{{body.v}}', REFUSED.directory],
     ['assigned to TAR_OPTIONS or TAPE', 'TAR_OPTIONS={{body.v}} tar -xf a.tar; TAPE={{body.v}} tar -x', REFUSED.shellVariable],
+    [
+      'written into a pipe or here-document to kubectl apply -f - or docker compose -f -, which read the manifest or compose file from it',
+      'echo {{body.v}} | kubectl apply -f -; printf %s {{body.v}} | kubectl create --filename=-\nkubectl apply -f - <<EOF\nimage: {{body.v}}\nEOF\necho {{body.v}} | docker compose -f - up; echo {{body.v}} | docker-compose --file=- up',
+      REFUSED.shellInput,
+    ],
+    [
+      'assigned to COMPOSE_FILE or COMPOSE_ENV_FILES',
+      'COMPOSE_FILE={{body.v}} docker compose up; COMPOSE_ENV_FILES=/srv/{{body.v}} docker compose up',
+      REFUSED.shellVariable,
+    ],
   ];
   for (const [label, template, reason] of refused) {
     it(`refuses a token ${label}`, () => {
@@ -499,6 +509,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       "tar's local archives after fixed text holding a /, its operands after -- or after fixed text, and the values of its data options",
       'tar -xf /srv/{{body.v}}.tar; tar -czf /backups/{{body.v}}.tgz .; tar xzf ./{{body.v}}.tgz; tar -xf a.tar -- {{body.v}}; tar -xf a.tar ./{{body.v}}; tar -xf a.tar --exclude {{body.v}} --strip-components {{body.v}}; tar -xf a.tar --transform=s/x/{{body.v}}/',
+    ],
+    [
+      'a pipe into kubectl apply and docker compose that read fixed manifests and compose files',
+      'echo {{body.v}} | kubectl apply -f k8s/; echo {{body.v}} | docker compose -f compose.yml up; echo {{body.v}} | kubectl logs -f pod',
     ],
   ];
   for (const [label, template] of accepted) {
