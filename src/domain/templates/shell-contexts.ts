@@ -1141,7 +1141,12 @@ const KUBECTL_EXEC_FLAGS = new Set([
  * directory, a URL): the manifest chooses the images, commands, host paths and privileges of the pods that run.
  */
 const KUBECTL_MANIFEST_SUBCOMMANDS = new Set(['apply', 'create', 'replace']);
-const KUBECTL_MANIFEST_OPTIONS = new Set(['-f', '--filename', '-k', '--kustomize']);
+/**
+ * -f/--filename and -k/--kustomize, alone or last in a bundle after -R (`-Rf`, which the flag parser reads as -R -f), as a
+ * whole word (`whole`), or with the value that follows in the same word, after `=` or not (`attached`: `-f/srv/…`, `-Rf=…`,
+ * `--filename=…`; group 1 the value).
+ */
+const KUBECTL_MANIFEST_OPTION = { whole: /^(?:-R*[fk]|--filename|--kustomize)$/, attached: /^(?:-R*[fk]=?|--filename=|--kustomize=)([\s\S]*)$/ };
 const KUBECTL_EXEC_CHOOSING = new Set(['--kubeconfig', '--cache-dir', '--profile-output', '--log-file', '--log-dir', '--shell']);
 /** The options named, each `choosing` (a table of CONTAINER_TOOL_OPTIONS). */
 const choosingOptions = (names: readonly string[]): Readonly<Record<string, 'choosing'>> => Object.fromEntries(names.map((name) => [name, 'choosing']));
@@ -3172,12 +3177,15 @@ class Scanner {
       const chosen = value === 'choosing' || value === 'manifest' || (value === 'image' && text === '');
       return chosen && !literal.whole && this.#refuseWord(REFUSED.containerOption, false);
     }
-    const manifest = KUBECTL_MANIFEST_SUBCOMMANDS.has(options.kubectlSubcommand ?? '');
+    // Before the subcommand too (`kubectl -f ./k8s/{{…}} apply`: kubectl reads the options of its subcommand there), where
+    // which subcommand follows is not known yet: read as a manifest, erring toward refusing.
+    const manifest =
+      KUBECTL_MANIFEST_SUBCOMMANDS.has(options.kubectlSubcommand ?? '') || (options.kubectlSubcommand === undefined && options !== state.kubectlTail);
     if (literal.whole) {
       const follow = text === '-f' && options.kubectlSubcommand === 'logs';
       if (text === '--image') options.kubectlValue = 'image';
-      else if (manifest && KUBECTL_MANIFEST_OPTIONS.has(text)) options.kubectlValue = 'manifest';
-      else if (manifest && STANDARD_INPUT.test(/^(?:-[fk]=?|--filename=|--kustomize=)([\s\S]*)$/.exec(text)?.[1] ?? '')) state.input = true;
+      else if (manifest && KUBECTL_MANIFEST_OPTION.whole.test(text)) options.kubectlValue = 'manifest';
+      else if (manifest && STANDARD_INPUT.test(KUBECTL_MANIFEST_OPTION.attached.exec(text)?.[1] ?? '')) state.input = true;
       else if (KUBECTL_VALUES.has(text) && !follow) options.kubectlValue = KUBECTL_EXEC_CHOOSING.has(text) ? 'choosing' : true;
       // `set` and the word after it (`set env`, `set image`): what its NAME=value operands are.
       else if (!text.startsWith('-')) options.kubectlSubcommand = options.kubectlSubcommand === 'set' ? `set ${text}` : (options.kubectlSubcommand ?? text);
@@ -3188,8 +3196,8 @@ class Scanner {
     if (env !== undefined) return this.#refuseWord(env, false);
     // kubectl set image RESOURCE CONTAINER={{…}}: the image the pods run, whole (a tag after fixed text chooses no other).
     if (options.kubectlSubcommand === 'set image' && /^[^=]+=$/.test(text)) return this.#refuseWord(REFUSED.containerOption, false);
-    // kubectl apply -f/srv/{{…}}, --filename={{…}}, -k={{…}}: the manifest applied, anywhere in the value.
-    if (manifest && /^(?:-[fk]|--filename=|--kustomize=)/.test(text)) return this.#refuseWord(REFUSED.containerOption, false);
+    // kubectl apply -f/srv/{{…}}, -Rf/srv/{{…}}, --filename={{…}}, -k={{…}}: the manifest applied, anywhere in the value.
+    if (manifest && KUBECTL_MANIFEST_OPTION.attached.test(text)) return this.#refuseWord(REFUSED.containerOption, false);
     const attached = /^(--[A-Za-z0-9-]+)=/.exec(text)?.[1];
     if (attached === '--image') return text === '--image=' && this.#refuseWord(REFUSED.containerOption, false);
     if (attached !== undefined) return KUBECTL_EXEC_CHOOSING.has(attached) && this.#refuseWord(REFUSED.containerOption, false);

@@ -301,6 +301,12 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'kubectl apply -f {{body.v}}; kubectl apply -k /srv/{{body.v}}; kubectl apply --filename /srv/{{body.v}}.yaml; kubectl apply --kustomize={{body.v}}; kubectl -n prod create -f ./k8s/{{body.v}}; kubectl replace -f/srv/{{body.v}}; oc apply -f k8s/{{body.v}}.yaml',
       REFUSED.containerOption,
     ],
+    // The flag parser reads -Rf as -R -f, and the subcommand's options before the subcommand (found by review).
+    [
+      "in the manifest -f or -k take last in a bundle (-Rf) or before kubectl's subcommand",
+      'kubectl apply -Rf /srv/{{body.v}}; kubectl apply -Rf/srv/{{body.v}}; oc create -Rk ./k8s/{{body.v}}; kubectl -f ./k8s/{{body.v}}.yaml apply; kubectl -n prod --filename=/srv/{{body.v}} apply; oc -k /srv/{{body.v}} apply',
+      REFUSED.containerOption,
+    ],
     // Maven and Gradle run the plugins and build code of the project their options point them at.
     [
       'in the build file, project directory, settings or init script mvn and gradle (also ./mvnw, ./gradlew) read',
@@ -377,6 +383,11 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       'written into a pipe or here-document to kubectl apply -f - or docker compose -f -, which read the manifest or compose file from it',
       'echo {{body.v}} | kubectl apply -f -; printf %s {{body.v}} | kubectl create --filename=-\nkubectl apply -f - <<EOF\nimage: {{body.v}}\nEOF\necho {{body.v}} | docker compose -f - up; echo {{body.v}} | docker-compose --file=- up',
+      REFUSED.shellInput,
+    ],
+    [
+      'in a here-document to kubectl apply -Rf - or to kubectl -f - before its subcommand',
+      'kubectl apply -Rf - <<EOF\nimage: {{body.v}}\nEOF\nkubectl -f - apply <<EOF\nimage: {{body.v}}\nEOF\necho {{body.v}} | kubectl apply -Rf=-',
       REFUSED.shellInput,
     ],
     [
@@ -488,7 +499,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       'values of kubectl apply options that choose no manifest, fixed manifests, and the manifests of subcommands that run nothing',
-      'kubectl apply -f k8s/ --prune -l app={{body.v}}; kubectl apply -n {{body.v}} -f k8s/app.yaml; kubectl delete -f ./k8s/{{body.v}}.yaml; kubectl create deployment app-{{body.v}} --image=registry/app:{{body.v}}',
+      'kubectl apply -f k8s/ --prune -l app={{body.v}}; kubectl apply -n {{body.v}} -f k8s/app.yaml; kubectl delete -f ./k8s/{{body.v}}.yaml; kubectl create deployment app-{{body.v}} --image=registry/app:{{body.v}}; kubectl -n {{body.v}} apply -Rf k8s/; kubectl rollout restart deployment/{{body.v}}',
     ],
     [
       'properties of names of your own given to mvn and gradle, the values of their options that choose no build, and goals and tasks after fixed text',
