@@ -80,7 +80,7 @@ export const REFUSED = {
   tarOption:
     'in tar\'s command line where the value chooses a command it runs or the archive it reads: what --to-command, -I/--use-compress-program, --rsh-command, -F/--info-script or --checkpoint-action take, an archive -f names that is no local path after fixed text holding a / (a value host:x makes tar run a remote shell, - its input), or a word a value could make an option (tar -xf ./a.tar {{…}}: a value --to-command=… runs for each file; tar reads options among its operands); pass operands after -- (tar -xf ./a.tar -- {{…}}) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   buildCode:
-    'in the command line of mvn or gradle (also ./mvnw, ./gradlew) where the value names the build read or where it is found (-f/--file, -p/--project-dir, -b/--build-file, -c/--settings-file, -s/--settings, -I/--init-script, -g/--gradle-user-home…), or in a word a value could make one (mvn {{…}}: -f…, -D{{…}}): Maven and Gradle run the plugins and build code of that project (a value ../../tmp/x names a planted one); pass the value as a property of a name of your own (mvn deploy -Dref={{…}}, ./gradlew deploy -Pref={{…}}) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
+    'in the command line of mvn or gradle (also ./mvnw, ./gradlew) where the value names the build read or where it is found (-f/--file, -p/--project-dir, -b/--build-file, -c/--settings-file, -s/--settings, -I/--init-script, -g/--gradle-user-home…) or a property names a program run or where code is loaded from (-Dexec.executable=, -Dorg.gradle.java.home=, -Dmaven.repo.local=, -DargLine=…), or in a word a value could make one (mvn {{…}}: -f…, -D{{…}}, -D {{…}}): Maven and Gradle run the plugins and build code of that project (a value ../../tmp/x names a planted one); pass the value as a property of a name of your own (mvn deploy -Dref={{…}}, ./gradlew deploy -Pref={{…}}) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   railsOption:
     'in an option of a rails command that chooses a file it loads, runs or writes (-e/--environment: config/environments/<value>.rb, where a value ../../tmp/x names a planted file; server -c, -u, -P), at the start of a word where a value could be one (rails server {{…}}), or in a test file rails test loads (rails test test/{{…}}): choose the environment among fixed ones (case {{…}} in staging) bin/rails server -e staging;; esac) (docs/triggers.md, "Places a token may not stand": interpreters)',
   packageCode:
@@ -225,6 +225,13 @@ const PROGRAM_VARIABLES = new Set([
   'GRADLE_OPTS',
   'GRADLE_USER_HOME',
   'JAVA_HOME',
+  // The JVM options gradlew (and many another Java launcher) passes, the project directory whose .mvn/jvm.config mvn reads,
+  // the JVM options mvn adds for debugging, the options mvnw passes as its command line's, and the URL mvnw fetches Maven from.
+  'JAVA_OPTS',
+  'MAVEN_BASEDIR',
+  'MAVEN_DEBUG_OPTS',
+  'MAVEN_CONFIG',
+  'MVNW_REPOURL',
   // The options GNU tar reads before its command line's (--to-command=…), and the archive it reads without -f (host:path runs a remote shell).
   'TAR_OPTIONS',
   'TAPE',
@@ -374,33 +381,31 @@ const RAKE_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
  * word (or, for a long one, what follows `=`): `code` where the value names the build read — the pom or build script, whose
  * plugins and code run, the project directory (its pom.xml, .mvn/, build.gradle, settings.gradle), a settings file (the
  * repositories plugins come from), a toolchain, an init script, Gradle's user home (whose init.d scripts run) —, `data`
- * otherwise. Their options are whole words, never bundled (`-pl`, `-rf`, `-gs` are options of their own); a `-D` or `-P`
- * word holds a property, `-Dname=value`.
+ * otherwise, `property` for a system property `name=value` (-D, --define, --system-prop: BUILD_CODE_PROPERTY). Their options
+ * are whole words, never bundled (`-pl`, `-rf`, `-gs` are options of their own); a `-D` or `-P` word holds a property,
+ * `-Dname=value`.
  */
-const BUILD_TOOLS: Readonly<Record<string, 'mvn' | 'gradle'>> = { mvn: 'mvn', mvnw: 'mvn', mvnd: 'mvn', gradle: 'gradle', gradlew: 'gradle' };
-const BUILD_TOOL_OPTIONS: Readonly<Record<'mvn' | 'gradle', Readonly<Record<string, 'code' | 'data'>>>> = {
+const BUILD_TOOLS: Readonly<Record<string, 'mvn' | 'gradle'>> = {
+  mvn: 'mvn',
+  mvnw: 'mvn',
+  mvnd: 'mvn',
+  mvnDebug: 'mvn',
+  gradle: 'gradle',
+  gradlew: 'gradle',
+};
+const BUILD_TOOL_OPTIONS: Readonly<Record<'mvn' | 'gradle', Readonly<Record<string, 'code' | 'data' | 'property'>>>> = {
   mvn: {
     ...Object.fromEntries(
       ['-f', '--file', '-s', '--settings', '-gs', '--global-settings', '-t', '--toolchains', '-gt', '--global-toolchains'].map((o) => [o, 'code' as const]),
     ),
     ...Object.fromEntries(
-      [
-        '-pl',
-        '--projects',
-        '-rf',
-        '--resume-from',
-        '-l',
-        '--log-file',
-        '-T',
-        '--threads',
-        '-P',
-        '--activate-profiles',
-        '-D',
-        '--define',
-        '-b',
-        '--builder',
-      ].map((o) => [o, 'data' as const]),
+      ['-pl', '--projects', '-rf', '--resume-from', '-l', '--log-file', '-T', '--threads', '-P', '--activate-profiles', '-b', '--builder'].map((o) => [
+        o,
+        'data' as const,
+      ]),
     ),
+    '-D': 'property',
+    '--define': 'property',
   },
   gradle: {
     ...Object.fromEntries(
@@ -411,12 +416,24 @@ const BUILD_TOOL_OPTIONS: Readonly<Record<'mvn' | 'gradle', Readonly<Record<stri
     ),
     ...Object.fromEntries(
       [
-        ...['-x', '--exclude-task', '--console', '--warning-mode', '-D', '--system-prop', '-P', '--project-prop', '--max-workers', '--priority'],
+        ...['-x', '--exclude-task', '--console', '--warning-mode', '-P', '--project-prop', '--max-workers', '--priority'],
         ...['-M', '--write-verification-metadata', '-F', '--dependency-verification', '--tests', '--configuration', '--dependency'],
       ].map((o) => [o, 'data' as const]),
     ),
+    '-D': 'property',
+    '--system-prop': 'property',
   },
 };
+/**
+ * The system properties of mvn and gradle (by the end of their name, in any case) whose value names a program they run or
+ * where code is loaded from: an executable (exec.executable, gpg.executable, maven.compiler.executable…), a JDK or a home
+ * (java.home, org.gradle.java.home, gradle.user.home, whose init.d scripts run), the JVM of a forked run or its options
+ * (surefire's jvm, argLine, org.gradle.jvmargs, maven.surefire.debug: a -javaagent), the class exec:java runs
+ * (exec.mainClass), the local repository plugins are loaded from (maven.repo.local), Maven's extensions
+ * (maven.ext.class.path), the directory whose .mvn/extensions.xml is read and the JDKs Gradle's toolchains choose among.
+ */
+const BUILD_CODE_PROPERTY =
+  /(?:executable|home|jvm|argline|jvmargs|mainclass|repo\.local|ext\.class\.path|multimoduleprojectdirectory|installations\.paths|surefire\.debug|failsafe\.debug)$/i;
 const buildToolOf = (name: string): 'mvn' | 'gradle' | undefined => {
   const base = baseName(name);
   return Object.hasOwn(BUILD_TOOLS, base) ? BUILD_TOOLS[base] : undefined;
@@ -1683,7 +1700,7 @@ interface CommandState {
   /** Inside the arguments of sed: whether options may still come, the script was given, --sandbox was given, and what the next word is. */
   sed?: { options: boolean; program: boolean; sandbox: boolean; next?: 'code' | 'data' };
   /** Inside the arguments of a program of COMMAND_OPTIONS; `next` when the next word is an option's value (`code` when it is code). */
-  commandOptions?: { command: string; next?: 'code' | 'data' | 'file' | 'directory'; ended?: boolean; started?: boolean };
+  commandOptions?: { command: string; next?: 'code' | 'data' | 'file' | 'directory'; ended?: boolean; started?: boolean; property?: boolean };
   /**
    * Inside the arguments of a container tool: a shell named among them starts a shell's arguments;
    * `runs` once a word says it runs a command (`exec`, `run`…, or a tool that always does, nsenter),
@@ -4128,16 +4145,26 @@ class Scanner {
 
   /**
    * A word of mvn's or gradle's command line: refuses a token in what an option of BUILD_TOOL_OPTIONS that names the build
-   * read takes (`mvn -f {{…}}`, `gradle -p /srv/{{…}}`, `--build-file={{…}}`), in an option's name (`-D{{…}}`, `--{{…}}`) and
-   * at the start of a word, where a value could be an option (`mvn {{…}}`: `-f…`, or a goal naming a plugin to fetch and
-   * run); the value of a property of a fixed name (`-Dref={{…}}`, `-Pref={{…}}`), of a data option and a goal or task after
-   * fixed text are data.
+   * read takes (`mvn -f {{…}}`, `gradle -p /srv/{{…}}`, `--build-file={{…}}`), in an option's name (`--{{…}}`), in a
+   * system property's name (`-D{{…}}`, `-D {{…}}`, `--define={{…}}`) or in the value of one of BUILD_CODE_PROPERTY
+   * (`-Dexec.executable={{…}}`), and at the start of a word, where a value could be an option (`mvn {{…}}`: `-f…`, or a goal
+   * naming a plugin to fetch and run); the value of a property of a fixed name (`-Dref={{…}}`, `-Pref={{…}}`), of a data
+   * option and a goal or task after fixed text are data.
    */
   #buildToolWord(state: CommandState, options: NonNullable<CommandState['commandOptions']>): boolean {
     const table = BUILD_TOOL_OPTIONS[options.command as 'mvn' | 'gradle'];
     const literal = this.#literal();
     const text = literal.text;
     const refuse = (): boolean => this.#refuseWordOrReplaced(state, literal, REFUSED.buildCode);
+    // A system property `name=value`: a token in its name, or in the value of a property naming a program or where code is loaded from.
+    const property = (assignment: string): boolean => {
+      const equals = assignment.indexOf('=');
+      return (equals <= 0 || BUILD_CODE_PROPERTY.test(assignment.slice(0, equals))) && refuse();
+    };
+    if (options.property) {
+      options.property = undefined;
+      return property(text);
+    }
     if (options.next) {
       const next = options.next;
       options.next = undefined;
@@ -4145,12 +4172,17 @@ class Scanner {
     }
     if (!text.startsWith('-') || text === '-') return text === '' && refuse();
     if (literal.whole) {
-      if (!text.includes('=')) options.next = table[text];
+      const kind = text.includes('=') ? undefined : table[text];
+      if (kind === 'property') options.property = true;
+      else options.next = kind;
       return false;
     }
-    // A property of a fixed name (`-Dref=…`, `-Pref=…`), or a data option's value after `=` (`--console=…`).
+    if (text.startsWith('-D')) return property(text.slice(2));
+    // A property of a fixed name (`-Pref=…`), or a data option's value after `=` (`--console=…`).
     const equals = text.indexOf('=');
-    if (equals > 0 && (/^-[DP][^=]/.test(text) || table[text.slice(0, equals)] === 'data')) return false;
+    const option = equals > 0 ? table[text.slice(0, equals)] : undefined;
+    if (option === 'property') return property(text.slice(equals + 1));
+    if (equals > 0 && (/^-P[^=]/.test(text) || option === 'data')) return false;
     return refuse();
   }
 

@@ -1144,6 +1144,15 @@ describe('why mvn -f, a tar option at the start of an operand and variables a he
       prepare: plantMavenProject,
     },
     {
+      tool: 'mvn',
+      needs: ['javac', 'jar'],
+      does: 'starts its JVM with the options of the .mvn/jvm.config of the directory MAVEN_BASEDIR names (a planted agent runs)',
+      template: 'MAVEN_BASEDIR=./apps/{{body.v}} mvn -q -o validate',
+      script: 'MAVEN_BASEDIR=./apps/"${AGW_ARG_1}" mvn -q -o validate',
+      value: '../planted',
+      prepare: plantMavenProject,
+    },
+    {
       tool: 'sh',
       does: 'runs as a command the line a read loop reads from a here-document holding the value',
       template: 'while read -r x; do $x; done <<EOF\n{{body.v}}\nEOF',

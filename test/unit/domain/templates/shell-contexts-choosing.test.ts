@@ -318,9 +318,20 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'mvn {{body.v}}; ./gradlew build {{body.v}}; mvn -D{{body.v}} package; docker run --rm maven mvn -f {{body.v}} package',
       REFUSED.buildCode,
     ],
+    // A property named by the value (`maven.ext.class.path=…`), or one naming a program run or where code is loaded from (found by review).
+    [
+      'in the name of a property given in the next word or after --define= or --system-prop=, or in the value of one naming a program or where code is loaded from',
+      'mvn -D {{body.v}} package; mvn --define={{body.v}} package; gradle --system-prop={{body.v}} build; ./gradlew -D {{body.v}} build; mvn -Dexec.executable={{body.v}} exec:exec; mvn -Dexec.executable=/usr/bin/{{body.v}} exec:exec; mvn -D maven.repo.local=/srv/{{body.v}} package; mvn -Dmaven.ext.class.path={{body.v}} validate; mvn test -DargLine={{body.v}}; mvn exec:java -Dexec.mainClass={{body.v}}; gradle -Dorg.gradle.java.home=/opt/{{body.v}} build; ./gradlew --system-prop org.gradle.jvmargs={{body.v}} build; mvnDebug -f {{body.v}} package',
+      REFUSED.buildCode,
+    ],
     [
       'assigned to MAVEN_ARGS, MAVEN_OPTS, GRADLE_OPTS, GRADLE_USER_HOME or JAVA_HOME',
       'MAVEN_ARGS={{body.v}} mvn package; JAVA_HOME=/opt/{{body.v}} ./gradlew build; GRADLE_USER_HOME={{body.v}} gradle build',
+      REFUSED.shellVariable,
+    ],
+    [
+      'assigned to JAVA_OPTS (gradlew), MAVEN_BASEDIR, MAVEN_DEBUG_OPTS, MAVEN_CONFIG or MVNW_REPOURL',
+      'JAVA_OPTS={{body.v}} ./gradlew build; MAVEN_BASEDIR=./apps/{{body.v}} mvn validate; MAVEN_DEBUG_OPTS={{body.v}} mvn package; MAVEN_CONFIG={{body.v}} ./mvnw package; MVNW_REPOURL={{body.v}} ./mvnw package',
       REFUSED.shellVariable,
     ],
     // direnv exec sources the directory's .envrc (bash); chpst -e reads an envdir (PATH, LD_PRELOAD…), -/ and -C choose the root and directory.
@@ -503,7 +514,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       'properties of names of your own given to mvn and gradle, the values of their options that choose no build, and goals and tasks after fixed text',
-      'mvn -f pom.xml deploy -Dref={{body.v}}; ./gradlew deploy -Pref={{body.v}}; mvn -pl {{body.v}} -rf :{{body.v}} -T {{body.v}} package; gradle test --tests {{body.v}} -x {{body.v}}; mvn release:prepare-{{body.v}}; ./gradlew --console={{body.v}} build',
+      'mvn -f pom.xml deploy -Dref={{body.v}}; ./gradlew deploy -Pref={{body.v}}; mvn -pl {{body.v}} -rf :{{body.v}} -T {{body.v}} package; gradle test --tests {{body.v}} -x {{body.v}}; mvn release:prepare-{{body.v}}; ./gradlew --console={{body.v}} build; mvn test -Dtest={{body.v}}; mvn -D ref={{body.v}} deploy; mvn --define=ref={{body.v}} deploy; gradle --system-prop ref={{body.v}} build; mvn exec:exec -Dexec.args={{body.v}}',
     ],
     [
       'arguments of the command direnv exec and chpst run in fixed directories, and of direnv subcommands that run none',
