@@ -1866,9 +1866,14 @@ const ESCAPED_REFERENCE = /\\\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])/g;
  * An assignment in a -c string (`x=$1`, `x="${1}"`, `local x=$1`, `x=$(printf %s "$1")`), at the start of the string or
  * after a space or an operator: the name and the value, up to its end (quotes and a simple `$(…)` kept whole).
  */
-const ASSIGNMENT = /(?<![^\s;&|(!{])([A-Za-z_][A-Za-z0-9_]*)=((?:"[^"]*"|'[^']*'|\$\([^)]*\)|`[^`]*`|\\.|[^\s;&|()'"\\])*)/g;
+const ASSIGNMENT = /(?<![^\s;&|(!{])([A-Za-z_][A-Za-z0-9_]*)\+?=((?:"[^"]*"|'[^']*'|\$\([^)]*\)|`[^`]*`|\\.|[^\s;&|()'"\\])*)/g;
 /** A reference to a variable in an assignment's value (`$x`, `${x}`, `${x:-…}`; not `${#x}` or `${!x}`): its name. */
 const REFERENCED_NAME = /\$\{?([A-Za-z_][A-Za-z0-9_]*)/g;
+/**
+ * An indirect expansion (`${!ref}`, `${!ref:-…}`; not `${!a[@]}` or `${!prefix*}`): the variable whose name ref holds, which
+ * the check does not follow; taken for a reference to every variable holding a value.
+ */
+const INDIRECT = /\$\{![A-Za-z_][A-Za-z0-9_]*(?:[:#%/^,][^}]*)?\}/;
 /** A for loop's variable and its list (`for x in "$@"; do …`). */
 const FOR_IN = /\bfor[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+in[ \t]([^;\n]*)/g;
 /** An assignment by a parameter expansion (`${y:=$x}`, `${y=$x}`, bash assigns the word when y is unset or empty): the name and the word. */
@@ -1881,10 +1886,10 @@ const GETOPTS = /(?<![^\s;&|(!{])getopts[ \t]+[^\s;&|<>()]+[ \t]+([A-Za-z_][A-Za
 /**
  * The variables builtins set from what they read or format (`read -r x <<<"$1"`, `… done <<EOF` with `$1` in the body,
  * `printf -v x %s "$1"`, `mapfile -t a`): the words after read, mapfile or readarray that are names (an option's value
- * named like one errs toward refusing), and printf's -v name.
+ * named like one errs toward refusing), and printf's -v name. Group 1 the builtin (readarray before read, which starts it).
  */
 const READ_INTO =
-  /(?<![^\s;&|(!{])(?:read|mapfile|readarray)((?:[ \t]+[^\s;&|<>()]+)*)|(?<![^\s;&|(!{])printf[ \t]+(?:-[^\sv]*[ \t]+)*-v[ \t]*([A-Za-z_][A-Za-z0-9_]*)/g;
+  /(?<![^\s;&|(!{])(readarray|read|mapfile)(?![A-Za-z0-9_])((?:[ \t]+[^\s;&|<>()]+)*)|(?<![^\s;&|(!{])printf[ \t]+(?:-[^\sv]*[ \t]+)*-v[ \t]*([A-Za-z_][A-Za-z0-9_]*)/g;
 
 /** A read, mapfile or readarray command whose input is a file (`read -r h < hostfile`), up to its end. */
 const READ_FROM_FILE = /(?<![^\s;&|(!{])(?:read|mapfile|readarray)(?:[ \t]+[^\s;&|<>()]+)*[ \t]*<(?![<(&])[^;&|\n]*/g;
@@ -1895,8 +1900,11 @@ const READ_FROM_FILE = /(?<![^\s;&|(!{])(?:read|mapfile|readarray)(?:[ \t]+[^\s;
  */
 const readNames = (script: string, printf: boolean): Set<string> => {
   const names = new Set<string>();
-  for (const m of script.matchAll(READ_INTO))
-    for (const name of m[2] !== undefined ? (printf ? [m[2]] : []) : m[1]!.split(/[ \t]+/)) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) names.add(name);
+  for (const m of script.matchAll(READ_INTO)) {
+    // Without a name, read sets REPLY and mapfile MAPFILE (`read -r <<< …; $REPLY`): taken for set whether a name is given or not.
+    if (m[1] !== undefined) names.add(m[1] === 'read' ? 'REPLY' : 'MAPFILE');
+    for (const name of m[3] !== undefined ? (printf ? [m[3]] : []) : m[2]!.split(/[ \t]+/)) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) names.add(name);
+  }
   if (printf) for (const name of getoptsNames(script)) names.add(name);
   return names;
 };
@@ -1952,9 +1960,9 @@ const markCopies = (
     for (const m of marked.matchAll(pattern)) if (m[2]!.includes(POSITIONAL_TOKEN)) pending.push(m[1]!);
   for (const name of copiesOf(copyReaders(marked), pending)) copies.add(name);
   if (copies.size === 0) return marked;
-  // `$x`, `${x}`, `${x:-…}`, `${x#…}`, not `${#x}` (its length) or `$xy`.
+  // `$x`, `${x}`, `${x:-…}`, `${x#…}`, not `${#x}` (its length) or `$xy`; and `${!ref}`, which may name any of them.
   const names = [...copies].join('|');
-  return replace(marked, new RegExp(`\\$\\{(?:${names})(?:[^A-Za-z0-9_}][^}]*)?\\}|\\$(?:${names})(?![A-Za-z0-9_])`, 'g'));
+  return replace(marked, new RegExp(`\\$\\{(?:${names})(?:[^A-Za-z0-9_}][^}]*)?\\}|\\$(?:${names})(?![A-Za-z0-9_])|${INDIRECT.source}`, 'g'));
 };
 
 /**
@@ -2142,7 +2150,9 @@ class Scanner {
     // copies) written as a token, by a scan that follows no variable; all of them at once first, and only when that finds
     // one where a token is refused, each alone, to tell which.
     // Those referenced through a copy too (`declare -n ref=x; $ref`, where `$x` is not).
-    const used = [...new Set(referencedNames(this.#s, new Set(this.#copiedVariables().keys())).flatMap((name) => this.#copiedVariables().get(name)!))];
+    // An indirect expansion (`n=x; eval "${!n}"`) may name any of them.
+    const referenced = INDIRECT.test(this.#s) ? [...this.#copiedVariables().keys()] : referencedNames(this.#s, new Set(this.#copiedVariables().keys()));
+    const used = [...new Set(referenced.flatMap((name) => this.#copiedVariables().get(name)!))];
     const refusesCopies = (names: string[]): boolean => refusesMarkedReference(markCopies(this.#s, new Set(names), markOutsideSingleQuotes));
     // Which of `names` (whose scan together refuses) are refused: by halves, so a template of n such variables takes about
     // log n scans per refused one rather than n. When neither half refuses alone (only their uses together do: `$x$y`),

@@ -377,6 +377,18 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'x={{body.v}}; : "${y:=$x}"; $y; v={{body.v}}; : ${w:=pre-$v}; eval "$w"',
       REFUSED.copiedValue,
     ],
+    // Found by review: REPLY and MAPFILE (read and mapfile without a name), readarray (read as read before), y+=$x, ${!ref}.
+    ['in what read without a name sets REPLY to, which the template runs', 'read -r <<< {{body.v}}; $REPLY', REFUSED.copiedValue],
+    [
+      'in a here-document read without a name reads into REPLY, mapfile into MAPFILE or readarray into an array, which the template runs',
+      'while read -r; do eval "$REPLY"; done <<EOF\n{{body.v}}\nEOF\nmapfile -t <<EOF\n{{body.v}}\nEOF\n"${MAPFILE[@]}"\nreadarray -t a <<EOF\n{{body.v}}\nEOF\n"${a[@]}"',
+      REFUSED.copiedValue,
+    ],
+    [
+      'in a variable appended to another (y+=$x) or reached by an indirect expansion (${!ref}), which the template runs',
+      'x={{body.v}}; y+=$x; $y; v={{body.v}}; w=pre; w+=$v; eval "$w"; r={{body.v}}; n=r; eval "${!n}"',
+      REFUSED.copiedValue,
+    ],
     // docker exec's container: a value at its start could be an option (--user=root, --workdir=…), the next word the container.
     [
       'at the start of the container docker, podman or nerdctl exec (also docker compose exec) runs the program in',
@@ -527,6 +539,10 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     [
       'what a read fed by a here-document, getopts, a name reference or ${y:=…} set from a value, used as data',
       'while read -r x; do ./deploy.sh "$x"; done <<EOF\n{{body.v}}\nEOF\nset -- -a {{body.v}}; getopts a: o; ./deploy.sh "$OPTARG"\nx={{body.v}}; declare -n ref=x; ./deploy.sh "$ref"; : "${y:=$x}"; ./deploy.sh "$y"\nread -r h < hostfile; $h; cat > notes <<EOF\n{{body.v}}\nEOF',
+    ],
+    [
+      'what read sets REPLY to, readarray an array, y+=$x and ${!ref} from a value, used as data',
+      'read -r <<< {{body.v}}; ./deploy.sh "$REPLY"\nreadarray -t a <<EOF\n{{body.v}}\nEOF\n./deploy.sh "${a[@]}"\nx={{body.v}}; y+=$x; ./deploy.sh "$y"; n=x; ./deploy.sh "${!n}"',
     ],
     [
       "tar's local archives after fixed text holding a /, its operands after -- or after fixed text, and the values of its data options",
