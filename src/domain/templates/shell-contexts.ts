@@ -517,16 +517,28 @@ const COMMAND_OPTIONS: Readonly<Record<string, { readonly code: readonly string[
 /** Programs that run a command string through a shell, or the program their arguments name, wherever a value stands among their arguments: su and runuser without -u (-c, -s, or arguments given to the user's shell), script (-c), watch (joins its arguments and runs them with sh -c), parallel (its command and its ::: inputs). */
 const COMMAND_RUNNERS = new Set(['su', 'script', 'watch', 'parallel']);
 /** Container tools whose arguments end in a command run in the container: a shell named among them reads its options and script as a shell does, and after a `--` the next word names the program. */
-const CONTAINER_TOOLS = new Set(['docker', 'docker-compose', 'podman', 'kubectl', 'nerdctl', 'oc', 'lxc-attach', 'nsenter', 'systemd-run', 'machinectl']);
+const CONTAINER_TOOLS = new Set([
+  'docker',
+  'docker-compose',
+  'podman-compose',
+  'podman',
+  'kubectl',
+  'nerdctl',
+  'oc',
+  'lxc-attach',
+  'nsenter',
+  'systemd-run',
+  'machinectl',
+]);
 /** The container tools with subcommands, most of which run no command (`docker logs node`): an interpreter among their words is one only after a subcommand that runs one. */
-const RUNNING_TOOLS = new Set(['docker', 'docker-compose', 'podman', 'kubectl', 'nerdctl', 'oc']);
+const RUNNING_TOOLS = new Set(['docker', 'docker-compose', 'podman-compose', 'podman', 'kubectl', 'nerdctl', 'oc']);
 /** The subcommands of those tools that run a command (`docker exec`, `docker run`, `docker compose run`, `kubectl debug`, `oc rsh`). */
 const RUNNING_SUBCOMMANDS = new Set(['exec', 'run', 'debug', 'rsh', 'attach']);
 /**
  * The tools whose run, create and exec (also docker compose run, docker-compose run, docker container run) take the options of
  * CONTAINER_RUN_VALUES and CONTAINER_RUN_FLAGS, then the image or container, then the program run in it.
  */
-const PROGRAM_TOOLS = new Set(['docker', 'docker-compose', 'podman', 'nerdctl']);
+const PROGRAM_TOOLS = new Set(['docker', 'docker-compose', 'podman-compose', 'podman', 'nerdctl']);
 const PROGRAM_SUBCOMMANDS = new Set(['run', 'create', 'exec']);
 const baseName = (name: string): string => name.slice(name.lastIndexOf('/') + 1);
 /**
@@ -1197,6 +1209,8 @@ const CONTAINER_TOOL_OPTIONS: Readonly<Record<string, Readonly<Record<string, 'c
   },
   'lxc-attach': { '-P': 'choosing', '--lxcpath': 'choosing', '-f': 'choosing', '--rcfile': 'choosing', '-v': 'env', '--set-var': 'env' },
 };
+/** Options of docker, podman and nerdctl themselves that take no value (`docker --debug logs compose`: logs is the subcommand). */
+const CONTAINER_TOOL_GLOBAL_FLAGS = new Set(['-D', '--debug', '--tls', '--tlsverify', '--remote', '-r', '--noout', '--insecure', '--debug-full']);
 /**
  * The options of docker compose (docker-compose, podman compose…) before its subcommand that take the next word: `choosing`
  * where the value names the compose file read (-f/--file: the images, host directories mounted, privileges and commands of
@@ -1214,6 +1228,8 @@ const COMPOSE_OPTIONS: Readonly<Record<string, 'choosing' | 'data'>> = {
   '--ansi': 'data',
   '--progress': 'data',
   '--parallel': 'data',
+  // podman-compose's: the podman it runs.
+  '--podman-path': 'choosing',
 };
 /** Options of kubectl's other subcommands (logs, get, rollout…) that take the next word as their value, besides KUBECTL_EXEC_VALUES. */
 const KUBECTL_VALUES = new Set([
@@ -1731,6 +1747,12 @@ interface CommandState {
      * or `data` when the next word is the value of one.
      */
     compose?: { next?: 'choosing' | 'data' };
+    /**
+     * Of docker, podman and nerdctl before run, create or exec: `subcommand` once their own subcommand is surely named (a word
+     * no option's value: `docker logs compose`, where compose is a container), `afterOption` when the word before was an
+     * option that may take the next as its value (`docker -l debug compose`).
+     */
+    own?: { subcommand?: boolean; afterOption?: boolean };
     /** kubectl's or oc's subcommand (its first word that is no option or option's value: `logs`, whose -f takes no value). */
     kubectlSubcommand?: string;
     /** The next word is the value of -e/--env. */
@@ -2842,16 +2864,19 @@ class Scanner {
       if (state.container.compose) {
         const consumed = this.#composeWord(state, state.container.compose, literal);
         if (consumed !== undefined) return consumed;
+        // Compose's subcommand: a later `compose` is one of its operands (`docker compose logs compose -f {{…}}`).
         state.container.compose = undefined;
-      } else if (
-        PROGRAM_TOOLS.has(state.container.tool) &&
-        state.container.run === undefined &&
-        !state.container.runs &&
-        literal.whole &&
-        literal.text === 'compose'
-      ) {
-        state.container.compose = {};
-        return false;
+        state.container.own = { subcommand: true };
+      } else if (PROGRAM_TOOLS.has(state.container.tool) && state.container.run === undefined && !state.container.own?.subcommand) {
+        if (literal.whole && literal.text === 'compose') {
+          state.container.compose = {};
+          return false;
+        }
+        // The tool's own subcommand, unless the word may be an option's value (`docker -l debug compose`: debug is --log-level's).
+        state.container.own ??= {};
+        const own = state.container.own;
+        own.subcommand = literal.whole && !literal.text.startsWith('-') && !own.afterOption;
+        own.afterOption = literal.whole && /^-/.test(literal.text) && !literal.text.includes('=') && !CONTAINER_TOOL_GLOBAL_FLAGS.has(literal.text);
       }
       // Surely the tool's own option (docker run, create, exec before the image): a token at the start of -e's value names the variable.
       const known = state.container.run?.operands === 0;
@@ -3074,7 +3099,11 @@ class Scanner {
       // Without a command, parallel runs each line it reads as one.
       if (baseName(word) === 'parallel') state.input = true;
     } else if (CONTAINER_TOOLS.has(baseName(word)))
-      state.container = { runs: !RUNNING_TOOLS.has(baseName(word)), tool: baseName(word), ...(baseName(word) === 'docker-compose' ? { compose: {} } : {}) };
+      state.container = {
+        runs: !RUNNING_TOOLS.has(baseName(word)),
+        tool: baseName(word),
+        ...(baseName(word) === 'docker-compose' || baseName(word) === 'podman-compose' ? { compose: {} } : {}),
+      };
     else if (this.#callsScript(word, new Set())) state.input = true;
     else if (/^[ \t]*\([ \t]*\)/.test(head.slice(word.length)) && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(word)) this.#defining = word;
     else if (wrapperOf(word) === 'runuser' && !/^\S*(?:[ \t]+[^;&|\n]*?)?[ \t](?:-u|--user)(?:[ \t=]|$)/m.test(head)) state.refusing = REFUSED.runsCommand;

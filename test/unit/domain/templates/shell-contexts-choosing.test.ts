@@ -295,6 +295,12 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'docker compose {{body.v}} up; docker-compose -f{{body.v}} up; docker compose -p app --{{body.v}} up',
       REFUSED.containerOption,
     ],
+    // Found by review: debug, the value of --log-level, was taken for a subcommand that runs a command, and compose not looked for after it.
+    [
+      'in the compose file after an option of docker taking a value, or in what podman-compose reads',
+      'docker -l debug compose -f /srv/{{body.v}} up; docker --log-level debug compose --file=/srv/{{body.v}} up; podman-compose -f /srv/{{body.v}}.yml up; podman-compose --podman-path /usr/local/{{body.v}} up',
+      REFUSED.containerOption,
+    ],
     // kubectl apply, create and replace run the pods the manifests name (their images, commands, host paths, privileges).
     [
       'in the manifest kubectl apply, create or replace reads (-f, --filename, -k, --kustomize), also after fixed text',
@@ -518,7 +524,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       "values of docker compose's options that choose no file, and arguments of its subcommands",
-      'docker compose -p job-{{body.v}} --profile {{body.v}} up; docker compose -f compose.yml up -d {{body.v}}; docker compose logs -f {{body.v}}; docker-compose -f x.yml run --rm web ./deploy.sh {{body.v}}; docker compose exec web ./x {{body.v}}',
+      'docker compose -p job-{{body.v}} --profile {{body.v}} up; docker compose -f compose.yml up -d {{body.v}}; docker compose logs -f {{body.v}}; docker-compose -f x.yml run --rm web ./deploy.sh {{body.v}}; docker compose exec web ./x {{body.v}}; docker logs compose -f {{body.v}}; docker --debug inspect compose {{body.v}}; podman-compose -p job-{{body.v}} up',
     ],
     [
       'values of kubectl apply options that choose no manifest, fixed manifests, and the manifests of subcommands that run nothing',
