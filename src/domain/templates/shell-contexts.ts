@@ -1466,7 +1466,10 @@ const execInput = (state: CommandState): boolean => state.prefix === 'exec' && s
 /**
  * Whether the next word of the command is a file it runs as code: a shell's options and script
  * (`sh <(…)`), an interpreter's script or program file or a value of its options (`python3 <(…)`,
- * `psql -f <(…)`, `node -r <(…)`), what source, `.` or eval run, an awk or sed program file, pip's requirements file.
+ * `psql -f <(…)`, `node -r <(…)`), what source, `.` or eval run, an awk or sed program file, pip's requirements file, and
+ * a file whose contents choose what runs: the compose file or env file of docker compose (`-f <(…)`), kubectl apply's
+ * manifest, what a `code` option of a program of COMMAND_OPTIONS or the like takes (`make -f <(…)`, `mvn -s <(…)`,
+ * `gradle -I <(…)`, `rspec -r <(…)`), a container tool's option that chooses what runs (`docker --config <(…)`).
  */
 const nextFileIsCode = (state: CommandState): boolean => {
   const it = state.interpreter;
@@ -1484,7 +1487,12 @@ const nextFileIsCode = (state: CommandState): boolean => {
     // The requirements file pip -r or -c takes (`pip install -r <(echo …)`): its lines may be options and local projects.
     state.packages?.requirements === true ||
     (state.awk !== undefined && (state.awk.next === 'code' || !state.awk.program)) ||
-    (state.sed !== undefined && (state.sed.next === 'code' || !state.sed.program))
+    (state.sed !== undefined && (state.sed.next === 'code' || !state.sed.program)) ||
+    state.container?.compose?.next === 'choosing' ||
+    state.container?.kubectlValue === 'manifest' ||
+    state.container?.kubectlValue === 'choosing' ||
+    state.container?.toolValue === 'choosing' ||
+    state.commandOptions?.next === 'code'
   );
 };
 /**

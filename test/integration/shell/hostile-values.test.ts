@@ -1214,6 +1214,14 @@ describe('why mvn -f, a tar option at the start of an operand and variables a he
       shells: ['bash'],
     },
     {
+      tool: 'make',
+      does: 'reads as its makefile a process substitution writing the value, and expands its $(shell …)',
+      template: 'make -f <(echo {{body.v}})',
+      script: 'make -f <(echo "${AGW_ARG_1}")',
+      value: 'x:=$(shell touch canary)',
+      shells: ['bash'],
+    },
+    {
       tool: 'tar',
       does: 'reads the value among its operands as its --to-command option, and runs it for the file it extracts',
       template: 'tar -xf ./a.tar {{body.v}}',

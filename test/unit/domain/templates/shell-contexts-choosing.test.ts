@@ -414,6 +414,12 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'echo {{body.v}} | kubectl apply -f -; printf %s {{body.v}} | kubectl create --filename=-\nkubectl apply -f - <<EOF\nimage: {{body.v}}\nEOF\necho {{body.v}} | docker compose -f - up; echo {{body.v}} | docker-compose --file=- up',
       REFUSED.shellInput,
     ],
+    // Found by review: a process substitution is a file, whose contents the value chooses.
+    [
+      'in a process substitution given as the compose file, the manifest, or a file a build tool or make reads as code',
+      'docker compose -f <(echo {{body.v}}) up; docker compose --env-file <(printf %s {{body.v}}) up; kubectl apply -f <(echo {{body.v}}); make -f <(echo {{body.v}}); mvn -s <(echo {{body.v}}) package; gradle -I <(echo {{body.v}}) build; rspec -r <(echo {{body.v}})',
+      REFUSED.shellInput,
+    ],
     [
       'in a here-document to kubectl apply -Rf - or to kubectl -f - before its subcommand',
       'kubectl apply -Rf - <<EOF\nimage: {{body.v}}\nEOF\nkubectl -f - apply <<EOF\nimage: {{body.v}}\nEOF\necho {{body.v}} | kubectl apply -Rf=-',
@@ -524,7 +530,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       "values of docker compose's options that choose no file, and arguments of its subcommands",
-      'docker compose -p job-{{body.v}} --profile {{body.v}} up; docker compose -f compose.yml up -d {{body.v}}; docker compose logs -f {{body.v}}; docker-compose -f x.yml run --rm web ./deploy.sh {{body.v}}; docker compose exec web ./x {{body.v}}; docker logs compose -f {{body.v}}; docker --debug inspect compose {{body.v}}; podman-compose -p job-{{body.v}} up',
+      'docker compose -p job-{{body.v}} --profile {{body.v}} up; docker compose -f compose.yml up -d {{body.v}}; docker compose logs -f {{body.v}}; docker-compose -f x.yml run --rm web ./deploy.sh {{body.v}}; docker compose exec web ./x {{body.v}}; docker logs compose -f {{body.v}}; docker compose -p <(echo {{body.v}}) up; kubectl delete -f <(echo {{body.v}}); diff <(echo {{body.v}}) ./expected; docker --debug inspect compose {{body.v}}; podman-compose -p job-{{body.v}} up',
     ],
     [
       'values of kubectl apply options that choose no manifest, fixed manifests, and the manifests of subcommands that run nothing',
