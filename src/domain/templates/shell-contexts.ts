@@ -418,6 +418,8 @@ const BUILD_TOOL_OPTIONS: Readonly<Record<'mvn' | 'gradle', Readonly<Record<stri
       [
         ...['-x', '--exclude-task', '--console', '--warning-mode', '-P', '--project-prop', '--max-workers', '--priority'],
         ...['-M', '--write-verification-metadata', '-F', '--dependency-verification', '--tests', '--configuration', '--dependency'],
+        // The arguments the program of a run or bootRun task gets (`./gradlew bootRun --args=…`).
+        '--args',
       ].map((o) => [o, 'data' as const]),
     ),
     '-D': 'property',

@@ -538,7 +538,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       'properties of names of your own given to mvn and gradle, the values of their options that choose no build, and goals and tasks after fixed text',
-      'mvn -f pom.xml deploy -Dref={{body.v}}; ./gradlew deploy -Pref={{body.v}}; mvn -pl {{body.v}} -rf :{{body.v}} -T {{body.v}} package; gradle test --tests {{body.v}} -x {{body.v}}; mvn release:prepare-{{body.v}}; ./gradlew --console={{body.v}} build; mvn test -Dtest={{body.v}}; mvn -D ref={{body.v}} deploy; mvn --define=ref={{body.v}} deploy; gradle --system-prop ref={{body.v}} build; mvn exec:exec -Dexec.args={{body.v}}',
+      'mvn -f pom.xml deploy -Dref={{body.v}}; ./gradlew deploy -Pref={{body.v}}; mvn -pl {{body.v}} -rf :{{body.v}} -T {{body.v}} package; gradle test --tests {{body.v}} -x {{body.v}}; mvn release:prepare-{{body.v}}; ./gradlew --console={{body.v}} build; mvn test -Dtest={{body.v}}; mvn -D ref={{body.v}} deploy; mvn --define=ref={{body.v}} deploy; gradle --system-prop ref={{body.v}} build; mvn exec:exec -Dexec.args={{body.v}}; ./gradlew bootRun --args={{body.v}}; ./gradlew :app:run --args "--ref={{body.v}}"',
     ],
     [
       'arguments of the command direnv exec and chpst run in fixed directories, and of direnv subcommands that run none',
