@@ -1178,6 +1178,11 @@ const KUBECTL_MANIFEST_SUBCOMMANDS = new Set(['apply', 'create', 'replace']);
  * `--filename=…`; group 1 the value).
  */
 const KUBECTL_MANIFEST_OPTION = { whole: /^(?:-R*[fk]|--filename|--kustomize)$/, attached: /^(?:-R*[fk]=?|--filename=|--kustomize=)([\s\S]*)$/ };
+/**
+ * kubectl patch's patch, alone or with its value in the word (`-p=…`, `--patch=…`, `--patch-file=…`): it changes the resource as
+ * a manifest would (a container's image, command, host paths), and a token anywhere in its JSON or YAML can add such a field.
+ */
+const KUBECTL_PATCH_OPTION = { whole: /^(?:-p|--patch|--patch-file)$/, attached: /^(?:-p|--patch=|--patch-file=)/ };
 const KUBECTL_EXEC_CHOOSING = new Set(['--kubeconfig', '--cache-dir', '--profile-output', '--log-file', '--log-dir', '--shell']);
 /** The options named, each `choosing` (a table of CONTAINER_TOOL_OPTIONS). */
 const choosingOptions = (names: readonly string[]): Readonly<Record<string, 'choosing'>> => Object.fromEntries(names.map((name) => [name, 'choosing']));
@@ -3251,6 +3256,7 @@ class Scanner {
       const follow = text === '-f' && options.kubectlSubcommand === 'logs';
       if (text === '--image') options.kubectlValue = 'image';
       else if (manifest && KUBECTL_MANIFEST_OPTION.whole.test(text)) options.kubectlValue = 'manifest';
+      else if (options.kubectlSubcommand === 'patch' && KUBECTL_PATCH_OPTION.whole.test(text)) options.kubectlValue = 'manifest';
       else if (manifest && STANDARD_INPUT.test(KUBECTL_MANIFEST_OPTION.attached.exec(text)?.[1] ?? '')) state.input = true;
       else if (KUBECTL_VALUES.has(text) && !follow) options.kubectlValue = KUBECTL_EXEC_CHOOSING.has(text) ? 'choosing' : true;
       // `set` and the word after it (`set env`, `set image`): what its NAME=value operands are.
@@ -3264,6 +3270,8 @@ class Scanner {
     if (options.kubectlSubcommand === 'set image' && /^[^=]+=$/.test(text)) return this.#refuseWord(REFUSED.containerOption, false);
     // kubectl apply -f/srv/{{…}}, -Rf/srv/{{…}}, --filename={{…}}, -k={{…}}: the manifest applied, anywhere in the value.
     if (manifest && KUBECTL_MANIFEST_OPTION.attached.test(text)) return this.#refuseWord(REFUSED.containerOption, false);
+    // kubectl patch deployment/app --patch='{"spec":…{{…}}…}': a value can add a field (an image, a command) to the patch.
+    if (options.kubectlSubcommand === 'patch' && KUBECTL_PATCH_OPTION.attached.test(text)) return this.#refuseWord(REFUSED.containerOption, false);
     const attached = /^(--[A-Za-z0-9-]+)=/.exec(text)?.[1];
     if (attached === '--image') return text === '--image=' && this.#refuseWord(REFUSED.containerOption, false);
     if (attached !== undefined) return KUBECTL_EXEC_CHOOSING.has(attached) && this.#refuseWord(REFUSED.containerOption, false);

@@ -414,6 +414,12 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'echo {{body.v}} | kubectl apply -f -; printf %s {{body.v}} | kubectl create --filename=-\nkubectl apply -f - <<EOF\nimage: {{body.v}}\nEOF\necho {{body.v}} | docker compose -f - up; echo {{body.v}} | docker-compose --file=- up',
       REFUSED.shellInput,
     ],
+    // Found by review: a patch changes the pods as a manifest does, and a value anywhere in its JSON can add a field.
+    [
+      'in the patch kubectl patch applies (-p, --patch, --patch-file), anywhere in it',
+      `kubectl patch deployment app --patch={{body.v}}; kubectl patch deployment app -p '{"spec":{"replicas":{{body.n}}}}'; oc patch dc/app --type merge -p '{"metadata":{"annotations":{"ref":"{{body.v}}"}}}'; kubectl patch deployment app --patch-file /srv/{{body.v}}.yaml`,
+      REFUSED.containerOption,
+    ],
     // Found by review: a process substitution is a file, whose contents the value chooses.
     [
       'in a process substitution given as the compose file, the manifest, or a file a build tool or make reads as code',
@@ -534,7 +540,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       'values of kubectl apply options that choose no manifest, fixed manifests, and the manifests of subcommands that run nothing',
-      'kubectl apply -f k8s/ --prune -l app={{body.v}}; kubectl apply -n {{body.v}} -f k8s/app.yaml; kubectl delete -f ./k8s/{{body.v}}.yaml; kubectl create deployment app-{{body.v}} --image=registry/app:{{body.v}}; kubectl -n {{body.v}} apply -Rf k8s/; kubectl rollout restart deployment/{{body.v}}',
+      'kubectl apply -f k8s/ --prune -l app={{body.v}}; kubectl apply -n {{body.v}} -f k8s/app.yaml; kubectl delete -f ./k8s/{{body.v}}.yaml; kubectl create deployment app-{{body.v}} --image=registry/app:{{body.v}}; kubectl -n {{body.v}} apply -Rf k8s/; kubectl rollout restart deployment/{{body.v}}; kubectl patch deployment app-{{body.v}} --patch-file ./k8s/patch.yaml',
     ],
     [
       'properties of names of your own given to mvn and gradle, the values of their options that choose no build, and goals and tasks after fixed text',
