@@ -76,7 +76,7 @@ export const REFUSED = {
   rakeCode:
     'in rake\'s command line (a task name, an option such as --execute=… or -f, or a word a value could make one; rake reads options among its tasks): rake runs the task, the Ruby code or the file it names; pass the value in the environment (REF={{…}} rake deploy) or as a setting of a name of your own (rake deploy REF={{…}}), not as a task argument (deploy[{{…}}]: a line REF=… in it is a setting) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   rspecCode:
-    'in rspec\'s command line (also bin/rspec, bundle exec rspec, spring rspec): a spec file it loads (rspec spec/{{…}}, a value ../../tmp/x_spec.rb names a planted one), what -r/--require, -I, -O/--options, -P/--pattern, --default-path, -f/--format (a formatter required by name) or -o take, or a word a value could make an option (a value --require=…): rspec loads the Ruby they name; run fixed files and pass the value in the environment (REF={{…}} bin/rspec spec/deploy_spec.rb), or choose a line of a fixed file (rspec spec/deploy_spec.rb:{{…}}) (docs/triggers.md, "Places a token may not stand": interpreters)',
+    'in rspec\'s command line (also bin/rspec, bundle exec rspec, spring rspec; and cucumber\'s, whose -r, -f, -o, -j and feature files are read alike): a spec file it loads (rspec spec/{{…}}, a value ../../tmp/x_spec.rb names a planted one), what -r/--require, -I, -O/--options, -P/--pattern, --default-path, -f/--format (a formatter required by name) or -o take, or a word a value could make an option (a value --require=…): rspec loads the Ruby they name; run fixed files and pass the value in the environment (REF={{…}} bin/rspec spec/deploy_spec.rb), or choose a line of a fixed file (rspec spec/deploy_spec.rb:{{…}}) (docs/triggers.md, "Places a token may not stand": interpreters)',
   tarOption:
     'in tar\'s command line where the value chooses a command it runs or the archive it reads: what --to-command, -I/--use-compress-program, --rsh-command, -F/--info-script or --checkpoint-action take, an archive -f names that is no local path after fixed text holding a / (a value host:x makes tar run a remote shell, - its input), or a word a value could make an option (tar -xf ./a.tar {{…}}: a value --to-command=… runs for each file; tar reads options among its operands); pass operands after -- (tar -xf ./a.tar -- {{…}}) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   buildCode:
@@ -1034,6 +1034,34 @@ const RSPEC_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
   '--error-exit-code': 'data',
   '--drb-port': 'data',
 };
+/**
+ * cucumber's options that take the next word, as RSPEC_OPTIONS: `code` where the value names Ruby loaded — a file or directory
+ * required (-r), a formatter (-f: one not built in is required by its name), a JRuby jar (-j) — or a file written (-o), `data`
+ * otherwise: a tag, a scenario's name, a profile of the fixed cucumber.yml. A feature file or directory given loads the Ruby
+ * of its directory (features/support, step definitions), as rspec's spec files are loaded.
+ */
+const CUCUMBER_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
+  '-r': 'code',
+  '--require': 'code',
+  '-f': 'code',
+  '--format': 'code',
+  '-o': 'code',
+  '--out': 'code',
+  '-j': 'code',
+  '--jars': 'code',
+  '-t': 'data',
+  '--tags': 'data',
+  '-n': 'data',
+  '--name': 'data',
+  '-e': 'data',
+  '--exclude': 'data',
+  '-p': 'data',
+  '--profile': 'data',
+  '-l': 'data',
+  '--lines': 'data',
+  '--retry': 'data',
+  '--i18n-keywords': 'data',
+};
 /** The commands of rails (also bin/rails) that run code: read as the interpreters of INTERPRETERS named after them. */
 const RAILS_COMMANDS: Readonly<Record<string, string>> = {
   runner: 'rails runner',
@@ -1647,6 +1675,7 @@ const runsByRules = (name: string): boolean => {
     base === 'rake' ||
     buildToolOf(name) !== undefined ||
     base === 'rspec' ||
+    base === 'cucumber' ||
     base === 'tar' ||
     AWKS.has(base) ||
     MAKES.has(base) ||
@@ -2860,7 +2889,7 @@ class Scanner {
           ? this.#rakeWord(state, state.commandOptions)
           : state.commandOptions.command.startsWith('rails')
             ? this.#railsWord(state, state.commandOptions)
-            : state.commandOptions.command === 'rspec'
+            : state.commandOptions.command === 'rspec' || state.commandOptions.command === 'cucumber'
               ? this.#rspecWord(state, state.commandOptions)
               : state.commandOptions.command === 'tar'
                 ? this.#tarWord(state, state.commandOptions)
@@ -3106,7 +3135,7 @@ class Scanner {
     else if (Object.hasOwn(COMMAND_OPTIONS, baseName(word))) state.commandOptions = { command: baseName(word) };
     else if (MAKES.has(baseName(word))) state.commandOptions = { command: 'make' };
     else if (buildToolOf(word) !== undefined) state.commandOptions = { command: buildToolOf(word)! };
-    else if (baseName(word) === 'rspec') state.commandOptions = { command: 'rspec' };
+    else if (baseName(word) === 'rspec' || baseName(word) === 'cucumber') state.commandOptions = { command: baseName(word) };
     else if (baseName(word) === 'tar' || baseName(word) === 'gtar') state.commandOptions = { command: 'tar' };
     else if (baseName(word) === 'rake') state.commandOptions = { command: 'rake' };
     else if (COMMAND_RUNNERS.has(baseName(word))) {
@@ -4244,7 +4273,8 @@ class Scanner {
   }
 
   /**
-   * A word of rspec's command line (also spring rspec, bundle exec rspec): refuses a token in what -r, -I, -O, -P, -f… take,
+   * A word of rspec's command line (also spring rspec, bundle exec rspec), or cucumber's (CUCUMBER_OPTIONS, its feature files
+   * as spec files): refuses a token in what -r, -I, -O, -P, -f… take,
    * in an option, at the start of a word, where a value could be one (`--require=…`), and in a spec file or directory it
    * loads (Ruby: `rspec spec/{{…}}`, a value `../../tmp/x_spec.rb`), unless after a fixed `file:` or `file[` (the line or
    * example run: `rspec spec/x_spec.rb:{{…}}`).
@@ -4252,7 +4282,7 @@ class Scanner {
   #rspecWord(state: CommandState, options: NonNullable<CommandState['commandOptions']>): boolean {
     const literal = this.#literal();
     const refuse = (): boolean => this.#refuseWordOrReplaced(state, literal, REFUSED.rspecCode);
-    const option = this.#tableOption(options, RSPEC_OPTIONS, literal, refuse);
+    const option = this.#tableOption(options, options.command === 'cucumber' ? CUCUMBER_OPTIONS : RSPEC_OPTIONS, literal, refuse);
     if (option !== undefined) return option;
     return !literal.whole && !/[:[]/.test(literal.text) && refuse();
   }

@@ -414,6 +414,12 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'echo {{body.v}} | kubectl apply -f -; printf %s {{body.v}} | kubectl create --filename=-\nkubectl apply -f - <<EOF\nimage: {{body.v}}\nEOF\necho {{body.v}} | docker compose -f - up; echo {{body.v}} | docker-compose --file=- up',
       REFUSED.shellInput,
     ],
+    // Found by review: cucumber (also through spring) loads the Ruby of its features' directory and what -r names.
+    [
+      'in a feature file or directory cucumber loads the Ruby beside, or what its -r, -f, -o or -j take, also through spring',
+      'spring cucumber features/{{body.v}}; cucumber features/{{body.v}}.feature; bundle exec cucumber -r ./{{body.v}}; cucumber --req=features/{{body.v}}; cucumber -f {{body.v}}; cucumber {{body.v}}; bin/spring cucumber -- {{body.v}}',
+      REFUSED.rspecCode,
+    ],
     // Found by review: a patch changes the pods as a manifest does, and a value anywhere in its JSON can add a field.
     [
       'in the patch kubectl patch applies (-p, --patch, --patch-file), anywhere in it',
@@ -552,7 +558,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       'a line or example of a fixed spec file rspec runs (also through spring), an example name, a tag, a seed, and a variable of your own',
-      'spring rspec spec/deploy_spec.rb:{{body.v}}; rspec spec/x_spec.rb[{{body.v}}]; rspec -e {{body.v}} spec/x_spec.rb; rspec --tag {{body.v}} --seed {{body.v}}; REF={{body.v}} bin/rspec spec/deploy_spec.rb',
+      'spring rspec spec/deploy_spec.rb:{{body.v}}; rspec spec/x_spec.rb[{{body.v}}]; rspec -e {{body.v}} spec/x_spec.rb; rspec --tag {{body.v}} --seed {{body.v}}; REF={{body.v}} bin/rspec spec/deploy_spec.rb; spring cucumber features/deploy.feature:{{body.v}}; cucumber --tags @{{body.v}} -n {{body.v}} -p {{body.v}}',
     ],
     [
       'what a read fed by a here-document, getopts, a name reference or ${y:=…} set from a value, used as data',
