@@ -1477,12 +1477,25 @@ const isShell = (name: string): boolean => SHELLS.has(name.slice(name.lastIndexO
  * (or told to read it from its input: `python3 -`, `psql -f -`), or a command that reads shell
  * code from its input (`input`).
  */
+/**
+ * Whether a word xargs adds at the end of the command (without -I) is read where a value chooses what runs: by make, rake,
+ * rspec, cucumber, mvn or gradle (a variable, an option, a task, a file loaded), tar before `--` (`--to-command=…`), kubectl
+ * (its options are read anywhere: `-f=…`, `--kubeconfig=…`) or docker compose before its subcommand (`--file=…`).
+ */
+const xargsAddsCode = (state: CommandState): boolean =>
+  (state.commandOptions !== undefined &&
+    (XARGS_CODE_COMMANDS.has(state.commandOptions.command) || (state.commandOptions.command === 'tar' && !state.commandOptions.ended))) ||
+  state.container?.tool === 'kubectl' ||
+  state.container?.tool === 'oc' ||
+  state.container?.compose !== undefined;
+const XARGS_CODE_COMMANDS = new Set(['make', 'rake', 'rspec', 'cucumber', 'mvn', 'gradle']);
 const readsScript = (state: CommandState): boolean =>
   state.input !== undefined ||
   (state.shell !== undefined && (state.shell.command !== true || state.xargs !== undefined)) ||
   (state.interpreter !== undefined && (state.interpreter.stdin === true || !state.interpreter.given)) ||
-  // xargs adding what it reads to make's words, where a value could be a variable or an option (`… | xargs make deploy`).
-  (state.xargs !== undefined && state.xargs.replace === undefined && state.commandOptions?.command === 'make') ||
+  // xargs adding what it reads to make's words, where a value could be a variable or an option (`… | xargs make deploy`),
+  // and to those of the other programs that read options among their operands or load the file a word names.
+  (state.xargs !== undefined && state.xargs.replace === undefined && xargsAddsCode(state)) ||
   // xargs adding what it reads to a package manager's words where they name a package or could be an option (`… | xargs npm i`).
   (state.xargs !== undefined &&
     state.packages !== undefined &&
@@ -4256,7 +4269,7 @@ class Scanner {
       options.next = undefined;
       return next === 'code' && refuse();
     }
-    if (!text.startsWith('-') || text === '-') return text === '' && refuse();
+    if (!text.startsWith('-') || text === '-') return this.#valueStarts(state, literal) && refuse();
     if (literal.whole) {
       const kind = text.includes('=') ? undefined : table[text];
       if (kind === 'property') options.property = true;
@@ -4284,7 +4297,14 @@ class Scanner {
     const refuse = (): boolean => this.#refuseWordOrReplaced(state, literal, REFUSED.rspecCode);
     const option = this.#tableOption(options, options.command === 'cucumber' ? CUCUMBER_OPTIONS : RSPEC_OPTIONS, literal, refuse);
     if (option !== undefined) return option;
-    return !literal.whole && !/[:[]/.test(literal.text) && refuse();
+    // The fixed text before the value (a token, or xargs -I's string: `… | xargs -I{} rspec spec/{}`).
+    const replace = state.xargs?.replace;
+    const before = !literal.whole
+      ? literal.text
+      : replace !== undefined && literal.text.includes(replace)
+        ? literal.text.slice(0, literal.text.indexOf(replace))
+        : undefined;
+    return before !== undefined && !/[:[]/.test(before) && refuse();
   }
 
   /**
@@ -4304,7 +4324,7 @@ class Scanner {
       !(kind === 'file' && /^[^:]*\//.test(value)) && this.#refuseWordOrReplaced(state, word, kind === 'directory' ? REFUSED.directory : REFUSED.tarOption);
     const option = this.#tableOption(options, TAR_OPTIONS, literal, refuse);
     if (option !== undefined) return option;
-    return !options.ended && literal.text === '' && refuse('code', '');
+    return !options.ended && this.#valueStarts(state, literal) && refuse('code', '');
   }
 
   /** Whether calling the function `name` runs a shell reading its input: its body runs one, or calls a function that does. */
@@ -4330,6 +4350,12 @@ class Scanner {
     const replace = state.xargs?.replace;
     if (replace !== undefined && literal.text.includes(replace)) state.input = true;
     return !literal.whole && this.#refuseWord(reason, false);
+  }
+
+  /** Whether a value starts the word: a token, or the string xargs -I puts what it reads in (`… | xargs -I{} tar -xf a.tar {}`). */
+  #valueStarts(state: CommandState, literal: Literal): boolean {
+    const replace = state.xargs?.replace;
+    return (literal.text === '' && !literal.whole) || (replace !== undefined && literal.text.startsWith(replace));
   }
 
   /** Refuses every token of the word at the scanner's position, for `reason`, and consumes the word. */

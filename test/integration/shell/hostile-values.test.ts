@@ -1232,6 +1232,28 @@ describe('why mvn -f, a tar option at the start of an operand and variables a he
         expect(spawnSync('tar', ['-cf', 'a.tar', 'm.txt'], { cwd }).status).to.equal(0);
       },
     },
+    {
+      tool: 'tar',
+      does: 'gets from xargs the words of the value as operands, and reads one as its --to-command option',
+      template: 'echo {{body.v}} | xargs tar -xf ./a.tar',
+      script: 'echo "${AGW_ARG_1}" | xargs tar -xf ./a.tar',
+      value: "'--to-command=touch canary'",
+      prepare: async (cwd) => {
+        await writeFile(join(cwd, 'm.txt'), 'x');
+        expect(spawnSync('tar', ['-cf', 'a.tar', 'm.txt'], { cwd }).status).to.equal(0);
+      },
+    },
+    {
+      tool: 'tar',
+      does: 'gets from xargs -I{} the value where {} starts an operand, and reads it as its --to-command option',
+      template: 'echo {{body.v}} | xargs -I{} tar -xf ./a.tar {}',
+      script: 'echo "${AGW_ARG_1}" | xargs -I{} tar -xf ./a.tar {}',
+      value: '--to-command=touch canary',
+      prepare: async (cwd) => {
+        await writeFile(join(cwd, 'm.txt'), 'x');
+        expect(spawnSync('tar', ['-cf', 'a.tar', 'm.txt'], { cwd }).status).to.equal(0);
+      },
+    },
   ];
   itRunsTheValueAsCode(running, {
     does: ({ does }) => does,

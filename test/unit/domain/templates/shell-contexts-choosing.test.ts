@@ -426,6 +426,12 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       `kubectl patch deployment app --patch={{body.v}}; kubectl patch deployment app -p '{"spec":{"replicas":{{body.n}}}}'; oc patch dc/app --type merge -p '{"metadata":{"annotations":{"ref":"{{body.v}}"}}}'; kubectl patch deployment app --patch-file /srv/{{body.v}}.yaml`,
       REFUSED.containerOption,
     ],
+    // Found by review: xargs adds what it reads where these programs read options or load files (make's already was).
+    [
+      'in what xargs gives tar, mvn, gradle, rake, rspec, cucumber, kubectl or docker compose where a value could be an option or a file loaded',
+      'echo {{body.v}} | xargs tar -xf ./a.tar; echo {{body.v}} | xargs mvn; echo {{body.v}} | xargs ./gradlew build; echo {{body.v}} | xargs rake; echo {{body.v}} | xargs rspec; echo {{body.v}} | xargs cucumber; echo {{body.v}} | xargs kubectl apply -f; echo {{body.v}} | xargs docker compose -f; echo {{body.v}} | xargs -I{} tar -xf ./a.tar {}; echo {{body.v}} | xargs -I{} mvn {}; echo {{body.v}} | xargs -I{} rspec spec/{}',
+      REFUSED.shellInput,
+    ],
     // Found by review: a process substitution is a file, whose contents the value chooses.
     [
       'in a process substitution given as the compose file, the manifest, or a file a build tool or make reads as code',
@@ -542,7 +548,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       "values of docker compose's options that choose no file, and arguments of its subcommands",
-      'docker compose -p job-{{body.v}} --profile {{body.v}} up; docker compose -f compose.yml up -d {{body.v}}; docker compose logs -f {{body.v}}; docker-compose -f x.yml run --rm web ./deploy.sh {{body.v}}; docker compose exec web ./x {{body.v}}; docker logs compose -f {{body.v}}; docker compose -p <(echo {{body.v}}) up; kubectl delete -f <(echo {{body.v}}); diff <(echo {{body.v}}) ./expected; docker --debug inspect compose {{body.v}}; podman-compose -p job-{{body.v}} up',
+      'docker compose -p job-{{body.v}} --profile {{body.v}} up; docker compose -f compose.yml up -d {{body.v}}; docker compose logs -f {{body.v}}; docker-compose -f x.yml run --rm web ./deploy.sh {{body.v}}; docker compose exec web ./x {{body.v}}; docker logs compose -f {{body.v}}; docker compose -p <(echo {{body.v}}) up; kubectl delete -f <(echo {{body.v}}); diff <(echo {{body.v}}) ./expected; echo {{body.v}} | xargs tar -xf ./a.tar --; echo {{body.v}} | xargs -I{} tar -czf /backups/{}.tgz -C /srv/app .; echo {{body.v}} | xargs -I{} rspec spec/x_spec.rb:{}; echo {{body.v}} | xargs -I{} mvn deploy -Dref={}; echo {{body.v}} | xargs docker compose logs; docker --debug inspect compose {{body.v}}; podman-compose -p job-{{body.v}} up',
     ],
     [
       'values of kubectl apply options that choose no manifest, fixed manifests, and the manifests of subcommands that run nothing',
