@@ -1590,6 +1590,20 @@ const WRAPPERS: Readonly<
   },
   'ssh-agent': { arguments: ['-a', '-E', '-O', '-P', '-t'], operands: 0 },
   firejail: { arguments: [], operands: 0 },
+  // The user switchers and init processes of containers' entry points (gosu app CMD…, su-exec app CMD…, tini -- CMD…,
+  // dumb-init CMD…), and other programs that run the command after their options (chronic, faketime TIME CMD…,
+  // catchsegv, systemd-inhibit, cpulimit -l 50 CMD…, with-contenv).
+  gosu: { arguments: [], operands: 1 },
+  'su-exec': { arguments: [], operands: 1 },
+  's6-setuidgid': { arguments: [], operands: 1 },
+  tini: { arguments: ['-p', '-e'], operands: 0 },
+  'dumb-init': { arguments: ['-r', '--rewrite'], operands: 0 },
+  chronic: { arguments: [], operands: 0 },
+  faketime: { arguments: [], operands: 1 },
+  catchsegv: { arguments: [], operands: 0 },
+  'systemd-inhibit': { arguments: ['--what', '--who', '--why', '--mode'], operands: 0 },
+  cpulimit: { arguments: ['-l', '--limit', '-p', '--pid', '-e', '--exe'], operands: 0 },
+  'with-contenv': { arguments: [], operands: 0 },
   // direnv exec DIR COMMAND… sources DIR's .envrc (bash) and runs COMMAND in the environment it exports: its operands are the
   // subcommand and the directory (refused as cd's is); another subcommand runs no command (allow, permit, grant trust the
   // .envrc of the directory their operand names: refused as cd's directory is).

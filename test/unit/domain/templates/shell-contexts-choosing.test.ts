@@ -284,6 +284,12 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'pkexec {{body.v}}; pkexec --user root ./{{body.v}}; setpriv --reuid 1000 {{body.v}}; ssh-agent -t 60 {{body.v}}; firejail --net=none {{body.v}}; dbus-run-session -- {{body.v}}',
       REFUSED.commandName,
     ],
+    // Found by review: container entry points' user switchers and init processes, and other wrappers.
+    [
+      'as the command gosu, su-exec, s6-setuidgid, tini, dumb-init, chronic, faketime, catchsegv, systemd-inhibit, cpulimit and with-contenv run',
+      'gosu app {{body.v}}; su-exec app ./{{body.v}}; s6-setuidgid app {{body.v}}; tini -- {{body.v}}; tini -p SIGTERM {{body.v}}; dumb-init {{body.v}}; chronic {{body.v}}; faketime 2020-01-01 {{body.v}}; catchsegv {{body.v}}; systemd-inhibit --why=x {{body.v}}; cpulimit -l 50 -- {{body.v}}; with-contenv {{body.v}}',
+      REFUSED.commandName,
+    ],
     // docker compose reads its services (images, host directories mounted, privileges, commands) from the file its options name.
     [
       'in the compose file, project directory or env file docker compose and docker-compose read',
@@ -544,7 +550,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       'arguments of the command pkexec, setpriv, ssh-agent and firejail run',
-      'pkexec --user deploy ./deploy.sh {{body.v}}; setpriv --reuid 1000 ./x {{body.v}}; ssh-agent ./x {{body.v}}; firejail --net=none ./x {{body.v}}',
+      'pkexec --user deploy ./deploy.sh {{body.v}}; setpriv --reuid 1000 ./x {{body.v}}; ssh-agent ./x {{body.v}}; firejail --net=none ./x {{body.v}}; gosu app ./deploy.sh {{body.v}}; tini -- ./x {{body.v}}; faketime 2020-01-01 ./x {{body.v}}',
     ],
     [
       "values of docker compose's options that choose no file, and arguments of its subcommands",
