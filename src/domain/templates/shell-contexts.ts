@@ -1211,6 +1211,8 @@ const KUBECTL_MANIFEST_OPTION = { whole: /^(?:-R*[fk]|--filename|--kustomize)$/,
  * a manifest would (a container's image, command, host paths), and a token anywhere in its JSON or YAML can add such a field.
  */
 const KUBECTL_PATCH_OPTION = { whole: /^(?:-p|--patch|--patch-file)$/, attached: /^(?:-p|--patch=|--patch-file=)/ };
+/** kubectl run's --overrides (JSON merged into the pod it creates) and kubectl debug's --custom (a file of the debug container's spec), read as a patch is. */
+const KUBECTL_SPEC_OPTION = { whole: /^--(?:overrides|custom)$/, attached: /^--(?:overrides|custom)=/ };
 const KUBECTL_EXEC_CHOOSING = new Set(['--kubeconfig', '--cache-dir', '--profile-output', '--log-file', '--log-dir', '--shell']);
 /** The options named, each `choosing` (a table of CONTAINER_TOOL_OPTIONS). */
 const choosingOptions = (names: readonly string[]): Readonly<Record<string, 'choosing'>> => Object.fromEntries(names.map((name) => [name, 'choosing']));
@@ -3313,6 +3315,7 @@ class Scanner {
       if (text === '--image') options.kubectlValue = 'image';
       else if (manifest && KUBECTL_MANIFEST_OPTION.whole.test(text)) options.kubectlValue = 'manifest';
       else if (options.kubectlSubcommand === 'patch' && KUBECTL_PATCH_OPTION.whole.test(text)) options.kubectlValue = 'manifest';
+      else if (KUBECTL_SPEC_OPTION.whole.test(text)) options.kubectlValue = 'manifest';
       else if (manifest && STANDARD_INPUT.test(KUBECTL_MANIFEST_OPTION.attached.exec(text)?.[1] ?? '')) state.input = true;
       else if (KUBECTL_VALUES.has(text) && !follow) options.kubectlValue = KUBECTL_EXEC_CHOOSING.has(text) ? 'choosing' : true;
       // `set` and the word after it (`set env`, `set image`): what its NAME=value operands are.
@@ -3328,6 +3331,7 @@ class Scanner {
     if (manifest && KUBECTL_MANIFEST_OPTION.attached.test(text)) return this.#refuseWord(REFUSED.containerOption, false);
     // kubectl patch deployment/app --patch='{"spec":…{{…}}…}': a value can add a field (an image, a command) to the patch.
     if (options.kubectlSubcommand === 'patch' && KUBECTL_PATCH_OPTION.attached.test(text)) return this.#refuseWord(REFUSED.containerOption, false);
+    if (KUBECTL_SPEC_OPTION.attached.test(text)) return this.#refuseWord(REFUSED.containerOption, false);
     const attached = /^(--[A-Za-z0-9-]+)=/.exec(text)?.[1];
     if (attached === '--image') return text === '--image=' && this.#refuseWord(REFUSED.containerOption, false);
     if (attached !== undefined) return KUBECTL_EXEC_CHOOSING.has(attached) && this.#refuseWord(REFUSED.containerOption, false);

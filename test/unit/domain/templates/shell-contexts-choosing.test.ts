@@ -428,8 +428,8 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     // Found by review: a patch changes the pods as a manifest does, and a value anywhere in its JSON can add a field.
     [
-      'in the patch kubectl patch applies (-p, --patch, --patch-file), anywhere in it',
-      `kubectl patch deployment app --patch={{body.v}}; kubectl patch deployment app -p '{"spec":{"replicas":{{body.n}}}}'; oc patch dc/app --type merge -p '{"metadata":{"annotations":{"ref":"{{body.v}}"}}}'; kubectl patch deployment app --patch-file /srv/{{body.v}}.yaml`,
+      "in the patch kubectl patch applies (-p, --patch, --patch-file), kubectl run's --overrides or kubectl debug's --custom, anywhere in it",
+      `kubectl patch deployment app --patch={{body.v}}; kubectl patch deployment app -p '{"spec":{"replicas":{{body.n}}}}'; oc patch dc/app --type merge -p '{"metadata":{"annotations":{"ref":"{{body.v}}"}}}'; kubectl patch deployment app --patch-file /srv/{{body.v}}.yaml; kubectl run job --image=busybox --overrides='{"spec":{"nodeName":"{{body.v}}"}}'; kubectl debug node/n -it --image=busybox --custom=/srv/{{body.v}}.json`,
       REFUSED.containerOption,
     ],
     // Found by review: xargs adds what it reads where these programs read options or load files (make's already was).
