@@ -68,7 +68,7 @@ export const REFUSED = {
   makeCode:
     'in make\'s command line (a variable REF={{…}}, --eval, -f, or a word a value could make one): make expands $(shell …) in it, also when it only exports it to a recipe; pass it in the environment, read as "$$REF" in the recipe (REF={{…}} make deploy) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   containerOption:
-    "in a container option that chooses what the container runs or loads, what it may reach or a file it writes on the host (-w/--workdir, --env-file, -v/--volume, --mount, --cap-add, --security-opt, --device, --pid, --network, --cidfile…, or the directory after podman --rootfs, the container's whole filesystem; docker compose's -f, --project-directory and --env-file, the compose file read; the manifest kubectl apply, create or replace -f or -k take), or in a word a value could make such an option (--{{…}}): a planted script or file would run, the container would lose its isolation, or a file of the value's choosing would be written; pass the value in the environment (-e REF={{…}}); to kubectl, after fixed text or its `--` (kubectl logs pod/{{…}}, kubectl exec pod -- ./deploy.sh {{…}}) (docs/triggers.md, \"Places a token may not stand\": containers)",
+    "in a container option that chooses what the container runs or loads, what it may reach or a file it writes on the host (-w/--workdir, --env-file, -v/--volume, --mount, --cap-add, --security-opt, --device, --pid, --network, --cidfile…, or the directory after podman --rootfs, the container's whole filesystem; docker compose's -f, --project-directory and --env-file and docker stack deploy's -c, the compose file read; the manifest kubectl apply, create or replace -f or -k take), or in a word a value could make such an option (--{{…}}): a planted script or file would run, the container would lose its isolation, or a file of the value's choosing would be written; pass the value in the environment (-e REF={{…}}); to kubectl, after fixed text or its `--` (kubectl logs pod/{{…}}, kubectl exec pod -- ./deploy.sh {{…}}) (docs/triggers.md, \"Places a token may not stand\": containers)",
   positionalCode:
     "as a positional parameter of a shell -c string that runs it as code or as a command, or puts it (or a variable it copies it into) where a token is refused (sh -c '\"$@\"' sh {{…}}, sh -c 'eval \"$1\"' sh {{…}}, sh -c 'python3 -c \"$1\"' sh {{…}}, sh -c 'x=$1; $x' sh {{…}}, sh -c 'cd \"$1\" && make' sh {{…}}): pass it where the string uses it as data (sh -c './deploy.sh \"$1\"' sh {{…}})",
   copiedValue:
@@ -1825,7 +1825,7 @@ interface CommandState {
      * no option's value: `docker logs compose`, where compose is a container), `afterOption` when the word before was an
      * option that may take the next as its value (`docker -l debug compose`).
      */
-    own?: { subcommand?: boolean; afterOption?: boolean };
+    own?: { subcommand?: boolean; afterOption?: boolean; stack?: 'stack' | 'deploy' | 'file' };
     /** kubectl's or oc's subcommand (its first word that is no option or option's value: `logs`, whose -f takes no value). */
     kubectlSubcommand?: string;
     /** The next word is the value of -e/--env. */
@@ -2950,7 +2950,8 @@ class Scanner {
         const own = state.container.own;
         own.subcommand = literal.whole && !literal.text.startsWith('-') && !own.afterOption;
         own.afterOption = literal.whole && /^-/.test(literal.text) && !literal.text.includes('=') && !CONTAINER_TOOL_GLOBAL_FLAGS.has(literal.text);
-      }
+        if (own.subcommand && literal.text === 'stack') own.stack = 'stack';
+      } else if (state.container.own?.stack !== undefined && this.#stackWord(state, state.container.own, literal)) return true;
       // Surely the tool's own option (docker run, create, exec before the image): a token at the start of -e's value names the variable.
       const known = state.container.run?.operands === 0;
       if (state.container.envNext) {
@@ -3280,6 +3281,30 @@ class Scanner {
       return false;
     }
     return undefined;
+  }
+
+  /**
+   * A word of docker stack, after the subcommand: in `docker stack deploy` (or `up`), refuses a token anywhere in the compose
+   * file -c/--compose-file names, whose services (their images, mounts, privileges, commands) the swarm runs, and takes `-`
+   * for the input read as that file. Consumes a refused word and returns true.
+   */
+  #stackWord(state: CommandState, own: NonNullable<NonNullable<CommandState['container']>['own']>, literal: Literal): boolean {
+    const text = literal.text;
+    if (own.stack === 'stack') {
+      if (literal.whole && (text === 'deploy' || text === 'up')) own.stack = 'deploy';
+      return false;
+    }
+    if (own.stack === 'file') {
+      own.stack = 'deploy';
+      if (literal.whole && STANDARD_INPUT.test(text)) state.input = true;
+      return !literal.whole && this.#refuseWord(REFUSED.containerOption, false);
+    }
+    if (literal.whole && (text === '-c' || text === '--compose-file')) own.stack = 'file';
+    else if (/^(?:-c=?|--compose-file=)/.test(text)) {
+      if (literal.whole && STANDARD_INPUT.test(text.replace(/^(?:-c=?|--compose-file=)/, ''))) state.input = true;
+      return !literal.whole && this.#refuseWord(REFUSED.containerOption, false);
+    }
+    return false;
   }
 
   /**

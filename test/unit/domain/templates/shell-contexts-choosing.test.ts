@@ -301,6 +301,12 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'docker compose {{body.v}} up; docker-compose -f{{body.v}} up; docker compose -p app --{{body.v}} up',
       REFUSED.containerOption,
     ],
+    // Found by review: docker stack deploy reads a compose file too, whose services the swarm runs.
+    [
+      'in the compose file docker stack deploy reads (-c, --compose-file)',
+      'docker stack deploy -c /srv/{{body.v}}.yml app; docker stack deploy --compose-file=/srv/{{body.v}} app; docker -H ssh://m stack up -c/srv/{{body.v}} app',
+      REFUSED.containerOption,
+    ],
     // Found by review: debug, the value of --log-level, was taken for a subcommand that runs a command, and compose not looked for after it.
     [
       'in the compose file after an option of docker taking a value, or in what podman-compose reads',
@@ -445,6 +451,11 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       REFUSED.shellInput,
     ],
     [
+      'in a here-document or pipe to docker stack deploy -c -',
+      'docker stack deploy -c - app <<EOF\nservices: {{body.v}}\nEOF\necho {{body.v}} | docker stack deploy --compose-file=/dev/stdin app',
+      REFUSED.shellInput,
+    ],
+    [
       'in a here-document to kubectl apply -Rf - or to kubectl -f - before its subcommand',
       'kubectl apply -Rf - <<EOF\nimage: {{body.v}}\nEOF\nkubectl -f - apply <<EOF\nimage: {{body.v}}\nEOF\necho {{body.v}} | kubectl apply -Rf=-',
       REFUSED.shellInput,
@@ -554,7 +565,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       "values of docker compose's options that choose no file, and arguments of its subcommands",
-      'docker compose -p job-{{body.v}} --profile {{body.v}} up; docker compose -f compose.yml up -d {{body.v}}; docker compose logs -f {{body.v}}; docker-compose -f x.yml run --rm web ./deploy.sh {{body.v}}; docker compose exec web ./x {{body.v}}; docker logs compose -f {{body.v}}; docker compose -p <(echo {{body.v}}) up; kubectl delete -f <(echo {{body.v}}); diff <(echo {{body.v}}) ./expected; echo {{body.v}} | xargs tar -xf ./a.tar --; echo {{body.v}} | xargs -I{} tar -czf /backups/{}.tgz -C /srv/app .; echo {{body.v}} | xargs -I{} rspec spec/x_spec.rb:{}; echo {{body.v}} | xargs -I{} mvn deploy -Dref={}; echo {{body.v}} | xargs docker compose logs; docker --debug inspect compose {{body.v}}; podman-compose -p job-{{body.v}} up',
+      'docker compose -p job-{{body.v}} --profile {{body.v}} up; docker compose -f compose.yml up -d {{body.v}}; docker compose logs -f {{body.v}}; docker-compose -f x.yml run --rm web ./deploy.sh {{body.v}}; docker compose exec web ./x {{body.v}}; docker logs compose -f {{body.v}}; docker stack deploy -c stack.yml app-{{body.v}}; docker stack rm app-{{body.v}}; echo {{body.v}} | docker stack deploy -c stack.yml app; docker compose -p <(echo {{body.v}}) up; kubectl delete -f <(echo {{body.v}}); diff <(echo {{body.v}}) ./expected; echo {{body.v}} | xargs tar -xf ./a.tar --; echo {{body.v}} | xargs -I{} tar -czf /backups/{}.tgz -C /srv/app .; echo {{body.v}} | xargs -I{} rspec spec/x_spec.rb:{}; echo {{body.v}} | xargs -I{} mvn deploy -Dref={}; echo {{body.v}} | xargs docker compose logs; docker --debug inspect compose {{body.v}}; podman-compose -p job-{{body.v}} up',
     ],
     [
       'values of kubectl apply options that choose no manifest, fixed manifests, and the manifests of subcommands that run nothing',
