@@ -4314,7 +4314,8 @@ class Scanner {
     }
     if (!text.startsWith('-') || text === '-') return this.#valueStarts(state, literal) && refuse();
     if (literal.whole) {
-      const kind = text.includes('=') ? undefined : table[text];
+      // Both read a long option's name after a single dash too (`mvn -settings …`, `gradle -project-dir …`).
+      const kind = text.includes('=') ? undefined : (table[text] ?? (text.startsWith('--') ? undefined : table[`-${text}`]));
       if (kind === 'property') options.property = true;
       else options.next = kind;
       return false;

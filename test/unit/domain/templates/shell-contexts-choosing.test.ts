@@ -336,6 +336,12 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'mvn {{body.v}}; ./gradlew build {{body.v}}; mvn -D{{body.v}} package; docker run --rm maven mvn -f {{body.v}} package',
       REFUSED.buildCode,
     ],
+    // Found by review: Maven (commons-cli) and Gradle read a long option's name after a single dash as well.
+    [
+      'in what a long option of mvn or gradle written with a single dash takes',
+      'mvn -file /srv/{{body.v}}/pom.xml package; mvn -settings ./conf/{{body.v}}.xml deploy; gradle -project-dir /srv/{{body.v}} build; ./gradlew -init-script /tmp/{{body.v}}.gradle build',
+      REFUSED.buildCode,
+    ],
     // A property named by the value (`maven.ext.class.path=…`), or one naming a program run or where code is loaded from (found by review).
     [
       'in the name of a property given in the next word or after --define= or --system-prop=, or in the value of one naming a program or where code is loaded from',
@@ -573,7 +579,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       'properties of names of your own given to mvn and gradle, the values of their options that choose no build, and goals and tasks after fixed text',
-      'mvn -f pom.xml deploy -Dref={{body.v}}; ./gradlew deploy -Pref={{body.v}}; mvn -pl {{body.v}} -rf :{{body.v}} -T {{body.v}} package; gradle test --tests {{body.v}} -x {{body.v}}; mvn release:prepare-{{body.v}}; ./gradlew --console={{body.v}} build; mvn test -Dtest={{body.v}}; mvn -D ref={{body.v}} deploy; mvn --define=ref={{body.v}} deploy; gradle --system-prop ref={{body.v}} build; mvn exec:exec -Dexec.args={{body.v}}; ./gradlew bootRun --args={{body.v}}; ./gradlew :app:run --args "--ref={{body.v}}"',
+      'mvn -f pom.xml deploy -Dref={{body.v}}; ./gradlew deploy -Pref={{body.v}}; mvn -pl {{body.v}} -rf :{{body.v}} -T {{body.v}} package; gradle test --tests {{body.v}} -x {{body.v}}; mvn release:prepare-{{body.v}}; ./gradlew --console={{body.v}} build; mvn test -Dtest={{body.v}}; mvn -D ref={{body.v}} deploy; mvn --define=ref={{body.v}} deploy; gradle --system-prop ref={{body.v}} build; mvn exec:exec -Dexec.args={{body.v}}; ./gradlew bootRun --args={{body.v}}; ./gradlew :app:run --args "--ref={{body.v}}"; mvn -projects {{body.v}} package',
     ],
     [
       'arguments of the command direnv exec and chpst run in fixed directories, and of direnv subcommands that run none',
