@@ -78,7 +78,7 @@ export const REFUSED = {
   rspecCode:
     'in rspec\'s command line (also bin/rspec, bundle exec rspec, spring rspec; and cucumber\'s, whose -r, -f, -o, -j and feature files are read alike): a spec file it loads (rspec spec/{{…}}, a value ../../tmp/x_spec.rb names a planted one), what -r/--require, -I, -O/--options, -P/--pattern, --default-path, -f/--format (a formatter required by name) or -o take, or a word a value could make an option (a value --require=…): rspec loads the Ruby they name; run fixed files and pass the value in the environment (REF={{…}} bin/rspec spec/deploy_spec.rb), or choose a line of a fixed file (rspec spec/deploy_spec.rb:{{…}}) (docs/triggers.md, "Places a token may not stand": interpreters)',
   tarOption:
-    'in tar\'s command line where the value chooses a command it runs or the archive it reads: what --to-command, -I/--use-compress-program, --rsh-command, -F/--info-script or --checkpoint-action take, an archive -f names that is no local path after fixed text holding a / (a value host:x makes tar run a remote shell, - its input), or a word a value could make an option (tar -xf ./a.tar {{…}}: a value --to-command=… runs for each file; tar reads options among its operands); pass operands after -- (tar -xf ./a.tar -- {{…}}) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
+    'in tar\'s command line where the value chooses a command it runs or the archive it reads: what --to-command, -I/--use-compress-program, --rsh-command, --rmt-command, -F/--info-script or --checkpoint-action take, an archive -f names that is no local path after fixed text holding a / (a value host:x makes tar run a remote shell, - its input), or a word a value could make an option (tar -xf ./a.tar {{…}}: a value --to-command=… runs for each file; tar reads options among its operands); pass operands after -- (tar -xf ./a.tar -- {{…}}) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   buildCode:
     'in the command line of mvn or gradle (also ./mvnw, ./gradlew) where the value names the build read or where it is found (-f/--file, -p/--project-dir, -b/--build-file, -c/--settings-file, -s/--settings, -I/--init-script, -g/--gradle-user-home…) or a property names a program run or where code is loaded from (-Dexec.executable=, -Dorg.gradle.java.home=, -Dmaven.repo.local=, -DargLine=…), or in a word a value could make one (mvn {{…}}: -f…, -D{{…}}, -D {{…}}): Maven and Gradle run the plugins and build code of that project (a value ../../tmp/x names a planted one); pass the value as a property of a name of your own (mvn deploy -Dref={{…}}, ./gradlew deploy -Pref={{…}}) (docs/triggers.md, "Places a token may not stand": programs that run commands)',
   railsOption:
@@ -442,7 +442,7 @@ const buildToolOf = (name: string): 'mvn' | 'gradle' | undefined => {
 };
 /**
  * GNU tar's options that take a value (the next word, the rest of a short one's word, or after `=` of a long one, which may
- * be abbreviated): `code` where tar runs it as a command (--to-command, -I/--use-compress-program, --rsh-command, the
+ * be abbreviated): `code` where tar runs it as a command (--to-command, -I/--use-compress-program, --rsh-command, --rmt-command, the
  * -F/--info-script run at each volume, --checkpoint-action=exec=…), `file` for the archive -f names (a value `host:path`
  * before any / makes tar run a remote shell on host, `-` is its input), `directory` for -C (where it extracts files: a
  * value chooses where they are written, as cd's directory chooses where commands run), `data` otherwise. Options are read
@@ -453,6 +453,8 @@ const TAR_OPTIONS: Readonly<Record<string, 'code' | 'data' | 'file' | 'directory
   '-I': 'code',
   '--use-compress-program': 'code',
   '--rsh-command': 'code',
+  // The rmt program run (through the remote shell) for a remote archive.
+  '--rmt-command': 'code',
   '-F': 'code',
   '--info-script': 'code',
   '--new-volume-script': 'code',

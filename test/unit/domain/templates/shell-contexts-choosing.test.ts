@@ -336,6 +336,12 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'mvn {{body.v}}; ./gradlew build {{body.v}}; mvn -D{{body.v}} package; docker run --rm maven mvn -f {{body.v}} package',
       REFUSED.buildCode,
     ],
+    // Found by review: tar runs the rmt program --rmt-command names for a remote archive.
+    [
+      "in the program tar's --rmt-command names, also abbreviated",
+      'tar -xf backup:/x.tar --rmt-command=/srv/{{body.v}}; tar -xf backup:/x.tar --rmt /srv/{{body.v}}',
+      REFUSED.tarOption,
+    ],
     // Found by review: Maven (commons-cli) and Gradle read a long option's name after a single dash as well.
     [
       'in what a long option of mvn or gradle written with a single dash takes',
