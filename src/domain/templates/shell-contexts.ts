@@ -238,6 +238,11 @@ const PROGRAM_VARIABLES = new Set([
   // The compose files and env files docker compose reads, as -f and --env-file name them.
   'COMPOSE_FILE',
   'COMPOSE_ENV_FILES',
+  // The options rspec reads as its command line's (--require=…), the command kubectl diff runs to compare and the editor
+  // kubectl edit runs.
+  'SPEC_OPTS',
+  'KUBECTL_EXTERNAL_DIFF',
+  'KUBE_EDITOR',
 ]);
 const isShellVariable = (name: string): boolean =>
   SHELL_VARIABLES.has(name) ||
@@ -1023,6 +1028,7 @@ const RSPEC_OPTIONS: Readonly<Record<string, 'code' | 'data'>> = {
   '--formatter': 'code',
   '-o': 'code',
   '--out': 'code',
+  '--deprecation-out': 'code',
   '-e': 'data',
   '--example': 'data',
   '-E': 'data',

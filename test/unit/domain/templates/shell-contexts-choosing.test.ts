@@ -336,6 +336,13 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'mvn {{body.v}}; ./gradlew build {{body.v}}; mvn -D{{body.v}} package; docker run --rm maven mvn -f {{body.v}} package',
       REFUSED.buildCode,
     ],
+    // Found by review: rspec reads SPEC_OPTS as options, kubectl diff and edit run the command of these variables.
+    [
+      'assigned to SPEC_OPTS, KUBECTL_EXTERNAL_DIFF or KUBE_EDITOR',
+      'SPEC_OPTS={{body.v}} bin/rspec; KUBECTL_EXTERNAL_DIFF={{body.v}} kubectl diff -f k8s/; KUBE_EDITOR=/srv/{{body.v}} kubectl edit deploy/app',
+      REFUSED.shellVariable,
+    ],
+    ['in the file rspec --deprecation-out writes, also abbreviated', 'rspec --deprecation-out /tmp/{{body.v}}; rspec --dep={{body.v}}', REFUSED.rspecCode],
     // Found by review: tar runs the rmt program --rmt-command names for a remote archive.
     [
       "in the program tar's --rmt-command names, also abbreviated",
