@@ -4210,10 +4210,11 @@ class Scanner {
   }
 
   /**
-   * A word of make's or rake's command line that is an option or an option's value (undefined for
-   * an operand, which the caller reads): `table` says which options take the next word, `code`
-   * where a token in the value is refused. A token in an option's name, or in a value attached to
-   * a `code` option (`-f{{…}}`, `--eval={{…}}`), is refused; `--` ends the options.
+   * A word of the command line of make, rake, rails, rspec, cucumber or tar that is an option or an option's value (undefined
+   * for an operand, which the caller reads): `table` says which options take the next word (also last in a bundle of short
+   * ones, or after `=` of a long one, which may be abbreviated), and of what kind: `data`, or `code`, `file` or `directory`,
+   * given to `refuse` with the value's fixed text, which decides. A token in an option's name is refused as `code`;
+   * `--` ends the options.
    */
   #tableOption(
     options: NonNullable<CommandState['commandOptions']>,
