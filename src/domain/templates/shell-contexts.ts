@@ -2956,6 +2956,9 @@ class Scanner {
         // The tool's own subcommand, unless the word may be an option's value (`docker -l debug compose`: debug is --log-level's).
         state.container.own ??= {};
         const own = state.container.own;
+        // A value there, past no option that may take it (`docker {{…}} compose up`), is the subcommand or an option of the
+        // tool's own (`--config=/tmp/planted`, whose cli-plugins/docker-compose runs at `docker compose`).
+        if (!own.afterOption && literal.text === '' && !literal.whole) return this.#refuseWord(REFUSED.containerOption, false);
         own.subcommand = literal.whole && !literal.text.startsWith('-') && !own.afterOption;
         own.afterOption = literal.whole && /^-/.test(literal.text) && !literal.text.includes('=') && !CONTAINER_TOOL_GLOBAL_FLAGS.has(literal.text);
         if (own.subcommand && literal.text === 'stack') own.stack = 'stack';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ChildProcessShellExecutor } from '../../../src/adapters/shell/child-process-shell-executor.js';
 import { DEFAULT_SHELL_SETTINGS } from '../../../src/adapters/shell/spawn-shell.js';
@@ -1212,6 +1212,19 @@ describe('why mvn -f, a tar option at the start of an operand and variables a he
       script: 'x="${AGW_ARG_1}"; y+=$x; $y',
       value: 'touch canary',
       shells: ['bash'],
+    },
+    {
+      tool: 'docker',
+      does: 'reads the value before its subcommand as its --config, and runs the docker-compose plugin planted in its cli-plugins',
+      template: 'docker {{body.v}} compose version',
+      script: 'docker "${AGW_ARG_1}" compose version',
+      value: '--config=./planted',
+      prepare: async (cwd) => {
+        await mkdir(join(cwd, 'planted', 'cli-plugins'), { recursive: true });
+        const plugin = join(cwd, 'planted', 'cli-plugins', 'docker-compose');
+        await writeFile(plugin, `#!/bin/sh\ntouch canary\necho '{"SchemaVersion":"0.1.0","Vendor":"x","Version":"1"}'\n`);
+        await chmod(plugin, 0o755);
+      },
     },
     {
       tool: 'make',

@@ -301,6 +301,12 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'docker compose {{body.v}} up; docker-compose -f{{body.v}} up; docker compose -p app --{{body.v}} up',
       REFUSED.containerOption,
     ],
+    // Found by review: a value before docker's subcommand is its subcommand or an option of its own (--config=…, whose plugins run).
+    [
+      'at the start of a word before the subcommand of docker, podman or nerdctl, past no option that may take it',
+      'docker {{body.v}} compose up; podman {{body.v}} ps; docker -D {{body.v}} ps; nerdctl {{body.v}} images',
+      REFUSED.containerOption,
+    ],
     // Found by review: docker stack deploy reads a compose file too, whose services the swarm runs.
     [
       'in the compose file docker stack deploy reads (-c, --compose-file)',
@@ -584,7 +590,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       "values of docker compose's options that choose no file, and arguments of its subcommands",
-      'docker compose -p job-{{body.v}} --profile {{body.v}} up; docker compose -f compose.yml up -d {{body.v}}; docker compose logs -f {{body.v}}; docker-compose -f x.yml run --rm web ./deploy.sh {{body.v}}; docker compose exec web ./x {{body.v}}; docker logs compose -f {{body.v}}; docker stack deploy -c stack.yml app-{{body.v}}; docker stack rm app-{{body.v}}; echo {{body.v}} | docker stack deploy -c stack.yml app; docker compose -p <(echo {{body.v}}) up; kubectl delete -f <(echo {{body.v}}); diff <(echo {{body.v}}) ./expected; echo {{body.v}} | xargs tar -xf ./a.tar --; echo {{body.v}} | xargs -I{} tar -czf /backups/{}.tgz -C /srv/app .; echo {{body.v}} | xargs -I{} rspec spec/x_spec.rb:{}; echo {{body.v}} | xargs -I{} mvn deploy -Dref={}; echo {{body.v}} | xargs docker compose logs; docker --debug inspect compose {{body.v}}; podman-compose -p job-{{body.v}} up',
+      'docker compose -p job-{{body.v}} --profile {{body.v}} up; docker compose -f compose.yml up -d {{body.v}}; docker compose logs -f {{body.v}}; docker-compose -f x.yml run --rm web ./deploy.sh {{body.v}}; docker compose exec web ./x {{body.v}}; docker logs compose -f {{body.v}}; docker stack deploy -c stack.yml app-{{body.v}}; docker stack rm app-{{body.v}}; docker -H {{body.v}} ps; docker --context {{body.v}} ps; echo {{body.v}} | docker stack deploy -c stack.yml app; docker compose -p <(echo {{body.v}}) up; kubectl delete -f <(echo {{body.v}}); diff <(echo {{body.v}}) ./expected; echo {{body.v}} | xargs tar -xf ./a.tar --; echo {{body.v}} | xargs -I{} tar -czf /backups/{}.tgz -C /srv/app .; echo {{body.v}} | xargs -I{} rspec spec/x_spec.rb:{}; echo {{body.v}} | xargs -I{} mvn deploy -Dref={}; echo {{body.v}} | xargs docker compose logs; docker --debug inspect compose {{body.v}}; podman-compose -p job-{{body.v}} up',
     ],
     [
       'values of kubectl apply options that choose no manifest, fixed manifests, and the manifests of subcommands that run nothing',
