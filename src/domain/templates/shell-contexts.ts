@@ -1497,6 +1497,8 @@ const xargsAddsCode = (state: CommandState): boolean =>
     (XARGS_CODE_COMMANDS.has(state.commandOptions.command) || (state.commandOptions.command === 'tar' && !state.commandOptions.ended))) ||
   state.container?.tool === 'kubectl' ||
   state.container?.tool === 'oc' ||
+  // After the program of kubectl exec without `--`, where kubectl still reads options (`… | xargs kubectl exec pod ./x`).
+  state.kubectlTail !== undefined ||
   state.container?.compose !== undefined;
 const XARGS_CODE_COMMANDS = new Set(['make', 'rake', 'rspec', 'cucumber', 'mvn', 'gradle']);
 const readsScript = (state: CommandState): boolean =>
