@@ -1986,6 +1986,11 @@ const DEFAULT_ASSIGNMENT = /\$\{([A-Za-z_][A-Za-z0-9_]*):?=([^}]*)/g;
 /** A name reference (`declare -n ref=x`, `typeset -n`, `local -n`, also `-rn`): the reference and the variable it names, each the other. */
 const NAMEREF =
   /(?<![^\s;&|(!{])(?:declare|typeset|local)[ \t]+(?:[-+][A-Za-z]*[ \t]+)*?-[A-Za-z]*n[A-Za-z]*[ \t]+(?:[-+][A-Za-z]+[ \t]+)*["']?([A-Za-z_][A-Za-z0-9_]*)=["']?([A-Za-z_][A-Za-z0-9_]*)/g;
+/** A name reference declared without its variable (`declare -n ref; ref=x`: the assignment names the variable): the reference. */
+const NAMEREF_LATER =
+  /(?<![^\s;&|(!{])(?:declare|typeset|local)[ \t]+(?:[-+][A-Za-z]*[ \t]+)*?-[A-Za-z]*n[A-Za-z]*[ \t]+(?:[-+][A-Za-z]+[ \t]+)*([A-Za-z_][A-Za-z0-9_]*)(?=[\s;&|)]|$)/g;
+/** An assignment's value that is a variable's name, quoted or not (`ref=x`, `ref="x"`). */
+const NAME_VALUE = /^["']?([A-Za-z_][A-Za-z0-9_]*)["']?$/;
 /** getopts and the variable it sets the option found into (`getopts a: opt`); it sets OPTARG to the option's value. */
 const GETOPTS = /(?<![^\s;&|(!{])getopts[ \t]+[^\s;&|<>()]+[ \t]+([A-Za-z_][A-Za-z0-9_]*)/g;
 /**
@@ -2032,6 +2037,16 @@ const copyReaders = (text: string): Map<string, string[]> => {
     add(m[2]!, m[1]!);
     add(m[1]!, m[2]!);
   }
+  // One declared without its variable, which a later assignment names (`declare -n ref; ref=x`).
+  const later = new Set([...text.matchAll(NAMEREF_LATER)].map((m) => m[1]!));
+  if (later.size > 0)
+    for (const m of text.matchAll(ASSIGNMENT)) {
+      const named = NAME_VALUE.exec(m[2]!)?.[1];
+      if (later.has(m[1]!) && named !== undefined) {
+        add(named, m[1]!);
+        add(m[1]!, named);
+      }
+    }
   return readers;
 };
 

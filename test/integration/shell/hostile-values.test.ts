@@ -1207,6 +1207,14 @@ describe('why mvn -f, a tar option at the start of an operand and variables a he
     },
     {
       tool: 'bash',
+      does: 'runs as a command the name reference a later assignment points at the variable holding the value',
+      template: 'x={{body.v}}; declare -n ref; ref=x; $ref',
+      script: 'x="${AGW_ARG_1}"; declare -n ref; ref=x; $ref',
+      value: 'touch canary',
+      shells: ['bash'],
+    },
+    {
+      tool: 'bash',
       does: 'runs as a command the variable the value is appended to (y+=$x)',
       template: 'x={{body.v}}; y+=$x; $y',
       script: 'x="${AGW_ARG_1}"; y+=$x; $y',

@@ -432,6 +432,11 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'x={{body.v}}; y+=$x; $y; v={{body.v}}; w=pre; w+=$v; eval "$w"; r={{body.v}}; n=r; eval "${!n}"',
       REFUSED.copiedValue,
     ],
+    [
+      'in a variable a name reference declared without one is later given (declare -n ref; ref=x), which the template runs',
+      'x={{body.v}}; declare -n ref; ref=x; $ref; y={{body.v}}; f() { local -n r; r=y; eval "$r"; }; f',
+      REFUSED.copiedValue,
+    ],
     // docker exec's container: a value at its start could be an option (--user=root, --workdir=…), the next word the container.
     [
       'at the start of the container docker, podman or nerdctl exec (also docker compose exec) runs the program in',
@@ -614,7 +619,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       'what read sets REPLY to, readarray an array, y+=$x and ${!ref} from a value, used as data',
-      'read -r <<< {{body.v}}; ./deploy.sh "$REPLY"\nreadarray -t a <<EOF\n{{body.v}}\nEOF\n./deploy.sh "${a[@]}"\nx={{body.v}}; y+=$x; ./deploy.sh "$y"; n=x; ./deploy.sh "${!n}"',
+      'read -r <<< {{body.v}}; ./deploy.sh "$REPLY"\nreadarray -t a <<EOF\n{{body.v}}\nEOF\n./deploy.sh "${a[@]}"\nx={{body.v}}; y+=$x; ./deploy.sh "$y"; n=x; ./deploy.sh "${!n}"; declare -n ref; ref=x; ./deploy.sh "$ref"',
     ],
     [
       "tar's local archives after fixed text holding a /, its operands after -- or after fixed text, and the values of its data options",
