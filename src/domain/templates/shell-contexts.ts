@@ -238,9 +238,10 @@ const PROGRAM_VARIABLES = new Set([
   // The compose files and env files docker compose reads, as -f and --env-file name them.
   'COMPOSE_FILE',
   'COMPOSE_ENV_FILES',
-  // The options rspec reads as its command line's (--require=…), the command kubectl diff runs to compare and the editor
-  // kubectl edit runs.
+  // The options rspec (and cucumber's rake task) read as their command line's (--require=…), the command kubectl diff runs
+  // to compare and the editor kubectl edit runs.
   'SPEC_OPTS',
+  'CUCUMBER_OPTS',
   'KUBECTL_EXTERNAL_DIFF',
   'KUBE_EDITOR',
 ]);
@@ -3773,6 +3774,12 @@ class Scanner {
       // ruby bin/spring rails runner …: the command spring runs, as after bin/spring.
       state.interpreter = undefined;
       state.commandPosition = true;
+      return false;
+    }
+    if (it.name === 'ruby' && it.script && literal.whole && /^(?:rspec|cucumber|rake)$/.test(baseName(literal.text))) {
+      // ruby bin/rspec spec/…, ruby bin/rake …: the words after the binstub are its command line, read as after bin/rspec.
+      state.interpreter = undefined;
+      state.commandOptions = { command: baseName(literal.text) };
       return false;
     }
     if (spec.operands === 'script' && it.script) {

@@ -348,6 +348,17 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'SPEC_OPTS={{body.v}} bin/rspec; KUBECTL_EXTERNAL_DIFF={{body.v}} kubectl diff -f k8s/; KUBE_EDITOR=/srv/{{body.v}} kubectl edit deploy/app',
       REFUSED.shellVariable,
     ],
+    [
+      'in the command line of rspec, cucumber or rake run as ruby bin/rspec, ruby bin/cucumber, ruby bin/rake',
+      'ruby bin/rspec spec/{{body.v}}; ruby bin/cucumber features/{{body.v}}; ruby bin/rspec -r ./{{body.v}}',
+      REFUSED.rspecCode,
+    ],
+    ['in a task ruby bin/rake runs', 'ruby bin/rake {{body.v}}', REFUSED.rakeCode],
+    [
+      "assigned to CUCUMBER_OPTS (options cucumber's rake task passes)",
+      'rake cucumber CUCUMBER_OPTS={{body.v}}; CUCUMBER_OPTS=-r{{body.v}} rake cucumber',
+      REFUSED.shellVariable,
+    ],
     ['in the file rspec --deprecation-out writes, also abbreviated', 'rspec --deprecation-out /tmp/{{body.v}}; rspec --dep={{body.v}}', REFUSED.rspecCode],
     // Found by review: tar runs the rmt program --rmt-command names for a remote archive.
     [
@@ -611,7 +622,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       'a line or example of a fixed spec file rspec runs (also through spring), an example name, a tag, a seed, and a variable of your own',
-      'spring rspec spec/deploy_spec.rb:{{body.v}}; rspec spec/x_spec.rb[{{body.v}}]; rspec -e {{body.v}} spec/x_spec.rb; rspec --tag {{body.v}} --seed {{body.v}}; REF={{body.v}} bin/rspec spec/deploy_spec.rb; spring cucumber features/deploy.feature:{{body.v}}; cucumber --tags @{{body.v}} -n {{body.v}} -p {{body.v}}',
+      'spring rspec spec/deploy_spec.rb:{{body.v}}; rspec spec/x_spec.rb[{{body.v}}]; rspec -e {{body.v}} spec/x_spec.rb; rspec --tag {{body.v}} --seed {{body.v}}; REF={{body.v}} bin/rspec spec/deploy_spec.rb; spring cucumber features/deploy.feature:{{body.v}}; cucumber --tags @{{body.v}} -n {{body.v}} -p {{body.v}}; ruby bin/rspec spec/x_spec.rb:{{body.v}}; ruby -w bin/rspec -e {{body.v}}; ruby bin/rake deploy REF={{body.v}}',
     ],
     [
       'what a read fed by a here-document, getopts, a name reference or ${y:=…} set from a value, used as data',
