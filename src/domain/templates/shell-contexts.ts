@@ -43,7 +43,7 @@ export const REFUSED = {
   shellVariable:
     'in an assignment (also by export or env) to a variable a shell or another program runs or loads code from (BASH_ENV, PATH, LD_PRELOAD, NODE_OPTIONS, GIT_SSH_COMMAND, EDITOR…): pass it under a name of your own (DEPLOY_REF={{…}} ./deploy.sh) (docs/triggers.md, "Places a token may not stand": variables)',
   directory:
-    'as an argument of cd or pushd, the directory chroot makes the root, direnv exec loads the .envrc of (bash code) or chpst takes with -e (an envdir), -/ or -C, also after fixed text (cd /srv/{{…}}): the commands after it run in (or from) the directory the value names, where a planted ./deploy.sh, Makefile or package.json (reached with ../) runs, as with make -C and git -C; choose among fixed directories (case {{…}} in app) cd /srv/app;; esac) and pass the value to the commands run there',
+    'as an argument of cd or pushd, the directory chroot makes the root, direnv exec loads the .envrc of (bash code) or chpst takes with -e (an envdir, as envdir's first operand is), -/ or -C, also after fixed text (cd /srv/{{…}}): the commands after it run in (or from) the directory the value names, where a planted ./deploy.sh, Makefile or package.json (reached with ../) runs, as with make -C and git -C; choose among fixed directories (case {{…}} in app) cd /srv/app;; esac) and pass the value to the commands run there',
   trap: 'as an argument of trap, whose action the shell runs as a command when the signal comes (a value expanded into it becomes code)',
   evaluated:
     'as an argument of eval, let, source, . or alias, which run it (or the file it names, or the alias where it is used) as shell code or evaluate it as arithmetic that can run commands',
@@ -1617,6 +1617,13 @@ const WRAPPERS: Readonly<
   'systemd-inhibit': { arguments: ['--what', '--who', '--why', '--mode'], operands: 0 },
   cpulimit: { arguments: ['-l', '--limit', '-p', '--pid', '-e', '--exe'], operands: 0 },
   'with-contenv': { arguments: [], operands: 0 },
+  // daemontools, chpst's forerunners: setuidgid USER CMD…, envuidgid USER CMD…, softlimit -m N CMD…, envdir DIR CMD… (the
+  // files of DIR set its environment: PATH, LD_PRELOAD…, refused as cd's directory is), and task spooler's tsp CMD….
+  setuidgid: { arguments: [], operands: 1 },
+  envuidgid: { arguments: [], operands: 1 },
+  softlimit: { arguments: ['-m', '-a', '-d', '-s', '-l', '-f', '-c', '-o', '-p', '-t', '-r'], operands: 0 },
+  envdir: { arguments: [], operands: 1 },
+  tsp: { arguments: ['-L', '-D', '-N', '-E'], operands: 0 },
   // direnv exec DIR COMMAND… sources DIR's .envrc (bash) and runs COMMAND in the environment it exports: its operands are the
   // subcommand and the directory (refused as cd's is); another subcommand runs no command (allow, permit, grant trust the
   // .envrc of the directory their operand names: refused as cd's directory is).
@@ -2849,7 +2856,11 @@ class Scanner {
           }
           return false;
         }
-        return (wrapper.command === 'chroot' || wrapper.command === 'direnv') && !literal.whole && this.#refuseWord(REFUSED.directory, false);
+        return (
+          (wrapper.command === 'chroot' || wrapper.command === 'direnv' || wrapper.command === 'envdir') &&
+          !literal.whole &&
+          this.#refuseWord(REFUSED.directory, false)
+        );
       }
       // The command the wrapper runs: read as a command name (below).
       state.wrapper = undefined;

@@ -287,7 +287,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     // Found by review: container entry points' user switchers and init processes, and other wrappers.
     [
       'as the command gosu, su-exec, s6-setuidgid, tini, dumb-init, chronic, faketime, catchsegv, systemd-inhibit, cpulimit and with-contenv run',
-      'gosu app {{body.v}}; su-exec app ./{{body.v}}; s6-setuidgid app {{body.v}}; tini -- {{body.v}}; tini -p SIGTERM {{body.v}}; dumb-init {{body.v}}; chronic {{body.v}}; faketime 2020-01-01 {{body.v}}; catchsegv {{body.v}}; systemd-inhibit --why=x {{body.v}}; cpulimit -l 50 -- {{body.v}}; with-contenv {{body.v}}',
+      'setuidgid app {{body.v}}; envuidgid app ./{{body.v}}; softlimit -m 100 {{body.v}}; envdir /etc/app-env {{body.v}}; tsp {{body.v}}; gosu app {{body.v}}; su-exec app ./{{body.v}}; s6-setuidgid app {{body.v}}; tini -- {{body.v}}; tini -p SIGTERM {{body.v}}; dumb-init {{body.v}}; chronic {{body.v}}; faketime 2020-01-01 {{body.v}}; catchsegv {{body.v}}; systemd-inhibit --why=x {{body.v}}; cpulimit -l 50 -- {{body.v}}; with-contenv {{body.v}}',
       REFUSED.commandName,
     ],
     // docker compose reads its services (images, host directories mounted, privileges, commands) from the file its options name.
@@ -300,6 +300,11 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
       'at the start of a word of docker compose before its subcommand (a value could be --file=…), or in its option',
       'docker compose {{body.v}} up; docker-compose -f{{body.v}} up; docker compose -p app --{{body.v}} up',
       REFUSED.containerOption,
+    ],
+    [
+      'as the envdir whose files set the environment of the command envdir runs',
+      'envdir /srv/{{body.v}} ./deploy.sh; envdir ./env-{{body.v}} ./x',
+      REFUSED.directory,
     ],
     // Found by review: a value before docker's subcommand is its subcommand or an option of its own (--config=…, whose plugins run).
     [
@@ -602,7 +607,7 @@ describe('findTokenPlaces: values that choose the code that runs', () => {
     ],
     [
       'arguments of the command pkexec, setpriv, ssh-agent and firejail run',
-      'pkexec --user deploy ./deploy.sh {{body.v}}; setpriv --reuid 1000 ./x {{body.v}}; ssh-agent ./x {{body.v}}; firejail --net=none ./x {{body.v}}; gosu app ./deploy.sh {{body.v}}; tini -- ./x {{body.v}}; faketime 2020-01-01 ./x {{body.v}}',
+      'pkexec --user deploy ./deploy.sh {{body.v}}; setpriv --reuid 1000 ./x {{body.v}}; ssh-agent ./x {{body.v}}; firejail --net=none ./x {{body.v}}; gosu app ./deploy.sh {{body.v}}; tini -- ./x {{body.v}}; setuidgid app ./x {{body.v}}; envdir /etc/app-env ./x {{body.v}}; faketime 2020-01-01 ./x {{body.v}}',
     ],
     [
       "values of docker compose's options that choose no file, and arguments of its subcommands",
