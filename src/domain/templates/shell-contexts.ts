@@ -43,7 +43,7 @@ export const REFUSED = {
   shellVariable:
     'in an assignment (also by export or env) to a variable a shell or another program runs or loads code from (BASH_ENV, PATH, LD_PRELOAD, NODE_OPTIONS, GIT_SSH_COMMAND, EDITOR…): pass it under a name of your own (DEPLOY_REF={{…}} ./deploy.sh) (docs/triggers.md, "Places a token may not stand": variables)',
   directory:
-    'as an argument of cd or pushd, the directory chroot makes the root, direnv exec loads the .envrc of (bash code) or chpst takes with -e (an envdir, as envdir's first operand is), -/ or -C, also after fixed text (cd /srv/{{…}}): the commands after it run in (or from) the directory the value names, where a planted ./deploy.sh, Makefile or package.json (reached with ../) runs, as with make -C and git -C; choose among fixed directories (case {{…}} in app) cd /srv/app;; esac) and pass the value to the commands run there',
+    'as an argument of cd or pushd, the directory chroot makes the root, direnv exec loads the .envrc of (bash code) or chpst takes with -e (an envdir, as the first operand of envdir is), -/ or -C, also after fixed text (cd /srv/{{…}}): the commands after it run in (or from) the directory the value names, where a planted ./deploy.sh, Makefile or package.json (reached with ../) runs, as with make -C and git -C; choose among fixed directories (case {{…}} in app) cd /srv/app;; esac) and pass the value to the commands run there',
   trap: 'as an argument of trap, whose action the shell runs as a command when the signal comes (a value expanded into it becomes code)',
   evaluated:
     'as an argument of eval, let, source, . or alias, which run it (or the file it names, or the alias where it is used) as shell code or evaluate it as arithmetic that can run commands',
